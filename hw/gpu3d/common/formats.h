@@ -1,0 +1,74 @@
+/*
+ * Colour and texel formats shared by the chips.
+ *
+ * Packed formats are named by their fields from the most significant bit
+ * down, as a little-endian integer of 16 or 32 bits: G3D_FMT_ARGB8888 is
+ * 0xAARRGGBB (bytes B, G, R, A in memory). Byte formats (_B suffix) are named
+ * by their bytes in memory order. Chips with big-endian memory (Flipper) swap
+ * before calling these.
+ *
+ * Expansion to 8 bits replicates the top bits (5 -> 8: v << 3 | v >> 2), as
+ * the chips' texture units do; reduction rounds to nearest.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef GPU3D_COMMON_FORMATS_H
+#define GPU3D_COMMON_FORMATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum G3DPixFmt {
+    G3D_FMT_INVALID = 0,
+    G3D_FMT_ARGB8888,   /* 32: A 31:24 R 23:16 G 15:8 B 7:0 */
+    G3D_FMT_ABGR8888,   /* 32: A 31:24 B 23:16 G 15:8 R 7:0 (bytes R,G,B,A) */
+    G3D_FMT_RGBA8888,   /* 32: R 31:24 G 23:16 B 15:8 A 7:0 (bytes A,B,G,R) */
+    G3D_FMT_XRGB8888,   /* 32: as ARGB8888, alpha reads as 1 */
+    G3D_FMT_RGB565,     /* 16: R 15:11 G 10:5 B 4:0 */
+    G3D_FMT_ARGB1555,   /* 16: A 15 R 14:10 G 9:5 B 4:0 */
+    G3D_FMT_RGBA5551,   /* 16: R 15:11 G 10:6 B 5:1 A 0 */
+    G3D_FMT_ARGB4444,   /* 16: A 15:12 R 11:8 G 7:4 B 3:0 */
+    G3D_FMT_RGBA4444,   /* 16: R 15:12 G 11:8 B 7:4 A 3:0 */
+    G3D_FMT_RGB888_B,   /* 24: bytes R, G, B */
+    G3D_FMT_BGR888_B,   /* 24: bytes B, G, R */
+    G3D_FMT_L8,         /* 8: luminance */
+    G3D_FMT_A8,         /* 8: alpha, colour reads as 0 */
+    G3D_FMT_LA88,       /* 16: L 7:0, A 15:8 */
+    G3D_FMT_AL88,       /* 16: A 7:0, L 15:8 */
+    G3D_FMT_COUNT
+} G3DPixFmt;
+
+typedef struct G3DRGBA8 {
+    uint8_t r, g, b, a;
+} G3DRGBA8;
+
+/* bytes per pixel of a format (0 for G3D_FMT_INVALID) */
+int g3d_fmt_bpp(G3DPixFmt fmt);
+
+static inline uint8_t g3d_expand_bits(uint32_t v, int bits)
+{
+    switch (bits) {
+    case 1: return v ? 0xff : 0;
+    case 2: return v * 0x55;
+    case 3: return (uint8_t)(v << 5 | v << 2 | v >> 1);
+    case 4: return (uint8_t)(v << 4 | v);
+    case 5: return (uint8_t)(v << 3 | v >> 2);
+    case 6: return (uint8_t)(v << 2 | v >> 4);
+    default: return (uint8_t)v;
+    }
+}
+
+/* round-to-nearest reduction of an 8-bit channel to `bits` */
+static inline uint32_t g3d_reduce_bits(uint8_t v, int bits)
+{
+    return ((uint32_t)v * ((1u << bits) - 1) + 127) / 255;
+}
+
+G3DRGBA8 g3d_fmt_unpack(G3DPixFmt fmt, const uint8_t *p);
+void g3d_fmt_pack(G3DPixFmt fmt, uint8_t *p, G3DRGBA8 c);
+
+/* Convert `n` pixels of `fmt` to ARGB8888 host-order words (for scanout). */
+void g3d_fmt_row_to_argb(G3DPixFmt fmt, const uint8_t *src, uint32_t *dst,
+                         int n);
+
+#endif

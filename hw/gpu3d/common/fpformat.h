@@ -1,0 +1,70 @@
+/*
+ * Number formats of the chips: small floats (fp16, fp20, fp24, fp31, ...),
+ * fixed point, and IEEE bit casts.
+ *
+ * One parametric packer/unpacker covers every chip's float: sign bit on top,
+ * then `exp_bits` of exponent biased by `bias`, then `man_bits` of mantissa
+ * with a hidden leading one. The flags say how the chip treats the edges.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef GPU3D_COMMON_FPFORMAT_H
+#define GPU3D_COMMON_FPFORMAT_H
+
+#include <stdint.h>
+#include <string.h>
+
+enum {
+    G3D_FP_DENORM = 1 << 0,  /* exponent 0 holds denormals (else: zero) */
+    G3D_FP_INFNAN = 1 << 1,  /* exponent all-ones holds inf/NaN (else: a number) */
+    G3D_FP_ROUND  = 1 << 2,  /* pack rounds to nearest even (else: truncates) */
+};
+
+typedef struct G3DFloatFmt {
+    uint8_t exp_bits;
+    uint8_t man_bits;
+    int16_t bias;
+    uint8_t flags;
+} G3DFloatFmt;
+
+/* IEEE-754 binary16 (R300 S10E5 "16f", PICA float16 has its own: see chips) */
+extern const G3DFloatFmt g3d_fp16_ieee;
+
+float g3d_float_unpack(uint32_t bits, const G3DFloatFmt *fmt);
+uint32_t g3d_float_pack(float f, const G3DFloatFmt *fmt);
+
+static inline uint32_t g3d_f2u(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static inline float g3d_u2f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* float -> unsigned n-bit normalised integer, round to nearest, clamped */
+static inline uint32_t g3d_f2unorm(float f, int bits)
+{
+    float max = (float)((1u << bits) - 1);
+    f = f > 0.0f ? (f < 1.0f ? f : 1.0f) : 0.0f;
+    return (uint32_t)(f * max + 0.5f);
+}
+
+static inline float g3d_unorm2f(uint32_t v, int bits)
+{
+    return (float)v / (float)((1u << bits) - 1);
+}
+
+/* signed fixed point with `frac` fraction bits in the low `bits` of v */
+static inline float g3d_sfixed2f(uint32_t v, int bits, int frac)
+{
+    int32_t s = (int32_t)(v << (32 - bits)) >> (32 - bits);
+    return (float)s / (float)(1u << frac);
+}
+
+#endif

@@ -1,0 +1,106 @@
+/*
+ * gpu3d engine cores: diagnostics and the flat memory helper.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "g3d-core.h"
+
+#include <glib.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static G3DLogFn *log_sink;
+static unsigned log_counts[2];
+
+void g3d_set_log_sink(G3DLogFn *fn)
+{
+    log_sink = fn;
+}
+
+unsigned g3d_log_count(G3DLogKind kind)
+{
+    return g_atomic_int_get(&log_counts[kind]);
+}
+
+void g3d_log(G3DLogKind kind, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+
+    g_atomic_int_inc(&log_counts[kind]);
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    if (log_sink) {
+        log_sink(kind, buf);
+    } else if (getenv("GPU3D_LOG")) {
+        fprintf(stderr, "gpu3d %s: %s\n",
+                kind == G3D_LOG_GUEST_ERROR ? "guest error" : "unimplemented",
+                buf);
+    }
+}
+
+bool g3d_mem_read32le(const G3DMem *m, uint64_t addr, uint32_t *val)
+{
+    uint8_t b[4];
+
+    if (!g3d_mem_read(m, addr, b, 4)) {
+        return false;
+    }
+    *val = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+    return true;
+}
+
+bool g3d_mem_write32le(const G3DMem *m, uint64_t addr, uint32_t val)
+{
+    uint8_t b[4] = { val, val >> 8, val >> 16, val >> 24 };
+
+    return g3d_mem_write(m, addr, b, 4);
+}
+
+static void *flat_map(void *opaque, uint64_t addr, uint64_t len, bool is_write)
+{
+    G3DFlatMem *f = opaque;
+
+    if (!g3d_range_ok(addr, len, f->base, f->size)) {
+        return NULL;
+    }
+    return f->ptr + (addr - f->base);
+}
+
+static bool flat_read(void *opaque, uint64_t addr, void *buf, uint64_t len)
+{
+    void *p = flat_map(opaque, addr, len, false);
+
+    if (!p) {
+        return false;
+    }
+    memcpy(buf, p, len);
+    return true;
+}
+
+static bool flat_write(void *opaque, uint64_t addr, const void *buf,
+                       uint64_t len)
+{
+    void *p = flat_map(opaque, addr, len, true);
+
+    if (!p) {
+        return false;
+    }
+    memcpy(p, buf, len);
+    return true;
+}
+
+void g3d_flat_mem_init(G3DMem *m, G3DFlatMem *flat, uint8_t *ptr,
+                       uint64_t base, uint64_t size)
+{
+    flat->ptr = ptr;
+    flat->base = base;
+    flat->size = size;
+    m->opaque = flat;
+    m->map = flat_map;
+    m->read = flat_read;
+    m->write = flat_write;
+}

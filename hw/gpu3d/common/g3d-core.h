@@ -1,0 +1,133 @@
+/*
+ * gpu3d engine cores: what every core sees of the world outside it.
+ *
+ * The cores are plain C11 + glib. They never include QEMU headers: memory is
+ * reached through G3DMem, and diagnostics go through g3d_log(). The QEMU glue
+ * (hw/gpu3d/<chip>-pci.c) maps both onto VRAM / guest DMA and qemu_log_mask();
+ * unit tests, tools and fuzzers map them onto plain buffers and counters.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef GPU3D_COMMON_CORE_H
+#define GPU3D_COMMON_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- diagnostics ------------------------------------------------------- */
+
+typedef enum G3DLogKind {
+    G3D_LOG_GUEST_ERROR,  /* the guest programmed something invalid */
+    G3D_LOG_UNIMP,        /* a real chip feature that is not modelled */
+} G3DLogKind;
+
+typedef void G3DLogFn(G3DLogKind kind, const char *msg);
+
+/*
+ * Install the sink for g3d_log(). NULL restores the default (stderr when
+ * GPU3D_LOG is set in the environment, else silence). Process-wide.
+ */
+void g3d_set_log_sink(G3DLogFn *fn);
+
+void g3d_log(G3DLogKind kind, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* How many messages of each kind were logged since start (tests read this). */
+unsigned g3d_log_count(G3DLogKind kind);
+
+#define g3d_guest_error(...) g3d_log(G3D_LOG_GUEST_ERROR, __VA_ARGS__)
+#define g3d_unimp(...)       g3d_log(G3D_LOG_UNIMP, __VA_ARGS__)
+
+/* ---- memory ------------------------------------------------------------ */
+
+/*
+ * The chip's view of memory, addressed with the chip's own addresses.
+ * The glue decides what an address means (VRAM, GART, guest RAM).
+ *
+ * map():   a host pointer to [addr, addr + len) when that range is backed by
+ *          one contiguous host block; NULL otherwise (out of range, split,
+ *          or not directly mappable: use read/write then). The pointer stays
+ *          valid until the core returns from the command being executed.
+ * read():  copy out; false (and nothing copied) if any byte is out of range.
+ * write(): copy in; false (and nothing written) if any byte is out of range.
+ */
+typedef struct G3DMem {
+    void *opaque;
+    void *(*map)(void *opaque, uint64_t addr, uint64_t len, bool is_write);
+    bool (*read)(void *opaque, uint64_t addr, void *buf, uint64_t len);
+    bool (*write)(void *opaque, uint64_t addr, const void *buf, uint64_t len);
+} G3DMem;
+
+static inline void *g3d_mem_map(const G3DMem *m, uint64_t addr, uint64_t len,
+                                bool is_write)
+{
+    return m->map ? m->map(m->opaque, addr, len, is_write) : NULL;
+}
+
+static inline bool g3d_mem_read(const G3DMem *m, uint64_t addr, void *buf,
+                                uint64_t len)
+{
+    return m->read(m->opaque, addr, buf, len);
+}
+
+static inline bool g3d_mem_write(const G3DMem *m, uint64_t addr,
+                                 const void *buf, uint64_t len)
+{
+    return m->write(m->opaque, addr, buf, len);
+}
+
+bool g3d_mem_read32le(const G3DMem *m, uint64_t addr, uint32_t *val);
+bool g3d_mem_write32le(const G3DMem *m, uint64_t addr, uint32_t val);
+
+/*
+ * A G3DMem over one flat host buffer at chip address `base`: what unit tests,
+ * tools and fuzzers use, and what the glue uses for a RAM BAR.
+ */
+typedef struct G3DFlatMem {
+    uint8_t *ptr;
+    uint64_t base;
+    uint64_t size;
+} G3DFlatMem;
+
+void g3d_flat_mem_init(G3DMem *m, G3DFlatMem *flat, uint8_t *ptr,
+                       uint64_t base, uint64_t size);
+
+/* true when [addr, addr+len) lies inside [base, base+size) without overflow */
+static inline bool g3d_range_ok(uint64_t addr, uint64_t len, uint64_t base,
+                                uint64_t size)
+{
+    return addr >= base && len <= size && addr - base <= size - len;
+}
+
+/* ---- small helpers ----------------------------------------------------- */
+
+static inline uint32_t g3d_extract32(uint32_t v, int start, int len)
+{
+    return (v >> start) & (len == 32 ? ~0u : ((1u << len) - 1));
+}
+
+static inline int32_t g3d_sextract32(uint32_t v, int start, int len)
+{
+    return (int32_t)(v << (32 - len - start)) >> (32 - len);
+}
+
+static inline uint32_t g3d_deposit32(uint32_t v, int start, int len,
+                                     uint32_t field)
+{
+    uint32_t mask = (len == 32 ? ~0u : ((1u << len) - 1)) << start;
+    return (v & ~mask) | ((field << start) & mask);
+}
+
+static inline int g3d_clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static inline float g3d_clampf(float v, float lo, float hi)
+{
+    /* NaN clamps to lo, as hardware clamps do */
+    return v > lo ? (v < hi ? v : hi) : lo;
+}
+
+#endif

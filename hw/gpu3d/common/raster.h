@@ -1,0 +1,150 @@
+/*
+ * The shared triangle rasteriser.
+ *
+ * A chip's setup stage snaps its three window-space vertices to its own
+ * sub-pixel grid and hands them here with its edge rule and clip rectangle.
+ * The rasteriser finds the covered samples with exact integer edge functions,
+ * groups them in aligned 2x2 quads (so the chip can take derivatives for LOD,
+ * and keeps helper pixels for that), and calls the chip's per-quad function
+ * with screen-linear and perspective-correct barycentric weights.
+ *
+ * Work is split over `threads` threads by screen tile: a tile belongs to one
+ * thread for the life of the rasteriser, and every thread walks the queued
+ * triangles in submission order, so every pixel sees the same triangles in
+ * the same order whatever the thread count: the image is bit-identical.
+ *
+ * Coordinates: x grows right, y grows down, pixel (x, y) covers
+ * [x, x+1) x [y, y+1); chips with other conventions convert in setup.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef GPU3D_COMMON_RASTER_H
+#define GPU3D_COMMON_RASTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Edges, classified by where the triangle lies relative to them. */
+enum {
+    G3D_EDGE_LEFT   = 1 << 0, /* triangle to the right of the edge */
+    G3D_EDGE_RIGHT  = 1 << 1, /* triangle to the left */
+    G3D_EDGE_TOP    = 1 << 2, /* triangle below */
+    G3D_EDGE_BOTTOM = 1 << 3, /* triangle above */
+};
+
+typedef struct G3DRasterRules {
+    int32_t subpixels;        /* grid steps per pixel (12, 16, 128, ...) */
+    int32_t sample_x;         /* sample position inside the pixel, in */
+    int32_t sample_y;         /*   grid steps (subpixels / 2 = centre) */
+    /*
+     * Which edges own the samples lying exactly on them (G3D_EDGE_*).
+     * Top-left rule: G3D_EDGE_TOP | G3D_EDGE_LEFT.
+     */
+    uint8_t edge_in;
+    /*
+     * How an edge is classified. false: horizontal edges are TOP/BOTTOM and
+     * every other edge LEFT/RIGHT (D3D/GL). true: vertical edges are
+     * LEFT/RIGHT and every other edge TOP/BOTTOM (R300 SC_EDGERULE >= 16).
+     */
+    bool vertical_first;
+} G3DRasterRules;
+
+/* The top-left rule with pixel-centre sampling on a 1/16 grid. */
+extern const G3DRasterRules g3d_rules_top_left_16;
+
+typedef struct G3DRasterVertex {
+    int32_t x, y;   /* position in grid steps (pixel * subpixels) */
+    float inv_w;    /* 1/w for perspective correction; 1.0f: screen-linear */
+} G3DRasterVertex;
+
+typedef struct G3DRect {
+    int32_t x0, y0, x1, y1; /* pixels; half-open: x0 <= x < x1 */
+} G3DRect;
+
+/*
+ * One 2x2 quad. Sample i (0..3) is pixel (x + (i & 1), y + (i >> 1)).
+ * Weights are given for all four samples, covered or not, so a chip can
+ * difference them for derivatives; `mask` says which are covered.
+ * lin[i][k]:  screen-linear weight of vertex k at sample i (for depth);
+ * bary[i][k]: perspective-correct weight (for attributes).
+ * Both sum to 1 and reproduce vertex k exactly at vertex k.
+ */
+typedef struct G3DQuad {
+    int32_t x, y;
+    uint32_t mask;
+    float lin[4][3];
+    float bary[4][3];
+} G3DQuad;
+
+/*
+ * Called for every quad with at least one covered sample, on the thread that
+ * owns the quad's tile. `thread` (0 .. threads-1) indexes per-thread scratch
+ * or counters. It may only touch the quad's own pixels in shared buffers.
+ */
+typedef void G3DQuadFn(void *user, const G3DQuad *q, int thread);
+
+typedef struct G3DTriangle {
+    G3DRasterVertex v[3];
+    G3DRect clip;                   /* scissor already met with the target */
+    const G3DRasterRules *rules;
+    G3DQuadFn *shade;
+    void *user;                     /* must live until g3d_raster_flush() */
+    bool no_weights;                /* the chip interpolates itself */
+} G3DTriangle;
+
+typedef struct G3DRaster G3DRaster;
+
+#define G3D_TILE_SIZE 32            /* pixels; even, so quads stay inside */
+
+G3DRaster *g3d_raster_new(int threads);
+void g3d_raster_free(G3DRaster *r);
+int g3d_raster_threads(const G3DRaster *r);
+
+/*
+ * Queue a triangle. Degenerate or fully clipped triangles are dropped here;
+ * returns false for those. The queue is flushed by itself when it is full.
+ */
+bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t);
+
+/*
+ * Storage that lives until the next flush (for the `user` data of queued
+ * triangles: vertex attributes, a snapshot of the draw state). 16-aligned.
+ */
+void *g3d_raster_alloc(G3DRaster *r, size_t size);
+
+/* Rasterise everything queued, on all threads; returns when all are done. */
+void g3d_raster_flush(G3DRaster *r);
+
+/* Counters since creation, for benchmarks and tests. */
+typedef struct G3DRasterStats {
+    uint64_t triangles;   /* triangles queued (after the degenerate test) */
+    uint64_t quads;       /* quads shaded */
+    uint64_t samples;     /* samples covered */
+    uint64_t flushes;
+} G3DRasterStats;
+
+void g3d_raster_stats(G3DRaster *r, G3DRasterStats *out);
+
+/* Weighted sum helper for attributes. */
+static inline float g3d_interp(const float w[3], float a0, float a1, float a2)
+{
+    return w[0] * a0 + w[1] * a1 + w[2] * a2;
+}
+
+/* ---- the thread pool behind the rasteriser, usable on its own -------- */
+
+typedef struct G3DThreadPool G3DThreadPool;
+typedef void G3DJobFn(void *arg, int thread);
+
+/* `threads` >= 1; thread 0 is always the caller of g3d_pool_run(). */
+G3DThreadPool *g3d_pool_new(int threads);
+void g3d_pool_free(G3DThreadPool *p);
+int g3d_pool_threads(const G3DThreadPool *p);
+/* Run fn(arg, t) for every t in 0..threads-1 in parallel; wait for all. */
+void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg);
+
+/* Default thread count for a device: the host's CPUs, at least 1. */
+int g3d_default_threads(void);
+
+#endif

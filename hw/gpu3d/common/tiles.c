@@ -1,0 +1,133 @@
+/*
+ * The thread pool that runs the rasteriser's tiles (see raster.h).
+ *
+ * Thread 0 is the caller: a pool of one thread creates no threads at all.
+ * Helpers sleep on a condition variable between jobs; a job is one
+ * generation, and the caller returns once every helper has finished it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "raster.h"
+
+#include <glib.h>
+
+#define MAX_THREADS 64
+
+struct G3DThreadPool {
+    int threads;
+    GThread **helpers;
+    GMutex lock;
+    GCond start;         /* a new generation or quit */
+    GCond done;          /* a helper finished the generation */
+    uint64_t generation;
+    int pending;         /* helpers still running the generation */
+    bool quit;
+    G3DJobFn *fn;
+    void *arg;
+};
+
+typedef struct Helper {
+    G3DThreadPool *pool;
+    int index;
+} Helper;
+
+static gpointer helper_main(gpointer opaque)
+{
+    Helper *h = opaque;
+    G3DThreadPool *p = h->pool;
+    uint64_t seen = 0;
+
+    g_mutex_lock(&p->lock);
+    for (;;) {
+        while (!p->quit && p->generation == seen) {
+            g_cond_wait(&p->start, &p->lock);
+        }
+        if (p->quit) {
+            break;
+        }
+        seen = p->generation;
+        g_mutex_unlock(&p->lock);
+        p->fn(p->arg, h->index);
+        g_mutex_lock(&p->lock);
+        if (--p->pending == 0) {
+            g_cond_signal(&p->done);
+        }
+    }
+    g_mutex_unlock(&p->lock);
+    g_free(h);
+    return NULL;
+}
+
+G3DThreadPool *g3d_pool_new(int threads)
+{
+    G3DThreadPool *p = g_new0(G3DThreadPool, 1);
+    int i;
+
+    p->threads = threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads;
+    g_mutex_init(&p->lock);
+    g_cond_init(&p->start);
+    g_cond_init(&p->done);
+    p->helpers = g_new0(GThread *, p->threads);
+    for (i = 1; i < p->threads; i++) {
+        Helper *h = g_new0(Helper, 1);
+        h->pool = p;
+        h->index = i;
+        p->helpers[i] = g_thread_new("gpu3d-raster", helper_main, h);
+    }
+    return p;
+}
+
+void g3d_pool_free(G3DThreadPool *p)
+{
+    int i;
+
+    if (!p) {
+        return;
+    }
+    g_mutex_lock(&p->lock);
+    p->quit = true;
+    g_cond_broadcast(&p->start);
+    g_mutex_unlock(&p->lock);
+    for (i = 1; i < p->threads; i++) {
+        g_thread_join(p->helpers[i]);
+    }
+    g_free(p->helpers);
+    g_mutex_clear(&p->lock);
+    g_cond_clear(&p->start);
+    g_cond_clear(&p->done);
+    g_free(p);
+}
+
+int g3d_pool_threads(const G3DThreadPool *p)
+{
+    return p->threads;
+}
+
+void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg)
+{
+    if (p->threads == 1) {
+        fn(arg, 0);
+        return;
+    }
+    g_mutex_lock(&p->lock);
+    p->fn = fn;
+    p->arg = arg;
+    p->pending = p->threads - 1;
+    p->generation++;
+    g_cond_broadcast(&p->start);
+    g_mutex_unlock(&p->lock);
+
+    fn(arg, 0);
+
+    g_mutex_lock(&p->lock);
+    while (p->pending) {
+        g_cond_wait(&p->done, &p->lock);
+    }
+    g_mutex_unlock(&p->lock);
+}
+
+int g3d_default_threads(void)
+{
+    int n = (int)g_get_num_processors();
+    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
+}

@@ -1,0 +1,162 @@
+/*
+ * Unit tests of the shared engine parts other than the rasteriser:
+ * number formats, colour formats, fragment helpers, the memory interface.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "common/g3d-core.h"
+#include "common/formats.h"
+#include "common/fpformat.h"
+#include "common/fragment.h"
+
+/* IEEE half: values from the IEEE-754 binary16 definition */
+static void test_fp16(void)
+{
+    static const struct { uint16_t bits; float val; } v[] = {
+        { 0x0000, 0.0f }, { 0x3c00, 1.0f }, { 0xc000, -2.0f },
+        { 0x7bff, 65504.0f }, { 0x0400, 6.103515625e-05f },
+        { 0x0001, 5.9604644775390625e-08f },   /* smallest denormal */
+        { 0x3555, 0.333251953125f }, { 0x7c00, INFINITY },
+    };
+    unsigned i;
+
+    for (i = 0; i < G_N_ELEMENTS(v); i++) {
+        g_assert_cmpfloat(g3d_float_unpack(v[i].bits, &g3d_fp16_ieee), ==,
+                          v[i].val);
+        g_assert_cmphex(g3d_float_pack(v[i].val, &g3d_fp16_ieee), ==,
+                        v[i].bits);
+    }
+    g_assert_true(isnan(g3d_float_unpack(0x7e00, &g3d_fp16_ieee)));
+    /* truncation versus rounding: 1 + 2^-11 is halfway between halves */
+    {
+        G3DFloatFmt rnd = g3d_fp16_ieee;
+        rnd.flags |= G3D_FP_ROUND;
+        g_assert_cmphex(g3d_float_pack(1.0f + 3.0f / 2048, &g3d_fp16_ieee),
+                        ==, 0x3c01);
+        g_assert_cmphex(g3d_float_pack(1.0f + 3.0f / 2048, &rnd), ==, 0x3c02);
+        g_assert_cmphex(g3d_float_pack(65520.0f, &rnd), ==, 0x7c00);
+    }
+}
+
+/*
+ * The 24-bit float of R300 constants and PICA uniforms: 1 sign, 7 exponent
+ * bits biased by 63, 16 mantissa bits, no denormals (digests: R300 §3.7
+ * US_ALU_CONST, PICA200 float24).
+ */
+static void test_fp24(void)
+{
+    const G3DFloatFmt fp24 = { 7, 16, 63, 0 };
+
+    g_assert_cmphex(g3d_float_pack(1.0f, &fp24), ==, 0x3f0000);
+    g_assert_cmphex(g3d_float_pack(-0.5f, &fp24), ==, 0xbe0000);
+    g_assert_cmphex(g3d_float_pack(0.0f, &fp24), ==, 0);
+    g_assert_cmpfloat(g3d_float_unpack(0x400000, &fp24), ==, 2.0f);
+    g_assert_cmpfloat(g3d_float_unpack(0x3f8000, &fp24), ==, 1.5f);
+    /* mantissa truncation: the low 7 bits of a float32 mantissa drop */
+    g_assert_cmphex(g3d_float_pack(g3d_u2f(0x3f80007f), &fp24), ==, 0x3f0000);
+    /* below the smallest normal: zero */
+    g_assert_cmphex(g3d_float_pack(1e-30f, &fp24), ==, 0);
+    /* every 24-bit normal value survives a round trip */
+    {
+        uint32_t b;
+        for (b = 0x010000; b < 0x7f0000; b += 0x1235) {
+            g_assert_cmphex(g3d_float_pack(g3d_float_unpack(b, &fp24), &fp24),
+                            ==, b);
+        }
+    }
+}
+
+static void test_formats(void)
+{
+    uint8_t buf[4];
+    G3DRGBA8 c = { 0xff, 0x80, 0x08, 0x40 }, d;
+    int f;
+
+    /* 565: full channels expand to 0xff; 5-bit 16 expands by replication */
+    buf[0] = 0xff;
+    buf[1] = 0xff;
+    d = g3d_fmt_unpack(G3D_FMT_RGB565, buf);
+    g_assert_cmpuint(d.r, ==, 0xff);
+    g_assert_cmpuint(d.g, ==, 0xff);
+    g_assert_cmpuint(d.a, ==, 0xff);
+    g3d_fmt_pack(G3D_FMT_RGB565, buf, c);
+    g_assert_cmphex(buf[0] | buf[1] << 8, ==, 0x1f << 11 | 0x20 << 5 | 0x01);
+    /* ARGB8888 is 0xAARRGGBB little-endian */
+    g3d_fmt_pack(G3D_FMT_ARGB8888, buf, c);
+    g_assert_cmphex(buf[0], ==, 0x08);
+    g_assert_cmphex(buf[3], ==, 0x40);
+    /* 8-bit formats round-trip exactly */
+    for (f = G3D_FMT_ARGB8888; f <= G3D_FMT_RGBA8888; f++) {
+        g3d_fmt_pack(f, buf, c);
+        d = g3d_fmt_unpack(f, buf);
+        g_assert_cmpmem(&c, 4, &d, 4);
+    }
+    /* a reduced channel round-trips when it is already representable */
+    for (f = G3D_FMT_RGB565; f <= G3D_FMT_RGBA4444; f++) {
+        G3DRGBA8 e;
+        g3d_fmt_pack(f, buf, c);
+        d = g3d_fmt_unpack(f, buf);
+        g3d_fmt_pack(f, buf, d);
+        e = g3d_fmt_unpack(f, buf);
+        g_assert_cmpmem(&d, 4, &e, 4);
+    }
+}
+
+static void test_fragment(void)
+{
+    float src[4] = { 1.0f, 0.5f, 0.0f, 0.25f }, dst[4] = { 0, 1, 1, 1 };
+    float cst[4] = { 0 }, out[4];
+
+    g_assert_true(g3d_compare_u(G3D_CMP_LESS, 1, 2));
+    g_assert_false(g3d_compare_u(G3D_CMP_LESS, 2, 2));
+    g_assert_true(g3d_compare_u(G3D_CMP_LEQUAL, 2, 2));
+    g_assert_false(g3d_compare_u(G3D_CMP_NEVER, 0, 0));
+    g_assert_cmpuint(g3d_stencil_op(G3D_SOP_INCR_SAT, 0xff, 0), ==, 0xff);
+    g_assert_cmpuint(g3d_stencil_op(G3D_SOP_INCR_WRAP, 0xff, 0), ==, 0);
+    g_assert_cmpuint(g3d_stencil_op(G3D_SOP_DECR_SAT, 0, 0), ==, 0);
+    g_assert_cmpuint(g3d_stencil_op(G3D_SOP_REPLACE, 3, 9), ==, 9);
+    g3d_blend_float(out, src, dst, cst, G3D_BEQ_ADD, G3D_BF_SRC_ALPHA,
+                    G3D_BF_INV_SRC_ALPHA, G3D_BEQ_ADD, G3D_BF_ONE,
+                    G3D_BF_ZERO);
+    g_assert_cmpfloat(out[0], ==, 0.25f);
+    g_assert_cmpfloat(out[1], ==, 0.125f + 0.75f);
+    g_assert_cmpfloat(out[3], ==, 0.25f);
+    g_assert_cmphex(g3d_logic_op(6, 0xf0f0, 0xff00), ==, 0x0ff0);
+    g_assert_cmphex(g3d_logic_op(12, 0, 0), ==, ~0u);
+}
+
+static void test_mem(void)
+{
+    uint8_t ram[64];
+    G3DFlatMem flat;
+    G3DMem m;
+    uint32_t v;
+
+    memset(ram, 0, sizeof(ram));
+    g3d_flat_mem_init(&m, &flat, ram, 0x1000, sizeof(ram));
+    g_assert_true(g3d_mem_write32le(&m, 0x1000 + 60, 0xdeadbeef));
+    g_assert_true(g3d_mem_read32le(&m, 0x1000 + 60, &v));
+    g_assert_cmphex(v, ==, 0xdeadbeef);
+    g_assert_false(g3d_mem_write32le(&m, 0x1000 + 61, 1));
+    g_assert_false(g3d_mem_read32le(&m, 0xfff, &v));
+    g_assert_false(g3d_mem_read(&m, UINT64_MAX - 2, &v, 4));
+    g_assert_null(g3d_mem_map(&m, 0x1000, 65, false));
+    g_assert_nonnull(g3d_mem_map(&m, 0x1000, 64, false));
+    g_assert_true(g3d_range_ok(0, 0, 0, 0));
+    g_assert_false(g3d_range_ok(UINT64_MAX, 2, 0, UINT64_MAX));
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/common/fp16", test_fp16);
+    g_test_add_func("/common/fp24", test_fp24);
+    g_test_add_func("/common/formats", test_formats);
+    g_test_add_func("/common/fragment", test_fragment);
+    g_test_add_func("/common/mem", test_mem);
+    return g_test_run();
+}

@@ -1,0 +1,416 @@
+/*
+ * Unit tests of the shared rasteriser: fill rules, interpolation, scissor
+ * and thread-count invariance.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "common/raster.h"
+
+#define W 97
+#define H 83
+
+typedef struct Canvas {
+    uint32_t px[H][W];       /* per-pixel accumulator */
+    uint32_t id;             /* current triangle's id */
+} Canvas;
+
+typedef struct TriUser {
+    Canvas *cv;
+    uint32_t id;
+    float attr[3];           /* an attribute per vertex */
+    float *out;              /* interpolated attribute per pixel, or NULL */
+} TriUser;
+
+/* count coverage: each covered sample increments its pixel */
+static void shade_count(void *opaque, const G3DQuad *q, int thread)
+{
+    TriUser *u = opaque;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        if (q->mask & (1u << i)) {
+            int x = q->x + (i & 1), y = q->y + (i >> 1);
+            g_assert_cmpint(x, >=, 0);
+            g_assert_cmpint(x, <, W);
+            g_assert_cmpint(y, >=, 0);
+            g_assert_cmpint(y, <, H);
+            u->cv->px[y][x]++;
+            if (u->out) {
+                u->out[y * W + x] = g3d_interp(q->bary[i], u->attr[0],
+                                               u->attr[1], u->attr[2]);
+            }
+        }
+    }
+}
+
+/* an order-dependent accumulator: the result changes if order changes */
+static void shade_order(void *opaque, const G3DQuad *q, int thread)
+{
+    TriUser *u = opaque;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        if (q->mask & (1u << i)) {
+            int x = q->x + (i & 1), y = q->y + (i >> 1);
+            float a = g3d_interp(q->bary[i], u->attr[0], u->attr[1],
+                                 u->attr[2]);
+            uint32_t bits;
+            memcpy(&bits, &a, 4);
+            u->cv->px[y][x] = u->cv->px[y][x] * 31 + u->id * 7 + bits;
+        }
+    }
+}
+
+static const G3DRect full = { 0, 0, W, H };
+
+static void tri(G3DRaster *r, TriUser *u, const G3DRasterRules *rules,
+                int x0, int y0, int x1, int y1, int x2, int y2,
+                G3DQuadFn *fn, const G3DRect *clip)
+{
+    G3DTriangle t = {
+        .v = { { x0, y0, 1.0f }, { x1, y1, 1.0f }, { x2, y2, 1.0f } },
+        .clip = *clip,
+        .rules = rules,
+        .shade = fn,
+        .user = u,
+    };
+    g3d_raster_triangle(r, &t);
+}
+
+/*
+ * A jittered grid of points, every cell split into two triangles with
+ * alternating diagonals and windings: inside the mesh every pixel must be
+ * covered exactly once, outside never.
+ */
+static void mesh_coverage(const G3DRasterRules *rules, int threads,
+                          unsigned seed)
+{
+    enum { N = 7 };
+    static Canvas cv;
+    G3DRaster *r = g3d_raster_new(threads);
+    GRand *rnd = g_rand_new_with_seed(seed);
+    int32_t px[N + 1][N + 1], py[N + 1][N + 1];
+    int S = rules->subpixels, i, j, x, y;
+    TriUser u = { .cv = &cv };
+    /* mesh interior: corners fixed on the canvas border region */
+    int x0 = 5 * S, y0 = 4 * S, cw = 12 * S, ch = 10 * S;
+
+    memset(&cv, 0, sizeof(cv));
+    for (j = 0; j <= N; j++) {
+        for (i = 0; i <= N; i++) {
+            /* interior points jitter; border points stay on the border */
+            int jx = (i > 0 && i < N) ? g_rand_int_range(rnd, -cw / 6, cw / 6) : 0;
+            int jy = (j > 0 && j < N) ? g_rand_int_range(rnd, -ch / 6, ch / 6) : 0;
+            /* some points exactly on pixel centres, to hit edge cases */
+            if (g_rand_int_range(rnd, 0, 4) == 0) {
+                jx -= (x0 + i * cw + jx) % S - rules->sample_x;
+                jy -= (y0 + j * ch + jy) % S - rules->sample_y;
+                if (i == 0 || i == N) {
+                    jx = 0;
+                }
+                if (j == 0 || j == N) {
+                    jy = 0;
+                }
+            }
+            px[j][i] = x0 + i * cw + jx;
+            py[j][i] = y0 + j * ch + jy;
+        }
+    }
+    for (j = 0; j < N; j++) {
+        for (i = 0; i < N; i++) {
+            int32_t ax = px[j][i], ay = py[j][i];
+            int32_t bx = px[j][i + 1], by = py[j][i + 1];
+            int32_t cx = px[j + 1][i], cy = py[j + 1][i];
+            int32_t dx = px[j + 1][i + 1], dy = py[j + 1][i + 1];
+            if ((i + j) & 1) {
+                tri(r, &u, rules, ax, ay, bx, by, dx, dy, shade_count, &full);
+                tri(r, &u, rules, ax, ay, cx, cy, dx, dy, shade_count, &full);
+            } else {
+                tri(r, &u, rules, ax, ay, cx, cy, bx, by, shade_count, &full);
+                tri(r, &u, rules, bx, by, dx, dy, cx, cy, shade_count, &full);
+            }
+        }
+    }
+    g3d_raster_flush(r);
+
+    /* the mesh's outline is the axis-aligned rectangle of the border points */
+    for (y = 0; y < H; y++) {
+        for (x = 0; x < W; x++) {
+            int sx = x * S + rules->sample_x, sy = y * S + rules->sample_y;
+            bool in_x = sx > x0 && sx < x0 + N * cw;
+            bool in_y = sy > y0 && sy < y0 + N * ch;
+            /* samples on the outline obey the edge rule */
+            if (sx == x0) {
+                in_x = rules->edge_in & G3D_EDGE_LEFT;
+            } else if (sx == x0 + N * cw) {
+                in_x = rules->edge_in & G3D_EDGE_RIGHT;
+            }
+            if (sy == y0) {
+                in_y = rules->edge_in & G3D_EDGE_TOP;
+            } else if (sy == y0 + N * ch) {
+                in_y = rules->edge_in & G3D_EDGE_BOTTOM;
+            }
+            if (cv.px[y][x] != ((in_x && in_y) ? 1u : 0u)) {
+                g_test_message("pixel %d,%d covered %u times (seed %u)", x, y,
+                               cv.px[y][x], seed);
+                g_assert_cmpuint(cv.px[y][x], ==, (in_x && in_y) ? 1u : 0u);
+            }
+        }
+    }
+    g_rand_free(rnd);
+    g3d_raster_free(r);
+}
+
+static void test_fill_mesh(void)
+{
+    unsigned seed;
+
+    for (seed = 1; seed <= 40; seed++) {
+        mesh_coverage(&g3d_rules_top_left_16, 1, seed);
+    }
+}
+
+static void test_fill_mesh_12(void)
+{
+    /* R300-style 1/12 grid */
+    static const G3DRasterRules r12 = {
+        .subpixels = 12, .sample_x = 6, .sample_y = 6,
+        .edge_in = G3D_EDGE_TOP | G3D_EDGE_LEFT,
+    };
+    unsigned seed;
+
+    for (seed = 100; seed <= 120; seed++) {
+        mesh_coverage(&r12, 2, seed);
+    }
+}
+
+static void test_fill_mesh_bottom_right(void)
+{
+    static const G3DRasterRules br = {
+        .subpixels = 16, .sample_x = 8, .sample_y = 8,
+        .edge_in = G3D_EDGE_BOTTOM | G3D_EDGE_RIGHT,
+    };
+    unsigned seed;
+
+    for (seed = 200; seed <= 220; seed++) {
+        mesh_coverage(&br, 3, seed);
+    }
+}
+
+/* Samples exactly on edges: the rule decides, for both classifications. */
+static void test_edge_samples(void)
+{
+    static Canvas cv;
+    G3DRaster *r = g3d_raster_new(1);
+    TriUser u = { .cv = &cv };
+    const G3DRasterRules *tl = &g3d_rules_top_left_16;
+    /* a right triangle with its corner on pixel centre (10,10) */
+    int c = 10 * 16 + 8;
+
+    memset(&cv, 0, sizeof(cv));
+    /* legs along x = c (left edge) and y = c (top edge), hypotenuse off-grid */
+    tri(r, &u, tl, c, c, c + 16 * 5 + 3, c, c, c + 16 * 5 + 3, shade_count,
+        &full);
+    g3d_raster_flush(r);
+    g_assert_cmpuint(cv.px[10][10], ==, 1);   /* top-left corner: in */
+    g_assert_cmpuint(cv.px[10][14], ==, 1);   /* on the top edge: in */
+    g_assert_cmpuint(cv.px[14][10], ==, 1);   /* on the left edge: in */
+    g_assert_cmpuint(cv.px[9][10], ==, 0);
+    g_assert_cmpuint(cv.px[10][9], ==, 0);
+
+    /* the mirror image: legs are the right and bottom edges: out */
+    memset(&cv, 0, sizeof(cv));
+    tri(r, &u, tl, c, c, c - 16 * 5 - 3, c, c, c - 16 * 5 - 3, shade_count,
+        &full);
+    g3d_raster_flush(r);
+    g_assert_cmpuint(cv.px[10][10], ==, 0);
+    g_assert_cmpuint(cv.px[10][6], ==, 0);
+    g_assert_cmpuint(cv.px[6][10], ==, 0);
+    g_assert_cmpuint(cv.px[9][9], ==, 1);
+
+    /* vertical-first classification: a sloped top edge counts as TOP */
+    {
+        static const G3DRasterRules vf = {
+            .subpixels = 16, .sample_x = 8, .sample_y = 8,
+            .edge_in = G3D_EDGE_TOP, .vertical_first = true,
+        };
+        memset(&cv, 0, sizeof(cv));
+        /* edge from (c,c) to (c+32, c+32) has the triangle below-left */
+        tri(r, &u, &vf, c, c, c + 32 * 16, c + 32 * 16, c, c + 32 * 16,
+            shade_count, &full);
+        g3d_raster_flush(r);
+        g_assert_cmpuint(cv.px[15][15], ==, 1);  /* on the diagonal */
+        g_assert_cmpuint(cv.px[20][10], ==, 0);  /* on the vertical edge */
+    }
+    g3d_raster_free(r);
+}
+
+/* Weights are exact at vertices and reproduce affine attributes. */
+static void test_interpolation(void)
+{
+    static Canvas cv;
+    static float out[H * W];
+    G3DRaster *r = g3d_raster_new(1);
+    TriUser u = { .cv = &cv, .out = out };
+    /* vertices on pixel centres (3,2), (60,9), (20,70) */
+    int vx[3] = { 3, 60, 20 }, vy[3] = { 2, 9, 70 };
+    G3DTriangle t = {
+        .clip = full, .rules = &g3d_rules_top_left_16,
+        .shade = shade_count, .user = &u,
+    };
+    int k, x, y;
+
+    memset(&cv, 0, sizeof(cv));
+    for (k = 0; k < 3; k++) {
+        t.v[k].x = vx[k] * 16 + 8;
+        t.v[k].y = vy[k] * 16 + 8;
+        t.v[k].inv_w = 1.0f;
+        /* attribute = 2x + 3y + 1: affine in screen space */
+        u.attr[k] = 2.0f * vx[k] + 3.0f * vy[k] + 1.0f;
+    }
+    g3d_raster_triangle(r, &t);
+    g3d_raster_flush(r);
+    for (k = 0; k < 3; k++) {
+        if (cv.px[vy[k]][vx[k]]) {
+            /* exactly the vertex value at a covered vertex */
+            g_assert_cmpfloat(out[vy[k] * W + vx[k]], ==, u.attr[k]);
+        }
+    }
+    for (y = 0; y < H; y++) {
+        for (x = 0; x < W; x++) {
+            if (cv.px[y][x]) {
+                g_assert_cmpfloat_with_epsilon(out[y * W + x],
+                                               2.0f * x + 3.0f * y + 1.0f,
+                                               1e-3);
+            }
+        }
+    }
+
+    /*
+     * Perspective: with w = 1, 2, 4 at the vertices, an attribute a is
+     * interpolated as (sum l_k a_k / w_k) / (sum l_k / w_k), where l_k are
+     * the screen-linear weights. Check that against the formula computed
+     * here in double from the pixel position.
+     */
+    memset(&cv, 0, sizeof(cv));
+    {
+        float w[3] = { 1.0f, 2.0f, 4.0f };
+        double area = (double)(vx[1] - vx[0]) * (vy[2] - vy[0]) -
+                      (double)(vy[1] - vy[0]) * (vx[2] - vx[0]);
+        for (k = 0; k < 3; k++) {
+            t.v[k].inv_w = 1.0f / w[k];
+            u.attr[k] = (float)(k * 10);
+        }
+        g3d_raster_triangle(r, &t);
+        g3d_raster_flush(r);
+        for (y = 0; y < H; y++) {
+            for (x = 0; x < W; x++) {
+                double l[3], num = 0, den = 0;
+                if (!cv.px[y][x]) {
+                    continue;
+                }
+                l[0] = ((double)(vx[2] - vx[1]) * (y - vy[1]) -
+                        (double)(vy[2] - vy[1]) * (x - vx[1])) / area;
+                l[1] = ((double)(vx[0] - vx[2]) * (y - vy[2]) -
+                        (double)(vy[0] - vy[2]) * (x - vx[2])) / area;
+                l[2] = 1.0 - l[0] - l[1];
+                for (k = 0; k < 3; k++) {
+                    num += l[k] * u.attr[k] / w[k];
+                    den += l[k] / w[k];
+                }
+                g_assert_cmpfloat_with_epsilon(out[y * W + x], num / den,
+                                               1e-4);
+            }
+        }
+    }
+    g3d_raster_free(r);
+}
+
+/* Nothing outside the clip rectangle; everything inside it still drawn. */
+static void test_scissor(void)
+{
+    static Canvas cv;
+    G3DRaster *r = g3d_raster_new(2);
+    TriUser u = { .cv = &cv };
+    G3DRect clip = { 10, 7, 41, 33 };
+    int x, y;
+
+    memset(&cv, 0, sizeof(cv));
+    tri(r, &u, &g3d_rules_top_left_16, -500 * 16, -500 * 16, 500 * 16,
+        -500 * 16, 0, 900 * 16, shade_count, &clip);
+    g3d_raster_flush(r);
+    for (y = 0; y < H; y++) {
+        for (x = 0; x < W; x++) {
+            bool in = x >= clip.x0 && x < clip.x1 && y >= clip.y0 &&
+                      y < clip.y1;
+            g_assert_cmpuint(cv.px[y][x], ==, in ? 1 : 0);
+        }
+    }
+    /* degenerate triangles are dropped */
+    g_assert_false(g3d_raster_triangle(r, &(G3DTriangle){
+        .v = { { 0, 0, 1 }, { 160, 160, 1 }, { 320, 320, 1 } },
+        .clip = full, .rules = &g3d_rules_top_left_16,
+        .shade = shade_count, .user = &u }));
+    g3d_raster_free(r);
+}
+
+/* The same scene gives the same bits with 1, 2, 3, 4 and 7 threads. */
+static void test_thread_invariance(void)
+{
+    static Canvas ref, cv;
+    int counts[] = { 1, 2, 3, 4, 7 };
+    unsigned n;
+
+    for (n = 0; n < G_N_ELEMENTS(counts); n++) {
+        Canvas *c = n == 0 ? &ref : &cv;
+        G3DRaster *r = g3d_raster_new(counts[n]);
+        GRand *rnd = g_rand_new_with_seed(1234);
+        TriUser *users = g_new0(TriUser, 600);
+        int i, k;
+
+        memset(c, 0, sizeof(*c));
+        for (i = 0; i < 600; i++) {
+            G3DTriangle t = {
+                .clip = full, .rules = &g3d_rules_top_left_16,
+                .shade = shade_order, .user = &users[i],
+            };
+            users[i].cv = c;
+            users[i].id = i;
+            for (k = 0; k < 3; k++) {
+                t.v[k].x = g_rand_int_range(rnd, -200, (W + 12) * 16);
+                t.v[k].y = g_rand_int_range(rnd, -200, (H + 12) * 16);
+                t.v[k].inv_w = 1.0f / (1.0f + g_rand_double(rnd) * 3);
+                users[i].attr[k] = (float)g_rand_double(rnd);
+            }
+            g3d_raster_triangle(r, &t);
+            if (i % 97 == 0) {
+                g3d_raster_flush(r);   /* batches of varying size */
+            }
+        }
+        g3d_raster_flush(r);
+        if (n > 0) {
+            g_assert_cmpmem(ref.px, sizeof(ref.px), cv.px, sizeof(cv.px));
+        }
+        g_free(users);
+        g_rand_free(rnd);
+        g3d_raster_free(r);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/raster/fill/mesh-top-left", test_fill_mesh);
+    g_test_add_func("/raster/fill/mesh-twelfths", test_fill_mesh_12);
+    g_test_add_func("/raster/fill/mesh-bottom-right",
+                    test_fill_mesh_bottom_right);
+    g_test_add_func("/raster/fill/edge-samples", test_edge_samples);
+    g_test_add_func("/raster/interpolation", test_interpolation);
+    g_test_add_func("/raster/scissor", test_scissor);
+    g_test_add_func("/raster/threads/invariance", test_thread_invariance);
+    return g_test_run();
+}
