@@ -51,6 +51,7 @@ struct G3DRaster {
     SetupTri *tris;
     size_t ntris, cap;
     ArenaBlock *arena;          /* current block first */
+    uint64_t batch_pixels;      /* sum of the queued triangles' boxes */
     uint64_t *thread_quads;     /* per-thread counters, summed at flush */
     uint64_t *thread_samples;
     G3DRasterStats stats;
@@ -226,6 +227,8 @@ bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
     st->shade = t->shade;
     st->user = t->user;
     st->no_weights = t->no_weights;
+    r->batch_pixels += (uint64_t)(st->box.x1 - st->box.x0) *
+                       (st->box.y1 - st->box.y0);
     r->ntris++;
     r->stats.triangles++;
     return true;
@@ -322,10 +325,15 @@ static void raster_tile(const SetupTri *st, int x0, int y0, int x1, int y1,
     }
 }
 
-static void raster_job(void *arg, int thread)
+/*
+ * Batches smaller than this many candidate pixels run on the calling thread
+ * alone: waking helpers costs more than the work. The image is the same,
+ * since which thread runs a tile never changes what the tile gets.
+ */
+#define SERIAL_BATCH_PIXELS 4096
+
+static void raster_batch(G3DRaster *r, int thread, int threads)
 {
-    G3DRaster *r = arg;
-    int threads = g3d_pool_threads(r->pool);
     uint64_t nquads = 0, nsamples = 0;
     size_t n;
 
@@ -354,12 +362,24 @@ static void raster_job(void *arg, int thread)
     r->thread_samples[thread] += nsamples;
 }
 
+static void raster_job(void *arg, int thread)
+{
+    G3DRaster *r = arg;
+
+    raster_batch(r, thread, g3d_pool_threads(r->pool));
+}
+
 void g3d_raster_flush(G3DRaster *r)
 {
     int t, threads = g3d_pool_threads(r->pool);
 
     if (r->ntris) {
-        g3d_pool_run(r->pool, raster_job, r);
+        if (threads == 1 || r->batch_pixels < SERIAL_BATCH_PIXELS) {
+            raster_batch(r, 0, 1);
+        } else {
+            g3d_pool_run(r->pool, raster_job, r);
+        }
+        r->batch_pixels = 0;
         r->ntris = 0;
         r->stats.flushes++;
         for (t = 0; t < threads; t++) {

@@ -1,0 +1,27 @@
+# Shared settings of the gpu3d scripts. Sourced, not run.
+# shellcheck shell=bash
+
+GPU3D_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+GPU3D_CACHE=${GPU3D_CACHE:-$HOME/.cache/gpu3d}
+QEMU_VERSION=7.2.22          # upstream version inside Debian bookworm's qemu 1:7.2+dfsg
+QEMU_PATCH=$GPU3D_ROOT/patches/qemu-7.2-gpu3d-hooks.patch
+PATCH_KEY=$(sha256sum "$QEMU_PATCH" | cut -c1-12)
+# The pristine source, shared by every tree.
+QEMU_SRC=$GPU3D_CACHE/qemu-$QEMU_VERSION-src
+# The prepared tree (source + hooks + overlay + build dir), keyed by QEMU
+# version and our patch. A second work tree sets GPU3D_QEMU_TREE to its own.
+QEMU_TREE=${GPU3D_QEMU_TREE:-$GPU3D_CACHE/qemu-$QEMU_VERSION-$PATCH_KEY}
+QEMU_BUILD=$QEMU_TREE/build
+QEMU_BIN=$QEMU_BUILD/qemu-system-x86_64
+CORE_BUILD=${GPU3D_CORE_BUILD:-$GPU3D_ROOT/build}
+OUT=${GPU3D_OUT:-$GPU3D_ROOT/out}
+FIRMWARE_PATH=/usr/share/seabios:/usr/share/qemu:/usr/lib/ipxe/qemu
+JOBS=${JOBS:-$(nproc)}
+
+export CCACHE_DIR=${CCACHE_DIR:-$GPU3D_CACHE/ccache}
+export CCACHE_BASEDIR=$GPU3D_CACHE
+export CCACHE_NOHASHDIR=1
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-3G}
+
+log() { printf '[gpu3d] %s\n' "$*" >&2; }
+die() { printf '[gpu3d] error: %s\n' "$*" >&2; exit 1; }
