@@ -12,6 +12,7 @@
 #include "common/formats.h"
 #include "common/fpformat.h"
 #include "common/fragment.h"
+#include "common/scanout.h"
 
 /* IEEE half: values from the IEEE-754 binary16 definition */
 static void test_fp16(void)
@@ -150,6 +151,55 @@ static void test_mem(void)
     g_assert_false(g3d_range_ok(UINT64_MAX, 2, 0, UINT64_MAX));
 }
 
+/* Scanout: plain, rotated (3DS layout), and refused descriptions. */
+static void test_scanout(void)
+{
+    static uint8_t vram[4096];
+    uint32_t out[6 * 4];
+    G3DFlatMem flat;
+    G3DMem m;
+    G3DScanout so = {
+        .enabled = true, .addr = 0x100, .width = 3, .height = 2,
+        .pitch = 16, .format = G3D_FMT_ARGB8888,
+    };
+    unsigned errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    int x, y;
+
+    g3d_flat_mem_init(&m, &flat, vram, 0, sizeof(vram));
+    for (y = 0; y < 3; y++) {
+        for (x = 0; x < 3; x++) {
+            uint32_t v = 0x10 * y + x;
+            memcpy(vram + 0x100 + y * 16 + x * 4, &v, 4);
+        }
+    }
+    g_assert_true(g3d_scanout_copy(&so, &m, out, 4, "test"));
+    g_assert_cmphex(out[0], ==, 0xff000000);
+    g_assert_cmphex(out[1 * 4 + 2], ==, 0xff000012);
+    /*
+     * Rotated: 2 stored lines of 3 pixels show as 2 columns of 3 rows,
+     * stored pixel 0 at the bottom. Shown size is 2 wide, 3 high.
+     */
+    so.rotate = 90;
+    so.width = 2;
+    so.height = 3;
+    g_assert_true(g3d_scanout_copy(&so, &m, out, 4, "test"));
+    g_assert_cmphex(out[2 * 4 + 0], ==, 0xff000000);   /* bottom-left */
+    g_assert_cmphex(out[0 * 4 + 0], ==, 0xff000002);   /* top-left */
+    g_assert_cmphex(out[0 * 4 + 1], ==, 0xff000012);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs);
+    /* refused: pitch below a line, past the end of memory, zero size */
+    so.rotate = 0;
+    so.pitch = 8;
+    g_assert_false(g3d_scanout_copy(&so, &m, out, 4, "test"));
+    so.pitch = 16;
+    so.addr = sizeof(vram) - 16;
+    g_assert_false(g3d_scanout_copy(&so, &m, out, 4, "test"));
+    so.addr = 0;
+    so.width = 0;
+    g_assert_false(g3d_scanout_check(&so, &m, "test"));
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs + 3);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -158,5 +208,6 @@ int main(int argc, char **argv)
     g_test_add_func("/common/formats", test_formats);
     g_test_add_func("/common/fragment", test_fragment);
     g_test_add_func("/common/mem", test_mem);
+    g_test_add_func("/common/scanout", test_scanout);
     return g_test_run();
 }

@@ -1,0 +1,104 @@
+/*
+ * Checked scanout copy (see scanout.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "scanout.h"
+
+#include <glib.h>
+
+static uint32_t stored_lines(const G3DScanout *so)
+{
+    return so->rotate ? so->width : so->height;
+}
+
+static uint32_t stored_line_bytes(const G3DScanout *so)
+{
+    uint32_t px = so->rotate ? so->height : so->width;
+
+    if (so->bytes_per_line) {
+        return so->bytes_per_line;
+    }
+    return px * (uint32_t)g3d_fmt_bpp(so->format);
+}
+
+bool g3d_scanout_check(const G3DScanout *so, const G3DMem *mem,
+                       const char *who)
+{
+    uint64_t span;
+    uint32_t lines, line_bytes;
+
+    if (!so->enabled) {
+        return false;
+    }
+    if (so->width == 0 || so->height == 0 ||
+        so->width > G3D_SCANOUT_MAX_DIM || so->height > G3D_SCANOUT_MAX_DIM) {
+        g3d_guest_error("%s: scanout size %ux%u out of range", who,
+                        so->width, so->height);
+        return false;
+    }
+    if (!so->convert && g3d_fmt_bpp(so->format) == 0) {
+        g3d_guest_error("%s: scanout format %d invalid", who, so->format);
+        return false;
+    }
+    lines = stored_lines(so);
+    line_bytes = stored_line_bytes(so);
+    if (so->pitch < line_bytes) {
+        g3d_guest_error("%s: scanout pitch %u below the line's %u bytes", who,
+                        so->pitch, line_bytes);
+        return false;
+    }
+    span = (uint64_t)so->pitch * (lines - 1) + line_bytes;
+    if (!g3d_mem_map(mem, so->addr, span, false)) {
+        g3d_guest_error("%s: scanout 0x%" G_GINT64_MODIFIER "x + %"
+                        G_GINT64_MODIFIER "u bytes outside memory", who,
+                        so->addr, span);
+        return false;
+    }
+    return true;
+}
+
+bool g3d_scanout_copy(const G3DScanout *so, const G3DMem *mem,
+                      uint32_t *dst, uint32_t dst_pitch, const char *who)
+{
+    uint32_t lines, line_bytes, y, x;
+    const uint8_t *base;
+
+    if (!g3d_scanout_check(so, mem, who)) {
+        return false;
+    }
+    lines = stored_lines(so);
+    line_bytes = stored_line_bytes(so);
+    base = g3d_mem_map(mem, so->addr,
+                       (uint64_t)so->pitch * (lines - 1) + line_bytes, false);
+
+    if (!so->rotate) {
+        for (y = 0; y < so->height; y++) {
+            const uint8_t *src = base + (size_t)y * so->pitch;
+            if (so->convert) {
+                so->convert(so, src, dst + (size_t)y * dst_pitch, (int)y);
+            } else {
+                g3d_fmt_row_to_argb(so->format, src,
+                                    dst + (size_t)y * dst_pitch, so->width);
+            }
+        }
+        return true;
+    }
+    /* rotated: stored line x is screen column x, read bottom to top */
+    {
+        uint32_t *col = g_new(uint32_t, so->height);
+        for (x = 0; x < so->width; x++) {
+            const uint8_t *src = base + (size_t)x * so->pitch;
+            if (so->convert) {
+                so->convert(so, src, col, (int)x);
+            } else {
+                g3d_fmt_row_to_argb(so->format, src, col, so->height);
+            }
+            for (y = 0; y < so->height; y++) {
+                dst[(size_t)(so->height - 1 - y) * dst_pitch + x] = col[y];
+            }
+        }
+        g_free(col);
+    }
+    return true;
+}

@@ -1,0 +1,58 @@
+/*
+ * What a chip scans out, as its core decodes it from the display registers,
+ * and the checked copy of that picture into a host ARGB surface. The QEMU
+ * glue turns this into a console surface; tests and tools into a PNG.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef GPU3D_COMMON_SCANOUT_H
+#define GPU3D_COMMON_SCANOUT_H
+
+#include "g3d-core.h"
+#include "formats.h"
+
+#define G3D_SCANOUT_MAX_DIM 4096
+
+typedef struct G3DScanout G3DScanout;
+
+/* Convert one visible row (width pixels) to 0xAARRGGBB; for chip formats
+ * G3DPixFmt lacks (YUV XFB, tiled layouts). `row` is the row index. */
+typedef void G3DScanoutRowFn(const G3DScanout *so, const uint8_t *src,
+                             uint32_t *dst, int row);
+
+struct G3DScanout {
+    bool enabled;          /* false: the screen is blank */
+    uint64_t addr;         /* chip address of the first byte scanned */
+    uint32_t width;        /* visible pixels */
+    uint32_t height;       /* visible lines */
+    uint32_t pitch;        /* bytes from one stored line to the next */
+    uint32_t bytes_per_line; /* bytes of memory one stored line occupies
+                              * (0: width * bpp of `format`) */
+    G3DPixFmt format;      /* with convert == NULL */
+    G3DScanoutRowFn *convert;
+    void *convert_opaque;
+    /*
+     * Rotation of the stored picture: 0 = stored as shown. 90: the stored
+     * lines are the screen's columns, first stored line = leftmost column,
+     * first pixel of a line = bottom row (the 3DS layout, see pica200 doc).
+     * width/height are always those of the shown picture.
+     */
+    int rotate;
+};
+
+/*
+ * Check the description: size within limits, pitch covers a line, the whole
+ * picture inside memory (asks mem->map for the full range). Logs
+ * LOG_GUEST_ERROR with `who` and returns false when it is unusable.
+ */
+bool g3d_scanout_check(const G3DScanout *so, const G3DMem *mem,
+                       const char *who);
+
+/*
+ * Copy the picture into dst (width x height ARGB words, dst_pitch words per
+ * row). Returns false (and leaves dst alone) if the check fails.
+ */
+bool g3d_scanout_copy(const G3DScanout *so, const G3DMem *mem,
+                      uint32_t *dst, uint32_t dst_pitch, const char *who);
+
+#endif
