@@ -189,7 +189,7 @@ static void test_scanout(void)
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs);
     /* refused: pitch below a line, past the end of memory, zero size */
     so.rotate = 0;
-    so.pitch = 8;
+    so.pitch = 4;
     g_assert_false(g3d_scanout_copy(&so, &m, out, 4, "test"));
     so.pitch = 16;
     so.addr = sizeof(vram) - 16;
