@@ -590,6 +590,16 @@ G3D_FIELD(VAP_CLIP_CNTL, BOUNDARY_EDGE_FLAG_ENA, 18, 1)
 #define R300_PVS_SRC_REG_ALT_TEMPORARY 3
 #define R300_PVS_SRC_SELECT_FORCE_0 4
 #define R300_PVS_SRC_SELECT_FORCE_1 5
+/* encoders, for drivers, tests and guests */
+#define R300_PVS_DST(op, math, type, off, we)                          \
+    ((uint32_t)(op) | ((math) ? R300_PVS_DST_MATH_INST : 0) |           \
+     ((uint32_t)(type) << 8) | ((uint32_t)(off) << 13) | ((uint32_t)(we) << 20))
+#define R300_PVS_SRC(type, off, sx, sy, sz, sw, neg)                   \
+    ((uint32_t)(type) | ((uint32_t)(off) << 5) | ((uint32_t)(sx) << 13) |\
+     ((uint32_t)(sy) << 16) | ((uint32_t)(sz) << 19) | ((uint32_t)(sw) << 22) |\
+     ((uint32_t)(neg) << 25))
+#define R300_PVS_SRC_XYZW(type, off)    R300_PVS_SRC(type, off, 0, 1, 2, 3, 0)
+#define R300_PVS_SRC_ZERO               R300_PVS_SRC(R300_PVS_SRC_REG_CONSTANT, 0, 4, 4, 4, 4, 0)
 /* vector engine (MATH_INST = 0) */
 #define R300_VE_NO_OP               0
 #define R300_VE_DOT_PRODUCT         1
