@@ -58,6 +58,17 @@ prepare_tree() {
   touch "$QEMU_TREE/.gpu3d-prepared"
 }
 
+link_firmware() {
+  # Run from its build tree, QEMU relocates the firmware path into
+  # build/qemu-bundle/: point that at Debian's seabios, ipxe-qemu and
+  # qemu-system-data (which has the multiboot option ROMs -kernel needs).
+  local d
+  for d in ${FIRMWARE_PATH//:/ }; do
+    mkdir -p "$QEMU_BUILD/qemu-bundle$(dirname "$d")"
+    ln -sfn "$d" "$QEMU_BUILD/qemu-bundle$d"
+  done
+}
+
 qtest_targets() {
   local f
   for f in "$GPU3D_ROOT"/qtest/gpu3d-*-test.c; do
@@ -70,6 +81,7 @@ mkdir -p "$GPU3D_CACHE"
 fetch_source
 prepare_tree
 overlay
+link_firmware
 targets=("$@")
 if [ ${#targets[@]} = 0 ]; then
   mapfile -t targets < <(echo qemu-system-x86_64; qtest_targets)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "r300/r300.h"
-#include "r300-cmd.h"
+#include "gpu3d/r300-cmd.h"
 
 #define VRAM_SIZE   (8u << 20)
 #define RING_ADDR   0x00000000u     /* 64 KiB ring */

@@ -58,3 +58,8 @@ bool r300_scanout(R300Core *c, int head, G3DScanout *out)
     /* the caller checks it against VRAM (g3d_scanout_check) */
     return r300_crtc_scanout(c, out);
 }
+
+const G3DMem *r300_vram_mem(R300Core *c)
+{
+    return &c->cfg.vram;
+}

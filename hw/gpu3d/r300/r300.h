@@ -51,5 +51,7 @@ bool r300_scanout(R300Core *c, int head, G3DScanout *out);
 
 /* The GPU address space (MC + GART), for tests and tools. */
 const G3DMem *r300_gpu_mem(R300Core *c);
+/* VRAM by offset, which the CRTC scans out of. */
+const G3DMem *r300_vram_mem(R300Core *c);
 
 #endif

@@ -9,8 +9,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#ifndef GPU3D_GUEST_R300_CMD_H
-#define GPU3D_GUEST_R300_CMD_H
+#ifndef GPU3D_R300_CMD_H
+#define GPU3D_R300_CMD_H
 
 #include <stdint.h>
 
@@ -222,6 +222,28 @@ static inline void r300_cmd_draw(R300Cmd *c, uint32_t prim, const float *v,
     for (i = 0; i < n * 8; i++) {
         r300_cmd_dw(c, r300_f2u(v[i]));
     }
+}
+
+/*
+ * Clear colour and depth by drawing a screen-sized rectangle at the far
+ * plane with the depth test ALWAYS (as drivers without fast clears do).
+ * Leaves an identity matrix loaded and the depth function LESS.
+ */
+static inline void r300_cmd_clear(R300Cmd *c, float r, float g, float b,
+                                  float a)
+{
+    static const float identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
+                                        0, 0, 0, 1 };
+    const float v[6 * 8] = {
+        -1, -1, 1, 1, r, g, b, a,   1, -1, 1, 1, r, g, b, a,
+         1,  1, 1, 1, r, g, b, a,  -1, -1, 1, 1, r, g, b, a,
+         1,  1, 1, 1, r, g, b, a,  -1,  1, 1, 1, r, g, b, a,
+    };
+
+    r300_cmd_matrix(c, identity);
+    r300_cmd_reg(c, A_ZB_ZSTENCILCNTL, R300_ZS_ALWAYS);
+    r300_cmd_draw(c, R300_PRIM_TRIANGLES, v, 6);
+    r300_cmd_reg(c, A_ZB_ZSTENCILCNTL, R300_ZS_LESS);
 }
 
 /* Flush the caches and wait for idle, as a driver ends a frame. */
