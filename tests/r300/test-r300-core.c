@@ -190,8 +190,8 @@ static void check_gouraud(Dev *d)
                     int expect = (int)floor(l[k] * 255.0 + 0.5);
                     int got = (p >> (k == 0 ? 16 : k == 1 ? 8 : 0)) & 0xFF;
                     if (abs(got - expect) > 1) {
-                        g_test_message("pixel %d,%d ch %d: %d vs %d", x, y, k,
-                                       got, expect);
+                        g_test_message("pixel %d,%d ch %d: %d vs %d (px %08x)", x, y, k,
+                                       got, expect, p);
                         g_assert_cmpint(abs(got - expect), <=, 1);
                     }
                 }
@@ -546,6 +546,81 @@ static void test_bad_draws(void)
     dev_free(d);
 }
 
+/*
+ * Vertex arrays and an index buffer in system memory through the PCI GART,
+ * drawn with 3D_LOAD_VBPNTR + 3D_DRAW_VBUF_2 and 3D_DRAW_INDX_2 +
+ * INDX_BUFFER: the same picture as the immediate draw.
+ */
+#define GART_BASE 0x40000000u       /* GPU address of the GART aperture */
+static void test_gart_arrays(void)
+{
+    Dev *d = dev_new(1);
+    uint32_t *pt = (uint32_t *)d->sysram;      /* page table at bus 0 */
+    uint32_t cmd[32], n = 0, i;
+    float pos[3][4], col[3][4];
+
+    /* 4 KiB of "system memory" behind one GART page: the table maps GART
+     * page 0 to bus address 0 (the table itself) and page 1 nowhere */
+    g_assert_cmpuint(sizeof(d->sysram), ==, 4096);
+    ring_init(d);
+    setup(d, R300_COLOR_FORMAT_ARGB8888, false);
+    for (i = 0; i < 3; i++) {
+        memcpy(pos[i], gouraud + 8 * i, 16);
+        memcpy(col[i], gouraud + 8 * i + 4, 16);
+    }
+    memset(d->sysram, 0, sizeof(d->sysram));
+    pt[0] = 0;                                 /* page 0 -> bus 0 */
+    memcpy(d->sysram + 0x100, pos, sizeof(pos));
+    memcpy(d->sysram + 0x200, col, sizeof(col));
+    pt[0x300 / 4] = 2 | 1u << 16;               /* indices 2, 1 */
+    pt[0x304 / 4] = 0;                          /* index 0 */
+    wr(d, A_AIC_PT_BASE, 0);
+    wr(d, A_AIC_LO_ADDR, GART_BASE);
+    wr(d, A_AIC_HI_ADDR, GART_BASE + 2 * 4096 - 1);
+    wr(d, A_AIC_CNTL, R_AIC_CNTL_PCIGART_TRANSLATE_EN_MASK);
+    /* two arrays of 4 floats, stride 4 dwords */
+    cmd[n++] = R300_PACKET3(R300_PKT3_3D_LOAD_VBPNTR, 3);
+    cmd[n++] = 2;
+    cmd[n++] = 4 | 4 << 8 | 4u << 16 | 4u << 24;
+    cmd[n++] = GART_BASE + 0x100;
+    cmd[n++] = GART_BASE + 0x200;
+    cmd[n++] = R300_PACKET0(A_VAP_VF_MAX_VTX_INDX, 0);
+    cmd[n++] = 2;
+    cmd[n++] = R300_PACKET3(R300_PKT3_3D_DRAW_VBUF_2, 0);
+    cmd[n++] = R300_PRIM_TRIANGLES | R300_PRIM_WALK_LIST << 4 | 3u << 16;
+    ring_run(d, cmd, n);
+    check_gouraud(d);
+
+    /* the same through indices 2, 1, 0 from an index buffer in the GART */
+    memset(d->vram + CB_ADDR, 0, 4 * W * H);
+    n = 0;
+    cmd[n++] = R300_PACKET3(R300_PKT3_3D_DRAW_INDX_2, 0);
+    cmd[n++] = R300_PRIM_TRIANGLES | R300_PRIM_WALK_INDICES << 4 | 3u << 16;
+    cmd[n++] = R300_PACKET3(R300_PKT3_INDX_BUFFER, 2);
+    cmd[n++] = R300_PM4_PKT0_ONE_REG_WR << 16 | A_VAP_PORT_IDX_0 >> 2;
+    cmd[n++] = GART_BASE + 0x300;
+    cmd[n++] = 2;
+    ring_run(d, cmd, n);
+    check_gouraud(d);
+
+    /* GART page 1 maps to bus 0x10000, outside memory: a logged failure */
+    pt[1] = 0x10000;
+    {
+        unsigned errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+        n = 0;
+        cmd[n++] = R300_PACKET3(R300_PKT3_3D_LOAD_VBPNTR, 3);
+        cmd[n++] = 2;
+        cmd[n++] = 4 | 4 << 8 | 4u << 16 | 4u << 24;
+        cmd[n++] = GART_BASE + 4096;
+        cmd[n++] = GART_BASE + 4096;
+        cmd[n++] = R300_PACKET3(R300_PKT3_3D_DRAW_VBUF_2, 0);
+        cmd[n++] = R300_PRIM_TRIANGLES | R300_PRIM_WALK_LIST << 4 | 3u << 16;
+        ring_run(d, cmd, n);
+        g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs + 1);
+    }
+    dev_free(d);
+}
+
 /* The same frame, byte for byte, with 1 and 3 render threads. */
 static void test_threads(void)
 {
@@ -575,6 +650,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/rgb565", test_rgb565);
     g_test_add_func("/r300/core/cp", test_cp_features);
     g_test_add_func("/r300/core/threads", test_threads);
+    g_test_add_func("/r300/core/gart-arrays", test_gart_arrays);
     g_test_add_func("/r300/bad/ring", test_bad_ring);
     g_test_add_func("/r300/bad/draws", test_bad_draws);
     return g_test_run();
