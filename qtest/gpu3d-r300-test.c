@@ -314,6 +314,39 @@ static void test_bad_input(void)
     g3dq_close(d);
 }
 
+/* VM stop with work queued, registers still readable, work done on cont */
+static void test_stop_cont(void)
+{
+    G3DQDev *d = open_r300();
+    uint32_t cmd[2] = { R300_PACKET0(R300_SCRATCH_REG(5), 0), 0xAB };
+
+    ring_init(d);
+    qtest_qmp_assert_success(d->qts, "{'execute': 'stop'}");
+    g3dq_write(d, VRAM, RING_ADDR, cmd, sizeof(cmd));
+    wr(d, A_CP_RB_WPTR, 2);
+    /* the write is applied for the read; the stopped worker runs nothing */
+    g_assert_cmpuint(rd(d, A_CP_RB_WPTR), ==, 2);
+    g_assert_cmpuint(rd(d, A_CP_RB_RPTR), ==, 0);
+    qtest_qmp_assert_success(d->qts, "{'execute': 'cont'}");
+    g_assert_true(g3dq_wait(d, ring_drained, NULL));
+    g_assert_cmphex(rd(d, R300_SCRATCH_REG(5)), ==, 0xAB);
+    g3dq_close(d);
+}
+
+/* Hot-plug and unplug while the worker is busy: threads join, QEMU lives. */
+static void test_hotplug(void)
+{
+    QTestState *qts = qtest_init("-machine pc");
+    int i;
+
+    for (i = 0; i < 3; i++) {
+        qtest_qmp_device_add(qts, "r300-3d", "hp", "{'addr': '0x06', "
+                             "'render-threads': 3}");
+        qpci_unplug_acpi_device_test(qts, "hp", 0x06);
+    }
+    qtest_quit(qts);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -322,5 +355,7 @@ int main(int argc, char **argv)
     qtest_add_func("/r300/cp-ring", test_cp_ring);
     qtest_add_func("/r300/triangle", test_triangle);
     qtest_add_func("/r300/bad-input", test_bad_input);
+    qtest_add_func("/r300/stop-cont", test_stop_cont);
+    qtest_add_func("/r300/hotplug", test_hotplug);
     return g_test_run();
 }
