@@ -29,6 +29,7 @@ void pica_cmdlist_jump(Pica200Core *c, unsigned channel)
     uint64_t addr = c->regs[GPUREG_CMDBUF_ADDR0 + channel] & 0x1FFFFFFF;
 
     cp->in_cmd = false;
+    cp->finalized = false;
     cp->pc = addr << 3;
     cp->end = cp->pc + ((size << 3) & ~(uint64_t)0xF);
     cp->active = cp->end > cp->pc;
@@ -82,7 +83,10 @@ bool pica_cmdlist_step(Pica200Core *c, unsigned budget)
             continue;
         }
         if (cp->pc + 8 > cp->end) {
-            g3d_guest_error("pica200: command list ended without FINALIZE");
+            if (!cp->finalized) {
+                /* the reference says the GPU hangs; this model just stops */
+                g3d_guest_error("pica200: command list ended without FINALIZE");
+            }
             pica_cmdlist_stop(c);
             break;
         }

@@ -157,6 +157,7 @@ typedef struct PicaCmdProc {
     uint32_t id, mask, nparams, k;
     bool consecutive;
     uint64_t param_addr;            /* address of parameter k (k >= 1) */
+    bool finalized;                 /* an IRQ request (FINALIZE) was written */
 } PicaCmdProc;
 
 typedef struct PicaQueuedWrite {

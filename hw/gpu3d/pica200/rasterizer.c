@@ -8,8 +8,10 @@
  *
  * Window space has y up (row 0 of memory is the top, ym = H - 1 - y), so the
  * rasteriser, whose y grows down, gets y' = H - y. Samples are at pixel
- * centres; in y-down space the edge rule is top-left (Citra's "right and
- * flat-bottom edges out", stated in y-up window space).
+ * centres. Edge rule (Citra's software rasteriser, the digest's "top-left
+ * like" rule): a sample on an edge is out when the edge is a right edge, or
+ * horizontal with the triangle below it in window space (the picture's top
+ * edge). In the rasteriser's y-down rows that keeps left and bottom edges.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -19,6 +21,11 @@
 #include <string.h>
 
 #define MAX_CLIP_VERTS 16
+
+static const G3DRasterRules pica_rules = {
+    .subpixels = 16, .sample_x = 8, .sample_y = 8,
+    .edge_in = G3D_EDGE_LEFT | G3D_EDGE_BOTTOM,
+};
 #define CLIP_EPSILON 0.00001f        /* w lower bound (Citra) */
 
 typedef struct ClipPlane {
@@ -128,7 +135,7 @@ static void emit(Pica200Core *c, const PicaVertex *v[3])
         return;
     }
     t.clip = rs->scissor;
-    t.rules = &g3d_rules_top_left_16;
+    t.rules = &pica_rules;
     t.shade = pica_render_shade;
     t.no_weights = false;
     tri = g3d_raster_alloc(c->raster, sizeof(*tri));

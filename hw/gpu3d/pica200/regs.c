@@ -537,6 +537,7 @@ static void irq_write(Pica200Core *c, uint32_t id, uint32_t value,
     } else if (id < GPUREG_IRQ_CMP0) {
         /* REQ (GPUREG_FINALIZE is REQ0): a match interrupts, and with
          * AUTOSTOP ends the command list */
+        c->cp.finalized = true;
         for (j = 0; j < 4; j++) {
             if ((mask >> (j * 8)) & 0xFF && irq_check(c, word * 4 + j) &&
                 (c->regs[GPUREG_IRQ_AUTOSTOP] & 1)) {
