@@ -36,6 +36,8 @@ static bool start_texcopy(Pica200Core *c)
     uint32_t in = ext(c, A_PPF_TEXCOPY_INPUT), out = ext(c, A_PPF_TEXCOPY_OUTPUT);
 
     p->texcopy = true;
+    p->in_addr = (uint64_t)(ext(c, A_PPF_INPUT_ADDR) & 0x1FFFFFFF) << 3;
+    p->out_addr = (uint64_t)(ext(c, A_PPF_OUTPUT_ADDR) & 0x1FFFFFFF) << 3;
     p->remaining = ext(c, A_PPF_TEXCOPY_SIZE) & ~0xFu;
     p->in_width = G3D_FIELD_EX32(in, PPF_TEXCOPY_INPUT, WIDTH) * 16;
     p->in_gap = G3D_FIELD_EX32(in, PPF_TEXCOPY_INPUT, GAP) * 16;
