@@ -436,13 +436,13 @@ static void test_stencil(void)
     cb_target(&f.b, W, H, PA(0), PICA_COLORFMT_RGBA8, PA(depth), PICA_DEPTH_D24S8);
     /* pass 1: ALWAYS, replace on z-pass with ref 5, write mask 0xFF */
     cb_reg(&f.b, GPUREG_STENCIL_TEST, 1 | PICA_CMP_ALWAYS << 4 | 0xFF << 8 |
-           5 << 16 | 0xFF << 24);
+           5 << 16 | 0xFFu << 24);
     cb_reg(&f.b, GPUREG_STENCIL_OP, 2 << 8);
     cb_reg(&f.b, GPUREG_DEPTH_COLOR_MASK, 0xF00);
     cb_draw(&f.b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
     /* pass 2: NOTEQUAL 5 fails everywhere: fail op = increment */
     cb_reg(&f.b, GPUREG_STENCIL_TEST, 1 | PICA_CMP_NOTEQUAL << 4 | 0xFF << 8 |
-           5 << 16 | 0xFF << 24);
+           5 << 16 | 0xFFu << 24);
     cb_reg(&f.b, GPUREG_STENCIL_OP, 3);
     frag_end(&f, out);
     /* pass 1 replaced 0 by 5, pass 2 failed and incremented it */

@@ -97,6 +97,7 @@ typedef struct PicaShaderState {
     PicaEmitter *emitter;           /* GS only */
     unsigned fault;                 /* PICA_SHADER_FAULT_* of the last run */
     uint32_t fault_pc;
+    uint32_t steps;                 /* instructions the last run executed */
 } PicaShaderState;
 
 enum {
@@ -248,6 +249,7 @@ struct Pica200Core {
     unsigned logged_unimp;          /* PICA_UNIMP_* bits already logged */
 
     unsigned budget_used;           /* units spent in this work call */
+    unsigned queued_tris;           /* triangles waiting in the rasteriser */
     Pica200Stats stats;
     uint64_t samples_at_reset;      /* rasteriser samples before the last reset */
     bool irq_level;

@@ -139,7 +139,9 @@ static bool gs_input(Pica200Core *c, const float out[16][4], uint16_t mask)
         c->emitter.emit = gs_emit;
         c->emitter.opaque = c;
         pica_shader_config(c, PICA_UNIT_GS, &cfg);
-        if (pica_shader_run(&cfg, &st) != PICA_SHADER_OK) {
+        i = pica_shader_run(&cfg, &st);
+        c->budget_used += st.steps >> 10;   /* long shaders cost budget */
+        if (i != PICA_SHADER_OK) {
             shader_fault(c, "geometry", &st);
             return false;
         }
@@ -171,7 +173,9 @@ static bool process_vertex(Pica200Core *c, const float (*attr)[4],
     st.emitter = NULL;
     pica_shader_config(c, PICA_UNIT_VS, &cfg);
     c->stats.vertices++;
-    if (pica_shader_run(&cfg, &st) != PICA_SHADER_OK) {
+    j = pica_shader_run(&cfg, &st);
+    c->budget_used += st.steps >> 10;       /* long shaders cost budget */
+    if (j != PICA_SHADER_OK) {
         shader_fault(c, "vertex", &st);
         return false;
     }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #define MAX_CLIP_VERTS 16
+#define PICA_RASTER_BATCH 16384      /* triangles queued before a flush */
 
 static const G3DRasterRules pica_rules = {
     .subpixels = 16, .sample_x = 8, .sample_y = 8,
@@ -79,6 +80,7 @@ static unsigned clip_plane(const ClipPlane *p, const PicaVertex *in, unsigned n,
 void pica_raster_flush(Pica200Core *c)
 {
     g3d_raster_flush(c->raster);
+    c->queued_tris = 0;
     /* the snapshot lived in the rasteriser's arena: build a new one next time */
     c->rs = NULL;
 }
@@ -152,6 +154,11 @@ static void emit(Pica200Core *c, const PicaVertex *v[3])
         return;
     }
     c->stats.triangles++;
+    c->budget_used++;
+    /* bound the queue (a geometry shader can emit many triangles at once) */
+    if (++c->queued_tris >= PICA_RASTER_BATCH) {
+        pica_raster_flush(c);
+    }
     /* budget: one unit per triangle and per 1024 pixels of its box */
     minx = MIN(MIN(t.v[0].x, t.v[1].x), t.v[2].x) >> 4;
     maxx = MAX(MAX(t.v[0].x, t.v[1].x), t.v[2].x) >> 4;

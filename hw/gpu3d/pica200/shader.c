@@ -464,6 +464,7 @@ unsigned pica_shader_run(const PicaShaderConfig *cfg, PicaShaderState *st)
     st->al = 0;
     st->cc[0] = st->cc[1] = false;
     st->fault = PICA_SHADER_OK;
+    st->steps = 0;
 
     for (;;) {
         uint32_t instr, op, dst, num;
@@ -490,6 +491,7 @@ unsigned pica_shader_run(const PicaShaderConfig *cfg, PicaShaderState *st)
         if (pc >= s->code_words) {
             return fail(st, PICA_SHADER_FAULT_PC, pc);
         }
+        st->steps = steps;
         if (++steps > PICA_SHADER_MAX_STEPS) {
             return fail(st, PICA_SHADER_FAULT_STEPS, pc);
         }
