@@ -212,6 +212,12 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
         rs->blend_color[i] = r[GPUREG_BLEND_COLOR] >> (8 * i);
     }
     rs->logic_op = pica_logic[r[GPUREG_LOGIC_OP] & 0xF];
+    /* add(src * ONE, dst * ZERO) with every channel written, or logic COPY */
+    rs->replace = rs->rgba_mask == 0xF &&
+                  (rs->blend ? (rs->eq_rgb == 0 && rs->eq_a == 0 &&
+                                rs->sf_rgb == 1 && rs->sf_a == 1 &&
+                                rs->df_rgb == 0 && rs->df_a == 0)
+                             : rs->logic_op == 3);
     switch (G3D_FIELD_EX32(r[GPUREG_COLOR_OPERATION], GPUREG_COLOR_OPERATION,
                            FRAGMENT_MODE)) {
     case 1:
@@ -354,7 +360,11 @@ static void fragment(const PicaRenderState *rs, const PicaTri *t,
         float v = g3d_interp(bary, t->color[0][k], t->color[1][k], t->color[2][k]);
         primary[k] = (uint8_t)(g3d_clampf(v, 0.0f, 1.0f) * 255.0f + 0.5f);
     }
-    pica_texenv_combine(&rs->tev, primary, src);
+    if (rs->tev.passthrough) {
+        memcpy(src, primary, 4);
+    } else {
+        pica_texenv_combine(&rs->tev, primary, src);
+    }
     if (rs->alpha_test &&
         !g3d_compare_u((G3DCompare)rs->alpha_func, src[3], rs->alpha_ref)) {
         return;
@@ -400,6 +410,10 @@ static void fragment(const PicaRenderState *rs, const PicaTri *t,
     }
 
     if (!rs->color_write) {
+        return;
+    }
+    if (rs->replace) {
+        pica_pixel_encode(rs->color_fmt, cp, src);
         return;
     }
     pica_pixel_decode(rs->color_fmt, cp, dst);

@@ -363,6 +363,7 @@ struct PicaRenderState {
     bool color_write;
     uint8_t rgba_mask;              /* b0 R .. b3 A */
     bool blend;
+    bool replace;                   /* the result is the source: no dst read */
     uint8_t eq_rgb, eq_a, sf_rgb, df_rgb, sf_a, df_a; /* PICA codes */
     uint8_t blend_color[4];
     uint8_t logic_op;               /* GL order (g3d_logic_op) */
