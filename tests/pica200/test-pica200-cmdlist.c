@@ -326,6 +326,14 @@ static void test_readback_all(void)
     g_assert_cmphex(pt_rreg(&t, GPUREG_IRQ_CMP0 + 5), ==, 0xCAFEF00D);
     pt_wreg(&t, GPUREG_IRQ_REQ0 + 5, 0x01020304);
     g_assert_cmphex(pt_rreg(&t, GPUREG_IRQ_ACK0 + 5), ==, 0x01020304);
+    /* VSH_COM_MODE b0 = 0 (no GS): VS configuration reaches the GS unit */
+    pt_wreg(&t, GPUREG_GEOSTAGE_CONFIG, 0);
+    pt_wreg(&t, GPUREG_VSH_COM_MODE, 0);
+    pt_wreg(&t, GPUREG_VSH_BOOLUNIFORM, 0x7FFF1234);
+    g_assert_cmphex(pt_rreg(&t, GPUREG_GSH_BOOLUNIFORM), ==, 0x7FFF1234);
+    pt_wreg(&t, GPUREG_VSH_COM_MODE, 1);
+    pt_wreg(&t, GPUREG_VSH_BOOLUNIFORM, 0x7FFF0001);
+    g_assert_cmphex(pt_rreg(&t, GPUREG_GSH_BOOLUNIFORM), ==, 0x7FFF1234);
     /* named/unnamed bookkeeping covers all 768 IDs */
     g_assert_cmpstr(pica200_reg_info(GPUREG_FINALIZE)->name, ==, "GPUREG_FINALIZE");
     g_assert_cmpint(pica200_reg_info(0x045)->status, ==, PICA200_REG_UNNAMED);
@@ -403,6 +411,17 @@ static void test_self_jump_and_reset(void)
     pt_wreg(&t, GPUREG_CMDBUF_JUMP0, 1);
     g_assert_true(pt_run(&t, 10));
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), >, errors);
+    /* a command whose extra parameters run past the end of its buffer */
+    errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    t.ram[LIST_A + 0] = 0;
+    memcpy(t.ram + LIST_A + 4, (uint32_t[1]){ PICA_CMD_HEADER(SCRATCH, 0xF, 9, 0) }, 4);
+    pt_wreg(&t, SCRATCH, 0x77);
+    pt_wreg(&t, GPUREG_CMDBUF_SIZE0, 2);               /* 16 bytes */
+    pt_wreg(&t, GPUREG_CMDBUF_ADDR0, (PICA200_PHYS_FCRAM + LIST_A) >> 3);
+    pt_wreg(&t, GPUREG_CMDBUF_JUMP0, 1);
+    g_assert_true(pt_run(&t, 10));
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), >, errors);
+    g_assert_cmphex(pt_rreg(&t, SCRATCH), ==, 0x77);   /* not executed */
     /* an empty buffer */
     errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
     pt_wreg(&t, GPUREG_CMDBUF_SIZE0, 1);               /* 8 bytes -> 0 */

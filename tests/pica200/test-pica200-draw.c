@@ -945,6 +945,23 @@ static void test_bad_input(void)
     expect_skip(&t, &b, "framebuffer of partial tiles");
     cb_free(&b);
 
+    /* undefined colour format, 13 attributes, 13 components in a buffer */
+    cb_init(&b);
+    count_setup(&b);
+    cb_reg(&b, GPUREG_COLORBUFFER_FORMAT, 5u << 16 | 2);
+    expect_skip(&t, &b, "undefined colour format");
+    cb_free(&b);
+    cb_init(&b);
+    count_setup(&b);
+    cb_reg(&b, GPUREG_ATTRIBBUFFERS_FORMAT_HIGH, 0x0FFCu << 16 | 12u << 28);
+    expect_skip(&t, &b, "13 attributes");
+    cb_free(&b);
+    cb_init(&b);
+    count_setup(&b);
+    cb_reg(&b, PICA_ATTRIBBUFFER_CONFIG2(0), 32u << 16 | 13u << 28);
+    expect_skip(&t, &b, "13 components");
+    cb_free(&b);
+
     /* a vertex shader that jumps out of its code memory */
     cb_init(&b);
     count_setup(&b);
