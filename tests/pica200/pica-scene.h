@@ -176,6 +176,23 @@ static inline void cb_draw(CmdBuf *b, unsigned topology, unsigned count,
     cb_reg(b, GPUREG_FRAMEBUFFER_FLUSH, 1);
 }
 
+/*
+ * the usual scene: pass-through shader, a w x h viewport and RGBA8 (or
+ * `colorfmt`) target without depth, colour = primary, blend ONE/ZERO, and
+ * float4 position + colour vertices at `vb_pa`
+ */
+static inline void cb_basic_scene(CmdBuf *b, unsigned w, unsigned h,
+                                  uint32_t color_pa, unsigned colorfmt,
+                                  uint32_t vb_pa)
+{
+    cb_shader_passthrough(b);
+    cb_viewport(b, w, h, 0, 0);
+    cb_target(b, w, h, color_pa, colorfmt, 0, 0);
+    cb_fragment(b, false, PICA_CMP_ALWAYS, false);
+    cb_attribs(b, vb_pa, PICA_ATTRIB_FORMAT(PICA_ATTR_F32, 4),
+               PICA_ATTRIB_FORMAT(PICA_ATTR_F32, 4), 32);
+}
+
 /* vertices as (x, y, z, w, r, g, b, a) floats, little-endian, in guest RAM */
 static inline void pt_put_vertices(PicaTest *t, uint32_t off, const float *v,
                                    unsigned n)

@@ -90,6 +90,42 @@ static inline uint32_t pt_rreg(PicaTest *t, uint32_t id)
     return pt_r32(t, PICA_INTERNAL_OFFSET(id));
 }
 
+/* start memory fill unit `unit` on [start, end) (3DS physical) */
+static inline void pt_fill(PicaTest *t, unsigned unit, uint32_t start,
+                           uint32_t end, uint32_t value, unsigned width)
+{
+    uint32_t base = PICA_PSC_BASE(unit);
+
+    pt_w32(t, base + PICA_PSC_ADDR_START, start >> 3);
+    pt_w32(t, base + PICA_PSC_ADDR_END, end >> 3);
+    pt_w32(t, base + PICA_PSC_VALUE, value);
+    pt_w32(t, base + PICA_PSC_CONTROL, width << 8 | 1);
+}
+
+/* start a display transfer (or texture copy, by `flags`) */
+static inline void pt_start_transfer(PicaTest *t, uint32_t in_pa,
+                                     uint32_t out_pa, uint32_t in_size,
+                                     uint32_t out_size, uint32_t flags)
+{
+    pt_w32(t, A_PPF_INPUT_ADDR, in_pa >> 3);
+    pt_w32(t, A_PPF_OUTPUT_ADDR, out_pa >> 3);
+    pt_w32(t, A_PPF_INPUT_SIZE, in_size);
+    pt_w32(t, A_PPF_OUTPUT_SIZE, out_size);
+    pt_w32(t, A_PPF_FLAGS, flags);
+    pt_w32(t, A_PPF_CONTROL, 1);
+}
+
+/* a whole transfer: start, run, expect "finished", clear it */
+static inline void pt_transfer(PicaTest *t, uint32_t in_pa, uint32_t out_pa,
+                               uint32_t in_size, uint32_t out_size,
+                               uint32_t flags)
+{
+    pt_start_transfer(t, in_pa, out_pa, in_size, out_size, flags);
+    g_assert_true(pt_run(t, 1000));
+    g_assert_cmphex(pt_r32(t, A_PPF_CONTROL), ==, R_PPF_CONTROL_FINISHED_MASK);
+    pt_w32(t, A_PPF_CONTROL, 0);
+}
+
 /* ---- command lists, as a guest builds them ----------------------------- */
 
 typedef struct CmdBuf {
@@ -161,6 +197,22 @@ static inline void pt_kick(PicaTest *t, const CmdBuf *b, uint32_t off)
     pt_wreg(t, GPUREG_CMDBUF_SIZE0, (uint32_t)(b->n * 4) >> 3);
     pt_wreg(t, GPUREG_CMDBUF_ADDR0, (PICA200_PHYS_FCRAM + off) >> 3);
     pt_wreg(t, GPUREG_CMDBUF_JUMP0, 1);
+}
+
+/*
+ * Byte offset of pixel (x, memory row) in an 8x8-tiled surface `w` pixels
+ * wide: tiles row by row, Morton order inside (digest §4.8), written here
+ * independently of the core.
+ */
+static inline size_t pt_tiled_offset(unsigned x, unsigned row, unsigned w,
+                                     unsigned bpp)
+{
+    unsigned m = 0, i;
+
+    for (i = 0; i < 3; i++) {
+        m |= ((x >> i) & 1) << (2 * i) | ((row >> i) & 1) << (2 * i + 1);
+    }
+    return ((size_t)((row / 8) * (w / 8) + x / 8) * 64 + m) * bpp;
 }
 
 /* ---- numbers ------------------------------------------------------------- */

@@ -38,17 +38,6 @@
 
 /* ---- independent reference ------------------------------------------------- */
 
-/* byte offset of pixel (x, memory row) in an 8x8-tiled surface */
-static size_t ref_tiled(unsigned x, unsigned row, unsigned w, unsigned bpp)
-{
-    unsigned m = 0, i;
-
-    for (i = 0; i < 3; i++) {
-        m |= ((x >> i) & 1) << (2 * i) | ((row >> i) & 1) << (2 * i + 1);
-    }
-    return ((size_t)((row / 8) * (w / 8) + x / 8) * 64 + m) * bpp;
-}
-
 typedef struct RefTri {
     double x[3], y[3];       /* window space, y up */
     double col[3][4];
@@ -122,38 +111,13 @@ static void ref_from_vertices(RefTri *r, const float (*v)[8], unsigned w,
     }
 }
 
-static void start_fill(PicaTest *t, unsigned unit, uint32_t start_pa,
-                       uint32_t end_pa, uint32_t value, unsigned width)
-{
-    uint32_t base = PICA_PSC_BASE(unit);
-
-    pt_w32(t, base + PICA_PSC_ADDR_START, start_pa >> 3);
-    pt_w32(t, base + PICA_PSC_ADDR_END, end_pa >> 3);
-    pt_w32(t, base + PICA_PSC_VALUE, value);
-    pt_w32(t, base + PICA_PSC_CONTROL, width << 8 | 1);
-}
-
-static void transfer(PicaTest *t, uint32_t in_pa, uint32_t out_pa,
-                     uint32_t in_size, uint32_t out_size, uint32_t flags)
-{
-    pt_w32(t, A_PPF_INPUT_ADDR, in_pa >> 3);
-    pt_w32(t, A_PPF_OUTPUT_ADDR, out_pa >> 3);
-    pt_w32(t, A_PPF_INPUT_SIZE, in_size);
-    pt_w32(t, A_PPF_OUTPUT_SIZE, out_size);
-    pt_w32(t, A_PPF_FLAGS, flags);
-    pt_w32(t, A_PPF_CONTROL, 1);
-    g_assert_true(pt_run(t, 1000));
-    g_assert_cmphex(pt_r32(t, A_PPF_CONTROL), ==, R_PPF_CONTROL_FINISHED_MASK);
-    pt_w32(t, A_PPF_CONTROL, 0);
-}
-
 static void draw_gouraud(PicaTest *t, int threads)
 {
     CmdBuf b;
 
     pt_put_vertices(t, VB_OFF, &tri_v[0][0], 3);
     /* clear the colour buffer to (32, 32, 32, 255) with PSC0 */
-    start_fill(t, 0, PA(COLOR_VRAM), PA(COLOR_VRAM) + FBW * FBH * 4,
+    pt_fill(t, 0, PA(COLOR_VRAM), PA(COLOR_VRAM) + FBW * FBH * 4,
                0x202020FF, 2);
     g_assert_true(pt_run(t, 1000));
     g_assert_true(pica200_irq_level(t->core));
@@ -162,11 +126,7 @@ static void draw_gouraud(PicaTest *t, int threads)
     g_assert_false(pica200_irq_level(t->core));
 
     cb_init(&b);
-    cb_shader_passthrough(&b);
-    cb_viewport(&b, FBW, FBH, 0, 0);
-    cb_target(&b, FBW, FBH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, 0, 0);
-    cb_fragment(&b, false, PICA_CMP_ALWAYS, false);
-    cb_attribs(&b, RAM_PA(VB_OFF), PT_F32X4, PT_F32X4, 32);
+    cb_basic_scene(&b, FBW, FBH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
     cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
     cb_finalize(&b);
     pt_kick(t, &b, LIST_OFF);
@@ -220,7 +180,7 @@ static void test_gouraud_lcd(gconstpointer data)
         for (wx = 0; wx < FBW; wx++) {
             uint8_t px[4] = { 32, 32, 32, 255 }, c;
             const uint8_t *m = t.vram + COLOR_VRAM +
-                               ref_tiled(wx, FBH - 1 - wy, FBW, 4);
+                               pt_tiled_offset(wx, FBH - 1 - wy, FBW, 4);
             if (ref_pixel(&ref, wx, wy, px)) {
                 covered++;
             }
@@ -235,9 +195,9 @@ static void test_gouraud_lcd(gconstpointer data)
     g_assert_cmpint(covered, >, 20000);
 
     /* display transfers: tiled RGBA8 -> linear RGB8 (top) and RGB565 (bottom) */
-    transfer(&t, PA(COLOR_VRAM), PA(TOP_VRAM), FBW | FBH << 16, FBW | FBH << 16,
+    pt_transfer(&t, PA(COLOR_VRAM), PA(TOP_VRAM), FBW | FBH << 16, FBW | FBH << 16,
              PICA_PIXFMT_RGBA8 << 8 | PICA_PIXFMT_RGB8 << 12);
-    transfer(&t, PA(COLOR_VRAM), PA(BOTTOM_VRAM), FBW | FBH << 16, FBW | 320 << 16,
+    pt_transfer(&t, PA(COLOR_VRAM), PA(BOTTOM_VRAM), FBW | FBH << 16, FBW | 320 << 16,
              PICA_PIXFMT_RGBA8 << 8 | PICA_PIXFMT_RGB565 << 12);
 
     /* the LCD registers, as the GSP programs them */
@@ -315,12 +275,8 @@ static void test_gouraud_lcd(gconstpointer data)
 /* draw into a CW x CH RGBA8 target with additive blending (ONE, ONE) */
 static void count_setup(CmdBuf *b)
 {
-    cb_shader_passthrough(b);
-    cb_viewport(b, CW, CH, 0, 0);
-    cb_target(b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, 0, 0);
-    cb_fragment(b, false, PICA_CMP_ALWAYS, false);
+    cb_basic_scene(b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
     cb_reg(b, GPUREG_BLEND_FUNC, 0x11110000);      /* add, ONE, ONE */
-    cb_attribs(b, RAM_PA(VB_OFF), PT_F32X4, PT_F32X4, 32);
 }
 
 /* window (x, y) -> NDC for the CW x CH target */
@@ -335,10 +291,24 @@ static void vtx(float *v, double wx, double wy)
     v[7] = 0;
 }
 
+/* clear the target and put vertices at window points p[0..n-1] */
+static void put_points(PicaTest *t, const double (*p)[2], unsigned n)
+{
+    float v[8][8];
+    unsigned i;
+
+    g_assert_cmpuint(n, <=, 8);
+    for (i = 0; i < n; i++) {
+        vtx(v[i], p[i][0], p[i][1]);
+    }
+    pt_put_vertices(t, VB_OFF, &v[0][0], n);
+    memset(t->vram, 0, CW * CH * 4);
+}
+
 /* red of window pixel (wx, wy) / 16 = how often it was drawn */
 static int count_at(PicaTest *t, int wx, int wy)
 {
-    return t->vram[COLOR_VRAM + ref_tiled(wx, CH - 1 - wy, CW, 4) + 3] / 16;
+    return t->vram[COLOR_VRAM + pt_tiled_offset(wx, CH - 1 - wy, CW, 4) + 3] / 16;
 }
 
 static void run_list(PicaTest *t, CmdBuf *b)
@@ -349,11 +319,21 @@ static void run_list(PicaTest *t, CmdBuf *b)
     pt_wreg(t, GPUREG_IRQ_ACK0, 0);
 }
 
+/* draw n vertices of `topology` from the vertex buffer into the count scene */
+static void count_draw(PicaTest *t, unsigned topology, unsigned n)
+{
+    CmdBuf b;
+
+    cb_init(&b);
+    count_setup(&b);
+    cb_draw(&b, topology, n, 0, false, 0);
+    run_list(t, &b);
+    cb_free(&b);
+}
+
 static void test_fill_rule(void)
 {
     PicaTest t;
-    CmdBuf b;
-    float v[6][8];
     int x, y;
 
     pt_init(&t, 1);
@@ -363,17 +343,10 @@ static void test_fill_rule(void)
      * pixel centres, as two triangles. The rule (Citra: right and top edges
      * out, in y-up window space): columns 5..29, rows 10..19, each once.
      */
-    vtx(v[0], 5.5, 10.5);
-    vtx(v[1], 30.5, 10.5);
-    vtx(v[2], 30.5, 20.5);
-    vtx(v[3], 5.5, 10.5);
-    vtx(v[4], 30.5, 20.5);
-    vtx(v[5], 5.5, 20.5);
-    pt_put_vertices(&t, VB_OFF, &v[0][0], 6);
-    cb_init(&b);
-    count_setup(&b);
-    cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 6, 0, false, 0);
-    run_list(&t, &b);
+    put_points(&t, (const double[][2]){ { 5.5, 10.5 }, { 30.5, 10.5 },
+                                        { 30.5, 20.5 }, { 5.5, 10.5 },
+                                        { 30.5, 20.5 }, { 5.5, 20.5 } }, 6);
+    count_draw(&t, PICA_TOPOLOGY_TRIANGLES, 6);
     for (y = 0; y < CH; y++) {
         for (x = 0; x < CW; x++) {
             int want = x >= 5 && x <= 29 && y >= 10 && y <= 19;
@@ -383,7 +356,6 @@ static void test_fill_rule(void)
             }
         }
     }
-    cb_free(&b);
     pt_free(&t);
 }
 
@@ -403,11 +375,25 @@ static void check_square(PicaTest *t, const char *what)
     }
 }
 
+static void draw_square(PicaTest *t, unsigned topology, unsigned count,
+                        unsigned first, bool indexed, uint32_t index_cfg,
+                        const char *what)
+{
+    CmdBuf b;
+
+    memset(t->vram, 0, CW * CH * 4);
+    cb_init(&b);
+    count_setup(&b);
+    cb_draw(&b, topology, count, first, indexed, index_cfg);
+    run_list(t, &b);
+    check_square(t, what);
+    cb_free(&b);
+}
+
 static void test_topologies(void)
 {
     static const double sq[4][2] = { { 16, 8 }, { 48, 8 }, { 16, 40 }, { 48, 40 } };
     PicaTest t;
-    CmdBuf b;
     float v[8][8];
     uint8_t idx8[6] = { 0, 1, 3, 0, 3, 2 };
     uint16_t idx16[6] = { 3, 2, 0, 0, 1, 3 };
@@ -421,87 +407,47 @@ static void test_topologies(void)
     memcpy(t.ram + VB_OFF + 0x1000, idx8, sizeof(idx8));
     memcpy(t.ram + VB_OFF + 0x2000, idx16, sizeof(idx16));
 
-    /* strip 0 1 2 3 */
-    memset(t.vram, 0, CW * CH * 4);
-    cb_init(&b);
-    count_setup(&b);
-    cb_draw(&b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
-    run_list(&t, &b);
-    check_square(&t, "strip");
-    cb_free(&b);
-
+    draw_square(&t, PICA_TOPOLOGY_STRIP, 4, 0, false, 0, "strip");
     /* fan of vertices 4..7 (VERTEX_OFFSET 4) */
-    memset(t.vram, 0, CW * CH * 4);
     vtx(v[4], 16, 8);
     vtx(v[5], 48, 8);
     vtx(v[6], 48, 40);
     vtx(v[7], 16, 40);
     pt_put_vertices(&t, VB_OFF, &v[0][0], 8);
-    cb_init(&b);
-    count_setup(&b);
-    cb_draw(&b, PICA_TOPOLOGY_FAN, 4, 4, false, 0);
-    run_list(&t, &b);
-    check_square(&t, "fan");
-    cb_free(&b);
-
+    draw_square(&t, PICA_TOPOLOGY_FAN, 4, 4, false, 0, "fan");
     /* indexed list, u8 indices (mode 3 "geometry primitive" without GS =
      * list, as citro3d draws indexed lists) */
-    memset(t.vram, 0, CW * CH * 4);
-    cb_init(&b);
-    count_setup(&b);
-    cb_draw(&b, PICA_TOPOLOGY_GEOMETRY, 6, 0, true, 0x1000);
-    run_list(&t, &b);
-    check_square(&t, "indexed-u8");
-    cb_free(&b);
-
+    draw_square(&t, PICA_TOPOLOGY_GEOMETRY, 6, 0, true, 0x1000, "indexed-u8");
     /* indexed list, u16 indices */
-    memset(t.vram, 0, CW * CH * 4);
-    cb_init(&b);
-    count_setup(&b);
-    cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 6, 0, true, 0x80002000);
-    run_list(&t, &b);
-    check_square(&t, "indexed-u16");
-    cb_free(&b);
+    draw_square(&t, PICA_TOPOLOGY_TRIANGLES, 6, 0, true, 0x80002000, "indexed-u16");
     pt_free(&t);
 }
 
 static void test_culling(void)
 {
+    /* counter-clockwise, then clockwise, in window space (y up) */
+    static const double tri[2][3][2] = {
+        { { 8, 8 }, { 40, 8 }, { 8, 40 } },
+        { { 8, 8 }, { 8, 40 }, { 40, 8 } },
+    };
+    /* the mode that culls each: 1 culls CCW, 2 culls CW, 0 and 3 none */
+    static const unsigned culled_by[2] = { PICA_CULL_FRONT_CCW, PICA_CULL_BACK_CCW };
     PicaTest t;
-    CmdBuf b;
-    float v[3][8];
-    unsigned mode;
+    unsigned w, mode;
 
     pt_init(&t, 1);
-    /* counter-clockwise in window space (y up) */
-    vtx(v[0], 8, 8);
-    vtx(v[1], 40, 8);
-    vtx(v[2], 8, 40);
-    pt_put_vertices(&t, VB_OFF, &v[0][0], 3);
-    for (mode = 0; mode < 4; mode++) {
-        int want = mode == PICA_CULL_FRONT_CCW ? 0 : 1;
-        memset(t.vram, 0, CW * CH * 4);
-        cb_init(&b);
-        count_setup(&b);
-        cb_reg(&b, GPUREG_FACECULLING_CONFIG, mode);
-        cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
-        run_list(&t, &b);
-        g_assert_cmpint(count_at(&t, 12, 12), ==, want);
-        cb_free(&b);
-    }
-    /* the same triangle clockwise: culled by mode 2 only */
-    vtx(v[1], 8, 40);
-    vtx(v[2], 40, 8);
-    pt_put_vertices(&t, VB_OFF, &v[0][0], 3);
-    for (mode = 0; mode < 4; mode++) {
-        memset(t.vram, 0, CW * CH * 4);
-        cb_init(&b);
-        count_setup(&b);
-        cb_reg(&b, GPUREG_FACECULLING_CONFIG, mode);
-        cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
-        run_list(&t, &b);
-        g_assert_cmpint(count_at(&t, 12, 12), ==, mode == PICA_CULL_BACK_CCW ? 0 : 1);
-        cb_free(&b);
+    for (w = 0; w < 2; w++) {
+        for (mode = 0; mode < 4; mode++) {
+            CmdBuf b;
+            put_points(&t, tri[w], 3);
+            cb_init(&b);
+            count_setup(&b);
+            cb_reg(&b, GPUREG_FACECULLING_CONFIG, mode);
+            cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
+            run_list(&t, &b);
+            g_assert_cmpint(count_at(&t, 12, 12), ==, mode != culled_by[w]);
+            cb_free(&b);
+        }
     }
     pt_free(&t);
 }
@@ -521,10 +467,7 @@ static void test_clip_and_scissor(void)
     vtx(v[2], 8, 400);
     v[1][2] = 3.0f;                   /* behind z = 0 */
     pt_put_vertices(&t, VB_OFF, &v[0][0], 3);
-    cb_init(&b);
-    count_setup(&b);
-    cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
-    run_list(&t, &b);
+    count_draw(&t, PICA_TOPOLOGY_TRIANGLES, 3);
     for (y = 0; y < CH; y++) {
         for (x = 0; x < CW; x++) {
             g_assert_cmpint(count_at(&t, x, y), <=, 1);
@@ -533,15 +476,9 @@ static void test_clip_and_scissor(void)
     }
     g_assert_cmpint(n, >, 100);
     g_assert_cmpint(count_at(&t, 9, 9), ==, 1);
-    cb_free(&b);
 
     /* scissor: window x 20..29, y 30..39 inclusive of a full-screen quad */
-    memset(t.vram, 0, CW * CH * 4);
-    vtx(v[0], 0, 0);
-    vtx(v[1], 64, 0);
-    vtx(v[2], 0, 64);
-    vtx(v[3], 64, 64);
-    pt_put_vertices(&t, VB_OFF, &v[0][0], 4);
+    put_points(&t, (const double[][2]){ { 0, 0 }, { 64, 0 }, { 0, 64 }, { 64, 64 } }, 4);
     cb_init(&b);
     count_setup(&b);
     cb_reg(&b, GPUREG_SCISSORTEST_MODE, 3);
@@ -584,8 +521,8 @@ static void test_depth_rgb565(void)
     }
     pt_put_vertices(&t, VB_OFF, &v[0][0], 8);
     /* clear: colour 0 (16-bit fill), depth D24 to 0xFFFFFF (24-bit fill) */
-    start_fill(&t, 0, PA(COLOR_VRAM), PA(COLOR_VRAM) + CW * CH * 2, 0, 0);
-    start_fill(&t, 1, PA(DEPTH_VRAM), PA(DEPTH_VRAM) + CW * CH * 3, 0xFFFFFF, 1);
+    pt_fill(&t, 0, PA(COLOR_VRAM), PA(COLOR_VRAM) + CW * CH * 2, 0, 0);
+    pt_fill(&t, 1, PA(DEPTH_VRAM), PA(DEPTH_VRAM) + CW * CH * 3, 0xFFFFFF, 1);
     g_assert_true(pt_run(&t, 100));
     pt_w32(&t, A_PSC0_CONTROL, 0);
     pt_w32(&t, A_PSC1_CONTROL, 0);
@@ -601,16 +538,16 @@ static void test_depth_rgb565(void)
     run_list(&t, &b);
     /* (30, 30): both, red (near) wins; (20, 20) red only; (44, 44) green
      * only; (4, 4) none */
-    px = t.vram + COLOR_VRAM + ref_tiled(30, CH - 1 - 30, CW, 2);
+    px = t.vram + COLOR_VRAM + pt_tiled_offset(30, CH - 1 - 30, CW, 2);
     g_assert_cmphex(px[0] | px[1] << 8, ==, 0xF800);
-    px = t.vram + COLOR_VRAM + ref_tiled(20, CH - 1 - 20, CW, 2);
+    px = t.vram + COLOR_VRAM + pt_tiled_offset(20, CH - 1 - 20, CW, 2);
     g_assert_cmphex(px[0] | px[1] << 8, ==, 0xF800);
-    px = t.vram + COLOR_VRAM + ref_tiled(44, CH - 1 - 44, CW, 2);
+    px = t.vram + COLOR_VRAM + pt_tiled_offset(44, CH - 1 - 44, CW, 2);
     g_assert_cmphex(px[0] | px[1] << 8, ==, 0x07E0);
-    px = t.vram + COLOR_VRAM + ref_tiled(4, CH - 1 - 4, CW, 2);
+    px = t.vram + COLOR_VRAM + pt_tiled_offset(4, CH - 1 - 4, CW, 2);
     g_assert_cmphex(px[0] | px[1] << 8, ==, 0);
     /* depth of the red square: 0.25 * 0xFFFFFF, truncated */
-    px = t.vram + DEPTH_VRAM + ref_tiled(20, CH - 1 - 20, CW, 3);
+    px = t.vram + DEPTH_VRAM + pt_tiled_offset(20, CH - 1 - 20, CW, 3);
     g_assert_cmphex(px[0] | px[1] << 8 | px[2] << 16, ==, 0x3FFFFF);
     cb_free(&b);
     pt_free(&t);
@@ -621,6 +558,34 @@ static void test_depth_rgb565(void)
 static void snapshot(PicaTest *t, uint8_t *out)
 {
     memcpy(out, t->vram + COLOR_VRAM, CW * CH * 4);
+}
+
+/*
+ * a scene for integer attributes: pos = v0 * (2/64, 2/64, 1, 1) +
+ * (-1, -1, -0.5, 0) maps window coordinates to NDC, colour = v1 / 255
+ */
+static void int_setup(CmdBuf *b)
+{
+    const float c0[4] = { 2 / 64.0f, 2 / 64.0f, 1, 1 }, c1[4] = { -1, -1, -0.5f, 0 };
+    const float c2[4] = { 1 / 255.0f, 1 / 255.0f, 1 / 255.0f, 1 };
+
+    cb_shader(b, c0, c1, c2);
+    cb_viewport(b, CW, CH, 0, 0);
+    cb_target(b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, 0, 0);
+    cb_fragment(b, false, PICA_CMP_ALWAYS, false);
+}
+
+/* draw the list's triangle and compare the target with `want` (within 1) */
+static void draw_compare(PicaTest *t, CmdBuf *b, const uint8_t *want)
+{
+    int i;
+
+    cb_draw(b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
+    run_list(t, b);
+    cb_free(b);
+    for (i = 0; i < CW * CH * 4; i++) {
+        g_assert_cmpint(absdiff(t->vram[COLOR_VRAM + i], want[i]), <=, 1);
+    }
 }
 
 static void test_attribute_formats(void)
@@ -650,11 +615,7 @@ static void test_attribute_formats(void)
     pt_put_vertices(&t, VB_OFF, &v[0][0], 3);
     memset(t.vram, 0, CW * CH * 4);
     cb_init(&b);
-    cb_shader_passthrough(&b);
-    cb_viewport(&b, CW, CH, 0, 0);
-    cb_target(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, 0, 0);
-    cb_fragment(&b, false, PICA_CMP_ALWAYS, false);
-    cb_attribs(&b, RAM_PA(VB_OFF), PT_F32X4, PT_F32X4, 32);
+    cb_basic_scene(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
     cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
     run_list(&t, &b);
     cb_free(&b);
@@ -677,14 +638,7 @@ static void test_attribute_formats(void)
     memcpy(t.ram + VB_OFF, sv, sizeof(sv));
     memset(t.vram, 0, CW * CH * 4);
     cb_init(&b);
-    {
-        const float c0[4] = { 2 / 64.0f, 2 / 64.0f, 1, 1 }, c1[4] = { -1, -1, -0.5f, 0 };
-        const float c2[4] = { 1 / 255.0f, 1 / 255.0f, 1 / 255.0f, 1 };
-        cb_shader(&b, c0, c1, c2);
-    }
-    cb_viewport(&b, CW, CH, 0, 0);
-    cb_target(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, 0, 0);
-    cb_fragment(&b, false, PICA_CMP_ALWAYS, false);
+    int_setup(&b);
     cb_reg(&b, GPUREG_ATTRIBBUFFERS_LOC, RAM_PA(VB_OFF) >> 3);
     cb_reg(&b, GPUREG_ATTRIBBUFFERS_FORMAT_LOW,
            PICA_ATTRIB_FORMAT(PICA_ATTR_S16, 3) |
@@ -698,17 +652,11 @@ static void test_attribute_formats(void)
     for (i = 1; i < 12; i++) {
         cb_reg(&b, PICA_ATTRIBBUFFER_CONFIG2(i), 0);
     }
-    cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
-    run_list(&t, &b);
-    cb_free(&b);
-    snapshot(&t, got);
     /*
      * the padding is 4-aligned (6 -> 8 -> 12); the colour scale arrives as
      * float24, so allow one step of rounding
      */
-    for (i = 0; i < CW * CH * 4; i++) {
-        g_assert_cmpint(absdiff(got[i], want[i]), <=, 1);
-    }
+    draw_compare(&t, &b, want);
 
     /*
      * colour first, then position: u8 x3 at 0..2, the s16 position aligned
@@ -725,35 +673,18 @@ static void test_attribute_formats(void)
         memcpy(t.ram + VB_OFF, raw, sizeof(raw));
         memset(t.vram, 0, CW * CH * 4);
         cb_init(&b);
-        {
-            const float c0[4] = { 2 / 64.0f, 2 / 64.0f, 1, 1 }, c1[4] = { -1, -1, -0.5f, 0 };
-            const float c2[4] = { 1 / 255.0f, 1 / 255.0f, 1 / 255.0f, 1 };
-            cb_shader(&b, c0, c1, c2);
-        }
-        cb_viewport(&b, CW, CH, 0, 0);
-        cb_target(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, 0, 0);
-        cb_fragment(&b, false, PICA_CMP_ALWAYS, false);
+        int_setup(&b);
         cb_attribs(&b, RAM_PA(VB_OFF), PICA_ATTRIB_FORMAT(PICA_ATTR_S16, 3),
                    PICA_ATTRIB_FORMAT(PICA_ATTR_U8, 3), 10);
         cb_cmd(&b, PICA_ATTRIBBUFFER_OFFSET(0), 0xF, true, buf0, 3);
-        cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
-        run_list(&t, &b);
-        cb_free(&b);
-        snapshot(&t, got);
-        for (i = 0; i < CW * CH * 4; i++) {
-            g_assert_cmpint(absdiff(got[i], want[i]), <=, 1);
-        }
+        draw_compare(&t, &b, want);
     }
 
     /* a fixed colour attribute: attribute 1 marked fixed, set via FIXEDATTRIB */
     memset(t.vram, 0, CW * CH * 4);
     pt_put_vertices(&t, VB_OFF, &v[0][0], 3);
     cb_init(&b);
-    cb_shader_passthrough(&b);
-    cb_viewport(&b, CW, CH, 0, 0);
-    cb_target(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, 0, 0);
-    cb_fragment(&b, false, PICA_CMP_ALWAYS, false);
-    cb_attribs(&b, RAM_PA(VB_OFF), PT_F32X4, PT_F32X4, 32);
+    cb_basic_scene(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
     {
         uint32_t buf0[3] = { 0, 0x0, 32u << 16 | 1u << 28 };   /* attr0 only */
         const float col[4] = { 0.5f, 0.25f, 1, 1 };
@@ -768,7 +699,7 @@ static void test_attribute_formats(void)
     run_list(&t, &b);
     cb_free(&b);
     {
-        const uint8_t *px = t.vram + COLOR_VRAM + ref_tiled(20, CH - 1 - 20, CW, 4);
+        const uint8_t *px = t.vram + COLOR_VRAM + pt_tiled_offset(20, CH - 1 - 20, CW, 4);
         g_assert_cmpuint(px[3], ==, 128);    /* R = round(0.5 * 255) */
         g_assert_cmpuint(px[2], ==, 64);     /* G = round(0.25 * 255) */
         g_assert_cmpuint(px[1], ==, 255);
@@ -777,10 +708,7 @@ static void test_attribute_formats(void)
     /* immediate mode: the float triangle through FIXEDATTRIB index 0xF */
     memset(t.vram, 0, CW * CH * 4);
     cb_init(&b);
-    cb_shader_passthrough(&b);
-    cb_viewport(&b, CW, CH, 0, 0);
-    cb_target(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, 0, 0);
-    cb_fragment(&b, false, PICA_CMP_ALWAYS, false);
+    cb_basic_scene(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
     cb_regm(&b, GPUREG_PRIMITIVE_CONFIG, 0x2, 0);
     cb_reg(&b, GPUREG_RESTART_PRIMITIVE, 1);
     cb_reg(&b, GPUREG_INDEXBUFFER_CONFIG, 0x80000000);
@@ -902,6 +830,22 @@ static void expect_skip(PicaTest *t, CmdBuf *b, const char *what)
     }
 }
 
+/* the count scene with registers (id, value) pairs set, expected skipped */
+static void skip_with(PicaTest *t, const char *what, unsigned n,
+                      const uint32_t (*regs)[2])
+{
+    CmdBuf b;
+    unsigned i;
+
+    cb_init(&b);
+    count_setup(&b);
+    for (i = 0; i < n; i++) {
+        cb_reg(&b, regs[i][0], regs[i][1]);
+    }
+    expect_skip(t, &b, what);
+    cb_free(&b);
+}
+
 static void test_bad_input(void)
 {
     PicaTest t;
@@ -946,37 +890,24 @@ static void test_bad_input(void)
     cb_free(&b);
 
     /* undefined colour format, 13 attributes, 13 components in a buffer */
-    cb_init(&b);
-    count_setup(&b);
-    cb_reg(&b, GPUREG_COLORBUFFER_FORMAT, 5u << 16 | 2);
-    expect_skip(&t, &b, "undefined colour format");
-    cb_free(&b);
-    cb_init(&b);
-    count_setup(&b);
-    cb_reg(&b, GPUREG_ATTRIBBUFFERS_FORMAT_HIGH, 0x0FFCu << 16 | 12u << 28);
-    expect_skip(&t, &b, "13 attributes");
-    cb_free(&b);
-    cb_init(&b);
-    count_setup(&b);
-    cb_reg(&b, PICA_ATTRIBBUFFER_CONFIG2(0), 32u << 16 | 13u << 28);
-    expect_skip(&t, &b, "13 components");
-    cb_free(&b);
-
+    skip_with(&t, "undefined colour format", 1,
+              (const uint32_t[][2]){ { GPUREG_COLORBUFFER_FORMAT, 5u << 16 | 2 } });
+    skip_with(&t, "13 attributes", 1,
+              (const uint32_t[][2]){ { GPUREG_ATTRIBBUFFERS_FORMAT_HIGH,
+                                       0x0FFCu << 16 | 12u << 28 } });
+    skip_with(&t, "13 components", 1,
+              (const uint32_t[][2]){ { PICA_ATTRIBBUFFER_CONFIG2(0),
+                                       32u << 16 | 13u << 28 } });
     /* a vertex shader that jumps out of its code memory */
-    cb_init(&b);
-    count_setup(&b);
-    cb_reg(&b, GPUREG_VSH_CODETRANSFER_INDEX, 0);
-    cb_reg(&b, GPUREG_VSH_CODETRANSFER_DATA0, PICA_SH_FMT3(PICA_SH_JMPU, 4000, 1, 0));
-    expect_skip(&t, &b, "shader jump out of range");
-    cb_free(&b);
-
+    skip_with(&t, "shader jump out of range", 2,
+              (const uint32_t[][2]){ { GPUREG_VSH_CODETRANSFER_INDEX, 0 },
+                                     { GPUREG_VSH_CODETRANSFER_DATA0,
+                                       PICA_SH_FMT3(PICA_SH_JMPU, 4000, 1, 0) } });
     /* a vertex shader that never ends (call depth: a call to itself) */
-    cb_init(&b);
-    count_setup(&b);
-    cb_reg(&b, GPUREG_VSH_CODETRANSFER_INDEX, 0);
-    cb_reg(&b, GPUREG_VSH_CODETRANSFER_DATA0, PICA_SH_FMT3(PICA_SH_CALL, 0, 2, 0));
-    expect_skip(&t, &b, "shader call depth");
-    cb_free(&b);
+    skip_with(&t, "shader call depth", 2,
+              (const uint32_t[][2]){ { GPUREG_VSH_CODETRANSFER_INDEX, 0 },
+                                     { GPUREG_VSH_CODETRANSFER_DATA0,
+                                       PICA_SH_FMT3(PICA_SH_CALL, 0, 2, 0) } });
 
     /* indices past memory */
     cb_init(&b);
@@ -992,12 +923,8 @@ static void test_bad_input(void)
 
     /* the device still draws afterwards */
     memset(t.vram, 0, CW * CH * 4);
-    cb_init(&b);
-    count_setup(&b);
-    cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
-    run_list(&t, &b);
+    count_draw(&t, PICA_TOPOLOGY_TRIANGLES, 3);
     g_assert_cmpint(count_at(&t, 12, 12), ==, 1);
-    cb_free(&b);
 
     /* a huge draw of fixed attributes: bounded steps, reset recovers */
     cb_init(&b);

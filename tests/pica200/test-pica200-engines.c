@@ -16,17 +16,6 @@
 
 #define PA(off) (PICA200_PHYS_VRAM + (off))
 
-static void fill(PicaTest *t, unsigned unit, uint32_t start, uint32_t end,
-                 uint32_t value, unsigned width)
-{
-    uint32_t base = PICA_PSC_BASE(unit);
-
-    pt_w32(t, base + PICA_PSC_ADDR_START, start >> 3);
-    pt_w32(t, base + PICA_PSC_ADDR_END, end >> 3);
-    pt_w32(t, base + PICA_PSC_VALUE, value);
-    pt_w32(t, base + PICA_PSC_CONTROL, width << 8 | 1);
-}
-
 static void test_psc(void)
 {
     PicaTest t;
@@ -35,8 +24,8 @@ static void test_psc(void)
 
     pt_init(&t, 1);
     memset(t.vram, 0x5A, 0x1000);
-    fill(&t, 0, PA(0x10), PA(0x50), 0xABCD1234, 0);        /* 16-bit */
-    fill(&t, 1, PA(0x100), PA(0x130), 0x00332211, 1);      /* 24-bit */
+    pt_fill(&t, 0, PA(0x10), PA(0x50), 0xABCD1234, 0);        /* 16-bit */
+    pt_fill(&t, 1, PA(0x100), PA(0x130), 0x00332211, 1);      /* 24-bit */
     g_assert_cmphex(pt_r32(&t, A_GPU_BUSY), ==,
                     R_GPU_BUSY_PSC0_MASK | R_GPU_BUSY_PSC1_MASK);
     g_assert_cmphex(pt_r32(&t, A_PSC0_CONTROL) & 3, ==, 1);  /* busy */
@@ -62,8 +51,8 @@ static void test_psc(void)
     g_assert_false(pica200_irq_level(t.core));
 
     /* 32-bit, and width 3 = 24-bit, in guest RAM */
-    fill(&t, 0, PICA200_PHYS_FCRAM + 0x1000, PICA200_PHYS_FCRAM + 0x1010, 0x44332211, 2);
-    fill(&t, 1, PICA200_PHYS_FCRAM + 0x2000, PICA200_PHYS_FCRAM + 0x2010, 0x00332211, 3);
+    pt_fill(&t, 0, PICA200_PHYS_FCRAM + 0x1000, PICA200_PHYS_FCRAM + 0x1010, 0x44332211, 2);
+    pt_fill(&t, 1, PICA200_PHYS_FCRAM + 0x2000, PICA200_PHYS_FCRAM + 0x2010, 0x00332211, 3);
     g_assert_true(pt_run(&t, 10));
     for (i = 0; i < 16; i++) {
         g_assert_cmphex(t.ram[0x1000 + i], ==, 0x11 * ((i & 3) + 1));
@@ -73,7 +62,7 @@ static void test_psc(void)
     pt_w32(&t, A_PSC1_CONTROL, 0);
 
     /* the whole VRAM, in bounded steps */
-    fill(&t, 0, PA(0), PA(PICA200_VRAM_SIZE), 0xDEADBEEF, 2);
+    pt_fill(&t, 0, PA(0), PA(PICA200_VRAM_SIZE), 0xDEADBEEF, 2);
     for (i = 0; pica200_core_work(t.core, 16); i++) {
         g_assert_cmpuint(i, <, 1000);
     }
@@ -84,8 +73,8 @@ static void test_psc(void)
     /* bad ranges: logged, finished at once, nothing written */
     errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
     memset(t.vram, 0, 64);
-    fill(&t, 0, PA(0x40), PA(0x20), 0xFFFFFFFF, 2);             /* end < start */
-    fill(&t, 1, PA(PICA200_VRAM_SIZE - 16), PA(PICA200_VRAM_SIZE + 16),
+    pt_fill(&t, 0, PA(0x40), PA(0x20), 0xFFFFFFFF, 2);             /* end < start */
+    pt_fill(&t, 1, PA(PICA200_VRAM_SIZE - 16), PA(PICA200_VRAM_SIZE + 16),
          0xFFFFFFFF, 2);                                         /* past VRAM */
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors + 2);
     g_assert_true(pt_run(&t, 10));
@@ -160,41 +149,10 @@ static void ref_encode(unsigned fmt, const int c[4], uint8_t *p)
     p[1] = v >> 8;
 }
 
-static size_t tiled(unsigned x, unsigned row, unsigned w)
-{
-    unsigned m = 0, i;
-
-    for (i = 0; i < 3; i++) {
-        m |= ((x >> i) & 1) << (2 * i) | ((row >> i) & 1) << (2 * i + 1);
-    }
-    return (size_t)((row / 8) * (w / 8) + x / 8) * 64 + m;
-}
-
-static void start_transfer(PicaTest *t, uint32_t in_pa, uint32_t out_pa,
-                           uint32_t in_size, uint32_t out_size, uint32_t flags)
-{
-    pt_w32(t, A_PPF_INPUT_ADDR, in_pa >> 3);
-    pt_w32(t, A_PPF_OUTPUT_ADDR, out_pa >> 3);
-    pt_w32(t, A_PPF_INPUT_SIZE, in_size);
-    pt_w32(t, A_PPF_OUTPUT_SIZE, out_size);
-    pt_w32(t, A_PPF_FLAGS, flags);
-    pt_w32(t, A_PPF_CONTROL, 1);
-}
-
-/* a bad transfer: refused at once (or when it leaves memory), finished */
-static void bad_transfer(PicaTest *t, uint32_t in_pa, uint32_t out_pa,
-                         uint32_t in_size, uint32_t out_size, uint32_t flags)
-{
-    start_transfer(t, in_pa, out_pa, in_size, out_size, flags);
-    g_assert_true(pt_run(t, 1000));
-    g_assert_cmphex(pt_r32(t, A_PPF_CONTROL), ==, R_PPF_CONTROL_FINISHED_MASK);
-    pt_w32(t, A_PPF_CONTROL, 0);
-}
-
 static void transfer(PicaTest *t, uint32_t in_pa, uint32_t out_pa,
                      uint32_t in_size, uint32_t out_size, uint32_t flags)
 {
-    start_transfer(t, in_pa, out_pa, in_size, out_size, flags);
+    pt_start_transfer(t, in_pa, out_pa, in_size, out_size, flags);
     g_assert_cmphex(pt_r32(t, A_GPU_BUSY), ==, R_GPU_BUSY_PPF_MASK);
     g_assert_true(pt_run(t, 1000));
     g_assert_cmphex(pt_r32(t, A_PPF_CONTROL), ==, R_PPF_CONTROL_FINISHED_MASK);
@@ -227,7 +185,7 @@ static void test_display_transfer_formats(void)
                 for (x = 0; x < TW; x++) {
                     int c[4];
                     uint8_t want[4];
-                    ref_decode(fi, t.vram + IN_OFF + tiled(x, y, TW) * fmt_bpp[fi], c);
+                    ref_decode(fi, t.vram + IN_OFF + pt_tiled_offset(x, y, TW, fmt_bpp[fi]), c);
                     ref_encode(fo, c, want);
                     g_assert_cmpmem(t.vram + OUT_OFF + (y * TW + x) * fmt_bpp[fo],
                                     fmt_bpp[fo], want, fmt_bpp[fo]);
@@ -255,7 +213,7 @@ static void test_display_transfer_modes(void)
     for (y = 0; y < TH; y++) {
         for (x = 0; x < TW; x++) {
             g_assert_cmpmem(t.vram + OUT_OFF + ((TH - 1 - y) * TW + x) * 4, 4,
-                            t.vram + IN_OFF + tiled(x, y, TW) * 4, 4);
+                            t.vram + IN_OFF + pt_tiled_offset(x, y, TW, 4), 4);
         }
     }
     /* linear -> tiled -> linear is the identity */
@@ -276,7 +234,7 @@ static void test_display_transfer_modes(void)
             uint8_t want[4];
             for (i = 0; i < 4; i++) {
                 ref_decode(0, t.vram + IN_OFF +
-                           tiled(2 * x + (i & 1), 2 * y + (i >> 1), TW) * 4, c);
+                           pt_tiled_offset(2 * x + (i & 1), 2 * y + (i >> 1), TW, 4), c);
                 for (k = 0; k < 4; k++) {
                     sum[k] += c[k];
                 }
@@ -295,8 +253,8 @@ static void test_display_transfer_modes(void)
         for (x = 0; x < TW / 2; x++) {
             int a[4], b[4], m[4];
             uint8_t want[4];
-            ref_decode(0, t.vram + IN_OFF + tiled(2 * x, y, TW) * 4, a);
-            ref_decode(0, t.vram + IN_OFF + tiled(2 * x + 1, y, TW) * 4, b);
+            ref_decode(0, t.vram + IN_OFF + pt_tiled_offset(2 * x, y, TW, 4), a);
+            ref_decode(0, t.vram + IN_OFF + pt_tiled_offset(2 * x + 1, y, TW, 4), b);
             for (k = 0; k < 4; k++) {
                 m[k] = (a[k] + b[k]) / 2;
             }
@@ -342,22 +300,23 @@ static void test_ppf_bad(void)
     pt_init(&t, 1);
     errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
     /* undefined format */
-    bad_transfer(&t, PA(IN_OFF), PA(OUT_OFF), TW | TH << 16, TW | TH << 16, 5 << 8);
+    /* refused at once (or when it leaves memory), finished */
+    pt_transfer(&t, PA(IN_OFF), PA(OUT_OFF), TW | TH << 16, TW | TH << 16, 5 << 8);
     /* output larger than the input */
-    bad_transfer(&t, PA(IN_OFF), PA(OUT_OFF), TW | TH << 16, TW | 32 << 16, 0);
+    pt_transfer(&t, PA(IN_OFF), PA(OUT_OFF), TW | TH << 16, TW | 32 << 16, 0);
     /* input past VRAM */
-    bad_transfer(&t, PA(PICA200_VRAM_SIZE - 1024), PA(OUT_OFF), TW | TH << 16,
+    pt_transfer(&t, PA(PICA200_VRAM_SIZE - 1024), PA(OUT_OFF), TW | TH << 16,
              TW | TH << 16, 0);
     /* tiled surface of partial tiles */
-    bad_transfer(&t, PA(IN_OFF), PA(OUT_OFF), 30 | TH << 16, 30 | TH << 16, 0);
+    pt_transfer(&t, PA(IN_OFF), PA(OUT_OFF), 30 | TH << 16, 30 | TH << 16, 0);
     /* texture copy with zero width */
     pt_w32(&t, A_PPF_TEXCOPY_SIZE, 64);
     pt_w32(&t, A_PPF_TEXCOPY_INPUT, 0);
-    bad_transfer(&t, PA(IN_OFF), PA(OUT_OFF), 0, 0, R_PPF_FLAGS_TEXTURE_COPY_MASK);
+    pt_transfer(&t, PA(IN_OFF), PA(OUT_OFF), 0, 0, R_PPF_FLAGS_TEXTURE_COPY_MASK);
     /* texture copy running off VRAM */
     pt_w32(&t, A_PPF_TEXCOPY_INPUT, 4);
     pt_w32(&t, A_PPF_TEXCOPY_OUTPUT, 4);
-    bad_transfer(&t, PA(PICA200_VRAM_SIZE - 32), PA(OUT_OFF), 0, 0,
+    pt_transfer(&t, PA(PICA200_VRAM_SIZE - 32), PA(OUT_OFF), 0, 0,
              R_PPF_FLAGS_TEXTURE_COPY_MASK);
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors + 6);
     pt_free(&t);

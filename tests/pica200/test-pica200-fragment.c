@@ -233,11 +233,7 @@ static void frag_begin(Frag *f, const uint8_t col[4], uint32_t clear)
         memcpy(f->t.vram + 4 * i, &clear, 4);
     }
     cb_init(&f->b);
-    cb_shader_passthrough(&f->b);
-    cb_viewport(&f->b, W, H, 0, 0);
-    cb_target(&f->b, W, H, PA(0), PICA_COLORFMT_RGBA8, 0, 0);
-    cb_fragment(&f->b, false, PICA_CMP_ALWAYS, false);
-    cb_attribs(&f->b, PICA200_PHYS_FCRAM + VB_OFF, PT_F32X4, PT_F32X4, 32);
+    cb_basic_scene(&f->b, W, H, PA(0), PICA_COLORFMT_RGBA8, PICA200_PHYS_FCRAM + VB_OFF);
 }
 
 /* draw, and return pixel (0, 0) as R, G, B, A */
@@ -378,44 +374,39 @@ static void test_logic_ops(void)
     }
 }
 
+/* one register set on top of the default state, one quad drawn */
+static void frag_one(const uint8_t col[4], const uint8_t dst[4], uint32_t id,
+                     uint32_t value, uint8_t out[4])
+{
+    Frag f;
+
+    pt_init(&f.t, 1);
+    frag_begin(&f, col, rgba8(dst));
+    cb_reg(&f.b, id, value);
+    frag_end(&f, out);
+    pt_free(&f.t);
+}
+
 static void test_alpha_test_and_masks(void)
 {
     static const uint8_t col[4] = { 200, 100, 50, 0x7F };
     static const uint8_t dst[4] = { 1, 2, 3, 4 };
-    Frag f;
     uint8_t out[4];
 
-    /* alpha 0x7F > 0x80 fails: nothing written */
-    pt_init(&f.t, 1);
-    frag_begin(&f, col, rgba8(dst));
-    cb_reg(&f.b, GPUREG_FRAGOP_ALPHA_TEST, 1 | PICA_CMP_GREATER << 4 | 0x80 << 8);
-    frag_end(&f, out);
+    /* alpha 0x7F > 0x80 fails: nothing written; 0x7F <= 0x80 passes */
+    frag_one(col, dst, GPUREG_FRAGOP_ALPHA_TEST, 1 | PICA_CMP_GREATER << 4 | 0x80 << 8, out);
     g_assert_cmpmem(out, 4, dst, 4);
-    pt_free(&f.t);
-    /* alpha 0x7F <= 0x80 passes */
-    pt_init(&f.t, 1);
-    frag_begin(&f, col, rgba8(dst));
-    cb_reg(&f.b, GPUREG_FRAGOP_ALPHA_TEST, 1 | PICA_CMP_LEQUAL << 4 | 0x80 << 8);
-    frag_end(&f, out);
+    frag_one(col, dst, GPUREG_FRAGOP_ALPHA_TEST, 1 | PICA_CMP_LEQUAL << 4 | 0x80 << 8, out);
     g_assert_cmpmem(out, 4, col, 4);
-    pt_free(&f.t);
     /* channel mask: only G and A written */
-    pt_init(&f.t, 1);
-    frag_begin(&f, col, rgba8(dst));
-    cb_reg(&f.b, GPUREG_DEPTH_COLOR_MASK, 0xA00);
-    frag_end(&f, out);
+    frag_one(col, dst, GPUREG_DEPTH_COLOR_MASK, 0xA00, out);
     g_assert_cmpint(out[0], ==, 1);
     g_assert_cmpint(out[1], ==, 100);
     g_assert_cmpint(out[2], ==, 3);
     g_assert_cmpint(out[3], ==, 0x7F);
-    pt_free(&f.t);
     /* colour writes not allowed at all */
-    pt_init(&f.t, 1);
-    frag_begin(&f, col, rgba8(dst));
-    cb_reg(&f.b, GPUREG_COLORBUFFER_WRITE, 0);
-    frag_end(&f, out);
+    frag_one(col, dst, GPUREG_COLORBUFFER_WRITE, 0, out);
     g_assert_cmpmem(out, 4, dst, 4);
-    pt_free(&f.t);
 }
 
 static void test_stencil(void)

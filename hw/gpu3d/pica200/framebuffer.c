@@ -98,6 +98,22 @@ static const int8_t colorbuf_pixfmt[8] = {
     PICA_PIXFMT_RGB565, PICA_PIXFMT_RGBA4, -1, -1, -1,
 };
 
+/* the whole buffer at LOC (paddr >> 3, b0-27), or NULL with a message */
+static uint8_t *map_buffer(Pica200Core *c, const PicaRenderState *rs,
+                           uint32_t loc, unsigned bpp, const char *what)
+{
+    uint64_t addr = (uint64_t)(loc & 0x0FFFFFFF) << 3;
+    uint64_t size = (uint64_t)rs->width * rs->height * bpp;
+    uint8_t *p = pica_mem_map(c, addr, size, true);
+
+    if (!p) {
+        g3d_guest_error("pica200: %s buffer 0x%" G_GINT64_MODIFIER "x + 0x%"
+                        G_GINT64_MODIFIER "x is outside memory; drawing "
+                        "skipped", what, addr, size);
+    }
+    return p;
+}
+
 static bool build(Pica200Core *c, PicaRenderState *rs)
 {
     const uint32_t *r = c->regs;
@@ -107,7 +123,6 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
     uint32_t mask = r[GPUREG_DEPTH_COLOR_MASK];
     uint32_t at = r[GPUREG_FRAGOP_ALPHA_TEST], st = r[GPUREG_STENCIL_TEST];
     uint32_t sop = r[GPUREG_STENCIL_OP], bf = r[GPUREG_BLEND_FUNC];
-    uint64_t addr, size;
     bool need_depth;
     int i;
 
@@ -130,13 +145,9 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
     }
     rs->color_fmt = colorbuf_pixfmt[cfmt];
     rs->color_bpp = pica_pixfmt_bpp(rs->color_fmt);
-    addr = (uint64_t)(r[GPUREG_COLORBUFFER_LOC] & 0x0FFFFFFF) << 3;
-    size = (uint64_t)rs->width * rs->height * rs->color_bpp;
-    rs->color = pica_mem_map(c, addr, size, true);
+    rs->color = map_buffer(c, rs, r[GPUREG_COLORBUFFER_LOC], rs->color_bpp,
+                           "colour");
     if (!rs->color) {
-        g3d_guest_error("pica200: colour buffer 0x%" G_GINT64_MODIFIER "x + "
-                        "0x%" G_GINT64_MODIFIER "x is outside memory; drawing "
-                        "skipped", addr, size);
         return false;
     }
 
@@ -243,13 +254,9 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
                             "drawing skipped");
             return false;
         }
-        addr = (uint64_t)(r[GPUREG_DEPTHBUFFER_LOC] & 0x0FFFFFFF) << 3;
-        size = (uint64_t)rs->width * rs->height * rs->depth_bpp;
-        rs->depth = pica_mem_map(c, addr, size, true);
+        rs->depth = map_buffer(c, rs, r[GPUREG_DEPTHBUFFER_LOC],
+                               rs->depth_bpp, "depth");
         if (!rs->depth) {
-            g3d_guest_error("pica200: depth buffer 0x%" G_GINT64_MODIFIER "x "
-                            "+ 0x%" G_GINT64_MODIFIER "x is outside memory; "
-                            "drawing skipped", addr, size);
             return false;
         }
     }

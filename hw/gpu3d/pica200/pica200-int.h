@@ -253,6 +253,7 @@ struct Pica200Core {
     Pica200Stats stats;
     uint64_t samples_at_reset;      /* rasteriser samples before the last reset */
     bool irq_level;
+    bool constructing;              /* inside pica200_core_new: no callbacks */
 };
 
 enum {

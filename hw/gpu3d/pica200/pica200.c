@@ -134,7 +134,10 @@ Pica200Core *pica200_core_new(const Pica200CoreConfig *cfg)
     c->queue = g_array_new(FALSE, FALSE, sizeof(PicaQueuedWrite));
     c->sh[PICA_UNIT_VS].code_words = PICA_VSH_CODE_WORDS;
     c->sh[PICA_UNIT_GS].code_words = PICA_GSH_CODE_WORDS;
+    /* no callbacks into the glue while it is still creating the core */
+    c->constructing = true;
     pica200_core_reset(c);
+    c->constructing = false;
     return c;
 }
 
@@ -175,6 +178,10 @@ void pica200_core_reset(Pica200Core *c)
         G3DRasterStats rs;
         g3d_raster_stats(c->raster, &rs);
         c->samples_at_reset = rs.samples;
+    }
+    if (c->constructing) {
+        c->irq_level = false;
+        return;
     }
     c->irq_level = true;          /* force a callback to report "low" */
     pica_update_irq(c);
