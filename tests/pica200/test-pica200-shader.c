@@ -16,6 +16,7 @@
 
 #include "pica-test.h"
 #include "pica200/pica200-int.h"
+#include "common/g3d-core.h"
 
 typedef struct Sh {
     PicaShaderSetup setup;
@@ -811,6 +812,82 @@ static void test_faults(void)
     g_free(s);
 }
 
+/* ---- the upload registers ------------------------------------------------------ */
+
+static void test_uploads(void)
+{
+    PicaTest t;
+    const PicaShaderSetup *vs, *gs;
+    const float a[4] = { 1.5f, -2, 0.25f, 1000 }, b[4] = { -0.5f, 3, 7, 1 };
+    uint32_t w[3], f32[4];
+    unsigned errors, i;
+
+    pt_init(&t, 1);
+    vs = &t.core->sh[PICA_UNIT_VS];
+    gs = &t.core->sh[PICA_UNIT_GS];
+    pt_wreg(&t, GPUREG_VSH_COM_MODE, 1);         /* GS keeps its own */
+    /* float24 packing: c5 = a, c6 = b (the index advances), through aliases */
+    pt_wreg(&t, GPUREG_VSH_FLOATUNIFORM_INDEX, 5);
+    pt_pack_f24x4(a, w);
+    for (i = 0; i < 3; i++) {
+        pt_wreg(&t, GPUREG_VSH_FLOATUNIFORM_DATA0 + i, w[i]);
+    }
+    pt_pack_f24x4(b, w);
+    for (i = 0; i < 3; i++) {
+        pt_wreg(&t, GPUREG_VSH_FLOATUNIFORM_DATA0 + 7, w[i]);
+    }
+    /* float32 packing: W, Z, Y, X; the value is held as float24 */
+    pt_wreg(&t, GPUREG_VSH_FLOATUNIFORM_INDEX, 95u | 1u << 31);
+    for (i = 0; i < 4; i++) {
+        float v = i == 3 ? 0.1f : (float)i;
+        memcpy(&f32[i], &v, 4);
+        pt_wreg(&t, GPUREG_VSH_FLOATUNIFORM_DATA0, f32[i]);
+    }
+    for (i = 0; i < 4; i++) {
+        g_assert_cmpfloat(vs->f[5][i], ==, a[i]);
+        g_assert_cmpfloat(vs->f[6][i], ==, b[i]);
+    }
+    g_assert_cmpfloat(vs->f[95][3], ==, 0);      /* W came first */
+    g_assert_cmpfloat(vs->f[95][2], ==, 1);
+    g_assert_cmpfloat(vs->f[95][0], ==, pica_f24_to_float(pt_f24(0.1f)));
+    g_assert_cmpfloat(vs->f[95][0], !=, 0.1f);
+    g_assert_cmpfloat(gs->f[5][0], ==, 0);        /* not mirrored */
+    /* past c95 (still float32 mode: four words): dropped, logged */
+    errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    for (i = 0; i < 4; i++) {
+        pt_wreg(&t, GPUREG_VSH_FLOATUNIFORM_DATA0, 0x3F0000);
+    }
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors + 1);
+
+    /* code and operand descriptors, with auto-increment over aliases */
+    pt_wreg(&t, GPUREG_VSH_CODETRANSFER_INDEX, 510);
+    pt_wreg(&t, GPUREG_VSH_CODETRANSFER_DATA0 + 3, 0x11111111);
+    pt_wreg(&t, GPUREG_VSH_CODETRANSFER_DATA0 + 5, 0x22222222);
+    errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    pt_wreg(&t, GPUREG_VSH_CODETRANSFER_DATA0, 0x33333333);   /* word 512 */
+    pt_wreg(&t, GPUREG_VSH_CODETRANSFER_DATA0, 0x44444444);   /* one message */
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors + 1);
+    g_assert_cmphex(vs->code[510], ==, 0x11111111);
+    g_assert_cmphex(vs->code[511], ==, 0x22222222);
+    pt_wreg(&t, GPUREG_GSH_CODETRANSFER_INDEX, 4000);        /* GS: 4096 words */
+    pt_wreg(&t, GPUREG_GSH_CODETRANSFER_DATA0, 0x55555555);
+    g_assert_cmphex(gs->code[4000], ==, 0x55555555);
+    pt_wreg(&t, GPUREG_VSH_OPDESCS_INDEX, 127);
+    pt_wreg(&t, GPUREG_VSH_OPDESCS_DATA0 + 1, 0x1234);
+    errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    pt_wreg(&t, GPUREG_VSH_OPDESCS_DATA0 + 1, 0x5678);        /* 128: dropped */
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors + 1);
+    g_assert_cmphex(vs->opdesc[127], ==, 0x1234);
+
+    /* VSH_COM_MODE 0: VS uploads reach the GS unit too (Citra) */
+    pt_wreg(&t, GPUREG_VSH_COM_MODE, 0);
+    pt_wreg(&t, GPUREG_VSH_CODETRANSFER_INDEX, 7);
+    pt_wreg(&t, GPUREG_VSH_CODETRANSFER_DATA0, 0x66666666);
+    g_assert_cmphex(vs->code[7], ==, 0x66666666);
+    g_assert_cmphex(gs->code[7], ==, 0x66666666);
+    pt_free(&t);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -842,5 +919,6 @@ int main(int argc, char **argv)
     g_test_add_func("/pica200/shader/jmpc-jmpu", test_jmp);
     g_test_add_func("/pica200/shader/setemit-emit", test_emit);
     g_test_add_func("/pica200/shader/faults", test_faults);
+    g_test_add_func("/pica200/shader/uploads", test_uploads);
     return g_test_run();
 }
