@@ -739,16 +739,53 @@ static void test_attribute_formats(void)
 
 /* ---- the geometry shader: one point in, a triangle out --------------------- */
 
+/* the count scene with a geometry shader `gs` run on one point at (32, 32) */
+static void gs_draw(PicaTest *t, const uint32_t *gs, unsigned n, uint8_t loops)
+{
+    static const float off[3][4] = {
+        { -0.5f, -0.5f, 0, 0 }, { 0.5f, -0.5f, 0, 0 }, { -0.5f, 0.5f, 0, 0 },
+    };
+    CmdBuf b;
+    unsigned i;
+
+    put_points(t, (const double[][2]){ { 32, 32 } }, 1);
+    cb_init(&b);
+    count_setup(&b);
+    /* geometry stage on, GS configuration separate */
+    cb_regm(&b, GPUREG_GEOSTAGE_CONFIG, 0x1, 2);
+    cb_regm(&b, GPUREG_VSH_COM_MODE, 0x1, 1);
+    cb_reg(&b, GPUREG_GSH_CODETRANSFER_INDEX, 0);
+    cb_cmd(&b, GPUREG_GSH_CODETRANSFER_DATA0, 0xF, false, gs, n);
+    cb_reg(&b, GPUREG_GSH_CODETRANSFER_END, 1);
+    cb_reg(&b, GPUREG_GSH_OPDESCS_INDEX, 0);
+    cb_reg(&b, GPUREG_GSH_OPDESCS_DATA0,
+           PICA_OPDESC(0xF, 0, PICA_SWZ_XYZW, 0, PICA_SWZ_XYZW, 0, 0));
+    for (i = 0; i < 3; i++) {
+        uint32_t p[4];
+        p[0] = i;
+        pt_pack_f24x4(off[i], p + 1);
+        cb_cmd(&b, GPUREG_GSH_FLOATUNIFORM_INDEX, 0xF, true, p, 4);
+    }
+    cb_reg(&b, GPUREG_GSH_INTUNIFORM_I0, 1);
+    cb_reg(&b, GPUREG_GSH_INTUNIFORM_I1, loops);
+    cb_reg(&b, GPUREG_GSH_ENTRYPOINT, 0x7FFF0000);
+    cb_reg(&b, GPUREG_GSH_OUTMAP_MASK, 0x3);
+    cb_reg(&b, GPUREG_GSH_INPUTBUFFER_CONFIG, 0x08000001);   /* 2 inputs */
+    cb_reg(&b, GPUREG_GSH_ATTRIBUTES_PERMUTATION_LOW, 0x76543210);
+    cb_reg(&b, GPUREG_GSH_MISC0, 0);
+    cb_draw(&b, PICA_TOPOLOGY_GEOMETRY, 1, 0, false, 0);
+    run_list(t, &b);
+    cb_free(&b);
+}
+
 static void test_geometry_shader(void)
 {
     PicaTest t;
-    CmdBuf b;
-    float v[1][8];
     /*
      * GS: v0 = the VS position, v1 = colour. Emit three corners around v0:
      * (v0 + c0), (v0 + c1), (v0 + c2), colour v1.
      */
-    uint32_t gs[] = {
+    static const uint32_t gs[] = {
         PICA_SH_FMT4(0, 0, 0),
         PICA_SH_FMT1(PICA_SH_ADD, PICA_SH_O(0), PICA_SH_C(0), PICA_SH_V(0), 0, 0),
         PICA_SH_FMT1(PICA_SH_MOV, PICA_SH_O(1), PICA_SH_V(1), 0, 0, 0),
@@ -761,40 +798,28 @@ static void test_geometry_shader(void)
         (uint32_t)PICA_SH_EMIT << 26,
         (uint32_t)PICA_SH_END << 26,
     };
-    static const float off[3][4] = {
-        { -0.5f, -0.5f, 0, 0 }, { 0.5f, -0.5f, 0, 0 }, { -0.5f, 0.5f, 0, 0 },
+    /* the same triangle emitted 2 * 256 times in nested loops */
+    static const uint32_t gs_many[] = {
+        PICA_SH_FMT4(0, 0, 0),
+        PICA_SH_FMT1(PICA_SH_ADD, PICA_SH_O(0), PICA_SH_C(0), PICA_SH_V(0), 0, 0),
+        PICA_SH_FMT1(PICA_SH_MOV, PICA_SH_O(1), PICA_SH_V(1), 0, 0, 0),
+        (uint32_t)PICA_SH_EMIT << 26,
+        PICA_SH_FMT4(1, 0, 0),
+        PICA_SH_FMT1(PICA_SH_ADD, PICA_SH_O(0), PICA_SH_C(1), PICA_SH_V(0), 0, 0),
+        (uint32_t)PICA_SH_EMIT << 26,
+        PICA_SH_FMT4(2, 1, 0),
+        PICA_SH_FMT1(PICA_SH_ADD, PICA_SH_O(0), PICA_SH_C(2), PICA_SH_V(0), 0, 0),
+        PICA_SH_FMT3(PICA_SH_LOOP, 11, 0, 0),       /* i0.x = 1: twice */
+        PICA_SH_FMT3(PICA_SH_LOOP, 11, 0, 1),       /* i1.x = 255: 256 times */
+        (uint32_t)PICA_SH_EMIT << 26,
+        (uint32_t)PICA_SH_END << 26,
     };
-    unsigned i;
+    Pica200Stats st;
+    unsigned errors;
     int x, y, n = 0;
 
     pt_init(&t, 1);
-    memset(t.vram, 0, CW * CH * 4);
-    vtx(v[0], 32, 32);
-    pt_put_vertices(&t, VB_OFF, &v[0][0], 1);
-    cb_init(&b);
-    count_setup(&b);
-    /* geometry stage on, GS configuration separate */
-    cb_regm(&b, GPUREG_GEOSTAGE_CONFIG, 0x1, 2);
-    cb_regm(&b, GPUREG_VSH_COM_MODE, 0x1, 1);
-    cb_reg(&b, GPUREG_GSH_CODETRANSFER_INDEX, 0);
-    cb_cmd(&b, GPUREG_GSH_CODETRANSFER_DATA0, 0xF, false, gs, G_N_ELEMENTS(gs));
-    cb_reg(&b, GPUREG_GSH_CODETRANSFER_END, 1);
-    cb_reg(&b, GPUREG_GSH_OPDESCS_INDEX, 0);
-    cb_reg(&b, GPUREG_GSH_OPDESCS_DATA0,
-           PICA_OPDESC(0xF, 0, PICA_SWZ_XYZW, 0, PICA_SWZ_XYZW, 0, 0));
-    for (i = 0; i < 3; i++) {
-        uint32_t p[4];
-        p[0] = i;
-        pt_pack_f24x4(off[i], p + 1);
-        cb_cmd(&b, GPUREG_GSH_FLOATUNIFORM_INDEX, 0xF, true, p, 4);
-    }
-    cb_reg(&b, GPUREG_GSH_ENTRYPOINT, 0x7FFF0000);
-    cb_reg(&b, GPUREG_GSH_OUTMAP_MASK, 0x3);
-    cb_reg(&b, GPUREG_GSH_INPUTBUFFER_CONFIG, 0x08000001);   /* 2 inputs */
-    cb_reg(&b, GPUREG_GSH_ATTRIBUTES_PERMUTATION_LOW, 0x76543210);
-    cb_reg(&b, GPUREG_GSH_MISC0, 0);
-    cb_draw(&b, PICA_TOPOLOGY_GEOMETRY, 1, 0, false, 0);
-    run_list(&t, &b);
+    gs_draw(&t, gs, G_N_ELEMENTS(gs), 0);
     /* the triangle (16, 16), (48, 16), (16, 48): 32 * 32 / 2 pixels */
     for (y = 0; y < CH; y++) {
         for (x = 0; x < CW; x++) {
@@ -806,7 +831,15 @@ static void test_geometry_shader(void)
     g_assert_cmpint(n, <=, 32 * 33 / 2);
     g_assert_cmpint(count_at(&t, 17, 17), ==, 1);
     g_assert_cmpint(count_at(&t, 46, 46), ==, 0);
-    cb_free(&b);
+
+    /* one run may emit 256 primitives; the rest are dropped with a message */
+    pica200_core_reset(t.core);
+    errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    gs_draw(&t, gs_many, G_N_ELEMENTS(gs_many), 255);
+    pica200_stats(t.core, &st);
+    g_assert_cmpuint(st.triangles, ==, 256);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors + 1);
+    g_assert_cmpint(count_at(&t, 17, 17), ==, 255 / 16);   /* saturated */
     pt_free(&t);
 }
 

@@ -242,6 +242,7 @@ struct Pica200Core {
     PicaPrimAsm pa;
     PicaGsInput gs_in;
     PicaEmitter emitter;
+    unsigned gs_prims;              /* primitives emitted by this GS run */
     bool fault_logged;              /* one shader fault message per draw */
 
     PicaRenderState *rs;            /* snapshot for queued triangles, or NULL */

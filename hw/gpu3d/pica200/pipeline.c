@@ -77,6 +77,12 @@ static void shader_fault(Pica200Core *c, const char *unit,
 
 /* ---- the geometry shader (point mode: GSH_MISC0 b0-7 = 0) ------------------ */
 
+/*
+ * Primitives one geometry shader invocation may emit: a model limit that
+ * keeps one invocation's rasterising bounded (real programs emit a few).
+ */
+#define PICA_GS_MAX_PRIMS 256
+
 static void gs_emit(void *opaque, float (*v[3])[4], bool winding)
 {
     Pica200Core *c = opaque;
@@ -84,6 +90,14 @@ static void gs_emit(void *opaque, float (*v[3])[4], bool winding)
     PicaVertex out;
     int i;
 
+    if (++c->gs_prims > PICA_GS_MAX_PRIMS) {
+        if (c->gs_prims == PICA_GS_MAX_PRIMS + 1) {
+            g3d_guest_error("pica200: geometry shader emits more than %u "
+                            "primitives in one run; the rest are dropped",
+                            PICA_GS_MAX_PRIMS);
+        }
+        return;
+    }
     if (winding) {
         pica_pa_set_winding(c);
     }
@@ -136,6 +150,7 @@ static bool gs_input(Pica200Core *c, const float out[16][4], uint16_t mask)
                    sizeof(st.in[0]));
         }
         st.emitter = &c->emitter;
+        c->gs_prims = 0;
         c->emitter.emit = gs_emit;
         c->emitter.opaque = c;
         pica_shader_config(c, PICA_UNIT_GS, &cfg);
