@@ -778,37 +778,32 @@ static void gs_draw(PicaTest *t, const uint32_t *gs, unsigned n, uint8_t loops)
     cb_free(&b);
 }
 
+/*
+ * GS: v0 = the VS position, v1 = colour. Set up three corners around v0,
+ * (v0 + c0), (v0 + c1), (v0 + c2) in colour v1, the third one emitting.
+ */
+#define GS_TRIANGLE                                                          \
+    PICA_SH_FMT4(0, 0, 0),                                                   \
+    PICA_SH_FMT1(PICA_SH_ADD, PICA_SH_O(0), PICA_SH_C(0), PICA_SH_V(0), 0, 0), \
+    PICA_SH_FMT1(PICA_SH_MOV, PICA_SH_O(1), PICA_SH_V(1), 0, 0, 0),         \
+    (uint32_t)PICA_SH_EMIT << 26,                                            \
+    PICA_SH_FMT4(1, 0, 0),                                                   \
+    PICA_SH_FMT1(PICA_SH_ADD, PICA_SH_O(0), PICA_SH_C(1), PICA_SH_V(0), 0, 0), \
+    (uint32_t)PICA_SH_EMIT << 26,                                            \
+    PICA_SH_FMT4(2, 1, 0),                                                   \
+    PICA_SH_FMT1(PICA_SH_ADD, PICA_SH_O(0), PICA_SH_C(2), PICA_SH_V(0), 0, 0)
+
 static void test_geometry_shader(void)
 {
     PicaTest t;
-    /*
-     * GS: v0 = the VS position, v1 = colour. Emit three corners around v0:
-     * (v0 + c0), (v0 + c1), (v0 + c2), colour v1.
-     */
     static const uint32_t gs[] = {
-        PICA_SH_FMT4(0, 0, 0),
-        PICA_SH_FMT1(PICA_SH_ADD, PICA_SH_O(0), PICA_SH_C(0), PICA_SH_V(0), 0, 0),
-        PICA_SH_FMT1(PICA_SH_MOV, PICA_SH_O(1), PICA_SH_V(1), 0, 0, 0),
-        (uint32_t)PICA_SH_EMIT << 26,
-        PICA_SH_FMT4(1, 0, 0),
-        PICA_SH_FMT1(PICA_SH_ADD, PICA_SH_O(0), PICA_SH_C(1), PICA_SH_V(0), 0, 0),
-        (uint32_t)PICA_SH_EMIT << 26,
-        PICA_SH_FMT4(2, 1, 0),
-        PICA_SH_FMT1(PICA_SH_ADD, PICA_SH_O(0), PICA_SH_C(2), PICA_SH_V(0), 0, 0),
+        GS_TRIANGLE,
         (uint32_t)PICA_SH_EMIT << 26,
         (uint32_t)PICA_SH_END << 26,
     };
     /* the same triangle emitted 2 * 256 times in nested loops */
     static const uint32_t gs_many[] = {
-        PICA_SH_FMT4(0, 0, 0),
-        PICA_SH_FMT1(PICA_SH_ADD, PICA_SH_O(0), PICA_SH_C(0), PICA_SH_V(0), 0, 0),
-        PICA_SH_FMT1(PICA_SH_MOV, PICA_SH_O(1), PICA_SH_V(1), 0, 0, 0),
-        (uint32_t)PICA_SH_EMIT << 26,
-        PICA_SH_FMT4(1, 0, 0),
-        PICA_SH_FMT1(PICA_SH_ADD, PICA_SH_O(0), PICA_SH_C(1), PICA_SH_V(0), 0, 0),
-        (uint32_t)PICA_SH_EMIT << 26,
-        PICA_SH_FMT4(2, 1, 0),
-        PICA_SH_FMT1(PICA_SH_ADD, PICA_SH_O(0), PICA_SH_C(2), PICA_SH_V(0), 0, 0),
+        GS_TRIANGLE,
         PICA_SH_FMT3(PICA_SH_LOOP, 11, 0, 0),       /* i0.x = 1: twice */
         PICA_SH_FMT3(PICA_SH_LOOP, 11, 0, 1),       /* i1.x = 255: 256 times */
         (uint32_t)PICA_SH_EMIT << 26,
