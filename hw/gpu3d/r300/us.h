@@ -24,6 +24,27 @@ typedef struct R300USNode {
     unsigned tex_start, tex_count;  /* absolute TEX addresses (0 count: none) */
 } R300USNode;
 
+/* One co-issued RGB + alpha ALU instruction, decoded by r300_us_load. */
+typedef struct R300USAluOp {
+    uint8_t rgb_addr[3], alpha_addr[3];     /* 0-31 temp, 32-63 constant */
+    uint8_t rgb_sel[3][3];          /* operand A/B/C: operand-pool indices */
+    uint8_t alpha_sel[3];
+    uint8_t rgb_mod[3], alpha_mod[3];       /* R300_US_MOD_* */
+    uint32_t rgb_and[3], rgb_xor[3];        /* the modifiers as bit masks */
+    uint32_t alpha_and[3], alpha_xor[3];    /* on the IEEE sign bit */
+    uint8_t uses_srcp;              /* bit 0: RGB srcp read, bit 1: alpha */
+    uint8_t rgb_srcp, alpha_srcp;   /* SRCP_OP */
+    uint8_t rgb_op, alpha_op;       /* OP; 0xff: undefined, result 0 */
+    uint8_t rgb_clamp, alpha_clamp;
+    uint8_t rgb_dst, rgb_wmask, rgb_omask, rgb_target;
+    uint8_t alpha_dst, alpha_wmask, alpha_omask, alpha_target, alpha_omask_w;
+    float rgb_scale, alpha_scale;   /* OMOD as a factor */
+} R300USAluOp;
+
+typedef struct R300USTexOp {
+    uint8_t src, dst, unit, inst;   /* inst: R300_US_TEX_*, bad ones NOP */
+} R300USTexOp;
+
 typedef struct R300USProgram {
     unsigned nodes;                 /* 1..4, in execution order */
     R300USNode node[4];
@@ -34,6 +55,10 @@ typedef struct R300USProgram {
     unsigned pix_size;              /* temporaries per pixel */
     uint32_t out_fmt[4];            /* US_OUT_FMT_0..3 */
     uint32_t w_fmt;                 /* US_W_FMT */
+    /* decoded by r300_us_load, indexed by absolute address */
+    R300USAluOp alu[R300_US_MAX_ALU];
+    R300USTexOp tex_op[R300_US_MAX_TEX];
+    uint32_t units_used;            /* bit u: a TEX instruction samples unit u */
 } R300USProgram;
 
 typedef struct R300USQuad {
