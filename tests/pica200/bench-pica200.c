@@ -93,9 +93,9 @@ static void cb_long_shader(CmdBuf *b)
         (uint32_t)PICA_SH_END << 26,
     };
 
-    cb_reg(b, GPUREG_VSH_CODETRANSFER_INDEX, 0);
-    cb_cmd(b, GPUREG_VSH_CODETRANSFER_DATA0, 0xF, false, code, G_N_ELEMENTS(code));
-    cb_reg(b, GPUREG_VSH_INTUNIFORM_I0, 63);
+    pica_cmd_reg(b, GPUREG_VSH_CODETRANSFER_INDEX, 0);
+    pica_cmd(b, GPUREG_VSH_CODETRANSFER_DATA0, 0xF, false, code, G_N_ELEMENTS(code));
+    pica_cmd_reg(b, GPUREG_VSH_INTUNIFORM_I0, 63);
 }
 
 typedef struct Result {
@@ -119,20 +119,20 @@ static Result run_scene(const Scene *s, int threads, double secs)
     g_assert_cmpuint(nv * 32, <=, PT_RAM_SIZE - VB_OFF);
     pt_put_vertices(&t, VB_OFF, v, nv);
     cb_init(&b);
-    cb_shader_passthrough(&b);
+    pica_cmd_shader_passthrough(&b);
     if (s->long_shader) {
         cb_long_shader(&b);
     }
-    cb_viewport(&b, FW, FH, 0, 0);
-    cb_target(&b, FW, FH, PICA200_PHYS_VRAM, PICA_COLORFMT_RGBA8,
+    pica_cmd_viewport(&b, FW, FH, 0, 0);
+    pica_cmd_target(&b, FW, FH, PICA200_PHYS_VRAM, PICA_COLORFMT_RGBA8,
               s->depth ? PICA200_PHYS_VRAM + FW * FH * 4 : 0, PICA_DEPTH_D24S8);
-    cb_fragment(&b, s->depth, PICA_CMP_LESS, s->depth);
+    pica_cmd_fragment(&b, s->depth, PICA_CMP_LESS, s->depth);
     if (s->blend) {
-        cb_reg(&b, GPUREG_BLEND_FUNC, 0x76760000);
+        pica_cmd_reg(&b, GPUREG_BLEND_FUNC, 0x76760000);
     }
-    cb_attribs(&b, RAM_PA(VB_OFF), PT_F32X4, PT_F32X4, 32);
-    cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, nv, 0, false, 0);
-    cb_finalize(&b);
+    pica_cmd_attribs(&b, RAM_PA(VB_OFF), PICA_F32X4, PICA_F32X4, 32);
+    pica_cmd_draw(&b, PICA_TOPOLOGY_TRIANGLES, nv, 0, false, 0);
+    pica_cmd_finalize(&b);
     pt_kick(&t, &b, LIST_OFF);             /* warm-up */
     g_assert_true(pt_run(&t, 1u << 20));
     pica200_core_reset(t.core);
@@ -216,9 +216,9 @@ static void bench_commands(double secs)
     pt_init(&t, 1);
     cb_init(&b);
     for (i = 0; i < 100000; i++) {
-        cb_reg(&b, GPUREG_FOG_COLOR + (i & 1), i);
+        pica_cmd_reg(&b, GPUREG_FOG_COLOR + (i & 1), i);
     }
-    cb_finalize(&b);
+    pica_cmd_finalize(&b);
     t0 = now();
     do {
         pt_kick(&t, &b, LIST_OFF);
