@@ -506,4 +506,34 @@ static inline unsigned pica_seq_lcd(PicaRegWrite *w, unsigned head,
     return 5;
 }
 
+/* ---- applying sequences and waiting, through the caller's BAR0 accessors -- */
+
+typedef struct PicaBus {
+    void *opaque;
+    void (*wr)(void *opaque, uint32_t off, uint32_t val);
+    uint32_t (*rd)(void *opaque, uint32_t off);
+} PicaBus;
+
+static inline void pica_bus_seq(const PicaBus *b, const PicaRegWrite *w,
+                                unsigned n)
+{
+    unsigned i;
+
+    for (i = 0; i < n; i++) {
+        b->wr(b->opaque, w[i].off, w[i].val);
+    }
+}
+
+/* poll until (BAR0[off] & mask) == want, at most `tries` reads; 0 = done */
+static inline int pica_bus_wait(const PicaBus *b, uint32_t off, uint32_t mask,
+                                uint32_t want, uint32_t tries)
+{
+    while (tries--) {
+        if ((b->rd(b->opaque, off) & mask) == want) {
+            return 0;
+        }
+    }
+    return -1;
+}
+
 #endif

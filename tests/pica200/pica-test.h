@@ -91,14 +91,31 @@ static inline uint32_t pt_rreg(PicaTest *t, uint32_t id)
     return pt_r32(t, PICA_INTERNAL_OFFSET(id));
 }
 
-/* apply a BAR0 register sequence of gpu3d/pica200-cmd.h */
+/*
+ * The BAR0 accessors of gpu3d/pica200-cmd.h's sequences: a read first lets
+ * the core work a step, so polling a status register makes progress.
+ */
+static inline void pt_bus_wr(void *opaque, uint32_t off, uint32_t val)
+{
+    pt_w32(opaque, off, val);
+}
+
+static inline uint32_t pt_bus_rd(void *opaque, uint32_t off)
+{
+    pica200_core_work(((PicaTest *)opaque)->core, 4096);
+    return pt_r32(opaque, off);
+}
+
+static inline PicaBus pt_bus(PicaTest *t)
+{
+    PicaBus b = { t, pt_bus_wr, pt_bus_rd };
+    return b;
+}
+
 static inline void pt_seq(PicaTest *t, const PicaRegWrite *w, unsigned n)
 {
-    unsigned i;
-
-    for (i = 0; i < n; i++) {
-        pt_w32(t, w[i].off, w[i].val);
-    }
+    PicaBus b = pt_bus(t);
+    pica_bus_seq(&b, w, n);
 }
 
 /* start memory fill unit `unit` on [start, end) (3DS physical) */
