@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "pica-scene.h"
+#include "pica200-scene.h"
 #include "common/raster.h"
 
 #define FW 512
@@ -205,6 +206,57 @@ static void bench_transfer(double secs)
     pt_free(&t);
 }
 
+static void bench_fill(double secs)
+{
+    PicaTest t;
+    double t0, el;
+    int n = 0;
+
+    pt_init(&t, 1);
+    t0 = now();
+    do {
+        pt_fill(&t, 0, PICA200_PHYS_VRAM, PICA200_PHYS_VRAM + FW * FH * 4,
+                0x203040FF, 2);
+        g_assert_true(pt_run(&t, 1000));
+        pt_w32(&t, A_PSC0_CONTROL, 0);
+        n++;
+    } while ((el = now() - t0) < secs);
+    printf("fill      PSC0 %dx%d RGBA8 frame:      %8.1f Mpixels/s\n", FW, FH,
+           n * (double)FW * FH / el / 1e6);
+    pt_free(&t);
+}
+
+/* the guest demo's top-screen frame: clear, draw the cube scene, transfer */
+static void bench_demo_frame(double secs, int threads)
+{
+    PicaTest t;
+    PicaBus bus;
+    PicaCmd c = { 0 };
+    const uint32_t color = PICA200_PHYS_VRAM + PICA_SCENE_COLOR_VRAM;
+    const uint32_t depth = PICA200_PHYS_VRAM + PICA_SCENE_DEPTH_VRAM;
+    double t0, el;
+    int n = 0;
+
+    pt_init(&t, threads);
+    bus = pt_bus(&t);
+    scene_vertices((float *)(t.ram + VB_OFF));
+    c.buf = (uint32_t *)(t.ram + LIST_OFF);
+    c.cap = 4096;
+    t0 = now();
+    do {
+        g_assert_cmpint(pica_scene_clear(&bus, 400, 240, color, depth), ==, 0);
+        g_assert_cmpint(pica_scene_draw(&bus, &c, RAM_PA(LIST_OFF), n % SCENE_FRAMES,
+                                        400, 240, color, depth, RAM_PA(VB_OFF)), ==, 0);
+        g_assert_cmpint(pica_scene_show(&bus, 0, n & 1, 400, 240, color,
+                                        PICA200_PHYS_VRAM +
+                                        PICA_SCENE_TOP_VRAM(n & 1)), ==, 0);
+        n++;
+    } while ((el = now() - t0) < secs);
+    printf("demo      400x240 cube frame, %d thread%s: %8.1f frames/s\n", threads,
+           threads > 1 ? "s" : " ", n / el);
+    pt_free(&t);
+}
+
 static void bench_commands(double secs)
 {
     PicaTest t;
@@ -261,7 +313,11 @@ int main(int argc, char **argv)
                    r.vertices / r.seconds / 1e6);
         }
     }
+    bench_fill(secs);
     bench_transfer(secs);
     bench_commands(secs);
+    for (th = 1; th <= maxthreads; th++) {
+        bench_demo_frame(secs, th);
+    }
     return 0;
 }
