@@ -153,43 +153,48 @@ static void test_identity(void)
     close_dev(&d);
 }
 
+/* one external register: reset value, a write, what reads back */
+typedef struct ExtReg {
+    uint32_t off, reset, write, readback;
+} ExtReg;
+
 static void test_registers(void)
 {
+    static const ExtReg ext[] = {
+        /* ID and busy: read-only (busy: idle) */
+        { A_PICA_HW_ID, 0, 0x1234, 0 },
+        { A_GPU_BUSY, 0, 0xFFFFFFFF, 0 },
+        /* memory fill: 16-byte aligned addresses; control keeps the width
+         * and b16-20, "finished" cannot be set, b0 = 0 starts nothing */
+        { PICA_PSC_BASE(0) + PICA_PSC_ADDR_START, 0, 0xFFFFFFFF, 0x1FFFFFFE },
+        { PICA_PSC_BASE(1) + PICA_PSC_ADDR_END, 0, 0x12345677, 0x12345676 },
+        { PICA_PSC_BASE(1) + PICA_PSC_VALUE, 0, 0xDEADBEEF, 0xDEADBEEF },
+        { A_PSC0_CONTROL, 0, 0xFFFFFFFE, 0x001F0300 },
+        /* LCD: off, addresses and strides stored */
+        { A_PDC0_CONTROL, 0, 0, 0 },
+        { A_PDC1_FRAMEBUF_A1, 0, 0x18012340, 0x18012340 },
+        { A_PDC1_FRAMEBUF_STRIDE, 0, 0x2D0, 0x2D0 },
+        /* transfer engine: idle, registers stored */
+        { A_PPF_CONTROL, 0, 0, 0 },
+        { A_PPF_FLAGS, 0, 0x01001101, 0x01001101 },
+        { A_VRAM_BANK_CONTROL, 0, 0x300, 0x300 },
+    };
     Dev d = open_dev();
     QPCIDevice *p = d.q->dev;
+    unsigned i;
 
-    /* external block: ID, busy (read-only, idle) */
-    g_assert_cmphex(rd(&d, A_PICA_HW_ID), ==, 0);
-    wr(&d, A_PICA_HW_ID, 0x1234);
-    g_assert_cmphex(rd(&d, A_PICA_HW_ID), ==, 0);
-    g_assert_cmphex(rd(&d, A_GPU_BUSY), ==, 0);
-    wr(&d, A_GPU_BUSY, 0xFFFFFFFF);
-    g_assert_cmphex(rd(&d, A_GPU_BUSY), ==, 0);
+    for (i = 0; i < G_N_ELEMENTS(ext); i++) {
+        g_assert_cmphex(rd(&d, ext[i].off), ==, ext[i].reset);
+        wr(&d, ext[i].off, ext[i].write);
+        g_assert_cmphex(rd(&d, ext[i].off), ==, ext[i].readback);
+    }
     g_assert_true(logged(&d, "read-only register 0x34"));
-    /* memory fill: 16-byte aligned addresses, control keeps width and b16-20 */
-    g_assert_cmphex(rd(&d, A_PSC0_CONTROL), ==, 0);
-    wr(&d, PICA_PSC_BASE(0) + PICA_PSC_ADDR_START, 0xFFFFFFFF);
-    g_assert_cmphex(rd(&d, PICA_PSC_BASE(0) + PICA_PSC_ADDR_START), ==, 0x1FFFFFFE);
-    wr(&d, PICA_PSC_BASE(1) + PICA_PSC_VALUE, 0xDEADBEEF);
-    g_assert_cmphex(rd(&d, PICA_PSC_BASE(1) + PICA_PSC_VALUE), ==, 0xDEADBEEF);
-    wr(&d, A_PSC0_CONTROL, 0xFFFFFFFE);     /* no start, "finished" cannot be set */
-    g_assert_cmphex(rd(&d, A_PSC0_CONTROL), ==, 0x001F0300);
     wr(&d, A_PSC0_CONTROL, 0);
-    /* LCD: reset off, addresses stored; an 8-byte write is two words */
-    g_assert_cmphex(rd(&d, A_PDC0_CONTROL), ==, 0);
-    g_assert_cmphex(rd(&d, A_PDC1_FRAMEBUF_A1), ==, 0);
+    /* an 8-byte write is two words */
     qpci_io_writeq(p, d.q->bar[REGS], A_PDC0_FRAMEBUF_A1,
                    0x18046500ull << 32 | 0x18000000u);
     g_assert_cmphex(rd(&d, A_PDC0_FRAMEBUF_A1), ==, 0x18000000);
     g_assert_cmphex(rd(&d, A_PDC0_FRAMEBUF_A2), ==, 0x18046500);
-    wr(&d, A_PDC1_FRAMEBUF_STRIDE, 0x2D0);
-    g_assert_cmphex(rd(&d, A_PDC1_FRAMEBUF_STRIDE), ==, 0x2D0);
-    /* transfer engine: idle, registers stored */
-    g_assert_cmphex(rd(&d, A_PPF_CONTROL), ==, 0);
-    wr(&d, A_PPF_FLAGS, 0x01001101);
-    g_assert_cmphex(rd(&d, A_PPF_FLAGS), ==, 0x01001101);
-    wr(&d, A_VRAM_BANK_CONTROL, 0x300);
-    g_assert_cmphex(rd(&d, A_VRAM_BANK_CONTROL), ==, 0x300);
 
     /* P3D interrupt registers: what the GSP programs at init */
     g_assert_cmphex(rdreg(&d, GPUREG_IRQ_CMP0), ==, 0x12345678);
@@ -210,8 +215,6 @@ static void test_registers(void)
             GPUREG_ATTRIBBUFFERS_LOC, GPUREG_NUMVERTICES,        /* geometry */
             GPUREG_GSH_MISC0, GPUREG_VSH_ENTRYPOINT,             /* shaders */
         };
-        unsigned i;
-
         for (i = 0; i < G_N_ELEMENTS(ids); i++) {
             g_assert_cmphex(rdreg(&d, ids[i]), ==, 0);
             wr(&d, PICA_INTERNAL_OFFSET(ids[i]), 0xA5C3F00F ^ i);
@@ -386,15 +389,21 @@ static void check_head(Dev *d, int head)
     g3dq_image_free(&img);
 }
 
+/* the whole path: clear, draw, transfer, show, check both screendumps */
+static void draw_and_check(Dev *d)
+{
+    clear_target(d);
+    draw_rectangle(d, PA(COLOR_VRAM));
+    show(d);
+    check_head(d, 0);
+    check_head(d, 1);
+}
+
 static void test_triangle(void)
 {
     Dev d = open_dev();
 
-    clear_target(&d);
-    draw_rectangle(&d, PA(COLOR_VRAM));
-    show(&d);
-    check_head(&d, 0);
-    check_head(&d, 1);
+    draw_and_check(&d);
     close_dev(&d);
 }
 
@@ -466,11 +475,7 @@ static void test_bad_input(void)
     g_assert_cmphex(rd(&d, A_GPU_BUSY), ==, 0);
     g_assert_cmphex(rd(&d, A_PDC0_CONTROL), ==, 0);
     g_assert_true(all_black(&d, 0) && all_black(&d, 1));
-    clear_target(&d);
-    draw_rectangle(&d, PA(COLOR_VRAM));
-    show(&d);
-    check_head(&d, 0);
-    check_head(&d, 1);
+    draw_and_check(&d);
     close_dev(&d);
 }
 
@@ -498,15 +503,7 @@ static void test_stop_cont(void)
 /* Hot-plug and unplug: threads join, consoles go, QEMU lives. */
 static void test_hotplug(void)
 {
-    QTestState *qts = qtest_init("-machine pc");
-    int i;
-
-    for (i = 0; i < 3; i++) {
-        qtest_qmp_device_add(qts, "pica200-3d", "hp", "{'addr': '0x06', "
-                             "'render-threads': 3}");
-        qpci_unplug_acpi_device_test(qts, "hp", 0x06);
-    }
-    qtest_quit(qts);
+    g3dq_hotplug_cycles("pica200-3d", "'render-threads': 3", 3);
 }
 
 int main(int argc, char **argv)

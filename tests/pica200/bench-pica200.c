@@ -182,79 +182,56 @@ static void baseline(double secs)
     g_free(bb);
 }
 
-static void bench_transfer(double secs)
+/* runs of `once` a second on a fresh core; i counts the runs from 0 */
+typedef void BenchOnce(PicaTest *t, int i);
+
+static double rate(double secs, int threads, BenchOnce *once)
 {
     PicaTest t;
-    double t0, el;
-    int n = 0;
-
-    pt_init(&t, 1);
-    t0 = now();
-    do {
-        pt_w32(&t, A_PPF_INPUT_ADDR, PICA200_PHYS_VRAM >> 3);
-        pt_w32(&t, A_PPF_OUTPUT_ADDR, (PICA200_PHYS_VRAM + 0x100000) >> 3);
-        pt_w32(&t, A_PPF_INPUT_SIZE, 240 | 400 << 16);
-        pt_w32(&t, A_PPF_OUTPUT_SIZE, 240 | 400 << 16);
-        pt_w32(&t, A_PPF_FLAGS, PICA_PIXFMT_RGBA8 << 8 | PICA_PIXFMT_RGB8 << 12);
-        pt_w32(&t, A_PPF_CONTROL, 1);
-        g_assert_true(pt_run(&t, 1000));
-        pt_w32(&t, A_PPF_CONTROL, 0);
-        n++;
-    } while ((el = now() - t0) < secs);
-    printf("transfer  240x400 tiled RGBA8 -> RGB8: %8.1f frames/s (%7.1f Mpixels/s)\n",
-           n / el, n * 96000.0 / el / 1e6);
-    pt_free(&t);
-}
-
-static void bench_fill(double secs)
-{
-    PicaTest t;
-    double t0, el;
-    int n = 0;
-
-    pt_init(&t, 1);
-    t0 = now();
-    do {
-        pt_fill(&t, 0, PICA200_PHYS_VRAM, PICA200_PHYS_VRAM + FW * FH * 4,
-                0x203040FF, 2);
-        g_assert_true(pt_run(&t, 1000));
-        pt_w32(&t, A_PSC0_CONTROL, 0);
-        n++;
-    } while ((el = now() - t0) < secs);
-    printf("fill      PSC0 %dx%d RGBA8 frame:      %8.1f Mpixels/s\n", FW, FH,
-           n * (double)FW * FH / el / 1e6);
-    pt_free(&t);
-}
-
-/* the guest demo's top-screen frame: clear, draw the cube scene, transfer */
-static void bench_demo_frame(double secs, int threads)
-{
-    PicaTest t;
-    PicaBus bus;
-    PicaCmd c = { 0 };
-    const uint32_t color = PICA200_PHYS_VRAM + PICA_SCENE_COLOR_VRAM;
-    const uint32_t depth = PICA200_PHYS_VRAM + PICA_SCENE_DEPTH_VRAM;
     double t0, el;
     int n = 0;
 
     pt_init(&t, threads);
-    bus = pt_bus(&t);
-    scene_vertices((float *)(t.ram + VB_OFF));
-    c.buf = (uint32_t *)(t.ram + LIST_OFF);
-    c.cap = 4096;
     t0 = now();
     do {
-        g_assert_cmpint(pica_scene_clear(&bus, 400, 240, color, depth), ==, 0);
-        g_assert_cmpint(pica_scene_draw(&bus, &c, RAM_PA(LIST_OFF), n % SCENE_FRAMES,
-                                        400, 240, color, depth, RAM_PA(VB_OFF)), ==, 0);
-        g_assert_cmpint(pica_scene_show(&bus, 0, n & 1, 400, 240, color,
-                                        PICA200_PHYS_VRAM +
-                                        PICA_SCENE_TOP_VRAM(n & 1)), ==, 0);
-        n++;
+        once(&t, n++);
     } while ((el = now() - t0) < secs);
-    printf("demo      400x240 cube frame, %d thread%s: %8.1f frames/s\n", threads,
-           threads > 1 ? "s" : " ", n / el);
     pt_free(&t);
+    return n / el;
+}
+
+static void transfer_once(PicaTest *t, int i)
+{
+    pt_transfer(t, PICA200_PHYS_VRAM, PICA200_PHYS_VRAM + 0x100000,
+                240 | 400 << 16, 240 | 400 << 16,
+                PICA_PIXFMT_RGBA8 << 8 | PICA_PIXFMT_RGB8 << 12);
+}
+
+static void fill_once(PicaTest *t, int i)
+{
+    pt_fill(t, 0, PICA200_PHYS_VRAM, PICA200_PHYS_VRAM + FW * FH * 4,
+            0x203040FF, 2);
+    g_assert_true(pt_run(t, 1000));
+    pt_w32(t, A_PSC0_CONTROL, 0);
+}
+
+/* the guest demo's top-screen frame: clear, draw the cube scene, transfer */
+static void demo_frame_once(PicaTest *t, int i)
+{
+    PicaBus bus = pt_bus(t);
+    PicaCmd c = { (uint32_t *)(t->ram + LIST_OFF), 0, 4096, 0, NULL };
+    const uint32_t color = PICA200_PHYS_VRAM + PICA_SCENE_COLOR_VRAM;
+    const uint32_t depth = PICA200_PHYS_VRAM + PICA_SCENE_DEPTH_VRAM;
+
+    if (i == 0) {
+        scene_vertices((float *)(t->ram + VB_OFF));
+    }
+    g_assert_cmpint(pica_scene_clear(&bus, 400, 240, color, depth), ==, 0);
+    g_assert_cmpint(pica_scene_draw(&bus, &c, RAM_PA(LIST_OFF), i % SCENE_FRAMES,
+                                    400, 240, color, depth, RAM_PA(VB_OFF)), ==, 0);
+    g_assert_cmpint(pica_scene_show(&bus, 0, i & 1, 400, 240, color,
+                                    PICA200_PHYS_VRAM + PICA_SCENE_TOP_VRAM(i & 1)),
+                    ==, 0);
 }
 
 static void bench_commands(double secs)
@@ -313,11 +290,17 @@ int main(int argc, char **argv)
                    r.vertices / r.seconds / 1e6);
         }
     }
-    bench_fill(secs);
-    bench_transfer(secs);
+    printf("fill      PSC0 %dx%d RGBA8 frame:      %8.1f Mpixels/s\n", FW, FH,
+           rate(secs, 1, fill_once) * FW * FH / 1e6);
+    {
+        double r = rate(secs, 1, transfer_once);
+        printf("transfer  240x400 tiled RGBA8 -> RGB8: %8.1f frames/s "
+               "(%7.1f Mpixels/s)\n", r, r * 96000.0 / 1e6);
+    }
     bench_commands(secs);
     for (th = 1; th <= maxthreads; th++) {
-        bench_demo_frame(secs, th);
+        printf("demo      400x240 cube frame, %d thread%s: %8.1f frames/s\n", th,
+               th > 1 ? "s" : " ", rate(secs, th, demo_frame_once));
     }
     return 0;
 }
