@@ -32,6 +32,7 @@
 #define BOT_VRAM    0x180000u
 #define LIST_GPA    0x00400000u         /* guest physical */
 #define VB_GPA      0x00410000u
+#define FB_GPA      0x00500000u         /* an LCD framebuffer in guest RAM */
 #define PA(vram)    (PICA200_PHYS_VRAM + (vram))
 #define RAM_PA(gpa) (PICA200_PHYS_FCRAM + (gpa))
 #define CLEAR       0x203040FFu         /* RGBA8: R 0x20, G 0x30, B 0x40 */
@@ -306,11 +307,12 @@ static void draw_rectangle(Dev *d, uint32_t color_pa)
     wait_intx(d, false);
 }
 
-static void transfer(Dev *d, uint32_t out_vram, unsigned out_h, unsigned fmt)
+/* the colour buffer to 3DS physical out_pa, out_h lines, format fmt */
+static void transfer(Dev *d, uint32_t out_pa, unsigned out_h, unsigned fmt)
 {
     PicaRegWrite w[6];
 
-    seq(d, w, pica_seq_transfer(w, PA(COLOR_VRAM), PA(out_vram),
+    seq(d, w, pica_seq_transfer(w, PA(COLOR_VRAM), out_pa,
                                 FBW | FBH << 16, FBW | out_h << 16,
                                 PICA_PIXFMT_RGBA8 << 8 | fmt << 12));
     wait_bits(d, A_PPF_CONTROL, 0xFFFF, R_PPF_CONTROL_FINISHED_MASK);
@@ -324,8 +326,8 @@ static void show(Dev *d)
 {
     PicaRegWrite w[5];
 
-    transfer(d, TOP_VRAM, FBH, PICA_PIXFMT_RGB8);
-    transfer(d, BOT_VRAM, 320, PICA_PIXFMT_RGB565);
+    transfer(d, PA(TOP_VRAM), FBH, PICA_PIXFMT_RGB8);
+    transfer(d, PA(BOT_VRAM), 320, PICA_PIXFMT_RGB565);
     seq(d, w, pica_seq_lcd(w, 0, 0, PA(TOP_VRAM), PICA_PIXFMT_RGB8, FBW * 3));
     seq(d, w, pica_seq_lcd(w, 1, 1, PA(BOT_VRAM), PICA_PIXFMT_RGB565, FBW * 2));
 }
@@ -402,8 +404,14 @@ static void draw_and_check(Dev *d)
 static void test_triangle(void)
 {
     Dev d = open_dev();
+    PicaRegWrite w[5];
 
     draw_and_check(&d);
+    /* an LCD framebuffer in guest RAM (the 3DS's FCRAM) shows the same */
+    transfer(&d, RAM_PA(FB_GPA), FBH, PICA_PIXFMT_RGB8);
+    seq(&d, w, pica_seq_lcd(w, 0, 1, RAM_PA(FB_GPA), PICA_PIXFMT_RGB8, FBW * 3));
+    wr(&d, A_PDC0_FRAMEBUF_A1, 0);      /* the VRAM copy is no longer shown */
+    check_head(&d, 0);
     close_dev(&d);
 }
 
