@@ -50,10 +50,8 @@ prepare_tree() {
   overlay
   mkdir -p "$QEMU_BUILD"
   log "configuring"
-  (cd "$QEMU_BUILD" && ../configure --target-list=x86_64-softmmu \
-      --without-default-features --enable-tcg --enable-png --enable-vnc \
-      --disable-docs --disable-werror --disable-install-blobs \
-      --firmwarepath="$FIRMWARE_PATH" >configure.log 2>&1) ||
+  (cd "$QEMU_BUILD" && ../configure "${QEMU_CONFIGURE_ARGS[@]}" \
+      >configure.log 2>&1) ||
     { tail -30 "$QEMU_BUILD/configure.log"; die "configure failed"; }
   touch "$QEMU_TREE/.gpu3d-prepared"
 }

@@ -33,8 +33,11 @@
 /* ---- regs.c ---- */
 
 enum {
-    R300_REG_WO    = 1 << 0,    /* write-only: reads return 0 */
-    R300_REG_DWORD = 1 << 1,    /* 32-bit access only (all of VAP) */
+    R300_REG_WO      = 1 << 0,  /* write-only: reads return 0 */
+    R300_REG_DWORD   = 1 << 1,  /* 32-bit access only (all of VAP) */
+    /* coverage, for docs/r300-3d.md (default: modelled) */
+    R300_REG_STORED  = 1 << 2,  /* stored and read back; no effect yet */
+    R300_REG_PARTIAL = 1 << 3,  /* some fields modelled: see `note` */
 };
 
 typedef struct R300RegInfo {
@@ -45,6 +48,7 @@ typedef struct R300RegInfo {
     uint32_t reset;
     uint32_t wmask;             /* bits that store; the rest read as 0 */
     uint32_t flags;
+    const char *note;           /* for R300_REG_PARTIAL */
 } R300RegInfo;
 
 extern const R300RegInfo r300_reg_info[];
