@@ -5,7 +5,9 @@
  */
 #include "qemu/osdep.h"
 #include "libqtest.h"
+#include "qapi/error.h"
 #include "qapi/qmp/qdict.h"
+#include "qapi/qmp/qjson.h"
 #include "gpu3d-qtest-util.h"
 
 typedef struct Find {
@@ -112,6 +114,23 @@ bool g3dq_wait(G3DQDev *d, bool (*cond)(G3DQDev *d, void *opaque),
         qtest_clock_step(d->qts, 1000000);
     }
     return false;
+}
+
+void g3dq_hotplug_cycles(const char *driver, const char *props, int cycles)
+{
+    QTestState *qts = qtest_init("-machine pc");
+    g_autofree char *args = g_strdup_printf("{'addr': '0x06'%s%s}",
+                                            *props ? ", " : "", props);
+    int i;
+
+    for (i = 0; i < cycles; i++) {
+        QDict *dict = qobject_to(QDict, qobject_from_json(args, &error_abort));
+        qdict_put_str(dict, "id", "hp");
+        qtest_qmp_device_add_qdict(qts, driver, dict);
+        qobject_unref(dict);
+        qpci_unplug_acpi_device_test(qts, "hp", 0x06);
+    }
+    qtest_quit(qts);
 }
 
 static bool ppm_int(FILE *f, int *v)

@@ -44,6 +44,13 @@ bool g3dq_intx(G3DQDev *d);
 bool g3dq_wait(G3DQDev *d, bool (*cond)(G3DQDev *d, void *opaque),
                void *opaque);
 
+/*
+ * `cycles` times: device_add `driver` (id "hp", slot 6, extra properties
+ * `props`, a JSON fragment like "'render-threads': 3" or "") on a fresh pc
+ * machine, then ACPI unplug; the worker threads must join every time.
+ */
+void g3dq_hotplug_cycles(const char *driver, const char *props, int cycles);
+
 /* screendump of console `head` of device `id`; false if QMP failed */
 bool g3dq_screendump(G3DQDev *d, const char *id, int head, G3DQImage *img);
 void g3dq_image_free(G3DQImage *img);

@@ -4,13 +4,18 @@
 # boot the demo of one device and save its screenshot (QMP screendump).
 #
 #   scripts/demo.sh [r300]        -> out/<chip>-demo.png
+#   scripts/demo.sh pica200       -> out/pica200-demo.png (top screen) and
+#                                    out/pica200-demo-bottom.png
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 chip=${1:-r300}
+extra=()
 case "$chip" in
   r300) device="r300-3d,id=gpu"; wait_for="r300-demo: done" ;;
-  *) die "no demo for '$chip' (known: r300)" ;;
+  pica200) device="pica200-3d,id=gpu"; wait_for="pica200-demo: done"
+           extra=(--head-shot "1:$OUT/pica200-demo-bottom.png") ;;
+  *) die "no demo for '$chip' (known: r300, pica200)" ;;
 esac
 
 "$GPU3D_ROOT/scripts/setup.sh"
@@ -19,5 +24,5 @@ make -s -C "$GPU3D_ROOT/guest" O="$OUT/guest"
 mkdir -p "$OUT"
 python3 "$GPU3D_ROOT/scripts/run-guest.py" --qemu "$QEMU_BIN" \
     --kernel "$OUT/guest/$chip-demo.elf" --device "$device" \
-    --wait "$wait_for" --screenshot "$OUT/$chip-demo.png"
+    --wait "$wait_for" --screenshot "$OUT/$chip-demo.png" "${extra[@]}"
 log "screenshot: $OUT/$chip-demo.png"

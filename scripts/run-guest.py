@@ -55,6 +55,8 @@ def main():
     ap.add_argument("--screenshot")
     ap.add_argument("--id", default="gpu", help="device id for screendump")
     ap.add_argument("--head", type=int, default=0)
+    ap.add_argument("--head-shot", action="append", default=[],
+                    metavar="HEAD:PNG", help="also screendump another head")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--log")
     a = ap.parse_args()
@@ -88,6 +90,12 @@ def main():
             out = os.path.abspath(a.screenshot)
             os.makedirs(os.path.dirname(out), exist_ok=True)
             qmp(f, "screendump", filename=out, device=a.id, head=a.head,
+                format="png")
+        for extra in a.head_shot if ok else []:
+            head, path = extra.split(":", 1)
+            out = os.path.abspath(path)
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            qmp(f, "screendump", filename=out, device=a.id, head=int(head),
                 format="png")
         if proc.poll() is None:
             qmp(f, "quit")

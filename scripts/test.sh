@@ -32,24 +32,27 @@ done
 
 log "guests: boot, screenshot, compare with the llvmpipe reference"
 make -s -C "$GPU3D_ROOT/guest" O="$OUT/guest"
-# name | device | serial line when done | reference | min PSNR | tolerance | max pixels beyond it
-while IFS='|' read -r demo device done ref psnr tol maxpx; do
+# name | device | serial line when done | reference | min PSNR | tolerance | max pixels beyond it [| head]
+while IFS='|' read -r demo device done ref psnr tol maxpx head; do
   [ -n "$demo" ] || continue
   for machine in pc q35; do
-    shot="$OUT/test-$demo-$machine.png"
+    shot="$OUT/test-$demo-$machine${head:+-head$head}.png"
     if ! python3 "$GPU3D_ROOT/scripts/run-guest.py" --qemu "$QEMU_BIN" \
          --machine "$machine" --kernel "$OUT/guest/$demo.elf" \
-         --device "$device" --wait "$done" --screenshot "$shot" >/dev/null ||
+         --device "$device" --wait "$done" --screenshot "$shot" \
+         --head "${head:-0}" >/dev/null ||
        ! "$CORE_BUILD/image-compare" "$shot" "$GPU3D_ROOT/$ref" \
          --min-psnr "$psnr" --tolerance "$tol" --max-diff-pixels "$maxpx"; then
-      log "FAIL: $demo on $machine"
+      log "FAIL: $demo${head:+ head $head} on $machine"
       fail=1
     else
-      log "ok: $demo on $machine"
+      log "ok: $demo${head:+ head $head} on $machine"
     fi
   done
 done <<'TABLE'
 r300-demo|r300-3d,id=gpu,render-threads=2|r300-demo: done|tests/r300/ref/demo-cube.png|44|2|200
+pica200-demo|pica200-3d,id=gpu,render-threads=2|pica200-demo: done|tests/pica200/ref/demo-top.png|41|2|40|0
+pica200-demo|pica200-3d,id=gpu,render-threads=2|pica200-demo: done|tests/pica200/ref/demo-bottom.png|41|2|40|1
 TABLE
 
 if [ $fail != 0 ]; then

@@ -14,7 +14,7 @@
 #include "gpu3d-worker.h"
 
 #define QUEUE_SIZE      4096    /* queued writes before MMIO waits */
-#define WORK_BUDGET     32      /* packets/records per locked step */
+#define WORK_BUDGET     32      /* default units per locked step */
 #define CHUNK           4096    /* guest RAM is contiguous within a page */
 
 /* ---- logging ---------------------------------------------------------- */
@@ -150,7 +150,8 @@ static void *worker_main(void *opaque)
         }
         if (w->kick) {
             w->busy = true;
-            w->kick = w->ops->work(w->core, WORK_BUDGET);
+            w->kick = w->ops->work(w->core, w->ops->work_budget ?
+                                            w->ops->work_budget : WORK_BUDGET);
             w->busy = false;
             qemu_cond_broadcast(&w->idle);
             if (w->kick) {

@@ -33,6 +33,8 @@ typedef struct G3DCoreOps {
     bool (*scanout)(void *core, int head, G3DScanout *out);
     /* the memory the scanout address refers to */
     const G3DMem *(*scanout_mem)(void *core, int head);
+    /* budget of one locked work() step, in the core's units; 0: 32 */
+    unsigned work_budget;
 } G3DCoreOps;
 
 typedef struct G3DWrite {

@@ -29,6 +29,8 @@
 
 #define PICA200_PCI_VENDOR_ID      0x1234
 #define PICA200_PCI_DEVICE_ID      0x3D01
+#define PICA200_REGS_BAR           0            /* BAR0: registers */
+#define PICA200_VRAM_BAR           2            /* BAR2: VRAM, 64-bit */
 #define PICA200_BAR0_SIZE          0x10000u
 #define PICA200_VRAM_BAR_SIZE      (8u << 20)
 #define PICA200_VRAM_SIZE          (6u << 20)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "pica-scene.h"
+#include "pica200-scene.h"
 #include "common/raster.h"
 
 #define FW 512
@@ -93,9 +94,9 @@ static void cb_long_shader(CmdBuf *b)
         (uint32_t)PICA_SH_END << 26,
     };
 
-    cb_reg(b, GPUREG_VSH_CODETRANSFER_INDEX, 0);
-    cb_cmd(b, GPUREG_VSH_CODETRANSFER_DATA0, 0xF, false, code, G_N_ELEMENTS(code));
-    cb_reg(b, GPUREG_VSH_INTUNIFORM_I0, 63);
+    pica_cmd_reg(b, GPUREG_VSH_CODETRANSFER_INDEX, 0);
+    pica_cmd(b, GPUREG_VSH_CODETRANSFER_DATA0, 0xF, false, code, G_N_ELEMENTS(code));
+    pica_cmd_reg(b, GPUREG_VSH_INTUNIFORM_I0, 63);
 }
 
 typedef struct Result {
@@ -119,20 +120,20 @@ static Result run_scene(const Scene *s, int threads, double secs)
     g_assert_cmpuint(nv * 32, <=, PT_RAM_SIZE - VB_OFF);
     pt_put_vertices(&t, VB_OFF, v, nv);
     cb_init(&b);
-    cb_shader_passthrough(&b);
+    pica_cmd_shader_passthrough(&b);
     if (s->long_shader) {
         cb_long_shader(&b);
     }
-    cb_viewport(&b, FW, FH, 0, 0);
-    cb_target(&b, FW, FH, PICA200_PHYS_VRAM, PICA_COLORFMT_RGBA8,
+    pica_cmd_viewport(&b, FW, FH, 0, 0);
+    pica_cmd_target(&b, FW, FH, PICA200_PHYS_VRAM, PICA_COLORFMT_RGBA8,
               s->depth ? PICA200_PHYS_VRAM + FW * FH * 4 : 0, PICA_DEPTH_D24S8);
-    cb_fragment(&b, s->depth, PICA_CMP_LESS, s->depth);
+    pica_cmd_fragment(&b, s->depth, PICA_CMP_LESS, s->depth);
     if (s->blend) {
-        cb_reg(&b, GPUREG_BLEND_FUNC, 0x76760000);
+        pica_cmd_reg(&b, GPUREG_BLEND_FUNC, 0x76760000);
     }
-    cb_attribs(&b, RAM_PA(VB_OFF), PT_F32X4, PT_F32X4, 32);
-    cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, nv, 0, false, 0);
-    cb_finalize(&b);
+    pica_cmd_attribs(&b, RAM_PA(VB_OFF), PICA_F32X4, PICA_F32X4, 32);
+    pica_cmd_draw(&b, PICA_TOPOLOGY_TRIANGLES, nv, 0, false, 0);
+    pica_cmd_finalize(&b);
     pt_kick(&t, &b, LIST_OFF);             /* warm-up */
     g_assert_true(pt_run(&t, 1u << 20));
     pica200_core_reset(t.core);
@@ -181,28 +182,56 @@ static void baseline(double secs)
     g_free(bb);
 }
 
-static void bench_transfer(double secs)
+/* runs of `once` a second on a fresh core; i counts the runs from 0 */
+typedef void BenchOnce(PicaTest *t, int i);
+
+static double rate(double secs, int threads, BenchOnce *once)
 {
     PicaTest t;
     double t0, el;
     int n = 0;
 
-    pt_init(&t, 1);
+    pt_init(&t, threads);
     t0 = now();
     do {
-        pt_w32(&t, A_PPF_INPUT_ADDR, PICA200_PHYS_VRAM >> 3);
-        pt_w32(&t, A_PPF_OUTPUT_ADDR, (PICA200_PHYS_VRAM + 0x100000) >> 3);
-        pt_w32(&t, A_PPF_INPUT_SIZE, 240 | 400 << 16);
-        pt_w32(&t, A_PPF_OUTPUT_SIZE, 240 | 400 << 16);
-        pt_w32(&t, A_PPF_FLAGS, PICA_PIXFMT_RGBA8 << 8 | PICA_PIXFMT_RGB8 << 12);
-        pt_w32(&t, A_PPF_CONTROL, 1);
-        g_assert_true(pt_run(&t, 1000));
-        pt_w32(&t, A_PPF_CONTROL, 0);
-        n++;
+        once(&t, n++);
     } while ((el = now() - t0) < secs);
-    printf("transfer  240x400 tiled RGBA8 -> RGB8: %8.1f frames/s (%7.1f Mpixels/s)\n",
-           n / el, n * 96000.0 / el / 1e6);
     pt_free(&t);
+    return n / el;
+}
+
+static void transfer_once(PicaTest *t, int i)
+{
+    pt_transfer(t, PICA200_PHYS_VRAM, PICA200_PHYS_VRAM + 0x100000,
+                240 | 400 << 16, 240 | 400 << 16,
+                PICA_PIXFMT_RGBA8 << 8 | PICA_PIXFMT_RGB8 << 12);
+}
+
+static void fill_once(PicaTest *t, int i)
+{
+    pt_fill(t, 0, PICA200_PHYS_VRAM, PICA200_PHYS_VRAM + FW * FH * 4,
+            0x203040FF, 2);
+    g_assert_true(pt_run(t, 1000));
+    pt_w32(t, A_PSC0_CONTROL, 0);
+}
+
+/* the guest demo's top-screen frame: clear, draw the cube scene, transfer */
+static void demo_frame_once(PicaTest *t, int i)
+{
+    PicaBus bus = pt_bus(t);
+    PicaCmd c = { (uint32_t *)(t->ram + LIST_OFF), 0, 4096, 0, NULL };
+    const uint32_t color = PICA200_PHYS_VRAM + PICA_SCENE_COLOR_VRAM;
+    const uint32_t depth = PICA200_PHYS_VRAM + PICA_SCENE_DEPTH_VRAM;
+
+    if (i == 0) {
+        scene_vertices((float *)(t->ram + VB_OFF));
+    }
+    g_assert_cmpint(pica_scene_clear(&bus, 400, 240, color, depth), ==, 0);
+    g_assert_cmpint(pica_scene_draw(&bus, &c, RAM_PA(LIST_OFF), i % SCENE_FRAMES,
+                                    400, 240, color, depth, RAM_PA(VB_OFF)), ==, 0);
+    g_assert_cmpint(pica_scene_show(&bus, 0, i & 1, 400, 240, color,
+                                    PICA200_PHYS_VRAM + PICA_SCENE_TOP_VRAM(i & 1)),
+                    ==, 0);
 }
 
 static void bench_commands(double secs)
@@ -216,9 +245,9 @@ static void bench_commands(double secs)
     pt_init(&t, 1);
     cb_init(&b);
     for (i = 0; i < 100000; i++) {
-        cb_reg(&b, GPUREG_FOG_COLOR + (i & 1), i);
+        pica_cmd_reg(&b, GPUREG_FOG_COLOR + (i & 1), i);
     }
-    cb_finalize(&b);
+    pica_cmd_finalize(&b);
     t0 = now();
     do {
         pt_kick(&t, &b, LIST_OFF);
@@ -261,7 +290,17 @@ int main(int argc, char **argv)
                    r.vertices / r.seconds / 1e6);
         }
     }
-    bench_transfer(secs);
+    printf("fill      PSC0 %dx%d RGBA8 frame:      %8.1f Mpixels/s\n", FW, FH,
+           rate(secs, 1, fill_once) * FW * FH / 1e6);
+    {
+        double r = rate(secs, 1, transfer_once);
+        printf("transfer  240x400 tiled RGBA8 -> RGB8: %8.1f frames/s "
+               "(%7.1f Mpixels/s)\n", r, r * 96000.0 / 1e6);
+    }
     bench_commands(secs);
+    for (th = 1; th <= maxthreads; th++) {
+        printf("demo      400x240 cube frame, %d thread%s: %8.1f frames/s\n", th,
+               th > 1 ? "s" : " ", rate(secs, th, demo_frame_once));
+    }
     return 0;
 }

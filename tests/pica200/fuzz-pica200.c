@@ -156,16 +156,16 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
     }
     head[0] = index & 0x3F;
     cb_init(&b);
-    cb_shader_passthrough(&b);
-    cb_viewport(&b, 64, 64, 0, 0);
-    cb_target(&b, 64, 64, PICA200_PHYS_VRAM, index % 5 == 1 ? PICA_COLORFMT_RGB565
+    pica_cmd_shader_passthrough(&b);
+    pica_cmd_viewport(&b, 64, 64, 0, 0);
+    pica_cmd_target(&b, 64, 64, PICA200_PHYS_VRAM, index % 5 == 1 ? PICA_COLORFMT_RGB565
                                                             : PICA_COLORFMT_RGBA8,
               index % 3 == 1 ? PICA200_PHYS_VRAM + 0x10000 : 0, PICA_DEPTH_D24S8);
-    cb_fragment(&b, index % 3 == 1, PICA_CMP_LESS, true);
-    cb_attribs(&b, PICA200_PHYS_FCRAM + vb, PT_F32X4, PT_F32X4, 32);
-    cb_draw(&b, index % 2 ? PICA_TOPOLOGY_STRIP : PICA_TOPOLOGY_TRIANGLES, 3, 0,
+    pica_cmd_fragment(&b, index % 3 == 1, PICA_CMP_LESS, true);
+    pica_cmd_attribs(&b, PICA200_PHYS_FCRAM + vb, PICA_F32X4, PICA_F32X4, 32);
+    pica_cmd_draw(&b, index % 2 ? PICA_TOPOLOGY_STRIP : PICA_TOPOLOGY_TRIANGLES, 3, 0,
             false, 0);
-    cb_finalize(&b);
+    pica_cmd_finalize(&b);
     len = 16 + vb + sizeof(tri);
     if (len > max || b.n * 4 > vb) {
         cb_free(&b);
@@ -173,7 +173,7 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
     }
     memset(buf, 0, len);
     memcpy(buf, head, 16);
-    memcpy(buf + 16, b.w, b.n * 4);
+    memcpy(buf + 16, b.buf, b.n * 4);
     memcpy(buf + 16 + vb, tri, sizeof(tri));
     cb_free(&b);
     return len;

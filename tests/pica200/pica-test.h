@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gpu3d/pica200-regs.h"
+#include "gpu3d/pica200-cmd.h"
 #include "pica200/pica200.h"
 
 #define PT_RAM_SIZE (16u << 20)
@@ -90,16 +91,40 @@ static inline uint32_t pt_rreg(PicaTest *t, uint32_t id)
     return pt_r32(t, PICA_INTERNAL_OFFSET(id));
 }
 
+/*
+ * The BAR0 accessors of gpu3d/pica200-cmd.h's sequences: a read first lets
+ * the core work a step, so polling a status register makes progress.
+ */
+static inline void pt_bus_wr(void *opaque, uint32_t off, uint32_t val)
+{
+    pt_w32(opaque, off, val);
+}
+
+static inline uint32_t pt_bus_rd(void *opaque, uint32_t off)
+{
+    pica200_core_work(((PicaTest *)opaque)->core, 4096);
+    return pt_r32(opaque, off);
+}
+
+static inline PicaBus pt_bus(PicaTest *t)
+{
+    PicaBus b = { t, pt_bus_wr, pt_bus_rd };
+    return b;
+}
+
+static inline void pt_seq(PicaTest *t, const PicaRegWrite *w, unsigned n)
+{
+    PicaBus b = pt_bus(t);
+    pica_bus_seq(&b, w, n);
+}
+
 /* start memory fill unit `unit` on [start, end) (3DS physical) */
 static inline void pt_fill(PicaTest *t, unsigned unit, uint32_t start,
                            uint32_t end, uint32_t value, unsigned width)
 {
-    uint32_t base = PICA_PSC_BASE(unit);
+    PicaRegWrite w[4];
 
-    pt_w32(t, base + PICA_PSC_ADDR_START, start >> 3);
-    pt_w32(t, base + PICA_PSC_ADDR_END, end >> 3);
-    pt_w32(t, base + PICA_PSC_VALUE, value);
-    pt_w32(t, base + PICA_PSC_CONTROL, width << 8 | 1);
+    pt_seq(t, w, pica_seq_fill(w, unit, start, end, value, width));
 }
 
 /* start a display transfer (or texture copy, by `flags`) */
@@ -107,12 +132,9 @@ static inline void pt_start_transfer(PicaTest *t, uint32_t in_pa,
                                      uint32_t out_pa, uint32_t in_size,
                                      uint32_t out_size, uint32_t flags)
 {
-    pt_w32(t, A_PPF_INPUT_ADDR, in_pa >> 3);
-    pt_w32(t, A_PPF_OUTPUT_ADDR, out_pa >> 3);
-    pt_w32(t, A_PPF_INPUT_SIZE, in_size);
-    pt_w32(t, A_PPF_OUTPUT_SIZE, out_size);
-    pt_w32(t, A_PPF_FLAGS, flags);
-    pt_w32(t, A_PPF_CONTROL, 1);
+    PicaRegWrite w[6];
+
+    pt_seq(t, w, pica_seq_transfer(w, in_pa, out_pa, in_size, out_size, flags));
 }
 
 /* a whole transfer: start, run, expect "finished", clear it */
@@ -126,74 +148,36 @@ static inline void pt_transfer(PicaTest *t, uint32_t in_pa, uint32_t out_pa,
     pt_w32(t, A_PPF_CONTROL, 0);
 }
 
-/* ---- command lists, as a guest builds them ----------------------------- */
+/* ---- command lists, as a guest builds them (gpu3d/pica200-cmd.h) ------ */
 
-typedef struct CmdBuf {
-    uint32_t *w;
-    size_t n, cap;
-} CmdBuf;
+typedef PicaCmd CmdBuf;
+
+static inline int cb_grow(PicaCmd *c)
+{
+    c->cap *= 2;
+    c->buf = g_renew(uint32_t, c->buf, c->cap);
+    return 1;
+}
 
 static inline void cb_init(CmdBuf *b)
 {
+    memset(b, 0, sizeof(*b));
     b->cap = 1024;
-    b->n = 0;
-    b->w = g_new(uint32_t, b->cap);
+    b->buf = g_new(uint32_t, b->cap);
+    b->grow = cb_grow;
 }
 
 static inline void cb_free(CmdBuf *b)
 {
-    g_free(b->w);
-}
-
-static inline void cb_word(CmdBuf *b, uint32_t v)
-{
-    if (b->n == b->cap) {
-        b->cap *= 2;
-        b->w = g_renew(uint32_t, b->w, b->cap);
-    }
-    b->w[b->n++] = v;
-}
-
-/* one command: n >= 1 parameters to id (consecutive: id, id+1, ...) */
-static inline void cb_cmd(CmdBuf *b, uint32_t id, uint32_t mask,
-                          bool consecutive, const uint32_t *p, unsigned n)
-{
-    unsigned i;
-
-    cb_word(b, p[0]);
-    cb_word(b, PICA_CMD_HEADER(id, mask, n - 1, consecutive));
-    for (i = 1; i < n; i++) {
-        cb_word(b, p[i]);
-    }
-    if (b->n & 1) {
-        cb_word(b, 0);               /* pad to 8 bytes */
-    }
-}
-
-static inline void cb_reg(CmdBuf *b, uint32_t id, uint32_t v)
-{
-    cb_cmd(b, id, 0xF, false, &v, 1);
-}
-
-static inline void cb_regm(CmdBuf *b, uint32_t id, uint32_t mask, uint32_t v)
-{
-    cb_cmd(b, id, mask, false, &v, 1);
-}
-
-/* FINALIZE, repeated until the list is a multiple of 16 bytes (libctru) */
-static inline void cb_finalize(CmdBuf *b)
-{
-    cb_reg(b, GPUREG_FINALIZE, 0x12345678);
-    if (b->n & 3) {
-        cb_reg(b, GPUREG_FINALIZE, 0x12345678);
-    }
+    g_free(b->buf);
 }
 
 /* copy the list to guest RAM at `off` and start it on channel 0 from BAR0 */
 static inline void pt_kick(PicaTest *t, const CmdBuf *b, uint32_t off)
 {
     g_assert_cmpuint(off + b->n * 4, <=, PT_RAM_SIZE);
-    memcpy(t->ram + off, b->w, b->n * 4);
+    g_assert_false(b->overflow);
+    memcpy(t->ram + off, b->buf, b->n * 4);
     pt_wreg(t, GPUREG_CMDBUF_SIZE0, (uint32_t)(b->n * 4) >> 3);
     pt_wreg(t, GPUREG_CMDBUF_ADDR0, (PICA200_PHYS_FCRAM + off) >> 3);
     pt_wreg(t, GPUREG_CMDBUF_JUMP0, 1);
@@ -213,58 +197,6 @@ static inline size_t pt_tiled_offset(unsigned x, unsigned row, unsigned w,
         m |= ((x >> i) & 1) << (2 * i) | ((row >> i) & 1) << (2 * i + 1);
     }
     return ((size_t)((row / 8) * (w / 8) + x / 8) * 64 + m) * bpp;
-}
-
-/* ---- numbers ------------------------------------------------------------- */
-
-/*
- * float -> float1.7.16 the way citro3d's f32tof24 does it: exponent - 64,
- * mantissa truncated (an independent encoder for the tests).
- */
-static inline uint32_t pt_f24(float f)
-{
-    uint32_t u, s, e, m;
-
-    memcpy(&u, &f, 4);
-    s = u >> 31;
-    if (!(u & 0x7FFFFFFF)) {
-        return s << 23;
-    }
-    e = (u >> 23) & 0xFF;
-    m = (u & 0x7FFFFF) >> 7;
-    if (e < 64) {
-        return s << 23;
-    }
-    if (e - 64 >= 0x7F) {
-        return s << 23 | 0x7F0000;
-    }
-    return s << 23 | (e - 64) << 16 | m;
-}
-
-/* float -> float1.7.23 placed in b1-31 (VIEWPORT_INVW/INVH) */
-static inline uint32_t pt_f31(float f)
-{
-    uint32_t u, s, e, m;
-
-    memcpy(&u, &f, 4);
-    s = u >> 31;
-    e = (u >> 23) & 0xFF;
-    m = u & 0x7FFFFF;
-    if (!(u & 0x7FFFFFFF) || e < 64) {
-        return s << 31;
-    }
-    return (s << 30 | (e - 64) << 23 | m) << 1;
-}
-
-/* four f24 in three words: W in the top of the first (digest §5) */
-static inline void pt_pack_f24x4(const float v[4], uint32_t w[3])
-{
-    uint32_t x = pt_f24(v[0]), y = pt_f24(v[1]), z = pt_f24(v[2]),
-             ww = pt_f24(v[3]);
-
-    w[0] = ww << 8 | z >> 16;
-    w[1] = z << 16 | y >> 8;
-    w[2] = y << 24 | x;
 }
 
 #endif

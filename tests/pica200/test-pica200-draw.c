@@ -126,9 +126,9 @@ static void draw_gouraud(PicaTest *t, int threads)
     g_assert_false(pica200_irq_level(t->core));
 
     cb_init(&b);
-    cb_basic_scene(&b, FBW, FBH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
-    cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
-    cb_finalize(&b);
+    pica_cmd_basic_scene(&b, FBW, FBH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
+    pica_cmd_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
+    pica_cmd_finalize(&b);
     pt_kick(t, &b, LIST_OFF);
     g_assert_true(pt_run(t, 1000));
     g_assert_true(pica200_irq_level(t->core));
@@ -275,8 +275,8 @@ static void test_gouraud_lcd(gconstpointer data)
 /* draw into a CW x CH RGBA8 target with additive blending (ONE, ONE) */
 static void count_setup(CmdBuf *b)
 {
-    cb_basic_scene(b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
-    cb_reg(b, GPUREG_BLEND_FUNC, 0x11110000);      /* add, ONE, ONE */
+    pica_cmd_basic_scene(b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
+    pica_cmd_reg(b, GPUREG_BLEND_FUNC, 0x11110000);      /* add, ONE, ONE */
 }
 
 /* window (x, y) -> NDC for the CW x CH target */
@@ -313,7 +313,7 @@ static int count_at(PicaTest *t, int wx, int wy)
 
 static void run_list(PicaTest *t, CmdBuf *b)
 {
-    cb_finalize(b);
+    pica_cmd_finalize(b);
     pt_kick(t, b, LIST_OFF);
     g_assert_true(pt_run(t, 1000));
     pt_wreg(t, GPUREG_IRQ_ACK0, 0);
@@ -326,7 +326,7 @@ static void count_draw(PicaTest *t, unsigned topology, unsigned n)
 
     cb_init(&b);
     count_setup(&b);
-    cb_draw(&b, topology, n, 0, false, 0);
+    pica_cmd_draw(&b, topology, n, 0, false, 0);
     run_list(t, &b);
     cb_free(&b);
 }
@@ -384,7 +384,7 @@ static void draw_square(PicaTest *t, unsigned topology, unsigned count,
     memset(t->vram, 0, CW * CH * 4);
     cb_init(&b);
     count_setup(&b);
-    cb_draw(&b, topology, count, first, indexed, index_cfg);
+    pica_cmd_draw(&b, topology, count, first, indexed, index_cfg);
     run_list(t, &b);
     check_square(t, what);
     cb_free(&b);
@@ -442,8 +442,8 @@ static void test_culling(void)
             put_points(&t, tri[w], 3);
             cb_init(&b);
             count_setup(&b);
-            cb_reg(&b, GPUREG_FACECULLING_CONFIG, mode);
-            cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
+            pica_cmd_reg(&b, GPUREG_FACECULLING_CONFIG, mode);
+            pica_cmd_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
             run_list(&t, &b);
             g_assert_cmpint(count_at(&t, 12, 12), ==, mode != culled_by[w]);
             cb_free(&b);
@@ -481,14 +481,14 @@ static void test_clip_and_scissor(void)
     put_points(&t, (const double[][2]){ { 0, 0 }, { 64, 0 }, { 0, 64 }, { 64, 64 } }, 4);
     cb_init(&b);
     count_setup(&b);
-    cb_reg(&b, GPUREG_SCISSORTEST_MODE, 3);
-    cb_reg(&b, GPUREG_SCISSORTEST_POS, 20 | 30 << 16);
-    cb_reg(&b, GPUREG_SCISSORTEST_DIM, 29 | 39 << 16);
-    cb_draw(&b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
+    pica_cmd_reg(&b, GPUREG_SCISSORTEST_MODE, 3);
+    pica_cmd_reg(&b, GPUREG_SCISSORTEST_POS, 20 | 30 << 16);
+    pica_cmd_reg(&b, GPUREG_SCISSORTEST_DIM, 29 | 39 << 16);
+    pica_cmd_draw(&b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
     /* inverted scissor on a second pass: everything else */
-    cb_reg(&b, GPUREG_SCISSORTEST_MODE, 1);
-    cb_draw(&b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
-    cb_reg(&b, GPUREG_SCISSORTEST_MODE, 0);
+    pica_cmd_reg(&b, GPUREG_SCISSORTEST_MODE, 1);
+    pica_cmd_draw(&b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
+    pica_cmd_reg(&b, GPUREG_SCISSORTEST_MODE, 0);
     run_list(&t, &b);
     for (y = 0; y < CH; y++) {
         for (x = 0; x < CW; x++) {
@@ -527,14 +527,14 @@ static void test_depth_rgb565(void)
     pt_w32(&t, A_PSC0_CONTROL, 0);
     pt_w32(&t, A_PSC1_CONTROL, 0);
     cb_init(&b);
-    cb_shader_passthrough(&b);
-    cb_viewport(&b, CW, CH, 0, 0);
-    cb_target(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGB565, PA(DEPTH_VRAM),
+    pica_cmd_shader_passthrough(&b);
+    pica_cmd_viewport(&b, CW, CH, 0, 0);
+    pica_cmd_target(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGB565, PA(DEPTH_VRAM),
               PICA_DEPTH_D24);
-    cb_fragment(&b, true, PICA_CMP_LESS, true);
-    cb_attribs(&b, RAM_PA(VB_OFF), PT_F32X4, PT_F32X4, 32);
-    cb_draw(&b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
-    cb_draw(&b, PICA_TOPOLOGY_STRIP, 4, 4, false, 0);
+    pica_cmd_fragment(&b, true, PICA_CMP_LESS, true);
+    pica_cmd_attribs(&b, RAM_PA(VB_OFF), PICA_F32X4, PICA_F32X4, 32);
+    pica_cmd_draw(&b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
+    pica_cmd_draw(&b, PICA_TOPOLOGY_STRIP, 4, 4, false, 0);
     run_list(&t, &b);
     /* (30, 30): both, red (near) wins; (20, 20) red only; (44, 44) green
      * only; (4, 4) none */
@@ -569,10 +569,10 @@ static void int_setup(CmdBuf *b)
     const float c0[4] = { 2 / 64.0f, 2 / 64.0f, 1, 1 }, c1[4] = { -1, -1, -0.5f, 0 };
     const float c2[4] = { 1 / 255.0f, 1 / 255.0f, 1 / 255.0f, 1 };
 
-    cb_shader(b, c0, c1, c2);
-    cb_viewport(b, CW, CH, 0, 0);
-    cb_target(b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, 0, 0);
-    cb_fragment(b, false, PICA_CMP_ALWAYS, false);
+    pica_cmd_shader(b, c0, c1, c2);
+    pica_cmd_viewport(b, CW, CH, 0, 0);
+    pica_cmd_target(b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, 0, 0);
+    pica_cmd_fragment(b, false, PICA_CMP_ALWAYS, false);
 }
 
 /* draw the list's triangle and compare the target with `want` (within 1) */
@@ -580,7 +580,7 @@ static void draw_compare(PicaTest *t, CmdBuf *b, const uint8_t *want)
 {
     int i;
 
-    cb_draw(b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
+    pica_cmd_draw(b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
     run_list(t, b);
     cb_free(b);
     for (i = 0; i < CW * CH * 4; i++) {
@@ -615,8 +615,8 @@ static void test_attribute_formats(void)
     pt_put_vertices(&t, VB_OFF, &v[0][0], 3);
     memset(t.vram, 0, CW * CH * 4);
     cb_init(&b);
-    cb_basic_scene(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
-    cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
+    pica_cmd_basic_scene(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
+    pica_cmd_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
     run_list(&t, &b);
     cb_free(&b);
     snapshot(&t, want);
@@ -639,18 +639,18 @@ static void test_attribute_formats(void)
     memset(t.vram, 0, CW * CH * 4);
     cb_init(&b);
     int_setup(&b);
-    cb_reg(&b, GPUREG_ATTRIBBUFFERS_LOC, RAM_PA(VB_OFF) >> 3);
-    cb_reg(&b, GPUREG_ATTRIBBUFFERS_FORMAT_LOW,
+    pica_cmd_reg(&b, GPUREG_ATTRIBBUFFERS_LOC, RAM_PA(VB_OFF) >> 3);
+    pica_cmd_reg(&b, GPUREG_ATTRIBBUFFERS_FORMAT_LOW,
            PICA_ATTRIB_FORMAT(PICA_ATTR_S16, 3) |
            PICA_ATTRIB_FORMAT(PICA_ATTR_U8, 3) << 4);
-    cb_reg(&b, GPUREG_ATTRIBBUFFERS_FORMAT_HIGH, 0x0FFCu << 16 | 1u << 28);
+    pica_cmd_reg(&b, GPUREG_ATTRIBBUFFERS_FORMAT_HIGH, 0x0FFCu << 16 | 1u << 28);
     {
         /* components: attr0, 4-byte pad (12), attr1; 15 bytes per vertex */
         uint32_t buf0[3] = { 0, 0x1C0, 15u << 16 | 3u << 28 };
-        cb_cmd(&b, PICA_ATTRIBBUFFER_OFFSET(0), 0xF, true, buf0, 3);
+        pica_cmd(&b, PICA_ATTRIBBUFFER_OFFSET(0), 0xF, true, buf0, 3);
     }
     for (i = 1; i < 12; i++) {
-        cb_reg(&b, PICA_ATTRIBBUFFER_CONFIG2(i), 0);
+        pica_cmd_reg(&b, PICA_ATTRIBBUFFER_CONFIG2(i), 0);
     }
     /*
      * the padding is 4-aligned (6 -> 8 -> 12); the colour scale arrives as
@@ -674,9 +674,9 @@ static void test_attribute_formats(void)
         memset(t.vram, 0, CW * CH * 4);
         cb_init(&b);
         int_setup(&b);
-        cb_attribs(&b, RAM_PA(VB_OFF), PICA_ATTRIB_FORMAT(PICA_ATTR_S16, 3),
+        pica_cmd_attribs(&b, RAM_PA(VB_OFF), PICA_ATTRIB_FORMAT(PICA_ATTR_S16, 3),
                    PICA_ATTRIB_FORMAT(PICA_ATTR_U8, 3), 10);
-        cb_cmd(&b, PICA_ATTRIBBUFFER_OFFSET(0), 0xF, true, buf0, 3);
+        pica_cmd(&b, PICA_ATTRIBBUFFER_OFFSET(0), 0xF, true, buf0, 3);
         draw_compare(&t, &b, want);
     }
 
@@ -684,18 +684,18 @@ static void test_attribute_formats(void)
     memset(t.vram, 0, CW * CH * 4);
     pt_put_vertices(&t, VB_OFF, &v[0][0], 3);
     cb_init(&b);
-    cb_basic_scene(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
+    pica_cmd_basic_scene(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
     {
         uint32_t buf0[3] = { 0, 0x0, 32u << 16 | 1u << 28 };   /* attr0 only */
         const float col[4] = { 0.5f, 0.25f, 1, 1 };
         uint32_t p[4];
-        cb_cmd(&b, PICA_ATTRIBBUFFER_OFFSET(0), 0xF, true, buf0, 3);
-        cb_reg(&b, GPUREG_ATTRIBBUFFERS_FORMAT_HIGH, 0x0FFEu << 16 | 1u << 28);
+        pica_cmd(&b, PICA_ATTRIBBUFFER_OFFSET(0), 0xF, true, buf0, 3);
+        pica_cmd_reg(&b, GPUREG_ATTRIBBUFFERS_FORMAT_HIGH, 0x0FFEu << 16 | 1u << 28);
         p[0] = 1;
-        pt_pack_f24x4(col, p + 1);
-        cb_cmd(&b, GPUREG_FIXEDATTRIB_INDEX, 0xF, true, p, 4);
+        pica_pack_f24x4(col, p + 1);
+        pica_cmd(&b, GPUREG_FIXEDATTRIB_INDEX, 0xF, true, p, 4);
     }
-    cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
+    pica_cmd_draw(&b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
     run_list(&t, &b);
     cb_free(&b);
     {
@@ -708,23 +708,23 @@ static void test_attribute_formats(void)
     /* immediate mode: the float triangle through FIXEDATTRIB index 0xF */
     memset(t.vram, 0, CW * CH * 4);
     cb_init(&b);
-    cb_basic_scene(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
-    cb_regm(&b, GPUREG_PRIMITIVE_CONFIG, 0x2, 0);
-    cb_reg(&b, GPUREG_RESTART_PRIMITIVE, 1);
-    cb_reg(&b, GPUREG_INDEXBUFFER_CONFIG, 0x80000000);
-    cb_regm(&b, GPUREG_GEOSTAGE_CONFIG2, 0x1, 1);
-    cb_regm(&b, GPUREG_START_DRAW_FUNC0, 0x1, 0);
-    cb_reg(&b, GPUREG_FIXEDATTRIB_INDEX, PICA_FIXEDATTRIB_IMMEDIATE);
+    pica_cmd_basic_scene(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, RAM_PA(VB_OFF));
+    pica_cmd_regm(&b, GPUREG_PRIMITIVE_CONFIG, 0x2, 0);
+    pica_cmd_reg(&b, GPUREG_RESTART_PRIMITIVE, 1);
+    pica_cmd_reg(&b, GPUREG_INDEXBUFFER_CONFIG, 0x80000000);
+    pica_cmd_regm(&b, GPUREG_GEOSTAGE_CONFIG2, 0x1, 1);
+    pica_cmd_regm(&b, GPUREG_START_DRAW_FUNC0, 0x1, 0);
+    pica_cmd_reg(&b, GPUREG_FIXEDATTRIB_INDEX, PICA_FIXEDATTRIB_IMMEDIATE);
     for (i = 0; i < 3; i++) {
         uint32_t p[3];
-        pt_pack_f24x4(&v[i][0], p);
-        cb_cmd(&b, GPUREG_FIXEDATTRIB_DATA0, 0xF, true, p, 3);
-        pt_pack_f24x4(&v[i][4], p);
-        cb_cmd(&b, GPUREG_FIXEDATTRIB_DATA0, 0xF, true, p, 3);
+        pica_pack_f24x4(&v[i][0], p);
+        pica_cmd(&b, GPUREG_FIXEDATTRIB_DATA0, 0xF, true, p, 3);
+        pica_pack_f24x4(&v[i][4], p);
+        pica_cmd(&b, GPUREG_FIXEDATTRIB_DATA0, 0xF, true, p, 3);
     }
-    cb_regm(&b, GPUREG_START_DRAW_FUNC0, 0x1, 1);
-    cb_regm(&b, GPUREG_GEOSTAGE_CONFIG2, 0x1, 0);
-    cb_reg(&b, GPUREG_VTX_FUNC, 1);
+    pica_cmd_regm(&b, GPUREG_START_DRAW_FUNC0, 0x1, 1);
+    pica_cmd_regm(&b, GPUREG_GEOSTAGE_CONFIG2, 0x1, 0);
+    pica_cmd_reg(&b, GPUREG_VTX_FUNC, 1);
     run_list(&t, &b);
     cb_free(&b);
     snapshot(&t, got);
@@ -752,28 +752,28 @@ static void gs_draw(PicaTest *t, const uint32_t *gs, unsigned n, uint8_t loops)
     cb_init(&b);
     count_setup(&b);
     /* geometry stage on, GS configuration separate */
-    cb_regm(&b, GPUREG_GEOSTAGE_CONFIG, 0x1, 2);
-    cb_regm(&b, GPUREG_VSH_COM_MODE, 0x1, 1);
-    cb_reg(&b, GPUREG_GSH_CODETRANSFER_INDEX, 0);
-    cb_cmd(&b, GPUREG_GSH_CODETRANSFER_DATA0, 0xF, false, gs, n);
-    cb_reg(&b, GPUREG_GSH_CODETRANSFER_END, 1);
-    cb_reg(&b, GPUREG_GSH_OPDESCS_INDEX, 0);
-    cb_reg(&b, GPUREG_GSH_OPDESCS_DATA0,
+    pica_cmd_regm(&b, GPUREG_GEOSTAGE_CONFIG, 0x1, 2);
+    pica_cmd_regm(&b, GPUREG_VSH_COM_MODE, 0x1, 1);
+    pica_cmd_reg(&b, GPUREG_GSH_CODETRANSFER_INDEX, 0);
+    pica_cmd(&b, GPUREG_GSH_CODETRANSFER_DATA0, 0xF, false, gs, n);
+    pica_cmd_reg(&b, GPUREG_GSH_CODETRANSFER_END, 1);
+    pica_cmd_reg(&b, GPUREG_GSH_OPDESCS_INDEX, 0);
+    pica_cmd_reg(&b, GPUREG_GSH_OPDESCS_DATA0,
            PICA_OPDESC(0xF, 0, PICA_SWZ_XYZW, 0, PICA_SWZ_XYZW, 0, 0));
     for (i = 0; i < 3; i++) {
         uint32_t p[4];
         p[0] = i;
-        pt_pack_f24x4(off[i], p + 1);
-        cb_cmd(&b, GPUREG_GSH_FLOATUNIFORM_INDEX, 0xF, true, p, 4);
+        pica_pack_f24x4(off[i], p + 1);
+        pica_cmd(&b, GPUREG_GSH_FLOATUNIFORM_INDEX, 0xF, true, p, 4);
     }
-    cb_reg(&b, GPUREG_GSH_INTUNIFORM_I0, 1);
-    cb_reg(&b, GPUREG_GSH_INTUNIFORM_I1, loops);
-    cb_reg(&b, GPUREG_GSH_ENTRYPOINT, 0x7FFF0000);
-    cb_reg(&b, GPUREG_GSH_OUTMAP_MASK, 0x3);
-    cb_reg(&b, GPUREG_GSH_INPUTBUFFER_CONFIG, 0x08000001);   /* 2 inputs */
-    cb_reg(&b, GPUREG_GSH_ATTRIBUTES_PERMUTATION_LOW, 0x76543210);
-    cb_reg(&b, GPUREG_GSH_MISC0, 0);
-    cb_draw(&b, PICA_TOPOLOGY_GEOMETRY, 1, 0, false, 0);
+    pica_cmd_reg(&b, GPUREG_GSH_INTUNIFORM_I0, 1);
+    pica_cmd_reg(&b, GPUREG_GSH_INTUNIFORM_I1, loops);
+    pica_cmd_reg(&b, GPUREG_GSH_ENTRYPOINT, 0x7FFF0000);
+    pica_cmd_reg(&b, GPUREG_GSH_OUTMAP_MASK, 0x3);
+    pica_cmd_reg(&b, GPUREG_GSH_INPUTBUFFER_CONFIG, 0x08000001);   /* 2 inputs */
+    pica_cmd_reg(&b, GPUREG_GSH_ATTRIBUTES_PERMUTATION_LOW, 0x76543210);
+    pica_cmd_reg(&b, GPUREG_GSH_MISC0, 0);
+    pica_cmd_draw(&b, PICA_TOPOLOGY_GEOMETRY, 1, 0, false, 0);
     run_list(t, &b);
     cb_free(&b);
 }
@@ -846,7 +846,7 @@ static void expect_skip(PicaTest *t, CmdBuf *b, const char *what)
     int x, y;
 
     memset(t->vram, 0, CW * CH * 4);
-    cb_draw(b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
+    pica_cmd_draw(b, PICA_TOPOLOGY_TRIANGLES, 3, 0, false, 0);
     run_list(t, b);
     if (g3d_log_count(G3D_LOG_GUEST_ERROR) == errors) {
         g_error("%s: no guest error logged", what);
@@ -868,7 +868,7 @@ static void skip_with(PicaTest *t, const char *what, unsigned n,
     cb_init(&b);
     count_setup(&b);
     for (i = 0; i < n; i++) {
-        cb_reg(&b, regs[i][0], regs[i][1]);
+        pica_cmd_reg(&b, regs[i][0], regs[i][1]);
     }
     expect_skip(t, &b, what);
     cb_free(&b);
@@ -889,7 +889,7 @@ static void test_bad_input(void)
     /* an attribute buffer past the end of memory */
     cb_init(&b);
     count_setup(&b);
-    cb_attribs(&b, RAM_PA(PT_RAM_SIZE - 48), PT_F32X4, PT_F32X4, 32);
+    pica_cmd_attribs(&b, RAM_PA(PT_RAM_SIZE - 48), PICA_F32X4, PICA_F32X4, 32);
     expect_skip(&t, &b, "attribute buffer past memory");
     g_assert_true(pica200_irq_level(t.core) == false);  /* acked */
     cb_free(&b);
@@ -897,23 +897,23 @@ static void test_bad_input(void)
     /* a colour buffer past the end of VRAM */
     cb_init(&b);
     count_setup(&b);
-    cb_target(&b, CW, CH, PA(PICA200_VRAM_SIZE - 4096), PICA_COLORFMT_RGBA8, 0, 0);
+    pica_cmd_target(&b, CW, CH, PA(PICA200_VRAM_SIZE - 4096), PICA_COLORFMT_RGBA8, 0, 0);
     expect_skip(&t, &b, "framebuffer past VRAM");
     cb_free(&b);
 
     /* a depth buffer outside memory with the depth test on */
     cb_init(&b);
     count_setup(&b);
-    cb_target(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, 0x10000000,
+    pica_cmd_target(&b, CW, CH, PA(COLOR_VRAM), PICA_COLORFMT_RGBA8, 0x10000000,
               PICA_DEPTH_D24S8);
-    cb_fragment(&b, true, PICA_CMP_LESS, true);
+    pica_cmd_fragment(&b, true, PICA_CMP_LESS, true);
     expect_skip(&t, &b, "depth buffer outside memory");
     cb_free(&b);
 
     /* a framebuffer that is not whole tiles */
     cb_init(&b);
     count_setup(&b);
-    cb_reg(&b, GPUREG_FRAMEBUFFER_DIM, 60 | 63 << 12 | 1u << 24);
+    pica_cmd_reg(&b, GPUREG_FRAMEBUFFER_DIM, 60 | 63 << 12 | 1u << 24);
     expect_skip(&t, &b, "framebuffer of partial tiles");
     cb_free(&b);
 
@@ -942,8 +942,8 @@ static void test_bad_input(void)
     count_setup(&b);
     {
         unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
-        cb_reg(&b, GPUREG_ATTRIBBUFFERS_LOC, RAM_PA(PT_RAM_SIZE - 4096) >> 3);
-        cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 0x10000, 0, true, 0x80000000);
+        pica_cmd_reg(&b, GPUREG_ATTRIBBUFFERS_LOC, RAM_PA(PT_RAM_SIZE - 4096) >> 3);
+        pica_cmd_draw(&b, PICA_TOPOLOGY_TRIANGLES, 0x10000, 0, true, 0x80000000);
         run_list(&t, &b);
         g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), >, errors);
     }
@@ -957,10 +957,10 @@ static void test_bad_input(void)
     /* a huge draw of fixed attributes: bounded steps, reset recovers */
     cb_init(&b);
     count_setup(&b);
-    cb_reg(&b, GPUREG_ATTRIBBUFFERS_FORMAT_HIGH, 0x0FFFu << 16 | 1u << 28);
-    cb_reg(&b, PICA_ATTRIBBUFFER_CONFIG2(0), 0);
-    cb_draw(&b, PICA_TOPOLOGY_TRIANGLES, 0xFFFFFFF0u, 0, false, 0);
-    cb_finalize(&b);
+    pica_cmd_reg(&b, GPUREG_ATTRIBBUFFERS_FORMAT_HIGH, 0x0FFFu << 16 | 1u << 28);
+    pica_cmd_reg(&b, PICA_ATTRIBBUFFER_CONFIG2(0), 0);
+    pica_cmd_draw(&b, PICA_TOPOLOGY_TRIANGLES, 0xFFFFFFF0u, 0, false, 0);
+    pica_cmd_finalize(&b);
     pt_kick(&t, &b, LIST_OFF);
     g_assert_false(pt_run(&t, 50));
     pica200_core_reset(t.core);

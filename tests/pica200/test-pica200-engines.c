@@ -61,6 +61,18 @@ static void test_psc(void)
     pt_w32(&t, A_PSC0_CONTROL, 0);
     pt_w32(&t, A_PSC1_CONTROL, 0);
 
+    /* 24- and 16-bit patterns stay in phase across the 4 KiB work chunks */
+    pt_fill(&t, 0, PA(0x10000), PA(0x13010), 0x00332211, 1);
+    pt_fill(&t, 1, PA(0x20000), PA(0x23010), 0xABCD1234, 0);
+    g_assert_true(pt_run(&t, 10));
+    for (i = 0; i < 0x3010; i++) {
+        g_assert_cmphex(t.vram[0x10000 + i], ==, p24[i % 3]);
+        g_assert_cmphex(t.vram[0x20000 + i], ==, i & 1 ? 0x12 : 0x34);
+    }
+    g_assert_cmphex(t.vram[0x13010], ==, 0);
+    pt_w32(&t, A_PSC0_CONTROL, 0);
+    pt_w32(&t, A_PSC1_CONTROL, 0);
+
     /* the whole VRAM, in bounded steps */
     pt_fill(&t, 0, PA(0), PA(PICA200_VRAM_SIZE), 0xDEADBEEF, 2);
     for (i = 0; pica200_core_work(t.core, 16); i++) {

@@ -56,13 +56,13 @@ static void test_f24_against_citro3d(void)
         if (isnan(f) || isinf(f)) {
             continue;
         }
-        g_assert_cmphex(pica_float_to_f24(f), ==, pt_f24(f));
+        g_assert_cmphex(pica_float_to_f24(f), ==, pica_to_f24(f));
         /* what survives is exact: unpacking gives f with 16 mantissa bits */
         if ((u >> 23 & 0xFF) > 64 && (u >> 23 & 0xFF) < 191) {
             uint32_t t = u & ~0x7Fu;
             float ft;
             memcpy(&ft, &t, 4);
-            g_assert_cmpfloat(pica_f24_to_float(pt_f24(f)), ==, ft);
+            g_assert_cmpfloat(pica_f24_to_float(pica_to_f24(f)), ==, ft);
             n++;
         }
     }
@@ -75,9 +75,9 @@ static void test_f31(void)
     /* digest §5: 2/256 -> 0x38000000 once shifted into b1-31 */
     g_assert_cmphex(g3d_float_pack(2.0f / 256.0f, &pica_f31) << 1, ==,
                     0x38000000);
-    g_assert_cmphex(pt_f31(2.0f / 256.0f), ==, 0x38000000);
+    g_assert_cmphex(pica_to_f31(2.0f / 256.0f), ==, 0x38000000);
     g_assert_cmphex(g3d_float_pack(2.0f / 240.0f, &pica_f31) << 1, ==,
-                    pt_f31(2.0f / 240.0f));
+                    pica_to_f31(2.0f / 240.0f));
     g_assert_cmpfloat(g3d_float_unpack(0x38000000 >> 1, &pica_f31), ==,
                       2.0f / 256.0f);
     /* the full binary32 mantissa survives */
@@ -108,7 +108,7 @@ static void test_packing(void)
     float out[4];
 
     /* digest §5 example */
-    pt_pack_f24x4(v, w);
+    pica_pack_f24x4(v, w);
     g_assert_cmphex(w[0], ==, 0x41000040);
     g_assert_cmphex(w[1], ==, 0x80004000);
     g_assert_cmphex(w[2], ==, 0x003F0000);
@@ -118,8 +118,8 @@ static void test_packing(void)
     g_assert_cmpfloat(out[2], ==, 3);
     g_assert_cmpfloat(out[3], ==, 4);
     /* reference bit tables: DATA0 b8-31 = W, DATA2 b0-23 = X */
-    g_assert_cmphex(w[0] >> 8, ==, pt_f24(4));
-    g_assert_cmphex(w[2] & 0xFFFFFF, ==, pt_f24(1));
+    g_assert_cmphex(w[0] >> 8, ==, pica_to_f24(4));
+    g_assert_cmphex(w[2] & 0xFFFFFF, ==, pica_to_f24(1));
 }
 
 int main(int argc, char **argv)

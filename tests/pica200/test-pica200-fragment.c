@@ -233,14 +233,14 @@ static void frag_begin(Frag *f, const uint8_t col[4], uint32_t clear)
         memcpy(f->t.vram + 4 * i, &clear, 4);
     }
     cb_init(&f->b);
-    cb_basic_scene(&f->b, W, H, PA(0), PICA_COLORFMT_RGBA8, PICA200_PHYS_FCRAM + VB_OFF);
+    pica_cmd_basic_scene(&f->b, W, H, PA(0), PICA_COLORFMT_RGBA8, PICA200_PHYS_FCRAM + VB_OFF);
 }
 
 /* draw, and return pixel (0, 0) as R, G, B, A */
 static void frag_end(Frag *f, uint8_t out[4])
 {
-    cb_draw(&f->b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
-    cb_finalize(&f->b);
+    pica_cmd_draw(&f->b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
+    pica_cmd_finalize(&f->b);
     pt_kick(&f->t, &f->b, LIST_OFF);
     g_assert_true(pt_run(&f->t, 100));
     pt_wreg(&f->t, GPUREG_IRQ_ACK0, 0);
@@ -270,8 +270,8 @@ static void test_texenv_registers(void)
     {
         uint32_t env0[5] = { 0x00E000E0, 0, 0x00010001, 0x80402010, 0 };
         uint32_t env1[5] = { 0x00EF00EF, 0, 0x00020002, 0x04030201, 0x00000001 };
-        cb_cmd(&f.b, PICA_TEXENV_BASE(0), 0xF, true, env0, 5);
-        cb_cmd(&f.b, PICA_TEXENV_BASE(1), 0xF, true, env1, 5);
+        pica_cmd(&f.b, PICA_TEXENV_BASE(0), 0xF, true, env0, 5);
+        pica_cmd(&f.b, PICA_TEXENV_BASE(1), 0xF, true, env1, 5);
     }
     frag_end(&f, out);
     /* R: (200 * 0x10 / 255 + 1) * 2 = (12 + 1) * 2 */
@@ -316,8 +316,8 @@ static void test_blend(void)
 
         pt_init(&f.t, 1);
         frag_begin(&f, col, rgba8(dst));
-        cb_reg(&f.b, GPUREG_BLEND_FUNC, cases[i].func);
-        cb_reg(&f.b, GPUREG_BLEND_COLOR, 0x10203040);
+        pica_cmd_reg(&f.b, GPUREG_BLEND_FUNC, cases[i].func);
+        pica_cmd_reg(&f.b, GPUREG_BLEND_COLOR, 0x10203040);
         frag_end(&f, out);
         for (k = 0; k < 4; k++) {
             if (out[k] != cases[i].want[k]) {
@@ -341,8 +341,8 @@ static void test_logic_ops(void)
 
         pt_init(&f.t, 1);
         frag_begin(&f, col, rgba8(dst));
-        cb_reg(&f.b, GPUREG_COLOR_OPERATION, 0x00E40000);   /* logic op */
-        cb_reg(&f.b, GPUREG_LOGIC_OP, op);
+        pica_cmd_reg(&f.b, GPUREG_COLOR_OPERATION, 0x00E40000);   /* logic op */
+        pica_cmd_reg(&f.b, GPUREG_LOGIC_OP, op);
         frag_end(&f, out);
         for (k = 0; k < 4; k++) {
             uint8_t s = col[k], d = dst[k], want;
@@ -382,7 +382,7 @@ static void frag_one(const uint8_t col[4], const uint8_t dst[4], uint32_t id,
 
     pt_init(&f.t, 1);
     frag_begin(&f, col, rgba8(dst));
-    cb_reg(&f.b, id, value);
+    pica_cmd_reg(&f.b, id, value);
     frag_end(&f, out);
     pt_free(&f.t);
 }
@@ -424,17 +424,17 @@ static void test_stencil(void)
         memcpy(f.t.vram + depth + 4 * i, &v, 4);
     }
     frag_begin(&f, col, 0);
-    cb_target(&f.b, W, H, PA(0), PICA_COLORFMT_RGBA8, PA(depth), PICA_DEPTH_D24S8);
+    pica_cmd_target(&f.b, W, H, PA(0), PICA_COLORFMT_RGBA8, PA(depth), PICA_DEPTH_D24S8);
     /* pass 1: ALWAYS, replace on z-pass with ref 5, write mask 0xFF */
-    cb_reg(&f.b, GPUREG_STENCIL_TEST, 1 | PICA_CMP_ALWAYS << 4 | 0xFF << 8 |
+    pica_cmd_reg(&f.b, GPUREG_STENCIL_TEST, 1 | PICA_CMP_ALWAYS << 4 | 0xFF << 8 |
            5 << 16 | 0xFFu << 24);
-    cb_reg(&f.b, GPUREG_STENCIL_OP, 2 << 8);
-    cb_reg(&f.b, GPUREG_DEPTH_COLOR_MASK, 0xF00);
-    cb_draw(&f.b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
+    pica_cmd_reg(&f.b, GPUREG_STENCIL_OP, 2 << 8);
+    pica_cmd_reg(&f.b, GPUREG_DEPTH_COLOR_MASK, 0xF00);
+    pica_cmd_draw(&f.b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
     /* pass 2: NOTEQUAL 5 fails everywhere: fail op = increment */
-    cb_reg(&f.b, GPUREG_STENCIL_TEST, 1 | PICA_CMP_NOTEQUAL << 4 | 0xFF << 8 |
+    pica_cmd_reg(&f.b, GPUREG_STENCIL_TEST, 1 | PICA_CMP_NOTEQUAL << 4 | 0xFF << 8 |
            5 << 16 | 0xFFu << 24);
-    cb_reg(&f.b, GPUREG_STENCIL_OP, 3);
+    pica_cmd_reg(&f.b, GPUREG_STENCIL_OP, 3);
     frag_end(&f, out);
     /* pass 1 replaced 0 by 5, pass 2 failed and incremented it */
     g_assert_cmpuint(f.t.vram[depth + 3], ==, 6);

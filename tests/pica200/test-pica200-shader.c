@@ -828,11 +828,11 @@ static void test_uploads(void)
     pt_wreg(&t, GPUREG_VSH_COM_MODE, 1);         /* GS keeps its own */
     /* float24 packing: c5 = a, c6 = b (the index advances), through aliases */
     pt_wreg(&t, GPUREG_VSH_FLOATUNIFORM_INDEX, 5);
-    pt_pack_f24x4(a, w);
+    pica_pack_f24x4(a, w);
     for (i = 0; i < 3; i++) {
         pt_wreg(&t, GPUREG_VSH_FLOATUNIFORM_DATA0 + i, w[i]);
     }
-    pt_pack_f24x4(b, w);
+    pica_pack_f24x4(b, w);
     for (i = 0; i < 3; i++) {
         pt_wreg(&t, GPUREG_VSH_FLOATUNIFORM_DATA0 + 7, w[i]);
     }
@@ -849,7 +849,7 @@ static void test_uploads(void)
     }
     g_assert_cmpfloat(vs->f[95][3], ==, 0);      /* W came first */
     g_assert_cmpfloat(vs->f[95][2], ==, 1);
-    g_assert_cmpfloat(vs->f[95][0], ==, pica_f24_to_float(pt_f24(0.1f)));
+    g_assert_cmpfloat(vs->f[95][0], ==, pica_f24_to_float(pica_to_f24(0.1f)));
     g_assert_cmpfloat(vs->f[95][0], !=, 0.1f);
     g_assert_cmpfloat(gs->f[5][0], ==, 0);        /* not mirrored */
     /* past c95 (still float32 mode: four words): dropped, logged */

@@ -27,11 +27,24 @@ void pica_cmdlist_jump(Pica200Core *c, unsigned channel)
     PicaCmdProc *cp = &c->cp;
     uint64_t size = c->regs[GPUREG_CMDBUF_SIZE0 + channel] & 0x1FFFFF;
     uint64_t addr = c->regs[GPUREG_CMDBUF_ADDR0 + channel] & 0x1FFFFFFF;
+    uint64_t start = addr << 3, end = start + ((size << 3) & ~(uint64_t)0xF);
 
+    if (!cp->active) {
+        cp->self_jump_logged = false;       /* a kick from BAR0 */
+    } else if (start == cp->start && end == cp->end &&
+               !cp->self_jump_logged) {
+        /*
+         * The GPU would run this list forever. So does the model, in
+         * bounded steps: BAR0 stays usable and a reset stops it.
+         */
+        g3d_guest_error("pica200: command list at 0x%" G_GINT64_MODIFIER
+                        "x jumps to itself; it runs until reset", start);
+        cp->self_jump_logged = true;
+    }
     cp->in_cmd = false;
     cp->finalized = false;
-    cp->pc = addr << 3;
-    cp->end = cp->pc + ((size << 3) & ~(uint64_t)0xF);
+    cp->start = cp->pc = start;
+    cp->end = end;
     cp->active = cp->end > cp->pc;
     if (!cp->active) {
         g3d_guest_error("pica200: command buffer %u is empty (size 0x%x)",

@@ -153,6 +153,8 @@ typedef struct PicaPpf {
 typedef struct PicaCmdProc {
     bool active;
     uint64_t pc, end;               /* next command, end of the buffer */
+    uint64_t start;                 /* first command of the buffer */
+    bool self_jump_logged;          /* since the last kick from BAR0 */
     /* the command being executed: parameter k of n + 1 */
     bool in_cmd;
     uint32_t id, mask, nparams, k;

@@ -10,6 +10,8 @@
  */
 #include "pica200-int.h"
 
+#include <string.h>
+
 #define PSC_CHUNK 4096u              /* bytes per budget unit */
 
 static void finish(Pica200Core *c, PicaPsc *p)
@@ -53,7 +55,7 @@ bool pica_psc_step(Pica200Core *c, unsigned n, unsigned budget)
     };
 
     while (p->busy && c->budget_used < budget) {
-        uint64_t len = MIN(p->stop - p->pos, PSC_CHUNK), i;
+        uint64_t len = MIN(p->stop - p->pos, PSC_CHUNK), i, done, k;
         uint8_t *dst;
 
         if (len == 0) {
@@ -67,8 +69,16 @@ bool pica_psc_step(Pica200Core *c, unsigned n, unsigned budget)
             finish(c, p);
             break;
         }
-        for (i = 0; i < len; i++) {
+        /*
+         * One 12-byte period (a multiple of every pattern size) at the
+         * right phase, then doubled: memcpy speed instead of a byte loop.
+         */
+        for (i = 0; i < MIN(len, 12); i++) {
             dst[i] = pattern[(p->pos - start + i) % psize];
+        }
+        for (done = i; done < len; done += k) {
+            k = MIN(done, len - done);
+            memcpy(dst + done, dst, k);
         }
         p->pos += len;
         c->budget_used++;
