@@ -178,11 +178,27 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t, int32_t qx,
 
         attila_shader_reset_thread(th);
         if (pat) {
-            /* attributes at the pixel centre */
-            for (k = 0; k < 3; k++) {
-                cv[k] = v[i][k] + t->e[k][0] * 0.5 + t->e[k][1] * 0.5;
+            /*
+             * Attributes at the centroid of the covered samples (of all
+             * samples for a helper fragment): the torus reference frame
+             * matches this and neither the pixel centre nor sample 0.
+             */
+            uint32_t m = cover[i] ? cover[i] : (1u << ns) - 1;
+            double ox = 0, oy = 0;
+            int nc = 0;
+            for (s = 0; s < (int)ns; s++) {
+                if ((m >> s) & 1) {
+                    ox += pat[s][0];
+                    oy += pat[s][1];
+                    nc++;
+                }
             }
-            cv[3] = v[i][3] + t->zeq[0] * 0.5 + t->zeq[1] * 0.5;
+            ox /= MSAA_SUBPIXEL * nc;
+            oy /= MSAA_SUBPIXEL * nc;
+            for (k = 0; k < 3; k++) {
+                cv[k] = v[i][k] + t->e[k][0] * ox + t->e[k][1] * oy;
+            }
+            cv[3] = v[i][3] + t->zeq[0] * ox + t->zeq[1] * oy;
             iv = cv;
         }
         attila_interpolate(ds, t, iv, pat ? attila_convert_z(ds, iv[3]) :

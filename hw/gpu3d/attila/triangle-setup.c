@@ -166,10 +166,16 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     for (k = 0; k < 3; k++) {
         zeq[k] = zeq[k] / area;
     }
-    /* the sample point is the pixel centre (both D3D9 and GL rules) */
-    for (i = 0; i < 4; i++) {
-        double *q = i < 3 ? e[i] : zeq;
-        q[2] += q[0] * 0.5 + q[1] * 0.5;
+    /*
+     * OpenGL samples at the pixel centre (x + 0.5, y + 0.5); D3D9 rules
+     * sample at the integer pixel coordinate (RasterizerEmulator::setup;
+     * the d3d-triangle reference frame confirms it, digest reg 54).
+     */
+    if (!ds->d3d9_rules) {
+        for (i = 0; i < 4; i++) {
+            double *q = i < 3 ? e[i] : zeq;
+            q[2] += q[0] * 0.5 + q[1] * 0.5;
+        }
     }
 
     /* face culling (TriangleSetup::cullFaceTest) */
