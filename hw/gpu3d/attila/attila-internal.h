@@ -341,6 +341,9 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
  * tile recursion adds them up (digest 6.7) */
 void attila_triangle_eval(const AttilaTriangle *t, int32_t x, int32_t y,
                           double v[4]);
+/* the same for the four pixels of the 2x2 stamp at even (qx, qy) */
+void attila_triangle_eval_stamp(const AttilaTriangle *t, int32_t qx,
+                                int32_t qy, double v[4][4]);
 bool attila_triangle_inside(const AttilaTriangle *t, const double v[4],
                             bool d3d9_depth);
 uint32_t attila_convert_z(const AttilaDrawState *ds, double z);

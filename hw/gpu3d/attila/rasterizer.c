@@ -103,10 +103,10 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t, int32_t qx,
     bool any = false, early, zany;
     int i, s, k;
 
+    attila_triangle_eval_stamp(t, qx, qy, v);
     for (i = 0; i < 4; i++) {
         int32_t x = qx + (i & 1), y = qy + (i >> 1);
 
-        attila_triangle_eval(t, x, y, v[i]);
         cover[i] = 0;
         if (x < t->x0 || x > t->x1 || y < t->y0 || y > t->y1) {
             continue;
@@ -125,9 +125,9 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t, int32_t qx,
                     sv[k] = v[i][k] + t->e[k][0] * sx + t->e[k][1] * sy;
                 }
                 sv[3] = v[i][3] + t->zeq[0] * sx + t->zeq[1] * sy;
-                zs[i][s] = attila_convert_z(ds, sv[3]);
                 if (attila_triangle_inside(t, sv, ds->d3d9_depth)) {
                     cover[i] |= 1u << s;
+                    zs[i][s] = attila_convert_z(ds, sv[3]);
                 }
             }
         }

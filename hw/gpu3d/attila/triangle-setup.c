@@ -105,6 +105,47 @@ static void bounding_box(const float *p[3], int32_t x0, int32_t y0, uint32_t w,
 
 /* ---- setup ---------------------------------------------------------------- */
 
+/*
+ * The simulator's box above is loose: a triangle wholly outside the
+ * frustum (with frustum clipping off) gets the whole viewport. When every
+ * w is positive the triangle lies inside the box of its projected vertices,
+ * so only the pixels of that box (two pixels of margin) can be covered:
+ * traversal is narrowed to it. The edge equations, the top tile and its
+ * start values stay the simulator's, so the coverage is unchanged.
+ */
+static void projected_box(const float *p[3], const AttilaDrawState *ds,
+                          AttilaTriangle *t)
+{
+    double mn[2] = { INFINITY, INFINITY }, mx[2] = { -INFINITY, -INFINITY };
+    double org[2] = { ds->vp_x, ds->vp_y }, size[2] = { ds->vp_w, ds->vp_h };
+    int32_t lo[2], hi[2];
+    int i, a;
+
+    for (i = 0; i < 3; i++) {
+        if (!(p[i][3] > 0.0f)) {
+            return;             /* behind the eye or NaN: keep the box */
+        }
+        for (a = 0; a < 2; a++) {
+            double c = (double)p[i][a] / (double)p[i][3];
+            mn[a] = MIN(mn[a], c);
+            mx[a] = MAX(mx[a], c);
+        }
+    }
+    for (a = 0; a < 2; a++) {
+        double l = (mn[a] * 0.5 + 0.5) * size[a] + org[a] - 2.0;
+        double h = (mx[a] * 0.5 + 0.5) * size[a] + org[a] + 2.0;
+        if (!(l <= h)) {
+            return;
+        }
+        lo[a] = (int32_t)MAX(MIN(floor(l), 1e9), -1e9);
+        hi[a] = (int32_t)MAX(MIN(ceil(h), 1e9), -1e9);
+    }
+    t->x0 = MAX(t->x0, lo[0]);
+    t->x1 = MIN(t->x1, hi[0]);
+    t->y0 = MAX(t->y0, lo[1]);
+    t->y1 = MIN(t->y1, hi[1]);
+}
+
 static double log2_ceil(double n)
 {
     double l = log(n) / log(2.0);       /* GPU_LOG2 */
@@ -257,17 +298,18 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     t->y1 = MIN(ymax, MIN(ds->vp_y + (int32_t)ds->vp_h, scy1) - 1);
     t->x1 = MIN(t->x1, (int32_t)ds->disp_w - 1);
     t->y1 = MIN(t->y1, (int32_t)ds->disp_h - 1);
+    projected_box(p, ds, t);
     return t->x0 <= t->x1 && t->y0 <= t->y1 && t->level < 32;
 }
 
-void attila_triangle_eval(const AttilaTriangle *t, int32_t x, int32_t y,
-                          double v[4])
+/* the value at the 2x2 stamp holding (dx, dy) from the top tile's start:
+ * subtile starts s1 = s0 + a*2^(l-1), s2 = s0 + b*2^(l-1), s3 = s1 + b.. */
+static void tile_eval(const AttilaTriangle *t, uint32_t dx, uint32_t dy,
+                      double v[4])
 {
-    uint32_t dx = (uint32_t)(x - t->start_x), dy = (uint32_t)(y - t->start_y);
     int l, k;
 
     memcpy(v, t->start, 4 * sizeof(double));
-    /* subtile starts: s1 = s0 + a*2^(l-1), s3 = s0 + b*2^(l-1), s4 = s1 + b.. */
     for (l = (int)t->level; l >= 2; l--) {
         uint32_t half = 1u << (l - 1);
         double s = (double)half;
@@ -284,6 +326,15 @@ void attila_triangle_eval(const AttilaTriangle *t, int32_t x, int32_t y,
             v[3] += t->zeq[1] * s;
         }
     }
+}
+
+void attila_triangle_eval(const AttilaTriangle *t, int32_t x, int32_t y,
+                          double v[4])
+{
+    uint32_t dx = (uint32_t)(x - t->start_x), dy = (uint32_t)(y - t->start_y);
+    int k;
+
+    tile_eval(t, dx, dy, v);
     /* the 2x2 stamp: s1 = s0 + a, s2 = s0 + b, s3 = s1 + b */
     if (dx & 1) {
         for (k = 0; k < 3; k++) {
@@ -297,6 +348,23 @@ void attila_triangle_eval(const AttilaTriangle *t, int32_t x, int32_t y,
         }
         v[3] += t->zeq[1];
     }
+}
+
+void attila_triangle_eval_stamp(const AttilaTriangle *t, int32_t qx,
+                                int32_t qy, double v[4][4])
+{
+    int k;
+
+    tile_eval(t, (uint32_t)(qx - t->start_x), (uint32_t)(qy - t->start_y),
+              v[0]);
+    for (k = 0; k < 3; k++) {
+        v[1][k] = v[0][k] + t->e[k][0];
+        v[2][k] = v[0][k] + t->e[k][1];
+        v[3][k] = v[1][k] + t->e[k][1];
+    }
+    v[1][3] = v[0][3] + t->zeq[0];
+    v[2][3] = v[0][3] + t->zeq[1];
+    v[3][3] = v[1][3] + t->zeq[1];
 }
 
 /* INSIDE_EQUATION: a tie goes to the edge with a > 0, or a == 0 and b >= 0 */
