@@ -106,10 +106,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "attila-replay: warning: the trace was made for other "
                 "tiling parameters than this device's\n");
     }
-    run = attila_run_new(h->mem_size ? (uint64_t)h->mem_size << 20 :
-                         ATTILA_MEM_SIZE_DEFAULT,
-                         (uint64_t)(h->mapped_mem_size ? h->mapped_mem_size : 16) << 20,
-                         threads);
+    run = attila_run_for_trace(h, threads);
     if (!run) {
         fprintf(stderr, "attila-replay: out of memory\n");
         return 1;

@@ -36,6 +36,14 @@ AttilaRun *attila_run_new(uint64_t gpu_size, uint64_t sys_size, int threads)
     return r;
 }
 
+AttilaRun *attila_run_for_trace(const AttilaTraceHeader *h, int threads)
+{
+    return attila_run_new(h->mem_size ? (uint64_t)h->mem_size << 20 :
+                          ATTILA_MEM_SIZE_DEFAULT,
+                          (uint64_t)(h->mapped_mem_size ? h->mapped_mem_size :
+                                     16) << 20, threads);
+}
+
 void attila_run_free(AttilaRun *r)
 {
     if (!r) {

@@ -26,6 +26,8 @@ typedef struct AttilaRun {
  * SYSMEM_BASE 0 (the trace's "mapped memory"), `threads` render threads.
  */
 AttilaRun *attila_run_new(uint64_t gpu_size, uint64_t sys_size, int threads);
+/* sized by a trace's header: its GPU memory and mapped system memory */
+AttilaRun *attila_run_for_trace(const AttilaTraceHeader *h, int threads);
 void attila_run_free(AttilaRun *r);
 
 /* the picture on screen (false: nothing shown yet) */

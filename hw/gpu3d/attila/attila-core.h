@@ -49,9 +49,12 @@ void attila_reg_write(AttilaCore *c, uint32_t offset, uint64_t val,
  */
 bool attila_core_work(AttilaCore *c, unsigned budget);
 bool attila_irq_level(AttilaCore *c);
-/* head 0: the front buffer after the last GPU_SWAPBUFFERS */
+/*
+ * Head 0: the picture the DAC took of the front buffer at the last
+ * GPU_SWAPBUFFERS (de-tiled, resolved, XRGB8888); false before any swap.
+ */
 bool attila_scanout(AttilaCore *c, int head, G3DScanout *out);
-/* the memory attila_scanout() addresses refer to (GPU memory) */
+/* the memory attila_scanout() addresses refer to: the DAC's picture */
 const G3DMem *attila_scanout_mem(AttilaCore *c);
 
 /* ---- transaction records ----------------------------------------------- */

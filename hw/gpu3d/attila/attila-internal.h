@@ -381,8 +381,11 @@ typedef struct AttilaDisplay {
     uint32_t address;       /* ATTILA address of the front buffer */
     uint32_t width, height, format, samples;
     bool d3d9_pixel;
+    bool shown;             /* the DAC holds a picture of it */
 } AttilaDisplay;
 
+/* at GPU_SWAPBUFFERS: take the picture of c->display into c->screen */
+void attila_dac_latch(AttilaCore *c);
 bool attila_dac_scanout(AttilaCore *c, G3DScanout *out);
 /* de-tile (and resolve) one displayed row into 0xAARRGGBB words */
 void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
@@ -422,6 +425,10 @@ struct AttilaCore {
     AttilaShInstr imem[ATTILA_INSTRUCTION_MEMORY];
     AttilaVec4 vconst[ATTILA_SH_CONSTS], fconst[ATTILA_SH_CONSTS];
     AttilaDisplay display;
+    uint32_t *screen;                   /* the DAC's picture, 0xXXRRGGBB */
+    size_t screen_words;
+    G3DFlatMem screen_flat;
+    G3DMem screen_mem;
 
     /* rendering */
     AttilaRaster *raster;

@@ -547,6 +547,7 @@ static void swap_buffers(AttilaCore *c)
         attila_rf_u32(c, ATTILA_REG_MSAA_SAMPLES, 0) : 1;
     c->display.d3d9_pixel = attila_rf_bool(c, ATTILA_REG_D3D9_PIXEL_COORDINATES,
                                            0);
+    attila_dac_latch(c);
     c->rf[ATTILA_REG_FRONTBUFFER_ADDR][0].u[0] = back;
     c->rf[ATTILA_REG_BACKBUFFER_ADDR][0].u[0] = front;
     c->rf[ATTILA_REG_RENDER_TARGET_ADDRESS][0].u[0] = front;
@@ -1049,6 +1050,7 @@ void attila_core_free(AttilaCore *c)
     g_free(c->ds);
     g_free(c->vcache);
     g_free(c->tris);
+    g_free(c->screen);
     g_free(c);
 }
 
@@ -1092,5 +1094,5 @@ bool attila_scanout(AttilaCore *c, int head, G3DScanout *out)
 
 const G3DMem *attila_scanout_mem(AttilaCore *c)
 {
-    return &c->cfg.gpu_mem;
+    return &c->screen_mem;
 }

@@ -1,11 +1,11 @@
 /*
- * The DAC: what is on screen. After GPU_SWAPBUFFERS the front buffer is
- * the just-rendered back buffer (command-processor.c latches its address,
- * size, format and sample count); the DAC reads it through the render
- * buffer tiling (pixel-mapper.c), resolves multisampling, converts to 8-bit
- * RGB and, with OpenGL pixel coordinates (GPU_D3D9_PIXEL_COORDINATES
- * FALSE), shows memory row 0 at the bottom (digest 4.4, GPUEmulator
- * dumpFrame).
+ * The DAC: what is on screen. At GPU_SWAPBUFFERS it takes the
+ * just-rendered back buffer (command-processor.c latches its address,
+ * size, format and sample count), reads it through the render buffer tiling
+ * (pixel-mapper.c), resolves multisampling, converts to 8-bit RGB and, with
+ * OpenGL pixel coordinates (GPU_D3D9_PIXEL_COORDINATES FALSE), shows memory
+ * row 0 at the bottom (digest 4.4, GPUEmulator dumpFrame). The picture is
+ * kept in the DAC (attila_scanout_mem) until the next swap.
  *
  * MSAA resolve (dumpFrame): a pixel whose samples all have sample 0's RGB
  * shows sample 0; otherwise the samples are averaged in linear space
@@ -96,65 +96,62 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
 }
 
 /*
- * G3DScanout row callback. The scanout description covers the first
- * pitch * height bytes of the surface (what g3d_scanout_check maps); the
- * row's pixels can lie anywhere in the surface, so the whole surface is
- * mapped again here, checked.
+ * GPU_SWAPBUFFERS: the DAC takes the frame just rendered, as the
+ * simulator's DAC does when it outputs the frame (digest 4.4, dumpFrame):
+ * de-tiled, resolved and converted once, into the DAC's own picture. What
+ * the screen shows is that picture until the next swap, however the guest
+ * reuses the buffer afterwards (the corpus traces render the next frame into
+ * the same buffer).
  */
-static void scanout_row(const G3DScanout *so, const uint8_t *src,
-                        uint32_t *dst, int row)
+void attila_dac_latch(AttilaCore *c)
 {
-    AttilaCore *c = so->convert_opaque;
-    const AttilaDisplay *d = &c->display;
+    AttilaDisplay *d = &c->display;
     AttilaPixelMapper pm;
     const uint8_t *base;
+    uint32_t row;
 
-    if (!attila_pixel_mapper_init(&pm, d->width, d->height, d->samples,
+    d->shown = false;
+    if (d->width == 0 || d->height == 0 || d->width > G3D_SCANOUT_MAX_DIM ||
+        d->height > G3D_SCANOUT_MAX_DIM ||
+        !attila_pixel_mapper_init(&pm, d->width, d->height, d->samples,
                                   attila_rt_bytes(d->format))) {
-        memset(dst, 0, so->width * sizeof(uint32_t));
+        attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_DISPLAY_X_RES,
+                     "swap of a %ux%u front buffer, format %u, %u samples: "
+                     "nothing to show", d->width, d->height, d->format,
+                     d->samples);
         return;
     }
-    base = g3d_mem_map(&c->cfg.gpu_mem, so->addr, pm.surface, false);
+    base = attila_mem_map(c, d->address, pm.surface, false);
     if (!base) {
-        memset(dst, 0, so->width * sizeof(uint32_t));
+        attila_error(c, ATTILA_ERR_ADDRESS, d->address,
+                     "front buffer 0x%08x + %" G_GUINT64_FORMAT
+                     " bytes outside memory", d->address, pm.surface);
         return;
     }
-    attila_dac_row(d, base, dst, (uint32_t)row);
+    if (c->screen_words < (size_t)d->width * d->height) {
+        c->screen_words = (size_t)d->width * d->height;
+        c->screen = g_renew(uint32_t, c->screen, c->screen_words);
+    }
+    for (row = 0; row < d->height; row++) {
+        attila_dac_row(d, base, c->screen + (size_t)row * d->width, row);
+    }
+    g3d_flat_mem_init(&c->screen_mem, &c->screen_flat, (uint8_t *)c->screen,
+                      0, (uint64_t)d->width * d->height * 4);
+    d->shown = true;
 }
 
 bool attila_dac_scanout(AttilaCore *c, G3DScanout *out)
 {
     const AttilaDisplay *d = &c->display;
-    AttilaPixelMapper pm;
-    uint32_t rows;
 
-    if (!d->valid) {
+    if (!d->shown) {
         return false;
     }
-    if (d->address & 0x80000000u) {
-        g3d_unimp("attila-3d: scanout of a front buffer in system memory "
-                  "(0x%08x) is not supported", d->address);
-        return false;
-    }
-    if (!attila_pixel_mapper_init(&pm, d->width, d->height, d->samples,
-                                  attila_rt_bytes(d->format))) {
-        g3d_guest_error("attila-3d: scanout %ux%u format %u unusable",
-                        d->width, d->height, d->format);
-        return false;
-    }
-    if (!g3d_mem_map(&c->cfg.gpu_mem, d->address, pm.surface, false)) {
-        g3d_guest_error("attila-3d: front buffer 0x%08x + %" G_GUINT64_FORMAT
-                        " bytes outside GPU memory", d->address, pm.surface);
-        return false;
-    }
-    rows = (d->height + 63) & ~63u;
     out->enabled = true;
-    out->addr = d->address;
+    out->addr = 0;
     out->width = d->width;
     out->height = d->height;
-    out->pitch = (uint32_t)(pm.surface / rows);
-    out->bytes_per_line = out->pitch;
-    out->convert = scanout_row;
-    out->convert_opaque = c;
+    out->pitch = d->width * 4;
+    out->format = G3D_FMT_XRGB8888;
     return true;
 }
