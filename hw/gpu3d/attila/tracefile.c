@@ -112,7 +112,7 @@ AttilaTrace *attila_trace_open(const char *path, char **err)
     gzFile gz = gzopen(path, "rb");
     GByteArray *buf;
     uint8_t chunk[1 << 16];
-    int n;
+    int n, zerr;
 
     if (!gz) {
         set_err(err, "%s: cannot open", path);
@@ -129,8 +129,9 @@ AttilaTrace *attila_trace_open(const char *path, char **err)
         }
         g_byte_array_append(buf, chunk, n);
     }
-    if (n < 0 || !gzeof(gz)) {
-        int zerr;
+    /* zlib reports a stream cut short (Z_BUF_ERROR) only through gzerror */
+    gzerror(gz, &zerr);
+    if (n < 0 || zerr != Z_OK || !gzeof(gz)) {
         const char *msg = gzerror(gz, &zerr);
         set_err(err, "%s: gzip stream broken after %u bytes: %s", path,
                 buf->len, msg ? msg : "read error");
