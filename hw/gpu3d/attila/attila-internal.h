@@ -78,6 +78,7 @@ typedef struct AttilaPixelMapper {
     uint32_t over_row;              /* over-scan tiles per row */
     uint32_t sub_w, sub_h;          /* scan sub-tiles (MSAA / 8-byte pixels) */
     uint32_t gen_w, gen_h;          /* generation tile in stamps, adjusted */
+    uint32_t sub_w_l2, sub_h_l2, gen_w_l2, gen_h_l2;    /* their log2 */
     uint64_t surface;               /* bytes of the whole surface */
 } AttilaPixelMapper;
 

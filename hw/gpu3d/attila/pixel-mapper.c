@@ -23,15 +23,22 @@ enum {
     SCAN_PX = SCAN * GEN * STAMP,           /* 16 */
 };
 
+/* spread the low 16 bits of v to the even bit positions */
+static inline uint32_t spread(uint32_t v)
+{
+    v &= 0xffff;
+    v = (v | v << 8) & 0x00ff00ffu;
+    v = (v | v << 4) & 0x0f0f0f0fu;
+    v = (v | v << 2) & 0x33333333u;
+    v = (v | v << 1) & 0x55555555u;
+    return v;
+}
+
 uint32_t attila_morton(uint32_t x, uint32_t y, unsigned bits)
 {
-    uint32_t m = 0;
-    unsigned b;
+    uint32_t mask = bits >= 16 ? 0xffffu : (1u << bits) - 1;
 
-    for (b = 0; b < bits; b++) {
-        m |= ((x >> b) & 1) << (2 * b) | ((y >> b) & 1) << (2 * b + 1);
-    }
-    return m;
+    return spread(x & mask) | spread(y & mask) << 1;
 }
 
 bool attila_pixel_mapper_init(AttilaPixelMapper *pm, uint32_t width,
@@ -76,6 +83,10 @@ bool attila_pixel_mapper_init(AttilaPixelMapper *pm, uint32_t width,
         pm->sub_h *= 2;
         pm->gen_h /= 2;
     }
+    pm->sub_w_l2 = attila_log2_ceil(pm->sub_w);
+    pm->sub_h_l2 = attila_log2_ceil(pm->sub_h);
+    pm->gen_w_l2 = attila_log2_ceil(pm->gen_w);
+    pm->gen_h_l2 = attila_log2_ceil(pm->gen_h);
     pm->surface = (uint64_t)pm->over_row * ((height + OVER_PX - 1) / OVER_PX) *
                   OVER_PX * OVER_PX * samples * bytes;
     return true;
@@ -84,20 +95,19 @@ bool attila_pixel_mapper_init(AttilaPixelMapper *pm, uint32_t width,
 uint32_t attila_pixel_address(const AttilaPixelMapper *pm, uint32_t x,
                               uint32_t y)
 {
-    uint32_t gen_px_w = pm->gen_w * STAMP, gen_px_h = pm->gen_h * STAMP;
+    /* every tile dimension is a power of two: shifts and masks */
+    uint32_t gw = pm->gen_w_l2, gh = pm->gen_h_l2;
     uint32_t a;
 
-    a = (y / OVER_PX) * pm->over_row + x / OVER_PX;
+    a = (y >> 6) * pm->over_row + (x >> 6);
     /* scan sub-tile (MSAA): sub-tiles of every scan tile are interleaved */
-    a = a * pm->sub_w * pm->sub_h +
-        ((y / (SCAN * gen_px_h)) % pm->sub_h) * pm->sub_w +
-        (x / (SCAN * gen_px_w)) % pm->sub_w;
-    a = a * OVER * OVER + attila_morton((x / SCAN_PX) % OVER,
-                                        (y / SCAN_PX) % OVER, 2);
-    a = a * SCAN * SCAN + ((y / gen_px_h) % SCAN) * SCAN + (x / gen_px_w) % SCAN;
-    a = a * pm->gen_w * pm->gen_h + ((y / STAMP) % pm->gen_h) * pm->gen_w +
-        (x / STAMP) % pm->gen_w;
-    a = a * STAMP * STAMP + (y % STAMP) * STAMP + x % STAMP;
+    a = ((a << pm->sub_h_l2) + ((y >> (gh + 2)) & (pm->sub_h - 1)))
+        << pm->sub_w_l2 | ((x >> (gw + 2)) & (pm->sub_w - 1));
+    a = a << 4 | attila_morton((x >> 4) & 3, (y >> 4) & 3, 2);
+    a = a << 2 | ((y >> (gh + 1)) & 1) << 1 | ((x >> (gw + 1)) & 1);
+    a = ((a << gh | ((y >> 1) & (pm->gen_h - 1))) << gw) |
+        ((x >> 1) & (pm->gen_w - 1));
+    a = a << 2 | (y & 1) << 1 | (x & 1);
     return a * pm->samples * pm->bytes;
 }
 
