@@ -270,6 +270,14 @@ static void test_bad_operands(void)
     encode(&x, code);
     g_assert_false(attila_shader_decode(code, &in));
     x.rbank = ATTILA_BANK_TEMP;
+    x.rel = true;                       /* address registers a0, a1 only */
+    x.areg = 1;
+    encode(&x, code);
+    g_assert_true(attila_shader_decode(code, &in));
+    x.areg = 2;
+    encode(&x, code);
+    g_assert_false(attila_shader_decode(code, &in));
+    x.rel = false;
     x.opc = ATTILA_SH_TEX;
     x.s[1].reg = ATTILA_MAX_TEXTURES;   /* texture unit out of range */
     encode(&x, code);

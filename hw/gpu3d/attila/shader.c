@@ -208,6 +208,9 @@ bool attila_shader_decode(const uint8_t code[16], AttilaShInstr *in)
     if (in->predicated && in->pred_reg >= ATTILA_SH_PREDS) {
         return false;
     }
+    if (in->relmode && in->rel_reg >= 2) {
+        return false;           /* two address registers (digest 5.3) */
+    }
     in->valid = true;
     return true;
 }
