@@ -469,6 +469,16 @@ static inline const float *attila_rf_qf(const AttilaCore *c, int id, int idx)
 
 /* command-processor.c */
 void attila_gpu_reset_state(AttilaCore *c);
+/* samples per pixel of the render buffers (GPU_MULTISAMPLING, MSAA_SAMPLES) */
+uint32_t attila_samples(const AttilaCore *c);
+/*
+ * The display-sized render buffer at `addr` (pixels of `bytes`, the
+ * current sample count): its mapper and host pointer, or NULL after
+ * reporting why (`what` names it in the log).
+ */
+uint8_t *attila_map_render_buffer(AttilaCore *c, AttilaPixelMapper *pm,
+                                  uint32_t addr, uint32_t bytes, bool write,
+                                  const char *what);
 void attila_draw(AttilaCore *c);
 void attila_irq_raise(AttilaCore *c, uint32_t bits);
 

@@ -18,8 +18,6 @@ void attila_blit(AttilaCore *c)
     uint32_t h = attila_rf_u32(c, ATTILA_REG_DISPLAY_Y_RES, 0);
     uint32_t src_addr = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_ADDRESS, 0);
     uint32_t src_fmt = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_FORMAT, 0);
-    uint32_t samples = attila_rf_bool(c, ATTILA_REG_MULTISAMPLING, 0) ?
-                       attila_rf_u32(c, ATTILA_REG_MSAA_SAMPLES, 0) : 1;
     uint32_t ix = attila_rf_u32(c, ATTILA_REG_BLIT_INI_X, 0);
     uint32_t iy = attila_rf_u32(c, ATTILA_REG_BLIT_INI_Y, 0);
     uint32_t ox = attila_rf_u32(c, ATTILA_REG_BLIT_X_OFFSET, 0);
@@ -40,11 +38,6 @@ void attila_blit(AttilaCore *c)
                      "destination %u)", src_fmt, dfmt);
         return;
     }
-    if (!attila_pixel_mapper_init(&spm, w, h, samples, 4)) {
-        attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_DISPLAY_X_RES,
-                     "GPU_BLIT: display %ux%u unusable", w, h);
-        return;
-    }
     if (bw > w || bh > h || ix > w - bw || iy > h - bh) {
         attila_error(c, ATTILA_ERR_VALUE, ATTILA_REG_BLIT_WIDTH,
                      "GPU_BLIT: rectangle %ux%u at (%u, %u) outside the %ux%u "
@@ -57,10 +50,9 @@ void attila_blit(AttilaCore *c)
                      "GPU_BLIT: destination %ux%u unusable", bw, bh);
         return;
     }
-    src = attila_mem_map(c, src_addr, spm.surface, false);
+    src = attila_map_render_buffer(c, &spm, src_addr, 4, false,
+                                   "GPU_BLIT: back buffer");
     if (!src) {
-        attila_error(c, ATTILA_ERR_ADDRESS, src_addr,
-                     "GPU_BLIT: back buffer 0x%08x outside memory", src_addr);
         return;
     }
     for (y = 0; y < bh; y++) {

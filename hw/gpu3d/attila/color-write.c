@@ -225,36 +225,23 @@ void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
 
 void attila_clear_color(AttilaCore *c)
 {
-    uint32_t w = attila_rf_u32(c, ATTILA_REG_DISPLAY_X_RES, 0);
-    uint32_t h = attila_rf_u32(c, ATTILA_REG_DISPLAY_Y_RES, 0);
     uint32_t addr = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_ADDRESS, 0);
     uint32_t fmt = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_FORMAT, 0);
-    uint32_t samples = attila_rf_bool(c, ATTILA_REG_MULTISAMPLING, 0) ?
-                       attila_rf_u32(c, ATTILA_REG_MSAA_SAMPLES, 0) : 1;
     uint32_t bytes = attila_rt_bytes(fmt), x, y, s;
     AttilaPixelMapper pm;
     uint8_t value[8], *base;
 
-    if (!attila_pixel_mapper_init(&pm, w, h, samples, bytes)) {
-        attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_DISPLAY_X_RES,
-                     "color clear: display %ux%u format %u unusable", w, h,
-                     fmt);
-        return;
-    }
-    base = attila_mem_map(c, addr, pm.surface, true);
+    base = attila_map_render_buffer(c, &pm, addr, bytes, true, "color clear");
     if (!base) {
-        attila_error(c, ATTILA_ERR_ADDRESS, addr,
-                     "color buffer 0x%08x + %" G_GUINT64_FORMAT
-                     " bytes outside memory", addr, pm.surface);
         return;
     }
     /* the clear value converted to the RT0 format (clearColorBuffer) */
     attila_color_pack(fmt, attila_rf_qf(c, ATTILA_REG_COLOR_BUFFER_CLEAR, 0),
                       value);
-    for (y = 0; y < ((h + 1) & ~1u); y++) {
-        for (x = 0; x < ((w + 1) & ~1u); x++) {
+    for (y = 0; y < ((pm.height + 1) & ~1u); y++) {
+        for (x = 0; x < ((pm.width + 1) & ~1u); x++) {
             uint8_t *p = base + attila_pixel_address(&pm, x, y);
-            for (s = 0; s < samples; s++) {
+            for (s = 0; s < pm.samples; s++) {
                 memcpy(p + s * bytes, value, bytes);
             }
         }

@@ -308,23 +308,31 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
 }
 
 /* the surface of a render target / z buffer; NULL (reported) if unusable */
-static uint8_t *map_surface(AttilaCore *c, AttilaPixelMapper *pm, uint32_t reg,
-                            uint32_t addr, const AttilaDrawState *ds,
-                            uint32_t bytes, const char *what)
+uint32_t attila_samples(const AttilaCore *c)
 {
+    return attila_rf_bool(c, ATTILA_REG_MULTISAMPLING, 0) ?
+           attila_rf_u32(c, ATTILA_REG_MSAA_SAMPLES, 0) : 1;
+}
+
+uint8_t *attila_map_render_buffer(AttilaCore *c, AttilaPixelMapper *pm,
+                                  uint32_t addr, uint32_t bytes, bool write,
+                                  const char *what)
+{
+    uint32_t w = attila_rf_u32(c, ATTILA_REG_DISPLAY_X_RES, 0);
+    uint32_t h = attila_rf_u32(c, ATTILA_REG_DISPLAY_Y_RES, 0);
     uint8_t *p;
 
-    if (!attila_pixel_mapper_init(pm, ds->disp_w, ds->disp_h, ds->samples,
-                                  bytes)) {
-        attila_error(c, ATTILA_ERR_DRAW, reg, "draw: %s %ux%u unusable", what,
-                     ds->disp_w, ds->disp_h);
+    if (!attila_pixel_mapper_init(pm, w, h, attila_samples(c), bytes)) {
+        attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_DISPLAY_X_RES,
+                     "%s: display %ux%u, %u samples, %u-byte pixels unusable",
+                     what, w, h, attila_samples(c), bytes);
         return NULL;
     }
-    p = attila_mem_map(c, addr, pm->surface, true);
+    p = attila_mem_map(c, addr, pm->surface, write);
     if (!p) {
         attila_error(c, ATTILA_ERR_ADDRESS, addr,
-                     "draw: %s 0x%08x + %" G_GUINT64_FORMAT
-                     " bytes outside memory", what, addr, pm->surface);
+                     "%s 0x%08x + %" G_GUINT64_FORMAT " bytes outside memory",
+                     what, addr, pm->surface);
     }
     return p;
 }
@@ -379,7 +387,7 @@ static bool build_draw_state(AttilaCore *c, AttilaDrawState *ds)
     ds->near = attila_rf_f32(c, ATTILA_REG_DEPTH_RANGE_NEAR, 0);
     ds->far = attila_rf_f32(c, ATTILA_REG_DEPTH_RANGE_FAR, 0);
     ds->msaa = attila_rf_bool(c, ATTILA_REG_MULTISAMPLING, 0);
-    ds->samples = ds->msaa ? attila_rf_u32(c, ATTILA_REG_MSAA_SAMPLES, 0) : 1;
+    ds->samples = attila_samples(c);
     if (ds->msaa && ds->samples == 1) {
         ds->msaa = false;       /* one sample: the plain path */
     }
@@ -475,17 +483,17 @@ static bool build_draw_state(AttilaCore *c, AttilaDrawState *ds)
                               rt->mask[3])) {
             continue;
         }
-        rt->ptr = map_surface(c, &rt->pm, ATTILA_REG_RENDER_TARGET_ADDRESS,
-                              attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_ADDRESS, i),
-                              ds, rt->bytes, "render target");
+        rt->ptr = attila_map_render_buffer(c, &rt->pm,
+                                           attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_ADDRESS, i),
+                                           rt->bytes, true, "draw: render target");
         if (!rt->ptr) {
             return false;
         }
     }
     if (ds->depth_test || ds->stencil_test) {
-        ds->zptr = map_surface(c, &ds->zpm, ATTILA_REG_ZSTENCILBUFFER_ADDR,
-                               attila_rf_u32(c, ATTILA_REG_ZSTENCILBUFFER_ADDR, 0),
-                               ds, 4, "z/stencil buffer");
+        ds->zptr = attila_map_render_buffer(c, &ds->zpm,
+                                            attila_rf_u32(c, ATTILA_REG_ZSTENCILBUFFER_ADDR, 0),
+                                            4, true, "draw: z/stencil buffer");
         if (!ds->zptr) {
             return false;
         }
@@ -543,8 +551,7 @@ static void swap_buffers(AttilaCore *c)
     c->display.width = attila_rf_u32(c, ATTILA_REG_DISPLAY_X_RES, 0);
     c->display.height = attila_rf_u32(c, ATTILA_REG_DISPLAY_Y_RES, 0);
     c->display.format = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_FORMAT, 0);
-    c->display.samples = attila_rf_bool(c, ATTILA_REG_MULTISAMPLING, 0) ?
-        attila_rf_u32(c, ATTILA_REG_MSAA_SAMPLES, 0) : 1;
+    c->display.samples = attila_samples(c);
     c->display.d3d9_pixel = attila_rf_bool(c, ATTILA_REG_D3D9_PIXEL_COORDINATES,
                                            0);
     attila_dac_latch(c);

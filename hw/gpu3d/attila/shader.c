@@ -270,55 +270,45 @@ static const AttilaVec4 *operand_reg(const Exec *x, const AttilaShInstr *in,
     }
 }
 
+/* the register an operand reads, or the instruction's immediate in *imm */
+static const AttilaVec4 *operand_src(const Exec *x, const AttilaShInstr *in,
+                                     int k, int l, AttilaVec4 *imm)
+{
+    if (k == 1 && in->op[k].bank == ATTILA_BANK_IMM) {
+        imm->u[0] = imm->u[1] = imm->u[2] = imm->u[3] = in->imm;
+        return imm;
+    }
+    return operand_reg(x, in, k, l);
+}
+
 static void read_vec(const Exec *x, const AttilaShInstr *in, int k, int l,
                      float out[4])
 {
     const AttilaShOperand *o = &in->op[k];
-    const AttilaVec4 *r;
     AttilaVec4 imm;
+    const AttilaVec4 *r = operand_src(x, in, k, l, &imm);
     int c;
 
-    if (k == 1 && o->bank == ATTILA_BANK_IMM) {
-        imm.u[0] = imm.u[1] = imm.u[2] = imm.u[3] = in->imm;
-        r = &imm;
-    } else {
-        r = operand_reg(x, in, k, l);
-    }
     for (c = 0; c < 4; c++) {
         float v = r->f[(o->swz >> (6 - 2 * c)) & 3];
-        if (o->abs) {
-            v = fabsf(v);
-        }
-        if (o->neg) {
-            v = -v;
-        }
-        out[c] = v;
+        v = o->abs ? fabsf(v) : v;
+        out[c] = o->neg ? -v : v;
     }
 }
 
+/* integer operands: the same, with two's complement abs / negate */
 static void read_ivec(const Exec *x, const AttilaShInstr *in, int k, int l,
                       int32_t out[4])
 {
     const AttilaShOperand *o = &in->op[k];
-    const AttilaVec4 *r;
     AttilaVec4 imm;
+    const AttilaVec4 *r = operand_src(x, in, k, l, &imm);
     int c;
 
-    if (k == 1 && o->bank == ATTILA_BANK_IMM) {
-        imm.u[0] = imm.u[1] = imm.u[2] = imm.u[3] = in->imm;
-        r = &imm;
-    } else {
-        r = operand_reg(x, in, k, l);
-    }
     for (c = 0; c < 4; c++) {
-        int32_t v = r->i[(o->swz >> (6 - 2 * c)) & 3];
-        if (o->abs) {
-            v = v < 0 ? (int32_t)(0u - (uint32_t)v) : v;
-        }
-        if (o->neg) {
-            v = (int32_t)(0u - (uint32_t)v);
-        }
-        out[c] = v;
+        uint32_t v = r->u[(o->swz >> (6 - 2 * c)) & 3];
+        v = (o->abs && (int32_t)v < 0) ? 0u - v : v;
+        out[c] = (int32_t)(o->neg ? 0u - v : v);
     }
 }
 

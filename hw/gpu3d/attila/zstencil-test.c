@@ -58,11 +58,7 @@ bool attila_zstencil_test(const AttilaDrawState *ds, uint32_t zin,
 
 void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil)
 {
-    uint32_t w = attila_rf_u32(c, ATTILA_REG_DISPLAY_X_RES, 0);
-    uint32_t h = attila_rf_u32(c, ATTILA_REG_DISPLAY_Y_RES, 0);
     uint32_t addr = attila_rf_u32(c, ATTILA_REG_ZSTENCILBUFFER_ADDR, 0);
-    uint32_t samples = attila_rf_bool(c, ATTILA_REG_MULTISAMPLING, 0) ?
-                       attila_rf_u32(c, ATTILA_REG_MSAA_SAMPLES, 0) : 1;
     uint32_t zc = attila_rf_u32(c, ATTILA_REG_Z_BUFFER_CLEAR, 0) & 0x00ffffff;
     /* the simulator writes (clear && 0xff) << 24; the intent is & 0xff */
     uint32_t sc = (attila_rf_u32(c, ATTILA_REG_STENCIL_BUFFER_CLEAR, 0) & 0xff) << 24;
@@ -70,23 +66,15 @@ void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil)
     uint8_t *base;
     uint32_t x, y, s;
 
-    if (!attila_pixel_mapper_init(&pm, w, h, samples, 4)) {
-        attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_DISPLAY_X_RES,
-                     "z/stencil clear: display %ux%u unusable", w, h);
-        return;
-    }
-    base = attila_mem_map(c, addr, pm.surface, true);
+    base = attila_map_render_buffer(c, &pm, addr, 4, true, "z/stencil clear");
     if (!base) {
-        attila_error(c, ATTILA_ERR_ADDRESS, addr,
-                     "z/stencil buffer 0x%08x + %" G_GUINT64_FORMAT
-                     " bytes outside memory", addr, pm.surface);
         return;
     }
     /* whole stamps, as the clear writes them */
-    for (y = 0; y < ((h + 1) & ~1u); y++) {
-        for (x = 0; x < ((w + 1) & ~1u); x++) {
+    for (y = 0; y < ((pm.height + 1) & ~1u); y++) {
+        for (x = 0; x < ((pm.width + 1) & ~1u); x++) {
             uint8_t *p = base + attila_pixel_address(&pm, x, y);
-            for (s = 0; s < samples; s++) {
+            for (s = 0; s < pm.samples; s++) {
                 uint32_t v;
                 memcpy(&v, p + 4 * s, 4);
                 v = (clear_z ? zc : (v & 0x00ffffff)) |
