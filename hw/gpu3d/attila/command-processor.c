@@ -128,9 +128,13 @@ bool attila_mem_write(AttilaCore *c, uint32_t addr, const void *buf,
 
 /* ---- shader program loads ---------------------------------------------- */
 
-static void load_program(AttilaCore *c, const char *what, uint32_t addr,
-                         uint32_t size, uint32_t pc, uint32_t reg)
+/* a program load command: registers holding address, size (bytes), pc */
+static void load_program(AttilaCore *c, const char *what, int addr_reg,
+                         int reg, int pc_reg)
 {
+    uint32_t addr = attila_rf_u32(c, addr_reg, 0);
+    uint32_t size = attila_rf_u32(c, reg, 0);
+    uint32_t pc = attila_rf_u32(c, pc_reg, 0);
     uint32_t n, i;
     uint8_t *code;
 
@@ -600,25 +604,19 @@ static void command(AttilaCore *c, uint32_t cmd)
         attila_clear_color(c);
         break;
     case ATTILA_CMD_LOAD_VERTEX_PROGRAM:
-        load_program(c, "GPU_LOAD_VERTEX_PROGRAM",
-                     attila_rf_u32(c, ATTILA_REG_VERTEX_PROGRAM, 0),
-                     attila_rf_u32(c, ATTILA_REG_VERTEX_PROGRAM_SIZE, 0),
-                     attila_rf_u32(c, ATTILA_REG_VERTEX_PROGRAM_PC, 0),
-                     ATTILA_REG_VERTEX_PROGRAM_SIZE);
+        load_program(c, "GPU_LOAD_VERTEX_PROGRAM", ATTILA_REG_VERTEX_PROGRAM,
+                     ATTILA_REG_VERTEX_PROGRAM_SIZE, ATTILA_REG_VERTEX_PROGRAM_PC);
         break;
     case ATTILA_CMD_LOAD_FRAGMENT_PROGRAM:
-        load_program(c, "GPU_LOAD_FRAGMENT_PROGRAM",
-                     attila_rf_u32(c, ATTILA_REG_FRAGMENT_PROGRAM, 0),
-                     attila_rf_u32(c, ATTILA_REG_FRAGMENT_PROGRAM_SIZE, 0),
-                     attila_rf_u32(c, ATTILA_REG_FRAGMENT_PROGRAM_PC, 0),
-                     ATTILA_REG_FRAGMENT_PROGRAM_SIZE);
+        load_program(c, "GPU_LOAD_FRAGMENT_PROGRAM", ATTILA_REG_FRAGMENT_PROGRAM,
+                     ATTILA_REG_FRAGMENT_PROGRAM_SIZE,
+                     ATTILA_REG_FRAGMENT_PROGRAM_PC);
         break;
     case ATTILA_CMD_LOAD_SHADER_PROGRAM:
         load_program(c, "GPU_LOAD_SHADER_PROGRAM",
-                     attila_rf_u32(c, ATTILA_REG_SHADER_PROGRAM_ADDRESS, 0),
-                     attila_rf_u32(c, ATTILA_REG_SHADER_PROGRAM_SIZE, 0),
-                     attila_rf_u32(c, ATTILA_REG_SHADER_PROGRAM_LOAD_PC, 0),
-                     ATTILA_REG_SHADER_PROGRAM_SIZE);
+                     ATTILA_REG_SHADER_PROGRAM_ADDRESS,
+                     ATTILA_REG_SHADER_PROGRAM_SIZE,
+                     ATTILA_REG_SHADER_PROGRAM_LOAD_PC);
         break;
     case ATTILA_CMD_FLUSHZSTENCIL:
     case ATTILA_CMD_FLUSHCOLOR:

@@ -378,8 +378,9 @@ static AttilaVec4 *result_reg(const Exec *x, const AttilaShInstr *in, int l)
     }
 }
 
-static void write_vec(const Exec *x, const AttilaShInstr *in, int l,
-                      const float v[4])
+/* predicated, masked write; floats saturate when the instruction says so */
+static void write_result(const Exec *x, const AttilaShInstr *in, int l,
+                         const AttilaVec4 *v, bool is_float)
 {
     AttilaVec4 *r;
     int c;
@@ -390,26 +391,31 @@ static void write_vec(const Exec *x, const AttilaShInstr *in, int l,
     r = result_reg(x, in, l);
     for (c = 0; c < 4; c++) {
         if (in->mask & (8 >> c)) {
-            r->f[c] = in->sat ? clampf(v[c], 0.0f, 1.0f) : v[c];
+            if (is_float && in->sat) {
+                r->f[c] = clampf(v->f[c], 0.0f, 1.0f);
+            } else {
+                r->u[c] = v->u[c];
+            }
         }
     }
+}
+
+static void write_vec(const Exec *x, const AttilaShInstr *in, int l,
+                      const float v[4])
+{
+    AttilaVec4 t;
+
+    memcpy(t.f, v, sizeof(t.f));
+    write_result(x, in, l, &t, true);
 }
 
 static void write_ivec(const Exec *x, const AttilaShInstr *in, int l,
                        const int32_t v[4])
 {
-    AttilaVec4 *r;
-    int c;
+    AttilaVec4 t;
 
-    if (!predicate(x, in, l)) {
-        return;
-    }
-    r = result_reg(x, in, l);
-    for (c = 0; c < 4; c++) {
-        if (in->mask & (8 >> c)) {
-            r->i[c] = v[c];
-        }
-    }
+    memcpy(t.i, v, sizeof(t.i));
+    write_result(x, in, l, &t, false);
 }
 
 static void write_pred(const Exec *x, const AttilaShInstr *in, int l, bool v)
