@@ -338,13 +338,17 @@ typedef struct AttilaTriangle {
 bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
                            const AttilaVertex *v1, const AttilaVertex *v2,
                            AttilaTriangle *t);
-/* the (possibly MSAA-shifted) edge/z values at a pixel, as the simulator's
- * tile recursion adds them up (digest 6.7) */
-void attila_triangle_eval(const AttilaTriangle *t, int32_t x, int32_t y,
-                          double v[4]);
-/* the same for the four pixels of the 2x2 stamp at even (qx, qy) */
-void attila_triangle_eval_stamp(const AttilaTriangle *t, int32_t qx,
-                                int32_t qy, double v[4][4]);
+/*
+ * The (possibly MSAA-shifted) edge/z values at pixels, added up in the
+ * order of the simulator's tile recursion (digest 6.7), in two steps: once
+ * per 16x16 scan tile (x0, y0 multiples of 16), then for the four pixels
+ * of each 2x2 stamp (qx, qy even) inside it.
+ */
+void attila_triangle_eval_tile(const AttilaTriangle *t, int32_t x0,
+                               int32_t y0, double v[4]);
+void attila_triangle_eval_stamp_in(const AttilaTriangle *t,
+                                   const double tile[4], int32_t qx,
+                                   int32_t qy, double v[4][4]);
 bool attila_triangle_inside(const AttilaTriangle *t, const double v[4],
                             bool d3d9_depth);
 uint32_t attila_convert_z(const AttilaDrawState *ds, double z);

@@ -90,8 +90,8 @@ static inline int tile_owner(int tx, int ty, int threads)
 }
 
 /* one 2x2 stamp of one triangle */
-static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t, int32_t qx,
-                  int32_t qy)
+static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                  const double tile[4], int32_t qx, int32_t qy)
 {
     const AttilaDrawState *ds = ctx->ds;
     const double (*pat)[2] = ds->msaa ? msaa_pattern(ds->samples) : NULL;
@@ -103,7 +103,7 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t, int32_t qx,
     bool any = false, early, zany;
     int i, s, k;
 
-    attila_triangle_eval_stamp(t, qx, qy, v);
+    attila_triangle_eval_stamp_in(t, tile, qx, qy, v);
     for (i = 0; i < 4; i++) {
         int32_t x = qx + (i & 1), y = qy + (i >> 1);
 
@@ -290,17 +290,19 @@ static void raster_job(void *arg, int thread)
         for (ty = ty0; ty <= ty1; ty++) {
             for (tx = tx0; tx <= tx1; tx++) {
                 int32_t x0, y0, x1, y1, qx, qy;
+                double tv[4];
 
                 if (tile_owner(tx, ty, r->threads) != thread) {
                     continue;
                 }
+                attila_triangle_eval_tile(t, tx * TILE, ty * TILE, tv);
                 x0 = MAX(t->x0, tx * TILE) & ~1;
                 y0 = MAX(t->y0, ty * TILE) & ~1;
                 x1 = MIN(t->x1, tx * TILE + TILE - 1);
                 y1 = MIN(t->y1, ty * TILE + TILE - 1);
                 for (qy = y0; qy <= y1; qy += 2) {
                     for (qx = x0; qx <= x1; qx += 2) {
-                        stamp(ctx, t, qx, qy);
+                        stamp(ctx, t, tv, qx, qy);
                     }
                 }
             }

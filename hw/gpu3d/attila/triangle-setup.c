@@ -302,15 +302,17 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     return t->x0 <= t->x1 && t->y0 <= t->y1 && t->level < 32;
 }
 
-/* the value at the 2x2 stamp holding (dx, dy) from the top tile's start:
- * subtile starts s1 = s0 + a*2^(l-1), s2 = s0 + b*2^(l-1), s3 = s1 + b.. */
-static void tile_eval(const AttilaTriangle *t, uint32_t dx, uint32_t dy,
-                      double v[4])
+/*
+ * The simulator's recursive tile walk, as additions: from the top tile's
+ * start, level l (from t->level down) moves to the sub-tile holding
+ * (dx, dy) by a * 2^(l-1) then b * 2^(l-1). Levels from..to, onto v.
+ */
+static void add_levels(const AttilaTriangle *t, uint32_t dx, uint32_t dy,
+                       int from, int to, double v[4])
 {
     int l, k;
 
-    memcpy(v, t->start, 4 * sizeof(double));
-    for (l = (int)t->level; l >= 2; l--) {
+    for (l = from; l >= to; l--) {
         uint32_t half = 1u << (l - 1);
         double s = (double)half;
         if (dx & half) {
@@ -328,35 +330,24 @@ static void tile_eval(const AttilaTriangle *t, uint32_t dx, uint32_t dy,
     }
 }
 
-void attila_triangle_eval(const AttilaTriangle *t, int32_t x, int32_t y,
-                          double v[4])
+void attila_triangle_eval_tile(const AttilaTriangle *t, int32_t x0,
+                               int32_t y0, double v[4])
 {
-    uint32_t dx = (uint32_t)(x - t->start_x), dy = (uint32_t)(y - t->start_y);
-    int k;
-
-    tile_eval(t, dx, dy, v);
-    /* the 2x2 stamp: s1 = s0 + a, s2 = s0 + b, s3 = s1 + b */
-    if (dx & 1) {
-        for (k = 0; k < 3; k++) {
-            v[k] += t->e[k][0];
-        }
-        v[3] += t->zeq[0];
-    }
-    if (dy & 1) {
-        for (k = 0; k < 3; k++) {
-            v[k] += t->e[k][1];
-        }
-        v[3] += t->zeq[1];
-    }
+    memcpy(v, t->start, 4 * sizeof(double));
+    /* the levels above the 16x16 scan tile: sub-tiles of 16 and more */
+    add_levels(t, (uint32_t)(x0 - t->start_x), (uint32_t)(y0 - t->start_y),
+               (int)t->level, 5, v);
 }
 
-void attila_triangle_eval_stamp(const AttilaTriangle *t, int32_t qx,
-                                int32_t qy, double v[4][4])
+void attila_triangle_eval_stamp_in(const AttilaTriangle *t,
+                                   const double tile[4], int32_t qx,
+                                   int32_t qy, double v[4][4])
 {
     int k;
 
-    tile_eval(t, (uint32_t)(qx - t->start_x), (uint32_t)(qy - t->start_y),
-              v[0]);
+    memcpy(v[0], tile, 4 * sizeof(double));
+    add_levels(t, (uint32_t)(qx - t->start_x), (uint32_t)(qy - t->start_y),
+               MIN((int)t->level, 4), 2, v[0]);
     for (k = 0; k < 3; k++) {
         v[1][k] = v[0][k] + t->e[k][0];
         v[2][k] = v[0][k] + t->e[k][1];
