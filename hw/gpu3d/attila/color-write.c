@@ -238,10 +238,11 @@ void attila_clear_color(AttilaCore *c)
     /* the clear value converted to the RT0 format (clearColorBuffer) */
     attila_color_pack(fmt, attila_rf_qf(c, ATTILA_REG_COLOR_BUFFER_CLEAR, 0),
                       value);
-    for (y = 0; y < ((pm.height + 1) & ~1u); y++) {
-        for (x = 0; x < ((pm.width + 1) & ~1u); x++) {
+    /* whole stamps: their 4 pixels x samples are consecutive */
+    for (y = 0; y < pm.height; y += 2) {
+        for (x = 0; x < pm.width; x += 2) {
             uint8_t *p = base + attila_pixel_address(&pm, x, y);
-            for (s = 0; s < pm.samples; s++) {
+            for (s = 0; s < 4 * pm.samples; s++) {
                 memcpy(p + s * bytes, value, bytes);
             }
         }

@@ -103,7 +103,9 @@ uint32_t attila_pixel_address(const AttilaPixelMapper *pm, uint32_t x,
     /* scan sub-tile (MSAA): sub-tiles of every scan tile are interleaved */
     a = ((a << pm->sub_h_l2) + ((y >> (gh + 2)) & (pm->sub_h - 1)))
         << pm->sub_w_l2 | ((x >> (gw + 2)) & (pm->sub_w - 1));
-    a = a << 4 | attila_morton((x >> 4) & 3, (y >> 4) & 3, 2);
+    /* scan tile in the over-scan tile: 2-bit Morton of (x/16, y/16) */
+    a = a << 4 | ((x >> 4) & 1) | ((y >> 4) & 1) << 1 | ((x >> 5) & 1) << 2 |
+        ((y >> 5) & 1) << 3;
     a = a << 2 | ((y >> (gh + 1)) & 1) << 1 | ((x >> (gw + 1)) & 1);
     a = ((a << gh | ((y >> 1) & (pm->gen_h - 1))) << gw) |
         ((x >> 1) & (pm->gen_w - 1));

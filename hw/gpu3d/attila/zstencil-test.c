@@ -71,10 +71,11 @@ void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil)
         return;
     }
     /* whole stamps, as the clear writes them */
-    for (y = 0; y < ((pm.height + 1) & ~1u); y++) {
-        for (x = 0; x < ((pm.width + 1) & ~1u); x++) {
+    for (y = 0; y < pm.height; y += 2) {
+        for (x = 0; x < pm.width; x += 2) {
             uint8_t *p = base + attila_pixel_address(&pm, x, y);
-            for (s = 0; s < pm.samples; s++) {
+            /* the stamp's 4 pixels x samples are consecutive */
+            for (s = 0; s < 4 * pm.samples; s++) {
                 uint32_t v;
                 memcpy(&v, p + 4 * s, 4);
                 v = (clear_z ? zc : (v & 0x00ffffff)) |
