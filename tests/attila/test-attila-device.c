@@ -318,6 +318,56 @@ static void test_draw_without_program(void)
     dev_free(d);
 }
 
+/* ---- a draw that would run too long ---------------------------------------- */
+
+static void load_program(Dev *d, uint32_t at, uint32_t n, uint32_t pc,
+                         bool vertex)
+{
+    uint8_t *code = g_malloc0(16 * n);
+    AttilaTransaction w = { .kind = ATTILA_AGP_WRITE, .address = at,
+                            .size = 16 * n, .data = code };
+
+    /* n - 1 NOPs, then END with the end flag (digest 5.4) */
+    code[16 * (n - 1)] = ATTILA_SH_END;
+    code[16 * (n - 1) + 1] = 1;
+    exec(d, &w);
+    reg_write(d, vertex ? ATTILA_REG_VERTEX_PROGRAM : ATTILA_REG_FRAGMENT_PROGRAM,
+              0, at);
+    reg_write(d, vertex ? ATTILA_REG_VERTEX_PROGRAM_SIZE :
+              ATTILA_REG_FRAGMENT_PROGRAM_SIZE, 0, 16 * n);
+    reg_write(d, vertex ? ATTILA_REG_VERTEX_PROGRAM_PC :
+              ATTILA_REG_FRAGMENT_PROGRAM_PC, 0, pc);
+    command(d, vertex ? ATTILA_CMD_LOAD_VERTEX_PROGRAM :
+            ATTILA_CMD_LOAD_FRAGMENT_PROGRAM);
+    g_free(code);
+}
+
+static void test_draw_work_limit(void)
+{
+    Dev *d = dev_new();
+    gint64 t0;
+
+    /* 4,001 instructions per vertex: 70,000 vertices is over 2^28 */
+    load_program(d, 0x10000, 4001, 0, true);
+    load_program(d, 0x30000, 1, 4090, false);
+    g_assert_cmpuint(rd(d, A_ATTILA_ERROR_COUNT), ==, 0);
+    reg_write(d, ATTILA_REG_INDEX_MODE, 0, 0);     /* every vertex shaded */
+    reg_write(d, ATTILA_REG_STREAM_COUNT, 0, 70000);
+    t0 = g_get_monotonic_time();
+    command(d, ATTILA_CMD_DRAW);
+    g_test_message("stopped after %.2f s",
+                   (g_get_monotonic_time() - t0) / 1e6);
+    g_assert_cmpuint(rd(d, A_ATTILA_ERROR_CODE), ==, ATTILA_ERR_DRAW);
+    g_assert_cmpuint(rd(d, A_ATTILA_ERROR_INFO), ==, ATTILA_REG_STREAM_COUNT);
+    g_assert_cmpuint(rd(d, A_ATTILA_ERROR_COUNT), ==, 1);
+    /* a draw of 60,000 of them is within the limit */
+    wr(d, A_ATTILA_CONTROL, R_ATTILA_CONTROL_ERROR_CLEAR_MASK);
+    reg_write(d, ATTILA_REG_STREAM_COUNT, 0, 60000);
+    command(d, ATTILA_CMD_DRAW);
+    g_assert_cmpuint(rd(d, A_ATTILA_ERROR_COUNT), ==, 1);
+    dev_free(d);
+}
+
 /* ---- the ring ---------------------------------------------------------------- */
 
 #define RING_AT 0x00100000u     /* in GPU memory */
@@ -512,6 +562,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/device/bad-transactions", test_bad_transactions);
     g_test_add_func("/attila/device/draw-without-program",
                     test_draw_without_program);
+    g_test_add_func("/attila/device/draw-work-limit", test_draw_work_limit);
     g_test_add_func("/attila/device/ring-errors", test_ring_errors);
     g_test_add_func("/attila/device/fence-irq", test_fence_irq);
     return g_test_run();

@@ -183,6 +183,7 @@ typedef struct AttilaShaderEnv {
     const AttilaVec4 *consts;           /* this target's 512 constants */
     AttilaTexFn *tex;
     void *tex_opaque;
+    uint64_t *steps;                    /* if set: instructions executed += */
 } AttilaShaderEnv;
 
 typedef enum AttilaShaderResult {
@@ -291,7 +292,16 @@ typedef struct AttilaRenderCtx {
     AttilaShaderThread lane[4];
     uint32_t shader_error, shader_error_pc;   /* first error met */
     uint64_t quads, fragments;
+    uint64_t work;                      /* stamps + shader steps this draw */
 } AttilaRenderCtx;
+
+/*
+ * Work one draw may do, so that one record cannot stall the device: per
+ * render thread, stamps visited plus fragment shader instructions, and for
+ * the vertex side, vertex shader instructions. A draw that exceeds it is
+ * stopped and reported (ATTILA_ERR_DRAW).
+ */
+#define ATTILA_DRAW_WORK_LIMIT (1ull << 28)
 
 /* ---- the pipeline units ------------------------------------------------- */
 
@@ -362,7 +372,13 @@ void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
 typedef struct AttilaRaster AttilaRaster;
 AttilaRaster *attila_raster_new(AttilaCore *c, int threads);
 void attila_raster_free(AttilaRaster *r);
-void attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
+/* a new draw: its work counters start from 0 */
+void attila_raster_begin(AttilaRaster *r);
+/*
+ * Rasterise and shade a batch of the draw. False once the draw has used up
+ * its work (ATTILA_DRAW_WORK_LIMIT per render thread): the rest is skipped.
+ */
+bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
                         const AttilaTriangle *tris, size_t n);
 void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
                          uint64_t *fragments);

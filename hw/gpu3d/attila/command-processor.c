@@ -174,7 +174,7 @@ static void load_program(AttilaCore *c, const char *what, int addr_reg,
 /* ---- GPU_DRAW ----------------------------------------------------------- */
 
 /* draw limits (docs/attila-3d.md, "Bad input") */
-#define MAX_DRAW_COUNT (1u << 20)
+#define MAX_DRAW_COUNT (1u << 18)   /* shaded vertices are kept: 64 MiB */
 #define MAX_DRAW_WORK (1u << 24)
 /* a program longer than this without an end flag is refused at draw time */
 #define MAX_PROGRAM_SCAN 4096

@@ -301,24 +301,43 @@ static void raster_job(void *arg, int thread)
                 x1 = MIN(t->x1, tx * TILE + TILE - 1);
                 y1 = MIN(t->y1, ty * TILE + TILE - 1);
                 for (qy = y0; qy <= y1; qy += 2) {
+                    if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
+                        return;     /* the draw is stopped (reported) */
+                    }
                     for (qx = x0; qx <= x1; qx += 2) {
                         stamp(ctx, t, tv, qx, qy);
                     }
+                    ctx->work += (uint64_t)(x1 - x0) / 2 + 1;
                 }
             }
         }
     }
 }
 
-void attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
+void attila_raster_begin(AttilaRaster *r)
+{
+    int t;
+
+    for (t = 0; t < r->threads; t++) {
+        r->ctx[t].work = 0;
+    }
+}
+
+bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
                         const AttilaTriangle *tris, size_t n)
 {
     int t;
     uint64_t pixels = 0;
     size_t k;
+    bool over = false;
 
+    for (t = 0; t < r->threads; t++) {
+        if (r->ctx[t].work > ATTILA_DRAW_WORK_LIMIT) {
+            return false;
+        }
+    }
     if (n == 0) {
-        return;
+        return true;
     }
     r->ds = ds;
     r->tris = tris;
@@ -331,6 +350,7 @@ void attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->fs_env.consts = r->core->fconst;
         ctx->fs_env.tex = attila_texture_sample;
         ctx->fs_env.tex_opaque = ctx;
+        ctx->fs_env.steps = &ctx->work;
         ctx->shader_error = 0;
         ctx->quads = ctx->fragments = 0;
     }
@@ -359,5 +379,13 @@ void attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
                          "ran off the instruction memory" :
                          "too many steps", ctx->shader_error_pc);
         }
+        over = over || ctx->work > ATTILA_DRAW_WORK_LIMIT;
     }
+    if (over) {
+        attila_error(r->core, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
+                     "draw: more than %llu stamps and fragment shader "
+                     "instructions per render thread; draw stopped",
+                     (unsigned long long)ATTILA_DRAW_WORK_LIMIT);
+    }
+    return !over;
 }

@@ -767,9 +767,9 @@ void attila_shader_reset_thread(AttilaShaderThread *t)
     memset(t, 0, sizeof(*t));
 }
 
-AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
-                                     AttilaShaderThread *t, int lanes,
-                                     uint32_t *bad_pc)
+static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
+                              AttilaShaderThread *t, int lanes,
+                              uint32_t *bad_pc, unsigned *nsteps)
 {
     Exec x = { env, t, lanes };
     double fxacc[4][4] = { { 0 } };
@@ -782,11 +782,13 @@ AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
 
         if (pc >= ATTILA_INSTRUCTION_MEMORY) {
             *bad_pc = pc;
+            *nsteps = steps;
             return ATTILA_SHADER_BAD_PC;
         }
         in = &env->imem[pc];
         if (!in->valid) {
             *bad_pc = pc;
+            *nsteps = steps;
             return ATTILA_SHADER_BAD_INSTR;
         }
         switch (in->opcode) {
@@ -805,6 +807,7 @@ AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
             if (jump_taken(&x, in)) {
                 pc += in->imm;      /* PC-relative, signed (wraps mod 2^32) */
                 if (in->end) {
+                    *nsteps = steps + 1;
                     return ATTILA_SHADER_OK;
                 }
                 continue;
@@ -817,16 +820,32 @@ AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
             break;
         }
         if (in->end || in->opcode == ATTILA_SH_END) {
+            *nsteps = steps + 1;
             return ATTILA_SHADER_OK;
         }
         for (l = 0; l < lanes; l++) {
             all_killed = all_killed && t[l].kill;
         }
         if (all_killed) {
+            *nsteps = steps + 1;
             return ATTILA_SHADER_OK;
         }
         pc++;
     }
     *bad_pc = pc;
+    *nsteps = steps;
     return ATTILA_SHADER_TOO_LONG;
+}
+
+AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
+                                     AttilaShaderThread *t, int lanes,
+                                     uint32_t *bad_pc)
+{
+    unsigned n = 0;
+    AttilaShaderResult r = run(env, pc, t, lanes, bad_pc, &n);
+
+    if (env->steps) {
+        *env->steps += n;
+    }
+    return r;
 }

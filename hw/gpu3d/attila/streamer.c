@@ -141,11 +141,15 @@ typedef struct Geometry {
     const AttilaDrawState *ds;
     AttilaVertex *vtx;          /* shaded vertex per list position */
     size_t ntris;
+    bool stopped;               /* the draw ran out of work */
 } Geometry;
 
 static void flush_batch(Geometry *g)
 {
-    attila_raster_draw(g->c->raster, g->ds, g->c->tris, g->ntris);
+    if (!g->stopped &&
+        !attila_raster_draw(g->c->raster, g->ds, g->c->tris, g->ntris)) {
+        g->stopped = true;
+    }
     g->ntris = 0;
 }
 
@@ -156,6 +160,9 @@ static void triangle(void *opaque, uint32_t a, uint32_t b, uint32_t cc)
     AttilaCore *c = g->c;
     const AttilaVertex *v0 = &g->vtx[a], *v1 = &g->vtx[b], *v2 = &g->vtx[cc];
 
+    if (g->stopped) {
+        return;
+    }
     c->triangles++;
     if (g->ds->frustum_clip &&
         attila_clipper_trivial_reject(v0->out[0], v1->out[0], v2->out[0],
@@ -176,11 +183,13 @@ static void triangle(void *opaque, uint32_t a, uint32_t b, uint32_t cc)
 }
 
 static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
-                         uint32_t index, uint32_t instance, AttilaVertex *out)
+                         uint32_t index, uint32_t instance, AttilaVertex *out,
+                         uint64_t *work)
 {
     AttilaShaderThread t;
     AttilaShaderEnv env = {
         .imem = c->imem, .consts = c->vconst, .tex = NULL, .tex_opaque = NULL,
+        .steps = work,
     };
     uint32_t bad_pc = 0;
     AttilaShaderResult r;
@@ -219,7 +228,9 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
     Geometry g = { .c = c, .ds = ds };
     GHashTable *cache = NULL;
     uint32_t inst, v;
+    uint64_t vs_work = 0;
 
+    attila_raster_begin(c->raster);
     g.vtx = g_new(AttilaVertex, MAX(ds->count, 1));
     if (ds->indexed) {
         cache = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -245,7 +256,14 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
                 g.vtx[v] = g.vtx[GPOINTER_TO_UINT(slot)];
                 continue;
             }
-            if (!shade_vertex(c, ds, index, inst, &g.vtx[v])) {
+            if (!shade_vertex(c, ds, index, inst, &g.vtx[v], &vs_work)) {
+                goto out;
+            }
+            if (vs_work > ATTILA_DRAW_WORK_LIMIT) {
+                attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
+                             "draw: more than %llu vertex shader instructions; "
+                             "draw stopped",
+                             (unsigned long long)ATTILA_DRAW_WORK_LIMIT);
                 goto out;
             }
             if (cache) {
@@ -255,6 +273,9 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
         }
         attila_primitive_assembly(ds->primitive, ds->count, triangle, &g);
         flush_batch(&g);
+        if (g.stopped) {
+            break;
+        }
     }
 out:
     flush_batch(&g);
