@@ -403,6 +403,96 @@ static void test_cmdq_triangles(void)
     rig_free(&r);
 }
 
+/* ---- the reference scene ------------------------------------------------ */
+
+/* draw the scene through the command queue; the picture as RGB */
+static void draw_scene(int threads, G3DImage *img, GlamoStats *st)
+{
+    GlamoRig r;
+    G3DScanout so;
+    G3DMem m;
+    G3DFlatMem f;
+    uint32_t *argb = g_new(uint32_t, SCENE_W * SCENE_H);
+
+    rig_init(&r, threads);
+    rig_enable_3d(&r);
+    rig_cmdq_init(&r, RING, RINGSZ);
+    rig_scene(&r, rig_cmd32, FB, ZB, VB);
+    rig_cmd_submit(&r);
+    rig_lcd(&r, FB, SCENE_W * 2, SCENE_W, SCENE_H);
+    rig_run(&r);
+    g_assert_cmphex(rig_r16(&r, A_GLAMO_CMDQ_STATUS) & 0x27, ==, 0x07);
+    g_assert_true(glamo_scanout(r.core, 0, &so));
+    g3d_flat_mem_init(&m, &f, r.vram, 0, GLAMO_VRAM_SIZE);
+    g_assert_true(g3d_scanout_copy(&so, &m, argb, SCENE_W, "test"));
+    g_assert_true(g3d_image_alloc(img, SCENE_W, SCENE_H));
+    g3d_image_from_argb(img, argb, SCENE_W);
+    if (st) {
+        glamo_stats(r.core, st);
+    }
+    g_free(argb);
+    rig_free(&r);
+}
+
+static void test_reference_scene(void)
+{
+    const char *src = g_getenv("GPU3D_SRCDIR");
+    char *path = g_build_filename(src ? src : ".", "tests", "glamo", "ref",
+                                  "scene.png", NULL);
+    G3DImage got, ref;
+    G3DImageDiff d;
+    GlamoStats st;
+    unsigned e0 = errors();
+
+    draw_scene(2, &got, &st);
+    g3d_image_save(&got, "glamo-scene.png");
+    g_assert_cmpuint(errors(), ==, e0);
+    g_assert_cmpuint(st.primitives, >=, 5);
+    g_assert_true(g3d_image_load(&ref, path));
+    g_assert_true(g3d_image_compare(&got, &ref, &d));
+    /*
+     * Independent reference: Mesa llvmpipe (tools/glamo-refscene.c), same
+     * matrices, Gouraud, GL_LESS on 16-bit depth, RGB565. Differences come
+     * from the chip's screen-linear colour (GL interpolates perspective-
+     * correct), its 1/16-pixel vertex grid (llvmpipe: 1/256) and the
+     * s[7].16 precision of its T&L.
+     */
+    {
+        /* pixels off by more than 6 RGB565 steps: edge coverage */
+        int i, k, far = 0;
+        for (i = 0; i < SCENE_W * SCENE_H; i++) {
+            for (k = 0; k < 3; k++) {
+                if (abs(got.rgb[3 * i + k] - ref.rgb[3 * i + k]) > 48) {
+                    far++;
+                    break;
+                }
+            }
+        }
+        g_test_message("reference scene vs llvmpipe: PSNR %.2f dB, %ld of "
+                       "%d pixels differ (%d by more than 6 steps), max "
+                       "channel delta %d", d.psnr, d.differing,
+                       SCENE_W * SCENE_H, far, d.max_delta);
+        g_assert_cmpfloat(d.psnr, >=, 30.0);
+        g_assert_cmpint(far, <, SCENE_W * SCENE_H / 200);
+    }
+    g3d_image_free(&got);
+    g3d_image_free(&ref);
+    g_free(path);
+}
+
+static void test_threads_identical(void)
+{
+    G3DImage a, b;
+    G3DImageDiff d;
+
+    draw_scene(1, &a, NULL);
+    draw_scene(3, &b, NULL);
+    g_assert_true(g3d_image_compare(&a, &b, &d));
+    g_assert_cmpint(d.differing, ==, 0);
+    g3d_image_free(&a);
+    g3d_image_free(&b);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -412,5 +502,7 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/f24", test_f24);
     g_test_add_func("/glamo/fire", test_fire);
     g_test_add_func("/glamo/cmdq/triangles", test_cmdq_triangles);
+    g_test_add_func("/glamo/scene/reference", test_reference_scene);
+    g_test_add_func("/glamo/scene/threads", test_threads_identical);
     return g_test_run();
 }
