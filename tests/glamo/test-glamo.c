@@ -493,6 +493,308 @@ static void test_threads_identical(void)
     g3d_image_free(&b);
 }
 
+/* ---- vertex streams ----------------------------------------------------- */
+
+static const SVert strip[4] = {
+    { 5, 5, 0, 255, 0, 0 }, { 70, 8, 0, 0, 255, 0 },
+    { 10, 40, 0, 0, 0, 255 }, { 60, 45, 0, 255, 255, 255 },
+};
+
+static void put32(GlamoRig *r, uint32_t a, uint32_t v)
+{
+    r->vram[a] = (uint8_t)v;
+    r->vram[a + 1] = (uint8_t)(v >> 8);
+    r->vram[a + 2] = (uint8_t)(v >> 16);
+    r->vram[a + 3] = (uint8_t)(v >> 24);
+}
+
+static void test_streams(void)
+{
+    enum { W = 80, H = 50, PITCH = 2 * W };
+    uint8_t *img[3];
+    GlamoRig r;
+    int path, i;
+
+    for (path = 0; path < 3; path++) {
+        rig_init(&r, 1);
+        rig_enable_3d(&r);
+        rig_target(&r, rig_direct32, FB, PITCH, W, H, 0);
+        if (path == 0) {
+            /* the register vertex path, triangle strip */
+            rig_w16(&r, A_EGPrim1, GLAMO_PRIM_TRIANGLE_STRIP);
+            for (i = 0; i < 4; i++) {
+                fire_vertex(&r, rig_direct32, &strip[i]);
+            }
+        } else if (path == 1) {
+            /* buffer mode: short x,y (z, w defaulted) + ubyte ARGB words */
+            for (i = 0; i < 4; i++) {
+                uint8_t *p = r.vram + VB + 8 * i;
+                int16_t x = (int16_t)strip[i].x, y = (int16_t)strip[i].y;
+                memcpy(p, &x, 2);
+                memcpy(p + 2, &y, 2);
+                put32(&r, VB + 8 * i + 4, 0xffu << 24 | strip[i].r << 16 |
+                      strip[i].g << 8 | strip[i].b);
+            }
+            rig_w32(&r, A_MGVStreamActive, 0x3);
+            rig_w32(&r, A_MGVStrmCtl, 1 << 8);
+            rig_w32(&r, GLAMO_MGVSTRM_DESC(0), 8 << 16 | 1 << 8 |
+                    GLAMO_VTYPE_SHORT << 4 | GLAMO_VARRAY_POSITION);
+            rig_w32(&r, GLAMO_MGVSTRM_BAS(0), VB);
+            rig_w32(&r, GLAMO_MGVSTRM_DESC(1), 8 << 16 | 3 << 8 |
+                    GLAMO_VTYPE_UBYTE << 4 | GLAMO_VARRAY_DIFFUSE);
+            rig_w32(&r, GLAMO_MGVSTRM_BAS(1), VB + 4);
+            rig_w32(&r, A_RGPDV, 4);
+            rig_w16(&r, A_EGPrim1, GLAMO_PRIM_TRIANGLE_STRIP);
+            rig_w16(&r, A_MGBufCBMFire, GLAMO_CBM_BUFFER);
+        } else {
+            /* stream index mode, 8-bit indices, a triangle list; fixed
+             * s15.16 positions, float colours; stride from RGPDVNum */
+            static const uint8_t idx[6] = { 0, 1, 2, 2, 1, 3 };
+            for (i = 0; i < 4; i++) {
+                uint32_t b = VB + 32 * i;
+                put32(&r, b, (uint32_t)(int32_t)(strip[i].x * 65536));
+                put32(&r, b + 4, (uint32_t)(int32_t)(strip[i].y * 65536));
+                put32(&r, b + 8, 0);
+                put32(&r, b + 12, rig_fbits(strip[i].r / 255.0f));
+                put32(&r, b + 16, rig_fbits(strip[i].g / 255.0f));
+                put32(&r, b + 20, rig_fbits(strip[i].b / 255.0f));
+                put32(&r, b + 24, rig_fbits(1.0f));
+            }
+            memcpy(r.vram + VB + 0x400, idx, 6);
+            rig_w32(&r, A_MGVStreamActive, 0x3);
+            rig_w32(&r, A_MGVStrmCtl, 1 << 8 |
+                    R_MGVStrmCtl_MGVen8bitStrmIndex_MASK);
+            rig_w32(&r, GLAMO_MGVSTRM_DESC(0), 2 << 8 |
+                    GLAMO_VTYPE_FIXED << 4 | GLAMO_VARRAY_POSITION);
+            rig_w32(&r, GLAMO_MGVSTRM_BAS(0), VB);
+            rig_w32(&r, GLAMO_MGVSTRM_DESC(1), 3 << 8 |
+                    GLAMO_VTYPE_FLOAT << 4 | GLAMO_VARRAY_DIFFUSE);
+            rig_w32(&r, GLAMO_MGVSTRM_BAS(1), VB + 12);
+            rig_w32(&r, A_MGStrmIndexMDBAS, VB + 0x400);
+            rig_w32(&r, A_RGPDV, 32 << 20 | 6);
+            rig_w16(&r, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
+            rig_w16(&r, A_MGBufCBMFire, GLAMO_CBM_STREAM_INDEX);
+            /* the parser counts down the list (RGTDWNum) */
+            g_assert_cmpuint(rig_r32(&r, A_RGTDWNum), ==, 0);
+            glamo_core_work(r.core, 1);     /* the fire */
+            g_assert_cmpuint(rig_r32(&r, A_RGTDWNum), ==, 6);
+            g_assert_cmphex(rig_r16(&r, A_EGSTATUSA) &
+                            R_EGSTATUSA_EGAGPCMIDLE_MASK, ==, 0);
+        }
+        rig_w16(&r, A_EGEND, 0);
+        rig_run(&r);
+        g_assert_cmphex(rig_r16(&r, A_EGSTATUSA) & 0x2ff, ==, 0x2ff);
+        img[path] = g_memdup2(r.vram + FB, PITCH * H);
+        rig_free(&r);
+    }
+    for (i = 0; i < PITCH * H; i += 2) {
+        if (img[0][i] || img[0][i + 1]) {
+            break;
+        }
+    }
+    g_assert_cmpint(i, <, PITCH * H);           /* something was drawn */
+    g_assert_cmpmem(img[0], PITCH * H, img[1], PITCH * H);
+    g_assert_cmpmem(img[0], PITCH * H, img[2], PITCH * H);
+    for (i = 0; i < 3; i++) {
+        g_free(img[i]);
+    }
+}
+
+/* ---- bad input ---------------------------------------------------------- */
+
+static void good_triangle(GlamoRig *r)
+{
+    static const SVert t[3] = {
+        { 2, 2, 0.5f, 255, 255, 255 }, { 30, 2, 0.5f, 255, 255, 255 },
+        { 2, 30, 0.5f, 255, 255, 255 },
+    };
+    memset(r->vram + FB, 0, 128 * 40);
+    rig_target(r, rig_cmd32, FB, 128, 64, 40, 0);
+    queue_triangles(r, t, 3);
+    rig_cmd_submit(r);
+    rig_run(r);
+}
+
+static void test_bad_queue_length(void)
+{
+    GlamoRig r;
+    unsigned e0 = errors();
+
+    rig_init(&r, 1);
+    rig_enable_3d(&r);
+    /* 8 KiB ring at 8 MiB - 4 KiB: past the end of VRAM */
+    rig_cmdq_init(&r, RING, RINGSZ);
+    rig_w16(&r, A_GLAMO_CMDQ_BASE_ADDRL, 0xf000);
+    rig_w16(&r, A_GLAMO_CMDQ_BASE_ADDRH, 0x7f);
+    rig_w16(&r, A_GLAMO_CMDQ_LEN, 7);
+    rig_w16(&r, A_GLAMO_CMDQ_WRITE_ADDRL, 0x40);
+    g_assert_cmpuint(errors(), >, e0);
+    g_assert_cmphex(rig_r16(&r, A_GLAMO_CMDQ_STATUS) & GLAMO_CMDQ_STATUS_ERROR,
+                    ==, GLAMO_CMDQ_STATUS_ERROR);
+    g_assert_false(glamo_core_work(r.core, 100));
+    /* recovered by the command-queue reset and a proper ring */
+    rig_cmdq_init(&r, RING, RINGSZ);
+    g_assert_cmphex(rig_r16(&r, A_GLAMO_CMDQ_STATUS) & GLAMO_CMDQ_STATUS_ERROR,
+                    ==, 0);
+    good_triangle(&r);
+    g_assert_cmphex(px(&r, FB, 128, 5, 5), ==, 0xffff);
+    rig_free(&r);
+}
+
+static void test_bad_burst(void)
+{
+    GlamoRig r;
+    uint16_t words[6] = { 1, 2, 3, 4, 5, 6 };
+    unsigned e0 = errors();
+
+    rig_init(&r, 1);
+    rig_enable_3d(&r);
+    rig_cmdq_init(&r, RING, RINGSZ);
+    /* a burst that claims 200 words with only 6 behind it */
+    rig_cmd_reg(&r, A_EGRerSRegA, 0x1234);
+    rig_cmd_burst(&r, A_RGPXa, words, 6);
+    r.cmd[r.ncmd - 7] = 200;
+    rig_cmd_submit(&r);
+    rig_run(&r);
+    g_assert_cmpuint(errors(), >, e0);
+    g_assert_cmphex(rig_r16(&r, A_EGRerSRegA), ==, 0x1234);  /* before it */
+    g_assert_cmphex(rig_r16(&r, A_RGPXa), ==, 0);            /* skipped */
+    g_assert_cmpuint(rig_r16(&r, A_GLAMO_CMDQ_READ_ADDRL), ==, r.wptr);
+    g_assert_cmphex(rig_r16(&r, A_GLAMO_CMDQ_STATUS) & 0x8003, ==, 0x8003);
+    /* a burst running past the register space, and a register outside it */
+    e0 = errors();
+    rig_cmd_burst(&r, 0x3ffc, words, 6);
+    rig_cmd_reg(&r, 0x4002, 1);
+    rig_cmd_submit(&r);
+    rig_run(&r);
+    g_assert_cmpuint(errors(), >=, e0 + 1);
+    /* the next submission works */
+    good_triangle(&r);
+    g_assert_cmphex(px(&r, FB, 128, 5, 5), ==, 0xffff);
+    rig_free(&r);
+}
+
+static void test_bad_pitch(void)
+{
+    GlamoRig r;
+    unsigned e0 = errors();
+
+    rig_init(&r, 1);
+    rig_enable_3d(&r);
+    rig_cmdq_init(&r, RING, RINGSZ);
+    good_triangle(&r);
+    memset(r.vram + FB, 0, 0x10000);
+    /* pitch 4096 bytes: above the 2046-byte limit of EGDST0PIT */
+    rig_cmd_reg(&r, A_EGDST0SET, 0x0800);
+    rig_cmd_submit(&r);
+    rig_run(&r);
+    g_assert_cmpuint(errors(), ==, e0 + 1);
+    g_assert_cmphex(rig_r16(&r, A_EGDST0SET) & 0x3ff, ==, 0);
+    {
+        static const SVert t[3] = {
+            { 2, 2, 0.5f, 255, 255, 255 }, { 30, 2, 0.5f, 255, 255, 255 },
+            { 2, 30, 0.5f, 255, 255, 255 },
+        };
+        queue_triangles(&r, t, 3);
+        rig_cmd_submit(&r);
+        rig_run(&r);
+    }
+    g_assert_cmpuint(errors(), >, e0 + 1);       /* the draw is refused */
+    for (int i = 0; i < 0x10000; i++) {
+        g_assert_cmpint(r.vram[FB + i], ==, 0);
+    }
+    good_triangle(&r);                             /* a good pitch again */
+    g_assert_cmphex(px(&r, FB, 128, 5, 5), ==, 0xffff);
+    rig_free(&r);
+}
+
+static void test_bad_coordinates(void)
+{
+    static const SVert t[6] = {
+        { 2, 2, 0.5f, 255, 255, 255 }, { 600, 2, 0.5f, 255, 255, 255 },
+        { 2, 30, 0.5f, 255, 255, 255 },
+        { 40, 2, 0.5f, 0, 255, 0 }, { 60, 2, 0.5f, 0, 255, 0 },
+        { 40, 30, 0.5f, 0, 255, 0 },
+    };
+    GlamoRig r;
+    GlamoStats st;
+    unsigned e0 = errors();
+
+    rig_init(&r, 1);
+    rig_enable_3d(&r);
+    rig_cmdq_init(&r, RING, RINGSZ);
+    rig_target(&r, rig_cmd32, FB, 128, 64, 40, 0);
+    queue_triangles(&r, t, 6);
+    rig_cmd_submit(&r);
+    rig_run(&r);
+    glamo_stats(r.core, &st);
+    g_assert_cmpuint(errors(), ==, e0 + 1);
+    g_assert_cmpuint(st.primitives, ==, 1);
+    g_assert_cmphex(px(&r, FB, 128, 5, 5), ==, 0);          /* skipped */
+    g_assert_cmphex(px(&r, FB, 128, 42, 4), ==, 0x07e0);    /* drawn */
+    rig_free(&r);
+}
+
+static void test_bad_streams(void)
+{
+    GlamoRig r;
+    unsigned e0 = errors();
+
+    rig_init(&r, 1);
+    rig_enable_3d(&r);
+    rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
+    /* a stream that reads past the end of VRAM, a million vertices */
+    rig_w32(&r, A_MGVStreamActive, 1);
+    rig_w32(&r, A_MGVStrmCtl, 0);
+    rig_w32(&r, GLAMO_MGVSTRM_DESC(0), 12 << 16 | 2 << 8 |
+            GLAMO_VTYPE_FLOAT << 4);
+    rig_w32(&r, GLAMO_MGVSTRM_BAS(0), GLAMO_VRAM_SIZE - 0x100);
+    rig_w32(&r, A_RGPDV, 0xfffff);
+    rig_w16(&r, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
+    rig_w16(&r, A_MGBufCBMFire, GLAMO_CBM_BUFFER);
+    rig_run(&r);
+    g_assert_cmpuint(errors(), >, e0);
+    g_assert_cmphex(rig_r16(&r, A_EGSTATUSA) & 0x2ff, ==, 0x2ff);
+    /* a reserved primitive type and a reserved data type */
+    e0 = errors();
+    rig_w32(&r, GLAMO_MGVSTRM_DESC(0), 12 << 16 | 2 << 8 | 7 << 4);
+    rig_w32(&r, GLAMO_MGVSTRM_BAS(0), VB);
+    rig_w32(&r, A_RGPDV, 3);
+    rig_w16(&r, A_MGBufCBMFire, GLAMO_CBM_BUFFER);
+    rig_w16(&r, A_EGPrim1, 0x1f);
+    rig_w16(&r, A_EGFIRE, 0);
+    rig_w16(&r, A_MGBufCBMFire, 1);
+    rig_run(&r);
+    g_assert_cmpuint(errors(), >=, e0 + 3);
+    rig_free(&r);
+}
+
+static void test_reset_recovers(void)
+{
+    GlamoRig r;
+    GRand *rnd = g_rand_new_with_seed(7);
+    int i;
+
+    rig_init(&r, 2);
+    rig_enable_3d(&r);
+    rig_cmdq_init(&r, RING, RINGSZ);
+    /* a ring of noise */
+    for (i = 0; i < 2000; i++) {
+        rig_cmd_reg(&r, g_rand_int(rnd) & 0x3ffe, g_rand_int(rnd));
+    }
+    rig_cmd_submit(&r);
+    for (i = 0; i < 50 && glamo_core_work(r.core, 64); i++) {
+    }
+    glamo_core_reset(r.core);
+    g_assert_cmphex(rig_r16(&r, A_EGSTATUSA), ==, GLAMO_EGSTATUSA_ALL_IDLE);
+    rig_enable_3d(&r);
+    rig_cmdq_init(&r, RING, RINGSZ);
+    good_triangle(&r);
+    g_assert_cmphex(px(&r, FB, 128, 5, 5), ==, 0xffff);
+    g_rand_free(rnd);
+    rig_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -502,6 +804,13 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/f24", test_f24);
     g_test_add_func("/glamo/fire", test_fire);
     g_test_add_func("/glamo/cmdq/triangles", test_cmdq_triangles);
+    g_test_add_func("/glamo/parser/streams", test_streams);
+    g_test_add_func("/glamo/bad/queue-length", test_bad_queue_length);
+    g_test_add_func("/glamo/bad/burst", test_bad_burst);
+    g_test_add_func("/glamo/bad/pitch", test_bad_pitch);
+    g_test_add_func("/glamo/bad/coordinates", test_bad_coordinates);
+    g_test_add_func("/glamo/bad/streams", test_bad_streams);
+    g_test_add_func("/glamo/bad/reset", test_reset_recovers);
     g_test_add_func("/glamo/scene/reference", test_reference_scene);
     g_test_add_func("/glamo/scene/threads", test_threads_identical);
     return g_test_run();
