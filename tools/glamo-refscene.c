@@ -5,16 +5,20 @@
  * glFrustum / glTranslate / glRotate, Gouraud shading, GL_LESS depth test
  * into a 16-bit depth buffer, an RGB565 colour buffer, no dithering.
  *
- *   glamo-refscene OUT.png
+ *   glamo-refscene OUT.png [textured]
  *
- * The committed tests/glamo/ref/scene.png is made by
+ * The committed references are made by
  *   build/glamo-refscene tests/glamo/ref/scene.png
+ *   build/glamo-refscene tests/glamo/ref/textured.png textured
+ * ("textured": quad A only, the 16x16 RGB565 texture of scene.h, GL_LINEAR,
+ * GL_REPEAT, GL_MODULATE with white vertices).
  * (Debian: libosmesa6-dev; LIBGL_ALWAYS_SOFTWARE is implied by OSMesa).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <GL/gl.h>
 #include <GL/osmesa.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -30,8 +34,10 @@ int main(int argc, char **argv)
     unsigned i;
     int x, y;
 
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s OUT.png\n", argv[0]);
+    bool textured = argc == 3;
+
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: %s OUT.png [textured]\n", argv[0]);
         return 2;
     }
     ctx = OSMesaCreateContextExt(OSMESA_RGB_565, 16, 0, 0, NULL);
@@ -60,10 +66,32 @@ int main(int argc, char **argv)
     glTranslated(scene_translate[0], scene_translate[1], scene_translate[2]);
     glRotated(scene_rot_y, 0, 1, 0);
     glRotated(scene_rot_x, 1, 0, 0);
+    if (textured) {
+        static uint16_t tex[SCENE_TEX * SCENE_TEX];
+        for (y = 0; y < SCENE_TEX; y++) {
+            for (x = 0; x < SCENE_TEX; x++) {
+                tex[y * SCENE_TEX + x] = scene_texel(x, y);
+            }
+        }
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB, SCENE_TEX, SCENE_TEX, 0,
+                     GL_RGB, GL_UNSIGNED_SHORT_5_6_5, tex);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+        glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_MODULATE);
+        glEnable(GL_TEXTURE_2D);
+        glHint(GL_PERSPECTIVE_CORRECTION_HINT, GL_NICEST);
+    }
     glBegin(GL_TRIANGLES);
-    for (i = 0; i < SCENE_NIDX; i++) {
+    for (i = 0; i < (textured ? 6 : SCENE_NIDX); i++) {
         const uint8_t *c = scene_col[scene_idx[i]];
-        glColor4ub(c[0], c[1], c[2], c[3]);
+        if (textured) {
+            glColor4ub(255, 255, 255, 255);
+            glTexCoord2fv(scene_uv[scene_idx[i]]);
+        } else {
+            glColor4ub(c[0], c[1], c[2], c[3]);
+        }
         glVertex3fv(scene_pos[scene_idx[i]]);
     }
     glEnd();

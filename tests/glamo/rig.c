@@ -254,9 +254,16 @@ static void mat_rot(Mat4 m, double deg, int axis)
 void rig_scene(GlamoRig *r, RigWrite32 *wr, uint32_t fb, uint32_t zb,
                uint32_t vb)
 {
+    rig_scene_ex(r, wr, fb, zb, vb, false);
+}
+
+void rig_scene_ex(GlamoRig *r, RigWrite32 *wr, uint32_t fb, uint32_t zb,
+                  uint32_t vb, bool textured)
+{
     const double *f = scene_frustum;
     Mat4 p = { { 0 } }, mv, t, ry, rx, m;
-    uint32_t pos = vb, col = vb + 0x400, idx = vb + 0x800;
+    uint32_t pos = vb, col = vb + 0x400, idx = vb + 0x800, uv = vb + 0xc00;
+    uint32_t tex = vb + 0x1000;
     unsigned i, j, x, y;
 
     /* the buffers, as a guest's CPU would fill them */
@@ -264,6 +271,17 @@ void rig_scene(GlamoRig *r, RigWrite32 *wr, uint32_t fb, uint32_t zb,
         memcpy(r->vram + pos + 12 * i, scene_pos[i], 12);
         /* MGVtxColorfmt 1: GL RGBA byte order */
         memcpy(r->vram + col + 4 * i, scene_col[i], 4);
+        if (textured) {
+            memset(r->vram + col + 4 * i, 0xff, 4);
+            memcpy(r->vram + uv + 8 * i, scene_uv[i % 4], 8);
+        }
+    }
+    for (y = 0; y < SCENE_TEX; y++) {
+        for (x = 0; x < SCENE_TEX; x++) {
+            uint16_t t = scene_texel(x, y);
+            r->vram[tex + y * 2 * SCENE_TEX + 2 * x] = (uint8_t)t;
+            r->vram[tex + y * 2 * SCENE_TEX + 2 * x + 1] = (uint8_t)(t >> 8);
+        }
     }
     for (i = 0; i < SCENE_NIDX; i++) {
         r->vram[idx + 2 * i] = (uint8_t)scene_idx[i];
@@ -329,7 +347,30 @@ void rig_scene(GlamoRig *r, RigWrite32 *wr, uint32_t fb, uint32_t zb,
        GLAMO_VARRAY_DIFFUSE);
     wr(r, GLAMO_MGVSTRM_BAS(1), col);
     wr(r, A_MGStrmIndexMDBAS, idx);
-    wr(r, A_RGPDV, 16 << 20 | SCENE_NIDX);
+    wr(r, A_RGPDV, 16 << 20 | (textured ? 6 : SCENE_NIDX));
+    if (textured) {
+        uint32_t mul = GLAMO_TXARG_TEX0 << 25 | GLAMO_TXARG_DIFFUSE << 16 |
+                       GLAMO_TXOP_MUL << 6;
+        uint32_t wrt = GLAMO_TXW_OPA << 13 | GLAMO_TXOMOD_SAT << 8;
+        wr(r, A_MGVStreamActive, 0x07);
+        wr(r, A_MGVStrmCtl, 2 << 8 | R_MGVStrmCtl_MGVtxColorfmt_MASK);
+        wr(r, GLAMO_MGVSTRM_DESC(2), 8 << 16 | 1 << 8 |
+           GLAMO_VTYPE_FLOAT << 4 | GLAMO_VARRAY_TEXA);
+        wr(r, GLAMO_MGVSTRM_BAS(2), uv);
+        wr(r, A_EGTX0SET, 0x61u << 24 | (GLAMO_TXADDR_WRAP << 3 |
+           GLAMO_TXADDR_WRAP) << 16);
+        wr(r, A_EGTX0FILT, 1 << 18 | 1 << 15);
+        wr(r, A_EGTX0SIZE, SCENE_TEX << 12 | SCENE_TEX);
+        wr(r, A_EGTX0L0BAS, tex);
+        wr(r, A_EGTX0L01PITCH, 2 * SCENE_TEX);
+        wr(r, A_EGEN0, R_EGEN0_EGenZT_MASK | R_EGEN0_EGenZW_MASK |
+           R_EGEN0_EGenTXMP_MASK | R_EGEN0_EGenTXPP_MASK | 1 << 12);
+        wr(r, A_EGEN1, R_EGEN1_EGenTXBl_MASK);
+        wr(r, A_EGTXCBS0MOD, wrt);
+        wr(r, A_EGTXCBS0ARG, mul);
+        wr(r, A_EGTXABS0MOD, wrt);
+        wr(r, A_EGTXABS0ARG, mul);
+    }
     wr(r, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
     wr(r, A_MGBufCMSFire, GLAMO_CMS_STREAM_INDEX);
     wr(r, A_MGBufCBMFire, GLAMO_CBM_STREAM_INDEX);

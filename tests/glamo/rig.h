@@ -80,3 +80,6 @@ uint32_t rig_565_to_argb(uint16_t p);
  */
 void rig_scene(GlamoRig *r, RigWrite32 *wr, uint32_t fb, uint32_t zb,
                uint32_t vb);
+/* textured: quad A only, texture 0 bilinear/wrap modulated by white */
+void rig_scene_ex(GlamoRig *r, RigWrite32 *wr, uint32_t fb, uint32_t zb,
+                  uint32_t vb, bool textured);

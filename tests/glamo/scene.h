@@ -46,6 +46,19 @@ static const uint16_t scene_idx[] = {
 #define SCENE_NVERT (sizeof(scene_pos) / sizeof(scene_pos[0]))
 #define SCENE_NIDX (sizeof(scene_idx) / sizeof(scene_idx[0]))
 
+/*
+ * The textured variant: quad A only, texture coordinates 0..2 (wrapping),
+ * a 16x16 RGB565 texture, bilinear, modulated by a white diffuse colour.
+ */
+#define SCENE_TEX 16
+static const float scene_uv[4][2] = { { 0, 0 }, { 2, 0 }, { 2, 2 }, { 0, 2 } };
+
+static inline uint16_t scene_texel(int x, int y)
+{
+    unsigned r = (x * 2) & 31, g = (y * 4) & 63, b = ((x ^ y) & 1) ? 31 : 4;
+    return (uint16_t)(r << 11 | g << 5 | b);
+}
+
 /* background cleared to this RGB565 colour, depth to 0xffff */
 #define SCENE_CLEAR_565 0x1082
 

@@ -406,7 +406,8 @@ static void test_cmdq_triangles(void)
 /* ---- the reference scene ------------------------------------------------ */
 
 /* draw the scene through the command queue; the picture as RGB */
-static void draw_scene(int threads, G3DImage *img, GlamoStats *st)
+static void draw_scene(int threads, G3DImage *img, GlamoStats *st,
+                       bool textured)
 {
     GlamoRig r;
     G3DScanout so;
@@ -417,7 +418,7 @@ static void draw_scene(int threads, G3DImage *img, GlamoStats *st)
     rig_init(&r, threads);
     rig_enable_3d(&r);
     rig_cmdq_init(&r, RING, RINGSZ);
-    rig_scene(&r, rig_cmd32, FB, ZB, VB);
+    rig_scene_ex(&r, rig_cmd32, FB, ZB, VB, textured);
     rig_cmd_submit(&r);
     rig_lcd(&r, FB, SCENE_W * 2, SCENE_W, SCENE_H);
     rig_run(&r);
@@ -434,50 +435,64 @@ static void draw_scene(int threads, G3DImage *img, GlamoStats *st)
     rig_free(&r);
 }
 
-static void test_reference_scene(void)
+static void compare_reference(const char *name, bool textured,
+                              double min_psnr, int max_far)
 {
     const char *src = g_getenv("GPU3D_SRCDIR");
+    char *file = g_strdup_printf("%s.png", name);
     char *path = g_build_filename(src ? src : ".", "tests", "glamo", "ref",
-                                  "scene.png", NULL);
+                                  file, NULL);
+    char *out = g_strdup_printf("glamo-%s", file);
     G3DImage got, ref;
     G3DImageDiff d;
     GlamoStats st;
-    unsigned e0 = errors();
+    unsigned e0 = errors(), u0 = g3d_log_count(G3D_LOG_UNIMP);
+    int i, k, far = 0;
 
-    draw_scene(2, &got, &st);
-    g3d_image_save(&got, "glamo-scene.png");
+    draw_scene(2, &got, &st, textured);
+    g3d_image_save(&got, out);
     g_assert_cmpuint(errors(), ==, e0);
-    g_assert_cmpuint(st.primitives, >=, 5);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_UNIMP), ==, u0);
+    g_assert_cmpuint(st.primitives, >=, textured ? 2 : 5);
     g_assert_true(g3d_image_load(&ref, path));
     g_assert_true(g3d_image_compare(&got, &ref, &d));
-    /*
-     * Independent reference: Mesa llvmpipe (tools/glamo-refscene.c), same
-     * matrices, Gouraud, GL_LESS on 16-bit depth, RGB565. Differences come
-     * from the chip's screen-linear colour (GL interpolates perspective-
-     * correct), its 1/16-pixel vertex grid (llvmpipe: 1/256) and the
-     * s[7].16 precision of its T&L.
-     */
-    {
-        /* pixels off by more than 6 RGB565 steps: edge coverage */
-        int i, k, far = 0;
-        for (i = 0; i < SCENE_W * SCENE_H; i++) {
-            for (k = 0; k < 3; k++) {
-                if (abs(got.rgb[3 * i + k] - ref.rgb[3 * i + k]) > 48) {
-                    far++;
-                    break;
-                }
+    /* pixels off by more than 6 RGB565 steps: edge coverage */
+    for (i = 0; i < SCENE_W * SCENE_H; i++) {
+        for (k = 0; k < 3; k++) {
+            if (abs(got.rgb[3 * i + k] - ref.rgb[3 * i + k]) > 48) {
+                far++;
+                break;
             }
         }
-        g_test_message("reference scene vs llvmpipe: PSNR %.2f dB, %ld of "
-                       "%d pixels differ (%d by more than 6 steps), max "
-                       "channel delta %d", d.psnr, d.differing,
-                       SCENE_W * SCENE_H, far, d.max_delta);
-        g_assert_cmpfloat(d.psnr, >=, 30.0);
-        g_assert_cmpint(far, <, SCENE_W * SCENE_H / 200);
     }
+    g_test_message("%s vs llvmpipe: PSNR %.2f dB, %ld of %d pixels differ "
+                   "(%d by more than 6 steps), max channel delta %d", name,
+                   d.psnr, d.differing, SCENE_W * SCENE_H, far, d.max_delta);
+    g_assert_cmpfloat(d.psnr, >=, min_psnr);
+    g_assert_cmpint(far, <=, max_far);
     g3d_image_free(&got);
     g3d_image_free(&ref);
     g_free(path);
+    g_free(file);
+    g_free(out);
+}
+
+/*
+ * Independent reference: Mesa llvmpipe (tools/glamo-refscene.c), same
+ * matrices, Gouraud, GL_LESS on 16-bit depth, RGB565. Differences come
+ * from the chip's screen-linear colour (GL interpolates perspective-
+ * correct), its 1/16-pixel vertex grid (llvmpipe: 1/256) and the s[7].16
+ * precision of its T&L.
+ */
+static void test_reference_scene(void)
+{
+    compare_reference("scene", false, 30.0, SCENE_W * SCENE_H / 200);
+}
+
+/* the same with texture 0 (RGB565, bilinear, wrap) through the combiner */
+static void test_reference_textured(void)
+{
+    compare_reference("textured", true, 30.0, SCENE_W * SCENE_H / 200);
 }
 
 static void test_threads_identical(void)
@@ -485,8 +500,8 @@ static void test_threads_identical(void)
     G3DImage a, b;
     G3DImageDiff d;
 
-    draw_scene(1, &a, NULL);
-    draw_scene(3, &b, NULL);
+    draw_scene(1, &a, NULL, false);
+    draw_scene(3, &b, NULL, false);
     g_assert_true(g3d_image_compare(&a, &b, &d));
     g_assert_cmpint(d.differing, ==, 0);
     g3d_image_free(&a);
@@ -812,6 +827,7 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/bad/streams", test_bad_streams);
     g_test_add_func("/glamo/bad/reset", test_reset_recovers);
     g_test_add_func("/glamo/scene/reference", test_reference_scene);
+    g_test_add_func("/glamo/scene/textured", test_reference_textured);
     g_test_add_func("/glamo/scene/threads", test_threads_identical);
     return g_test_run();
 }
