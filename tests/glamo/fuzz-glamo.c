@@ -4,8 +4,8 @@
  *   words of a command-queue ring,
  * run on a core whose 3D clocks and command queue are set up as the Linux
  * driver sets them, for a bounded number of work steps. The seeds are
- * well-formed rings (Gouraud triangles through bursts; the reference scene
- * through the parser) that the driver damages.
+ * well-formed rings (Gouraud triangles; the reference scene, plain and
+ * textured, through the parser) that the driver damages.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -75,7 +75,7 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
     }
     b.ncmd = 0;
     buf[len++] = 0;                             /* no direct writes */
-    if (index % 2 == 0) {
+    if (index % 3 == 0) {
         rig_target(&b, rig_cmd32, 0, 512, 256, 192, 0x40000);
         rig_cmd_reg(&b, A_EGPrim1, GLAMO_PRIM_TRIANGLE_STRIP);
         for (i = 0; i < 6; i++) {
@@ -88,7 +88,7 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
         }
         rig_cmd_reg(&b, A_EGEND, 0);
     } else {
-        rig_scene(&b, rig_cmd32, 0, 0x40000, 0x100000);
+        rig_scene_ex(&b, rig_cmd32, 0, 0x40000, 0x100000, index % 3 == 2);
     }
     for (i = 0; i < b.ncmd && len + 2 <= max; i++) {
         buf[len++] = (uint8_t)b.cmd[i];

@@ -810,6 +810,174 @@ static void test_reset_recovers(void)
     rig_free(&r);
 }
 
+/* ---- texel formats ------------------------------------------------------ */
+
+#define TEX 0x300000
+
+static uint16_t to565(double r, double g, double b)
+{
+    return (uint16_t)(lround(r * 31) << 11 | lround(g * 63) << 5 |
+                      lround(b * 31));
+}
+
+/* a 32x32 screen-space quad showing a 4x4 texture, nearest, clamped */
+static void draw_textured_quad(GlamoRig *r, uint8_t fmt, uint32_t pitch)
+{
+    static const float q[6][4] = {
+        { 0, 0, 0, 0 }, { 32, 0, 1, 0 }, { 0, 32, 0, 1 },
+        { 32, 0, 1, 0 }, { 32, 32, 1, 1 }, { 0, 32, 0, 1 },
+    };
+    int i;
+
+    memset(r->vram + FB, 0, 128 * 40);
+    rig_target(r, rig_direct32, FB, 128, 64, 40, 0);
+    rig_w32(r, A_EGTX0SET, (uint32_t)fmt << 24 |
+            (GLAMO_TXADDR_CLAMP << 3 | GLAMO_TXADDR_CLAMP) << 16);
+    rig_w32(r, A_EGTX0FILT, 0);
+    rig_w32(r, A_EGTX0SIZE, 4 << 12 | 4);
+    rig_w32(r, A_EGTX0L0BAS, TEX);
+    rig_w32(r, A_EGTX0L01PITCH, pitch);
+    rig_w32(r, A_EGEN0, R_EGEN0_EGenTXMP_MASK | 1 << 12);
+    rig_w16(r, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
+    for (i = 0; i < 6; i++) {
+        rig_w32(r, A_RGPXa, rig_fbits(q[i][0]));
+        rig_w32(r, A_RGPYa, rig_fbits(q[i][1]));
+        rig_w32(r, A_RGPZa, 0);
+        rig_w32(r, A_RGPWa, rig_fbits(1.0f));
+        rig_w32(r, A_RGPDIFFa, 0xffffffff);
+        rig_w32(r, A_RGPUAa, rig_fbits(q[i][2]));
+        rig_w32(r, A_RGPVAa, rig_fbits(q[i][3]));
+        rig_w16(r, A_EGFIRE, 0);
+    }
+    rig_w16(r, A_EGEND, 0);
+    rig_run(r);
+}
+
+static void test_texel_formats(void)
+{
+    GlamoRig r;
+    int i, j;
+
+    rig_init(&r, 1);
+    rig_enable_3d(&r);
+
+    /* Index8 -> RGB565 through the texture-0 palette at 2400h */
+    for (i = 0; i < 16; i++) {
+        r.vram[TEX + i] = (uint8_t)(200 + i);
+        rig_w16(&r, GLAMO_TX0_PALETTE + 2 * (200 + i), (uint16_t)(i * 0x1111 + 3));
+    }
+    draw_textured_quad(&r, 0x09, 4);
+    for (j = 0; j < 4; j++) {
+        for (i = 0; i < 4; i++) {
+            g_assert_cmphex(px(&r, FB, 128, 8 * i + 4, 8 * j + 4), ==,
+                            (uint16_t)((i + 4 * j) * 0x1111 + 3));
+        }
+    }
+    /* I4: two texels a byte, the even one in the low nibble */
+    for (i = 0; i < 8; i++) {
+        r.vram[TEX + i] = (uint8_t)((2 * i) | (2 * i + 1) << 4);
+    }
+    draw_textured_quad(&r, 0x12, 2);
+    for (j = 0; j < 4; j++) {
+        for (i = 0; i < 4; i++) {
+            double v = (i + 4 * j) / 15.0;
+            g_assert_cmphex(px(&r, FB, 128, 8 * i + 4, 8 * j + 4), ==,
+                            to565(v, v, v));
+        }
+    }
+    /* ARGB4444 and RGB332 */
+    for (i = 0; i < 16; i++) {
+        uint16_t t = (uint16_t)(0xf000 | (i * 0x0357 & 0x0fff));
+        r.vram[TEX + 2 * i] = (uint8_t)t;
+        r.vram[TEX + 2 * i + 1] = (uint8_t)(t >> 8);
+    }
+    draw_textured_quad(&r, 0x63, 8);
+    for (j = 0; j < 4; j++) {
+        for (i = 0; i < 4; i++) {
+            unsigned t = (i + 4 * j) * 0x0357 & 0x0fff;
+            g_assert_cmphex(px(&r, FB, 128, 8 * i + 4, 8 * j + 4), ==,
+                            to565((t >> 8) / 15.0, ((t >> 4) & 15) / 15.0,
+                                  (t & 15) / 15.0));
+        }
+    }
+    for (i = 0; i < 16; i++) {
+        r.vram[TEX + i] = (uint8_t)(i * 37);
+    }
+    draw_textured_quad(&r, 0x50, 4);
+    for (j = 0; j < 4; j++) {
+        for (i = 0; i < 4; i++) {
+            unsigned t = (i + 4 * j) * 37 & 0xff;
+            g_assert_cmphex(px(&r, FB, 128, 8 * i + 4, 8 * j + 4), ==,
+                            to565((t >> 5) / 7.0, ((t >> 2) & 7) / 7.0,
+                                  (t & 3) / 3.0));
+        }
+    }
+    /* a reserved format is refused */
+    {
+        unsigned e0 = errors();
+        draw_textured_quad(&r, 0x74, 8);
+        g_assert_cmpuint(errors(), >, e0);
+    }
+    rig_free(&r);
+}
+
+/* ---- lighting ------------------------------------------------------------ */
+
+static void test_lighting(void)
+{
+    GlamoRig r;
+    uint32_t argb;
+    int i;
+
+    rig_init(&r, 1);
+    rig_enable_3d(&r);
+    rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
+    rig_w32(&r, A_RGXFEN0, R_RGXFEN0_RGXDisableCull_MASK);
+    /* identity T1 and world*view, viewport to 64x40 */
+    for (i = 0; i < 4; i++) {
+        rig_w32(&r, GLAMO_RGXR0T1MAT(i, i), glamo_f24_from_float(1.0f));
+    }
+    for (i = 0; i < 3; i++) {
+        rig_w32(&r, GLAMO_RGXR0MWV(i, i), glamo_f24_from_float(1.0f));
+        rig_w32(&r, GLAMO_RGXR0INVMVW(i, i), glamo_f24_from_float(1.0f));
+    }
+    rig_w32(&r, A_RGXScaleX, glamo_f24_from_float(32));
+    rig_w32(&r, A_RGXOffsetX, glamo_f24_from_float(32));
+    rig_w32(&r, A_RGXScaleY, glamo_f24_from_float(-20));
+    rig_w32(&r, A_RGXOffsetY, glamo_f24_from_float(20));
+    rig_w32(&r, A_RGXScaleZ, glamo_f24_from_float(1));
+    /* one directional light along -z, diffuse (1, 0.5, 0.25), material
+     * diffuse and ambient from registers, global ambient 0.1 */
+    rig_w32(&r, A_RGXFEN1, R_RGXFEN1_RGXenLighting_MASK | 1 << 15);
+    rig_w32(&r, A_RGXLTYPE, (uint32_t)GLAMO_LIGHT_DIRECTIONAL << 30);
+    rig_w32(&r, A_RGXMATSRC, 0xaau << 24 | 2u << 20 |
+            R_RGXMATSRC_RGXNormNormal_MASK);
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_DIR + 8, glamo_f24_from_float(-1));
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_DIFF, glamo_f24_from_float(1.0f));
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_DIFF + 4, glamo_f24_from_float(0.5f));
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_DIFF + 8, glamo_f24_from_float(0.25f));
+    for (i = 0; i < 4; i++) {
+        rig_w32(&r, GLAMO_MAT_CW + GLAMO_MAT_DIFF + 4 * i, rig_fbits(0.8f));
+    }
+    rig_w32(&r, GLAMO_MAT_CW + GLAMO_MAT_AMB, rig_fbits(1.0f));
+    rig_w32(&r, A_RGXLaR, glamo_f24_from_float(0.1f));
+    rig_w16(&r, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
+    /* normal (0, 0, 2): normalised to (0, 0, 1), facing the light fully */
+    for (i = 0; i < 3; i++) {
+        rig_w32(&r, A_RGPXa, rig_fbits(i == 1 ? 0.5f : -0.5f));
+        rig_w32(&r, A_RGPYa, rig_fbits(i == 2 ? 0.5f : -0.5f));
+        rig_w32(&r, A_RGPZa, rig_fbits(0.5f));
+        rig_w32(&r, A_RGPWa, rig_fbits(1.0f));
+        rig_w32(&r, A_RGPNZa, rig_fbits(2.0f));
+        rig_w16(&r, A_EGFIRE, 0);
+    }
+    rig_run(&r);
+    /* R = 0.1 * 1 + 0.8 * 1 = 0.9, G = 0.8 * 0.5, B = 0.8 * 0.25, A 0.8 */
+    argb = rig_r32(&r, GLAMO_RGX_VTX(0) + GLAMO_RGX_ARGB);
+    g_assert_cmphex(argb, ==, 204u << 24 | 230u << 16 | 102u << 8 | 51u);
+    rig_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -820,6 +988,8 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/fire", test_fire);
     g_test_add_func("/glamo/cmdq/triangles", test_cmdq_triangles);
     g_test_add_func("/glamo/parser/streams", test_streams);
+    g_test_add_func("/glamo/texture/formats", test_texel_formats);
+    g_test_add_func("/glamo/gl/lighting", test_lighting);
     g_test_add_func("/glamo/bad/queue-length", test_bad_queue_length);
     g_test_add_func("/glamo/bad/burst", test_bad_burst);
     g_test_add_func("/glamo/bad/pitch", test_bad_pitch);
