@@ -145,15 +145,27 @@ typedef struct GlamoRenderState {
     GlamoTexUnit tex[2];
 } GlamoRenderState;
 
-/* One queued triangle: what render.c needs from setup. */
+/*
+ * One queued triangle: what render.c needs from setup, as the setup engine
+ * hands it over (L1745-L1949): every attribute as a plane
+ * a(x, y) = pl[0] + pl[1] * x + pl[2] * y over pixel coordinates, i.e. its
+ * start value and x/y gradients. Texture coordinates are planes of u/w and
+ * v/w (with the plane of 1/w) when perspective correction is on.
+ */
+enum {
+    GLAMO_PL_Z, GLAMO_PL_COL, GLAMO_PL_SPEC = GLAMO_PL_COL + 4,
+    GLAMO_PL_IW = GLAMO_PL_SPEC + 4, GLAMO_PL_TEX, GLAMO_NPL = GLAMO_PL_TEX + 4,
+};
+
 typedef struct GlamoTri {
     const GlamoRenderState *rs;
-    float z[3];
-    float inv_w[3];
-    float col[3][4];
-    float spec[3][4];
-    float tex[2][3][4];   /* per unit: u, v (and q for projection) */
+    float pl[GLAMO_NPL][3];
 } GlamoTri;
+
+static inline float glamo_plane(const float pl[3], float x, float y)
+{
+    return pl[0] + pl[1] * x + pl[2] * y;
+}
 
 void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs);
 G3DQuadFn glamo_render_quad;

@@ -55,9 +55,10 @@ static const uint8_t bayer4[4][4] = {
 
 static uint32_t to_bits(float v, int bits, float bias)
 {
-    float max = (float)((1u << bits) - 1);
-    float f = floorf(g3d_clampf(v, 0.0f, 1.0f) * max + bias);
-    return (uint32_t)(f > max ? max : f);
+    uint32_t max = (1u << bits) - 1;
+    /* non-negative after the clamp: truncation is floor */
+    uint32_t u = (uint32_t)(g3d_clampf(v, 0.0f, 1.0f) * (float)max + bias);
+    return u > max ? max : u;
 }
 
 static uint16_t pack_dst(const DstLayout *l, const float c[4], float bias)
@@ -409,19 +410,20 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
         for (k = 0; k < rs->ntex; k++) {
             float uv[4][2];
             for (i = 0; i < 4; i++) {
-                const float *w = q->bary[i];
-                uv[i][0] = g3d_interp(w, t->tex[k][0][0], t->tex[k][1][0],
-                                      t->tex[k][2][0]);
-                uv[i][1] = g3d_interp(w, t->tex[k][0][1], t->tex[k][1][1],
-                                      t->tex[k][2][1]);
+                float sx = q->x + (i & 1) + 0.5f, sy = q->y + (i >> 1) + 0.5f;
+                float iw = rs->tex_persp ?
+                           glamo_plane(t->pl[GLAMO_PL_IW], sx, sy) : 1.0f;
+                float w = iw != 0.0f ? 1.0f / iw : 0.0f;
+                uv[i][0] = glamo_plane(t->pl[GLAMO_PL_TEX + 2 * k], sx, sy) * w;
+                uv[i][1] = glamo_plane(t->pl[GLAMO_PL_TEX + 2 * k + 1], sx, sy) * w;
             }
             glamo_tex_sample(rs, k, uv, q->mask, tex[k]);
         }
     }
 
     for (i = 0; i < 4; i++) {
-        const float *lw = q->lin[i];
         int x = q->x + (i & 1), y = q->y + (i >> 1);
+        float sx = x + 0.5f, sy = y + 0.5f;
         float col[4], spec[4], z, out[4], dstc[4];
         uint16_t *pd, zval = 0, *pz = NULL, pen, d;
         bool st_pass = true, z_pass = true;
@@ -431,8 +433,8 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
             continue;
         }
         for (k = 0; k < 4; k++) {
-            col[k] = g3d_interp(lw, t->col[0][k], t->col[1][k], t->col[2][k]);
-            spec[k] = g3d_interp(lw, t->spec[0][k], t->spec[1][k], t->spec[2][k]);
+            col[k] = glamo_plane(t->pl[GLAMO_PL_COL + k], sx, sy);
+            spec[k] = glamo_plane(t->pl[GLAMO_PL_SPEC + k], sx, sy);
         }
         if (rs->tex_enable) {
             float r[4];
@@ -444,7 +446,7 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
                 col[k] = g3d_clampf(col[k] + spec[k], 0.0f, 1.0f);
             }
         }
-        z = g3d_interp(lw, t->z[0], t->z[1], t->z[2]);
+        z = glamo_plane(t->pl[GLAMO_PL_Z], sx, sy);
         if (rs->fog) {
             if (rs->fog_mode == GLAMO_FOG_CONSTANT) {
                 for (k = 0; k < 3; k++) {
@@ -452,8 +454,7 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
                 }
             } else {
                 /* distance: 1 / (interpolated 1/W), or Z (EGFOGZT) */
-                float iw = g3d_interp(lw, t->inv_w[0], t->inv_w[1],
-                                      t->inv_w[2]), depth, f;
+                float iw = glamo_plane(t->pl[GLAMO_PL_IW], sx, sy), depth, f;
                 depth = rs->fog_z ? z : (iw != 0.0f ? 1.0f / iw : 0.0f);
                 f = fog_factor(rs, spec[3], depth);
                 for (k = 0; k < 3; k++) {

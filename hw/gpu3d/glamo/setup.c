@@ -188,20 +188,45 @@ static void raster_triangle(GlamoCore *c, const GlamoRenderState *rs,
     int k, u, flat = rs->gouraud ? -1 : rs->flat_vertex;
 
     t->rs = rs;
-    for (k = 0; k < 3; k++) {
-        const GlamoScreenVertex *src = flat >= 0 ? v[flat] : v[k];
-        gt.v[k].x = X[k];
-        gt.v[k].y = Y[k];
-        gt.v[k].inv_w = rs->tex_persp ? v[k]->inv_w : 1.0f;
-        t->z[k] = v[k]->z * rs->z_scale;
-        t->inv_w[k] = v[k]->inv_w;
-        memcpy(t->col[k], src->diff, sizeof(t->col[k]));
-        memcpy(t->spec[k], src->spec, sizeof(t->spec[k]));
-        t->spec[k][3] = v[k]->spec[3];      /* fog factor: always smooth */
-        for (u = 0; u < 2; u++) {
-            memcpy(t->tex[u][k], v[k]->tex[rs->tex_from[u]],
-                   sizeof(t->tex[u][k]));
+    {
+        /* plane equations over the snapped vertices, in pixels */
+        double x0 = X[0] / (double)SUB, y0 = Y[0] / (double)SUB;
+        double dx1 = (X[1] - X[0]) / (double)SUB, dy1 = (Y[1] - Y[0]) / (double)SUB;
+        double dx2 = (X[2] - X[0]) / (double)SUB, dy2 = (Y[2] - Y[0]) / (double)SUB;
+        double inv_area = 1.0 / (dx1 * dy2 - dx2 * dy1);
+        double a[GLAMO_NPL][3];
+        int p;
+
+        for (k = 0; k < 3; k++) {
+            const GlamoScreenVertex *src = flat >= 0 ? v[flat] : v[k];
+            double iw = rs->tex_persp ? v[k]->inv_w : 1.0;
+            a[GLAMO_PL_Z][k] = v[k]->z * rs->z_scale;
+            a[GLAMO_PL_IW][k] = v[k]->inv_w;
+            for (p = 0; p < 4; p++) {
+                a[GLAMO_PL_COL + p][k] = src->diff[p];
+                a[GLAMO_PL_SPEC + p][k] = src->spec[p];
+            }
+            a[GLAMO_PL_SPEC + 3][k] = v[k]->spec[3];   /* fog: always smooth */
+            for (u = 0; u < 2; u++) {
+                const float *tc = v[k]->tex[rs->tex_from[u]];
+                a[GLAMO_PL_TEX + 2 * u][k] = tc[0] * iw;
+                a[GLAMO_PL_TEX + 2 * u + 1][k] = tc[1] * iw;
+            }
         }
+        for (p = 0; p < GLAMO_NPL; p++) {
+            double d1 = a[p][1] - a[p][0], d2 = a[p][2] - a[p][0];
+            double ddx = (d1 * dy2 - d2 * dy1) * inv_area;
+            double ddy = (d2 * dx1 - d1 * dx2) * inv_area;
+            t->pl[p][0] = (float)(a[p][0] - ddx * x0 - ddy * y0);
+            t->pl[p][1] = (float)ddx;
+            t->pl[p][2] = (float)ddy;
+        }
+        for (k = 0; k < 3; k++) {
+            gt.v[k].x = X[k];
+            gt.v[k].y = Y[k];
+            gt.v[k].inv_w = 1.0f;
+        }
+        gt.no_weights = true;
     }
     if (g3d_raster_triangle(c->raster, &gt)) {
         c->raster_pending++;
