@@ -86,7 +86,7 @@ typedef struct GlamoTexUnit {
     uint32_t base[9], pitch[9];    /* per level, bytes */
     float lod_bias;
     bool gl_magmin;
-    uint8_t border[4];             /* r g b a */
+    float border[4];               /* r g b a */
     uint16_t palette[256];
     bool transparency;
     uint8_t trs_hi[4], trs_lo[4];  /* r g b a thresholds, 8-bit scale */
@@ -168,6 +168,7 @@ static inline float glamo_plane(const float pl[3], float x, float y)
 }
 
 void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs);
+void glamo_argb6565(uint32_t v, float out[4]);
 G3DQuadFn glamo_render_quad;
 
 /* texture.c */

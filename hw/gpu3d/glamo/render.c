@@ -155,7 +155,8 @@ static int bl_equation(int code)
     }
 }
 
-static void argb6565(uint32_t v, float out[4])
+/* the A6 R5 G6 B5 colours of 2160h, 21ACh-21B4h, 220Ch-2214h */
+void glamo_argb6565(uint32_t v, float out[4])
 {
     out[0] = g3d_unorm2f((v >> 19) & 31, 5);
     out[1] = g3d_unorm2f((v >> 10) & 63, 6);
@@ -297,7 +298,7 @@ void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs)
             rs->src_a = rs->src_c;
             rs->dst_a = rs->dst_c;
         }
-        argb6565(glamo_r32(c, A_EGBLCst), rs->blend_const);
+        glamo_argb6565(glamo_r32(c, A_EGBLCst), rs->blend_const);
     }
     /* EGDDstAl, 9 bits: 256 = 1.0 (docs) */
     rs->dst_alpha = MIN(((bl >> 12) & 0x1ff) / 256.0f, 1.0f);

@@ -139,14 +139,6 @@ static int bpp_of(uint8_t code, const TexFmt *f, const TexFmt *pal)
     return f->bpp;
 }
 
-static void argb6565(uint32_t v, uint8_t out[4])
-{
-    out[0] = g3d_expand_bits((v >> 19) & 31, 5);
-    out[1] = g3d_expand_bits((v >> 10) & 63, 6);
-    out[2] = g3d_expand_bits((v >> 3) & 31, 5);
-    out[3] = g3d_expand_bits((v >> 26) & 63, 6);
-}
-
 static bool decode_unit(GlamoCore *c, GlamoRenderState *rs, int n)
 {
     GlamoTexUnit *t = &rs->tex[n];
@@ -212,7 +204,7 @@ static bool decode_unit(GlamoCore *c, GlamoRenderState *rs, int n)
             return false;
         }
     }
-    argb6565(glamo_r32(c, b + GLAMO_TX_CTB), t->border);
+    glamo_argb6565(glamo_r32(c, b + GLAMO_TX_CTB), t->border);
     if (pal) {
         for (i = 0; i < 256; i++) {
             t->palette[i] = n == 0 ? c->regs[(GLAMO_TX0_PALETTE >> 1) + i]
@@ -340,10 +332,7 @@ static void texel(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
     x = address(x, w, t->addr_u);
     y = address(y, h, t->addr_v);
     if (x < 0 || y < 0) {
-        int k;
-        for (k = 0; k < 4; k++) {
-            out[k] = t->border[k] / 255.0f;
-        }
+        memcpy(out, t->border, sizeof(t->border));
         return;
     }
     f = find_fmt(t->fmt, &pal);
