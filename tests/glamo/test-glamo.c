@@ -978,6 +978,51 @@ static void test_lighting(void)
     rig_free(&r);
 }
 
+/* ---- polygon offset ----------------------------------------------------- */
+
+static void test_polygon_offset(void)
+{
+    static const SVert a[3] = {
+        { 2, 2, 0.5f, 255, 0, 0 }, { 40, 2, 0.5f, 255, 0, 0 },
+        { 2, 30, 0.5f, 255, 0, 0 },
+    };
+    SVert b[3];
+    GlamoRig r;
+    int i, pass;
+
+    for (pass = 0; pass < 3; pass++) {
+        rig_init(&r, 1);
+        rig_enable_3d(&r);
+        memset(r.vram + ZB, 0xff, 128 * 40);
+        rig_target(&r, rig_direct32, FB, 128, 64, 40, ZB);
+        rig_w16(&r, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
+        for (i = 0; i < 3; i++) {
+            fire_vertex(&r, rig_direct32, &a[i]);
+        }
+        rig_run(&r);
+        /* the same triangle in green, pulled towards the eye or not */
+        if (pass) {
+            rig_w32(&r, A_RGXResCoeff, glamo_f24_from_float(-0.01f));
+            rig_w32(&r, A_RGXSlopeCoeff, 0);
+            /* pass 2: clamped to -0.0 - res: no net pull */
+            rig_w32(&r, A_RGPZClamp, glamo_f24_from_float(0.01f));
+            rig_w32(&r, A_RGXFEN3, GLAMO_SHADE_GOURAUD << 11 |
+                    R_RGXFEN3_RGPenPolygonOffset_MASK |
+                    (pass == 2 ? R_RGXFEN3_RGPenZClamp_MASK |
+                                 R_RGXFEN3_RGPZClampSign_MASK : 0));
+        }
+        for (i = 0; i < 3; i++) {
+            b[i] = a[i];
+            b[i].r = 0;
+            b[i].g = 255;
+            fire_vertex(&r, rig_direct32, &b[i]);
+        }
+        rig_run(&r);
+        g_assert_cmphex(px(&r, FB, 128, 8, 8), ==, pass == 1 ? 0x07e0 : 0xf800);
+        rig_free(&r);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -990,6 +1035,7 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/parser/streams", test_streams);
     g_test_add_func("/glamo/texture/formats", test_texel_formats);
     g_test_add_func("/glamo/gl/lighting", test_lighting);
+    g_test_add_func("/glamo/setup/polygon-offset", test_polygon_offset);
     g_test_add_func("/glamo/bad/queue-length", test_bad_queue_length);
     g_test_add_func("/glamo/bad/burst", test_bad_burst);
     g_test_add_func("/glamo/bad/pitch", test_bad_pitch);

@@ -173,6 +173,25 @@ static bool snap(GlamoCore *c, const GlamoScreenVertex *v, int32_t *x,
     return true;
 }
 
+/*
+ * Polygon offset (260Ch D[19], 2620h-2628h): the D3D9 depth bias,
+ * slope * max |dz/dx|, |dz/dy| + resolution coefficient, with the optional
+ * clamp; RGPZClamp holds "D3DZClamp - RGPResCoff" (L1357-L1360), so the
+ * slope term is clamped before the resolution term is added.
+ */
+static float polygon_offset(GlamoCore *c, const float zpl[3])
+{
+    float slope = fmaxf(fabsf(zpl[1]), fabsf(zpl[2]));
+    float off = glamo_rf24(c, A_RGXSlopeCoeff) * slope;
+
+    if (GLAMO_FIELD(c, RGXFEN3, RGPenZClamp)) {
+        float cl = glamo_rf24(c, A_RGPZClamp);
+        off = GLAMO_FIELD(c, RGXFEN3, RGPZClampSign) ? fmaxf(off, cl)
+                                                     : fminf(off, cl);
+    }
+    return off + glamo_rf24(c, A_RGXResCoeff);
+}
+
 /* queue one triangle of snapped vertices with its attributes */
 static void raster_triangle(GlamoCore *c, const GlamoRenderState *rs,
                             const int32_t X[3], const int32_t Y[3],
@@ -220,6 +239,9 @@ static void raster_triangle(GlamoCore *c, const GlamoRenderState *rs,
             t->pl[p][0] = (float)(a[p][0] - ddx * x0 - ddy * y0);
             t->pl[p][1] = (float)ddx;
             t->pl[p][2] = (float)ddy;
+        }
+        if (GLAMO_FIELD(c, RGXFEN3, RGPenPolygonOffset)) {
+            t->pl[GLAMO_PL_Z][0] += polygon_offset(c, t->pl[GLAMO_PL_Z]);
         }
         for (k = 0; k < 3; k++) {
             gt.v[k].x = X[k];
