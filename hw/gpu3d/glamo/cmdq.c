@@ -177,8 +177,14 @@ static uint32_t words_available(const GlamoCmdq *q)
 static uint16_t fetch(GlamoCore *c)
 {
     GlamoCmdq *q = &c->cmdq;
-    const uint8_t *p = c->vram + q->base + q->rptr;
-    uint16_t w = p[0] | p[1] << 8;
+    const uint8_t *p;
+    uint16_t w;
+
+    if (!q->valid || !q->size) {
+        return 0;
+    }
+    p = c->vram + q->base + q->rptr;
+    w = p[0] | p[1] << 8;
 
     q->rptr = (q->rptr + 2) % q->size;
     return w;
@@ -224,9 +230,16 @@ bool glamo_cmdq_step(GlamoCore *c)
             if (!can_write(c, q->burst_reg)) {
                 return n > 0;
             }
-            write_reg(c, q->burst_reg, fetch(c), at);
-            q->burst_reg += 2;
-            q->burst_left--;
+            {
+                uint16_t v = fetch(c);
+                uint32_t reg = q->burst_reg;
+                q->burst_reg += 2;
+                q->burst_left--;
+                write_reg(c, reg, v, at);
+            }
+            if (!q->valid) {
+                return true;     /* the packet reset the queue (CQ_RESET) */
+            }
         }
         if (!q->burst_left && q->burst_pad) {
             fetch(c);
