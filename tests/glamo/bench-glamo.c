@@ -21,12 +21,14 @@
 #define FB 0x000000
 #define ZB 0x080000
 #define VB 0x100000
+#define UV 0x400000
+#define TEX 0x700000
 
 typedef struct Case {
     const char *name;
     int cell;          /* grid cell in pixels (two triangles per cell) */
     int layers;        /* overdraw per submission */
-    bool gouraud, depth, blend;
+    bool gouraud, depth, blend, texture;
 } Case;
 
 static const Case cases[] = {
@@ -34,6 +36,7 @@ static const Case cases[] = {
     { "gouraud",            W, 8, true,  false, false },
     { "gouraud + Z16",      W, 8, true,  true,  false },
     { "gouraud + blend",    W, 8, true,  false, true },
+    { "bilinear textured",  W, 8, true,  false, false, true },
     { "small tris (8x8)",   8, 1, true,  true,  false },
     { "tiny tris (4x4)",    4, 1, true,  false, false },
 };
@@ -41,6 +44,12 @@ static const Case cases[] = {
 static double now(void)
 {
     return g_get_monotonic_time() / 1e6;
+}
+
+static void put_uv(GlamoRig *r, uint32_t n, float x, float y)
+{
+    float uv[2] = { x / W * 4, y / H * 4 };
+    memcpy(r->vram + UV + 8 * n, uv, 8);
 }
 
 static void put_vertex(uint8_t *p, float x, float y, float z, uint32_t argb)
@@ -75,6 +84,12 @@ static uint32_t build(GlamoRig *r, const Case *c)
                 put_vertex(p + 48, x1, y0, z, c1);
                 put_vertex(p + 64, x1, y1, z, c3);
                 put_vertex(p + 80, x0, y1, z, c2);
+                put_uv(r, n, x0, y0);
+                put_uv(r, n + 1, x1, y0);
+                put_uv(r, n + 2, x0, y1);
+                put_uv(r, n + 3, x1, y0);
+                put_uv(r, n + 4, x1, y1);
+                put_uv(r, n + 5, x0, y1);
                 n += 6;
             }
         }
@@ -93,8 +108,26 @@ static void program(GlamoRig *r, const Case *c, uint32_t nv)
     if (!c->gouraud) {
         rig_w32(r, A_RGXFEN3, GLAMO_SHADE_FLAT_A << 11);
     }
-    rig_w32(r, A_MGVStreamActive, 3);
-    rig_w32(r, A_MGVStrmCtl, 1 << 8);
+    if (c->texture) {
+        int i;
+        for (i = 0; i < 64 * 64; i++) {
+            uint16_t t = (uint16_t)(i * 2654435761u >> 16);
+            memcpy(r->vram + TEX + 2 * i, &t, 2);
+        }
+        rig_w32(r, A_EGTX0SET, 0x61u << 24 | (GLAMO_TXADDR_WRAP << 3 |
+                GLAMO_TXADDR_WRAP) << 16);
+        rig_w32(r, A_EGTX0FILT, 1 << 18 | 1 << 15);
+        rig_w32(r, A_EGTX0SIZE, 64 << 12 | 64);
+        rig_w32(r, A_EGTX0L0BAS, TEX);
+        rig_w32(r, A_EGTX0L01PITCH, 128);
+        rig_w32(r, A_EGEN0, R_EGEN0_EGenTXMP_MASK | R_EGEN0_EGenTXPP_MASK |
+                1 << 12);
+    }
+    rig_w32(r, A_MGVStreamActive, 7);
+    rig_w32(r, GLAMO_MGVSTRM_DESC(2), 8 << 16 | 1 << 8 |
+            GLAMO_VTYPE_FLOAT << 4 | GLAMO_VARRAY_TEXA);
+    rig_w32(r, GLAMO_MGVSTRM_BAS(2), UV);
+    rig_w32(r, A_MGVStrmCtl, 2 << 8);
     rig_w32(r, GLAMO_MGVSTRM_DESC(0), 16 << 16 | 2 << 8 |
             GLAMO_VTYPE_FLOAT << 4 | GLAMO_VARRAY_POSITION);
     rig_w32(r, GLAMO_MGVSTRM_BAS(0), VB);

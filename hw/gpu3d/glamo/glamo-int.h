@@ -78,7 +78,8 @@ typedef struct GlamoScreenVertex {
 
 typedef struct GlamoTexUnit {
     bool enabled;
-    uint8_t fmt;
+    uint8_t fmt, bpp;
+    const void *texfmt, *palfmt;  /* texture.c's decoded format */
     uint8_t addr_u, addr_v;
     uint8_t mag, min;
     int levels;                    /* 1 .. 9 */

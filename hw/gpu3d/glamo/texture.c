@@ -157,6 +157,9 @@ static bool decode_unit(GlamoCore *c, GlamoRenderState *rs, int n)
         return false;
     }
     bpp = bpp_of(t->fmt, f, pal);
+    t->bpp = (uint8_t)bpp;
+    t->texfmt = f;
+    t->palfmt = pal;
     t->addr_u = (set >> 16) & 7;
     t->addr_v = (set >> 19) & 7;
     if (t->addr_u > GLAMO_TXADDR_CLAMP || t->addr_v > GLAMO_TXADDR_CLAMP) {
@@ -325,8 +328,8 @@ static int address(int i, int size, int mode)
 static void texel(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
                   int x, int y, float out[4])
 {
-    const TexFmt *f, *pal;
-    int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u), bpp;
+    const TexFmt *f = t->texfmt;
+    int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u);
     uint32_t v;
 
     x = address(x, w, t->addr_u);
@@ -335,10 +338,8 @@ static void texel(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
         memcpy(out, t->border, sizeof(t->border));
         return;
     }
-    f = find_fmt(t->fmt, &pal);
-    bpp = bpp_of(t->fmt, f, pal);
-    v = read_raw(rs, t, lvl, bpp, x, y);
-    if (pal) {
+    v = read_raw(rs, t, lvl, t->bpp, x, y);
+    if (t->palfmt) {
         v = t->palette[v];
     }
     decode_texel(f, v, out);
