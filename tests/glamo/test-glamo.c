@@ -1023,6 +1023,67 @@ static void test_polygon_offset(void)
     }
 }
 
+/* ---- interrupts and the LCD --------------------------------------------- */
+
+static void test_irq_and_lcd(void)
+{
+    static const SVert t[3] = {
+        { 2, 2, 0.5f, 255, 255, 255 }, { 30, 2, 0.5f, 255, 255, 255 },
+        { 2, 30, 0.5f, 255, 255, 255 },
+    };
+    GlamoRig r;
+    G3DScanout so;
+    unsigned e0;
+
+    rig_init(&r, 1);
+    rig_enable_3d(&r);
+    rig_cmdq_init(&r, RING, RINGSZ);
+    /* the driver's CONTROL (5 << 8) asks for no interrupt */
+    good_triangle(&r);
+    g_assert_cmphex(rig_r16(&r, A_GLAMO_IRQ_STATUS), ==, 0);
+    /* with the interrupt on, running dry raises IRQ_CMDQUEUE */
+    rig_w16(&r, A_GLAMO_CMDQ_CONTROL, 1 << 12 | 8 << 4);
+    rig_w16(&r, A_GLAMO_IRQ_ENABLE, GLAMO_IRQ_CMDQUEUE);
+    rig_target(&r, rig_cmd32, FB, 128, 64, 40, 0);
+    queue_triangles(&r, t, 3);
+    rig_cmd_submit(&r);
+    g_assert_false(glamo_irq_level(r.core));
+    rig_run(&r);
+    g_assert_cmphex(rig_r16(&r, A_GLAMO_IRQ_STATUS), ==, GLAMO_IRQ_CMDQUEUE);
+    g_assert_true(glamo_irq_level(r.core));
+    rig_w16(&r, A_GLAMO_IRQ_CLEAR, GLAMO_IRQ_CMDQUEUE);
+    g_assert_false(glamo_irq_level(r.core));
+    /* IRQ_SET raises a source by hand; a masked source keeps INTx low */
+    rig_w16(&r, A_GLAMO_IRQ_SET, GLAMO_IRQ_2D);
+    g_assert_false(glamo_irq_level(r.core));
+    rig_w16(&r, A_GLAMO_IRQ_ENABLE, GLAMO_IRQ_2D);
+    g_assert_true(glamo_irq_level(r.core));
+
+    /* LCD: pixel clock off = blank; a picture past VRAM = blank + error */
+    rig_lcd(&r, FB, 128, 64, 40);
+    g_assert_true(glamo_scanout(r.core, 0, &so));
+    g_assert_cmphex(so.addr, ==, FB);
+    g_assert_cmpuint(so.pitch, ==, 128);
+    g_assert_cmpint(so.format, ==, G3D_FMT_RGB565);
+    rig_w16(&r, A_GLAMO_LCD_MODE3, GLAMO_LCD_SRC_ARGB4444);
+    g_assert_true(glamo_scanout(r.core, 0, &so));
+    g_assert_cmpint(so.format, ==, G3D_FMT_ARGB4444);
+    e0 = errors();
+    rig_w16(&r, A_GLAMO_LCD_MODE3, 0xc000);
+    g_assert_false(glamo_scanout(r.core, 0, &so));
+    g_assert_cmpuint(errors(), ==, e0 + 1);
+    rig_w16(&r, A_GLAMO_LCD_MODE3, GLAMO_LCD_SRC_RGB565);
+    rig_w16(&r, A_GLAMO_LCD_A_BASE2, 0x7f);
+    rig_w16(&r, A_GLAMO_LCD_HEIGHT, 1000);
+    g_assert_false(glamo_scanout(r.core, 0, &so));
+    g_assert_cmpuint(errors(), ==, e0 + 2);
+    rig_w16(&r, A_GLAMO_LCD_A_BASE2, 0);
+    rig_w16(&r, A_GLAMO_CLOCK_LCD, 0);
+    g_assert_false(glamo_scanout(r.core, 0, &so));
+    g_assert_false(glamo_scanout(r.core, 1, &so));
+    rig_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1042,6 +1103,7 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/bad/coordinates", test_bad_coordinates);
     g_test_add_func("/glamo/bad/streams", test_bad_streams);
     g_test_add_func("/glamo/bad/reset", test_reset_recovers);
+    g_test_add_func("/glamo/irq-lcd", test_irq_and_lcd);
     g_test_add_func("/glamo/scene/reference", test_reference_scene);
     g_test_add_func("/glamo/scene/textured", test_reference_textured);
     g_test_add_func("/glamo/scene/threads", test_threads_identical);

@@ -351,6 +351,10 @@ static void sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
     int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u), k;
     float x = u * w, y = v * h;
 
+    /* keep the texel indices representable (NaN and huge coordinates) */
+    x = isfinite(x) ? g3d_clampf(x, -16777216.0f, 16777216.0f) : 0.0f;
+    y = isfinite(y) ? g3d_clampf(y, -16777216.0f, 16777216.0f) : 0.0f;
+
     if (!linear) {
         texel(rs, t, lvl, (int)floorf(x), (int)floorf(y), out);
         return;
