@@ -975,6 +975,23 @@ static void test_lighting(void)
     /* R = 0.1 * 1 + 0.8 * 1 = 0.9, G = 0.8 * 0.5, B = 0.8 * 0.25, A 0.8 */
     argb = rig_r32(&r, GLAMO_RGX_VTX(0) + GLAMO_RGX_ARGB);
     g_assert_cmphex(argb, ==, 204u << 24 | 230u << 16 | 102u << 8 | 51u);
+    /* the triangle is CCW on the screen: without two-sided lighting it
+     * shows the CW material, with it the CCW set of 2B60h */
+    g_assert_cmphex(px(&r, FB, 128, 20, 26), ==, to565(0.9, 0.4, 0.2));
+    rig_w32(&r, A_RGXFEN0, R_RGXFEN0_RGXDisableCull_MASK |
+            R_RGXFEN0_RGXEnableTwoSide_MASK);
+    rig_w32(&r, A_RGXLTYPE, (uint32_t)GLAMO_LIGHT_DIRECTIONAL << 30 |
+            2 << 8 | 2 << 2 | 2);
+    for (i = 0; i < 4; i++) {
+        rig_w32(&r, GLAMO_MAT_CCW + GLAMO_MAT_DIFF + 4 * i, rig_fbits(0.4f));
+    }
+    for (i = 0; i < 3; i++) {
+        rig_w32(&r, A_RGPXa, rig_fbits(i == 1 ? 0.5f : -0.5f));
+        rig_w32(&r, A_RGPYa, rig_fbits(i == 2 ? 0.5f : -0.5f));
+        rig_w16(&r, A_EGFIRE, 0);
+    }
+    rig_run(&r);
+    g_assert_cmphex(px(&r, FB, 128, 20, 26), ==, to565(0.4, 0.2, 0.1));
     rig_free(&r);
 }
 

@@ -78,8 +78,8 @@ static void material(GlamoCore *c, int src, uint32_t reg, bool has_alpha,
  * range, Att0-2, falloff, theta/phi, L1561-L1582): eye-space position from
  * the world*view matrix, normal from its inverse transpose.
  */
-static void light_vertex(GlamoCore *c, const GlamoVertex *in, float diff[4],
-                         float spec[4])
+static void light_vertex(GlamoCore *c, const GlamoVertex *in, bool ccw,
+                         float diff[4], float spec[4])
 {
     uint32_t ms = glamo_r32(c, A_RGXMATSRC);
     uint32_t types = glamo_r32(c, A_RGXLTYPE);
@@ -90,11 +90,23 @@ static void light_vertex(GlamoCore *c, const GlamoVertex *in, float diff[4],
     float acc_d[3], acc_s[3] = { 0, 0, 0 };
     int i, j, l;
 
-    material(c, (ms >> 30) & 3, GLAMO_MAT_CW + GLAMO_MAT_DIFF, true, in, md);
-    material(c, (ms >> 28) & 3, GLAMO_MAT_CW + GLAMO_MAT_SPEC, true, in, msp);
-    material(c, (ms >> 26) & 3, GLAMO_MAT_CW + GLAMO_MAT_EMIS, false, in, me);
-    material(c, (ms >> 24) & 3, GLAMO_MAT_CW + GLAMO_MAT_AMB, false, in, ma);
-    power = glamo_rf24(c, A_RGXCWMP);
+    /* CW faces: material set 2B10h, sources 2B00h D[31:20]; CCW faces
+     * (two-sided lighting): set 2B60h, sources 2B04h D[9:0] */
+    uint32_t ms2 = glamo_r32(c, A_RGXLTYPE);
+    uint32_t set = ccw ? GLAMO_MAT_CCW : GLAMO_MAT_CW;
+    int src_d = ccw ? (ms2 >> 8) & 3 : (ms >> 30) & 3;
+    int src_s = ccw ? (ms2 >> 6) & 3 : (ms >> 28) & 3;
+    int src_e = ccw ? (ms2 >> 4) & 3 : (ms >> 26) & 3;
+    int src_a = ccw ? (ms2 >> 2) & 3 : (ms >> 24) & 3;
+    int src_al = ccw ? ms2 & 3 : (ms >> 20) & 3;
+    bool neg = GLAMO_FIELD(c, RGXFEN1, RGXenNegNormal) &&
+               GLAMO_FIELD(c, RGXFEN1, RGXNegCWNORMAL) == !ccw;
+
+    material(c, src_d, set + GLAMO_MAT_DIFF, true, in, md);
+    material(c, src_s, set + GLAMO_MAT_SPEC, true, in, msp);
+    material(c, src_e, set + GLAMO_MAT_EMIS, false, in, me);
+    material(c, src_a, set + GLAMO_MAT_AMB, false, in, ma);
+    power = glamo_rf24(c, ccw ? A_RGXCCWMP : A_RGXCWMP);
 
     for (j = 0; j < 3; j++) {
         p[j] = glamo_rf24(c, GLAMO_RGXR0MWV(3, j));
@@ -114,6 +126,12 @@ static void light_vertex(GlamoCore *c, const GlamoVertex *in, float diff[4],
     }
     if (ms & R_RGXMATSRC_RGXNormNormal_MASK) {
         v3_normalise(n);
+    }
+    if (neg) {
+        /* RGXenNegNormal: this side sees the normal reversed */
+        for (j = 0; j < 3; j++) {
+            n[j] = -n[j];
+        }
     }
     for (j = 0; j < 3; j++) {
         acc_d[j] = me[j] + ma[j] * glamo_rf24(c, A_RGXLaR + 4 * j);
@@ -201,7 +219,7 @@ static void light_vertex(GlamoCore *c, const GlamoVertex *in, float diff[4],
     }
     {
         float a[4];
-        material(c, (ms >> 20) & 3, GLAMO_MAT_CW + GLAMO_MAT_DIFF, true, in, a);
+        material(c, src_al, set + GLAMO_MAT_DIFF, true, in, a);
         diff[3] = clamp01(a[3]);
     }
 }
@@ -239,6 +257,8 @@ void glamo_gl_vertex(GlamoCore *c, const GlamoVertex *in, GlamoClipVertex *out)
 
     memcpy(out->diff, in->diff, sizeof(out->diff));
     memcpy(out->spec, in->spec, sizeof(out->spec));
+    memcpy(out->diff2, in->diff, sizeof(out->diff2));
+    memcpy(out->spec2, in->spec, sizeof(out->spec2));
     memcpy(out->tex, in->tex, sizeof(out->tex));
     out->psize = GLAMO_FIELD(c, RGXFEN0, RGPPtSizeSel) ?
                  in->psize : glamo_rf24(c, A_RGXPtsize);
@@ -256,14 +276,25 @@ void glamo_gl_vertex(GlamoCore *c, const GlamoVertex *in, GlamoClipVertex *out)
         out->clip[j] = glamo_f24_round(s);
     }
     if (GLAMO_FIELD(c, RGXFEN1, RGXenLighting)) {
-        light_vertex(c, in, out->diff, out->spec);
+        light_vertex(c, in, false, out->diff, out->spec);
+        if (GLAMO_FIELD(c, RGXFEN0, RGXEnableTwoSide)) {
+            light_vertex(c, in, true, out->diff2, out->spec2);
+        } else {
+            memcpy(out->diff2, out->diff, sizeof(out->diff2));
+            memcpy(out->spec2, out->spec, sizeof(out->spec2));
+        }
     }
     if (GLAMO_FIELD(c, RGXFEN1, RGXenVertexFog)) {
         out->spec[3] = vertex_fog(c, in);
     }
+    if (GLAMO_FIELD(c, RGXFEN1, RGXenVertexFog)) {
+        out->spec2[3] = out->spec[3];
+    }
     for (i = 0; i < 4; i++) {
         out->diff[i] = clamp01(out->diff[i]);
         out->spec[i] = clamp01(out->spec[i]);
+        out->diff2[i] = clamp01(out->diff2[i]);
+        out->spec2[i] = clamp01(out->spec2[i]);
     }
 }
 
@@ -323,6 +354,8 @@ static bool to_screen(GlamoCore *c, const GlamoClipVertex *v,
 
     memcpy(s->diff, v->diff, sizeof(s->diff));
     memcpy(s->spec, v->spec, sizeof(s->spec));
+    memcpy(s->diff2, v->diff2, sizeof(s->diff2));
+    memcpy(s->spec2, v->spec2, sizeof(s->spec2));
     memcpy(s->tex, v->tex, sizeof(s->tex));
     s->psize = v->psize;
     if (screen_space(c)) {

@@ -57,10 +57,11 @@ typedef struct GlamoVertex {
 } GlamoVertex;
 
 /* A vertex after the G/L engine: clip space, lit colours. */
-typedef struct GlamoClipVertex {
+typedef struct GlamoClipVertex {      /* floats only: clipping lerps it */
     float clip[4];
     float diff[4];
     float spec[4];
+    float diff2[4], spec2[4];   /* CCW faces (two-sided lighting) */
     float tex[2][4];
     float psize;
 } GlamoClipVertex;
@@ -70,6 +71,7 @@ typedef struct GlamoScreenVertex {
     float x, y, z, inv_w;
     float diff[4];
     float spec[4];
+    float diff2[4], spec2[4];
     float tex[2][4];
     float psize;
 } GlamoScreenVertex;

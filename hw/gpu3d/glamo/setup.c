@@ -195,7 +195,7 @@ static float polygon_offset(GlamoCore *c, const float zpl[3])
 /* queue one triangle of snapped vertices with its attributes */
 static void raster_triangle(GlamoCore *c, const GlamoRenderState *rs,
                             const int32_t X[3], const int32_t Y[3],
-                            const GlamoScreenVertex *v[3])
+                            const GlamoScreenVertex *v[3], bool back)
 {
     GlamoTri *t = g3d_raster_alloc(c->raster, sizeof(GlamoTri));
     G3DTriangle gt = {
@@ -222,8 +222,8 @@ static void raster_triangle(GlamoCore *c, const GlamoRenderState *rs,
             a[GLAMO_PL_Z][k] = v[k]->z * rs->z_scale;
             a[GLAMO_PL_IW][k] = v[k]->inv_w;
             for (p = 0; p < 4; p++) {
-                a[GLAMO_PL_COL + p][k] = src->diff[p];
-                a[GLAMO_PL_SPEC + p][k] = src->spec[p];
+                a[GLAMO_PL_COL + p][k] = back ? src->diff2[p] : src->diff[p];
+                a[GLAMO_PL_SPEC + p][k] = back ? src->spec2[p] : src->spec[p];
             }
             a[GLAMO_PL_SPEC + 3][k] = v[k]->spec[3];   /* fog: always smooth */
             for (u = 0; u < 2; u++) {
@@ -342,7 +342,8 @@ void glamo_setup_triangle(GlamoCore *c, const GlamoScreenVertex *v[3],
         }
         write_setup_outputs(c, X, Y, attr, area);
     }
-    raster_triangle(c, rs, X, Y, v);
+    /* lines and points (allow_cull false) always show the front colour */
+    raster_triangle(c, rs, X, Y, v, allow_cull && ccw_side);
 }
 
 /* lines: a rectangle RGPLineWidth wide (9.4, at least one pixel) */
