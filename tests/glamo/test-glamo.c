@@ -1101,6 +1101,62 @@ static void test_irq_and_lcd(void)
     rig_free(&r);
 }
 
+/* ---- texture transform -------------------------------------------------- */
+
+static void test_texture_transform(void)
+{
+    static const float q[6][4] = {
+        { -1, -1, 0, 0 }, { 1, -1, 1, 0 }, { -1, 1, 0, 1 },
+        { 1, -1, 1, 0 }, { 1, 1, 1, 1 }, { -1, 1, 0, 1 },
+    };
+    GlamoRig r;
+    int i, j;
+
+    rig_init(&r, 1);
+    rig_enable_3d(&r);
+    for (i = 0; i < 16; i++) {
+        r.vram[TEX + i] = (uint8_t)i;
+        rig_w16(&r, GLAMO_TX0_PALETTE + 2 * i, (uint16_t)(i * 0x0841 + 0x1000));
+    }
+    /* the 4x4 texture of test_texel_formats, drawn through T&L */
+    draw_textured_quad(&r, 0x09, 4);
+    rig_w32(&r, A_RGXFEN0, R_RGXFEN0_RGXDisableCull_MASK |
+            R_RGXFEN0_RGPenTexTransform_MASK);
+    rig_w32(&r, A_RGXFEN4, R_RGXFEN4_RGPTexTransTXAflg_MASK);
+    rig_w32(&r, A_RGXFEN2, 0);
+    for (i = 0; i < 4; i++) {
+        rig_w32(&r, GLAMO_RGXR0T1MAT(i, i), glamo_f24_from_float(1.0f));
+        /* texture-0 matrix: scale u and v by 1/2 */
+        rig_w32(&r, GLAMO_RGXTXMAT(0, i, i),
+                glamo_f24_from_float(i < 2 ? 0.5f : 1.0f));
+    }
+    rig_w32(&r, A_RGXScaleX, glamo_f24_from_float(16));
+    rig_w32(&r, A_RGXOffsetX, glamo_f24_from_float(16));
+    rig_w32(&r, A_RGXScaleY, glamo_f24_from_float(16));
+    rig_w32(&r, A_RGXOffsetY, glamo_f24_from_float(16));
+    rig_w32(&r, A_RGXScaleZ, glamo_f24_from_float(1));
+    memset(r.vram + FB, 0, 128 * 40);
+    for (i = 0; i < 6; i++) {
+        rig_w32(&r, A_RGPXa, rig_fbits(q[i][0]));
+        rig_w32(&r, A_RGPYa, rig_fbits(q[i][1]));
+        rig_w32(&r, A_RGPZa, rig_fbits(0.5f));
+        rig_w32(&r, A_RGPWa, rig_fbits(1.0f));
+        rig_w32(&r, A_RGPUAa, rig_fbits(q[i][2]));
+        rig_w32(&r, A_RGPVAa, rig_fbits(q[i][3]));
+        rig_w16(&r, A_EGFIRE, 0);
+    }
+    rig_w16(&r, A_EGEND, 0);
+    rig_run(&r);
+    for (j = 0; j < 4; j++) {
+        for (i = 0; i < 4; i++) {
+            int idx = i / 2 + 4 * (j / 2);
+            g_assert_cmphex(px(&r, FB, 128, 8 * i + 4, 8 * j + 4), ==,
+                            (uint16_t)(idx * 0x0841 + 0x1000));
+        }
+    }
+    rig_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1113,6 +1169,7 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/parser/streams", test_streams);
     g_test_add_func("/glamo/texture/formats", test_texel_formats);
     g_test_add_func("/glamo/gl/lighting", test_lighting);
+    g_test_add_func("/glamo/gl/texture-transform", test_texture_transform);
     g_test_add_func("/glamo/setup/polygon-offset", test_polygon_offset);
     g_test_add_func("/glamo/bad/queue-length", test_bad_queue_length);
     g_test_add_func("/glamo/bad/burst", test_bad_burst);

@@ -251,6 +251,85 @@ static float vertex_fog(GlamoCore *c, const GlamoVertex *in)
     return clamp01(f);
 }
 
+/*
+ * Texture coordinate sets A and B (2600h D[3:1], 2610h): generation from
+ * camera-space normal, position or reflection vector; transform by the
+ * texture-0 or texture-1 matrix (2A00h / 2A50h, row vector (u v m n) with
+ * the parser's defaults m = 0, n = 1); projection divides by the last
+ * coordinate of the output dimension (RGPVDTexACoor/BCoor: 3D by m, 4D by n).
+ */
+static void tex_coords(GlamoCore *c, const GlamoVertex *in, float out[2][4])
+{
+    uint32_t f0 = glamo_r32(c, A_RGXFEN0), f4 = glamo_r32(c, A_RGXFEN4);
+    int set, i, j;
+
+    for (set = 0; set < 2; set++) {
+        float t[4], p[3], n[3];
+        memcpy(t, in->tex[set], sizeof(t));
+        if ((f0 & R_RGXFEN0_RGPenTexGen_MASK) && (f4 >> (12 + set) & 1)) {
+            int mode = (f4 >> (16 + 2 * set)) & 3;
+            for (j = 0; j < 3; j++) {
+                p[j] = glamo_rf24(c, GLAMO_RGXR0MWV(3, j));
+                n[j] = 0.0f;
+                for (i = 0; i < 3; i++) {
+                    p[j] += in->pos[i] * glamo_rf24(c, GLAMO_RGXR0MWV(i, j));
+                    n[j] += in->nrm[i] * glamo_rf24(c, GLAMO_RGXR0INVMVW(i, j));
+                }
+            }
+            switch (mode) {
+            case 1:
+                memcpy(t, n, sizeof(n));
+                break;
+            case 2:
+                memcpy(t, p, sizeof(p));
+                break;
+            case 3: {
+                float d;
+                v3_normalise(p);
+                v3_normalise(n);
+                d = 2.0f * dot3(n, p);
+                for (j = 0; j < 3; j++) {
+                    t[j] = p[j] - d * n[j];
+                }
+                break;
+            }
+            default:
+                g3d_guest_error("glamo G/L: reserved texture generation "
+                                "mode 0 for set %c", 'A' + set);
+                glamo_error(c);
+                break;
+            }
+            if (mode) {
+                t[3] = 1.0f;
+            }
+        }
+        if ((f0 & R_RGXFEN0_RGPenTexTransform_MASK) && (f4 >> (8 + set) & 1)) {
+            int m = (f4 >> (10 + set)) & 1;
+            float r[4];
+            for (j = 0; j < 4; j++) {
+                r[j] = 0.0f;
+                for (i = 0; i < 4; i++) {
+                    r[j] += glamo_f24_round(t[i]) *
+                            glamo_rf24(c, GLAMO_RGXTXMAT(m, i, j));
+                }
+            }
+            memcpy(t, r, sizeof(t));
+        }
+        if ((f0 & R_RGXFEN0_RGPenXformProjTX_MASK) && (f4 >> (4 + set) & 1)) {
+            int dim = (f4 >> (24 + 2 * set)) & 3;    /* 00 2D 01 3D 10 4D */
+            float q = dim == 1 ? t[2] : dim == 2 ? t[3] : 1.0f;
+            if (q != 0.0f) {
+                t[0] /= q;
+                t[1] /= q;
+            }
+        }
+        memcpy(out[set], t, sizeof(t));
+    }
+    if (f4 & R_RGXFEN4_RGenDuplTxCoord_MASK) {
+        memcpy(out[1], out[0], 4 * sizeof(float));
+    }
+}
+
 void glamo_gl_vertex(GlamoCore *c, const GlamoVertex *in, GlamoClipVertex *out)
 {
     int i, j;
@@ -275,6 +354,7 @@ void glamo_gl_vertex(GlamoCore *c, const GlamoVertex *in, GlamoClipVertex *out)
         }
         out->clip[j] = glamo_f24_round(s);
     }
+    tex_coords(c, in, out->tex);
     if (GLAMO_FIELD(c, RGXFEN1, RGXenLighting)) {
         light_vertex(c, in, false, out->diff, out->spec);
         if (GLAMO_FIELD(c, RGXFEN0, RGXEnableTwoSide)) {
