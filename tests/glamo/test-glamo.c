@@ -821,7 +821,8 @@ static uint16_t to565(double r, double g, double b)
 }
 
 /* a 32x32 screen-space quad showing a 4x4 texture, nearest, clamped */
-static void draw_textured_quad(GlamoRig *r, uint8_t fmt, uint32_t pitch)
+static void draw_textured_quad(GlamoRig *r, uint8_t fmt, uint32_t pitch,
+                               uint32_t en1)
 {
     static const float q[6][4] = {
         { 0, 0, 0, 0 }, { 32, 0, 1, 0 }, { 0, 32, 0, 1 },
@@ -831,6 +832,7 @@ static void draw_textured_quad(GlamoRig *r, uint8_t fmt, uint32_t pitch)
 
     memset(r->vram + FB, 0, 128 * 40);
     rig_target(r, rig_direct32, FB, 128, 64, 40, 0);
+    rig_w32(r, A_EGEN1, en1);
     rig_w32(r, A_EGTX0SET, (uint32_t)fmt << 24 |
             (GLAMO_TXADDR_CLAMP << 3 | GLAMO_TXADDR_CLAMP) << 16);
     rig_w32(r, A_EGTX0FILT, 0);
@@ -866,18 +868,30 @@ static void test_texel_formats(void)
         r.vram[TEX + i] = (uint8_t)(200 + i);
         rig_w16(&r, GLAMO_TX0_PALETTE + 2 * (200 + i), (uint16_t)(i * 0x1111 + 3));
     }
-    draw_textured_quad(&r, 0x09, 4);
+    draw_textured_quad(&r, 0x09, 4, 0);
     for (j = 0; j < 4; j++) {
         for (i = 0; i < 4; i++) {
             g_assert_cmphex(px(&r, FB, 128, 8 * i + 4, 8 * j + 4), ==,
                             (uint16_t)((i + 4 * j) * 0x1111 + 3));
         }
     }
+    /* texture transparency: the texel equal to both thresholds vanishes */
+    {
+        uint16_t key = 5 * 0x1111 + 3;
+        uint32_t th = (uint32_t)(key >> 11) << 19 |
+                      (uint32_t)((key >> 5) & 63) << 10 | (key & 31u) << 3;
+        rig_w32(&r, A_EGTX0TRSH, th);
+        rig_w32(&r, A_EGTX0TRSL, th);
+        draw_textured_quad(&r, 0x09, 4, R_EGEN1_EGenTX0TR_MASK);
+        g_assert_cmphex(px(&r, FB, 128, 12, 12), ==, 0);
+        g_assert_cmphex(px(&r, FB, 128, 4, 4), ==, 3);
+        g_assert_cmphex(px(&r, FB, 128, 20, 12), ==, 6 * 0x1111 + 3);
+    }
     /* I4: two texels a byte, the even one in the low nibble */
     for (i = 0; i < 8; i++) {
         r.vram[TEX + i] = (uint8_t)((2 * i) | (2 * i + 1) << 4);
     }
-    draw_textured_quad(&r, 0x12, 2);
+    draw_textured_quad(&r, 0x12, 2, 0);
     for (j = 0; j < 4; j++) {
         for (i = 0; i < 4; i++) {
             double v = (i + 4 * j) / 15.0;
@@ -891,7 +905,7 @@ static void test_texel_formats(void)
         r.vram[TEX + 2 * i] = (uint8_t)t;
         r.vram[TEX + 2 * i + 1] = (uint8_t)(t >> 8);
     }
-    draw_textured_quad(&r, 0x63, 8);
+    draw_textured_quad(&r, 0x63, 8, 0);
     for (j = 0; j < 4; j++) {
         for (i = 0; i < 4; i++) {
             unsigned t = (i + 4 * j) * 0x0357 & 0x0fff;
@@ -903,7 +917,7 @@ static void test_texel_formats(void)
     for (i = 0; i < 16; i++) {
         r.vram[TEX + i] = (uint8_t)(i * 37);
     }
-    draw_textured_quad(&r, 0x50, 4);
+    draw_textured_quad(&r, 0x50, 4, 0);
     for (j = 0; j < 4; j++) {
         for (i = 0; i < 4; i++) {
             unsigned t = (i + 4 * j) * 37 & 0xff;
@@ -915,7 +929,7 @@ static void test_texel_formats(void)
     /* a reserved format is refused */
     {
         unsigned e0 = errors();
-        draw_textured_quad(&r, 0x74, 8);
+        draw_textured_quad(&r, 0x74, 8, 0);
         g_assert_cmpuint(errors(), >, e0);
     }
     rig_free(&r);
@@ -1119,7 +1133,7 @@ static void test_texture_transform(void)
         rig_w16(&r, GLAMO_TX0_PALETTE + 2 * i, (uint16_t)(i * 0x0841 + 0x1000));
     }
     /* the 4x4 texture of test_texel_formats, drawn through T&L */
-    draw_textured_quad(&r, 0x09, 4);
+    draw_textured_quad(&r, 0x09, 4, 0);
     rig_w32(&r, A_RGXFEN0, R_RGXFEN0_RGXDisableCull_MASK |
             R_RGXFEN0_RGPenTexTransform_MASK);
     rig_w32(&r, A_RGXFEN4, R_RGXFEN4_RGPTexTransTXAflg_MASK);

@@ -91,8 +91,9 @@ typedef struct GlamoTexUnit {
     bool gl_magmin;
     float border[4];               /* r g b a */
     uint16_t palette[256];
-    bool transparency;
-    uint8_t trs_hi[4], trs_lo[4];  /* r g b a thresholds, 8-bit scale */
+    uint8_t transparency;          /* 0 off, 1 colour key, 2 alpha key */
+    uint8_t trs_ratio;             /* EGTXTRSHratio, of 32 */
+    uint8_t trs_hi[4], trs_lo[4];  /* r g b a thresholds: 5, 6, 5, 6 bits */
 } GlamoTexUnit;
 
 typedef struct GlamoCombStage {
@@ -176,8 +177,10 @@ G3DQuadFn glamo_render_quad;
 
 /* texture.c */
 void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs);
-void glamo_tex_sample(const GlamoRenderState *rs, int unit,
-                      const float uv[4][2], uint32_t mask, float out[4][4]);
+/* returns the samples (bits of mask) that texture transparency removes */
+uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,
+                          const float uv[4][2], uint32_t mask,
+                          float out[4][4]);
 void glamo_combine(const GlamoRenderState *rs, const float dif[4],
                    const float spec[4], const float t0[4], const float t1[4],
                    float out[4]);

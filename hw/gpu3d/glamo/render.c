@@ -402,6 +402,7 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
     const GlamoRenderState *rs = t->rs;
     DstLayout l;
     float tex[2][4][4];
+    uint32_t kill = 0;
     int i, k;
 
     if (!dst_layout(rs->dst_fmt, &l)) {
@@ -418,7 +419,7 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
                 uv[i][0] = glamo_plane(t->pl[GLAMO_PL_TEX + 2 * k], sx, sy) * w;
                 uv[i][1] = glamo_plane(t->pl[GLAMO_PL_TEX + 2 * k + 1], sx, sy) * w;
             }
-            glamo_tex_sample(rs, k, uv, q->mask, tex[k]);
+            kill |= glamo_tex_sample(rs, k, uv, q->mask, tex[k]);
         }
     }
 
@@ -430,7 +431,7 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
         bool st_pass = true, z_pass = true;
         uint8_t sval = 0;
 
-        if (!(q->mask & (1u << i))) {
+        if (!(q->mask & ~kill & (1u << i))) {
             continue;
         }
         for (k = 0; k < 4; k++) {

@@ -214,8 +214,24 @@ static bool decode_unit(GlamoCore *c, GlamoRenderState *rs, int n)
                                    : c->tx1_palette[i];
         }
     }
+    /* texture transparency (2104h D[28+n], 21A8h D[31:24], L3240-L3270):
+     * the mode and ratio registers are texture 0's and serve both units */
     if (glamo_r32(c, A_EGEN1) >> (28 + n) & 1) {
-        g3d_unimp("glamo texture %d: texture transparency not modelled", n);
+        uint32_t s0 = glamo_r32(c, A_EGTX0SIZE);
+        uint32_t hi = glamo_r32(c, b + GLAMO_TX_TRSH);
+        uint32_t lo = glamo_r32(c, b + GLAMO_TX_TRSL);
+        int mode = (s0 >> 30) & 3;
+        if (mode & 1) {
+            g3d_unimp("glamo texture %d: texture-blending transparency not "
+                      "modelled", n);
+        } else {
+            t->transparency = mode == 0 ? 1 : 2;
+            t->trs_ratio = (s0 >> 24) & 0x1f;
+            t->trs_hi[0] = (hi >> 19) & 31; t->trs_lo[0] = (lo >> 19) & 31;
+            t->trs_hi[1] = (hi >> 10) & 63; t->trs_lo[1] = (lo >> 10) & 63;
+            t->trs_hi[2] = (hi >> 3) & 31;  t->trs_lo[2] = (lo >> 3) & 31;
+            t->trs_hi[3] = (hi >> 26) & 63; t->trs_lo[3] = (lo >> 26) & 63;
+        }
     }
     return true;
 }
@@ -325,6 +341,23 @@ static int address(int i, int size, int mode)
     }
 }
 
+static bool in_range(const GlamoTexUnit *t, int ch, float v, int bits)
+{
+    uint32_t q = g3d_f2unorm(v, bits);
+    return q >= t->trs_lo[ch] && q <= t->trs_hi[ch];
+}
+
+/* is this texel colour-keyed away? */
+static bool transparent(const GlamoTexUnit *t, const float c[4])
+{
+    if (t->transparency == 1) {
+        /* "the R,G,B values are between these thresholds" (L3256) */
+        return in_range(t, 0, c[0], 5) && in_range(t, 1, c[1], 6) &&
+               in_range(t, 2, c[2], 5);
+    }
+    return in_range(t, 3, c[3], 6);
+}
+
 static void texel(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
                   int x, int y, float out[4])
 {
@@ -345,8 +378,9 @@ static void texel(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
     decode_texel(f, v, out);
 }
 
-static void sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
-                         int lvl, bool linear, float u, float v, float out[4])
+/* returns the weight of transparent texels in the sample (0..1) */
+static float sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
+                          int lvl, bool linear, float u, float v, float out[4])
 {
     int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u), k;
     float x = u * w, y = v * h;
@@ -357,7 +391,7 @@ static void sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
 
     if (!linear) {
         texel(rs, t, lvl, (int)floorf(x), (int)floorf(y), out);
-        return;
+        return t->transparency && transparent(t, out) ? 1.0f : 0.0f;
     }
     {
         float fx = x - 0.5f, fy = y - 0.5f, ax, ay, t00[4], t10[4], t01[4],
@@ -373,21 +407,30 @@ static void sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
             out[k] = (t00[k] * (1 - ax) + t10[k] * ax) * (1 - ay) +
                      (t01[k] * (1 - ax) + t11[k] * ax) * ay;
         }
+        if (!t->transparency) {
+            return 0.0f;
+        }
+        return (transparent(t, t00) ? (1 - ax) * (1 - ay) : 0.0f) +
+               (transparent(t, t10) ? ax * (1 - ay) : 0.0f) +
+               (transparent(t, t01) ? (1 - ax) * ay : 0.0f) +
+               (transparent(t, t11) ? ax * ay : 0.0f);
     }
 }
 
-void glamo_tex_sample(const GlamoRenderState *rs, int unit,
-                      const float uv[4][2], uint32_t mask, float out[4][4])
+uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,
+                          const float uv[4][2], uint32_t mask,
+                          float out[4][4])
 {
     const GlamoTexUnit *t = &rs->tex[unit];
-    float dux, dvx, duy, dvy, rho, lod, thresh;
+    float dux, dvx, duy, dvy, rho, lod, thresh, tw;
+    uint32_t kill = 0;
     int i, k;
 
     if (!t->enabled) {
         for (i = 0; i < 4; i++) {
             out[i][0] = out[i][1] = out[i][2] = out[i][3] = 1.0f;
         }
-        return;
+        return 0;
     }
     /* texel-space derivatives across the quad */
     dux = (uv[1][0] - uv[0][0]) * t->w;
@@ -403,29 +446,37 @@ void glamo_tex_sample(const GlamoRenderState *rs, int unit,
             continue;
         }
         if (lod <= thresh) {
-            sample_level(rs, t, 0, t->mag == 1, uv[i][0], uv[i][1], out[i]);
+            tw = sample_level(rs, t, 0, t->mag == 1, uv[i][0], uv[i][1],
+                              out[i]);
         } else if (t->min <= 1 || t->levels == 1) {
             /* 0 nearest, 1 linear; a single level has nothing to mip */
-            sample_level(rs, t, 0, t->min == 1 || t->min >= 4, uv[i][0],
-                         uv[i][1], out[i]);
+            tw = sample_level(rs, t, 0, t->min == 1 || t->min >= 4, uv[i][0],
+                              uv[i][1], out[i]);
         } else {
             /* 2 NMN, 3 NML, 4 LMN, 5 LML */
             bool lin = t->min >= 4, between = t->min == 3 || t->min == 5;
             float l = fminf(fmaxf(lod, 0.0f), (float)(t->levels - 1));
             if (!between) {
-                sample_level(rs, t, (int)floorf(l + 0.5f), lin, uv[i][0],
-                             uv[i][1], out[i]);
+                tw = sample_level(rs, t, (int)floorf(l + 0.5f), lin, uv[i][0],
+                                  uv[i][1], out[i]);
             } else {
                 int l0 = (int)floorf(l), l1 = MIN(l0 + 1, t->levels - 1);
-                float a = l - l0, o1[4];
-                sample_level(rs, t, l0, lin, uv[i][0], uv[i][1], out[i]);
-                sample_level(rs, t, l1, lin, uv[i][0], uv[i][1], o1);
+                float a = l - l0, o1[4], tw1;
+                tw = sample_level(rs, t, l0, lin, uv[i][0], uv[i][1], out[i]);
+                tw1 = sample_level(rs, t, l1, lin, uv[i][0], uv[i][1], o1);
                 for (k = 0; k < 4; k++) {
                     out[i][k] = out[i][k] * (1 - a) + o1[k] * a;
                 }
+                tw = tw * (1 - a) + tw1 * a;
             }
         }
+        /* "if the percentage of transparent part is over this ratio, this
+         * pixel must be transparent" (EGTXTRSHratio, 32nds) */
+        if (tw > 0.0f && tw * 32.0f > t->trs_ratio) {
+            kill |= 1u << i;
+        }
     }
+    return kill;
 }
 
 /* ---- the combiner ------------------------------------------------------- */
