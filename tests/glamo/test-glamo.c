@@ -820,6 +820,8 @@ static uint16_t to565(double r, double g, double b)
                       lround(b * 31));
 }
 
+static uint32_t tx0set_extra;     /* EGTX0SET D[1:0]: combiner stages */
+
 /* a 32x32 screen-space quad showing a 4x4 texture, nearest, clamped */
 static void draw_textured_quad(GlamoRig *r, uint8_t fmt, uint32_t pitch,
                                uint32_t en1)
@@ -833,7 +835,7 @@ static void draw_textured_quad(GlamoRig *r, uint8_t fmt, uint32_t pitch,
     memset(r->vram + FB, 0, 128 * 40);
     rig_target(r, rig_direct32, FB, 128, 64, 40, 0);
     rig_w32(r, A_EGEN1, en1);
-    rig_w32(r, A_EGTX0SET, (uint32_t)fmt << 24 |
+    rig_w32(r, A_EGTX0SET, (uint32_t)fmt << 24 | tx0set_extra |
             (GLAMO_TXADDR_CLAMP << 3 | GLAMO_TXADDR_CLAMP) << 16);
     rig_w32(r, A_EGTX0FILT, 0);
     rig_w32(r, A_EGTX0SIZE, 4 << 12 | 4);
@@ -1171,6 +1173,56 @@ static void test_texture_transform(void)
     rig_free(&r);
 }
 
+/* ---- the combiner ------------------------------------------------------- */
+
+static void test_combiner(void)
+{
+    /* stage 0: current 0 = tex0 * diffuse (op A, MUL)
+     * stage 1: current 0 = current 0 * 1 + factor 0 * 1 (op C, ADD),
+     *          "1" = the zero argument with the complement modifier */
+    uint32_t s0arg = GLAMO_TXARG_TEX0 << 25 | GLAMO_TXARG_DIFFUSE << 16 |
+                     GLAMO_TXOP_MUL << 6;
+    uint32_t s0mod = GLAMO_TXW_OPA << 13 | GLAMO_TXOMOD_SAT << 8;
+    uint32_t s1arg = GLAMO_TXARG_CUR0 << 25 | GLAMO_TXOPC_ADD << 22 |
+                     GLAMO_TXARG_ZERO << 16 | GLAMO_TXOP_MUL << 14 |
+                     GLAMO_TXARG_FACT0 << 8 | GLAMO_TXOP_MUL << 6 |
+                     GLAMO_TXARG_ZERO;
+    uint32_t s1mod = 1u << 24 | 1u << 16 | GLAMO_TXW_OPC << 13 |
+                     GLAMO_TXOMOD_SAT << 8;
+    /* alpha: diffuse * 1 in both stages */
+    uint32_t aarg = GLAMO_TXARG_DIFFUSE << 25 | GLAMO_TXOP_MUL << 6;
+    uint32_t amod = 1u << 24 | GLAMO_TXW_OPA << 13 | GLAMO_TXOMOD_SAT << 8;
+    GlamoRig r;
+    int i;
+
+    rig_init(&r, 1);
+    rig_enable_3d(&r);
+    for (i = 0; i < 16; i++) {
+        r.vram[TEX + 2 * i] = 0x10;
+        r.vram[TEX + 2 * i + 1] = 0x84;              /* 0x8410 */
+    }
+    rig_w32(&r, GLAMO_TXCB(0), s0mod);
+    rig_w32(&r, GLAMO_TXCB(0) + 4, s0arg);
+    rig_w32(&r, GLAMO_TXCB(1), s1mod);
+    rig_w32(&r, GLAMO_TXCB(1) + 4, s1arg);
+    for (i = 0; i < 2; i++) {
+        rig_w32(&r, GLAMO_TXAB(i), amod);
+        rig_w32(&r, GLAMO_TXAB(i) + 4, aarg);
+    }
+    /* factor 0: R 8/31 (s.5), G 16/63 (s.6), B 8/31 (s.5) */
+    rig_w32(&r, A_EGTXBLDFACT0, 8u << 18 | 16u << 9 | 8u << 2);
+    tx0set_extra = 1;                                /* two stages */
+    draw_textured_quad(&r, 0x61, 8, R_EGEN1_EGenTXBl_MASK);
+    g_assert_cmphex(px(&r, FB, 128, 10, 10), ==,
+                    to565(16 / 31.0 + 8 / 31.0, 32 / 63.0 + 16 / 63.0,
+                          16 / 31.0 + 8 / 31.0));
+    /* one stage: the factor is not added */
+    tx0set_extra = 0;
+    draw_textured_quad(&r, 0x61, 8, R_EGEN1_EGenTXBl_MASK);
+    g_assert_cmphex(px(&r, FB, 128, 10, 10), ==, 0x8410);
+    rig_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1182,6 +1234,7 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/cmdq/triangles", test_cmdq_triangles);
     g_test_add_func("/glamo/parser/streams", test_streams);
     g_test_add_func("/glamo/texture/formats", test_texel_formats);
+    g_test_add_func("/glamo/texture/combiner", test_combiner);
     g_test_add_func("/glamo/gl/lighting", test_lighting);
     g_test_add_func("/glamo/gl/texture-transform", test_texture_transform);
     g_test_add_func("/glamo/setup/polygon-offset", test_polygon_offset);
