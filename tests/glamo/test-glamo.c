@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/fragment.h"
 #include "rig.h"
 #include "scene.h"
 #include "image.h"
@@ -1223,6 +1224,108 @@ static void test_combiner(void)
     rig_free(&r);
 }
 
+/* ---- the back end's tests and operations -------------------------------- */
+
+#define SB 0x0c0000
+
+/* a flat triangle covering (8, 8) but not (60, 35), colour ARGB8888 */
+static void flat_tri(GlamoRig *r, uint32_t argb)
+{
+    static const float v[3][2] = { { 2, 2 }, { 40, 2 }, { 2, 30 } };
+    int i;
+
+    rig_w16(r, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
+    for (i = 0; i < 3; i++) {
+        rig_w32(r, A_RGPXa, rig_fbits(v[i][0]));
+        rig_w32(r, A_RGPYa, rig_fbits(v[i][1]));
+        rig_w32(r, A_RGPZa, rig_fbits(0.5f));
+        rig_w32(r, A_RGPWa, rig_fbits(1.0f));
+        rig_w32(r, A_RGPDIFFa, argb);
+        rig_w16(r, A_EGFIRE, 0);
+    }
+    rig_w16(r, A_EGEND, 0);
+    rig_run(r);
+}
+
+static void fill(GlamoRig *r, uint16_t v)
+{
+    int i;
+    for (i = 0; i < 64 * 40; i++) {
+        r->vram[FB + 2 * i] = (uint8_t)v;
+        r->vram[FB + 2 * i + 1] = (uint8_t)(v >> 8);
+    }
+}
+
+static void test_back_end(void)
+{
+    GlamoRig r;
+
+    rig_init(&r, 1);
+    rig_enable_3d(&r);
+    rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
+
+    /* alpha test GREATER 0x80, compared on A[7:2] */
+    rig_w32(&r, A_EGEN0, R_EGEN0_EGenAT_MASK);
+    rig_w32(&r, A_EGATEST, G3D_CMP_GREATER << 8 | 0x80);
+    fill(&r, 0);
+    flat_tri(&r, 0x40ffffff);
+    g_assert_cmphex(px(&r, FB, 128, 8, 8), ==, 0);
+    flat_tri(&r, 0xc0ffffff);
+    g_assert_cmphex(px(&r, FB, 128, 8, 8), ==, 0xffff);
+
+    /* blending SRC_ALPHA, INV_SRC_ALPHA: half red over blue */
+    rig_w32(&r, A_EGEN0, R_EGEN0_EGenBLEND_MASK);
+    rig_w32(&r, A_EGBLSET, GLAMO_BLEQ_ADD << 24 | 4 << 4 | 5);
+    fill(&r, 0x001f);
+    flat_tri(&r, 0x80ff0000);
+    g_assert_cmphex(px(&r, FB, 128, 8, 8), ==,
+                    to565(128 / 255.0, 0, 127 / 255.0));
+    g_assert_cmphex(px(&r, FB, 128, 60, 35), ==, 0x001f);
+
+    /* ROP XOR_PEN (0110) and the colour write mask */
+    rig_w32(&r, A_EGEN0, 0);
+    rig_w32(&r, A_EGDST0SET, 0x6u << 24 | GLAMO_CFM_RGB565 << 16 | 64);
+    fill(&r, 0x1234);
+    flat_tri(&r, 0xffffffff);
+    g_assert_cmphex(px(&r, FB, 128, 8, 8), ==, 0xedcb);
+    rig_w32(&r, A_EGDST0SET, GLAMO_ROP_COPY_PEN << 24 | GLAMO_CFM_RGB565 << 16 | 64);
+    rig_w32(&r, A_EGEN1, R_EGEN1_EGenCWrMask_MASK);
+    rig_w32(&r, A_EGD0CWrMASK, 0xf800);
+    fill(&r, 0x1234);
+    flat_tri(&r, 0xffffffff);
+    g_assert_cmphex(px(&r, FB, 128, 8, 8), ==, 0xfa34);
+    rig_w32(&r, A_EGEN1, 0);
+
+    /* stencil S8: the first triangle writes 5 (REPLACE on pass), a
+     * full-screen pair then draws only where the stencil EQUALs 5 */
+    memset(r.vram + SB, 0, 64 * 40);
+    rig_w32(&r, A_EGEN0, R_EGEN0_EGenStT_MASK);
+    rig_w32(&r, A_EGSTSET, 3u << 28 | G3D_CMP_ALWAYS << 24 | 5 << 8 | 0xff);
+    rig_w32(&r, A_EGSTOP, 0xffu << 24 | G3D_SOP_REPLACE << 12 | 32);
+    rig_w32(&r, A_EGStBAS, SB);
+    fill(&r, 0);
+    flat_tri(&r, 0xff000000);
+    g_assert_cmpuint(r.vram[SB + 8 * 64 + 8], ==, 5);
+    g_assert_cmpuint(r.vram[SB + 35 * 64 + 60], ==, 0);
+    rig_w32(&r, A_EGSTSET, 3u << 28 | G3D_CMP_EQUAL << 24 | 5 << 8 | 0xff);
+    rig_w32(&r, A_EGSTOP, 0xffu << 24 | 32);
+    {
+        static const SVert q[6] = {
+            { 0, 0, 0.5f, 0, 255, 0 }, { 64, 0, 0.5f, 0, 255, 0 },
+            { 0, 40, 0.5f, 0, 255, 0 }, { 64, 0, 0.5f, 0, 255, 0 },
+            { 64, 40, 0.5f, 0, 255, 0 }, { 0, 40, 0.5f, 0, 255, 0 },
+        };
+        int i;
+        for (i = 0; i < 6; i++) {
+            fire_vertex(&r, rig_direct32, &q[i]);
+        }
+        rig_run(&r);
+    }
+    g_assert_cmphex(px(&r, FB, 128, 8, 8), ==, 0x07e0);
+    g_assert_cmphex(px(&r, FB, 128, 60, 35), ==, 0);
+    rig_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1234,6 +1337,7 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/cmdq/triangles", test_cmdq_triangles);
     g_test_add_func("/glamo/parser/streams", test_streams);
     g_test_add_func("/glamo/texture/formats", test_texel_formats);
+    g_test_add_func("/glamo/render/back-end", test_back_end);
     g_test_add_func("/glamo/texture/combiner", test_combiner);
     g_test_add_func("/glamo/gl/lighting", test_lighting);
     g_test_add_func("/glamo/gl/texture-transform", test_texture_transform);

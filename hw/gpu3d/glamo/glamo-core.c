@@ -182,16 +182,15 @@ static void apply_3d(GlamoCore *c, uint32_t off, uint16_t val)
         return;
     }
 
-    /* the pitch fields are A10..A1: more than 2046 bytes cannot be set */
+    /* the pitch fields are A10..A1: more than 2046 bytes cannot be set;
+     * bits just above them (reserved) are how a guest tries */
     if ((off == A_EGDST0SET || off == A_EGZSET || off == A_EGSTOP) &&
-        (val & 0xfc00)) {
+        (val & (off == A_EGSTOP ? 0x8c00 : 0xfc00))) {
         g3d_guest_error("glamo: pitch 0x%x at 0x%04x above the 2046-byte "
                         "limit, surface disabled", val, off);
         glamo_error(c);
-        val &= 0x03ff;
-        c->regs[off >> 1] = val & ri->mask;
         /* an impossible pitch leaves the surface unusable until rewritten */
-        c->regs[off >> 1] &= ~0x03ff;
+        c->regs[off >> 1] = val & ri->mask & ~0x03ff;
         c->rs_dirty = true;
         return;
     }
