@@ -28,6 +28,16 @@ static unsigned errors(void)
     return g3d_log_count(G3D_LOG_GUEST_ERROR);
 }
 
+/* a core with its 3D clocks running, and the command queue set up */
+static void start(GlamoRig *r, bool cmdq)
+{
+    rig_init(r, 1);
+    rig_enable_3d(r);
+    if (cmdq) {
+        rig_cmdq_init(r, RING, RINGSZ);
+    }
+}
+
 /* ---- registers ---------------------------------------------------------- */
 
 static void test_reset_values(void)
@@ -250,8 +260,7 @@ static void test_fire(void)
     GlamoRig r;
     int i;
 
-    rig_init(&r, 1);
-    rig_enable_3d(&r);
+    start(&r, false);
     rig_target(&r, rig_direct32, FB, 128, 64, 48, 0);
     rig_w16(&r, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
     for (i = 0; i < 3; i++) {
@@ -618,12 +627,15 @@ static void test_streams(void)
 
 /* ---- bad input ---------------------------------------------------------- */
 
+/* a white triangle covering (5, 5) */
+static const SVert white_tri[3] = {
+    { 2, 2, 0.5f, 255, 255, 255 }, { 30, 2, 0.5f, 255, 255, 255 },
+    { 2, 30, 0.5f, 255, 255, 255 },
+};
+
 static void good_triangle(GlamoRig *r)
 {
-    static const SVert t[3] = {
-        { 2, 2, 0.5f, 255, 255, 255 }, { 30, 2, 0.5f, 255, 255, 255 },
-        { 2, 30, 0.5f, 255, 255, 255 },
-    };
+    const SVert *t = white_tri;
     memset(r->vram + FB, 0, 128 * 40);
     rig_target(r, rig_cmd32, FB, 128, 64, 40, 0);
     queue_triangles(r, t, 3);
@@ -636,8 +648,7 @@ static void test_bad_queue_length(void)
     GlamoRig r;
     unsigned e0 = errors();
 
-    rig_init(&r, 1);
-    rig_enable_3d(&r);
+    start(&r, false);
     /* 8 KiB ring at 8 MiB - 4 KiB: past the end of VRAM */
     rig_cmdq_init(&r, RING, RINGSZ);
     rig_w16(&r, A_GLAMO_CMDQ_BASE_ADDRL, 0xf000);
@@ -663,9 +674,7 @@ static void test_bad_burst(void)
     uint16_t words[6] = { 1, 2, 3, 4, 5, 6 };
     unsigned e0 = errors();
 
-    rig_init(&r, 1);
-    rig_enable_3d(&r);
-    rig_cmdq_init(&r, RING, RINGSZ);
+    start(&r, true);
     /* a burst that claims 200 words with only 6 behind it */
     rig_cmd_reg(&r, A_EGRerSRegA, 0x1234);
     rig_cmd_burst(&r, A_RGPXa, words, 6);
@@ -695,9 +704,7 @@ static void test_bad_pitch(void)
     GlamoRig r;
     unsigned e0 = errors();
 
-    rig_init(&r, 1);
-    rig_enable_3d(&r);
-    rig_cmdq_init(&r, RING, RINGSZ);
+    start(&r, true);
     good_triangle(&r);
     memset(r.vram + FB, 0, 0x10000);
     /* pitch 4096 bytes: above the 2046-byte limit of EGDST0PIT */
@@ -707,10 +714,7 @@ static void test_bad_pitch(void)
     g_assert_cmpuint(errors(), ==, e0 + 1);
     g_assert_cmphex(rig_r16(&r, A_EGDST0SET) & 0x3ff, ==, 0);
     {
-        static const SVert t[3] = {
-            { 2, 2, 0.5f, 255, 255, 255 }, { 30, 2, 0.5f, 255, 255, 255 },
-            { 2, 30, 0.5f, 255, 255, 255 },
-        };
+        const SVert *t = white_tri;
         queue_triangles(&r, t, 3);
         rig_cmd_submit(&r);
         rig_run(&r);
@@ -736,9 +740,7 @@ static void test_bad_coordinates(void)
     GlamoStats st;
     unsigned e0 = errors();
 
-    rig_init(&r, 1);
-    rig_enable_3d(&r);
-    rig_cmdq_init(&r, RING, RINGSZ);
+    start(&r, true);
     rig_target(&r, rig_cmd32, FB, 128, 64, 40, 0);
     queue_triangles(&r, t, 6);
     rig_cmd_submit(&r);
@@ -756,8 +758,7 @@ static void test_bad_streams(void)
     GlamoRig r;
     unsigned e0 = errors();
 
-    rig_init(&r, 1);
-    rig_enable_3d(&r);
+    start(&r, false);
     rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
     /* a stream that reads past the end of VRAM, a million vertices */
     rig_w32(&r, A_MGVStreamActive, 1);
@@ -863,8 +864,7 @@ static void test_texel_formats(void)
     GlamoRig r;
     int i, j;
 
-    rig_init(&r, 1);
-    rig_enable_3d(&r);
+    start(&r, false);
 
     /* Index8 -> RGB565 through the texture-0 palette at 2400h */
     for (i = 0; i < 16; i++) {
@@ -946,8 +946,7 @@ static void test_lighting(void)
     uint32_t argb;
     int i;
 
-    rig_init(&r, 1);
-    rig_enable_3d(&r);
+    start(&r, false);
     rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
     rig_w32(&r, A_RGXFEN0, R_RGXFEN0_RGXDisableCull_MASK);
     /* identity T1 and world*view, viewport to 64x40 */
@@ -1061,17 +1060,12 @@ static void test_polygon_offset(void)
 
 static void test_irq_and_lcd(void)
 {
-    static const SVert t[3] = {
-        { 2, 2, 0.5f, 255, 255, 255 }, { 30, 2, 0.5f, 255, 255, 255 },
-        { 2, 30, 0.5f, 255, 255, 255 },
-    };
+    const SVert *t = white_tri;
     GlamoRig r;
     G3DScanout so;
     unsigned e0;
 
-    rig_init(&r, 1);
-    rig_enable_3d(&r);
-    rig_cmdq_init(&r, RING, RINGSZ);
+    start(&r, true);
     /* the driver's CONTROL (5 << 8) asks for no interrupt */
     good_triangle(&r);
     g_assert_cmphex(rig_r16(&r, A_GLAMO_IRQ_STATUS), ==, 0);
@@ -1129,8 +1123,7 @@ static void test_texture_transform(void)
     GlamoRig r;
     int i, j;
 
-    rig_init(&r, 1);
-    rig_enable_3d(&r);
+    start(&r, false);
     for (i = 0; i < 16; i++) {
         r.vram[TEX + i] = (uint8_t)i;
         rig_w16(&r, GLAMO_TX0_PALETTE + 2 * i, (uint16_t)(i * 0x0841 + 0x1000));
@@ -1196,8 +1189,7 @@ static void test_combiner(void)
     GlamoRig r;
     int i;
 
-    rig_init(&r, 1);
-    rig_enable_3d(&r);
+    start(&r, false);
     for (i = 0; i < 16; i++) {
         r.vram[TEX + 2 * i] = 0x10;
         r.vram[TEX + 2 * i + 1] = 0x84;              /* 0x8410 */
@@ -1260,8 +1252,7 @@ static void test_back_end(void)
 {
     GlamoRig r;
 
-    rig_init(&r, 1);
-    rig_enable_3d(&r);
+    start(&r, false);
     rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
 
     /* alpha test GREATER 0x80, compared on A[7:2] */
