@@ -84,13 +84,20 @@ static bool us_alpha_op_ok(unsigned op)
     return op <= R300_US_ALPHA_OP_RSQ && op != 4;
 }
 
-static void us_check_temp(unsigned addr, unsigned pix_size, unsigned ip,
-                          bool *warned)
+/* A temporary the program uses: checked against US_PIXSIZE and counted */
+static void us_use_temp(R300USProgram *p, unsigned addr, unsigned ip,
+                        bool *warned)
 {
-    if (addr < R300_US_ADDR_CONST && addr > pix_size && !*warned) {
+    if (addr >= R300_US_ADDR_CONST) {
+        return;
+    }
+    if (addr > p->pix_size && !*warned) {
         g3d_guest_error("r300 us: instruction %u uses temporary %u beyond "
-                        "US_PIXSIZE %u", ip, addr, pix_size);
+                        "US_PIXSIZE %u", ip, addr, p->pix_size);
         *warned = true;
+    }
+    if (addr + 1 > p->temps_used) {
+        p->temps_used = addr + 1;
     }
 }
 
@@ -120,8 +127,8 @@ static void us_decode_alu(R300USProgram *p, unsigned ip, bool *warned)
         }
         op->rgb_mod[j] = (ri >> mod_shift[j]) & 3;
         op->alpha_mod[j] = (ai >> mod_shift[j]) & 3;
-        us_check_temp(op->rgb_addr[j], p->pix_size, ip, warned);
-        us_check_temp(op->alpha_addr[j], p->pix_size, ip, warned);
+        us_use_temp(p, op->rgb_addr[j], ip, warned);
+        us_use_temp(p, op->alpha_addr[j], ip, warned);
     }
     op->uses_srcp = 0;
     for (j = 0; j < 3; j++) {
@@ -175,10 +182,10 @@ static void us_decode_alu(R300USProgram *p, unsigned ip, bool *warned)
     op->alpha_target = G3D_FIELD_EX32(aa, US_ALU_ALPHA_ADDR_0, TARGET);
     op->alpha_omask_w = G3D_FIELD_EX32(aa, US_ALU_ALPHA_ADDR_0, OMASK_W);
     if (op->rgb_wmask) {
-        us_check_temp(op->rgb_dst, p->pix_size, ip, warned);
+        us_use_temp(p, op->rgb_dst, ip, warned);
     }
     if (op->alpha_wmask) {
-        us_check_temp(op->alpha_dst, p->pix_size, ip, warned);
+        us_use_temp(p, op->alpha_dst, ip, warned);
     }
 }
 
@@ -197,10 +204,10 @@ static void us_decode_tex(R300USProgram *p, unsigned ip, bool *warned)
         op->inst = R300_US_TEX_NOP;
     }
     if (op->inst != R300_US_TEX_NOP) {
-        us_check_temp(op->src, p->pix_size, ip, warned);
+        us_use_temp(p, op->src, ip, warned);
     }
     if (op->inst != R300_US_TEX_NOP && op->inst != R300_US_TEX_TEXKILL) {
-        us_check_temp(op->dst, p->pix_size, ip, warned);
+        us_use_temp(p, op->dst, ip, warned);
         p->units_used |= 1u << op->unit;
     }
 }
@@ -225,6 +232,7 @@ bool r300_us_load(R300USProgram *p, const uint32_t *regs)
     p->nodes = nlevel + 1;
     p->pix_size = G3D_FIELD_EX32(regs[R_US_PIXSIZE], US_PIXSIZE, PIX_SIZE);
     p->units_used = 0;
+    p->temps_used = 0;
 
     for (i = 0; i < p->nodes; i++) {
         unsigned level = 4 - p->nodes + i;

@@ -59,6 +59,7 @@ typedef struct R300USProgram {
     R300USAluOp alu[R300_US_MAX_ALU];
     R300USTexOp tex_op[R300_US_MAX_TEX];
     uint32_t units_used;            /* bit u: a TEX instruction samples unit u */
+    unsigned temps_used;            /* 1 + the highest temporary referenced */
 } R300USProgram;
 
 typedef struct R300USQuad {
