@@ -19,13 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "r300/r300.h"
-#include "gpu3d/r300-cmd.h"
+#include "r300-rig.h"
 
 #define VRAM_SIZE   (32u << 20)
-#define RING_ADDR   0x00000000u     /* 1 MiB ring */
-#define RING_BUFSZ  17              /* 8 << 17 = 1 MiB */
-#define WB_ADDR     0x00100000u
+#define RING_BUFSZ  17              /* 8 << 17 = 1 MiB ring at 0 */
 #define TEX_ADDR    0x00200000u     /* 256x256 ARGB8888 */
 #define CB_ADDR     0x00400000u
 #define ZB_ADDR     0x00800000u
@@ -34,83 +31,16 @@
 #define TEX 256
 #define CHUNK 60000                 /* dwords per ring submission */
 
-typedef struct Dev {
-    uint8_t *vram;
-    G3DFlatMem flat, sysflat;
-    uint8_t sysram[4096];
-    R300Core *core;
-} Dev;
-
-static void irq_update(void *opaque)
-{
-}
-
-static Dev *dev_new(int threads)
-{
-    Dev *d = g_new0(Dev, 1);
-    R300CoreConfig cfg = { .vram_size = VRAM_SIZE, .threads = threads,
-                           .irq_update = irq_update, .opaque = d };
-
-    d->vram = g_malloc0(VRAM_SIZE);
-    g3d_flat_mem_init(&cfg.vram, &d->flat, d->vram, 0, VRAM_SIZE);
-    g3d_flat_mem_init(&cfg.sys, &d->sysflat, d->sysram, 0, sizeof(d->sysram));
-    d->core = r300_core_new(&cfg);
-    return d;
-}
-
-static void dev_free(Dev *d)
-{
-    r300_core_free(d->core);
-    g_free(d->vram);
-    g_free(d);
-}
-
-static void wr(Dev *d, uint32_t reg, uint32_t v)
-{
-    r300_reg_write(d->core, reg, v, 4);
-}
-
-static void ring_init(Dev *d)
-{
-    wr(d, A_CP_CSQ_CNTL, (uint32_t)R300_CSQ_PRIBM_INDBM << 28);
-    wr(d, A_CP_RB_BASE, RING_ADDR);
-    wr(d, A_CP_RB_CNTL, RING_BUFSZ | R_CP_RB_CNTL_RB_RPTR_WR_ENA_MASK);
-    wr(d, A_CP_RB_RPTR_WR, 0);
-    wr(d, A_CP_RB_WPTR, 0);
-    wr(d, A_CP_RB_CNTL, RING_BUFSZ);
-    wr(d, A_CP_RB_RPTR_ADDR, WB_ADDR);
-}
-
-/* Append to the ring, kick and run the CP until it is idle. */
-static void ring_run(Dev *d, const uint32_t *dw, uint32_t n)
-{
-    uint32_t size = 2u << RING_BUFSZ, i;
-    uint32_t wptr = (uint32_t)r300_reg_read(d->core, A_CP_RB_WPTR, 4);
-
-    g_assert(n < size);
-    for (i = 0; i < n; i++) {
-        memcpy(d->vram + RING_ADDR + 4 * ((wptr + i) & (size - 1)), &dw[i], 4);
-    }
-    wr(d, A_CP_RB_WPTR, (wptr + n) & (size - 1));
-    while (r300_core_work(d->core, 1024)) {
-    }
-}
+typedef R300Rig Dev;
 
 static uint32_t cmdbuf[CHUNK + 4096];
 
-static void cmd_begin(R300Cmd *c)
-{
-    c->buf = cmdbuf;
-    c->n = 0;
-    c->cap = G_N_ELEMENTS(cmdbuf);
-    c->overflow = 0;
-}
 
 static void cmd_submit(Dev *d, R300Cmd *c)
 {
     g_assert_false(c->overflow);
-    ring_run(d, c->buf, c->n);
-    cmd_begin(c);
+    r300_rig_ring_run(d, c->buf, c->n);
+    r300_rig_cmd_begin(c, cmdbuf, G_N_ELEMENTS(cmdbuf));
 }
 
 static uint32_t px(Dev *d, int x, int y)
@@ -188,7 +118,7 @@ static void setup(Dev *d, Kind kind)
     R300Surface zb = { ZB_ADDR, W, R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL };
     R300Cmd c;
 
-    cmd_begin(&c);
+    r300_rig_cmd_begin(&c, cmdbuf, G_N_ELEMENTS(cmdbuf));
     r300_cmd_pipeline(&c, &cb, &zb, W, H);
     r300_cmd_matrix(&c, identity);
     r300_cmd_clear(&c, 0, 0, 0, 0);
@@ -258,7 +188,7 @@ static double pass(Dev *d, Kind kind, unsigned i)
     R300Cmd c;
     double n;
 
-    cmd_begin(&c);
+    r300_rig_cmd_begin(&c, cmdbuf, G_N_ELEMENTS(cmdbuf));
     if (kind == SMALL) {
         n = draw_small(d, &c);
     } else {
@@ -279,7 +209,7 @@ static double now(void)
 
 static double run_case(Kind kind, int threads, double secs)
 {
-    Dev *d = dev_new(threads);
+    Dev *d = r300_rig_new(threads, VRAM_SIZE, RING_BUFSZ);
     unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR), i;
     uint32_t *tex = (uint32_t *)(d->vram + TEX_ADDR);
     double t, n = 0;
@@ -287,7 +217,7 @@ static double run_case(Kind kind, int threads, double secs)
     for (i = 0; i < TEX * TEX; i++) {
         tex[i] = 0xff000000u | (i * 2654435761u >> 8);
     }
-    ring_init(d);
+    r300_rig_ring_init(d);
     setup(d, kind);
     pass(d, kind, 0);           /* warm up */
     memset(d->vram + CB_ADDR, 0, (size_t)W * H * 4);
@@ -302,7 +232,7 @@ static double run_case(Kind kind, int threads, double secs)
                 kind);
         exit(1);
     }
-    dev_free(d);
+    r300_rig_free(d);
     return n / t / 1e6;
 }
 
