@@ -6,7 +6,7 @@
  * fragment program) and Mtriangles/s for small triangles, at 1..N threads,
  * beside a memset of the same frame from the same run.
  *
- *   bench-r300 [-t max-threads] [-s seconds-per-case]
+ *   bench-r300 [-t max-threads] [-s seconds-per-case] [-k case-substring]
  *
  * Each case checks that it drew (a probe pixel changed, no guest error was
  * logged) so a broken state cannot report a fast empty pass.
@@ -249,19 +249,22 @@ int main(int argc, char **argv)
         { LONG_US, "64-instruction fragment program", "Mpixels/s" },
         { SMALL, "small triangles (32 pixels)", "Mtriangles/s" },
     };
+    const char *only = NULL;
     int max_threads = 2, opt, threads;
     double secs = 1.0, t;
     unsigned i, reps = 0;
     uint8_t *frame = g_malloc((size_t)W * H * 4);
 
-    while ((opt = getopt(argc, argv, "t:s:")) != -1) {
+    while ((opt = getopt(argc, argv, "t:s:k:")) != -1) {
         if (opt == 't') {
             max_threads = MAX(1, atoi(optarg));
         } else if (opt == 's') {
             secs = atof(optarg);
+        } else if (opt == 'k') {
+            only = optarg;
         } else {
-            fprintf(stderr, "usage: %s [-t max-threads] [-s seconds-per-case]\n",
-                    argv[0]);
+            fprintf(stderr, "usage: %s [-t max-threads] [-s seconds-per-case] "
+                    "[-k case-substring]\n", argv[0]);
             return 2;
         }
     }
@@ -282,6 +285,9 @@ int main(int argc, char **argv)
     }
     printf("\n");
     for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        if (only && !strstr(cases[i].name, only)) {
+            continue;
+        }
         printf("%-40s", cases[i].name);
         for (threads = 1; threads <= max_threads; threads *= 2) {
             printf(" %10.2f", run_case(cases[i].kind, threads, secs));

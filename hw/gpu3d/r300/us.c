@@ -148,6 +148,22 @@ static void us_decode_alu(R300USProgram *p, unsigned ip, bool *warned)
         op->alpha_and[j] = and_mask[op->alpha_mod[j]];
         op->alpha_xor[j] = xor_mask[op->alpha_mod[j]];
     }
+    /* the sources the selects read, directly or through srcp */
+    op->loads = (op->uses_srcp & 1 ? 3 : 0) | (op->uses_srcp & 2 ? 3 << 3 : 0);
+    for (j = 0; j < 3; j++) {
+        for (k = 0; k < 3; k++) {
+            unsigned x = op->rgb_sel[j][k];
+            op->loads |= x < POOL_SRCP ? 1u << (x / 3)
+                       : x >= POOL_SRC0_A && x <= POOL_SRC2_A
+                       ? 1u << (3 + x - POOL_SRC0_A) : 0;
+        }
+        if (op->alpha_sel[j] < POOL_SRCP) {
+            op->loads |= 1u << (op->alpha_sel[j] / 3);
+        } else if (op->alpha_sel[j] >= POOL_SRC0_A &&
+                   op->alpha_sel[j] <= POOL_SRC2_A) {
+            op->loads |= 1u << (3 + op->alpha_sel[j] - POOL_SRC0_A);
+        }
+    }
     op->rgb_srcp = G3D_FIELD_EX32(ri, US_ALU_RGB_INST_0, SRCP_OP);
     op->alpha_srcp = G3D_FIELD_EX32(ai, US_ALU_ALPHA_INST_0, SRCP_OP);
     op->rgb_op = G3D_FIELD_EX32(ri, US_ALU_RGB_INST_0, OP);
@@ -368,9 +384,13 @@ static inline void us_finish4(V4 x, float scale, bool clamp)
 {
     int px;
 
-    LANES(px) {
-        x[px] *= scale;
-        if (clamp) {
+    if (scale != 1.0f) {
+        LANES(px) {
+            x[px] *= scale;
+        }
+    }
+    if (clamp) {
+        LANES(px) {
             x[px] = g3d_clampf(x[px], 0.0f, 1.0f);
         }
     }
@@ -380,13 +400,16 @@ static void us_alu_quad(const R300USProgram *p, const R300USAluOp *op,
                         R300USQuad *q)
 {
     V4 pool[POOL_SIZE];
-    V4 A[3][3], a[3], dot3, d2a, ar, rr[3];
+    V4 Am[3][3], am[3], dot3, d2a, ar, rr[3];
+    const float *A[3][3], *a[3];    /* the operands, modified or not */
     int j, k, px;
 
     for (j = 0; j < 3; j++) {
         unsigned ra = op->rgb_addr[j], aa = op->alpha_addr[j];
 
-        if (ra < R300_US_ADDR_CONST) {
+        if (!(op->loads & (1u << j))) {
+            /* not read by this instruction */
+        } else if (ra < R300_US_ADDR_CONST) {
             LANES(px) {
                 for (k = 0; k < 3; k++) {
                     pool[3 * j + k][px] = q->temp[px][ra][k];
@@ -398,6 +421,9 @@ static void us_alu_quad(const R300USProgram *p, const R300USAluOp *op,
                     pool[3 * j + k][px] = p->consts[ra - 32][k];
                 }
             }
+        }
+        if (!(op->loads & (8u << j))) {
+            continue;
         }
         LANES(px) {
             pool[POOL_SRC0_A + j][px] = aa < R300_US_ADDR_CONST
@@ -421,19 +447,31 @@ static void us_alu_quad(const R300USProgram *p, const R300USAluOp *op,
         pool[POOL_HALF][px] = 0.5f;
     }
 
+    /* modifiers: most operands have none and are read in place */
     for (j = 0; j < 3; j++) {
+        bool plain = op->rgb_and[j] == 0xffffffffu && !op->rgb_xor[j];
         for (k = 0; k < 3; k++) {
-            us_mod4(A[j][k], pool[op->rgb_sel[j][k]], op->rgb_and[j],
-                    op->rgb_xor[j]);
+            A[j][k] = pool[op->rgb_sel[j][k]];
+            if (!plain) {
+                us_mod4(Am[j][k], A[j][k], op->rgb_and[j], op->rgb_xor[j]);
+                A[j][k] = Am[j][k];
+            }
         }
-        us_mod4(a[j], pool[op->alpha_sel[j]], op->alpha_and[j],
-                op->alpha_xor[j]);
+        a[j] = pool[op->alpha_sel[j]];
+        if (op->alpha_and[j] != 0xffffffffu || op->alpha_xor[j]) {
+            us_mod4(am[j], a[j], op->alpha_and[j], op->alpha_xor[j]);
+            a[j] = am[j];
+        }
     }
-    LANES(px) {
-        dot3[px] = A[0][0][px] * A[1][0][px] + A[0][1][px] * A[1][1][px] +
-                   A[0][2][px] * A[1][2][px];
-        d2a[px] = A[0][0][px] * A[1][0][px] + A[0][1][px] * A[1][1][px] +
-                  A[2][2][px];
+    if (op->alpha_op == R300_US_ALPHA_OP_DP ||
+        op->rgb_op == R300_US_RGB_OP_DP3 || op->rgb_op == R300_US_RGB_OP_DP4 ||
+        op->rgb_op == R300_US_RGB_OP_D2A) {
+        LANES(px) {
+            dot3[px] = A[0][0][px] * A[1][0][px] + A[0][1][px] * A[1][1][px] +
+                       A[0][2][px] * A[1][2][px];
+            d2a[px] = A[0][0][px] * A[1][0][px] + A[0][1][px] * A[1][1][px] +
+                      A[2][2][px];
+        }
     }
 
     /* alpha first: SOP hands its scalar to the RGB half */
@@ -582,22 +620,38 @@ static void us_alu_quad(const R300USProgram *p, const R300USAluOp *op,
     for (k = 0; k < 3; k++) {
         us_finish4(rr[k], op->rgb_scale, op->rgb_clamp);
     }
-    LANES(px) {
+    /* write-back; the fields are read once (the stores may alias them) */
+    {
+        const unsigned rgb_dst = op->rgb_dst, rgb_target = op->rgb_target;
+        const unsigned wmask = op->rgb_wmask, omask = op->rgb_omask;
+        const unsigned alpha_dst = op->alpha_dst;
+        const unsigned alpha_target = op->alpha_target;
+
         for (k = 0; k < 3; k++) {
-            if (op->rgb_wmask & (1 << k)) {
-                q->temp[px][op->rgb_dst][k] = rr[k][px];
+            if (wmask & (1 << k)) {
+                LANES(px) {
+                    q->temp[px][rgb_dst][k] = rr[k][px];
+                }
             }
-            if (op->rgb_omask & (1 << k)) {
-                q->out[px][op->rgb_target][k] = rr[k][px];
+            if (omask & (1 << k)) {
+                LANES(px) {
+                    q->out[px][rgb_target][k] = rr[k][px];
+                }
             }
         }
         if (op->alpha_wmask) {
-            q->temp[px][op->alpha_dst][3] = ar[px];
+            LANES(px) {
+                q->temp[px][alpha_dst][3] = ar[px];
+            }
         }
         if (op->alpha_omask) {
-            q->out[px][op->alpha_target][3] = ar[px];
+            LANES(px) {
+                q->out[px][alpha_target][3] = ar[px];
+            }
         }
-        if (op->alpha_omask_w) {
+    }
+    if (op->alpha_omask_w) {
+        LANES(px) {
             q->w[px] = ar[px];
         }
     }
