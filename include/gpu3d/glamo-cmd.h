@@ -126,7 +126,8 @@ static inline void glamo_cmd_wr(GlamoCmd *c, uint32_t reg, uint32_t val)
 
 /*
  * One vertex through the G/L input registers: position as one burst of
- * RGPXa..RGPWa (s[8].23), packed ARGB8888 diffuse colour, then EGFIRE.
+ * RGPXa..RGPWa (s[8].23), packed ARGB8888 diffuse colour (so MGVtxColorfmt
+ * 0 and no float diffuse stream declared), then EGFIRE.
  */
 static inline void glamo_cmd_vertex(GlamoCmd *c, float x, float y, float z,
                                     float w, uint32_t argb)
