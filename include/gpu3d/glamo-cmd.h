@@ -6,7 +6,8 @@
  * VRAM, as the Linux glamo driver fills it ([EXT] glamo-cmdq.c):
  *   reg, value                          one register write
  *   0x8000 | reg, count, v0..vN-1 [,0]  count writes to reg, reg + 2, ...
- * every packet a multiple of 32 bits. A 32-bit 3D register is its two
+ * every packet a multiple of 32 bits. Register numbers are written as
+ * given (tests write bad ones on purpose). A 32-bit 3D register is its two
  * 16-bit halves, low half (D[15:0], the lower address) first (L415-L416).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -79,7 +80,7 @@ static inline int glamo_cmd_room(GlamoCmd *c, uint32_t words)
 static inline void glamo_cmd_reg(GlamoCmd *c, uint32_t reg, uint16_t val)
 {
     if (glamo_cmd_room(c, 2)) {
-        c->buf[c->n++] = (uint16_t)(reg & GLAMO_CMDQ_REG_MASK);
+        c->buf[c->n++] = (uint16_t)reg;
         c->buf[c->n++] = val;
     }
 }
@@ -92,7 +93,7 @@ static inline void glamo_cmd_burst(GlamoCmd *c, uint32_t reg,
     if (!glamo_cmd_room(c, 2 + count + (count & 1))) {
         return;
     }
-    c->buf[c->n++] = (uint16_t)(GLAMO_CMDQ_BURST | (reg & GLAMO_CMDQ_REG_MASK));
+    c->buf[c->n++] = (uint16_t)(GLAMO_CMDQ_BURST | reg);
     c->buf[c->n++] = (uint16_t)count;
     for (i = 0; i < count; i++) {
         c->buf[c->n++] = vals[i];
