@@ -44,6 +44,18 @@ bool g3dq_intx(G3DQDev *d);
 bool g3dq_wait(G3DQDev *d, bool (*cond)(G3DQDev *d, void *opaque),
                void *opaque);
 
+/* Wait (asserting) until PCI status shows INTx at `level`. */
+void g3dq_wait_intx(G3DQDev *d, bool level);
+/* Wait (asserting) until the 16-bit register at BAR `bar` + `off` has
+ * (value & mask) == want. */
+void g3dq_wait_bits16(G3DQDev *d, int bar, uint64_t off, uint16_t mask,
+                      uint16_t want);
+
+/* A temporary file for `-d guest_errors,unimp -D FILE` (g_free it). */
+char *g3dq_log_new(void);
+/* Does the log hold `needle`? */
+bool g3dq_logged(const char *log, const char *needle);
+
 /*
  * `cycles` times: device_add `driver` (id "hp", slot 6, extra properties
  * `props`, a JSON fragment like "'render-threads': 3" or "") on a fresh pc

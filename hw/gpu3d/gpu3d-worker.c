@@ -186,7 +186,12 @@ void g3d_worker_irq_changed(G3DWorker *w)
 
 void g3d_worker_irq_cb(void *worker)
 {
-    g3d_worker_irq_changed(worker);
+    G3DWorker *w = worker;
+
+    /* a core may raise its callback while it is created, before the worker */
+    if (w->ops) {
+        g3d_worker_irq_changed(w);
+    }
 }
 
 void g3d_worker_mmio_write(G3DWorker *w, uint32_t offset, uint64_t val,
