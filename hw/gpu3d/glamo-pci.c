@@ -25,7 +25,6 @@
 #include "hw/qdev-properties.h"
 #include "qom/object.h"
 #include "gpu3d-worker.h"
-#include "common/raster.h"
 #include "glamo/glamo.h"
 #include "gpu3d/glamo-regs.h"
 
