@@ -158,10 +158,24 @@ char *g3dq_log_new(void)
 
 bool g3dq_logged(const char *log, const char *needle)
 {
-    g_autofree char *text = NULL;
+    /*
+     * The device logs from its worker thread, maybe after the MMIO access
+     * that caused it has returned: look again for up to 5 s.
+     */
+    gint64 deadline = g_get_monotonic_time() + 5 * G_USEC_PER_SEC;
 
-    g_assert_true(g_file_get_contents(log, &text, NULL, NULL));
-    return strstr(text, needle) != NULL;
+    for (;;) {
+        g_autofree char *text = NULL;
+
+        g_assert_true(g_file_get_contents(log, &text, NULL, NULL));
+        if (strstr(text, needle)) {
+            return true;
+        }
+        if (g_get_monotonic_time() > deadline) {
+            return false;
+        }
+        g_usleep(10 * 1000);
+    }
 }
 
 void g3dq_hotplug_cycles(const char *driver, const char *props, int cycles)

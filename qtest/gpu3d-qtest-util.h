@@ -53,7 +53,7 @@ void g3dq_wait_bits16(G3DQDev *d, int bar, uint64_t off, uint16_t mask,
 
 /* A temporary file for `-d guest_errors,unimp -D FILE` (g_free it). */
 char *g3dq_log_new(void);
-/* Does the log hold `needle`? */
+/* Does the log hold `needle` (waiting up to 5 s for the worker to log)? */
 bool g3dq_logged(const char *log, const char *needle);
 
 /*
