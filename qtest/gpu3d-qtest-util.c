@@ -53,6 +53,8 @@ G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device)
 
     d->qts = qtest_initf("-machine pc %s", args);
     d->bus = qpci_new_pc(d->qts, NULL);
+    d->pio_alloc_start = d->bus->pio_alloc_ptr;
+    d->mmio_alloc_start = d->bus->mmio_alloc_ptr;
     qpci_device_foreach(d->bus, vendor, device, found, &f);
     g_assert_nonnull(f.dev);
     d->dev = f.dev;
@@ -73,6 +75,12 @@ void g3dq_close(G3DQDev *d)
 void g3dq_system_reset(G3DQDev *d)
 {
     qtest_qmp_assert_success(d->qts, "{'execute': 'system_reset'}");
+    /*
+     * Every BAR is unassigned now: hand out the same addresses again
+     * rather than new ones (large BARs would exhaust the 32-bit window).
+     */
+    d->bus->pio_alloc_ptr = d->pio_alloc_start;
+    d->bus->mmio_alloc_ptr = d->mmio_alloc_start;
     g3dq_remap(d);
 }
 
@@ -183,9 +191,29 @@ bool g3dq_screendump(G3DQDev *d, const char *id, int head, G3DQImage *img)
     g_assert_cmpint(fgetc(f), ==, '6');
     g_assert_true(ppm_int(f, &img->width) && ppm_int(f, &img->height) &&
                   ppm_int(f, &max));
-    img->rgb = g_malloc((size_t)img->width * img->height * 3);
-    g_assert_cmpuint(fread(img->rgb, 3, (size_t)img->width * img->height, f),
-                     ==, (size_t)img->width * img->height);
+    /*
+     * QEMU 7.2's ppm_save writes each row with its pixman line buffer's
+     * stride, which is padded to 4 bytes: rows of widths whose 3 * width is
+     * not a multiple of 4 carry 1..3 extra bytes. Take the rows either way.
+     */
+    {
+        size_t row = (size_t)img->width * 3, stride = row;
+        long start = ftell(f), size;
+        int y;
+
+        g_assert_cmpint(fseek(f, 0, SEEK_END), ==, 0);
+        size = ftell(f) - start;
+        g_assert_cmpint(fseek(f, start, SEEK_SET), ==, 0);
+        if ((size_t)size != row * img->height) {
+            stride = (row + 3) & ~(size_t)3;
+            g_assert_cmpuint(size, ==, stride * img->height);
+        }
+        img->rgb = g_malloc(row * img->height);
+        for (y = 0; y < img->height; y++) {
+            g_assert_cmpuint(fread(img->rgb + row * y, 1, row, f), ==, row);
+            g_assert_cmpint(fseek(f, (long)(stride - row), SEEK_CUR), ==, 0);
+        }
+    }
     fclose(f);
     unlink(path);
     return true;

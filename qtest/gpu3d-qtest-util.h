@@ -19,6 +19,8 @@ typedef struct G3DQDev {
     QPCIBar bar[6];
     uint64_t bar_size[6];
     uint16_t vendor, device;
+    /* libqos's BAR allocator at start: a system reset starts it again */
+    uint64_t pio_alloc_start, mmio_alloc_start;
 } G3DQDev;
 
 typedef struct G3DQImage {
