@@ -20,6 +20,7 @@ log "QEMU with the gpu3d devices"
 "$GPU3D_ROOT/scripts/qemu-build.sh"
 
 log "qtests"
+export GPU3D_ROOT   # the attila qtest reads its corpus from the source tree
 fail=0
 for t in "$GPU3D_ROOT"/qtest/gpu3d-*-test.c; do
   name=$(basename "$t" .c)
