@@ -127,14 +127,42 @@ static void wait_intx(Dev *d, bool level)
 /* ---- the ring ------------------------------------------------------------ */
 
 typedef struct Ring {
+    Dev *d;
     bool in_bar2;               /* else guest RAM (system memory window) */
-    uint32_t wp;                /* our copy of RING_WRITE */
+    AttilaRingIo io;
 } Ring;
+
+static uint32_t io_rd(void *opaque, uint32_t off)
+{
+    return rd(((Ring *)opaque)->d, off);
+}
+
+static void io_wr(void *opaque, uint32_t off, uint32_t v)
+{
+    wr(((Ring *)opaque)->d, off, v);
+}
+
+static void io_copy(void *opaque, uint32_t at, const uint8_t *p, uint32_t n)
+{
+    Ring *r = opaque;
+
+    if (r->in_bar2) {
+        g3dq_write(r->d->q, MEM, RING_MEM_OFF + at, p, n);
+    } else {
+        qtest_bufwrite(r->d->q->qts, SYS_GPA + RING_OFF + at, p, n);
+    }
+}
+
+static void io_pause(void *opaque)
+{
+    g_usleep(200);
+}
 
 static void ring_setup(Dev *d, Ring *r, bool in_bar2)
 {
+    r->d = d;
     r->in_bar2 = in_bar2;
-    r->wp = 0;
+    r->io = (AttilaRingIo){ r, io_rd, io_wr, io_copy, io_pause, RING_SIZE, 0 };
     wr(d, A_ATTILA_SYSMEM_BASE_LO, SYS_GPA);
     wr(d, A_ATTILA_SYSMEM_BASE_HI, 0);
     wr(d, A_ATTILA_SYSMEM_SIZE, SYS_SIZE);
@@ -143,42 +171,10 @@ static void ring_setup(Dev *d, Ring *r, bool in_bar2)
     wr(d, A_ATTILA_RING_CONTROL, R_ATTILA_RING_CONTROL_ENABLE_MASK);
 }
 
-/* copy bytes at ring offset `at` (no wrap inside) */
-static void ring_copy_in(Dev *d, Ring *r, uint32_t at, const uint8_t *p,
-                         uint32_t n)
-{
-    if (r->in_bar2) {
-        g3dq_write(d->q, MEM, RING_MEM_OFF + at, p, n);
-    } else {
-        qtest_bufwrite(d->q->qts, SYS_GPA + RING_OFF + at, p, n);
-    }
-}
-
-static uint32_t ring_free(Dev *d, Ring *r)
-{
-    uint32_t rp = rd(d, A_ATTILA_RING_READ);
-    return RING_SIZE - 1 - (r->wp + RING_SIZE - rp) % RING_SIZE;
-}
-
-/* append n bytes (n < RING_SIZE), waiting for room; then the doorbell */
+/* append n bytes (n < RING_SIZE), waiting for room (the device drains) */
 static void ring_push(Dev *d, Ring *r, const uint8_t *p, uint32_t n)
 {
-    uint32_t first;
-    int spins = 0;
-
-    g_assert_cmpuint(n, <, RING_SIZE);
-    while (ring_free(d, r) < n) {
-        g_assert_cmpint(++spins, <, 100000);   /* the device always drains */
-        g_usleep(200);
-    }
-    first = MIN(n, RING_SIZE - r->wp);
-    ring_copy_in(d, r, r->wp, p, first);
-    if (n > first) {
-        ring_copy_in(d, r, 0, p + first, n - first);
-    }
-    r->wp = (r->wp + n) % RING_SIZE;
-    wr(d, A_ATTILA_RING_WRITE, r->wp);
-    wr(d, A_ATTILA_DOORBELL, 1);
+    g_assert_cmpint(attila_ring_push(&r->io, p, n, 100000), ==, 0);
 }
 
 static void ring_push_buf(Dev *d, Ring *r, const AttilaRecBuf *b)
@@ -196,7 +192,7 @@ static bool ring_drained(G3DQDev *q, void *opaque)
 
 static void ring_wait_idle(Dev *d, Ring *r)
 {
-    Bits b = { d, 0, 0, r->wp };
+    Bits b = { d, 0, 0, r->io.wp };
     g_assert_true(g3dq_wait(d->q, ring_drained, &b));
 }
 
@@ -696,7 +692,7 @@ static void test_bad_input(void)
     wr(&d, A_ATTILA_RING_WRITE, RING_SIZE);
     g_assert_cmpuint(rd(&d, A_ATTILA_ERROR_CODE), ==, ATTILA_ERR_RING);
     g_assert_true(logged(&d, "RING_WRITE 524288 outside the 524288-byte ring"));
-    g_assert_cmpuint(rd(&d, A_ATTILA_RING_WRITE), ==, r.wp);
+    g_assert_cmpuint(rd(&d, A_ATTILA_RING_WRITE), ==, r.io.wp);
     wr(&d, A_ATTILA_CONTROL, R_ATTILA_CONTROL_ERROR_CLEAR_MASK);
     /*
      * A ring past the end of GPU memory: disabled when enabled. (The ring

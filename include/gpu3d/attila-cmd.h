@@ -197,6 +197,59 @@ static inline int64_t attila_rec_length(const uint8_t *p, uint32_t avail)
     }
 }
 
+/* ---- feeding the ring (docs/attila-3d.md, "The command ring") ------------- */
+
+/*
+ * How a driver reaches the device: BAR0 reads and writes, a copy into the
+ * ring's memory at a byte offset (never across its end), and a pause while
+ * the ring is full. `size` is RING_SIZE, `wp` the driver's RING_WRITE.
+ */
+typedef struct AttilaRingIo {
+    void *opaque;
+    uint32_t (*rd)(void *opaque, uint32_t off);
+    void (*wr)(void *opaque, uint32_t off, uint32_t val);
+    void (*copy)(void *opaque, uint32_t at, const uint8_t *p, uint32_t n);
+    void (*pause)(void *opaque);
+    uint32_t size, wp;
+} AttilaRingIo;
+
+/* bytes the driver may write now (at most RING_SIZE - 1 are pending) */
+static inline uint32_t attila_ring_free(AttilaRingIo *r)
+{
+    uint32_t rp = r->rd(r->opaque, A_ATTILA_RING_READ);
+    return r->size - 1 - (r->wp + r->size - rp) % r->size;
+}
+
+/*
+ * Append n bytes of records (n < size), wrapping at the end; then
+ * RING_WRITE and the doorbell. 0 on success; -1 if n does not fit in the
+ * ring or the device made no room within `max_pauses` pauses.
+ */
+static inline int attila_ring_push(AttilaRingIo *r, const uint8_t *p,
+                                   uint32_t n, uint32_t max_pauses)
+{
+    uint32_t first, pauses = 0;
+
+    if (n >= r->size) {
+        return -1;
+    }
+    while (attila_ring_free(r) < n) {
+        if (++pauses > max_pauses) {
+            return -1;
+        }
+        r->pause(r->opaque);
+    }
+    first = n < r->size - r->wp ? n : r->size - r->wp;
+    r->copy(r->opaque, r->wp, p, first);
+    if (n > first) {
+        r->copy(r->opaque, 0, p + first, n - first);
+    }
+    r->wp = (r->wp + n) % r->size;
+    r->wr(r->opaque, A_ATTILA_RING_WRITE, r->wp);
+    r->wr(r->opaque, A_ATTILA_DOORBELL, 1);
+    return 0;
+}
+
 /* ---- shader instructions (digest 5.4) ------------------------------------ */
 
 typedef struct AttilaShSrc {
@@ -219,6 +272,9 @@ typedef struct AttilaShIns {
 } AttilaShIns;
 
 #define ATTILA_SWZ(a, b, c, d) ((a) << 6 | (b) << 4 | (c) << 2 | (d))
+/* operand: register `r` of bank `bk`, no swizzle or modifiers */
+#define ATTILA_SRC(bk, r) \
+    ((AttilaShSrc){ .bank = (bk), .reg = (r), .swz = ATTILA_SWZ_XYZW })
 
 static inline void attila_sh_encode(const AttilaShIns *in, uint8_t out[16])
 {
