@@ -14,20 +14,12 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "guest.h"
-#include "scene-cube.h"
-#include "gpu3d/attila-regs.h"
-#include "gpu3d/attila-cmd.h"
+#include "attila-scene.h"
 
 #define W 640
 #define H 480
 #define RING_BYTES   (64 * 1024)
 #define SYSMEM_BYTES 0x08000000u            /* the guest's first 128 MiB */
-/* GPU memory (BAR2) layout */
-#define VPROG_ADDR   0x00010000u
-#define FPROG_ADDR   0x00011000u
-#define FB_ADDR(i)   (0x01000000u + (i) * 0x00400000u)
-#define ZB_ADDR      0x01800000u
-#define FPROG_PC     8                      /* fragment program after the vertex one */
 #define FRAMES_TIMED 48                     /* extra frames for the speed figure */
 
 static volatile uint8_t *regs;
@@ -78,112 +70,6 @@ static int submit(AttilaRecBuf *b, uint32_t fence)
         }
     }
     return -1;
-}
-
-static void ins(AttilaShIns *p, int n, uint8_t out[][16])
-{
-    int i;
-
-    for (i = 0; i < n; i++) {
-        attila_sh_encode(&p[i], out[i]);
-    }
-}
-
-/*
- * The programs: position = the frame's matrix (rows in constants 0..3)
- * times input 0; colour output 1 = input 3 (the triangle trace's
- * attribute layout). The fragment program passes the colour on.
- */
-static void load_programs(AttilaRecBuf *b)
-{
-    static uint8_t vp[5][16], fp[1][16];
-    const AttilaShSrc in0 = ATTILA_SRC(ATTILA_BANK_IN, 0);
-    AttilaShIns v[5] = {
-        { .opc = ATTILA_SH_DP4, .rbank = ATTILA_BANK_OUT, .rreg = 0, .mask = 8,
-          .s = { ATTILA_SRC(ATTILA_BANK_PARAM, 0), in0 } },
-        { .opc = ATTILA_SH_DP4, .rbank = ATTILA_BANK_OUT, .rreg = 0, .mask = 4,
-          .s = { ATTILA_SRC(ATTILA_BANK_PARAM, 1), in0 } },
-        { .opc = ATTILA_SH_DP4, .rbank = ATTILA_BANK_OUT, .rreg = 0, .mask = 2,
-          .s = { ATTILA_SRC(ATTILA_BANK_PARAM, 2), in0 } },
-        { .opc = ATTILA_SH_DP4, .rbank = ATTILA_BANK_OUT, .rreg = 0, .mask = 1,
-          .s = { ATTILA_SRC(ATTILA_BANK_PARAM, 3), in0 } },
-        { .opc = ATTILA_SH_MOV, .end = true, .rbank = ATTILA_BANK_OUT,
-          .rreg = 1, .mask = 15, .s = { ATTILA_SRC(ATTILA_BANK_IN, 3) } },
-    };
-    AttilaShIns f[1] = {
-        { .opc = ATTILA_SH_MOV, .end = true, .rbank = ATTILA_BANK_OUT,
-          .rreg = 1, .mask = 15, .s = { ATTILA_SRC(ATTILA_BANK_IN, 1) } },
-    };
-
-    ins(v, 5, vp);
-    ins(f, 1, fp);
-    attila_rec_write(b, VPROG_ADDR, vp, sizeof(vp));
-    attila_rec_reg_u32(b, ATTILA_REG_VERTEX_PROGRAM, 0, VPROG_ADDR);
-    attila_rec_reg_u32(b, ATTILA_REG_VERTEX_PROGRAM_PC, 0, 0);
-    attila_rec_reg_u32(b, ATTILA_REG_VERTEX_PROGRAM_SIZE, 0, sizeof(vp));
-    attila_rec_reg_u32(b, ATTILA_REG_VERTEX_THREAD_RESOURCES, 0, 1);
-    attila_rec_cmd(b, ATTILA_CMD_LOAD_VERTEX_PROGRAM);
-    attila_rec_write(b, FPROG_ADDR, fp, sizeof(fp));
-    attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM, 0, FPROG_ADDR);
-    attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM_PC, 0, FPROG_PC);
-    attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM_SIZE, 0, sizeof(fp));
-    attila_rec_cmd(b, ATTILA_CMD_LOAD_FRAGMENT_PROGRAM);
-}
-
-/* everything that stays the same from frame to frame */
-static void setup(AttilaRecBuf *b)
-{
-    int i;
-
-    attila_rec_reg_u32(b, ATTILA_REG_DISPLAY_X_RES, 0, W);
-    attila_rec_reg_u32(b, ATTILA_REG_DISPLAY_Y_RES, 0, H);
-    attila_rec_reg_u32(b, ATTILA_REG_VIEWPORT_WIDTH, 0, W);
-    attila_rec_reg_u32(b, ATTILA_REG_VIEWPORT_HEIGHT, 0, H);
-    attila_rec_reg_u32(b, ATTILA_REG_FRONTBUFFER_ADDR, 0, FB_ADDR(1));
-    attila_rec_reg_u32(b, ATTILA_REG_BACKBUFFER_ADDR, 0, FB_ADDR(0));
-    attila_rec_reg_u32(b, ATTILA_REG_ZSTENCILBUFFER_ADDR, 0, ZB_ADDR);
-    attila_rec_reg_vec4(b, ATTILA_REG_COLOR_BUFFER_CLEAR, 0, SCENE_CLEAR_R,
-                        SCENE_CLEAR_G, SCENE_CLEAR_B, 1);
-    /* depth test LESS, depth range 0..1, 24-bit z cleared to 1.0 */
-    attila_rec_reg_u32(b, ATTILA_REG_DEPTH_TEST, 0, 1);
-    attila_rec_reg_u32(b, ATTILA_REG_DEPTH_FUNCTION, 0, ATTILA_CMP_LESS);
-    attila_rec_reg_u32(b, ATTILA_REG_Z_BUFFER_CLEAR, 0, 0x00ffffff);
-    attila_rec_reg_u32(b, ATTILA_REG_CULLING, 0, ATTILA_CULL_NONE);
-    load_programs(b);
-    /* two streams over the vertices in guest RAM: position, colour */
-    for (i = 0; i < ATTILA_MAX_VERTEX_ATTRIBUTES; i++) {
-        attila_rec_reg_u32(b, ATTILA_REG_VERTEX_OUTPUT_ATTRIBUTE, i, i < 2);
-        attila_rec_reg_u32(b, ATTILA_REG_VERTEX_ATTRIBUTE_MAP, i,
-                           i == 0 ? 0 : i == 3 ? 1 : ATTILA_ST_INACTIVE_ATTRIBUTE);
-    }
-    for (i = 0; i < 2; i++) {
-        attila_rec_reg_u32(b, ATTILA_REG_STREAM_ADDRESS, i, sysmem(verts + 4 * i));
-        attila_rec_reg_u32(b, ATTILA_REG_STREAM_STRIDE, i, 32);
-        attila_rec_reg_u32(b, ATTILA_REG_STREAM_DATA, i, ATTILA_SD_FLOAT32);
-        attila_rec_reg_u32(b, ATTILA_REG_STREAM_ELEMENTS, i, 4);
-    }
-    attila_rec_reg_u32(b, ATTILA_REG_STREAM_START, 0, 0);
-    attila_rec_reg_u32(b, ATTILA_REG_STREAM_COUNT, 0, SCENE_VERTS);
-    attila_rec_reg_u32(b, ATTILA_REG_INDEX_MODE, 0, 0);
-    attila_rec_reg_u32(b, ATTILA_REG_PRIMITIVE, 0, ATTILA_PRIM_TRIANGLE);
-    attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_INPUT_ATTRIBUTES, 1, 1);
-}
-
-/* one frame: clear, the frame's matrix, draw, swap */
-static void frame(AttilaRecBuf *b, int f)
-{
-    float m[16];
-    int r;
-
-    scene_matrix(f, (float)W / H, m);
-    for (r = 0; r < 4; r++) {
-        attila_rec_reg_vec4(b, ATTILA_REG_VERTEX_CONSTANT, r, m[4 * r],
-                            m[4 * r + 1], m[4 * r + 2], m[4 * r + 3]);
-    }
-    attila_rec_cmd(b, ATTILA_CMD_CLEARCOLORBUFFER);
-    attila_rec_cmd(b, ATTILA_CMD_CLEARZSTENCILBUFFER);
-    attila_rec_cmd(b, ATTILA_CMD_DRAW);
-    attila_rec_cmd(b, ATTILA_CMD_SWAPBUFFERS);
 }
 
 /*
@@ -241,14 +127,14 @@ int main(void)
     mmio_wr32(regs, A_ATTILA_RING_CONTROL, R_ATTILA_RING_CONTROL_ENABLE_MASK);
 
     scene_vertices(verts);
-    setup(&b);
+    attila_scene_setup(&b, W, H, sysmem(verts));
     if (submit(&b, ++fence) < 0) {
         g3d_printf("attila-demo: setup failed\n");
         return 3;
     }
     /* the turning cube */
     for (f = 0; f < SCENE_FRAMES; f++) {
-        frame(&b, f);
+        attila_scene_frame(&b, f, W, H);
         if (submit(&b, ++fence) < 0) {
             g3d_printf("attila-demo: frame %d failed\n", f);
             return 4;
@@ -257,7 +143,8 @@ int main(void)
     /* the same frames again, timed, ending on the same last frame */
     t0 = g3d_rdtsc();
     for (f = 0; f < FRAMES_TIMED; f++) {
-        frame(&b, (f + SCENE_FRAMES * 1000 - FRAMES_TIMED) % SCENE_FRAMES);
+        attila_scene_frame(&b, (f + SCENE_FRAMES * 1000 - FRAMES_TIMED) %
+                               SCENE_FRAMES, W, H);
         if (submit(&b, ++fence) < 0) {
             g3d_printf("attila-demo: timed frame %d failed\n", f);
             return 4;
