@@ -104,6 +104,29 @@ void g3dq_read(G3DQDev *d, int bar, uint64_t off, void *buf, size_t n)
     qpci_memread(d->dev, d->bar[bar], off, buf, n);
 }
 
+void g3dq_check_identity(G3DQDev *d, int regs, uint64_t regs_size, int mem,
+                         uint64_t mem_size)
+{
+    QPCIDevice *p = d->dev;
+    uint32_t bar_mem = qpci_config_readl(p, PCI_BASE_ADDRESS_0 + 4 * mem);
+
+    g_assert_cmphex(qpci_config_readw(p, PCI_VENDOR_ID), ==, d->vendor);
+    g_assert_cmphex(qpci_config_readw(p, PCI_DEVICE_ID), ==, d->device);
+    g_assert_cmphex(qpci_config_readw(p, PCI_CLASS_DEVICE), ==, 0x0380);
+    g_assert_cmpuint(qpci_config_readb(p, PCI_INTERRUPT_PIN), ==, 1);
+    g_assert_cmpuint(d->bar_size[regs], ==, regs_size);
+    g_assert_cmpuint(d->bar_size[mem], ==, mem_size);
+    g_assert_cmphex(qpci_config_readl(p, PCI_BASE_ADDRESS_0 + 4 * regs) &
+                    (PCI_BASE_ADDRESS_MEM_TYPE_MASK |
+                     PCI_BASE_ADDRESS_MEM_PREFETCH), ==, 0);
+    g_assert_true(bar_mem & PCI_BASE_ADDRESS_MEM_TYPE_64);
+    g_assert_true(bar_mem & PCI_BASE_ADDRESS_MEM_PREFETCH);
+    g3dq_wr32(d, mem, 0, 0xCAFEF00D);
+    g3dq_wr32(d, mem, mem_size - 4, 0x12345678);
+    g_assert_cmphex(g3dq_rd32(d, mem, 0), ==, 0xCAFEF00D);
+    g_assert_cmphex(g3dq_rd32(d, mem, mem_size - 4), ==, 0x12345678);
+}
+
 bool g3dq_intx(G3DQDev *d)
 {
     return qpci_config_readw(d->dev, PCI_STATUS) & PCI_STATUS_INTERRUPT;
@@ -122,6 +145,35 @@ bool g3dq_wait(G3DQDev *d, bool (*cond)(G3DQDev *d, void *opaque),
         qtest_clock_step(d->qts, 1000000);
     }
     return false;
+}
+
+typedef struct WaitBits {
+    int bar;
+    uint64_t off;
+    uint32_t mask, want;
+} WaitBits;
+
+static bool bits_are(G3DQDev *d, void *opaque)
+{
+    WaitBits *b = opaque;
+    return (g3dq_rd32(d, b->bar, b->off) & b->mask) == b->want;
+}
+
+void g3dq_wait_bits(G3DQDev *d, int bar, uint64_t off, uint32_t mask,
+                    uint32_t want)
+{
+    WaitBits b = { bar, off, mask, want };
+    g_assert_true(g3dq_wait(d, bits_are, &b));
+}
+
+static bool intx_is(G3DQDev *d, void *opaque)
+{
+    return g3dq_intx(d) == !!opaque;
+}
+
+void g3dq_wait_intx(G3DQDev *d, bool level)
+{
+    g_assert_true(g3dq_wait(d, intx_is, level ? (void *)1 : NULL));
 }
 
 void g3dq_hotplug_cycles(const char *driver, const char *props, int cycles)
