@@ -111,19 +111,33 @@ static inline void attila_rec_cmd(AttilaRecBuf *b, uint32_t command)
     }
 }
 
-/* AGP_WRITE of `size` bytes to ATTILA address `addr`, data inline */
-static inline void attila_rec_write(AttilaRecBuf *b, uint32_t addr,
-                                    const void *data, uint32_t size)
+/* room for a header of `hdr` bytes followed by a copy of data[0..len) */
+static inline uint8_t *attila_rec_with_data(AttilaRecBuf *b, uint32_t hdr,
+                                            const void *data, uint32_t len)
 {
     const uint8_t *d = data;
     uint8_t *p;
     uint32_t i;
 
-    if (size > 0xffffffffu - ATTILA_REC_WRITE_HDR) {
+    if (len > 0xffffffffu - hdr) {
         b->overflow = 1;
-        return;
+        return 0;
     }
-    p = attila_rec_room(b, ATTILA_REC_WRITE_HDR + size);
+    p = attila_rec_room(b, hdr + len);
+    if (p) {
+        for (i = 0; i < len; i++) {
+            p[hdr + i] = d[i];
+        }
+    }
+    return p;
+}
+
+/* AGP_WRITE of `size` bytes to ATTILA address `addr`, data inline */
+static inline void attila_rec_write(AttilaRecBuf *b, uint32_t addr,
+                                    const void *data, uint32_t size)
+{
+    uint8_t *p = attila_rec_with_data(b, ATTILA_REC_WRITE_HDR, data, size);
+
     if (!p) {
         return;
     }
@@ -132,33 +146,20 @@ static inline void attila_rec_write(AttilaRecBuf *b, uint32_t addr,
     attila_put_le32(p + 8, 0);          /* md */
     p[12] = 0;                          /* locked */
     attila_put_le32(p + 13, size);
-    for (i = 0; i < size; i++) {
-        p[ATTILA_REC_WRITE_HDR + i] = d[i];
-    }
 }
 
 /* AGP_EVENT with a message of `len` bytes */
 static inline void attila_rec_event(AttilaRecBuf *b, uint32_t event,
                                     const void *msg, uint32_t len)
 {
-    const uint8_t *m = msg;
-    uint8_t *p;
-    uint32_t i;
+    uint8_t *p = attila_rec_with_data(b, ATTILA_REC_EVENT_HDR, msg, len);
 
-    if (len > 0xffffffffu - ATTILA_REC_EVENT_HDR) {
-        b->overflow = 1;
-        return;
-    }
-    p = attila_rec_room(b, ATTILA_REC_EVENT_HDR + len);
     if (!p) {
         return;
     }
     attila_put_le32(p, ATTILA_AGP_EVENT);
     attila_put_le32(p + 4, event);
     attila_put_le32(p + 8, len);
-    for (i = 0; i < len; i++) {
-        p[ATTILA_REC_EVENT_HDR + i] = m[i];
-    }
 }
 
 /* a fence: an unnamed event with a 4-byte message lands in BAR0 FENCE */
