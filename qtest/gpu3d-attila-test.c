@@ -41,20 +41,14 @@
 
 typedef struct Dev {
     G3DQDev *q;
-    char *log;                          /* -D file with guest errors */
 } Dev;
 
 static Dev open_dev_args(const char *extra)
 {
-    Dev d;
-    int fd = g_file_open_tmp("gpu3d-attila-XXXXXX.log", &d.log, NULL);
-    g_autofree char *args = NULL;
-
-    g_assert_cmpint(fd, >=, 0);
-    close(fd);
-    args = g_strdup_printf("-m 256 -device attila-3d,id=gpu,render-threads=2%s "
-                           "-d guest_errors,unimp -D %s", extra, d.log);
-    d.q = g3dq_open(args, ATTILA_PCI_VENDOR_ID, ATTILA_PCI_DEVICE_ID);
+    g_autofree char *args = g_strdup_printf(
+        "-m 256 -device attila-3d,id=gpu,render-threads=2%s", extra);
+    Dev d = { g3dq_open_logged(args, ATTILA_PCI_VENDOR_ID,
+                               ATTILA_PCI_DEVICE_ID) };
     return d;
 }
 
@@ -66,16 +60,11 @@ static Dev open_dev(void)
 static void close_dev(Dev *d)
 {
     g3dq_close(d->q);
-    unlink(d->log);
-    g_free(d->log);
 }
 
 static bool logged(Dev *d, const char *needle)
 {
-    g_autofree char *text = NULL;
-
-    g_assert_true(g_file_get_contents(d->log, &text, NULL, NULL));
-    return strstr(text, needle) != NULL;
+    return g3dq_logged(d->q, needle);
 }
 
 static uint32_t rd(Dev *d, uint32_t off)

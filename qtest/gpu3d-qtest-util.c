@@ -64,8 +64,36 @@ G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device)
     return d;
 }
 
+G3DQDev *g3dq_open_logged(const char *args, uint16_t vendor, uint16_t device)
+{
+    char *log;
+    int fd = g_file_open_tmp("gpu3d-qtest-XXXXXX.log", &log, NULL);
+    g_autofree char *all = NULL;
+    G3DQDev *d;
+
+    g_assert_cmpint(fd, >=, 0);
+    close(fd);
+    all = g_strdup_printf("%s -d guest_errors,unimp -D %s", args, log);
+    d = g3dq_open(all, vendor, device);
+    d->log = log;
+    return d;
+}
+
+bool g3dq_logged(G3DQDev *d, const char *needle)
+{
+    g_autofree char *text = NULL;
+
+    g_assert_nonnull(d->log);
+    g_assert_true(g_file_get_contents(d->log, &text, NULL, NULL));
+    return strstr(text, needle) != NULL;
+}
+
 void g3dq_close(G3DQDev *d)
 {
+    if (d->log) {
+        unlink(d->log);
+        g_free(d->log);
+    }
     g_free(d->dev);
     qpci_free_pc(d->bus);
     qtest_quit(d->qts);

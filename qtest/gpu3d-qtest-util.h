@@ -21,6 +21,7 @@ typedef struct G3DQDev {
     uint16_t vendor, device;
     /* libqos's BAR allocator at start: a system reset starts it again */
     uint64_t pio_alloc_start, mmio_alloc_start;
+    char *log;                  /* g3dq_open_logged: the -D file */
 } G3DQDev;
 
 typedef struct G3DQImage {
@@ -30,6 +31,13 @@ typedef struct G3DQImage {
 
 /* Start `-machine pc <args>` and find vendor:device; maps every BAR. */
 G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device);
+/*
+ * The same with `-d guest_errors,unimp -D <a temporary file>`, which
+ * g3dq_logged() searches and g3dq_close() removes.
+ */
+G3DQDev *g3dq_open_logged(const char *args, uint16_t vendor, uint16_t device);
+/* does the log hold `needle`? */
+bool g3dq_logged(G3DQDev *d, const char *needle);
 void g3dq_close(G3DQDev *d);
 /* After a system reset nothing re-enables the device: do it again. */
 void g3dq_remap(G3DQDev *d);
