@@ -14,32 +14,7 @@
 #define SCENE_VERTS (36 + 6)
 #define SCENE_FRAMES 24
 
-static inline float scene_sin(float x)
-{
-    const float pi = 3.14159265358979f, two_pi = 6.28318530717959f;
-    float x2;
-    int k = (int)(x / two_pi);
-
-    x -= (float)k * two_pi;
-    if (x > pi) {
-        x -= two_pi;
-    } else if (x < -pi) {
-        x += two_pi;
-    }
-    if (x > pi / 2) {
-        x = pi - x;
-    } else if (x < -pi / 2) {
-        x = -pi - x;
-    }
-    x2 = x * x;
-    return x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72 *
-                                                            (1 - x2 / 110)))));
-}
-
-static inline float scene_cos(float x)
-{
-    return scene_sin(x + 1.57079632679490f);
-}
+#include "lib/g3d-math.h"
 
 /* out = a * b, row-major 4x4 */
 static inline void scene_mul(float *out, const float *a, const float *b)
@@ -65,8 +40,8 @@ static inline void scene_mul(float *out, const float *a, const float *b)
 static inline void scene_matrix(int f, float aspect, float *m)
 {
     float a = 0.3f + 0.2f * (float)f, t[16], r[16], tmp[16];
-    float cy = scene_cos(a), sy = scene_sin(a);
-    float cx = scene_cos(0.5f), sx = scene_sin(0.5f);
+    float cy = g3d_cosf(a), sy = g3d_sinf(a);
+    float cx = g3d_cosf(0.5f), sx = g3d_sinf(0.5f);
     const float fy = 1.7320508f;            /* 1 / tan(30 degrees) */
     const float n = 1.0f, fa = 10.0f;
     const float p[16] = {

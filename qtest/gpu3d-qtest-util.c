@@ -64,36 +64,8 @@ G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device)
     return d;
 }
 
-G3DQDev *g3dq_open_logged(const char *args, uint16_t vendor, uint16_t device)
-{
-    char *log;
-    int fd = g_file_open_tmp("gpu3d-qtest-XXXXXX.log", &log, NULL);
-    g_autofree char *all = NULL;
-    G3DQDev *d;
-
-    g_assert_cmpint(fd, >=, 0);
-    close(fd);
-    all = g_strdup_printf("%s -d guest_errors,unimp -D %s", args, log);
-    d = g3dq_open(all, vendor, device);
-    d->log = log;
-    return d;
-}
-
-bool g3dq_logged(G3DQDev *d, const char *needle)
-{
-    g_autofree char *text = NULL;
-
-    g_assert_nonnull(d->log);
-    g_assert_true(g_file_get_contents(d->log, &text, NULL, NULL));
-    return strstr(text, needle) != NULL;
-}
-
 void g3dq_close(G3DQDev *d)
 {
-    if (d->log) {
-        unlink(d->log);
-        g_free(d->log);
-    }
     g_free(d->dev);
     qpci_free_pc(d->bus);
     qtest_quit(d->qts);
@@ -196,12 +168,50 @@ void g3dq_wait_bits(G3DQDev *d, int bar, uint64_t off, uint32_t mask,
 
 static bool intx_is(G3DQDev *d, void *opaque)
 {
-    return g3dq_intx(d) == !!opaque;
+    return g3dq_intx(d) == (opaque != NULL);
 }
 
 void g3dq_wait_intx(G3DQDev *d, bool level)
 {
     g_assert_true(g3dq_wait(d, intx_is, level ? (void *)1 : NULL));
+}
+
+typedef struct Bits16 {
+    int bar;
+    uint64_t off;
+    uint16_t mask, want;
+} Bits16;
+
+static bool bits16_are(G3DQDev *d, void *opaque)
+{
+    Bits16 *b = opaque;
+    return (qpci_io_readw(d->dev, d->bar[b->bar], b->off) & b->mask) ==
+           b->want;
+}
+
+void g3dq_wait_bits16(G3DQDev *d, int bar, uint64_t off, uint16_t mask,
+                      uint16_t want)
+{
+    Bits16 b = { bar, off, mask, want };
+    g_assert_true(g3dq_wait(d, bits16_are, &b));
+}
+
+char *g3dq_log_new(void)
+{
+    char *path = NULL;
+    int fd = g_file_open_tmp("gpu3d-qtest-XXXXXX.log", &path, NULL);
+
+    g_assert_cmpint(fd, >=, 0);
+    close(fd);
+    return path;
+}
+
+bool g3dq_logged(const char *log, const char *needle)
+{
+    g_autofree char *text = NULL;
+
+    g_assert_true(g_file_get_contents(log, &text, NULL, NULL));
+    return strstr(text, needle) != NULL;
 }
 
 void g3dq_hotplug_cycles(const char *driver, const char *props, int cycles)

@@ -21,7 +21,6 @@ typedef struct G3DQDev {
     uint16_t vendor, device;
     /* libqos's BAR allocator at start: a system reset starts it again */
     uint64_t pio_alloc_start, mmio_alloc_start;
-    char *log;                  /* g3dq_open_logged: the -D file */
 } G3DQDev;
 
 typedef struct G3DQImage {
@@ -31,13 +30,6 @@ typedef struct G3DQImage {
 
 /* Start `-machine pc <args>` and find vendor:device; maps every BAR. */
 G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device);
-/*
- * The same with `-d guest_errors,unimp -D <a temporary file>`, which
- * g3dq_logged() searches and g3dq_close() removes.
- */
-G3DQDev *g3dq_open_logged(const char *args, uint16_t vendor, uint16_t device);
-/* does the log hold `needle`? */
-bool g3dq_logged(G3DQDev *d, const char *needle);
 void g3dq_close(G3DQDev *d);
 /* After a system reset nothing re-enables the device: do it again. */
 void g3dq_remap(G3DQDev *d);
@@ -65,8 +57,17 @@ bool g3dq_wait(G3DQDev *d, bool (*cond)(G3DQDev *d, void *opaque),
 /* Assert that (32-bit word at `off` of BAR `bar`) & mask becomes `want`. */
 void g3dq_wait_bits(G3DQDev *d, int bar, uint64_t off, uint32_t mask,
                     uint32_t want);
-/* Assert that PCI status "interrupt pending" becomes `level`. */
+/* Wait (asserting) until PCI status shows INTx at `level`. */
 void g3dq_wait_intx(G3DQDev *d, bool level);
+/* Wait (asserting) until the 16-bit register at BAR `bar` + `off` has
+ * (value & mask) == want. */
+void g3dq_wait_bits16(G3DQDev *d, int bar, uint64_t off, uint16_t mask,
+                      uint16_t want);
+
+/* A temporary file for `-d guest_errors,unimp -D FILE` (g_free it). */
+char *g3dq_log_new(void);
+/* Does the log hold `needle`? */
+bool g3dq_logged(const char *log, const char *needle);
 
 /*
  * `cycles` times: device_add `driver` (id "hp", slot 6, extra properties

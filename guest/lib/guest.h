@@ -68,16 +68,16 @@ void g3d_pci_write32(const G3DPciDev *d, uint8_t reg, uint32_t v);
 /* find vendor:device, read its BARs, enable memory and bus mastering */
 int g3d_pci_find(uint16_t vendor, uint16_t device, G3DPciDev *out);
 
+#include "g3d-math.h"
+
 /* ---- libc subset ---- */
 void *memcpy(void *d, const void *s, size_t n);
 void *memset(void *d, int c, size_t n);
 size_t strlen(const char *s);
-float g3d_sinf(float x);
-float g3d_cosf(float x);
 
 /* ---- time ---- */
 uint64_t g3d_rdtsc(void);
-/* TSC ticks in 10 ms, timed by PIT channel 2; 0 if the PIT does not answer */
+/* TSC ticks in 10 ms (PIT channel 2); 0 if the PIT does not answer */
 uint64_t g3d_tsc_per_10ms(void);
 
 #endif

@@ -238,36 +238,6 @@ size_t strlen(const char *s)
     return n;
 }
 
-/* sin on [-pi, pi] by range reduction and a degree-11 odd polynomial */
-float g3d_sinf(float x)
-{
-    const float pi = 3.14159265358979f, two_pi = 6.28318530717959f;
-    float x2, r;
-    int k = (int)(x / two_pi);
-
-    x -= (float)k * two_pi;
-    if (x > pi) {
-        x -= two_pi;
-    } else if (x < -pi) {
-        x += two_pi;
-    }
-    /* fold into [-pi/2, pi/2]: sin(pi - x) = sin(x) */
-    if (x > pi / 2) {
-        x = pi - x;
-    } else if (x < -pi / 2) {
-        x = -pi - x;
-    }
-    x2 = x * x;
-    r = x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72 *
-                                                          (1 - x2 / 110)))));
-    return r;
-}
-
-float g3d_cosf(float x)
-{
-    return g3d_sinf(x + 1.57079632679490f);
-}
-
 uint64_t g3d_rdtsc(void)
 {
     uint32_t lo, hi;

@@ -25,10 +25,8 @@
 #include "hw/qdev-properties.h"
 #include "qom/object.h"
 #include "gpu3d-worker.h"
-#include "common/raster.h"
 #include "attila/attila-core.h"
 #include "gpu3d/attila-regs.h"
-#include "trace.h"
 
 #define TYPE_ATTILA_3D "attila-3d"
 OBJECT_DECLARE_SIMPLE_TYPE(AttilaState, ATTILA_3D)
@@ -50,73 +48,9 @@ struct AttilaState {
     uint32_t render_threads;    /* property; 0 = host CPUs */
 };
 
-static void attila_irq_cb(void *opaque)
-{
-    AttilaState *s = opaque;
-    g3d_worker_irq_changed(&s->worker);
-}
-
-static uint64_t attila_mmio_read(void *opaque, hwaddr addr, unsigned size)
-{
-    AttilaState *s = opaque;
-    uint64_t val = g3d_worker_mmio_read(&s->worker, addr, size);
-
-    trace_attila_mmio_read(addr, size, val);
-    return val;
-}
-
-static void attila_mmio_write(void *opaque, hwaddr addr, uint64_t val,
-                              unsigned size)
-{
-    AttilaState *s = opaque;
-
-    trace_attila_mmio_write(addr, size, val);
-    g3d_worker_mmio_write(&s->worker, addr, val, size);
-}
-
-/*
- * The core takes 32-bit accesses and logs every other size; QEMU splits an
- * 8-byte access into two 4-byte ones.
- */
-static const MemoryRegionOps attila_mmio_ops = {
-    .read = attila_mmio_read,
-    .write = attila_mmio_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-    .valid = { .min_access_size = 1, .max_access_size = 8 },
-    .impl = { .min_access_size = 1, .max_access_size = 4 },
-};
-
 /* ---- the core behind the worker -------------------------------------- */
 
-static void op_write(void *core, uint32_t off, uint64_t val, unsigned size)
-{
-    attila_reg_write(core, off, val, size);
-}
-
-static uint64_t op_read(void *core, uint32_t off, unsigned size)
-{
-    return attila_reg_read(core, off, size);
-}
-
-static bool op_work(void *core, unsigned budget)
-{
-    return attila_core_work(core, budget);
-}
-
-static void op_reset(void *core)
-{
-    attila_core_reset(core);
-}
-
-static bool op_irq(void *core)
-{
-    return attila_irq_level(core);
-}
-
-static bool op_scanout(void *core, int head, G3DScanout *so)
-{
-    return attila_scanout(core, head, so);
-}
+G3D_CORE_THUNKS(attila)
 
 static const G3DMem *op_scanout_mem(void *core, int head)
 {
@@ -125,12 +59,7 @@ static const G3DMem *op_scanout_mem(void *core, int head)
 }
 
 static const G3DCoreOps attila_core_ops = {
-    .reg_write = op_write,
-    .reg_read = op_read,
-    .work = op_work,
-    .reset = op_reset,
-    .irq_level = op_irq,
-    .scanout = op_scanout,
+    G3D_CORE_OPS_FIELDS(attila),
     .scanout_mem = op_scanout_mem,
     /*
      * The unit is one ring record. Most records are register writes of a
@@ -156,8 +85,7 @@ static void attila_realize(PCIDevice *pdev, Error **errp)
         error_setg(errp, "mem-size must be a power of 2 from 16 MiB to 1 GiB");
         return;
     }
-    if (s->render_threads > 64) {
-        error_setg(errp, "render-threads must be 0 (host CPUs) to 64");
+    if (!g3d_render_threads(s->render_threads, &cfg.threads, errp)) {
         return;
     }
     g3d_install_qemu_log();
@@ -167,8 +95,9 @@ static void attila_realize(PCIDevice *pdev, Error **errp)
         error_propagate(errp, err);
         return;
     }
-    memory_region_init_io(&s->mmio, OBJECT(s), &attila_mmio_ops, s,
-                          "attila-3d.mmio", ATTILA_BAR0_SIZE);
+    /* the core takes 32-bit accesses and logs every other size */
+    g3d_worker_init_mmio(&s->worker, OBJECT(s), &s->mmio, ATTILA_BAR0_SIZE,
+                         true);
     pci_register_bar(pdev, ATTILA_REGS_BAR, PCI_BASE_ADDRESS_SPACE_MEMORY,
                      &s->mmio);
     pci_register_bar(pdev, ATTILA_MEM_BAR,
@@ -180,10 +109,8 @@ static void attila_realize(PCIDevice *pdev, Error **errp)
     g3d_ram_mem_init(&cfg.gpu_mem, &s->gpu_mem, &s->mem);
     cfg.mem_size = s->mem_size;
     g3d_guest_mem_init(&cfg.sys_mem, pdev);
-    cfg.threads = s->render_threads ? s->render_threads
-                                    : g3d_default_threads();
-    cfg.irq_update = attila_irq_cb;
-    cfg.opaque = s;
+    cfg.irq_update = g3d_worker_irq_cb;
+    cfg.opaque = &s->worker;
     s->core = attila_core_new(&cfg);
     g3d_worker_start(&s->worker, pdev, TYPE_ATTILA_3D, s->core,
                      &attila_core_ops, 1, blank_w, blank_h, errp);

@@ -12,6 +12,8 @@
 #include "sysemu/runstate.h"
 #include "ui/console.h"
 #include "gpu3d-worker.h"
+#include "common/raster.h"
+#include "trace.h"
 
 #define QUEUE_SIZE      4096    /* queued writes before MMIO waits */
 #define WORK_BUDGET     32      /* default units per locked step */
@@ -182,6 +184,16 @@ void g3d_worker_irq_changed(G3DWorker *w)
     qemu_bh_schedule(w->irq_bh);
 }
 
+void g3d_worker_irq_cb(void *worker)
+{
+    G3DWorker *w = worker;
+
+    /* a core may raise its callback while it is created, before the worker */
+    if (w->ops) {
+        g3d_worker_irq_changed(w);
+    }
+}
+
 void g3d_worker_mmio_write(G3DWorker *w, uint32_t offset, uint64_t val,
                            unsigned size)
 {
@@ -224,6 +236,61 @@ uint64_t g3d_worker_mmio_read(G3DWorker *w, uint32_t offset, unsigned size)
     v = w->ops->reg_read(w->core, offset, size);
     qemu_mutex_unlock(&w->lock);
     return v;
+}
+
+/* ---- the register BAR -------------------------------------------------- */
+
+static uint64_t mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    G3DWorker *w = opaque;
+    uint64_t val = g3d_worker_mmio_read(w, addr, size);
+
+    trace_gpu3d_mmio_read(w->name, addr, size, val);
+    return val;
+}
+
+static void mmio_write(void *opaque, hwaddr addr, uint64_t val, unsigned size)
+{
+    G3DWorker *w = opaque;
+
+    trace_gpu3d_mmio_write(w->name, addr, size, val);
+    g3d_worker_mmio_write(w, addr, val, size);
+}
+
+static const MemoryRegionOps mmio_ops[2] = {
+    {
+        .read = mmio_read,
+        .write = mmio_write,
+        .endianness = DEVICE_LITTLE_ENDIAN,
+        .valid = { .min_access_size = 1, .max_access_size = 4 },
+        .impl = { .min_access_size = 1, .max_access_size = 4 },
+    }, {
+        .read = mmio_read,
+        .write = mmio_write,
+        .endianness = DEVICE_LITTLE_ENDIAN,
+        .valid = { .min_access_size = 1, .max_access_size = 8 },
+        .impl = { .min_access_size = 1, .max_access_size = 4 },
+    },
+};
+
+void g3d_worker_init_mmio(G3DWorker *w, Object *owner, MemoryRegion *mr,
+                          uint64_t size, bool wide)
+{
+    g_autofree char *name = g_strdup_printf("%s.mmio",
+                                            object_get_typename(owner));
+
+    w->name = object_get_typename(owner);
+    memory_region_init_io(mr, owner, &mmio_ops[wide], w, name, size);
+}
+
+bool g3d_render_threads(uint32_t prop, int *threads, Error **errp)
+{
+    if (prop > 64) {
+        error_setg(errp, "render-threads must be 0 (host CPUs) to 64");
+        return false;
+    }
+    *threads = prop ? (int)prop : g3d_default_threads();
+    return true;
 }
 
 void g3d_worker_reset(G3DWorker *w)

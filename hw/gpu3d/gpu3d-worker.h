@@ -98,6 +98,65 @@ void g3d_worker_reset(G3DWorker *w);
 /* For the cores' callbacks (called with the lock held, on any thread). */
 void g3d_worker_irq_changed(G3DWorker *w);
 
+/* The same as a core's irq_update callback: its opaque is the worker. */
+void g3d_worker_irq_cb(void *worker);
+
+/*
+ * The register BAR: accesses of 1..4 bytes (1..8 with `wide`, which QEMU
+ * splits into 4-byte ones) go through the worker's ordered queue, traced
+ * as gpu3d_mmio_read/write with the device's type name.
+ */
+void g3d_worker_init_mmio(G3DWorker *w, Object *owner, MemoryRegion *mr,
+                          uint64_t size, bool wide);
+
+/*
+ * The `render-threads` property (0: the host's CPUs) as a thread count;
+ * false and errp set when it is out of range.
+ */
+bool g3d_render_threads(uint32_t prop, int *threads, Error **errp);
+
+/*
+ * G3DCoreOps for a core named as docs/architecture.md says
+ * (<chip>_reg_write, _reg_read, _core_work, _core_reset, _irq_level,
+ * _scanout): G3D_CORE_THUNKS(chip) defines the thunks from void *, and
+ * G3D_CORE_OPS_FIELDS(chip) fills those fields of a G3DCoreOps; the device
+ * adds scanout_mem and, if it wants, work_budget.
+ */
+#define G3D_CORE_THUNKS(chip)                                               \
+    static void chip##_op_reg_write(void *c, uint32_t off, uint64_t val,   \
+                                    unsigned size)                         \
+    {                                                                      \
+        chip##_reg_write(c, off, val, size);                               \
+    }                                                                      \
+    static uint64_t chip##_op_reg_read(void *c, uint32_t off, unsigned size) \
+    {                                                                      \
+        return chip##_reg_read(c, off, size);                              \
+    }                                                                      \
+    static bool chip##_op_work(void *c, unsigned budget)                   \
+    {                                                                      \
+        return chip##_core_work(c, budget);                                \
+    }                                                                      \
+    static void chip##_op_reset(void *c)                                   \
+    {                                                                      \
+        chip##_core_reset(c);                                              \
+    }                                                                      \
+    static bool chip##_op_irq_level(void *c)                               \
+    {                                                                      \
+        return chip##_irq_level(c);                                        \
+    }                                                                      \
+    static bool chip##_op_scanout(void *c, int head, G3DScanout *so)       \
+    {                                                                      \
+        return chip##_scanout(c, head, so);                                \
+    }
+
+#define G3D_CORE_OPS_FIELDS(chip)                                           \
+    .reg_write = chip##_op_reg_write,                                      \
+    .reg_read = chip##_op_reg_read,                                        \
+    .work = chip##_op_work,                                                \
+    .reset = chip##_op_reset,                                              \
+    .irq_level = chip##_op_irq_level,                                      \
+    .scanout = chip##_op_scanout
+
 /* Route the cores' g3d_log() into qemu_log_mask (process-wide). */
 void g3d_install_qemu_log(void);
 

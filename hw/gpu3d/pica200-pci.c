@@ -24,10 +24,8 @@
 #include "hw/qdev-properties.h"
 #include "qom/object.h"
 #include "gpu3d-worker.h"
-#include "common/raster.h"
 #include "pica200/pica200.h"
 #include "gpu3d/pica200-regs.h"
-#include "trace.h"
 
 #define TYPE_PICA200_3D "pica200-3d"
 OBJECT_DECLARE_SIMPLE_TYPE(Pica200State, PICA200_3D)
@@ -44,70 +42,9 @@ struct Pica200State {
     uint32_t render_threads;    /* property; 0 = host CPUs */
 };
 
-static void pica200_irq_cb(void *opaque)
-{
-    Pica200State *s = opaque;
-    g3d_worker_irq_changed(&s->worker);
-}
-
-static uint64_t pica200_mmio_read(void *opaque, hwaddr addr, unsigned size)
-{
-    Pica200State *s = opaque;
-    uint64_t val = g3d_worker_mmio_read(&s->worker, addr, size);
-
-    trace_pica200_mmio_read(addr, size, val);
-    return val;
-}
-
-static void pica200_mmio_write(void *opaque, hwaddr addr, uint64_t val,
-                               unsigned size)
-{
-    Pica200State *s = opaque;
-
-    trace_pica200_mmio_write(addr, size, val);
-    g3d_worker_mmio_write(&s->worker, addr, val, size);
-}
-
-/* 1, 2 or 4 bytes; QEMU splits an 8-byte access into two 4-byte ones */
-static const MemoryRegionOps pica200_mmio_ops = {
-    .read = pica200_mmio_read,
-    .write = pica200_mmio_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-    .valid = { .min_access_size = 1, .max_access_size = 8 },
-    .impl = { .min_access_size = 1, .max_access_size = 4 },
-};
-
 /* ---- the core behind the worker -------------------------------------- */
 
-static void op_write(void *core, uint32_t off, uint64_t val, unsigned size)
-{
-    pica200_reg_write(core, off, val, size);
-}
-
-static uint64_t op_read(void *core, uint32_t off, unsigned size)
-{
-    return pica200_reg_read(core, off, size);
-}
-
-static bool op_work(void *core, unsigned budget)
-{
-    return pica200_core_work(core, budget);
-}
-
-static void op_reset(void *core)
-{
-    pica200_core_reset(core);
-}
-
-static bool op_irq(void *core)
-{
-    return pica200_irq_level(core);
-}
-
-static bool op_scanout(void *core, int head, G3DScanout *so)
-{
-    return pica200_scanout(core, head, so);
-}
+G3D_CORE_THUNKS(pica200)
 
 static const G3DMem *op_scanout_mem(void *core, int head)
 {
@@ -116,12 +53,7 @@ static const G3DMem *op_scanout_mem(void *core, int head)
 }
 
 static const G3DCoreOps pica200_core_ops = {
-    .reg_write = op_write,
-    .reg_read = op_read,
-    .work = op_work,
-    .reset = op_reset,
-    .irq_level = op_irq,
-    .scanout = op_scanout,
+    G3D_CORE_OPS_FIELDS(pica200),
     .scanout_mem = op_scanout_mem,
     /*
      * The core's units are small (one command, vertex, 4 KiB of fill, row
@@ -145,8 +77,7 @@ static void pica200_realize(PCIDevice *pdev, Error **errp)
                                          PICA200_SCREEN_HEIGHT };
     Error *err = NULL;
 
-    if (s->render_threads > 64) {
-        error_setg(errp, "render-threads must be 0 (host CPUs) to 64");
+    if (!g3d_render_threads(s->render_threads, &cfg.threads, errp)) {
         return;
     }
     g3d_install_qemu_log();
@@ -156,8 +87,9 @@ static void pica200_realize(PCIDevice *pdev, Error **errp)
         error_propagate(errp, err);
         return;
     }
-    memory_region_init_io(&s->mmio, OBJECT(s), &pica200_mmio_ops, s,
-                          "pica200-3d.mmio", PICA200_BAR0_SIZE);
+    /* 1, 2 or 4 bytes; QEMU splits an 8-byte access into two 4-byte ones */
+    g3d_worker_init_mmio(&s->worker, OBJECT(s), &s->mmio, PICA200_BAR0_SIZE,
+                         true);
     pci_register_bar(pdev, PICA200_REGS_BAR, PCI_BASE_ADDRESS_SPACE_MEMORY,
                      &s->mmio);
     pci_register_bar(pdev, PICA200_VRAM_BAR,
@@ -170,10 +102,8 @@ static void pica200_realize(PCIDevice *pdev, Error **errp)
     g3d_ram_mem_init(&cfg.vram, &s->vram_mem, &s->vram);
     cfg.vram_size = PICA200_VRAM_SIZE;
     g3d_guest_mem_init(&cfg.fcram, pdev);
-    cfg.threads = s->render_threads ? s->render_threads
-                                    : g3d_default_threads();
-    cfg.irq_update = pica200_irq_cb;
-    cfg.opaque = s;
+    cfg.irq_update = g3d_worker_irq_cb;
+    cfg.opaque = &s->worker;
     s->core = pica200_core_new(&cfg);
     g3d_worker_start(&s->worker, pdev, TYPE_PICA200_3D, s->core,
                      &pica200_core_ops, 2, blank_w, blank_h, errp);

@@ -22,7 +22,6 @@
 #include "gpu3d-worker.h"
 #include "r300/r300.h"
 #include "gpu3d/r300-regs.h"
-#include "trace.h"
 
 #define TYPE_R300_3D "r300-3d"
 OBJECT_DECLARE_SIMPLE_TYPE(R300State, R300_3D)
@@ -40,69 +39,9 @@ struct R300State {
     uint32_t render_threads;    /* property; 0 = host CPUs */
 };
 
-static void r300_irq_cb(void *opaque)
-{
-    R300State *s = opaque;
-    g3d_worker_irq_changed(&s->worker);
-}
-
-static uint64_t r300_mmio_read(void *opaque, hwaddr addr, unsigned size)
-{
-    R300State *s = opaque;
-    uint64_t val = g3d_worker_mmio_read(&s->worker, addr, size);
-
-    trace_r300_mmio_read(addr, size, val);
-    return val;
-}
-
-static void r300_mmio_write(void *opaque, hwaddr addr, uint64_t val,
-                            unsigned size)
-{
-    R300State *s = opaque;
-
-    trace_r300_mmio_write(addr, size, val);
-    g3d_worker_mmio_write(&s->worker, addr, val, size);
-}
-
-static const MemoryRegionOps r300_mmio_ops = {
-    .read = r300_mmio_read,
-    .write = r300_mmio_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-    .valid = { .min_access_size = 1, .max_access_size = 4 },
-    .impl = { .min_access_size = 1, .max_access_size = 4 },
-};
-
 /* ---- the core behind the worker -------------------------------------- */
 
-static void op_write(void *core, uint32_t off, uint64_t val, unsigned size)
-{
-    r300_reg_write(core, off, val, size);
-}
-
-static uint64_t op_read(void *core, uint32_t off, unsigned size)
-{
-    return r300_reg_read(core, off, size);
-}
-
-static bool op_work(void *core, unsigned budget)
-{
-    return r300_core_work(core, budget);
-}
-
-static void op_reset(void *core)
-{
-    r300_core_reset(core);
-}
-
-static bool op_irq(void *core)
-{
-    return r300_irq_level(core);
-}
-
-static bool op_scanout(void *core, int head, G3DScanout *so)
-{
-    return r300_scanout(core, head, so);
-}
+G3D_CORE_THUNKS(r300)
 
 static const G3DMem *op_scanout_mem(void *core, int head)
 {
@@ -111,12 +50,7 @@ static const G3DMem *op_scanout_mem(void *core, int head)
 }
 
 static const G3DCoreOps r300_core_ops = {
-    .reg_write = op_write,
-    .reg_read = op_read,
-    .work = op_work,
-    .reset = op_reset,
-    .irq_level = op_irq,
-    .scanout = op_scanout,
+    G3D_CORE_OPS_FIELDS(r300),
     .scanout_mem = op_scanout_mem,
 };
 
@@ -134,8 +68,7 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
         error_setg(errp, "vram-size must be a power of 2 from 16 to 256 MiB");
         return;
     }
-    if (s->render_threads > 64) {
-        error_setg(errp, "render-threads must be 0 (host CPUs) to 64");
+    if (!g3d_render_threads(s->render_threads, &cfg.threads, errp)) {
         return;
     }
     g3d_install_qemu_log();
@@ -145,8 +78,8 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
         error_propagate(errp, err);
         return;
     }
-    memory_region_init_io(&s->mmio, OBJECT(s), &r300_mmio_ops, s,
-                          "r300-3d.mmio", R300_MMIO_SIZE);
+    g3d_worker_init_mmio(&s->worker, OBJECT(s), &s->mmio, R300_MMIO_SIZE,
+                         false);
     pci_register_bar(pdev, R300_VRAM_BAR,
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64 |
@@ -158,10 +91,8 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
     g3d_ram_mem_init(&cfg.vram, &s->vram_mem, &s->vram);
     cfg.vram_size = s->vram_size;
     g3d_guest_mem_init(&cfg.sys, pdev);
-    cfg.threads = s->render_threads ? s->render_threads
-                                    : g3d_default_threads();
-    cfg.irq_update = r300_irq_cb;
-    cfg.opaque = s;
+    cfg.irq_update = g3d_worker_irq_cb;
+    cfg.opaque = &s->worker;
     s->core = r300_core_new(&cfg);
     g3d_worker_start(&s->worker, pdev, "r300-3d", s->core, &r300_core_ops,
                      1, blank_w, blank_h, errp);

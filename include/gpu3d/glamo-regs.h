@@ -31,6 +31,11 @@
 #define GLAMO_PCI_DEVICE_ID      0x3D03
 #define GLAMO_REG_SIZE           0x4000        /* BAR0 */
 #define GLAMO_VRAM_SIZE          0x800000      /* BAR2, 8 MiB, A22..A0 */
+#define GLAMO_REGS_BAR           0             /* 32-bit MMIO */
+#define GLAMO_VRAM_BAR           2             /* 64-bit prefetchable */
+/* the GTA02's 480x640 panel: the console size while the LCD is off */
+#define GLAMO_LCD_BLANK_WIDTH    480
+#define GLAMO_LCD_BLANK_HEIGHT   640
 
 /* Chip id the Linux glamo driver checks (glamo_supported()): 3362 core. */
 #define GLAMO_CHIP_ID            0x3650

@@ -50,9 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* the rig's buffers stay where they are */
         glamo_reg_write(rig.core, off & 0x3ffe, val, 2);
     }
-    for (; pos + 2 <= size && rig.ncmd < RINGSZ / 2 - 2; pos += 2) {
-        rig_cmd_reg(&rig, data[pos] | data[pos + 1] << 8, 0);
-        rig.ncmd--;                 /* one word, not a packet */
+    for (; pos + 2 <= size && rig.cmd.n < RINGSZ / 2 - 2; pos += 2) {
+        rig.cmd.buf[rig.cmd.n++] = data[pos] | data[pos + 1] << 8;
     }
     rig_cmd_submit(&rig);
     for (steps = 0; steps < 400 && glamo_core_work(rig.core, 64); steps++) {
@@ -71,9 +70,12 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
     unsigned i;
 
     if (!b.vram) {
-        b.vram = g_malloc0(GLAMO_VRAM_SIZE);     /* packet builder only */
+        /* packet builder only */
+        b.vram = g_malloc0(GLAMO_VRAM_SIZE);
+        b.cmd.buf = g_new(uint16_t, 1u << 16);
+        b.cmd.cap = 1u << 16;
     }
-    b.ncmd = 0;
+    b.cmd.n = 0;
     buf[len++] = 0;                             /* no direct writes */
     if (index % 3 == 0) {
         rig_target(&b, rig_cmd32, 0, 512, 256, 192, 0x40000);
@@ -90,9 +92,9 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
     } else {
         rig_scene_ex(&b, rig_cmd32, 0, 0x40000, 0x100000, index % 3 == 2);
     }
-    for (i = 0; i < b.ncmd && len + 2 <= max; i++) {
-        buf[len++] = (uint8_t)b.cmd[i];
-        buf[len++] = (uint8_t)(b.cmd[i] >> 8);
+    for (i = 0; i < b.cmd.n && len + 2 <= max; i++) {
+        buf[len++] = (uint8_t)b.cmd.buf[i];
+        buf[len++] = (uint8_t)(b.cmd.buf[i] >> 8);
     }
     return len;
 }

@@ -5,6 +5,8 @@
  */
 #include "rig.h"
 
+#define RIG_CMD_WORDS (1u << 20)   /* packets built before a submit */
+
 #include <glib.h>
 #include <string.h>
 
@@ -14,6 +16,8 @@ void rig_init(GlamoRig *r, int threads)
 
     memset(r, 0, sizeof(*r));
     r->vram = g_malloc0(GLAMO_VRAM_SIZE);
+    r->cmd.cap = RIG_CMD_WORDS;
+    r->cmd.buf = g_new(uint16_t, RIG_CMD_WORDS);
     g3d_flat_mem_init(&cfg.mem, &r->flat, r->vram, 0, GLAMO_VRAM_SIZE);
     cfg.vram_size = GLAMO_VRAM_SIZE;
     cfg.threads = threads;
@@ -24,7 +28,7 @@ void rig_free(GlamoRig *r)
 {
     glamo_core_free(r->core);
     g_free(r->vram);
-    g_free(r->cmd);
+    g_free(r->cmd.buf);
     memset(r, 0, sizeof(*r));
 }
 
@@ -56,22 +60,9 @@ uint32_t rig_fbits(float f)
     return u;
 }
 
-/* the 3D engine's 16-bit registers: written alone */
-static bool is16(uint32_t reg)
-{
-    switch (reg) {
-    case A_MGBufCBMFire: case A_MGBufCMSFire: case A_EGPrim0: case A_EGPrim1:
-    case A_EGFIRE: case A_EGZWrMASK: case A_EGZdstInitValue: case A_EGSTIPSEL:
-    case A_EGEND: case A_EGPASEND:
-        return true;
-    default:
-        return false;
-    }
-}
-
 void rig_direct32(GlamoRig *r, uint32_t reg, uint32_t val)
 {
-    if (is16(reg)) {
+    if (glamo_reg_is16(reg)) {
         rig_w16(r, reg, (uint16_t)val);
     } else {
         rig_w32(r, reg, val);
@@ -80,11 +71,7 @@ void rig_direct32(GlamoRig *r, uint32_t reg, uint32_t val)
 
 void rig_cmd32(GlamoRig *r, uint32_t reg, uint32_t val)
 {
-    if (is16(reg)) {
-        rig_cmd_reg(r, reg, (uint16_t)val);
-    } else {
-        rig_cmd_reg32(r, reg, val);
-    }
+    glamo_cmd_wr(&r->cmd, reg, val);
 }
 
 void rig_enable_3d(GlamoRig *r)
@@ -116,52 +103,34 @@ void rig_cmdq_init(GlamoRig *r, uint32_t base, uint32_t size)
     r->wptr = 0;
 }
 
-static void emit(GlamoRig *r, uint16_t w)
-{
-    if (r->ncmd == r->cmd_cap) {
-        r->cmd_cap = r->cmd_cap ? r->cmd_cap * 2 : 256;
-        r->cmd = g_renew(uint16_t, r->cmd, r->cmd_cap);
-    }
-    r->cmd[r->ncmd++] = w;
-}
-
 void rig_cmd_reg(GlamoRig *r, uint32_t reg, uint16_t val)
 {
-    emit(r, (uint16_t)reg);
-    emit(r, val);
+    glamo_cmd_reg(&r->cmd, reg, val);
 }
 
 void rig_cmd_reg32(GlamoRig *r, uint32_t reg, uint32_t val)
 {
-    rig_cmd_reg(r, reg, (uint16_t)val);
-    rig_cmd_reg(r, reg + 2, (uint16_t)(val >> 16));
+    glamo_cmd_reg(&r->cmd, reg, (uint16_t)val);
+    glamo_cmd_reg(&r->cmd, reg + 2, (uint16_t)(val >> 16));
 }
 
 void rig_cmd_burst(GlamoRig *r, uint32_t reg, const uint16_t *vals, unsigned n)
 {
-    unsigned i;
-
-    emit(r, (uint16_t)(GLAMO_CMDQ_BURST | reg));
-    emit(r, (uint16_t)n);
-    for (i = 0; i < n; i++) {
-        emit(r, vals[i]);
-    }
-    if (n & 1) {
-        emit(r, 0);         /* packets are multiples of 32 bits */
-    }
+    glamo_cmd_burst(&r->cmd, reg, vals, n);
 }
 
 void rig_cmd_submit(GlamoRig *r)
 {
     unsigned i;
 
-    for (i = 0; i < r->ncmd; i++) {
+    g_assert(!r->cmd.overflow);
+    for (i = 0; i < r->cmd.n; i++) {
         uint8_t *p = r->vram + r->ring_base + r->wptr;
-        p[0] = (uint8_t)r->cmd[i];
-        p[1] = (uint8_t)(r->cmd[i] >> 8);
-        r->wptr = (r->wptr + 2) % r->ring_size;
+        p[0] = (uint8_t)r->cmd.buf[i];
+        p[1] = (uint8_t)(r->cmd.buf[i] >> 8);
+        r->wptr = glamo_ring_advance(r->wptr, 1, r->ring_size);
     }
-    r->ncmd = 0;
+    r->cmd.n = 0;
     rig_w16(r, A_GLAMO_CMDQ_WRITE_ADDRH, (r->wptr >> 16) & 0x7f);
     rig_w16(r, A_GLAMO_CMDQ_WRITE_ADDRL, r->wptr & 0xffff);
 }

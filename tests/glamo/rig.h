@@ -14,14 +14,14 @@
 
 #include "glamo/glamo.h"
 #include "gpu3d/glamo-regs.h"
+#include "gpu3d/glamo-cmd.h"
 
 typedef struct GlamoRig {
     uint8_t *vram;
     G3DFlatMem flat;
     GlamoCore *core;
     uint32_t ring_base, ring_size, wptr;
-    uint16_t *cmd;          /* packets being built */
-    unsigned ncmd, cmd_cap;
+    GlamoCmd cmd;           /* packets being built */
 } GlamoRig;
 
 void rig_init(GlamoRig *r, int threads);

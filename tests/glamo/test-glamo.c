@@ -149,6 +149,14 @@ static void test_f24(void)
         }
         g_assert_cmphex(glamo_f24_from_float(glamo_f24_to_float(b)), ==, b);
     }
+    /* the guests' freestanding encoder (gpu3d/glamo-cmd.h) is the same */
+    for (uint32_t u = 0; u < 0xffffffffu - 0x10001; u += 0x10001) {
+        float f;
+        memcpy(&f, &u, 4);
+        g_assert_cmphex(glamo_f24(f), ==, glamo_f24_from_float(f));
+    }
+    g_assert_cmphex(glamo_f24(-0.0f), ==, glamo_f24_from_float(-0.0f));
+    g_assert_cmphex(glamo_f24(NAN), ==, glamo_f24_from_float(NAN));
     /* s[7].10 (fog registers) */
     g_assert_cmphex(glamo_f18_from_float(1.0f), ==, 0xfc00);
     g_assert_cmpfloat(glamo_f18_to_float(0xfc00 | 0x200), ==, 1.5f);
@@ -678,7 +686,7 @@ static void test_bad_burst(void)
     /* a burst that claims 200 words with only 6 behind it */
     rig_cmd_reg(&r, A_EGRerSRegA, 0x1234);
     rig_cmd_burst(&r, A_RGPXa, words, 6);
-    r.cmd[r.ncmd - 7] = 200;
+    r.cmd.buf[r.cmd.n - 7] = 200;
     rig_cmd_submit(&r);
     rig_run(&r);
     g_assert_cmpuint(errors(), >, e0);

@@ -565,6 +565,11 @@ void glamo_stats(GlamoCore *c, GlamoStats *out)
     *out = c->stats;
 }
 
+const G3DMem *glamo_mem(GlamoCore *c)
+{
+    return &c->cfg.mem;
+}
+
 bool glamo_scanout(GlamoCore *c, int head, G3DScanout *out)
 {
     memset(out, 0, sizeof(*out));

@@ -49,6 +49,8 @@ bool glamo_irq_level(GlamoCore *c);
 
 /* Head 0: the LCD controller. false: blank. */
 bool glamo_scanout(GlamoCore *c, int head, G3DScanout *out);
+/* the memory scan-out addresses refer to: the VRAM */
+const G3DMem *glamo_mem(GlamoCore *c);
 
 /* Number formats of the chip (docs/glamo-3d.md, "Number formats"). */
 uint32_t glamo_f24_from_float(float f);      /* s[7].16 */

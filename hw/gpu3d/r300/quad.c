@@ -193,11 +193,6 @@ static void write_colour(const R300DrawState *ds, const R300Target *tg,
         return;
     }
     out_components(tg->out_fmt, rgba, s);
-    for (ch = 0; ch < 4; ch++) {
-        d[ch] = comp_get(dst, &pk, ch);
-        /* RB3D_CONSTANT_COLOR is B, G, R, A from the low byte: C0..C3 */
-        k[ch] = (float)((ds->const_color >> (8 * ch)) & 0xFF) / 255.0f;
-    }
     if (ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) {
         uint32_t disc = G3D_FIELD_EX32(ds->blend, RB3D_BLENDCNTL,
                                        DISCARD_SRC_PIXELS);
@@ -207,6 +202,11 @@ static void write_colour(const R300DrawState *ds, const R300Target *tg,
         if ((disc == 1 && a0) || (disc == 2 && c0) || (disc == 3 && a0 && c0) ||
             (disc == 4 && a1) || (disc == 5 && c1) || (disc == 6 && a1 && c1)) {
             return;
+        }
+        for (ch = 0; ch < 4; ch++) {
+            d[ch] = comp_get(dst, &pk, ch);
+            /* RB3D_CONSTANT_COLOR is B, G, R, A from the low byte: C0..C3 */
+            k[ch] = (float)((ds->const_color >> (8 * ch)) & 0xFF) / 255.0f;
         }
         for (ch = 0; ch < 4; ch++) {
             uint32_t cntl = (ch == 3 && (ds->blend &
@@ -349,9 +349,12 @@ void r300_quad(void *opaque, const G3DQuad *q, int thread)
     const float (*w)[3] = ds->perspective ? q->bary : q->lin;
     unsigned i, k, zpassed = 0;
 
-    /* RS: unwritten temporaries are undefined; zero keeps it repeatable */
-    memset(uq.temp, 0, sizeof(uq.temp));
+    /*
+     * RS: unwritten temporaries are undefined; zero keeps it repeatable.
+     * Only those the program or RS touch: the rest are never read.
+     */
     for (i = 0; i < 4; i++) {
+        memset(uq.temp[i], 0, ds->quad_temps * sizeof(uq.temp[i][0]));
         for (k = 0; k < ds->nvec; k++) {
             float *d = uq.temp[i][ds->vec_dest[k]];
             int ch;

@@ -154,6 +154,7 @@ typedef struct R300DrawState {
     unsigned nvec;
     uint8_t vec_src[R300_RS_MAX_VECS];
     uint8_t vec_dest[R300_RS_MAX_VECS];
+    unsigned quad_temps;        /* temporaries RS or the US touch */
     bool perspective;           /* !GB_SELECT.W_SELECT */
     /* programs */
     R300USProgram us;

@@ -281,6 +281,10 @@ bool r300_draw_begin(R300Core *c)
             ds->vec_dest[ds->nvec++] = G3D_FIELD_EX32(rsi, RS_INST_0, COL_ADDR);
         }
     }
+    ds->quad_temps = ds->us.temps_used;
+    for (i = 0; i < ds->nvec; i++) {
+        ds->quad_temps = MAX(ds->quad_temps, ds->vec_dest[i] + 1u);
+    }
 
     er = R300_REG(c, A_SC_EDGERULE);
     edge_rule(c, G3D_FIELD_EX32(er, SC_EDGERULE, ER_TRI), &ds->rules_tri);

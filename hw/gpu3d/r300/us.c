@@ -84,13 +84,20 @@ static bool us_alpha_op_ok(unsigned op)
     return op <= R300_US_ALPHA_OP_RSQ && op != 4;
 }
 
-static void us_check_temp(unsigned addr, unsigned pix_size, unsigned ip,
-                          bool *warned)
+/* A temporary the program uses: checked against US_PIXSIZE and counted */
+static void us_use_temp(R300USProgram *p, unsigned addr, unsigned ip,
+                        bool *warned)
 {
-    if (addr < R300_US_ADDR_CONST && addr > pix_size && !*warned) {
+    if (addr >= R300_US_ADDR_CONST) {
+        return;
+    }
+    if (addr > p->pix_size && !*warned) {
         g3d_guest_error("r300 us: instruction %u uses temporary %u beyond "
-                        "US_PIXSIZE %u", ip, addr, pix_size);
+                        "US_PIXSIZE %u", ip, addr, p->pix_size);
         *warned = true;
+    }
+    if (addr + 1 > p->temps_used) {
+        p->temps_used = addr + 1;
     }
 }
 
@@ -120,8 +127,8 @@ static void us_decode_alu(R300USProgram *p, unsigned ip, bool *warned)
         }
         op->rgb_mod[j] = (ri >> mod_shift[j]) & 3;
         op->alpha_mod[j] = (ai >> mod_shift[j]) & 3;
-        us_check_temp(op->rgb_addr[j], p->pix_size, ip, warned);
-        us_check_temp(op->alpha_addr[j], p->pix_size, ip, warned);
+        us_use_temp(p, op->rgb_addr[j], ip, warned);
+        us_use_temp(p, op->alpha_addr[j], ip, warned);
     }
     op->uses_srcp = 0;
     for (j = 0; j < 3; j++) {
@@ -140,6 +147,22 @@ static void us_decode_alu(R300USProgram *p, unsigned ip, bool *warned)
         op->rgb_xor[j] = xor_mask[op->rgb_mod[j]];
         op->alpha_and[j] = and_mask[op->alpha_mod[j]];
         op->alpha_xor[j] = xor_mask[op->alpha_mod[j]];
+    }
+    /* the sources the selects read, directly or through srcp */
+    op->loads = (op->uses_srcp & 1 ? 3 : 0) | (op->uses_srcp & 2 ? 3 << 3 : 0);
+    for (j = 0; j < 3; j++) {
+        for (k = 0; k < 3; k++) {
+            unsigned x = op->rgb_sel[j][k];
+            op->loads |= x < POOL_SRCP ? 1u << (x / 3)
+                       : x >= POOL_SRC0_A && x <= POOL_SRC2_A
+                       ? 1u << (3 + x - POOL_SRC0_A) : 0;
+        }
+        if (op->alpha_sel[j] < POOL_SRCP) {
+            op->loads |= 1u << (op->alpha_sel[j] / 3);
+        } else if (op->alpha_sel[j] >= POOL_SRC0_A &&
+                   op->alpha_sel[j] <= POOL_SRC2_A) {
+            op->loads |= 1u << (3 + op->alpha_sel[j] - POOL_SRC0_A);
+        }
     }
     op->rgb_srcp = G3D_FIELD_EX32(ri, US_ALU_RGB_INST_0, SRCP_OP);
     op->alpha_srcp = G3D_FIELD_EX32(ai, US_ALU_ALPHA_INST_0, SRCP_OP);
@@ -175,10 +198,10 @@ static void us_decode_alu(R300USProgram *p, unsigned ip, bool *warned)
     op->alpha_target = G3D_FIELD_EX32(aa, US_ALU_ALPHA_ADDR_0, TARGET);
     op->alpha_omask_w = G3D_FIELD_EX32(aa, US_ALU_ALPHA_ADDR_0, OMASK_W);
     if (op->rgb_wmask) {
-        us_check_temp(op->rgb_dst, p->pix_size, ip, warned);
+        us_use_temp(p, op->rgb_dst, ip, warned);
     }
     if (op->alpha_wmask) {
-        us_check_temp(op->alpha_dst, p->pix_size, ip, warned);
+        us_use_temp(p, op->alpha_dst, ip, warned);
     }
 }
 
@@ -197,10 +220,10 @@ static void us_decode_tex(R300USProgram *p, unsigned ip, bool *warned)
         op->inst = R300_US_TEX_NOP;
     }
     if (op->inst != R300_US_TEX_NOP) {
-        us_check_temp(op->src, p->pix_size, ip, warned);
+        us_use_temp(p, op->src, ip, warned);
     }
     if (op->inst != R300_US_TEX_NOP && op->inst != R300_US_TEX_TEXKILL) {
-        us_check_temp(op->dst, p->pix_size, ip, warned);
+        us_use_temp(p, op->dst, ip, warned);
         p->units_used |= 1u << op->unit;
     }
 }
@@ -225,6 +248,7 @@ bool r300_us_load(R300USProgram *p, const uint32_t *regs)
     p->nodes = nlevel + 1;
     p->pix_size = G3D_FIELD_EX32(regs[R_US_PIXSIZE], US_PIXSIZE, PIX_SIZE);
     p->units_used = 0;
+    p->temps_used = 0;
 
     for (i = 0; i < p->nodes; i++) {
         unsigned level = 4 - p->nodes + i;
@@ -360,9 +384,13 @@ static inline void us_finish4(V4 x, float scale, bool clamp)
 {
     int px;
 
-    LANES(px) {
-        x[px] *= scale;
-        if (clamp) {
+    if (scale != 1.0f) {
+        LANES(px) {
+            x[px] *= scale;
+        }
+    }
+    if (clamp) {
+        LANES(px) {
             x[px] = g3d_clampf(x[px], 0.0f, 1.0f);
         }
     }
@@ -372,13 +400,16 @@ static void us_alu_quad(const R300USProgram *p, const R300USAluOp *op,
                         R300USQuad *q)
 {
     V4 pool[POOL_SIZE];
-    V4 A[3][3], a[3], dot3, d2a, ar, rr[3];
+    V4 Am[3][3], am[3], dot3, d2a, ar, rr[3];
+    const float *A[3][3], *a[3];    /* the operands, modified or not */
     int j, k, px;
 
     for (j = 0; j < 3; j++) {
         unsigned ra = op->rgb_addr[j], aa = op->alpha_addr[j];
 
-        if (ra < R300_US_ADDR_CONST) {
+        if (!(op->loads & (1u << j))) {
+            /* not read by this instruction */
+        } else if (ra < R300_US_ADDR_CONST) {
             LANES(px) {
                 for (k = 0; k < 3; k++) {
                     pool[3 * j + k][px] = q->temp[px][ra][k];
@@ -390,6 +421,9 @@ static void us_alu_quad(const R300USProgram *p, const R300USAluOp *op,
                     pool[3 * j + k][px] = p->consts[ra - 32][k];
                 }
             }
+        }
+        if (!(op->loads & (8u << j))) {
+            continue;
         }
         LANES(px) {
             pool[POOL_SRC0_A + j][px] = aa < R300_US_ADDR_CONST
@@ -413,19 +447,31 @@ static void us_alu_quad(const R300USProgram *p, const R300USAluOp *op,
         pool[POOL_HALF][px] = 0.5f;
     }
 
+    /* modifiers: most operands have none and are read in place */
     for (j = 0; j < 3; j++) {
+        bool plain = op->rgb_and[j] == 0xffffffffu && !op->rgb_xor[j];
         for (k = 0; k < 3; k++) {
-            us_mod4(A[j][k], pool[op->rgb_sel[j][k]], op->rgb_and[j],
-                    op->rgb_xor[j]);
+            A[j][k] = pool[op->rgb_sel[j][k]];
+            if (!plain) {
+                us_mod4(Am[j][k], A[j][k], op->rgb_and[j], op->rgb_xor[j]);
+                A[j][k] = Am[j][k];
+            }
         }
-        us_mod4(a[j], pool[op->alpha_sel[j]], op->alpha_and[j],
-                op->alpha_xor[j]);
+        a[j] = pool[op->alpha_sel[j]];
+        if (op->alpha_and[j] != 0xffffffffu || op->alpha_xor[j]) {
+            us_mod4(am[j], a[j], op->alpha_and[j], op->alpha_xor[j]);
+            a[j] = am[j];
+        }
     }
-    LANES(px) {
-        dot3[px] = A[0][0][px] * A[1][0][px] + A[0][1][px] * A[1][1][px] +
-                   A[0][2][px] * A[1][2][px];
-        d2a[px] = A[0][0][px] * A[1][0][px] + A[0][1][px] * A[1][1][px] +
-                  A[2][2][px];
+    if (op->alpha_op == R300_US_ALPHA_OP_DP ||
+        op->rgb_op == R300_US_RGB_OP_DP3 || op->rgb_op == R300_US_RGB_OP_DP4 ||
+        op->rgb_op == R300_US_RGB_OP_D2A) {
+        LANES(px) {
+            dot3[px] = A[0][0][px] * A[1][0][px] + A[0][1][px] * A[1][1][px] +
+                       A[0][2][px] * A[1][2][px];
+            d2a[px] = A[0][0][px] * A[1][0][px] + A[0][1][px] * A[1][1][px] +
+                      A[2][2][px];
+        }
     }
 
     /* alpha first: SOP hands its scalar to the RGB half */
@@ -574,22 +620,38 @@ static void us_alu_quad(const R300USProgram *p, const R300USAluOp *op,
     for (k = 0; k < 3; k++) {
         us_finish4(rr[k], op->rgb_scale, op->rgb_clamp);
     }
-    LANES(px) {
+    /* write-back; the fields are read once (the stores may alias them) */
+    {
+        const unsigned rgb_dst = op->rgb_dst, rgb_target = op->rgb_target;
+        const unsigned wmask = op->rgb_wmask, omask = op->rgb_omask;
+        const unsigned alpha_dst = op->alpha_dst;
+        const unsigned alpha_target = op->alpha_target;
+
         for (k = 0; k < 3; k++) {
-            if (op->rgb_wmask & (1 << k)) {
-                q->temp[px][op->rgb_dst][k] = rr[k][px];
+            if (wmask & (1 << k)) {
+                LANES(px) {
+                    q->temp[px][rgb_dst][k] = rr[k][px];
+                }
             }
-            if (op->rgb_omask & (1 << k)) {
-                q->out[px][op->rgb_target][k] = rr[k][px];
+            if (omask & (1 << k)) {
+                LANES(px) {
+                    q->out[px][rgb_target][k] = rr[k][px];
+                }
             }
         }
         if (op->alpha_wmask) {
-            q->temp[px][op->alpha_dst][3] = ar[px];
+            LANES(px) {
+                q->temp[px][alpha_dst][3] = ar[px];
+            }
         }
         if (op->alpha_omask) {
-            q->out[px][op->alpha_target][3] = ar[px];
+            LANES(px) {
+                q->out[px][alpha_target][3] = ar[px];
+            }
         }
-        if (op->alpha_omask_w) {
+    }
+    if (op->alpha_omask_w) {
+        LANES(px) {
             q->w[px] = ar[px];
         }
     }

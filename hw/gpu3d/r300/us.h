@@ -33,6 +33,7 @@ typedef struct R300USAluOp {
     uint32_t rgb_and[3], rgb_xor[3];        /* the modifiers as bit masks */
     uint32_t alpha_and[3], alpha_xor[3];    /* on the IEEE sign bit */
     uint8_t uses_srcp;              /* bit 0: RGB srcp read, bit 1: alpha */
+    uint8_t loads;                  /* bit j: RGB source j read, 3+j: alpha */
     uint8_t rgb_srcp, alpha_srcp;   /* SRCP_OP */
     uint8_t rgb_op, alpha_op;       /* OP; 0xff: undefined, result 0 */
     uint8_t rgb_clamp, alpha_clamp;
@@ -59,6 +60,7 @@ typedef struct R300USProgram {
     R300USAluOp alu[R300_US_MAX_ALU];
     R300USTexOp tex_op[R300_US_MAX_TEX];
     uint32_t units_used;            /* bit u: a TEX instruction samples unit u */
+    unsigned temps_used;            /* 1 + the highest temporary referenced */
 } R300USProgram;
 
 typedef struct R300USQuad {
