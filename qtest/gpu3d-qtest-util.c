@@ -148,7 +148,7 @@ bool g3dq_wait(G3DQDev *d, bool (*cond)(G3DQDev *d, void *opaque),
 }
 
 typedef struct WaitBits {
-    int bar;
+    int bar, width;             /* width: 2 or 4 bytes */
     uint64_t off;
     uint32_t mask, want;
 } WaitBits;
@@ -156,13 +156,17 @@ typedef struct WaitBits {
 static bool bits_are(G3DQDev *d, void *opaque)
 {
     WaitBits *b = opaque;
-    return (g3dq_rd32(d, b->bar, b->off) & b->mask) == b->want;
+    uint32_t v = b->width == 2 ?
+                 qpci_io_readw(d->dev, d->bar[b->bar], b->off) :
+                 g3dq_rd32(d, b->bar, b->off);
+
+    return (v & b->mask) == b->want;
 }
 
 void g3dq_wait_bits(G3DQDev *d, int bar, uint64_t off, uint32_t mask,
                     uint32_t want)
 {
-    WaitBits b = { bar, off, mask, want };
+    WaitBits b = { bar, 4, off, mask, want };
     g_assert_true(g3dq_wait(d, bits_are, &b));
 }
 
@@ -176,24 +180,11 @@ void g3dq_wait_intx(G3DQDev *d, bool level)
     g_assert_true(g3dq_wait(d, intx_is, level ? (void *)1 : NULL));
 }
 
-typedef struct Bits16 {
-    int bar;
-    uint64_t off;
-    uint16_t mask, want;
-} Bits16;
-
-static bool bits16_are(G3DQDev *d, void *opaque)
-{
-    Bits16 *b = opaque;
-    return (qpci_io_readw(d->dev, d->bar[b->bar], b->off) & b->mask) ==
-           b->want;
-}
-
 void g3dq_wait_bits16(G3DQDev *d, int bar, uint64_t off, uint16_t mask,
                       uint16_t want)
 {
-    Bits16 b = { bar, off, mask, want };
-    g_assert_true(g3dq_wait(d, bits16_are, &b));
+    WaitBits b = { bar, 2, off, mask, want };
+    g_assert_true(g3dq_wait(d, bits_are, &b));
 }
 
 char *g3dq_log_new(void)
