@@ -44,14 +44,11 @@ typedef struct Dev {
 
 static Dev open_dev(void)
 {
-    Dev d;
-    int fd = g_file_open_tmp("gpu3d-pica200-XXXXXX.log", &d.log, NULL);
-    g_autofree char *args = NULL;
+    Dev d = { NULL, g3dq_log_new() };
+    g_autofree char *args = g_strdup_printf(
+        "-device pica200-3d,id=gpu,render-threads=2 -d guest_errors -D %s",
+        d.log);
 
-    g_assert_cmpint(fd, >=, 0);
-    close(fd);
-    args = g_strdup_printf("-device pica200-3d,id=gpu,render-threads=2 "
-                           "-d guest_errors -D %s", d.log);
     d.q = g3dq_open(args, PICA200_PCI_VENDOR_ID, PICA200_PCI_DEVICE_ID);
     return d;
 }
@@ -66,10 +63,7 @@ static void close_dev(Dev *d)
 /* does the guest-error log hold `needle`? */
 static bool logged(Dev *d, const char *needle)
 {
-    g_autofree char *text = NULL;
-
-    g_assert_true(g_file_get_contents(d->log, &text, NULL, NULL));
-    return strstr(text, needle) != NULL;
+    return g3dq_logged(d->log, needle);
 }
 
 static uint32_t rd(Dev *d, uint32_t off)
@@ -98,31 +92,14 @@ static void seq(Dev *d, const PicaRegWrite *w, unsigned n)
 
 /* ---- waiting ------------------------------------------------------------ */
 
-typedef struct Bits {
-    Dev *d;
-    uint32_t off, mask, want;
-} Bits;
-
-static bool bits_are(G3DQDev *q, void *opaque)
-{
-    Bits *b = opaque;
-    return (rd(b->d, b->off) & b->mask) == b->want;
-}
-
 static void wait_bits(Dev *d, uint32_t off, uint32_t mask, uint32_t want)
 {
-    Bits b = { d, off, mask, want };
-    g_assert_true(g3dq_wait(d->q, bits_are, &b));
-}
-
-static bool intx_is(G3DQDev *q, void *opaque)
-{
-    return g3dq_intx(q) == !!opaque;
+    g3dq_wait_bits(d->q, REGS, off, mask, want);
 }
 
 static void wait_intx(Dev *d, bool level)
 {
-    g_assert_true(g3dq_wait(d->q, intx_is, level ? (void *)1 : NULL));
+    g3dq_wait_intx(d->q, level);
 }
 
 /* ---- identity, BARs, registers -------------------------------------------- */
@@ -130,27 +107,9 @@ static void wait_intx(Dev *d, bool level)
 static void test_identity(void)
 {
     Dev d = open_dev();
-    QPCIDevice *p = d.q->dev;
 
-    g_assert_cmphex(qpci_config_readw(p, PCI_VENDOR_ID), ==, 0x1234);
-    g_assert_cmphex(qpci_config_readw(p, PCI_DEVICE_ID), ==, 0x3D01);
-    g_assert_cmphex(qpci_config_readw(p, PCI_CLASS_DEVICE), ==, 0x0380);
-    g_assert_cmpuint(qpci_config_readb(p, PCI_INTERRUPT_PIN), ==, 1);
-    g_assert_cmpuint(d.q->bar_size[REGS], ==, 64 * 1024);
-    g_assert_cmpuint(d.q->bar_size[VRAM], ==, 8 * 1024 * 1024);
-    /* BAR0 32-bit MMIO, BAR2 64-bit prefetchable */
-    g_assert_cmphex(qpci_config_readl(p, PCI_BASE_ADDRESS_0) &
-                    (PCI_BASE_ADDRESS_MEM_TYPE_MASK |
-                     PCI_BASE_ADDRESS_MEM_PREFETCH), ==, 0);
-    g_assert_true(qpci_config_readl(p, PCI_BASE_ADDRESS_2) &
-                  PCI_BASE_ADDRESS_MEM_TYPE_64);
-    g_assert_true(qpci_config_readl(p, PCI_BASE_ADDRESS_2) &
-                  PCI_BASE_ADDRESS_MEM_PREFETCH);
-    /* VRAM is memory: all 8 MiB store what the guest writes */
-    g3dq_wr32(d.q, VRAM, 0, 0xCAFEF00D);
-    g3dq_wr32(d.q, VRAM, 8 * 1024 * 1024 - 4, 0x12345678);
-    g_assert_cmphex(g3dq_rd32(d.q, VRAM, 0), ==, 0xCAFEF00D);
-    g_assert_cmphex(g3dq_rd32(d.q, VRAM, 8 * 1024 * 1024 - 4), ==, 0x12345678);
+    g_assert_cmphex(d.q->vendor << 16 | d.q->device, ==, 0x12343D01);
+    g3dq_check_identity(d.q, REGS, 64 * 1024, VRAM, 8 * 1024 * 1024);
     close_dev(&d);
 }
 

@@ -53,6 +53,8 @@ G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device)
 
     d->qts = qtest_initf("-machine pc %s", args);
     d->bus = qpci_new_pc(d->qts, NULL);
+    d->pio_alloc_start = d->bus->pio_alloc_ptr;
+    d->mmio_alloc_start = d->bus->mmio_alloc_ptr;
     qpci_device_foreach(d->bus, vendor, device, found, &f);
     g_assert_nonnull(f.dev);
     d->dev = f.dev;
@@ -73,6 +75,12 @@ void g3dq_close(G3DQDev *d)
 void g3dq_system_reset(G3DQDev *d)
 {
     qtest_qmp_assert_success(d->qts, "{'execute': 'system_reset'}");
+    /*
+     * Every BAR is unassigned now: hand out the same addresses again
+     * rather than new ones (large BARs would exhaust the 32-bit window).
+     */
+    d->bus->pio_alloc_ptr = d->pio_alloc_start;
+    d->bus->mmio_alloc_ptr = d->mmio_alloc_start;
     g3dq_remap(d);
 }
 
@@ -96,6 +104,29 @@ void g3dq_read(G3DQDev *d, int bar, uint64_t off, void *buf, size_t n)
     qpci_memread(d->dev, d->bar[bar], off, buf, n);
 }
 
+void g3dq_check_identity(G3DQDev *d, int regs, uint64_t regs_size, int mem,
+                         uint64_t mem_size)
+{
+    QPCIDevice *p = d->dev;
+    uint32_t bar_mem = qpci_config_readl(p, PCI_BASE_ADDRESS_0 + 4 * mem);
+
+    g_assert_cmphex(qpci_config_readw(p, PCI_VENDOR_ID), ==, d->vendor);
+    g_assert_cmphex(qpci_config_readw(p, PCI_DEVICE_ID), ==, d->device);
+    g_assert_cmphex(qpci_config_readw(p, PCI_CLASS_DEVICE), ==, 0x0380);
+    g_assert_cmpuint(qpci_config_readb(p, PCI_INTERRUPT_PIN), ==, 1);
+    g_assert_cmpuint(d->bar_size[regs], ==, regs_size);
+    g_assert_cmpuint(d->bar_size[mem], ==, mem_size);
+    g_assert_cmphex(qpci_config_readl(p, PCI_BASE_ADDRESS_0 + 4 * regs) &
+                    (PCI_BASE_ADDRESS_MEM_TYPE_MASK |
+                     PCI_BASE_ADDRESS_MEM_PREFETCH), ==, 0);
+    g_assert_true(bar_mem & PCI_BASE_ADDRESS_MEM_TYPE_64);
+    g_assert_true(bar_mem & PCI_BASE_ADDRESS_MEM_PREFETCH);
+    g3dq_wr32(d, mem, 0, 0xCAFEF00D);
+    g3dq_wr32(d, mem, mem_size - 4, 0x12345678);
+    g_assert_cmphex(g3dq_rd32(d, mem, 0), ==, 0xCAFEF00D);
+    g_assert_cmphex(g3dq_rd32(d, mem, mem_size - 4), ==, 0x12345678);
+}
+
 bool g3dq_intx(G3DQDev *d)
 {
     return qpci_config_readw(d->dev, PCI_STATUS) & PCI_STATUS_INTERRUPT;
@@ -116,6 +147,29 @@ bool g3dq_wait(G3DQDev *d, bool (*cond)(G3DQDev *d, void *opaque),
     return false;
 }
 
+typedef struct WaitBits {
+    int bar, width;             /* width: 2 or 4 bytes */
+    uint64_t off;
+    uint32_t mask, want;
+} WaitBits;
+
+static bool bits_are(G3DQDev *d, void *opaque)
+{
+    WaitBits *b = opaque;
+    uint32_t v = b->width == 2 ?
+                 qpci_io_readw(d->dev, d->bar[b->bar], b->off) :
+                 g3dq_rd32(d, b->bar, b->off);
+
+    return (v & b->mask) == b->want;
+}
+
+void g3dq_wait_bits(G3DQDev *d, int bar, uint64_t off, uint32_t mask,
+                    uint32_t want)
+{
+    WaitBits b = { bar, 4, off, mask, want };
+    g_assert_true(g3dq_wait(d, bits_are, &b));
+}
+
 static bool intx_is(G3DQDev *d, void *opaque)
 {
     return g3dq_intx(d) == (opaque != NULL);
@@ -126,24 +180,11 @@ void g3dq_wait_intx(G3DQDev *d, bool level)
     g_assert_true(g3dq_wait(d, intx_is, level ? (void *)1 : NULL));
 }
 
-typedef struct Bits16 {
-    int bar;
-    uint64_t off;
-    uint16_t mask, want;
-} Bits16;
-
-static bool bits16_are(G3DQDev *d, void *opaque)
-{
-    Bits16 *b = opaque;
-    return (qpci_io_readw(d->dev, d->bar[b->bar], b->off) & b->mask) ==
-           b->want;
-}
-
 void g3dq_wait_bits16(G3DQDev *d, int bar, uint64_t off, uint16_t mask,
                       uint16_t want)
 {
-    Bits16 b = { bar, off, mask, want };
-    g_assert_true(g3dq_wait(d, bits16_are, &b));
+    WaitBits b = { bar, 2, off, mask, want };
+    g_assert_true(g3dq_wait(d, bits_are, &b));
 }
 
 char *g3dq_log_new(void)
@@ -245,9 +286,29 @@ bool g3dq_screendump(G3DQDev *d, const char *id, int head, G3DQImage *img)
     g_assert_cmpint(fgetc(f), ==, '6');
     g_assert_true(ppm_int(f, &img->width) && ppm_int(f, &img->height) &&
                   ppm_int(f, &max));
-    img->rgb = g_malloc((size_t)img->width * img->height * 3);
-    g_assert_cmpuint(fread(img->rgb, 3, (size_t)img->width * img->height, f),
-                     ==, (size_t)img->width * img->height);
+    /*
+     * QEMU 7.2's ppm_save writes each row with its pixman line buffer's
+     * stride, which is padded to 4 bytes: rows of widths whose 3 * width is
+     * not a multiple of 4 carry 1..3 extra bytes. Take the rows either way.
+     */
+    {
+        size_t row = (size_t)img->width * 3, stride = row;
+        long start = ftell(f), size;
+        int y;
+
+        g_assert_cmpint(fseek(f, 0, SEEK_END), ==, 0);
+        size = ftell(f) - start;
+        g_assert_cmpint(fseek(f, start, SEEK_SET), ==, 0);
+        if ((size_t)size != row * img->height) {
+            stride = (row + 3) & ~(size_t)3;
+            g_assert_cmpuint(size, ==, stride * img->height);
+        }
+        img->rgb = g_malloc(row * img->height);
+        for (y = 0; y < img->height; y++) {
+            g_assert_cmpuint(fread(img->rgb + row * y, 1, row, f), ==, row);
+            g_assert_cmpint(fseek(f, (long)(stride - row), SEEK_CUR), ==, 0);
+        }
+    }
     fclose(f);
     unlink(path);
     return true;

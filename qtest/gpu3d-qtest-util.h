@@ -19,6 +19,8 @@ typedef struct G3DQDev {
     QPCIBar bar[6];
     uint64_t bar_size[6];
     uint16_t vendor, device;
+    /* libqos's BAR allocator at start: a system reset starts it again */
+    uint64_t pio_alloc_start, mmio_alloc_start;
 } G3DQDev;
 
 typedef struct G3DQImage {
@@ -38,12 +40,23 @@ void g3dq_wr32(G3DQDev *d, int bar, uint64_t off, uint32_t v);
 void g3dq_write(G3DQDev *d, int bar, uint64_t off, const void *buf, size_t n);
 void g3dq_read(G3DQDev *d, int bar, uint64_t off, void *buf, size_t n);
 
+/*
+ * The identity DESIGN.md gives every device: d->vendor:d->device, class
+ * 0x0380, INTx A; the register BAR `regs` 32-bit MMIO of `regs_size`
+ * bytes; the memory BAR `mem` 64-bit prefetchable of `mem_size` bytes,
+ * storing what is written to its first and last words.
+ */
+void g3dq_check_identity(G3DQDev *d, int regs, uint64_t regs_size, int mem,
+                         uint64_t mem_size);
+
 /* PCI status "interrupt pending" (bit 3), after the main loop has run. */
 bool g3dq_intx(G3DQDev *d);
 /* Poll `cond` (up to ~5 s of clock steps); true once it holds. */
 bool g3dq_wait(G3DQDev *d, bool (*cond)(G3DQDev *d, void *opaque),
                void *opaque);
-
+/* Assert that (32-bit word at `off` of BAR `bar`) & mask becomes `want`. */
+void g3dq_wait_bits(G3DQDev *d, int bar, uint64_t off, uint32_t mask,
+                    uint32_t want);
 /* Wait (asserting) until PCI status shows INTx at `level`. */
 void g3dq_wait_intx(G3DQDev *d, bool level);
 /* Wait (asserting) until the 16-bit register at BAR `bar` + `off` has

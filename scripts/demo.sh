@@ -7,6 +7,7 @@
 #   scripts/demo.sh pica200       -> out/pica200-demo.png (top screen) and
 #                                    out/pica200-demo-bottom.png
 #   scripts/demo.sh glamo         -> out/glamo-demo.png (the LCD)
+#   scripts/demo.sh attila        -> out/attila-demo.png
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -17,7 +18,8 @@ case "$chip" in
   pica200) device="pica200-3d,id=gpu"; wait_for="pica200-demo: done"
            extra=(--head-shot "1:$OUT/pica200-demo-bottom.png") ;;
   glamo) device="glamo-3d,id=gpu"; wait_for="glamo-demo: done" ;;
-  *) die "no demo for '$chip' (known: r300, pica200, glamo)" ;;
+  attila) device="attila-3d,id=gpu"; wait_for="attila-demo: done" ;;
+  *) die "no demo for '$chip' (known: r300, pica200, glamo, attila)" ;;
 esac
 
 "$GPU3D_ROOT/scripts/setup.sh"

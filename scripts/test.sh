@@ -20,6 +20,7 @@ log "QEMU with the gpu3d devices"
 "$GPU3D_ROOT/scripts/qemu-build.sh"
 
 log "qtests"
+export GPU3D_ROOT   # the attila qtest reads its corpus from the source tree
 fail=0
 for t in "$GPU3D_ROOT"/qtest/gpu3d-*-test.c; do
   name=$(basename "$t" .c)
@@ -54,6 +55,7 @@ r300-demo|r300-3d,id=gpu,render-threads=2|r300-demo: done|tests/r300/ref/demo-cu
 pica200-demo|pica200-3d,id=gpu,render-threads=2|pica200-demo: done|tests/pica200/ref/demo-top.png|41|2|40|0
 pica200-demo|pica200-3d,id=gpu,render-threads=2|pica200-demo: done|tests/pica200/ref/demo-bottom.png|41|2|40|1
 glamo-demo|glamo-3d,id=gpu,render-threads=2|glamo-demo: done|tests/glamo/ref/demo-cube.png|31|32|40
+attila-demo|attila-3d,id=gpu,render-threads=2|attila-demo: done|tests/attila/ref/demo-cube.png|46|2|40
 TABLE
 
 if [ $fail != 0 ]; then

@@ -103,3 +103,20 @@ bool attila_run_trace(AttilaRun *r, AttilaTrace *tr, AttilaFrameFn *fn,
     }
     return n == 0;
 }
+
+bool attila_run_records(AttilaRun *r, const uint8_t *p, size_t n)
+{
+    AttilaTransaction t;
+    size_t used;
+
+    while (n) {
+        if (attila_agp_parse(p, n, &t, &used) != ATTILA_PARSE_OK) {
+            return false;
+        }
+        attila_core_execute(r->core, &t);
+        r->records++;
+        p += used;
+        n -= used;
+    }
+    return true;
+}

@@ -43,4 +43,10 @@ typedef bool AttilaFrameFn(void *opaque, uint32_t frame, const G3DImage *img);
 bool attila_run_trace(AttilaRun *r, AttilaTrace *tr, AttilaFrameFn *fn,
                       void *opaque, char **err);
 
+/*
+ * Execute n bytes of records built in memory (attila-cmd.h), in order.
+ * False at the first record that does not parse.
+ */
+bool attila_run_records(AttilaRun *r, const uint8_t *p, size_t n);
+
 #endif

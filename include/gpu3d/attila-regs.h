@@ -25,6 +25,8 @@
 
 #define ATTILA_PCI_VENDOR_ID   0x1234
 #define ATTILA_PCI_DEVICE_ID   0x3D02
+#define ATTILA_REGS_BAR        0       /* BAR0: control registers, 32-bit MMIO */
+#define ATTILA_MEM_BAR         2       /* BAR2: GPU memory, 64-bit prefetchable */
 #define ATTILA_BAR0_SIZE       0x10000
 #define ATTILA_MEM_SIZE_DEFAULT (256u << 20)   /* BAR2, as the traces assume */
 

@@ -14,67 +14,19 @@
 #include <string.h>
 
 #include "attila/attila-internal.h"
+#include "gpu3d/attila-cmd.h"
 
-/* ---- a tiny assembler for the encoding of digest 5.4 -------------------- */
+/* ---- the encoding of digest 5.4 (include/gpu3d/attila-cmd.h) ------------ */
 
-typedef struct Src {
-    uint8_t bank, reg, swz;
-    bool neg, abs;
-} Src;
+typedef AttilaShSrc Src;
+typedef AttilaShIns Ins;
 
-typedef struct Ins {
-    uint8_t opc;
-    bool end, pred, inv;
-    uint8_t preg;
-    Src s[3];
-    uint8_t rbank, rreg, mask;
-    bool sat;
-    bool rel;
-    uint8_t areg, acomp;
-    int16_t aoff;
-    bool has_imm;
-    uint32_t imm;
-} Ins;
-
-#define XYZW 0x1B
-#define SWZ(a, b, c, d) ((a) << 6 | (b) << 4 | (c) << 2 | (d))
+#define XYZW ATTILA_SWZ_XYZW
+#define SWZ ATTILA_SWZ
 #define T(n) ((Src){ ATTILA_BANK_TEMP, (n), XYZW })
 #define I(n) ((Src){ ATTILA_BANK_IN, (n), XYZW })
 #define C(n) ((Src){ ATTILA_BANK_PARAM, (n), XYZW })
-
-static void encode(const Ins *in, uint8_t out[16])
-{
-    uint64_t lo = 0, hi = 0;
-    int k;
-
-    lo |= in->opc;
-    lo |= (uint64_t)in->end << 8;
-    lo |= (uint64_t)in->pred << 10 | (uint64_t)in->inv << 11;
-    lo |= (uint64_t)(in->preg & 31) << 12;
-    for (k = 0; k < 3; k++) {
-        static const int at[3] = { 17, 22, 27 };
-        lo |= (uint64_t)(in->s[k].bank & 7) << at[k];
-        lo |= (uint64_t)in->s[k].neg << (at[k] + 3);
-        lo |= (uint64_t)in->s[k].abs << (at[k] + 4);
-    }
-    lo |= (uint64_t)(in->rbank & 7) << 32;
-    lo |= (uint64_t)in->sat << 35;
-    lo |= (uint64_t)(in->mask & 15) << 36;
-    lo |= (uint64_t)in->rel << 40;
-    lo |= (uint64_t)(in->areg & 3) << 41 | (uint64_t)(in->acomp & 3) << 43;
-    lo |= (uint64_t)((uint16_t)in->aoff & 0x1ff) << 45;
-    hi |= in->s[0].reg | (uint64_t)in->s[0].swz << 8 | (uint64_t)in->rreg << 16;
-    if (in->has_imm) {
-        hi |= (uint64_t)in->imm << 32;
-    } else {
-        hi |= (uint64_t)in->s[1].reg << 24 | (uint64_t)in->s[1].swz << 32;
-        hi |= (uint64_t)in->s[2].reg << 40 | (uint64_t)in->s[2].swz << 48;
-    }
-    for (k = 0; k < 8; k++) {
-        out[k] = lo >> (8 * k);
-        out[8 + k] = hi >> (8 * k);
-    }
-}
+#define encode attila_sh_encode
 
 /* ---- a machine to run programs on ---------------------------------------- */
 
