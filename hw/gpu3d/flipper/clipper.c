@@ -3,9 +3,10 @@
  * points into triangles (digest §6.3, §6.5).
  *
  * Decisions:
- * - The clip volume is GX's: -w <= x, y <= w and -w <= z <= 0 (digest §6.3);
- *   triangles are clipped to it exactly (the hardware guard band is not
- *   modelled) and fanned from their first vertex.
+ * - Triangles are clipped to -w <= x, y <= w, w >= 0 and z >= -w the way
+ *   Dolphin's software renderer clips them (see clip_mask), and fanned from
+ *   their first vertex; the hardware guard band is not modelled. XF
+ *   ClipDisable bit 0 turns clipping off while every w is positive.
  * - Culling uses the sign of the clip-space area as Dolphin computes it;
  *   GEN_MODE.REJECT_EN bit 0 culls what that sign calls front-facing and bit
  *   1 the other side (libogc GX_CULL_BACK = 1, GX_CULL_FRONT = 2); the sign
@@ -21,7 +22,7 @@
 
 #include <math.h>
 
-enum { CLIP_MAX = 9 };      /* a triangle clipped by 6 planes */
+enum { CLIP_MAX = 16 };     /* a triangle clipped by 6 planes: <= 9 */
 
 static void perspective_divide(FlipperCore *c, GXVertex *v)
 {
@@ -35,6 +36,26 @@ static void perspective_divide(FlipperCore *c, GXVertex *v)
                    xf_f(c, XF_REG_VIEWPORT + 5);
 }
 
+/*
+ * Outcodes: outside x = +-w, y = +-w, z > 0 (z and w of the same sign) and
+ * z < -w. The polygon is then clipped against x, y, w >= 0 and z >= -w:
+ * like Dolphin, the near side is cut at w = 0 (the eye plane) and depth
+ * between the eye and z = 0 is clamped by the rasteriser.
+ */
+static unsigned clip_mask(const GXVertex *v)
+{
+    const float *p = v->proj;
+    unsigned m = 0;
+
+    m |= (p[3] - p[0] < 0) << 0;
+    m |= (p[0] + p[3] < 0) << 1;
+    m |= (p[3] - p[1] < 0) << 2;
+    m |= (p[1] + p[3] < 0) << 3;
+    m |= (p[3] * p[2] > 0) << 4;
+    m |= (p[2] + p[3] < 0) << 5;
+    return m;
+}
+
 /* signed distance to clip plane k (inside >= 0) */
 static float plane_dist(const GXVertex *v, int k)
 {
@@ -42,51 +63,44 @@ static float plane_dist(const GXVertex *v, int k)
 
     switch (k) {
     case 0: return p[3] - p[0];
-    case 1: return p[3] + p[0];
+    case 1: return p[0] + p[3];
     case 2: return p[3] - p[1];
-    case 3: return p[3] + p[1];
-    case 4: return -p[2];
+    case 3: return p[1] + p[3];
+    case 4: return p[3];
     default: return p[2] + p[3];
     }
 }
 
-static unsigned clip_mask(const GXVertex *v)
-{
-    unsigned m = 0;
-    int k;
-
-    for (k = 0; k < 6; k++) {
-        /* NaN counts as outside */
-        if (!(plane_dist(v, k) >= 0.0f)) {
-            m |= 1u << k;
-        }
-    }
-    return m;
-}
-
-static void lerp_vertex(GXVertex *out, const GXVertex *a, const GXVertex *b,
+/* the vertex where the edge from `out` (outside) to `in` crosses a plane */
+static void lerp_vertex(GXVertex *v, const GXVertex *out, const GXVertex *in,
                         float t)
 {
+    /* colours step in 1/256 of the edge, as Dolphin's clipper does */
+    int ti = (uint16_t)(t * 256.0f);
     int i, k;
 
     for (k = 0; k < 4; k++) {
-        out->proj[k] = a->proj[k] + (b->proj[k] - a->proj[k]) * t;
+        v->proj[k] = out->proj[k] + (in->proj[k] - out->proj[k]) * t;
     }
     for (k = 0; k < 3; k++) {
-        out->mv[k] = a->mv[k] + (b->mv[k] - a->mv[k]) * t;
+        v->mv[k] = out->mv[k] + (in->mv[k] - out->mv[k]) * t;
+        for (i = 0; i < 3; i++) {
+            v->normal[i][k] = out->normal[i][k] +
+                              (in->normal[i][k] - out->normal[i][k]) * t;
+        }
     }
     for (i = 0; i < 2; i++) {
         for (k = 0; k < 4; k++) {
-            float v = a->col[i][k] + (b->col[i][k] - a->col[i][k]) * t;
-            out->col[i][k] = (uint8_t)g3d_clampf(v, 0.0f, 255.0f);
+            v->col[i][k] = (uint8_t)(out->col[i][k] +
+                                     (((in->col[i][k] - out->col[i][k]) * ti)
+                                      >> 8));
         }
     }
     for (i = 0; i < 8; i++) {
         for (k = 0; k < 3; k++) {
-            out->tex[i][k] = a->tex[i][k] + (b->tex[i][k] - a->tex[i][k]) * t;
+            v->tex[i][k] = out->tex[i][k] + (in->tex[i][k] - out->tex[i][k]) * t;
         }
     }
-    memcpy(out->normal, a->normal, sizeof(out->normal));
 }
 
 static bool is_backface(FlipperCore *c, const GXVertex *v0, const GXVertex *v1,
@@ -130,30 +144,39 @@ void flipper_clip_triangle(FlipperCore *c, const GXVertex *v0,
         buf[0][1] = *v1;
         buf[0][2] = *v2;
     }
-    if (m0 | m1 | m2) {
-        for (k = 0; k < 6 && n >= 3; k++) {
+    /* XF ClipDisable bit 0: no clipping (unless a w is negative) */
+    if ((m0 | m1 | m2) &&
+        !((xf_reg(c, XF_REG_CLIPDISABLE) & 1) && v0->proj[3] >= 0 &&
+          v1->proj[3] >= 0 && v2->proj[3] >= 0)) {
+        unsigned mask = m0 | m1 | m2;
+        for (k = 0; k < 6; k++) {
             GXVertex *in = buf[cur], *out = buf[cur ^ 1];
             int on = 0;
 
-            if (!((m0 | m1 | m2) & (1u << k))) {
+            if (!(mask & (1u << k))) {
                 continue;
             }
             for (i = 0; i < n; i++) {
                 const GXVertex *a = &in[i], *b = &in[(i + 1) % n];
                 float da = plane_dist(a, k), db = plane_dist(b, k);
 
-                if (da >= 0.0f && on < CLIP_MAX) {
+                if (da >= 0 && on < CLIP_MAX) {
                     out[on++] = *a;
                 }
-                if ((da >= 0.0f) != (db >= 0.0f) && on < CLIP_MAX) {
-                    lerp_vertex(&out[on++], a, b, da / (da - db));
+                if (((db <= 0 && da > 0) || (db > 0 && da <= 0)) &&
+                    on < CLIP_MAX) {
+                    if (db < 0) {
+                        lerp_vertex(&out[on++], b, a, db / (db - da));
+                    } else {
+                        lerp_vertex(&out[on++], a, b, da / (da - db));
+                    }
                 }
+            }
+            if (on < 3) {
+                return;
             }
             n = on;
             cur ^= 1;
-        }
-        if (n < 3) {
-            return;
         }
     }
     for (i = 0; i < n; i++) {

@@ -1,0 +1,201 @@
+/*
+ * Test rig (see rig.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "rig.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/scanout.h"
+
+static int64_t rig_clock(void *opaque)
+{
+    return ((FlipperRig *)opaque)->clock_ns;
+}
+
+FlipperRig *rig_new(int threads)
+{
+    FlipperRig *r = g_new0(FlipperRig, 1);
+    FlipperCoreConfig cfg = { 0 };
+
+    r->mem1 = g_malloc0(FLIPPER_MEM1_SIZE);
+    g3d_flat_mem_init(&r->mem, &r->flat, r->mem1, 0, FLIPPER_MEM1_SIZE);
+    cfg.mem = r->mem;
+    cfg.mem1_size = FLIPPER_MEM1_SIZE;
+    cfg.threads = threads;
+    cfg.clock_ns = rig_clock;
+    cfg.opaque = r;
+    r->core = flipper_core_new(&cfg);
+    return r;
+}
+
+void rig_free(FlipperRig *r)
+{
+    if (r) {
+        flipper_core_free(r->core);
+        g_free(r->mem1);
+        g_free(r);
+    }
+}
+
+uint32_t rig_r16(FlipperRig *r, uint32_t off)
+{
+    return (uint32_t)flipper_reg_read(r->core, off, 2);
+}
+
+uint32_t rig_r32(FlipperRig *r, uint32_t off)
+{
+    return (uint32_t)flipper_reg_read(r->core, off, 4);
+}
+
+void rig_w16(FlipperRig *r, uint32_t off, uint32_t v)
+{
+    flipper_reg_write(r->core, off, v & 0xFFFF, 2);
+}
+
+void rig_w32(FlipperRig *r, uint32_t off, uint32_t v)
+{
+    flipper_reg_write(r->core, off, v, 4);
+}
+
+uint32_t rig_cp32(FlipperRig *r, uint32_t off)
+{
+    return rig_r16(r, off) | rig_r16(r, off + 2) << 16;
+}
+
+void rig_set_cp32(FlipperRig *r, uint32_t off, uint32_t v)
+{
+    rig_w16(r, off, v);
+    rig_w16(r, off + 2, v >> 16);
+}
+
+void rig_fifo_init(FlipperRig *r, uint32_t base, uint32_t size)
+{
+    uint32_t end = base + size - 4;     /* libogc's END: the last block */
+
+    rig_w16(r, A_CP_CR, 0);
+    rig_w32(r, A_PI_FIFO_BASE, base);
+    rig_w32(r, A_PI_FIFO_END, end);
+    rig_w32(r, A_PI_FIFO_WPTR, base);
+    rig_set_cp32(r, A_CP_FIFO_BASE_LO, base);
+    rig_set_cp32(r, A_CP_FIFO_END_LO, end);
+    rig_set_cp32(r, A_CP_FIFO_HIWM_LO, size - 0x4000);
+    rig_set_cp32(r, A_CP_FIFO_LOWM_LO, (size / 2) & ~31u);
+    rig_set_cp32(r, A_CP_FIFO_DIST_LO, 0);
+    rig_set_cp32(r, A_CP_FIFO_WPTR_LO, base);
+    rig_set_cp32(r, A_CP_FIFO_RPTR_LO, base);
+    rig_w16(r, A_CP_CLEAR, 3);
+    /* read enable and link; interrupts as the test wants them */
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_READ_ENABLE_MASK |
+                        R_CP_CR_GP_LINK_ENABLE_MASK);
+}
+
+void rig_run(FlipperRig *r)
+{
+    int guard = 0;
+
+    while (flipper_core_work(r->core, 1u << 16)) {
+        g_assert_cmpint(++guard, <, 1 << 20);
+    }
+}
+
+static void wgp_write(FlipperRig *r, const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+
+    for (; i + 4 <= n; i += 4) {
+        uint32_t v = (uint32_t)p[i] << 24 | p[i + 1] << 16 | p[i + 2] << 8 |
+                     p[i + 3];
+        flipper_reg_write(r->core, FLIPPER_WGP_BASE, v, 4);
+    }
+    for (; i < n; i++) {
+        flipper_reg_write(r->core, FLIPPER_WGP_BASE, p[i], 1);
+    }
+}
+
+void rig_submit(FlipperRig *r, const uint8_t *p, size_t len)
+{
+    static const uint8_t nops[32];
+    uint32_t ring = rig_cp32(r, A_CP_FIFO_END_LO) -
+                    rig_cp32(r, A_CP_FIFO_BASE_LO) + 32;
+    size_t pos = 0;
+
+    while (pos < len) {
+        size_t n = MIN(32, len - pos);
+        /* the CPU waits while the ring is nearly full */
+        while (rig_cp32(r, A_CP_FIFO_DIST_LO) + 64 > ring) {
+            flipper_core_work(r->core, 4096);
+        }
+        wgp_write(r, p + pos, n);
+        pos += n;
+    }
+    /* push out the partial burst, as GX_Flush does */
+    wgp_write(r, nops, (32 - len % 32) % 32);
+    rig_run(r);
+}
+
+void rig_run_scene(FlipperRig *r, const FlipperScene *s)
+{
+    GByteArray *pro = flipper_scene_prologue(s);
+    guint i;
+
+    for (i = 0; i < s->mem->len; i++) {
+        const SceneBlob *b = &g_array_index(s->mem, SceneBlob, i);
+        g_assert(g3d_range_ok(b->addr, b->data->len, 0, FLIPPER_MEM1_SIZE));
+        memcpy(r->mem1 + b->addr, b->data->data, b->data->len);
+    }
+    rig_submit(r, pro->data, pro->len);
+    rig_submit(r, s->fifo->data, s->fifo->len);
+    g_byte_array_unref(pro);
+}
+
+void rig_vi_init(FlipperRig *r, uint32_t xfb)
+{
+    /* the doc's NTSC snapshot (digest §8 A) */
+    rig_w16(r, A_VI_DCR, 0x0002);
+    rig_w16(r, A_VI_DCR, 0x0000);
+    rig_w16(r, A_VI_VTR, 0x0F06);
+    rig_w32(r, A_VI_HTR0, 0x476901AD);
+    rig_w32(r, A_VI_HTR1, 0x02EA5140);
+    rig_w32(r, A_VI_VTO, 0x00030018);
+    rig_w32(r, A_VI_VTE, 0x00020019);
+    rig_w32(r, A_VI_BBEI, 0x410C410C);
+    rig_w32(r, A_VI_BBOI, 0x40ED40ED);
+    rig_w16(r, A_VI_HSR, 0x0100);
+    rig_w16(r, A_VI_HSW, 0x2850);               /* 40 words, stride 80 */
+    rig_w32(r, A_VI_TFBL, xfb);                 /* libogc: full address */
+    rig_w32(r, A_VI_BFBL, xfb + SCENE_W * 2);   /* next line */
+    rig_w32(r, A_VI_DI0, 0x110701AE);
+    rig_w32(r, A_VI_DI1, 0x10010001);
+    rig_w16(r, A_VI_DCR, 0x0001);
+}
+
+bool rig_scanout(FlipperRig *r, G3DImage *img)
+{
+    G3DScanout so;
+    uint32_t *px;
+    bool ok;
+
+    if (!flipper_scanout(r->core, 0, &so)) {
+        return false;
+    }
+    px = g_new(uint32_t, (size_t)so.width * so.height);
+    ok = g3d_scanout_copy(&so, &r->mem, px, so.width, "rig");
+    if (ok) {
+        ok = g3d_image_alloc(img, (int)so.width, (int)so.height);
+        if (ok) {
+            g3d_image_from_argb(img, px, (int)so.width);
+        }
+    }
+    g_free(px);
+    return ok;
+}
+
+char *rig_src_path(const char *rel)
+{
+    const char *src = getenv("GPU3D_SRCDIR");
+
+    return g_build_filename(src ? src : ".", "tests", "flipper", rel, NULL);
+}
