@@ -5,7 +5,16 @@ GPU3D_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 GPU3D_CACHE=${GPU3D_CACHE:-$HOME/.cache/gpu3d}
 QEMU_VERSION=7.2.22          # upstream version inside Debian bookworm's qemu 1:7.2+dfsg
 QEMU_PATCH=$GPU3D_ROOT/patches/qemu-7.2-gpu3d-hooks.patch
-PATCH_KEY=$(sha256sum "$QEMU_PATCH" | cut -c1-12)
+FIRMWARE_PATH=/usr/share/seabios:/usr/share/qemu:/usr/lib/ipxe/qemu
+# the small build of DESIGN.md; ccache wraps the compiler when present
+QEMU_CC=gcc
+command -v ccache >/dev/null 2>&1 && QEMU_CC="ccache gcc"
+QEMU_CONFIGURE_ARGS=(--target-list=x86_64-softmmu --without-default-features
+  --enable-tcg --enable-png --enable-vnc --disable-docs --disable-werror
+  --disable-install-blobs "--firmwarepath=$FIRMWARE_PATH" "--cc=$QEMU_CC")
+# the prepared tree is keyed by the QEMU version, our patch and the flags
+PATCH_KEY=$( (cat "$QEMU_PATCH"; printf '%s\n' "${QEMU_CONFIGURE_ARGS[@]}") |
+             sha256sum | cut -c1-12)
 # The pristine source, shared by every tree.
 QEMU_SRC=$GPU3D_CACHE/qemu-$QEMU_VERSION-src
 # The prepared tree (source + hooks + overlay + build dir), keyed by QEMU
@@ -15,7 +24,6 @@ QEMU_BUILD=$QEMU_TREE/build
 QEMU_BIN=$QEMU_BUILD/qemu-system-x86_64
 CORE_BUILD=${GPU3D_CORE_BUILD:-$GPU3D_ROOT/build}
 OUT=${GPU3D_OUT:-$GPU3D_ROOT/out}
-FIRMWARE_PATH=/usr/share/seabios:/usr/share/qemu:/usr/lib/ipxe/qemu
 JOBS=${JOBS:-$(nproc)}
 
 export CCACHE_DIR=${CCACHE_DIR:-$GPU3D_CACHE/ccache}

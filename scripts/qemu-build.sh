@@ -50,12 +50,21 @@ prepare_tree() {
   overlay
   mkdir -p "$QEMU_BUILD"
   log "configuring"
-  (cd "$QEMU_BUILD" && ../configure --target-list=x86_64-softmmu \
-      --without-default-features --enable-tcg --enable-png --enable-vnc \
-      --disable-docs --disable-werror --disable-install-blobs \
-      --firmwarepath="$FIRMWARE_PATH" >configure.log 2>&1) ||
+  (cd "$QEMU_BUILD" && ../configure "${QEMU_CONFIGURE_ARGS[@]}" \
+      >configure.log 2>&1) ||
     { tail -30 "$QEMU_BUILD/configure.log"; die "configure failed"; }
   touch "$QEMU_TREE/.gpu3d-prepared"
+}
+
+link_firmware() {
+  # Run from its build tree, QEMU relocates the firmware path into
+  # build/qemu-bundle/: point that at Debian's seabios, ipxe-qemu and
+  # qemu-system-data (which has the multiboot option ROMs -kernel needs).
+  local d
+  for d in ${FIRMWARE_PATH//:/ }; do
+    mkdir -p "$QEMU_BUILD/qemu-bundle$(dirname "$d")"
+    ln -sfn "$d" "$QEMU_BUILD/qemu-bundle$d"
+  done
 }
 
 qtest_targets() {
@@ -70,6 +79,7 @@ mkdir -p "$GPU3D_CACHE"
 fetch_source
 prepare_tree
 overlay
+link_firmware
 targets=("$@")
 if [ ${#targets[@]} = 0 ]; then
   mapfile -t targets < <(echo qemu-system-x86_64; qtest_targets)

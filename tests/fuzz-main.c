@@ -3,7 +3,8 @@
  * runs the given files, or a fixed number of pseudo-random inputs (seeded,
  * so a failure reproduces), through LLVMFuzzerTestOneInput. CI runs every
  * harness this way; `meson configure -Dfuzz=true` with CC=clang builds the
- * same harnesses with libFuzzer for real fuzzing.
+ * same harnesses with libFuzzer for real fuzzing, and
+ * `fuzz-NAME --write-seeds DIR` writes the harness's seeds as its corpus.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -34,6 +35,27 @@ int main(int argc, char **argv)
     unsigned iters = 3000, i;
     const char *env = getenv("GPU3D_FUZZ_ITERS");
 
+    if (argc == 3 && !strcmp(argv[1], "--write-seeds")) {
+        unsigned written = 0;
+        for (i = 0; gpu3d_fuzz_seed && i < 64; i++) {
+            size_t n = gpu3d_fuzz_seed(i, buf, MAX);
+            char path[4096];
+            FILE *f;
+            if (!n) {
+                continue;
+            }
+            snprintf(path, sizeof(path), "%s/seed-%02u", argv[2], i);
+            f = fopen(path, "wb");
+            if (!f || fwrite(buf, 1, n, f) != n) {
+                perror(path);
+                return 1;
+            }
+            fclose(f);
+            written++;
+        }
+        printf("%u seeds written to %s\n", written, argv[2]);
+        return 0;
+    }
     if (argc > 1) {
         for (i = 1; i < (unsigned)argc; i++) {
             FILE *f = fopen(argv[i], "rb");

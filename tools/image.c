@@ -140,26 +140,30 @@ bool g3d_image_compare(const G3DImage *a, const G3DImage *b, G3DImageDiff *d)
 {
     size_t i, n;
     double se = 0;
+    int tol = d->tolerance;
 
     memset(d, 0, sizeof(*d));
+    d->tolerance = tol;
     if (a->width != b->width || a->height != b->height) {
         return false;
     }
     n = (size_t)a->width * a->height;
     for (i = 0; i < n; i++) {
-        bool diff = false;
+        bool diff = false, beyond = false;
         int c;
         for (c = 0; c < 3; c++) {
             int delta = abs(a->rgb[i * 3 + c] - b->rgb[i * 3 + c]);
             se += (double)delta * delta;
             if (delta) {
                 diff = true;
+                beyond |= delta > tol;
                 if (delta > d->max_delta) {
                     d->max_delta = delta;
                 }
             }
         }
         d->differing += diff;
+        d->beyond += beyond;
     }
     d->psnr = se == 0 ? INFINITY
                       : 10.0 * log10(255.0 * 255.0 / (se / (double)(n * 3)));

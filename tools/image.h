@@ -27,9 +27,11 @@ typedef struct G3DImageDiff {
     double psnr;             /* dB; INFINITY when identical */
     long differing;          /* pixels with any channel different */
     int max_delta;           /* largest channel difference */
+    int tolerance;           /* in: channel delta that still counts as equal */
+    long beyond;             /* pixels with a channel delta > tolerance */
 } G3DImageDiff;
 
-/* false if the sizes differ */
+/* false if the sizes differ; set d->tolerance before calling */
 bool g3d_image_compare(const G3DImage *a, const G3DImage *b, G3DImageDiff *d);
 
 /* From 32-bit 0xAARRGGBB words with a pitch in words. */

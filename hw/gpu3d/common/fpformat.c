@@ -21,7 +21,7 @@ float g3d_float_unpack(uint32_t bits, const G3DFloatFmt *fmt)
     uint32_t m = bits & man_mask;
     float v;
 
-    if (e == 0) {
+    if (e == 0 && !(m != 0 && (fmt->flags & G3D_FP_EXP0_NORMAL))) {
         if (!(fmt->flags & G3D_FP_DENORM) || m == 0) {
             return sign ? -0.0f : 0.0f;
         }
@@ -62,6 +62,11 @@ uint32_t g3d_float_pack(float f, const G3DFloatFmt *fmt)
     e = e32 - 127 + fmt->bias;
     mant = (uint64_t)(m32 | 0x800000); /* 1.m with 23 fraction bits */
 
+    if (e == 0 && (fmt->flags & G3D_FP_EXP0_NORMAL) && !(fmt->flags & G3D_FP_ROUND)) {
+        /* the lowest binade is normal: keep the truncated mantissa */
+        mant >>= shift;
+        return (mant & man_mask) ? sbit | ((uint32_t)mant & man_mask) : sbit;
+    }
     if (e <= 0) {
         if (!(fmt->flags & G3D_FP_DENORM)) {
             return sbit;

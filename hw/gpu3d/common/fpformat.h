@@ -18,6 +18,11 @@ enum {
     G3D_FP_DENORM = 1 << 0,  /* exponent 0 holds denormals (else: zero) */
     G3D_FP_INFNAN = 1 << 1,  /* exponent all-ones holds inf/NaN (else: a number) */
     G3D_FP_ROUND  = 1 << 2,  /* pack rounds to nearest even (else: truncates) */
+    /*
+     * exponent 0 with a non-zero mantissa is a normal number 2^(0-bias) * 1.m
+     * (only all-zero magnitude bits are zero): PICA200 floats. Not with DENORM.
+     */
+    G3D_FP_EXP0_NORMAL = 1 << 3,
 };
 
 typedef struct G3DFloatFmt {

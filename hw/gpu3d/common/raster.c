@@ -29,6 +29,7 @@ typedef struct Edge {
 typedef struct SetupTri {
     Edge e[3];          /* edge k is opposite vertex k */
     int64_t area;       /* E_k at vertex k, > 0 */
+    double inv_area;
     float inv_w[3];
     uint8_t perm[3];    /* perm[k]: caller's index of internal vertex k */
     G3DRect box;        /* covered pixels are inside: bbox met with clip */
@@ -197,6 +198,7 @@ bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
         area = -area;
     }
     st->area = area;
+    st->inv_area = 1.0 / (double)area;
 
     for (k = 0; k < 3; k++) {
         const G3DRasterVertex *a = v[(k + 1) % 3], *b = v[(k + 2) % 3];
@@ -242,85 +244,128 @@ static inline int tile_owner(int tx, int ty, int threads)
 
 static void quad_weights(const SetupTri *st, G3DQuad *q, const int64_t E[4][3])
 {
-    const double area = (double)st->area;
     int i, k;
 
     for (i = 0; i < 4; i++) {
-        float lin[3], p[3], s;
+        float lin[3], p[3];
+        double r;
 
         /*
-         * Divide rather than multiply by a reciprocal, so that a vertex
-         * weighs exactly 1 at itself and 0 at the others.
+         * Multiply by reciprocals in double: a product within an ulp of 1.0
+         * (or exactly 0) rounds to exactly 1.0f (0.0f), so a vertex weighs
+         * exactly 1 at itself and 0 at the others.
          */
         for (k = 0; k < 3; k++) {
-            lin[k] = (float)((double)E[i][k] / area);
+            lin[k] = (float)((double)E[i][k] * st->inv_area);
             p[k] = lin[k] * st->inv_w[k];
         }
-        s = p[0] + p[1] + p[2];
+        r = (double)p[0] + (double)p[1] + (double)p[2];
+        r = r != 0.0 ? 1.0 / r : 0.0;
         for (k = 0; k < 3; k++) {
             q->lin[i][st->perm[k]] = lin[k];
-            q->bary[i][st->perm[k]] = s != 0.0f ? p[k] / s : lin[k];
+            q->bary[i][st->perm[k]] = r != 0.0 ? (float)(p[k] * r) : lin[k];
         }
     }
 }
 
+static void emit_quad(const SetupTri *st, int qx, int qy, uint32_t mask,
+                      const int64_t E[4][3], int thread, uint64_t *nquads,
+                      uint64_t *nsamples)
+{
+    G3DQuad q;
+
+    q.x = qx;
+    q.y = qy;
+    q.mask = mask;
+    if (!st->no_weights) {
+        quad_weights(st, &q, E);
+    }
+    st->shade(st->user, &q, thread);
+    (*nquads)++;
+    *nsamples += __builtin_popcount(mask);
+}
+
+#define BLOCK 8                 /* pixels; the tile size is a multiple */
+
+/*
+ * One tile's part of a triangle, in 8x8 blocks: a block whose samples are
+ * all outside one edge is skipped; a block whose samples are all inside
+ * every edge (and the box) is covered without testing each sample.
+ */
 static void raster_tile(const SetupTri *st, int x0, int y0, int x1, int y1,
                         int thread, uint64_t *nquads, uint64_t *nsamples)
 {
     const int64_t S = st->rules->subpixels;
     const int64_t sx0 = st->rules->sample_x, sy0 = st->rules->sample_y;
-    int qx0 = x0 & ~1, qy0 = y0 & ~1;
-    int64_t step_x[3], step_y[3], row[3];
-    G3DQuad q;
-    int qx, qy, k;
+    int64_t step_x[3], step_y[3];
+    int bx, by, k;
 
     for (k = 0; k < 3; k++) {
-        const Edge *e = &st->e[k];
-        step_x[k] = e->a * S;
-        step_y[k] = e->b * S;
-        row[k] = e->a * (qx0 * S + sx0) + e->b * (qy0 * S + sy0) + e->c;
+        step_x[k] = st->e[k].a * S;
+        step_y[k] = st->e[k].b * S;
     }
+    for (by = y0 & ~(BLOCK - 1); by < y1; by += BLOCK) {
+        for (bx = x0 & ~(BLOCK - 1); bx < x1; bx += BLOCK) {
+            /* the block's samples, clipped to the box, even-aligned */
+            int cx0 = MAX(bx, x0) & ~1, cy0 = MAX(by, y0) & ~1;
+            int cx1 = MIN(bx + BLOCK, x1), cy1 = MIN(by + BLOCK, y1);
+            int64_t base[3];
+            bool all_in = true, out = false;
+            int qx, qy;
 
-    for (qy = qy0; qy < y1; qy += 2) {
-        int64_t cur[3] = { row[0], row[1], row[2] };
-
-        for (qx = qx0; qx < x1; qx += 2) {
-            int64_t E[4][3];
-            uint32_t mask = 0;
-            int i;
-
-            for (k = 0; k < 3; k++) {
-                E[0][k] = cur[k];
-                E[1][k] = cur[k] + step_x[k];
-                E[2][k] = cur[k] + step_y[k];
-                E[3][k] = cur[k] + step_x[k] + step_y[k];
+            for (k = 0; k < 3 && !out; k++) {
+                const Edge *e = &st->e[k];
+                /* E is linear: its extremes are at the block's corners */
+                int64_t e00 = e->a * (cx0 * S + sx0) + e->b * (cy0 * S + sy0) +
+                              e->c + e->bias;
+                int64_t ex = step_x[k] * (cx1 - 1 - cx0);
+                int64_t ey = step_y[k] * (cy1 - 1 - cy0);
+                int64_t lo = e00 + MIN(ex, 0) + MIN(ey, 0);
+                int64_t hi = e00 + MAX(ex, 0) + MAX(ey, 0);
+                out = hi < 0;
+                all_in &= lo >= 0;
+                base[k] = e00 - e->bias;
             }
-            for (i = 0; i < 4; i++) {
-                int px = qx + (i & 1), py = qy + (i >> 1);
-                if (E[i][0] + st->e[0].bias >= 0 &&
-                    E[i][1] + st->e[1].bias >= 0 &&
-                    E[i][2] + st->e[2].bias >= 0 &&
-                    px >= x0 && px < x1 && py >= y0 && py < y1) {
-                    mask |= 1u << i;
+            if (out) {
+                continue;
+            }
+            all_in &= cx0 >= x0 && cy0 >= y0;
+            for (qy = cy0; qy < cy1; qy += 2) {
+                int64_t row[3];
+                for (k = 0; k < 3; k++) {
+                    row[k] = base[k] + step_y[k] * (qy - cy0);
+                }
+                for (qx = cx0; qx < cx1; qx += 2) {
+                    int64_t E[4][3];
+                    uint32_t mask = 0;
+                    int i;
+
+                    for (k = 0; k < 3; k++) {
+                        int64_t cur = row[k] + step_x[k] * (qx - cx0);
+                        E[0][k] = cur;
+                        E[1][k] = cur + step_x[k];
+                        E[2][k] = cur + step_y[k];
+                        E[3][k] = cur + step_x[k] + step_y[k];
+                    }
+                    if (all_in && qx + 1 < cx1 && qy + 1 < cy1) {
+                        mask = 0xF;
+                    } else {
+                        for (i = 0; i < 4; i++) {
+                            int px = qx + (i & 1), py = qy + (i >> 1);
+                            if (E[i][0] + st->e[0].bias >= 0 &&
+                                E[i][1] + st->e[1].bias >= 0 &&
+                                E[i][2] + st->e[2].bias >= 0 &&
+                                px >= x0 && px < x1 && py >= y0 && py < y1) {
+                                mask |= 1u << i;
+                            }
+                        }
+                    }
+                    if (mask) {
+                        emit_quad(st, qx, qy, mask, E, thread, nquads,
+                                  nsamples);
+                    }
                 }
             }
-            if (mask) {
-                q.x = qx;
-                q.y = qy;
-                q.mask = mask;
-                if (!st->no_weights) {
-                    quad_weights(st, &q, E);
-                }
-                st->shade(st->user, &q, thread);
-                (*nquads)++;
-                *nsamples += __builtin_popcount(mask);
-            }
-            for (k = 0; k < 3; k++) {
-                cur[k] += 2 * step_x[k];
-            }
-        }
-        for (k = 0; k < 3; k++) {
-            row[k] += 2 * step_y[k];
         }
     }
 }

@@ -1,0 +1,292 @@
+/*
+ * The gpu3d guest runtime (see guest.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "guest.h"
+
+#define COM1            0x3F8
+#define DEBUG_EXIT_PORT 0x501
+#define PCI_ADDR        0xCF8
+#define PCI_DATA        0xCFC
+
+/* ---- serial ---- */
+
+static void serial_init(void)
+{
+    outb(COM1 + 1, 0x00);       /* no interrupts */
+    outb(COM1 + 3, 0x80);       /* DLAB */
+    outb(COM1 + 0, 0x01);       /* 115200 baud */
+    outb(COM1 + 1, 0x00);
+    outb(COM1 + 3, 0x03);       /* 8N1 */
+    outb(COM1 + 2, 0xC7);       /* FIFO */
+}
+
+static void serial_putc(char c)
+{
+    int spin = 100000;
+
+    if (c == '\n') {
+        serial_putc('\r');
+    }
+    while (!(inb(COM1 + 5) & 0x20) && spin--) {
+    }
+    outb(COM1, (uint8_t)c);
+}
+
+static void put_uint(uint32_t v, unsigned base, int width, char pad)
+{
+    char buf[12];
+    int n = 0;
+
+    do {
+        unsigned d = v % base;
+        buf[n++] = (char)(d < 10 ? '0' + d : 'a' + d - 10);
+        v /= base;
+    } while (v && n < 11);
+    while (n < width) {
+        buf[n++] = pad;
+    }
+    while (n) {
+        serial_putc(buf[--n]);
+    }
+}
+
+void g3d_vprintf(const char *fmt, va_list ap)
+{
+    for (; *fmt; fmt++) {
+        int width = 0;
+        char pad = ' ';
+
+        if (*fmt != '%') {
+            serial_putc(*fmt);
+            continue;
+        }
+        fmt++;
+        if (*fmt == '0') {
+            pad = '0';
+            fmt++;
+        }
+        while (*fmt >= '0' && *fmt <= '9') {
+            width = width * 10 + (*fmt++ - '0');
+        }
+        switch (*fmt) {
+        case 'd': {
+            int v = va_arg(ap, int);
+            if (v < 0) {
+                serial_putc('-');
+                v = -v;
+            }
+            put_uint((uint32_t)v, 10, width, pad);
+            break;
+        }
+        case 'u':
+            put_uint(va_arg(ap, uint32_t), 10, width, pad);
+            break;
+        case 'x':
+            put_uint(va_arg(ap, uint32_t), 16, width, pad);
+            break;
+        case 'p':
+            serial_putc('0');
+            serial_putc('x');
+            put_uint((uint32_t)(uintptr_t)va_arg(ap, void *), 16, 8, '0');
+            break;
+        case 's': {
+            const char *s = va_arg(ap, const char *);
+            while (*s) {
+                serial_putc(*s++);
+            }
+            break;
+        }
+        case 'c':
+            serial_putc((char)va_arg(ap, int));
+            break;
+        case '%':
+            serial_putc('%');
+            break;
+        default:
+            serial_putc('?');
+            break;
+        }
+    }
+}
+
+void g3d_printf(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    g3d_vprintf(fmt, ap);
+    va_end(ap);
+}
+
+void g3d_exit(int status)
+{
+    /* isa-debug-exit: QEMU exits with (status << 1) | 1 */
+    outb(DEBUG_EXIT_PORT, (uint8_t)status);
+    g3d_halt();
+}
+
+void g3d_halt(void)
+{
+    for (;;) {
+        __asm__ volatile("cli; hlt");
+    }
+}
+
+/* ---- PCI configuration mechanism #1 ---- */
+
+static uint32_t cfg_addr(uint8_t bus, uint8_t slot, uint8_t func, uint8_t reg)
+{
+    return 0x80000000u | (uint32_t)bus << 16 | (uint32_t)slot << 11 |
+           (uint32_t)func << 8 | (reg & 0xFC);
+}
+
+uint32_t g3d_pci_read32(const G3DPciDev *d, uint8_t reg)
+{
+    outl(PCI_ADDR, cfg_addr(d->bus, d->slot, d->func, reg));
+    return inl(PCI_DATA);
+}
+
+void g3d_pci_write32(const G3DPciDev *d, uint8_t reg, uint32_t v)
+{
+    outl(PCI_ADDR, cfg_addr(d->bus, d->slot, d->func, reg));
+    outl(PCI_DATA, v);
+}
+
+int g3d_pci_find(uint16_t vendor, uint16_t device, G3DPciDev *out)
+{
+    unsigned bus, slot, func, i;
+
+    for (bus = 0; bus < 256; bus++) {
+        for (slot = 0; slot < 32; slot++) {
+            for (func = 0; func < 8; func++) {
+                G3DPciDev d = { .bus = (uint8_t)bus, .slot = (uint8_t)slot,
+                                .func = (uint8_t)func };
+                uint32_t id = g3d_pci_read32(&d, 0);
+                if ((id & 0xFFFF) == 0xFFFF) {
+                    if (func == 0) {
+                        break;
+                    }
+                    continue;
+                }
+                if ((id & 0xFFFF) != vendor || (id >> 16) != device) {
+                    continue;
+                }
+                d.vendor = vendor;
+                d.device = device;
+                for (i = 0; i < 6; i++) {
+                    uint32_t bar = g3d_pci_read32(&d, 0x10 + 4 * i), sz;
+                    if (bar & 1) {
+                        continue;           /* I/O BAR */
+                    }
+                    /* size: write all ones, read back the mask */
+                    g3d_pci_write32(&d, 0x10 + 4 * i, 0xFFFFFFFF);
+                    sz = g3d_pci_read32(&d, 0x10 + 4 * i) & ~0xFu;
+                    g3d_pci_write32(&d, 0x10 + 4 * i, bar);
+                    d.bar[i] = bar & ~0xFu;
+                    d.bar_size[i] = sz ? ~sz + 1 : 0;
+                    if ((bar & 6) == 4) {
+                        /* 64-bit: this program reaches only the low 4 GiB */
+                        if (g3d_pci_read32(&d, 0x14 + 4 * i) != 0) {
+                            g3d_printf("gpu3d: BAR%u above 4 GiB\n", i);
+                            return -1;
+                        }
+                        i++;
+                    }
+                }
+                /* memory space + bus master */
+                g3d_pci_write32(&d, 0x04, g3d_pci_read32(&d, 0x04) | 0x6);
+                *out = d;
+                return 0;
+            }
+        }
+    }
+    return -1;
+}
+
+/* ---- libc subset ---- */
+
+void *memcpy(void *d, const void *s, size_t n)
+{
+    uint8_t *dp = d;
+    const uint8_t *sp = s;
+
+    while (n--) {
+        *dp++ = *sp++;
+    }
+    return d;
+}
+
+void *memset(void *d, int c, size_t n)
+{
+    uint8_t *dp = d;
+
+    while (n--) {
+        *dp++ = (uint8_t)c;
+    }
+    return d;
+}
+
+size_t strlen(const char *s)
+{
+    size_t n = 0;
+
+    while (s[n]) {
+        n++;
+    }
+    return n;
+}
+
+/* sin on [-pi, pi] by range reduction and a degree-11 odd polynomial */
+float g3d_sinf(float x)
+{
+    const float pi = 3.14159265358979f, two_pi = 6.28318530717959f;
+    float x2, r;
+    int k = (int)(x / two_pi);
+
+    x -= (float)k * two_pi;
+    if (x > pi) {
+        x -= two_pi;
+    } else if (x < -pi) {
+        x += two_pi;
+    }
+    /* fold into [-pi/2, pi/2]: sin(pi - x) = sin(x) */
+    if (x > pi / 2) {
+        x = pi - x;
+    } else if (x < -pi / 2) {
+        x = -pi - x;
+    }
+    x2 = x * x;
+    r = x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72 *
+                                                          (1 - x2 / 110)))));
+    return r;
+}
+
+float g3d_cosf(float x)
+{
+    return g3d_sinf(x + 1.57079632679490f);
+}
+
+uint64_t g3d_rdtsc(void)
+{
+    uint32_t lo, hi;
+
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return (uint64_t)hi << 32 | lo;
+}
+
+/* called from crt0.S */
+void g3d_guest_start(uint32_t magic, uint32_t info);
+
+void g3d_guest_start(uint32_t magic, uint32_t info)
+{
+    int status;
+
+    serial_init();
+    if (magic != 0x2BADB002) {
+        g3d_printf("gpu3d: not started by multiboot (0x%x)\n", magic);
+    }
+    status = main();
+    g3d_exit(status);
+}

@@ -1,0 +1,505 @@
+/*
+ * attila-3d engine core: what the ATTILA units share inside the core.
+ *
+ * The units are named and split as the ATTILA simulator names them
+ * (digest section 6): command processor, streamer, unified shader,
+ * primitive assembly, clipper, triangle setup, rasterizer (triangle
+ * traversal and fragment generation), interpolator, texture unit,
+ * z/stencil test, color write, pixel mapper, DAC and blitter.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef GPU3D_ATTILA_INTERNAL_H
+#define GPU3D_ATTILA_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "attila-core.h"
+#include "common/raster.h"
+
+/* ---- GPU register file (command-processor.c) ---------------------------- */
+
+typedef union AttilaRegValue {
+    uint8_t b[16];
+    uint32_t u[4];
+    int32_t i[4];
+    float f[4];
+} AttilaRegValue;
+
+typedef enum AttilaRegType {
+    ATTILA_RT_MARKER,       /* an enum marker, not a register */
+    ATTILA_RT_RO,           /* read-only (GPU_STATUS, GPU_MEMORY) */
+    ATTILA_RT_BOOL,         /* byte 0 */
+    ATTILA_RT_U32,
+    ATTILA_RT_S32,
+    ATTILA_RT_F32,
+    ATTILA_RT_QF,           /* 4 floats */
+    ATTILA_RT_ENUM,         /* u32 < limit */
+} AttilaRegType;
+
+typedef struct AttilaRegInfo {
+    const char *name;
+    uint16_t count;         /* sub-indices accepted */
+    uint16_t stored;        /* elements stored (1 where the index is ignored) */
+    uint8_t type;           /* AttilaRegType */
+    uint16_t limit;         /* ATTILA_RT_ENUM: valid values are < limit */
+} AttilaRegInfo;
+
+extern const AttilaRegInfo attila_reg_info[ATTILA_REG_LAST_REGISTER];
+
+/* gpu-registers.c */
+void attila_regfile_init(AttilaCore *c);
+/* the checked AGP_REG_WRITE; false (reported) when refused */
+bool attila_register_write(AttilaCore *c, uint32_t id, uint32_t idx,
+                           const uint8_t value[16]);
+
+/* ---- memory ------------------------------------------------------------- */
+
+/* Errors are counted in the core and reported through BAR0. */
+void attila_error(AttilaCore *c, uint32_t code, uint32_t info,
+                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * A host pointer to ATTILA addresses [addr, addr + len) (digest 4.1: bit 31
+ * selects system memory), or NULL when the range is not inside one memory.
+ */
+void *attila_mem_map(AttilaCore *c, uint32_t addr, uint64_t len,
+                     bool is_write);
+bool attila_mem_read(AttilaCore *c, uint32_t addr, void *buf, uint32_t len);
+bool attila_mem_write(AttilaCore *c, uint32_t addr, const void *buf,
+                      uint32_t len);
+
+/* ---- pixel mapper (pixel-mapper.c, digest 4.4) ------------------------- */
+
+typedef struct AttilaPixelMapper {
+    uint32_t width, height, samples, bytes;
+    uint32_t over_row;              /* over-scan tiles per row */
+    uint32_t sub_w, sub_h;          /* scan sub-tiles (MSAA / 8-byte pixels) */
+    uint32_t gen_w, gen_h;          /* generation tile in stamps, adjusted */
+    uint32_t sub_w_l2, sub_h_l2, gen_w_l2, gen_h_l2;    /* their log2 */
+    uint64_t surface;               /* bytes of the whole surface */
+} AttilaPixelMapper;
+
+/* false when the geometry is unusable (size 0 or > 4096, bad samples) */
+bool attila_pixel_mapper_init(AttilaPixelMapper *pm, uint32_t width,
+                              uint32_t height, uint32_t samples,
+                              uint32_t bytes);
+/* byte offset of pixel (x, y) (sample 0) in the surface */
+uint32_t attila_pixel_address(const AttilaPixelMapper *pm, uint32_t x,
+                              uint32_t y);
+/* Morton order of a 2^k x 2^k matrix: bit t of x -> 2t, of y -> 2t + 1 */
+uint32_t attila_morton(uint32_t x, uint32_t y, unsigned bits);
+/* texel offset in a TXBLOCK_TEXTURE 2D image (digest 4.3) */
+uint32_t attila_texel_offset(uint32_t i, uint32_t j, uint32_t block,
+                             uint32_t sblock, uint32_t width_log2);
+
+
+/* ---- formats ------------------------------------------------------------ */
+
+/* bytes per pixel of a render-target format, 0 if not a colour format */
+uint32_t attila_rt_bytes(uint32_t fmt);
+/* bytes per texel of a texture format */
+uint32_t attila_texture_bytes(uint32_t format);
+/* ceil(log2(n)) for n >= 1 */
+static inline uint32_t attila_log2_ceil(uint32_t n)
+{
+    return n <= 1 ? 0 : 32 - (uint32_t)__builtin_clz(n - 1);
+}
+
+/* ---- unified shader (shader.c, digest 5) -------------------------------- */
+
+typedef union AttilaVec4 {
+    float f[4];
+    int32_t i[4];
+    uint32_t u[4];
+} AttilaVec4;
+
+typedef struct AttilaShOperand {
+    uint8_t bank;           /* ATTILA_BANK_*; PARAM2 folded into PARAM */
+    uint16_t reg;
+    uint8_t swz;
+    bool neg, abs;
+} AttilaShOperand;
+
+typedef struct AttilaShInstr {
+    uint8_t opcode;
+    uint8_t nops;           /* operands read */
+    bool valid;             /* decoded without error */
+    bool has_result;
+    bool end;
+    bool predicated, invert_pred;
+    uint8_t pred_reg;
+    AttilaShOperand op[3];
+    uint8_t res_bank;
+    uint8_t res_reg;
+    bool sat;
+    uint8_t mask;           /* x = 8, y = 4, z = 2, w = 1 */
+    bool relmode;
+    uint8_t rel_reg, rel_comp;
+    int16_t rel_off;
+    uint32_t imm;           /* op2 immediate, JMP offset */
+} AttilaShInstr;
+
+/* decode one 16-byte instruction; false (and *in->valid false) if invalid */
+bool attila_shader_decode(const uint8_t code[16], AttilaShInstr *in);
+
+#define ATTILA_SH_TEMPS 32
+#define ATTILA_SH_PREDS 32
+#define ATTILA_SH_IO 16
+#define ATTILA_SH_CONSTS 512
+/* a program that runs longer than this is stopped (JMP loops) */
+#define ATTILA_SH_MAX_STEPS 65536
+
+typedef struct AttilaShaderThread {
+    AttilaVec4 in[ATTILA_SH_IO];
+    AttilaVec4 out[ATTILA_SH_IO];
+    AttilaVec4 temp[ATTILA_SH_TEMPS];
+    AttilaVec4 addr[2];
+    bool pred[ATTILA_SH_PREDS];
+    bool kill;
+    uint32_t sample;        /* CHS: current sample */
+    float zexport;
+} AttilaShaderThread;
+
+typedef enum AttilaTexOp {
+    ATTILA_TEXOP_READ,          /* TEX, TXP, TXB (bias in param) */
+    ATTILA_TEXOP_READ_LOD,      /* TXL (lod in param) */
+    ATTILA_TEXOP_ATTRIBUTE,     /* LDA */
+} AttilaTexOp;
+
+/*
+ * Texture request of one instruction for all lanes: coord[l] and param[l]
+ * per lane; result[l] written for every lane. With fewer than 4 lanes the
+ * caller replicates lane 0 (a vertex access, digest 5.2).
+ */
+typedef void AttilaTexFn(void *opaque, AttilaTexOp op, uint32_t unit,
+                         const AttilaVec4 coord[4], const float param[4],
+                         AttilaVec4 result[4]);
+
+typedef struct AttilaShaderEnv {
+    const AttilaShInstr *imem;          /* ATTILA_INSTRUCTION_MEMORY */
+    const AttilaVec4 *consts;           /* this target's 512 constants */
+    AttilaTexFn *tex;
+    void *tex_opaque;
+    uint64_t *steps;                    /* if set: instructions executed += */
+} AttilaShaderEnv;
+
+typedef enum AttilaShaderResult {
+    ATTILA_SHADER_OK = 0,
+    ATTILA_SHADER_BAD_INSTR,    /* invalid encoding executed */
+    ATTILA_SHADER_BAD_PC,       /* ran off the instruction memory */
+    ATTILA_SHADER_TOO_LONG,     /* ATTILA_SH_MAX_STEPS exceeded */
+} AttilaShaderResult;
+
+/*
+ * Run the program at `pc` on `lanes` threads (1 for a vertex, 4 for a
+ * fragment quad) in lockstep. *bad_pc gets the failing pc on error.
+ */
+AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
+                                     AttilaShaderThread *t, int lanes,
+                                     uint32_t *bad_pc);
+void attila_shader_reset_thread(AttilaShaderThread *t);
+
+/* ---- texture unit (texture-unit.c) ------------------------------------- */
+
+typedef struct AttilaTexLevel {
+    const uint8_t *ptr;     /* NULL: outside memory, reads black */
+    uint32_t width, height, depth;
+} AttilaTexLevel;
+
+typedef struct AttilaTexState {
+    bool enabled;
+    uint32_t mode, format, compression, blocking;
+    uint32_t width, height, depth, width2, height2, depth2;
+    uint32_t wrap[3], min_filter, mag_filter;
+    bool reverse, d3d9_conv, v_invert, non_normalized, srgb;
+    bool compare;
+    uint32_t compare_func;
+    float min_lod, max_lod, lod_bias, unit_lod_bias;
+    uint32_t min_level, max_level, max_aniso;
+    uint32_t nlevels;                   /* levels described below */
+    AttilaTexLevel level[ATTILA_MAX_TEXTURE_SIZE][ATTILA_CUBEMAP_IMAGES];
+    uint32_t bytes;                     /* per texel */
+} AttilaTexState;
+
+/* ---- one draw's state (built by the command processor at GPU_DRAW) ------ */
+
+typedef struct AttilaStream {
+    uint32_t address, stride, data, elements, frequency;
+    bool d3d9_color;
+} AttilaStream;
+
+typedef struct AttilaRenderTarget {
+    bool enabled;
+    uint32_t format, bytes;
+    uint8_t *ptr;                       /* the mapped surface */
+    AttilaPixelMapper pm;
+    bool blend;
+    uint32_t equation, src_rgb, dst_rgb, src_a, dst_a;
+    float blend_color[4];
+    bool mask[4];
+} AttilaRenderTarget;
+
+typedef struct AttilaDrawState {
+    /* streamer */
+    AttilaStream stream[ATTILA_MAX_STREAM_BUFFERS];
+    uint32_t attr_map[ATTILA_MAX_VERTEX_ATTRIBUTES];
+    float attr_default[ATTILA_MAX_VERTEX_ATTRIBUTES][4];
+    uint32_t start, count, instances, index_stream;
+    bool indexed, load_bypass;
+    uint32_t primitive;
+    /* shaders */
+    uint32_t vs_pc, fs_pc;
+    bool fs_kills;                      /* the fragment program may kill */
+    /* clipper / setup */
+    bool frustum_clip, d3d9_pixel, d3d9_depth, d3d9_rules, two_sided;
+    uint32_t face_mode, cull;
+    int32_t vp_x, vp_y;
+    uint32_t vp_w, vp_h;
+    uint32_t disp_w, disp_h;
+    bool scissor;
+    int32_t sc_x, sc_y;
+    uint32_t sc_w, sc_h;
+    float near, far;
+    /* fragments */
+    bool msaa;
+    uint32_t samples;
+    bool interpolate[ATTILA_MAX_FRAGMENT_ATTRIBUTES];
+    bool fs_input[ATTILA_MAX_FRAGMENT_ATTRIBUTES];
+    bool early_z, modify_depth;
+    /* z / stencil */
+    bool depth_test, depth_mask, stencil_test;
+    uint32_t depth_func, stencil_func, stencil_fail, depth_fail, depth_pass;
+    uint8_t stencil_ref, stencil_mask, stencil_wmask;
+    uint8_t *zptr;                      /* NULL: no z/stencil access */
+    AttilaPixelMapper zpm;
+    /* colour */
+    AttilaRenderTarget rt[ATTILA_MAX_RENDER_TARGETS];
+    bool srgb_write, logic_op;
+    uint32_t logic_func;
+    /* textures */
+    AttilaTexState tex[ATTILA_MAX_TEXTURES];
+} AttilaDrawState;
+
+/* ---- per-thread rendering context --------------------------------------- */
+
+typedef struct AttilaRenderCtx {
+    AttilaCore *core;
+    const AttilaDrawState *ds;
+    AttilaShaderEnv fs_env;
+    AttilaShaderThread lane[4];
+    uint32_t shader_error, shader_error_pc;   /* first error met */
+    uint64_t quads, fragments;
+    uint64_t work;                      /* stamps + shader steps this draw */
+} AttilaRenderCtx;
+
+/*
+ * Work one draw may do, so that one record cannot stall the device: per
+ * render thread, stamps visited plus fragment shader instructions, and for
+ * the vertex side, vertex shader instructions. A draw that exceeds it is
+ * stopped and reported (ATTILA_ERR_DRAW).
+ */
+#define ATTILA_DRAW_WORK_LIMIT (1ull << 28)
+
+/* ---- the pipeline units ------------------------------------------------- */
+
+/* shaded vertex: the 16 vertex-shader outputs */
+typedef struct AttilaVertex {
+    float out[ATTILA_SH_IO][4];
+} AttilaVertex;
+
+/* streamer.c */
+bool attila_streamer_read_index(AttilaCore *c, const AttilaDrawState *ds,
+                                uint32_t v, uint32_t *index);
+bool attila_streamer_fetch(AttilaCore *c, const AttilaDrawState *ds,
+                           uint32_t index, uint32_t instance,
+                           AttilaVec4 in[ATTILA_MAX_VERTEX_ATTRIBUTES]);
+bool attila_streamer_fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
+                                     uint32_t attribute, uint32_t index,
+                                     AttilaVec4 *out);
+/* shade the draw's vertices, assemble, clip, set up and rasterise */
+void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds);
+
+/* primitive-assembly.c: triangles of a draw as vertex-slot triples */
+typedef void AttilaTriangleFn(void *opaque, uint32_t a, uint32_t b,
+                              uint32_t c);
+void attila_primitive_assembly(uint32_t mode, uint32_t count,
+                               AttilaTriangleFn *fn, void *opaque);
+
+/* clipper.c */
+bool attila_clipper_trivial_reject(const float *p0, const float *p1,
+                                   const float *p2, bool d3d9_depth);
+
+/* triangle-setup.c */
+typedef struct AttilaTriangle {
+    double e[3][3];         /* edge equations a, b, c, inside >= 0 */
+    double zeq[3];          /* z/w equation */
+    double area;            /* signed, before the facing inversion */
+    int32_t x0, y0, x1, y1; /* pixels to visit, inclusive */
+    int32_t start_x, start_y;
+    uint32_t level;         /* top tile is 2^level pixels */
+    double start[4];        /* e0, e1, e2, z at (start_x, start_y) */
+    float attr[3][ATTILA_SH_IO][4];
+} AttilaTriangle;
+
+/* false: culled (facing, zero area, nothing on screen) */
+bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
+                           const AttilaVertex *v1, const AttilaVertex *v2,
+                           AttilaTriangle *t);
+/*
+ * The (possibly MSAA-shifted) edge/z values at pixels, added up in the
+ * order of the simulator's tile recursion (digest 6.7), in two steps: once
+ * per 16x16 scan tile (x0, y0 multiples of 16), then for the four pixels
+ * of each 2x2 stamp (qx, qy even) inside it.
+ */
+void attila_triangle_eval_tile(const AttilaTriangle *t, int32_t x0,
+                               int32_t y0, double v[4]);
+void attila_triangle_eval_stamp_in(const AttilaTriangle *t,
+                                   const double tile[4], int32_t qx,
+                                   int32_t qy, double v[4][4]);
+bool attila_triangle_inside(const AttilaTriangle *t, const double v[4],
+                            bool d3d9_depth);
+uint32_t attila_convert_z(const AttilaDrawState *ds, double z);
+
+/* interpolator.c */
+void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
+                        const double v[4], uint32_t zint, int32_t x,
+                        int32_t y, AttilaVec4 in[ATTILA_SH_IO]);
+
+/* rasterizer.c: fragment generation and the per-quad fragment pipeline */
+typedef struct AttilaRaster AttilaRaster;
+AttilaRaster *attila_raster_new(AttilaCore *c, int threads);
+void attila_raster_free(AttilaRaster *r);
+/* a new draw: its work counters start from 0 */
+void attila_raster_begin(AttilaRaster *r);
+/*
+ * Rasterise and shade a batch of the draw. False once the draw has used up
+ * its work (ATTILA_DRAW_WORK_LIMIT per render thread): the rest is skipped.
+ */
+bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
+                        const AttilaTriangle *tris, size_t n);
+void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
+                         uint64_t *fragments);
+
+/* texture-unit.c */
+AttilaTexFn attila_texture_sample;
+
+/* zstencil-test.c: one pixel/sample word, returns true if it passes */
+bool attila_zstencil_test(const AttilaDrawState *ds, uint32_t zin,
+                          uint32_t *zbuf);
+
+/* color-write.c */
+void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
+                        uint8_t *px, const float color[4], int rt_index);
+void attila_color_read(uint32_t format, const uint8_t *px, float out[4]);
+void attila_color_pack(uint32_t format, const float in[4], uint8_t *px);
+
+/* dac.c */
+typedef struct AttilaDisplay {
+    bool valid;
+    uint32_t address;       /* ATTILA address of the front buffer */
+    uint32_t width, height, format, samples;
+    bool d3d9_pixel;
+    bool shown;             /* the DAC holds a picture of it */
+} AttilaDisplay;
+
+/* at GPU_SWAPBUFFERS: take the picture of c->display into c->screen */
+void attila_dac_latch(AttilaCore *c);
+bool attila_dac_scanout(AttilaCore *c, G3DScanout *out);
+/* de-tile (and resolve) one displayed row into 0xAARRGGBB words */
+void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
+                    uint32_t *dst, uint32_t row);
+
+/* blitter.c */
+void attila_blit(AttilaCore *c);
+
+/* clears (color-write.c, zstencil-test.c) */
+void attila_clear_color(AttilaCore *c);
+void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil);
+
+/* ---- the core ----------------------------------------------------------- */
+
+struct AttilaCore {
+    AttilaCoreConfig cfg;
+
+    /* BAR0 */
+    bool error;
+    uint32_t error_count, error_code, error_info;
+    uint32_t frame, records;
+    uint32_t ring_base, ring_size, ring_read, ring_write;
+    bool ring_enable;
+    uint64_t sysmem_base;
+    uint32_t sysmem_size;
+    uint32_t event_count, last_event, fence;
+    uint32_t int_status, int_mask;
+    uint32_t regfile_select;
+    uint8_t *stage;                     /* a ring record, contiguous */
+    size_t stage_cap;
+
+    /* GPU */
+    uint32_t gpu_status;                /* ATTILA_ST_* */
+    AttilaRegValue *rf[ATTILA_REG_LAST_REGISTER];
+    AttilaRegValue *rf_store;
+    uint8_t imem_raw[ATTILA_INSTRUCTION_MEMORY][ATTILA_SH_INSTR_SIZE];
+    AttilaShInstr imem[ATTILA_INSTRUCTION_MEMORY];
+    AttilaVec4 vconst[ATTILA_SH_CONSTS], fconst[ATTILA_SH_CONSTS];
+    AttilaDisplay display;
+    uint32_t *screen;                   /* the DAC's picture, 0xXXRRGGBB */
+    size_t screen_words;
+    G3DFlatMem screen_flat;
+    G3DMem screen_mem;
+
+    /* rendering */
+    AttilaRaster *raster;
+    AttilaDrawState *ds;                /* scratch for the current draw */
+    AttilaVertex *vcache;               /* shaded vertices of the draw */
+    size_t vcache_cap;
+    AttilaTriangle *tris;
+    size_t tris_cap;
+    uint64_t triangles, vertices;       /* statistics */
+};
+
+/* typed register reads */
+static inline uint32_t attila_rf_u32(const AttilaCore *c, int id, int idx)
+{
+    return c->rf[id][idx].u[0];
+}
+
+static inline int32_t attila_rf_s32(const AttilaCore *c, int id, int idx)
+{
+    return c->rf[id][idx].i[0];
+}
+
+static inline bool attila_rf_bool(const AttilaCore *c, int id, int idx)
+{
+    return c->rf[id][idx].b[0] != 0;
+}
+
+static inline float attila_rf_f32(const AttilaCore *c, int id, int idx)
+{
+    return c->rf[id][idx].f[0];
+}
+
+static inline const float *attila_rf_qf(const AttilaCore *c, int id, int idx)
+{
+    return c->rf[id][idx].f;
+}
+
+/* command-processor.c */
+void attila_gpu_reset_state(AttilaCore *c);
+/* samples per pixel of the render buffers (GPU_MULTISAMPLING, MSAA_SAMPLES) */
+uint32_t attila_samples(const AttilaCore *c);
+/*
+ * The display-sized render buffer at `addr` (pixels of `bytes`, the
+ * current sample count): its mapper and host pointer, or NULL after
+ * reporting why (`what` names it in the log).
+ */
+uint8_t *attila_map_render_buffer(AttilaCore *c, AttilaPixelMapper *pm,
+                                  uint32_t addr, uint32_t bytes, bool write,
+                                  const char *what);
+void attila_draw(AttilaCore *c);
+void attila_irq_raise(AttilaCore *c, uint32_t bits);
+
+#endif

@@ -1,0 +1,250 @@
+/*
+ * The Color Write unit: render-target formats (digest 3.10), blending
+ * (3.11, 3.12), the sRGB round trip, the logic operation (3.13, RT0 and
+ * RGBA8888 only), the color masks, and the color clear.
+ *
+ * Arithmetic follows GPUEmulator::emulateColorWrite: an RGBA8888 target
+ * clamps the incoming color to [0, 1] (a NaN becomes 1), the buffer is read
+ * back as float (x * (1/255)), blended in float, and stored truncated
+ * (u8(255 * clamp(c))).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "attila-internal.h"
+
+#include "common/fpformat.h"
+#include "common/fragment.h"
+
+#include <glib.h>
+#include <math.h>
+
+uint32_t attila_rt_bytes(uint32_t fmt)
+{
+    switch (fmt) {
+    case ATTILA_FMT_RGBA8888:
+    case ATTILA_FMT_RG16F:
+    case ATTILA_FMT_R32F:
+        return 4;
+    case ATTILA_FMT_RGBA16:
+    case ATTILA_FMT_RGBA16F:
+        return 8;
+    default:
+        return 0;
+    }
+}
+
+/* GPU_CLAMP(v, 0, 1): NaN fails both tests and becomes 1 */
+static inline float clamp01(float v)
+{
+    return (0.0f <= v && v <= 1.0f) ? v : (v < 0.0f ? 0.0f : 1.0f);
+}
+
+static inline uint16_t ld16(const uint8_t *p)
+{
+    return p[0] | p[1] << 8;
+}
+
+static inline void st16(uint8_t *p, uint16_t v)
+{
+    p[0] = v;
+    p[1] = v >> 8;
+}
+
+void attila_color_read(uint32_t format, const uint8_t *px, float out[4])
+{
+    int c;
+
+    switch (format) {
+    case ATTILA_FMT_RGBA8888:
+        for (c = 0; c < 4; c++) {
+            out[c] = (float)px[c] * (1.0f / 255.0f);
+        }
+        break;
+    case ATTILA_FMT_RG16F:
+        out[0] = g3d_float_unpack(ld16(px), &g3d_fp16_ieee);
+        out[1] = g3d_float_unpack(ld16(px + 2), &g3d_fp16_ieee);
+        out[2] = 0.0f;
+        out[3] = 1.0f;
+        break;
+    case ATTILA_FMT_R32F:
+        memcpy(&out[0], px, 4);
+        out[1] = out[2] = 0.0f;
+        out[3] = 1.0f;
+        break;
+    case ATTILA_FMT_RGBA16:
+        for (c = 0; c < 4; c++) {
+            out[c] = (float)ld16(px + 2 * c) * (1.0f / 65535.0f);
+        }
+        break;
+    case ATTILA_FMT_RGBA16F:
+        for (c = 0; c < 4; c++) {
+            out[c] = g3d_float_unpack(ld16(px + 2 * c), &g3d_fp16_ieee);
+        }
+        break;
+    default:
+        out[0] = out[1] = out[2] = out[3] = 0.0f;
+        break;
+    }
+}
+
+void attila_color_pack(uint32_t format, const float in[4], uint8_t *px)
+{
+    int c;
+
+    switch (format) {
+    case ATTILA_FMT_RGBA8888:
+        for (c = 0; c < 4; c++) {
+            px[c] = (uint8_t)(255.0f * clamp01(in[c]));
+        }
+        break;
+    case ATTILA_FMT_RG16F:
+        st16(px, g3d_float_pack(in[0], &g3d_fp16_ieee));
+        st16(px + 2, g3d_float_pack(in[1], &g3d_fp16_ieee));
+        break;
+    case ATTILA_FMT_R32F:
+        memcpy(px, &in[0], 4);
+        break;
+    case ATTILA_FMT_RGBA16:
+        for (c = 0; c < 4; c++) {
+            st16(px + 2 * c, (uint16_t)(65535.0f * clamp01(in[c])));
+        }
+        break;
+    case ATTILA_FMT_RGBA16F:
+        for (c = 0; c < 4; c++) {
+            st16(px + 2 * c, g3d_float_pack(in[c], &g3d_fp16_ieee));
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* sRGB as the simulator does it: a 2.2 power, alpha untouched */
+static void srgb_to_linear(float c[4])
+{
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        c[k] = (float)pow((double)c[k], (double)2.2f);
+    }
+}
+
+static void linear_to_srgb(float c[4])
+{
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        c[k] = (float)pow((double)c[k], (double)(1.0f / 2.2f));
+    }
+}
+
+/* BlendFunction (digest 3.12) to the shared blend factors */
+static const G3DBlendFactor bf_map[15] = {
+    G3D_BF_ZERO, G3D_BF_ONE, G3D_BF_SRC_COLOR, G3D_BF_INV_SRC_COLOR,
+    G3D_BF_DST_COLOR, G3D_BF_INV_DST_COLOR, G3D_BF_SRC_ALPHA,
+    G3D_BF_INV_SRC_ALPHA, G3D_BF_DST_ALPHA, G3D_BF_INV_DST_ALPHA,
+    G3D_BF_CONST_COLOR, G3D_BF_INV_CONST_COLOR, G3D_BF_CONST_ALPHA,
+    G3D_BF_INV_CONST_ALPHA, G3D_BF_SRC_ALPHA_SAT,
+};
+
+static const G3DBlendEq beq_map[5] = {
+    G3D_BEQ_ADD, G3D_BEQ_SUB, G3D_BEQ_REV_SUB, G3D_BEQ_MIN, G3D_BEQ_MAX,
+};
+
+/* byte write masks per format and channel mask */
+static void write_masked(uint32_t format, const bool mask[4], uint8_t *dst,
+                         const uint8_t *src)
+{
+    int c;
+
+    switch (format) {
+    case ATTILA_FMT_RGBA8888:
+        for (c = 0; c < 4; c++) {
+            if (mask[c]) {
+                dst[c] = src[c];
+            }
+        }
+        break;
+    case ATTILA_FMT_RG16F:
+        for (c = 0; c < 2; c++) {
+            if (mask[c]) {
+                memcpy(dst + 2 * c, src + 2 * c, 2);
+            }
+        }
+        break;
+    case ATTILA_FMT_R32F:
+        if (mask[0]) {
+            memcpy(dst, src, 4);
+        }
+        break;
+    default:        /* RGBA16, RGBA16F */
+        for (c = 0; c < 4; c++) {
+            if (mask[c]) {
+                memcpy(dst + 2 * c, src + 2 * c, 2);
+            }
+        }
+        break;
+    }
+}
+
+void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
+                        uint8_t *px, const float color[4], int rt_index)
+{
+    float src[4], dst[4], blended[4];
+    uint8_t out[8];
+    int c;
+
+    for (c = 0; c < 4; c++) {
+        src[c] = rt->format == ATTILA_FMT_RGBA8888 ? clamp01(color[c]) :
+                 color[c];
+    }
+    if (rt->blend) {
+        attila_color_read(rt->format, px, dst);
+        if (ds->srgb_write) {
+            srgb_to_linear(dst);
+        }
+        g3d_blend_float(blended, src, dst, rt->blend_color,
+                        beq_map[rt->equation], bf_map[rt->src_rgb],
+                        bf_map[rt->dst_rgb], beq_map[rt->equation],
+                        bf_map[rt->src_a], bf_map[rt->dst_a]);
+        memcpy(src, blended, sizeof(src));
+    }
+    if (ds->srgb_write) {
+        linear_to_srgb(src);
+    }
+    if (rt_index == 0 && ds->logic_op && rt->format == ATTILA_FMT_RGBA8888) {
+        attila_color_pack(ATTILA_FMT_RGBA8888, src, out);
+        for (c = 0; c < 4; c++) {
+            out[c] = (uint8_t)g3d_logic_op(ds->logic_func, out[c], px[c]);
+        }
+    } else {
+        attila_color_pack(rt->format, src, out);
+    }
+    write_masked(rt->format, rt->mask, px, out);
+}
+
+void attila_clear_color(AttilaCore *c)
+{
+    uint32_t addr = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_ADDRESS, 0);
+    uint32_t fmt = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_FORMAT, 0);
+    uint32_t bytes = attila_rt_bytes(fmt), x, y, s;
+    AttilaPixelMapper pm;
+    uint8_t value[8], *base;
+
+    base = attila_map_render_buffer(c, &pm, addr, bytes, true, "color clear");
+    if (!base) {
+        return;
+    }
+    /* the clear value converted to the RT0 format (clearColorBuffer) */
+    attila_color_pack(fmt, attila_rf_qf(c, ATTILA_REG_COLOR_BUFFER_CLEAR, 0),
+                      value);
+    /* whole stamps: their 4 pixels x samples are consecutive */
+    for (y = 0; y < pm.height; y += 2) {
+        for (x = 0; x < pm.width; x += 2) {
+            uint8_t *p = base + attila_pixel_address(&pm, x, y);
+            for (s = 0; s < 4 * pm.samples; s++) {
+                memcpy(p + s * bytes, value, bytes);
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+/*
+ * The DAC: what is on screen. At GPU_SWAPBUFFERS it takes the
+ * just-rendered back buffer (command-processor.c latches its address,
+ * size, format and sample count), reads it through the render buffer tiling
+ * (pixel-mapper.c), resolves multisampling, converts to 8-bit RGB and, with
+ * OpenGL pixel coordinates (GPU_D3D9_PIXEL_COORDINATES FALSE), shows memory
+ * row 0 at the bottom (digest 4.4, GPUEmulator dumpFrame). The picture is
+ * kept in the DAC (attila_scanout_mem) until the next swap.
+ *
+ * MSAA resolve (dumpFrame): a pixel whose samples all have sample 0's RGB
+ * shows sample 0; otherwise the samples are averaged in linear space
+ * (x^2.2, mean, ^(1/2.2)).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "attila-internal.h"
+
+#include <glib.h>
+#include <math.h>
+
+static inline uint8_t to8(float v)
+{
+    /* u8bit(GPU_MIN(GPU_MAX(v, 0), 1) * 255) */
+    v = v > 0.0f ? v : 0.0f;
+    v = v < 1.0f ? v : 1.0f;
+    return (uint8_t)(v * 255.0f);
+}
+
+/* the DAC divides by 255 where the color write multiplies by 1/255 */
+static void dac_read(uint32_t format, const uint8_t *p, float out[4])
+{
+    int k;
+
+    if (format != ATTILA_FMT_RGBA8888) {
+        attila_color_read(format, p, out);
+        return;
+    }
+    for (k = 0; k < 4; k++) {
+        out[k] = (float)p[k] / 255.0f;
+    }
+}
+
+static uint32_t pixel_argb(const AttilaDisplay *d, const uint8_t *p,
+                           uint32_t bytes)
+{
+    float ref[4], cur[4], sum[3] = { 0, 0, 0 };
+    bool full = true;
+    uint32_t s;
+    int k;
+
+    if (d->samples <= 1 && d->format == ATTILA_FMT_RGBA8888) {
+        return 0xff000000u | p[0] << 16 | p[1] << 8 | p[2];
+    }
+    dac_read(d->format, p, ref);
+    if (d->samples > 1) {
+        for (s = 0; s < d->samples; s++) {
+            dac_read(d->format, p + s * bytes, cur);
+            for (k = 0; k < 3; k++) {
+                sum[k] += (float)pow((double)cur[k], (double)2.2f);
+            }
+            full = full && ref[0] == cur[0] && ref[1] == cur[1] &&
+                   ref[2] == cur[2];
+        }
+        if (!full) {
+            for (k = 0; k < 3; k++) {
+                ref[k] = (float)pow((double)(sum[k] / (float)d->samples),
+                                    (double)(1.0f / 2.2f));
+            }
+        }
+    }
+    if (d->format == ATTILA_FMT_RG16F || d->format == ATTILA_FMT_R32F) {
+        /* the missing channels show as 0 (dumpFrame) */
+        ref[2] = 0.0f;
+        if (d->format == ATTILA_FMT_R32F) {
+            ref[1] = 0.0f;
+        }
+    }
+    return 0xff000000u | to8(ref[0]) << 16 | to8(ref[1]) << 8 | to8(ref[2]);
+}
+
+void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
+                    uint32_t *dst, uint32_t row)
+{
+    AttilaPixelMapper pm;
+    uint32_t bytes = attila_rt_bytes(d->format), x, y;
+
+    if (!attila_pixel_mapper_init(&pm, d->width, d->height, d->samples,
+                                  bytes) || row >= d->height) {
+        return;
+    }
+    y = d->d3d9_pixel ? row : d->height - 1 - row;
+    for (x = 0; x < d->width; x++) {
+        dst[x] = pixel_argb(d, surface + attila_pixel_address(&pm, x, y),
+                            bytes);
+    }
+}
+
+/*
+ * GPU_SWAPBUFFERS: the DAC takes the frame just rendered, as the
+ * simulator's DAC does when it outputs the frame (digest 4.4, dumpFrame):
+ * de-tiled, resolved and converted once, into the DAC's own picture. What
+ * the screen shows is that picture until the next swap, however the guest
+ * reuses the buffer afterwards (the corpus traces render the next frame into
+ * the same buffer).
+ */
+void attila_dac_latch(AttilaCore *c)
+{
+    AttilaDisplay *d = &c->display;
+    AttilaPixelMapper pm;
+    const uint8_t *base;
+    uint32_t row;
+
+    d->shown = false;
+    if (d->width == 0 || d->height == 0 || d->width > G3D_SCANOUT_MAX_DIM ||
+        d->height > G3D_SCANOUT_MAX_DIM ||
+        !attila_pixel_mapper_init(&pm, d->width, d->height, d->samples,
+                                  attila_rt_bytes(d->format))) {
+        attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_DISPLAY_X_RES,
+                     "swap of a %ux%u front buffer, format %u, %u samples: "
+                     "nothing to show", d->width, d->height, d->format,
+                     d->samples);
+        return;
+    }
+    base = attila_mem_map(c, d->address, pm.surface, false);
+    if (!base) {
+        attila_error(c, ATTILA_ERR_ADDRESS, d->address,
+                     "front buffer 0x%08x + %" G_GUINT64_FORMAT
+                     " bytes outside memory", d->address, pm.surface);
+        return;
+    }
+    if (c->screen_words < (size_t)d->width * d->height) {
+        c->screen_words = (size_t)d->width * d->height;
+        c->screen = g_renew(uint32_t, c->screen, c->screen_words);
+    }
+    for (row = 0; row < d->height; row++) {
+        attila_dac_row(d, base, c->screen + (size_t)row * d->width, row);
+    }
+    g3d_flat_mem_init(&c->screen_mem, &c->screen_flat, (uint8_t *)c->screen,
+                      0, (uint64_t)d->width * d->height * 4);
+    d->shown = true;
+}
+
+bool attila_dac_scanout(AttilaCore *c, G3DScanout *out)
+{
+    const AttilaDisplay *d = &c->display;
+
+    if (!d->shown) {
+        return false;
+    }
+    out->enabled = true;
+    out->addr = 0;
+    out->width = d->width;
+    out->height = d->height;
+    out->pitch = d->width * 4;
+    out->format = G3D_FMT_XRGB8888;
+    return true;
+}

@@ -1,0 +1,391 @@
+/*
+ * The Rasterizer's fragment side: triangle traversal (fragment generation
+ * in 2x2 stamps), and for each stamp the rest of the pipeline: MSAA
+ * coverage, interpolation, early or late z/stencil, fragment shading on the
+ * unified shader, color write.
+ *
+ * Work is spread over the gpu3d tile thread pool (g3d_pool_*): every thread
+ * owns a fixed set of 16x16 scan tiles and walks the draw's triangles in
+ * order, so each pixel sees the same triangles in the same order whatever
+ * the thread count, and the image is bit-identical for any count.
+ *
+ * The coverage test and the interpolation weights are ATTILA's own 2D
+ * homogeneous edge equations in double precision (triangle-setup.c), not
+ * the shared integer rasteriser: the simulator evaluates them without a
+ * sub-pixel grid, with its own tie rule, and its frames can only be met by
+ * the same arithmetic (docs/attila-3d.md, "Rasterisation").
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "attila-internal.h"
+
+#include <glib.h>
+
+#define TILE 16
+#define MSAA_SUBPIXEL 128.0     /* MSAA_SUBPIXEL_PRECISSION */
+
+struct AttilaRaster {
+    AttilaCore *core;
+    G3DThreadPool *pool;
+    int threads;
+    AttilaRenderCtx *ctx;
+    const AttilaDrawState *ds;
+    const AttilaTriangle *tris;
+    size_t n;
+    uint64_t quads, fragments;
+};
+
+/* Sample positions in 1/128 pixel from the pixel corner (RasterizerEmulator) */
+static const double msaa2[2][2] = { { 8, 120 }, { 120, 8 } };
+static const double msaa4[4][2] = {
+    { 12, 44 }, { 44, 108 }, { 76, 12 }, { 108, 76 },
+};
+static const double msaa8[8][2] = {
+    { 8, 56 }, { 24, 104 }, { 40, 24 }, { 56, 88 },
+    { 72, 40 }, { 88, 120 }, { 104, 72 }, { 120, 8 },
+};
+
+static const double (*msaa_pattern(uint32_t samples))[2]
+{
+    switch (samples) {
+    case 2:  return msaa2;
+    case 4:  return msaa4;
+    case 8:  return msaa8;
+    default: return NULL;
+    }
+}
+
+AttilaRaster *attila_raster_new(AttilaCore *c, int threads)
+{
+    AttilaRaster *r = g_new0(AttilaRaster, 1);
+
+    r->core = c;
+    r->threads = threads < 1 ? 1 : threads;
+    r->pool = g3d_pool_new(r->threads);
+    r->threads = g3d_pool_threads(r->pool);
+    r->ctx = g_new0(AttilaRenderCtx, r->threads);
+    return r;
+}
+
+void attila_raster_free(AttilaRaster *r)
+{
+    if (!r) {
+        return;
+    }
+    g3d_pool_free(r->pool);
+    g_free(r->ctx);
+    g_free(r);
+}
+
+void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
+                         uint64_t *fragments)
+{
+    *quads = r->quads;
+    *fragments = r->fragments;
+}
+
+static inline int tile_owner(int tx, int ty, int threads)
+{
+    return (int)(((unsigned)tx + (unsigned)ty * 5u) % (unsigned)threads);
+}
+
+/* one 2x2 stamp of one triangle */
+static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                  const double tile[4], int32_t qx, int32_t qy)
+{
+    const AttilaDrawState *ds = ctx->ds;
+    const double (*pat)[2] = ds->msaa ? msaa_pattern(ds->samples) : NULL;
+    uint32_t ns = pat ? ds->samples : 1;
+    double v[4][4];
+    uint32_t zs[4][8];
+    uint32_t cover[4];          /* sample coverage bits per fragment */
+    uint8_t *zaddr[4] = { 0 };
+    bool any = false, early, zany;
+    int i, s, k;
+
+    attila_triangle_eval_stamp_in(t, tile, qx, qy, v);
+    for (i = 0; i < 4; i++) {
+        int32_t x = qx + (i & 1), y = qy + (i >> 1);
+
+        cover[i] = 0;
+        if (x < t->x0 || x > t->x1 || y < t->y0 || y > t->y1) {
+            continue;
+        }
+        if (!pat) {
+            if (attila_triangle_inside(t, v[i], ds->d3d9_depth)) {
+                cover[i] = 1;
+                zs[i][0] = attila_convert_z(ds, v[i][3]);
+            }
+        } else {
+            /* v is at the pixel corner; samples are offsets from it */
+            for (s = 0; s < (int)ns; s++) {
+                double sx = pat[s][0] / MSAA_SUBPIXEL, sy = pat[s][1] / MSAA_SUBPIXEL;
+                double sv[4];
+                for (k = 0; k < 3; k++) {
+                    sv[k] = v[i][k] + t->e[k][0] * sx + t->e[k][1] * sy;
+                }
+                sv[3] = v[i][3] + t->zeq[0] * sx + t->zeq[1] * sy;
+                if (attila_triangle_inside(t, sv, ds->d3d9_depth)) {
+                    cover[i] |= 1u << s;
+                    zs[i][s] = attila_convert_z(ds, sv[3]);
+                }
+            }
+        }
+        any = any || cover[i];
+    }
+    if (!any) {
+        return;
+    }
+    ctx->quads++;
+
+    /* z/stencil words of the covered pixels */
+    if (ds->zptr && (ds->depth_test || ds->stencil_test)) {
+        /* a stamp's four pixels are consecutive (digest 4.4, level 5) */
+        uint8_t *z0 = ds->zptr + attila_pixel_address(&ds->zpm, qx, qy);
+        for (i = 0; i < 4; i++) {
+            if (cover[i]) {
+                zaddr[i] = z0 + i * 4 * ds->zpm.samples;
+            }
+        }
+    }
+    zany = zaddr[0] || zaddr[1] || zaddr[2] || zaddr[3];
+    early = ds->early_z && !ds->modify_depth && !ds->fs_kills;
+    if (early && zany) {
+        bool left = false;
+        for (i = 0; i < 4; i++) {
+            for (s = 0; s < (int)ns && zaddr[i]; s++) {
+                if ((cover[i] >> s) & 1) {
+                    uint32_t w;
+                    memcpy(&w, zaddr[i] + 4 * s, 4);
+                    if (!attila_zstencil_test(ds, zs[i][s], &w)) {
+                        cover[i] &= ~(1u << s);
+                    }
+                    memcpy(zaddr[i] + 4 * s, &w, 4);
+                }
+            }
+            left = left || cover[i];
+        }
+        if (!left) {
+            return;
+        }
+    }
+
+    /* fragment shading: all four, the uncovered ones as helpers */
+    for (i = 0; i < 4; i++) {
+        AttilaShaderThread *th = &ctx->lane[i];
+        double cv[4];
+        const double *iv = v[i];
+
+        attila_shader_reset_thread(th);
+        if (pat) {
+            /*
+             * Attributes at the centroid of the covered samples (of all
+             * samples for a helper fragment): the torus reference frame
+             * matches this and neither the pixel centre nor sample 0.
+             */
+            uint32_t m = cover[i] ? cover[i] : (1u << ns) - 1;
+            double ox = 0, oy = 0;
+            int nc = 0;
+            for (s = 0; s < (int)ns; s++) {
+                if ((m >> s) & 1) {
+                    ox += pat[s][0];
+                    oy += pat[s][1];
+                    nc++;
+                }
+            }
+            ox /= MSAA_SUBPIXEL * nc;
+            oy /= MSAA_SUBPIXEL * nc;
+            for (k = 0; k < 3; k++) {
+                cv[k] = v[i][k] + t->e[k][0] * ox + t->e[k][1] * oy;
+            }
+            cv[3] = v[i][3] + t->zeq[0] * ox + t->zeq[1] * oy;
+            iv = cv;
+        }
+        attila_interpolate(ds, t, iv, pat ? attila_convert_z(ds, iv[3]) :
+                           (cover[i] ? zs[i][0] : attila_convert_z(ds, iv[3])),
+                           qx + (i & 1), qy + (i >> 1), th->in);
+    }
+    {
+        uint32_t bad_pc = 0;
+        AttilaShaderResult r = attila_shader_run(&ctx->fs_env, ds->fs_pc,
+                                                 ctx->lane, 4, &bad_pc);
+        if (r != ATTILA_SHADER_OK) {
+            if (!ctx->shader_error) {
+                ctx->shader_error = r;
+                ctx->shader_error_pc = bad_pc;
+            }
+            return;
+        }
+    }
+    for (i = 0; i < 4; i++) {
+        if (ctx->lane[i].kill) {
+            cover[i] = 0;
+        }
+    }
+
+    if (!early && zany) {
+        for (i = 0; i < 4; i++) {
+            uint32_t zin = 0;
+            if (!zaddr[i] || !cover[i]) {
+                continue;
+            }
+            if (ds->modify_depth) {
+                /* depth from o0.w, clamped (GPUEmulator::emulateZStencilTest) */
+                float d = ctx->lane[i].out[0].f[3];
+                d = (0.0f <= d && d <= 1.0f) ? d : (d < 0.0f ? 0.0f : 1.0f);
+                zin = attila_convert_z(ds, (double)d);
+            }
+            for (s = 0; s < (int)ns; s++) {
+                if ((cover[i] >> s) & 1) {
+                    uint32_t w;
+                    memcpy(&w, zaddr[i] + 4 * s, 4);
+                    if (!attila_zstencil_test(ds, ds->modify_depth ? zin :
+                                              zs[i][s], &w)) {
+                        cover[i] &= ~(1u << s);
+                    }
+                    memcpy(zaddr[i] + 4 * s, &w, 4);
+                }
+            }
+        }
+    }
+
+    /* color write, every enabled render target from output 1 + rt */
+    for (k = 0; k < ATTILA_MAX_RENDER_TARGETS; k++) {
+        const AttilaRenderTarget *rt = &ds->rt[k];
+        if (!rt->ptr) {
+            continue;
+        }
+        uint8_t *p0 = rt->ptr + attila_pixel_address(&rt->pm, qx, qy);
+        for (i = 0; i < 4; i++) {
+            uint8_t *px;
+            if (!cover[i]) {
+                continue;
+            }
+            px = p0 + i * rt->pm.samples * rt->bytes;
+            for (s = 0; s < (int)ns; s++) {
+                if ((cover[i] >> s) & 1) {
+                    attila_color_write(ds, rt, px + s * rt->bytes,
+                                       ctx->lane[i].out[1 + k].f, k);
+                }
+            }
+        }
+    }
+    for (i = 0; i < 4; i++) {
+        ctx->fragments += cover[i] != 0;
+    }
+}
+
+static void raster_job(void *arg, int thread)
+{
+    AttilaRaster *r = arg;
+    AttilaRenderCtx *ctx = &r->ctx[thread];
+    size_t n;
+
+    for (n = 0; n < r->n; n++) {
+        const AttilaTriangle *t = &r->tris[n];
+        int tx0 = t->x0 / TILE, tx1 = t->x1 / TILE;
+        int ty0 = t->y0 / TILE, ty1 = t->y1 / TILE;
+        int tx, ty;
+
+        for (ty = ty0; ty <= ty1; ty++) {
+            for (tx = tx0; tx <= tx1; tx++) {
+                int32_t x0, y0, x1, y1, qx, qy;
+                double tv[4];
+
+                if (tile_owner(tx, ty, r->threads) != thread) {
+                    continue;
+                }
+                attila_triangle_eval_tile(t, tx * TILE, ty * TILE, tv);
+                x0 = MAX(t->x0, tx * TILE) & ~1;
+                y0 = MAX(t->y0, ty * TILE) & ~1;
+                x1 = MIN(t->x1, tx * TILE + TILE - 1);
+                y1 = MIN(t->y1, ty * TILE + TILE - 1);
+                for (qy = y0; qy <= y1; qy += 2) {
+                    if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
+                        return;     /* the draw is stopped (reported) */
+                    }
+                    for (qx = x0; qx <= x1; qx += 2) {
+                        stamp(ctx, t, tv, qx, qy);
+                    }
+                    ctx->work += (uint64_t)(x1 - x0) / 2 + 1;
+                }
+            }
+        }
+    }
+}
+
+void attila_raster_begin(AttilaRaster *r)
+{
+    int t;
+
+    for (t = 0; t < r->threads; t++) {
+        r->ctx[t].work = 0;
+    }
+}
+
+bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
+                        const AttilaTriangle *tris, size_t n)
+{
+    int t;
+    uint64_t pixels = 0;
+    size_t k;
+    bool over = false;
+
+    for (t = 0; t < r->threads; t++) {
+        if (r->ctx[t].work > ATTILA_DRAW_WORK_LIMIT) {
+            return false;
+        }
+    }
+    if (n == 0) {
+        return true;
+    }
+    r->ds = ds;
+    r->tris = tris;
+    r->n = n;
+    for (t = 0; t < r->threads; t++) {
+        AttilaRenderCtx *ctx = &r->ctx[t];
+        ctx->core = r->core;
+        ctx->ds = ds;
+        ctx->fs_env.imem = r->core->imem;
+        ctx->fs_env.consts = r->core->fconst;
+        ctx->fs_env.tex = attila_texture_sample;
+        ctx->fs_env.tex_opaque = ctx;
+        ctx->fs_env.steps = &ctx->work;
+        ctx->shader_error = 0;
+        ctx->quads = ctx->fragments = 0;
+    }
+    for (k = 0; k < n; k++) {
+        pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *
+                  (tris[k].y1 - tris[k].y0 + 1);
+    }
+    /* small batches are not worth waking the helpers; same image either way */
+    if (r->threads == 1 || pixels < 4096) {
+        AttilaRaster one = *r;
+        one.threads = 1;
+        raster_job(&one, 0);
+    } else {
+        g3d_pool_run(r->pool, raster_job, r);
+    }
+    for (t = 0; t < r->threads; t++) {
+        AttilaRenderCtx *ctx = &r->ctx[t];
+        r->quads += ctx->quads;
+        r->fragments += ctx->fragments;
+        if (ctx->shader_error) {
+            attila_error(r->core, ATTILA_ERR_SHADER, ctx->shader_error_pc,
+                         "fragment program: %s at pc %u",
+                         ctx->shader_error == ATTILA_SHADER_BAD_INSTR ?
+                         "invalid instruction" :
+                         ctx->shader_error == ATTILA_SHADER_BAD_PC ?
+                         "ran off the instruction memory" :
+                         "too many steps", ctx->shader_error_pc);
+        }
+        over = over || ctx->work > ATTILA_DRAW_WORK_LIMIT;
+    }
+    if (over) {
+        attila_error(r->core, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
+                     "draw: more than %llu stamps and fragment shader "
+                     "instructions per render thread; draw stopped",
+                     (unsigned long long)ATTILA_DRAW_WORK_LIMIT);
+    }
+    return !over;
+}

@@ -1,0 +1,851 @@
+/*
+ * The ATTILA unified shader: decoder and interpreter for the 16-byte
+ * instruction set of digest 5.4, with the arithmetic of the simulator's
+ * ShaderEmulator/GPUMath (digest 5.1-5.4; the [EXT] sources): operands are
+ * swizzled, then made absolute, then negated; scalar instructions read the
+ * component named by the last swizzle selector; results are saturated,
+ * masked and predicated on write.
+ *
+ * Threads run in lockstep: one for a vertex, four for a fragment quad (so
+ * DDX/DDY and texture LOD can look at the neighbours, digest 5.2).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "attila-internal.h"
+
+#include <math.h>
+
+/* ---- decoding ------------------------------------------------------------ */
+
+enum { F_RES = 1, F_PRED = 2, F_INT = 4, F_TEX = 8, F_SAMP = 16 };
+
+/* operands read and flags, per opcode; nops 0xff = invalid opcode */
+static const struct { uint8_t nops, flags; } optab[ATTILA_SH_OPCODES] = {
+    [ATTILA_SH_NOP] = { 0, 0 },
+    [ATTILA_SH_ADD] = { 2, F_RES },
+    [ATTILA_SH_ADDI] = { 2, F_RES | F_INT },
+    [ATTILA_SH_ARL] = { 1, F_RES },
+    [ATTILA_SH_ANDP] = { 2, F_RES | F_PRED },
+    [0x05] = { 0xff, 0 },                      /* BRA: not in the ISA */
+    [0x06] = { 0xff, 0 },                      /* CAL: not in the ISA */
+    [ATTILA_SH_COS] = { 1, F_RES },
+    [ATTILA_SH_DP3] = { 2, F_RES },
+    [ATTILA_SH_DP4] = { 2, F_RES },
+    [ATTILA_SH_DPH] = { 2, F_RES },
+    [ATTILA_SH_DST] = { 2, F_RES },
+    [ATTILA_SH_EX2] = { 1, F_RES },
+    [ATTILA_SH_EXP] = { 1, F_RES },
+    [ATTILA_SH_FLR] = { 1, F_RES },
+    [ATTILA_SH_FRC] = { 1, F_RES },
+    [ATTILA_SH_LG2] = { 1, F_RES },
+    [ATTILA_SH_LIT] = { 1, F_RES },
+    [ATTILA_SH_LOG] = { 1, F_RES },
+    [ATTILA_SH_MAD] = { 3, F_RES },
+    [ATTILA_SH_MAX] = { 2, F_RES },
+    [ATTILA_SH_MIN] = { 2, F_RES },
+    [ATTILA_SH_MOV] = { 1, F_RES },
+    [ATTILA_SH_MUL] = { 2, F_RES },
+    [ATTILA_SH_MULI] = { 2, F_RES | F_INT },
+    [ATTILA_SH_RCP] = { 1, F_RES },
+    [0x1A] = { 0xff, 0 },                      /* RET: not in the ISA */
+    [ATTILA_SH_RSQ] = { 1, F_RES },
+    [ATTILA_SH_SETPEQ] = { 2, F_RES | F_PRED },
+    [ATTILA_SH_SETPGT] = { 2, F_RES | F_PRED },
+    [ATTILA_SH_SGE] = { 2, F_RES },
+    [ATTILA_SH_SETPLT] = { 2, F_RES | F_PRED },
+    [ATTILA_SH_SIN] = { 1, F_RES },
+    [ATTILA_SH_STPEQI] = { 2, F_RES | F_PRED | F_INT },
+    [ATTILA_SH_SLT] = { 2, F_RES },
+    [ATTILA_SH_STPGTI] = { 2, F_RES | F_PRED | F_INT },
+    [ATTILA_SH_STPLTI] = { 2, F_RES | F_PRED | F_INT },
+    [ATTILA_SH_TXL] = { 2, F_RES | F_TEX },
+    [ATTILA_SH_TEX] = { 2, F_RES | F_TEX },
+    [ATTILA_SH_TXB] = { 2, F_RES | F_TEX },
+    [ATTILA_SH_TXP] = { 2, F_RES | F_TEX },
+    [ATTILA_SH_KIL] = { 1, 0 },
+    [ATTILA_SH_KLS] = { 2, F_SAMP },
+    [ATTILA_SH_ZXP] = { 1, 0 },
+    [ATTILA_SH_ZXS] = { 2, F_SAMP },
+    [ATTILA_SH_CMP] = { 3, F_RES },
+    [ATTILA_SH_CMPKIL] = { 3, F_RES },
+    [ATTILA_SH_CHS] = { 0, 0 },
+    [ATTILA_SH_LDA] = { 2, F_RES | F_TEX },
+    [ATTILA_SH_FXMUL] = { 2, F_RES },
+    [ATTILA_SH_FXMAD] = { 2, F_RES },
+    [ATTILA_SH_FXMAD2] = { 3, F_RES },
+    [ATTILA_SH_DDX] = { 1, F_RES },
+    [ATTILA_SH_DDY] = { 1, F_RES },
+    [ATTILA_SH_JMP] = { 1, 0 },
+    [ATTILA_SH_END] = { 0, 0 },
+};
+
+static inline uint64_t ld64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    int i;
+
+    for (i = 7; i >= 0; i--) {
+        v = v << 8 | p[i];
+    }
+    return v;
+}
+
+static inline uint32_t bits(uint64_t v, int lo, int len)
+{
+    return (uint32_t)((v >> lo) & ((1ull << len) - 1));
+}
+
+static bool reg_in_bank(uint8_t bank, uint32_t reg)
+{
+    switch (bank) {
+    case ATTILA_BANK_IN:
+    case ATTILA_BANK_OUT:
+        return reg < ATTILA_SH_IO;
+    case ATTILA_BANK_PARAM:
+        return reg < ATTILA_SH_CONSTS;
+    case ATTILA_BANK_TEMP:
+        return reg < ATTILA_SH_TEMPS;
+    case ATTILA_BANK_ADDR:
+        return reg < 2;
+    default:
+        return false;
+    }
+}
+
+bool attila_shader_decode(const uint8_t code[16], AttilaShInstr *in)
+{
+    uint64_t lo = ld64(code), hi = ld64(code + 8);
+    uint32_t opc = bits(lo, 0, 8), flags;
+    int k;
+
+    memset(in, 0, sizeof(*in));
+    in->opcode = opc;
+    if (opc >= ATTILA_SH_OPCODES || optab[opc].nops == 0xff) {
+        return false;
+    }
+    flags = optab[opc].flags;
+    in->nops = optab[opc].nops;
+    in->has_result = flags & F_RES;
+    in->end = bits(lo, 8, 1);
+    in->predicated = bits(lo, 10, 1);
+    in->invert_pred = bits(lo, 11, 1);
+    in->pred_reg = bits(lo, 12, 5);
+    in->sat = bits(lo, 35, 1);
+    in->mask = bits(lo, 36, 4);
+    in->relmode = bits(lo, 40, 1);
+    in->rel_reg = bits(lo, 41, 2);
+    in->rel_comp = bits(lo, 43, 2);
+    in->rel_off = (int16_t)(bits(lo, 45, 9) << 7) >> 7;     /* 9-bit signed */
+    in->imm = bits(hi, 32, 32);
+
+    for (k = 0; k < in->nops; k++) {
+        static const int bank_at[3] = { 17, 22, 27 };
+        static const int reg_at[3] = { 0, 24, 40 };
+        AttilaShOperand *o = &in->op[k];
+        uint32_t bank = bits(lo, bank_at[k], 3);
+
+        o->reg = bits(hi, reg_at[k], 8);
+        o->swz = bits(hi, reg_at[k] + 8, 8);
+        o->neg = bits(lo, bank_at[k] + 3, 1);
+        o->abs = bits(lo, bank_at[k] + 4, 1);
+        if (k == 1 && (flags & (F_TEX | F_SAMP))) {
+            /* implicit bank: texture unit / sample number (digest 5.4) */
+            o->bank = 0xff;
+            if (o->reg >= ((flags & F_TEX) ? ATTILA_MAX_TEXTURES : 8)) {
+                return false;
+            }
+            continue;
+        }
+        if (bank == ATTILA_BANK_PARAM2) {
+            bank = ATTILA_BANK_PARAM;
+            o->reg += 256;
+        }
+        o->bank = bank;
+        if ((opc == ATTILA_SH_ANDP || opc == ATTILA_SH_JMP) &&
+            bank != ATTILA_BANK_PARAM) {
+            /* a predicate operand; abs = "use the negate bit as value" */
+            if (o->reg >= ATTILA_SH_PREDS) {
+                return false;
+            }
+            o->bank = 0xfe;
+            continue;
+        }
+        if (k == 1 && bank == ATTILA_BANK_IMM && in->nops == 2) {
+            in->imm = bits(hi, 32, 32);
+            o->swz = ATTILA_SWZ_XYZW;
+            continue;
+        }
+        if (!reg_in_bank(bank, o->reg)) {
+            return false;
+        }
+    }
+    if (opc == ATTILA_SH_JMP) {
+        in->op[0].swz = bits(hi, 8, 8);
+        in->imm = bits(hi, 32, 32);
+    }
+    if (in->has_result) {
+        in->res_reg = bits(hi, 16, 8);
+        if (flags & F_PRED) {
+            in->res_bank = 0xfe;
+            in->mask = 8;
+            if (in->res_reg >= ATTILA_SH_PREDS) {
+                return false;
+            }
+        } else {
+            in->res_bank = bits(lo, 32, 3);
+            if (opc == ATTILA_SH_ARL) {
+                if (in->res_bank != ATTILA_BANK_ADDR || in->res_reg >= 2) {
+                    return false;
+                }
+            } else if ((in->res_bank != ATTILA_BANK_OUT &&
+                        in->res_bank != ATTILA_BANK_TEMP &&
+                        in->res_bank != ATTILA_BANK_ADDR) ||
+                       !reg_in_bank(in->res_bank, in->res_reg)) {
+                return false;
+            }
+        }
+    }
+    if (in->predicated && in->pred_reg >= ATTILA_SH_PREDS) {
+        return false;
+    }
+    if (in->relmode && in->rel_reg >= 2) {
+        return false;           /* two address registers (digest 5.3) */
+    }
+    in->valid = true;
+    return true;
+}
+
+/* ---- arithmetic helpers (GPUMath) ---------------------------------------- */
+
+/* GPU_CLAMP: a NaN fails both tests and becomes the upper bound */
+static inline float clampf(float v, float lo, float hi)
+{
+    return (lo <= v && v <= hi) ? v : (v < lo ? lo : hi);
+}
+
+static inline float log2d(float x)
+{
+    return (float)(log((double)x) / log(2.0));
+}
+
+/* ---- operand access ------------------------------------------------------- */
+
+typedef struct Exec {
+    const AttilaShaderEnv *env;
+    AttilaShaderThread *t;
+    int lanes;
+} Exec;
+
+static const AttilaVec4 zero4;
+
+/* the raw register an operand names, for lane l */
+static const AttilaVec4 *operand_reg(const Exec *x, const AttilaShInstr *in,
+                                     int k, int l)
+{
+    const AttilaShOperand *o = &in->op[k];
+    AttilaShaderThread *t = &x->t[l];
+
+    switch (o->bank) {
+    case ATTILA_BANK_IN:
+        return &t->in[o->reg];
+    case ATTILA_BANK_OUT:
+        return &t->out[o->reg];
+    case ATTILA_BANK_TEMP:
+        return &t->temp[o->reg];
+    case ATTILA_BANK_ADDR:
+        return &t->addr[o->reg];
+    case ATTILA_BANK_PARAM:
+        if (in->relmode) {
+            /* c[A.comp + offset + reg] (digest 5.4), within this target */
+            int64_t i = (int64_t)t->addr[in->rel_reg].i[in->rel_comp] +
+                        in->rel_off + o->reg;
+            if (i < 0 || i >= ATTILA_SH_CONSTS) {
+                return &zero4;
+            }
+            return &x->env->consts[i];
+        }
+        return &x->env->consts[o->reg];
+    default:
+        return &zero4;
+    }
+}
+
+/* the register an operand reads, or the instruction's immediate in *imm */
+static const AttilaVec4 *operand_src(const Exec *x, const AttilaShInstr *in,
+                                     int k, int l, AttilaVec4 *imm)
+{
+    if (k == 1 && in->op[k].bank == ATTILA_BANK_IMM) {
+        imm->u[0] = imm->u[1] = imm->u[2] = imm->u[3] = in->imm;
+        return imm;
+    }
+    return operand_reg(x, in, k, l);
+}
+
+static void read_vec(const Exec *x, const AttilaShInstr *in, int k, int l,
+                     float out[4])
+{
+    const AttilaShOperand *o = &in->op[k];
+    AttilaVec4 imm;
+    const AttilaVec4 *r = operand_src(x, in, k, l, &imm);
+    int c;
+
+    for (c = 0; c < 4; c++) {
+        float v = r->f[(o->swz >> (6 - 2 * c)) & 3];
+        v = o->abs ? fabsf(v) : v;
+        out[c] = o->neg ? -v : v;
+    }
+}
+
+/* integer operands: the same, with two's complement abs / negate */
+static void read_ivec(const Exec *x, const AttilaShInstr *in, int k, int l,
+                      int32_t out[4])
+{
+    const AttilaShOperand *o = &in->op[k];
+    AttilaVec4 imm;
+    const AttilaVec4 *r = operand_src(x, in, k, l, &imm);
+    int c;
+
+    for (c = 0; c < 4; c++) {
+        uint32_t v = r->u[(o->swz >> (6 - 2 * c)) & 3];
+        v = (o->abs && (int32_t)v < 0) ? 0u - v : v;
+        out[c] = (int32_t)(o->neg ? 0u - v : v);
+    }
+}
+
+/* scalar operand: the component named by the last selector (swz & 3) */
+static float read_scalar(const Exec *x, const AttilaShInstr *in, int k, int l)
+{
+    float v[4];
+    const AttilaShOperand *o = &in->op[k];
+    AttilaShOperand raw = *o;
+    AttilaShInstr tmp = *in;
+
+    raw.swz = (o->swz & 3) * 0x55;      /* replicate the component */
+    tmp.op[k] = raw;
+    read_vec(x, &tmp, k, l, v);
+    return v[0];
+}
+
+static int32_t read_iscalar(const Exec *x, const AttilaShInstr *in, int k,
+                            int l)
+{
+    int32_t v[4];
+    AttilaShInstr tmp = *in;
+
+    tmp.op[k].swz = (in->op[k].swz & 3) * 0x55;
+    read_ivec(x, &tmp, k, l, v);
+    return v[0];
+}
+
+static bool read_bool(const Exec *x, const AttilaShInstr *in, int k, int l)
+{
+    const AttilaShOperand *o = &in->op[k];
+    bool v;
+
+    if (o->abs) {
+        return o->neg;          /* an implicit boolean: the negate bit */
+    }
+    if (o->bank == ATTILA_BANK_PARAM) {
+        v = operand_reg(x, in, k, l)->u[o->swz & 3] != 0;
+    } else {
+        v = x->t[l].pred[o->reg];
+    }
+    return o->neg ? !v : v;
+}
+
+static bool predicate(const Exec *x, const AttilaShInstr *in, int l)
+{
+    bool p;
+
+    if (!in->predicated) {
+        return true;
+    }
+    p = x->t[l].pred[in->pred_reg];
+    return in->invert_pred ? !p : p;
+}
+
+static AttilaVec4 *result_reg(const Exec *x, const AttilaShInstr *in, int l)
+{
+    AttilaShaderThread *t = &x->t[l];
+
+    switch (in->res_bank) {
+    case ATTILA_BANK_OUT:
+        return &t->out[in->res_reg];
+    case ATTILA_BANK_ADDR:
+        return &t->addr[in->res_reg];
+    default:
+        return &t->temp[in->res_reg];
+    }
+}
+
+/* predicated, masked write; floats saturate when the instruction says so */
+static void write_result(const Exec *x, const AttilaShInstr *in, int l,
+                         const AttilaVec4 *v, bool is_float)
+{
+    AttilaVec4 *r;
+    int c;
+
+    if (!predicate(x, in, l)) {
+        return;
+    }
+    r = result_reg(x, in, l);
+    for (c = 0; c < 4; c++) {
+        if (in->mask & (8 >> c)) {
+            if (is_float && in->sat) {
+                r->f[c] = clampf(v->f[c], 0.0f, 1.0f);
+            } else {
+                r->u[c] = v->u[c];
+            }
+        }
+    }
+}
+
+static void write_vec(const Exec *x, const AttilaShInstr *in, int l,
+                      const float v[4])
+{
+    AttilaVec4 t;
+
+    memcpy(t.f, v, sizeof(t.f));
+    write_result(x, in, l, &t, true);
+}
+
+static void write_ivec(const Exec *x, const AttilaShInstr *in, int l,
+                       const int32_t v[4])
+{
+    AttilaVec4 t;
+
+    memcpy(t.i, v, sizeof(t.i));
+    write_result(x, in, l, &t, false);
+}
+
+static void write_pred(const Exec *x, const AttilaShInstr *in, int l, bool v)
+{
+    if (!predicate(x, in, l)) {
+        return;
+    }
+    /* the saturate bit negates a predicate result */
+    x->t[l].pred[in->res_reg] = in->sat ? !v : v;
+}
+
+/* ---- fixed point (FXMUL/FXMAD/FXMAD2, the triangle-setup-on-shader ops) -- */
+
+/*
+ * Operands become 16.8 fixed point (SubPixelPrecisionBits = 8 in the
+ * corpus configuration), products are exact in 32.16; the accumulator keeps
+ * that precision. Values are held in doubles, which represent them exactly.
+ */
+#define FXP_FRAC 8
+
+static double to_fxp(float v)
+{
+    double s = ldexp(1.0, FXP_FRAC), q = floor((double)v * s) / s;
+    double lim = ldexp(1.0, 15);
+
+    return q < -lim ? -lim : q >= lim ? lim - 1.0 / s : q;
+}
+
+/* ---- execution ------------------------------------------------------------ */
+
+static void exec_alu(const Exec *x, const AttilaShInstr *in, int l,
+                     double fxacc[4][4])
+{
+    float a[4], b[4], c[4], r[4];
+    int32_t ia[4], ib[4], ir[4];
+    int k;
+
+    switch (in->opcode) {
+    case ATTILA_SH_ADD:
+    case ATTILA_SH_MUL:
+    case ATTILA_SH_MAX:
+    case ATTILA_SH_MIN:
+    case ATTILA_SH_SLT:
+    case ATTILA_SH_SGE:
+        read_vec(x, in, 0, l, a);
+        read_vec(x, in, 1, l, b);
+        for (k = 0; k < 4; k++) {
+            switch (in->opcode) {
+            case ATTILA_SH_ADD: r[k] = a[k] + b[k]; break;
+            case ATTILA_SH_MUL: r[k] = a[k] * b[k]; break;
+            case ATTILA_SH_MAX: r[k] = a[k] > b[k] ? a[k] : b[k]; break;
+            case ATTILA_SH_MIN: r[k] = a[k] < b[k] ? a[k] : b[k]; break;
+            case ATTILA_SH_SLT: r[k] = a[k] < b[k] ? 1.0f : 0.0f; break;
+            default:            r[k] = a[k] < b[k] ? 0.0f : 1.0f; break;
+            }
+        }
+        write_vec(x, in, l, r);
+        break;
+    case ATTILA_SH_DP3:
+        read_vec(x, in, 0, l, a);
+        read_vec(x, in, 1, l, b);
+        r[0] = r[1] = r[2] = r[3] = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+        write_vec(x, in, l, r);
+        break;
+    case ATTILA_SH_DP4:
+        read_vec(x, in, 0, l, a);
+        read_vec(x, in, 1, l, b);
+        r[0] = r[1] = r[2] = r[3] =
+            a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+        write_vec(x, in, l, r);
+        break;
+    case ATTILA_SH_DPH:
+        read_vec(x, in, 0, l, a);
+        read_vec(x, in, 1, l, b);
+        r[0] = r[1] = r[2] = r[3] =
+            a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + b[3];
+        write_vec(x, in, l, r);
+        break;
+    case ATTILA_SH_DST:
+        read_vec(x, in, 0, l, a);
+        read_vec(x, in, 1, l, b);
+        r[0] = 1.0f;
+        r[1] = a[1] * b[1];
+        r[2] = a[2];
+        r[3] = b[3];
+        write_vec(x, in, l, r);
+        break;
+    case ATTILA_SH_MAD:
+    case ATTILA_SH_CMP:
+    case ATTILA_SH_CMPKIL:
+        read_vec(x, in, 0, l, a);
+        read_vec(x, in, 1, l, b);
+        read_vec(x, in, 2, l, c);
+        for (k = 0; k < 4; k++) {
+            r[k] = in->opcode == ATTILA_SH_MAD ? a[k] * b[k] + c[k] :
+                   (a[k] < 0.0f ? b[k] : c[k]);
+        }
+        write_vec(x, in, l, r);
+        if (in->opcode == ATTILA_SH_CMPKIL) {
+            for (k = 0; k < 4; k++) {
+                if ((in->mask & (8 >> k)) && r[k] < 0.0f) {
+                    x->t[l].kill = true;
+                }
+            }
+        }
+        break;
+    case ATTILA_SH_MOV:
+        read_vec(x, in, 0, l, a);
+        write_vec(x, in, l, a);
+        break;
+    case ATTILA_SH_FRC:
+    case ATTILA_SH_FLR:
+        read_vec(x, in, 0, l, a);
+        for (k = 0; k < 4; k++) {
+            float f = (float)floor((double)a[k]);
+            r[k] = in->opcode == ATTILA_SH_FRC ? a[k] - f : f;
+        }
+        write_vec(x, in, l, r);
+        break;
+    case ATTILA_SH_LIT: {
+        float lx, ly, lw;
+        read_vec(x, in, 0, l, a);
+        lx = a[0] < 0.0f ? 0.0f : a[0];
+        ly = a[1] < 0.0f ? 0.0f : a[1];
+        lw = clampf(a[3], -128.0f, 128.0f);
+        r[0] = 1.0f;
+        r[1] = lx;
+        r[2] = lx > 0.0f ? (float)pow((double)ly, (double)lw) : 0.0f;
+        r[3] = 1.0f;
+        write_vec(x, in, l, r);
+        break;
+    }
+    case ATTILA_SH_RCP:
+    case ATTILA_SH_RSQ:
+    case ATTILA_SH_EX2:
+    case ATTILA_SH_LG2:
+    case ATTILA_SH_SIN:
+    case ATTILA_SH_COS: {
+        float s = read_scalar(x, in, 0, l), v;
+        switch (in->opcode) {
+        case ATTILA_SH_RCP: v = 1.0f / s; break;
+        case ATTILA_SH_RSQ: v = (float)sqrt((double)(1.0f / fabsf(s))); break;
+        case ATTILA_SH_EX2: v = (float)pow(2.0, (double)s); break;
+        case ATTILA_SH_LG2: v = log2d(s); break;
+        case ATTILA_SH_SIN: v = sinf(s); break;
+        default:            v = cosf(s); break;
+        }
+        r[0] = r[1] = r[2] = r[3] = v;
+        write_vec(x, in, l, r);
+        break;
+    }
+    case ATTILA_SH_EXP: {
+        float s = read_scalar(x, in, 0, l), f = (float)floor((double)s);
+        r[0] = (float)pow(2.0, (double)f);
+        r[1] = s - f;
+        r[2] = (float)pow(2.0, (double)s);
+        r[3] = 1.0f;
+        write_vec(x, in, l, r);
+        break;
+    }
+    case ATTILA_SH_LOG: {
+        float s = read_scalar(x, in, 0, l);
+        double e = floor(log((double)fabsf(s)) / log(2.0));
+        r[0] = (float)e;
+        r[1] = s / (float)pow(2.0, floor(log((double)s) / log(2.0)));
+        r[2] = log2d(s);
+        r[3] = 1.0f;
+        write_vec(x, in, l, r);
+        break;
+    }
+    case ATTILA_SH_ARL:
+        if (predicate(x, in, l)) {
+            /* all four components, no write mask (GPUMath::ARL) */
+            read_vec(x, in, 0, l, a);
+            for (k = 0; k < 4; k++) {
+                double f = floor((double)a[k]);
+                x->t[l].addr[in->res_reg].i[k] =
+                    f >= 2147483647.0 ? INT32_MAX :
+                    f <= -2147483648.0 ? INT32_MIN : (int32_t)f;
+            }
+        }
+        break;
+    case ATTILA_SH_ADDI:
+    case ATTILA_SH_MULI:
+        read_ivec(x, in, 0, l, ia);
+        read_ivec(x, in, 1, l, ib);
+        for (k = 0; k < 4; k++) {
+            ir[k] = in->opcode == ATTILA_SH_ADDI ?
+                    (int32_t)((uint32_t)ia[k] + (uint32_t)ib[k]) :
+                    (int32_t)((uint32_t)ia[k] * (uint32_t)ib[k]);
+        }
+        write_ivec(x, in, l, ir);
+        break;
+    case ATTILA_SH_SETPEQ:
+    case ATTILA_SH_SETPGT:
+    case ATTILA_SH_SETPLT: {
+        float p = read_scalar(x, in, 0, l), q = read_scalar(x, in, 1, l);
+        write_pred(x, in, l, in->opcode == ATTILA_SH_SETPEQ ? p == q :
+                   in->opcode == ATTILA_SH_SETPGT ? p > q : p < q);
+        break;
+    }
+    case ATTILA_SH_STPEQI:
+    case ATTILA_SH_STPGTI:
+    case ATTILA_SH_STPLTI: {
+        int32_t p = read_iscalar(x, in, 0, l), q = read_iscalar(x, in, 1, l);
+        /* STPLTI is "less than"; the simulator evaluates EQ (docs) */
+        write_pred(x, in, l, in->opcode == ATTILA_SH_STPEQI ? p == q :
+                   in->opcode == ATTILA_SH_STPGTI ? p > q : p < q);
+        break;
+    }
+    case ATTILA_SH_ANDP:
+        write_pred(x, in, l, read_bool(x, in, 0, l) && read_bool(x, in, 1, l));
+        break;
+    case ATTILA_SH_KIL:
+        read_vec(x, in, 0, l, a);
+        if (a[0] < 0.0f || a[1] < 0.0f || a[2] < 0.0f || a[3] < 0.0f) {
+            x->t[l].kill = true;
+        }
+        break;
+    case ATTILA_SH_KLS:
+        /* one sample per thread is shaded: only sample 0 can be killed */
+        read_vec(x, in, 0, l, a);
+        if (in->op[1].reg == x->t[l].sample &&
+            (a[0] < 0.0f || a[1] < 0.0f || a[2] < 0.0f || a[3] < 0.0f)) {
+            x->t[l].kill = true;
+        }
+        break;
+    case ATTILA_SH_ZXP:
+    case ATTILA_SH_ZXS:
+        read_vec(x, in, 0, l, a);
+        x->t[l].zexport = a[0];
+        break;
+    case ATTILA_SH_CHS:
+        x->t[l].sample++;
+        break;
+    case ATTILA_SH_FXMUL:
+    case ATTILA_SH_FXMAD:
+    case ATTILA_SH_FXMAD2:
+        read_vec(x, in, 0, l, a);
+        read_vec(x, in, 1, l, b);
+        if (in->opcode == ATTILA_SH_FXMAD2) {
+            read_vec(x, in, 2, l, c);
+        }
+        for (k = 0; k < 4; k++) {
+            double p = to_fxp(a[k]) * to_fxp(b[k]);
+            if (in->opcode == ATTILA_SH_FXMAD) {
+                r[k] = (float)(p + fxacc[l][k]);
+            } else if (in->opcode == ATTILA_SH_FXMAD2) {
+                fxacc[l][k] = p + to_fxp(c[k]);
+            } else {
+                fxacc[l][k] = p;
+            }
+        }
+        if (in->opcode == ATTILA_SH_FXMAD) {
+            write_vec(x, in, l, r);
+        }
+        break;
+    default:        /* NOP, END */
+        break;
+    }
+}
+
+/* DDX / DDY across the quad (GPUMath::derivX/derivY) */
+static void exec_deriv(const Exec *x, const AttilaShInstr *in)
+{
+    float v[4][4], d[4][4];
+    int l, c;
+
+    if (x->lanes < 4) {
+        static const float z[4];
+        for (l = 0; l < x->lanes; l++) {
+            write_vec(x, in, l, z);
+        }
+        return;
+    }
+    for (l = 0; l < 4; l++) {
+        read_vec(x, in, 0, l, v[l]);
+    }
+    for (c = 0; c < 4; c++) {
+        if (in->opcode == ATTILA_SH_DDX) {
+            d[0][c] = d[1][c] = v[1][c] - v[0][c];
+            d[2][c] = d[3][c] = v[3][c] - v[2][c];
+        } else {
+            d[0][c] = d[2][c] = v[2][c] - v[0][c];
+            d[1][c] = d[3][c] = v[3][c] - v[1][c];
+        }
+    }
+    for (l = 0; l < 4; l++) {
+        write_vec(x, in, l, d[l]);
+    }
+}
+
+static void exec_texture(const Exec *x, const AttilaShInstr *in)
+{
+    AttilaVec4 coord[4], res[4];
+    float param[4];
+    AttilaTexOp op = ATTILA_TEXOP_READ;
+    int l;
+
+    for (l = 0; l < 4; l++) {
+        int src = l < x->lanes ? l : 0;     /* vertex: replicate lane 0 */
+        read_vec(x, in, 0, src, coord[l].f);
+        param[l] = 0.0f;
+        switch (in->opcode) {
+        case ATTILA_SH_TXB:
+            param[l] = coord[l].f[3];
+            break;
+        case ATTILA_SH_TXL:
+            param[l] = coord[l].f[3];
+            op = ATTILA_TEXOP_READ_LOD;
+            break;
+        case ATTILA_SH_TXP:
+            coord[l].f[0] = coord[l].f[0] / coord[l].f[3];
+            coord[l].f[1] = coord[l].f[1] / coord[l].f[3];
+            coord[l].f[2] = coord[l].f[2] / coord[l].f[3];
+            break;
+        case ATTILA_SH_LDA:
+            op = ATTILA_TEXOP_ATTRIBUTE;
+            break;
+        default:
+            break;
+        }
+    }
+    if (x->env->tex) {
+        x->env->tex(x->env->tex_opaque, op, in->op[1].reg, coord, param, res);
+    } else {
+        memset(res, 0, sizeof(res));
+    }
+    for (l = 0; l < x->lanes; l++) {
+        write_vec(x, in, l, res[l].f);
+    }
+}
+
+/* JMP: taken when the condition holds for every lane (checkJump) */
+static bool jump_taken(const Exec *x, const AttilaShInstr *in)
+{
+    int l;
+
+    for (l = 0; l < x->lanes; l++) {
+        if (!read_bool(x, in, 0, l)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void attila_shader_reset_thread(AttilaShaderThread *t)
+{
+    memset(t, 0, sizeof(*t));
+}
+
+static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
+                              AttilaShaderThread *t, int lanes,
+                              uint32_t *bad_pc, unsigned *nsteps)
+{
+    Exec x = { env, t, lanes };
+    double fxacc[4][4] = { { 0 } };
+    unsigned steps;
+    int l;
+
+    for (steps = 0; steps < ATTILA_SH_MAX_STEPS; steps++) {
+        const AttilaShInstr *in;
+        bool all_killed = true;
+
+        if (pc >= ATTILA_INSTRUCTION_MEMORY) {
+            *bad_pc = pc;
+            *nsteps = steps;
+            return ATTILA_SHADER_BAD_PC;
+        }
+        in = &env->imem[pc];
+        if (!in->valid) {
+            *bad_pc = pc;
+            *nsteps = steps;
+            return ATTILA_SHADER_BAD_INSTR;
+        }
+        switch (in->opcode) {
+        case ATTILA_SH_DDX:
+        case ATTILA_SH_DDY:
+            exec_deriv(&x, in);
+            break;
+        case ATTILA_SH_TEX:
+        case ATTILA_SH_TXB:
+        case ATTILA_SH_TXL:
+        case ATTILA_SH_TXP:
+        case ATTILA_SH_LDA:
+            exec_texture(&x, in);
+            break;
+        case ATTILA_SH_JMP:
+            if (jump_taken(&x, in)) {
+                pc += in->imm;      /* PC-relative, signed (wraps mod 2^32) */
+                if (in->end) {
+                    *nsteps = steps + 1;
+                    return ATTILA_SHADER_OK;
+                }
+                continue;
+            }
+            break;
+        default:
+            for (l = 0; l < lanes; l++) {
+                exec_alu(&x, in, l, fxacc);
+            }
+            break;
+        }
+        if (in->end || in->opcode == ATTILA_SH_END) {
+            *nsteps = steps + 1;
+            return ATTILA_SHADER_OK;
+        }
+        for (l = 0; l < lanes; l++) {
+            all_killed = all_killed && t[l].kill;
+        }
+        if (all_killed) {
+            *nsteps = steps + 1;
+            return ATTILA_SHADER_OK;
+        }
+        pc++;
+    }
+    *bad_pc = pc;
+    *nsteps = steps;
+    return ATTILA_SHADER_TOO_LONG;
+}
+
+AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
+                                     AttilaShaderThread *t, int lanes,
+                                     uint32_t *bad_pc)
+{
+    unsigned n = 0;
+    AttilaShaderResult r = run(env, pc, t, lanes, bad_pc, &n);
+
+    if (env->steps) {
+        *env->steps += n;
+    }
+    return r;
+}

@@ -1,0 +1,286 @@
+/*
+ * The Streamer: index fetch, vertex attribute fetch and conversion
+ * (digest 3.1, 6.2), and the loop that sends each new index to the vertex
+ * shader once (the post-transform cache of a draw) and the shaded vertices
+ * on to primitive assembly, the clipper and triangle setup.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "attila-internal.h"
+
+#include "common/fpformat.h"
+
+#include <glib.h>
+
+static const uint8_t sd_bytes[ATTILA_SD_COUNT] = {
+    1, 1, 2, 2, 4, 4, 2, 4, 1, 1, 2, 2, 4, 4,
+};
+
+static inline uint32_t ld(const uint8_t *p, int n)
+{
+    switch (n) {
+    case 1: return p[0];
+    case 2: return p[0] | p[1] << 8;
+    default: return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+    }
+}
+
+bool attila_streamer_read_index(AttilaCore *c, const AttilaDrawState *ds,
+                                uint32_t v, uint32_t *index)
+{
+    const AttilaStream *s = &ds->stream[ds->index_stream];
+    uint8_t b[4];
+    int n;
+
+    if (!ds->indexed) {
+        *index = ds->start + v;
+        return true;
+    }
+    /* the index stream ignores its stride (digest 2.3, STREAM_STRIDE) */
+    switch (s->data) {
+    case ATTILA_SD_UINT8: case ATTILA_SD_UNORM8:   n = 1; break;
+    case ATTILA_SD_UINT16: case ATTILA_SD_UNORM16: n = 2; break;
+    case ATTILA_SD_UINT32: case ATTILA_SD_UNORM32: n = 4; break;
+    default:
+        return false;       /* checked at draw setup */
+    }
+    if (!attila_mem_read(c, s->address + (ds->start + v) * (uint32_t)n, b, n)) {
+        return false;
+    }
+    *index = ld(b, n);
+    return true;
+}
+
+static float convert(uint32_t data, const uint8_t *p)
+{
+    uint32_t u = ld(p, sd_bytes[data]);
+
+    /* GPUEmulator::emulateStreamer: multiplies by float reciprocals */
+    switch (data) {
+    case ATTILA_SD_UNORM8:  return (float)u * (1.0f / 255.0f);
+    case ATTILA_SD_SNORM8:  return (float)(int8_t)u * (1.0f / 127.0f);
+    case ATTILA_SD_UNORM16: return (float)u * (1.0f / 65535.0f);
+    case ATTILA_SD_SNORM16: return (float)(int16_t)u * (1.0f / 32767.0f);
+    case ATTILA_SD_UNORM32: return (float)u * (1.0f / 4294967295.0f);
+    case ATTILA_SD_SNORM32: return (float)(int32_t)u * (1.0f / 2147483647.0f);
+    case ATTILA_SD_FLOAT16: return g3d_float_unpack(u, &g3d_fp16_ieee);
+    case ATTILA_SD_FLOAT32: return g3d_u2f(u);
+    case ATTILA_SD_UINT8:
+    case ATTILA_SD_UINT16:
+    case ATTILA_SD_UINT32:  return (float)u;
+    case ATTILA_SD_SINT8:   return (float)(int8_t)u;
+    case ATTILA_SD_SINT16:  return (float)(int16_t)u;
+    default:                return (float)(int32_t)u;
+    }
+}
+
+/* one attribute from its stream; false if the element is outside memory */
+static bool fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
+                            uint32_t a, uint32_t index, uint32_t instance,
+                            AttilaVec4 *out)
+{
+    const AttilaStream *s;
+    uint8_t buf[16];
+    uint32_t addr, e, size;
+    bool ok = true;
+
+    memcpy(out->f, ds->attr_default[a], 16);
+    if (ds->attr_map[a] == ATTILA_ST_INACTIVE_ATTRIBUTE) {
+        return true;
+    }
+    s = &ds->stream[ds->attr_map[a]];
+    addr = s->address + s->stride *
+           (s->frequency == 0 ? index : instance / s->frequency);
+    size = sd_bytes[s->data] * s->elements;
+    if (size && !attila_mem_read(c, addr, buf, size)) {
+        memset(buf, 0, sizeof(buf));
+        ok = false;
+    }
+    for (e = 0; e < s->elements; e++) {
+        out->f[e] = convert(s->data, buf + e * sd_bytes[s->data]);
+    }
+    if (s->d3d9_color) {
+        /* D3D9 colours are stored B, G, R, A (digest !6) */
+        float r = out->f[2];
+        out->f[2] = out->f[0];
+        out->f[0] = r;
+    }
+    return ok;
+}
+
+bool attila_streamer_fetch(AttilaCore *c, const AttilaDrawState *ds,
+                           uint32_t index, uint32_t instance,
+                           AttilaVec4 in[ATTILA_MAX_VERTEX_ATTRIBUTES])
+{
+    bool ok = true;
+    uint32_t a;
+
+    for (a = 0; a < ATTILA_MAX_VERTEX_ATTRIBUTES; a++) {
+        ok = fetch_attribute(c, ds, a, index, instance, &in[a]) && ok;
+    }
+    return ok;
+}
+
+bool attila_streamer_fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
+                                     uint32_t attribute, uint32_t index,
+                                     AttilaVec4 *out)
+{
+    if (attribute >= ATTILA_MAX_VERTEX_ATTRIBUTES) {
+        memset(out, 0, sizeof(*out));
+        return false;
+    }
+    return fetch_attribute(c, ds, attribute, index, 0, out);
+}
+
+/* ---- the geometry pass of a draw ---------------------------------------- */
+
+#define BATCH_TRIANGLES 2048
+
+typedef struct Geometry {
+    AttilaCore *c;
+    const AttilaDrawState *ds;
+    AttilaVertex *vtx;          /* shaded vertex per list position */
+    size_t ntris;
+    bool stopped;               /* the draw ran out of work */
+} Geometry;
+
+static void flush_batch(Geometry *g)
+{
+    if (!g->stopped &&
+        !attila_raster_draw(g->c->raster, g->ds, g->c->tris, g->ntris)) {
+        g->stopped = true;
+    }
+    g->ntris = 0;
+}
+
+/* primitive assembly -> clipper -> triangle setup -> rasterizer batch */
+static void triangle(void *opaque, uint32_t a, uint32_t b, uint32_t cc)
+{
+    Geometry *g = opaque;
+    AttilaCore *c = g->c;
+    const AttilaVertex *v0 = &g->vtx[a], *v1 = &g->vtx[b], *v2 = &g->vtx[cc];
+
+    if (g->stopped) {
+        return;
+    }
+    c->triangles++;
+    if (g->ds->frustum_clip &&
+        attila_clipper_trivial_reject(v0->out[0], v1->out[0], v2->out[0],
+                                      g->ds->d3d9_depth)) {
+        return;
+    }
+    if (g->ntris == c->tris_cap) {
+        c->tris_cap = c->tris_cap ? c->tris_cap * 2 : 64;
+        c->tris_cap = MIN(c->tris_cap, BATCH_TRIANGLES);
+        c->tris = g_renew(AttilaTriangle, c->tris, c->tris_cap);
+    }
+    if (attila_triangle_setup(g->ds, v0, v1, v2, &c->tris[g->ntris])) {
+        g->ntris++;
+        if (g->ntris == BATCH_TRIANGLES) {
+            flush_batch(g);
+        }
+    }
+}
+
+static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
+                         uint32_t index, uint32_t instance, AttilaVertex *out,
+                         uint64_t *work)
+{
+    AttilaShaderThread t;
+    AttilaShaderEnv env = {
+        .imem = c->imem, .consts = c->vconst, .tex = NULL, .tex_opaque = NULL,
+        .steps = work,
+    };
+    uint32_t bad_pc = 0;
+    AttilaShaderResult r;
+    int k;
+
+    attila_shader_reset_thread(&t);
+    if (!attila_streamer_fetch(c, ds, index, instance, t.in)) {
+        attila_error(c, ATTILA_ERR_ADDRESS, index,
+                     "vertex %u: attribute data outside memory; draw stopped",
+                     index);
+        return false;
+    }
+    r = attila_shader_run(&env, ds->vs_pc, &t, 1, &bad_pc);
+    if (r != ATTILA_SHADER_OK) {
+        attila_error(c, ATTILA_ERR_SHADER, bad_pc,
+                     "vertex program: %s at pc %u",
+                     r == ATTILA_SHADER_BAD_INSTR ? "invalid instruction" :
+                     r == ATTILA_SHADER_BAD_PC ? "ran off the instruction memory" :
+                     "too many steps", bad_pc);
+        return false;
+    }
+    for (k = 0; k < ATTILA_SH_IO; k++) {
+        memcpy(out->out[k], t.out[k].f, 16);
+    }
+    /* the primary color is clamped after the vertex shader (digest 5.2) */
+    for (k = 0; k < 4; k++) {
+        float v = out->out[1][k];
+        out->out[1][k] = (0.0f <= v && v <= 1.0f) ? v : (v < 0.0f ? 0.0f : 1.0f);
+    }
+    c->vertices++;
+    return true;
+}
+
+void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
+{
+    Geometry g = { .c = c, .ds = ds };
+    GHashTable *cache = NULL;
+    uint32_t inst, v;
+    uint64_t vs_work = 0;
+
+    attila_raster_begin(c->raster);
+    g.vtx = g_new(AttilaVertex, MAX(ds->count, 1));
+    if (ds->indexed) {
+        cache = g_hash_table_new(g_direct_hash, g_direct_equal);
+    }
+    for (inst = 0; inst < ds->instances; inst++) {
+        /* the post-transform cache lives for one instance */
+        if (cache) {
+            g_hash_table_remove_all(cache);
+        }
+        for (v = 0; v < ds->count; v++) {
+            uint32_t index;
+            gpointer slot;
+
+            if (!attila_streamer_read_index(c, ds, v, &index)) {
+                attila_error(c, ATTILA_ERR_ADDRESS,
+                             ds->stream[ds->index_stream].address,
+                             "draw: index %u outside memory; draw stopped", v);
+                goto out;
+            }
+            if (cache && g_hash_table_lookup_extended(cache,
+                                                      GUINT_TO_POINTER(index),
+                                                      NULL, &slot)) {
+                g.vtx[v] = g.vtx[GPOINTER_TO_UINT(slot)];
+                continue;
+            }
+            if (!shade_vertex(c, ds, index, inst, &g.vtx[v], &vs_work)) {
+                goto out;
+            }
+            if (vs_work > ATTILA_DRAW_WORK_LIMIT) {
+                attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
+                             "draw: more than %llu vertex shader instructions; "
+                             "draw stopped",
+                             (unsigned long long)ATTILA_DRAW_WORK_LIMIT);
+                goto out;
+            }
+            if (cache) {
+                g_hash_table_insert(cache, GUINT_TO_POINTER(index),
+                                    GUINT_TO_POINTER(v));
+            }
+        }
+        attila_primitive_assembly(ds->primitive, ds->count, triangle, &g);
+        flush_batch(&g);
+        if (g.stopped) {
+            break;
+        }
+    }
+out:
+    flush_batch(&g);
+    if (cache) {
+        g_hash_table_destroy(cache);
+    }
+    g_free(g.vtx);
+}

@@ -1,0 +1,627 @@
+/*
+ * The Texture Unit (digest 2.3 Texture registers, 3.6-3.9, 4.3, 6.12):
+ * LOD from the quad's derivatives, mip selection, wrap, texel addresses
+ * (Morton tiling or render-buffer tiling), texel conversion, nearest /
+ * bilinear / trilinear filtering, then PCF compare, D3D9 R<->B swap,
+ * reverse order and sRGB. And LDA: a vertex attribute read by index.
+ *
+ * The arithmetic follows the simulator's TextureEmulator: coordinates and
+ * weights in float (u = wrap(s) * width; i = floor(u - 0.5), a = frac(u -
+ * 0.5)), texel indices as unsigned integers (so a negative index wraps to a
+ * huge value: CLAMP then reads the black border texel), bilinear weights
+ * applied as t * (1 - a) * (1 - b), left to right.
+ *
+ * Not modelled: anisotropic filtering (max anisotropy > 1 samples as
+ * isotropic), compressed formats (DXT/LATC read black; logged), texture
+ * borders (never implemented by ATTILA).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "attila-internal.h"
+
+#include "common/fpformat.h"
+#include "common/fragment.h"
+
+#include <glib.h>
+#include <math.h>
+
+#define MAX_LOD_BIAS 1000.0f
+/* GL's magnification threshold c (TextureEmulator C1, C2) */
+#define C1 0.5f
+#define C2 0.0f
+
+static inline float clampf(float v, float lo, float hi)
+{
+    return (lo <= v && v <= hi) ? v : (v < lo ? lo : hi);
+}
+
+/* (u32bit) of a float floor, as x86 converts: negatives wrap */
+static inline uint32_t to_u32(double f)
+{
+    if (!(f > -2147483648.0 && f < 4294967296.0)) {
+        return 0x80000000u;
+    }
+    return (uint32_t)(int64_t)f;
+}
+
+static uint32_t texel_bytes(uint32_t format)
+{
+    switch (format) {
+    case ATTILA_FMT_ALPHA8:
+    case ATTILA_FMT_LUMINANCE8:
+    case ATTILA_FMT_LUMINANCE8_SIGNED:
+    case ATTILA_FMT_LUMINANCE4_ALPHA4:
+    case ATTILA_FMT_LUMINANCE6_ALPHA2:
+    case ATTILA_FMT_INTENSITY8:
+    case ATTILA_FMT_RGB332:
+    case ATTILA_FMT_RGBA2222:
+        return 1;
+    case ATTILA_FMT_ALPHA12:
+    case ATTILA_FMT_ALPHA16:
+    case ATTILA_FMT_DEPTH_COMPONENT16:
+    case ATTILA_FMT_LUMINANCE12:
+    case ATTILA_FMT_LUMINANCE16:
+    case ATTILA_FMT_LUMINANCE8_ALPHA8:
+    case ATTILA_FMT_LUMINANCE8_ALPHA8_SIGNED:
+    case ATTILA_FMT_LUMINANCE12_ALPHA4:
+    case ATTILA_FMT_INTENSITY12:
+    case ATTILA_FMT_INTENSITY16:
+    case ATTILA_FMT_RGB444:
+    case ATTILA_FMT_RGB555:
+    case ATTILA_FMT_RGB565:
+    case ATTILA_FMT_RGBA4444:
+    case ATTILA_FMT_RGBA5551:
+    case ATTILA_FMT_R16:
+    case ATTILA_FMT_R16F:
+        return 2;
+    case ATTILA_FMT_RGBA16:
+    case ATTILA_FMT_RGBA16F:
+    case ATTILA_FMT_RG32F:
+        return 8;
+    case ATTILA_FMT_RGBA32F:
+        return 16;
+    default:
+        return 4;
+    }
+}
+
+uint32_t attila_texture_bytes(uint32_t format)
+{
+    return texel_bytes(format);
+}
+
+/* texel value to (r, g, b, a), the formulas of digest 3.8 */
+static void convert(uint32_t fmt, const uint8_t *d, float o[4])
+{
+    uint32_t v = d[0] | d[1] << 8 | d[2] << 16 | (uint32_t)d[3] << 24;
+    uint32_t v16 = v & 0xffff;
+    int k;
+
+    o[0] = o[1] = o[2] = 0.0f;
+    o[3] = 1.0f;
+    switch (fmt) {
+    case ATTILA_FMT_ALPHA8:
+        o[3] = (float)d[0] / 255.0f;
+        break;
+    case ATTILA_FMT_ALPHA12:
+        o[3] = (float)(v16 & 0xfff) / 4095.0f;
+        break;
+    case ATTILA_FMT_ALPHA16:
+        o[3] = (float)v16 / 65535.0f;
+        break;
+    case ATTILA_FMT_DEPTH_COMPONENT24:
+        o[0] = o[1] = o[2] = (float)(v & 0xffffff) / 16777215.0f;
+        break;
+    case ATTILA_FMT_LUMINANCE8:
+        o[0] = o[1] = o[2] = (float)d[0] / 255.0f;
+        break;
+    case ATTILA_FMT_LUMINANCE8_SIGNED:
+        o[0] = o[1] = o[2] = (float)(int8_t)d[0] / 127.0f;
+        break;
+    case ATTILA_FMT_LUMINANCE12:
+        o[0] = o[1] = o[2] = (float)(v16 & 0xfff) / 4095.0f;
+        break;
+    case ATTILA_FMT_LUMINANCE16:
+        o[0] = o[1] = o[2] = (float)v16 / 65535.0f;
+        break;
+    case ATTILA_FMT_LUMINANCE4_ALPHA4:
+        o[0] = o[1] = o[2] = (float)(d[0] >> 4) / 15.0f;
+        o[3] = (float)(d[0] & 15) / 15.0f;
+        break;
+    case ATTILA_FMT_LUMINANCE6_ALPHA2:
+        o[0] = o[1] = o[2] = (float)(d[0] >> 2) / 63.0f;
+        o[3] = (float)(d[0] & 3) / 3.0f;
+        break;
+    case ATTILA_FMT_LUMINANCE8_ALPHA8:
+        o[0] = o[1] = o[2] = (float)d[0] / 255.0f;
+        o[3] = (float)d[1] / 255.0f;
+        break;
+    case ATTILA_FMT_LUMINANCE8_ALPHA8_SIGNED:
+        o[0] = o[1] = o[2] = (float)(int8_t)d[0] / 127.0f;   /* digest !24 */
+        o[3] = (float)(int8_t)d[1] / 127.0f;
+        break;
+    case ATTILA_FMT_LUMINANCE12_ALPHA4:
+        o[0] = o[1] = o[2] = (float)(v16 >> 4) / 4095.0f;
+        o[3] = (float)(v16 & 15) / 15.0f;
+        break;
+    case ATTILA_FMT_LUMINANCE12_ALPHA12:
+        o[0] = o[1] = o[2] = (float)((v >> 12) & 0xfff) / 4095.0f;
+        o[3] = (float)(v & 0xfff) / 4095.0f;
+        break;
+    case ATTILA_FMT_LUMINANCE16_ALPHA16:
+        o[0] = o[1] = o[2] = (float)v16 / 65535.0f;
+        o[3] = (float)(v >> 16) / 65535.0f;
+        break;
+    case ATTILA_FMT_INTENSITY8:
+        o[0] = o[1] = o[2] = o[3] = (float)d[0] / 255.0f;
+        break;
+    case ATTILA_FMT_INTENSITY12:
+        o[0] = o[1] = o[2] = o[3] = (float)(v16 & 0xfff) / 4095.0f;
+        break;
+    case ATTILA_FMT_INTENSITY16:
+        o[0] = o[1] = o[2] = o[3] = (float)v16 / 65535.0f;
+        break;
+    case ATTILA_FMT_RGB332:
+        /* the standard layout (digest !25); the simulator shifts g by 3 */
+        o[0] = (float)(d[0] >> 5) / 7.0f;
+        o[1] = (float)((d[0] >> 2) & 7) / 7.0f;
+        o[2] = (float)(d[0] & 3) / 3.0f;
+        break;
+    case ATTILA_FMT_RGB444:
+        o[0] = (float)((v16 >> 8) & 15) / 15.0f;
+        o[1] = (float)((v16 >> 4) & 15) / 15.0f;
+        o[2] = (float)(v16 & 15) / 15.0f;
+        break;
+    case ATTILA_FMT_RGB555:
+        o[0] = (float)((v16 >> 10) & 31) / 31.0f;
+        o[1] = (float)((v16 >> 5) & 31) / 31.0f;
+        o[2] = (float)(v16 & 31) / 31.0f;
+        break;
+    case ATTILA_FMT_RGB565:
+        o[0] = (float)(v16 >> 11) / 31.0f;
+        o[1] = (float)((v16 >> 5) & 63) / 63.0f;
+        o[2] = (float)(v16 & 31) / 31.0f;
+        break;
+    case ATTILA_FMT_RGB888:
+        for (k = 0; k < 3; k++) {
+            o[k] = (float)d[k] / 255.0f;
+        }
+        break;
+    case ATTILA_FMT_RGB101010:
+        o[0] = (float)((v >> 20) & 0x3ff) / 1023.0f;
+        o[1] = (float)((v >> 10) & 0x3ff) / 1023.0f;
+        o[2] = (float)(v & 0x3ff) / 1023.0f;
+        break;
+    case ATTILA_FMT_RGBA2222:
+        for (k = 0; k < 4; k++) {
+            o[k] = (float)((d[0] >> (6 - 2 * k)) & 3) / 3.0f;
+        }
+        break;
+    case ATTILA_FMT_RGBA4444:
+        for (k = 0; k < 4; k++) {
+            o[k] = (float)((v16 >> (12 - 4 * k)) & 15) / 15.0f;
+        }
+        break;
+    case ATTILA_FMT_RGBA5551:
+        o[0] = (float)(v16 >> 11) / 31.0f;
+        o[1] = (float)((v16 >> 6) & 31) / 31.0f;
+        o[2] = (float)((v16 >> 1) & 31) / 31.0f;
+        o[3] = (float)(v16 & 1);
+        break;
+    case ATTILA_FMT_RGBA8888:
+        for (k = 0; k < 4; k++) {
+            o[k] = (float)d[k] / 255.0f;
+        }
+        break;
+    case ATTILA_FMT_RGBA1010102:
+        o[0] = (float)(v >> 22) / 1023.0f;
+        o[1] = (float)((v >> 12) & 0x3ff) / 1023.0f;
+        o[2] = (float)((v >> 2) & 0x3ff) / 1023.0f;
+        o[3] = (float)(v & 3) / 3.0f;
+        break;
+    case ATTILA_FMT_R16:
+        o[0] = (float)v16 / 65535.0f;
+        break;
+    case ATTILA_FMT_RG16:
+        o[0] = (float)v16 / 65535.0f;
+        o[1] = (float)(v >> 16) / 65535.0f;
+        break;
+    case ATTILA_FMT_RGBA16:
+        for (k = 0; k < 4; k++) {
+            o[k] = (float)(d[2 * k] | d[2 * k + 1] << 8) / 65535.0f;
+        }
+        break;
+    case ATTILA_FMT_R16F:
+        o[0] = g3d_float_unpack(v16, &g3d_fp16_ieee);
+        break;
+    case ATTILA_FMT_RG16F:
+        o[0] = g3d_float_unpack(v16, &g3d_fp16_ieee);
+        o[1] = g3d_float_unpack(v >> 16, &g3d_fp16_ieee);
+        break;
+    case ATTILA_FMT_RGBA16F:
+        for (k = 0; k < 4; k++) {
+            o[k] = g3d_float_unpack(d[2 * k] | d[2 * k + 1] << 8, &g3d_fp16_ieee);
+        }
+        break;
+    case ATTILA_FMT_R32F:
+        memcpy(&o[0], d, 4);
+        break;
+    case ATTILA_FMT_RG32F:
+        memcpy(o, d, 8);
+        break;
+    case ATTILA_FMT_RGBA32F:
+        memcpy(o, d, 16);
+        break;
+    default:
+        /* DEPTH_COMPONENT16/32, RGB121212: not implemented (digest 3.8) */
+        break;
+    }
+}
+
+/* the texel at (i, j, k) of level l, face f: converted and post-processed */
+static void fetch(const AttilaTexState *ts, uint32_t l, uint32_t f,
+                  uint32_t i, uint32_t j, uint32_t k, float ref, float o[4])
+{
+    const AttilaTexLevel *lv = &ts->level[l][f];
+    uint8_t zero[16] = { 0 };
+    const uint8_t *p = zero;
+
+    if (lv->ptr && i < lv->width && j < lv->height && k < lv->depth) {
+        size_t off;
+
+        if (ts->mode == ATTILA_TEX_1D) {
+            off = (size_t)i * ts->bytes;        /* 1D textures are linear */
+        } else {
+            /* 3D: slice k of the level starts k * w * h texels in */
+            size_t slice = ts->mode == ATTILA_TEX_3D ?
+                           (size_t)k * lv->width * lv->height : 0;
+            if (ts->blocking == ATTILA_TXBLOCK_FRAMEBUFFER) {
+                AttilaPixelMapper pm;
+                attila_pixel_mapper_init(&pm, lv->width, lv->height, 1, 4);
+                off = (slice + attila_pixel_address(&pm, i, j) / 4) * ts->bytes;
+            } else {
+                off = (slice + attila_texel_offset(i, j, ATTILA_TEX_BLOCK_DIM,
+                                                   ATTILA_TEX_SBLOCK_DIM,
+                                                   attila_log2_ceil(lv->width))) *
+                      ts->bytes;
+            }
+        }
+        p = lv->ptr + off;
+    }
+    convert(ts->format, p, o);
+    if (ts->compare) {
+        /* PCF: texel FUNC reference, 0 or 1 (digest 2.3, L1571) */
+        static const G3DCompare m[8] = {
+            G3D_CMP_NEVER, G3D_CMP_ALWAYS, G3D_CMP_LESS, G3D_CMP_LEQUAL,
+            G3D_CMP_EQUAL, G3D_CMP_GEQUAL, G3D_CMP_GREATER, G3D_CMP_NOTEQUAL,
+        };
+        float r = g3d_compare_f(m[ts->compare_func], o[0], ref) ? 1.0f : 0.0f;
+        o[0] = o[1] = o[2] = r;
+    }
+    if (ts->d3d9_conv) {
+        float t = o[0];     /* D3D9 A8R8G8B8 is stored B, G, R, A */
+        o[0] = o[2];
+        o[2] = t;
+    }
+    if (ts->reverse) {
+        float t[4] = { o[3], o[2], o[1], o[0] };
+        memcpy(o, t, sizeof(t));
+    }
+    if (ts->srgb) {
+        for (k = 0; k < 3; k++) {
+            o[k] = (float)pow((double)o[k], 2.2);
+        }
+    }
+}
+
+/* TextureEmulator::applyWrap, normalized coordinate */
+static float wrap_coord(uint32_t mode, float a, uint32_t size)
+{
+    float mn, mx, w;
+
+    switch (mode) {
+    case ATTILA_REPEAT:
+        return a - floorf(a);
+    case ATTILA_CLAMP_TO_EDGE:
+        mn = 1.0f / (2.0f * (float)size);
+        return clampf(a, mn, 1.0f - mn);
+    case ATTILA_CLAMP_TO_BORDER:
+        mn = -1.0f / (2.0f * (float)size);
+        return clampf(a, mn, 1.0f - mn);
+    case ATTILA_MIRRORED_REPEAT:
+        mn = 1.0f / (2.0f * (float)size);
+        mx = 1.0f - mn;
+        w = (to_u32(floor((double)a)) & 1) ? 1.0f - (a - (float)floor((double)a)) :
+            a - (float)floor((double)a);
+        return clampf(w, mn, mx);
+    default:        /* CLAMP */
+        return clampf(a, 0.0f, 1.0f);
+    }
+}
+
+/* TextureEmulator::applyWrap, texel index */
+static uint32_t wrap_index(uint32_t mode, uint32_t i, uint32_t size)
+{
+    switch (mode) {
+    case ATTILA_REPEAT:
+        return (i + size) % size;
+    case ATTILA_CLAMP_TO_EDGE:
+    case ATTILA_MIRRORED_REPEAT:
+        return MIN(i, size - 1);
+    default:        /* CLAMP, CLAMP_TO_BORDER: the border is black */
+        return MIN(i, size);
+    }
+}
+
+static void sample_level(const AttilaTexState *ts, uint32_t l, uint32_t face,
+                         bool linear, const float s[3], float o[4])
+{
+    const AttilaTexLevel *lv = &ts->level[l][face];
+    uint32_t w = lv->width, h = lv->height, d = lv->depth;
+    float u = s[0], v = s[1], r = s[2], ref = s[2];
+    float t[8][4];
+    int k;
+
+    if (!ts->non_normalized) {
+        u = wrap_coord(ts->wrap[0], u, w);
+        v = wrap_coord(ts->wrap[1], v, h);
+        r = wrap_coord(ts->wrap[2], r, d);
+        if (ts->v_invert && ts->mode != ATTILA_TEX_1D) {
+            v = 1.0f - v;
+        }
+        u = u * (float)w;
+        v = v * (float)h;
+        r = r * (float)d;
+    }
+    if (!linear) {
+        uint32_t i = to_u32(floor((double)u));
+        uint32_t j = ts->mode == ATTILA_TEX_1D ? 0 : to_u32(floor((double)v));
+        uint32_t kk = ts->mode == ATTILA_TEX_3D ? to_u32(floor((double)r)) : 0;
+        /* point sampling addresses the unwrapped index (TextureEmulator) */
+        fetch(ts, l, face, i, j, kk, ref, o);
+        return;
+    }
+    {
+        uint32_t i = to_u32(floor((double)(u - 0.5f)));
+        uint32_t j = to_u32(floor((double)(v - 0.5f)));
+        uint32_t kk = to_u32(floor((double)(r - 0.5f)));
+        float a = (u - 0.5f) - (float)floor((double)(u - 0.5f));
+        float b = (v - 0.5f) - (float)floor((double)(v - 0.5f));
+        float cw = (r - 0.5f) - (float)floor((double)(r - 0.5f));
+        uint32_t i0 = wrap_index(ts->wrap[0], i, w);
+        uint32_t i1 = wrap_index(ts->wrap[0], i + 1, w);
+
+        if (ts->mode == ATTILA_TEX_1D) {
+            fetch(ts, l, face, i0, 0, 0, ref, t[0]);
+            fetch(ts, l, face, i1, 0, 0, ref, t[1]);
+            for (k = 0; k < 4; k++) {
+                o[k] = t[1][k] * a + t[0][k] * (1.0f - a);
+            }
+            return;
+        }
+        {
+            uint32_t j0 = wrap_index(ts->wrap[1], j, h);
+            uint32_t j1 = wrap_index(ts->wrap[1], j + 1, h);
+            uint32_t k0 = 0, k1 = 0;
+            int n = 1;
+
+            if (ts->mode == ATTILA_TEX_3D) {
+                k0 = wrap_index(ts->wrap[2], kk, d);
+                k1 = wrap_index(ts->wrap[2], kk + 1, d);
+                n = 2;
+            }
+            fetch(ts, l, face, i0, j0, k0, ref, t[0]);
+            fetch(ts, l, face, i1, j0, k0, ref, t[1]);
+            fetch(ts, l, face, i0, j1, k0, ref, t[2]);
+            fetch(ts, l, face, i1, j1, k0, ref, t[3]);
+            if (n == 2) {
+                fetch(ts, l, face, i0, j0, k1, ref, t[4]);
+                fetch(ts, l, face, i1, j0, k1, ref, t[5]);
+                fetch(ts, l, face, i0, j1, k1, ref, t[6]);
+                fetch(ts, l, face, i1, j1, k1, ref, t[7]);
+                for (k = 0; k < 4; k++) {
+                    o[k] = t[0][k] * (1.0f - a) * (1.0f - b) * (1.0f - cw) +
+                           t[1][k] * a * (1.0f - b) * (1.0f - cw) +
+                           t[2][k] * (1.0f - a) * b * (1.0f - cw) +
+                           t[3][k] * a * b * (1.0f - cw) +
+                           t[4][k] * (1.0f - a) * (1.0f - b) * cw +
+                           t[5][k] * a * (1.0f - b) * cw +
+                           t[6][k] * (1.0f - a) * b * cw +
+                           t[7][k] * a * b * cw;
+                }
+                return;
+            }
+            for (k = 0; k < 4; k++) {
+                o[k] = t[0][k] * (1.0f - a) * (1.0f - b) +
+                       t[1][k] * a * (1.0f - b) +
+                       t[2][k] * (1.0f - a) * b +
+                       t[3][k] * a * b;
+            }
+        }
+    }
+}
+
+/* the cube face for the quad and its 2D coordinates (selectCubeMapFace) */
+static uint32_t cube_face(AttilaVec4 c[4])
+{
+    uint32_t votes[6] = { 0 }, face = 0, i;
+    float rx[4], ry[4], rz[4];
+
+    for (i = 0; i < 4; i++) {
+        rx[i] = fabsf(c[i].f[0]);
+        ry[i] = fabsf(c[i].f[1]);
+        rz[i] = fabsf(c[i].f[2]);
+        if (rx[i] >= ry[i]) {
+            if (rx[i] > rz[i]) {
+                votes[c[i].f[0] < 0 ? 1 : 0]++;
+            } else {
+                votes[c[i].f[2] < 0 ? 5 : 4]++;
+            }
+        } else if (ry[i] >= rz[i]) {
+            votes[c[i].f[1] < 0 ? 3 : 2]++;
+        } else {
+            votes[c[i].f[2] < 0 ? 5 : 4]++;
+        }
+    }
+    for (i = 1; i < 6; i++) {
+        if (votes[i] > votes[face]) {
+            face = i;
+        }
+    }
+    for (i = 0; i < 4; i++) {
+        float x = c[i].f[0], y = c[i].f[1], z = c[i].f[2], s, t;
+        switch (face) {
+        case 0:  s = -z / rx[i]; t = -y / rx[i]; break;
+        case 1:  s = z / rx[i];  t = -y / rx[i]; break;
+        case 2:  s = x / ry[i];  t = z / ry[i];  break;
+        case 3:  s = x / ry[i];  t = -z / ry[i]; break;
+        case 4:  s = x / rz[i];  t = -y / rz[i]; break;
+        default: s = -x / rz[i]; t = -y / rz[i]; break;
+        }
+        c[i].f[0] = (s + 1.0f) * 0.5f;
+        c[i].f[1] = (t + 1.0f) * 0.5f;
+    }
+    return face;
+}
+
+static void sample_quad(const AttilaTexState *ts, AttilaTexOp op,
+                        const AttilaVec4 coord_in[4], const float param[4],
+                        AttilaVec4 out[4])
+{
+    AttilaVec4 coord[4];
+    uint32_t face = 0, q, base = ts->min_level, f;
+    float scale = 1.0f;
+    int i;
+
+    memcpy(coord, coord_in, sizeof(coord));
+    if (ts->mode == ATTILA_TEX_CUBEMAP) {
+        face = cube_face(coord);
+    }
+    if (op != ATTILA_TEXOP_READ_LOD) {
+        /* derivatives from the quad (c0 c1 / c2 c3), in texels */
+        float w = (float)ts->width, h = (float)ts->height, d = (float)ts->depth;
+        float dudx = coord[1].f[0] * w - coord[0].f[0] * w;
+        float dvdx = coord[1].f[1] * h - coord[0].f[1] * h;
+        float dwdx = coord[1].f[2] * d - coord[0].f[2] * d;
+        float dudy = coord[2].f[0] * w - coord[0].f[0] * w;
+        float dvdy = coord[2].f[1] * h - coord[0].f[1] * h;
+        float dwdy = coord[2].f[2] * d - coord[0].f[2] * d;
+
+        if (ts->non_normalized) {
+            dudx = coord[1].f[0] - coord[0].f[0];
+            dvdx = coord[1].f[1] - coord[0].f[1];
+            dwdx = coord[1].f[2] - coord[0].f[2];
+            dudy = coord[2].f[0] - coord[0].f[0];
+            dvdy = coord[2].f[1] - coord[0].f[1];
+            dwdy = coord[2].f[2] - coord[0].f[2];
+        }
+        switch (ts->mode) {
+        case ATTILA_TEX_1D:
+            scale = (float)MAX(fabs((double)dudx), fabs((double)dudy));
+            break;
+        case ATTILA_TEX_3D:
+            scale = (float)MAX(sqrt((double)(dudx * dudx + dvdx * dvdx + dwdx * dwdx)),
+                               sqrt((double)(dudy * dudy + dvdy * dvdy + dwdy * dwdy)));
+            break;
+        default:
+            scale = (float)MAX(sqrt((double)(dudx * dudx + dvdx * dvdx)),
+                               sqrt((double)(dudy * dudy + dvdy * dvdy)));
+            break;
+        }
+    }
+    switch (ts->mode) {
+    case ATTILA_TEX_1D:
+        q = MIN(ts->width2 + base, ts->max_level);
+        break;
+    case ATTILA_TEX_3D:
+        q = MIN(MAX(ts->width2, MAX(ts->height2, ts->depth2)) + base,
+                ts->max_level);
+        break;
+    default:
+        q = MIN(MAX(ts->width2, ts->height2) + base, ts->max_level);
+        break;
+    }
+    q = MIN(q, ts->nlevels ? ts->nlevels - 1 : 0);
+
+    for (i = 0; i < 4; i++) {
+        float lod, s[3] = { coord[i].f[0], coord[i].f[1], coord[i].f[2] };
+        uint32_t filter, d1 = base, d2 = base;
+        bool minify;
+
+        /* calculateLOD: log2(scale) + clamped biases, then the LOD clamp;
+         * TXL gives the lod as the bias of a scale of 1 */
+        lod = (float)(log((double)scale) / log(2.0) +
+                      clampf(ts->lod_bias + ts->unit_lod_bias + param[i],
+                             -MAX_LOD_BIAS, MAX_LOD_BIAS));
+        lod = clampf(lod, ts->min_lod, ts->max_lod);
+        minify = (lod > C1 && ts->mag_filter == ATTILA_LINEAR &&
+                  (ts->min_filter == ATTILA_NEAREST_MIPMAP_NEAREST ||
+                   ts->min_filter == ATTILA_NEAREST_MIPMAP_LINEAR)) ||
+                 lod > C2;
+        filter = minify ? ts->min_filter : ts->mag_filter;
+        if (minify) {
+            switch (filter) {
+            case ATTILA_NEAREST_MIPMAP_NEAREST:
+            case ATTILA_LINEAR_MIPMAP_NEAREST:
+                d1 = lod <= 0.5f ? base :
+                     ((float)base + lod <= (float)q + 0.5f) ?
+                     to_u32(ceil((double)((float)base + lod + 0.5f))) - 1 : q;
+                break;
+            case ATTILA_NEAREST_MIPMAP_LINEAR:
+            case ATTILA_LINEAR_MIPMAP_LINEAR:
+                d1 = base + to_u32(floor((double)lod));
+                d1 = d1 <= q ? d1 : q;
+                d2 = d1 < q ? d1 + 1 : q;
+                break;
+            default:
+                break;
+            }
+        }
+        d1 = MIN(d1, ATTILA_MAX_TEXTURE_SIZE - 1);
+        d2 = MIN(d2, ATTILA_MAX_TEXTURE_SIZE - 1);
+        if (filter == ATTILA_NEAREST_MIPMAP_LINEAR ||
+            filter == ATTILA_LINEAR_MIPMAP_LINEAR) {
+            bool lin = filter == ATTILA_LINEAR_MIPMAP_LINEAR;
+            float fr = lod - (float)floor((double)lod);
+            if (fr > 0.0f && fr < 1.0f) {
+                float t1[4], t2[4];
+                sample_level(ts, d1, face, lin, s, t1);
+                sample_level(ts, d2, face, lin, s, t2);
+                for (f = 0; f < 4; f++) {
+                    out[i].f[f] = t1[f] * (1.0f - fr) + t2[f] * fr;
+                }
+            } else {
+                sample_level(ts, fr <= 0.0f ? d1 : d2, face, lin, s, out[i].f);
+            }
+        } else {
+            sample_level(ts, d1, face,
+                         filter == ATTILA_LINEAR ||
+                         filter == ATTILA_LINEAR_MIPMAP_NEAREST, s, out[i].f);
+        }
+    }
+}
+
+void attila_texture_sample(void *opaque, AttilaTexOp op, uint32_t unit,
+                           const AttilaVec4 coord[4], const float param[4],
+                           AttilaVec4 result[4])
+{
+    AttilaRenderCtx *ctx = opaque;
+    const AttilaDrawState *ds = ctx->ds;
+    int i;
+
+    if (op == ATTILA_TEXOP_ATTRIBUTE) {
+        /* LDA: the index is the raw bits of coordinate x (calculateAddress) */
+        for (i = 0; i < 4; i++) {
+            if (!attila_streamer_fetch_attribute(ctx->core, ds, unit,
+                                                 coord[i].u[0], &result[i])) {
+                memset(&result[i], 0, sizeof(result[i]));
+            }
+        }
+        return;
+    }
+    if (unit >= ATTILA_MAX_TEXTURES || !ds->tex[unit].enabled) {
+        memset(result, 0, 4 * sizeof(*result));
+        return;
+    }
+    sample_quad(&ds->tex[unit], op, coord, param, result);
+}

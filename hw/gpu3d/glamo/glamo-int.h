@@ -1,0 +1,312 @@
+/*
+ * Glamo core internals shared by the block files:
+ *   glamo-core.c   register space, clocks/resets, interrupts, work loop
+ *   regfile.c      the 3D register table: masks, reset values, kinds
+ *   cmdq.c         command queue (ring in VRAM)
+ *   lcd.c          LCD controller scanout decode
+ *   parser.c       parser: vertex streams, register vertex, primitive assembly
+ *   gl.c           G/L: transform, lighting, clipping, viewport
+ *   setup.c        setup engine: snapping, culling, setup registers
+ *   render.c       back end: shading, tests, blending, ROP, write
+ *   texture.c      texture units and the texture-blend combiner
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef GPU3D_GLAMO_INT_H
+#define GPU3D_GLAMO_INT_H
+
+#include "glamo.h"
+#include "gpu3d/glamo-regs.h"
+#include "common/raster.h"
+
+#define GLAMO_NREGS       (GLAMO_REG_SIZE / 2)
+#define GLAMO_QUEUE_SIZE  1024          /* 3D queue entries */
+
+/* ---- register table (regfile.c) ---------------------------------------- */
+
+enum {
+    GLAMO_RK_NONE    = 0,   /* reserved: reads 0, writes ignored */
+    GLAMO_RK_RW      = 1,
+    GLAMO_RK_WO      = 2,   /* write-only: reads 0 */
+    GLAMO_RK_RO      = 3,   /* computed on read */
+    GLAMO_RK_TRIGGER = 4,   /* a write starts something */
+};
+
+typedef struct GlamoRegInfo {
+    uint16_t mask;
+    uint16_t reset;
+    uint8_t kind;
+} GlamoRegInfo;
+
+/* per 16-bit register, index = offset / 2, for the 3D range only */
+extern GlamoRegInfo glamo_reginfo[GLAMO_NREGS];
+void glamo_regfile_init(void);
+bool glamo_is_3d(uint32_t off);
+bool glamo_is_front_reg(uint32_t off);
+
+/* ---- vertices ------------------------------------------------------------ */
+
+/* A vertex as the parser hands it to the G/L engine. */
+typedef struct GlamoVertex {
+    float pos[4];
+    float nrm[3];
+    float diff[4];      /* r g b a, 0..1 */
+    float spec[4];      /* r g b, fog factor */
+    float tex[2][4];    /* sets A, B: u v m n */
+    float psize;
+} GlamoVertex;
+
+/* A vertex after the G/L engine: clip space, lit colours. */
+typedef struct GlamoClipVertex {      /* floats only: clipping lerps it */
+    float clip[4];
+    float diff[4];
+    float spec[4];
+    float diff2[4], spec2[4];   /* CCW faces (two-sided lighting) */
+    float tex[2][4];
+    float psize;
+} GlamoClipVertex;
+
+/* A vertex in screen space, as setup takes it. */
+typedef struct GlamoScreenVertex {
+    float x, y, z, inv_w;
+    float diff[4];
+    float spec[4];
+    float diff2[4], spec2[4];
+    float tex[2][4];
+    float psize;
+} GlamoScreenVertex;
+
+/* ---- the back end's view of the state (render.c) ----------------------- */
+
+typedef struct GlamoTexUnit {
+    bool enabled;
+    uint8_t fmt, bpp;
+    const void *texfmt, *palfmt;  /* texture.c's decoded format */
+    uint8_t addr_u, addr_v;
+    uint8_t mag, min;
+    int levels;                    /* 1 .. 9 */
+    uint32_t w, h;                 /* level 0 */
+    uint32_t base[9], pitch[9];    /* per level, bytes */
+    float lod_bias;
+    bool gl_magmin;
+    float border[4];               /* r g b a */
+    uint16_t palette[256];
+    uint8_t transparency;          /* 0 off, 1 colour key, 2 alpha key */
+    uint8_t trs_ratio;             /* EGTXTRSHratio, of 32 */
+    uint8_t trs_hi[4], trs_lo[4];  /* r g b a thresholds: 5, 6, 5, 6 bits */
+} GlamoTexUnit;
+
+typedef struct GlamoCombStage {
+    uint8_t arg[4], imod[4];
+    uint8_t opa, opb, opc;
+    uint8_t w0, w1, o0, o1;
+} GlamoCombStage;
+
+typedef struct GlamoRenderState {
+    uint8_t *vram;
+    uint32_t vram_size;
+    bool valid;                    /* false: primitives are skipped */
+    /* destination */
+    uint32_t dst_base, dst_pitch;
+    uint8_t dst_fmt, rop;
+    uint16_t cmask;                /* colour write mask (all ones if off) */
+    G3DRect clip;
+    /* depth */
+    bool z_test, z_write;
+    uint8_t z_func, z_fmt;
+    uint32_t z_base, z_pitch;
+    uint16_t zmask;
+    float z_scale;                 /* RGPdvRWfar when RGPenZscale, else 1 */
+    /* stencil */
+    bool st_test, st_write;
+    uint8_t st_bits, st_func, st_ref, st_mask, st_wmask;
+    uint8_t st_fail, st_zfail, st_zpass;
+    uint32_t st_base, st_pitch;
+    /* alpha test, blending, dither */
+    bool a_test;
+    uint8_t a_func, a_ref;
+    bool blend;
+    uint8_t eq_c, eq_a, src_c, dst_c, src_a, dst_a;
+    float blend_const[4];
+    float dst_alpha;               /* for formats without alpha */
+    bool dither;
+    /* shading */
+    bool gouraud;
+    int flat_vertex;
+    bool specular;
+    /* fog */
+    bool fog;
+    uint8_t fog_mode;
+    bool fog_z;
+    float fog_color[3], fog_end, fog_invd, fog_density;
+    /* texturing */
+    bool tex_enable, tex_persp, combiner;
+    int ntex;
+    uint8_t tex_from[2];           /* coordinate set (0 A, 1 B) per unit */
+    int stages;
+    GlamoCombStage cstage[2], astage[2];
+    float tfact[2][4];
+    GlamoTexUnit tex[2];
+} GlamoRenderState;
+
+/*
+ * One queued triangle: what render.c needs from setup, as the setup engine
+ * hands it over (L1745-L1949): every attribute as a plane
+ * a(x, y) = pl[0] + pl[1] * x + pl[2] * y over pixel coordinates, i.e. its
+ * start value and x/y gradients. Texture coordinates are planes of u/w and
+ * v/w (with the plane of 1/w) when perspective correction is on.
+ */
+enum {
+    GLAMO_PL_Z, GLAMO_PL_COL, GLAMO_PL_SPEC = GLAMO_PL_COL + 4,
+    GLAMO_PL_IW = GLAMO_PL_SPEC + 4, GLAMO_PL_TEX, GLAMO_NPL = GLAMO_PL_TEX + 4,
+};
+
+typedef struct GlamoTri {
+    const GlamoRenderState *rs;
+    float pl[GLAMO_NPL][3];
+} GlamoTri;
+
+static inline float glamo_plane(const float pl[3], float x, float y)
+{
+    return pl[0] + pl[1] * x + pl[2] * y;
+}
+
+void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs);
+void glamo_argb6565(uint32_t v, float out[4]);
+G3DQuadFn glamo_render_quad;
+
+/* texture.c */
+void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs);
+/* returns the samples (bits of mask) that texture transparency removes */
+uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,
+                          const float uv[4][2], uint32_t mask,
+                          float out[4][4]);
+void glamo_combine(const GlamoRenderState *rs, const float dif[4],
+                   const float spec[4], const float t0[4], const float t1[4],
+                   float out[4]);
+
+/* ---- the core ----------------------------------------------------------- */
+
+typedef struct GlamoQueueEntry {
+    uint16_t off, val;
+} GlamoQueueEntry;
+
+typedef struct GlamoCmdq {
+    uint32_t base, size;     /* decoded at write-pointer commit */
+    uint32_t rptr, wptr;
+    bool valid;
+    uint32_t burst_reg;      /* burst in progress */
+    uint32_t burst_left;
+    bool burst_pad;
+    bool error;
+    bool was_busy;
+} GlamoCmdq;
+
+typedef struct GlamoParser {
+    bool active;             /* a list is being fetched */
+    bool indexed;
+    uint32_t next, total;    /* vertex number in the list */
+} GlamoParser;
+
+typedef struct GlamoAssembly {
+    uint32_t count;          /* vertices since the list began */
+    GlamoClipVertex v[2];    /* the kept vertices (strip/fan/line) */
+} GlamoAssembly;
+
+struct GlamoCore {
+    GlamoCoreConfig cfg;
+    uint32_t vram_size;
+    uint8_t *vram;           /* whole-VRAM mapping, NULL if not mappable */
+    uint16_t regs[GLAMO_NREGS];
+    uint16_t tx1_palette[256];   /* host writes to 1C00h-1DFFh */
+
+    /* 3D queue */
+    GlamoQueueEntry queue[GLAMO_QUEUE_SIZE];
+    unsigned q_head, q_count;
+    bool clock_warned;
+
+    GlamoCmdq cmdq;
+    GlamoParser parser;
+    GlamoAssembly asmb;
+
+    G3DRaster *raster;
+    unsigned raster_pending;
+    GlamoRenderState *rs;    /* current decoded state (raster arena) */
+    bool rs_dirty;
+    bool last_drawdir;
+
+    bool lcd_dirty;
+    GlamoStats stats;
+};
+
+/* register file helpers */
+static inline uint32_t glamo_r32(const GlamoCore *c, uint32_t off)
+{
+    return c->regs[off >> 1] | (uint32_t)c->regs[(off >> 1) + 1] << 16;
+}
+
+static inline void glamo_set32(GlamoCore *c, uint32_t off, uint32_t v)
+{
+    c->regs[off >> 1] = (uint16_t)v;
+    c->regs[(off >> 1) + 1] = (uint16_t)(v >> 16);
+}
+
+static inline float glamo_rf32(const GlamoCore *c, uint32_t off)
+{
+    uint32_t u = glamo_r32(c, off);
+    float f;
+    __builtin_memcpy(&f, &u, 4);
+    return f;
+}
+
+/* an s[7].16 register (D[23:0]) */
+static inline float glamo_rf24(const GlamoCore *c, uint32_t off)
+{
+    return glamo_f24_to_float(glamo_r32(c, off) & 0xffffff);
+}
+
+#define GLAMO_FIELD(c, reg, field) \
+    G3D_FIELD_EX32(glamo_r32(c, A_ ## reg), reg, field)
+
+/* glamo-core.c */
+void glamo_write16(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq);
+bool glamo_3d_idle(const GlamoCore *c);
+bool glamo_3d_queue_full(const GlamoCore *c);
+void glamo_raise_irq(GlamoCore *c, uint16_t source);
+void glamo_error(GlamoCore *c);
+void glamo_flush(GlamoCore *c);
+
+/* cmdq.c */
+void glamo_cmdq_reset(GlamoCore *c);
+void glamo_cmdq_write(GlamoCore *c, uint32_t off, uint16_t val);
+uint16_t glamo_cmdq_read(GlamoCore *c, uint32_t off);
+bool glamo_cmdq_pending(const GlamoCore *c);
+bool glamo_cmdq_step(GlamoCore *c);
+
+/* lcd.c */
+bool glamo_lcd_scanout(GlamoCore *c, G3DScanout *out);
+
+/* parser.c */
+void glamo_parser_reset(GlamoCore *c);
+void glamo_parser_start(GlamoCore *c, uint16_t mode);
+bool glamo_parser_step(GlamoCore *c, unsigned vertices);
+void glamo_fire_register_vertex(GlamoCore *c);
+void glamo_assembly_reset(GlamoCore *c);
+void glamo_assemble(GlamoCore *c, const GlamoVertex *v);
+
+/* gl.c */
+void glamo_gl_vertex(GlamoCore *c, const GlamoVertex *in, GlamoClipVertex *out);
+void glamo_gl_triangle(GlamoCore *c, const GlamoClipVertex *a,
+                       const GlamoClipVertex *b, const GlamoClipVertex *cc);
+void glamo_gl_line(GlamoCore *c, const GlamoClipVertex *a,
+                   const GlamoClipVertex *b);
+void glamo_gl_point(GlamoCore *c, const GlamoClipVertex *a);
+
+/* setup.c */
+void glamo_setup_triangle(GlamoCore *c, const GlamoScreenVertex *v[3],
+                          bool allow_cull);
+void glamo_setup_line(GlamoCore *c, const GlamoScreenVertex *a,
+                      const GlamoScreenVertex *b);
+void glamo_setup_point(GlamoCore *c, const GlamoScreenVertex *a);
+
+#endif

@@ -1,0 +1,520 @@
+/*
+ * The back end ("Render", 2100h-25FFh): per pixel, colour (Gouraud or
+ * flat) and specular, texture blending, fog, alpha test, stencil test,
+ * 16-bit or float Z test, alpha blending, dither, raster operation and the
+ * colour write mask, into a 16 bpp destination (2120h-212Bh). Order as in
+ * digest §4.6. Pixels are bounded by the clip rectangle (2164h/2168h,
+ * s9, right and bottom exclusive) and by the destination pitch.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "glamo-int.h"
+
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "common/fragment.h"
+#include "common/fpformat.h"
+
+/* "[5].11 floating point" Z: unsigned, 5-bit exponent (docs: bias 31) */
+static const G3DFloatFmt zf_fmt = { 5, 11, 31, G3D_FP_ROUND };
+
+/* ---- destination formats (EGDST0CFM, L2694-L2740) ----------------------- */
+
+typedef struct DstLayout {
+    uint8_t rb, gb, bb, ab;     /* widths */
+    uint8_t rs, gs, bs, as;     /* shifts */
+} DstLayout;
+
+static bool dst_layout(uint8_t cfm, DstLayout *l)
+{
+    static const DstLayout base[4] = {
+        { 5, 5, 5, 0, 10, 5, 0, 0 },     /* RGB555 */
+        { 5, 6, 5, 0, 11, 5, 0, 0 },     /* RGB565 */
+        { 5, 5, 5, 1, 10, 5, 0, 15 },    /* ARGB1555 */
+        { 4, 4, 4, 4, 8, 4, 0, 12 },     /* ARGB4444 */
+    };
+    uint8_t t;
+
+    if ((cfm & 0x3c) != 0x10) {
+        return false;
+    }
+    *l = base[cfm & 3];
+    if (cfm & 0x40) {           /* BGR order: red and blue swap places */
+        t = l->rs;
+        l->rs = l->bs;
+        l->bs = t;
+    }
+    return true;
+}
+
+static const uint8_t bayer4[4][4] = {
+    { 0, 8, 2, 10 }, { 12, 4, 14, 6 }, { 3, 11, 1, 9 }, { 15, 7, 13, 5 },
+};
+
+static uint32_t to_bits(float v, int bits, float bias)
+{
+    uint32_t max = (1u << bits) - 1;
+    /* non-negative after the clamp: truncation is floor */
+    uint32_t u = (uint32_t)(g3d_clampf(v, 0.0f, 1.0f) * (float)max + bias);
+    return u > max ? max : u;
+}
+
+static uint16_t pack_dst(const DstLayout *l, const float c[4], float bias)
+{
+    uint16_t p = (uint16_t)(to_bits(c[0], l->rb, bias) << l->rs |
+                            to_bits(c[1], l->gb, bias) << l->gs |
+                            to_bits(c[2], l->bb, bias) << l->bs);
+    if (l->ab) {
+        p |= (uint16_t)(to_bits(c[3], l->ab, bias) << l->as);
+    }
+    return p;
+}
+
+static void unpack_dst(const DstLayout *l, uint16_t p, float dst_alpha,
+                       float c[4])
+{
+    c[0] = g3d_unorm2f((p >> l->rs) & ((1u << l->rb) - 1), l->rb);
+    c[1] = g3d_unorm2f((p >> l->gs) & ((1u << l->gb) - 1), l->gb);
+    c[2] = g3d_unorm2f((p >> l->bs) & ((1u << l->bb) - 1), l->bb);
+    c[3] = l->ab ? g3d_unorm2f((p >> l->as) & ((1u << l->ab) - 1), l->ab)
+                 : dst_alpha;
+}
+
+/* ---- decoding the state ------------------------------------------------- */
+
+static bool surface_fits(GlamoRenderState *rs, uint32_t base, uint32_t pitch,
+                         uint64_t line_bytes, const char *what)
+{
+    const G3DRect *r = &rs->clip;
+    uint64_t end;
+
+    if (r->x1 <= r->x0 || r->y1 <= r->y0) {
+        return true;
+    }
+    end = base + (uint64_t)pitch * (r->y1 - 1) + line_bytes;
+    if (end > rs->vram_size) {
+        g3d_guest_error("glamo render: %s at 0x%x pitch %u needs %llu bytes, "
+                        "past VRAM; primitives skipped", what, base, pitch,
+                        (unsigned long long)end);
+        return false;
+    }
+    return true;
+}
+
+static int bl_factor_src(int code, bool *both, bool *inv)
+{
+    static const int8_t map[17] = {
+        G3D_BF_ZERO, G3D_BF_ONE, G3D_BF_SRC_COLOR, G3D_BF_INV_SRC_COLOR,
+        G3D_BF_SRC_ALPHA, G3D_BF_INV_SRC_ALPHA, G3D_BF_DST_ALPHA,
+        G3D_BF_INV_DST_ALPHA, G3D_BF_DST_COLOR, G3D_BF_INV_DST_COLOR,
+        G3D_BF_SRC_ALPHA_SAT, G3D_BF_SRC_ALPHA, G3D_BF_INV_SRC_ALPHA,
+        G3D_BF_CONST_COLOR, G3D_BF_INV_CONST_COLOR, G3D_BF_CONST_ALPHA,
+        G3D_BF_INV_CONST_ALPHA,
+    };
+    *both = code == 11 || code == 12;
+    *inv = code == 12;
+    if (code > 16) {
+        g3d_guest_error("glamo render: reserved source blend factor %d, "
+                        "ONE used", code);
+        return G3D_BF_ONE;
+    }
+    return map[code];
+}
+
+static int bl_factor_dst(int code)
+{
+    static const int8_t map[15] = {
+        G3D_BF_ZERO, G3D_BF_ONE, G3D_BF_SRC_COLOR, G3D_BF_INV_SRC_COLOR,
+        G3D_BF_SRC_ALPHA, G3D_BF_INV_SRC_ALPHA, G3D_BF_DST_ALPHA,
+        G3D_BF_INV_DST_ALPHA, G3D_BF_DST_COLOR, G3D_BF_INV_DST_COLOR,
+        G3D_BF_SRC_ALPHA_SAT, G3D_BF_CONST_COLOR, G3D_BF_INV_CONST_COLOR,
+        G3D_BF_CONST_ALPHA, G3D_BF_INV_CONST_ALPHA,
+    };
+    if (code > 14) {
+        g3d_guest_error("glamo render: reserved destination blend factor %d, "
+                        "ZERO used", code);
+        return G3D_BF_ZERO;
+    }
+    return map[code];
+}
+
+static int bl_equation(int code)
+{
+    switch (code) {
+    case GLAMO_BLEQ_ADD: return G3D_BEQ_ADD;
+    case GLAMO_BLEQ_SUB: return G3D_BEQ_SUB;
+    case GLAMO_BLEQ_MAX: return G3D_BEQ_MAX;
+    case GLAMO_BLEQ_MIN: return G3D_BEQ_MIN;
+    case GLAMO_BLEQ_REVSUB: return G3D_BEQ_REV_SUB;
+    default:
+        g3d_guest_error("glamo render: reserved blend equation %d, ADD used",
+                        code);
+        return G3D_BEQ_ADD;
+    }
+}
+
+/* the A6 R5 G6 B5 colours of 2160h, 21ACh-21B4h, 220Ch-2214h */
+void glamo_argb6565(uint32_t v, float out[4])
+{
+    out[0] = g3d_unorm2f((v >> 19) & 31, 5);
+    out[1] = g3d_unorm2f((v >> 10) & 63, 6);
+    out[2] = g3d_unorm2f((v >> 3) & 31, 5);
+    out[3] = g3d_unorm2f((v >> 26) & 63, 6);
+}
+
+void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs)
+{
+    uint32_t en0 = glamo_r32(c, A_EGEN0), en1 = glamo_r32(c, A_EGEN1);
+    uint32_t dst = glamo_r32(c, A_EGDST0SET), zset = glamo_r32(c, A_EGZSET);
+    uint32_t cltb = glamo_r32(c, A_EGCLTB), cllr = glamo_r32(c, A_EGCLLR);
+    uint32_t bl = glamo_r32(c, A_EGBLSET), fog = glamo_r32(c, A_EGFOGSET);
+    uint32_t st = glamo_r32(c, A_EGSTSET), sop = glamo_r32(c, A_EGSTOP);
+    uint32_t f3 = glamo_r32(c, A_RGXFEN3);
+    DstLayout l;
+    int left, right, top, bot, shmd;
+    bool both, inv;
+
+    memset(rs, 0, sizeof(*rs));
+    rs->vram = c->vram;
+    rs->vram_size = c->vram_size;
+    rs->valid = c->vram != NULL;
+
+    /* destination 0 */
+    rs->dst_base = glamo_r32(c, A_EGDST0BAS) & 0x7ffffe;
+    rs->dst_pitch = (dst & 0x3ff) * 2;
+    rs->dst_fmt = (dst >> 16) & 0x7f;
+    rs->rop = (dst >> 24) & 0xf;
+    rs->cmask = (en1 & R_EGEN1_EGenCWrMask_MASK) ?
+                (uint16_t)glamo_r32(c, A_EGD0CWrMASK) : 0xffff;
+    if (!dst_layout(rs->dst_fmt, &l)) {
+        g3d_guest_error("glamo render: destination format 0x%02x is "
+                        "reserved, primitives skipped", rs->dst_fmt);
+        rs->valid = false;
+    }
+    if (rs->dst_pitch == 0) {
+        g3d_guest_error("glamo render: destination pitch 0, primitives "
+                        "skipped");
+        rs->valid = false;
+    }
+
+    /* clip rectangle: s9, left/top inclusive, right/bottom exclusive */
+    top = g3d_sextract32(cltb, 16, 10);
+    bot = g3d_sextract32(cltb, 0, 10);
+    left = g3d_sextract32(cllr, 16, 10);
+    right = g3d_sextract32(cllr, 0, 10);
+    rs->clip.x0 = MAX(left, 0);
+    rs->clip.y0 = MAX(top, 0);
+    rs->clip.x1 = MIN(right, (int)(rs->dst_pitch / 2));
+    rs->clip.y1 = bot;
+    if (rs->valid && !surface_fits(rs, rs->dst_base, rs->dst_pitch,
+                                   (uint64_t)rs->clip.x1 * 2, "destination")) {
+        rs->valid = false;
+    }
+
+    /* depth */
+    rs->z_test = en0 & R_EGEN0_EGenZT_MASK;
+    rs->z_write = en0 & R_EGEN0_EGenZW_MASK;
+    rs->z_func = rs->z_test ? (zset >> 16) & 7 : G3D_CMP_ALWAYS;
+    rs->z_fmt = (zset >> 20) & 0x7f;
+    rs->z_base = glamo_r32(c, A_EGZBAS) & 0x7ffffe;
+    rs->z_pitch = (zset & 0x3ff) * 2;
+    rs->zmask = (en1 & R_EGEN1_EGenZWrMask_MASK) ?
+                c->regs[A_EGZWrMASK >> 1] : 0xffff;
+    rs->z_scale = (f3 & R_RGXFEN3_RGPenZscale_MASK) ?
+                  glamo_rf24(c, A_RGPdvRWfar) : 1.0f;
+    if (rs->z_test || rs->z_write) {
+        if ((rs->z_fmt & 0x7c) == GLAMO_ZFMT_F1Z15 ||
+            (rs->z_fmt & 0x7c) == GLAMO_ZFMT_F2Z14) {
+            g3d_unimp("glamo render: Z format F1Z15/F2Z14 (0x%02x) not "
+                      "modelled, Z16 used", rs->z_fmt);
+            rs->z_fmt = GLAMO_ZFMT_Z16;
+        } else if (rs->z_fmt != GLAMO_ZFMT_Z16 &&
+                   rs->z_fmt != GLAMO_ZFMT_FLOAT511) {
+            g3d_guest_error("glamo render: reserved Z format 0x%02x, "
+                            "primitives skipped", rs->z_fmt);
+            rs->valid = false;
+        }
+        if (rs->z_pitch == 0 ||
+            !surface_fits(rs, rs->z_base, rs->z_pitch,
+                          (uint64_t)rs->clip.x1 * 2, "Z buffer")) {
+            if (rs->z_pitch == 0) {
+                g3d_guest_error("glamo render: Z pitch 0 with Z enabled, "
+                                "primitives skipped");
+            }
+            rs->valid = false;
+        }
+    }
+
+    /* stencil */
+    rs->st_test = en0 & R_EGEN0_EGenStT_MASK;
+    if (rs->st_test) {
+        static const uint8_t bits[4] = { 1, 2, 4, 8 };
+        rs->st_bits = bits[(st >> 28) & 3];
+        rs->st_func = (st >> 24) & 7;
+        rs->st_ref = (st >> 8) & 0xff;
+        rs->st_mask = st & 0xff;
+        rs->st_wmask = (en1 & R_EGEN1_EGenStWrMask_MASK) ? sop >> 24 : 0xff;
+        rs->st_wmask &= (1u << rs->st_bits) - 1;
+        rs->st_fail = (sop >> 20) & 7;
+        rs->st_zfail = (sop >> 16) & 7;
+        rs->st_zpass = (sop >> 12) & 7;
+        rs->st_base = glamo_r32(c, A_EGStBAS) & 0x7ffffe;
+        rs->st_pitch = (sop & 0x3ff) * 2;
+        rs->st_write = rs->st_wmask != 0;
+        if (rs->st_pitch == 0 ||
+            !surface_fits(rs, rs->st_base, rs->st_pitch,
+                          ((uint64_t)rs->clip.x1 * rs->st_bits + 7) / 8,
+                          "stencil buffer")) {
+            if (rs->st_pitch == 0) {
+                g3d_guest_error("glamo render: stencil pitch 0 with the "
+                                "stencil test on, primitives skipped");
+            }
+            rs->valid = false;
+        }
+    }
+
+    /* alpha test: 6-bit precision, "use [A7:A2]" (L2628) */
+    rs->a_test = en0 & R_EGEN0_EGenAT_MASK;
+    rs->a_func = (glamo_r32(c, A_EGATEST) >> 8) & 7;
+    rs->a_ref = glamo_r32(c, A_EGATEST) & 0xff;
+
+    /* blending */
+    rs->blend = en0 & R_EGEN0_EGenBLEND_MASK;
+    if (rs->blend) {
+        uint32_t af = glamo_r32(c, A_EGABLFACT);
+        rs->eq_c = bl_equation((bl >> 24) & 7);
+        rs->src_c = bl_factor_src((bl >> 4) & 0x1f, &both, &inv);
+        rs->dst_c = both ? (inv ? G3D_BF_SRC_ALPHA : G3D_BF_INV_SRC_ALPHA)
+                         : bl_factor_dst(bl & 0xf);
+        if (bl & R_EGBLSET_EGenABLSepSet_MASK) {
+            rs->eq_a = bl_equation((bl >> 27) & 7);
+            rs->src_a = bl_factor_src((af >> 4) & 0x1f, &both, &inv);
+            rs->dst_a = both ? (inv ? G3D_BF_SRC_ALPHA : G3D_BF_INV_SRC_ALPHA)
+                             : bl_factor_dst(af & 0xf);
+        } else {
+            rs->eq_a = rs->eq_c;
+            rs->src_a = rs->src_c;
+            rs->dst_a = rs->dst_c;
+        }
+        glamo_argb6565(glamo_r32(c, A_EGBLCst), rs->blend_const);
+    }
+    /* EGDDstAl, 9 bits: 256 = 1.0 (docs) */
+    rs->dst_alpha = MIN(((bl >> 12) & 0x1ff) / 256.0f, 1.0f);
+    rs->dither = en0 & R_EGEN0_EGenDITH_MASK;
+
+    /* shading (260Ch D[13:11]) */
+    shmd = (f3 >> 11) & 7;
+    rs->gouraud = shmd == GLAMO_SHADE_GOURAUD;
+    rs->flat_vertex = shmd >= 1 && shmd <= 3 ? shmd - 1 : 0;
+    if (shmd == 0 || shmd > GLAMO_SHADE_GOURAUD) {
+        g3d_guest_error("glamo render: reserved shading mode %d, Gouraud "
+                        "used", shmd);
+        rs->gouraud = true;
+    }
+    rs->specular = en0 & R_EGEN0_EGenSPEC_MASK;
+
+    /* fog (213Ch-214Bh) */
+    rs->fog = en0 & R_EGEN0_EGenFOG_MASK;
+    if (rs->fog) {
+        rs->fog_mode = (fog >> 24) & 7;
+        rs->fog_z = fog & R_EGFOGSET_EGFOGZT_MASK;
+        rs->fog_color[0] = ((fog >> 16) & 0xff) / 255.0f;
+        rs->fog_color[1] = ((fog >> 8) & 0xff) / 255.0f;
+        rs->fog_color[2] = (fog & 0xff) / 255.0f;
+        rs->fog_end = glamo_f18_to_float(glamo_r32(c, A_EGFLEND));
+        rs->fog_invd = glamo_f18_to_float(glamo_r32(c, A_EGFLINVD));
+        rs->fog_density = glamo_f18_to_float(glamo_r32(c, A_EGFDENST));
+        if (rs->fog_mode != GLAMO_FOG_CONSTANT && rs->fog_mode < GLAMO_FOG_NORMAL) {
+            g3d_guest_error("glamo render: reserved fog mode %d, fog off",
+                            rs->fog_mode);
+            rs->fog = false;
+        }
+    }
+    glamo_tex_decode(c, rs);
+}
+
+/* ---- the pixel pipeline ------------------------------------------------- */
+
+static uint8_t st_read(const GlamoRenderState *rs, int x, int y)
+{
+    uint32_t bit = (uint32_t)x * rs->st_bits;
+    const uint8_t *p = rs->vram + rs->st_base + (size_t)y * rs->st_pitch +
+                       bit / 8;
+    return (*p >> (bit % 8)) & ((1u << rs->st_bits) - 1);
+}
+
+static void st_write(const GlamoRenderState *rs, int x, int y, uint8_t v)
+{
+    uint32_t bit = (uint32_t)x * rs->st_bits;
+    uint8_t *p = rs->vram + rs->st_base + (size_t)y * rs->st_pitch + bit / 8;
+    uint8_t m = (uint8_t)(rs->st_wmask << (bit % 8));
+
+    *p = (*p & ~m) | ((uint8_t)(v << (bit % 8)) & m);
+}
+
+static uint8_t st_op(const GlamoRenderState *rs, int op, uint8_t s)
+{
+    uint8_t max = (uint8_t)((1u << rs->st_bits) - 1);
+
+    switch (op) {
+    case G3D_SOP_INCR_SAT:
+        return s == max ? s : s + 1;
+    case G3D_SOP_DECR_SAT:   /* Stmin (L265); the register pages say Stmax */
+        return s == 0 ? s : s - 1;
+    default:
+        return g3d_stencil_op(op, s, rs->st_ref) & max;
+    }
+}
+
+/* the chip's ROP codes are the Windows R2_ codes minus one (L386-L405) */
+static const uint8_t rop_to_logic[16] = {
+    0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15,
+};
+
+static float fog_factor(const GlamoRenderState *rs, float fvert, float depth)
+{
+    float f;
+
+    switch (rs->fog_mode) {
+    case GLAMO_FOG_NORMAL:
+        return fvert;
+    case GLAMO_FOG_LINEAR:
+        f = (rs->fog_end - depth) * rs->fog_invd;
+        break;
+    case GLAMO_FOG_EXP:
+        f = expf(-rs->fog_density * depth);
+        break;
+    case GLAMO_FOG_EXP2:
+        f = rs->fog_density * depth;
+        f = expf(-f * f);
+        break;
+    default:
+        return 1.0f;
+    }
+    return g3d_clampf(f, 0.0f, 1.0f);
+}
+
+void glamo_render_quad(void *user, const G3DQuad *q, int thread)
+{
+    const GlamoTri *t = user;
+    const GlamoRenderState *rs = t->rs;
+    DstLayout l;
+    float tex[2][4][4];
+    uint32_t kill = 0;
+    int i, k;
+
+    if (!dst_layout(rs->dst_fmt, &l)) {
+        return;
+    }
+    if (rs->tex_enable) {
+        for (k = 0; k < rs->ntex; k++) {
+            float uv[4][2];
+            for (i = 0; i < 4; i++) {
+                float sx = q->x + (i & 1) + 0.5f, sy = q->y + (i >> 1) + 0.5f;
+                float iw = rs->tex_persp ?
+                           glamo_plane(t->pl[GLAMO_PL_IW], sx, sy) : 1.0f;
+                float w = iw != 0.0f ? 1.0f / iw : 0.0f;
+                uv[i][0] = glamo_plane(t->pl[GLAMO_PL_TEX + 2 * k], sx, sy) * w;
+                uv[i][1] = glamo_plane(t->pl[GLAMO_PL_TEX + 2 * k + 1], sx, sy) * w;
+            }
+            kill |= glamo_tex_sample(rs, k, uv, q->mask, tex[k]);
+        }
+    }
+
+    for (i = 0; i < 4; i++) {
+        int x = q->x + (i & 1), y = q->y + (i >> 1);
+        float sx = x + 0.5f, sy = y + 0.5f;
+        float col[4], spec[4], z, out[4], dstc[4];
+        uint16_t *pd, zval = 0, *pz = NULL, pen, d;
+        bool st_pass = true, z_pass = true;
+        uint8_t sval = 0;
+
+        if (!(q->mask & ~kill & (1u << i))) {
+            continue;
+        }
+        for (k = 0; k < 4; k++) {
+            col[k] = glamo_plane(t->pl[GLAMO_PL_COL + k], sx, sy);
+            spec[k] = glamo_plane(t->pl[GLAMO_PL_SPEC + k], sx, sy);
+        }
+        if (rs->tex_enable) {
+            float r[4];
+            glamo_combine(rs, col, spec, tex[0][i], tex[1][i], r);
+            memcpy(col, r, sizeof(col));
+        }
+        if (rs->specular) {
+            for (k = 0; k < 3; k++) {
+                col[k] = g3d_clampf(col[k] + spec[k], 0.0f, 1.0f);
+            }
+        }
+        z = glamo_plane(t->pl[GLAMO_PL_Z], sx, sy);
+        if (rs->fog) {
+            if (rs->fog_mode == GLAMO_FOG_CONSTANT) {
+                for (k = 0; k < 3; k++) {
+                    col[k] = g3d_clampf(col[k] + rs->fog_color[k], 0.0f, 1.0f);
+                }
+            } else {
+                /* distance: 1 / (interpolated 1/W), or Z (EGFOGZT) */
+                float iw = glamo_plane(t->pl[GLAMO_PL_IW], sx, sy), depth, f;
+                depth = rs->fog_z ? z : (iw != 0.0f ? 1.0f / iw : 0.0f);
+                f = fog_factor(rs, spec[3], depth);
+                for (k = 0; k < 3; k++) {
+                    col[k] = f * col[k] + (1.0f - f) * rs->fog_color[k];
+                }
+            }
+        }
+        if (rs->a_test &&
+            !g3d_compare_u(rs->a_func, g3d_f2unorm(col[3], 8) >> 2,
+                           rs->a_ref >> 2)) {
+            continue;
+        }
+        if (rs->st_test) {
+            sval = st_read(rs, x, y);
+            st_pass = g3d_compare_u(rs->st_func, rs->st_ref & rs->st_mask,
+                                    sval & rs->st_mask);
+            if (!st_pass) {
+                if (rs->st_write) {
+                    st_write(rs, x, y, st_op(rs, rs->st_fail, sval));
+                }
+                continue;
+            }
+        }
+        if (rs->z_test || rs->z_write) {
+            float zc = g3d_clampf(z, 0.0f, 1.0f);
+            pz = (uint16_t *)(rs->vram + rs->z_base + (size_t)y * rs->z_pitch) + x;
+            zval = rs->z_fmt == GLAMO_ZFMT_FLOAT511 ?
+                   (uint16_t)g3d_float_pack(zc, &zf_fmt) :
+                   (uint16_t)g3d_f2unorm(zc, 16);
+            /* both encodings are monotonic: compare them as integers */
+            z_pass = g3d_compare_u(rs->z_func, zval, *pz);
+        }
+        if (rs->st_test && rs->st_write) {
+            st_write(rs, x, y, st_op(rs, z_pass ? rs->st_zpass : rs->st_zfail,
+                                     sval));
+        }
+        if (!z_pass) {
+            continue;
+        }
+        if (rs->z_write && pz) {
+            *pz = (*pz & ~rs->zmask) | (zval & rs->zmask);
+        }
+
+        pd = (uint16_t *)(rs->vram + rs->dst_base + (size_t)y * rs->dst_pitch) + x;
+        d = *pd;
+        if (rs->blend) {
+            unpack_dst(&l, d, rs->dst_alpha, dstc);
+            g3d_blend_float(out, col, dstc, rs->blend_const, rs->eq_c,
+                            rs->src_c, rs->dst_c, rs->eq_a, rs->src_a,
+                            rs->dst_a);
+        } else {
+            memcpy(out, col, sizeof(out));
+        }
+        pen = pack_dst(&l, out, rs->dither ?
+                       (bayer4[y & 3][x & 3] + 0.5f) / 16.0f : 0.5f);
+        if (rs->rop != GLAMO_ROP_COPY_PEN) {
+            pen = (uint16_t)g3d_logic_op(rop_to_logic[rs->rop], pen, d);
+        }
+        *pd = (pen & rs->cmask) | (d & ~rs->cmask);
+    }
+}

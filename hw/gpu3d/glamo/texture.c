@@ -1,0 +1,648 @@
+/*
+ * Texture units 0 and 1 (21A0h, 2200h; L968-L1133, L3071-L3668) and the
+ * texture-blend combiner (2330h-239Fh; L67-L89, L3669-L4543).
+ *
+ * Texels: every format code of L3071-L3187 that is not "Reserved for"
+ * (paletted 4/8 bit through the 16-bit palettes, intensity, luminance,
+ * luminance-alpha, alpha, 8- and 16-bit RGB). Addressing per coordinate:
+ * border, wrap, mirror, clamp. Filters: nearest and linear, with the four
+ * mip-map filters; the LOD comes from the 2x2 quad's texel-space
+ * derivatives, biased by EGTXnMLBS when EGenMIPBS is set.
+ *
+ * Decisions (docs/glamo-3d.md): EGTXnW/H are the level-0 size in texels;
+ * EGTXnLV = n means levels 0..n; 4-bit texels: the low nibble is the even
+ * texel; alpha-only formats have black colour; the combiner's result is
+ * "current 0" of the last stage, both currents start as the diffuse colour.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "glamo-int.h"
+
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "common/formats.h"
+#include "common/fpformat.h"
+
+/* ---- texel formats ------------------------------------------------------ */
+
+enum { K_RGB, K_LUM, K_INT, K_ALPHA, K_PAL };
+
+typedef struct TexFmt {
+    uint8_t code, bpp, kind;
+    uint8_t rs, rb, gs, gb, bs, bb, as, ab;   /* field shifts and widths;
+                                               * K_LUM/K_INT/K_ALPHA: r = value */
+} TexFmt;
+
+static const TexFmt tex_fmts[] = {
+    /* 16-bit RGB (L3150-L3170) */
+    { 0x60, 16, K_RGB, 10, 5, 5, 5, 0, 5, 0, 0 },
+    { 0x61, 16, K_RGB, 11, 5, 5, 6, 0, 5, 0, 0 },
+    { 0x62, 16, K_RGB, 10, 5, 5, 5, 0, 5, 15, 1 },
+    { 0x63, 16, K_RGB, 8, 4, 4, 4, 0, 4, 12, 4 },
+    { 0xe0, 16, K_RGB, 0, 5, 5, 5, 10, 5, 0, 0 },
+    { 0xe1, 16, K_RGB, 0, 5, 5, 6, 11, 5, 0, 0 },
+    { 0xe2, 16, K_RGB, 11, 5, 6, 5, 1, 5, 0, 1 },
+    { 0xe3, 16, K_RGB, 12, 4, 8, 4, 4, 4, 0, 4 },
+    { 0xe4, 16, K_RGB, 0, 5, 5, 5, 10, 5, 15, 1 },
+    { 0xe5, 16, K_RGB, 0, 4, 4, 4, 8, 4, 12, 4 },
+    /* 8-bit RGB */
+    { 0x50, 8, K_RGB, 5, 3, 2, 3, 0, 2, 0, 0 },
+    { 0x51, 8, K_RGB, 6, 2, 3, 3, 0, 3, 0, 0 },
+    { 0x52, 8, K_RGB, 5, 3, 3, 2, 0, 3, 0, 0 },
+    { 0x53, 8, K_RGB, 5, 2, 2, 3, 0, 2, 7, 1 },
+    { 0x54, 8, K_RGB, 4, 2, 2, 2, 0, 2, 6, 2 },
+    { 0xd0, 8, K_RGB, 0, 2, 2, 3, 5, 3, 0, 0 },
+    { 0xd1, 8, K_RGB, 0, 3, 3, 3, 6, 2, 0, 0 },
+    { 0xd2, 8, K_RGB, 0, 3, 3, 2, 5, 3, 0, 0 },
+    { 0xd3, 8, K_RGB, 6, 2, 3, 3, 1, 2, 0, 1 },
+    { 0xd4, 8, K_RGB, 6, 2, 4, 2, 2, 2, 0, 2 },
+    { 0xd5, 8, K_RGB, 0, 2, 2, 3, 5, 2, 7, 1 },
+    { 0xd6, 8, K_RGB, 0, 2, 2, 2, 4, 2, 6, 2 },
+    /* intensity, luminance, alpha */
+    { 0x12, 4, K_INT, 0, 4 }, { 0x13, 8, K_INT, 0, 8 },
+    { 0x32, 4, K_LUM, 0, 4 }, { 0x33, 8, K_LUM, 0, 8 },
+    { 0x35, 8, K_LUM, 0, 4, 0, 0, 0, 0, 4, 4 },
+    { 0x37, 8, K_LUM, 0, 6, 0, 0, 0, 0, 6, 2 },
+    { 0x38, 16, K_LUM, 0, 8, 0, 0, 0, 0, 8, 8 },
+    { 0xb5, 8, K_LUM, 4, 4, 0, 0, 0, 0, 0, 4 },
+    { 0xb7, 8, K_LUM, 2, 6, 0, 0, 0, 0, 0, 2 },
+    { 0xb8, 16, K_LUM, 8, 8, 0, 0, 0, 0, 0, 8 },
+    { 0x42, 4, K_ALPHA, 0, 0, 0, 0, 0, 0, 0, 4 },
+    { 0x43, 8, K_ALPHA, 0, 0, 0, 0, 0, 0, 0, 8 },
+};
+
+static const TexFmt *find_fmt(uint8_t code, const TexFmt **pal)
+{
+    size_t i;
+    uint8_t want = code;
+
+    *pal = NULL;
+    if (code <= 0x03 || (code >= 0x08 && code <= 0x0b)) {
+        want = 0x60 + (code & 3);          /* index -> ARGB family */
+    } else if ((code >= 0x80 && code <= 0x85) ||
+               (code >= 0x88 && code <= 0x8d)) {
+        want = 0xe0 + (code & 7);          /* index -> BGR/RGBA family */
+    }
+    for (i = 0; i < G_N_ELEMENTS(tex_fmts); i++) {
+        if (tex_fmts[i].code == want) {
+            if (want != code) {
+                *pal = &tex_fmts[i];
+            }
+            return &tex_fmts[i];
+        }
+    }
+    return NULL;
+}
+
+static float field(uint32_t v, int sh, int bits)
+{
+    return bits ? g3d_unorm2f((v >> sh) & ((1u << bits) - 1), bits) : 0.0f;
+}
+
+static void decode_texel(const TexFmt *f, uint32_t v, float out[4])
+{
+    switch (f->kind) {
+    case K_RGB:
+        out[0] = field(v, f->rs, f->rb);
+        out[1] = field(v, f->gs, f->gb);
+        out[2] = field(v, f->bs, f->bb);
+        out[3] = f->ab ? field(v, f->as, f->ab) : 1.0f;
+        break;
+    case K_LUM:
+        out[0] = out[1] = out[2] = field(v, f->rs, f->rb);
+        out[3] = f->ab ? field(v, f->as, f->ab) : 1.0f;
+        break;
+    case K_INT:
+        out[0] = out[1] = out[2] = out[3] = field(v, f->rs, f->rb);
+        break;
+    default:   /* alpha only: black */
+        out[0] = out[1] = out[2] = 0.0f;
+        out[3] = field(v, f->as, f->ab);
+        break;
+    }
+}
+
+/* ---- decoding the units ------------------------------------------------- */
+
+typedef struct TexPriv {
+    const TexFmt *fmt, *pal;
+    int bpp;                      /* 4, 8 or 16 */
+} TexPriv;
+
+static int bpp_of(uint8_t code, const TexFmt *f, const TexFmt *pal)
+{
+    if (pal) {
+        return code & 0x08 ? 8 : 4;
+    }
+    return f->bpp;
+}
+
+static bool decode_unit(GlamoCore *c, GlamoRenderState *rs, int n)
+{
+    GlamoTexUnit *t = &rs->tex[n];
+    uint32_t b = GLAMO_TX_BASE(n);
+    uint32_t set = glamo_r32(c, b + GLAMO_TX_SET);
+    uint32_t filt = glamo_r32(c, b + GLAMO_TX_FILT);
+    uint32_t size = glamo_r32(c, b + GLAMO_TX_SIZE);
+    const TexFmt *f, *pal;
+    int i, bpp;
+
+    t->fmt = set >> 24;
+    f = find_fmt(t->fmt, &pal);
+    if (!f) {
+        g3d_guest_error("glamo texture %d: format 0x%02x is reserved", n,
+                        t->fmt);
+        return false;
+    }
+    bpp = bpp_of(t->fmt, f, pal);
+    t->bpp = (uint8_t)bpp;
+    t->texfmt = f;
+    t->palfmt = pal;
+    t->addr_u = (set >> 16) & 7;
+    t->addr_v = (set >> 19) & 7;
+    if (t->addr_u > GLAMO_TXADDR_CLAMP || t->addr_v > GLAMO_TXADDR_CLAMP) {
+        g3d_guest_error("glamo texture %d: reserved mapping mode 0x%02x, "
+                        "wrap used", n, (set >> 16) & 0x3f);
+        t->addr_u = t->addr_u > 3 ? GLAMO_TXADDR_WRAP : t->addr_u;
+        t->addr_v = t->addr_v > 3 ? GLAMO_TXADDR_WRAP : t->addr_v;
+    }
+    if (set & R_EGTX0SET_EGTXSwizFlg_MASK) {
+        g3d_unimp("glamo texture %d: swizzled layout read as linear", n);
+    }
+    t->mag = (filt >> 18) & 3;
+    t->min = (filt >> 15) & 7;
+    if (t->mag > 1 || t->min > 5) {
+        g3d_guest_error("glamo texture %d: reserved (anisotropic) filter, "
+                        "linear used", n);
+        t->mag = t->mag > 1 ? 1 : t->mag;
+        t->min = t->min > 5 ? 5 : t->min;
+    }
+    t->lod_bias = (glamo_r32(c, A_EGEN1) & R_EGEN1_EGenMIPBS_MASK) ?
+                  g3d_sextract32(filt, 5, 10) / 32.0f : 0.0f;
+    t->gl_magmin = glamo_r32(c, A_EGEN1) >> n & 1;
+    t->w = (size >> 12) & 0x1ff;
+    t->h = size & 0x1ff;
+    t->levels = ((set >> 8) & 0xf) + 1;
+    if (t->w == 0 || t->h == 0 || t->w > 256 || t->h > 256 ||
+        t->levels > 9) {
+        g3d_guest_error("glamo texture %d: size %ux%u with %d levels is out "
+                        "of range (256x256, 9 levels)", n, t->w, t->h,
+                        t->levels);
+        return false;
+    }
+    for (i = 0; i < t->levels; i++) {
+        uint32_t pr = glamo_r32(c, b + GLAMO_TX_PITCH + 4 * (i / 2));
+        uint32_t pf = (i & 1) ? pr >> 16 : pr;
+        uint32_t lw = MAX(t->w >> i, 1u), lh = MAX(t->h >> i, 1u);
+        uint64_t row = ((uint64_t)lw * bpp + 7) / 8;
+        t->base[i] = glamo_r32(c, b + GLAMO_TX_LBAS + 4 * i) & 0x7ffffe;
+        t->pitch[i] = (pf & 0xff) << ((pf >> 8) & 0xf);
+        if (t->pitch[i] < row ||
+            t->base[i] + (uint64_t)t->pitch[i] * (lh - 1) + row > rs->vram_size) {
+            g3d_guest_error("glamo texture %d level %d: %ux%u at 0x%x pitch "
+                            "%u does not fit VRAM", n, i, lw, lh, t->base[i],
+                            t->pitch[i]);
+            return false;
+        }
+    }
+    glamo_argb6565(glamo_r32(c, b + GLAMO_TX_CTB), t->border);
+    if (pal) {
+        for (i = 0; i < 256; i++) {
+            t->palette[i] = n == 0 ? c->regs[(GLAMO_TX0_PALETTE >> 1) + i]
+                                   : c->tx1_palette[i];
+        }
+    }
+    /* texture transparency (2104h D[28+n], 21A8h D[31:24], L3240-L3270):
+     * the mode and ratio registers are texture 0's and serve both units */
+    if (glamo_r32(c, A_EGEN1) >> (28 + n) & 1) {
+        uint32_t s0 = glamo_r32(c, A_EGTX0SIZE);
+        uint32_t hi = glamo_r32(c, b + GLAMO_TX_TRSH);
+        uint32_t lo = glamo_r32(c, b + GLAMO_TX_TRSL);
+        int mode = (s0 >> 30) & 3;
+        if (mode & 1) {
+            g3d_unimp("glamo texture %d: texture-blending transparency not "
+                      "modelled", n);
+        } else {
+            t->transparency = mode == 0 ? 1 : 2;
+            t->trs_ratio = (s0 >> 24) & 0x1f;
+            t->trs_hi[0] = (hi >> 19) & 31; t->trs_lo[0] = (lo >> 19) & 31;
+            t->trs_hi[1] = (hi >> 10) & 63; t->trs_lo[1] = (lo >> 10) & 63;
+            t->trs_hi[2] = (hi >> 3) & 31;  t->trs_lo[2] = (lo >> 3) & 31;
+            t->trs_hi[3] = (hi >> 26) & 63; t->trs_lo[3] = (lo >> 26) & 63;
+        }
+    }
+    return true;
+}
+
+static void decode_stage(GlamoCore *c, uint32_t base, GlamoCombStage *s)
+{
+    uint32_t mod = glamo_r32(c, base), arg = glamo_r32(c, base + 4);
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        s->imod[i] = (mod >> (28 - 4 * i)) & 0xf;
+    }
+    s->arg[0] = (arg >> 25) & 0x3f;
+    s->arg[1] = (arg >> 16) & 0x3f;
+    s->arg[2] = (arg >> 8) & 0x3f;
+    s->arg[3] = arg & 0x3f;
+    s->opa = (arg >> 6) & 3;
+    s->opb = (arg >> 14) & 3;
+    s->opc = (arg >> 22) & 7;
+    s->w0 = (mod >> 13) & 7;
+    s->o0 = (mod >> 8) & 0x1f;
+    s->w1 = (mod >> 5) & 7;
+    s->o1 = mod & 0x1f;
+}
+
+static void factor(uint32_t v, float out[4])
+{
+    /* A s.7 D[31:24], R s.5 D[23:18], G s.6 D[15:9], B s.5 D[7:2] */
+    out[3] = g3d_sextract32(v, 24, 8) / 127.0f;
+    out[0] = g3d_sextract32(v, 18, 6) / 31.0f;
+    out[1] = g3d_sextract32(v, 9, 7) / 63.0f;
+    out[2] = g3d_sextract32(v, 2, 6) / 31.0f;
+}
+
+void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs)
+{
+    uint32_t en0 = glamo_r32(c, A_EGEN0);
+    int n;
+
+    rs->tex_persp = en0 & R_EGEN0_EGenTXPP_MASK;
+    rs->ntex = G3D_FIELD_EX32(en0, EGEN0, EGTXNUM);
+    rs->tex_enable = (en0 & R_EGEN0_EGenTXMP_MASK) && rs->ntex;
+    if (!rs->tex_enable) {
+        rs->ntex = 0;
+        return;
+    }
+    if (rs->ntex > 2) {
+        g3d_guest_error("glamo texture: EGTXNUM %d, the engine has two "
+                        "texture units", rs->ntex);
+        rs->ntex = 2;
+    }
+    rs->tex_from[0] = GLAMO_FIELD(c, EGPrim0, EGT0FROM);
+    rs->tex_from[1] = GLAMO_FIELD(c, EGPrim0, EGT1FROM);
+    for (n = 0; n < 2; n++) {
+        if (rs->tex_from[n] > 1) {
+            g3d_unimp("glamo texture %d: coordinate sets C/D have no G/L "
+                      "registers, set A used", n);
+            rs->tex_from[n] = 0;
+        }
+    }
+    for (n = 0; n < rs->ntex; n++) {
+        rs->tex[n].enabled = decode_unit(c, rs, n);
+    }
+    rs->combiner = glamo_r32(c, A_EGEN1) & R_EGEN1_EGenTXBl_MASK;
+    rs->stages = (glamo_r32(c, A_EGTX0SET) & 3) == 1 ? 2 : 1;
+    for (n = 0; n < rs->stages; n++) {
+        decode_stage(c, GLAMO_TXCB(n), &rs->cstage[n]);
+        decode_stage(c, GLAMO_TXAB(n), &rs->astage[n]);
+    }
+    factor(glamo_r32(c, A_EGTXBLDFACT0), rs->tfact[0]);
+    factor(glamo_r32(c, A_EGTXBLDFACT1), rs->tfact[1]);
+}
+
+/* ---- sampling ----------------------------------------------------------- */
+
+static uint32_t read_raw(const GlamoRenderState *rs, const GlamoTexUnit *t,
+                         int lvl, int bpp, int x, int y)
+{
+    const uint8_t *row = rs->vram + t->base[lvl] + (size_t)y * t->pitch[lvl];
+
+    switch (bpp) {
+    case 4:
+        return (row[x >> 1] >> ((x & 1) * 4)) & 0xf;
+    case 8:
+        return row[x];
+    default:
+        return row[2 * x] | row[2 * x + 1] << 8;
+    }
+}
+
+/* texel index along one axis; -1: outside (border) */
+static int address(int i, int size, int mode)
+{
+    switch (mode) {
+    case GLAMO_TXADDR_WRAP:
+        i %= size;
+        return i < 0 ? i + size : i;
+    case GLAMO_TXADDR_MIRROR: {
+        int p = i % (2 * size);
+        p = p < 0 ? p + 2 * size : p;
+        return p < size ? p : 2 * size - 1 - p;
+    }
+    case GLAMO_TXADDR_CLAMP:
+        return i < 0 ? 0 : i >= size ? size - 1 : i;
+    default:
+        return i < 0 || i >= size ? -1 : i;
+    }
+}
+
+static bool in_range(const GlamoTexUnit *t, int ch, float v, int bits)
+{
+    uint32_t q = g3d_f2unorm(v, bits);
+    return q >= t->trs_lo[ch] && q <= t->trs_hi[ch];
+}
+
+/* is this texel colour-keyed away? */
+static bool transparent(const GlamoTexUnit *t, const float c[4])
+{
+    if (t->transparency == 1) {
+        /* "the R,G,B values are between these thresholds" (L3256) */
+        return in_range(t, 0, c[0], 5) && in_range(t, 1, c[1], 6) &&
+               in_range(t, 2, c[2], 5);
+    }
+    return in_range(t, 3, c[3], 6);
+}
+
+static void texel(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
+                  int x, int y, float out[4])
+{
+    const TexFmt *f = t->texfmt;
+    int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u);
+    uint32_t v;
+
+    x = address(x, w, t->addr_u);
+    y = address(y, h, t->addr_v);
+    if (x < 0 || y < 0) {
+        memcpy(out, t->border, sizeof(t->border));
+        return;
+    }
+    v = read_raw(rs, t, lvl, t->bpp, x, y);
+    if (t->palfmt) {
+        v = t->palette[v];
+    }
+    decode_texel(f, v, out);
+}
+
+/* returns the weight of transparent texels in the sample (0..1) */
+static float sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
+                          int lvl, bool linear, float u, float v, float out[4])
+{
+    int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u), k;
+    float x = u * w, y = v * h;
+
+    /* keep the texel indices representable (NaN and huge coordinates) */
+    x = isfinite(x) ? g3d_clampf(x, -16777216.0f, 16777216.0f) : 0.0f;
+    y = isfinite(y) ? g3d_clampf(y, -16777216.0f, 16777216.0f) : 0.0f;
+
+    if (!linear) {
+        texel(rs, t, lvl, (int)floorf(x), (int)floorf(y), out);
+        return t->transparency && transparent(t, out) ? 1.0f : 0.0f;
+    }
+    {
+        float fx = x - 0.5f, fy = y - 0.5f, ax, ay, t00[4], t10[4], t01[4],
+              t11[4];
+        int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
+        ax = fx - x0;
+        ay = fy - y0;
+        texel(rs, t, lvl, x0, y0, t00);
+        texel(rs, t, lvl, x0 + 1, y0, t10);
+        texel(rs, t, lvl, x0, y0 + 1, t01);
+        texel(rs, t, lvl, x0 + 1, y0 + 1, t11);
+        for (k = 0; k < 4; k++) {
+            out[k] = (t00[k] * (1 - ax) + t10[k] * ax) * (1 - ay) +
+                     (t01[k] * (1 - ax) + t11[k] * ax) * ay;
+        }
+        if (!t->transparency) {
+            return 0.0f;
+        }
+        return (transparent(t, t00) ? (1 - ax) * (1 - ay) : 0.0f) +
+               (transparent(t, t10) ? ax * (1 - ay) : 0.0f) +
+               (transparent(t, t01) ? (1 - ax) * ay : 0.0f) +
+               (transparent(t, t11) ? ax * ay : 0.0f);
+    }
+}
+
+uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,
+                          const float uv[4][2], uint32_t mask,
+                          float out[4][4])
+{
+    const GlamoTexUnit *t = &rs->tex[unit];
+    float dux, dvx, duy, dvy, rho, lod, thresh, tw;
+    uint32_t kill = 0;
+    int i, k;
+
+    if (!t->enabled) {
+        for (i = 0; i < 4; i++) {
+            out[i][0] = out[i][1] = out[i][2] = out[i][3] = 1.0f;
+        }
+        return 0;
+    }
+    /* texel-space derivatives across the quad */
+    dux = (uv[1][0] - uv[0][0]) * t->w;
+    dvx = (uv[1][1] - uv[0][1]) * t->h;
+    duy = (uv[2][0] - uv[0][0]) * t->w;
+    dvy = (uv[2][1] - uv[0][1]) * t->h;
+    rho = fmaxf(sqrtf(dux * dux + dvx * dvx), sqrtf(duy * duy + dvy * dvy));
+    lod = (rho > 0.0f ? log2f(rho) : -100.0f) + t->lod_bias;
+    /* EGTXnmagminSWflg: 0 D3D (minify above 0), 1 OpenGL (above 0.5) */
+    thresh = t->gl_magmin ? 0.5f : 0.0f;
+    for (i = 0; i < 4; i++) {
+        if (!(mask & (1u << i))) {
+            continue;
+        }
+        if (lod <= thresh) {
+            tw = sample_level(rs, t, 0, t->mag == 1, uv[i][0], uv[i][1],
+                              out[i]);
+        } else if (t->min <= 1 || t->levels == 1) {
+            /* 0 nearest, 1 linear; a single level has nothing to mip */
+            tw = sample_level(rs, t, 0, t->min == 1 || t->min >= 4, uv[i][0],
+                              uv[i][1], out[i]);
+        } else {
+            /* 2 NMN, 3 NML, 4 LMN, 5 LML */
+            bool lin = t->min >= 4, between = t->min == 3 || t->min == 5;
+            float l = fminf(fmaxf(lod, 0.0f), (float)(t->levels - 1));
+            if (!between) {
+                tw = sample_level(rs, t, (int)floorf(l + 0.5f), lin, uv[i][0],
+                                  uv[i][1], out[i]);
+            } else {
+                int l0 = (int)floorf(l), l1 = MIN(l0 + 1, t->levels - 1);
+                float a = l - l0, o1[4], tw1;
+                tw = sample_level(rs, t, l0, lin, uv[i][0], uv[i][1], out[i]);
+                tw1 = sample_level(rs, t, l1, lin, uv[i][0], uv[i][1], o1);
+                for (k = 0; k < 4; k++) {
+                    out[i][k] = out[i][k] * (1 - a) + o1[k] * a;
+                }
+                tw = tw * (1 - a) + tw1 * a;
+            }
+        }
+        /* "if the percentage of transparent part is over this ratio, this
+         * pixel must be transparent" (EGTXTRSHratio, 32nds) */
+        if (tw > 0.0f && tw * 32.0f > t->trs_ratio) {
+            kill |= 1u << i;
+        }
+    }
+    return kill;
+}
+
+/* ---- the combiner ------------------------------------------------------- */
+
+typedef struct CombIn {
+    const float *dif, *spec, *t0, *t1, *f0, *f1;
+    float cur0[4], cur1[4];
+} CombIn;
+
+/* one argument, as four channels; `alpha_unit` takes channel 3 */
+static void argument(const CombIn *in, uint8_t sel, uint8_t imod,
+                     bool alpha_unit, float out[4])
+{
+    static const float zero[4];
+    const float *s;
+    int k;
+
+    switch (sel & 0x1f) {
+    case GLAMO_TXARG_CUR1: s = in->cur1; break;
+    case GLAMO_TXARG_DIFFUSE: s = in->dif; break;
+    case GLAMO_TXARG_SPECULAR: s = in->spec; break;
+    case GLAMO_TXARG_CUR0: s = in->cur0; break;
+    case GLAMO_TXARG_TEX0: s = in->t0; break;
+    case GLAMO_TXARG_TEX1: s = in->t1; break;
+    case GLAMO_TXARG_FACT0: s = in->f0; break;
+    case GLAMO_TXARG_FACT1: s = in->f1; break;
+    default: s = zero; break;
+    }
+    for (k = 0; k < 4; k++) {
+        out[k] = s[k];
+    }
+    if (sel & GLAMO_TXARG_REPLICATE) {
+        if (alpha_unit) {
+            out[3] = s[2];           /* "replicate blue to alpha" */
+        } else {
+            out[0] = out[1] = out[2] = s[3];
+        }
+    }
+    for (k = 0; k < 4; k++) {
+        float x = out[k];
+        x = (imod & 1) ? 1.0f - x : x;      /* complement */
+        x = (imod & 8) ? x - 0.5f : x;      /* bias */
+        x = (imod & 4) ? 2.0f * x : x;      /* scale */
+        x = (imod & 2) ? -x : x;            /* negate */
+        out[k] = x;
+    }
+}
+
+static void op_ab(int op, const float a[4], const float b[4], bool alpha_unit,
+                  float out[4])
+{
+    int k;
+
+    if (op == GLAMO_TXOP_MUL || alpha_unit) {
+        for (k = 0; k < 4; k++) {
+            out[k] = a[k] * b[k];
+        }
+        return;
+    }
+    out[0] = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] +
+             (op == GLAMO_TXOP_DP4 ? a[3] * b[3] : 0.0f);
+    out[1] = out[2] = out[3] = out[0];
+}
+
+static float omod(float x, uint8_t m)
+{
+    static const float scale[8] = { 1, 2, 4, 8, 1, 0.5f, 0.25f, 0.125f };
+
+    x = (m & 0x10) ? x - 0.5f : x;
+    x *= scale[(m >> 1) & 7];
+    return (m & 1) ? g3d_clampf(x, 0.0f, 1.0f) : x;
+}
+
+/* run one unit (colour or alpha) of a stage; writes the currents */
+static void unit(CombIn *in, const GlamoCombStage *s, bool alpha_unit,
+                 float c0[4], float c1[4])
+{
+    float arg[4][4], ra[4], rb[4], rc[4];
+    const float *pick;
+    int i, k;
+
+    for (i = 0; i < 4; i++) {
+        argument(in, s->arg[i], s->imod[i], alpha_unit, arg[i]);
+    }
+    op_ab(s->opa, arg[0], arg[1], alpha_unit, ra);
+    op_ab(s->opb, arg[2], arg[3], alpha_unit, rb);
+    for (k = 0; k < 4; k++) {
+        switch (s->opc) {
+        case GLAMO_TXOPC_CND_A:
+            rc[k] = in->cur0[3] >= 0.5f ? rb[k] : ra[k];
+            break;
+        case GLAMO_TXOPC_CMP:
+            rc[k] = arg[0][k] >= 0.0f ? arg[2][k] : arg[3][k];
+            break;
+        case GLAMO_TXOPC_ADD:
+            rc[k] = ra[k] + rb[k];
+            break;
+        case GLAMO_TXOPC_SUB:
+            rc[k] = ra[k] - rb[k];
+            break;
+        case GLAMO_TXOPC_CND_B:
+            rc[k] = (alpha_unit ? arg[0][3] : arg[0][k]) >= 0.5f ?
+                    arg[2][k] : arg[3][k];
+            break;
+        case GLAMO_TXOPC_ADD_SAT:
+            rc[k] = ra[k] + g3d_clampf(rb[k], 0.0f, 1.0f);
+            break;
+        case GLAMO_TXOPC_SUB_SAT:
+            rc[k] = ra[k] - g3d_clampf(rb[k], 0.0f, 1.0f);
+            break;
+        default:                 /* NOP: operation A passes */
+            rc[k] = ra[k];
+            break;
+        }
+    }
+    for (i = 0; i < 2; i++) {
+        uint8_t w = i ? s->w1 : s->w0, m = i ? s->o1 : s->o0;
+        float *dst = i ? c1 : c0;
+        /* 100/101 ("to t0/t1", undefined targets) act as their operation */
+        switch (w) {
+        case GLAMO_TXW_OPA: pick = ra; break;
+        case GLAMO_TXW_OPB: pick = rb; break;
+        case GLAMO_TXW_OPC: pick = rc; break;
+        case 4: case 5: pick = i ? rc : ra; break;
+        default: pick = NULL; break;
+        }
+        if (pick) {
+            for (k = 0; k < 4; k++) {
+                dst[k] = omod(pick[k], m);
+            }
+        }
+    }
+}
+
+void glamo_combine(const GlamoRenderState *rs, const float dif[4],
+                   const float spec[4], const float t0[4], const float t1[4],
+                   float out[4])
+{
+    CombIn in = { dif, spec, t0, t1, rs->tfact[0], rs->tfact[1] };
+    int s, k;
+
+    if (!rs->combiner) {
+        /* texture blending off: textures modulate the diffuse colour */
+        for (k = 0; k < 4; k++) {
+            out[k] = dif[k] * t0[k] * (rs->ntex > 1 ? t1[k] : 1.0f);
+        }
+        return;
+    }
+    memcpy(in.cur0, dif, sizeof(in.cur0));
+    memcpy(in.cur1, dif, sizeof(in.cur1));
+    for (s = 0; s < rs->stages; s++) {
+        float c0[4], c1[4], a0[4], a1[4];
+        memcpy(c0, in.cur0, sizeof(c0));
+        memcpy(c1, in.cur1, sizeof(c1));
+        memcpy(a0, in.cur0, sizeof(a0));
+        memcpy(a1, in.cur1, sizeof(a1));
+        unit(&in, &rs->cstage[s], false, c0, c1);
+        unit(&in, &rs->astage[s], true, a0, a1);
+        for (k = 0; k < 3; k++) {
+            in.cur0[k] = c0[k];
+            in.cur1[k] = c1[k];
+        }
+        in.cur0[3] = a0[3];
+        in.cur1[3] = a1[3];
+    }
+    for (k = 0; k < 4; k++) {
+        out[k] = g3d_clampf(in.cur0[k], 0.0f, 1.0f);
+    }
+}

@@ -1,0 +1,465 @@
+/*
+ * The framebuffer block (reference "Framebuffer registers" 0x100-0x13F,
+ * digest §4.12): colour and depth/stencil buffers in 8x8-tiled Morton order,
+ * rows stored top first (ym = H - 1 - y), and the per-fragment operations in
+ * Citra's order: combiners, alpha test, stencil test, depth test (stencil op
+ * by result), blend or logic op, channel write mask.
+ *
+ * Colour channels are reduced to the buffer's bits by truncation and
+ * expanded by bit replication (Citra); blending is 8-bit integer,
+ * (src * sf + dst * df) / 255, clamped.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "pica200-int.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "common/formats.h"
+#include "common/fragment.h"
+
+/* ---- pixel formats (PICA_PIXFMT_*, also used by the PPF and PDC) -------- */
+
+static const G3DPixFmt pixfmt_g3d[5] = {
+    [PICA_PIXFMT_RGBA8] = G3D_FMT_RGBA8888,   /* bytes A, B, G, R */
+    [PICA_PIXFMT_RGB8] = G3D_FMT_BGR888_B,    /* bytes B, G, R */
+    [PICA_PIXFMT_RGB565] = G3D_FMT_RGB565,
+    [PICA_PIXFMT_RGB5A1] = G3D_FMT_RGBA5551,
+    [PICA_PIXFMT_RGBA4] = G3D_FMT_RGBA4444,
+};
+
+int pica_pixfmt_bpp(unsigned fmt)
+{
+    return fmt < 5 ? g3d_fmt_bpp(pixfmt_g3d[fmt]) : 0;
+}
+
+G3DPixFmt pica_pixfmt_to_g3d(unsigned fmt)
+{
+    return fmt < 5 ? pixfmt_g3d[fmt] : G3D_FMT_INVALID;
+}
+
+void pica_pixel_decode(unsigned fmt, const uint8_t *p, uint8_t rgba[4])
+{
+    G3DRGBA8 c = g3d_fmt_unpack(pixfmt_g3d[fmt], p);
+
+    rgba[0] = c.r;
+    rgba[1] = c.g;
+    rgba[2] = c.b;
+    rgba[3] = fmt == PICA_PIXFMT_RGB8 || fmt == PICA_PIXFMT_RGB565 ? 255 : c.a;
+}
+
+void pica_pixel_encode(unsigned fmt, uint8_t *p, const uint8_t c[4])
+{
+    uint16_t v;
+
+    switch (fmt) {
+    case PICA_PIXFMT_RGBA8:
+        p[0] = c[3];
+        p[1] = c[2];
+        p[2] = c[1];
+        p[3] = c[0];
+        return;
+    case PICA_PIXFMT_RGB8:
+        p[0] = c[2];
+        p[1] = c[1];
+        p[2] = c[0];
+        return;
+    case PICA_PIXFMT_RGB565:
+        v = (c[0] >> 3) << 11 | (c[1] >> 2) << 5 | c[2] >> 3;
+        break;
+    case PICA_PIXFMT_RGB5A1:
+        v = (c[0] >> 3) << 11 | (c[1] >> 3) << 6 | (c[2] >> 3) << 1 | c[3] >> 7;
+        break;
+    default:
+        v = (c[0] >> 4) << 12 | (c[1] >> 4) << 8 | (c[2] >> 4) << 4 | c[3] >> 4;
+        break;
+    }
+    p[0] = v;
+    p[1] = v >> 8;
+}
+
+/* ---- the render state snapshot ------------------------------------------------ */
+
+/* PICA compare codes (never, always, eq, ne, lt, le, gt, ge) */
+static const uint8_t pica_cmp[8] = {
+    G3D_CMP_NEVER, G3D_CMP_ALWAYS, G3D_CMP_EQUAL, G3D_CMP_NOTEQUAL,
+    G3D_CMP_LESS, G3D_CMP_LEQUAL, G3D_CMP_GREATER, G3D_CMP_GEQUAL,
+};
+
+/* reference L1748-1771 logic op order -> g3d_logic_op's GL order */
+static const uint8_t pica_logic[16] = {
+    0, 1, 2, 3, 15, 12, 5, 10, 14, 7, 8, 6, 9, 4, 11, 13,
+};
+
+/* COLORBUFFER_FORMAT b16-18 -> PICA_PIXFMT_* (RGB565 and RGB5A1 swapped) */
+static const int8_t colorbuf_pixfmt[8] = {
+    PICA_PIXFMT_RGBA8, PICA_PIXFMT_RGB8, PICA_PIXFMT_RGB5A1,
+    PICA_PIXFMT_RGB565, PICA_PIXFMT_RGBA4, -1, -1, -1,
+};
+
+/* the whole buffer at LOC (paddr >> 3, b0-27), or NULL with a message */
+static uint8_t *map_buffer(Pica200Core *c, const PicaRenderState *rs,
+                           uint32_t loc, unsigned bpp, const char *what)
+{
+    uint64_t addr = (uint64_t)(loc & 0x0FFFFFFF) << 3;
+    uint64_t size = (uint64_t)rs->width * rs->height * bpp;
+    uint8_t *p = pica_mem_map(c, addr, size, true);
+
+    if (!p) {
+        g3d_guest_error("pica200: %s buffer 0x%" G_GINT64_MODIFIER "x + 0x%"
+                        G_GINT64_MODIFIER "x is outside memory; drawing "
+                        "skipped", what, addr, size);
+    }
+    return p;
+}
+
+static bool build(Pica200Core *c, PicaRenderState *rs)
+{
+    const uint32_t *r = c->regs;
+    uint32_t dim = r[GPUREG_FRAMEBUFFER_DIM];
+    uint32_t cfmt = G3D_FIELD_EX32(r[GPUREG_COLORBUFFER_FORMAT],
+                                   GPUREG_COLORBUFFER_FORMAT, FORMAT);
+    uint32_t mask = r[GPUREG_DEPTH_COLOR_MASK];
+    uint32_t at = r[GPUREG_FRAGOP_ALPHA_TEST], st = r[GPUREG_STENCIL_TEST];
+    uint32_t sop = r[GPUREG_STENCIL_OP], bf = r[GPUREG_BLEND_FUNC];
+    bool need_depth;
+    int i;
+
+    memset(rs, 0, sizeof(*rs));
+    rs->width = G3D_FIELD_EX32(dim, GPUREG_FRAMEBUFFER_DIM, WIDTH);
+    rs->height = G3D_FIELD_EX32(dim, GPUREG_FRAMEBUFFER_DIM, HEIGHT_M1) + 1;
+    if (rs->width == 0 || (rs->width & 7) || (rs->height & 7)) {
+        g3d_guest_error("pica200: framebuffer %ux%u is not a whole number of "
+                        "8x8 tiles; drawing skipped", rs->width, rs->height);
+        return false;
+    }
+    if (r[GPUREG_FRAMEBUFFER_BLOCK32] & 1) {
+        pica_unimp_once(c, PICA_UNIMP_BLOCK32, "32x32 block framebuffers "
+                        "(drawn as 8x8 tiles)");
+    }
+    if (colorbuf_pixfmt[cfmt] < 0) {
+        g3d_guest_error("pica200: colour buffer format %u is undefined; "
+                        "drawing skipped", cfmt);
+        return false;
+    }
+    rs->color_fmt = colorbuf_pixfmt[cfmt];
+    rs->color_bpp = pica_pixfmt_bpp(rs->color_fmt);
+    rs->color = map_buffer(c, rs, r[GPUREG_COLORBUFFER_LOC], rs->color_bpp,
+                           "colour");
+    if (!rs->color) {
+        return false;
+    }
+
+    /* scissor: window rows y1..y2 are raster rows H-1-y2 .. H-1-y1 */
+    rs->scissor = (G3DRect){ 0, 0, (int32_t)rs->width, (int32_t)rs->height };
+    switch (r[GPUREG_SCISSORTEST_MODE] & 3) {
+    case 1:
+    case 3: {
+        G3DRect box = {
+            G3D_FIELD_EX32(r[GPUREG_SCISSORTEST_POS], GPUREG_SCISSORTEST_POS, X1),
+            (int32_t)rs->height - 1 -
+                (int32_t)G3D_FIELD_EX32(r[GPUREG_SCISSORTEST_DIM], GPUREG_SCISSORTEST_DIM, Y2),
+            G3D_FIELD_EX32(r[GPUREG_SCISSORTEST_DIM], GPUREG_SCISSORTEST_DIM, X2) + 1,
+            (int32_t)rs->height -
+                (int32_t)G3D_FIELD_EX32(r[GPUREG_SCISSORTEST_POS], GPUREG_SCISSORTEST_POS, Y1),
+        };
+        if ((r[GPUREG_SCISSORTEST_MODE] & 3) == 3) {
+            rs->scissor.x0 = MAX(box.x0, 0);
+            rs->scissor.y0 = MAX(box.y0, 0);
+            rs->scissor.x1 = MIN(box.x1, (int32_t)rs->width);
+            rs->scissor.y1 = MIN(box.y1, (int32_t)rs->height);
+        } else {
+            /* inverted: drop what is inside (tested per fragment) */
+            rs->scissor_inverted = true;
+            rs->scissor = (G3DRect){ 0, 0, (int32_t)rs->width, (int32_t)rs->height };
+            rs->inv_box = box;
+        }
+        break;
+    }
+    }
+
+    rs->depth_scale = pica_f24_to_float(r[GPUREG_DEPTHMAP_SCALE]);
+    rs->depth_offset = pica_f24_to_float(r[GPUREG_DEPTHMAP_OFFSET]);
+    rs->wbuffer = !(r[GPUREG_DEPTHMAP_ENABLE] & 1);
+
+    pica_texenv_setup(c, &rs->tev);
+
+    rs->alpha_test = G3D_FIELD_EX32(at, GPUREG_FRAGOP_ALPHA_TEST, ENABLE);
+    rs->alpha_func = pica_cmp[G3D_FIELD_EX32(at, GPUREG_FRAGOP_ALPHA_TEST, FUNC)];
+    rs->alpha_ref = G3D_FIELD_EX32(at, GPUREG_FRAGOP_ALPHA_TEST, REF);
+
+    rs->depth_fmt = r[GPUREG_DEPTHBUFFER_FORMAT] & 3;
+    rs->stencil_test = G3D_FIELD_EX32(st, GPUREG_STENCIL_TEST, ENABLE) &&
+                       rs->depth_fmt == PICA_DEPTH_D24S8;
+    rs->stencil_func = pica_cmp[G3D_FIELD_EX32(st, GPUREG_STENCIL_TEST, FUNC)];
+    rs->stencil_write_mask = G3D_FIELD_EX32(st, GPUREG_STENCIL_TEST, WRITE_MASK);
+    rs->stencil_ref = G3D_FIELD_EX32(st, GPUREG_STENCIL_TEST, REF);
+    rs->stencil_mask = G3D_FIELD_EX32(st, GPUREG_STENCIL_TEST, MASK);
+    rs->stencil_op[0] = G3D_FIELD_EX32(sop, GPUREG_STENCIL_OP, FAIL);
+    rs->stencil_op[1] = G3D_FIELD_EX32(sop, GPUREG_STENCIL_OP, ZFAIL);
+    rs->stencil_op[2] = G3D_FIELD_EX32(sop, GPUREG_STENCIL_OP, ZPASS);
+
+    /* "test off" still writes, as function ALWAYS (reference L1799) */
+    rs->depth_func = G3D_FIELD_EX32(mask, GPUREG_DEPTH_COLOR_MASK, DEPTH_TEST)
+                     ? pica_cmp[G3D_FIELD_EX32(mask, GPUREG_DEPTH_COLOR_MASK, DEPTH_FUNC)]
+                     : G3D_CMP_ALWAYS;
+    rs->depth_write = G3D_FIELD_EX32(mask, GPUREG_DEPTH_COLOR_MASK, DEPTH_WRITE) &&
+                      (r[GPUREG_DEPTHBUFFER_WRITE] & 2);
+    if (!(r[GPUREG_DEPTHBUFFER_WRITE] & 1)) {
+        rs->stencil_write_mask = 0;
+    }
+    rs->color_write = (r[GPUREG_COLORBUFFER_WRITE] & 0xF) != 0;
+    rs->rgba_mask = G3D_FIELD_EX32(mask, GPUREG_DEPTH_COLOR_MASK, RGBA_WRITE);
+
+    rs->blend = G3D_FIELD_EX32(r[GPUREG_COLOR_OPERATION], GPUREG_COLOR_OPERATION, BLEND);
+    rs->eq_rgb = G3D_FIELD_EX32(bf, GPUREG_BLEND_FUNC, EQ_RGB);
+    rs->eq_a = G3D_FIELD_EX32(bf, GPUREG_BLEND_FUNC, EQ_ALPHA);
+    rs->sf_rgb = G3D_FIELD_EX32(bf, GPUREG_BLEND_FUNC, SRC_RGB);
+    rs->df_rgb = G3D_FIELD_EX32(bf, GPUREG_BLEND_FUNC, DST_RGB);
+    rs->sf_a = G3D_FIELD_EX32(bf, GPUREG_BLEND_FUNC, SRC_ALPHA);
+    rs->df_a = G3D_FIELD_EX32(bf, GPUREG_BLEND_FUNC, DST_ALPHA);
+    for (i = 0; i < 4; i++) {
+        rs->blend_color[i] = r[GPUREG_BLEND_COLOR] >> (8 * i);
+    }
+    rs->logic_op = pica_logic[r[GPUREG_LOGIC_OP] & 0xF];
+    /* add(src * ONE, dst * ZERO) with every channel written, or logic COPY */
+    rs->replace = rs->rgba_mask == 0xF &&
+                  (rs->blend ? (rs->eq_rgb == 0 && rs->eq_a == 0 &&
+                                rs->sf_rgb == 1 && rs->sf_a == 1 &&
+                                rs->df_rgb == 0 && rs->df_a == 0)
+                             : rs->logic_op == 3);
+    switch (G3D_FIELD_EX32(r[GPUREG_COLOR_OPERATION], GPUREG_COLOR_OPERATION,
+                           FRAGMENT_MODE)) {
+    case 1:
+        pica_unimp_once(c, PICA_UNIMP_GAS, "gas fragment mode (drawn as default)");
+        break;
+    case 3:
+        pica_unimp_once(c, PICA_UNIMP_SHADOW, "shadow fragment mode (drawn as default)");
+        break;
+    }
+    if ((r[GPUREG_EARLYDEPTH_TEST1] | r[GPUREG_EARLYDEPTH_TEST2]) & 1) {
+        /* the normal depth test gives the same picture (digest §4.7) */
+        pica_unimp_once(c, PICA_UNIMP_EARLYDEPTH, "early depth test (the "
+                        "depth test stands in for it)");
+    }
+
+    need_depth = rs->depth_func != G3D_CMP_ALWAYS || rs->depth_write ||
+                 rs->stencil_test;
+    if (need_depth) {
+        static const uint8_t dbpp[4] = { 2, 0, 3, 4 };
+        rs->depth_bpp = dbpp[rs->depth_fmt];
+        if (!rs->depth_bpp) {
+            g3d_guest_error("pica200: depth buffer format 1 is undefined; "
+                            "drawing skipped");
+            return false;
+        }
+        rs->depth = map_buffer(c, rs, r[GPUREG_DEPTHBUFFER_LOC],
+                               rs->depth_bpp, "depth");
+        if (!rs->depth) {
+            return false;
+        }
+    }
+    return true;
+}
+
+PicaRenderState *pica_render_state(Pica200Core *c)
+{
+    if (c->rs && !c->rs_dirty) {
+        return c->rs;
+    }
+    c->rs = g3d_raster_alloc(c->raster, sizeof(PicaRenderState));
+    c->rs_dirty = false;
+    if (!build(c, c->rs)) {
+        c->rs->color = NULL;          /* every triangle of this state is skipped */
+    }
+    return c->rs;
+}
+
+/* ---- per-fragment operations ------------------------------------------------ */
+
+/* blend factor `f` (PICA code) for channel ch (3 = alpha) */
+static int blend_factor(unsigned f, int ch, const uint8_t *s, const uint8_t *d,
+                        const uint8_t *k)
+{
+    switch (f) {
+    case 0: return 0;
+    case 1: return 255;
+    case 2: return s[ch];
+    case 3: return 255 - s[ch];
+    case 4: return d[ch];
+    case 5: return 255 - d[ch];
+    case 6: return s[3];
+    case 7: return 255 - s[3];
+    case 8: return d[3];
+    case 9: return 255 - d[3];
+    case 10: return k[ch];
+    case 11: return 255 - k[ch];
+    case 12: return k[3];
+    case 13: return 255 - k[3];
+    case 14: return ch == 3 ? 255 : MIN(s[3], 255 - d[3]);  /* saturate */
+    default: return 0;
+    }
+}
+
+static uint8_t blend_channel(unsigned eq, int s, int sf, int d, int df)
+{
+    int r;
+
+    switch (eq) {
+    case 1: r = (s * sf - d * df) / 255; break;
+    case 2: r = (d * df - s * sf) / 255; break;
+    case 3: r = MIN(s, d); break;     /* min/max ignore the factors (Citra) */
+    case 4: r = MAX(s, d); break;
+    default: r = (s * sf + d * df) / 255; break;   /* 0 and 5-7: add */
+    }
+    return r < 0 ? 0 : r > 255 ? 255 : r;
+}
+
+static uint32_t depth_load(const PicaRenderState *rs, const uint8_t *p)
+{
+    switch (rs->depth_bpp) {
+    case 2: return p[0] | p[1] << 8;
+    case 3: return p[0] | p[1] << 8 | p[2] << 16;
+    default: return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+    }
+}
+
+static void depth_store(const PicaRenderState *rs, uint8_t *p, uint32_t v)
+{
+    p[0] = v;
+    p[1] = v >> 8;
+    if (rs->depth_bpp >= 3) {
+        p[2] = v >> 16;
+    }
+    if (rs->depth_bpp == 4) {
+        p[3] = v >> 24;
+    }
+}
+
+static void stencil_update(const PicaRenderState *rs, uint8_t *p,
+                           uint32_t stored, unsigned op)
+{
+    uint8_t old = stored >> 24;
+    uint8_t nv = g3d_stencil_op((G3DStencilOp)op, old, rs->stencil_ref);
+    uint8_t m = rs->stencil_write_mask;
+
+    nv = (old & ~m) | (nv & m);
+    p[3] = nv;
+}
+
+static void fragment(const PicaRenderState *rs, const PicaTri *t,
+                     const float lin[3], const float bary[3], int x, int row)
+{
+    uint32_t index = pica_tiled_index(x, row, rs->width);
+    uint8_t *cp = rs->color + (size_t)index * rs->color_bpp;
+    uint8_t *dp = rs->depth ? rs->depth + (size_t)index * rs->depth_bpp : NULL;
+    uint8_t primary[4], src[4], dst[4], res[4];
+    float depth;
+    int k;
+
+    if (rs->scissor_inverted &&
+        x >= rs->inv_box.x0 && x < rs->inv_box.x1 &&
+        row >= rs->inv_box.y0 && row < rs->inv_box.y1) {
+        return;
+    }
+    for (k = 0; k < 4; k++) {
+        float v = g3d_interp(bary, t->color[0][k], t->color[1][k], t->color[2][k]);
+        primary[k] = (uint8_t)(g3d_clampf(v, 0.0f, 1.0f) * 255.0f + 0.5f);
+    }
+    if (rs->tev.passthrough) {
+        memcpy(src, primary, 4);
+    } else {
+        pica_texenv_combine(&rs->tev, primary, src);
+    }
+    if (rs->alpha_test &&
+        !g3d_compare_u((G3DCompare)rs->alpha_func, src[3], rs->alpha_ref)) {
+        return;
+    }
+
+    if (dp) {
+        uint32_t stored = depth_load(rs, dp), z, zmax;
+
+        depth = g3d_interp(lin, t->zw[0], t->zw[1], t->zw[2]) * rs->depth_scale +
+                rs->depth_offset;
+        if (rs->wbuffer) {
+            /* W-buffer: (z/w * scale + offset) * w (Citra) */
+            depth /= g3d_interp(lin, t->inv_w[0], t->inv_w[1], t->inv_w[2]);
+        }
+        depth = g3d_clampf(depth, 0.0f, 1.0f);
+        zmax = rs->depth_bpp == 2 ? 0xFFFF : 0xFFFFFF;
+        z = (uint32_t)(depth * (float)zmax);
+        if (z > zmax) {
+            z = zmax;
+        }
+        if (rs->stencil_test) {
+            uint8_t ref = rs->stencil_ref & rs->stencil_mask;
+            uint8_t have = (stored >> 24) & rs->stencil_mask;
+            if (!g3d_compare_u((G3DCompare)rs->stencil_func, ref, have)) {
+                stencil_update(rs, dp, stored, rs->stencil_op[0]);
+                return;
+            }
+        }
+        if (!g3d_compare_u((G3DCompare)rs->depth_func, z, stored & zmax)) {
+            if (rs->stencil_test) {
+                stencil_update(rs, dp, stored, rs->stencil_op[1]);
+            }
+            return;
+        }
+        if (rs->stencil_test) {
+            stencil_update(rs, dp, stored, rs->stencil_op[2]);
+        }
+        if (rs->depth_write) {
+            /* keeps the stencil byte of D24S8 */
+            uint32_t now = depth_load(rs, dp);
+            depth_store(rs, dp, (now & ~zmax) | z);
+        }
+    }
+
+    if (!rs->color_write) {
+        return;
+    }
+    if (rs->replace) {
+        pica_pixel_encode(rs->color_fmt, cp, src);
+        return;
+    }
+    pica_pixel_decode(rs->color_fmt, cp, dst);
+    if (rs->blend) {
+        const uint8_t *kc = rs->blend_color;
+        for (k = 0; k < 3; k++) {
+            res[k] = blend_channel(rs->eq_rgb, src[k],
+                                   blend_factor(rs->sf_rgb, k, src, dst, kc),
+                                   dst[k],
+                                   blend_factor(rs->df_rgb, k, src, dst, kc));
+        }
+        res[3] = blend_channel(rs->eq_a, src[3],
+                               blend_factor(rs->sf_a, 3, src, dst, kc), dst[3],
+                               blend_factor(rs->df_a, 3, src, dst, kc));
+    } else {
+        uint32_t s = src[0] | src[1] << 8 | src[2] << 16 | (uint32_t)src[3] << 24;
+        uint32_t d = dst[0] | dst[1] << 8 | dst[2] << 16 | (uint32_t)dst[3] << 24;
+        uint32_t l = g3d_logic_op(rs->logic_op, s, d);
+        for (k = 0; k < 4; k++) {
+            res[k] = l >> (8 * k);
+        }
+    }
+    for (k = 0; k < 4; k++) {
+        if (!(rs->rgba_mask & (1u << k))) {
+            res[k] = dst[k];
+        }
+    }
+    pica_pixel_encode(rs->color_fmt, cp, res);
+}
+
+void pica_render_shade(void *user, const G3DQuad *q, int thread)
+{
+    const PicaTri *t = user;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        if (q->mask & (1u << i)) {
+            fragment(t->rs, t, q->lin[i], q->bary[i], q->x + (i & 1),
+                     q->y + (i >> 1));
+        }
+    }
+}

@@ -1,0 +1,415 @@
+/*
+ * pica200-3d core internals shared by the block files:
+ *   pica200.c      core API, BAR0 external registers, interrupts, work loop
+ *   regs.c         internal register file: byte masks, side effects, read-back
+ *   cmdlist.c      P3D command-list processor (CMDBUF_* channels, FINALIZE)
+ *   shader.c       shader units: code/opdesc/uniform upload, interpreter
+ *   pipeline.c     geometry pipeline: vertex loader, fixed attributes,
+ *                  immediate mode, draws, VS/GS plumbing, output map
+ *   primitive.c    primitive assembly (lists, strips, fans, GS primitives)
+ *   rasterizer.c   clipping, culling, viewport, depth map, setup
+ *   texenv.c       texture combiners (TEXENV0-5)
+ *   framebuffer.c  per-fragment operations, colour/depth buffers, tiling
+ *   psc.c          memory fill units
+ *   ppf.c          transfer engine (display transfer, texture copy)
+ *   pdc.c          LCD framebuffer setup (scanout)
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef GPU3D_PICA200_INT_H
+#define GPU3D_PICA200_INT_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/formats.h"
+#include "common/fpformat.h"
+#include "common/raster.h"
+#include "gpu3d/pica200-regs.h"
+#include "pica200.h"
+
+#define PICA_NREGS 0x300
+
+/* ---- number formats (digest §5): no denormals, exponent 0 is normal --- */
+
+extern const G3DFloatFmt pica_f24, pica_f31, pica_f20, pica_f16;
+
+static inline float pica_f24_to_float(uint32_t v)
+{
+    return g3d_float_unpack(v & 0xFFFFFF, &pica_f24);
+}
+
+static inline uint32_t pica_float_to_f24(float f)
+{
+    return g3d_float_pack(f, &pica_f24);
+}
+
+/* quantise a binary32 value to float1.7.16 (what the shader units hold) */
+static inline float pica_quantize_f24(float f)
+{
+    return pica_f24_to_float(pica_float_to_f24(f));
+}
+
+/* ---- shader units (shader.c) ------------------------------------------ */
+
+enum { PICA_UNIT_VS = 0, PICA_UNIT_GS = 1 };
+
+typedef struct PicaShaderSetup {
+    uint32_t code[PICA_GSH_CODE_WORDS];
+    uint32_t code_words;            /* VS 512, GS 4096 */
+    uint32_t opdesc[PICA_OPDESC_COUNT];
+    float f[PICA_FLOAT_UNIFORMS][4];
+    uint32_t code_index;            /* upload pointers */
+    uint32_t opdesc_index;
+    uint32_t float_index;
+    bool float_f32;
+    uint32_t float_words[4];
+    unsigned float_nwords;
+} PicaShaderSetup;
+
+/* what a shader invocation reads besides code: taken from the registers */
+typedef struct PicaShaderConfig {
+    const PicaShaderSetup *setup;
+    uint16_t bools;
+    uint8_t ints[4][4];
+    uint32_t entry;
+} PicaShaderConfig;
+
+/* the geometry shader's emitter (SETEMIT/EMIT) */
+typedef struct PicaEmitter {
+    uint8_t vertex_id;
+    bool prim_emit;
+    bool winding;
+    float buffer[3][16][4];         /* emitted output registers */
+    /* called on EMIT with prim_emit: three vertices' packed outputs */
+    void (*emit)(void *opaque, float (*v[3])[4], bool winding);
+    void *opaque;
+} PicaEmitter;
+
+typedef struct PicaShaderState {
+    float in[16][4];
+    float tmp[16][4];
+    float out[16][4];
+    int32_t a0[2];
+    int32_t al;
+    bool cc[2];
+    PicaEmitter *emitter;           /* GS only */
+    unsigned fault;                 /* PICA_SHADER_FAULT_* of the last run */
+    uint32_t fault_pc;
+    uint32_t steps;                 /* instructions the last run executed */
+} PicaShaderState;
+
+enum {
+    PICA_SHADER_OK = 0,
+    PICA_SHADER_FAULT_PC,           /* jump/call/fall-through beyond code memory */
+    PICA_SHADER_FAULT_STACK,        /* call, if or loop nesting too deep */
+    PICA_SHADER_FAULT_STEPS,        /* instruction budget exhausted (endless loop) */
+    PICA_SHADER_FAULT_OPCODE,       /* undefined opcode */
+};
+
+/* call, if and loop stack depths of one unit (3dbrew shader page) */
+#define PICA_SHADER_CALL_DEPTH 4
+#define PICA_SHADER_IF_DEPTH   8
+#define PICA_SHADER_LOOP_DEPTH 4
+/* instructions one invocation may run before it counts as a hang */
+#define PICA_SHADER_MAX_STEPS  (1u << 20)
+
+/* run from cfg->entry until END; returns PICA_SHADER_OK or a fault */
+unsigned pica_shader_run(const PicaShaderConfig *cfg, PicaShaderState *st);
+/* four float1.7.16 packed in three words, W in the first word's top bits */
+void pica_unpack_f24x4(const uint32_t w[3], float out[4]);
+const char *pica_shader_fault_name(unsigned fault);
+
+/* ---- output vertices ---------------------------------------------------- */
+
+/* a vertex after the output map: slots indexed by semantic (PICA_SEM_*) */
+typedef struct PicaVertex {
+    float s[PICA_SEM_COUNT];        /* 0-3 position, 8-11 colour, ... */
+} PicaVertex;
+
+/* ---- the core ----------------------------------------------------------- */
+
+typedef struct PicaPsc {
+    uint32_t start, end, value, control;
+    bool busy;
+    uint64_t pos, stop;             /* current fill range, 3DS physical */
+} PicaPsc;
+
+typedef struct PicaPpf {
+    bool busy;
+    bool texcopy;
+    /* display transfer, checked at start */
+    uint64_t in_addr, out_addr;
+    uint32_t in_w, in_h, out_w, out_h;   /* out_*: after downscaling */
+    uint8_t in_fmt, out_fmt, hs, vs;
+    bool in_tiled, out_tiled, flip;
+    uint32_t row;                   /* next output row */
+    /* texture copy */
+    uint64_t remaining;
+    uint32_t in_width, in_gap, out_width, out_gap, in_pos, out_pos;
+} PicaPpf;
+
+typedef struct PicaCmdProc {
+    bool active;
+    uint64_t pc, end;               /* next command, end of the buffer */
+    uint64_t start;                 /* first command of the buffer */
+    bool self_jump_logged;          /* since the last kick from BAR0 */
+    /* the command being executed: parameter k of n + 1 */
+    bool in_cmd;
+    uint32_t id, mask, nparams, k;
+    bool consecutive;
+    uint64_t param_addr;            /* address of parameter k (k >= 1) */
+    bool finalized;                 /* an IRQ request (FINALIZE) was written */
+} PicaCmdProc;
+
+typedef struct PicaQueuedWrite {
+    uint16_t id;
+    uint32_t value, mask;
+} PicaQueuedWrite;
+
+/* how one vertex attribute is fetched (pipeline.c) */
+typedef struct PicaAttribSource {
+    bool fixed;
+    uint8_t type, comps;
+    uint64_t addr;                  /* 3DS physical of vertex 0 */
+    uint32_t stride;
+} PicaAttribSource;
+
+typedef struct PicaDraw {
+    bool active;
+    bool indexed;
+    uint32_t next, count;
+    uint32_t first;                 /* VERTEX_OFFSET for arrays */
+    uint64_t index_addr;
+    bool index_u16;
+    unsigned nattrs;
+    PicaAttribSource attr[12];
+    /* post-vertex cache for indexed draws, direct-mapped by index */
+    uint32_t cache_tag[64];
+    bool cache_valid[64];
+    PicaVertex cache_vtx[64];
+} PicaDraw;
+
+typedef struct PicaPrimAsm {
+    PicaVertex buf[2];
+    unsigned n;                     /* vertices buffered */
+    unsigned index;                 /* strip/fan slot */
+    bool strip_ready;
+    bool winding;                   /* GS: reverse the next triangle */
+} PicaPrimAsm;
+
+/* the geometry shader's input collection (point mode) */
+typedef struct PicaGsInput {
+    float attr[16][4];
+    unsigned n;
+} PicaGsInput;
+
+typedef struct PicaRenderState PicaRenderState;
+
+struct Pica200Core {
+    Pica200CoreConfig cfg;
+    G3DMem phys;                    /* 3DS physical view (pica200.c) */
+    G3DRaster *raster;
+
+    /* external registers 0x0000-0x0FFF, stored; modelled ones below */
+    uint32_t ext[0x1000 / 4];
+    PicaPsc psc[2];
+    PicaPpf ppf;
+    uint32_t ppf_control;
+
+    /* P3D */
+    uint32_t regs[PICA_NREGS];
+    uint64_t irq_stat;              /* IRQ_STAT: 64 request bytes */
+    PicaCmdProc cp;
+    GArray *queue;                  /* MMIO writes waiting for the list */
+    unsigned queue_head;
+
+    /* lookup tables uploaded through their data ports, kept for the
+     * texturing, fog, gas and lighting blocks */
+    uint32_t proctex_lut[6][256];
+    uint32_t fog_lut[128];
+    uint32_t gas_lut[16];
+    uint32_t light_lut[24][256];
+
+    PicaShaderSetup sh[2];          /* VS, GS */
+    float fixed_attr[12][4];
+    uint32_t fixed_words[3];
+    unsigned fixed_nwords;
+    unsigned fixed_index;           /* attribute the next DATA goes to */
+    float imm_attr[16][4];          /* immediate-mode vertex being built */
+    unsigned imm_n;
+
+    PicaDraw draw;
+    PicaPrimAsm pa;
+    PicaGsInput gs_in;
+    PicaEmitter emitter;
+    unsigned gs_prims;              /* primitives emitted by this GS run */
+    bool fault_logged;              /* one shader fault message per draw */
+
+    PicaRenderState *rs;            /* snapshot for queued triangles, or NULL */
+    bool rs_dirty;
+    unsigned logged_unimp;          /* PICA_UNIMP_* bits already logged */
+
+    unsigned budget_used;           /* units spent in this work call */
+    unsigned queued_tris;           /* triangles waiting in the rasteriser */
+    Pica200Stats stats;
+    uint64_t samples_at_reset;      /* rasteriser samples before the last reset */
+    bool irq_level;
+    bool constructing;              /* inside pica200_core_new: no callbacks */
+};
+
+enum {
+    PICA_UNIMP_TEXTURE = 1 << 0,
+    PICA_UNIMP_LIGHTING = 1 << 1,
+    PICA_UNIMP_FOG = 1 << 2,
+    PICA_UNIMP_GAS = 1 << 3,
+    PICA_UNIMP_SHADOW = 1 << 4,
+    PICA_UNIMP_BLOCK32 = 1 << 5,
+    PICA_UNIMP_GS_MODE = 1 << 6,
+    PICA_UNIMP_SUBDIV = 1 << 7,
+    PICA_UNIMP_PPF_BLOCK32 = 1 << 8,
+    PICA_UNIMP_EARLYDEPTH = 1 << 9,
+};
+
+/* log a real-but-unmodelled feature once per reset */
+void pica_unimp_once(Pica200Core *c, unsigned bit, const char *what);
+
+/* pica200.c */
+void pica_update_irq(Pica200Core *c);
+void pica_display_changed(Pica200Core *c);
+bool pica_mem_read(Pica200Core *c, uint64_t addr, void *buf, uint64_t len);
+void *pica_mem_map(Pica200Core *c, uint64_t addr, uint64_t len, bool write);
+
+/* regs.c */
+void pica_reg_write(Pica200Core *c, uint32_t id, uint32_t value, uint32_t mask);
+uint32_t pica_reg_read(Pica200Core *c, uint32_t id);
+void pica_regs_reset(Pica200Core *c);
+static inline uint32_t pica_byte_mask(uint32_t nibble)
+{
+    return (nibble & 1 ? 0xFFu : 0) | (nibble & 2 ? 0xFF00u : 0) |
+           (nibble & 4 ? 0xFF0000u : 0) | (nibble & 8 ? 0xFF000000u : 0);
+}
+
+/* cmdlist.c */
+void pica_cmdlist_jump(Pica200Core *c, unsigned channel);
+void pica_cmdlist_stop(Pica200Core *c);
+bool pica_cmdlist_step(Pica200Core *c, unsigned budget);
+bool pica_p3d_busy(Pica200Core *c);
+
+/* shader.c: register-side uploads (unit 0 VS, 1 GS) */
+void pica_shader_reg_write(Pica200Core *c, unsigned unit, unsigned off,
+                           uint32_t value);
+void pica_shader_config(Pica200Core *c, unsigned unit, PicaShaderConfig *cfg);
+
+/* pipeline.c */
+void pica_draw_start(Pica200Core *c, bool indexed);
+bool pica_draw_step(Pica200Core *c, unsigned budget);
+void pica_draw_abort(Pica200Core *c);
+void pica_fixedattrib_index(Pica200Core *c, uint32_t value);
+void pica_fixedattrib_data(Pica200Core *c, uint32_t value);
+void pica_pipeline_reset(Pica200Core *c);
+
+/* primitive.c */
+void pica_pa_restart(Pica200Core *c);
+void pica_pa_vertex(Pica200Core *c, const PicaVertex *v);
+void pica_pa_set_winding(Pica200Core *c);
+
+/* rasterizer.c */
+void pica_rasterize_triangle(Pica200Core *c, const PicaVertex *v0,
+                             const PicaVertex *v1, const PicaVertex *v2);
+void pica_raster_flush(Pica200Core *c);
+
+/* ---- texture combiners (texenv.c) ------------------------------------- */
+
+typedef struct PicaTevStage {
+    uint8_t src_rgb[3], src_a[3];
+    uint8_t op_rgb[3], op_a[3];
+    uint8_t comb_rgb, comb_a;
+    uint8_t scale_rgb, scale_a;     /* 1, 2 or 4 */
+    uint8_t konst[4];
+} PicaTevStage;
+
+typedef struct PicaTevState {
+    PicaTevStage stage[6];
+    uint8_t buffer_init[4];
+    uint8_t update_rgb, update_a;   /* stages 0-3 that update the buffer */
+    bool passthrough;               /* the result is the primary colour */
+} PicaTevState;
+
+void pica_texenv_setup(Pica200Core *c, PicaTevState *t);
+void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
+                         uint8_t out[4]);
+
+/* ---- the snapshot queued triangles shade with (framebuffer.c) ---------- */
+
+struct PicaRenderState {
+    uint32_t width, height;         /* colour/depth buffer size in pixels */
+    uint8_t *color;                 /* NULL: nothing can be drawn */
+    unsigned color_fmt;             /* PICA_PIXFMT_* */
+    unsigned color_bpp;
+    uint8_t *depth;                 /* NULL when no depth/stencil is used */
+    unsigned depth_fmt;             /* PICA_DEPTH_* */
+    unsigned depth_bpp;
+    bool scissor_inverted;
+    G3DRect scissor;                /* clip rectangle, raster space (rows top down) */
+    G3DRect inv_box;                /* inverted scissor: pixels dropped */
+    float depth_scale, depth_offset;
+    bool wbuffer;
+    PicaTevState tev;
+    bool alpha_test;
+    uint8_t alpha_func, alpha_ref;  /* G3DCompare */
+    bool stencil_test;
+    uint8_t stencil_func, stencil_ref, stencil_mask, stencil_write_mask;
+    uint8_t stencil_op[3];          /* fail, zfail, zpass (G3DStencilOp) */
+    uint8_t depth_func;             /* G3DCompare (ALWAYS when the test is off) */
+    bool depth_write;
+    bool color_write;
+    uint8_t rgba_mask;              /* b0 R .. b3 A */
+    bool blend;
+    bool replace;                   /* the result is the source: no dst read */
+    uint8_t eq_rgb, eq_a, sf_rgb, df_rgb, sf_a, df_a; /* PICA codes */
+    uint8_t blend_color[4];
+    uint8_t logic_op;               /* GL order (g3d_logic_op) */
+};
+
+/* a triangle as the fragment stage sees it */
+typedef struct PicaTri {
+    const PicaRenderState *rs;
+    float zw[3];                    /* z / w */
+    float inv_w[3];
+    float color[3][4];
+} PicaTri;
+
+PicaRenderState *pica_render_state(Pica200Core *c);
+void pica_render_shade(void *user, const G3DQuad *q, int thread);
+
+/* tiled surfaces: 8x8 tiles, Morton order inside (digest §4.8, §4.12) */
+static inline uint32_t pica_morton8(uint32_t x, uint32_t y)
+{
+    return (x & 1) | (y & 1) << 1 | (x & 2) << 1 | (y & 2) << 2 |
+           (x & 4) << 2 | (y & 4) << 3;
+}
+
+/* pixel index (not bytes) of (x, row) in a tiled surface `width` wide */
+static inline uint32_t pica_tiled_index(uint32_t x, uint32_t row,
+                                        uint32_t width)
+{
+    return ((row >> 3) * (width >> 3) + (x >> 3)) * 64 +
+           pica_morton8(x & 7, row & 7);
+}
+
+/* decode/encode the PDC/PPF pixel formats (PICA_PIXFMT_*) */
+int pica_pixfmt_bpp(unsigned fmt);
+G3DPixFmt pica_pixfmt_to_g3d(unsigned fmt);
+void pica_pixel_decode(unsigned fmt, const uint8_t *p, uint8_t rgba[4]);
+void pica_pixel_encode(unsigned fmt, uint8_t *p, const uint8_t rgba[4]);
+
+/* psc.c, ppf.c, pdc.c */
+void pica_psc_start(Pica200Core *c, unsigned n);
+bool pica_psc_step(Pica200Core *c, unsigned n, unsigned budget);
+void pica_ppf_start(Pica200Core *c);
+bool pica_ppf_step(Pica200Core *c, unsigned budget);
+bool pica_pdc_scanout(Pica200Core *c, int head, G3DScanout *out);
+
+#endif

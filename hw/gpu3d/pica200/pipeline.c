@@ -1,0 +1,426 @@
+/*
+ * The geometry pipeline (reference "Geometry pipeline registers" 0x200-0x25F,
+ * digest §4.1-4.4): vertex attribute loading from up to 12 interleaved
+ * buffers, fixed attributes, immediate-mode submission, DRAWARRAYS /
+ * DRAWELEMENTS in bounded steps, the vertex shader, the geometry shader in
+ * point mode, and the output map to fixed-function semantics.
+ *
+ * Bad input (an attribute or index outside memory, a shader fault) stops the
+ * draw with one message; the rest of the list carries on.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "pica200-int.h"
+
+#include <string.h>
+
+static const uint8_t elem_size[4] = { 1, 1, 2, 4 };  /* s8, u8, s16, f32 */
+
+void pica_pipeline_reset(Pica200Core *c)
+{
+    memset(&c->draw, 0, sizeof(c->draw));
+    memset(&c->pa, 0, sizeof(c->pa));
+    memset(&c->gs_in, 0, sizeof(c->gs_in));
+    memset(c->fixed_attr, 0, sizeof(c->fixed_attr));
+    c->fixed_nwords = 0;
+    c->fixed_index = 0;
+    c->imm_n = 0;
+    c->fault_logged = false;
+    c->rs = NULL;
+    c->rs_dirty = true;
+}
+
+/* ---- output map (digest §4.3: OUTMAP_Oi describes the i-th enabled output) -- */
+
+static void output_vertex(Pica200Core *c, const float out[16][4],
+                          uint16_t mask, PicaVertex *v)
+{
+    unsigned total = c->regs[GPUREG_SH_OUTMAP_TOTAL] & 7, i = 0, reg, k;
+
+    for (k = 0; k < PICA_SEM_COUNT; k++) {
+        v->s[k] = 1.0f;               /* unmapped semantics read 1.0 [!21] */
+    }
+    for (reg = 0; reg < 16 && i < total; reg++) {
+        uint32_t map;
+        if (!(mask & (1u << reg))) {
+            continue;
+        }
+        map = c->regs[GPUREG_SH_OUTMAP_O0 + i++];
+        for (k = 0; k < 4; k++) {
+            unsigned sem = (map >> (8 * k)) & 0x1F;
+            if (sem < PICA_SEM_COUNT) {
+                v->s[sem] = out[reg][k];
+            }
+        }
+    }
+    /* colours are made absolute and saturated before interpolation (Citra) */
+    for (k = PICA_SEM_COLOR_R; k <= PICA_SEM_COLOR_A; k++) {
+        float f = v->s[k] < 0.0f ? -v->s[k] : v->s[k];
+        v->s[k] = f < 1.0f ? f : 1.0f;
+    }
+}
+
+/* ---- shader faults ------------------------------------------------------------- */
+
+static void shader_fault(Pica200Core *c, const char *unit,
+                         const PicaShaderState *st)
+{
+    c->stats.shader_faults++;
+    if (!c->fault_logged) {
+        c->fault_logged = true;
+        g3d_guest_error("pica200: %s shader stopped at 0x%03x: %s; draw "
+                        "skipped", unit, st->fault_pc,
+                        pica_shader_fault_name(st->fault));
+    }
+    pica_draw_abort(c);
+}
+
+/* ---- the geometry shader (point mode: GSH_MISC0 b0-7 = 0) ------------------ */
+
+/*
+ * Primitives one geometry shader invocation may emit: a model limit that
+ * keeps one invocation's rasterising bounded (real programs emit a few).
+ */
+#define PICA_GS_MAX_PRIMS 256
+
+static void gs_emit(void *opaque, float (*v[3])[4], bool winding)
+{
+    Pica200Core *c = opaque;
+    uint16_t mask = c->regs[PICA_GSH_BASE + PICA_SH_OUTMAP_MASK];
+    PicaVertex out;
+    int i;
+
+    if (++c->gs_prims > PICA_GS_MAX_PRIMS) {
+        if (c->gs_prims == PICA_GS_MAX_PRIMS + 1) {
+            g3d_guest_error("pica200: geometry shader emits more than %u "
+                            "primitives in one run; the rest are dropped",
+                            PICA_GS_MAX_PRIMS);
+        }
+        return;
+    }
+    if (winding) {
+        pica_pa_set_winding(c);
+    }
+    for (i = 0; i < 3; i++) {
+        output_vertex(c, (const float (*)[4])v[i], mask, &out);
+        pica_pa_vertex(c, &out);
+    }
+}
+
+static bool gs_enabled(Pica200Core *c)
+{
+    return G3D_FIELD_EX32(c->regs[GPUREG_GEOSTAGE_CONFIG],
+                          GPUREG_GEOSTAGE_CONFIG, GS_MODE) == 2;
+}
+
+/* feed one vertex's packed VS outputs to the GS input buffer; run when full */
+static bool gs_input(Pica200Core *c, const float out[16][4], uint16_t mask)
+{
+    unsigned nvs = (c->regs[GPUREG_VSH_OUTMAP_TOTAL1] & 0xF) + 1;
+    unsigned stride = (c->regs[PICA_GSH_BASE + PICA_SH_INPUTBUFFER_CONFIG] & 0xF) + 1;
+    unsigned reg, k = 0;
+
+    if ((c->regs[GPUREG_GSH_MISC0] & 0xFF) != PICA_GS_MODE_POINT) {
+        pica_unimp_once(c, PICA_UNIMP_GS_MODE,
+                        "geometry shader variable/fixed primitive modes");
+    }
+    if (c->regs[GPUREG_GEOSTAGE_CONFIG] >> 31) {
+        pica_unimp_once(c, PICA_UNIMP_SUBDIV, "reserved geometry shader subdivision");
+    }
+    for (reg = 0; reg < 16 && k < nvs; reg++) {
+        PicaShaderConfig cfg;
+        PicaShaderState st;
+        uint64_t perm;
+        unsigned i;
+
+        if (!(mask & (1u << reg))) {
+            continue;
+        }
+        k++;
+        memcpy(c->gs_in.attr[c->gs_in.n++], out[reg], sizeof(out[reg]));
+        if (c->gs_in.n < stride) {
+            continue;
+        }
+        c->gs_in.n = 0;
+        perm = c->regs[PICA_GSH_BASE + PICA_SH_ATTRIBUTES_PERMUTATION_LOW] |
+               (uint64_t)c->regs[PICA_GSH_BASE + PICA_SH_ATTRIBUTES_PERMUTATION_HIGH] << 32;
+        memset(st.in, 0, sizeof(st.in));
+        for (i = 0; i < stride; i++) {
+            memcpy(st.in[(perm >> (4 * i)) & 0xF], c->gs_in.attr[i],
+                   sizeof(st.in[0]));
+        }
+        st.emitter = &c->emitter;
+        c->gs_prims = 0;
+        c->emitter.emit = gs_emit;
+        c->emitter.opaque = c;
+        pica_shader_config(c, PICA_UNIT_GS, &cfg);
+        i = pica_shader_run(&cfg, &st);
+        c->budget_used += st.steps >> 10;   /* long shaders cost budget */
+        if (i != PICA_SHADER_OK) {
+            shader_fault(c, "geometry", &st);
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * Run the vertex shader on one vertex's attributes and pass the result on:
+ * to the GS input buffer, or through the output map to primitive assembly.
+ * `cached` (indexed draws without GS) receives the output vertex.
+ */
+static bool process_vertex(Pica200Core *c, const float (*attr)[4],
+                           unsigned nattr, PicaVertex *cached)
+{
+    PicaShaderConfig cfg;
+    PicaShaderState st;
+    uint64_t perm = c->regs[PICA_VSH_BASE + PICA_SH_ATTRIBUTES_PERMUTATION_LOW] |
+                    (uint64_t)c->regs[PICA_VSH_BASE + PICA_SH_ATTRIBUTES_PERMUTATION_HIGH] << 32;
+    unsigned ninputs = (c->regs[PICA_VSH_BASE + PICA_SH_INPUTBUFFER_CONFIG] & 0xF) + 1;
+    uint16_t mask = c->regs[PICA_VSH_BASE + PICA_SH_OUTMAP_MASK];
+    PicaVertex v;
+    unsigned j;
+
+    memset(st.in, 0, sizeof(st.in));
+    for (j = 0; j < ninputs && j < nattr; j++) {
+        memcpy(st.in[(perm >> (4 * j)) & 0xF], attr[j], sizeof(st.in[0]));
+    }
+    st.emitter = NULL;
+    pica_shader_config(c, PICA_UNIT_VS, &cfg);
+    c->stats.vertices++;
+    j = pica_shader_run(&cfg, &st);
+    c->budget_used += st.steps >> 10;       /* long shaders cost budget */
+    if (j != PICA_SHADER_OK) {
+        shader_fault(c, "vertex", &st);
+        return false;
+    }
+    if (gs_enabled(c)) {
+        return gs_input(c, (const float (*)[4])st.out, mask);
+    }
+    output_vertex(c, (const float (*)[4])st.out, mask, &v);
+    if (cached) {
+        *cached = v;
+    }
+    pica_pa_vertex(c, &v);
+    return true;
+}
+
+/* ---- attribute buffers ------------------------------------------------------------ */
+
+static bool setup_attribs(Pica200Core *c, PicaDraw *d)
+{
+    uint64_t base = (uint64_t)(c->regs[GPUREG_ATTRIBBUFFERS_LOC] & 0x1FFFFFFE) << 3;
+    uint64_t fmt = c->regs[GPUREG_ATTRIBBUFFERS_FORMAT_LOW] |
+                   (uint64_t)(c->regs[GPUREG_ATTRIBBUFFERS_FORMAT_HIGH] & 0xFFFF) << 32;
+    unsigned i, k;
+
+    d->nattrs = G3D_FIELD_EX32(c->regs[GPUREG_ATTRIBBUFFERS_FORMAT_HIGH],
+                               GPUREG_ATTRIBBUFFERS_FORMAT_HIGH, TOTAL_M1) + 1;
+    if (d->nattrs > 12) {
+        g3d_guest_error("pica200: %u vertex attributes (at most 12); draw "
+                        "skipped", d->nattrs);
+        return false;
+    }
+    for (i = 0; i < 12; i++) {
+        d->attr[i].fixed = true;
+    }
+    for (i = 0; i < 12; i++) {
+        uint32_t cfg1 = c->regs[PICA_ATTRIBBUFFER_CONFIG1(i)];
+        uint32_t cfg2 = c->regs[PICA_ATTRIBBUFFER_CONFIG2(i)];
+        unsigned ncomp = G3D_FIELD_EX32(cfg2, GPUREG_ATTRIBBUFFER0_CONFIG2, COMPONENTS);
+        uint32_t stride = G3D_FIELD_EX32(cfg2, GPUREG_ATTRIBBUFFER0_CONFIG2, STRIDE);
+        uint64_t addr = base + (c->regs[PICA_ATTRIBBUFFER_OFFSET(i)] & 0x0FFFFFFF);
+        uint32_t off = 0;
+
+        if (ncomp > 12) {
+            g3d_guest_error("pica200: attribute buffer %u has %u components "
+                            "(at most 12); draw skipped", i, ncomp);
+            return false;
+        }
+        for (k = 0; k < ncomp; k++) {
+            unsigned sel = k < 8 ? (cfg1 >> (4 * k)) & 0xF
+                                 : (cfg2 >> (4 * (k - 8))) & 0xF;
+            if (sel < 12) {
+                PicaAttribSource *a = &d->attr[sel];
+                unsigned type = (fmt >> (4 * sel)) & 3;
+                unsigned esz = elem_size[type];
+                /* each attribute is aligned to its element size (Citra) */
+                off = (off + esz - 1) & ~(esz - 1);
+                a->fixed = false;
+                a->type = type;
+                a->comps = ((fmt >> (4 * sel + 2)) & 3) + 1;
+                a->addr = addr + off;
+                a->stride = stride;
+                off += a->comps * esz;
+            } else {
+                /* 12..15: 4, 8, 12, 16 bytes of padding */
+                off = ((off + 3) & ~3u) + (sel - 11) * 4;
+            }
+        }
+    }
+    return true;
+}
+
+/* fetch attribute `j` of vertex `index` into out (missing components 0,0,0,1) */
+static bool load_attrib(Pica200Core *c, const PicaAttribSource *a,
+                        uint32_t index, float out[4])
+{
+    uint8_t raw[16];
+    unsigned esz = elem_size[a->type], k;
+    uint64_t addr = a->addr + (uint64_t)a->stride * index;
+
+    if (!pica_mem_read(c, addr, raw, a->comps * esz)) {
+        return false;
+    }
+    out[0] = out[1] = out[2] = 0.0f;
+    out[3] = 1.0f;
+    for (k = 0; k < a->comps; k++) {
+        const uint8_t *p = raw + k * esz;
+        switch (a->type) {
+        case PICA_ATTR_S8: out[k] = (int8_t)p[0]; break;
+        case PICA_ATTR_U8: out[k] = p[0]; break;
+        case PICA_ATTR_S16: out[k] = (int16_t)(p[0] | p[1] << 8); break;
+        default:
+            out[k] = pica_quantize_f24(g3d_u2f(p[0] | p[1] << 8 | p[2] << 16 |
+                                               (uint32_t)p[3] << 24));
+            break;
+        }
+    }
+    return true;
+}
+
+/* ---- draws ------------------------------------------------------------------------- */
+
+void pica_draw_abort(Pica200Core *c)
+{
+    c->draw.active = false;
+}
+
+void pica_draw_start(Pica200Core *c, bool indexed)
+{
+    PicaDraw *d = &c->draw;
+    uint32_t icfg = c->regs[GPUREG_INDEXBUFFER_CONFIG];
+    uint64_t base = (uint64_t)(c->regs[GPUREG_ATTRIBBUFFERS_LOC] & 0x1FFFFFFE) << 3;
+
+    if (d->active) {
+        return;                     /* cannot happen: writes wait for draws */
+    }
+    c->fault_logged = false;
+    c->gs_in.n = 0;
+    if (!setup_attribs(c, d)) {
+        return;
+    }
+    d->indexed = indexed;
+    d->count = c->regs[GPUREG_NUMVERTICES];
+    d->first = c->regs[GPUREG_VERTEX_OFFSET];
+    d->next = 0;
+    d->index_u16 = G3D_FIELD_EX32(icfg, GPUREG_INDEXBUFFER_CONFIG, U16);
+    d->index_addr = base + G3D_FIELD_EX32(icfg, GPUREG_INDEXBUFFER_CONFIG, OFFSET);
+    if (indexed && d->count &&
+        !pica_mem_map(c, d->index_addr,
+                      (uint64_t)d->count << d->index_u16, false)) {
+        g3d_guest_error("pica200: %u indices at 0x%" G_GINT64_MODIFIER "x "
+                        "are outside memory; draw skipped", d->count,
+                        d->index_addr);
+        return;
+    }
+    memset(d->cache_valid, 0, sizeof(d->cache_valid));
+    d->active = d->count > 0;
+}
+
+bool pica_draw_step(Pica200Core *c, unsigned budget)
+{
+    PicaDraw *d = &c->draw;
+    bool use_cache = d->indexed && !gs_enabled(c);
+
+    while (d->active && c->budget_used < budget) {
+        float attr[12][4];
+        uint32_t index;
+        unsigned j;
+
+        if (d->next >= d->count) {
+            d->active = false;
+            break;
+        }
+        c->budget_used++;
+        if (d->indexed) {
+            uint8_t b[2] = { 0, 0 };
+            pica_mem_read(c, d->index_addr + ((uint64_t)d->next << d->index_u16),
+                          b, 1 + d->index_u16);
+            index = b[0] | b[1] << 8;
+        } else {
+            index = d->first + d->next;
+        }
+        d->next++;
+        if (use_cache) {
+            unsigned slot = index & 63;
+            if (d->cache_valid[slot] && d->cache_tag[slot] == index) {
+                pica_pa_vertex(c, &d->cache_vtx[slot]);
+                continue;
+            }
+        }
+        for (j = 0; j < d->nattrs; j++) {
+            if (d->attr[j].fixed) {
+                memcpy(attr[j], c->fixed_attr[j], sizeof(attr[j]));
+            } else if (!load_attrib(c, &d->attr[j], index, attr[j])) {
+                g3d_guest_error("pica200: attribute %u of vertex %u is "
+                                "outside memory; draw skipped", j, index);
+                pica_draw_abort(c);
+                return false;
+            }
+        }
+        if (use_cache) {
+            unsigned slot = index & 63;
+            if (!process_vertex(c, (const float (*)[4])attr, d->nattrs,
+                                &d->cache_vtx[slot])) {
+                return false;
+            }
+            d->cache_valid[slot] = true;
+            d->cache_tag[slot] = index;
+        } else if (!process_vertex(c, (const float (*)[4])attr, d->nattrs,
+                                   NULL)) {
+            return false;
+        }
+    }
+    return d->active;
+}
+
+/* ---- fixed attributes and immediate mode (digest §4.2) ------------------------ */
+
+void pica_fixedattrib_index(Pica200Core *c, uint32_t value)
+{
+    c->fixed_index = value & 0xF;
+    c->fixed_nwords = 0;
+    if (c->fixed_index == PICA_FIXEDATTRIB_IMMEDIATE) {
+        c->imm_n = 0;
+        c->fault_logged = false;
+    }
+}
+
+void pica_fixedattrib_data(Pica200Core *c, uint32_t value)
+{
+    float v[4];
+
+    c->fixed_words[c->fixed_nwords++] = value;
+    if (c->fixed_nwords < 3) {
+        return;
+    }
+    c->fixed_nwords = 0;
+    pica_unpack_f24x4(c->fixed_words, v);
+    if (c->fixed_index < 12) {
+        memcpy(c->fixed_attr[c->fixed_index++], v, sizeof(v));
+        return;
+    }
+    if (c->fixed_index != PICA_FIXEDATTRIB_IMMEDIATE) {
+        g3d_guest_error("pica200: fixed attribute %u does not exist",
+                        c->fixed_index);
+        return;
+    }
+    memcpy(c->imm_attr[c->imm_n++], v, sizeof(v));
+    /* the vertex is complete after attribute VSH_NUM_ATTR (Citra) */
+    if (c->imm_n > (c->regs[GPUREG_VSH_NUM_ATTR] & 0xF)) {
+        unsigned n = c->imm_n;
+        c->imm_n = 0;
+        process_vertex(c, (const float (*)[4])c->imm_attr, n, NULL);
+    }
+}

@@ -1,0 +1,411 @@
+/*
+ * R300 command processor: the ring buffer, indirect buffers and the PM4
+ * packets of types 0, 1, 2 and 3 [digest §4.1, §4.2]. The ATI microcode the
+ * driver loads through CP_ME_RAM_* is stored and not run: the packets are
+ * executed directly.
+ *
+ * Every packet is read whole before it runs; a packet that can never be
+ * complete (longer than the ring, or crossing the end of its indirect buffer)
+ * is a guest error that stops the stream and sets the CP error flag, so a
+ * bad ring can neither hang nor crash the device.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "r300-int.h"
+
+#include <string.h>
+
+#define RB_BUFSZ_MAX 22             /* 32 MiB of ring; larger is a guest error */
+
+static bool ring_enabled(R300Core *c)
+{
+    uint32_t mode = G3D_FIELD_EX32(R300_REG(c, A_CP_CSQ_CNTL), CP_CSQ_CNTL,
+                                   CSQ_MODE);
+    return mode == R300_CSQ_PRIBM_INDDIS || mode == R300_CSQ_PRIBM_INDBM;
+}
+
+/* ring size in dwords, or 0 when the ring setup is unusable */
+static uint32_t ring_dwords(R300Core *c)
+{
+    uint32_t bufsz = G3D_FIELD_EX32(R300_REG(c, A_CP_RB_CNTL), CP_RB_CNTL,
+                                    RB_BUFSZ);
+    if (bufsz > RB_BUFSZ_MAX) {
+        return 0;
+    }
+    return 2u << bufsz;             /* 8 << RB_BUFSZ bytes */
+}
+
+static uint32_t ring_avail(R300Core *c, uint32_t size)
+{
+    return (R300_REG(c, A_CP_RB_WPTR) - c->cp.rptr) & (size - 1);
+}
+
+bool r300_cp_busy(R300Core *c)
+{
+    uint32_t size;
+
+    if (c->cp.ib_active) {
+        return true;
+    }
+    size = ring_dwords(c);
+    return ring_enabled(c) && size && ring_avail(c, size) != 0;
+}
+
+void r300_cp_reset(R300Core *c)
+{
+    memset(&c->cp, 0, sizeof(c->cp));
+}
+
+void r300_cp_start_ib(R300Core *c)
+{
+    uint32_t size = R300_REG(c, A_CP_IB_BUFSZ) & 0x7FFFFF;
+
+    if (c->cp.ib_active) {
+        g3d_guest_error("r300: CP_IB_BUFSZ written inside an indirect buffer");
+        c->cp.error = true;
+        return;
+    }
+    if (size == 0) {
+        return;
+    }
+    c->cp.ib_active = true;
+    c->cp.ib_base = R300_REG(c, A_CP_IB_BASE) & ~3u;
+    c->cp.ib_size = size;
+    c->cp.ib_pos = 0;
+}
+
+static void write_back_rptr(R300Core *c)
+{
+    uint32_t addr;
+
+    if (R300_REG(c, A_CP_RB_CNTL) & R_CP_RB_CNTL_RB_NO_UPDATE_MASK) {
+        return;
+    }
+    addr = R300_REG(c, A_CP_RB_RPTR_ADDR) & ~3u;
+    if (!g3d_mem_write32le(&c->gpu, addr, c->cp.rptr)) {
+        g3d_guest_error("r300: CP_RB_RPTR_ADDR 0x%08x outside memory", addr);
+        /* stop trying until the driver fixes it */
+        R300_REG(c, A_CP_RB_CNTL) |= R_CP_RB_CNTL_RB_NO_UPDATE_MASK;
+    }
+}
+
+/* dwords a packet occupies, from its header */
+static uint32_t packet_dwords(uint32_t h)
+{
+    switch (R300_PM4_TYPE(h)) {
+    case 0:
+    case 3:
+        return R300_PM4_COUNT(h) + 2;
+    case 1:
+        return 3;
+    default:
+        return 1;
+    }
+}
+
+/* ---- type 3 ---------------------------------------------------------- */
+
+static bool need_body(const char *what, uint32_t have, uint32_t need)
+{
+    if (have < need) {
+        g3d_guest_error("r300: %s packet with %u body dwords, needs %u", what,
+                        have, need);
+        return false;
+    }
+    return true;
+}
+
+static void load_vbpntr(R300Core *c, const uint32_t *b, uint32_t n)
+{
+    uint32_t arrays, k, need;
+
+    if (!need_body("3D_LOAD_VBPNTR", n, 1)) {
+        return;
+    }
+    arrays = G3D_FIELD_EX32(b[0], VAP_VTX_NUM_ARRAYS, VTX_NUM_ARRAYS);
+    if (arrays > 16) {
+        g3d_guest_error("r300: 3D_LOAD_VBPNTR with %u arrays (max 16)", arrays);
+        return;
+    }
+    need = 1 + 3 * (arrays / 2) + 2 * (arrays & 1);
+    if (!need_body("3D_LOAD_VBPNTR", n, need)) {
+        return;
+    }
+    /* the body is the VAP_VTX_NUM_ARRAYS / AOS register layout */
+    r300_write_reg(c, A_VAP_VTX_NUM_ARRAYS, b[0]);
+    for (k = 0; k < arrays; k += 2) {
+        const uint32_t *p = b + 1 + 3 * (k / 2);
+        r300_write_reg(c, R300_VAP_VTX_AOS_ATTR(k / 2), p[0]);
+        r300_write_reg(c, R300_VAP_VTX_AOS_ADDR(k), p[1]);
+        if (k + 1 < arrays) {
+            r300_write_reg(c, R300_VAP_VTX_AOS_ADDR(k + 1), p[2]);
+        }
+    }
+}
+
+static void indx_buffer(R300Core *c, const uint32_t *b, uint32_t n)
+{
+    uint32_t reg, skip, addr, size, i;
+
+    if (!need_body("INDX_BUFFER", n, 3)) {
+        return;
+    }
+    /* dw0: ONE_REG_WR | skip << 16 | destination register >> 2 [§4.2] */
+    reg = (b[0] & 0x1FFF) << 2;
+    skip = (b[0] >> 16) & 0x7FFF;
+    addr = b[1] & ~3u;
+    size = b[2] & 0xFFFFFF;
+    if (reg != A_VAP_PORT_IDX_0) {
+        g3d_guest_error("r300: INDX_BUFFER to register 0x%x (expected "
+                        "VAP_PORT_IDX0)", reg);
+        return;
+    }
+    if (!c->port_need) {
+        g3d_guest_error("r300: INDX_BUFFER without a pending indexed draw");
+        return;
+    }
+    for (i = skip; i < size && c->port_need; i++) {
+        uint32_t v;
+        if (!g3d_mem_read32le(&c->gpu, addr + 4ull * i, &v)) {
+            g3d_guest_error("r300: index buffer 0x%08x+%u outside memory",
+                            addr, size);
+            c->port_need = 0;
+            return;
+        }
+        r300_vap_port_write(c, A_VAP_PORT_IDX_0, v);
+    }
+    if (i < size) {
+        g3d_guest_error("r300: INDX_BUFFER holds %u dwords more than the draw "
+                        "uses", size - i);
+    }
+}
+
+static void draw(R300Core *c, uint32_t vf_cntl, R300VtxSource kind,
+                 const uint32_t *data, uint32_t n)
+{
+    R300DrawSrc src = { .kind = kind, .data = data, .ndwords = n };
+
+    /* the body's first word is the VAP_VF_CNTL value [digest §3.1.3] */
+    R300_REG(c, A_VAP_VF_CNTL) = vf_cntl;
+    r300_vap_draw(c, vf_cntl, &src);
+}
+
+static void packet3(R300Core *c, uint32_t h, const uint32_t *b, uint32_t n)
+{
+    uint32_t op = R300_PM4_PKT3_OPCODE(h);
+
+    switch (op) {
+    case R300_PKT3_NOP:
+        break;
+    case R300_PKT3_3D_DRAW_IMMD_2:
+        if (need_body("3D_DRAW_IMMD_2", n, 1)) {
+            draw(c, b[0], R300_SRC_IMMD, b + 1, n - 1);
+        }
+        break;
+    case R300_PKT3_3D_DRAW_IMMD:
+        /* the older form has a VAP_VTX_FMT word first, not used */
+        if (need_body("3D_DRAW_IMMD", n, 2)) {
+            draw(c, b[1], R300_SRC_IMMD, b + 2, n - 2);
+        }
+        break;
+    case R300_PKT3_3D_DRAW_VBUF_2:
+        if (need_body("3D_DRAW_VBUF_2", n, 1)) {
+            draw(c, b[0], R300_SRC_VBUF, NULL, 0);
+        }
+        break;
+    case R300_PKT3_3D_DRAW_VBUF:
+        if (need_body("3D_DRAW_VBUF", n, 2)) {
+            draw(c, b[1], R300_SRC_VBUF, NULL, 0);
+        }
+        break;
+    case R300_PKT3_3D_DRAW_INDX_2:
+    case R300_PKT3_3D_DRAW_INDX: {
+        uint32_t first = op == R300_PKT3_3D_DRAW_INDX ? 1 : 0;
+        if (!need_body("3D_DRAW_INDX", n, first + 1)) {
+            break;
+        }
+        if (n > first + 1) {
+            draw(c, b[first], R300_SRC_INDX_INLINE, b + first + 1,
+                 n - first - 1);
+        } else {
+            /* indices follow in an INDX_BUFFER packet, through the port */
+            r300_write_reg(c, A_VAP_VF_CNTL, b[first]);
+        }
+        break;
+    }
+    case R300_PKT3_INDX_BUFFER:
+        indx_buffer(c, b, n);
+        break;
+    case R300_PKT3_3D_LOAD_VBPNTR:
+        load_vbpntr(c, b, n);
+        break;
+    case R300_PKT3_3D_CLEAR_HIZ:
+        if (need_body("3D_CLEAR_HIZ", n, 3)) {
+            uint32_t i, start = b[0], count = b[1] & 0x3FFF;
+            for (i = 0; i < count; i++) {
+                c->hiz_ram[(start + i) % G_N_ELEMENTS(c->hiz_ram)] = b[2];
+            }
+        }
+        break;
+    case R300_PKT3_3D_CLEAR_ZMASK:
+    case R300_PKT3_3D_CLEAR_CMASK:
+        g3d_unimp("r300: 3D_CLEAR_%s: Z/colour compression is not modelled "
+                  "(surfaces are uncompressed; clear by drawing)",
+                  op == R300_PKT3_3D_CLEAR_ZMASK ? "ZMASK" : "CMASK");
+        break;
+    case R300_PKT3_3D_DRAW_128:
+        g3d_unimp("r300: 3D_DRAW_128");
+        break;
+    default:
+        g3d_guest_error("r300: unknown PACKET3 opcode 0x%02x (%u dwords)", op,
+                        n);
+        c->cp.error = true;
+        break;
+    }
+}
+
+static void execute(R300Core *c, uint32_t h, const uint32_t *b, uint32_t n)
+{
+    uint32_t i;
+
+    switch (R300_PM4_TYPE(h)) {
+    case 0: {
+        uint32_t reg = R300_PM4_PKT0_REG(h);
+        bool one = h & R300_PM4_PKT0_ONE_REG_WR;
+        for (i = 0; i < n; i++) {
+            uint32_t r = one ? reg : reg + 4 * i;
+            if (r >= R300_MMIO_SIZE) {
+                g3d_guest_error("r300: PACKET0 beyond the registers (0x%x)", r);
+                c->cp.error = true;
+                break;
+            }
+            r300_write_reg(c, r, b[i]);
+        }
+        break;
+    }
+    case 1:
+        /* two registers: 10:0 and 21:11, dword indices */
+        r300_write_reg(c, (h & 0x7FF) << 2, b[0]);
+        r300_write_reg(c, ((h >> 11) & 0x7FF) << 2, b[1]);
+        break;
+    case 2:
+        break;
+    default:
+        packet3(c, h, b, n);
+        break;
+    }
+}
+
+/* One packet from the current indirect buffer; false when it ends. */
+static bool ib_step(R300Core *c, uint32_t *buf)
+{
+    R300CP *cp = &c->cp;
+    uint32_t h, len;
+
+    if (cp->ib_pos >= cp->ib_size) {
+        cp->ib_active = false;
+        return false;
+    }
+    if (!g3d_mem_read32le(&c->gpu, cp->ib_base + 4ull * cp->ib_pos, &h)) {
+        g3d_guest_error("r300: indirect buffer 0x%08x outside memory",
+                        cp->ib_base);
+        cp->error = true;
+        cp->ib_active = false;
+        return false;
+    }
+    len = packet_dwords(h);
+    if (len > cp->ib_size - cp->ib_pos) {
+        g3d_guest_error("r300: packet of %u dwords crosses the end of the "
+                        "indirect buffer", len);
+        cp->error = true;
+        cp->ib_active = false;
+        return false;
+    }
+    if (!g3d_mem_read(&c->gpu, cp->ib_base + 4ull * (cp->ib_pos + 1), buf,
+                      4ull * (len - 1))) {
+        g3d_guest_error("r300: indirect buffer 0x%08x outside memory",
+                        cp->ib_base);
+        cp->error = true;
+        cp->ib_active = false;
+        return false;
+    }
+    cp->ib_pos += len;
+    execute(c, h, buf, len - 1);
+    return true;
+}
+
+/* One packet from the ring; false when there is nothing (complete) to run. */
+static bool ring_step(R300Core *c, uint32_t *buf)
+{
+    R300CP *cp = &c->cp;
+    uint32_t size = ring_dwords(c), avail, h, len, i;
+    uint64_t base = R300_REG(c, A_CP_RB_BASE) & ~3u;
+
+    if (!ring_enabled(c)) {
+        return false;
+    }
+    if (!size) {
+        g3d_guest_error("r300: CP_RB_CNTL ring size 2^%u out of range",
+                        G3D_FIELD_EX32(R300_REG(c, A_CP_RB_CNTL), CP_RB_CNTL,
+                                       RB_BUFSZ) + 3);
+        cp->error = true;
+        return false;
+    }
+    cp->rptr &= size - 1;
+    avail = ring_avail(c, size);
+    if (!avail) {
+        return false;
+    }
+    if (!g3d_mem_read32le(&c->gpu, base + 4ull * cp->rptr, &h)) {
+        g3d_guest_error("r300: ring 0x%08" G_GINT64_MODIFIER "x outside memory",
+                        base);
+        cp->error = true;
+        cp->rptr = R300_REG(c, A_CP_RB_WPTR) & (size - 1);
+        return false;
+    }
+    len = packet_dwords(h);
+    if (len >= size) {
+        g3d_guest_error("r300: packet of %u dwords cannot fit the %u-dword "
+                        "ring; ring dropped", len, size);
+        cp->error = true;
+        cp->rptr = R300_REG(c, A_CP_RB_WPTR) & (size - 1);
+        write_back_rptr(c);
+        return false;
+    }
+    if (len > avail) {
+        return false;               /* the host has not written it all yet */
+    }
+    for (i = 1; i < len; i++) {
+        if (!g3d_mem_read32le(&c->gpu, base + 4ull * ((cp->rptr + i) & (size - 1)),
+                              &buf[i - 1])) {
+            g3d_guest_error("r300: ring 0x%08" G_GINT64_MODIFIER "x outside "
+                            "memory", base);
+            cp->error = true;
+            cp->rptr = R300_REG(c, A_CP_RB_WPTR) & (size - 1);
+            return false;
+        }
+    }
+    execute(c, h, buf, len - 1);
+    cp->rptr = (cp->rptr + len) & (size - 1);
+    write_back_rptr(c);
+    return true;
+}
+
+/*
+ * Run up to `budget` packets. True when it stopped on the budget with more
+ * packets ready; false when it ran out of complete packets (the CP may still
+ * be busy waiting for the host to finish writing one).
+ */
+bool r300_cp_work(R300Core *c, unsigned budget)
+{
+    while (budget--) {
+        if (c->cp.ib_active) {
+            ib_step(c, c->cp_buf);
+            continue;
+        }
+        if (!ring_step(c, c->cp_buf)) {
+            return false;
+        }
+    }
+    return c->cp.ib_active || r300_cp_busy(c);
+}

@@ -1,0 +1,216 @@
+/*
+ * R300 engine core internals, shared by the block files:
+ *   regs.c  register file: table, reset values, access rules, side effects
+ *   mc.c    memory controller: GPU address space (MC_FB_LOCATION, PCI GART)
+ *   cp.c    command processor: ring, indirect buffers, PM4 packets
+ *   vap.c   vertex fetch, stream decode, PVS dispatch, primitive assembly
+ *   pvs.c   the vertex shader                      (pvs.h)
+ *   ga.c    geometry assembly: clip, VTE, points/lines, shading, setup (SU, SC)
+ *   quad.c  the fragment path of a 2x2 quad: RS -> US -> FG -> ZB -> RB3D
+ *   us.c    the fragment shader                    (us.h)
+ *   tx.c    the texture units                      (tx.h)
+ *   crtc.c  the CRTC scanout
+ *   r300.c  core life cycle, interrupts, the draw-state snapshot
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef GPU3D_R300_INT_H
+#define GPU3D_R300_INT_H
+
+#include <glib.h>
+
+#include "common/fpformat.h"
+#include "common/raster.h"
+#include "gpu3d/r300-regs.h"
+#include "r300.h"
+#include "pvs.h"
+#include "tx.h"
+#include "us.h"
+
+#define R300_NUM_REGS   (R300_MMIO_SIZE / 4)
+#define R300_REG(c, a)  ((c)->regs[(a) >> 2])
+
+/* ---- regs.c ---- */
+
+enum {
+    R300_REG_WO      = 1 << 0,  /* write-only: reads return 0 */
+    R300_REG_DWORD   = 1 << 1,  /* 32-bit access only (all of VAP) */
+    /* coverage, for docs/r300-3d.md (default: modelled) */
+    R300_REG_STORED  = 1 << 2,  /* stored and read back; no effect yet */
+    R300_REG_PARTIAL = 1 << 3,  /* some fields modelled: see `note` */
+};
+
+typedef struct R300RegInfo {
+    const char *name;
+    uint32_t offset;            /* of element 0 */
+    uint16_t count;             /* array elements (1: plain register) */
+    uint16_t stride;            /* bytes between elements */
+    uint32_t reset;
+    uint32_t wmask;             /* bits that store; the rest read as 0 */
+    uint32_t flags;
+    const char *note;           /* for R300_REG_PARTIAL */
+} R300RegInfo;
+
+extern const R300RegInfo r300_reg_info[];
+extern const unsigned r300_reg_info_count;
+
+/* the table entry for a dword offset, or NULL for an undocumented one */
+const R300RegInfo *r300_reg_lookup(uint32_t offset);
+
+/* A full-dword register write from the CP or from MMIO, with side effects. */
+void r300_write_reg(R300Core *c, uint32_t offset, uint32_t val);
+void r300_regs_reset(R300Core *c);
+
+/* ---- mc.c ---- */
+
+void r300_mc_init(R300Core *c);
+
+/* ---- cp.c ---- */
+
+typedef struct R300CP {
+    uint32_t rptr;              /* ring read pointer, dwords */
+    bool ib_active;             /* executing an indirect buffer */
+    uint32_t ib_base;           /* GPU address */
+    uint32_t ib_size, ib_pos;   /* dwords */
+    bool error;                 /* a packet was malformed (sticky until reset) */
+} R300CP;
+
+bool r300_cp_busy(R300Core *c);
+bool r300_cp_work(R300Core *c, unsigned budget);
+void r300_cp_reset(R300Core *c);
+void r300_cp_start_ib(R300Core *c);
+
+/* ---- vap.c ---- */
+
+/* Where a draw's vertices and indices come from. */
+typedef enum R300VtxSource {
+    R300_SRC_IMMD,              /* vertex dwords in `data` (PRIM_WALK 3) */
+    R300_SRC_INDX_INLINE,       /* indices in `data` (PRIM_WALK 1) */
+    R300_SRC_INDX_BUFFER,       /* indices at GPU address `addr` */
+    R300_SRC_VBUF,              /* auto-incremented indices (PRIM_WALK 2) */
+} R300VtxSource;
+
+typedef struct R300DrawSrc {
+    R300VtxSource kind;
+    const uint32_t *data;       /* IMMD, INDX_INLINE */
+    uint32_t ndwords;
+    uint32_t addr;              /* INDX_BUFFER */
+} R300DrawSrc;
+
+void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src);
+void r300_vap_port_write(R300Core *c, uint32_t offset, uint32_t val);
+void r300_vap_pvs_upload(R300Core *c, uint32_t val);
+
+/* A vertex as the VAP hands it to GA: the PVS outputs in VAP_OUT_VTX_FMT
+ * order, decoded [digest §3.1.8]. */
+typedef struct R300Vertex {
+    float pos[4];               /* clip space (or window, per VTE_CNTL) */
+    float psize;
+    float col[4][4];
+    float tex[8][4];
+} R300Vertex;
+
+/* ---- ga.c ---- */
+
+void r300_ga_triangle(R300Core *c, const R300Vertex *v0, const R300Vertex *v1,
+                      const R300Vertex *v2, const R300Vertex *provoking);
+void r300_ga_line(R300Core *c, const R300Vertex *v0, const R300Vertex *v1,
+                  const R300Vertex *provoking);
+void r300_ga_point(R300Core *c, const R300Vertex *v);
+
+/* ---- quad.c: the per-draw state the render threads read ---- */
+
+#define R300_RS_MAX_VECS 32     /* 16 RS instructions: a tex and a colour each */
+
+typedef struct R300Target {
+    uint8_t *base;              /* host pointer to the mapped surface */
+    uint32_t pitch;             /* pixels */
+    uint32_t rows;              /* rows mapped */
+    uint32_t format;            /* COLORFORMAT */
+    uint32_t bpp;               /* bytes per pixel */
+    uint32_t endian;
+    uint32_t out_fmt;           /* US_OUT_FMT of the target */
+} R300Target;
+
+typedef struct R300DrawState {
+    /* surfaces */
+    R300Target cb[4];
+    unsigned ncb;               /* targets with a surface */
+    uint8_t *zbase;
+    uint32_t zpitch, zrows, zformat, zbpp;
+    /* per-fragment state decoded from registers */
+    uint32_t zb_cntl, zstencil, stencil_refmask;
+    uint32_t blend, ablend, chan_mask, rop, const_color, dither;
+    uint32_t alpha_func, fog_blend, fog_factor, fog_color[3];
+    uint32_t clip_rule;
+    G3DRect clip[4];            /* SC_CLIP_n, half-open pixels */
+    uint32_t screendoor;
+    bool depth_from_shader;
+    /*
+     * RS routing: vec k of a triangle's attributes comes from RS
+     * instruction vec_src[k] / 2 (even: its texture address, odd: its
+     * colour) and goes to temporary vec_dest[k].
+     */
+    unsigned nvec;
+    uint8_t vec_src[R300_RS_MAX_VECS];
+    uint8_t vec_dest[R300_RS_MAX_VECS];
+    bool perspective;           /* !GB_SELECT.W_SELECT */
+    /* programs */
+    R300USProgram us;
+    R300TexUnit tx[R300_TX_UNITS];
+    G3DRasterRules rules_tri, rules_point, rules_line;
+    G3DRect scissor;
+    uint64_t *zpass_thread;     /* per render thread: samples passing Z */
+} R300DrawState;
+
+/* One rasterised triangle's data for the quad path. */
+typedef struct R300Tri {
+    const R300DrawState *ds;
+    float vec[3][R300_RS_MAX_VECS][4];   /* per vertex, RS inputs */
+    float z[3];                 /* 0 .. 2^24-1 domain, offset applied */
+    float fog[3];               /* GB_SELECT.FOG_SELECT, scaled by GA_FOG_* */
+    bool back;                  /* back-facing */
+} R300Tri;
+
+/* Make the draw state from the registers: false if the draw must be skipped. */
+bool r300_draw_begin(R300Core *c);
+void r300_draw_end(R300Core *c);
+G3DQuadFn r300_quad;
+
+/* ---- crtc.c ---- */
+
+bool r300_crtc_scanout(R300Core *c, G3DScanout *out);
+
+/* ---- r300.c ---- */
+
+void r300_update_irq(R300Core *c);
+void r300_flush_render(R300Core *c);   /* finish queued triangles */
+
+struct R300Core {
+    R300CoreConfig cfg;
+    G3DMem gpu;                 /* the GPU address space (mc.c) */
+    uint32_t regs[R300_NUM_REGS];
+
+    /* VAP: PVS vector memory and its upload pointer */
+    uint32_t pvs_vmem[R300_PVS_VECTOR_OCTWORDS][4];
+    uint8_t pvs_loaded[R300_PVS_VECTOR_OCTWORDS / 8]; /* octwords written */
+    uint32_t pvs_upload;        /* dword index into pvs_vmem */
+    R300PVSProgram pvs;
+
+    /* VAP ports: a draw armed by a direct VAP_VF_CNTL write */
+    uint32_t port_vf_cntl;
+    uint32_t *port_data;
+    uint32_t port_count, port_need, port_cap;
+
+    R300CP cp;
+    uint32_t *cp_buf;           /* one packet body: at most 2^14 dwords */
+    G3DRaster *raster;
+    R300DrawState draw;         /* valid between draw_begin and the flush */
+    bool draw_pending;          /* triangles queued for `draw` */
+    uint64_t *zpass_thread;     /* per render thread Z-pass samples */
+    uint32_t zpass[2];          /* ZB_ZPASS_DATA per pipe */
+    uint32_t hiz_ram[1 << 13];  /* 16 KiB of HiZ, in dwords */
+    bool irq;
+};
+
+#endif

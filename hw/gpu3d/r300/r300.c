@@ -1,0 +1,311 @@
+/*
+ * R300 engine core: life cycle, interrupts, and the per-draw snapshot of the
+ * registers that the render threads read (surfaces, SC rules, programs).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "r300-int.h"
+
+#include <string.h>
+
+R300Core *r300_core_new(const R300CoreConfig *cfg)
+{
+    R300Core *c = g_new0(R300Core, 1);
+    int threads = cfg->threads > 0 ? cfg->threads : 1;
+
+    c->cfg = *cfg;
+    c->raster = g3d_raster_new(threads);
+    c->zpass_thread = g_new0(uint64_t, threads);
+    c->cp_buf = g_new(uint32_t, 1u << 14);
+    r300_mc_init(c);
+    r300_core_reset(c);
+    return c;
+}
+
+void r300_core_free(R300Core *c)
+{
+    if (!c) {
+        return;
+    }
+    g3d_raster_free(c->raster);
+    g_free(c->zpass_thread);
+    g_free(c->cp_buf);
+    g_free(c->port_data);
+    g_free(c);
+}
+
+void r300_core_reset(R300Core *c)
+{
+    r300_flush_render(c);
+    r300_regs_reset(c);
+    r300_cp_reset(c);
+    memset(c->pvs_vmem, 0, sizeof(c->pvs_vmem));
+    memset(c->pvs_loaded, 0, sizeof(c->pvs_loaded));
+    memset(c->hiz_ram, 0, sizeof(c->hiz_ram));
+    c->pvs_upload = 0;
+    c->port_need = 0;
+    c->zpass[0] = c->zpass[1] = 0;
+    r300_update_irq(c);
+}
+
+bool r300_core_work(R300Core *c, unsigned budget)
+{
+    return r300_cp_work(c, budget);
+}
+
+void r300_update_irq(R300Core *c)
+{
+    bool level = R300_REG(c, A_GEN_INT_STATUS) & R300_REG(c, A_GEN_INT_CNTL) &
+                 R300_GEN_INT_SOURCES;
+
+    if (level != c->irq) {
+        c->irq = level;
+        if (c->cfg.irq_update) {
+            c->cfg.irq_update(c->cfg.opaque);
+        }
+    }
+}
+
+bool r300_irq_level(R300Core *c)
+{
+    return c->irq;
+}
+
+void r300_flush_render(R300Core *c)
+{
+    if (c->draw_pending) {
+        g3d_raster_flush(c->raster);
+        c->draw_pending = false;
+    }
+}
+
+/* ---- the draw-state snapshot ----------------------------------------- */
+
+static G3DRect sc_rect(uint32_t tl, uint32_t br)
+{
+    /* inclusive corners with the R3xx origin at 1440 [digest §3.6, EXT] */
+    G3DRect r = {
+        (int32_t)R300_SC_X(tl) - R300_SC_ORIGIN,
+        (int32_t)R300_SC_Y(tl) - R300_SC_ORIGIN,
+        (int32_t)R300_SC_X(br) - R300_SC_ORIGIN + 1,
+        (int32_t)R300_SC_Y(br) - R300_SC_ORIGIN + 1,
+    };
+    return r;
+}
+
+/* SC_EDGERULE field -> the rasteriser's rule [digest §3.6] */
+static void edge_rule(R300Core *c, uint32_t er, G3DRasterRules *r)
+{
+    uint32_t ms = R300_REG(c, A_GB_MSPOS0);
+
+    r->subpixels = G3D_FIELD_EX32(R300_REG(c, A_GB_TILE_CONFIG),
+                                  GB_TILE_CONFIG, SUBPIXEL) ? 16 : 12;
+    /* single-sample rendering samples at multisample position 0 */
+    r->sample_x = ms & 0xF;
+    r->sample_y = (ms >> 4) & 0xF;
+    if (er < 16) {
+        /* bit set = out: 0 bottom, 1 top, 2 right, 3 left */
+        r->vertical_first = false;
+        r->edge_in = (er & 1 ? 0 : G3D_EDGE_BOTTOM) | (er & 2 ? 0 : G3D_EDGE_TOP) |
+                     (er & 4 ? 0 : G3D_EDGE_RIGHT) | (er & 8 ? 0 : G3D_EDGE_LEFT);
+    } else {
+        /* bit set = out: 0 vertical right, 1 vertical left, 2 bottom, 3 top */
+        r->vertical_first = true;
+        r->edge_in = (er & 1 ? 0 : G3D_EDGE_RIGHT) | (er & 2 ? 0 : G3D_EDGE_LEFT) |
+                     (er & 4 ? 0 : G3D_EDGE_BOTTOM) | (er & 8 ? 0 : G3D_EDGE_TOP);
+    }
+}
+
+static unsigned colour_bpp(uint32_t format)
+{
+    switch (format) {
+    case R300_COLOR_FORMAT_ARGB8888:
+        return 4;
+    case R300_COLOR_FORMAT_RGB565:
+    case R300_COLOR_FORMAT_ARGB1555:
+    case R300_COLOR_FORMAT_ARGB4444:
+    case R300_COLOR_FORMAT_UV88:
+        return 2;
+    case R300_COLOR_FORMAT_I8:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Map a surface of `rows` x `pitch` pixels at GPU address `addr`. */
+static uint8_t *map_surface(R300Core *c, const char *what, uint32_t addr,
+                            uint32_t pitch, uint32_t rows, unsigned bpp)
+{
+    uint64_t len = (uint64_t)pitch * rows * bpp;
+    uint8_t *p = g3d_mem_map(&c->gpu, addr, len, true);
+
+    if (!p) {
+        g3d_guest_error("r300: %s 0x%08x (%u x %u x %u bytes) is not in VRAM",
+                        what, addr, pitch, rows, bpp);
+    }
+    return p;
+}
+
+bool r300_draw_begin(R300Core *c)
+{
+    R300DrawState *ds = &c->draw;
+    uint32_t zcntl = R300_REG(c, A_ZB_CNTL), rsi, er;
+    unsigned t, i, ninst;
+
+    r300_flush_render(c);
+    /* the previous draw's texture copies are no longer in use */
+    for (t = 0; t < R300_TX_UNITS; t++) {
+        r300_tx_release(&ds->tx[t]);
+    }
+    memset(ds, 0, sizeof(*ds));
+    ds->zpass_thread = c->zpass_thread;
+
+    ds->scissor = sc_rect(R300_REG(c, A_SC_SCISSOR0), R300_REG(c, A_SC_SCISSOR1));
+    ds->scissor.x0 = MAX(ds->scissor.x0, 0);
+    ds->scissor.y0 = MAX(ds->scissor.y0, 0);
+    if (ds->scissor.x0 >= ds->scissor.x1 || ds->scissor.y0 >= ds->scissor.y1) {
+        return false;                       /* nothing can be drawn */
+    }
+    for (i = 0; i < 4; i++) {
+        ds->clip[i] = sc_rect(R300_REG(c, A_SC_CLIP_0_A + 8 * i),
+                              R300_REG(c, A_SC_CLIP_0_B + 8 * i));
+    }
+    ds->clip_rule = R300_REG(c, A_SC_CLIP_RULE) & 0xFFFF;
+
+    if (!r300_us_load(&ds->us, c->regs)) {
+        return false;
+    }
+
+    /* colour buffers: the targets the US writes [digest §3.7, §3.10] */
+    for (t = 0; t < 4; t++) {
+        uint32_t of = R300_REG(c, R300_US_OUT_FMT(t));
+        uint32_t pitch = R300_REG(c, R300_RB3D_COLORPITCH(t));
+        R300Target *tg = &ds->cb[t];
+
+        if (G3D_FIELD_EX32(of, US_OUT_FMT_0, OUT_FMT) == R300_US_OUT_FMT_UNUSED) {
+            continue;
+        }
+        ds->ncb = t + 1;
+        tg->out_fmt = of;
+        tg->format = G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0, COLORFORMAT);
+        tg->bpp = colour_bpp(tg->format);
+        tg->pitch = R300_COLORPITCH_PIXELS(pitch);
+        tg->endian = G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0, COLORENDIAN);
+        if (!tg->bpp) {
+            g3d_unimp("r300: colour format %u not modelled", tg->format);
+            continue;
+        }
+        if (tg->pitch == 0) {
+            g3d_guest_error("r300: RB3D_COLORPITCH%u is 0", t);
+            return false;
+        }
+        if (pitch & (R_RB3D_COLORPITCH_0_COLORTILE_MASK |
+                     R_RB3D_COLORPITCH_0_COLORMICROTILE_MASK)) {
+            g3d_unimp("r300: tiled colour buffer drawn as linear");
+        }
+        /* the CB has no height: the scissor bounds it */
+        tg->rows = ds->scissor.y1;
+        ds->scissor.x1 = MIN(ds->scissor.x1, (int32_t)tg->pitch);
+        tg->base = map_surface(c, "colour buffer",
+                               R300_REG(c, R300_RB3D_COLOROFFSET(t)) & ~0x1Fu,
+                               tg->pitch, tg->rows, tg->bpp);
+        if (!tg->base) {
+            return false;
+        }
+    }
+
+    /* depth/stencil buffer */
+    if (zcntl & (R_ZB_CNTL_Z_ENABLE_MASK | R_ZB_CNTL_STENCIL_ENABLE_MASK)) {
+        uint32_t zp = R300_REG(c, A_ZB_DEPTHPITCH);
+        ds->zformat = G3D_FIELD_EX32(R300_REG(c, A_ZB_FORMAT), ZB_FORMAT,
+                                     DEPTHFORMAT);
+        switch (ds->zformat) {
+        case R300_DEPTHFORMAT_16BIT_INT_Z:
+            ds->zbpp = 2;
+            break;
+        case R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL:
+            ds->zbpp = 4;
+            break;
+        default:
+            g3d_unimp("r300: depth format %u not modelled (13E3)", ds->zformat);
+            ds->zformat = R300_DEPTHFORMAT_16BIT_INT_Z;
+            ds->zbpp = 2;
+            break;
+        }
+        ds->zpitch = R300_DEPTHPITCH_PIXELS(zp);
+        if (ds->zpitch == 0) {
+            g3d_guest_error("r300: ZB_DEPTHPITCH is 0 with Z enabled");
+            return false;
+        }
+        ds->scissor.x1 = MIN(ds->scissor.x1, (int32_t)ds->zpitch);
+        ds->zrows = ds->scissor.y1;
+        ds->zbase = map_surface(c, "depth buffer",
+                                R300_REG(c, A_ZB_DEPTHOFFSET) &
+                                R300_DEPTH_OFFSET_MASK,
+                                ds->zpitch, ds->zrows, ds->zbpp);
+        if (!ds->zbase) {
+            return false;
+        }
+    }
+    ds->zb_cntl = zcntl;
+    ds->zstencil = R300_REG(c, A_ZB_ZSTENCILCNTL);
+    ds->stencil_refmask = R300_REG(c, A_ZB_STENCILREFMASK);
+    ds->blend = R300_REG(c, A_RB3D_BLENDCNTL);
+    ds->ablend = R300_REG(c, A_RB3D_ABLENDCNTL);
+    ds->chan_mask = R300_REG(c, A_RB3D_COLOR_CHANNEL_MASK);
+    ds->rop = R300_REG(c, A_RB3D_ROPCNTL);
+    ds->const_color = R300_REG(c, A_RB3D_CONSTANT_COLOR);
+    ds->dither = R300_REG(c, A_RB3D_DITHER_CTL);
+    ds->alpha_func = R300_REG(c, A_FG_ALPHA_FUNC);
+    ds->fog_blend = R300_REG(c, A_FG_FOG_BLEND);
+    ds->fog_factor = R300_REG(c, A_FG_FOG_FACTOR);
+    ds->fog_color[0] = R300_REG(c, A_FG_FOG_COLOR_R);
+    ds->fog_color[1] = R300_REG(c, A_FG_FOG_COLOR_G);
+    ds->fog_color[2] = R300_REG(c, A_FG_FOG_COLOR_B);
+    ds->depth_from_shader = R300_REG(c, A_FG_DEPTH_SRC) &
+                            R_FG_DEPTH_SRC_DEPTH_SRC_MASK;
+    ds->perspective = !(R300_REG(c, A_GB_SELECT) & R_GB_SELECT_W_SELECT_MASK);
+
+    /* RS routing: INST_COUNT + 1 instructions [digest §3.5, !26] */
+    ninst = G3D_FIELD_EX32(R300_REG(c, A_RS_INST_COUNT), RS_INST_COUNT,
+                           INST_COUNT) + 1;
+    for (i = 0; i < ninst; i++) {
+        rsi = R300_REG(c, R300_RS_INST(i));
+        if (rsi & R_RS_INST_0_TEX_CN_MASK) {
+            ds->vec_src[ds->nvec] = 2 * i;
+            ds->vec_dest[ds->nvec++] = G3D_FIELD_EX32(rsi, RS_INST_0, TEX_ADDR);
+        }
+        if (rsi & R_RS_INST_0_COL_CN_MASK) {
+            ds->vec_src[ds->nvec] = 2 * i + 1;
+            ds->vec_dest[ds->nvec++] = G3D_FIELD_EX32(rsi, RS_INST_0, COL_ADDR);
+        }
+    }
+
+    er = R300_REG(c, A_SC_EDGERULE);
+    edge_rule(c, G3D_FIELD_EX32(er, SC_EDGERULE, ER_TRI), &ds->rules_tri);
+    edge_rule(c, G3D_FIELD_EX32(er, SC_EDGERULE, ER_POINT), &ds->rules_point);
+    edge_rule(c, G3D_FIELD_EX32(er, SC_EDGERULE, ER_LINE_LR), &ds->rules_line);
+
+    /* texture units: decoded once, texels host-readable for the threads */
+    for (t = 0; t < R300_TX_UNITS; t++) {
+        if (R300_REG(c, A_TX_ENABLE) & (1u << t)) {
+            r300_tx_load(&ds->tx[t], c->regs, t, &c->gpu);
+        }
+    }
+    return true;
+}
+
+void r300_draw_end(R300Core *c)
+{
+    int t, threads = g3d_raster_threads(c->raster);
+    uint64_t passed = 0;
+
+    r300_flush_render(c);
+    for (t = 0; t < threads; t++) {
+        passed += c->zpass_thread[t];
+        c->zpass_thread[t] = 0;
+    }
+    /* all samples are counted by pipe 0 [digest §3.11, EXT note] */
+    c->zpass[0] += (uint32_t)passed;
+}

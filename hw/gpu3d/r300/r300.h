@@ -1,0 +1,57 @@
+/*
+ * The R300 engine core: what the QEMU device (hw/gpu3d/r300-pci.c), the
+ * tests and the tools call. See docs/architecture.md for the contract.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef GPU3D_R300_H
+#define GPU3D_R300_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/g3d-core.h"
+#include "common/scanout.h"
+
+typedef struct R300Core R300Core;
+
+typedef struct R300CoreConfig {
+    /*
+     * VRAM (BAR0), chip offsets 0 .. vram_size - 1. The memory controller
+     * places it in the GPU address space at MC_FB_LOCATION.
+     */
+    G3DMem vram;
+    uint64_t vram_size;
+    /* Guest physical memory, reached through the PCI GART (AIC_*). */
+    G3DMem sys;
+    int threads;                        /* render threads */
+    void (*irq_update)(void *opaque);   /* interrupt state may have changed */
+    void (*display_update)(void *opaque); /* CRTC registers or picture changed */
+    void *opaque;
+} R300CoreConfig;
+
+R300Core *r300_core_new(const R300CoreConfig *cfg);
+void r300_core_free(R300Core *c);
+void r300_core_reset(R300Core *c);
+
+/* Register BAR accesses (64 KiB, see include/gpu3d/r300-regs.h). */
+uint64_t r300_reg_read(R300Core *c, uint32_t offset, unsigned size);
+void r300_reg_write(R300Core *c, uint32_t offset, uint64_t val, unsigned size);
+
+/*
+ * Advance the command processor by at most `budget` packets (a draw packet
+ * counts as one). Returns true while more work is pending.
+ */
+bool r300_core_work(R300Core *c, unsigned budget);
+
+bool r300_irq_level(R300Core *c);
+
+/* The CRTC's picture (head 0 only). */
+bool r300_scanout(R300Core *c, int head, G3DScanout *out);
+
+/* The GPU address space (MC + GART), for tests and tools. */
+const G3DMem *r300_gpu_mem(R300Core *c);
+/* VRAM by offset, which the CRTC scans out of. */
+const G3DMem *r300_vram_mem(R300Core *c);
+
+#endif

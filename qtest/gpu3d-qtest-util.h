@@ -1,0 +1,62 @@
+/*
+ * Shared helpers of the gpu3d qtests: start a machine with one device, reach
+ * its BARs through libqos, take QMP screendumps and read them back.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef GPU3D_QTEST_UTIL_H
+#define GPU3D_QTEST_UTIL_H
+
+#include "libqtest.h"
+#include "standard-headers/linux/pci_regs.h"
+#include "libqos/pci.h"
+#include "libqos/pci-pc.h"
+
+typedef struct G3DQDev {
+    QTestState *qts;
+    QPCIBus *bus;
+    QPCIDevice *dev;
+    QPCIBar bar[6];
+    uint64_t bar_size[6];
+    uint16_t vendor, device;
+} G3DQDev;
+
+typedef struct G3DQImage {
+    int width, height;
+    uint8_t *rgb;               /* width * height * 3 */
+} G3DQImage;
+
+/* Start `-machine pc <args>` and find vendor:device; maps every BAR. */
+G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device);
+void g3dq_close(G3DQDev *d);
+/* After a system reset nothing re-enables the device: do it again. */
+void g3dq_remap(G3DQDev *d);
+void g3dq_system_reset(G3DQDev *d);
+
+uint32_t g3dq_rd32(G3DQDev *d, int bar, uint64_t off);
+void g3dq_wr32(G3DQDev *d, int bar, uint64_t off, uint32_t v);
+void g3dq_write(G3DQDev *d, int bar, uint64_t off, const void *buf, size_t n);
+void g3dq_read(G3DQDev *d, int bar, uint64_t off, void *buf, size_t n);
+
+/* PCI status "interrupt pending" (bit 3), after the main loop has run. */
+bool g3dq_intx(G3DQDev *d);
+/* Poll `cond` (up to ~5 s of clock steps); true once it holds. */
+bool g3dq_wait(G3DQDev *d, bool (*cond)(G3DQDev *d, void *opaque),
+               void *opaque);
+
+/*
+ * `cycles` times: device_add `driver` (id "hp", slot 6, extra properties
+ * `props`, a JSON fragment like "'render-threads': 3" or "") on a fresh pc
+ * machine, then ACPI unplug; the worker threads must join every time.
+ */
+void g3dq_hotplug_cycles(const char *driver, const char *props, int cycles);
+
+/* screendump of console `head` of device `id`; false if QMP failed */
+bool g3dq_screendump(G3DQDev *d, const char *id, int head, G3DQImage *img);
+void g3dq_image_free(G3DQImage *img);
+static inline const uint8_t *g3dq_px(const G3DQImage *img, int x, int y)
+{
+    return img->rgb + 3 * ((size_t)y * img->width + x);
+}
+
+#endif

@@ -1,0 +1,361 @@
+/*
+ * qtests of r300-3d through its PCI BARs: identity and BARs, reset values
+ * and read-only bits of registers from every block, the CP consuming a ring
+ * (scratch and rptr write-back, software interrupt in PCI status), a Gouraud
+ * triangle drawn through the ring and checked by screendump pixels, and bad
+ * input followed by recovery.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "libqtest.h"
+#include <math.h>
+#include "gpu3d-qtest-util.h"
+#include "gpu3d/r300-regs.h"
+#include "gpu3d/r300-cmd.h"
+
+#define VRAM    R300_VRAM_BAR
+#define MMIO    R300_MMIO_BAR
+#define RING_ADDR   0x00000000u
+#define RING_BUFSZ  12              /* 32 KiB */
+#define WB_ADDR     0x00010000u
+#define CB_ADDR     0x00100000u
+#define W 320
+#define H 240
+
+static G3DQDev *open_r300(void)
+{
+    return g3dq_open("-device r300-3d,id=gpu,render-threads=2",
+                     R300_PCI_VENDOR_ID, R300_PCI_DEVICE_ID);
+}
+
+static uint32_t rd(G3DQDev *d, uint32_t reg)
+{
+    return g3dq_rd32(d, MMIO, reg);
+}
+
+static void wr(G3DQDev *d, uint32_t reg, uint32_t v)
+{
+    g3dq_wr32(d, MMIO, reg, v);
+}
+
+static void ring_init(G3DQDev *d)
+{
+    wr(d, A_CP_CSQ_CNTL, (uint32_t)R300_CSQ_PRIBM_INDBM << 28);
+    wr(d, A_CP_RB_BASE, RING_ADDR);
+    wr(d, A_CP_RB_CNTL, RING_BUFSZ | R_CP_RB_CNTL_RB_RPTR_WR_ENA_MASK);
+    wr(d, A_CP_RB_RPTR_WR, 0);
+    wr(d, A_CP_RB_WPTR, 0);
+    wr(d, A_CP_RB_CNTL, RING_BUFSZ);
+    wr(d, A_CP_RB_RPTR_ADDR, WB_ADDR);
+}
+
+static bool ring_drained(G3DQDev *d, void *opaque)
+{
+    return rd(d, A_CP_RB_RPTR) == rd(d, A_CP_RB_WPTR);
+}
+
+/* copy into the ring at WPTR, advance WPTR, wait for the CP */
+static void ring_submit(G3DQDev *d, const uint32_t *dw, uint32_t n)
+{
+    uint32_t size = 2u << RING_BUFSZ, wptr = rd(d, A_CP_RB_WPTR), i;
+
+    for (i = 0; i < n; i++) {
+        g3dq_write(d, VRAM, RING_ADDR + 4 * ((wptr + i) & (size - 1)),
+                   &dw[i], 4);
+    }
+    wr(d, A_CP_RB_WPTR, (wptr + n) & (size - 1));
+    g_assert_true(g3dq_wait(d, ring_drained, NULL));
+}
+
+static void crtc_show(G3DQDev *d, uint32_t offset)
+{
+    wr(d, A_CRTC_H_TOTAL_DISP, (W / 8 - 1) << 16);
+    wr(d, A_CRTC_V_TOTAL_DISP, (H - 1) << 16);
+    wr(d, A_CRTC_PITCH, W / 8);
+    wr(d, A_CRTC_OFFSET, offset);
+    wr(d, A_CRTC_GEN_CNTL, R300_CRTC_PIX_WIDTH_32BPP << 8 |
+                            R_CRTC_GEN_CNTL_EXT_DISP_EN_MASK |
+                            R_CRTC_GEN_CNTL_EN_MASK);
+}
+
+/* ---- identity, BARs, registers ---------------------------------------- */
+
+static void test_identity(void)
+{
+    G3DQDev *d = open_r300();
+
+    g_assert_cmphex(qpci_config_readw(d->dev, PCI_VENDOR_ID), ==, 0x1002);
+    g_assert_cmphex(qpci_config_readw(d->dev, PCI_DEVICE_ID), ==, 0x4E44);
+    g_assert_cmphex(qpci_config_readw(d->dev, PCI_CLASS_DEVICE), ==, 0x0380);
+    g_assert_cmpuint(d->bar_size[VRAM], ==, R300_VRAM_SIZE_DEFAULT);
+    g_assert_cmpuint(d->bar_size[MMIO], ==, R300_MMIO_SIZE);
+    g_assert_true(qpci_config_readl(d->dev, PCI_BASE_ADDRESS_0) &
+                  PCI_BASE_ADDRESS_MEM_TYPE_64);
+    g_assert_true(qpci_config_readl(d->dev, PCI_BASE_ADDRESS_0) &
+                  PCI_BASE_ADDRESS_MEM_PREFETCH);
+    g3dq_close(d);
+}
+
+static void test_registers(void)
+{
+    /* reset values from the reference's Default column, one or more per block */
+    static const struct { uint32_t reg, reset; } resets[] = {
+        { A_VAP_CNTL, 0x00240000 },             /* VAP: VF_MAX_VTX_NUM 9 */
+        { A_VAP_VF_CNTL, 0 },
+        { A_GB_TILE_CONFIG, 0x00000011 },       /* GB: ENABLE, 16px tiles */
+        { A_GA_COLOR_CONTROL, 0 },              /* GA */
+        { A_SU_CULL_MODE, 0 },                  /* SU */
+        { A_RS_COUNT, 0 },                      /* RS */
+        { A_SC_EDGERULE, 0 },                   /* SC */
+        { A_TX_ENABLE, 0 },                     /* TX */
+        { A_US_CONFIG, 0 },                     /* US */
+        { A_FG_ALPHA_FUNC, 0 },                 /* FG */
+        { A_RB3D_BLENDCNTL, 0x00000004 },       /* CB: READ_ENABLE */
+        { A_RB3D_COLOR_CHANNEL_MASK, 0xF },
+        { A_RB3D_COLORPITCH_0, 0x00C00000 },    /* COLORFORMAT 6 */
+        { A_ZB_CNTL, 0 },                       /* ZB */
+        { A_CONFIG_MEMSIZE, R300_VRAM_SIZE_DEFAULT },
+        { A_MC_FB_LOCATION, ((R300_VRAM_SIZE_DEFAULT - 1) >> 16) << 16 },
+    };
+    G3DQDev *d = open_r300();
+    unsigned i;
+
+    for (i = 0; i < G_N_ELEMENTS(resets); i++) {
+        g_assert_cmphex(rd(d, resets[i].reg), ==, resets[i].reset);
+    }
+    /* read-only: busy bits of VAP_CNTL_STATUS, CONFIG_MEMSIZE, CP_RB_RPTR */
+    wr(d, A_VAP_CNTL_STATUS, 0xFFFFFFFF);
+    g_assert_cmphex(rd(d, A_VAP_CNTL_STATUS), ==, 0x103);
+    wr(d, A_CONFIG_MEMSIZE, 1);
+    g_assert_cmphex(rd(d, A_CONFIG_MEMSIZE), ==, R300_VRAM_SIZE_DEFAULT);
+    wr(d, A_CP_RB_RPTR, 5);
+    g_assert_cmphex(rd(d, A_CP_RB_RPTR), ==, 0);
+    /* reserved bits read back as zero; documented bits store */
+    wr(d, A_SU_CULL_MODE, 0xFFFFFFFF);
+    g_assert_cmphex(rd(d, A_SU_CULL_MODE), ==, 7);
+    wr(d, A_ZB_STENCILREFMASK, 0xFFFFFFFF);
+    g_assert_cmphex(rd(d, A_ZB_STENCILREFMASK), ==, 0x00FFFFFF);
+    /* byte access outside VAP merges */
+    qpci_io_writeb(d->dev, d->bar[MMIO], A_RB3D_CONSTANT_COLOR + 2, 0x5A);
+    g_assert_cmphex(rd(d, A_RB3D_CONSTANT_COLOR), ==, 0x005A0000);
+    /* the viewport alias pair */
+    wr(d, R300_VAP_VPORT_YOFFSET_ALIAS, 0x40000000);
+    g_assert_cmphex(rd(d, A_VAP_VPORT_YOFFSET), ==, 0x40000000);
+    /* RBBM: idle, FIFO room */
+    g_assert_cmphex(rd(d, A_RBBM_STATUS), ==, 64);
+    g3dq_close(d);
+}
+
+/* ---- the CP ------------------------------------------------------------ */
+
+static bool intx_on(G3DQDev *d, void *opaque)
+{
+    return g3dq_intx(d);
+}
+
+static void test_cp_ring(void)
+{
+    G3DQDev *d = open_r300();
+    uint32_t cmd[8], v;
+
+    ring_init(d);
+    wr(d, A_SCRATCH_ADDR, WB_ADDR + 0x100);
+    wr(d, A_SCRATCH_UMSK, 1u << 3);
+    wr(d, A_GEN_INT_CNTL, R_GEN_INT_CNTL_SW_INT_ENABLE_MASK);
+    g_assert_false(g3dq_intx(d));
+    cmd[0] = R300_PACKET0(R300_SCRATCH_REG(3), 0);
+    cmd[1] = 0xFEED0003;
+    cmd[2] = R300_PACKET2;
+    cmd[3] = R300_PACKET0(A_GEN_INT_STATUS, 0);
+    cmd[4] = R_GEN_INT_STATUS_SW_INT_FIRE_MASK;
+    ring_submit(d, cmd, 5);
+    /* scratch 3 and the read pointer written back to VRAM */
+    g3dq_read(d, VRAM, WB_ADDR + 0x10C, &v, 4);
+    g_assert_cmphex(v, ==, 0xFEED0003);
+    g3dq_read(d, VRAM, WB_ADDR, &v, 4);
+    g_assert_cmpuint(v, ==, 5);
+    /* the software interrupt, seen in PCI status, acknowledged */
+    g_assert_true(g3dq_wait(d, intx_on, NULL));
+    g_assert_true(rd(d, A_GEN_INT_STATUS) & R_GEN_INT_STATUS_SW_INT_TEST_MASK);
+    wr(d, A_GEN_INT_STATUS, R_GEN_INT_STATUS_SW_INT_TEST_MASK);
+    rd(d, A_GEN_INT_STATUS);
+    qtest_clock_step(d->qts, 1000000);
+    g_assert_false(g3dq_intx(d));
+    g3dq_close(d);
+}
+
+/* ---- a triangle on the screen ----------------------------------------- */
+
+static const float identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
+                                    0, 0, 0, 1 };
+
+/*
+ * Two triangles sharing the diagonal of a square whose corners lie on pixel
+ * centres (window 40.5..200.5 x 30.5..190.5), Gouraud red -> green along x,
+ * blended ONE + ONE onto black so a pixel drawn twice would show.
+ */
+static void draw_scene(G3DQDev *d)
+{
+    static uint32_t buf[8192];
+    R300Cmd c = { buf, 0, G_N_ELEMENTS(buf), 0 };
+    R300Surface cb = { CB_ADDR, W, R300_COLOR_FORMAT_ARGB8888 };
+    float x0 = 40.5f / (W / 2) - 1, x1 = 200.5f / (W / 2) - 1;
+    float y0 = 1 - 30.5f / (H / 2), y1 = 1 - 190.5f / (H / 2);
+    const float tris[6 * 8] = {
+        x0, y1, 0, 1, 1, 0, 0, 1,   x1, y1, 0, 1, 0, 1, 0, 1,
+        x1, y0, 0, 1, 0, 1, 0, 1,   x0, y1, 0, 1, 1, 0, 0, 1,
+        x1, y0, 0, 1, 0, 1, 0, 1,   x0, y0, 0, 1, 1, 0, 0, 1,
+    };
+
+    r300_cmd_pipeline(&c, &cb, NULL, W, H);
+    r300_cmd_matrix(&c, identity);
+    r300_cmd_reg(&c, A_RB3D_BLENDCNTL,
+                 R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK |
+                 R300_BLEND_GL_ONE << R_RB3D_BLENDCNTL_SRCBLEND_SHIFT |
+                 R300_BLEND_GL_ONE << R_RB3D_BLENDCNTL_DESTBLEND_SHIFT);
+    r300_cmd_draw(&c, R300_PRIM_TRIANGLES, tris, 6);
+    r300_cmd_finish(&c);
+    g_assert_false(c.overflow);
+    ring_submit(d, buf, c.n);
+}
+
+static void check_scene(G3DQDev *d)
+{
+    G3DQImage img;
+    int x, y;
+
+    g_assert_true(g3dq_screendump(d, "gpu", 0, &img));
+    g_assert_cmpint(img.width, ==, W);
+    g_assert_cmpint(img.height, ==, H);
+    for (y = 0; y < H; y++) {
+        for (x = 0; x < W; x++) {
+            const uint8_t *p = g3dq_px(&img, x, y);
+            /* top-left rule: left/top sides in, right/bottom out */
+            bool in = x >= 40 && x < 200 && y >= 30 && y < 190;
+            if (!in) {
+                g_assert_cmpuint(p[0] | p[1] | p[2], ==, 0);
+                continue;
+            }
+            /* Gouraud across x: red = 1 - t, green = t, t = (x-40)/160,
+             * the same on both triangles; +-1 for rounding */
+            {
+                double t = (x - 40) / 160.0;
+                g_assert_cmpint(abs(p[0] - (int)floor((1 - t) * 255 + 0.5)), <=, 1);
+                g_assert_cmpint(abs(p[1] - (int)floor(t * 255 + 0.5)), <=, 1);
+                g_assert_cmpuint(p[2], ==, 0);
+            }
+        }
+    }
+    /* on the shared diagonal (x - 40 == 190 - y, e.g. (120, 110)):
+     * once, not twice */
+    g_assert_cmpint(abs(g3dq_px(&img, 120, 110)[0] - 128), <=, 1);
+    g3dq_image_free(&img);
+}
+
+static void test_triangle(void)
+{
+    G3DQDev *d = open_r300();
+
+    ring_init(d);
+    crtc_show(d, CB_ADDR);
+    draw_scene(d);
+    check_scene(d);
+    g3dq_close(d);
+}
+
+/* ---- bad input, then recovery ------------------------------------------ */
+
+static void test_bad_input(void)
+{
+    G3DQDev *d = open_r300();
+    G3DQImage img;
+    uint32_t cmd[4];
+    int i;
+
+    /* a ring size out of range: the CP refuses it, nothing hangs */
+    ring_init(d);
+    wr(d, A_CP_RB_CNTL, 40);
+    wr(d, A_CP_RB_WPTR, 4);
+    g_assert_cmphex(rd(d, A_CONFIG_MEMSIZE), ==, R300_VRAM_SIZE_DEFAULT);
+
+    /* a packet with a huge count: dropped */
+    ring_init(d);
+    cmd[0] = R300_PACKET3(R300_PKT3_NOP, 0x3FFF);
+    cmd[1] = cmd[2] = cmd[3] = 0;
+    ring_submit(d, cmd, 4);
+
+    /* a draw with no vertex program (nothing uploaded): skipped */
+    wr(d, A_VAP_PVS_CODE_CNTL_0, 3u << 20);
+    cmd[0] = R300_PACKET3(R300_PKT3_3D_DRAW_VBUF_2, 0);
+    cmd[1] = R300_PRIM_TRIANGLES | 2u << 4 | 3u << 16;
+    ring_submit(d, cmd, 2);
+
+    /* a CRTC pitch past VRAM: the screen is blank, QEMU keeps running */
+    crtc_show(d, R300_VRAM_SIZE_DEFAULT - 4096);
+    g_assert_true(g3dq_screendump(d, "gpu", 0, &img));
+    for (i = 0; i < img.width * img.height * 3; i++) {
+        g_assert_cmpuint(img.rgb[i], ==, 0);
+    }
+    g3dq_image_free(&img);
+
+    /* a ring that jumps into itself: an indirect buffer that is the ring */
+    cmd[0] = R300_PACKET0(A_CP_IB_BASE, 1);
+    cmd[1] = RING_ADDR;
+    cmd[2] = 0x7FFFFF;
+    ring_submit(d, cmd, 3);
+
+    /* after a reset the device works */
+    g3dq_system_reset(d);
+    ring_init(d);
+    crtc_show(d, CB_ADDR);
+    draw_scene(d);
+    check_scene(d);
+    g3dq_close(d);
+}
+
+/* VM stop with work queued, registers still readable, work done on cont */
+static void test_stop_cont(void)
+{
+    G3DQDev *d = open_r300();
+    uint32_t cmd[2] = { R300_PACKET0(R300_SCRATCH_REG(5), 0), 0xAB };
+
+    ring_init(d);
+    qtest_qmp_assert_success(d->qts, "{'execute': 'stop'}");
+    g3dq_write(d, VRAM, RING_ADDR, cmd, sizeof(cmd));
+    wr(d, A_CP_RB_WPTR, 2);
+    /* the write is applied for the read; the stopped worker runs nothing */
+    g_assert_cmpuint(rd(d, A_CP_RB_WPTR), ==, 2);
+    g_assert_cmpuint(rd(d, A_CP_RB_RPTR), ==, 0);
+    qtest_qmp_assert_success(d->qts, "{'execute': 'cont'}");
+    g_assert_true(g3dq_wait(d, ring_drained, NULL));
+    g_assert_cmphex(rd(d, R300_SCRATCH_REG(5)), ==, 0xAB);
+    g3dq_close(d);
+}
+
+/* Hot-plug and unplug while the worker is busy: threads join, QEMU lives. */
+static void test_hotplug(void)
+{
+    QTestState *qts = qtest_init("-machine pc");
+    int i;
+
+    for (i = 0; i < 3; i++) {
+        qtest_qmp_device_add(qts, "r300-3d", "hp", "{'addr': '0x06', "
+                             "'render-threads': 3}");
+        qpci_unplug_acpi_device_test(qts, "hp", 0x06);
+    }
+    qtest_quit(qts);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    qtest_add_func("/r300/identity", test_identity);
+    qtest_add_func("/r300/registers", test_registers);
+    qtest_add_func("/r300/cp-ring", test_cp_ring);
+    qtest_add_func("/r300/triangle", test_triangle);
+    qtest_add_func("/r300/bad-input", test_bad_input);
+    qtest_add_func("/r300/stop-cont", test_stop_cont);
+    qtest_add_func("/r300/hotplug", test_hotplug);
+    return g_test_run();
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Every test, from a fresh Debian bookworm machine: installs packages, builds
+# the standalone cores and runs their unit tests, benchmarks' smoke run and
+# fuzz harnesses; builds QEMU with the devices and runs the qtests; builds
+# the homebrew guests, boots each and compares its screenshot with the
+# independent reference image.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+"$GPU3D_ROOT/scripts/setup.sh"
+
+log "standalone cores: build and unit tests"
+if [ ! -f "$CORE_BUILD/build.ninja" ]; then
+  meson setup "$CORE_BUILD" "$GPU3D_ROOT" >/dev/null
+fi
+ninja -C "$CORE_BUILD" -j "$JOBS" >/dev/null
+meson test -C "$CORE_BUILD" --num-processes "$JOBS" --print-errorlogs
+
+log "QEMU with the gpu3d devices"
+"$GPU3D_ROOT/scripts/qemu-build.sh"
+
+log "qtests"
+fail=0
+for t in "$GPU3D_ROOT"/qtest/gpu3d-*-test.c; do
+  name=$(basename "$t" .c)
+  if ! (cd "$QEMU_BUILD" && QTEST_QEMU_BINARY=./qemu-system-x86_64 \
+        timeout 600 "./tests/qtest/$name" --tap -k); then
+    log "FAIL: $name"
+    fail=1
+  fi
+done
+
+log "guests: boot, screenshot, compare with the llvmpipe reference"
+make -s -C "$GPU3D_ROOT/guest" O="$OUT/guest"
+# name | device | serial line when done | reference | min PSNR | tolerance | max pixels beyond it [| head]
+while IFS='|' read -r demo device done ref psnr tol maxpx head; do
+  [ -n "$demo" ] || continue
+  for machine in pc q35; do
+    shot="$OUT/test-$demo-$machine${head:+-head$head}.png"
+    if ! python3 "$GPU3D_ROOT/scripts/run-guest.py" --qemu "$QEMU_BIN" \
+         --machine "$machine" --kernel "$OUT/guest/$demo.elf" \
+         --device "$device" --wait "$done" --screenshot "$shot" \
+         --head "${head:-0}" >/dev/null ||
+       ! "$CORE_BUILD/image-compare" "$shot" "$GPU3D_ROOT/$ref" \
+         --min-psnr "$psnr" --tolerance "$tol" --max-diff-pixels "$maxpx"; then
+      log "FAIL: $demo${head:+ head $head} on $machine"
+      fail=1
+    else
+      log "ok: $demo${head:+ head $head} on $machine"
+    fi
+  done
+done <<'TABLE'
+r300-demo|r300-3d,id=gpu,render-threads=2|r300-demo: done|tests/r300/ref/demo-cube.png|44|2|200
+pica200-demo|pica200-3d,id=gpu,render-threads=2|pica200-demo: done|tests/pica200/ref/demo-top.png|41|2|40|0
+pica200-demo|pica200-3d,id=gpu,render-threads=2|pica200-demo: done|tests/pica200/ref/demo-bottom.png|41|2|40|1
+TABLE
+
+if [ $fail != 0 ]; then
+  die "some tests failed"
+fi
+log "all tests passed"

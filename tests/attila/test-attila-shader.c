@@ -1,0 +1,865 @@
+/*
+ * Unit tests of the ATTILA unified shader (hw/gpu3d/attila/shader.c): the
+ * 16-byte encoding of digest 5.4 and every opcode of the ISA, with operand
+ * modifiers (swizzle, negate, absolute), result modifiers (saturate, write
+ * mask), predication, relative addressing, the texture instructions, kills,
+ * depth export, jumps and bad programs. Expected values are worked out by
+ * hand from the instruction definitions (digest 5, GPUMath), not taken from
+ * the interpreter.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "attila/attila-internal.h"
+
+/* ---- a tiny assembler for the encoding of digest 5.4 -------------------- */
+
+typedef struct Src {
+    uint8_t bank, reg, swz;
+    bool neg, abs;
+} Src;
+
+typedef struct Ins {
+    uint8_t opc;
+    bool end, pred, inv;
+    uint8_t preg;
+    Src s[3];
+    uint8_t rbank, rreg, mask;
+    bool sat;
+    bool rel;
+    uint8_t areg, acomp;
+    int16_t aoff;
+    bool has_imm;
+    uint32_t imm;
+} Ins;
+
+#define XYZW 0x1B
+#define SWZ(a, b, c, d) ((a) << 6 | (b) << 4 | (c) << 2 | (d))
+#define T(n) ((Src){ ATTILA_BANK_TEMP, (n), XYZW })
+#define I(n) ((Src){ ATTILA_BANK_IN, (n), XYZW })
+#define C(n) ((Src){ ATTILA_BANK_PARAM, (n), XYZW })
+
+static void encode(const Ins *in, uint8_t out[16])
+{
+    uint64_t lo = 0, hi = 0;
+    int k;
+
+    lo |= in->opc;
+    lo |= (uint64_t)in->end << 8;
+    lo |= (uint64_t)in->pred << 10 | (uint64_t)in->inv << 11;
+    lo |= (uint64_t)(in->preg & 31) << 12;
+    for (k = 0; k < 3; k++) {
+        static const int at[3] = { 17, 22, 27 };
+        lo |= (uint64_t)(in->s[k].bank & 7) << at[k];
+        lo |= (uint64_t)in->s[k].neg << (at[k] + 3);
+        lo |= (uint64_t)in->s[k].abs << (at[k] + 4);
+    }
+    lo |= (uint64_t)(in->rbank & 7) << 32;
+    lo |= (uint64_t)in->sat << 35;
+    lo |= (uint64_t)(in->mask & 15) << 36;
+    lo |= (uint64_t)in->rel << 40;
+    lo |= (uint64_t)(in->areg & 3) << 41 | (uint64_t)(in->acomp & 3) << 43;
+    lo |= (uint64_t)((uint16_t)in->aoff & 0x1ff) << 45;
+    hi |= in->s[0].reg | (uint64_t)in->s[0].swz << 8 | (uint64_t)in->rreg << 16;
+    if (in->has_imm) {
+        hi |= (uint64_t)in->imm << 32;
+    } else {
+        hi |= (uint64_t)in->s[1].reg << 24 | (uint64_t)in->s[1].swz << 32;
+        hi |= (uint64_t)in->s[2].reg << 40 | (uint64_t)in->s[2].swz << 48;
+    }
+    for (k = 0; k < 8; k++) {
+        out[k] = lo >> (8 * k);
+        out[8 + k] = hi >> (8 * k);
+    }
+}
+
+/* ---- a machine to run programs on ---------------------------------------- */
+
+typedef struct TexCall {
+    int calls;
+    AttilaTexOp op;
+    uint32_t unit;
+    AttilaVec4 coord[4];
+    float param[4];
+} TexCall;
+
+typedef struct Machine {
+    AttilaShInstr *imem;
+    AttilaVec4 consts[ATTILA_SH_CONSTS];
+    AttilaShaderThread t[4];
+    AttilaShaderEnv env;
+    TexCall tex;
+    uint32_t bad_pc;
+} Machine;
+
+/* the fake texture unit: returns 2 * coordinate, remembers the request */
+static void fake_tex(void *opaque, AttilaTexOp op, uint32_t unit,
+                     const AttilaVec4 coord[4], const float param[4],
+                     AttilaVec4 result[4])
+{
+    TexCall *tc = opaque;
+    int l, k;
+
+    tc->calls++;
+    tc->op = op;
+    tc->unit = unit;
+    memcpy(tc->coord, coord, sizeof(tc->coord));
+    memcpy(tc->param, param, sizeof(tc->param));
+    for (l = 0; l < 4; l++) {
+        for (k = 0; k < 4; k++) {
+            result[l].f[k] = 2.0f * coord[l].f[k];
+        }
+    }
+}
+
+static Machine *machine_new(void)
+{
+    Machine *m = g_new0(Machine, 1);
+    int l;
+
+    m->imem = g_new0(AttilaShInstr, ATTILA_INSTRUCTION_MEMORY);
+    m->env.imem = m->imem;
+    m->env.consts = m->consts;
+    m->env.tex = fake_tex;
+    m->env.tex_opaque = &m->tex;
+    for (l = 0; l < 4; l++) {
+        attila_shader_reset_thread(&m->t[l]);
+    }
+    return m;
+}
+
+static void machine_free(Machine *m)
+{
+    g_free(m->imem);
+    g_free(m);
+}
+
+/* load n instructions at pc; the last one gets the end flag */
+static void load(Machine *m, uint32_t pc, Ins *prog, int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+        prog[i].end = i == n - 1;
+    }
+    for (i = 0; i < n; i++) {
+        uint8_t code[16];
+        encode(&prog[i], code);
+        g_assert_true(attila_shader_decode(code, &m->imem[pc + i]));
+    }
+}
+
+static AttilaShaderResult run(Machine *m, int lanes)
+{
+    return attila_shader_run(&m->env, 0, m->t, lanes, &m->bad_pc);
+}
+
+static void set4(AttilaVec4 *v, float x, float y, float z, float w)
+{
+    v->f[0] = x;
+    v->f[1] = y;
+    v->f[2] = z;
+    v->f[3] = w;
+}
+
+static void seti4(AttilaVec4 *v, int32_t x, int32_t y, int32_t z, int32_t w)
+{
+    v->i[0] = x;
+    v->i[1] = y;
+    v->i[2] = z;
+    v->i[3] = w;
+}
+
+/* eps 0: exact (the glib macro's test is "difference < epsilon") */
+#define ASSERT_VEC(v, x, y, z, w, eps) do {                         \
+        g_assert_cmpfloat_with_epsilon((v).f[0], (x), (eps) + 1e-30);   \
+        g_assert_cmpfloat_with_epsilon((v).f[1], (y), (eps) + 1e-30);   \
+        g_assert_cmpfloat_with_epsilon((v).f[2], (z), (eps) + 1e-30);   \
+        g_assert_cmpfloat_with_epsilon((v).f[3], (w), (eps) + 1e-30);   \
+    } while (0)
+
+/* "op t3, t0[, t1[, t2]]" on one thread, result in t3 */
+static AttilaVec4 alu(uint8_t opc, const float a[4], const float b[4],
+                      const float c[4])
+{
+    Machine *m = machine_new();
+    Ins p[1] = { { .opc = opc, .s = { T(0), T(1), T(2) },
+                   .rbank = ATTILA_BANK_TEMP, .rreg = 3, .mask = 0xF } };
+    AttilaVec4 r;
+
+    memcpy(m->t[0].temp[0].f, a, 16);
+    if (b) {
+        memcpy(m->t[0].temp[1].f, b, 16);
+    }
+    if (c) {
+        memcpy(m->t[0].temp[2].f, c, 16);
+    }
+    load(m, 0, p, 1);
+    g_assert_cmpint(run(m, 1), ==, ATTILA_SHADER_OK);
+    r = m->t[0].temp[3];
+    machine_free(m);
+    return r;
+}
+
+#define V(...) ((const float[4]){ __VA_ARGS__ })
+
+/* ---- encoding ------------------------------------------------------------ */
+
+static void test_encoding(void)
+{
+    /* digest 5.4's worked example: "mov o0, i0" with the end flag */
+    static const uint8_t mov_o0_i0[16] = {
+        0x16, 0x01, 0x00, 0x00, 0xF1, 0x00, 0x00, 0x00,
+        0x00, 0x1B, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    };
+    Ins mov = { .opc = ATTILA_SH_MOV, .end = true, .s = { I(0) },
+                .rbank = ATTILA_BANK_OUT, .rreg = 0, .mask = 0xF };
+    uint8_t code[16];
+    AttilaShInstr in;
+    int opc;
+
+    encode(&mov, code);
+    g_assert_cmpmem(code, 16, mov_o0_i0, 16);
+    g_assert_true(attila_shader_decode(mov_o0_i0, &in));
+    g_assert_cmpint(in.opcode, ==, ATTILA_SH_MOV);
+    g_assert_true(in.end);
+    g_assert_cmpint(in.op[0].bank, ==, ATTILA_BANK_IN);
+    g_assert_cmpint(in.op[0].swz, ==, XYZW);
+    g_assert_cmpint(in.res_bank, ==, ATTILA_BANK_OUT);
+    g_assert_cmpint(in.mask, ==, 0xF);
+
+    /* 05 BRA, 06 CAL, 1A RET and 38..FF are not instructions */
+    for (opc = 0; opc < 256; opc++) {
+        bool valid = opc < 0x38 && opc != 0x05 && opc != 0x06 && opc != 0x1A;
+        Ins x = { .opc = opc, .s = { T(0), T(1), T(2) },
+                  .rbank = opc == ATTILA_SH_ARL ? ATTILA_BANK_ADDR :
+                           ATTILA_BANK_TEMP, .mask = 0xF };
+        encode(&x, code);
+        g_assert_cmpint(attila_shader_decode(code, &in), ==, valid);
+        g_assert_cmpint(in.valid, ==, valid);
+    }
+}
+
+static void test_bad_operands(void)
+{
+    uint8_t code[16];
+    AttilaShInstr in;
+    Ins x = { .opc = ATTILA_SH_ADD, .s = { T(0), T(1) },
+              .rbank = ATTILA_BANK_TEMP, .mask = 0xF };
+
+    encode(&x, code);
+    g_assert_true(attila_shader_decode(code, &in));
+    x.s[0].reg = 32;                    /* 32 temporaries */
+    encode(&x, code);
+    g_assert_false(attila_shader_decode(code, &in));
+    x.s[0] = I(16);                     /* 16 inputs */
+    encode(&x, code);
+    g_assert_false(attila_shader_decode(code, &in));
+    x.s[0] = T(0);
+    x.s[1].bank = 7;                    /* bank 7 is invalid */
+    encode(&x, code);
+    g_assert_false(attila_shader_decode(code, &in));
+    x.s[1] = T(1);
+    x.rbank = ATTILA_BANK_IN;           /* inputs cannot be written */
+    encode(&x, code);
+    g_assert_false(attila_shader_decode(code, &in));
+    x.rbank = ATTILA_BANK_PARAM;        /* nor constants */
+    encode(&x, code);
+    g_assert_false(attila_shader_decode(code, &in));
+    x.rbank = ATTILA_BANK_TEMP;
+    x.rel = true;                       /* address registers a0, a1 only */
+    x.areg = 1;
+    encode(&x, code);
+    g_assert_true(attila_shader_decode(code, &in));
+    x.areg = 2;
+    encode(&x, code);
+    g_assert_false(attila_shader_decode(code, &in));
+    x.rel = false;
+    x.opc = ATTILA_SH_TEX;
+    x.s[1].reg = ATTILA_MAX_TEXTURES;   /* texture unit out of range */
+    encode(&x, code);
+    g_assert_false(attila_shader_decode(code, &in));
+}
+
+/* ---- float ALU ----------------------------------------------------------- */
+
+static void test_arith(void)
+{
+    AttilaVec4 r;
+
+    r = alu(ATTILA_SH_ADD, V(1, 2, 3, 4), V(0.5f, -2, 1, 10), NULL);
+    ASSERT_VEC(r, 1.5, 0, 4, 14, 0);
+    r = alu(ATTILA_SH_MUL, V(1, 2, 3, 4), V(0.5f, -2, 1, 10), NULL);
+    ASSERT_VEC(r, 0.5, -4, 3, 40, 0);
+    r = alu(ATTILA_SH_MAD, V(1, 2, 3, 4), V(0.5f, -2, 1, 10), V(1, 1, 1, -40));
+    ASSERT_VEC(r, 1.5, -3, 4, 0, 0);
+    r = alu(ATTILA_SH_MAX, V(1, -2, 3, -4), V(0, 0, 5, -5), NULL);
+    ASSERT_VEC(r, 1, 0, 5, -4, 0);
+    r = alu(ATTILA_SH_MIN, V(1, -2, 3, -4), V(0, 0, 5, -5), NULL);
+    ASSERT_VEC(r, 0, -2, 3, -5, 0);
+    r = alu(ATTILA_SH_SLT, V(1, 2, 3, 4), V(2, 2, 2, 5), NULL);
+    ASSERT_VEC(r, 1, 0, 0, 1, 0);
+    r = alu(ATTILA_SH_SGE, V(1, 2, 3, 4), V(2, 2, 2, 5), NULL);
+    ASSERT_VEC(r, 0, 1, 1, 0, 0);
+    r = alu(ATTILA_SH_MOV, V(1, -2, 3.5f, 1e30f), NULL, NULL);
+    ASSERT_VEC(r, 1, -2, 3.5, 1e30f, 0);
+    r = alu(ATTILA_SH_CMP, V(-1, 0, 2, -0.5f), V(10, 20, 30, 40), V(5, 6, 7, 8));
+    ASSERT_VEC(r, 10, 6, 7, 40, 0);
+}
+
+static void test_dot(void)
+{
+    AttilaVec4 r;
+
+    r = alu(ATTILA_SH_DP3, V(1, 2, 3, 4), V(4, 5, 6, 7), NULL);
+    ASSERT_VEC(r, 32, 32, 32, 32, 0);
+    r = alu(ATTILA_SH_DP4, V(1, 2, 3, 4), V(4, 5, 6, 7), NULL);
+    ASSERT_VEC(r, 60, 60, 60, 60, 0);
+    r = alu(ATTILA_SH_DPH, V(1, 2, 3, 4), V(4, 5, 6, 7), NULL);
+    ASSERT_VEC(r, 39, 39, 39, 39, 0);
+    /* DST: (1, a.y * b.y, a.z, b.w) */
+    r = alu(ATTILA_SH_DST, V(9, 2, 3, 9), V(9, 4, 9, 5), NULL);
+    ASSERT_VEC(r, 1, 8, 3, 5, 0);
+}
+
+static void test_floor_frac(void)
+{
+    AttilaVec4 r;
+
+    r = alu(ATTILA_SH_FRC, V(1.25f, -1.25f, 3, -0.5f), NULL, NULL);
+    ASSERT_VEC(r, 0.25, 0.75, 0, 0.5, 0);
+    r = alu(ATTILA_SH_FLR, V(1.25f, -1.25f, 3, -0.5f), NULL, NULL);
+    ASSERT_VEC(r, 1, -2, 3, -1, 0);
+}
+
+static void test_lit(void)
+{
+    AttilaVec4 r;
+
+    /* (1, max(x, 0), x > 0 ? max(y, 0)^clamp(w, +-128) : 0, 1) */
+    r = alu(ATTILA_SH_LIT, V(0.5f, 0.25f, 0, 2), NULL, NULL);
+    ASSERT_VEC(r, 1, 0.5, 0.0625, 1, 1e-7);
+    r = alu(ATTILA_SH_LIT, V(-0.5f, 0.25f, 0, 2), NULL, NULL);
+    ASSERT_VEC(r, 1, 0, 0, 1, 0);
+    r = alu(ATTILA_SH_LIT, V(0.5f, 0.5f, 0, 200), NULL, NULL);
+    g_assert_cmpfloat_with_epsilon(r.f[2], ldexp(1.0, -128), 1e-45);
+}
+
+/* scalar instructions read the component of the last swizzle selector */
+static AttilaVec4 scalar(uint8_t opc, float v, uint8_t comp)
+{
+    Machine *m = machine_new();
+    Ins p[1] = { { .opc = opc, .s = { { ATTILA_BANK_TEMP, 0, SWZ(3, 3, 0, comp) } },
+                   .rbank = ATTILA_BANK_TEMP, .rreg = 3, .mask = 0xF } };
+    AttilaVec4 r;
+
+    set4(&m->t[0].temp[0], 99, 99, 99, 99);
+    m->t[0].temp[0].f[comp] = v;
+    load(m, 0, p, 1);
+    g_assert_cmpint(run(m, 1), ==, ATTILA_SHADER_OK);
+    r = m->t[0].temp[3];
+    machine_free(m);
+    return r;
+}
+
+static void test_scalar(void)
+{
+    AttilaVec4 r;
+
+    r = scalar(ATTILA_SH_RCP, 4, 2);
+    ASSERT_VEC(r, 0.25, 0.25, 0.25, 0.25, 0);
+    r = scalar(ATTILA_SH_RCP, 0, 1);
+    g_assert_true(isinf(r.f[0]) && r.f[0] > 0);
+    r = scalar(ATTILA_SH_RSQ, 16, 0);
+    ASSERT_VEC(r, 0.25, 0.25, 0.25, 0.25, 0);
+    r = scalar(ATTILA_SH_RSQ, -16, 3);          /* of |x| */
+    ASSERT_VEC(r, 0.25, 0.25, 0.25, 0.25, 0);
+    r = scalar(ATTILA_SH_EX2, 3, 1);
+    ASSERT_VEC(r, 8, 8, 8, 8, 0);
+    r = scalar(ATTILA_SH_EX2, -1, 1);
+    ASSERT_VEC(r, 0.5, 0.5, 0.5, 0.5, 0);
+    r = scalar(ATTILA_SH_LG2, 8, 0);
+    ASSERT_VEC(r, 3, 3, 3, 3, 1e-6);
+    r = scalar(ATTILA_SH_SIN, (float)(M_PI / 2), 0);
+    ASSERT_VEC(r, 1, 1, 1, 1, 1e-6);
+    r = scalar(ATTILA_SH_COS, 0, 2);
+    ASSERT_VEC(r, 1, 1, 1, 1, 0);
+    r = scalar(ATTILA_SH_COS, (float)M_PI, 2);
+    ASSERT_VEC(r, -1, -1, -1, -1, 1e-6);
+    /* EXP: (2^floor(x), x - floor(x), 2^x, 1) */
+    r = scalar(ATTILA_SH_EXP, 2.5f, 3);
+    ASSERT_VEC(r, 4, 0.5, 5.656854, 1, 1e-5);
+    /* LOG: (floor(log2|x|), x / 2^floor(log2 x), log2 x, 1) */
+    r = scalar(ATTILA_SH_LOG, 10, 1);
+    ASSERT_VEC(r, 3, 1.25, 3.321928, 1, 1e-5);
+}
+
+/* ---- integer ALU and the address registers -------------------------------- */
+
+static void test_integer(void)
+{
+    Machine *m = machine_new();
+    Ins p[2] = {
+        { .opc = ATTILA_SH_ADDI, .s = { T(0), T(1) },
+          .rbank = ATTILA_BANK_TEMP, .rreg = 3, .mask = 0xF },
+        { .opc = ATTILA_SH_MULI, .s = { T(0), T(2) },
+          .rbank = ATTILA_BANK_TEMP, .rreg = 4, .mask = 0xF },
+    };
+
+    seti4(&m->t[0].temp[0], 1, 2, -3, INT32_MAX);
+    seti4(&m->t[0].temp[1], 5, -7, 3, 1);
+    seti4(&m->t[0].temp[2], 7, 7, -2, 0x10000);
+    load(m, 0, p, 2);
+    g_assert_cmpint(run(m, 1), ==, ATTILA_SHADER_OK);
+    g_assert_cmpint(m->t[0].temp[3].i[0], ==, 6);
+    g_assert_cmpint(m->t[0].temp[3].i[1], ==, -5);
+    g_assert_cmpint(m->t[0].temp[3].i[2], ==, 0);
+    g_assert_cmpint(m->t[0].temp[3].i[3], ==, INT32_MIN);     /* wraps */
+    g_assert_cmpint(m->t[0].temp[4].i[0], ==, 7);
+    g_assert_cmpint(m->t[0].temp[4].i[1], ==, 14);
+    g_assert_cmpint(m->t[0].temp[4].i[2], ==, 6);
+    g_assert_cmpint(m->t[0].temp[4].i[3], ==, -65536);       /* wraps */
+    machine_free(m);
+}
+
+static void test_arl_relative(void)
+{
+    Machine *m = machine_new();
+    Ins p[3] = {
+        /* a0 = floor(t0) on all four components */
+        { .opc = ATTILA_SH_ARL, .s = { T(0) }, .rbank = ATTILA_BANK_ADDR,
+          .rreg = 0, .mask = 0xF },
+        /* t3 = c[a0.y + 2 + 10] */
+        { .opc = ATTILA_SH_MOV, .s = { C(10) }, .rbank = ATTILA_BANK_TEMP,
+          .rreg = 3, .mask = 0xF, .rel = true, .areg = 0, .acomp = 1,
+          .aoff = 2 },
+        /* t4 = c[a0.w - 1 + 0] = c[-3]: outside the bank, reads 0 */
+        { .opc = ATTILA_SH_MOV, .s = { C(0) }, .rbank = ATTILA_BANK_TEMP,
+          .rreg = 4, .mask = 0xF, .rel = true, .areg = 0, .acomp = 3,
+          .aoff = -1 },
+    };
+    int k;
+
+    for (k = 0; k < ATTILA_SH_CONSTS; k++) {
+        set4(&m->consts[k], k, -k, 0, 1);
+    }
+    set4(&m->t[0].temp[0], 1.7f, 3.2f, -0.5f, -2.0f);
+    set4(&m->t[0].temp[4], 7, 7, 7, 7);
+    load(m, 0, p, 3);
+    g_assert_cmpint(run(m, 1), ==, ATTILA_SHADER_OK);
+    g_assert_cmpint(m->t[0].addr[0].i[0], ==, 1);
+    g_assert_cmpint(m->t[0].addr[0].i[1], ==, 3);
+    g_assert_cmpint(m->t[0].addr[0].i[2], ==, -1);
+    g_assert_cmpint(m->t[0].addr[0].i[3], ==, -2);
+    ASSERT_VEC(m->t[0].temp[3], 15, -15, 0, 1, 0);
+    ASSERT_VEC(m->t[0].temp[4], 0, 0, 0, 0, 0);
+    machine_free(m);
+}
+
+/* ---- operand and result modifiers ----------------------------------------- */
+
+static void test_modifiers(void)
+{
+    Machine *m = machine_new();
+    Ins p[6] = {
+        /* swizzle .wzyx */
+        { .opc = ATTILA_SH_MOV, .s = { { ATTILA_BANK_TEMP, 0, SWZ(3, 2, 1, 0) } },
+          .rbank = ATTILA_BANK_TEMP, .rreg = 1, .mask = 0xF },
+        /* -|t0| (absolute first, then negate) */
+        { .opc = ATTILA_SH_MOV,
+          .s = { { ATTILA_BANK_TEMP, 0, XYZW, .neg = true, .abs = true } },
+          .rbank = ATTILA_BANK_TEMP, .rreg = 2, .mask = 0xF },
+        /* saturate, write x and z only */
+        { .opc = ATTILA_SH_MOV, .s = { T(0) }, .rbank = ATTILA_BANK_TEMP,
+          .rreg = 3, .mask = 0xA, .sat = true },
+        /* -t0 into an output */
+        { .opc = ATTILA_SH_MOV, .s = { { ATTILA_BANK_TEMP, 0, XYZW, .neg = true } },
+          .rbank = ATTILA_BANK_OUT, .rreg = 5, .mask = 0xF },
+        /* PARAM2: constant 256 + 4 */
+        { .opc = ATTILA_SH_MOV, .s = { { ATTILA_BANK_PARAM2, 4, XYZW } },
+          .rbank = ATTILA_BANK_TEMP, .rreg = 4, .mask = 0xF },
+        /* immediate second operand: t5 = t0 + imm (1.0f) on every component */
+        { .opc = ATTILA_SH_ADD, .s = { T(0), { ATTILA_BANK_IMM } },
+          .rbank = ATTILA_BANK_TEMP, .rreg = 5, .mask = 0xF,
+          .has_imm = true, .imm = 0x3f800000u },
+    };
+
+    set4(&m->t[0].temp[0], -1.5f, 0.25f, 2, -0.0f);
+    set4(&m->t[0].temp[3], 9, 9, 9, 9);
+    set4(&m->consts[260], 1, 2, 3, 4);
+    load(m, 0, p, 6);
+    g_assert_cmpint(run(m, 1), ==, ATTILA_SHADER_OK);
+    ASSERT_VEC(m->t[0].temp[1], -0.0, 2, 0.25, -1.5, 0);
+    ASSERT_VEC(m->t[0].temp[2], -1.5, -0.25, -2, 0, 0);
+    ASSERT_VEC(m->t[0].temp[3], 0, 9, 1, 9, 0);
+    ASSERT_VEC(m->t[0].out[5], 1.5, -0.25, -2, 0, 0);
+    ASSERT_VEC(m->t[0].temp[4], 1, 2, 3, 4, 0);
+    ASSERT_VEC(m->t[0].temp[5], -0.5, 1.25, 3, 1, 0);
+    machine_free(m);
+}
+
+/* ---- predicates ----------------------------------------------------------- */
+
+static void test_predicates(void)
+{
+    Machine *m = machine_new();
+    Ins p[] = {
+        /* p0 = t0.x == t1.x (2 == 2), p1 = t0.y > t1.y (1 > 5), p2 = t0.z < t1.z */
+        { .opc = ATTILA_SH_SETPEQ, .s = { { ATTILA_BANK_TEMP, 0, 0x00 },
+                                         { ATTILA_BANK_TEMP, 1, 0x00 } }, .rreg = 0 },
+        { .opc = ATTILA_SH_SETPGT, .s = { { ATTILA_BANK_TEMP, 0, 0x55 },
+                                         { ATTILA_BANK_TEMP, 1, 0x55 } }, .rreg = 1 },
+        { .opc = ATTILA_SH_SETPLT, .s = { { ATTILA_BANK_TEMP, 0, 0xAA },
+                                         { ATTILA_BANK_TEMP, 1, 0xAA } }, .rreg = 2 },
+        /* integer forms on t2 vs t3: 7 == 7, -1 > 4, -1 < 4 */
+        { .opc = ATTILA_SH_STPEQI, .s = { { ATTILA_BANK_TEMP, 2, 0x00 },
+                                         { ATTILA_BANK_TEMP, 3, 0x00 } }, .rreg = 3 },
+        { .opc = ATTILA_SH_STPGTI, .s = { { ATTILA_BANK_TEMP, 2, 0x55 },
+                                         { ATTILA_BANK_TEMP, 3, 0x55 } }, .rreg = 4 },
+        { .opc = ATTILA_SH_STPLTI, .s = { { ATTILA_BANK_TEMP, 2, 0x55 },
+                                         { ATTILA_BANK_TEMP, 3, 0x55 } }, .rreg = 5 },
+        /* the saturate bit negates a predicate result: p6 = !(2 == 2) */
+        { .opc = ATTILA_SH_SETPEQ, .s = { { ATTILA_BANK_TEMP, 0, 0x00 },
+                                         { ATTILA_BANK_TEMP, 1, 0x00 } }, .rreg = 6,
+          .sat = true },
+        /* ANDP: p7 = p0 && p2, p8 = p0 && !p1 (operand negate) */
+        { .opc = ATTILA_SH_ANDP, .s = { { 0, 0 }, { 0, 2 } }, .rreg = 7 },
+        { .opc = ATTILA_SH_ANDP, .s = { { 0, 0 }, { 0, 1, .neg = true } }, .rreg = 8 },
+        /* predicated writes: t4 = 1 if p0; t5 = 1 if !p0 (not written) */
+        { .opc = ATTILA_SH_MOV, .s = { C(0) }, .rbank = ATTILA_BANK_TEMP,
+          .rreg = 4, .mask = 0xF, .pred = true, .preg = 0 },
+        { .opc = ATTILA_SH_MOV, .s = { C(0) }, .rbank = ATTILA_BANK_TEMP,
+          .rreg = 5, .mask = 0xF, .pred = true, .inv = true, .preg = 0 },
+    };
+    int n = G_N_ELEMENTS(p);
+
+    set4(&m->t[0].temp[0], 2, 1, 3, 0);
+    set4(&m->t[0].temp[1], 2, 5, 4, 0);
+    seti4(&m->t[0].temp[2], 7, -1, 0, 0);
+    seti4(&m->t[0].temp[3], 7, 4, 0, 0);
+    set4(&m->t[0].temp[5], -8, -8, -8, -8);
+    set4(&m->consts[0], 1, 1, 1, 1);
+    load(m, 0, p, n);
+    g_assert_cmpint(run(m, 1), ==, ATTILA_SHADER_OK);
+    g_assert_true(m->t[0].pred[0]);
+    g_assert_false(m->t[0].pred[1]);
+    g_assert_true(m->t[0].pred[2]);
+    g_assert_true(m->t[0].pred[3]);
+    g_assert_false(m->t[0].pred[4]);
+    g_assert_true(m->t[0].pred[5]);
+    g_assert_false(m->t[0].pred[6]);
+    g_assert_true(m->t[0].pred[7]);
+    g_assert_true(m->t[0].pred[8]);
+    ASSERT_VEC(m->t[0].temp[4], 1, 1, 1, 1, 0);
+    ASSERT_VEC(m->t[0].temp[5], -8, -8, -8, -8, 0);
+    machine_free(m);
+}
+
+/* ---- fragment-only instructions (a quad of four threads) ------------------ */
+
+static void test_kill(void)
+{
+    Machine *m = machine_new();
+    Ins p[] = {
+        { .opc = ATTILA_SH_KIL, .s = { T(0) } },
+        /* CMPKIL: t3 = t1 < 0 ? t2 : t1, kill where a written result < 0 */
+        { .opc = ATTILA_SH_CMPKIL, .s = { T(1), T(2), T(1) },
+          .rbank = ATTILA_BANK_TEMP, .rreg = 3, .mask = 0x8 },
+        { .opc = ATTILA_SH_MOV, .s = { C(0) }, .rbank = ATTILA_BANK_OUT,
+          .rreg = 1, .mask = 0xF },
+    };
+    int l;
+
+    for (l = 0; l < 4; l++) {
+        set4(&m->t[l].temp[0], 1, 1, 1, 1);
+        set4(&m->t[l].temp[1], 1, 1, 1, 1);
+        set4(&m->t[l].temp[2], 1, 1, 1, -1);
+    }
+    m->t[1].temp[0].f[2] = -0.5f;           /* lane 1: KIL */
+    m->t[2].temp[1].f[0] = -1.0f;           /* lane 2: CMPKIL picks t2.x = 1 */
+    m->t[3].temp[1].f[0] = -1.0f;           /* lane 3: CMPKIL picks t2.x < 0 */
+    m->t[3].temp[2].f[0] = -2.0f;
+    m->t[0].temp[1].f[3] = -1.0f;           /* lane 0: w < 0, but masked out */
+    set4(&m->consts[0], 0.5f, 0.5f, 0.5f, 0.5f);
+    load(m, 0, p, G_N_ELEMENTS(p));
+    g_assert_cmpint(run(m, 4), ==, ATTILA_SHADER_OK);
+    g_assert_false(m->t[0].kill);
+    g_assert_true(m->t[1].kill);
+    g_assert_false(m->t[2].kill);
+    g_assert_true(m->t[3].kill);
+    ASSERT_VEC(m->t[0].out[1], 0.5, 0.5, 0.5, 0.5, 0);
+    machine_free(m);
+}
+
+static void test_samples_depth(void)
+{
+    Machine *m = machine_new();
+    Ins p[] = {
+        /* ZXP: depth export from op1.x */
+        { .opc = ATTILA_SH_ZXP, .s = { { ATTILA_BANK_TEMP, 0, SWZ(2, 1, 0, 3) } } },
+        /* KLS on sample 0 kills when the operand has a component < 0 */
+        { .opc = ATTILA_SH_KLS, .s = { T(1), { 0, 0 } } },
+        /* CHS moves to the next sample; KLS for sample 1 now applies */
+        { .opc = ATTILA_SH_CHS },
+        { .opc = ATTILA_SH_KLS, .s = { T(2), { 0, 1 } } },
+        /* ZXS: depth export too */
+        { .opc = ATTILA_SH_ZXS, .s = { T(3), { 0, 1 } } },
+    };
+    int l;
+
+    for (l = 0; l < 4; l++) {
+        set4(&m->t[l].temp[0], 0.1f, 0.2f, 0.75f, 0.4f);
+        set4(&m->t[l].temp[1], 1, 1, 1, 1);
+        set4(&m->t[l].temp[2], 1, 1, 1, 1);
+        set4(&m->t[l].temp[3], 0.25f, 0, 0, 0);
+    }
+    m->t[1].temp[1].f[1] = -1;              /* lane 1: killed on sample 0 */
+    m->t[2].temp[2].f[3] = -1;              /* lane 2: killed on sample 1 */
+    load(m, 0, p, 3);                       /* ZXP, KLS, CHS first */
+    g_assert_cmpint(run(m, 4), ==, ATTILA_SHADER_OK);
+    for (l = 0; l < 4; l++) {
+        g_assert_cmpfloat(m->t[l].zexport, ==, 0.75f);
+        g_assert_cmpuint(m->t[l].sample, ==, 1);
+    }
+    g_assert_true(m->t[1].kill);
+    g_assert_false(m->t[0].kill || m->t[2].kill || m->t[3].kill);
+
+    for (l = 0; l < 4; l++) {
+        attila_shader_reset_thread(&m->t[l]);
+        set4(&m->t[l].temp[1], 1, 1, 1, 1);
+        set4(&m->t[l].temp[2], 1, 1, 1, 1);
+        set4(&m->t[l].temp[3], 0.25f, 0, 0, 0);
+    }
+    m->t[2].temp[2].f[3] = -1;
+    load(m, 0, p, G_N_ELEMENTS(p));
+    g_assert_cmpint(run(m, 4), ==, ATTILA_SHADER_OK);
+    g_assert_true(m->t[2].kill);
+    g_assert_false(m->t[0].kill || m->t[1].kill || m->t[3].kill);
+    g_assert_cmpfloat(m->t[0].zexport, ==, 0.25f);
+    machine_free(m);
+}
+
+static void test_derivatives(void)
+{
+    Machine *m = machine_new();
+    Ins p[] = {
+        { .opc = ATTILA_SH_DDX, .s = { I(1) }, .rbank = ATTILA_BANK_TEMP,
+          .rreg = 0, .mask = 0xF },
+        { .opc = ATTILA_SH_DDY, .s = { I(1) }, .rbank = ATTILA_BANK_TEMP,
+          .rreg = 1, .mask = 0xF },
+    };
+    /* lanes: 0 = (x, y), 1 = (x+1, y), 2 = (x, y+1), 3 = (x+1, y+1) */
+    static const float v[4] = { 1, 3, 10, 17 };
+    int l;
+
+    for (l = 0; l < 4; l++) {
+        set4(&m->t[l].in[1], v[l], 2 * v[l], 0, 1);
+    }
+    load(m, 0, p, 2);
+    g_assert_cmpint(run(m, 4), ==, ATTILA_SHADER_OK);
+    /* ddx: top pair 3 - 1, bottom pair 17 - 10; ddy: left 10 - 1, right 17 - 3 */
+    ASSERT_VEC(m->t[0].temp[0], 2, 4, 0, 0, 0);
+    ASSERT_VEC(m->t[1].temp[0], 2, 4, 0, 0, 0);
+    ASSERT_VEC(m->t[2].temp[0], 7, 14, 0, 0, 0);
+    ASSERT_VEC(m->t[3].temp[0], 7, 14, 0, 0, 0);
+    ASSERT_VEC(m->t[0].temp[1], 9, 18, 0, 0, 0);
+    ASSERT_VEC(m->t[2].temp[1], 9, 18, 0, 0, 0);
+    ASSERT_VEC(m->t[1].temp[1], 14, 28, 0, 0, 0);
+    ASSERT_VEC(m->t[3].temp[1], 14, 28, 0, 0, 0);
+    machine_free(m);
+}
+
+/* ---- texture instructions ------------------------------------------------- */
+
+static void tex_one(uint8_t opc, uint32_t unit, AttilaTexOp want_op,
+                    const float coord[4], const float want_coord[4],
+                    float want_param)
+{
+    Machine *m = machine_new();
+    Ins p[1] = { { .opc = opc, .s = { T(0), { 0, unit } },
+                   .rbank = ATTILA_BANK_TEMP, .rreg = 2, .mask = 0xF } };
+    int l;
+
+    for (l = 0; l < 4; l++) {
+        memcpy(m->t[l].temp[0].f, coord, 16);
+        m->t[l].temp[0].f[0] += l;          /* lanes differ */
+    }
+    load(m, 0, p, 1);
+    g_assert_cmpint(run(m, 4), ==, ATTILA_SHADER_OK);
+    g_assert_cmpint(m->tex.calls, ==, 1);       /* one request per quad */
+    g_assert_cmpint(m->tex.op, ==, want_op);
+    g_assert_cmpuint(m->tex.unit, ==, unit);
+    for (l = 0; l < 4; l++) {
+        float wx = opc == ATTILA_SH_TXP ? (coord[0] + l) / coord[3] :
+                   want_coord[0] + l;
+        g_assert_cmpfloat_with_epsilon(m->tex.coord[l].f[0], wx, 1e-6);
+        g_assert_cmpfloat_with_epsilon(m->tex.coord[l].f[1], want_coord[1], 1e-6);
+        g_assert_cmpfloat_with_epsilon(m->tex.coord[l].f[2], want_coord[2], 1e-6);
+        g_assert_cmpfloat(m->tex.param[l], ==, want_param);
+        /* the fake unit returns 2 * coordinate into the result register */
+        g_assert_cmpfloat_with_epsilon(m->t[l].temp[2].f[0], 2 * wx, 1e-6);
+    }
+    machine_free(m);
+}
+
+static void test_texture(void)
+{
+    tex_one(ATTILA_SH_TEX, 3, ATTILA_TEXOP_READ, V(0.5f, 0.25f, 0, 2),
+            V(0.5f, 0.25f, 0, 2), 0);
+    /* TXB: LOD bias in .w */
+    tex_one(ATTILA_SH_TXB, 15, ATTILA_TEXOP_READ, V(0.5f, 0.25f, 0, 2),
+            V(0.5f, 0.25f, 0, 2), 2);
+    /* TXL: explicit LOD in .w */
+    tex_one(ATTILA_SH_TXL, 0, ATTILA_TEXOP_READ_LOD, V(0.5f, 0.25f, 0, 3),
+            V(0.5f, 0.25f, 0, 3), 3);
+    /* TXP: projective, x/w y/w z/w */
+    tex_one(ATTILA_SH_TXP, 1, ATTILA_TEXOP_READ, V(1, 0.5f, 4, 2),
+            V(0.5f, 0.25f, 2, 2), 0);
+    /* LDA: attribute load through the texture unit */
+    tex_one(ATTILA_SH_LDA, 2, ATTILA_TEXOP_ATTRIBUTE, V(7, 0, 0, 0),
+            V(7, 0, 0, 0), 0);
+}
+
+/* ---- fixed point (triangle setup on the shader) --------------------------- */
+
+static void test_fixed_point(void)
+{
+    Machine *m = machine_new();
+    Ins p[] = {
+        /* acc = fx(1/3) * fx(3) = 85/256 * 3 */
+        { .opc = ATTILA_SH_FXMUL, .s = { T(0), T(1) },
+          .rbank = ATTILA_BANK_TEMP, .rreg = 5, .mask = 0xF },
+        /* t2 = fx(0.5) * fx(0.5) + acc */
+        { .opc = ATTILA_SH_FXMAD, .s = { T(3), T(3) },
+          .rbank = ATTILA_BANK_TEMP, .rreg = 2, .mask = 0xF },
+        /* acc = 2 * 2 + 1; t4 = 0 * 0 + acc */
+        { .opc = ATTILA_SH_FXMAD2, .s = { T(1), T(6), T(7) },
+          .rbank = ATTILA_BANK_TEMP, .rreg = 5, .mask = 0xF },
+        { .opc = ATTILA_SH_FXMAD, .s = { T(8), T(8) },
+          .rbank = ATTILA_BANK_TEMP, .rreg = 4, .mask = 0xF },
+    };
+
+    set4(&m->t[0].temp[0], 1.0f / 3, 1.0f / 3, 1.0f / 3, 1.0f / 3);
+    set4(&m->t[0].temp[1], 3, 3, 3, 3);
+    set4(&m->t[0].temp[3], 0.5f, 0.5f, 0.5f, 0.5f);
+    set4(&m->t[0].temp[6], 2.0f / 3, 2.0f / 3, 2.0f / 3, 2.0f / 3);
+    set4(&m->t[0].temp[7], 1, 1, 1, 1);
+    load(m, 0, p, G_N_ELEMENTS(p));
+    g_assert_cmpint(run(m, 1), ==, ATTILA_SHADER_OK);
+    /* 85 * 3 / 256 + 0.25: the 8 fraction bits truncate 1/3 */
+    ASSERT_VEC(m->t[0].temp[2], 255.0 / 256 + 0.25, 255.0 / 256 + 0.25,
+               255.0 / 256 + 0.25, 255.0 / 256 + 0.25, 0);
+    /* fx(2/3) = 170/256; * 3 = 510/256; + 1 */
+    ASSERT_VEC(m->t[0].temp[4], 510.0 / 256 + 1, 510.0 / 256 + 1,
+               510.0 / 256 + 1, 510.0 / 256 + 1, 0);
+    machine_free(m);
+}
+
+/* ---- flow: NOP, END, JMP, bad programs ------------------------------------ */
+
+static void test_flow(void)
+{
+    Machine *m = machine_new();
+    Ins p[] = {
+        { .opc = ATTILA_SH_NOP },
+        /* p0 = (t0.x == t0.x); jump over the next instruction if p0 */
+        { .opc = ATTILA_SH_SETPEQ, .s = { { ATTILA_BANK_TEMP, 0, 0 },
+                                         { ATTILA_BANK_TEMP, 0, 0 } }, .rreg = 0 },
+        { .opc = ATTILA_SH_JMP, .s = { { 0, 0 } }, .has_imm = true, .imm = 2 },
+        { .opc = ATTILA_SH_MOV, .s = { C(0) }, .rbank = ATTILA_BANK_TEMP,
+          .rreg = 1, .mask = 0xF },
+        { .opc = ATTILA_SH_MOV, .s = { C(1) }, .rbank = ATTILA_BANK_TEMP,
+          .rreg = 2, .mask = 0xF },
+        /* END ends the program before the last instruction */
+        { .opc = ATTILA_SH_END },
+        { .opc = ATTILA_SH_MOV, .s = { C(0) }, .rbank = ATTILA_BANK_TEMP,
+          .rreg = 3, .mask = 0xF },
+    };
+
+    set4(&m->consts[0], 5, 5, 5, 5);
+    set4(&m->consts[1], 6, 6, 6, 6);
+    load(m, 0, p, G_N_ELEMENTS(p));
+    g_assert_cmpint(run(m, 1), ==, ATTILA_SHADER_OK);
+    ASSERT_VEC(m->t[0].temp[1], 0, 0, 0, 0, 0);     /* jumped over */
+    ASSERT_VEC(m->t[0].temp[2], 6, 6, 6, 6, 0);
+    ASSERT_VEC(m->t[0].temp[3], 0, 0, 0, 0, 0);     /* after END */
+    machine_free(m);
+
+    /* a JMP is taken only when its condition holds on every lane */
+    m = machine_new();
+    {
+        Ins q[] = {
+            { .opc = ATTILA_SH_SETPGT, .s = { { ATTILA_BANK_TEMP, 0, 0 },
+                                             { ATTILA_BANK_PARAM, 0, 0 } }, .rreg = 0 },
+            { .opc = ATTILA_SH_JMP, .s = { { 0, 0 } }, .has_imm = true, .imm = 2 },
+            { .opc = ATTILA_SH_MOV, .s = { C(1) }, .rbank = ATTILA_BANK_TEMP,
+              .rreg = 1, .mask = 0xF },
+            { .opc = ATTILA_SH_NOP },
+        };
+        int l;
+        for (l = 0; l < 4; l++) {
+            set4(&m->t[l].temp[0], l == 2 ? -1 : 1, 0, 0, 0);
+        }
+        set4(&m->consts[1], 6, 6, 6, 6);
+        load(m, 0, q, G_N_ELEMENTS(q));
+        g_assert_cmpint(run(m, 4), ==, ATTILA_SHADER_OK);
+        for (l = 0; l < 4; l++) {
+            ASSERT_VEC(m->t[l].temp[1], 6, 6, 6, 6, 0);
+        }
+    }
+    machine_free(m);
+}
+
+static void test_bad_programs(void)
+{
+    Machine *m = machine_new();
+    Ins loop[1] = { { .opc = ATTILA_SH_JMP, .s = { { 0, 0, .neg = true, .abs = true } },
+                      .has_imm = true, .imm = 0 } };
+    Ins ok[1] = { { .opc = ATTILA_SH_NOP } };
+
+    /* "jmp always" to itself: stopped after ATTILA_SH_MAX_STEPS */
+    load(m, 0, loop, 1);
+    m->imem[0].end = false;
+    g_assert_cmpint(run(m, 1), ==, ATTILA_SHADER_TOO_LONG);
+
+    /* an invalid instruction (never decoded: valid == false) */
+    memset(m->imem, 0, sizeof(AttilaShInstr) * 2);
+    g_assert_cmpint(run(m, 1), ==, ATTILA_SHADER_BAD_INSTR);
+    g_assert_cmpuint(m->bad_pc, ==, 0);
+
+    /* running off the end of instruction memory */
+    load(m, ATTILA_INSTRUCTION_MEMORY - 1, ok, 1);
+    m->imem[ATTILA_INSTRUCTION_MEMORY - 1].end = false;
+    g_assert_cmpint(attila_shader_run(&m->env, ATTILA_INSTRUCTION_MEMORY - 1,
+                                      m->t, 1, &m->bad_pc), ==,
+                    ATTILA_SHADER_BAD_PC);
+    g_assert_cmpuint(m->bad_pc, ==, ATTILA_INSTRUCTION_MEMORY);
+    machine_free(m);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/attila/shader/encoding", test_encoding);
+    g_test_add_func("/attila/shader/bad-operands", test_bad_operands);
+    g_test_add_func("/attila/shader/arith", test_arith);
+    g_test_add_func("/attila/shader/dot", test_dot);
+    g_test_add_func("/attila/shader/floor-frac", test_floor_frac);
+    g_test_add_func("/attila/shader/lit", test_lit);
+    g_test_add_func("/attila/shader/scalar", test_scalar);
+    g_test_add_func("/attila/shader/integer", test_integer);
+    g_test_add_func("/attila/shader/arl-relative", test_arl_relative);
+    g_test_add_func("/attila/shader/modifiers", test_modifiers);
+    g_test_add_func("/attila/shader/predicates", test_predicates);
+    g_test_add_func("/attila/shader/kill", test_kill);
+    g_test_add_func("/attila/shader/samples-depth", test_samples_depth);
+    g_test_add_func("/attila/shader/derivatives", test_derivatives);
+    g_test_add_func("/attila/shader/texture", test_texture);
+    g_test_add_func("/attila/shader/fixed-point", test_fixed_point);
+    g_test_add_func("/attila/shader/flow", test_flow);
+    g_test_add_func("/attila/shader/bad-programs", test_bad_programs);
+    return g_test_run();
+}

@@ -1,0 +1,256 @@
+/*
+ * Unit tests of ATTILA's memory layouts (hw/gpu3d/attila/pixel-mapper.c)
+ * and of the DAC that de-tiles them (dac.c): the render-buffer address
+ * function against the check values of digest 4.4, one-to-one for every
+ * size, sample count and pixel width; the texture tiling against the
+ * Morton example of digest 4.3; and the DAC's de-tiling, vertical flip and
+ * multisample resolve on a surface written through the address function.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <glib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attila/attila-internal.h"
+
+static void test_check_values(void)
+{
+    /* digest 4.4: 128x128, 4-byte pixels, one sample */
+    static const struct { uint32_t x, y, addr; } cv[] = {
+        { 0, 0, 0x0 }, { 1, 0, 0x4 }, { 2, 0, 0x10 }, { 0, 1, 0x8 },
+        { 0, 2, 0x40 }, { 8, 0, 0x100 }, { 16, 0, 0x400 }, { 0, 16, 0x800 },
+        { 64, 0, 0x4000 }, { 0, 64, 0x8000 },
+    };
+    AttilaPixelMapper pm;
+    size_t i;
+
+    g_assert_true(attila_pixel_mapper_init(&pm, 128, 128, 1, 4));
+    for (i = 0; i < G_N_ELEMENTS(cv); i++) {
+        g_assert_cmphex(attila_pixel_address(&pm, cv[i].x, cv[i].y), ==,
+                        cv[i].addr);
+    }
+    /* ceil(xRes / 64) * ceil(yRes / 64) * 4096 * samples * B */
+    g_assert_cmpuint(pm.surface, ==, 2 * 2 * 4096 * 4);
+    g_assert_true(attila_pixel_mapper_init(&pm, 250, 250, 4, 8));
+    g_assert_cmpuint(pm.surface, ==, 4 * 4 * 4096 * 4 * 8);
+}
+
+/* every sample of every pixel has its own slot inside the surface */
+static void check_one_to_one(uint32_t w, uint32_t h, uint32_t samples,
+                             uint32_t bytes)
+{
+    AttilaPixelMapper pm;
+    uint8_t *used;
+    uint32_t x, y, s;
+    uint64_t slots, hits = 0;
+
+    g_assert_true(attila_pixel_mapper_init(&pm, w, h, samples, bytes));
+    slots = pm.surface / bytes;
+    used = g_malloc0(slots);
+    for (y = 0; y < h; y++) {
+        for (x = 0; x < w; x++) {
+            uint32_t a = attila_pixel_address(&pm, x, y);
+            g_assert_cmpuint(a % (samples * bytes), ==, 0);
+            for (s = 0; s < samples; s++) {
+                uint64_t slot = a / bytes + s;
+                g_assert_cmpuint(slot, <, slots);
+                g_assert_cmpuint(used[slot], ==, 0);
+                used[slot] = 1;
+                hits++;
+            }
+        }
+    }
+    g_assert_cmpuint(hits, ==, (uint64_t)w * h * samples);
+    /* a whole number of over-scan tiles is exactly covered */
+    if (w % 64 == 0 && h % 64 == 0) {
+        g_assert_cmpuint(hits, ==, slots);
+    }
+    g_free(used);
+}
+
+static void test_one_to_one(void)
+{
+    static const uint32_t sizes[][2] = {
+        { 128, 128 }, { 250, 250 }, { 632, 446 }, { 640, 480 }, { 1, 1 },
+        { 65, 3 }, { 384, 364 },
+    };
+    static const uint32_t samples[] = { 1, 2, 4, 8 };
+    size_t i, k;
+
+    for (i = 0; i < G_N_ELEMENTS(sizes); i++) {
+        for (k = 0; k < G_N_ELEMENTS(samples); k++) {
+            check_one_to_one(sizes[i][0], sizes[i][1], samples[k], 4);
+            check_one_to_one(sizes[i][0], sizes[i][1], samples[k], 8);
+        }
+    }
+}
+
+static void test_bad_geometry(void)
+{
+    AttilaPixelMapper pm;
+
+    g_assert_false(attila_pixel_mapper_init(&pm, 0, 10, 1, 4));
+    g_assert_false(attila_pixel_mapper_init(&pm, 10, 0, 1, 4));
+    g_assert_false(attila_pixel_mapper_init(&pm, 4097, 10, 1, 4));
+    g_assert_false(attila_pixel_mapper_init(&pm, 10, 10, 3, 4));
+    g_assert_false(attila_pixel_mapper_init(&pm, 10, 10, 1, 2));
+    g_assert_true(attila_pixel_mapper_init(&pm, 4096, 4096, 8, 8));
+    g_assert_cmpuint(pm.surface, ==, 4096ull * 4096 * 8 * 8);
+}
+
+static void test_texture_tiling(void)
+{
+    /* digest 4.3: in a 4x4 block, x bits go to even, y bits to odd bits */
+    static const uint32_t block[4][4] = {
+        { 0x0, 0x1, 0x4, 0x5 },
+        { 0x2, 0x3, 0x6, 0x7 },
+        { 0x8, 0x9, 0xC, 0xD },
+        { 0xA, 0xB, 0xE, 0xF },
+    };
+    uint32_t i, j;
+    uint8_t *used;
+
+    for (j = 0; j < 4; j++) {
+        for (i = 0; i < 4; i++) {
+            g_assert_cmpuint(attila_texel_offset(i, j, 2, 4, 8), ==,
+                             block[j][i]);
+        }
+    }
+    /* the 256x128 example: 64x64-texel superblocks S0..S7 in row order */
+    for (j = 0; j < 2; j++) {
+        for (i = 0; i < 4; i++) {
+            g_assert_cmpuint(attila_texel_offset(64 * i, 64 * j, 2, 4, 8), ==,
+                             (j * 4 + i) * 4096);
+        }
+    }
+    /* blocks inside a superblock in Morton order: block (1,0) then (0,1) */
+    g_assert_cmpuint(attila_texel_offset(4, 0, 2, 4, 8), ==, 16);
+    g_assert_cmpuint(attila_texel_offset(0, 4, 2, 4, 8), ==, 32);
+    g_assert_cmpuint(attila_texel_offset(4, 4, 2, 4, 8), ==, 48);
+    /* one-to-one over the 256x128 image, no gaps */
+    used = g_malloc0(256 * 128);
+    for (j = 0; j < 128; j++) {
+        for (i = 0; i < 256; i++) {
+            uint32_t o = attila_texel_offset(i, j, 2, 4, 8);
+            g_assert_cmpuint(o, <, 256 * 128);
+            g_assert_cmpuint(used[o], ==, 0);
+            used[o] = 1;
+        }
+    }
+    g_free(used);
+    /* a 100-texel-wide level: superblock rows padded to 2 (ceil log2 100 = 7) */
+    g_assert_cmpuint(attila_texel_offset(0, 64, 2, 4, 7), ==, 2 * 4096);
+    /* smaller than a superblock: one superblock per row */
+    g_assert_cmpuint(attila_texel_offset(0, 16, 2, 4, 4), ==,
+                     attila_morton(0, 4, 4) << 4);
+}
+
+/* ---- the DAC ------------------------------------------------------------- */
+
+static void fill(uint8_t *surf, const AttilaPixelMapper *pm,
+                 uint32_t x, uint32_t y, uint32_t s, const uint8_t rgba[4])
+{
+    memcpy(surf + attila_pixel_address(pm, x, y) + s * 4, rgba, 4);
+}
+
+static void test_dac_detile(void)
+{
+    AttilaDisplay d = { .valid = true, .width = 70, .height = 33,
+                        .format = ATTILA_FMT_RGBA8888, .samples = 1 };
+    AttilaPixelMapper pm;
+    uint8_t *surf;
+    uint32_t *row = g_new(uint32_t, d.width);
+    uint32_t x, y, r;
+    int flip;
+
+    g_assert_true(attila_pixel_mapper_init(&pm, d.width, d.height, 1, 4));
+    surf = g_malloc0(pm.surface);
+    for (y = 0; y < d.height; y++) {
+        for (x = 0; x < d.width; x++) {
+            uint8_t c[4] = { x, y, x ^ y, 255 };
+            fill(surf, &pm, x, y, 0, c);
+        }
+    }
+    for (flip = 0; flip < 2; flip++) {
+        /* OpenGL pixel coordinates: memory row 0 is the bottom of the screen */
+        d.d3d9_pixel = flip;
+        for (r = 0; r < d.height; r++) {
+            attila_dac_row(&d, surf, row, r);
+            y = flip ? r : d.height - 1 - r;
+            for (x = 0; x < d.width; x++) {
+                g_assert_cmphex(row[x], ==, 0xff000000u | x << 16 | y << 8 |
+                                (x ^ y));
+            }
+        }
+    }
+    g_free(surf);
+    g_free(row);
+}
+
+static uint8_t resolve_ref(const uint8_t *v, int n)
+{
+    /* dumpFrame: mean of the samples in linear light (x^2.2), back to ^1/2.2 */
+    double sum = 0;
+    int s;
+
+    for (s = 0; s < n; s++) {
+        sum += pow(v[s] / 255.0, 2.2);
+    }
+    return (uint8_t)(pow(sum / n, 1 / 2.2) * 255.0);
+}
+
+static void test_dac_resolve(void)
+{
+    AttilaDisplay d = { .valid = true, .width = 16, .height = 16,
+                        .format = ATTILA_FMT_RGBA8888, .samples = 4,
+                        .d3d9_pixel = true };
+    static const uint8_t red[4] = { 255, 0, 0, 255 };
+    static const uint8_t mix[4][4] = {
+        { 255, 0, 10, 255 }, { 255, 0, 200, 255 },
+        { 0, 128, 30, 255 }, { 0, 128, 90, 255 },
+    };
+    AttilaPixelMapper pm;
+    uint8_t *surf;
+    uint32_t row[16], s, want;
+    uint8_t ch[3][4];
+    int k;
+
+    g_assert_true(attila_pixel_mapper_init(&pm, 16, 16, 4, 4));
+    surf = g_malloc0(pm.surface);
+    for (s = 0; s < 4; s++) {
+        fill(surf, &pm, 3, 5, s, red);          /* all samples equal */
+        fill(surf, &pm, 4, 5, s, mix[s]);       /* an edge pixel */
+    }
+    attila_dac_row(&d, surf, row, 5);
+    g_assert_cmphex(row[3], ==, 0xffff0000u);
+    for (k = 0; k < 3; k++) {
+        for (s = 0; s < 4; s++) {
+            ch[k][s] = mix[s][k];
+        }
+    }
+    want = 0xff000000u | resolve_ref(ch[0], 4) << 16 |
+           resolve_ref(ch[1], 4) << 8 | resolve_ref(ch[2], 4);
+    g_test_message("resolve of an edge pixel: %08x", row[4]);
+    /* float vs double rounding of the power may move a channel by one */
+    for (k = 0; k < 3; k++) {
+        int got = (row[4] >> (16 - 8 * k)) & 0xff;
+        int exp = (want >> (16 - 8 * k)) & 0xff;
+        g_assert_cmpint(abs(got - exp), <=, 1);
+    }
+    g_assert_cmphex(row[0], ==, 0xff000000u);       /* cleared = black */
+    g_free(surf);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/attila/tiling/check-values", test_check_values);
+    g_test_add_func("/attila/tiling/one-to-one", test_one_to_one);
+    g_test_add_func("/attila/tiling/bad-geometry", test_bad_geometry);
+    g_test_add_func("/attila/tiling/texture", test_texture_tiling);
+    g_test_add_func("/attila/dac/detile", test_dac_detile);
+    g_test_add_func("/attila/dac/resolve", test_dac_resolve);
+    return g_test_run();
+}

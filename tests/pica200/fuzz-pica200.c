@@ -1,0 +1,180 @@
+/*
+ * Fuzz harness over the pica200 command-list processor and the engines it
+ * can reach: the input is a command list (and the data it points at) placed
+ * in guest RAM and kicked from BAR0, plus a few BAR0 writes (memory fill,
+ * display transfer, LCD setup) chosen by the first bytes. Bounded work per
+ * input; the harness only checks that nothing crashes, hangs or touches
+ * memory it must not (run it under ASan/UBSan).
+ *
+ * Seeds (gpu3d_fuzz_seed) are well-formed lists that draw, so mutations
+ * reach the shader, the vertex loader and the rasteriser.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pica-scene.h"
+#include "common/scanout.h"
+
+#define FZ_RAM (1u << 20)
+
+static Pica200Core *core;
+static uint8_t *vram, *ram;
+static G3DFlatMem fv, fr;
+static uint32_t scan[400 * 240];
+
+static void setup(void)
+{
+    Pica200CoreConfig cfg;
+
+    if (core) {
+        return;
+    }
+    vram = g_malloc0(PICA200_VRAM_SIZE);
+    ram = g_malloc0(FZ_RAM);
+    memset(&cfg, 0, sizeof(cfg));
+    g3d_flat_mem_init(&cfg.vram, &fv, vram, 0, PICA200_VRAM_SIZE);
+    g3d_flat_mem_init(&cfg.fcram, &fr, ram, 0, FZ_RAM);
+    cfg.threads = 2;
+    core = pica200_core_new(&cfg);
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    uint32_t ops, n, i;
+    G3DScanout so;
+
+    if (size < 16) {
+        return 0;
+    }
+    setup();
+    pica200_core_reset(core);
+    memset(ram, 0, FZ_RAM);
+    memset(vram, 0, PICA200_VRAM_SIZE / 8);
+    ops = rd32(data);
+    n = MIN(size - 16, FZ_RAM);
+    memcpy(ram, data + 16, n);
+
+    if (ops & 1) {
+        /* a memory fill somewhere (often partly outside memory) */
+        pica200_reg_write(core, A_PSC0_ADDR_START, (rd32(data + 4) & 0x3FFFFFF0) >> 3, 4);
+        pica200_reg_write(core, A_PSC0_ADDR_END, (rd32(data + 8) & 0x3FFFFFF0) >> 3, 4);
+        pica200_reg_write(core, A_PSC0_VALUE, rd32(data + 12), 4);
+        pica200_reg_write(core, A_PSC0_CONTROL, (ops >> 8 & 0x300) | 1, 4);
+    }
+    if (ops & 2) {
+        /* a display transfer or texture copy with fuzzed registers */
+        pica200_reg_write(core, A_PPF_INPUT_ADDR, (PICA200_PHYS_VRAM + (rd32(data + 4) & 0x7FFF0)) >> 3, 4);
+        pica200_reg_write(core, A_PPF_OUTPUT_ADDR, rd32(data + 8) >> 3, 4);
+        pica200_reg_write(core, A_PPF_INPUT_SIZE, rd32(data + 12) & 0x03FF03FF, 4);
+        pica200_reg_write(core, A_PPF_OUTPUT_SIZE, rd32(data + 12) & 0x01FF03FF, 4);
+        pica200_reg_write(core, A_PPF_FLAGS, rd32(data + 4) ^ ops, 4);
+        pica200_reg_write(core, A_PPF_TEXCOPY_SIZE, rd32(data + 8) & 0xFFFF, 4);
+        pica200_reg_write(core, A_PPF_TEXCOPY_INPUT, rd32(data + 12), 4);
+        pica200_reg_write(core, A_PPF_TEXCOPY_OUTPUT, rd32(data + 4), 4);
+        pica200_reg_write(core, A_PPF_CONTROL, 1, 4);
+    }
+    if (ops & 4) {
+        /* LCD setup from the input */
+        for (i = 0; i < 2; i++) {
+            uint32_t base = PICA_PDC_BASE(i);
+            pica200_reg_write(core, base + PICA_PDC_FRAMEBUF_A1, rd32(data + 4 + 4 * i), 4);
+            pica200_reg_write(core, base + PICA_PDC_FRAMEBUF_FORMAT, ops >> 16, 4);
+            pica200_reg_write(core, base + PICA_PDC_FRAMEBUF_STRIDE, rd32(data + 12) & 0xFFF, 4);
+            pica200_reg_write(core, base + PICA_PDC_CONTROL, 1, 4);
+        }
+    }
+    if (ops & 8) {
+        /* direct register writes from the input, as a guest might mix in */
+        for (i = 0; i + 8 <= n && i < 256; i += 8) {
+            uint32_t off = rd32(ram + i) % PICA200_BAR0_SIZE;
+            pica200_reg_write(core, off & ~3u, rd32(ram + i + 4), 4);
+        }
+    }
+    /* kick the input as a command list on channel 0 (or 1) */
+    pica200_reg_write(core, PICA_INTERNAL_OFFSET(GPUREG_CMDBUF_SIZE0 + ((ops >> 4) & 1)),
+                      n >> 3, 4);
+    pica200_reg_write(core, PICA_INTERNAL_OFFSET(GPUREG_CMDBUF_ADDR0 + ((ops >> 4) & 1)),
+                      PICA200_PHYS_FCRAM >> 3, 4);
+    pica200_reg_write(core, PICA_INTERNAL_OFFSET(GPUREG_CMDBUF_JUMP0 + ((ops >> 4) & 1)),
+                      1, 4);
+    for (i = 0; i < 12; i++) {
+        if (!pica200_core_work(core, 512)) {
+            break;
+        }
+        if (i == 6 && (ops & 32)) {
+            pica200_core_reset(core);      /* reset in the middle of work */
+        }
+    }
+    for (i = 0; i < 2; i++) {
+        if (pica200_scanout(core, i, &so)) {
+            g3d_scanout_copy(&so, pica200_mem(core), scan, 400, "fuzz");
+        }
+    }
+    for (i = 0; i < 0x40; i++) {
+        pica200_reg_read(core, (rd32(data + 4) + i * 4) % PICA200_BAR0_SIZE & ~3u, 4);
+    }
+    pica200_irq_level(core);
+    if (getenv("PICA200_FUZZ_STATS")) {
+        Pica200Stats st;
+        pica200_stats(core, &st);
+        printf("lists %" G_GUINT64_FORMAT " commands %" G_GUINT64_FORMAT
+               " vertices %" G_GUINT64_FORMAT " triangles %" G_GUINT64_FORMAT
+               " fragments %" G_GUINT64_FORMAT "\n", st.lists, st.commands,
+               st.vertices, st.triangles, st.fragments);
+    }
+    return 0;
+}
+
+/* seeds: the list of the Gouraud triangle test with its vertices after it */
+size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max);
+
+size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
+{
+    static const float tri[3][8] = {
+        { -0.75f, -0.875f, -0.5f, 1, 1, 0, 0, 1 },
+        { 0.875f, -0.625f, -0.5f, 1, 0, 1, 0, 1 },
+        { -0.125f, 0.9375f, -0.5f, 1, 0, 0, 1, 1 },
+    };
+    const uint32_t vb = 0x1000;      /* vertices at RAM offset 0x1000 */
+    uint32_t head[4] = { 0, 0x100, 0x200, 0xABCD };
+    CmdBuf b;
+    size_t len;
+
+    if (index % 4 == 3) {
+        return 0;                    /* every fourth input is pure noise */
+    }
+    head[0] = index & 0x3F;
+    cb_init(&b);
+    pica_cmd_shader_passthrough(&b);
+    pica_cmd_viewport(&b, 64, 64, 0, 0);
+    pica_cmd_target(&b, 64, 64, PICA200_PHYS_VRAM, index % 5 == 1 ? PICA_COLORFMT_RGB565
+                                                            : PICA_COLORFMT_RGBA8,
+              index % 3 == 1 ? PICA200_PHYS_VRAM + 0x10000 : 0, PICA_DEPTH_D24S8);
+    pica_cmd_fragment(&b, index % 3 == 1, PICA_CMP_LESS, true);
+    pica_cmd_attribs(&b, PICA200_PHYS_FCRAM + vb, PICA_F32X4, PICA_F32X4, 32);
+    pica_cmd_draw(&b, index % 2 ? PICA_TOPOLOGY_STRIP : PICA_TOPOLOGY_TRIANGLES, 3, 0,
+            false, 0);
+    pica_cmd_finalize(&b);
+    len = 16 + vb + sizeof(tri);
+    if (len > max || b.n * 4 > vb) {
+        cb_free(&b);
+        return 0;
+    }
+    memset(buf, 0, len);
+    memcpy(buf, head, 16);
+    memcpy(buf + 16, b.buf, b.n * 4);
+    memcpy(buf + 16 + vb, tri, sizeof(tri));
+    cb_free(&b);
+    return len;
+}
