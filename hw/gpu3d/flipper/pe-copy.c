@@ -31,6 +31,26 @@ typedef struct YUV {
 } YUV;
 
 static const float gamma_table[4] = { 1.0f, 1.7f, 2.2f, 2.2f };
+/* out = 255 * (in / 255)^(1 / gamma), per 8-bit value: one powf per entry
+ * once, not per pixel */
+static uint8_t gamma_lut[4][256];
+
+static void gamma_lut_init(void)
+{
+    static gsize done;
+    int g, i;
+
+    if (g_once_init_enter(&done)) {
+        for (g = 0; g < 4; g++) {
+            float rcp = 1.0f / gamma_table[g];
+            for (i = 0; i < 256; i++) {
+                float v = powf((float)i / 255.0f, rcp) * 255.0f;
+                gamma_lut[g][i] = (uint8_t)g3d_clampf(v, 0.0f, 255.0f);
+            }
+        }
+        g_once_init_leave(&done, 1);
+    }
+}
 
 static YUV rgb_to_yuv(const uint8_t c[4])
 {
@@ -74,7 +94,7 @@ static void encode_line(FlipperCore *c, int y, int top, int bottom, int left,
                         int width, uint32_t trigger, uint8_t *out)
 {
     bool clamp_top = trigger & 1, clamp_bottom = (trigger >> 1) & 1;
-    float gamma_rcp = 1.0f / gamma_table[(trigger >> 7) & 3];
+    const uint8_t *gamma = gamma_lut[(trigger >> 7) & 3];
     int y_prev = MAX(clamp_top ? top : 0, y - 1);
     int y_next = MIN((clamp_bottom ? bottom : EFB_H) - 1, y + 1);
     YUV line[EFB_W + 2];
@@ -91,11 +111,8 @@ static void encode_line(FlipperCore *c, int y, int top, int bottom, int left,
         for (k = R; k <= B; k++) {
             int sum = p[0][k] * (w[0] + w[1]) + p[1][k] * (w[2] + w[3] + w[4]) +
                       p[2][k] * (w[5] + w[6]);
-            float g;
             sum >>= 6;
-            f[k] = sum > 255 ? 255 : sum;
-            g = powf(f[k] / 255.0f, gamma_rcp) * 255.0f;
-            f[k] = (uint8_t)g3d_clampf(g, 0.0f, 255.0f);
+            f[k] = gamma[sum > 255 ? 255 : sum];
         }
         line[i + 1] = rgb_to_yuv(f);
     }
@@ -182,6 +199,7 @@ void flipper_pe_copy(FlipperCore *c, uint32_t trigger)
     int width = (wh & 0x3FF) + 1, height = ((wh >> 10) & 0x3FF) + 1;
 
     flipper_flush(c);
+    gamma_lut_init();
     c->stats.efb_copies++;
     if (left >= EFB_W || top >= EFB_H) {
         g3d_guest_error("flipper: PE: EFB copy source (%d, %d) outside the EFB",
