@@ -206,6 +206,14 @@ void g3d_worker_mmio_write(G3DWorker *w, uint32_t offset, uint64_t val,
     qemu_mutex_unlock(&w->lock);
 }
 
+void g3d_worker_kick(G3DWorker *w)
+{
+    qemu_mutex_lock(&w->lock);
+    w->kick = true;
+    qemu_cond_signal(&w->wake);
+    qemu_mutex_unlock(&w->lock);
+}
+
 uint64_t g3d_worker_mmio_read(G3DWorker *w, uint32_t offset, unsigned size)
 {
     uint64_t v;

@@ -95,6 +95,13 @@ uint64_t g3d_worker_mmio_read(G3DWorker *w, uint32_t offset, unsigned size);
 /* Device reset: drop queued writes, reset the core, keep the thread. */
 void g3d_worker_reset(G3DWorker *w);
 
+/*
+ * Ask the worker to run the core's work() again (e.g. a timer of the device
+ * fired and the core has timed events to catch up on). Any thread; not with
+ * the lock held.
+ */
+void g3d_worker_kick(G3DWorker *w);
+
 /* For the cores' callbacks (called with the lock held, on any thread). */
 void g3d_worker_irq_changed(G3DWorker *w);
 
