@@ -34,5 +34,8 @@ void gx_draw(GByteArray *b, uint8_t prim, int vat, uint16_t count);
 void gx_call_dl(GByteArray *b, uint32_t addr, uint32_t size);
 /* NOPs up to a 32-byte boundary */
 void gx_pad32(GByteArray *b);
+/* fgx_begin_frame / fgx_copy_to_xfb of gpu3d/flipper-cmd.h */
+void gx_begin_frame(GByteArray *b, uint32_t clear_rgba);
+void gx_copy_to_xfb(GByteArray *b, uint32_t xfb);
 
 #endif

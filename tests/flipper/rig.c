@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/scanout.h"
+#include "gpu3d/flipper-cmd.h"
 
 static int64_t rig_clock(void *opaque)
 {
@@ -153,23 +154,17 @@ void rig_run_scene(FlipperRig *r, const FlipperScene *s)
 
 void rig_vi_init(FlipperRig *r, uint32_t xfb)
 {
-    /* the doc's NTSC snapshot (digest §8 A) */
-    rig_w16(r, A_VI_DCR, 0x0002);
-    rig_w16(r, A_VI_DCR, 0x0000);
-    rig_w16(r, A_VI_VTR, 0x0F06);
-    rig_w32(r, A_VI_HTR0, 0x476901AD);
-    rig_w32(r, A_VI_HTR1, 0x02EA5140);
-    rig_w32(r, A_VI_VTO, 0x00030018);
-    rig_w32(r, A_VI_VTE, 0x00020019);
-    rig_w32(r, A_VI_BBEI, 0x410C410C);
-    rig_w32(r, A_VI_BBOI, 0x40ED40ED);
-    rig_w16(r, A_VI_HSR, 0x0100);
-    rig_w16(r, A_VI_HSW, 0x2850);               /* 40 words, stride 80 */
-    rig_w32(r, A_VI_TFBL, xfb);                 /* libogc: full address */
-    rig_w32(r, A_VI_BFBL, xfb + SCENE_W * 2);   /* next line */
-    rig_w32(r, A_VI_DI0, 0x110701AE);
-    rig_w32(r, A_VI_DI1, 0x10010001);
-    rig_w16(r, A_VI_DCR, 0x0001);
+    size_t i;
+
+    /* the doc's NTSC snapshot (digest §8 A), as the guest demo writes it */
+    for (i = 0; i < G_N_ELEMENTS(fgx_vi_ntsc640); i++) {
+        const FlipperRegWrite *w = &fgx_vi_ntsc640[i];
+        uint32_t v = w->val;
+        if (w->off == A_VI_TFBL || w->off == A_VI_BFBL) {
+            v = v - FGX_XFB_ADDR + xfb;         /* libogc: full address */
+        }
+        flipper_reg_write(r->core, w->off, v, w->size);
+    }
 }
 
 bool rig_scanout(FlipperRig *r, G3DImage *img)

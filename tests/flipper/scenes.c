@@ -130,88 +130,16 @@ GByteArray *flipper_scene_prologue(const FlipperScene *s)
     return b;
 }
 
-/* the digest's NTSC-style 640x480 setup, orthographic, one colour channel */
-static const float viewport[6] = {
-    320.0f, -240.0f, 16777215.0f, 662.0f, 582.0f, 16777215.0f,
-};
-static const float ortho[7] = { 1.0f, 0.0f, 1.0f, 0.0f, -1.0f, -1.0f, 1.0f };
-static const float identity[12] = {
-    1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
-};
-/* libogc's TEV_KSEL defaults: swap table 0 is the identity */
-static const uint32_t ksel_defaults[8] = {
-    0x018064, 0x01806E, 0x018060, 0x01806C,
-    0x018065, 0x01806D, 0x01806A, 0x01806E,
-};
-
+/* the digest's NTSC-style 640x480 setup, orthographic, one colour channel,
+ * and the display copy (gpu3d/flipper-cmd.h) */
 static void begin_frame(GByteArray *b, uint32_t clear_rgba)
 {
-    int i;
-
-    gx_bp(b, BP_GENMODE, 0x000010);             /* 1 colour, 1 stage */
-    gx_bp(b, BP_SCISSOR_TL, 342 << 12 | 342);
-    gx_bp(b, BP_SCISSOR_BR, (639 + 342) << 12 | (479 + 342));
-    gx_bp(b, BP_SCISSOR_OFFSET, 171 | 171 << 10);
-    gx_bp(b, BP_ZCOMPARE, 0x000040);            /* RGB8_Z24, Z before TEV */
-    gx_bp(b, BP_ZMODE, 0x000017);               /* test LEQUAL, update */
-    gx_bp(b, BP_BLENDMODE, 0x000018);           /* colour + alpha update */
-    gx_bp(b, BP_CONSTANTALPHA, 0);
-    for (i = 0; i < 4; i++) {
-        gx_bp(b, BP_COPYFILTER0 + i, 0x666666);
-    }
-    gx_bp(b, BP_COPYFILTER_A, 0x595000);        /* {0,0,21,22,21,0,0} */
-    gx_bp(b, BP_COPYFILTER_B, 0x000015);
-    for (i = 0; i < 8; i++) {
-        gx_bp(b, BP_TEV_KSEL0 + i, ksel_defaults[i]);
-    }
-    gx_bp(b, BP_TREF0, 0x380000);               /* stage 0: colour 0 */
-    gx_bp(b, BP_TEV_COLOR_ENV0, 0x08FFFA);      /* D = RASC */
-    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFD0);  /* D = RASA */
-    gx_bp(b, BP_ALPHACOMPARE, 0x3F0000);        /* always */
-    gx_bp(b, BP_IND_CMD0, 0);
-    gx_bp(b, BP_CLEAR_AR, (clear_rgba & 0xFF) << 8 | clear_rgba >> 24);
-    gx_bp(b, BP_CLEAR_GB, (clear_rgba >> 8) & 0xFFFF);
-    gx_bp(b, BP_CLEAR_Z, 0xFFFFFF);
-
-    gx_xf1(b, XF_REG_INVTXSPEC, 1);
-    gx_xf1(b, XF_REG_NUMCOLORS, 1);
-    gx_xf1(b, XF_REG_COLOR0CNTRL, 1);           /* material = vertex colour */
-    gx_xf1(b, XF_REG_COLOR0CNTRL + 2, 1);
-    gx_xf1(b, XF_REG_NUMTEX, 0);
-    gx_xf1(b, XF_REG_MATINDEX_A, 0);
-    gx_cp(b, CPR_MATINDEX_A, 0);
-    gx_xff(b, XF_MEM_POSMTX, 12, identity);
-    gx_xff(b, XF_REG_VIEWPORT, 6, viewport);
-    {
-        uint32_t w[7];
-        for (i = 0; i < 6; i++) {
-            w[i] = gx_fbits(ortho[i]);
-        }
-        w[6] = 1;                               /* orthographic */
-        gx_xf(b, XF_REG_PROJECTION, 7, w);
-    }
-    gx_cp(b, CPR_VCD_LO, 0x2200);               /* POS, COL0 direct */
-    gx_cp(b, CPR_VCD_HI, 0);
-    gx_cp(b, CPR_VAT_A, 0x40016009);            /* xyz f32, RGBA8888 */
-    gx_cp(b, CPR_VAT_B, 0x80000000);
-    gx_cp(b, CPR_VAT_C, 0);
-
-    /* clear the EFB with a clearing texture copy (Appendix D.1) */
-    gx_bp(b, BP_EFB_TL, 0);
-    gx_bp(b, BP_EFB_WH, 639 | 479 << 10);
-    gx_bp(b, BP_EFB_ADDR, SCENE_SCRATCH_ADDR >> 5);
-    gx_bp(b, BP_MIPMAP_STRIDE, 0x140);
-    gx_bp(b, BP_TRIGGER_EFB_COPY, 0x000860);    /* RGBA8, clear */
+    gx_begin_frame(b, clear_rgba);
 }
 
 static void end_frame(GByteArray *b)
 {
-    gx_bp(b, BP_EFB_TL, 0);
-    gx_bp(b, BP_EFB_WH, 639 | 479 << 10);
-    gx_bp(b, BP_MIPMAP_STRIDE, SCENE_W * 2 / 32);
-    gx_bp(b, BP_EFB_ADDR, SCENE_XFB_ADDR >> 5);
-    gx_bp(b, BP_DISPCOPYYSCALE, 0x100);
-    gx_bp(b, BP_TRIGGER_EFB_COPY, 0x004803);    /* to XFB, clear, clamp */
+    gx_copy_to_xfb(b, SCENE_XFB_ADDR);
 }
 
 /* ---- scenes --------------------------------------------------------------- */
