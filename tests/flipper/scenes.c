@@ -13,6 +13,7 @@
 
 #include "flipper/flipper.h"
 #include "gx-build.h"
+#include "flipper-scene.h"      /* guest/: the demo's frame */
 
 /* ---- helpers --------------------------------------------------------------- */
 
@@ -459,6 +460,17 @@ static void scene_rgba6(FlipperScene *s, GByteArray *b)
     end_frame(b);
 }
 
+/* the guest demo's final frame: the shared cube scene in perspective */
+static void scene_cube(FlipperScene *s, GByteArray *b)
+{
+    static uint8_t buf[4096];
+    FlipperGX g = { buf, 0, sizeof(buf) };
+
+    flipper_cube_frame(&g, FLIPPER_CUBE_FINAL_FRAME);
+    g_assert(g.len <= g.cap);
+    g_byte_array_append(b, buf, g.len);
+}
+
 typedef struct SceneDef {
     const char *name;
     void (*build)(FlipperScene *s, GByteArray *b);
@@ -474,6 +486,7 @@ static const SceneDef scenes[] = {
     { "lines", scene_lines },
     { "perspective", scene_perspective },
     { "rgba6", scene_rgba6 },
+    { "cube", scene_cube },
 };
 
 const char *const *flipper_scene_names(void)
