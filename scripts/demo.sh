@@ -6,6 +6,7 @@
 #   scripts/demo.sh [r300]        -> out/<chip>-demo.png
 #   scripts/demo.sh pica200       -> out/pica200-demo.png (top screen) and
 #                                    out/pica200-demo-bottom.png
+#   scripts/demo.sh flipper       -> out/flipper-demo.png
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -15,6 +16,7 @@ case "$chip" in
   r300) device="r300-3d,id=gpu"; wait_for="r300-demo: done" ;;
   pica200) device="pica200-3d,id=gpu"; wait_for="pica200-demo: done"
            extra=(--head-shot "1:$OUT/pica200-demo-bottom.png") ;;
+  flipper) device="flipper-gx,id=gpu"; wait_for="flipper-demo: done" ;;
   *) die "no demo for '$chip' (known: r300, pica200)" ;;
 esac
 

@@ -53,6 +53,7 @@ done <<'TABLE'
 r300-demo|r300-3d,id=gpu,render-threads=2|r300-demo: done|tests/r300/ref/demo-cube.png|44|2|200
 pica200-demo|pica200-3d,id=gpu,render-threads=2|pica200-demo: done|tests/pica200/ref/demo-top.png|41|2|40|0
 pica200-demo|pica200-3d,id=gpu,render-threads=2|pica200-demo: done|tests/pica200/ref/demo-bottom.png|41|2|40|1
+flipper-demo|flipper-gx,id=gpu,render-threads=2|flipper-demo: done|tests/flipper/ref/cube.png|80|2|0
 TABLE
 
 if [ $fail != 0 ]; then

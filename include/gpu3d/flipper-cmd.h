@@ -250,6 +250,42 @@ typedef struct FlipperRegWrite {
 } FlipperRegWrite;
 
 /*
+ * A GX FIFO ring of `size` bytes at `base` (32-byte aligned) linked to the
+ * gather pipe, as libogc's GX_Init sets it up (digest §8 B): END is the
+ * last 32-byte block, high watermark size - 16 KiB, low watermark size / 2,
+ * CP registers as lo/hi 16-bit halves, GP reading with link mode on and the
+ * FIFO interrupts off. Fills `w` (20 entries); returns the count.
+ */
+#define FGX_FIFO_BASE 0x00100000u
+#define FGX_FIFO_SIZE 0x00010000u
+#define FGX_FIFO_INIT_WRITES 20
+static inline unsigned fgx_fifo_init(FlipperRegWrite *w, uint32_t base,
+                                     uint32_t size)
+{
+    const uint32_t end = base + size - 4;
+    const uint16_t pair[7] = { A_CP_FIFO_BASE_LO, A_CP_FIFO_END_LO,
+                               A_CP_FIFO_HIWM_LO, A_CP_FIFO_LOWM_LO,
+                               A_CP_FIFO_DIST_LO, A_CP_FIFO_WPTR_LO,
+                               A_CP_FIFO_RPTR_LO };
+    const uint32_t val[7] = { base, end, size - 0x4000, (size / 2) & ~31u,
+                              0, base, base };
+    unsigned n = 0, i;
+
+    w[n++] = (FlipperRegWrite){ A_CP_CR, 2, 0 };
+    w[n++] = (FlipperRegWrite){ A_PI_FIFO_BASE, 4, base };
+    w[n++] = (FlipperRegWrite){ A_PI_FIFO_END, 4, end };
+    w[n++] = (FlipperRegWrite){ A_PI_FIFO_WPTR, 4, base };
+    for (i = 0; i < 7; i++) {
+        w[n++] = (FlipperRegWrite){ pair[i], 2, val[i] & 0xFFFF };
+        w[n++] = (FlipperRegWrite){ (uint16_t)(pair[i] + 2), 2, val[i] >> 16 };
+    }
+    w[n++] = (FlipperRegWrite){ A_CP_CLEAR, 2, 3 };
+    w[n++] = (FlipperRegWrite){ A_CP_CR, 2, R_CP_CR_GP_READ_ENABLE_MASK |
+                                            R_CP_CR_GP_LINK_ENABLE_MASK };
+    return n;
+}
+
+/*
  * The VI for a 640x480 double-field XFB at 0x00200000 (the doc's NTSC
  * snapshot, digest §8 A, with libogc's full XFB addresses): interlaced,
  * 40 words per line, bottom field one line below the top field, the

@@ -72,25 +72,21 @@ void rig_set_cp32(FlipperRig *r, uint32_t off, uint32_t v)
     rig_w16(r, off + 2, v >> 16);
 }
 
+static void rig_seq(FlipperRig *r, const FlipperRegWrite *w, unsigned n)
+{
+    unsigned i;
+
+    for (i = 0; i < n; i++) {
+        flipper_reg_write(r->core, w[i].off, w[i].val, w[i].size);
+    }
+}
+
 void rig_fifo_init(FlipperRig *r, uint32_t base, uint32_t size)
 {
-    uint32_t end = base + size - 4;     /* libogc's END: the last block */
+    FlipperRegWrite w[FGX_FIFO_INIT_WRITES];
 
-    rig_w16(r, A_CP_CR, 0);
-    rig_w32(r, A_PI_FIFO_BASE, base);
-    rig_w32(r, A_PI_FIFO_END, end);
-    rig_w32(r, A_PI_FIFO_WPTR, base);
-    rig_set_cp32(r, A_CP_FIFO_BASE_LO, base);
-    rig_set_cp32(r, A_CP_FIFO_END_LO, end);
-    rig_set_cp32(r, A_CP_FIFO_HIWM_LO, size - 0x4000);
-    rig_set_cp32(r, A_CP_FIFO_LOWM_LO, (size / 2) & ~31u);
-    rig_set_cp32(r, A_CP_FIFO_DIST_LO, 0);
-    rig_set_cp32(r, A_CP_FIFO_WPTR_LO, base);
-    rig_set_cp32(r, A_CP_FIFO_RPTR_LO, base);
-    rig_w16(r, A_CP_CLEAR, 3);
     /* read enable and link; interrupts as the test wants them */
-    rig_w16(r, A_CP_CR, R_CP_CR_GP_READ_ENABLE_MASK |
-                        R_CP_CR_GP_LINK_ENABLE_MASK);
+    rig_seq(r, w, fgx_fifo_init(w, base, size));
 }
 
 void rig_run(FlipperRig *r)
