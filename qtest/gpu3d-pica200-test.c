@@ -45,31 +45,20 @@ typedef struct Dev {
 static Dev open_dev(void)
 {
     Dev d;
-    int fd = g_file_open_tmp("gpu3d-pica200-XXXXXX.log", &d.log, NULL);
-    g_autofree char *args = NULL;
 
-    g_assert_cmpint(fd, >=, 0);
-    close(fd);
-    args = g_strdup_printf("-device pica200-3d,id=gpu,render-threads=2 "
-                           "-d guest_errors -D %s", d.log);
-    d.q = g3dq_open(args, PICA200_PCI_VENDOR_ID, PICA200_PCI_DEVICE_ID);
+    d.q = g3dq_open_logged("-device pica200-3d,id=gpu,render-threads=2", PICA200_PCI_VENDOR_ID, PICA200_PCI_DEVICE_ID, &d.log);
     return d;
 }
 
 static void close_dev(Dev *d)
 {
-    g3dq_close(d->q);
-    unlink(d->log);
-    g_free(d->log);
+    g3dq_close_logged(d->q, d->log);
 }
 
 /* does the guest-error log hold `needle`? */
 static bool logged(Dev *d, const char *needle)
 {
-    g_autofree char *text = NULL;
-
-    g_assert_true(g_file_get_contents(d->log, &text, NULL, NULL));
-    return strstr(text, needle) != NULL;
+    return g3dq_logged(d->log, needle);
 }
 
 static uint32_t rd(Dev *d, uint32_t off)

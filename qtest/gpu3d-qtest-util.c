@@ -196,3 +196,30 @@ void g3dq_image_free(G3DQImage *img)
     g_free(img->rgb);
     img->rgb = NULL;
 }
+
+G3DQDev *g3dq_open_logged(const char *args, uint16_t vendor, uint16_t device,
+                          char **log)
+{
+    int fd = g_file_open_tmp("gpu3d-qtest-XXXXXX.log", log, NULL);
+    g_autofree char *all = NULL;
+
+    g_assert_cmpint(fd, >=, 0);
+    close(fd);
+    all = g_strdup_printf("%s -d guest_errors -D %s", args, *log);
+    return g3dq_open(all, vendor, device);
+}
+
+void g3dq_close_logged(G3DQDev *d, char *log)
+{
+    g3dq_close(d);
+    unlink(log);
+    g_free(log);
+}
+
+bool g3dq_logged(const char *log, const char *needle)
+{
+    g_autofree char *text = NULL;
+
+    g_assert_true(g_file_get_contents(log, &text, NULL, NULL));
+    return strstr(text, needle) != NULL;
+}

@@ -29,6 +29,15 @@ typedef struct G3DQImage {
 /* Start `-machine pc <args>` and find vendor:device; maps every BAR. */
 G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device);
 void g3dq_close(G3DQDev *d);
+/*
+ * g3dq_open with `-d guest_errors -D FILE` added, FILE a fresh temporary
+ * file returned in *log (g3dq_close_logged removes it); g3dq_logged says
+ * whether the device logged `needle` so far.
+ */
+G3DQDev *g3dq_open_logged(const char *args, uint16_t vendor, uint16_t device,
+                          char **log);
+void g3dq_close_logged(G3DQDev *d, char *log);
+bool g3dq_logged(const char *log, const char *needle);
 /* After a system reset nothing re-enables the device: do it again. */
 void g3dq_remap(G3DQDev *d);
 void g3dq_system_reset(G3DQDev *d);

@@ -261,45 +261,8 @@ static void test_full_frame(void)
         g_byte_array_append(b, pro->data, pro->len);
         g_byte_array_unref(pro);
     }
-    /* everything of the scene but the draw and the final copy: rebuild */
-    gx_bp(b, BP_GENMODE, 0x000010);
-    gx_bp(b, BP_SCISSOR_TL, 342 << 12 | 342);
-    gx_bp(b, BP_SCISSOR_BR, 981 << 12 | 821);
-    gx_bp(b, BP_SCISSOR_OFFSET, 171 | 171 << 10);
-    gx_bp(b, BP_ZCOMPARE, 0x40);
-    gx_bp(b, BP_ZMODE, 0x17);
-    gx_bp(b, BP_BLENDMODE, 0x18);
-    gx_bp(b, BP_COPYFILTER_A, 0x595000);
-    gx_bp(b, BP_COPYFILTER_B, 0x000015);
-    gx_bp(b, BP_TEV_KSEL0, 0x018064);
-    gx_bp(b, BP_TEV_KSEL0 + 1, 0x01806E);
-    gx_bp(b, BP_TEV_COLOR_ENV0, 0x08FFFA);
-    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFD0);
-    gx_bp(b, BP_ALPHACOMPARE, 0x3F0000);
-    gx_bp(b, BP_CLEAR_AR, 0xFF00 | bg[0]);
-    gx_bp(b, BP_CLEAR_GB, bg[1] << 8 | bg[2]);
-    gx_bp(b, BP_CLEAR_Z, 0xFFFFFF);
-    gx_xf1(b, XF_REG_NUMCOLORS, 1);
-    gx_xf1(b, XF_REG_COLOR0CNTRL, 1);
-    gx_xf1(b, XF_REG_COLOR0CNTRL + 2, 1);
-    {
-        static const float id[12] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0 };
-        static const float vp[6] = { 320, -240, 16777215, 662, 582, 16777215 };
-        uint32_t pj[7] = { gx_fbits(1), 0, gx_fbits(1), 0, gx_fbits(-1),
-                           gx_fbits(-1), 1 };
-        gx_xff(b, 0, 12, id);
-        gx_xff(b, XF_REG_VIEWPORT, 6, vp);
-        gx_xf(b, XF_REG_PROJECTION, 7, pj);
-    }
-    gx_cp(b, CPR_VCD_LO, 0x2200);
-    gx_cp(b, CPR_VAT_A, 0x40016009);
-    /* clear: a copy with the clear bit */
-    gx_bp(b, BP_EFB_TL, 0);
-    gx_bp(b, BP_EFB_WH, 639 | 479 << 10);
-    gx_bp(b, BP_EFB_ADDR, SCENE_XFB_ADDR >> 5);
-    gx_bp(b, BP_MIPMAP_STRIDE, 40);
-    gx_bp(b, BP_DISPCOPYYSCALE, 0x100);
-    gx_bp(b, BP_TRIGGER_EFB_COPY, 0x004803);
+    /* frame state and clear (gpu3d/flipper-cmd.h), background bg */
+    gx_begin_frame(b, (uint32_t)bg[0] << 24 | bg[1] << 16 | bg[2] << 8 | 0xFF);
     /* a flat quad over the middle */
     gx_draw(b, GX_DRAW_QUADS, 0, 4);
     for (k = 0; k < 4; k++) {
@@ -309,7 +272,7 @@ static void test_full_frame(void)
                   (uint32_t)fg[0] << 24 | fg[1] << 16 | fg[2] << 8 | 0xFF);
     }
     /* the EFB is what was drawn before the copy */
-    gx_bp(b, BP_TRIGGER_EFB_COPY, 0x004803);
+    gx_copy_to_xfb(b, SCENE_XFB_ADDR);
     gx_bp(b, BP_SETDRAWDONE, 0x000002);
     gx_bp(b, BP_PE_TOKEN_INT, 0x00AB);
     gx_bp(b, BP_PE_TOKEN, 0x00AB);
