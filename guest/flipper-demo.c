@@ -18,6 +18,7 @@
 
 static volatile uint8_t *regs;
 static uint8_t stream[4096] __attribute__((aligned(32)));
+static uint32_t frame_bytes;
 
 static uint16_t rd16(uint32_t off)
 {
@@ -69,6 +70,7 @@ static int frame(int f)
         return -1;
     }
     gather(stream, g.len);
+    frame_bytes = g.len;
     for (spin = 0; !(rd16(A_PE_ISR) & R_PE_ISR_FINISH_MASK); spin++) {
         if (spin > 50000000u) {
             g3d_printf("flipper-demo: frame %d: no draw done (CP SR 0x%x)\n",
@@ -92,6 +94,7 @@ int main(void)
 {
     G3DPciDev dev;
     FlipperRegWrite w[FGX_FIFO_INIT_WRITES];
+    uint64_t t0, ticks, per10ms;
     int f;
 
     g3d_printf("flipper-demo: looking for 1234:3d04\n");
@@ -116,10 +119,20 @@ int main(void)
     /* PE: token and finish interrupts on, stale ones acknowledged */
     wr16(A_PE_ISR, 0x000F);
 
+    t0 = g3d_rdtsc();
     for (f = 0; f < SCENE_FRAMES; f++) {
         if (frame(f) < 0) {
             return 3;
         }
+    }
+    ticks = g3d_rdtsc() - t0;
+    per10ms = g3d_tsc_per_10ms();
+    if (per10ms) {
+        uint32_t ms = (uint32_t)(ticks * 10 / per10ms);
+        g3d_printf("flipper-demo: %d frames in %u ms (%u.%u frames/s), "
+                   "%u bytes of GX commands a frame\n", SCENE_FRAMES, ms,
+                   ms ? SCENE_FRAMES * 1000 / ms : 0,
+                   ms ? SCENE_FRAMES * 10000 / ms % 10 : 0, frame_bytes);
     }
     if (mmio_rd32(regs, A_PI_INTSR) & PI_INT_ERROR) {
         g3d_printf("flipper-demo: GP error\n");

@@ -44,28 +44,6 @@ static uint32_t vram(uint32_t off)
     return PICA200_PHYS_VRAM + off;
 }
 
-/*
- * TSC ticks in 10 ms, timed by PIT channel 2 (gate and output through port
- * 0x61); 0 if the PIT does not answer.
- */
-static uint64_t tsc_per_10ms(void)
-{
-    const uint16_t count = 11932;           /* 10 ms at 1.193182 MHz */
-    uint64_t t0, spin;
-
-    outb(0x61, (inb(0x61) & ~0x02) | 0x01); /* gate on, speaker off */
-    outb(0x43, 0xB0);                       /* channel 2, lo/hi, mode 0 */
-    outb(0x42, count & 0xFF);
-    outb(0x42, count >> 8);
-    t0 = g3d_rdtsc();
-    for (spin = 0; spin < 100000000ull; spin++) {
-        if (inb(0x61) & 0x20) {
-            return g3d_rdtsc() - t0;
-        }
-    }
-    return 0;
-}
-
 int main(void)
 {
     G3DPciDev dev;
@@ -120,7 +98,7 @@ int main(void)
         }
     }
     ticks = g3d_rdtsc() - t0;
-    per10ms = tsc_per_10ms();
+    per10ms = g3d_tsc_per_10ms();
     if (per10ms) {
         uint32_t ms = (uint32_t)(ticks * 10 / per10ms);
         g3d_printf("pica200-demo: %d frames in %u ms (%u.%u frames/s), "

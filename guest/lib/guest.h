@@ -77,5 +77,7 @@ float g3d_cosf(float x);
 
 /* ---- time ---- */
 uint64_t g3d_rdtsc(void);
+/* TSC ticks in 10 ms (PIT channel 2); 0 if the PIT does not answer */
+uint64_t g3d_tsc_per_10ms(void);
 
 #endif

@@ -96,6 +96,49 @@ static void set_input(TevInput *in, int16_t a, int16_t b, int16_t cc, int16_t d)
     in->d = sext11((uint16_t)d);
 }
 
+/*
+ * The colour inputs (low 4 bits of `sel`): 0-7 PREV, C0-C2 (colour, alpha),
+ * 8/9 texture colour/alpha, 10/11 rasterised colour/alpha, 12 one, 13 half,
+ * 14 konst, 15 zero; component k of the colour, or the alpha.
+ */
+static inline int16_t color_in(uint32_t sel, int k, int16_t reg[4][4],
+                               const int16_t *tex, const int16_t *ras,
+                               const int16_t *kon)
+{
+    sel &= 15;
+    if (sel < 8) {
+        return reg[sel >> 1][(sel & 1) ? 3 : k];
+    }
+    switch (sel) {
+    case 8: return tex[k];
+    case 9: return tex[3];
+    case 10: return ras[k];
+    case 11: return ras[3];
+    case 12: return 255;
+    case 13: return 128;
+    case 14: return kon[k];
+    default: return 0;
+    }
+}
+
+/* the alpha inputs (low 3 bits): PREV, A0-A2, texture, rasterised, konst,
+ * zero */
+static inline int16_t alpha_in(uint32_t sel, int16_t reg[4][4],
+                               const int16_t *tex, const int16_t *ras,
+                               const int16_t *kon)
+{
+    sel &= 7;
+    if (sel < 4) {
+        return reg[sel][3];
+    }
+    switch (sel) {
+    case 4: return tex[3];
+    case 5: return ras[3];
+    case 6: return kon[3];
+    default: return 0;
+    }
+}
+
 static int combine_color(const TevInput *in, uint32_t env)
 {
     int bias = (env >> 16) & 3, sub = (env >> 18) & 1, scale = (env >> 20) & 3;
@@ -233,9 +276,6 @@ bool flipper_tev_shade(FlipperCore *c, const TevPixel *p, uint8_t out[4])
         uint32_t aenv = c->bp[BP_TEV_COLOR_ENV0 + 2 * s + 1];
         uint32_t order = c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1));
         uint32_t ksel = c->bp[BP_TEV_KSEL0 + s / 2] >> (10 * (s & 1));
-        const int16_t *cin[16][3];
-        const int16_t *ain[8];
-        static const int16_t one = 255, half = 128, zero = 0;
         TevInput in[4];
         int chan = (order >> 7) & 7;
 
@@ -256,36 +296,15 @@ bool flipper_tev_shade(FlipperCore *c, const TevPixel *p, uint8_t out[4])
         }
 
         for (k = 0; k < 3; k++) {
-            int r;
-            for (r = 0; r < 4; r++) {
-                cin[2 * r][k] = &reg[r][k];
-                cin[2 * r + 1][k] = &reg[r][A];
-            }
-            cin[8][k] = &tex[k];
-            cin[9][k] = &tex[A];
-            cin[10][k] = &ras[k];
-            cin[11][k] = &ras[A];
-            cin[12][k] = &one;
-            cin[13][k] = &half;
-            cin[14][k] = &kon[k];
-            cin[15][k] = &zero;
+            set_input(&in[k], color_in(cenv >> 12, k, reg, tex, ras, kon),
+                      color_in(cenv >> 8, k, reg, tex, ras, kon),
+                      color_in(cenv >> 4, k, reg, tex, ras, kon),
+                      color_in(cenv, k, reg, tex, ras, kon));
         }
-        ain[0] = &reg[0][A];
-        ain[1] = &reg[1][A];
-        ain[2] = &reg[2][A];
-        ain[3] = &reg[3][A];
-        ain[4] = &tex[A];
-        ain[5] = &ras[A];
-        ain[6] = &kon[A];
-        ain[7] = &zero;
-
-        for (k = 0; k < 3; k++) {
-            set_input(&in[k], *cin[(cenv >> 12) & 15][k],
-                      *cin[(cenv >> 8) & 15][k], *cin[(cenv >> 4) & 15][k],
-                      *cin[cenv & 15][k]);
-        }
-        set_input(&in[A], *ain[(aenv >> 13) & 7], *ain[(aenv >> 10) & 7],
-                  *ain[(aenv >> 7) & 7], *ain[(aenv >> 4) & 7]);
+        set_input(&in[A], alpha_in(aenv >> 13, reg, tex, ras, kon),
+                  alpha_in(aenv >> 10, reg, tex, ras, kon),
+                  alpha_in(aenv >> 7, reg, tex, ras, kon),
+                  alpha_in(aenv >> 4, reg, tex, ras, kon));
 
         cdest = (cenv >> 22) & 3;
         if (((cenv >> 16) & 3) != 3) {
