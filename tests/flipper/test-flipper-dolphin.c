@@ -19,6 +19,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "flipper/flipper-int.h"   /* flipper_tev_fast */
+#include "gx-build.h"
 #include "rig.h"
 
 static void render_scene(const char *name, int threads, G3DImage *img)
@@ -64,6 +66,65 @@ static void test_scene(gconstpointer data)
     g_free(file);
 }
 
+/*
+ * The TEV's pass-through fast path (one stage, D = RASC/RASA) against the
+ * general combiner: the same Gouraud triangle with a swap table that is not
+ * the identity and an alpha test that always passes, once as one stage
+ * (fast path) and once with a second stage copying PREV (general path).
+ * The EFBs must be equal pixel for pixel, and the picture not empty.
+ */
+static void draw_swapped(FlipperRig *r, bool second_stage)
+{
+    GByteArray *b = g_byte_array_new();
+
+    gx_begin_frame(b, 0x102030FF);
+    gx_bp(b, BP_TEV_KSEL0 + 2, 0x018000 | 2 | 1 << 2);  /* table 1: B, G */
+    gx_bp(b, BP_TEV_KSEL0 + 3, 0x018000 | 0 | 3 << 2);  /*          R, A */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFD0 | 1);      /* RSWAP table 1 */
+    gx_bp(b, BP_ALPHACOMPARE, 0x7F0000 | 0x40);         /* ALWAYS or ... */
+    if (second_stage) {
+        gx_bp(b, BP_GENMODE, 0x000410);                 /* 2 stages */
+        gx_bp(b, BP_TREF0, 0x380000 | 0x380000 >> 12 << 12);
+        gx_bp(b, BP_TEV_COLOR_ENV0 + 2, 0x08FFF0);      /* D = CPREV */
+        gx_bp(b, BP_TEV_COLOR_ENV0 + 3, 0x08FF80);      /* D = APREV */
+    }
+    gx_draw(b, GX_DRAW_TRIANGLES, 0, 3);
+    scene_vtx(b, 0.05f, 0.83f, -0.5f, 0xFF000080);
+    scene_vtx(b, -0.71f, -0.62f, -0.5f, 0x00FF00FF);
+    scene_vtx(b, 0.78f, -0.45f, -0.5f, 0x0000FF40);
+    flipper_gx_exec(r->core, b->data, b->len);
+    g_byte_array_unref(b);
+}
+
+static void test_tev_fast_path(void)
+{
+    FlipperRig *fast = rig_new(1), *slow = rig_new(1);
+    int x, y;
+    long differing = 0, drawn = 0;
+
+    draw_swapped(fast, false);
+    draw_swapped(slow, true);
+    for (y = 0; y < SCENE_H; y++) {
+        for (x = 0; x < SCENE_W; x++) {
+            uint32_t a = flipper_efb_color(fast->core, x, y);
+            differing += a != flipper_efb_color(slow->core, x, y);
+            drawn += a != 0x102030FF;
+        }
+    }
+    printf("# TEV fast path vs general combiner: %ld differing pixels of "
+           "%ld drawn\n", differing, drawn);
+    g_assert_cmpint(differing, ==, 0);
+    g_assert_cmpint(drawn, >, 50000);
+    /* the two paths were taken */
+    g_assert_true(flipper_tev_fast(fast->core)->on);
+    g_assert_false(flipper_tev_fast(slow->core)->on);
+    /* the swap really applied: red vertex shows as blue */
+    g_assert_cmphex(flipper_efb_color(fast->core, 336, 50) >> 8 & 0xFF, >,
+                    0xE0);
+    rig_free(fast);
+    rig_free(slow);
+}
+
 int main(int argc, char **argv)
 {
     const char *const *n;
@@ -74,5 +135,6 @@ int main(int argc, char **argv)
         g_test_add_data_func(p, *n, test_scene);
         g_free(p);
     }
+    g_test_add_func("/flipper/tev-fast-path", test_tev_fast_path);
     return g_test_run();
 }

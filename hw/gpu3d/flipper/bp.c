@@ -44,6 +44,7 @@ void flipper_bp_write(FlipperCore *c, uint32_t word)
     newval = (c->bp[addr] & ~c->bp_mask) | (val & c->bp_mask);
     c->bp_mask = 0xFFFFFF;
     c->bp[addr] = newval;
+    c->tev_fast_dirty = true;
 
     switch (addr) {
     case BP_SETDRAWDONE:

@@ -39,6 +39,7 @@ void flipper_gx_reset_regs(FlipperCore *c)
     memset(c->cpr, 0, sizeof(c->cpr));
     memset(c->xf, 0, sizeof(c->xf));
     c->bp_mask = 0xFFFFFF;
+    c->tev_fast_dirty = true;
     xf_defaults(c);
     flipper_tev_reg_write(c, 0xFF);   /* TEV register copies from BP */
 }

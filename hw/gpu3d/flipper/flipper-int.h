@@ -165,6 +165,18 @@ typedef struct GXSlope {
     float xoff, yoff;           /* sample offset from the reference vertex */
 } GXSlope;
 
+/*
+ * The TEV configuration most draws use: one stage whose colour and alpha
+ * are the rasterised channel unchanged (D = RASC / RASA, A = B = C = 0, no
+ * bias or scale), no texture, alpha test passing every value, no fog. The
+ * pixel is then the channel through its swap table (tev.c decides).
+ */
+typedef struct FlipperTevFast {
+    bool on;
+    uint8_t chan;               /* rasterised colour channel 0 or 1 */
+    uint8_t swap[4];            /* RGBA source of each output component */
+} FlipperTevFast;
+
 /* Statistics per render thread, summed after each flush. */
 typedef struct FlipperThreadStats {
     uint64_t pixels;
@@ -203,6 +215,8 @@ struct FlipperCore {
     /* EFB: colour (format-packed 24 bits) and depth (24 bits) */
     uint32_t *efb_color, *efb_depth;
     FlipperThreadStats *tstats;
+    FlipperTevFast tev_fast;    /* valid while !tev_fast_dirty */
+    bool tev_fast_dirty;        /* a BP register changed since */
     bool logged_unimp_tex;      /* texturing: logged once per reset */
     bool logged_unimp_z16;
 
@@ -313,6 +327,9 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
                           const GXVertex *v1, const GXVertex *v2);
 int flipper_iround(float x);
 extern const G3DRasterRules flipper_raster_rules;
+
+/* tev.c: the pass-through case of the current state (see FlipperTevFast) */
+const FlipperTevFast *flipper_tev_fast(FlipperCore *c);
 
 /* tev.c: one pixel through the TEV stages, alpha test, PE */
 typedef struct TevPixel {

@@ -36,6 +36,7 @@ typedef struct RasTri {
     GXSlope z;
     GXSlope col[2][4];
     int ncol;
+    FlipperTevFast fast;        /* the TEV state when the triangle was set up */
 } RasTri;
 
 int flipper_iround(float x)
@@ -117,6 +118,9 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
         }
         memset(px.col, 0, sizeof(px.col));
         for (ch = 0; ch < t->ncol; ch++) {
+            if (t->fast.on && ch != t->fast.chan) {
+                continue;       /* the pass-through TEV reads one channel */
+            }
             for (k = 0; k < 4; k++) {
                 uint16_t v = (uint16_t)f2i_trunc(
                     slope_at(&t->col[ch][k], px.x, px.y));
@@ -124,7 +128,12 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
                 px.col[ch][k] = (uint8_t)(v & (uint16_t)~(v >> 8));
             }
         }
-        if (!flipper_tev_shade(c, &px, out)) {
+        if (t->fast.on) {
+            const uint8_t *col = px.col[t->fast.chan];
+            for (k = 0; k < 4; k++) {
+                out[k] = col[t->fast.swap[k]];
+            }
+        } else if (!flipper_tev_shade(c, &px, out)) {
             continue;
         }
         if (!early && ztest && !flipper_pe_zcompare(c, px.x, px.y, px.z)) {
@@ -292,6 +301,7 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
         t = g3d_raster_alloc(c->raster, sizeof(*t));
         t->c = c;
         t->ncol = ncol;
+        t->fast = *flipper_tev_fast(c);
         if (G3D_FIELD_EX32(c->bp[BP_GENMODE], BP_GENMODE_R, ZFREEZE)) {
             /* Z frozen: keep the plane of the last triangle drawn without */
             t->z = c->zfreeze;

@@ -263,6 +263,45 @@ static void fog(FlipperCore *c, const TevPixel *p, uint32_t z, uint8_t out[4])
     out[B] = (out[B] * inv + fi * (col & 0xFF)) >> 8;
 }
 
+const FlipperTevFast *flipper_tev_fast(FlipperCore *c)
+{
+    FlipperTevFast *f = &c->tev_fast;
+    uint32_t gen = c->bp[BP_GENMODE];
+    uint32_t cenv = c->bp[BP_TEV_COLOR_ENV0] & 0xFFFFFF;
+    uint32_t aenv = c->bp[BP_TEV_COLOR_ENV0 + 1] & 0xFFFFFF;
+    uint32_t order = c->bp[BP_TREF0];
+    uint32_t k0, k1;
+    int a;
+
+    if (!c->tev_fast_dirty) {
+        return f;
+    }
+    c->tev_fast_dirty = false;
+    f->on = false;
+    f->chan = (order >> 7) & 7;
+    /* one stage; colour: A, B, C zero, D RASC, no bias/sub-scale (bits
+     * 16-21 but SUB, which cannot matter with A = B = C = 0) */
+    if (G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) != 0 || ((order >> 6) & 1) ||
+        f->chan > 1 || (cenv & 0xFFFF) != 0xFFFA || (cenv & 0x330000) ||
+        (aenv & 0xFFF0) != 0xFFD0 || (aenv & 0x330000) ||
+        ((c->bp[BP_FOGPARAM3] >> 21) & 7) != 0) {
+        return f;
+    }
+    for (a = 0; a < 256; a++) {
+        if (!alpha_test(c, a)) {
+            return f;
+        }
+    }
+    k0 = c->bp[BP_TEV_KSEL0 + 2 * (aenv & 3)];
+    k1 = c->bp[BP_TEV_KSEL0 + 2 * (aenv & 3) + 1];
+    f->swap[R] = k0 & 3;
+    f->swap[G] = (k0 >> 2) & 3;
+    f->swap[B] = k1 & 3;
+    f->swap[A] = (k1 >> 2) & 3;
+    f->on = true;
+    return f;
+}
+
 bool flipper_tev_shade(FlipperCore *c, const TevPixel *p, uint8_t out[4])
 {
     uint32_t gen = c->bp[BP_GENMODE];
