@@ -79,38 +79,61 @@ static void copy_filter(FlipperCore *c, uint8_t w[7])
     w[6] = (b >> 12) & 63;
 }
 
-static void get_rgba(FlipperCore *c, int x, int y, uint8_t out[4])
-{
-    uint32_t v = flipper_pe_get_color(c, x, y);
+/*
+ * Source rows of a copy as RGBA bytes, each converted from the EFB once:
+ * the filter reads rows y - 1, y, y + 1, which never share a slot y % 3.
+ */
+typedef struct RowCache {
+    int y[3];
+    int left, width;
+    uint8_t px[3][EFB_W * 4];
+} RowCache;
 
-    out[R] = v >> 24;
-    out[G] = v >> 16;
-    out[B] = v >> 8;
-    out[A] = v;
+static const uint8_t *cached_row(FlipperCore *c, RowCache *rc, int y)
+{
+    uint8_t *p = rc->px[y % 3];
+    int i;
+
+    if (rc->y[y % 3] != y) {
+        for (i = 0; i < rc->width; i++) {
+            uint32_t v = flipper_pe_get_color(c, rc->left + i, y);
+            p[4 * i + R] = v >> 24;
+            p[4 * i + G] = v >> 16;
+            p[4 * i + B] = v >> 8;
+            p[4 * i + A] = v;
+        }
+        rc->y[y % 3] = y;
+    }
+    return p;
 }
 
 /* one source line of the display copy, filtered, gamma-corrected, as YUV */
-static void encode_line(FlipperCore *c, int y, int top, int bottom, int left,
-                        int width, uint32_t trigger, uint8_t *out)
+static void encode_line(FlipperCore *c, RowCache *rc, int y, int top,
+                        int bottom, uint32_t trigger, uint8_t *out)
 {
     bool clamp_top = trigger & 1, clamp_bottom = (trigger >> 1) & 1;
     const uint8_t *gamma = gamma_lut[(trigger >> 7) & 3];
     int y_prev = MAX(clamp_top ? top : 0, y - 1);
     int y_next = MIN((clamp_bottom ? bottom : EFB_H) - 1, y + 1);
+    const uint8_t *rows[3];
+    int width = rc->width;
     YUV line[EFB_W + 2];
     uint8_t w[7];
-    int i, k;
+    int wt[3], i, k;
 
     copy_filter(c, w);
+    wt[0] = w[0] + w[1];
+    wt[1] = w[2] + w[3] + w[4];
+    wt[2] = w[5] + w[6];
+    rows[1] = cached_row(c, rc, y);
+    rows[0] = cached_row(c, rc, y_prev);
+    rows[2] = cached_row(c, rc, y_next);
     for (i = 0; i < width; i++) {
-        uint8_t p[3][4], f[4] = { 0 };
+        uint8_t f[4] = { 0 };
 
-        get_rgba(c, left + i, y_prev, p[0]);
-        get_rgba(c, left + i, y, p[1]);
-        get_rgba(c, left + i, y_next, p[2]);
         for (k = R; k <= B; k++) {
-            int sum = p[0][k] * (w[0] + w[1]) + p[1][k] * (w[2] + w[3] + w[4]) +
-                      p[2][k] * (w[5] + w[6]);
+            int sum = rows[0][4 * i + k] * wt[0] + rows[1][4 * i + k] * wt[1] +
+                      rows[2][4 * i + k] * wt[2];
             sum >>= 6;
             f[k] = gamma[sum > 255 ? 255 : sum];
         }
@@ -140,6 +163,7 @@ static void copy_to_xfb(FlipperCore *c, uint32_t trigger, int left, int top,
     float scale;
     uint32_t lines, j, line_bytes = (uint32_t)width * 2;
     uint8_t *buf;
+    RowCache *rc;
     int prev = -1;
 
     if (ys == 0) {
@@ -164,15 +188,19 @@ static void copy_to_xfb(FlipperCore *c, uint32_t trigger, int left, int top,
         return;
     }
     buf = g_malloc(line_bytes);
+    rc = g_new(RowCache, 1);
+    rc->y[0] = rc->y[1] = rc->y[2] = -1;
+    rc->left = left;
+    rc->width = width;
     for (j = 0; j < lines; j++) {
         int src = (int)((uint64_t)j * height / lines);
         if (src != prev) {
-            encode_line(c, top + src, top, top + height, left, width, trigger,
-                        buf);
+            encode_line(c, rc, top + src, top, top + height, trigger, buf);
             prev = src;
         }
         g3d_mem_write(&c->cfg.mem, dest + j * stride, buf, line_bytes);
     }
+    g_free(rc);
     g_free(buf);
 }
 
