@@ -35,6 +35,9 @@ typedef struct RasTri {
     FlipperCore *c;
     GXSlope z;
     GXSlope col[2][4];
+    /* the colour planes again, component-wise, for the per-pixel loop:
+     * value = f0 + dfdx * dx + dfdy * dy, as slope_at() */
+    float cf0[2][4], cdx[2][4], cdy[2][4];
     int ncol;
     FlipperTevFast fast;        /* the TEV state when the triangle was set up */
 } RasTri;
@@ -121,9 +124,14 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
             if (t->fast.on && ch != t->fast.chan) {
                 continue;       /* the pass-through TEV reads one channel */
             }
+            float dx = t->col[ch][0].xoff + (float)(px.x - t->col[ch][0].x0);
+            float dy = t->col[ch][0].yoff + (float)(px.y - t->col[ch][0].y0);
+            float f[4];
             for (k = 0; k < 4; k++) {
-                uint16_t v = (uint16_t)f2i_trunc(
-                    slope_at(&t->col[ch][k], px.x, px.y));
+                f[k] = t->cf0[ch][k] + t->cdx[ch][k] * dx + t->cdy[ch][k] * dy;
+            }
+            for (k = 0; k < 4; k++) {
+                uint16_t v = (uint16_t)f2i_trunc(f[k]);
                 /* negative values (0xFFxx) come out as 0 */
                 px.col[ch][k] = (uint8_t)(v & (uint16_t)~(v >> 8));
             }
@@ -314,6 +322,9 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
             for (k = 0; k < 4; k++) {
                 slope_init(&t->col[ch][k], &ctx, v0->col[ch][k],
                            v1->col[ch][k], v2->col[ch][k]);
+                t->cf0[ch][k] = t->col[ch][k].f0;
+                t->cdx[ch][k] = t->col[ch][k].dfdx;
+                t->cdy[ch][k] = t->col[ch][k].dfdy;
             }
         }
         tri.user = t;
