@@ -193,7 +193,7 @@ static const G3DCoreOps flipper_core_ops = {
     /*
      * One unit is one FIFO command or one vertex (with its triangle queued);
      * the rasteriser runs at the end of each step. The worst a guest can
-     * make of a unit is a full-screen triangle (a third of a vertex) or a
+     * make of a unit is a vertex adding a full-screen triangle or a
      * full EFB copy, a few milliseconds each, so 64 units hold the core
      * lock (and a vCPU reading a register) for a fraction of a second at
      * most; the demo's frames (about 180 units) run as fast as with 512.
