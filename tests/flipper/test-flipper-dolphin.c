@@ -125,6 +125,41 @@ static void test_tev_fast_path(void)
     rig_free(slow);
 }
 
+/*
+ * The VI's YCbCr -> RGB conversion (table-driven for speed) against the
+ * formula Dolphin decodes its XFB with, written out here in single
+ * precision, for every Y, Cb and Cr.
+ */
+static uint8_t clamp_trunc(float v)
+{
+    int i = v > -2147483648.0f && v < 2147483648.0f ? (int)v : 0;
+
+    return (uint8_t)(i < 0 ? 0 : i > 255 ? 255 : i);
+}
+
+static void test_xfb_conversion(void)
+{
+    long bad = 0;
+    int Y, U, V;
+
+    for (Y = 0; Y < 256; Y++) {
+        for (U = 0; U < 256; U++) {
+            for (V = 0; V < 256; V++) {
+                const uint8_t src[4] = { Y, U, Y, V };
+                int y = Y - 16, u = U - 128, v = V - 128;
+                uint32_t out[2], want = 0xFF000000u |
+                    (uint32_t)clamp_trunc(1.164f * y + 1.596f * v) << 16 |
+                    (uint32_t)clamp_trunc(1.164f * y - 0.392f * u -
+                                          0.813f * v) << 8 |
+                    clamp_trunc(1.164f * y + 2.017f * u);
+                flipper_xfb_to_argb(src, out, 2);
+                bad += out[0] != want || out[1] != want;
+            }
+        }
+    }
+    g_assert_cmpint(bad, ==, 0);
+}
+
 int main(int argc, char **argv)
 {
     const char *const *n;
@@ -136,5 +171,6 @@ int main(int argc, char **argv)
         g_free(p);
     }
     g_test_add_func("/flipper/tev-fast-path", test_tev_fast_path);
+    g_test_add_func("/flipper/xfb-conversion", test_xfb_conversion);
     return g_test_run();
 }

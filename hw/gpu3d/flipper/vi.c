@@ -197,27 +197,53 @@ static inline uint8_t clamp_u8(float v)
     return (uint8_t)(i < 0 ? 0 : i > 255 ? 255 : i);
 }
 
-static uint32_t yuv_to_argb(int y, int u, int v)
-{
-    uint8_t r = clamp_u8(1.164f * y + 1.596f * v);
-    uint8_t g = clamp_u8(1.164f * y - 0.392f * u - 0.813f * v);
-    uint8_t b = clamp_u8(1.164f * y + 2.017f * u);
+/*
+ * BT.601 studio range, as Dolphin decodes its XFB: R = 1.164 y + 1.596 v,
+ * G = 1.164 y - 0.392 u - 0.813 v, B = 1.164 y + 2.017 u (y = Y - 16,
+ * u = Cb - 128, v = Cr - 128), each product in single precision and summed
+ * left to right. The products are taken from tables, computed with the
+ * same operations, so the sums are the same floats.
+ */
+typedef struct YuvTables {
+    float y[256], rv[256], gu[256], gv[256], bu[256];
+} YuvTables;
 
-    return 0xFF000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | b;
+static const YuvTables *yuv_tables(void)
+{
+    static YuvTables t;
+    static gsize done;
+    int i;
+
+    if (g_once_init_enter(&done)) {
+        for (i = 0; i < 256; i++) {
+            t.y[i] = 1.164f * (float)(i - 16);
+            t.rv[i] = 1.596f * (float)(i - 128);
+            t.gu[i] = 0.392f * (float)(i - 128);
+            t.gv[i] = 0.813f * (float)(i - 128);
+            t.bu[i] = 2.017f * (float)(i - 128);
+        }
+        g_once_init_leave(&done, 1);
+    }
+    return &t;
 }
 
 /* one XFB line (Y0 Cb Y1 Cr pairs) to ARGB; convert_opaque = first pixel */
 static void xfb_row(const G3DScanout *so, const uint8_t *src, uint32_t *dst,
                     int row)
 {
+    const YuvTables *t = yuv_tables();
     uint32_t skip = (uint32_t)(uintptr_t)so->convert_opaque;
     uint32_t x;
 
     for (x = 0; x < so->width; x++) {
         uint32_t px = x + skip;
         const uint8_t *pair = src + 4 * (px / 2);
-        int y = pair[(px & 1) * 2] - 16;
-        dst[x] = yuv_to_argb(y, pair[1] - 128, pair[3] - 128);
+        float y = t->y[pair[(px & 1) * 2]];
+        uint8_t r = clamp_u8(y + t->rv[pair[3]]);
+        uint8_t g = clamp_u8(y - t->gu[pair[1]] - t->gv[pair[3]]);
+        uint8_t b = clamp_u8(y + t->bu[pair[1]]);
+
+        dst[x] = 0xFF000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | b;
     }
 }
 
