@@ -94,7 +94,7 @@ int main(void)
 {
     G3DPciDev dev;
     FlipperRegWrite w[FGX_FIFO_INIT_WRITES];
-    uint64_t t0, ticks, per10ms;
+    uint64_t t0;
     int f;
 
     g3d_printf("flipper-demo: looking for 1234:3d04\n");
@@ -125,15 +125,8 @@ int main(void)
             return 3;
         }
     }
-    ticks = g3d_rdtsc() - t0;
-    per10ms = g3d_tsc_per_10ms();
-    if (per10ms) {
-        uint32_t ms = (uint32_t)(ticks * 10 / per10ms);
-        g3d_printf("flipper-demo: %d frames in %u ms (%u.%u frames/s), "
-                   "%u bytes of GX commands a frame\n", SCENE_FRAMES, ms,
-                   ms ? SCENE_FRAMES * 1000 / ms : 0,
-                   ms ? SCENE_FRAMES * 10000 / ms % 10 : 0, frame_bytes);
-    }
+    g3d_print_frame_rate("flipper-demo", SCENE_FRAMES, t0);
+    g3d_printf("flipper-demo: %u bytes of GX commands a frame\n", frame_bytes);
     if (mmio_rd32(regs, A_PI_INTSR) & PI_INT_ERROR) {
         g3d_printf("flipper-demo: GP error\n");
         return 4;

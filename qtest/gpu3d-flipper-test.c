@@ -142,34 +142,15 @@ static void gouraud_frame(FlipperGX *g)
 
 /* ---- waiting ------------------------------------------------------------ */
 
-typedef struct Bits {
-    Dev *d;
-    uint32_t off, size, mask, want;
-} Bits;
-
-static bool bits_are(G3DQDev *q, void *opaque)
-{
-    Bits *b = opaque;
-    uint32_t v = b->size == 2 ? r16(b->d, b->off) : r32(b->d, b->off);
-
-    return (v & b->mask) == b->want;
-}
-
 static void wait_bits(Dev *d, uint32_t off, uint32_t size, uint32_t mask,
                       uint32_t want)
 {
-    Bits b = { d, off, size, mask, want };
-    g_assert_true(g3dq_wait(d->q, bits_are, &b));
-}
-
-static bool intx_is(G3DQDev *q, void *opaque)
-{
-    return g3dq_intx(q) == !!opaque;
+    g_assert_true(g3dq_wait_bits(d->q, REGS, off, size, mask, want));
 }
 
 static void wait_intx(Dev *d, bool level)
 {
-    g_assert_true(g3dq_wait(d->q, intx_is, level ? (void *)1 : NULL));
+    g_assert_true(g3dq_wait_intx(d->q, level));
 }
 
 /* draw one frame with draw done + token and wait for PE FINISH */

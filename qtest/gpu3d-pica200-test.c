@@ -87,31 +87,14 @@ static void seq(Dev *d, const PicaRegWrite *w, unsigned n)
 
 /* ---- waiting ------------------------------------------------------------ */
 
-typedef struct Bits {
-    Dev *d;
-    uint32_t off, mask, want;
-} Bits;
-
-static bool bits_are(G3DQDev *q, void *opaque)
-{
-    Bits *b = opaque;
-    return (rd(b->d, b->off) & b->mask) == b->want;
-}
-
 static void wait_bits(Dev *d, uint32_t off, uint32_t mask, uint32_t want)
 {
-    Bits b = { d, off, mask, want };
-    g_assert_true(g3dq_wait(d->q, bits_are, &b));
-}
-
-static bool intx_is(G3DQDev *q, void *opaque)
-{
-    return g3dq_intx(q) == !!opaque;
+    g_assert_true(g3dq_wait_bits(d->q, REGS, off, 4, mask, want));
 }
 
 static void wait_intx(Dev *d, bool level)
 {
-    g_assert_true(g3dq_wait(d->q, intx_is, level ? (void *)1 : NULL));
+    g_assert_true(g3dq_wait_intx(d->q, level));
 }
 
 /* ---- identity, BARs, registers -------------------------------------------- */

@@ -223,3 +223,37 @@ bool g3dq_logged(const char *log, const char *needle)
     g_assert_true(g_file_get_contents(log, &text, NULL, NULL));
     return strstr(text, needle) != NULL;
 }
+
+static bool intx_is(G3DQDev *d, void *opaque)
+{
+    return g3dq_intx(d) == !!opaque;
+}
+
+bool g3dq_wait_intx(G3DQDev *d, bool level)
+{
+    return g3dq_wait(d, intx_is, level ? (void *)1 : NULL);
+}
+
+typedef struct WaitBits {
+    int bar;
+    uint64_t off;
+    unsigned size;
+    uint32_t mask, want;
+} WaitBits;
+
+static bool bits_are(G3DQDev *d, void *opaque)
+{
+    WaitBits *b = opaque;
+    uint32_t v = b->size == 2 ? qpci_io_readw(d->dev, d->bar[b->bar], b->off)
+                              : qpci_io_readl(d->dev, d->bar[b->bar], b->off);
+
+    return (v & b->mask) == b->want;
+}
+
+bool g3dq_wait_bits(G3DQDev *d, int bar, uint64_t off, unsigned size,
+                    uint32_t mask, uint32_t want)
+{
+    WaitBits b = { bar, off, size, mask, want };
+
+    return g3dq_wait(d, bits_are, &b);
+}

@@ -52,6 +52,11 @@ bool g3dq_intx(G3DQDev *d);
 /* Poll `cond` (up to ~5 s of clock steps); true once it holds. */
 bool g3dq_wait(G3DQDev *d, bool (*cond)(G3DQDev *d, void *opaque),
                void *opaque);
+/* g3dq_wait for INTx at `level` */
+bool g3dq_wait_intx(G3DQDev *d, bool level);
+/* g3dq_wait for (register & mask) == want; size 2 or 4 bytes */
+bool g3dq_wait_bits(G3DQDev *d, int bar, uint64_t off, unsigned size,
+                    uint32_t mask, uint32_t want);
 
 /*
  * `cycles` times: device_add `driver` (id "hp", slot 6, extra properties
