@@ -4,7 +4,9 @@
  * rasteriser, TEV, PE, EFB copies), plus BAR0 writes and the VI scanout.
  *
  * Input: u32 ops, u8 blob count, blobs (u32 MEM1 address, u16 length,
- * bytes: arrays and display lists), then the GX stream. ops selects how the
+ * bytes: arrays and display lists), then as ops asks 16 register writes
+ * (u16 offset, u32 value), the VI's TFBL and HSW (u32 each), FIFO read
+ * pointer, distance and end (u32 each), then the GX stream. ops selects how the
  * stream reaches the GP (through the write-gather pipe into a linked FIFO
  * ring, or executed at once), fuzzed FIFO pointers, fuzzed BAR0 writes, a
  * VI scanout of a fuzzed XFB and a reset in the middle of work. Work is
@@ -149,6 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (end - p >= 8) {
             flipper_reg_write(rig->core, A_VI_TFBL, rd32(p), 4);
             flipper_reg_write(rig->core, A_VI_HSW, rd32(p + 4) & 0xFFFF, 2);
+            p += 8;
         }
     }
     if (ops & OP_GATHER) {
@@ -157,6 +160,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rig_set_cp32(rig, A_CP_FIFO_RPTR_LO, rd32(p));
             rig_set_cp32(rig, A_CP_FIFO_DIST_LO, rd32(p + 4));
             rig_set_cp32(rig, A_CP_FIFO_END_LO, rd32(p + 8));
+            p += 12;
         }
         rig_w16(rig, A_CP_CR, (ops >> 8) & 0x3F ? (ops >> 8) & 0x3F :
                 R_CP_CR_GP_READ_ENABLE_MASK | R_CP_CR_GP_LINK_ENABLE_MASK);
@@ -222,9 +226,31 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
     }
     s = flipper_scene_build(names[index % n]);
     pro = flipper_scene_prologue(s);
-    /* alternate the ways in: gather pipe, gather pipe with the VI, exec */
-    put32(buf, (index / n) % 3 == 2 ? 0 :
-               OP_GATHER | ((index / n) % 3 == 1 ? OP_VI | OP_RESET : 0));
+    /*
+     * Ways in, by index / (number of scenes): gather pipe; gather pipe with
+     * the VI and a reset; exec; gather pipe after DMA-starting register
+     * writes (ARAM, DVD, EXI, SI) with fuzzed FIFO pointers; byte-wide
+     * gather-pipe writes with the VI; exec after register writes.
+     */
+    static const uint32_t variants[6] = {
+        OP_GATHER, OP_GATHER | OP_VI | OP_RESET, 0,
+        OP_GATHER | OP_REGS | OP_FIFO, OP_GATHER | OP_BYTES | OP_VI,
+        OP_REGS | OP_VI,
+    };
+    /* register writes (u16 offset, u32 value) that start DMAs and transfers */
+    static const struct { uint16_t off; uint32_t val; } regs[16] = {
+        { A_AR_DMA_MMADDR_H, 0x00001000 }, { A_AR_DMA_ARADDR_H, 0x00000400 },
+        { A_AR_DMA_CNT_H, 0x00000040 }, { A_DI_CMDBUF0, 0x12000000 },
+        { A_DI_MAR, 0x00003000 }, { A_DI_LENGTH, 0x00000020 },
+        { A_DI_CR, 0x00000003 }, { A_EXI_MAR, 0x00004000 },
+        { A_EXI_LENGTH, 0x00000040 }, { A_EXI_CR, 0x00000003 },
+        { A_SI_COMCSR, 0x40000001 }, { A_PI_INTMR, 0x00003FFF },
+        { A_CP_FIFO_BP_LO, 0x01000010 }, { A_AI_CR, 0x00000005 },
+        { A_MI_INT_MASK, 0x001F0000 }, { A_DSP_CSR, 0x00000150 },
+    };
+    uint32_t ops = variants[(index / n) % 6];
+
+    put32(buf, ops);
     buf[4] = MIN(s->mem->len, 7);
     len = 5;
     for (i = 0; i < buf[4]; i++) {
@@ -240,11 +266,26 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
         len += 6 + bl;
     }
     buf[4] = i;
-    if ((index / n) % 3 == 1 && len + 8 <= max) {
-        /* OP_VI reads the TFBL and HSW values first */
+    if ((ops & OP_REGS) && len + 16 * 6 <= max) {
+        for (i = 0; i < 16; i++) {
+            buf[len] = regs[i].off >> 8;
+            buf[len + 1] = regs[i].off;
+            put32(buf + len + 2, regs[i].val);
+            len += 6;
+        }
+    }
+    if ((ops & OP_VI) && len + 8 <= max) {
+        /* OP_VI reads the TFBL and HSW values next */
         put32(buf + len, SCENE_XFB_ADDR);
         put32(buf + len + 4, 0x2850);
         len += 8;
+    }
+    if ((ops & OP_GATHER) && (ops & OP_FIFO) && len + 12 <= max) {
+        /* read pointer, distance, end: the ring as rig_fifo_init sets it */
+        put32(buf + len, RIG_FIFO_BASE);
+        put32(buf + len + 4, 0);
+        put32(buf + len + 8, RIG_FIFO_BASE + RIG_FIFO_SIZE - 4);
+        len += 12;
     }
     if (len + pro->len + s->fifo->len <= max) {
         memcpy(buf + len, pro->data, pro->len);
