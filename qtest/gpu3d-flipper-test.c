@@ -403,6 +403,24 @@ static void test_token_finish(void)
     gather(&d, &g);
     wait_bits(&d, A_PE_TOKEN, 2, 0xFFFF, 0x1234);
     g_assert_false(g3dq_intx(d.q));
+    /* the gather pipe takes 8- and 1-byte stores whole, big-endian: BP
+     * 0x47 token 0x2345 as 61 47 00 23 45, then NOPs to a burst */
+    qpci_io_writeq(d.q->dev, d.q->bar[REGS], FLIPPER_WGP_BASE,
+                   0x6147002345000000ull);
+    qpci_io_writeb(d.q->dev, d.q->bar[REGS], FLIPPER_WGP_BASE, 0);
+    qpci_io_writeb(d.q->dev, d.q->bar[REGS], FLIPPER_WGP_BASE + 1, 0);
+    qpci_io_writew(d.q->dev, d.q->bar[REGS], FLIPPER_WGP_BASE, 0);
+    qpci_io_writel(d.q->dev, d.q->bar[REGS], FLIPPER_WGP_BASE, 0);
+    qpci_io_writeq(d.q->dev, d.q->bar[REGS], FLIPPER_WGP_BASE, 0);
+    qpci_io_writeq(d.q->dev, d.q->bar[REGS], FLIPPER_WGP_BASE, 0);
+    wait_bits(&d, A_PE_TOKEN, 2, 0xFFFF, 0x2345);
+    /* registers take 16 and 32 bits only: other widths are logged */
+    qpci_io_writeb(d.q->dev, d.q->bar[REGS], A_PE_TOKEN, 0x55);
+    g_assert_cmphex(qpci_io_readq(d.q->dev, d.q->bar[REGS], A_PE_ALPHAREAD),
+                    ==, 0);
+    g_assert_cmphex(r16(&d, A_PE_TOKEN), ==, 0x2345);
+    g_assert_true(logged(&d, "1-byte write at 0x100e not supported"));
+    g_assert_true(logged(&d, "8-byte read at 0x1008 not supported"));
     /* again through the common helper */
     draw_and_wait(&d, empty_frame, 0x4321);
     close_dev(&d);
