@@ -5,8 +5,8 @@
  * each frame of the shared cube scene (guest/flipper-scene.h: frame set-up,
  * EFB clear, the cube and ground in perspective with depth test, EFB -> XFB
  * copy) is written through the pipe as 32-bit stores, followed by draw
- * done and a token. The demo waits for PE FINISH and checks the token
- * before the next frame.
+ * done and a token. The demo waits for the token (it follows draw done in
+ * the stream) and checks PE FINISH before the next frame.
  *
  * Serial log on COM1; "flipper-demo: done" once the last frame, the one
  * Dolphin's reference shows (tests/flipper/ref/cube.png), is in the XFB.
@@ -71,22 +71,24 @@ static int frame(int f)
     }
     gather(stream, g.len);
     frame_bytes = g.len;
-    for (spin = 0; !(rd16(A_PE_ISR) & R_PE_ISR_FINISH_MASK); spin++) {
+    /* the token follows draw done in the stream: wait for it, then FINISH
+     * must be set too */
+    for (spin = 0; rd16(A_PE_TOKEN) != want; spin++) {
         if (spin > 50000000u) {
-            g3d_printf("flipper-demo: frame %d: no draw done (CP SR 0x%x)\n",
-                       f, rd16(A_CP_SR));
+            g3d_printf("flipper-demo: frame %d: token 0x%x, want 0x%x "
+                       "(CP SR 0x%x)\n", f, rd16(A_PE_TOKEN), want,
+                       rd16(A_CP_SR));
             return -1;
         }
     }
-    /* acknowledge FINISH and TOKEN, keep both enabled */
-    wr16(A_PE_ISR, R_PE_ISR_TOKEN_ENABLE_MASK |
-                     R_PE_ISR_FINISH_ENABLE_MASK |
-                     R_PE_ISR_TOKEN_MASK | R_PE_ISR_FINISH_MASK);
-    if (rd16(A_PE_TOKEN) != want) {
-        g3d_printf("flipper-demo: frame %d: token 0x%x, want 0x%x\n", f,
-                   rd16(A_PE_TOKEN), want);
+    if (!(rd16(A_PE_ISR) & R_PE_ISR_FINISH_MASK)) {
+        g3d_printf("flipper-demo: frame %d: token without draw done\n", f);
         return -1;
     }
+    /* acknowledge FINISH and TOKEN, keep both enabled */
+    wr16(A_PE_ISR, R_PE_ISR_TOKEN_ENABLE_MASK |
+                   R_PE_ISR_FINISH_ENABLE_MASK |
+                   R_PE_ISR_TOKEN_MASK | R_PE_ISR_FINISH_MASK);
     return 0;
 }
 
