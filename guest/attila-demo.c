@@ -77,7 +77,7 @@ int main(void)
     G3DPciDev dev;
     AttilaRecBuf b = { recs, 0, sizeof(recs), 0 };
     uint32_t fence = 0;
-    uint64_t t0, ticks, per10ms;
+    uint64_t t0;
     int f;
 
     g3d_printf("attila-demo: looking for 1234:3d02\n");
@@ -128,16 +128,9 @@ int main(void)
             return 4;
         }
     }
-    ticks = g3d_rdtsc() - t0;
-    per10ms = g3d_tsc_per_10ms();
-    if (per10ms) {
-        uint32_t ms = (uint32_t)(ticks * 10 / per10ms);
-        g3d_printf("attila-demo: %d frames in %u ms (%u.%u frames/s end to "
-                   "end), %u records so far\n", FRAMES_TIMED, ms,
-                   ms ? FRAMES_TIMED * 1000 / ms : 0,
-                   ms ? FRAMES_TIMED * 10000 / ms % 10 : 0,
-                   mmio_rd32(regs, A_ATTILA_RECORDS));
-    }
+    g3d_print_frame_rate("attila-demo", FRAMES_TIMED, t0);
+    g3d_printf("attila-demo: %u records so far\n",
+               mmio_rd32(regs, A_ATTILA_RECORDS));
     if (mmio_rd32(regs, A_ATTILA_ERROR_COUNT) != 0 ||
         mmio_rd32(regs, A_ATTILA_FRAME) != SCENE_FRAMES + FRAMES_TIMED) {
         g3d_printf("attila-demo: %u device errors (code %u, info 0x%x), "

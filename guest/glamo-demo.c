@@ -167,7 +167,7 @@ int main(void)
     G3DPciDev dev;
     GlamoCmd c = { words, 0, sizeof(words) / 2, 0 };
     GlamoRegWrite w[10];
-    uint64_t t0, ticks, per10ms;
+    uint64_t t0;
     int f;
 
     g3d_printf("glamo-demo: looking for 1234:3d03\n");
@@ -205,7 +205,7 @@ int main(void)
             seq(w, glamo_seq_lcd(w, FB(0), PITCH, W, H));
         }
     }
-    ticks = g3d_rdtsc() - t0;
+    g3d_print_frame_rate("glamo-demo", SCENE_FRAMES, t0);
     if (rd(A_GLAMO_CMDQ_STATUS) & GLAMO_CMDQ_STATUS_ERROR) {
         g3d_printf("glamo-demo: command queue error\n");
         return 4;
@@ -213,13 +213,6 @@ int main(void)
     if (rd(A_GLAMO_CMDQ_READ_ADDRL) != (uint16_t)wptr) {
         g3d_printf("glamo-demo: ring not consumed\n");
         return 5;
-    }
-    per10ms = g3d_tsc_per_10ms();
-    if (per10ms) {
-        uint32_t ms = (uint32_t)(ticks * 10 / per10ms);
-        g3d_printf("glamo-demo: %d frames in %u ms (%u.%u frames/s)\n",
-                   SCENE_FRAMES, ms, ms ? SCENE_FRAMES * 1000 / ms : 0,
-                   ms ? SCENE_FRAMES * 10000 / ms % 10 : 0);
     }
     g3d_printf("glamo-demo: done, %d frames\n", SCENE_FRAMES);
     g3d_halt();

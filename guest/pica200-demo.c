@@ -52,7 +52,7 @@ int main(void)
     PicaRegWrite w[4];
     const uint32_t color = vram(PICA_SCENE_COLOR_VRAM);
     const uint32_t depth = vram(PICA_SCENE_DEPTH_VRAM);
-    uint64_t t0, ticks, per10ms;
+    uint64_t t0;
     int f;
 
     g3d_printf("pica200-demo: looking for 1234:3d01\n");
@@ -97,15 +97,8 @@ int main(void)
             return 4;
         }
     }
-    ticks = g3d_rdtsc() - t0;
-    per10ms = g3d_tsc_per_10ms();
-    if (per10ms) {
-        uint32_t ms = (uint32_t)(ticks * 10 / per10ms);
-        g3d_printf("pica200-demo: %d frames in %u ms (%u.%u frames/s), "
-                   "list of %u words\n", SCENE_FRAMES, ms,
-                   ms ? SCENE_FRAMES * 1000 / ms : 0,
-                   ms ? SCENE_FRAMES * 10000 / ms % 10 : 0, c.n);
-    }
+    g3d_print_frame_rate("pica200-demo", SCENE_FRAMES, t0);
+    g3d_printf("pica200-demo: list of %u words\n", c.n);
     if (mmio_rd32(regs, A_GPU_BUSY) != 0) {
         g3d_printf("pica200-demo: GPU still busy\n");
         return 5;

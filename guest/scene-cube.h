@@ -33,23 +33,15 @@ static inline void scene_mul(float *out, const float *a, const float *b)
 }
 
 /*
- * Clip-space transform of frame `f`: perspective (60 degrees, aspect w/h,
- * near 1, far 10) * translate(0, 0, -4) * rotate_x(0.5) * rotate_y(angle).
- * Rows are the output x, y, z, w (row-major, v' = M v).
+ * Eye-space transform of frame `f`: translate(0, 0, -4) * rotate_x(0.5) *
+ * rotate_y(angle), row-major 4x4 (for chips that take the model-view and
+ * the projection apart).
  */
-static inline void scene_matrix(int f, float aspect, float *m)
+static inline void scene_modelview(int f, float *m)
 {
-    float a = 0.3f + 0.2f * (float)f, t[16], r[16], tmp[16];
+    float a = 0.3f + 0.2f * (float)f, r[16];
     float cy = g3d_cosf(a), sy = g3d_sinf(a);
     float cx = g3d_cosf(0.5f), sx = g3d_sinf(0.5f);
-    const float fy = 1.7320508f;            /* 1 / tan(30 degrees) */
-    const float n = 1.0f, fa = 10.0f;
-    const float p[16] = {
-        fy / aspect, 0, 0, 0,
-        0, fy, 0, 0,
-        0, 0, (fa + n) / (n - fa), 2 * fa * n / (n - fa),
-        0, 0, -1, 0,
-    };
     const float ry[16] = { cy, 0, sy, 0, 0, 1, 0, 0, -sy, 0, cy, 0,
                            0, 0, 0, 1 };
     const float rx[16] = { 1, 0, 0, 0, 0, cx, -sx, 0, 0, sx, cx, 0,
@@ -58,11 +50,33 @@ static inline void scene_matrix(int f, float aspect, float *m)
                            0, 0, 0, 1 };
 
     scene_mul(r, rx, ry);
-    scene_mul(t, tr, r);
-    scene_mul(tmp, p, t);
-    for (int i = 0; i < 16; i++) {
-        m[i] = tmp[i];
-    }
+    scene_mul(m, tr, r);
+}
+
+/* the perspective: 60 degrees vertical, near 1, far 10 */
+#define SCENE_FOVY_COT 1.7320508f           /* 1 / tan(30 degrees) */
+#define SCENE_NEAR 1.0f
+#define SCENE_FAR 10.0f
+
+/*
+ * Clip-space transform of frame `f`: perspective (60 degrees, aspect w/h,
+ * near 1, far 10) * scene_modelview(f). Rows are the output x, y, z, w
+ * (row-major, v' = M v).
+ */
+static inline void scene_matrix(int f, float aspect, float *m)
+{
+    float t[16];
+    const float fy = SCENE_FOVY_COT;
+    const float n = SCENE_NEAR, fa = SCENE_FAR;
+    const float p[16] = {
+        fy / aspect, 0, 0, 0,
+        0, fy, 0, 0,
+        0, 0, (fa + n) / (n - fa), 2 * fa * n / (n - fa),
+        0, 0, -1, 0,
+    };
+
+    scene_modelview(f, t);
+    scene_mul(m, p, t);
 }
 
 /* The model: cube corners with a colour each, and a ground quad. */

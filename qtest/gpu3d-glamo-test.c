@@ -37,32 +37,26 @@
 
 typedef struct Dev {
     G3DQDev *q;
-    char *log;                          /* -D file with guest errors */
     uint32_t wptr;                      /* ring write pointer (bytes) */
 } Dev;
 
 static Dev open_dev(void)
 {
     Dev d = { 0 };
-    g_autofree char *args = NULL;
 
-    d.log = g3dq_log_new();
-    args = g_strdup_printf("-device glamo-3d,id=gpu,render-threads=2 "
-                           "-d guest_errors,unimp -D %s", d.log);
-    d.q = g3dq_open(args, GLAMO_PCI_VENDOR_ID, GLAMO_PCI_DEVICE_ID);
+    d.q = g3dq_open("-device glamo-3d,id=gpu,render-threads=2",
+                    GLAMO_PCI_VENDOR_ID, GLAMO_PCI_DEVICE_ID);
     return d;
 }
 
 static void close_dev(Dev *d)
 {
     g3dq_close(d->q);
-    unlink(d->log);
-    g_free(d->log);
 }
 
 static bool logged(Dev *d, const char *needle)
 {
-    return g3dq_logged(d->log, needle);
+    return g3dq_logged(d->q, needle);
 }
 
 static uint16_t rd(Dev *d, uint32_t off)

@@ -39,31 +39,25 @@
 
 typedef struct Dev {
     G3DQDev *q;
-    char *log;                          /* -D file with guest errors */
 } Dev;
 
 static Dev open_dev(void)
 {
-    Dev d = { NULL, g3dq_log_new() };
-    g_autofree char *args = g_strdup_printf(
-        "-device pica200-3d,id=gpu,render-threads=2 -d guest_errors -D %s",
-        d.log);
+    Dev d = { g3dq_open("-device pica200-3d,id=gpu,render-threads=2",
+                        PICA200_PCI_VENDOR_ID, PICA200_PCI_DEVICE_ID) };
 
-    d.q = g3dq_open(args, PICA200_PCI_VENDOR_ID, PICA200_PCI_DEVICE_ID);
     return d;
 }
 
 static void close_dev(Dev *d)
 {
     g3dq_close(d->q);
-    unlink(d->log);
-    g_free(d->log);
 }
 
 /* does the guest-error log hold `needle`? */
 static bool logged(Dev *d, const char *needle)
 {
-    return g3dq_logged(d->log, needle);
+    return g3dq_logged(d->q, needle);
 }
 
 static uint32_t rd(Dev *d, uint32_t off)

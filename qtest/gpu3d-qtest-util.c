@@ -50,8 +50,12 @@ G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device)
 {
     G3DQDev *d = g_new0(G3DQDev, 1);
     Find f = { NULL };
+    int fd = g_file_open_tmp("gpu3d-qtest-XXXXXX.log", &d->log, NULL);
 
-    d->qts = qtest_initf("-machine pc %s", args);
+    g_assert_cmpint(fd, >=, 0);
+    close(fd);
+    d->qts = qtest_initf("-machine pc %s -d guest_errors,unimp -D %s", args,
+                         d->log);
     d->bus = qpci_new_pc(d->qts, NULL);
     d->pio_alloc_start = d->bus->pio_alloc_ptr;
     d->mmio_alloc_start = d->bus->mmio_alloc_ptr;
@@ -69,6 +73,8 @@ void g3dq_close(G3DQDev *d)
     g_free(d->dev);
     qpci_free_pc(d->bus);
     qtest_quit(d->qts);
+    unlink(d->log);
+    g_free(d->log);
     g_free(d);
 }
 
@@ -187,17 +193,7 @@ void g3dq_wait_bits16(G3DQDev *d, int bar, uint64_t off, uint16_t mask,
     g_assert_true(g3dq_wait(d, bits_are, &b));
 }
 
-char *g3dq_log_new(void)
-{
-    char *path = NULL;
-    int fd = g_file_open_tmp("gpu3d-qtest-XXXXXX.log", &path, NULL);
-
-    g_assert_cmpint(fd, >=, 0);
-    close(fd);
-    return path;
-}
-
-bool g3dq_logged(const char *log, const char *needle)
+bool g3dq_logged(G3DQDev *d, const char *needle)
 {
     /*
      * The device logs from its worker thread, maybe after the MMIO access
@@ -208,7 +204,7 @@ bool g3dq_logged(const char *log, const char *needle)
     for (;;) {
         g_autofree char *text = NULL;
 
-        g_assert_true(g_file_get_contents(log, &text, NULL, NULL));
+        g_assert_true(g_file_get_contents(d->log, &text, NULL, NULL));
         if (strstr(text, needle)) {
             return true;
         }

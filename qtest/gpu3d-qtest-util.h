@@ -19,6 +19,7 @@ typedef struct G3DQDev {
     QPCIBar bar[6];
     uint64_t bar_size[6];
     uint16_t vendor, device;
+    char *log;                  /* the -D file */
     /* libqos's BAR allocator at start: a system reset starts it again */
     uint64_t pio_alloc_start, mmio_alloc_start;
 } G3DQDev;
@@ -28,9 +29,15 @@ typedef struct G3DQImage {
     uint8_t *rgb;               /* width * height * 3 */
 } G3DQImage;
 
-/* Start `-machine pc <args>` and find vendor:device; maps every BAR. */
+/*
+ * Start `-machine pc <args>` with the device's guest errors and unimplemented
+ * accesses logged to a temporary file (`-d guest_errors,unimp -D d->log`),
+ * find vendor:device and map every BAR. g3dq_close removes the log.
+ */
 G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device);
 void g3dq_close(G3DQDev *d);
+/* Does the log hold `needle` (waiting up to 5 s for the worker to log)? */
+bool g3dq_logged(G3DQDev *d, const char *needle);
 /* After a system reset nothing re-enables the device: do it again. */
 void g3dq_remap(G3DQDev *d);
 void g3dq_system_reset(G3DQDev *d);
@@ -63,11 +70,6 @@ void g3dq_wait_intx(G3DQDev *d, bool level);
  * (value & mask) == want. */
 void g3dq_wait_bits16(G3DQDev *d, int bar, uint64_t off, uint16_t mask,
                       uint16_t want);
-
-/* A temporary file for `-d guest_errors,unimp -D FILE` (g_free it). */
-char *g3dq_log_new(void);
-/* Does the log hold `needle` (waiting up to 5 s for the worker to log)? */
-bool g3dq_logged(const char *log, const char *needle);
 
 /*
  * `cycles` times: device_add `driver` (id "hp", slot 6, extra properties

@@ -8,6 +8,7 @@
 #                                    out/pica200-demo-bottom.png
 #   scripts/demo.sh glamo         -> out/glamo-demo.png (the LCD)
 #   scripts/demo.sh attila        -> out/attila-demo.png
+#   scripts/demo.sh flipper       -> out/flipper-demo.png
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +20,8 @@ case "$chip" in
            extra=(--head-shot "1:$OUT/pica200-demo-bottom.png") ;;
   glamo) device="glamo-3d,id=gpu"; wait_for="glamo-demo: done" ;;
   attila) device="attila-3d,id=gpu"; wait_for="attila-demo: done" ;;
-  *) die "no demo for '$chip' (known: r300, pica200, glamo, attila)" ;;
+  flipper) device="flipper-gx,id=gpu"; wait_for="flipper-demo: done" ;;
+  *) die "no demo for '$chip' (known: r300, pica200, glamo, attila, flipper)" ;;
 esac
 
 "$GPU3D_ROOT/scripts/setup.sh"

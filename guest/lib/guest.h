@@ -79,5 +79,8 @@ size_t strlen(const char *s);
 uint64_t g3d_rdtsc(void);
 /* TSC ticks in 10 ms (PIT channel 2); 0 if the PIT does not answer */
 uint64_t g3d_tsc_per_10ms(void);
+/* "WHO: N frames in X ms (Y frames/s)" for the frames since TSC t0 (nothing
+ * if the PIT does not answer) */
+void g3d_print_frame_rate(const char *who, int frames, uint64_t t0);
 
 #endif

@@ -282,3 +282,17 @@ void g3d_guest_start(uint32_t magic, uint32_t info)
     status = main();
     g3d_exit(status);
 }
+
+void g3d_print_frame_rate(const char *who, int frames, uint64_t t0)
+{
+    uint64_t ticks = g3d_rdtsc() - t0, per10ms = g3d_tsc_per_10ms();
+    uint32_t ms;
+
+    if (!per10ms) {
+        return;
+    }
+    ms = (uint32_t)(ticks * 10 / per10ms);
+    g3d_printf("%s: %d frames in %u ms (%u.%u frames/s)\n", who, frames,
+               ms, ms ? frames * 1000 / ms : 0,
+               ms ? frames * 10000 / ms % 10 : 0);
+}

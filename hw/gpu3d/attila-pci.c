@@ -97,7 +97,7 @@ static void attila_realize(PCIDevice *pdev, Error **errp)
     }
     /* the core takes 32-bit accesses and logs every other size */
     g3d_worker_init_mmio(&s->worker, OBJECT(s), &s->mmio, ATTILA_BAR0_SIZE,
-                         true);
+                         G3D_MMIO_8_SPLIT);
     pci_register_bar(pdev, ATTILA_REGS_BAR, PCI_BASE_ADDRESS_SPACE_MEMORY,
                      &s->mmio);
     pci_register_bar(pdev, ATTILA_MEM_BAR,

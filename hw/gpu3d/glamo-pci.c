@@ -85,7 +85,7 @@ static void glamo_realize(PCIDevice *pdev, Error **errp)
     }
     /* 1, 2 or 4 bytes; QEMU splits an 8-byte access into two 4-byte ones */
     g3d_worker_init_mmio(&s->worker, OBJECT(s), &s->mmio, GLAMO_REG_SIZE,
-                         true);
+                         G3D_MMIO_8_SPLIT);
     pci_register_bar(pdev, GLAMO_REGS_BAR, PCI_BASE_ADDRESS_SPACE_MEMORY,
                      &s->mmio);
     pci_register_bar(pdev, GLAMO_VRAM_BAR,

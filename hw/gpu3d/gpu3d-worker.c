@@ -218,6 +218,14 @@ void g3d_worker_mmio_write(G3DWorker *w, uint32_t offset, uint64_t val,
     qemu_mutex_unlock(&w->lock);
 }
 
+void g3d_worker_kick(G3DWorker *w)
+{
+    qemu_mutex_lock(&w->lock);
+    w->kick = true;
+    qemu_cond_signal(&w->wake);
+    qemu_mutex_unlock(&w->lock);
+}
+
 uint64_t g3d_worker_mmio_read(G3DWorker *w, uint32_t offset, unsigned size)
 {
     uint64_t v;
@@ -257,30 +265,28 @@ static void mmio_write(void *opaque, hwaddr addr, uint64_t val, unsigned size)
     g3d_worker_mmio_write(w, addr, val, size);
 }
 
-static const MemoryRegionOps mmio_ops[2] = {
-    {
-        .read = mmio_read,
-        .write = mmio_write,
-        .endianness = DEVICE_LITTLE_ENDIAN,
-        .valid = { .min_access_size = 1, .max_access_size = 4 },
-        .impl = { .min_access_size = 1, .max_access_size = 4 },
-    }, {
-        .read = mmio_read,
-        .write = mmio_write,
-        .endianness = DEVICE_LITTLE_ENDIAN,
-        .valid = { .min_access_size = 1, .max_access_size = 8 },
-        .impl = { .min_access_size = 1, .max_access_size = 4 },
-    },
+#define MMIO_OPS(valid_max, impl_max) {                                      \
+        .read = mmio_read,                                                  \
+        .write = mmio_write,                                                \
+        .endianness = DEVICE_LITTLE_ENDIAN,                                 \
+        .valid = { .min_access_size = 1, .max_access_size = valid_max },    \
+        .impl = { .min_access_size = 1, .max_access_size = impl_max },      \
+    }
+
+static const MemoryRegionOps mmio_ops[] = {
+    [G3D_MMIO_4] = MMIO_OPS(4, 4),
+    [G3D_MMIO_8_SPLIT] = MMIO_OPS(8, 4),
+    [G3D_MMIO_8] = MMIO_OPS(8, 8),
 };
 
 void g3d_worker_init_mmio(G3DWorker *w, Object *owner, MemoryRegion *mr,
-                          uint64_t size, bool wide)
+                          uint64_t size, G3DMmioWidth width)
 {
     g_autofree char *name = g_strdup_printf("%s.mmio",
                                             object_get_typename(owner));
 
     w->name = object_get_typename(owner);
-    memory_region_init_io(mr, owner, &mmio_ops[wide], w, name, size);
+    memory_region_init_io(mr, owner, &mmio_ops[width], w, name, size);
 }
 
 bool g3d_render_threads(uint32_t prop, int *threads, Error **errp)

@@ -95,19 +95,32 @@ uint64_t g3d_worker_mmio_read(G3DWorker *w, uint32_t offset, unsigned size);
 /* Device reset: drop queued writes, reset the core, keep the thread. */
 void g3d_worker_reset(G3DWorker *w);
 
+/*
+ * Ask the worker to run the core's work() again (e.g. a timer of the device
+ * fired and the core has timed events to catch up on). Any thread; not with
+ * the lock held.
+ */
+void g3d_worker_kick(G3DWorker *w);
+
 /* For the cores' callbacks (called with the lock held, on any thread). */
 void g3d_worker_irq_changed(G3DWorker *w);
 
 /* The same as a core's irq_update callback: its opaque is the worker. */
 void g3d_worker_irq_cb(void *worker);
 
+/* What the register BAR accepts, and what reaches the core's reg_write */
+typedef enum G3DMmioWidth {
+    G3D_MMIO_4,             /* 1, 2 or 4 bytes */
+    G3D_MMIO_8_SPLIT,       /* up to 8; QEMU splits 8 into two 4-byte ones */
+    G3D_MMIO_8,             /* 1, 2, 4 or 8 bytes, each whole */
+} G3DMmioWidth;
+
 /*
- * The register BAR: accesses of 1..4 bytes (1..8 with `wide`, which QEMU
- * splits into 4-byte ones) go through the worker's ordered queue, traced
+ * The register BAR: accesses go through the worker's ordered queue, traced
  * as gpu3d_mmio_read/write with the device's type name.
  */
 void g3d_worker_init_mmio(G3DWorker *w, Object *owner, MemoryRegion *mr,
-                          uint64_t size, bool wide);
+                          uint64_t size, G3DMmioWidth width);
 
 /*
  * The `render-threads` property (0: the host's CPUs) as a thread count;

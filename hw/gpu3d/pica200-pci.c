@@ -89,7 +89,7 @@ static void pica200_realize(PCIDevice *pdev, Error **errp)
     }
     /* 1, 2 or 4 bytes; QEMU splits an 8-byte access into two 4-byte ones */
     g3d_worker_init_mmio(&s->worker, OBJECT(s), &s->mmio, PICA200_BAR0_SIZE,
-                         true);
+                         G3D_MMIO_8_SPLIT);
     pci_register_bar(pdev, PICA200_REGS_BAR, PCI_BASE_ADDRESS_SPACE_MEMORY,
                      &s->mmio);
     pci_register_bar(pdev, PICA200_VRAM_BAR,

@@ -79,7 +79,7 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
         return;
     }
     g3d_worker_init_mmio(&s->worker, OBJECT(s), &s->mmio, R300_MMIO_SIZE,
-                         false);
+                         G3D_MMIO_4);
     pci_register_bar(pdev, R300_VRAM_BAR,
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64 |

@@ -1,0 +1,264 @@
+/*
+ * flipper-gx: the Nintendo GameCube Flipper (GX graphics, VI, PI and the
+ * other hardware-register blocks) as a PCI device.
+ *
+ *   BAR0  64 KiB: the hardware registers of GameCube physical 0x0C000000
+ *         with their offsets: CP 0x0000, PE 0x1000, VI 0x2000, PI 0x3000,
+ *         MI 0x4000, DSP 0x5000, DI 0x6000, SI 0x6400, EXI 0x6800,
+ *         AI 0x6C00, write-gather pipe 0x8000 (each access's value appended
+ *         in big-endian byte order, as a GameCube program's stores)
+ *   BAR2  MEM1: 32 MiB, 64-bit prefetchable, of which 24 MiB are MEM1;
+ *         GameCube physical address x = BAR2 offset x. Data there (FIFO,
+ *         display lists, arrays, XFB) is big-endian, as on the console.
+ *
+ * One console head: the VI's XFB (YUV 4:2:2) converted to RGB at the size
+ * the VI registers give. The VI display interrupts follow QEMU's virtual
+ * clock: a timer wakes the worker at the next armed beam position. The
+ * engine core (hw/gpu3d/flipper/) runs on the shared worker thread
+ * (gpu3d-worker.c); this file is PCI, BARs, properties, the timer and
+ * console wiring. docs/flipper-gx.md says what is modelled.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/module.h"
+#include "qemu/timer.h"
+#include "qemu/units.h"
+#include "qapi/error.h"
+#include "hw/pci/pci.h"
+#include "hw/qdev-properties.h"
+#include "qom/object.h"
+#include "gpu3d-worker.h"
+#include "flipper/flipper.h"
+#include "gpu3d/flipper-regs.h"
+
+#define TYPE_FLIPPER_GX "flipper-gx"
+OBJECT_DECLARE_SIMPLE_TYPE(FlipperState, FLIPPER_GX)
+
+#define FLIPPER_REGS_BAR 0
+#define FLIPPER_MEM1_BAR 2
+
+struct FlipperState {
+    PCIDevice parent_obj;
+
+    MemoryRegion mem1;
+    MemoryRegion mmio;
+    G3DRamMem mem1_mem;
+    G3DMem mem;
+    FlipperCore *core;
+    G3DWorker worker;
+    QEMUTimer *timer;           /* the next VI / AI event */
+    int64_t timer_at;           /* armed for (virtual ns); INT64_MAX: off */
+
+    uint32_t render_threads;    /* property; 0 = host CPUs */
+};
+
+static int64_t flipper_clock(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+/* the worker (lock held): arm the timer for the core's next timed event */
+static void flipper_arm_timer(FlipperState *s)
+{
+    int64_t at = flipper_next_event_ns(s->core);
+
+    if (at == s->timer_at) {
+        return;
+    }
+    s->timer_at = at;
+    if (at == INT64_MAX) {
+        timer_del(s->timer);
+    } else {
+        timer_mod_ns(s->timer, at);
+    }
+}
+
+static void flipper_timer_cb(void *opaque)
+{
+    FlipperState *s = opaque;
+
+    /* the worker's next step syncs the core to the clock and re-arms */
+    g3d_worker_kick(&s->worker);
+}
+
+/* ---- the core behind the worker -------------------------------------- */
+
+static void op_write(void *opaque, uint32_t off, uint64_t val, unsigned size)
+{
+    FlipperState *s = opaque;
+
+    flipper_reg_write(s->core, off, val, size);
+    if (off < FLIPPER_WGP_BASE) {
+        /* VI, AI: a write may arm or move a timed event */
+        flipper_arm_timer(s);
+    }
+}
+
+static uint64_t op_read(void *opaque, uint32_t off, unsigned size)
+{
+    FlipperState *s = opaque;
+
+    return flipper_reg_read(s->core, off, size);
+}
+
+static bool op_work(void *opaque, unsigned budget)
+{
+    FlipperState *s = opaque;
+    bool more = flipper_core_work(s->core, budget);
+
+    flipper_arm_timer(s);
+    return more;
+}
+
+static void op_reset(void *opaque)
+{
+    FlipperState *s = opaque;
+
+    flipper_core_reset(s->core);
+    flipper_arm_timer(s);
+}
+
+static bool op_irq(void *opaque)
+{
+    FlipperState *s = opaque;
+
+    return flipper_irq_level(s->core);
+}
+
+static bool op_scanout(void *opaque, int head, G3DScanout *so)
+{
+    FlipperState *s = opaque;
+
+    return flipper_scanout(s->core, head, so);
+}
+
+static const G3DMem *op_scanout_mem(void *opaque, int head)
+{
+    FlipperState *s = opaque;
+
+    /* the XFB address is a GameCube physical address: MEM1 */
+    return &s->mem;
+}
+
+static const G3DCoreOps flipper_core_ops = {
+    .reg_write = op_write,
+    .reg_read = op_read,
+    .work = op_work,
+    .reset = op_reset,
+    .irq_level = op_irq,
+    .scanout = op_scanout,
+    .scanout_mem = op_scanout_mem,
+    /*
+     * One unit is one FIFO command or one vertex (with its triangle queued);
+     * the rasteriser runs at the end of each step. The worst a guest can
+     * make of a unit is a vertex adding a full-screen triangle or a
+     * full EFB copy, a few milliseconds each, so 64 units hold the core
+     * lock (and a vCPU reading a register) for a fraction of a second at
+     * most; the demo's frames (about 180 units) run as fast as with 512.
+     */
+    .work_budget = 64,
+};
+
+/* ---- PCI ---------------------------------------------------------------- */
+
+static void flipper_realize(PCIDevice *pdev, Error **errp)
+{
+    FlipperState *s = FLIPPER_GX(pdev);
+    FlipperCoreConfig cfg = { 0 };
+    static const uint32_t blank_w[1] = { 640 };
+    static const uint32_t blank_h[1] = { 480 };
+    Error *err = NULL;
+
+    if (!g3d_render_threads(s->render_threads, &cfg.threads, errp)) {
+        return;
+    }
+    g3d_install_qemu_log();
+    memory_region_init_ram(&s->mem1, OBJECT(s), "flipper-gx.mem1",
+                           FLIPPER_BAR2_SIZE, &err);
+    if (err) {
+        error_propagate(errp, err);
+        return;
+    }
+    /*
+     * Registers take 16- and 32-bit accesses (the core logs others); the
+     * gather pipe takes 1, 2, 4 and 8 bytes, each appended whole.
+     */
+    g3d_worker_init_mmio(&s->worker, OBJECT(s), &s->mmio, FLIPPER_BAR0_SIZE,
+                         G3D_MMIO_8);
+    pci_register_bar(pdev, FLIPPER_REGS_BAR, PCI_BASE_ADDRESS_SPACE_MEMORY,
+                     &s->mmio);
+    pci_register_bar(pdev, FLIPPER_MEM1_BAR,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
+                     PCI_BASE_ADDRESS_MEM_PREFETCH, &s->mem1);
+    pci_config_set_interrupt_pin(pdev->config, 1);
+
+    /* the GP sees the first 24 MiB of the BAR (MEM1); the rest is unused */
+    g3d_ram_mem_init(&s->mem, &s->mem1_mem, &s->mem1);
+    cfg.mem = s->mem;
+    cfg.mem1_size = FLIPPER_MEM1_SIZE;
+    cfg.irq_update = g3d_worker_irq_cb;
+    cfg.clock_ns = flipper_clock;
+    cfg.opaque = &s->worker;
+    s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, flipper_timer_cb, s);
+    s->timer_at = INT64_MAX;
+    s->core = flipper_core_new(&cfg);
+    g3d_worker_start(&s->worker, pdev, TYPE_FLIPPER_GX, s,
+                     &flipper_core_ops, 1, blank_w, blank_h, errp);
+}
+
+static void flipper_exit(PCIDevice *pdev)
+{
+    FlipperState *s = FLIPPER_GX(pdev);
+
+    g3d_worker_stop(&s->worker);
+    timer_free(s->timer);
+    flipper_core_free(s->core);
+}
+
+static void flipper_reset(DeviceState *dev)
+{
+    FlipperState *s = FLIPPER_GX(dev);
+
+    g3d_worker_reset(&s->worker);
+}
+
+static Property flipper_properties[] = {
+    DEFINE_PROP_UINT32("render-threads", FlipperState, render_threads, 0),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+static void flipper_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+
+    k->realize = flipper_realize;
+    k->exit = flipper_exit;
+    k->vendor_id = FLIPPER_PCI_VENDOR;
+    k->device_id = FLIPPER_PCI_DEVICE;
+    k->class_id = PCI_CLASS_DISPLAY_OTHER;
+    dc->reset = flipper_reset;
+    dc->desc = "Nintendo GameCube Flipper (GX, VI, PI)";
+    device_class_set_props(dc, flipper_properties);
+    set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);
+}
+
+static const TypeInfo flipper_info = {
+    .name = TYPE_FLIPPER_GX,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(FlipperState),
+    .class_init = flipper_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_CONVENTIONAL_PCI_DEVICE },
+        { },
+    },
+};
+
+static void flipper_register_types(void)
+{
+    type_register_static(&flipper_info);
+}
+
+type_init(flipper_register_types)

@@ -1,0 +1,363 @@
+/*
+ * flipper-gx core: the API of docs/architecture.md, BAR0 dispatch to the
+ * register blocks, the PI interrupt line, time.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "flipper-int.h"
+
+static const FlipperBlock *const blocks[] = {
+    &flipper_cp_block, &flipper_pe_block, &flipper_vi_block, &flipper_pi_block,
+    &flipper_mi_block, &flipper_dsp_block, &flipper_di_block, &flipper_si_block,
+    &flipper_exi_block, &flipper_ai_block,
+};
+
+static const FlipperBlock *find_block(uint32_t offset)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(blocks); i++) {
+        if (offset >= blocks[i]->base &&
+            offset - blocks[i]->base < blocks[i]->span) {
+            return blocks[i];
+        }
+    }
+    return NULL;
+}
+
+/* ---- time ---------------------------------------------------------------- */
+
+void flipper_sync_time(FlipperCore *c)
+{
+    int64_t now;
+
+    if (!c->cfg.clock_ns) {
+        return;
+    }
+    now = c->cfg.clock_ns(c->cfg.opaque);
+    if (now <= c->now_ns) {
+        return;
+    }
+    c->now_ns = now;
+    flipper_vi_advance(c, now);
+    flipper_ai_advance(c, now);
+    flipper_irq_changed(c);
+}
+
+int64_t flipper_next_event_ns(FlipperCore *c)
+{
+    int64_t vi, ai;
+
+    flipper_sync_time(c);
+    vi = flipper_vi_next_event(c);
+    ai = flipper_ai_next_event(c);
+    return vi < ai ? vi : ai;
+}
+
+/* ---- interrupts ---------------------------------------------------------- */
+
+/*
+ * INTSR is level-driven, as Dolphin models it (digest §2.2, §9): each bit is
+ * its device's interrupt state, acknowledged at the device. Only the GP
+ * error bit is latched here (w1c). Bit 16 reads 1: reset switch not pressed.
+ */
+uint32_t flipper_pi_intsr(FlipperCore *c)
+{
+    uint32_t v = c->pi.error | PI_INTSR_RSWST;
+
+    v |= flipper_di_irq(c) | flipper_si_irq(c) | flipper_exi_irq(c);
+    v |= flipper_ai_irq(c) | flipper_dsp_irq(c) | flipper_mi_irq(c);
+    v |= flipper_vi_irq(c) | flipper_pe_irq(c);
+    if (flipper_cp_irq(c)) {
+        v |= PI_INT_CP;
+    }
+    return v;
+}
+
+void flipper_irq_changed(FlipperCore *c)
+{
+    bool level = (flipper_pi_intsr(c) & c->pi.intmr & PI_INT_MASKABLE) != 0;
+
+    if (level != c->irq_level) {
+        c->irq_level = level;
+        if (c->cfg.irq_update) {
+            c->cfg.irq_update(c->cfg.opaque);
+        }
+    }
+}
+
+bool flipper_irq_level(FlipperCore *c)
+{
+    flipper_sync_time(c);
+    return c->irq_level;
+}
+
+/* A GP runtime error: bad FIFO data or pointers (PI INTSR bit 0). */
+void flipper_gp_error(FlipperCore *c)
+{
+    c->pi.error = PI_INT_ERROR;
+    flipper_irq_changed(c);
+}
+
+/* ---- register access ----------------------------------------------------- */
+
+static uint16_t block_read16(FlipperCore *c, const FlipperBlock *b,
+                             uint32_t off)
+{
+    if (b->read16) {
+        return b->read16(c, off);
+    }
+    return (uint16_t)(b->read32(c, off & ~3u) >> ((off & 2) ? 0 : 16));
+}
+
+static void block_write16(FlipperCore *c, const FlipperBlock *b, uint32_t off,
+                          uint16_t val)
+{
+    if (b->write16) {
+        b->write16(c, off, val);
+    } else if (off & 2) {
+        b->write32(c, off & ~3u, val, 0x0000FFFF);
+    } else {
+        b->write32(c, off, (uint32_t)val << 16, 0xFFFF0000);
+    }
+}
+
+uint64_t flipper_reg_read(FlipperCore *c, uint32_t offset, unsigned size)
+{
+    const FlipperBlock *b;
+    uint32_t off;
+
+    flipper_sync_time(c);
+    if (offset >= FLIPPER_WGP_BASE &&
+        offset - FLIPPER_WGP_BASE < FLIPPER_WGP_SIZE) {
+        return 0;               /* the gather pipe is write-only */
+    }
+    b = find_block(offset);
+    if (!b) {
+        g3d_guest_error("flipper: read at unmapped BAR0 offset 0x%x", offset);
+        return 0;
+    }
+    off = offset - b->base;
+    if ((size != 2 && size != 4) || (off & (size - 1))) {
+        g3d_guest_error("flipper: %s: %u-byte read at 0x%x not supported",
+                        b->name, size, offset);
+        return 0;
+    }
+    if (size == 2) {
+        return block_read16(c, b, off);
+    }
+    if (b->read32) {
+        return b->read32(c, off);
+    }
+    /* a 32-bit access to two 16-bit registers: big-endian bus order */
+    return (uint32_t)b->read16(c, off) << 16 | b->read16(c, off + 2);
+}
+
+void flipper_reg_write(FlipperCore *c, uint32_t offset, uint64_t val,
+                       unsigned size)
+{
+    const FlipperBlock *b;
+    uint32_t off;
+
+    flipper_sync_time(c);
+    if (offset >= FLIPPER_WGP_BASE &&
+        offset - FLIPPER_WGP_BASE < FLIPPER_WGP_SIZE) {
+        if (size == 1 || size == 2 || size == 4 || size == 8) {
+            flipper_pi_gather_write(c, val, size);
+        } else {
+            g3d_guest_error("flipper: %u-byte gather pipe write", size);
+        }
+        return;
+    }
+    b = find_block(offset);
+    if (!b) {
+        g3d_guest_error("flipper: write 0x%" G_GINT64_MODIFIER
+                        "x at unmapped BAR0 offset 0x%x", val, offset);
+        return;
+    }
+    off = offset - b->base;
+    if ((size != 2 && size != 4) || (off & (size - 1))) {
+        g3d_guest_error("flipper: %s: %u-byte write at 0x%x not supported",
+                        b->name, size, offset);
+        return;
+    }
+    if (size == 2) {
+        block_write16(c, b, off, (uint16_t)val);
+    } else if (b->write32) {
+        b->write32(c, off, (uint32_t)val, 0xFFFFFFFF);
+    } else {
+        b->write16(c, off, (uint16_t)(val >> 16));
+        b->write16(c, off + 2, (uint16_t)val);
+    }
+    flipper_irq_changed(c);
+}
+
+/* ---- lifecycle ----------------------------------------------------------- */
+
+FlipperCore *flipper_core_new(const FlipperCoreConfig *cfg)
+{
+    FlipperCore *c = g_new0(FlipperCore, 1);
+
+    c->cfg = *cfg;
+    c->mem1_size = cfg->mem1_size ? cfg->mem1_size : FLIPPER_MEM1_SIZE;
+    c->threads = cfg->threads < 1 ? 1 : cfg->threads;
+    c->raster = g3d_raster_new(c->threads);
+    c->threads = g3d_raster_threads(c->raster);
+    c->tstats = g_new0(FlipperThreadStats, c->threads);
+    c->efb_color = g_new0(uint32_t, EFB_W * EFB_H);
+    c->efb_depth = g_new0(uint32_t, EFB_W * EFB_H);
+    flipper_core_reset(c);
+    return c;
+}
+
+void flipper_core_free(FlipperCore *c)
+{
+    if (!c) {
+        return;
+    }
+    g3d_raster_free(c->raster);
+    flipper_dsp_free(c);
+    g_free(c->tstats);
+    g_free(c->efb_color);
+    g_free(c->efb_depth);
+    g_free(c);
+}
+
+void flipper_core_reset(FlipperCore *c)
+{
+    int t;
+
+    /* drop queued triangles: they were drawn by the state being reset */
+    flipper_flush(c);
+    if (c->cfg.clock_ns) {
+        c->now_ns = c->cfg.clock_ns(c->cfg.opaque);
+    }
+    flipper_gx_reset_regs(c);
+    flipper_cp_reset(c);
+    flipper_pi_reset(c);
+    flipper_pe_reset(c);
+    flipper_vi_reset(c);
+    flipper_mi_reset(c);
+    flipper_dsp_reset(c);
+    flipper_di_reset(c);
+    flipper_si_reset(c);
+    flipper_exi_reset(c);
+    flipper_ai_reset(c);
+    memset(&c->su, 0, sizeof(c->su));
+    /* ZFREEZE before any triangle: a flat plane at 1.0 (Dolphin's guess) */
+    memset(&c->zfreeze, 0, sizeof(c->zfreeze));
+    c->zfreeze.f0 = 1.0f;
+    memset(c->efb_color, 0, sizeof(uint32_t) * EFB_W * EFB_H);
+    memset(c->efb_depth, 0, sizeof(uint32_t) * EFB_W * EFB_H);
+    for (t = 0; t < c->threads; t++) {
+        memset(&c->tstats[t], 0, sizeof(c->tstats[t]));
+    }
+    c->logged_unimp_tex = c->logged_unimp_z16 = false;
+    c->irq_level = false;
+    flipper_irq_changed(c);
+    if (c->cfg.display_update) {
+        c->cfg.display_update(c->cfg.opaque);
+    }
+}
+
+/* ---- work ---------------------------------------------------------------- */
+
+void flipper_flush(FlipperCore *c)
+{
+    int t;
+
+    g3d_raster_flush(c->raster);
+    for (t = 0; t < c->threads; t++) {
+        FlipperThreadStats *s = &c->tstats[t];
+
+        c->stats.pixels += s->pixels;
+        s->pixels = 0;
+        if (s->bbox[0] <= s->bbox[1]) {
+            int *b = c->pe.bbox;
+            b[0] = MIN(b[0], s->bbox[0]);
+            b[1] = MAX(b[1], s->bbox[1]);
+            b[2] = MIN(b[2], s->bbox[2]);
+            b[3] = MAX(b[3], s->bbox[3]);
+        }
+        s->bbox[0] = s->bbox[2] = INT_MAX;
+        s->bbox[1] = s->bbox[3] = INT_MIN;
+    }
+}
+
+bool flipper_core_work(FlipperCore *c, unsigned budget)
+{
+    bool more;
+
+    flipper_sync_time(c);
+    more = flipper_cp_work(c, &budget);
+    /* status reads must tell the truth about what is drawn */
+    flipper_flush(c);
+    flipper_irq_changed(c);
+    return more;
+}
+
+void flipper_gx_exec(FlipperCore *c, const uint8_t *cmds, size_t len)
+{
+    GXDecoder d = { 0 };
+    size_t pos = 0;
+
+    while (pos < len) {
+        unsigned budget = 1u << 20;
+
+        pos += flipper_gx_decode(c, &d, cmds + pos, len - pos, &budget,
+                                 true, false);
+        /* a CALL_DL stops decoding: run the list to its end */
+        while (c->cp.dl_active) {
+            unsigned b = 1u << 20;
+            flipper_cp_dl_work(c, &b);
+        }
+    }
+    flipper_flush(c);
+    flipper_irq_changed(c);
+}
+
+bool flipper_scanout(FlipperCore *c, int head, G3DScanout *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (head != 0) {
+        return false;
+    }
+    flipper_sync_time(c);
+    return flipper_vi_scanout(c, out);
+}
+
+void flipper_core_stats(FlipperCore *c, FlipperStats *out)
+{
+    *out = c->stats;
+}
+
+const uint32_t *flipper_bp_regs(FlipperCore *c)
+{
+    return c->bp;
+}
+
+const uint32_t *flipper_cp_regs(FlipperCore *c)
+{
+    return c->cpr;
+}
+
+const uint32_t *flipper_xf_words(FlipperCore *c)
+{
+    return c->xf;
+}
+
+uint32_t flipper_efb_color(FlipperCore *c, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= EFB_W || y >= EFB_H) {
+        return 0;
+    }
+    return flipper_pe_get_color(c, x, y);
+}
+
+uint32_t flipper_efb_depth(FlipperCore *c, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= EFB_W || y >= EFB_H) {
+        return 0;
+    }
+    return c->efb_depth[y * EFB_W + x] & 0xFFFFFF;
+}

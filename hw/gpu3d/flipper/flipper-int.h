@@ -1,0 +1,392 @@
+/*
+ * flipper-gx core internals shared by the block files. The folder is the
+ * block diagram: cp.c (FIFO), cp-decode.c (GX commands), cp-vertex.c (vertex
+ * loader), xf.c (transform), su.c (primitive setup), clipper.c, ras.c
+ * (rasteriser), tev.c, pe.c (pixel engine, EFB), pe-copy.c (EFB copies),
+ * bp.c (BP register side effects), vi.c, pi.c, mi.c, dsp.c, di.c, si.c,
+ * exi.c, ai.c; core.c ties them together.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef GPU3D_FLIPPER_INT_H
+#define GPU3D_FLIPPER_INT_H
+
+#include <glib.h>
+#include <string.h>
+
+#include "flipper.h"
+#include "common/raster.h"
+#include "gpu3d/flipper-regs.h"
+
+#define EFB_W FLIPPER_EFB_WIDTH
+#define EFB_H FLIPPER_EFB_HEIGHT
+
+/* ---- CP ------------------------------------------------------------------ */
+
+#define CP_STAGE_SIZE 4096      /* bytes fetched from the FIFO, not yet decoded */
+
+/* How one vertex attribute is laid out (cp-vertex.c). */
+typedef struct GXAttrFormat {
+    uint8_t mode;               /* VCD_NONE / DIRECT / INDEX8 / INDEX16 */
+    uint8_t fmt;                /* component or colour format */
+    uint8_t comps;              /* components (colours: 1) */
+    uint8_t csize;              /* bytes per component (colours: per colour) */
+    bool nbt3;                  /* normals: three indices */
+    uint32_t offset;            /* byte offset in the vertex */
+    float scale;                /* 1 / 2^shift */
+} GXAttrFormat;
+
+typedef struct GXVertexFormat {
+    uint32_t size;              /* bytes per vertex in the stream */
+    GXAttrFormat a[21];         /* PNMTX, TEXMTX0-7, POS, NRM, CLR0-1, TEX0-7 */
+} GXVertexFormat;
+
+/* A command stream being decoded: a draw may span several work steps. */
+typedef struct GXDecoder {
+    bool in_draw;
+    uint8_t prim, vat;
+    uint32_t left;              /* vertices still to load */
+    GXVertexFormat fmt;
+} GXDecoder;
+
+typedef struct FlipperCP {
+    uint16_t cr;
+    bool ovf, unf, bp_hit;      /* SR bits 0, 1, 4 */
+    uint16_t token;             /* CP 0x0E mirrors the last PE token */
+    uint16_t perf_sel;
+    uint32_t base, end, hiwm, lowm, dist, wptr, rptr, bp;
+    bool fault;                 /* bad FIFO pointers: reading halted */
+    uint8_t stage[CP_STAGE_SIZE];
+    uint32_t stage_len;
+    GXDecoder dec;
+    /* a CALL_DL in progress (display lists do not nest) */
+    bool dl_active;
+    uint32_t dl_addr, dl_size, dl_pos;
+    GXDecoder dl_dec;
+} FlipperCP;
+
+/* ---- PI ------------------------------------------------------------------ */
+
+typedef struct FlipperPI {
+    uint32_t intmr;
+    uint32_t error;             /* latched PI_INT_ERROR (GP runtime error) */
+    uint32_t fifo_base, fifo_end, fifo_wptr;
+    bool wrap;
+    uint8_t gather[FLIPPER_WGP_SIZE + 8];
+    uint32_t gather_len;
+    uint32_t reset_code, unk30;
+} FlipperPI;
+
+/* ---- PE ------------------------------------------------------------------ */
+
+typedef struct FlipperPE {
+    uint16_t mmio[PE_REG_SPAN / 2];   /* 0x00-0x08 and unmodelled counters */
+    bool token_en, finish_en, token_int, finish_int;
+    uint16_t token;
+    /* bounding box, inclusive, 2x2 rounded; left > right when empty */
+    int bbox[4];                /* left, right, top, bottom */
+} FlipperPE;
+
+/* ---- VI ------------------------------------------------------------------ */
+
+typedef struct FlipperVI {
+    uint16_t regs[VI_REG_SPAN / 2];
+    int64_t last_ns;            /* clock time of the position below */
+    uint64_t sample;            /* beam position: samples since frame start */
+} FlipperVI;
+
+/* ---- the other blocks ---------------------------------------------------- */
+
+typedef struct FlipperMI {
+    uint16_t regs[MI_REG_SPAN / 2];
+} FlipperMI;
+
+typedef struct FlipperDSP {
+    uint16_t regs[DSP_REG_SPAN / 2];
+    uint16_t csr;
+    uint8_t *aram;              /* allocated on first ARAM DMA */
+} FlipperDSP;
+
+typedef struct FlipperDI {
+    uint32_t regs[DI_REG_SPAN / 4];
+} FlipperDI;
+
+typedef struct FlipperSI {
+    uint32_t outbuf[4], inbuf_h[4], inbuf_l[4];
+    uint32_t poll, comcsr, sr, exilk;
+    uint8_t iobuf[128];
+} FlipperSI;
+
+typedef struct FlipperEXI {
+    uint32_t csr[EXI_CHANNELS], mar[EXI_CHANNELS], len[EXI_CHANNELS];
+    uint32_t cr[EXI_CHANNELS], data[EXI_CHANNELS];
+} FlipperEXI;
+
+typedef struct FlipperAI {
+    uint32_t cr, vr, scnt, it;
+    int64_t last_ns;
+    uint64_t frac;              /* sample-clock remainder, in ns * rate */
+} FlipperAI;
+
+/* ---- the vertex pipeline ------------------------------------------------- */
+
+/* A vertex as the vertex loader delivers it (digest §3.2). */
+typedef struct GXInVertex {
+    float pos[3];
+    float nrm[3][3];            /* normal, binormal, tangent */
+    uint8_t col[2][4];          /* RGBA */
+    float tex[8][2];
+    uint8_t posmtx;
+    uint8_t texmtx[8];
+    bool has_nrm, has_col[2];
+} GXInVertex;
+
+/* A vertex after XF, ready for setup. */
+typedef struct GXVertex {
+    float mv[3];                /* eye space */
+    float proj[4];              /* clip space x, y, z, w */
+    float screen[3];            /* window x, y (with the +342 offset), z */
+    float normal[3][3];
+    uint8_t col[2][4];          /* RGBA */
+    float tex[8][3];
+} GXVertex;
+
+/* Primitive assembly (su.c). */
+typedef struct FlipperSU {
+    int prim;                   /* GX_DRAW_PRIM() of the current draw */
+    unsigned count;             /* vertices seen in this draw */
+    GXVertex v[4];
+} FlipperSU;
+
+/* An attribute plane over the screen, as the rasteriser evaluates it. */
+typedef struct GXSlope {
+    float f0, dfdx, dfdy;       /* value at the reference point, gradients */
+    int32_t x0, y0;             /* reference pixel */
+    float xoff, yoff;           /* sample offset from the reference vertex */
+} GXSlope;
+
+/*
+ * The TEV configuration most draws use: one stage whose colour and alpha
+ * are the rasterised channel unchanged (D = RASC / RASA, A = B = C = 0, no
+ * bias or scale), no texture, alpha test passing every value, no fog. The
+ * pixel is then the channel through its swap table (tev.c decides).
+ */
+typedef struct FlipperTevFast {
+    bool on;
+    uint8_t chan;               /* rasterised colour channel 0 or 1 */
+    uint8_t swap[4];            /* RGBA source of each output component */
+} FlipperTevFast;
+
+/* Statistics per render thread, summed after each flush. */
+typedef struct FlipperThreadStats {
+    uint64_t pixels;
+    int bbox[4];
+} FlipperThreadStats;
+
+struct FlipperCore {
+    FlipperCoreConfig cfg;
+    uint32_t mem1_size;
+    G3DRaster *raster;
+    int threads;
+    int64_t now_ns;
+    bool irq_level;
+
+    FlipperCP cp;
+    FlipperPI pi;
+    FlipperPE pe;
+    FlipperVI vi;
+    FlipperMI mi;
+    FlipperDSP dsp;
+    FlipperDI di;
+    FlipperSI si;
+    FlipperEXI exi;
+    FlipperAI ai;
+
+    /* GX register files */
+    uint32_t bp[256];
+    uint32_t bp_mask;           /* BP 0xFE: bits the next BP write changes */
+    uint32_t cpr[256];
+    uint32_t xf[XF_MEM_WORDS + XF_REG_COUNT];   /* memory, then registers */
+    int16_t tev_reg[4][4];      /* PREV, C0-C2: RGBA, signed 11-bit */
+    int16_t tev_konst[4][4];    /* K0-K3 */
+
+    FlipperSU su;
+    GXSlope zfreeze;            /* depth plane kept for GEN_MODE.ZFREEZE */
+    /* EFB: colour (format-packed 24 bits) and depth (24 bits) */
+    uint32_t *efb_color, *efb_depth;
+    FlipperThreadStats *tstats;
+    FlipperTevFast tev_fast;    /* valid while !tev_fast_dirty */
+    bool tev_fast_dirty;        /* a BP register changed since */
+    bool logged_unimp_tex;      /* texturing: logged once per reset */
+    bool logged_unimp_z16;
+
+    FlipperStats stats;
+};
+
+/* core.c */
+void flipper_irq_changed(FlipperCore *c);
+void flipper_sync_time(FlipperCore *c);
+uint32_t flipper_pi_intsr(FlipperCore *c);
+void flipper_gp_error(FlipperCore *c);
+/* true if [addr, addr+len) is MEM1 */
+static inline bool flipper_mem1_ok(FlipperCore *c, uint64_t addr, uint64_t len)
+{
+    return g3d_range_ok(addr, len, 0, c->mem1_size);
+}
+void flipper_flush(FlipperCore *c);     /* rasterise everything queued */
+
+static inline uint16_t be16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] << 8 | p[1]);
+}
+static inline uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+static inline void put_be16(uint8_t *p, uint16_t v)
+{
+    p[0] = v >> 8;
+    p[1] = v;
+}
+static inline float u2f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/*
+ * Register blocks. `off` is the offset inside the block. A 16-bit block
+ * implements read16/write16 on its 16-bit registers; a 32-bit block
+ * implements read32/write32, where `mask` says which bits were written
+ * (a 16-bit access writes one half).
+ */
+typedef struct FlipperBlock {
+    const char *name;
+    uint32_t base, span;
+    uint16_t (*read16)(FlipperCore *c, uint32_t off);
+    void (*write16)(FlipperCore *c, uint32_t off, uint16_t val);
+    uint32_t (*read32)(FlipperCore *c, uint32_t off);
+    void (*write32)(FlipperCore *c, uint32_t off, uint32_t val, uint32_t mask);
+} FlipperBlock;
+
+extern const FlipperBlock flipper_cp_block, flipper_pe_block, flipper_vi_block,
+    flipper_pi_block, flipper_mi_block, flipper_dsp_block, flipper_di_block,
+    flipper_si_block, flipper_exi_block, flipper_ai_block;
+
+/* cp.c */
+void flipper_cp_reset(FlipperCore *c);
+bool flipper_cp_irq(FlipperCore *c);
+void flipper_cp_burst(FlipperCore *c);      /* PI: a 32-byte burst in link mode */
+bool flipper_cp_work(FlipperCore *c, unsigned *budget);
+bool flipper_cp_dl_work(FlipperCore *c, unsigned *budget);
+bool flipper_cp_busy(FlipperCore *c);
+void flipper_cp_set_token(FlipperCore *c, uint16_t token);
+
+/* cp-decode.c */
+/*
+ * Decode commands from buf[0..len). Stops before an incomplete command
+ * (unless `final`, where it is an error and the rest is dropped), when the
+ * budget runs out, or after a CALL_DL from the FIFO. Returns bytes consumed.
+ */
+size_t flipper_gx_decode(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
+                         size_t len, unsigned *budget, bool final,
+                         bool in_dl);
+void flipper_cpr_write(FlipperCore *c, uint8_t reg, uint32_t val);
+void flipper_gx_reset_regs(FlipperCore *c);
+
+/* cp-vertex.c */
+void flipper_vtx_format(FlipperCore *c, int vat, GXVertexFormat *f);
+void flipper_vtx_load(FlipperCore *c, const GXVertexFormat *f,
+                      const uint8_t *src, GXInVertex *out);
+
+/* xf.c */
+void flipper_xf_write(FlipperCore *c, uint32_t addr, uint32_t val);
+void flipper_xf_transform(FlipperCore *c, const GXInVertex *in, GXVertex *out);
+static inline float xf_f(FlipperCore *c, uint32_t addr)
+{
+    return u2f(c->xf[addr]);
+}
+static inline uint32_t xf_reg(FlipperCore *c, uint32_t addr)
+{
+    return c->xf[addr];
+}
+
+/* su.c */
+void flipper_su_begin(FlipperCore *c, int prim);
+void flipper_su_vertex(FlipperCore *c, const GXVertex *v);
+
+/* clipper.c */
+void flipper_clip_triangle(FlipperCore *c, const GXVertex *v0,
+                           const GXVertex *v1, const GXVertex *v2);
+void flipper_clip_line(FlipperCore *c, const GXVertex *v0, const GXVertex *v1);
+void flipper_clip_point(FlipperCore *c, const GXVertex *v);
+
+/* ras.c: v0..v2 in window coordinates, already in front-facing order */
+void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
+                          const GXVertex *v1, const GXVertex *v2);
+int flipper_iround(float x);
+extern const G3DRasterRules flipper_raster_rules;
+
+/* tev.c: the pass-through case of the current state (see FlipperTevFast) */
+const FlipperTevFast *flipper_tev_fast(FlipperCore *c);
+
+/* tev.c: one pixel through the TEV stages, alpha test, PE */
+typedef struct TevPixel {
+    int x, y;
+    uint32_t z;
+    uint8_t col[2][4];          /* rasterised colour channels, RGBA */
+} TevPixel;
+/* returns false if the pixel was discarded (alpha test) */
+bool flipper_tev_shade(FlipperCore *c, const TevPixel *p, uint8_t out[4]);
+
+/* pe.c */
+void flipper_pe_reset(FlipperCore *c);
+void flipper_pe_draw_done(FlipperCore *c);
+void flipper_pe_token(FlipperCore *c, uint16_t token, bool interrupt);
+uint32_t flipper_pe_irq(FlipperCore *c);     /* PI cause bits */
+bool flipper_pe_zcompare(FlipperCore *c, int x, int y, uint32_t z);
+void flipper_pe_blend(FlipperCore *c, int x, int y, const uint8_t rgba[4]);
+void flipper_pe_set_color(FlipperCore *c, int x, int y, const uint8_t rgba[4]);
+void flipper_pe_set_depth(FlipperCore *c, int x, int y, uint32_t z);
+uint32_t flipper_pe_get_color(FlipperCore *c, int x, int y);   /* 0xRRGGBBAA */
+void flipper_pe_bbox_reset(FlipperCore *c);
+
+/* pe-copy.c */
+void flipper_pe_copy(FlipperCore *c, uint32_t trigger);
+
+/* bp.c */
+void flipper_bp_write(FlipperCore *c, uint32_t word);
+
+/* tev.c */
+void flipper_tev_reg_write(FlipperCore *c, uint8_t reg);
+
+/* vi.c */
+void flipper_vi_reset(FlipperCore *c);
+void flipper_vi_advance(FlipperCore *c, int64_t now);
+uint32_t flipper_vi_irq(FlipperCore *c);
+int64_t flipper_vi_next_event(FlipperCore *c);
+bool flipper_vi_scanout(FlipperCore *c, G3DScanout *out);
+
+/* pi.c */
+void flipper_pi_reset(FlipperCore *c);
+void flipper_pi_gather_write(FlipperCore *c, uint64_t val, unsigned size);
+
+/* the other blocks */
+void flipper_mi_reset(FlipperCore *c);
+uint32_t flipper_mi_irq(FlipperCore *c);
+void flipper_dsp_reset(FlipperCore *c);
+void flipper_dsp_free(FlipperCore *c);
+uint32_t flipper_dsp_irq(FlipperCore *c);
+void flipper_di_reset(FlipperCore *c);
+uint32_t flipper_di_irq(FlipperCore *c);
+void flipper_si_reset(FlipperCore *c);
+uint32_t flipper_si_irq(FlipperCore *c);
+void flipper_exi_reset(FlipperCore *c);
+uint32_t flipper_exi_irq(FlipperCore *c);
+void flipper_ai_reset(FlipperCore *c);
+void flipper_ai_advance(FlipperCore *c, int64_t now);
+uint32_t flipper_ai_irq(FlipperCore *c);
+int64_t flipper_ai_next_event(FlipperCore *c);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * PE: pixel engine. The EFB (640 x 528), depth compare and update,
+ * blending, logic ops, dither, the draw-done and token interrupts, the
+ * bounding box, and the PE MMIO registers (doc 5.2, digest §2.3, §3.6, §6.9).
+ *
+ * EFB storage, one 32-bit word per pixel for colour and one for depth:
+ *   RGB8_Z24   R8 G8 B8 (alpha reads 255)
+ *   RGBA6_Z24  R6 G6 B6 A6, each read back with bit replication
+ *   RGB565_Z16 R5 G6 B5, read back with bit replication. Decision: depth
+ *              stays 24-bit (the compressed Z16 formats are not modelled,
+ *              logged once); Dolphin treats this format as RGB8.
+ * Changing the pixel format reinterprets the stored bits, as the hardware
+ * does (RGB8 <-> RGBA6 share the 24-bit layout).
+ *
+ * Blending: factor f in 0..255 scales as f + (f >> 7) over 256; subtract
+ * mode is dst - src with no factors; logic ops apply to all four channels;
+ * RGBA6 dithers with the 2x2 Bayer matrix {0 2; 3 1} (Dolphin, digest §6.9).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "flipper-int.h"
+
+#include "common/fragment.h"
+
+enum { R = 0, G = 1, B = 2, A = 3 };
+
+static int pixel_format(FlipperCore *c)
+{
+    return c->bp[BP_ZCOMPARE] & 7;
+}
+
+void flipper_pe_reset(FlipperCore *c)
+{
+    memset(&c->pe, 0, sizeof(c->pe));
+    flipper_pe_bbox_reset(c);
+}
+
+void flipper_pe_bbox_reset(FlipperCore *c)
+{
+    /* an empty box, as libogc's GX_ClearBoundingBox leaves it */
+    c->pe.bbox[0] = 0x3FF;
+    c->pe.bbox[1] = 0;
+    c->pe.bbox[2] = 0x3FF;
+    c->pe.bbox[3] = 0;
+}
+
+uint32_t flipper_pe_irq(FlipperCore *c)
+{
+    const FlipperPE *pe = &c->pe;
+
+    return (pe->token_int && pe->token_en ? PI_INT_PE_TOKEN : 0) |
+           (pe->finish_int && pe->finish_en ? PI_INT_PE_FINISH : 0);
+}
+
+void flipper_pe_draw_done(FlipperCore *c)
+{
+    flipper_flush(c);           /* "done" must be true when it is signalled */
+    c->pe.finish_int = true;
+    flipper_irq_changed(c);
+}
+
+void flipper_pe_token(FlipperCore *c, uint16_t token, bool interrupt)
+{
+    flipper_flush(c);
+    c->pe.token = token;
+    flipper_cp_set_token(c, token);
+    if (interrupt) {
+        c->pe.token_int = true;
+    }
+    flipper_irq_changed(c);
+}
+
+/* ---- EFB ----------------------------------------------------------------- */
+
+uint32_t flipper_pe_get_color(FlipperCore *c, int x, int y)
+{
+    uint32_t v = c->efb_color[y * EFB_W + x];
+
+    switch (pixel_format(c)) {
+    case PE_FMT_RGBA6_Z24:
+        return (uint32_t)g3d_expand_bits((v >> 18) & 63, 6) << 24 |
+               (uint32_t)g3d_expand_bits((v >> 12) & 63, 6) << 16 |
+               (uint32_t)g3d_expand_bits((v >> 6) & 63, 6) << 8 |
+               g3d_expand_bits(v & 63, 6);
+    case PE_FMT_RGB565_Z16:
+        return (uint32_t)g3d_expand_bits((v >> 11) & 31, 5) << 24 |
+               (uint32_t)g3d_expand_bits((v >> 5) & 63, 6) << 16 |
+               (uint32_t)g3d_expand_bits(v & 31, 5) << 8 | 0xFF;
+    default:
+        return (v & 0xFFFFFF) << 8 | 0xFF;
+    }
+}
+
+static void unpack(uint32_t rgba, uint8_t out[4])
+{
+    out[R] = rgba >> 24;
+    out[G] = rgba >> 16;
+    out[B] = rgba >> 8;
+    out[A] = rgba;
+}
+
+/* store colour and/or alpha by the pixel format */
+static void store(FlipperCore *c, int x, int y, const uint8_t col[4],
+                  bool color, bool alpha)
+{
+    uint32_t *p = &c->efb_color[y * EFB_W + x];
+    uint32_t v = *p;
+
+    switch (pixel_format(c)) {
+    case PE_FMT_RGBA6_Z24:
+        if (color) {
+            v = (v & 0x3F) | (uint32_t)(col[R] >> 2) << 18 |
+                (uint32_t)(col[G] >> 2) << 12 | (uint32_t)(col[B] >> 2) << 6;
+        }
+        if (alpha) {
+            v = (v & ~0x3Fu) | (col[A] >> 2);
+        }
+        break;
+    case PE_FMT_RGB565_Z16:
+        if (color) {
+            v = (uint32_t)(col[R] >> 3) << 11 | (uint32_t)(col[G] >> 2) << 5 |
+                (col[B] >> 3);
+        }
+        break;
+    default:
+        /* RGB8 and the formats without alpha: no alpha is stored */
+        if (color) {
+            v = (uint32_t)col[R] << 16 | (uint32_t)col[G] << 8 | col[B];
+        }
+        break;
+    }
+    *p = v;
+}
+
+void flipper_pe_set_color(FlipperCore *c, int x, int y, const uint8_t rgba[4])
+{
+    uint32_t cm = c->bp[BP_BLENDMODE];
+
+    store(c, x, y, rgba, (cm >> 3) & 1, (cm >> 4) & 1);
+}
+
+void flipper_pe_set_depth(FlipperCore *c, int x, int y, uint32_t z)
+{
+    if ((c->bp[BP_ZMODE] >> 4) & 1) {
+        c->efb_depth[y * EFB_W + x] = z & 0xFFFFFF;
+    }
+}
+
+bool flipper_pe_zcompare(FlipperCore *c, int x, int y, uint32_t z)
+{
+    uint32_t *d = &c->efb_depth[y * EFB_W + x];
+    uint32_t zm = c->bp[BP_ZMODE];
+
+    /* the GX compare codes are G3DCompare's order (doc BP 0x40) */
+    if (!g3d_compare_u((G3DCompare)((zm >> 1) & 7), z, *d)) {
+        return false;
+    }
+    if ((zm >> 4) & 1) {
+        *d = z & 0xFFFFFF;
+    }
+    return true;
+}
+
+static uint8_t factor(int code, bool is_src, int ch, const uint8_t s[4],
+                      const uint8_t d[4])
+{
+    switch (code) {
+    case 0: return 0;
+    case 1: return 255;
+    case 2: return is_src ? d[ch] : s[ch];           /* DSTCLR / SRCCLR */
+    case 3: return 255 - (is_src ? d[ch] : s[ch]);
+    case 4: return s[A];
+    case 5: return 255 - s[A];
+    case 6: return d[A];
+    default: return 255 - d[A];
+    }
+}
+
+void flipper_pe_blend(FlipperCore *c, int x, int y, const uint8_t src[4])
+{
+    uint32_t cm = c->bp[BP_BLENDMODE];
+    uint32_t ca = c->bp[BP_CONSTANTALPHA];
+    uint8_t dst[4], res[4];
+    int k;
+
+    unpack(flipper_pe_get_color(c, x, y), dst);
+    if (cm & 1) {
+        if ((cm >> 11) & 1) {
+            for (k = 0; k < 4; k++) {
+                int v = dst[k] - src[k];
+                res[k] = v < 0 ? 0 : v;
+            }
+        } else {
+            int sf = (cm >> 8) & 7, df = (cm >> 5) & 7;
+            for (k = 0; k < 4; k++) {
+                unsigned fs = factor(sf, true, k, src, dst);
+                unsigned fd = factor(df, false, k, src, dst);
+                unsigned v;
+                fs += fs >> 7;
+                fd += fd >> 7;
+                v = (src[k] * fs + dst[k] * fd) >> 8;
+                res[k] = v > 255 ? 255 : v;
+            }
+        }
+    } else if ((cm >> 1) & 1) {
+        uint32_t s = (uint32_t)src[R] << 24 | src[G] << 16 | src[B] << 8 | src[A];
+        uint32_t d = (uint32_t)dst[R] << 24 | dst[G] << 16 | dst[B] << 8 | dst[A];
+        unpack(g3d_logic_op((cm >> 12) & 15, s, d), res);
+    } else {
+        memcpy(res, src, 4);
+    }
+    if ((ca >> 8) & 1) {
+        res[A] = ca & 0xFF;     /* destination alpha constant */
+    }
+    if ((cm >> 3) & 1) {
+        if (((cm >> 2) & 1) && pixel_format(c) == PE_FMT_RGBA6_Z24) {
+            static const uint8_t bayer[2][2] = { { 0, 2 }, { 3, 1 } };
+            for (k = R; k <= B; k++) {
+                res[k] = ((res[k] - (res[k] >> 6)) + bayer[y & 1][x & 1]) &
+                         0xFC;
+            }
+        }
+        store(c, x, y, res, true, (cm >> 4) & 1);
+    } else if ((cm >> 4) & 1) {
+        store(c, x, y, res, false, true);
+    }
+}
+
+/* ---- MMIO ---------------------------------------------------------------- */
+
+static uint16_t pe_read16(FlipperCore *c, uint32_t off)
+{
+    FlipperPE *pe = &c->pe;
+
+    switch (off + FLIPPER_PE_BASE) {
+    case A_PE_ISR:
+        return (pe->token_en ? R_PE_ISR_TOKEN_ENABLE_MASK : 0) |
+               (pe->finish_en ? R_PE_ISR_FINISH_ENABLE_MASK : 0) |
+               (pe->token_int ? R_PE_ISR_TOKEN_MASK : 0) |
+               (pe->finish_int ? R_PE_ISR_FINISH_MASK : 0);
+    case A_PE_TOKEN:
+        return pe->token;
+    case A_PE_BBOX_LEFT:
+        return pe->bbox[0];
+    case A_PE_BBOX_RIGHT:
+        return pe->bbox[1];
+    case A_PE_BBOX_TOP:
+        return pe->bbox[2];
+    case A_PE_BBOX_BOTTOM:
+        return pe->bbox[3];
+    default:
+        if (off + FLIPPER_PE_BASE >= A_PE_PERF_FIRST) {
+            return 0;       /* performance counters: not modelled */
+        }
+        return pe->mmio[off / 2];
+    }
+}
+
+static void pe_write16(FlipperCore *c, uint32_t off, uint16_t val)
+{
+    FlipperPE *pe = &c->pe;
+
+    switch (off + FLIPPER_PE_BASE) {
+    case A_PE_ZCONF:
+    case A_PE_ALPHACONF:
+    case A_PE_DSTALPHA:
+    case A_PE_ALPHAMODE:
+    case A_PE_ALPHAREAD:
+        /*
+         * They set how CPU EFB peeks and pokes behave; the EFB CPU window
+         * (0xC8000000) is not part of the device's BARs, so only stored.
+         */
+        pe->mmio[off / 2] = val;
+        break;
+    case A_PE_ISR:
+        pe->token_en = val & R_PE_ISR_TOKEN_ENABLE_MASK;
+        pe->finish_en = val & R_PE_ISR_FINISH_ENABLE_MASK;
+        if (val & R_PE_ISR_TOKEN_MASK) {
+            pe->token_int = false;
+        }
+        if (val & R_PE_ISR_FINISH_MASK) {
+            pe->finish_int = false;
+        }
+        break;
+    default:
+        if (off + FLIPPER_PE_BASE >= A_PE_PERF_FIRST &&
+            off + FLIPPER_PE_BASE <= A_PE_PERF_LAST) {
+            return;     /* counters: writes ignored */
+        }
+        g3d_guest_error("flipper: PE: write 0x%04x to %s register 0x%02x",
+                        val, off <= 0x16 ? "read-only" : "unknown", off);
+        break;
+    }
+}
+
+const FlipperBlock flipper_pe_block = {
+    .name = "PE", .base = FLIPPER_PE_BASE, .span = PE_REG_SPAN,
+    .read16 = pe_read16, .write16 = pe_write16,
+};

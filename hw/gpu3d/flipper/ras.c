@@ -1,0 +1,351 @@
+/*
+ * RAS: rasteriser. Scissor, sub-pixel snapping, attribute slopes and the
+ * per-pixel path into the TEV and the PE (digest §6.5, Appendix D.1).
+ *
+ * GX window coordinates carry +342 (the viewport and scissor registers both
+ * include it). The scissor offset (BP 0x59, in units of 2 pixels) moves
+ * the EFB origin: a vertex at window x is rasterised at x - 2 * XO.
+ * Coverage is tested on GX's 1/16-pixel grid: vertices are snapped to
+ * 1/16 pixel (round half up, towards zero for negatives, as Dolphin does)
+ * and pixel (x, y) is sampled at (x + 9/16, y + 9/16) with a top-left fill
+ * rule, which is how Dolphin's software renderer matches the hardware;
+ * the shared rasteriser does the walk with exactly these parameters.
+ * Attributes are evaluated as Dolphin evaluates them: planes through the
+ * three vertices (float), referenced to the first vertex and sampled near
+ * the pixel centre (+0.495); colours are truncated to integers with
+ * negatives clamped to zero, depth is clamped to 24 bits.
+ *
+ * Scissor: BP 0x20/0x21 are inclusive corners with +342. The rectangle is
+ * tried at the offset and at offsets 1024 pixels apart (the coordinates
+ * wrap), giving up to a few rectangles; each is drawn, the one overlapping
+ * the viewport most last (Dolphin's ScissorResult).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "flipper-int.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include <math.h>
+
+const G3DRasterRules flipper_raster_rules = {
+    .subpixels = 16, .sample_x = 9, .sample_y = 9,
+    .edge_in = G3D_EDGE_TOP | G3D_EDGE_LEFT,
+};
+
+typedef struct RasTri {
+    FlipperCore *c;
+    GXSlope z;
+    GXSlope col[2][4];
+    /* the colour planes again, component-wise, for the per-pixel loop:
+     * value = f0 + dfdx * dx + dfdy * dy, as slope_at() */
+    float cf0[2][4], cdx[2][4], cdy[2][4];
+    int ncol;
+    FlipperTevFast fast;        /* the TEV state when the triangle was set up */
+} RasTri;
+
+int flipper_iround(float x)
+{
+    int t = (int)x;
+
+    if (x - (float)t >= 0.5f) {
+        return t + 1;
+    }
+    return t;
+}
+
+/* float -> int as x86 cvttss2si does it (out of range and NaN: INT32_MIN) */
+static inline int32_t f2i_trunc(float v)
+{
+    if (!(v > -2147483648.0f && v < 2147483648.0f)) {
+        return INT32_MIN;
+    }
+    return (int32_t)v;
+}
+
+static inline float slope_at(const GXSlope *s, int x, int y)
+{
+    float dx = s->xoff + (float)(x - s->x0);
+    float dy = s->yoff + (float)(y - s->y0);
+
+    return s->f0 + s->dfdx * dx + s->dfdy * dy;
+}
+
+typedef struct SlopeCtx {
+    int32_t x0, y0;
+    float xoff, yoff;
+    float dx10, dx20, dy10, dy20;
+} SlopeCtx;
+
+static void slope_init(GXSlope *s, const SlopeCtx *ctx, float f0, float f1,
+                       float f2)
+{
+    float d20 = f2 - f0, d10 = f1 - f0;
+    float a = d20 * ctx->dy10 - d10 * ctx->dy20;
+    float b = ctx->dx20 * d10 - ctx->dx10 * d20;
+    float c = ctx->dx20 * ctx->dy10 - ctx->dx10 * ctx->dy20;
+
+    s->f0 = f0;
+    s->dfdx = a / c;
+    s->dfdy = b / c;
+    s->x0 = ctx->x0;
+    s->y0 = ctx->y0;
+    s->xoff = ctx->xoff;
+    s->yoff = ctx->yoff;
+}
+
+/* ---- per pixel ------------------------------------------------------------ */
+
+static void ras_quad(void *user, const G3DQuad *q, int thread)
+{
+    const RasTri *t = user;
+    FlipperCore *c = t->c;
+    FlipperThreadStats *st = &c->tstats[thread];
+    bool ztest = c->bp[BP_ZMODE] & 1;
+    bool early = (c->bp[BP_ZCOMPARE] >> 6) & 1;
+    int i, ch, k;
+
+    for (i = 0; i < 4; i++) {
+        TevPixel px;
+        uint8_t out[4];
+        float zf;
+
+        if (!(q->mask & (1u << i))) {
+            continue;
+        }
+        px.x = q->x + (i & 1);
+        px.y = q->y + (i >> 1);
+        zf = slope_at(&t->z, px.x, px.y);
+        zf = zf < 0.0f ? 0.0f : zf > 16777215.0f ? 16777215.0f : zf;
+        px.z = (uint32_t)f2i_trunc(zf);
+        if (early && ztest && !flipper_pe_zcompare(c, px.x, px.y, px.z)) {
+            continue;
+        }
+        memset(px.col, 0, sizeof(px.col));
+        for (ch = 0; ch < t->ncol; ch++) {
+            if (t->fast.on && ch != t->fast.chan) {
+                continue;       /* the pass-through TEV reads one channel */
+            }
+            float dx = t->col[ch][0].xoff + (float)(px.x - t->col[ch][0].x0);
+            float dy = t->col[ch][0].yoff + (float)(px.y - t->col[ch][0].y0);
+            int32_t iv[4];
+#ifdef __SSE2__
+            /* the same single-precision operations four at a time; the
+             * conversion gives INT32_MIN out of range, as f2i_trunc */
+            __m128 f = _mm_add_ps(
+                _mm_add_ps(_mm_loadu_ps(t->cf0[ch]),
+                           _mm_mul_ps(_mm_loadu_ps(t->cdx[ch]),
+                                      _mm_set1_ps(dx))),
+                _mm_mul_ps(_mm_loadu_ps(t->cdy[ch]), _mm_set1_ps(dy)));
+            _mm_storeu_si128((__m128i *)iv, _mm_cvttps_epi32(f));
+#else
+            for (k = 0; k < 4; k++) {
+                iv[k] = f2i_trunc(t->cf0[ch][k] + t->cdx[ch][k] * dx +
+                                  t->cdy[ch][k] * dy);
+            }
+#endif
+            for (k = 0; k < 4; k++) {
+                uint16_t v = (uint16_t)iv[k];
+                /* negative values (0xFFxx) come out as 0 */
+                px.col[ch][k] = (uint8_t)(v & (uint16_t)~(v >> 8));
+            }
+        }
+        if (t->fast.on) {
+            const uint8_t *col = px.col[t->fast.chan];
+            for (k = 0; k < 4; k++) {
+                out[k] = col[t->fast.swap[k]];
+            }
+        } else if (!flipper_tev_shade(c, &px, out)) {
+            continue;
+        }
+        if (!early && ztest && !flipper_pe_zcompare(c, px.x, px.y, px.z)) {
+            continue;
+        }
+        /* the bounding box grows by whole 2x2 quads (Dolphin) */
+        st->bbox[0] = MIN(st->bbox[0], px.x & ~1);
+        st->bbox[1] = MAX(st->bbox[1], px.x | 1);
+        st->bbox[2] = MIN(st->bbox[2], px.y & ~1);
+        st->bbox[3] = MAX(st->bbox[3], px.y | 1);
+        flipper_pe_blend(c, px.x, px.y, out);
+        st->pixels++;
+    }
+}
+
+/* ---- scissor ------------------------------------------------------------- */
+
+typedef struct ScissorRect {
+    int x_off, y_off;
+    G3DRect r;
+} ScissorRect;
+
+typedef struct Range {
+    int off, start, end;
+} Range;
+
+static int scissor_ranges(int start, int end, int offset, int dim,
+                          Range *out)
+{
+    int n = 0, extra;
+
+    for (extra = -4096; extra <= 4096; extra += 1024) {
+        int off = offset + extra;
+        int s = g3d_clampi(start - off, 0, dim);
+        int e = g3d_clampi(end - off + 1, 0, dim);
+        if (s < e) {
+            out[n].off = off;
+            out[n].start = s;
+            out[n].end = e;
+            n++;
+        }
+    }
+    return n;
+}
+
+static int viewport_area(const ScissorRect *s, const float vp[4])
+{
+    int x0 = g3d_clampi(s->r.x0 + s->x_off, (int)vp[0], (int)vp[1]);
+    int x1 = g3d_clampi(s->r.x1 + s->x_off, (int)vp[0], (int)vp[1]);
+    int y0 = g3d_clampi(s->r.y0 + s->y_off, (int)vp[2], (int)vp[3]);
+    int y1 = g3d_clampi(s->r.y1 + s->y_off, (int)vp[2], (int)vp[3]);
+
+    return (x1 - x0) * (y1 - y0);
+}
+
+static bool rect_worse(const ScissorRect *a, const ScissorRect *b,
+                       const float vp[4])
+{
+    int aa = viewport_area(a, vp), ba = viewport_area(b, vp);
+
+    if (aa != ba) {
+        return aa < ba;
+    }
+    return (a->r.x1 - a->r.x0) * (a->r.y1 - a->r.y0) <
+           (b->r.x1 - b->r.x0) * (b->r.y1 - b->r.y0);
+}
+
+/* the scissor rectangles in drawing order (best last); returns how many */
+static int scissor_rects(FlipperCore *c, ScissorRect *out)
+{
+    uint32_t tl = c->bp[BP_SCISSOR_TL], br = c->bp[BP_SCISSOR_BR];
+    uint32_t off = c->bp[BP_SCISSOR_OFFSET];
+    int left = (tl >> 12) & 0x7FF, top = tl & 0x7FF;
+    int right = (br >> 12) & 0x7FF, bottom = br & 0x7FF;
+    Range xr[9], yr[9];
+    int nx, ny, i, j, n = 0;
+    float wd = xf_f(c, XF_REG_VIEWPORT), ht = xf_f(c, XF_REG_VIEWPORT + 1);
+    float xo = xf_f(c, XF_REG_VIEWPORT + 3), yo = xf_f(c, XF_REG_VIEWPORT + 4);
+    float vp[4] = { MIN(xo - wd, xo + wd), MAX(xo - wd, xo + wd),
+                    MIN(yo - ht, yo + ht), MAX(yo - ht, yo + ht) };
+
+    if (left > right || top > bottom) {
+        return 0;
+    }
+    nx = scissor_ranges(left, right, (int)(off & 0x1FF) << 1, EFB_W, xr);
+    ny = scissor_ranges(top, bottom, (int)((off >> 10) & 0x1FF) << 1, EFB_H,
+                        yr);
+    for (i = 0; i < nx; i++) {
+        for (j = 0; j < ny; j++) {
+            ScissorRect s = {
+                .x_off = xr[i].off, .y_off = yr[j].off,
+                .r = { xr[i].start, yr[j].start, xr[i].end, yr[j].end },
+            };
+            int k = n++;
+            /* insertion sort, worst first */
+            while (k > 0 && rect_worse(&s, &out[k - 1], vp)) {
+                out[k] = out[k - 1];
+                k--;
+            }
+            out[k] = s;
+        }
+    }
+    return n;
+}
+
+/* ---- triangles ----------------------------------------------------------- */
+
+#define SNAP_LIMIT (1 << 26)        /* 1/16-pixel units */
+
+static bool snap(float v, int off, int32_t *out)
+{
+    float s = 16.0f * (v - (float)off);
+
+    if (!(fabsf(s) < (float)SNAP_LIMIT)) {
+        return false;
+    }
+    *out = flipper_iround(s);
+    return true;
+}
+
+void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
+                          const GXVertex *v1, const GXVertex *v2)
+{
+    const GXVertex *v[3] = { v0, v1, v2 };
+    ScissorRect rects[81];
+    int nrect = scissor_rects(c, rects), r, k, ch;
+    int ncol = G3D_FIELD_EX32(c->bp[BP_GENMODE], BP_GENMODE_R, NCOL);
+
+    if (ncol > 2) {
+        g3d_guest_error("flipper: GEN_MODE: %d colour channels", ncol);
+        ncol = 2;
+    }
+    for (r = 0; r < nrect; r++) {
+        const ScissorRect *s = &rects[r];
+        G3DTriangle tri = {
+            .clip = s->r,
+            .rules = &flipper_raster_rules,
+            .shade = ras_quad,
+            .no_weights = true,
+        };
+        SlopeCtx ctx;
+        RasTri *t;
+        bool ok = true;
+
+        for (k = 0; k < 3; k++) {
+            ok &= snap(v[k]->screen[0], s->x_off, &tri.v[k].x);
+            ok &= snap(v[k]->screen[1], s->y_off, &tri.v[k].y);
+            tri.v[k].inv_w = 1.0f;
+        }
+        if (!ok) {
+            g3d_guest_error("flipper: RAS: vertex outside the coordinate "
+                            "range, triangle dropped");
+            return;
+        }
+        /* Dolphin's slope reference: the pixel of vertex 0's snapped position */
+        ctx.x0 = (tri.v[0].x - 9 + 15) >> 4;
+        ctx.y0 = (tri.v[0].y - 9 + 15) >> 4;
+        ctx.xoff = ((float)ctx.x0 - (v0->screen[0] - (float)s->x_off)) + 0.495f;
+        ctx.yoff = ((float)ctx.y0 - (v0->screen[1] - (float)s->y_off)) + 0.495f;
+        ctx.dx10 = v1->screen[0] - v0->screen[0];
+        ctx.dx20 = v2->screen[0] - v0->screen[0];
+        ctx.dy10 = v1->screen[1] - v0->screen[1];
+        ctx.dy20 = v2->screen[1] - v0->screen[1];
+
+        t = g3d_raster_alloc(c->raster, sizeof(*t));
+        t->c = c;
+        t->ncol = ncol;
+        t->fast = *flipper_tev_fast(c);
+        if (G3D_FIELD_EX32(c->bp[BP_GENMODE], BP_GENMODE_R, ZFREEZE)) {
+            /* Z frozen: keep the plane of the last triangle drawn without */
+            t->z = c->zfreeze;
+        } else {
+            slope_init(&t->z, &ctx, v0->screen[2], v1->screen[2],
+                       v2->screen[2]);
+            c->zfreeze = t->z;
+        }
+        for (ch = 0; ch < ncol; ch++) {
+            for (k = 0; k < 4; k++) {
+                slope_init(&t->col[ch][k], &ctx, v0->col[ch][k],
+                           v1->col[ch][k], v2->col[ch][k]);
+                t->cf0[ch][k] = t->col[ch][k].f0;
+                t->cdx[ch][k] = t->col[ch][k].dfdx;
+                t->cdy[ch][k] = t->col[ch][k].dfdy;
+            }
+        }
+        tri.user = t;
+        if (g3d_raster_triangle(c->raster, &tri)) {
+            c->stats.triangles++;
+        }
+    }
+}

@@ -1,0 +1,397 @@
+/*
+ * TEV: texture environment. The colour/alpha combiner stages, konstants,
+ * swap tables, alpha test and fog (doc 5.11.1 0xC0-0xFD, digest §3.6, §6.6).
+ *
+ * Per stage (BP 0xC0 + 2n colour, + 1 alpha):
+ *   regular: out = (D + bias) * scale +- ((A * (256 - C') + B * C') >> 8),
+ *            C' = C + (C >> 7), with the rounding and scale shifts below;
+ *   compare (bias = 3): out = D + (A cmp B ? C : 0) over R8/GR16/BGR24/RGB8.
+ * A, B, C are 8-bit, D signed 11-bit; results clamp to 0..255 (CLAMP) or
+ * -1024..1023. The rounding follows the hardware-derived formulas Dolphin
+ * uses (hwtests tev.cpp), including the alpha combiner's own rounding
+ * term. The last stage's destination registers give the pixel colour.
+ *
+ * Textures are not modelled yet (a later piece of work): a stage that
+ * enables a texture reads (0, 0, 0, 0), as the hardware does when there are
+ * no texture coordinates, and the first such draw is logged as
+ * unimplemented. Indirect texturing and Z textures are likewise logged.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "flipper-int.h"
+
+#include <math.h>
+
+enum { R = 0, G = 1, B = 2, A = 3 };
+
+static const int16_t fixed_konst[8] = { 255, 223, 191, 159, 128, 96, 64, 32 };
+static const int bias_lut[4] = { 0, 128, -128, 0 };
+static const int lshift_lut[4] = { 0, 1, 2, 0 };
+static const int rshift_lut[4] = { 0, 0, 0, 1 };
+
+static int16_t sext11(uint32_t v)
+{
+    return (int16_t)((int32_t)(v << 21) >> 21);
+}
+
+/* BP 0xE0-0xE7 written (0xFF: reload all): colour or konst registers */
+void flipper_tev_reg_write(FlipperCore *c, uint8_t reg)
+{
+    int n, first = reg == 0xFF ? 0 : (reg - BP_TEV_REGISTERL0) >> 1;
+    int last = reg == 0xFF ? 3 : first;
+
+    for (n = first; n <= last; n++) {
+        uint32_t l = c->bp[BP_TEV_REGISTERL0 + 2 * n];
+        uint32_t h = c->bp[BP_TEV_REGISTERL0 + 2 * n + 1];
+
+        if (reg == 0xFF || !(reg & 1)) {
+            int16_t *d = (l >> 23) & 1 ? c->tev_konst[n] : c->tev_reg[n];
+            d[R] = sext11(l);
+            d[A] = sext11(l >> 12);
+        }
+        if (reg == 0xFF || (reg & 1)) {
+            int16_t *d = (h >> 23) & 1 ? c->tev_konst[n] : c->tev_reg[n];
+            d[B] = sext11(h);
+            d[G] = sext11(h >> 12);
+        }
+    }
+}
+
+static int16_t konst(FlipperCore *c, unsigned sel, int comp)
+{
+    if (sel < 8) {
+        return fixed_konst[sel];
+    }
+    if (sel < 12) {
+        return 0;               /* invalid selections read zero */
+    }
+    if (sel < 16) {
+        return comp == A ? 0 : c->tev_konst[sel - 12][comp];
+    }
+    return c->tev_konst[sel & 3][(sel - 16) >> 2];
+}
+
+/* swap table n: BP 0xF6 + 2n (R, G sources) and 0xF7 + 2n (B, A) */
+static void swap(FlipperCore *c, int table, const uint8_t in[4], int16_t out[4])
+{
+    uint32_t k0 = c->bp[BP_TEV_KSEL0 + 2 * table];
+    uint32_t k1 = c->bp[BP_TEV_KSEL0 + 2 * table + 1];
+
+    out[R] = in[k0 & 3];
+    out[G] = in[(k0 >> 2) & 3];
+    out[B] = in[k1 & 3];
+    out[A] = in[(k1 >> 2) & 3];
+}
+
+typedef struct TevInput {
+    unsigned a, b, c;           /* 8-bit */
+    int d;                      /* signed 11-bit */
+} TevInput;
+
+static void set_input(TevInput *in, int16_t a, int16_t b, int16_t cc, int16_t d)
+{
+    in->a = (uint8_t)a;
+    in->b = (uint8_t)b;
+    in->c = (uint8_t)cc;
+    in->d = sext11((uint16_t)d);
+}
+
+/*
+ * The colour inputs (low 4 bits of `sel`): 0-7 PREV, C0-C2 (colour, alpha),
+ * 8/9 texture colour/alpha, 10/11 rasterised colour/alpha, 12 one, 13 half,
+ * 14 konst, 15 zero; component k of the colour, or the alpha.
+ */
+static inline int16_t color_in(uint32_t sel, int k, int16_t reg[4][4],
+                               const int16_t *tex, const int16_t *ras,
+                               const int16_t *kon)
+{
+    sel &= 15;
+    if (sel < 8) {
+        return reg[sel >> 1][(sel & 1) ? 3 : k];
+    }
+    switch (sel) {
+    case 8: return tex[k];
+    case 9: return tex[3];
+    case 10: return ras[k];
+    case 11: return ras[3];
+    case 12: return 255;
+    case 13: return 128;
+    case 14: return kon[k];
+    default: return 0;
+    }
+}
+
+/* the alpha inputs (low 3 bits): PREV, A0-A2, texture, rasterised, konst,
+ * zero */
+static inline int16_t alpha_in(uint32_t sel, int16_t reg[4][4],
+                               const int16_t *tex, const int16_t *ras,
+                               const int16_t *kon)
+{
+    sel &= 7;
+    if (sel < 4) {
+        return reg[sel][3];
+    }
+    switch (sel) {
+    case 4: return tex[3];
+    case 5: return ras[3];
+    case 6: return kon[3];
+    default: return 0;
+    }
+}
+
+static int combine_color(const TevInput *in, uint32_t env)
+{
+    int bias = (env >> 16) & 3, sub = (env >> 18) & 1, scale = (env >> 20) & 3;
+    unsigned cc = in->c + (in->c >> 7);
+    int t = (int)(in->a * (256 - cc) + in->b * cc);
+    int r;
+
+    t <<= lshift_lut[scale];
+    t += scale == 3 ? 0 : sub ? 127 : 128;
+    t >>= 8;
+    if (sub) {
+        t = -t;
+    }
+    r = ((in->d + bias_lut[bias]) * (1 << lshift_lut[scale])) + t;
+    return r >> rshift_lut[scale];
+}
+
+static int combine_alpha(const TevInput *in, uint32_t env)
+{
+    int bias = (env >> 16) & 3, sub = (env >> 18) & 1, scale = (env >> 20) & 3;
+    unsigned cc = in->c + (in->c >> 7);
+    int t = (int)(in->a * (256 - cc) + in->b * cc);
+    int r;
+
+    t <<= lshift_lut[scale];
+    /* the alpha combiner rounds only when dividing by two (Dolphin) */
+    t += scale != 3 ? 0 : sub ? 127 : 128;
+    t = sub ? (-t >> 8) : (t >> 8);
+    r = ((in->d + bias_lut[bias]) * (1 << lshift_lut[scale])) + t;
+    return r >> rshift_lut[scale];
+}
+
+/* compare mode value of the R8/GR16/BGR24 forms */
+static uint32_t cmp_value(const TevInput in[4], int mode, bool use_a)
+{
+    uint32_t r = use_a ? in[R].a : in[R].b, g = use_a ? in[G].a : in[G].b;
+    uint32_t b = use_a ? in[B].a : in[B].b;
+
+    switch (mode) {
+    case 0:  return r;
+    case 1:  return g << 8 | r;
+    default: return b << 16 | g << 8 | r;
+    }
+}
+
+static bool alpha_compare(int alpha, int ref, int op)
+{
+    switch (op) {
+    case 0: return false;
+    case 1: return alpha < ref;
+    case 2: return alpha == ref;
+    case 3: return alpha <= ref;
+    case 4: return alpha > ref;
+    case 5: return alpha != ref;
+    case 6: return alpha >= ref;
+    default: return true;
+    }
+}
+
+static bool alpha_test(FlipperCore *c, int alpha)
+{
+    uint32_t v = c->bp[BP_ALPHACOMPARE];
+    bool a = alpha_compare(alpha, v & 0xFF, (v >> 16) & 7);
+    bool b = alpha_compare(alpha, (v >> 8) & 0xFF, (v >> 19) & 7);
+
+    switch ((v >> 22) & 3) {
+    case 0:  return a && b;
+    case 1:  return a || b;
+    case 2:  return a != b;
+    default: return a == b;
+    }
+}
+
+static float fog_float(uint32_t v)
+{
+    /* sign 19, exponent 11-18, 11-bit mantissa: the top of an f32 */
+    return u2f(((v >> 19) & 1) << 31 | ((v >> 11) & 0xFF) << 23 |
+               (v & 0x7FF) << 12);
+}
+
+static void fog(FlipperCore *c, const TevPixel *p, uint32_t z, uint8_t out[4])
+{
+    uint32_t p3 = c->bp[BP_FOGPARAM3], range = c->bp[BP_FOGRANGE];
+    uint32_t col = c->bp[BP_FOGCOLOR];
+    int fsel = (p3 >> 21) & 7;
+    float a = fog_float(c->bp[BP_FOGPARAM0]), ze, f;
+    uint32_t fi, inv;
+
+    if (!((p3 >> 20) & 1)) {
+        int32_t denom = (int32_t)(c->bp[BP_FOGBMAGNITUDE] & 0xFFFFFF) -
+                        (int32_t)(z >> (c->bp[BP_FOGBEXPONENT] & 31));
+        ze = (a * 16777215.0f) / (float)denom;
+    } else {
+        ze = a * ((float)z / 16777215.0f);
+    }
+    if ((range >> 10) & 1) {
+        /* range adjustment by distance from the viewport centre */
+        float wd = xf_f(c, XF_REG_VIEWPORT);
+        float off = (p->x - ((int)(range & 0x3FF) - FLIPPER_SCREEN_OFFSET)) / wd;
+        float fidx = g3d_clampf(9.0f - fabsf(off) * 9.0f, 0.0f, 9.0f);
+        int lo = (int)fidx, hi = lo + 1;
+        uint32_t klo = c->bp[BP_FOGRANGE + 1 + lo / 2];
+        uint32_t khi = c->bp[BP_FOGRANGE + 1 + MIN(hi, 9) / 2];
+        float kl = ((lo & 1 ? klo : klo >> 12) & 0xFFF) / 256.0f * 4.0f;
+        float kh = ((hi & 1 ? khi : khi >> 12) & 0xFFF) / 256.0f * 4.0f;
+        float fac = hi - fidx, k = kl * fac + kh * (1.0f - fac);
+        ze *= sqrtf(off * off + k * k) / k;
+    }
+    ze -= fog_float(p3);
+    f = g3d_clampf(ze, 0.0f, 1.0f);
+    switch (fsel) {
+    case 4: f = 1.0f - powf(2.0f, -8.0f * f); break;
+    case 5: f = 1.0f - powf(2.0f, -8.0f * f * f); break;
+    case 6: f = 1.0f - f; f = powf(2.0f, -8.0f * f); break;
+    case 7: f = 1.0f - f; f = powf(2.0f, -8.0f * f * f); break;
+    default: break;
+    }
+    fi = (uint32_t)(f * 256);
+    inv = 256 - fi;
+    out[R] = (out[R] * inv + fi * ((col >> 16) & 0xFF)) >> 8;
+    out[G] = (out[G] * inv + fi * ((col >> 8) & 0xFF)) >> 8;
+    out[B] = (out[B] * inv + fi * (col & 0xFF)) >> 8;
+}
+
+const FlipperTevFast *flipper_tev_fast(FlipperCore *c)
+{
+    FlipperTevFast *f = &c->tev_fast;
+    uint32_t gen = c->bp[BP_GENMODE];
+    uint32_t cenv = c->bp[BP_TEV_COLOR_ENV0] & 0xFFFFFF;
+    uint32_t aenv = c->bp[BP_TEV_COLOR_ENV0 + 1] & 0xFFFFFF;
+    uint32_t order = c->bp[BP_TREF0];
+    uint32_t k0, k1;
+    int a;
+
+    if (!c->tev_fast_dirty) {
+        return f;
+    }
+    c->tev_fast_dirty = false;
+    f->on = false;
+    f->chan = (order >> 7) & 7;
+    /* one stage; colour: A, B, C zero, D RASC, no bias/sub-scale (bits
+     * 16-21 but SUB, which cannot matter with A = B = C = 0) */
+    if (G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) != 0 || ((order >> 6) & 1) ||
+        f->chan > 1 || (cenv & 0xFFFF) != 0xFFFA || (cenv & 0x330000) ||
+        (aenv & 0xFFF0) != 0xFFD0 || (aenv & 0x330000) ||
+        ((c->bp[BP_FOGPARAM3] >> 21) & 7) != 0) {
+        return f;
+    }
+    for (a = 0; a < 256; a++) {
+        if (!alpha_test(c, a)) {
+            return f;
+        }
+    }
+    k0 = c->bp[BP_TEV_KSEL0 + 2 * (aenv & 3)];
+    k1 = c->bp[BP_TEV_KSEL0 + 2 * (aenv & 3) + 1];
+    f->swap[R] = k0 & 3;
+    f->swap[G] = (k0 >> 2) & 3;
+    f->swap[B] = k1 & 3;
+    f->swap[A] = (k1 >> 2) & 3;
+    f->on = true;
+    return f;
+}
+
+bool flipper_tev_shade(FlipperCore *c, const TevPixel *p, uint8_t out[4])
+{
+    uint32_t gen = c->bp[BP_GENMODE];
+    int nstages = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) + 1;
+    int16_t reg[4][4], ras[4], tex[4] = { 0 }, kon[4];
+    int s, k, cdest = 0, adest = 0;
+
+    memcpy(reg, c->tev_reg, sizeof(reg));
+    for (s = 0; s < nstages; s++) {
+        uint32_t cenv = c->bp[BP_TEV_COLOR_ENV0 + 2 * s];
+        uint32_t aenv = c->bp[BP_TEV_COLOR_ENV0 + 2 * s + 1];
+        uint32_t order = c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1));
+        uint32_t ksel = c->bp[BP_TEV_KSEL0 + s / 2] >> (10 * (s & 1));
+        TevInput in[4];
+        int chan = (order >> 7) & 7;
+
+        if ((order >> 6) & 1) {
+            /* texture: not modelled yet (see above) */
+            static const uint8_t texel[4];
+            swap(c, (aenv >> 2) & 3, texel, tex);
+        }
+        kon[R] = konst(c, (ksel >> 4) & 31, R);
+        kon[G] = konst(c, (ksel >> 4) & 31, G);
+        kon[B] = konst(c, (ksel >> 4) & 31, B);
+        kon[A] = konst(c, (ksel >> 9) & 31, A);
+        if (chan == 0 || chan == 1) {
+            swap(c, aenv & 3, p->col[chan], ras);
+        } else {
+            /* 5/6 alpha bump (no indirect stages: 0), 7 zero, others zero */
+            memset(ras, 0, sizeof(ras));
+        }
+
+        for (k = 0; k < 3; k++) {
+            set_input(&in[k], color_in(cenv >> 12, k, reg, tex, ras, kon),
+                      color_in(cenv >> 8, k, reg, tex, ras, kon),
+                      color_in(cenv >> 4, k, reg, tex, ras, kon),
+                      color_in(cenv, k, reg, tex, ras, kon));
+        }
+        set_input(&in[A], alpha_in(aenv >> 13, reg, tex, ras, kon),
+                  alpha_in(aenv >> 10, reg, tex, ras, kon),
+                  alpha_in(aenv >> 7, reg, tex, ras, kon),
+                  alpha_in(aenv >> 4, reg, tex, ras, kon));
+
+        cdest = (cenv >> 22) & 3;
+        if (((cenv >> 16) & 3) != 3) {
+            for (k = 0; k < 3; k++) {
+                reg[cdest][k] = (int16_t)combine_color(&in[k], cenv);
+            }
+        } else {
+            int mode = (cenv >> 20) & 3;
+            bool eq = (cenv >> 18) & 1;
+            for (k = 0; k < 3; k++) {
+                uint32_t a = mode == 3 ? in[k].a : cmp_value(in, mode, true);
+                uint32_t b = mode == 3 ? in[k].b : cmp_value(in, mode, false);
+                bool pass = eq ? a == b : a > b;
+                reg[cdest][k] = (int16_t)(in[k].d + (pass ? (int)in[k].c : 0));
+            }
+        }
+        for (k = 0; k < 3; k++) {
+            reg[cdest][k] = (cenv >> 19) & 1 ? g3d_clampi(reg[cdest][k], 0, 255)
+                                             : g3d_clampi(reg[cdest][k], -1024,
+                                                          1023);
+        }
+
+        adest = (aenv >> 22) & 3;
+        if (((aenv >> 16) & 3) != 3) {
+            reg[adest][A] = (int16_t)combine_alpha(&in[A], aenv);
+        } else {
+            int mode = (aenv >> 20) & 3;
+            bool eq = (aenv >> 18) & 1;
+            uint32_t a = mode == 3 ? in[A].a : cmp_value(in, mode, true);
+            uint32_t b = mode == 3 ? in[A].b : cmp_value(in, mode, false);
+            bool pass = eq ? a == b : a > b;
+            reg[adest][A] = (int16_t)(in[A].d + (pass ? (int)in[A].c : 0));
+        }
+        reg[adest][A] = (aenv >> 19) & 1 ? g3d_clampi(reg[adest][A], 0, 255)
+                                         : g3d_clampi(reg[adest][A], -1024,
+                                                      1023);
+    }
+
+    out[R] = (uint8_t)reg[cdest][R];
+    out[G] = (uint8_t)reg[cdest][G];
+    out[B] = (uint8_t)reg[cdest][B];
+    out[A] = (uint8_t)reg[adest][A];
+
+    if (!alpha_test(c, out[A])) {
+        return false;
+    }
+    if (((c->bp[BP_FOGPARAM3] >> 21) & 7) != 0) {
+        fog(c, p, p->z, out);
+    }
+    return true;
+}

@@ -1,0 +1,373 @@
+/*
+ * VI: video interface. Timing registers, the beam position, the four
+ * display interrupts and the XFB scanout (doc 5.3, digest §2.4, §6.11).
+ *
+ * Beam model: while DCR.ENB is set (and RST clear) the beam advances at the
+ * sample clock (13.5 MHz, or 27 MHz with VICLK bit 0) over lines of
+ * 2 * HLW samples. A frame has (3 EQU + PRB + 2 ACV + PSB) half-lines per
+ * field, from VTO for the odd field and VTE for the even one, one field in
+ * non-interlaced mode (NIN). DPV/DPH count from 1 (doc L376). A display
+ * interrupt DIn fires when the beam passes (VCT, HCT) with ENB set; INT
+ * stays set until software writes 0 to it. Any timing register write
+ * restarts the frame at line 1.
+ *
+ * Scanout: the XFB at TFBL (POFF in TFBL selects address >> 5 for both
+ * fields, as libogc and Dolphin use it), WPL * 16 pixels wide, fields STD
+ * * 32 bytes apart. Interlaced with BFBL = TFBL + STD * 16 (libogc's
+ * double-field XFB) shows the full 2 * ACV-line frame; otherwise the top
+ * field's ACV lines (a single-field XFB is line-doubled on a TV; we show
+ * it once). YCbCr -> RGB uses the BT.601 studio-range formula Dolphin
+ * decodes its XFB with (R = 1.164 (Y - 16) + 1.596 (Cr - 128), ...), so the
+ * scanout compares exactly with its frame dumps. The horizontal scaler and
+ * the 3D mode are not modelled (logged).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "flipper-int.h"
+
+#define REG(c, a) ((c)->vi.regs[((a) - FLIPPER_VI_BASE) / 2])
+#define REG32(c, a) ((uint32_t)REG(c, a) << 16 | REG(c, (a) + 2))
+
+/* the doc's NTSC snapshot, for the registers the VI keeps at power-on */
+static void vi_defaults(FlipperCore *c)
+{
+    REG(c, A_VI_FBWIDTH) = 0x0280;
+    REG(c, A_VI_HSR) = 0x0100;
+}
+
+void flipper_vi_reset(FlipperCore *c)
+{
+    memset(&c->vi, 0, sizeof(c->vi));
+    vi_defaults(c);
+    c->vi.last_ns = c->now_ns;
+}
+
+static bool running(FlipperCore *c)
+{
+    uint16_t dcr = REG(c, A_VI_DCR);
+
+    return (dcr & R_VI_DCR_ENB_MASK) && !(dcr & R_VI_DCR_RST_MASK) &&
+           (REG32(c, A_VI_HTR0) & R_VI_HTR0_HLW_MASK);
+}
+
+static uint32_t samples_per_line(FlipperCore *c)
+{
+    return 2 * G3D_FIELD_EX32(REG32(c, A_VI_HTR0), VI_HTR0, HLW);
+}
+
+static uint32_t field_halflines(FlipperCore *c, uint32_t vt)
+{
+    uint32_t vtr = REG(c, A_VI_VTR);
+
+    return 3 * G3D_FIELD_EX32(vtr, VI_VTR, EQU) +
+           G3D_FIELD_EX32(vt, VI_VTO, PRB) +
+           2 * G3D_FIELD_EX32(vtr, VI_VTR, ACV) +
+           G3D_FIELD_EX32(vt, VI_VTO, PSB);
+}
+
+static uint32_t lines_per_frame(FlipperCore *c)
+{
+    uint32_t h = field_halflines(c, REG32(c, A_VI_VTO));
+
+    if (!(REG(c, A_VI_DCR) & R_VI_DCR_NIN_MASK)) {
+        h += field_halflines(c, REG32(c, A_VI_VTE));
+    }
+    return MAX(h / 2, 1);
+}
+
+static uint64_t sample_rate(FlipperCore *c)
+{
+    return (REG(c, A_VI_CLK) & 1) ? 27000000 : 13500000;
+}
+
+static uint64_t frame_samples(FlipperCore *c)
+{
+    return (uint64_t)samples_per_line(c) * lines_per_frame(c);
+}
+
+/* position of DIn in the frame, in samples */
+static uint64_t di_target(FlipperCore *c, int n)
+{
+    uint32_t di = REG32(c, A_VI_DI0 + 4 * n);
+    uint32_t vct = G3D_FIELD_EX32(di, VI_DI, VCT);
+    uint32_t hct = G3D_FIELD_EX32(di, VI_DI, HCT);
+
+    return (uint64_t)(vct ? vct - 1 : 0) * samples_per_line(c) +
+           (hct ? hct - 1 : 0);
+}
+
+/* crossings of `target` (mod frame) in (from, to] */
+static bool crossed(uint64_t from, uint64_t to, uint64_t target, uint64_t frame)
+{
+    uint64_t base;
+
+    if (to <= from || target >= frame) {
+        return false;
+    }
+    if (to - from >= frame) {
+        return true;
+    }
+    base = from - from % frame;
+    return (from < base + target && base + target <= to) ||
+           (from < base + frame + target && base + frame + target <= to);
+}
+
+#define NS_PER_S 1000000000u
+
+void flipper_vi_advance(FlipperCore *c, int64_t now)
+{
+    FlipperVI *vi = &c->vi;
+    uint64_t frame, from, to, el, rate = sample_rate(c);
+    int n;
+
+    if (!running(c) || now <= vi->last_ns) {
+        vi->last_ns = MAX(vi->last_ns, now);
+        return;
+    }
+    frame = frame_samples(c);
+    el = (uint64_t)(now - vi->last_ns);
+    from = vi->sample;
+    to = from + (el / NS_PER_S) * rate + (el % NS_PER_S) * rate / NS_PER_S;
+    if (to == from) {
+        return;         /* less than a sample: keep last_ns to accumulate */
+    }
+    if (el >= NS_PER_S) {
+        vi->last_ns = now;
+    } else {
+        /* advance by exactly the samples taken, keeping the remainder */
+        vi->last_ns += (int64_t)((to - from) * NS_PER_S / rate);
+    }
+    for (n = 0; n < 4; n++) {
+        uint32_t a = A_VI_DI0 + 4 * n;
+        if ((REG(c, a) & (R_VI_DI_ENB_MASK >> 16)) &&
+            crossed(from, to, di_target(c, n), frame)) {
+            REG(c, a) |= R_VI_DI_INT_MASK >> 16;
+        }
+    }
+    vi->sample = to % frame;
+}
+
+int64_t flipper_vi_next_event(FlipperCore *c)
+{
+    FlipperVI *vi = &c->vi;
+    uint64_t frame, best = UINT64_MAX;
+    int n;
+
+    if (!running(c)) {
+        return INT64_MAX;
+    }
+    frame = frame_samples(c);
+    for (n = 0; n < 4; n++) {
+        uint32_t a = A_VI_DI0 + 4 * n;
+        uint64_t t = di_target(c, n), d;
+        if (!(REG(c, a) & (R_VI_DI_ENB_MASK >> 16)) ||
+            (REG(c, a) & (R_VI_DI_INT_MASK >> 16)) || t >= frame) {
+            continue;
+        }
+        d = t > vi->sample ? t - vi->sample : frame - vi->sample + t;
+        best = MIN(best, d);
+    }
+    if (best == UINT64_MAX) {
+        return INT64_MAX;
+    }
+    return vi->last_ns +
+           (int64_t)((best * NS_PER_S + sample_rate(c) - 1) / sample_rate(c));
+}
+
+uint32_t flipper_vi_irq(FlipperCore *c)
+{
+    int n;
+
+    for (n = 0; n < 4; n++) {
+        uint16_t hi = REG(c, A_VI_DI0 + 4 * n);
+        if ((hi & (R_VI_DI_INT_MASK >> 16)) && (hi & (R_VI_DI_ENB_MASK >> 16))) {
+            return PI_INT_VI;
+        }
+    }
+    return 0;
+}
+
+/* ---- scanout ------------------------------------------------------------- */
+
+static inline uint8_t clamp_u8(float v)
+{
+    /* truncation, as the reference decoder does: int(v) clamped */
+    int i = v > -2147483648.0f && v < 2147483648.0f ? (int)v : 0;
+
+    return (uint8_t)(i < 0 ? 0 : i > 255 ? 255 : i);
+}
+
+/*
+ * BT.601 studio range, as Dolphin decodes its XFB: R = 1.164 y + 1.596 v,
+ * G = 1.164 y - 0.392 u - 0.813 v, B = 1.164 y + 2.017 u (y = Y - 16,
+ * u = Cb - 128, v = Cr - 128), each product in single precision and summed
+ * left to right. The products are taken from tables, computed with the
+ * same operations, so the sums are the same floats.
+ */
+typedef struct YuvTables {
+    float y[256], rv[256], gu[256], gv[256], bu[256];
+} YuvTables;
+
+static const YuvTables *yuv_tables(void)
+{
+    static YuvTables t;
+    static gsize done;
+    int i;
+
+    if (g_once_init_enter(&done)) {
+        for (i = 0; i < 256; i++) {
+            t.y[i] = 1.164f * (float)(i - 16);
+            t.rv[i] = 1.596f * (float)(i - 128);
+            t.gu[i] = 0.392f * (float)(i - 128);
+            t.gv[i] = 0.813f * (float)(i - 128);
+            t.bu[i] = 2.017f * (float)(i - 128);
+        }
+        g_once_init_leave(&done, 1);
+    }
+    return &t;
+}
+
+/* one XFB line (Y0 Cb Y1 Cr pairs) to ARGB; convert_opaque = first pixel */
+static void xfb_row(const G3DScanout *so, const uint8_t *src, uint32_t *dst,
+                    int row)
+{
+    const YuvTables *t = yuv_tables();
+    uint32_t skip = (uint32_t)(uintptr_t)so->convert_opaque;
+    uint32_t x;
+
+    for (x = 0; x < so->width; x++) {
+        uint32_t px = x + skip;
+        const uint8_t *pair = src + 4 * (px / 2);
+        float y = t->y[pair[(px & 1) * 2]];
+        uint8_t r = clamp_u8(y + t->rv[pair[3]]);
+        uint8_t g = clamp_u8(y - t->gu[pair[1]] - t->gv[pair[3]]);
+        uint8_t b = clamp_u8(y + t->bu[pair[1]]);
+
+        dst[x] = 0xFF000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | b;
+    }
+}
+
+void flipper_xfb_to_argb(const uint8_t *src, uint32_t *dst, int width)
+{
+    G3DScanout so = { .width = (uint32_t)width };
+
+    xfb_row(&so, src, dst, 0);
+}
+
+static uint32_t xfb_addr(FlipperCore *c, uint32_t reg)
+{
+    uint32_t v = REG32(c, reg);
+
+    if (REG32(c, A_VI_TFBL) & R_VI_TFBL_POFF_MASK) {
+        return (v & 0xFFFFFF) << 5;
+    }
+    return v & 0xFFFFFF;
+}
+
+bool flipper_vi_scanout(FlipperCore *c, G3DScanout *out)
+{
+    uint16_t dcr = REG(c, A_VI_DCR), hsw = REG(c, A_VI_HSW);
+    uint32_t wpl = G3D_FIELD_EX32(hsw, VI_HSW, WPL);
+    uint32_t std = G3D_FIELD_EX32(hsw, VI_HSW, STD);
+    uint32_t acv = G3D_FIELD_EX32(REG(c, A_VI_VTR), VI_VTR, ACV);
+    uint32_t xof = G3D_FIELD_EX32(REG32(c, A_VI_TFBL), VI_TFBL, XOF);
+    uint32_t top = xfb_addr(c, A_VI_TFBL), bottom = xfb_addr(c, A_VI_BFBL);
+    uint32_t field_pitch = std * 32, line_bytes = wpl * 32;
+    uint64_t span;
+
+    if (!(dcr & R_VI_DCR_ENB_MASK) || (dcr & R_VI_DCR_RST_MASK)) {
+        return false;
+    }
+    if (wpl == 0 || acv == 0 || std == 0 || xof >= wpl * 16) {
+        g3d_guest_error("flipper: VI: scanout %u words/line, stride %u, %u "
+                        "lines, offset %u: nothing to show", wpl, std, acv, xof);
+        return false;
+    }
+    if (REG(c, A_VI_HSR) & R_VI_HSR_HS_EN_MASK) {
+        g3d_unimp("flipper: VI: horizontal scaler not modelled");
+    }
+    out->enabled = true;
+    out->addr = top;
+    out->width = wpl * 16 - xof;
+    out->bytes_per_line = line_bytes;
+    out->convert = xfb_row;
+    out->convert_opaque = (void *)(uintptr_t)xof;
+    if (!(dcr & R_VI_DCR_NIN_MASK) && bottom == top + field_pitch / 2 &&
+        field_pitch / 2 >= line_bytes) {
+        out->height = 2 * acv;
+        out->pitch = field_pitch / 2;
+    } else {
+        out->height = acv;
+        out->pitch = field_pitch;
+    }
+    if (out->pitch < line_bytes) {
+        g3d_guest_error("flipper: VI: XFB stride %u below the %u bytes of a "
+                        "line", out->pitch, line_bytes);
+        return false;
+    }
+    span = (uint64_t)out->pitch * (out->height - 1) + line_bytes;
+    if (!flipper_mem1_ok(c, top, span)) {
+        g3d_guest_error("flipper: VI: XFB 0x%08x + 0x%" G_GINT64_MODIFIER
+                        "x bytes outside MEM1", top, span);
+        return false;
+    }
+    return true;
+}
+
+/* ---- MMIO ---------------------------------------------------------------- */
+
+static uint16_t vi_read16(FlipperCore *c, uint32_t off)
+{
+    uint32_t spl;
+
+    switch (off + FLIPPER_VI_BASE) {
+    case A_VI_DPV:
+    case A_VI_DPH:
+        spl = samples_per_line(c);
+        if (!spl) {
+            return 0;
+        }
+        return off + FLIPPER_VI_BASE == A_VI_DPV ? c->vi.sample / spl + 1
+                                                 : c->vi.sample % spl + 1;
+    default:
+        return c->vi.regs[off / 2];
+    }
+}
+
+static void vi_write16(FlipperCore *c, uint32_t off, uint16_t val)
+{
+    uint32_t a = off + FLIPPER_VI_BASE;
+
+    switch (a) {
+    case A_VI_DPV:
+    case A_VI_DPH:
+        g3d_guest_error("flipper: VI: write to read-only beam position");
+        return;
+    case A_VI_DI0: case A_VI_DI1: case A_VI_DI2: case A_VI_DI3:
+        /* INT (bit 31) is cleared by writing 0, never set by a write */
+        val = (val & ~(R_VI_DI_INT_MASK >> 16)) |
+              (c->vi.regs[off / 2] & val & (R_VI_DI_INT_MASK >> 16));
+        c->vi.regs[off / 2] = val;
+        return;
+    default:
+        c->vi.regs[off / 2] = val;
+        break;
+    }
+    if (a < A_VI_TFBL || a == A_VI_CLK) {
+        /* timing changed: restart the frame */
+        c->vi.sample = 0;
+        c->vi.last_ns = c->now_ns;
+    }
+    if (a == A_VI_DCR && (val & R_VI_DCR_DLR_MASK)) {
+        g3d_unimp("flipper: VI: 3D display mode not modelled");
+    }
+    if (c->cfg.display_update &&
+        (a <= A_VI_BFBR + 2 || a == A_VI_HSW || a == A_VI_HSR)) {
+        c->cfg.display_update(c->cfg.opaque);
+    }
+}
+
+const FlipperBlock flipper_vi_block = {
+    .name = "VI", .base = FLIPPER_VI_BASE, .span = VI_REG_SPAN,
+    .read16 = vi_read16, .write16 = vi_write16,
+};

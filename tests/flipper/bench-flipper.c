@@ -1,0 +1,178 @@
+/*
+ * Benchmark of the flipper-gx core: Mpixels/s and Mtriangles/s for fixed
+ * GX streams (flat fill, Gouraud, depth-tested, blended, small triangles),
+ * frames/s of every image-test scene the way a guest drives the device
+ * (gather pipe -> FIFO -> GP -> EFB copy -> VI scanout of the XFB), at 1
+ * and N render threads, beside a memory-bandwidth baseline (memset / memcpy
+ * of an EFB-sized frame) measured in the same run. Texturing is not
+ * modelled yet, so there is no bilinear case.
+ *
+ *   bench-flipper [seconds-per-case] [threads]
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gx-build.h"
+#include "rig.h"
+
+static double now(void)
+{
+    return g_get_monotonic_time() / 1e6;
+}
+
+typedef struct Case {
+    const char *name;
+    uint32_t zmode, blendmode;
+    bool gouraud, small;
+} Case;
+
+static const Case cases[] = {
+    { "flat fill", 0x00, 0x18, false, false },
+    { "gouraud", 0x00, 0x18, true, false },
+    { "depth-tested", 0x17, 0x18, true, false },
+    { "blended", 0x00, 0x18 | 1 | 5 << 5 | 4 << 8, true, false },
+    { "small triangles", 0x17, 0x18, true, true },
+};
+
+/* one batch of a case: full-screen quads, or a grid of ~8-pixel triangles */
+static GByteArray *case_stream(const Case *k)
+{
+    GByteArray *b = g_byte_array_new();
+    int i, j;
+
+    gx_bp(b, BP_ZMODE, k->zmode);
+    gx_bp(b, BP_BLENDMODE, k->blendmode);
+    if (k->small) {
+        /* 150 x 110 cells of 4x4 pixels, one triangle each */
+        gx_draw(b, GX_DRAW_TRIANGLES, 0, 150 * 110 * 3);
+        for (j = 0; j < 110; j++) {
+            for (i = 0; i < 150; i++) {
+                float x = -1.0f + i * (2.0f / 160), y = 1.0f - j * (2.0f / 120);
+                scene_vtx(b, x, y, -0.5f, 0xFF0000C0);
+                scene_vtx(b, x + 2.0f / 160, y, -0.5f, 0x00FF00C0);
+                scene_vtx(b, x, y - 2.0f / 120, -0.5f, 0x0000FFC0);
+            }
+        }
+        return b;
+    }
+    gx_draw(b, GX_DRAW_QUADS, 0, 8 * 4);
+    for (i = 0; i < 8; i++) {
+        float z = (i & 1) ? -0.25f : -0.75f;
+        scene_vtx(b, -1, 1, z, k->gouraud ? 0xFF000080 : 0x80808080);
+        scene_vtx(b, 1, 1, z, k->gouraud ? 0x00FF0080 : 0x80808080);
+        scene_vtx(b, 1, -1, z, k->gouraud ? 0x0000FF80 : 0x80808080);
+        scene_vtx(b, -1, -1, z, k->gouraud ? 0xFFFFFF80 : 0x80808080);
+    }
+    return b;
+}
+
+static void run_case(const Case *k, double secs, int threads)
+{
+    FlipperRig *r = rig_new(threads);
+    FlipperScene *s = flipper_scene_build("gouraud");
+    GByteArray *pro = flipper_scene_prologue(s), *b = case_stream(k);
+    FlipperStats st0, st1;
+    double t0, t;
+    unsigned n = 0;
+
+    /* the scene's state (viewport, TEV, formats), then the case's draws */
+    flipper_gx_exec(r->core, pro->data, pro->len);
+    flipper_gx_exec(r->core, s->fifo->data, s->fifo->len);
+    flipper_core_stats(r->core, &st0);
+    t0 = now();
+    do {
+        flipper_gx_exec(r->core, b->data, b->len);
+        n++;
+        t = now() - t0;
+    } while (t < secs);
+    flipper_core_stats(r->core, &st1);
+    printf("%-16s %d thr: %8.1f Mpixels/s %7.2f Mtriangles/s "
+           "(%u batches, %.1f Mpixels)\n", k->name, threads,
+           (st1.pixels - st0.pixels) / t / 1e6,
+           (st1.triangles - st0.triangles) / t / 1e6, n,
+           (st1.pixels - st0.pixels) / 1e6);
+    g_byte_array_unref(b);
+    g_byte_array_unref(pro);
+    flipper_scene_free(s);
+    rig_free(r);
+}
+
+/* a whole frame as a guest makes it, scanned out of the XFB */
+static void run_frame(const char *name, double secs, int threads)
+{
+    FlipperRig *r = rig_new(threads);
+    FlipperScene *s = flipper_scene_build(name);
+    G3DImage img;
+    double t0, t;
+    unsigned n = 0;
+
+    rig_fifo_init(r, RIG_FIFO_BASE, RIG_FIFO_SIZE);
+    rig_vi_init(r, SCENE_XFB_ADDR);
+    t0 = now();
+    do {
+        rig_run_scene(r, s);
+        if (rig_scanout(r, &img)) {
+            g3d_image_free(&img);
+        }
+        n++;
+        t = now() - t0;
+    } while (t < secs);
+    printf("frame %-12s %d thr: %8.1f frames/s\n", name, threads, n / t);
+    flipper_scene_free(s);
+    rig_free(r);
+}
+
+static void baseline(double secs)
+{
+    size_t px = FLIPPER_EFB_WIDTH * FLIPPER_EFB_HEIGHT;
+    uint32_t *a = g_new0(uint32_t, px), *b = g_new0(uint32_t, px);
+    double t0 = now(), t;
+    unsigned n = 0, m = 0;
+
+    do {
+        memset(a, n & 0xFF, px * 4);
+        n++;
+        t = now() - t0;
+    } while (t < secs / 2);
+    t0 = now();
+    do {
+        memcpy(b, a, px * 4);
+        a[m % px] = m;
+        m++;
+    } while (now() - t0 < secs / 2);
+    printf("baseline: memset %.0f Mpixels/s, memcpy %.0f Mpixels/s "
+           "(32-bit pixels, %dx%d frame)\n", n * px / t / 1e6,
+           m * px / (now() - t0) / 1e6, FLIPPER_EFB_WIDTH, FLIPPER_EFB_HEIGHT);
+    g_free(a);
+    g_free(b);
+}
+
+int main(int argc, char **argv)
+{
+    double secs = argc > 1 ? atof(argv[1]) : 0.5;
+    int nthr = argc > 2 ? atoi(argv[2]) : (int)g_get_num_processors();
+    const char *const *sc;
+    size_t i;
+
+    if (secs <= 0) {
+        secs = 0.5;
+    }
+    baseline(secs);
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        run_case(&cases[i], secs, 1);
+        if (nthr > 1) {
+            run_case(&cases[i], secs, nthr);
+        }
+    }
+    for (sc = flipper_scene_names(); *sc; sc++) {
+        run_frame(*sc, secs, 1);
+        if (nthr > 1) {
+            run_frame(*sc, secs, nthr);
+        }
+    }
+    return 0;
+}

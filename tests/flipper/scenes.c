@@ -1,0 +1,515 @@
+/*
+ * The GX scenes (see scenes.h). Each starts from a reset device, sets the
+ * state a libogc program sets (digest §8 and Appendix D.1: copy filter,
+ * swap tables, a clearing copy first), draws, and ends with the display
+ * copy to SCENE_XFB_ADDR that clears the EFB for the next frame.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "scenes.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "flipper/flipper.h"
+#include "gx-build.h"
+#include "flipper-scene.h"      /* guest/: the demo's frame */
+
+/* ---- helpers --------------------------------------------------------------- */
+
+void scene_vtx(GByteArray *b, float x, float y, float z, uint32_t rgba)
+{
+    gx_f32(b, x);
+    gx_f32(b, y);
+    gx_f32(b, z);
+    gx_u32(b, rgba);
+}
+
+uint8_t *flipper_scene_add_blob(FlipperScene *s, uint32_t addr, uint32_t len)
+{
+    SceneBlob blob = { .addr = addr, .data = g_byte_array_sized_new(len) };
+
+    g_byte_array_set_size(blob.data, len);
+    memset(blob.data->data, 0, len);
+    g_array_append_val(s->mem, blob);
+    return blob.data->data;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    p[0] = v >> 24;
+    p[1] = v >> 16;
+    p[2] = v >> 8;
+    p[3] = v;
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+    p[0] = v >> 8;
+    p[1] = v;
+}
+
+static uint32_t sat_color(int r, int g, int b, int a)
+{
+    return (uint32_t)r << 24 | g << 16 | b << 8 | a;
+}
+
+static FlipperScene *scene_new(const char *name)
+{
+    FlipperScene *s = g_new0(FlipperScene, 1);
+    static uint8_t dummy[64];
+    G3DFlatMem flat;
+    FlipperCoreConfig cfg = { 0 };
+    FlipperCore *c;
+
+    g_strlcpy(s->name, name, sizeof(s->name));
+    s->mem = g_array_new(false, true, sizeof(SceneBlob));
+    s->fifo = g_byte_array_new();
+    s->width = SCENE_W;
+    s->height = SCENE_H;
+    /* the starting state is a reset device's */
+    g3d_flat_mem_init(&cfg.mem, &flat, dummy, 0, sizeof(dummy));
+    cfg.mem1_size = sizeof(dummy);
+    c = flipper_core_new(&cfg);
+    memcpy(s->bp, flipper_bp_regs(c), sizeof(s->bp));
+    memcpy(s->cp, flipper_cp_regs(c), sizeof(s->cp));
+    memcpy(s->xfmem, flipper_xf_words(c), sizeof(s->xfmem));
+    memcpy(s->xfregs, flipper_xf_words(c) + XF_MEM_WORDS, sizeof(s->xfregs));
+    flipper_core_free(c);
+    return s;
+}
+
+void flipper_scene_free(FlipperScene *s)
+{
+    guint i;
+
+    if (!s) {
+        return;
+    }
+    for (i = 0; i < s->mem->len; i++) {
+        g_byte_array_unref(g_array_index(s->mem, SceneBlob, i).data);
+    }
+    g_array_free(s->mem, true);
+    g_byte_array_unref(s->fifo);
+    g_free(s);
+}
+
+GByteArray *flipper_scene_prologue(const FlipperScene *s)
+{
+    GByteArray *b = g_byte_array_new();
+    int i;
+
+    for (i = 0; i < 256; i++) {
+        switch (i) {
+        case BP_SETDRAWDONE: case BP_PE_TOKEN: case BP_PE_TOKEN_INT:
+        case BP_TRIGGER_EFB_COPY: case BP_LOADTLUT1: case BP_PERF1:
+        case BP_PRELOAD_MODE: case BP_MASK:
+            continue;
+        default:
+            gx_bp(b, i, s->bp[i]);
+        }
+    }
+    gx_cp(b, CPR_MATINDEX_A, s->cp[CPR_MATINDEX_A]);
+    gx_cp(b, CPR_MATINDEX_B, s->cp[CPR_MATINDEX_B]);
+    gx_cp(b, CPR_VCD_LO, s->cp[CPR_VCD_LO]);
+    gx_cp(b, CPR_VCD_HI, s->cp[CPR_VCD_HI]);
+    for (i = 0; i < 8; i++) {
+        gx_cp(b, CPR_VAT_A + i, s->cp[CPR_VAT_A + i]);
+        gx_cp(b, CPR_VAT_B + i, s->cp[CPR_VAT_B + i]);
+        gx_cp(b, CPR_VAT_C + i, s->cp[CPR_VAT_C + i]);
+    }
+    for (i = 0; i < 16; i++) {
+        gx_cp(b, CPR_ARRAY_BASE + i, s->cp[CPR_ARRAY_BASE + i]);
+        gx_cp(b, CPR_ARRAY_STRIDE + i, s->cp[CPR_ARRAY_STRIDE + i]);
+    }
+    for (i = 0; i < XF_MEM_WORDS; i += 16) {
+        gx_xf(b, i, 16, &s->xfmem[i]);
+    }
+    for (i = 0; i < XF_REG_COUNT; i++) {
+        gx_xf1(b, XF_REG_BASE + i, s->xfregs[i]);
+    }
+    return b;
+}
+
+/* the digest's NTSC-style 640x480 setup, orthographic, one colour channel,
+ * and the display copy (gpu3d/flipper-cmd.h) */
+static void begin_frame(GByteArray *b, uint32_t clear_rgba)
+{
+    gx_begin_frame(b, clear_rgba);
+}
+
+static void end_frame(GByteArray *b)
+{
+    gx_copy_to_xfb(b, SCENE_XFB_ADDR);
+}
+
+/* ---- scenes --------------------------------------------------------------- */
+
+static void scene_gouraud(FlipperScene *s, GByteArray *b)
+{
+    begin_frame(b, 0x203040FF);
+    gx_draw(b, GX_DRAW_TRIANGLES, 0, 3);
+    scene_vtx(b, 0.05f, 0.83f, -0.5f, 0xFF0000FF);
+    scene_vtx(b, -0.71f, -0.62f, -0.5f, 0x00FF00FF);
+    scene_vtx(b, 0.78f, -0.45f, -0.5f, 0x0000FFFF);
+    end_frame(b);
+}
+
+/* two triangles whose depths cross: the Z test decides pixel by pixel */
+static void scene_depth(FlipperScene *s, GByteArray *b)
+{
+    begin_frame(b, 0x000000FF);
+    gx_draw(b, GX_DRAW_TRIANGLES, 0, 6);
+    scene_vtx(b, -0.8f, 0.7f, -0.1f, 0xFF8000FF);
+    scene_vtx(b, 0.6f, 0.5f, -0.9f, 0xFFE040FF);
+    scene_vtx(b, -0.3f, -0.8f, -0.5f, 0xC04000FF);
+    scene_vtx(b, 0.8f, 0.75f, -0.85f, 0x2040FFFF);
+    scene_vtx(b, -0.6f, 0.1f, -0.15f, 0x00E0E0FF);
+    scene_vtx(b, 0.4f, -0.7f, -0.5f, 0x8020C0FF);
+    end_frame(b);
+}
+
+/* vertex formats: s16/s8/u16/f32-xy positions, every colour format,
+ * strips, fans, quads and a matrix index per vertex */
+static void scene_formats(FlipperScene *s, GByteArray *b)
+{
+    static const float mtx3[12] = {
+        1, 0, 0, -1.0f, 0, 1, 0, -0.95f, 0, 0, -1, 0,     /* z' = -z */
+    };
+    int i;
+
+    begin_frame(b, 0x102010FF);
+    gx_xff(b, XF_MEM_POSMTX + 4 * 3, 12, mtx3);
+
+    /* VAT 1: xyz s16 >> 8, RGB565 — a strip */
+    gx_cp(b, CPR_VCD_LO, 0x2200);
+    gx_cp(b, CPR_VAT_A + 1, 0x40000000 | 8 << 4 | VTX_S16 << 1 | 1 |
+                            1 << 13 | VTX_RGB565 << 14);
+    gx_cp(b, CPR_VAT_B + 1, 0x80000000);
+    gx_draw(b, GX_DRAW_TRIANGLE_STRIP, 1, 6);
+    for (i = 0; i < 6; i++) {
+        gx_u16(b, (uint16_t)(int16_t)(-230 + 40 * i));      /* x */
+        gx_u16(b, (uint16_t)(int16_t)((i & 1) ? 60 : 200)); /* y */
+        gx_u16(b, (uint16_t)(int16_t)(-128));               /* z = -0.5 */
+        gx_u16(b, (uint16_t)((31 - 5 * i) << 11 | (10 * i) << 5 | (6 * i)));
+    }
+    /* VAT 2: xyz s8 >> 6 (byte dequant), RGBA4444 — a fan */
+    gx_cp(b, CPR_VAT_A + 2, 0x40000000 | 6 << 4 | VTX_S8 << 1 | 1 |
+                            1 << 13 | VTX_RGBA4444 << 14);
+    gx_cp(b, CPR_VAT_B + 2, 0x80000000);
+    gx_draw(b, GX_DRAW_TRIANGLE_FAN, 2, 6);
+    {
+        static const int8_t fan[6][2] = {
+            { 40, 30 }, { 60, 20 }, { 58, 42 }, { 44, 56 }, { 24, 50 },
+            { 20, 30 },
+        };
+        for (i = 0; i < 6; i++) {
+            gx_u8(b, (uint8_t)fan[i][0]);
+            gx_u8(b, (uint8_t)fan[i][1]);
+            gx_u8(b, (uint8_t)(int8_t)-32);
+            gx_u16(b, (uint16_t)((0xF - 2 * i) << 12 | (2 * i + 3) << 8 |
+                                 (i * 3) << 4 | 0xF));
+        }
+    }
+    /* VAT 3: matrix index + xyz u16 >> 15, RGBA6666 — quads */
+    gx_cp(b, CPR_VCD_LO, 0x2201);
+    gx_cp(b, CPR_VAT_A + 3, 0x40000000 | 15 << 4 | VTX_U16 << 1 | 1 |
+                            1 << 13 | VTX_RGBA6666 << 14);
+    gx_cp(b, CPR_VAT_B + 3, 0x80000000);
+    gx_draw(b, GX_DRAW_QUADS, 3, 8);
+    {
+        static const uint16_t q[8][2] = {
+            { 4000, 3000 }, { 20000, 3500 }, { 19000, 17000 }, { 5000, 16000 },
+            { 22000, 2000 }, { 30000, 6000 }, { 29000, 14000 }, { 21000, 15000 },
+        };
+        for (i = 0; i < 8; i++) {
+            uint32_t c6 = (uint32_t)(63 - 7 * i) << 18 | (7 * i) << 12 |
+                          (20 + 5 * i) << 6 | 63;
+            gx_u8(b, 3);                       /* PNMTXIDX: matrix 3 */
+            gx_u16(b, q[i][0]);
+            gx_u16(b, q[i][1]);
+            gx_u16(b, 16384);                  /* z = 0.5, -0.5 after matrix 3 */
+            gx_u8(b, c6 >> 16);
+            gx_u8(b, c6 >> 8);
+            gx_u8(b, c6);
+        }
+    }
+    /* VAT 4: xy f32 (z = 0, the near end), RGB888x — triangles */
+    gx_cp(b, CPR_VCD_LO, 0x2200);
+    gx_cp(b, CPR_VAT_A + 4, 0x40000000 | VTX_F32 << 1 | 0 |
+                            1 << 13 | VTX_RGB888X << 14);
+    gx_cp(b, CPR_VAT_B + 4, 0x80000000);
+    gx_draw(b, GX_DRAW_TRIANGLES, 4, 6);
+    {
+        static const float t[6][2] = {
+            { 0.1f, -0.2f }, { 0.9f, -0.3f }, { 0.5f, -0.9f },
+            { -0.2f, -0.5f }, { 0.3f, -0.95f }, { -0.6f, -0.92f },
+        };
+        for (i = 0; i < 6; i++) {
+            gx_f32(b, t[i][0]);
+            gx_f32(b, t[i][1]);
+            gx_u32(b, (uint32_t)(40 * i) << 24 | (255 - 40 * i) << 16 |
+                      (128 + 20 * i) << 8 | 0x5A);
+        }
+    }
+    end_frame(b);
+}
+
+/* indexed attributes, an indexed XF matrix load and a display list */
+static void scene_indexed(FlipperScene *s, GByteArray *b)
+{
+    const uint32_t pos = SCENE_DATA_ADDR, col = SCENE_DATA_ADDR + 0x400;
+    const uint32_t mtx = SCENE_DATA_ADDR + 0x800, dl = SCENE_DATA_ADDR + 0x1000;
+    static const int16_t p[8][3] = {
+        { -200, -150, -64 }, { 0, -210, -64 }, { 220, -120, -64 },
+        { 180, 160, -64 }, { -60, 200, -64 }, { -230, 90, -64 },
+        { 20, 20, -64 }, { 100, -40, -64 },
+    };
+    static const float m[2][12] = {
+        { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0 },
+        { 0.5f, 0.12f, 0, 0.02f, -0.09f, 0.52f, 0, -0.03f, 0, 0, 1, 0 },
+    };
+    uint8_t *d;
+    GByteArray *list = g_byte_array_new();
+    int i, k;
+
+    d = flipper_scene_add_blob(s, pos, 8 * 6);
+    for (i = 0; i < 8; i++) {
+        for (k = 0; k < 3; k++) {
+            put16(d + 6 * i + 2 * k, (uint16_t)p[i][k]);
+        }
+    }
+    d = flipper_scene_add_blob(s, col, 8 * 4);
+    for (i = 0; i < 8; i++) {
+        put32(d + 4 * i, sat_color(255 - 30 * i, 30 * i, (i * 97) & 255, 255));
+    }
+    d = flipper_scene_add_blob(s, mtx, 2 * 48);
+    for (i = 0; i < 2; i++) {
+        for (k = 0; k < 12; k++) {
+            put32(d + 48 * i + 4 * k, gx_fbits(m[i][k]));
+        }
+    }
+    /* the display list: indexed triangles and a quad */
+    gx_draw(list, GX_DRAW_TRIANGLE_FAN, 5, 7);
+    for (i = 0; i < 7; i++) {
+        gx_u8(list, (uint8_t)(i == 6 ? 0 : i));
+        gx_u16(list, (uint16_t)((i * 3) % 8));
+    }
+    gx_draw(list, GX_DRAW_TRIANGLES, 5, 3);
+    gx_u8(list, 6);
+    gx_u16(list, 7);
+    gx_u8(list, 7);
+    gx_u16(list, 6);
+    gx_u8(list, 3);
+    gx_u16(list, 5);
+    gx_pad32(list);
+    d = flipper_scene_add_blob(s, dl, list->len);
+    memcpy(d, list->data, list->len);
+
+    begin_frame(b, 0x000020FF);
+    gx_cp(b, CPR_ARRAY_BASE + CP_ARRAY_POS, pos);
+    gx_cp(b, CPR_ARRAY_STRIDE + CP_ARRAY_POS, 6);
+    gx_cp(b, CPR_ARRAY_BASE + CP_ARRAY_CLR0, col);
+    gx_cp(b, CPR_ARRAY_STRIDE + CP_ARRAY_CLR0, 4);
+    gx_cp(b, CPR_ARRAY_BASE + CP_ARRAY_XF_A, mtx);
+    gx_cp(b, CPR_ARRAY_STRIDE + CP_ARRAY_XF_A, 48);
+    gx_xf_indexed(b, 0, 1, 12, XF_MEM_POSMTX);  /* matrix 0 = element 1 */
+    gx_cp(b, CPR_VCD_LO, VCD_INDEX8 << 9 | VCD_INDEX16 << 13);
+    gx_cp(b, CPR_VAT_A + 5, 0x40000000 | 7 << 4 | VTX_S16 << 1 | 1 |
+                            1 << 13 | VTX_RGBA8888 << 14);
+    gx_cp(b, CPR_VAT_B + 5, 0x80000000);
+    gx_call_dl(b, dl, list->len);
+    end_frame(b);
+    g_byte_array_unref(list);
+}
+
+/* three TEV stages: konstant, colour register with scale 2, compare */
+static void scene_tev(FlipperScene *s, GByteArray *b)
+{
+    begin_frame(b, 0x404040FF);
+    gx_bp(b, BP_GENMODE, 0x000010 | 2 << 10);   /* 3 stages */
+    gx_bp(b, BP_TREF0, 0);                      /* stages 0, 1: colour 0 */
+    gx_bp(b, BP_TREF0 + 1, 0x380000);           /* stage 2: colour 0 */
+    gx_bp(b, BP_TEV_KSEL0, (0x018064 & ~0x1F0u) | 12 << 4); /* stage 0: K0 */
+    /* K0 = (0xC0, 0x80, 0x40, 0xFF); C1 = (40, -20, 10, 0); C2 = (100, 150, 50) */
+    gx_bp(b, BP_TEV_REGISTERL0 + 0, 0x800000 | 0xFF << 12 | 0xC0);
+    gx_bp(b, BP_TEV_REGISTERL0 + 1, 0x800000 | 0x80 << 12 | 0x40);
+    gx_bp(b, BP_TEV_REGISTERL0 + 4, 0 << 12 | 40);
+    gx_bp(b, BP_TEV_REGISTERL0 + 5, 0x7EC << 12 | 10);
+    gx_bp(b, BP_TEV_REGISTERL0 + 6, 0 << 12 | 100);
+    gx_bp(b, BP_TEV_REGISTERL0 + 7, 150 << 12 | 50);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 0, 0x08FAEF);  /* PREV = RASC * KONST */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFD0);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 2, 0x18F4C0);  /* PREV = 2 (PREV + C1) */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 3, 0x08FFD0);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 4, 0x3BAD60);  /* + (RASC > HALF ? C2 : 0) */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 5, 0x08FFD0);
+    gx_draw(b, GX_DRAW_TRIANGLE_STRIP, 0, 4);
+    scene_vtx(b, -0.9f, 0.9f, -0.5f, 0xFF2000FF);
+    scene_vtx(b, 0.9f, 0.85f, -0.5f, 0x20FF40FF);
+    scene_vtx(b, -0.85f, -0.9f, -0.5f, 0x4020FFFF);
+    scene_vtx(b, 0.8f, -0.8f, -0.5f, 0xFFFFFFFF);
+    end_frame(b);
+}
+
+/* blending, subtract, logic op, constant destination alpha */
+static void scene_blend(FlipperScene *s, GByteArray *b)
+{
+    begin_frame(b, 0x306090FF);
+    gx_draw(b, GX_DRAW_TRIANGLES, 0, 3);
+    scene_vtx(b, -0.9f, 0.9f, -0.5f, 0xFFFF00FF);
+    scene_vtx(b, 0.2f, 0.8f, -0.5f, 0xFF8000FF);
+    scene_vtx(b, -0.5f, -0.6f, -0.5f, 0xFFFFFFFF);
+    /* src alpha / inv src alpha, Z test off */
+    gx_bp(b, BP_ZMODE, 0);
+    gx_bp(b, BP_BLENDMODE, 0x18 | 1 | 5 << 5 | 4 << 8);
+    gx_draw(b, GX_DRAW_TRIANGLES, 0, 3);
+    scene_vtx(b, -0.6f, 0.5f, -0.5f, 0x0000FF20);
+    scene_vtx(b, 0.7f, 0.6f, -0.5f, 0x00FF00C0);
+    scene_vtx(b, 0.1f, -0.8f, -0.5f, 0xFF00FF80);
+    /* subtract */
+    gx_bp(b, BP_BLENDMODE, 0x18 | 1 | 1 << 11);
+    gx_draw(b, GX_DRAW_TRIANGLES, 0, 3);
+    scene_vtx(b, 0.3f, 0.95f, -0.5f, 0x404040FF);
+    scene_vtx(b, 0.95f, 0.9f, -0.5f, 0x804000FF);
+    scene_vtx(b, 0.6f, 0.1f, -0.5f, 0x008080FF);
+    /* logic op XOR */
+    gx_bp(b, BP_BLENDMODE, 0x18 | 2 | 6 << 12);
+    gx_draw(b, GX_DRAW_TRIANGLES, 0, 3);
+    scene_vtx(b, -0.95f, -0.2f, -0.5f, 0xFFFFFFFF);
+    scene_vtx(b, -0.1f, -0.3f, -0.5f, 0x0F0F0FFF);
+    scene_vtx(b, -0.7f, -0.95f, -0.5f, 0xF0F0F0FF);
+    /* blend factors from the destination: DSTCLR * 1 + SRCALPHA */
+    gx_bp(b, BP_BLENDMODE, 0x18 | 1 | 4 << 5 | 2 << 8);
+    gx_draw(b, GX_DRAW_TRIANGLES, 0, 3);
+    scene_vtx(b, 0.3f, -0.2f, -0.5f, 0x80FF80A0);
+    scene_vtx(b, 0.95f, -0.4f, -0.5f, 0xFF8080A0);
+    scene_vtx(b, 0.5f, -0.95f, -0.5f, 0x8080FFA0);
+    gx_bp(b, BP_BLENDMODE, 0x18);
+    gx_bp(b, BP_ZMODE, 0x17);
+    end_frame(b);
+}
+
+/* lines (width 4 px), a line strip (2 px) and points (6 px) */
+static void scene_lines(FlipperScene *s, GByteArray *b)
+{
+    int i;
+
+    begin_frame(b, 0x000000FF);
+    gx_bp(b, BP_LINEPTWIDTH, 24 | 36 << 8);
+    gx_draw(b, GX_DRAW_LINES, 0, 6);
+    scene_vtx(b, -0.9f, 0.8f, -0.5f, 0xFF0000FF);
+    scene_vtx(b, 0.8f, 0.6f, -0.5f, 0x00FF00FF);
+    scene_vtx(b, -0.8f, -0.7f, -0.5f, 0x0000FFFF);
+    scene_vtx(b, -0.6f, 0.7f, -0.5f, 0xFFFF00FF);
+    scene_vtx(b, 0.1f, 0.4f, -0.5f, 0xFFFFFFFF);
+    scene_vtx(b, 0.9f, -0.9f, -0.5f, 0xFF00FFFF);
+    gx_bp(b, BP_LINEPTWIDTH, 12 | 36 << 8);
+    gx_draw(b, GX_DRAW_LINE_STRIP, 0, 5);
+    for (i = 0; i < 5; i++) {
+        scene_vtx(b, -0.8f + 0.35f * i, (i & 1) ? -0.2f : 0.1f, -0.5f,
+                  0x80FF80FF - 0x30000000u * i);
+    }
+    gx_draw(b, GX_DRAW_POINTS, 0, 4);
+    for (i = 0; i < 4; i++) {
+        scene_vtx(b, 0.2f + 0.17f * i, -0.5f + 0.05f * i, -0.5f,
+                  0xFFC000FF - 0x00300000u * i);
+    }
+    end_frame(b);
+}
+
+/* a perspective view: a floor going into the distance and a triangle
+ * crossing the near plane (clipped) */
+static void scene_perspective(FlipperScene *s, GByteArray *b)
+{
+    float n = 0.1f, f = 100.0f, t = 1.0f / tanf(30.0f * (float)M_PI / 180.0f);
+    float proj[6] = { t / (4.0f / 3.0f), 0.0f, t, 0.0f, -n / (f - n),
+                      -(f * n) / (f - n) };
+    uint32_t w[7];
+    int i;
+
+    for (i = 0; i < 6; i++) {
+        w[i] = gx_fbits(proj[i]);
+    }
+    w[6] = 0;
+    begin_frame(b, 0x101828FF);
+    gx_xf(b, XF_REG_PROJECTION, 7, w);
+    gx_draw(b, GX_DRAW_TRIANGLE_STRIP, 0, 4);
+    scene_vtx(b, -2.0f, -1.0f, -1.0f, 0xE0E0E0FF);
+    scene_vtx(b, 2.0f, -1.0f, -1.0f, 0xE08080FF);
+    scene_vtx(b, -2.0f, -1.0f, -30.0f, 0x202020FF);
+    scene_vtx(b, 2.0f, -1.0f, -30.0f, 0x2020A0FF);
+    gx_draw(b, GX_DRAW_TRIANGLES, 0, 3);
+    scene_vtx(b, -0.5f, -0.5f, 0.5f, 0xFF0000FF);
+    scene_vtx(b, 0.8f, 0.2f, -4.0f, 0x00FF00FF);
+    scene_vtx(b, -1.2f, 0.9f, -6.0f, 0x0000FFFF);
+    end_frame(b);
+}
+
+/* RGBA6 EFB with dithering */
+static void scene_rgba6(FlipperScene *s, GByteArray *b)
+{
+    begin_frame(b, 0x000000FF);
+    gx_bp(b, BP_ZCOMPARE, 0x000041);
+    gx_bp(b, BP_BLENDMODE, 0x1C);                /* dither on */
+    gx_draw(b, GX_DRAW_QUADS, 0, 4);
+    scene_vtx(b, -0.9f, 0.9f, -0.5f, 0x000000FF);
+    scene_vtx(b, 0.9f, 0.9f, -0.5f, 0xFF0000FF);
+    scene_vtx(b, 0.9f, -0.9f, -0.5f, 0xFFFFFFFF);
+    scene_vtx(b, -0.9f, -0.9f, -0.5f, 0x0000FFFF);
+    end_frame(b);
+}
+
+/* the guest demo's final frame: the shared cube scene in perspective */
+static void scene_cube(FlipperScene *s, GByteArray *b)
+{
+    static uint8_t buf[4096];
+    FlipperGX g = { buf, 0, sizeof(buf) };
+
+    flipper_cube_frame(&g, FLIPPER_CUBE_FINAL_FRAME);
+    g_assert(g.len <= g.cap);
+    g_byte_array_append(b, buf, g.len);
+}
+
+typedef struct SceneDef {
+    const char *name;
+    void (*build)(FlipperScene *s, GByteArray *b);
+} SceneDef;
+
+static const SceneDef scenes[] = {
+    { "gouraud", scene_gouraud },
+    { "depth", scene_depth },
+    { "formats", scene_formats },
+    { "indexed", scene_indexed },
+    { "tev", scene_tev },
+    { "blend", scene_blend },
+    { "lines", scene_lines },
+    { "perspective", scene_perspective },
+    { "rgba6", scene_rgba6 },
+    { "cube", scene_cube },
+};
+
+const char *const *flipper_scene_names(void)
+{
+    static const char *names[G_N_ELEMENTS(scenes) + 1];
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(scenes); i++) {
+        names[i] = scenes[i].name;
+    }
+    return names;
+}
+
+FlipperScene *flipper_scene_build(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(scenes); i++) {
+        if (!strcmp(scenes[i].name, name)) {
+            FlipperScene *s = scene_new(name);
+            scenes[i].build(s, s->fifo);
+            return s;
+        }
+    }
+    return NULL;
+}

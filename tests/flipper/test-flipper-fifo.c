@@ -1,0 +1,372 @@
+/*
+ * flipper-gx: the GX FIFO (PI write-gather pipe, CP pointers, distance,
+ * watermarks, breakpoint, link), the PE token and draw-done interrupts, and
+ * a whole frame from gather-pipe writes to the VI scanout with its
+ * interrupts. Expected values come from the reference and the digest
+ * (§2.1, §2.2, §2.3, §5, §8), not from the code.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gx-build.h"
+#include "rig.h"
+
+#define BASE 0x00100000u
+#define SIZE 0x1000u            /* a 4 KiB ring: 128 blocks */
+
+static void wgp_bytes(FlipperRig *r, unsigned n)
+{
+    unsigned i;
+
+    for (i = 0; i < n; i += 4) {
+        flipper_reg_write(r->core, FLIPPER_WGP_BASE, 0, 4);   /* NOPs */
+    }
+}
+
+static uint32_t intsr(FlipperRig *r)
+{
+    return rig_r32(r, A_PI_INTSR);
+}
+
+static void test_pointers_and_watermarks(void)
+{
+    FlipperRig *r = rig_new(1);
+    uint32_t sr;
+
+    rig_fifo_init(r, BASE, SIZE);
+    rig_set_cp32(r, A_CP_FIFO_HIWM_LO, 2048);
+    rig_set_cp32(r, A_CP_FIFO_LOWM_LO, 512);
+    /* linked, not reading: the distance grows with every burst */
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK);
+    rig_w32(r, A_PI_INTMR, PI_INT_CP);
+
+    wgp_bytes(r, 124);                          /* 3 bursts and a bit */
+    g_assert_cmphex(rig_r32(r, A_PI_FIFO_WPTR), ==, BASE + 96);
+    g_assert_cmphex(rig_cp32(r, A_CP_FIFO_WPTR_LO), ==, BASE + 96);
+    g_assert_cmpuint(rig_cp32(r, A_CP_FIFO_DIST_LO), ==, 96);
+    g_assert_cmphex(rig_cp32(r, A_CP_FIFO_RPTR_LO), ==, BASE);
+    wgp_bytes(r, 4);                            /* completes burst 4 */
+    g_assert_cmpuint(rig_cp32(r, A_CP_FIFO_DIST_LO), ==, 128);
+    /* below the low watermark: underflow level, no interrupt (disabled) */
+    sr = rig_r16(r, A_CP_SR);
+    g_assert_true(sr & R_CP_SR_UNDERFLOW_MASK);
+    g_assert_false(sr & R_CP_SR_OVERFLOW_MASK);
+    g_assert_false(intsr(r) & PI_INT_CP);
+
+    /* fill the ring: the write pointer wraps at END to BASE */
+    wgp_bytes(r, SIZE - 128);
+    g_assert_cmphex(rig_r32(r, A_PI_FIFO_WPTR), ==,
+                    BASE | R_PI_FIFO_WPTR_WRAP_MASK);
+    g_assert_cmphex(rig_cp32(r, A_CP_FIFO_WPTR_LO), ==, BASE);
+    g_assert_cmpuint(rig_cp32(r, A_CP_FIFO_DIST_LO), ==, SIZE);
+    sr = rig_r16(r, A_CP_SR);
+    g_assert_true(sr & R_CP_SR_OVERFLOW_MASK);
+    g_assert_false(sr & R_CP_SR_UNDERFLOW_MASK);
+    /* overflow interrupt: CR bit 2 -> PI INTSR bit 11 -> the line */
+    g_assert_false(flipper_irq_level(r->core));
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK |
+                        R_CP_CR_OVF_INT_ENABLE_MASK);
+    g_assert_true(intsr(r) & PI_INT_CP);
+    g_assert_true(flipper_irq_level(r->core));
+    /* masked in INTMR: cause stays, line drops */
+    rig_w32(r, A_PI_INTMR, 0);
+    g_assert_true(intsr(r) & PI_INT_CP);
+    g_assert_false(flipper_irq_level(r->core));
+    rig_w32(r, A_PI_INTMR, PI_INT_CP);
+
+    /* the GP reads: the distance drains to 0, the read pointer follows */
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK |
+                        R_CP_CR_GP_READ_ENABLE_MASK |
+                        R_CP_CR_OVF_INT_ENABLE_MASK);
+    rig_run(r);
+    g_assert_cmpuint(rig_cp32(r, A_CP_FIFO_DIST_LO), ==, 0);
+    g_assert_cmphex(rig_cp32(r, A_CP_FIFO_RPTR_LO), ==, BASE);
+    sr = rig_r16(r, A_CP_SR);
+    g_assert_false(sr & R_CP_SR_OVERFLOW_MASK);
+    g_assert_true(sr & R_CP_SR_UNDERFLOW_MASK);
+    g_assert_true(sr & R_CP_SR_READ_IDLE_MASK);
+    g_assert_true(sr & R_CP_SR_CMD_IDLE_MASK);
+    g_assert_false(flipper_irq_level(r->core));
+    /* underflow interrupt, as libogc enables it to resume the CPU */
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK |
+                        R_CP_CR_GP_READ_ENABLE_MASK |
+                        R_CP_CR_UNF_INT_ENABLE_MASK);
+    g_assert_true(flipper_irq_level(r->core));
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK |
+                        R_CP_CR_GP_READ_ENABLE_MASK);
+    g_assert_false(flipper_irq_level(r->core));
+    g_assert_cmpuint(intsr(r) & PI_INT_CP, ==, 0);
+    rig_free(r);
+}
+
+static void test_breakpoint(void)
+{
+    FlipperRig *r = rig_new(1);
+    uint32_t cr = R_CP_CR_GP_LINK_ENABLE_MASK | R_CP_CR_GP_READ_ENABLE_MASK;
+
+    rig_fifo_init(r, BASE, SIZE);
+    rig_w32(r, A_PI_INTMR, PI_INT_CP);
+    rig_set_cp32(r, A_CP_FIFO_BP_LO, BASE + 64);
+    rig_w16(r, A_CP_CR, cr | R_CP_CR_BP_ENABLE_MASK |
+                        R_CP_CR_BP_INT_ENABLE_MASK);
+    wgp_bytes(r, 128);
+    rig_run(r);
+    /* the GP stops with the read pointer at the breakpoint */
+    g_assert_cmphex(rig_cp32(r, A_CP_FIFO_RPTR_LO), ==, BASE + 64);
+    g_assert_cmpuint(rig_cp32(r, A_CP_FIFO_DIST_LO), ==, 64);
+    g_assert_true(rig_r16(r, A_CP_SR) & R_CP_SR_BREAKPOINT_MASK);
+    g_assert_true(flipper_irq_level(r->core));
+    /* libogc's handler clears CR bit 5: status and line drop, still stopped */
+    rig_w16(r, A_CP_CR, cr | R_CP_CR_BP_ENABLE_MASK);
+    g_assert_false(rig_r16(r, A_CP_SR) & R_CP_SR_BREAKPOINT_MASK);
+    g_assert_false(flipper_irq_level(r->core));
+    rig_run(r);
+    g_assert_cmpuint(rig_cp32(r, A_CP_FIFO_DIST_LO), ==, 64);
+    /* disabling the breakpoint lets the GP go on */
+    rig_w16(r, A_CP_CR, cr);
+    rig_run(r);
+    g_assert_cmpuint(rig_cp32(r, A_CP_FIFO_DIST_LO), ==, 0);
+    g_assert_cmphex(rig_cp32(r, A_CP_FIFO_RPTR_LO), ==, BASE + 128);
+    rig_free(r);
+}
+
+/* the unlinked FIFO: the CPU moves the write pointer and distance itself */
+static void test_unlinked(void)
+{
+    FlipperRig *r = rig_new(1);
+    GByteArray *b = g_byte_array_new();
+
+    rig_fifo_init(r, BASE, SIZE);
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_READ_ENABLE_MASK);   /* no link */
+    gx_bp(b, BP_PE_TOKEN, 0xBEEF);
+    gx_pad32(b);
+    memcpy(r->mem1 + BASE, b->data, b->len);
+    /* the gather pipe writes elsewhere; unlinked, the CP does not see it */
+    rig_w32(r, A_PI_FIFO_WPTR, BASE + 0x800);
+    wgp_bytes(r, 32);
+    g_assert_cmphex(rig_r32(r, A_PI_FIFO_WPTR), ==, BASE + 0x820);
+    rig_run(r);
+    g_assert_cmpuint(rig_r16(r, A_PE_TOKEN), ==, 0);
+    g_assert_cmpuint(rig_cp32(r, A_CP_FIFO_DIST_LO), ==, 0);
+    rig_set_cp32(r, A_CP_FIFO_WPTR_LO, BASE + 32);
+    rig_set_cp32(r, A_CP_FIFO_DIST_LO, 32);
+    rig_run(r);
+    g_assert_cmphex(rig_r16(r, A_PE_TOKEN), ==, 0xBEEF);
+    g_assert_cmphex(rig_cp32(r, A_CP_FIFO_RPTR_LO), ==, BASE + 32);
+    g_byte_array_unref(b);
+    rig_free(r);
+}
+
+static void test_token_and_draw_done(void)
+{
+    FlipperRig *r = rig_new(1);
+    GByteArray *b = g_byte_array_new();
+
+    rig_fifo_init(r, RIG_FIFO_BASE, RIG_FIFO_SIZE);
+    rig_w32(r, A_PI_INTMR, PI_INT_PE_TOKEN | PI_INT_PE_FINISH);
+    rig_w16(r, A_PE_ISR, 0x000F);               /* enable both, ack stale */
+
+    gx_bp(b, BP_SETDRAWDONE, 0x000002);
+    rig_submit(r, b->data, b->len);
+    g_assert_true(rig_r16(r, A_PE_ISR) & R_PE_ISR_FINISH_MASK);
+    g_assert_true(intsr(r) & PI_INT_PE_FINISH);
+    g_assert_true(flipper_irq_level(r->core));
+    rig_w16(r, A_PE_ISR, 0x0003 | R_PE_ISR_FINISH_MASK);   /* ack */
+    g_assert_false(rig_r16(r, A_PE_ISR) & R_PE_ISR_FINISH_MASK);
+    g_assert_false(flipper_irq_level(r->core));
+
+    /* token with interrupt (0x48), then token only (0x47) — libogc order */
+    g_byte_array_set_size(b, 0);
+    gx_bp(b, BP_PE_TOKEN_INT, 0x1234);
+    rig_submit(r, b->data, b->len);
+    g_assert_cmphex(rig_r16(r, A_PE_TOKEN), ==, 0x1234);
+    g_assert_cmphex(rig_r16(r, A_CP_TOKEN), ==, 0x1234);
+    g_assert_true(rig_r16(r, A_PE_ISR) & R_PE_ISR_TOKEN_MASK);
+    g_assert_true(intsr(r) & PI_INT_PE_TOKEN);
+    g_assert_false(intsr(r) & PI_INT_PE_FINISH);
+    rig_w16(r, A_PE_ISR, 0x0003 | R_PE_ISR_TOKEN_MASK);
+    g_assert_false(flipper_irq_level(r->core));
+    g_byte_array_set_size(b, 0);
+    gx_bp(b, BP_PE_TOKEN, 0x5678);
+    rig_submit(r, b->data, b->len);
+    g_assert_cmphex(rig_r16(r, A_PE_TOKEN), ==, 0x5678);
+    g_assert_false(rig_r16(r, A_PE_ISR) & R_PE_ISR_TOKEN_MASK);
+    g_assert_false(flipper_irq_level(r->core));
+
+    /* with the enable off the status is latched but not signalled */
+    rig_w16(r, A_PE_ISR, R_PE_ISR_FINISH_ENABLE_MASK);
+    g_byte_array_set_size(b, 0);
+    gx_bp(b, BP_PE_TOKEN_INT, 0x0042);
+    rig_submit(r, b->data, b->len);
+    g_assert_true(rig_r16(r, A_PE_ISR) & R_PE_ISR_TOKEN_MASK);
+    g_assert_false(intsr(r) & PI_INT_PE_TOKEN);
+    rig_w16(r, A_PE_ISR, 0x0003);
+    g_assert_true(flipper_irq_level(r->core));  /* enabled: pending fires */
+
+    /* a draw-done value other than 0x02 does nothing (logged) */
+    rig_w16(r, A_PE_ISR, 0x0003 | R_PE_ISR_TOKEN_MASK);
+    {
+        unsigned errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+        g_byte_array_set_size(b, 0);
+        gx_bp(b, BP_SETDRAWDONE, 0x000001);
+        rig_submit(r, b->data, b->len);
+        g_assert_false(rig_r16(r, A_PE_ISR) & R_PE_ISR_FINISH_MASK);
+        g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), >, errs);
+    }
+    g_byte_array_unref(b);
+    rig_free(r);
+}
+
+/* BT.601 studio range, in floating point (independent of the encoder) */
+static void bt601(const uint8_t rgb[3], double ycc[3])
+{
+    double r = rgb[0], g = rgb[1], b = rgb[2];
+
+    ycc[0] = 16 + (65.738 * r + 129.057 * g + 25.064 * b) / 256;
+    ycc[1] = 128 + (-37.945 * r - 74.494 * g + 112.439 * b) / 256;
+    ycc[2] = 128 + (112.439 * r - 94.154 * g - 18.285 * b) / 256;
+}
+
+/*
+ * A whole frame the way a program makes one (digest §8): FIFO and VI set
+ * up through registers, clear, a flat quad, the EFB -> XFB copy, draw done
+ * and a token, all through the gather pipe; then the display interrupts as
+ * the beam moves, and the scanout.
+ */
+static void test_full_frame(void)
+{
+    static const uint8_t bg[3] = { 16, 32, 48 }, fg[3] = { 200, 100, 50 };
+    FlipperScene *s = flipper_scene_build("gouraud");   /* the setup only */
+    FlipperRig *r = rig_new(2);
+    GByteArray *b = g_byte_array_new();
+    G3DImage img;
+    const uint8_t *xfb;
+    double ycc[3];
+    int k;
+    uint32_t dpv;
+
+    rig_fifo_init(r, RIG_FIFO_BASE, RIG_FIFO_SIZE);
+    rig_vi_init(r, SCENE_XFB_ADDR);
+    rig_w32(r, A_PI_INTMR, PI_INT_PE_TOKEN | PI_INT_PE_FINISH | PI_INT_VI);
+    rig_w16(r, A_PE_ISR, 0x000F);
+    g_assert_false(flipper_irq_level(r->core));
+
+    /* state as in the gouraud scene, up to its draw */
+    {
+        GByteArray *pro = flipper_scene_prologue(s);
+        g_byte_array_append(b, pro->data, pro->len);
+        g_byte_array_unref(pro);
+    }
+    /* frame state and clear (gpu3d/flipper-cmd.h), background bg */
+    gx_begin_frame(b, (uint32_t)bg[0] << 24 | bg[1] << 16 | bg[2] << 8 | 0xFF);
+    /* a flat quad over the middle */
+    gx_draw(b, GX_DRAW_QUADS, 0, 4);
+    for (k = 0; k < 4; k++) {
+        static const float q[4][2] = { { -0.5f, 0.5f }, { 0.5f, 0.5f },
+                                       { 0.5f, -0.5f }, { -0.5f, -0.5f } };
+        scene_vtx(b, q[k][0], q[k][1], -0.5f,
+                  (uint32_t)fg[0] << 24 | fg[1] << 16 | fg[2] << 8 | 0xFF);
+    }
+    /* the EFB is what was drawn before the copy */
+    gx_copy_to_xfb(b, SCENE_XFB_ADDR);
+    gx_bp(b, BP_SETDRAWDONE, 0x000002);
+    gx_bp(b, BP_PE_TOKEN_INT, 0x00AB);
+    gx_bp(b, BP_PE_TOKEN, 0x00AB);
+    rig_submit(r, b->data, b->len);
+
+    g_assert_true(rig_r32(r, A_PI_INTSR) & PI_INT_PE_FINISH);
+    g_assert_true(rig_r32(r, A_PI_INTSR) & PI_INT_PE_TOKEN);
+    g_assert_cmphex(rig_r16(r, A_PE_TOKEN), ==, 0xAB);
+    rig_w16(r, A_PE_ISR, 0x000F);
+    g_assert_false(flipper_irq_level(r->core));
+
+    /* the copy cleared the EFB after copying: background everywhere */
+    g_assert_cmphex(flipper_efb_color(r->core, 320, 240), ==,
+                    (uint32_t)bg[0] << 24 | bg[1] << 16 | bg[2] << 8 | 0xFF);
+
+    /* the XFB: a quad pixel in BT.601 within 1 code (8-bit rounding) */
+    xfb = r->mem1 + SCENE_XFB_ADDR + 240 * 1280 + 320 * 2;
+    bt601(fg, ycc);
+    g_assert_cmpfloat(fabs(xfb[0] - ycc[0]), <=, 1.0);
+    g_assert_cmpfloat(fabs(xfb[1] - ycc[1]), <=, 1.0);
+    g_assert_cmpfloat(fabs(xfb[3] - ycc[2]), <=, 1.0);
+
+    /* the scanout: flat colours come back within 2 of what was drawn */
+    g_assert_true(rig_scanout(r, &img));
+    g_assert_cmpint(img.width, ==, 640);
+    g_assert_cmpint(img.height, ==, 480);
+    for (k = 0; k < 3; k++) {
+        g_assert_cmpint(abs(img.rgb[(240 * 640 + 320) * 3 + k] - fg[k]), <=, 2);
+        g_assert_cmpint(abs(img.rgb[(10 * 640 + 10) * 3 + k] - bg[k]), <=, 2);
+    }
+    /*
+     * Edges of the quad, x = 160..479 and y = 120..359: chroma is shared by
+     * pixel pairs and filtered 1-2-1, so check the edges on luma (Y bytes).
+     */
+    {
+        double yf[3], yb[3];
+        const uint8_t *line = r->mem1 + SCENE_XFB_ADDR;
+        bt601(fg, yf);
+        bt601(bg, yb);
+        g_assert_cmpfloat(fabs(line[200 * 1280 + 2 * 160] - yf[0]), <=, 1.0);
+        g_assert_cmpfloat(fabs(line[200 * 1280 + 2 * 159] - yb[0]), <=, 1.0);
+        g_assert_cmpfloat(fabs(line[200 * 1280 + 2 * 479] - yf[0]), <=, 1.0);
+        g_assert_cmpfloat(fabs(line[200 * 1280 + 2 * 480] - yb[0]), <=, 1.0);
+        g_assert_cmpfloat(fabs(line[120 * 1280 + 2 * 300] - yf[0]), <=, 1.0);
+        g_assert_cmpfloat(fabs(line[119 * 1280 + 2 * 300] - yb[0]), <=, 1.0);
+        g_assert_cmpfloat(fabs(line[359 * 1280 + 2 * 300] - yf[0]), <=, 1.0);
+        g_assert_cmpfloat(fabs(line[360 * 1280 + 2 * 300] - yb[0]), <=, 1.0);
+    }
+    g3d_image_free(&img);
+
+    /*
+     * VI: NTSC, 858 samples per line at 13.5 MHz, 525 lines. DI0 fires at
+     * line 263, sample 430 (pre-retrace); DI1 at line 1 (post-retrace).
+     */
+    dpv = rig_r16(r, A_VI_DPV);
+    g_assert_cmpuint(dpv, ==, 1);
+    r->clock_ns += (int64_t)(262 * 858 + 428) * 1000000000 / 13500000;
+    g_assert_false(flipper_irq_level(r->core));
+    g_assert_cmpuint(rig_r16(r, A_VI_DPV), ==, 263);
+    r->clock_ns += 1000;                        /* passes sample 430 */
+    g_assert_true(flipper_irq_level(r->core));
+    g_assert_true(rig_r32(r, A_VI_DI0) & R_VI_DI_INT_MASK);
+    g_assert_false(rig_r32(r, A_VI_DI1) & R_VI_DI_INT_MASK);
+    g_assert_true(rig_r32(r, A_PI_INTSR) & PI_INT_VI);
+    /* writing INT = 1 keeps it; writing 0 clears it (libogc's way) */
+    rig_w16(r, A_VI_DI0, rig_r16(r, A_VI_DI0));
+    g_assert_true(flipper_irq_level(r->core));
+    rig_w16(r, A_VI_DI0, rig_r16(r, A_VI_DI0) & 0x7FFF);
+    g_assert_false(flipper_irq_level(r->core));
+    /* the next event the glue would arm a timer for: line 1 of frame 2 */
+    {
+        int64_t next = flipper_next_event_ns(r->core);
+        int64_t frame_ns = (int64_t)858 * 525 * 1000000000 / 13500000;
+        g_assert_cmpint(next, >, r->clock_ns);
+        g_assert_cmpint(next, <=, frame_ns + 1000);
+        r->clock_ns = next;
+    }
+    g_assert_true(rig_r32(r, A_VI_DI1) & R_VI_DI_INT_MASK);
+    g_assert_true(flipper_irq_level(r->core));
+    g_assert_cmpuint(rig_r16(r, A_VI_DPV), ==, 1);
+
+    g_byte_array_unref(b);
+    flipper_scene_free(s);
+    rig_free(r);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/flipper/fifo/pointers-watermarks",
+                    test_pointers_and_watermarks);
+    g_test_add_func("/flipper/fifo/breakpoint", test_breakpoint);
+    g_test_add_func("/flipper/fifo/unlinked", test_unlinked);
+    g_test_add_func("/flipper/pe/token-draw-done", test_token_and_draw_done);
+    g_test_add_func("/flipper/frame/wgp-to-scanout", test_full_frame);
+    return g_test_run();
+}
