@@ -31,7 +31,7 @@ for t in "$GPU3D_ROOT"/qtest/gpu3d-*-test.c; do
   fi
 done
 
-log "guests: boot, screenshot, compare with the llvmpipe reference"
+log "guests: boot, screenshot, compare with the independent reference"
 make -s -C "$GPU3D_ROOT/guest" O="$OUT/guest"
 # name | device | serial line when done | reference | min PSNR | tolerance | max pixels beyond it [| head]
 while IFS='|' read -r demo device done ref psnr tol maxpx head; do
