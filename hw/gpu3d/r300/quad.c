@@ -161,17 +161,23 @@ static float combine(uint32_t fcn, float s, float d, float sf, float df)
     return (fcn & 1) ? r : g3d_clampf(r, 0.0f, 1.0f);
 }
 
-/* shader RGBA -> components C0..C3 by US_OUT_FMT's selects [§3.7] */
-static void out_components(uint32_t out_fmt, const float *rgba, float *c)
+/*
+ * shader RGBA -> components C0..C3 by US_OUT_FMT's selects [§3.7]; C4_8
+ * quantises to 8 bits before the blender unless `quantise` is false (the
+ * caller writes 8-bit fields with rounding and no blend, which gives the
+ * same bits).
+ */
+static void out_components(uint32_t out_fmt, const float *rgba, float *c,
+                           bool quantise)
 {
     static const int from_sel[4] = { 3, 0, 1, 2 };   /* A, R, G, B */
     int k;
 
+    quantise = quantise && G3D_FIELD_EX32(out_fmt, US_OUT_FMT_0, OUT_FMT) ==
+                           R300_US_OUT_FMT_C4_8;
     for (k = 0; k < 4; k++) {
         c[k] = rgba[from_sel[(out_fmt >> (8 + 2 * k)) & 3]];
-        /* C4_8 quantises to 8 bits before the blender */
-        if (G3D_FIELD_EX32(out_fmt, US_OUT_FMT_0, OUT_FMT) ==
-            R300_US_OUT_FMT_C4_8) {
+        if (quantise) {
             c[k] = floorf(g3d_clampf(c[k], 0.0f, 1.0f) * 255.0f + 0.5f) /
                    255.0f;
         }
@@ -187,13 +193,16 @@ static void write_colour(const R300DrawState *ds, const R300Target *tg,
     Packing pk;
     bool round = G3D_FIELD_EX32(ds->dither, RB3D_DITHER_CTL,
                                 DITHER_MODE) == 1 || tg->bpp == 4;
+    bool blending;
     int ch;
 
     if (!packing(tg->format, &pk)) {
         return;
     }
-    out_components(tg->out_fmt, rgba, s);
-    if (ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) {
+    blending = ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK;
+    out_components(tg->out_fmt, rgba, s,
+                   blending || !round || tg->format != R300_COLOR_FORMAT_ARGB8888);
+    if (blending) {
         uint32_t disc = G3D_FIELD_EX32(ds->blend, RB3D_BLENDCNTL,
                                        DISCARD_SRC_PIXELS);
         bool a0 = s[3] == 0.0f, a1 = s[3] == 1.0f;
