@@ -61,6 +61,7 @@ int main(void)
     G3DPciDev dev;
     static float verts[SCENE_VERTS * 8];
     R300Surface zb = { ZB_ADDR, W, R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL };
+    uint64_t t0;
     int f;
 
     g3d_printf("r300-demo: looking for 1002:4e44\n");
@@ -101,6 +102,7 @@ int main(void)
                         R_CRTC_GEN_CNTL_EN_MASK);
 
     scene_vertices(verts);
+    t0 = g3d_rdtsc();
     for (f = 0; f < SCENE_FRAMES; f++) {
         R300Cmd c = { cmdbuf, 0, sizeof(cmdbuf) / 4, 0 };
         R300Surface cb = { CB_ADDR(f & 1), W, R300_COLOR_FORMAT_ARGB8888 };
@@ -123,6 +125,7 @@ int main(void)
         }
         wr(A_CRTC_OFFSET, CB_ADDR(f & 1));      /* show the finished frame */
     }
+    g3d_print_frame_rate("r300-demo", SCENE_FRAMES, t0);
     g3d_printf("r300-demo: done, %d frames\n", SCENE_FRAMES);
     g3d_halt();
 }

@@ -5,39 +5,32 @@
  * depth range 0..1, clear colour), written as PNG with row 0 at the top.
  *
  *   scene-gl-ref OUT.png [WIDTH HEIGHT [FRAME]]
+ *   scene-gl-ref --bench [WIDTH HEIGHT]
+ *
+ * --bench times the turning scene's frames (clear + draw + glFinish) for
+ * about a second and prints frames/s: the llvmpipe peer of the devices'
+ * demo frame rates (LP_NUM_THREADS sets llvmpipe's threads).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <GL/gl.h>
 #include <GL/osmesa.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "image.h"
 #include "scene-cube.h"
 
-int main(int argc, char **argv)
+/* Frame `frame` of the scene into the current OSMesa buffer (w x h). */
+static void draw_frame(int frame, int w, int h)
 {
-    int w = argc > 3 ? atoi(argv[2]) : 640, h = argc > 3 ? atoi(argv[3]) : 480;
-    int frame = argc > 4 ? atoi(argv[4]) : SCENE_FRAMES - 1;
     static float v[SCENE_VERTS * 8];
     float m[16], gl_m[16];
-    uint8_t *rgba;
-    G3DImage img;
-    OSMesaContext ctx;
     int i, k;
 
-    if (argc < 2 || w <= 0 || h <= 0 || w > 4096 || h > 4096) {
-        fprintf(stderr, "usage: %s OUT.png [WIDTH HEIGHT [FRAME]]\n", argv[0]);
-        return 2;
-    }
-    rgba = calloc((size_t)w * h, 4);
-    ctx = OSMesaCreateContextExt(OSMESA_RGBA, 24, 0, 0, NULL);
-    if (!ctx || !OSMesaMakeCurrent(ctx, rgba, GL_UNSIGNED_BYTE, w, h)) {
-        fprintf(stderr, "scene-gl-ref: no OSMesa context\n");
-        return 1;
-    }
     /* row 0 of the buffer is the top of the picture, as in the chips */
     OSMesaPixelStore(OSMESA_Y_UP, 0);
     glViewport(0, 0, w, h);
@@ -68,6 +61,52 @@ int main(int argc, char **argv)
     }
     glEnd();
     glFinish();
+}
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+    bool bench = argc > 1 && !strcmp(argv[1], "--bench");
+    int w = argc > 3 ? atoi(argv[2]) : 640, h = argc > 3 ? atoi(argv[3]) : 480;
+    int frame = argc > 4 ? atoi(argv[4]) : SCENE_FRAMES - 1;
+    uint8_t *rgba;
+    G3DImage img;
+    OSMesaContext ctx;
+    int i;
+
+    if (argc < 2 || w <= 0 || h <= 0 || w > 4096 || h > 4096) {
+        fprintf(stderr, "usage: %s OUT.png [WIDTH HEIGHT [FRAME]]\n"
+                "       %s --bench [WIDTH HEIGHT]\n", argv[0], argv[0]);
+        return 2;
+    }
+    rgba = calloc((size_t)w * h, 4);
+    ctx = OSMesaCreateContextExt(OSMESA_RGBA, 24, 0, 0, NULL);
+    if (!ctx || !OSMesaMakeCurrent(ctx, rgba, GL_UNSIGNED_BYTE, w, h)) {
+        fprintf(stderr, "scene-gl-ref: no OSMesa context\n");
+        return 1;
+    }
+    if (bench) {
+        double t0 = now(), t;
+        int n = 0;
+
+        do {
+            draw_frame(n++ % SCENE_FRAMES, w, h);
+            t = now() - t0;
+        } while (t < 1.0);
+        printf("scene-gl-ref: %s draws the scene at %dx%d: %.1f frames/s\n",
+               (const char *)glGetString(GL_RENDERER), w, h, n / t);
+        OSMesaDestroyContext(ctx);
+        free(rgba);
+        return 0;
+    }
+    draw_frame(frame, w, h);
 
     g3d_image_alloc(&img, w, h);
     for (i = 0; i < w * h; i++) {
