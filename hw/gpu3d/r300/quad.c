@@ -66,6 +66,28 @@ static bool packing(uint32_t format, Packing *p)
     }
 }
 
+void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
+{
+    Packing pk;
+    int ch;
+
+    tg->packable = packing(tg->format, &pk);
+    tg->write_mask = 0;
+    if (!tg->packable) {
+        return;
+    }
+    for (ch = 0; ch < 4; ch++) {
+        tg->bits[ch] = pk.bits[ch];
+        tg->shift[ch] = pk.shift[ch];
+        if (pk.bits[ch] && (ds->chan_mask & (1u << ch))) {
+            tg->write_mask |= ((1u << pk.bits[ch]) - 1) << pk.shift[ch];
+        }
+    }
+    /* RB3D_DITHER_CTL: truncate or round (the dither LUT is undocumented) */
+    tg->round = G3D_FIELD_EX32(ds->dither, RB3D_DITHER_CTL, DITHER_MODE) == 1 ||
+                tg->bpp == 4;
+}
+
 static uint32_t load_px(const uint8_t *p, unsigned bpp)
 {
     switch (bpp) {
@@ -87,25 +109,24 @@ static void store_px(uint8_t *p, unsigned bpp, uint32_t v)
     }
 }
 
-static float comp_get(uint32_t px, const Packing *pk, int k)
+static float comp_get(uint32_t px, const R300Target *tg, int k)
 {
-    if (!pk->bits[k]) {
+    if (!tg->bits[k]) {
         return k == 3 ? 1.0f : 0.0f;
     }
-    return (float)((px >> pk->shift[k]) & ((1u << pk->bits[k]) - 1)) /
-           (float)((1u << pk->bits[k]) - 1);
+    return (float)((px >> tg->shift[k]) & ((1u << tg->bits[k]) - 1)) /
+           (float)((1u << tg->bits[k]) - 1);
 }
 
-static uint32_t comp_put(float v, const Packing *pk, int k, bool round)
+static uint32_t comp_put(float v, const R300Target *tg, int k)
 {
-    float max = (float)((1u << pk->bits[k]) - 1);
+    float max = (float)((1u << tg->bits[k]) - 1);
 
-    if (!pk->bits[k]) {
+    if (!tg->bits[k]) {
         return 0;
     }
     v = g3d_clampf(v, 0.0f, 1.0f) * max;
-    /* RB3D_DITHER_CTL: truncate or round (the dither LUT is undocumented) */
-    return (uint32_t)(round ? v + 0.5f : v) << pk->shift[k];
+    return (uint32_t)(tg->round ? v + 0.5f : v) << tg->shift[k];
 }
 
 /* the blend factor codes of RB3D_(A)BLENDCNTL [digest §3.10] */
@@ -188,20 +209,18 @@ static void write_colour(const R300DrawState *ds, const R300Target *tg,
                          int x, int y, const float *rgba)
 {
     uint8_t *p = tg->base + ((size_t)y * tg->pitch + x) * tg->bpp;
-    uint32_t dst = load_px(p, tg->bpp), res = 0, mask = 0;
+    uint32_t dst = load_px(p, tg->bpp), res = 0;
     float s[4], d[4], k[4], o[4];
-    Packing pk;
-    bool round = G3D_FIELD_EX32(ds->dither, RB3D_DITHER_CTL,
-                                DITHER_MODE) == 1 || tg->bpp == 4;
     bool blending;
     int ch;
 
-    if (!packing(tg->format, &pk)) {
+    if (!tg->packable) {
         return;
     }
     blending = ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK;
     out_components(tg->out_fmt, rgba, s,
-                   blending || !round || tg->format != R300_COLOR_FORMAT_ARGB8888);
+                   blending || !tg->round ||
+                   tg->format != R300_COLOR_FORMAT_ARGB8888);
     if (blending) {
         uint32_t disc = G3D_FIELD_EX32(ds->blend, RB3D_BLENDCNTL,
                                        DISCARD_SRC_PIXELS);
@@ -213,7 +232,7 @@ static void write_colour(const R300DrawState *ds, const R300Target *tg,
             return;
         }
         for (ch = 0; ch < 4; ch++) {
-            d[ch] = comp_get(dst, &pk, ch);
+            d[ch] = comp_get(dst, tg, ch);
             /* RB3D_CONSTANT_COLOR is B, G, R, A from the low byte: C0..C3 */
             k[ch] = (float)((ds->const_color >> (8 * ch)) & 0xFF) / 255.0f;
         }
@@ -232,10 +251,7 @@ static void write_colour(const R300DrawState *ds, const R300Target *tg,
         memcpy(o, s, sizeof(o));
     }
     for (ch = 0; ch < 4; ch++) {
-        res |= comp_put(o[ch], &pk, ch, round);
-        if (pk.bits[ch] && (ds->chan_mask & (1u << ch))) {
-            mask |= ((1u << pk.bits[ch]) - 1) << pk.shift[ch];
-        }
+        res |= comp_put(o[ch], tg, ch);
     }
     if (ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) {
         /* per bit: result = ROP >> (2 S + D) & 1 [digest §3.10, EXT Mesa] */
@@ -247,7 +263,7 @@ static void write_colour(const R300DrawState *ds, const R300Target *tg,
         }
         res = r;
     }
-    store_px(p, tg->bpp, (dst & ~mask) | (res & mask));
+    store_px(p, tg->bpp, (dst & ~tg->write_mask) | (res & tg->write_mask));
 }
 
 /* SC_CLIP_RULE: the pixel's 4 inside flags index a 16-bit truth table */

@@ -130,6 +130,11 @@ typedef struct R300Target {
     uint32_t bpp;               /* bytes per pixel */
     uint32_t endian;
     uint32_t out_fmt;           /* US_OUT_FMT of the target */
+    /* decoded once per draw by r300_target_prepare */
+    bool packable;              /* a COLORFORMAT the RB3D writes */
+    uint8_t bits[4], shift[4];  /* component k's field; 0 bits: absent */
+    uint32_t write_mask;        /* the bits RB3D_COLOR_CHANNEL_MASK lets through */
+    bool round;                 /* round, not truncate, to the field */
 } R300Target;
 
 typedef struct R300DrawState {
@@ -177,6 +182,8 @@ typedef struct R300Tri {
 bool r300_draw_begin(R300Core *c);
 void r300_draw_end(R300Core *c);
 G3DQuadFn r300_quad;
+/* A target's packing, write mask and rounding for this draw's state. */
+void r300_target_prepare(R300Target *tg, const struct R300DrawState *ds);
 
 /* ---- crtc.c ---- */
 

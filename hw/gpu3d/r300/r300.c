@@ -257,6 +257,9 @@ bool r300_draw_begin(R300Core *c)
     ds->rop = R300_REG(c, A_RB3D_ROPCNTL);
     ds->const_color = R300_REG(c, A_RB3D_CONSTANT_COLOR);
     ds->dither = R300_REG(c, A_RB3D_DITHER_CTL);
+    for (t = 0; t < 4; t++) {
+        r300_target_prepare(&ds->cb[t], ds);
+    }
     ds->alpha_func = R300_REG(c, A_FG_ALPHA_FUNC);
     ds->fog_blend = R300_REG(c, A_FG_FOG_BLEND);
     ds->fog_factor = R300_REG(c, A_FG_FOG_FACTOR);
