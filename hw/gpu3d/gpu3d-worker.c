@@ -194,22 +194,34 @@ void g3d_worker_irq_cb(void *worker)
     }
 }
 
+/*
+ * With the lock held: every queued write applied, by the worker, or here
+ * when the VM is stopped. What reads the core from outside (MMIO reads,
+ * the display) sees the guest's writes in order.
+ */
+static void drain_locked(G3DWorker *w)
+{
+    while (w->qcount && !w->paused) {
+        qemu_cond_wait(&w->drained, &w->lock);
+    }
+    while (w->qcount) {
+        G3DWrite wr = w->queue[w->qhead];
+        w->qhead = (w->qhead + 1) % QUEUE_SIZE;
+        w->qcount--;
+        w->ops->reg_write(w->core, wr.offset, wr.val, wr.size);
+    }
+}
+
 void g3d_worker_mmio_write(G3DWorker *w, uint32_t offset, uint64_t val,
                            unsigned size)
 {
     qemu_mutex_lock(&w->lock);
-    /* back-pressure: a guest that writes faster than the chip runs waits */
-    while (w->qcount == QUEUE_SIZE && !w->paused) {
-        qemu_cond_wait(&w->drained, &w->lock);
-    }
+    /*
+     * back-pressure: a guest that writes faster than the chip runs waits
+     * (with the VM stopped, the full queue is applied in place, in order)
+     */
     if (w->qcount == QUEUE_SIZE) {
-        /* paused VM with a full queue: apply in place, in order */
-        while (w->qcount) {
-            G3DWrite wr = w->queue[w->qhead];
-            w->qhead = (w->qhead + 1) % QUEUE_SIZE;
-            w->qcount--;
-            w->ops->reg_write(w->core, wr.offset, wr.val, wr.size);
-        }
+        drain_locked(w);
     }
     w->queue[(w->qhead + w->qcount) % QUEUE_SIZE] =
         (G3DWrite){ .offset = offset, .size = size, .val = val };
@@ -231,16 +243,7 @@ uint64_t g3d_worker_mmio_read(G3DWorker *w, uint32_t offset, unsigned size)
     uint64_t v;
 
     qemu_mutex_lock(&w->lock);
-    /* reads see every earlier write applied */
-    while (w->qcount && !w->paused) {
-        qemu_cond_wait(&w->drained, &w->lock);
-    }
-    while (w->qcount) {
-        G3DWrite wr = w->queue[w->qhead];
-        w->qhead = (w->qhead + 1) % QUEUE_SIZE;
-        w->qcount--;
-        w->ops->reg_write(w->core, wr.offset, wr.val, wr.size);
-    }
+    drain_locked(w);
     v = w->ops->reg_read(w->core, offset, size);
     qemu_mutex_unlock(&w->lock);
     return v;
@@ -347,6 +350,8 @@ static void gfx_update(void *opaque)
     bool on;
 
     qemu_mutex_lock(&w->lock);
+    /* the scanout registers as the guest last wrote them */
+    drain_locked(w);
     on = w->ops->scanout(w->core, h->head, &so) &&
          g3d_scanout_check(&so, w->ops->scanout_mem(w->core, h->head),
                            w->name);
