@@ -12,6 +12,11 @@ command -v ccache >/dev/null 2>&1 && QEMU_CC="ccache gcc"
 QEMU_CONFIGURE_ARGS=(--target-list=x86_64-softmmu --without-default-features
   --enable-tcg --enable-png --enable-vnc --disable-docs --disable-werror
   --disable-install-blobs "--firmwarepath=$FIRMWARE_PATH" "--cc=$QEMU_CC")
+# more flags for a developer's build, e.g. --enable-sanitizers (own tree key)
+if [ -n "${GPU3D_QEMU_EXTRA_CONFIGURE:-}" ]; then
+  read -r -a _extra <<<"$GPU3D_QEMU_EXTRA_CONFIGURE"
+  QEMU_CONFIGURE_ARGS+=("${_extra[@]}")
+fi
 # the prepared tree is keyed by the QEMU version, our patch and the flags
 PATCH_KEY=$( (cat "$QEMU_PATCH"; printf '%s\n' "${QEMU_CONFIGURE_ARGS[@]}") |
              sha256sum | cut -c1-12)
