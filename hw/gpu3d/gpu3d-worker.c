@@ -335,14 +335,9 @@ static void vm_state_change(void *opaque, bool running, RunState state)
 
 /* ---- consoles --------------------------------------------------------- */
 
-typedef struct HeadRef {
-    G3DWorker *w;
-    int head;
-} HeadRef;
-
 static void gfx_update(void *opaque)
 {
-    HeadRef *h = opaque;
+    struct G3DHead *h = opaque;
     G3DWorker *w = h->w;
     QemuConsole *con = w->con[h->head];
     DisplaySurface *surf = qemu_console_surface(con);
@@ -410,7 +405,8 @@ void g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
     }
     w->heads = heads;
     for (i = 0; i < heads && i < G3D_MAX_HEADS; i++) {
-        HeadRef *h = g_new0(HeadRef, 1);
+        struct G3DHead *h = &w->head[i];
+
         h->w = w;
         h->head = i;
         w->blank_w[i] = blank_w[i];

@@ -64,6 +64,10 @@ typedef struct G3DWorker {
     Error *migration_blocker;
 
     QemuConsole *con[G3D_MAX_HEADS];
+    struct G3DHead {            /* a console's opaque: which head */
+        struct G3DWorker *w;
+        int head;
+    } head[G3D_MAX_HEADS];
     int heads;
     uint32_t blank_w[G3D_MAX_HEADS], blank_h[G3D_MAX_HEADS];
 } G3DWorker;
