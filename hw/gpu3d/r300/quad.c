@@ -417,18 +417,21 @@ void r300_quad(void *opaque, const G3DQuad *q, int thread)
                 continue;
             }
         }
-        /* depth: the plane equation, or the shader's W output */
-        if (ds->depth_from_shader && uq.w_written) {
-            z = uq.w[i] * 16777215.0f;
-        } else {
-            z = g3d_interp(q->lin[i], t->z[0], t->z[1], t->z[2]);
-        }
-        z24 = (uint32_t)g3d_clampf(floorf(z + 0.5f), 0.0f, 16777215.0f);
-        if (ds->zbase && !depth_stencil(ds, x, y, z24, t->back)) {
-            continue;
+        if (ds->zbase) {
+            /* depth: the plane equation, or the shader's W output */
+            if (ds->depth_from_shader && uq.w_written) {
+                z = uq.w[i] * 16777215.0f;
+            } else {
+                z = g3d_interp(q->lin[i], t->z[0], t->z[1], t->z[2]);
+            }
+            z24 = (uint32_t)g3d_clampf(floorf(z + 0.5f), 0.0f, 16777215.0f);
+            if (!depth_stencil(ds, x, y, z24, t->back)) {
+                continue;
+            }
         }
         zpassed++;
-        fog = g3d_interp(w[i], t->fog[0], t->fog[1], t->fog[2]);
+        fog = ds->fog_blend & R_FG_FOG_BLEND_ENABLE_MASK
+              ? g3d_interp(w[i], t->fog[0], t->fog[1], t->fog[2]) : 0.0f;
         for (tg = 0; tg < ds->ncb; tg++) {
             const R300Target *target = &ds->cb[tg];
             float rgba[4];
