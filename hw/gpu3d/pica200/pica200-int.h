@@ -8,6 +8,7 @@
  *                  immediate mode, draws, VS/GS plumbing, output map
  *   primitive.c    primitive assembly (lists, strips, fans, GS primitives)
  *   rasterizer.c   clipping, culling, viewport, depth map, setup
+ *   texunit.c      texture units 0-2 (formats, wrap, filters, mipmaps)
  *   texenv.c       texture combiners (TEXENV0-5)
  *   framebuffer.c  per-fragment operations, colour/depth buffers, tiling
  *   psc.c          memory fill units
@@ -260,7 +261,7 @@ struct Pica200Core {
 };
 
 enum {
-    PICA_UNIMP_TEXTURE = 1 << 0,
+    PICA_UNIMP_PROCTEX = 1 << 0,
     PICA_UNIMP_LIGHTING = 1 << 1,
     PICA_UNIMP_FOG = 1 << 2,
     PICA_UNIMP_GAS = 1 << 3,
@@ -270,6 +271,7 @@ enum {
     PICA_UNIMP_SUBDIV = 1 << 7,
     PICA_UNIMP_PPF_BLOCK32 = 1 << 8,
     PICA_UNIMP_EARLYDEPTH = 1 << 9,
+    PICA_UNIMP_TEXTYPE = 1 << 10,
 };
 
 /* log a real-but-unmodelled feature once per reset */
@@ -335,11 +337,51 @@ typedef struct PicaTevState {
     uint8_t buffer_init[4];
     uint8_t update_rgb, update_a;   /* stages 0-3 that update the buffer */
     bool passthrough;               /* the result is the primary colour */
+    uint8_t uses_tex;               /* b0-3: texture 0-3 is a source */
 } PicaTevState;
 
 void pica_texenv_setup(Pica200Core *c, PicaTevState *t);
+/* tex[i]: texture i's colour (RGBA) at the fragment; NULL when none is read */
 void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
-                         uint8_t out[4]);
+                         const uint8_t (*tex)[4], uint8_t out[4]);
+
+/* ---- texture units 0-2 (texunit.c) -------------------------------------- */
+
+typedef struct PicaTexUnit {
+    const uint8_t *data;            /* level 0 in host memory; NULL: samples 0 */
+    uint32_t w, h;                  /* level 0 size in texels */
+    uint8_t fmt;                    /* PICA_TEXFMT_* */
+    uint8_t wrap_s, wrap_t;         /* PICA_WRAP_* (4-7: Citra's variants) */
+    bool mag_linear, min_linear, mip_linear;
+    bool projection;                /* unit 0 type 3: u, v divided by w */
+    uint8_t coord;                  /* texture coordinate set 0-2 */
+    int min_level, max_level;
+    float bias;                     /* LOD bias in levels */
+    uint8_t border[4];
+    uint32_t level_offset[11];      /* bytes from level 0 */
+} PicaTexUnit;
+
+typedef struct PicaTexState {
+    uint8_t active;                 /* b0-2: unit sampled (enabled, read, valid) */
+    PicaTexUnit unit[3];
+} PicaTexState;
+
+typedef struct PicaTri PicaTri;
+
+unsigned pica_texfmt_bits(unsigned fmt);
+uint64_t pica_tex_level_size(unsigned fmt, uint32_t w, uint32_t h);
+/* texel (x, memory row ym) of an image `width` texels wide, as RGBA8 */
+void pica_texel_decode(unsigned fmt, const uint8_t *data, uint32_t width,
+                       uint32_t x, uint32_t ym, uint8_t rgba[4]);
+/* texel (x, y) of an ETC1 block read as a little-endian u64 */
+void pica_etc1_texel(uint64_t blk, unsigned x, unsigned y, uint8_t rgb[3]);
+void pica_texunit_setup(Pica200Core *c, const PicaTevState *tev,
+                        PicaTexState *ts);
+/* one sample at (s, t) in [0, 1] image units with level of detail `lod` */
+void pica_tex_sample(const PicaTexUnit *u, float s, float t, float lod,
+                     uint8_t out[4]);
+void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
+                       const G3DQuad *q, uint8_t tex[4][4][4]);
 
 /* ---- the snapshot queued triangles shade with (framebuffer.c) ---------- */
 
@@ -357,6 +399,7 @@ struct PicaRenderState {
     float depth_scale, depth_offset;
     bool wbuffer;
     PicaTevState tev;
+    PicaTexState tex;
     bool alpha_test;
     uint8_t alpha_func, alpha_ref;  /* G3DCompare */
     bool stencil_test;
@@ -374,12 +417,13 @@ struct PicaRenderState {
 };
 
 /* a triangle as the fragment stage sees it */
-typedef struct PicaTri {
+struct PicaTri {
     const PicaRenderState *rs;
     float zw[3];                    /* z / w */
     float inv_w[3];
     float color[3][4];
-} PicaTri;
+    float tc[3][7];                 /* u0 v0 u1 v1 u2 v2 w0 (when texturing) */
+};
 
 PicaRenderState *pica_render_state(Pica200Core *c);
 void pica_render_shade(void *user, const G3DQuad *q, int thread);

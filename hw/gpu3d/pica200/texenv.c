@@ -4,8 +4,9 @@
  * operands, the ten combine operations in 8-bit integer arithmetic (Citra),
  * scale, and the delayed buffer update of stages 0-3.
  *
- * Sources not modelled yet read as 0 and are reported once: textures 0-3
- * (texturing), fragment primary/secondary colour (fragment lighting). "Previous"
+ * Textures 0-2 come from texunit.c. Sources not modelled yet read as 0 and
+ * are reported once: texture 3 (procedural, reported by texunit.c), fragment
+ * primary/secondary colour (fragment lighting). "Previous"
  * in stage 0 is the primary colour and the previous buffer there is 0, as the
  * reference says (L1439).
  *
@@ -15,11 +16,22 @@
 
 #include <string.h>
 
+/* how many of the three sources a combine operation reads */
+static unsigned op_inputs(unsigned op)
+{
+    switch (op) {
+    case PICA_TEVOP_REPLACE: return 1;
+    case PICA_TEVOP_INTERPOLATE: case PICA_TEVOP_MULTIPLY_ADD:
+    case PICA_TEVOP_ADD_MULTIPLY: return 3;
+    default: return 2;
+    }
+}
+
 void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
 {
     const uint32_t *r = c->regs;
     uint32_t upd = r[GPUREG_TEXENV_UPDATE_BUFFER];
-    bool uses_tex = false, uses_light = false;
+    bool uses_light = false;
     int s, i;
 
     t->update_rgb = G3D_FIELD_EX32(upd, GPUREG_TEXENV_UPDATE_BUFFER, RGB_UPDATE);
@@ -28,6 +40,7 @@ void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
         t->buffer_init[i] = r[GPUREG_TEXENV_BUFFER_COLOR] >> (8 * i);
     }
     t->passthrough = true;
+    t->uses_tex = 0;
     for (s = 0; s < 6; s++) {
         unsigned base = PICA_TEXENV_BASE(s);
         uint32_t src = r[base], opd = r[base + 1], comb = r[base + 2];
@@ -49,9 +62,15 @@ void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
             st->konst[i] = r[base + 3] >> (8 * i);
         }
         for (i = 0; i < 3; i++) {
-            uint8_t a = st->src_rgb[i], b = st->src_a[i];
-            uses_tex |= (a >= PICA_TEVSRC_TEXTURE0 && a <= PICA_TEVSRC_TEXTURE3) ||
-                        (b >= PICA_TEVSRC_TEXTURE0 && b <= PICA_TEVSRC_TEXTURE3);
+            /* only the sources the operations read (REPLACE one, ...) */
+            uint8_t a = i < op_inputs(st->comb_rgb) ? st->src_rgb[i] : 0;
+            uint8_t b = i < op_inputs(st->comb_a) ? st->src_a[i] : 0;
+            if (a >= PICA_TEVSRC_TEXTURE0 && a <= PICA_TEVSRC_TEXTURE3) {
+                t->uses_tex |= 1u << (a - PICA_TEVSRC_TEXTURE0);
+            }
+            if (b >= PICA_TEVSRC_TEXTURE0 && b <= PICA_TEVSRC_TEXTURE3) {
+                t->uses_tex |= 1u << (b - PICA_TEVSRC_TEXTURE0);
+            }
             uses_light |= a == PICA_TEVSRC_FRAG_PRIMARY || a == PICA_TEVSRC_FRAG_SECONDARY ||
                           b == PICA_TEVSRC_FRAG_PRIMARY || b == PICA_TEVSRC_FRAG_SECONDARY;
         }
@@ -67,10 +86,6 @@ void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
                           st->comb_rgb == PICA_TEVOP_REPLACE &&
                           st->comb_a == PICA_TEVOP_REPLACE &&
                           st->scale_rgb == 1 && st->scale_a == 1;
-    }
-    if (uses_tex || (r[GPUREG_TEXUNIT_CONFIG] & 0x407)) {
-        pica_unimp_once(c, PICA_UNIMP_TEXTURE, "texture units (their combiner "
-                        "sources read 0)");
     }
     if (uses_light || (r[GPUREG_LIGHTING_ENABLE0] & 1)) {
         pica_unimp_once(c, PICA_UNIMP_LIGHTING, "fragment lighting (its "
@@ -88,6 +103,7 @@ typedef struct TevInputs {
     const uint8_t *previous;
     const uint8_t *buffer;
     const uint8_t *konst;
+    const uint8_t (*tex)[4];
 } TevInputs;
 
 static const uint8_t zero4[4];
@@ -99,7 +115,10 @@ static const uint8_t *source(const TevInputs *in, unsigned src)
     case PICA_TEVSRC_PREVIOUS_BUFFER: return in->buffer;
     case PICA_TEVSRC_CONSTANT: return in->konst;
     case PICA_TEVSRC_PREVIOUS: return in->previous;
-    default: return zero4;   /* lighting, textures: not modelled; 7-12 undefined */
+    case PICA_TEVSRC_TEXTURE0: case PICA_TEVSRC_TEXTURE0 + 1:
+    case PICA_TEVSRC_TEXTURE0 + 2: case PICA_TEVSRC_TEXTURE3:
+        return in->tex ? in->tex[src - PICA_TEVSRC_TEXTURE0] : zero4;
+    default: return zero4;   /* lighting: not modelled; 7-12 undefined */
     }
 }
 
@@ -165,7 +184,7 @@ static int dot3(const int a[3], const int b[3])
 }
 
 void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
-                         uint8_t out[4])
+                         const uint8_t (*tex)[4], uint8_t out[4])
 {
     uint8_t prev[4], buffer[4], next_buffer[4], res[4];
     TevInputs in;
@@ -181,6 +200,7 @@ void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
     in.primary = primary;
     in.previous = prev;
     in.buffer = buffer;
+    in.tex = tex;
     for (s = 0; s < 6; s++) {
         const PicaTevStage *st = &t->stage[s];
         int a[3][3], aa[3], rgb[3], alpha;
