@@ -72,6 +72,7 @@ static void test_combiner_ops(void)
         t.stage[0].src_rgb[2] = t.stage[0].src_a[2] = PICA_TEVSRC_PREVIOUS;
         t.stage[0].comb_rgb = t.stage[0].comb_a = ops[o];
         memcpy(t.stage[0].konst, konst, 4);
+        pica_texenv_prepare(&t);
         pica_texenv_combine(&t, prim, NULL, out);
         for (ch = 0; ch < 4; ch++) {
             g_assert_cmpint(out[ch], ==,
@@ -106,6 +107,7 @@ static void test_combiner_operands_scale_dot3(void)
         t.stage[0].src_a[0] = PICA_TEVSRC_PRIMARY;
         t.stage[0].op_rgb[0] = rgb_ops[i].code;
         memcpy(t.stage[0].konst, konst, 4);
+        pica_texenv_prepare(&t);
         pica_texenv_combine(&t, prim, NULL, out);
         for (ch = 0; ch < 3; ch++) {
             g_assert_cmpint(out[ch], ==, rgb_ops[i].v[ch]);
@@ -118,6 +120,7 @@ static void test_combiner_operands_scale_dot3(void)
         t.stage[0].src_a[0] = PICA_TEVSRC_CONSTANT;
         t.stage[0].op_a[0] = a_ops[i].code;
         memcpy(t.stage[0].konst, konst, 4);
+        pica_texenv_prepare(&t);
         pica_texenv_combine(&t, prim, NULL, out);
         g_assert_cmpint(out[3], ==, a_ops[i].v);
         g_assert_cmpint(out[0], ==, 200);
@@ -127,6 +130,7 @@ static void test_combiner_operands_scale_dot3(void)
     t.stage[0].src_rgb[0] = t.stage[0].src_a[0] = PICA_TEVSRC_PRIMARY;
     t.stage[0].scale_rgb = 2;
     t.stage[0].scale_a = 4;
+    pica_texenv_prepare(&t);
     pica_texenv_combine(&t, prim, NULL, out);
     g_assert_cmpint(out[0], ==, 255);
     g_assert_cmpint(out[1], ==, 200);
@@ -139,6 +143,7 @@ static void test_combiner_operands_scale_dot3(void)
     t.stage[0].src_a[0] = PICA_TEVSRC_PRIMARY;
     t.stage[0].comb_rgb = PICA_TEVOP_DOT3_RGB;
     memcpy(t.stage[0].konst, konst, 4);
+    pica_texenv_prepare(&t);
     pica_texenv_combine(&t, prim, NULL, out);
     {
         int d = 0;
@@ -150,6 +155,7 @@ static void test_combiner_operands_scale_dot3(void)
         g_assert_cmpint(out[3], ==, 77);
         /* dot3 RGBA writes alpha too */
         t.stage[0].comb_rgb = PICA_TEVOP_DOT3_RGBA;
+        pica_texenv_prepare(&t);
         pica_texenv_combine(&t, prim, NULL, out);
         g_assert_cmpint(out[3], ==, clampi(d));
     }
@@ -179,12 +185,14 @@ static void test_combiner_buffer(void)
     /* outputs: 11, 13, 16, 20, 25 (red); stage 5 sees what stage 3 left */
     t.update_rgb = 1 << 3;
     t.update_a = 0;
+    pica_texenv_prepare(&t);
     pica_texenv_combine(&t, prim, NULL, out);
     g_assert_cmpint(out[0], ==, 20);
     g_assert_cmpint(out[3], ==, 99);           /* alpha never updated */
     /* stage 0 updates: its output 11 reaches stages 2.. */
     t.update_rgb = 1 << 0;
     t.update_a = 1 << 2;
+    pica_texenv_prepare(&t);
     pica_texenv_combine(&t, prim, NULL, out);
     g_assert_cmpint(out[0], ==, 11);
     g_assert_cmpint(out[3], ==, 40 + 1 + 2 + 3);
@@ -193,9 +201,11 @@ static void test_combiner_buffer(void)
     t.stage[0].src_rgb[0] = PICA_TEVSRC_PREVIOUS_BUFFER;
     t.stage[0].src_a[0] = PICA_TEVSRC_PREVIOUS_BUFFER;
     memset(t.buffer_init, 99, 4);
+    pica_texenv_prepare(&t);
     pica_texenv_combine(&t, prim, NULL, out);
     g_assert_cmpint(out[0], ==, 0);
     t.stage[1].src_rgb[0] = PICA_TEVSRC_PREVIOUS_BUFFER;
+    pica_texenv_prepare(&t);
     pica_texenv_combine(&t, prim, NULL, out);
     g_assert_cmpint(out[0], ==, 99);
 }

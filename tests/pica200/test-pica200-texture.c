@@ -412,6 +412,7 @@ static void test_tev_textures(void)
     t.stage[0].comb_rgb = t.stage[0].comb_a = PICA_TEVOP_MODULATE;
     t.stage[1].src_rgb[1] = t.stage[1].src_a[1] = PICA_TEVSRC_TEXTURE0 + 2;
     t.stage[1].comb_rgb = t.stage[1].comb_a = PICA_TEVOP_ADD;
+    pica_texenv_prepare(&t);
     pica_texenv_combine(&t, prim, tex, out);
     for (ch = 0; ch < 4; ch++) {
         int v = tex[0][ch] * tex[1][ch] / 255 + tex[2][ch];

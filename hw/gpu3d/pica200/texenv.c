@@ -27,11 +27,59 @@ static unsigned op_inputs(unsigned op)
     }
 }
 
+void pica_texenv_prepare(PicaTevState *t)
+{
+    int s, i;
+
+    t->passthrough = true;
+    t->uses_tex = 0;
+    t->uses_light = false;
+    t->nstages = 0;
+    for (s = 0; s < 6; s++) {
+        PicaTevStage *st = &t->stage[s];
+
+        /* only the sources the operations read (REPLACE one, ...) */
+        st->n_rgb = op_inputs(st->comb_rgb);
+        st->n_a = op_inputs(st->comb_a);
+        /* a stage that passes "previous" on unchanged can end the chain */
+        if (st->src_rgb[0] != PICA_TEVSRC_PREVIOUS ||
+            st->src_a[0] != PICA_TEVSRC_PREVIOUS || st->op_rgb[0] != 0 ||
+            st->op_a[0] != 0 || st->comb_rgb != PICA_TEVOP_REPLACE ||
+            st->comb_a != PICA_TEVOP_REPLACE || st->scale_rgb != 1 ||
+            st->scale_a != 1) {
+            t->nstages = s + 1;
+        }
+        for (i = 0; i < 3; i++) {
+            uint8_t a = i < st->n_rgb ? st->src_rgb[i] : 0;
+            uint8_t b = i < st->n_a ? st->src_a[i] : 0;
+            if (a >= PICA_TEVSRC_TEXTURE0 && a <= PICA_TEVSRC_TEXTURE3) {
+                t->uses_tex |= 1u << (a - PICA_TEVSRC_TEXTURE0);
+            }
+            if (b >= PICA_TEVSRC_TEXTURE0 && b <= PICA_TEVSRC_TEXTURE3) {
+                t->uses_tex |= 1u << (b - PICA_TEVSRC_TEXTURE0);
+            }
+            t->uses_light |= a == PICA_TEVSRC_FRAG_PRIMARY || a == PICA_TEVSRC_FRAG_SECONDARY ||
+                             b == PICA_TEVSRC_FRAG_PRIMARY || b == PICA_TEVSRC_FRAG_SECONDARY;
+        }
+        /* the common "stage 0 = primary, the rest pass it on" setup */
+        if (s == 0) {
+            t->passthrough &= st->src_rgb[0] == PICA_TEVSRC_PRIMARY &&
+                              st->src_a[0] == PICA_TEVSRC_PRIMARY;
+        } else {
+            t->passthrough &= st->src_rgb[0] == PICA_TEVSRC_PREVIOUS &&
+                              st->src_a[0] == PICA_TEVSRC_PREVIOUS;
+        }
+        t->passthrough &= st->op_rgb[0] == 0 && st->op_a[0] == 0 &&
+                          st->comb_rgb == PICA_TEVOP_REPLACE &&
+                          st->comb_a == PICA_TEVOP_REPLACE &&
+                          st->scale_rgb == 1 && st->scale_a == 1;
+    }
+}
+
 void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
 {
     const uint32_t *r = c->regs;
     uint32_t upd = r[GPUREG_TEXENV_UPDATE_BUFFER];
-    bool uses_light = false;
     int s, i;
 
     t->update_rgb = G3D_FIELD_EX32(upd, GPUREG_TEXENV_UPDATE_BUFFER, RGB_UPDATE);
@@ -39,8 +87,6 @@ void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
     for (i = 0; i < 4; i++) {
         t->buffer_init[i] = r[GPUREG_TEXENV_BUFFER_COLOR] >> (8 * i);
     }
-    t->passthrough = true;
-    t->uses_tex = 0;
     for (s = 0; s < 6; s++) {
         unsigned base = PICA_TEXENV_BASE(s);
         uint32_t src = r[base], opd = r[base + 1], comb = r[base + 2];
@@ -61,33 +107,9 @@ void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
         for (i = 0; i < 4; i++) {
             st->konst[i] = r[base + 3] >> (8 * i);
         }
-        for (i = 0; i < 3; i++) {
-            /* only the sources the operations read (REPLACE one, ...) */
-            uint8_t a = i < op_inputs(st->comb_rgb) ? st->src_rgb[i] : 0;
-            uint8_t b = i < op_inputs(st->comb_a) ? st->src_a[i] : 0;
-            if (a >= PICA_TEVSRC_TEXTURE0 && a <= PICA_TEVSRC_TEXTURE3) {
-                t->uses_tex |= 1u << (a - PICA_TEVSRC_TEXTURE0);
-            }
-            if (b >= PICA_TEVSRC_TEXTURE0 && b <= PICA_TEVSRC_TEXTURE3) {
-                t->uses_tex |= 1u << (b - PICA_TEVSRC_TEXTURE0);
-            }
-            uses_light |= a == PICA_TEVSRC_FRAG_PRIMARY || a == PICA_TEVSRC_FRAG_SECONDARY ||
-                          b == PICA_TEVSRC_FRAG_PRIMARY || b == PICA_TEVSRC_FRAG_SECONDARY;
-        }
-        /* the common "stage 0 = primary, the rest pass it on" setup */
-        if (s == 0) {
-            t->passthrough &= st->src_rgb[0] == PICA_TEVSRC_PRIMARY &&
-                              st->src_a[0] == PICA_TEVSRC_PRIMARY;
-        } else {
-            t->passthrough &= st->src_rgb[0] == PICA_TEVSRC_PREVIOUS &&
-                              st->src_a[0] == PICA_TEVSRC_PREVIOUS;
-        }
-        t->passthrough &= st->op_rgb[0] == 0 && st->op_a[0] == 0 &&
-                          st->comb_rgb == PICA_TEVOP_REPLACE &&
-                          st->comb_a == PICA_TEVOP_REPLACE &&
-                          st->scale_rgb == 1 && st->scale_a == 1;
     }
-    if (uses_light || (r[GPUREG_LIGHTING_ENABLE0] & 1)) {
+    pica_texenv_prepare(t);
+    if (t->uses_light || (r[GPUREG_LIGHTING_ENABLE0] & 1)) {
         pica_unimp_once(c, PICA_UNIMP_LIGHTING, "fragment lighting (its "
                         "combiner sources read 0)");
     }
@@ -201,13 +223,15 @@ void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
     in.previous = prev;
     in.buffer = buffer;
     in.tex = tex;
-    for (s = 0; s < 6; s++) {
+    for (s = 0; s < t->nstages; s++) {
         const PicaTevStage *st = &t->stage[s];
-        int a[3][3], aa[3], rgb[3], alpha;
+        int a[3][3] = { { 0 } }, aa[3] = { 0 }, rgb[3], alpha;
 
         in.konst = st->konst;
-        for (i = 0; i < 3; i++) {
+        for (i = 0; i < st->n_rgb; i++) {
             operand_rgb(source(&in, st->src_rgb[i]), st->op_rgb[i], a[i]);
+        }
+        for (i = 0; i < st->n_a; i++) {
             aa[i] = operand_a(source(&in, st->src_a[i]), st->op_a[i]);
         }
         if (st->comb_rgb == PICA_TEVOP_DOT3_RGB ||

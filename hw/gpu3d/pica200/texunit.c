@@ -26,12 +26,6 @@ static const uint8_t texfmt_bits[PICA_TEXFMT_COUNT] = {
     32, 24, 16, 16, 16, 16, 16, 8, 8, 8, 4, 4, 4, 8,
 };
 
-/* texture formats 0-4 are pixel formats of the framebuffer's decoder */
-static const uint8_t texfmt_pixfmt[5] = {
-    PICA_PIXFMT_RGBA8, PICA_PIXFMT_RGB8, PICA_PIXFMT_RGB5A1,
-    PICA_PIXFMT_RGB565, PICA_PIXFMT_RGBA4,
-};
-
 unsigned pica_texfmt_bits(unsigned fmt)
 {
     return fmt < PICA_TEXFMT_COUNT ? texfmt_bits[fmt] : 0;
@@ -105,8 +99,14 @@ static inline uint64_t load_le64(const uint8_t *p)
 
 /* ---- texel decode ---------------------------------------------------------- */
 
-void pica_texel_decode(unsigned fmt, const uint8_t *data, uint32_t width,
-                       uint32_t x, uint32_t ym, uint8_t rgba[4])
+static inline unsigned ext5(unsigned v)
+{
+    return v << 3 | v >> 2;
+}
+
+/* written out rather than through formats.h: this is the sampler's inner loop */
+static inline void texel(unsigned fmt, const uint8_t *data, uint32_t width,
+                         uint32_t x, uint32_t ym, uint8_t rgba[4])
 {
     uint32_t idx, v;
     const uint8_t *p;
@@ -131,10 +131,43 @@ void pica_texel_decode(unsigned fmt, const uint8_t *data, uint32_t width,
     }
     idx = pica_tiled_index(x, ym, width);
     switch (fmt) {
-    case PICA_TEXFMT_RGBA8: case PICA_TEXFMT_RGB8: case PICA_TEXFMT_RGBA5551:
-    case PICA_TEXFMT_RGB565: case PICA_TEXFMT_RGBA4:
-        pica_pixel_decode(texfmt_pixfmt[fmt], data + (size_t)idx * texfmt_bits[fmt] / 8,
-                          rgba);
+    case PICA_TEXFMT_RGBA8:        /* bytes A, B, G, R */
+        p = data + (size_t)idx * 4;
+        rgba[0] = p[3];
+        rgba[1] = p[2];
+        rgba[2] = p[1];
+        rgba[3] = p[0];
+        return;
+    case PICA_TEXFMT_RGB8:         /* bytes B, G, R */
+        p = data + (size_t)idx * 3;
+        rgba[0] = p[2];
+        rgba[1] = p[1];
+        rgba[2] = p[0];
+        rgba[3] = 255;
+        return;
+    case PICA_TEXFMT_RGBA5551:     /* R5 << 11 | G5 << 6 | B5 << 1 | A1 */
+        p = data + (size_t)idx * 2;
+        v = p[0] | p[1] << 8;
+        rgba[0] = ext5(v >> 11);
+        rgba[1] = ext5(v >> 6 & 31);
+        rgba[2] = ext5(v >> 1 & 31);
+        rgba[3] = v & 1 ? 255 : 0;
+        return;
+    case PICA_TEXFMT_RGB565:
+        p = data + (size_t)idx * 2;
+        v = p[0] | p[1] << 8;
+        rgba[0] = ext5(v >> 11);
+        rgba[1] = (v >> 5 & 63) << 2 | (v >> 9 & 3);
+        rgba[2] = ext5(v & 31);
+        rgba[3] = 255;
+        return;
+    case PICA_TEXFMT_RGBA4:        /* R4 << 12 | G4 << 8 | B4 << 4 | A4 */
+        p = data + (size_t)idx * 2;
+        v = p[0] | p[1] << 8;
+        rgba[0] = (v >> 12) * 17;
+        rgba[1] = (v >> 8 & 15) * 17;
+        rgba[2] = (v >> 4 & 15) * 17;
+        rgba[3] = (v & 15) * 17;
         return;
     case PICA_TEXFMT_IA8:          /* byte 0 alpha, byte 1 intensity */
         p = data + (size_t)idx * 2;
@@ -172,6 +205,12 @@ void pica_texel_decode(unsigned fmt, const uint8_t *data, uint32_t width,
         }
         return;
     }
+}
+
+void pica_texel_decode(unsigned fmt, const uint8_t *data, uint32_t width,
+                       uint32_t x, uint32_t ym, uint8_t rgba[4])
+{
+    texel(fmt, data, width, x, ym, rgba);
 }
 
 /* ---- setup ------------------------------------------------------------------ */
@@ -303,6 +342,9 @@ static inline int wrap(int i, int size, unsigned mode)
     case PICA_WRAP_CLAMP_TO_BORDER:
         return i < 0 || i >= size ? -1 : i;
     case PICA_WRAP_REPEAT:
+        if (!(size & (size - 1))) {
+            return i & (size - 1);     /* the usual power-of-two sizes */
+        }
         i %= size;
         return i < 0 ? i + size : i;
     default: {                     /* mirrored repeat */
@@ -324,7 +366,7 @@ static inline void fetch(const PicaTexUnit *u, const uint8_t *data, int w, int h
         memcpy(out, u->border, 4);
         return;
     }
-    pica_texel_decode(u->fmt, data, w, s, h - 1 - t, out);
+    texel(u->fmt, data, w, s, h - 1 - t, out);
 }
 
 /* a texel coordinate as an int that wrapping can take (NaN and far ones tamed) */
