@@ -9,7 +9,8 @@
  * Seeds (gpu3d_fuzz_seed) are well-formed lists that draw, so mutations
  * reach the shader, the vertex loader and the rasteriser; every third one
  * samples a texture from the input (unit, format, size, filters, wrap and
- * mip levels chosen by the seed index) through the combiners.
+ * mip levels chosen by the seed index) through the combiners; every
+ * seventh turns fog on.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -194,6 +195,20 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
     pica_cmd_fragment(&b, index % 3 == 1, PICA_CMP_LESS, true);
     if (index % 3 == 2) {
         seed_texture(&b, index);
+    }
+    if (index % 7 == 3) {
+        /* fog: a few LUT entries from the index, Z flip on odd seeds */
+        uint32_t lut[8];
+        unsigned k;
+
+        for (k = 0; k < 8; k++) {
+            lut[k] = (index * 0x9E3779B9u) >> k;
+        }
+        pica_cmd_reg(&b, GPUREG_FOG_LUT_INDEX, index * 5);
+        pica_cmd(&b, GPUREG_FOG_LUT_DATA0, 0xF, 0, lut, 8);
+        pica_cmd_reg(&b, GPUREG_FOG_COLOR, 0x203040);
+        pica_cmd_regm(&b, GPUREG_TEXENV_UPDATE_BUFFER, 0x5,
+                      PICA_FOG_MODE_FOG | (index & 1) << 16);
     }
     pica_cmd_attribs(&b, PICA200_PHYS_FCRAM + vb, PICA_F32X4, PICA_F32X4, 32);
     pica_cmd_draw(&b, index % 2 ? PICA_TOPOLOGY_STRIP : PICA_TOPOLOGY_TRIANGLES, 3, 0,

@@ -454,6 +454,110 @@ static void test_stencil(void)
     pt_free(&f.t);
 }
 
+/* ---- fog (digest §4.11, Citra's formula written out here) ------------------ */
+
+/* LUT entry: value v (0..2047) in b13-23, difference d in b0-12 */
+static uint32_t fog_entry(int v, int d)
+{
+    return (uint32_t)v << 13 | ((uint32_t)d & 0x1FFF);
+}
+
+static int fog_ref(const uint32_t *lut, double depth, int flip, int c, int fogc)
+{
+    double x, f;
+    int i, v, d;
+
+    if (flip) {
+        depth = 1.0 - depth;
+    }
+    x = depth * 128;
+    i = MIN((int)x, 127);
+    v = lut[i] >> 13 & 0x7FF;
+    d = (int)(lut[i] & 0x1FFF) - (lut[i] & 0x1000 ? 0x2000 : 0);
+    f = (v + d * (x - i)) / 2047.0;
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    return (int)(f * c + (1 - f) * fogc);
+}
+
+static void fog_lut(uint32_t *lut)
+{
+    int i;
+
+    /* rising by 16 a step, with a falling (negative difference) stretch */
+    for (i = 0; i < 128; i++) {
+        int v = i < 64 ? i * 30 : 1890 - (i - 64) * 20;
+        int next = i + 1 < 64 ? (i + 1) * 30 : 1890 - (i + 1 - 64) * 20;
+        lut[i] = fog_entry(v, next - v);
+    }
+}
+
+static void test_fog_unit(void)
+{
+    static const uint8_t col[4] = { 200, 100, 50, 77 };
+    uint32_t lut[128];
+    PicaFog fog;
+    int i, k, flip;
+
+    fog_lut(lut);
+    memset(&fog, 0, sizeof(fog));
+    fog.enabled = true;
+    fog.color[0] = 10; fog.color[1] = 220; fog.color[2] = 130;
+    for (i = 0; i < 128; i++) {
+        fog.value[i] = lut[i] >> 13;
+        fog.diff[i] = (float)((int)(lut[i] & 0x1FFF) - (lut[i] & 0x1000 ? 0x2000 : 0));
+    }
+    for (flip = 0; flip < 2; flip++) {
+        fog.z_flip = flip;
+        for (i = 0; i <= 100; i++) {
+            double depth = i / 100.0;
+            uint8_t out[4];
+
+            memcpy(out, col, 4);
+            pica_fog_apply(&fog, (float)depth, out);
+            for (k = 0; k < 3; k++) {
+                int want = fog_ref(lut, depth, flip, col[k], fog.color[k]);
+                g_assert_cmpint(abs(out[k] - want), <=, 1);
+            }
+            g_assert_cmpint(out[3], ==, col[3]);
+        }
+    }
+}
+
+/* the LUT through its data port, FOG_COLOR, mode 5 and Z flip in a draw */
+static void test_fog_draw(void)
+{
+    static const uint8_t col[4] = { 200, 100, 50, 128 };
+    static const uint8_t fogc[3] = { 10, 220, 130 };
+    uint32_t lut[128];
+    int flip, k, i;
+
+    fog_lut(lut);
+    for (flip = 0; flip < 2; flip++) {
+        Frag f;
+        uint8_t out[4];
+        float *v;
+
+        pt_init(&f.t, 1);
+        frag_begin(&f, col, 0);
+        /* z = -0.3: window depth 0.3 with the basic scene's depth map */
+        v = (float *)(f.t.ram + VB_OFF);
+        for (i = 0; i < 4; i++) {
+            v[8 * i + 2] = -0.3f;
+        }
+        pica_cmd_reg(&f.b, GPUREG_FOG_LUT_INDEX, 0);
+        pica_cmd(&f.b, GPUREG_FOG_LUT_DATA0, 0xF, 0, lut, 128);
+        pica_cmd_reg(&f.b, GPUREG_FOG_COLOR, fogc[0] | fogc[1] << 8 | fogc[2] << 16);
+        pica_cmd_regm(&f.b, GPUREG_TEXENV_UPDATE_BUFFER, 0x5,
+                      PICA_FOG_MODE_FOG | (uint32_t)flip << 16);
+        frag_end(&f, out);
+        for (k = 0; k < 3; k++) {
+            g_assert_cmpint(abs(out[k] - fog_ref(lut, 0.3, flip, col[k], fogc[k])), <=, 1);
+        }
+        g_assert_cmpint(out[3], ==, col[3]);
+        pt_free(&f.t);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -466,5 +570,7 @@ int main(int argc, char **argv)
     g_test_add_func("/pica200/fragment/logic-ops", test_logic_ops);
     g_test_add_func("/pica200/fragment/alpha-test-masks", test_alpha_test_and_masks);
     g_test_add_func("/pica200/fragment/stencil", test_stencil);
+    g_test_add_func("/pica200/fragment/fog-unit", test_fog_unit);
+    g_test_add_func("/pica200/fragment/fog-draw", test_fog_draw);
     return g_test_run();
 }

@@ -10,6 +10,7 @@
  *   rasterizer.c   clipping, culling, viewport, depth map, setup
  *   texunit.c      texture units 0-2 (formats, wrap, filters, mipmaps)
  *   texenv.c       texture combiners (TEXENV0-5)
+ *   fog.c          fog (the fog LUT)
  *   framebuffer.c  per-fragment operations, colour/depth buffers, tiling
  *   psc.c          memory fill units
  *   ppf.c          transfer engine (display transfer, texture copy)
@@ -263,7 +264,6 @@ struct Pica200Core {
 enum {
     PICA_UNIMP_PROCTEX = 1 << 0,
     PICA_UNIMP_LIGHTING = 1 << 1,
-    PICA_UNIMP_FOG = 1 << 2,
     PICA_UNIMP_GAS = 1 << 3,
     PICA_UNIMP_SHADOW = 1 << 4,
     PICA_UNIMP_BLOCK32 = 1 << 5,
@@ -388,6 +388,19 @@ void pica_tex_sample(const PicaTexUnit *u, float s, float t, float lod,
 void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
                        const G3DQuad *q, uint8_t tex[4][4][4]);
 
+/* ---- fog (fog.c) -------------------------------------------------------- */
+
+typedef struct PicaFog {
+    bool enabled;
+    bool z_flip;
+    uint8_t color[3];
+    float value[128], diff[128];    /* LUT, in 1/2047 */
+} PicaFog;
+
+void pica_fog_setup(Pica200Core *c, PicaFog *fog);
+/* mix rgba with the fog colour by the LUT's factor at window depth `depth` */
+void pica_fog_apply(const PicaFog *fog, float depth, uint8_t rgba[4]);
+
 /* ---- the snapshot queued triangles shade with (framebuffer.c) ---------- */
 
 struct PicaRenderState {
@@ -405,6 +418,7 @@ struct PicaRenderState {
     bool wbuffer;
     PicaTevState tev;
     PicaTexState tex;
+    PicaFog fog;
     bool alpha_test;
     uint8_t alpha_func, alpha_ref;  /* G3DCompare */
     bool stencil_test;

@@ -113,9 +113,7 @@ void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
         pica_unimp_once(c, PICA_UNIMP_LIGHTING, "fragment lighting (its "
                         "combiner sources read 0)");
     }
-    if (G3D_FIELD_EX32(upd, GPUREG_TEXENV_UPDATE_BUFFER, FOG_MODE) == 5) {
-        pica_unimp_once(c, PICA_UNIMP_FOG, "fog");
-    } else if (G3D_FIELD_EX32(upd, GPUREG_TEXENV_UPDATE_BUFFER, FOG_MODE) == 7) {
+    if (G3D_FIELD_EX32(upd, GPUREG_TEXENV_UPDATE_BUFFER, FOG_MODE) == PICA_FOG_MODE_GAS) {
         pica_unimp_once(c, PICA_UNIMP_GAS, "gas");
     }
 }
