@@ -667,6 +667,63 @@ static void test_units_1_2(void)
     }
 }
 
+/*
+ * Five combiner stages over texture 0 and the primary colour in a draw:
+ * modulate, add constant, interpolate by the constant's alpha, subtract the
+ * combiner buffer (stage 0's output), scale 2x. Expected values from the
+ * digest §4.9 formulas, worked out here.
+ */
+static void test_draw_combiners(void)
+{
+    static const uint8_t tx[4] = { 180, 90, 240, 200 };
+    static const uint8_t k1[4] = { 30, 200, 5, 20 }, k2[4] = { 0, 0, 0, 96 };
+    const uint8_t prim[4] = { 102, 255, 255, 51 };
+    int s0[4], s1[4], s2[4], s3[4], want[4], ch;
+    unsigned i;
+    float v[4][8];
+    TexDraw d;
+    uint8_t c[4];
+
+    for (ch = 0; ch < 4; ch++) {
+        s0[ch] = tx[ch] * prim[ch] / 255;
+        s1[ch] = MIN(s0[ch] + k1[ch], 255);
+        s2[ch] = (s1[ch] * k2[3] + tx[ch] * (255 - k2[3])) / 255;
+        s3[ch] = MAX(s2[ch] - s0[ch], 0);
+        want[ch] = ch < 3 ? MIN(s3[ch] * 2, 255) : s3[ch];
+    }
+    /* o1 = (texcoord0.u, texcoord0.v, colour.r, colour.a); G, B read 1.0 */
+    full_quad(v, 0.3f, 0.3f, 0.3f, 0.3f, prim[0] / 255.0f, prim[3] / 255.0f);
+    td_begin(&d, 8, 8, (const float (*)[8])v, 0x0B080D0C);
+    for (i = 0; i < 64; i++) {
+        uint8_t *p = d.t.vram + TEX_OFF + 4 * i;
+        p[0] = tx[3]; p[1] = tx[2]; p[2] = tx[1]; p[3] = tx[0];
+    }
+    td_unit(&d, 0, PA(TEX_OFF), 8, 8, PICA_TEXFMT_RGBA8, 0, 0);
+    td_tev(&d, 1, PICA_TEVSRC_TEXTURE0);
+    {
+        const uint32_t env[5][5] = {
+            /* source, operand, combiner, colour, scale */
+            { 0x00030003, 0, 0x00010001, 0, 0 },
+            { 0x00EF00EF, 0, 0x00020002, k1[0] | k1[1] << 8 | k1[2] << 16 |
+              (uint32_t)k1[3] << 24, 0 },
+            { 0x0E3F0E3F, 0x200, 0x00040004, (uint32_t)k2[3] << 24, 0 },
+            { 0x00DF00DF, 0, 0x00050005, 0, 0 },
+            { 0x000F000F, 0, 0, 0, 1 },
+        };
+        for (i = 0; i < 5; i++) {
+            pica_cmd(&d.b, PICA_TEXENV_BASE(i), 0xF, 1, env[i], 5);
+        }
+        /* stage 0 updates the buffer (RGB b8, alpha b12) */
+        pica_cmd_regm(&d.b, GPUREG_TEXENV_UPDATE_BUFFER, 0x2, 1u << 8 | 1u << 12);
+    }
+    td_end(&d);
+    td_pixel(&d, 2, 5, c);
+    for (ch = 0; ch < 4; ch++) {
+        g_assert_cmpint(c[ch], ==, want[ch]);
+    }
+    pt_free(&d.t);
+}
+
 /* bad setups are logged and sample 0 (black, alpha 0), never crash */
 static void test_bad_texture(void)
 {
@@ -738,6 +795,7 @@ int main(int argc, char **argv)
     g_test_add_data_func("/pica200/texture/image-linear", GINT_TO_POINTER(1), test_image);
     g_test_add_func("/pica200/texture/draw-mipmap", test_draw_mipmap);
     g_test_add_func("/pica200/texture/units-1-2", test_units_1_2);
+    g_test_add_func("/pica200/texture/draw-combiners", test_draw_combiners);
     g_test_add_func("/pica200/texture/bad-input", test_bad_texture);
     return g_test_run();
 }
