@@ -667,6 +667,41 @@ static void test_units_1_2(void)
     }
 }
 
+/* unit 0's projection type divides (u, v) by texcoord0.w */
+static void test_projection(void)
+{
+    static const struct {
+        uint32_t type;
+        uint8_t want;
+    } cases[] = {
+        { PICA_TEXTYPE_PROJECTION, 0x77 },   /* (1.8, 0.2) / 2: texel 7 */
+        { PICA_TEXTYPE_2D, 0x66 },           /* 1.8 repeats to texel 6 */
+    };
+    unsigned i, s, t;
+
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        float v[4][8];
+        TexDraw d;
+        uint8_t c[4];
+
+        /* o1 = (texcoord0.u, texcoord0.v, texcoord0.w, -) */
+        full_quad(v, 1.8f, 1.8f, 0.2f, 0.2f, 2.0f, 0.0f);
+        td_begin(&d, 8, 8, (const float (*)[8])v, 0x1F100D0C);
+        for (t = 0; t < 8; t++) {
+            for (s = 0; s < 8; s++) {
+                d.t.vram[TEX_OFF + pt_tiled_offset(s, t, 8, 1)] = 0x11 * s;
+            }
+        }
+        td_unit(&d, 0, PA(TEX_OFF), 8, 8, PICA_TEXFMT_I8,
+                PICA_WRAP_REPEAT << 12 | PICA_WRAP_REPEAT << 8 | cases[i].type << 28, 0);
+        td_tev(&d, 1, PICA_TEVSRC_TEXTURE0);
+        td_end(&d);
+        td_pixel(&d, 4, 4, c);
+        g_assert_cmpint(c[0], ==, cases[i].want);
+        pt_free(&d.t);
+    }
+}
+
 /*
  * Five combiner stages over texture 0 and the primary colour in a draw:
  * modulate, add constant, interpolate by the constant's alpha, subtract the
@@ -795,6 +830,7 @@ int main(int argc, char **argv)
     g_test_add_data_func("/pica200/texture/image-linear", GINT_TO_POINTER(1), test_image);
     g_test_add_func("/pica200/texture/draw-mipmap", test_draw_mipmap);
     g_test_add_func("/pica200/texture/units-1-2", test_units_1_2);
+    g_test_add_func("/pica200/texture/projection", test_projection);
     g_test_add_func("/pica200/texture/draw-combiners", test_draw_combiners);
     g_test_add_func("/pica200/texture/bad-input", test_bad_texture);
     return g_test_run();

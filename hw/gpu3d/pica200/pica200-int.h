@@ -331,6 +331,7 @@ typedef struct PicaTevStage {
     uint8_t scale_rgb, scale_a;     /* 1, 2 or 4 */
     uint8_t konst[4];
     uint8_t n_rgb, n_a;             /* sources the two operations read */
+    bool copy;                      /* REPLACE, operand 0, 1x on both sides */
 } PicaTevStage;
 
 typedef struct PicaTevState {

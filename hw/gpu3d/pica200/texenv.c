@@ -41,6 +41,9 @@ void pica_texenv_prepare(PicaTevState *t)
         /* only the sources the operations read (REPLACE one, ...) */
         st->n_rgb = op_inputs(st->comb_rgb);
         st->n_a = op_inputs(st->comb_a);
+        st->copy = st->comb_rgb == PICA_TEVOP_REPLACE && st->op_rgb[0] == 0 &&
+                   st->scale_rgb == 1 && st->comb_a == PICA_TEVOP_REPLACE &&
+                   st->op_a[0] == 0 && st->scale_a == 1;
         /* a stage that passes "previous" on unchanged can end the chain */
         if (st->src_rgb[0] != PICA_TEVSRC_PREVIOUS ||
             st->src_a[0] != PICA_TEVSRC_PREVIOUS || st->op_rgb[0] != 0 ||
@@ -226,6 +229,15 @@ void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
         int a[3][3] = { { 0 } }, aa[3] = { 0 }, rgb[3], alpha;
 
         in.konst = st->konst;
+        if (st->copy) {
+            /* REPLACE of a plain colour at 1x on both sides: the source itself */
+            const uint8_t *c = source(&in, st->src_rgb[0]);
+            res[0] = c[0];
+            res[1] = c[1];
+            res[2] = c[2];
+            res[3] = source(&in, st->src_a[0])[3];
+            goto stage_done;
+        }
         for (i = 0; i < st->n_rgb; i++) {
             operand_rgb(source(&in, st->src_rgb[i]), st->op_rgb[i], a[i]);
         }
@@ -254,6 +266,7 @@ void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
             res[i] = MIN(rgb[i] * st->scale_rgb, 255);
         }
         res[3] = MIN(alpha * st->scale_a, 255);
+    stage_done:
         memcpy(prev, res, 4);
         /* the buffer a stage reads is the one the stage before left */
         memcpy(buffer, next_buffer, 4);

@@ -88,13 +88,10 @@ void pica_etc1_texel(uint64_t blk, unsigned x, unsigned y, uint8_t rgb[3])
 
 static inline uint64_t load_le64(const uint8_t *p)
 {
-    uint64_t v = 0;
-    int i;
+    uint64_t v;
 
-    for (i = 7; i >= 0; i--) {
-        v = v << 8 | p[i];
-    }
-    return v;
+    memcpy(&v, p, 8);
+    return GUINT64_FROM_LE(v);
 }
 
 /* ---- texel decode ---------------------------------------------------------- */
