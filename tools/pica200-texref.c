@@ -2,15 +2,17 @@
  * The independent reference for the pica200 textured-quad test
  * (tests/pica200/pica-texscene.h): Mesa's llvmpipe through OSMesa draws the
  * same perspective quad with the same texture, S repeat, T mirrored repeat,
- * no mipmaps, with GL_NEAREST or GL_LINEAR, and writes a PNG with row 0 at
- * the top:
+ * with GL_NEAREST or GL_LINEAR and no mipmaps, or the mipmapped variant with
+ * GL_NEAREST_MIPMAP_NEAREST or GL_LINEAR_MIPMAP_LINEAR, and writes a PNG
+ * with row 0 at the top:
  *
- *   pica200-texref nearest|linear OUT.png
+ *   pica200-texref nearest|linear|mip-nearest|mip-linear OUT.png
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <GL/gl.h>
 #include <GL/osmesa.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,20 +26,35 @@
 
 int main(int argc, char **argv)
 {
-    static uint8_t tex[TEXSCENE_TEX * TEXSCENE_TEX * 4];
+    static uint8_t tex[TEXSCENE_MIP_TEX * TEXSCENE_MIP_TEX * 4];
     static uint8_t rgba[TEXSCENE_W * TEXSCENE_H * 4];
-    GLint filter;
+    GLint filter, mag;
+    bool mip;
+    float scale;
+    unsigned level, size;
     OSMesaContext ctx;
     G3DImage img;
     GLuint name;
     unsigned s, t;
     int i;
 
-    if (argc != 3 || (strcmp(argv[1], "nearest") && strcmp(argv[1], "linear"))) {
-        fprintf(stderr, "usage: %s nearest|linear OUT.png\n", argv[0]);
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s nearest|linear|mip-nearest|mip-linear "
+                "OUT.png\n", argv[0]);
         return 2;
     }
-    filter = strcmp(argv[1], "linear") ? GL_NEAREST : GL_LINEAR;
+    mip = !strncmp(argv[1], "mip-", 4);
+    if (!strcmp(argv[1], "nearest") || !strcmp(argv[1], "mip-nearest")) {
+        filter = mip ? GL_NEAREST_MIPMAP_NEAREST : GL_NEAREST;
+        mag = GL_NEAREST;
+    } else if (!strcmp(argv[1], "linear") || !strcmp(argv[1], "mip-linear")) {
+        filter = mip ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR;
+        mag = GL_LINEAR;
+    } else {
+        fprintf(stderr, "pica200-texref: unknown mode %s\n", argv[1]);
+        return 2;
+    }
+    scale = mip ? TEXSCENE_MIP_SCALE : 1.0f;
     ctx = OSMesaCreateContextExt(OSMESA_RGBA, 0, 0, 0, NULL);
     if (!ctx || !OSMesaMakeCurrent(ctx, rgba, GL_UNSIGNED_BYTE, TEXSCENE_W,
                                    TEXSCENE_H)) {
@@ -45,19 +62,28 @@ int main(int argc, char **argv)
         return 1;
     }
     OSMesaPixelStore(OSMESA_Y_UP, 0);
-    /* GL row t is image row t (bottom first), as texscene_texel counts */
-    for (t = 0; t < TEXSCENE_TEX; t++) {
-        for (s = 0; s < TEXSCENE_TEX; s++) {
-            texscene_texel(s, t, tex + 4 * (t * TEXSCENE_TEX + s));
-        }
-    }
     glGenTextures(1, &name);
     glBindTexture(GL_TEXTURE_2D, name);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, TEXSCENE_TEX, TEXSCENE_TEX, 0,
-                 GL_RGBA, GL_UNSIGNED_BYTE, tex);
+    /* GL row t is image row t (bottom first), as texscene_texel counts */
+    for (level = 0; level < (mip ? TEXSCENE_MIP_LEVELS : 1u); level++) {
+        size = mip ? TEXSCENE_MIP_TEX >> level : TEXSCENE_TEX;
+        for (t = 0; t < size; t++) {
+            for (s = 0; s < size; s++) {
+                if (mip) {
+                    texscene_mip_texel(level, s, t, tex + 4 * (t * size + s));
+                } else {
+                    texscene_texel(s, t, tex + 4 * (t * size + s));
+                }
+            }
+        }
+        glTexImage2D(GL_TEXTURE_2D, level, GL_RGBA8, size, size, 0, GL_RGBA,
+                     GL_UNSIGNED_BYTE, tex);
+    }
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL,
+                    mip ? TEXSCENE_MIP_LEVELS - 1 : 0);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, mag);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_MIRRORED_REPEAT);
     glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
@@ -74,7 +100,7 @@ int main(int argc, char **argv)
     glBegin(GL_TRIANGLE_STRIP);
     for (i = 0; i < 4; i++) {
         const float *v = texscene_verts[i];
-        glTexCoord2f(v[3], v[4]);
+        glTexCoord2f(v[3] * scale, v[4] * scale);
         glVertex4f(v[0], v[1], 0.0f, v[2]);
     }
     glEnd();

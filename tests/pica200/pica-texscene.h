@@ -3,7 +3,9 @@
  * its independent reference (tools/pica200-texref.c, Mesa llvmpipe through
  * OSMesa) draw: a 32x32 RGBA texture with hard edges and gradients on a
  * perspective quad whose coordinates run from -0.25 to 1.25 (S repeats, T
- * mirrors), into a 128x128 target.
+ * mirrors), into a 128x128 target. The mipmapped variant has a 64x64
+ * texture with four levels, each tinted its own colour so the level chosen
+ * shows, and coordinates three times as large (minified, lod about 1-3).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -23,6 +25,25 @@ static inline void texscene_texel(unsigned s, unsigned t, uint8_t rgba[4])
     rgba[1] = (uint8_t)(255 - t * 8);
     rgba[2] = ((s / 4 + t / 4) & 1) ? 230 : 20;
     rgba[3] = (uint8_t)(128 + ((s * 7 + t * 3) & 127));
+}
+
+#define TEXSCENE_MIP_TEX 64
+#define TEXSCENE_MIP_LEVELS 4
+#define TEXSCENE_MIP_SCALE 3.0f
+
+/* texel (s, t) of mip level `level` (64 >> level texels square) */
+static inline void texscene_mip_texel(unsigned level, unsigned s, unsigned t,
+                                      uint8_t rgba[4])
+{
+    static const uint8_t tint[TEXSCENE_MIP_LEVELS][3] = {
+        { 255, 0, 0 }, { 0, 255, 0 }, { 0, 0, 255 }, { 255, 255, 255 },
+    };
+    int k;
+
+    texscene_texel((s << level) & 31, (t << level) & 31, rgba);
+    for (k = 0; k < 3; k++) {
+        rgba[k] = (uint8_t)((rgba[k] + tint[level][k]) / 2);
+    }
 }
 
 /* strip order: clip-space x, y, w (z is each API's mid-depth), then s, t */

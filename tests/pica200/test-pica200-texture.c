@@ -518,11 +518,29 @@ typedef struct Bars {
     long max_beyond;
 } Bars;
 
+/* the image tests: filters, bars, reference; mipmapped ones with 4 levels */
+typedef struct ImageCase {
+    const char *mode;               /* pica200-texref's argument */
+    bool linear, mip;
+    Bars bars;
+} ImageCase;
+
+static const ImageCase image_cases[] = {
+    { "nearest", false, false, { 37.0, 0, 130 } },
+    { "linear", true, false, { 54.0, 3, 10 } },
+    { "mip-nearest", false, true, { 24.0, 0, 350 } },
+    { "mip-linear", true, true, { 38.0, 8, 20 } },
+};
+
 static void test_image(gconstpointer data)
 {
-    const bool linear = GPOINTER_TO_INT(data);
-    const Bars bars = linear ? (Bars){ 54.0, 3, 10 } : (Bars){ 37.0, 0, 130 };
-    const char *name = linear ? "tex-linear.png" : "tex-nearest.png";
+    const ImageCase *ic = data;
+    const bool linear = ic->linear, mip = ic->mip;
+    const Bars bars = ic->bars;
+    const unsigned size = mip ? TEXSCENE_MIP_TEX : TEXSCENE_TEX;
+    const float scale = mip ? TEXSCENE_MIP_SCALE : 1.0f;
+    g_autofree char *name = g_strdup_printf("tex-%s.png", ic->mode);
+    unsigned level, off = TEX_OFF;
     g_autofree char *ref = g_build_filename(g_getenv("GPU3D_SRCDIR") ?: ".",
                                             "tests", "pica200", "ref", name, NULL);
     float v[4][8];
@@ -534,20 +552,29 @@ static void test_image(gconstpointer data)
     for (i = 0; i < 4; i++) {
         const float *sv = texscene_verts[i];
         v[i][0] = sv[0]; v[i][1] = sv[1]; v[i][2] = -0.5f * sv[2]; v[i][3] = sv[2];
-        v[i][4] = sv[3]; v[i][5] = sv[4]; v[i][6] = 0; v[i][7] = 0;
+        v[i][4] = sv[3] * scale; v[i][5] = sv[4] * scale; v[i][6] = 0; v[i][7] = 0;
     }
     td_begin(&d, TEXSCENE_W, TEXSCENE_H, (const float (*)[8])v, 0x1F1F0D0C);
-    for (t = 0; t < TEXSCENE_TEX; t++) {
-        for (s = 0; s < TEXSCENE_TEX; s++) {
-            uint8_t c[4], *p = d.t.vram + TEX_OFF +
-                pt_tiled_offset(s, TEXSCENE_TEX - 1 - t, TEXSCENE_TEX, 4);
-            texscene_texel(s, t, c);
-            p[0] = c[3]; p[1] = c[2]; p[2] = c[1]; p[3] = c[0];
+    /* levels one after the other, each in 8x8 tiles, rows top first */
+    for (level = 0; level < (mip ? TEXSCENE_MIP_LEVELS : 1u); level++) {
+        unsigned n = size >> level;
+        for (t = 0; t < n; t++) {
+            for (s = 0; s < n; s++) {
+                uint8_t c[4], *p = d.t.vram + off + pt_tiled_offset(s, n - 1 - t, n, 4);
+                if (mip) {
+                    texscene_mip_texel(level, s, t, c);
+                } else {
+                    texscene_texel(s, t, c);
+                }
+                p[0] = c[3]; p[1] = c[2]; p[2] = c[1]; p[3] = c[0];
+            }
         }
+        off += n * n * 4;
     }
-    td_unit(&d, 0, PA(TEX_OFF), TEXSCENE_TEX, TEXSCENE_TEX, PICA_TEXFMT_RGBA8,
-            (linear ? 6u : 0u) | PICA_WRAP_REPEAT << 12 |
-            PICA_WRAP_MIRRORED_REPEAT << 8, 0);
+    td_unit(&d, 0, PA(TEX_OFF), size, size, PICA_TEXFMT_RGBA8,
+            (linear ? 6u : 0u) | (mip && linear ? 1u << 24 : 0) |
+            PICA_WRAP_REPEAT << 12 | PICA_WRAP_MIRRORED_REPEAT << 8,
+            mip ? (TEXSCENE_MIP_LEVELS - 1) << 16 : 0);
     td_tev(&d, 1, PICA_TEVSRC_TEXTURE0);
     td_end(&d);
 
@@ -560,13 +587,14 @@ static void test_image(gconstpointer data)
         }
     }
     if (g_getenv("PICA200_TEST_PNG")) {
-        g3d_image_save(&got, linear ? "pica200-tex-linear.png" : "pica200-tex-nearest.png");
+        g_autofree char *out = g_strdup_printf("pica200-%s", name);
+        g3d_image_save(&got, out);
     }
     g_assert_true(g3d_image_load(&want, ref));
     g_assert_true(g3d_image_compare(&got, &want, &diff));
     printf("# %s textured quad vs llvmpipe (%s): PSNR %.2f dB, %ld differing "
            "pixels, %ld beyond %d, max channel delta %d\n",
-           linear ? "GL_LINEAR" : "GL_NEAREST", name, diff.psnr, diff.differing,
+           ic->mode, name, diff.psnr, diff.differing,
            diff.beyond, diff.tolerance, diff.max_delta);
     g_assert_cmpfloat(diff.psnr, >=, bars.min_psnr);
     g_assert_cmpint(diff.beyond, <=, bars.max_beyond);
@@ -816,6 +844,8 @@ static void test_bad_texture(void)
 
 int main(int argc, char **argv)
 {
+    unsigned i;
+
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/pica200/texture/formats", test_formats);
     g_test_add_data_func("/pica200/texture/etc1", GUINT_TO_POINTER(PICA_TEXFMT_ETC1),
@@ -826,8 +856,11 @@ int main(int argc, char **argv)
     g_test_add_func("/pica200/texture/linear", test_linear);
     g_test_add_func("/pica200/texture/mipmap-select", test_mipmap_select);
     g_test_add_func("/pica200/texture/tev-textures", test_tev_textures);
-    g_test_add_data_func("/pica200/texture/image-nearest", GINT_TO_POINTER(0), test_image);
-    g_test_add_data_func("/pica200/texture/image-linear", GINT_TO_POINTER(1), test_image);
+    for (i = 0; i < G_N_ELEMENTS(image_cases); i++) {
+        g_autofree char *path = g_strdup_printf("/pica200/texture/image-%s",
+                                                image_cases[i].mode);
+        g_test_add_data_func(path, &image_cases[i], test_image);
+    }
     g_test_add_func("/pica200/texture/draw-mipmap", test_draw_mipmap);
     g_test_add_func("/pica200/texture/units-1-2", test_units_1_2);
     g_test_add_func("/pica200/texture/projection", test_projection);
