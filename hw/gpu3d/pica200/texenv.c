@@ -206,12 +206,49 @@ static int dot3(const int a[3], const int b[3])
     return r < 0 ? 0 : r > 255 ? 255 : r;
 }
 
+/* one stage's operands, operations and scale */
+static void stage_combine(const PicaTevStage *st, const TevInputs *in,
+                          uint8_t res[4])
+{
+    int a[3][3] = { { 0 } }, aa[3] = { 0 }, rgb[3], alpha;
+    int i;
+
+    for (i = 0; i < st->n_rgb; i++) {
+        operand_rgb(source(in, st->src_rgb[i]), st->op_rgb[i], a[i]);
+    }
+    for (i = 0; i < st->n_a; i++) {
+        aa[i] = operand_a(source(in, st->src_a[i]), st->op_a[i]);
+    }
+    if (st->comb_rgb == PICA_TEVOP_DOT3_RGB ||
+        st->comb_rgb == PICA_TEVOP_DOT3_RGBA) {
+        rgb[0] = rgb[1] = rgb[2] = dot3(a[0], a[1]);
+    } else {
+        for (i = 0; i < 3; i++) {
+            rgb[i] = combine(st->comb_rgb, a[0][i], a[1][i], a[2][i]);
+        }
+    }
+    if (st->comb_rgb == PICA_TEVOP_DOT3_RGBA) {
+        alpha = rgb[0];
+    } else if (st->comb_a == PICA_TEVOP_DOT3_RGB ||
+               st->comb_a == PICA_TEVOP_DOT3_RGBA) {
+        /* alpha dot3: dot3 of the replicated alpha operands (decision) */
+        int b0[3] = { aa[0], aa[0], aa[0] }, b1[3] = { aa[1], aa[1], aa[1] };
+        alpha = dot3(b0, b1);
+    } else {
+        alpha = combine(st->comb_a, aa[0], aa[1], aa[2]);
+    }
+    for (i = 0; i < 3; i++) {
+        res[i] = MIN(rgb[i] * st->scale_rgb, 255);
+    }
+    res[3] = MIN(alpha * st->scale_a, 255);
+}
+
 void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
                          const uint8_t (*tex)[4], uint8_t out[4])
 {
     uint8_t prev[4], buffer[4], next_buffer[4], res[4];
     TevInputs in;
-    int s, i;
+    int s;
 
     if (t->passthrough) {
         memcpy(out, primary, 4);
@@ -226,7 +263,6 @@ void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
     in.tex = tex;
     for (s = 0; s < t->nstages; s++) {
         const PicaTevStage *st = &t->stage[s];
-        int a[3][3] = { { 0 } }, aa[3] = { 0 }, rgb[3], alpha;
 
         in.konst = st->konst;
         if (st->copy) {
@@ -236,37 +272,9 @@ void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
             res[1] = c[1];
             res[2] = c[2];
             res[3] = source(&in, st->src_a[0])[3];
-            goto stage_done;
-        }
-        for (i = 0; i < st->n_rgb; i++) {
-            operand_rgb(source(&in, st->src_rgb[i]), st->op_rgb[i], a[i]);
-        }
-        for (i = 0; i < st->n_a; i++) {
-            aa[i] = operand_a(source(&in, st->src_a[i]), st->op_a[i]);
-        }
-        if (st->comb_rgb == PICA_TEVOP_DOT3_RGB ||
-            st->comb_rgb == PICA_TEVOP_DOT3_RGBA) {
-            rgb[0] = rgb[1] = rgb[2] = dot3(a[0], a[1]);
         } else {
-            for (i = 0; i < 3; i++) {
-                rgb[i] = combine(st->comb_rgb, a[0][i], a[1][i], a[2][i]);
-            }
+            stage_combine(st, &in, res);
         }
-        if (st->comb_rgb == PICA_TEVOP_DOT3_RGBA) {
-            alpha = rgb[0];
-        } else if (st->comb_a == PICA_TEVOP_DOT3_RGB ||
-                   st->comb_a == PICA_TEVOP_DOT3_RGBA) {
-            /* alpha dot3: dot3 of the replicated alpha operands (decision) */
-            int b0[3] = { aa[0], aa[0], aa[0] }, b1[3] = { aa[1], aa[1], aa[1] };
-            alpha = dot3(b0, b1);
-        } else {
-            alpha = combine(st->comb_a, aa[0], aa[1], aa[2]);
-        }
-        for (i = 0; i < 3; i++) {
-            res[i] = MIN(rgb[i] * st->scale_rgb, 255);
-        }
-        res[3] = MIN(alpha * st->scale_a, 255);
-    stage_done:
         memcpy(prev, res, 4);
         /* the buffer a stage reads is the one the stage before left */
         memcpy(buffer, next_buffer, 4);
