@@ -340,12 +340,11 @@ typedef struct PicaTevState {
     uint8_t update_rgb, update_a;   /* stages 0-3 that update the buffer */
     bool passthrough;               /* the result is the primary colour */
     uint8_t uses_tex;               /* b0-3: texture 0-3 is a source */
-    bool uses_light;                /* fragment primary/secondary is a source */
     uint8_t nstages;                /* stages after these pass "previous" on */
 } PicaTevState;
 
 void pica_texenv_setup(Pica200Core *c, PicaTevState *t);
-/* the derived fields (passthrough, nstages, n_rgb/n_a, uses_*) of the stages */
+/* the derived fields (passthrough, nstages, n_rgb/n_a, copy, uses_tex) */
 void pica_texenv_prepare(PicaTevState *t);
 /* tex[i]: texture i's colour (RGBA) at the fragment; NULL when none is read */
 void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],

@@ -4,10 +4,11 @@
  * operands, the ten combine operations in 8-bit integer arithmetic (Citra),
  * scale, and the delayed buffer update of stages 0-3.
  *
- * Textures 0-2 come from texunit.c. Sources not modelled yet read as 0 and
- * are reported once: texture 3 (procedural, reported by texunit.c), fragment
- * primary/secondary colour (fragment lighting). "Previous"
- * in stage 0 is the primary colour and the previous buffer there is 0, as the
+ * Textures 0-2 come from texunit.c. The fragment primary/secondary colours
+ * are 0 while fragment lighting is off (LIGHTING_ENABLE0 b0 = 0), as in
+ * Citra. Sources not modelled yet read as 0 and are reported once: texture 3
+ * (procedural, reported by texunit.c) and the fragment colours with lighting
+ * on. "Previous" in stage 0 is the primary colour and the previous buffer there is 0, as the
  * reference says (L1439).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -33,7 +34,6 @@ void pica_texenv_prepare(PicaTevState *t)
 
     t->passthrough = true;
     t->uses_tex = 0;
-    t->uses_light = false;
     t->nstages = 0;
     for (s = 0; s < 6; s++) {
         PicaTevStage *st = &t->stage[s];
@@ -61,8 +61,6 @@ void pica_texenv_prepare(PicaTevState *t)
             if (b >= PICA_TEVSRC_TEXTURE0 && b <= PICA_TEVSRC_TEXTURE3) {
                 t->uses_tex |= 1u << (b - PICA_TEVSRC_TEXTURE0);
             }
-            t->uses_light |= a == PICA_TEVSRC_FRAG_PRIMARY || a == PICA_TEVSRC_FRAG_SECONDARY ||
-                             b == PICA_TEVSRC_FRAG_PRIMARY || b == PICA_TEVSRC_FRAG_SECONDARY;
         }
         /* the common "stage 0 = primary, the rest pass it on" setup */
         if (s == 0) {
@@ -112,7 +110,7 @@ void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
         }
     }
     pica_texenv_prepare(t);
-    if (t->uses_light || (r[GPUREG_LIGHTING_ENABLE0] & 1)) {
+    if (r[GPUREG_LIGHTING_ENABLE0] & 1) {
         pica_unimp_once(c, PICA_UNIMP_LIGHTING, "fragment lighting (its "
                         "combiner sources read 0)");
     }
