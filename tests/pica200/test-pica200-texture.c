@@ -278,9 +278,16 @@ static void sampler_unit(PicaTexUnit *u, uint8_t *img, unsigned levels)
     u->data = img;
 }
 
-/* OpenGL 4.6 §8.14.2: the texel a coordinate index i names, -1 for border */
+/*
+ * OpenGL 4.6 §8.14.2: the texel a coordinate index i names, -1 for border;
+ * codes 4-7 as the digest gives Citra's (4/5 edge/border for i >= 0 and
+ * repeat below, 6/7 repeat).
+ */
 static int gl_wrap(int i, int n, unsigned mode)
 {
+    if (mode >= 4) {
+        mode = mode >= 6 || i < 0 ? PICA_WRAP_REPEAT : mode - 4;
+    }
     switch (mode) {
     case PICA_WRAP_CLAMP_TO_EDGE: return i < 0 ? 0 : i > n - 1 ? n - 1 : i;
     case PICA_WRAP_CLAMP_TO_BORDER: return i < 0 || i >= n ? -1 : i;
@@ -300,9 +307,9 @@ static void test_wrap_border(void)
     int i;
 
     sampler_unit(&u, img, 1);
-    for (mode = 0; mode < 4; mode++) {
+    for (mode = 0; mode < 8; mode++) {
         u.wrap_s = mode;
-        u.wrap_t = (mode + 1) & 3;
+        u.wrap_t = (mode + 1) & 7;
         for (i = -20; i < 28; i++) {
             float s = (i + 0.5f) / SW, t = (7 - i + 0.5f) / SH;
             int es = gl_wrap(i, SW, u.wrap_s), et = gl_wrap(7 - i, SH, u.wrap_t);
