@@ -3,10 +3,11 @@
  * (tests/pica200/pica-texscene.h): Mesa's llvmpipe through OSMesa draws the
  * same perspective quad with the same texture, S repeat, T mirrored repeat,
  * with GL_NEAREST or GL_LINEAR and no mipmaps, or the mipmapped variant with
- * GL_NEAREST_MIPMAP_NEAREST or GL_LINEAR_MIPMAP_LINEAR, and writes a PNG
- * with row 0 at the top:
+ * GL_NEAREST_MIPMAP_NEAREST or GL_LINEAR_MIPMAP_LINEAR, or the cube-map
+ * variant (clamp to edge, GL_NEAREST or GL_LINEAR), and writes a PNG with
+ * row 0 at the top:
  *
- *   pica200-texref nearest|linear|mip-nearest|mip-linear OUT.png
+ *   pica200-texref [cube-|mip-]nearest|[cube-|mip-]linear OUT.png
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -29,7 +30,9 @@ int main(int argc, char **argv)
     static uint8_t tex[TEXSCENE_MIP_TEX * TEXSCENE_MIP_TEX * 4];
     static uint8_t rgba[TEXSCENE_W * TEXSCENE_H * 4];
     GLint filter, mag;
-    bool mip;
+    bool mip, cube;
+    GLenum target;
+    const char *mode;
     float scale;
     unsigned level, size;
     OSMesaContext ctx;
@@ -44,10 +47,13 @@ int main(int argc, char **argv)
         return 2;
     }
     mip = !strncmp(argv[1], "mip-", 4);
-    if (!strcmp(argv[1], "nearest") || !strcmp(argv[1], "mip-nearest")) {
+    cube = !strncmp(argv[1], "cube-", 5);
+    mode = argv[1] + (mip ? 4 : cube ? 5 : 0);
+    target = cube ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
+    if (!strcmp(mode, "nearest")) {
         filter = mip ? GL_NEAREST_MIPMAP_NEAREST : GL_NEAREST;
         mag = GL_NEAREST;
-    } else if (!strcmp(argv[1], "linear") || !strcmp(argv[1], "mip-linear")) {
+    } else if (!strcmp(mode, "linear")) {
         filter = mip ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR;
         mag = GL_LINEAR;
     } else {
@@ -63,10 +69,23 @@ int main(int argc, char **argv)
     }
     OSMesaPixelStore(OSMESA_Y_UP, 0);
     glGenTextures(1, &name);
-    glBindTexture(GL_TEXTURE_2D, name);
+    glBindTexture(target, name);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    if (cube) {
+        /* faces +X, -X, +Y, -Y, +Z, -Z; GL row t is image row t */
+        for (level = 0; level < 6; level++) {
+            for (t = 0; t < TEXSCENE_TEX; t++) {
+                for (s = 0; s < TEXSCENE_TEX; s++) {
+                    texscene_face_texel(level, s, t, tex + 4 * (t * TEXSCENE_TEX + s));
+                }
+            }
+            glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + level, 0, GL_RGBA8,
+                         TEXSCENE_TEX, TEXSCENE_TEX, 0, GL_RGBA,
+                         GL_UNSIGNED_BYTE, tex);
+        }
+    }
     /* GL row t is image row t (bottom first), as texscene_texel counts */
-    for (level = 0; level < (mip ? TEXSCENE_MIP_LEVELS : 1u); level++) {
+    for (level = 0; !cube && level < (mip ? TEXSCENE_MIP_LEVELS : 1u); level++) {
         size = mip ? TEXSCENE_MIP_TEX >> level : TEXSCENE_TEX;
         for (t = 0; t < size; t++) {
             for (s = 0; s < size; s++) {
@@ -80,14 +99,14 @@ int main(int argc, char **argv)
         glTexImage2D(GL_TEXTURE_2D, level, GL_RGBA8, size, size, 0, GL_RGBA,
                      GL_UNSIGNED_BYTE, tex);
     }
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL,
-                    mip ? TEXSCENE_MIP_LEVELS - 1 : 0);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, mag);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_MIRRORED_REPEAT);
+    glTexParameteri(target, GL_TEXTURE_MAX_LEVEL, mip ? TEXSCENE_MIP_LEVELS - 1 : 0);
+    glTexParameteri(target, GL_TEXTURE_MIN_FILTER, filter);
+    glTexParameteri(target, GL_TEXTURE_MAG_FILTER, mag);
+    glTexParameteri(target, GL_TEXTURE_WRAP_S, cube ? GL_CLAMP_TO_EDGE : GL_REPEAT);
+    glTexParameteri(target, GL_TEXTURE_WRAP_T,
+                    cube ? GL_CLAMP_TO_EDGE : GL_MIRRORED_REPEAT);
     glTexEnvi(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_REPLACE);
-    glEnable(GL_TEXTURE_2D);
+    glEnable(target);
     glHint(GL_PERSPECTIVE_CORRECTION_HINT, GL_NICEST);
 
     glViewport(0, 0, TEXSCENE_W, TEXSCENE_H);
@@ -100,7 +119,11 @@ int main(int argc, char **argv)
     glBegin(GL_TRIANGLE_STRIP);
     for (i = 0; i < 4; i++) {
         const float *v = texscene_verts[i];
-        glTexCoord2f(v[3] * scale, v[4] * scale);
+        if (cube) {
+            glTexCoord3fv(texscene_cube_dirs[i]);
+        } else {
+            glTexCoord2f(v[3] * scale, v[4] * scale);
+        }
         glVertex4f(v[0], v[1], 0.0f, v[2]);
     }
     glEnd();

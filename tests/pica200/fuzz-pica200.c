@@ -8,8 +8,9 @@
  *
  * Seeds (gpu3d_fuzz_seed) are well-formed lists that draw, so mutations
  * reach the shader, the vertex loader and the rasteriser; every third one
- * samples a texture from the input (unit, format, size, filters, wrap and
- * mip levels chosen by the seed index) through the combiners; every
+ * samples a texture from the input (unit, format, size, filters, wrap, mip
+ * levels and unit 0's type, cube faces included, chosen by the seed index)
+ * through the combiners; every
  * seventh turns fog on.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -150,7 +151,7 @@ static void seed_texture(CmdBuf *b, unsigned index)
     unsigned size = 8u << (index / 5 % 3);               /* 8, 16, 32 */
     unsigned base = PICA_TEXUNIT_BASE(unit);
     uint32_t param = (index & 6) | (index / 7 % 8) << 8 | (index / 11 % 8) << 12 |
-                     (index / 13 % 2) << 24;
+                     (index / 13 % 2) << 24 | (index / 17 % 8) << 28;
 
     /* o1 = (texcoord0, texcoord2) for unit 0/2, texcoord1 for unit 1 */
     pica_cmd_reg(b, GPUREG_SH_OUTMAP_O1, unit == 1 ? 0x0B0A0F0E : 0x17160D0C);
@@ -159,6 +160,15 @@ static void seed_texture(CmdBuf *b, unsigned index)
     pica_cmd_reg(b, base + PICA_TEXUNIT_PARAM, param);
     pica_cmd_reg(b, base + PICA_TEXUNIT_LOD, (index % 4) << 16 | (index & 0x30) << 4);
     pica_cmd_reg(b, base + PICA_TEXUNIT_ADDR, (PICA200_PHYS_FCRAM + SEED_TEX_OFF) >> 3);
+    if (unit == 0) {
+        /* cube faces (used when the type is 1): the same image, one odd */
+        uint32_t k;
+
+        for (k = 1; k < 6; k++) {
+            pica_cmd_reg(b, GPUREG_TEXUNIT0_ADDR1 + k,
+                         ((PICA200_PHYS_FCRAM + SEED_TEX_OFF) >> 3) + (k == 5 ? index : 0));
+        }
+    }
     pica_cmd_reg(b, PICA_TEXUNIT_TYPE_REG(unit), fmt);
     pica_cmd_regm(b, GPUREG_TEXUNIT_CONFIG, 0xB, 0x1000 | 1u << unit |
                   (index & 8) << 10);

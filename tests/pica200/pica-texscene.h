@@ -6,6 +6,8 @@
  * mirrors), into a 128x128 target. The mipmapped variant has a 64x64
  * texture with four levels, each tinted its own colour so the level chosen
  * shows, and coordinates three times as large (minified, lod about 1-3).
+ * The cube-map variant gives each corner a direction (u, v, w) instead, so
+ * the quad crosses several of six 32x32 faces, each tinted its own colour.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -45,6 +47,30 @@ static inline void texscene_mip_texel(unsigned level, unsigned s, unsigned t,
         rgba[k] = (uint8_t)((rgba[k] + tint[level][k]) / 2);
     }
 }
+
+/* texel (s, t) of cube face `face` (+X, -X, +Y, -Y, +Z, -Z) */
+static inline void texscene_face_texel(unsigned face, unsigned s, unsigned t,
+                                       uint8_t rgba[4])
+{
+    static const uint8_t tint[6][3] = {
+        { 255, 0, 0 }, { 0, 255, 255 }, { 0, 255, 0 },
+        { 255, 0, 255 }, { 0, 0, 255 }, { 255, 255, 0 },
+    };
+    int k;
+
+    texscene_texel(s, t, rgba);
+    for (k = 0; k < 3; k++) {
+        rgba[k] = (uint8_t)((rgba[k] + tint[face][k]) / 2);
+    }
+}
+
+/* the cube-map quad's directions (u, v, w), in strip order */
+static const float texscene_cube_dirs[4][3] = {
+    { -1.5f, -1.2f, 1.0f },
+    { 1.2f, -1.0f, 0.4f },
+    { -1.0f, 1.4f, 0.8f },
+    { 1.3f, 1.1f, -0.5f },
+};
 
 /* strip order: clip-space x, y, w (z is each API's mid-depth), then s, t */
 static const float texscene_verts[4][5] = {

@@ -528,21 +528,23 @@ typedef struct Bars {
 /* the image tests: filters, bars, reference; mipmapped ones with 4 levels */
 typedef struct ImageCase {
     const char *mode;               /* pica200-texref's argument */
-    bool linear, mip;
+    bool linear, mip, cube;
     Bars bars;
 } ImageCase;
 
 static const ImageCase image_cases[] = {
-    { "nearest", false, false, { 37.0, 0, 130 } },
-    { "linear", true, false, { 54.0, 3, 10 } },
-    { "mip-nearest", false, true, { 24.0, 0, 350 } },
-    { "mip-linear", true, true, { 38.0, 8, 20 } },
+    { "nearest", false, false, false, { 37.0, 0, 130 } },
+    { "linear", true, false, false, { 54.0, 3, 10 } },
+    { "mip-nearest", false, true, false, { 24.0, 0, 350 } },
+    { "mip-linear", true, true, false, { 38.0, 8, 20 } },
+    { "cube-nearest", false, false, true, { 38.0, 0, 80 } },
+    { "cube-linear", true, false, true, { 42.0, 3, 10 } },
 };
 
 static void test_image(gconstpointer data)
 {
     const ImageCase *ic = data;
-    const bool linear = ic->linear, mip = ic->mip;
+    const bool linear = ic->linear, mip = ic->mip, cube = ic->cube;
     const Bars bars = ic->bars;
     const unsigned size = mip ? TEXSCENE_MIP_TEX : TEXSCENE_TEX;
     const float scale = mip ? TEXSCENE_MIP_SCALE : 1.0f;
@@ -560,10 +562,26 @@ static void test_image(gconstpointer data)
         const float *sv = texscene_verts[i];
         v[i][0] = sv[0]; v[i][1] = sv[1]; v[i][2] = -0.5f * sv[2]; v[i][3] = sv[2];
         v[i][4] = sv[3] * scale; v[i][5] = sv[4] * scale; v[i][6] = 0; v[i][7] = 0;
+        if (cube) {
+            memcpy(&v[i][4], texscene_cube_dirs[i], 3 * sizeof(float));
+        }
     }
-    td_begin(&d, TEXSCENE_W, TEXSCENE_H, (const float (*)[8])v, 0x1F1F0D0C);
+    /* o1 = texcoord0 (u, v) and, for the cube, texcoord0.w */
+    td_begin(&d, TEXSCENE_W, TEXSCENE_H, (const float (*)[8])v,
+             cube ? 0x1F100D0C : 0x1F1F0D0C);
+    /* cube faces 0x1000 apart, +X first */
+    for (level = 0; cube && level < 6; level++) {
+        for (t = 0; t < TEXSCENE_TEX; t++) {
+            for (s = 0; s < TEXSCENE_TEX; s++) {
+                uint8_t c[4], *p = d.t.vram + TEX_OFF + 0x1000 * level +
+                    pt_tiled_offset(s, TEXSCENE_TEX - 1 - t, TEXSCENE_TEX, 4);
+                texscene_face_texel(level, s, t, c);
+                p[0] = c[3]; p[1] = c[2]; p[2] = c[1]; p[3] = c[0];
+            }
+        }
+    }
     /* levels one after the other, each in 8x8 tiles, rows top first */
-    for (level = 0; level < (mip ? TEXSCENE_MIP_LEVELS : 1u); level++) {
+    for (level = 0; !cube && level < (mip ? TEXSCENE_MIP_LEVELS : 1u); level++) {
         unsigned n = size >> level;
         for (t = 0; t < n; t++) {
             for (s = 0; s < n; s++) {
@@ -580,8 +598,14 @@ static void test_image(gconstpointer data)
     }
     td_unit(&d, 0, PA(TEX_OFF), size, size, PICA_TEXFMT_RGBA8,
             (linear ? 6u : 0u) | (mip && linear ? 1u << 24 : 0) |
-            PICA_WRAP_REPEAT << 12 | PICA_WRAP_MIRRORED_REPEAT << 8,
+            (cube ? (uint32_t)PICA_TEXTYPE_CUBE << 28 :
+                    PICA_WRAP_REPEAT << 12 | PICA_WRAP_MIRRORED_REPEAT << 8),
             mip ? (TEXSCENE_MIP_LEVELS - 1) << 16 : 0);
+    for (level = 1; cube && level < 6; level++) {
+        /* ADDR2-6: b0-21 (the high bits come from ADDR1) */
+        pica_cmd_reg(&d.b, GPUREG_TEXUNIT0_ADDR1 + level,
+                     (PA(TEX_OFF + 0x1000 * level) >> 3) & 0x3FFFFF);
+    }
     td_tev(&d, 1, PICA_TEVSRC_TEXTURE0);
     td_end(&d);
 
@@ -822,6 +846,26 @@ static void test_bad_texture(void)
         memset(d.t.vram + TEX_OFF, 0xFF, 8 * 8 * 4);
         td_unit(&d, 0, cases[i].pa, cases[i].w, cases[i].h, cases[i].fmt,
                 cases[i].param, 0);
+        td_tev(&d, 1, PICA_TEVSRC_TEXTURE0);
+        td_end(&d);
+        td_pixel(&d, 3, 3, c);
+        g_assert_cmpuint(c[0] | c[1] | c[2] | c[3], ==, 0);
+        g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), >, errors);
+        pt_free(&d.t);
+    }
+    /* a cube face (-Z, ADDR6) past VRAM: logged, the unit reads 0 */
+    {
+        float v[4][8];
+        TexDraw d;
+        uint8_t c[4];
+        unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+
+        full_quad(v, 0, 1, 0, 1, 0, 0);
+        td_begin(&d, 8, 8, (const float (*)[8])v, 0x1F100D0C);
+        memset(d.t.vram + TEX_OFF, 0xFF, 8 * 8 * 4);
+        td_unit(&d, 0, PA(TEX_OFF), 8, 8, PICA_TEXFMT_RGBA8,
+                (uint32_t)PICA_TEXTYPE_CUBE << 28, 0);
+        pica_cmd_reg(&d.b, GPUREG_TEXUNIT0_ADDR6, 0x3FFFFF);
         td_tev(&d, 1, PICA_TEVSRC_TEXTURE0);
         td_end(&d);
         td_pixel(&d, 3, 3, c);

@@ -359,6 +359,8 @@ typedef struct PicaTexUnit {
     uint8_t wrap_s, wrap_t;         /* PICA_WRAP_* (4-7: Citra's variants) */
     bool mag_linear, min_linear, mip_linear;
     bool projection;                /* unit 0 type 3: u, v divided by w */
+    bool cube;                      /* unit 0 type 1: faces by (u, v, w) */
+    const uint8_t *face[6];         /* cube faces +X..-Z (face[0] = data) */
     uint8_t coord;                  /* texture coordinate set 0-2 */
     int min_level, max_level;
     float bias;                     /* LOD bias in levels */
@@ -382,6 +384,8 @@ void pica_texel_decode(unsigned fmt, const uint8_t *data, uint32_t width,
 void pica_etc1_texel(uint64_t blk, unsigned x, unsigned y, uint8_t rgb[3]);
 void pica_texunit_setup(Pica200Core *c, const PicaTevState *tev,
                         PicaTexState *ts);
+/* the cube face (0-5: +X, -X, +Y, -Y, +Z, -Z) and its (s, t) for (u, v, w) */
+unsigned pica_cube_coord(float u, float v, float w, float *s, float *t);
 /* one sample at (s, t) in [0, 1] image units with level of detail `lod` */
 void pica_tex_sample(const PicaTexUnit *u, float s, float t, float lod,
                      uint8_t out[4]);

@@ -2,7 +2,7 @@
  * Texture units 0-2 (reference "GPUREG_TEXUNIT*", digest §4.8): the fourteen
  * texel formats in the 8x8-tiled Morton layout, ETC1/ETC1A4 blocks, wrap
  * modes, border colour, nearest/linear filters, mipmaps with the level of
- * detail taken per 2x2 quad, and the projection type of unit 0.
+ * detail taken per 2x2 quad, and unit 0's projection and cube-map types.
  *
  * Image rows: texel row t = v * H counts from the bottom as in OpenGL and
  * lives in memory row H - 1 - t (digest §4.8, Citra). Wrapping and filtering
@@ -11,8 +11,14 @@
  *
  * Bad setup (size not a multiple of 8 or over 1024, undefined format, image
  * outside memory) is logged when the render state is built; such a unit
- * samples 0. Cube, shadow and shadow-cube types are real but unmodelled
+ * samples 0. Shadow and shadow-cube types are real but unmodelled
  * (g3d_unimp) and sample 0 too.
+ *
+ * Cube maps (digest §4.8, Citra's ConvertCubeCoord, which is OpenGL's
+ * table with (u, v, w) = (rx, ry, rz)): the major axis of (u, v, w) picks
+ * the face, ADDR1-6 = +X, -X, +Y, -Y, +Z, -Z (ADDR2-6 b0-21, b22-27 from
+ * ADDR1), s = x / z / 2 + 1/2, t = y / z / 2 + 1/2 with the face's x, y and
+ * z = the major component.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -246,13 +252,15 @@ static void unit_setup(Pica200Core *c, unsigned i, PicaTexUnit *u)
     case PICA_TEXTYPE_2D:
     case PICA_TEXTYPE_PROJECTION:
         break;
+    case PICA_TEXTYPE_CUBE:
+        u->cube = true;
+        break;
     case PICA_TEXTYPE_DISABLED:
         return;
-    case PICA_TEXTYPE_CUBE:
     case PICA_TEXTYPE_SHADOW_2D:
     case PICA_TEXTYPE_SHADOW_CUBE:
-        pica_unimp_once(c, PICA_UNIMP_TEXTYPE, "cube and shadow textures "
-                        "(they sample 0)");
+        pica_unimp_once(c, PICA_UNIMP_TEXTYPE, "shadow textures (they "
+                        "sample 0)");
         return;
     default:
         g3d_guest_error("pica200: texture unit 0 type %u is undefined; it "
@@ -289,12 +297,25 @@ static void unit_setup(Pica200Core *c, unsigned i, PicaTexUnit *u)
         u->level_offset[k] = (uint32_t)size;
         size += pica_tex_level_size(u->fmt, u->w >> k, u->h >> k);
     }
-    u->data = pica_mem_map(c, addr, size, false);
-    if (!u->data) {
-        g3d_guest_error("pica200: texture unit %u image 0x%" G_GINT64_MODIFIER
-                        "x + 0x%" G_GINT64_MODIFIER "x is outside memory; it "
-                        "samples 0", i, addr, size);
+    for (k = 0; k < (u->cube ? 6 : 1); k++) {
+        uint64_t a = addr;
+
+        if (k > 0) {
+            /* ADDR2-6: b0-21, with b22-27 of ADDR1 (reference L1179-1203) */
+            uint32_t lo = r[GPUREG_TEXUNIT0_ADDR1 + k] & 0x3FFFFF;
+            a = (uint64_t)((G3D_FIELD_EX32(r[GPUREG_TEXUNIT0_ADDR1],
+                                           GPUREG_TEXUNIT0_ADDR1, ADDR) &
+                            0xFC00000u) | lo) << 3;
+        }
+        u->face[k] = pica_mem_map(c, a, size, false);
+        if (!u->face[k]) {
+            g3d_guest_error("pica200: texture unit %u image 0x%" G_GINT64_MODIFIER
+                            "x + 0x%" G_GINT64_MODIFIER "x (face %d) is outside "
+                            "memory; it samples 0", i, a, size, k);
+            return;
+        }
     }
+    u->data = u->face[0];
 }
 
 void pica_texunit_setup(Pica200Core *c, const PicaTevState *tev, PicaTexState *ts)
@@ -375,10 +396,10 @@ static inline int to_texel(float f)
     return f < 1048576.0f ? (int)floorf(f) : 1048576;
 }
 
-static void sample_level(const PicaTexUnit *u, int level, bool linear,
-                         float s, float t, uint8_t out[4])
+static void sample_level(const PicaTexUnit *u, const uint8_t *image, int level,
+                         bool linear, float s, float t, uint8_t out[4])
 {
-    const uint8_t *data = u->data + u->level_offset[level];
+    const uint8_t *data = image + u->level_offset[level];
     int w = u->w >> level, h = u->h >> level;
 
     if (!linear) {
@@ -405,18 +426,15 @@ static void sample_level(const PicaTexUnit *u, int level, bool linear,
     }
 }
 
-void pica_tex_sample(const PicaTexUnit *u, float s, float t, float lod,
-                     uint8_t out[4])
+/* one sample of `image` (level 0 of the unit's picture or cube face) */
+static void sample(const PicaTexUnit *u, const uint8_t *image, float s,
+                   float t, float lod, uint8_t out[4])
 {
     int level;
 
-    if (!u->data) {
-        memset(out, 0, 4);
-        return;
-    }
     /* OpenGL: lod <= 0 magnifies (from the base level) */
     if (lod <= 0.0f && u->min_level == 0) {
-        sample_level(u, 0, u->mag_linear, s, t, out);
+        sample_level(u, image, 0, u->mag_linear, s, t, out);
         return;
     }
     if (!(lod >= (float)u->min_level)) {
@@ -428,23 +446,60 @@ void pica_tex_sample(const PicaTexUnit *u, float s, float t, float lod,
     if (!u->mip_linear || u->max_level == u->min_level) {
         /* nearest level: ceil(lod + 1/2) - 1 */
         level = lod <= 0.5f ? 0 : (int)ceilf(lod + 0.5f) - 1;
-        sample_level(u, MIN(level, u->max_level), u->min_linear, s, t, out);
+        sample_level(u, image, MIN(level, u->max_level), u->min_linear, s, t, out);
     } else {
         uint8_t a[4], b[4];
         int f, k;
 
         level = (int)floorf(lod);
         f = (int)((lod - (float)level) * 256.0f);
-        sample_level(u, level, u->min_linear, s, t, a);
+        sample_level(u, image, level, u->min_linear, s, t, a);
         if (level >= u->max_level || f == 0) {
             memcpy(out, a, 4);
             return;
         }
-        sample_level(u, level + 1, u->min_linear, s, t, b);
+        sample_level(u, image, level + 1, u->min_linear, s, t, b);
         for (k = 0; k < 4; k++) {
             out[k] = (uint8_t)((a[k] * (256 - f) + b[k] * f + 128) >> 8);
         }
     }
+}
+
+void pica_tex_sample(const PicaTexUnit *u, float s, float t, float lod,
+                     uint8_t out[4])
+{
+    if (!u->data) {
+        memset(out, 0, 4);
+        return;
+    }
+    sample(u, u->data, s, t, lod, out);
+}
+
+/* the face (0-5: +X, -X, +Y, -Y, +Z, -Z) and (s, t) of direction (u, v, w) */
+unsigned pica_cube_coord(float u, float v, float w, float *s, float *t)
+{
+    float au = fabsf(u), av = fabsf(v), aw = fabsf(w), x, y, z;
+    unsigned face;
+
+    if (au > av && au > aw) {
+        face = u > 0.0f ? 0 : 1;
+        x = -w;
+        y = u > 0.0f ? -v : v;
+        z = u;
+    } else if (av > aw) {
+        face = v > 0.0f ? 2 : 3;
+        x = v > 0.0f ? u : -u;
+        y = w;
+        z = v;
+    } else {
+        face = w > 0.0f ? 4 : 5;
+        x = u;
+        y = w > 0.0f ? -v : v;
+        z = w;
+    }
+    *s = x / z * 0.5f + 0.5f;       /* z = 0 (all zero): NaN, tamed later */
+    *t = y / z * 0.5f + 0.5f;
+    return face;
 }
 
 /*
@@ -461,7 +516,7 @@ void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
     for (i = 0; i < 3; i++) {
         const PicaTexUnit *u = &ts->unit[i];
         float s[4], t[4], lod = 0.0f;
-        unsigned cs = 2 * u->coord;
+        unsigned cs = 2 * u->coord, face[4] = { 0, 0, 0, 0 };
 
         if (!(ts->active & (1u << i))) {
             for (p = 0; p < 4; p++) {
@@ -478,6 +533,9 @@ void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
                 float w = g3d_interp(b, tri->tc[0][6], tri->tc[1][6], tri->tc[2][6]);
                 s[p] /= w;
                 t[p] /= w;
+            } else if (u->cube) {
+                float w = g3d_interp(b, tri->tc[0][6], tri->tc[1][6], tri->tc[2][6]);
+                face[p] = pica_cube_coord(s[p], t[p], w, &s[p], &t[p]);
             }
         }
         if (u->max_level > 0 || u->min_linear != u->mag_linear ||
@@ -490,7 +548,7 @@ void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
         }
         for (p = 0; p < 4; p++) {
             if (q->mask & (1u << p)) {
-                pica_tex_sample(u, s[p], t[p], lod, tex[p][i]);
+                sample(u, u->face[face[p]], s[p], t[p], lod, tex[p][i]);
             }
         }
     }
