@@ -762,6 +762,56 @@ static void test_projection(void)
 }
 
 /*
+ * Shadow 2D (digest §4.8, Citra): texel s holds depth s * 0x200000 in G, B, A
+ * and R = 0x80 + s; the density is R where depth >= min(|w|, 1) * 0xFFFFFF
+ * less the bias, else 0, in all four channels.
+ */
+static void test_shadow(void)
+{
+    static const struct {
+        unsigned s;
+        float w;
+        uint32_t shadow;     /* TEXUNIT0_SHADOW: b0 orthographic, b1-23 bias */
+    } cases[] = {
+        { 4, 0.5f, 1 }, { 3, 0.5f, 1 }, { 3, 0.5f, 1 | 0x200000 },
+        { 4, 0.5f, 0 }, { 5, -0.75f, 0 }, { 7, 3.0f, 1 },
+    };
+    unsigned i, s, t;
+
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        float v[4][8], u0 = (cases[i].s + 0.5f) / 8, w = cases[i].w;
+        bool ortho = cases[i].shadow & 1;
+        int64_t z = (int64_t)(MIN(fabsf(w), 1.0f) * 16777215.0f) -
+                    (cases[i].shadow & 0xFFFFFE);
+        uint8_t want = (int64_t)cases[i].s * 0x200000 >= z ? 0x80 + cases[i].s : 0;
+        TexDraw d;
+        uint8_t c[4];
+
+        /* o1 = (u, v, w, -); perspective shadow maps divide u, v by w */
+        full_quad(v, ortho ? u0 : u0 * w, ortho ? u0 : u0 * w,
+                  ortho ? 0.5f : 0.5f * w, ortho ? 0.5f : 0.5f * w, w, 0);
+        td_begin(&d, 8, 8, (const float (*)[8])v, 0x1F100D0C);
+        for (t = 0; t < 8; t++) {
+            for (s = 0; s < 8; s++) {
+                uint8_t *p = d.t.vram + TEX_OFF + pt_tiled_offset(s, t, 8, 4);
+                uint32_t depth = s * 0x200000;
+                /* bytes A, B, G, R: depth high in A, low in G */
+                p[0] = depth >> 16; p[1] = depth >> 8; p[2] = depth; p[3] = 0x80 + s;
+            }
+        }
+        td_unit(&d, 0, PA(TEX_OFF), 8, 8, PICA_TEXFMT_RGBA8,
+                (uint32_t)PICA_TEXTYPE_SHADOW_2D << 28, 0);
+        pica_cmd_reg(&d.b, GPUREG_TEXUNIT0_SHADOW, cases[i].shadow);
+        td_tev(&d, 1, PICA_TEVSRC_TEXTURE0);
+        td_end(&d);
+        td_pixel(&d, 4, 4, c);
+        g_assert_cmpint(c[0], ==, want);
+        g_assert_cmpint(c[3], ==, want);
+        pt_free(&d.t);
+    }
+}
+
+/*
  * Five combiner stages over texture 0 and the primary colour in a draw:
  * modulate, add constant, interpolate by the constant's alpha, subtract the
  * combiner buffer (stage 0's output), scale 2x. Expected values from the
@@ -915,6 +965,7 @@ int main(int argc, char **argv)
     g_test_add_func("/pica200/texture/draw-mipmap", test_draw_mipmap);
     g_test_add_func("/pica200/texture/units-1-2", test_units_1_2);
     g_test_add_func("/pica200/texture/projection", test_projection);
+    g_test_add_func("/pica200/texture/shadow", test_shadow);
     g_test_add_func("/pica200/texture/draw-combiners", test_draw_combiners);
     g_test_add_func("/pica200/texture/bad-input", test_bad_texture);
     return g_test_run();

@@ -271,7 +271,6 @@ enum {
     PICA_UNIMP_SUBDIV = 1 << 7,
     PICA_UNIMP_PPF_BLOCK32 = 1 << 8,
     PICA_UNIMP_EARLYDEPTH = 1 << 9,
-    PICA_UNIMP_TEXTYPE = 1 << 10,
 };
 
 /* log a real-but-unmodelled feature once per reset */
@@ -361,6 +360,9 @@ typedef struct PicaTexUnit {
     bool projection;                /* unit 0 type 3: u, v divided by w */
     bool cube;                      /* unit 0 type 1: faces by (u, v, w) */
     const uint8_t *face[6];         /* cube faces +X..-Z (face[0] = data) */
+    bool shadow;                    /* types 2 and 4: depth compare */
+    bool shadow_persp;              /* TEXUNIT0_SHADOW b0 = 0: divide by w */
+    uint32_t shadow_bias;           /* b1-23 in place (bias << 1) */
     uint8_t coord;                  /* texture coordinate set 0-2 */
     int min_level, max_level;
     float bias;                     /* LOD bias in levels */
@@ -385,7 +387,8 @@ void pica_etc1_texel(uint64_t blk, unsigned x, unsigned y, uint8_t rgb[3]);
 void pica_texunit_setup(Pica200Core *c, const PicaTevState *tev,
                         PicaTexState *ts);
 /* the cube face (0-5: +X, -X, +Y, -Y, +Z, -Z) and its (s, t) for (u, v, w) */
-unsigned pica_cube_coord(float u, float v, float w, float *s, float *t);
+unsigned pica_cube_coord(float u, float v, float w, float *s, float *t,
+                         float *major);
 /* one sample at (s, t) in [0, 1] image units with level of detail `lod` */
 void pica_tex_sample(const PicaTexUnit *u, float s, float t, float lod,
                      uint8_t out[4]);

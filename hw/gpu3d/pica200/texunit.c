@@ -11,14 +11,20 @@
  *
  * Bad setup (size not a multiple of 8 or over 1024, undefined format, image
  * outside memory) is logged when the render state is built; such a unit
- * samples 0. Shadow and shadow-cube types are real but unmodelled
- * (g3d_unimp) and sample 0 too.
+ * samples 0.
  *
  * Cube maps (digest §4.8, Citra's ConvertCubeCoord, which is OpenGL's
  * table with (u, v, w) = (rx, ry, rz)): the major axis of (u, v, w) picks
  * the face, ADDR1-6 = +X, -X, +Y, -Y, +Z, -Z (ADDR2-6 b0-21, b22-27 from
  * ADDR1), s = x / z / 2 + 1/2, t = y / z / 2 + 1/2 with the face's x, y and
  * z = the major component.
+ *
+ * Shadow textures (types 2 and 4; digest §4.8, Citra): the texel at (u, v)
+ * (divided by w unless TEXUNIT0_SHADOW b0 says orthographic) or at the cube
+ * coordinates, nearest, holds a 24-bit depth in G (low), B, A (high); with
+ * z = min(|w|, 1) · 0xFFFFFF (the cube's |major component| for type 4) less
+ * the bias (SHADOW b1-23, a 0.24 value without its bit 0), the result is
+ * R where depth >= z, else 0, in all four channels.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -255,12 +261,15 @@ static void unit_setup(Pica200Core *c, unsigned i, PicaTexUnit *u)
     case PICA_TEXTYPE_CUBE:
         u->cube = true;
         break;
-    case PICA_TEXTYPE_DISABLED:
-        return;
-    case PICA_TEXTYPE_SHADOW_2D:
     case PICA_TEXTYPE_SHADOW_CUBE:
-        pica_unimp_once(c, PICA_UNIMP_TEXTYPE, "shadow textures (they "
-                        "sample 0)");
+        u->cube = true;
+        /* fall through */
+    case PICA_TEXTYPE_SHADOW_2D:
+        u->shadow = true;
+        u->shadow_persp = !(r[GPUREG_TEXUNIT0_SHADOW] & 1);
+        u->shadow_bias = r[GPUREG_TEXUNIT0_SHADOW] & 0xFFFFFE;
+        break;
+    case PICA_TEXTYPE_DISABLED:
         return;
     default:
         g3d_guest_error("pica200: texture unit 0 type %u is undefined; it "
@@ -476,7 +485,8 @@ void pica_tex_sample(const PicaTexUnit *u, float s, float t, float lod,
 }
 
 /* the face (0-5: +X, -X, +Y, -Y, +Z, -Z) and (s, t) of direction (u, v, w) */
-unsigned pica_cube_coord(float u, float v, float w, float *s, float *t)
+unsigned pica_cube_coord(float u, float v, float w, float *s, float *t,
+                         float *major)
 {
     float au = fabsf(u), av = fabsf(v), aw = fabsf(w), x, y, z;
     unsigned face;
@@ -497,9 +507,23 @@ unsigned pica_cube_coord(float u, float v, float w, float *s, float *t)
         y = w > 0.0f ? -v : v;
         z = w;
     }
+    *major = fabsf(z);
     *s = x / z * 0.5f + 0.5f;       /* z = 0 (all zero): NaN, tamed later */
     *t = y / z * 0.5f + 0.5f;
     return face;
+}
+
+/* a shadow texture's density at (s, t) for depth z (nearest) */
+static void shadow_sample(const PicaTexUnit *u, const uint8_t *image, float s,
+                          float t, float z, uint8_t out[4])
+{
+    int64_t zi = (int64_t)(MIN(z, 1.0f) * (float)0xFFFFFF) - u->shadow_bias;
+    uint8_t c[4];
+    uint32_t ref;
+
+    fetch(u, image, u->w, u->h, to_texel(s * u->w), to_texel(t * u->h), c);
+    ref = (uint32_t)c[3] << 16 | c[2] << 8 | c[1];
+    memset(out, (int64_t)ref >= zi ? c[0] : 0, 4);
 }
 
 /*
@@ -515,7 +539,7 @@ void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
 
     for (i = 0; i < 3; i++) {
         const PicaTexUnit *u = &ts->unit[i];
-        float s[4], t[4], lod = 0.0f;
+        float s[4], t[4], z[4] = { 0, 0, 0, 0 }, lod = 0.0f;
         unsigned cs = 2 * u->coord, face[4] = { 0, 0, 0, 0 };
 
         if (!(ts->active & (1u << i))) {
@@ -529,13 +553,18 @@ void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
             s[p] = g3d_interp(b, tri->tc[0][cs], tri->tc[1][cs], tri->tc[2][cs]);
             t[p] = g3d_interp(b, tri->tc[0][cs + 1], tri->tc[1][cs + 1],
                               tri->tc[2][cs + 1]);
-            if (u->projection) {
+            if (u->projection || u->cube || u->shadow) {
                 float w = g3d_interp(b, tri->tc[0][6], tri->tc[1][6], tri->tc[2][6]);
-                s[p] /= w;
-                t[p] /= w;
-            } else if (u->cube) {
-                float w = g3d_interp(b, tri->tc[0][6], tri->tc[1][6], tri->tc[2][6]);
-                face[p] = pica_cube_coord(s[p], t[p], w, &s[p], &t[p]);
+
+                if (u->cube) {
+                    face[p] = pica_cube_coord(s[p], t[p], w, &s[p], &t[p], &z[p]);
+                } else {
+                    if (u->projection || u->shadow_persp) {
+                        s[p] /= w;
+                        t[p] /= w;
+                    }
+                    z[p] = fabsf(w);
+                }
             }
         }
         if (u->max_level > 0 || u->min_linear != u->mag_linear ||
@@ -547,7 +576,12 @@ void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
             lod = rho2 > 0.0f ? 0.5f * log2f(rho2) + u->bias : -128.0f;
         }
         for (p = 0; p < 4; p++) {
-            if (q->mask & (1u << p)) {
+            if (!(q->mask & (1u << p))) {
+                continue;
+            }
+            if (u->shadow) {
+                shadow_sample(u, u->face[face[p]], s[p], t[p], z[p], tex[p][i]);
+            } else {
                 sample(u, u->face[face[p]], s[p], t[p], lod, tex[p][i]);
             }
         }
