@@ -868,6 +868,36 @@ static void test_draw_combiners(void)
     pt_free(&d.t);
 }
 
+/*
+ * One full-target quad over unit 0 set up as given (ADDR6 too when addr6 is
+ * not 0), over a white image and the solid mip levels; pixel (3, 3) in c.
+ * The setup must have logged a guest error.
+ */
+static void draw_logged(uint32_t pa, unsigned w, unsigned h, unsigned fmt,
+                        uint32_t param, uint32_t lod, uint32_t addr6, uint8_t c[4])
+{
+    unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    float v[4][8];
+    TexDraw d;
+
+    full_quad(v, 0, 1, 0, 1, 0, 0);
+    td_begin(&d, 8, 8, (const float (*)[8])v, 0x1F100D0C);
+    if (fmt == PICA_TEXFMT_RGB565) {
+        put_mip_levels(&d);
+    } else {
+        memset(d.t.vram + TEX_OFF, 0xFF, 8 * 8 * 4);
+    }
+    td_unit(&d, 0, pa, w, h, fmt, param, lod);
+    if (addr6) {
+        pica_cmd_reg(&d.b, GPUREG_TEXUNIT0_ADDR6, addr6);
+    }
+    td_tev(&d, 1, PICA_TEVSRC_TEXTURE0);
+    td_end(&d);
+    td_pixel(&d, 3, 3, c);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), >, errors);
+    pt_free(&d.t);
+}
+
 /* bad setups are logged and sample 0 (black, alpha 0), never crash */
 static void test_bad_texture(void)
 {
@@ -884,63 +914,20 @@ static void test_bad_texture(void)
         { PA(TEX_OFF), 8, 8, PICA_TEXFMT_RGBA8, 6u << 28 },            /* type */
     };
     unsigned i;
+    uint8_t c[4];
 
     for (i = 0; i < G_N_ELEMENTS(cases); i++) {
-        float v[4][8];
-        TexDraw d;
-        uint8_t c[4];
-        unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
-
-        full_quad(v, 0, 1, 0, 1, 0, 0);
-        td_begin(&d, 8, 8, (const float (*)[8])v, 0x1F1F0D0C);
-        memset(d.t.vram + TEX_OFF, 0xFF, 8 * 8 * 4);
-        td_unit(&d, 0, cases[i].pa, cases[i].w, cases[i].h, cases[i].fmt,
-                cases[i].param, 0);
-        td_tev(&d, 1, PICA_TEVSRC_TEXTURE0);
-        td_end(&d);
-        td_pixel(&d, 3, 3, c);
+        draw_logged(cases[i].pa, cases[i].w, cases[i].h, cases[i].fmt,
+                    cases[i].param, 0, 0, c);
         g_assert_cmpuint(c[0] | c[1] | c[2] | c[3], ==, 0);
-        g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), >, errors);
-        pt_free(&d.t);
     }
-    /* a cube face (-Z, ADDR6) past VRAM: logged, the unit reads 0 */
-    {
-        float v[4][8];
-        TexDraw d;
-        uint8_t c[4];
-        unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
-
-        full_quad(v, 0, 1, 0, 1, 0, 0);
-        td_begin(&d, 8, 8, (const float (*)[8])v, 0x1F100D0C);
-        memset(d.t.vram + TEX_OFF, 0xFF, 8 * 8 * 4);
-        td_unit(&d, 0, PA(TEX_OFF), 8, 8, PICA_TEXFMT_RGBA8,
-                (uint32_t)PICA_TEXTYPE_CUBE << 28, 0);
-        pica_cmd_reg(&d.b, GPUREG_TEXUNIT0_ADDR6, 0x3FFFFF);
-        td_tev(&d, 1, PICA_TEVSRC_TEXTURE0);
-        td_end(&d);
-        td_pixel(&d, 3, 3, c);
-        g_assert_cmpuint(c[0] | c[1] | c[2] | c[3], ==, 0);
-        g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), >, errors);
-        pt_free(&d.t);
-    }
-    /* too many levels for the size: logged, clamped, still drawn */
-    {
-        float v[4][8];
-        TexDraw d;
-        uint8_t c[4];
-        unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
-
-        full_quad(v, 0, 1, 0, 1, 0, 0);
-        td_begin(&d, 8, 8, (const float (*)[8])v, 0x1F1F0D0C);
-        put_mip_levels(&d);
-        td_unit(&d, 0, PA(TEX_OFF), 32, 32, PICA_TEXFMT_RGB565, 0, 9u << 16);
-        td_tev(&d, 1, PICA_TEVSRC_TEXTURE0);
-        td_end(&d);
-        td_pixel(&d, 3, 3, c);
-        g_assert_cmpint(c[2], ==, 255);
-        g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), >, errors);
-        pt_free(&d.t);
-    }
+    /* a cube face (-Z, ADDR6) past VRAM: the unit reads 0 */
+    draw_logged(PA(TEX_OFF), 8, 8, PICA_TEXFMT_RGBA8,
+                (uint32_t)PICA_TEXTYPE_CUBE << 28, 0, 0x3FFFFF, c);
+    g_assert_cmpuint(c[0] | c[1] | c[2] | c[3], ==, 0);
+    /* too many levels for the size: clamped, still drawn (level 2 is blue) */
+    draw_logged(PA(TEX_OFF), 32, 32, PICA_TEXFMT_RGB565, 0, 9u << 16, 0, c);
+    g_assert_cmpint(c[2], ==, 255);
 }
 
 int main(int argc, char **argv)
