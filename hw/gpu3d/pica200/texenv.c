@@ -259,6 +259,18 @@ void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
     in.previous = prev;
     in.buffer = buffer;
     in.tex = tex;
+    if (t->nstages == 1 && t->stage[0].copy) {
+        /* one plain REPLACE (a texture, say): no buffer bookkeeping */
+        const uint8_t *c;
+
+        in.konst = t->stage[0].konst;
+        c = source(&in, t->stage[0].src_rgb[0]);
+        out[0] = c[0];
+        out[1] = c[1];
+        out[2] = c[2];
+        out[3] = source(&in, t->stage[0].src_a[0])[3];
+        return;
+    }
     for (s = 0; s < t->nstages; s++) {
         const PicaTevStage *st = &t->stage[s];
 

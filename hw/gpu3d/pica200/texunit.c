@@ -2,7 +2,8 @@
  * Texture units 0-2 (reference "GPUREG_TEXUNIT*", digest §4.8): the fourteen
  * texel formats in the 8x8-tiled Morton layout, ETC1/ETC1A4 blocks, wrap
  * modes, border colour, nearest/linear filters, mipmaps with the level of
- * detail taken per 2x2 quad, and unit 0's projection and cube-map types.
+ * detail taken per 2x2 quad, and unit 0's projection, cube-map and shadow
+ * types.
  *
  * Image rows: texel row t = v * H counts from the bottom as in OpenGL and
  * lives in memory row H - 1 - t (digest §4.8, Citra). Wrapping and filtering
@@ -384,16 +385,21 @@ static inline int wrap(int i, int size, unsigned mode)
     }
 }
 
-static inline void fetch(const PicaTexUnit *u, const uint8_t *data, int w, int h,
-                         int s, int t, uint8_t out[4])
+/* texel (s, t) already wrapped; -1 on either axis is the border colour */
+static inline void fetch_wrapped(const PicaTexUnit *u, const uint8_t *data,
+                                 int w, int h, int s, int t, uint8_t out[4])
 {
-    s = wrap(s, w, u->wrap_s);
-    t = wrap(t, h, u->wrap_t);
     if (s < 0 || t < 0) {
         memcpy(out, u->border, 4);
         return;
     }
     texel(u->fmt, data, w, s, h - 1 - t, out);
+}
+
+static inline void fetch(const PicaTexUnit *u, const uint8_t *data, int w, int h,
+                         int s, int t, uint8_t out[4])
+{
+    fetch_wrapped(u, data, w, h, wrap(s, w, u->wrap_s), wrap(t, h, u->wrap_t), out);
 }
 
 /* a texel coordinate as an int that wrapping can take (NaN and far ones tamed) */
@@ -420,13 +426,15 @@ static void sample_level(const PicaTexUnit *u, const uint8_t *image, int level,
         float fx = x - (float)i0, fy = y - (float)j0;
         int ax = fx >= 0.0f && fx < 1.0f ? (int)(fx * 256.0f) : 0;
         int ay = fy >= 0.0f && fy < 1.0f ? (int)(fy * 256.0f) : 0;
+        int s0 = wrap(i0, w, u->wrap_s), s1 = wrap(i0 + 1, w, u->wrap_s);
+        int t0 = wrap(j0, h, u->wrap_t), t1 = wrap(j0 + 1, h, u->wrap_t);
         uint8_t c00[4], c10[4], c01[4], c11[4];
         int k;
 
-        fetch(u, data, w, h, i0, j0, c00);
-        fetch(u, data, w, h, i0 + 1, j0, c10);
-        fetch(u, data, w, h, i0, j0 + 1, c01);
-        fetch(u, data, w, h, i0 + 1, j0 + 1, c11);
+        fetch_wrapped(u, data, w, h, s0, t0, c00);
+        fetch_wrapped(u, data, w, h, s1, t0, c10);
+        fetch_wrapped(u, data, w, h, s0, t1, c01);
+        fetch_wrapped(u, data, w, h, s1, t1, c11);
         for (k = 0; k < 4; k++) {
             int top = c00[k] * (256 - ax) + c10[k] * ax;
             int bot = c01[k] * (256 - ax) + c11[k] * ax;
