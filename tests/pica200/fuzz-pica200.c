@@ -10,8 +10,9 @@
  * reach the shader, the vertex loader and the rasteriser; every third one
  * samples a texture from the input (unit, format, size, filters, wrap, mip
  * levels and unit 0's type, cube faces included, chosen by the seed index)
- * through the combiners; every
- * seventh turns fog on.
+ * through the combiners; every fifth
+ * draws the procedural texture from fuzzed registers; every seventh turns
+ * fog on.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -205,6 +206,21 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
     pica_cmd_fragment(&b, index % 3 == 1, PICA_CMP_LESS, true);
     if (index % 3 == 2) {
         seed_texture(&b, index);
+    }
+    if (index % 5 == 4) {
+        /* the procedural texture from a few LUT words, with noise on odd seeds */
+        uint32_t words[8];
+        unsigned k;
+
+        for (k = 0; k < 8; k++) {
+            words[k] = (index * 0x9E3779B9u) >> k;
+        }
+        pica_cmd_reg(&b, GPUREG_TEXUNIT3_PROCTEX0, words[0]);
+        pica_cmd(&b, GPUREG_TEXUNIT3_PROCTEX1, 0xF, 1, words + 1, 5);
+        pica_cmd_reg(&b, GPUREG_PROCTEX_LUT, (index % 6) << 8 | index);
+        pica_cmd(&b, GPUREG_PROCTEX_LUT_DATA0, 0xF, 0, words, 8);
+        pica_cmd_regm(&b, GPUREG_TEXUNIT_CONFIG, 0xB, 0x1400 | (index & 3) << 8);
+        pica_cmd_reg(&b, PICA_TEXENV_BASE(0), PICA_TEVSRC_TEXTURE3 * 0x10001u);
     }
     if (index % 7 == 3) {
         /* fog: a few LUT entries from the index, Z flip on odd seeds */

@@ -812,6 +812,145 @@ static void test_shadow(void)
 }
 
 /*
+ * The procedural texture (unit 3) without noise: clamp modes, the U / U^2
+ * mapping functions through the RGB and alpha map LUTs, the colour LUT
+ * nearest and linear, separate alpha. Expected values from the digest's LUT
+ * layouts and Citra's algorithm (digest §4.8), written out here; with noise
+ * the result only has to differ.
+ */
+static uint32_t pt_map_entry(int i)
+{
+    /* value 32 i (b0-11), difference 32 to the next (b12-23) */
+    return (uint32_t)(i * 32) | 32u << 12;
+}
+
+static double pt_map(double f)
+{
+    double x = f * 128;
+    int i = x < 127 ? (int)x : 127;
+    return (i * 32 + (x - i) * 32) / 4095.0;
+}
+
+static void pt_color(int i, uint8_t c[4])
+{
+    c[0] = i; c[1] = 255 - i; c[2] = i / 2; c[3] = 200;
+}
+
+static void test_proctex(void)
+{
+    static const struct {
+        float u;
+        unsigned clamp, func, filter;
+        bool alpha, noise;
+    } cases[] = {
+        { 0.3f, PICA_PROCTEX_CLAMP_EDGE, 0, 0, false, false },
+        { 0.77f, PICA_PROCTEX_CLAMP_EDGE, 1, 0, false, false },
+        { 1.3f, PICA_PROCTEX_CLAMP_EDGE, 0, 0, false, false },
+        { 1.3f, PICA_PROCTEX_CLAMP_ZERO, 0, 0, false, false },
+        { 1.3f, PICA_PROCTEX_CLAMP_SYMMETRIC, 0, 0, false, false },
+        { 1.3f, PICA_PROCTEX_CLAMP_MIRRORED, 0, 0, false, false },
+        { 0.7f, PICA_PROCTEX_CLAMP_PULSE, 0, 0, false, false },
+        { 0.41f, PICA_PROCTEX_CLAMP_EDGE, 0, 1, false, false },
+        { 0.41f, PICA_PROCTEX_CLAMP_EDGE, 0, 0, true, false },
+        { 0.41f, PICA_PROCTEX_CLAMP_EDGE, 0, 0, false, true },
+    };
+    uint32_t map[128], colors[256], diffs[256];
+    unsigned i, k;
+
+    for (i = 0; i < 128; i++) {
+        map[i] = pt_map_entry(i);
+    }
+    for (i = 0; i < 256; i++) {
+        uint8_t c[4];
+        pt_color(i, c);
+        colors[i] = c[0] | c[1] << 8 | c[2] << 16 | (uint32_t)c[3] << 24;
+        /* signed half steps: +10, -6, +3, 0 (so +20, -12, +6, 0) */
+        diffs[i] = 10 | 0xFAu << 8 | 3u << 16;
+    }
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        float v[4][8], u = cases[i].u;
+        double cu, cv = 0.25, cmap, index;
+        uint8_t want[4], got[4];
+        TexDraw d;
+
+        /* clamp, as the digest's modes say */
+        switch (cases[i].clamp) {
+        case PICA_PROCTEX_CLAMP_ZERO: cu = u > 1 ? 0 : u; break;
+        case PICA_PROCTEX_CLAMP_SYMMETRIC: cu = u - floor(u); break;
+        case PICA_PROCTEX_CLAMP_MIRRORED:
+            cu = ((int)u % 2) ? 1 - (u - (int)u) : u - (int)u;
+            break;
+        case PICA_PROCTEX_CLAMP_PULSE: cu = u <= 0.5 ? 0 : 1; break;
+        default: cu = u < 1 ? u : 1; break;
+        }
+        cmap = pt_map(cases[i].func == 1 ? cu * cu : cu);
+        index = 16 + cmap * (200 - 1);                 /* offset 16, width 200 */
+        if (cases[i].filter) {
+            int j = (int)index;
+            uint8_t c[4];
+            pt_color(j, c);
+            for (k = 0; k < 4; k++) {
+                int dd = ((int8_t)(diffs[j] >> (8 * k))) * 2;
+                want[k] = (uint8_t)(c[k] + (index - j) * dd);
+            }
+        } else {
+            pt_color((int)lround(index), want);
+        }
+        if (cases[i].alpha) {
+            want[3] = (uint8_t)(pt_map(cu * cu) * 255);   /* alpha function U^2 */
+        }
+
+        full_quad(v, u, u, (float)cv, (float)cv, 0, 0);
+        td_begin(&d, 8, 8, (const float (*)[8])v, 0x1F1F0D0C);
+        pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX0, cases[i].clamp |
+                     cases[i].clamp << 3 | cases[i].func << 6 | 1u << 10 |
+                     (uint32_t)cases[i].alpha << 14 | (uint32_t)cases[i].noise << 15);
+        pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX1, 0x3C00u << 16 | 0x0800);
+        pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX2, 0x3800u << 16 | 0x0800);
+        pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX3, 0x4000u << 16 | 0x4000);
+        pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX4, cases[i].filter | 200u << 11);
+        pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX5, 16);
+        for (k = 0; k < 6; k++) {
+            const uint32_t *data = k == 4 ? colors : k == 5 ? diffs : map;
+            if (k == 1) {
+                continue;
+            }
+            pica_cmd_reg(&d.b, GPUREG_PROCTEX_LUT, k << 8);
+            pica_cmd(&d.b, GPUREG_PROCTEX_LUT_DATA0, 0xF, 0, data, k >= 4 ? 256 : 128);
+        }
+        td_tev(&d, 1u << 10, PICA_TEVSRC_TEXTURE3);
+        td_end(&d);
+        td_pixel(&d, 4, 4, got);
+        if (cases[i].noise) {
+            g_assert_true(memcmp(got, want, 3) != 0);
+        } else {
+            for (k = 0; k < 4; k++) {
+                g_assert_cmpint(abs(got[k] - want[k]), <=, 1);
+            }
+        }
+        pt_free(&d.t);
+    }
+    /* coordinate set 3 is undefined: logged, unit 3 reads 0 */
+    {
+        unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+        float v[4][8];
+        uint8_t got[4];
+        TexDraw d;
+
+        full_quad(v, 0.5f, 0.5f, 0.5f, 0.5f, 0, 0);
+        td_begin(&d, 8, 8, (const float (*)[8])v, 0x1F1F0D0C);
+        pica_cmd_reg(&d.b, GPUREG_PROCTEX_LUT, 4u << 8);
+        pica_cmd(&d.b, GPUREG_PROCTEX_LUT_DATA0, 0xF, 0, colors, 256);
+        td_tev(&d, 1u << 10 | 3u << 8, PICA_TEVSRC_TEXTURE3);
+        td_end(&d);
+        td_pixel(&d, 4, 4, got);
+        g_assert_cmpuint(got[0] | got[1] | got[2] | got[3], ==, 0);
+        g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), >, errors);
+        pt_free(&d.t);
+    }
+}
+
+/*
  * Five combiner stages over texture 0 and the primary colour in a draw:
  * modulate, add constant, interpolate by the constant's alpha, subtract the
  * combiner buffer (stage 0's output), scale 2x. Expected values from the
@@ -953,6 +1092,7 @@ int main(int argc, char **argv)
     g_test_add_func("/pica200/texture/units-1-2", test_units_1_2);
     g_test_add_func("/pica200/texture/projection", test_projection);
     g_test_add_func("/pica200/texture/shadow", test_shadow);
+    g_test_add_func("/pica200/texture/proctex", test_proctex);
     g_test_add_func("/pica200/texture/draw-combiners", test_draw_combiners);
     g_test_add_func("/pica200/texture/bad-input", test_bad_texture);
     return g_test_run();

@@ -9,6 +9,7 @@
  *   primitive.c    primitive assembly (lists, strips, fans, GS primitives)
  *   rasterizer.c   clipping, culling, viewport, depth map, setup
  *   texunit.c      texture units 0-2 (formats, wrap, filters, mipmaps)
+ *   proctex.c      procedural texture (texture unit 3)
  *   texenv.c       texture combiners (TEXENV0-5)
  *   fog.c          fog (the fog LUT)
  *   framebuffer.c  per-fragment operations, colour/depth buffers, tiling
@@ -262,7 +263,6 @@ struct Pica200Core {
 };
 
 enum {
-    PICA_UNIMP_PROCTEX = 1 << 0,
     PICA_UNIMP_LIGHTING = 1 << 1,
     PICA_UNIMP_GAS = 1 << 3,
     PICA_UNIMP_SHADOW = 1 << 4,
@@ -370,9 +370,30 @@ typedef struct PicaTexUnit {
     uint32_t level_offset[11];      /* bytes from level 0 */
 } PicaTexUnit;
 
+/* the procedural texture unit 3 (proctex.c) */
+typedef struct PicaProcTex {
+    bool enabled;                   /* set up and valid */
+    uint8_t coord;                  /* texture coordinate set 0-2 */
+    uint8_t clamp_u, clamp_v;       /* PICA_PROCTEX_CLAMP_* */
+    uint8_t rgb_func, alpha_func;   /* mapping functions 0-9 */
+    bool separate_alpha, noise, linear;
+    uint8_t shift_u, shift_v;       /* 0 none, 1 odd, 2 even */
+    float amp_u, amp_v, phase_u, phase_v, freq_u, freq_v;
+    unsigned width, offset;         /* colour LUT entries used, first one */
+    float noise_v[128], noise_d[128];
+    float rgb_v[128], rgb_d[128];
+    float alpha_v[128], alpha_d[128];
+    uint8_t color[256][4];
+    int16_t color_diff[256][4];
+} PicaProcTex;
+
+void pica_proctex_setup(Pica200Core *c, PicaProcTex *pt);
+void pica_proctex_sample(const PicaProcTex *pt, float u, float v, uint8_t out[4]);
+
 typedef struct PicaTexState {
-    uint8_t active;                 /* b0-2: unit sampled (enabled, read, valid) */
+    uint8_t active;                 /* b0-3: unit sampled (enabled, read, valid) */
     PicaTexUnit unit[3];
+    PicaProcTex *proctex;           /* unit 3, in the rasteriser's arena */
 } PicaTexState;
 
 typedef struct PicaTri PicaTri;

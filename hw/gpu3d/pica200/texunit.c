@@ -335,10 +335,13 @@ void pica_texunit_setup(Pica200Core *c, const PicaTevState *tev, PicaTexState *t
     unsigned i;
 
     memset(ts, 0, sizeof(*ts));
-    if (G3D_FIELD_EX32(cfg, GPUREG_TEXUNIT_CONFIG, TEX3_ENABLE) ||
+    if (G3D_FIELD_EX32(cfg, GPUREG_TEXUNIT_CONFIG, TEX3_ENABLE) &&
         (tev->uses_tex & 8)) {
-        pica_unimp_once(c, PICA_UNIMP_PROCTEX, "procedural texture (unit 3 "
-                        "samples 0)");
+        ts->proctex = g3d_raster_alloc(c->raster, sizeof(PicaProcTex));
+        pica_proctex_setup(c, ts->proctex);
+        if (ts->proctex->enabled) {
+            ts->active |= 8;
+        }
     }
     for (i = 0; i < 3; i++) {
         /* a unit nobody reads costs nothing; a disabled one reads 0 */
@@ -595,6 +598,19 @@ void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
         }
     }
     for (p = 0; p < 4; p++) {
-        memset(tex[p][3], 0, 4);     /* procedural texture: not modelled */
+        const PicaProcTex *pt = ts->proctex;
+
+        if (!(ts->active & 8)) {
+            memset(tex[p][3], 0, 4);
+        } else if (q->mask & (1u << p)) {
+            unsigned cs = 2 * pt->coord;
+            const float *b = q->bary[p];
+
+            pica_proctex_sample(pt, g3d_interp(b, tri->tc[0][cs], tri->tc[1][cs],
+                                               tri->tc[2][cs]),
+                                g3d_interp(b, tri->tc[0][cs + 1], tri->tc[1][cs + 1],
+                                           tri->tc[2][cs + 1]),
+                                tex[p][3]);
+        }
     }
 }
