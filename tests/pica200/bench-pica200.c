@@ -1,12 +1,14 @@
 /*
  * Benchmark of the pica200 core through its command lists: Mpixels/s and
  * Mtriangles/s for fixed scenes (flat fill, Gouraud, blended, depth-tested,
- * small triangles, a long vertex shader), display transfers in frames/s and
- * the command processor in Mcommands/s, at 1 and N render threads, beside a
- * memory-bandwidth baseline (memset / memcpy of the same frame) measured in
- * the same run. Bilinear texturing is not modelled yet, so it has no scene.
+ * small triangles, a long vertex shader, a bilinear-filtered RGBA8 texture),
+ * display transfers in frames/s and the command processor in Mcommands/s, at
+ * 1 and N render threads, beside a memory-bandwidth baseline (memset /
+ * memcpy of the same frame) measured in the same run.
  *
- *   bench-pica200 [seconds-per-case] [threads]
+ *   bench-pica200 [seconds-per-case] [threads [scene]]
+ *
+ * With a scene name only that scene runs (for profiling).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -33,8 +35,11 @@ static double now(void)
 typedef struct Scene {
     const char *name;
     unsigned ntris;          /* per list */
-    bool gouraud, blend, depth, small, long_shader;
+    bool gouraud, blend, depth, small, long_shader, textured;
 } Scene;
+
+#define TEX_OFF (2u * FW * FH * 4)    /* VRAM, after colour and depth */
+#define TEX_SIZE 256
 
 /* vertices of one scene, as floats (x, y, z, w, r, g, b, a) */
 static unsigned make_vertices(const Scene *s, float *v)
@@ -74,6 +79,11 @@ static unsigned make_vertices(const Scene *s, float *v)
             o[5] = s->gouraud ? (k % 3 == 1) : 0.5f;
             o[6] = s->gouraud ? (k % 3 == 2) : 0.75f;
             o[7] = 0.5f;
+            if (s->textured) {
+                /* texture coordinates 0..1.5: magnified, repeating */
+                o[4] = (q[k][0] + 1) * 0.75f;
+                o[5] = (q[k][1] + 1) * 0.75f;
+            }
         }
     }
     return n;
@@ -130,6 +140,23 @@ static Result run_scene(const Scene *s, int threads, double secs)
     pica_cmd_fragment(&b, s->depth, PICA_CMP_LESS, s->depth);
     if (s->blend) {
         pica_cmd_reg(&b, GPUREG_BLEND_FUNC, 0x76760000);
+    }
+    if (s->textured) {
+        unsigned i;
+
+        for (i = 0; i < TEX_SIZE * TEX_SIZE * 4; i++) {
+            t.vram[TEX_OFF + i] = (uint8_t)(i * 7 + (i >> 9));
+        }
+        /* o1.xy -> texcoord0; stage 0 = texture 0; linear filters, repeat */
+        pica_cmd_reg(&b, GPUREG_SH_OUTMAP_O1, 0x1F1F0D0C);
+        pica_cmd_reg(&b, GPUREG_TEXUNIT0_DIM, TEX_SIZE | TEX_SIZE << 16);
+        pica_cmd_reg(&b, GPUREG_TEXUNIT0_PARAM, 6 | PICA_WRAP_REPEAT << 8 |
+                     PICA_WRAP_REPEAT << 12);
+        pica_cmd_reg(&b, GPUREG_TEXUNIT0_LOD, 0);
+        pica_cmd_reg(&b, GPUREG_TEXUNIT0_ADDR1, (PICA200_PHYS_VRAM + TEX_OFF) >> 3);
+        pica_cmd_reg(&b, GPUREG_TEXUNIT0_TYPE, PICA_TEXFMT_RGBA8);
+        pica_cmd_regm(&b, GPUREG_TEXUNIT_CONFIG, 0xB, 0x1001);
+        pica_cmd_reg(&b, PICA_TEXENV_BASE(0), PICA_TEVSRC_TEXTURE0 * 0x10001u);
     }
     pica_cmd_attribs(&b, RAM_PA(VB_OFF), PICA_F32X4, PICA_F32X4, 32);
     pica_cmd_draw(&b, PICA_TOPOLOGY_TRIANGLES, nv, 0, false, 0);
@@ -269,6 +296,7 @@ int main(int argc, char **argv)
         { "depth", 40, true, false, true, false, false },
         { "small", 14400, true, false, false, true, false },
         { "long-shader", 14400, true, false, false, true, true },
+        { "bilinear", 40, false, false, false, false, false, true },
     };
     double secs = argc > 1 ? atof(argv[1]) : 1.0;
     int maxthreads = argc > 2 ? atoi(argv[2]) : g3d_default_threads();
@@ -282,6 +310,9 @@ int main(int argc, char **argv)
            secs, FW, FH);
     baseline(secs);
     for (i = 0; i < G_N_ELEMENTS(scenes); i++) {
+        if (argc > 3 && strcmp(argv[3], scenes[i].name)) {
+            continue;
+        }
         for (th = 1; th <= maxthreads; th = th < maxthreads ? MIN(th * 2, maxthreads) : th + 1) {
             Result r = run_scene(&scenes[i], th, secs);
             printf("%-11s %d thread%s: %8.1f Mpixels/s %9.4f Mtriangles/s "
@@ -289,6 +320,9 @@ int main(int argc, char **argv)
                    r.fragments / r.seconds / 1e6, r.triangles / r.seconds / 1e6,
                    r.vertices / r.seconds / 1e6);
         }
+    }
+    if (argc > 3) {
+        return 0;
     }
     printf("fill      PSC0 %dx%d RGBA8 frame:      %8.1f Mpixels/s\n", FW, FH,
            rate(secs, 1, fill_once) * FW * FH / 1e6);

@@ -7,7 +7,12 @@
  * memory it must not (run it under ASan/UBSan).
  *
  * Seeds (gpu3d_fuzz_seed) are well-formed lists that draw, so mutations
- * reach the shader, the vertex loader and the rasteriser.
+ * reach the shader, the vertex loader and the rasteriser; every third one
+ * samples a texture from the input (unit, format, size, filters, wrap, mip
+ * levels and unit 0's type, cube faces included, chosen by the seed index)
+ * through the combiners; every fifth
+ * draws the procedural texture from fuzzed registers; every seventh turns
+ * fog on.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -136,6 +141,43 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
 }
 
+/* the textured seeds' image: input bytes after the vertices */
+#define SEED_TEX_OFF 0x1100u
+#define SEED_TEX_BYTES 0x2000u
+
+/* texture unit `index % 3` over the input's image, read by stages 0 and 1 */
+static void seed_texture(CmdBuf *b, unsigned index)
+{
+    unsigned unit = index % 3, fmt = (index / 3) % 15;   /* 14: undefined */
+    unsigned size = 8u << (index / 5 % 3);               /* 8, 16, 32 */
+    unsigned base = PICA_TEXUNIT_BASE(unit);
+    uint32_t param = (index & 6) | (index / 7 % 8) << 8 | (index / 11 % 8) << 12 |
+                     (index / 13 % 2) << 24 | (index / 17 % 8) << 28;
+
+    /* o1 = (texcoord0, texcoord2) for unit 0/2, texcoord1 for unit 1 */
+    pica_cmd_reg(b, GPUREG_SH_OUTMAP_O1, unit == 1 ? 0x0B0A0F0E : 0x17160D0C);
+    pica_cmd_reg(b, base + PICA_TEXUNIT_BORDER, 0x80C04020);
+    pica_cmd_reg(b, base + PICA_TEXUNIT_DIM, size | size << 16);
+    pica_cmd_reg(b, base + PICA_TEXUNIT_PARAM, param);
+    pica_cmd_reg(b, base + PICA_TEXUNIT_LOD, (index % 4) << 16 | (index & 0x30) << 4);
+    pica_cmd_reg(b, base + PICA_TEXUNIT_ADDR, (PICA200_PHYS_FCRAM + SEED_TEX_OFF) >> 3);
+    if (unit == 0) {
+        /* cube faces (used when the type is 1): the same image, one odd */
+        uint32_t k;
+
+        for (k = 1; k < 6; k++) {
+            pica_cmd_reg(b, GPUREG_TEXUNIT0_ADDR1 + k,
+                         ((PICA200_PHYS_FCRAM + SEED_TEX_OFF) >> 3) + (k == 5 ? index : 0));
+        }
+    }
+    pica_cmd_reg(b, PICA_TEXUNIT_TYPE_REG(unit), fmt);
+    pica_cmd_regm(b, GPUREG_TEXUNIT_CONFIG, 0xB, 0x1000 | 1u << unit |
+                  (index & 8) << 10);
+    pica_cmd_reg(b, PICA_TEXENV_BASE(0), (PICA_TEVSRC_TEXTURE0 + unit) * 0x10001u);
+    pica_cmd_reg(b, PICA_TEXENV_BASE(1), 0x00E000E0 | PICA_TEVSRC_PREVIOUS * 0x10001u);
+    pica_cmd_reg(b, PICA_TEXENV_BASE(1) + 2, 1 + index % 10);
+}
+
 /* seeds: the list of the Gouraud triangle test with its vertices after it */
 size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max);
 
@@ -162,11 +204,43 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
                                                             : PICA_COLORFMT_RGBA8,
               index % 3 == 1 ? PICA200_PHYS_VRAM + 0x10000 : 0, PICA_DEPTH_D24S8);
     pica_cmd_fragment(&b, index % 3 == 1, PICA_CMP_LESS, true);
+    if (index % 3 == 2) {
+        seed_texture(&b, index);
+    }
+    if (index % 5 == 4) {
+        /* the procedural texture from a few LUT words, with noise on odd seeds */
+        uint32_t words[8];
+        unsigned k;
+
+        for (k = 0; k < 8; k++) {
+            words[k] = (index * 0x9E3779B9u) >> k;
+        }
+        pica_cmd_reg(&b, GPUREG_TEXUNIT3_PROCTEX0, words[0]);
+        pica_cmd(&b, GPUREG_TEXUNIT3_PROCTEX1, 0xF, 1, words + 1, 5);
+        pica_cmd_reg(&b, GPUREG_PROCTEX_LUT, (index % 6) << 8 | index);
+        pica_cmd(&b, GPUREG_PROCTEX_LUT_DATA0, 0xF, 0, words, 8);
+        pica_cmd_regm(&b, GPUREG_TEXUNIT_CONFIG, 0xB, 0x1400 | (index & 3) << 8);
+        pica_cmd_reg(&b, PICA_TEXENV_BASE(0), PICA_TEVSRC_TEXTURE3 * 0x10001u);
+    }
+    if (index % 7 == 3) {
+        /* fog: a few LUT entries from the index, Z flip on odd seeds */
+        uint32_t lut[8];
+        unsigned k;
+
+        for (k = 0; k < 8; k++) {
+            lut[k] = (index * 0x9E3779B9u) >> k;
+        }
+        pica_cmd_reg(&b, GPUREG_FOG_LUT_INDEX, index * 5);
+        pica_cmd(&b, GPUREG_FOG_LUT_DATA0, 0xF, 0, lut, 8);
+        pica_cmd_reg(&b, GPUREG_FOG_COLOR, 0x203040);
+        pica_cmd_regm(&b, GPUREG_TEXENV_UPDATE_BUFFER, 0x5,
+                      PICA_FOG_MODE_FOG | (index & 1) << 16);
+    }
     pica_cmd_attribs(&b, PICA200_PHYS_FCRAM + vb, PICA_F32X4, PICA_F32X4, 32);
     pica_cmd_draw(&b, index % 2 ? PICA_TOPOLOGY_STRIP : PICA_TOPOLOGY_TRIANGLES, 3, 0,
             false, 0);
     pica_cmd_finalize(&b);
-    len = 16 + vb + sizeof(tri);
+    len = 16 + SEED_TEX_OFF + SEED_TEX_BYTES;
     if (len > max || b.n * 4 > vb) {
         cb_free(&b);
         return 0;
@@ -175,6 +249,10 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
     memcpy(buf, head, 16);
     memcpy(buf + 16, b.buf, b.n * 4);
     memcpy(buf + 16 + vb, tri, sizeof(tri));
+    for (len = 0; len < SEED_TEX_BYTES; len++) {
+        buf[16 + SEED_TEX_OFF + len] = (uint8_t)(len * 37 + index);
+    }
+    len = 16 + SEED_TEX_OFF + SEED_TEX_BYTES;
     cb_free(&b);
     return len;
 }

@@ -72,7 +72,8 @@ static void test_combiner_ops(void)
         t.stage[0].src_rgb[2] = t.stage[0].src_a[2] = PICA_TEVSRC_PREVIOUS;
         t.stage[0].comb_rgb = t.stage[0].comb_a = ops[o];
         memcpy(t.stage[0].konst, konst, 4);
-        pica_texenv_combine(&t, prim, out);
+        pica_texenv_prepare(&t);
+        pica_texenv_combine(&t, prim, NULL, out);
         for (ch = 0; ch < 4; ch++) {
             g_assert_cmpint(out[ch], ==,
                             ref_combine(ops[o], prim[ch], konst[ch], prim[ch]));
@@ -106,7 +107,8 @@ static void test_combiner_operands_scale_dot3(void)
         t.stage[0].src_a[0] = PICA_TEVSRC_PRIMARY;
         t.stage[0].op_rgb[0] = rgb_ops[i].code;
         memcpy(t.stage[0].konst, konst, 4);
-        pica_texenv_combine(&t, prim, out);
+        pica_texenv_prepare(&t);
+        pica_texenv_combine(&t, prim, NULL, out);
         for (ch = 0; ch < 3; ch++) {
             g_assert_cmpint(out[ch], ==, rgb_ops[i].v[ch]);
         }
@@ -118,7 +120,8 @@ static void test_combiner_operands_scale_dot3(void)
         t.stage[0].src_a[0] = PICA_TEVSRC_CONSTANT;
         t.stage[0].op_a[0] = a_ops[i].code;
         memcpy(t.stage[0].konst, konst, 4);
-        pica_texenv_combine(&t, prim, out);
+        pica_texenv_prepare(&t);
+        pica_texenv_combine(&t, prim, NULL, out);
         g_assert_cmpint(out[3], ==, a_ops[i].v);
         g_assert_cmpint(out[0], ==, 200);
     }
@@ -127,7 +130,8 @@ static void test_combiner_operands_scale_dot3(void)
     t.stage[0].src_rgb[0] = t.stage[0].src_a[0] = PICA_TEVSRC_PRIMARY;
     t.stage[0].scale_rgb = 2;
     t.stage[0].scale_a = 4;
-    pica_texenv_combine(&t, prim, out);
+    pica_texenv_prepare(&t);
+    pica_texenv_combine(&t, prim, NULL, out);
     g_assert_cmpint(out[0], ==, 255);
     g_assert_cmpint(out[1], ==, 200);
     g_assert_cmpint(out[2], ==, 60);
@@ -139,7 +143,8 @@ static void test_combiner_operands_scale_dot3(void)
     t.stage[0].src_a[0] = PICA_TEVSRC_PRIMARY;
     t.stage[0].comb_rgb = PICA_TEVOP_DOT3_RGB;
     memcpy(t.stage[0].konst, konst, 4);
-    pica_texenv_combine(&t, prim, out);
+    pica_texenv_prepare(&t);
+    pica_texenv_combine(&t, prim, NULL, out);
     {
         int d = 0;
         for (ch = 0; ch < 3; ch++) {
@@ -150,7 +155,8 @@ static void test_combiner_operands_scale_dot3(void)
         g_assert_cmpint(out[3], ==, 77);
         /* dot3 RGBA writes alpha too */
         t.stage[0].comb_rgb = PICA_TEVOP_DOT3_RGBA;
-        pica_texenv_combine(&t, prim, out);
+        pica_texenv_prepare(&t);
+        pica_texenv_combine(&t, prim, NULL, out);
         g_assert_cmpint(out[3], ==, clampi(d));
     }
 }
@@ -179,13 +185,15 @@ static void test_combiner_buffer(void)
     /* outputs: 11, 13, 16, 20, 25 (red); stage 5 sees what stage 3 left */
     t.update_rgb = 1 << 3;
     t.update_a = 0;
-    pica_texenv_combine(&t, prim, out);
+    pica_texenv_prepare(&t);
+    pica_texenv_combine(&t, prim, NULL, out);
     g_assert_cmpint(out[0], ==, 20);
     g_assert_cmpint(out[3], ==, 99);           /* alpha never updated */
     /* stage 0 updates: its output 11 reaches stages 2.. */
     t.update_rgb = 1 << 0;
     t.update_a = 1 << 2;
-    pica_texenv_combine(&t, prim, out);
+    pica_texenv_prepare(&t);
+    pica_texenv_combine(&t, prim, NULL, out);
     g_assert_cmpint(out[0], ==, 11);
     g_assert_cmpint(out[3], ==, 40 + 1 + 2 + 3);
     /* stage 0 reads the buffer as 0, stage 1 reads BUFFER_COLOR */
@@ -193,10 +201,12 @@ static void test_combiner_buffer(void)
     t.stage[0].src_rgb[0] = PICA_TEVSRC_PREVIOUS_BUFFER;
     t.stage[0].src_a[0] = PICA_TEVSRC_PREVIOUS_BUFFER;
     memset(t.buffer_init, 99, 4);
-    pica_texenv_combine(&t, prim, out);
+    pica_texenv_prepare(&t);
+    pica_texenv_combine(&t, prim, NULL, out);
     g_assert_cmpint(out[0], ==, 0);
     t.stage[1].src_rgb[0] = PICA_TEVSRC_PREVIOUS_BUFFER;
-    pica_texenv_combine(&t, prim, out);
+    pica_texenv_prepare(&t);
+    pica_texenv_combine(&t, prim, NULL, out);
     g_assert_cmpint(out[0], ==, 99);
 }
 
@@ -444,6 +454,110 @@ static void test_stencil(void)
     pt_free(&f.t);
 }
 
+/* ---- fog (digest §4.11, Citra's formula written out here) ------------------ */
+
+/* LUT entry: value v (0..2047) in b13-23, difference d in b0-12 */
+static uint32_t fog_entry(int v, int d)
+{
+    return (uint32_t)v << 13 | ((uint32_t)d & 0x1FFF);
+}
+
+static int fog_ref(const uint32_t *lut, double depth, int flip, int c, int fogc)
+{
+    double x, f;
+    int i, v, d;
+
+    if (flip) {
+        depth = 1.0 - depth;
+    }
+    x = depth * 128;
+    i = MIN((int)x, 127);
+    v = lut[i] >> 13 & 0x7FF;
+    d = (int)(lut[i] & 0x1FFF) - (lut[i] & 0x1000 ? 0x2000 : 0);
+    f = (v + d * (x - i)) / 2047.0;
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    return (int)(f * c + (1 - f) * fogc);
+}
+
+static void fog_lut(uint32_t *lut)
+{
+    int i;
+
+    /* rising by 16 a step, with a falling (negative difference) stretch */
+    for (i = 0; i < 128; i++) {
+        int v = i < 64 ? i * 30 : 1890 - (i - 64) * 20;
+        int next = i + 1 < 64 ? (i + 1) * 30 : 1890 - (i + 1 - 64) * 20;
+        lut[i] = fog_entry(v, next - v);
+    }
+}
+
+static void test_fog_unit(void)
+{
+    static const uint8_t col[4] = { 200, 100, 50, 77 };
+    uint32_t lut[128];
+    PicaFog fog;
+    int i, k, flip;
+
+    fog_lut(lut);
+    memset(&fog, 0, sizeof(fog));
+    fog.enabled = true;
+    fog.color[0] = 10; fog.color[1] = 220; fog.color[2] = 130;
+    for (i = 0; i < 128; i++) {
+        fog.value[i] = lut[i] >> 13;
+        fog.diff[i] = (float)((int)(lut[i] & 0x1FFF) - (lut[i] & 0x1000 ? 0x2000 : 0));
+    }
+    for (flip = 0; flip < 2; flip++) {
+        fog.z_flip = flip;
+        for (i = 0; i <= 100; i++) {
+            double depth = i / 100.0;
+            uint8_t out[4];
+
+            memcpy(out, col, 4);
+            pica_fog_apply(&fog, (float)depth, out);
+            for (k = 0; k < 3; k++) {
+                int want = fog_ref(lut, depth, flip, col[k], fog.color[k]);
+                g_assert_cmpint(abs(out[k] - want), <=, 1);
+            }
+            g_assert_cmpint(out[3], ==, col[3]);
+        }
+    }
+}
+
+/* the LUT through its data port, FOG_COLOR, mode 5 and Z flip in a draw */
+static void test_fog_draw(void)
+{
+    static const uint8_t col[4] = { 200, 100, 50, 128 };
+    static const uint8_t fogc[3] = { 10, 220, 130 };
+    uint32_t lut[128];
+    int flip, k, i;
+
+    fog_lut(lut);
+    for (flip = 0; flip < 2; flip++) {
+        Frag f;
+        uint8_t out[4];
+        float *v;
+
+        pt_init(&f.t, 1);
+        frag_begin(&f, col, 0);
+        /* z = -0.3: window depth 0.3 with the basic scene's depth map */
+        v = (float *)(f.t.ram + VB_OFF);
+        for (i = 0; i < 4; i++) {
+            v[8 * i + 2] = -0.3f;
+        }
+        pica_cmd_reg(&f.b, GPUREG_FOG_LUT_INDEX, 0);
+        pica_cmd(&f.b, GPUREG_FOG_LUT_DATA0, 0xF, 0, lut, 128);
+        pica_cmd_reg(&f.b, GPUREG_FOG_COLOR, fogc[0] | fogc[1] << 8 | fogc[2] << 16);
+        pica_cmd_regm(&f.b, GPUREG_TEXENV_UPDATE_BUFFER, 0x5,
+                      PICA_FOG_MODE_FOG | (uint32_t)flip << 16);
+        frag_end(&f, out);
+        for (k = 0; k < 3; k++) {
+            g_assert_cmpint(abs(out[k] - fog_ref(lut, 0.3, flip, col[k], fogc[k])), <=, 1);
+        }
+        g_assert_cmpint(out[3], ==, col[3]);
+        pt_free(&f.t);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -456,5 +570,7 @@ int main(int argc, char **argv)
     g_test_add_func("/pica200/fragment/logic-ops", test_logic_ops);
     g_test_add_func("/pica200/fragment/alpha-test-masks", test_alpha_test_and_masks);
     g_test_add_func("/pica200/fragment/stencil", test_stencil);
+    g_test_add_func("/pica200/fragment/fog-unit", test_fog_unit);
+    g_test_add_func("/pica200/fragment/fog-draw", test_fog_draw);
     return g_test_run();
 }

@@ -184,6 +184,10 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
     rs->wbuffer = !(r[GPUREG_DEPTHMAP_ENABLE] & 1);
 
     pica_texenv_setup(c, &rs->tev);
+    if (!rs->tev.passthrough) {
+        pica_texunit_setup(c, &rs->tev, &rs->tex);
+    }
+    pica_fog_setup(c, &rs->fog);
 
     rs->alpha_test = G3D_FIELD_EX32(at, GPUREG_FRAGOP_ALPHA_TEST, ENABLE);
     rs->alpha_func = pica_cmp[G3D_FIELD_EX32(at, GPUREG_FRAGOP_ALPHA_TEST, FUNC)];
@@ -349,13 +353,14 @@ static void stencil_update(const PicaRenderState *rs, uint8_t *p,
 }
 
 static void fragment(const PicaRenderState *rs, const PicaTri *t,
-                     const float lin[3], const float bary[3], int x, int row)
+                     const float lin[3], const float bary[3], int x, int row,
+                     const uint8_t (*tex)[4])
 {
     uint32_t index = pica_tiled_index(x, row, rs->width);
     uint8_t *cp = rs->color + (size_t)index * rs->color_bpp;
     uint8_t *dp = rs->depth ? rs->depth + (size_t)index * rs->depth_bpp : NULL;
     uint8_t primary[4], src[4], dst[4], res[4];
-    float depth;
+    float depth = 0.0f;
     int k;
 
     if (rs->scissor_inverted &&
@@ -370,7 +375,19 @@ static void fragment(const PicaRenderState *rs, const PicaTri *t,
     if (rs->tev.passthrough) {
         memcpy(src, primary, 4);
     } else {
-        pica_texenv_combine(&rs->tev, primary, src);
+        pica_texenv_combine(&rs->tev, primary, tex, src);
+    }
+    if (dp || rs->fog.enabled) {
+        depth = g3d_interp(lin, t->zw[0], t->zw[1], t->zw[2]) * rs->depth_scale +
+                rs->depth_offset;
+        if (rs->wbuffer) {
+            /* W-buffer: (z/w * scale + offset) * w (Citra) */
+            depth /= g3d_interp(lin, t->inv_w[0], t->inv_w[1], t->inv_w[2]);
+        }
+        depth = g3d_clampf(depth, 0.0f, 1.0f);
+    }
+    if (rs->fog.enabled) {
+        pica_fog_apply(&rs->fog, depth, src);
     }
     if (rs->alpha_test &&
         !g3d_compare_u((G3DCompare)rs->alpha_func, src[3], rs->alpha_ref)) {
@@ -380,13 +397,6 @@ static void fragment(const PicaRenderState *rs, const PicaTri *t,
     if (dp) {
         uint32_t stored = depth_load(rs, dp), z, zmax;
 
-        depth = g3d_interp(lin, t->zw[0], t->zw[1], t->zw[2]) * rs->depth_scale +
-                rs->depth_offset;
-        if (rs->wbuffer) {
-            /* W-buffer: (z/w * scale + offset) * w (Citra) */
-            depth /= g3d_interp(lin, t->inv_w[0], t->inv_w[1], t->inv_w[2]);
-        }
-        depth = g3d_clampf(depth, 0.0f, 1.0f);
         zmax = rs->depth_bpp == 2 ? 0xFFFF : 0xFFFFFF;
         z = (uint32_t)(depth * (float)zmax);
         if (z > zmax) {
@@ -454,12 +464,17 @@ static void fragment(const PicaRenderState *rs, const PicaTri *t,
 void pica_render_shade(void *user, const G3DQuad *q, int thread)
 {
     const PicaTri *t = user;
+    uint8_t tex[4][4][4];
+    bool textured = t->rs->tex.active != 0;
     int i;
 
+    if (textured) {
+        pica_texunit_quad(&t->rs->tex, t, q, tex);
+    }
     for (i = 0; i < 4; i++) {
         if (q->mask & (1u << i)) {
             fragment(t->rs, t, q->lin[i], q->bary[i], q->x + (i & 1),
-                     q->y + (i >> 1));
+                     q->y + (i >> 1), textured ? (const uint8_t (*)[4])tex[i] : NULL);
         }
     }
 }

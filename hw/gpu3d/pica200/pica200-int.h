@@ -8,7 +8,10 @@
  *                  immediate mode, draws, VS/GS plumbing, output map
  *   primitive.c    primitive assembly (lists, strips, fans, GS primitives)
  *   rasterizer.c   clipping, culling, viewport, depth map, setup
+ *   texunit.c      texture units 0-2 (formats, wrap, filters, mipmaps)
+ *   proctex.c      procedural texture (texture unit 3)
  *   texenv.c       texture combiners (TEXENV0-5)
+ *   fog.c          fog (the fog LUT)
  *   framebuffer.c  per-fragment operations, colour/depth buffers, tiling
  *   psc.c          memory fill units
  *   ppf.c          transfer engine (display transfer, texture copy)
@@ -260,9 +263,7 @@ struct Pica200Core {
 };
 
 enum {
-    PICA_UNIMP_TEXTURE = 1 << 0,
     PICA_UNIMP_LIGHTING = 1 << 1,
-    PICA_UNIMP_FOG = 1 << 2,
     PICA_UNIMP_GAS = 1 << 3,
     PICA_UNIMP_SHADOW = 1 << 4,
     PICA_UNIMP_BLOCK32 = 1 << 5,
@@ -328,6 +329,8 @@ typedef struct PicaTevStage {
     uint8_t comb_rgb, comb_a;
     uint8_t scale_rgb, scale_a;     /* 1, 2 or 4 */
     uint8_t konst[4];
+    uint8_t n_rgb, n_a;             /* sources the two operations read */
+    bool copy;                      /* REPLACE, operand 0, 1x on both sides */
 } PicaTevStage;
 
 typedef struct PicaTevState {
@@ -335,11 +338,96 @@ typedef struct PicaTevState {
     uint8_t buffer_init[4];
     uint8_t update_rgb, update_a;   /* stages 0-3 that update the buffer */
     bool passthrough;               /* the result is the primary colour */
+    uint8_t uses_tex;               /* b0-3: texture 0-3 is a source */
+    uint8_t nstages;                /* stages after these pass "previous" on */
 } PicaTevState;
 
 void pica_texenv_setup(Pica200Core *c, PicaTevState *t);
+/* the derived fields (passthrough, nstages, n_rgb/n_a, copy, uses_tex) */
+void pica_texenv_prepare(PicaTevState *t);
+/* tex[i]: texture i's colour (RGBA) at the fragment; NULL when none is read */
 void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
-                         uint8_t out[4]);
+                         const uint8_t (*tex)[4], uint8_t out[4]);
+
+/* ---- texture units 0-2 (texunit.c) -------------------------------------- */
+
+typedef struct PicaTexUnit {
+    const uint8_t *data;            /* level 0 in host memory; NULL: samples 0 */
+    uint32_t w, h;                  /* level 0 size in texels */
+    uint8_t fmt;                    /* PICA_TEXFMT_* */
+    uint8_t wrap_s, wrap_t;         /* PICA_WRAP_* (4-7: Citra's variants) */
+    bool mag_linear, min_linear, mip_linear;
+    bool projection;                /* unit 0 type 3: u, v divided by w */
+    bool cube;                      /* unit 0 type 1: faces by (u, v, w) */
+    const uint8_t *face[6];         /* cube faces +X..-Z (face[0] = data) */
+    bool shadow;                    /* types 2 and 4: depth compare */
+    bool shadow_persp;              /* TEXUNIT0_SHADOW b0 = 0: divide by w */
+    uint32_t shadow_bias;           /* b1-23 in place (bias << 1) */
+    uint8_t coord;                  /* texture coordinate set 0-2 */
+    int min_level, max_level;
+    float bias;                     /* LOD bias in levels */
+    uint8_t border[4];
+    uint32_t level_offset[11];      /* bytes from level 0 */
+} PicaTexUnit;
+
+/* the procedural texture unit 3 (proctex.c) */
+typedef struct PicaProcTex {
+    bool enabled;                   /* set up and valid */
+    uint8_t coord;                  /* texture coordinate set 0-2 */
+    uint8_t clamp_u, clamp_v;       /* PICA_PROCTEX_CLAMP_* */
+    uint8_t rgb_func, alpha_func;   /* mapping functions 0-9 */
+    bool separate_alpha, noise, linear;
+    uint8_t shift_u, shift_v;       /* 0 none, 1 odd, 2 even */
+    float amp_u, amp_v, phase_u, phase_v, freq_u, freq_v;
+    unsigned width, offset;         /* colour LUT entries used, first one */
+    float noise_v[128], noise_d[128];
+    float rgb_v[128], rgb_d[128];
+    float alpha_v[128], alpha_d[128];
+    uint8_t color[256][4];
+    int16_t color_diff[256][4];
+} PicaProcTex;
+
+void pica_proctex_setup(Pica200Core *c, PicaProcTex *pt);
+void pica_proctex_sample(const PicaProcTex *pt, float u, float v, uint8_t out[4]);
+
+typedef struct PicaTexState {
+    uint8_t active;                 /* b0-3: unit sampled (enabled, read, valid) */
+    PicaTexUnit unit[3];
+    PicaProcTex *proctex;           /* unit 3, in the rasteriser's arena */
+} PicaTexState;
+
+typedef struct PicaTri PicaTri;
+
+unsigned pica_texfmt_bits(unsigned fmt);
+uint64_t pica_tex_level_size(unsigned fmt, uint32_t w, uint32_t h);
+/* texel (x, memory row ym) of an image `width` texels wide, as RGBA8 */
+void pica_texel_decode(unsigned fmt, const uint8_t *data, uint32_t width,
+                       uint32_t x, uint32_t ym, uint8_t rgba[4]);
+/* texel (x, y) of an ETC1 block read as a little-endian u64 */
+void pica_etc1_texel(uint64_t blk, unsigned x, unsigned y, uint8_t rgb[3]);
+void pica_texunit_setup(Pica200Core *c, const PicaTevState *tev,
+                        PicaTexState *ts);
+/* the cube face (0-5: +X, -X, +Y, -Y, +Z, -Z) and its (s, t) for (u, v, w) */
+unsigned pica_cube_coord(float u, float v, float w, float *s, float *t,
+                         float *major);
+/* one sample at (s, t) in [0, 1] image units with level of detail `lod` */
+void pica_tex_sample(const PicaTexUnit *u, float s, float t, float lod,
+                     uint8_t out[4]);
+void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
+                       const G3DQuad *q, uint8_t tex[4][4][4]);
+
+/* ---- fog (fog.c) -------------------------------------------------------- */
+
+typedef struct PicaFog {
+    bool enabled;
+    bool z_flip;
+    uint8_t color[3];
+    float value[128], diff[128];    /* LUT, in 1/2047 */
+} PicaFog;
+
+void pica_fog_setup(Pica200Core *c, PicaFog *fog);
+/* mix rgba with the fog colour by the LUT's factor at window depth `depth` */
+void pica_fog_apply(const PicaFog *fog, float depth, uint8_t rgba[4]);
 
 /* ---- the snapshot queued triangles shade with (framebuffer.c) ---------- */
 
@@ -357,6 +445,8 @@ struct PicaRenderState {
     float depth_scale, depth_offset;
     bool wbuffer;
     PicaTevState tev;
+    PicaTexState tex;
+    PicaFog fog;
     bool alpha_test;
     uint8_t alpha_func, alpha_ref;  /* G3DCompare */
     bool stencil_test;
@@ -374,12 +464,13 @@ struct PicaRenderState {
 };
 
 /* a triangle as the fragment stage sees it */
-typedef struct PicaTri {
+struct PicaTri {
     const PicaRenderState *rs;
     float zw[3];                    /* z / w */
     float inv_w[3];
     float color[3][4];
-} PicaTri;
+    float tc[3][7];                 /* u0 v0 u1 v1 u2 v2 w0 (when texturing) */
+};
 
 PicaRenderState *pica_render_state(Pica200Core *c);
 void pica_render_shade(void *user, const G3DQuad *q, int thread);

@@ -148,6 +148,17 @@ static void emit(Pica200Core *c, const PicaVertex *v[3])
         for (i = 0; i < 4; i++) {
             tri->color[k][i] = v[k]->s[PICA_SEM_COLOR_R + i];
         }
+        if (rs->tex.active) {
+            static const uint8_t tc_sem[7] = {
+                PICA_SEM_TEXCOORD0_U, PICA_SEM_TEXCOORD0_V,
+                PICA_SEM_TEXCOORD1_U, PICA_SEM_TEXCOORD1_V,
+                PICA_SEM_TEXCOORD2_U, PICA_SEM_TEXCOORD2_V,
+                PICA_SEM_TEXCOORD0_W,
+            };
+            for (i = 0; i < 7; i++) {
+                tri->tc[k][i] = v[k]->s[tc_sem[i]];
+            }
+        }
     }
     t.user = tri;
     if (!g3d_raster_triangle(c->raster, &t)) {

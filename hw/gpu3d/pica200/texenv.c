@@ -4,9 +4,11 @@
  * operands, the ten combine operations in 8-bit integer arithmetic (Citra),
  * scale, and the delayed buffer update of stages 0-3.
  *
- * Sources not modelled yet read as 0 and are reported once: textures 0-3
- * (texturing), fragment primary/secondary colour (fragment lighting). "Previous"
- * in stage 0 is the primary colour and the previous buffer there is 0, as the
+ * Textures 0-2 come from texunit.c. The fragment primary/secondary colours
+ * are 0 while fragment lighting is off (LIGHTING_ENABLE0 b0 = 0), as in
+ * Citra. Sources not modelled yet read as 0 and are reported once: texture 3
+ * (procedural, reported by texunit.c) and the fragment colours with lighting
+ * on. "Previous" in stage 0 is the primary colour and the previous buffer there is 0, as the
  * reference says (L1439).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -15,11 +17,70 @@
 
 #include <string.h>
 
+/* how many of the three sources a combine operation reads */
+static unsigned op_inputs(unsigned op)
+{
+    switch (op) {
+    case PICA_TEVOP_REPLACE: return 1;
+    case PICA_TEVOP_INTERPOLATE: case PICA_TEVOP_MULTIPLY_ADD:
+    case PICA_TEVOP_ADD_MULTIPLY: return 3;
+    default: return 2;
+    }
+}
+
+void pica_texenv_prepare(PicaTevState *t)
+{
+    int s, i;
+
+    t->passthrough = true;
+    t->uses_tex = 0;
+    t->nstages = 0;
+    for (s = 0; s < 6; s++) {
+        PicaTevStage *st = &t->stage[s];
+
+        /* only the sources the operations read (REPLACE one, ...) */
+        st->n_rgb = op_inputs(st->comb_rgb);
+        st->n_a = op_inputs(st->comb_a);
+        st->copy = st->comb_rgb == PICA_TEVOP_REPLACE && st->op_rgb[0] == 0 &&
+                   st->scale_rgb == 1 && st->comb_a == PICA_TEVOP_REPLACE &&
+                   st->op_a[0] == 0 && st->scale_a == 1;
+        /* a stage that passes "previous" on unchanged can end the chain */
+        if (st->src_rgb[0] != PICA_TEVSRC_PREVIOUS ||
+            st->src_a[0] != PICA_TEVSRC_PREVIOUS || st->op_rgb[0] != 0 ||
+            st->op_a[0] != 0 || st->comb_rgb != PICA_TEVOP_REPLACE ||
+            st->comb_a != PICA_TEVOP_REPLACE || st->scale_rgb != 1 ||
+            st->scale_a != 1) {
+            t->nstages = s + 1;
+        }
+        for (i = 0; i < 3; i++) {
+            uint8_t a = i < st->n_rgb ? st->src_rgb[i] : 0;
+            uint8_t b = i < st->n_a ? st->src_a[i] : 0;
+            if (a >= PICA_TEVSRC_TEXTURE0 && a <= PICA_TEVSRC_TEXTURE3) {
+                t->uses_tex |= 1u << (a - PICA_TEVSRC_TEXTURE0);
+            }
+            if (b >= PICA_TEVSRC_TEXTURE0 && b <= PICA_TEVSRC_TEXTURE3) {
+                t->uses_tex |= 1u << (b - PICA_TEVSRC_TEXTURE0);
+            }
+        }
+        /* the common "stage 0 = primary, the rest pass it on" setup */
+        if (s == 0) {
+            t->passthrough &= st->src_rgb[0] == PICA_TEVSRC_PRIMARY &&
+                              st->src_a[0] == PICA_TEVSRC_PRIMARY;
+        } else {
+            t->passthrough &= st->src_rgb[0] == PICA_TEVSRC_PREVIOUS &&
+                              st->src_a[0] == PICA_TEVSRC_PREVIOUS;
+        }
+        t->passthrough &= st->op_rgb[0] == 0 && st->op_a[0] == 0 &&
+                          st->comb_rgb == PICA_TEVOP_REPLACE &&
+                          st->comb_a == PICA_TEVOP_REPLACE &&
+                          st->scale_rgb == 1 && st->scale_a == 1;
+    }
+}
+
 void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
 {
     const uint32_t *r = c->regs;
     uint32_t upd = r[GPUREG_TEXENV_UPDATE_BUFFER];
-    bool uses_tex = false, uses_light = false;
     int s, i;
 
     t->update_rgb = G3D_FIELD_EX32(upd, GPUREG_TEXENV_UPDATE_BUFFER, RGB_UPDATE);
@@ -27,7 +88,6 @@ void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
     for (i = 0; i < 4; i++) {
         t->buffer_init[i] = r[GPUREG_TEXENV_BUFFER_COLOR] >> (8 * i);
     }
-    t->passthrough = true;
     for (s = 0; s < 6; s++) {
         unsigned base = PICA_TEXENV_BASE(s);
         uint32_t src = r[base], opd = r[base + 1], comb = r[base + 2];
@@ -48,37 +108,13 @@ void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
         for (i = 0; i < 4; i++) {
             st->konst[i] = r[base + 3] >> (8 * i);
         }
-        for (i = 0; i < 3; i++) {
-            uint8_t a = st->src_rgb[i], b = st->src_a[i];
-            uses_tex |= (a >= PICA_TEVSRC_TEXTURE0 && a <= PICA_TEVSRC_TEXTURE3) ||
-                        (b >= PICA_TEVSRC_TEXTURE0 && b <= PICA_TEVSRC_TEXTURE3);
-            uses_light |= a == PICA_TEVSRC_FRAG_PRIMARY || a == PICA_TEVSRC_FRAG_SECONDARY ||
-                          b == PICA_TEVSRC_FRAG_PRIMARY || b == PICA_TEVSRC_FRAG_SECONDARY;
-        }
-        /* the common "stage 0 = primary, the rest pass it on" setup */
-        if (s == 0) {
-            t->passthrough &= st->src_rgb[0] == PICA_TEVSRC_PRIMARY &&
-                              st->src_a[0] == PICA_TEVSRC_PRIMARY;
-        } else {
-            t->passthrough &= st->src_rgb[0] == PICA_TEVSRC_PREVIOUS &&
-                              st->src_a[0] == PICA_TEVSRC_PREVIOUS;
-        }
-        t->passthrough &= st->op_rgb[0] == 0 && st->op_a[0] == 0 &&
-                          st->comb_rgb == PICA_TEVOP_REPLACE &&
-                          st->comb_a == PICA_TEVOP_REPLACE &&
-                          st->scale_rgb == 1 && st->scale_a == 1;
     }
-    if (uses_tex || (r[GPUREG_TEXUNIT_CONFIG] & 0x407)) {
-        pica_unimp_once(c, PICA_UNIMP_TEXTURE, "texture units (their combiner "
-                        "sources read 0)");
-    }
-    if (uses_light || (r[GPUREG_LIGHTING_ENABLE0] & 1)) {
+    pica_texenv_prepare(t);
+    if (r[GPUREG_LIGHTING_ENABLE0] & 1) {
         pica_unimp_once(c, PICA_UNIMP_LIGHTING, "fragment lighting (its "
                         "combiner sources read 0)");
     }
-    if (G3D_FIELD_EX32(upd, GPUREG_TEXENV_UPDATE_BUFFER, FOG_MODE) == 5) {
-        pica_unimp_once(c, PICA_UNIMP_FOG, "fog");
-    } else if (G3D_FIELD_EX32(upd, GPUREG_TEXENV_UPDATE_BUFFER, FOG_MODE) == 7) {
+    if (G3D_FIELD_EX32(upd, GPUREG_TEXENV_UPDATE_BUFFER, FOG_MODE) == PICA_FOG_MODE_GAS) {
         pica_unimp_once(c, PICA_UNIMP_GAS, "gas");
     }
 }
@@ -88,6 +124,7 @@ typedef struct TevInputs {
     const uint8_t *previous;
     const uint8_t *buffer;
     const uint8_t *konst;
+    const uint8_t (*tex)[4];
 } TevInputs;
 
 static const uint8_t zero4[4];
@@ -99,7 +136,10 @@ static const uint8_t *source(const TevInputs *in, unsigned src)
     case PICA_TEVSRC_PREVIOUS_BUFFER: return in->buffer;
     case PICA_TEVSRC_CONSTANT: return in->konst;
     case PICA_TEVSRC_PREVIOUS: return in->previous;
-    default: return zero4;   /* lighting, textures: not modelled; 7-12 undefined */
+    case PICA_TEVSRC_TEXTURE0: case PICA_TEVSRC_TEXTURE0 + 1:
+    case PICA_TEVSRC_TEXTURE0 + 2: case PICA_TEVSRC_TEXTURE3:
+        return in->tex ? in->tex[src - PICA_TEVSRC_TEXTURE0] : zero4;
+    default: return zero4;   /* lighting: not modelled; 7-12 undefined */
     }
 }
 
@@ -164,12 +204,49 @@ static int dot3(const int a[3], const int b[3])
     return r < 0 ? 0 : r > 255 ? 255 : r;
 }
 
+/* one stage's operands, operations and scale */
+static void stage_combine(const PicaTevStage *st, const TevInputs *in,
+                          uint8_t res[4])
+{
+    int a[3][3] = { { 0 } }, aa[3] = { 0 }, rgb[3], alpha;
+    int i;
+
+    for (i = 0; i < st->n_rgb; i++) {
+        operand_rgb(source(in, st->src_rgb[i]), st->op_rgb[i], a[i]);
+    }
+    for (i = 0; i < st->n_a; i++) {
+        aa[i] = operand_a(source(in, st->src_a[i]), st->op_a[i]);
+    }
+    if (st->comb_rgb == PICA_TEVOP_DOT3_RGB ||
+        st->comb_rgb == PICA_TEVOP_DOT3_RGBA) {
+        rgb[0] = rgb[1] = rgb[2] = dot3(a[0], a[1]);
+    } else {
+        for (i = 0; i < 3; i++) {
+            rgb[i] = combine(st->comb_rgb, a[0][i], a[1][i], a[2][i]);
+        }
+    }
+    if (st->comb_rgb == PICA_TEVOP_DOT3_RGBA) {
+        alpha = rgb[0];
+    } else if (st->comb_a == PICA_TEVOP_DOT3_RGB ||
+               st->comb_a == PICA_TEVOP_DOT3_RGBA) {
+        /* alpha dot3: dot3 of the replicated alpha operands (decision) */
+        int b0[3] = { aa[0], aa[0], aa[0] }, b1[3] = { aa[1], aa[1], aa[1] };
+        alpha = dot3(b0, b1);
+    } else {
+        alpha = combine(st->comb_a, aa[0], aa[1], aa[2]);
+    }
+    for (i = 0; i < 3; i++) {
+        res[i] = MIN(rgb[i] * st->scale_rgb, 255);
+    }
+    res[3] = MIN(alpha * st->scale_a, 255);
+}
+
 void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
-                         uint8_t out[4])
+                         const uint8_t (*tex)[4], uint8_t out[4])
 {
     uint8_t prev[4], buffer[4], next_buffer[4], res[4];
     TevInputs in;
-    int s, i;
+    int s;
 
     if (t->passthrough) {
         memcpy(out, primary, 4);
@@ -181,37 +258,33 @@ void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
     in.primary = primary;
     in.previous = prev;
     in.buffer = buffer;
-    for (s = 0; s < 6; s++) {
+    in.tex = tex;
+    if (t->nstages == 1 && t->stage[0].copy) {
+        /* one plain REPLACE (a texture, say): no buffer bookkeeping */
+        const uint8_t *c;
+
+        in.konst = t->stage[0].konst;
+        c = source(&in, t->stage[0].src_rgb[0]);
+        out[0] = c[0];
+        out[1] = c[1];
+        out[2] = c[2];
+        out[3] = source(&in, t->stage[0].src_a[0])[3];
+        return;
+    }
+    for (s = 0; s < t->nstages; s++) {
         const PicaTevStage *st = &t->stage[s];
-        int a[3][3], aa[3], rgb[3], alpha;
 
         in.konst = st->konst;
-        for (i = 0; i < 3; i++) {
-            operand_rgb(source(&in, st->src_rgb[i]), st->op_rgb[i], a[i]);
-            aa[i] = operand_a(source(&in, st->src_a[i]), st->op_a[i]);
-        }
-        if (st->comb_rgb == PICA_TEVOP_DOT3_RGB ||
-            st->comb_rgb == PICA_TEVOP_DOT3_RGBA) {
-            rgb[0] = rgb[1] = rgb[2] = dot3(a[0], a[1]);
+        if (st->copy) {
+            /* REPLACE of a plain colour at 1x on both sides: the source itself */
+            const uint8_t *c = source(&in, st->src_rgb[0]);
+            res[0] = c[0];
+            res[1] = c[1];
+            res[2] = c[2];
+            res[3] = source(&in, st->src_a[0])[3];
         } else {
-            for (i = 0; i < 3; i++) {
-                rgb[i] = combine(st->comb_rgb, a[0][i], a[1][i], a[2][i]);
-            }
+            stage_combine(st, &in, res);
         }
-        if (st->comb_rgb == PICA_TEVOP_DOT3_RGBA) {
-            alpha = rgb[0];
-        } else if (st->comb_a == PICA_TEVOP_DOT3_RGB ||
-                   st->comb_a == PICA_TEVOP_DOT3_RGBA) {
-            /* alpha dot3: dot3 of the replicated alpha operands (decision) */
-            int b0[3] = { aa[0], aa[0], aa[0] }, b1[3] = { aa[1], aa[1], aa[1] };
-            alpha = dot3(b0, b1);
-        } else {
-            alpha = combine(st->comb_a, aa[0], aa[1], aa[2]);
-        }
-        for (i = 0; i < 3; i++) {
-            res[i] = MIN(rgb[i] * st->scale_rgb, 255);
-        }
-        res[3] = MIN(alpha * st->scale_a, 255);
         memcpy(prev, res, 4);
         /* the buffer a stage reads is the one the stage before left */
         memcpy(buffer, next_buffer, 4);
