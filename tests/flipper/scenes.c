@@ -13,6 +13,7 @@
 
 #include "flipper/flipper.h"
 #include "gx-build.h"
+#include "tex-build.h"
 #include "flipper-scene.h"      /* guest/: the demo's frame */
 
 /* ---- helpers --------------------------------------------------------------- */
@@ -471,6 +472,292 @@ static void scene_cube(FlipperScene *s, GByteArray *b)
     g_byte_array_append(b, buf, g.len);
 }
 
+
+/* ---- textured scenes --------------------------------------------------- */
+
+#define SCENE_TEX_ADDR 0x00500000u      /* textures and TLUTs */
+
+/* a deterministic hash for texel values */
+static uint32_t tex_hash(uint32_t x, uint32_t y, uint32_t salt)
+{
+    uint32_t h = x * 0x9E3779B1u ^ y * 0x85EBCA77u ^ salt * 0xC2B2AE3Du;
+
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+    return h;
+}
+
+/*
+ * VAT 6: xyz f32, RGBA8888 and (s, t) f32 for TEX0; `ntex` texgens, texgen
+ * 0 = TEX0 through the identity texture matrix (XF 0xF0, GX_IDENTITY =
+ * index 60), regular, ST, AB11, no dual transform (a reset device has it
+ * on with zero post matrices). GEN_MODE: ntex coordinates, one colour
+ * channel, `nstages` TEV stages.
+ */
+static void tex_begin(GByteArray *b, int ntex, int nstages)
+{
+    static const float ident[12] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0 };
+
+    gx_xff(b, 0xF0, 12, ident);
+    gx_cp(b, CPR_MATINDEX_A, 60 << 6);
+    gx_xf1(b, XF_REG_MATINDEX_A, 60 << 6);
+    gx_cp(b, CPR_VCD_LO, 0x2200);
+    gx_cp(b, CPR_VCD_HI, VCD_DIRECT);             /* TEX0 direct */
+    gx_cp(b, CPR_VAT_A + 6, 0x40016009 | 1u << 21 | VTX_F32 << 22);
+    gx_cp(b, CPR_VAT_B + 6, 0x80000000);
+    gx_xf1(b, XF_REG_INVTXSPEC, 1 | 1 << 4);
+    gx_xf1(b, XF_REG_NUMTEX, (uint32_t)ntex);
+    gx_xf1(b, XF_REG_TEXGEN0, 5 << 7);            /* source row TEX0 */
+    gx_xf1(b, XF_REG_DUALTEX, 0);                 /* no post matrices */
+    gx_bp(b, BP_GENMODE, (uint32_t)ntex | 1 << 4 | (uint32_t)(nstages - 1) << 10);
+}
+
+static void tex_vtx3(GByteArray *b, float x, float y, float z, uint32_t rgba,
+                     float s, float t)
+{
+    scene_vtx(b, x, y, z, rgba);
+    gx_f32(b, s);
+    gx_f32(b, t);
+}
+
+static void tex_vtx(GByteArray *b, float x, float y, uint32_t rgba, float s,
+                    float t)
+{
+    tex_vtx3(b, x, y, -0.5f, rgba, s, t);
+}
+
+/* an axis-aligned quad with (s, t) from (s0, t0) to (s1, t1) */
+static void tex_quad(GByteArray *b, float x0, float y0, float x1, float y1,
+                     float s0, float t0, float s1, float t1)
+{
+    gx_draw(b, GX_DRAW_QUADS, 6, 4);
+    tex_vtx(b, x0, y0, 0xFF4020FF, s0, t0);
+    tex_vtx(b, x1, y0, 0x20FF40C0, s1, t0);
+    tex_vtx(b, x1, y1, 0x2040FF80, s1, t1);
+    tex_vtx(b, x0, y1, 0xFFFFFF40, s0, t1);
+}
+
+/* texture map `map`: image, mode and, for paletted formats, TLUT */
+static void tex_map(GByteArray *b, int map, unsigned fmt, int w, int h,
+                    uint32_t addr, uint32_t mode0, uint32_t mode1,
+                    uint32_t tlut)
+{
+    gx_bp(b, BP_TX_REG(BP_TX_SETMODE0, map), mode0);
+    gx_bp(b, BP_TX_REG(BP_TX_SETMODE1, map), mode1);
+    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE0, map),
+          (uint32_t)(w - 1) | (uint32_t)(h - 1) << 10 | fmt << 20);
+    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE1, map), 3 << 15 | 3 << 18);
+    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE2, map), 3 << 15 | 3 << 18 | 0x4000);
+    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE3, map), addr >> 5);
+    gx_bp(b, BP_TX_REG(BP_TX_SETTLUT, map), tlut);
+}
+
+/* texture coordinate n spans w x h texels */
+static void tex_scale(GByteArray *b, int n, int w, int h)
+{
+    gx_bp(b, (uint8_t)(BP_SU_SSIZE0 + 2 * n), (uint32_t)(w - 1));
+    gx_bp(b, (uint8_t)(BP_SU_SSIZE0 + 2 * n + 1), (uint32_t)(h - 1));
+}
+
+/* a texture of random raw texels (CMPR: random blocks), mip levels too */
+static uint32_t tex_random(FlipperScene *s, uint32_t addr, unsigned fmt,
+                           int w, int h, int levels, uint32_t salt)
+{
+    uint32_t size = tex_level_offset(fmt, w, h, levels);
+    uint8_t *d = flipper_scene_add_blob(s, addr, size);
+    int l, x, y;
+
+    for (l = 0; l < levels; l++) {
+        int lw = MAX(w >> l, 1), lh = MAX(h >> l, 1);
+        uint8_t *p = d + tex_level_offset(fmt, w, h, l);
+        if (fmt == TX_FMT_CMPR) {
+            for (y = 0; y < (lh + 3) / 4; y++) {
+                for (x = 0; x < (lw + 3) / 4; x++) {
+                    uint32_t r = tex_hash(x, y, salt + l);
+                    tex_put_cmpr(p, lw, x, y, (uint16_t)r, (uint16_t)(r >> 16),
+                                 tex_hash(y, x, salt ^ 0x55));
+                }
+            }
+            continue;
+        }
+        for (y = 0; y < lh; y++) {
+            for (x = 0; x < lw; x++) {
+                /* a smooth ramp with noise: visible structure per level */
+                uint32_t r = tex_hash(x, y, salt + l);
+                if (fmt == TX_FMT_RGBA8) {
+                    r = (r & 0xFF000000) | ((uint32_t)(x * 255 / lw)) << 16 |
+                        ((uint32_t)(y * 255 / lh)) << 8 | ((r >> 8) & 0xFF);
+                }
+                tex_put(fmt, p, lw, x, y, r);
+            }
+        }
+    }
+    return size;
+}
+
+/* stage 0: colour = lerp(RASC, TEXC, TEXA), alpha = TEXA */
+static void tex_stage0(GByteArray *b, int map)
+{
+    gx_bp(b, BP_TREF0, 0x380000 | 1 << 6 | (uint32_t)map);
+    gx_bp(b, BP_TEV_COLOR_ENV0, 0x08A89F);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFC0);
+}
+
+/* every direct format on its own map (0-7), nearest, with each wrap mode */
+static void scene_tex_formats(FlipperScene *s, GByteArray *b)
+{
+    static const struct {
+        unsigned fmt;
+        int w, h;
+        uint32_t mode0;
+        float s0, t0, s1, t1;
+    } q[8] = {
+        { TX_FMT_I4, 32, 32, 0x05, -0.5f, -0.5f, 1.5f, 1.5f },  /* repeat */
+        { TX_FMT_I8, 16, 16, 0x0A, -0.5f, -0.25f, 1.5f, 1.25f }, /* mirror */
+        { TX_FMT_IA4, 16, 8, 0x00, -0.25f, -0.25f, 1.25f, 1.25f }, /* clamp */
+        { TX_FMT_IA8, 8, 8, 0x09, 0.0f, 0.0f, 2.0f, 1.0f },
+        { TX_FMT_RGB565, 16, 16, 0x06, 0.0f, -1.0f, 1.0f, 1.0f },
+        { TX_FMT_RGB5A3, 16, 16, 0x00, 0.0f, 0.0f, 1.0f, 1.0f },
+        { TX_FMT_RGBA8, 8, 8, 0x05, 0.0f, 0.0f, 1.0f, 1.0f },
+        { TX_FMT_CMPR, 16, 16, 0x05, 0.0f, 0.0f, 1.0f, 1.0f },
+    };
+    uint32_t addr = SCENE_TEX_ADDR;
+    int i;
+
+    begin_frame(b, 0x606060FF);
+    tex_begin(b, 1, 1);
+    for (i = 0; i < 8; i++) {
+        float x0 = -0.95f + 0.48f * (i % 4), y0 = 0.9f - 0.92f * (i / 4);
+
+        tex_map(b, i, q[i].fmt, q[i].w, q[i].h, addr, q[i].mode0, 0, 0);
+        addr += (tex_random(s, addr, q[i].fmt, q[i].w, q[i].h, 1, 7 * i) + 31) &
+                ~31u;
+        tex_scale(b, 0, q[i].w, q[i].h);
+        tex_stage0(b, i);
+        tex_quad(b, x0, y0, x0 + 0.44f, y0 - 0.84f, q[i].s0, q[i].t0,
+                 q[i].s1, q[i].t1);
+    }
+    end_frame(b);
+}
+
+/* C4, C8 and C14X2 through TLUTs in IA8, RGB565 and RGB5A3 loaded with
+ * LOADTLUT0/1; the C8 texture again bilinear and mirrored */
+static void scene_tex_tlut(FlipperScene *s, GByteArray *b)
+{
+    static const struct {
+        uint32_t tmem;      /* TLUT offset in the high bank, 512-byte units */
+        int entries;
+        unsigned tlut_fmt;
+    } tl[3] = {
+        { 0x200, 16, TLUT_FMT_IA8 },        /* libogc's 0xC0000 */
+        { 0x208, 256, TLUT_FMT_RGB565 },
+        { 0x300, 1024, TLUT_FMT_RGB5A3 },   /* libogc's 0xE0000 */
+    };
+    static const unsigned fmt[3] = { TX_FMT_C4, TX_FMT_C8, TX_FMT_C14X2 };
+    uint32_t addr = SCENE_TEX_ADDR, tex[3];
+    int i, k, x, y;
+
+    begin_frame(b, 0x204060FF);
+    tex_begin(b, 1, 1);
+    for (i = 0; i < 3; i++) {
+        uint8_t *d = flipper_scene_add_blob(s, addr, 2 * tl[i].entries);
+        for (k = 0; k < tl[i].entries; k++) {
+            uint32_t r = tex_hash(k, i, 99);
+            d[2 * k] = (uint8_t)(r >> 8);
+            d[2 * k + 1] = (uint8_t)r;
+        }
+        gx_bp(b, BP_LOADTLUT0, addr >> 5);
+        gx_bp(b, BP_LOADTLUT1, tl[i].tmem | (uint32_t)(tl[i].entries / 16) << 10);
+        addr += 2 * tl[i].entries;
+    }
+    for (i = 0; i < 3; i++) {
+        uint8_t *d;
+        tex[i] = addr;
+        d = flipper_scene_add_blob(s, addr, tex_size(fmt[i], 16, 16));
+        for (y = 0; y < 16; y++) {
+            for (x = 0; x < 16; x++) {
+                uint32_t r = tex_hash(x, y, 17 + i);
+                /* C14X2: indices below the TLUT's 1024 entries, top bits set */
+                tex_put(fmt[i], d, 16, x, y,
+                        fmt[i] == TX_FMT_C14X2 ? (r & 0xC3FF) : r);
+            }
+        }
+        addr += tex_size(fmt[i], 16, 16);
+        tex_map(b, i, fmt[i], 16, 16, tex[i], 0x05, 0,
+                tl[i].tmem | tl[i].tlut_fmt << 10);
+    }
+    /* map 3: the C8 texture, bilinear, mirrored, RGB5A3 TLUT (reads the
+     * first 256 entries of the C14X2 TLUT) */
+    tex_map(b, 3, TX_FMT_C8, 16, 16, tex[1], 0x0A | 1 << 4 | 4 << 5, 0,
+            tl[2].tmem | TLUT_FMT_RGB5A3 << 10);
+    tex_scale(b, 0, 16, 16);
+    for (i = 0; i < 4; i++) {
+        float x0 = -0.95f + 0.96f * (i % 2), y0 = 0.95f - 0.96f * (i / 2);
+        tex_stage0(b, i);
+        tex_quad(b, x0, y0, x0 + 0.9f, y0 - 0.9f, i == 3 ? -0.3f : 0.0f,
+                 i == 3 ? -0.2f : 0.0f, i == 3 ? 1.7f : 1.0f, 1.0f);
+    }
+    end_frame(b);
+}
+
+/* bilinear magnification; mipmaps on a perspective floor (trilinear with
+ * a LOD bias, nearest-mip with diagonal LOD and LOD clamps) */
+static void scene_tex_filter(FlipperScene *s, GByteArray *b)
+{
+    float n = 0.1f, f = 100.0f, t = 1.0f / tanf(30.0f * (float)M_PI / 180.0f);
+    float proj[6] = { t / (4.0f / 3.0f), 0.0f, t, 0.0f, -n / (f - n),
+                      -(f * n) / (f - n) };
+    static const uint32_t ortho[7] = {
+        0x3F800000, 0, 0x3F800000, 0, 0xBF800000, 0xBF800000, 1,
+    };
+    uint32_t w[7], addr = SCENE_TEX_ADDR;
+    int i;
+
+    for (i = 0; i < 6; i++) {
+        w[i] = gx_fbits(proj[i]);
+    }
+    w[6] = 0;
+    begin_frame(b, 0x000000FF);
+    tex_begin(b, 1, 1);
+    /* map 0: RGB565 8x8, bilinear magnification, repeat */
+    tex_map(b, 0, TX_FMT_RGB565, 8, 8, addr, 0x05 | 1 << 4 | 4 << 5, 0, 0);
+    addr += tex_random(s, addr, TX_FMT_RGB565, 8, 8, 1, 3);
+    /* map 1: RGBA8 64x64 with 7 levels: linear-mip-linear, bias +0.5 */
+    tex_map(b, 1, TX_FMT_RGBA8, 64, 64, addr,
+            0x05 | 1 << 4 | 6 << 5 | 16u << 9, 6 << 12, 0);
+    addr += tex_random(s, addr, TX_FMT_RGBA8, 64, 64, 7, 11);
+    /* map 2: I8 32x32 with 6 levels: nearest-mip-nearest, diagonal LOD,
+     * LOD clamped to [0.5, 3], bias -1 */
+    tex_map(b, 2, TX_FMT_I8, 32, 32, addr,
+            0x05 | 1 << 5 | 1 << 8 | (uint32_t)(uint8_t)-32 << 9,
+            8 | 48 << 8, 0);
+    addr += tex_random(s, addr, TX_FMT_I8, 32, 32, 6, 13);
+
+    tex_scale(b, 0, 8, 8);
+    tex_stage0(b, 0);
+    tex_quad(b, -0.95f, 0.95f, -0.35f, 0.15f, -0.3f, -0.3f, 1.7f, 1.2f);
+
+    /* the floor: two strips in perspective, one per mipmapped map */
+    gx_xf(b, XF_REG_PROJECTION, 7, w);
+    for (i = 0; i < 2; i++) {
+        float x0 = i ? 0.1f : -3.0f, x1 = i ? 3.0f : -0.1f;
+        tex_scale(b, 0, i ? 32 : 64, i ? 32 : 64);
+        tex_stage0(b, 1 + i);
+        gx_draw(b, GX_DRAW_QUADS, 6, 4);
+        tex_vtx3(b, x0, -1.0f, -1.5f, 0xFFFFFFFF, 0.0f, 0.0f);
+        tex_vtx3(b, x1, -1.0f, -1.5f, 0xFFFFFFFF, 3.0f, 0.0f);
+        tex_vtx3(b, x1, -1.0f, -40.0f, 0xFFFFFFFF, 3.0f, 24.0f);
+        tex_vtx3(b, x0, -1.0f, -40.0f, 0xFFFFFFFF, 0.0f, 24.0f);
+    }
+    gx_xf(b, XF_REG_PROJECTION, 7, ortho);
+    /* map 1 again, minified on an orthographic quad (trilinear) */
+    tex_scale(b, 0, 64, 64);
+    tex_stage0(b, 1);
+    tex_quad(b, 0.35f, 0.95f, 0.95f, 0.35f, 0.0f, 0.0f, 5.0f, 3.0f);
+    end_frame(b);
+}
+
 typedef struct SceneDef {
     const char *name;
     void (*build)(FlipperScene *s, GByteArray *b);
@@ -487,6 +774,9 @@ static const SceneDef scenes[] = {
     { "perspective", scene_perspective },
     { "rgba6", scene_rgba6 },
     { "cube", scene_cube },
+    { "tex-formats", scene_tex_formats },
+    { "tex-tlut", scene_tex_tlut },
+    { "tex-filter", scene_tex_filter },
 };
 
 const char *const *flipper_scene_names(void)

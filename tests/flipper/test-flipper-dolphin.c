@@ -9,6 +9,12 @@
  * flipper-dff; its frame dump has been through the same YUYV XFB (digest
  * Appendix D.1). Regenerate with: scripts/flipper-dolphin-ref.sh --regen
  *
+ * The tex-* scenes cover texturing: every direct format on maps 0-7 with
+ * each wrap mode (tex-formats), C4/C8/C14X2 through IA8/RGB565/RGB5A3
+ * TLUTs loaded with LOADTLUT (tex-tlut), bilinear, trilinear and
+ * nearest-mip sampling on a perspective floor with LOD bias, clamps and
+ * diagonal LOD (tex-filter).
+ *
  * Measured: every scene matches Dolphin exactly (0 differing pixels), so
  * the test requires that; the gouraud and depth scenes are the two the
  * project requires to match. Each case prints its PSNR and differing pixels.

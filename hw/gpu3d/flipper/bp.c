@@ -12,15 +12,12 @@
 static void log_unmodelled(FlipperCore *c, uint8_t addr, uint32_t val)
 {
     switch (addr) {
-    case BP_LOADTLUT1:
-        g3d_unimp("flipper: BP: TLUT load (textures are not modelled)");
-        break;
     case BP_PRELOAD_MODE:
-        g3d_unimp("flipper: BP: TMEM preload (textures are not modelled)");
+        g3d_unimp("flipper: BP: TMEM preload is not modelled");
         break;
     case BP_ZTEX2:
         if ((val >> 2) & 3) {
-            g3d_unimp("flipper: BP: Z texture (textures are not modelled)");
+            g3d_unimp("flipper: BP: Z textures are not modelled");
         }
         break;
     default:
@@ -59,6 +56,9 @@ void flipper_bp_write(FlipperCore *c, uint32_t word)
         break;
     case BP_PE_TOKEN_INT:
         flipper_pe_token(c, newval & 0xFFFF, true);
+        break;
+    case BP_LOADTLUT1:
+        flipper_tx_load_tlut(c);
         break;
     case BP_TRIGGER_EFB_COPY:
         flipper_pe_copy(c, newval);

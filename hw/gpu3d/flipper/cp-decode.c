@@ -157,19 +157,13 @@ static long command_size(const uint8_t *buf, size_t len)
     }
 }
 
-/* textures and indirect stages are later work: say so once per reset */
+/* indirect texturing is later work: say so once per reset */
 static void log_unmodelled_draw(FlipperCore *c)
 {
     uint32_t gen = c->bp[BP_GENMODE];
-    int s, nst = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) + 1;
-    bool tex = G3D_FIELD_EX32(gen, BP_GENMODE_R, NBMP) != 0;
 
-    for (s = 0; s < nst; s++) {
-        tex |= (c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1) + 6)) & 1;
-    }
-    if (tex && !c->logged_unimp_tex) {
-        g3d_unimp("flipper: TEV: texture and indirect stages are not "
-                  "modelled (texels read as 0)");
+    if (G3D_FIELD_EX32(gen, BP_GENMODE_R, NBMP) != 0 && !c->logged_unimp_tex) {
+        g3d_unimp("flipper: TEV: indirect texture stages are not modelled");
         c->logged_unimp_tex = true;
     }
 }

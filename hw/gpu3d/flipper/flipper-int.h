@@ -177,6 +177,20 @@ typedef struct FlipperTevFast {
     uint8_t swap[4];            /* RGBA source of each output component */
 } FlipperTevFast;
 
+/* A texture map as one triangle samples it (tx.c, from the BP registers) */
+#define TX_MAX_LEVELS 17        /* LOD <= 15.9375, plus the next level */
+typedef struct TxMap {
+    const uint8_t *src;         /* level 0 in host memory; NULL reads 0 */
+    uint8_t fmt, tlut_fmt, wrap_s, wrap_t, mip;
+    bool mag_linear, min_linear, diag;
+    int lod_bias;               /* s.4 */
+    int min_lod, max_lod;       /* u4.4 */
+    int wm1, hm1;               /* level 0 size - 1 */
+    uint32_t level_off[TX_MAX_LEVELS];  /* byte offset of each level */
+    const uint8_t *tlut;        /* the map's TLUT in the TMEM high bank */
+    uint32_t tlut_len;          /* bytes from tlut to the end of the bank */
+} TxMap;
+
 /* Statistics per render thread, summed after each flush. */
 typedef struct FlipperThreadStats {
     uint64_t pixels;
@@ -209,6 +223,7 @@ struct FlipperCore {
     uint32_t xf[XF_MEM_WORDS + XF_REG_COUNT];   /* memory, then registers */
     int16_t tev_reg[4][4];      /* PREV, C0-C2: RGBA, signed 11-bit */
     int16_t tev_konst[4][4];    /* K0-K3 */
+    uint8_t tlut[FLIPPER_TMEM_TLUT_SIZE];   /* TMEM high bank (TLUTs) */
 
     FlipperSU su;
     GXSlope zfreeze;            /* depth plane kept for GEN_MODE.ZFREEZE */
@@ -336,9 +351,24 @@ typedef struct TevPixel {
     int x, y;
     uint32_t z;
     uint8_t col[2][4];          /* rasterised colour channels, RGBA */
+    const uint8_t (*tex)[4];    /* per stage: the sampled texel, RGBA */
 } TevPixel;
 /* returns false if the pixel was discarded (alpha test) */
 bool flipper_tev_shade(FlipperCore *c, const TevPixel *p, uint8_t out[4]);
+
+/* tx.c */
+/* false (and m reads 0) if the map cannot be sampled; logs why */
+bool flipper_tx_setup(FlipperCore *c, int map, TxMap *m);
+void flipper_tx_texel(const TxMap *m, const uint8_t *level, int s, int t,
+                      int wm1, uint8_t out[4]);
+/* s, t: s17.7 texels of level 0; lod: s28.4 */
+void flipper_tx_sample(const TxMap *m, int32_t s, int32_t t, int lod,
+                       bool linear, uint8_t out[4]);
+/* the LOD of a 2x2 quad from the coordinates of its pixels (0,0), (1,0),
+ * (0,1), in texels */
+void flipper_tx_lod(const TxMap *m, const float uv00[2], const float uv10[2],
+                    const float uv01[2], int *lod, bool *linear);
+void flipper_tx_load_tlut(FlipperCore *c);
 
 /* pe.c */
 void flipper_pe_reset(FlipperCore *c);

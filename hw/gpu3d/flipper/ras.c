@@ -15,6 +15,14 @@
  * the pixel centre (+0.495); colours are truncated to integers with
  * negatives clamped to zero, depth is clamped to 24 bits.
  *
+ * Texture coordinates are interpolated as Dolphin does it: planes of s/w,
+ * t/w, q/w and 1/w, per pixel (s, t) = (s/w, t/w) * (1/w)^-1 / q', with
+ * q' = (q/w) / (1/w) (when not 0), computed for all four pixels of the 2x2
+ * quad (covered or not) so that the quad gives each textured stage its LOD;
+ * the TEV receives them as s17.7 (truncated). A stage whose texture
+ * coordinate number is not below GEN_MODE.NTEX uses coordinate 0 (the
+ * hardware quirk Dolphin models); with NTEX = 0 textures read 0.
+ *
  * Scissor: BP 0x20/0x21 are inclusive corners with +342. The rectangle is
  * tried at the offset and at offsets 1024 pixels apart (the coordinates
  * wrap), giving up to a few rectangles; each is drawn, the one overlapping
@@ -44,6 +52,12 @@ typedef struct RasTri {
     float cf0[2][4], cdx[2][4], cdy[2][4];
     int ncol;
     FlipperTevFast fast;        /* the TEV state when the triangle was set up */
+    /* texturing: 1/w and (s, t, q) / w planes, the stages that sample */
+    int ntex, nstages;
+    uint16_t tex_stages;        /* bit n: stage n samples a texture */
+    uint8_t stage_map[16], stage_coord[16];
+    GXSlope w, tex[8][3];
+    TxMap map[8];
 } RasTri;
 
 int flipper_iround(float x)
@@ -98,6 +112,58 @@ static void slope_init(GXSlope *s, const SlopeCtx *ctx, float f0, float f1,
 
 /* ---- per pixel ------------------------------------------------------------ */
 
+/* the texture coordinates of the quad's four pixels, in texels */
+static void quad_uv(const RasTri *t, const G3DQuad *q, float uv[4][8][2])
+{
+    int i, n;
+
+    for (i = 0; i < 4; i++) {
+        int x = q->x + (i & 1), y = q->y + (i >> 1);
+        float inv_w = 1.0f / slope_at(&t->w, x, y);
+
+        for (n = 0; n < t->ntex; n++) {
+            float proj = inv_w;
+            float qq = slope_at(&t->tex[n][2], x, y) * inv_w;
+            if (qq != 0.0f) {
+                proj = inv_w / qq;
+            }
+            uv[i][n][0] = slope_at(&t->tex[n][0], x, y) * proj;
+            uv[i][n][1] = slope_at(&t->tex[n][1], x, y) * proj;
+        }
+    }
+}
+
+/* every textured stage's texel for the covered pixels of the quad */
+static void quad_texels(const RasTri *t, const G3DQuad *q,
+                        uint8_t texel[4][16][4])
+{
+    float uv[4][8][2];
+    int s, i;
+
+    if (t->ntex == 0) {
+        memset(texel, 0, sizeof(uint8_t) * 4 * 16 * 4);
+        return;
+    }
+    quad_uv(t, q, uv);
+    for (s = 0; s < t->nstages; s++) {
+        const TxMap *m = &t->map[t->stage_map[s]];
+        int tc = t->stage_coord[s], lod;
+        bool linear;
+
+        if (!((t->tex_stages >> s) & 1)) {
+            continue;
+        }
+        flipper_tx_lod(m, uv[0][tc], uv[1][tc], uv[2][tc], &lod, &linear);
+        for (i = 0; i < 4; i++) {
+            if (q->mask & (1u << i)) {
+                flipper_tx_sample(m, f2i_trunc(uv[i][tc][0] * 128.0f),
+                                  f2i_trunc(uv[i][tc][1] * 128.0f), lod,
+                                  linear, texel[i][s]);
+            }
+        }
+    }
+}
+
 static void ras_quad(void *user, const G3DQuad *q, int thread)
 {
     const RasTri *t = user;
@@ -105,7 +171,12 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
     FlipperThreadStats *st = &c->tstats[thread];
     bool ztest = c->bp[BP_ZMODE] & 1;
     bool early = (c->bp[BP_ZCOMPARE] >> 6) & 1;
+    uint8_t texel[4][16][4];
     int i, ch, k;
+
+    if (t->tex_stages) {
+        quad_texels(t, q, texel);
+    }
 
     for (i = 0; i < 4; i++) {
         TevPixel px;
@@ -117,6 +188,7 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
         }
         px.x = q->x + (i & 1);
         px.y = q->y + (i >> 1);
+        px.tex = texel[i];
         zf = slope_at(&t->z, px.x, px.y);
         zf = zf < 0.0f ? 0.0f : zf > 16777215.0f ? 16777215.0f : zf;
         px.z = (uint32_t)f2i_trunc(zf);
@@ -278,6 +350,38 @@ static bool snap(float v, int off, int32_t *out)
     return true;
 }
 
+/* which stages sample which maps, and the maps' state, for a triangle */
+static void setup_textures(FlipperCore *c, RasTri *t)
+{
+    uint32_t gen = c->bp[BP_GENMODE];
+    uint8_t mapped = 0;
+    int s;
+
+    t->ntex = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEX);
+    t->nstages = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) + 1;
+    t->tex_stages = 0;
+    if (t->ntex > 8) {
+        g3d_guest_error("flipper: GEN_MODE: %d texture coordinates", t->ntex);
+        t->ntex = 8;
+    }
+    for (s = 0; s < t->nstages; s++) {
+        uint32_t order = c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1));
+        int map = G3D_FIELD_EX32(order, BP_TREF_R, TI);
+        int tc = G3D_FIELD_EX32(order, BP_TREF_R, TC);
+
+        if (!G3D_FIELD_EX32(order, BP_TREF_R, TE)) {
+            continue;
+        }
+        t->tex_stages |= 1u << s;
+        t->stage_map[s] = map;
+        t->stage_coord[s] = tc < t->ntex ? tc : 0;
+        if (t->ntex && !(mapped & (1u << map))) {
+            flipper_tx_setup(c, map, &t->map[map]);
+            mapped |= 1u << map;
+        }
+    }
+}
+
 void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
                           const GXVertex *v1, const GXVertex *v2)
 {
@@ -326,6 +430,19 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
         t->c = c;
         t->ncol = ncol;
         t->fast = *flipper_tev_fast(c);
+        setup_textures(c, t);
+        if (t->ntex) {
+            float w[3] = { 1.0f / v0->proj[3], 1.0f / v1->proj[3],
+                           1.0f / v2->proj[3] };
+            slope_init(&t->w, &ctx, w[0], w[1], w[2]);
+            for (k = 0; k < t->ntex; k++) {
+                int j;
+                for (j = 0; j < 3; j++) {
+                    slope_init(&t->tex[k][j], &ctx, v0->tex[k][j] * w[0],
+                               v1->tex[k][j] * w[1], v2->tex[k][j] * w[2]);
+                }
+            }
+        }
         if (G3D_FIELD_EX32(c->bp[BP_GENMODE], BP_GENMODE_R, ZFREEZE)) {
             /* Z frozen: keep the plane of the last triangle drawn without */
             t->z = c->zfreeze;

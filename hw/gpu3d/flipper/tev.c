@@ -11,10 +11,10 @@
  * uses (hwtests tev.cpp), including the alpha combiner's own rounding
  * term. The last stage's destination registers give the pixel colour.
  *
- * Textures are not modelled yet (a later piece of work): a stage that
- * enables a texture reads (0, 0, 0, 0), as the hardware does when there are
- * no texture coordinates, and the first such draw is logged as
- * unimplemented. Indirect texturing and Z textures are likewise logged.
+ * A stage that enables a texture takes the texel the rasteriser sampled
+ * for it (tx.c) through its TSWAP table; TEXC/TEXA keep the last texel of
+ * the pixel in stages without one (0 before the first). Indirect texturing
+ * and Z textures are not modelled (logged).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -319,9 +319,7 @@ bool flipper_tev_shade(FlipperCore *c, const TevPixel *p, uint8_t out[4])
         int chan = (order >> 7) & 7;
 
         if ((order >> 6) & 1) {
-            /* texture: not modelled yet (see above) */
-            static const uint8_t texel[4];
-            swap(c, (aenv >> 2) & 3, texel, tex);
+            swap(c, (aenv >> 2) & 3, p->tex[s], tex);
         }
         kon[R] = konst(c, (ksel >> 4) & 31, R);
         kon[G] = konst(c, (ksel >> 4) & 31, G);
