@@ -758,6 +758,97 @@ static void scene_tex_filter(FlipperScene *s, GByteArray *b)
     end_frame(b);
 }
 
+/*
+ * Four TEV stages over two textures and two texgens: texgen 1 is the
+ * position through a 3x4 texture matrix (STQ, ABC1: projective), both go
+ * through post matrices (coordinate 1 normalised first). Stage 0 TEXC *
+ * RASC; stage 1 + TEXC * K1 with the texture through swap table 1 (RRRA)
+ * and alpha * TEXA; stage 2 compare modes (GR16 on colour, A8 on alpha)
+ * sampling map 0 with coordinate 1; stage 3 no texture (TEXC/TEXA kept),
+ * ras colour through swap table 2, subtract with scale 2, alpha + TEXA *
+ * K0.a; alpha test 0x30 < a < 0xF0 discards pixels. tex-tev-alpha shows
+ * the alpha instead (stage 3 colour = APREV, no alpha test): the copy to
+ * the XFB has no alpha.
+ */
+static void tex_tev(FlipperScene *s, GByteArray *b, bool show_alpha)
+{
+    static const float mtx1[12] = {            /* XF 120: texture matrix 30 */
+        0.6f, 0.1f, 0, 0.5f, -0.05f, -0.6f, 0, 0.5f, 0.4f, 0, 0, 1.0f,
+    };
+    static const float post[2][12] = {         /* XF 0x5F4 and 0x504 */
+        { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0 },
+        { 1.5f, 0, 0, 0.1f, 0, 1.25f, 0, 0, 0, 0, 1, 0 },
+    };
+    uint32_t addr = SCENE_TEX_ADDR;
+
+    begin_frame(b, 0x203020FF);
+    tex_begin(b, 2, 4);
+    gx_xff(b, 120, 12, mtx1);
+    gx_xff(b, XF_MEM_POSTMTX + 4 * 61, 12, post[0]);
+    gx_xff(b, XF_MEM_POSTMTX + 4 * 1, 12, post[1]);
+    gx_cp(b, CPR_MATINDEX_A, 60 << 6 | 30 << 12);
+    gx_xf1(b, XF_REG_MATINDEX_A, 60 << 6 | 30 << 12);
+    gx_xf1(b, XF_REG_TEXGEN0 + 1, 0 << 7 | 1 << 2 | 1 << 1);  /* GEOM, ABC1, STQ */
+    gx_xf1(b, XF_REG_DUALTEX, 1);
+    gx_xf1(b, XF_REG_DUALTEX0, 61);
+    gx_xf1(b, XF_REG_DUALTEX0 + 1, 1 | 1 << 8);               /* normalised */
+    tex_scale(b, 0, 16, 16);
+    tex_scale(b, 1, 16, 16);
+
+    tex_map(b, 0, TX_FMT_RGB5A3, 16, 16, addr, 0x05 | 1 << 4 | 4 << 5, 0, 0);
+    addr += tex_random(s, addr, TX_FMT_RGB5A3, 16, 16, 1, 21);
+    tex_map(b, 1, TX_FMT_IA8, 16, 16, addr, 0x05, 0, 0);
+    addr += tex_random(s, addr, TX_FMT_IA8, 16, 16, 1, 23);
+
+    /* stages 0/1: map 0 coord 0, map 1 coord 1; 2: map 0 coord 1; 3: none */
+    gx_bp(b, BP_TREF0, 0x40 | (1 | 1 << 3 | 1 << 6) << 12);
+    gx_bp(b, BP_TREF0 + 1, 0x48);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 0, 0x08F8AF);  /* TEXC * RASC */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08F2F0);  /* TEXA * RASA */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 2, 0x08F8E0);  /* CPREV + TEXC * KONST */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 3, 0x08E274);  /* APREV * TEXA, tswap 1 */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 4, 0x1B8240);  /* CPREV + (TEXC.gr > C0.gr ? C1) */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 5, 0x3B8580);  /* APREV + (TEXA > A0 ? A2) per A8 */
+    /* 2 (CPREV - lerp(RASC, 0, 1/2)), or APREV to show the alpha path */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 6, show_alpha ? 0x08FFF1 : 0x1CAFD0);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 7, 0x08F302);  /* APREV + TEXA * K0.a, rswap 2 */
+    gx_bp(b, BP_TEV_KSEL0, 0x4 | 13 << 14);     /* stage 1 colour: K1 */
+    gx_bp(b, BP_TEV_KSEL0 + 1, 0xE | 28 << 19); /* stage 3 alpha: K0.a */
+    /* K0 = (0, 0, 0, 0x80), K1 = (0x40, 0x80, 0xC0); C0 = (128, 64, 0, 100),
+     * C1 = (200, 30, 90, 0), C2 = (0, 0, 0, 60) */
+    gx_bp(b, BP_TEV_REGISTERL0 + 0, 0x800000 | 0x80 << 12);
+    gx_bp(b, BP_TEV_REGISTERL0 + 1, 0x800000);
+    gx_bp(b, BP_TEV_REGISTERL0 + 2, 0x800000 | 0x40);
+    gx_bp(b, BP_TEV_REGISTERL0 + 3, 0x800000 | 0x80 << 12 | 0xC0);
+    gx_bp(b, BP_TEV_REGISTERL0 + 2, 100 << 12 | 128);
+    gx_bp(b, BP_TEV_REGISTERL0 + 3, 64 << 12 | 0);
+    gx_bp(b, BP_TEV_REGISTERL0 + 4, 200);
+    gx_bp(b, BP_TEV_REGISTERL0 + 5, 30 << 12 | 90);
+    gx_bp(b, BP_TEV_REGISTERL0 + 6, 60 << 12);
+    gx_bp(b, BP_TEV_REGISTERL0 + 7, 0);
+    if (show_alpha) {
+        gx_bp(b, BP_ALPHACOMPARE, 0x3F0000);    /* always */
+    } else {
+        gx_bp(b, BP_ALPHACOMPARE, 0x30 | 0xF0 << 8 | 4 << 16 | 1 << 19);
+    }
+    gx_draw(b, GX_DRAW_QUADS, 6, 4);
+    tex_vtx(b, -0.9f, 0.9f, 0xFF8040FF, 0.0f, 0.0f);
+    tex_vtx(b, 0.9f, 0.8f, 0x40FF80E0, 1.0f, 0.0f);
+    tex_vtx(b, 0.85f, -0.9f, 0x8040FFA0, 1.0f, 1.0f);
+    tex_vtx(b, -0.8f, -0.85f, 0xFFFFFFFF, 0.0f, 1.0f);
+    end_frame(b);
+}
+
+static void scene_tex_tev(FlipperScene *s, GByteArray *b)
+{
+    tex_tev(s, b, false);
+}
+
+static void scene_tex_tev_alpha(FlipperScene *s, GByteArray *b)
+{
+    tex_tev(s, b, true);
+}
+
 typedef struct SceneDef {
     const char *name;
     void (*build)(FlipperScene *s, GByteArray *b);
@@ -777,6 +868,8 @@ static const SceneDef scenes[] = {
     { "tex-formats", scene_tex_formats },
     { "tex-tlut", scene_tex_tlut },
     { "tex-filter", scene_tex_filter },
+    { "tex-tev", scene_tex_tev },
+    { "tex-tev-alpha", scene_tex_tev_alpha },
 };
 
 const char *const *flipper_scene_names(void)

@@ -13,7 +13,10 @@
  * each wrap mode (tex-formats), C4/C8/C14X2 through IA8/RGB565/RGB5A3
  * TLUTs loaded with LOADTLUT (tex-tlut), bilinear, trilinear and
  * nearest-mip sampling on a perspective floor with LOD bias, clamps and
- * diagonal LOD (tex-filter).
+ * diagonal LOD (tex-filter), four TEV stages over two textures and two
+ * texgens (projective from the position, post matrices) with konstants,
+ * swap tables, compare modes and the alpha test (tex-tev), and the same
+ * stages' alpha shown as colour (tex-tev-alpha).
  *
  * Measured: every scene matches Dolphin exactly (0 differing pixels), so
  * the test requires that; the gouraud and depth scenes are the two the

@@ -8,8 +8,7 @@
  *   compare (bias = 3): out = D + (A cmp B ? C : 0) over R8/GR16/BGR24/RGB8.
  * A, B, C are 8-bit, D signed 11-bit; results clamp to 0..255 (CLAMP) or
  * -1024..1023. The rounding follows the hardware-derived formulas Dolphin
- * uses (hwtests tev.cpp), including the alpha combiner's own rounding
- * term. The last stage's destination registers give the pixel colour.
+ * uses (hwtests tev.cpp); the alpha combiner negates before its shift. The last stage's destination registers give the pixel colour.
  *
  * A stage that enables a texture takes the texel the rasteriser sampled
  * for it (tx.c) through its TSWAP table; TEXC/TEXA keep the last texel of
@@ -164,8 +163,10 @@ static int combine_alpha(const TevInput *in, uint32_t env)
     int r;
 
     t <<= lshift_lut[scale];
-    /* the alpha combiner rounds only when dividing by two (Dolphin) */
-    t += scale != 3 ? 0 : sub ? 127 : 128;
+    /* rounded as the colour combiner, except when dividing by two: what
+     * the reference renders (a 4-stage scene's alpha, shown as colour,
+     * measured 1 lower without the +128) */
+    t += scale == 3 ? 0 : sub ? 127 : 128;
     t = sub ? (-t >> 8) : (t >> 8);
     r = ((in->d + bias_lut[bias]) * (1 << lshift_lut[scale])) + t;
     return r >> rshift_lut[scale];
