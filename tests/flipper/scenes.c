@@ -849,6 +849,124 @@ static void scene_tex_tev_alpha(FlipperScene *s, GByteArray *b)
     tex_tev(s, b, true);
 }
 
+/*
+ * The other texgens: coordinate 0 from the normal (ABC1 through texture
+ * matrix 33: a sphere-map style lookup), 1 from colour 0's red and green,
+ * 2 emboss (coordinate 0 moved by the light direction dotted with the
+ * binormal and tangent); stage 3 names coordinate 5, which is not below
+ * NTEX and so reads coordinate 0. Then a textured stage with NTEX = 0:
+ * texels read 0.
+ */
+static void scene_tex_texgen(FlipperScene *s, GByteArray *b)
+{
+    static const float nmtx[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    static const float mtx33[12] = {
+        0.5f, 0, 0, 0.5f, 0, -0.5f, 0, 0.5f, 0, 0, 1, 0,
+    };
+    static const float v[4][3] = {
+        { -0.9f, 0.9f, -0.5f }, { 0.9f, 0.85f, -0.5f },
+        { 0.8f, -0.9f, -0.5f }, { -0.85f, -0.8f, -0.5f },
+    };
+    static const float nbt[4][9] = {
+        { -0.6f, 0.6f, 0.53f, 1, 0, 0, 0, 1, 0 },
+        { 0.7f, 0.5f, 0.51f, 0.8f, 0.6f, 0, 0, 1, 0 },
+        { 0.6f, -0.7f, 0.39f, 1, 0, 0, 0.6f, 0.8f, 0 },
+        { -0.5f, -0.6f, 0.62f, 0, 1, 0, 1, 0, 0 },
+    };
+    static const uint32_t col[4] = { 0x10F080FF, 0xF0F040FF, 0xF01080FF,
+                                     0x101080FF };
+    static const float light[3] = { 0.3f, 0.8f, 2.0f };
+    uint32_t addr = SCENE_TEX_ADDR;
+    int i, k;
+
+    begin_frame(b, 0x182838FF);
+    tex_begin(b, 3, 4);
+    gx_xff(b, XF_MEM_NRMMTX, 9, nmtx);
+    gx_xff(b, 4 * 33, 12, mtx33);
+    gx_xff(b, XF_MEM_LIGHTS + 10, 3, light);
+    gx_cp(b, CPR_MATINDEX_A, 33 << 6 | 60 << 12 | 60 << 18);
+    gx_xf1(b, XF_REG_MATINDEX_A, 33 << 6 | 60 << 12 | 60 << 18);
+    /* VAT 7: xyz, NBT f32, RGBA8888, st f32 */
+    gx_cp(b, CPR_VCD_LO, 1 << 9 | 1 << 11 | 1 << 13);
+    gx_cp(b, CPR_VAT_A + 7, 0x40000000 | VTX_F32 << 1 | 1 | 1 << 9 |
+                            VTX_F32 << 10 | 1 << 13 | VTX_RGBA8888 << 14 |
+                            1u << 21 | VTX_F32 << 22);
+    gx_cp(b, CPR_VAT_B + 7, 0x80000000);
+    gx_xf1(b, XF_REG_INVTXSPEC, 1 | 2 << 2 | 1 << 4);
+    gx_xf1(b, XF_REG_TEXGEN0, 1 << 7 | 1 << 2);          /* NORMAL, ABC1 */
+    gx_xf1(b, XF_REG_TEXGEN0 + 1, 2 << 4 | 2 << 7);      /* colour 0 */
+    gx_xf1(b, XF_REG_TEXGEN0 + 2, 1 << 4 | 0 << 12 | 0 << 15); /* emboss */
+    for (i = 0; i < 3; i++) {
+        static const unsigned f[3] = { TX_FMT_RGB565, TX_FMT_IA8, TX_FMT_I8 };
+        tex_scale(b, i, 16, 16);
+        tex_map(b, i, f[i], 16, 16, addr, 0x05 | 1 << 4 | 4 << 5, 0, 0);
+        addr += tex_random(s, addr, f[i], 16, 16, 1, 31 + i);
+    }
+    /* stages: map i with coordinate i; stage 3: map 1, coordinate 5 */
+    gx_bp(b, BP_TREF0, 0x40 | (1 | 1 << 3 | 1 << 6) << 12);
+    gx_bp(b, BP_TREF0 + 1, (2 | 2 << 3 | 1 << 6) | (1 | 5 << 3 | 1 << 6) << 12);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 0, 0x08F8AF);  /* TEXC * RASC */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFC0);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 2, 0x08F8D0);  /* CPREV + TEXC / 2 */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 3, 0x08FFC0);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 4, 0x08F8E0);  /* CPREV + TEXC * 1/4 (konst) */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 5, 0x08FFC0);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 6, 0x0CF8E0);  /* (CPREV + TEXC / 4) - 1/2 */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 7, 0x08FFC0);
+    gx_bp(b, BP_TEV_KSEL0 + 1, 0x4 | 6 << 4 | 6 << 14);
+    gx_draw(b, GX_DRAW_QUADS, 7, 4);
+    for (i = 0; i < 4; i++) {
+        for (k = 0; k < 3; k++) {
+            gx_f32(b, v[i][k]);
+        }
+        for (k = 0; k < 9; k++) {
+            gx_f32(b, nbt[i][k]);
+        }
+        gx_u32(b, col[i]);
+        gx_f32(b, 0.0f);
+        gx_f32(b, 0.0f);
+    }
+    /* no texture coordinates: a textured stage reads 0 */
+    gx_bp(b, BP_GENMODE, 1 << 4);
+    gx_xf1(b, XF_REG_NUMTEX, 0);
+    gx_cp(b, CPR_VCD_LO, 0x2200);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 0, 0x08FFF8);  /* TEXC */
+    tex_quad(b, -0.3f, 0.3f, 0.3f, -0.3f, 0, 0, 1, 1);
+    end_frame(b);
+}
+
+/* textured lines (4 px) and points (8 px) with the texture coordinate
+ * offsets for lines and points left off, and the same with them on */
+static void scene_tex_lines(FlipperScene *s, GByteArray *b)
+{
+    int i, pass;
+
+    begin_frame(b, 0x000000FF);
+    tex_begin(b, 1, 1);
+    tex_map(b, 0, TX_FMT_RGB565, 16, 16, SCENE_TEX_ADDR, 0x05, 0, 0);
+    tex_random(s, SCENE_TEX_ADDR, TX_FMT_RGB565, 16, 16, 1, 41);
+    tex_stage0(b, 0);
+    for (pass = 0; pass < 2; pass++) {
+        float y0 = pass ? -0.1f : 0.9f;
+        /* offsets 1/2 (lines) and 1 (points) */
+        gx_bp(b, BP_LINEPTWIDTH, 24 | 48 << 8 | (pass ? 4u << 16 | 5u << 19 : 0));
+        gx_bp(b, BP_SU_SSIZE0, 15 | (pass ? 3u << 18 : 0));
+        gx_bp(b, BP_SU_SSIZE0 + 1, 15);
+        gx_draw(b, GX_DRAW_LINES, 6, 6);
+        for (i = 0; i < 3; i++) {
+            tex_vtx(b, -0.9f + 0.1f * i, y0 - 0.2f * i, 0xFFFFFFFF, 0, 0);
+            tex_vtx(b, 0.2f + 0.1f * i, y0 - 0.1f - 0.2f * i, 0xFFFFFFFF,
+                    1.0f, 0.3f * i);
+        }
+        gx_draw(b, GX_DRAW_POINTS, 6, 5);
+        for (i = 0; i < 5; i++) {
+            tex_vtx(b, 0.4f + 0.1f * i, y0 - 0.1f * i, 0xFFFFFFFF, 0.2f * i,
+                    0.13f * i);
+        }
+    }
+    end_frame(b);
+}
+
 typedef struct SceneDef {
     const char *name;
     void (*build)(FlipperScene *s, GByteArray *b);
@@ -870,6 +988,8 @@ static const SceneDef scenes[] = {
     { "tex-filter", scene_tex_filter },
     { "tex-tev", scene_tex_tev },
     { "tex-tev-alpha", scene_tex_tev_alpha },
+    { "tex-texgen", scene_tex_texgen },
+    { "tex-lines", scene_tex_lines },
 };
 
 const char *const *flipper_scene_names(void)

@@ -16,7 +16,10 @@
  * diagonal LOD (tex-filter), four TEV stages over two textures and two
  * texgens (projective from the position, post matrices) with konstants,
  * swap tables, compare modes and the alpha test (tex-tev), and the same
- * stages' alpha shown as colour (tex-tev-alpha).
+ * stages' alpha shown as colour (tex-tev-alpha), texgens from the normal,
+ * colour 0 and emboss with the coordinate-number quirk and NTEX = 0
+ * (tex-texgen), textured lines and points with and without their texture
+ * coordinate offsets (tex-lines).
  *
  * Measured: every scene matches Dolphin exactly (0 differing pixels), so
  * the test requires that; the gouraud and depth scenes are the two the
