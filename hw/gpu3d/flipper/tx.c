@@ -321,8 +321,9 @@ static void sample_level(const TxMap *m, int32_t s, int32_t t, int level,
         uint8_t tx[4][4];
         uint32_t w[4];
 
-        s -= 64;
-        t -= 64;
+        /* half a texel back; wraps like the hardware's 32-bit adder */
+        s = (int32_t)((uint32_t)s - 64u);
+        t = (int32_t)((uint32_t)t - 64u);
         is = s >> 7;
         it = t >> 7;
         fs = s & 0x7F;
