@@ -8,7 +8,8 @@
  * draws the Gouraud quads modulated by a 256x256 RGBA8 texture, bilinear,
  * repeated, about 1.5 texels a pixel.
  *
- *   bench-flipper [seconds-per-case] [threads]
+ *   bench-flipper [seconds-per-case] [threads] [only: cases/scenes whose
+ *                 name contains this]
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -214,6 +215,7 @@ int main(int argc, char **argv)
 {
     double secs = argc > 1 ? atof(argv[1]) : 0.5;
     int nthr = argc > 2 ? atoi(argv[2]) : (int)g_get_num_processors();
+    const char *only = argc > 3 ? argv[3] : "";
     const char *const *sc;
     size_t i;
 
@@ -222,12 +224,18 @@ int main(int argc, char **argv)
     }
     baseline(secs);
     for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        if (!strstr(cases[i].name, only)) {
+            continue;
+        }
         run_case(&cases[i], secs, 1);
         if (nthr > 1) {
             run_case(&cases[i], secs, nthr);
         }
     }
     for (sc = flipper_scene_names(); *sc; sc++) {
+        if (!strstr(*sc, only)) {
+            continue;
+        }
         run_frame(*sc, secs, 1);
         if (nthr > 1) {
             run_frame(*sc, secs, nthr);
