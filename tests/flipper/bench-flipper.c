@@ -45,36 +45,17 @@ static const Case cases[] = {
 };
 
 /* texture map 0: 256x256 RGBA8 at BENCH_TEX_ADDR, bilinear, repeat;
- * texgen 0 from TEX0 (identity matrix 60), stage 0 = TEXC * RASC */
+ * the scenes' texturing state (VAT 6), stage 0 = TEXC * RASC */
 static void tex_state(GByteArray *b)
 {
-    static const float ident[12] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0 };
-
-    gx_xff(b, 0xF0, 12, ident);
-    gx_cp(b, CPR_MATINDEX_A, 60 << 6);
-    gx_cp(b, CPR_VCD_HI, VCD_DIRECT);
-    gx_cp(b, CPR_VAT_A, 0x40016009 | 1u << 21 | VTX_F32 << 22);
-    gx_xf1(b, XF_REG_INVTXSPEC, 1 | 1 << 4);
-    gx_xf1(b, XF_REG_NUMTEX, 1);
-    gx_xf1(b, XF_REG_TEXGEN0, 5 << 7);
-    gx_xf1(b, XF_REG_DUALTEX, 0);
-    gx_bp(b, BP_GENMODE, 1 | 1 << 4);
+    scene_tex_begin(b, 1, 1);
     gx_bp(b, BP_SU_SSIZE0, 255);
     gx_bp(b, BP_SU_SSIZE0 + 1, 255);
-    gx_bp(b, BP_TX_SETMODE0, 0x05 | 1 << 4 | 4 << 5);
-    gx_bp(b, BP_TX_SETIMAGE0, 255 | 255 << 10 | TX_FMT_RGBA8 << 20);
-    gx_bp(b, BP_TX_SETIMAGE3, BENCH_TEX_ADDR >> 5);
+    gx_tex_map(b, 0, TX_FMT_RGBA8, 256, 256, BENCH_TEX_ADDR,
+               0x05 | 1 << 4 | 4 << 5, 0, 0);
     gx_bp(b, BP_TREF0, 0x380040);
     gx_bp(b, BP_TEV_COLOR_ENV0, 0x08F8AF);
     gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08F2F0);
-}
-
-static void tex_vtx(GByteArray *b, float x, float y, float z, uint32_t rgba,
-                    float s, float t)
-{
-    scene_vtx(b, x, y, z, rgba);
-    gx_f32(b, s);
-    gx_f32(b, t);
 }
 
 /* one batch of a case: full-screen quads, or a grid of ~8-pixel triangles */
@@ -100,12 +81,12 @@ static GByteArray *case_stream(const Case *k)
     }
     if (k->textured) {
         tex_state(b);
-        gx_draw(b, GX_DRAW_QUADS, 0, 8 * 4);
+        gx_draw(b, GX_DRAW_QUADS, 6, 8 * 4);
         for (i = 0; i < 8; i++) {
-            tex_vtx(b, -1, 1, -0.5f, 0xFF0000FF, 0.0f, 0.0f);
-            tex_vtx(b, 1, 1, -0.5f, 0x00FF00FF, 3.7f, 0.1f);
-            tex_vtx(b, 1, -1, -0.5f, 0x0000FFFF, 3.6f, 2.9f);
-            tex_vtx(b, -1, -1, -0.5f, 0xFFFFFFFF, -0.1f, 2.8f);
+            scene_tex_vtx(b, -1, 1, -0.5f, 0xFF0000FF, 0.0f, 0.0f);
+            scene_tex_vtx(b, 1, 1, -0.5f, 0x00FF00FF, 3.7f, 0.1f);
+            scene_tex_vtx(b, 1, -1, -0.5f, 0x0000FFFF, 3.6f, 2.9f);
+            scene_tex_vtx(b, -1, -1, -0.5f, 0xFFFFFFFF, -0.1f, 2.8f);
         }
         return b;
     }

@@ -488,14 +488,7 @@ static uint32_t tex_hash(uint32_t x, uint32_t y, uint32_t salt)
     return h;
 }
 
-/*
- * VAT 6: xyz f32, RGBA8888 and (s, t) f32 for TEX0; `ntex` texgens, texgen
- * 0 = TEX0 through the identity texture matrix (XF 0xF0, GX_IDENTITY =
- * index 60), regular, ST, AB11, no dual transform (a reset device has it
- * on with zero post matrices). GEN_MODE: ntex coordinates, one colour
- * channel, `nstages` TEV stages.
- */
-static void tex_begin(GByteArray *b, int ntex, int nstages)
+void scene_tex_begin(GByteArray *b, int ntex, int nstages)
 {
     static const float ident[12] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0 };
 
@@ -513,8 +506,8 @@ static void tex_begin(GByteArray *b, int ntex, int nstages)
     gx_bp(b, BP_GENMODE, (uint32_t)ntex | 1 << 4 | (uint32_t)(nstages - 1) << 10);
 }
 
-static void tex_vtx3(GByteArray *b, float x, float y, float z, uint32_t rgba,
-                     float s, float t)
+void scene_tex_vtx(GByteArray *b, float x, float y, float z, uint32_t rgba,
+                   float s, float t)
 {
     scene_vtx(b, x, y, z, rgba);
     gx_f32(b, s);
@@ -524,7 +517,7 @@ static void tex_vtx3(GByteArray *b, float x, float y, float z, uint32_t rgba,
 static void tex_vtx(GByteArray *b, float x, float y, uint32_t rgba, float s,
                     float t)
 {
-    tex_vtx3(b, x, y, -0.5f, rgba, s, t);
+    scene_tex_vtx(b, x, y, -0.5f, rgba, s, t);
 }
 
 /* an axis-aligned quad with (s, t) from (s0, t0) to (s1, t1) */
@@ -536,21 +529,6 @@ static void tex_quad(GByteArray *b, float x0, float y0, float x1, float y1,
     tex_vtx(b, x1, y0, 0x20FF40C0, s1, t0);
     tex_vtx(b, x1, y1, 0x2040FF80, s1, t1);
     tex_vtx(b, x0, y1, 0xFFFFFF40, s0, t1);
-}
-
-/* texture map `map`: image, mode and, for paletted formats, TLUT */
-static void tex_map(GByteArray *b, int map, unsigned fmt, int w, int h,
-                    uint32_t addr, uint32_t mode0, uint32_t mode1,
-                    uint32_t tlut)
-{
-    gx_bp(b, BP_TX_REG(BP_TX_SETMODE0, map), mode0);
-    gx_bp(b, BP_TX_REG(BP_TX_SETMODE1, map), mode1);
-    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE0, map),
-          (uint32_t)(w - 1) | (uint32_t)(h - 1) << 10 | fmt << 20);
-    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE1, map), 3 << 15 | 3 << 18);
-    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE2, map), 3 << 15 | 3 << 18 | 0x4000);
-    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE3, map), addr >> 5);
-    gx_bp(b, BP_TX_REG(BP_TX_SETTLUT, map), tlut);
 }
 
 /* texture coordinate n spans w x h texels */
@@ -626,11 +604,11 @@ static void scene_tex_formats(FlipperScene *s, GByteArray *b)
     int i;
 
     begin_frame(b, 0x606060FF);
-    tex_begin(b, 1, 1);
+    scene_tex_begin(b, 1, 1);
     for (i = 0; i < 8; i++) {
         float x0 = -0.95f + 0.48f * (i % 4), y0 = 0.9f - 0.92f * (i / 4);
 
-        tex_map(b, i, q[i].fmt, q[i].w, q[i].h, addr, q[i].mode0, 0, 0);
+        gx_tex_map(b, i, q[i].fmt, q[i].w, q[i].h, addr, q[i].mode0, 0, 0);
         addr += (tex_random(s, addr, q[i].fmt, q[i].w, q[i].h, 1, 7 * i) + 31) &
                 ~31u;
         tex_scale(b, 0, q[i].w, q[i].h);
@@ -659,7 +637,7 @@ static void scene_tex_tlut(FlipperScene *s, GByteArray *b)
     int i, k, x, y;
 
     begin_frame(b, 0x204060FF);
-    tex_begin(b, 1, 1);
+    scene_tex_begin(b, 1, 1);
     for (i = 0; i < 3; i++) {
         uint8_t *d = flipper_scene_add_blob(s, addr, 2 * tl[i].entries);
         for (k = 0; k < tl[i].entries; k++) {
@@ -684,12 +662,12 @@ static void scene_tex_tlut(FlipperScene *s, GByteArray *b)
             }
         }
         addr += tex_size(fmt[i], 16, 16);
-        tex_map(b, i, fmt[i], 16, 16, tex[i], 0x05, 0,
+        gx_tex_map(b, i, fmt[i], 16, 16, tex[i], 0x05, 0,
                 tl[i].tmem | tl[i].tlut_fmt << 10);
     }
     /* map 3: the C8 texture, bilinear, mirrored, RGB5A3 TLUT (reads the
      * first 256 entries of the C14X2 TLUT) */
-    tex_map(b, 3, TX_FMT_C8, 16, 16, tex[1], 0x0A | 1 << 4 | 4 << 5, 0,
+    gx_tex_map(b, 3, TX_FMT_C8, 16, 16, tex[1], 0x0A | 1 << 4 | 4 << 5, 0,
             tl[2].tmem | TLUT_FMT_RGB5A3 << 10);
     tex_scale(b, 0, 16, 16);
     for (i = 0; i < 4; i++) {
@@ -719,17 +697,17 @@ static void scene_tex_filter(FlipperScene *s, GByteArray *b)
     }
     w[6] = 0;
     begin_frame(b, 0x000000FF);
-    tex_begin(b, 1, 1);
+    scene_tex_begin(b, 1, 1);
     /* map 0: RGB565 8x8, bilinear magnification, repeat */
-    tex_map(b, 0, TX_FMT_RGB565, 8, 8, addr, 0x05 | 1 << 4 | 4 << 5, 0, 0);
+    gx_tex_map(b, 0, TX_FMT_RGB565, 8, 8, addr, 0x05 | 1 << 4 | 4 << 5, 0, 0);
     addr += tex_random(s, addr, TX_FMT_RGB565, 8, 8, 1, 3);
     /* map 1: RGBA8 64x64 with 7 levels: linear-mip-linear, bias +0.5 */
-    tex_map(b, 1, TX_FMT_RGBA8, 64, 64, addr,
+    gx_tex_map(b, 1, TX_FMT_RGBA8, 64, 64, addr,
             0x05 | 1 << 4 | 6 << 5 | 16u << 9, 6 << 12, 0);
     addr += tex_random(s, addr, TX_FMT_RGBA8, 64, 64, 7, 11);
     /* map 2: I8 32x32 with 6 levels: nearest-mip-nearest, diagonal LOD,
      * LOD clamped to [0.5, 3], bias -1 */
-    tex_map(b, 2, TX_FMT_I8, 32, 32, addr,
+    gx_tex_map(b, 2, TX_FMT_I8, 32, 32, addr,
             0x05 | 1 << 5 | 1 << 8 | (uint32_t)(uint8_t)-32 << 9,
             8 | 48 << 8, 0);
     addr += tex_random(s, addr, TX_FMT_I8, 32, 32, 6, 13);
@@ -745,10 +723,10 @@ static void scene_tex_filter(FlipperScene *s, GByteArray *b)
         tex_scale(b, 0, i ? 32 : 64, i ? 32 : 64);
         tex_stage0(b, 1 + i);
         gx_draw(b, GX_DRAW_QUADS, 6, 4);
-        tex_vtx3(b, x0, -1.0f, -1.5f, 0xFFFFFFFF, 0.0f, 0.0f);
-        tex_vtx3(b, x1, -1.0f, -1.5f, 0xFFFFFFFF, 3.0f, 0.0f);
-        tex_vtx3(b, x1, -1.0f, -40.0f, 0xFFFFFFFF, 3.0f, 24.0f);
-        tex_vtx3(b, x0, -1.0f, -40.0f, 0xFFFFFFFF, 0.0f, 24.0f);
+        scene_tex_vtx(b, x0, -1.0f, -1.5f, 0xFFFFFFFF, 0.0f, 0.0f);
+        scene_tex_vtx(b, x1, -1.0f, -1.5f, 0xFFFFFFFF, 3.0f, 0.0f);
+        scene_tex_vtx(b, x1, -1.0f, -40.0f, 0xFFFFFFFF, 3.0f, 24.0f);
+        scene_tex_vtx(b, x0, -1.0f, -40.0f, 0xFFFFFFFF, 0.0f, 24.0f);
     }
     gx_xf(b, XF_REG_PROJECTION, 7, ortho);
     /* map 1 again, minified on an orthographic quad (trilinear) */
@@ -782,7 +760,7 @@ static void tex_tev(FlipperScene *s, GByteArray *b, bool show_alpha)
     uint32_t addr = SCENE_TEX_ADDR;
 
     begin_frame(b, 0x203020FF);
-    tex_begin(b, 2, 4);
+    scene_tex_begin(b, 2, 4);
     gx_xff(b, 120, 12, mtx1);
     gx_xff(b, XF_MEM_POSTMTX + 4 * 61, 12, post[0]);
     gx_xff(b, XF_MEM_POSTMTX + 4 * 1, 12, post[1]);
@@ -795,9 +773,9 @@ static void tex_tev(FlipperScene *s, GByteArray *b, bool show_alpha)
     tex_scale(b, 0, 16, 16);
     tex_scale(b, 1, 16, 16);
 
-    tex_map(b, 0, TX_FMT_RGB5A3, 16, 16, addr, 0x05 | 1 << 4 | 4 << 5, 0, 0);
+    gx_tex_map(b, 0, TX_FMT_RGB5A3, 16, 16, addr, 0x05 | 1 << 4 | 4 << 5, 0, 0);
     addr += tex_random(s, addr, TX_FMT_RGB5A3, 16, 16, 1, 21);
-    tex_map(b, 1, TX_FMT_IA8, 16, 16, addr, 0x05, 0, 0);
+    gx_tex_map(b, 1, TX_FMT_IA8, 16, 16, addr, 0x05, 0, 0);
     addr += tex_random(s, addr, TX_FMT_IA8, 16, 16, 1, 23);
 
     /* stages 0/1: map 0 coord 0, map 1 coord 1; 2: map 0 coord 1; 3: none */
@@ -880,7 +858,7 @@ static void scene_tex_texgen(FlipperScene *s, GByteArray *b)
     int i, k;
 
     begin_frame(b, 0x182838FF);
-    tex_begin(b, 3, 4);
+    scene_tex_begin(b, 3, 4);
     gx_xff(b, XF_MEM_NRMMTX, 9, nmtx);
     gx_xff(b, 4 * 33, 12, mtx33);
     gx_xff(b, XF_MEM_LIGHTS + 10, 3, light);
@@ -899,7 +877,7 @@ static void scene_tex_texgen(FlipperScene *s, GByteArray *b)
     for (i = 0; i < 3; i++) {
         static const unsigned f[3] = { TX_FMT_RGB565, TX_FMT_IA8, TX_FMT_I8 };
         tex_scale(b, i, 16, 16);
-        tex_map(b, i, f[i], 16, 16, addr, 0x05 | 1 << 4 | 4 << 5, 0, 0);
+        gx_tex_map(b, i, f[i], 16, 16, addr, 0x05 | 1 << 4 | 4 << 5, 0, 0);
         addr += tex_random(s, addr, f[i], 16, 16, 1, 31 + i);
     }
     /* stages: map i with coordinate i; stage 3: map 1, coordinate 5 */
@@ -942,8 +920,8 @@ static void scene_tex_lines(FlipperScene *s, GByteArray *b)
     int i, pass;
 
     begin_frame(b, 0x000000FF);
-    tex_begin(b, 1, 1);
-    tex_map(b, 0, TX_FMT_RGB565, 16, 16, SCENE_TEX_ADDR, 0x05, 0, 0);
+    scene_tex_begin(b, 1, 1);
+    gx_tex_map(b, 0, TX_FMT_RGB565, 16, 16, SCENE_TEX_ADDR, 0x05, 0, 0);
     tex_random(s, SCENE_TEX_ADDR, TX_FMT_RGB565, 16, 16, 1, 41);
     tex_stage0(b, 0);
     for (pass = 0; pass < 2; pass++) {

@@ -58,4 +58,16 @@ GByteArray *flipper_scene_prologue(const FlipperScene *s);
 /* vertex helpers: position as f32 xyz, colour as RGBA8888 */
 void scene_vtx(GByteArray *b, float x, float y, float z, uint32_t rgba);
 
+/*
+ * Texturing: VAT 6 = xyz f32, RGBA8888 and (s, t) f32 for TEX0; `ntex`
+ * texgens, texgen 0 = TEX0 through the identity texture matrix (XF 0xF0,
+ * GX_IDENTITY = index 60), regular, ST, AB11, no dual transform (a reset
+ * device has it on with zero post matrices). GEN_MODE: ntex coordinates,
+ * one colour channel, `nstages` TEV stages.
+ */
+void scene_tex_begin(GByteArray *b, int ntex, int nstages);
+/* a VAT 6 vertex */
+void scene_tex_vtx(GByteArray *b, float x, float y, float z, uint32_t rgba,
+                   float s, float t);
+
 #endif

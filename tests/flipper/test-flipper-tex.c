@@ -33,13 +33,11 @@ static void set_map(FlipperRig *r, int map, unsigned fmt, int w, int h,
                     uint32_t addr, uint32_t mode0, uint32_t mode1,
                     uint32_t tlut)
 {
-    bp(r, BP_TX_REG(BP_TX_SETMODE0, map), mode0);
-    bp(r, BP_TX_REG(BP_TX_SETMODE1, map), mode1);
-    bp(r, BP_TX_REG(BP_TX_SETIMAGE0, map),
-       (uint32_t)(w - 1) | (uint32_t)(h - 1) << 10 | fmt << 20);
-    bp(r, BP_TX_REG(BP_TX_SETIMAGE1, map), 0);
-    bp(r, BP_TX_REG(BP_TX_SETIMAGE3, map), addr >> 5);
-    bp(r, BP_TX_REG(BP_TX_SETTLUT, map), tlut);
+    GByteArray *b = g_byte_array_new();
+
+    gx_tex_map(b, map, fmt, w, h, addr, mode0, mode1, tlut);
+    flipper_gx_exec(r->core, b->data, b->len);
+    g_byte_array_unref(b);
 }
 
 /* texel (x, y) of level 0, nearest */
