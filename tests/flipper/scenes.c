@@ -945,6 +945,37 @@ static void scene_tex_lines(FlipperScene *s, GByteArray *b)
     end_frame(b);
 }
 
+/* TMEM preloads: an RGB565 texture copied line by line, an RGBA8 one split
+ * into its AR (even) and GB (odd) halves; maps 0 and 1 read TMEM */
+static void scene_tex_preload(FlipperScene *s, GByteArray *b)
+{
+    uint32_t a565 = SCENE_TEX_ADDR, a8888 = SCENE_TEX_ADDR + 0x1000;
+
+    begin_frame(b, 0x402010FF);
+    scene_tex_begin(b, 1, 1);
+    tex_random(s, a565, TX_FMT_RGB565, 16, 16, 1, 51);
+    tex_random(s, a8888, TX_FMT_RGBA8, 16, 16, 1, 53);
+    gx_bp(b, BP_PRELOAD_ADDR, a565 >> 5);
+    gx_bp(b, BP_PRELOAD_TMEMEVEN, 0x100);
+    gx_bp(b, BP_PRELOAD_MODE, 16);                    /* 16 lines */
+    gx_bp(b, BP_PRELOAD_ADDR, a8888 >> 5);
+    gx_bp(b, BP_PRELOAD_TMEMEVEN, 0x800);
+    gx_bp(b, BP_PRELOAD_TMEMODD, 0x2000);
+    gx_bp(b, BP_PRELOAD_MODE, 16 | 3 << 15);          /* 16 AR/GB tiles */
+    gx_bp(b, BP_PRELOAD_MODE, 0);
+    gx_tex_map(b, 0, TX_FMT_RGB565, 16, 16, 0, 0x05, 0, 0);
+    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE1, 0), 1 << 21 | 0x100);
+    gx_tex_map(b, 1, TX_FMT_RGBA8, 16, 16, 0, 0x05 | 1 << 4 | 4 << 5, 0, 0);
+    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE1, 1), 1 << 21 | 0x800);
+    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE2, 1), 0x2000);
+    tex_scale(b, 0, 16, 16);
+    tex_stage0(b, 0);
+    tex_quad(b, -0.95f, 0.9f, -0.05f, -0.9f, 0.0f, 0.0f, 1.0f, 2.0f);
+    tex_stage0(b, 1);
+    tex_quad(b, 0.05f, 0.9f, 0.95f, -0.9f, -0.2f, 0.0f, 1.3f, 1.5f);
+    end_frame(b);
+}
+
 typedef struct SceneDef {
     const char *name;
     void (*build)(FlipperScene *s, GByteArray *b);
@@ -968,6 +999,7 @@ static const SceneDef scenes[] = {
     { "tex-tev-alpha", scene_tex_tev_alpha },
     { "tex-texgen", scene_tex_texgen },
     { "tex-lines", scene_tex_lines },
+    { "tex-preload", scene_tex_preload },
 };
 
 const char *const *flipper_scene_names(void)

@@ -19,7 +19,8 @@
  * stages' alpha shown as colour (tex-tev-alpha), texgens from the normal,
  * colour 0 and emboss with the coordinate-number quirk and NTEX = 0
  * (tex-texgen), textured lines and points with and without their texture
- * coordinate offsets (tex-lines).
+ * coordinate offsets (tex-lines), textures preloaded into TMEM, RGBA8
+ * split into its AR and GB halves (tex-preload).
  *
  * Measured: every scene matches Dolphin exactly (0 differing pixels), so
  * the test requires that; the gouraud and depth scenes are the two the

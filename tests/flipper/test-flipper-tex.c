@@ -3,9 +3,9 @@
  * bits placed in the documented tiled layouts (digest §4, tex-build.c),
  * with the expected colours computed here from the documented expansions;
  * TLUT loads in the three TLUT formats; wrap modes; bilinear weights;
- * mipmap level selection and blending; the LOD; and bad input (textures
- * and TLUT loads outside MEM1 or TMEM, unknown formats) logged and read as
- * zero. The maps are programmed with BP commands through the GX decoder.
+ * mipmap level selection and blending; the LOD; TMEM preloads (RGBA8 split
+ * into its AR and GB halves); and bad input (textures, TLUT loads and
+ * preloads outside MEM1 or TMEM, unknown formats) logged and read as zero. The maps are programmed with BP commands through the GX decoder.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -462,12 +462,88 @@ static void test_bad_maps(void)
     g_assert_true(flipper_tx_setup(r->core, 3, &m));
     texel_at(&m, 0, 0, t);                  /* index 0x3777 > 256 entries */
     g_assert_cmphex(rgba(t), ==, 0);
-    /* a preloaded (TMEM) texture: not modelled, logged */
-    e = g3d_log_count(G3D_LOG_UNIMP);
+    /* a preloaded texture running past the end of TMEM */
+    e = errors();
     set_map(r, 3, TX_FMT_I8, 8, 8, TEX_ADDR, 0, 0, 0);
-    bp(r, BP_TX_REG(BP_TX_SETIMAGE1, 3), 1 << 21);
+    bp(r, BP_TX_REG(BP_TX_SETIMAGE1, 3), 1 << 21 | 0x7FFF);
     g_assert_false(flipper_tx_setup(r->core, 3, &m));
-    g_assert_cmpuint(g3d_log_count(G3D_LOG_UNIMP), >, e);
+    g_assert_cmpuint(errors(), >, e);
+    rig_free(r);
+}
+
+/* TMEM preloads: lines to the even address; RGBA8 (type 3) AR halves to
+ * the even and GB halves to the odd address; maps read them back */
+static void test_preload(void)
+{
+    FlipperRig *r = rig_new(1);
+    GRand *rnd = g_rand_new_with_seed(4);
+    uint32_t raw565[8][8], raw8888[8][8];
+    uint8_t before[256];
+    TxMap m;
+    unsigned e;
+    int x, y;
+
+    for (y = 0; y < 8; y++) {
+        for (x = 0; x < 8; x++) {
+            raw565[y][x] = g_rand_int(rnd) & 0xFFFF;
+            raw8888[y][x] = g_rand_int(rnd);
+            tex_put(TX_FMT_RGB565, r->mem1 + TEX_ADDR, 8, x, y, raw565[y][x]);
+            tex_put(TX_FMT_RGBA8, r->mem1 + TEX_ADDR + 0x1000, 8, x, y,
+                    raw8888[y][x]);
+        }
+    }
+    /* RGB565 8x8: 4 lines to TMEM line 0x100 */
+    bp(r, BP_PRELOAD_ADDR, TEX_ADDR >> 5);
+    bp(r, BP_PRELOAD_TMEMEVEN, 0x100);
+    bp(r, BP_PRELOAD_MODE, 4);
+    /* RGBA8 8x8: 4 tiles, AR to line 0x200, GB to line 0x5000 */
+    bp(r, BP_PRELOAD_ADDR, (TEX_ADDR + 0x1000) >> 5);
+    bp(r, BP_PRELOAD_TMEMEVEN, 0x200);
+    bp(r, BP_PRELOAD_TMEMODD, 0x5000);
+    bp(r, BP_PRELOAD_MODE, 4 | 3 << 15);
+    bp(r, BP_PRELOAD_MODE, 0);                  /* GX_TexModeSync: nothing */
+
+    set_map(r, 4, TX_FMT_RGB565, 8, 8, 0, 0, 0, 0);
+    bp(r, BP_TX_REG(BP_TX_SETIMAGE1, 4), 1 << 21 | 0x100);
+    g_assert_true(flipper_tx_setup(r->core, 4, &m));
+    for (y = 0; y < 8; y++) {
+        for (x = 0; x < 8; x++) {
+            uint8_t t[4];
+            texel_at(&m, x, y, t);
+            g_assert_cmphex(rgba(t), ==, exp_565(raw565[y][x]));
+        }
+    }
+    set_map(r, 4, TX_FMT_RGBA8, 8, 8, 0, 0, 0, 0);
+    bp(r, BP_TX_REG(BP_TX_SETIMAGE1, 4), 1 << 21 | 0x200);
+    bp(r, BP_TX_REG(BP_TX_SETIMAGE2, 4), 0x5000);
+    g_assert_true(flipper_tx_setup(r->core, 4, &m));
+    for (y = 0; y < 8; y++) {
+        for (x = 0; x < 8; x++) {
+            uint8_t t[4];
+            texel_at(&m, x, y, t);
+            g_assert_cmphex(rgba(t), ==, expect(TX_FMT_RGBA8, raw8888[y][x]));
+        }
+    }
+
+    /* bad: from outside MEM1 (TMEM unchanged), past the end of TMEM */
+    memcpy(before, r->core->tmem + 0x2000, sizeof(before));
+    e = errors();
+    bp(r, BP_PRELOAD_ADDR, (FLIPPER_MEM1_SIZE - 64) >> 5);
+    bp(r, BP_PRELOAD_TMEMEVEN, 0x100);
+    bp(r, BP_PRELOAD_MODE, 8);
+    g_assert_cmpuint(errors(), >, e);
+    g_assert_cmpmem(before, sizeof(before), r->core->tmem + 0x2000,
+                    sizeof(before));
+    e = errors();
+    bp(r, BP_PRELOAD_ADDR, TEX_ADDR >> 5);
+    bp(r, BP_PRELOAD_TMEMEVEN, 0x7FFE);         /* 2 lines fit */
+    bp(r, BP_PRELOAD_MODE, 8);
+    g_assert_cmpuint(errors(), >, e);
+    e = errors();
+    bp(r, BP_PRELOAD_TMEMODD, 0xFFFFFF);
+    bp(r, BP_PRELOAD_MODE, 2 | 3 << 15);
+    g_assert_cmpuint(errors(), >, e);
+    g_rand_free(rnd);
     rig_free(r);
 }
 
@@ -478,24 +554,24 @@ static void test_bad_tlut_loads(void)
     unsigned e;
 
     memset(r->mem1 + TLUT_ADDR, 0x5A, 0x10000);
-    memcpy(before, r->core->tlut, sizeof(before));
+    memcpy(before, (r->core->tmem + FLIPPER_TMEM_TLUT_BASE), sizeof(before));
     /* source past MEM1 */
     e = errors();
     bp(r, BP_LOADTLUT0, (FLIPPER_MEM1_SIZE - 64) >> 5);
     bp(r, BP_LOADTLUT1, 0 | 16 << 10);
     g_assert_cmpuint(errors(), >, e);
-    g_assert_cmpmem(before, sizeof(before), r->core->tlut, sizeof(before));
+    g_assert_cmpmem(before, sizeof(before), (r->core->tmem + FLIPPER_TMEM_TLUT_BASE), sizeof(before));
     /* destination past the high bank: offset 0x3FF, 64 blocks */
     e = errors();
     bp(r, BP_LOADTLUT0, TLUT_ADDR >> 5);
     bp(r, BP_LOADTLUT1, 0x3FF | 64 << 10);
     g_assert_cmpuint(errors(), >, e);
-    g_assert_cmpuint(r->core->tlut[FLIPPER_TMEM_TLUT_SIZE - 1], ==, 0);
+    g_assert_cmpuint((r->core->tmem + FLIPPER_TMEM_TLUT_BASE)[FLIPPER_TMEM_TLUT_SIZE - 1], ==, 0);
     /* the largest count at offset 0 fits and loads */
     e = errors();
     bp(r, BP_LOADTLUT1, 0 | 0x7FF << 10);
     g_assert_cmpuint(errors(), ==, e);
-    g_assert_cmpuint(r->core->tlut[0], ==, 0x5A);
+    g_assert_cmpuint((r->core->tmem + FLIPPER_TMEM_TLUT_BASE)[0], ==, 0x5A);
     rig_free(r);
 }
 
@@ -546,6 +622,7 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/tex/bilinear", test_bilinear);
     g_test_add_func("/flipper/tex/mipmap", test_mipmap);
     g_test_add_func("/flipper/tex/lod", test_lod);
+    g_test_add_func("/flipper/tex/preload", test_preload);
     g_test_add_func("/flipper/tex/bad-maps", test_bad_maps);
     g_test_add_func("/flipper/tex/bad-tlut-loads", test_bad_tlut_loads);
     g_test_add_func("/flipper/tex/bad-draw", test_bad_draw);

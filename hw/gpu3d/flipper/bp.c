@@ -12,9 +12,6 @@
 static void log_unmodelled(FlipperCore *c, uint8_t addr, uint32_t val)
 {
     switch (addr) {
-    case BP_PRELOAD_MODE:
-        g3d_unimp("flipper: BP: TMEM preload is not modelled");
-        break;
     case BP_ZTEX2:
         if ((val >> 2) & 3) {
             g3d_unimp("flipper: BP: Z textures are not modelled");
@@ -59,6 +56,11 @@ void flipper_bp_write(FlipperCore *c, uint32_t word)
         break;
     case BP_LOADTLUT1:
         flipper_tx_load_tlut(c);
+        break;
+    case BP_PRELOAD_MODE:
+        if (newval) {
+            flipper_tx_preload(c);
+        }
         break;
     case BP_TRIGGER_EFB_COPY:
         flipper_pe_copy(c, newval);

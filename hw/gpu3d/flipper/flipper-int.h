@@ -181,6 +181,7 @@ typedef struct FlipperTevFast {
 #define TX_MAX_LEVELS 17        /* LOD <= 15.9375, plus the next level */
 typedef struct TxMap {
     const uint8_t *src;         /* level 0 in host memory; NULL reads 0 */
+    const uint8_t *src_gb;      /* preloaded RGBA8: the GB half (odd TMEM) */
     uint8_t fmt, tlut_fmt, wrap_s, wrap_t, mip;
     bool mag_linear, min_linear, diag;
     int lod_bias;               /* s.4 */
@@ -223,7 +224,7 @@ struct FlipperCore {
     uint32_t xf[XF_MEM_WORDS + XF_REG_COUNT];   /* memory, then registers */
     int16_t tev_reg[4][4];      /* PREV, C0-C2: RGBA, signed 11-bit */
     int16_t tev_konst[4][4];    /* K0-K3 */
-    uint8_t tlut[FLIPPER_TMEM_TLUT_SIZE];   /* TMEM high bank (TLUTs) */
+    uint8_t tmem[FLIPPER_TMEM_SIZE];    /* preloaded textures, TLUTs */
 
     FlipperSU su;
     GXSlope zfreeze;            /* depth plane kept for GEN_MODE.ZFREEZE */
@@ -369,6 +370,7 @@ void flipper_tx_sample(const TxMap *m, int32_t s, int32_t t, int lod,
 void flipper_tx_lod(const TxMap *m, const float uv00[2], const float uv10[2],
                     const float uv01[2], int *lod, bool *linear);
 void flipper_tx_load_tlut(FlipperCore *c);
+void flipper_tx_preload(FlipperCore *c);
 
 /* pe.c */
 void flipper_pe_reset(FlipperCore *c);

@@ -28,10 +28,20 @@
  * MAXANISO and LODCLAMP are not modelled (Dolphin ignores them too); mip
  * mode 3 (reserved) samples level LOD >> 4 without blending.
  *
- * Bad input: a texture or mip chain outside MEM1, an unknown format or
- * TLUT format, a preloaded (TMEM) texture (not modelled) — logged and the
- * map reads (0, 0, 0, 0). A TLUT load outside MEM1 or past the TMEM high
- * bank is logged and skipped; TLUT entries past the bank read 0.
+ * TMEM (1 MiB) holds preloaded textures and, in its high bank, TLUTs. A
+ * preload (BP PRELOAD_MODE written non-zero) copies COUNT 32-byte lines
+ * from PRELOAD_ADDR to the even TMEM address, or for type 3 (RGBA8)
+ * COUNT 64-byte tiles whose AR halves go to the even and GB halves to the
+ * odd address; a map whose SETIMAGE1.IMAGE_TYPE is 1 reads TMEM from its
+ * even address (RGBA8: GB from SETIMAGE2's odd address), its mip levels
+ * following level 0 there as in MEM1 (Dolphin's software renderer: the
+ * odd half does not advance).
+ *
+ * Bad input: a texture or mip chain outside MEM1 or TMEM, an unknown
+ * format or TLUT format — logged and the map reads (0, 0, 0, 0). A TLUT
+ * load or preload from outside MEM1, or one running past its TMEM bank,
+ * is logged and skipped (a preload keeps the lines that fit, as Dolphin);
+ * TLUT entries past the bank read 0.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -84,6 +94,7 @@ bool flipper_tx_setup(FlipperCore *c, int map, TxMap *m)
     uint32_t img0 = c->bp[BP_TX_REG(BP_TX_SETIMAGE0, map)];
     uint32_t img1 = c->bp[BP_TX_REG(BP_TX_SETIMAGE1, map)];
     uint32_t img3 = c->bp[BP_TX_REG(BP_TX_SETIMAGE3, map)];
+    uint32_t img2 = c->bp[BP_TX_REG(BP_TX_SETIMAGE2, map)];
     uint32_t tlut = c->bp[BP_TX_REG(BP_TX_SETTLUT, map)];
     uint32_t base, total = 0;
     int bw, bh, bytes, levels = 1, l, maxlod;
@@ -110,18 +121,13 @@ bool flipper_tx_setup(FlipperCore *c, int map, TxMap *m)
                         "format", map, m->fmt);
         return false;
     }
-    if (G3D_FIELD_EX32(img1, BP_TX_SETIMAGE1_R, IMAGE_TYPE)) {
-        g3d_unimp("flipper: TX: map %d: preloaded (TMEM) textures are not "
-                  "modelled", map);
-        return false;
-    }
     if (is_paletted(m->fmt)) {
         uint32_t off = G3D_FIELD_EX32(tlut, BP_TX_SETTLUT_R, TMEM_OFFSET) << 9;
         if (m->tlut_fmt > TLUT_FMT_RGB5A3) {
             g3d_guest_error("flipper: TX: map %d: TLUT format 3", map);
             return false;
         }
-        m->tlut = c->tlut + off;
+        m->tlut = c->tmem + FLIPPER_TMEM_TLUT_BASE + off;
         m->tlut_len = FLIPPER_TMEM_TLUT_SIZE - off;
     }
     if (m->mip) {
@@ -131,6 +137,23 @@ bool flipper_tx_setup(FlipperCore *c, int map, TxMap *m)
     for (l = 0; l < levels; l++) {
         m->level_off[l] = total;
         total += level_bytes(m->fmt, m->wm1 >> l, m->hm1 >> l);
+    }
+    if (G3D_FIELD_EX32(img1, BP_TX_SETIMAGE1_R, IMAGE_TYPE)) {
+        uint32_t even = G3D_FIELD_EX32(img1, BP_TX_SETIMAGE1_R, TMEM_OFFSET) << 5;
+        uint32_t odd = G3D_FIELD_EX32(img2, BP_TX_SETIMAGE2_R, TMEM_OFFSET) << 5;
+        /* RGBA8: each half holds 32 of a tile's 64 bytes */
+        uint32_t gb = m->fmt == TX_FMT_RGBA8 ? level_bytes(m->fmt, m->wm1,
+                                                           m->hm1) / 2 : 0;
+        if (!g3d_range_ok(even, total, 0, FLIPPER_TMEM_SIZE) ||
+            !g3d_range_ok(odd, gb, 0, FLIPPER_TMEM_SIZE)) {
+            g3d_guest_error("flipper: TX: map %d: preloaded texture at TMEM "
+                            "0x%05x/0x%05x (%u bytes) is outside TMEM", map,
+                            even, odd, total);
+            return false;
+        }
+        m->src = c->tmem + even;
+        m->src_gb = gb ? c->tmem + odd : NULL;
+        return true;
     }
     base = G3D_FIELD_EX32(img3, BP_TX_SETIMAGE3_R, IMAGE_BASE) << 5;
     if (!flipper_mem1_ok(c, base, total)) {
@@ -257,6 +280,12 @@ void flipper_tx_texel(const TxMap *m, const uint8_t *p, int s, int t, int wm1,
         return;
     }
     case TX_FMT_RGBA8:
+        if (m->src_gb) {
+            /* preloaded: 32-byte AR tiles at p, GB tiles in the odd half */
+            off = tile_at(s, t, wm1, 2, 2, 32) + 2 * (uint32_t)(((t & 3) << 2) + (s & 3));
+            set4(o, p[off + 1], m->src_gb[off], m->src_gb[off + 1], p[off]);
+            return;
+        }
         /* 64-byte tiles: 16 AR pairs, then 16 GB pairs */
         off = tile_at(s, t, wm1, 2, 2, 64) + 2 * (uint32_t)(((t & 3) << 2) + (s & 3));
         set4(o, p[off + 1], p[off + 32], p[off + 33], p[off]);
@@ -434,7 +463,47 @@ void flipper_tx_load_tlut(FlipperCore *c)
                         "0x%05x runs past the high bank", len, dst);
         return;
     }
-    if (len && !g3d_mem_read(&c->cfg.mem, src, c->tlut + dst, len)) {
+    if (len && !g3d_mem_read(&c->cfg.mem, src,
+                             c->tmem + FLIPPER_TMEM_TLUT_BASE + dst, len)) {
         g3d_guest_error("flipper: BP: TLUT load from 0x%08x failed", src);
+    }
+}
+
+/* ---- TMEM preloads --------------------------------------------------------- */
+
+void flipper_tx_preload(FlipperCore *c)
+{
+    uint32_t mode = c->bp[BP_PRELOAD_MODE];
+    uint32_t src = (c->bp[BP_PRELOAD_ADDR] & 0xFFFFFF) << 5;
+    uint32_t even = (c->bp[BP_PRELOAD_TMEMEVEN] & 0xFFFFFF) * 32;
+    uint32_t odd = (c->bp[BP_PRELOAD_TMEMODD] & 0xFFFFFF) * 32;
+    uint32_t count = G3D_FIELD_EX32(mode, BP_PRELOAD_MODE_R, COUNT);
+    bool split = G3D_FIELD_EX32(mode, BP_PRELOAD_MODE_R, TYPE) == 3;
+    uint32_t len = count * (split ? 64 : 32), fit, i;
+
+    if (!flipper_mem1_ok(c, src, len)) {
+        g3d_guest_error("flipper: BP: TMEM preload from 0x%08x (%u bytes) "
+                        "is outside MEM1", src, len);
+        return;
+    }
+    if (!split) {
+        fit = even < FLIPPER_TMEM_SIZE ? MIN(len, FLIPPER_TMEM_SIZE - even) : 0;
+        if (fit < len) {
+            g3d_guest_error("flipper: BP: TMEM preload of %u bytes at 0x%05x "
+                            "runs past TMEM", len, even);
+        }
+        if (fit) {
+            g3d_mem_read(&c->cfg.mem, src, c->tmem + even, fit);
+        }
+        return;
+    }
+    for (i = 0; i < count; i++, even += 32, odd += 32, src += 64) {
+        if (even > FLIPPER_TMEM_SIZE - 32 || odd > FLIPPER_TMEM_SIZE - 32) {
+            g3d_guest_error("flipper: BP: RGBA8 TMEM preload runs past TMEM "
+                            "after %u tiles", i);
+            return;
+        }
+        g3d_mem_read(&c->cfg.mem, src, c->tmem + even, 32);
+        g3d_mem_read(&c->cfg.mem, src + 32, c->tmem + odd, 32);
     }
 }
