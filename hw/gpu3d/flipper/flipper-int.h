@@ -354,8 +354,24 @@ typedef struct TevPixel {
     uint8_t col[2][4];          /* rasterised colour channels, RGBA */
     const uint8_t (*tex)[4];    /* per stage: the sampled texel, RGBA */
 } TevPixel;
+/* the TEV state decoded once per triangle */
+typedef struct TevStage {
+    uint32_t cenv, aenv;        /* BP 0xC0 + 2n, 0xC1 + 2n */
+    int16_t kon[4];             /* the stage's konstant, RGBA */
+    uint8_t ras_swap[4], tex_swap[4];   /* source component of each output */
+    uint8_t chan;               /* RAS1_TREF colour channel */
+    bool tex;                   /* the stage samples a texture */
+} TevStage;
+typedef struct TevProgram {
+    int nstages;
+    TevStage st[16];
+    uint8_t alpha_pass[256];    /* the alpha test for each alpha */
+    bool fog;
+} TevProgram;
+void flipper_tev_prepare(FlipperCore *c, TevProgram *prog);
 /* returns false if the pixel was discarded (alpha test) */
-bool flipper_tev_shade(FlipperCore *c, const TevPixel *p, uint8_t out[4]);
+bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog,
+                       const TevPixel *p, uint8_t out[4]);
 
 /* tx.c */
 /* false (and m reads 0) if the map cannot be sampled; logs why */

@@ -52,6 +52,7 @@ typedef struct RasTri {
     float cf0[2][4], cdx[2][4], cdy[2][4];
     int ncol;
     FlipperTevFast fast;        /* the TEV state when the triangle was set up */
+    TevProgram tev;             /* the general path's state (!fast.on) */
     /* texturing: 1/w and (s, t, q) / w planes, the stages that sample */
     int ntex, nstages;
     uint16_t tex_stages;        /* bit n: stage n samples a texture */
@@ -229,7 +230,7 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
             for (k = 0; k < 4; k++) {
                 out[k] = col[t->fast.swap[k]];
             }
-        } else if (!flipper_tev_shade(c, &px, out)) {
+        } else if (!flipper_tev_shade(c, &t->tev, &px, out)) {
             continue;
         }
         if (!early && ztest && !flipper_pe_zcompare(c, px.x, px.y, px.z)) {
@@ -430,6 +431,9 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
         t->c = c;
         t->ncol = ncol;
         t->fast = *flipper_tev_fast(c);
+        if (!t->fast.on) {
+            flipper_tev_prepare(c, &t->tev);
+        }
         setup_textures(c, t);
         if (t->ntex) {
             float w[3] = { 1.0f / v0->proj[3], 1.0f / v1->proj[3],

@@ -71,15 +71,15 @@ static int16_t konst(FlipperCore *c, unsigned sel, int comp)
 }
 
 /* swap table n: BP 0xF6 + 2n (R, G sources) and 0xF7 + 2n (B, A) */
-static void swap(FlipperCore *c, int table, const uint8_t in[4], int16_t out[4])
+static void swap_sel(FlipperCore *c, int table, uint8_t sel[4])
 {
     uint32_t k0 = c->bp[BP_TEV_KSEL0 + 2 * table];
     uint32_t k1 = c->bp[BP_TEV_KSEL0 + 2 * table + 1];
 
-    out[R] = in[k0 & 3];
-    out[G] = in[(k0 >> 2) & 3];
-    out[B] = in[k1 & 3];
-    out[A] = in[(k1 >> 2) & 3];
+    sel[R] = k0 & 3;
+    sel[G] = (k0 >> 2) & 3;
+    sel[B] = k1 & 3;
+    sel[A] = (k1 >> 2) & 3;
 }
 
 typedef struct TevInput {
@@ -271,7 +271,6 @@ const FlipperTevFast *flipper_tev_fast(FlipperCore *c)
     uint32_t cenv = c->bp[BP_TEV_COLOR_ENV0] & 0xFFFFFF;
     uint32_t aenv = c->bp[BP_TEV_COLOR_ENV0 + 1] & 0xFFFFFF;
     uint32_t order = c->bp[BP_TREF0];
-    uint32_t k0, k1;
     int a;
 
     if (!c->tev_fast_dirty) {
@@ -293,41 +292,61 @@ const FlipperTevFast *flipper_tev_fast(FlipperCore *c)
             return f;
         }
     }
-    k0 = c->bp[BP_TEV_KSEL0 + 2 * (aenv & 3)];
-    k1 = c->bp[BP_TEV_KSEL0 + 2 * (aenv & 3) + 1];
-    f->swap[R] = k0 & 3;
-    f->swap[G] = (k0 >> 2) & 3;
-    f->swap[B] = k1 & 3;
-    f->swap[A] = (k1 >> 2) & 3;
+    swap_sel(c, aenv & 3, f->swap);
     f->on = true;
     return f;
 }
 
-bool flipper_tev_shade(FlipperCore *c, const TevPixel *p, uint8_t out[4])
+void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
 {
     uint32_t gen = c->bp[BP_GENMODE];
-    int nstages = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) + 1;
-    int16_t reg[4][4], ras[4], tex[4] = { 0 }, kon[4];
+    int s, a;
+
+    prog->nstages = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) + 1;
+    for (s = 0; s < prog->nstages; s++) {
+        TevStage *st = &prog->st[s];
+        uint32_t order = c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1));
+        uint32_t ksel = c->bp[BP_TEV_KSEL0 + s / 2] >> (10 * (s & 1));
+
+        st->cenv = c->bp[BP_TEV_COLOR_ENV0 + 2 * s];
+        st->aenv = c->bp[BP_TEV_COLOR_ENV0 + 2 * s + 1];
+        st->tex = (order >> 6) & 1;
+        st->chan = (order >> 7) & 7;
+        st->kon[R] = konst(c, (ksel >> 4) & 31, R);
+        st->kon[G] = konst(c, (ksel >> 4) & 31, G);
+        st->kon[B] = konst(c, (ksel >> 4) & 31, B);
+        st->kon[A] = konst(c, (ksel >> 9) & 31, A);
+        swap_sel(c, st->aenv & 3, st->ras_swap);
+        swap_sel(c, (st->aenv >> 2) & 3, st->tex_swap);
+    }
+    for (a = 0; a < 256; a++) {
+        prog->alpha_pass[a] = alpha_test(c, a);
+    }
+    prog->fog = ((c->bp[BP_FOGPARAM3] >> 21) & 7) != 0;
+}
+
+bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog,
+                       const TevPixel *p, uint8_t out[4])
+{
+    int16_t reg[4][4], ras[4], tex[4] = { 0 };
     int s, k, cdest = 0, adest = 0;
 
     memcpy(reg, c->tev_reg, sizeof(reg));
-    for (s = 0; s < nstages; s++) {
-        uint32_t cenv = c->bp[BP_TEV_COLOR_ENV0 + 2 * s];
-        uint32_t aenv = c->bp[BP_TEV_COLOR_ENV0 + 2 * s + 1];
-        uint32_t order = c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1));
-        uint32_t ksel = c->bp[BP_TEV_KSEL0 + s / 2] >> (10 * (s & 1));
+    for (s = 0; s < prog->nstages; s++) {
+        const TevStage *st = &prog->st[s];
+        uint32_t cenv = st->cenv, aenv = st->aenv;
+        const int16_t *kon = st->kon;
         TevInput in[4];
-        int chan = (order >> 7) & 7;
 
-        if ((order >> 6) & 1) {
-            swap(c, (aenv >> 2) & 3, p->tex[s], tex);
+        if (st->tex) {
+            for (k = 0; k < 4; k++) {
+                tex[k] = p->tex[s][st->tex_swap[k]];
+            }
         }
-        kon[R] = konst(c, (ksel >> 4) & 31, R);
-        kon[G] = konst(c, (ksel >> 4) & 31, G);
-        kon[B] = konst(c, (ksel >> 4) & 31, B);
-        kon[A] = konst(c, (ksel >> 9) & 31, A);
-        if (chan == 0 || chan == 1) {
-            swap(c, aenv & 3, p->col[chan], ras);
+        if (st->chan == 0 || st->chan == 1) {
+            for (k = 0; k < 4; k++) {
+                ras[k] = p->col[st->chan][st->ras_swap[k]];
+            }
         } else {
             /* 5/6 alpha bump (no indirect stages: 0), 7 zero, others zero */
             memset(ras, 0, sizeof(ras));
@@ -386,10 +405,10 @@ bool flipper_tev_shade(FlipperCore *c, const TevPixel *p, uint8_t out[4])
     out[B] = (uint8_t)reg[cdest][B];
     out[A] = (uint8_t)reg[adest][A];
 
-    if (!alpha_test(c, out[A])) {
+    if (!prog->alpha_pass[out[A]]) {
         return false;
     }
-    if (((c->bp[BP_FOGPARAM3] >> 21) & 7) != 0) {
+    if (prog->fog) {
         fog(c, p, p->z, out);
     }
     return true;
