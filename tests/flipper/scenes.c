@@ -976,6 +976,47 @@ static void scene_tex_preload(FlipperScene *s, GByteArray *b)
     end_frame(b);
 }
 
+/* Z textures: a Gouraud quad, then textured quads whose Z is the texel
+ * (u8 replace; u16 add with a negative bias) against it, LEQUAL after the
+ * TEV; then the same once more with Z compared before the TEV (the Z
+ * texture only changes what is written) */
+static void scene_tex_ztex(FlipperScene *s, GByteArray *b)
+{
+    const uint32_t zmid = 8388608;      /* window Z of the z = -0.5 plane */
+
+    begin_frame(b, 0x000000FF);
+    gx_draw(b, GX_DRAW_QUADS, 0, 4);
+    scene_vtx(b, -0.9f, 0.9f, -0.5f, 0xFF0000FF);
+    scene_vtx(b, 0.9f, 0.9f, -0.5f, 0x00FF00FF);
+    scene_vtx(b, 0.9f, -0.9f, -0.5f, 0x0000FFFF);
+    scene_vtx(b, -0.9f, -0.9f, -0.5f, 0xFFFFFFFF);
+    scene_tex_begin(b, 1, 1);
+    gx_tex_map(b, 0, TX_FMT_I8, 16, 16, SCENE_TEX_ADDR, 0x05, 0, 0);
+    tex_random(s, SCENE_TEX_ADDR, TX_FMT_I8, 16, 16, 1, 61);
+    gx_tex_map(b, 1, TX_FMT_IA8, 16, 16, SCENE_TEX_ADDR + 0x400, 0x05, 0, 0);
+    tex_random(s, SCENE_TEX_ADDR + 0x400, TX_FMT_IA8, 16, 16, 1, 63);
+    tex_scale(b, 0, 16, 16);
+    gx_bp(b, BP_ZCOMPARE, 0x000000);            /* Z test after the TEV */
+    /* u8, replace: Z = bias + A */
+    tex_stage0(b, 0);
+    gx_bp(b, BP_BIAS, zmid - 128);
+    gx_bp(b, BP_ZTEX2, 0 | 2 << 2);
+    tex_quad(b, -0.8f, 0.8f, 0.0f, -0.8f, 0.0f, 0.0f, 1.0f, 2.0f);
+    /* u16, add: Z = Z + bias + (A << 8 | R), bias = -0x8000 */
+    tex_stage0(b, 1);
+    gx_bp(b, BP_BIAS, 0xFF8000);
+    gx_bp(b, BP_ZTEX2, 1 | 1 << 2);
+    tex_quad(b, 0.1f, 0.8f, 0.8f, -0.8f, 0.0f, 0.0f, 1.0f, 2.0f);
+    /* early Z: the test sees the plane, the Z texture only the write */
+    gx_bp(b, BP_ZCOMPARE, 0x000040);
+    gx_bp(b, BP_ZTEX2, 0 | 2 << 2);
+    gx_bp(b, BP_BIAS, 0);
+    tex_stage0(b, 0);
+    tex_quad(b, -0.3f, 0.3f, 0.3f, -0.3f, 0.0f, 0.0f, 1.0f, 1.0f);
+    gx_bp(b, BP_ZTEX2, 0);
+    end_frame(b);
+}
+
 typedef struct SceneDef {
     const char *name;
     void (*build)(FlipperScene *s, GByteArray *b);
@@ -1000,6 +1041,7 @@ static const SceneDef scenes[] = {
     { "tex-texgen", scene_tex_texgen },
     { "tex-lines", scene_tex_lines },
     { "tex-preload", scene_tex_preload },
+    { "tex-ztex", scene_tex_ztex },
 };
 
 const char *const *flipper_scene_names(void)

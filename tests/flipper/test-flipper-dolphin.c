@@ -20,7 +20,8 @@
  * colour 0 and emboss with the coordinate-number quirk and NTEX = 0
  * (tex-texgen), textured lines and points with and without their texture
  * coordinate offsets (tex-lines), textures preloaded into TMEM, RGBA8
- * split into its AR and GB halves (tex-preload).
+ * split into its AR and GB halves (tex-preload), Z textures with Z
+ * compared after and before the TEV (tex-ztex).
  *
  * Measured: every scene matches Dolphin exactly (0 differing pixels), so
  * the test requires that; the gouraud and depth scenes are the two the

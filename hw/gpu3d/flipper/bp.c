@@ -9,19 +9,6 @@
  */
 #include "flipper-int.h"
 
-static void log_unmodelled(FlipperCore *c, uint8_t addr, uint32_t val)
-{
-    switch (addr) {
-    case BP_ZTEX2:
-        if ((val >> 2) & 3) {
-            g3d_unimp("flipper: BP: Z textures are not modelled");
-        }
-        break;
-    default:
-        break;
-    }
-}
-
 void flipper_bp_write(FlipperCore *c, uint32_t word)
 {
     uint8_t addr = word >> 24;
@@ -86,8 +73,6 @@ void flipper_bp_write(FlipperCore *c, uint32_t word)
     default:
         if (addr >= BP_TEV_REGISTERL0 && addr < BP_TEV_REGISTERL0 + 8) {
             flipper_tev_reg_write(c, addr);
-        } else {
-            log_unmodelled(c, addr, newval);
         }
         break;
     }

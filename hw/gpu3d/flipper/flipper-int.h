@@ -367,11 +367,14 @@ typedef struct TevProgram {
     TevStage st[16];
     uint8_t alpha_pass[256];    /* the alpha test for each alpha */
     bool fog;
+    uint8_t ztex_op, ztex_type; /* TEV_Z_ENV_1: 0 off, 1 add, 2 replace */
+    uint32_t ztex_bias;         /* TEV_Z_ENV_0 */
 } TevProgram;
 void flipper_tev_prepare(FlipperCore *c, TevProgram *prog);
 /* returns false if the pixel was discarded (alpha test) */
-bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog,
-                       const TevPixel *p, uint8_t out[4]);
+/* (a Z texture changes p->z) */
+bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
+                       uint8_t out[4]);
 
 /* tx.c */
 /* false (and m reads 0) if the map cannot be sampled; logs why */

@@ -13,7 +13,7 @@
  * A stage that enables a texture takes the texel the rasteriser sampled
  * for it (tx.c) through its TSWAP table; TEXC/TEXA keep the last texel of
  * the pixel in stages without one (0 before the first). Indirect texturing
- * and Z textures are not modelled (logged).
+ * is not modelled (logged).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -284,7 +284,8 @@ const FlipperTevFast *flipper_tev_fast(FlipperCore *c)
     if (G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) != 0 || ((order >> 6) & 1) ||
         f->chan > 1 || (cenv & 0xFFFF) != 0xFFFA || (cenv & 0x330000) ||
         (aenv & 0xFFF0) != 0xFFD0 || (aenv & 0x330000) ||
-        ((c->bp[BP_FOGPARAM3] >> 21) & 7) != 0) {
+        ((c->bp[BP_FOGPARAM3] >> 21) & 7) != 0 ||
+        ((c->bp[BP_ZTEX2] >> 2) & 3)) {
         return f;
     }
     for (a = 0; a < 256; a++) {
@@ -323,10 +324,39 @@ void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
         prog->alpha_pass[a] = alpha_test(c, a);
     }
     prog->fog = ((c->bp[BP_FOGPARAM3] >> 21) & 7) != 0;
+    prog->ztex_op = (c->bp[BP_ZTEX2] >> 2) & 3;
+    prog->ztex_type = c->bp[BP_ZTEX2] & 3;
+    prog->ztex_bias = c->bp[BP_BIAS] & 0xFFFFFF;
+    if (prog->ztex_op == 3 || (prog->ztex_op && prog->ztex_type == 3)) {
+        g3d_guest_error("flipper: TEV: Z texture op %u type %u",
+                        prog->ztex_op, prog->ztex_type);
+        prog->ztex_op = 0;
+    }
 }
 
-bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog,
-                       const TevPixel *p, uint8_t out[4])
+/*
+ * Z texture (TEV_Z_ENV_0/1): the last texel (after its swap) as u8 (A),
+ * u16 (A:R) or u24 (R:G:B) plus the bias replaces or is added to the
+ * pixel's Z, after the alpha test and before fog and the late Z test.
+ */
+static uint32_t ztex(const TevProgram *prog, const int16_t tex[4], uint32_t z)
+{
+    uint32_t v = prog->ztex_bias;
+
+    switch (prog->ztex_type) {
+    case 0:  v += (uint8_t)tex[A]; break;
+    case 1:  v += (uint32_t)(uint8_t)tex[A] << 8 | (uint8_t)tex[R]; break;
+    default: v += (uint32_t)(uint8_t)tex[R] << 16 |
+                  (uint32_t)(uint8_t)tex[G] << 8 | (uint8_t)tex[B]; break;
+    }
+    if (prog->ztex_op == 1) {
+        v += z;
+    }
+    return v & 0xFFFFFF;
+}
+
+bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
+                       uint8_t out[4])
 {
     int16_t reg[4][4], ras[4], tex[4] = { 0 };
     int s, k, cdest = 0, adest = 0;
@@ -407,6 +437,9 @@ bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog,
 
     if (!prog->alpha_pass[out[A]]) {
         return false;
+    }
+    if (prog->ztex_op) {
+        p->z = ztex(prog, tex, p->z);
     }
     if (prog->fog) {
         fog(c, p, p->z, out);
