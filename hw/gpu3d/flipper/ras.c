@@ -52,14 +52,18 @@ typedef struct RasTri {
     float cf0[2][4], cdx[2][4], cdy[2][4];
     int ncol;
     FlipperTevFast fast;        /* the TEV state when the triangle was set up */
-    TevProgram tev;             /* the general path's state (!fast.on) */
-    /* texturing: 1/w and (s, t, q) / w planes, the stages that sample */
+    const TevProgram *tev;      /* the general path's state (NULL: fast.on) */
+    const struct RasTex *tx;    /* NULL: no stage samples a texture */
+} RasTri;
+
+/* a textured triangle: 1/w and (s, t, q) / w planes, the sampling stages */
+typedef struct RasTex {
     int ntex, nstages;
     uint16_t tex_stages;        /* bit n: stage n samples a texture */
     uint8_t stage_map[16], stage_coord[16];
     GXSlope w, tex[8][3];
     TxMap map[8];
-} RasTri;
+} RasTex;
 
 int flipper_iround(float x)
 {
@@ -114,7 +118,7 @@ static void slope_init(GXSlope *s, const SlopeCtx *ctx, float f0, float f1,
 /* ---- per pixel ------------------------------------------------------------ */
 
 /* the texture coordinates of the quad's four pixels, in texels */
-static void quad_uv(const RasTri *t, const G3DQuad *q, float uv[4][8][2])
+static void quad_uv(const RasTex *t, const G3DQuad *q, float uv[4][8][2])
 {
     int i, n;
 
@@ -135,7 +139,7 @@ static void quad_uv(const RasTri *t, const G3DQuad *q, float uv[4][8][2])
 }
 
 /* every textured stage's texel for the covered pixels of the quad */
-static void quad_texels(const RasTri *t, const G3DQuad *q,
+static void quad_texels(const RasTex *t, const G3DQuad *q,
                         uint8_t texel[4][16][4])
 {
     float uv[4][8][2];
@@ -175,8 +179,8 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
     uint8_t texel[4][16][4];
     int i, ch, k;
 
-    if (t->tex_stages) {
-        quad_texels(t, q, texel);
+    if (t->tx) {
+        quad_texels(t->tx, q, texel);
     }
 
     for (i = 0; i < 4; i++) {
@@ -230,7 +234,7 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
             for (k = 0; k < 4; k++) {
                 out[k] = col[t->fast.swap[k]];
             }
-        } else if (!flipper_tev_shade(c, &t->tev, &px, out)) {
+        } else if (!flipper_tev_shade(c, t->tev, &px, out)) {
             continue;
         }
         if (!early && ztest && !flipper_pe_zcompare(c, px.x, px.y, px.z)) {
@@ -351,15 +355,30 @@ static bool snap(float v, int off, int32_t *out)
     return true;
 }
 
-/* which stages sample which maps, and the maps' state, for a triangle */
-static void setup_textures(FlipperCore *c, RasTri *t)
+/*
+ * Which stages sample which maps, the maps' state and the coordinate
+ * planes, for a triangle; NULL if no stage samples a texture.
+ */
+static const RasTex *setup_textures(FlipperCore *c, const SlopeCtx *ctx,
+                                    const GXVertex *v[3])
 {
     uint32_t gen = c->bp[BP_GENMODE];
+    int nstages = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) + 1;
     uint8_t mapped = 0;
-    int s;
+    RasTex *t;
+    int s, k, j;
 
+    for (s = 0; s < nstages; s++) {
+        if ((c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1) + 6)) & 1) {
+            break;
+        }
+    }
+    if (s == nstages) {
+        return NULL;
+    }
+    t = g3d_raster_alloc(c->raster, sizeof(*t));
     t->ntex = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEX);
-    t->nstages = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) + 1;
+    t->nstages = nstages;
     t->tex_stages = 0;
     if (t->ntex > 8) {
         g3d_guest_error("flipper: GEN_MODE: %d texture coordinates", t->ntex);
@@ -381,6 +400,18 @@ static void setup_textures(FlipperCore *c, RasTri *t)
             mapped |= 1u << map;
         }
     }
+    if (t->ntex) {
+        float w[3] = { 1.0f / v[0]->proj[3], 1.0f / v[1]->proj[3],
+                       1.0f / v[2]->proj[3] };
+        slope_init(&t->w, ctx, w[0], w[1], w[2]);
+        for (k = 0; k < t->ntex; k++) {
+            for (j = 0; j < 3; j++) {
+                slope_init(&t->tex[k][j], ctx, v[0]->tex[k][j] * w[0],
+                           v[1]->tex[k][j] * w[1], v[2]->tex[k][j] * w[2]);
+            }
+        }
+    }
+    return t;
 }
 
 void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
@@ -431,22 +462,13 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
         t->c = c;
         t->ncol = ncol;
         t->fast = *flipper_tev_fast(c);
+        t->tev = NULL;
         if (!t->fast.on) {
-            flipper_tev_prepare(c, &t->tev);
+            TevProgram *prog = g3d_raster_alloc(c->raster, sizeof(*prog));
+            flipper_tev_prepare(c, prog);
+            t->tev = prog;
         }
-        setup_textures(c, t);
-        if (t->ntex) {
-            float w[3] = { 1.0f / v0->proj[3], 1.0f / v1->proj[3],
-                           1.0f / v2->proj[3] };
-            slope_init(&t->w, &ctx, w[0], w[1], w[2]);
-            for (k = 0; k < t->ntex; k++) {
-                int j;
-                for (j = 0; j < 3; j++) {
-                    slope_init(&t->tex[k][j], &ctx, v0->tex[k][j] * w[0],
-                               v1->tex[k][j] * w[1], v2->tex[k][j] * w[2]);
-                }
-            }
-        }
+        t->tx = setup_textures(c, &ctx, v);
         if (G3D_FIELD_EX32(c->bp[BP_GENMODE], BP_GENMODE_R, ZFREEZE)) {
             /* Z frozen: keep the plane of the last triangle drawn without */
             t->z = c->zfreeze;
