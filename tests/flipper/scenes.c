@@ -1017,6 +1017,59 @@ static void scene_tex_ztex(FlipperScene *s, GByteArray *b)
     end_frame(b);
 }
 
+/*
+ * Indirect texturing: indirect stage 0 samples map 0 (RGBA8 offsets) with
+ * coordinate 1 at half scale (RAS1_SS0); stage 0 moves its coordinate by a
+ * static matrix (8-bit offsets, biased, scale 2^-4) and takes the S bump
+ * alpha; stage 1 a dynamic S matrix on 5-bit offsets, s wrapped at 64
+ * texels, added to the previous coordinate (FB); stage 2 has no texture
+ * and shows the normalised U bump alpha (4-bit) as its colour channel.
+ */
+static void scene_tex_indirect(FlipperScene *s, GByteArray *b)
+{
+    uint32_t ind_tex = SCENE_TEX_ADDR, tex = SCENE_TEX_ADDR + 0x1000;
+
+    begin_frame(b, 0x101010FF);
+    scene_tex_begin(b, 2, 3);
+    gx_xf1(b, XF_REG_TEXGEN0 + 1, 5 << 7);            /* TEX0 again */
+    gx_cp(b, CPR_MATINDEX_A, 60 << 6 | 60 << 12);
+    gx_xf1(b, XF_REG_MATINDEX_A, 60 << 6 | 60 << 12);
+    gx_bp(b, BP_GENMODE, 2 | 1 << 4 | 2 << 10 | 1 << 16);  /* 1 indirect stage */
+    tex_scale(b, 0, 32, 32);
+    tex_scale(b, 1, 16, 16);
+    gx_tex_map(b, 0, TX_FMT_RGBA8, 16, 16, ind_tex, 0x05 | 1 << 4 | 4 << 5,
+               0, 0);
+    tex_random(s, ind_tex, TX_FMT_RGBA8, 16, 16, 1, 71);
+    gx_tex_map(b, 1, TX_FMT_RGB565, 32, 32, tex, 0x05, 0, 0);
+    tex_random(s, tex, TX_FMT_RGB565, 32, 32, 1, 73);
+    gx_bp(b, BP_IREF, 0 | 1 << 3);                    /* map 0, coordinate 1 */
+    gx_bp(b, BP_RAS1_SS0, 1 | 1 << 4);                /* s, t / 2 */
+    /* matrix 0: (0.5, 0; 0, 0.5; 0.1, -0.1), scale 13 (2^-4) */
+    gx_bp(b, BP_IND_MTXA0, 512 | 0 << 11 | 1u << 22);
+    gx_bp(b, BP_IND_MTXA0 + 1, 0 | 512 << 11 | 3u << 22);
+    gx_bp(b, BP_IND_MTXA0 + 2, 102 | (uint32_t)(2048 - 102) << 11 | 0u << 22);
+    /* matrix 1: scale 17 (dynamic matrices use only the scale) */
+    gx_bp(b, BP_IND_MTXA0 + 3, 1u << 22);
+    gx_bp(b, BP_IND_MTXA0 + 4, 0);
+    gx_bp(b, BP_IND_MTXA0 + 5, 1u << 22);
+    /* stage 0: BT 0, ITF_8, bias S+T, bump S, ITM_0 */
+    gx_bp(b, BP_IND_CMD0, 0 | 0 << 2 | 3 << 4 | 1 << 7 | 1 << 9);
+    /* stage 1: ITF_5, bias S+T, ITM_S1, SW 64, FB */
+    gx_bp(b, BP_IND_CMD0 + 1, 1 << 2 | 3 << 4 | 6 << 9 | 3 << 13 | 1 << 20);
+    /* stage 2: ITF_4, bump U */
+    gx_bp(b, BP_IND_CMD0 + 2, 2 << 2 | 3 << 7);
+    gx_bp(b, BP_TREF0, (1 | 0 << 3 | 1 << 6) | (1 | 0 << 3 | 1 << 6) << 12);
+    gx_bp(b, BP_TREF0 + 1, 6 << 7 | 7 << 19);         /* stage 2: bump (norm.) */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 0, 0x08FFF8);        /* TEXC */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFC0);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 2, 0x0808DF);        /* lerp(CPREV, TEXC, 1/2) */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 3, 0x08FFC0);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 4, 0x08FAD0);        /* CPREV + RASC / 2 */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 5, 0x08FFC0);
+    tex_quad(b, -0.9f, 0.9f, 0.9f, -0.9f, 0.0f, 0.0f, 1.5f, 1.2f);
+    end_frame(b);
+}
+
 typedef struct SceneDef {
     const char *name;
     void (*build)(FlipperScene *s, GByteArray *b);
@@ -1042,6 +1095,7 @@ static const SceneDef scenes[] = {
     { "tex-lines", scene_tex_lines },
     { "tex-preload", scene_tex_preload },
     { "tex-ztex", scene_tex_ztex },
+    { "tex-indirect", scene_tex_indirect },
 };
 
 const char *const *flipper_scene_names(void)

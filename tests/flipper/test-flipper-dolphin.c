@@ -21,7 +21,9 @@
  * (tex-texgen), textured lines and points with and without their texture
  * coordinate offsets (tex-lines), textures preloaded into TMEM, RGBA8
  * split into its AR and GB halves (tex-preload), Z textures with Z
- * compared after and before the TEV (tex-ztex).
+ * compared after and before the TEV (tex-ztex), indirect texturing with
+ * static and dynamic matrices, wrap, add-previous and bump alpha
+ * (tex-indirect).
  *
  * Measured: every scene matches Dolphin exactly (0 differing pixels), so
  * the test requires that; the gouraud and depth scenes are the two the

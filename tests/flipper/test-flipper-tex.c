@@ -412,6 +412,55 @@ static void test_lod(void)
     rig_free(r);
 }
 
+/* indirect step: offsets from A, B, G with the format's bias, a static
+ * matrix (S0.10, >> 3, scale), wrap, FB accumulation, bump alpha */
+static void test_indirect(void)
+{
+    FlipperRig *r = rig_new(1);
+    const uint8_t indtex[4] = { 11, 50, 100, 200 };     /* R, G, B, A */
+    TevIndirect ind;
+    int32_t tc[2] = { 0, 0 };
+    uint8_t bump;
+
+    /* matrix 0: MA = MD = 0.5, the rest 0, scale exponent 17 (x1) */
+    bp(r, BP_IND_MTXA0, 512 | 1u << 22);                /* s0 = 1 */
+    bp(r, BP_IND_MTXA0 + 1, 512u << 11 | 0u << 22);
+    bp(r, BP_IND_MTXA0 + 2, 1u << 22);                  /* s2 = 1: 1 + 16 */
+    /* matrix 1: MA = -1.0 (0x400), scale exponent 19 (x4) */
+    bp(r, BP_IND_MTXA0 + 3, 0x400 | 3u << 22);
+    bp(r, BP_IND_MTXA0 + 4, 0);
+    bp(r, BP_IND_MTXA0 + 5, 1u << 22);
+    flipper_tev_ind_prepare(r->core, &ind);
+    g_assert_cmpint(ind.shift[0], ==, 0);
+    g_assert_cmpint(ind.shift[1], ==, -2);
+    g_assert_cmpint(ind.mtx[1][0], ==, -1024);
+
+    /* ITF_8, bias S T U (-128), bump S, ITM_0: offsets (72, -28, -78) */
+    bump = flipper_tev_indirect(&ind, 7 << 4 | 1 << 7 | 1 << 9, 1000, 2000,
+                                indtex, tc);
+    g_assert_cmpint(tc[0], ==, 1000 + (512 * 72 >> 3));
+    g_assert_cmpint(tc[1], ==, 2000 + (512 * -28 >> 3));
+    g_assert_cmpint(bump, ==, 200 & 0xF8);
+    /* the same added to the previous coordinate (FB), s wrapped at 64 */
+    bump = flipper_tev_indirect(&ind, 7 << 4 | 1 << 9 | 3 << 13 | 1 << 20,
+                                10000, 2000, indtex, tc);
+    g_assert_cmpint(tc[0], ==, 1000 + 4608 + (10000 & 8191) + 4608);
+    g_assert_cmpint(tc[1], ==, 2000 - 1792 + 2000 - 1792);
+    g_assert_cmpint(bump, ==, 0);
+    /* ITF_5 (A >> 3 = 25, +1 bias on S), ITM_1 x4, bump T << 5 */
+    bump = flipper_tev_indirect(&ind, 1 << 2 | 1 << 4 | 2 << 7 | 2 << 9, 0, 0,
+                                indtex, tc);
+    g_assert_cmpint(tc[0], ==, (-1024 * 26 >> 3) * 4);
+    g_assert_cmpint(tc[1], ==, 0);
+    g_assert_cmpint(bump, ==, (uint8_t)(100 << 5));
+    /* dynamic T matrix (ITM_T0 = 9): s, t * (B >> 4) / 256, ITF_4 */
+    bump = flipper_tev_indirect(&ind, 2 << 2 | 9 << 9, 2560, -2560, indtex,
+                                tc);
+    g_assert_cmpint(tc[0], ==, 2560 + 2560 * 6 / 256);
+    g_assert_cmpint(tc[1], ==, -2560 + -2560 * 6 / 256);
+    rig_free(r);
+}
+
 /* ---- bad input ----------------------------------------------------------- */
 
 static unsigned errors(void)
@@ -625,6 +674,7 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/tex/mipmap", test_mipmap);
     g_test_add_func("/flipper/tex/lod", test_lod);
     g_test_add_func("/flipper/tex/preload", test_preload);
+    g_test_add_func("/flipper/tex/indirect", test_indirect);
     g_test_add_func("/flipper/tex/bad-maps", test_bad_maps);
     g_test_add_func("/flipper/tex/bad-tlut-loads", test_bad_tlut_loads);
     g_test_add_func("/flipper/tex/bad-draw", test_bad_draw);

@@ -157,23 +157,11 @@ static long command_size(const uint8_t *buf, size_t len)
     }
 }
 
-/* indirect texturing is later work: say so once per reset */
-static void log_unmodelled_draw(FlipperCore *c)
-{
-    uint32_t gen = c->bp[BP_GENMODE];
-
-    if (G3D_FIELD_EX32(gen, BP_GENMODE_R, NBMP) != 0 && !c->logged_unimp_tex) {
-        g3d_unimp("flipper: TEV: indirect texture stages are not modelled");
-        c->logged_unimp_tex = true;
-    }
-}
-
 static void begin_draw(FlipperCore *c, GXDecoder *d, uint8_t op, uint16_t n)
 {
     if (n == 0) {
         return;
     }
-    log_unmodelled_draw(c);
     d->in_draw = true;
     d->prim = GX_DRAW_PRIM(op);
     d->vat = GX_DRAW_VAT(op);

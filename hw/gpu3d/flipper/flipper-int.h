@@ -233,7 +233,6 @@ struct FlipperCore {
     FlipperThreadStats *tstats;
     FlipperTevFast tev_fast;    /* valid while !tev_fast_dirty */
     bool tev_fast_dirty;        /* a BP register changed since */
-    bool logged_unimp_tex;      /* texturing: logged once per reset */
     bool logged_unimp_z16;
 
     FlipperStats stats;
@@ -353,6 +352,7 @@ typedef struct TevPixel {
     uint32_t z;
     uint8_t col[2][4];          /* rasterised colour channels, RGBA */
     const uint8_t (*tex)[4];    /* per stage: the sampled texel, RGBA */
+    const uint8_t *bump;        /* per stage: the indirect bump alpha */
 } TevPixel;
 /* the TEV state decoded once per triangle */
 typedef struct TevStage {
@@ -390,6 +390,22 @@ void flipper_tx_lod(const TxMap *m, const float uv00[2], const float uv10[2],
                     const float uv01[2], int *lod, bool *linear);
 void flipper_tx_load_tlut(FlipperCore *c);
 void flipper_tx_preload(FlipperCore *c);
+
+/* tev.c: indirect texturing (BP 0x06-0x0E matrices, 0x10-0x1F IND_CMD) */
+typedef struct TevIndirect {
+    int32_t mtx[3][6];          /* MA-MF, signed 11-bit (S0.10) */
+    int shift[3];               /* 17 - the 6-bit scale exponent */
+} TevIndirect;
+void flipper_tev_ind_prepare(FlipperCore *c, TevIndirect *ind);
+/*
+ * One stage's indirect step: from its coordinate (s, t) (s17.7), the
+ * indirect texel `indtex` (RGBA) of stage IND_CMD.BT, update the texture
+ * coordinate tc[2] (replaced, or added to with FB) and return the bump
+ * alpha.
+ */
+uint8_t flipper_tev_indirect(const TevIndirect *ind, uint32_t cmd, int32_t s,
+                             int32_t t, const uint8_t indtex[4],
+                             int32_t tc[2]);
 
 /* pe.c */
 void flipper_pe_reset(FlipperCore *c);

@@ -21,7 +21,10 @@
  * quad (covered or not) so that the quad gives each textured stage its LOD;
  * the TEV receives them as s17.7 (truncated). A stage whose texture
  * coordinate number is not below GEN_MODE.NTEX uses coordinate 0 (the
- * hardware quirk Dolphin models); with NTEX = 0 textures read 0.
+ * hardware quirk Dolphin models); with NTEX = 0 textures read 0. The
+ * indirect stages (GEN_MODE.NBMP, RAS1_IREF, RAS1_SS0/1) are sampled for
+ * the quad too, and each TEV stage's IND_CMD step (tev.c) moves its
+ * coordinate before its sample and gives its bump alpha.
  *
  * Scissor: BP 0x20/0x21 are inclusive corners with +342. The rectangle is
  * tried at the offset and at offsets 1024 pixels apart (the coordinates
@@ -61,6 +64,10 @@ typedef struct RasTex {
     int ntex, nstages;
     uint16_t tex_stages;        /* bit n: stage n samples a texture */
     uint8_t stage_map[16], stage_coord[16];
+    uint32_t ind_cmd[16];       /* IND_CMD per stage (0: no indirect step) */
+    int nind;                   /* indirect stages (GEN_MODE.NBMP) */
+    uint8_t ind_map[4], ind_coord[4], ind_ss[4], ind_ts[4];
+    TevIndirect ind;
     GXSlope w, tex[8][3];
     TxMap map[8];
 } RasTex;
@@ -138,32 +145,76 @@ static void quad_uv(const RasTex *t, const G3DQuad *q, float uv[4][8][2])
     }
 }
 
-/* every textured stage's texel for the covered pixels of the quad */
+/*
+ * Every textured stage's texel, and every stage's bump alpha, for the
+ * covered pixels of the quad: the indirect stages' texels first (at their
+ * coordinates scaled down by RAS1_SS), then per TEV stage the indirect step
+ * (which may move the coordinate) and the sample.
+ */
 static void quad_texels(const RasTex *t, const G3DQuad *q,
-                        uint8_t texel[4][16][4])
+                        uint8_t texel[4][16][4], uint8_t bump[4][16])
 {
     float uv[4][8][2];
-    int s, i;
+    int32_t st[4][8][2], tc[4][2];
+    uint8_t ind[4][4][4];
+    int s, i, n;
 
+    memset(bump, 0, sizeof(uint8_t) * 4 * 16);
     if (t->ntex == 0) {
         memset(texel, 0, sizeof(uint8_t) * 4 * 16 * 4);
         return;
     }
     quad_uv(t, q, uv);
-    for (s = 0; s < t->nstages; s++) {
-        const TxMap *m = &t->map[t->stage_map[s]];
-        int tc = t->stage_coord[s], lod;
+    for (i = 0; i < 4; i++) {
+        for (n = 0; n < t->ntex; n++) {
+            st[i][n][0] = f2i_trunc(uv[i][n][0] * 128.0f);
+            st[i][n][1] = f2i_trunc(uv[i][n][1] * 128.0f);
+        }
+    }
+    memset(ind, 0, sizeof(ind));
+    for (n = 0; n < t->nind; n++) {
+        const TxMap *m = &t->map[t->ind_map[n]];
+        int ic = t->ind_coord[n], lod;
         bool linear;
 
+        flipper_tx_lod(m, uv[0][ic], uv[1][ic], uv[2][ic], &lod, &linear);
+        for (i = 0; i < 4; i++) {
+            if (q->mask & (1u << i)) {
+                flipper_tx_sample(m, st[i][ic][0] >> t->ind_ss[n],
+                                  st[i][ic][1] >> t->ind_ts[n], lod, linear,
+                                  ind[i][n]);
+            }
+        }
+    }
+    memset(tc, 0, sizeof(tc));
+    for (s = 0; s < t->nstages; s++) {
+        const TxMap *m = &t->map[t->stage_map[s]];
+        int c = t->stage_coord[s], lod;
+        uint32_t cmd = t->ind_cmd[s];
+        bool linear;
+
+        for (i = 0; i < 4; i++) {
+            if (!(q->mask & (1u << i))) {
+                continue;
+            }
+            if (cmd) {
+                bump[i][s] = flipper_tev_indirect(&t->ind, cmd, st[i][c][0],
+                                                  st[i][c][1],
+                                                  ind[i][cmd & 3], tc[i]);
+            } else {
+                tc[i][0] = st[i][c][0];
+                tc[i][1] = st[i][c][1];
+            }
+        }
         if (!((t->tex_stages >> s) & 1)) {
             continue;
         }
-        flipper_tx_lod(m, uv[0][tc], uv[1][tc], uv[2][tc], &lod, &linear);
+        /* the LOD comes from the coordinate before the indirect step */
+        flipper_tx_lod(m, uv[0][c], uv[1][c], uv[2][c], &lod, &linear);
         for (i = 0; i < 4; i++) {
             if (q->mask & (1u << i)) {
-                flipper_tx_sample(m, f2i_trunc(uv[i][tc][0] * 128.0f),
-                                  f2i_trunc(uv[i][tc][1] * 128.0f), lod,
-                                  linear, texel[i][s]);
+                flipper_tx_sample(m, tc[i][0], tc[i][1], lod, linear,
+                                  texel[i][s]);
             }
         }
     }
@@ -176,11 +227,12 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
     FlipperThreadStats *st = &c->tstats[thread];
     bool ztest = c->bp[BP_ZMODE] & 1;
     bool early = (c->bp[BP_ZCOMPARE] >> 6) & 1;
-    uint8_t texel[4][16][4];
+    static const uint8_t no_bump[16];
+    uint8_t texel[4][16][4], bump[4][16];
     int i, ch, k;
 
     if (t->tx) {
-        quad_texels(t->tx, q, texel);
+        quad_texels(t->tx, q, texel, bump);
     }
 
     for (i = 0; i < 4; i++) {
@@ -194,6 +246,7 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
         px.x = q->x + (i & 1);
         px.y = q->y + (i >> 1);
         px.tex = texel[i];
+        px.bump = t->tx ? bump[i] : no_bump;
         zf = slope_at(&t->z, px.x, px.y);
         zf = zf < 0.0f ? 0.0f : zf > 16777215.0f ? 16777215.0f : zf;
         px.z = (uint32_t)f2i_trunc(zf);
@@ -369,7 +422,8 @@ static const RasTex *setup_textures(FlipperCore *c, const SlopeCtx *ctx,
     int s, k, j;
 
     for (s = 0; s < nstages; s++) {
-        if ((c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1) + 6)) & 1) {
+        if (((c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1) + 6)) & 1) ||
+            (c->bp[BP_IND_CMD0 + s] & 0xFFFFFF)) {
             break;
         }
     }
@@ -384,17 +438,38 @@ static const RasTex *setup_textures(FlipperCore *c, const SlopeCtx *ctx,
         g3d_guest_error("flipper: GEN_MODE: %d texture coordinates", t->ntex);
         t->ntex = 8;
     }
+    t->nind = G3D_FIELD_EX32(gen, BP_GENMODE_R, NBMP);
+    if (t->nind > 4) {
+        g3d_guest_error("flipper: GEN_MODE: %d indirect stages", t->nind);
+        t->nind = 4;
+    }
+    for (s = 0; s < t->nind; s++) {
+        uint32_t iref = c->bp[BP_IREF] >> (6 * s);
+        uint32_t ss = c->bp[BP_RAS1_SS0 + s / 2] >> (8 * (s & 1));
+        int tc = (iref >> 3) & 7;
+
+        t->ind_map[s] = iref & 7;
+        t->ind_coord[s] = tc < t->ntex ? tc : 0;
+        t->ind_ss[s] = ss & 15;
+        t->ind_ts[s] = (ss >> 4) & 15;
+        if (t->ntex && !(mapped & (1u << t->ind_map[s]))) {
+            flipper_tx_setup(c, t->ind_map[s], &t->map[t->ind_map[s]]);
+            mapped |= 1u << t->ind_map[s];
+        }
+    }
+    flipper_tev_ind_prepare(c, &t->ind);
     for (s = 0; s < t->nstages; s++) {
         uint32_t order = c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1));
         int map = G3D_FIELD_EX32(order, BP_TREF_R, TI);
         int tc = G3D_FIELD_EX32(order, BP_TREF_R, TC);
 
+        t->ind_cmd[s] = c->bp[BP_IND_CMD0 + s] & 0xFFFFFF;
+        t->stage_map[s] = map;
+        t->stage_coord[s] = tc < t->ntex ? tc : 0;
         if (!G3D_FIELD_EX32(order, BP_TREF_R, TE)) {
             continue;
         }
         t->tex_stages |= 1u << s;
-        t->stage_map[s] = map;
-        t->stage_coord[s] = tc < t->ntex ? tc : 0;
         if (t->ntex && !(mapped & (1u << map))) {
             flipper_tx_setup(c, map, &t->map[map]);
             mapped |= 1u << map;

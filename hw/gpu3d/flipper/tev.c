@@ -12,8 +12,17 @@
  *
  * A stage that enables a texture takes the texel the rasteriser sampled
  * for it (tx.c) through its TSWAP table; TEXC/TEXA keep the last texel of
- * the pixel in stages without one (0 before the first). Indirect texturing
- * is not modelled (logged).
+ * the pixel in stages without one (0 before the first).
+ *
+ * Indirect texturing (flipper_tev_indirect, digest §3.6 IND_CMD/IND_MTX,
+ * the arithmetic of Dolphin's software renderer): the indirect texel's
+ * A, B, G give (s, t, u) offsets of 8/5/4/3 bits (FMT), biased by -128
+ * (8-bit) or +1 per BIAS bit; a static matrix (S0.10 elements, result >> 3)
+ * or a dynamic one (s or t times the offset / 256) scaled by 2^(scale-17)
+ * gives the offset added to the stage's coordinate, wrapped per SW/TW;
+ * FB adds the previous stage's coordinate. The bump alpha (BS) is the
+ * selected offset's low bits masked or shifted by the format, and feeds
+ * colour channels 5/6.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -213,6 +222,99 @@ static bool alpha_test(FlipperCore *c, int alpha)
     }
 }
 
+void flipper_tev_ind_prepare(FlipperCore *c, TevIndirect *ind)
+{
+    int m, k;
+
+    for (m = 0; m < 3; m++) {
+        int scale = 0;
+        for (k = 0; k < 3; k++) {
+            uint32_t w = c->bp[BP_IND_MTXA0 + 3 * m + k];
+            ind->mtx[m][2 * k] = sext11(w);
+            ind->mtx[m][2 * k + 1] = sext11(w >> 11);
+            scale |= (int)((w >> 22) & 3) << (2 * k);
+        }
+        ind->shift[m] = 17 - scale;
+    }
+}
+
+static int32_t ind_wrap(int32_t coord, unsigned mode)
+{
+    static const int32_t mask[6] = { 0, 256 * 128 - 1, 128 * 128 - 1,
+                                     64 * 128 - 1, 32 * 128 - 1, 16 * 128 - 1 };
+
+    if (mode == 0) {
+        return coord;
+    }
+    return mode < 6 ? coord & mask[mode] : 0;
+}
+
+/* a shift by `shift` (left when negative), as x86 does it on 32 bits */
+static int32_t ind_scale(int64_t v, int shift)
+{
+    uint32_t u = (uint32_t)(int32_t)v;
+
+    if (shift >= 0) {
+        return (int32_t)u >> (shift & 31);
+    }
+    return (int32_t)(u << ((-shift) & 31));
+}
+
+uint8_t flipper_tev_indirect(const TevIndirect *ind, uint32_t cmd, int32_t s,
+                             int32_t t, const uint8_t indtex[4],
+                             int32_t tc[2])
+{
+    unsigned fmt = (cmd >> 2) & 3, bias = (cmd >> 4) & 7, bs = (cmd >> 7) & 3;
+    unsigned mtx = (cmd >> 9) & 15, sw = (cmd >> 13) & 7, tw = (cmd >> 16) & 7;
+    static const int fmt_shift[4] = { 0, 3, 4, 5 };
+    int biasval = fmt == 0 ? -128 : 1;
+    int32_t off[3];
+    int64_t trans[2] = { 0, 0 };
+    uint8_t bump;
+    int k;
+
+    /* (s, t, u) from the texel's A, B, G */
+    off[0] = indtex[A] >> fmt_shift[fmt];
+    off[1] = indtex[B] >> fmt_shift[fmt];
+    off[2] = indtex[G] >> fmt_shift[fmt];
+    bump = bs == 0 ? 0 : indtex[bs == 1 ? A : bs == 2 ? B : G];
+    bump = fmt == 0 ? (uint8_t)(bump & 0xF8) : (uint8_t)(bump << (8 - fmt_shift[fmt]));
+    for (k = 0; k < 3; k++) {
+        off[k] += (bias >> k) & 1 ? biasval : 0;
+    }
+    if ((mtx & 3) != 0 && (mtx >> 2) < 3) {
+        const int32_t *m = ind->mtx[(mtx & 3) - 1];
+        switch (mtx >> 2) {
+        case 0:     /* static: S0.10 elements, S17.7 result */
+            trans[0] = ((int64_t)m[0] * off[0] + (int64_t)m[2] * off[1] +
+                        (int64_t)m[4] * off[2]) >> 3;
+            trans[1] = ((int64_t)m[1] * off[0] + (int64_t)m[3] * off[1] +
+                        (int64_t)m[5] * off[2]) >> 3;
+            break;
+        case 1:     /* dynamic S */
+            trans[0] = (int64_t)s * off[0] / 256;
+            trans[1] = (int64_t)t * off[0] / 256;
+            break;
+        default:    /* dynamic T */
+            trans[0] = (int64_t)s * off[1] / 256;
+            trans[1] = (int64_t)t * off[1] / 256;
+            break;
+        }
+        trans[0] = ind_scale(trans[0], ind->shift[(mtx & 3) - 1]);
+        trans[1] = ind_scale(trans[1], ind->shift[(mtx & 3) - 1]);
+    }
+    if ((cmd >> 20) & 1) {
+        tc[0] = (int32_t)((uint32_t)tc[0] + (uint32_t)ind_wrap(s, sw) +
+                          (uint32_t)trans[0]);
+        tc[1] = (int32_t)((uint32_t)tc[1] + (uint32_t)ind_wrap(t, tw) +
+                          (uint32_t)trans[1]);
+    } else {
+        tc[0] = (int32_t)((uint32_t)ind_wrap(s, sw) + (uint32_t)trans[0]);
+        tc[1] = (int32_t)((uint32_t)ind_wrap(t, tw) + (uint32_t)trans[1]);
+    }
+    return bump;
+}
+
 static float fog_float(uint32_t v)
 {
     /* sign 19, exponent 11-18, 11-bit mantissa: the top of an f32 */
@@ -377,8 +479,13 @@ bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
             for (k = 0; k < 4; k++) {
                 ras[k] = p->col[st->chan][st->ras_swap[k]];
             }
+        } else if (st->chan == 5 || st->chan == 6) {
+            /* the indirect bump alpha, 6: normalised (top bits repeated) */
+            uint8_t b = p->bump[s];
+            b = st->chan == 6 ? (uint8_t)(b | b >> 5) : b;
+            ras[R] = ras[G] = ras[B] = ras[A] = b;
         } else {
-            /* 5/6 alpha bump (no indirect stages: 0), 7 zero, others zero */
+            /* 7 zero, others (reserved) zero */
             memset(ras, 0, sizeof(ras));
         }
 
