@@ -475,7 +475,6 @@ static void scene_cube(FlipperScene *s, GByteArray *b)
 
 /* ---- textured scenes --------------------------------------------------- */
 
-#define SCENE_TEX_ADDR 0x00500000u      /* textures and TLUTs */
 
 /* a deterministic hash for texel values */
 static uint32_t tex_hash(uint32_t x, uint32_t y, uint32_t salt)

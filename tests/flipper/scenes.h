@@ -18,6 +18,7 @@
 #define SCENE_XFB_ADDR      0x00200000u    /* the display copy's target */
 #define SCENE_SCRATCH_ADDR  0x00800000u    /* the clearing texture copy's */
 #define SCENE_DATA_ADDR     0x00400000u    /* arrays and display lists */
+#define SCENE_TEX_ADDR      0x00500000u    /* textures and TLUTs */
 #define SCENE_W 640
 #define SCENE_H 480
 
