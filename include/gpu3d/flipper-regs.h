@@ -438,8 +438,12 @@ enum {
     BP_FIELDMODE      = 0x68,
     BP_BUSCLOCK1      = 0x69,
     BP_TX_SETMODE0    = 0x80,     /* 0x80-0x83, 0xA0-0xA3 */
+    BP_TX_SETMODE1    = 0x84,
     BP_TX_SETIMAGE0   = 0x88,
+    BP_TX_SETIMAGE1   = 0x8C,
+    BP_TX_SETIMAGE2   = 0x90,
     BP_TX_SETIMAGE3   = 0x94,
+    BP_TX_SETTLUT     = 0x98,
     BP_TEV_COLOR_ENV0 = 0xC0,     /* even: colour, odd: alpha, 16 stages */
     BP_TEV_REGISTERL0 = 0xE0,     /* 0xE0-0xE7: L/H pairs */
     BP_FOGRANGE       = 0xE8,
@@ -454,6 +458,76 @@ enum {
     BP_TEV_KSEL0      = 0xF6,     /* 0xF6-0xFD */
     BP_MASK           = 0xFE,
 };
+
+/*
+ * Texture map n (0-7) registers: BP base + (n & 3) + 0x20 * (n >> 2)
+ * (doc 5.11.1 0x80-0xBB, digest §3.6).
+ */
+#define BP_TX_REG(base, n) ((base) + ((n) & 3) + 0x20 * ((n) >> 2))
+
+G3D_REG32(BP_TX_SETMODE0_R, 0)
+    G3D_FIELD(BP_TX_SETMODE0_R, WRAP_S, 0, 2)       /* 0 clamp, 1 repeat, 2 mirror */
+    G3D_FIELD(BP_TX_SETMODE0_R, WRAP_T, 2, 2)
+    G3D_FIELD(BP_TX_SETMODE0_R, MAG_FILTER, 4, 1)   /* 1 linear */
+    G3D_FIELD(BP_TX_SETMODE0_R, MIN_FILTER, 5, 3)   /* bits 0-1 mip mode, bit 2 linear */
+    G3D_FIELD(BP_TX_SETMODE0_R, DIAGLOAD, 8, 1)
+    G3D_FIELD(BP_TX_SETMODE0_R, LODBIAS, 9, 8)      /* signed s2.5 */
+    G3D_FIELD(BP_TX_SETMODE0_R, MAXANISO, 19, 2)
+    G3D_FIELD(BP_TX_SETMODE0_R, LODCLAMP, 21, 1)
+G3D_REG32(BP_TX_SETMODE1_R, 0)
+    G3D_FIELD(BP_TX_SETMODE1_R, MIN_LOD, 0, 8)      /* u4.4 */
+    G3D_FIELD(BP_TX_SETMODE1_R, MAX_LOD, 8, 8)
+G3D_REG32(BP_TX_SETIMAGE0_R, 0)
+    G3D_FIELD(BP_TX_SETIMAGE0_R, WIDTH_M1, 0, 10)
+    G3D_FIELD(BP_TX_SETIMAGE0_R, HEIGHT_M1, 10, 10)
+    G3D_FIELD(BP_TX_SETIMAGE0_R, FORMAT, 20, 4)
+G3D_REG32(BP_TX_SETIMAGE1_R, 0)
+    G3D_FIELD(BP_TX_SETIMAGE1_R, TMEM_OFFSET, 0, 15)
+    G3D_FIELD(BP_TX_SETIMAGE1_R, IMAGE_TYPE, 21, 1) /* 1 preloaded */
+G3D_REG32(BP_TX_SETIMAGE2_R, 0)
+    G3D_FIELD(BP_TX_SETIMAGE2_R, TMEM_OFFSET, 0, 15)
+G3D_REG32(BP_TX_SETIMAGE3_R, 0)
+    G3D_FIELD(BP_TX_SETIMAGE3_R, IMAGE_BASE, 0, 24) /* address >> 5 */
+G3D_REG32(BP_TX_SETTLUT_R, 0)
+    G3D_FIELD(BP_TX_SETTLUT_R, TMEM_OFFSET, 0, 10)  /* 512-byte units in the high bank */
+    G3D_FIELD(BP_TX_SETTLUT_R, FORMAT, 10, 2)
+G3D_REG32(BP_LOADTLUT0_R, 0)
+    G3D_FIELD(BP_LOADTLUT0_R, BASE, 0, 24)          /* MEM1 address >> 5 */
+G3D_REG32(BP_LOADTLUT1_R, 0)
+    G3D_FIELD(BP_LOADTLUT1_R, TMEM_OFFSET, 0, 10)   /* 512-byte units in the high bank */
+    G3D_FIELD(BP_LOADTLUT1_R, COUNT, 10, 11)        /* 32-byte blocks (16 entries) */
+/* RAS1_TREF: stage 2k in bits 0-11, stage 2k+1 in bits 12-23 */
+G3D_REG32(BP_TREF_R, 0)
+    G3D_FIELD(BP_TREF_R, TI, 0, 3)
+    G3D_FIELD(BP_TREF_R, TC, 3, 3)
+    G3D_FIELD(BP_TREF_R, TE, 6, 1)
+    G3D_FIELD(BP_TREF_R, CC, 7, 3)
+
+/* texture formats (TX_SETIMAGE0 FORMAT, digest §4) */
+enum {
+    TX_FMT_I4 = 0, TX_FMT_I8 = 1, TX_FMT_IA4 = 2, TX_FMT_IA8 = 3,
+    TX_FMT_RGB565 = 4, TX_FMT_RGB5A3 = 5, TX_FMT_RGBA8 = 6,
+    TX_FMT_C4 = 8, TX_FMT_C8 = 9, TX_FMT_C14X2 = 10, TX_FMT_CMPR = 14,
+};
+enum { TLUT_FMT_IA8 = 0, TLUT_FMT_RGB565 = 1, TLUT_FMT_RGB5A3 = 2 };
+#define FLIPPER_TMEM_SIZE 0x100000u         /* TMEM: low and high banks */
+#define FLIPPER_TMEM_TLUT_BASE 0x80000u     /* TLUTs: the high bank */
+#define FLIPPER_TMEM_TLUT_SIZE 0x80000u
+G3D_REG32(BP_PRELOAD_MODE_R, 0)
+    G3D_FIELD(BP_PRELOAD_MODE_R, COUNT, 0, 15)      /* 32-byte lines (type 3: pairs) */
+    G3D_FIELD(BP_PRELOAD_MODE_R, TYPE, 15, 2)       /* 3: RGBA8 AR/GB to even/odd */
+
+/* XF texgen (0x1040 + n, digest §3.5) */
+G3D_REG32(XF_TEXGEN_R, 0)
+    G3D_FIELD(XF_TEXGEN_R, PROJECTION, 1, 1)        /* 1: STQ (3x4) */
+    G3D_FIELD(XF_TEXGEN_R, INPUT_FORM, 2, 1)        /* 1: ABC1 */
+    G3D_FIELD(XF_TEXGEN_R, TYPE, 4, 3)              /* 0 regular, 1 emboss, 2/3 colour */
+    G3D_FIELD(XF_TEXGEN_R, SOURCE_ROW, 7, 5)
+    G3D_FIELD(XF_TEXGEN_R, EMBOSS_SOURCE, 12, 3)
+    G3D_FIELD(XF_TEXGEN_R, EMBOSS_LIGHT, 15, 3)
+G3D_REG32(XF_DUALTEX_R, 0)
+    G3D_FIELD(XF_DUALTEX_R, DUALMTX, 0, 6)
+    G3D_FIELD(XF_DUALTEX_R, NORMALIZE, 8, 1)
 
 /* GEN_MODE */
 G3D_REG32(BP_GENMODE_R, 0)

@@ -4,10 +4,12 @@
  * frames/s of every image-test scene the way a guest drives the device
  * (gather pipe -> FIFO -> GP -> EFB copy -> VI scanout of the XFB), at 1
  * and N render threads, beside a memory-bandwidth baseline (memset / memcpy
- * of an EFB-sized frame) measured in the same run. Texturing is not
- * modelled yet, so there is no bilinear case.
+ * of an EFB-sized frame) measured in the same run. The bilinear case
+ * draws the Gouraud quads modulated by a 256x256 RGBA8 texture, bilinear,
+ * repeated, about 1.5 texels a pixel.
  *
- *   bench-flipper [seconds-per-case] [threads]
+ *   bench-flipper [seconds-per-case] [threads] [only: cases/scenes whose
+ *                 name contains this]
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -18,6 +20,9 @@
 
 #include "gx-build.h"
 #include "rig.h"
+#include "tex-build.h"
+
+#define BENCH_TEX_ADDR 0x00600000u
 
 static double now(void)
 {
@@ -27,7 +32,7 @@ static double now(void)
 typedef struct Case {
     const char *name;
     uint32_t zmode, blendmode;
-    bool gouraud, small;
+    bool gouraud, small, textured;
 } Case;
 
 static const Case cases[] = {
@@ -36,7 +41,22 @@ static const Case cases[] = {
     { "depth-tested", 0x17, 0x18, true, false },
     { "blended", 0x00, 0x18 | 1 | 5 << 5 | 4 << 8, true, false },
     { "small triangles", 0x17, 0x18, true, true },
+    { "bilinear tex", 0x00, 0x18, true, false, true },
 };
+
+/* texture map 0: 256x256 RGBA8 at BENCH_TEX_ADDR, bilinear, repeat;
+ * the scenes' texturing state (VAT 6), stage 0 = TEXC * RASC */
+static void tex_state(GByteArray *b)
+{
+    scene_tex_begin(b, 1, 1);
+    gx_bp(b, BP_SU_SSIZE0, 255);
+    gx_bp(b, BP_SU_SSIZE0 + 1, 255);
+    gx_tex_map(b, 0, TX_FMT_RGBA8, 256, 256, BENCH_TEX_ADDR,
+               0x05 | 1 << 4 | 4 << 5, 0, 0);
+    gx_bp(b, BP_TREF0, 0x380040);
+    gx_bp(b, BP_TEV_COLOR_ENV0, 0x08F8AF);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08F2F0);
+}
 
 /* one batch of a case: full-screen quads, or a grid of ~8-pixel triangles */
 static GByteArray *case_stream(const Case *k)
@@ -56,6 +76,17 @@ static GByteArray *case_stream(const Case *k)
                 scene_vtx(b, x + 2.0f / 160, y, -0.5f, 0x00FF00C0);
                 scene_vtx(b, x, y - 2.0f / 120, -0.5f, 0x0000FFC0);
             }
+        }
+        return b;
+    }
+    if (k->textured) {
+        tex_state(b);
+        gx_draw(b, GX_DRAW_QUADS, 6, 8 * 4);
+        for (i = 0; i < 8; i++) {
+            scene_tex_vtx(b, -1, 1, -0.5f, 0xFF0000FF, 0.0f, 0.0f);
+            scene_tex_vtx(b, 1, 1, -0.5f, 0x00FF00FF, 3.7f, 0.1f);
+            scene_tex_vtx(b, 1, -1, -0.5f, 0x0000FFFF, 3.6f, 2.9f);
+            scene_tex_vtx(b, -1, -1, -0.5f, 0xFFFFFFFF, -0.1f, 2.8f);
         }
         return b;
     }
@@ -79,6 +110,16 @@ static void run_case(const Case *k, double secs, int threads)
     double t0, t;
     unsigned n = 0;
 
+    if (k->textured) {
+        int x, y;
+        for (y = 0; y < 256; y++) {
+            for (x = 0; x < 256; x++) {
+                tex_put(TX_FMT_RGBA8, r->mem1 + BENCH_TEX_ADDR, 256, x, y,
+                        0xFF000000u | (uint32_t)(x ^ y) << 16 |
+                        (uint32_t)x << 8 | (uint32_t)y);
+            }
+        }
+    }
     /* the scene's state (viewport, TEV, formats), then the case's draws */
     flipper_gx_exec(r->core, pro->data, pro->len);
     flipper_gx_exec(r->core, s->fifo->data, s->fifo->len);
@@ -155,6 +196,7 @@ int main(int argc, char **argv)
 {
     double secs = argc > 1 ? atof(argv[1]) : 0.5;
     int nthr = argc > 2 ? atoi(argv[2]) : (int)g_get_num_processors();
+    const char *only = argc > 3 ? argv[3] : "";
     const char *const *sc;
     size_t i;
 
@@ -163,12 +205,18 @@ int main(int argc, char **argv)
     }
     baseline(secs);
     for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        if (!strstr(cases[i].name, only)) {
+            continue;
+        }
         run_case(&cases[i], secs, 1);
         if (nthr > 1) {
             run_case(&cases[i], secs, nthr);
         }
     }
     for (sc = flipper_scene_names(); *sc; sc++) {
+        if (!strstr(*sc, only)) {
+            continue;
+        }
         run_frame(*sc, secs, 1);
         if (nthr > 1) {
             run_frame(*sc, secs, nthr);

@@ -14,7 +14,8 @@
  * touches memory it must not: run it under ASan/UBSan.
  *
  * Seeds (gpu3d_fuzz_seed) are the image tests' scenes, so mutations reach
- * the whole pipeline.
+ * the whole pipeline, texturing included (texture and TLUT blobs, TX/TEV/
+ * indirect registers, texgens).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -52,9 +53,10 @@ static void put32(uint8_t *p, uint32_t v)
 
 static void clear_mem(void)
 {
-    /* where the scenes and the harness put data: FIFO, XFB, arrays */
+    /* where the scenes and the harness put data: FIFO, XFB, arrays,
+     * textures */
     static const uint32_t at[] = { RIG_FIFO_BASE, SCENE_XFB_ADDR,
-                                   SCENE_DATA_ADDR };
+                                   SCENE_DATA_ADDR, SCENE_TEX_ADDR };
     size_t i;
 
     for (i = 0; i < G_N_ELEMENTS(at); i++) {

@@ -98,6 +98,19 @@ void gx_pad32(GByteArray *b)
     }
 }
 
+void gx_tex_map(GByteArray *b, int map, unsigned fmt, int w, int h,
+                uint32_t addr, uint32_t mode0, uint32_t mode1, uint32_t tlut)
+{
+    gx_bp(b, BP_TX_REG(BP_TX_SETMODE0, map), mode0);
+    gx_bp(b, BP_TX_REG(BP_TX_SETMODE1, map), mode1);
+    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE0, map),
+          (uint32_t)(w - 1) | (uint32_t)(h - 1) << 10 | fmt << 20);
+    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE1, map), 3 << 15 | 3 << 18);
+    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE2, map), 3 << 15 | 3 << 18 | 0x4000);
+    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE3, map), addr >> 5);
+    gx_bp(b, BP_TX_REG(BP_TX_SETTLUT, map), tlut);
+}
+
 void gx_begin_frame(GByteArray *b, uint32_t clear_rgba)
 {
     GX_EMIT(b, 1024, fgx_begin_frame(g, clear_rgba));

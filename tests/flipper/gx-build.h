@@ -34,6 +34,10 @@ void gx_draw(GByteArray *b, uint8_t prim, int vat, uint16_t count);
 void gx_call_dl(GByteArray *b, uint32_t addr, uint32_t size);
 /* NOPs up to a 32-byte boundary */
 void gx_pad32(GByteArray *b);
+/* texture map `map` (0-7): mode, image in MEM1 (cached: libogc's 32 KB
+ * even/odd TMEM regions), TLUT word (SETTLUT) for paletted formats */
+void gx_tex_map(GByteArray *b, int map, unsigned fmt, int w, int h,
+                uint32_t addr, uint32_t mode0, uint32_t mode1, uint32_t tlut);
 /* fgx_begin_frame / fgx_copy_to_xfb of gpu3d/flipper-cmd.h */
 void gx_begin_frame(GByteArray *b, uint32_t clear_rgba);
 void gx_copy_to_xfb(GByteArray *b, uint32_t xfb);

@@ -13,6 +13,7 @@
 
 #include "flipper/flipper.h"
 #include "gx-build.h"
+#include "tex-build.h"
 #include "flipper-scene.h"      /* guest/: the demo's frame */
 
 /* ---- helpers --------------------------------------------------------------- */
@@ -471,6 +472,603 @@ static void scene_cube(FlipperScene *s, GByteArray *b)
     g_byte_array_append(b, buf, g.len);
 }
 
+
+/* ---- textured scenes --------------------------------------------------- */
+
+
+/* a deterministic hash for texel values */
+static uint32_t tex_hash(uint32_t x, uint32_t y, uint32_t salt)
+{
+    uint32_t h = x * 0x9E3779B1u ^ y * 0x85EBCA77u ^ salt * 0xC2B2AE3Du;
+
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+    return h;
+}
+
+void scene_tex_begin(GByteArray *b, int ntex, int nstages)
+{
+    static const float ident[12] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0 };
+
+    gx_xff(b, 0xF0, 12, ident);
+    gx_cp(b, CPR_MATINDEX_A, 60 << 6);
+    gx_xf1(b, XF_REG_MATINDEX_A, 60 << 6);
+    gx_cp(b, CPR_VCD_LO, 0x2200);
+    gx_cp(b, CPR_VCD_HI, VCD_DIRECT);             /* TEX0 direct */
+    gx_cp(b, CPR_VAT_A + 6, 0x40016009 | 1u << 21 | VTX_F32 << 22);
+    gx_cp(b, CPR_VAT_B + 6, 0x80000000);
+    gx_xf1(b, XF_REG_INVTXSPEC, 1 | 1 << 4);
+    gx_xf1(b, XF_REG_NUMTEX, (uint32_t)ntex);
+    gx_xf1(b, XF_REG_TEXGEN0, 5 << 7);            /* source row TEX0 */
+    gx_xf1(b, XF_REG_DUALTEX, 0);                 /* no post matrices */
+    gx_bp(b, BP_GENMODE, (uint32_t)ntex | 1 << 4 | (uint32_t)(nstages - 1) << 10);
+}
+
+void scene_tex_vtx(GByteArray *b, float x, float y, float z, uint32_t rgba,
+                   float s, float t)
+{
+    scene_vtx(b, x, y, z, rgba);
+    gx_f32(b, s);
+    gx_f32(b, t);
+}
+
+static void tex_vtx(GByteArray *b, float x, float y, uint32_t rgba, float s,
+                    float t)
+{
+    scene_tex_vtx(b, x, y, -0.5f, rgba, s, t);
+}
+
+/* an axis-aligned quad with (s, t) from (s0, t0) to (s1, t1) */
+static void tex_quad(GByteArray *b, float x0, float y0, float x1, float y1,
+                     float s0, float t0, float s1, float t1)
+{
+    gx_draw(b, GX_DRAW_QUADS, 6, 4);
+    tex_vtx(b, x0, y0, 0xFF4020FF, s0, t0);
+    tex_vtx(b, x1, y0, 0x20FF40C0, s1, t0);
+    tex_vtx(b, x1, y1, 0x2040FF80, s1, t1);
+    tex_vtx(b, x0, y1, 0xFFFFFF40, s0, t1);
+}
+
+/* texture coordinate n spans w x h texels */
+static void tex_scale(GByteArray *b, int n, int w, int h)
+{
+    gx_bp(b, (uint8_t)(BP_SU_SSIZE0 + 2 * n), (uint32_t)(w - 1));
+    gx_bp(b, (uint8_t)(BP_SU_SSIZE0 + 2 * n + 1), (uint32_t)(h - 1));
+}
+
+/* a texture of random raw texels (CMPR: random blocks), mip levels too */
+static uint32_t tex_random(FlipperScene *s, uint32_t addr, unsigned fmt,
+                           int w, int h, int levels, uint32_t salt)
+{
+    uint32_t size = tex_level_offset(fmt, w, h, levels);
+    uint8_t *d = flipper_scene_add_blob(s, addr, size);
+    int l, x, y;
+
+    for (l = 0; l < levels; l++) {
+        int lw = MAX(w >> l, 1), lh = MAX(h >> l, 1);
+        uint8_t *p = d + tex_level_offset(fmt, w, h, l);
+        if (fmt == TX_FMT_CMPR) {
+            for (y = 0; y < (lh + 3) / 4; y++) {
+                for (x = 0; x < (lw + 3) / 4; x++) {
+                    uint32_t r = tex_hash(x, y, salt + l);
+                    tex_put_cmpr(p, lw, x, y, (uint16_t)r, (uint16_t)(r >> 16),
+                                 tex_hash(y, x, salt ^ 0x55));
+                }
+            }
+            continue;
+        }
+        for (y = 0; y < lh; y++) {
+            for (x = 0; x < lw; x++) {
+                /* a smooth ramp with noise: visible structure per level */
+                uint32_t r = tex_hash(x, y, salt + l);
+                if (fmt == TX_FMT_RGBA8) {
+                    r = (r & 0xFF000000) | ((uint32_t)(x * 255 / lw)) << 16 |
+                        ((uint32_t)(y * 255 / lh)) << 8 | ((r >> 8) & 0xFF);
+                }
+                tex_put(fmt, p, lw, x, y, r);
+            }
+        }
+    }
+    return size;
+}
+
+/* stage 0: colour = lerp(RASC, TEXC, TEXA), alpha = TEXA */
+static void tex_stage0(GByteArray *b, int map)
+{
+    gx_bp(b, BP_TREF0, 0x380000 | 1 << 6 | (uint32_t)map);
+    gx_bp(b, BP_TEV_COLOR_ENV0, 0x08A89F);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFC0);
+}
+
+/* every direct format on its own map (0-7), nearest, with each wrap mode */
+static void scene_tex_formats(FlipperScene *s, GByteArray *b)
+{
+    static const struct {
+        unsigned fmt;
+        int w, h;
+        uint32_t mode0;
+        float s0, t0, s1, t1;
+    } q[8] = {
+        { TX_FMT_I4, 32, 32, 0x05, -0.5f, -0.5f, 1.5f, 1.5f },  /* repeat */
+        { TX_FMT_I8, 16, 16, 0x0A, -0.5f, -0.25f, 1.5f, 1.25f }, /* mirror */
+        { TX_FMT_IA4, 16, 8, 0x00, -0.25f, -0.25f, 1.25f, 1.25f }, /* clamp */
+        { TX_FMT_IA8, 8, 8, 0x09, 0.0f, 0.0f, 2.0f, 1.0f },
+        { TX_FMT_RGB565, 16, 16, 0x06, 0.0f, -1.0f, 1.0f, 1.0f },
+        { TX_FMT_RGB5A3, 16, 16, 0x00, 0.0f, 0.0f, 1.0f, 1.0f },
+        { TX_FMT_RGBA8, 8, 8, 0x05, 0.0f, 0.0f, 1.0f, 1.0f },
+        { TX_FMT_CMPR, 16, 16, 0x05, 0.0f, 0.0f, 1.0f, 1.0f },
+    };
+    uint32_t addr = SCENE_TEX_ADDR;
+    int i;
+
+    begin_frame(b, 0x606060FF);
+    scene_tex_begin(b, 1, 1);
+    for (i = 0; i < 8; i++) {
+        float x0 = -0.95f + 0.48f * (i % 4), y0 = 0.9f - 0.92f * (i / 4);
+
+        gx_tex_map(b, i, q[i].fmt, q[i].w, q[i].h, addr, q[i].mode0, 0, 0);
+        addr += (tex_random(s, addr, q[i].fmt, q[i].w, q[i].h, 1, 7 * i) + 31) &
+                ~31u;
+        tex_scale(b, 0, q[i].w, q[i].h);
+        tex_stage0(b, i);
+        tex_quad(b, x0, y0, x0 + 0.44f, y0 - 0.84f, q[i].s0, q[i].t0,
+                 q[i].s1, q[i].t1);
+    }
+    end_frame(b);
+}
+
+/* C4, C8 and C14X2 through TLUTs in IA8, RGB565 and RGB5A3 loaded with
+ * LOADTLUT0/1; the C8 texture again bilinear and mirrored */
+static void scene_tex_tlut(FlipperScene *s, GByteArray *b)
+{
+    static const struct {
+        uint32_t tmem;      /* TLUT offset in the high bank, 512-byte units */
+        int entries;
+        unsigned tlut_fmt;
+    } tl[3] = {
+        { 0x200, 16, TLUT_FMT_IA8 },        /* libogc's 0xC0000 */
+        { 0x208, 256, TLUT_FMT_RGB565 },
+        { 0x300, 1024, TLUT_FMT_RGB5A3 },   /* libogc's 0xE0000 */
+    };
+    static const unsigned fmt[3] = { TX_FMT_C4, TX_FMT_C8, TX_FMT_C14X2 };
+    uint32_t addr = SCENE_TEX_ADDR, tex[3];
+    int i, k, x, y;
+
+    begin_frame(b, 0x204060FF);
+    scene_tex_begin(b, 1, 1);
+    for (i = 0; i < 3; i++) {
+        uint8_t *d = flipper_scene_add_blob(s, addr, 2 * tl[i].entries);
+        for (k = 0; k < tl[i].entries; k++) {
+            uint32_t r = tex_hash(k, i, 99);
+            d[2 * k] = (uint8_t)(r >> 8);
+            d[2 * k + 1] = (uint8_t)r;
+        }
+        gx_bp(b, BP_LOADTLUT0, addr >> 5);
+        gx_bp(b, BP_LOADTLUT1, tl[i].tmem | (uint32_t)(tl[i].entries / 16) << 10);
+        addr += 2 * tl[i].entries;
+    }
+    for (i = 0; i < 3; i++) {
+        uint8_t *d;
+        tex[i] = addr;
+        d = flipper_scene_add_blob(s, addr, tex_size(fmt[i], 16, 16));
+        for (y = 0; y < 16; y++) {
+            for (x = 0; x < 16; x++) {
+                uint32_t r = tex_hash(x, y, 17 + i);
+                /* C14X2: indices below the TLUT's 1024 entries, top bits set */
+                tex_put(fmt[i], d, 16, x, y,
+                        fmt[i] == TX_FMT_C14X2 ? (r & 0xC3FF) : r);
+            }
+        }
+        addr += tex_size(fmt[i], 16, 16);
+        gx_tex_map(b, i, fmt[i], 16, 16, tex[i], 0x05, 0,
+                tl[i].tmem | tl[i].tlut_fmt << 10);
+    }
+    /* map 3: the C8 texture, bilinear, mirrored, RGB5A3 TLUT (reads the
+     * first 256 entries of the C14X2 TLUT) */
+    gx_tex_map(b, 3, TX_FMT_C8, 16, 16, tex[1], 0x0A | 1 << 4 | 4 << 5, 0,
+            tl[2].tmem | TLUT_FMT_RGB5A3 << 10);
+    tex_scale(b, 0, 16, 16);
+    for (i = 0; i < 4; i++) {
+        float x0 = -0.95f + 0.96f * (i % 2), y0 = 0.95f - 0.96f * (i / 2);
+        tex_stage0(b, i);
+        tex_quad(b, x0, y0, x0 + 0.9f, y0 - 0.9f, i == 3 ? -0.3f : 0.0f,
+                 i == 3 ? -0.2f : 0.0f, i == 3 ? 1.7f : 1.0f, 1.0f);
+    }
+    end_frame(b);
+}
+
+/* bilinear magnification; mipmaps on a perspective floor (trilinear with
+ * a LOD bias, nearest-mip with diagonal LOD and LOD clamps) */
+static void scene_tex_filter(FlipperScene *s, GByteArray *b)
+{
+    float n = 0.1f, f = 100.0f, t = 1.0f / tanf(30.0f * (float)M_PI / 180.0f);
+    float proj[6] = { t / (4.0f / 3.0f), 0.0f, t, 0.0f, -n / (f - n),
+                      -(f * n) / (f - n) };
+    static const uint32_t ortho[7] = {
+        0x3F800000, 0, 0x3F800000, 0, 0xBF800000, 0xBF800000, 1,
+    };
+    uint32_t w[7], addr = SCENE_TEX_ADDR;
+    int i;
+
+    for (i = 0; i < 6; i++) {
+        w[i] = gx_fbits(proj[i]);
+    }
+    w[6] = 0;
+    begin_frame(b, 0x000000FF);
+    scene_tex_begin(b, 1, 1);
+    /* map 0: RGB565 8x8, bilinear magnification, repeat */
+    gx_tex_map(b, 0, TX_FMT_RGB565, 8, 8, addr, 0x05 | 1 << 4 | 4 << 5, 0, 0);
+    addr += tex_random(s, addr, TX_FMT_RGB565, 8, 8, 1, 3);
+    /* map 1: RGBA8 64x64 with 7 levels: linear-mip-linear, bias +0.5 */
+    gx_tex_map(b, 1, TX_FMT_RGBA8, 64, 64, addr,
+            0x05 | 1 << 4 | 6 << 5 | 16u << 9, 6 << 12, 0);
+    addr += tex_random(s, addr, TX_FMT_RGBA8, 64, 64, 7, 11);
+    /* map 2: I8 32x32 with 6 levels: nearest-mip-nearest, diagonal LOD,
+     * LOD clamped to [0.5, 3], bias -1 */
+    gx_tex_map(b, 2, TX_FMT_I8, 32, 32, addr,
+            0x05 | 1 << 5 | 1 << 8 | (uint32_t)(uint8_t)-32 << 9,
+            8 | 48 << 8, 0);
+    addr += tex_random(s, addr, TX_FMT_I8, 32, 32, 6, 13);
+
+    tex_scale(b, 0, 8, 8);
+    tex_stage0(b, 0);
+    tex_quad(b, -0.95f, 0.95f, -0.35f, 0.15f, -0.3f, -0.3f, 1.7f, 1.2f);
+
+    /* the floor: two strips in perspective, one per mipmapped map */
+    gx_xf(b, XF_REG_PROJECTION, 7, w);
+    for (i = 0; i < 2; i++) {
+        float x0 = i ? 0.1f : -3.0f, x1 = i ? 3.0f : -0.1f;
+        tex_scale(b, 0, i ? 32 : 64, i ? 32 : 64);
+        tex_stage0(b, 1 + i);
+        gx_draw(b, GX_DRAW_QUADS, 6, 4);
+        scene_tex_vtx(b, x0, -1.0f, -1.5f, 0xFFFFFFFF, 0.0f, 0.0f);
+        scene_tex_vtx(b, x1, -1.0f, -1.5f, 0xFFFFFFFF, 3.0f, 0.0f);
+        scene_tex_vtx(b, x1, -1.0f, -40.0f, 0xFFFFFFFF, 3.0f, 24.0f);
+        scene_tex_vtx(b, x0, -1.0f, -40.0f, 0xFFFFFFFF, 0.0f, 24.0f);
+    }
+    gx_xf(b, XF_REG_PROJECTION, 7, ortho);
+    /* map 1 again, minified on an orthographic quad (trilinear) */
+    tex_scale(b, 0, 64, 64);
+    tex_stage0(b, 1);
+    tex_quad(b, 0.35f, 0.95f, 0.95f, 0.35f, 0.0f, 0.0f, 5.0f, 3.0f);
+    end_frame(b);
+}
+
+/*
+ * Four TEV stages over two textures and two texgens: texgen 1 is the
+ * position through a 3x4 texture matrix (STQ, ABC1: projective), both go
+ * through post matrices (coordinate 1 normalised first). Stage 0 TEXC *
+ * RASC; stage 1 + TEXC * K1 with the texture through swap table 1 (RRRA)
+ * and alpha * TEXA; stage 2 compare modes (GR16 on colour, A8 on alpha)
+ * sampling map 0 with coordinate 1; stage 3 no texture (TEXC/TEXA kept),
+ * ras colour through swap table 2, subtract with scale 2, alpha + TEXA *
+ * K0.a; alpha test 0x30 < a < 0xF0 discards pixels. tex-tev-alpha shows
+ * the alpha instead (stage 3 colour = APREV, no alpha test): the copy to
+ * the XFB has no alpha.
+ */
+static void tex_tev(FlipperScene *s, GByteArray *b, bool show_alpha)
+{
+    static const float mtx1[12] = {            /* XF 120: texture matrix 30 */
+        0.6f, 0.1f, 0, 0.5f, -0.05f, -0.6f, 0, 0.5f, 0.4f, 0, 0, 1.0f,
+    };
+    static const float post[2][12] = {         /* XF 0x5F4 and 0x504 */
+        { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0 },
+        { 1.5f, 0, 0, 0.1f, 0, 1.25f, 0, 0, 0, 0, 1, 0 },
+    };
+    uint32_t addr = SCENE_TEX_ADDR;
+
+    begin_frame(b, 0x203020FF);
+    scene_tex_begin(b, 2, 4);
+    gx_xff(b, 120, 12, mtx1);
+    gx_xff(b, XF_MEM_POSTMTX + 4 * 61, 12, post[0]);
+    gx_xff(b, XF_MEM_POSTMTX + 4 * 1, 12, post[1]);
+    gx_cp(b, CPR_MATINDEX_A, 60 << 6 | 30 << 12);
+    gx_xf1(b, XF_REG_MATINDEX_A, 60 << 6 | 30 << 12);
+    gx_xf1(b, XF_REG_TEXGEN0 + 1, 0 << 7 | 1 << 2 | 1 << 1);  /* GEOM, ABC1, STQ */
+    gx_xf1(b, XF_REG_DUALTEX, 1);
+    gx_xf1(b, XF_REG_DUALTEX0, 61);
+    gx_xf1(b, XF_REG_DUALTEX0 + 1, 1 | 1 << 8);               /* normalised */
+    tex_scale(b, 0, 16, 16);
+    tex_scale(b, 1, 16, 16);
+
+    gx_tex_map(b, 0, TX_FMT_RGB5A3, 16, 16, addr, 0x05 | 1 << 4 | 4 << 5, 0, 0);
+    addr += tex_random(s, addr, TX_FMT_RGB5A3, 16, 16, 1, 21);
+    gx_tex_map(b, 1, TX_FMT_IA8, 16, 16, addr, 0x05, 0, 0);
+    addr += tex_random(s, addr, TX_FMT_IA8, 16, 16, 1, 23);
+
+    /* stages 0/1: map 0 coord 0, map 1 coord 1; 2: map 0 coord 1; 3: none */
+    gx_bp(b, BP_TREF0, 0x40 | (1 | 1 << 3 | 1 << 6) << 12);
+    gx_bp(b, BP_TREF0 + 1, 0x48);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 0, 0x08F8AF);  /* TEXC * RASC */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08F2F0);  /* TEXA * RASA */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 2, 0x08F8E0);  /* CPREV + TEXC * KONST */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 3, 0x08E274);  /* APREV * TEXA, tswap 1 */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 4, 0x1B8240);  /* CPREV + (TEXC.gr > C0.gr ? C1) */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 5, 0x3B8580);  /* APREV + (TEXA > A0 ? A2) per A8 */
+    /* 2 (CPREV - lerp(RASC, 0, 1/2)), or APREV to show the alpha path */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 6, show_alpha ? 0x08FFF1 : 0x1CAFD0);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 7, 0x08F302);  /* APREV + TEXA * K0.a, rswap 2 */
+    gx_bp(b, BP_TEV_KSEL0, 0x4 | 13 << 14);     /* stage 1 colour: K1 */
+    gx_bp(b, BP_TEV_KSEL0 + 1, 0xE | 28 << 19); /* stage 3 alpha: K0.a */
+    /* K0 = (0, 0, 0, 0x80), K1 = (0x40, 0x80, 0xC0); C0 = (128, 64, 0, 100),
+     * C1 = (200, 30, 90, 0), C2 = (0, 0, 0, 60) */
+    gx_bp(b, BP_TEV_REGISTERL0 + 0, 0x800000 | 0x80 << 12);
+    gx_bp(b, BP_TEV_REGISTERL0 + 1, 0x800000);
+    gx_bp(b, BP_TEV_REGISTERL0 + 2, 0x800000 | 0x40);
+    gx_bp(b, BP_TEV_REGISTERL0 + 3, 0x800000 | 0x80 << 12 | 0xC0);
+    gx_bp(b, BP_TEV_REGISTERL0 + 2, 100 << 12 | 128);
+    gx_bp(b, BP_TEV_REGISTERL0 + 3, 64 << 12 | 0);
+    gx_bp(b, BP_TEV_REGISTERL0 + 4, 200);
+    gx_bp(b, BP_TEV_REGISTERL0 + 5, 30 << 12 | 90);
+    gx_bp(b, BP_TEV_REGISTERL0 + 6, 60 << 12);
+    gx_bp(b, BP_TEV_REGISTERL0 + 7, 0);
+    if (show_alpha) {
+        gx_bp(b, BP_ALPHACOMPARE, 0x3F0000);    /* always */
+    } else {
+        gx_bp(b, BP_ALPHACOMPARE, 0x30 | 0xF0 << 8 | 4 << 16 | 1 << 19);
+    }
+    gx_draw(b, GX_DRAW_QUADS, 6, 4);
+    tex_vtx(b, -0.9f, 0.9f, 0xFF8040FF, 0.0f, 0.0f);
+    tex_vtx(b, 0.9f, 0.8f, 0x40FF80E0, 1.0f, 0.0f);
+    tex_vtx(b, 0.85f, -0.9f, 0x8040FFA0, 1.0f, 1.0f);
+    tex_vtx(b, -0.8f, -0.85f, 0xFFFFFFFF, 0.0f, 1.0f);
+    end_frame(b);
+}
+
+static void scene_tex_tev(FlipperScene *s, GByteArray *b)
+{
+    tex_tev(s, b, false);
+}
+
+static void scene_tex_tev_alpha(FlipperScene *s, GByteArray *b)
+{
+    tex_tev(s, b, true);
+}
+
+/*
+ * The other texgens: coordinate 0 from the normal (ABC1 through texture
+ * matrix 33: a sphere-map style lookup), 1 from colour 0's red and green,
+ * 2 emboss (coordinate 0 moved by the light direction dotted with the
+ * binormal and tangent); stage 3 names coordinate 5, which is not below
+ * NTEX and so reads coordinate 0. Then a textured stage with NTEX = 0:
+ * texels read 0.
+ */
+static void scene_tex_texgen(FlipperScene *s, GByteArray *b)
+{
+    static const float nmtx[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    static const float mtx33[12] = {
+        0.5f, 0, 0, 0.5f, 0, -0.5f, 0, 0.5f, 0, 0, 1, 0,
+    };
+    static const float v[4][3] = {
+        { -0.9f, 0.9f, -0.5f }, { 0.9f, 0.85f, -0.5f },
+        { 0.8f, -0.9f, -0.5f }, { -0.85f, -0.8f, -0.5f },
+    };
+    static const float nbt[4][9] = {
+        { -0.6f, 0.6f, 0.53f, 1, 0, 0, 0, 1, 0 },
+        { 0.7f, 0.5f, 0.51f, 0.8f, 0.6f, 0, 0, 1, 0 },
+        { 0.6f, -0.7f, 0.39f, 1, 0, 0, 0.6f, 0.8f, 0 },
+        { -0.5f, -0.6f, 0.62f, 0, 1, 0, 1, 0, 0 },
+    };
+    static const uint32_t col[4] = { 0x10F080FF, 0xF0F040FF, 0xF01080FF,
+                                     0x101080FF };
+    static const float light[3] = { 0.3f, 0.8f, 2.0f };
+    uint32_t addr = SCENE_TEX_ADDR;
+    int i, k;
+
+    begin_frame(b, 0x182838FF);
+    scene_tex_begin(b, 3, 4);
+    gx_xff(b, XF_MEM_NRMMTX, 9, nmtx);
+    gx_xff(b, 4 * 33, 12, mtx33);
+    gx_xff(b, XF_MEM_LIGHTS + 10, 3, light);
+    gx_cp(b, CPR_MATINDEX_A, 33 << 6 | 60 << 12 | 60 << 18);
+    gx_xf1(b, XF_REG_MATINDEX_A, 33 << 6 | 60 << 12 | 60 << 18);
+    /* VAT 7: xyz, NBT f32, RGBA8888, st f32 */
+    gx_cp(b, CPR_VCD_LO, 1 << 9 | 1 << 11 | 1 << 13);
+    gx_cp(b, CPR_VAT_A + 7, 0x40000000 | VTX_F32 << 1 | 1 | 1 << 9 |
+                            VTX_F32 << 10 | 1 << 13 | VTX_RGBA8888 << 14 |
+                            1u << 21 | VTX_F32 << 22);
+    gx_cp(b, CPR_VAT_B + 7, 0x80000000);
+    gx_xf1(b, XF_REG_INVTXSPEC, 1 | 2 << 2 | 1 << 4);
+    gx_xf1(b, XF_REG_TEXGEN0, 1 << 7 | 1 << 2);          /* NORMAL, ABC1 */
+    gx_xf1(b, XF_REG_TEXGEN0 + 1, 2 << 4 | 2 << 7);      /* colour 0 */
+    gx_xf1(b, XF_REG_TEXGEN0 + 2, 1 << 4 | 0 << 12 | 0 << 15); /* emboss */
+    for (i = 0; i < 3; i++) {
+        static const unsigned f[3] = { TX_FMT_RGB565, TX_FMT_IA8, TX_FMT_I8 };
+        tex_scale(b, i, 16, 16);
+        gx_tex_map(b, i, f[i], 16, 16, addr, 0x05 | 1 << 4 | 4 << 5, 0, 0);
+        addr += tex_random(s, addr, f[i], 16, 16, 1, 31 + i);
+    }
+    /* stages: map i with coordinate i; stage 3: map 1, coordinate 5 */
+    gx_bp(b, BP_TREF0, 0x40 | (1 | 1 << 3 | 1 << 6) << 12);
+    gx_bp(b, BP_TREF0 + 1, (2 | 2 << 3 | 1 << 6) | (1 | 5 << 3 | 1 << 6) << 12);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 0, 0x08F8AF);  /* TEXC * RASC */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFC0);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 2, 0x08F8D0);  /* CPREV + TEXC / 2 */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 3, 0x08FFC0);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 4, 0x08F8E0);  /* CPREV + TEXC * 1/4 (konst) */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 5, 0x08FFC0);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 6, 0x0CF8E0);  /* (CPREV + TEXC / 4) - 1/2 */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 7, 0x08FFC0);
+    gx_bp(b, BP_TEV_KSEL0 + 1, 0x4 | 6 << 4 | 6 << 14);
+    gx_draw(b, GX_DRAW_QUADS, 7, 4);
+    for (i = 0; i < 4; i++) {
+        for (k = 0; k < 3; k++) {
+            gx_f32(b, v[i][k]);
+        }
+        for (k = 0; k < 9; k++) {
+            gx_f32(b, nbt[i][k]);
+        }
+        gx_u32(b, col[i]);
+        gx_f32(b, 0.0f);
+        gx_f32(b, 0.0f);
+    }
+    /* no texture coordinates: a textured stage reads 0 */
+    gx_bp(b, BP_GENMODE, 1 << 4);
+    gx_xf1(b, XF_REG_NUMTEX, 0);
+    gx_cp(b, CPR_VCD_LO, 0x2200);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 0, 0x08FFF8);  /* TEXC */
+    tex_quad(b, -0.3f, 0.3f, 0.3f, -0.3f, 0, 0, 1, 1);
+    end_frame(b);
+}
+
+/* textured lines (4 px) and points (8 px) with the texture coordinate
+ * offsets for lines and points left off, and the same with them on */
+static void scene_tex_lines(FlipperScene *s, GByteArray *b)
+{
+    int i, pass;
+
+    begin_frame(b, 0x000000FF);
+    scene_tex_begin(b, 1, 1);
+    gx_tex_map(b, 0, TX_FMT_RGB565, 16, 16, SCENE_TEX_ADDR, 0x05, 0, 0);
+    tex_random(s, SCENE_TEX_ADDR, TX_FMT_RGB565, 16, 16, 1, 41);
+    tex_stage0(b, 0);
+    for (pass = 0; pass < 2; pass++) {
+        float y0 = pass ? -0.1f : 0.9f;
+        /* offsets 1/2 (lines) and 1 (points) */
+        gx_bp(b, BP_LINEPTWIDTH, 24 | 48 << 8 | (pass ? 4u << 16 | 5u << 19 : 0));
+        gx_bp(b, BP_SU_SSIZE0, 15 | (pass ? 3u << 18 : 0));
+        gx_bp(b, BP_SU_SSIZE0 + 1, 15);
+        gx_draw(b, GX_DRAW_LINES, 6, 6);
+        for (i = 0; i < 3; i++) {
+            tex_vtx(b, -0.9f + 0.1f * i, y0 - 0.2f * i, 0xFFFFFFFF, 0, 0);
+            tex_vtx(b, 0.2f + 0.1f * i, y0 - 0.1f - 0.2f * i, 0xFFFFFFFF,
+                    1.0f, 0.3f * i);
+        }
+        gx_draw(b, GX_DRAW_POINTS, 6, 5);
+        for (i = 0; i < 5; i++) {
+            tex_vtx(b, 0.4f + 0.1f * i, y0 - 0.1f * i, 0xFFFFFFFF, 0.2f * i,
+                    0.13f * i);
+        }
+    }
+    end_frame(b);
+}
+
+/* TMEM preloads: an RGB565 texture copied line by line, an RGBA8 one split
+ * into its AR (even) and GB (odd) halves; maps 0 and 1 read TMEM */
+static void scene_tex_preload(FlipperScene *s, GByteArray *b)
+{
+    uint32_t a565 = SCENE_TEX_ADDR, a8888 = SCENE_TEX_ADDR + 0x1000;
+
+    begin_frame(b, 0x402010FF);
+    scene_tex_begin(b, 1, 1);
+    tex_random(s, a565, TX_FMT_RGB565, 16, 16, 1, 51);
+    tex_random(s, a8888, TX_FMT_RGBA8, 16, 16, 1, 53);
+    gx_bp(b, BP_PRELOAD_ADDR, a565 >> 5);
+    gx_bp(b, BP_PRELOAD_TMEMEVEN, 0x100);
+    gx_bp(b, BP_PRELOAD_MODE, 16);                    /* 16 lines */
+    gx_bp(b, BP_PRELOAD_ADDR, a8888 >> 5);
+    gx_bp(b, BP_PRELOAD_TMEMEVEN, 0x800);
+    gx_bp(b, BP_PRELOAD_TMEMODD, 0x2000);
+    gx_bp(b, BP_PRELOAD_MODE, 16 | 3 << 15);          /* 16 AR/GB tiles */
+    gx_bp(b, BP_PRELOAD_MODE, 0);
+    gx_tex_map(b, 0, TX_FMT_RGB565, 16, 16, 0, 0x05, 0, 0);
+    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE1, 0), 1 << 21 | 0x100);
+    gx_tex_map(b, 1, TX_FMT_RGBA8, 16, 16, 0, 0x05 | 1 << 4 | 4 << 5, 0, 0);
+    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE1, 1), 1 << 21 | 0x800);
+    gx_bp(b, BP_TX_REG(BP_TX_SETIMAGE2, 1), 0x2000);
+    tex_scale(b, 0, 16, 16);
+    tex_stage0(b, 0);
+    tex_quad(b, -0.95f, 0.9f, -0.05f, -0.9f, 0.0f, 0.0f, 1.0f, 2.0f);
+    tex_stage0(b, 1);
+    tex_quad(b, 0.05f, 0.9f, 0.95f, -0.9f, -0.2f, 0.0f, 1.3f, 1.5f);
+    end_frame(b);
+}
+
+/* Z textures: a Gouraud quad, then textured quads whose Z is the texel
+ * (u8 replace; u16 add with a negative bias) against it, LEQUAL after the
+ * TEV; then the same once more with Z compared before the TEV (the Z
+ * texture only changes what is written) */
+static void scene_tex_ztex(FlipperScene *s, GByteArray *b)
+{
+    const uint32_t zmid = 8388608;      /* window Z of the z = -0.5 plane */
+
+    begin_frame(b, 0x000000FF);
+    gx_draw(b, GX_DRAW_QUADS, 0, 4);
+    scene_vtx(b, -0.9f, 0.9f, -0.5f, 0xFF0000FF);
+    scene_vtx(b, 0.9f, 0.9f, -0.5f, 0x00FF00FF);
+    scene_vtx(b, 0.9f, -0.9f, -0.5f, 0x0000FFFF);
+    scene_vtx(b, -0.9f, -0.9f, -0.5f, 0xFFFFFFFF);
+    scene_tex_begin(b, 1, 1);
+    gx_tex_map(b, 0, TX_FMT_I8, 16, 16, SCENE_TEX_ADDR, 0x05, 0, 0);
+    tex_random(s, SCENE_TEX_ADDR, TX_FMT_I8, 16, 16, 1, 61);
+    gx_tex_map(b, 1, TX_FMT_IA8, 16, 16, SCENE_TEX_ADDR + 0x400, 0x05, 0, 0);
+    tex_random(s, SCENE_TEX_ADDR + 0x400, TX_FMT_IA8, 16, 16, 1, 63);
+    tex_scale(b, 0, 16, 16);
+    gx_bp(b, BP_ZCOMPARE, 0x000000);            /* Z test after the TEV */
+    /* u8, replace: Z = bias + A */
+    tex_stage0(b, 0);
+    gx_bp(b, BP_BIAS, zmid - 128);
+    gx_bp(b, BP_ZTEX2, 0 | 2 << 2);
+    tex_quad(b, -0.8f, 0.8f, 0.0f, -0.8f, 0.0f, 0.0f, 1.0f, 2.0f);
+    /* u16, add: Z = Z + bias + (A << 8 | R), bias = -0x8000 */
+    tex_stage0(b, 1);
+    gx_bp(b, BP_BIAS, 0xFF8000);
+    gx_bp(b, BP_ZTEX2, 1 | 1 << 2);
+    tex_quad(b, 0.1f, 0.8f, 0.8f, -0.8f, 0.0f, 0.0f, 1.0f, 2.0f);
+    /* early Z: the test sees the plane, the Z texture only the write */
+    gx_bp(b, BP_ZCOMPARE, 0x000040);
+    gx_bp(b, BP_ZTEX2, 0 | 2 << 2);
+    gx_bp(b, BP_BIAS, 0);
+    tex_stage0(b, 0);
+    tex_quad(b, -0.3f, 0.3f, 0.3f, -0.3f, 0.0f, 0.0f, 1.0f, 1.0f);
+    gx_bp(b, BP_ZTEX2, 0);
+    end_frame(b);
+}
+
+/*
+ * Indirect texturing: indirect stage 0 samples map 0 (RGBA8 offsets) with
+ * coordinate 1 at half scale (RAS1_SS0); stage 0 moves its coordinate by a
+ * static matrix (8-bit offsets, biased, scale 2^-4) and takes the S bump
+ * alpha; stage 1 a dynamic S matrix on 5-bit offsets, s wrapped at 64
+ * texels, added to the previous coordinate (FB); stage 2 has no texture
+ * and shows the normalised U bump alpha (4-bit) as its colour channel.
+ */
+static void scene_tex_indirect(FlipperScene *s, GByteArray *b)
+{
+    uint32_t ind_tex = SCENE_TEX_ADDR, tex = SCENE_TEX_ADDR + 0x1000;
+
+    begin_frame(b, 0x101010FF);
+    scene_tex_begin(b, 2, 3);
+    gx_xf1(b, XF_REG_TEXGEN0 + 1, 5 << 7);            /* TEX0 again */
+    gx_cp(b, CPR_MATINDEX_A, 60 << 6 | 60 << 12);
+    gx_xf1(b, XF_REG_MATINDEX_A, 60 << 6 | 60 << 12);
+    gx_bp(b, BP_GENMODE, 2 | 1 << 4 | 2 << 10 | 1 << 16);  /* 1 indirect stage */
+    tex_scale(b, 0, 32, 32);
+    tex_scale(b, 1, 16, 16);
+    gx_tex_map(b, 0, TX_FMT_RGBA8, 16, 16, ind_tex, 0x05 | 1 << 4 | 4 << 5,
+               0, 0);
+    tex_random(s, ind_tex, TX_FMT_RGBA8, 16, 16, 1, 71);
+    gx_tex_map(b, 1, TX_FMT_RGB565, 32, 32, tex, 0x05, 0, 0);
+    tex_random(s, tex, TX_FMT_RGB565, 32, 32, 1, 73);
+    gx_bp(b, BP_IREF, 0 | 1 << 3);                    /* map 0, coordinate 1 */
+    gx_bp(b, BP_RAS1_SS0, 1 | 1 << 4);                /* s, t / 2 */
+    /* matrix 0: (0.5, 0; 0, 0.5; 0.1, -0.1), scale 13 (2^-4) */
+    gx_bp(b, BP_IND_MTXA0, 512 | 0 << 11 | 1u << 22);
+    gx_bp(b, BP_IND_MTXA0 + 1, 0 | 512 << 11 | 3u << 22);
+    gx_bp(b, BP_IND_MTXA0 + 2, 102 | (uint32_t)(2048 - 102) << 11 | 0u << 22);
+    /* matrix 1: scale 17 (dynamic matrices use only the scale) */
+    gx_bp(b, BP_IND_MTXA0 + 3, 1u << 22);
+    gx_bp(b, BP_IND_MTXA0 + 4, 0);
+    gx_bp(b, BP_IND_MTXA0 + 5, 1u << 22);
+    /* stage 0: BT 0, ITF_8, bias S+T, bump S, ITM_0 */
+    gx_bp(b, BP_IND_CMD0, 0 | 0 << 2 | 3 << 4 | 1 << 7 | 1 << 9);
+    /* stage 1: ITF_5, bias S+T, ITM_S1, SW 64, FB */
+    gx_bp(b, BP_IND_CMD0 + 1, 1 << 2 | 3 << 4 | 6 << 9 | 3 << 13 | 1 << 20);
+    /* stage 2: ITF_4, bump U */
+    gx_bp(b, BP_IND_CMD0 + 2, 2 << 2 | 3 << 7);
+    gx_bp(b, BP_TREF0, (1 | 0 << 3 | 1 << 6) | (1 | 0 << 3 | 1 << 6) << 12);
+    gx_bp(b, BP_TREF0 + 1, 6 << 7 | 7 << 19);         /* stage 2: bump (norm.) */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 0, 0x08FFF8);        /* TEXC */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFC0);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 2, 0x0808DF);        /* lerp(CPREV, TEXC, 1/2) */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 3, 0x08FFC0);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 4, 0x08FAD0);        /* CPREV + RASC / 2 */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 5, 0x08FFC0);
+    tex_quad(b, -0.9f, 0.9f, 0.9f, -0.9f, 0.0f, 0.0f, 1.5f, 1.2f);
+    end_frame(b);
+}
+
 typedef struct SceneDef {
     const char *name;
     void (*build)(FlipperScene *s, GByteArray *b);
@@ -487,6 +1085,16 @@ static const SceneDef scenes[] = {
     { "perspective", scene_perspective },
     { "rgba6", scene_rgba6 },
     { "cube", scene_cube },
+    { "tex-formats", scene_tex_formats },
+    { "tex-tlut", scene_tex_tlut },
+    { "tex-filter", scene_tex_filter },
+    { "tex-tev", scene_tex_tev },
+    { "tex-tev-alpha", scene_tex_tev_alpha },
+    { "tex-texgen", scene_tex_texgen },
+    { "tex-lines", scene_tex_lines },
+    { "tex-preload", scene_tex_preload },
+    { "tex-ztex", scene_tex_ztex },
+    { "tex-indirect", scene_tex_indirect },
 };
 
 const char *const *flipper_scene_names(void)

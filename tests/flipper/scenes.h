@@ -18,6 +18,7 @@
 #define SCENE_XFB_ADDR      0x00200000u    /* the display copy's target */
 #define SCENE_SCRATCH_ADDR  0x00800000u    /* the clearing texture copy's */
 #define SCENE_DATA_ADDR     0x00400000u    /* arrays and display lists */
+#define SCENE_TEX_ADDR      0x00500000u    /* textures and TLUTs */
 #define SCENE_W 640
 #define SCENE_H 480
 
@@ -57,5 +58,17 @@ GByteArray *flipper_scene_prologue(const FlipperScene *s);
 
 /* vertex helpers: position as f32 xyz, colour as RGBA8888 */
 void scene_vtx(GByteArray *b, float x, float y, float z, uint32_t rgba);
+
+/*
+ * Texturing: VAT 6 = xyz f32, RGBA8888 and (s, t) f32 for TEX0; `ntex`
+ * texgens, texgen 0 = TEX0 through the identity texture matrix (XF 0xF0,
+ * GX_IDENTITY = index 60), regular, ST, AB11, no dual transform (a reset
+ * device has it on with zero post matrices). GEN_MODE: ntex coordinates,
+ * one colour channel, `nstages` TEV stages.
+ */
+void scene_tex_begin(GByteArray *b, int ntex, int nstages);
+/* a VAT 6 vertex */
+void scene_tex_vtx(GByteArray *b, float x, float y, float z, uint32_t rgba,
+                   float s, float t);
 
 #endif

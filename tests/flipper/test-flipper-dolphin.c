@@ -9,6 +9,22 @@
  * flipper-dff; its frame dump has been through the same YUYV XFB (digest
  * Appendix D.1). Regenerate with: scripts/flipper-dolphin-ref.sh --regen
  *
+ * The tex-* scenes cover texturing: every direct format on maps 0-7 with
+ * each wrap mode (tex-formats), C4/C8/C14X2 through IA8/RGB565/RGB5A3
+ * TLUTs loaded with LOADTLUT (tex-tlut), bilinear, trilinear and
+ * nearest-mip sampling on a perspective floor with LOD bias, clamps and
+ * diagonal LOD (tex-filter), four TEV stages over two textures and two
+ * texgens (projective from the position, post matrices) with konstants,
+ * swap tables, compare modes and the alpha test (tex-tev), and the same
+ * stages' alpha shown as colour (tex-tev-alpha), texgens from the normal,
+ * colour 0 and emboss with the coordinate-number quirk and NTEX = 0
+ * (tex-texgen), textured lines and points with and without their texture
+ * coordinate offsets (tex-lines), textures preloaded into TMEM, RGBA8
+ * split into its AR and GB halves (tex-preload), Z textures with Z
+ * compared after and before the TEV (tex-ztex), indirect texturing with
+ * static and dynamic matrices, wrap, add-previous and bump alpha
+ * (tex-indirect).
+ *
  * Measured: every scene matches Dolphin exactly (0 differing pixels), so
  * the test requires that; the gouraud and depth scenes are the two the
  * project requires to match. Each case prints its PSNR and differing pixels.

@@ -9,25 +9,6 @@
  */
 #include "flipper-int.h"
 
-static void log_unmodelled(FlipperCore *c, uint8_t addr, uint32_t val)
-{
-    switch (addr) {
-    case BP_LOADTLUT1:
-        g3d_unimp("flipper: BP: TLUT load (textures are not modelled)");
-        break;
-    case BP_PRELOAD_MODE:
-        g3d_unimp("flipper: BP: TMEM preload (textures are not modelled)");
-        break;
-    case BP_ZTEX2:
-        if ((val >> 2) & 3) {
-            g3d_unimp("flipper: BP: Z texture (textures are not modelled)");
-        }
-        break;
-    default:
-        break;
-    }
-}
-
 void flipper_bp_write(FlipperCore *c, uint32_t word)
 {
     uint8_t addr = word >> 24;
@@ -60,6 +41,14 @@ void flipper_bp_write(FlipperCore *c, uint32_t word)
     case BP_PE_TOKEN_INT:
         flipper_pe_token(c, newval & 0xFFFF, true);
         break;
+    case BP_LOADTLUT1:
+        flipper_tx_load_tlut(c);
+        break;
+    case BP_PRELOAD_MODE:
+        if (newval) {
+            flipper_tx_preload(c);
+        }
+        break;
     case BP_TRIGGER_EFB_COPY:
         flipper_pe_copy(c, newval);
         break;
@@ -84,8 +73,6 @@ void flipper_bp_write(FlipperCore *c, uint32_t word)
     default:
         if (addr >= BP_TEV_REGISTERL0 && addr < BP_TEV_REGISTERL0 + 8) {
             flipper_tev_reg_write(c, addr);
-        } else {
-            log_unmodelled(c, addr, newval);
         }
         break;
     }

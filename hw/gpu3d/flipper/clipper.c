@@ -14,7 +14,8 @@
  * - Lines and points become two triangles each: a line is widened by
  *   LINEPTWIDTH.LSIZE / 6 pixels across its major axis, a point is a square
  *   of side PSIZE / 6 (units of 1/6 pixel, digest §3.6), as Dolphin draws
- *   them. They are not clipped; one with a vertex at w <= 0 is dropped.
+ *   them, with the texture coordinate offsets of SU_LPSIZE (tex_offset).
+ *   They are not clipped; one with a vertex at w <= 0 is dropped.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -196,9 +197,45 @@ static void offset_vertex(GXVertex *dst, const GXVertex *src, float dx,
     dst->screen[1] = src->screen[1] + dy;
 }
 
+/* SU_LPSIZE LTOFF / PTOFF: texture coordinate offsets in texels */
+static const float lpoff_lut[8] = {
+    0.0f, 1.0f / 16, 1.0f / 8, 1.0f / 4, 1.0f / 2, 1.0f, 1.0f, 1.0f,
+};
+
+/*
+ * Texture coordinate offsets of the widened vertices (digest §3.6
+ * SU_LPSIZE, SU_SSIZE LF/PF): a line's vertices on the far side get
+ * LTOFF * size added to s of the coordinates whose SSIZE.LF is set; a
+ * point's right vertices PTOFF * size to s and its top ones to t, for
+ * SSIZE.PF (Dolphin applies both with the S register's bits).
+ */
+static void tex_offset(FlipperCore *c, GXVertex *v, float off, bool s,
+                       bool t, int bit)
+{
+    uint32_t ntex = MIN(xf_reg(c, XF_REG_NUMTEX) & 15, 8);
+    uint32_t n;
+
+    if (off == 0.0f) {
+        return;
+    }
+    for (n = 0; n < ntex; n++) {
+        uint32_t ss = c->bp[BP_SU_SSIZE0 + 2 * n];
+        uint32_t ts = c->bp[BP_SU_SSIZE0 + 2 * n + 1];
+        if (!((ss >> bit) & 1)) {
+            continue;
+        }
+        if (s) {
+            v->tex[n][0] += (float)((ss & 0xFFFF) + 1) * off;
+        }
+        if (t) {
+            v->tex[n][1] += (float)((ts & 0xFFFF) + 1) * off;
+        }
+    }
+}
+
 void flipper_clip_line(FlipperCore *c, const GXVertex *v0, const GXVertex *v1)
 {
-    float half;
+    float half, off;
     GXVertex a = *v0, b = *v1, t[3];
     float dx, dy;
     int px = 0, py = 0;
@@ -217,18 +254,21 @@ void flipper_clip_line(FlipperCore *c, const GXVertex *v0, const GXVertex *v1)
     } else {
         px = dy > 0 ? 1 : -1;
     }
+    off = lpoff_lut[(c->bp[BP_LINEPTWIDTH] >> 16) & 7];
     offset_vertex(&t[0], &a, px * half, py * half);
     offset_vertex(&t[1], &b, px * half, py * half);
     offset_vertex(&t[2], &b, -px * half, -py * half);
+    tex_offset(c, &t[2], off, true, false, 18);
     flipper_ras_triangle(c, &t[2], &t[1], &t[0]);
     offset_vertex(&t[1], &a, -px * half, -py * half);
+    tex_offset(c, &t[1], off, true, false, 18);
     flipper_ras_triangle(c, &t[0], &t[1], &t[2]);
 }
 
 void flipper_clip_point(FlipperCore *c, const GXVertex *v)
 {
     GXVertex p = *v, ll, lr, ur, ul;
-    float r;
+    float r, off;
 
     if (!(p.proj[3] > 0.0f)) {
         return;
@@ -239,6 +279,10 @@ void flipper_clip_point(FlipperCore *c, const GXVertex *v)
     offset_vertex(&lr, &p, r, -r);
     offset_vertex(&ur, &p, r, r);
     offset_vertex(&ul, &p, -r, r);
+    off = lpoff_lut[(c->bp[BP_LINEPTWIDTH] >> 19) & 7];
+    tex_offset(c, &lr, off, true, false, 19);
+    tex_offset(c, &ur, off, true, true, 19);
+    tex_offset(c, &ul, off, false, true, 19);
     flipper_ras_triangle(c, &ll, &ul, &lr);
     flipper_ras_triangle(c, &ur, &lr, &ul);
 }

@@ -252,7 +252,8 @@ void flipper_core_reset(FlipperCore *c)
     for (t = 0; t < c->threads; t++) {
         memset(&c->tstats[t], 0, sizeof(c->tstats[t]));
     }
-    c->logged_unimp_tex = c->logged_unimp_z16 = false;
+    memset(c->tmem, 0, sizeof(c->tmem));
+    c->logged_unimp_z16 = false;
     c->irq_level = false;
     flipper_irq_changed(c);
     if (c->cfg.display_update) {

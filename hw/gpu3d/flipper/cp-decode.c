@@ -157,29 +157,11 @@ static long command_size(const uint8_t *buf, size_t len)
     }
 }
 
-/* textures and indirect stages are later work: say so once per reset */
-static void log_unmodelled_draw(FlipperCore *c)
-{
-    uint32_t gen = c->bp[BP_GENMODE];
-    int s, nst = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) + 1;
-    bool tex = G3D_FIELD_EX32(gen, BP_GENMODE_R, NBMP) != 0;
-
-    for (s = 0; s < nst; s++) {
-        tex |= (c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1) + 6)) & 1;
-    }
-    if (tex && !c->logged_unimp_tex) {
-        g3d_unimp("flipper: TEV: texture and indirect stages are not "
-                  "modelled (texels read as 0)");
-        c->logged_unimp_tex = true;
-    }
-}
-
 static void begin_draw(FlipperCore *c, GXDecoder *d, uint8_t op, uint16_t n)
 {
     if (n == 0) {
         return;
     }
-    log_unmodelled_draw(c);
     d->in_draw = true;
     d->prim = GX_DRAW_PRIM(op);
     d->vat = GX_DRAW_VAT(op);

@@ -177,6 +177,21 @@ typedef struct FlipperTevFast {
     uint8_t swap[4];            /* RGBA source of each output component */
 } FlipperTevFast;
 
+/* A texture map as one triangle samples it (tx.c, from the BP registers) */
+#define TX_MAX_LEVELS 17        /* LOD <= 15.9375, plus the next level */
+typedef struct TxMap {
+    const uint8_t *src;         /* level 0 in host memory; NULL reads 0 */
+    const uint8_t *src_gb;      /* preloaded RGBA8: the GB half (odd TMEM) */
+    uint8_t fmt, tlut_fmt, wrap_s, wrap_t, mip;
+    bool mag_linear, min_linear, diag;
+    int lod_bias;               /* s.4 */
+    int min_lod, max_lod;       /* u4.4 */
+    int wm1, hm1;               /* level 0 size - 1 */
+    uint32_t level_off[TX_MAX_LEVELS];  /* byte offset of each level */
+    const uint8_t *tlut;        /* the map's TLUT in the TMEM high bank */
+    uint32_t tlut_len;          /* bytes from tlut to the end of the bank */
+} TxMap;
+
 /* Statistics per render thread, summed after each flush. */
 typedef struct FlipperThreadStats {
     uint64_t pixels;
@@ -209,6 +224,7 @@ struct FlipperCore {
     uint32_t xf[XF_MEM_WORDS + XF_REG_COUNT];   /* memory, then registers */
     int16_t tev_reg[4][4];      /* PREV, C0-C2: RGBA, signed 11-bit */
     int16_t tev_konst[4][4];    /* K0-K3 */
+    uint8_t tmem[FLIPPER_TMEM_SIZE];    /* preloaded textures, TLUTs */
 
     FlipperSU su;
     GXSlope zfreeze;            /* depth plane kept for GEN_MODE.ZFREEZE */
@@ -217,7 +233,6 @@ struct FlipperCore {
     FlipperThreadStats *tstats;
     FlipperTevFast tev_fast;    /* valid while !tev_fast_dirty */
     bool tev_fast_dirty;        /* a BP register changed since */
-    bool logged_unimp_tex;      /* texturing: logged once per reset */
     bool logged_unimp_z16;
 
     FlipperStats stats;
@@ -336,9 +351,61 @@ typedef struct TevPixel {
     int x, y;
     uint32_t z;
     uint8_t col[2][4];          /* rasterised colour channels, RGBA */
+    const uint8_t (*tex)[4];    /* per stage: the sampled texel, RGBA */
+    const uint8_t *bump;        /* per stage: the indirect bump alpha */
 } TevPixel;
+/* the TEV state decoded once per triangle */
+typedef struct TevStage {
+    uint32_t cenv, aenv;        /* BP 0xC0 + 2n, 0xC1 + 2n */
+    int16_t kon[4];             /* the stage's konstant, RGBA */
+    uint8_t ras_swap[4], tex_swap[4];   /* source component of each output */
+    uint8_t chan;               /* RAS1_TREF colour channel */
+    bool tex;                   /* the stage samples a texture */
+} TevStage;
+typedef struct TevProgram {
+    int nstages;
+    TevStage st[16];
+    uint8_t alpha_pass[256];    /* the alpha test for each alpha */
+    bool fog;
+    uint8_t ztex_op, ztex_type; /* TEV_Z_ENV_1: 0 off, 1 add, 2 replace */
+    uint32_t ztex_bias;         /* TEV_Z_ENV_0 */
+} TevProgram;
+void flipper_tev_prepare(FlipperCore *c, TevProgram *prog);
 /* returns false if the pixel was discarded (alpha test) */
-bool flipper_tev_shade(FlipperCore *c, const TevPixel *p, uint8_t out[4]);
+/* (a Z texture changes p->z) */
+bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
+                       uint8_t out[4]);
+
+/* tx.c */
+/* false (and m reads 0) if the map cannot be sampled; logs why */
+bool flipper_tx_setup(FlipperCore *c, int map, TxMap *m);
+void flipper_tx_texel(const TxMap *m, const uint8_t *level, int s, int t,
+                      int wm1, uint8_t out[4]);
+/* s, t: s17.7 texels of level 0; lod: s28.4 */
+void flipper_tx_sample(const TxMap *m, int32_t s, int32_t t, int lod,
+                       bool linear, uint8_t out[4]);
+/* the LOD of a 2x2 quad from the coordinates of its pixels (0,0), (1,0),
+ * (0,1), in texels */
+void flipper_tx_lod(const TxMap *m, const float uv00[2], const float uv10[2],
+                    const float uv01[2], int *lod, bool *linear);
+void flipper_tx_load_tlut(FlipperCore *c);
+void flipper_tx_preload(FlipperCore *c);
+
+/* tev.c: indirect texturing (BP 0x06-0x0E matrices, 0x10-0x1F IND_CMD) */
+typedef struct TevIndirect {
+    int32_t mtx[3][6];          /* MA-MF, signed 11-bit (S0.10) */
+    int shift[3];               /* 17 - the 6-bit scale exponent */
+} TevIndirect;
+void flipper_tev_ind_prepare(FlipperCore *c, TevIndirect *ind);
+/*
+ * One stage's indirect step: from its coordinate (s, t) (s17.7), the
+ * indirect texel `indtex` (RGBA) of stage IND_CMD.BT, update the texture
+ * coordinate tc[2] (replaced, or added to with FB) and return the bump
+ * alpha.
+ */
+uint8_t flipper_tev_indirect(const TevIndirect *ind, uint32_t cmd, int32_t s,
+                             int32_t t, const uint8_t indtex[4],
+                             int32_t tc[2]);
 
 /* pe.c */
 void flipper_pe_reset(FlipperCore *c);

@@ -15,6 +15,17 @@
  * the pixel centre (+0.495); colours are truncated to integers with
  * negatives clamped to zero, depth is clamped to 24 bits.
  *
+ * Texture coordinates are interpolated as Dolphin does it: planes of s/w,
+ * t/w, q/w and 1/w, per pixel (s, t) = (s/w, t/w) * (1/w)^-1 / q', with
+ * q' = (q/w) / (1/w) (when not 0), computed for all four pixels of the 2x2
+ * quad (covered or not) so that the quad gives each textured stage its LOD;
+ * the TEV receives them as s17.7 (truncated). A stage whose texture
+ * coordinate number is not below GEN_MODE.NTEX uses coordinate 0 (the
+ * hardware quirk Dolphin models); with NTEX = 0 textures read 0. The
+ * indirect stages (GEN_MODE.NBMP, RAS1_IREF, RAS1_SS0/1) are sampled for
+ * the quad too, and each TEV stage's IND_CMD step (tev.c) moves its
+ * coordinate before its sample and gives its bump alpha.
+ *
  * Scissor: BP 0x20/0x21 are inclusive corners with +342. The rectangle is
  * tried at the offset and at offsets 1024 pixels apart (the coordinates
  * wrap), giving up to a few rectangles; each is drawn, the one overlapping
@@ -44,7 +55,22 @@ typedef struct RasTri {
     float cf0[2][4], cdx[2][4], cdy[2][4];
     int ncol;
     FlipperTevFast fast;        /* the TEV state when the triangle was set up */
+    const TevProgram *tev;      /* the general path's state (NULL: fast.on) */
+    const struct RasTex *tx;    /* NULL: no stage samples a texture */
 } RasTri;
+
+/* a textured triangle: 1/w and (s, t, q) / w planes, the sampling stages */
+typedef struct RasTex {
+    int ntex, nstages;
+    uint16_t tex_stages;        /* bit n: stage n samples a texture */
+    uint8_t stage_map[16], stage_coord[16];
+    uint32_t ind_cmd[16];       /* IND_CMD per stage (0: no indirect step) */
+    int nind;                   /* indirect stages (GEN_MODE.NBMP) */
+    uint8_t ind_map[4], ind_coord[4], ind_ss[4], ind_ts[4];
+    TevIndirect ind;
+    GXSlope w, tex[8][3];
+    TxMap map[8];
+} RasTex;
 
 int flipper_iround(float x)
 {
@@ -98,6 +124,102 @@ static void slope_init(GXSlope *s, const SlopeCtx *ctx, float f0, float f1,
 
 /* ---- per pixel ------------------------------------------------------------ */
 
+/* the texture coordinates of the quad's four pixels, in texels */
+static void quad_uv(const RasTex *t, const G3DQuad *q, float uv[4][8][2])
+{
+    int i, n;
+
+    for (i = 0; i < 4; i++) {
+        int x = q->x + (i & 1), y = q->y + (i >> 1);
+        float inv_w = 1.0f / slope_at(&t->w, x, y);
+
+        for (n = 0; n < t->ntex; n++) {
+            float proj = inv_w;
+            float qq = slope_at(&t->tex[n][2], x, y) * inv_w;
+            if (qq != 0.0f) {
+                proj = inv_w / qq;
+            }
+            uv[i][n][0] = slope_at(&t->tex[n][0], x, y) * proj;
+            uv[i][n][1] = slope_at(&t->tex[n][1], x, y) * proj;
+        }
+    }
+}
+
+/*
+ * Every textured stage's texel, and every stage's bump alpha, for the
+ * covered pixels of the quad: the indirect stages' texels first (at their
+ * coordinates scaled down by RAS1_SS), then per TEV stage the indirect step
+ * (which may move the coordinate) and the sample.
+ */
+static void quad_texels(const RasTex *t, const G3DQuad *q,
+                        uint8_t texel[4][16][4], uint8_t bump[4][16])
+{
+    float uv[4][8][2];
+    int32_t st[4][8][2], tc[4][2];
+    uint8_t ind[4][4][4];
+    int s, i, n;
+
+    memset(bump, 0, sizeof(uint8_t) * 4 * 16);
+    if (t->ntex == 0) {
+        memset(texel, 0, sizeof(uint8_t) * 4 * 16 * 4);
+        return;
+    }
+    quad_uv(t, q, uv);
+    for (i = 0; i < 4; i++) {
+        for (n = 0; n < t->ntex; n++) {
+            st[i][n][0] = f2i_trunc(uv[i][n][0] * 128.0f);
+            st[i][n][1] = f2i_trunc(uv[i][n][1] * 128.0f);
+        }
+    }
+    memset(ind, 0, sizeof(ind));
+    for (n = 0; n < t->nind; n++) {
+        const TxMap *m = &t->map[t->ind_map[n]];
+        int ic = t->ind_coord[n], lod;
+        bool linear;
+
+        flipper_tx_lod(m, uv[0][ic], uv[1][ic], uv[2][ic], &lod, &linear);
+        for (i = 0; i < 4; i++) {
+            if (q->mask & (1u << i)) {
+                flipper_tx_sample(m, st[i][ic][0] >> t->ind_ss[n],
+                                  st[i][ic][1] >> t->ind_ts[n], lod, linear,
+                                  ind[i][n]);
+            }
+        }
+    }
+    memset(tc, 0, sizeof(tc));
+    for (s = 0; s < t->nstages; s++) {
+        const TxMap *m = &t->map[t->stage_map[s]];
+        int c = t->stage_coord[s], lod;
+        uint32_t cmd = t->ind_cmd[s];
+        bool linear;
+
+        for (i = 0; i < 4; i++) {
+            if (!(q->mask & (1u << i))) {
+                continue;
+            }
+            if (cmd) {
+                bump[i][s] = flipper_tev_indirect(&t->ind, cmd, st[i][c][0],
+                                                  st[i][c][1],
+                                                  ind[i][cmd & 3], tc[i]);
+            } else {
+                tc[i][0] = st[i][c][0];
+                tc[i][1] = st[i][c][1];
+            }
+        }
+        if (!((t->tex_stages >> s) & 1)) {
+            continue;
+        }
+        /* the LOD comes from the coordinate before the indirect step */
+        flipper_tx_lod(m, uv[0][c], uv[1][c], uv[2][c], &lod, &linear);
+        for (i = 0; i < 4; i++) {
+            if (q->mask & (1u << i)) {
+                flipper_tx_sample(m, tc[i][0], tc[i][1], lod, linear,
+                                  texel[i][s]);
+            }
+        }
+    }
+}
+
 static void ras_quad(void *user, const G3DQuad *q, int thread)
 {
     const RasTri *t = user;
@@ -105,7 +227,13 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
     FlipperThreadStats *st = &c->tstats[thread];
     bool ztest = c->bp[BP_ZMODE] & 1;
     bool early = (c->bp[BP_ZCOMPARE] >> 6) & 1;
+    static const uint8_t no_bump[16];
+    uint8_t texel[4][16][4], bump[4][16];
     int i, ch, k;
+
+    if (t->tx) {
+        quad_texels(t->tx, q, texel, bump);
+    }
 
     for (i = 0; i < 4; i++) {
         TevPixel px;
@@ -117,6 +245,8 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
         }
         px.x = q->x + (i & 1);
         px.y = q->y + (i >> 1);
+        px.tex = texel[i];
+        px.bump = t->tx ? bump[i] : no_bump;
         zf = slope_at(&t->z, px.x, px.y);
         zf = zf < 0.0f ? 0.0f : zf > 16777215.0f ? 16777215.0f : zf;
         px.z = (uint32_t)f2i_trunc(zf);
@@ -157,7 +287,7 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
             for (k = 0; k < 4; k++) {
                 out[k] = col[t->fast.swap[k]];
             }
-        } else if (!flipper_tev_shade(c, &px, out)) {
+        } else if (!flipper_tev_shade(c, t->tev, &px, out)) {
             continue;
         }
         if (!early && ztest && !flipper_pe_zcompare(c, px.x, px.y, px.z)) {
@@ -278,6 +408,87 @@ static bool snap(float v, int off, int32_t *out)
     return true;
 }
 
+/*
+ * Which stages sample which maps, the maps' state and the coordinate
+ * planes, for a triangle; NULL if no stage samples a texture.
+ */
+static const RasTex *setup_textures(FlipperCore *c, const SlopeCtx *ctx,
+                                    const GXVertex *v[3])
+{
+    uint32_t gen = c->bp[BP_GENMODE];
+    int nstages = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) + 1;
+    uint8_t mapped = 0;
+    RasTex *t;
+    int s, k, j;
+
+    for (s = 0; s < nstages; s++) {
+        if (((c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1) + 6)) & 1) ||
+            (c->bp[BP_IND_CMD0 + s] & 0xFFFFFF)) {
+            break;
+        }
+    }
+    if (s == nstages) {
+        return NULL;
+    }
+    t = g3d_raster_alloc(c->raster, sizeof(*t));
+    t->ntex = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEX);
+    t->nstages = nstages;
+    t->tex_stages = 0;
+    if (t->ntex > 8) {
+        g3d_guest_error("flipper: GEN_MODE: %d texture coordinates", t->ntex);
+        t->ntex = 8;
+    }
+    t->nind = G3D_FIELD_EX32(gen, BP_GENMODE_R, NBMP);
+    if (t->nind > 4) {
+        g3d_guest_error("flipper: GEN_MODE: %d indirect stages", t->nind);
+        t->nind = 4;
+    }
+    for (s = 0; s < t->nind; s++) {
+        uint32_t iref = c->bp[BP_IREF] >> (6 * s);
+        uint32_t ss = c->bp[BP_RAS1_SS0 + s / 2] >> (8 * (s & 1));
+        int tc = (iref >> 3) & 7;
+
+        t->ind_map[s] = iref & 7;
+        t->ind_coord[s] = tc < t->ntex ? tc : 0;
+        t->ind_ss[s] = ss & 15;
+        t->ind_ts[s] = (ss >> 4) & 15;
+        if (t->ntex && !(mapped & (1u << t->ind_map[s]))) {
+            flipper_tx_setup(c, t->ind_map[s], &t->map[t->ind_map[s]]);
+            mapped |= 1u << t->ind_map[s];
+        }
+    }
+    flipper_tev_ind_prepare(c, &t->ind);
+    for (s = 0; s < t->nstages; s++) {
+        uint32_t order = c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1));
+        int map = G3D_FIELD_EX32(order, BP_TREF_R, TI);
+        int tc = G3D_FIELD_EX32(order, BP_TREF_R, TC);
+
+        t->ind_cmd[s] = c->bp[BP_IND_CMD0 + s] & 0xFFFFFF;
+        t->stage_map[s] = map;
+        t->stage_coord[s] = tc < t->ntex ? tc : 0;
+        if (!G3D_FIELD_EX32(order, BP_TREF_R, TE)) {
+            continue;
+        }
+        t->tex_stages |= 1u << s;
+        if (t->ntex && !(mapped & (1u << map))) {
+            flipper_tx_setup(c, map, &t->map[map]);
+            mapped |= 1u << map;
+        }
+    }
+    if (t->ntex) {
+        float w[3] = { 1.0f / v[0]->proj[3], 1.0f / v[1]->proj[3],
+                       1.0f / v[2]->proj[3] };
+        slope_init(&t->w, ctx, w[0], w[1], w[2]);
+        for (k = 0; k < t->ntex; k++) {
+            for (j = 0; j < 3; j++) {
+                slope_init(&t->tex[k][j], ctx, v[0]->tex[k][j] * w[0],
+                           v[1]->tex[k][j] * w[1], v[2]->tex[k][j] * w[2]);
+            }
+        }
+    }
+    return t;
+}
+
 void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
                           const GXVertex *v1, const GXVertex *v2)
 {
@@ -326,6 +537,13 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
         t->c = c;
         t->ncol = ncol;
         t->fast = *flipper_tev_fast(c);
+        t->tev = NULL;
+        if (!t->fast.on) {
+            TevProgram *prog = g3d_raster_alloc(c->raster, sizeof(*prog));
+            flipper_tev_prepare(c, prog);
+            t->tev = prog;
+        }
+        t->tx = setup_textures(c, &ctx, v);
         if (G3D_FIELD_EX32(c->bp[BP_GENMODE], BP_GENMODE_R, ZFREEZE)) {
             /* Z frozen: keep the plane of the last triangle drawn without */
             t->z = c->zfreeze;

@@ -8,13 +8,21 @@
  *   compare (bias = 3): out = D + (A cmp B ? C : 0) over R8/GR16/BGR24/RGB8.
  * A, B, C are 8-bit, D signed 11-bit; results clamp to 0..255 (CLAMP) or
  * -1024..1023. The rounding follows the hardware-derived formulas Dolphin
- * uses (hwtests tev.cpp), including the alpha combiner's own rounding
- * term. The last stage's destination registers give the pixel colour.
+ * uses (hwtests tev.cpp); the alpha combiner negates before its shift. The last stage's destination registers give the pixel colour.
  *
- * Textures are not modelled yet (a later piece of work): a stage that
- * enables a texture reads (0, 0, 0, 0), as the hardware does when there are
- * no texture coordinates, and the first such draw is logged as
- * unimplemented. Indirect texturing and Z textures are likewise logged.
+ * A stage that enables a texture takes the texel the rasteriser sampled
+ * for it (tx.c) through its TSWAP table; TEXC/TEXA keep the last texel of
+ * the pixel in stages without one (0 before the first).
+ *
+ * Indirect texturing (flipper_tev_indirect, digest §3.6 IND_CMD/IND_MTX,
+ * the arithmetic of Dolphin's software renderer): the indirect texel's
+ * A, B, G give (s, t, u) offsets of 8/5/4/3 bits (FMT), biased by -128
+ * (8-bit) or +1 per BIAS bit; a static matrix (S0.10 elements, result >> 3)
+ * or a dynamic one (s or t times the offset / 256) scaled by 2^(scale-17)
+ * gives the offset added to the stage's coordinate, wrapped per SW/TW;
+ * FB adds the previous stage's coordinate. The bump alpha (BS) is the
+ * selected offset's low bits masked or shifted by the format, and feeds
+ * colour channels 5/6.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -72,15 +80,15 @@ static int16_t konst(FlipperCore *c, unsigned sel, int comp)
 }
 
 /* swap table n: BP 0xF6 + 2n (R, G sources) and 0xF7 + 2n (B, A) */
-static void swap(FlipperCore *c, int table, const uint8_t in[4], int16_t out[4])
+static void swap_sel(FlipperCore *c, int table, uint8_t sel[4])
 {
     uint32_t k0 = c->bp[BP_TEV_KSEL0 + 2 * table];
     uint32_t k1 = c->bp[BP_TEV_KSEL0 + 2 * table + 1];
 
-    out[R] = in[k0 & 3];
-    out[G] = in[(k0 >> 2) & 3];
-    out[B] = in[k1 & 3];
-    out[A] = in[(k1 >> 2) & 3];
+    sel[R] = k0 & 3;
+    sel[G] = (k0 >> 2) & 3;
+    sel[B] = k1 & 3;
+    sel[A] = (k1 >> 2) & 3;
 }
 
 typedef struct TevInput {
@@ -164,8 +172,10 @@ static int combine_alpha(const TevInput *in, uint32_t env)
     int r;
 
     t <<= lshift_lut[scale];
-    /* the alpha combiner rounds only when dividing by two (Dolphin) */
-    t += scale != 3 ? 0 : sub ? 127 : 128;
+    /* rounded as the colour combiner, except when dividing by two: what
+     * the reference renders (a 4-stage scene's alpha, shown as colour,
+     * measured 1 lower without the +128) */
+    t += scale == 3 ? 0 : sub ? 127 : 128;
     t = sub ? (-t >> 8) : (t >> 8);
     r = ((in->d + bias_lut[bias]) * (1 << lshift_lut[scale])) + t;
     return r >> rshift_lut[scale];
@@ -210,6 +220,99 @@ static bool alpha_test(FlipperCore *c, int alpha)
     case 2:  return a != b;
     default: return a == b;
     }
+}
+
+void flipper_tev_ind_prepare(FlipperCore *c, TevIndirect *ind)
+{
+    int m, k;
+
+    for (m = 0; m < 3; m++) {
+        int scale = 0;
+        for (k = 0; k < 3; k++) {
+            uint32_t w = c->bp[BP_IND_MTXA0 + 3 * m + k];
+            ind->mtx[m][2 * k] = sext11(w);
+            ind->mtx[m][2 * k + 1] = sext11(w >> 11);
+            scale |= (int)((w >> 22) & 3) << (2 * k);
+        }
+        ind->shift[m] = 17 - scale;
+    }
+}
+
+static int32_t ind_wrap(int32_t coord, unsigned mode)
+{
+    static const int32_t mask[6] = { 0, 256 * 128 - 1, 128 * 128 - 1,
+                                     64 * 128 - 1, 32 * 128 - 1, 16 * 128 - 1 };
+
+    if (mode == 0) {
+        return coord;
+    }
+    return mode < 6 ? coord & mask[mode] : 0;
+}
+
+/* a shift by `shift` (left when negative), as x86 does it on 32 bits */
+static int32_t ind_scale(int64_t v, int shift)
+{
+    uint32_t u = (uint32_t)(int32_t)v;
+
+    if (shift >= 0) {
+        return (int32_t)u >> (shift & 31);
+    }
+    return (int32_t)(u << ((-shift) & 31));
+}
+
+uint8_t flipper_tev_indirect(const TevIndirect *ind, uint32_t cmd, int32_t s,
+                             int32_t t, const uint8_t indtex[4],
+                             int32_t tc[2])
+{
+    unsigned fmt = (cmd >> 2) & 3, bias = (cmd >> 4) & 7, bs = (cmd >> 7) & 3;
+    unsigned mtx = (cmd >> 9) & 15, sw = (cmd >> 13) & 7, tw = (cmd >> 16) & 7;
+    static const int fmt_shift[4] = { 0, 3, 4, 5 };
+    int biasval = fmt == 0 ? -128 : 1;
+    int32_t off[3];
+    int64_t trans[2] = { 0, 0 };
+    uint8_t bump;
+    int k;
+
+    /* (s, t, u) from the texel's A, B, G */
+    off[0] = indtex[A] >> fmt_shift[fmt];
+    off[1] = indtex[B] >> fmt_shift[fmt];
+    off[2] = indtex[G] >> fmt_shift[fmt];
+    bump = bs == 0 ? 0 : indtex[bs == 1 ? A : bs == 2 ? B : G];
+    bump = fmt == 0 ? (uint8_t)(bump & 0xF8) : (uint8_t)(bump << (8 - fmt_shift[fmt]));
+    for (k = 0; k < 3; k++) {
+        off[k] += (bias >> k) & 1 ? biasval : 0;
+    }
+    if ((mtx & 3) != 0 && (mtx >> 2) < 3) {
+        const int32_t *m = ind->mtx[(mtx & 3) - 1];
+        switch (mtx >> 2) {
+        case 0:     /* static: S0.10 elements, S17.7 result */
+            trans[0] = ((int64_t)m[0] * off[0] + (int64_t)m[2] * off[1] +
+                        (int64_t)m[4] * off[2]) >> 3;
+            trans[1] = ((int64_t)m[1] * off[0] + (int64_t)m[3] * off[1] +
+                        (int64_t)m[5] * off[2]) >> 3;
+            break;
+        case 1:     /* dynamic S */
+            trans[0] = (int64_t)s * off[0] / 256;
+            trans[1] = (int64_t)t * off[0] / 256;
+            break;
+        default:    /* dynamic T */
+            trans[0] = (int64_t)s * off[1] / 256;
+            trans[1] = (int64_t)t * off[1] / 256;
+            break;
+        }
+        trans[0] = ind_scale(trans[0], ind->shift[(mtx & 3) - 1]);
+        trans[1] = ind_scale(trans[1], ind->shift[(mtx & 3) - 1]);
+    }
+    if ((cmd >> 20) & 1) {
+        tc[0] = (int32_t)((uint32_t)tc[0] + (uint32_t)ind_wrap(s, sw) +
+                          (uint32_t)trans[0]);
+        tc[1] = (int32_t)((uint32_t)tc[1] + (uint32_t)ind_wrap(t, tw) +
+                          (uint32_t)trans[1]);
+    } else {
+        tc[0] = (int32_t)((uint32_t)ind_wrap(s, sw) + (uint32_t)trans[0]);
+        tc[1] = (int32_t)((uint32_t)ind_wrap(t, tw) + (uint32_t)trans[1]);
+    }
+    return bump;
 }
 
 static float fog_float(uint32_t v)
@@ -270,7 +373,6 @@ const FlipperTevFast *flipper_tev_fast(FlipperCore *c)
     uint32_t cenv = c->bp[BP_TEV_COLOR_ENV0] & 0xFFFFFF;
     uint32_t aenv = c->bp[BP_TEV_COLOR_ENV0 + 1] & 0xFFFFFF;
     uint32_t order = c->bp[BP_TREF0];
-    uint32_t k0, k1;
     int a;
 
     if (!c->tev_fast_dirty) {
@@ -284,7 +386,8 @@ const FlipperTevFast *flipper_tev_fast(FlipperCore *c)
     if (G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) != 0 || ((order >> 6) & 1) ||
         f->chan > 1 || (cenv & 0xFFFF) != 0xFFFA || (cenv & 0x330000) ||
         (aenv & 0xFFF0) != 0xFFD0 || (aenv & 0x330000) ||
-        ((c->bp[BP_FOGPARAM3] >> 21) & 7) != 0) {
+        ((c->bp[BP_FOGPARAM3] >> 21) & 7) != 0 ||
+        ((c->bp[BP_ZTEX2] >> 2) & 3)) {
         return f;
     }
     for (a = 0; a < 256; a++) {
@@ -292,45 +395,97 @@ const FlipperTevFast *flipper_tev_fast(FlipperCore *c)
             return f;
         }
     }
-    k0 = c->bp[BP_TEV_KSEL0 + 2 * (aenv & 3)];
-    k1 = c->bp[BP_TEV_KSEL0 + 2 * (aenv & 3) + 1];
-    f->swap[R] = k0 & 3;
-    f->swap[G] = (k0 >> 2) & 3;
-    f->swap[B] = k1 & 3;
-    f->swap[A] = (k1 >> 2) & 3;
+    swap_sel(c, aenv & 3, f->swap);
     f->on = true;
     return f;
 }
 
-bool flipper_tev_shade(FlipperCore *c, const TevPixel *p, uint8_t out[4])
+void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
 {
     uint32_t gen = c->bp[BP_GENMODE];
-    int nstages = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) + 1;
-    int16_t reg[4][4], ras[4], tex[4] = { 0 }, kon[4];
+    int s, a;
+
+    prog->nstages = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) + 1;
+    for (s = 0; s < prog->nstages; s++) {
+        TevStage *st = &prog->st[s];
+        uint32_t order = c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1));
+        uint32_t ksel = c->bp[BP_TEV_KSEL0 + s / 2] >> (10 * (s & 1));
+
+        st->cenv = c->bp[BP_TEV_COLOR_ENV0 + 2 * s];
+        st->aenv = c->bp[BP_TEV_COLOR_ENV0 + 2 * s + 1];
+        st->tex = (order >> 6) & 1;
+        st->chan = (order >> 7) & 7;
+        st->kon[R] = konst(c, (ksel >> 4) & 31, R);
+        st->kon[G] = konst(c, (ksel >> 4) & 31, G);
+        st->kon[B] = konst(c, (ksel >> 4) & 31, B);
+        st->kon[A] = konst(c, (ksel >> 9) & 31, A);
+        swap_sel(c, st->aenv & 3, st->ras_swap);
+        swap_sel(c, (st->aenv >> 2) & 3, st->tex_swap);
+    }
+    for (a = 0; a < 256; a++) {
+        prog->alpha_pass[a] = alpha_test(c, a);
+    }
+    prog->fog = ((c->bp[BP_FOGPARAM3] >> 21) & 7) != 0;
+    prog->ztex_op = (c->bp[BP_ZTEX2] >> 2) & 3;
+    prog->ztex_type = c->bp[BP_ZTEX2] & 3;
+    prog->ztex_bias = c->bp[BP_BIAS] & 0xFFFFFF;
+    if (prog->ztex_op == 3 || (prog->ztex_op && prog->ztex_type == 3)) {
+        g3d_guest_error("flipper: TEV: Z texture op %u type %u",
+                        prog->ztex_op, prog->ztex_type);
+        prog->ztex_op = 0;
+    }
+}
+
+/*
+ * Z texture (TEV_Z_ENV_0/1): the last texel (after its swap) as u8 (A),
+ * u16 (A:R) or u24 (R:G:B) plus the bias replaces or is added to the
+ * pixel's Z, after the alpha test and before fog and the late Z test.
+ */
+static uint32_t ztex(const TevProgram *prog, const int16_t tex[4], uint32_t z)
+{
+    uint32_t v = prog->ztex_bias;
+
+    switch (prog->ztex_type) {
+    case 0:  v += (uint8_t)tex[A]; break;
+    case 1:  v += (uint32_t)(uint8_t)tex[A] << 8 | (uint8_t)tex[R]; break;
+    default: v += (uint32_t)(uint8_t)tex[R] << 16 |
+                  (uint32_t)(uint8_t)tex[G] << 8 | (uint8_t)tex[B]; break;
+    }
+    if (prog->ztex_op == 1) {
+        v += z;
+    }
+    return v & 0xFFFFFF;
+}
+
+bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
+                       uint8_t out[4])
+{
+    int16_t reg[4][4], ras[4], tex[4] = { 0 };
     int s, k, cdest = 0, adest = 0;
 
     memcpy(reg, c->tev_reg, sizeof(reg));
-    for (s = 0; s < nstages; s++) {
-        uint32_t cenv = c->bp[BP_TEV_COLOR_ENV0 + 2 * s];
-        uint32_t aenv = c->bp[BP_TEV_COLOR_ENV0 + 2 * s + 1];
-        uint32_t order = c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1));
-        uint32_t ksel = c->bp[BP_TEV_KSEL0 + s / 2] >> (10 * (s & 1));
+    for (s = 0; s < prog->nstages; s++) {
+        const TevStage *st = &prog->st[s];
+        uint32_t cenv = st->cenv, aenv = st->aenv;
+        const int16_t *kon = st->kon;
         TevInput in[4];
-        int chan = (order >> 7) & 7;
 
-        if ((order >> 6) & 1) {
-            /* texture: not modelled yet (see above) */
-            static const uint8_t texel[4];
-            swap(c, (aenv >> 2) & 3, texel, tex);
+        if (st->tex) {
+            for (k = 0; k < 4; k++) {
+                tex[k] = p->tex[s][st->tex_swap[k]];
+            }
         }
-        kon[R] = konst(c, (ksel >> 4) & 31, R);
-        kon[G] = konst(c, (ksel >> 4) & 31, G);
-        kon[B] = konst(c, (ksel >> 4) & 31, B);
-        kon[A] = konst(c, (ksel >> 9) & 31, A);
-        if (chan == 0 || chan == 1) {
-            swap(c, aenv & 3, p->col[chan], ras);
+        if (st->chan == 0 || st->chan == 1) {
+            for (k = 0; k < 4; k++) {
+                ras[k] = p->col[st->chan][st->ras_swap[k]];
+            }
+        } else if (st->chan == 5 || st->chan == 6) {
+            /* the indirect bump alpha, 6: normalised (top bits repeated) */
+            uint8_t b = p->bump[s];
+            b = st->chan == 6 ? (uint8_t)(b | b >> 5) : b;
+            ras[R] = ras[G] = ras[B] = ras[A] = b;
         } else {
-            /* 5/6 alpha bump (no indirect stages: 0), 7 zero, others zero */
+            /* 7 zero, others (reserved) zero */
             memset(ras, 0, sizeof(ras));
         }
 
@@ -387,10 +542,13 @@ bool flipper_tev_shade(FlipperCore *c, const TevPixel *p, uint8_t out[4])
     out[B] = (uint8_t)reg[cdest][B];
     out[A] = (uint8_t)reg[adest][A];
 
-    if (!alpha_test(c, out[A])) {
+    if (!prog->alpha_pass[out[A]]) {
         return false;
     }
-    if (((c->bp[BP_FOGPARAM3] >> 21) & 7) != 0) {
+    if (prog->ztex_op) {
+        p->z = ztex(prog, tex, p->z);
+    }
+    if (prog->fog) {
         fog(c, p, p->z, out);
     }
     return true;

@@ -14,8 +14,15 @@
  *   the 8-bit product as (m * (l + (l >> 7))) >> 8.
  * Decision: XF memory keeps full 32-bit words (the doc says normal
  * matrices and lights keep 20 bits; Dolphin keeps all 32).
- * Texture coordinate generation belongs to the texturing work that is not
- * modelled yet: texture coordinates pass through as loaded.
+ * - texgen (0x1040 + n, for n < NUMTEX): regular = the texture matrix
+ *   (XF 4 * TEXnMTXIDX, 2x4 for ST, 3x4 for STQ) times the source row as
+ *   (A, B, 1, 1) or (A, B, C, 1); then, with DUALTEX enabled, the post
+ *   matrix (XF 0x500 + 4 * DUALMTX), optionally after normalising; NaN
+ *   inputs read 1 and a q of 0 gives (clamp(s/2), clamp(t/2)) in [-1, 1];
+ *   emboss = source coordinate + (L.binormal, L.tangent) for light n;
+ *   colour texgens = (R, G) / 255 of channel 0 or 1. Every coordinate is
+ *   then scaled by the SU_SSIZE/TSIZE of its number (BP 0x30 + 2n) + 1,
+ *   as the setup unit does (digest §3.5, §3.6).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -222,6 +229,118 @@ static void channel(FlipperCore *c, int ch, const GXInVertex *in,
     }
 }
 
+/* ---- texture coordinate generation ------------------------------------ */
+
+static void texgen_regular(FlipperCore *c, int n, uint32_t info,
+                           const GXInVertex *in, float dst[3])
+{
+    unsigned row = G3D_FIELD_EX32(info, XF_TEXGEN_R, SOURCE_ROW);
+    const uint32_t *m = &c->xf[XF_MEM_POSMTX + 4 * in->texmtx[n]];
+    float src[3] = { 0.0f, 0.0f, 1.0f };
+    int k;
+
+    switch (row) {
+    case 0: memcpy(src, in->pos, sizeof(src)); break;
+    case 1: memcpy(src, in->nrm[0], sizeof(src)); break;
+    case 3: memcpy(src, in->nrm[1], sizeof(src)); break;
+    case 4: memcpy(src, in->nrm[2], sizeof(src)); break;
+    default:
+        if (row >= 5 && row <= 12) {
+            src[0] = in->tex[row - 5][0];
+            src[1] = in->tex[row - 5][1];
+        } else {
+            g3d_guest_error("flipper: XF: texgen %d: source row %u", n, row);
+            src[0] = src[1] = 0.0f;
+        }
+        break;
+    }
+    for (k = 0; k < 3; k++) {
+        if (isnan(src[k])) {
+            src[k] = 1.0f;
+        }
+    }
+    if (!G3D_FIELD_EX32(info, XF_TEXGEN_R, INPUT_FORM)) {
+        src[2] = 1.0f;          /* AB11: the third column adds like the fourth */
+    }
+    dst[0] = u2f(m[0]) * src[0] + u2f(m[1]) * src[1] + u2f(m[2]) * src[2] +
+             u2f(m[3]);
+    dst[1] = u2f(m[4]) * src[0] + u2f(m[5]) * src[1] + u2f(m[6]) * src[2] +
+             u2f(m[7]);
+    if (G3D_FIELD_EX32(info, XF_TEXGEN_R, PROJECTION)) {
+        dst[2] = u2f(m[8]) * src[0] + u2f(m[9]) * src[1] +
+                 u2f(m[10]) * src[2] + u2f(m[11]);
+    } else {
+        dst[2] = 1.0f;
+    }
+    if (xf_reg(c, XF_REG_DUALTEX) & 1) {
+        uint32_t post = xf_reg(c, XF_REG_DUALTEX0 + n);
+        float t[3];
+        memcpy(t, dst, sizeof(t));
+        if (G3D_FIELD_EX32(post, XF_DUALTEX_R, NORMALIZE)) {
+            normalize3(t);
+        }
+        mat34(&c->xf[XF_MEM_POSTMTX +
+                     4 * G3D_FIELD_EX32(post, XF_DUALTEX_R, DUALMTX)], t, dst);
+    }
+    if (dst[2] == 0.0f) {
+        dst[0] = g3d_clampf(dst[0] / 2.0f, -1.0f, 1.0f);
+        dst[1] = g3d_clampf(dst[1] / 2.0f, -1.0f, 1.0f);
+    }
+}
+
+static void texgen(FlipperCore *c, const GXInVertex *in, GXVertex *out)
+{
+    uint32_t ntex = xf_reg(c, XF_REG_NUMTEX) & 15;
+    int n;
+
+    if (ntex > 8) {
+        g3d_guest_error("flipper: XF: NUMTEX %u > 8", ntex);
+        ntex = 8;
+    }
+    for (n = 0; n < (int)ntex; n++) {
+        uint32_t info = xf_reg(c, XF_REG_TEXGEN0 + n);
+        float *dst = out->tex[n];
+
+        switch (G3D_FIELD_EX32(info, XF_TEXGEN_R, TYPE)) {
+        case 0:
+            texgen_regular(c, n, info, in, dst);
+            break;
+        case 1: {
+            unsigned src = G3D_FIELD_EX32(info, XF_TEXGEN_R, EMBOSS_SOURCE);
+            Light l;
+            float ldir[3];
+            int k;
+            get_light(c, G3D_FIELD_EX32(info, XF_TEXGEN_R, EMBOSS_LIGHT), &l);
+            for (k = 0; k < 3; k++) {
+                ldir[k] = l.pos[k] - out->mv[k];
+            }
+            normalize3(ldir);
+            dst[0] = out->tex[src][0] + dot3(ldir, out->normal[1]);
+            dst[1] = out->tex[src][1] + dot3(ldir, out->normal[2]);
+            dst[2] = out->tex[src][2];
+            break;
+        }
+        case 2:
+        case 3: {
+            const uint8_t *col = out->col[G3D_FIELD_EX32(info, XF_TEXGEN_R,
+                                                         TYPE) - 2];
+            dst[0] = col[0] / 255.0f;
+            dst[1] = col[1] / 255.0f;
+            dst[2] = 1.0f;
+            break;
+        }
+        default:
+            g3d_guest_error("flipper: XF: texgen %d: type %u", n,
+                            G3D_FIELD_EX32(info, XF_TEXGEN_R, TYPE));
+            break;
+        }
+    }
+    for (n = 0; n < (int)ntex; n++) {
+        out->tex[n][0] *= (float)((c->bp[BP_SU_SSIZE0 + 2 * n] & 0xFFFF) + 1);
+        out->tex[n][1] *= (float)((c->bp[BP_SU_SSIZE0 + 2 * n + 1] & 0xFFFF) + 1);
+    }
+}
+
 void flipper_xf_transform(FlipperCore *c, const GXInVertex *in, GXVertex *out)
 {
     const uint32_t *proj = &c->xf[XF_REG_PROJECTION];
@@ -258,9 +377,5 @@ void flipper_xf_transform(FlipperCore *c, const GXInVertex *in, GXVertex *out)
     for (k = 0; k < (int)nchan; k++) {
         channel(c, k, in, out, out->col[k]);
     }
-    for (k = 0; k < 8; k++) {
-        out->tex[k][0] = in->tex[k][0];
-        out->tex[k][1] = in->tex[k][1];
-        out->tex[k][2] = 1.0f;
-    }
+    texgen(c, in, out);
 }
