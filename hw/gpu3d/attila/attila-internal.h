@@ -102,6 +102,17 @@ uint32_t attila_texel_offset(uint32_t i, uint32_t j, uint32_t block,
 uint32_t attila_rt_bytes(uint32_t fmt);
 /* bytes per texel of a texture format */
 uint32_t attila_texture_bytes(uint32_t format);
+/*
+ * Compressed textures (texture-compression.c, digest 3.9): the bytes of one
+ * compressed 4x4 block (8 or 16; 0 for none or an unknown value), the
+ * bytes of one decoded texel (RGBA8888 4, LATC1 1, LATC2 2), and the
+ * decoding of the block's texels [first, first + count) in Morton order
+ * into out (indexed by Morton position, decoded-texel bytes each).
+ */
+uint32_t attila_tc_block_bytes(uint32_t compression);
+uint32_t attila_tc_texel_bytes(uint32_t compression);
+void attila_tc_decode(uint32_t compression, const uint8_t *block,
+                      uint32_t first, uint32_t count, uint8_t *out);
 /* ceil(log2(n)) for n >= 1 */
 static inline uint32_t attila_log2_ceil(uint32_t n)
 {
@@ -207,6 +218,12 @@ void attila_shader_reset_thread(AttilaShaderThread *t);
 typedef struct AttilaTexLevel {
     const uint8_t *ptr;     /* NULL: outside memory, reads black */
     uint32_t width, height, depth;
+    /*
+     * Compressed levels: ptr is the base address rounded down to a block;
+     * skew = (base mod block bytes) << the expansion shift, the decoded
+     * space offset of the base from there (TextureEmulator::texel2address).
+     */
+    uint32_t skew;
 } AttilaTexLevel;
 
 typedef struct AttilaTexState {
@@ -222,6 +239,7 @@ typedef struct AttilaTexState {
     uint32_t nlevels;                   /* levels described below */
     AttilaTexLevel level[ATTILA_MAX_TEXTURE_SIZE][ATTILA_CUBEMAP_IMAGES];
     uint32_t bytes;                     /* per texel */
+    uint32_t tc_block, tc_texel;        /* compressed: block / decoded texel bytes */
 } AttilaTexState;
 
 /* ---- one draw's state (built by the command processor at GPU_DRAW) ------ */

@@ -276,9 +276,41 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
         ts->height = 1;
     }
     if (ts->compression != ATTILA_TC_NONE) {
-        g3d_unimp("attila-3d: texture unit %u: compressed texture format %u "
-                  "is not modelled (reads black)", u, ts->compression);
-        return;
+        static const uint32_t fmt[] = {
+            [ATTILA_TC_DXT1_RGB] = ATTILA_FMT_RGBA8888,
+            [ATTILA_TC_DXT1_RGBA] = ATTILA_FMT_RGBA8888,
+            [ATTILA_TC_DXT3_RGBA] = ATTILA_FMT_RGBA8888,
+            [ATTILA_TC_DXT5_RGBA] = ATTILA_FMT_RGBA8888,
+            [ATTILA_TC_LATC1] = ATTILA_FMT_LUMINANCE8,
+            [ATTILA_TC_LATC1_SIGNED] = ATTILA_FMT_LUMINANCE8_SIGNED,
+            [ATTILA_TC_LATC2] = ATTILA_FMT_LUMINANCE8_ALPHA8,
+            [ATTILA_TC_LATC2_SIGNED] = ATTILA_FMT_LUMINANCE8_ALPHA8_SIGNED,
+        };
+
+        if (ts->mode == ATTILA_TEX_1D || ts->mode == ATTILA_TEX_3D) {
+            /* TextureEmulator applies compression to 2D images only: 1D
+             * and 3D textures read their data as uncompressed texels */
+            g3d_guest_error("attila-3d: texture unit %u: compression %u on "
+                            "a 1D/3D texture is ignored", u, ts->compression);
+        } else if (ts->blocking == ATTILA_TXBLOCK_FRAMEBUFFER) {
+            /* decoded blocks are Morton tiles, not render-buffer tiles */
+            attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_TEXTURE_COMPRESSION,
+                         "texture unit %u: compression %u with framebuffer "
+                         "blocking (reads black)", u, ts->compression);
+            return;
+        } else {
+            ts->tc_block = attila_tc_block_bytes(ts->compression);
+            ts->tc_texel = attila_tc_texel_bytes(ts->compression);
+            /* digest 3.9: each compression has its format; another one
+             * reads the decoded bytes as that format, as the simulator */
+            if (ts->compression < G_N_ELEMENTS(fmt) &&
+                ts->format != fmt[ts->compression]) {
+                g3d_guest_error("attila-3d: texture unit %u: compression %u "
+                                "with format %u (expected %u)", u,
+                                ts->compression, ts->format,
+                                fmt[ts->compression]);
+            }
+        }
     }
     faces = ts->mode == ATTILA_TEX_CUBEMAP ? ATTILA_CUBEMAP_IMAGES : 1;
     for (l = ts->min_level; l < ATTILA_MAX_TEXTURE_SIZE && l <= ts->max_level;
@@ -300,6 +332,15 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
             lv->width = w;
             lv->height = h;
             lv->depth = d;
+            if (ts->tc_block) {
+                /* blocks of 16 decoded texels, 2^shift = decoded /
+                 * compressed bytes: the level spans the blocks holding
+                 * decoded bytes [skew, skew + bytes) from the rounded base */
+                uint32_t dec = 16 * ts->tc_texel, mis = addr % ts->tc_block;
+                lv->skew = mis * (dec / ts->tc_block);
+                bytes = (lv->skew + bytes + dec - 1) / dec * ts->tc_block;
+                addr -= mis;
+            }
             lv->ptr = bytes ? attila_mem_map(c, addr, bytes, false) : NULL;
             if (!lv->ptr) {
                 attila_error(c, ATTILA_ERR_ADDRESS, addr,
