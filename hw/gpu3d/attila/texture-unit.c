@@ -379,6 +379,12 @@ static void sample_level(const AttilaTexState *ts, uint32_t l, uint32_t face,
     float t[8][4];
     int k;
 
+    if (w == 0) {
+        /* a level the draw could not describe (an empty or refused
+         * texture): black, without the NaNs a zero size would give */
+        memset(o, 0, 4 * sizeof(*o));
+        return;
+    }
     if (!ts->non_normalized) {
         u = wrap_coord(ts->wrap[0], u, w);
         v = wrap_coord(ts->wrap[1], v, h);
