@@ -7,8 +7,9 @@
  * path), or copied into a command ring in GPU memory and run with
  * attila_core_work in budgets of 1..8 records (the device's path). Bits 4-7
  * pick a ring size. The trace reader also gets the bytes behind a real
- * header. Seeds are the records of the vendored corpus traces, so mutations
- * reach the draw path with real state.
+ * header. Seeds are the records of the vendored corpus traces and of the
+ * compressed-texture scene (attila-dxt-records.h: DXT1/3/5 textures), so
+ * mutations reach the draw path and the texture decoder with real state.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -18,6 +19,7 @@
 #include <zlib.h>
 
 #include "attila/attila-core.h"
+#include "attila-dxt-records.h"
 
 #define GPU_MEM (4u << 20)
 #define SYS_MEM (64u << 10)
@@ -182,7 +184,7 @@ static GByteArray *seed_trace(const char *name)
 size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max);
 size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
 {
-    static GByteArray *seeds[2];
+    static GByteArray *seeds[3];
     static const char *const names[2] = { "triangle", "d3d-triangle" };
     GByteArray *s;
     size_t n;
@@ -190,9 +192,13 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
     if (index % 8 == 7) {
         return 0;               /* some purely random inputs too */
     }
-    s = seeds[index % 2];
-    if (!s) {
-        s = seeds[index % 2] = seed_trace(names[index % 2]);
+    s = seeds[index % 3];
+    if (!s && index % 3 == 2) {
+        AttilaRecBuf b = { g_malloc(65536), 0, 65536, 0 };
+        dxt_scene_records(&b, NULL, 0.0f);
+        s = seeds[2] = g_byte_array_new_take(b.buf, b.overflow ? 0 : b.n);
+    } else if (!s) {
+        s = seeds[index % 3] = seed_trace(names[index % 3]);
     }
     if (s->len == 0 || max < 2) {
         return 0;

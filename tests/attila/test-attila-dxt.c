@@ -21,147 +21,14 @@
 #include <string.h>
 
 #include "attila-run.h"
-#include "attila-dxt-scene.h"
-#include "attila/attila-internal.h"
-#include "gpu3d/attila-cmd.h"
+#include "attila-dxt-records.h"
 
-#define VPROG 0x00010000u
-#define FPROG 0x00011000u
-#define FPROG_PC 8
-#define FB(i) (0x01000000u + (i) * 0x00400000u)
-#define ZB 0x01800000u
-#define VERTS 0x00200000u
-#define TEXS 0x00300000u
-
-static void programs(AttilaRecBuf *b)
-{
-    uint8_t vp[2][16], fp[1][16];
-    AttilaShIns v[2] = {
-        { .opc = ATTILA_SH_MOV, .rbank = ATTILA_BANK_OUT, .rreg = 0, .mask = 15,
-          .s = { ATTILA_SRC(ATTILA_BANK_IN, 0) } },
-        { .opc = ATTILA_SH_MOV, .end = true, .rbank = ATTILA_BANK_OUT,
-          .rreg = 5, .mask = 15, .s = { ATTILA_SRC(ATTILA_BANK_IN, 1) } },
-    };
-    /* tex o1, i5, texture unit 0 */
-    AttilaShIns f[1] = {
-        { .opc = ATTILA_SH_TEX, .end = true, .rbank = ATTILA_BANK_OUT,
-          .rreg = 1, .mask = 15,
-          .s = { ATTILA_SRC(ATTILA_BANK_IN, 5), ATTILA_SRC(ATTILA_BANK_IN, 0) } },
-    };
-    int i;
-
-    for (i = 0; i < 2; i++) {
-        attila_sh_encode(&v[i], vp[i]);
-    }
-    attila_sh_encode(&f[0], fp[0]);
-    attila_rec_write(b, VPROG, vp, sizeof(vp));
-    attila_rec_reg_u32(b, ATTILA_REG_VERTEX_PROGRAM, 0, VPROG);
-    attila_rec_reg_u32(b, ATTILA_REG_VERTEX_PROGRAM_PC, 0, 0);
-    attila_rec_reg_u32(b, ATTILA_REG_VERTEX_PROGRAM_SIZE, 0, sizeof(vp));
-    attila_rec_cmd(b, ATTILA_CMD_LOAD_VERTEX_PROGRAM);
-    attila_rec_write(b, FPROG, fp, sizeof(fp));
-    attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM, 0, FPROG);
-    attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM_PC, 0, FPROG_PC);
-    attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM_SIZE, 0, sizeof(fp));
-    attila_rec_cmd(b, ATTILA_CMD_LOAD_FRAGMENT_PROGRAM);
-}
-
-typedef struct Bad {
-    int quad;                   /* the quad given bad input, -1 none */
-    uint32_t tex_addr;          /* its texture address */
-    bool fb_blocking;           /* framebuffer blocking with compression */
-} Bad;
-
-static void scene(AttilaRecBuf *b, const Bad *bad, float clear)
-{
-    static const uint32_t tc[] = {
-        [DXT_KIND_DXT1] = ATTILA_TC_DXT1_RGBA,
-        [DXT_KIND_DXT3] = ATTILA_TC_DXT3_RGBA,
-        [DXT_KIND_DXT5] = ATTILA_TC_DXT5_RGBA,
-    };
-    uint8_t lin[DXT_BLOCKS * DXT_BLOCKS * 16];
-    uint8_t tiled[DXT_BLOCKS * DXT_BLOCKS * 16];
-    float v[6 * 8];
-    int i, q, bx, by;
-
-    attila_rec_reg_u32(b, ATTILA_REG_DISPLAY_X_RES, 0, DXT_SCENE_W);
-    attila_rec_reg_u32(b, ATTILA_REG_DISPLAY_Y_RES, 0, DXT_SCENE_H);
-    attila_rec_reg_u32(b, ATTILA_REG_VIEWPORT_WIDTH, 0, DXT_SCENE_W);
-    attila_rec_reg_u32(b, ATTILA_REG_VIEWPORT_HEIGHT, 0, DXT_SCENE_H);
-    attila_rec_reg_u32(b, ATTILA_REG_FRONTBUFFER_ADDR, 0, FB(1));
-    attila_rec_reg_u32(b, ATTILA_REG_BACKBUFFER_ADDR, 0, FB(0));
-    attila_rec_reg_u32(b, ATTILA_REG_ZSTENCILBUFFER_ADDR, 0, ZB);
-    attila_rec_reg_vec4(b, ATTILA_REG_COLOR_BUFFER_CLEAR, 0, clear, clear,
-                        clear, 1);
-    attila_rec_reg_u32(b, ATTILA_REG_CULLING, 0, ATTILA_CULL_NONE);
-    programs(b);
-    for (i = 0; i < ATTILA_MAX_VERTEX_ATTRIBUTES; i++) {
-        attila_rec_reg_u32(b, ATTILA_REG_VERTEX_OUTPUT_ATTRIBUTE, i,
-                           i == 0 || i == 5);
-        attila_rec_reg_u32(b, ATTILA_REG_VERTEX_ATTRIBUTE_MAP, i,
-                           i < 2 ? (uint32_t)i : ATTILA_ST_INACTIVE_ATTRIBUTE);
-    }
-    attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_INPUT_ATTRIBUTES, 5, 1);
-    for (i = 0; i < 2; i++) {
-        attila_rec_reg_u32(b, ATTILA_REG_STREAM_STRIDE, i, 32);
-        attila_rec_reg_u32(b, ATTILA_REG_STREAM_DATA, i, ATTILA_SD_FLOAT32);
-        attila_rec_reg_u32(b, ATTILA_REG_STREAM_ELEMENTS, i, i ? 2 : 4);
-    }
-    attila_rec_reg_u32(b, ATTILA_REG_STREAM_START, 0, 0);
-    attila_rec_reg_u32(b, ATTILA_REG_STREAM_COUNT, 0, 6);
-    attila_rec_reg_u32(b, ATTILA_REG_INDEX_MODE, 0, 0);
-    attila_rec_reg_u32(b, ATTILA_REG_PRIMITIVE, 0, ATTILA_PRIM_TRIANGLE);
-    attila_rec_cmd(b, ATTILA_CMD_CLEARCOLORBUFFER);
-
-    attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_ENABLE, 0, 1);
-    attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_MODE, 0, ATTILA_TEX_2D);
-    attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_FORMAT, 0, ATTILA_FMT_RGBA8888);
-    attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_WIDTH, 0, DXT_TEX);
-    attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_HEIGHT, 0, DXT_TEX);
-    attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_WIDTH2, 0, 5);
-    attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_HEIGHT2, 0, 5);
-    attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_MAX_LEVEL, 0, 0);
-    attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_WRAP_S, 0, ATTILA_CLAMP_TO_EDGE);
-    attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_WRAP_T, 0, ATTILA_CLAMP_TO_EDGE);
-    for (q = 0; q < DXT_QUADS; q++) {
-        const DxtQuad *dq = &dxt_quads[q];
-        int n = dxt_block_bytes(dq->kind);
-        uint32_t taddr = TEXS + 0x1000u * q;
-        uint32_t f = dq->linear ? ATTILA_LINEAR : ATTILA_NEAREST;
-        bool fbb = bad && bad->quad == q && bad->fb_blocking;
-
-        dxt_texture(dq->kind, lin);
-        for (by = 0; by < DXT_BLOCKS; by++) {
-            for (bx = 0; bx < DXT_BLOCKS; bx++) {
-                memcpy(tiled + n * attila_morton(bx, by, 4),
-                       lin + n * (by * DXT_BLOCKS + bx), n);
-            }
-        }
-        attila_rec_write(b, taddr, tiled, DXT_BLOCKS * DXT_BLOCKS * n);
-        if (bad && bad->quad == q && !fbb) {
-            taddr = bad->tex_addr;
-        }
-        attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_ADDRESS, 0, taddr);
-        attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_COMPRESSION, 0, tc[dq->kind]);
-        attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_BLOCKING, 0,
-                           fbb ? ATTILA_TXBLOCK_FRAMEBUFFER : ATTILA_TXBLOCK_TEXTURE);
-        attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_MIN_FILTER, 0, f);
-        attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_MAG_FILTER, 0, f);
-        dxt_quad_vertices(dq, v);
-        attila_rec_write(b, VERTS + 256u * q, v, sizeof(v));
-        attila_rec_reg_u32(b, ATTILA_REG_STREAM_ADDRESS, 0, VERTS + 256u * q);
-        attila_rec_reg_u32(b, ATTILA_REG_STREAM_ADDRESS, 1, VERTS + 256u * q + 16);
-        attila_rec_cmd(b, ATTILA_CMD_DRAW);
-    }
-    attila_rec_cmd(b, ATTILA_CMD_SWAPBUFFERS);
-}
-
-static void render(const Bad *bad, float clear, G3DImage *img)
+static void render(const DxtBad *bad, float clear, G3DImage *img)
 {
     AttilaRun *run = attila_run_new(ATTILA_MEM_SIZE_DEFAULT, 1u << 20, 2);
     AttilaRecBuf b = { g_malloc(65536), 0, 65536, 0 };
 
-    scene(&b, bad, clear);
+    dxt_scene_records(&b, bad, clear);
     g_assert_false(b.overflow);
     g_assert_true(attila_run_records(run, b.buf, b.n));
     g_assert_true(attila_run_capture(run, img));
@@ -213,7 +80,7 @@ static long quad_pixels_equal(const G3DImage *img, int q, const uint8_t rgb[3])
 
 static void test_dxt_bad(void)
 {
-    static const Bad bad[] = {
+    static const DxtBad bad[] = {
         { 1, 0x0ffffff8u, false },      /* the blocks run past GPU memory */
         { 2, 0xfffffff0u, false },      /* past mapped system memory */
         { 3, 0, true },                 /* compression with framebuffer tiles */
