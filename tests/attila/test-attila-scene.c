@@ -13,6 +13,7 @@
  */
 #include <glib.h>
 #include <math.h>
+#include <string.h>
 
 #include "attila-scene-run.h"
 
@@ -51,9 +52,91 @@ static void test_scene(void)
     attila_run_free(run);
 }
 
+/*
+ * GPU_ATTRIBUTE_LOAD_BYPASS (digest 2.3 item 21, 5.2): the streamer only
+ * hands the index to the vertex shader in input 0, the program loads its
+ * attributes with LDA through the Texture Unit. The scene's vertex program
+ * rewritten that way draws exactly the streamer's picture; the original
+ * program under bypass (input 0 is now the index) does not.
+ */
+static void bypass_frame(bool bypass, bool lda, G3DImage *img)
+{
+    AttilaRun *run = attila_scene_run_new(256, 192, 1);
+    uint8_t buf[1024];
+    AttilaRecBuf b = { buf, 0, sizeof(buf), 0 };
+    const AttilaShSrc t0 = ATTILA_SRC(ATTILA_BANK_TEMP, 0);
+    AttilaShIns v[6] = {
+        /* lda t0, i0, attribute 0 (position); lda t1, i0, attribute 3 */
+        { .opc = ATTILA_SH_LDA, .rbank = ATTILA_BANK_TEMP, .rreg = 0,
+          .mask = 15, .s = { ATTILA_SRC(ATTILA_BANK_IN, 0),
+                             ATTILA_SRC(ATTILA_BANK_IN, 0) } },
+        { .opc = ATTILA_SH_LDA, .rbank = ATTILA_BANK_TEMP, .rreg = 1,
+          .mask = 15, .s = { ATTILA_SRC(ATTILA_BANK_IN, 0),
+                             ATTILA_SRC(ATTILA_BANK_IN, 3) } },
+        { .opc = ATTILA_SH_DP4, .rbank = ATTILA_BANK_OUT, .rreg = 0, .mask = 8,
+          .s = { ATTILA_SRC(ATTILA_BANK_PARAM, 0), t0 } },
+        { .opc = ATTILA_SH_DP4, .rbank = ATTILA_BANK_OUT, .rreg = 0, .mask = 4,
+          .s = { ATTILA_SRC(ATTILA_BANK_PARAM, 1), t0 } },
+        { .opc = ATTILA_SH_DP4, .rbank = ATTILA_BANK_OUT, .rreg = 0, .mask = 2,
+          .s = { ATTILA_SRC(ATTILA_BANK_PARAM, 2), t0 } },
+        { .opc = ATTILA_SH_DP4, .rbank = ATTILA_BANK_OUT, .rreg = 0, .mask = 1,
+          .s = { ATTILA_SRC(ATTILA_BANK_PARAM, 3), t0 } },
+    };
+    AttilaShIns mov = { .opc = ATTILA_SH_MOV, .end = true,
+                        .rbank = ATTILA_BANK_OUT, .rreg = 1, .mask = 15,
+                        .s = { ATTILA_SRC(ATTILA_BANK_TEMP, 1) } };
+    uint8_t prog[7][16];
+    int i;
+
+    for (i = 0; i < 6; i++) {
+        attila_sh_encode(&v[i], prog[i]);
+    }
+    attila_sh_encode(&mov, prog[6]);
+    if (lda) {
+        attila_rec_write(&b, ATTILA_SCENE_VPROG, prog, sizeof(prog));
+        attila_rec_reg_u32(&b, ATTILA_REG_VERTEX_PROGRAM_SIZE, 0, sizeof(prog));
+        attila_rec_cmd(&b, ATTILA_CMD_LOAD_VERTEX_PROGRAM);
+    }
+    attila_rec_reg_u32(&b, ATTILA_REG_ATTRIBUTE_LOAD_BYPASS, 0, bypass);
+    g_assert_false(b.overflow);
+    g_assert_true(attila_run_records(run, b.buf, b.n));
+    attila_scene_run_frame(run, 5, 256, 192);
+    g_assert_cmpuint(attila_reg_read(run->core, A_ATTILA_ERROR_COUNT, 4), ==, 0);
+    g_assert_true(attila_run_capture(run, img));
+    attila_run_free(run);
+}
+
+static void test_load_bypass(void)
+{
+    G3DImage ref = { 0 }, img = { 0 }, off = { 0 };
+    G3DImageDiff d = { .tolerance = 0 };
+    long n, i, clear = 0;
+
+    bypass_frame(false, false, &ref);
+    bypass_frame(true, true, &img);
+    g_assert_true(g3d_image_compare(&img, &ref, &d));
+    g_test_message("LDA under bypass vs the streamer: %ld differing pixels",
+                   d.differing);
+    g_assert_cmpint(d.differing, ==, 0);
+    /* the picture is not empty: the cube covers pixels */
+    n = (long)ref.width * ref.height;
+    for (i = 0; i < n; i++) {
+        clear += !memcmp(ref.rgb + 3 * i, ref.rgb, 3);
+    }
+    g_assert_cmpint(clear, <, n - 1000);
+    /* bypass with the streamer's program: input 0 holds the index */
+    bypass_frame(true, false, &off);
+    g_assert_true(g3d_image_compare(&off, &ref, &d));
+    g_assert_cmpint(d.differing, >, 1000);
+    g3d_image_free(&ref);
+    g3d_image_free(&img);
+    g3d_image_free(&off);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/attila/scene/demo", test_scene);
+    g_test_add_func("/attila/scene/load-bypass", test_load_bypass);
     return g_test_run();
 }

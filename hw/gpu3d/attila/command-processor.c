@@ -494,10 +494,6 @@ static bool build_draw_state(AttilaCore *c, AttilaDrawState *ds)
             return false;
         }
     }
-    if (ds->load_bypass) {
-        g3d_unimp("attila-3d: draw: GPU_ATTRIBUTE_LOAD_BYPASS: the index is "
-                  "given in input 0, attributes come from LDA");
-    }
     if (!program_ok(c, ds->vs_pc, &vs_kills)) {
         attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_VERTEX_PROGRAM_PC,
                      "draw: no vertex program at pc %u", ds->vs_pc);

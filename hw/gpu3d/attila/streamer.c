@@ -184,19 +184,31 @@ static void triangle(void *opaque, uint32_t a, uint32_t b, uint32_t cc)
 
 static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
                          uint32_t index, uint32_t instance, AttilaVertex *out,
-                         uint64_t *work)
+                         uint64_t *work, AttilaRenderCtx *tctx)
 {
     AttilaShaderThread t;
     AttilaShaderEnv env = {
-        .imem = c->imem, .consts = c->vconst, .tex = NULL, .tex_opaque = NULL,
-        .steps = work,
+        .imem = c->imem, .consts = c->vconst, .tex = attila_texture_sample,
+        .tex_opaque = tctx, .steps = work,
     };
     uint32_t bad_pc = 0;
     AttilaShaderResult r;
     int k;
 
     attila_shader_reset_thread(&t);
-    if (!attila_streamer_fetch(c, ds, index, instance, t.in)) {
+    if (ds->load_bypass) {
+        /* GPU_ATTRIBUTE_LOAD_BYPASS (digest 2.3 item 21): no attribute is
+         * read; input 0 (INDEX_ATTRIBUTE) carries the index and the
+         * instance as 32-bit integers, the others their default values
+         * (StreamerLoader), and the program loads attributes with LDA */
+        for (k = 0; k < ATTILA_MAX_VERTEX_ATTRIBUTES; k++) {
+            memcpy(t.in[k].f, ds->attr_default[k], 16);
+        }
+        t.in[0].u[0] = index;
+        t.in[0].u[1] = instance;
+        t.in[0].u[2] = 0;
+        t.in[0].u[3] = 0;
+    } else if (!attila_streamer_fetch(c, ds, index, instance, t.in)) {
         attila_error(c, ATTILA_ERR_ADDRESS, index,
                      "vertex %u: attribute data outside memory; draw stopped",
                      index);
@@ -226,10 +238,14 @@ static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
 void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
 {
     Geometry g = { .c = c, .ds = ds };
+    /* the vertex shader reaches the Texture Unit too: LDA (digest 6.3) */
+    AttilaRenderCtx *tctx = g_new0(AttilaRenderCtx, 1);
     GHashTable *cache = NULL;
     uint32_t inst, v;
     uint64_t vs_work = 0;
 
+    tctx->core = c;
+    tctx->ds = ds;
     attila_raster_begin(c->raster);
     g.vtx = g_new(AttilaVertex, MAX(ds->count, 1));
     if (ds->indexed) {
@@ -256,7 +272,7 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
                 g.vtx[v] = g.vtx[GPOINTER_TO_UINT(slot)];
                 continue;
             }
-            if (!shade_vertex(c, ds, index, inst, &g.vtx[v], &vs_work)) {
+            if (!shade_vertex(c, ds, index, inst, &g.vtx[v], &vs_work, tctx)) {
                 goto out;
             }
             if (vs_work > ATTILA_DRAW_WORK_LIMIT) {
@@ -283,4 +299,5 @@ out:
         g_hash_table_destroy(cache);
     }
     g_free(g.vtx);
+    g_free(tctx);
 }
