@@ -39,7 +39,12 @@ static inline uint32_t dxt_morton4(uint32_t x, uint32_t y)
 #define DXT_FB(i) (0x00100000u + (i) * 0x00040000u)    /* 256x256x4 each */
 #define DXT_ZB 0x00180000u
 
-static inline void dxt_programs(AttilaRecBuf *b)
+/*
+ * lda: the vertex program loads position and texture coordinate with LDA
+ * (attributes 0 and 1 by the index in input 0) under
+ * GPU_ATTRIBUTE_LOAD_BYPASS, instead of reading inputs 0 and 1.
+ */
+static inline void dxt_programs(AttilaRecBuf *b, bool lda)
 {
     uint8_t vp[2][16], fp[1][16];
     AttilaShIns v[2] = {
@@ -56,6 +61,12 @@ static inline void dxt_programs(AttilaRecBuf *b)
     };
     int i;
 
+    for (i = 0; lda && i < 2; i++) {
+        v[i].opc = ATTILA_SH_LDA;
+        v[i].s[0] = ATTILA_SRC(ATTILA_BANK_IN, 0);
+        v[i].s[1] = ATTILA_SRC(ATTILA_BANK_IN, i);   /* the attribute */
+    }
+    attila_rec_reg_u32(b, ATTILA_REG_ATTRIBUTE_LOAD_BYPASS, 0, lda);
     for (i = 0; i < 2; i++) {
         attila_sh_encode(&v[i], vp[i]);
     }
@@ -79,7 +90,7 @@ typedef struct DxtBad {
 } DxtBad;
 
 static inline void dxt_scene_records(AttilaRecBuf *b, const DxtBad *bad,
-                                     float clear)
+                                     float clear, bool lda)
 {
     static const uint32_t tc[] = {
         [DXT_KIND_DXT1] = ATTILA_TC_DXT1_RGBA,
@@ -101,7 +112,7 @@ static inline void dxt_scene_records(AttilaRecBuf *b, const DxtBad *bad,
     attila_rec_reg_vec4(b, ATTILA_REG_COLOR_BUFFER_CLEAR, 0, clear, clear,
                         clear, 1);
     attila_rec_reg_u32(b, ATTILA_REG_CULLING, 0, ATTILA_CULL_NONE);
-    dxt_programs(b);
+    dxt_programs(b, lda);
     for (i = 0; i < ATTILA_MAX_VERTEX_ATTRIBUTES; i++) {
         attila_rec_reg_u32(b, ATTILA_REG_VERTEX_OUTPUT_ATTRIBUTE, i,
                            i == 0 || i == 5);

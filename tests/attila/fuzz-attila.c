@@ -8,8 +8,9 @@
  * attila_core_work in budgets of 1..8 records (the device's path). Bits 4-7
  * pick a ring size. The trace reader also gets the bytes behind a real
  * header. Seeds are the records of the vendored corpus traces and of the
- * compressed-texture scene (attila-dxt-records.h: DXT1/3/5 textures), so
- * mutations reach the draw path and the texture decoder with real state.
+ * compressed-texture scene (attila-dxt-records.h: DXT1/3/5 textures, also
+ * with its vertices loaded by LDA under attribute bypass), so mutations
+ * reach the draw path, the texture decoder and LDA with real state.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -184,7 +185,7 @@ static GByteArray *seed_trace(const char *name)
 size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max);
 size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
 {
-    static GByteArray *seeds[3];
+    static GByteArray *seeds[4];
     static const char *const names[2] = { "triangle", "d3d-triangle" };
     GByteArray *s;
     size_t n;
@@ -192,13 +193,15 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
     if (index % 8 == 7) {
         return 0;               /* some purely random inputs too */
     }
-    s = seeds[index % 3];
-    if (!s && index % 3 == 2) {
+    s = seeds[index % 4];
+    if (!s && index % 4 >= 2) {
+        /* the DXT scene; its LDA / attribute-bypass variant */
         AttilaRecBuf b = { g_malloc(65536), 0, 65536, 0 };
-        dxt_scene_records(&b, NULL, 0.0f);
-        s = seeds[2] = g_byte_array_new_take(b.buf, b.overflow ? 0 : b.n);
+        dxt_scene_records(&b, NULL, 0.0f, index % 4 == 3);
+        s = seeds[index % 4] = g_byte_array_new_take(b.buf,
+                                                     b.overflow ? 0 : b.n);
     } else if (!s) {
-        s = seeds[index % 3] = seed_trace(names[index % 3]);
+        s = seeds[index % 4] = seed_trace(names[index % 4]);
     }
     if (s->len == 0 || max < 2) {
         return 0;

@@ -23,12 +23,12 @@
 #include "attila-run.h"
 #include "attila-dxt-records.h"
 
-static void render(const DxtBad *bad, float clear, G3DImage *img)
+static void render(const DxtBad *bad, float clear, bool lda, G3DImage *img)
 {
     AttilaRun *run = attila_run_new(ATTILA_MEM_SIZE_DEFAULT, 1u << 20, 2);
     AttilaRecBuf b = { g_malloc(65536), 0, 65536, 0 };
 
-    dxt_scene_records(&b, bad, clear);
+    dxt_scene_records(&b, bad, clear, lda);
     g_assert_false(b.overflow);
     g_assert_true(attila_run_records(run, b.buf, b.n));
     g_assert_true(attila_run_capture(run, img));
@@ -50,7 +50,7 @@ static void test_dxt_scene(void)
     G3DImage img = { 0 }, ref = { 0 };
     G3DImageDiff d = { .tolerance = 3 };
 
-    render(NULL, 0.0f, &img);
+    render(NULL, 0.0f, false, &img);
     g_assert_true(g3d_image_load(&ref, refpath));
     g_assert_true(g3d_image_compare(&img, &ref, &d));
     g_test_message("DXT1/DXT3/DXT5 quads vs llvmpipe: PSNR %.2f dB, %ld "
@@ -58,6 +58,12 @@ static void test_dxt_scene(void)
                    d.differing, d.beyond, d.tolerance, d.max_delta);
     g_assert_cmpfloat(d.psnr, >=, 40);
     g_assert_cmpint(d.beyond, <=, 200);
+    /* the same with the vertices loaded by LDA under attribute bypass */
+    g3d_image_free(&ref);
+    ref = img;
+    render(NULL, 0.0f, true, &img);
+    g_assert_true(g3d_image_compare(&img, &ref, &d));
+    g_assert_cmpint(d.differing, ==, 0);
     g3d_image_free(&img);
     g3d_image_free(&ref);
     g_free(refpath);
@@ -95,7 +101,7 @@ static void test_dxt_bad(void)
         int q;
 
         /* grey clear: a black quad was drawn, with a black texture */
-        render(&bad[i], 0.5f, &img);
+        render(&bad[i], 0.5f, false, &img);
         if (g_getenv("DXT_DUMP")) {
             g3d_image_save(&img, "/tmp/attila-dxt-notes/bad.png");
         }
