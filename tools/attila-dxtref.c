@@ -2,7 +2,8 @@
  * The independent reference of the attila-3d compressed-texture image test
  * (tests/attila/attila-dxt-scene.h): the same compressed blocks uploaded to
  * Mesa's llvmpipe through OSMesa (GL_EXT_texture_compression_s3tc), the
- * same quads drawn with GL_REPLACE texturing, written as PNG with row 0 at
+ * same quads drawn with GL_REPLACE texturing (GL_EXT_texture_compression_latc
+ * for the LATC quads), written as PNG with row 0 at
  * the top. Regenerates tests/attila/ref/dxt.png:
  *
  *   attila-dxtref tests/attila/ref/dxt.png
@@ -24,6 +25,10 @@ int main(int argc, char **argv)
         [DXT_KIND_DXT1] = GL_COMPRESSED_RGBA_S3TC_DXT1_EXT,
         [DXT_KIND_DXT3] = GL_COMPRESSED_RGBA_S3TC_DXT3_EXT,
         [DXT_KIND_DXT5] = GL_COMPRESSED_RGBA_S3TC_DXT5_EXT,
+        [DXT_KIND_LATC1] = GL_COMPRESSED_LUMINANCE_LATC1_EXT,
+        [DXT_KIND_LATC1_SIGNED] = GL_COMPRESSED_SIGNED_LUMINANCE_LATC1_EXT,
+        [DXT_KIND_LATC2] = GL_COMPRESSED_LUMINANCE_ALPHA_LATC2_EXT,
+        [DXT_KIND_LATC2_SIGNED] = GL_COMPRESSED_SIGNED_LUMINANCE_ALPHA_LATC2_EXT,
     };
     static uint8_t rgba[DXT_SCENE_W * DXT_SCENE_H * 4];
     static uint8_t blocks[DXT_BLOCKS * DXT_BLOCKS * 16];
@@ -44,8 +49,11 @@ int main(int argc, char **argv)
         return 1;
     }
     if (!strstr((const char *)glGetString(GL_EXTENSIONS),
-                "GL_EXT_texture_compression_s3tc")) {
-        fprintf(stderr, "attila-dxtref: no GL_EXT_texture_compression_s3tc\n");
+                "GL_EXT_texture_compression_s3tc") ||
+        !strstr((const char *)glGetString(GL_EXTENSIONS),
+                "GL_EXT_texture_compression_latc")) {
+        fprintf(stderr, "attila-dxtref: no GL_EXT_texture_compression_s3tc "
+                "or _latc\n");
         return 1;
     }
     OSMesaPixelStore(OSMESA_Y_UP, 0);

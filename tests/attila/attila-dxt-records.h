@@ -36,7 +36,7 @@ static inline uint32_t dxt_morton4(uint32_t x, uint32_t y)
 #define DXT_FPROG_PC 8
 #define DXT_VERTS 0x00020000u
 #define DXT_TEXS 0x00030000u
-#define DXT_FB(i) (0x00100000u + (i) * 0x00040000u)    /* 256x256x4 each */
+#define DXT_FB(i) (0x00100000u + (i) * 0x00040000u)    /* 256x256x4 at most */
 #define DXT_ZB 0x00180000u
 
 /*
@@ -96,6 +96,20 @@ static inline void dxt_scene_records(AttilaRecBuf *b, const DxtBad *bad,
         [DXT_KIND_DXT1] = ATTILA_TC_DXT1_RGBA,
         [DXT_KIND_DXT3] = ATTILA_TC_DXT3_RGBA,
         [DXT_KIND_DXT5] = ATTILA_TC_DXT5_RGBA,
+        [DXT_KIND_LATC1] = ATTILA_TC_LATC1,
+        [DXT_KIND_LATC1_SIGNED] = ATTILA_TC_LATC1_SIGNED,
+        [DXT_KIND_LATC2] = ATTILA_TC_LATC2,
+        [DXT_KIND_LATC2_SIGNED] = ATTILA_TC_LATC2_SIGNED,
+    };
+    /* digest 3.9: the format each compression goes with */
+    static const uint32_t fmt[] = {
+        [DXT_KIND_DXT1] = ATTILA_FMT_RGBA8888,
+        [DXT_KIND_DXT3] = ATTILA_FMT_RGBA8888,
+        [DXT_KIND_DXT5] = ATTILA_FMT_RGBA8888,
+        [DXT_KIND_LATC1] = ATTILA_FMT_LUMINANCE8,
+        [DXT_KIND_LATC1_SIGNED] = ATTILA_FMT_LUMINANCE8_SIGNED,
+        [DXT_KIND_LATC2] = ATTILA_FMT_LUMINANCE8_ALPHA8,
+        [DXT_KIND_LATC2_SIGNED] = ATTILA_FMT_LUMINANCE8_ALPHA8_SIGNED,
     };
     uint8_t lin[DXT_BLOCKS * DXT_BLOCKS * 16];
     uint8_t tiled[DXT_BLOCKS * DXT_BLOCKS * 16];
@@ -133,7 +147,6 @@ static inline void dxt_scene_records(AttilaRecBuf *b, const DxtBad *bad,
 
     attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_ENABLE, 0, 1);
     attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_MODE, 0, ATTILA_TEX_2D);
-    attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_FORMAT, 0, ATTILA_FMT_RGBA8888);
     attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_WIDTH, 0, DXT_TEX);
     attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_HEIGHT, 0, DXT_TEX);
     attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_WIDTH2, 0, 5);
@@ -161,6 +174,7 @@ static inline void dxt_scene_records(AttilaRecBuf *b, const DxtBad *bad,
         }
         attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_ADDRESS, 0, taddr);
         attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_COMPRESSION, 0, tc[dq->kind]);
+        attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_FORMAT, 0, fmt[dq->kind]);
         attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_BLOCKING, 0,
                            fbb ? ATTILA_TXBLOCK_FRAMEBUFFER : ATTILA_TXBLOCK_TEXTURE);
         attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_MIN_FILTER, 0, f);

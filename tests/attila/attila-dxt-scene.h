@@ -1,13 +1,14 @@
 /*
  * The compressed-texture scene shared by the core's image test
  * (test-attila-dxt.c) and its independent reference (tools/attila-dxtref.c,
- * Mesa llvmpipe through OSMesa): four quads on a 256x256 screen, each
- * textured with a 32x32 compressed texture made of pseudo-random blocks.
+ * Mesa llvmpipe through OSMesa): eight 64x64-pixel quads on a 256x128
+ * screen, each textured with a 32x32 compressed texture made of
+ * pseudo-random blocks.
  *
- *   top left      DXT1 RGBA, nearest (3-colour blocks: transparent black)
- *   top right     DXT3, nearest
- *   bottom left   DXT5, nearest
- *   bottom right  DXT1 RGBA, bilinear
+ *   top row     DXT1 RGBA nearest (3-colour blocks: transparent black),
+ *               DXT3 nearest, DXT5 nearest, DXT1 RGBA bilinear
+ *   bottom row  LATC1, LATC1_SIGNED, LATC2 (luminance shown),
+ *               LATC2_SIGNED bilinear (negative values show as black)
  *
  * The blocks are given in the order of the S3TC definition (row of blocks
  * after row of blocks); the ATTILA side places them in its tiling.
@@ -20,24 +21,32 @@
 #include <stdint.h>
 
 #define DXT_SCENE_W 256
-#define DXT_SCENE_H 256
+#define DXT_SCENE_H 128
 #define DXT_TEX 32                      /* texture width and height */
 #define DXT_BLOCKS (DXT_TEX / 4)        /* blocks per row and column */
-#define DXT_QUADS 4
+#define DXT_QUADS 8
+#define DXT_QUAD_PX 64                  /* quad size in pixels */
 
-enum { DXT_KIND_DXT1, DXT_KIND_DXT3, DXT_KIND_DXT5 };
+enum {
+    DXT_KIND_DXT1, DXT_KIND_DXT3, DXT_KIND_DXT5, DXT_KIND_LATC1,
+    DXT_KIND_LATC1_SIGNED, DXT_KIND_LATC2, DXT_KIND_LATC2_SIGNED,
+};
 
 typedef struct DxtQuad {
     int kind;
     int linear;
-    float x0, y0;               /* clip-space lower left; the quad is 1 x 1 */
+    float x0, y0;               /* clip-space lower left; 0.5 x 1 in size */
 } DxtQuad;
 
 static const DxtQuad dxt_quads[DXT_QUADS] = {
     { DXT_KIND_DXT1, 0, -1.0f, 0.0f },
-    { DXT_KIND_DXT3, 0, 0.0f, 0.0f },
-    { DXT_KIND_DXT5, 0, -1.0f, -1.0f },
-    { DXT_KIND_DXT1, 1, 0.0f, -1.0f },
+    { DXT_KIND_DXT3, 0, -0.5f, 0.0f },
+    { DXT_KIND_DXT5, 0, 0.0f, 0.0f },
+    { DXT_KIND_DXT1, 1, 0.5f, 0.0f },
+    { DXT_KIND_LATC1, 0, -1.0f, -1.0f },
+    { DXT_KIND_LATC1_SIGNED, 0, -0.5f, -1.0f },
+    { DXT_KIND_LATC2, 0, 0.0f, -1.0f },
+    { DXT_KIND_LATC2_SIGNED, 1, 0.5f, -1.0f },
 };
 
 static inline uint32_t dxt_rand(uint32_t *s)
@@ -48,7 +57,8 @@ static inline uint32_t dxt_rand(uint32_t *s)
 
 static inline int dxt_block_bytes(int kind)
 {
-    return kind == DXT_KIND_DXT1 ? 8 : 16;
+    return kind == DXT_KIND_DXT1 || kind == DXT_KIND_LATC1 ||
+           kind == DXT_KIND_LATC1_SIGNED ? 8 : 16;
 }
 
 /*
@@ -65,6 +75,15 @@ static inline void dxt_texture(int kind, uint8_t *out)
         for (bx = 0; bx < DXT_BLOCKS; bx++) {
             uint8_t *b = out + (by * DXT_BLOCKS + bx) * n;
             uint8_t *cb = kind == DXT_KIND_DXT1 ? b : b + 8;
+
+            if (kind >= DXT_KIND_LATC1) {
+                /* LATC: 8-byte channel blocks (luminance, then alpha),
+                 * random endpoints (both orders: both modes) and codes */
+                for (k = 0; k < n; k++) {
+                    b[k] = dxt_rand(&s);
+                }
+                continue;
+            }
             uint32_t r = bx * 31 / (DXT_BLOCKS - 1);
             uint32_t g = by * 63 / (DXT_BLOCKS - 1);
             uint16_t c0 = (uint16_t)(r << 11 | g << 5 | (dxt_rand(&s) & 31));
@@ -109,7 +128,7 @@ static inline void dxt_quad_vertices(const DxtQuad *q, float *v)
 
     for (i = 0; i < 6; i++) {
         float *p = v + 8 * i;
-        p[0] = q->x0 + c[i][0];
+        p[0] = q->x0 + 0.5f * c[i][0];
         p[1] = q->y0 + c[i][1];
         p[2] = 0.5f;
         p[3] = 1.0f;
