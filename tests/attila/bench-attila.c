@@ -2,8 +2,10 @@
  * attila-3d speed: every corpus trace replayed through the core, frames per
  * second, beside the time the ATTILA cycle-level simulator took for the same
  * frame (corpus README) and a baseline measured in the same run (memcpy
- * bandwidth), so numbers from different machines can be compared; and the
- * guest demo's frame (guest/attila-scene.h) through the core alone.
+ * bandwidth), so numbers from different machines can be compared; the
+ * guest demo's frame (guest/attila-scene.h) through the core alone; and the
+ * compressed-texture scene (attila-dxt-records.h: DXT/LATC quads), in
+ * textured Mpixels/s.
  *
  *   bench-attila [-t threads] [-s seconds-per-trace]
  *
@@ -21,6 +23,7 @@
 
 #include "attila-corpus.h"
 #include "attila-scene-run.h"
+#include "attila-dxt-records.h"
 #include "common/raster.h"
 
 static double now(void)
@@ -151,6 +154,36 @@ int main(int argc, char **argv)
         printf("\n%-13s %8s %7d %10.2f %10.1f   (the guest demo's frame, "
                "640x480)\n", "demo-scene", "-", frames, 1e3 * dt / frames,
                frames / dt);
+        attila_run_free(run);
+    }
+
+    /* the compressed-texture scene: 8 quads of 64x64 texels decoded */
+    {
+        AttilaRun *run = attila_run_new(ATTILA_MEM_SIZE_DEFAULT, 1u << 20,
+                                        threads);
+        AttilaRecBuf b = { g_malloc(65536), 0, 65536, 0 };
+        int frames = 0;
+        double t0, dt;
+
+        dxt_scene_records(&b, NULL, 0.0f, false);
+        if (b.overflow) {
+            return 1;
+        }
+        t0 = now();
+        do {
+            attila_run_records(run, b.buf, b.n);
+            frames++;
+            dt = now() - t0;
+        } while (dt < budget || frames < 3);
+        if (attila_reg_read(run->core, A_ATTILA_ERROR_COUNT, 4) != 0) {
+            fprintf(stderr, "dxt scene: device errors\n");
+            return 1;
+        }
+        printf("%-13s %8s %7d %10.2f %10.1f   (%.1f textured Mpixels/s, "
+               "DXT1/3/5 + LATC, uploads included)\n", "dxt-scene", "-",
+               frames, 1e3 * dt / frames, frames / dt,
+               frames * (double)DXT_QUADS * DXT_QUAD_PX * DXT_QUAD_PX / dt / 1e6);
+        g_free(b.buf);
         attila_run_free(run);
     }
     return 0;
