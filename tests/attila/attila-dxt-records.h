@@ -87,6 +87,7 @@ typedef struct DxtBad {
     int quad;                   /* the quad given bad input, -1 none */
     uint32_t tex_addr;          /* its texture address */
     bool fb_blocking;           /* framebuffer blocking with compression */
+    bool wrong_format;          /* LUMINANCE8 with its DXT compression */
 } DxtBad;
 
 static inline void dxt_scene_records(AttilaRecBuf *b, const DxtBad *bad,
@@ -169,12 +170,14 @@ static inline void dxt_scene_records(AttilaRecBuf *b, const DxtBad *bad,
             }
         }
         attila_rec_write(b, taddr, tiled, DXT_BLOCKS * DXT_BLOCKS * n);
-        if (bad && bad->quad == q && !fbb) {
+        if (bad && bad->quad == q && !fbb && !bad->wrong_format) {
             taddr = bad->tex_addr;
         }
         attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_ADDRESS, 0, taddr);
         attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_COMPRESSION, 0, tc[dq->kind]);
-        attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_FORMAT, 0, fmt[dq->kind]);
+        attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_FORMAT, 0,
+                           bad && bad->quad == q && bad->wrong_format ?
+                           ATTILA_FMT_LUMINANCE8 : fmt[dq->kind]);
         attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_BLOCKING, 0,
                            fbb ? ATTILA_TXBLOCK_FRAMEBUFFER : ATTILA_TXBLOCK_TEXTURE);
         attila_rec_reg_u32(b, ATTILA_REG_TEXTURE_MIN_FILTER, 0, f);

@@ -32,7 +32,8 @@ static void render(const DxtBad *bad, float clear, bool lda, G3DImage *img)
     g_assert_false(b.overflow);
     g_assert_true(attila_run_records(run, b.buf, b.n));
     g_assert_true(attila_run_capture(run, img));
-    if (!bad) {
+    if (!bad || bad->wrong_format) {
+        /* a mismatched format is logged only (digest 3.9; decisions) */
         g_assert_cmpuint(attila_reg_read(run->core, A_ATTILA_ERROR_COUNT, 4), ==, 0);
     } else {
         g_assert_cmpuint(attila_reg_read(run->core, A_ATTILA_ERROR_COUNT, 4), ==, 1);
@@ -119,10 +120,45 @@ static void test_dxt_bad(void)
     }
 }
 
+/* DXT1 declared LUMINANCE8: logged, drawn as the simulator would (the
+ * decoded RGBA8888 bytes read as L8), never black, nothing else touched */
+static void test_dxt_wrong_format(void)
+{
+    static const DxtBad bad = { .quad = 0, .wrong_format = true };
+    static const uint8_t black[3] = { 0, 0, 0 };
+    const long inner = (long)(DXT_QUAD_PX - 4) * (DXT_QUAD_PX - 4);
+    unsigned logs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    G3DImage img = { 0 }, ref = { 0 };
+    long i, grey = 0;
+    int x, y;
+
+    render(&bad, 0.5f, false, &img);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), >, logs);
+    g_assert_cmpint(quad_pixels_equal(&img, 0, black), <, inner);
+    /* luminance: the quad is grey, r = g = b everywhere */
+    for (y = 2; y < DXT_QUAD_PX - 2; y++) {
+        for (x = 2; x < DXT_QUAD_PX - 2; x++) {
+            const uint8_t *p = img.rgb + 3 * (y * img.width + x);
+            grey += p[0] == p[1] && p[1] == p[2];
+        }
+    }
+    g_assert_cmpint(grey, ==, inner);
+    /* the other quads as in the correct scene */
+    render(NULL, 0.5f, false, &ref);
+    for (i = 0; i < (long)img.width * img.height; i++) {
+        if (i % img.width >= DXT_QUAD_PX || i / img.width >= DXT_QUAD_PX) {
+            g_assert_cmpmem(img.rgb + 3 * i, 3, ref.rgb + 3 * i, 3);
+        }
+    }
+    g3d_image_free(&img);
+    g3d_image_free(&ref);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/attila/dxt/scene", test_dxt_scene);
     g_test_add_func("/attila/dxt/bad-input", test_dxt_bad);
+    g_test_add_func("/attila/dxt/wrong-format", test_dxt_wrong_format);
     return g_test_run();
 }
