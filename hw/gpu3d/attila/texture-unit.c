@@ -289,8 +289,9 @@ static void fetch(const AttilaTexState *ts, uint32_t l, uint32_t f,
                       ts->bytes;
             }
         }
-        p = lv->ptr + off;
-        if (ts->tc_block) {
+        if (!ts->tc_block) {
+            p = lv->ptr + off;
+        } else {
             /* the texel's bytes in the decoded space (digest 3.9): its
              * block, decoded into dec[] at its Morton positions */
             uint32_t blk_bytes = 16 * ts->tc_texel;
