@@ -1069,6 +1069,98 @@ static void scene_tex_indirect(FlipperScene *s, GByteArray *b)
     end_frame(b);
 }
 
+/*
+ * EFB copies to texture formats: a 128x128 picture (a gouraud triangle
+ * with sloped Z over a textured quad) at pixel (32, 24) is copied with
+ * BP 0x49-0x4D / 0x52 into textures of several copy formats (RGB565,
+ * RGBA8, RGB5A3, intensity I8/IA4/I4, R8-style G8 and RG8, the 2:1 box
+ * filter, and with the pixel format switched to Z24 the Z as Z24X8 and
+ * Z8), each then drawn 1:1 on a quad as the texture unit reads it.
+ */
+static void efb_copy_to(GByteArray *b, uint32_t addr, int fmt, bool intens,
+                        bool half, int tile_w, int tile_bytes)
+{
+    int tw = half ? 64 : 128;
+    uint32_t v = (uint32_t)((fmt & 7) << 1 | fmt >> 3);
+
+    gx_bp(b, BP_EFB_TL, 24 << 10 | 32);
+    gx_bp(b, BP_EFB_WH, 127 << 10 | 127);
+    gx_bp(b, BP_EFB_ADDR, addr >> 5);
+    gx_bp(b, BP_MIPMAP_STRIDE, (uint32_t)(tw / tile_w * tile_bytes) >> 5);
+    gx_bp(b, BP_TRIGGER_EFB_COPY, v << 3 | (uint32_t)half << 9 |
+                                  (uint32_t)intens << 15 |
+                                  (uint32_t)intens << 16);
+}
+
+/* the texture at addr drawn 1:1 with its top-left at pixel (x, y) */
+static void efb_copy_show(GByteArray *b, int map, unsigned fmt, int size,
+                          uint32_t addr, int x, int y)
+{
+    float x0 = x / 320.0f - 1.0f, y0 = 1.0f - y / 240.0f;
+
+    gx_tex_map(b, map, fmt, size, size, addr, 0x00, 0, 0);
+    tex_scale(b, 0, size, size);
+    gx_bp(b, BP_TREF0, 0x380000 | 1 << 6 | (uint32_t)map);
+    gx_bp(b, BP_TEV_COLOR_ENV0, 0x08FFF8);      /* TEXC */
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFC0);  /* TEXA */
+    tex_quad(b, x0, y0, x0 + size / 320.0f, y0 - size / 240.0f, 0.0f, 0.0f,
+             1.0f, 1.0f);
+}
+
+static void scene_efb_copy(FlipperScene *s, GByteArray *b)
+{
+    const uint32_t base = SCENE_TEX_ADDR + 0x10000;
+    static const struct {
+        int fmt;                /* copy format */
+        bool intens, half;
+        int tile_w, tile_bytes;
+        unsigned tex;           /* texture format it is read as */
+        int x, y;
+    } c[] = {
+        { 4, false, false, 4, 32, TX_FMT_RGB565, 192, 24 },
+        { 6, false, false, 4, 64, TX_FMT_RGBA8, 352, 24 },
+        { 1, true, false, 8, 32, TX_FMT_I8, 512, 24 },
+        { 5, false, false, 4, 32, TX_FMT_RGB5A3, 32, 176 },
+        { 4, false, true, 4, 32, TX_FMT_RGB565, 192, 176 },
+        { 6, false, true, 4, 64, TX_FMT_RGBA8, 272, 176 },
+        { 2, true, false, 8, 32, TX_FMT_IA4, 352, 176 },
+        { 9, false, false, 8, 32, TX_FMT_I8, 32, 328 },
+        { 11, false, false, 4, 32, TX_FMT_IA8, 192, 328 },
+        { 0, true, false, 8, 32, TX_FMT_I4, 352, 328 },
+        /* Z copies (pixel format Z24) */
+        { 6, false, false, 4, 64, TX_FMT_RGBA8, 512, 176 },
+        { 1, false, false, 8, 32, TX_FMT_I8, 512, 328 },
+    };
+    const int nz = 2, n = G_N_ELEMENTS(c);
+    int i;
+
+    begin_frame(b, 0x304050FF);
+    gx_draw(b, GX_DRAW_TRIANGLES, 0, 3);
+    scene_vtx(b, -0.88f, 0.88f, -0.1f, 0xFF2000FF);
+    scene_vtx(b, -0.52f, 0.7f, -0.9f, 0x20FF80FF);
+    scene_vtx(b, -0.75f, 0.38f, -0.7f, 0x1040FFFF);
+    scene_tex_begin(b, 1, 1);
+    gx_tex_map(b, 0, TX_FMT_RGBA8, 32, 32, SCENE_TEX_ADDR, 0x05, 0, 0);
+    tex_random(s, SCENE_TEX_ADDR, TX_FMT_RGBA8, 32, 32, 1, 91);
+    tex_scale(b, 0, 32, 32);
+    tex_stage0(b, 0);
+    tex_quad(b, -0.85f, 0.85f, -0.6f, 0.45f, 0.0f, 0.0f, 2.0f, 2.0f);
+    for (i = 0; i < n; i++) {
+        if (i == n - nz) {
+            gx_bp(b, BP_ZCOMPARE, 0x000043);    /* Z24: copies read Z */
+        }
+        efb_copy_to(b, base + 0x10000 * (uint32_t)i, c[i].fmt, c[i].intens,
+                    c[i].half, c[i].tile_w, c[i].tile_bytes);
+    }
+    gx_bp(b, BP_ZCOMPARE, 0x000040);
+    scene_tex_begin(b, 1, 1);
+    for (i = 0; i < n; i++) {
+        efb_copy_show(b, i & 7, c[i].tex, c[i].half ? 64 : 128,
+                      base + 0x10000 * (uint32_t)i, c[i].x, c[i].y);
+    }
+    end_frame(b);
+}
+
 typedef struct SceneDef {
     const char *name;
     void (*build)(FlipperScene *s, GByteArray *b);
@@ -1095,6 +1187,7 @@ static const SceneDef scenes[] = {
     { "tex-preload", scene_tex_preload },
     { "tex-ztex", scene_tex_ztex },
     { "tex-indirect", scene_tex_indirect },
+    { "efb-copy", scene_efb_copy },
 };
 
 const char *const *flipper_scene_names(void)
