@@ -1092,53 +1092,50 @@ static void efb_copy_to(GByteArray *b, uint32_t addr, int fmt, bool intens,
                                   (uint32_t)intens << 16);
 }
 
-/* the texture at addr drawn 1:1 with its top-left at pixel (x, y) */
+/* the texture at addr drawn 1:1 with its top-left at pixel (x, y), its
+ * colour or (show_alpha) its alpha as the colour */
 static void efb_copy_show(GByteArray *b, int map, unsigned fmt, int size,
-                          uint32_t addr, int x, int y)
+                          uint32_t addr, int x, int y, bool show_alpha)
 {
     float x0 = x / 320.0f - 1.0f, y0 = 1.0f - y / 240.0f;
 
     gx_tex_map(b, map, fmt, size, size, addr, 0x00, 0, 0);
     tex_scale(b, 0, size, size);
     gx_bp(b, BP_TREF0, 0x380000 | 1 << 6 | (uint32_t)map);
-    gx_bp(b, BP_TEV_COLOR_ENV0, 0x08FFF8);      /* TEXC */
-    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFC0);  /* TEXA */
+    /* TEXC or TEXA as the colour, TEXA as the alpha */
+    gx_bp(b, BP_TEV_COLOR_ENV0, show_alpha ? 0x08FFF9 : 0x08FFF8);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFC0);
     tex_quad(b, x0, y0, x0 + size / 320.0f, y0 - size / 240.0f, 0.0f, 0.0f,
              1.0f, 1.0f);
 }
 
-static void scene_efb_copy(FlipperScene *s, GByteArray *b)
+typedef struct EfbCopyCase {
+    int fmt;                /* copy format */
+    bool intens, half;
+    int tile_w, tile_bytes;
+    unsigned tex;           /* the texture format it is read as */
+    int x, y;               /* where it is shown */
+    bool show_alpha;
+} EfbCopyCase;
+
+/*
+ * The source picture at pixel (32, 24), 128x128: a gouraud triangle with
+ * sloped Z and alpha, then a textured quad (random RGBA8 texels) Z-tested
+ * against it; copied by each case (the last nz with the pixel format
+ * switched to Z24) and shown. `zcompare` is BP 0x43 (the pixel format).
+ */
+static void efb_copy_scene(FlipperScene *s, GByteArray *b, uint32_t zcompare,
+                           const EfbCopyCase *c, int n, int nz)
 {
     const uint32_t base = SCENE_TEX_ADDR + 0x10000;
-    static const struct {
-        int fmt;                /* copy format */
-        bool intens, half;
-        int tile_w, tile_bytes;
-        unsigned tex;           /* texture format it is read as */
-        int x, y;
-    } c[] = {
-        { 4, false, false, 4, 32, TX_FMT_RGB565, 192, 24 },
-        { 6, false, false, 4, 64, TX_FMT_RGBA8, 352, 24 },
-        { 1, true, false, 8, 32, TX_FMT_I8, 512, 24 },
-        { 5, false, false, 4, 32, TX_FMT_RGB5A3, 32, 176 },
-        { 4, false, true, 4, 32, TX_FMT_RGB565, 192, 176 },
-        { 6, false, true, 4, 64, TX_FMT_RGBA8, 272, 176 },
-        { 2, true, false, 8, 32, TX_FMT_IA4, 352, 176 },
-        { 9, false, false, 8, 32, TX_FMT_I8, 32, 328 },
-        { 11, false, false, 4, 32, TX_FMT_IA8, 192, 328 },
-        { 0, true, false, 8, 32, TX_FMT_I4, 352, 328 },
-        /* Z copies (pixel format Z24) */
-        { 6, false, false, 4, 64, TX_FMT_RGBA8, 512, 176 },
-        { 1, false, false, 8, 32, TX_FMT_I8, 512, 328 },
-    };
-    const int nz = 2, n = G_N_ELEMENTS(c);
     int i;
 
     begin_frame(b, 0x304050FF);
+    gx_bp(b, BP_ZCOMPARE, zcompare);
     gx_draw(b, GX_DRAW_TRIANGLES, 0, 3);
-    scene_vtx(b, -0.88f, 0.88f, -0.1f, 0xFF2000FF);
+    scene_vtx(b, -0.88f, 0.88f, -0.1f, 0xFF200020);
     scene_vtx(b, -0.52f, 0.7f, -0.9f, 0x20FF80FF);
-    scene_vtx(b, -0.75f, 0.38f, -0.7f, 0x1040FFFF);
+    scene_vtx(b, -0.75f, 0.38f, -0.7f, 0x1040FF90);
     scene_tex_begin(b, 1, 1);
     gx_tex_map(b, 0, TX_FMT_RGBA8, 32, 32, SCENE_TEX_ADDR, 0x05, 0, 0);
     tex_random(s, SCENE_TEX_ADDR, TX_FMT_RGBA8, 32, 32, 1, 91);
@@ -1152,13 +1149,56 @@ static void scene_efb_copy(FlipperScene *s, GByteArray *b)
         efb_copy_to(b, base + 0x10000 * (uint32_t)i, c[i].fmt, c[i].intens,
                     c[i].half, c[i].tile_w, c[i].tile_bytes);
     }
-    gx_bp(b, BP_ZCOMPARE, 0x000040);
-    scene_tex_begin(b, 1, 1);
+    gx_bp(b, BP_ZCOMPARE, zcompare);
     for (i = 0; i < n; i++) {
         efb_copy_show(b, i & 7, c[i].tex, c[i].half ? 64 : 128,
-                      base + 0x10000 * (uint32_t)i, c[i].x, c[i].y);
+                      base + 0x10000 * (uint32_t)i, c[i].x, c[i].y,
+                      c[i].show_alpha);
     }
     end_frame(b);
+}
+
+static void scene_efb_copy(FlipperScene *s, GByteArray *b)
+{
+    static const EfbCopyCase c[] = {
+        { 4, false, false, 4, 32, TX_FMT_RGB565, 192, 24, false },
+        { 6, false, false, 4, 64, TX_FMT_RGBA8, 352, 24, false },
+        { 1, true, false, 8, 32, TX_FMT_I8, 512, 24, false },
+        { 5, false, false, 4, 32, TX_FMT_RGB5A3, 32, 176, false },
+        { 4, false, true, 4, 32, TX_FMT_RGB565, 192, 176, false },
+        { 6, false, true, 4, 64, TX_FMT_RGBA8, 272, 176, false },
+        { 2, true, false, 8, 32, TX_FMT_IA4, 352, 176, false },
+        { 9, false, false, 8, 32, TX_FMT_I8, 32, 328, false },
+        { 11, false, false, 4, 32, TX_FMT_IA8, 192, 328, false },
+        { 0, true, false, 8, 32, TX_FMT_I4, 352, 328, false },
+        /* Z copies */
+        { 6, false, false, 4, 64, TX_FMT_RGBA8, 512, 176, false },
+        { 1, false, false, 8, 32, TX_FMT_I8, 512, 328, false },
+    };
+
+    efb_copy_scene(s, b, 0x000040, c, G_N_ELEMENTS(c), 2);
+}
+
+/* the same from an RGBA6 EFB: alpha in the copies, 6-bit box filter */
+static void scene_efb_copy_rgba6(FlipperScene *s, GByteArray *b)
+{
+    static const EfbCopyCase c[] = {
+        { 6, false, false, 4, 64, TX_FMT_RGBA8, 192, 24, true },
+        { 5, false, false, 4, 32, TX_FMT_RGB5A3, 352, 24, false },
+        { 7, false, false, 8, 32, TX_FMT_I8, 512, 24, false },
+        { 3, true, false, 4, 32, TX_FMT_IA8, 32, 176, true },
+        { 6, false, true, 4, 64, TX_FMT_RGBA8, 192, 176, false },
+        { 5, false, true, 4, 32, TX_FMT_RGB5A3, 272, 176, false },
+        { 2, false, false, 8, 32, TX_FMT_IA4, 352, 176, true },
+        { 0, false, false, 8, 32, TX_FMT_I4, 512, 176, false },
+        { 10, false, false, 8, 32, TX_FMT_I8, 32, 328, false },
+        { 12, false, false, 4, 32, TX_FMT_IA8, 192, 328, true },
+        { 8, false, true, 8, 32, TX_FMT_I8, 352, 328, false },
+        /* Z copy: the middle byte */
+        { 9, false, false, 8, 32, TX_FMT_I8, 512, 328, false },
+    };
+
+    efb_copy_scene(s, b, 0x000041, c, G_N_ELEMENTS(c), 1);
 }
 
 typedef struct SceneDef {
@@ -1188,6 +1228,7 @@ static const SceneDef scenes[] = {
     { "tex-ztex", scene_tex_ztex },
     { "tex-indirect", scene_tex_indirect },
     { "efb-copy", scene_efb_copy },
+    { "efb-copy-rgba6", scene_efb_copy_rgba6 },
 };
 
 const char *const *flipper_scene_names(void)
