@@ -22,15 +22,6 @@
 #define SRC_X 6
 #define SRC_Y 10
 
-static void bp(FlipperRig *r, uint8_t reg, uint32_t val)
-{
-    GByteArray *b = g_byte_array_new();
-
-    gx_bp(b, reg, val);
-    flipper_gx_exec(r->core, b->data, b->len);
-    g_byte_array_unref(b);
-}
-
 static uint32_t hash(uint32_t x)
 {
     x ^= x >> 16;
@@ -50,7 +41,7 @@ static void fill_efb(FlipperRig *r, int pf, uint32_t seed)
         r->core->efb_color[i] = hash(seed + (uint32_t)i) & 0xFFFFFF;
         r->core->efb_depth[i] = hash(~seed ^ (uint32_t)i * 3u) & 0xFFFFFF;
     }
-    bp(r, BP_ZCOMPARE, (uint32_t)pf);
+    rig_bp(r, BP_ZCOMPARE, (uint32_t)pf);
 }
 
 static uint32_t word_at(FlipperRig *r, bool z, int x, int y)
@@ -228,11 +219,11 @@ static void check_copy(FlipperRig *r, const CopyCase *cc, int pf, bool intens,
     int s, t;
 
     memset(r->mem1 + DEST, 0xA5, 0x20000);
-    bp(r, BP_EFB_TL, SRC_Y << 10 | SRC_X);
-    bp(r, BP_EFB_WH, (uint32_t)(h - 1) << 10 | (uint32_t)(w - 1));
-    bp(r, BP_EFB_ADDR, DEST >> 5);
-    bp(r, BP_MIPMAP_STRIDE, stride >> 5);
-    bp(r, BP_TRIGGER_EFB_COPY, trigger(cc->fmt, intens, half, false));
+    rig_bp(r, BP_EFB_TL, SRC_Y << 10 | SRC_X);
+    rig_bp(r, BP_EFB_WH, (uint32_t)(h - 1) << 10 | (uint32_t)(w - 1));
+    rig_bp(r, BP_EFB_ADDR, DEST >> 5);
+    rig_bp(r, BP_MIPMAP_STRIDE, stride >> 5);
+    rig_bp(r, BP_TRIGGER_EFB_COPY, trigger(cc->fmt, intens, half, false));
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
     for (t = 0; t < th; t++) {
         for (s = 0; s < tw; s++) {
@@ -295,17 +286,17 @@ static void test_copy_then_clear(void)
     int x, y;
 
     fill_efb(r, PE_FMT_RGB8_Z24, 99);
-    bp(r, BP_BLENDMODE, 3 << 3);     /* colour and alpha update */
-    bp(r, BP_ZMODE, 1 << 4);         /* Z update */
-    bp(r, BP_CLEAR_AR, 0x00FF11);
-    bp(r, BP_CLEAR_GB, 0x002233);
-    bp(r, BP_CLEAR_Z, 0x445566);
-    bp(r, BP_EFB_TL, SRC_Y << 10 | SRC_X);
-    bp(r, BP_EFB_WH, 7u << 10 | 7u);
-    bp(r, BP_EFB_ADDR, DEST >> 5);
-    bp(r, BP_MIPMAP_STRIDE, 2);
+    rig_bp(r, BP_BLENDMODE, 3 << 3);     /* colour and alpha update */
+    rig_bp(r, BP_ZMODE, 1 << 4);         /* Z update */
+    rig_bp(r, BP_CLEAR_AR, 0x00FF11);
+    rig_bp(r, BP_CLEAR_GB, 0x002233);
+    rig_bp(r, BP_CLEAR_Z, 0x445566);
+    rig_bp(r, BP_EFB_TL, SRC_Y << 10 | SRC_X);
+    rig_bp(r, BP_EFB_WH, 7u << 10 | 7u);
+    rig_bp(r, BP_EFB_ADDR, DEST >> 5);
+    rig_bp(r, BP_MIPMAP_STRIDE, 2);
     uint32_t before = word_at(r, false, SRC_X + 1, SRC_Y);
-    bp(r, BP_TRIGGER_EFB_COPY, trigger(8, false, false, true));
+    rig_bp(r, BP_TRIGGER_EFB_COPY, trigger(8, false, false, true));
     g_assert_cmpuint(r->mem1[DEST + 1], ==, before >> 16 & 0xFF);
     for (y = SRC_Y; y < SRC_Y + 8; y++) {
         for (x = SRC_X; x < SRC_X + 8; x++) {
@@ -325,24 +316,24 @@ static void test_bad_copies(void)
     int v;
 
     fill_efb(r, PE_FMT_RGB8_Z24, 5);
-    bp(r, BP_EFB_TL, 0);
-    bp(r, BP_EFB_WH, 63u << 10 | 63u);
+    rig_bp(r, BP_EFB_TL, 0);
+    rig_bp(r, BP_EFB_WH, 63u << 10 | 63u);
     /* the last tile row past the end of MEM1 */
     errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
-    bp(r, BP_EFB_ADDR, (FLIPPER_MEM1_SIZE - 0x1000) >> 5);
-    bp(r, BP_MIPMAP_STRIDE, 0x3FF);
-    bp(r, BP_TRIGGER_EFB_COPY, trigger(6, false, false, false));
+    rig_bp(r, BP_EFB_ADDR, (FLIPPER_MEM1_SIZE - 0x1000) >> 5);
+    rig_bp(r, BP_MIPMAP_STRIDE, 0x3FF);
+    rig_bp(r, BP_TRIGGER_EFB_COPY, trigger(6, false, false, false));
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors + 1);
     g_assert_cmpuint(r->mem1[FLIPPER_MEM1_SIZE - 0x1000], ==, 0);
     /* an address beyond MEM1 altogether */
-    bp(r, BP_EFB_ADDR, 0xFFFFFF);
-    bp(r, BP_MIPMAP_STRIDE, 8);
-    bp(r, BP_TRIGGER_EFB_COPY, trigger(4, false, true, false));
+    rig_bp(r, BP_EFB_ADDR, 0xFFFFFF);
+    rig_bp(r, BP_MIPMAP_STRIDE, 8);
+    rig_bp(r, BP_TRIGGER_EFB_COPY, trigger(4, false, true, false));
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors + 2);
     /* reserved formats 13-15 */
-    bp(r, BP_EFB_ADDR, DEST >> 5);
+    rig_bp(r, BP_EFB_ADDR, DEST >> 5);
     for (v = 13; v <= 15; v++) {
-        bp(r, BP_TRIGGER_EFB_COPY, trigger(v, false, false, false));
+        rig_bp(r, BP_TRIGGER_EFB_COPY, trigger(v, false, false, false));
     }
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors + 5);
     g_assert_cmpuint(r->mem1[DEST], ==, 0);

@@ -19,15 +19,6 @@
 #define COLOR(x, y) FLIPPER_EFB_CPU_ADDR(x, y, 0)
 #define ZBUF(x, y)  FLIPPER_EFB_CPU_ADDR(x, y, 1)
 
-static void bp(FlipperRig *r, uint8_t reg, uint32_t val)
-{
-    GByteArray *b = g_byte_array_new();
-
-    gx_bp(b, reg, val);
-    flipper_gx_exec(r->core, b->data, b->len);
-    g_byte_array_unref(b);
-}
-
 static uint32_t e6(uint32_t v) { return (v << 2 | v >> 4) & 0xFF; }
 
 static void test_peek(void)
@@ -37,7 +28,7 @@ static void test_peek(void)
 
     r->core->efb_color[37 * EFB_W + 101] = w;
     r->core->efb_depth[37 * EFB_W + 101] = 0x5A6B7C;
-    bp(r, BP_ZCOMPARE, PE_FMT_RGB8_Z24);
+    rig_bp(r, BP_ZCOMPARE, PE_FMT_RGB8_Z24);
     rig_w16(r, A_PE_ALPHAREAD, 0);
     g_assert_cmphex(flipper_efb_peek(r->core, COLOR(101, 37)), ==, 0x00A1B2C3);
     rig_w16(r, A_PE_ALPHAREAD, 1);
@@ -46,7 +37,7 @@ static void test_peek(void)
     g_assert_cmphex(flipper_efb_peek(r->core, COLOR(101, 37)), ==, 0xFFA1B2C3);
     g_assert_cmphex(flipper_efb_peek(r->core, ZBUF(101, 37)), ==, 0x5A6B7C);
     /* RGBA6: 6-bit fields expanded, the stored alpha */
-    bp(r, BP_ZCOMPARE, PE_FMT_RGBA6_Z24);
+    rig_bp(r, BP_ZCOMPARE, PE_FMT_RGBA6_Z24);
     g_assert_cmphex(flipper_efb_peek(r->core, COLOR(101, 37)), ==,
                     e6(w & 63) << 24 | e6(w >> 18 & 63) << 16 |
                     e6(w >> 12 & 63) << 8 | e6(w >> 6 & 63));
@@ -60,7 +51,7 @@ static void test_poke_color(void)
     FlipperRig *r = rig_new(1);
     uint32_t d, s = 0x60C08040, sa, da, k, want;
 
-    bp(r, BP_ZCOMPARE, PE_FMT_RGB8_Z24);
+    rig_bp(r, BP_ZCOMPARE, PE_FMT_RGB8_Z24);
     rig_w16(r, A_PE_ALPHAREAD, 2);
     rig_w16(r, A_PE_ALPHAMODE, 7 << 8);          /* ALWAYS */
     rig_w16(r, A_PE_ALPHACONF, 0x18);            /* colour + alpha update */
@@ -78,7 +69,7 @@ static void test_poke_color(void)
     flipper_efb_poke(r->core, COLOR(5, 6), 0x90111111);
     g_assert_cmphex(r->core->efb_color[6 * EFB_W + 5], ==, 0x111111);
     /* RGBA6 with blending SRCALPHA / INVSRCALPHA and a constant alpha */
-    bp(r, BP_ZCOMPARE, PE_FMT_RGBA6_Z24);
+    rig_bp(r, BP_ZCOMPARE, PE_FMT_RGBA6_Z24);
     rig_w16(r, A_PE_ALPHAMODE, 7 << 8);
     r->core->efb_color[9 * EFB_W + 8] = 0x3F0A55;
     d = flipper_efb_peek(r->core, COLOR(8, 9));
