@@ -383,9 +383,10 @@ static void tex_copy_encode(int fmt, bool depth, bool intens,
 static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
                             int top, int width, int height)
 {
-    uint32_t v = (trigger >> 3) & 15;
+    uint32_t v = G3D_FIELD_EX32(trigger, BP_COPY_R, TARGET_FMT);
     int fmt = (int)(v >> 1 | (v & 1) << 3);
-    bool half = (trigger >> 9) & 1, intens = (trigger >> 15) & 1;
+    bool half = G3D_FIELD_EX32(trigger, BP_COPY_R, HALF_SCALE);
+    bool intens = G3D_FIELD_EX32(trigger, BP_COPY_R, INTENSITY);
     bool depth = (c->bp[BP_ZCOMPARE] & 7) == PE_FMT_Z24;
     uint32_t dest = (c->bp[BP_EFB_ADDR] & 0xFFFFFF) << 5;
     uint32_t stride = (c->bp[BP_MIPMAP_STRIDE] & 0x3FF) << 5;
