@@ -1124,12 +1124,8 @@ typedef struct EfbCopyCase {
  * against it; copied by each case (the last nz with the pixel format
  * switched to Z24) and shown. `zcompare` is BP 0x43 (the pixel format).
  */
-static void efb_copy_scene(FlipperScene *s, GByteArray *b, uint32_t zcompare,
-                           const EfbCopyCase *c, int n, int nz)
+static void efb_copy_source(FlipperScene *s, GByteArray *b, uint32_t zcompare)
 {
-    const uint32_t base = SCENE_TEX_ADDR + 0x10000;
-    int i;
-
     begin_frame(b, 0x304050FF);
     gx_bp(b, BP_ZCOMPARE, zcompare);
     gx_draw(b, GX_DRAW_TRIANGLES, 0, 3);
@@ -1142,6 +1138,15 @@ static void efb_copy_scene(FlipperScene *s, GByteArray *b, uint32_t zcompare,
     tex_scale(b, 0, 32, 32);
     tex_stage0(b, 0);
     tex_quad(b, -0.85f, 0.85f, -0.6f, 0.45f, 0.0f, 0.0f, 2.0f, 2.0f);
+}
+
+static void efb_copy_scene(FlipperScene *s, GByteArray *b, uint32_t zcompare,
+                           const EfbCopyCase *c, int n, int nz)
+{
+    const uint32_t base = SCENE_TEX_ADDR + 0x10000;
+    int i;
+
+    efb_copy_source(s, b, zcompare);
     for (i = 0; i < n; i++) {
         if (i == n - nz) {
             gx_bp(b, BP_ZCOMPARE, 0x000043);    /* Z24: copies read Z */
@@ -1201,6 +1206,46 @@ static void scene_efb_copy_rgba6(FlipperScene *s, GByteArray *b)
     efb_copy_scene(s, b, 0x000041, c, G_N_ELEMENTS(c), 1);
 }
 
+/*
+ * Render to a mipmapped texture: the picture copied as RGB565 level 0
+ * (128x128) and, with the 2:1 box filter, level 1 right after it; then
+ * sampled trilinear (linear-mip-linear, max LOD 1) on a perspective floor
+ * and on a minifying orthographic quad.
+ */
+static void scene_efb_copy_mip(FlipperScene *s, GByteArray *b)
+{
+    const uint32_t addr = SCENE_TEX_ADDR + 0x10000;
+    float n = 0.1f, f = 100.0f, t = 1.0f / tanf(30.0f * (float)M_PI / 180.0f);
+    float proj[6] = { t / (4.0f / 3.0f), 0.0f, t, 0.0f, -n / (f - n),
+                      -(f * n) / (f - n) };
+    static const uint32_t ortho[7] = {
+        0x3F800000, 0, 0x3F800000, 0, 0xBF800000, 0xBF800000, 1,
+    };
+    uint32_t w[7];
+    int i;
+
+    for (i = 0; i < 6; i++) {
+        w[i] = gx_fbits(proj[i]);
+    }
+    w[6] = 0;
+    efb_copy_source(s, b, 0x000040);
+    efb_copy_to(b, addr, 4, false, false, 4, 32);
+    efb_copy_to(b, addr + 128 * 128 * 2, 4, false, true, 4, 32);
+    gx_tex_map(b, 1, TX_FMT_RGB565, 128, 128, addr,
+               0x05 | 1 << 4 | 6 << 5, 16 << 8, 0);
+    tex_scale(b, 0, 128, 128);
+    tex_stage0(b, 1);
+    gx_xf(b, XF_REG_PROJECTION, 7, w);
+    gx_draw(b, GX_DRAW_QUADS, 6, 4);
+    scene_tex_vtx(b, -3.0f, -1.0f, -1.5f, 0xFFFFFFFF, 0.0f, 0.0f);
+    scene_tex_vtx(b, 3.0f, -1.0f, -1.5f, 0xFFFFFFFF, 3.0f, 0.0f);
+    scene_tex_vtx(b, 3.0f, -1.0f, -40.0f, 0xFFFFFFFF, 3.0f, 12.0f);
+    scene_tex_vtx(b, -3.0f, -1.0f, -40.0f, 0xFFFFFFFF, 0.0f, 12.0f);
+    gx_xf(b, XF_REG_PROJECTION, 7, ortho);
+    tex_quad(b, 0.0f, 0.95f, 0.95f, 0.2f, 0.0f, 0.0f, 3.0f, 2.5f);
+    end_frame(b);
+}
+
 typedef struct SceneDef {
     const char *name;
     void (*build)(FlipperScene *s, GByteArray *b);
@@ -1229,6 +1274,7 @@ static const SceneDef scenes[] = {
     { "tex-indirect", scene_tex_indirect },
     { "efb-copy", scene_efb_copy },
     { "efb-copy-rgba6", scene_efb_copy_rgba6 },
+    { "efb-copy-mip", scene_efb_copy_mip },
 };
 
 const char *const *flipper_scene_names(void)

@@ -25,7 +25,9 @@
  * static and dynamic matrices, wrap, add-previous and bump alpha
  * (tex-indirect). efb-copy copies a drawn picture to textures (RGB565,
  * RGBA8, RGB5A3, I8/IA4/I4 intensity, G8, RG8, the 2:1 box filter, Z as
- * Z24X8 and Z8) and draws each 1:1 (the Dolphin log is played with
+ * Z24X8 and Z8) and draws each 1:1, efb-copy-rgba6 the same from an RGBA6
+ * EFB with alpha, efb-copy-mip builds a mip chain with the box filter and
+ * samples it trilinear (the Dolphin log is played with
  * EFB copies written to RAM, not deferred: its software renderer samples
  * textures from RAM).
  *
