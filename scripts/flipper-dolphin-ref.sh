@@ -52,6 +52,8 @@ INI
 DumpFramesAsImages = True
 [Hacks]
 ImmediateXFBEnable = True
+EFBToTextureEnable = False
+DeferEFBCopies = False
 INI
   timeout 120 xvfb-run -a -s "-screen 0 1024x768x24" \
     "$DOLPHIN" -u "$user" -p x11 -e "$(readlink -f "$in")" >"$user/log.txt" 2>&1 || true

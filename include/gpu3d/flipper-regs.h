@@ -560,6 +560,15 @@ G3D_REG32(BP_COPY_R, 0)
     G3D_FIELD(BP_COPY_R, AUTO_CONV, 16, 1)
 
 #define FLIPPER_EFB_WIDTH       640
+/*
+ * The CPU's EFB window (physical 0x08000000, digest §2.3 [EXT:libogc]):
+ * offset = x << 2 | y << 12 | type << 22, 32-bit accesses; type 0 colour
+ * (A << 24 | R << 16 | G << 8 | B), 1 Z (24 bits).
+ */
+#define FLIPPER_EFB_CPU_BASE    0x08000000u
+#define FLIPPER_EFB_CPU_SPAN    0x00800000u
+#define FLIPPER_EFB_CPU_ADDR(x, y, type) \
+    ((uint32_t)(x) << 2 | (uint32_t)(y) << 12 | (uint32_t)(type) << 22)
 #define FLIPPER_EFB_HEIGHT      528
 #define FLIPPER_SCREEN_OFFSET   342     /* added to window coordinates */
 

@@ -167,6 +167,47 @@ static void run_frame(const char *name, double secs, int threads)
     rig_free(r);
 }
 
+/* EFB copies to texture formats of the whole 640x528 EFB (source pixels) */
+static void run_copies(double secs)
+{
+    static const struct {
+        const char *name;
+        uint32_t v;         /* BP 0x52 bits 3-6 (rotated format) */
+        bool intens, half, z;
+        int tile_bytes_per_4;   /* bytes of a 4-texel-wide tile column */
+    } k[] = {
+        { "RGBA8", 12, false, false, false, 64 },
+        { "RGB565", 8, false, false, false, 32 },
+        { "I8", 2, true, false, false, 16 },
+        { "RGBA8 box", 12, false, true, false, 64 },
+        { "Z24X8", 12, false, false, true, 64 },
+    };
+    FlipperRig *r = rig_new(1);
+    size_t i;
+
+    rig_bp(r, BP_EFB_TL, 0);
+    rig_bp(r, BP_EFB_WH, (FLIPPER_EFB_HEIGHT - 1) << 10 |
+                         (FLIPPER_EFB_WIDTH - 1));
+    rig_bp(r, BP_EFB_ADDR, 0x00400000u >> 5);
+    for (i = 0; i < G_N_ELEMENTS(k); i++) {
+        int w = FLIPPER_EFB_WIDTH >> k[i].half;
+        double t0 = now(), t;
+        unsigned n = 0;
+
+        rig_bp(r, BP_ZCOMPARE, k[i].z ? PE_FMT_Z24 : PE_FMT_RGBA6_Z24);
+        rig_bp(r, BP_MIPMAP_STRIDE, (uint32_t)(w / 4 * k[i].tile_bytes_per_4) >> 5);
+        do {
+            rig_bp(r, BP_TRIGGER_EFB_COPY, k[i].v << 3 | (uint32_t)k[i].half << 9 |
+                   (uint32_t)k[i].intens << 15);
+            n++;
+            t = now() - t0;
+        } while (t < secs);
+        printf("texture copy %-10s %8.1f Mpixels/s\n", k[i].name,
+               (double)n * FLIPPER_EFB_WIDTH * FLIPPER_EFB_HEIGHT / t / 1e6);
+    }
+    rig_free(r);
+}
+
 static void baseline(double secs)
 {
     size_t px = FLIPPER_EFB_WIDTH * FLIPPER_EFB_HEIGHT;
@@ -212,6 +253,9 @@ int main(int argc, char **argv)
         if (nthr > 1) {
             run_case(&cases[i], secs, nthr);
         }
+    }
+    if (strstr("copy", only)) {
+        run_copies(secs);
     }
     for (sc = flipper_scene_names(); *sc; sc++) {
         if (!strstr(*sc, only)) {

@@ -32,6 +32,7 @@ enum {
     OP_VI = 1 << 3,         /* VI with a fuzzed XFB address and timing */
     OP_RESET = 1 << 4,      /* reset while work is pending */
     OP_BYTES = 1 << 5,      /* gather pipe fed with 1-byte writes */
+    OP_EFB = 1 << 6,        /* CPU EFB peeks and pokes after the stream */
 };
 
 #define FZ_CLEAR 0x00100000u     /* MEM1 bytes cleared at each fuzz region */
@@ -178,6 +179,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         flipper_gx_exec(rig->core, p, end - p);
     }
+    if (ops & OP_EFB) {
+        /* up to 8 (offset, value) pairs from the input's tail; the PE
+         * CPU-access modes come from fuzzed register writes (OP_REGS) */
+        for (i = 1; i <= 8 && (size_t)(end - data) >= 5 + 8 * i; i++) {
+            uint32_t off = rd32(end - 8 * i), val = rd32(end - 8 * i + 4);
+            if (!(off & 0x80000000u)) {
+                off %= FLIPPER_EFB_CPU_SPAN + 64;
+            }
+            flipper_efb_poke(rig->core, off, val);
+            flipper_efb_peek(rig->core, off ^ (val & 0x00400000u));
+        }
+    }
     /* every register reads back without harm */
     for (i = 0; i < 0x7000; i += 2) {
         flipper_reg_read(rig->core, i, 2);
@@ -232,12 +245,13 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
      * Ways in, by index / (number of scenes): gather pipe; gather pipe with
      * the VI and a reset; exec; gather pipe after DMA-starting register
      * writes (ARAM, DVD, EXI, SI) with fuzzed FIFO pointers; byte-wide
-     * gather-pipe writes with the VI; exec after register writes.
+     * gather-pipe writes with the VI; exec after register writes, then CPU
+     * EFB peeks and pokes.
      */
     static const uint32_t variants[6] = {
         OP_GATHER, OP_GATHER | OP_VI | OP_RESET, 0,
         OP_GATHER | OP_REGS | OP_FIFO, OP_GATHER | OP_BYTES | OP_VI,
-        OP_REGS | OP_VI,
+        OP_REGS | OP_VI | OP_EFB,
     };
     /* register writes (u16 offset, u32 value) that start DMAs and transfers */
     static const struct { uint16_t off; uint32_t val; } regs[16] = {

@@ -10,6 +10,7 @@
 
 #include "common/scanout.h"
 #include "gpu3d/flipper-cmd.h"
+#include "gx-build.h"
 
 static int64_t rig_clock(void *opaque)
 {
@@ -189,4 +190,13 @@ char *rig_src_path(const char *rel)
     const char *src = getenv("GPU3D_SRCDIR");
 
     return g_build_filename(src ? src : ".", "tests", "flipper", rel, NULL);
+}
+
+void rig_bp(FlipperRig *r, uint8_t reg, uint32_t val)
+{
+    GByteArray *b = g_byte_array_new();
+
+    gx_bp(b, reg, val);
+    flipper_gx_exec(r->core, b->data, b->len);
+    g_byte_array_unref(b);
 }

@@ -40,6 +40,8 @@ void rig_set_cp32(FlipperRig *r, uint32_t off, uint32_t v);
  * fills, then pad to 32 bytes and run until the GP is idle */
 void rig_submit(FlipperRig *r, const uint8_t *p, size_t len);
 void rig_run(FlipperRig *r);
+/* one BP register load executed directly (flipper_gx_exec) */
+void rig_bp(FlipperRig *r, uint8_t reg, uint32_t val);
 /* memory blobs, the state prologue and the frame through the FIFO */
 void rig_run_scene(FlipperRig *r, const FlipperScene *s);
 /* the VI: 640x480 NTSC interlaced, double-field XFB at xfb */

@@ -1069,6 +1069,183 @@ static void scene_tex_indirect(FlipperScene *s, GByteArray *b)
     end_frame(b);
 }
 
+/*
+ * EFB copies to texture formats: a 128x128 picture (a gouraud triangle
+ * with sloped Z over a textured quad) at pixel (32, 24) is copied with
+ * BP 0x49-0x4D / 0x52 into textures of several copy formats (RGB565,
+ * RGBA8, RGB5A3, intensity I8/IA4/I4, R8-style G8 and RG8, the 2:1 box
+ * filter, and with the pixel format switched to Z24 the Z as Z24X8 and
+ * Z8), each then drawn 1:1 on a quad as the texture unit reads it.
+ */
+static void efb_copy_to(GByteArray *b, uint32_t addr, int fmt, bool intens,
+                        bool half, int tile_w, int tile_bytes)
+{
+    int tw = half ? 64 : 128;
+    uint32_t v = (uint32_t)((fmt & 7) << 1 | fmt >> 3);
+
+    gx_bp(b, BP_EFB_TL, 24 << 10 | 32);
+    gx_bp(b, BP_EFB_WH, 127 << 10 | 127);
+    gx_bp(b, BP_EFB_ADDR, addr >> 5);
+    gx_bp(b, BP_MIPMAP_STRIDE, (uint32_t)(tw / tile_w * tile_bytes) >> 5);
+    gx_bp(b, BP_TRIGGER_EFB_COPY, v << 3 | (uint32_t)half << 9 |
+                                  (uint32_t)intens << 15 |
+                                  (uint32_t)intens << 16);
+}
+
+/* the texture at addr drawn 1:1 with its top-left at pixel (x, y), its
+ * colour or (show_alpha) its alpha as the colour */
+static void efb_copy_show(GByteArray *b, int map, unsigned fmt, int size,
+                          uint32_t addr, int x, int y, bool show_alpha)
+{
+    float x0 = x / 320.0f - 1.0f, y0 = 1.0f - y / 240.0f;
+
+    gx_tex_map(b, map, fmt, size, size, addr, 0x00, 0, 0);
+    tex_scale(b, 0, size, size);
+    gx_bp(b, BP_TREF0, 0x380000 | 1 << 6 | (uint32_t)map);
+    /* TEXC or TEXA as the colour, TEXA as the alpha */
+    gx_bp(b, BP_TEV_COLOR_ENV0, show_alpha ? 0x08FFF9 : 0x08FFF8);
+    gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFC0);
+    tex_quad(b, x0, y0, x0 + size / 320.0f, y0 - size / 240.0f, 0.0f, 0.0f,
+             1.0f, 1.0f);
+}
+
+typedef struct EfbCopyCase {
+    int fmt;                /* copy format */
+    bool intens, half;
+    int tile_w, tile_bytes;
+    unsigned tex;           /* the texture format it is read as */
+    int x, y;               /* where it is shown */
+    bool show_alpha;
+} EfbCopyCase;
+
+/*
+ * The source picture at pixel (32, 24), 128x128: a gouraud triangle with
+ * sloped Z and alpha, then a textured quad (random RGBA8 texels) Z-tested
+ * against it; copied by each case (the last nz with the pixel format
+ * switched to Z24) and shown. `zcompare` is BP 0x43 (the pixel format).
+ */
+static void efb_copy_source(FlipperScene *s, GByteArray *b, uint32_t zcompare)
+{
+    begin_frame(b, 0x304050FF);
+    gx_bp(b, BP_ZCOMPARE, zcompare);
+    gx_draw(b, GX_DRAW_TRIANGLES, 0, 3);
+    scene_vtx(b, -0.88f, 0.88f, -0.1f, 0xFF200020);
+    scene_vtx(b, -0.52f, 0.7f, -0.9f, 0x20FF80FF);
+    scene_vtx(b, -0.75f, 0.38f, -0.7f, 0x1040FF90);
+    scene_tex_begin(b, 1, 1);
+    gx_tex_map(b, 0, TX_FMT_RGBA8, 32, 32, SCENE_TEX_ADDR, 0x05, 0, 0);
+    tex_random(s, SCENE_TEX_ADDR, TX_FMT_RGBA8, 32, 32, 1, 91);
+    tex_scale(b, 0, 32, 32);
+    tex_stage0(b, 0);
+    tex_quad(b, -0.85f, 0.85f, -0.6f, 0.45f, 0.0f, 0.0f, 2.0f, 2.0f);
+}
+
+static void efb_copy_scene(FlipperScene *s, GByteArray *b, uint32_t zcompare,
+                           const EfbCopyCase *c, int n, int nz)
+{
+    const uint32_t base = SCENE_TEX_ADDR + 0x10000;
+    int i;
+
+    efb_copy_source(s, b, zcompare);
+    for (i = 0; i < n; i++) {
+        if (i == n - nz) {
+            gx_bp(b, BP_ZCOMPARE, 0x000043);    /* Z24: copies read Z */
+        }
+        efb_copy_to(b, base + 0x10000 * (uint32_t)i, c[i].fmt, c[i].intens,
+                    c[i].half, c[i].tile_w, c[i].tile_bytes);
+    }
+    gx_bp(b, BP_ZCOMPARE, zcompare);
+    for (i = 0; i < n; i++) {
+        efb_copy_show(b, i & 7, c[i].tex, c[i].half ? 64 : 128,
+                      base + 0x10000 * (uint32_t)i, c[i].x, c[i].y,
+                      c[i].show_alpha);
+    }
+    end_frame(b);
+}
+
+static void scene_efb_copy(FlipperScene *s, GByteArray *b)
+{
+    static const EfbCopyCase c[] = {
+        { 4, false, false, 4, 32, TX_FMT_RGB565, 192, 24, false },
+        { 6, false, false, 4, 64, TX_FMT_RGBA8, 352, 24, false },
+        { 1, true, false, 8, 32, TX_FMT_I8, 512, 24, false },
+        { 5, false, false, 4, 32, TX_FMT_RGB5A3, 32, 176, false },
+        { 4, false, true, 4, 32, TX_FMT_RGB565, 192, 176, false },
+        { 6, false, true, 4, 64, TX_FMT_RGBA8, 272, 176, false },
+        { 2, true, false, 8, 32, TX_FMT_IA4, 352, 176, false },
+        { 9, false, false, 8, 32, TX_FMT_I8, 32, 328, false },
+        { 11, false, false, 4, 32, TX_FMT_IA8, 192, 328, false },
+        { 0, true, false, 8, 32, TX_FMT_I4, 352, 328, false },
+        /* Z copies */
+        { 6, false, false, 4, 64, TX_FMT_RGBA8, 512, 176, false },
+        { 1, false, false, 8, 32, TX_FMT_I8, 512, 328, false },
+    };
+
+    efb_copy_scene(s, b, 0x000040, c, G_N_ELEMENTS(c), 2);
+}
+
+/* the same from an RGBA6 EFB: alpha in the copies, 6-bit box filter */
+static void scene_efb_copy_rgba6(FlipperScene *s, GByteArray *b)
+{
+    static const EfbCopyCase c[] = {
+        { 6, false, false, 4, 64, TX_FMT_RGBA8, 192, 24, true },
+        { 5, false, false, 4, 32, TX_FMT_RGB5A3, 352, 24, false },
+        { 7, false, false, 8, 32, TX_FMT_I8, 512, 24, false },
+        { 3, true, false, 4, 32, TX_FMT_IA8, 32, 176, true },
+        { 6, false, true, 4, 64, TX_FMT_RGBA8, 192, 176, false },
+        { 5, false, true, 4, 32, TX_FMT_RGB5A3, 272, 176, false },
+        { 2, false, false, 8, 32, TX_FMT_IA4, 352, 176, true },
+        { 0, false, false, 8, 32, TX_FMT_I4, 512, 176, false },
+        { 10, false, false, 8, 32, TX_FMT_I8, 32, 328, false },
+        { 12, false, false, 4, 32, TX_FMT_IA8, 192, 328, true },
+        { 8, false, true, 8, 32, TX_FMT_I8, 352, 328, false },
+        /* Z copy: the middle byte */
+        { 9, false, false, 8, 32, TX_FMT_I8, 512, 328, false },
+    };
+
+    efb_copy_scene(s, b, 0x000041, c, G_N_ELEMENTS(c), 1);
+}
+
+/*
+ * Render to a mipmapped texture: the picture copied as RGB565 level 0
+ * (128x128) and, with the 2:1 box filter, level 1 right after it; then
+ * sampled trilinear (linear-mip-linear, max LOD 1) on a perspective floor
+ * and on a minifying orthographic quad.
+ */
+static void scene_efb_copy_mip(FlipperScene *s, GByteArray *b)
+{
+    const uint32_t addr = SCENE_TEX_ADDR + 0x10000;
+    float n = 0.1f, f = 100.0f, t = 1.0f / tanf(30.0f * (float)M_PI / 180.0f);
+    float proj[6] = { t / (4.0f / 3.0f), 0.0f, t, 0.0f, -n / (f - n),
+                      -(f * n) / (f - n) };
+    static const uint32_t ortho[7] = {
+        0x3F800000, 0, 0x3F800000, 0, 0xBF800000, 0xBF800000, 1,
+    };
+    uint32_t w[7];
+    int i;
+
+    for (i = 0; i < 6; i++) {
+        w[i] = gx_fbits(proj[i]);
+    }
+    w[6] = 0;
+    efb_copy_source(s, b, 0x000040);
+    efb_copy_to(b, addr, 4, false, false, 4, 32);
+    efb_copy_to(b, addr + 128 * 128 * 2, 4, false, true, 4, 32);
+    gx_tex_map(b, 1, TX_FMT_RGB565, 128, 128, addr,
+               0x05 | 1 << 4 | 6 << 5, 16 << 8, 0);
+    tex_scale(b, 0, 128, 128);
+    tex_stage0(b, 1);
+    gx_xf(b, XF_REG_PROJECTION, 7, w);
+    gx_draw(b, GX_DRAW_QUADS, 6, 4);
+    scene_tex_vtx(b, -3.0f, -1.0f, -1.5f, 0xFFFFFFFF, 0.0f, 0.0f);
+    scene_tex_vtx(b, 3.0f, -1.0f, -1.5f, 0xFFFFFFFF, 3.0f, 0.0f);
+    scene_tex_vtx(b, 3.0f, -1.0f, -40.0f, 0xFFFFFFFF, 3.0f, 12.0f);
+    scene_tex_vtx(b, -3.0f, -1.0f, -40.0f, 0xFFFFFFFF, 0.0f, 12.0f);
+    gx_xf(b, XF_REG_PROJECTION, 7, ortho);
+    tex_quad(b, 0.0f, 0.95f, 0.95f, 0.2f, 0.0f, 0.0f, 3.0f, 2.5f);
+    end_frame(b);
+}
+
 typedef struct SceneDef {
     const char *name;
     void (*build)(FlipperScene *s, GByteArray *b);
@@ -1095,6 +1272,9 @@ static const SceneDef scenes[] = {
     { "tex-preload", scene_tex_preload },
     { "tex-ztex", scene_tex_ztex },
     { "tex-indirect", scene_tex_indirect },
+    { "efb-copy", scene_efb_copy },
+    { "efb-copy-rgba6", scene_efb_copy_rgba6 },
+    { "efb-copy-mip", scene_efb_copy_mip },
 };
 
 const char *const *flipper_scene_names(void)

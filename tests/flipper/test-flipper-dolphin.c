@@ -23,7 +23,13 @@
  * split into its AR and GB halves (tex-preload), Z textures with Z
  * compared after and before the TEV (tex-ztex), indirect texturing with
  * static and dynamic matrices, wrap, add-previous and bump alpha
- * (tex-indirect).
+ * (tex-indirect). efb-copy copies a drawn picture to textures (RGB565,
+ * RGBA8, RGB5A3, I8/IA4/I4 intensity, G8, RG8, the 2:1 box filter, Z as
+ * Z24X8 and Z8) and draws each 1:1, efb-copy-rgba6 the same from an RGBA6
+ * EFB with alpha, efb-copy-mip builds a mip chain with the box filter and
+ * samples it trilinear (the Dolphin log is played with
+ * EFB copies written to RAM, not deferred: its software renderer samples
+ * textures from RAM).
  *
  * Measured: every scene matches Dolphin exactly (0 differing pixels), so
  * the test requires that; the gouraud and depth scenes are the two the

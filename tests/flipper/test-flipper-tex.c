@@ -20,15 +20,6 @@
 #define TEX_ADDR  0x00300000u
 #define TLUT_ADDR 0x00380000u
 
-static void bp(FlipperRig *r, uint8_t reg, uint32_t val)
-{
-    GByteArray *b = g_byte_array_new();
-
-    gx_bp(b, reg, val);
-    flipper_gx_exec(r->core, b->data, b->len);
-    g_byte_array_unref(b);
-}
-
 static void set_map(FlipperRig *r, int map, unsigned fmt, int w, int h,
                     uint32_t addr, uint32_t mode0, uint32_t mode1,
                     uint32_t tlut)
@@ -222,8 +213,8 @@ static void test_paletted(void)
         r->mem1[TLUT_ADDR + 2 * k] = tlut[k] >> 8;
         r->mem1[TLUT_ADDR + 2 * k + 1] = (uint8_t)tlut[k];
     }
-    bp(r, BP_LOADTLUT0, TLUT_ADDR >> 5);
-    bp(r, BP_LOADTLUT1, tmem | 64 << 10);          /* 64 x 16 entries */
+    rig_bp(r, BP_LOADTLUT0, TLUT_ADDR >> 5);
+    rig_bp(r, BP_LOADTLUT1, tmem | 64 << 10);          /* 64 x 16 entries */
     for (f = 0; f < G_N_ELEMENTS(fmts); f++) {
         uint32_t raws[8][8], bits = raw_bits(fmts[f]);
         for (y = 0; y < 8; y++) {
@@ -423,13 +414,13 @@ static void test_indirect(void)
     uint8_t bump;
 
     /* matrix 0: MA = MD = 0.5, the rest 0, scale exponent 17 (x1) */
-    bp(r, BP_IND_MTXA0, 512 | 1u << 22);                /* s0 = 1 */
-    bp(r, BP_IND_MTXA0 + 1, 512u << 11 | 0u << 22);
-    bp(r, BP_IND_MTXA0 + 2, 1u << 22);                  /* s2 = 1: 1 + 16 */
+    rig_bp(r, BP_IND_MTXA0, 512 | 1u << 22);                /* s0 = 1 */
+    rig_bp(r, BP_IND_MTXA0 + 1, 512u << 11 | 0u << 22);
+    rig_bp(r, BP_IND_MTXA0 + 2, 1u << 22);                  /* s2 = 1: 1 + 16 */
     /* matrix 1: MA = -1.0 (0x400), scale exponent 19 (x4) */
-    bp(r, BP_IND_MTXA0 + 3, 0x400 | 3u << 22);
-    bp(r, BP_IND_MTXA0 + 4, 0);
-    bp(r, BP_IND_MTXA0 + 5, 1u << 22);
+    rig_bp(r, BP_IND_MTXA0 + 3, 0x400 | 3u << 22);
+    rig_bp(r, BP_IND_MTXA0 + 4, 0);
+    rig_bp(r, BP_IND_MTXA0 + 5, 1u << 22);
     flipper_tev_ind_prepare(r->core, &ind);
     g_assert_cmpint(ind.shift[0], ==, 0);
     g_assert_cmpint(ind.shift[1], ==, -2);
@@ -514,7 +505,7 @@ static void test_bad_maps(void)
     /* a preloaded texture running past the end of TMEM */
     e = errors();
     set_map(r, 3, TX_FMT_I8, 8, 8, TEX_ADDR, 0, 0, 0);
-    bp(r, BP_TX_REG(BP_TX_SETIMAGE1, 3), 1 << 21 | 0x7FFF);
+    rig_bp(r, BP_TX_REG(BP_TX_SETIMAGE1, 3), 1 << 21 | 0x7FFF);
     g_assert_false(flipper_tx_setup(r->core, 3, &m));
     g_assert_cmpuint(errors(), >, e);
     rig_free(r);
@@ -542,18 +533,18 @@ static void test_preload(void)
         }
     }
     /* RGB565 8x8: 4 lines to TMEM line 0x100 */
-    bp(r, BP_PRELOAD_ADDR, TEX_ADDR >> 5);
-    bp(r, BP_PRELOAD_TMEMEVEN, 0x100);
-    bp(r, BP_PRELOAD_MODE, 4);
+    rig_bp(r, BP_PRELOAD_ADDR, TEX_ADDR >> 5);
+    rig_bp(r, BP_PRELOAD_TMEMEVEN, 0x100);
+    rig_bp(r, BP_PRELOAD_MODE, 4);
     /* RGBA8 8x8: 4 tiles, AR to line 0x200, GB to line 0x5000 */
-    bp(r, BP_PRELOAD_ADDR, (TEX_ADDR + 0x1000) >> 5);
-    bp(r, BP_PRELOAD_TMEMEVEN, 0x200);
-    bp(r, BP_PRELOAD_TMEMODD, 0x5000);
-    bp(r, BP_PRELOAD_MODE, 4 | 3 << 15);
-    bp(r, BP_PRELOAD_MODE, 0);                  /* GX_TexModeSync: nothing */
+    rig_bp(r, BP_PRELOAD_ADDR, (TEX_ADDR + 0x1000) >> 5);
+    rig_bp(r, BP_PRELOAD_TMEMEVEN, 0x200);
+    rig_bp(r, BP_PRELOAD_TMEMODD, 0x5000);
+    rig_bp(r, BP_PRELOAD_MODE, 4 | 3 << 15);
+    rig_bp(r, BP_PRELOAD_MODE, 0);                  /* GX_TexModeSync: nothing */
 
     set_map(r, 4, TX_FMT_RGB565, 8, 8, 0, 0, 0, 0);
-    bp(r, BP_TX_REG(BP_TX_SETIMAGE1, 4), 1 << 21 | 0x100);
+    rig_bp(r, BP_TX_REG(BP_TX_SETIMAGE1, 4), 1 << 21 | 0x100);
     g_assert_true(flipper_tx_setup(r->core, 4, &m));
     for (y = 0; y < 8; y++) {
         for (x = 0; x < 8; x++) {
@@ -563,8 +554,8 @@ static void test_preload(void)
         }
     }
     set_map(r, 4, TX_FMT_RGBA8, 8, 8, 0, 0, 0, 0);
-    bp(r, BP_TX_REG(BP_TX_SETIMAGE1, 4), 1 << 21 | 0x200);
-    bp(r, BP_TX_REG(BP_TX_SETIMAGE2, 4), 0x5000);
+    rig_bp(r, BP_TX_REG(BP_TX_SETIMAGE1, 4), 1 << 21 | 0x200);
+    rig_bp(r, BP_TX_REG(BP_TX_SETIMAGE2, 4), 0x5000);
     g_assert_true(flipper_tx_setup(r->core, 4, &m));
     for (y = 0; y < 8; y++) {
         for (x = 0; x < 8; x++) {
@@ -577,20 +568,20 @@ static void test_preload(void)
     /* bad: from outside MEM1 (TMEM unchanged), past the end of TMEM */
     memcpy(before, r->core->tmem + 0x2000, sizeof(before));
     e = errors();
-    bp(r, BP_PRELOAD_ADDR, (FLIPPER_MEM1_SIZE - 64) >> 5);
-    bp(r, BP_PRELOAD_TMEMEVEN, 0x100);
-    bp(r, BP_PRELOAD_MODE, 8);
+    rig_bp(r, BP_PRELOAD_ADDR, (FLIPPER_MEM1_SIZE - 64) >> 5);
+    rig_bp(r, BP_PRELOAD_TMEMEVEN, 0x100);
+    rig_bp(r, BP_PRELOAD_MODE, 8);
     g_assert_cmpuint(errors(), >, e);
     g_assert_cmpmem(before, sizeof(before), r->core->tmem + 0x2000,
                     sizeof(before));
     e = errors();
-    bp(r, BP_PRELOAD_ADDR, TEX_ADDR >> 5);
-    bp(r, BP_PRELOAD_TMEMEVEN, 0x7FFE);         /* 2 lines fit */
-    bp(r, BP_PRELOAD_MODE, 8);
+    rig_bp(r, BP_PRELOAD_ADDR, TEX_ADDR >> 5);
+    rig_bp(r, BP_PRELOAD_TMEMEVEN, 0x7FFE);         /* 2 lines fit */
+    rig_bp(r, BP_PRELOAD_MODE, 8);
     g_assert_cmpuint(errors(), >, e);
     e = errors();
-    bp(r, BP_PRELOAD_TMEMODD, 0xFFFFFF);
-    bp(r, BP_PRELOAD_MODE, 2 | 3 << 15);
+    rig_bp(r, BP_PRELOAD_TMEMODD, 0xFFFFFF);
+    rig_bp(r, BP_PRELOAD_MODE, 2 | 3 << 15);
     g_assert_cmpuint(errors(), >, e);
     g_rand_free(rnd);
     rig_free(r);
@@ -606,19 +597,19 @@ static void test_bad_tlut_loads(void)
     memcpy(before, (r->core->tmem + FLIPPER_TMEM_TLUT_BASE), sizeof(before));
     /* source past MEM1 */
     e = errors();
-    bp(r, BP_LOADTLUT0, (FLIPPER_MEM1_SIZE - 64) >> 5);
-    bp(r, BP_LOADTLUT1, 0 | 16 << 10);
+    rig_bp(r, BP_LOADTLUT0, (FLIPPER_MEM1_SIZE - 64) >> 5);
+    rig_bp(r, BP_LOADTLUT1, 0 | 16 << 10);
     g_assert_cmpuint(errors(), >, e);
     g_assert_cmpmem(before, sizeof(before), (r->core->tmem + FLIPPER_TMEM_TLUT_BASE), sizeof(before));
     /* destination past the high bank: offset 0x3FF, 64 blocks */
     e = errors();
-    bp(r, BP_LOADTLUT0, TLUT_ADDR >> 5);
-    bp(r, BP_LOADTLUT1, 0x3FF | 64 << 10);
+    rig_bp(r, BP_LOADTLUT0, TLUT_ADDR >> 5);
+    rig_bp(r, BP_LOADTLUT1, 0x3FF | 64 << 10);
     g_assert_cmpuint(errors(), >, e);
     g_assert_cmpuint((r->core->tmem + FLIPPER_TMEM_TLUT_BASE)[FLIPPER_TMEM_TLUT_SIZE - 1], ==, 0);
     /* the largest count at offset 0 fits and loads */
     e = errors();
-    bp(r, BP_LOADTLUT1, 0 | 0x7FF << 10);
+    rig_bp(r, BP_LOADTLUT1, 0 | 0x7FF << 10);
     g_assert_cmpuint(errors(), ==, e);
     g_assert_cmpuint((r->core->tmem + FLIPPER_TMEM_TLUT_BASE)[0], ==, 0x5A);
     rig_free(r);

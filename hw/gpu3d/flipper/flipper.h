@@ -86,6 +86,16 @@ typedef struct FlipperStats {
 void flipper_core_stats(FlipperCore *c, FlipperStats *out);
 
 /*
+ * The CPU's EFB window (peek/poke), offset relative to
+ * FLIPPER_EFB_CPU_BASE, 32-bit accesses only. Reads return colour as
+ * A << 24 | RGB (alpha by PE_ALPHAREAD) or the 24-bit Z; writes go through
+ * the PE's CPU-access modes (PE_ZCONF, PE_ALPHACONF, PE_DSTALPHA,
+ * PE_ALPHAMODE). Bad offsets are logged: reads return 0, writes are dropped.
+ */
+uint32_t flipper_efb_peek(FlipperCore *c, uint32_t offset);
+void flipper_efb_poke(FlipperCore *c, uint32_t offset, uint32_t val);
+
+/*
  * Read-only views for tests and tools: the GX register files as loaded
  * (BP 256 words, CP-internal 256 words, XF memory 4096 words followed by the
  * XF registers), and an EFB pixel (colour as 0xRRGGBBAA, Z as 24 bits).

@@ -14,7 +14,29 @@
  *
  * Decisions: Y scaling (BP 0x4E, bit 10) writes 1 + (h - 1) * scale lines,
  * nearest source line; the horizontal border repeats the edge pixel.
- * Copies to texture formats are not modelled yet (logged, no data written).
+ *
+ * A texture copy (bit 14 clear) writes the rectangle as a tiled texture at
+ * BP 0x4B << 5, one row of tiles every BP 0x4D * 32 bytes (digest §3.6,
+ * 0x4D/0x52). The 4-bit format of bits 3-6 is stored rotated (real =
+ * v / 2 + (v & 1) * 8): 0 R4, 1 R8, 2 RA4, 3 RA8, 4 RGB565, 5 RGB5A3,
+ * 6 RGBA8, 7 A8, 8 R8, 9 G8, 10 B8, 11 RG8, 12 GB8; 13-15 are logged and
+ * skipped. Tiles are 8x8 (R4), 8x4 (one byte per texel), 4x4 (two bytes;
+ * RGBA8 as an AR tile then a GB tile), the texture unit's layouts. Bit 15
+ * (intensity) turns R into I = (4096 + 66R + 129G + 25B) >> 8 for formats
+ * 0-3 and 8. Bit 9 halves both sides with a 2x2 box filter whose top-left
+ * texel is the source texel: the sum of four 6-bit RGBA6 values s becomes
+ * s + (s >> 6), four 8-bit values their sum >> 2. A Z copy is one made
+ * while the PE pixel format is Z24 (libogc's GX_CopyTex switches to it
+ * for the Z formats): formats R8/R4 take Z bits 16-23, G8 8-15, B8 0-7,
+ * RGBA8 = (0xFF, Z high, mid, low), RA8 (libogc's Z16) = (high, mid),
+ * RG8 = (mid, high), GB8 = (low, mid). Texels of partial tiles read the
+ * EFB beyond the rectangle (clamped to the EFB). These are the rules of
+ * Dolphin's software encoder, the core's reference; where it differs we
+ * decide: Z16 (Dolphin leaves it unwritten) is the big-endian top 16 bits,
+ * and the half-scale Z RG8/GB8 keep the full-scale byte order. Texture
+ * copies take no gamma and no vertical filter (Dolphin's software
+ * renderer applies neither; the hardware's filter on texture copies is not
+ * modelled).
  * The clear (bit 11) writes BP 0x4F-0x51 over the rectangle under the
  * colour/alpha/Z update masks, after the copy.
  *
@@ -220,6 +242,222 @@ static void clear_rect(FlipperCore *c, int left, int top, int width,
     }
 }
 
+/* ---- copies to texture formats ------------------------------------------ */
+
+enum {
+    TC_R4 = 0, TC_R8_1 = 1, TC_RA4 = 2, TC_RA8 = 3, TC_RGB565 = 4,
+    TC_RGB5A3 = 5, TC_RGBA8 = 6, TC_A8 = 7, TC_R8 = 8, TC_G8 = 9, TC_B8 = 10,
+    TC_RG8 = 11, TC_GB8 = 12,
+};
+
+/* tile width and height (log2) and bytes per tile, by copy format */
+static const struct {
+    uint8_t bw, bh;
+    uint8_t tile_bytes;
+} tex_copy_tiles[13] = {
+    [TC_R4] = { 3, 3, 32 },     [TC_R8_1] = { 3, 2, 32 },
+    [TC_RA4] = { 3, 2, 32 },    [TC_RA8] = { 2, 2, 32 },
+    [TC_RGB565] = { 2, 2, 32 }, [TC_RGB5A3] = { 2, 2, 32 },
+    [TC_RGBA8] = { 2, 2, 64 },  [TC_A8] = { 3, 2, 32 },
+    [TC_R8] = { 3, 2, 32 },     [TC_G8] = { 3, 2, 32 },
+    [TC_B8] = { 3, 2, 32 },     [TC_RG8] = { 2, 2, 32 },
+    [TC_GB8] = { 2, 2, 32 },
+};
+
+/*
+ * One texel's source as four 8-bit channels: RGBA, or for a Z copy
+ * (Z high, mid, low, 0xFF). `half` box-filters the 2x2 at (x, y).
+ */
+static void tex_copy_source(FlipperCore *c, bool depth, bool half, int x,
+                            int y, uint8_t out[4])
+{
+    int n = half ? 2 : 1, fmt = c->bp[BP_ZCOMPARE] & 7;
+    bool six = !depth && fmt == PE_FMT_RGBA6_Z24;
+    unsigned sum[4] = { 0 };
+    int i, j, k;
+
+    for (j = 0; j < n; j++) {
+        for (i = 0; i < n; i++) {
+            int px = MIN(x + i, EFB_W - 1), py = MIN(y + j, EFB_H - 1);
+            uint32_t v;
+
+            if (depth) {
+                v = (c->efb_depth[py * EFB_W + px] & 0xFFFFFF) << 8 | 0xFF;
+            } else {
+                v = flipper_pe_get_color(c, px, py);
+            }
+            for (k = 0; k < 4; k++) {
+                uint8_t ch = v >> (24 - 8 * k);
+                if (!half) {
+                    out[k] = ch;
+                }
+                /* RGBA6 sums its 6-bit values (the expansion's top bits) */
+                sum[k] += six ? ch >> 2 : ch;
+            }
+        }
+    }
+    for (k = 0; k < 4 && half; k++) {
+        if (six) {
+            out[k] = (uint8_t)(sum[k] + (sum[k] >> 6));
+        } else {
+            out[k] = (uint8_t)(sum[k] >> 2);
+        }
+    }
+}
+
+static uint8_t intensity(const uint8_t c[4])
+{
+    return (uint8_t)((4096 + 66 * c[R] + 129 * c[G] + 25 * c[B]) >> 8);
+}
+
+/* a texel's bytes (one for the 8-bit formats, two big-endian for 16-bit;
+ * RGBA8: A, R, G, B); R4 returns its 4 bits in the low nibble */
+static void tex_copy_encode(int fmt, bool depth, bool intens,
+                            const uint8_t c[4], uint8_t out[4])
+{
+    uint8_t r = intens && !depth ? intensity(c) : c[R];
+    uint16_t v;
+
+    switch (fmt) {
+    case TC_R4:
+        out[0] = r >> 4;
+        break;
+    case TC_R8_1:
+    case TC_R8:
+        out[0] = r;
+        break;
+    case TC_RA4:
+        out[0] = (c[A] & 0xF0) | (r >> 4);
+        break;
+    case TC_RA8:
+        if (depth) {
+            out[0] = c[R];
+            out[1] = c[G];
+        } else {
+            out[0] = c[A];
+            out[1] = r;
+        }
+        break;
+    case TC_RGB565:
+        v = (uint16_t)((c[R] >> 3) << 11 | (c[G] >> 2) << 5 | c[B] >> 3);
+        out[0] = v >> 8;
+        out[1] = (uint8_t)v;
+        break;
+    case TC_RGB5A3:
+        if (c[A] >= 0xE0) {
+            v = (uint16_t)(0x8000 | (c[R] >> 3) << 10 | (c[G] >> 3) << 5 |
+                           c[B] >> 3);
+        } else {
+            v = (uint16_t)((c[A] >> 5) << 12 | (c[R] >> 4) << 8 |
+                           (c[G] >> 4) << 4 | c[B] >> 4);
+        }
+        out[0] = v >> 8;
+        out[1] = (uint8_t)v;
+        break;
+    case TC_RGBA8:
+        out[0] = c[A];
+        out[1] = c[R];
+        out[2] = c[G];
+        out[3] = c[B];
+        break;
+    case TC_A8:
+        out[0] = c[A];
+        break;
+    case TC_G8:
+        out[0] = c[G];
+        break;
+    case TC_B8:
+        out[0] = c[B];
+        break;
+    case TC_RG8:
+        out[0] = c[G];
+        out[1] = c[R];
+        break;
+    case TC_GB8:
+        out[0] = c[B];
+        out[1] = c[G];
+        break;
+    }
+}
+
+static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
+                            int top, int width, int height)
+{
+    uint32_t v = G3D_FIELD_EX32(trigger, BP_COPY_R, TARGET_FMT);
+    int fmt = (int)(v >> 1 | (v & 1) << 3);
+    bool half = G3D_FIELD_EX32(trigger, BP_COPY_R, HALF_SCALE);
+    bool intens = G3D_FIELD_EX32(trigger, BP_COPY_R, INTENSITY);
+    bool depth = (c->bp[BP_ZCOMPARE] & 7) == PE_FMT_Z24;
+    uint32_t dest = (c->bp[BP_EFB_ADDR] & 0xFFFFFF) << 5;
+    uint32_t stride = (c->bp[BP_MIPMAP_STRIDE] & 0x3FF) << 5;
+    int tw, th, bw, bh, tiles_x, tiles_y, row_bytes, tx, ty, x, y;
+    uint8_t *row;
+
+    if (fmt > TC_GB8) {
+        g3d_guest_error("flipper: PE: EFB copy to texture format %d", fmt);
+        return;
+    }
+    if (intens && fmt != TC_R4 && fmt != TC_R8_1 && fmt != TC_RA4 &&
+        fmt != TC_RA8 && fmt != TC_R8) {
+        intens = false;
+    }
+    /* the stored width/height minus one, halved, plus one (Dolphin) */
+    tw = ((width - 1) >> half) + 1;
+    th = ((height - 1) >> half) + 1;
+    bw = 1 << tex_copy_tiles[fmt].bw;
+    bh = 1 << tex_copy_tiles[fmt].bh;
+    tiles_x = (tw + bw - 1) / bw;
+    tiles_y = (th + bh - 1) / bh;
+    row_bytes = tiles_x * tex_copy_tiles[fmt].tile_bytes;
+    if (!flipper_mem1_ok(c, dest,
+                         (uint64_t)stride * (tiles_y - 1) + row_bytes)) {
+        g3d_guest_error("flipper: PE: texture copy to 0x%08x (%d rows of "
+                        "%d bytes, stride %u) outside MEM1", dest, tiles_y,
+                        row_bytes, stride);
+        return;
+    }
+    row = g_malloc(row_bytes);
+    for (ty = 0; ty < tiles_y; ty++) {
+        memset(row, 0, row_bytes);
+        for (tx = 0; tx < tiles_x; tx++) {
+            uint8_t *tile = row + tx * tex_copy_tiles[fmt].tile_bytes;
+            for (y = 0; y < bh; y++) {
+                for (x = 0; x < bw; x++) {
+                    int i = y * bw + x;
+                    int sx = left + ((tx * bw + x) << half);
+                    int sy = top + ((ty * bh + y) << half);
+                    uint8_t src[4], t[4];
+
+                    tex_copy_source(c, depth, half, sx, sy, src);
+                    tex_copy_encode(fmt, depth, intens, src, t);
+                    switch (fmt) {
+                    case TC_R4:
+                        tile[i >> 1] |= (i & 1) ? t[0] : t[0] << 4;
+                        break;
+                    case TC_RGBA8:
+                        tile[2 * i] = t[0];
+                        tile[2 * i + 1] = t[1];
+                        tile[32 + 2 * i] = t[2];
+                        tile[32 + 2 * i + 1] = t[3];
+                        break;
+                    case TC_RA8: case TC_RGB565: case TC_RGB5A3:
+                    case TC_RG8: case TC_GB8:
+                        tile[2 * i] = t[0];
+                        tile[2 * i + 1] = t[1];
+                        break;
+                    default:
+                        tile[i] = t[0];
+                        break;
+                    }
+                }
+            }
+        }
+        g3d_mem_write(&c->cfg.mem, dest + (uint32_t)ty * stride, row,
+                      row_bytes);
+    }
+    g_free(row);
+}
+
 void flipper_pe_copy(FlipperCore *c, uint32_t trigger)
 {
     uint32_t tl = c->bp[BP_EFB_TL], wh = c->bp[BP_EFB_WH];
@@ -247,8 +485,7 @@ void flipper_pe_copy(FlipperCore *c, uint32_t trigger)
         }
         copy_to_xfb(c, trigger, left, top, width, height);
     } else {
-        g3d_unimp("flipper: PE: EFB copy to texture format %u not modelled",
-                  (trigger >> 3) & 15);
+        copy_to_texture(c, trigger, left, top, width, height);
     }
     if ((trigger >> 11) & 1) {
         clear_rect(c, left, top, width, height);

@@ -176,10 +176,14 @@ static uint8_t factor(int code, bool is_src, int ch, const uint8_t s[4],
     }
 }
 
-void flipper_pe_blend(FlipperCore *c, int x, int y, const uint8_t src[4])
+/*
+ * Blend, logic op, destination alpha, dither and the update masks: cm has
+ * BP 0x41's layout, ca BP 0x42's (the GP's registers, or PE_ALPHACONF and
+ * PE_DSTALPHA for CPU pokes).
+ */
+static void blend_store(FlipperCore *c, int x, int y, const uint8_t src[4],
+                        uint32_t cm, uint32_t ca)
 {
-    uint32_t cm = c->bp[BP_BLENDMODE];
-    uint32_t ca = c->bp[BP_CONSTANTALPHA];
     uint8_t dst[4], res[4];
     int k;
 
@@ -226,6 +230,92 @@ void flipper_pe_blend(FlipperCore *c, int x, int y, const uint8_t src[4])
     }
 }
 
+void flipper_pe_blend(FlipperCore *c, int x, int y, const uint8_t src[4])
+{
+    blend_store(c, x, y, src, c->bp[BP_BLENDMODE], c->bp[BP_CONSTANTALPHA]);
+}
+
+/* ---- CPU EFB access ------------------------------------------------------- */
+
+enum { EFB_CPU_COLOR = 0, EFB_CPU_Z = 1 };
+
+/* x, y and type of a window offset; false (logged) if it is not a pixel */
+static bool efb_cpu_pixel(uint32_t offset, int *x, int *y, int *type)
+{
+    *x = (offset >> 2) & 0x3FF;
+    *y = (offset >> 12) & 0x3FF;
+    *type = (offset >> 22) & 3;
+    if ((offset & 3) || offset >= FLIPPER_EFB_CPU_SPAN || *x >= EFB_W ||
+        *y >= EFB_H || *type > EFB_CPU_Z) {
+        g3d_guest_error("flipper: PE: EFB access at offset 0x%06x is not a "
+                        "pixel (x %d, y %d, type %d)", offset, *x, *y, *type);
+        return false;
+    }
+    return true;
+}
+
+uint32_t flipper_efb_peek(FlipperCore *c, uint32_t offset)
+{
+    int x, y, type;
+    uint32_t v;
+
+    if (!efb_cpu_pixel(offset, &x, &y, &type)) {
+        return 0;
+    }
+    flipper_flush(c);
+    if (type == EFB_CPU_Z) {
+        return c->efb_depth[y * EFB_W + x] & 0xFFFFFF;
+    }
+    v = flipper_pe_get_color(c, x, y);
+    v = (v & 0xFF) << 24 | v >> 8;
+    /* PE_ALPHAREAD bits 0-1 (Dolphin's ReadMode): 0 reads alpha 0x00,
+     * 1 reads 0xFF, 2-3 the EFB's alpha (0xFF in formats without) */
+    switch (c->pe.mmio[(A_PE_ALPHAREAD - FLIPPER_PE_BASE) / 2] & 3) {
+    case 0:
+        return v & 0xFFFFFF;
+    case 1:
+        return v | 0xFF000000u;
+    default:
+        return v;
+    }
+}
+
+void flipper_efb_poke(FlipperCore *c, uint32_t offset, uint32_t val)
+{
+    const uint16_t *m = c->pe.mmio;
+    uint32_t zconf = m[(A_PE_ZCONF - FLIPPER_PE_BASE) / 2];
+    uint32_t amode = m[(A_PE_ALPHAMODE - FLIPPER_PE_BASE) / 2];
+    int x, y, type;
+
+    if (!efb_cpu_pixel(offset, &x, &y, &type)) {
+        return;
+    }
+    flipper_flush(c);
+    if (type == EFB_CPU_Z) {
+        uint32_t *d = &c->efb_depth[y * EFB_W + x], z = val & 0xFFFFFF;
+
+        /* PE_ZCONF: BP 0x40's layout (libogc GX_PokeZMode) */
+        if ((zconf & 1) &&
+            !g3d_compare_u((G3DCompare)((zconf >> 1) & 7), z, *d & 0xFFFFFF)) {
+            return;
+        }
+        if ((zconf >> 4) & 1) {
+            *d = z;
+        }
+    } else {
+        uint8_t src[4] = { val >> 16, val >> 8, val, val >> 24 };
+
+        /* PE_ALPHAMODE: func << 8 | threshold (libogc GX_PokeAlphaMode),
+         * the poked alpha compared with the threshold */
+        if (!g3d_compare_u((G3DCompare)((amode >> 8) & 7), src[A],
+                           amode & 0xFF)) {
+            return;
+        }
+        blend_store(c, x, y, src, m[(A_PE_ALPHACONF - FLIPPER_PE_BASE) / 2],
+                    m[(A_PE_DSTALPHA - FLIPPER_PE_BASE) / 2]);
+    }
+}
+
 /* ---- MMIO ---------------------------------------------------------------- */
 
 static uint16_t pe_read16(FlipperCore *c, uint32_t off)
@@ -266,10 +356,7 @@ static void pe_write16(FlipperCore *c, uint32_t off, uint16_t val)
     case A_PE_DSTALPHA:
     case A_PE_ALPHAMODE:
     case A_PE_ALPHAREAD:
-        /*
-         * They set how CPU EFB peeks and pokes behave; the EFB CPU window
-         * (0xC8000000) is not part of the device's BARs, so only stored.
-         */
+        /* how CPU EFB peeks and pokes behave (flipper_efb_peek/poke) */
         pe->mmio[off / 2] = val;
         break;
     case A_PE_ISR:

@@ -1,0 +1,351 @@
+/*
+ * flipper-gx EFB copies to texture formats (pe-copy.c): a known EFB (stored
+ * words written directly, RGBA6, RGB8 and Z24), copied with BP 0x49-0x4D
+ * and 0x52 through the GX decoder; every texel of the tiled result in MEM1
+ * is checked against the bits computed here from the stored EFB words by
+ * the rules of digest §3.6 / §4 and Dolphin's software encoder (bit
+ * operations on the packed RGBA6 word, written independently of the
+ * core's per-channel path). Also the 2x2 box filter (bit 9), the intensity
+ * formats (bit 15), the clear after the copy, and bad input (destination
+ * past MEM1, reserved formats) logged and skipped.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <glib.h>
+#include <string.h>
+
+#include "flipper/flipper-int.h"
+#include "gx-build.h"
+#include "rig.h"
+
+#define DEST 0x00300000u
+#define SRC_X 6
+#define SRC_Y 10
+
+static uint32_t hash(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+/* a 640x528 EFB of pseudo-random stored words, in pixel format `pf` */
+static void fill_efb(FlipperRig *r, int pf, uint32_t seed)
+{
+    int i;
+
+    for (i = 0; i < EFB_W * EFB_H; i++) {
+        r->core->efb_color[i] = hash(seed + (uint32_t)i) & 0xFFFFFF;
+        r->core->efb_depth[i] = hash(~seed ^ (uint32_t)i * 3u) & 0xFFFFFF;
+    }
+    rig_bp(r, BP_ZCOMPARE, (uint32_t)pf);
+}
+
+static uint32_t word_at(FlipperRig *r, bool z, int x, int y)
+{
+    return (z ? r->core->efb_depth : r->core->efb_color)[y * EFB_W + x];
+}
+
+static uint32_t e6(uint32_t v) { return (v << 2 | v >> 4) & 0xFF; }
+
+/* 8-bit R, G, B, A of a stored word: RGBA6 expanded, RGB8 opaque; for Z
+ * the three Z bytes, high first */
+static void channels(int pf, bool z, uint32_t w, uint32_t c[4])
+{
+    if (z || pf == PE_FMT_RGB8_Z24) {
+        c[0] = w >> 16 & 0xFF;
+        c[1] = w >> 8 & 0xFF;
+        c[2] = w & 0xFF;
+        c[3] = 0xFF;
+    } else {
+        c[0] = e6(w >> 18 & 63);
+        c[1] = e6(w >> 12 & 63);
+        c[2] = e6(w >> 6 & 63);
+        c[3] = e6(w & 63);
+    }
+}
+
+/* the 2x2 box at (x, y): RGBA6 sums the 6-bit fields, s + (s >> 6) */
+static void box(FlipperRig *r, int pf, bool z, int x, int y, uint32_t c[4])
+{
+    uint32_t s[4] = { 0 };
+    bool six = !z && pf == PE_FMT_RGBA6_Z24;
+    int i, k;
+
+    for (i = 0; i < 4; i++) {
+        uint32_t w = word_at(r, z, x + (i & 1), y + (i >> 1)), t[4];
+        if (six) {
+            t[0] = w >> 18 & 63;
+            t[1] = w >> 12 & 63;
+            t[2] = w >> 6 & 63;
+            t[3] = w & 63;
+        } else {
+            channels(pf, z, w, t);
+        }
+        for (k = 0; k < 4; k++) {
+            s[k] += t[k];
+        }
+    }
+    for (k = 0; k < 4; k++) {
+        c[k] = six ? s[k] + (s[k] >> 6) : s[k] >> 2;
+    }
+}
+
+static uint32_t intensity(const uint32_t c[4])
+{
+    return (4096 + 66 * c[0] + 129 * c[1] + 25 * c[2]) >> 8;
+}
+
+typedef struct CopyCase {
+    int fmt;            /* real copy format 0-12 */
+    int bw, bh, bpt;    /* tile size, bits per texel */
+} CopyCase;
+
+static const CopyCase cases[] = {
+    { 0, 8, 8, 4 },   { 1, 8, 4, 8 },   { 2, 8, 4, 8 },   { 3, 4, 4, 16 },
+    { 4, 4, 4, 16 },  { 5, 4, 4, 16 },  { 6, 4, 4, 32 },  { 7, 8, 4, 8 },
+    { 8, 8, 4, 8 },   { 9, 8, 4, 8 },   { 10, 8, 4, 8 },  { 11, 4, 4, 16 },
+    { 12, 4, 4, 16 },
+};
+
+/* the expected texel value (4, 8, 16 or 32 bits; RGBA8 as ARGB) */
+static uint32_t expect(FlipperRig *r, const CopyCase *cc, int pf, bool z,
+                       bool intens, bool half, int s, int t)
+{
+    int x = SRC_X + (s << half), y = SRC_Y + (t << half);
+    uint32_t w = word_at(r, z, x, y), c[4], i;
+
+    if (half) {
+        box(r, pf, z, x, y, c);
+    } else {
+        channels(pf, z, w, c);
+    }
+    i = intens ? intensity(c) : c[0];
+    if (!half && !z && pf == PE_FMT_RGBA6_Z24) {
+        /* Dolphin's bit operations on the packed word */
+        switch (cc->fmt) {
+        case 4:
+            return ((w >> 8) & 0xF800) | ((w >> 7) & 0x07E0) |
+                   ((w >> 7) & 0x001F);
+        case 5:
+            if (((w << 9) & 0x7000) == 0x7000) {
+                return 0x8000 | ((w >> 9) & 0x7C00) | ((w >> 8) & 0x03E0) |
+                       ((w >> 7) & 0x001F);
+            }
+            return ((w << 9) & 0x7000) | ((w >> 12) & 0x0F00) |
+                   ((w >> 10) & 0x00F0) | ((w >> 8) & 0x000F);
+        case 2:
+            if (!intens) {
+                return ((w << 2) & 0xF0) | ((w >> 20) & 0x0F);
+            }
+            break;
+        }
+    }
+    switch (cc->fmt) {
+    case 0:
+        return i >> 4;
+    case 1: case 8:
+        return i;
+    case 2:
+        return (c[3] & 0xF0) | i >> 4;
+    case 3:
+        return z ? c[0] << 8 | c[1] : c[3] << 8 | i;
+    case 4:
+        return (c[0] >> 3) << 11 | (c[1] >> 2) << 5 | c[2] >> 3;
+    case 5:
+        if (c[3] >= 224) {
+            return 0x8000 | (c[0] >> 3) << 10 | (c[1] >> 3) << 5 | c[2] >> 3;
+        }
+        return (c[3] >> 5) << 12 | (c[0] >> 4) << 8 | (c[1] >> 4) << 4 |
+               c[2] >> 4;
+    case 6:
+        return c[3] << 24 | c[0] << 16 | c[1] << 8 | c[2];
+    case 7:
+        return c[3];
+    case 9:
+        return c[1];
+    case 10:
+        return c[2];
+    case 11:
+        return c[1] << 8 | c[0];
+    default:
+        return c[2] << 8 | c[1];
+    }
+}
+
+/* texel (s, t) as the texture unit's tiled layouts place it */
+static uint32_t texel(const uint8_t *m, const CopyCase *cc, uint32_t stride,
+                      int s, int t)
+{
+    int tile_bytes = cc->bpt == 32 ? 64 : 32;
+    const uint8_t *tile = m + (t / cc->bh) * stride +
+                          (s / cc->bw) * tile_bytes;
+    int i = (t % cc->bh) * cc->bw + s % cc->bw;
+
+    switch (cc->bpt) {
+    case 4:
+        return (i & 1) ? tile[i / 2] & 15 : tile[i / 2] >> 4;
+    case 8:
+        return tile[i];
+    case 16:
+        return (uint32_t)tile[2 * i] << 8 | tile[2 * i + 1];
+    default:
+        return (uint32_t)tile[2 * i] << 24 | tile[2 * i + 1] << 16 |
+               tile[32 + 2 * i] << 8 | tile[33 + 2 * i];
+    }
+}
+
+/* BP 0x52 with the format rotated into bits 3-6 */
+static uint32_t trigger(int fmt, bool intens, bool half, bool clear)
+{
+    uint32_t v = (uint32_t)((fmt & 7) << 1 | fmt >> 3);
+
+    return v << 3 | (uint32_t)half << 9 | (uint32_t)clear << 11 |
+           (uint32_t)intens << 15 | (uint32_t)intens << 16;
+}
+
+/* copy a w x h rectangle at (SRC_X, SRC_Y) and check every texel */
+static void check_copy(FlipperRig *r, const CopyCase *cc, int pf, bool intens,
+                       bool half, int w, int h)
+{
+    bool z = pf == PE_FMT_Z24;
+    int tw = ((w - 1) >> half) + 1, th = ((h - 1) >> half) + 1;
+    int tiles_x = (tw + cc->bw - 1) / cc->bw;
+    uint32_t stride = (uint32_t)tiles_x * (cc->bpt == 32 ? 64 : 32) + 64;
+    unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    int s, t;
+
+    memset(r->mem1 + DEST, 0xA5, 0x20000);
+    rig_bp(r, BP_EFB_TL, SRC_Y << 10 | SRC_X);
+    rig_bp(r, BP_EFB_WH, (uint32_t)(h - 1) << 10 | (uint32_t)(w - 1));
+    rig_bp(r, BP_EFB_ADDR, DEST >> 5);
+    rig_bp(r, BP_MIPMAP_STRIDE, stride >> 5);
+    rig_bp(r, BP_TRIGGER_EFB_COPY, trigger(cc->fmt, intens, half, false));
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
+    for (t = 0; t < th; t++) {
+        for (s = 0; s < tw; s++) {
+            uint32_t got = texel(r->mem1 + DEST, cc, stride, s, t);
+            uint32_t want = expect(r, cc, pf, z, intens, half, s, t);
+            if (got != want) {
+                g_test_message("format %d pf %d intensity %d half %d texel "
+                               "(%d, %d): 0x%x, expected 0x%x", cc->fmt, pf,
+                               intens, half, s, t, got, want);
+            }
+            g_assert_cmphex(got, ==, want);
+        }
+    }
+    /* the padding between tile rows is not written */
+    g_assert_cmpuint(r->mem1[DEST + stride - 1], ==, 0xA5);
+}
+
+static void test_color_formats(void)
+{
+    static const int pfs[] = { PE_FMT_RGBA6_Z24, PE_FMT_RGB8_Z24 };
+    FlipperRig *r = rig_new(1);
+    unsigned i, p;
+    int half;
+
+    for (p = 0; p < G_N_ELEMENTS(pfs); p++) {
+        fill_efb(r, pfs[p], 0x1234 + p);
+        for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+            for (half = 0; half < 2; half++) {
+                check_copy(r, &cases[i], pfs[p], false, half, 20, 13);
+                if (cases[i].fmt <= 3 || cases[i].fmt == 8) {
+                    check_copy(r, &cases[i], pfs[p], true, half, 20, 13);
+                }
+            }
+        }
+    }
+    rig_free(r);
+}
+
+static void test_depth_formats(void)
+{
+    FlipperRig *r = rig_new(1);
+    unsigned i;
+
+    fill_efb(r, PE_FMT_Z24, 0x777);
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        if (cases[i].fmt == 2 || cases[i].fmt == 4 || cases[i].fmt == 5 ||
+            cases[i].fmt == 7) {
+            continue;   /* not Z formats */
+        }
+        check_copy(r, &cases[i], PE_FMT_Z24, false, false, 17, 9);
+        check_copy(r, &cases[i], PE_FMT_Z24, false, true, 17, 9);
+    }
+    rig_free(r);
+}
+
+/* the clear (bit 11) follows the copy: the texture holds the old EFB */
+static void test_copy_then_clear(void)
+{
+    FlipperRig *r = rig_new(1);
+    int x, y;
+
+    fill_efb(r, PE_FMT_RGB8_Z24, 99);
+    rig_bp(r, BP_BLENDMODE, 3 << 3);     /* colour and alpha update */
+    rig_bp(r, BP_ZMODE, 1 << 4);         /* Z update */
+    rig_bp(r, BP_CLEAR_AR, 0x00FF11);
+    rig_bp(r, BP_CLEAR_GB, 0x002233);
+    rig_bp(r, BP_CLEAR_Z, 0x445566);
+    rig_bp(r, BP_EFB_TL, SRC_Y << 10 | SRC_X);
+    rig_bp(r, BP_EFB_WH, 7u << 10 | 7u);
+    rig_bp(r, BP_EFB_ADDR, DEST >> 5);
+    rig_bp(r, BP_MIPMAP_STRIDE, 2);
+    uint32_t before = word_at(r, false, SRC_X + 1, SRC_Y);
+    rig_bp(r, BP_TRIGGER_EFB_COPY, trigger(8, false, false, true));
+    g_assert_cmpuint(r->mem1[DEST + 1], ==, before >> 16 & 0xFF);
+    for (y = SRC_Y; y < SRC_Y + 8; y++) {
+        for (x = SRC_X; x < SRC_X + 8; x++) {
+            g_assert_cmphex(flipper_efb_color(r->core, x, y) >> 8, ==,
+                            0x112233);
+            g_assert_cmphex(flipper_efb_depth(r->core, x, y), ==, 0x445566);
+        }
+    }
+    g_assert_cmphex(word_at(r, false, SRC_X + 8, SRC_Y), !=, 0x112233);
+    rig_free(r);
+}
+
+static void test_bad_copies(void)
+{
+    FlipperRig *r = rig_new(1);
+    unsigned errors;
+    int v;
+
+    fill_efb(r, PE_FMT_RGB8_Z24, 5);
+    rig_bp(r, BP_EFB_TL, 0);
+    rig_bp(r, BP_EFB_WH, 63u << 10 | 63u);
+    /* the last tile row past the end of MEM1 */
+    errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    rig_bp(r, BP_EFB_ADDR, (FLIPPER_MEM1_SIZE - 0x1000) >> 5);
+    rig_bp(r, BP_MIPMAP_STRIDE, 0x3FF);
+    rig_bp(r, BP_TRIGGER_EFB_COPY, trigger(6, false, false, false));
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors + 1);
+    g_assert_cmpuint(r->mem1[FLIPPER_MEM1_SIZE - 0x1000], ==, 0);
+    /* an address beyond MEM1 altogether */
+    rig_bp(r, BP_EFB_ADDR, 0xFFFFFF);
+    rig_bp(r, BP_MIPMAP_STRIDE, 8);
+    rig_bp(r, BP_TRIGGER_EFB_COPY, trigger(4, false, true, false));
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors + 2);
+    /* reserved formats 13-15 */
+    rig_bp(r, BP_EFB_ADDR, DEST >> 5);
+    for (v = 13; v <= 15; v++) {
+        rig_bp(r, BP_TRIGGER_EFB_COPY, trigger(v, false, false, false));
+    }
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors + 5);
+    g_assert_cmpuint(r->mem1[DEST], ==, 0);
+    rig_free(r);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/flipper/efbcopy/color-formats", test_color_formats);
+    g_test_add_func("/flipper/efbcopy/depth-formats", test_depth_formats);
+    g_test_add_func("/flipper/efbcopy/copy-then-clear", test_copy_then_clear);
+    g_test_add_func("/flipper/efbcopy/bad", test_bad_copies);
+    return g_test_run();
+}
