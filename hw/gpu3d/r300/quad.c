@@ -86,6 +86,19 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
     /* RB3D_DITHER_CTL: truncate or round (the dither LUT is undocumented) */
     tg->round = G3D_FIELD_EX32(ds->dither, RB3D_DITHER_CTL, DITHER_MODE) == 1 ||
                 tg->bpp == 4;
+    for (ch = 0; ch < 4; ch++) {
+        static const uint8_t from_sel[4] = { 3, 0, 1, 2 };   /* A, R, G, B */
+        tg->out_sel[ch] = from_sel[(tg->out_fmt >> (8 + 2 * ch)) & 3];
+    }
+    /*
+     * C4_8 quantises to 8 bits before the blender. Unblended into 8-bit
+     * fields with rounding that gives the same bits (checked for every
+     * float in [0, 1]), so it is skipped there.
+     */
+    tg->prequantise = G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_FMT) ==
+                      R300_US_OUT_FMT_C4_8 &&
+                      ((ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) ||
+                       !tg->round || tg->format != R300_COLOR_FORMAT_ARGB8888);
 }
 
 static uint32_t load_px(const uint8_t *p, unsigned bpp)
@@ -182,23 +195,14 @@ static float combine(uint32_t fcn, float s, float d, float sf, float df)
     return (fcn & 1) ? r : g3d_clampf(r, 0.0f, 1.0f);
 }
 
-/*
- * shader RGBA -> components C0..C3 by US_OUT_FMT's selects [§3.7]; C4_8
- * quantises to 8 bits before the blender unless `quantise` is false (the
- * caller writes 8-bit fields with rounding and no blend, which gives the
- * same bits).
- */
-static void out_components(uint32_t out_fmt, const float *rgba, float *c,
-                           bool quantise)
+/* shader RGBA -> components C0..C3 of the target [§3.7] */
+static void out_components(const R300Target *tg, const float *rgba, float *c)
 {
-    static const int from_sel[4] = { 3, 0, 1, 2 };   /* A, R, G, B */
     int k;
 
-    quantise = quantise && G3D_FIELD_EX32(out_fmt, US_OUT_FMT_0, OUT_FMT) ==
-                           R300_US_OUT_FMT_C4_8;
     for (k = 0; k < 4; k++) {
-        c[k] = rgba[from_sel[(out_fmt >> (8 + 2 * k)) & 3]];
-        if (quantise) {
+        c[k] = rgba[tg->out_sel[k]];
+        if (tg->prequantise) {
             c[k] = floorf(g3d_clampf(c[k], 0.0f, 1.0f) * 255.0f + 0.5f) /
                    255.0f;
         }
@@ -211,17 +215,13 @@ static void write_colour(const R300DrawState *ds, const R300Target *tg,
     uint8_t *p = tg->base + ((size_t)y * tg->pitch + x) * tg->bpp;
     uint32_t dst = load_px(p, tg->bpp), res = 0;
     float s[4], d[4], k[4], o[4];
-    bool blending;
     int ch;
 
     if (!tg->packable) {
         return;
     }
-    blending = ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK;
-    out_components(tg->out_fmt, rgba, s,
-                   blending || !tg->round ||
-                   tg->format != R300_COLOR_FORMAT_ARGB8888);
-    if (blending) {
+    out_components(tg, rgba, s);
+    if (ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) {
         uint32_t disc = G3D_FIELD_EX32(ds->blend, RB3D_BLENDCNTL,
                                        DISCARD_SRC_PIXELS);
         bool a0 = s[3] == 0.0f, a1 = s[3] == 1.0f;

@@ -135,6 +135,8 @@ typedef struct R300Target {
     uint8_t bits[4], shift[4];  /* component k's field; 0 bits: absent */
     uint32_t write_mask;        /* the bits RB3D_COLOR_CHANNEL_MASK lets through */
     bool round;                 /* round, not truncate, to the field */
+    uint8_t out_sel[4];         /* C0..C3 from shader R, G, B or A */
+    bool prequantise;           /* C4_8 rounding to 8 bits changes the bits */
 } R300Target;
 
 typedef struct R300DrawState {
