@@ -23,8 +23,8 @@
 #include "gpu3d/flipper-regs.h"
 #include "gpu3d/flipper-cmd.h"
 
-#define REGS 0
-#define MEM1 2
+#define REGS FLIPPER_REGS_BAR
+#define MEM1 FLIPPER_MEM1_BAR
 
 /* Dolphin's frame of the gouraud stream */
 #define REF_FNV 0xb94e7f0eu

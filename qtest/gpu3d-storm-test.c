@@ -13,6 +13,11 @@
  */
 #include "qemu/osdep.h"
 #include "gpu3d-qtest-util.h"
+#include "gpu3d/r300-regs.h"
+#include "gpu3d/pica200-regs.h"
+#include "gpu3d/attila-regs.h"
+#include "gpu3d/glamo-regs.h"
+#include "gpu3d/flipper-regs.h"
 
 typedef struct StormDev {
     const char *name;           /* -device ...,id=gpu */
@@ -21,11 +26,16 @@ typedef struct StormDev {
 } StormDev;
 
 static const StormDev devs[] = {
-    { "r300-3d", 0x1002, 0x4E44, 2, 0 },
-    { "pica200-3d", 0x1234, 0x3D01, 0, 2 },
-    { "attila-3d,mem-size=0x4000000", 0x1234, 0x3D02, 0, 2 },
-    { "glamo-3d", 0x1234, 0x3D03, 0, 2 },
-    { "flipper-gx", 0x1234, 0x3D04, 0, 2 },
+    { "r300-3d", R300_PCI_VENDOR_ID, R300_PCI_DEVICE_ID,
+      R300_MMIO_BAR, R300_VRAM_BAR },
+    { "pica200-3d", PICA200_PCI_VENDOR_ID, PICA200_PCI_DEVICE_ID,
+      PICA200_REGS_BAR, PICA200_VRAM_BAR },
+    { "attila-3d,mem-size=0x4000000", ATTILA_PCI_VENDOR_ID,
+      ATTILA_PCI_DEVICE_ID, ATTILA_REGS_BAR, ATTILA_MEM_BAR },
+    { "glamo-3d", GLAMO_PCI_VENDOR_ID, GLAMO_PCI_DEVICE_ID,
+      GLAMO_REGS_BAR, GLAMO_VRAM_BAR },
+    { "flipper-gx", FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE,
+      FLIPPER_REGS_BAR, FLIPPER_MEM1_BAR },
 };
 
 #define WRITES      100000

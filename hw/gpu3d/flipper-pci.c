@@ -35,9 +35,6 @@
 #define TYPE_FLIPPER_GX "flipper-gx"
 OBJECT_DECLARE_SIMPLE_TYPE(FlipperState, FLIPPER_GX)
 
-#define FLIPPER_REGS_BAR 0
-#define FLIPPER_MEM1_BAR 2
-
 struct FlipperState {
     PCIDevice parent_obj;
 

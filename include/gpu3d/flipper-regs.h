@@ -28,6 +28,8 @@
 
 #define FLIPPER_PCI_VENDOR      0x1234
 #define FLIPPER_PCI_DEVICE      0x3D04
+#define FLIPPER_REGS_BAR        0            /* BAR0: registers, 32-bit MMIO */
+#define FLIPPER_MEM1_BAR        2            /* BAR2: MEM1, 64-bit prefetchable */
 #define FLIPPER_BAR0_SIZE       0x10000      /* registers */
 #define FLIPPER_BAR2_SIZE       0x2000000    /* MEM1 BAR: 32 MiB ...        */
 #define FLIPPER_MEM1_SIZE       0x1800000    /* ... of which 24 MiB are MEM1 */
