@@ -8,7 +8,7 @@ set -euo pipefail
 PKGS=(
   build-essential gcc-multilib ninja-build meson pkg-config python3 ccache rsync
   dpkg-dev xz-utils ca-certificates
-  libglib2.0-dev libpixman-1-dev libpng-dev zlib1g-dev
+  libglib2.0-dev libpixman-1-dev libpng-dev zlib1g-dev libfdt-dev
   seabios qemu-system-data ipxe-qemu
   libosmesa6-dev libgl-dev mesa-common-dev
 )
@@ -47,10 +47,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 if [ $need_update = 1 ]; then
   log "apt-get update"
-  $SUDO apt-get update -qq
+  $SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing: ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 log "packages ready"
