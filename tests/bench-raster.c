@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/raster.h"
+#include "bench-row.h"
 
 #define FW 1024
 #define FH 768
@@ -144,6 +145,7 @@ int main(int argc, char **argv)
                            secs);
             printf("%-30s threads %d: %8.1f Mpixels/s %8.3f Mtriangles/s\n",
                    cases[c].name, t, r.mpix, r.mtri);
+            bench_row("raster", cases[c].name, t, r.mpix, "Mpix/s");
         }
     }
     return 0;

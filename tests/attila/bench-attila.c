@@ -25,6 +25,7 @@
 #include "attila-scene-run.h"
 #include "attila-dxt-records.h"
 #include "common/raster.h"
+#include "../bench-row.h"
 
 static double now(void)
 {
@@ -126,6 +127,13 @@ int main(int argc, char **argv)
         } else {
             printf("%12s %10s\n", "-", "-");
         }
+        /* a whole replay (blendedcubes has two frames) */
+        bench_row("attila-3d", ct->name, threads, 1e3 * dt / reps,
+                  "ms/trace");
+        if (ct->sim_seconds > 0) {
+            bench_row("attila-sim", ct->name, 1, 1e3 * ct->sim_seconds,
+                      "ms/trace");
+        }
         attila_run_free(run);
         attila_trace_close(tr);
         g_array_free(recs, TRUE);
@@ -154,6 +162,8 @@ int main(int argc, char **argv)
         printf("\n%-13s %8s %7d %10.2f %10.1f   (the guest demo's frame, "
                "640x480)\n", "demo-scene", "-", frames, 1e3 * dt / frames,
                frames / dt);
+        bench_row("attila-3d", "frame demo scene", threads, frames / dt,
+                  "frames/s");
         attila_run_free(run);
     }
 
@@ -183,6 +193,9 @@ int main(int argc, char **argv)
                "DXT1/3/5 + LATC, uploads included)\n", "dxt-scene", "-",
                frames, 1e3 * dt / frames, frames / dt,
                frames * (double)DXT_QUADS * DXT_QUAD_PX * DXT_QUAD_PX / dt / 1e6);
+        bench_row("attila-3d", "DXT scene, textured", threads,
+                  frames * (double)DXT_QUADS * DXT_QUAD_PX * DXT_QUAD_PX /
+                  dt / 1e6, "Mpix/s");
         g_free(b.buf);
         attila_run_free(run);
     }

@@ -21,6 +21,7 @@
 #include "gx-build.h"
 #include "rig.h"
 #include "tex-build.h"
+#include "../bench-row.h"
 
 #define BENCH_TEX_ADDR 0x00600000u
 
@@ -136,6 +137,8 @@ static void run_case(const Case *k, double secs, int threads)
            (st1.pixels - st0.pixels) / t / 1e6,
            (st1.triangles - st0.triangles) / t / 1e6, n,
            (st1.pixels - st0.pixels) / 1e6);
+    bench_row("flipper-gx", k->name, threads,
+              (st1.pixels - st0.pixels) / t / 1e6, "Mpix/s");
     g_byte_array_unref(b);
     g_byte_array_unref(pro);
     flipper_scene_free(s);
@@ -163,6 +166,10 @@ static void run_frame(const char *name, double secs, int threads)
         t = now() - t0;
     } while (t < secs);
     printf("frame %-12s %d thr: %8.1f frames/s\n", name, threads, n / t);
+    {
+        g_autofree char *what = g_strdup_printf("frame %s", name);
+        bench_row("flipper-gx", what, threads, n / t, "frames/s");
+    }
     flipper_scene_free(s);
     rig_free(r);
 }
@@ -204,6 +211,12 @@ static void run_copies(double secs)
         } while (t < secs);
         printf("texture copy %-10s %8.1f Mpixels/s\n", k[i].name,
                (double)n * FLIPPER_EFB_WIDTH * FLIPPER_EFB_HEIGHT / t / 1e6);
+        {
+            g_autofree char *what = g_strdup_printf("texture copy %s",
+                                                    k[i].name);
+            bench_row("flipper-gx", what, 1, (double)n * FLIPPER_EFB_WIDTH *
+                      FLIPPER_EFB_HEIGHT / t / 1e6, "Mpix/s");
+        }
     }
     rig_free(r);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "rig.h"
+#include "../bench-row.h"
 
 #define W 480
 #define H 320
@@ -163,6 +164,8 @@ static void run_case(const Case *c, int threads, double secs)
            "submissions/s\n", c->name, threads,
            frames * (double)W * H * c->layers / t / 1e6,
            frames * (double)(nv / 3) / t / 1e6, frames / t);
+    bench_row("glamo-3d", c->name, threads,
+              frames * (double)W * H * c->layers / t / 1e6, "Mpix/s");
     rig_free(&r);
 }
 

@@ -20,6 +20,7 @@
 #include "pica-scene.h"
 #include "pica200-scene.h"
 #include "common/raster.h"
+#include "../bench-row.h"
 
 #define FW 512
 #define FH 512
@@ -319,6 +320,8 @@ int main(int argc, char **argv)
                    "%7.2f Mvertices/s\n", scenes[i].name, th, th > 1 ? "s" : " ",
                    r.fragments / r.seconds / 1e6, r.triangles / r.seconds / 1e6,
                    r.vertices / r.seconds / 1e6);
+            bench_row("pica200-3d", scenes[i].name, th,
+                      r.fragments / r.seconds / 1e6, "Mpix/s");
         }
     }
     if (argc > 3) {
@@ -333,8 +336,10 @@ int main(int argc, char **argv)
     }
     bench_commands(secs);
     for (th = 1; th <= maxthreads; th++) {
+        double fps = rate(secs, th, demo_frame_once);
         printf("demo      400x240 cube frame, %d thread%s: %8.1f frames/s\n", th,
-               th > 1 ? "s" : " ", rate(secs, th, demo_frame_once));
+               th > 1 ? "s" : " ", fps);
+        bench_row("pica200-3d", "frame demo cube", th, fps, "frames/s");
     }
     return 0;
 }

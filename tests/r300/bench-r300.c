@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "r300-rig.h"
+#include "../bench-row.h"
 
 #define VRAM_SIZE   (32u << 20)
 #define RING_BUFSZ  17              /* 8 << 17 = 1 MiB ring at 0 */
@@ -290,7 +291,10 @@ int main(int argc, char **argv)
         }
         printf("%-40s", cases[i].name);
         for (threads = 1; threads <= max_threads; threads *= 2) {
-            printf(" %10.2f", run_case(cases[i].kind, threads, secs));
+            double v = run_case(cases[i].kind, threads, secs);
+            printf(" %10.2f", v);
+            bench_row("r300-3d", cases[i].name, threads, v,
+                      strcmp(cases[i].unit, "Mpixels/s") ? "Mtri/s" : "Mpix/s");
             fflush(stdout);
         }
         printf("  %s\n", cases[i].unit);
