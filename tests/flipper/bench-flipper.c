@@ -11,6 +11,10 @@
  *   bench-flipper [seconds-per-case] [threads] [only: cases/scenes whose
  *                 name contains this]
  *
+ * A negative seconds-per-case -N runs every case and frame exactly N times
+ * instead: for instruction counts under callgrind, which are stable where
+ * wall-clock time on a shared machine is not.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <glib.h>
@@ -130,7 +134,7 @@ static void run_case(const Case *k, double secs, int threads)
         flipper_gx_exec(r->core, b->data, b->len);
         n++;
         t = now() - t0;
-    } while (t < secs);
+    } while (secs < 0 ? n < -secs : t < secs);
     flipper_core_stats(r->core, &st1);
     printf("%-16s %d thr: %8.1f Mpixels/s %7.2f Mtriangles/s "
            "(%u batches, %.1f Mpixels)\n", k->name, threads,
@@ -164,7 +168,7 @@ static void run_frame(const char *name, double secs, int threads)
         }
         n++;
         t = now() - t0;
-    } while (t < secs);
+    } while (secs < 0 ? n < -secs : t < secs);
     printf("frame %-12s %d thr: %8.1f frames/s\n", name, threads, n / t);
     {
         g_autofree char *what = g_strdup_printf("frame %s", name);
@@ -208,7 +212,7 @@ static void run_copies(double secs)
                    (uint32_t)k[i].intens << 15);
             n++;
             t = now() - t0;
-        } while (t < secs);
+        } while (secs < 0 ? n < -secs : t < secs);
         printf("texture copy %-10s %8.1f Mpixels/s\n", k[i].name,
                (double)n * FLIPPER_EFB_WIDTH * FLIPPER_EFB_HEIGHT / t / 1e6);
         {
@@ -254,7 +258,7 @@ int main(int argc, char **argv)
     const char *const *sc;
     size_t i;
 
-    if (secs <= 0) {
+    if (secs == 0) {
         secs = 0.5;
     }
     baseline(secs);

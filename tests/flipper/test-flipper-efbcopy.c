@@ -309,6 +309,78 @@ static void test_copy_then_clear(void)
     rig_free(r);
 }
 
+/*
+ * The clear under every pixel format and update mask (BP 0x41 bits 3-4,
+ * BP 0x40 bit 4): each stored word is the old word with exactly the
+ * enabled fields replaced (RGBA6: colour bits 6-23, alpha 0-5; RGB565: the
+ * whole word, colour only; RGB8: the whole word, colour only), and the
+ * words outside the rectangle are untouched.
+ */
+static void test_clear_masks(void)
+{
+    static const int formats[] = {
+        PE_FMT_RGB8_Z24, PE_FMT_RGBA6_Z24, PE_FMT_RGB565_Z16,
+    };
+    const uint32_t ar = 0x9A3C, gb = 0x5EF1, zc = 0xABCDEF;
+    const int x0 = 37, y0 = 11, w = 45, h = 9;
+    FlipperRig *r = rig_new(1);
+    unsigned f, m;
+
+    for (f = 0; f < G_N_ELEMENTS(formats); f++) {
+        for (m = 0; m < 8; m++) {
+            bool color = m & 1, alpha = m & 2, zupd = m & 4;
+            uint32_t *old_c = g_new(uint32_t, EFB_W * EFB_H);
+            uint32_t *old_z = g_new(uint32_t, EFB_W * EFB_H);
+            uint32_t rr = ar & 0xFF, gg = gb >> 8, bb = gb & 0xFF,
+                     aa = ar >> 8;
+            int x, y;
+
+            fill_efb(r, formats[f], 1000 + f * 8 + m);
+            memcpy(old_c, r->core->efb_color, sizeof(uint32_t) * EFB_W * EFB_H);
+            memcpy(old_z, r->core->efb_depth, sizeof(uint32_t) * EFB_W * EFB_H);
+            rig_bp(r, BP_BLENDMODE, (uint32_t)color << 3 | (uint32_t)alpha << 4);
+            rig_bp(r, BP_ZMODE, (uint32_t)zupd << 4);
+            rig_bp(r, BP_CLEAR_AR, ar);
+            rig_bp(r, BP_CLEAR_GB, gb);
+            rig_bp(r, BP_CLEAR_Z, zc);
+            rig_bp(r, BP_EFB_TL, (uint32_t)y0 << 10 | x0);
+            rig_bp(r, BP_EFB_WH, (uint32_t)(h - 1) << 10 | (w - 1));
+            rig_bp(r, BP_EFB_ADDR, DEST >> 5);
+            rig_bp(r, BP_MIPMAP_STRIDE, 0x3FF);
+            rig_bp(r, BP_TRIGGER_EFB_COPY, trigger(8, false, false, true));
+            for (y = y0 - 1; y <= y0 + h; y++) {
+                for (x = x0 - 1; x <= x0 + w; x++) {
+                    bool in = x >= x0 && x < x0 + w && y >= y0 && y < y0 + h;
+                    uint32_t c = old_c[y * EFB_W + x], z = old_z[y * EFB_W + x];
+
+                    if (in && formats[f] == PE_FMT_RGBA6_Z24) {
+                        if (color) {
+                            c = (c & 0x3F) | (rr >> 2) << 18 | (gg >> 2) << 12 |
+                                (bb >> 2) << 6;
+                        }
+                        if (alpha) {
+                            c = (c & ~0x3Fu) | aa >> 2;
+                        }
+                    } else if (in && color &&
+                               formats[f] == PE_FMT_RGB565_Z16) {
+                        c = (rr >> 3) << 11 | (gg >> 2) << 5 | bb >> 3;
+                    } else if (in && color) {
+                        c = rr << 16 | gg << 8 | bb;
+                    }
+                    if (in && zupd) {
+                        z = zc;
+                    }
+                    g_assert_cmphex(word_at(r, false, x, y), ==, c);
+                    g_assert_cmphex(word_at(r, true, x, y), ==, z);
+                }
+            }
+            g_free(old_c);
+            g_free(old_z);
+        }
+    }
+    rig_free(r);
+}
+
 static void test_bad_copies(void)
 {
     FlipperRig *r = rig_new(1);
@@ -346,6 +418,7 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/efbcopy/color-formats", test_color_formats);
     g_test_add_func("/flipper/efbcopy/depth-formats", test_depth_formats);
     g_test_add_func("/flipper/efbcopy/copy-then-clear", test_copy_then_clear);
+    g_test_add_func("/flipper/efbcopy/clear-masks", test_clear_masks);
     g_test_add_func("/flipper/efbcopy/bad", test_bad_copies);
     return g_test_run();
 }

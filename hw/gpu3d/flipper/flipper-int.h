@@ -417,6 +417,9 @@ void flipper_pe_blend(FlipperCore *c, int x, int y, const uint8_t rgba[4]);
 void flipper_pe_set_color(FlipperCore *c, int x, int y, const uint8_t rgba[4]);
 void flipper_pe_set_depth(FlipperCore *c, int x, int y, uint32_t z);
 uint32_t flipper_pe_get_color(FlipperCore *c, int x, int y);   /* 0xRRGGBBAA */
+void flipper_pe_get_row(FlipperCore *c, int x, int y, int n, uint8_t *rgba);
+void flipper_pe_store_masks(FlipperCore *c, const uint8_t rgba[4],
+                            uint32_t *keep, uint32_t *set);
 void flipper_pe_bbox_reset(FlipperCore *c);
 
 /* pe-copy.c */

@@ -114,16 +114,9 @@ typedef struct RowCache {
 static const uint8_t *cached_row(FlipperCore *c, RowCache *rc, int y)
 {
     uint8_t *p = rc->px[y % 3];
-    int i;
 
     if (rc->y[y % 3] != y) {
-        for (i = 0; i < rc->width; i++) {
-            uint32_t v = flipper_pe_get_color(c, rc->left + i, y);
-            p[4 * i + R] = v >> 24;
-            p[4 * i + G] = v >> 16;
-            p[4 * i + B] = v >> 8;
-            p[4 * i + A] = v;
-        }
+        flipper_pe_get_row(c, rc->left, y, rc->width, p);
         rc->y[y % 3] = y;
     }
     return p;
@@ -231,13 +224,30 @@ static void clear_rect(FlipperCore *c, int left, int top, int width,
 {
     uint32_t ar = c->bp[BP_CLEAR_AR], gb = c->bp[BP_CLEAR_GB];
     uint8_t col[4] = { ar & 0xFF, (gb >> 8) & 0xFF, gb & 0xFF, (ar >> 8) & 0xFF };
-    uint32_t z = c->bp[BP_CLEAR_Z] & 0xFFFFFF;
+    uint32_t z = c->bp[BP_CLEAR_Z] & 0xFFFFFF, keep, set;
+    bool zupd = (c->bp[BP_ZMODE] >> 4) & 1;
     int x, y;
 
+    /* whole rows, the format and masks decided once (flipper_pe_set_color
+     * and flipper_pe_set_depth per pixel give the same words) */
+    flipper_pe_store_masks(c, col, &keep, &set);
     for (y = top; y < top + height; y++) {
-        for (x = left; x < left + width; x++) {
-            flipper_pe_set_color(c, x, y, col);
-            flipper_pe_set_depth(c, x, y, z);
+        uint32_t *cp = &c->efb_color[y * EFB_W + left];
+        uint32_t *zp = &c->efb_depth[y * EFB_W + left];
+
+        if (keep == 0) {
+            for (x = 0; x < width; x++) {
+                cp[x] = set;
+            }
+        } else if (keep != ~0u) {
+            for (x = 0; x < width; x++) {
+                cp[x] = (cp[x] & keep) | set;
+            }
+        }
+        if (zupd) {
+            for (x = 0; x < width; x++) {
+                zp[x] = z;
+            }
         }
     }
 }

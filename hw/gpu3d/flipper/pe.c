@@ -99,14 +99,11 @@ static void unpack(uint32_t rgba, uint8_t out[4])
     out[A] = rgba;
 }
 
-/* store colour and/or alpha by the pixel format */
-static void store(FlipperCore *c, int x, int y, const uint8_t col[4],
-                  bool color, bool alpha)
+/* an EFB word with colour and/or alpha stored by the pixel format */
+static uint32_t store_word(int fmt, uint32_t v, const uint8_t col[4],
+                           bool color, bool alpha)
 {
-    uint32_t *p = &c->efb_color[y * EFB_W + x];
-    uint32_t v = *p;
-
-    switch (pixel_format(c)) {
+    switch (fmt) {
     case PE_FMT_RGBA6_Z24:
         if (color) {
             v = (v & 0x3F) | (uint32_t)(col[R] >> 2) << 18 |
@@ -129,7 +126,70 @@ static void store(FlipperCore *c, int x, int y, const uint8_t col[4],
         }
         break;
     }
-    *p = v;
+    return v;
+}
+
+static void store(FlipperCore *c, int x, int y, const uint8_t col[4],
+                  bool color, bool alpha)
+{
+    uint32_t *p = &c->efb_color[y * EFB_W + x];
+
+    *p = store_word(pixel_format(c), *p, col, color, alpha);
+}
+
+/*
+ * What storing one colour under BP 0x41's update masks does to any EFB
+ * word, as new = (old & *keep) | *set: every store_word case keeps some
+ * bits and replaces the rest, so the stores of 0 and of ~0 give both.
+ * A clear then costs one AND and OR a word instead of a format switch.
+ */
+void flipper_pe_store_masks(FlipperCore *c, const uint8_t rgba[4],
+                            uint32_t *keep, uint32_t *set)
+{
+    uint32_t cm = c->bp[BP_BLENDMODE];
+    bool color = (cm >> 3) & 1, alpha = (cm >> 4) & 1;
+    int fmt = pixel_format(c);
+
+    *set = store_word(fmt, 0, rgba, color, alpha);
+    *keep = store_word(fmt, ~0u, rgba, color, alpha) ^ *set;
+}
+
+/* n pixels of row y from x on, as R, G, B, A bytes (flipper_pe_get_color's
+ * expansion, the format decided once for the row) */
+void flipper_pe_get_row(FlipperCore *c, int x, int y, int n, uint8_t *out)
+{
+    const uint32_t *p = &c->efb_color[y * EFB_W + x];
+    int i;
+
+    switch (pixel_format(c)) {
+    case PE_FMT_RGBA6_Z24:
+        for (i = 0; i < n; i++) {
+            uint32_t v = p[i];
+            out[4 * i + R] = g3d_expand_bits((v >> 18) & 63, 6);
+            out[4 * i + G] = g3d_expand_bits((v >> 12) & 63, 6);
+            out[4 * i + B] = g3d_expand_bits((v >> 6) & 63, 6);
+            out[4 * i + A] = g3d_expand_bits(v & 63, 6);
+        }
+        break;
+    case PE_FMT_RGB565_Z16:
+        for (i = 0; i < n; i++) {
+            uint32_t v = p[i];
+            out[4 * i + R] = g3d_expand_bits((v >> 11) & 31, 5);
+            out[4 * i + G] = g3d_expand_bits((v >> 5) & 63, 6);
+            out[4 * i + B] = g3d_expand_bits(v & 31, 5);
+            out[4 * i + A] = 0xFF;
+        }
+        break;
+    default:
+        for (i = 0; i < n; i++) {
+            uint32_t v = p[i];
+            out[4 * i + R] = v >> 16;
+            out[4 * i + G] = v >> 8;
+            out[4 * i + B] = v;
+            out[4 * i + A] = 0xFF;
+        }
+        break;
+    }
 }
 
 void flipper_pe_set_color(FlipperCore *c, int x, int y, const uint8_t rgba[4])
