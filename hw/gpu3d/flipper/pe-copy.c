@@ -109,6 +109,15 @@ typedef struct RowCache {
     int y[3];
     int left, width;
     uint8_t px[3][EFB_W * 4];
+    /*
+     * The filter's weights of the lines above, on and below (taps 0-1,
+     * 2-4, 5-6) and its gamma; when only the middle line weighs, the
+     * filtered, gamma-corrected value of a channel depends on that one
+     * byte: `single` maps it, built once per copy.
+     */
+    int wt[3];
+    const uint8_t *gamma;
+    uint8_t single[256];
 } RowCache;
 
 static const uint8_t *cached_row(FlipperCore *c, RowCache *rc, int y)
@@ -122,37 +131,61 @@ static const uint8_t *cached_row(FlipperCore *c, RowCache *rc, int y)
     return p;
 }
 
+/* the copy's filter weights and gamma into rc (see RowCache) */
+static void row_cache_filter(FlipperCore *c, RowCache *rc, uint32_t trigger)
+{
+    uint8_t w[7];
+    int i;
+
+    copy_filter(c, w);
+    rc->wt[0] = w[0] + w[1];
+    rc->wt[1] = w[2] + w[3] + w[4];
+    rc->wt[2] = w[5] + w[6];
+    rc->gamma = gamma_lut[(trigger >> 7) & 3];
+    for (i = 0; i < 256; i++) {
+        int sum = (i * rc->wt[1]) >> 6;
+        rc->single[i] = rc->gamma[sum > 255 ? 255 : sum];
+    }
+}
+
 /* one source line of the display copy, filtered, gamma-corrected, as YUV */
 static void encode_line(FlipperCore *c, RowCache *rc, int y, int top,
                         int bottom, uint32_t trigger, uint8_t *out)
 {
     bool clamp_top = trigger & 1, clamp_bottom = (trigger >> 1) & 1;
-    const uint8_t *gamma = gamma_lut[(trigger >> 7) & 3];
+    const uint8_t *gamma = rc->gamma;
     int y_prev = MAX(clamp_top ? top : 0, y - 1);
     int y_next = MIN((clamp_bottom ? bottom : EFB_H) - 1, y + 1);
     const uint8_t *rows[3];
+    const int *wt = rc->wt;
     int width = rc->width;
     YUV line[EFB_W + 2];
-    uint8_t w[7];
-    int wt[3], i, k;
+    int i, k;
 
-    copy_filter(c, w);
-    wt[0] = w[0] + w[1];
-    wt[1] = w[2] + w[3] + w[4];
-    wt[2] = w[5] + w[6];
     rows[1] = cached_row(c, rc, y);
-    rows[0] = cached_row(c, rc, y_prev);
-    rows[2] = cached_row(c, rc, y_next);
-    for (i = 0; i < width; i++) {
-        uint8_t f[4] = { 0 };
-
-        for (k = R; k <= B; k++) {
-            int sum = rows[0][4 * i + k] * wt[0] + rows[1][4 * i + k] * wt[1] +
-                      rows[2][4 * i + k] * wt[2];
-            sum >>= 6;
-            f[k] = gamma[sum > 255 ? 255 : sum];
+    if (wt[0] == 0 && wt[2] == 0) {
+        /* the lines above and below weigh nothing: not even read */
+        for (i = 0; i < width; i++) {
+            const uint8_t *p = &rows[1][4 * i];
+            uint8_t f[4] = { rc->single[p[R]], rc->single[p[G]],
+                             rc->single[p[B]], 0 };
+            line[i + 1] = rgb_to_yuv(f);
         }
-        line[i + 1] = rgb_to_yuv(f);
+    } else {
+        rows[0] = cached_row(c, rc, y_prev);
+        rows[2] = cached_row(c, rc, y_next);
+        for (i = 0; i < width; i++) {
+            uint8_t f[4] = { 0 };
+
+            for (k = R; k <= B; k++) {
+                int sum = rows[0][4 * i + k] * wt[0] +
+                          rows[1][4 * i + k] * wt[1] +
+                          rows[2][4 * i + k] * wt[2];
+                sum >>= 6;
+                f[k] = gamma[sum > 255 ? 255 : sum];
+            }
+            line[i + 1] = rgb_to_yuv(f);
+        }
     }
     line[0] = line[1];
     line[width + 1] = line[width];
@@ -207,6 +240,7 @@ static void copy_to_xfb(FlipperCore *c, uint32_t trigger, int left, int top,
     rc->y[0] = rc->y[1] = rc->y[2] = -1;
     rc->left = left;
     rc->width = width;
+    row_cache_filter(c, rc, trigger);
     for (j = 0; j < lines; j++) {
         int src = (int)((uint64_t)j * height / lines);
         if (src != prev) {
@@ -275,42 +309,61 @@ static const struct {
 };
 
 /*
- * One texel's source as four 8-bit channels: RGBA, or for a Z copy
- * (Z high, mid, low, 0xFF). `half` box-filters the 2x2 at (x, y).
+ * Source rows of a texture copy as four 8-bit channels a pixel: RGBA, or
+ * for a Z copy (Z high, mid, low, 0xFF); `span` pixels from x = left on,
+ * rows from y = top on, both clamped to the EFB (texels of partial tiles
+ * read beyond the rectangle). Each EFB pixel is converted once per tile
+ * row, the format decided per row.
  */
-static void tex_copy_source(FlipperCore *c, bool depth, bool half, int x,
-                            int y, uint8_t out[4])
+static void tex_copy_rows(FlipperCore *c, bool depth, int left, int top,
+                          int rows, int span, uint8_t *buf)
 {
-    int n = half ? 2 : 1, fmt = c->bp[BP_ZCOMPARE] & 7;
-    bool six = !depth && fmt == PE_FMT_RGBA6_Z24;
-    unsigned sum[4] = { 0 };
-    int i, j, k;
+    int n = MIN(span, EFB_W - left), y, i;
 
-    for (j = 0; j < n; j++) {
-        for (i = 0; i < n; i++) {
-            int px = MIN(x + i, EFB_W - 1), py = MIN(y + j, EFB_H - 1);
-            uint32_t v;
+    for (y = 0; y < rows; y++) {
+        int sy = MIN(top + y, EFB_H - 1);
+        uint8_t *out = buf + (size_t)y * span * 4;
 
-            if (depth) {
-                v = (c->efb_depth[py * EFB_W + px] & 0xFFFFFF) << 8 | 0xFF;
-            } else {
-                v = flipper_pe_get_color(c, px, py);
+        if (depth) {
+            const uint32_t *z = &c->efb_depth[sy * EFB_W + left];
+            for (i = 0; i < n; i++) {
+                out[4 * i + 0] = z[i] >> 16;
+                out[4 * i + 1] = z[i] >> 8;
+                out[4 * i + 2] = z[i];
+                out[4 * i + 3] = 0xFF;
             }
-            for (k = 0; k < 4; k++) {
-                uint8_t ch = v >> (24 - 8 * k);
-                if (!half) {
-                    out[k] = ch;
-                }
-                /* RGBA6 sums its 6-bit values (the expansion's top bits) */
-                sum[k] += six ? ch >> 2 : ch;
-            }
+        } else {
+            flipper_pe_get_row(c, left, sy, n, out);
+        }
+        for (i = n; i < span; i++) {
+            memcpy(out + 4 * i, out + 4 * (n - 1), 4);
         }
     }
-    for (k = 0; k < 4 && half; k++) {
+}
+
+/* one texel's source from tex_copy_rows' buffer at (x, y); `half`
+ * box-filters the 2x2 there */
+static void tex_copy_source(const uint8_t *buf, int span, bool half,
+                            bool six, int x, int y, uint8_t out[4])
+{
+    const uint8_t *p = buf + ((size_t)y * span + x) * 4;
+    int k;
+
+    if (!half) {
+        memcpy(out, p, 4);
+        return;
+    }
+    for (k = 0; k < 4; k++) {
+        const uint8_t *q = p + (size_t)span * 4;
+        unsigned sum;
+
         if (six) {
-            out[k] = (uint8_t)(sum[k] + (sum[k] >> 6));
+            /* RGBA6 sums its 6-bit values (the expansion's top bits) */
+            sum = (p[k] >> 2) + (p[4 + k] >> 2) + (q[k] >> 2) + (q[4 + k] >> 2);
+            out[k] = (uint8_t)(sum + (sum >> 6));
         } else {
-            out[k] = (uint8_t)(sum[k] >> 2);
+            sum = p[k] + p[4 + k] + q[k] + q[4 + k];
+            out[k] = (uint8_t)(sum >> 2);
         }
     }
 }
@@ -400,8 +453,9 @@ static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
     bool depth = (c->bp[BP_ZCOMPARE] & 7) == PE_FMT_Z24;
     uint32_t dest = (c->bp[BP_EFB_ADDR] & 0xFFFFFF) << 5;
     uint32_t stride = (c->bp[BP_MIPMAP_STRIDE] & 0x3FF) << 5;
-    int tw, th, bw, bh, tiles_x, tiles_y, row_bytes, tx, ty, x, y;
-    uint8_t *row;
+    int tw, th, bw, bh, tiles_x, tiles_y, row_bytes, tx, ty, x, y, span;
+    uint8_t *row, *src;
+    bool six;
 
     if (fmt > TC_GB8) {
         g3d_guest_error("flipper: PE: EFB copy to texture format %d", fmt);
@@ -426,20 +480,24 @@ static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
                         row_bytes, stride);
         return;
     }
+    six = !depth && (c->bp[BP_ZCOMPARE] & 7) == PE_FMT_RGBA6_Z24;
+    span = (tiles_x * bw) << half;
+    src = g_malloc((size_t)span * (bh << half) * 4);
     row = g_malloc(row_bytes);
     for (ty = 0; ty < tiles_y; ty++) {
         memset(row, 0, row_bytes);
+        tex_copy_rows(c, depth, left, top + ((ty * bh) << half), bh << half,
+                      span, src);
         for (tx = 0; tx < tiles_x; tx++) {
             uint8_t *tile = row + tx * tex_copy_tiles[fmt].tile_bytes;
             for (y = 0; y < bh; y++) {
                 for (x = 0; x < bw; x++) {
                     int i = y * bw + x;
-                    int sx = left + ((tx * bw + x) << half);
-                    int sy = top + ((ty * bh + y) << half);
-                    uint8_t src[4], t[4];
+                    uint8_t texel[4], t[4];
 
-                    tex_copy_source(c, depth, half, sx, sy, src);
-                    tex_copy_encode(fmt, depth, intens, src, t);
+                    tex_copy_source(src, span, half, six, (tx * bw + x) << half,
+                                    y << half, texel);
+                    tex_copy_encode(fmt, depth, intens, texel, t);
                     switch (fmt) {
                     case TC_R4:
                         tile[i >> 1] |= (i & 1) ? t[0] : t[0] << 4;
@@ -466,6 +524,7 @@ static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
                       row_bytes);
     }
     g_free(row);
+    g_free(src);
 }
 
 void flipper_pe_copy(FlipperCore *c, uint32_t trigger)

@@ -189,12 +189,14 @@ uint32_t flipper_vi_irq(FlipperCore *c)
 
 /* ---- scanout ------------------------------------------------------------- */
 
-static inline uint8_t clamp_u8(float v)
+static inline uint32_t clamp_u8(float v)
 {
-    /* truncation, as the reference decoder does: int(v) clamped */
-    int i = v > -2147483648.0f && v < 2147483648.0f ? (int)v : 0;
-
-    return (uint8_t)(i < 0 ? 0 : i > 255 ? 255 : i);
+    /*
+     * Truncation, as the reference decoder does: int(v) clamped to 0..255.
+     * Clamping first in float gives the same byte for every v (the sums
+     * below are never NaN), and no out-of-range conversion.
+     */
+    return (uint32_t)(int)(v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v);
 }
 
 /*
@@ -227,23 +229,39 @@ static const YuvTables *yuv_tables(void)
     return &t;
 }
 
+static inline uint32_t yuv_px(const YuvTables *t, uint8_t y8, uint8_t u8,
+                              uint8_t v8)
+{
+    float y = t->y[y8];
+
+    return 0xFF000000u | clamp_u8(y + t->rv[v8]) << 16 |
+           clamp_u8(y - t->gu[u8] - t->gv[v8]) << 8 | clamp_u8(y + t->bu[u8]);
+}
+
 /* one XFB line (Y0 Cb Y1 Cr pairs) to ARGB; convert_opaque = first pixel */
 static void xfb_row(const G3DScanout *so, const uint8_t *src, uint32_t *dst,
                     int row)
 {
     const YuvTables *t = yuv_tables();
     uint32_t skip = (uint32_t)(uintptr_t)so->convert_opaque;
-    uint32_t x;
+    uint32_t x = 0, px = skip;
+    const uint8_t *pair;
 
-    for (x = 0; x < so->width; x++) {
-        uint32_t px = x + skip;
-        const uint8_t *pair = src + 4 * (px / 2);
-        float y = t->y[pair[(px & 1) * 2]];
-        uint8_t r = clamp_u8(y + t->rv[pair[3]]);
-        uint8_t g = clamp_u8(y - t->gu[pair[1]] - t->gv[pair[3]]);
-        uint8_t b = clamp_u8(y + t->bu[pair[1]]);
-
-        dst[x] = 0xFF000000u | (uint32_t)r << 16 | (uint32_t)g << 8 | b;
+    if (px & 1) {
+        /* an odd first pixel: the second of its pair */
+        pair = src + 4 * (px / 2);
+        dst[x++] = yuv_px(t, pair[2], pair[1], pair[3]);
+        px++;
+    }
+    /* whole pairs: both pixels share the pair's Cb and Cr */
+    for (; x + 1 < so->width; x += 2, px += 2) {
+        pair = src + 2 * px;
+        dst[x] = yuv_px(t, pair[0], pair[1], pair[3]);
+        dst[x + 1] = yuv_px(t, pair[2], pair[1], pair[3]);
+    }
+    if (x < so->width) {
+        pair = src + 2 * px;
+        dst[x] = yuv_px(t, pair[0], pair[1], pair[3]);
     }
 }
 
