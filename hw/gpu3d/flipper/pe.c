@@ -247,7 +247,10 @@ static void blend_store(FlipperCore *c, int x, int y, const uint8_t src[4],
     uint8_t dst[4], res[4];
     int k;
 
-    unpack(flipper_pe_get_color(c, x, y), dst);
+    /* the destination is read only for a blend or a logic op */
+    if (cm & 3) {
+        unpack(flipper_pe_get_color(c, x, y), dst);
+    }
     if (cm & 1) {
         if ((cm >> 11) & 1) {
             for (k = 0; k < 4; k++) {
