@@ -200,6 +200,75 @@ static void test_scanout(void)
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs + 3);
 }
 
+/*
+ * The scanout cache: a second refresh of the same picture converts nothing
+ * (a mark left in dst survives); a changed byte of memory, a changed
+ * description or another destination converts again; a refused
+ * description forgets the picture.
+ */
+static void test_scanout_cache(void)
+{
+    static uint8_t vram[4096];
+    uint32_t out[3 * 4], other[3 * 4];
+    G3DScanoutCache cache = { 0 };
+    G3DFlatMem flat;
+    G3DMem m;
+    G3DScanout so = {
+        .enabled = true, .addr = 0x100, .width = 3, .height = 3,
+        .pitch = 16, .format = G3D_FMT_ARGB8888,
+    };
+    bool changed;
+
+    g3d_flat_mem_init(&m, &flat, vram, 0, sizeof(vram));
+    memset(vram + 0x100, 0x11, 48);
+    g_assert_true(g3d_scanout_copy_cached(&cache, &so, &m, out, 4, "test",
+                                          &changed));
+    g_assert_true(changed);
+    g_assert_cmphex(out[4 + 1], ==, 0xff111111);
+    out[4 + 1] = 0xdeadbeef;        /* a mark only a conversion overwrites */
+    g_assert_true(g3d_scanout_copy_cached(&cache, &so, &m, out, 4, "test",
+                                          &changed));
+    g_assert_false(changed);
+    g_assert_cmphex(out[4 + 1], ==, 0xdeadbeef);
+    /* the last pixel of the last line changes (its blue byte) */
+    vram[0x100 + 2 * 16 + 8] = 0x22;
+    g_assert_true(g3d_scanout_copy_cached(&cache, &so, &m, out, 4, "test",
+                                          &changed));
+    g_assert_true(changed);
+    g_assert_cmphex(out[4 + 1], ==, 0xff111111);
+    g_assert_cmphex(out[2 * 4 + 2], ==, 0xff111122);
+    /* another format over the same bytes */
+    so.format = G3D_FMT_XRGB8888;
+    out[4 + 1] = 0xdeadbeef;
+    g_assert_true(g3d_scanout_copy_cached(&cache, &so, &m, out, 4, "test",
+                                          &changed));
+    g_assert_true(changed);
+    g_assert_cmphex(out[4 + 1], ==, 0xff111111);
+    /* another destination */
+    g_assert_true(g3d_scanout_copy_cached(&cache, &so, &m, other, 4, "test",
+                                          &changed));
+    g_assert_true(changed);
+    g_assert_cmphex(other[0], ==, 0xff111111);
+    /* refused, then the same picture again: converted anew */
+    so.pitch = 4;
+    g_assert_false(g3d_scanout_copy_cached(&cache, &so, &m, other, 4, "test",
+                                           &changed));
+    so.pitch = 16;
+    other[0] = 0;
+    g_assert_true(g3d_scanout_copy_cached(&cache, &so, &m, other, 4, "test",
+                                          &changed));
+    g_assert_true(changed);
+    g_assert_cmphex(other[0], ==, 0xff111111);
+    /* reset forces the next conversion */
+    g3d_scanout_cache_reset(&cache);
+    other[0] = 0;
+    g_assert_true(g3d_scanout_copy_cached(&cache, &so, &m, other, 4, "test",
+                                          &changed));
+    g_assert_true(changed);
+    g_assert_cmphex(other[0], ==, 0xff111111);
+    g3d_scanout_cache_reset(&cache);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -209,5 +278,6 @@ int main(int argc, char **argv)
     g_test_add_func("/common/fragment", test_fragment);
     g_test_add_func("/common/mem", test_mem);
     g_test_add_func("/common/scanout", test_scanout);
+    g_test_add_func("/common/scanout-cache", test_scanout_cache);
     return g_test_run();
 }

@@ -341,8 +341,9 @@ static void gfx_update(void *opaque)
     G3DWorker *w = h->w;
     QemuConsole *con = w->con[h->head];
     DisplaySurface *surf = qemu_console_surface(con);
+    G3DScanoutCache *shown = &w->shown[h->head];
     G3DScanout so;
-    bool on;
+    bool on, changed = true;
 
     qemu_mutex_lock(&w->lock);
     /* the scanout registers as the guest last wrote them */
@@ -358,18 +359,24 @@ static void gfx_update(void *opaque)
         surface_height(surf) != so.height) {
         surf = qemu_create_displaysurface(so.width, so.height);
         dpy_gfx_replace_surface(con, surf);
+        g3d_scanout_cache_reset(shown);
     }
     if (on) {
-        g3d_scanout_copy(&so, w->ops->scanout_mem(w->core, h->head),
-                         (uint32_t *)surface_data(surf),
-                         surface_stride(surf) / 4, w->name);
+        /* unchanged registers and memory: the surface already shows it */
+        g3d_scanout_copy_cached(shown, &so,
+                                w->ops->scanout_mem(w->core, h->head),
+                                (uint32_t *)surface_data(surf),
+                                surface_stride(surf) / 4, w->name, &changed);
     } else {
         /* a head that is off, or set up wrongly, shows black */
+        g3d_scanout_cache_reset(shown);
         memset(surface_data(surf), 0,
                (size_t)surface_stride(surf) * surface_height(surf));
     }
     qemu_mutex_unlock(&w->lock);
-    dpy_gfx_update_full(con);
+    if (changed) {
+        dpy_gfx_update_full(con);
+    }
 }
 
 static const GraphicHwOps gfx_ops = {
@@ -428,6 +435,7 @@ void g3d_worker_stop(G3DWorker *w)
     qemu_thread_join(&w->thread);
     for (i = 0; i < w->heads; i++) {
         graphic_console_close(w->con[i]);
+        g3d_scanout_cache_reset(&w->shown[i]);
     }
     qemu_del_vm_change_state_handler(w->vmstate);
     if (w->migration_blocker) {

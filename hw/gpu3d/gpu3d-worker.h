@@ -70,6 +70,8 @@ typedef struct G3DWorker {
     } head[G3D_MAX_HEADS];
     int heads;
     uint32_t blank_w[G3D_MAX_HEADS], blank_h[G3D_MAX_HEADS];
+    /* what each console shows: a refresh with nothing changed is skipped */
+    G3DScanoutCache shown[G3D_MAX_HEADS];
 } G3DWorker;
 
 /* Guest physical memory for a core: RAM only, never MMIO (no BQL needed). */

@@ -6,6 +6,7 @@
 #include "scanout.h"
 
 #include <glib.h>
+#include <string.h>
 
 static uint32_t stored_lines(const G3DScanout *so)
 {
@@ -100,5 +101,61 @@ bool g3d_scanout_copy(const G3DScanout *so, const G3DMem *mem,
         }
         g_free(col);
     }
+    return true;
+}
+
+void g3d_scanout_cache_reset(G3DScanoutCache *cache)
+{
+    g_free(cache->bytes);
+    memset(cache, 0, sizeof(*cache));
+}
+
+static bool same_scanout(const G3DScanout *a, const G3DScanout *b)
+{
+    /* field by field: a caller's struct may have uninitialised padding */
+    return a->enabled == b->enabled && a->addr == b->addr &&
+           a->width == b->width && a->height == b->height &&
+           a->pitch == b->pitch && a->bytes_per_line == b->bytes_per_line &&
+           a->format == b->format && a->convert == b->convert &&
+           a->convert_opaque == b->convert_opaque && a->rotate == b->rotate;
+}
+
+bool g3d_scanout_copy_cached(G3DScanoutCache *cache, const G3DScanout *so,
+                             const G3DMem *mem, uint32_t *dst,
+                             uint32_t dst_pitch, const char *who,
+                             bool *changed)
+{
+    const uint8_t *src;
+    size_t len;
+
+    *changed = true;
+    if (!g3d_scanout_check(so, mem, who)) {
+        cache->valid = false;
+        return false;
+    }
+    len = (size_t)so->pitch * (stored_lines(so) - 1) + stored_line_bytes(so);
+    src = g3d_mem_map(mem, so->addr, len, false);
+    /* comparing reads the source once at memory speed; converting it
+     * again costs a table lookup or more a pixel */
+    if (cache->valid && cache->len == len && cache->dst == dst &&
+        cache->dst_pitch == dst_pitch && same_scanout(&cache->so, so) &&
+        memcmp(cache->bytes, src, len) == 0) {
+        *changed = false;
+        return true;
+    }
+    if (!g3d_scanout_copy(so, mem, dst, dst_pitch, who)) {
+        cache->valid = false;
+        return false;
+    }
+    if (cache->len != len) {
+        g_free(cache->bytes);
+        cache->bytes = g_malloc(len);
+        cache->len = len;
+    }
+    memcpy(cache->bytes, src, len);
+    cache->so = *so;
+    cache->dst = dst;
+    cache->dst_pitch = dst_pitch;
+    cache->valid = true;
     return true;
 }

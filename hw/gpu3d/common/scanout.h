@@ -55,4 +55,32 @@ bool g3d_scanout_check(const G3DScanout *so, const G3DMem *mem,
 bool g3d_scanout_copy(const G3DScanout *so, const G3DMem *mem,
                       uint32_t *dst, uint32_t dst_pitch, const char *who);
 
+/*
+ * What a head showed last, so that a display refresh with nothing changed
+ * converts nothing: the description, the destination, and a copy of every
+ * byte of memory the picture was read from. Zero-initialise it; free it
+ * with g3d_scanout_cache_reset (which also forces the next copy).
+ */
+typedef struct G3DScanoutCache {
+    G3DScanout so;
+    const uint32_t *dst;
+    uint32_t dst_pitch;
+    uint8_t *bytes;
+    size_t len;
+    bool valid;
+} G3DScanoutCache;
+
+void g3d_scanout_cache_reset(G3DScanoutCache *cache);
+
+/*
+ * g3d_scanout_copy through a cache: when the description, dst, dst_pitch
+ * and the source bytes all equal the last successful call's, dst is left
+ * as it is (it already holds the picture) and *changed is false. The glue
+ * must reset the cache when it replaces or writes dst itself.
+ */
+bool g3d_scanout_copy_cached(G3DScanoutCache *cache, const G3DScanout *so,
+                             const G3DMem *mem, uint32_t *dst,
+                             uint32_t dst_pitch, const char *who,
+                             bool *changed);
+
 #endif
