@@ -361,6 +361,8 @@ typedef struct TevStage {
     uint8_t ras_swap[4], tex_swap[4];   /* source component of each output */
     uint8_t chan;               /* RAS1_TREF colour channel */
     bool tex;                   /* the stage samples a texture */
+    /* the operand (tev.c OP_*) inputs A-D read, per colour component */
+    uint8_t cin[4][3], ain[4];
 } TevStage;
 typedef struct TevProgram {
     int nstages;

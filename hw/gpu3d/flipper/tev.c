@@ -105,45 +105,53 @@ static void set_input(TevInput *in, int16_t a, int16_t b, int16_t cc, int16_t d)
 }
 
 /*
+ * A pixel's TEV operands, one array the stages index: the four colour
+ * registers (PREV, C0-C2; RGBA each), the texel, the rasterised colour,
+ * the stage's konstant, then the constants one, half and zero. Which
+ * element each input of a stage reads is decided once per triangle
+ * (flipper_tev_prepare), so a pixel's stage is loads and arithmetic.
+ */
+enum {
+    OP_REG = 0, OP_TEX = 16, OP_RAS = 20, OP_KON = 24, OP_ONE = 28,
+    OP_HALF = 29, OP_ZERO = 30, OP_COUNT = 32,
+};
+
+/*
  * The colour inputs (low 4 bits of `sel`): 0-7 PREV, C0-C2 (colour, alpha),
  * 8/9 texture colour/alpha, 10/11 rasterised colour/alpha, 12 one, 13 half,
  * 14 konst, 15 zero; component k of the colour, or the alpha.
  */
-static inline int16_t color_in(uint32_t sel, int k, int16_t reg[4][4],
-                               const int16_t *tex, const int16_t *ras,
-                               const int16_t *kon)
+static uint8_t color_op(uint32_t sel, int k)
 {
     sel &= 15;
     if (sel < 8) {
-        return reg[sel >> 1][(sel & 1) ? 3 : k];
+        return OP_REG + 4 * (sel >> 1) + ((sel & 1) ? 3 : k);
     }
     switch (sel) {
-    case 8: return tex[k];
-    case 9: return tex[3];
-    case 10: return ras[k];
-    case 11: return ras[3];
-    case 12: return 255;
-    case 13: return 128;
-    case 14: return kon[k];
-    default: return 0;
+    case 8: return OP_TEX + k;
+    case 9: return OP_TEX + 3;
+    case 10: return OP_RAS + k;
+    case 11: return OP_RAS + 3;
+    case 12: return OP_ONE;
+    case 13: return OP_HALF;
+    case 14: return OP_KON + k;
+    default: return OP_ZERO;
     }
 }
 
 /* the alpha inputs (low 3 bits): PREV, A0-A2, texture, rasterised, konst,
  * zero */
-static inline int16_t alpha_in(uint32_t sel, int16_t reg[4][4],
-                               const int16_t *tex, const int16_t *ras,
-                               const int16_t *kon)
+static uint8_t alpha_op(uint32_t sel)
 {
     sel &= 7;
     if (sel < 4) {
-        return reg[sel][3];
+        return OP_REG + 4 * sel + 3;
     }
     switch (sel) {
-    case 4: return tex[3];
-    case 5: return ras[3];
-    case 6: return kon[3];
-    default: return 0;
+    case 4: return OP_TEX + 3;
+    case 5: return OP_RAS + 3;
+    case 6: return OP_KON + 3;
+    default: return OP_ZERO;
     }
 }
 
@@ -421,6 +429,15 @@ void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
         st->kon[A] = konst(c, (ksel >> 9) & 31, A);
         swap_sel(c, st->aenv & 3, st->ras_swap);
         swap_sel(c, (st->aenv >> 2) & 3, st->tex_swap);
+        /* inputs A, B, C, D: colour selects at bits 12, 8, 4, 0, alpha
+         * selects at bits 13, 10, 7, 4 */
+        for (a = 0; a < 4; a++) {
+            int k;
+            for (k = 0; k < 3; k++) {
+                st->cin[a][k] = color_op(st->cenv >> (12 - 4 * a), k);
+            }
+            st->ain[a] = alpha_op(st->aenv >> (13 - 3 * a));
+        }
     }
     for (a = 0; a < 256; a++) {
         prog->alpha_pass[a] = alpha_test(c, a);
@@ -460,14 +477,16 @@ static uint32_t ztex(const TevProgram *prog, const int16_t tex[4], uint32_t z)
 bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
                        uint8_t out[4])
 {
-    int16_t reg[4][4], ras[4], tex[4] = { 0 };
+    int16_t op[OP_COUNT] = { 0 }, (*reg)[4] = (int16_t (*)[4])&op[OP_REG];
+    int16_t *tex = &op[OP_TEX], *ras = &op[OP_RAS];
     int s, k, cdest = 0, adest = 0;
 
-    memcpy(reg, c->tev_reg, sizeof(reg));
+    memcpy(&op[OP_REG], c->tev_reg, sizeof(c->tev_reg));
+    op[OP_ONE] = 255;
+    op[OP_HALF] = 128;
     for (s = 0; s < prog->nstages; s++) {
         const TevStage *st = &prog->st[s];
         uint32_t cenv = st->cenv, aenv = st->aenv;
-        const int16_t *kon = st->kon;
         TevInput in[4];
 
         if (st->tex) {
@@ -486,19 +505,16 @@ bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
             ras[R] = ras[G] = ras[B] = ras[A] = b;
         } else {
             /* 7 zero, others (reserved) zero */
-            memset(ras, 0, sizeof(ras));
+            memset(ras, 0, 4 * sizeof(*ras));
         }
+        memcpy(&op[OP_KON], st->kon, sizeof(st->kon));
 
         for (k = 0; k < 3; k++) {
-            set_input(&in[k], color_in(cenv >> 12, k, reg, tex, ras, kon),
-                      color_in(cenv >> 8, k, reg, tex, ras, kon),
-                      color_in(cenv >> 4, k, reg, tex, ras, kon),
-                      color_in(cenv, k, reg, tex, ras, kon));
+            set_input(&in[k], op[st->cin[0][k]], op[st->cin[1][k]],
+                      op[st->cin[2][k]], op[st->cin[3][k]]);
         }
-        set_input(&in[A], alpha_in(aenv >> 13, reg, tex, ras, kon),
-                  alpha_in(aenv >> 10, reg, tex, ras, kon),
-                  alpha_in(aenv >> 7, reg, tex, ras, kon),
-                  alpha_in(aenv >> 4, reg, tex, ras, kon));
+        set_input(&in[A], op[st->ain[0]], op[st->ain[1]], op[st->ain[2]],
+                  op[st->ain[3]]);
 
         cdest = (cenv >> 22) & 3;
         if (((cenv >> 16) & 3) != 3) {
