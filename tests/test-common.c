@@ -151,6 +151,24 @@ static void test_mem(void)
     g_assert_false(g3d_range_ok(UINT64_MAX, 2, 0, UINT64_MAX));
 }
 
+/* The table behind g3d_unorm2f gives the quotient itself, bit for bit. */
+static void test_unorm_table(void)
+{
+    volatile float one = 1.0f;      /* keeps the division at run time */
+    int bits;
+    uint32_t v;
+
+    for (bits = 1; bits <= 10; bits++) {
+        for (v = 0; v < (1u << bits); v++) {
+            float want = (float)v * one / (float)((1u << bits) - 1);
+            float got = g3d_unorm2f(v, bits);
+            g_assert_cmpmem(&got, sizeof(got), &want, sizeof(want));
+        }
+    }
+    g_assert_cmpfloat(g3d_unorm2f(255, 8), ==, 1.0f);
+    g_assert_cmpfloat(g3d_unorm2f(0, 5), ==, 0.0f);
+}
+
 /* Scanout: plain, rotated (3DS layout), and refused descriptions. */
 static void test_scanout(void)
 {
@@ -277,6 +295,7 @@ int main(int argc, char **argv)
     g_test_add_func("/common/formats", test_formats);
     g_test_add_func("/common/fragment", test_fragment);
     g_test_add_func("/common/mem", test_mem);
+    g_test_add_func("/common/unorm-table", test_unorm_table);
     g_test_add_func("/common/scanout", test_scanout);
     g_test_add_func("/common/scanout-cache", test_scanout_cache);
     return g_test_run();

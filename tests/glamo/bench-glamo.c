@@ -7,6 +7,9 @@
  *
  *   bench-glamo [seconds-per-case]
  *
+ * A negative seconds-per-case -N runs each case exactly N submissions (for
+ * instruction counts under callgrind).
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <glib.h>
@@ -159,7 +162,7 @@ static void run_case(const Case *c, int threads, double secs)
         rig_run(&r);
         frames++;
         t = now() - t0;
-    } while (t < secs);
+    } while (secs < 0 ? frames < -secs : t < secs);
     printf("%-20s %d thr  %8.1f Mpixels/s  %7.3f Mtriangles/s  %7.1f "
            "submissions/s\n", c->name, threads,
            frames * (double)W * H * c->layers / t / 1e6,

@@ -12,6 +12,22 @@
 
 const G3DFloatFmt g3d_fp16_ieee = { 5, 10, 15, G3D_FP_DENORM | G3D_FP_INFNAN };
 
+float g3d_unorm_table[9][256];
+
+/* filled before main() (and before QEMU creates a device): g3d_unorm2f
+ * reads it without a check */
+static void __attribute__((constructor)) unorm_table_init(void)
+{
+    int bits;
+    uint32_t v;
+
+    for (bits = 0; bits <= 8; bits++) {
+        for (v = 0; v < 256; v++) {
+            g3d_unorm_table[bits][v] = (float)v / (float)((1u << bits) - 1);
+        }
+    }
+}
+
 float g3d_float_unpack(uint32_t bits, const G3DFloatFmt *fmt)
 {
     uint32_t man_mask = (1u << fmt->man_bits) - 1;

@@ -60,8 +60,15 @@ static inline uint32_t g3d_f2unorm(float f, int bits)
     return (uint32_t)(f * max + 0.5f);
 }
 
+/* v / (2^bits - 1) for bits <= 8, v < 256: the same quotients, computed
+ * once (fpformat.c), so a texel or pixel unpack does no division */
+extern float g3d_unorm_table[9][256];
+
 static inline float g3d_unorm2f(uint32_t v, int bits)
 {
+    if (bits <= 8 && v < 256) {
+        return g3d_unorm_table[bits][v];
+    }
     return (float)v / (float)((1u << bits) - 1);
 }
 

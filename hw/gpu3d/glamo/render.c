@@ -436,7 +436,12 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
         }
         for (k = 0; k < 4; k++) {
             col[k] = glamo_plane(t->pl[GLAMO_PL_COL + k], sx, sy);
-            spec[k] = glamo_plane(t->pl[GLAMO_PL_SPEC + k], sx, sy);
+        }
+        if (rs->specular || rs->fog || rs->tex_enable) {
+            /* the specular planes feed only these */
+            for (k = 0; k < 4; k++) {
+                spec[k] = glamo_plane(t->pl[GLAMO_PL_SPEC + k], sx, sy);
+            }
         }
         if (rs->tex_enable) {
             float r[4];
