@@ -45,7 +45,7 @@ collect() {
   local rename=$1
   shift
   log "$(basename "$1") ${*:2}"
-  "$@" | grep '^row' | if [ -n "$rename" ]; then
+  "$@" | { grep '^row' || true; } | if [ -n "$rename" ]; then
     sed "s/^row\t[^\t]*\t/row\t$rename\t/"
   else
     cat

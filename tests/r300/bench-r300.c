@@ -289,15 +289,23 @@ int main(int argc, char **argv)
         if (only && !strstr(cases[i].name, only)) {
             continue;
         }
+        double v[8];
+        int n = 0;
+
         printf("%-40s", cases[i].name);
         for (threads = 1; threads <= max_threads; threads *= 2) {
-            double v = run_case(cases[i].kind, threads, secs);
-            printf(" %10.2f", v);
-            bench_row("r300-3d", cases[i].name, threads, v,
-                      strcmp(cases[i].unit, "Mpixels/s") ? "Mtri/s" : "Mpix/s");
+            v[n] = run_case(cases[i].kind, threads, secs);
+            printf(" %10.2f", v[n]);
+            n = MIN(n + 1, 7);
             fflush(stdout);
         }
         printf("  %s\n", cases[i].unit);
+        /* after the line: rows are lines of their own */
+        for (threads = 1, n = 0; threads <= max_threads; threads *= 2) {
+            bench_row("r300-3d", cases[i].name, threads, v[n],
+                      strcmp(cases[i].unit, "Mpixels/s") ? "Mtri/s" : "Mpix/s");
+            n = MIN(n + 1, 7);
+        }
     }
     return 0;
 }
