@@ -218,11 +218,22 @@ static void test_scanout(void)
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs + 3);
 }
 
+/* one refresh through the cache: accepted, and converted or not */
+static void refresh(G3DScanoutCache *cache, const G3DScanout *so,
+                    const G3DMem *m, uint32_t *dst, bool want_changed)
+{
+    bool changed;
+
+    g_assert_true(g3d_scanout_copy_cached(cache, so, m, dst, 4, "test",
+                                          &changed));
+    g_assert_cmpint(changed, ==, want_changed);
+}
+
 /*
  * The scanout cache: a second refresh of the same picture converts nothing
  * (a mark left in dst survives); a changed byte of memory, a changed
  * description or another destination converts again; a refused
- * description forgets the picture.
+ * description and a reset forget the picture.
  */
 static void test_scanout_cache(void)
 {
@@ -239,33 +250,23 @@ static void test_scanout_cache(void)
 
     g3d_flat_mem_init(&m, &flat, vram, 0, sizeof(vram));
     memset(vram + 0x100, 0x11, 48);
-    g_assert_true(g3d_scanout_copy_cached(&cache, &so, &m, out, 4, "test",
-                                          &changed));
-    g_assert_true(changed);
+    refresh(&cache, &so, &m, out, true);
     g_assert_cmphex(out[4 + 1], ==, 0xff111111);
     out[4 + 1] = 0xdeadbeef;        /* a mark only a conversion overwrites */
-    g_assert_true(g3d_scanout_copy_cached(&cache, &so, &m, out, 4, "test",
-                                          &changed));
-    g_assert_false(changed);
+    refresh(&cache, &so, &m, out, false);
     g_assert_cmphex(out[4 + 1], ==, 0xdeadbeef);
     /* the last pixel of the last line changes (its blue byte) */
     vram[0x100 + 2 * 16 + 8] = 0x22;
-    g_assert_true(g3d_scanout_copy_cached(&cache, &so, &m, out, 4, "test",
-                                          &changed));
-    g_assert_true(changed);
+    refresh(&cache, &so, &m, out, true);
     g_assert_cmphex(out[4 + 1], ==, 0xff111111);
     g_assert_cmphex(out[2 * 4 + 2], ==, 0xff111122);
     /* another format over the same bytes */
     so.format = G3D_FMT_XRGB8888;
     out[4 + 1] = 0xdeadbeef;
-    g_assert_true(g3d_scanout_copy_cached(&cache, &so, &m, out, 4, "test",
-                                          &changed));
-    g_assert_true(changed);
+    refresh(&cache, &so, &m, out, true);
     g_assert_cmphex(out[4 + 1], ==, 0xff111111);
     /* another destination */
-    g_assert_true(g3d_scanout_copy_cached(&cache, &so, &m, other, 4, "test",
-                                          &changed));
-    g_assert_true(changed);
+    refresh(&cache, &so, &m, other, true);
     g_assert_cmphex(other[0], ==, 0xff111111);
     /* refused, then the same picture again: converted anew */
     so.pitch = 4;
@@ -273,16 +274,12 @@ static void test_scanout_cache(void)
                                            &changed));
     so.pitch = 16;
     other[0] = 0;
-    g_assert_true(g3d_scanout_copy_cached(&cache, &so, &m, other, 4, "test",
-                                          &changed));
-    g_assert_true(changed);
+    refresh(&cache, &so, &m, other, true);
     g_assert_cmphex(other[0], ==, 0xff111111);
-    /* reset forces the next conversion */
+    /* a reset forces the next conversion */
     g3d_scanout_cache_reset(&cache);
     other[0] = 0;
-    g_assert_true(g3d_scanout_copy_cached(&cache, &so, &m, other, 4, "test",
-                                          &changed));
-    g_assert_true(changed);
+    refresh(&cache, &so, &m, other, true);
     g_assert_cmphex(other[0], ==, 0xff111111);
     g3d_scanout_cache_reset(&cache);
 }
