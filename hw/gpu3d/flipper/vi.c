@@ -25,6 +25,10 @@
  */
 #include "flipper-int.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define REG(c, a) ((c)->vi.regs[((a) - FLIPPER_VI_BASE) / 2])
 #define REG32(c, a) ((uint32_t)REG(c, a) << 16 | REG(c, (a) + 2))
 
@@ -254,6 +258,36 @@ static void xfb_row(const G3DScanout *so, const uint8_t *src, uint32_t *dst,
         px++;
     }
     /* whole pairs: both pixels share the pair's Cb and Cr */
+#ifdef __SSE2__
+    {
+        /*
+         * Lanes B, G, R, A: y + (bu, -gu, rv, 0), then + (0, -gv, 0, 0):
+         * yuv_px's single-precision operations in its order (adding a
+         * negation is subtracting; adding 0 changes no value that
+         * truncates differently), its clamp and truncation, two pixels
+         * at a time.
+         */
+        const __m128 lo = _mm_setzero_ps(), hi = _mm_set1_ps(255.0f);
+        const __m128i opaque = _mm_set1_epi32((int)0xFF000000u);
+
+        for (; x + 1 < so->width; x += 2, px += 2) {
+            __m128 c1, c2, a, b;
+            __m128i i16;
+
+            pair = src + 2 * px;
+            c1 = _mm_set_ps(0.0f, t->rv[pair[3]], -t->gu[pair[1]],
+                            t->bu[pair[1]]);
+            c2 = _mm_set_ps(0.0f, 0.0f, -t->gv[pair[3]], 0.0f);
+            a = _mm_add_ps(_mm_add_ps(_mm_set1_ps(t->y[pair[0]]), c1), c2);
+            b = _mm_add_ps(_mm_add_ps(_mm_set1_ps(t->y[pair[2]]), c1), c2);
+            a = _mm_min_ps(_mm_max_ps(a, lo), hi);
+            b = _mm_min_ps(_mm_max_ps(b, lo), hi);
+            i16 = _mm_packs_epi32(_mm_cvttps_epi32(a), _mm_cvttps_epi32(b));
+            _mm_storel_epi64((__m128i *)&dst[x],
+                             _mm_or_si128(_mm_packus_epi16(i16, i16), opaque));
+        }
+    }
+#endif
     for (; x + 1 < so->width; x += 2, px += 2) {
         pair = src + 2 * px;
         dst[x] = yuv_px(t, pair[0], pair[1], pair[3]);
