@@ -19,6 +19,9 @@ meson test -C "$CORE_BUILD" --num-processes "$JOBS" --print-errorlogs
 log "QEMU with the gpu3d devices"
 "$GPU3D_ROOT/scripts/qemu-build.sh"
 
+log "every system file the builds used comes from setup.sh's package list"
+"$GPU3D_ROOT/scripts/check-packages.sh"
+
 log "qtests"
 export GPU3D_ROOT   # the attila qtest reads its corpus from the source tree
 fail=0
