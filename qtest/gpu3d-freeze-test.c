@@ -211,14 +211,16 @@ static uint32_t r3_build(uint32_t *buf, uint32_t cb, unsigned ntris)
     return c.n;
 }
 
-/* the frame above at the start of the ring, started */
+/* the frame above at the ring's write pointer (no wrap), started */
 static void r3_heavy(G3DQDev *d, uint32_t cb, unsigned ntris)
 {
     g_autofree uint32_t *buf = g_new0(uint32_t, 2u << R3_RING_SZ);
     uint32_t n = r3_build(buf, cb, ntris);
+    uint32_t wptr = r3_rd(d, A_CP_RB_WPTR);
 
-    g3dq_write(d, R3_VRAM, R3_RING, buf, n * 4);
-    r3_wr(d, A_CP_RB_WPTR, n);
+    g_assert_cmpuint(wptr + n, <, 2u << R3_RING_SZ);
+    g3dq_write(d, R3_VRAM, R3_RING + 4 * wptr, buf, n * 4);
+    r3_wr(d, A_CP_RB_WPTR, wptr + n);
 }
 
 #define R3_ARGS "-device r300-3d,id=gpu,render-threads=2"
@@ -286,7 +288,6 @@ static void test_r300_stop_cont_image(void)
     r3_heavy(d, R3_CB, ntris);
     g_assert_true(g3dq_wait(d, r3_idle, NULL));
 
-    r3_ring_init(d);
     r3_heavy(d, R3_CB2, ntris);
     g_usleep(50 * 1000);
     qmp_ok(d->qts, "stop", "r300 stop mid-frame");
@@ -407,7 +408,7 @@ static void gl_setup(G3DQDev *d)
 }
 
 /*
- * As many triangles as the ring holds, each covering the 511x511 target,
+ * As many triangles as the ring holds, pairs covering the 511x511 target,
  * in one primitive list that never gets its EGEND.
  */
 static void gl_start(G3DQDev *d)
@@ -420,10 +421,14 @@ static void gl_start(G3DQDev *d)
     gl_setup(d);
     glamo_cmd_target(&c, GL_FB, GL_PITCH, GL_SIZE, GL_SIZE, 0, 0);
     glamo_cmd_wr(&c, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
-    while (c.n + 64 < cap) {
+    /* two triangles per cover: setup takes -512..511 */
+    while (c.n + 128 < cap) {
         glamo_cmd_vertex(&c, 0, 0, 0.5f, 1, 0xff102030);
-        glamo_cmd_vertex(&c, 2 * s, 0, 0.5f, 1, 0xff203040);
-        glamo_cmd_vertex(&c, 0, 2 * s, 0.5f, 1, 0xff304050);
+        glamo_cmd_vertex(&c, s, 0, 0.5f, 1, 0xff203040);
+        glamo_cmd_vertex(&c, s, s, 0.5f, 1, 0xff304050);
+        glamo_cmd_vertex(&c, 0, 0, 0.5f, 1, 0xff102030);
+        glamo_cmd_vertex(&c, s, s, 0.5f, 1, 0xff304050);
+        glamo_cmd_vertex(&c, 0, s, 0.5f, 1, 0xff405060);
     }
     gl_submit(d, &c);
 }
@@ -730,6 +735,13 @@ static void test_q35_unplug(void)
     cfg_wr(qts, 0, RP_DEVFN, PCI_PREF_LIMIT_UPPER32, 4, 0);
     cfg_wr(qts, 0, RP_DEVFN, PCI_COMMAND, 2,
            PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+    /* the slot was empty, so powered off: power it on, as an OS does */
+    cap = find_cap(qts, 0, RP_DEVFN, PCI_CAP_ID_EXP);
+    g_assert_cmpint(cap, >, 0);
+    ctl = cfg_rd(qts, 0, RP_DEVFN, cap + PCI_EXP_SLTCTL, 2);
+    ctl = (ctl & ~(PCI_EXP_SLTCTL_PIC | PCI_EXP_SLTCTL_PCC)) |
+          PCI_EXP_SLTCTL_PWR_IND_ON;
+    cfg_wr(qts, 0, RP_DEVFN, cap + PCI_EXP_SLTCTL, 2, ctl);
     /* the device: VRAM (64-bit) and registers in the windows */
     g_assert_cmphex(cfg_rd(qts, RP_BUS, 0, PCI_VENDOR_ID, 2), ==,
                     R300_PCI_VENDOR_ID);
@@ -757,8 +769,6 @@ static void test_q35_unplug(void)
     /* device_del presses the attention button; the "OS" powers the slot off */
     tick();
     qtest_qmp_device_del_send(qts, "gpu");
-    cap = find_cap(qts, 0, RP_DEVFN, PCI_CAP_ID_EXP);
-    g_assert_cmpint(cap, >, 0);
     ctl = cfg_rd(qts, 0, RP_DEVFN, cap + PCI_EXP_SLTCTL, 2);
     ctl = (ctl & ~PCI_EXP_SLTCTL_PIC) | PCI_EXP_SLTCTL_PWR_IND_OFF |
           PCI_EXP_SLTCTL_PCC;
