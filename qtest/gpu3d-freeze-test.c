@@ -549,6 +549,7 @@ static void at_works(G3DQDev *d)
 #define FL_REGS     FLIPPER_REGS_BAR
 #define FL_MEM1     FLIPPER_MEM1_BAR
 #define FL_DL       0x00400000u
+#define FL_TOKEN    0x1234          /* the end of the long FIFO */
 
 static void fl_seq(G3DQDev *d, const FlipperRegWrite *w, unsigned n)
 {
@@ -607,17 +608,17 @@ static void fl_start(G3DQDev *d)
     g_assert_cmpuint(l.len, <=, l.cap);
     g3dq_write(d, FL_MEM1, FL_DL, dl, l.len);
     fgx_begin_frame(&g, 0x000000FF);
-    while (g.len + 64 < g.cap) {
+    while (g.len + 128 < g.cap) {
         fgx_call_dl(&g, FL_DL, l.len);
     }
+    fgx_draw_done(&g, FL_TOKEN);
     fl_gather(d, &g);
 }
 
 static bool fl_busy(G3DQDev *d)
 {
-    /* the GP still has FIFO data to read */
-    return qpci_io_readw(d->dev, d->bar[FL_REGS], A_CP_FIFO_DIST_LO) |
-           qpci_io_readw(d->dev, d->bar[FL_REGS], A_CP_FIFO_DIST_LO + 2);
+    /* the token at the end of the FIFO has not been reached */
+    return qpci_io_readw(d->dev, d->bar[FL_REGS], A_PE_TOKEN) != FL_TOKEN;
 }
 
 /* after a reset: a frame with draw done and a token finishes */
@@ -817,11 +818,15 @@ static void bench(gconstpointer data)
         reads[i] = g_get_monotonic_time() - t0;
     }
     for (i = 0; i < BENCH_RESETS; i++) {
-        fd->start(d);
+        /* the QMP command alone; the BARs are mapped again after it */
         g_usleep(50 * 1000);
         tick();
-        g3dq_system_reset(d);
+        qtest_qmp_assert_success(d->qts, "{'execute': 'system_reset'}");
         resets[i] = g_get_monotonic_time() - t0;
+        d->bus->pio_alloc_ptr = d->pio_alloc_start;
+        d->bus->mmio_alloc_ptr = d->mmio_alloc_start;
+        g3dq_remap(d);
+        fd->start(d);
     }
     report(fd->name, "register read", reads, BENCH_READS);
     report(fd->name, "system_reset", resets, BENCH_RESETS);
