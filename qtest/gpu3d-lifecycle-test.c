@@ -8,6 +8,8 @@
  *   failure left its RAMBlock behind and the second device_add aborted);
  * - each bad property value fails, then the same device with good values
  *   goes into the same slot and answers on its BARs;
+ * - where the RAM size is a property (r300, attila), RAM that QEMU's
+ *   address-space limit refuses fails realize the same way;
  * - 20 device_add / device_del (ACPI eject) cycles, each with the device
  *   chasing garbage commands when it is pulled, keep QEMU's thread count
  *   and RSS where they were after the first cycle (read from /proc).
@@ -18,6 +20,7 @@
 #include "qapi/error.h"
 #include "qapi/qmp/qdict.h"
 #include "qapi/qmp/qjson.h"
+#include <sys/resource.h>
 #include "gpu3d-qtest-util.h"
 #include "gpu3d/r300-regs.h"
 #include "gpu3d/pica200-regs.h"
@@ -29,6 +32,7 @@ typedef struct LifeDev {
     const char *driver;
     const char *props;          /* good properties, QMP dict members */
     const char *bad[3];         /* bad ones, each must fail realize */
+    const char *big_ram;        /* RAM a small address-space limit refuses */
     uint16_t vendor, device;
     int regs, mem;              /* BAR numbers */
 } LifeDev;
@@ -36,19 +40,19 @@ typedef struct LifeDev {
 static const LifeDev devs[] = {
     { "r300-3d", "'render-threads': 2",
       { "'vram-size': 3", "'vram-size': 536870912", "'render-threads': 65" },
-      R300_PCI_VENDOR_ID, R300_PCI_DEVICE_ID, R300_MMIO_BAR, R300_VRAM_BAR },
-    { "pica200-3d", "'render-threads': 2", { "'render-threads': 65" },
+      "'render-threads': 2, 'vram-size': 268435456", R300_PCI_VENDOR_ID, R300_PCI_DEVICE_ID, R300_MMIO_BAR, R300_VRAM_BAR },
+    { "pica200-3d", "'render-threads': 2", { "'render-threads': 65" }, NULL,
       PICA200_PCI_VENDOR_ID, PICA200_PCI_DEVICE_ID,
       PICA200_REGS_BAR, PICA200_VRAM_BAR },
     { "attila-3d", "'render-threads': 2, 'mem-size': 16777216",
       { "'mem-size': 1000000", "'mem-size': 2147483648",
         "'render-threads': 65" },
-      ATTILA_PCI_VENDOR_ID, ATTILA_PCI_DEVICE_ID,
+      "'render-threads': 2, 'mem-size': 1073741824", ATTILA_PCI_VENDOR_ID, ATTILA_PCI_DEVICE_ID,
       ATTILA_REGS_BAR, ATTILA_MEM_BAR },
-    { "glamo-3d", "'render-threads': 2", { "'render-threads': 65" },
+    { "glamo-3d", "'render-threads': 2", { "'render-threads': 65" }, NULL,
       GLAMO_PCI_VENDOR_ID, GLAMO_PCI_DEVICE_ID,
       GLAMO_REGS_BAR, GLAMO_VRAM_BAR },
-    { "flipper-gx", "'render-threads': 2", { "'render-threads': 65" },
+    { "flipper-gx", "'render-threads': 2", { "'render-threads': 65" }, NULL,
       FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE,
       FLIPPER_REGS_BAR, FLIPPER_MEM1_BAR },
 };
@@ -215,6 +219,57 @@ static void bad_properties(gconstpointer data)
     qemu_stop(&q);
 }
 
+static long qemu_vmsize_kib(Qemu *q)
+{
+    g_autofree char *path = g_strdup_printf("/proc/%d/status", q->pid);
+    g_autofree char *text = NULL;
+    const char *p;
+
+    g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    p = strstr(text, "VmSize:");
+    g_assert_nonnull(p);
+    return atol(p + 7);
+}
+
+/*
+ * The device's RAM cannot be had: QEMU's address space is limited to what
+ * it uses now plus 128 MiB, below the RAM asked for. The realize fails
+ * cleanly, and the device with its smallest RAM goes into the same slot.
+ */
+static void ram_failure(gconstpointer data)
+{
+    const LifeDev *ld = data;
+    Qemu q;
+    QPCIBus *bus;
+    QPCIDevice *dev;
+    QPCIBar regs, mem;
+    uint64_t pio0, mmio0, mem_size, regs_size;
+    struct rlimit lim;
+    g_autofree char *err = NULL;
+    int threads;
+
+    qemu_start(&q, "-machine pc");
+    bus = qpci_new_pc(q.qts, NULL);
+    pio0 = bus->pio_alloc_ptr;
+    mmio0 = bus->mmio_alloc_ptr;
+    threads = qemu_threads(&q);
+    lim.rlim_cur = lim.rlim_max = (qemu_vmsize_kib(&q) + 128 * 1024) * 1024;
+    g_assert_cmpint(prlimit(q.pid, RLIMIT_AS, &lim, NULL), ==, 0);
+    err = try_add(q.qts, ld, ld->big_ram);
+    g_assert_nonnull(err);
+    g_assert_nonnull(strstr(err, "Cannot allocate memory"));
+    assert_alive(q.qts);
+    g_assert_cmpint(qemu_threads(&q), ==, threads);
+    g_assert_null(try_add(q.qts, ld, ld->props));
+    dev = map_slot(bus, pio0, mmio0, ld, &regs, &regs_size, &mem,
+                   &mem_size);
+    qpci_io_writel(dev, mem, mem_size - 4, 0x600dcafe);
+    g_assert_cmphex(qpci_io_readl(dev, mem, mem_size - 4), ==, 0x600dcafe);
+    g_free(dev);
+    qpci_free_pc(bus);
+    qemu_stop(&q);
+}
+
 static void plug_cycles(gconstpointer data)
 {
     const LifeDev *ld = data;
@@ -290,6 +345,12 @@ int main(int argc, char **argv)
         qtest_add_data_func(a, &devs[i], only_migratable);
         qtest_add_data_func(b, &devs[i], bad_properties);
         qtest_add_data_func(c, &devs[i], plug_cycles);
+        if (devs[i].big_ram) {
+            g_autofree char *r = g_strdup_printf(
+                "/gpu3d/lifecycle/%s/ram-failure", devs[i].driver);
+
+            qtest_add_data_func(r, &devs[i], ram_failure);
+        }
     }
     return g_test_run();
 }
