@@ -433,6 +433,60 @@ static void gl_start(G3DQDev *d)
     gl_submit(d, &c);
 }
 
+#define GL_POS      0x200000u       /* vertex streams and indices */
+#define GL_COL      0x200100u
+#define GL_IDX      0x201000u
+#define GL_NIDX     0x30000u        /* 65536 triangles */
+
+/*
+ * The same covers drawn from vertex streams through an index buffer of
+ * GL_NIDX indices, again without EGEND.
+ */
+static void gl_start_indexed(G3DQDev *d)
+{
+    static const float pos[4][3] = {
+        { 0, 0, 0.5f }, { GL_SIZE, 0, 0.5f }, { GL_SIZE, GL_SIZE, 0.5f },
+        { 0, GL_SIZE, 0.5f },
+    };
+    static const uint8_t col[4][4] = {
+        { 0x10, 0x20, 0x30, 0xff }, { 0x20, 0x30, 0x40, 0xff },
+        { 0x30, 0x40, 0x50, 0xff }, { 0x40, 0x50, 0x60, 0xff },
+    };
+    static const uint16_t quad[6] = { 0, 1, 2, 0, 2, 3 };
+    g_autofree uint16_t *idx = g_new(uint16_t, GL_NIDX);
+    uint16_t buf[512];
+    GlamoCmd c = { buf, 0, G_N_ELEMENTS(buf), 0 };
+    float le_pos[4][3];
+    int i;
+
+    for (i = 0; i < 12; i++) {
+        uint32_t v = glamo_fbits(pos[i / 3][i % 3]);
+        memcpy(&le_pos[i / 3][i % 3], &(uint32_t){ cpu_to_le32(v) }, 4);
+    }
+    for (i = 0; i < GL_NIDX; i++) {
+        idx[i] = cpu_to_le16(quad[i % 6]);
+    }
+    gl_setup(d);
+    g3dq_write(d, GL_VRAM, GL_POS, le_pos, sizeof(le_pos));
+    g3dq_write(d, GL_VRAM, GL_COL, col, sizeof(col));
+    g3dq_write(d, GL_VRAM, GL_IDX, idx, GL_NIDX * 2);
+    glamo_cmd_target(&c, GL_FB, GL_PITCH, GL_SIZE, GL_SIZE, 0, 0);
+    glamo_cmd_wr(&c, A_MGVStreamActive, 0x03);
+    glamo_cmd_wr(&c, A_MGVStrmCtl, 1 << 8 | R_MGVStrmCtl_MGVtxColorfmt_MASK);
+    glamo_cmd_wr(&c, GLAMO_MGVSTRM_DESC(0), 12 << 16 | 2 << 8 |
+                 GLAMO_VTYPE_FLOAT << 4 | GLAMO_VARRAY_POSITION);
+    glamo_cmd_wr(&c, GLAMO_MGVSTRM_BAS(0), GL_POS);
+    glamo_cmd_wr(&c, GLAMO_MGVSTRM_DESC(1), 4 << 16 | 3 << 8 |
+                 GLAMO_VTYPE_UBYTE << 4 | GLAMO_VARRAY_DIFFUSE);
+    glamo_cmd_wr(&c, GLAMO_MGVSTRM_BAS(1), GL_COL);
+    glamo_cmd_wr(&c, A_MGStrmIndexMDBAS, GL_IDX);
+    glamo_cmd_wr(&c, A_RGPDV, 16 << 20 | GL_NIDX);
+    glamo_cmd_wr(&c, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
+    glamo_cmd_wr(&c, A_MGBufCMSFire, GLAMO_CMS_STREAM_INDEX);
+    glamo_cmd_wr(&c, A_MGBufCBMFire, GLAMO_CBM_STREAM_INDEX);
+    gl_submit(d, &c);
+}
+
 static bool gl_busy(G3DQDev *d)
 {
     return !glamo_cmdq_idle(gl_rd(d, A_GLAMO_CMDQ_STATUS));
@@ -649,6 +703,9 @@ static const FreezeDev freeze_devs[] = {
       pi_start, pi_busy, pi_works },
     { "glamo-3d draw", "-device glamo-3d,id=gpu,render-threads=2",
       GLAMO_PCI_VENDOR_ID, GLAMO_PCI_DEVICE_ID, gl_start, gl_busy, gl_works },
+    { "glamo-3d index buffer", "-device glamo-3d,id=gpu,render-threads=2",
+      GLAMO_PCI_VENDOR_ID, GLAMO_PCI_DEVICE_ID, gl_start_indexed, gl_busy,
+      gl_works },
     { "attila-3d clears", "-device attila-3d,id=gpu,render-threads=2",
       ATTILA_PCI_VENDOR_ID, ATTILA_PCI_DEVICE_ID, at_start, at_busy,
       at_works },
