@@ -200,6 +200,14 @@ static bool worker_yield(G3DPreempt *p)
             (f / G3D_PREEMPT_WAITER == 0 || w->served - served0 >= waiting)) {
             break;
         }
+        if (!w->busy && w->qcount && !(f & G3D_PREEMPT_PAUSE)) {
+            /*
+             * Between steps, writes came in while parked: a client may be
+             * waiting for them to be applied (drain_locked), which is the
+             * worker's job.
+             */
+            break;
+        }
         qemu_cond_wait(&w->wake, &w->lock);
     }
     w->parked = false;
