@@ -62,11 +62,16 @@ static const LifeDev devs[] = {
 #define LOAD_WRITES 300
 #define LOAD_FILL   (512 * 1024)
 
-/* A QEMU whose pid we know (libqtest 7.2 does not tell): -pidfile. */
+/*
+ * A pc machine whose pid we know (libqtest 7.2 does not tell: -pidfile),
+ * with libqos's PCI bus and where its BAR allocator started.
+ */
 typedef struct Qemu {
     QTestState *qts;
     char *pidfile;
     int pid;
+    QPCIBus *bus;
+    uint64_t pio0, mmio0;
 } Qemu;
 
 static void qemu_start(Qemu *q, const char *args)
@@ -80,10 +85,14 @@ static void qemu_start(Qemu *q, const char *args)
     g_assert_true(g_file_get_contents(q->pidfile, &text, NULL, NULL));
     q->pid = atoi(text);
     g_assert_cmpint(q->pid, >, 0);
+    q->bus = qpci_new_pc(q->qts, NULL);
+    q->pio0 = q->bus->pio_alloc_ptr;
+    q->mmio0 = q->bus->mmio_alloc_ptr;
 }
 
 static void qemu_stop(Qemu *q)
 {
+    qpci_free_pc(q->bus);
     qtest_quit(q->qts);
     unlink(q->pidfile);
     g_free(q->pidfile);
@@ -146,23 +155,36 @@ static void assert_alive(QTestState *qts)
 }
 
 /* the device in SLOT, its BARs mapped from a fresh allocator */
-static QPCIDevice *map_slot(QPCIBus *bus, uint64_t pio0, uint64_t mmio0,
-                            const LifeDev *ld, QPCIBar *regs,
+static QPCIDevice *map_slot(Qemu *q, const LifeDev *ld, QPCIBar *regs,
                             uint64_t *regs_size, QPCIBar *mem,
                             uint64_t *mem_size)
 {
-    QPCIDevice *dev = qpci_device_find(bus, QPCI_DEVFN(SLOT, 0));
+    QPCIDevice *dev = qpci_device_find(q->bus, QPCI_DEVFN(SLOT, 0));
 
     g_assert_nonnull(dev);
     g_assert_cmphex(qpci_config_readw(dev, PCI_VENDOR_ID), ==, ld->vendor);
     g_assert_cmphex(qpci_config_readw(dev, PCI_DEVICE_ID), ==, ld->device);
     /* each cycle's BARs go where the last ones were */
-    bus->pio_alloc_ptr = pio0;
-    bus->mmio_alloc_ptr = mmio0;
+    q->bus->pio_alloc_ptr = q->pio0;
+    q->bus->mmio_alloc_ptr = q->mmio0;
     qpci_device_enable(dev);
     *regs = qpci_iomap(dev, ld->regs, regs_size);
     *mem = qpci_iomap(dev, ld->mem, mem_size);
     return dev;
+}
+
+/* after failures: the good device into the same slot, its memory works */
+static void good_into_slot(Qemu *q, const LifeDev *ld)
+{
+    QPCIBar regs, mem;
+    uint64_t regs_size, mem_size;
+    QPCIDevice *dev;
+
+    g_assert_null(try_add(q->qts, ld, ld->props));
+    dev = map_slot(q, ld, &regs, &regs_size, &mem, &mem_size);
+    qpci_io_writel(dev, mem, mem_size - 4, 0x600dcafe);
+    g_assert_cmphex(qpci_io_readl(dev, mem, mem_size - 4), ==, 0x600dcafe);
+    g_free(dev);
 }
 
 static void only_migratable(gconstpointer data)
@@ -191,31 +213,17 @@ static void bad_properties(gconstpointer data)
 {
     const LifeDev *ld = data;
     Qemu q;
-    QPCIBus *bus;
-    QPCIDevice *dev;
-    QPCIBar regs, mem;
-    uint64_t pio0, mmio0, mem_size, regs_size;
     int i;
 
     qemu_start(&q, "-machine pc");
-    bus = qpci_new_pc(q.qts, NULL);
-    pio0 = bus->pio_alloc_ptr;
-    mmio0 = bus->mmio_alloc_ptr;
     for (i = 0; i < G_N_ELEMENTS(ld->bad) && ld->bad[i]; i++) {
         g_autofree char *err = try_add(q.qts, ld, ld->bad[i]);
 
         g_assert_nonnull(err);
         assert_alive(q.qts);
-        g_assert_null(qpci_device_find(bus, QPCI_DEVFN(SLOT, 0)));
+        g_assert_null(qpci_device_find(q.bus, QPCI_DEVFN(SLOT, 0)));
     }
-    /* the good one into the same slot: there, and its memory works */
-    g_assert_null(try_add(q.qts, ld, ld->props));
-    dev = map_slot(bus, pio0, mmio0, ld, &regs, &regs_size, &mem,
-                   &mem_size);
-    qpci_io_writel(dev, mem, mem_size - 4, 0x600dcafe);
-    g_assert_cmphex(qpci_io_readl(dev, mem, mem_size - 4), ==, 0x600dcafe);
-    g_free(dev);
-    qpci_free_pc(bus);
+    good_into_slot(&q, ld);
     qemu_stop(&q);
 }
 
@@ -240,18 +248,11 @@ static void ram_failure(gconstpointer data)
 {
     const LifeDev *ld = data;
     Qemu q;
-    QPCIBus *bus;
-    QPCIDevice *dev;
-    QPCIBar regs, mem;
-    uint64_t pio0, mmio0, mem_size, regs_size;
     struct rlimit lim;
     g_autofree char *err = NULL;
     int threads;
 
     qemu_start(&q, "-machine pc");
-    bus = qpci_new_pc(q.qts, NULL);
-    pio0 = bus->pio_alloc_ptr;
-    mmio0 = bus->mmio_alloc_ptr;
     threads = qemu_threads(&q);
     lim.rlim_cur = lim.rlim_max = (qemu_vmsize_kib(&q) + 128 * 1024) * 1024;
     g_assert_cmpint(prlimit(q.pid, RLIMIT_AS, &lim, NULL), ==, 0);
@@ -260,13 +261,7 @@ static void ram_failure(gconstpointer data)
     g_assert_nonnull(strstr(err, "Cannot allocate memory"));
     assert_alive(q.qts);
     g_assert_cmpint(qemu_threads(&q), ==, threads);
-    g_assert_null(try_add(q.qts, ld, ld->props));
-    dev = map_slot(bus, pio0, mmio0, ld, &regs, &regs_size, &mem,
-                   &mem_size);
-    qpci_io_writel(dev, mem, mem_size - 4, 0x600dcafe);
-    g_assert_cmphex(qpci_io_readl(dev, mem, mem_size - 4), ==, 0x600dcafe);
-    g_free(dev);
-    qpci_free_pc(bus);
+    good_into_slot(&q, ld);
     qemu_stop(&q);
 }
 
@@ -274,10 +269,8 @@ static void plug_cycles(gconstpointer data)
 {
     const LifeDev *ld = data;
     Qemu q;
-    QPCIBus *bus;
     GRand *r = g_rand_new_with_seed(0x11fe0000u + ld->device);
     g_autofree uint8_t *junk = g_malloc(LOAD_FILL);
-    uint64_t pio0, mmio0;
     int threads0 = 0, cycle, i;
     long rss0 = 0, rss;
 
@@ -285,17 +278,13 @@ static void plug_cycles(gconstpointer data)
         junk[i] = g_rand_int(r);
     }
     qemu_start(&q, "-machine pc");
-    bus = qpci_new_pc(q.qts, NULL);
-    pio0 = bus->pio_alloc_ptr;
-    mmio0 = bus->mmio_alloc_ptr;
     for (cycle = 0; cycle <= CYCLES; cycle++) {
         QPCIBar regs, mem;
         uint64_t mem_size, regs_size = 0;
         QPCIDevice *dev;
 
         g_assert_null(try_add(q.qts, ld, ld->props));
-        dev = map_slot(bus, pio0, mmio0, ld, &regs, &regs_size, &mem,
-                       &mem_size);
+        dev = map_slot(&q, ld, &regs, &regs_size, &mem, &mem_size);
         /* load: garbage memory and garbage commands, still running */
         qpci_memwrite(dev, mem, 0, junk, MIN(LOAD_FILL, mem_size));
         for (i = 0; i < LOAD_WRITES; i++) {
@@ -307,7 +296,7 @@ static void plug_cycles(gconstpointer data)
         }
         g_free(dev);
         qpci_unplug_acpi_device_test(q.qts, "gpu", SLOT);
-        g_assert_null(qpci_device_find(bus, QPCI_DEVFN(SLOT, 0)));
+        g_assert_null(qpci_device_find(q.bus, QPCI_DEVFN(SLOT, 0)));
         if (cycle == 1) {
             /* after one whole cycle: glib's and QEMU's caches are warm */
             threads0 = qemu_threads(&q);
@@ -325,7 +314,6 @@ static void plug_cycles(gconstpointer data)
      */
     g_assert_cmpint(rss - rss0, <, 6 * 1024);
     g_rand_free(r);
-    qpci_free_pc(bus);
     qemu_stop(&q);
 }
 
