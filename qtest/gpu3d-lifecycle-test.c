@@ -112,16 +112,17 @@ static int qemu_threads(Qemu *q)
     return n;
 }
 
-static long qemu_rss_kib(Qemu *q)
+/* a "Vm...:" line of /proc/<pid>/status, in KiB */
+static long qemu_status_kib(Qemu *q, const char *field)
 {
     g_autofree char *path = g_strdup_printf("/proc/%d/status", q->pid);
     g_autofree char *text = NULL;
     const char *p;
 
     g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
-    p = strstr(text, "VmRSS:");
+    p = strstr(text, field);
     g_assert_nonnull(p);
-    return atol(p + 6);
+    return atol(p + strlen(field));
 }
 
 /* device_add driver {id, addr, props}; NULL on success, else the error */
@@ -227,18 +228,6 @@ static void bad_properties(gconstpointer data)
     qemu_stop(&q);
 }
 
-static long qemu_vmsize_kib(Qemu *q)
-{
-    g_autofree char *path = g_strdup_printf("/proc/%d/status", q->pid);
-    g_autofree char *text = NULL;
-    const char *p;
-
-    g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
-    p = strstr(text, "VmSize:");
-    g_assert_nonnull(p);
-    return atol(p + 7);
-}
-
 /*
  * The device's RAM cannot be had: QEMU's address space is limited to what
  * it uses now plus 128 MiB, below the RAM asked for. The realize fails
@@ -254,7 +243,8 @@ static void ram_failure(gconstpointer data)
 
     qemu_start(&q, "-machine pc");
     threads = qemu_threads(&q);
-    lim.rlim_cur = lim.rlim_max = (qemu_vmsize_kib(&q) + 128 * 1024) * 1024;
+    lim.rlim_cur = lim.rlim_max =
+        (qemu_status_kib(&q, "VmSize:") + 128 * 1024) * 1024;
     g_assert_cmpint(prlimit(q.pid, RLIMIT_AS, &lim, NULL), ==, 0);
     err = try_add(q.qts, ld, ld->big_ram);
     g_assert_nonnull(err);
@@ -300,10 +290,10 @@ static void plug_cycles(gconstpointer data)
         if (cycle == 1) {
             /* after one whole cycle: glib's and QEMU's caches are warm */
             threads0 = qemu_threads(&q);
-            rss0 = qemu_rss_kib(&q);
+            rss0 = qemu_status_kib(&q, "VmRSS:");
         }
     }
-    rss = qemu_rss_kib(&q);
+    rss = qemu_status_kib(&q, "VmRSS:");
     g_test_message("%s: %d threads; RSS %ld KiB after cycle 1, %ld KiB after "
                    "cycle %d", ld->driver, threads0, rss0, rss, CYCLES);
     g_assert_cmpint(qemu_threads(&q), ==, threads0);
