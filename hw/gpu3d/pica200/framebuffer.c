@@ -184,6 +184,17 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
     rs->wbuffer = !(r[GPUREG_DEPTHMAP_ENABLE] & 1);
 
     pica_texenv_setup(c, &rs->tev);
+    if (rs->tev.uses_frag && pica_lighting_on(c)) {
+        rs->light = g3d_raster_alloc(c->raster, sizeof(PicaLighting));
+        pica_lighting_setup(c, rs->light);
+        /* the bump and shadow maps are sampled even if no combiner reads them */
+        if (rs->light->bump_mode != PICA_BUMP_NONE) {
+            rs->tev.uses_tex |= 1u << rs->light->bump_unit;
+        }
+        if (rs->light->shadow_on) {
+            rs->tev.uses_tex |= 1u << rs->light->shadow_unit;
+        }
+    }
     if (!rs->tev.passthrough) {
         pica_texunit_setup(c, &rs->tev, &rs->tex);
     }
@@ -374,6 +385,19 @@ static void fragment(const PicaRenderState *rs, const PicaTri *t,
     }
     if (rs->tev.passthrough) {
         memcpy(src, primary, 4);
+    } else if (rs->light) {
+        float quat[4], view[3];
+        uint8_t frag[2][4];
+
+        for (k = 0; k < 4; k++) {
+            quat[k] = g3d_interp(bary, t->quat[0][k], t->quat[1][k], t->quat[2][k]);
+        }
+        for (k = 0; k < 3; k++) {
+            view[k] = g3d_interp(bary, t->view[0][k], t->view[1][k], t->view[2][k]);
+        }
+        pica_lighting_fragment(rs->light, quat, view, tex, frag[0], frag[1]);
+        pica_texenv_combine_lit(&rs->tev, primary, (const uint8_t (*)[4])frag,
+                                tex, src);
     } else {
         pica_texenv_combine(&rs->tev, primary, tex, src);
     }

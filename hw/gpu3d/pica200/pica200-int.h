@@ -263,7 +263,6 @@ struct Pica200Core {
 };
 
 enum {
-    PICA_UNIMP_LIGHTING = 1 << 1,
     PICA_UNIMP_GAS = 1 << 3,
     PICA_UNIMP_SHADOW = 1 << 4,
     PICA_UNIMP_BLOCK32 = 1 << 5,
@@ -339,6 +338,7 @@ typedef struct PicaTevState {
     uint8_t update_rgb, update_a;   /* stages 0-3 that update the buffer */
     bool passthrough;               /* the result is the primary colour */
     uint8_t uses_tex;               /* b0-3: texture 0-3 is a source */
+    uint8_t uses_frag;              /* b0/b1: fragment primary/secondary read */
     uint8_t nstages;                /* stages after these pass "previous" on */
 } PicaTevState;
 
@@ -348,6 +348,10 @@ void pica_texenv_prepare(PicaTevState *t);
 /* tex[i]: texture i's colour (RGBA) at the fragment; NULL when none is read */
 void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
                          const uint8_t (*tex)[4], uint8_t out[4]);
+/* the same with the fragment lighting colours (frag[0] primary, [1] secondary) */
+void pica_texenv_combine_lit(const PicaTevState *t, const uint8_t primary[4],
+                             const uint8_t (*frag)[4], const uint8_t (*tex)[4],
+                             uint8_t out[4]);
 
 /* ---- texture units 0-2 (texunit.c) -------------------------------------- */
 
@@ -429,6 +433,53 @@ void pica_fog_setup(Pica200Core *c, PicaFog *fog);
 /* mix rgba with the fog colour by the LUT's factor at window depth `depth` */
 void pica_fog_apply(const PicaFog *fog, float depth, uint8_t rgba[4]);
 
+/* ---- fragment lighting (lighting.c) ------------------------------------- */
+
+typedef struct PicaLightLut {
+    bool on;                        /* in the layer configuration and enabled */
+    bool abs;                       /* unsigned [0, 1] input */
+    uint8_t input;                  /* PICA_LUTIN_* */
+    float scale;
+} PicaLightLut;
+
+typedef struct PicaLightSrc {
+    uint8_t id;                     /* the light (0-7) this slot uses */
+    bool directional, two_sided, geo0, geo1;
+    bool shadow, spot_on, dist_on;
+    float specular0[3], specular1[3], diffuse[3], ambient[3];
+    float pos[3], spot[3];          /* spot: -P as the register holds it */
+    float dist_bias, dist_scale;
+} PicaLightSrc;
+
+typedef struct PicaLighting {
+    unsigned nlights;
+    uint8_t layer;                  /* LAYER_CONFIG: 0-6, 8 */
+    uint8_t fresnel;                /* b0 primary alpha, b1 secondary alpha */
+    uint8_t bump_mode, bump_unit, shadow_unit;
+    bool bump_renorm, clamp_highlights;
+    bool shadow_on, shadow_primary, shadow_secondary, shadow_invert,
+         shadow_alpha;
+    float ambient[3];
+    PicaLightLut lut[7];            /* by PICA_LUTSLOT_* */
+    PicaLightSrc light[8];          /* by slot */
+    uint32_t luts[24][256];
+} PicaLighting;
+
+/* LIGHTING_ENABLE0 b0 turns lighting on and LIGHTING_ENABLE1 b0 is its
+ * "disabled" twin; citro3d writes both, so both must say on */
+static inline bool pica_lighting_on(const Pica200Core *c)
+{
+    return (c->regs[GPUREG_LIGHTING_ENABLE0] & 1) &&
+           !(c->regs[GPUREG_LIGHTING_ENABLE1] & 1);
+}
+/* false (and *l cleared) when lighting is off */
+bool pica_lighting_setup(Pica200Core *c, PicaLighting *l);
+/* the fragment primary and secondary colours; quat as interpolated (x, y,
+ * z, w), view as interpolated, tex[i] texture i's colour or NULL */
+void pica_lighting_fragment(const PicaLighting *l, const float quat[4],
+                            const float view[3], const uint8_t (*tex)[4],
+                            uint8_t primary[4], uint8_t secondary[4]);
+
 /* ---- the snapshot queued triangles shade with (framebuffer.c) ---------- */
 
 struct PicaRenderState {
@@ -447,6 +498,7 @@ struct PicaRenderState {
     PicaTevState tev;
     PicaTexState tex;
     PicaFog fog;
+    PicaLighting *light;            /* in the rasteriser's arena; NULL: off */
     bool alpha_test;
     uint8_t alpha_func, alpha_ref;  /* G3DCompare */
     bool stencil_test;
@@ -470,6 +522,8 @@ struct PicaTri {
     float inv_w[3];
     float color[3][4];
     float tc[3][7];                 /* u0 v0 u1 v1 u2 v2 w0 (when texturing) */
+    float quat[3][4];               /* normal quaternion (when lighting) */
+    float view[3][3];               /* view vector (when lighting) */
 };
 
 PicaRenderState *pica_render_state(Pica200Core *c);
