@@ -782,22 +782,22 @@ static void test_bad_input(void)
 
 /* ---- in a draw: the quaternion and view from the vertex shader ----------- */
 
-#define W 16
-#define H 16
+#define W 32
+#define H 32
 #define LIST_OFF 0x10000u
 #define VB_OFF 0x100000u
 #define TEX_OFF 0x100000u              /* in VRAM */
 #define PA(off) (PICA200_PHYS_VRAM + (off))
 
 /*
- * mov o0..o3, v0..v3: position, quaternion, view, texcoord0; four float4
+ * mov o0..o3, v0..v3: position, quaternion, view, texcoord0 and 1; four float4
  * attributes from one buffer, 64 bytes a vertex.
  */
 static void lit_shader(CmdBuf *b, uint32_t vb_pa)
 {
     uint32_t code[5], desc = PICA_OPDESC(0xF, 0, PICA_SWZ_XYZW, 0, PICA_SWZ_XYZW, 0, 0);
     static const uint32_t outmap[8] = {
-        4, 0x03020100, 0x07060504, 0x1F141312, 0x1F1F0D0C,
+        4, 0x03020100, 0x07060504, 0x1F141312, 0x0F0E0D0C,
         0x1F1F1F1F, 0x1F1F1F1F, 0x1F1F1F1F,
     };
     uint32_t buf0[3] = { 0, 0x3210, 64u << 16 | 4u << 28 };
@@ -835,7 +835,9 @@ typedef struct LitVertex {
 typedef struct LitScene {
     LitVertex v[4];                 /* strip: (-1,-1), (1,-1), (-1,1), (1,1) */
     bool bump;                      /* a W x H RGBA8 normal map in unit 0 */
+    bool shadow;                    /* a W x H RGBA8 shadow map in unit 1 */
     uint8_t normal[H][W][4];        /* texel (x, t) of the map, t from the bottom */
+    uint8_t shade[H][W][4];
     uint32_t config0;
 } LitScene;
 
@@ -908,6 +910,7 @@ static void lit_draw(const LitScene *sc, uint8_t got[H][W][4], int want[H][W][4]
     CmdBuf b;
     RefState s;
     int x, y, k;
+    unsigned u, units = 0;
 
     memset(&s, 0, sizeof(s));
     pt_init(&t, 2);
@@ -926,24 +929,30 @@ static void lit_draw(const LitScene *sc, uint8_t got[H][W][4], int want[H][W][4]
         pica_cmd_reg(&b, PICA_TEXENV_BASE(k), PICA_TEVSRC_PREVIOUS * 0x10001u);
         pica_cmd_reg(&b, PICA_TEXENV_BASE(k) + 2, 0);
     }
-    if (sc->bump) {
-        unsigned base = PICA_TEXUNIT_BASE(0);
+    for (u = 0; u < 2; u++) {
+        unsigned base = PICA_TEXUNIT_BASE(u), off = TEX_OFF + u * W * H * 4;
+        const uint8_t (*img)[W][4] = u ? sc->shade : sc->normal;
+
+        if (!(u ? sc->shadow : sc->bump)) {
+            continue;
+        }
         for (y = 0; y < H; y++) {
             for (x = 0; x < W; x++) {
                 /* RGBA8 bytes A, B, G, R; texel row t in memory row H-1-t */
-                uint8_t *p = t.vram + TEX_OFF + pt_tiled_offset(x, H - 1 - y, W, 4);
+                uint8_t *p = t.vram + off + pt_tiled_offset(x, H - 1 - y, W, 4);
                 for (k = 0; k < 4; k++) {
-                    p[k] = sc->normal[y][x][3 - k];
+                    p[k] = img[y][x][3 - k];
                 }
             }
         }
         pica_cmd_reg(&b, base + PICA_TEXUNIT_DIM, H | W << 16);
         pica_cmd_reg(&b, base + PICA_TEXUNIT_PARAM, 0);   /* nearest, edge */
         pica_cmd_reg(&b, base + PICA_TEXUNIT_LOD, 0);
-        pica_cmd_reg(&b, base + PICA_TEXUNIT_ADDR, PA(TEX_OFF) >> 3);
-        pica_cmd_reg(&b, PICA_TEXUNIT_TYPE_REG(0), PICA_TEXFMT_RGBA8);
-        pica_cmd_regm(&b, GPUREG_TEXUNIT_CONFIG, 0xB, 1 | 1u << 12);
+        pica_cmd_reg(&b, base + PICA_TEXUNIT_ADDR, PA(off) >> 3);
+        pica_cmd_reg(&b, PICA_TEXUNIT_TYPE_REG(u), PICA_TEXFMT_RGBA8);
+        units |= 1u << u;
     }
+    pica_cmd_regm(&b, GPUREG_TEXUNIT_CONFIG, 0xB, units | 1u << 12);
     lit_setup(&b, &s, sc);
     pica_cmd_draw(&b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
     pica_cmd_finalize(&b);
@@ -973,9 +982,12 @@ static void lit_draw(const LitScene *sc, uint8_t got[H][W][4], int want[H][W][4]
                     }
                 }
             }
+            /* texture coordinates run 0..1 over the quad: texel = pixel */
             if (sc->bump) {
-                /* texture coordinates run 0..1 over the quad: texel = pixel */
                 memcpy(tex[0], sc->normal[H - 1 - y][x], 4);
+            }
+            if (sc->shadow) {
+                memcpy(tex[1], sc->shade[H - 1 - y][x], 4);
             }
             ref_fragment(&s, q, vec(vv[0], vv[1], vv[2]), (const uint8_t (*)[4])tex,
                          pr, se);
@@ -1006,8 +1018,8 @@ static void lit_quad(LitScene *sc)
         v->view[0] = -v->pos[0];
         v->view[1] = -v->pos[1];
         v->view[2] = 2;
-        v->tc[0] = i & 1 ? 1 : 0;
-        v->tc[1] = i & 2 ? 1 : 0;
+        v->tc[0] = v->tc[2] = i & 1 ? 1 : 0;
+        v->tc[1] = v->tc[3] = i & 2 ? 1 : 0;
     }
 }
 
@@ -1064,16 +1076,24 @@ static void test_draw_lit(void)
     }
 }
 
-/* a bump map: bumps of a sine surface, normals encoded as rgb = (n + 1) * 127.5 */
+/*
+ * A bump map (a sine surface's normals as rgb = (n + 1) * 127.5) and, in
+ * the third pass, a shadow map in unit 1 (a soft diagonal shadow, inverted
+ * on alpha) darkening primary, secondary and alpha.
+ */
 static void test_draw_bump(void)
 {
     LitScene sc;
-    int x, y, renorm;
+    int x, y, pass;
 
-    for (renorm = 0; renorm < 2; renorm++) {
+    for (pass = 0; pass < 3; pass++) {
         lit_quad(&sc);
         sc.bump = true;
-        sc.config0 = 8 << 4 | PICA_BUMP_NORMAL << 28 | (renorm ? 0 : 1u << 30);
+        sc.shadow = pass == 2;
+        sc.config0 = 8 << 4 | PICA_BUMP_NORMAL << 28 | (pass ? 0 : 1u << 30);
+        if (sc.shadow) {
+            sc.config0 |= 1 | 1u << 24 | 1u << 16 | 1u << 17 | 1u << 19 | 1u << 2;
+        }
         for (y = 0; y < H; y++) {
             for (x = 0; x < W; x++) {
                 Vec n = unit(vec(0.6 * cos(x * 0.8), 0.5 * sin(y * 0.7), 1));
@@ -1081,9 +1101,14 @@ static void test_draw_bump(void)
                 sc.normal[y][x][1] = (uint8_t)lround((n.y + 1) * 127.5);
                 sc.normal[y][x][2] = (uint8_t)lround((n.z + 1) * 127.5);
                 sc.normal[y][x][3] = 255;
+                sc.shade[y][x][0] = (uint8_t)CLAMP((x + y - W / 2) * 12, 40, 255);
+                sc.shade[y][x][1] = sc.shade[y][x][0];
+                sc.shade[y][x][2] = (uint8_t)MIN(sc.shade[y][x][0] + 30, 255);
+                sc.shade[y][x][3] = (uint8_t)(255 - sc.shade[y][x][0]);
             }
         }
-        lit_compare(&sc, renorm ? "bump, z rebuilt" : "bump");
+        lit_compare(&sc, pass == 0 ? "bump" : pass == 1 ? "bump, z rebuilt"
+                                                        : "bump and shadow");
     }
 }
 
