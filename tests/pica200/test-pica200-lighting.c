@@ -10,6 +10,7 @@
 #include <glib.h>
 #include <math.h>
 
+#include "image.h"
 #include "pica-scene.h"
 #include "pica200/pica200-int.h"
 
@@ -1031,6 +1032,24 @@ static void lit_compare(const LitScene *sc, const char *what)
     int x, y, k, worst = 0;
 
     lit_draw(sc, got, want);
+    if (g_getenv("PICA200_TEST_PNG")) {
+        /* the picture and its reference, side by side, 4x enlarged */
+        G3DImage img;
+        g_autofree char *name = g_strdup_printf("pica200-lit-%s.png", what);
+        g3d_image_alloc(&img, 8 * W, 4 * H);
+        for (y = 0; y < 4 * H; y++) {
+            for (x = 0; x < 8 * W; x++) {
+                int sx = (x / 4) % W, sy = y / 4;
+                for (k = 0; k < 3; k++) {
+                    img.rgb[(y * 8 * W + x) * 3 + k] =
+                        x < 4 * W ? got[sy][sx][k] : want[sy][sx][k];
+                }
+            }
+        }
+        g_strdelimit(name, " ,", '-');
+        g3d_image_save(&img, name);
+        g3d_image_free(&img);
+    }
     for (y = 0; y < H; y++) {
         for (x = 0; x < W; x++) {
             for (k = 0; k < 4; k++) {
