@@ -250,7 +250,22 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
         pica_unimp_once(c, PICA_UNIMP_GAS, "gas fragment mode (drawn as default)");
         break;
     case 3:
-        pica_unimp_once(c, PICA_UNIMP_SHADOW, "shadow fragment mode (drawn as default)");
+        /* the shadow map is the colour buffer, 32 bits a texel */
+        if (rs->color_bpp != 4) {
+            g3d_guest_error("pica200: shadow rendering into a colour buffer "
+                            "of format %u (not 32-bit); drawing skipped", cfmt);
+            return false;
+        }
+        rs->shadow_mode = true;
+        rs->shadow_constant = g3d_float_unpack(r[GPUREG_FRAGOP_SHADOW] & 0xFFFF,
+                                               &pica_f16);
+        rs->shadow_linear = g3d_float_unpack(r[GPUREG_FRAGOP_SHADOW] >> 16,
+                                             &pica_f16);
+        /* nothing but the shadow map is read or written */
+        return true;
+    case 2:
+        g3d_guest_error("pica200: fragment operation mode 2 is undefined; "
+                        "drawn as the default mode");
         break;
     }
     if ((r[GPUREG_EARLYDEPTH_TEST1] | r[GPUREG_EARLYDEPTH_TEST2]) & 1) {
@@ -363,6 +378,44 @@ static void stencil_update(const PicaRenderState *rs, uint8_t *p,
     p[3] = nv;
 }
 
+/* float1.5.10 rounding: the shadow unit computes in it (Citra) */
+static inline float q16(float f)
+{
+    return g3d_float_unpack(g3d_float_pack(f, &pica_f16), &pica_f16);
+}
+
+/*
+ * Shadow rendering (Citra, sw_framebuffer.cpp DrawShadowMapPixel): a texel
+ * holds a 24-bit depth big-endian in bytes 0-2 and an 8-bit intensity in
+ * byte 3. A nearer fragment with intensity 0 (the combiner output's green)
+ * writes its depth; with intensity s it writes the penumbra value
+ * s / (constant + linear * depth / stored depth), in float1.5.10 steps,
+ * when that is below the stored intensity.
+ */
+static void shadow_write(const PicaRenderState *rs, uint8_t *p, float depth,
+                         uint8_t s)
+{
+    uint32_t z = (uint32_t)(depth * (float)0xFFFFFF);
+    uint32_t ref_z = (uint32_t)p[0] << 16 | p[1] << 8 | p[2];
+    float v;
+
+    if (z >= ref_z) {
+        return;
+    }
+    if (s == 0) {
+        p[0] = z >> 16;
+        p[1] = z >> 8;
+        p[2] = z;
+        return;
+    }
+    v = q16((float)z / (float)ref_z);
+    v = q16(s / q16(rs->shadow_constant + q16(rs->shadow_linear * v)));
+    v = v > 0.0f ? MIN(v, 255.0f) : 0.0f;   /* NaN to 0 */
+    if ((uint8_t)v < p[3]) {
+        p[3] = (uint8_t)v;
+    }
+}
+
 static void fragment(const PicaRenderState *rs, const PicaTri *t,
                      const float lin[3], const float bary[3], int x, int row,
                      const uint8_t (*tex)[4])
@@ -401,7 +454,7 @@ static void fragment(const PicaRenderState *rs, const PicaTri *t,
     } else {
         pica_texenv_combine(&rs->tev, primary, tex, src);
     }
-    if (dp || rs->fog.enabled) {
+    if (dp || rs->fog.enabled || rs->shadow_mode) {
         depth = g3d_interp(lin, t->zw[0], t->zw[1], t->zw[2]) * rs->depth_scale +
                 rs->depth_offset;
         if (rs->wbuffer) {
@@ -409,6 +462,11 @@ static void fragment(const PicaRenderState *rs, const PicaTri *t,
             depth /= g3d_interp(lin, t->inv_w[0], t->inv_w[1], t->inv_w[2]);
         }
         depth = g3d_clampf(depth, 0.0f, 1.0f);
+    }
+    if (rs->shadow_mode) {
+        /* no alpha test, fog, depth test or blending */
+        shadow_write(rs, cp, depth, src[1]);
+        return;
     }
     if (rs->fog.enabled) {
         pica_fog_apply(&rs->fog, depth, src);

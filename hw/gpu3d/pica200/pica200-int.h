@@ -264,7 +264,6 @@ struct Pica200Core {
 
 enum {
     PICA_UNIMP_GAS = 1 << 3,
-    PICA_UNIMP_SHADOW = 1 << 4,
     PICA_UNIMP_BLOCK32 = 1 << 5,
     PICA_UNIMP_GS_MODE = 1 << 6,
     PICA_UNIMP_SUBDIV = 1 << 7,
@@ -499,6 +498,8 @@ struct PicaRenderState {
     PicaTexState tex;
     PicaFog fog;
     PicaLighting *light;            /* in the rasteriser's arena; NULL: off */
+    bool shadow_mode;               /* FRAGMENT_MODE 3: write a shadow map */
+    float shadow_constant, shadow_linear;   /* FRAGOP_SHADOW */
     bool alpha_test;
     uint8_t alpha_func, alpha_ref;  /* G3DCompare */
     bool stencil_test;
