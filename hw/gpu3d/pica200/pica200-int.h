@@ -383,6 +383,10 @@ typedef struct PicaProcTex {
     uint8_t shift_u, shift_v;       /* 0 none, 1 odd, 2 even */
     float amp_u, amp_v, phase_u, phase_v, freq_u, freq_v;
     unsigned width, offset;         /* colour LUT entries used, first one */
+    uint8_t mip;                    /* 0 level 0, 1 nearest level, 2 two levels */
+    uint8_t min_level, max_level;   /* 0-7 */
+    float bias;
+    uint8_t level_offset[8];        /* first colour-LUT entry of each level */
     float noise_v[128], noise_d[128];
     float rgb_v[128], rgb_d[128];
     float alpha_v[128], alpha_d[128];
@@ -391,7 +395,10 @@ typedef struct PicaProcTex {
 } PicaProcTex;
 
 void pica_proctex_setup(Pica200Core *c, PicaProcTex *pt);
-void pica_proctex_sample(const PicaProcTex *pt, float u, float v, uint8_t out[4]);
+/* the colour-LUT level of detail of a 2x2 quad whose |u|, |v| differ by du, dv */
+float pica_proctex_lod(const PicaProcTex *pt, float du, float dv);
+void pica_proctex_sample(const PicaProcTex *pt, float u, float v, float lod,
+                         uint8_t out[4]);
 
 typedef struct PicaTexState {
     uint8_t active;                 /* b0-3: unit sampled (enabled, read, valid) */
