@@ -206,6 +206,12 @@ typedef struct PicaPrimAsm {
 typedef struct PicaGsInput {
     float attr[16][4];
     unsigned n;
+    /* variable and fixed primitive modes: the next float uniform written,
+     * and (variable) the vertices left in the batch and how many of them
+     * still bring all their outputs */
+    unsigned uniform;
+    unsigned left, main_left;
+    bool need_count;                /* variable: the next index is a count */
 } PicaGsInput;
 
 typedef struct PicaRenderState PicaRenderState;
@@ -265,7 +271,6 @@ struct Pica200Core {
 enum {
     PICA_UNIMP_GAS = 1 << 3,
     PICA_UNIMP_BLOCK32 = 1 << 5,
-    PICA_UNIMP_GS_MODE = 1 << 6,
     PICA_UNIMP_SUBDIV = 1 << 7,
     PICA_UNIMP_PPF_BLOCK32 = 1 << 8,
     PICA_UNIMP_EARLYDEPTH = 1 << 9,
