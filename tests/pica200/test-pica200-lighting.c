@@ -644,6 +644,61 @@ static void test_bump_shadow_fresnel(void)
 }
 
 /*
+ * The layer configurations: every LUT enabled and constant (D0 0.5, D1
+ * 0.25, RR 0.8, RG 0.6, RB 0.4, FR 0.3, SP 0.9), specular0 = specular1 =
+ * 100/255; secondary = 100 (D0 + D1 (RR, RG, RB)) SP with a missing LUT
+ * reading 1 (RG, RB: RR), alpha FR where the configuration has it
+ * (reference "Light environment configuration values").
+ */
+static void test_layer_configs(void)
+{
+    static const int layers[8] = { 0, 1, 2, 3, 4, 5, 6, 8 };
+    static const double value[7] = { 0.5, 0.25, 0.9, 0.3, 0.4, 0.6, 0.8 };
+    static const unsigned table[7] = {
+        PICA_LIGHT_LUT_D0, PICA_LIGHT_LUT_D1, PICA_LIGHT_LUT_SP,
+        PICA_LIGHT_LUT_FR, PICA_LIGHT_LUT_RB, PICA_LIGHT_LUT_RG,
+        PICA_LIGHT_LUT_RR,
+    };
+    PicaTest t;
+    RefState s = { { 0 } };
+    uint32_t w[256];
+    int i, k;
+
+    pt_init(&t, 1);
+    lighting_on(&t, &s);
+    light0(&t, &s, vec(0, 0, 1), 1, PICA_LIGHT_COLOR(100, 100, 100),
+           PICA_LIGHT_COLOR(100, 100, 100), 0, 0);
+    for (k = 0; k < 7; k++) {
+        for (i = 0; i < 256; i++) {
+            w[i] = lut_word((int)lround(value[k] * 4095), 0);
+        }
+        upload_lut(&t, &s, table[k], w);
+    }
+    set_reg(&t, &s, GPUREG_LIGHTING_CONFIG1, 0xFF000000);  /* no DA */
+    for (i = 0; i < 8; i++) {
+        int l = layers[i];
+        double d0 = ref_layer_has(l, 0) ? 0.5 : 1, d1 = ref_layer_has(l, 1) ? 0.25 : 1;
+        double sp = ref_layer_has(l, 2) ? 0.9 : 1;
+        double rr = ref_layer_has(l, 6) ? 0.8 : 1;
+        double rg = ref_layer_has(l, 5) ? 0.6 : rr, rb = ref_layer_has(l, 4) ? 0.4 : rr;
+        double want[4] = { 100 * (d0 + d1 * rr) * sp, 100 * (d0 + d1 * rg) * sp,
+                           100 * (d0 + d1 * rb) * sp,
+                           ref_layer_has(l, 3) ? 0.3 * 255 : 255 };
+        uint8_t p[4], sc[4];
+
+        set_reg(&t, &s, GPUREG_LIGHTING_CONFIG0, (uint32_t)l << 4 | 2u << 2);
+        core_fragment(&t, q_identity, vec(0, 0, 1), no_tex, p, sc);
+        for (k = 0; k < 4; k++) {
+            if (abs(sc[k] - (int)want[k]) > 1) {
+                g_error("configuration %d channel %d: %d, want %.2f", l, k,
+                        sc[k], want[k]);
+            }
+        }
+    }
+    pt_free(&t);
+}
+
+/*
  * 400 random set-ups: lights 1-8 in a random permutation, every layer
  * configuration, random LUTs, inputs, abs flags and scales, random
  * per-light enables, geometric factors, positional/directional, two-sided;
@@ -1138,6 +1193,7 @@ int main(int argc, char **argv)
     g_test_add_func("/pica200/lighting/d0-inputs-scales", test_d0_selectors_scales);
     g_test_add_func("/pica200/lighting/attenuation-spot", test_attenuation_spot);
     g_test_add_func("/pica200/lighting/bump-shadow-fresnel", test_bump_shadow_fresnel);
+    g_test_add_func("/pica200/lighting/layer-configs", test_layer_configs);
     g_test_add_func("/pica200/lighting/random", test_random_against_reference);
     g_test_add_func("/pica200/lighting/bad-input", test_bad_input);
     g_test_add_func("/pica200/lighting/draw", test_draw_lit);
