@@ -163,6 +163,7 @@ static Result run_scene(const Scene *s, int threads, double secs)
          * every LUT (D0, D1, FR, RR, RG, RB, SP, DA) read; the quaternion and
          * view are unmapped outputs (1.0), which costs the same */
         pica_cmd_reg(&b, GPUREG_LIGHTING_ENABLE0, 1);
+        pica_cmd_reg(&b, GPUREG_LIGHTING_ENABLE1, 0);
         pica_cmd_reg(&b, GPUREG_LIGHTING_NUM_LIGHTS, 1);
         pica_cmd_reg(&b, GPUREG_LIGHTING_LIGHT_PERMUTATION, 0x10);
         pica_cmd_reg(&b, GPUREG_LIGHTING_CONFIG0, 8 << 4 | 3 << 2);

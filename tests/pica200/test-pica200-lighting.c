@@ -1186,6 +1186,63 @@ static void test_draw_bump(void)
     }
 }
 
+/*
+ * A list that changes the lighting state before each of 400 draws (each a
+ * new 24 KiB snapshot of the LUTs, past the core's 8 MiB bound, so it
+ * flushes in between): every draw still counts. With additive blending and
+ * the scene ambient 4/255 on every eighth draw, 0 on the others, the
+ * target ends at 50 times what one such draw adds.
+ */
+static uint8_t many_states(unsigned ndraws)
+{
+    PicaTest t;
+    CmdBuf b;
+    float v[4][8];
+    unsigned i;
+    uint8_t red;
+
+    pt_init(&t, 2);
+    for (i = 0; i < 4; i++) {
+        v[i][0] = i & 1 ? 1 : -1;
+        v[i][1] = i & 2 ? 1 : -1;
+        v[i][2] = -0.5f;
+        v[i][3] = 1;
+        v[i][4] = v[i][5] = v[i][6] = v[i][7] = 1;
+    }
+    pt_put_vertices(&t, VB_OFF, &v[0][0], 4);
+    cb_init(&b);
+    pica_cmd_basic_scene(&b, 8, 8, PA(0), PICA_COLORFMT_RGBA8,
+                         PICA200_PHYS_FCRAM + VB_OFF);
+    pica_cmd_reg(&b, GPUREG_BLEND_FUNC, 0x11110000);       /* add, ONE, ONE */
+    pica_cmd_reg(&b, GPUREG_LIGHTING_ENABLE0, 1);
+    pica_cmd_reg(&b, GPUREG_LIGHTING_ENABLE1, 0);
+    pica_cmd_reg(&b, GPUREG_LIGHTING_CONFIG1, 0xFFFFFF00);
+    pica_cmd_reg(&b, PICA_TEXENV_BASE(0), PICA_TEVSRC_FRAG_PRIMARY * 0x10001u);
+    for (i = 0; i < ndraws; i++) {
+        pica_cmd_reg(&b, GPUREG_LIGHTING_AMBIENT,
+                     i % 8 ? 0 : PICA_LIGHT_COLOR(4, 4, 4));
+        pica_cmd_draw(&b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
+    }
+    pica_cmd_finalize(&b);
+    pt_kick(&t, &b, LIST_OFF);
+    g_assert_true(pt_run(&t, 100000));
+    red = t.vram[3];
+    for (i = 0; i < 64; i++) {
+        g_assert_cmpint(t.vram[4 * i + 3], ==, red);
+    }
+    cb_free(&b);
+    pt_free(&t);
+    return red;
+}
+
+static void test_many_states(void)
+{
+    int one = many_states(1);
+
+    g_assert_cmpint(one, >=, 3);
+    g_assert_cmpint(many_states(400), ==, 50 * one);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1198,5 +1255,6 @@ int main(int argc, char **argv)
     g_test_add_func("/pica200/lighting/bad-input", test_bad_input);
     g_test_add_func("/pica200/lighting/draw", test_draw_lit);
     g_test_add_func("/pica200/lighting/draw-bump", test_draw_bump);
+    g_test_add_func("/pica200/lighting/many-states", test_many_states);
     return g_test_run();
 }

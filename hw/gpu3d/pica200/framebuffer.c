@@ -293,16 +293,29 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
     return true;
 }
 
+/*
+ * Snapshots live in the rasteriser's arena until the next flush; a list
+ * that changes state before every triangle (with the lighting LUTs, 24 KiB
+ * a snapshot) would grow it without bound, so past this much it flushes.
+ */
+#define PICA_STATE_BYTES_MAX (8u << 20)
+
 PicaRenderState *pica_render_state(Pica200Core *c)
 {
     if (c->rs && !c->rs_dirty) {
         return c->rs;
+    }
+    if (c->state_bytes > PICA_STATE_BYTES_MAX) {
+        pica_raster_flush(c);
     }
     c->rs = g3d_raster_alloc(c->raster, sizeof(PicaRenderState));
     c->rs_dirty = false;
     if (!build(c, c->rs)) {
         c->rs->color = NULL;          /* every triangle of this state is skipped */
     }
+    c->state_bytes += sizeof(PicaRenderState) +
+                      (c->rs->light ? sizeof(PicaLighting) : 0) +
+                      (c->rs->tex.proctex ? sizeof(PicaProcTex) : 0);
     return c->rs;
 }
 

@@ -262,6 +262,7 @@ struct Pica200Core {
 
     unsigned budget_used;           /* units spent in this work call */
     unsigned queued_tris;           /* triangles waiting in the rasteriser */
+    size_t state_bytes;             /* render-state snapshots since the flush */
     Pica200Stats stats;
     uint64_t samples_at_reset;      /* rasteriser samples before the last reset */
     bool irq_level;

@@ -81,6 +81,7 @@ void pica_raster_flush(Pica200Core *c)
 {
     g3d_raster_flush(c->raster);
     c->queued_tris = 0;
+    c->state_bytes = 0;
     /* the snapshot lived in the rasteriser's arena: build a new one next time */
     c->rs = NULL;
 }
