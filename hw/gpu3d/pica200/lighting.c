@@ -184,9 +184,11 @@ static float normalize3(float v[3])
     float len = sqrtf(dot3f(v, v));
 
     if (len > 0.0f && isfinite(len)) {
-        v[0] /= len;
-        v[1] /= len;
-        v[2] /= len;
+        float inv = 1.0f / len;
+
+        v[0] *= inv;
+        v[1] *= inv;
+        v[2] *= inv;
     } else {
         v[0] = v[1] = v[2] = 0.0f;
     }
@@ -213,8 +215,9 @@ static void quat_rotate(const float q[4], const float v[3], float out[3])
 static float lut_entry(const uint32_t *lut, unsigned index, float delta)
 {
     uint32_t e = lut[index & 0xFF];
-    float value = (e & 0xFFF) / 4095.0f;
-    float diff = ((e >> 12) & 0x7FF) / 2047.0f;
+    /* reciprocals: a division per lookup costs more than the rest of it */
+    float value = (float)(e & 0xFFF) * (1.0f / 4095.0f);
+    float diff = (float)((e >> 12) & 0x7FF) * (1.0f / 2047.0f);
 
     return value + (e & (1u << 23) ? -diff : diff) * delta;
 }
