@@ -355,9 +355,12 @@ void pica_lighting_fragment(const PicaLighting *l, const float quat[4],
             d0 = LUT(PICA_LUTSLOT_D0, PICA_LIGHT_LUT_D0);
         }
         /* RG and RB default to RR, RR to 1 */
-        refl[0] = l->lut[PICA_LUTSLOT_RR].on ? LUT(PICA_LUTSLOT_RR, PICA_LIGHT_LUT_RR) : 1.0f;
-        refl[1] = l->lut[PICA_LUTSLOT_RG].on ? LUT(PICA_LUTSLOT_RG, PICA_LIGHT_LUT_RG) : refl[0];
-        refl[2] = l->lut[PICA_LUTSLOT_RB].on ? LUT(PICA_LUTSLOT_RB, PICA_LIGHT_LUT_RB) : refl[0];
+        refl[0] = l->lut[PICA_LUTSLOT_RR].on
+                  ? LUT(PICA_LUTSLOT_RR, PICA_LIGHT_LUT_RR) : 1.0f;
+        refl[1] = l->lut[PICA_LUTSLOT_RG].on
+                  ? LUT(PICA_LUTSLOT_RG, PICA_LIGHT_LUT_RG) : refl[0];
+        refl[2] = l->lut[PICA_LUTSLOT_RB].on
+                  ? LUT(PICA_LUTSLOT_RB, PICA_LIGHT_LUT_RB) : refl[0];
         if (l->lut[PICA_LUTSLOT_D1].on) {
             d1 = LUT(PICA_LUTSLOT_D1, PICA_LIGHT_LUT_D1);
         }
