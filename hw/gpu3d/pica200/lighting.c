@@ -6,7 +6,7 @@
  *
  * The reference gives the registers and the LUT domains; the per-fragment
  * algorithm is Citra's software renderer (src/video_core/renderer_software/
- * sw_lighting.cpp), which matches hardware captures:
+ * sw_lighting.cpp; Azahar keeps it):
  *   - the surface normal (0, 0, 1) and tangent (1, 0, 0), or the bump or
  *     tangent map's (rgb / 127.5 - 1) with z rebuilt from x, y unless
  *     CONFIG0 b30, are rotated by the normalised interpolated quaternion;
@@ -22,6 +22,8 @@
  * LUT entries are value b0-11 / 4095 plus the difference b12-22 / 2047 (b23
  * its sign) times the fraction; inputs index 256 entries as unsigned
  * [0, 1] ("abs", flag clear) or signed [-1, 1) in two's complement.
+ * CONFIG1's LUT disable bits are b16 + the LUT number, as the reference and
+ * citro3d's GPU_LC1_LUTBIT have them (RB b20, RR b22; Citra swaps the two).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
