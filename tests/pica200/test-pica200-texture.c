@@ -836,6 +836,50 @@ static void pt_color(int i, uint8_t c[4])
     c[0] = i; c[1] = 255 - i; c[2] = i / 2; c[3] = 200;
 }
 
+/* signed half steps of the colour-difference table: +10, -6, +3, 0 */
+#define PT_DIFF (10 | 0xFAu << 8 | 3u << 16)
+
+/* the colour LUT read at `index`: nearest, or linear with the differences */
+static void pt_color_at(double index, bool linear, uint8_t c[4])
+{
+    int j = (int)index, k;
+
+    if (!linear) {
+        pt_color((int)lround(index), c);
+        return;
+    }
+    pt_color(j, c);
+    for (k = 0; k < 4; k++) {
+        int dd = ((int8_t)(PT_DIFF >> (8 * k))) * 2;
+        c[k] = (uint8_t)(c[k] + (index - j) * dd);
+    }
+}
+
+/* the noise and map tables (0, 2, 3), colours (4) and differences (5) */
+static void pt_upload_luts(TexDraw *d)
+{
+    uint32_t map[128], colors[256], diffs[256];
+    unsigned i, k;
+
+    for (i = 0; i < 128; i++) {
+        map[i] = pt_map_entry(i);
+    }
+    for (i = 0; i < 256; i++) {
+        uint8_t c[4];
+        pt_color(i, c);
+        colors[i] = c[0] | c[1] << 8 | c[2] << 16 | (uint32_t)c[3] << 24;
+        diffs[i] = PT_DIFF;
+    }
+    for (k = 0; k < 6; k++) {
+        const uint32_t *data = k == 4 ? colors : k == 5 ? diffs : map;
+        if (k == 1) {
+            continue;
+        }
+        pica_cmd_reg(&d->b, GPUREG_PROCTEX_LUT, k << 8);
+        pica_cmd(&d->b, GPUREG_PROCTEX_LUT_DATA0, 0xF, 0, data, k >= 4 ? 256 : 128);
+    }
+}
+
 static void test_proctex(void)
 {
     static const struct {
@@ -854,19 +898,8 @@ static void test_proctex(void)
         { 0.41f, PICA_PROCTEX_CLAMP_EDGE, 0, 0, true, false },
         { 0.41f, PICA_PROCTEX_CLAMP_EDGE, 0, 0, false, true },
     };
-    uint32_t map[128], colors[256], diffs[256];
     unsigned i, k;
 
-    for (i = 0; i < 128; i++) {
-        map[i] = pt_map_entry(i);
-    }
-    for (i = 0; i < 256; i++) {
-        uint8_t c[4];
-        pt_color(i, c);
-        colors[i] = c[0] | c[1] << 8 | c[2] << 16 | (uint32_t)c[3] << 24;
-        /* signed half steps: +10, -6, +3, 0 (so +20, -12, +6, 0) */
-        diffs[i] = 10 | 0xFAu << 8 | 3u << 16;
-    }
     for (i = 0; i < G_N_ELEMENTS(cases); i++) {
         float v[4][8], u = cases[i].u;
         double cu, cv = 0.25, cmap, index;
@@ -885,17 +918,7 @@ static void test_proctex(void)
         }
         cmap = pt_map(cases[i].func == 1 ? cu * cu : cu);
         index = 16 + cmap * (200 - 1);                 /* offset 16, width 200 */
-        if (cases[i].filter) {
-            int j = (int)index;
-            uint8_t c[4];
-            pt_color(j, c);
-            for (k = 0; k < 4; k++) {
-                int dd = ((int8_t)(diffs[j] >> (8 * k))) * 2;
-                want[k] = (uint8_t)(c[k] + (index - j) * dd);
-            }
-        } else {
-            pt_color((int)lround(index), want);
-        }
+        pt_color_at(index, cases[i].filter, want);
         if (cases[i].alpha) {
             want[3] = (uint8_t)(pt_map(cu * cu) * 255);   /* alpha function U^2 */
         }
@@ -910,14 +933,7 @@ static void test_proctex(void)
         pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX3, 0x4000u << 16 | 0x4000);
         pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX4, cases[i].filter | 200u << 11);
         pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX5, 16);
-        for (k = 0; k < 6; k++) {
-            const uint32_t *data = k == 4 ? colors : k == 5 ? diffs : map;
-            if (k == 1) {
-                continue;
-            }
-            pica_cmd_reg(&d.b, GPUREG_PROCTEX_LUT, k << 8);
-            pica_cmd(&d.b, GPUREG_PROCTEX_LUT_DATA0, 0xF, 0, data, k >= 4 ? 256 : 128);
-        }
+        pt_upload_luts(&d);
         td_tev(&d, 1u << 10, PICA_TEVSRC_TEXTURE3);
         td_end(&d);
         td_pixel(&d, 4, 4, got);
@@ -939,8 +955,7 @@ static void test_proctex(void)
 
         full_quad(v, 0.5f, 0.5f, 0.5f, 0.5f, 0, 0);
         td_begin(&d, 8, 8, (const float (*)[8])v, 0x1F1F0D0C);
-        pica_cmd_reg(&d.b, GPUREG_PROCTEX_LUT, 4u << 8);
-        pica_cmd(&d.b, GPUREG_PROCTEX_LUT_DATA0, 0xF, 0, colors, 256);
+        pt_upload_luts(&d);
         td_tev(&d, 1u << 10 | 3u << 8, PICA_TEVSRC_TEXTURE3);
         td_end(&d);
         td_pixel(&d, 4, 4, got);
@@ -974,18 +989,8 @@ static void test_proctex_mipmap(void)
     };
     static const uint8_t fixed[4] = { 0xF0, 0xF8, 0xFC, 0xFE };
     const uint32_t offsets = 16 | 0x80u << 8 | 0xC0u << 16 | 0xE0u << 24;
-    uint32_t map[128], colors[256], diffs[256];
     unsigned i, k;
 
-    for (i = 0; i < 128; i++) {
-        map[i] = pt_map_entry(i);
-    }
-    for (i = 0; i < 256; i++) {
-        uint8_t c[4];
-        pt_color(i, c);
-        colors[i] = c[0] | c[1] << 8 | c[2] << 16 | (uint32_t)c[3] << 24;
-        diffs[i] = 10 | 0xFAu << 8 | 3u << 16;
-    }
     for (i = 0; i < G_N_ELEMENTS(cases); i++) {
         float v[4][8];
         double cmap = pt_map(0.8 * 4.5 / 8), want[4] = { 0 };
@@ -999,19 +1004,9 @@ static void test_proctex_mipmap(void)
         for (j = 0; j < 2; j++) {
             int l = lvl[j], width = 128 >> l;
             int off = l < 4 ? (offsets >> (8 * l)) & 0xFF : fixed[l - 4];
-            double index = off + cmap * (width - 1);
             uint8_t c[4];
 
-            if (linear) {
-                int e = (int)index;
-                pt_color(e, c);
-                for (k = 0; k < 4; k++) {
-                    int dd = ((int8_t)(diffs[e] >> (8 * k))) * 2;
-                    c[k] = (uint8_t)(c[k] + (index - e) * dd);
-                }
-            } else {
-                pt_color((int)lround(index), c);
-            }
+            pt_color_at(off + cmap * (width - 1), linear, c);
             for (k = 0; k < 4; k++) {
                 want[k] += (j ? f : 1 - f) * c[k];
             }
@@ -1025,11 +1020,7 @@ static void test_proctex_mipmap(void)
                      cases[i].min_lod << 3 | cases[i].max_lod << 7 | 128u << 11 |
                      (uint32_t)(cases[i].bias >> 8) << 19);
         pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX5, offsets);
-        for (k = 2; k < 6; k++) {
-            const uint32_t *data = k == 4 ? colors : k == 5 ? diffs : map;
-            pica_cmd_reg(&d.b, GPUREG_PROCTEX_LUT, k << 8);
-            pica_cmd(&d.b, GPUREG_PROCTEX_LUT_DATA0, 0xF, 0, data, k >= 4 ? 256 : 128);
-        }
+        pt_upload_luts(&d);
         td_tev(&d, 1u << 10, PICA_TEVSRC_TEXTURE3);
         td_end(&d);
         td_pixel(&d, 4, 4, got);
