@@ -849,11 +849,11 @@ static void test_bad_input(void)
  * mov o0..o3, v0..v3: position, quaternion, view, texcoord0 and 1; four float4
  * attributes from one buffer, 64 bytes a vertex.
  */
-static void lit_shader(CmdBuf *b, uint32_t vb_pa)
+static void lit_shader(CmdBuf *b, uint32_t vb_pa, uint32_t o3map)
 {
     uint32_t code[5], desc = PICA_OPDESC(0xF, 0, PICA_SWZ_XYZW, 0, PICA_SWZ_XYZW, 0, 0);
-    static const uint32_t outmap[8] = {
-        4, 0x03020100, 0x07060504, 0x1F141312, 0x0F0E0D0C,
+    const uint32_t outmap[8] = {
+        4, 0x03020100, 0x07060504, 0x1F141312, o3map,
         0x1F1F1F1F, 0x1F1F1F1F, 0x1F1F1F1F,
     };
     uint32_t buf0[3] = { 0, 0x3210, 64u << 16 | 4u << 28 };
@@ -972,7 +972,7 @@ static void lit_draw(const LitScene *sc, uint8_t got[H][W][4], int want[H][W][4]
     pt_init(&t, 2);
     memcpy(t.ram + VB_OFF, sc->v, sizeof(sc->v));
     cb_init(&b);
-    lit_shader(&b, PICA200_PHYS_FCRAM + VB_OFF);
+    lit_shader(&b, PICA200_PHYS_FCRAM + VB_OFF, 0x0F0E0D0C);
     pica_cmd_viewport(&b, W, H, 0, 0);
     pica_cmd_target(&b, W, H, PA(0), PICA_COLORFMT_RGBA8, 0, 0);
     pica_cmd_fragment(&b, 0, PICA_CMP_ALWAYS, 0);
@@ -1243,6 +1243,105 @@ static void test_many_states(void)
     g_assert_cmpint(many_states(400), ==, 50 * one);
 }
 
+/*
+ * A shadowed scene end to end: shadow rendering writes an occluder's depth
+ * (window depth 0.25 over pixels 8-23 both ways) into a 32x32 shadow map,
+ * then the lit pass reads it as texture unit 0's shadow 2D texture
+ * (orthographic, texcoord0.w = 0.5 the receiver's depth) for the lighting's
+ * shadow on the primary colour: behind the occluder only the scene ambient
+ * (20) is left, elsewhere ambient + the white directional light's diffuse
+ * 200 at N.L = 1.
+ */
+static void test_draw_shadowed(void)
+{
+    const uint32_t map_off = 0x40000;               /* VRAM */
+    PicaTest t;
+    CmdBuf b;
+    float occ[4][8];
+    LitVertex lv[4];
+    int i, x, y;
+
+    pt_init(&t, 2);
+    memset(t.vram + map_off, 0xFF, W * H * 4);      /* depth 0xFFFFFF, R 255 */
+    /* pass 1: the occluder, black (intensity 0), into the shadow map */
+    for (i = 0; i < 4; i++) {
+        occ[i][0] = i & 1 ? 0.5f : -0.5f;           /* window 8..24 */
+        occ[i][1] = i & 2 ? 0.5f : -0.5f;
+        occ[i][2] = -0.25f;                         /* depth 0.25 */
+        occ[i][3] = 1;
+        occ[i][4] = occ[i][5] = occ[i][6] = 0;
+        occ[i][7] = 1;
+    }
+    pt_put_vertices(&t, VB_OFF, &occ[0][0], 4);
+    cb_init(&b);
+    pica_cmd_basic_scene(&b, W, H, PA(map_off), PICA_COLORFMT_RGBA8,
+                         PICA200_PHYS_FCRAM + VB_OFF);
+    pica_cmd_regm(&b, GPUREG_COLOR_OPERATION, 0x1, 3);
+    pica_cmd_draw(&b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
+    pica_cmd_finalize(&b);
+    pt_kick(&t, &b, LIST_OFF);
+    g_assert_true(pt_run(&t, 1000));
+    pt_wreg(&t, GPUREG_IRQ_ACK0, 0);
+    cb_free(&b);
+
+    /* pass 2: the lit receiver at depth 0.5 reading the map */
+    for (i = 0; i < 4; i++) {
+        memset(&lv[i], 0, sizeof(lv[i]));
+        lv[i].pos[0] = i & 1 ? 1 : -1;
+        lv[i].pos[1] = i & 2 ? 1 : -1;
+        lv[i].pos[2] = -0.5f;
+        lv[i].pos[3] = 1;
+        lv[i].quat[3] = 1;
+        lv[i].view[2] = 1;
+        lv[i].tc[0] = i & 1 ? 1 : 0;
+        lv[i].tc[1] = i & 2 ? 1 : 0;
+        lv[i].tc[2] = 0.5f;                         /* texcoord0.w */
+    }
+    memcpy(t.ram + VB_OFF, lv, sizeof(lv));
+    cb_init(&b);
+    lit_shader(&b, PICA200_PHYS_FCRAM + VB_OFF, 0x1F100D0C);
+    pica_cmd_viewport(&b, W, H, 0, 0);
+    pica_cmd_target(&b, W, H, PA(0), PICA_COLORFMT_RGBA8, 0, 0);
+    pica_cmd_fragment(&b, 0, PICA_CMP_ALWAYS, 0);
+    pica_cmd_reg(&b, PICA_TEXUNIT_BASE(0) + PICA_TEXUNIT_DIM, H | W << 16);
+    pica_cmd_reg(&b, PICA_TEXUNIT_BASE(0) + PICA_TEXUNIT_PARAM,
+                 (uint32_t)PICA_TEXTYPE_SHADOW_2D << 28);
+    pica_cmd_reg(&b, PICA_TEXUNIT_BASE(0) + PICA_TEXUNIT_LOD, 0);
+    pica_cmd_reg(&b, PICA_TEXUNIT_BASE(0) + PICA_TEXUNIT_ADDR, PA(map_off) >> 3);
+    pica_cmd_reg(&b, GPUREG_TEXUNIT0_SHADOW, 1);    /* orthographic, no bias */
+    pica_cmd_reg(&b, PICA_TEXUNIT_TYPE_REG(0), PICA_TEXFMT_RGBA8);
+    pica_cmd_regm(&b, GPUREG_TEXUNIT_CONFIG, 0xB, 1 | 1u << 12);
+    pica_cmd_reg(&b, PICA_TEXENV_BASE(0), PICA_TEVSRC_FRAG_PRIMARY * 0x10001u);
+    pica_cmd_reg(&b, GPUREG_LIGHTING_ENABLE0, 1);
+    pica_cmd_reg(&b, GPUREG_LIGHTING_ENABLE1, 0);
+    pica_cmd_reg(&b, GPUREG_LIGHTING_AMBIENT, PICA_LIGHT_COLOR(20, 20, 20));
+    pica_cmd_reg(&b, GPUREG_LIGHTING_CONFIG0, 8 << 4 | 1 | 1u << 16);
+    pica_cmd_reg(&b, GPUREG_LIGHTING_CONFIG1, 0xFFFFFF00);
+    pica_cmd_reg(&b, 0x140 + PICA_LIGHT_DIFFUSE, PICA_LIGHT_COLOR(200, 200, 200));
+    pica_cmd_reg(&b, 0x140 + PICA_LIGHT_Z, enc_float(1, 5, 10));
+    pica_cmd_reg(&b, 0x140 + PICA_LIGHT_CONFIG, 1);
+    pica_cmd_draw(&b, PICA_TOPOLOGY_STRIP, 4, 0, false, 0);
+    pica_cmd_finalize(&b);
+    pt_kick(&t, &b, LIST_OFF);
+    g_assert_true(pt_run(&t, 1000));
+    cb_free(&b);
+
+    for (y = 0; y < H; y++) {
+        for (x = 0; x < W; x++) {
+            /* window y up; the occluder covers 8..23 both ways */
+            int wy = H - 1 - y;
+            bool shadowed = x >= 8 && x < 24 && wy >= 8 && wy < 24;
+            int red = t.vram[pt_tiled_offset(x, y, W, 4) + 3];
+
+            if (abs(red - (shadowed ? 20 : 220)) > 1) {
+                g_error("pixel (%d, %d): red %d, want %d", x, wy, red,
+                        shadowed ? 20 : 220);
+            }
+        }
+    }
+    pt_free(&t);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1256,5 +1355,6 @@ int main(int argc, char **argv)
     g_test_add_func("/pica200/lighting/draw", test_draw_lit);
     g_test_add_func("/pica200/lighting/draw-bump", test_draw_bump);
     g_test_add_func("/pica200/lighting/many-states", test_many_states);
+    g_test_add_func("/pica200/lighting/draw-shadowed", test_draw_shadowed);
     return g_test_run();
 }
