@@ -126,6 +126,8 @@ bool g3d_scanout_copy_cached(G3DScanoutCache *cache, const G3DScanout *so,
                              bool *changed)
 {
     const uint8_t *src;
+    G3DFlatMem flat;
+    G3DMem snap;
     size_t len;
 
     *changed = true;
@@ -143,16 +145,22 @@ bool g3d_scanout_copy_cached(G3DScanoutCache *cache, const G3DScanout *so,
         *changed = false;
         return true;
     }
-    if (!g3d_scanout_copy(so, mem, dst, dst_pitch, who)) {
-        cache->valid = false;
-        return false;
-    }
     if (cache->len != len) {
         g_free(cache->bytes);
         cache->bytes = g_malloc(len);
         cache->len = len;
     }
+    /*
+     * Convert the snapshot, not the memory: a renderer may write the
+     * memory meanwhile, and the picture shown must be the bytes the next
+     * refresh compares with.
+     */
     memcpy(cache->bytes, src, len);
+    g3d_flat_mem_init(&snap, &flat, cache->bytes, so->addr, len);
+    if (!g3d_scanout_copy(so, &snap, dst, dst_pitch, who)) {
+        cache->valid = false;
+        return false;
+    }
     cache->so = *so;
     cache->dst = dst;
     cache->dst_pitch = dst_pitch;
