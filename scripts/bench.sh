@@ -33,7 +33,10 @@ DOLPHIN=/usr/games/dolphin-emu-nogui
 if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" "$GPU3D_ROOT" --buildtype=release >/dev/null
 fi
-ninja -C "$build" >/dev/null
+if ! ninja -C "$build" >"$build/bench-ninja.log" 2>&1; then
+  tail -20 "$build/bench-ninja.log" >&2
+  die "ninja -C $build failed"
+fi
 
 rows=$(mktemp)
 tmp=$(mktemp -d)
