@@ -1,7 +1,9 @@
 /*
  * r300-3d: the ATI Radeon R300 3D engine as a PCI device.
  *
- *   BAR0  VRAM (vram-size, default 64 MiB), 64-bit prefetchable
+ *   BAR0  VRAM (vram-size, default 64 MiB), 32-bit prefetchable
+ *   BAR1  256 bytes of I/O space: registers 0x00-0xFF, MM_INDEX/MM_DATA
+ *         among them reaching all others (as a real 9700's I/O BAR)
  *   BAR2  64 KiB of registers: the R3xx 3D registers at the reference's
  *         offsets and the CP, RBBM, interrupt, scratch, memory-controller,
  *         PCI GART and CRTC registers at their real Radeon offsets
@@ -31,6 +33,7 @@ struct R300State {
 
     MemoryRegion vram;
     MemoryRegion mmio;
+    MemoryRegion io;
     G3DRamMem vram_mem;
     R300Core *core;
     G3DWorker worker;
@@ -52,6 +55,29 @@ static const G3DMem *op_scanout_mem(void *core, int head)
 static const G3DCoreOps r300_core_ops = {
     G3D_CORE_OPS_FIELDS(r300),
     .scanout_mem = op_scanout_mem,
+};
+
+/* ---- the I/O BAR: the first 256 bytes of the registers ------------------ */
+
+static uint64_t r300_io_read(void *opaque, hwaddr addr, unsigned size)
+{
+    R300State *s = opaque;
+    return g3d_worker_mmio_read(&s->worker, addr, size);
+}
+
+static void r300_io_write(void *opaque, hwaddr addr, uint64_t val,
+                          unsigned size)
+{
+    R300State *s = opaque;
+    g3d_worker_mmio_write(&s->worker, addr, val, size);
+}
+
+static const MemoryRegionOps r300_io_ops = {
+    .read = r300_io_read,
+    .write = r300_io_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .impl = { .min_access_size = 1, .max_access_size = 4 },
 };
 
 /* ---- PCI ---------------------------------------------------------------- */
@@ -80,10 +106,13 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
     }
     g3d_worker_init_mmio(&s->worker, OBJECT(s), &s->mmio, R300_MMIO_SIZE,
                          G3D_MMIO_4);
+    /* 32-bit like the real card's, which leaves BAR1 for I/O */
     pci_register_bar(pdev, R300_VRAM_BAR,
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
-                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
                      PCI_BASE_ADDRESS_MEM_PREFETCH, &s->vram);
+    memory_region_init_io(&s->io, OBJECT(s), &r300_io_ops, s, "r300-3d.io",
+                          R300_IO_SIZE);
+    pci_register_bar(pdev, R300_IO_BAR, PCI_BASE_ADDRESS_SPACE_IO, &s->io);
     pci_register_bar(pdev, R300_MMIO_BAR, PCI_BASE_ADDRESS_SPACE_MEMORY,
                      &s->mmio);
     pci_config_set_interrupt_pin(pdev->config, 1);
@@ -129,7 +158,11 @@ static void r300_class_init(ObjectClass *klass, void *data)
     k->exit = r300_exit;
     k->vendor_id = R300_PCI_VENDOR_ID;
     k->device_id = R300_PCI_DEVICE_ID;
-    k->class_id = PCI_CLASS_DISPLAY_OTHER;
+    /*
+     * a display controller like the real card; the legacy VGA ranges are
+     * not decoded (no option ROM), so firmware and Linux just see no VGA
+     */
+    k->class_id = PCI_CLASS_DISPLAY_VGA;
     dc->reset = r300_reset;
     dc->desc = "ATI Radeon R300 3D engine";
     device_class_set_props(dc, r300_properties);

@@ -21,12 +21,30 @@
 
 #define R300_PCI_VENDOR_ID          0x1002
 #define R300_PCI_DEVICE_ID          0x4E44      /* Radeon 9700 Pro (R300 ND) */
-#define R300_VRAM_BAR               0           /* 64-bit prefetchable */
+#define R300_VRAM_BAR               0           /* 32-bit prefetchable */
 #define R300_MMIO_BAR               2           /* 32-bit, 64 KiB */
 #define R300_MMIO_SIZE              0x10000
 #define R300_VRAM_SIZE_DEFAULT      (64u << 20)
 
 /* ---- host interface: interrupts, memory controller, GART ------------- */
+
+/*
+ * Indirect register access: MM_DATA reads/writes the register MM_INDEX
+ * names. The 256-byte I/O BAR (BAR1) is a window on registers 0x00-0xFF,
+ * so these two reach everything from I/O space (Linux radeon_reg.h,
+ * RADEON_MM_INDEX / RADEON_MM_DATA).
+ */
+#define R300_IO_BAR                 1
+#define R300_IO_SIZE                0x100
+G3D_REG32(MM_INDEX, 0x0000)
+G3D_REG32(MM_DATA, 0x0004)
+/* the PLL register file: CLOCK_CNTL_DATA reads/writes the PLL register
+ * CLOCK_CNTL_INDEX names (Linux r100.c r100_pll_rreg/wreg) */
+G3D_REG32(CLOCK_CNTL_INDEX, 0x0008)
+    G3D_FIELD(CLOCK_CNTL_INDEX, PLL_ADDR, 0, 6)
+    G3D_FIELD(CLOCK_CNTL_INDEX, PLL_WR_EN, 7, 1)
+    G3D_FIELD(CLOCK_CNTL_INDEX, PPLL_DIV_SEL, 8, 2)
+G3D_REG32(CLOCK_CNTL_DATA, 0x000C)
 
 G3D_REG32(GEN_INT_CNTL, 0x0040)
     G3D_FIELD(GEN_INT_CNTL, CRTC_VBLANK_MASK, 0, 1)
@@ -57,6 +75,11 @@ G3D_REG32(RBBM_SOFT_RESET, 0x00F0)
     G3D_FIELD(RBBM_SOFT_RESET, RB, 6, 1)
     G3D_FIELD(RBBM_SOFT_RESET, HDP, 7, 1)
 G3D_REG32(CONFIG_MEMSIZE, 0x00F8)       /* read-only: VRAM bytes */
+G3D_REG32(CONFIG_APER_SIZE, 0x0108)     /* read-only: VRAM BAR bytes */
+G3D_REG32(MEM_CNTL, 0x0140)
+    G3D_FIELD(MEM_CNTL, NUM_CHANNELS, 0, 2)        /* 0 64, 1 128, 2 256 bits */
+G3D_REG32(MC_STATUS, 0x0150)
+    G3D_FIELD(MC_STATUS, MC_IDLE, 4, 1)
 G3D_REG32(MC_FB_LOCATION, 0x0148)       /* 15:0 start >> 16, 31:16 top >> 16 */
     G3D_FIELD(MC_FB_LOCATION, START, 0, 16)
     G3D_FIELD(MC_FB_LOCATION, TOP, 16, 16)
@@ -89,6 +112,33 @@ G3D_REG32(CRTC_OFFSET, 0x0224)          /* 26:0 byte offset into VRAM */
 G3D_REG32(CRTC_OFFSET_CNTL, 0x0228)
 G3D_REG32(CRTC_PITCH, 0x022C)
     G3D_FIELD(CRTC_PITCH, PITCH, 0, 11)            /* in units of 8 pixels */
+
+/* ---- PLL registers (CLOCK_CNTL_INDEX) --------------------------------- */
+/* indices from Linux radeon_reg.h; the dividers' fields from
+ * radeon_clocks.c and radeon_legacy_crtc.c */
+#define R300_PLL_COUNT              64
+#define R300_PLL_CLK_PIN_CNTL       0x01
+#define R300_PLL_PPLL_CNTL          0x02
+#define R300_PLL_PPLL_REF_DIV       0x03
+#define     R300_PPLL_REF_DIV_MASK      0x3FFu
+#define     R300_PPLL_REF_DIV_ACC_SHIFT 18          /* R300's copy */
+#define     R300_PPLL_ATOMIC_UPDATE     (1u << 15)  /* W: request, R: pending */
+#define R300_PLL_PPLL_DIV_0         0x04            /* ..0x07: PPLL_DIV_SEL */
+#define     R300_PPLL_FB_DIV_MASK       0x7FFu
+#define     R300_PPLL_POST_DIV_SHIFT    16
+#define R300_PLL_VCLK_ECP_CNTL      0x08
+#define R300_PLL_HTOTAL_CNTL        0x09
+#define R300_PLL_M_SPLL_REF_FB_DIV  0x0A  /* 7:0 ref, 15:8 MPLL fb, 23:16 SPLL fb */
+#define R300_PLL_SPLL_CNTL          0x0C
+#define R300_PLL_SCLK_CNTL          0x0D
+#define R300_PLL_MPLL_CNTL          0x0E
+#define R300_PLL_MCLK_CNTL          0x12
+#define R300_PLL_P2PLL_CNTL         0x2A
+#define R300_PLL_P2PLL_REF_DIV      0x2B
+#define R300_PLL_P2PLL_DIV_0        0x2C
+#define R300_PLL_PIXCLKS_CNTL       0x2D
+#define R300_PLL_HTOTAL2_CNTL       0x2E
+#define R300_PLL_REF_FREQ_KHZ       27000           /* the crystal */
 
 /* ---- command processor ---------------------------------------------- */
 
@@ -590,6 +640,7 @@ G3D_FIELD(VAP_CLIP_CNTL, BOUNDARY_EDGE_FLAG_ENA, 18, 1)
 #define R300_PVS_SRC_REG_ALT_TEMPORARY 3
 #define R300_PVS_SRC_SELECT_FORCE_0 4
 #define R300_PVS_SRC_SELECT_FORCE_1 5
+#define R300_PVS_SRC_SELECT_UNUSED  7   /* Mesa: a lane no write uses */
 /* encoders, for drivers, tests and guests */
 #define R300_PVS_DST(op, math, type, off, we)                          \
     ((uint32_t)(op) | ((math) ? R300_PVS_DST_MATH_INST : 0) |           \

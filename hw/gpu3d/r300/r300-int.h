@@ -10,6 +10,7 @@
  *   us.c    the fragment shader                    (us.h)
  *   tx.c    the texture units                      (tx.h)
  *   crtc.c  the CRTC scanout
+ *   pll.c   the PLL register file (CLOCK_CNTL_INDEX/DATA), the pixel clock
  *   r300.c  core life cycle, interrupts, the draw-state snapshot
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -191,6 +192,13 @@ void r300_target_prepare(R300Target *tg, const struct R300DrawState *ds);
 
 bool r300_crtc_scanout(R300Core *c, G3DScanout *out);
 
+/* ---- pll.c ---- */
+
+void r300_pll_reset(R300Core *c);
+uint32_t r300_pll_read(R300Core *c);
+void r300_pll_write(R300Core *c, uint32_t val);
+uint32_t r300_pll_pixel_khz(R300Core *c);
+
 /* ---- r300.c ---- */
 
 void r300_update_irq(R300Core *c);
@@ -200,6 +208,7 @@ struct R300Core {
     R300CoreConfig cfg;
     G3DMem gpu;                 /* the GPU address space (mc.c) */
     uint32_t regs[R300_NUM_REGS];
+    uint32_t pll[R300_PLL_COUNT];   /* pll.c */
 
     /* VAP: PVS vector memory and its upload pointer */
     uint32_t pvs_vmem[R300_PVS_VECTOR_OCTWORDS][4];
