@@ -21,6 +21,9 @@
 #include "hw/pci/pci.h"
 #include "hw/qdev-properties.h"
 #include "qom/object.h"
+#include "qemu/timer.h"
+#include "hw/i2c/bitbang_i2c.h"
+#include "hw/display/i2c-ddc.h"
 #include "gpu3d-worker.h"
 #include "r300/r300.h"
 #include "gpu3d/r300-regs.h"
@@ -40,11 +43,73 @@ struct R300State {
 
     uint32_t vram_size;         /* property */
     uint32_t render_threads;    /* property; 0 = host CPUs */
+
+    /*
+     * DDC: QEMU's bit-banged I2C and i2c-ddc EDID (as hw/display/ati.c) on
+     * GPIO_VGA_DDC. They live here, not in the QEMU-free core, to reuse
+     * QEMU's EDID generator and I2C models; the core calls back through
+     * cfg.ddc with the worker's lock held (only this device touches them).
+     */
+    I2CBus *ddc_bus;
+    bitbang_i2c_interface ddc_bitbang;
+
+    /* vblank: a timer at the mode's refresh; the core is reached through
+     * the worker's queue (R300_VBLANK_EVENT), never by waiting for it */
+    QEMUTimer *vblank_timer;
+    int64_t next_vblank;
+    uint64_t frame_ns;          /* atomic: set by the worker, read by the timer */
 };
+
+/* a queued pseudo-write past the BAR: the worker runs a vblank */
+#define R300_VBLANK_EVENT   R300_MMIO_SIZE
 
 /* ---- the core behind the worker -------------------------------------- */
 
 G3D_CORE_THUNKS(r300)
+
+static void r300_glue_reg_write(void *core, uint32_t offset, uint64_t val,
+                                unsigned size)
+{
+    if (offset == R300_VBLANK_EVENT) {
+        R300State *s = (R300State *)(uintptr_t)val;
+        qatomic_set(&s->frame_ns,
+                    r300_crtc_vblank(core,
+                                     qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL)));
+        return;
+    }
+    r300_op_reg_write(core, offset, val, size);
+}
+
+static int64_t r300_now_ns(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static bool r300_ddc(void *opaque, unsigned port, bool scl, bool sda)
+{
+    R300State *s = opaque;
+
+    if (port != R300_DDC_VGA) {
+        return sda;             /* no monitor on DVI-I: the lines float */
+    }
+    bitbang_i2c_set(&s->ddc_bitbang, BITBANG_I2C_SCL, scl);
+    return bitbang_i2c_set(&s->ddc_bitbang, BITBANG_I2C_SDA, sda);
+}
+
+static void r300_vblank_tick(void *opaque)
+{
+    R300State *s = opaque;
+    uint64_t period = qatomic_read(&s->frame_ns);
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+    g3d_worker_mmio_write(&s->worker, R300_VBLANK_EVENT, (uintptr_t)s, 8);
+    /* CRTC off: look again at 60 Hz; on: the mode's period, without drift */
+    s->next_vblank += period ? period : 16666667;
+    if (s->next_vblank < now) {
+        s->next_vblank = now + (period ? period : 16666667);
+    }
+    timer_mod(s->vblank_timer, s->next_vblank);
+}
 
 static const G3DMem *op_scanout_mem(void *core, int head)
 {
@@ -53,7 +118,12 @@ static const G3DMem *op_scanout_mem(void *core, int head)
 }
 
 static const G3DCoreOps r300_core_ops = {
-    G3D_CORE_OPS_FIELDS(r300),
+    .reg_write = r300_glue_reg_write,
+    .reg_read = r300_op_reg_read,
+    .work = r300_op_work,
+    .reset = r300_op_reset,
+    .irq_level = r300_op_irq_level,
+    .scanout = r300_op_scanout,
     .scanout_mem = op_scanout_mem,
 };
 
@@ -121,16 +191,37 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
     cfg.vram_size = s->vram_size;
     g3d_guest_mem_init(&cfg.sys, pdev);
     cfg.irq_update = g3d_worker_irq_cb;
+    cfg.now_ns = r300_now_ns;
     cfg.opaque = &s->worker;
+
+    /* a monitor with an EDID on the VGA connector's DDC pins */
+    s->ddc_bus = i2c_init_bus(DEVICE(s), "r300-3d.ddc");
+    bitbang_i2c_init(&s->ddc_bitbang, s->ddc_bus);
+    {
+        I2CSlave *ddc = I2C_SLAVE(qdev_new(TYPE_I2CDDC));
+        /* 1024x768 preferred: a 60 Hz mode well inside the CRTC's range */
+        qdev_prop_set_uint32(DEVICE(ddc), "xres", 1024);
+        qdev_prop_set_uint32(DEVICE(ddc), "yres", 768);
+        i2c_slave_set_address(ddc, 0x50);
+        qdev_realize_and_unref(DEVICE(ddc), BUS(s->ddc_bus), &error_abort);
+    }
+    cfg.ddc = r300_ddc;
+    cfg.ddc_opaque = s;
+    cfg.vga_monitor = true;
+
     s->core = r300_core_new(&cfg);
     g3d_worker_start(&s->worker, pdev, "r300-3d", s->core, &r300_core_ops,
                      1, blank_w, blank_h, errp);
+    s->vblank_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, r300_vblank_tick, s);
+    s->next_vblank = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + 16666667;
+    timer_mod(s->vblank_timer, s->next_vblank);
 }
 
 static void r300_exit(PCIDevice *pdev)
 {
     R300State *s = R300_3D(pdev);
 
+    timer_free(s->vblank_timer);
     g3d_worker_stop(&s->worker);
     r300_core_free(s->core);
 }

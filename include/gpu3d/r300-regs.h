@@ -62,9 +62,38 @@ G3D_REG32(CRTC_GEN_CNTL, 0x0050)
     G3D_FIELD(CRTC_GEN_CNTL, EXT_DISP_EN, 24, 1)
     G3D_FIELD(CRTC_GEN_CNTL, EN, 25, 1)
     G3D_FIELD(CRTC_GEN_CNTL, DISP_REQ_EN_B, 26, 1)
+    G3D_FIELD(CRTC_GEN_CNTL, CUR_EN, 16, 1)
+#define R300_CRTC_PIX_WIDTH_8BPP    2   /* palette */
 #define R300_CRTC_PIX_WIDTH_15BPP   3   /* ARGB1555 */
 #define R300_CRTC_PIX_WIDTH_16BPP   4   /* RGB565 */
 #define R300_CRTC_PIX_WIDTH_32BPP   6   /* xRGB8888 */
+G3D_REG32(CRTC_EXT_CNTL, 0x0054)
+    G3D_FIELD(CRTC_EXT_CNTL, DISPLAY_DIS, 10, 1)   /* DPMS: blank */
+    G3D_FIELD(CRTC_EXT_CNTL, CRT_ON, 15, 1)
+G3D_REG32(DAC_CNTL, 0x0058)
+    G3D_FIELD(DAC_CNTL, CMP_EN, 3, 1)              /* load comparator on */
+    G3D_FIELD(DAC_CNTL, CMP_OUTPUT, 7, 1)          /* read-only: load seen */
+G3D_REG32(CRTC_STATUS, 0x005C)
+    G3D_FIELD(CRTC_STATUS, VBLANK_CUR, 0, 1)       /* read-only */
+    G3D_FIELD(CRTC_STATUS, VBLANK_SAVE, 1, 1)      /* sticky, write 1 clears */
+/* bit-banged I2C (DDC) pins: A = driven level, EN = drive (pull low when
+ * A is 0), Y = pin level read back; bit 0 data, bit 1 clock
+ * (Linux radeon_i2c.c, radeon_combios.c combios_setup_i2c_bus) */
+G3D_REG32(GPIO_VGA_DDC, 0x0060)
+G3D_REG32(GPIO_DVI_DDC, 0x0064)
+G3D_REG32(GPIO_MONID, 0x0068)
+G3D_REG32(GPIO_CRT2_DDC, 0x006C)
+#define R300_GPIO_A_0               (1u << 0)
+#define R300_GPIO_A_1               (1u << 1)
+#define R300_GPIO_Y_0               (1u << 8)
+#define R300_GPIO_Y_1               (1u << 9)
+#define R300_GPIO_EN_0              (1u << 16)
+#define R300_GPIO_EN_1              (1u << 17)
+#define R300_DDC_VGA                0       /* GPIO_VGA_DDC .. CRT2: port n */
+#define R300_DDC_PORTS              4
+G3D_REG32(PALETTE_INDEX, 0x00B0)        /* 7:0 write index, 23:16 read index */
+G3D_REG32(PALETTE_DATA, 0x00B4)         /* 8:8:8, the index advances */
+G3D_REG32(PALETTE_30_DATA, 0x00B8)      /* 10:10:10, the index advances */
 G3D_REG32(RBBM_SOFT_RESET, 0x00F0)
     G3D_FIELD(RBBM_SOFT_RESET, CP, 0, 1)
     G3D_FIELD(RBBM_SOFT_RESET, HI, 1, 1)
@@ -107,11 +136,27 @@ G3D_REG32(CRTC_V_TOTAL_DISP, 0x0208)
     G3D_FIELD(CRTC_V_TOTAL_DISP, V_DISP, 16, 12)   /* height - 1 */
 G3D_REG32(CRTC_V_SYNC_STRT_WID, 0x020C)
 G3D_REG32(CRTC_VLINE_CRNT_VLINE, 0x0210)
-G3D_REG32(CRTC_OFFSET, 0x0224)          /* 26:0 byte offset into VRAM */
+    G3D_FIELD(CRTC_VLINE_CRNT_VLINE, CRNT_VLINE, 16, 12) /* read-only */
+G3D_REG32(CRTC_CRNT_FRAME, 0x0214)      /* read-only: vblanks seen */
+/* 26:0 offset from DISPLAY_BASE_ADDR; a write with OFFSET_LOCK sets
+ * GUI_TRIG_OFFSET (update pending) until the next vblank takes the new
+ * offset (Linux r100.c r100_page_flip, r100_page_flip_pending) */
+G3D_REG32(CRTC_OFFSET, 0x0224)
     G3D_FIELD(CRTC_OFFSET, OFFSET, 0, 27)
+    G3D_FIELD(CRTC_OFFSET, GUI_TRIG_OFFSET, 30, 1)
+    G3D_FIELD(CRTC_OFFSET, OFFSET_LOCK, 31, 1)
 G3D_REG32(CRTC_OFFSET_CNTL, 0x0228)
+    G3D_FIELD(CRTC_OFFSET_CNTL, X_Y_MODE_EN, 9, 1)
+    G3D_FIELD(CRTC_OFFSET_CNTL, MACRO_TILE_EN, 15, 1)
 G3D_REG32(CRTC_PITCH, 0x022C)
     G3D_FIELD(CRTC_PITCH, PITCH, 0, 11)            /* in units of 8 pixels */
+G3D_REG32(DISPLAY_BASE_ADDR, 0x023C)    /* MC address CRTC_OFFSET adds to */
+G3D_REG32(CUR_OFFSET, 0x0260)
+G3D_REG32(CUR_HORZ_VERT_POSN, 0x0264)
+G3D_REG32(CUR_HORZ_VERT_OFF, 0x0268)
+G3D_REG32(CUR_CLR0, 0x026C)
+G3D_REG32(CUR_CLR1, 0x0270)
+G3D_REG32(CRTC_TILE_X0_Y0, 0x0350)      /* R300: tiled scanout origin */
 
 /* ---- PLL registers (CLOCK_CNTL_INDEX) --------------------------------- */
 /* indices from Linux radeon_reg.h; the dividers' fields from

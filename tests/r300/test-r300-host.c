@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "r300-rig.h"
+#include "common/scanout.h"
 
 #define VRAM_SIZE   (16u << 20)
 
@@ -147,6 +148,154 @@ static void test_mm_index(void)
     r300_rig_free(d);
 }
 
+/* 640x480 at 60 Hz as radeon_legacy_crtc.c programs it: 25.175 MHz from
+ * 27 MHz * fb / (ref * post), 800 x 525 total */
+static void mode_640x480(R300Rig *d)
+{
+    pll_wr(d, R300_PLL_PPLL_REF_DIV, 12u << R300_PPLL_REF_DIV_ACC_SHIFT);
+    /* 27000 * 179 / (12 * 16) = 25171.9 kHz */
+    pll_wr(d, R300_PLL_PPLL_DIV_0 + 3, 179 | 5u << R300_PPLL_POST_DIV_SHIFT);
+    r300_reg_write(d->core, A_CLOCK_CNTL_INDEX, 3u << 8, 2);
+    r300_rig_wr(d, A_CRTC_H_TOTAL_DISP, (640 / 8 - 1) << 16 | (800 / 8 - 1));
+    r300_rig_wr(d, A_CRTC_V_TOTAL_DISP, (480 - 1) << 16 | (525 - 1));
+    r300_rig_wr(d, A_CRTC_PITCH, 640 / 8);
+    r300_rig_wr(d, A_CRTC_GEN_CNTL, R300_CRTC_PIX_WIDTH_32BPP << 8 |
+                R_CRTC_GEN_CNTL_EXT_DISP_EN_MASK | R_CRTC_GEN_CNTL_EN_MASK);
+}
+
+static void test_vblank(void)
+{
+    R300Rig *d = r300_rig_new(1, VRAM_SIZE, 12);
+    uint64_t period;
+    uint32_t line, st;
+
+    /* off: no vblanks */
+    g_assert_cmpuint(r300_crtc_vblank(d->core, 0), ==, 0);
+    g_assert_cmpuint(r300_rig_rd(d, A_CRTC_CRNT_FRAME), ==, 0);
+
+    mode_640x480(d);
+    period = r300_crtc_frame_ns(d->core);
+    /* 800 * 525 / 25.1719 MHz = 16.685 ms: 59.93 Hz */
+    g_assert_cmpuint(period, >=, 16680000);
+    g_assert_cmpuint(period, <=, 16690000);
+
+    r300_rig_wr(d, A_GEN_INT_CNTL, R_GEN_INT_CNTL_CRTC_VBLANK_MASK_MASK);
+    d->now_ns = 1000000;
+    g_assert_cmpuint(r300_crtc_vblank(d->core, d->now_ns), ==, period);
+    g_assert_cmpuint(r300_rig_rd(d, A_CRTC_CRNT_FRAME), ==, 1);
+    g_assert_true(r300_rig_rd(d, A_GEN_INT_STATUS) &
+                  R_GEN_INT_STATUS_CRTC_VBLANK_STAT_MASK);
+    g_assert_true(r300_irq_level(d->core));
+    /* at the vblank the CRTC is past the last visible line */
+    line = r300_rig_rd(d, A_CRTC_VLINE_CRNT_VLINE) >> 16;
+    g_assert_cmpuint(line, ==, 480);
+    st = r300_rig_rd(d, A_CRTC_STATUS);
+    g_assert_true(st & R_CRTC_STATUS_VBLANK_CUR_MASK);
+    g_assert_true(st & R_CRTC_STATUS_VBLANK_SAVE_MASK);
+    /* ack: the interrupt drops, VBLANK_SAVE clears by writing 1 */
+    r300_rig_wr(d, A_GEN_INT_STATUS, R_GEN_INT_STATUS_CRTC_VBLANK_STAT_MASK);
+    g_assert_false(r300_irq_level(d->core));
+    r300_rig_wr(d, A_CRTC_STATUS, R_CRTC_STATUS_VBLANK_SAVE_MASK);
+    g_assert_false(r300_rig_rd(d, A_CRTC_STATUS) &
+                   R_CRTC_STATUS_VBLANK_SAVE_MASK);
+    /* half a frame later: 480 + 262 lines, wrapped past 525 */
+    d->now_ns += period / 2;
+    line = r300_rig_rd(d, A_CRTC_VLINE_CRNT_VLINE) >> 16;
+    g_assert_cmpuint(line, ==, (480 + 525 / 2) % 525);
+    g_assert_false(r300_rig_rd(d, A_CRTC_STATUS) &
+                   R_CRTC_STATUS_VBLANK_CUR_MASK);
+    /* masked: counted, no interrupt */
+    r300_rig_wr(d, A_GEN_INT_CNTL, 0);
+    r300_crtc_vblank(d->core, d->now_ns);
+    g_assert_cmpuint(r300_rig_rd(d, A_CRTC_CRNT_FRAME), ==, 2);
+    g_assert_false(r300_irq_level(d->core));
+    r300_rig_free(d);
+}
+
+static uint64_t scanout_addr(R300Rig *d)
+{
+    G3DScanout so;
+    g_assert_true(r300_scanout(d->core, 0, &so));
+    return so.addr;
+}
+
+static void test_page_flip(void)
+{
+    R300Rig *d = r300_rig_new(1, VRAM_SIZE, 12);
+    const uint32_t mc_base = 0xE0000000u;
+
+    /* VRAM at an MC address like the BAR's, as r300_mc_init places it */
+    r300_rig_wr(d, A_MC_FB_LOCATION, (mc_base >> 16) |
+                ((mc_base + VRAM_SIZE - 1) & 0xFFFF0000u));
+    r300_rig_wr(d, A_DISPLAY_BASE_ADDR, mc_base);
+    mode_640x480(d);
+    r300_rig_wr(d, A_CRTC_OFFSET, 0x1000);
+    g_assert_cmphex(scanout_addr(d), ==, 0x1000);
+
+    /* r100_page_flip: write with OFFSET_LOCK, wait for GUI_TRIG_OFFSET */
+    r300_rig_wr(d, A_CRTC_OFFSET, 0x200000 | R_CRTC_OFFSET_OFFSET_LOCK_MASK);
+    g_assert_true(r300_rig_rd(d, A_CRTC_OFFSET) &
+                  R_CRTC_OFFSET_GUI_TRIG_OFFSET_MASK);
+    r300_rig_wr(d, A_CRTC_OFFSET, 0x200000);
+    /* pending until the vblank; the old picture stays */
+    g_assert_true(r300_rig_rd(d, A_CRTC_OFFSET) &
+                  R_CRTC_OFFSET_GUI_TRIG_OFFSET_MASK);
+    g_assert_cmphex(scanout_addr(d), ==, 0x1000);
+    r300_crtc_vblank(d->core, 0);
+    g_assert_false(r300_rig_rd(d, A_CRTC_OFFSET) &
+                   R_CRTC_OFFSET_GUI_TRIG_OFFSET_MASK);
+    g_assert_cmphex(r300_rig_rd(d, A_CRTC_OFFSET), ==, 0x200000);
+    g_assert_cmphex(scanout_addr(d), ==, 0x200000);
+
+    /* still locked at the vblank: not taken */
+    r300_rig_wr(d, A_CRTC_OFFSET, 0x300000 | R_CRTC_OFFSET_OFFSET_LOCK_MASK);
+    r300_crtc_vblank(d->core, 0);
+    g_assert_cmphex(scanout_addr(d), ==, 0x200000);
+    r300_rig_wr(d, A_CRTC_OFFSET, 0x300000);
+    r300_crtc_vblank(d->core, 0);
+    g_assert_cmphex(scanout_addr(d), ==, 0x300000);
+
+    /* DPMS off blanks the screen */
+    r300_rig_wr(d, A_CRTC_EXT_CNTL, R_CRTC_EXT_CNTL_DISPLAY_DIS_MASK);
+    {
+        G3DScanout so;
+        g_assert_false(r300_scanout(d->core, 0, &so));
+    }
+    r300_rig_free(d);
+}
+
+static void test_dac_ddc_palette(void)
+{
+    R300Rig *d = r300_rig_new(1, VRAM_SIZE, 12);
+    uint32_t v;
+
+    /* the load comparator reports the monitor only while enabled */
+    g_assert_false(r300_rig_rd(d, A_DAC_CNTL) & R_DAC_CNTL_CMP_OUTPUT_MASK);
+    r300_rig_wr(d, A_DAC_CNTL, R_DAC_CNTL_CMP_EN_MASK);
+    g_assert_true(r300_rig_rd(d, A_DAC_CNTL) & R_DAC_CNTL_CMP_OUTPUT_MASK);
+
+    /* nothing on the bus (no cfg.ddc): Y follows what the chip drives */
+    v = r300_rig_rd(d, A_GPIO_VGA_DDC);
+    g_assert_cmphex(v & (R300_GPIO_Y_0 | R300_GPIO_Y_1), ==,
+                    R300_GPIO_Y_0 | R300_GPIO_Y_1);
+    r300_rig_wr(d, A_GPIO_VGA_DDC, R300_GPIO_EN_1);      /* clock low */
+    v = r300_rig_rd(d, A_GPIO_VGA_DDC);
+    g_assert_cmphex(v & (R300_GPIO_Y_0 | R300_GPIO_Y_1), ==, R300_GPIO_Y_0);
+    /* Y is read-only */
+    r300_rig_wr(d, A_GPIO_DVI_DDC, R300_GPIO_EN_0 | R300_GPIO_EN_1);
+    g_assert_cmphex(r300_rig_rd(d, A_GPIO_DVI_DDC) &
+                    (R300_GPIO_Y_0 | R300_GPIO_Y_1), ==, 0);
+
+    /* legacy_crtc_load_lut: 30-bit entries from index 0, auto-increment */
+    r300_reg_write(d->core, A_PALETTE_INDEX, 0, 1);
+    r300_rig_wr(d, A_PALETTE_30_DATA, 0x3FF00000);      /* red */
+    r300_rig_wr(d, A_PALETTE_30_DATA, 0x000FFC00);      /* green */
+    r300_rig_wr(d, A_PALETTE_INDEX, 0);                 /* read from 0 */
+    g_assert_cmphex(r300_rig_rd(d, A_PALETTE_30_DATA), ==, 0x3FF00000);
+    g_assert_cmphex(r300_rig_rd(d, A_PALETTE_DATA), ==, 0x0000FF00);
+    r300_rig_free(d);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -154,5 +303,8 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/host/pll-clocks", test_pll_clocks);
     g_test_add_func("/r300/host/pll-file", test_pll_file);
     g_test_add_func("/r300/host/mm-index", test_mm_index);
+    g_test_add_func("/r300/host/vblank", test_vblank);
+    g_test_add_func("/r300/host/page-flip", test_page_flip);
+    g_test_add_func("/r300/host/dac-ddc-palette", test_dac_ddc_palette);
     return g_test_run();
 }

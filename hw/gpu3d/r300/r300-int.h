@@ -190,7 +190,21 @@ void r300_target_prepare(R300Target *tg, const struct R300DrawState *ds);
 
 /* ---- crtc.c ---- */
 
+typedef struct R300Crtc {
+    uint32_t offset;            /* the CRTC_OFFSET being scanned out */
+    uint32_t offset_next;       /* the last one written */
+    bool flip_locked;           /* OFFSET_LOCK written */
+    bool flip_pending;          /* GUI_TRIG_OFFSET: taken at the next vblank */
+    uint32_t frame;             /* CRTC_CRNT_FRAME */
+    int64_t vblank_ns;          /* when the last vblank began */
+    uint32_t palette[256];      /* 10:10:10 */
+} R300Crtc;
+
 bool r300_crtc_scanout(R300Core *c, G3DScanout *out);
+void r300_crtc_reset(R300Core *c);
+/* display registers: true if handled (the value read in *val) */
+bool r300_crtc_write(R300Core *c, uint32_t offset, uint32_t val);
+bool r300_crtc_read(R300Core *c, uint32_t offset, uint32_t *val);
 
 /* ---- pll.c ---- */
 
@@ -209,6 +223,7 @@ struct R300Core {
     G3DMem gpu;                 /* the GPU address space (mc.c) */
     uint32_t regs[R300_NUM_REGS];
     uint32_t pll[R300_PLL_COUNT];   /* pll.c */
+    R300Crtc crtc;
 
     /* VAP: PVS vector memory and its upload pointer */
     uint32_t pvs_vmem[R300_PVS_VECTOR_OCTWORDS][4];

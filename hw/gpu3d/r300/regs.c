@@ -419,19 +419,11 @@ static void write_host(R300Core *c, uint32_t offset, uint32_t val)
         *r = val;
         r300_flush_render(c);       /* all work is done once this returns */
         return;
-    case A_CRTC_GEN_CNTL:
-    case A_CRTC_H_TOTAL_DISP:
-    case A_CRTC_V_TOTAL_DISP:
-    case A_CRTC_OFFSET:
-    case A_CRTC_OFFSET_CNTL:
-    case A_CRTC_PITCH:
-        *r = val;
-        if (c->cfg.display_update) {
-            c->cfg.display_update(c->cfg.opaque);
-        }
-        return;
     default:
         break;
+    }
+    if (r300_crtc_write(c, offset, val)) {
+        return;
     }
     if (offset >= A_SCRATCH_REG0 && offset < R300_SCRATCH_REG(R300_NUM_SCRATCH)) {
         *r = val;
@@ -560,6 +552,9 @@ static uint32_t read_dword(R300Core *c, uint32_t offset)
         return R_MC_STATUS_MC_IDLE_MASK;
     default:
         break;
+    }
+    if (!in_3d_range(offset) && r300_crtc_read(c, offset, &v)) {
+        return v;
     }
     info = in_3d_range(offset) ? r300_reg_lookup(offset) : NULL;
     if (info && (info->flags & R300_REG_WO)) {
