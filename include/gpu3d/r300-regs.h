@@ -233,6 +233,49 @@ G3D_REG32(WAIT_UNTIL, 0x1720)
     G3D_FIELD(WAIT_UNTIL, WAIT_HOST_IDLECLEAN, 18, 1)
 G3D_REG32(ISYNC_CNTL, 0x1724)
 
+/* ---- 2D engine and GUI DMA (Linux radeon_reg.h, r100.c, r200.c) ------- */
+
+/* 31:22 pitch in 64-byte units, 21:0 MC address >> 10 */
+G3D_REG32(SRC_PITCH_OFFSET, 0x1428)
+G3D_REG32(DST_PITCH_OFFSET, 0x142C)
+#define R300_PITCH_OFFSET_PITCH(v)  (((v) >> 22) * 64u)
+#define R300_PITCH_OFFSET_ADDR(v)   (((v) & 0x3FFFFFu) << 10)
+G3D_REG32(SRC_Y_X, 0x1434)              /* y 31:16, x 15:0 */
+G3D_REG32(DST_Y_X, 0x1438)
+G3D_REG32(DST_HEIGHT_WIDTH, 0x143C)     /* h 31:16, w 15:0; a write runs */
+G3D_REG32(DP_GUI_MASTER_CNTL, 0x146C)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, SRC_PITCH_OFFSET_CNTL, 0, 1)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, DST_PITCH_OFFSET_CNTL, 1, 1)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, SRC_CLIPPING, 2, 1)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, DST_CLIPPING, 3, 1)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, BRUSH_DATATYPE, 4, 4)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, DST_DATATYPE, 8, 4)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, ROP3, 16, 8)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, DP_SRC_SOURCE, 24, 3)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, WR_MSK_DIS, 30, 1)
+#define R300_GMC_BRUSH_SOLID_COLOR  13
+#define R300_GMC_BRUSH_NONE         15
+#define R300_GMC_DST_8BPP_CI        2
+#define R300_GMC_DST_15BPP          3
+#define R300_GMC_DST_16BPP          4
+#define R300_GMC_DST_32BPP          6
+#define R300_GMC_DST_8BPP_RGB       7
+#define R300_GMC_DST_Y8             8
+#define R300_GMC_DST_ARGB4444       15
+#define R300_ROP3_S                 0xCC
+#define R300_ROP3_P                 0xF0
+G3D_REG32(DP_BRUSH_FRGD_CLR, 0x147C)
+G3D_REG32(DSTCACHE_CTLSTAT, 0x1714)     /* 2D cache flush: nothing cached */
+G3D_REG32(DP_CNTL, 0x16C0)
+G3D_REG32(DP_WRITE_MASK, 0x16CC)
+G3D_REG32(DEFAULT_PITCH_OFFSET, 0x16E0)
+/* GUI DMA copy as r200_copy_dma drives it: a write of the command with the
+ * byte count in 20:0 copies between two MC addresses */
+G3D_REG32(DMA_GUI_SRC_ADDR, 0x0720)
+G3D_REG32(DMA_GUI_DST_ADDR, 0x0724)
+G3D_REG32(DMA_GUI_COMMAND, 0x0728)
+    G3D_FIELD(DMA_GUI_COMMAND, BYTE_COUNT, 0, 21)
+
 /* ---- PM4 packets [digest §4.2] ---------------------------------------- */
 
 #define R300_PM4_TYPE(h)            ((h) >> 30)
@@ -258,6 +301,8 @@ G3D_REG32(ISYNC_CNTL, 0x1724)
 #define R300_PKT3_3D_CLEAR_HIZ      0x37
 #define R300_PKT3_3D_CLEAR_CMASK    0x38
 #define R300_PKT3_3D_DRAW_128       0x39
+#define R300_PKT3_PAINT_MULTI       0x9A        /* 2D solid rectangles */
+#define R300_PKT3_BITBLT_MULTI      0x9B        /* 2D blits (r100_copy_blit) */
 
 /* ---- 3D registers: every register of the reference -------------------- */
 

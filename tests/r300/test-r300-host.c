@@ -8,6 +8,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <glib.h>
+#include <string.h>
 
 #include "r300-rig.h"
 #include "common/scanout.h"
@@ -296,6 +297,159 @@ static void test_dac_ddc_palette(void)
     r300_rig_free(d);
 }
 
+/* ---- 2D engine and GUI DMA ------------------------------------------- */
+
+#define GMC_COPY    (R_DP_GUI_MASTER_CNTL_SRC_PITCH_OFFSET_CNTL_MASK | \
+                     R_DP_GUI_MASTER_CNTL_DST_PITCH_OFFSET_CNTL_MASK | \
+                     R_DP_GUI_MASTER_CNTL_SRC_CLIPPING_MASK | \
+                     R_DP_GUI_MASTER_CNTL_DST_CLIPPING_MASK | \
+                     R300_GMC_BRUSH_NONE << 4 | R300_GMC_DST_32BPP << 8 | \
+                     3u << 12 | (uint32_t)R300_ROP3_S << 16 | 2u << 24 | \
+                     1u << 28 | R_DP_GUI_MASTER_CNTL_WR_MSK_DIS_MASK)
+
+static void fill_bytes(R300Rig *d, uint32_t at, uint32_t n, uint32_t seed)
+{
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        d->vram[at + i] = (uint8_t)(i * 7 + seed + (i >> 8));
+    }
+}
+
+/* r100_copy_blit: pages as rows of 1024 ARGB8888 pixels */
+static void test_copy_blit(void)
+{
+    R300Rig *d = r300_rig_new(1, VRAM_SIZE, 12);
+    const uint32_t src = 0x100000, dst = 0x200000, pages = 3;
+    uint32_t pitch = 4096 / 64, pk[11];
+    unsigned e = errs();
+
+    r300_rig_ring_init(d);
+    fill_bytes(d, src, pages * 4096, 5);
+    pk[0] = R300_PACKET3(R300_PKT3_BITBLT_MULTI, 8);
+    pk[1] = GMC_COPY;
+    pk[2] = pitch << 22 | src >> 10;
+    pk[3] = pitch << 22 | dst >> 10;
+    pk[4] = 0x1FFF | 0x1FFF << 16;
+    pk[5] = 0;
+    pk[6] = 0x1FFF | 0x1FFF << 16;
+    pk[7] = 0;
+    pk[8] = 0;
+    pk[9] = pages | 1024u << 16;
+    pk[10] = R300_PACKET0(A_DSTCACHE_CTLSTAT, 0);
+    r300_rig_ring_run(d, pk, 10);
+    g_assert_cmpint(memcmp(d->vram + src, d->vram + dst, pages * 4096), ==, 0);
+    g_assert_cmpuint(d->vram[dst + pages * 4096], ==, 0);
+    g_assert_cmpuint(errs(), ==, e);
+
+    /* a blit past the end of VRAM: logged, nothing written beyond */
+    pk[3] = pitch << 22 | (VRAM_SIZE - 4096) >> 10;
+    r300_rig_ring_run(d, pk, 10);
+    g_assert_cmpuint(errs(), >, e);
+    g_assert_cmpint(memcmp(d->vram + src, d->vram + VRAM_SIZE - 4096, 4096),
+                    ==, 0);
+    r300_rig_free(d);
+}
+
+/* PAINT_MULTI: a solid RGB565 rectangle, nothing outside it */
+static void test_solid_fill(void)
+{
+    R300Rig *d = r300_rig_new(1, VRAM_SIZE, 12);
+    const uint32_t dst = 0x300000, pitch = 128;    /* 64 pixels of 2 bytes */
+    uint32_t pk[6], x, y;
+
+    r300_rig_ring_init(d);
+    pk[0] = R300_PACKET3(R300_PKT3_PAINT_MULTI, 4);
+    pk[1] = R_DP_GUI_MASTER_CNTL_DST_PITCH_OFFSET_CNTL_MASK |
+            R300_GMC_BRUSH_SOLID_COLOR << 4 | R300_GMC_DST_16BPP << 8 |
+            (uint32_t)R300_ROP3_P << 16 | R_DP_GUI_MASTER_CNTL_WR_MSK_DIS_MASK;
+    pk[2] = (pitch / 64) << 22 | dst >> 10;
+    pk[3] = 0xF800;                                /* red */
+    pk[4] = 3u << 16 | 2;                          /* x 3, y 2 */
+    pk[5] = 5u << 16 | 4;                          /* 5 x 4 */
+    r300_rig_ring_run(d, pk, 6);
+    for (y = 0; y < 8; y++) {
+        for (x = 0; x < 10; x++) {
+            uint16_t v = d->vram[dst + y * pitch + 2 * x] |
+                         d->vram[dst + y * pitch + 2 * x + 1] << 8;
+            bool in = x >= 3 && x < 8 && y >= 2 && y < 6;
+            g_assert_cmphex(v, ==, in ? 0xF800 : 0);
+        }
+    }
+    r300_rig_free(d);
+}
+
+/* registers: an overlapping scroll with SRCCOPY, then S xor D, write mask */
+static void test_register_blit(void)
+{
+    R300Rig *d = r300_rig_new(1, VRAM_SIZE, 12);
+    const uint32_t surf = 0x400000, pitch = 256;   /* 64 ARGB pixels */
+    uint32_t po = (pitch / 64) << 22 | surf >> 10, ref[16 * 64], y;
+
+    fill_bytes(d, surf, sizeof(ref), 9);
+    memcpy(ref, d->vram + surf, sizeof(ref));
+    r300_rig_wr(d, A_DP_GUI_MASTER_CNTL,
+                R_DP_GUI_MASTER_CNTL_SRC_PITCH_OFFSET_CNTL_MASK |
+                R_DP_GUI_MASTER_CNTL_DST_PITCH_OFFSET_CNTL_MASK |
+                R300_GMC_BRUSH_NONE << 4 | R300_GMC_DST_32BPP << 8 |
+                (uint32_t)R300_ROP3_S << 16 | 2u << 24 |
+                R_DP_GUI_MASTER_CNTL_WR_MSK_DIS_MASK);
+    r300_rig_wr(d, A_SRC_PITCH_OFFSET, po);
+    r300_rig_wr(d, A_DST_PITCH_OFFSET, po);
+    /* rows 0..9 down to 3..12: overlapping, as a console scroll */
+    r300_rig_wr(d, A_SRC_Y_X, 0);
+    r300_rig_wr(d, A_DST_Y_X, 3u << 16);
+    r300_rig_wr(d, A_DST_HEIGHT_WIDTH, 10u << 16 | 64);
+    for (y = 0; y < 10; y++) {
+        g_assert_cmpint(memcmp(d->vram + surf + (y + 3) * pitch,
+                               (uint8_t *)ref + y * pitch, pitch), ==, 0);
+    }
+    /* S xor D (0x66) through a write mask of the low byte */
+    memcpy(d->vram + surf, ref, sizeof(ref));
+    r300_rig_wr(d, A_DP_WRITE_MASK, 0x000000FF);
+    r300_rig_wr(d, A_DP_GUI_MASTER_CNTL,
+                R_DP_GUI_MASTER_CNTL_SRC_PITCH_OFFSET_CNTL_MASK |
+                R_DP_GUI_MASTER_CNTL_DST_PITCH_OFFSET_CNTL_MASK |
+                R300_GMC_BRUSH_NONE << 4 | R300_GMC_DST_32BPP << 8 |
+                0x66u << 16 | 2u << 24);
+    r300_rig_wr(d, A_SRC_Y_X, 0);
+    r300_rig_wr(d, A_DST_Y_X, 8u << 16);
+    r300_rig_wr(d, A_DST_HEIGHT_WIDTH, 1u << 16 | 2);
+    {
+        uint32_t got[2], s0 = ref[0], s1 = ref[1], d0 = ref[8 * 64],
+                 d1 = ref[8 * 64 + 1];
+        memcpy(got, d->vram + surf + 8 * pitch, 8);
+        g_assert_cmphex(got[0], ==, (d0 & ~0xFFu) | ((s0 ^ d0) & 0xFF));
+        g_assert_cmphex(got[1], ==, (d1 & ~0xFFu) | ((s1 ^ d1) & 0xFF));
+    }
+    r300_rig_free(d);
+}
+
+/* r200_copy_dma, and a copy running off the end of VRAM */
+static void test_gui_dma(void)
+{
+    R300Rig *d = r300_rig_new(1, VRAM_SIZE, 12);
+    uint32_t pk[6];
+    unsigned e = errs();
+
+    r300_rig_ring_init(d);
+    fill_bytes(d, 0x500000, 3 * 65536 + 4096, 3);
+    pk[0] = R300_PACKET0(A_WAIT_UNTIL, 0);
+    pk[1] = 1u << 16;
+    pk[2] = R300_PACKET0(A_DMA_GUI_SRC_ADDR, 2);
+    pk[3] = 0x500000;
+    pk[4] = 0x600000;
+    pk[5] = (3 * 65536 + 4096) | 1u << 31 | 1u << 30;
+    r300_rig_ring_run(d, pk, 6);
+    g_assert_cmpint(memcmp(d->vram + 0x500000, d->vram + 0x600000,
+                           3 * 65536 + 4096), ==, 0);
+    g_assert_cmpuint(errs(), ==, e);
+    pk[4] = VRAM_SIZE - 4096;
+    pk[5] = 8192;
+    r300_rig_ring_run(d, pk, 6);
+    g_assert_cmpuint(errs(), ==, e + 1);
+    r300_rig_free(d);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -306,5 +460,9 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/host/vblank", test_vblank);
     g_test_add_func("/r300/host/page-flip", test_page_flip);
     g_test_add_func("/r300/host/dac-ddc-palette", test_dac_ddc_palette);
+    g_test_add_func("/r300/host/copy-blit", test_copy_blit);
+    g_test_add_func("/r300/host/solid-fill", test_solid_fill);
+    g_test_add_func("/r300/host/register-blit", test_register_blit);
+    g_test_add_func("/r300/host/gui-dma", test_gui_dma);
     return g_test_run();
 }

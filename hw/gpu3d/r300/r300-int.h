@@ -10,6 +10,7 @@
  *   us.c    the fragment shader                    (us.h)
  *   tx.c    the texture units                      (tx.h)
  *   crtc.c  the CRTC scanout
+ *   2d.c    the 2D engine (blits, fills, ROP3) and the GUI DMA
  *   pll.c   the PLL register file (CLOCK_CNTL_INDEX/DATA), the pixel clock
  *   r300.c  core life cycle, interrupts, the draw-state snapshot
  *
@@ -205,6 +206,19 @@ void r300_crtc_reset(R300Core *c);
 /* display registers: true if handled (the value read in *val) */
 bool r300_crtc_write(R300Core *c, uint32_t offset, uint32_t val);
 bool r300_crtc_read(R300Core *c, uint32_t offset, uint32_t *val);
+
+/* ---- 2d.c ---- */
+
+typedef struct R300Blit {
+    uint32_t gmc;               /* DP_GUI_MASTER_CNTL */
+    uint32_t src_po, dst_po;    /* SRC/DST_PITCH_OFFSET */
+    uint32_t sx, sy, dx, dy, w, h;
+    uint32_t fg;                /* solid brush colour */
+} R300Blit;
+
+void r300_2d_run(R300Core *c, const R300Blit *b);
+void r300_2d_packet(R300Core *c, uint32_t op, const uint32_t *d, uint32_t n);
+bool r300_2d_write(R300Core *c, uint32_t offset, uint32_t val);
 
 /* ---- pll.c ---- */
 

@@ -422,7 +422,7 @@ static void write_host(R300Core *c, uint32_t offset, uint32_t val)
     default:
         break;
     }
-    if (r300_crtc_write(c, offset, val)) {
+    if (r300_crtc_write(c, offset, val) || r300_2d_write(c, offset, val)) {
         return;
     }
     if (offset >= A_SCRATCH_REG0 && offset < R300_SCRATCH_REG(R300_NUM_SCRATCH)) {
