@@ -199,9 +199,19 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
     bitbang_i2c_init(&s->ddc_bitbang, s->ddc_bus);
     {
         I2CSlave *ddc = I2C_SLAVE(qdev_new(TYPE_I2CDDC));
-        /* 1024x768 preferred: a 60 Hz mode well inside the CRTC's range */
-        qdev_prop_set_uint32(DEVICE(ddc), "xres", 1024);
-        qdev_prop_set_uint32(DEVICE(ddc), "yres", 768);
+        I2CDDCState *dd = I2CDDC(ddc);
+        /*
+         * 1024x768 at 60 Hz preferred, modes up to 1600x1200: inside the
+         * 350 MHz pixel clock of radeon's generic clock info. i2c-ddc makes
+         * its EDID at instance init, before properties, so make it again.
+         */
+        dd->edid_info.prefx = 1024;
+        dd->edid_info.prefy = 768;
+        dd->edid_info.maxx = 1600;
+        dd->edid_info.maxy = 1200;
+        dd->edid_info.refresh_rate = 60000;
+        qemu_edid_generate(dd->edid_blob, sizeof(dd->edid_blob),
+                           &dd->edid_info);
         i2c_slave_set_address(ddc, 0x50);
         qdev_realize_and_unref(DEVICE(ddc), BUS(s->ddc_bus), &error_abort);
     }
