@@ -136,7 +136,7 @@ fi
 
 dmesg >/tmp/dmesg2
 if grep -q 'Oops\|WARNING:\|BUG:\|GPU lockup\|Call Trace' /tmp/dmesg2; then
-    grep -B2 -A20 'Oops\|WARNING:\|BUG:\|GPU lockup' /tmp/dmesg2 | sed "s/^/$P: dmesg: /" | head -60
+    grep -B8 -A14 'Oops\|WARNING:\|BUG:\|GPU lockup\|Call Trace' /tmp/dmesg2 | sed "s/^/$P: dmesg: /" | head -60
     result clean-dmesg FAIL
 else
     result clean-dmesg PASS

@@ -118,10 +118,6 @@ trap 'rm -rf "$WORK"' EXIT
 ROOT=$WORK/root
 mkdir -p "$ROOT" "$WORK/kernel" "$WORK/fw"
 
-dpkg-deb -x "$(deb_of "$KPKG")" "$WORK/kernel"
-KVER=${KPKG#linux-image-}
-cp "$WORK/kernel/boot/vmlinuz-$KVER" "$WORK/vmlinuz"
-
 # every package apt fetched for the user-space set (the closure)
 for p in $(papt_get install -s -y "${USER_PKGS[@]}" 2>/dev/null |
            awk '/^Inst / { print $2 }'); do
@@ -131,12 +127,21 @@ for p in $(papt_get install -s -y "${USER_PKGS[@]}" 2>/dev/null |
 done
 rm -rf "$ROOT"/usr/share/{doc,man,locale,lintian,info,bug}
 
+# the kernel and radeon's modules, unpacked once per kernel version (the
+# package is large): $KCACHE/{vmlinuz,lib/modules/...}
+KVER=${KPKG#linux-image-}
+KCACHE=$GPU3D_CACHE/linux-kernel-$KVER-$(candidate "$KPKG" | tr ':~' '__')
+if [ ! -f "$KCACHE/vmlinuz" ]; then
+  rm -rf "$KCACHE.tmp"
+  mkdir -p "$KCACHE.tmp"
+  dpkg-deb -x "$(deb_of "$KPKG")" "$WORK/kernel"
+  cp "$WORK/kernel/boot/vmlinuz-$KVER" "$KCACHE.tmp/vmlinuz"
+  MODSRC=$WORK/kernel/lib/modules/$KVER
+  MODDST=$KCACHE.tmp/lib/modules/$KVER; mkdir -p "$MODDST"
 # radeon.ko and the modules it depends on, transitively. The package has no
 # modules.dep (depmod makes it at install time): write one from each
 # module's .modinfo "depends=" field, deepest dependency last, the order
 # modprobe loads from the end of the list.
-MODSRC=$WORK/kernel/lib/modules/$KVER
-MODDST=$ROOT/lib/modules/$KVER; mkdir -p "$MODDST"
 python3 - "$MODSRC" "$MODDST" radeon <<'PY'
 import os, shutil, subprocess, sys
 src, dst, top = sys.argv[1:4]
@@ -183,6 +188,11 @@ PY
 for f in modules.order modules.builtin; do
   [ ! -f "$MODSRC/$f" ] || cp "$MODSRC/$f" "$MODDST/$f"
 done
+  rm -rf "$WORK/kernel"
+  mv "$KCACHE.tmp" "$KCACHE"
+fi
+cp "$KCACHE/vmlinuz" "$WORK/vmlinuz"
+cp -a "$KCACHE/lib" "$ROOT/"
 
 if [ $firmware = 1 ]; then
   dpkg-deb -x "$(deb_of firmware-amd-graphics)" "$WORK/fw"

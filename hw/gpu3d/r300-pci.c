@@ -22,8 +22,7 @@
 #include "hw/qdev-properties.h"
 #include "qom/object.h"
 #include "qemu/timer.h"
-#include "hw/i2c/bitbang_i2c.h"
-#include "hw/display/i2c-ddc.h"
+#include "hw/display/edid.h"
 #include "gpu3d-worker.h"
 #include "r300/r300.h"
 #include "gpu3d/r300-regs.h"
@@ -44,14 +43,8 @@ struct R300State {
     uint32_t vram_size;         /* property */
     uint32_t render_threads;    /* property; 0 = host CPUs */
 
-    /*
-     * DDC: QEMU's bit-banged I2C and i2c-ddc EDID (as hw/display/ati.c) on
-     * GPIO_VGA_DDC. They live here, not in the QEMU-free core, to reuse
-     * QEMU's EDID generator and I2C models; the core calls back through
-     * cfg.ddc with the worker's lock held (only this device touches them).
-     */
-    I2CBus *ddc_bus;
-    bitbang_i2c_interface ddc_bitbang;
+    /* the monitor's EDID, from QEMU's generator; the core answers DDC */
+    uint8_t edid[R300_EDID_SIZE];
 
     /* vblank: a timer at the mode's refresh; the core is reached through
      * the worker's queue (R300_VBLANK_EVENT), never by waiting for it */
@@ -83,17 +76,6 @@ static void r300_glue_reg_write(void *core, uint32_t offset, uint64_t val,
 static int64_t r300_now_ns(void *opaque)
 {
     return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-}
-
-static bool r300_ddc(void *opaque, unsigned port, bool scl, bool sda)
-{
-    R300State *s = opaque;
-
-    if (port != R300_DDC_VGA) {
-        return sda;             /* no monitor on DVI-I: the lines float */
-    }
-    bitbang_i2c_set(&s->ddc_bitbang, BITBANG_I2C_SCL, scl);
-    return bitbang_i2c_set(&s->ddc_bitbang, BITBANG_I2C_SDA, sda);
 }
 
 static void r300_vblank_tick(void *opaque)
@@ -194,29 +176,18 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
     cfg.now_ns = r300_now_ns;
     cfg.opaque = &s->worker;
 
-    /* a monitor with an EDID on the VGA connector's DDC pins */
-    s->ddc_bus = i2c_init_bus(DEVICE(s), "r300-3d.ddc");
-    bitbang_i2c_init(&s->ddc_bitbang, s->ddc_bus);
     {
-        I2CSlave *ddc = I2C_SLAVE(qdev_new(TYPE_I2CDDC));
-        I2CDDCState *dd = I2CDDC(ddc);
         /*
-         * 1024x768 at 60 Hz preferred, modes up to 1600x1200: inside the
-         * 350 MHz pixel clock of radeon's generic clock info. i2c-ddc makes
-         * its EDID at instance init, before properties, so make it again.
+         * the monitor: 1024x768 at 60 Hz preferred, modes up to 1600x1200,
+         * inside the 350 MHz pixel clock of radeon's generic clock info
          */
-        dd->edid_info.prefx = 1024;
-        dd->edid_info.prefy = 768;
-        dd->edid_info.maxx = 1600;
-        dd->edid_info.maxy = 1200;
-        dd->edid_info.refresh_rate = 60000;
-        qemu_edid_generate(dd->edid_blob, sizeof(dd->edid_blob),
-                           &dd->edid_info);
-        i2c_slave_set_address(ddc, 0x50);
-        qdev_realize_and_unref(DEVICE(ddc), BUS(s->ddc_bus), &error_abort);
+        qemu_edid_info info = {
+            .prefx = 1024, .prefy = 768, .maxx = 1600, .maxy = 1200,
+            .refresh_rate = 60000,
+        };
+        qemu_edid_generate(s->edid, sizeof(s->edid), &info);
     }
-    cfg.ddc = r300_ddc;
-    cfg.ddc_opaque = s;
+    cfg.edid = s->edid;
     cfg.vga_monitor = true;
 
     s->core = r300_core_new(&cfg);

@@ -103,8 +103,8 @@ static void ddc_write(R300Core *c, uint32_t offset, uint32_t val)
     bool scl = !(val & R300_GPIO_EN_1) || (val & R300_GPIO_A_1);
     bool sda = !(val & R300_GPIO_EN_0) || (val & R300_GPIO_A_0);
 
-    if (c->cfg.ddc) {
-        sda = c->cfg.ddc(c->cfg.ddc_opaque, port, scl, sda);
+    if (port == R300_DDC_VGA) {
+        sda = r300_ddc_step(c, scl, sda);
     }
     val &= ~(R300_GPIO_Y_0 | R300_GPIO_Y_1);
     R300_REG(c, offset) = val | (scl ? R300_GPIO_Y_1 : 0) |
@@ -243,6 +243,7 @@ void r300_crtc_reset(R300Core *c)
         uint32_t v = i << 2 | i >> 6;
         c->crtc.palette[i] = v << 20 | v << 10 | v;
     }
+    r300_ddc_reset(&c->ddc);
     /* nothing drives the DDC pins: both float high */
     for (i = 0; i < R300_DDC_PORTS; i++) {
         R300_REG(c, A_GPIO_VGA_DDC + 4 * i) = R300_GPIO_Y_0 | R300_GPIO_Y_1;

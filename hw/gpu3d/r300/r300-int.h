@@ -10,6 +10,7 @@
  *   us.c    the fragment shader                    (us.h)
  *   tx.c    the texture units                      (tx.h)
  *   crtc.c  the CRTC scanout
+ *   ddc.c   the monitor's EDID on the VGA DDC pins (I2C)
  *   2d.c    the 2D engine (blits, fills, ROP3) and the GUI DMA
  *   pll.c   the PLL register file (CLOCK_CNTL_INDEX/DATA), the pixel clock
  *   r300.c  core life cycle, interrupts, the draw-state snapshot
@@ -220,6 +221,22 @@ void r300_2d_run(R300Core *c, const R300Blit *b);
 void r300_2d_packet(R300Core *c, uint32_t op, const uint32_t *d, uint32_t n);
 bool r300_2d_write(R300Core *c, uint32_t offset, uint32_t val);
 
+/* ---- ddc.c ---- */
+
+typedef struct R300Ddc {
+    int state;
+    bool scl, sda;              /* the levels the chip drove last */
+    bool out;                   /* the monitor's SDA: false pulls low */
+    bool first;                 /* next byte received is the address */
+    bool reading, master_ack;
+    uint8_t shift, ptr;
+    unsigned bits;
+} R300Ddc;
+
+void r300_ddc_reset(R300Ddc *d);
+/* the chip drives (scl, sda); returns SDA on the bus */
+bool r300_ddc_step(R300Core *c, bool scl, bool sda);
+
 /* ---- pll.c ---- */
 
 void r300_pll_reset(R300Core *c);
@@ -238,6 +255,7 @@ struct R300Core {
     uint32_t regs[R300_NUM_REGS];
     uint32_t pll[R300_PLL_COUNT];   /* pll.c */
     R300Crtc crtc;
+    R300Ddc ddc;
 
     /* VAP: PVS vector memory and its upload pointer */
     uint32_t pvs_vmem[R300_PVS_VECTOR_OCTWORDS][4];

@@ -15,6 +15,8 @@
 
 typedef struct R300Core R300Core;
 
+#define R300_EDID_SIZE 128
+
 typedef struct R300CoreConfig {
     /*
      * VRAM (BAR0), chip offsets 0 .. vram_size - 1. The memory controller
@@ -31,12 +33,10 @@ typedef struct R300CoreConfig {
     int64_t (*now_ns)(void *opaque);
     void *opaque;
     /*
-     * The DDC bus on GPIO port `port` (R300_DDC_VGA ...): the pins' levels
-     * as the chip drives them; returns the SDA level on the bus (a device
-     * may pull it low). NULL: nothing is attached.
+     * The EDID of the monitor on the VGA connector (R300_EDID_SIZE bytes),
+     * read over I2C on GPIO_VGA_DDC; NULL: no monitor answers there.
      */
-    bool (*ddc)(void *ddc_opaque, unsigned port, bool scl, bool sda);
-    void *ddc_opaque;
+    const uint8_t *edid;
     bool vga_monitor;           /* a monitor loads the primary DAC */
 } R300CoreConfig;
 
