@@ -134,13 +134,7 @@ def main():
     except Exception as e:              # report, then clean up
         print("linux-test: %s" % e, file=sys.stderr)
     finally:
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        if os.path.exists(serial):
-            with open(serial, errors="replace") as s:
-                log = s.read()
+        log = run_guest.stop_and_read(proc, serial) or log
     elapsed = time.time() - start
     if a.log:
         with open(a.log, "w") as s:
