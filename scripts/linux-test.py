@@ -128,7 +128,9 @@ def main():
             if proc.poll() is not None:
                 break
             time.sleep(0.1)
-        if proc.poll() is None:
+        try:
+            proc.wait(timeout=5)        # the guest powers off by itself
+        except subprocess.TimeoutExpired:
             run_guest.qmp(f, "quit")
         sock.close()
     except Exception as e:              # report, then clean up
