@@ -207,9 +207,14 @@ static void test_vblank(void)
                    R_CRTC_STATUS_VBLANK_CUR_MASK);
     /* masked: counted, no interrupt */
     r300_rig_wr(d, A_GEN_INT_CNTL, 0);
+    d->now_ns = 1000000 + period;
     r300_crtc_vblank(d->core, d->now_ns);
     g_assert_cmpuint(r300_rig_rd(d, A_CRTC_CRNT_FRAME), ==, 2);
     g_assert_false(r300_irq_level(d->core));
+    /* called three frames late: the counter still counts each frame */
+    d->now_ns += 3 * period;
+    r300_crtc_vblank(d->core, d->now_ns);
+    g_assert_cmpuint(r300_rig_rd(d, A_CRTC_CRNT_FRAME), ==, 5);
     r300_rig_free(d);
 }
 

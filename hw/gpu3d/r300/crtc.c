@@ -61,11 +61,22 @@ uint64_t r300_crtc_frame_ns(R300Core *c)
 uint64_t r300_crtc_vblank(R300Core *c, int64_t now_ns)
 {
     R300Crtc *k = &c->crtc;
+    uint64_t period = r300_crtc_frame_ns(c), frames = 1;
 
     if (!crtc_running(c)) {
+        k->vblank_ns = 0;
         return 0;
     }
-    k->frame++;
+    /*
+     * A late call (the host was busy) still counts every frame that
+     * passed, as the real counter would: drm_vblank reads CRTC_CRNT_FRAME
+     * to account for interrupts it did not get.
+     */
+    if (k->vblank_ns && now_ns > k->vblank_ns) {
+        frames = MAX((now_ns - k->vblank_ns + period / 2) / period, 1);
+        frames = MIN(frames, 1000);
+    }
+    k->frame += frames;
     k->vblank_ns = now_ns;
     if (k->flip_pending && !k->flip_locked) {
         /* the double-buffered offset is taken in the vertical blank */
