@@ -151,6 +151,10 @@ G3D_REG32(CRTC_OFFSET_CNTL, 0x0228)
 G3D_REG32(CRTC_PITCH, 0x022C)
     G3D_FIELD(CRTC_PITCH, PITCH, 0, 11)            /* in units of 8 pixels */
 G3D_REG32(DISPLAY_BASE_ADDR, 0x023C)    /* MC address CRTC_OFFSET adds to */
+/* the hardware cursor: 64x64 ARGB8888 (CRTC_GEN_CNTL CUR_EN, CUR_MODE 2),
+ * 256-byte rows at DISPLAY_BASE_ADDR + CUR_OFFSET; POSN x 29:16, y 13:0,
+ * OFF the pixels clipped at the left and top (Linux radeon_cursor.c) */
+#define R300_CURSOR_SIZE            64
 G3D_REG32(CUR_OFFSET, 0x0260)
 G3D_REG32(CUR_HORZ_VERT_POSN, 0x0264)
 G3D_REG32(CUR_HORZ_VERT_OFF, 0x0268)

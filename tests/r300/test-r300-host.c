@@ -302,6 +302,57 @@ static void test_dac_ddc_palette(void)
     r300_rig_free(d);
 }
 
+/* the hardware cursor blended over a 32 bpp picture (radeon_cursor.c) */
+static void test_cursor(void)
+{
+    R300Rig *d = r300_rig_new(1, VRAM_SIZE, 12);
+    const uint32_t cur = 0x300000;
+    static uint32_t out[640 * 480];
+    G3DScanout so;
+    uint32_t i, px;
+
+    mode_640x480(d);
+    /* screen: mid grey; cursor: opaque red except a half-transparent
+     * blue column 1 and transparent from column 8 */
+    for (i = 0; i < 640 * 480; i++) {
+        memcpy(d->vram + 4 * i, &(uint32_t){ 0x00808080 }, 4);
+    }
+    for (i = 0; i < 64 * 64; i++) {
+        px = i % 64 == 1 ? 0x800000FF : i % 64 < 8 ? 0xFFFF0000 : 0;
+        memcpy(d->vram + cur + 4 * i, &px, 4);
+    }
+    r300_rig_wr(d, A_CUR_OFFSET, cur);
+    r300_rig_wr(d, A_CUR_HORZ_VERT_POSN, 100u << 16 | 50);
+    r300_rig_wr(d, A_CRTC_GEN_CNTL, r300_rig_rd(d, A_CRTC_GEN_CNTL) |
+                R_CRTC_GEN_CNTL_CUR_EN_MASK | 2u << 20);
+    g_assert_true(r300_scanout(d->core, 0, &so));
+    g_assert_true(g3d_scanout_copy(&so, r300_vram_mem(d->core), out, 640,
+                                   "test"));
+    g_assert_cmphex(out[50 * 640 + 100], ==, 0xFFFF0000);
+    g_assert_cmphex(out[113 * 640 + 107], ==, 0xFFFF0000);     /* row 63 */
+    g_assert_cmphex(out[50 * 640 + 101], ==, 0xFF4040C0);      /* 50% blue */
+    g_assert_cmphex(out[50 * 640 + 108], ==, 0xFF808080);      /* clear */
+    g_assert_cmphex(out[49 * 640 + 100], ==, 0xFF808080);
+    g_assert_cmphex(out[114 * 640 + 100], ==, 0xFF808080);
+    g_assert_cmphex(out[50 * 640 + 99], ==, 0xFF808080);
+
+    /* clipped at the left edge: 3 columns hidden (HORZ_VERT_OFF) */
+    r300_rig_wr(d, A_CUR_HORZ_VERT_POSN, 0u << 16 | 50);
+    r300_rig_wr(d, A_CUR_HORZ_VERT_OFF, 3u << 16);
+    g_assert_true(r300_scanout(d->core, 0, &so));
+    g_assert_true(g3d_scanout_copy(&so, r300_vram_mem(d->core), out, 640,
+                                   "test"));
+    g_assert_cmphex(out[50 * 640 + 4], ==, 0xFFFF0000);        /* column 7 */
+    g_assert_cmphex(out[50 * 640 + 5], ==, 0xFF808080);        /* column 8 */
+
+    /* off: the plain picture */
+    r300_rig_wr(d, A_CRTC_GEN_CNTL, r300_rig_rd(d, A_CRTC_GEN_CNTL) &
+                ~R_CRTC_GEN_CNTL_CUR_EN_MASK);
+    g_assert_true(r300_scanout(d->core, 0, &so));
+    g_assert_null(so.convert);
+    r300_rig_free(d);
+}
+
 /* ---- 2D engine and GUI DMA ------------------------------------------- */
 
 #define GMC_COPY    (R_DP_GUI_MASTER_CNTL_SRC_PITCH_OFFSET_CNTL_MASK | \
@@ -465,6 +516,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/host/vblank", test_vblank);
     g_test_add_func("/r300/host/page-flip", test_page_flip);
     g_test_add_func("/r300/host/dac-ddc-palette", test_dac_ddc_palette);
+    g_test_add_func("/r300/host/cursor", test_cursor);
     g_test_add_func("/r300/host/copy-blit", test_copy_blit);
     g_test_add_func("/r300/host/solid-fill", test_solid_fill);
     g_test_add_func("/r300/host/register-blit", test_register_blit);

@@ -274,6 +274,71 @@ static void convert_8bpp(const G3DScanout *so, const uint8_t *src,
     }
 }
 
+/* 32 bpp with the hardware cursor blended over it (alpha, not premultiplied) */
+static void convert_cursor(const G3DScanout *so, const uint8_t *src,
+                           uint32_t *dst, int row)
+{
+    const R300Crtc *k = so->convert_opaque;
+    int32_t v = row - k->cursor_y;
+    uint32_t x, u;
+
+    for (x = 0; x < so->width; x++) {
+        const uint8_t *b = src + 4 * x;
+        dst[x] = 0xFF000000u | b[2] << 16 | b[1] << 8 | b[0];
+    }
+    if (v < 0 || v >= (int32_t)k->cursor_rows) {
+        return;
+    }
+    for (u = k->cursor_x0; u < R300_CURSOR_SIZE; u++) {
+        int32_t sx = k->cursor_x + (int32_t)u;
+        uint32_t p = k->cursor[v * R300_CURSOR_SIZE + u], a = p >> 24, d, o;
+        unsigned ch;
+
+        if (sx < 0 || sx >= (int32_t)so->width || !a) {
+            continue;
+        }
+        d = dst[sx];
+        o = 0xFF000000u;
+        for (ch = 0; ch < 24; ch += 8) {
+            uint32_t cc = (p >> ch) & 0xFF, dc = (d >> ch) & 0xFF;
+            o |= ((cc * a + dc * (255 - a) + 127) / 255) << ch;
+        }
+        dst[sx] = o;
+    }
+}
+
+/* copy the cursor image for the scanout; false if it is off or unreachable */
+static bool cursor_load(R300Core *c)
+{
+    R300Crtc *k = &c->crtc;
+    uint32_t posn = R300_REG(c, A_CUR_HORZ_VERT_POSN);
+    uint32_t off = R300_REG(c, A_CUR_HORZ_VERT_OFF);
+    uint64_t mc = (uint64_t)R300_REG(c, A_DISPLAY_BASE_ADDR) +
+                  (R300_REG(c, A_CUR_OFFSET) & 0x7FFFFFFu);
+    uint32_t xoff = MIN((off >> 16) & 0x3F, R300_CURSOR_SIZE - 1);
+    uint32_t yoff = MIN(off & 0x3F, R300_CURSOR_SIZE - 1);
+    unsigned i;
+
+    if (!(R300_REG(c, A_CRTC_GEN_CNTL) & R_CRTC_GEN_CNTL_CUR_EN_MASK)) {
+        return false;
+    }
+    /* the image starts yoff rows in: CUR_OFFSET already points there */
+    k->cursor_rows = R300_CURSOR_SIZE - yoff;
+    if (!g3d_mem_read(&c->gpu, mc, k->cursor, 4ull * R300_CURSOR_SIZE *
+                      k->cursor_rows)) {
+        g3d_guest_error("r300: cursor at MC 0x%08" G_GINT64_MODIFIER "x is "
+                        "outside memory", mc);
+        return false;
+    }
+    for (i = 0; i < R300_CURSOR_SIZE * k->cursor_rows; i++) {
+        k->cursor[i] = GUINT32_FROM_LE(k->cursor[i]);
+    }
+    k->cursor_x0 = xoff;
+    k->cursor_x = (int32_t)((posn >> 16) & 0x3FFF) - (int32_t)xoff;
+    k->cursor_y = posn & 0x3FFF;
+    return true;
+}
+
 bool r300_crtc_scanout(R300Core *c, G3DScanout *so)
 {
     uint32_t gen = R300_REG(c, A_CRTC_GEN_CNTL);
@@ -306,6 +371,11 @@ bool r300_crtc_scanout(R300Core *c, G3DScanout *so)
     case R300_CRTC_PIX_WIDTH_32BPP:
         so->format = G3D_FMT_XRGB8888;
         bpp = 4;
+        if (cursor_load(c)) {
+            so->format = G3D_FMT_INVALID;
+            so->convert = convert_cursor;
+            so->convert_opaque = &c->crtc;
+        }
         break;
     default:
         g3d_unimp("r300: CRTC pixel width %u not modelled",

@@ -200,6 +200,10 @@ typedef struct R300Crtc {
     uint32_t frame;             /* CRTC_CRNT_FRAME */
     int64_t vblank_ns;          /* when the last vblank began */
     uint32_t palette[256];      /* 10:10:10 */
+    /* the cursor as the last scanout saw it (r300_crtc_scanout) */
+    uint32_t cursor[R300_CURSOR_SIZE * R300_CURSOR_SIZE];
+    int32_t cursor_x, cursor_y; /* screen position of image pixel (0, 0) */
+    uint32_t cursor_x0, cursor_rows; /* first column and rows shown */
 } R300Crtc;
 
 bool r300_crtc_scanout(R300Core *c, G3DScanout *out);
