@@ -9,7 +9,9 @@
  *         PCI GART and CRTC registers at their real Radeon offsets
  *
  * The engine core (hw/gpu3d/r300/) runs on the shared worker thread
- * (gpu3d-worker.c); this file is PCI, BARs, properties and console wiring.
+ * (gpu3d-worker.c); this file is PCI, BARs, properties and console wiring,
+ * the monitor's EDID (QEMU's generator; the core answers the DDC reads) and
+ * the vblank timer.
  * docs/r300-3d.md says what is modelled.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
