@@ -99,6 +99,25 @@ if ! skipped vbltest; then
     fi
 fi
 
+if ! skipped flip; then
+    # modetest's vsynced page flipping (drmModePageFlip -> r100_page_flip,
+    # completed by the vblank interrupt); it stops on input, so feed it a
+    # pipe that stays quiet
+    conn=$(grep -E '[[:space:]]connected[[:space:]]+VGA-1' /tmp/modetest | awk '{ print $1 }')
+    sleep 12 | timeout 10 modetest -M radeon -s "${conn:-0}:1024x768" -v >/tmp/flip 2>&1
+    sed "s/^/$P: flip: /" /tmp/flip | head -12
+    sed -n 's/.*freq: *\([0-9.]*\)Hz.*/\1/p' /tmp/flip | sed 1d | sort -n >/tmp/fhz
+    n=$(wc -l </tmp/fhz)
+    fhz=""
+    [ "$n" -gt 0 ] && fhz=$(sed -n "$(( (n + 1) / 2 ))p" /tmp/fhz)
+    if [ -n "$fhz" ] && [ -n "$hz_want" ] &&
+       awk -v a="$fhz" -v b="$hz_want" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.05 * b) }'; then
+        result page-flip PASS "${fhz} flips/s"
+    else
+        result page-flip FAIL "${fhz:-no} flips/s"
+    fi
+fi
+
 if ! skipped fbcon; then
     # text on the console the framebuffer shows (tty1), then the guest's own
     # view of its first character row as '#' (lit) and '.' pixels, for the

@@ -32,12 +32,12 @@ _spec.loader.exec_module(run_guest)
 
 TEXT = "GPU3D FBCON 0123"
 REQUIRED = ["bind", "ring-test", "ib-test", "vga-connected", "vblank",
-            "rmmod", "reload", "reload-ring-test", "clean-dmesg",
+            "page-flip", "rmmod", "reload", "reload-ring-test", "clean-dmesg",
             "fbcon-screendump"]
 # radeon.gartsize=64: 63 one-MiB test buffers rather than 511, which would
 # not fit the guest's RAM
 MOVES_APPEND = "radeon.test=1 radeon.gartsize=64 " \
-               "gpu3d.skip=modetest,vbltest,fbcon,reload"
+               "gpu3d.skip=modetest,vbltest,flip,fbcon,reload"
 MOVES_REQUIRED = ["bind", "ring-test", "ib-test", "buffer-moves",
                   "clean-dmesg"]
 P = "gpu3d-linux: "
