@@ -64,6 +64,20 @@ case " $opts " in
         fi ;;
 esac
 
+# the highest of the "freq: N Hz" samples in $1 after the first (which
+# includes the start). The tools count one event per request they renew
+# after each vblank, so a guest whose vCPU the host starves misses vblanks
+# and undercounts (seconds of 26-55 Hz were seen on a busy host); a second
+# in which it kept up shows the device's rate, too slow or too fast alike.
+best_hz() {
+    sed -n 's/.*freq: *\([0-9.]*\)Hz.*/\1/p' "$1" | sed 1d | sort -n | tail -1
+}
+# $1 within 5% of $2
+near() {
+    [ -n "$1" ] && [ -n "$2" ] &&
+        awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.05 * b) }'
+}
+
 hz_want=""
 if ! skipped modetest; then
     modetest -M radeon -c >/tmp/modetest 2>&1
@@ -84,15 +98,8 @@ fi
 if ! skipped vbltest; then
     timeout 15 vbltest -M radeon >/tmp/vbl 2>&1
     sed "s/^/$P: vbltest: /" /tmp/vbl | head -20
-    # the median of the one-second samples after the first (which includes
-    # the start): one sample can be low while the host is busy
-    sed -n 's/.*freq: *\([0-9.]*\)Hz.*/\1/p' /tmp/vbl | sed 1d | sort -n >/tmp/hz
-    n=$(wc -l </tmp/hz)
-    hz=""
-    [ "$n" -gt 0 ] && hz=$(sed -n "$(( (n + 1) / 2 ))p" /tmp/hz)
-    # within 5% of the mode's refresh rate
-    if [ -n "$hz" ] && [ -n "$hz_want" ] &&
-       awk -v a="$hz" -v b="$hz_want" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.05 * b) }'; then
+    hz=$(best_hz /tmp/vbl)
+    if near "$hz" "$hz_want"; then
         result vblank PASS "${hz}Hz (mode ${hz_want}Hz)"
     else
         result vblank FAIL "${hz:-no}Hz (mode ${hz_want:-?}Hz)"
@@ -106,12 +113,8 @@ if ! skipped flip; then
     conn=$(grep -E '[[:space:]]connected[[:space:]]+VGA-1' /tmp/modetest | awk '{ print $1 }')
     sleep 12 | timeout 10 modetest -M radeon -s "${conn:-0}:1024x768" -v >/tmp/flip 2>&1
     sed "s/^/$P: flip: /" /tmp/flip | head -12
-    sed -n 's/.*freq: *\([0-9.]*\)Hz.*/\1/p' /tmp/flip | sed 1d | sort -n >/tmp/fhz
-    n=$(wc -l </tmp/fhz)
-    fhz=""
-    [ "$n" -gt 0 ] && fhz=$(sed -n "$(( (n + 1) / 2 ))p" /tmp/fhz)
-    if [ -n "$fhz" ] && [ -n "$hz_want" ] &&
-       awk -v a="$fhz" -v b="$hz_want" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.05 * b) }'; then
+    fhz=$(best_hz /tmp/flip)
+    if near "$fhz" "$hz_want"; then
         result page-flip PASS "${fhz} flips/s"
     else
         result page-flip FAIL "${fhz:-no} flips/s"
