@@ -19,6 +19,7 @@ Exit status 0 when every required check passed."""
 import argparse
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -152,6 +153,7 @@ def main():
     if not a.moves:
         err = check_glyphs(log, shot) if shot_taken else "no screendump"
         results["fbcon-screendump"] = "PASS" if err is None else "FAIL " + err
+    shutil.rmtree(tmp, ignore_errors=True)
     ok = done
     what = "%s%s" % (a.machine, " moves" if a.moves else "")
     for name in required + [n for n in results if n not in required]:
