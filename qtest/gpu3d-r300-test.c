@@ -87,13 +87,27 @@ static void test_identity(void)
 
     g_assert_cmphex(qpci_config_readw(d->dev, PCI_VENDOR_ID), ==, 0x1002);
     g_assert_cmphex(qpci_config_readw(d->dev, PCI_DEVICE_ID), ==, 0x4E44);
-    g_assert_cmphex(qpci_config_readw(d->dev, PCI_CLASS_DEVICE), ==, 0x0380);
+    /* a VGA-compatible display controller, as the real card */
+    g_assert_cmphex(qpci_config_readw(d->dev, PCI_CLASS_DEVICE), ==, 0x0300);
     g_assert_cmpuint(d->bar_size[VRAM], ==, R300_VRAM_SIZE_DEFAULT);
     g_assert_cmpuint(d->bar_size[MMIO], ==, R300_MMIO_SIZE);
-    g_assert_true(qpci_config_readl(d->dev, PCI_BASE_ADDRESS_0) &
-                  PCI_BASE_ADDRESS_MEM_TYPE_64);
+    g_assert_cmpuint(d->bar_size[R300_IO_BAR], ==, R300_IO_SIZE);
+    g_assert_false(qpci_config_readl(d->dev, PCI_BASE_ADDRESS_0) &
+                   PCI_BASE_ADDRESS_MEM_TYPE_64);
     g_assert_true(qpci_config_readl(d->dev, PCI_BASE_ADDRESS_0) &
                   PCI_BASE_ADDRESS_MEM_PREFETCH);
+    g_assert_true(qpci_config_readl(d->dev, PCI_BASE_ADDRESS_0 +
+                                    4 * R300_IO_BAR) &
+                  PCI_BASE_ADDRESS_SPACE_IO);
+    /* the I/O BAR: the low registers directly, the rest via MM_INDEX */
+    g_assert_cmphex(g3dq_rd32(d, R300_IO_BAR, A_CONFIG_MEMSIZE), ==,
+                    R300_VRAM_SIZE_DEFAULT);
+    g3dq_wr32(d, R300_IO_BAR, A_MM_INDEX, A_SCRATCH_REG0);
+    g3dq_wr32(d, R300_IO_BAR, A_MM_DATA, 0x5CA7C400);
+    g_assert_cmphex(rd(d, A_SCRATCH_REG0), ==, 0x5CA7C400);
+    g3dq_wr32(d, R300_IO_BAR, A_MM_INDEX, A_CONFIG_APER_SIZE);
+    g_assert_cmphex(g3dq_rd32(d, R300_IO_BAR, A_MM_DATA), ==,
+                    R300_VRAM_SIZE_DEFAULT);
     g3dq_close(d);
 }
 
@@ -347,6 +361,126 @@ static void test_hotplug(void)
     qtest_quit(qts);
 }
 
+/* ---- DDC: the monitor's EDID over bit-banged I2C on GPIO_VGA_DDC ------ */
+
+/* drive SCL/SDA as radeon_i2c.c does: EN pulls low, released floats high */
+static void ddc_set(G3DQDev *d, bool scl, bool sda)
+{
+    wr(d, A_GPIO_VGA_DDC, (scl ? 0 : R300_GPIO_EN_1) | (sda ? 0 : R300_GPIO_EN_0));
+}
+
+static bool ddc_sda(G3DQDev *d)
+{
+    return rd(d, A_GPIO_VGA_DDC) & R300_GPIO_Y_0;
+}
+
+static void ddc_start(G3DQDev *d)
+{
+    ddc_set(d, true, true);
+    ddc_set(d, true, false);
+    ddc_set(d, false, false);
+}
+
+static void ddc_stop(G3DQDev *d)
+{
+    ddc_set(d, false, false);
+    ddc_set(d, true, false);
+    ddc_set(d, true, true);
+}
+
+/* one byte out; true when the device acknowledged it */
+static bool ddc_put(G3DQDev *d, uint8_t b)
+{
+    bool ack;
+    int i;
+
+    for (i = 7; i >= 0; i--) {
+        bool bit = (b >> i) & 1;
+        ddc_set(d, false, bit);
+        ddc_set(d, true, bit);
+        ddc_set(d, false, bit);
+    }
+    ddc_set(d, false, true);
+    ddc_set(d, true, true);
+    ack = !ddc_sda(d);
+    ddc_set(d, false, true);
+    return ack;
+}
+
+static uint8_t ddc_get(G3DQDev *d, bool ack)
+{
+    uint8_t b = 0;
+    int i;
+
+    for (i = 0; i < 8; i++) {
+        ddc_set(d, false, true);
+        ddc_set(d, true, true);
+        b = b << 1 | ddc_sda(d);
+        ddc_set(d, false, true);
+    }
+    ddc_set(d, false, !ack);
+    ddc_set(d, true, !ack);
+    ddc_set(d, false, !ack);
+    return b;
+}
+
+/* EDID bytes from `off`, as drm_do_probe_ddc_edid reads them */
+static bool ddc_read_edid(G3DQDev *d, uint8_t off, uint8_t *buf, int n)
+{
+    int i;
+
+    ddc_start(d);
+    if (!ddc_put(d, 0x50 << 1) || !ddc_put(d, off)) {
+        ddc_stop(d);
+        return false;
+    }
+    ddc_start(d);
+    if (!ddc_put(d, 0x50 << 1 | 1)) {
+        ddc_stop(d);
+        return false;
+    }
+    for (i = 0; i < n; i++) {
+        buf[i] = ddc_get(d, i < n - 1);
+    }
+    ddc_stop(d);
+    return true;
+}
+
+static void test_ddc(void)
+{
+    static const uint8_t header[8] = { 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0 };
+    G3DQDev *d = open_r300();
+    uint8_t edid[128], sum = 0;
+    GRand *r = g_rand_new_with_seed(9);
+    int i;
+
+    g_assert_true(ddc_read_edid(d, 0, edid, sizeof(edid)));
+    g_assert_cmpmem(edid, 8, header, 8);
+    for (i = 0; i < 128; i++) {
+        sum += edid[i];
+    }
+    g_assert_cmpuint(sum, ==, 0);               /* EDID checksum */
+    /* the preferred mode (first detailed timing): 1024 x 768 */
+    g_assert_cmpuint(edid[54 + 2] | (edid[54 + 4] & 0xF0) << 4, ==, 1024);
+    g_assert_cmpuint(edid[54 + 5] | (edid[54 + 7] & 0xF0) << 4, ==, 768);
+    /* nothing on the DVI-I connector's pins: no acknowledge */
+    wr(d, A_GPIO_DVI_DDC, R300_GPIO_EN_0);
+    g_assert_false(rd(d, A_GPIO_DVI_DDC) & R300_GPIO_Y_0);
+    wr(d, A_GPIO_DVI_DDC, 0);
+    g_assert_true(rd(d, A_GPIO_DVI_DDC) & R300_GPIO_Y_0);
+
+    /* garbage on the pins, then a clean read works again */
+    for (i = 0; i < 2000; i++) {
+        wr(d, A_GPIO_VGA_DDC, g_rand_int(r));
+    }
+    ddc_stop(d);
+    memset(edid, 0, sizeof(edid));
+    g_assert_true(ddc_read_edid(d, 0, edid, 8));
+    g_assert_cmpmem(edid, 8, header, 8);
+    g_rand_free(r);
+    g3dq_close(d);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -357,5 +491,6 @@ int main(int argc, char **argv)
     qtest_add_func("/r300/bad-input", test_bad_input);
     qtest_add_func("/r300/stop-cont", test_stop_cont);
     qtest_add_func("/r300/hotplug", test_hotplug);
+    qtest_add_func("/r300/ddc", test_ddc);
     return g_test_run();
 }

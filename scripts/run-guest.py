@@ -45,6 +45,18 @@ def qmp(f, cmd, **args):
             raise RuntimeError(f"{cmd}: {msg['error']}")
 
 
+def stop_and_read(proc, serial_path):
+    """Let QEMU exit (kill it after 10 s) and return the serial log."""
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    if os.path.exists(serial_path):
+        with open(serial_path, errors="replace") as s:
+            return s.read()
+    return ""
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--qemu", required=True)
@@ -104,13 +116,7 @@ def main():
         print(f"run-guest: {e}", file=sys.stderr)
         ok = False
     finally:
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        if os.path.exists(serial_path):
-            with open(serial_path, errors="replace") as s:
-                log = s.read()
+        log = stop_and_read(proc, serial_path) or log
     sys.stdout.write(log)
     if a.log:
         with open(a.log, "w") as s:

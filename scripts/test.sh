@@ -3,7 +3,8 @@
 # the standalone cores and runs their unit tests, benchmarks' smoke run and
 # fuzz harnesses; builds QEMU with the devices and runs the qtests; builds
 # the homebrew guests, boots each and compares its screenshot with the
-# independent reference image.
+# independent reference image; builds the Linux guest from Debian packages
+# and checks what the radeon driver reports on r300-3d.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -66,6 +67,20 @@ glamo-demo|glamo-3d,id=gpu,render-threads=2|glamo-demo: done|tests/glamo/ref/dem
 attila-demo|attila-3d,id=gpu,render-threads=2|attila-demo: done|tests/attila/ref/demo-cube.png|46|2|40
 flipper-demo|flipper-gx,id=gpu,render-threads=2|flipper-demo: done|tests/flipper/ref/cube.png|80|2|0
 TABLE
+
+log "Linux guest: Debian's radeon KMS driver on r300-3d (scripts/linux-guest.sh)"
+# bookworm's kernel, radeon.ko, busybox, libdrm-tests, R300_cp.bin; cached
+linux_guest=$("$GPU3D_ROOT/scripts/linux-guest.sh" --print-dir | tail -1)
+for machine in pc q35; do
+  for mode in "" --moves; do
+    if ! python3 "$GPU3D_ROOT/scripts/linux-test.py" --qemu "$QEMU_BIN" \
+         --guest "$linux_guest" --machine "$machine" $mode \
+         --log "$OUT/linux-$machine${mode:+-moves}.log"; then
+      log "FAIL: Linux on $machine${mode:+ (buffer moves)}"
+      fail=1
+    fi
+  done
+done
 
 if [ $fail != 0 ]; then
   die "some tests failed"
