@@ -520,8 +520,16 @@ static void setup_triangle(R300Core *c, WinVertex *w)
     if (area == 0.0f) {
         return;
     }
-    /* FACE: 0 positive cross product is front, 1 negative [§3.4] */
-    front = (area > 0.0f) != !!(cull & R_SU_CULL_MODE_FACE_MASK);
+    /*
+     * FACE is XORed with the sign of the cross product [ref. SU_CULL_MODE].
+     * The sign is that of a y-up frame: with FACE = 0 a triangle that is
+     * counter-clockwise on the screen is front, as Mesa's r300 driver
+     * relies on (r300_state.c: front_ccw -> R300_FRONT_FACE_CCW = 0, with
+     * gallium's "det < 0 is counter-clockwise" in y-down window space,
+     * draw_pipe_cull.c). Window y grows downwards here, so a negative
+     * `area` is counter-clockwise.
+     */
+    front = (area < 0.0f) != !!(cull & R_SU_CULL_MODE_FACE_MASK);
     if ((front && (cull & R_SU_CULL_MODE_CULL_FRONT_MASK)) ||
         (!front && (cull & R_SU_CULL_MODE_CULL_BACK_MASK))) {
         return;
