@@ -590,6 +590,7 @@ G3D_FIELD(VAP_CLIP_CNTL, BOUNDARY_EDGE_FLAG_ENA, 18, 1)
 #define R300_PVS_SRC_REG_ALT_TEMPORARY 3
 #define R300_PVS_SRC_SELECT_FORCE_0 4
 #define R300_PVS_SRC_SELECT_FORCE_1 5
+#define R300_PVS_SRC_SELECT_UNUSED  7   /* what Mesa emits for unread lanes */
 /* encoders, for drivers, tests and guests */
 #define R300_PVS_DST(op, math, type, off, we)                          \
     ((uint32_t)(op) | ((math) ? R300_PVS_DST_MATH_INST : 0) |           \

@@ -109,7 +109,14 @@ static void pvs_decode_src(R300PVSSrcOp *s, uint32_t dw, unsigned pc, int n)
     s->neg = 0;
     for (c = 0; c < 4; c++) {
         s->swz[c] = R300_PVS_SRC_SWIZZLE(dw, c);
-        if (s->swz[c] > R300_PVS_SRC_SELECT_FORCE_1) {
+        if (s->swz[c] == R300_PVS_SRC_SELECT_UNUSED) {
+            /*
+             * Mesa's "unused" lane (RC_SWIZZLE_UNUSED, compiler/
+             * r3xx_vertprog.c t_swizzle): a lane whose value no result
+             * depends on. It reads 0 and is not the guest's error.
+             */
+            s->swz[c] = R300_PVS_SRC_SELECT_FORCE_0;
+        } else if (s->swz[c] > R300_PVS_SRC_SELECT_FORCE_1) {
             g3d_guest_error("r300 pvs: instruction %u source %d: swizzle %u "
                             "undefined, reads 0", pc, n, s->swz[c]);
             s->swz[c] = R300_PVS_SRC_SELECT_FORCE_0;
