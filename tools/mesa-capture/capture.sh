@@ -5,7 +5,7 @@
 # patched to dump every submitted IB with its relocations and buffers.
 # The dump becomes a replay file for tests/r300 (cs2replay.py).
 #
-# usage: tools/mesa-capture/capture.sh OUT.replay [FRAME]
+# usage: tools/mesa-capture/capture.sh OUT.replay [FRAME [smooth|tex]]
 # needs: the host's Mesa 22.3 (libegl-mesa0, libgbm1, libgl1-mesa-dri),
 # libegl-dev, libgles-dev, libdrm-dev, deb-src lines for `apt-get source`.
 # Work files go to ~/.cache/gpu3d/mesa-capture. Not part of scripts/test.sh:
@@ -14,6 +14,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(realpath "$1")
 frame=${2:-0}
+mode=${3:-smooth}
 work=$HOME/.cache/gpu3d/mesa-capture
 mkdir -p "$work"
 cd "$work"
@@ -47,12 +48,18 @@ fi
 K=$work/kmscube
 (sed -n '/static const GLfloat vVertices/,/^};/p;/static const GLfloat vColors/,/^};/p;/static const GLfloat vNormals/,/^};/p' "$K/cube-smooth.c"
  sed -n '/static const char \*vertex_shader_source/,/;$/p;/static const char \*fragment_shader_source/,/;$/p' "$K/cube-smooth.c") > cube.h
+# cube-tex.c's texture coordinates and shaders, with an ordinary sampler2D
+(sed -n '/GLfloat vTexCoords/,/^};/p' "$K/cube-tex.c"
+ sed -n '/static const char \*vertex_shader_source/,/;$/p;/static const char \*fragment_shader_source_1img/,/;$/p' "$K/cube-tex.c" |
+ sed 's/vertex_shader_source/tex_vertex_shader_source/;
+      s/fragment_shader_source_1img/tex_fragment_shader_source/;
+      /GL_OES_EGL_image_external/d; s/samplerExternalOES/sampler2D/') > cube-tex.h
 gcc -O1 -I. -I"$K" -o kmscap "$here/kmscap.c" "$K/esTransform.c" \
     -lEGL -lGLESv2 -l:libgbm.so.1 -lm
 
 rm -f dump.txt
 SHIM_CS_DUMP=$work/dump.txt RADEON_GPU_ID=0x4e44 \
 MESA_LOADER_DRIVER_OVERRIDE=r300 RADEON_DEBUG=vp,fp \
-LD_PRELOAD=$work/libradeon_noop_drm_shim.so ./kmscap "$frame" > shaders.txt 2>&1
+LD_PRELOAD=$work/libradeon_noop_drm_shim.so ./kmscap "$frame" "$mode" > shaders.txt 2>&1
 python3 "$here/cs2replay.py" dump.txt "$out"
 echo "$out (shader dumps in $work/shaders.txt)"

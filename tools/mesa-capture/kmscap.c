@@ -1,4 +1,11 @@
-/* kmscube's smooth (or tex) cube, one frame, on a GBM surface, as kmscube does */
+/*
+ * One kmscube frame on a GBM surface, drawn as kmscube draws it:
+ *   kmscap FRAME smooth   cube-smooth.c
+ *   kmscap FRAME tex      cube-tex.c's shaders and texture coordinates with
+ *                         an ordinary 64x64 RGBA texture (Mesa tiles it) of
+ *                         texel (i, j) = (i * 255 / 63, j * 255 / 63, 128,
+ *                         255), a depth buffer, depth test on, culling off
+ */
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES2/gl2.h>
@@ -15,6 +22,7 @@ struct gbm_surface *gbm_surface_create(struct gbm_device *, uint32_t, uint32_t, 
 #define W 160
 #define H 120
 #include "cube.h"
+#include "cube-tex.h"
 #include "esUtil.h"
 static GLuint sh(GLenum t, const char *s) { GLuint x = glCreateShader(t); GLint ok; char log[1000];
   glShaderSource(x, 1, &s, NULL); glCompileShader(x); glGetShaderiv(x, GL_COMPILE_STATUS, &ok);
@@ -28,8 +36,10 @@ int main(int argc, char **argv) {
   if (!eglInitialize(d, &maj, &min)) { printf("no egl\n"); return 1; }
   printf("%s\n", eglQueryString(d, EGL_VENDOR));
   eglBindAPI(EGL_OPENGL_ES_API);
+  int tex = argc > 2 && !strcmp(argv[2], "tex");
   static const EGLint ca[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
-  eglChooseConfig(d, ca, cfgs, 64, &n);
+  static const EGLint cad[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_DEPTH_SIZE, 24, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
+  eglChooseConfig(d, tex ? cad : ca, cfgs, 64, &n);
   for (i = 0; i < n; i++) { EGLint id; eglGetConfigAttrib(d, cfgs[i], EGL_NATIVE_VISUAL_ID, &id); if (id == XRGB) { cfg = cfgs[i]; break; } }
   static const EGLint ctxa[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE };
   EGLContext ctx = eglCreateContext(d, cfg, EGL_NO_CONTEXT, ctxa);
@@ -38,26 +48,47 @@ int main(int argc, char **argv) {
   eglMakeCurrent(d, s, s, ctx);
   printf("%s\n", glGetString(GL_RENDERER));
   GLuint p = glCreateProgram();
-  glAttachShader(p, sh(GL_VERTEX_SHADER, vertex_shader_source));
-  glAttachShader(p, sh(GL_FRAGMENT_SHADER, fragment_shader_source));
+  glAttachShader(p, sh(GL_VERTEX_SHADER, tex ? tex_vertex_shader_source : vertex_shader_source));
+  glAttachShader(p, sh(GL_FRAGMENT_SHADER, tex ? tex_fragment_shader_source : fragment_shader_source));
   glBindAttribLocation(p, 0, "in_position");
   glBindAttribLocation(p, 1, "in_normal");
-  glBindAttribLocation(p, 2, "in_color");
+  glBindAttribLocation(p, 2, tex ? "in_TexCoord" : "in_color");
   glLinkProgram(p); glUseProgram(p);
   GLint mv = glGetUniformLocation(p, "modelviewMatrix"), mvp = glGetUniformLocation(p, "modelviewprojectionMatrix"), nm = glGetUniformLocation(p, "normalMatrix");
   glViewport(0, 0, W, H);
-  glEnable(GL_CULL_FACE);
+  if (tex) {
+    static uint8_t texels[64 * 64 * 4];
+    GLuint t;
+    for (i = 0; i < 64 * 64; i++) {
+      texels[4 * i] = (i % 64) * 255 / 63; texels[4 * i + 1] = (i / 64) * 255 / 63;
+      texels[4 * i + 2] = 128; texels[4 * i + 3] = 255;
+    }
+    glGenTextures(1, &t); glActiveTexture(GL_TEXTURE0); glBindTexture(GL_TEXTURE_2D, t);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 64, 64, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glUniform1i(glGetUniformLocation(p, "uTex"), 0);
+    glEnable(GL_DEPTH_TEST);
+  } else {
+    glEnable(GL_CULL_FACE);
+  }
   GLuint vbo; glGenBuffers(1, &vbo); glBindBuffer(GL_ARRAY_BUFFER, vbo);
-  int po = 0, co = sizeof(vVertices), no = co + sizeof(vColors);
-  glBufferData(GL_ARRAY_BUFFER, sizeof(vVertices) + sizeof(vColors) + sizeof(vNormals), 0, GL_STATIC_DRAW);
+  /* cube-smooth.c: positions, colours, normals; cube-tex.c: positions,
+   * texture coordinates, normals */
+  const void *third = tex ? (const void *)vTexCoords : (const void *)vColors;
+  int third_size = tex ? sizeof(vTexCoords) : sizeof(vColors);
+  int po = 0, co = sizeof(vVertices), no = co + third_size;
+  glBufferData(GL_ARRAY_BUFFER, sizeof(vVertices) + third_size + sizeof(vNormals), 0, GL_STATIC_DRAW);
   glBufferSubData(GL_ARRAY_BUFFER, po, sizeof(vVertices), vVertices);
-  glBufferSubData(GL_ARRAY_BUFFER, co, sizeof(vColors), vColors);
+  glBufferSubData(GL_ARRAY_BUFFER, co, third_size, third);
   glBufferSubData(GL_ARRAY_BUFFER, no, sizeof(vNormals), vNormals);
   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, (void *)(intptr_t)po); glEnableVertexAttribArray(0);
   glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, (void *)(intptr_t)no); glEnableVertexAttribArray(1);
-  glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, 0, (void *)(intptr_t)co); glEnableVertexAttribArray(2);
+  glVertexAttribPointer(2, tex ? 2 : 3, GL_FLOAT, GL_FALSE, 0, (void *)(intptr_t)co); glEnableVertexAttribArray(2);
   glClearColor(0.5, 0.5, 0.5, 1.0);
-  glClear(GL_COLOR_BUFFER_BIT);
+  glClear(GL_COLOR_BUFFER_BIT | (tex ? GL_DEPTH_BUFFER_BIT : 0));
   float m[3][16]; ESMatrix modelview, projection, modelviewprojection; int fi = argc > 1 ? atoi(argv[1]) : 0;
   float aspect = (float)H / W;
   esMatrixLoadIdentity(&modelview);

@@ -257,6 +257,9 @@ static void rs_vector(R300Core *c, const R300Vertex *v, unsigned src,
         unsigned ns = 0, ptr = G3D_FIELD_EX32(ip, RS_IP_0, TEX_PTR);
         for (n = 0; n < 8; n++) {
             unsigned cnt = bypass ? 4 : R300_OUT_VTX_FMT_1_TEX_COMP_CNT(fmt1, n);
+            if (!cnt) {
+                cnt = v->stuffed[n];
+            }
             for (i = 0; i < (int)cnt && i < 4 && ns < 32; i++) {
                 scal[ns++] = v->tex[n][i];
             }
@@ -394,14 +397,24 @@ static void stuff_tex(R300Core *c, R300Vertex *v, bool point, float s, float t)
                       : R_GB_ENABLE_LINE_STUFF_ENABLE_MASK))) {
         return;
     }
+    /*
+     * A texture coordinate the VAP outputs wins over a stuffed one; one it
+     * does not output is stuffed and takes 2 (S,T) or 3 (S,T,R) of the RS
+     * texture components. That is how Mesa feeds gl_PointCoord and its
+     * blits (r300_state_derived.c r300_update_rs_block: "VAP outputs have
+     * precedence over GA", tex_ptr += 2 for a sprite coordinate;
+     * r300_render.c r300_blitter_draw_rectangle).
+     */
     for (n = 0; n < 8; n++) {
         unsigned src = R300_GB_TEX_SOURCE(en, n);  /* 1: (S,T), 2: (S,T,R) */
-        if (src == 1 || src == 2) {
+        if ((src == 1 || src == 2) &&
+            !R300_OUT_VTX_FMT_1_TEX_COMP_CNT(R300_REG(c, A_VAP_OUT_VTX_FMT_1),
+                                             n)) {
             v->tex[n][0] = s;
             v->tex[n][1] = t;
-            if (src == 2) {
-                v->tex[n][2] = 0.0f;
-            }
+            v->tex[n][2] = 0.0f;
+            v->tex[n][3] = 1.0f;
+            v->stuffed[n] = src == 2 ? 3 : 2;
         }
     }
 }
