@@ -794,6 +794,153 @@ static void test_kmscube_smooth(void)
     draw_kmscube(777);
 }
 
+
+/* ---- vertex fetch: every format Mesa's r300 driver gives the PSC -------- */
+
+/*
+ * The formats r300_translate_vertex_data_type / _swizzle
+ * (r300_state_inlines.h) accept, with their PSC type word and swizzle, the
+ * raw element and what GL says it reads as. Mesa's PSC_SGN_NORM_CNTL is
+ * SGN_NORM_NO_ZERO everywhere (r300_context.c), GL ES 2.0's signed
+ * normalisation: (2c + 1) / (2^b - 1).
+ */
+typedef struct FetchCase {
+    const char *format;
+    uint16_t type;              /* DATA_TYPE | SIGNED | NORMALIZE */
+    uint16_t swizzle;           /* PROG_STREAM_CNTL_EXT without WRITE_ENA */
+    uint32_t dw[4];
+    unsigned ndw;
+    double want[4];
+} FetchCase;
+
+#define SWZ(x, y, z, w) ((x) | (y) << 3 | (z) << 6 | (w) << 9)
+#define SN8(c)  ((2.0 * (c) + 1.0) / 255.0)
+#define SN16(c) ((2.0 * (c) + 1.0) / 65535.0)
+
+static const FetchCase fetch_cases[] = {
+    { "R32_FLOAT", 0, SWZ(0, 4, 4, 5), { 0x3e800000 }, 1,
+      { 0.25, 0, 0, 1 } },
+    { "R32G32_FLOAT", 1, SWZ(0, 1, 4, 5), { 0xbf000000, 0x3f400000 }, 2,
+      { -0.5, 0.75, 0, 1 } },
+    { "R32G32B32_FLOAT", 2, SWZ(0, 1, 2, 5),
+      { 0x3f800000, 0xbf800000, 0x3e000000 }, 3, { 1, -1, 0.125, 1 } },
+    { "R32G32B32A32_FLOAT", 3, SWZ(0, 1, 2, 3),
+      { 0x3f000000, 0x3e800000, 0xbe800000, 0x00000000 }, 4,
+      { 0.5, 0.25, -0.25, 0 } },
+    { "R8G8B8A8_UNORM", 4 | 0x8000, SWZ(0, 1, 2, 3), { 0x40c08000 }, 1,
+      { 0 / 255.0, 128 / 255.0, 192 / 255.0, 64 / 255.0 } },
+    { "B8G8R8A8_UNORM", 4 | 0x8000, SWZ(2, 1, 0, 3), { 0xff20a040 }, 1,
+      { 32 / 255.0, 160 / 255.0, 64 / 255.0, 1 } },
+    { "R8G8B8A8_SNORM", 4 | 0x4000 | 0x8000, SWZ(0, 1, 2, 3), { 0x7f80c040 }, 1,
+      { SN8(64), SN8(-64), SN8(-128), SN8(127) } },
+    { "R8G8B8A8_USCALED", 4, SWZ(0, 1, 2, 3), { 0x00010001 }, 1,
+      { 1, 0, 1, 0 } },
+    { "R8G8B8A8_SSCALED", 4 | 0x4000, SWZ(0, 1, 2, 3), { 0x00ff01ff }, 1,
+      { -1, 1, -1, 0 } },
+    { "R16G16_UNORM", 6 | 0x8000, SWZ(0, 1, 4, 5), { 0x4000c000 }, 1,
+      { 0xc000 / 65535.0, 0x4000 / 65535.0, 0, 1 } },
+    { "R16G16_SNORM", 6 | 0x4000 | 0x8000, SWZ(0, 1, 4, 5), { 0x8000e000 }, 1,
+      { SN16(-0x2000), SN16(-0x8000), 0, 1 } },
+    { "R16G16_SSCALED", 6 | 0x4000, SWZ(0, 1, 4, 5), { 0x0001ffff }, 1,
+      { -1, 1, 0, 1 } },
+    { "R16G16B16A16_UNORM", 7 | 0x8000, SWZ(0, 1, 2, 3),
+      { 0xffff0000, 0x80004000 }, 2,
+      { 0, 1, 0x4000 / 65535.0, 0x8000 / 65535.0 } },
+    { "R16G16B16A16_SNORM", 7 | 0x4000 | 0x8000, SWZ(0, 1, 2, 3),
+      { 0x7fff2000, 0xc0000000 }, 2,
+      { SN16(0x2000), SN16(0x7fff), SN16(0), SN16(-0x4000) } },
+    { "R16G16B16A16_USCALED", 7, SWZ(0, 1, 2, 3), { 0x00000001, 0x00010000 },
+      2, { 1, 0, 0, 1 } },
+};
+
+/*
+ * A screen-covering triangle whose vertices all carry the element: the VS
+ * (as Mesa's compiler writes MOV + MAD) maps it by x * 0.5 + 0.5 into
+ * texture coordinate 0, the fragment program writes it out.
+ */
+static void test_fetch_formats(void)
+{
+    static uint32_t buf[1024];
+    unsigned i, k;
+
+    for (i = 0; i < G_N_ELEMENTS(fetch_cases); i++) {
+        const FetchCase *fc = &fetch_cases[i];
+        R300Rig *d = r300_rig_new(1, VRAM_SIZE, RING_BUFSZ);
+        R300Surface cb = { CB_ADDR, W, R300_COLOR_FORMAT_ARGB8888 };
+        R300Surface zb = { 0, 0, 0 };
+        static const float pos[3][4] = {
+            { -1, -1, 0, 1 }, { 3, -1, 0, 1 }, { -1, 3, 0, 1 },
+        };
+        uint32_t psc[2], ext[2] = { 0 };
+        uint32_t p, vtx = 4 + fc->ndw;
+        R300Cmd c;
+        Prog prog;
+
+        /* e0: position FLOAT_4 -> in0; e1: the case -> in1, LAST_VEC */
+        psc[0] = 3 | (uint32_t)(fc->type | 1u << 8 | 1u << 13) << 16;
+        ext[0] = SWZ(0, 1, 2, 3) | 0xF000 |
+                 (uint32_t)(fc->swizzle | 0xF000) << 16;
+        prog.n = 0;
+        vec2(&prog, VE_ADD, DST(DOUT, 0, 0xF), pvs_src(0, X, Y, Z, WW, IN, 0),
+             pvs_src(0, ZERO, ZERO, ZERO, ZERO, IN, 0));
+        mad(&prog, DST(DOUT, 1, 0xF), pvs_src(1, X, Y, Z, WW, IN, 0),
+            pvs_src(0, X, Y, Z, WW, C, 0), pvs_src(0, X, Y, Z, WW, C, 0));
+
+        r300_rig_ring_init(d);
+        r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+        r300_cmd_pipeline(&c, &cb, &zb, W, H);
+        emit_vertex_format(&c);
+        seq(&c, A_VAP_PROG_STREAM_CNTL_0, 1, psc);
+        seq(&c, A_VAP_PROG_STREAM_CNTL_EXT_0, 1, ext);
+        r300_cmd_reg(&c, A_VAP_PSC_SGN_NORM_CNTL, 0xAAAAAAAA);
+        r300_cmd_reg(&c, A_VAP_VTX_SIZE, vtx);
+        r300_cmd_reg(&c, A_VAP_PVS_CODE_CNTL_0, 1u << 20 | 0 << 10);
+        r300_cmd_reg(&c, A_VAP_PVS_CODE_CNTL_1, 1);
+        r300_cmd_reg(&c, A_VAP_PVS_VECTOR_INDX_REG, 0);
+        r300_cmd_dw(&c, R300_PACKET0_ONE(A_VAP_PVS_VECTOR_DATA_REG_128, 7));
+        for (k = 0; k < 8; k++) {
+            r300_cmd_dw(&c, prog.dw[k / 4][k % 4]);
+        }
+        r300_cmd_reg(&c, A_VAP_PVS_CONST_CNTL, 0);
+        r300_cmd_reg(&c, A_VAP_PVS_VECTOR_INDX_REG, R300_PVS_CONST_START);
+        r300_cmd_dw(&c, R300_PACKET0_ONE(A_VAP_PVS_VECTOR_DATA_REG_128, 3));
+        for (k = 0; k < 4; k++) {
+            r300_cmd_dw(&c, r300_f2u(0.5f));
+        }
+        r300_cmd_reg(&c, A_VAP_VF_MAX_VTX_INDX, 2);
+        r300_cmd_reg(&c, A_VAP_VF_MIN_VTX_INDX, 0);
+        r300_cmd_dw(&c, R300_PACKET3(R300_PKT3_3D_DRAW_IMMD_2, 3 * vtx));
+        r300_cmd_dw(&c, R300_PRIM_TRIANGLES | R300_PRIM_WALK_RING << 4 |
+                        3u << 16);
+        for (k = 0; k < 3; k++) {
+            unsigned j;
+            for (j = 0; j < 4; j++) {
+                r300_cmd_dw(&c, r300_f2u(pos[k][j]));
+            }
+            for (j = 0; j < fc->ndw; j++) {
+                r300_cmd_dw(&c, fc->dw[j]);
+            }
+        }
+        r300_cmd_finish(&c);
+        g_assert_false(c.overflow);
+        r300_rig_ring_run(d, buf, c.n);
+
+        check_cb = CB_ADDR;
+        p = px(d, W / 2, H / 2);
+        for (k = 0; k < 4; k++) {
+            int want = (int)floor(CLAMP(fc->want[k] * 0.5 + 0.5, 0, 1) *
+                                  255.0 + 0.5);
+            int got = (p >> (k == 3 ? 24 : 16 - 8 * k)) & 0xFF;
+            if (abs(got - want) > 1) {
+                g_test_message("%s component %u: %d, expected %d", fc->format,
+                               k, got, want);
+                g_assert_cmpint(abs(got - want), <=, 1);
+            }
+        }
+        r300_rig_free(d);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -801,5 +948,6 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/mesa/kmscube-smooth-replay",
                     test_kmscube_smooth_replay);
     g_test_add_func("/r300/mesa/kmscube-tex-replay", test_kmscube_tex_replay);
+    g_test_add_func("/r300/mesa/fetch-formats", test_fetch_formats);
     return g_test_run();
 }
