@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "common/g3d-core.h"
+#include "r300/r300-int.h"
 #include "r300-rig.h"
 
 #define VRAM_SIZE   (8u << 20)
@@ -941,6 +942,105 @@ static void test_fetch_formats(void)
     }
 }
 
+/* ---- the PVS running the vertex program Mesa compiled ------------------- */
+
+/* tools/mesa-capture/kmscap.c's ops_vs, in doubles: output k + 1 is v<k> */
+static void ops_ref(const double a[4], double v[8][4])
+{
+    double x = a[0], y = a[1], z = a[2], w = a[3];
+    double t1[4], t2[4], t3[4], len = sqrt(x * x + y * y + z * z);
+    int k, i;
+
+    v[0][0] = pow(fabs(x) + 0.5, y);
+    v[0][1] = exp2(z);
+    v[0][2] = log2(fabs(w) + 1.0);
+    v[0][3] = 1.0 / sqrt(fabs(x) + 0.25);
+    v[1][0] = sin(x);
+    v[1][1] = cos(y);
+    v[1][2] = z - floor(z);
+    v[1][3] = floor(w);
+    v[2][0] = MIN(x, y);
+    v[2][1] = MAX(z, w);
+    v[2][2] = y < x ? 0.0 : 1.0;
+    v[2][3] = z > 0 ? 1.0 : z < 0 ? -1.0 : 0.0;
+    v[3][0] = x * y + y * z + z * w;
+    v[3][1] = 1.0 / (w + 3.0);
+    v[3][2] = CLAMP(x, -0.5, 0.5);
+    v[3][3] = fabs(y);
+    for (k = 0; k < 4; k++) {
+        t1[k] = a[k] * 1.5 + 0.25;
+        t2[k] = a[3 - k] * 0.5 - 1.0;
+        t3[k] = a[k ^ 1] + 2.0;
+        v[4][k] = t1[k] * t2[k] + t3[k];
+    }
+    i = (int)CLAMP(x * 2.0 + 2.0, 0.0, 3.0);
+    for (k = 0; k < 4; k++) {
+        v[5][k] = 4 * i + k + 1;            /* u[i], uploaded as 1..16 */
+    }
+    v[6][0] = x * z + y * w;
+    v[6][1] = y - 0.75 * floor(y / 0.75);
+    v[6][2] = x < y ? 1.0 : 0.0;
+    v[6][3] = z >= w ? 1.0 : 0.0;
+    v[7][0] = len;
+    v[7][1] = x / len;
+    v[7][2] = ceil(z);
+    v[7][3] = x * y - z;
+}
+
+/*
+ * kmscap's ops shader as Mesa 22.3's r300 compiler encodes it
+ * (pvs-ops.replay): every PVS instruction that compiler emits for GLSL ES
+ * (ME_POWER_FUNC_FF, EX2, LG2, RCP, RSQ, FLT2FIX_DX with relative constant
+ * addressing, FRACTION, MIN, MAX, SGE, SLT, DOT_PRODUCT with forced lanes,
+ * the 2-clock MADD macro with three temporaries, sin/cos as polynomials),
+ * run by the PVS on inputs chosen here, against the GLSL in doubles.
+ */
+static void test_pvs_ops_replay(void)
+{
+    static const double inputs[][4] = {
+        { 0.3, -0.7, 1.2, -2.5 }, { -1.1, 0.45, -0.3, 0.8 },
+        { 0.9, 1.6, 2.7, 0.35 }, { -0.3, -0.05, -1.6, -1.7 },
+    };
+    R300Rig *d = r300_rig_new(1, VRAM_SIZE, RING_BUFSZ);
+    R300PVSProgram *prog = g_new0(R300PVSProgram, 1);
+    Replay r;
+    unsigned n, k, ch, errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+
+    replay_load(d, "pvs-ops.replay", &r);
+    replay_run(d, &r);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
+    g_assert_true(r300_pvs_load(prog, d->core->regs,
+                                (const uint32_t (*)[4])d->core->pvs_vmem));
+    g_assert_cmpuint(prog->last - prog->first + 1, >, 40);
+    for (n = 0; n < G_N_ELEMENTS(inputs); n++) {
+        float in[R300_PVS_MAX_INPUTS][4] = { { 0 } };
+        float out[R300_PVS_MAX_OUTPUTS][4] = { { 0 } };
+        double want[8][4];
+
+        for (ch = 0; ch < 4; ch++) {
+            in[0][ch] = ch == 3;
+            in[1][ch] = inputs[n][ch];
+        }
+        r300_pvs_exec(prog, (const float (*)[4])in, out);
+        ops_ref(inputs[n], want);
+        for (k = 0; k < 8; k++) {
+            for (ch = 0; ch < 4; ch++) {
+                /* sin and cos are Mesa's polynomial approximations */
+                double tol = k == 1 && ch < 2 ? 2e-3
+                                              : 1e-5 * MAX(1.0, fabs(want[k][ch]));
+                if (fabs(out[k + 1][ch] - want[k][ch]) > tol) {
+                    g_test_message("input %u: v%u.%c = %.7g, expected %.7g", n,
+                                   k, "xyzw"[ch], out[k + 1][ch], want[k][ch]);
+                    g_assert_cmpfloat(fabs(out[k + 1][ch] - want[k][ch]), <=,
+                                      tol);
+                }
+            }
+        }
+    }
+    g_free(prog);
+    r300_rig_free(d);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -949,5 +1049,6 @@ int main(int argc, char **argv)
                     test_kmscube_smooth_replay);
     g_test_add_func("/r300/mesa/kmscube-tex-replay", test_kmscube_tex_replay);
     g_test_add_func("/r300/mesa/fetch-formats", test_fetch_formats);
+    g_test_add_func("/r300/mesa/pvs-ops-replay", test_pvs_ops_replay);
     return g_test_run();
 }

@@ -5,7 +5,36 @@
  *                         an ordinary 64x64 RGBA texture (Mesa tiles it) of
  *                         texel (i, j) = (i * 255 / 63, j * 255 / 63, 128,
  *                         255), a depth buffer, depth test on, culling off
+ *   kmscap 0 ops          one triangle through a vertex shader that uses
+ *                         every GLSL ES operation Mesa's r300 compiler
+ *                         turns into a different PVS instruction sequence
+ *                         (ops_vs below); tests/r300 runs the program
  */
+static const char *ops_vs =
+    "attribute vec4 in_position;\n"
+    "attribute vec4 in_a;\n"
+    "uniform vec4 u[4];\n"
+    "varying vec4 v0, v1, v2, v3, v4, v5, v6, v7;\n"
+    "void main() {\n"
+    "  vec4 a = in_a;\n"
+    "  gl_Position = in_position;\n"
+    "  v0 = vec4(pow(abs(a.x) + 0.5, a.y), exp2(a.z), log2(abs(a.w) + 1.0),\n"
+    "            inversesqrt(abs(a.x) + 0.25));\n"
+    "  v1 = vec4(sin(a.x), cos(a.y), fract(a.z), floor(a.w));\n"
+    "  v2 = vec4(min(a.x, a.y), max(a.z, a.w), step(a.x, a.y), sign(a.z));\n"
+    "  v3 = vec4(dot(a.xyz, a.yzw), 1.0 / (a.w + 3.0), clamp(a.x, -0.5, 0.5),\n"
+    "            abs(a.y));\n"
+    "  vec4 t1 = a * 1.5 + 0.25, t2 = a.wzyx * 0.5 - 1.0, t3 = a.yxwz + 2.0;\n"
+    "  v4 = t1 * t2 + t3;\n"
+    "  v5 = u[int(clamp(a.x * 2.0 + 2.0, 0.0, 3.0))];\n"
+    "  v6 = vec4(dot(a.xy, a.zw), mod(a.y, 0.75), a.x < a.y ? 1.0 : 0.0,\n"
+    "            a.z >= a.w ? 1.0 : 0.0);\n"
+    "  v7 = vec4(length(a.xyz), normalize(a.xyz).x, ceil(a.z), a.x * a.y - a.z);\n"
+    "}\n";
+static const char *ops_fs =
+    "precision mediump float;\n"
+    "varying vec4 v0, v1, v2, v3, v4, v5, v6, v7;\n"
+    "void main() { gl_FragColor = v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7; }\n";
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES2/gl2.h>
@@ -37,6 +66,7 @@ int main(int argc, char **argv) {
   printf("%s\n", eglQueryString(d, EGL_VENDOR));
   eglBindAPI(EGL_OPENGL_ES_API);
   int tex = argc > 2 && !strcmp(argv[2], "tex");
+  int ops = argc > 2 && !strcmp(argv[2], "ops");
   static const EGLint ca[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
   static const EGLint cad[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_DEPTH_SIZE, 24, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
   eglChooseConfig(d, tex ? cad : ca, cfgs, 64, &n);
@@ -48,6 +78,31 @@ int main(int argc, char **argv) {
   eglMakeCurrent(d, s, s, ctx);
   printf("%s\n", glGetString(GL_RENDERER));
   GLuint p = glCreateProgram();
+  if (ops) {
+    static const float tri[3][8] = {
+      { -1, -1, 0, 1, 0.3, -0.7, 1.2, -2.5 }, { 1, -1, 0, 1, 0.3, -0.7, 1.2, -2.5 },
+      { 0, 1, 0, 1, 0.3, -0.7, 1.2, -2.5 },
+    };
+    static const float uv[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+    GLuint vbo;
+    glAttachShader(p, sh(GL_VERTEX_SHADER, ops_vs));
+    glAttachShader(p, sh(GL_FRAGMENT_SHADER, ops_fs));
+    glBindAttribLocation(p, 0, "in_position");
+    glBindAttribLocation(p, 1, "in_a");
+    glLinkProgram(p); glUseProgram(p);
+    glUniform4fv(glGetUniformLocation(p, "u"), 4, uv);
+    glViewport(0, 0, W, H);
+    glGenBuffers(1, &vbo); glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof(tri), tri, GL_STATIC_DRAW);
+    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 32, (void *)0); glEnableVertexAttribArray(0);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 32, (void *)16); glEnableVertexAttribArray(1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    eglSwapBuffers(d, s);
+    glFinish();
+    printf("done\n");
+    return 0;
+  }
   glAttachShader(p, sh(GL_VERTEX_SHADER, tex ? tex_vertex_shader_source : vertex_shader_source));
   glAttachShader(p, sh(GL_FRAGMENT_SHADER, tex ? tex_fragment_shader_source : fragment_shader_source));
   glBindAttribLocation(p, 0, "in_position");
