@@ -104,18 +104,27 @@ static void math1(Prog *p, unsigned op, uint32_t dst, uint32_t a)
  * forced-1 swizzle. Inputs 0 position, 1 normal, 2 colour; outputs 0
  * position, 1 the varying (texture coordinate 0).
  */
+/* dst = (constants c..c+3 as columns) * input 0: MUL, then three MADs
+ * accumulating in temporary t */
+static void mat4_times_position(Prog *p, uint32_t dst, unsigned c, unsigned t)
+{
+    static const unsigned lane[4] = { X, Y, Z, WW };
+    unsigned k;
+
+    vec2(p, VE_MUL, DST(DT, t, 0xF), pvs_src(c, X, Y, Z, WW, C, 0),
+         S4(IN, 0, X));
+    for (k = 1; k < 4; k++) {
+        mad(p, k == 3 ? dst : DST(DT, t, 0xF),
+            pvs_src(c + k, X, Y, Z, WW, C, 0), S4(IN, 0, lane[k]),
+            pvs_src(t, X, Y, Z, WW, T, 0));
+    }
+}
+
 static void kmscube_vs(Prog *p, unsigned *last_pos, unsigned *last_in)
 {
     p->n = 0;
     /* gl_Position = mvp * in_position */
-    vec2(p, VE_MUL, DST(DT, 0, 0xF), pvs_src(4, X, Y, Z, WW, C, 0),
-         S4(IN, 0, X));
-    mad(p, DST(DT, 0, 0xF), pvs_src(5, X, Y, Z, WW, C, 0), S4(IN, 0, Y),
-        pvs_src(0, X, Y, Z, WW, T, 0));
-    mad(p, DST(DT, 0, 0xF), pvs_src(6, X, Y, Z, WW, C, 0), S4(IN, 0, Z),
-        pvs_src(0, X, Y, Z, WW, T, 0));
-    mad(p, DST(DOUT, 0, 0xF), pvs_src(7, X, Y, Z, WW, C, 0), S4(IN, 0, WW),
-        pvs_src(0, X, Y, Z, WW, T, 0));
+    mat4_times_position(p, DST(DOUT, 0, 0xF), 4, 0);
     *last_pos = p->n - 1;
     /* vEyeNormal = normalMatrix * in_normal */
     vec2(p, VE_MUL, DST(DT, 1, 0x7), SXYZ(C, 8), pvs_src(1, X, X, X, U, IN, 0));
@@ -124,14 +133,7 @@ static void kmscube_vs(Prog *p, unsigned *last_pos, unsigned *last_in)
     mad(p, DST(DT, 1, 0x7), SXYZ(C, 10), pvs_src(1, Z, Z, Z, U, IN, 0),
         SXYZ(T, 1));
     /* vPosition4 = modelviewMatrix * in_position */
-    vec2(p, VE_MUL, DST(DT, 2, 0xF), pvs_src(0, X, Y, Z, WW, C, 0),
-         S4(IN, 0, X));
-    mad(p, DST(DT, 2, 0xF), pvs_src(1, X, Y, Z, WW, C, 0), S4(IN, 0, Y),
-        pvs_src(2, X, Y, Z, WW, T, 0));
-    mad(p, DST(DT, 2, 0xF), pvs_src(2, X, Y, Z, WW, C, 0), S4(IN, 0, Z),
-        pvs_src(2, X, Y, Z, WW, T, 0));
-    mad(p, DST(DT, 2, 0xF), pvs_src(3, X, Y, Z, WW, C, 0), S4(IN, 0, WW),
-        pvs_src(2, X, Y, Z, WW, T, 0));
+    mat4_times_position(p, DST(DT, 2, 0xF), 0, 2);
     *last_in = p->n - 1;
     /* vPosition3 = xyz / w: RCP of w, then lightSource.xyz - xyz * (1/w) */
     math1(p, ME_RCP, DST(DT, 3, 0x1), S4(T, 2, WW));
