@@ -21,6 +21,7 @@
 #include "common/g3d-core.h"
 #include "r300/r300-int.h"
 #include "r300-rig.h"
+#include "image.h"
 
 #define VRAM_SIZE   (8u << 20)
 #define RING_BUFSZ  14
@@ -705,6 +706,34 @@ static void maybe_dump(R300Rig *d, const char *name)
     g_string_free(img, TRUE);
 }
 
+/*
+ * The picture against the same kmscube frame drawn by Mesa's llvmpipe
+ * (tools/mesa-capture/kmscap.c with LIBGL_ALWAYS_SOFTWARE=1, golden
+ * tests/r300/ref/NAME-llvmpipe.png): the bar is a PSNR of 45 dB and at
+ * most 8 pixels off by more than 2 (edge pixels where the two fill
+ * conventions differ).
+ */
+static void compare_llvmpipe(R300Rig *d, const char *name)
+{
+    g_autofree char *path = g_strdup_printf("%s/tests/r300/ref/%s-llvmpipe.png",
+                                            g_getenv("GPU3D_SRCDIR") ?
+                                            g_getenv("GPU3D_SRCDIR") : ".",
+                                            name);
+    G3DImage ref, got;
+    G3DImageDiff diff = { .tolerance = 2 };
+
+    g_assert_true(g3d_image_load(&ref, path));
+    g_assert_true(g3d_image_alloc(&got, W, H));
+    g3d_image_from_argb(&got, (const uint32_t *)(d->vram + check_cb), W);
+    g_assert_true(g3d_image_compare(&got, &ref, &diff));
+    g_test_message("%s vs llvmpipe: %.2f dB, %ld pixels differ, %ld by more "
+                   "than 2", name, diff.psnr, diff.differing, diff.beyond);
+    g_assert_cmpfloat(diff.psnr, >=, 45.0);
+    g_assert_cmpint(diff.beyond, <=, 8);
+    g3d_image_free(&ref);
+    g3d_image_free(&got);
+}
+
 /* the cube of kmscube's frame `frame` against the GLSL in doubles */
 static void check_cube(R300Rig *d, unsigned frame)
 {
@@ -750,6 +779,7 @@ static void test_kmscube_smooth_replay(void)
     check_channels = 3;
     maybe_dump(d, "kmscube-smooth");
     check_cube(d, 0);
+    compare_llvmpipe(d, "kmscube-smooth");
     /* glClearColor(0.5, 0.5, 0.5): the corners are background */
     for (y = 0; y < H; y += H - 1) {
         for (x = 0; x < W; x += W - 1) {
@@ -785,6 +815,7 @@ static void test_kmscube_tex_replay(void)
     tolerance = 3;
     maybe_dump(d, "kmscube-tex");
     check_cube(d, 0);
+    compare_llvmpipe(d, "kmscube-tex");
     check_tex = false;
     tolerance = 2;
     r300_rig_free(d);

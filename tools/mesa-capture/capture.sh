@@ -5,7 +5,9 @@
 # patched to dump every submitted IB with its relocations and buffers.
 # The dump becomes a replay file for tests/r300 (cs2replay.py).
 #
-# usage: tools/mesa-capture/capture.sh OUT.replay [FRAME [smooth|tex]]
+# usage: tools/mesa-capture/capture.sh OUT.replay [FRAME [smooth|tex|ops [REF.ppm]]]
+# REF.ppm: the same frame drawn by llvmpipe (LIBGL_ALWAYS_SOFTWARE=1), the
+# independent reference of tests/r300/ref/kmscube-*-llvmpipe.png.
 # needs: the host's Mesa 22.3 (libegl-mesa0, libgbm1, libgl1-mesa-dri),
 # libegl-dev, libgles-dev, libdrm-dev, deb-src lines for `apt-get source`.
 # Work files go to ~/.cache/gpu3d/mesa-capture. Not part of scripts/test.sh:
@@ -62,4 +64,7 @@ SHIM_CS_DUMP=$work/dump.txt RADEON_GPU_ID=0x4e44 \
 MESA_LOADER_DRIVER_OVERRIDE=r300 RADEON_DEBUG=vp,fp \
 LD_PRELOAD=$work/libradeon_noop_drm_shim.so ./kmscap "$frame" "$mode" > shaders.txt 2>&1
 python3 "$here/cs2replay.py" dump.txt "$out"
+if [ $# -ge 4 ]; then
+    LIBGL_ALWAYS_SOFTWARE=1 ./kmscap "$frame" "$mode" "$(realpath "$4")" >/dev/null
+fi
 echo "$out (shader dumps in $work/shaders.txt)"

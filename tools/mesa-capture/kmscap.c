@@ -5,6 +5,9 @@
  *                         an ordinary 64x64 RGBA texture (Mesa tiles it) of
  *                         texel (i, j) = (i * 255 / 63, j * 255 / 63, 128,
  *                         255), a depth buffer, depth test on, culling off
+ *   kmscap FRAME MODE OUT.ppm   the same on a pbuffer of whatever EGL device
+ *                         the surfaceless platform gives (llvmpipe with
+ *                         LIBGL_ALWAYS_SOFTWARE=1), read back into OUT.ppm
  *   kmscap 0 ops          one triangle through a vertex shader that uses
  *                         every GLSL ES operation Mesa's r300 compiler
  *                         turns into a different PVS instruction sequence
@@ -57,10 +60,12 @@ static GLuint sh(GLenum t, const char *s) { GLuint x = glCreateShader(t); GLint 
   glShaderSource(x, 1, &s, NULL); glCompileShader(x); glGetShaderiv(x, GL_COMPILE_STATUS, &ok);
   if (!ok) { glGetShaderInfoLog(x, 1000, NULL, log); printf("%s\n", log); exit(1);} return x; }
 int main(int argc, char **argv) {
-  int fd = open("/dev/dri/renderD128", O_RDWR);
-  struct gbm_device *gbm = gbm_create_device(fd);
+  const char *ppm = argc > 3 ? argv[3] : NULL;
+  int fd = ppm ? -1 : open("/dev/dri/renderD128", O_RDWR);
+  struct gbm_device *gbm = ppm ? NULL : gbm_create_device(fd);
   PFNEGLGETPLATFORMDISPLAYEXTPROC gpd = (void *)eglGetProcAddress("eglGetPlatformDisplayEXT");
-  EGLDisplay d = gpd(EGL_PLATFORM_GBM_KHR, gbm, NULL);
+  EGLDisplay d = ppm ? gpd(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL)
+                     : gpd(EGL_PLATFORM_GBM_KHR, gbm, NULL);
   EGLint maj, min, n; EGLConfig cfgs[64], cfg = 0; int i;
   if (!eglInitialize(d, &maj, &min)) { printf("no egl\n"); return 1; }
   printf("%s\n", eglQueryString(d, EGL_VENDOR));
@@ -69,12 +74,14 @@ int main(int argc, char **argv) {
   int ops = argc > 2 && !strcmp(argv[2], "ops");
   static const EGLint ca[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
   static const EGLint cad[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_DEPTH_SIZE, 24, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
-  eglChooseConfig(d, tex ? cad : ca, cfgs, 64, &n);
-  for (i = 0; i < n; i++) { EGLint id; eglGetConfigAttrib(d, cfgs[i], EGL_NATIVE_VISUAL_ID, &id); if (id == XRGB) { cfg = cfgs[i]; break; } }
+  static const EGLint cap[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_DEPTH_SIZE, 24, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_NONE };
+  eglChooseConfig(d, ppm ? cap : tex ? cad : ca, cfgs, 64, &n);
+  for (i = 0; i < n; i++) { EGLint id; eglGetConfigAttrib(d, cfgs[i], EGL_NATIVE_VISUAL_ID, &id); if (ppm || id == XRGB) { cfg = cfgs[i]; break; } }
   static const EGLint ctxa[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE };
   EGLContext ctx = eglCreateContext(d, cfg, EGL_NO_CONTEXT, ctxa);
-  struct gbm_surface *gs = gbm_surface_create(gbm, W, H, XRGB, 1 | 4);
-  EGLSurface s = eglCreateWindowSurface(d, cfg, (EGLNativeWindowType)gs, NULL);
+  static const EGLint pba[] = { EGL_WIDTH, W, EGL_HEIGHT, H, EGL_NONE };
+  EGLSurface s = ppm ? eglCreatePbufferSurface(d, cfg, pba)
+                     : eglCreateWindowSurface(d, cfg, (EGLNativeWindowType)gbm_surface_create(gbm, W, H, XRGB, 1 | 4), NULL);
   eglMakeCurrent(d, s, s, ctx);
   printf("%s\n", glGetString(GL_RENDERER));
   GLuint p = glCreateProgram();
@@ -161,6 +168,17 @@ int main(int argc, char **argv) {
   float nmat[9] = { m[0][0], m[0][1], m[0][2], m[0][4], m[0][5], m[0][6], m[0][8], m[0][9], m[0][10] };
   glUniformMatrix3fv(nm, 1, GL_FALSE, nmat);
   for (i = 0; i < 6; i++) glDrawArrays(GL_TRIANGLE_STRIP, 4 * i, 4);
+  if (ppm) {
+    static uint8_t px[W * H * 4];
+    FILE *f = fopen(ppm, "wb");
+    int y, x;
+    glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    fprintf(f, "P6 %d %d 255\n", W, H);
+    for (y = H - 1; y >= 0; y--)
+      for (x = 0; x < W; x++)
+        fwrite(px + 4 * (y * W + x), 1, 3, f);
+    fclose(f);
+  }
   eglSwapBuffers(d, s);
   glFinish();
   printf("done\n");
