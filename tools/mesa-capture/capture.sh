@@ -65,6 +65,7 @@ MESA_LOADER_DRIVER_OVERRIDE=r300 RADEON_DEBUG=vp,fp \
 LD_PRELOAD=$work/libradeon_noop_drm_shim.so ./kmscap "$frame" "$mode" > shaders.txt 2>&1
 python3 "$here/cs2replay.py" dump.txt "$out"
 if [ $# -ge 4 ]; then
-    LIBGL_ALWAYS_SOFTWARE=1 ./kmscap "$frame" "$mode" "$(realpath "$4")" >/dev/null
+    LIBGL_ALWAYS_SOFTWARE=1 ./kmscap "$frame" "$mode" \
+        "$(cd "$(dirname "$4")" && pwd)/$(basename "$4")" >/dev/null
 fi
 echo "$out (shader dumps in $work/shaders.txt)"
