@@ -1020,32 +1020,61 @@ static void ops_ref(const double a[4], double v[8][4])
     v[7][3] = x * y - z;
 }
 
-/*
- * kmscap's ops shader as Mesa 22.3's r300 compiler encodes it
- * (pvs-ops.replay): every PVS instruction that compiler emits for GLSL ES
- * (ME_POWER_FUNC_FF, EX2, LG2, RCP, RSQ, FLT2FIX_DX with relative constant
- * addressing, FRACTION, MIN, MAX, SGE, SLT, DOT_PRODUCT with forced lanes,
- * the 2-clock MADD macro with three temporaries, sin/cos as polynomials),
- * run by the PVS on inputs chosen here, against the GLSL in doubles.
- */
-static void test_pvs_ops_replay(void)
+/* tools/mesa-capture/kmscap.c's arbvp program (ARB_vertex_program), in
+ * doubles: texcoord k is output k + 1 */
+static void arbvp_ref(const double a[4], double v[8][4])
 {
-    static const double inputs[][4] = {
-        { 0.3, -0.7, 1.2, -2.5 }, { -1.1, 0.45, -0.3, 0.8 },
-        { 0.9, 1.6, 2.7, 0.35 }, { -0.3, -0.05, -1.6, -1.7 },
-    };
+    double x = a[0], y = a[1], z = a[2], w = a[3], e = floor(x);
+    double l = floor(log2(fabs(y)));
+    int i = (int)floor(z) + 1, k;
+
+    /* LIT */
+    v[0][0] = 1.0;
+    v[0][1] = MAX(x, 0.0);
+    v[0][2] = x > 0 ? pow(MAX(y, 0.0), CLAMP(w, -128.0, 128.0)) : 0.0;
+    v[0][3] = 1.0;
+    /* EXP a.x */
+    v[1][0] = exp2(e);
+    v[1][1] = x - e;
+    v[1][2] = exp2(x);
+    v[1][3] = 1.0;
+    /* LOG a.y */
+    v[2][0] = l;
+    v[2][1] = fabs(y) / exp2(l);
+    v[2][2] = log2(fabs(y));
+    v[2][3] = 1.0;
+    /* DST a, a.wzyx */
+    v[3][0] = 1.0;
+    v[3][1] = y * z;
+    v[3][2] = z;
+    v[3][3] = x;
+    /* ARL A0.x, a.z; u[A0.x + 1], program.local[k] = 4k+1 .. 4k+4 */
+    for (k = 0; k < 4; k++) {
+        v[4][k] = 4 * i + k + 1;
+    }
+}
+
+/*
+ * A vertex program Mesa 22.3's r300 compiler encoded (a replay of
+ * tools/mesa-capture), run by the PVS on inputs chosen here and checked
+ * against `ref` in doubles for outputs 1 .. nout.
+ */
+static void run_captured_vp(const char *name, const double (*inputs)[4],
+                            unsigned ninputs, unsigned nout,
+                            void (*ref)(const double a[4], double v[8][4]),
+                            int approx_out, double approx_tol)
+{
     R300Rig *d = r300_rig_new(1, VRAM_SIZE, RING_BUFSZ);
     R300PVSProgram *prog = g_new0(R300PVSProgram, 1);
     Replay r;
     unsigned n, k, ch, errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
 
-    replay_load(d, "pvs-ops.replay", &r);
+    replay_load(d, name, &r);
     replay_run(d, &r);
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
     g_assert_true(r300_pvs_load(prog, d->core->regs,
                                 (const uint32_t (*)[4])d->core->pvs_vmem));
-    g_assert_cmpuint(prog->last - prog->first + 1, >, 40);
-    for (n = 0; n < G_N_ELEMENTS(inputs); n++) {
+    for (n = 0; n < ninputs; n++) {
         float in[R300_PVS_MAX_INPUTS][4] = { { 0 } };
         float out[R300_PVS_MAX_OUTPUTS][4] = { { 0 } };
         double want[8][4];
@@ -1055,15 +1084,15 @@ static void test_pvs_ops_replay(void)
             in[1][ch] = inputs[n][ch];
         }
         r300_pvs_exec(prog, (const float (*)[4])in, out);
-        ops_ref(inputs[n], want);
-        for (k = 0; k < 8; k++) {
+        ref(inputs[n], want);
+        for (k = 0; k < nout; k++) {
             for (ch = 0; ch < 4; ch++) {
-                /* sin and cos are Mesa's polynomial approximations */
-                double tol = k == 1 && ch < 2 ? 2e-3
-                                              : 1e-5 * MAX(1.0, fabs(want[k][ch]));
+                double tol = (int)k == approx_out && ch < 2 ? approx_tol
+                             : 1e-5 * MAX(1.0, fabs(want[k][ch]));
                 if (fabs(out[k + 1][ch] - want[k][ch]) > tol) {
-                    g_test_message("input %u: v%u.%c = %.7g, expected %.7g", n,
-                                   k, "xyzw"[ch], out[k + 1][ch], want[k][ch]);
+                    g_test_message("%s input %u: output %u.%c = %.7g, "
+                                   "expected %.7g", name, n, k + 1,
+                                   "xyzw"[ch], out[k + 1][ch], want[k][ch]);
                     g_assert_cmpfloat(fabs(out[k + 1][ch] - want[k][ch]), <=,
                                       tol);
                 }
@@ -1072,6 +1101,43 @@ static void test_pvs_ops_replay(void)
     }
     g_free(prog);
     r300_rig_free(d);
+}
+
+/*
+ * kmscap's ops shader as Mesa 22.3's r300 compiler encodes it
+ * (pvs-ops.replay): every PVS instruction that compiler emits for GLSL ES
+ * (ME_POWER_FUNC_FF, EX2, LG2, RCP, RSQ, FLT2FIX_DX with relative constant
+ * addressing, FRACTION, MIN, MAX, SGE, SLT, DOT_PRODUCT with forced lanes,
+ * the 2-clock MADD macro with three temporaries, sin/cos as polynomials).
+ */
+static void test_pvs_ops_replay(void)
+{
+    static const double inputs[][4] = {
+        { 0.3, -0.7, 1.2, -2.5 }, { -1.1, 0.45, -0.3, 0.8 },
+        { 0.9, 1.6, 2.7, 0.35 }, { -0.3, -0.05, -1.6, -1.7 },
+    };
+
+    /* v1.xy: sin and cos are Mesa's polynomial approximations */
+    run_captured_vp("pvs-ops.replay", inputs, G_N_ELEMENTS(inputs), 8,
+                    ops_ref, 1, 2e-3);
+}
+
+/*
+ * kmscap's ARB_vertex_program (pvs-arbvp.replay). Mesa 22.3 lowers LIT,
+ * EXP, LOG and DST before the r300 compiler sees them (so ME_LIGHT_COEFF_DX,
+ * EXP/LOG_BASE2_DX and DISTANCE_VECTOR never reach the chip from it); what
+ * it sends (POWER_FUNC_FF, SGE, FRACTION, EX2, LG2, ARL) must still give
+ * the ARB results.
+ */
+static void test_pvs_arbvp_replay(void)
+{
+    static const double inputs[][4] = {
+        { 0.6, 0.8, 1.2, 2.5 }, { -0.4, 0.5, -0.7, 1.0 },
+        { 1.5, -3.0, 2.2, 0.5 }, { 2.25, 5.0, 0.1, -1.25 },
+    };
+
+    run_captured_vp("pvs-arbvp.replay", inputs, G_N_ELEMENTS(inputs), 5,
+                    arbvp_ref, -1, 0);
 }
 
 int main(int argc, char **argv)
@@ -1083,5 +1149,6 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/mesa/kmscube-tex-replay", test_kmscube_tex_replay);
     g_test_add_func("/r300/mesa/fetch-formats", test_fetch_formats);
     g_test_add_func("/r300/mesa/pvs-ops-replay", test_pvs_ops_replay);
+    g_test_add_func("/r300/mesa/pvs-arbvp-replay", test_pvs_arbvp_replay);
     return g_test_run();
 }

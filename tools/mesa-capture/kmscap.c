@@ -8,6 +8,9 @@
  *   kmscap FRAME MODE OUT.ppm   the same on a pbuffer of whatever EGL device
  *                         the surfaceless platform gives (llvmpipe with
  *                         LIBGL_ALWAYS_SOFTWARE=1), read back into OUT.ppm
+ *   kmscap 0 arbvp        one triangle through an ARB_vertex_program
+ *                         (desktop GL) with LIT, EXP, LOG, DST and ARL,
+ *                         which GLSL never produces (arbvp below)
  *   kmscap 0 ops          one triangle through a vertex shader that uses
  *                         every GLSL ES operation Mesa's r300 compiler
  *                         turns into a different PVS instruction sequence
@@ -34,6 +37,26 @@ static const char *ops_vs =
     "            a.z >= a.w ? 1.0 : 0.0);\n"
     "  v7 = vec4(length(a.xyz), normalize(a.xyz).x, ceil(a.z), a.x * a.y - a.z);\n"
     "}\n";
+static const char *arbvp =
+    "!!ARBvp1.0\n"
+    "ATTRIB a = vertex.attrib[1];\n"
+    "PARAM u[4] = { program.local[0..3] };\n"
+    "ADDRESS A0;\n"
+    "MOV result.position, vertex.attrib[0];\n"
+    "LIT result.texcoord[0], a;\n"
+    "EXP result.texcoord[1], a.x;\n"
+    "LOG result.texcoord[2], a.y;\n"
+    "DST result.texcoord[3], a, a.wzyx;\n"
+    "ARL A0.x, a.z;\n"
+    "MOV result.texcoord[4], u[A0.x + 1];\n"
+    "END\n";
+typedef void (*ProgStrFn)(unsigned, unsigned, int, const void *);
+typedef void (*BindProgFn)(unsigned, unsigned);
+typedef void (*GenProgFn)(int, unsigned *);
+typedef void (*LocalFn)(unsigned, unsigned, const float *);
+typedef void (*EnableFn)(unsigned);
+typedef void (*AttribPtrFn)(unsigned, int, unsigned, unsigned char, int, const void *);
+typedef void (*DrawFn)(unsigned, int, int);
 static const char *ops_fs =
     "precision mediump float;\n"
     "varying vec4 v0, v1, v2, v3, v4, v5, v6, v7;\n"
@@ -69,21 +92,47 @@ int main(int argc, char **argv) {
   EGLint maj, min, n; EGLConfig cfgs[64], cfg = 0; int i;
   if (!eglInitialize(d, &maj, &min)) { printf("no egl\n"); return 1; }
   printf("%s\n", eglQueryString(d, EGL_VENDOR));
-  eglBindAPI(EGL_OPENGL_ES_API);
+  eglBindAPI(argc > 2 && !strcmp(argv[2], "arbvp") ? EGL_OPENGL_API : EGL_OPENGL_ES_API);
   int tex = argc > 2 && !strcmp(argv[2], "tex");
   int ops = argc > 2 && !strcmp(argv[2], "ops");
+  int arb = argc > 2 && !strcmp(argv[2], "arbvp");
   static const EGLint ca[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
+  static const EGLint cagl[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SAMPLES, 0, EGL_NONE };
   static const EGLint cad[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_DEPTH_SIZE, 24, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
   static const EGLint cap[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_DEPTH_SIZE, 24, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_NONE };
-  eglChooseConfig(d, ppm ? cap : tex ? cad : ca, cfgs, 64, &n);
+  eglChooseConfig(d, ppm ? cap : arb ? cagl : tex ? cad : ca, cfgs, 64, &n);
   for (i = 0; i < n; i++) { EGLint id; eglGetConfigAttrib(d, cfgs[i], EGL_NATIVE_VISUAL_ID, &id); if (ppm || id == XRGB) { cfg = cfgs[i]; break; } }
   static const EGLint ctxa[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE };
-  EGLContext ctx = eglCreateContext(d, cfg, EGL_NO_CONTEXT, ctxa);
+  EGLContext ctx = eglCreateContext(d, cfg, EGL_NO_CONTEXT, arb ? NULL : ctxa);
   static const EGLint pba[] = { EGL_WIDTH, W, EGL_HEIGHT, H, EGL_NONE };
   EGLSurface s = ppm ? eglCreatePbufferSurface(d, cfg, pba)
                      : eglCreateWindowSurface(d, cfg, (EGLNativeWindowType)gbm_surface_create(gbm, W, H, XRGB, 1 | 4), NULL);
   eglMakeCurrent(d, s, s, ctx);
   printf("%s\n", glGetString(GL_RENDERER));
+  if (arb) {
+    /* GL_VERTEX_PROGRAM_ARB 0x8620, GL_PROGRAM_FORMAT_ASCII_ARB 0x8875 */
+    static const float tri[3][8] = {
+      { -1, -1, 0, 1, 0.6, 0.8, 1.2, 2.5 }, { 1, -1, 0, 1, 0.6, 0.8, 1.2, 2.5 },
+      { 0, 1, 0, 1, 0.6, 0.8, 1.2, 2.5 },
+    };
+    unsigned prog, k;
+    ((GenProgFn)eglGetProcAddress("glGenProgramsARB"))(1, &prog);
+    ((BindProgFn)eglGetProcAddress("glBindProgramARB"))(0x8620, prog);
+    ((ProgStrFn)eglGetProcAddress("glProgramStringARB"))(0x8620, 0x8875, strlen(arbvp), arbvp);
+    for (k = 0; k < 4; k++) {
+      float v[4] = { 4 * k + 1, 4 * k + 2, 4 * k + 3, 4 * k + 4 };
+      ((LocalFn)eglGetProcAddress("glProgramLocalParameter4fvARB"))(0x8620, k, v);
+    }
+    ((EnableFn)eglGetProcAddress("glEnable"))(0x8620);
+    ((AttribPtrFn)eglGetProcAddress("glVertexAttribPointerARB"))(0, 4, GL_FLOAT, 0, 32, tri[0]);
+    ((AttribPtrFn)eglGetProcAddress("glVertexAttribPointerARB"))(1, 4, GL_FLOAT, 0, 32, tri[0] + 4);
+    ((EnableFn)eglGetProcAddress("glEnableVertexAttribArrayARB"))(0);
+    ((EnableFn)eglGetProcAddress("glEnableVertexAttribArrayARB"))(1);
+    ((DrawFn)eglGetProcAddress("glDrawArrays"))(GL_TRIANGLES, 0, 3);
+    eglSwapBuffers(d, s);
+    printf("done\n");
+    return 0;
+  }
   GLuint p = glCreateProgram();
   if (ops) {
     static const float tri[3][8] = {
