@@ -1062,7 +1062,8 @@ static void arbvp_ref(const double a[4], double v[8][4])
 static void run_captured_vp(const char *name, const double (*inputs)[4],
                             unsigned ninputs, unsigned nout,
                             void (*ref)(const double a[4], double v[8][4]),
-                            int approx_out, double approx_tol)
+                            int approx_out, double approx_tol,
+                            const char *llvmpipe_ref)
 {
     R300Rig *d = r300_rig_new(1, VRAM_SIZE, RING_BUFSZ);
     R300PVSProgram *prog = g_new0(R300PVSProgram, 1);
@@ -1072,6 +1073,10 @@ static void run_captured_vp(const char *name, const double (*inputs)[4],
     replay_load(d, name, &r);
     replay_run(d, &r);
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
+    if (llvmpipe_ref) {
+        check_cb = r.cb_addr;
+        compare_llvmpipe(d, llvmpipe_ref);
+    }
     g_assert_true(r300_pvs_load(prog, d->core->regs,
                                 (const uint32_t (*)[4])d->core->pvs_vmem));
     for (n = 0; n < ninputs; n++) {
@@ -1105,7 +1110,9 @@ static void run_captured_vp(const char *name, const double (*inputs)[4],
 
 /*
  * kmscap's ops shader as Mesa 22.3's r300 compiler encodes it
- * (pvs-ops.replay): every PVS instruction that compiler emits for GLSL ES
+ * (pvs-ops.replay); the frame, whose fragment shader weighs all eight
+ * varyings (eight texture coordinates through the RS), against llvmpipe's.
+ * Every PVS instruction that compiler emits for GLSL ES
  * (ME_POWER_FUNC_FF, EX2, LG2, RCP, RSQ, FLT2FIX_DX with relative constant
  * addressing, FRACTION, MIN, MAX, SGE, SLT, DOT_PRODUCT with forced lanes,
  * the 2-clock MADD macro with three temporaries, sin/cos as polynomials).
@@ -1119,7 +1126,7 @@ static void test_pvs_ops_replay(void)
 
     /* v1.xy: sin and cos are Mesa's polynomial approximations */
     run_captured_vp("pvs-ops.replay", inputs, G_N_ELEMENTS(inputs), 8,
-                    ops_ref, 1, 2e-3);
+                    ops_ref, 1, 2e-3, "pvs-ops");
 }
 
 /*
@@ -1137,7 +1144,7 @@ static void test_pvs_arbvp_replay(void)
     };
 
     run_captured_vp("pvs-arbvp.replay", inputs, G_N_ELEMENTS(inputs), 5,
-                    arbvp_ref, -1, 0);
+                    arbvp_ref, -1, 0, NULL);
 }
 
 int main(int argc, char **argv)

@@ -60,7 +60,10 @@ typedef void (*DrawFn)(unsigned, int, int);
 static const char *ops_fs =
     "precision mediump float;\n"
     "varying vec4 v0, v1, v2, v3, v4, v5, v6, v7;\n"
-    "void main() { gl_FragColor = v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7; }\n";
+    "void main() {\n"
+    "  gl_FragColor = vec4(0.5) + 0.004 * (v0 + 2.0 * v1 + 3.0 * v2 + 4.0 * v3 +\n"
+    "                 5.0 * v4 + 6.0 * v5 + 7.0 * v6 + 8.0 * v7);\n"
+    "}\n";
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GLES2/gl2.h>
@@ -82,6 +85,18 @@ struct gbm_surface *gbm_surface_create(struct gbm_device *, uint32_t, uint32_t, 
 static GLuint sh(GLenum t, const char *s) { GLuint x = glCreateShader(t); GLint ok; char log[1000];
   glShaderSource(x, 1, &s, NULL); glCompileShader(x); glGetShaderiv(x, GL_COMPILE_STATUS, &ok);
   if (!ok) { glGetShaderInfoLog(x, 1000, NULL, log); printf("%s\n", log); exit(1);} return x; }
+/* the pbuffer, top row first */
+static void write_ppm(const char *path) {
+  static uint8_t px[W * H * 4];
+  FILE *f = fopen(path, "wb");
+  int y, x;
+  glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, px);
+  fprintf(f, "P6 %d %d 255\n", W, H);
+  for (y = H - 1; y >= 0; y--)
+    for (x = 0; x < W; x++)
+      fwrite(px + 4 * (y * W + x), 1, 3, f);
+  fclose(f);
+}
 int main(int argc, char **argv) {
   const char *ppm = argc > 3 ? argv[3] : NULL;
   int fd = ppm ? -1 : open("/dev/dri/renderD128", O_RDWR);
@@ -154,6 +169,8 @@ int main(int argc, char **argv) {
     glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 32, (void *)16); glEnableVertexAttribArray(1);
     glClear(GL_COLOR_BUFFER_BIT);
     glDrawArrays(GL_TRIANGLES, 0, 3);
+    if (ppm)
+      write_ppm(ppm);
     eglSwapBuffers(d, s);
     glFinish();
     printf("done\n");
@@ -217,17 +234,8 @@ int main(int argc, char **argv) {
   float nmat[9] = { m[0][0], m[0][1], m[0][2], m[0][4], m[0][5], m[0][6], m[0][8], m[0][9], m[0][10] };
   glUniformMatrix3fv(nm, 1, GL_FALSE, nmat);
   for (i = 0; i < 6; i++) glDrawArrays(GL_TRIANGLE_STRIP, 4 * i, 4);
-  if (ppm) {
-    static uint8_t px[W * H * 4];
-    FILE *f = fopen(ppm, "wb");
-    int y, x;
-    glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, px);
-    fprintf(f, "P6 %d %d 255\n", W, H);
-    for (y = H - 1; y >= 0; y--)
-      for (x = 0; x < W; x++)
-        fwrite(px + 4 * (y * W + x), 1, 3, f);
-    fclose(f);
-  }
+  if (ppm)
+    write_ppm(ppm);
   eglSwapBuffers(d, s);
   glFinish();
   printf("done\n");
