@@ -11,11 +11,8 @@ usage: cs2replay.py dump.txt out.replay [vram_base]
 """
 import sys
 
-TILING_MACRO, TILING_MICRO, TILING_MICRO_SQUARE = 0x1, 0x2, 0x20
 ADDR_REGS = set([0x4E28, 0x4E2C, 0x4E30, 0x4E34, 0x4F20, 0x4E80] +
                 [0x4540 + 4 * i for i in range(16)])
-COLORPITCH = set([0x4E38 + 4 * i for i in range(4)])
-DEPTHPITCH = 0x4F24
 
 
 def parse(path):
@@ -65,23 +62,8 @@ def patch(ib, bos, addr_of):
             if op == 0x10 and n == 1 and pending:
                 bo = bos[ib[i + 1] // 4]
                 at, reg = pending.pop(0)
-                tl = bo['tiling']
                 if reg in ADDR_REGS or reg == 'addr':
                     out[at] = (out[at] + addr_of[bo['handle']]) & 0xFFFFFFFF
-                    if reg != 'addr' and 0x4540 <= reg <= 0x457C:
-                        out[at] |= ((4 if tl & TILING_MACRO else 0) |
-                                    (8 if tl & TILING_MICRO else 0) |
-                                    (16 if tl & TILING_MICRO_SQUARE else 0))
-                elif reg in COLORPITCH:
-                    f = ((1 << 16 if tl & TILING_MACRO else 0) |
-                         (1 << 17 if tl & TILING_MICRO else
-                          2 << 17 if tl & TILING_MICRO_SQUARE else 0))
-                    out[at] = (out[at] & ~(7 << 16)) | f
-                elif reg == DEPTHPITCH:
-                    f = ((1 << 16 if tl & TILING_MACRO else 0) |
-                         (1 << 17 if tl & TILING_MICRO else
-                          2 << 17 if tl & TILING_MICRO_SQUARE else 0))
-                    out[at] = (out[at] & ~(7 << 16)) | f
             elif op == 0x2F:                      # 3D_LOAD_VBPNTR
                 cnt = ib[i + 1] & 0x1F
                 pending = []
