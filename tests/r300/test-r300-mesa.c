@@ -447,10 +447,10 @@ static void emit_draw(R300Cmd *c, unsigned start, unsigned count)
 #define IB_ADDR     0x00700000u
 
 typedef struct Replay {
-    uint32_t cb_addr;           /* the first buffer: the window surface */
+    uint32_t cb_addr;           /* the last RB3D_COLOROFFSET0: the window */
     unsigned nib;
-    uint32_t ib_len[4];
-    uint32_t *ib[4];
+    uint32_t ib_len[16];
+    uint32_t *ib[16];
 } Replay;
 
 /*
@@ -465,7 +465,7 @@ static void replay_load(R300Rig *d, const char *name, Replay *r)
                                              NULL);
     g_autofree char *text = NULL;
     g_auto(GStrv) lines = NULL;
-    unsigned i = 0, first = 1;
+    unsigned i = 0;
 
     memset(r, 0, sizeof(*r));
     g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
@@ -475,10 +475,6 @@ static void replay_load(R300Rig *d, const char *name, Replay *r)
         if (w[0] && !strcmp(w[0], "BUFFER")) {
             uint32_t addr = strtoul(w[2], NULL, 0), size = strtoul(w[3], NULL, 0);
             g_assert_cmpuint(addr + size, <=, IB_ADDR);
-            if (first) {
-                r->cb_addr = addr;
-                first = 0;
-            }
         } else if (w[0] && (!strcmp(w[0], "MEM") || !strcmp(w[0], "IB"))) {
             bool ib = !strcmp(w[0], "IB");
             uint32_t addr = ib ? 0 : strtoul(w[1], NULL, 0);
@@ -502,6 +498,11 @@ static void replay_load(R300Rig *d, const char *name, Replay *r)
                 g_strfreev(v);
             }
             g_assert_cmpuint(k, ==, n);
+            for (k = 0; ib && k + 1 < n; k++) {
+                if (dst[k] == R300_PACKET0(R300_RB3D_COLOROFFSET(0), 0)) {
+                    r->cb_addr = dst[k + 1];
+                }
+            }
         }
         g_strfreev(w);
     }
@@ -809,7 +810,7 @@ static void test_kmscube_tex_replay(void)
     replay_load(d, "kmscube-tex.replay", &r);
     replay_run(d, &r);
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
-    check_cb = 0x00220000;              /* the window surface, BO 3 */
+    check_cb = r.cb_addr;
     check_channels = 3;
     check_tex = true;
     tolerance = 3;
@@ -1147,6 +1148,59 @@ static void test_pvs_arbvp_replay(void)
                     arbvp_ref, -1, 0, NULL);
 }
 
+/* tools/mesa-capture/kmscap.c's mip_texel and mip_rects */
+static uint32_t mip_texel(int k, int i, int j)
+{
+    return ((i * 7 + k * 29) & 255) | ((j * 5 + k * 61) & 255) << 8 |
+           (((i ^ j) * 3 + k) & 255) << 16 | 0xffu << 24;
+}
+
+static const int mip_rects[8][4] = {
+    { 0, 64, 128, 56 }, { 0, 0, 64, 64 }, { 66, 0, 32, 32 },
+    { 100, 0, 16, 16 }, { 118, 0, 8, 8 }, { 128, 0, 4, 4 }, { 134, 0, 2, 2 },
+    { 138, 0, 1, 1 },
+};
+
+/*
+ * A 128x128 texture with all eight levels given by glTexImage2D, each drawn
+ * 1:1 with GL_NEAREST_MIPMAP_NEAREST, as Mesa 22.3's r300 driver did it
+ * (mip-levels.replay): Mesa macro+micro tiles the chain, reallocates it
+ * when levels arrive and blits every level from a linear staging texture
+ * into its place. Levels 0 and 1 are macro tiled, the rest only micro tiled
+ * (the R300 switch); every pixel must be its texel exactly.
+ */
+static void test_mip_levels_replay(void)
+{
+    R300Rig *d = r300_rig_new(1, VRAM_SIZE, RING_BUFSZ);
+    Replay r;
+    unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    int k, i, j, bad = 0;
+
+    replay_load(d, "mip-levels.replay", &r);
+    replay_run(d, &r);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
+    check_cb = r.cb_addr;
+    maybe_dump(d, "mip-levels");
+    for (k = 0; k < 8; k++) {
+        const int *rc = mip_rects[k];
+        for (j = 0; j < rc[3]; j++) {
+            for (i = 0; i < rc[2]; i++) {
+                uint32_t t = mip_texel(k, i, j);
+                uint32_t want = (t & 0xFF) << 16 | (t & 0xFF00) |
+                                (t >> 16 & 0xFF);
+                uint32_t got = px(d, rc[0] + i, rc[1] + j) & 0xFFFFFF;
+                if (got != want && bad++ < 5) {
+                    g_test_message("level %d texel %d,%d: %06x, expected "
+                                   "%06x", k, i, j, got, want);
+                }
+            }
+        }
+    }
+    g_assert_cmpint(bad, ==, 0);
+    compare_llvmpipe(d, "mip-levels");
+    r300_rig_free(d);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1154,6 +1208,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/mesa/kmscube-smooth-replay",
                     test_kmscube_smooth_replay);
     g_test_add_func("/r300/mesa/kmscube-tex-replay", test_kmscube_tex_replay);
+    g_test_add_func("/r300/mesa/mip-levels-replay", test_mip_levels_replay);
     g_test_add_func("/r300/mesa/fetch-formats", test_fetch_formats);
     g_test_add_func("/r300/mesa/pvs-ops-replay", test_pvs_ops_replay);
     g_test_add_func("/r300/mesa/pvs-arbvp-replay", test_pvs_arbvp_replay);

@@ -11,6 +11,10 @@
  *   kmscap 0 arbvp        one triangle through an ARB_vertex_program
  *                         (desktop GL) with LIT, EXP, LOG, DST and ARL,
  *                         which GLSL never produces (arbvp below)
+ *   kmscap 0 mip          a 128x128 RGBA texture with all 8 levels uploaded
+ *                         by glTexImage2D (Mesa tiles it and blits each
+ *                         level), each level drawn 1:1 with
+ *                         GL_NEAREST_MIPMAP_NEAREST (mip_texel, mip_rects)
  *   kmscap 0 ops          one triangle through a vertex shader that uses
  *                         every GLSL ES operation Mesa's r300 compiler
  *                         turns into a different PVS instruction sequence
@@ -57,6 +61,28 @@ typedef void (*LocalFn)(unsigned, unsigned, const float *);
 typedef void (*EnableFn)(unsigned);
 typedef void (*AttribPtrFn)(unsigned, int, unsigned, unsigned char, int, const void *);
 typedef void (*DrawFn)(unsigned, int, int);
+#include <stdint.h>
+/* level k, texel (i, j): shared with tests/r300/test-r300-mesa.c */
+static uint32_t mip_texel(int k, int i, int j)
+{
+    return ((i * 7 + k * 29) & 255) | ((j * 5 + k * 61) & 255) << 8 |
+           (((i ^ j) * 3 + k) & 255) << 16 | 0xffu << 24;
+}
+/* where level k is drawn: x, y (top-left, window pixels), w, h */
+static const int mip_rects[8][4] = {
+    { 0, 64, 128, 56 }, { 0, 0, 64, 64 }, { 66, 0, 32, 32 }, { 100, 0, 16, 16 },
+    { 118, 0, 8, 8 }, { 128, 0, 4, 4 }, { 134, 0, 2, 2 }, { 138, 0, 1, 1 },
+};
+static const char *mip_vs =
+    "attribute vec4 in_position;\n"
+    "attribute vec2 in_tc;\n"
+    "varying vec2 tc;\n"
+    "void main() { gl_Position = in_position; tc = in_tc; }\n";
+static const char *mip_fs =
+    "precision mediump float;\n"
+    "uniform sampler2D t;\n"
+    "varying vec2 tc;\n"
+    "void main() { gl_FragColor = texture2D(t, tc); }\n";
 static const char *ops_fs =
     "precision mediump float;\n"
     "varying vec4 v0, v1, v2, v3, v4, v5, v6, v7;\n"
@@ -111,6 +137,7 @@ int main(int argc, char **argv) {
   int tex = argc > 2 && !strcmp(argv[2], "tex");
   int ops = argc > 2 && !strcmp(argv[2], "ops");
   int arb = argc > 2 && !strcmp(argv[2], "arbvp");
+  int mip = argc > 2 && !strcmp(argv[2], "mip");
   static const EGLint ca[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
   static const EGLint cagl[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SAMPLES, 0, EGL_NONE };
   static const EGLint cad[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_DEPTH_SIZE, 24, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
@@ -149,6 +176,51 @@ int main(int argc, char **argv) {
     return 0;
   }
   GLuint p = glCreateProgram();
+  if (mip) {
+    static uint32_t texels[128 * 128];
+    static float v[8][6][4];
+    GLuint t;
+    int k, n;
+    glAttachShader(p, sh(GL_VERTEX_SHADER, mip_vs));
+    glAttachShader(p, sh(GL_FRAGMENT_SHADER, mip_fs));
+    glBindAttribLocation(p, 0, "in_position");
+    glBindAttribLocation(p, 1, "in_tc");
+    glLinkProgram(p); glUseProgram(p);
+    glGenTextures(1, &t); glBindTexture(GL_TEXTURE_2D, t);
+    for (k = 0; k < 8; k++) {
+      int sz = 128 >> k, i, j;
+      for (j = 0; j < sz; j++)
+        for (i = 0; i < sz; i++)
+          texels[j * sz + i] = mip_texel(k, i, j);
+      glTexImage2D(GL_TEXTURE_2D, k, GL_RGBA, sz, sz, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+    }
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glViewport(0, 0, W, H);
+    /* each rectangle: (x, y) window pixels top-left, texcoords from (0, 0)
+     * at its top-left, one texel of level k per pixel */
+    for (k = 0; k < 8; k++) {
+      const int *r = mip_rects[k];
+      float x0 = 2.0f * r[0] / W - 1, x1 = 2.0f * (r[0] + r[2]) / W - 1;
+      float y0 = 1 - 2.0f * r[1] / H, y1 = 1 - 2.0f * (r[1] + r[3]) / H;
+      float s1 = (float)r[2] / (128 >> k), t1 = (float)r[3] / (128 >> k);
+      float q[6][4] = { { x0, y0, 0, 0 }, { x1, y0, s1, 0 }, { x0, y1, 0, t1 },
+                        { x1, y0, s1, 0 }, { x1, y1, s1, t1 }, { x0, y1, 0, t1 } };
+      memcpy(v[k], q, sizeof(q));
+    }
+    n = 8 * 6;
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 16, &v[0][0][0]); glEnableVertexAttribArray(0);
+    glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 16, &v[0][0][2]); glEnableVertexAttribArray(1);
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDrawArrays(GL_TRIANGLES, 0, n);
+    if (ppm)
+      write_ppm(ppm);
+    eglSwapBuffers(d, s);
+    glFinish();
+    printf("done\n");
+    return 0;
+  }
   if (ops) {
     static const float tri[3][8] = {
       { -1, -1, 0, 1, 0.3, -0.7, 1.2, -2.5 }, { 1, -1, 0, 1, 0.3, -0.7, 1.2, -2.5 },
