@@ -87,13 +87,27 @@ static void test_identity(void)
 
     g_assert_cmphex(qpci_config_readw(d->dev, PCI_VENDOR_ID), ==, 0x1002);
     g_assert_cmphex(qpci_config_readw(d->dev, PCI_DEVICE_ID), ==, 0x4E44);
-    g_assert_cmphex(qpci_config_readw(d->dev, PCI_CLASS_DEVICE), ==, 0x0380);
+    /* a VGA-compatible display controller, as the real card */
+    g_assert_cmphex(qpci_config_readw(d->dev, PCI_CLASS_DEVICE), ==, 0x0300);
     g_assert_cmpuint(d->bar_size[VRAM], ==, R300_VRAM_SIZE_DEFAULT);
     g_assert_cmpuint(d->bar_size[MMIO], ==, R300_MMIO_SIZE);
-    g_assert_true(qpci_config_readl(d->dev, PCI_BASE_ADDRESS_0) &
-                  PCI_BASE_ADDRESS_MEM_TYPE_64);
+    g_assert_cmpuint(d->bar_size[R300_IO_BAR], ==, R300_IO_SIZE);
+    g_assert_false(qpci_config_readl(d->dev, PCI_BASE_ADDRESS_0) &
+                   PCI_BASE_ADDRESS_MEM_TYPE_64);
     g_assert_true(qpci_config_readl(d->dev, PCI_BASE_ADDRESS_0) &
                   PCI_BASE_ADDRESS_MEM_PREFETCH);
+    g_assert_true(qpci_config_readl(d->dev, PCI_BASE_ADDRESS_0 +
+                                    4 * R300_IO_BAR) &
+                  PCI_BASE_ADDRESS_SPACE_IO);
+    /* the I/O BAR: the low registers directly, the rest via MM_INDEX */
+    g_assert_cmphex(g3dq_rd32(d, R300_IO_BAR, A_CONFIG_MEMSIZE), ==,
+                    R300_VRAM_SIZE_DEFAULT);
+    g3dq_wr32(d, R300_IO_BAR, A_MM_INDEX, A_SCRATCH_REG0);
+    g3dq_wr32(d, R300_IO_BAR, A_MM_DATA, 0x5CA7C400);
+    g_assert_cmphex(rd(d, A_SCRATCH_REG0), ==, 0x5CA7C400);
+    g3dq_wr32(d, R300_IO_BAR, A_MM_INDEX, A_CONFIG_APER_SIZE);
+    g_assert_cmphex(g3dq_rd32(d, R300_IO_BAR, A_MM_DATA), ==,
+                    R300_VRAM_SIZE_DEFAULT);
     g3dq_close(d);
 }
 

@@ -1,7 +1,9 @@
 /*
  * r300-3d: the ATI Radeon R300 3D engine as a PCI device.
  *
- *   BAR0  VRAM (vram-size, default 64 MiB), 64-bit prefetchable
+ *   BAR0  VRAM (vram-size, default 64 MiB), 32-bit prefetchable
+ *   BAR1  256 bytes of I/O space: registers 0x00-0xFF, MM_INDEX/MM_DATA
+ *         among them reaching all others (as a real 9700's I/O BAR)
  *   BAR2  64 KiB of registers: the R3xx 3D registers at the reference's
  *         offsets and the CP, RBBM, interrupt, scratch, memory-controller,
  *         PCI GART and CRTC registers at their real Radeon offsets
@@ -19,6 +21,9 @@
 #include "hw/pci/pci.h"
 #include "hw/qdev-properties.h"
 #include "qom/object.h"
+#include "qemu/timer.h"
+#include "hw/i2c/bitbang_i2c.h"
+#include "hw/display/i2c-ddc.h"
 #include "gpu3d-worker.h"
 #include "r300/r300.h"
 #include "gpu3d/r300-regs.h"
@@ -31,17 +36,80 @@ struct R300State {
 
     MemoryRegion vram;
     MemoryRegion mmio;
+    MemoryRegion io;
     G3DRamMem vram_mem;
     R300Core *core;
     G3DWorker worker;
 
     uint32_t vram_size;         /* property */
     uint32_t render_threads;    /* property; 0 = host CPUs */
+
+    /*
+     * DDC: QEMU's bit-banged I2C and i2c-ddc EDID (as hw/display/ati.c) on
+     * GPIO_VGA_DDC. They live here, not in the QEMU-free core, to reuse
+     * QEMU's EDID generator and I2C models; the core calls back through
+     * cfg.ddc with the worker's lock held (only this device touches them).
+     */
+    I2CBus *ddc_bus;
+    bitbang_i2c_interface ddc_bitbang;
+
+    /* vblank: a timer at the mode's refresh; the core is reached through
+     * the worker's queue (R300_VBLANK_EVENT), never by waiting for it */
+    QEMUTimer *vblank_timer;
+    int64_t next_vblank;
+    uint64_t frame_ns;          /* atomic: set by the worker, read by the timer */
 };
+
+/* a queued pseudo-write past the BAR: the worker runs a vblank */
+#define R300_VBLANK_EVENT   R300_MMIO_SIZE
 
 /* ---- the core behind the worker -------------------------------------- */
 
 G3D_CORE_THUNKS(r300)
+
+static void r300_glue_reg_write(void *core, uint32_t offset, uint64_t val,
+                                unsigned size)
+{
+    if (offset == R300_VBLANK_EVENT) {
+        R300State *s = (R300State *)(uintptr_t)val;
+        qatomic_set(&s->frame_ns,
+                    r300_crtc_vblank(core,
+                                     qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL)));
+        return;
+    }
+    r300_op_reg_write(core, offset, val, size);
+}
+
+static int64_t r300_now_ns(void *opaque)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static bool r300_ddc(void *opaque, unsigned port, bool scl, bool sda)
+{
+    R300State *s = opaque;
+
+    if (port != R300_DDC_VGA) {
+        return sda;             /* no monitor on DVI-I: the lines float */
+    }
+    bitbang_i2c_set(&s->ddc_bitbang, BITBANG_I2C_SCL, scl);
+    return bitbang_i2c_set(&s->ddc_bitbang, BITBANG_I2C_SDA, sda);
+}
+
+static void r300_vblank_tick(void *opaque)
+{
+    R300State *s = opaque;
+    uint64_t period = qatomic_read(&s->frame_ns);
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+    g3d_worker_mmio_write(&s->worker, R300_VBLANK_EVENT, (uintptr_t)s, 8);
+    /* CRTC off: look again at 60 Hz; on: the mode's period, without drift */
+    s->next_vblank += period ? period : 16666667;
+    if (s->next_vblank < now) {
+        s->next_vblank = now + (period ? period : 16666667);
+    }
+    timer_mod(s->vblank_timer, s->next_vblank);
+}
 
 static const G3DMem *op_scanout_mem(void *core, int head)
 {
@@ -50,8 +118,36 @@ static const G3DMem *op_scanout_mem(void *core, int head)
 }
 
 static const G3DCoreOps r300_core_ops = {
-    G3D_CORE_OPS_FIELDS(r300),
+    .reg_write = r300_glue_reg_write,
+    .reg_read = r300_op_reg_read,
+    .work = r300_op_work,
+    .reset = r300_op_reset,
+    .irq_level = r300_op_irq_level,
+    .scanout = r300_op_scanout,
     .scanout_mem = op_scanout_mem,
+};
+
+/* ---- the I/O BAR: the first 256 bytes of the registers ------------------ */
+
+static uint64_t r300_io_read(void *opaque, hwaddr addr, unsigned size)
+{
+    R300State *s = opaque;
+    return g3d_worker_mmio_read(&s->worker, addr, size);
+}
+
+static void r300_io_write(void *opaque, hwaddr addr, uint64_t val,
+                          unsigned size)
+{
+    R300State *s = opaque;
+    g3d_worker_mmio_write(&s->worker, addr, val, size);
+}
+
+static const MemoryRegionOps r300_io_ops = {
+    .read = r300_io_read,
+    .write = r300_io_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .impl = { .min_access_size = 1, .max_access_size = 4 },
 };
 
 /* ---- PCI ---------------------------------------------------------------- */
@@ -80,10 +176,13 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
     }
     g3d_worker_init_mmio(&s->worker, OBJECT(s), &s->mmio, R300_MMIO_SIZE,
                          G3D_MMIO_4);
+    /* 32-bit like the real card's, which leaves BAR1 for I/O */
     pci_register_bar(pdev, R300_VRAM_BAR,
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
-                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
                      PCI_BASE_ADDRESS_MEM_PREFETCH, &s->vram);
+    memory_region_init_io(&s->io, OBJECT(s), &r300_io_ops, s, "r300-3d.io",
+                          R300_IO_SIZE);
+    pci_register_bar(pdev, R300_IO_BAR, PCI_BASE_ADDRESS_SPACE_IO, &s->io);
     pci_register_bar(pdev, R300_MMIO_BAR, PCI_BASE_ADDRESS_SPACE_MEMORY,
                      &s->mmio);
     pci_config_set_interrupt_pin(pdev->config, 1);
@@ -92,16 +191,37 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
     cfg.vram_size = s->vram_size;
     g3d_guest_mem_init(&cfg.sys, pdev);
     cfg.irq_update = g3d_worker_irq_cb;
+    cfg.now_ns = r300_now_ns;
     cfg.opaque = &s->worker;
+
+    /* a monitor with an EDID on the VGA connector's DDC pins */
+    s->ddc_bus = i2c_init_bus(DEVICE(s), "r300-3d.ddc");
+    bitbang_i2c_init(&s->ddc_bitbang, s->ddc_bus);
+    {
+        I2CSlave *ddc = I2C_SLAVE(qdev_new(TYPE_I2CDDC));
+        /* 1024x768 preferred: a 60 Hz mode well inside the CRTC's range */
+        qdev_prop_set_uint32(DEVICE(ddc), "xres", 1024);
+        qdev_prop_set_uint32(DEVICE(ddc), "yres", 768);
+        i2c_slave_set_address(ddc, 0x50);
+        qdev_realize_and_unref(DEVICE(ddc), BUS(s->ddc_bus), &error_abort);
+    }
+    cfg.ddc = r300_ddc;
+    cfg.ddc_opaque = s;
+    cfg.vga_monitor = true;
+
     s->core = r300_core_new(&cfg);
     g3d_worker_start(&s->worker, pdev, "r300-3d", s->core, &r300_core_ops,
                      1, blank_w, blank_h, errp);
+    s->vblank_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, r300_vblank_tick, s);
+    s->next_vblank = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + 16666667;
+    timer_mod(s->vblank_timer, s->next_vblank);
 }
 
 static void r300_exit(PCIDevice *pdev)
 {
     R300State *s = R300_3D(pdev);
 
+    timer_free(s->vblank_timer);
     g3d_worker_stop(&s->worker);
     r300_core_free(s->core);
 }
@@ -129,7 +249,11 @@ static void r300_class_init(ObjectClass *klass, void *data)
     k->exit = r300_exit;
     k->vendor_id = R300_PCI_VENDOR_ID;
     k->device_id = R300_PCI_DEVICE_ID;
-    k->class_id = PCI_CLASS_DISPLAY_OTHER;
+    /*
+     * a display controller like the real card; the legacy VGA ranges are
+     * not decoded (no option ROM), so firmware and Linux just see no VGA
+     */
+    k->class_id = PCI_CLASS_DISPLAY_VGA;
     dc->reset = r300_reset;
     dc->desc = "ATI Radeon R300 3D engine";
     device_class_set_props(dc, r300_properties);

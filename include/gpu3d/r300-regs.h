@@ -21,12 +21,30 @@
 
 #define R300_PCI_VENDOR_ID          0x1002
 #define R300_PCI_DEVICE_ID          0x4E44      /* Radeon 9700 Pro (R300 ND) */
-#define R300_VRAM_BAR               0           /* 64-bit prefetchable */
+#define R300_VRAM_BAR               0           /* 32-bit prefetchable */
 #define R300_MMIO_BAR               2           /* 32-bit, 64 KiB */
 #define R300_MMIO_SIZE              0x10000
 #define R300_VRAM_SIZE_DEFAULT      (64u << 20)
 
 /* ---- host interface: interrupts, memory controller, GART ------------- */
+
+/*
+ * Indirect register access: MM_DATA reads/writes the register MM_INDEX
+ * names. The 256-byte I/O BAR (BAR1) is a window on registers 0x00-0xFF,
+ * so these two reach everything from I/O space (Linux radeon_reg.h,
+ * RADEON_MM_INDEX / RADEON_MM_DATA).
+ */
+#define R300_IO_BAR                 1
+#define R300_IO_SIZE                0x100
+G3D_REG32(MM_INDEX, 0x0000)
+G3D_REG32(MM_DATA, 0x0004)
+/* the PLL register file: CLOCK_CNTL_DATA reads/writes the PLL register
+ * CLOCK_CNTL_INDEX names (Linux r100.c r100_pll_rreg/wreg) */
+G3D_REG32(CLOCK_CNTL_INDEX, 0x0008)
+    G3D_FIELD(CLOCK_CNTL_INDEX, PLL_ADDR, 0, 6)
+    G3D_FIELD(CLOCK_CNTL_INDEX, PLL_WR_EN, 7, 1)
+    G3D_FIELD(CLOCK_CNTL_INDEX, PPLL_DIV_SEL, 8, 2)
+G3D_REG32(CLOCK_CNTL_DATA, 0x000C)
 
 G3D_REG32(GEN_INT_CNTL, 0x0040)
     G3D_FIELD(GEN_INT_CNTL, CRTC_VBLANK_MASK, 0, 1)
@@ -44,9 +62,38 @@ G3D_REG32(CRTC_GEN_CNTL, 0x0050)
     G3D_FIELD(CRTC_GEN_CNTL, EXT_DISP_EN, 24, 1)
     G3D_FIELD(CRTC_GEN_CNTL, EN, 25, 1)
     G3D_FIELD(CRTC_GEN_CNTL, DISP_REQ_EN_B, 26, 1)
+    G3D_FIELD(CRTC_GEN_CNTL, CUR_EN, 16, 1)
+#define R300_CRTC_PIX_WIDTH_8BPP    2   /* palette */
 #define R300_CRTC_PIX_WIDTH_15BPP   3   /* ARGB1555 */
 #define R300_CRTC_PIX_WIDTH_16BPP   4   /* RGB565 */
 #define R300_CRTC_PIX_WIDTH_32BPP   6   /* xRGB8888 */
+G3D_REG32(CRTC_EXT_CNTL, 0x0054)
+    G3D_FIELD(CRTC_EXT_CNTL, DISPLAY_DIS, 10, 1)   /* DPMS: blank */
+    G3D_FIELD(CRTC_EXT_CNTL, CRT_ON, 15, 1)
+G3D_REG32(DAC_CNTL, 0x0058)
+    G3D_FIELD(DAC_CNTL, CMP_EN, 3, 1)              /* load comparator on */
+    G3D_FIELD(DAC_CNTL, CMP_OUTPUT, 7, 1)          /* read-only: load seen */
+G3D_REG32(CRTC_STATUS, 0x005C)
+    G3D_FIELD(CRTC_STATUS, VBLANK_CUR, 0, 1)       /* read-only */
+    G3D_FIELD(CRTC_STATUS, VBLANK_SAVE, 1, 1)      /* sticky, write 1 clears */
+/* bit-banged I2C (DDC) pins: A = driven level, EN = drive (pull low when
+ * A is 0), Y = pin level read back; bit 0 data, bit 1 clock
+ * (Linux radeon_i2c.c, radeon_combios.c combios_setup_i2c_bus) */
+G3D_REG32(GPIO_VGA_DDC, 0x0060)
+G3D_REG32(GPIO_DVI_DDC, 0x0064)
+G3D_REG32(GPIO_MONID, 0x0068)
+G3D_REG32(GPIO_CRT2_DDC, 0x006C)
+#define R300_GPIO_A_0               (1u << 0)
+#define R300_GPIO_A_1               (1u << 1)
+#define R300_GPIO_Y_0               (1u << 8)
+#define R300_GPIO_Y_1               (1u << 9)
+#define R300_GPIO_EN_0              (1u << 16)
+#define R300_GPIO_EN_1              (1u << 17)
+#define R300_DDC_VGA                0       /* GPIO_VGA_DDC .. CRT2: port n */
+#define R300_DDC_PORTS              4
+G3D_REG32(PALETTE_INDEX, 0x00B0)        /* 7:0 write index, 23:16 read index */
+G3D_REG32(PALETTE_DATA, 0x00B4)         /* 8:8:8, the index advances */
+G3D_REG32(PALETTE_30_DATA, 0x00B8)      /* 10:10:10, the index advances */
 G3D_REG32(RBBM_SOFT_RESET, 0x00F0)
     G3D_FIELD(RBBM_SOFT_RESET, CP, 0, 1)
     G3D_FIELD(RBBM_SOFT_RESET, HI, 1, 1)
@@ -57,6 +104,11 @@ G3D_REG32(RBBM_SOFT_RESET, 0x00F0)
     G3D_FIELD(RBBM_SOFT_RESET, RB, 6, 1)
     G3D_FIELD(RBBM_SOFT_RESET, HDP, 7, 1)
 G3D_REG32(CONFIG_MEMSIZE, 0x00F8)       /* read-only: VRAM bytes */
+G3D_REG32(CONFIG_APER_SIZE, 0x0108)     /* read-only: VRAM BAR bytes */
+G3D_REG32(MEM_CNTL, 0x0140)
+    G3D_FIELD(MEM_CNTL, NUM_CHANNELS, 0, 2)        /* 0 64, 1 128, 2 256 bits */
+G3D_REG32(MC_STATUS, 0x0150)
+    G3D_FIELD(MC_STATUS, MC_IDLE, 4, 1)
 G3D_REG32(MC_FB_LOCATION, 0x0148)       /* 15:0 start >> 16, 31:16 top >> 16 */
     G3D_FIELD(MC_FB_LOCATION, START, 0, 16)
     G3D_FIELD(MC_FB_LOCATION, TOP, 16, 16)
@@ -84,11 +136,54 @@ G3D_REG32(CRTC_V_TOTAL_DISP, 0x0208)
     G3D_FIELD(CRTC_V_TOTAL_DISP, V_DISP, 16, 12)   /* height - 1 */
 G3D_REG32(CRTC_V_SYNC_STRT_WID, 0x020C)
 G3D_REG32(CRTC_VLINE_CRNT_VLINE, 0x0210)
-G3D_REG32(CRTC_OFFSET, 0x0224)          /* 26:0 byte offset into VRAM */
+    G3D_FIELD(CRTC_VLINE_CRNT_VLINE, CRNT_VLINE, 16, 12) /* read-only */
+G3D_REG32(CRTC_CRNT_FRAME, 0x0214)      /* read-only: vblanks seen */
+/* 26:0 offset from DISPLAY_BASE_ADDR; a write with OFFSET_LOCK sets
+ * GUI_TRIG_OFFSET (update pending) until the next vblank takes the new
+ * offset (Linux r100.c r100_page_flip, r100_page_flip_pending) */
+G3D_REG32(CRTC_OFFSET, 0x0224)
     G3D_FIELD(CRTC_OFFSET, OFFSET, 0, 27)
+    G3D_FIELD(CRTC_OFFSET, GUI_TRIG_OFFSET, 30, 1)
+    G3D_FIELD(CRTC_OFFSET, OFFSET_LOCK, 31, 1)
 G3D_REG32(CRTC_OFFSET_CNTL, 0x0228)
+    G3D_FIELD(CRTC_OFFSET_CNTL, X_Y_MODE_EN, 9, 1)
+    G3D_FIELD(CRTC_OFFSET_CNTL, MACRO_TILE_EN, 15, 1)
 G3D_REG32(CRTC_PITCH, 0x022C)
     G3D_FIELD(CRTC_PITCH, PITCH, 0, 11)            /* in units of 8 pixels */
+G3D_REG32(DISPLAY_BASE_ADDR, 0x023C)    /* MC address CRTC_OFFSET adds to */
+G3D_REG32(CUR_OFFSET, 0x0260)
+G3D_REG32(CUR_HORZ_VERT_POSN, 0x0264)
+G3D_REG32(CUR_HORZ_VERT_OFF, 0x0268)
+G3D_REG32(CUR_CLR0, 0x026C)
+G3D_REG32(CUR_CLR1, 0x0270)
+G3D_REG32(CRTC_TILE_X0_Y0, 0x0350)      /* R300: tiled scanout origin */
+
+/* ---- PLL registers (CLOCK_CNTL_INDEX) --------------------------------- */
+/* indices from Linux radeon_reg.h; the dividers' fields from
+ * radeon_clocks.c and radeon_legacy_crtc.c */
+#define R300_PLL_COUNT              64
+#define R300_PLL_CLK_PIN_CNTL       0x01
+#define R300_PLL_PPLL_CNTL          0x02
+#define R300_PLL_PPLL_REF_DIV       0x03
+#define     R300_PPLL_REF_DIV_MASK      0x3FFu
+#define     R300_PPLL_REF_DIV_ACC_SHIFT 18          /* R300's copy */
+#define     R300_PPLL_ATOMIC_UPDATE     (1u << 15)  /* W: request, R: pending */
+#define R300_PLL_PPLL_DIV_0         0x04            /* ..0x07: PPLL_DIV_SEL */
+#define     R300_PPLL_FB_DIV_MASK       0x7FFu
+#define     R300_PPLL_POST_DIV_SHIFT    16
+#define R300_PLL_VCLK_ECP_CNTL      0x08
+#define R300_PLL_HTOTAL_CNTL        0x09
+#define R300_PLL_M_SPLL_REF_FB_DIV  0x0A  /* 7:0 ref, 15:8 MPLL fb, 23:16 SPLL fb */
+#define R300_PLL_SPLL_CNTL          0x0C
+#define R300_PLL_SCLK_CNTL          0x0D
+#define R300_PLL_MPLL_CNTL          0x0E
+#define R300_PLL_MCLK_CNTL          0x12
+#define R300_PLL_P2PLL_CNTL         0x2A
+#define R300_PLL_P2PLL_REF_DIV      0x2B
+#define R300_PLL_P2PLL_DIV_0        0x2C
+#define R300_PLL_PIXCLKS_CNTL       0x2D
+#define R300_PLL_HTOTAL2_CNTL       0x2E
+#define R300_PLL_REF_FREQ_KHZ       27000           /* the crystal */
 
 /* ---- command processor ---------------------------------------------- */
 
@@ -138,6 +233,49 @@ G3D_REG32(WAIT_UNTIL, 0x1720)
     G3D_FIELD(WAIT_UNTIL, WAIT_HOST_IDLECLEAN, 18, 1)
 G3D_REG32(ISYNC_CNTL, 0x1724)
 
+/* ---- 2D engine and GUI DMA (Linux radeon_reg.h, r100.c, r200.c) ------- */
+
+/* 31:22 pitch in 64-byte units, 21:0 MC address >> 10 */
+G3D_REG32(SRC_PITCH_OFFSET, 0x1428)
+G3D_REG32(DST_PITCH_OFFSET, 0x142C)
+#define R300_PITCH_OFFSET_PITCH(v)  (((v) >> 22) * 64u)
+#define R300_PITCH_OFFSET_ADDR(v)   (((v) & 0x3FFFFFu) << 10)
+G3D_REG32(SRC_Y_X, 0x1434)              /* y 31:16, x 15:0 */
+G3D_REG32(DST_Y_X, 0x1438)
+G3D_REG32(DST_HEIGHT_WIDTH, 0x143C)     /* h 31:16, w 15:0; a write runs */
+G3D_REG32(DP_GUI_MASTER_CNTL, 0x146C)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, SRC_PITCH_OFFSET_CNTL, 0, 1)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, DST_PITCH_OFFSET_CNTL, 1, 1)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, SRC_CLIPPING, 2, 1)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, DST_CLIPPING, 3, 1)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, BRUSH_DATATYPE, 4, 4)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, DST_DATATYPE, 8, 4)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, ROP3, 16, 8)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, DP_SRC_SOURCE, 24, 3)
+    G3D_FIELD(DP_GUI_MASTER_CNTL, WR_MSK_DIS, 30, 1)
+#define R300_GMC_BRUSH_SOLID_COLOR  13
+#define R300_GMC_BRUSH_NONE         15
+#define R300_GMC_DST_8BPP_CI        2
+#define R300_GMC_DST_15BPP          3
+#define R300_GMC_DST_16BPP          4
+#define R300_GMC_DST_32BPP          6
+#define R300_GMC_DST_8BPP_RGB       7
+#define R300_GMC_DST_Y8             8
+#define R300_GMC_DST_ARGB4444       15
+#define R300_ROP3_S                 0xCC
+#define R300_ROP3_P                 0xF0
+G3D_REG32(DP_BRUSH_FRGD_CLR, 0x147C)
+G3D_REG32(DSTCACHE_CTLSTAT, 0x1714)     /* 2D cache flush: nothing cached */
+G3D_REG32(DP_CNTL, 0x16C0)
+G3D_REG32(DP_WRITE_MASK, 0x16CC)
+G3D_REG32(DEFAULT_PITCH_OFFSET, 0x16E0)
+/* GUI DMA copy as r200_copy_dma drives it: a write of the command with the
+ * byte count in 20:0 copies between two MC addresses */
+G3D_REG32(DMA_GUI_SRC_ADDR, 0x0720)
+G3D_REG32(DMA_GUI_DST_ADDR, 0x0724)
+G3D_REG32(DMA_GUI_COMMAND, 0x0728)
+    G3D_FIELD(DMA_GUI_COMMAND, BYTE_COUNT, 0, 21)
+
 /* ---- PM4 packets [digest §4.2] ---------------------------------------- */
 
 #define R300_PM4_TYPE(h)            ((h) >> 30)
@@ -163,6 +301,8 @@ G3D_REG32(ISYNC_CNTL, 0x1724)
 #define R300_PKT3_3D_CLEAR_HIZ      0x37
 #define R300_PKT3_3D_CLEAR_CMASK    0x38
 #define R300_PKT3_3D_DRAW_128       0x39
+#define R300_PKT3_PAINT_MULTI       0x9A        /* 2D solid rectangles */
+#define R300_PKT3_BITBLT_MULTI      0x9B        /* 2D blits (r100_copy_blit) */
 
 /* ---- 3D registers: every register of the reference -------------------- */
 
@@ -590,7 +730,7 @@ G3D_FIELD(VAP_CLIP_CNTL, BOUNDARY_EDGE_FLAG_ENA, 18, 1)
 #define R300_PVS_SRC_REG_ALT_TEMPORARY 3
 #define R300_PVS_SRC_SELECT_FORCE_0 4
 #define R300_PVS_SRC_SELECT_FORCE_1 5
-#define R300_PVS_SRC_SELECT_UNUSED  7   /* what Mesa emits for unread lanes */
+#define R300_PVS_SRC_SELECT_UNUSED  7   /* Mesa: a lane no write uses */
 /* encoders, for drivers, tests and guests */
 #define R300_PVS_DST(op, math, type, off, we)                          \
     ((uint32_t)(op) | ((math) ? R300_PVS_DST_MATH_INST : 0) |           \

@@ -14,11 +14,17 @@ static void irq_update(void *opaque)
     d->irqs += r300_irq_level(d->core);
 }
 
+static int64_t rig_now(void *opaque)
+{
+    return ((R300Rig *)opaque)->now_ns;
+}
+
 R300Rig *r300_rig_new(int threads, uint32_t vram_size, unsigned ring_bufsz)
 {
     R300Rig *d = g_new0(R300Rig, 1);
     R300CoreConfig cfg = { .vram_size = vram_size, .threads = threads,
-                           .irq_update = irq_update, .opaque = d };
+                           .irq_update = irq_update, .now_ns = rig_now,
+                           .opaque = d, .vga_monitor = true };
 
     d->vram = g_malloc0(vram_size);
     d->vram_size = vram_size;

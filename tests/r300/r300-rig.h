@@ -20,6 +20,7 @@ typedef struct R300Rig {
     uint8_t sysram[4096];
     R300Core *core;
     int irqs;                       /* r300_irq_level() seen high */
+    int64_t now_ns;                 /* the core's clock (cfg.now_ns) */
 } R300Rig;
 
 /* ring of 8 << ring_bufsz bytes at 0, write-back right after it */

@@ -253,6 +253,10 @@ static void packet3(R300Core *c, uint32_t h, const uint32_t *b, uint32_t n)
                   "(surfaces are uncompressed; clear by drawing)",
                   op == R300_PKT3_3D_CLEAR_ZMASK ? "ZMASK" : "CMASK");
         break;
+    case R300_PKT3_PAINT_MULTI:
+    case R300_PKT3_BITBLT_MULTI:
+        r300_2d_packet(c, op, b, n);
+        break;
     case R300_PKT3_3D_DRAW_128:
         g3d_unimp("r300: 3D_DRAW_128");
         break;

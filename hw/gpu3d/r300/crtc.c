@@ -1,8 +1,13 @@
 /*
- * R300 CRTC: the primary display controller's scanout, from the Radeon
- * CRTC registers [digest §4.8; QEMU's ati.c and Linux radeon for the
- * fields]: CRTC_GEN_CNTL (enable, pixel width), CRTC_H/V_TOTAL_DISP
- * (visible size), CRTC_OFFSET (VRAM byte offset), CRTC_PITCH (8-pixel units).
+ * R300 display: the primary CRTC as Linux's radeon KMS driver programs it
+ * (drivers/gpu/drm/radeon/radeon_legacy_crtc.c, r100.c; QEMU's ati.c for
+ * the same registers): timings, scanout base, pitch and depth, DPMS
+ * blanking, the palette, vblank (frame counter, current line, interrupt),
+ * the page-flip lock, the primary DAC's load comparator and the DDC pins.
+ *
+ * Time comes from the glue: r300_crtc_vblank() is called at each vblank
+ * (from a timer at the mode's refresh rate) and cfg.now_ns gives the time
+ * between two for the current line.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -10,19 +15,274 @@
 
 #include <string.h>
 
+#define DEFAULT_FRAME_NS    16666667    /* 60 Hz when the PLL is not set */
+
+static bool crtc_running(R300Core *c)
+{
+    uint32_t gen = R300_REG(c, A_CRTC_GEN_CNTL);
+    return (gen & R_CRTC_GEN_CNTL_EN_MASK) &&
+           (gen & R_CRTC_GEN_CNTL_EXT_DISP_EN_MASK);
+}
+
+static uint32_t h_total(R300Core *c)
+{
+    return (G3D_FIELD_EX32(R300_REG(c, A_CRTC_H_TOTAL_DISP), CRTC_H_TOTAL_DISP,
+                           H_TOTAL) + 1) * 8;
+}
+
+static uint32_t v_total(R300Core *c)
+{
+    return G3D_FIELD_EX32(R300_REG(c, A_CRTC_V_TOTAL_DISP), CRTC_V_TOTAL_DISP,
+                          V_TOTAL) + 1;
+}
+
+static uint32_t v_disp(R300Core *c)
+{
+    return G3D_FIELD_EX32(R300_REG(c, A_CRTC_V_TOTAL_DISP), CRTC_V_TOTAL_DISP,
+                          V_DISP) + 1;
+}
+
+uint64_t r300_crtc_frame_ns(R300Core *c)
+{
+    uint32_t khz = r300_pll_pixel_khz(c);
+    uint64_t ns;
+
+    if (!crtc_running(c)) {
+        return 0;
+    }
+    if (!khz) {
+        return DEFAULT_FRAME_NS;
+    }
+    ns = (uint64_t)h_total(c) * v_total(c) * 1000000ull / khz;
+    /* keep a mad mode from flooding the guest or stalling it: 10-250 Hz */
+    return MIN(MAX(ns, 4000000ull), 100000000ull);
+}
+
+uint64_t r300_crtc_vblank(R300Core *c, int64_t now_ns)
+{
+    R300Crtc *k = &c->crtc;
+
+    if (!crtc_running(c)) {
+        return 0;
+    }
+    k->frame++;
+    k->vblank_ns = now_ns;
+    if (k->flip_pending && !k->flip_locked) {
+        /* the double-buffered offset is taken in the vertical blank */
+        k->offset = k->offset_next;
+        k->flip_pending = false;
+        if (c->cfg.display_update) {
+            c->cfg.display_update(c->cfg.opaque);
+        }
+    }
+    R300_REG(c, A_CRTC_STATUS) |= R_CRTC_STATUS_VBLANK_SAVE_MASK;
+    R300_REG(c, A_GEN_INT_STATUS) |= R_GEN_INT_STATUS_CRTC_VBLANK_STAT_MASK;
+    r300_update_irq(c);
+    return r300_crtc_frame_ns(c);
+}
+
+/* the line the CRTC scans now: vblank starts after the last visible line */
+static uint32_t current_line(R300Core *c)
+{
+    uint64_t frame = r300_crtc_frame_ns(c), line_ns;
+    int64_t now;
+
+    if (!frame || !c->cfg.now_ns) {
+        return 0;
+    }
+    now = c->cfg.now_ns(c->cfg.opaque);
+    line_ns = MAX(frame / v_total(c), 1);
+    return (uint32_t)((v_disp(c) + (uint64_t)MAX(now - c->crtc.vblank_ns, 0) /
+                       line_ns) % v_total(c));
+}
+
+static void ddc_write(R300Core *c, uint32_t offset, uint32_t val)
+{
+    unsigned port = (offset - A_GPIO_VGA_DDC) / 4;
+    /* an enabled pin drives its A level; a released one floats high */
+    bool scl = !(val & R300_GPIO_EN_1) || (val & R300_GPIO_A_1);
+    bool sda = !(val & R300_GPIO_EN_0) || (val & R300_GPIO_A_0);
+
+    if (c->cfg.ddc) {
+        sda = c->cfg.ddc(c->cfg.ddc_opaque, port, scl, sda);
+    }
+    val &= ~(R300_GPIO_Y_0 | R300_GPIO_Y_1);
+    R300_REG(c, offset) = val | (scl ? R300_GPIO_Y_1 : 0) |
+                          (sda ? R300_GPIO_Y_0 : 0);
+}
+
+static void palette_write(R300Core *c, uint32_t rgb30)
+{
+    uint32_t idx = R300_REG(c, A_PALETTE_INDEX);
+
+    c->crtc.palette[idx & 0xFF] = rgb30 & 0x3FFFFFFF;
+    /* the write index advances */
+    R300_REG(c, A_PALETTE_INDEX) = (idx & ~0xFFu) | ((idx + 1) & 0xFF);
+}
+
+static uint32_t palette_read(R300Core *c, bool wide)
+{
+    uint32_t idx = R300_REG(c, A_PALETTE_INDEX);
+    uint32_t v = c->crtc.palette[(idx >> 16) & 0xFF];
+
+    R300_REG(c, A_PALETTE_INDEX) = (idx & ~0xFF0000u) |
+                                   (((idx >> 16) + 1) & 0xFF) << 16;
+    if (wide) {
+        return v;
+    }
+    return ((v >> 22) & 0xFF) << 16 | ((v >> 12) & 0xFF) << 8 | ((v >> 2) & 0xFF);
+}
+
+bool r300_crtc_write(R300Core *c, uint32_t offset, uint32_t val)
+{
+    R300Crtc *k = &c->crtc;
+
+    switch (offset) {
+    case A_CRTC_OFFSET:
+        k->offset_next = val & R_CRTC_OFFSET_OFFSET_MASK;
+        k->flip_locked = val & R_CRTC_OFFSET_OFFSET_LOCK_MASK;
+        if (k->flip_locked) {
+            /* r100_page_flip waits for GUI_TRIG_OFFSET, then unlocks */
+            k->flip_pending = true;
+        } else if (!k->flip_pending || !crtc_running(c)) {
+            /* no flip in flight (or no vblank to wait for): at once */
+            k->offset = k->offset_next;
+            k->flip_pending = false;
+        }
+        break;
+    case A_CRTC_STATUS:
+        R300_REG(c, offset) &= ~(val & R_CRTC_STATUS_VBLANK_SAVE_MASK);
+        return true;
+    case A_DAC_CNTL:
+        R300_REG(c, offset) = val & ~R_DAC_CNTL_CMP_OUTPUT_MASK;
+        return true;
+    case A_GPIO_VGA_DDC:
+    case A_GPIO_DVI_DDC:
+    case A_GPIO_MONID:
+    case A_GPIO_CRT2_DDC:
+        ddc_write(c, offset, val);
+        return true;
+    case A_PALETTE_DATA:
+        /* 8 bits per channel, widened to the 10 of the 30-bit entries */
+        palette_write(c, ((val >> 16) & 0xFF) << 22 | ((val >> 8) & 0xFF) << 12 |
+                         (val & 0xFF) << 2);
+        return true;
+    case A_PALETTE_30_DATA:
+        palette_write(c, val);
+        return true;
+    case A_CRTC_VLINE_CRNT_VLINE:
+    case A_CRTC_CRNT_FRAME:
+        return true;                    /* read-only */
+    case A_CRTC_GEN_CNTL:
+    case A_CRTC_EXT_CNTL:
+    case A_CRTC_H_TOTAL_DISP:
+    case A_CRTC_V_TOTAL_DISP:
+    case A_CRTC_OFFSET_CNTL:
+    case A_CRTC_PITCH:
+    case A_DISPLAY_BASE_ADDR:
+        break;
+    default:
+        return false;
+    }
+    R300_REG(c, offset) = val;
+    if (c->cfg.display_update) {
+        c->cfg.display_update(c->cfg.opaque);
+    }
+    return true;
+}
+
+bool r300_crtc_read(R300Core *c, uint32_t offset, uint32_t *val)
+{
+    R300Crtc *k = &c->crtc;
+    uint32_t line;
+
+    switch (offset) {
+    case A_CRTC_OFFSET:
+        *val = k->offset_next |
+               (k->flip_pending ? R_CRTC_OFFSET_GUI_TRIG_OFFSET_MASK : 0) |
+               (k->flip_locked ? R_CRTC_OFFSET_OFFSET_LOCK_MASK : 0);
+        return true;
+    case A_CRTC_CRNT_FRAME:
+        *val = k->frame & 0x1FFFFF;
+        return true;
+    case A_CRTC_VLINE_CRNT_VLINE:
+        *val = current_line(c) << R_CRTC_VLINE_CRNT_VLINE_CRNT_VLINE_SHIFT;
+        return true;
+    case A_CRTC_STATUS:
+        line = current_line(c);
+        *val = R300_REG(c, offset) |
+               (crtc_running(c) && line >= v_disp(c) ?
+                R_CRTC_STATUS_VBLANK_CUR_MASK : 0);
+        return true;
+    case A_DAC_CNTL:
+        /* the comparator sees the monitor's 75-ohm load on the primary DAC
+         * (radeon_legacy_primary_dac_detect) */
+        *val = R300_REG(c, offset);
+        if ((*val & R_DAC_CNTL_CMP_EN_MASK) && c->cfg.vga_monitor) {
+            *val |= R_DAC_CNTL_CMP_OUTPUT_MASK;
+        }
+        return true;
+    case A_PALETTE_DATA:
+        *val = palette_read(c, false);
+        return true;
+    case A_PALETTE_30_DATA:
+        *val = palette_read(c, true);
+        return true;
+    default:
+        return false;
+    }
+}
+
+void r300_crtc_reset(R300Core *c)
+{
+    unsigned i;
+
+    memset(&c->crtc, 0, sizeof(c->crtc));
+    for (i = 0; i < 256; i++) {
+        /* an identity ramp, 10 bits per channel */
+        uint32_t v = i << 2 | i >> 6;
+        c->crtc.palette[i] = v << 20 | v << 10 | v;
+    }
+    /* nothing drives the DDC pins: both float high */
+    for (i = 0; i < R300_DDC_PORTS; i++) {
+        R300_REG(c, A_GPIO_VGA_DDC + 4 * i) = R300_GPIO_Y_0 | R300_GPIO_Y_1;
+    }
+}
+
+static void convert_8bpp(const G3DScanout *so, const uint8_t *src,
+                         uint32_t *dst, int row)
+{
+    const uint32_t *pal = so->convert_opaque;
+    uint32_t x;
+
+    for (x = 0; x < so->width; x++) {
+        uint32_t v = pal[src[x]];
+        dst[x] = 0xFF000000u | ((v >> 22) & 0xFF) << 16 |
+                 ((v >> 12) & 0xFF) << 8 | ((v >> 2) & 0xFF);
+    }
+}
+
 bool r300_crtc_scanout(R300Core *c, G3DScanout *so)
 {
     uint32_t gen = R300_REG(c, A_CRTC_GEN_CNTL);
     uint32_t h = R300_REG(c, A_CRTC_H_TOTAL_DISP);
     uint32_t v = R300_REG(c, A_CRTC_V_TOTAL_DISP);
+    uint32_t fb = R300_REG(c, A_MC_FB_LOCATION);
+    uint64_t mc, fb_start = (uint64_t)(fb & 0xFFFF) << 16;
     uint32_t bpp;
 
     memset(so, 0, sizeof(*so));
-    if (!(gen & R_CRTC_GEN_CNTL_EN_MASK) ||
-        !(gen & R_CRTC_GEN_CNTL_EXT_DISP_EN_MASK)) {
-        return false;
+    if (!crtc_running(c) || (gen & R_CRTC_GEN_CNTL_DISP_REQ_EN_B_MASK) ||
+        (R300_REG(c, A_CRTC_EXT_CNTL) & R_CRTC_EXT_CNTL_DISPLAY_DIS_MASK)) {
+        return false;                   /* off, or blanked by DPMS */
     }
     switch (G3D_FIELD_EX32(gen, CRTC_GEN_CNTL, PIX_WIDTH)) {
+    case R300_CRTC_PIX_WIDTH_8BPP:
+        so->convert = convert_8bpp;
+        so->convert_opaque = c->crtc.palette;
+        so->bytes_per_line = 0;
+        bpp = 1;
+        break;
     case R300_CRTC_PIX_WIDTH_15BPP:
         so->format = G3D_FMT_ARGB1555;
         bpp = 2;
@@ -40,13 +300,28 @@ bool r300_crtc_scanout(R300Core *c, G3DScanout *so)
                   G3D_FIELD_EX32(gen, CRTC_GEN_CNTL, PIX_WIDTH));
         return false;
     }
+    if (R300_REG(c, A_CRTC_OFFSET_CNTL) &
+        (R_CRTC_OFFSET_CNTL_MACRO_TILE_EN_MASK |
+         R_CRTC_OFFSET_CNTL_X_Y_MODE_EN_MASK)) {
+        g3d_unimp("r300: tiled scanout shown as linear");
+    }
     so->enabled = true;
     so->width = (G3D_FIELD_EX32(h, CRTC_H_TOTAL_DISP, H_DISP) + 1) * 8;
     so->height = G3D_FIELD_EX32(v, CRTC_V_TOTAL_DISP, V_DISP) + 1;
     so->pitch = G3D_FIELD_EX32(R300_REG(c, A_CRTC_PITCH), CRTC_PITCH, PITCH) *
                 8 * bpp;
-    /* the CRTC reads VRAM directly, at a byte offset */
-    so->addr = G3D_FIELD_EX32(R300_REG(c, A_CRTC_OFFSET), CRTC_OFFSET, OFFSET);
+    if (so->convert) {
+        so->bytes_per_line = so->width * bpp;
+    }
+    /* DISPLAY_BASE_ADDR + CRTC_OFFSET is an MC address; VRAM starts at
+     * MC_FB_LOCATION (radeon_legacy_crtc.c radeon_crtc_do_set_base) */
+    mc = (uint64_t)R300_REG(c, A_DISPLAY_BASE_ADDR) + c->crtc.offset;
+    if (mc < fb_start) {
+        g3d_guest_error("r300: scanout at MC 0x%08" G_GINT64_MODIFIER "x is "
+                        "below VRAM", mc);
+        return false;
+    }
+    so->addr = mc - fb_start;
     return true;
 }
 

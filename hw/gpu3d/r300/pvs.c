@@ -111,9 +111,9 @@ static void pvs_decode_src(R300PVSSrcOp *s, uint32_t dw, unsigned pc, int n)
         s->swz[c] = R300_PVS_SRC_SWIZZLE(dw, c);
         if (s->swz[c] == R300_PVS_SRC_SELECT_UNUSED) {
             /*
-             * Mesa's "unused" lane (RC_SWIZZLE_UNUSED, compiler/
-             * r3xx_vertprog.c t_swizzle): a lane whose value no result
-             * depends on. It reads 0 and is not the guest's error.
+             * Mesa's r300 compiler writes 7 (RC_SWIZZLE_UNUSED) in the lanes
+             * a write mask drops (src/gallium/drivers/r300/compiler/
+             * r3xx_vertprog.c): harmless, so read 0 without a log
              */
             s->swz[c] = R300_PVS_SRC_SELECT_FORCE_0;
         } else if (s->swz[c] > R300_PVS_SRC_SELECT_FORCE_1) {

@@ -10,6 +10,8 @@
  *   us.c    the fragment shader                    (us.h)
  *   tx.c    the texture units                      (tx.h)
  *   crtc.c  the CRTC scanout
+ *   2d.c    the 2D engine (blits, fills, ROP3) and the GUI DMA
+ *   pll.c   the PLL register file (CLOCK_CNTL_INDEX/DATA), the pixel clock
  *   r300.c  core life cycle, interrupts, the draw-state snapshot
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -193,7 +195,41 @@ void r300_target_prepare(R300Target *tg, const struct R300DrawState *ds);
 
 /* ---- crtc.c ---- */
 
+typedef struct R300Crtc {
+    uint32_t offset;            /* the CRTC_OFFSET being scanned out */
+    uint32_t offset_next;       /* the last one written */
+    bool flip_locked;           /* OFFSET_LOCK written */
+    bool flip_pending;          /* GUI_TRIG_OFFSET: taken at the next vblank */
+    uint32_t frame;             /* CRTC_CRNT_FRAME */
+    int64_t vblank_ns;          /* when the last vblank began */
+    uint32_t palette[256];      /* 10:10:10 */
+} R300Crtc;
+
 bool r300_crtc_scanout(R300Core *c, G3DScanout *out);
+void r300_crtc_reset(R300Core *c);
+/* display registers: true if handled (the value read in *val) */
+bool r300_crtc_write(R300Core *c, uint32_t offset, uint32_t val);
+bool r300_crtc_read(R300Core *c, uint32_t offset, uint32_t *val);
+
+/* ---- 2d.c ---- */
+
+typedef struct R300Blit {
+    uint32_t gmc;               /* DP_GUI_MASTER_CNTL */
+    uint32_t src_po, dst_po;    /* SRC/DST_PITCH_OFFSET */
+    uint32_t sx, sy, dx, dy, w, h;
+    uint32_t fg;                /* solid brush colour */
+} R300Blit;
+
+void r300_2d_run(R300Core *c, const R300Blit *b);
+void r300_2d_packet(R300Core *c, uint32_t op, const uint32_t *d, uint32_t n);
+bool r300_2d_write(R300Core *c, uint32_t offset, uint32_t val);
+
+/* ---- pll.c ---- */
+
+void r300_pll_reset(R300Core *c);
+uint32_t r300_pll_read(R300Core *c);
+void r300_pll_write(R300Core *c, uint32_t val);
+uint32_t r300_pll_pixel_khz(R300Core *c);
 
 /* ---- r300.c ---- */
 
@@ -204,6 +240,8 @@ struct R300Core {
     R300CoreConfig cfg;
     G3DMem gpu;                 /* the GPU address space (mc.c) */
     uint32_t regs[R300_NUM_REGS];
+    uint32_t pll[R300_PLL_COUNT];   /* pll.c */
+    R300Crtc crtc;
 
     /* VAP: PVS vector memory and its upload pointer */
     uint32_t pvs_vmem[R300_PVS_VECTOR_OCTWORDS][4];

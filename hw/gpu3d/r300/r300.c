@@ -38,6 +38,8 @@ void r300_core_reset(R300Core *c)
 {
     r300_flush_render(c);
     r300_regs_reset(c);
+    r300_pll_reset(c);
+    r300_crtc_reset(c);
     r300_cp_reset(c);
     memset(c->pvs_vmem, 0, sizeof(c->pvs_vmem));
     memset(c->pvs_loaded, 0, sizeof(c->pvs_loaded));

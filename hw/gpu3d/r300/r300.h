@@ -27,7 +27,17 @@ typedef struct R300CoreConfig {
     int threads;                        /* render threads */
     void (*irq_update)(void *opaque);   /* interrupt state may have changed */
     void (*display_update)(void *opaque); /* CRTC registers or picture changed */
+    /* the time in ns, for the CRTC's current line (NULL: line 0) */
+    int64_t (*now_ns)(void *opaque);
     void *opaque;
+    /*
+     * The DDC bus on GPIO port `port` (R300_DDC_VGA ...): the pins' levels
+     * as the chip drives them; returns the SDA level on the bus (a device
+     * may pull it low). NULL: nothing is attached.
+     */
+    bool (*ddc)(void *ddc_opaque, unsigned port, bool scl, bool sda);
+    void *ddc_opaque;
+    bool vga_monitor;           /* a monitor loads the primary DAC */
 } R300CoreConfig;
 
 R300Core *r300_core_new(const R300CoreConfig *cfg);
@@ -45,6 +55,15 @@ void r300_reg_write(R300Core *c, uint32_t offset, uint64_t val, unsigned size);
 bool r300_core_work(R300Core *c, unsigned budget);
 
 bool r300_irq_level(R300Core *c);
+
+/*
+ * A vertical blank at time now_ns (the glue calls this at the refresh rate):
+ * counts the frame, takes a pending page flip, raises the vblank interrupt.
+ * Returns the ns to the next one, 0 while the CRTC is off.
+ */
+uint64_t r300_crtc_vblank(R300Core *c, int64_t now_ns);
+/* The frame period of the current mode in ns, 0 while the CRTC is off. */
+uint64_t r300_crtc_frame_ns(R300Core *c);
 
 /* The CRTC's picture (head 0 only). */
 bool r300_scanout(R300Core *c, int head, G3DScanout *out);

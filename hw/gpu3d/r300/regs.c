@@ -281,6 +281,10 @@ void r300_regs_reset(R300Core *c)
     }
     /* host interface: VRAM at GPU address 0, its size readable */
     R300_REG(c, A_CONFIG_MEMSIZE) = (uint32_t)c->cfg.vram_size;
+    /* the VRAM BAR is the whole VRAM (Linux r100_vram_init_sizes) */
+    R300_REG(c, A_CONFIG_APER_SIZE) = (uint32_t)c->cfg.vram_size;
+    /* a 9700's 256-bit memory bus (Linux r300_mc_init) */
+    R300_REG(c, A_MEM_CNTL) = 2;
     R300_REG(c, A_MC_FB_LOCATION) =
         (uint32_t)((c->cfg.vram_size - 1) >> 16) << 16;
     R300_REG(c, A_MC_AGP_LOCATION) = 0xFFFFFFF0u;  /* empty: start > top */
@@ -328,6 +332,34 @@ static void zpass_write(R300Core *c, uint32_t addr)
     }
 }
 
+/* MM_DATA's target: the register MM_INDEX names, or -1 */
+static int64_t mm_target(R300Core *c)
+{
+    uint32_t idx = R300_REG(c, A_MM_INDEX);
+
+    if ((idx & 3) || idx >= R300_MMIO_SIZE || idx == A_MM_DATA) {
+        g3d_guest_error("r300: MM_INDEX 0x%08x does not name a register", idx);
+        return -1;
+    }
+    return idx;
+}
+
+static uint32_t read_dword(R300Core *c, uint32_t offset);
+
+static uint32_t mm_data_read(R300Core *c)
+{
+    int64_t t = mm_target(c);
+    return t < 0 ? 0 : read_dword(c, canonical(t));
+}
+
+static void mm_data_write(R300Core *c, uint32_t val)
+{
+    int64_t t = mm_target(c);
+    if (t >= 0) {
+        r300_write_reg(c, t, val);
+    }
+}
+
 static void write_host(R300Core *c, uint32_t offset, uint32_t val)
 {
     uint32_t *r = &c->regs[offset >> 2];
@@ -345,7 +377,20 @@ static void write_host(R300Core *c, uint32_t offset, uint32_t val)
         }
         r300_update_irq(c);
         return;
+    case A_MM_DATA:
+        mm_data_write(c, val);
+        return;
+    case A_CLOCK_CNTL_INDEX:
+        *r = val & (R_CLOCK_CNTL_INDEX_PLL_ADDR_MASK |
+                    R_CLOCK_CNTL_INDEX_PLL_WR_EN_MASK |
+                    R_CLOCK_CNTL_INDEX_PPLL_DIV_SEL_MASK);
+        return;
+    case A_CLOCK_CNTL_DATA:
+        r300_pll_write(c, val);
+        return;
     case A_CONFIG_MEMSIZE:
+    case A_CONFIG_APER_SIZE:
+    case A_MC_STATUS:
     case A_CP_RB_RPTR:
     case A_RBBM_STATUS:
     case A_CP_CSQ_STAT:
@@ -374,19 +419,11 @@ static void write_host(R300Core *c, uint32_t offset, uint32_t val)
         *r = val;
         r300_flush_render(c);       /* all work is done once this returns */
         return;
-    case A_CRTC_GEN_CNTL:
-    case A_CRTC_H_TOTAL_DISP:
-    case A_CRTC_V_TOTAL_DISP:
-    case A_CRTC_OFFSET:
-    case A_CRTC_OFFSET_CNTL:
-    case A_CRTC_PITCH:
-        *r = val;
-        if (c->cfg.display_update) {
-            c->cfg.display_update(c->cfg.opaque);
-        }
-        return;
     default:
         break;
+    }
+    if (r300_crtc_write(c, offset, val) || r300_2d_write(c, offset, val)) {
+        return;
     }
     if (offset >= A_SCRATCH_REG0 && offset < R300_SCRATCH_REG(R300_NUM_SCRATCH)) {
         *r = val;
@@ -506,8 +543,18 @@ static uint32_t read_dword(R300Core *c, uint32_t offset)
     }
     case A_ZB_ZPASS_DATA:
         return c->zpass[0];
+    case A_MM_DATA:
+        return mm_data_read(c);
+    case A_CLOCK_CNTL_DATA:
+        return r300_pll_read(c);
+    case A_MC_STATUS:
+        /* memory accesses complete when made: always idle */
+        return R_MC_STATUS_MC_IDLE_MASK;
     default:
         break;
+    }
+    if (!in_3d_range(offset) && r300_crtc_read(c, offset, &v)) {
+        return v;
     }
     info = in_3d_range(offset) ? r300_reg_lookup(offset) : NULL;
     if (info && (info->flags & R300_REG_WO)) {
