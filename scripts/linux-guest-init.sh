@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/busybox sh
 # /init of the Linux guest (scripts/linux-guest.sh): load Debian's radeon
 # KMS driver on r300-3d, check what it reports, print one line per check on
 # the serial console and power off. Runs under busybox-static's sh.
