@@ -681,6 +681,23 @@ static void draw_kmscube(unsigned frame)
     r300_rig_free(d);
 }
 
+/*
+ * A rig that has run replay `name` through its CP; Mesa's streams are valid,
+ * so nothing in them may be logged as the guest's error. check_cb is the
+ * replay's window surface.
+ */
+static R300Rig *replay(const char *name, Replay *r)
+{
+    R300Rig *d = r300_rig_new(1, VRAM_SIZE, RING_BUFSZ);
+    unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+
+    replay_load(d, name, r);
+    replay_run(d, r);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
+    check_cb = r->cb_addr;
+    return d;
+}
+
 /* With R300_MESA_DUMP=DIR, the checked colour buffer as DIR/NAME.ppm */
 static void maybe_dump(R300Rig *d, const char *name)
 {
@@ -766,17 +783,10 @@ static void check_cube(R300Rig *d, unsigned frame)
  */
 static void test_kmscube_smooth_replay(void)
 {
-    R300Rig *d = r300_rig_new(1, VRAM_SIZE, RING_BUFSZ);
     Replay r;
+    R300Rig *d = replay("kmscube-smooth.replay", &r);
     int x, y, grey = 0;
 
-    unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
-
-    replay_load(d, "kmscube-smooth.replay", &r);
-    replay_run(d, &r);
-    /* Mesa's stream is valid: nothing in it is the guest's error */
-    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
-    check_cb = r.cb_addr;
     check_channels = 3;
     maybe_dump(d, "kmscube-smooth");
     check_cube(d, 0);
@@ -803,14 +813,9 @@ static void test_kmscube_smooth_replay(void)
  */
 static void test_kmscube_tex_replay(void)
 {
-    R300Rig *d = r300_rig_new(1, VRAM_SIZE, RING_BUFSZ);
     Replay r;
-    unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    R300Rig *d = replay("kmscube-tex.replay", &r);
 
-    replay_load(d, "kmscube-tex.replay", &r);
-    replay_run(d, &r);
-    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
-    check_cb = r.cb_addr;
     check_channels = 3;
     check_tex = true;
     tolerance = 3;
@@ -1066,16 +1071,12 @@ static void run_captured_vp(const char *name, const double (*inputs)[4],
                             int approx_out, double approx_tol,
                             const char *llvmpipe_ref)
 {
-    R300Rig *d = r300_rig_new(1, VRAM_SIZE, RING_BUFSZ);
     R300PVSProgram *prog = g_new0(R300PVSProgram, 1);
     Replay r;
-    unsigned n, k, ch, errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    R300Rig *d = replay(name, &r);
+    unsigned n, k, ch;
 
-    replay_load(d, name, &r);
-    replay_run(d, &r);
-    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
     if (llvmpipe_ref) {
-        check_cb = r.cb_addr;
         compare_llvmpipe(d, llvmpipe_ref);
     }
     g_assert_true(r300_pvs_load(prog, d->core->regs,
@@ -1171,15 +1172,10 @@ static const int mip_rects[8][4] = {
  */
 static void test_mip_levels_replay(void)
 {
-    R300Rig *d = r300_rig_new(1, VRAM_SIZE, RING_BUFSZ);
     Replay r;
-    unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    R300Rig *d = replay("mip-levels.replay", &r);
     int k, i, j, bad = 0;
 
-    replay_load(d, "mip-levels.replay", &r);
-    replay_run(d, &r);
-    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
-    check_cb = r.cb_addr;
     maybe_dump(d, "mip-levels");
     for (k = 0; k < 8; k++) {
         const int *rc = mip_rects[k];

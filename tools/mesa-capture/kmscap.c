@@ -123,6 +123,15 @@ static void write_ppm(const char *path) {
       fwrite(px + 4 * (y * W + x), 1, 3, f);
   fclose(f);
 }
+/* the frame read back (pbuffer) or shown (window), then flushed */
+static int finish(EGLDisplay d, EGLSurface s, const char *ppm) {
+  if (ppm)
+    write_ppm(ppm);
+  eglSwapBuffers(d, s);
+  glFinish();
+  printf("done\n");
+  return 0;
+}
 int main(int argc, char **argv) {
   const char *ppm = argc > 3 ? argv[3] : NULL;
   int fd = ppm ? -1 : open("/dev/dri/renderD128", O_RDWR);
@@ -171,9 +180,7 @@ int main(int argc, char **argv) {
     ((EnableFn)eglGetProcAddress("glEnableVertexAttribArrayARB"))(0);
     ((EnableFn)eglGetProcAddress("glEnableVertexAttribArrayARB"))(1);
     ((DrawFn)eglGetProcAddress("glDrawArrays"))(GL_TRIANGLES, 0, 3);
-    eglSwapBuffers(d, s);
-    printf("done\n");
-    return 0;
+    return finish(d, s, NULL);
   }
   GLuint p = glCreateProgram();
   if (mip) {
@@ -214,12 +221,7 @@ int main(int argc, char **argv) {
     glClearColor(0, 0, 0, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     glDrawArrays(GL_TRIANGLES, 0, n);
-    if (ppm)
-      write_ppm(ppm);
-    eglSwapBuffers(d, s);
-    glFinish();
-    printf("done\n");
-    return 0;
+    return finish(d, s, ppm);
   }
   if (ops) {
     static const float tri[3][8] = {
@@ -241,12 +243,7 @@ int main(int argc, char **argv) {
     glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 32, (void *)16); glEnableVertexAttribArray(1);
     glClear(GL_COLOR_BUFFER_BIT);
     glDrawArrays(GL_TRIANGLES, 0, 3);
-    if (ppm)
-      write_ppm(ppm);
-    eglSwapBuffers(d, s);
-    glFinish();
-    printf("done\n");
-    return 0;
+    return finish(d, s, ppm);
   }
   glAttachShader(p, sh(GL_VERTEX_SHADER, tex ? tex_vertex_shader_source : vertex_shader_source));
   glAttachShader(p, sh(GL_FRAGMENT_SHADER, tex ? tex_fragment_shader_source : fragment_shader_source));
@@ -306,10 +303,5 @@ int main(int argc, char **argv) {
   float nmat[9] = { m[0][0], m[0][1], m[0][2], m[0][4], m[0][5], m[0][6], m[0][8], m[0][9], m[0][10] };
   glUniformMatrix3fv(nm, 1, GL_FALSE, nmat);
   for (i = 0; i < 6; i++) glDrawArrays(GL_TRIANGLE_STRIP, 4 * i, 4);
-  if (ppm)
-    write_ppm(ppm);
-  eglSwapBuffers(d, s);
-  glFinish();
-  printf("done\n");
-  return 0;
+  return finish(d, s, ppm);
 }
