@@ -1197,6 +1197,23 @@ static void test_mip_levels_replay(void)
     r300_rig_free(d);
 }
 
+/*
+ * kmscap's misc frame as Mesa 22.3's r300 driver drew it (misc.replay): an
+ * opaque quad, an alpha-blended one over it, a stencil-only triangle and a
+ * quad drawn where the stencil is 1, a quad with a discarded checker
+ * (gl_FragCoord, KIL) and three point sprites (gl_PointCoord, discard
+ * outside a disc), against llvmpipe's picture of the same frame.
+ */
+static void test_misc_replay(void)
+{
+    Replay r;
+    R300Rig *d = replay("misc.replay", &r);
+
+    maybe_dump(d, "misc");
+    compare_llvmpipe(d, "misc");
+    r300_rig_free(d);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1205,6 +1222,7 @@ int main(int argc, char **argv)
                     test_kmscube_smooth_replay);
     g_test_add_func("/r300/mesa/kmscube-tex-replay", test_kmscube_tex_replay);
     g_test_add_func("/r300/mesa/mip-levels-replay", test_mip_levels_replay);
+    g_test_add_func("/r300/mesa/misc-replay", test_misc_replay);
     g_test_add_func("/r300/mesa/fetch-formats", test_fetch_formats);
     g_test_add_func("/r300/mesa/pvs-ops-replay", test_pvs_ops_replay);
     g_test_add_func("/r300/mesa/pvs-arbvp-replay", test_pvs_arbvp_replay);

@@ -15,6 +15,9 @@
  *                         by glTexImage2D (Mesa tiles it and blits each
  *                         level), each level drawn 1:1 with
  *                         GL_NEAREST_MIPMAP_NEAREST (mip_texel, mip_rects)
+ *   kmscap 0 misc         blending, stencil, discard and point sprites in
+ *                         one frame (misc_* below), for the llvmpipe
+ *                         comparison
  *   kmscap 0 ops          one triangle through a vertex shader that uses
  *                         every GLSL ES operation Mesa's r300 compiler
  *                         turns into a different PVS instruction sequence
@@ -83,6 +86,27 @@ static const char *mip_fs =
     "uniform sampler2D t;\n"
     "varying vec2 tc;\n"
     "void main() { gl_FragColor = texture2D(t, tc); }\n";
+static const char *misc_vs =
+    "attribute vec4 in_position;\n"
+    "attribute vec4 in_color;\n"
+    "varying vec4 c;\n"
+    "void main() { gl_Position = in_position; c = in_color; gl_PointSize = 24.0; }\n";
+/* mode 0: the colour; 1: discard a checker of 8x8-pixel squares; 2: a
+ * point sprite's disc with gl_PointCoord */
+static const char *misc_fs =
+    "precision mediump float;\n"
+    "uniform int mode;\n"
+    "varying vec4 c;\n"
+    "void main() {\n"
+    "  if (mode == 1 && mod(floor(gl_FragCoord.x / 8.0) + floor(gl_FragCoord.y / 8.0), 2.0) > 0.5)\n"
+    "    discard;\n"
+    "  if (mode == 2) {\n"
+    "    vec2 d = gl_PointCoord - vec2(0.5);\n"
+    "    if (dot(d, d) > 0.25) discard;\n"
+    "    gl_FragColor = vec4(gl_PointCoord, c.b, 1.0);\n"
+    "  } else\n"
+    "    gl_FragColor = c;\n"
+    "}\n";
 static const char *ops_fs =
     "precision mediump float;\n"
     "varying vec4 v0, v1, v2, v3, v4, v5, v6, v7;\n"
@@ -147,11 +171,13 @@ int main(int argc, char **argv) {
   int ops = argc > 2 && !strcmp(argv[2], "ops");
   int arb = argc > 2 && !strcmp(argv[2], "arbvp");
   int mip = argc > 2 && !strcmp(argv[2], "mip");
+  int misc = argc > 2 && !strcmp(argv[2], "misc");
   static const EGLint ca[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
   static const EGLint cagl[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SAMPLES, 0, EGL_NONE };
   static const EGLint cad[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_DEPTH_SIZE, 24, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
-  static const EGLint cap[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_DEPTH_SIZE, 24, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_NONE };
-  eglChooseConfig(d, ppm ? cap : arb ? cagl : tex ? cad : ca, cfgs, 64, &n);
+  static const EGLint cap[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_DEPTH_SIZE, 24, EGL_STENCIL_SIZE, 8, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_NONE };
+  static const EGLint cas[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_DEPTH_SIZE, 24, EGL_STENCIL_SIZE, 8, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
+  eglChooseConfig(d, ppm ? cap : arb ? cagl : misc ? cas : tex ? cad : ca, cfgs, 64, &n);
   for (i = 0; i < n; i++) { EGLint id; eglGetConfigAttrib(d, cfgs[i], EGL_NATIVE_VISUAL_ID, &id); if (ppm || id == XRGB) { cfg = cfgs[i]; break; } }
   static const EGLint ctxa[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE };
   EGLContext ctx = eglCreateContext(d, cfg, EGL_NO_CONTEXT, arb ? NULL : ctxa);
@@ -221,6 +247,57 @@ int main(int argc, char **argv) {
     glClearColor(0, 0, 0, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     glDrawArrays(GL_TRIANGLES, 0, n);
+    return finish(d, s, ppm);
+  }
+  if (misc) {
+    /* x y, r g b a per vertex */
+    static const float v[][6] = {
+      /* 0-5: an opaque quad */
+      { -0.9, -0.9, 0.8, 0.2, 0.1, 1 }, { 0.1, -0.9, 0.8, 0.2, 0.1, 1 }, { -0.9, 0.1, 0.8, 0.2, 0.1, 1 },
+      { 0.1, -0.9, 0.1, 0.7, 0.3, 1 }, { 0.1, 0.1, 0.1, 0.7, 0.3, 1 }, { -0.9, 0.1, 0.1, 0.7, 0.3, 1 },
+      /* 6-11: a translucent quad over it, alpha blended */
+      { -0.5, -0.5, 0.2, 0.3, 0.9, 0.5 }, { 0.5, -0.5, 0.2, 0.3, 0.9, 0.5 }, { -0.5, 0.5, 0.2, 0.3, 0.9, 0.25 },
+      { 0.5, -0.5, 0.2, 0.3, 0.9, 0.5 }, { 0.5, 0.5, 0.9, 0.9, 0.2, 0.75 }, { -0.5, 0.5, 0.2, 0.3, 0.9, 0.25 },
+      /* 12-14: a triangle that only writes stencil 1 */
+      { 0.2, -0.95, 0, 0, 0, 1 }, { 0.95, -0.95, 0, 0, 0, 1 }, { 0.95, 0.3, 0, 0, 0, 1 },
+      /* 15-20: a quad drawn where stencil == 1 */
+      { 0.2, -0.95, 1, 1, 0, 1 }, { 0.95, -0.95, 1, 1, 0, 1 }, { 0.2, 0.3, 1, 0.5, 0, 1 },
+      { 0.95, -0.95, 1, 1, 0, 1 }, { 0.95, 0.3, 1, 0.5, 0, 1 }, { 0.2, 0.3, 1, 0.5, 0, 1 },
+      /* 21-26: a quad with a discarded checker */
+      { -0.95, 0.35, 0.6, 0.1, 0.6, 1 }, { -0.1, 0.35, 0.6, 0.1, 0.6, 1 }, { -0.95, 0.95, 0.1, 0.6, 0.6, 1 },
+      { -0.1, 0.35, 0.6, 0.1, 0.6, 1 }, { -0.1, 0.95, 0.1, 0.6, 0.6, 1 }, { -0.95, 0.95, 0.1, 0.6, 0.6, 1 },
+      /* 27-29: point sprites */
+      { 0.3, 0.6, 0, 0, 0.2, 1 }, { 0.55, 0.7, 0, 0, 0.6, 1 }, { 0.8, 0.55, 0, 0, 1.0, 1 },
+    };
+    GLint mode;
+    glAttachShader(p, sh(GL_VERTEX_SHADER, misc_vs));
+    glAttachShader(p, sh(GL_FRAGMENT_SHADER, misc_fs));
+    glBindAttribLocation(p, 0, "in_position");
+    glBindAttribLocation(p, 1, "in_color");
+    glLinkProgram(p); glUseProgram(p);
+    mode = glGetUniformLocation(p, "mode");
+    glViewport(0, 0, W, H);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 24, &v[0][0]); glEnableVertexAttribArray(0);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 24, &v[0][2]); glEnableVertexAttribArray(1);
+    glClearColor(0.25, 0.25, 0.25, 1); glClearStencil(0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+    glUniform1i(mode, 0);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+    glEnable(GL_BLEND); glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDrawArrays(GL_TRIANGLES, 6, 6);
+    glDisable(GL_BLEND);
+    glEnable(GL_STENCIL_TEST);
+    glStencilFunc(GL_ALWAYS, 1, 0xff); glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+    glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    glDrawArrays(GL_TRIANGLES, 12, 3);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glStencilFunc(GL_EQUAL, 1, 0xff); glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+    glDrawArrays(GL_TRIANGLES, 15, 6);
+    glDisable(GL_STENCIL_TEST);
+    glUniform1i(mode, 1);
+    glDrawArrays(GL_TRIANGLES, 21, 6);
+    glUniform1i(mode, 2);
+    glDrawArrays(GL_POINTS, 27, 3);
     return finish(d, s, ppm);
   }
   if (ops) {
