@@ -70,7 +70,8 @@ for m in smooth tex; do
         echo "$P: ppm-end $m-$r"
     done
 done
-dmesg | grep -i -E "lockup|WARNING|Oops|BUG" | head -20 | sed "s/^/$P: dmesg-after: /"
+dmesg | grep -i -E "lockup|WARNING|Oops|BUG|ring test|ib test|accel|scratch" | head -20 |
+    sed "s/^/$P: dmesg-after: /"
 echo "$P: mesa: end"
 EOF
 } >"$hook"
