@@ -88,7 +88,8 @@ timeout 1800 "$QEMU_BIN" -machine pc -m 2048 -vga none \
     -device r300-3d,id=gpu,render-threads=2 \
     -kernel "$guest/vmlinuz" -initrd "$guest/initrd.img" \
     -append "console=ttyS0 panic=-1" -display none \
-    -serial "file:$serial" -monitor none -no-reboot || true
+    -serial "file:$serial" -monitor none -no-reboot \
+    -d guest_errors,unimp -D "$out/qemu.log" || true
 
 python3 - "$serial" "$out" <<'PY'
 import base64, re, sys

@@ -151,6 +151,15 @@ typedef struct R300DrawState {
     uint8_t *zbase;
     uint32_t zpitch, zrows, zformat, zbpp;
     R300Tiling ztiling;         /* DEPTHMACROTILE / DEPTHMICROTILE */
+    /*
+     * Surfaces that are not one host block (system memory through the PCI
+     * GART): drawn in a copy, written back when the draw ends.
+     */
+    struct {
+        uint64_t addr, len;
+        uint8_t *buf;
+    } shadow[5];
+    unsigned nshadow;
     /* per-fragment state decoded from registers */
     uint32_t zb_cntl, zstencil, stencil_refmask;
     uint32_t blend, ablend, chan_mask, rop, const_color, dither;
