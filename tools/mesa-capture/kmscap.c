@@ -147,6 +147,15 @@ static void write_ppm(const char *path) {
       fwrite(px + 4 * (y * W + x), 1, 3, f);
   fclose(f);
 }
+/* program p of two shaders, attributes 0 and 1 named, in use */
+static void link2(GLuint p, const char *vs, const char *fs, const char *a0,
+                  const char *a1) {
+  glAttachShader(p, sh(GL_VERTEX_SHADER, vs));
+  glAttachShader(p, sh(GL_FRAGMENT_SHADER, fs));
+  glBindAttribLocation(p, 0, a0);
+  glBindAttribLocation(p, 1, a1);
+  glLinkProgram(p); glUseProgram(p);
+}
 /* the frame read back (pbuffer) or shown (window), then flushed */
 static int finish(EGLDisplay d, EGLSurface s, const char *ppm) {
   if (ppm)
@@ -214,11 +223,7 @@ int main(int argc, char **argv) {
     static float v[8][6][4];
     GLuint t;
     int k, n;
-    glAttachShader(p, sh(GL_VERTEX_SHADER, mip_vs));
-    glAttachShader(p, sh(GL_FRAGMENT_SHADER, mip_fs));
-    glBindAttribLocation(p, 0, "in_position");
-    glBindAttribLocation(p, 1, "in_tc");
-    glLinkProgram(p); glUseProgram(p);
+    link2(p, mip_vs, mip_fs, "in_position", "in_tc");
     glGenTextures(1, &t); glBindTexture(GL_TEXTURE_2D, t);
     for (k = 0; k < 8; k++) {
       int sz = 128 >> k, i, j;
@@ -270,11 +275,7 @@ int main(int argc, char **argv) {
       { 0.3, 0.6, 0, 0, 0.2, 1 }, { 0.55, 0.7, 0, 0, 0.6, 1 }, { 0.8, 0.55, 0, 0, 1.0, 1 },
     };
     GLint mode;
-    glAttachShader(p, sh(GL_VERTEX_SHADER, misc_vs));
-    glAttachShader(p, sh(GL_FRAGMENT_SHADER, misc_fs));
-    glBindAttribLocation(p, 0, "in_position");
-    glBindAttribLocation(p, 1, "in_color");
-    glLinkProgram(p); glUseProgram(p);
+    link2(p, misc_vs, misc_fs, "in_position", "in_color");
     mode = glGetUniformLocation(p, "mode");
     glViewport(0, 0, W, H);
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 24, &v[0][0]); glEnableVertexAttribArray(0);
@@ -307,11 +308,7 @@ int main(int argc, char **argv) {
     };
     static const float uv[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
     GLuint vbo;
-    glAttachShader(p, sh(GL_VERTEX_SHADER, ops_vs));
-    glAttachShader(p, sh(GL_FRAGMENT_SHADER, ops_fs));
-    glBindAttribLocation(p, 0, "in_position");
-    glBindAttribLocation(p, 1, "in_a");
-    glLinkProgram(p); glUseProgram(p);
+    link2(p, ops_vs, ops_fs, "in_position", "in_a");
     glUniform4fv(glGetUniformLocation(p, "u"), 4, uv);
     glViewport(0, 0, W, H);
     glGenBuffers(1, &vbo); glBindBuffer(GL_ARRAY_BUFFER, vbo);
