@@ -17,7 +17,7 @@ typedef struct R300Rig {
     uint32_t vram_size;
     unsigned ring_bufsz;            /* CP_RB_CNTL.RB_BUFSZ */
     G3DFlatMem flat, sysflat;
-    uint8_t sysram[4096];
+    uint8_t sysram[16384];          /* system memory behind the PCI GART */
     R300Core *core;
     int irqs;                       /* r300_irq_level() seen high */
     int64_t now_ns;                 /* the core's clock (cfg.now_ns) */

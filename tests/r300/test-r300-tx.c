@@ -839,11 +839,18 @@ static void test_bad_input(void)
     /* NUM_LEVELS, mag 0, MIP 3, VOL 3, CHROMA_KEY_MODE 3 */
     g_assert_cmpuint(errs(), ==, e + 5);
     sample1(c, 1, 0.5f, 0.5f, 0, 1, v);
-    /* tiled surfaces: sampled as linear, logged as not modelled */
-    e = unimps();
+    /* tiling a compressed format (Mesa never does; no layout is known):
+     * sampled as linear, logged */
+    e = errs();
     c->regs[0x4540 / 4] = TEXADDR | 1 << 2 | 1 << 3;
-    g_assert_true(setup(c, PP, 0, FMT0(8, 8, 0, 1), IDENT(F8), 0));
-    g_assert_cmpuint(unimps(), ==, e + 1);
+    g_assert_true(setup(c, PP, 0, FMT0(8, 8, 0, 1), IDENT(DXT1), 0));
+    g_assert_cmpuint(errs(), ==, e + 1);
+    g_assert_false(c->u[0].tiled);
+    /* micro tiling at 128 bits per texel does not exist: logged, linear */
+    e = errs();
+    g_assert_true(setup(c, PP, 0, FMT0(8, 8, 0, 1), IDENT(F32x4), 0));
+    g_assert_cmpuint(errs(), ==, e + 1);
+    g_assert_false(c->u[0].tiled);
     /* NaN and huge coordinates stay inside the texture */
     {
         float coord[4][4] = {

@@ -257,6 +257,9 @@ static void rs_vector(R300Core *c, const R300Vertex *v, unsigned src,
         unsigned ns = 0, ptr = G3D_FIELD_EX32(ip, RS_IP_0, TEX_PTR);
         for (n = 0; n < 8; n++) {
             unsigned cnt = bypass ? 4 : R300_OUT_VTX_FMT_1_TEX_COMP_CNT(fmt1, n);
+            if (!cnt) {
+                cnt = v->stuffed[n];
+            }
             for (i = 0; i < (int)cnt && i < 4 && ns < 32; i++) {
                 scal[ns++] = v->tex[n][i];
             }
@@ -394,14 +397,24 @@ static void stuff_tex(R300Core *c, R300Vertex *v, bool point, float s, float t)
                       : R_GB_ENABLE_LINE_STUFF_ENABLE_MASK))) {
         return;
     }
+    /*
+     * A texture coordinate the VAP outputs wins over a stuffed one; one it
+     * does not output is stuffed and takes 2 (S,T) or 3 (S,T,R) of the RS
+     * texture components. That is how Mesa feeds gl_PointCoord and its
+     * blits (r300_state_derived.c r300_update_rs_block: "VAP outputs have
+     * precedence over GA", tex_ptr += 2 for a sprite coordinate;
+     * r300_render.c r300_blitter_draw_rectangle).
+     */
     for (n = 0; n < 8; n++) {
         unsigned src = R300_GB_TEX_SOURCE(en, n);  /* 1: (S,T), 2: (S,T,R) */
-        if (src == 1 || src == 2) {
+        if ((src == 1 || src == 2) &&
+            !R300_OUT_VTX_FMT_1_TEX_COMP_CNT(R300_REG(c, A_VAP_OUT_VTX_FMT_1),
+                                             n)) {
             v->tex[n][0] = s;
             v->tex[n][1] = t;
-            if (src == 2) {
-                v->tex[n][2] = 0.0f;
-            }
+            v->tex[n][2] = 0.0f;
+            v->tex[n][3] = 1.0f;
+            v->stuffed[n] = src == 2 ? 3 : 2;
         }
     }
 }
@@ -520,8 +533,16 @@ static void setup_triangle(R300Core *c, WinVertex *w)
     if (area == 0.0f) {
         return;
     }
-    /* FACE: 0 positive cross product is front, 1 negative [§3.4] */
-    front = (area > 0.0f) != !!(cull & R_SU_CULL_MODE_FACE_MASK);
+    /*
+     * FACE is XORed with the sign of the cross product [ref. SU_CULL_MODE].
+     * The sign is that of a y-up frame: with FACE = 0 a triangle that is
+     * counter-clockwise on the screen is front, as Mesa's r300 driver
+     * relies on (r300_state.c: front_ccw -> R300_FRONT_FACE_CCW = 0, with
+     * gallium's "det < 0 is counter-clockwise" in y-down window space,
+     * draw_pipe_cull.c). Window y grows downwards here, so a negative
+     * `area` is counter-clockwise.
+     */
+    front = (area < 0.0f) != !!(cull & R_SU_CULL_MODE_FACE_MASK);
     if ((front && (cull & R_SU_CULL_MODE_CULL_FRONT_MASK)) ||
         (!front && (cull & R_SU_CULL_MODE_CULL_BACK_MASK))) {
         return;

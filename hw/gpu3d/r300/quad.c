@@ -212,7 +212,7 @@ static void out_components(const R300Target *tg, const float *rgba, float *c)
 static void write_colour(const R300DrawState *ds, const R300Target *tg,
                          int x, int y, const float *rgba)
 {
-    uint8_t *p = tg->base + ((size_t)y * tg->pitch + x) * tg->bpp;
+    uint8_t *p = tg->base + r300_tile_offset(&tg->tiling, x, y);
     uint32_t dst = load_px(p, tg->bpp), res = 0;
     float s[4], d[4], k[4], o[4];
     int ch;
@@ -285,7 +285,7 @@ static bool depth_stencil(const R300DrawState *ds, int x, int y, uint32_t z24,
                           bool back)
 {
     uint32_t cntl = ds->zb_cntl, zs = ds->zstencil, rm = ds->stencil_refmask;
-    uint8_t *p = ds->zbase + ((size_t)y * ds->zpitch + x) * ds->zbpp;
+    uint8_t *p = ds->zbase + r300_tile_offset(&ds->ztiling, x, y);
     bool z24s8 = ds->zformat == R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL;
     uint32_t word = load_px(p, ds->zbpp), stored_z, zin;
     uint8_t st = z24s8 ? word & 0xFF : 0;

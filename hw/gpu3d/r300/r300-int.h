@@ -27,6 +27,7 @@
 #include "gpu3d/r300-regs.h"
 #include "r300.h"
 #include "pvs.h"
+#include "tile.h"
 #include "tx.h"
 #include "us.h"
 
@@ -111,6 +112,7 @@ typedef struct R300Vertex {
     float psize;
     float col[4][4];
     float tex[8][4];
+    uint8_t stuffed[8];         /* GA-stuffed texcoord n: its RS components */
 } R300Vertex;
 
 /* ---- ga.c ---- */
@@ -128,6 +130,7 @@ void r300_ga_point(R300Core *c, const R300Vertex *v);
 typedef struct R300Target {
     uint8_t *base;              /* host pointer to the mapped surface */
     uint32_t pitch;             /* pixels */
+    R300Tiling tiling;          /* COLORTILE / COLORMICROTILE (tile.h) */
     uint32_t rows;              /* rows mapped */
     uint32_t format;            /* COLORFORMAT */
     uint32_t bpp;               /* bytes per pixel */
@@ -148,6 +151,16 @@ typedef struct R300DrawState {
     unsigned ncb;               /* targets with a surface */
     uint8_t *zbase;
     uint32_t zpitch, zrows, zformat, zbpp;
+    R300Tiling ztiling;         /* DEPTHMACROTILE / DEPTHMICROTILE */
+    /*
+     * Surfaces that are not one host block (system memory through the PCI
+     * GART): drawn in a copy, written back when the draw ends.
+     */
+    struct {
+        uint64_t addr, len;
+        uint8_t *buf;
+    } shadow[5];
+    unsigned nshadow;
     /* per-fragment state decoded from registers */
     uint32_t zb_cntl, zstencil, stencil_refmask;
     uint32_t blend, ablend, chan_mask, rop, const_color, dither;

@@ -135,18 +135,65 @@ static unsigned colour_bpp(uint32_t format)
     }
 }
 
-/* Map a surface of `rows` x `pitch` pixels at GPU address `addr`. */
+/*
+ * Map the whole tiles of a surface of `rows` rows at GPU address `addr`.
+ * One that is not a single host block (Mesa's staging buffers in GTT,
+ * reached through the PCI GART page by page) is drawn in a copy that
+ * r300_draw_end writes back.
+ */
 static uint8_t *map_surface(R300Core *c, const char *what, uint32_t addr,
-                            uint32_t pitch, uint32_t rows, unsigned bpp)
+                            const R300Tiling *t, uint32_t rows)
 {
-    uint64_t len = (uint64_t)pitch * rows * bpp;
+    R300DrawState *ds = &c->draw;
+    uint64_t len = r300_tile_bytes(t, rows);
     uint8_t *p = g3d_mem_map(&c->gpu, addr, len, true);
 
-    if (!p) {
-        g3d_guest_error("r300: %s 0x%08x (%u x %u x %u bytes) is not in VRAM",
-                        what, addr, pitch, rows, bpp);
+    if (p) {
+        return p;
     }
-    return p;
+    if (len <= R300_TX_MAX_COPY && ds->nshadow < G_N_ELEMENTS(ds->shadow)) {
+        p = g_try_malloc(len);
+        if (p && g3d_mem_read(&c->gpu, addr, p, len)) {
+            ds->shadow[ds->nshadow].addr = addr;
+            ds->shadow[ds->nshadow].len = len;
+            ds->shadow[ds->nshadow++].buf = p;
+            return p;
+        }
+        g_free(p);
+    }
+    g3d_guest_error("r300: %s 0x%08x (%u x %u x %u bytes) is outside memory",
+                    what, addr, t->pitch, rows, t->bpp);
+    return NULL;
+}
+
+/* Write the copies of the draw's surfaces back (or drop them). */
+static void put_shadows(R300Core *c, bool write_back)
+{
+    R300DrawState *ds = &c->draw;
+    unsigned i;
+
+    for (i = 0; i < ds->nshadow; i++) {
+        if (write_back &&
+            !g3d_mem_write(&c->gpu, ds->shadow[i].addr, ds->shadow[i].buf,
+                           ds->shadow[i].len)) {
+            g3d_guest_error("r300: surface 0x%08" G_GINT64_MODIFIER "x "
+                            "left memory during the draw",
+                            ds->shadow[i].addr);
+        }
+        g_free(ds->shadow[i].buf);
+    }
+    ds->nshadow = 0;
+}
+
+/* A pitch register's tiling fields; a combination the chip lacks is
+ * logged and drawn linear. */
+static void surface_tiling(R300Tiling *t, const char *what, uint32_t bpp,
+                           uint32_t pitch, bool macro, unsigned micro)
+{
+    if (!r300_tile_setup(t, bpp, pitch, macro, micro)) {
+        g3d_guest_error("r300: %s: micro tiling %u with %u bytes per pixel "
+                        "does not exist; drawn linear", what, micro, bpp);
+    }
 }
 
 bool r300_draw_begin(R300Core *c)
@@ -160,6 +207,7 @@ bool r300_draw_begin(R300Core *c)
     for (t = 0; t < R300_TX_UNITS; t++) {
         r300_tx_release(&ds->tx[t]);
     }
+    put_shadows(c, false);          /* a draw that never began */
     memset(ds, 0, sizeof(*ds));
     ds->zpass_thread = c->zpass_thread;
 
@@ -202,16 +250,16 @@ bool r300_draw_begin(R300Core *c)
             g3d_guest_error("r300: RB3D_COLORPITCH%u is 0", t);
             return false;
         }
-        if (pitch & (R_RB3D_COLORPITCH_0_COLORTILE_MASK |
-                     R_RB3D_COLORPITCH_0_COLORMICROTILE_MASK)) {
-            g3d_unimp("r300: tiled colour buffer drawn as linear");
-        }
+        surface_tiling(&tg->tiling, "colour buffer", tg->bpp, tg->pitch,
+                       G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0, COLORTILE),
+                       G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0,
+                                      COLORMICROTILE));
         /* the CB has no height: the scissor bounds it */
         tg->rows = ds->scissor.y1;
         ds->scissor.x1 = MIN(ds->scissor.x1, (int32_t)tg->pitch);
         tg->base = map_surface(c, "colour buffer",
                                R300_REG(c, R300_RB3D_COLOROFFSET(t)) & ~0x1Fu,
-                               tg->pitch, tg->rows, tg->bpp);
+                               &tg->tiling, tg->rows);
         if (!tg->base) {
             return false;
         }
@@ -242,10 +290,13 @@ bool r300_draw_begin(R300Core *c)
         }
         ds->scissor.x1 = MIN(ds->scissor.x1, (int32_t)ds->zpitch);
         ds->zrows = ds->scissor.y1;
+        surface_tiling(&ds->ztiling, "depth buffer", ds->zbpp, ds->zpitch,
+                       G3D_FIELD_EX32(zp, ZB_DEPTHPITCH, DEPTHMACROTILE),
+                       G3D_FIELD_EX32(zp, ZB_DEPTHPITCH, DEPTHMICROTILE));
         ds->zbase = map_surface(c, "depth buffer",
                                 R300_REG(c, A_ZB_DEPTHOFFSET) &
                                 R300_DEPTH_OFFSET_MASK,
-                                ds->zpitch, ds->zrows, ds->zbpp);
+                                &ds->ztiling, ds->zrows);
         if (!ds->zbase) {
             return false;
         }
@@ -311,6 +362,7 @@ void r300_draw_end(R300Core *c)
     uint64_t passed = 0;
 
     r300_flush_render(c);
+    put_shadows(c, true);
     for (t = 0; t < threads; t++) {
         passed += c->zpass_thread[t];
         c->zpass_thread[t] = 0;

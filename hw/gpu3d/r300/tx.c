@@ -135,6 +135,9 @@ uint64_t r300_tx_texel_address(const R300TexUnit *u, unsigned level,
     uint64_t off = u->level_offset[level] + z * u->level_slice[level];
     unsigned pitch = u->level_pitch[level];
 
+    if (u->tiled) {
+        return off + r300_tile_offset(&u->level_tiling[level], x, y);
+    }
     if (tx_is_block(u->kind)) {
         return off + (uint64_t)(y / 4) * pitch + (x / 4) * u->bytes_per;
     }
@@ -534,12 +537,55 @@ static void tx_decode_border(R300TexUnit *u)
     }
 }
 
+/*
+ * Level `l` of a tiled texture: macro tiled while both its dimensions
+ * exceed the macro tile's (R300; RV350 and later switch at >=, Mesa
+ * r300_texture_desc.c r300_texture_macro_switch); its pitch and rows
+ * aligned to the tile, as Mesa lays the chain out (r300_setup_miptree).
+ */
+static void tx_level_tiling(R300TexUnit *u, unsigned l, unsigned w,
+                            unsigned *rows, uint64_t *row)
+{
+    bool macro = G3D_FIELD_EX32(u->offset, TX_OFFSET_0, MACRO_TILE);
+    unsigned micro = G3D_FIELD_EX32(u->offset, TX_OFFSET_0, MICRO_TILE);
+    R300Tiling *t = &u->level_tiling[l];
+    uint32_t aw, ah;
+
+    if (macro) {
+        r300_tile_setup(t, u->bytes_per, w, true, micro);
+        macro = w > r300_tile_align_w(t) &&
+                MAX(1u, u->height >> l) > r300_tile_align_h(t);
+    }
+    r300_tile_setup(t, u->bytes_per, w, macro, micro);
+    aw = r300_tile_align_w(t);
+    ah = r300_tile_align_h(t);
+    w = (w + aw - 1) & ~(aw - 1);
+    r300_tile_setup(t, u->bytes_per, w, macro, micro);
+    *rows = (*rows + ah - 1) & ~(ah - 1);
+    *row = (uint64_t)w * u->bytes_per;
+}
+
 /* the mip chain [digest §4.6]; false if the registers make no texture */
 static bool tx_layout(R300TexUnit *u, int unit)
 {
     bool pow2_rows = u->levels > 1 || u->coord_type != R300_TX_COORD_2D;
     uint64_t total = 0;
     unsigned l;
+    R300Tiling probe;
+
+    u->tiled = (G3D_FIELD_EX32(u->offset, TX_OFFSET_0, MACRO_TILE) ||
+                G3D_FIELD_EX32(u->offset, TX_OFFSET_0, MICRO_TILE));
+    if (u->tiled && (tx_is_block(u->kind) || tx_is_pair(u->kind) ||
+                     !r300_tile_setup(&probe, u->bytes_per, 1,
+                                      G3D_FIELD_EX32(u->offset, TX_OFFSET_0,
+                                                     MACRO_TILE),
+                                      G3D_FIELD_EX32(u->offset, TX_OFFSET_0,
+                                                     MICRO_TILE)))) {
+        /* Mesa tiles plain formats only; the rest has no known layout */
+        g3d_guest_error("r300 tx%d: TX_OFFSET 0x%08x tiles a format that "
+                        "cannot be tiled; sampled as linear", unit, u->offset);
+        u->tiled = false;
+    }
 
     for (l = 0; l < u->levels; l++) {
         unsigned w = MAX(1u, u->width >> l), h = MAX(1u, u->height >> l);
@@ -557,6 +603,9 @@ static bool tx_layout(R300TexUnit *u, int unit)
             row = (uint64_t)w * u->bytes_per;
         }
         row = (row + 31) & ~31ull;
+        if (u->tiled) {
+            tx_level_tiling(u, l, w, &rows, &row);
+        }
         if (l == 0 && G3D_FIELD_EX32(u->format0, TX_FORMAT0_0, TXPITCH_EN)) {
             unsigned pt = G3D_FIELD_EX32(u->format2, TX_FORMAT2_0, TXPITCH) + 1;
             uint64_t prow = tx_is_block(u->kind) ? (uint64_t)((pt + 3) / 4) * u->bytes_per
@@ -568,12 +617,21 @@ static bool tx_layout(R300TexUnit *u, int unit)
                 return false;
             }
             row = prow;
+            if (u->tiled) {
+                /* the pitch register gives the tiled surface's pitch */
+                r300_tile_setup(&u->level_tiling[0], u->bytes_per, pt,
+                                u->level_tiling[0].mw != 0,
+                                G3D_FIELD_EX32(u->offset, TX_OFFSET_0,
+                                               MICRO_TILE));
+            }
         }
         u->level_w[l] = w;
         u->level_h[l] = h;
         u->level_d[l] = d;
         u->level_pitch[l] = row;
-        u->level_slice[l] = row * rows;
+        u->level_slice[l] = u->tiled ? r300_tile_bytes(&u->level_tiling[l],
+                                                       rows)
+                                     : row * rows;
         u->level_offset[l] = total;
         total += u->level_slice[l] * d * u->faces;
     }
@@ -755,12 +813,6 @@ bool r300_tx_load(R300TexUnit *u, const uint32_t *regs, int unit,
     }
     u->swap_yuv = G3D_FIELD_EX32(u->format1, TX_FORMAT1_0, SWAP_YUV);
     u->endian = G3D_FIELD_EX32(u->offset, TX_OFFSET_0, ENDIAN_SWAP);
-    if (G3D_FIELD_EX32(u->offset, TX_OFFSET_0, MACRO_TILE) ||
-        G3D_FIELD_EX32(u->offset, TX_OFFSET_0, MICRO_TILE)) {
-        /* the intra-tile order is not public [digest §4.6] */
-        g3d_unimp("r300 tx%d: tiled texture (TX_OFFSET 0x%08x) sampled as "
-                  "linear", unit, u->offset);
-    }
     tx_decode_border(u);
 
     if (!tx_layout(u, unit) || !tx_map(u, unit, mem)) {

@@ -17,6 +17,7 @@
 
 #include "common/g3d-core.h"
 #include "gpu3d/r300-regs.h"
+#include "r300/tile.h"
 
 #define R300_TX_MAX_LEVELS 12
 
@@ -33,6 +34,8 @@ typedef struct R300TexUnit {
     uint8_t *copy;                  /* owned copy when not mappable, or NULL */
     uint64_t level_offset[R300_TX_MAX_LEVELS];
     unsigned level_pitch[R300_TX_MAX_LEVELS]; /* bytes per row */
+    R300Tiling level_tiling[R300_TX_MAX_LEVELS]; /* TX_OFFSET tiling */
+    bool tiled;                     /* level_tiling is in use */
     /* decoded by r300_tx_load */
     uint64_t copy_size;             /* capacity of `copy` */
     uint64_t level_slice[R300_TX_MAX_LEVELS]; /* bytes per slice or face */
