@@ -276,14 +276,30 @@ static void r3_start_draw(G3DQDev *d)
     r3_heavy(d, R3_CB, 200);
 }
 
-/* a ring whose indirect buffer is the ring itself: an endless loop */
+/*
+ * The R300's CP cannot jump, so its nearest thing to an endless loop: a ring
+ * full of calls of a large indirect buffer (16 MiB) over zeroed VRAM, each
+ * of them millions of packets that draw nothing. Queued at once, it keeps
+ * the CP busy for many minutes.
+ */
+#define R3_IB_ZERO  0x02200000u     /* 16 MiB of zeros past the targets */
+#define R3_IB_DW    0x3FFFFFu       /* dwords of each call */
+
 static void r3_start_self_jump(G3DQDev *d)
 {
-    uint32_t cmd[3] = { R300_PACKET0(A_CP_IB_BASE, 1), R3_RING, 0x7FFFFF };
+    enum { CALLS = (2u << R3_RING_SZ) / 3 - 1 };
+    uint32_t *ring = g_new(uint32_t, 3 * CALLS);
+    unsigned i;
 
+    for (i = 0; i < CALLS; i++) {
+        ring[3 * i] = R300_PACKET0(A_CP_IB_BASE, 1);
+        ring[3 * i + 1] = R3_IB_ZERO;
+        ring[3 * i + 2] = R3_IB_DW;
+    }
     r3_ring_init(d);
-    g3dq_write(d, R3_VRAM, R3_RING, cmd, sizeof(cmd));
-    r3_wr(d, A_CP_RB_WPTR, 3);
+    g3dq_write(d, R3_VRAM, R3_RING, ring, 3 * CALLS * 4);
+    r3_wr(d, A_CP_RB_WPTR, 3 * CALLS);
+    g_free(ring);
 }
 
 /*
