@@ -19,7 +19,7 @@ SUDO=
 
 SRC_LIST=/etc/apt/sources.list.d/gpu3d-deb-src.sources
 need_update=0
-if ! apt-cache showsrc qemu >/dev/null 2>&1 || ! apt-cache showsrc qemu | grep -q '^Version:'; then
+if ! apt-cache showsrc qemu >/dev/null 2>&1 || ! apt-cache showsrc qemu 2>/dev/null | grep '^Version:' >/dev/null; then
   if [ ! -e "$SRC_LIST" ] && ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
     log "adding deb-src entries ($SRC_LIST)"
     $SUDO tee "$SRC_LIST" >/dev/null <<'SRC'
