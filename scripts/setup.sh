@@ -7,6 +7,7 @@ set -euo pipefail
 
 PKGS=(
   build-essential gcc-multilib ninja-build meson pkg-config python3 ccache rsync
+  python3-venv
   dpkg-dev xz-utils ca-certificates
   libglib2.0-dev libpixman-1-dev libpng-dev zlib1g-dev libfdt-dev
   seabios qemu-system-data ipxe-qemu
