@@ -8,8 +8,6 @@
 #include "qemu/main-loop.h"
 #include "qemu/rcu.h"
 #include "qapi/error.h"
-#include "migration/blocker.h"
-#include "sysemu/runstate.h"
 #include "ui/console.h"
 #include "gpu3d-worker.h"
 #include "common/raster.h"
@@ -399,7 +397,7 @@ void g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
     w->vmstate = qemu_add_vm_change_state_handler(vm_state_change, w);
     error_setg(&w->migration_blocker,
                "%s: device state is not migratable yet", name);
-    if (migrate_add_blocker(w->migration_blocker, errp) < 0) {
+    if (g3d_migrate_add_blocker(&w->migration_blocker, errp) < 0) {
         error_free(w->migration_blocker);
         w->migration_blocker = NULL;
     }
@@ -431,8 +429,7 @@ void g3d_worker_stop(G3DWorker *w)
     }
     qemu_del_vm_change_state_handler(w->vmstate);
     if (w->migration_blocker) {
-        migrate_del_blocker(w->migration_blocker);
-        error_free(w->migration_blocker);
+        g3d_migrate_del_blocker(&w->migration_blocker);
     }
     qemu_bh_delete(w->irq_bh);
     qemu_mutex_destroy(&w->lock);
