@@ -3,7 +3,8 @@
 # the standalone cores and runs their unit tests, benchmarks' smoke run and
 # fuzz harnesses; builds QEMU with the devices and runs the qtests; builds
 # the homebrew guests, boots each and compares its screenshot with the
-# independent reference image.
+# independent reference image. GPU3D_QEMU=10.0 picks the QEMU (default 7.2);
+# GPU3D_QEMU_ALSO="10.0" runs the qtests and guests against it too.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -14,9 +15,11 @@ if [ ! -f "$CORE_BUILD/build.ninja" ]; then
   meson setup "$CORE_BUILD" "$GPU3D_ROOT" >/dev/null
 fi
 ninja -C "$CORE_BUILD" -j "$JOBS" >/dev/null
-meson test -C "$CORE_BUILD" --num-processes "$JOBS" --print-errorlogs
+if [ -z "${GPU3D_QEMU_ONLY:-}" ]; then
+  meson test -C "$CORE_BUILD" --num-processes "$JOBS" --print-errorlogs
+fi
 
-log "QEMU with the gpu3d devices"
+log "QEMU $QEMU_VERSION with the gpu3d devices"
 "$GPU3D_ROOT/scripts/qemu-build.sh"
 
 log "qtests"
@@ -37,7 +40,7 @@ make -s -C "$GPU3D_ROOT/guest" O="$OUT/guest"
 while IFS='|' read -r demo device done ref psnr tol maxpx head; do
   [ -n "$demo" ] || continue
   for machine in pc q35; do
-    shot="$OUT/test-$demo-$machine${head:+-head$head}.png"
+    shot="$OUT/test-$demo-$machine${head:+-head$head}$QEMU_TAG.png"
     if ! python3 "$GPU3D_ROOT/scripts/run-guest.py" --qemu "$QEMU_BIN" \
          --machine "$machine" --kernel "$OUT/guest/$demo.elf" \
          --device "$device" --wait "$done" --screenshot "$shot" \
@@ -58,6 +61,13 @@ glamo-demo|glamo-3d,id=gpu,render-threads=2|glamo-demo: done|tests/glamo/ref/dem
 attila-demo|attila-3d,id=gpu,render-threads=2|attila-demo: done|tests/attila/ref/demo-cube.png|46|2|40
 flipper-demo|flipper-gx,id=gpu,render-threads=2|flipper-demo: done|tests/flipper/ref/cube.png|80|2|0
 TABLE
+
+# GPU3D_QEMU_ALSO="10.0": the qtests and guests again against those QEMUs
+for also in ${GPU3D_QEMU_ALSO:-}; do
+  [ "$also" != "$GPU3D_QEMU" ] || continue
+  log "again against QEMU $also: qtests and guests"
+  GPU3D_QEMU=$also GPU3D_QEMU_ALSO= GPU3D_QEMU_ONLY=1 "$0" || fail=1
+done
 
 if [ $fail != 0 ]; then
   die "some tests failed"
