@@ -6,6 +6,7 @@
 # the named targets: qemu-system-x86_64 and our qtests.
 #
 #   scripts/qemu-build.sh [ninja targets...]
+#   scripts/qemu-build.sh --fetch-only      (the pristine source, no build)
 #
 # Reuses $GPU3D_CACHE (default ~/.cache/gpu3d) when present; rebuilds from
 # nothing when it is absent.
@@ -129,6 +130,7 @@ qtest_targets() {
 
 mkdir -p "$GPU3D_CACHE"
 fetch_source
+[ "${1:-}" != --fetch-only ] || exit 0
 fetch_tools
 prepare_tree
 overlay
