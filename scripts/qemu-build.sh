@@ -6,7 +6,7 @@
 # the named targets: qemu-system-x86_64 and our qtests.
 #
 #   scripts/qemu-build.sh [ninja targets...]
-#   scripts/qemu-build.sh --fetch-only      (the pristine source, no build)
+#   scripts/qemu-build.sh --fetch-only      (the sources and tools, no build)
 #
 # Reuses $GPU3D_CACHE (default ~/.cache/gpu3d) when present; rebuilds from
 # nothing when it is absent.
@@ -66,7 +66,7 @@ fetch_tools() {
   done
   rm -rf "$tmp"
   touch "$QEMU_TOOLS/.done"
-  log "tools: $(meson --version 2>/dev/null | sed 's/^/meson /')"
+  log "tools: meson $(PYTHONPATH=$QEMU_TOOLS_PY python3 "$QEMU_TOOLS/usr/bin/meson" --version)"
 }
 
 overlay() {
@@ -130,8 +130,8 @@ qtest_targets() {
 
 mkdir -p "$GPU3D_CACHE"
 fetch_source
-[ "${1:-}" != --fetch-only ] || exit 0
 fetch_tools
+[ "${1:-}" != --fetch-only ] || exit 0
 prepare_tree
 overlay
 link_firmware
