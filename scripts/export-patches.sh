@@ -49,6 +49,10 @@ base=$(git rev-parse HEAD)
 # in Kconfig and the meson files, a paragraph whose first line names a part
 # not yet taken is left out, and so is any other line naming one
 parts=(r300 pica200 glamo attila flipper storm)
+for f in "$GPU3D_ROOT"/hw/gpu3d/*-pci.c; do
+  f=$(basename "$f" -pci.c)
+  [[ " ${parts[*]} " == *" $f "* ]] || die "no patch for the device $f: add it to parts"
+done
 take() {   # take <number of parts taken>
   python3 - "$stage" "$repo" "$1" "${parts[@]}" "${hooked[@]}" <<'PY'
 import os, re, shutil, sys
@@ -158,6 +162,13 @@ fi
 rm -rf "$dest"
 mkdir -p "$dest"
 git format-patch -q --cover-letter -o "$dest" "$base"..HEAD
+# and the patch files themselves apply with git am
+git worktree add -q --detach "$repo/.am" "$base"
+mapfile -t series < <(ls "$dest"/*.patch | grep -v '/0000-cover-letter.patch$')
+git -C "$repo/.am" am -q "${series[@]}" >/dev/null 2>&1 ||
+  die "the series does not apply with git am"
+diff -r -x .git "$stage" "$repo/.am" >/dev/null ||
+  die "the applied series differs from the prepared tree"
 sed -i -e "s/\*\*\* SUBJECT HERE \*\*\*/gpu3d: five 3D GPUs as QEMU $GPU3D_QEMU devices/" \
   -e "s/\*\*\* BLURB HERE \*\*\*/The gpu3d devices (r300-3d, pica200-3d, glamo-3d, attila-3d, flipper-gx) against QEMU $QEMU_VERSION./" \
   "$dest"/0000-cover-letter.patch

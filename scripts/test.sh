@@ -4,7 +4,8 @@
 # fuzz harnesses; builds QEMU with the devices and runs the qtests; builds
 # the homebrew guests, boots each and compares its screenshot with the
 # independent reference image. GPU3D_QEMU=10.0 picks the QEMU (default 7.2);
-# GPU3D_QEMU_ALSO="10.0" runs the qtests and guests against it too.
+# GPU3D_QEMU_ALSO="10.0" runs the qtests and guests against it too. Each
+# QEMU's pass also exports the devices as a patch series against it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -61,6 +62,12 @@ glamo-demo|glamo-3d,id=gpu,render-threads=2|glamo-demo: done|tests/glamo/ref/dem
 attila-demo|attila-3d,id=gpu,render-threads=2|attila-demo: done|tests/attila/ref/demo-cube.png|46|2|40
 flipper-demo|flipper-gx,id=gpu,render-threads=2|flipper-demo: done|tests/flipper/ref/cube.png|80|2|0
 TABLE
+
+log "the devices as a patch series against QEMU $QEMU_VERSION"
+if ! "$GPU3D_ROOT/scripts/export-patches.sh" "$OUT/patches-qemu-$GPU3D_QEMU"; then
+  log "FAIL: scripts/export-patches.sh"
+  fail=1
+fi
 
 # GPU3D_QEMU_ALSO="10.0": the qtests and guests again against those QEMUs
 for also in ${GPU3D_QEMU_ALSO:-}; do
