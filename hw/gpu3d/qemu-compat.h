@@ -1,8 +1,8 @@
 /*
  * gpu3d: the QEMU API differences between the versions the devices build
  * against (7.2 and 10.0), so one source serves both. QEMU_VERSION_MAJOR
- * comes from config-host.h through qemu/osdep.h. Each entry names the
- * QEMU release that changed the API (its docs/devel pages and ChangeLog).
+ * comes from config-host.h through qemu/osdep.h. Each entry says what
+ * changed between the two (see QEMU's include/ of each version).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -16,24 +16,24 @@
 
 #if QEMU_VERSION_MAJOR >= 10
 
-/* 9.2: include/sysemu/ became include/system/ */
+/* include/sysemu/ became include/system/ */
 #include "system/runstate.h"
 
-/* 8.0: PCIDevice and PCIDeviceClass moved out of hw/pci/pci.h */
+/* PCIDevice and PCIDeviceClass moved out of hw/pci/pci.h */
 #include "hw/pci/pci_device.h"
 
 /*
- * 10.0: property lists are const arrays that device_class_set_props() sizes
+ * Property lists are const arrays that device_class_set_props() sizes
  * with ARRAY_SIZE; the DEFINE_PROP_END_OF_LIST() terminator is gone.
  */
 typedef const Property G3DProperty;
 #define G3D_PROP_END_OF_LIST
 
-/* 9.0: the Resettable phases are told the reset type */
+/* the Resettable phases are told the reset type */
 #define G3D_RESET_HOLD_ARGS Object *obj, ResetType type
 
 /*
- * 8.2: the blocker functions take the Error's address; a failed add and
+ * The migration blocker functions take the Error's address; a failed add and
  * every del free it and clear the pointer.
  */
 #define g3d_migrate_add_blocker(reasonp, errp) migrate_add_blocker(reasonp, errp)
