@@ -8,7 +8,8 @@
 # 0001 the shared engine parts, the glue, the build hooks (patches/qemu-<v>-
 #      gpu3d-hooks.patch), the qtest helpers and docs/gpu3d/architecture.md;
 # then one patch per device (core, PCI device, register headers, Kconfig and
-# meson entries, qtest, docs/gpu3d/<device>.md); the last the storm qtest.
+# meson entries, qtest, docs/gpu3d/<device>.md); the last the qtests that
+# cover every device (storm, ...).
 # The series is checked: applied in order to the pristine QEMU files it
 # touches, it gives exactly the tree scripts/qemu-build.sh prepares.
 # The commits carry no Signed-off-by: add yours with `git am --signoff`.
@@ -48,7 +49,8 @@ base=$(git rev-parse HEAD)
 # step N of the series takes the staged files of the parts named so far;
 # in Kconfig and the meson files, a paragraph whose first line names a part
 # not yet taken is left out, and so is any other line naming one
-parts=(r300 pica200 glamo attila flipper storm)
+# ("every": the qtests that cover every device)
+parts=(r300 pica200 glamo attila flipper every)
 for f in "$GPU3D_ROOT"/hw/gpu3d/*-pci.c; do
   f=$(basename "$f" -pci.c)
   [[ " ${parts[*]} " == *" $f "* ]] || die "no patch for the device $f: add it to parts"
@@ -61,16 +63,22 @@ parts = sys.argv[4:10]
 hooked = sys.argv[10:]
 taken, later = parts[:n], parts[n:]
 
+devices = parts[:-1]
+every_test = r'gpu3d-(?!(%s)-)[a-z0-9]+-test' % '|'.join(devices)
+
 def owner(path):
     name = os.path.basename(path)
-    for p in parts:
+    for p in devices:
         if (f'/{p}/' in path or name.startswith(p + '-') or
                 name == f'gpu3d-{p}-test.c'):
             return p
+    if re.fullmatch(every_test + r'\.c', name):
+        return 'every'
     return None
 
 def mentions(line, names):
-    return any(re.search(r'\b%s\b' % p, line, re.I) or
+    return any(re.search(every_test, line) if p == 'every' else
+               re.search(r'\b%s\b' % p, line, re.I) or
                re.search(r'gpu3d[-_]%s' % p, line, re.I) for p in names)
 
 def filt(text):
@@ -149,9 +157,11 @@ tests (include/gpu3d/), its qtest and docs/gpu3d/$doc, which says what
 is modelled."
 done
 take 6
-commit "tests/qtest: gpu3d storm test" \
-"Every gpu3d device under random register writes over random memory: no
-crash, hang or out-of-bounds access."
+commit "tests/qtest: the gpu3d qtests that cover every device" \
+"The qtests that put every gpu3d device through the same checks:
+
+$(sed -n "s/^gpu3d_qtests += \['\(gpu3d-[a-z0-9]*-test\)'\] *# */- \1: /p" \
+    "$stage/hw/gpu3d/meson.build")"
 
 # the whole series gives the prepared tree
 if ! diff -r -x .git "$stage" "$repo" >/dev/null; then

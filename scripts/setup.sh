@@ -9,6 +9,7 @@ PKGS=(
   build-essential gcc-multilib ninja-build meson pkg-config python3 ccache rsync
   python3-venv
   dpkg-dev xz-utils ca-certificates
+  valgrind    # QEMU compiles its valgrind.h hints in when the header is there
   libglib2.0-dev libpixman-1-dev libpng-dev zlib1g-dev libfdt-dev
   seabios qemu-system-data ipxe-qemu
   libosmesa6-dev libgl-dev mesa-common-dev

@@ -23,8 +23,16 @@ fi
 log "QEMU $QEMU_VERSION with the gpu3d devices"
 "$GPU3D_ROOT/scripts/qemu-build.sh"
 
+log "every system file the builds used comes from setup.sh's package list"
+"$GPU3D_ROOT/scripts/check-packages.sh"
+
 log "qtests"
 export GPU3D_ROOT   # the attila qtest reads its corpus from the source tree
+# For a QEMU built with --enable-sanitizers (GPU3D_QEMU_EXTRA_CONFIGURE):
+# QEMU 7.2's own console leak is suppressed, and LeakSanitizer matches the
+# suppression only with the slow unwinder (no effect on a plain build).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$GPU3D_ROOT/scripts/lsan-suppressions.txt}
 fail=0
 for t in "$GPU3D_ROOT"/qtest/gpu3d-*-test.c; do
   name=$(basename "$t" .c)

@@ -99,8 +99,16 @@ static void glamo_realize(PCIDevice *pdev, Error **errp)
     cfg.irq_update = g3d_worker_irq_cb;
     cfg.opaque = &s->worker;
     s->core = glamo_core_new(&cfg);
-    g3d_worker_start(&s->worker, pdev, TYPE_GLAMO_3D, s->core,
-                     &glamo_core_ops, 1, blank_w, blank_h, errp);
+    /*
+     * The one step that can fail after the RAM (migration's blocker, e.g.
+     * under -only-migratable): undo the core; the RAM goes with the device.
+     */
+    if (!g3d_worker_start(&s->worker, pdev, TYPE_GLAMO_3D, s->core,
+                          &glamo_core_ops, 1, blank_w, blank_h, errp)) {
+        glamo_core_free(s->core);
+        s->core = NULL;
+        return;
+    }
 }
 
 static void glamo_exit(PCIDevice *pdev)

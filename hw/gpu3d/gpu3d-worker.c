@@ -13,7 +13,8 @@
 #include "common/raster.h"
 #include "trace.h"
 
-#define QUEUE_SIZE      4096    /* queued writes before MMIO waits */
+#define QUEUE_SIZE      4096    /* queued writes at start (a power of 2) */
+#define QUEUE_MAX       (1u << 20) /* queued writes before writes are lost */
 #define WORK_BUDGET     32      /* default units per locked step */
 #define CHUNK           4096    /* guest RAM is contiguous within a page */
 
@@ -124,44 +125,162 @@ void g3d_ram_mem_init(G3DMem *mem, G3DRamMem *ram, MemoryRegion *mr)
 
 /* ---- the worker thread ---------------------------------------------- */
 
+/*
+ * Who may touch the core (docs/architecture.md, Threads): the worker holds
+ * `lock` while it applies writes and runs work steps. Everyone else (MMIO,
+ * the display, reset, the VM state handler) announces itself in
+ * preempt.flags before it takes the lock (client_lock). The worker checks
+ * those flags at every g3d_yield() of the core (per tile, per packet, per
+ * few thousand pixels) and between steps; when someone waits it parks on
+ * `wake`, which hands the lock over, and resumes only once the threads that
+ * waited when it parked have left, so a waiter always gets in. It gives way
+ * after running at least QUANTUM_US, so a guest that polls a register
+ * cannot starve the chip. PAUSE (VM stopped) parks it until cont, in the
+ * middle of a frame if need be; CANCEL (reset, unplug) makes the core
+ * abandon what it was doing.
+ */
+#define QUANTUM_US      1000
+
+static void client_lock(G3DWorker *w)
+{
+    qatomic_add(&w->preempt.flags, G3D_PREEMPT_WAITER);
+    qemu_mutex_lock(&w->lock);
+}
+
+static void client_unlock(G3DWorker *w)
+{
+    qatomic_sub(&w->preempt.flags, G3D_PREEMPT_WAITER);
+    w->served++;
+    qemu_cond_broadcast(&w->wake);
+    qemu_mutex_unlock(&w->lock);
+}
+
+/*
+ * With the lock held: wait for the worker to change state (drain the queue,
+ * park, leave the core). The client still counts as waiting, so a worker in
+ * the middle of a core call parks for it at its next g3d_yield().
+ */
+static void client_wait(G3DWorker *w)
+{
+    qemu_cond_broadcast(&w->wake);
+    qemu_cond_wait(&w->changed, &w->lock);
+}
+
+static int64_t now_us(void)
+{
+    return g_get_monotonic_time();
+}
+
+/*
+ * The worker (lock held), inside a core call or between steps: give way.
+ * true when the core must abandon the operation.
+ */
+static bool worker_yield(G3DPreempt *p)
+{
+    G3DWorker *w = container_of(p, G3DWorker, preempt);
+    unsigned f = qatomic_read(&p->flags);
+    unsigned waiting = f / G3D_PREEMPT_WAITER, served0 = w->served;
+
+    if (f & G3D_PREEMPT_CANCEL) {
+        return true;
+    }
+    if (!(f & G3D_PREEMPT_PAUSE) && now_us() - w->run_since < QUANTUM_US) {
+        return false;
+    }
+    w->parked = true;
+    qemu_cond_broadcast(&w->changed);
+    for (;;) {
+        f = qatomic_read(&p->flags);
+        if (f & G3D_PREEMPT_CANCEL) {
+            break;
+        }
+        if (!(f & G3D_PREEMPT_PAUSE) &&
+            (f / G3D_PREEMPT_WAITER == 0 || w->served - served0 >= waiting)) {
+            break;
+        }
+        if (!w->busy && w->qcount && !(f & G3D_PREEMPT_PAUSE)) {
+            /*
+             * Between steps, writes came in while parked: a client may be
+             * waiting for them to be applied (drain_locked), which is the
+             * worker's job.
+             */
+            break;
+        }
+        qemu_cond_wait(&w->wake, &w->lock);
+    }
+    w->parked = false;
+    w->run_since = now_us();
+    return f & G3D_PREEMPT_CANCEL;
+}
+
+/* The worker (lock held): one call into the core, preemptible. */
+static void worker_enter(G3DWorker *w)
+{
+    w->busy = true;
+    w->run_since = now_us();
+    g3d_preempt_enter(&w->preempt);
+}
+
+static void worker_leave(G3DWorker *w)
+{
+    g3d_preempt_leave(&w->preempt);
+    w->busy = false;
+    qemu_cond_broadcast(&w->changed);
+}
+
+static G3DWrite queue_pop(G3DWorker *w)
+{
+    G3DWrite wr = w->queue[w->qhead];
+
+    w->qhead = (w->qhead + 1) & (w->qsize - 1);
+    w->qcount--;
+    return wr;
+}
+
 static void *worker_main(void *opaque)
 {
     G3DWorker *w = opaque;
+    bool stepped = false;       /* a step ran since the last hand-over */
 
     rcu_register_thread();
     qemu_mutex_lock(&w->lock);
     while (!w->quit) {
-        if (w->paused) {
+        unsigned f = qatomic_read(&w->preempt.flags);
+
+        if (f & (G3D_PREEMPT_CANCEL | G3D_PREEMPT_PAUSE)) {
+            /* reset/unplug in progress, or the VM is stopped */
+            qemu_cond_broadcast(&w->changed);
             qemu_cond_wait(&w->wake, &w->lock);
             continue;
         }
         if (w->qcount) {
-            G3DWrite wr = w->queue[w->qhead];
-            w->qhead = (w->qhead + 1) % QUEUE_SIZE;
-            w->qcount--;
-            w->busy = true;
+            G3DWrite wr = queue_pop(w);
+
+            worker_enter(w);
             w->ops->reg_write(w->core, wr.offset, wr.val, wr.size);
-            w->busy = false;
-            if (!w->qcount) {
-                qemu_cond_broadcast(&w->drained);
-            }
+            worker_leave(w);
             w->kick = true;     /* a write may have started work */
             continue;
         }
-        if (w->kick) {
-            w->busy = true;
-            w->kick = w->ops->work(w->core, w->ops->work_budget ?
-                                            w->ops->work_budget : WORK_BUDGET);
-            w->busy = false;
-            qemu_cond_broadcast(&w->idle);
-            if (w->kick) {
-                /* let MMIO and the main loop in between steps */
-                qemu_mutex_unlock(&w->lock);
-                qemu_mutex_lock(&w->lock);
-            }
+        if (f && stepped) {
+            /*
+             * Between steps with the queue applied: whoever waits goes
+             * first, without a quantum; then at least one step runs.
+             */
+            stepped = false;
+            w->run_since = 0;
+            worker_yield(&w->preempt);
             continue;
         }
-        qemu_cond_broadcast(&w->idle);
+        if (w->kick) {
+            worker_enter(w);
+            w->kick = w->ops->work(w->core, w->ops->work_budget ?
+                                            w->ops->work_budget : WORK_BUDGET);
+            worker_leave(w);
+            stepped = true;
+            continue;
+        }
+        qemu_cond_broadcast(&w->changed);
         qemu_cond_wait(&w->wake, &w->lock);
     }
     qemu_mutex_unlock(&w->lock);
@@ -193,19 +312,26 @@ void g3d_worker_irq_cb(void *worker)
 }
 
 /*
- * With the lock held: every queued write applied, by the worker, or here
- * when the VM is stopped. What reads the core from outside (MMIO reads,
- * the display) sees the guest's writes in order.
+ * A client (lock held): the guest's queued writes applied, so that what it
+ * reads from the core sees them in order. Never waits for rendering: when
+ * the worker is in the middle of a core call (parked at a g3d_yield()), the
+ * queued writes are behind that work, as in the chip's own FIFO, and the
+ * read answers from the state so far. With the VM stopped and the core
+ * idle, the writes are applied here.
  */
 static void drain_locked(G3DWorker *w)
 {
-    while (w->qcount && !w->paused) {
-        qemu_cond_wait(&w->drained, &w->lock);
+    while (w->qcount && !w->busy &&
+           !(qatomic_read(&w->preempt.flags) &
+             (G3D_PREEMPT_PAUSE | G3D_PREEMPT_CANCEL))) {
+        client_wait(w);
+    }
+    if (w->busy) {
+        return;
     }
     while (w->qcount) {
-        G3DWrite wr = w->queue[w->qhead];
-        w->qhead = (w->qhead + 1) % QUEUE_SIZE;
-        w->qcount--;
+        G3DWrite wr = queue_pop(w);
+
         w->ops->reg_write(w->core, wr.offset, wr.val, wr.size);
     }
 }
@@ -213,37 +339,54 @@ static void drain_locked(G3DWorker *w)
 void g3d_worker_mmio_write(G3DWorker *w, uint32_t offset, uint64_t val,
                            unsigned size)
 {
-    qemu_mutex_lock(&w->lock);
-    /*
-     * back-pressure: a guest that writes faster than the chip runs waits
-     * (with the VM stopped, the full queue is applied in place, in order)
-     */
-    if (w->qcount == QUEUE_SIZE) {
-        drain_locked(w);
+    client_lock(w);
+    if (w->qcount == w->qsize) {
+        /*
+         * Never wait for the chip: the queue grows (the guest's writes keep
+         * their order) up to a bound, past which a guest that outruns the
+         * chip loses writes, logged.
+         */
+        if (w->qsize < QUEUE_MAX) {
+            G3DWrite *q = g_new(G3DWrite, w->qsize * 2);
+            unsigned i;
+
+            for (i = 0; i < w->qcount; i++) {
+                q[i] = w->queue[(w->qhead + i) & (w->qsize - 1)];
+            }
+            g_free(w->queue);
+            w->queue = q;
+            w->qhead = 0;
+            w->qsize *= 2;
+        } else {
+            qemu_log_mask(LOG_GUEST_ERROR, "%s: %u register writes queued "
+                          "behind the chip's work: write of 0x%" PRIx64
+                          " to 0x%x dropped\n", w->name, w->qcount, val,
+                          offset);
+            client_unlock(w);
+            return;
+        }
     }
-    w->queue[(w->qhead + w->qcount) % QUEUE_SIZE] =
+    w->queue[(w->qhead + w->qcount) & (w->qsize - 1)] =
         (G3DWrite){ .offset = offset, .size = size, .val = val };
     w->qcount++;
-    qemu_cond_signal(&w->wake);
-    qemu_mutex_unlock(&w->lock);
+    client_unlock(w);
 }
 
 void g3d_worker_kick(G3DWorker *w)
 {
-    qemu_mutex_lock(&w->lock);
+    client_lock(w);
     w->kick = true;
-    qemu_cond_signal(&w->wake);
-    qemu_mutex_unlock(&w->lock);
+    client_unlock(w);
 }
 
 uint64_t g3d_worker_mmio_read(G3DWorker *w, uint32_t offset, unsigned size)
 {
     uint64_t v;
 
-    qemu_mutex_lock(&w->lock);
+    client_lock(w);
     drain_locked(w);
     v = w->ops->reg_read(w->core, offset, size);
-    qemu_mutex_unlock(&w->lock);
+    client_unlock(w);
     return v;
 }
 
@@ -300,14 +443,40 @@ bool g3d_render_threads(uint32_t prop, int *threads, Error **errp)
     return true;
 }
 
+/*
+ * Take the core from the worker for a reset or unplug: the core abandons
+ * what it is doing (at its next g3d_yield()) and the worker waits outside
+ * it until g3d_worker_release. Main loop, BQL held; returns with the lock.
+ */
+static void worker_cancel(G3DWorker *w)
+{
+    g3d_preempt_set(&w->preempt, G3D_PREEMPT_CANCEL);
+    client_lock(w);
+    qemu_cond_broadcast(&w->wake);
+    while (w->busy) {
+        client_wait(w);
+    }
+}
+
+static void worker_release(G3DWorker *w)
+{
+    g3d_preempt_clear(&w->preempt, G3D_PREEMPT_CANCEL);
+    client_unlock(w);
+}
+
 void g3d_worker_reset(G3DWorker *w)
 {
-    qemu_mutex_lock(&w->lock);
+    worker_cancel(w);
     w->qcount = 0;
     w->kick = false;
+    /*
+     * As the worker's stand-in: with CANCEL set, whatever the core's reset
+     * finishes (queued triangles) is dropped rather than drawn.
+     */
+    g3d_preempt_enter(&w->preempt);
     w->ops->reset(w->core);
-    qemu_cond_broadcast(&w->drained);
-    qemu_mutex_unlock(&w->lock);
+    g3d_preempt_leave(&w->preempt);
+    worker_release(w);
     qatomic_set(&w->irq_level, 0);
     pci_set_irq(w->pdev, 0);
 }
@@ -316,19 +485,24 @@ static void vm_state_change(void *opaque, bool running, RunState state)
 {
     G3DWorker *w = opaque;
 
-    qemu_mutex_lock(&w->lock);
-    w->paused = !running;
-    if (!running) {
-        /* park: the worker leaves the core before the VM counts as stopped */
-        while (w->busy) {
-            qemu_cond_wait(&w->idle, &w->lock);
-        }
-    } else {
+    if (running) {
+        g3d_preempt_clear(&w->preempt, G3D_PREEMPT_PAUSE);
+        client_lock(w);
         w->kick = true;
+        client_unlock(w);
+        return;
     }
-    qemu_cond_broadcast(&w->wake);
-    qemu_cond_broadcast(&w->drained);
-    qemu_mutex_unlock(&w->lock);
+    /*
+     * Park: the worker stops touching the core and memory before the VM
+     * counts as stopped, in the middle of a frame if it is in one; cont
+     * resumes it where it stopped.
+     */
+    g3d_preempt_set(&w->preempt, G3D_PREEMPT_PAUSE);
+    client_lock(w);
+    while (w->busy && !w->parked) {
+        client_wait(w);
+    }
+    client_unlock(w);
 }
 
 /* ---- consoles --------------------------------------------------------- */
@@ -342,8 +516,12 @@ static void gfx_update(void *opaque)
     G3DScanout so;
     bool on;
 
-    qemu_mutex_lock(&w->lock);
-    /* the scanout registers as the guest last wrote them */
+    /*
+     * The scanout registers as the guest last wrote them, unless they are
+     * queued behind work in progress; the picture is whatever the scanout
+     * address holds now, as a CRTC would show it.
+     */
+    client_lock(w);
     drain_locked(w);
     on = w->ops->scanout(w->core, h->head, &so) &&
          g3d_scanout_check(&so, w->ops->scanout_mem(w->core, h->head),
@@ -366,7 +544,7 @@ static void gfx_update(void *opaque)
         memset(surface_data(surf), 0,
                (size_t)surface_stride(surf) * surface_height(surf));
     }
-    qemu_mutex_unlock(&w->lock);
+    client_unlock(w);
     dpy_gfx_update_full(con);
 }
 
@@ -376,31 +554,36 @@ static const GraphicHwOps gfx_ops = {
 
 /* ---- life cycle --------------------------------------------------------- */
 
-void g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
+bool g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
                       void *core, const G3DCoreOps *ops, int heads,
                       const uint32_t *blank_w, const uint32_t *blank_h,
                       Error **errp)
 {
     int i;
 
-    w->pdev = pdev;
-    w->name = name;
-    w->core = core;
-    w->ops = ops;
-    w->queue = g_new0(G3DWrite, QUEUE_SIZE);
-    qemu_mutex_init(&w->lock);
-    qemu_cond_init(&w->wake);
-    qemu_cond_init(&w->drained);
-    qemu_cond_init(&w->idle);
-    w->irq_bh = qemu_bh_new(irq_bh, w);
-    w->paused = !runstate_is_running();
-    w->vmstate = qemu_add_vm_change_state_handler(vm_state_change, w);
+    /* the only step that can fail comes first: nothing to undo */
     error_setg(&w->migration_blocker,
                "%s: device state is not migratable yet", name);
     if (g3d_migrate_add_blocker(&w->migration_blocker, errp) < 0) {
         error_free(w->migration_blocker);
         w->migration_blocker = NULL;
+        return false;
     }
+    w->pdev = pdev;
+    w->name = name;
+    w->core = core;
+    w->ops = ops;
+    w->qsize = QUEUE_SIZE;
+    w->queue = g_new0(G3DWrite, w->qsize);
+    qemu_mutex_init(&w->lock);
+    qemu_cond_init(&w->wake);
+    qemu_cond_init(&w->changed);
+    g3d_preempt_init(&w->preempt, worker_yield);
+    if (!runstate_is_running()) {
+        g3d_preempt_set(&w->preempt, G3D_PREEMPT_PAUSE);
+    }
+    w->irq_bh = qemu_bh_new(irq_bh, w);
+    w->vmstate = qemu_add_vm_change_state_handler(vm_state_change, w);
     w->heads = heads;
     for (i = 0; i < heads && i < G3D_MAX_HEADS; i++) {
         struct G3DHead *h = &w->head[i];
@@ -413,13 +596,15 @@ void g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
     }
     qemu_thread_create(&w->thread, name, worker_main, w,
                        QEMU_THREAD_JOINABLE);
+    return true;
 }
 
 void g3d_worker_stop(G3DWorker *w)
 {
     int i;
 
-    qemu_mutex_lock(&w->lock);
+    /* unplug: whatever the core is doing is abandoned, not finished */
+    worker_cancel(w);
     w->quit = true;
     qemu_cond_broadcast(&w->wake);
     qemu_mutex_unlock(&w->lock);
@@ -428,13 +613,11 @@ void g3d_worker_stop(G3DWorker *w)
         graphic_console_close(w->con[i]);
     }
     qemu_del_vm_change_state_handler(w->vmstate);
-    if (w->migration_blocker) {
-        g3d_migrate_del_blocker(&w->migration_blocker);
-    }
+    g3d_migrate_del_blocker(&w->migration_blocker);
     qemu_bh_delete(w->irq_bh);
+    g3d_preempt_destroy(&w->preempt);
     qemu_mutex_destroy(&w->lock);
     qemu_cond_destroy(&w->wake);
-    qemu_cond_destroy(&w->drained);
-    qemu_cond_destroy(&w->idle);
+    qemu_cond_destroy(&w->changed);
     g_free(w->queue);
 }

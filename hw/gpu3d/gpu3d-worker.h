@@ -5,8 +5,11 @@
  *
  * MMIO handlers only queue writes and kick the worker; the worker applies
  * them in order and advances the core's command processor in bounded steps,
- * holding `lock` while it touches the core. It never takes the BQL. MMIO
- * reads wait until earlier writes are applied, then read under `lock`.
+ * holding `lock` while it touches the core. It never takes the BQL. Inside
+ * a step the core calls g3d_yield() at a fine grain: the worker then hands
+ * `lock` to whoever waits (MMIO, display, reset, VM stop), parks while the
+ * VM is stopped, and abandons the step on reset or unplug. So nothing
+ * outside ever waits for rendering (docs/architecture.md, Threads).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -52,12 +55,16 @@ typedef struct G3DWorker {
 
     QemuThread thread;
     QemuMutex lock;             /* the core, the queue, the flags */
-    QemuCond wake;              /* for the worker: writes, kicks, quit */
-    QemuCond drained;           /* for MMIO: the queue went empty */
-    QemuCond idle;              /* for pause: the worker left the core */
-    G3DWrite *queue;
-    unsigned qhead, qcount;
-    bool kick, quit, paused, busy;
+    QemuCond wake;              /* for the worker: writes, kicks, hand-back */
+    QemuCond changed;           /* for clients: drained, parked, left core */
+    G3DPreempt preempt;         /* waiters, PAUSE, CANCEL; the core's yield */
+    G3DWrite *queue;            /* ring of qsize (a power of 2) */
+    unsigned qhead, qcount, qsize;
+    bool kick, quit;
+    bool busy;                  /* the worker is inside a core call */
+    bool parked;                /* ... and gave way at a g3d_yield() */
+    unsigned served;            /* clients that have left the lock */
+    int64_t run_since;          /* when the worker last (re)entered the core */
 
     QEMUBH *irq_bh;
     int irq_level;              /* atomic: last level the core reported */
@@ -84,9 +91,11 @@ void g3d_ram_mem_init(G3DMem *mem, G3DRamMem *ram, MemoryRegion *mr);
 
 /*
  * Start the worker for `core`. `heads` consoles are created (0 for none);
- * blank_w/h is the size shown while a head is off.
+ * blank_w/h is the size shown while a head is off. Fails (false, errp set,
+ * nothing created) when migration refuses the device's blocker; so a
+ * realize calls it before its own steps that need undoing, or undoes them.
  */
-void g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
+bool g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
                       void *core, const G3DCoreOps *ops, int heads,
                       const uint32_t *blank_w, const uint32_t *blank_h,
                       Error **errp);

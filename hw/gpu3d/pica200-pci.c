@@ -105,8 +105,16 @@ static void pica200_realize(PCIDevice *pdev, Error **errp)
     cfg.irq_update = g3d_worker_irq_cb;
     cfg.opaque = &s->worker;
     s->core = pica200_core_new(&cfg);
-    g3d_worker_start(&s->worker, pdev, TYPE_PICA200_3D, s->core,
-                     &pica200_core_ops, 2, blank_w, blank_h, errp);
+    /*
+     * The one step that can fail after the RAM (migration's blocker, e.g.
+     * under -only-migratable): undo the core; the RAM goes with the device.
+     */
+    if (!g3d_worker_start(&s->worker, pdev, TYPE_PICA200_3D, s->core,
+                          &pica200_core_ops, 2, blank_w, blank_h, errp)) {
+        pica200_core_free(s->core);
+        s->core = NULL;
+        return;
+    }
 }
 
 static void pica200_exit(PCIDevice *pdev)

@@ -177,7 +177,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
         }
     } else {
-        flipper_gx_exec(rig->core, p, end - p);
+        /* the same bound on work as the gather-pipe path above */
+        flipper_gx_exec_budget(rig->core, p, end - p, 64u << 14);
     }
     if (ops & OP_EFB) {
         /* up to 8 (offset, value) pairs from the input's tail; the PE

@@ -35,7 +35,7 @@ static double now(void)
 typedef struct Scene {
     const char *name;
     unsigned ntris;          /* per list */
-    bool gouraud, blend, depth, small, long_shader, textured;
+    bool gouraud, blend, depth, small, long_shader, textured, lit;
 } Scene;
 
 #define TEX_OFF (2u * FW * FH * 4)    /* VRAM, after colour and depth */
@@ -157,6 +157,22 @@ static Result run_scene(const Scene *s, int threads, double secs)
         pica_cmd_reg(&b, GPUREG_TEXUNIT0_TYPE, PICA_TEXFMT_RGBA8);
         pica_cmd_regm(&b, GPUREG_TEXUNIT_CONFIG, 0xB, 0x1001);
         pica_cmd_reg(&b, PICA_TEXENV_BASE(0), PICA_TEVSRC_TEXTURE0 * 0x10001u);
+    }
+    if (s->lit) {
+        /* fragment lighting, two positional lights, configuration 7 with
+         * every LUT (D0, D1, FR, RR, RG, RB, SP, DA) read; the quaternion and
+         * view are unmapped outputs (1.0), which costs the same */
+        pica_cmd_reg(&b, GPUREG_LIGHTING_ENABLE0, 1);
+        pica_cmd_reg(&b, GPUREG_LIGHTING_ENABLE1, 0);
+        pica_cmd_reg(&b, GPUREG_LIGHTING_NUM_LIGHTS, 1);
+        pica_cmd_reg(&b, GPUREG_LIGHTING_LIGHT_PERMUTATION, 0x10);
+        pica_cmd_reg(&b, GPUREG_LIGHTING_CONFIG0, 8 << 4 | 3 << 2);
+        pica_cmd_reg(&b, GPUREG_LIGHTING_CONFIG1, 0);
+        pica_cmd_reg(&b, PICA_LIGHT_BASE(0) + PICA_LIGHT_DIFFUSE, 0x0C833C0C);
+        pica_cmd_reg(&b, PICA_LIGHT_BASE(1) + PICA_LIGHT_SPECULAR0, 0x0FF3FCFF);
+        pica_cmd_reg(&b, PICA_TEXENV_BASE(0), PICA_TEVSRC_FRAG_PRIMARY |
+                     PICA_TEVSRC_FRAG_SECONDARY << 4 | PICA_TEVSRC_FRAG_PRIMARY << 16);
+        pica_cmd_reg(&b, PICA_TEXENV_BASE(0) + 2, PICA_TEVOP_ADD);
     }
     pica_cmd_attribs(&b, RAM_PA(VB_OFF), PICA_F32X4, PICA_F32X4, 32);
     pica_cmd_draw(&b, PICA_TOPOLOGY_TRIANGLES, nv, 0, false, 0);
@@ -297,6 +313,7 @@ int main(int argc, char **argv)
         { "small", 14400, true, false, false, true, false },
         { "long-shader", 14400, true, false, false, true, true },
         { "bilinear", 40, false, false, false, false, false, true },
+        { "lit", 40, true, false, false, false, false, false, true },
     };
     double secs = argc > 1 ? atof(argv[1]) : 1.0;
     int maxthreads = argc > 2 ? atoi(argv[2]) : g3d_default_threads();

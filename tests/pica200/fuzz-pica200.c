@@ -236,6 +236,34 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
         pica_cmd_regm(&b, GPUREG_TEXENV_UPDATE_BUFFER, 0x5,
                       PICA_FOG_MODE_FOG | (index & 1) << 16);
     }
+    if (index % 11 == 5) {
+        /* fragment lighting from fuzzed registers 0x140-0x1D9 and LUT words,
+         * bump/shadow maps from texture units, both fragment colours read */
+        uint32_t regs[0x9A], lut[16];
+        unsigned k;
+
+        for (k = 0; k < G_N_ELEMENTS(regs); k++) {
+            regs[k] = (index + k) * 0x9E3779B9u ^ (k << 7);
+        }
+        for (k = 0; k < 16; k++) {
+            lut[k] = (index * 0x85EBCA6Bu) >> (k & 7);
+        }
+        pica_cmd(&b, GPUREG_LIGHT0_SPECULAR0, 0xF, 1, regs, 0x85);
+        pica_cmd_reg(&b, GPUREG_LIGHTING_LUT_INDEX, (index % 24) << 8 | index);
+        pica_cmd(&b, GPUREG_LIGHTING_LUT_DATA0, 0xF, 0, lut, 16);
+        pica_cmd(&b, GPUREG_LIGHTING_LUTINPUT_ABS, 0xF, 1, regs + 0x90, 3);
+        pica_cmd_reg(&b, GPUREG_LIGHTING_LIGHT_PERMUTATION, regs[0x99]);
+        pica_cmd_reg(&b, GPUREG_LIGHTING_ENABLE0, 1);
+        pica_cmd_reg(&b, GPUREG_LIGHTING_ENABLE1, 0);
+        pica_cmd_reg(&b, PICA_TEXENV_BASE(0), PICA_TEVSRC_FRAG_PRIMARY |
+                     PICA_TEVSRC_FRAG_SECONDARY << 4 | PICA_TEVSRC_FRAG_SECONDARY << 16);
+        pica_cmd_reg(&b, PICA_TEXENV_BASE(0) + 2, PICA_TEVOP_ADD);
+    }
+    if (index % 13 == 6) {
+        /* shadow rendering into the target */
+        pica_cmd_regm(&b, GPUREG_COLOR_OPERATION, 0x1, 3);
+        pica_cmd_reg(&b, GPUREG_FRAGOP_SHADOW, index * 0x9E3779B9u);
+    }
     pica_cmd_attribs(&b, PICA200_PHYS_FCRAM + vb, PICA_F32X4, PICA_F32X4, 32);
     pica_cmd_draw(&b, index % 2 ? PICA_TOPOLOGY_STRIP : PICA_TOPOLOGY_TRIANGLES, 3, 0,
             false, 0);

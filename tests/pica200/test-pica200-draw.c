@@ -838,6 +838,118 @@ static void test_geometry_shader(void)
     pt_free(&t);
 }
 
+/*
+ * The geometry shader's fixed and variable primitive modes (Citra,
+ * geometry_pipeline.cpp): vertex shader outputs land in GS float uniforms.
+ * GS: a triangle from positions in c[p0], c[p1], c[p2] with the colour in
+ * c[col]; the first vertex's uniforms are checked through what is drawn.
+ */
+static void gs_uniform_draw(PicaTest *t, unsigned mode, const unsigned pos[3],
+                            unsigned col, uint32_t misc0, uint32_t misc1,
+                            const uint8_t *indices, unsigned n)
+{
+    const uint32_t gs[] = {
+        PICA_SH_FMT4(0, 0, 0),
+        PICA_SH_FMT1(PICA_SH_MOV, PICA_SH_O(0), PICA_SH_C(pos[0]), 0, 0, 0),
+        PICA_SH_FMT1(PICA_SH_MOV, PICA_SH_O(1), PICA_SH_C(col), 0, 0, 0),
+        (uint32_t)PICA_SH_EMIT << 26,
+        PICA_SH_FMT4(1, 0, 0),
+        PICA_SH_FMT1(PICA_SH_MOV, PICA_SH_O(0), PICA_SH_C(pos[1]), 0, 0, 0),
+        (uint32_t)PICA_SH_EMIT << 26,
+        PICA_SH_FMT4(2, 1, 0),
+        PICA_SH_FMT1(PICA_SH_MOV, PICA_SH_O(0), PICA_SH_C(pos[2]), 0, 0, 0),
+        (uint32_t)PICA_SH_EMIT << 26,
+        (uint32_t)PICA_SH_END << 26,
+    };
+    CmdBuf b;
+
+    cb_init(&b);
+    count_setup(&b);
+    pica_cmd_regm(&b, GPUREG_GEOSTAGE_CONFIG, 0x1, 2);
+    pica_cmd_regm(&b, GPUREG_VSH_COM_MODE, 0x1, 1);
+    pica_cmd_reg(&b, GPUREG_GSH_CODETRANSFER_INDEX, 0);
+    pica_cmd(&b, GPUREG_GSH_CODETRANSFER_DATA0, 0xF, false, gs, G_N_ELEMENTS(gs));
+    pica_cmd_reg(&b, GPUREG_GSH_CODETRANSFER_END, 1);
+    pica_cmd_reg(&b, GPUREG_GSH_OPDESCS_INDEX, 0);
+    pica_cmd_reg(&b, GPUREG_GSH_OPDESCS_DATA0,
+                 PICA_OPDESC(0xF, 0, PICA_SWZ_XYZW, 0, PICA_SWZ_XYZW, 0, 0));
+    pica_cmd_reg(&b, GPUREG_GSH_ENTRYPOINT, 0x7FFF0000);
+    pica_cmd_reg(&b, GPUREG_GSH_OUTMAP_MASK, 0x3);
+    pica_cmd_reg(&b, GPUREG_GSH_INPUTBUFFER_CONFIG, 0x08000100 | (mode ? 0x100 : 0));
+    pica_cmd_reg(&b, GPUREG_GSH_MISC0, misc0);
+    pica_cmd_reg(&b, GPUREG_GSH_MISC1, misc1);
+    pica_cmd_reg(&b, GPUREG_GSH_BOOLUNIFORM, 0x7FFF0000);
+    if (indices) {
+        /* u8 indices 0x1000 after the attribute base */
+        memcpy(t->ram + VB_OFF + 0x1000, indices, n);
+        pica_cmd_draw(&b, PICA_TOPOLOGY_GEOMETRY, n, 0, true, 0x1000);
+    } else {
+        pica_cmd_draw(&b, PICA_TOPOLOGY_GEOMETRY, n, 0, false, 0);
+    }
+    run_list(t, &b);
+    cb_free(&b);
+}
+
+static void test_geometry_shader_modes(void)
+{
+    PicaTest t;
+    const double pts[6][2] = { { 8, 8 }, { 40, 8 }, { 8, 40 },
+                               { 60, 60 }, { 44, 60 }, { 60, 44 } };
+    unsigned errors;
+
+    pt_init(&t, 1);
+    /* fixed: 3 vertices of 2 outputs from c8 on: positions c8, c10, c12 */
+    put_points(&t, pts, 6);
+    gs_uniform_draw(&t, 1, (const unsigned[3]){ 8, 10, 12 }, 9,
+                    PICA_GS_MODE_FIXED | 2u << 8 | 1u << 16 | 8u << 24, 0, NULL, 6);
+    g_assert_cmpint(count_at(&t, 12, 12), ==, 1);   /* first triangle */
+    g_assert_cmpint(count_at(&t, 56, 56), ==, 1);   /* second one */
+    g_assert_cmpint(count_at(&t, 30, 30), ==, 0);
+    /* b15 reads 1 after a run */
+    g_assert_cmphex(pt_rreg(&t, GPUREG_GSH_BOOLUNIFORM) & 0x8000, ==, 0x8000);
+
+    /* variable: count 3, one main vertex (c1 position, c2 colour), then the
+     * positions of the other two in c3, c4; a second batch of 3 after it */
+    put_points(&t, pts, 6);
+    {
+        static const uint8_t idx[8] = { 3, 0, 1, 2, 3, 3, 4, 5 };
+        gs_uniform_draw(&t, 1, (const unsigned[3]){ 1, 3, 4 }, 2,
+                        PICA_GS_MODE_VARIABLE, 0, idx, 8);
+    }
+    g_assert_cmpint(count_at(&t, 12, 12), ==, 1);
+    g_assert_cmpint(count_at(&t, 56, 56), ==, 1);
+    g_assert_cmpint(count_at(&t, 30, 30), ==, 0);
+    /* c0 holds the count (3, 3, 3, 3): as the colour it saturates red */
+    put_points(&t, pts, 3);
+    {
+        static const uint8_t idx[4] = { 3, 0, 1, 2 };
+        gs_uniform_draw(&t, 1, (const unsigned[3]){ 1, 3, 4 }, 0,
+                        PICA_GS_MODE_VARIABLE, 0, idx, 4);
+    }
+    g_assert_cmpint(count_at(&t, 12, 12), ==, 255 / 16);
+    /* two main vertices: c1, c2 from vertex 0, c3, c4 from vertex 1, c5 */
+    put_points(&t, pts, 3);
+    {
+        static const uint8_t idx[4] = { 3, 0, 1, 2 };
+        gs_uniform_draw(&t, 1, (const unsigned[3]){ 1, 3, 5 }, 2,
+                        PICA_GS_MODE_VARIABLE, 1, idx, 4);
+    }
+    g_assert_cmpint(count_at(&t, 12, 12), ==, 1);
+
+    /* bad input: variable mode without indices, an undefined mode, and
+     * fixed-mode uniforms past c95: logged, nothing drawn */
+    errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    put_points(&t, pts, 3);
+    gs_uniform_draw(&t, 1, (const unsigned[3]){ 1, 3, 4 }, 2,
+                    PICA_GS_MODE_VARIABLE, 0, NULL, 3);
+    gs_uniform_draw(&t, 1, (const unsigned[3]){ 1, 3, 4 }, 2, 3, 0, NULL, 3);
+    gs_uniform_draw(&t, 1, (const unsigned[3]){ 90, 92, 94 }, 91,
+                    PICA_GS_MODE_FIXED | 2u << 8 | 1u << 16 | 92u << 24, 0, NULL, 3);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), >=, errors + 3);
+    g_assert_cmpint(count_at(&t, 12, 12), ==, 0);
+    pt_free(&t);
+}
+
 /* ---- bad input: logged, skipped, the list carries on ----------------------------- */
 
 static void expect_skip(PicaTest *t, CmdBuf *b, const char *what)
@@ -983,6 +1095,7 @@ int main(int argc, char **argv)
     g_test_add_func("/pica200/draw/depth-rgb565", test_depth_rgb565);
     g_test_add_func("/pica200/draw/attribute-formats", test_attribute_formats);
     g_test_add_func("/pica200/draw/geometry-shader", test_geometry_shader);
+    g_test_add_func("/pica200/draw/geometry-shader-modes", test_geometry_shader_modes);
     g_test_add_func("/pica200/draw/bad-input", test_bad_input);
     return g_test_run();
 }

@@ -558,6 +558,63 @@ static void test_fog_draw(void)
     }
 }
 
+/*
+ * Shadow rendering (FRAGMENT_MODE 3; Citra's DrawShadowMapPixel): the
+ * colour buffer holds depth big-endian in bytes 0-2 and the intensity in
+ * byte 3; the fragment's green is its intensity. Closed-form cases at
+ * window depth 0.5 (z = 0x7FFFFF), f16 constants 1.0 = 0x3C00, 2.0 =
+ * 0x4000, -1.0 = 0xBC00.
+ */
+static void test_shadow_map(void)
+{
+    static const struct {
+        uint8_t green;
+        uint32_t clear;                 /* the texel's bytes 0-3, little-endian */
+        uint32_t shadow;                /* FRAGOP_SHADOW: constant | linear << 16 */
+        uint8_t want[4];
+    } cases[] = {
+        /* intensity 0: the nearer depth is written, byte 3 kept */
+        { 0, 0xFFFFFFFF, 0x3C00, { 0x7F, 0xFF, 0xFF, 0xFF } },
+        /* a nearer stored depth: nothing written */
+        { 0, 0xFF000040, 0x3C00, { 0x40, 0x00, 0x00, 0xFF } },
+        { 200, 0xFF000040, 0x3C00, { 0x40, 0x00, 0x00, 0xFF } },
+        /* 200 / (1 + 0 * x) = 200 below 255: byte 3 only */
+        { 200, 0xFFFFFFFF, 0x3C00, { 0xFF, 0xFF, 0xFF, 200 } },
+        /* 200 / (2 - 1 * 0.5) = 133.33, 133.375 in float1.5.10 -> 133 */
+        { 200, 0xFFFFFFFF, 0x4000 | 0xBC00u << 16, { 0xFF, 0xFF, 0xFF, 133 } },
+        /* not below the stored 100: kept */
+        { 200, 0x64FFFFFF, 0x3C00, { 0xFF, 0xFF, 0xFF, 100 } },
+    };
+    unsigned i;
+
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        uint8_t col[4] = { 17, cases[i].green, 99, 255 }, out[4];
+        Frag f;
+
+        pt_init(&f.t, 1);
+        frag_begin(&f, col, cases[i].clear);
+        pica_cmd_regm(&f.b, GPUREG_COLOR_OPERATION, 0x1, 3);
+        pica_cmd_reg(&f.b, GPUREG_FRAGOP_SHADOW, cases[i].shadow);
+        frag_end(&f, out);
+        g_assert_cmpmem(f.t.vram, 4, cases[i].want, 4);
+        pt_free(&f.t);
+    }
+    /* a 16-bit colour buffer cannot hold a shadow map: logged, not drawn */
+    {
+        uint8_t col[4] = { 0, 0, 0, 255 }, out[4];
+        static const uint8_t keep[4] = { 0x78, 0x56, 0x34, 0x12 };
+        Frag f;
+
+        pt_init(&f.t, 1);
+        frag_begin(&f, col, 0x12345678);
+        pica_cmd_regm(&f.b, GPUREG_COLOR_OPERATION, 0x1, 3);
+        pica_cmd_regm(&f.b, GPUREG_COLORBUFFER_FORMAT, 0x4, PICA_COLORFMT_RGB565 << 16);
+        frag_end(&f, out);
+        g_assert_cmpmem(f.t.vram, 4, keep, 4);
+        pt_free(&f.t);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -572,5 +629,6 @@ int main(int argc, char **argv)
     g_test_add_func("/pica200/fragment/stencil", test_stencil);
     g_test_add_func("/pica200/fragment/fog-unit", test_fog_unit);
     g_test_add_func("/pica200/fragment/fog-draw", test_fog_draw);
+    g_test_add_func("/pica200/fragment/shadow-map", test_shadow_map);
     return g_test_run();
 }

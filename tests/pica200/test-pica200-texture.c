@@ -836,6 +836,50 @@ static void pt_color(int i, uint8_t c[4])
     c[0] = i; c[1] = 255 - i; c[2] = i / 2; c[3] = 200;
 }
 
+/* signed half steps of the colour-difference table: +10, -6, +3, 0 */
+#define PT_DIFF (10 | 0xFAu << 8 | 3u << 16)
+
+/* the colour LUT read at `index`: nearest, or linear with the differences */
+static void pt_color_at(double index, bool linear, uint8_t c[4])
+{
+    int j = (int)index, k;
+
+    if (!linear) {
+        pt_color((int)lround(index), c);
+        return;
+    }
+    pt_color(j, c);
+    for (k = 0; k < 4; k++) {
+        int dd = ((int8_t)(PT_DIFF >> (8 * k))) * 2;
+        c[k] = (uint8_t)(c[k] + (index - j) * dd);
+    }
+}
+
+/* the noise and map tables (0, 2, 3), colours (4) and differences (5) */
+static void pt_upload_luts(TexDraw *d)
+{
+    uint32_t map[128], colors[256], diffs[256];
+    unsigned i, k;
+
+    for (i = 0; i < 128; i++) {
+        map[i] = pt_map_entry(i);
+    }
+    for (i = 0; i < 256; i++) {
+        uint8_t c[4];
+        pt_color(i, c);
+        colors[i] = c[0] | c[1] << 8 | c[2] << 16 | (uint32_t)c[3] << 24;
+        diffs[i] = PT_DIFF;
+    }
+    for (k = 0; k < 6; k++) {
+        const uint32_t *data = k == 4 ? colors : k == 5 ? diffs : map;
+        if (k == 1) {
+            continue;
+        }
+        pica_cmd_reg(&d->b, GPUREG_PROCTEX_LUT, k << 8);
+        pica_cmd(&d->b, GPUREG_PROCTEX_LUT_DATA0, 0xF, 0, data, k >= 4 ? 256 : 128);
+    }
+}
+
 static void test_proctex(void)
 {
     static const struct {
@@ -854,19 +898,8 @@ static void test_proctex(void)
         { 0.41f, PICA_PROCTEX_CLAMP_EDGE, 0, 0, true, false },
         { 0.41f, PICA_PROCTEX_CLAMP_EDGE, 0, 0, false, true },
     };
-    uint32_t map[128], colors[256], diffs[256];
     unsigned i, k;
 
-    for (i = 0; i < 128; i++) {
-        map[i] = pt_map_entry(i);
-    }
-    for (i = 0; i < 256; i++) {
-        uint8_t c[4];
-        pt_color(i, c);
-        colors[i] = c[0] | c[1] << 8 | c[2] << 16 | (uint32_t)c[3] << 24;
-        /* signed half steps: +10, -6, +3, 0 (so +20, -12, +6, 0) */
-        diffs[i] = 10 | 0xFAu << 8 | 3u << 16;
-    }
     for (i = 0; i < G_N_ELEMENTS(cases); i++) {
         float v[4][8], u = cases[i].u;
         double cu, cv = 0.25, cmap, index;
@@ -885,17 +918,7 @@ static void test_proctex(void)
         }
         cmap = pt_map(cases[i].func == 1 ? cu * cu : cu);
         index = 16 + cmap * (200 - 1);                 /* offset 16, width 200 */
-        if (cases[i].filter) {
-            int j = (int)index;
-            uint8_t c[4];
-            pt_color(j, c);
-            for (k = 0; k < 4; k++) {
-                int dd = ((int8_t)(diffs[j] >> (8 * k))) * 2;
-                want[k] = (uint8_t)(c[k] + (index - j) * dd);
-            }
-        } else {
-            pt_color((int)lround(index), want);
-        }
+        pt_color_at(index, cases[i].filter, want);
         if (cases[i].alpha) {
             want[3] = (uint8_t)(pt_map(cu * cu) * 255);   /* alpha function U^2 */
         }
@@ -910,14 +933,7 @@ static void test_proctex(void)
         pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX3, 0x4000u << 16 | 0x4000);
         pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX4, cases[i].filter | 200u << 11);
         pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX5, 16);
-        for (k = 0; k < 6; k++) {
-            const uint32_t *data = k == 4 ? colors : k == 5 ? diffs : map;
-            if (k == 1) {
-                continue;
-            }
-            pica_cmd_reg(&d.b, GPUREG_PROCTEX_LUT, k << 8);
-            pica_cmd(&d.b, GPUREG_PROCTEX_LUT_DATA0, 0xF, 0, data, k >= 4 ? 256 : 128);
-        }
+        pt_upload_luts(&d);
         td_tev(&d, 1u << 10, PICA_TEVSRC_TEXTURE3);
         td_end(&d);
         td_pixel(&d, 4, 4, got);
@@ -939,13 +955,81 @@ static void test_proctex(void)
 
         full_quad(v, 0.5f, 0.5f, 0.5f, 0.5f, 0, 0);
         td_begin(&d, 8, 8, (const float (*)[8])v, 0x1F1F0D0C);
-        pica_cmd_reg(&d.b, GPUREG_PROCTEX_LUT, 4u << 8);
-        pica_cmd(&d.b, GPUREG_PROCTEX_LUT_DATA0, 0xF, 0, colors, 256);
+        pt_upload_luts(&d);
         td_tev(&d, 1u << 10 | 3u << 8, PICA_TEVSRC_TEXTURE3);
         td_end(&d);
         td_pixel(&d, 4, 4, got);
         g_assert_cmpuint(got[0] | got[1] | got[2] | got[3], ==, 0);
         g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), >, errors);
+        pt_free(&d.t);
+    }
+}
+
+/*
+ * The procedural texture's colour-LUT mipmaps: u runs 0..0.8 over 8 pixels
+ * (0.1 a pixel, v constant), width 128, bias 1.0, so lod = log2(128 * 0.1)
+ * = 3.68 (Citra's log2(|width * bias| * (du + dv))); level L is
+ * 128 >> L entries at PROCTEX5 byte L, levels 4-7 at 0xF0/F8/FC/FE.
+ */
+static void test_proctex_mipmap(void)
+{
+    static const struct {
+        unsigned filter, min_lod, max_lod;
+        uint16_t bias;                  /* float1.5.10 */
+        double level;                   /* expected lod (blend of two levels) */
+    } cases[] = {
+        { 2, 0, 7, 0x3C00, 4 },         /* nearest level: round(3.68) */
+        { 3, 0, 7, 0x3C00, 4 },         /* the same, linear inside the level */
+        { 4, 0, 7, 0x3C00, 3.678 },     /* levels 3 and 4 blended */
+        { 2, 5, 7, 0x3C00, 5 },         /* min LOD */
+        { 2, 0, 2, 0x3C00, 2 },         /* max LOD */
+        { 2, 0, 7, 0x4400, 6 },         /* bias 4: log2(51.2) = 5.68 */
+        { 2, 0, 7, 0, 0 },              /* bias 0: level 0 */
+        { 0, 0, 7, 0x3C00, 0 },         /* no mipmap filter: level 0 */
+    };
+    static const uint8_t fixed[4] = { 0xF0, 0xF8, 0xFC, 0xFE };
+    const uint32_t offsets = 16 | 0x80u << 8 | 0xC0u << 16 | 0xE0u << 24;
+    unsigned i, k;
+
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        float v[4][8];
+        double cmap = pt_map(0.8 * 4.5 / 8), want[4] = { 0 };
+        int lvl[2] = { (int)cases[i].level, MIN((int)cases[i].level + 1, 7) };
+        double f = cases[i].level - lvl[0];
+        bool linear = cases[i].filter == 3;
+        uint8_t got[4];
+        TexDraw d;
+        int j;
+
+        for (j = 0; j < 2; j++) {
+            int l = lvl[j], width = 128 >> l;
+            int off = l < 4 ? (offsets >> (8 * l)) & 0xFF : fixed[l - 4];
+            uint8_t c[4];
+
+            pt_color_at(off + cmap * (width - 1), linear, c);
+            for (k = 0; k < 4; k++) {
+                want[k] += (j ? f : 1 - f) * c[k];
+            }
+        }
+        full_quad(v, 0.0f, 0.8f, 0.25f, 0.25f, 0, 0);
+        td_begin(&d, 8, 8, (const float (*)[8])v, 0x1F1F0D0C);
+        pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX0, PICA_PROCTEX_CLAMP_EDGE |
+                     PICA_PROCTEX_CLAMP_EDGE << 3 | 1u << 10 |
+                     (uint32_t)(cases[i].bias & 0xFF) << 20);
+        pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX4, cases[i].filter |
+                     cases[i].min_lod << 3 | cases[i].max_lod << 7 | 128u << 11 |
+                     (uint32_t)(cases[i].bias >> 8) << 19);
+        pica_cmd_reg(&d.b, GPUREG_TEXUNIT3_PROCTEX5, offsets);
+        pt_upload_luts(&d);
+        td_tev(&d, 1u << 10, PICA_TEVSRC_TEXTURE3);
+        td_end(&d);
+        td_pixel(&d, 4, 4, got);
+        for (k = 0; k < 4; k++) {
+            if (abs(got[k] - (int)lround(want[k])) > 2) {
+                g_error("case %u channel %u: got %d, want %.2f", i, k, got[k],
+                        want[k]);
+            }
+        }
         pt_free(&d.t);
     }
 }
@@ -1093,6 +1177,7 @@ int main(int argc, char **argv)
     g_test_add_func("/pica200/texture/projection", test_projection);
     g_test_add_func("/pica200/texture/shadow", test_shadow);
     g_test_add_func("/pica200/texture/proctex", test_proctex);
+    g_test_add_func("/pica200/texture/proctex-mipmap", test_proctex_mipmap);
     g_test_add_func("/pica200/texture/draw-combiners", test_draw_combiners);
     g_test_add_func("/pica200/texture/bad-input", test_bad_texture);
     return g_test_run();

@@ -55,7 +55,7 @@ void attila_blit(AttilaCore *c)
     if (!src) {
         return;
     }
-    for (y = 0; y < bh; y++) {
+    for (y = 0; y < bh && !g3d_yield(); y++) {
         for (x = 0; x < bw; x++) {
             uint32_t tx = x + ox, ty = y + oy, off;
             if (block == ATTILA_TXBLOCK_TEXTURE) {

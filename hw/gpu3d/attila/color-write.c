@@ -239,7 +239,7 @@ void attila_clear_color(AttilaCore *c)
     attila_color_pack(fmt, attila_rf_qf(c, ATTILA_REG_COLOR_BUFFER_CLEAR, 0),
                       value);
     /* whole stamps: their 4 pixels x samples are consecutive */
-    for (y = 0; y < pm.height; y += 2) {
+    for (y = 0; y < pm.height && !g3d_yield(); y += 2) {
         for (x = 0; x < pm.width; x += 2) {
             uint8_t *p = base + attila_pixel_address(&pm, x, y);
             for (s = 0; s < 4 * pm.samples; s++) {

@@ -826,6 +826,9 @@ bool attila_core_work(AttilaCore *c, unsigned budget)
         AttilaParse r;
         size_t used;
 
+        if (g3d_yield()) {
+            return false;       /* reset or unplug */
+        }
         if (pending == 0) {
             if (done) {
                 attila_irq_raise(c, R_ATTILA_INT_IDLE_MASK);

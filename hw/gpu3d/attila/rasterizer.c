@@ -295,6 +295,9 @@ static void raster_job(void *arg, int thread)
                 if (tile_owner(tx, ty, r->threads) != thread) {
                     continue;
                 }
+                if (g3d_yield()) {
+                    return;     /* reset or unplug: the draw is abandoned */
+                }
                 attila_triangle_eval_tile(t, tx * TILE, ty * TILE, tv);
                 x0 = MAX(t->x0, tx * TILE) & ~1;
                 y0 = MAX(t->y0, ty * TILE) & ~1;

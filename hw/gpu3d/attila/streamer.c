@@ -260,6 +260,9 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
             uint32_t index;
             gpointer slot;
 
+            if (g3d_yield()) {
+                goto out;       /* reset or unplug: the draw is abandoned */
+            }
             if (!attila_streamer_read_index(c, ds, v, &index)) {
                 attila_error(c, ATTILA_ERR_ADDRESS,
                              ds->stream[ds->index_stream].address,

@@ -71,7 +71,7 @@ void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil)
         return;
     }
     /* whole stamps, as the clear writes them */
-    for (y = 0; y < pm.height; y += 2) {
+    for (y = 0; y < pm.height && !g3d_yield(); y += 2) {
         for (x = 0; x < pm.width; x += 2) {
             uint8_t *p = base + attila_pixel_address(&pm, x, y);
             /* the stamp's 4 pixels x samples are consecutive */

@@ -104,3 +104,55 @@ void g3d_flat_mem_init(G3DMem *m, G3DFlatMem *flat, uint8_t *ptr,
     m->read = flat_read;
     m->write = flat_write;
 }
+
+/* ---- preemption ---------------------------------------------------------- */
+
+__thread G3DPreempt *g3d_preempt_current;
+__thread G3DPreempt *g3d_preempt_helping;
+
+void g3d_preempt_init(G3DPreempt *p, bool (*yield)(G3DPreempt *p))
+{
+    p->flags = 0;
+    p->active = false;
+    p->yield = yield;
+    g_mutex_init(&p->park_lock);
+    g_cond_init(&p->park_cond);
+}
+
+void g3d_preempt_destroy(G3DPreempt *p)
+{
+    g_mutex_clear(&p->park_lock);
+    g_cond_clear(&p->park_cond);
+}
+
+void g3d_preempt_set(G3DPreempt *p, unsigned bits)
+{
+    g_mutex_lock(&p->park_lock);
+    __atomic_fetch_or(&p->flags, bits, __ATOMIC_SEQ_CST);
+    g_cond_broadcast(&p->park_cond);
+    g_mutex_unlock(&p->park_lock);
+}
+
+void g3d_preempt_clear(G3DPreempt *p, unsigned bits)
+{
+    g_mutex_lock(&p->park_lock);
+    __atomic_fetch_and(&p->flags, ~bits, __ATOMIC_SEQ_CST);
+    g_cond_broadcast(&p->park_cond);
+    g_mutex_unlock(&p->park_lock);
+}
+
+bool g3d_preempt_park(G3DPreempt *p)
+{
+    unsigned f = __atomic_load_n(&p->flags, __ATOMIC_ACQUIRE);
+
+    if (!(f & (G3D_PREEMPT_PAUSE | G3D_PREEMPT_CANCEL))) {
+        return false;       /* waiters want the core lock, which helpers never hold */
+    }
+    g_mutex_lock(&p->park_lock);
+    while ((f = __atomic_load_n(&p->flags, __ATOMIC_ACQUIRE)) &
+           G3D_PREEMPT_PAUSE && !(f & G3D_PREEMPT_CANCEL)) {
+        g_cond_wait(&p->park_cond, &p->park_lock);
+    }
+    g_mutex_unlock(&p->park_lock);
+    return f & G3D_PREEMPT_CANCEL;
+}

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <glib.h>
 
 /* ---- diagnostics ------------------------------------------------------- */
 
@@ -128,6 +129,91 @@ static inline float g3d_clampf(float v, float lo, float hi)
 {
     /* NaN clamps to lo, as hardware clamps do */
     return v > lo ? (v < hi ? v : hi) : lo;
+}
+
+/* ---- preemption of long work ------------------------------------------- */
+
+/*
+ * Whoever drives a core (the QEMU glue's worker, a test) may need it back in
+ * the middle of a long operation: another thread waits for the core, the VM
+ * stops, or the device is reset or unplugged. The driver installs a
+ * G3DPreempt on its thread (g3d_preempt_enter); the cores call g3d_yield()
+ * in every loop whose length the guest controls (packets, vertices, indices,
+ * pixel rows, list entries) and abandon the operation when it returns true.
+ * A yield that returns false resumes exactly where the work stopped, so the
+ * result equals the uninterrupted one. Without a G3DPreempt (unit tests,
+ * tools, fuzzers) g3d_yield() is two thread-local reads.
+ */
+enum {
+    G3D_PREEMPT_CANCEL = 1u << 0,   /* abandon: reset, unplug, quit */
+    G3D_PREEMPT_PAUSE  = 1u << 1,   /* park until cleared: VM stopped */
+    G3D_PREEMPT_WAITER = 1u << 2,   /* added once per thread waiting */
+};
+
+typedef struct G3DPreempt G3DPreempt;
+struct G3DPreempt {
+    unsigned flags;     /* atomic: G3D_PREEMPT_* bits + waiters * WAITER */
+    /*
+     * Called by g3d_yield() on the driving thread when flags is nonzero:
+     * give the core away (or park) as the driver decides. true: abandon.
+     */
+    bool (*yield)(G3DPreempt *p);
+    bool active;        /* atomic: the driving thread is inside the core */
+    /* render helper threads park here while PAUSE is set */
+    GMutex park_lock;
+    GCond park_cond;
+};
+
+extern __thread G3DPreempt *g3d_preempt_current;
+
+void g3d_preempt_init(G3DPreempt *p, bool (*yield)(G3DPreempt *p));
+void g3d_preempt_destroy(G3DPreempt *p);
+/* set / clear CANCEL or PAUSE; wakes parked helper threads */
+void g3d_preempt_set(G3DPreempt *p, unsigned bits);
+void g3d_preempt_clear(G3DPreempt *p, unsigned bits);
+/* the calling thread enters / leaves the core, driving it under p */
+static inline void g3d_preempt_enter(G3DPreempt *p)
+{
+    g3d_preempt_current = p;
+    __atomic_store_n(&p->active, true, __ATOMIC_RELEASE);
+}
+
+static inline void g3d_preempt_leave(G3DPreempt *p)
+{
+    __atomic_store_n(&p->active, false, __ATOMIC_RELEASE);
+    g3d_preempt_current = NULL;
+}
+
+/*
+ * Is the core in the middle of an operation driven from another thread
+ * (which gave way to the caller at a g3d_yield())? Then the caller must not
+ * run what that operation owns (e.g. flush its queued triangles).
+ */
+static inline bool g3d_preempt_foreign(const G3DPreempt *p)
+{
+    return p && p != g3d_preempt_current &&
+           __atomic_load_n(&p->active, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * A render helper thread working for the driving thread (common/tiles.c
+ * sets it around each job): its g3d_yield() parks while PAUSE is set and
+ * returns true on CANCEL; waiters are the driving thread's business.
+ */
+extern __thread G3DPreempt *g3d_preempt_helping;
+bool g3d_preempt_park(G3DPreempt *p);
+
+/* The check the cores' long loops make; true: abandon the operation. */
+static inline bool g3d_yield(void)
+{
+    G3DPreempt *p = g3d_preempt_current;
+
+    if (p) {
+        return __atomic_load_n(&p->flags, __ATOMIC_ACQUIRE) && p->yield(p);
+    }
+    p = g3d_preempt_helping;
+    return p && __atomic_load_n(&p->flags, __ATOMIC_ACQUIRE) &&
+           g3d_preempt_park(p);
 }
 
 #endif

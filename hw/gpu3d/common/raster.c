@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "raster.h"
+#include "g3d-core.h"
 
 #include <glib.h>
 #include <stdlib.h>
@@ -56,6 +57,7 @@ struct G3DRaster {
     uint64_t *thread_quads;     /* per-thread counters, summed at flush */
     uint64_t *thread_samples;
     G3DRasterStats stats;
+    G3DPreempt *preempt;        /* of the thread that queued the batch */
 };
 
 static inline int64_t floor_div(int64_t a, int64_t b)
@@ -180,6 +182,7 @@ bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
     if (area == 0) {
         return false;
     }
+    r->preempt = g3d_preempt_current;
     if (r->ntris == r->cap) {
         r->cap = r->cap ? r->cap * 2 : 1024;
         r->tris = g_renew(SetupTri, r->tris, r->cap);
@@ -381,8 +384,9 @@ static void raster_batch(G3DRaster *r, int thread, int threads)
 {
     uint64_t nquads = 0, nsamples = 0;
     size_t n;
+    bool abandon = false;
 
-    for (n = 0; n < r->ntris; n++) {
+    for (n = 0; n < r->ntris && !abandon; n++) {
         const SetupTri *st = &r->tris[n];
         int tx0 = st->box.x0 / G3D_TILE_SIZE, tx1 = (st->box.x1 - 1) / G3D_TILE_SIZE;
         int ty0 = st->box.y0 / G3D_TILE_SIZE, ty1 = (st->box.y1 - 1) / G3D_TILE_SIZE;
@@ -394,12 +398,20 @@ static void raster_batch(G3DRaster *r, int thread, int threads)
                 if (tile_owner(tx, ty, threads) != thread) {
                     continue;
                 }
+                /* at most G3D_TILE_SIZE^2 pixels of one triangle apart */
+                if (g3d_yield()) {
+                    abandon = true;
+                    break;
+                }
                 raster_tile(st,
                             MAX(st->box.x0, tx * G3D_TILE_SIZE),
                             MAX(st->box.y0, ty * G3D_TILE_SIZE),
                             MIN(st->box.x1, (tx + 1) * G3D_TILE_SIZE),
                             MIN(st->box.y1, (ty + 1) * G3D_TILE_SIZE),
                             thread, &nquads, &nsamples);
+            }
+            if (abandon) {
+                break;
             }
         }
     }
@@ -418,6 +430,14 @@ void g3d_raster_flush(G3DRaster *r)
 {
     int t, threads = g3d_pool_threads(r->pool);
 
+    if (g3d_preempt_foreign(r->preempt)) {
+        /*
+         * Another thread (an MMIO read that needs the picture) while the
+         * thread that queued the batch is parked in the middle of it: that
+         * thread flushes when it resumes; the caller sees the work so far.
+         */
+        return;
+    }
     if (r->ntris) {
         if (threads == 1 || r->batch_pixels < SERIAL_BATCH_PIXELS) {
             raster_batch(r, 0, 1);

@@ -8,6 +8,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "raster.h"
+#include "g3d-core.h"
 
 #include <glib.h>
 
@@ -24,6 +25,7 @@ struct G3DThreadPool {
     bool quit;
     G3DJobFn *fn;
     void *arg;
+    G3DPreempt *preempt;    /* the caller's, lent to the helpers */
 };
 
 typedef struct Helper {
@@ -46,9 +48,11 @@ static gpointer helper_main(gpointer opaque)
             break;
         }
         seen = p->generation;
+        g3d_preempt_helping = p->preempt;
         g_mutex_unlock(&p->lock);
         p->fn(p->arg, h->index);
         g_mutex_lock(&p->lock);
+        g3d_preempt_helping = NULL;
         if (--p->pending == 0) {
             g_cond_signal(&p->done);
         }
@@ -112,6 +116,7 @@ void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg)
     g_mutex_lock(&p->lock);
     p->fn = fn;
     p->arg = arg;
+    p->preempt = g3d_preempt_current;
     p->pending = p->threads - 1;
     p->generation++;
     g_cond_broadcast(&p->start);
@@ -121,7 +126,21 @@ void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg)
 
     g_mutex_lock(&p->lock);
     while (p->pending) {
-        g_cond_wait(&p->done, &p->lock);
+        if (!g3d_preempt_current) {
+            g_cond_wait(&p->done, &p->lock);
+            continue;
+        }
+        /*
+         * The caller drives a core that others may wait for: while the
+         * helpers finish, give way every millisecond (the helpers check
+         * for a stop or a cancel by themselves).
+         */
+        if (!g_cond_wait_until(&p->done, &p->lock,
+                               g_get_monotonic_time() + 1000) && p->pending) {
+            g_mutex_unlock(&p->lock);
+            (void)g3d_yield();
+            g_mutex_lock(&p->lock);
+        }
     }
     g_mutex_unlock(&p->lock);
 }

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "flipper-int.h"
+#include <limits.h>
 
 static const FlipperBlock *const blocks[] = {
     &flipper_cp_block, &flipper_pe_block, &flipper_vi_block, &flipper_pi_block,
@@ -297,24 +298,28 @@ bool flipper_core_work(FlipperCore *c, unsigned budget)
     return more;
 }
 
-void flipper_gx_exec(FlipperCore *c, const uint8_t *cmds, size_t len)
+bool flipper_gx_exec_budget(FlipperCore *c, const uint8_t *cmds, size_t len,
+                            unsigned budget)
 {
     GXDecoder d = { 0 };
     size_t pos = 0;
 
-    while (pos < len) {
-        unsigned budget = 1u << 20;
-
+    while (pos < len && budget) {
         pos += flipper_gx_decode(c, &d, cmds + pos, len - pos, &budget,
                                  true, false);
         /* a CALL_DL stops decoding: run the list to its end */
-        while (c->cp.dl_active) {
-            unsigned b = 1u << 20;
-            flipper_cp_dl_work(c, &b);
+        while (c->cp.dl_active && budget) {
+            flipper_cp_dl_work(c, &budget);
         }
     }
     flipper_flush(c);
     flipper_irq_changed(c);
+    return budget != 0;
+}
+
+void flipper_gx_exec(FlipperCore *c, const uint8_t *cmds, size_t len)
+{
+    flipper_gx_exec_budget(c, cmds, len, UINT_MAX);
 }
 
 bool flipper_scanout(FlipperCore *c, int head, G3DScanout *out)

@@ -131,7 +131,7 @@ bool flipper_cp_dl_work(FlipperCore *c, unsigned *budget)
     FlipperCP *cp = &c->cp;
     uint8_t buf[1024];
 
-    while (cp->dl_active && *budget) {
+    while (cp->dl_active && *budget && !g3d_yield()) {
         uint32_t left = cp->dl_size - cp->dl_pos;
         uint32_t n = MIN(left, sizeof(buf));
         size_t used;
@@ -163,7 +163,7 @@ bool flipper_cp_work(FlipperCore *c, unsigned *budget)
 {
     FlipperCP *cp = &c->cp;
 
-    while (*budget) {
+    while (*budget && !g3d_yield()) {
         if (cp->dl_active) {
             flipper_cp_dl_work(c, budget);
             continue;

@@ -70,6 +70,12 @@ int64_t flipper_next_event_ns(FlipperCore *c);
  * MEM1). For tools, benchmarks and the decoder's fuzz harness.
  */
 void flipper_gx_exec(FlipperCore *c, const uint8_t *cmds, size_t len);
+/*
+ * The same, stopping once `budget` commands (the unit of flipper_core_work)
+ * have run, display lists included; false when it stopped on the budget.
+ */
+bool flipper_gx_exec_budget(FlipperCore *c, const uint8_t *cmds, size_t len,
+                            unsigned budget);
 
 /* One line of a YUV 4:2:2 XFB (Y0 Cb Y1 Cr pairs) to 0xAARRGGBB, as the VI
  * scanout converts it. */

@@ -251,7 +251,7 @@ static void write_3d(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq)
         /* a full queue holds the host bus until one entry is consumed */
         if (!from_cmdq && clocks_running(c)) {
             if (c->parser.active) {
-                while (c->parser.active) {
+                while (c->parser.active && !g3d_yield()) {
                     glamo_parser_step(c, 64);
                 }
             }
@@ -479,6 +479,9 @@ bool glamo_core_work(GlamoCore *c, unsigned budget)
     bool run;
 
     while (budget--) {
+        if (g3d_yield()) {
+            return false;       /* reset or unplug */
+        }
         run = clocks_running(c);
         if (run && c->parser.active) {
             glamo_parser_step(c, 64);

@@ -296,6 +296,9 @@ bool glamo_parser_step(GlamoCore *c, unsigned vertices)
         uint32_t idx = p->next;
         GlamoVertex v;
 
+        if (g3d_yield()) {
+            break;              /* resumes at p->next, or reset abandons it */
+        }
         if (!c->vram || (p->indexed && !read_index(c, p->next, &idx)) ||
             !fetch_vertex(c, idx, &v)) {
             /* a list that reads outside VRAM is abandoned */

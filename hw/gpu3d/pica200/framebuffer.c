@@ -184,6 +184,17 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
     rs->wbuffer = !(r[GPUREG_DEPTHMAP_ENABLE] & 1);
 
     pica_texenv_setup(c, &rs->tev);
+    if (rs->tev.uses_frag && pica_lighting_on(c)) {
+        rs->light = g3d_raster_alloc(c->raster, sizeof(PicaLighting));
+        pica_lighting_setup(c, rs->light);
+        /* the bump and shadow maps are sampled even if no combiner reads them */
+        if (rs->light->bump_mode != PICA_BUMP_NONE) {
+            rs->tev.uses_tex |= 1u << rs->light->bump_unit;
+        }
+        if (rs->light->shadow_on) {
+            rs->tev.uses_tex |= 1u << rs->light->shadow_unit;
+        }
+    }
     if (!rs->tev.passthrough) {
         pica_texunit_setup(c, &rs->tev, &rs->tex);
     }
@@ -239,7 +250,22 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
         pica_unimp_once(c, PICA_UNIMP_GAS, "gas fragment mode (drawn as default)");
         break;
     case 3:
-        pica_unimp_once(c, PICA_UNIMP_SHADOW, "shadow fragment mode (drawn as default)");
+        /* the shadow map is the colour buffer, 32 bits a texel */
+        if (rs->color_bpp != 4) {
+            g3d_guest_error("pica200: shadow rendering into a colour buffer "
+                            "of format %u (not 32-bit); drawing skipped", cfmt);
+            return false;
+        }
+        rs->shadow_mode = true;
+        rs->shadow_constant = g3d_float_unpack(r[GPUREG_FRAGOP_SHADOW] & 0xFFFF,
+                                               &pica_f16);
+        rs->shadow_linear = g3d_float_unpack(r[GPUREG_FRAGOP_SHADOW] >> 16,
+                                             &pica_f16);
+        /* nothing but the shadow map is read or written */
+        return true;
+    case 2:
+        g3d_guest_error("pica200: fragment operation mode 2 is undefined; "
+                        "drawn as the default mode");
         break;
     }
     if ((r[GPUREG_EARLYDEPTH_TEST1] | r[GPUREG_EARLYDEPTH_TEST2]) & 1) {
@@ -267,16 +293,29 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
     return true;
 }
 
+/*
+ * Snapshots live in the rasteriser's arena until the next flush; a list
+ * that changes state before every triangle (with the lighting LUTs, 24 KiB
+ * a snapshot) would grow it without bound, so past this much it flushes.
+ */
+#define PICA_STATE_BYTES_MAX (8u << 20)
+
 PicaRenderState *pica_render_state(Pica200Core *c)
 {
     if (c->rs && !c->rs_dirty) {
         return c->rs;
+    }
+    if (c->state_bytes > PICA_STATE_BYTES_MAX) {
+        pica_raster_flush(c);
     }
     c->rs = g3d_raster_alloc(c->raster, sizeof(PicaRenderState));
     c->rs_dirty = false;
     if (!build(c, c->rs)) {
         c->rs->color = NULL;          /* every triangle of this state is skipped */
     }
+    c->state_bytes += sizeof(PicaRenderState) +
+                      (c->rs->light ? sizeof(PicaLighting) : 0) +
+                      (c->rs->tex.proctex ? sizeof(PicaProcTex) : 0);
     return c->rs;
 }
 
@@ -352,6 +391,44 @@ static void stencil_update(const PicaRenderState *rs, uint8_t *p,
     p[3] = nv;
 }
 
+/* float1.5.10 rounding: the shadow unit computes in it (Citra) */
+static inline float q16(float f)
+{
+    return g3d_float_unpack(g3d_float_pack(f, &pica_f16), &pica_f16);
+}
+
+/*
+ * Shadow rendering (Citra, sw_framebuffer.cpp DrawShadowMapPixel): a texel
+ * holds a 24-bit depth big-endian in bytes 0-2 and an 8-bit intensity in
+ * byte 3. A nearer fragment with intensity 0 (the combiner output's green)
+ * writes its depth; with intensity s it writes the penumbra value
+ * s / (constant + linear * depth / stored depth), in float1.5.10 steps,
+ * when that is below the stored intensity.
+ */
+static void shadow_write(const PicaRenderState *rs, uint8_t *p, float depth,
+                         uint8_t s)
+{
+    uint32_t z = (uint32_t)(depth * (float)0xFFFFFF);
+    uint32_t ref_z = (uint32_t)p[0] << 16 | p[1] << 8 | p[2];
+    float v;
+
+    if (z >= ref_z) {
+        return;
+    }
+    if (s == 0) {
+        p[0] = z >> 16;
+        p[1] = z >> 8;
+        p[2] = z;
+        return;
+    }
+    v = q16((float)z / (float)ref_z);
+    v = q16(s / q16(rs->shadow_constant + q16(rs->shadow_linear * v)));
+    v = v > 0.0f ? MIN(v, 255.0f) : 0.0f;   /* NaN to 0 */
+    if ((uint8_t)v < p[3]) {
+        p[3] = (uint8_t)v;
+    }
+}
+
 static void fragment(const PicaRenderState *rs, const PicaTri *t,
                      const float lin[3], const float bary[3], int x, int row,
                      const uint8_t (*tex)[4])
@@ -374,10 +451,23 @@ static void fragment(const PicaRenderState *rs, const PicaTri *t,
     }
     if (rs->tev.passthrough) {
         memcpy(src, primary, 4);
+    } else if (rs->light) {
+        float quat[4], view[3];
+        uint8_t frag[2][4];
+
+        for (k = 0; k < 4; k++) {
+            quat[k] = g3d_interp(bary, t->quat[0][k], t->quat[1][k], t->quat[2][k]);
+        }
+        for (k = 0; k < 3; k++) {
+            view[k] = g3d_interp(bary, t->view[0][k], t->view[1][k], t->view[2][k]);
+        }
+        pica_lighting_fragment(rs->light, quat, view, tex, frag[0], frag[1]);
+        pica_texenv_combine_lit(&rs->tev, primary, (const uint8_t (*)[4])frag,
+                                tex, src);
     } else {
         pica_texenv_combine(&rs->tev, primary, tex, src);
     }
-    if (dp || rs->fog.enabled) {
+    if (dp || rs->fog.enabled || rs->shadow_mode) {
         depth = g3d_interp(lin, t->zw[0], t->zw[1], t->zw[2]) * rs->depth_scale +
                 rs->depth_offset;
         if (rs->wbuffer) {
@@ -385,6 +475,11 @@ static void fragment(const PicaRenderState *rs, const PicaTri *t,
             depth /= g3d_interp(lin, t->inv_w[0], t->inv_w[1], t->inv_w[2]);
         }
         depth = g3d_clampf(depth, 0.0f, 1.0f);
+    }
+    if (rs->shadow_mode) {
+        /* no alpha test, fog, depth test or blending */
+        shadow_write(rs, cp, depth, src[1]);
+        return;
     }
     if (rs->fog.enabled) {
         pica_fog_apply(&rs->fog, depth, src);

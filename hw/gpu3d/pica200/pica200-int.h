@@ -206,6 +206,12 @@ typedef struct PicaPrimAsm {
 typedef struct PicaGsInput {
     float attr[16][4];
     unsigned n;
+    /* variable and fixed primitive modes: the next float uniform written,
+     * and (variable) the vertices left in the batch and how many of them
+     * still bring all their outputs */
+    unsigned uniform;
+    unsigned left, main_left;
+    bool need_count;                /* variable: the next index is a count */
 } PicaGsInput;
 
 typedef struct PicaRenderState PicaRenderState;
@@ -256,6 +262,7 @@ struct Pica200Core {
 
     unsigned budget_used;           /* units spent in this work call */
     unsigned queued_tris;           /* triangles waiting in the rasteriser */
+    size_t state_bytes;             /* render-state snapshots since the flush */
     Pica200Stats stats;
     uint64_t samples_at_reset;      /* rasteriser samples before the last reset */
     bool irq_level;
@@ -263,11 +270,8 @@ struct Pica200Core {
 };
 
 enum {
-    PICA_UNIMP_LIGHTING = 1 << 1,
     PICA_UNIMP_GAS = 1 << 3,
-    PICA_UNIMP_SHADOW = 1 << 4,
     PICA_UNIMP_BLOCK32 = 1 << 5,
-    PICA_UNIMP_GS_MODE = 1 << 6,
     PICA_UNIMP_SUBDIV = 1 << 7,
     PICA_UNIMP_PPF_BLOCK32 = 1 << 8,
     PICA_UNIMP_EARLYDEPTH = 1 << 9,
@@ -339,6 +343,7 @@ typedef struct PicaTevState {
     uint8_t update_rgb, update_a;   /* stages 0-3 that update the buffer */
     bool passthrough;               /* the result is the primary colour */
     uint8_t uses_tex;               /* b0-3: texture 0-3 is a source */
+    uint8_t uses_frag;              /* b0/b1: fragment primary/secondary read */
     uint8_t nstages;                /* stages after these pass "previous" on */
 } PicaTevState;
 
@@ -348,6 +353,10 @@ void pica_texenv_prepare(PicaTevState *t);
 /* tex[i]: texture i's colour (RGBA) at the fragment; NULL when none is read */
 void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
                          const uint8_t (*tex)[4], uint8_t out[4]);
+/* the same with the fragment lighting colours (frag[0] primary, [1] secondary) */
+void pica_texenv_combine_lit(const PicaTevState *t, const uint8_t primary[4],
+                             const uint8_t (*frag)[4], const uint8_t (*tex)[4],
+                             uint8_t out[4]);
 
 /* ---- texture units 0-2 (texunit.c) -------------------------------------- */
 
@@ -380,6 +389,10 @@ typedef struct PicaProcTex {
     uint8_t shift_u, shift_v;       /* 0 none, 1 odd, 2 even */
     float amp_u, amp_v, phase_u, phase_v, freq_u, freq_v;
     unsigned width, offset;         /* colour LUT entries used, first one */
+    uint8_t mip;                    /* 0 level 0, 1 nearest level, 2 two levels */
+    uint8_t min_level, max_level;   /* 0-7 */
+    float bias;
+    uint8_t level_offset[8];        /* first colour-LUT entry of each level */
     float noise_v[128], noise_d[128];
     float rgb_v[128], rgb_d[128];
     float alpha_v[128], alpha_d[128];
@@ -388,7 +401,10 @@ typedef struct PicaProcTex {
 } PicaProcTex;
 
 void pica_proctex_setup(Pica200Core *c, PicaProcTex *pt);
-void pica_proctex_sample(const PicaProcTex *pt, float u, float v, uint8_t out[4]);
+/* the colour-LUT level of detail of a 2x2 quad whose |u|, |v| differ by du, dv */
+float pica_proctex_lod(const PicaProcTex *pt, float du, float dv);
+void pica_proctex_sample(const PicaProcTex *pt, float u, float v, float lod,
+                         uint8_t out[4]);
 
 typedef struct PicaTexState {
     uint8_t active;                 /* b0-3: unit sampled (enabled, read, valid) */
@@ -429,6 +445,53 @@ void pica_fog_setup(Pica200Core *c, PicaFog *fog);
 /* mix rgba with the fog colour by the LUT's factor at window depth `depth` */
 void pica_fog_apply(const PicaFog *fog, float depth, uint8_t rgba[4]);
 
+/* ---- fragment lighting (lighting.c) ------------------------------------- */
+
+typedef struct PicaLightLut {
+    bool on;                        /* in the layer configuration and enabled */
+    bool abs;                       /* unsigned [0, 1] input */
+    uint8_t input;                  /* PICA_LUTIN_* */
+    float scale;
+} PicaLightLut;
+
+typedef struct PicaLightSrc {
+    uint8_t id;                     /* the light (0-7) this slot uses */
+    bool directional, two_sided, geo0, geo1;
+    bool shadow, spot_on, dist_on;
+    float specular0[3], specular1[3], diffuse[3], ambient[3];
+    float pos[3], spot[3];          /* spot: -P as the register holds it */
+    float dist_bias, dist_scale;
+} PicaLightSrc;
+
+typedef struct PicaLighting {
+    unsigned nlights;
+    uint8_t layer;                  /* LAYER_CONFIG: 0-6, 8 */
+    uint8_t fresnel;                /* b0 primary alpha, b1 secondary alpha */
+    uint8_t bump_mode, bump_unit, shadow_unit;
+    bool bump_renorm, clamp_highlights;
+    bool shadow_on, shadow_primary, shadow_secondary, shadow_invert,
+         shadow_alpha;
+    float ambient[3];
+    PicaLightLut lut[7];            /* by PICA_LUTSLOT_* */
+    PicaLightSrc light[8];          /* by slot */
+    uint32_t luts[24][256];
+} PicaLighting;
+
+/* LIGHTING_ENABLE0 b0 turns lighting on and LIGHTING_ENABLE1 b0 is its
+ * "disabled" twin; citro3d writes both, so both must say on */
+static inline bool pica_lighting_on(const Pica200Core *c)
+{
+    return (c->regs[GPUREG_LIGHTING_ENABLE0] & 1) &&
+           !(c->regs[GPUREG_LIGHTING_ENABLE1] & 1);
+}
+/* false (and *l cleared) when lighting is off */
+bool pica_lighting_setup(Pica200Core *c, PicaLighting *l);
+/* the fragment primary and secondary colours; quat as interpolated (x, y,
+ * z, w), view as interpolated, tex[i] texture i's colour or NULL */
+void pica_lighting_fragment(const PicaLighting *l, const float quat[4],
+                            const float view[3], const uint8_t (*tex)[4],
+                            uint8_t primary[4], uint8_t secondary[4]);
+
 /* ---- the snapshot queued triangles shade with (framebuffer.c) ---------- */
 
 struct PicaRenderState {
@@ -447,6 +510,9 @@ struct PicaRenderState {
     PicaTevState tev;
     PicaTexState tex;
     PicaFog fog;
+    PicaLighting *light;            /* in the rasteriser's arena; NULL: off */
+    bool shadow_mode;               /* FRAGMENT_MODE 3: write a shadow map */
+    float shadow_constant, shadow_linear;   /* FRAGOP_SHADOW */
     bool alpha_test;
     uint8_t alpha_func, alpha_ref;  /* G3DCompare */
     bool stencil_test;
@@ -470,6 +536,8 @@ struct PicaTri {
     float inv_w[3];
     float color[3][4];
     float tc[3][7];                 /* u0 v0 u1 v1 u2 v2 w0 (when texturing) */
+    float quat[3][4];               /* normal quaternion (when lighting) */
+    float view[3][3];               /* view vector (when lighting) */
 };
 
 PicaRenderState *pica_render_state(Pica200Core *c);

@@ -445,7 +445,7 @@ bool pica200_core_work(Pica200Core *c, unsigned budget)
     if (c->ppf.busy && c->budget_used < budget) {
         pica_ppf_step(c, budget);
     }
-    while (c->budget_used < budget) {
+    while (c->budget_used < budget && !g3d_yield()) {
         if (c->draw.active) {
             pica_draw_step(c, budget);
         } else if (c->cp.active) {

@@ -75,7 +75,20 @@ static void shader_fault(Pica200Core *c, const char *unit,
     pica_draw_abort(c);
 }
 
-/* ---- the geometry shader (point mode: GSH_MISC0 b0-7 = 0) ------------------ */
+/*
+ * ---- the geometry shader ------------------------------------------------------
+ *
+ * GSH_MISC0 b0-7 picks how vertex shader outputs reach it (Citra,
+ * geometry_pipeline.cpp): point mode fills the GS input registers (stride
+ * GSH_INPUTBUFFER_CONFIG b0-3 + 1) and runs it when they are full; fixed
+ * primitive mode writes b8-15 + 1 vertices of VS outputs into the GS float
+ * uniforms from c[b24-31] on and runs it then; variable primitive mode
+ * (indexed draws) takes each batch's first index as its vertex count n,
+ * puts (n, n, n, n) in c0, then the GSH_MISC1 b0-4 + 1 first vertices' outputs
+ * and only output 0 of the rest from c1 on, and runs it after n vertices.
+ * After every run bool uniform b15 reads 1 (the program clears it to know
+ * the first run of a draw).
+ */
 
 /*
  * Primitives one geometry shader invocation may emit: a model limit that
@@ -113,51 +126,129 @@ static bool gs_enabled(Pica200Core *c)
                           GPUREG_GEOSTAGE_CONFIG, GS_MODE) == 2;
 }
 
-/* feed one vertex's packed VS outputs to the GS input buffer; run when full */
+/* run the geometry shader on inputs `in` (stride of them, permuted) */
+static bool gs_run(Pica200Core *c, const float (*in)[4], unsigned n)
+{
+    PicaShaderConfig cfg;
+    PicaShaderState st;
+    uint64_t perm = c->regs[PICA_GSH_BASE + PICA_SH_ATTRIBUTES_PERMUTATION_LOW] |
+                    (uint64_t)c->regs[PICA_GSH_BASE + PICA_SH_ATTRIBUTES_PERMUTATION_HIGH] << 32;
+    unsigned i;
+
+    memset(st.in, 0, sizeof(st.in));
+    for (i = 0; i < n; i++) {
+        memcpy(st.in[(perm >> (4 * i)) & 0xF], in[i], sizeof(st.in[0]));
+    }
+    st.emitter = &c->emitter;
+    c->gs_prims = 0;
+    c->emitter.emit = gs_emit;
+    c->emitter.opaque = c;
+    pica_shader_config(c, PICA_UNIT_GS, &cfg);
+    i = pica_shader_run(&cfg, &st);
+    c->budget_used += st.steps >> 10;   /* long shaders cost budget */
+    c->regs[PICA_GSH_BASE + PICA_SH_BOOLUNIFORM] |= 1u << 15;
+    if (i != PICA_SHADER_OK) {
+        shader_fault(c, "geometry", &st);
+        return false;
+    }
+    return true;
+}
+
+/* write one output into the GS float uniforms; false (logged) past c95 */
+static bool gs_uniform(Pica200Core *c, const float v[4])
+{
+    if (c->gs_in.uniform >= PICA_FLOAT_UNIFORMS) {
+        g3d_guest_error("pica200: geometry shader input past uniform c%u; "
+                        "draw skipped", PICA_FLOAT_UNIFORMS - 1);
+        return false;
+    }
+    memcpy(c->sh[PICA_UNIT_GS].f[c->gs_in.uniform++], v, 4 * sizeof(float));
+    return true;
+}
+
+/* the next index of a variable-primitive batch: its vertex count */
+static void gs_variable_count(Pica200Core *c, uint32_t n)
+{
+    float f[4];
+
+    if (n == 0) {
+        return;                     /* an empty batch: the next index counts */
+    }
+    f[0] = f[1] = f[2] = f[3] = pica_quantize_f24((float)n);
+    c->gs_in.uniform = 0;
+    gs_uniform(c, f);
+    c->gs_in.left = n;
+    c->gs_in.main_left = (c->regs[GPUREG_GSH_MISC1] & 0x1F) + 1;
+    c->gs_in.need_count = false;
+}
+
+/* feed one vertex's packed VS outputs to the geometry shader's inputs */
 static bool gs_input(Pica200Core *c, const float out[16][4], uint16_t mask)
 {
     unsigned nvs = (c->regs[GPUREG_VSH_OUTMAP_TOTAL1] & 0xF) + 1;
     unsigned stride = (c->regs[PICA_GSH_BASE + PICA_SH_INPUTBUFFER_CONFIG] & 0xF) + 1;
-    unsigned reg, k = 0;
+    uint32_t misc = c->regs[GPUREG_GSH_MISC0];
+    const float *o[16];
+    unsigned reg, k = 0, n = 0;
 
-    if ((c->regs[GPUREG_GSH_MISC0] & 0xFF) != PICA_GS_MODE_POINT) {
-        pica_unimp_once(c, PICA_UNIMP_GS_MODE,
-                        "geometry shader variable/fixed primitive modes");
-    }
     if (c->regs[GPUREG_GEOSTAGE_CONFIG] >> 31) {
         pica_unimp_once(c, PICA_UNIMP_SUBDIV, "reserved geometry shader subdivision");
     }
-    for (reg = 0; reg < 16 && k < nvs; reg++) {
-        PicaShaderConfig cfg;
-        PicaShaderState st;
-        uint64_t perm;
-        unsigned i;
-
-        if (!(mask & (1u << reg))) {
-            continue;
+    for (reg = 0; reg < 16 && n < nvs; reg++) {
+        if (mask & (1u << reg)) {
+            o[n++] = out[reg];
         }
-        k++;
-        memcpy(c->gs_in.attr[c->gs_in.n++], out[reg], sizeof(out[reg]));
+    }
+
+    switch (misc & 0xFF) {
+    case PICA_GS_MODE_FIXED: {
+        unsigned nverts = ((misc >> 8) & 0xFF) + 1, start = misc >> 24;
+
+        if (c->gs_in.n == 0) {
+            c->gs_in.uniform = start;
+        }
+        for (k = 0; k < n; k++) {
+            if (!gs_uniform(c, o[k])) {
+                return false;
+            }
+        }
+        if (++c->gs_in.n < nverts) {
+            return true;
+        }
+        c->gs_in.n = 0;
+        return gs_run(c, NULL, 0);
+    }
+    case PICA_GS_MODE_VARIABLE:
+        if (c->gs_in.main_left) {
+            c->gs_in.main_left--;
+        } else {
+            n = MIN(n, 1u);         /* only the first output (the position) */
+        }
+        for (k = 0; k < n; k++) {
+            if (!gs_uniform(c, o[k])) {
+                return false;
+            }
+        }
+        if (--c->gs_in.left) {
+            return true;
+        }
+        c->gs_in.need_count = true;
+        return gs_run(c, NULL, 0);
+    case PICA_GS_MODE_POINT:
+        break;
+    default:
+        g3d_guest_error("pica200: geometry shader input mode %u is undefined; "
+                        "draw skipped", misc & 0xFF);
+        return false;
+    }
+
+    for (k = 0; k < n; k++) {
+        memcpy(c->gs_in.attr[c->gs_in.n++], o[k], sizeof(c->gs_in.attr[0]));
         if (c->gs_in.n < stride) {
             continue;
         }
         c->gs_in.n = 0;
-        perm = c->regs[PICA_GSH_BASE + PICA_SH_ATTRIBUTES_PERMUTATION_LOW] |
-               (uint64_t)c->regs[PICA_GSH_BASE + PICA_SH_ATTRIBUTES_PERMUTATION_HIGH] << 32;
-        memset(st.in, 0, sizeof(st.in));
-        for (i = 0; i < stride; i++) {
-            memcpy(st.in[(perm >> (4 * i)) & 0xF], c->gs_in.attr[i],
-                   sizeof(st.in[0]));
-        }
-        st.emitter = &c->emitter;
-        c->gs_prims = 0;
-        c->emitter.emit = gs_emit;
-        c->emitter.opaque = c;
-        pica_shader_config(c, PICA_UNIT_GS, &cfg);
-        i = pica_shader_run(&cfg, &st);
-        c->budget_used += st.steps >> 10;   /* long shaders cost budget */
-        if (i != PICA_SHADER_OK) {
-            shader_fault(c, "geometry", &st);
+        if (!gs_run(c, (const float (*)[4])c->gs_in.attr, stride)) {
             return false;
         }
     }
@@ -307,6 +398,14 @@ void pica_draw_start(Pica200Core *c, bool indexed)
     }
     c->fault_logged = false;
     c->gs_in.n = 0;
+    c->gs_in.main_left = 0;
+    c->gs_in.need_count = gs_enabled(c) &&
+        (c->regs[GPUREG_GSH_MISC0] & 0xFF) == PICA_GS_MODE_VARIABLE;
+    if (c->gs_in.need_count && !indexed) {
+        g3d_guest_error("pica200: the geometry shader's variable primitive "
+                        "mode needs an indexed draw; draw skipped");
+        return;
+    }
     if (!setup_attribs(c, d)) {
         return;
     }
@@ -352,6 +451,10 @@ bool pica_draw_step(Pica200Core *c, unsigned budget)
             index = d->first + d->next;
         }
         d->next++;
+        if (c->gs_in.need_count) {
+            gs_variable_count(c, index);
+            continue;
+        }
         if (use_cache) {
             unsigned slot = index & 63;
             if (d->cache_valid[slot] && d->cache_tag[slot] == index) {

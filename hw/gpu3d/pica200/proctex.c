@@ -14,8 +14,15 @@
  *
  * LUT entries (digest §4.8): noise and map tables b0-11 value / 4095 and
  * b12-23 a signed difference / 4095; colours RGBA8; colour differences
- * signed half-steps (x2). Mipmaps of the colour LUT (min filters 2-5, the
- * LOD fields and the bias) are not modelled: level 0 is used, as Citra does.
+ * signed half-steps (x2).
+ *
+ * Colour-LUT mipmaps (min filters 2-5; Citra's hardware renderers,
+ * glsl_shader_gen.cpp, AppendProcTexSampler): level L is width >> L entries
+ * at PROCTEX5's byte L (levels 4-7 at 0xF0, 0xF8, 0xFC, 0xFE, reference
+ * PROCTEX5); per 2x2 quad lod = log2(|width * bias| * (du + dv)) with du, dv
+ * the larger of the quad's x and y differences of |u|, |v| (0 with bias 0),
+ * clamped to [min LOD, max LOD] within 0-7; mipmap-nearest takes the
+ * rounded level, mipmap-linear blends levels floor(lod) and the next.
  * Coordinates that are NaN or beyond 2^20 count as 0 and LUT indices are
  * kept inside their tables, so no input reads outside them.
  *
@@ -69,8 +76,23 @@ void pica_proctex_setup(Pica200Core *c, PicaProcTex *pt)
     pt->freq_u = g3d_float_unpack(r[GPUREG_TEXUNIT3_PROCTEX3] & 0xFFFF, &pica_f16);
     pt->freq_v = g3d_float_unpack(r[GPUREG_TEXUNIT3_PROCTEX3] >> 16, &pica_f16);
     pt->linear = (p4 & 7) == 1 || (p4 & 7) == 3 || (p4 & 7) == 5;
+    pt->mip = (p4 & 7) == 2 || (p4 & 7) == 3 ? 1 : (p4 & 7) >= 4 ? 2 : 0;
+    if ((p4 & 7) > 5) {
+        g3d_guest_error("pica200: procedural texture filter %u is undefined; "
+                        "nearest used", p4 & 7);
+    }
     pt->width = (p4 >> 11) & 0xFF;
-    pt->offset = r[GPUREG_TEXUNIT3_PROCTEX5] & 0xFF;
+    pt->min_level = MIN((p4 >> 3) & 0xF, 7);
+    pt->max_level = MIN((p4 >> 7) & 0xF, 7);
+    /* the bias is split: low byte PROCTEX0 b20-27, high byte PROCTEX4 b19-26 */
+    pt->bias = g3d_float_unpack(((p0 >> 20) & 0xFF) | ((p4 >> 19) & 0xFF) << 8,
+                                &pica_f16);
+    for (i = 0; i < 8; i++) {
+        static const uint8_t fixed[4] = { 0xF0, 0xF8, 0xFC, 0xFE };
+        pt->level_offset[i] = i < 4 ? (r[GPUREG_TEXUNIT3_PROCTEX5] >> (8 * i)) & 0xFF
+                                    : fixed[i - 4];
+    }
+    pt->offset = pt->level_offset[0];
     if (pt->offset + pt->width > 256) {
         g3d_guest_error("pica200: procedural texture colour LUT offset %u + "
                         "width %u is past its 256 entries; clamped",
@@ -205,10 +227,51 @@ static float map(const float *value, const float *diff, unsigned func,
     return lut(value, diff, f);
 }
 
-void pica_proctex_sample(const PicaProcTex *pt, float u, float v, uint8_t out[4])
+float pica_proctex_lod(const PicaProcTex *pt, float du, float dv)
 {
-    float su, sv, c, index;
-    int i, k;
+    float lod;
+
+    if (pt->mip == 0 || pt->bias == 0.0f) {
+        lod = 0.0f;
+    } else {
+        lod = log2f(fabsf((float)pt->width * pt->bias) * (du + dv));
+    }
+    if (!(lod >= (float)pt->min_level)) {      /* NaN and -inf too */
+        lod = (float)pt->min_level;
+    }
+    return MIN(lod, (float)MAX(pt->max_level, pt->min_level));
+}
+
+/* colour-LUT level `level` read at c in [0, 1] */
+static void color_lookup(const PicaProcTex *pt, unsigned level, float c,
+                         uint8_t out[4])
+{
+    int width = (int)(pt->width >> level), i, k;
+    float index = (float)pt->level_offset[level] + c * (float)(width - 1);
+
+    if (!(index >= 0.0f)) {
+        index = 0.0f;
+    }
+    index = MIN(index, 255.0f);
+    if (pt->linear) {
+        float frac;
+
+        i = (int)index;
+        frac = index - (float)i;
+        for (k = 0; k < 4; k++) {
+            float x = pt->color[i][k] + frac * (float)pt->color_diff[i][k];
+            out[k] = (uint8_t)(x < 0.0f ? 0.0f : x > 255.0f ? 255.0f : x);
+        }
+    } else {
+        memcpy(out, pt->color[(int)roundf(index)], 4);
+    }
+}
+
+void pica_proctex_sample(const PicaProcTex *pt, float u, float v, float lod,
+                         uint8_t out[4])
+{
+    float su, sv, c;
+    int k;
 
     if (!pt->enabled) {
         memset(out, 0, 4);
@@ -226,22 +289,19 @@ void pica_proctex_sample(const PicaProcTex *pt, float u, float v, uint8_t out[4]
     u = clamp_coord(u + su, pt->clamp_u);
     v = clamp_coord(v + sv, pt->clamp_v);
     c = map(pt->rgb_v, pt->rgb_d, pt->rgb_func, u, v);
-    index = (float)pt->offset + c * (float)((int)pt->width - 1);
-    if (!(index >= 0.0f)) {
-        index = 0.0f;
-    }
-    index = MIN(index, 255.0f);
-    if (pt->linear) {
-        float frac;
+    if (pt->mip == 2) {
+        /* blend floor(lod) and the next level, rounded to 8 bits */
+        unsigned l0 = (unsigned)lod, l1 = MIN(l0 + 1, 7u);
+        float f = lod - (float)l0;
+        uint8_t c1[4];
 
-        i = (int)index;
-        frac = index - (float)i;
+        color_lookup(pt, l0, c, out);
+        color_lookup(pt, l1, c, c1);
         for (k = 0; k < 4; k++) {
-            float x = pt->color[i][k] + frac * (float)pt->color_diff[i][k];
-            out[k] = (uint8_t)(x < 0.0f ? 0.0f : x > 255.0f ? 255.0f : x);
+            out[k] = (uint8_t)(out[k] + (c1[k] - out[k]) * f + 0.5f);
         }
     } else {
-        memcpy(out, pt->color[(int)roundf(index)], 4);
+        color_lookup(pt, pt->mip ? (unsigned)roundf(lod) : 0, c, out);
     }
     if (pt->separate_alpha) {
         float a = map(pt->alpha_v, pt->alpha_d, pt->alpha_func, u, v);

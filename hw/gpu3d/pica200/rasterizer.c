@@ -81,6 +81,7 @@ void pica_raster_flush(Pica200Core *c)
 {
     g3d_raster_flush(c->raster);
     c->queued_tris = 0;
+    c->state_bytes = 0;
     /* the snapshot lived in the rasteriser's arena: build a new one next time */
     c->rs = NULL;
 }
@@ -157,6 +158,26 @@ static void emit(Pica200Core *c, const PicaVertex *v[3])
             };
             for (i = 0; i < 7; i++) {
                 tri->tc[k][i] = v[k]->s[tc_sem[i]];
+            }
+        }
+        if (rs->light) {
+            float d = 0.0f, sign;
+
+            /*
+             * A quaternion and its negation are the same rotation; one
+             * opposite to vertex 0's (negative dot product) is negated so
+             * the interpolation takes the short way, as the 3DS does
+             * (Citra, rasterizer_accelerated.cpp AreQuaternionsOpposite).
+             */
+            for (i = 0; i < 4; i++) {
+                d += v[0]->s[PICA_SEM_QUAT_X + i] * v[k]->s[PICA_SEM_QUAT_X + i];
+            }
+            sign = d < 0.0f ? -1.0f : 1.0f;
+            for (i = 0; i < 4; i++) {
+                tri->quat[k][i] = sign * v[k]->s[PICA_SEM_QUAT_X + i];
+            }
+            for (i = 0; i < 3; i++) {
+                tri->view[k][i] = v[k]->s[PICA_SEM_VIEW_X + i];
             }
         }
     }

@@ -4,12 +4,10 @@
  * operands, the ten combine operations in 8-bit integer arithmetic (Citra),
  * scale, and the delayed buffer update of stages 0-3.
  *
- * Textures 0-2 come from texunit.c. The fragment primary/secondary colours
- * are 0 while fragment lighting is off (LIGHTING_ENABLE0 b0 = 0), as in
- * Citra. Sources not modelled yet read as 0 and are reported once: texture 3
- * (procedural, reported by texunit.c) and the fragment colours with lighting
- * on. "Previous" in stage 0 is the primary colour and the previous buffer there is 0, as the
- * reference says (L1439).
+ * Textures 0-2 come from texunit.c, texture 3 from proctex.c, the fragment
+ * primary/secondary colours from lighting.c (0 while fragment lighting is
+ * off, as in Citra). "Previous" in stage 0 is the primary colour and the
+ * previous buffer there is 0, as the reference says (L1439).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -34,6 +32,7 @@ void pica_texenv_prepare(PicaTevState *t)
 
     t->passthrough = true;
     t->uses_tex = 0;
+    t->uses_frag = 0;
     t->nstages = 0;
     for (s = 0; s < 6; s++) {
         PicaTevStage *st = &t->stage[s];
@@ -60,6 +59,12 @@ void pica_texenv_prepare(PicaTevState *t)
             }
             if (b >= PICA_TEVSRC_TEXTURE0 && b <= PICA_TEVSRC_TEXTURE3) {
                 t->uses_tex |= 1u << (b - PICA_TEVSRC_TEXTURE0);
+            }
+            if (a == PICA_TEVSRC_FRAG_PRIMARY || b == PICA_TEVSRC_FRAG_PRIMARY) {
+                t->uses_frag |= 1;
+            }
+            if (a == PICA_TEVSRC_FRAG_SECONDARY || b == PICA_TEVSRC_FRAG_SECONDARY) {
+                t->uses_frag |= 2;
             }
         }
         /* the common "stage 0 = primary, the rest pass it on" setup */
@@ -110,10 +115,6 @@ void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
         }
     }
     pica_texenv_prepare(t);
-    if (r[GPUREG_LIGHTING_ENABLE0] & 1) {
-        pica_unimp_once(c, PICA_UNIMP_LIGHTING, "fragment lighting (its "
-                        "combiner sources read 0)");
-    }
     if (G3D_FIELD_EX32(upd, GPUREG_TEXENV_UPDATE_BUFFER, FOG_MODE) == PICA_FOG_MODE_GAS) {
         pica_unimp_once(c, PICA_UNIMP_GAS, "gas");
     }
@@ -125,6 +126,7 @@ typedef struct TevInputs {
     const uint8_t *buffer;
     const uint8_t *konst;
     const uint8_t (*tex)[4];
+    const uint8_t (*frag)[4];       /* lighting's primary, secondary or NULL */
 } TevInputs;
 
 static const uint8_t zero4[4];
@@ -136,10 +138,12 @@ static const uint8_t *source(const TevInputs *in, unsigned src)
     case PICA_TEVSRC_PREVIOUS_BUFFER: return in->buffer;
     case PICA_TEVSRC_CONSTANT: return in->konst;
     case PICA_TEVSRC_PREVIOUS: return in->previous;
+    case PICA_TEVSRC_FRAG_PRIMARY: case PICA_TEVSRC_FRAG_SECONDARY:
+        return in->frag ? in->frag[src - PICA_TEVSRC_FRAG_PRIMARY] : zero4;
     case PICA_TEVSRC_TEXTURE0: case PICA_TEVSRC_TEXTURE0 + 1:
     case PICA_TEVSRC_TEXTURE0 + 2: case PICA_TEVSRC_TEXTURE3:
         return in->tex ? in->tex[src - PICA_TEVSRC_TEXTURE0] : zero4;
-    default: return zero4;   /* lighting: not modelled; 7-12 undefined */
+    default: return zero4;   /* 7-12 undefined */
     }
 }
 
@@ -244,6 +248,13 @@ static void stage_combine(const PicaTevStage *st, const TevInputs *in,
 void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
                          const uint8_t (*tex)[4], uint8_t out[4])
 {
+    pica_texenv_combine_lit(t, primary, NULL, tex, out);
+}
+
+void pica_texenv_combine_lit(const PicaTevState *t, const uint8_t primary[4],
+                             const uint8_t (*frag)[4], const uint8_t (*tex)[4],
+                             uint8_t out[4])
+{
     uint8_t prev[4], buffer[4], next_buffer[4], res[4];
     TevInputs in;
     int s;
@@ -259,6 +270,7 @@ void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
     in.previous = prev;
     in.buffer = buffer;
     in.tex = tex;
+    in.frag = frag;
     if (t->nstages == 1 && t->stage[0].copy) {
         /* one plain REPLACE (a texture, say): no buffer bookkeeping */
         const uint8_t *c;

@@ -597,20 +597,33 @@ void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
             }
         }
     }
-    for (p = 0; p < 4; p++) {
+    if (ts->active & 8) {
         const PicaProcTex *pt = ts->proctex;
+        unsigned cs = 2 * pt->coord;
+        float u[4], v[4], lod = 0.0f;
 
-        if (!(ts->active & 8)) {
-            memset(tex[p][3], 0, 4);
-        } else if (q->mask & (1u << p)) {
-            unsigned cs = 2 * pt->coord;
+        for (p = 0; p < 4; p++) {
             const float *b = q->bary[p];
-
-            pica_proctex_sample(pt, g3d_interp(b, tri->tc[0][cs], tri->tc[1][cs],
-                                               tri->tc[2][cs]),
-                                g3d_interp(b, tri->tc[0][cs + 1], tri->tc[1][cs + 1],
-                                           tri->tc[2][cs + 1]),
-                                tex[p][3]);
+            u[p] = g3d_interp(b, tri->tc[0][cs], tri->tc[1][cs], tri->tc[2][cs]);
+            v[p] = g3d_interp(b, tri->tc[0][cs + 1], tri->tc[1][cs + 1],
+                              tri->tc[2][cs + 1]);
+        }
+        if (pt->mip) {
+            /* the larger of the quad's differences across and down, of |u|, |v| */
+            float du = MAX(fabsf(fabsf(u[1]) - fabsf(u[0])),
+                           fabsf(fabsf(u[2]) - fabsf(u[0])));
+            float dv = MAX(fabsf(fabsf(v[1]) - fabsf(v[0])),
+                           fabsf(fabsf(v[2]) - fabsf(v[0])));
+            lod = pica_proctex_lod(pt, du, dv);
+        }
+        for (p = 0; p < 4; p++) {
+            if (q->mask & (1u << p)) {
+                pica_proctex_sample(pt, u[p], v[p], lod, tex[p][3]);
+            }
+        }
+    } else {
+        for (p = 0; p < 4; p++) {
+            memset(tex[p][3], 0, 4);
         }
     }
 }

@@ -399,6 +399,9 @@ static bool ring_step(R300Core *c, uint32_t *buf)
 bool r300_cp_work(R300Core *c, unsigned budget)
 {
     while (budget--) {
+        if (g3d_yield()) {
+            return false;       /* reset or unplug */
+        }
         if (c->cp.ib_active) {
             ib_step(c, c->cp_buf);
             continue;

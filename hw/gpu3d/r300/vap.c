@@ -320,6 +320,10 @@ static const R300Vertex *get_vertex(DrawCtx *d, uint32_t i)
     if (d->failed) {
         return NULL;
     }
+    if (g3d_yield()) {
+        d->failed = true;       /* reset or unplug: the draw is abandoned */
+        return NULL;
+    }
     if (d->src->kind != R300_SRC_IMMD && !vertex_index(d, i, &index)) {
         g3d_guest_error("r300: draw of %u vertices has too few indices",
                         d->nverts);
