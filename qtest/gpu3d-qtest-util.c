@@ -6,13 +6,6 @@
 #include "qemu/osdep.h"
 #include "libqtest.h"
 #include "qapi/error.h"
-#if QEMU_VERSION_MAJOR >= 10      /* 10.0 moved include/qapi/qmp/ to qobject/ */
-#include "qobject/qdict.h"
-#include "qobject/qjson.h"
-#else
-#include "qapi/qmp/qdict.h"
-#include "qapi/qmp/qjson.h"
-#endif
 #include "gpu3d-qtest-util.h"
 
 typedef struct Find {
