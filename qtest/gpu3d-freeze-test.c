@@ -15,7 +15,6 @@
 #include "qemu/osdep.h"
 #include "libqtest.h"
 #include "qemu/bswap.h"
-#include "qapi/qmp/qdict.h"
 #include "gpu3d-qtest-util.h"
 #include "gpu3d/r300-regs.h"
 #include "gpu3d/r300-cmd.h"

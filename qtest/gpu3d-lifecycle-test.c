@@ -18,8 +18,6 @@
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
-#include "qapi/qmp/qdict.h"
-#include "qapi/qmp/qjson.h"
 #include <sys/resource.h>
 #include "gpu3d-qtest-util.h"
 #include "gpu3d/r300-regs.h"

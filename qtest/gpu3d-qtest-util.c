@@ -6,8 +6,6 @@
 #include "qemu/osdep.h"
 #include "libqtest.h"
 #include "qapi/error.h"
-#include "qapi/qmp/qdict.h"
-#include "qapi/qmp/qjson.h"
 #include "gpu3d-qtest-util.h"
 
 typedef struct Find {

@@ -8,6 +8,13 @@
 #define GPU3D_QTEST_UTIL_H
 
 #include "libqtest.h"
+#if QEMU_VERSION_MAJOR >= 10      /* 10.0 moved include/qapi/qmp/ to qobject/ */
+#include "qobject/qdict.h"
+#include "qobject/qjson.h"
+#else
+#include "qapi/qmp/qdict.h"
+#include "qapi/qmp/qjson.h"
+#endif
 #include "standard-headers/linux/pci_regs.h"
 #include "libqos/pci.h"
 #include "libqos/pci-pc.h"

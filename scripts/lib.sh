@@ -3,8 +3,31 @@
 
 GPU3D_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 GPU3D_CACHE=${GPU3D_CACHE:-$HOME/.cache/gpu3d}
-QEMU_VERSION=7.2.22          # upstream version inside Debian bookworm's qemu 1:7.2+dfsg
-QEMU_PATCH=$GPU3D_ROOT/patches/qemu-7.2-gpu3d-hooks.patch
+log() { printf '[gpu3d] %s\n' "$*" >&2; }
+die() { printf '[gpu3d] error: %s\n' "$*" >&2; exit 1; }
+# Which QEMU: GPU3D_QEMU=7.2 (default, Debian bookworm's qemu) or 10.0
+# (bookworm-backports' qemu, fetched through a private apt configuration so
+# the system's sources stay as they are; its meson >= 1.5 and pycotap come
+# from bookworm-backports too, unpacked under $QEMU_TOOLS).
+GPU3D_QEMU=${GPU3D_QEMU:-7.2}
+case "$GPU3D_QEMU" in
+  7.2)
+    QEMU_VERSION=7.2.22        # upstream version inside bookworm's qemu 1:7.2+dfsg
+    QEMU_DEB_VERSION=          # whatever bookworm's deb-src entries have
+    ;;
+  10.0)
+    QEMU_VERSION=10.0.2
+    QEMU_DEB_VERSION=1:10.0.2+ds-2+deb13u1~bpo12+1
+    # configure's python deps (QEMU's pythondeps.toml, group meson); Debian
+    # strips the wheels QEMU vendors in python/wheels
+    QEMU_BPO_DEBS=(meson python3-pycotap)
+    ;;
+  *) die "GPU3D_QEMU=$GPU3D_QEMU: supported are 7.2 and 10.0" ;;
+esac
+QEMU_PATCH=$GPU3D_ROOT/patches/qemu-$GPU3D_QEMU-gpu3d-hooks.patch
+# in the names of files a run against a non-default QEMU writes
+QEMU_TAG=
+[ "$GPU3D_QEMU" = 7.2 ] || QEMU_TAG=-qemu$GPU3D_QEMU
 FIRMWARE_PATH=/usr/share/seabios:/usr/share/qemu:/usr/lib/ipxe/qemu
 # the small build of DESIGN.md; ccache wraps the compiler when present
 QEMU_CC=gcc
@@ -12,6 +35,11 @@ command -v ccache >/dev/null 2>&1 && QEMU_CC="ccache gcc"
 QEMU_CONFIGURE_ARGS=(--target-list=x86_64-softmmu --without-default-features
   --enable-tcg --enable-png --enable-vnc --disable-docs --disable-werror
   --disable-install-blobs "--firmwarepath=$FIRMWARE_PATH" "--cc=$QEMU_CC")
+if [ "$GPU3D_QEMU" != 7.2 ]; then
+  # offline: configure takes meson from $QEMU_TOOLS, never from the network;
+  # pixman became optional (8.2) and the VNC display needs it
+  QEMU_CONFIGURE_ARGS+=(--disable-download --enable-pixman)
+fi
 # more flags for a developer's build, e.g. --enable-sanitizers (own tree key)
 if [ -n "${GPU3D_QEMU_EXTRA_CONFIGURE:-}" ]; then
   read -r -a _extra <<<"$GPU3D_QEMU_EXTRA_CONFIGURE"
@@ -24,7 +52,13 @@ PATCH_KEY=$( (cat "$QEMU_PATCH"; printf '%s\n' "${QEMU_CONFIGURE_ARGS[@]}") |
 QEMU_SRC=$GPU3D_CACHE/qemu-$QEMU_VERSION-src
 # The prepared tree (source + hooks + overlay + build dir), keyed by QEMU
 # version and our patch. A second work tree sets GPU3D_QEMU_TREE to its own.
-QEMU_TREE=${GPU3D_QEMU_TREE:-$GPU3D_CACHE/qemu-$QEMU_VERSION-$PATCH_KEY}
+# A GPU3D_QEMU_TREE names the 7.2 tree; other versions get it with a suffix.
+if [ -n "${GPU3D_QEMU_TREE:-}" ]; then
+  QEMU_TREE=$GPU3D_QEMU_TREE
+  [ "$GPU3D_QEMU" = 7.2 ] || QEMU_TREE=$GPU3D_QEMU_TREE-$GPU3D_QEMU
+else
+  QEMU_TREE=$GPU3D_CACHE/qemu-$QEMU_VERSION-$PATCH_KEY
+fi
 QEMU_BUILD=$QEMU_TREE/build
 QEMU_BIN=$QEMU_BUILD/qemu-system-x86_64
 CORE_BUILD=${GPU3D_CORE_BUILD:-$GPU3D_ROOT/build}
@@ -36,5 +70,20 @@ export CCACHE_BASEDIR=$GPU3D_CACHE
 export CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-3G}
 
-log() { printf '[gpu3d] %s\n' "$*" >&2; }
-die() { printf '[gpu3d] error: %s\n' "$*" >&2; exit 1; }
+
+# bookworm-backports through a private apt configuration: its own sources
+# file, lists and cache under $GPU3D_CACHE, so /etc/apt gains nothing.
+APT_BPO=$GPU3D_CACHE/apt-bookworm-backports
+QEMU_TOOLS=$GPU3D_CACHE/tools-bookworm-backports
+apt_bpo() {
+  mkdir -p "$APT_BPO/lists/partial" "$APT_BPO/cache/archives/partial"
+  [ -f "$APT_BPO/sources.list" ] ||
+    printf '%s\n' \
+      'deb http://deb.debian.org/debian bookworm-backports main' \
+      'deb-src http://deb.debian.org/debian bookworm-backports main' \
+      >"$APT_BPO/sources.list"
+  apt-get -o "Dir::Etc::SourceList=$APT_BPO/sources.list" \
+    -o Dir::Etc::SourceParts=/dev/null -o "Dir::State::Lists=$APT_BPO/lists" \
+    -o "Dir::Cache=$APT_BPO/cache" -o APT::Sandbox::User=root "$@"
+}
+QEMU_TOOLS_PY=$QEMU_TOOLS/usr/lib/python3/dist-packages

@@ -7,6 +7,7 @@ set -euo pipefail
 
 PKGS=(
   build-essential gcc-multilib ninja-build meson pkg-config python3 ccache rsync
+  python3-venv
   dpkg-dev xz-utils ca-certificates
   valgrind    # QEMU compiles its valgrind.h hints in when the header is there
   libglib2.0-dev libpixman-1-dev libpng-dev zlib1g-dev libfdt-dev

@@ -4,7 +4,10 @@
 # fuzz harnesses; builds QEMU with the devices and runs the qtests; builds
 # the homebrew guests, boots each and compares its screenshot with the
 # independent reference image; builds the Linux guest from Debian packages
-# and checks what the radeon driver reports on r300-3d.
+# and checks what the radeon driver reports on r300-3d. GPU3D_QEMU=10.0
+# picks the QEMU (default 7.2); GPU3D_QEMU_ALSO="10.0" runs the qtests and
+# guests against it too. Each QEMU's pass also exports the devices as a
+# patch series against it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -15,9 +18,11 @@ if [ ! -f "$CORE_BUILD/build.ninja" ]; then
   meson setup "$CORE_BUILD" "$GPU3D_ROOT" >/dev/null
 fi
 ninja -C "$CORE_BUILD" -j "$JOBS" >/dev/null
-meson test -C "$CORE_BUILD" --num-processes "$JOBS" --print-errorlogs
+if [ -z "${GPU3D_QEMU_ONLY:-}" ]; then
+  meson test -C "$CORE_BUILD" --num-processes "$JOBS" --print-errorlogs
+fi
 
-log "QEMU with the gpu3d devices"
+log "QEMU $QEMU_VERSION with the gpu3d devices"
 "$GPU3D_ROOT/scripts/qemu-build.sh"
 
 log "every system file the builds used comes from setup.sh's package list"
@@ -46,7 +51,7 @@ make -s -C "$GPU3D_ROOT/guest" O="$OUT/guest"
 while IFS='|' read -r demo device done ref psnr tol maxpx head; do
   [ -n "$demo" ] || continue
   for machine in pc q35; do
-    shot="$OUT/test-$demo-$machine${head:+-head$head}.png"
+    shot="$OUT/test-$demo-$machine${head:+-head$head}$QEMU_TAG.png"
     if ! python3 "$GPU3D_ROOT/scripts/run-guest.py" --qemu "$QEMU_BIN" \
          --machine "$machine" --kernel "$OUT/guest/$demo.elf" \
          --device "$device" --wait "$done" --screenshot "$shot" \
@@ -75,11 +80,24 @@ for machine in pc q35; do
   for mode in "" --moves; do
     if ! python3 "$GPU3D_ROOT/scripts/linux-test.py" --qemu "$QEMU_BIN" \
          --guest "$linux_guest" --machine "$machine" $mode \
-         --log "$OUT/linux-$machine${mode:+-moves}.log"; then
+         --log "$OUT/linux-$machine${mode:+-moves}$QEMU_TAG.log"; then
       log "FAIL: Linux on $machine${mode:+ (buffer moves)}"
       fail=1
     fi
   done
+done
+
+log "the devices as a patch series against QEMU $QEMU_VERSION"
+if ! "$GPU3D_ROOT/scripts/export-patches.sh" "$OUT/patches-qemu-$GPU3D_QEMU"; then
+  log "FAIL: scripts/export-patches.sh"
+  fail=1
+fi
+
+# GPU3D_QEMU_ALSO="10.0": the qtests and guests again against those QEMUs
+for also in ${GPU3D_QEMU_ALSO:-}; do
+  [ "$also" != "$GPU3D_QEMU" ] || continue
+  log "again against QEMU $also: qtests and guests"
+  GPU3D_QEMU=$also GPU3D_QEMU_ALSO= GPU3D_QEMU_ONLY=1 "$0" || fail=1
 done
 
 if [ $fail != 0 ]; then

@@ -132,31 +132,32 @@ static void attila_exit(PCIDevice *pdev)
     attila_core_free(s->core);
 }
 
-static void attila_reset(DeviceState *dev)
+static void attila_reset_hold(G3D_RESET_HOLD_ARGS)
 {
-    AttilaState *s = ATTILA_3D(dev);
+    AttilaState *s = ATTILA_3D(obj);
 
     g3d_worker_reset(&s->worker);
 }
 
-static Property attila_properties[] = {
+static G3DProperty attila_properties[] = {
     DEFINE_PROP_UINT32("mem-size", AttilaState, mem_size,
                        ATTILA_MEM_SIZE_DEFAULT),
     DEFINE_PROP_UINT32("render-threads", AttilaState, render_threads, 0),
-    DEFINE_PROP_END_OF_LIST(),
+    G3D_PROP_END_OF_LIST
 };
 
 static void attila_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
 
     k->realize = attila_realize;
     k->exit = attila_exit;
     k->vendor_id = ATTILA_PCI_VENDOR_ID;
     k->device_id = ATTILA_PCI_DEVICE_ID;
     k->class_id = PCI_CLASS_DISPLAY_OTHER;
-    dc->reset = attila_reset;
+    rc->phases.hold = attila_reset_hold;
     dc->desc = "ATTILA unified-shader GPU";
     device_class_set_props(dc, attila_properties);
     set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);

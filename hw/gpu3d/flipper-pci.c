@@ -224,29 +224,30 @@ static void flipper_exit(PCIDevice *pdev)
     flipper_core_free(s->core);
 }
 
-static void flipper_reset(DeviceState *dev)
+static void flipper_reset_hold(G3D_RESET_HOLD_ARGS)
 {
-    FlipperState *s = FLIPPER_GX(dev);
+    FlipperState *s = FLIPPER_GX(obj);
 
     g3d_worker_reset(&s->worker);
 }
 
-static Property flipper_properties[] = {
+static G3DProperty flipper_properties[] = {
     DEFINE_PROP_UINT32("render-threads", FlipperState, render_threads, 0),
-    DEFINE_PROP_END_OF_LIST(),
+    G3D_PROP_END_OF_LIST
 };
 
 static void flipper_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
 
     k->realize = flipper_realize;
     k->exit = flipper_exit;
     k->vendor_id = FLIPPER_PCI_VENDOR;
     k->device_id = FLIPPER_PCI_DEVICE;
     k->class_id = PCI_CLASS_DISPLAY_OTHER;
-    dc->reset = flipper_reset;
+    rc->phases.hold = flipper_reset_hold;
     dc->desc = "Nintendo GameCube Flipper (GX, VI, PI)";
     device_class_set_props(dc, flipper_properties);
     set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);

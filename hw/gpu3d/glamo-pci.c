@@ -119,29 +119,30 @@ static void glamo_exit(PCIDevice *pdev)
     glamo_core_free(s->core);
 }
 
-static void glamo_reset(DeviceState *dev)
+static void glamo_reset_hold(G3D_RESET_HOLD_ARGS)
 {
-    GlamoState *s = GLAMO_3D(dev);
+    GlamoState *s = GLAMO_3D(obj);
 
     g3d_worker_reset(&s->worker);
 }
 
-static Property glamo_properties[] = {
+static G3DProperty glamo_properties[] = {
     DEFINE_PROP_UINT32("render-threads", GlamoState, render_threads, 0),
-    DEFINE_PROP_END_OF_LIST(),
+    G3D_PROP_END_OF_LIST
 };
 
 static void glamo_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
 
     k->realize = glamo_realize;
     k->exit = glamo_exit;
     k->vendor_id = GLAMO_PCI_VENDOR_ID;
     k->device_id = GLAMO_PCI_DEVICE_ID;
     k->class_id = PCI_CLASS_DISPLAY_OTHER;
-    dc->reset = glamo_reset;
+    rc->phases.hold = glamo_reset_hold;
     dc->desc = "SMedia Glamo336x 3D engine";
     device_class_set_props(dc, glamo_properties);
     set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);

@@ -8,8 +8,6 @@
 #include "qemu/main-loop.h"
 #include "qemu/rcu.h"
 #include "qapi/error.h"
-#include "migration/blocker.h"
-#include "sysemu/runstate.h"
 #include "ui/console.h"
 #include "gpu3d-worker.h"
 #include "common/raster.h"
@@ -573,7 +571,7 @@ bool g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
     /* the only step that can fail comes first: nothing to undo */
     error_setg(&w->migration_blocker,
                "%s: device state is not migratable yet", name);
-    if (migrate_add_blocker(w->migration_blocker, errp) < 0) {
+    if (g3d_migrate_add_blocker(&w->migration_blocker, errp) < 0) {
         error_free(w->migration_blocker);
         w->migration_blocker = NULL;
         return false;
@@ -623,8 +621,7 @@ void g3d_worker_stop(G3DWorker *w)
         g3d_scanout_cache_reset(&w->shown[i]);
     }
     qemu_del_vm_change_state_handler(w->vmstate);
-    migrate_del_blocker(w->migration_blocker);
-    error_free(w->migration_blocker);
+    g3d_migrate_del_blocker(&w->migration_blocker);
     qemu_bh_delete(w->irq_bh);
     g3d_preempt_destroy(&w->preempt);
     qemu_mutex_destroy(&w->lock);

@@ -20,6 +20,7 @@
 #include "exec/memory.h"
 #include "hw/pci/pci.h"
 #include "ui/console.h"
+#include "qemu-compat.h"
 #include "common/g3d-core.h"
 #include "common/scanout.h"
 

@@ -125,29 +125,30 @@ static void pica200_exit(PCIDevice *pdev)
     pica200_core_free(s->core);
 }
 
-static void pica200_reset(DeviceState *dev)
+static void pica200_reset_hold(G3D_RESET_HOLD_ARGS)
 {
-    Pica200State *s = PICA200_3D(dev);
+    Pica200State *s = PICA200_3D(obj);
 
     g3d_worker_reset(&s->worker);
 }
 
-static Property pica200_properties[] = {
+static G3DProperty pica200_properties[] = {
     DEFINE_PROP_UINT32("render-threads", Pica200State, render_threads, 0),
-    DEFINE_PROP_END_OF_LIST(),
+    G3D_PROP_END_OF_LIST
 };
 
 static void pica200_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
 
     k->realize = pica200_realize;
     k->exit = pica200_exit;
     k->vendor_id = PICA200_PCI_VENDOR_ID;
     k->device_id = PICA200_PCI_DEVICE_ID;
     k->class_id = PCI_CLASS_DISPLAY_OTHER;
-    dc->reset = pica200_reset;
+    rc->phases.hold = pica200_reset_hold;
     dc->desc = "Nintendo 3DS PICA200 GPU";
     device_class_set_props(dc, pica200_properties);
     set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);

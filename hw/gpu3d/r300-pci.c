@@ -217,24 +217,25 @@ static void r300_exit(PCIDevice *pdev)
     r300_core_free(s->core);
 }
 
-static void r300_reset(DeviceState *dev)
+static void r300_reset_hold(G3D_RESET_HOLD_ARGS)
 {
-    R300State *s = R300_3D(dev);
+    R300State *s = R300_3D(obj);
 
     g3d_worker_reset(&s->worker);
 }
 
-static Property r300_properties[] = {
+static G3DProperty r300_properties[] = {
     DEFINE_PROP_UINT32("vram-size", R300State, vram_size,
                        R300_VRAM_SIZE_DEFAULT),
     DEFINE_PROP_UINT32("render-threads", R300State, render_threads, 0),
-    DEFINE_PROP_END_OF_LIST(),
+    G3D_PROP_END_OF_LIST
 };
 
 static void r300_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
 
     k->realize = r300_realize;
     k->exit = r300_exit;
@@ -245,7 +246,7 @@ static void r300_class_init(ObjectClass *klass, void *data)
      * not decoded (no option ROM), so firmware and Linux just see no VGA
      */
     k->class_id = PCI_CLASS_DISPLAY_VGA;
-    dc->reset = r300_reset;
+    rc->phases.hold = r300_reset_hold;
     dc->desc = "ATI Radeon R300 3D engine";
     device_class_set_props(dc, r300_properties);
     set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);

@@ -1,0 +1,63 @@
+/*
+ * gpu3d: the QEMU API differences between the versions the devices build
+ * against (7.2 and 10.0), so one source serves both. QEMU_VERSION_MAJOR
+ * comes from config-host.h through qemu/osdep.h. Each entry says what
+ * changed between the two (see QEMU's include/ of each version).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef GPU3D_QEMU_COMPAT_H
+#define GPU3D_QEMU_COMPAT_H
+
+#include "qapi/error.h"
+#include "hw/qdev-properties.h"
+#include "hw/resettable.h"
+#include "migration/blocker.h"
+
+#if QEMU_VERSION_MAJOR >= 10
+
+/* include/sysemu/ became include/system/ */
+#include "system/runstate.h"
+
+/* PCIDevice and PCIDeviceClass moved out of hw/pci/pci.h */
+#include "hw/pci/pci_device.h"
+
+/*
+ * Property lists are const arrays that device_class_set_props() sizes
+ * with ARRAY_SIZE; the DEFINE_PROP_END_OF_LIST() terminator is gone.
+ */
+typedef const Property G3DProperty;
+#define G3D_PROP_END_OF_LIST
+
+/* the Resettable phases are told the reset type */
+#define G3D_RESET_HOLD_ARGS Object *obj, ResetType type
+
+/*
+ * The migration blocker functions take the Error's address; a failed add and
+ * every del free it and clear the pointer.
+ */
+#define g3d_migrate_add_blocker(reasonp, errp) migrate_add_blocker(reasonp, errp)
+#define g3d_migrate_del_blocker(reasonp) migrate_del_blocker(reasonp)
+
+#else /* QEMU 7.2 */
+
+#include "sysemu/runstate.h"
+
+typedef Property G3DProperty;
+#define G3D_PROP_END_OF_LIST DEFINE_PROP_END_OF_LIST(),
+
+#define G3D_RESET_HOLD_ARGS Object *obj
+
+/* a failed add leaves the reason to the caller, who frees it */
+#define g3d_migrate_add_blocker(reasonp, errp) migrate_add_blocker(*(reasonp), errp)
+
+static inline void g3d_migrate_del_blocker(Error **reasonp)
+{
+    migrate_del_blocker(*reasonp);
+    error_free(*reasonp);
+    *reasonp = NULL;
+}
+
+#endif
+
+#endif
