@@ -8,8 +8,8 @@
  *
  * GX takes the model-view (XF position matrix 0, 3x4) and the projection
  * (XF 0x1020: perspective A = cot/aspect, C = cot, E = -n/(f-n),
- * F = -f*n/(f-n), digest §3.5) apart; clip z runs -w..0 and the viewport
- * maps it to Z 0..2^24-1.
+ * F = -f*n/(f-n), YAGCD §5.11.4 XF registers) apart; clip z runs -w..0 and the
+ * viewport maps it to Z 0..2^24-1.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

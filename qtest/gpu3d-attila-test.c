@@ -12,8 +12,8 @@
  * references are the simulator's own frames, frameNNNN.sim.ppm as shipped
  * upstream (stored gzip-compressed; the SHA-256 of every decompressed file
  * is checked against the corpus README): the independent renderer of
- * DESIGN.md for this chip. Traces and frames are decompressed by gzip(1):
- * the qtests link glib only.
+ * docs/architecture.md for this chip. Traces and frames are decompressed by
+ * gzip(1): the qtests link glib only.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -375,7 +375,8 @@ static double replay(Dev *d, const char *name, uint32_t frame, bool in_bar2)
     Ring r;
     gint64 t0;
 
-    /* the header (digest 1.3): what the trace assumes of the machine */
+    /* the header (ATTILA ref. AGP Transactions; attila-sim AGPTransaction.cpp):
+     * what the trace assumes of the machine */
     g_assert_cmpuint(tr->len, >, ATTILA_TRACE_HDR_SIZE);
     g_assert_cmpmem(tr->data, 6, ATTILA_TRACE_SIGNATURE, 6);
     start = attila_get_le32(tr->data + 12);

@@ -241,8 +241,8 @@ typedef struct RegCheck {
 
 /*
  * Reset values and masks of a sample of every block (doc chapter 5 and
- * digest §2, §7): CP FIFO pointers are 26-bit 32-byte blocks, CR has 6
- * bits, SR reads idle; VI keeps the doc's snapshot for HSR and the scaler
+ * YAGCD §5.1-5.4, §5.5-5.10): CP FIFO pointers are 26-bit 32-byte blocks, CR
+ * has 6 bits, SR reads idle; VI keeps the doc's snapshot for HSR and the scaler
  * width, DI INT cannot be set by a write; PI INTSR reads "reset switch not
  * pressed", INTMR has 14 bits, the revision is C; AI volume has 16 bits;
  * MI counters reset on a write.

@@ -55,8 +55,8 @@ void g3dq_write(G3DQDev *d, int bar, uint64_t off, const void *buf, size_t n);
 void g3dq_read(G3DQDev *d, int bar, uint64_t off, void *buf, size_t n);
 
 /*
- * The identity DESIGN.md gives every device: d->vendor:d->device, class
- * 0x0380, INTx A; the register BAR `regs` 32-bit MMIO of `regs_size`
+ * The identity docs/architecture.md gives every device: d->vendor:d->device,
+ * class 0x0380, INTx A; the register BAR `regs` 32-bit MMIO of `regs_size`
  * bytes; the memory BAR `mem` 64-bit prefetchable of `mem_size` bytes,
  * storing what is written to its first and last words.
  */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Render GX scenes with Dolphin's software renderer, the flipper-gx core's
-# independent reference (DESIGN.md, Correctness; digest Appendix D.1).
+# independent reference (docs/architecture.md, Correctness; Dolphin's FIFO
+# player).
 #
 #   scripts/flipper-dolphin-ref.sh IN.dff OUT.png
 #       play a Dolphin FIFO log and save the frame Dolphin dumps for its

@@ -29,7 +29,8 @@ QEMU_PATCH=$GPU3D_ROOT/patches/qemu-$GPU3D_QEMU-gpu3d-hooks.patch
 QEMU_TAG=
 [ "$GPU3D_QEMU" = 7.2 ] || QEMU_TAG=-qemu$GPU3D_QEMU
 FIRMWARE_PATH=/usr/share/seabios:/usr/share/qemu:/usr/lib/ipxe/qemu
-# the small build of DESIGN.md; ccache wraps the compiler when present
+# the small build of docs/architecture.md; ccache wraps the compiler when
+# present
 QEMU_CC=gcc
 command -v ccache >/dev/null 2>&1 && QEMU_CC="ccache gcc"
 QEMU_CONFIGURE_ARGS=(--target-list=x86_64-softmmu --without-default-features

@@ -2,8 +2,8 @@
 # Fetch Debian's QEMU source (bookworm's 7.2 with apt-get source qemu, or with
 # GPU3D_QEMU=10.0 bookworm-backports' 10.0, see lib.sh), copy it into
 # a prepared tree keyed by the QEMU version and our hook patch, overlay the
-# project's device sources, configure the small build of DESIGN.md and build
-# the named targets: qemu-system-x86_64 and our qtests.
+# project's device sources, configure the small build of docs/architecture.md
+# and build the named targets: qemu-system-x86_64 and our qtests.
 #
 #   scripts/qemu-build.sh [ninja targets...]
 #   scripts/qemu-build.sh --fetch-only      (the sources and tools, no build)

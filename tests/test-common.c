@@ -45,7 +45,7 @@ static void test_fp16(void)
 
 /*
  * The 24-bit float of R300 constants and PICA uniforms: 1 sign, 7 exponent
- * bits biased by 63, 16 mantissa bits, no denormals (digests: R300 §3.7
+ * bits biased by 63, 16 mantissa bits, no denormals (R3xx 3D ref. §1.9 US
  * US_ALU_CONST, PICA200 float24).
  */
 static void test_fp24(void)

@@ -11,8 +11,9 @@
  *                                          the core (write-gather pipe, FIFO,
  *                                          VI) and save the VI scanout
  *
- * The log layout is Dolphin's (digest Appendix D); scripts/flipper-dolphin-
- * ref.sh renders a log with Dolphin's software renderer.
+ * The log layout is Dolphin's (Dolphin FifoPlayer/FifoDataFile.cpp);
+ * scripts/flipper-dolphin- ref.sh renders a log with Dolphin's software
+ * renderer.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

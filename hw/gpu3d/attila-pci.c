@@ -79,7 +79,8 @@ static void attila_realize(PCIDevice *pdev, Error **errp)
     static const uint32_t blank_h[1] = { ATTILA_BLANK_H };
     Error *err = NULL;
 
-    /* a PCI BAR is a power of 2; GPU addresses stop at 2^31 (digest 4.1) */
+    /* a PCI BAR is a power of 2; GPU addresses stop at 2^31 (attila-sim
+     * MemorySpace.h) */
     if (s->mem_size < 16 * MiB || s->mem_size > 1 * GiB ||
         !is_power_of_2(s->mem_size)) {
         error_setg(errp, "mem-size must be a power of 2 from 16 MiB to 1 GiB");

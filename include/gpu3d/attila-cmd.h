@@ -1,10 +1,11 @@
 /*
  * Building attila-3d command streams: AGP transaction records in exactly
- * the trace-file format (digest 1.3; the ring of docs/attila-3d.md takes
- * them unchanged), the framing of a record already written (how long it is,
- * whether it is complete), and the 16-byte shader instruction encoding of
- * digest 5.4. Header-only and freestanding (no libc), so the guest demo,
- * the qtests and the core's unit tests build records the same way.
+ * the trace-file format (ATTILA ref. AGP Transactions; attila-sim
+ * AGPTransaction.cpp; the ring of docs/attila-3d.md takes them unchanged), the
+ * framing of a record already written (how long it is, whether it is complete),
+ * and the 16-byte shader instruction encoding of attila-sim
+ * ShaderInstruction.cpp. Header-only and freestanding (no libc), so the guest
+ * demo, the qtests and the core's unit tests build records the same way.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -251,7 +252,7 @@ static inline int attila_ring_push(AttilaRingIo *r, const uint8_t *p,
     return 0;
 }
 
-/* ---- shader instructions (digest 5.4) ------------------------------------ */
+/* ---- shader instructions (attila-sim ShaderInstruction.cpp) -------------- */
 
 typedef struct AttilaShSrc {
     uint8_t bank, reg, swz;     /* ATTILA_BANK_*, register, swizzle */

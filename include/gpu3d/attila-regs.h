@@ -6,9 +6,11 @@
  * The ATTILA programming reference gives names only; every number below is
  * the public simulator's (attila-gpu/attila-sim, src/sim/GPU.h,
  * AGPTransaction.h, ShaderInstruction.h), as listed in the project's ATTILA
- * digest (sections 1.3-1.6, 2.3, 3, 5.4). The BAR0 layout is this device's
- * own: the reference models no bus (digest 7.2-7.4); docs/attila-3d.md
- * explains it.
+ * simulator (docs/references.md: ATTILA ref. AGP Transactions, GPU
+ * Commands, Registers, enumerations; attila-sim GPU.h,
+ * ShaderInstruction.cpp). The BAR0 layout is this device's
+ * own: the reference models no bus (ATTILA ref. Programming Model);
+ * docs/attila-3d.md explains it.
  *
  * One header for the QEMU device, the engine core, the tests and
  * freestanding guests: plain enums, no dependencies.
@@ -40,7 +42,8 @@ G3D_REG32(ATTILA_VERSION, 0x0004)          /* ATTILA_VERSION_VALUE */
 G3D_REG32(ATTILA_MEM_SIZE, 0x0008)         /* GPU memory (BAR2) bytes */
 /*
  * The architecture parameters a driver needs to lay out textures and render
- * targets (digest 4.3, 4.4, 7.6), fixed in this device, read-only.
+ * targets (ATTILA ref. Texture Tiling, Render Buffer Tiling; attila-sim
+ * bGPU.ini), fixed in this device, read-only.
  */
 G3D_REG32(ATTILA_TILING, 0x000C)
     G3D_FIELD(ATTILA_TILING, TEX_BLOCK, 0, 4)      /* texture block: 2^n texels */
@@ -49,12 +52,14 @@ G3D_REG32(ATTILA_TILING, 0x000C)
     G3D_FIELD(ATTILA_TILING, GEN, 12, 4)           /* generation tile (pixels) */
     G3D_FIELD(ATTILA_TILING, SCAN, 16, 8)          /* scan tile (pixels) */
     G3D_FIELD(ATTILA_TILING, OVERSCAN, 24, 8)      /* over-scan tile (scan tiles) */
-/* the values TILING reports (digest 4.3, 4.4: the corpus configuration) */
+/* the values TILING reports (ATTILA ref. Texture Tiling, Render Buffer Tiling:
+ * the corpus configuration) */
 #define ATTILA_TEX_BLOCK_DIM  2     /* 4x4-texel blocks */
 #define ATTILA_TEX_SBLOCK_DIM 4     /* 16x16-block superblocks */
 G3D_REG32(ATTILA_MAX_RECORD, 0x0010)       /* largest record the ring accepts */
 
-/* Status, read-only: what is done is done (DESIGN.md, "tells the truth"). */
+/* Status, read-only: what is done is done (docs/architecture.md, "tells the
+ * truth"). */
 G3D_REG32(ATTILA_STATUS, 0x0020)
     G3D_FIELD(ATTILA_STATUS, IDLE, 0, 1)       /* ring empty and nothing running */
     G3D_FIELD(ATTILA_STATUS, ERROR, 1, 1)      /* a bad record was met; see ERROR_* */
@@ -77,14 +82,14 @@ G3D_REG32(ATTILA_CONTROL, 0x0040)
 
 /*
  * The command ring. Entries are records in exactly the trace-file format
- * (digest 1.3), unpadded and packed back to back; a record may wrap from the
- * end of the ring to its start. RING_BASE is an ATTILA address: below 2^31
- * it is in GPU memory (BAR2), with bit 31 set it is system memory at
- * SYSMEM_BASE + (address & 0x7fffffff). RING_READ / RING_WRITE are byte
- * offsets in [0, RING_SIZE); the ring is empty when they are equal, so at
- * most RING_SIZE - 1 bytes are pending. The guest writes records, then moves
- * RING_WRITE, then writes DOORBELL. Writing RING_BASE or RING_SIZE sets
- * RING_READ = RING_WRITE = 0.
+ * (ATTILA ref. AGP Transactions; attila-sim AGPTransaction.cpp), unpadded and
+ * packed back to back; a record may wrap from the end of the ring to its start.
+ * RING_BASE is an ATTILA address: below 2^31 it is in GPU memory (BAR2), with
+ * bit 31 set it is system memory at SYSMEM_BASE + (address & 0x7fffffff).
+ * RING_READ / RING_WRITE are byte offsets in [0, RING_SIZE); the ring is empty
+ * when they are equal, so at most RING_SIZE - 1 bytes are pending. The guest
+ * writes records, then moves RING_WRITE, then writes DOORBELL. Writing
+ * RING_BASE or RING_SIZE sets RING_READ = RING_WRITE = 0.
  */
 G3D_REG32(ATTILA_RING_BASE, 0x0050)
 G3D_REG32(ATTILA_RING_SIZE, 0x0054)        /* bytes, 64 .. 2^30 */
@@ -96,7 +101,7 @@ G3D_REG32(ATTILA_DOORBELL, 0x0064)         /* write: the CP looks at RING_WRITE 
 
 /*
  * System memory window (the bit-31 half of the ATTILA address space,
- * digest 4.1): ATTILA address 0x80000000 + x is guest physical
+ * attila-sim MemorySpace.h): ATTILA address 0x80000000 + x is guest physical
  * SYSMEM_BASE + x, for x < SYSMEM_SIZE.
  */
 G3D_REG32(ATTILA_SYSMEM_BASE_LO, 0x0070)
@@ -156,7 +161,8 @@ enum {
     ATTILA_ERR_RING = 10,           /* ring registers unusable; INFO = offset */
 };
 
-/* ---- transaction records (digest 1.3) ---------------------------------- */
+/* ---- transaction records (ATTILA ref. AGP Transactions; attila-sim
+ * AGPTransaction.cpp) */
 
 enum {
     ATTILA_AGP_WRITE = 0,
@@ -234,7 +240,7 @@ enum {
     ATTILA_ST_ERROR = 19,
 };
 
-/* ---- GPU registers (GPURegister ids, digest 2.3) ----------------------- */
+/* ---- GPU registers (GPURegister ids, ATTILA ref. Registers) -------------- */
 
 enum {
     ATTILA_REG_STATUS = 0,
@@ -409,7 +415,7 @@ enum {
     ATTILA_ST_INACTIVE_ATTRIBUTE = 255,
 };
 
-/* ---- enumerations (digest 3) ------------------------------------------- */
+/* ---- enumerations (ATTILA ref. enumerations; attila-sim GPU.h) ----------- */
 
 enum {  /* StreamData */
     ATTILA_SD_UNORM8, ATTILA_SD_SNORM8, ATTILA_SD_UNORM16, ATTILA_SD_SNORM16,
@@ -457,7 +463,7 @@ enum {  /* FilterMode */
     ATTILA_LINEAR_MIPMAP_LINEAR,
 };
 
-enum {  /* TextureFormat (digest 3.8) */
+enum {  /* TextureFormat (ATTILA ref. Texture Formats) */
     ATTILA_FMT_ALPHA8, ATTILA_FMT_ALPHA12, ATTILA_FMT_ALPHA16,
     ATTILA_FMT_DEPTH_COMPONENT16, ATTILA_FMT_DEPTH_COMPONENT24,
     ATTILA_FMT_DEPTH_COMPONENT32, ATTILA_FMT_LUMINANCE8,
@@ -497,10 +503,11 @@ enum {  /* BlendFunction */
     ATTILA_BF_ONE_MINUS_CONSTANT_ALPHA, ATTILA_BF_SRC_ALPHA_SATURATE,
 };
 
-/* LogicOpMode: the GL order, 0 CLEAR .. 15 SET (digest 3.13). */
+/* LogicOpMode: the GL order, 0 CLEAR .. 15 SET (ATTILA ref. Color/Blend
+ * Registers, LogicOperation). */
 enum { ATTILA_LOGICOP_CLEAR = 0, ATTILA_LOGICOP_COPY = 3, ATTILA_LOGICOP_SET = 15 };
 
-/* ---- shader instructions (digest 5.4) ---------------------------------- */
+/* ---- shader instructions (attila-sim ShaderInstruction.cpp) -------------- */
 
 /*
  * 16 bytes = lo64 | hi64 << 64, both little-endian.

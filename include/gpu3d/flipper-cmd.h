@@ -1,8 +1,8 @@
 /*
  * flipper-gx command builder: the bytes a GameCube program writes to the
- * write-gather pipe (GX FIFO packets with big-endian fields, digest §3.1),
- * the frame set-up and EFB -> XFB copy every picture of the project uses,
- * and the VI register sequence that shows a 640x480 XFB. Header-only and
+ * write-gather pipe (GX FIFO packets with big-endian fields, YAGCD §5.11.5 GP
+ * packets), the frame set-up and EFB -> XFB copy every picture of the project
+ * uses, and the VI register sequence that shows a 640x480 XFB. Header-only and
  * freestanding: the guest demo, the qtests, the unit tests and the host
  * tools (scenes, Dolphin FIFO logs) all build their streams with it.
  *
@@ -150,7 +150,7 @@ static inline void fgx_vtx(FlipperGX *g, float x, float y, float z,
  * Frame state for a 640x480 EFB: one colour channel (vertex colour, no
  * lighting), one TEV stage passing it through, Z test LEQUAL with update,
  * the libogc copy filter and swap tables (a reset device has zeros there,
- * digest Appendix D.1), identity position matrix, viewport 640x480 with
+ * Dolphin's FIFO player), identity position matrix, viewport 640x480 with
  * depth 0..1, orthographic projection -1..1, VAT 0 = xyz f32 + RGBA8888;
  * then the EFB is cleared to clear_rgba (0xRRGGBBAA) and Z max by a
  * clearing texture copy to FGX_SCRATCH_ADDR.
@@ -251,7 +251,7 @@ typedef struct FlipperRegWrite {
 
 /*
  * A GX FIFO ring of `size` bytes at `base` (32-byte aligned) linked to the
- * gather pipe, as libogc's GX_Init sets it up (digest §8 B): END is the
+ * gather pipe, as libogc's GX_Init sets it up: END is the
  * last 32-byte block, high watermark size - 16 KiB, low watermark size / 2,
  * CP registers as lo/hi 16-bit halves, GP reading with link mode on and the
  * FIFO interrupts off. Fills `w` (20 entries); returns the count.
@@ -287,8 +287,8 @@ static inline unsigned fgx_fifo_init(FlipperRegWrite *w, uint32_t base,
 
 /*
  * The VI for a 640x480 double-field XFB at 0x00200000 (the doc's NTSC
- * snapshot, digest §8 A, with libogc's full XFB addresses): interlaced,
- * 40 words per line, bottom field one line below the top field, the
+ * snapshot, YAGCD §5.3.1 video modes, with libogc's full XFB addresses):
+ * interlaced, 40 words per line, bottom field one line below the top field, the
  * pre- and post-retrace display interrupts DI0/DI1 armed.
  */
 #define FGX_XFB_ADDR 0x00200000u

@@ -4,10 +4,10 @@
  * command FIFO opcodes, and the GX-internal register files (BP, CP-internal,
  * XF) that are reached only through the FIFO.
  *
- * Source: YAGCD chapter 5 ("gamecube-hardware-registers.txt") and the
- * project digest (specs/gamecube-digest.md, cited as "digest §n"), which
- * corrects the reference where noted. One header for the device, its core,
- * its tests and freestanding guests: plain enums, no dependencies.
+ * Source: YAGCD chapter 5 ("gamecube-hardware-registers.txt"), cited as
+ * "YAGCD §5.n", and the public sources of docs/references.md (libogc,
+ * Dolphin, hwtests), which correct it where noted. One header for the device,
+ * its core, its tests and freestanding guests: plain enums, no dependencies.
  *
  * Register widths: CP, PE, MI and DSP registers are 16-bit; VI mixes 16- and
  * 32-bit registers; PI, DI, SI, EXI and AI are 32-bit. Every access is
@@ -34,7 +34,7 @@
 #define FLIPPER_BAR2_SIZE       0x2000000    /* MEM1 BAR: 32 MiB ...        */
 #define FLIPPER_MEM1_SIZE       0x1800000    /* ... of which 24 MiB are MEM1 */
 
-/* block bases inside BAR0 = offsets from physical 0x0C000000 (digest §1) */
+/* block bases inside BAR0 = offsets from physical 0x0C000000 (YAGCD §5) */
 #define FLIPPER_CP_BASE         0x0000
 #define FLIPPER_PE_BASE         0x1000
 #define FLIPPER_VI_BASE         0x2000
@@ -48,7 +48,7 @@
 #define FLIPPER_WGP_BASE        0x8000       /* write-gather pipe */
 #define FLIPPER_WGP_SIZE        0x20         /* the 32-byte gather window */
 
-/* ---- CP: command processor, 16-bit registers (doc 5.1, digest §2.1) ----- */
+/* ---- CP: command processor, 16-bit registers (YAGCD §5.1 CP) ------------- */
 
 G3D_REG32(CP_SR, 0x0000)                /* status */
     G3D_FIELD(CP_SR, OVERFLOW, 0, 1)    /* distance > high watermark */
@@ -90,12 +90,12 @@ G3D_REG32(CP_FIFO_RPTR_LO, 0x0038)
 G3D_REG32(CP_FIFO_RPTR_HI, 0x003A)
 G3D_REG32(CP_FIFO_BP_LO, 0x003C)
 G3D_REG32(CP_FIFO_BP_HI, 0x003E)
-/* 0x40-0x64: XF/vertex-cache performance counters (digest §2.1) */
+/* 0x40-0x64: XF/vertex-cache performance counters (YAGCD §5.1 CP) */
 G3D_REG32(CP_XF_PERF_FIRST, 0x0040)
 G3D_REG32(CP_PERF_LAST, 0x0064)
 #define CP_REG_SPAN             0x80
 
-/* ---- PE: pixel engine, 16-bit registers (doc 5.2, digest §2.3) ---------- */
+/* ---- PE: pixel engine, 16-bit registers (YAGCD §5.2 PE) ------------------ */
 
 G3D_REG32(PE_ZCONF, 0x1000)             /* CPU EFB access Z mode */
 G3D_REG32(PE_ALPHACONF, 0x1002)         /* CPU EFB access blend mode */
@@ -116,7 +116,7 @@ G3D_REG32(PE_PERF_FIRST, 0x1018)        /* 0x18-0x2E performance counters */
 G3D_REG32(PE_PERF_LAST, 0x102E)
 #define PE_REG_SPAN             0x100
 
-/* ---- VI: video interface (doc 5.3, digest §2.4) ------------------------- */
+/* ---- VI: video interface (YAGCD §5.3 VI) --------------------------------- */
 
 G3D_REG32(VI_VTR, 0x2000)               /* 16-bit */
     G3D_FIELD(VI_VTR, EQU, 0, 4)
@@ -178,7 +178,7 @@ G3D_REG32(VI_HBE, 0x2072)               /* 16-bit */
 G3D_REG32(VI_HBS, 0x2074)               /* 16-bit */
 #define VI_REG_SPAN             0x80
 
-/* ---- PI: processor interface, 32-bit (doc 5.4, digest §2.2) ------------- */
+/* ---- PI: processor interface, 32-bit (YAGCD §5.4 PI) --------------------- */
 
 G3D_REG32(PI_INTSR, 0x3000)
 G3D_REG32(PI_INTMR, 0x3004)
@@ -215,7 +215,7 @@ enum {
 
 #define FLIPPER_REV_C           0x246500B1u
 
-/* ---- MI: memory interface, 16-bit (doc 5.5, digest §7.1) ---------------- */
+/* ---- MI: memory interface, 16-bit (YAGCD §5.5 MI) ------------------------ */
 
 G3D_REG32(MI_PROT_REGION0, 0x4000)      /* first page at +0, last at +2 */
 G3D_REG32(MI_PROT_REGION3, 0x400C)
@@ -230,7 +230,7 @@ G3D_REG32(MI_TIMER_LAST, 0x4058)
 G3D_REG32(MI_UNK5A, 0x405A)
 #define MI_REG_SPAN             0x80
 
-/* ---- DSP interface, 16-bit (doc 5.6, digest §7.2) ----------------------- */
+/* ---- DSP interface, 16-bit (YAGCD §5.6 DSP) ------------------------------ */
 
 G3D_REG32(DSP_MAILBOX_HI, 0x5000)       /* CPU -> DSP */
 G3D_REG32(DSP_MAILBOX_LO, 0x5002)
@@ -264,7 +264,7 @@ G3D_REG32(AI_DMA_LEFT, 0x503A)
 #define DSP_REG_SPAN            0x200
 #define FLIPPER_ARAM_SIZE       0x1000000   /* 16 MiB */
 
-/* ---- DI: DVD interface, 32-bit (doc 5.7, digest §7.3) ------------------- */
+/* ---- DI: DVD interface, 32-bit (YAGCD §5.7 DI) --------------------------- */
 
 G3D_REG32(DI_SR, 0x6000)
     G3D_FIELD(DI_SR, BRK, 0, 1)
@@ -291,7 +291,7 @@ G3D_REG32(DI_IMMBUF, 0x6020)
 G3D_REG32(DI_CFG, 0x6024)
 #define DI_REG_SPAN             0x40
 
-/* ---- SI: serial interface, 32-bit (doc 5.8, digest §7.4) ---------------- */
+/* ---- SI: serial interface, 32-bit (YAGCD §5.8 SI) ------------------------ */
 
 G3D_REG32(SI_C0OUTBUF, 0x6400)          /* channel n at + 12 * n */
 G3D_REG32(SI_C0INBUFH, 0x6404)
@@ -318,7 +318,7 @@ enum {
     SI_SR_NOREP = 1u << 3, SI_SR_WRST = 1u << 4, SI_SR_RDST = 1u << 5,
 };
 
-/* ---- EXI: external interface, 32-bit (doc 5.9, digest §7.5) ------------- */
+/* ---- EXI: external interface, 32-bit (YAGCD §5.9 EXI) -------------------- */
 
 #define EXI_CHANNELS            3
 #define EXI_CHANNEL_STRIDE      0x14
@@ -343,7 +343,7 @@ G3D_REG32(EXI_CR, 0x680C)
 G3D_REG32(EXI_DATA, 0x6810)
 #define EXI_REG_SPAN            0x40
 
-/* ---- AI: audio streaming interface, 32-bit (doc 5.10, digest §7.6) ------ */
+/* ---- AI: audio streaming interface, 32-bit (YAGCD §5.10 AI) -------------- */
 
 G3D_REG32(AI_CR, 0x6C00)
     G3D_FIELD(AI_CR, PSTAT, 0, 1)
@@ -358,7 +358,7 @@ G3D_REG32(AI_SCNT, 0x6C08)
 G3D_REG32(AI_IT, 0x6C0C)
 #define AI_REG_SPAN             0x20
 
-/* ---- GX command FIFO opcodes (doc 5.11.5, digest §3.1) ------------------ */
+/* ---- GX command FIFO opcodes (YAGCD §5.11.5 GP packets) ------------------ */
 
 enum {
     GX_NOP             = 0x00,
@@ -386,7 +386,7 @@ enum {
 #define GX_DRAW_PRIM(b)         (((b) & 0x78) >> 3)   /* 0 quads .. 7 points */
 #define GX_DRAW_VAT(b)          ((b) & 7)
 
-/* ---- BP registers (doc 5.11.1, digest §3.6): BP word = id << 24 | value -- */
+/* ---- BP registers (YAGCD §5.11.1 BP registers): BP word = id << 24 | value */
 
 enum {
     BP_GENMODE        = 0x00,
@@ -463,7 +463,7 @@ enum {
 
 /*
  * Texture map n (0-7) registers: BP base + (n & 3) + 0x20 * (n >> 2)
- * (doc 5.11.1 0x80-0xBB, digest §3.6).
+ * (doc 5.11.1 0x80-0xBB, YAGCD §5.11.1 BP registers).
  */
 #define BP_TX_REG(base, n) ((base) + ((n) & 3) + 0x20 * ((n) >> 2))
 
@@ -505,7 +505,7 @@ G3D_REG32(BP_TREF_R, 0)
     G3D_FIELD(BP_TREF_R, TE, 6, 1)
     G3D_FIELD(BP_TREF_R, CC, 7, 3)
 
-/* texture formats (TX_SETIMAGE0 FORMAT, digest §4) */
+/* texture formats (TX_SETIMAGE0 FORMAT, Dolphin TextureDecoder_Generic.cpp) */
 enum {
     TX_FMT_I4 = 0, TX_FMT_I8 = 1, TX_FMT_IA4 = 2, TX_FMT_IA8 = 3,
     TX_FMT_RGB565 = 4, TX_FMT_RGB5A3 = 5, TX_FMT_RGBA8 = 6,
@@ -519,7 +519,7 @@ G3D_REG32(BP_PRELOAD_MODE_R, 0)
     G3D_FIELD(BP_PRELOAD_MODE_R, COUNT, 0, 15)      /* 32-byte lines (type 3: pairs) */
     G3D_FIELD(BP_PRELOAD_MODE_R, TYPE, 15, 2)       /* 3: RGBA8 AR/GB to even/odd */
 
-/* XF texgen (0x1040 + n, digest §3.5) */
+/* XF texgen (0x1040 + n, YAGCD §5.11.4 XF registers) */
 G3D_REG32(XF_TEXGEN_R, 0)
     G3D_FIELD(XF_TEXGEN_R, PROJECTION, 1, 1)        /* 1: STQ (3x4) */
     G3D_FIELD(XF_TEXGEN_R, INPUT_FORM, 2, 1)        /* 1: ABC1 */
@@ -547,7 +547,7 @@ enum {
     PE_FMT_Z24 = 3, PE_FMT_Y8 = 4, PE_FMT_U8 = 5, PE_FMT_V8 = 6,
     PE_FMT_YUV420 = 7,
 };
-/* EFB copy trigger (0x52), digest §3.6 */
+/* EFB copy trigger (0x52), YAGCD §5.11.1 BP registers */
 G3D_REG32(BP_COPY_R, 0)
     G3D_FIELD(BP_COPY_R, CLAMP_TOP, 0, 1)
     G3D_FIELD(BP_COPY_R, CLAMP_BOTTOM, 1, 1)
@@ -563,7 +563,7 @@ G3D_REG32(BP_COPY_R, 0)
 
 #define FLIPPER_EFB_WIDTH       640
 /*
- * The CPU's EFB window (physical 0x08000000, digest §2.3 [EXT:libogc]):
+ * The CPU's EFB window (physical 0x08000000, YAGCD §5.2 PE [EXT:libogc]):
  * offset = x << 2 | y << 12 | type << 22, 32-bit accesses; type 0 colour
  * (A << 24 | R << 16 | G << 8 | B), 1 Z (24 bits).
  */
@@ -574,7 +574,7 @@ G3D_REG32(BP_COPY_R, 0)
 #define FLIPPER_EFB_HEIGHT      528
 #define FLIPPER_SCREEN_OFFSET   342     /* added to window coordinates */
 
-/* ---- CP-internal registers (doc 5.11.2, digest §3.3), opcode 0x08 ------- */
+/* ---- CP-internal registers (YAGCD §5.11.2 CP registers), opcode 0x08 ----- */
 
 enum {
     CPR_MATINDEX_A  = 0x30,
@@ -598,7 +598,7 @@ enum { VTX_U8 = 0, VTX_S8 = 1, VTX_U16 = 2, VTX_S16 = 3, VTX_F32 = 4 };
 enum { VTX_RGB565 = 0, VTX_RGB888 = 1, VTX_RGB888X = 2, VTX_RGBA4444 = 3,
        VTX_RGBA6666 = 4, VTX_RGBA8888 = 5 };
 
-/* ---- XF memory and registers (doc 5.11.3-4, digest §3.4-3.5) ------------ */
+/* ---- XF memory and registers (doc 5.11.3-4, YAGCD §5.11.3-5.11.4 XF) ----- */
 
 enum {
     XF_MEM_POSMTX    = 0x0000,    /* 0x000-0x0FF matrix RAM */

@@ -11,8 +11,8 @@
  * 3D registers are named as the reference names them; a 32-bit register
  * X at address n is the pair X_L (n, D[15:0]) and X_H (n + 2, D[31:16]);
  * the A_ constant is the address of the low half. Fields are given on the
- * 32-bit value. "Lnnn" cites a line of specs/glamo3365-3d-engine.txt,
- * "digest" specs/glamo-digest.md.
+ * 32-bit value. "Lnnn" cites a line of specs/glamo3365-3d-engine.txt;
+ * the other sources are listed in docs/references.md.
  *
  * Plain enums only: included by the core, the QEMU device, tests and
  * freestanding guests.
@@ -237,7 +237,8 @@ enum {
 G3D_REG32(RGXXa,     0x1c00)
 G3D_REG32(RGXXb,     0x1c30)
 G3D_REG32(RGXXc,     0x1c60)
-/* Texture-1 palette shares 1C00h-1DFFh (digest §8 #12; see docs) */
+/* Texture-1 palette shares 1C00h-1DFFh (reference defect GLAMO-12,
+ * docs/references.md; see docs) */
 #define GLAMO_TX1_PALETTE        0x1c00
 #define GLAMO_TX0_PALETTE        0x2400
 
@@ -320,7 +321,8 @@ G3D_REG32(RGXTxBDefQ,  0x1e4c)
 /* ---- vertex stream table 1F00h (L630-L713, L1952-L2206) ---------------- */
 
 G3D_REG32(MGVStreamActive, 0x1f00)
-G3D_REG32(MGVStrmCtl,      0x1f0c)   /* summary's placement (digest §8 #18) */
+/* summary's placement (reference defect GLAMO-18, docs/references.md) */
+G3D_REG32(MGVStrmCtl,      0x1f0c)
 G3D_FIELD(MGVStrmCtl, MGVLastStrmNum,     8, 3)
 G3D_FIELD(MGVStrmCtl, MGVen8bitStrmIndex, 2, 1)
 G3D_FIELD(MGVStrmCtl, MGVenStrmIndexMode, 1, 1)

@@ -1,6 +1,6 @@
 /*
  * Building PICA200 command lists and BAR0 register sequences the way a 3DS
- * program does (citro3d/libctru order, digest §7): commands, float24/31
+ * program does (citro3d/libctru order): commands, float24/31
  * encoders, shader upload, viewport, render target, combiners and fragment
  * operations, attribute buffers, draw calls, FINALIZE; and the external
  * register writes that kick a list, fill memory, transfer a picture and set
@@ -76,7 +76,7 @@ static inline void pica_cmd_finalize(PicaCmd *c)
     }
 }
 
-/* ---- numbers (digest §5) -------------------------------------------------- */
+/* ---- numbers (Citra pica_types.h) ---------------------------------------- */
 
 static inline uint32_t pica_f2u(float f)
 {
@@ -111,7 +111,8 @@ static inline uint32_t pica_to_f31(float f)
     return (s << 30 | (e - 64) << 23 | m) << 1;
 }
 
-/* four float24 in three words: W in the top of the first (digest §5) */
+/* four float24 in three words: W in the top of the first (Citra
+ * pica_types.h) */
 static inline void pica_pack_f24x4(const float v[4], uint32_t w[3])
 {
     uint32_t x = pica_to_f24(v[0]), y = pica_to_f24(v[1]), z = pica_to_f24(v[2]),
@@ -149,7 +150,7 @@ static inline void pica_cmd_shader_code(PicaCmd *c, unsigned alias,
 /*
  * End the code upload, load the operand descriptors, and set up the shader
  * for two input attributes (v0, v1) and two outputs: o0 = position,
- * o1 = colour (SH_OUTMAP, digest §7 rows 9-21).
+ * o1 = colour (SH_OUTMAP, 3dbrew GPU/Internal Registers, VSH_OUTMAP_*).
  */
 static inline void pica_cmd_shader_end(PicaCmd *c, const uint32_t *opdescs,
                                        unsigned n)
@@ -293,7 +294,8 @@ static inline void pica_cmd_shader_matrix(PicaCmd *c, const float m[16])
 /*
  * Viewport covering a w x h target from (x, y); depth = -z/w (DEPTHMAP
  * SCALE -1, OFFSET 0: clip-space z runs from 0 at the near plane to -w at
- * the far one, digest §7); no culling, user clip plane or scissor.
+ * the far one, citro3d's command order); no culling, user clip plane or
+ * scissor.
  */
 static inline void pica_cmd_viewport(PicaCmd *c, unsigned w, unsigned h,
                                      int x, int y)

@@ -14,7 +14,8 @@
  * Internal register IDs and names are those of the register reference
  * (3dbrew "GPU/Internal Registers", specs/pica200-internal-registers.txt).
  * External offsets, the interrupt registers 0x000-0x03F and the shader
- * instruction encoding are public facts cited in specs/pica200-digest.md.
+ * instruction encoding are public facts (3dbrew, Citra, 3Beans; see
+ * docs/references.md).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -579,7 +580,8 @@ enum {
     PICA_SEM_TEXCOORD2_V, PICA_SEM_COUNT, PICA_SEM_UNUSED = 0x1F,
 };
 
-/* texture units 0-2 (digest §4.8): unit i's registers at PICA_TEXUNIT_BASE(i) + 0..5 */
+/* texture units 0-2 (3dbrew GPU/Internal Registers 0x080-0x0B7; Citra): unit
+ * i's registers at PICA_TEXUNIT_BASE(i) + 0..5 */
 #define PICA_TEXUNIT_BASE(i) ((i) == 0 ? 0x081u : 0x089u + 8u * (i))
 enum {
     PICA_TEXUNIT_BORDER = 0, PICA_TEXUNIT_DIM = 1, PICA_TEXUNIT_PARAM = 2,

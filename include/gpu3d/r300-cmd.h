@@ -4,8 +4,8 @@
  * one colour buffer). Header-only and freestanding, so the guest demos, the
  * qtests and the core's unit tests all drive the chip the same way.
  *
- * The state follows the register-level triangle of the r300 digest §5, with
- * a 4x4 matrix transform in the vertex program instead of a pass-through.
+ * The state follows the register order of Mesa's r300 driver (r300_emit.c),
+ * with a 4x4 matrix transform in the vertex program instead of a pass-through.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -6,11 +6,12 @@
  * the PACKET0 register numbers x4.
  *
  * Sources: the 3D registers are those of the R3xx 3D Register Reference
- * (../shared/specs/r300-3d-register-reference.txt), with the repairs of the
- * r300 digest (§6 items cited as [!n]). The host-interface registers (CP,
- * RBBM, interrupts, memory controller, PCI GART, CRTC) are not in that
- * reference; they sit at their real Radeon offsets as documented publicly in
- * Linux drivers/gpu/drm/radeon/radeon_reg.h [digest §4.1, §4.8].
+ * (../shared/specs/r300-3d-register-reference.txt), with the repairs listed
+ * as reference defects R300-n in docs/references.md. The host-interface
+ * registers (CP, RBBM, interrupts, memory controller, PCI GART, CRTC) are not
+ * in that reference; they sit at their real Radeon offsets as documented
+ * publicly in Linux drivers/gpu/drm/radeon/radeon_reg.h [Linux radeon r100.c,
+ * radeon_reg.h, r300.c].
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -280,7 +281,7 @@ G3D_REG32(DMA_GUI_DST_ADDR, 0x0724)
 G3D_REG32(DMA_GUI_COMMAND, 0x0728)
     G3D_FIELD(DMA_GUI_COMMAND, BYTE_COUNT, 0, 21)
 
-/* ---- PM4 packets [digest §4.2] ---------------------------------------- */
+/* ---- PM4 packets [Mesa r300_reg.h, r300_cs.h; Linux radeon r300.c] ------- */
 
 #define R300_PM4_TYPE(h)            ((h) >> 30)
 #define R300_PM4_COUNT(h)           (((h) >> 16) & 0x3FFF)  /* body dwords - 1 */
@@ -319,17 +320,23 @@ G3D_REG32(VAP_VF_CNTL, 0x2084)
 G3D_REG32(VAP_OUT_VTX_FMT_0, 0x2090)
 G3D_REG32(VAP_OUT_VTX_FMT_1, 0x2094)
 G3D_REG32(VAP_VPORT_XSCALE, 0x2098)
-#define R300_VAP_VPORT_XSCALE_ALIAS 0x1D98     /* same register [digest !60] */
+/* same register [reference defect R300-60, docs/references.md] */
+#define R300_VAP_VPORT_XSCALE_ALIAS 0x1D98
 G3D_REG32(VAP_VPORT_XOFFSET, 0x209C)
-#define R300_VAP_VPORT_XOFFSET_ALIAS 0x1D9C     /* same register [digest !60] */
+/* same register [reference defect R300-60, docs/references.md] */
+#define R300_VAP_VPORT_XOFFSET_ALIAS 0x1D9C
 G3D_REG32(VAP_VPORT_YSCALE, 0x20A0)
-#define R300_VAP_VPORT_YSCALE_ALIAS 0x1DA0     /* same register [digest !60] */
+/* same register [reference defect R300-60, docs/references.md] */
+#define R300_VAP_VPORT_YSCALE_ALIAS 0x1DA0
 G3D_REG32(VAP_VPORT_YOFFSET, 0x20A4)
-#define R300_VAP_VPORT_YOFFSET_ALIAS 0x1DA4     /* same register [digest !60] */
+/* same register [reference defect R300-60, docs/references.md] */
+#define R300_VAP_VPORT_YOFFSET_ALIAS 0x1DA4
 G3D_REG32(VAP_VPORT_ZSCALE, 0x20A8)
-#define R300_VAP_VPORT_ZSCALE_ALIAS 0x1DA8     /* same register [digest !60] */
+/* same register [reference defect R300-60, docs/references.md] */
+#define R300_VAP_VPORT_ZSCALE_ALIAS 0x1DA8
 G3D_REG32(VAP_VPORT_ZOFFSET, 0x20AC)
-#define R300_VAP_VPORT_ZOFFSET_ALIAS 0x1DAC     /* same register [digest !60] */
+/* same register [reference defect R300-60, docs/references.md] */
+#define R300_VAP_VPORT_ZOFFSET_ALIAS 0x1DAC
 G3D_REG32(VAP_VTE_CNTL, 0x20B0)
 G3D_REG32(VAP_VTX_SIZE, 0x20B4)
 G3D_REG32(VAP_PORT_DATA_IDX_128, 0x20B8)
@@ -337,7 +344,8 @@ G3D_REG32(VAP_VTX_NUM_ARRAYS, 0x20C0)
 G3D_REG32(VAP_VTX_AOS_ATTR_0, 0x20C4)
 #define R300_VAP_VTX_AOS_ATTR(i) (0x20C4 + 12 * (i))     /* i = 0..7 */
 G3D_REG32(VAP_VTX_AOS_ADDR_0, 0x20C8)
-/* array k = 0..15, interleaved with the ATTR words [digest !62] */
+/* array k = 0..15, interleaved with the ATTR words [reference defect R300-62,
+ * docs/references.md] */
 #define R300_VAP_VTX_AOS_ADDR(k) (0x20C8 + 12 * ((k) >> 1) + 4 * ((k) & 1))
 G3D_REG32(VAP_VF_MAX_VTX_INDX, 0x2134)
 G3D_REG32(VAP_VF_MIN_VTX_INDX, 0x2138)
@@ -566,16 +574,17 @@ G3D_REG32(ZB_ZPASS_DATA, 0x4F58)
 G3D_REG32(ZB_ZPASS_ADDR, 0x4F5C)
 G3D_REG32(ZB_DEPTHXY_OFFSET, 0x4F60)
 
-/* Registers real drivers write that the reference omits [digest §1, §2.2] */
+/* Registers real drivers write that the reference omits [Mesa r300_reg.h; R3xx
+ * 3D ref. §1] */
 G3D_REG32(VAP_VSM_VTX_ASSM, 0x2184)
 G3D_REG32(GB_Z_PEQ_CONFIG, 0x4028)
 G3D_REG32(GB_PIPE_SELECT, 0x402C)
 
-/* The 3D register range: every dword here is stored [digest §2.2] */
+/* The 3D register range: every dword here is stored [R3xx 3D ref. §1] */
 #define R300_3D_FIRST               0x1D98
 #define R300_3D_LAST                0x4FFC
 
-/* ---- VAP fields [digest §3.1] ------------------------------------------ */
+/* ---- VAP fields [R3xx 3D ref. §1.10 VAP] --------------------------------- */
 
 G3D_FIELD(VAP_CNTL, PVS_NUM_SLOTS, 0, 4)
 G3D_FIELD(VAP_CNTL, PVS_NUM_CNTLRS, 4, 4)
@@ -638,7 +647,7 @@ G3D_FIELD(VAP_CNTL_STATUS, PVS_BUSY, 11, 1)
 G3D_FIELD(VAP_CNTL_STATUS, VAP_BUSY, 31, 1)
 
 /* One programmable-stream element = 16 bits of VAP_PROG_STREAM_CNTL_i
- * (element 2i in 15:0, 2i+1 in 31:16) [digest §3.1.3]. */
+ * (element 2i in 15:0, 2i+1 in 31:16) [R3xx 3D ref. §1.10 VAP]. */
 #define R300_PSC_DATA_TYPE(e)       ((e) & 0xF)
 #define R300_PSC_SKIP_DWORDS(e)     (((e) >> 4) & 0xF)
 #define R300_PSC_DST_VEC_LOC(e)     (((e) >> 8) & 0x1F)
@@ -687,8 +696,8 @@ G3D_FIELD(VAP_CLIP_CNTL, UCP_CULL_ONLY_ENA, 17, 1)
 G3D_FIELD(VAP_CLIP_CNTL, BOUNDARY_EDGE_FLAG_ENA, 18, 1)
 
 /*
- * PVS vector memory, in octwords (4 dwords) [digest §3.1.5, EXT Mesa]:
- * code from 0 (one instruction = one octword), constants from 512, user
+ * PVS vector memory, in octwords (4 dwords) [R3xx 3D ref. §1.10 VAP_PVS_*, EXT
+ * Mesa]: code from 0 (one instruction = one octword), constants from 512, user
  * clip planes from 1024, point parameters at 1030/1031.
  */
 #define R300_PVS_CODE_START         0
@@ -701,7 +710,7 @@ G3D_FIELD(VAP_CLIP_CNTL, BOUNDARY_EDGE_FLAG_ENA, 18, 1)
 #define R300_PVS_MAX_OUTPUTS        32
 #define R300_PVS_MAX_TEMPS          32
 
-/* PVS instruction dword 0 [digest §4.3] */
+/* PVS instruction dword 0 [Mesa r300_reg.h, r3xx_vertprog.c] */
 #define R300_PVS_DST_OPCODE(d)      ((d) & 0x3F)
 #define R300_PVS_DST_MATH_INST      (1u << 6)
 #define R300_PVS_DST_MACRO_INST     (1u << 7)
@@ -784,7 +793,7 @@ G3D_FIELD(VAP_CLIP_CNTL, BOUNDARY_EDGE_FLAG_ENA, 18, 1)
 #define R300_PVS_MACRO_OP_2CLK_MADD     0
 #define R300_PVS_MACRO_OP_2CLK_M2X_ADD  1
 
-/* ---- GB, GA, SU fields [digest §3.2-3.4] ------------------------------ */
+/* ---- GB, GA, SU fields [R3xx 3D ref. §1.3 GA, §1.4 GB, §1.7 SU] ---------- */
 
 G3D_FIELD(GB_ENABLE, POINT_STUFF_ENABLE, 0, 1)
 G3D_FIELD(GB_ENABLE, LINE_STUFF_ENABLE, 1, 1)
@@ -837,7 +846,7 @@ G3D_FIELD(SU_POLY_OFFSET_ENABLE, BACK_ENABLE, 1, 1)
 G3D_FIELD(SU_POLY_OFFSET_ENABLE, PARA_ENABLE, 2, 1)
 G3D_FIELD(SU_REG_DEST, SELECT, 0, 4)
 
-/* ---- RS, SC fields [digest §3.5-3.6] ---------------------------------- */
+/* ---- RS, SC fields [R3xx 3D ref. §1.5 RS, §1.6 SC] ----------------------- */
 
 G3D_FIELD(RS_COUNT, IT_COUNT, 0, 7)
 G3D_FIELD(RS_COUNT, IC_COUNT, 7, 4)
@@ -882,7 +891,7 @@ G3D_FIELD(SC_EDGERULE, ER_LINE_BT, 25, 5)
 G3D_FIELD(SC_CLIP_RULE, CLIP_RULE, 0, 16)
 G3D_FIELD(SC_HYPERZ_EN, HZ_EN, 0, 1)
 
-/* ---- US fields [digest §3.7] ------------------------------------------ */
+/* ---- US fields [R3xx 3D ref. §1.9 US] ------------------------------------ */
 
 G3D_FIELD(US_CONFIG, NLEVEL, 0, 3)
 G3D_FIELD(US_CONFIG, FIRST_TEX, 3, 1)
@@ -892,7 +901,8 @@ G3D_FIELD(US_CODE_OFFSET, ALU_SIZE, 6, 7)
 G3D_FIELD(US_CODE_OFFSET, TEX_OFFSET, 13, 5)
 G3D_FIELD(US_CODE_OFFSET, TEX_SIZE, 18, 6)
 G3D_FIELD(US_CODE_ADDR_0, ALU_START, 0, 6)
-G3D_FIELD(US_CODE_ADDR_0, ALU_SIZE, 6, 6)       /* count - 1 [!45] */
+/* count - 1 (reference defect R300-45, docs/references.md) */
+G3D_FIELD(US_CODE_ADDR_0, ALU_SIZE, 6, 6)
 G3D_FIELD(US_CODE_ADDR_0, TEX_START, 12, 5)
 G3D_FIELD(US_CODE_ADDR_0, TEX_SIZE, 17, 5)      /* count - 1 */
 G3D_FIELD(US_CODE_ADDR_0, RGBA_OUT, 22, 1)
@@ -939,7 +949,8 @@ G3D_FIELD(US_ALU_ALPHA_INST_0, SEL_A, 0, 5)
 G3D_FIELD(US_ALU_ALPHA_INST_0, MOD_A, 5, 2)
 G3D_FIELD(US_ALU_ALPHA_INST_0, SEL_B, 7, 5)
 G3D_FIELD(US_ALU_ALPHA_INST_0, MOD_B, 12, 2)
-G3D_FIELD(US_ALU_ALPHA_INST_0, SEL_C, 14, 5)    /* bits lost in the reference [!43] */
+/* bits lost in the reference (reference defect R300-43, docs/references.md) */
+G3D_FIELD(US_ALU_ALPHA_INST_0, SEL_C, 14, 5)
 G3D_FIELD(US_ALU_ALPHA_INST_0, MOD_C, 19, 2)
 G3D_FIELD(US_ALU_ALPHA_INST_0, SRCP_OP, 21, 2)
 G3D_FIELD(US_ALU_ALPHA_INST_0, OP, 23, 4)
@@ -1004,13 +1015,13 @@ G3D_FIELD(US_OUT_FMT_0, OUT_SIGN, 16, 4)
 #define R300_US_OUT_SEL_BLUE        3
 G3D_FIELD(US_W_FMT, W_FMT, 0, 2)
 G3D_FIELD(US_W_FMT, W_SRC, 2, 1)
-/* US_ALU_CONST: the 24-bit float of the digest §3.7 (1.7.16, bias 63) */
+/* US_ALU_CONST: the 24-bit float of R3xx 3D ref. §1.9 US (1.7.16, bias 63) */
 #define R300_US_NUM_CONSTS          32
 #define R300_US_NUM_TEMPS           32
 #define R300_US_MAX_ALU             64
 #define R300_US_MAX_TEX             32
 
-/* ---- TX fields [digest §3.8] ------------------------------------------ */
+/* ---- TX fields [R3xx 3D ref. §1.8 TX] ------------------------------------ */
 
 #define R300_TX_UNITS               16
 G3D_FIELD(TX_FILTER0_0, CLAMP_S, 0, 3)
@@ -1060,7 +1071,7 @@ G3D_FIELD(TX_FORMAT1_0, CACHE, 27, 5)
 #define R300_TX_COORD_2D            0
 #define R300_TX_COORD_3D            1
 #define R300_TX_COORD_CUBE          2
-/* TXFORMAT codes [digest §3.8, reconstructed table] */
+/* TXFORMAT codes [R3xx 3D ref. §1.8 TX, reconstructed table] */
 #define R300_TX_FMT_8               0
 #define R300_TX_FMT_16              1
 #define R300_TX_FMT_4_4             2
@@ -1098,7 +1109,7 @@ G3D_FIELD(TX_OFFSET_0, MACRO_TILE, 2, 1)
 G3D_FIELD(TX_OFFSET_0, MICRO_TILE, 3, 2)
 #define R300_TX_OFFSET_MASK         0xFFFFFFE0u
 
-/* ---- FG fields [digest §3.9] ------------------------------------------ */
+/* ---- FG fields [R3xx 3D ref. §1.2 FG] ------------------------------------ */
 
 G3D_FIELD(FG_FOG_BLEND, ENABLE, 0, 1)
 G3D_FIELD(FG_FOG_BLEND, FN, 1, 2)
@@ -1114,7 +1125,7 @@ G3D_FIELD(FG_ALPHA_FUNC, AM_CFG, 17, 1)
 G3D_FIELD(FG_ALPHA_FUNC, DITH_EN, 20, 1)
 G3D_FIELD(FG_DEPTH_SRC, DEPTH_SRC, 0, 1)       /* 1: from the shader */
 
-/* ---- RB3D (CB) fields [digest §3.10] ---------------------------------- */
+/* ---- RB3D (CB) fields [R3xx 3D ref. §1.1 RB3D] --------------------------- */
 
 G3D_FIELD(RB3D_CCTL, NUM_MULTIWRITES, 5, 2)
 G3D_FIELD(RB3D_CCTL, CLRCMP_FLIPE_ENABLE, 7, 1)
@@ -1197,7 +1208,7 @@ G3D_FIELD(RB3D_AARESOLVE_CTL, AARESOLVE_MODE, 0, 1)
 G3D_FIELD(RB3D_AARESOLVE_CTL, AARESOLVE_GAMMA, 1, 1)
 G3D_FIELD(RB3D_AARESOLVE_CTL, AARESOLVE_ALPHA, 2, 1)
 
-/* ---- ZB fields [digest §3.11] ----------------------------------------- */
+/* ---- ZB fields [R3xx 3D ref. §1.11 ZB] ----------------------------------- */
 
 G3D_FIELD(ZB_CNTL, STENCIL_ENABLE, 0, 1)
 G3D_FIELD(ZB_CNTL, Z_ENABLE, 1, 1)

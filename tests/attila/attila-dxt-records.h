@@ -102,7 +102,8 @@ static inline void dxt_scene_records(AttilaRecBuf *b, const DxtBad *bad,
         [DXT_KIND_LATC2] = ATTILA_TC_LATC2,
         [DXT_KIND_LATC2_SIGNED] = ATTILA_TC_LATC2_SIGNED,
     };
-    /* digest 3.9: the format each compression goes with */
+    /* ATTILA ref. Texture Registers, TextureCompression: the format each
+     * compression goes with */
     static const uint32_t fmt[] = {
         [DXT_KIND_DXT1] = ATTILA_FMT_RGBA8888,
         [DXT_KIND_DXT3] = ATTILA_FMT_RGBA8888,

@@ -2,11 +2,11 @@
  * The attila-3d core against the real ATTILA trace corpus
  * (tests/attila/corpus): every trace replayed through the core, its frame
  * compared with the frame the ATTILA cycle-level simulator rendered from
- * the same trace (the independent reference, DESIGN.md "Correctness"), the
- * PSNR and differing pixels printed. Then the same traces fed through the
- * device's command ring (records copied into ring memory, RING_WRITE,
- * doorbell, attila_core_work until idle) must give the identical frames,
- * and the image must not depend on the render thread count.
+ * the same trace (the independent reference, docs/architecture.md
+ * "Correctness"), the PSNR and differing pixels printed. Then the same traces
+ * fed through the device's command ring (records copied into ring memory,
+ * RING_WRITE, doorbell, attila_core_work until idle) must give the identical
+ * frames, and the image must not depend on the render thread count.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

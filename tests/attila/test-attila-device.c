@@ -327,7 +327,8 @@ static void load_program(Dev *d, uint32_t at, uint32_t n, uint32_t pc,
     AttilaTransaction w = { .kind = ATTILA_AGP_WRITE, .address = at,
                             .size = 16 * n, .data = code };
 
-    /* n - 1 NOPs, then END with the end flag (digest 5.4) */
+    /* n - 1 NOPs, then END with the end flag (attila-sim
+     * ShaderInstruction.cpp) */
     code[16 * (n - 1)] = ATTILA_SH_END;
     code[16 * (n - 1) + 1] = 1;
     exec(d, &w);

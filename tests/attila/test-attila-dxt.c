@@ -33,7 +33,8 @@ static void render(const DxtBad *bad, float clear, bool lda, G3DImage *img)
     g_assert_true(attila_run_records(run, b.buf, b.n));
     g_assert_true(attila_run_capture(run, img));
     if (!bad || bad->wrong_format) {
-        /* a mismatched format is logged only (digest 3.9; decisions) */
+        /* a mismatched format is logged only (ATTILA ref. Texture Registers,
+         * TextureCompression; decisions) */
         g_assert_cmpuint(attila_reg_read(run->core, A_ATTILA_ERROR_COUNT, 4), ==, 0);
     } else {
         g_assert_cmpuint(attila_reg_read(run->core, A_ATTILA_ERROR_COUNT, 4), ==, 1);

@@ -53,11 +53,12 @@ static void test_scene(void)
 }
 
 /*
- * GPU_ATTRIBUTE_LOAD_BYPASS (digest 2.3 item 21, 5.2): the streamer only
- * hands the index to the vertex shader in input 0, the program loads its
- * attributes with LDA through the Texture Unit. The scene's vertex program
- * rewritten that way draws exactly the streamer's picture; the original
- * program under bypass (input 0 is now the index) does not.
+ * GPU_ATTRIBUTE_LOAD_BYPASS (ATTILA ref. Streamer Registers; attila-sim
+ * GPUEmulator.cpp): the streamer only hands the index to the vertex shader in
+ * input 0, the program loads its attributes with LDA through the Texture Unit.
+ * The scene's vertex program rewritten that way draws exactly the streamer's
+ * picture; the original program under bypass (input 0 is now the index) does
+ * not.
  */
 static void bypass_frame(bool bypass, bool lda, G3DImage *img)
 {

@@ -1,11 +1,11 @@
 /*
  * Unit tests of the ATTILA unified shader (hw/gpu3d/attila/shader.c): the
- * 16-byte encoding of digest 5.4 and every opcode of the ISA, with operand
- * modifiers (swizzle, negate, absolute), result modifiers (saturate, write
- * mask), predication, relative addressing, the texture instructions, kills,
- * depth export, jumps and bad programs. Expected values are worked out by
- * hand from the instruction definitions (digest 5, GPUMath), not taken from
- * the interpreter.
+ * 16-byte encoding of attila-sim ShaderInstruction.cpp and every opcode of the
+ * ISA, with operand modifiers (swizzle, negate, absolute), result modifiers
+ * (saturate, write mask), predication, relative addressing, the texture
+ * instructions, kills, depth export, jumps and bad programs. Expected values
+ * are worked out by hand from the instruction definitions (attila-sim
+ * ShaderEmulator.cpp, GPUMath), not taken from the interpreter.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -16,7 +16,8 @@
 #include "attila/attila-internal.h"
 #include "gpu3d/attila-cmd.h"
 
-/* ---- the encoding of digest 5.4 (include/gpu3d/attila-cmd.h) ------------ */
+/* ---- the encoding of attila-sim ShaderInstruction.cpp
+ * (include/gpu3d/attila-cmd.h) */
 
 typedef AttilaShSrc Src;
 typedef AttilaShIns Ins;
@@ -162,7 +163,7 @@ static AttilaVec4 alu(uint8_t opc, const float a[4], const float b[4],
 
 static void test_encoding(void)
 {
-    /* digest 5.4's worked example: "mov o0, i0" with the end flag */
+    /* attila-sim's encoding example: "mov o0, i0" with the end flag */
     static const uint8_t mov_o0_i0[16] = {
         0x16, 0x01, 0x00, 0x00, 0xF1, 0x00, 0x00, 0x00,
         0x00, 0x1B, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,

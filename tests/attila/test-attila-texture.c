@@ -1,13 +1,13 @@
 /*
  * Compressed textures (hw/gpu3d/attila/texture-compression.c and the
- * Texture Unit's decoded space, digest 3.9 / 4.3). Blocks are built here
- * from the S3TC (EXT_texture_compression_s3tc) and LATC
- * (EXT_texture_compression_latc) definitions and the expected texels are
- * worked out from those definitions in exact arithmetic: the decoder may
- * differ by the one step of its truncating 8-bit store (the simulator's
- * u8(c * 255)), never more. Then the Texture Unit samples a DXT1 texture
- * whose blocks are placed as the ATTILA driver places them (a 4x4 block is
- * one first-level tile of the 4.3 tiling), texel by texel.
+ * Texture Unit's decoded space, ATTILA ref. Texture Registers,
+ * TextureCompression, Texture Tiling). Blocks are built here from the S3TC
+ * (EXT_texture_compression_s3tc) and LATC (EXT_texture_compression_latc)
+ * definitions and the expected texels are worked out from those definitions in
+ * exact arithmetic: the decoder may differ by the one step of its truncating
+ * 8-bit store (the simulator's u8(c * 255)), never more. Then the Texture Unit
+ * samples a DXT1 texture whose blocks are placed as the ATTILA driver places
+ * them (a 4x4 block is one first-level tile of the 4.3 tiling), texel by texel.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -291,7 +291,7 @@ static void test_latc(void)
     attila_tc_decode(ATTILA_TC_LATC1, blk, 0, 16, out);
     g_assert_cmpint(out[mpos(2, 1)], ==, 0);
     g_assert_cmpint(out[mpos(3, 1)], ==, 255);
-    /* sizes of digest 3.9 */
+    /* sizes of ATTILA ref. Texture Registers, TextureCompression */
     g_assert_cmpuint(attila_tc_block_bytes(ATTILA_TC_DXT1_RGB), ==, 8);
     g_assert_cmpuint(attila_tc_block_bytes(ATTILA_TC_DXT5_RGBA), ==, 16);
     g_assert_cmpuint(attila_tc_block_bytes(ATTILA_TC_LATC1_SIGNED), ==, 8);

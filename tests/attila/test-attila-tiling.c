@@ -1,10 +1,11 @@
 /*
  * Unit tests of ATTILA's memory layouts (hw/gpu3d/attila/pixel-mapper.c)
  * and of the DAC that de-tiles them (dac.c): the render-buffer address
- * function against the check values of digest 4.4, one-to-one for every
- * size, sample count and pixel width; the texture tiling against the
- * Morton example of digest 4.3; and the DAC's de-tiling, vertical flip and
- * multisample resolve on a surface written through the address function.
+ * function against the check values of ATTILA ref. Render Buffer Tiling,
+ * one-to-one for every size, sample count and pixel width; the texture tiling
+ * against the Morton example of ATTILA ref. Texture Tiling; and the DAC's
+ * de-tiling, vertical flip and multisample resolve on a surface written through
+ * the address function.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -17,7 +18,7 @@
 
 static void test_check_values(void)
 {
-    /* digest 4.4: 128x128, 4-byte pixels, one sample */
+    /* ATTILA ref. Render Buffer Tiling: 128x128, 4-byte pixels, one sample */
     static const struct { uint32_t x, y, addr; } cv[] = {
         { 0, 0, 0x0 }, { 1, 0, 0x4 }, { 2, 0, 0x10 }, { 0, 1, 0x8 },
         { 0, 2, 0x40 }, { 8, 0, 0x100 }, { 16, 0, 0x400 }, { 0, 16, 0x800 },
@@ -102,7 +103,8 @@ static void test_bad_geometry(void)
 
 static void test_texture_tiling(void)
 {
-    /* digest 4.3: in a 4x4 block, x bits go to even, y bits to odd bits */
+    /* ATTILA ref. Texture Tiling: in a 4x4 block, x bits go to even, y bits to
+     * odd bits */
     static const uint32_t block[4][4] = {
         { 0x0, 0x1, 0x4, 0x5 },
         { 0x2, 0x3, 0x6, 0x7 },

@@ -112,7 +112,8 @@ static void test_corpus_headers(void)
 
         g_assert_nonnull(tr);
         h = attila_trace_header(tr);
-        /* the configuration of digest 4.3 / 4.4 in every corpus file */
+        /* the configuration of ATTILA ref. Texture Tiling, Render Buffer Tiling
+         * in every corpus file */
         g_assert_cmpuint(h->version, ==, 0x0100);
         g_assert_cmpuint(h->start_frame, ==, attila_corpus[i].frame);
         g_assert_cmpuint(h->trace_frames, >=, 1);

@@ -1,9 +1,10 @@
 /*
- * Dolphin FIFO log writer and reader (see dff.h). Layout (digest Appendix
- * D, little-endian, packed): a 128-byte header; the frame list (64 bytes a
- * frame); BP (256 words), CP (256), XF memory (4096) and XF registers (88)
- * as loaded; the 1 MiB TMEM image (the loader requires it); then each
- * frame's FIFO bytes and its memory updates (24 bytes each) with their data.
+ * Dolphin FIFO log writer and reader (see dff.h). Layout (Dolphin
+ * FifoPlayer/FifoDataFile.cpp, little-endian, packed): a 128-byte header; the
+ * frame list (64 bytes a frame); BP (256 words), CP (256), XF memory (4096) and
+ * XF registers (88) as loaded; the 1 MiB TMEM image (the loader requires it);
+ * then each frame's FIFO bytes and its memory updates (24 bytes each) with
+ * their data.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

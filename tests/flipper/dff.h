@@ -1,7 +1,8 @@
 /*
  * Dolphin FIFO logs (.dff), the container Dolphin's FIFO player replays
- * (digest Appendix D): writing a scene as a log, and reading a log back as
- * a scene, so the same file runs through Dolphin and through the core.
+ * (Dolphin FifoPlayer/FifoDataFile.cpp): writing a scene as a log, and reading
+ * a log back as a scene, so the same file runs through Dolphin and through the
+ * core.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

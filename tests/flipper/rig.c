@@ -153,7 +153,8 @@ void rig_vi_init(FlipperRig *r, uint32_t xfb)
 {
     size_t i;
 
-    /* the doc's NTSC snapshot (digest §8 A), as the guest demo writes it */
+    /* the doc's NTSC snapshot (YAGCD §5.3.1 video modes), as the guest demo
+     * writes it */
     for (i = 0; i < G_N_ELEMENTS(fgx_vi_ntsc640); i++) {
         const FlipperRegWrite *w = &fgx_vi_ntsc640[i];
         uint32_t v = w->val;

@@ -1,8 +1,9 @@
 /*
  * The GX scenes (see scenes.h). Each starts from a reset device, sets the
- * state a libogc program sets (digest §8 and Appendix D.1: copy filter,
- * swap tables, a clearing copy first), draws, and ends with the display
- * copy to SCENE_XFB_ADDR that clears the EFB for the next frame.
+ * state a libogc program sets (libogc GX_Init, VIDEO_Init; Dolphin's FIFO
+ * player: copy filter, swap tables, a clearing copy first), draws, and ends
+ * with the display copy to SCENE_XFB_ADDR that clears the EFB for the next
+ * frame.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -132,7 +133,7 @@ GByteArray *flipper_scene_prologue(const FlipperScene *s)
     return b;
 }
 
-/* the digest's NTSC-style 640x480 setup, orthographic, one colour channel,
+/* libogc's NTSC-style 640x480 setup, orthographic, one colour channel,
  * and the display copy (gpu3d/flipper-cmd.h) */
 static void begin_frame(GByteArray *b, uint32_t clear_rgba)
 {

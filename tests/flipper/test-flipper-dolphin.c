@@ -6,8 +6,8 @@
  *
  * The references are independent: Debian's dolphin-emu 5.0-17995, software
  * renderer, playing the same scene written as a Dolphin FIFO log by
- * flipper-dff; its frame dump has been through the same YUYV XFB (digest
- * Appendix D.1). Regenerate with: scripts/flipper-dolphin-ref.sh --regen
+ * flipper-dff; its frame dump has been through the same YUYV XFB (Dolphin's
+ * FIFO player). Regenerate with: scripts/flipper-dolphin-ref.sh --regen
  *
  * The tex-* scenes cover texturing: every direct format on maps 0-7 with
  * each wrap mode (tex-formats), C4/C8/C14X2 through IA8/RGB565/RGB5A3

@@ -3,11 +3,11 @@
  * words written directly, RGBA6, RGB8 and Z24), copied with BP 0x49-0x4D
  * and 0x52 through the GX decoder; every texel of the tiled result in MEM1
  * is checked against the bits computed here from the stored EFB words by
- * the rules of digest §3.6 / §4 and Dolphin's software encoder (bit
- * operations on the packed RGBA6 word, written independently of the
- * core's per-channel path). Also the 2x2 box filter (bit 9), the intensity
- * formats (bit 15), the clear after the copy, and bad input (destination
- * past MEM1, reserved formats) logged and skipped.
+ * the rules of YAGCD §5.11.1 BP registers; Dolphin TextureDecoder_Generic.cpp
+ * and Dolphin's software encoder (bit operations on the packed RGBA6 word,
+ * written independently of the core's per-channel path). Also the 2x2 box
+ * filter (bit 9), the intensity formats (bit 15), the clear after the copy, and
+ * bad input (destination past MEM1, reserved formats) logged and skipped.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -1,6 +1,6 @@
 /*
  * flipper-gx CPU access to the EFB (flipper_efb_peek/poke, the window at
- * physical 0x08000000, digest §2.3): the offset encoding x << 2 | y << 12 |
+ * physical 0x08000000, YAGCD §5.2 PE): the offset encoding x << 2 | y << 12 |
  * type << 22; colour peeks as A << 24 | RGB with the alpha PE_ALPHAREAD
  * selects, in RGB8 and RGBA6; Z peeks; colour pokes through the alpha
  * compare (PE_ALPHAMODE), blending and update masks (PE_ALPHACONF) and the

@@ -2,7 +2,7 @@
  * flipper-gx: the GX FIFO (PI write-gather pipe, CP pointers, distance,
  * watermarks, breakpoint, link), the PE token and draw-done interrupts, and
  * a whole frame from gather-pipe writes to the VI scanout with its
- * interrupts. Expected values come from the reference and the digest
+ * interrupts. Expected values come from the reference and libogc/Dolphin
  * (§2.1, §2.2, §2.3, §5, §8), not from the code.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -232,10 +232,10 @@ static void bt601(const uint8_t rgb[3], double ycc[3])
 }
 
 /*
- * A whole frame the way a program makes one (digest §8): FIFO and VI set
- * up through registers, clear, a flat quad, the EFB -> XFB copy, draw done
- * and a token, all through the gather pipe; then the display interrupts as
- * the beam moves, and the scanout.
+ * A whole frame the way a program makes one (libogc GX_Init, VIDEO_Init): FIFO
+ * and VI set up through registers, clear, a flat quad, the EFB -> XFB copy,
+ * draw done and a token, all through the gather pipe; then the display
+ * interrupts as the beam moves, and the scanout.
  */
 static void test_full_frame(void)
 {

@@ -3,7 +3,8 @@
  * big-endian bus, read-only, write-1-to-clear and write-0-to-clear bits,
  * interrupts through PI INTSR/INTMR, the AI sample counter, ARAM DMA, the
  * BP mask, reset values. Expected values from the reference (doc chapter 5)
- * and the digest (§2, §3.6, §5, §7).
+ * and YAGCD §5.1-5.11 (CP, PE, VI, PI, BP registers, interrupts, the
+ * other interfaces).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

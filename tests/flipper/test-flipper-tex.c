@@ -1,11 +1,13 @@
 /*
  * flipper-gx texture unit (tx.c): every texture format decoded from texel
- * bits placed in the documented tiled layouts (digest §4, tex-build.c),
- * with the expected colours computed here from the documented expansions;
- * TLUT loads in the three TLUT formats; wrap modes; bilinear weights;
- * mipmap level selection and blending; the LOD; TMEM preloads (RGBA8 split
- * into its AR and GB halves); and bad input (textures, TLUT loads and
- * preloads outside MEM1 or TMEM, unknown formats) logged and read as zero. The maps are programmed with BP commands through the GX decoder.
+ * bits placed in the documented tiled layouts (Dolphin
+ * TextureDecoder_Generic.cpp, tex-build.c), with the expected colours computed
+ * here from the documented expansions; TLUT loads in the three TLUT formats;
+ * wrap modes; bilinear weights; mipmap level selection and blending; the LOD;
+ * TMEM preloads (RGBA8 split into its AR and GB halves); and bad input
+ * (textures, TLUT loads and preloads outside MEM1 or TMEM, unknown formats)
+ * logged and read as zero. The maps are programmed with BP commands through the
+ * GX decoder.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -42,7 +44,7 @@ static uint32_t rgba(const uint8_t c[4])
     return (uint32_t)c[0] << 24 | c[1] << 16 | c[2] << 8 | c[3];
 }
 
-/* the documented bit expansions (digest §4) */
+/* the documented bit expansions (Dolphin TextureDecoder_Generic.cpp) */
 static uint32_t e4(uint32_t v) { return v * 17; }
 static uint32_t e5(uint32_t v) { return v << 3 | v >> 2; }
 static uint32_t e6(uint32_t v) { return v << 2 | v >> 4; }

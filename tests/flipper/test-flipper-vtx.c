@@ -4,7 +4,8 @@
  * texture coordinates, matrix indices, direct and 8/16-bit indexed data,
  * and the stream size of each format (a draw followed by a token: the
  * token is only seen if the draw consumed exactly its bytes). The expected
- * numbers are worked out by hand from doc 5.11.2 and digest §3.2.
+ * numbers are worked out by hand from doc 5.11.2 and YAGCD §5.11.5.2 drawing
+ * commands.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

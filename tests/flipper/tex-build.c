@@ -1,8 +1,9 @@
 /*
- * GameCube texture layouts for tests (see tex-build.h, digest §4): 32-byte
- * tiles in row-major tile order, texels row-major inside a tile; 8x8 tiles
- * for 4-bit formats, 8x4 for 8-bit, 4x4 for 16-bit, 4x4 in two 32-byte
- * halves (AR then GB) for RGBA8; CMPR 8x8 tiles of four 8-byte 4x4 blocks.
+ * GameCube texture layouts for tests (see tex-build.h, Dolphin
+ * TextureDecoder_Generic.cpp): 32-byte tiles in row-major tile order, texels
+ * row-major inside a tile; 8x8 tiles for 4-bit formats, 8x4 for 8-bit, 4x4 for
+ * 16-bit, 4x4 in two 32-byte halves (AR then GB) for RGBA8; CMPR 8x8 tiles of
+ * four 8-byte 4x4 blocks.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -1,7 +1,7 @@
 /*
  * Building GameCube textures for tests and scenes: raw texel values placed
- * in the tiled big-endian layouts of digest §4 (written from the layout
- * description, independently of the core's decoder).
+ * in the tiled big-endian layouts of Dolphin TextureDecoder_Generic.cpp
+ * (written from the layout description, independently of the core's decoder).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -185,8 +185,8 @@ static inline void pt_kick(PicaTest *t, const CmdBuf *b, uint32_t off)
 
 /*
  * Byte offset of pixel (x, memory row) in an 8x8-tiled surface `w` pixels
- * wide: tiles row by row, Morton order inside (digest §4.8), written here
- * independently of the core.
+ * wide: tiles row by row, Morton order inside (3dbrew GPU/Internal Registers
+ * 0x080-0x0B7; Citra), written here independently of the core.
  */
 static inline size_t pt_tiled_offset(unsigned x, unsigned row, unsigned w,
                                      unsigned bpp)

@@ -162,7 +162,8 @@ static void test_size_16_bytes(void)
     memcpy(t.ram + LIST_A, b.buf, b.n * 4);
     /*
      * SIZE = 24 bytes >> 3 = 3: the effective size is (3 << 3) & ~0xF = 16,
-     * so the third command is not run [!3]
+     * so the third command is not run (reference defect PICA-3,
+     * docs/references.md)
      */
     pt_wreg(&t, GPUREG_IRQ_AUTOSTOP, 0);
     pt_wreg(&t, GPUREG_CMDBUF_SIZE0, 3);

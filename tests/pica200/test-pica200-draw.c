@@ -1,13 +1,13 @@
 /*
  * Drawing, end to end through BAR0 and command lists built as a guest
- * builds them (citro3d order, digest §7).
+ * builds them (citro3d order).
  *
  * The Gouraud test clears the colour buffer with PSC0, draws one triangle,
  * display-transfers the tiled buffer to a linear RGB8 top-screen framebuffer
  * and a cropped RGB565 bottom-screen one, and checks pica200_scanout of both
  * heads pixel by pixel against a reference computed here, independently of
  * the core: exact barycentric coordinates in double precision at pixel
- * centres, the digest's memory layout (8x8 Morton tiles, ym = H - 1 - y),
+ * centres, Citra's memory layout (8x8 Morton tiles, ym = H - 1 - y),
  * the LCDs' rotated layout (3Beans/3dbrew) and the formats' bit layouts. The
  * triangle's vertices sit on the 1/16 grid and no pixel centre lies on an
  * edge, so coverage does not depend on the fill rule; the fill rule has its

@@ -3,8 +3,8 @@
  * (PPF: display transfer in every format pair, flip, downscale, linear to
  * tiled, texture copy) and the LCD scanout (PDC0/PDC1 rotation, formats,
  * framebuffer select), with expected values computed here from the
- * documented layouts (3dbrew External Registers, digest §4.8/§4.12), and
- * their bad input.
+ * documented layouts (3dbrew External Registers, 3dbrew GPU/Internal Registers
+ * 0x080-0x0B7, 0x100-0x130; Citra), and their bad input.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

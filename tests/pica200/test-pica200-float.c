@@ -1,7 +1,7 @@
 /*
  * PICA200 number formats: float1.7.16 (f24), float1.7.23 (f31), float1.5.10
  * (f16), float1.7.12 (f20) and the three-word packing of four f24 values.
- * Vectors: the digest's §5 table (1.0 = 0x3F0000, 2/256 -> 0x38000000, the
+ * Vectors: Citra pica_types.h's table (1.0 = 0x3F0000, 2/256 -> 0x38000000, the
  * (1, 2, 3, 4) packing) and an independent encoder written after citro3d's
  * f32tof24 (tests/pica200/pica-test.h) compared over many values.
  *
@@ -72,7 +72,7 @@ static void test_f24_against_citro3d(void)
 
 static void test_f31(void)
 {
-    /* digest §5: 2/256 -> 0x38000000 once shifted into b1-31 */
+    /* Citra pica_types.h: 2/256 -> 0x38000000 once shifted into b1-31 */
     g_assert_cmphex(g3d_float_pack(2.0f / 256.0f, &pica_f31) << 1, ==,
                     0x38000000);
     g_assert_cmphex(pica_to_f31(2.0f / 256.0f), ==, 0x38000000);
@@ -107,7 +107,7 @@ static void test_packing(void)
     uint32_t w[3];
     float out[4];
 
-    /* digest §5 example */
+    /* Citra pica_types.h example */
     pica_pack_f24x4(v, w);
     g_assert_cmphex(w[0], ==, 0x41000040);
     g_assert_cmphex(w[1], ==, 0x80004000);

@@ -2,8 +2,8 @@
  * The fragment pipeline: texture combiners (every operation, operand,
  * source, scale and the delayed combiner buffer), alpha test, stencil,
  * blending, logic ops and write masks. Expected values come from the
- * formulas in the digest §4.9/§4.12 (Citra's 8-bit arithmetic), written out
- * here independently of the core.
+ * formulas in 3dbrew GPU/Internal Registers 0x0C0-0x0FD, 0x100-0x130; Citra
+ * (Citra's 8-bit arithmetic), written out here independently of the core.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -454,7 +454,8 @@ static void test_stencil(void)
     pt_free(&f.t);
 }
 
-/* ---- fog (digest §4.11, Citra's formula written out here) ------------------ */
+/* ---- fog (3dbrew GPU/Internal Registers 0x0E0-0x0EF; Citra's formula written
+ * out here) */
 
 /* LUT entry: value v (0..2047) in b13-23, difference d in b0-12 */
 static uint32_t fog_entry(int v, int d)

@@ -1,13 +1,13 @@
 /*
  * Texture units 0-2: every texel format against texels this test packs from
- * the documented bit layouts (digest §4.8), ETC1/ETC1A4 against blocks built
- * field by field from the ETC1 specification (OES_compressed_ETC1_RGB8_texture)
- * with the expected colours computed here, wrap modes and the border colour,
- * nearest/linear filters and mipmap level selection; then drawn quads:
- * nearest and linear against Mesa llvmpipe's picture of the same scene
- * (tests/pica200/ref/tex-*.png from tools/pica200-texref.c), the level of
- * detail a quad picks, units 1 and 2 with unit 2's coordinate select, and
- * bad setups (logged, sampling 0).
+ * the documented bit layouts (3dbrew GPU/Internal Registers 0x080-0x0B7;
+ * Citra), ETC1/ETC1A4 against blocks built field by field from the ETC1
+ * specification (OES_compressed_ETC1_RGB8_texture) with the expected colours
+ * computed here, wrap modes and the border colour, nearest/linear filters and
+ * mipmap level selection; then drawn quads: nearest and linear against Mesa
+ * llvmpipe's picture of the same scene (tests/pica200/ref/tex-*.png from
+ * tools/pica200-texref.c), the level of detail a quad picks, units 1 and 2 with
+ * unit 2's coordinate select, and bad setups (logged, sampling 0).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -20,7 +20,7 @@
 #include "pica-texscene.h"
 #include "pica200/pica200-int.h"
 
-/* ---- texel packing, from the digest's byte layouts --------------------------- */
+/* ---- texel packing, from Citra's byte layouts ---------------------------- */
 
 static unsigned ext5(unsigned v) { return v << 3 | v >> 2; }
 static unsigned ext6(unsigned v) { return v << 2 | v >> 4; }
@@ -280,7 +280,7 @@ static void sampler_unit(PicaTexUnit *u, uint8_t *img, unsigned levels)
 
 /*
  * OpenGL 4.6 §8.14.2: the texel a coordinate index i names, -1 for border;
- * codes 4-7 as the digest gives Citra's (4/5 edge/border for i >= 0 and
+ * codes 4-7 as Citra has them (4/5 edge/border for i >= 0 and
  * repeat below, 6/7 repeat).
  */
 static int gl_wrap(int i, int n, unsigned mode)
@@ -762,9 +762,9 @@ static void test_projection(void)
 }
 
 /*
- * Shadow 2D (digest §4.8, Citra): texel s holds depth s * 0x200000 in G, B, A
- * and R = 0x80 + s; the density is R where depth >= min(|w|, 1) * 0xFFFFFF
- * less the bias, else 0, in all four channels.
+ * Shadow 2D (3dbrew GPU/Internal Registers 0x080-0x0B7; Citra): texel s holds
+ * depth s * 0x200000 in G, B, A and R = 0x80 + s; the density is R where depth
+ * >= min(|w|, 1) * 0xFFFFFF less the bias, else 0, in all four channels.
  */
 static void test_shadow(void)
 {
@@ -814,9 +814,9 @@ static void test_shadow(void)
 /*
  * The procedural texture (unit 3) without noise: clamp modes, the U / U^2
  * mapping functions through the RGB and alpha map LUTs, the colour LUT
- * nearest and linear, separate alpha. Expected values from the digest's LUT
- * layouts and Citra's algorithm (digest §4.8), written out here; with noise
- * the result only has to differ.
+ * nearest and linear, separate alpha. Expected values from 3dbrew's LUT
+ * layouts and Citra's algorithm (3dbrew GPU/Internal Registers 0x080-0x0B7;
+ * Citra), written out here; with noise the result only has to differ.
  */
 static uint32_t pt_map_entry(int i)
 {
@@ -906,7 +906,7 @@ static void test_proctex(void)
         uint8_t want[4], got[4];
         TexDraw d;
 
-        /* clamp, as the digest's modes say */
+        /* clamp, as 3dbrew's modes say */
         switch (cases[i].clamp) {
         case PICA_PROCTEX_CLAMP_ZERO: cu = u > 1 ? 0 : u; break;
         case PICA_PROCTEX_CLAMP_SYMMETRIC: cu = u - floor(u); break;
@@ -1037,8 +1037,8 @@ static void test_proctex_mipmap(void)
 /*
  * Five combiner stages over texture 0 and the primary colour in a draw:
  * modulate, add constant, interpolate by the constant's alpha, subtract the
- * combiner buffer (stage 0's output), scale 2x. Expected values from the
- * digest §4.9 formulas, worked out here.
+ * combiner buffer (stage 0's output), scale 2x. Expected values from 3dbrew
+ * GPU/Internal Registers 0x0C0-0x0FD; Citra formulas, worked out here.
  */
 static void test_draw_combiners(void)
 {

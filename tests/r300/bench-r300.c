@@ -62,7 +62,7 @@ typedef enum Kind {
 #define US_ALPHA_ADDR_MOV   0x01000000u
 #define US_RGB_INST_MOV     0x40050A80u
 #define US_ALPHA_INST_MOV   0x40040889u
-/* t0 = t0 * 1 + 0, written to t0 and not output [digest §3.7] */
+/* t0 = t0 * 1 + 0, written to t0 and not output [R3xx 3D ref. §1.9 US] */
 #define US_RGB_ADDR_KEEP    (7u << 23)        /* WMASK rgb, ADDR0 = t0 */
 #define US_ALPHA_ADDR_KEEP  (1u << 23)        /* WMASK */
 

@@ -209,7 +209,7 @@ size_t gpu3d_fuzz_seed(unsigned index, uint8_t *buf, size_t max)
         return 0;       /* plain random input too */
     }
     buf[s.n++] = index & 0xf1;
-    /* PVS: the digest's pass-through, then a DP4 in a loop over aL */
+    /* PVS: Mesa's pass-through, then a DP4 in a loop over aL */
     inst(&s, 0, 0x00F00203, 0x00D10001, 0x01248002, 0x01248002);
     inst(&s, 1, 0x00F02203, 0x00D10021, 0x01248002, 0x01248002);
     inst(&s, 2, 0x00F04201, 0x00D10001, 0x80D10002, 0x01248002);

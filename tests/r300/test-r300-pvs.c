@@ -2,11 +2,11 @@
  * Unit tests of the R300 PVS (programmable vertex shader).
  *
  * Programs are encoded here with their own shifts, taken from the
- * instruction layout of the r300 digest §4.3, not with the core's decoding
+ * instruction layout of Mesa r300_reg.h, not with the core's decoding
  * macros. Expected values come from the definitions of the API instruction
  * each opcode implements (ARB_vertex_program, D3D9 vs reference code, see
  * the comment at the top of hw/gpu3d/r300/pvs.c), evaluated here in double
- * precision, or from the digest (the §5 pass-through program).
+ * precision, or from Mesa's pass-through program.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -18,7 +18,7 @@
 #include "common/g3d-core.h"
 #include "r300/pvs.h"
 
-/* ---- encoding, digest §4.3 --------------------------------------------- */
+/* ---- encoding, Mesa r300_reg.h, r3xx_vertprog.c -------------------------- */
 
 enum { T_TEMP = 0, T_A0 = 1, T_OUT = 2, T_OUT_X = 3, T_ALT = 4, T_IN = 5 };
 enum { S_TEMP = 0, S_IN = 1, S_CONST = 2, S_ALT = 3 };
@@ -149,9 +149,9 @@ static unsigned errs(void)
     return g3d_log_count(G3D_LOG_GUEST_ERROR);
 }
 
-/* ---- the digest's programs ---------------------------------------------- */
+/* ---- Mesa's pass-through programs ---------------------------------------- */
 
-/* digest §5 step 3: out0 = in0 + 0, out1 = in1 + 0 (Mesa's MOV idiom) */
+/* pass-through: out0 = in0 + 0, out1 = in1 + 0 (Mesa's MOV idiom) */
 static void test_passthrough(void)
 {
     Ctx *c = ctx_new();
@@ -484,7 +484,7 @@ static void test_constants(void)
     c->regs[0x22D4 / 4] = 2 | 5 << 16;
     emit(c, D(VE_ADD, T_OUT, 0, WXYZW), S(S_CONST, 0, "xyzw", 0), ZERO, ZERO);
     emit(c, D(VE_ADD, T_OUT, 1, WXYZW), S(S_CONST, 5, "xyzw", 0), ZERO, ZERO);
-    /* outside 0..MAX: (0,0,0,0), not an error [digest §3.1.5] */
+    /* outside 0..MAX: (0,0,0,0), not an error [R3xx 3D ref. §1.10 VAP_PVS_*] */
     emit(c, D(VE_ADD, T_OUT, 2, WXYZW), S(S_CONST, 6, "xyzw", 0), ZERO, ZERO);
     emit(c, D(VE_ADD, T_OUT, 3, WXYZW), S(S_CONST, 200, "xyzw", 0), ZERO,
          ZERO);

@@ -1,16 +1,16 @@
 /*
  * Unit tests of the R300 texture units.
  *
- * Register words are built with the field positions of the r300 digest
+ * Register words are built with the field positions of the R3xx 3D reference
  * §3.8. Expected texel values are worked out by hand from the format's
- * field layout (digest §3.8 table: component 0 is the least significant
- * field) and written as fractions; filters and wrap modes follow the
- * OpenGL 2.1 texturing definitions (§3.8.7-3.8.8: texel selection,
+ * field layout (R3xx 3D ref. §1.8 TX table: component 0 is the least
+ * significant field) and written as fractions; filters and wrap modes follow
+ * the OpenGL 2.1 texturing definitions (§3.8.7-3.8.8: texel selection,
  * the REPEAT, MIRRORED_REPEAT, CLAMP and MIRROR_CLAMP families, bilinear
  * weights), cube faces GL 2.1 §3.8.6 table 3.19, S3TC block decoding the
  * EXT_texture_compression_s3tc specification, YUV the ITU-R BT.601 colour
  * bars (Y, Cb, Cr = 81, 90, 240 is red), sRGB IEC 61966-2-1. Mip chain
- * offsets are computed here from the digest §4.6 rules.
+ * offsets are computed here from Mesa r300_texture_desc.c rules.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -27,7 +27,7 @@
 #define MEM (1u << 20)
 #define TEXADDR 0x1000u
 
-/* ---- register words, digest §3.8 ---------------------------------------- */
+/* ---- register words, R3xx 3D ref. §1.8 TX -------------------------------- */
 
 enum { WRAP, MIRROR, CLAMP_LAST, MIRROR_ONCE_LAST, CLAMP_HALF, MIRROR_HALF,
        CLAMP_BORDER, MIRROR_BORDER };
@@ -448,7 +448,7 @@ static void test_wrap_modes(void)
 static void test_bilinear(void)
 {
     Ctx *c = ctx_new();
-    /* 2x2: rows 32 bytes apart [digest §4.6] */
+    /* 2x2: rows 32 bytes apart [Mesa r300_texture_desc.c] */
     static const uint8_t t00 = 0, t10 = 102, t01 = 204, t11 = 255;
     double fx = 0.25, fy = 0.75, e;
     float v[4];
@@ -496,7 +496,8 @@ static void test_border_color(void)
 /* 8x8 ARGB8888, 4 levels: level L filled with red = 50 (L + 1) */
 static void mip_setup(Ctx *c, uint32_t f0, uint32_t f1, unsigned levels)
 {
-    /* digest §4.6: rows padded to 32 bytes: 256, 128, 64, 32 bytes */
+    /* Mesa r300_texture_desc.c: rows padded to 32 bytes: 256, 128, 64, 32
+     * bytes */
     static const uint32_t off[4] = { 0, 256, 384, 448 };
     unsigned l, x, y;
 
@@ -741,7 +742,7 @@ static void test_us_textured(void)
         g_assert_cmpint(r300_tx_load(&c->u[px], c->regs, px, &c->m), ==,
                         px == 2);
     }
-    /* TEX t1 = unit 2 at t0; out = t1 (digest §3.7 encodings) */
+    /* TEX t1 = unit 2 at t0; out = t1 (R3xx 3D ref. §1.9 US encodings) */
     c->regs[0x4600 / 4] = 1 << 3;
     c->regs[0x4604 / 4] = 1;
     c->regs[0x4620 / 4] = 0 | 1 << 6 | 2 << 11 | 1 << 15;
@@ -778,7 +779,8 @@ static void test_disabled(void)
     c->regs[0x4104 / 4] = 0;                    /* TX_ENABLE clear */
     g_assert_false(r300_tx_load(&c->u[0], c->regs, 0, &c->m));
     sample1(c, 1, 0.5f, 0.5f, 0, 1, v);
-    near4(v, 0, 0, 0, 1, 1e-9);                    /* A = 1 [digest §3.8] */
+    /* A = 1 [R3xx 3D ref. §1.8 TX] */
+    near4(v, 0, 0, 0, 1, 1e-9);
     g_assert_cmpuint(errs(), ==, e);
     /* reserved format 31: an error; W24_FP: not modelled */
     g_assert_false(setup(c, PP, 0, FMT0(1, 1, 0, 1), IDENT(31), 0));

@@ -1,10 +1,10 @@
 /*
  * Unit tests of the R300 US (fragment shader).
  *
- * Instruction words are built here with the bit positions of the r300
- * digest §3.7 (written out, not the core's macros). Expected values are the
- * digest's definitions of each operation and operand select, evaluated
- * here; the operand-select tables below are the digest's lists as text.
+ * Instruction words are built here with the bit positions of R3xx 3D ref. §1.9
+ * US (written out, not the core's macros). Expected values are the reference's
+ * definitions of each operation and operand select, evaluated here; the
+ * operand-select tables below are its lists as text.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -17,7 +17,7 @@
 
 #define REGS (0x10000 / 4)
 
-/* ---- encoding, digest §3.7 ---------------------------------------------- */
+/* ---- encoding, R3xx 3D ref. §1.9 US -------------------------------------- */
 
 static uint32_t RA(unsigned a0, unsigned a1, unsigned a2, unsigned dst,
                    unsigned wmask, unsigned omask, unsigned target)
@@ -62,7 +62,8 @@ enum { AL_ZERO = 16, AL_ONE = 17, AL_SRC0 = 9, AL_SRC1 = 10, AL_SRC2 = 11,
 #define MOV_RGB(sel) INST(sel, 0, R_ONE, 0, R_ZERO, 0, 0, MAD, 0, 0)
 #define MOV_A(sel) INST(sel, 0, AL_ONE, 0, AL_ZERO, 0, 0, A_MAD, 0, 0)
 
-/* fp24 [digest §3.7, §4.5]: sign 23, exponent 22:16 bias 63, mantissa */
+/* fp24 [R3xx 3D ref. §1.9 US; Mesa r300_emit.c pack_float24]: sign 23, exponent
+ * 22:16 bias 63, mantissa */
 static uint32_t fp24(int sign, int exp2, unsigned mant16)
 {
     return (unsigned)sign << 23 | (unsigned)(exp2 + 63) << 16 | mant16;
@@ -173,9 +174,9 @@ static unsigned errs(void)
     return g3d_log_count(G3D_LOG_GUEST_ERROR);
 }
 
-/* ---- the digest's program ------------------------------------------------ */
+/* ---- Mesa's pass-through program ----------------------------------------- */
 
-/* digest §5 step 8: out.rgba = t0 * 1 + 0, clamped, to target A */
+/* Mesa's pass-through: out.rgba = t0 * 1 + 0, clamped, to target A */
 static void test_digest_program(void)
 {
     Ctx *c = ctx_new();
@@ -310,7 +311,8 @@ static void test_alpha_ops(void)
 
 /* ---- operand selects -------------------------------------------------------- */
 
-/* digest §3.7, in order: source (0 1 2, p = srcp, c = constant), swizzle */
+/* R3xx 3D ref. §1.9 US, in order: source (0 1 2, p = srcp, c = constant),
+ * swizzle */
 static const char *const rgb_sels[32] = {
     "0rgb", "0rrr", "0ggg", "0bbb", "1rgb", "1rrr", "1ggg", "1bbb",
     "2rgb", "2rrr", "2ggg", "2bbb", "0aaa", "1aaa", "2aaa", "prgb",

@@ -1,8 +1,8 @@
 /*
  * AGP transactions: the records the ATTILA command processor consumes, in
- * the trace-file serialisation (digest 1.3: fields written one by one,
- * little-endian, unpadded). The same strict parser reads trace files and
- * the device's command ring.
+ * the trace-file serialisation (ATTILA ref. AGP Transactions; attila-sim
+ * AGPTransaction.cpp: fields written one by one, little-endian, unpadded). The
+ * same strict parser reads trace files and the device's command ring.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -87,7 +87,8 @@ AttilaParse attila_agp_parse(const uint8_t *p, size_t len,
         need = ATTILA_REC_EVENT_HDR + (size_t)t->size;
         break;
     default:
-        /* READ, REG_READ and INIT_END cannot be serialised (digest 1.3) */
+        /* READ, REG_READ and INIT_END cannot be serialised (ATTILA ref. AGP
+         * Transactions; attila-sim AGPTransaction.cpp) */
         return ATTILA_PARSE_BAD_KIND;
     }
     *used = need;

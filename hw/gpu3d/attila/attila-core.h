@@ -93,7 +93,8 @@ const char *attila_parse_error(AttilaParse r);
 /* The command processor: execute one transaction now (tools, ring). */
 void attila_core_execute(AttilaCore *c, const AttilaTransaction *t);
 
-/* ---- trace files (gzip, digest 1.3) ------------------------------------ */
+/* ---- trace files (gzip, ATTILA ref. AGP Transactions; attila-sim
+ * AGPTransaction.cpp) */
 
 typedef struct AttilaTraceHeader {
     uint32_t version;

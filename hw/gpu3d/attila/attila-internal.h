@@ -2,7 +2,7 @@
  * attila-3d engine core: what the ATTILA units share inside the core.
  *
  * The units are named and split as the ATTILA simulator names them
- * (digest section 6): command processor, streamer, unified shader,
+ * (attila-sim GPUEmulator.cpp): command processor, streamer, unified shader,
  * primitive assembly, clipper, triangle setup, rasterizer (triangle
  * traversal and fragment generation), interpolator, texture unit,
  * z/stencil test, color write, pixel mapper, DAC and blitter.
@@ -62,8 +62,9 @@ void attila_error(AttilaCore *c, uint32_t code, uint32_t info,
                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
- * A host pointer to ATTILA addresses [addr, addr + len) (digest 4.1: bit 31
- * selects system memory), or NULL when the range is not inside one memory.
+ * A host pointer to ATTILA addresses [addr, addr + len) (attila-sim
+ * MemorySpace.h: bit 31 selects system memory), or NULL when the range is not
+ * inside one memory.
  */
 void *attila_mem_map(AttilaCore *c, uint32_t addr, uint64_t len,
                      bool is_write);
@@ -71,7 +72,7 @@ bool attila_mem_read(AttilaCore *c, uint32_t addr, void *buf, uint32_t len);
 bool attila_mem_write(AttilaCore *c, uint32_t addr, const void *buf,
                       uint32_t len);
 
-/* ---- pixel mapper (pixel-mapper.c, digest 4.4) ------------------------- */
+/* ---- pixel mapper (pixel-mapper.c, ATTILA ref. Render Buffer Tiling) ----- */
 
 typedef struct AttilaPixelMapper {
     uint32_t width, height, samples, bytes;
@@ -91,7 +92,7 @@ uint32_t attila_pixel_address(const AttilaPixelMapper *pm, uint32_t x,
                               uint32_t y);
 /* Morton order of a 2^k x 2^k matrix: bit t of x -> 2t, of y -> 2t + 1 */
 uint32_t attila_morton(uint32_t x, uint32_t y, unsigned bits);
-/* texel offset in a TXBLOCK_TEXTURE 2D image (digest 4.3) */
+/* texel offset in a TXBLOCK_TEXTURE 2D image (ATTILA ref. Texture Tiling) */
 uint32_t attila_texel_offset(uint32_t i, uint32_t j, uint32_t block,
                              uint32_t sblock, uint32_t width_log2);
 
@@ -103,11 +104,11 @@ uint32_t attila_rt_bytes(uint32_t fmt);
 /* bytes per texel of a texture format */
 uint32_t attila_texture_bytes(uint32_t format);
 /*
- * Compressed textures (texture-compression.c, digest 3.9): the bytes of one
- * compressed 4x4 block (8 or 16; 0 for none or an unknown value), the
- * bytes of one decoded texel (RGBA8888 4, LATC1 1, LATC2 2), and the
- * decoding of the block's texels [first, first + count) in Morton order
- * into out (indexed by Morton position, decoded-texel bytes each).
+ * Compressed textures (texture-compression.c, ATTILA ref. Texture Registers,
+ * TextureCompression): the bytes of one compressed 4x4 block (8 or 16; 0 for
+ * none or an unknown value), the bytes of one decoded texel (RGBA8888 4, LATC1
+ * 1, LATC2 2), and the decoding of the block's texels [first, first + count) in
+ * Morton order into out (indexed by Morton position, decoded-texel bytes each).
  */
 uint32_t attila_tc_block_bytes(uint32_t compression);
 uint32_t attila_tc_texel_bytes(uint32_t compression);
@@ -119,7 +120,7 @@ static inline uint32_t attila_log2_ceil(uint32_t n)
     return n <= 1 ? 0 : 32 - (uint32_t)__builtin_clz(n - 1);
 }
 
-/* ---- unified shader (shader.c, digest 5) -------------------------------- */
+/* ---- unified shader (shader.c, attila-sim ShaderEmulator.cpp) ------------ */
 
 typedef union AttilaVec4 {
     float f[4];
@@ -183,7 +184,7 @@ typedef enum AttilaTexOp {
 /*
  * Texture request of one instruction for all lanes: coord[l] and param[l]
  * per lane; result[l] written for every lane. With fewer than 4 lanes the
- * caller replicates lane 0 (a vertex access, digest 5.2).
+ * caller replicates lane 0 (a vertex access, attila-sim GPUEmulator.cpp).
  */
 typedef void AttilaTexFn(void *opaque, AttilaTexOp op, uint32_t unit,
                          const AttilaVec4 coord[4], const float param[4],
@@ -368,9 +369,9 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
                            AttilaTriangle *t);
 /*
  * The (possibly MSAA-shifted) edge/z values at pixels, added up in the
- * order of the simulator's tile recursion (digest 6.7), in two steps: once
- * per 16x16 scan tile (x0, y0 multiples of 16), then for the four pixels
- * of each 2x2 stamp (qx, qy even) inside it.
+ * order of the simulator's tile recursion (attila-sim RasterizerEmulator.cpp),
+ * in two steps: once per 16x16 scan tile (x0, y0 multiples of 16), then for the
+ * four pixels of each 2x2 stamp (qx, qy even) inside it.
  */
 void attila_triangle_eval_tile(const AttilaTriangle *t, int32_t x0,
                                int32_t y0, double v[4]);

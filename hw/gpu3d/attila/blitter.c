@@ -1,5 +1,5 @@
 /*
- * The Blitter (part of the DAC, digest 6.16): GPU_BLIT copies the back
+ * The Blitter (part of the DAC, ATTILA ref. Blitter): GPU_BLIT copies the back
  * buffer rectangle (BLIT_INI_X/Y, BLIT_WIDTH/HEIGHT) into a texture at
  * (BLIT_X/Y_OFFSET), Morton-tiled (GPU_TXBLOCK_TEXTURE, width 2^WIDTH2) or
  * render-tiled (GPU_TXBLOCK_FRAMEBUFFER). As in GPUEmulator::emulateBlitter

@@ -1,9 +1,10 @@
 /*
- * The Clipper: trivial reject only (digest 6.5, ClipperEmulator): a
- * triangle whose three vertices are outside the same clip-space plane is
- * dropped. There is no geometric clipping; partially visible triangles are
- * rasterised whole by the 2D homogeneous rasteriser. The z range of the
- * clip volume is [-w, w] for OpenGL and [0, w] for D3D9 (digest !9).
+ * The Clipper: trivial reject only (attila-sim ClipperEmulator.cpp,
+ * ClipperEmulator): a triangle whose three vertices are outside the same
+ * clip-space plane is dropped. There is no geometric clipping; partially
+ * visible triangles are rasterised whole by the 2D homogeneous rasteriser. The
+ * z range of the clip volume is [-w, w] for OpenGL and [0, w] for D3D9
+ * (reference defect ATTILA-9, docs/references.md).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -1,7 +1,8 @@
 /*
- * The Color Write unit: render-target formats (digest 3.10), blending
- * (3.11, 3.12), the sRGB round trip, the logic operation (3.13, RT0 and
- * RGBA8888 only), the color masks, and the color clear.
+ * The Color Write unit: render-target formats (ATTILA ref. Render Buffer
+ * Formats), blending (ATTILA ref. Color/Blend Registers: BlendEquation,
+ * BlendFactor), the sRGB round trip, the logic operation (LogicOperation,
+ * RT0 and RGBA8888 only), the color masks, and the color clear.
  *
  * Arithmetic follows GPUEmulator::emulateColorWrite: an RGBA8888 target
  * clamps the incoming color to [0, 1] (a NaN becomes 1), the buffer is read
@@ -138,7 +139,8 @@ static void linear_to_srgb(float c[4])
     }
 }
 
-/* BlendFunction (digest 3.12) to the shared blend factors */
+/* BlendFunction (ATTILA ref. Color/Blend Registers, BlendFactor) to the shared
+ * blend factors */
 static const G3DBlendFactor bf_map[15] = {
     G3D_BF_ZERO, G3D_BF_ONE, G3D_BF_SRC_COLOR, G3D_BF_INV_SRC_COLOR,
     G3D_BF_DST_COLOR, G3D_BF_INV_DST_COLOR, G3D_BF_SRC_ALPHA,

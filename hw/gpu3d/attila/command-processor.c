@@ -3,7 +3,7 @@
  * register writes, commands, events) in order, from the device's command
  * ring or from a host tool, and owns the device's BAR0 registers.
  *
- * Commands (digest 1.4) and what this core does with them:
+ * Commands (ATTILA ref. GPU Commands) and what this core does with them:
  *   RESET                      register file to its reset values (2.4)
  *   DRAW                       the whole pipeline (streamer .. color write)
  *   SWAPBUFFERS                front/back exchange, new picture on screen
@@ -64,7 +64,7 @@ bool attila_irq_level(AttilaCore *c)
     return (c->int_status & c->int_mask) != 0;
 }
 
-/* ---- memory (digest 4.1: bit 31 selects the space) --------------------- */
+/* ---- memory (attila-sim MemorySpace.h: bit 31 selects the space) --------- */
 
 #define SPACE_SYSTEM 0x80000000u
 #define SPACE_OFFSET 0x7fffffffu
@@ -301,8 +301,9 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
         } else {
             ts->tc_block = attila_tc_block_bytes(ts->compression);
             ts->tc_texel = attila_tc_texel_bytes(ts->compression);
-            /* digest 3.9: each compression has its format; another one
-             * reads the decoded bytes as that format, as the simulator */
+            /* ATTILA ref. Texture Registers, TextureCompression: each
+             * compression has its format; another one reads the decoded bytes
+             * as that format, as the simulator */
             if (ts->compression < G_N_ELEMENTS(fmt) &&
                 ts->format != fmt[ts->compression]) {
                 g3d_guest_error("attila-3d: texture unit %u: compression %u "
@@ -584,8 +585,8 @@ static void swap_buffers(AttilaCore *c)
 
     /*
      * The DAC shows the buffer just rendered (RT0); then the front and back
-     * addresses are exchanged and RT0 follows the new back buffer (digest
-     * 1.4, GPU_SWAPBUFFERS).
+     * addresses are exchanged and RT0 follows the new back buffer (ATTILA ref.
+     * GPU Commands, GPU_SWAPBUFFERS).
      */
     c->display.valid = true;
     c->display.address = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_ADDRESS, 0);

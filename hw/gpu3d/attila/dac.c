@@ -4,8 +4,9 @@
  * size, format and sample count), reads it through the render buffer tiling
  * (pixel-mapper.c), resolves multisampling, converts to 8-bit RGB and, with
  * OpenGL pixel coordinates (GPU_D3D9_PIXEL_COORDINATES FALSE), shows memory
- * row 0 at the bottom (digest 4.4, GPUEmulator dumpFrame). The picture is
- * kept in the DAC (attila_scanout_mem) until the next swap.
+ * row 0 at the bottom (ATTILA ref. Render Buffer Tiling, GPUEmulator
+ * dumpFrame). The picture is kept in the DAC (attila_scanout_mem) until the
+ * next swap.
  *
  * MSAA resolve (dumpFrame): a pixel whose samples all have sample 0's RGB
  * shows sample 0; otherwise the samples are averaged in linear space
@@ -97,11 +98,11 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
 
 /*
  * GPU_SWAPBUFFERS: the DAC takes the frame just rendered, as the
- * simulator's DAC does when it outputs the frame (digest 4.4, dumpFrame):
- * de-tiled, resolved and converted once, into the DAC's own picture. What
- * the screen shows is that picture until the next swap, however the guest
- * reuses the buffer afterwards (the corpus traces render the next frame into
- * the same buffer).
+ * simulator's DAC does when it outputs the frame (ATTILA ref. Render Buffer
+ * Tiling, dumpFrame): de-tiled, resolved and converted once, into the DAC's own
+ * picture. What the screen shows is that picture until the next swap, however
+ * the guest reuses the buffer afterwards (the corpus traces render the next
+ * frame into the same buffer).
  */
 void attila_dac_latch(AttilaCore *c)
 {

@@ -1,11 +1,11 @@
 /*
- * The GPU register file: every GPURegister of the digest (ids 0-150) with
+ * The GPU register file: every GPURegister of attila-sim GPU.h (ids 0-150) with
  * its sub-index range, value type and reset value, and the checked write
  * the command processor performs for an AGP_REG_WRITE.
  *
- * Values are kept in their 16-byte GPURegData form (digest 2.1): a bool is
- * byte 0, a u32/s32/f32/enum bytes 0-3, a quadfloat bytes 0-15. Reset
- * values are the E column of digest 2.3 (GPUEmulator::resetState).
+ * Values are kept in their 16-byte GPURegData form (attila-sim GPU.h
+ * GPURegData): a bool is byte 0, a u32/s32/f32/enum bytes 0-3, a quadfloat
+ * bytes 0-15. Reset values are those of attila-sim GPUEmulator::resetState.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -48,7 +48,7 @@ const AttilaRegInfo attila_reg_info[ATTILA_REG_LAST_REGISTER] = {
     ENUM(PRIMITIVE, 1, ATTILA_PRIM_COUNT),
     SCALAR(FRUSTUM_CLIPPING, BOOL),
     ARRAY(USER_CLIP, ATTILA_MAX_USER_CLIP_PLANES, QF),
-    /* [EXT] one scalar bool: the index is ignored (digest 2.3) */
+    /* [EXT] one scalar bool: the index is ignored (ATTILA ref. Registers) */
     R(USER_CLIP_PLANE, "GPU_USER_CLIP_PLANE", ATTILA_MAX_USER_CLIP_PLANES, 1,
       BOOL, 0),
     R(LAST_GEOMETRY_REGISTER, "GPU_LAST_GEOMETRY_REGISTER", 0, 0, MARKER, 0),
@@ -91,7 +91,8 @@ const AttilaRegInfo attila_reg_info[ATTILA_REG_LAST_REGISTER] = {
     SCALAR(FRAGMENT_THREAD_RESOURCES, U32),
     ARRAY(FRAGMENT_CONSTANT, ATTILA_MAX_FRAGMENT_CONSTANTS, QF),
     SCALAR(MODIFY_FRAGMENT_DEPTH, BOOL),
-    /* [EXT] scalars; the doc types them [SHADER_TARGETS] (digest !5) */
+    /* [EXT] scalars; the doc types them [SHADER_TARGETS] (reference defect
+     * ATTILA-5, docs/references.md) */
     R(SHADER_PROGRAM_ADDRESS, "GPU_SHADER_PROGRAM_ADDRESS",
       ATTILA_SHADER_TARGETS, 1, U32, 0),
     R(SHADER_PROGRAM_SIZE, "GPU_SHADER_PROGRAM_SIZE",
@@ -191,7 +192,7 @@ const char *attila_reg_name(uint32_t id)
     return attila_reg_info[id].name;
 }
 
-/* ---- reset values (digest 2.4) ---------------------------------------- */
+/* ---- reset values (attila-sim GPUEmulator.cpp resetState) ---------------- */
 
 static void set_u32(AttilaCore *c, int id, int idx, uint32_t v)
 {
@@ -294,7 +295,8 @@ void attila_gpu_reset_state(AttilaCore *c)
         set_u32(c, ATTILA_REG_COLOR_MASK_B, i, 1);
         set_u32(c, ATTILA_REG_COLOR_MASK_A, i, 1);
     }
-    /* the back buffer is render target 0 (digest 2.3, Color/Blend) */
+    /* the back buffer is render target 0 (ATTILA ref. Registers,
+     * Color/Blend) */
     set_u32(c, ATTILA_REG_RENDER_TARGET_ENABLE, 0, 1);
     set_u32(c, ATTILA_REG_RENDER_TARGET_FORMAT, 0, ATTILA_FMT_RGBA8888);
     set_u32(c, ATTILA_REG_RENDER_TARGET_ADDRESS, 0, 0x00400000);
@@ -354,7 +356,8 @@ static bool value_ok(uint32_t id, uint32_t idx, const AttilaRegValue *v)
     case ATTILA_REG_TEXTURE_HEIGHT2:
     case ATTILA_REG_TEXTURE_DEPTH2:
     case ATTILA_REG_BLIT_DST_TX_WIDTH2:
-        return u < ATTILA_MAX_TEXTURE_SIZE;     /* digest !12 */
+        /* reference defect ATTILA-12, docs/references.md */
+        return u < ATTILA_MAX_TEXTURE_SIZE;
     case ATTILA_REG_TEXTURE_WIDTH:
     case ATTILA_REG_TEXTURE_HEIGHT:
     case ATTILA_REG_TEXTURE_DEPTH:
@@ -423,7 +426,8 @@ bool attila_register_write(AttilaCore *c, uint32_t id, uint32_t idx,
         memcpy(c->vconst[idx].f, v.f, 16);
         break;
     case ATTILA_REG_FRAGMENT_CONSTANT:
-        /* the fragment partition of the unified bank holds 512 (digest 5.3) */
+        /* the fragment partition of the unified bank holds 512 (attila-sim
+         * ShaderEmulator.cpp) */
         if (idx < ATTILA_SH_CONSTS) {
             memcpy(c->fconst[idx].f, v.f, 16);
         }

@@ -1,7 +1,7 @@
 /*
  * The Interpolator: fragment shader inputs from the triangle's vertex
- * outputs (digest 5.2, 6.10). Attribute i of a fragment is vertex output i,
- * perspective-correct from the 2D homogeneous edge values
+ * outputs (attila-sim GPUEmulator.cpp). Attribute i of a fragment is vertex
+ * output i, perspective-correct from the 2D homogeneous edge values
  * (RasterizerEmulator::interpolate: f_k = E_k / (E_0 + E_1 + E_2), in
  * double, rounded to float once), or copied from the triangle's last vertex
  * when GPU_INTERPOLATION[i] is FALSE (what GPUEmulator does; the doc says

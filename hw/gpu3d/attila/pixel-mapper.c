@@ -1,7 +1,8 @@
 /*
  * The Pixel Mapper: where a pixel of a render target, z/stencil buffer or
- * GPU_TXBLOCK_FRAMEBUFFER texture lives in memory (digest 4.4), and the
- * Morton texel order of GPU_TXBLOCK_TEXTURE textures (digest 4.3).
+ * GPU_TXBLOCK_FRAMEBUFFER texture lives in memory (ATTILA ref. Render Buffer
+ * Tiling), and the Morton texel order of GPU_TXBLOCK_TEXTURE textures (ATTILA
+ * ref. Texture Tiling).
  *
  * Render-buffer tiling, outer to inner: over-scan tiles (4x4 scan tiles,
  * row order), scan sub-tiles (MSAA / 8-byte pixels), scan tiles inside the
@@ -121,7 +122,8 @@ uint32_t attila_texel_offset(uint32_t i, uint32_t j, uint32_t block,
     int32_t row_l2 = (int32_t)width_log2 - (int32_t)(sblock + block);
     uint32_t sb;
 
-    /* superblock rows are padded to a power of two (digest 4.3) */
+    /* superblock rows are padded to a power of two (ATTILA ref. Texture
+     * Tiling) */
     if (row_l2 < 0) {
         row_l2 = 0;
     }

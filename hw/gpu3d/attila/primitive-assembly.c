@@ -1,9 +1,10 @@
 /*
  * Primitive Assembly: triangles from the draw's vertex list
- * (GPUEmulator::emulatePrimitiveAssembly; digest 3.2, !19): strips swap
- * the first two vertices of every second triangle, fans share vertex 0,
- * a quad is (0 1 3)(1 2 3), a quad strip step is (n-3 n-2 n)(n-1 n-3 n).
- * Lines and points are not implemented by ATTILA (the caller reports them).
+ * (GPUEmulator::emulatePrimitiveAssembly; ATTILA ref. Primitive Types;
+ * reference defect ATTILA-19, docs/references.md): strips swap the first two
+ * vertices of every second triangle, fans share vertex 0, a quad is (0 1 3)(1 2
+ * 3), a quad strip step is (n-3 n-2 n)(n-1 n-3 n). Lines and points are not
+ * implemented by ATTILA (the caller reports them).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -140,7 +140,8 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 
     /* z/stencil words of the covered pixels */
     if (ds->zptr && (ds->depth_test || ds->stencil_test)) {
-        /* a stamp's four pixels are consecutive (digest 4.4, level 5) */
+        /* a stamp's four pixels are consecutive (ATTILA ref. Render Buffer
+         * Tiling, level 5) */
         uint8_t *z0 = ds->zptr + attila_pixel_address(&ds->zpm, qx, qy);
         for (i = 0; i < 4; i++) {
             if (cover[i]) {

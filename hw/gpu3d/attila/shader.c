@@ -1,13 +1,14 @@
 /*
  * The ATTILA unified shader: decoder and interpreter for the 16-byte
- * instruction set of digest 5.4, with the arithmetic of the simulator's
- * ShaderEmulator/GPUMath (digest 5.1-5.4; the [EXT] sources): operands are
- * swizzled, then made absolute, then negated; scalar instructions read the
- * component named by the last swizzle selector; results are saturated,
- * masked and predicated on write.
+ * instruction set of attila-sim ShaderInstruction.cpp, with the arithmetic of
+ * the simulator's ShaderEmulator/GPUMath (attila-sim ShaderInstruction.cpp,
+ * ShaderEmulator.cpp; the [EXT] sources): operands are swizzled, then made
+ * absolute, then negated; scalar instructions read the component named by the
+ * last swizzle selector; results are saturated, masked and predicated on write.
  *
  * Threads run in lockstep: one for a vertex, four for a fragment quad (so
- * DDX/DDY and texture LOD can look at the neighbours, digest 5.2).
+ * DDX/DDY and texture LOD can look at the neighbours, attila-sim
+ * GPUEmulator.cpp).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -149,7 +150,8 @@ bool attila_shader_decode(const uint8_t code[16], AttilaShInstr *in)
         o->neg = bits(lo, bank_at[k] + 3, 1);
         o->abs = bits(lo, bank_at[k] + 4, 1);
         if (k == 1 && (flags & (F_TEX | F_SAMP))) {
-            /* implicit bank: texture unit / sample number (digest 5.4) */
+            /* implicit bank: texture unit / sample number (attila-sim
+             * ShaderInstruction.cpp) */
             o->bank = 0xff;
             if (o->reg >= ((flags & F_TEX) ? ATTILA_MAX_TEXTURES : 8)) {
                 return false;
@@ -209,7 +211,8 @@ bool attila_shader_decode(const uint8_t code[16], AttilaShInstr *in)
         return false;
     }
     if (in->relmode && in->rel_reg >= 2) {
-        return false;           /* two address registers (digest 5.3) */
+        /* two address registers (attila-sim ShaderEmulator.cpp) */
+        return false;
     }
     in->valid = true;
     return true;
@@ -256,7 +259,8 @@ static const AttilaVec4 *operand_reg(const Exec *x, const AttilaShInstr *in,
         return &t->addr[o->reg];
     case ATTILA_BANK_PARAM:
         if (in->relmode) {
-            /* c[A.comp + offset + reg] (digest 5.4), within this target */
+            /* c[A.comp + offset + reg] (attila-sim ShaderInstruction.cpp),
+             * within this target */
             int64_t i = (int64_t)t->addr[in->rel_reg].i[in->rel_comp] +
                         in->rel_off + o->reg;
             if (i < 0 || i >= ATTILA_SH_CONSTS) {

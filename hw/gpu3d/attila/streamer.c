@@ -1,8 +1,9 @@
 /*
  * The Streamer: index fetch, vertex attribute fetch and conversion
- * (digest 3.1, 6.2), and the loop that sends each new index to the vertex
- * shader once (the post-transform cache of a draw) and the shaded vertices
- * on to primitive assembly, the clipper and triangle setup.
+ * (ATTILA ref. Stream Data Formats; attila-sim GPUEmulator.cpp), and the loop
+ * that sends each new index to the vertex shader once (the post-transform cache
+ * of a draw) and the shaded vertices on to primitive assembly, the clipper and
+ * triangle setup.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -36,7 +37,8 @@ bool attila_streamer_read_index(AttilaCore *c, const AttilaDrawState *ds,
         *index = ds->start + v;
         return true;
     }
-    /* the index stream ignores its stride (digest 2.3, STREAM_STRIDE) */
+    /* the index stream ignores its stride (ATTILA ref. Registers,
+     * STREAM_STRIDE) */
     switch (s->data) {
     case ATTILA_SD_UINT8: case ATTILA_SD_UNORM8:   n = 1; break;
     case ATTILA_SD_UINT16: case ATTILA_SD_UNORM16: n = 2; break;
@@ -100,7 +102,8 @@ static bool fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
         out->f[e] = convert(s->data, buf + e * sd_bytes[s->data]);
     }
     if (s->d3d9_color) {
-        /* D3D9 colours are stored B, G, R, A (digest !6) */
+        /* D3D9 colours are stored B, G, R, A (reference defect ATTILA-6,
+         * docs/references.md) */
         float r = out->f[2];
         out->f[2] = out->f[0];
         out->f[0] = r;
@@ -197,9 +200,9 @@ static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
 
     attila_shader_reset_thread(&t);
     if (ds->load_bypass) {
-        /* GPU_ATTRIBUTE_LOAD_BYPASS (digest 2.3 item 21): no attribute is
-         * read; input 0 (INDEX_ATTRIBUTE) carries the index and the
-         * instance as 32-bit integers, the others their default values
+        /* GPU_ATTRIBUTE_LOAD_BYPASS (ATTILA ref. Streamer Registers): no
+         * attribute is read; input 0 (INDEX_ATTRIBUTE) carries the index and
+         * the instance as 32-bit integers, the others their default values
          * (StreamerLoader), and the program loads attributes with LDA */
         for (k = 0; k < ATTILA_MAX_VERTEX_ATTRIBUTES; k++) {
             memcpy(t.in[k].f, ds->attr_default[k], 16);
@@ -226,7 +229,8 @@ static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
     for (k = 0; k < ATTILA_SH_IO; k++) {
         memcpy(out->out[k], t.out[k].f, 16);
     }
-    /* the primary color is clamped after the vertex shader (digest 5.2) */
+    /* the primary color is clamped after the vertex shader (attila-sim
+     * GPUEmulator.cpp) */
     for (k = 0; k < 4; k++) {
         float v = out->out[1][k];
         out->out[1][k] = (0.0f <= v && v <= 1.0f) ? v : (v < 0.0f ? 0.0f : 1.0f);
@@ -238,7 +242,8 @@ static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
 void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
 {
     Geometry g = { .c = c, .ds = ds };
-    /* the vertex shader reaches the Texture Unit too: LDA (digest 6.3) */
+    /* the vertex shader reaches the Texture Unit too: LDA (attila-sim
+     * GPUEmulator.cpp) */
     AttilaRenderCtx *tctx = g_new0(AttilaRenderCtx, 1);
     GHashTable *cache = NULL;
     uint32_t inst, v;

@@ -1,5 +1,6 @@
 /*
- * Compressed textures (digest 3.9 TextureCompression, 4.3): the S3TC
+ * Compressed textures (ATTILA ref. Texture Registers, TextureCompression;
+ * Texture Tiling): the S3TC
  * DXT1/DXT3/DXT5 and LATC1/LATC2 4x4 blocks, decoded as the simulator's
  * Texture Cache expands a compressed line (TextureEmulator::decodeBlock*):
  * each block becomes the 16 texels of one first-level tile (block dimension

@@ -1,5 +1,6 @@
 /*
- * The Texture Unit (digest 2.3 Texture registers, 3.6-3.9, 4.3, 6.12):
+ * The Texture Unit (ATTILA ref. Texture Registers, Texture Formats,
+ * Texture Tiling; attila-sim TextureEmulator.cpp):
  * LOD from the quad's derivatives, mip selection, wrap, texel addresses
  * (Morton tiling or render-buffer tiling), texel conversion, nearest /
  * bilinear / trilinear filtering, then PCF compare, D3D9 R<->B swap,
@@ -92,7 +93,7 @@ uint32_t attila_texture_bytes(uint32_t format)
     return texel_bytes(format);
 }
 
-/* texel value to (r, g, b, a), the formulas of digest 3.8 */
+/* texel value to (r, g, b, a), the formulas of ATTILA ref. Texture Formats */
 static void convert(uint32_t fmt, const uint8_t *d, float o[4])
 {
     uint32_t v = d[0] | d[1] << 8 | d[2] << 16 | (uint32_t)d[3] << 24;
@@ -139,7 +140,8 @@ static void convert(uint32_t fmt, const uint8_t *d, float o[4])
         o[3] = (float)d[1] / 255.0f;
         break;
     case ATTILA_FMT_LUMINANCE8_ALPHA8_SIGNED:
-        o[0] = o[1] = o[2] = (float)(int8_t)d[0] / 127.0f;   /* digest !24 */
+        /* reference defect ATTILA-24, docs/references.md */
+        o[0] = o[1] = o[2] = (float)(int8_t)d[0] / 127.0f;
         o[3] = (float)(int8_t)d[1] / 127.0f;
         break;
     case ATTILA_FMT_LUMINANCE12_ALPHA4:
@@ -164,7 +166,8 @@ static void convert(uint32_t fmt, const uint8_t *d, float o[4])
         o[0] = o[1] = o[2] = o[3] = (float)v16 / 65535.0f;
         break;
     case ATTILA_FMT_RGB332:
-        /* the standard layout (digest !25); the simulator shifts g by 3 */
+        /* the standard layout (reference defect ATTILA-25, docs/references.md);
+         * the simulator shifts g by 3 */
         o[0] = (float)(d[0] >> 5) / 7.0f;
         o[1] = (float)((d[0] >> 2) & 7) / 7.0f;
         o[2] = (float)(d[0] & 3) / 3.0f;
@@ -255,7 +258,8 @@ static void convert(uint32_t fmt, const uint8_t *d, float o[4])
         memcpy(o, d, 16);
         break;
     default:
-        /* DEPTH_COMPONENT16/32, RGB121212: not implemented (digest 3.8) */
+        /* DEPTH_COMPONENT16/32, RGB121212: not implemented (ATTILA ref. Texture
+         * Formats) */
         break;
     }
 }
@@ -292,8 +296,9 @@ static void fetch(const AttilaTexState *ts, uint32_t l, uint32_t f,
         if (!ts->tc_block) {
             p = lv->ptr + off;
         } else {
-            /* the texel's bytes in the decoded space (digest 3.9): its
-             * block, decoded into dec[] at its Morton positions */
+            /* the texel's bytes in the decoded space (ATTILA ref. Texture
+             * Registers, TextureCompression): its block, decoded into dec[] at
+             * its Morton positions */
             uint32_t blk_bytes = 16 * ts->tc_texel;
             uint64_t v = (uint64_t)lv->skew + off;
             uint32_t in = (uint32_t)(v % blk_bytes);
@@ -308,7 +313,7 @@ static void fetch(const AttilaTexState *ts, uint32_t l, uint32_t f,
     }
     convert(ts->format, p, o);
     if (ts->compare) {
-        /* PCF: texel FUNC reference, 0 or 1 (digest 2.3, L1571) */
+        /* PCF: texel FUNC reference, 0 or 1 (ATTILA ref. Registers, L1571) */
         static const G3DCompare m[8] = {
             G3D_CMP_NEVER, G3D_CMP_ALWAYS, G3D_CMP_LESS, G3D_CMP_LEQUAL,
             G3D_CMP_EQUAL, G3D_CMP_GEQUAL, G3D_CMP_GREATER, G3D_CMP_NOTEQUAL,

@@ -1,6 +1,7 @@
 /*
  * ATTILA AGP trace files: a gzip stream of a 16,396-byte header
- * (AGPTraceFileHeader, digest 1.3) followed by transaction records.
+ * (AGPTraceFileHeader, ATTILA ref. AGP Transactions; attila-sim
+ * AGPTransaction.cpp) followed by transaction records.
  *
  * Header layout, checked against the corpus files (x86 struct layout, the
  * bools padded to 4 bytes where a u32 follows):

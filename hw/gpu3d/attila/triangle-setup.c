@@ -1,10 +1,10 @@
 /*
- * Triangle Setup: ATTILA's 2D homogeneous rasterisation (digest 6.5-6.7).
- * The three edge equations are the adjoint of the [x y w] vertex matrix in
- * clip space (no geometric clipping: w <= 0 is handled by the algorithm),
- * scaled to the viewport and offset to the pixel centre; the z/w equation
- * comes from the same matrix. Face culling uses the sign of the matrix
- * determinant, after GPU_FACEMODE and the D3D9 y flip.
+ * Triangle Setup: ATTILA's 2D homogeneous rasterisation (attila-sim
+ * RasterizerEmulator.cpp). The three edge equations are the adjoint of the [x y
+ * w] vertex matrix in clip space (no geometric clipping: w <= 0 is handled by
+ * the algorithm), scaled to the viewport and offset to the pixel centre; the
+ * z/w equation comes from the same matrix. Face culling uses the sign of the
+ * matrix determinant, after GPU_FACEMODE and the D3D9 y flip.
  *
  * Every step is done in the simulator's order and precision (doubles from
  * the float vertex data, GPUMath::setupMatrix/viewport/boundingBox), so the
@@ -210,7 +210,8 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     /*
      * OpenGL samples at the pixel centre (x + 0.5, y + 0.5); D3D9 rules
      * sample at the integer pixel coordinate (RasterizerEmulator::setup;
-     * the d3d-triangle reference frame confirms it, digest reg 54).
+     * the d3d-triangle reference frame confirms it, ATTILA ref.
+     * GPU_D3D9_RASTERIZATION_RULES).
      */
     if (!ds->d3d9_rules) {
         for (i = 0; i < 4; i++) {
@@ -254,7 +255,8 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     for (i = 0; i < 3; i++) {
         memcpy(t->attr[i], vx[i]->out, sizeof(t->attr[i]));
         if (ds->two_sided && back) {
-            /* back colours are outputs 3 and 4 (digest 2.3, TWOSIDED) */
+            /* back colours are outputs 3 and 4 (ATTILA ref. Registers,
+             * TWOSIDED) */
             memcpy(t->attr[i][1], vx[i]->out[3], 16);
             memcpy(t->attr[i][2], vx[i]->out[4], 16);
         }

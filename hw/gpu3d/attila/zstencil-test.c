@@ -1,6 +1,6 @@
 /*
  * The Z Stencil Test unit: the stencil algorithm of the reference
- * (L1797-L1808, digest 2.3) and the 24-bit depth test, on the 32-bit
+ * (L1797-L1808, ATTILA ref. Registers) and the 24-bit depth test, on the 32-bit
  * z/stencil word of a pixel or sample (depth bits 0-23, stencil 24-31),
  * and the z/stencil clears.
  *

@@ -1,5 +1,5 @@
 /*
- * AI: audio streaming interface, 32-bit registers (doc 5.10, digest §7.6).
+ * AI: audio streaming interface, 32-bit registers (YAGCD §5.10 AI).
  *
  * While AICR.PSTAT is set the sample counter AISCNT counts stereo samples
  * at 48 kHz (AFR = 0) or 32 kHz (AFR = 1) of the device clock; AIINT is set

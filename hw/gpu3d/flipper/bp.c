@@ -1,6 +1,7 @@
 /*
  * BP registers: storage with the BP mask, and the registers whose write
- * does something (doc 5.11.1, digest §3.6, §2.1 token, §5).
+ * does something (YAGCD §5.11.1 BP registers, §5.1.1 token register,
+ * §5.2 PE interrupts).
  *
  * Every BP write first rasterises the queued triangles: they were set up
  * under the state the write is about to change.

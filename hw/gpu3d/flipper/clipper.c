@@ -1,6 +1,7 @@
 /*
  * Clipping, culling, perspective divide and the expansion of lines and
- * points into triangles (digest §6.3, §6.5).
+ * points into triangles (Dolphin Software/TransformUnit.cpp, Clipper.cpp,
+ * Software/Rasterizer.cpp).
  *
  * Decisions:
  * - Triangles are clipped to -w <= x, y <= w, w >= 0 and z >= -w the way
@@ -13,9 +14,9 @@
  *   flips with a positive viewport height.
  * - Lines and points become two triangles each: a line is widened by
  *   LINEPTWIDTH.LSIZE / 6 pixels across its major axis, a point is a square
- *   of side PSIZE / 6 (units of 1/6 pixel, digest §3.6), as Dolphin draws
- *   them, with the texture coordinate offsets of SU_LPSIZE (tex_offset).
- *   They are not clipped; one with a vertex at w <= 0 is dropped.
+ *   of side PSIZE / 6 (units of 1/6 pixel, YAGCD §5.11.1 BP registers), as
+ *   Dolphin draws them, with the texture coordinate offsets of SU_LPSIZE
+ *   (tex_offset). They are not clipped; one with a vertex at w <= 0 is dropped.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -203,8 +204,8 @@ static const float lpoff_lut[8] = {
 };
 
 /*
- * Texture coordinate offsets of the widened vertices (digest §3.6
- * SU_LPSIZE, SU_SSIZE LF/PF): a line's vertices on the far side get
+ * Texture coordinate offsets of the widened vertices (YAGCD §5.11.1 BP
+ * registers SU_LPSIZE, SU_SSIZE LF/PF): a line's vertices on the far side get
  * LTOFF * size added to s of the coordinates whose SSIZE.LF is set; a
  * point's right vertices PTOFF * size to s and its top ones to t, for
  * SSIZE.PF (Dolphin applies both with the S register's bits).

@@ -58,9 +58,10 @@ int64_t flipper_next_event_ns(FlipperCore *c)
 /* ---- interrupts ---------------------------------------------------------- */
 
 /*
- * INTSR is level-driven, as Dolphin models it (digest §2.2, §9): each bit is
- * its device's interrupt state, acknowledged at the device. Only the GP
- * error bit is latched here (w1c). Bit 16 reads 1: reset switch not pressed.
+ * INTSR is level-driven, as Dolphin models it (YAGCD §5.4 PI;
+ * docs/flipper-gx.md decisions): each bit is its device's interrupt state,
+ * acknowledged at the device. Only the GP error bit is latched here (w1c). Bit
+ * 16 reads 1: reset switch not pressed.
  */
 uint32_t flipper_pi_intsr(FlipperCore *c)
 {

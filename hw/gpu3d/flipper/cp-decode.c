@@ -1,9 +1,10 @@
 /*
  * CP command decoder: the GX packets of the FIFO and display lists
- * (doc 5.11.5, digest §3.1), the CP-internal registers (doc 5.11.2,
- * digest §3.3) and indexed XF loads.
+ * (YAGCD §5.11.5 GP packets), the CP-internal registers (YAGCD §5.11.2 CP
+ * registers) and indexed XF loads.
  *
- * Decisions where the reference is silent or wrong (digest §3.1, §9):
+ * Decisions where the reference is silent or wrong (YAGCD §5.11.5 GP packets;
+ * docs/flipper-gx.md decisions):
  * - XF load (0x10) takes ((w >> 16) & 15) + 1 words, as Dolphin: at most 16.
  * - CALL_DL sizes are bytes (libogc). A CALL_DL inside a display list is
  *   ignored and logged (Dolphin does not nest lists), so a list calling

@@ -1,13 +1,13 @@
 /*
  * CP vertex loader: VCD + VAT decoding and the conversion of every
  * component format to floats / 8-bit colours (doc 5.11.2 and 5.11.5.2,
- * digest §3.2-3.3).
+ * YAGCD §5.11.5.2, §5.11.2 CP registers).
  *
  * Attribute order in the stream: PNMTXIDX, TEX0-7MTXIDX, POS, NRM, CLR0,
  * CLR1, TEX0-7. Direct data is big-endian; an indexed attribute reads the
  * same bytes from ARRAY_BASE + index * ARRAY_STRIDE in MEM1.
  *
- * Decisions (digest §3.2, §9):
+ * Decisions (YAGCD §5.11.5.2 drawing commands; docs/flipper-gx.md decisions):
  * - Fixed point = integer / 2^shift; u8/s8 positions and texture
  *   coordinates are shifted only when VAT_A.BYTEDEQUANT is set.
  * - Normals have fixed shifts: 6 for 8-bit, 14 for 16-bit components; the

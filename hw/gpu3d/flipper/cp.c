@@ -1,6 +1,7 @@
 /*
  * CP: command processor. Its MMIO registers, the GP side of the GX FIFO in
- * MEM1 and display-list execution (doc 5.1, digest §2.1, §6.1).
+ * MEM1 and display-list execution (YAGCD §5.1 CP; Dolphin CommandProcessor.cpp,
+ * Fifo.cpp).
  *
  * The GP reads the FIFO in whole 32-byte blocks while reading is enabled
  * and the read/write distance is at least one block, copying them into a
@@ -8,13 +9,14 @@
  * that is not complete yet waits there for the next block. A CALL_DL runs
  * the list from MEM1 the same way before the FIFO is read again.
  *
- * Decisions (the reference is silent, digest §2.1):
+ * Decisions (the reference is silent, YAGCD §5.1 CP):
  * - SR overflow/underflow are levels: distance > high watermark and
  *   distance < low watermark, as libogc's interrupt handler (which writes
  *   Clear and then reads SR) expects. Clear is accepted; software acknowledges
  *   by toggling the CR enables, as libogc does.
  * - The breakpoint stops reading when the read pointer equals it while
- *   CR.BPEnable is set; SR bit 4 is cleared by writing CR with bit 1 or 5 clear.
+ *   CR.BPEnable is set; SR bit 4 is cleared by writing CR with bit 1 or 5
+ *   clear.
  * - Pointers outside MEM1 halt reading (GP runtime error, PI INTSR bit 0)
  *   until a FIFO pointer or CR is written again, or reset.
  *

@@ -1,5 +1,5 @@
 /*
- * DI: DVD interface, 32-bit registers (doc 5.7, digest §7.3).
+ * DI: DVD interface, 32-bit registers (YAGCD §5.7 DI).
  *
  * Decision: the drive holds no disc. DISR/DICVR interrupt status bits are
  * write-1-to-clear and reach PI INTSR bit 2 through their masks; a break

@@ -1,6 +1,6 @@
 /*
  * DSP interface, 16-bit registers: mailboxes, the control/status register,
- * ARAM DMA and the AI DMA registers (doc 5.6, digest §7.2).
+ * ARAM DMA and the AI DMA registers (YAGCD §5.6 DSP).
  *
  * Decisions (no DSP core is modelled yet):
  * - Mail to the DSP stays pending (bit 15 of the high half stays set);

@@ -1,6 +1,5 @@
 /*
- * EXI: external interface, 3 channels of 5 32-bit registers (doc 5.9,
- * digest §7.5).
+ * EXI: external interface, 3 channels of 5 32-bit registers (YAGCD §5.9 EXI).
  *
  * Decision: no devices are attached (no IPL ROM, SRAM/RTC or memory
  * cards): CSR.EXT reads 0, and a transfer (CR.TSTART) completes at once

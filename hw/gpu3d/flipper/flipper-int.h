@@ -130,7 +130,8 @@ typedef struct FlipperAI {
 
 /* ---- the vertex pipeline ------------------------------------------------- */
 
-/* A vertex as the vertex loader delivers it (digest §3.2). */
+/* A vertex as the vertex loader delivers it (YAGCD §5.11.5.2 drawing
+ * commands). */
 typedef struct GXInVertex {
     float pos[3];
     float nrm[3][3];            /* normal, binormal, tangent */

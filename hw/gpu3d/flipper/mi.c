@@ -1,5 +1,5 @@
 /*
- * MI: memory interface, 16-bit registers (doc 5.5, digest §7.1).
+ * MI: memory interface, 16-bit registers (YAGCD §5.5 MI).
  *
  * The protection regions, their type and the interrupt mask are stored;
  * the cause register is write-1-to-clear and the timer pairs reset to zero

@@ -1,6 +1,6 @@
 /*
- * EFB copies (BP 0x52) and the clear that follows them (doc 5.11.1,
- * digest §3.6, §6.10, §8 step E).
+ * EFB copies (BP 0x52) and the clear that follows them (YAGCD §5.11.1 BP
+ * registers; Dolphin Software/EfbCopy.cpp; libogc GX_CopyDisp).
  *
  * A display copy (bit 14) turns the source rectangle (BP 0x49/0x4A, width
  * and height stored minus one) into YUV 4:2:2 at BP 0x4B << 5, one line
@@ -16,8 +16,8 @@
  * nearest source line; the horizontal border repeats the edge pixel.
  *
  * A texture copy (bit 14 clear) writes the rectangle as a tiled texture at
- * BP 0x4B << 5, one row of tiles every BP 0x4D * 32 bytes (digest §3.6,
- * 0x4D/0x52). The 4-bit format of bits 3-6 is stored rotated (real =
+ * BP 0x4B << 5, one row of tiles every BP 0x4D * 32 bytes (YAGCD §5.11.1 BP
+ * registers, 0x4D/0x52). The 4-bit format of bits 3-6 is stored rotated (real =
  * v / 2 + (v & 1) * 8): 0 R4, 1 R8, 2 RA4, 3 RA8, 4 RGB565, 5 RGB5A3,
  * 6 RGBA8, 7 A8, 8 R8, 9 G8, 10 B8, 11 RG8, 12 GB8; 13-15 are logged and
  * skipped. Tiles are 8x8 (R4), 8x4 (one byte per texel), 4x4 (two bytes;

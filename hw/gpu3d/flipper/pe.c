@@ -1,7 +1,8 @@
 /*
  * PE: pixel engine. The EFB (640 x 528), depth compare and update,
  * blending, logic ops, dither, the draw-done and token interrupts, the
- * bounding box, and the PE MMIO registers (doc 5.2, digest §2.3, §3.6, §6.9).
+ * bounding box, and the PE MMIO registers (YAGCD §5.2 PE, §5.11.1 BP registers;
+ * Dolphin Software/EfbInterface.cpp).
  *
  * EFB storage, one 32-bit word per pixel for colour and one for depth:
  *   RGB8_Z24   R8 G8 B8 (alpha reads 255)
@@ -14,7 +15,8 @@
  *
  * Blending: factor f in 0..255 scales as f + (f >> 7) over 256; subtract
  * mode is dst - src with no factors; logic ops apply to all four channels;
- * RGBA6 dithers with the 2x2 Bayer matrix {0 2; 3 1} (Dolphin, digest §6.9).
+ * RGBA6 dithers with the 2x2 Bayer matrix {0 2; 3 1} (Dolphin
+ * Software/EfbInterface.cpp).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

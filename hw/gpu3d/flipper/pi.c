@@ -1,13 +1,13 @@
 /*
  * PI: processor interface. Interrupt cause/mask, the CPU side of the GX
- * FIFO and the write-gather pipe (doc 5.4, digest §2.2).
+ * FIFO and the write-gather pipe (YAGCD §5.4 PI).
  *
  * The gather pipe collects the bytes of every access in big-endian order
- * (a guest writes the numbers a GameCube program writes, DESIGN.md) and
- * bursts each full 32 bytes to MEM1 at the PI write pointer. In link mode
+ * (a guest writes the numbers a GameCube program writes, docs/architecture.md)
+ * and bursts each full 32 bytes to MEM1 at the PI write pointer. In link mode
  * (CP CR bit 4) each burst also advances the CP write pointer and distance.
  *
- * Ring rule, decided (digest §2.1): pointers are 32-byte granular and END
+ * Ring rule, decided (YAGCD §5.1 CP): pointers are 32-byte granular and END
  * names the last block of the ring (libogc END = base + size - 4, masked to
  * 32 bytes), so after writing at p the next pointer is p >= END ? BASE :
  * p + 32 — the same rule Dolphin uses for the CP side.

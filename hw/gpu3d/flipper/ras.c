@@ -1,6 +1,7 @@
 /*
  * RAS: rasteriser. Scissor, sub-pixel snapping, attribute slopes and the
- * per-pixel path into the TEV and the PE (digest §6.5, Appendix D.1).
+ * per-pixel path into the TEV and the PE (Dolphin Software/Rasterizer.cpp;
+ * Dolphin's FIFO player).
  *
  * GX window coordinates carry +342 (the viewport and scissor registers both
  * include it). The scissor offset (BP 0x59, in units of 2 pixels) moves

@@ -1,5 +1,5 @@
 /*
- * SI: serial interface, 32-bit registers (doc 5.8, digest §7.4).
+ * SI: serial interface, 32-bit registers (YAGCD §5.8 SI).
  *
  * Decision: no controllers are attached. A communication transfer
  * (SICOMCSR.TSTART) completes at once with no response on its channel:

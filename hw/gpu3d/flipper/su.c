@@ -1,5 +1,6 @@
 /*
- * SU: setup unit, primitive assembly (doc 5.11.5.2.x, digest §3.1).
+ * SU: setup unit, primitive assembly (doc 5.11.5.2.x, YAGCD §5.11.5 GP
+ * packets).
  *
  * Vertex order per triangle, as the doc lists it and as Dolphin assembles
  * them (the first vertex is the reference vertex for attribute slopes, so

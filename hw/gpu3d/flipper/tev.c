@@ -1,6 +1,7 @@
 /*
  * TEV: texture environment. The colour/alpha combiner stages, konstants,
- * swap tables, alpha test and fog (doc 5.11.1 0xC0-0xFD, digest §3.6, §6.6).
+ * swap tables, alpha test and fog (doc 5.11.1 0xC0-0xFD, YAGCD §5.11.1 BP
+ * registers; Dolphin Software/Tev.cpp).
  *
  * Per stage (BP 0xC0 + 2n colour, + 1 alpha):
  *   regular: out = (D + bias) * scale +- ((A * (256 - C') + B * C') >> 8),
@@ -8,15 +9,16 @@
  *   compare (bias = 3): out = D + (A cmp B ? C : 0) over R8/GR16/BGR24/RGB8.
  * A, B, C are 8-bit, D signed 11-bit; results clamp to 0..255 (CLAMP) or
  * -1024..1023. The rounding follows the hardware-derived formulas Dolphin
- * uses (hwtests tev.cpp); the alpha combiner negates before its shift. The last stage's destination registers give the pixel colour.
+ * uses (hwtests tev.cpp); the alpha combiner negates before its shift. The last
+ * stage's destination registers give the pixel colour.
  *
  * A stage that enables a texture takes the texel the rasteriser sampled
  * for it (tx.c) through its TSWAP table; TEXC/TEXA keep the last texel of
  * the pixel in stages without one (0 before the first).
  *
- * Indirect texturing (flipper_tev_indirect, digest §3.6 IND_CMD/IND_MTX,
- * the arithmetic of Dolphin's software renderer): the indirect texel's
- * A, B, G give (s, t, u) offsets of 8/5/4/3 bits (FMT), biased by -128
+ * Indirect texturing (flipper_tev_indirect, YAGCD §5.11.1 BP registers
+ * IND_CMD/IND_MTX, the arithmetic of Dolphin's software renderer): the indirect
+ * texel's A, B, G give (s, t, u) offsets of 8/5/4/3 bits (FMT), biased by -128
  * (8-bit) or +1 per BIAS bit; a static matrix (S0.10 elements, result >> 3)
  * or a dynamic one (s or t times the offset / 256) scaled by 2^(scale-17)
  * gives the offset added to the stage's coordinate, wrapped per SW/TW;

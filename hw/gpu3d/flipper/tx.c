@@ -3,7 +3,8 @@
  * SETTLUT), TLUT loads into the TMEM high bank (BP LOADTLUT0/1), texel
  * decoding of every format from its tiled big-endian layout in MEM1,
  * wrapping, nearest/bilinear filtering, mipmaps and the LOD (doc 5.11.1
- * 0x64/0x65, 0x80-0xBB; digest §3.6, §4, §6.7).
+ * 0x64/0x65, 0x80-0xBB; YAGCD §5.11.1 BP registers; Dolphin
+ * TextureDecoder_Generic.cpp).
  *
  * The arithmetic is that of Dolphin's software renderer (the reference the
  * image tests compare against):
@@ -202,7 +203,8 @@ static void decode_rgb5a3(uint16_t v, uint8_t o[4])
     }
 }
 
-/* IA8: first (high) byte alpha, second intensity (digest §4) */
+/* IA8: first (high) byte alpha, second intensity (Dolphin
+ * TextureDecoder_Generic.cpp) */
 static void decode_ia8(uint16_t v, uint8_t o[4])
 {
     set4(o, v & 0xFF, v & 0xFF, v & 0xFF, v >> 8);
@@ -291,7 +293,8 @@ void flipper_tx_texel(const TxMap *m, const uint8_t *p, int s, int t, int wm1,
         set4(o, p[off + 1], p[off + 32], p[off + 33], p[off]);
         return;
     case TX_FMT_CMPR: {
-        /* 8x8 tiles of four 4x4 blocks TL, TR, BL, BR (digest §4) */
+        /* 8x8 tiles of four 4x4 blocks TL, TR, BL, BR (Dolphin
+         * TextureDecoder_Generic.cpp) */
         const uint8_t *b = p + tile_at(s, t, wm1, 3, 3, 32) +
                            8 * (uint32_t)(((t >> 2) & 1) * 2 + ((s >> 2) & 1));
         uint16_t c0 = be16(b), c1 = be16(b + 2);

@@ -1,6 +1,7 @@
 /*
  * VI: video interface. Timing registers, the beam position, the four
- * display interrupts and the XFB scanout (doc 5.3, digest §2.4, §6.11).
+ * display interrupts and the XFB scanout (YAGCD §5.3 VI; Dolphin
+ * VideoInterface.cpp).
  *
  * Beam model: while DCR.ENB is set (and RST clear) the beam advances at the
  * sample clock (13.5 MHz, or 27 MHz with VICLK bit 0) over lines of

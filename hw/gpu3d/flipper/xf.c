@@ -1,7 +1,7 @@
 /*
  * XF: transform unit. XF memory (matrices, lights) and registers, vertex
  * transform, normal transform, colour channels with lighting (doc 5.11.3-4,
- * digest §3.4-3.5, §6.3-6.4).
+ * YAGCD §5.11.3-5.11.4 XF; Dolphin Software/TransformUnit.cpp).
  *
  * The arithmetic follows Dolphin's software renderer term by term (in
  * single precision, in the same order), because its output is the
@@ -22,7 +22,7 @@
  *   emboss = source coordinate + (L.binormal, L.tangent) for light n;
  *   colour texgens = (R, G) / 255 of channel 0 or 1. Every coordinate is
  *   then scaled by the SU_SSIZE/TSIZE of its number (BP 0x30 + 2n) + 1,
- *   as the setup unit does (digest §3.5, §3.6).
+ *   as the setup unit does (YAGCD §5.11.4 XF registers, §5.11.1 BP registers).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -71,7 +71,8 @@ static void normalize3(float v[3])
     v[2] /= len;
 }
 
-/* ---- lighting (digest §6.4; hwtests lighting, libogc GX_InitLight*) ----- */
+/* ---- lighting (Dolphin LightingShaderHelper.cpp; hwtests lighting, libogc
+ * GX_InitLight*) */
 
 typedef struct Light {
     uint8_t color[4];           /* R, G, B, A */

@@ -17,7 +17,8 @@
 
 #include "common/fpformat.h"
 
-/* ---- number formats (digest §5; decisions in docs/glamo-3d.md) ---------- */
+/* ---- number formats (Glamo3365 3D spec, number notation; decisions in
+ * docs/glamo-3d.md) */
 
 static const G3DFloatFmt f24_fmt = { 7, 16, 63, G3D_FP_ROUND };
 static const G3DFloatFmt f18_fmt = { 7, 10, 63, G3D_FP_ROUND };
@@ -232,7 +233,8 @@ static void write_3d(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq)
     const GlamoRegInfo *ri = &glamo_reginfo[off >> 1];
 
     if (off >= GLAMO_TX1_PALETTE && off < GLAMO_TX1_PALETTE + 0x200) {
-        /* host writes here are texture-1 palette writes (digest §8 #12) */
+        /* host writes here are texture-1 palette writes (reference defect
+         * GLAMO-12, docs/references.md) */
         c->tx1_palette[(off - GLAMO_TX1_PALETTE) >> 1] = val;
         c->rs_dirty = true;
         if (ri->kind == GLAMO_RK_RW) {

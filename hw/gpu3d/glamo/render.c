@@ -3,8 +3,9 @@
  * flat) and specular, texture blending, fog, alpha test, stencil test,
  * 16-bit or float Z test, alpha blending, dither, raster operation and the
  * colour write mask, into a 16 bpp destination (2120h-212Bh). Order as in
- * digest §4.6. Pixels are bounded by the clip rectangle (2164h/2168h,
- * s9, right and bottom exclusive) and by the destination pitch.
+ * Glamo3365 3D spec, functional description. Pixels are bounded by the clip
+ * rectangle (2164h/2168h, s9, right and bottom exclusive) and by the
+ * destination pitch.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

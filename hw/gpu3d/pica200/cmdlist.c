@@ -1,13 +1,14 @@
 /*
  * The P3D command-list processor (reference "Overview", "Command Header",
- * GPUREG_CMDBUF_SIZE/ADDR/JUMP; digest §2).
+ * GPUREG_CMDBUF_SIZE/ADDR/JUMP; 3dbrew GPU/Internal Registers, command lists).
  *
  * A command is a parameter word, a header word (ID b0-15, byte mask
  * b16-19, N extra parameters b20-27, consecutive b31), N more parameters,
  * and a pad word to an 8-byte boundary. Buffers are (SIZE << 3) & ~0xF bytes
- * at ADDR << 3 [!3]. A write to CMDBUF_JUMPn replaces the running list with
- * channel n's buffer; the IRQ request registers (FINALIZE) stop it when
- * AUTOSTOP is set and the request matches (regs.c).
+ * at ADDR << 3 (reference defect PICA-3, docs/references.md). A write to
+ * CMDBUF_JUMPn replaces the running list with channel n's buffer; the IRQ
+ * request registers (FINALIZE) stop it when AUTOSTOP is set and the request
+ * matches (regs.c).
  *
  * Work is bounded: one parameter write is one budget unit, a draw started by
  * a parameter runs in its own bounded steps (pipeline.c) and the list resumes

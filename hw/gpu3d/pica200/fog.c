@@ -1,8 +1,9 @@
 /*
  * Fog (reference "GPUREG_FOG_*", TEXENV_UPDATE_BUFFER b0-2 = 5 and b16;
- * digest §4.11): the combiners' output is mixed with FOG_COLOR by a factor
- * from the 128-entry fog LUT indexed by the fragment's window depth (or
- * 1 - depth with Z flip), linearly between entries (Citra):
+ * 3dbrew GPU/Internal Registers 0x0E0-0x0EF; Citra): the combiners' output is
+ * mixed with FOG_COLOR by a factor from the 128-entry fog LUT indexed by the
+ * fragment's window depth (or 1 - depth with Z flip), linearly between entries
+ * (Citra):
  *
  *   x = depth * 128;  i = floor(x) (at most 127);  frac = x - i
  *   f = clamp01((value[i] + diff[i] * frac) / 2047)

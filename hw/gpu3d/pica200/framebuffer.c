@@ -1,9 +1,10 @@
 /*
  * The framebuffer block (reference "Framebuffer registers" 0x100-0x13F,
- * digest §4.12): colour and depth/stencil buffers in 8x8-tiled Morton order,
- * rows stored top first (ym = H - 1 - y), and the per-fragment operations in
- * Citra's order: combiners, alpha test, stencil test, depth test (stencil op
- * by result), blend or logic op, channel write mask.
+ * 3dbrew GPU/Internal Registers 0x100-0x130; Citra): colour and depth/stencil
+ * buffers in 8x8-tiled Morton order, rows stored top first (ym = H - 1 - y),
+ * and the per-fragment operations in Citra's order: combiners, alpha test,
+ * stencil test, depth test (stencil op by result), blend or logic op, channel
+ * write mask.
  *
  * Colour channels are reduced to the buffer's bits by truncation and
  * expanded by bit replication (Citra); blending is 8-bit integer,
@@ -269,7 +270,8 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
         break;
     }
     if ((r[GPUREG_EARLYDEPTH_TEST1] | r[GPUREG_EARLYDEPTH_TEST2]) & 1) {
-        /* the normal depth test gives the same picture (digest §4.7) */
+        /* the normal depth test gives the same picture (3dbrew GPU/Internal
+         * Registers 0x061-0x06E) */
         pica_unimp_once(c, PICA_UNIMP_EARLYDEPTH, "early depth test (the "
                         "depth test stands in for it)");
     }

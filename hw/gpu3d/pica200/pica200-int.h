@@ -34,7 +34,8 @@
 
 #define PICA_NREGS 0x300
 
-/* ---- number formats (digest §5): no denormals, exponent 0 is normal --- */
+/* ---- number formats (Citra pica_types.h): no denormals, exponent 0 is
+ * normal */
 
 extern const G3DFloatFmt pica_f24, pica_f31, pica_f20, pica_f16;
 
@@ -543,7 +544,8 @@ struct PicaTri {
 PicaRenderState *pica_render_state(Pica200Core *c);
 void pica_render_shade(void *user, const G3DQuad *q, int thread);
 
-/* tiled surfaces: 8x8 tiles, Morton order inside (digest §4.8, §4.12) */
+/* tiled surfaces: 8x8 tiles, Morton order inside (3dbrew GPU/Internal Registers
+ * 0x080-0x0B7, 0x100-0x130; Citra) */
 static inline uint32_t pica_morton8(uint32_t x, uint32_t y)
 {
     return (x & 1) | (y & 1) << 1 | (x & 2) << 1 | (y & 2) << 2 |

@@ -9,7 +9,8 @@
 
 #include <string.h>
 
-/* digest §5: sign, exponent (bias 2^(E-1)-1), mantissa; no denormals */
+/* Citra pica_types.h: sign, exponent (bias 2^(E-1)-1), mantissa; no
+ * denormals */
 const G3DFloatFmt pica_f24 = { 7, 16, 63, G3D_FP_INFNAN | G3D_FP_EXP0_NORMAL };
 const G3DFloatFmt pica_f31 = { 7, 23, 63, G3D_FP_INFNAN | G3D_FP_EXP0_NORMAL };
 const G3DFloatFmt pica_f20 = { 7, 12, 63, G3D_FP_INFNAN | G3D_FP_EXP0_NORMAL };

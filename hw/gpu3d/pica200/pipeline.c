@@ -1,9 +1,9 @@
 /*
  * The geometry pipeline (reference "Geometry pipeline registers" 0x200-0x25F,
- * digest §4.1-4.4): vertex attribute loading from up to 12 interleaved
- * buffers, fixed attributes, immediate-mode submission, DRAWARRAYS /
- * DRAWELEMENTS in bounded steps, the vertex shader, the geometry shader in
- * point mode, and the output map to fixed-function semantics.
+ * 3dbrew GPU/Internal Registers 0x200-0x2DD): vertex attribute loading from up
+ * to 12 interleaved buffers, fixed attributes, immediate-mode submission,
+ * DRAWARRAYS / DRAWELEMENTS in bounded steps, the vertex shader, the geometry
+ * shader in point mode, and the output map to fixed-function semantics.
  *
  * Bad input (an attribute or index outside memory, a shader fault) stops the
  * draw with one message; the rest of the list carries on.
@@ -30,7 +30,8 @@ void pica_pipeline_reset(Pica200Core *c)
     c->rs_dirty = true;
 }
 
-/* ---- output map (digest §4.3: OUTMAP_Oi describes the i-th enabled output) -- */
+/* ---- output map (3dbrew GPU/Internal Registers 0x2B0-0x2DD: OUTMAP_Oi
+ * describes the i-th enabled output) */
 
 static void output_vertex(Pica200Core *c, const float out[16][4],
                           uint16_t mask, PicaVertex *v)
@@ -38,7 +39,9 @@ static void output_vertex(Pica200Core *c, const float out[16][4],
     unsigned total = c->regs[GPUREG_SH_OUTMAP_TOTAL] & 7, i = 0, reg, k;
 
     for (k = 0; k < PICA_SEM_COUNT; k++) {
-        v->s[k] = 1.0f;               /* unmapped semantics read 1.0 [!21] */
+        /* unmapped semantics read 1.0 (reference defect PICA-21,
+         * docs/references.md) */
+        v->s[k] = 1.0f;
     }
     for (reg = 0; reg < 16 && i < total; reg++) {
         uint32_t map;
@@ -488,7 +491,8 @@ bool pica_draw_step(Pica200Core *c, unsigned budget)
     return d->active;
 }
 
-/* ---- fixed attributes and immediate mode (digest §4.2) ------------------------ */
+/* ---- fixed attributes and immediate mode (3dbrew GPU/Fixed Vertex
+ * Attributes) */
 
 void pica_fixedattrib_index(Pica200Core *c, uint32_t value)
 {

@@ -1,10 +1,11 @@
 /*
  * Primitive assembly (GPUREG_PRIMITIVE_CONFIG b8-9, GPUREG_RESTART_PRIMITIVE;
- * digest §4.5): triangle lists, strips (every other triangle's first two
- * vertices swapped so all keep their winding), fans, and geometry-shader
- * primitives (a list whose next triangle the GS may ask to reverse). Mode 3
- * without a geometry shader is a list, as citro3d uses it for indexed lists.
- * A strip or fan carries over between draws until restarted (Citra).
+ * 3dbrew GPU/Internal Registers 0x25E; Citra): triangle lists, strips (every
+ * other triangle's first two vertices swapped so all keep their winding), fans,
+ * and geometry-shader primitives (a list whose next triangle the GS may ask to
+ * reverse). Mode 3 without a geometry shader is a list, as citro3d uses it for
+ * indexed lists. A strip or fan carries over between draws until restarted
+ * (Citra).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

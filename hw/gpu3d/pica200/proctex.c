@@ -1,8 +1,8 @@
 /*
  * Procedural texture, texture unit 3 (reference "GPUREG_TEXUNIT3_PROCTEX*",
- * "GPUREG_PROCTEX_LUT*"; digest §4.8). The reference gives the fields only;
- * the algorithm is Citra's (sw_proctex, checked there against hardware for
- * the noise), restated:
+ * "GPUREG_PROCTEX_LUT*"; 3dbrew GPU/Internal Registers 0x080-0x0B7; Citra). The
+ * reference gives the fields only; the algorithm is Citra's (sw_proctex,
+ * checked there against hardware for the noise), restated:
  *
  *   u, v = |texcoord|; shift offsets from the other coordinate (odd/even
  *   rows, 1/2 or 1 for mirrored repeat); optional noise added with the
@@ -12,9 +12,9 @@
  *   or linear with the difference table); with "separate alpha" the alpha
  *   mapping function through the alpha-map LUT gives alpha.
  *
- * LUT entries (digest §4.8): noise and map tables b0-11 value / 4095 and
- * b12-23 a signed difference / 4095; colours RGBA8; colour differences
- * signed half-steps (x2).
+ * LUT entries (3dbrew GPU/Internal Registers 0x080-0x0B7; Citra): noise and map
+ * tables b0-11 value / 4095 and b12-23 a signed difference / 4095; colours
+ * RGBA8; colour differences signed half-steps (x2).
  *
  * Colour-LUT mipmaps (min filters 2-5; Citra's hardware renderers,
  * glsl_shader_gen.cpp, AppendProcTexSampler): level L is width >> L entries
@@ -205,7 +205,8 @@ static float clamp_coord(float f, unsigned mode)
     }
 }
 
-/* mapping functions 0-9 (digest §4.8); undefined ones give 0 */
+/* mapping functions 0-9 (3dbrew GPU/Internal Registers 0x080-0x0B7; Citra);
+ * undefined ones give 0 */
 static float map(const float *value, const float *diff, unsigned func,
                  float u, float v)
 {

@@ -1,9 +1,9 @@
 /*
  * The memory fill units "PSC0" and "PSC1" (3dbrew GPU/External Registers,
- * digest §6.5): fill [start, end) (8-byte units, 16-byte aligned) with a
- * 16-, 24- or 32-bit pattern, little-endian, in bounded chunks. Setting
- * CONTROL b0 starts a fill (restarting one in progress); when it is done
- * b0 clears, b1 (finished) sets and the interrupt line rises until the
+ * 3dbrew GPU/External Registers): fill [start, end) (8-byte units, 16-byte
+ * aligned) with a 16-, 24- or 32-bit pattern, little-endian, in bounded chunks.
+ * Setting CONTROL b0 starts a fill (restarting one in progress); when it is
+ * done b0 clears, b1 (finished) sets and the interrupt line rises until the
  * guest clears b1.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later

@@ -1,14 +1,14 @@
 /*
- * The rasterizer block (reference "Rasterizer registers" 0x040-0x07F, digest
- * §4.6-4.7): clipping against the view volume -w <= x, y <= w, -w <= z <= 0,
- * w >= epsilon and the optional user clip plane (FRAGOP_CLIP); face culling
- * in window space; the viewport transform with VIEWPORT_WIDTH/HEIGHT (half
- * sizes) and VIEWPORT_XY; snapping to the 12.4 fixed-point grid; scissor; and
- * setup for the shared rasteriser.
+ * The rasterizer block (reference "Rasterizer registers" 0x040-0x07F, 3dbrew
+ * GPU/Internal Registers 0x040-0x06E): clipping against the view volume -w <=
+ * x, y <= w, -w <= z <= 0, w >= epsilon and the optional user clip plane
+ * (FRAGOP_CLIP); face culling in window space; the viewport transform with
+ * VIEWPORT_WIDTH/HEIGHT (half sizes) and VIEWPORT_XY; snapping to the 12.4
+ * fixed-point grid; scissor; and setup for the shared rasteriser.
  *
  * Window space has y up (row 0 of memory is the top, ym = H - 1 - y), so the
  * rasteriser, whose y grows down, gets y' = H - y. Samples are at pixel
- * centres. Edge rule (Citra's software rasteriser, the digest's "top-left
+ * centres. Edge rule (Citra's software rasteriser, the usual "top-left
  * like" rule): a sample on an edge is out when the edge is a right edge, or
  * horizontal with the triangle below it in window space (the picture's top
  * edge). In the rasteriser's y-down rows that keeps left and bottom edges.

@@ -496,7 +496,7 @@ void pica_regs_reset(Pica200Core *c)
     c->rs_dirty = true;
 }
 
-/* ---- interrupts (3Beans model, digest §4.13) ----------------------------- */
+/* ---- interrupts (3Beans GPU interrupt registers) ------------------------- */
 
 /*
  * Request byte i (0..63) raises interrupt i when it equals its compare byte
@@ -579,7 +579,8 @@ static void lut_push(Pica200Core *c, uint32_t index_reg, uint32_t value)
         return;
     }
     case GPUREG_FOG_LUT_INDEX:
-        idx = (*ir & 0xFFFF) % 128;    /* Citra: modulo 128 [!29] */
+        /* Citra: modulo 128 (reference defect PICA-29, docs/references.md) */
+        idx = (*ir & 0xFFFF) % 128;
         c->fog_lut[idx] = value & 0xFFFFFF;
         *ir = (*ir & ~0xFFFFu) | ((idx + 1) % 128);
         return;
@@ -651,7 +652,8 @@ void pica_reg_write(Pica200Core *c, uint32_t id, uint32_t value, uint32_t mask)
     }
     c->regs[id] = (c->regs[id] & ~mask) | written;
     if (mask != 0xFFFFFFFF && is_data_port(id)) {
-        /* [!2]: the port takes what the masked write leaves in the register */
+        /* (reference defect PICA-2, docs/references.md): the port takes what
+         * the masked write leaves in the register */
         g3d_guest_error("pica200: byte mask 0x%08x on data port 0x%03x",
                         mask, id);
     }

@@ -1,8 +1,8 @@
 /*
  * The shader units: code, operand-descriptor and float-uniform upload
- * (reference "Shader registers", digest §4.3) and the interpreter for the
- * whole instruction set (3dbrew "GPU/Shader Instruction Set", digest §6.1;
- * semantics checked against the Citra/Azahar shader test vectors).
+ * (reference "Shader registers", 3dbrew GPU/Internal Registers 0x2B0-0x2DD) and
+ * the interpreter for the whole instruction set (3dbrew "GPU/Shader Instruction
+ * Set"; semantics checked against the Citra/Azahar shader test vectors).
  *
  * Numbers: inputs and uniforms are float1.7.16 values; arithmetic is done in
  * binary32 like Citra/Azahar, with the PICA rule that 0 * inf = 0 (MUL, DP*,
@@ -20,7 +20,8 @@
 
 /* ---- uploads ---------------------------------------------------------------- */
 
-/* four f24 in three words, W in the first (digest §5, [!7]) */
+/* four f24 in three words, W in the first (Citra pica_types.h; reference defect
+ * PICA-7, docs/references.md) */
 static void unpack_f24x4(const uint32_t w[3], float out[4])
 {
     out[0] = pica_f24_to_float(w[2] & 0xFFFFFF);

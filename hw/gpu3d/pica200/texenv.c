@@ -1,8 +1,9 @@
 /*
  * Texture combiners TEXENV0-5 and the combiner buffer (reference
- * "GPUREG_TEXENVi_*", "GPUREG_TEXENV_UPDATE_BUFFER"; digest §4.9): sources,
- * operands, the ten combine operations in 8-bit integer arithmetic (Citra),
- * scale, and the delayed buffer update of stages 0-3.
+ * "GPUREG_TEXENVi_*", "GPUREG_TEXENV_UPDATE_BUFFER"; 3dbrew GPU/Internal
+ * Registers 0x0C0-0x0FD; Citra): sources, operands, the ten combine operations
+ * in 8-bit integer arithmetic (Citra), scale, and the delayed buffer update of
+ * stages 0-3.
  *
  * Textures 0-2 come from texunit.c, texture 3 from proctex.c, the fragment
  * primary/secondary colours from lighting.c (0 while fragment lighting is

@@ -1,31 +1,32 @@
 /*
- * Texture units 0-2 (reference "GPUREG_TEXUNIT*", digest §4.8): the fourteen
- * texel formats in the 8x8-tiled Morton layout, ETC1/ETC1A4 blocks, wrap
- * modes, border colour, nearest/linear filters, mipmaps with the level of
- * detail taken per 2x2 quad, and unit 0's projection, cube-map and shadow
- * types.
+ * Texture units 0-2 (reference "GPUREG_TEXUNIT*", 3dbrew GPU/Internal Registers
+ * 0x080-0x0B7; Citra): the fourteen texel formats in the 8x8-tiled Morton
+ * layout, ETC1/ETC1A4 blocks, wrap modes, border colour, nearest/linear
+ * filters, mipmaps with the level of detail taken per 2x2 quad, and unit 0's
+ * projection, cube-map and shadow types.
  *
  * Image rows: texel row t = v * H counts from the bottom as in OpenGL and
- * lives in memory row H - 1 - t (digest §4.8, Citra). Wrapping and filtering
- * work on (s, t) texel coordinates as OpenGL defines them (the reference has
- * no equations); linear weights are 8-bit fractions.
+ * lives in memory row H - 1 - t (3dbrew GPU/Internal Registers 0x080-0x0B7;
+ * Citra). Wrapping and filtering work on (s, t) texel coordinates as OpenGL
+ * defines them (the reference has no equations); linear weights are 8-bit
+ * fractions.
  *
  * Bad setup (size not a multiple of 8 or over 1024, undefined format, image
  * outside memory) is logged when the render state is built; such a unit
  * samples 0.
  *
- * Cube maps (digest §4.8, Citra's ConvertCubeCoord, which is OpenGL's
- * table with (u, v, w) = (rx, ry, rz)): the major axis of (u, v, w) picks
- * the face, ADDR1-6 = +X, -X, +Y, -Y, +Z, -Z (ADDR2-6 b0-21, b22-27 from
- * ADDR1), s = x / z / 2 + 1/2, t = y / z / 2 + 1/2 with the face's x, y and
- * z = the major component.
+ * Cube maps (3dbrew GPU/Internal Registers 0x080-0x0B7; Citra's
+ * ConvertCubeCoord, which is OpenGL's table with (u, v, w) = (rx, ry, rz)): the
+ * major axis of (u, v, w) picks the face, ADDR1-6 = +X, -X, +Y, -Y, +Z, -Z
+ * (ADDR2-6 b0-21, b22-27 from ADDR1), s = x / z / 2 + 1/2, t = y / z / 2 + 1/2
+ * with the face's x, y and z = the major component.
  *
- * Shadow textures (types 2 and 4; digest §4.8, Citra): the texel at (u, v)
- * (divided by w unless TEXUNIT0_SHADOW b0 says orthographic) or at the cube
- * coordinates, nearest, holds a 24-bit depth in G (low), B, A (high); with
- * z = min(|w|, 1) · 0xFFFFFF (the cube's |major component| for type 4) less
- * the bias (SHADOW b1-23, a 0.24 value without its bit 0), the result is
- * R where depth >= z, else 0, in all four channels.
+ * Shadow textures (types 2 and 4; 3dbrew GPU/Internal Registers 0x080-0x0B7;
+ * Citra): the texel at (u, v) (divided by w unless TEXUNIT0_SHADOW b0 says
+ * orthographic) or at the cube coordinates, nearest, holds a 24-bit depth in G
+ * (low), B, A (high); with z = min(|w|, 1) · 0xFFFFFF (the cube's |major
+ * component| for type 4) less the bias (SHADOW b1-23, a 0.24 value without its
+ * bit 0), the result is R where depth >= z, else 0, in all four channels.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -34,7 +35,8 @@
 #include <math.h>
 #include <string.h>
 
-/* bits per texel of each format (digest §4.8 table) */
+/* bits per texel of each format (3dbrew GPU/Internal Registers 0x080-0x0B7;
+ * Citra table) */
 static const uint8_t texfmt_bits[PICA_TEXFMT_COUNT] = {
     32, 24, 16, 16, 16, 16, 16, 8, 8, 8, 4, 4, 4, 8,
 };

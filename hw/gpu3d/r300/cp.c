@@ -1,8 +1,8 @@
 /*
  * R300 command processor: the ring buffer, indirect buffers and the PM4
- * packets of types 0, 1, 2 and 3 [digest §4.1, §4.2]. The ATI microcode the
- * driver loads through CP_ME_RAM_* is stored and not run: the packets are
- * executed directly.
+ * packets of types 0, 1, 2 and 3 [Linux radeon r100.c, radeon_reg.h, r300.c;
+ * Mesa r300_reg.h, r300_cs.h]. The ATI microcode the driver loads through
+ * CP_ME_RAM_* is stored and not run: the packets are executed directly.
  *
  * Every packet is read whole before it runs; a packet that can never be
  * complete (longer than the ring, or crossing the end of its indirect buffer)
@@ -185,7 +185,8 @@ static void draw(R300Core *c, uint32_t vf_cntl, R300VtxSource kind,
 {
     R300DrawSrc src = { .kind = kind, .data = data, .ndwords = n };
 
-    /* the body's first word is the VAP_VF_CNTL value [digest §3.1.3] */
+    /* the body's first word is the VAP_VF_CNTL value [R3xx 3D ref. §1.10
+     * VAP] */
     R300_REG(c, A_VAP_VF_CNTL) = vf_cntl;
     r300_vap_draw(c, vf_cntl, &src);
 }

@@ -18,7 +18,7 @@
 
 static float s312(uint32_t v)
 {
-    /* GA_SOLID_*: S3.12 fixed point [digest §3.3] */
+    /* GA_SOLID_*: S3.12 fixed point [R3xx 3D ref. §1.3 GA] */
     return (float)(int16_t)v / 4096.0f;
 }
 
@@ -187,7 +187,8 @@ static bool vte(R300Core *c, const R300Vertex *v, WinVertex *o)
     if (!(cntl & R_VAP_VTE_CNTL_VTX_Z_FMT_MASK)) {
         z *= inv_w;
     }
-    /* divide, then scale and offset [digest !61: the order is assumed] */
+    /* divide, then scale and offset [reference defect R300-61,
+     * docs/references.md: the order is assumed] */
     o->x = x * vport(c, cntl, R_VAP_VTE_CNTL_VPORT_X_SCALE_ENA_MASK,
                      A_VAP_VPORT_XSCALE, 1.0f) +
            vport(c, cntl, R_VAP_VTE_CNTL_VPORT_X_OFFSET_ENA_MASK,
@@ -233,7 +234,7 @@ static int32_t snap(R300Core *c, float v, int32_t offset)
 }
 
 /*
- * The vector routed to RS vec `src` for one vertex [digest §3.5]: even
+ * The vector routed to RS vec `src` for one vertex [R3xx 3D ref. §1.5 RS]: even
  * `src` is RS instruction src/2's texture address, odd its colour.
  */
 static void rs_vector(R300Core *c, const R300Vertex *v, unsigned src,
@@ -301,7 +302,7 @@ static void rs_vector(R300Core *c, const R300Vertex *v, unsigned src,
 
 static float depth_of(R300Core *c, float z)
 {
-    /* "applied to depth before conversion to FXP" [digest §3.4] */
+    /* "applied to depth before conversion to FXP" [R3xx 3D ref. §1.7 SU] */
     return z * g3d_u2f(R300_REG(c, A_SU_DEPTH_SCALE)) +
            g3d_u2f(R300_REG(c, A_SU_DEPTH_OFFSET));
 }
@@ -372,7 +373,7 @@ static float poly_offset(R300Core *c, const WinVertex *w, bool back)
     z2 = depth_of(c, w[2].z) - z0;
     dzdx = (z1 * (w[2].y - w[0].y) - z2 * (w[1].y - w[0].y)) / area;
     dzdy = (z2 * (w[1].x - w[0].x) - z1 * (w[2].x - w[0].x)) / area;
-    /* the slope is per sub-pixel step [digest §3.4] */
+    /* the slope is per sub-pixel step [R3xx 3D ref. §1.7 SU] */
     slope = fmaxf(fabsf(dzdx), fabsf(dzdy)) / (float)subpixels(c);
     scale = g3d_u2f(R300_REG(c, back ? A_SU_POLY_OFFSET_BACK_SCALE
                                      : A_SU_POLY_OFFSET_FRONT_SCALE));
@@ -437,7 +438,7 @@ static void point_window(R300Core *c, const WinVertex *p)
 {
     uint32_t sz = R300_REG(c, A_GA_POINT_SIZE);
     float sub = (float)subpixels(c);
-    /* half height/width in sub-pixels [digest §3.3] */
+    /* half height/width in sub-pixels [R3xx 3D ref. §1.3 GA] */
     float hw = (float)G3D_FIELD_EX32(sz, GA_POINT_SIZE, WIDTH) / sub;
     float hh = (float)G3D_FIELD_EX32(sz, GA_POINT_SIZE, HEIGHT) / sub;
     float s0 = g3d_u2f(R300_REG(c, A_GA_POINT_S0));
@@ -459,7 +460,8 @@ static void point_window(R300Core *c, const WinVertex *p)
     if (!(hw > 0.0f) || !(hh > 0.0f)) {
         return;
     }
-    /* lower-left (S0, T0) to upper-right (S1, T1) [digest §3.3, !19] */
+    /* lower-left (S0, T0) to upper-right (S1, T1) [R3xx 3D ref. §1.3 GA;
+     * reference defect R300-19, docs/references.md] */
     for (i = 0; i < 4; i++) {
         bool right = i == 1 || i == 2, top = i >= 2;
         k[i].v = *p->v;

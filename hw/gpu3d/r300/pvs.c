@@ -1,7 +1,8 @@
 /*
- * R300 PVS: the programmable vertex shader [digest §3.1.5, §4.3].
+ * R300 PVS: the programmable vertex shader [R3xx 3D ref. §1.10 VAP_PVS_*; Mesa
+ * r300_reg.h, r3xx_vertprog.c].
  *
- * The instruction encoding is the digest's §4.3 (Mesa r300_reg.h). The
+ * The instruction encoding is Mesa's (r300_reg.h, r3xx_vertprog.c). The
  * numeric conventions of the opcodes are those of the API instructions
  * Mesa's vertex compiler (compiler/r3xx_vertprog.c) translates into them,
  * i.e. the ARB_vertex_program / D3D9 vs instruction that each opcode
@@ -130,8 +131,8 @@ static void pvs_decode_src(R300PVSSrcOp *s, uint32_t dw, unsigned pc, int n)
                s->swz[2] == 2 && s->swz[3] == 3;
     /*
      * An absolute index past its file reads zero. Constants are exempt:
-     * PVS_MAX_CONST_ADDR defines that case as (0,0,0,0) [digest §3.1.5].
-     * Fully forced swizzles (Mesa's zero operand) read nothing.
+     * PVS_MAX_CONST_ADDR defines that case as (0,0,0,0) [R3xx 3D ref. §1.10
+     * VAP_PVS_*]. Fully forced swizzles (Mesa's zero operand) read nothing.
      */
     if (used && s->mode == R300_PVS_ADDR_ABS &&
         s->file != R300_PVS_FILE_CONST &&
@@ -142,7 +143,7 @@ static void pvs_decode_src(R300PVSSrcOp *s, uint32_t dw, unsigned pc, int n)
     }
 }
 
-/* destination register types 0..5 [digest §4.3] */
+/* destination register types 0..5 [Mesa r300_reg.h, r3xx_vertprog.c] */
 static const uint8_t pvs_dst_files[] = {
     [R300_PVS_DST_REG_TEMPORARY] = R300_PVS_FILE_TEMP,
     [R300_PVS_DST_REG_A0] = R300_PVS_FILE_A0,
@@ -371,7 +372,8 @@ bool r300_pvs_load(R300PVSProgram *p, const uint32_t *regs,
         pvs_decode(p, i);
     }
 
-    /* constant k is vector R300_PVS_CONST_START + BASE + k [digest §3.1.5] */
+    /* constant k is vector R300_PVS_CONST_START + BASE + k [R3xx 3D ref. §1.10
+     * VAP_PVS_*] */
     base = G3D_FIELD_EX32(cc, VAP_PVS_CONST_CNTL, PVS_CONST_BASE_OFFSET);
     p->max_const = G3D_FIELD_EX32(cc, VAP_PVS_CONST_CNTL, PVS_MAX_CONST_ADDR);
     for (k = 0; k <= p->max_const; k++) {
@@ -422,7 +424,8 @@ static const float *pvs_src_reg(const R300PVSProgram *p, const PVSState *s,
 
     switch (src->file) {
     case R300_PVS_FILE_CONST:
-        /* outside 0..PVS_MAX_CONST_ADDR: (0,0,0,0) [digest §3.1.5] */
+        /* outside 0..PVS_MAX_CONST_ADDR: (0,0,0,0) [R3xx 3D ref. §1.10
+         * VAP_PVS_*] */
         return idx >= 0 && (unsigned)idx <= p->max_const ? p->consts[idx]
                                                         : pvs_zero;
     case R300_PVS_FILE_TEMP:

@@ -1,9 +1,10 @@
 /*
- * R300 PVS: the programmable vertex shader of the VAP [digest §3.1.5, §4.3].
+ * R300 PVS: the programmable vertex shader of the VAP [R3xx 3D ref. §1.10
+ * VAP_PVS_*; Mesa r300_reg.h, r3xx_vertprog.c].
  *
  * A program is decoded once per draw from the register file and the PVS
  * vector memory (code, constants, clip planes), then run once per vertex.
- * Arithmetic is IEEE fp32, as the VAP's [digest §3.12].
+ * Arithmetic is IEEE fp32, as the VAP's [R3xx 3D ref. §1.10 VAP].
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -20,7 +21,8 @@ typedef struct R300PVSInst {
 } R300PVSInst;
 
 /* Register files as the decoded program names them (one namespace for
- * sources and destinations; the encodings differ [digest §4.3]). */
+ * sources and destinations; the encodings differ [Mesa r300_reg.h,
+ * r3xx_vertprog.c]). */
 enum {
     R300_PVS_FILE_TEMP,             /* temporaries */
     R300_PVS_FILE_INPUT,            /* input vectors (PSC output) */
@@ -83,7 +85,8 @@ typedef struct R300PVSProgram {
     bool writes_inputs;             /* some instruction writes input memory */
     unsigned temps, alt_temps;      /* temporaries a vertex starts with 0 */
     /* user clip planes 0..5, vector memory from R300_PVS_UCP_START, for the
-     * clipper (VAP_CLIP_CNTL.UCP_ENA_n) [digest §3.1.5, §3.1.6] */
+     * clipper (VAP_CLIP_CNTL.UCP_ENA_n) [R3xx 3D ref. §1.10 VAP_PVS_*, §1.10
+     * VAP clipping] */
     float ucp[6][4];
     int faults;                     /* R300_PVS_FAULT_* already logged */
 } R300PVSProgram;

@@ -19,13 +19,13 @@
 #include "common/fpformat.h"
 #include "common/fragment.h"
 
-/* ZFUNC / STENCILFUNC codes -> compare [digest §3.11] */
+/* ZFUNC / STENCILFUNC codes -> compare [R3xx 3D ref. §1.11 ZB] */
 static const G3DCompare zs_func[8] = {
     G3D_CMP_NEVER, G3D_CMP_LESS, G3D_CMP_LEQUAL, G3D_CMP_EQUAL,
     G3D_CMP_GEQUAL, G3D_CMP_GREATER, G3D_CMP_NOTEQUAL, G3D_CMP_ALWAYS,
 };
 
-/* AF_FUNC codes [digest §3.9]: the GL order */
+/* AF_FUNC codes [R3xx 3D ref. §1.2 FG]: the GL order */
 static const G3DCompare af_func[8] = {
     G3D_CMP_NEVER, G3D_CMP_LESS, G3D_CMP_EQUAL, G3D_CMP_LEQUAL,
     G3D_CMP_GREATER, G3D_CMP_NOTEQUAL, G3D_CMP_GEQUAL, G3D_CMP_ALWAYS,
@@ -142,7 +142,7 @@ static uint32_t comp_put(float v, const R300Target *tg, int k)
     return (uint32_t)(tg->round ? v + 0.5f : v) << tg->shift[k];
 }
 
-/* the blend factor codes of RB3D_(A)BLENDCNTL [digest §3.10] */
+/* the blend factor codes of RB3D_(A)BLENDCNTL [R3xx 3D ref. §1.1 RB3D] */
 static float factor(uint32_t code, int ch, const float *s, const float *d,
                     const float *k, bool is_dst, float src_a)
 {
@@ -254,7 +254,8 @@ static void write_colour(const R300DrawState *ds, const R300Target *tg,
         res |= comp_put(o[ch], tg, ch);
     }
     if (ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) {
-        /* per bit: result = ROP >> (2 S + D) & 1 [digest §3.10, EXT Mesa] */
+        /* per bit: result = ROP >> (2 S + D) & 1 [R3xx 3D ref. §1.1 RB3D, EXT
+         * Mesa] */
         uint32_t rop = G3D_FIELD_EX32(ds->rop, RB3D_ROPCNTL, ROP), r = 0;
         int b;
         for (b = 0; b < 32; b++) {
@@ -310,11 +311,13 @@ static bool depth_stencil(const R300DrawState *ds, int x, int y, uint32_t z24,
         stored_z = word >> 8;
         zin = z24;
     } else {
-        /* a 16-bit Z buffer keeps the top 16 of the 24 bits [digest §3.4] */
+        /* a 16-bit Z buffer keeps the top 16 of the 24 bits [R3xx 3D ref. §1.7
+         * SU] */
         stored_z = word & 0xFFFF;
         zin = z24 >> 8;
     }
-    /* stencil: (ref & mask) FUNC (stored & mask), the GL order [!75] */
+    /* stencil: (ref & mask) FUNC (stored & mask), the GL order (reference
+     * defect R300-75, docs/references.md) */
     if (s_en && !g3d_compare_u(zs_func[func], ref & msk, st & msk)) {
         st = (st & ~wmask) | (g3d_stencil_op(sfail, st, ref) & wmask);
         pass = false;
@@ -327,7 +330,7 @@ static bool depth_stencil(const R300DrawState *ds, int x, int y, uint32_t z24,
         }
         pass = false;
     } else {
-        /* ZPASS also applies when Z is disabled [digest §3.11] */
+        /* ZPASS also applies when Z is disabled [R3xx 3D ref. §1.11 ZB] */
         if (s_en) {
             st = (st & ~wmask) | (g3d_stencil_op(zpass, st, ref) & wmask);
         }
@@ -353,8 +356,9 @@ static float fog_blend(const R300DrawState *ds, float v, float c, int ch)
     float f;
 
     /*
-     * The reference gives no equations [digest §3.9, §4.7]; this is the GL
-     * model on the scaled fog value: f is the fraction of the fragment kept.
+     * The reference gives no equations [R3xx 3D ref. §1.2 FG; the OpenGL 2.1
+     * specification]; this is the GL model on the scaled fog value: f is the
+     * fraction of the fragment kept.
      */
     switch (fn) {
     case R300_FG_FN_LINEAR: f = 1.0f - v; break;
@@ -407,7 +411,7 @@ void r300_quad(void *opaque, const G3DQuad *q, int thread)
         if (ds->clip_rule != 0xFFFF && !clip_rule_pass(ds, x, y)) {
             continue;
         }
-        /* FG: alpha test on target A's alpha, 8-bit [digest §3.9] */
+        /* FG: alpha test on target A's alpha, 8-bit [R3xx 3D ref. §1.2 FG] */
         if (ds->alpha_func & R_FG_ALPHA_FUNC_AF_EN_MASK) {
             uint32_t a8 = g3d_f2unorm(uq.out[i][0][3], 8);
             if (!g3d_compare_u(af_func[G3D_FIELD_EX32(ds->alpha_func,

@@ -106,7 +106,7 @@ void r300_vap_port_write(R300Core *c, uint32_t offset, uint32_t val);
 void r300_vap_pvs_upload(R300Core *c, uint32_t val);
 
 /* A vertex as the VAP hands it to GA: the PVS outputs in VAP_OUT_VTX_FMT
- * order, decoded [digest §3.1.8]. */
+ * order, decoded [R3xx 3D ref. §1.10 VAP_OUT_VTX_FMT]. */
 typedef struct R300Vertex {
     float pos[4];               /* clip space (or window, per VTE_CNTL) */
     float psize;

@@ -85,7 +85,8 @@ void r300_flush_render(R300Core *c)
 
 static G3DRect sc_rect(uint32_t tl, uint32_t br)
 {
-    /* inclusive corners with the R3xx origin at 1440 [digest §3.6, EXT] */
+    /* inclusive corners with the R3xx origin at 1440 [R3xx 3D ref. §1.6 SC,
+     * EXT] */
     G3DRect r = {
         (int32_t)R300_SC_X(tl) - R300_SC_ORIGIN,
         (int32_t)R300_SC_Y(tl) - R300_SC_ORIGIN,
@@ -95,7 +96,7 @@ static G3DRect sc_rect(uint32_t tl, uint32_t br)
     return r;
 }
 
-/* SC_EDGERULE field -> the rasteriser's rule [digest §3.6] */
+/* SC_EDGERULE field -> the rasteriser's rule [R3xx 3D ref. §1.6 SC] */
 static void edge_rule(R300Core *c, uint32_t er, G3DRasterRules *r)
 {
     uint32_t ms = R300_REG(c, A_GB_MSPOS0);
@@ -227,7 +228,8 @@ bool r300_draw_begin(R300Core *c)
         return false;
     }
 
-    /* colour buffers: the targets the US writes [digest §3.7, §3.10] */
+    /* colour buffers: the targets the US writes [R3xx 3D ref. §1.9 US, §1.1
+     * RB3D] */
     for (t = 0; t < 4; t++) {
         uint32_t of = R300_REG(c, R300_US_OUT_FMT(t));
         uint32_t pitch = R300_REG(c, R300_RB3D_COLORPITCH(t));
@@ -323,7 +325,8 @@ bool r300_draw_begin(R300Core *c)
                             R_FG_DEPTH_SRC_DEPTH_SRC_MASK;
     ds->perspective = !(R300_REG(c, A_GB_SELECT) & R_GB_SELECT_W_SELECT_MASK);
 
-    /* RS routing: INST_COUNT + 1 instructions [digest §3.5, !26] */
+    /* RS routing: INST_COUNT + 1 instructions [R3xx 3D ref. §1.5 RS; reference
+     * defect R300-26, docs/references.md] */
     ninst = G3D_FIELD_EX32(R300_REG(c, A_RS_INST_COUNT), RS_INST_COUNT,
                            INST_COUNT) + 1;
     for (i = 0; i < ninst; i++) {
@@ -367,6 +370,6 @@ void r300_draw_end(R300Core *c)
         passed += c->zpass_thread[t];
         c->zpass_thread[t] = 0;
     }
-    /* all samples are counted by pipe 0 [digest §3.11, EXT note] */
+    /* all samples are counted by pipe 0 [R3xx 3D ref. §1.11 ZB, EXT note] */
     c->zpass[0] += (uint32_t)passed;
 }

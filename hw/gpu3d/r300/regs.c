@@ -3,11 +3,13 @@
  * the bits that store, its access rules, and the side effects of writes.
  *
  * The table comes from the reference's register entries (offset, fields,
- * defaults), with the repairs the r300 digest lists in §6 noted per row.
+ * defaults), with the repairs noted per row (reference defects R300-n,
+ * docs/references.md).
  * Decisions (docs/r300-3d.md): undocumented bits of a documented register
  * read back as 0; every dword of the 3D range 0x1D98-0x4FFC that the
- * reference does not list is stored whole [digest §2.2]; VAP registers
- * accept 32-bit accesses only, the others 8/16/32 [digest §2.1].
+ * reference does not list is stored whole [R3xx 3D ref. §1]; VAP registers
+ * accept 32-bit accesses only, the others 8/16/32 [R3xx 3D ref. §1 access
+ * column].
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -111,7 +113,9 @@ const R300RegInfo r300_reg_info[] = {
       "SUBPIXEL only; pipes and tiles do not change the picture" },
     { "GB_SELECT", 0x401C, 1, 4, 0x00000000, 0x0000001F, 0 },
     { "GB_AA_CONFIG", 0x4020, 1, 4, 0x00000000, 0x00000007, R300_REG_STORED },
-    { "GB_FIFO_SIZE", 0x4024, 1, 4, 0x00000000, 0x0FFFFFFF, R300_REG_STORED }, /* RS_HIGHWATER_TEX 21:19 lost in the reference [digest !23] */
+    /* RS_HIGHWATER_TEX 21:19 lost in the reference [reference defect R300-23,
+     * docs/references.md] */
+    { "GB_FIFO_SIZE", 0x4024, 1, 4, 0x00000000, 0x0FFFFFFF, R300_REG_STORED },
     { "TX_INVALTAGS", 0x4100, 1, 4, 0x00000000, 0xFFFFFFFF, R300_REG_STORED },
     { "TX_ENABLE", 0x4104, 1, 4, 0x00000000, 0x0000FFFF, 0 },
     { "GA_POINT_S0", 0x4200, 1, 4, 0x00000000, 0xFFFFFFFF, 0 },
@@ -126,7 +130,9 @@ const R300RegInfo r300_reg_info[] = {
     { "GA_LINE_STIPPLE_VALUE", 0x4260, 1, 4, 0x00000000, 0xFFFFFFFF, R300_REG_STORED },
     { "GA_LINE_S0", 0x4264, 1, 4, 0x00000000, 0xFFFFFFFF, 0 },
     { "GA_LINE_S1", 0x4268, 1, 4, 0x00000000, 0xFFFFFFFF, 0 },
-    { "GA_ENHANCE", 0x4274, 1, 4, 0x00000000, 0x00000003, R300_REG_STORED }, /* FASTSYNC_CNTL bit 1 lost [!15] */
+    /* FASTSYNC_CNTL bit 1 lost (reference defect R300-15,
+     * docs/references.md) */
+    { "GA_ENHANCE", 0x4274, 1, 4, 0x00000000, 0x00000003, R300_REG_STORED },
     { "GA_COLOR_CONTROL", 0x4278, 1, 4, 0x00000000, 0x0003FFFF, 0 },
     { "GA_SOLID_RG", 0x427C, 1, 4, 0x00000000, 0xFFFFFFFF, 0 },
     { "GA_SOLID_BA", 0x4280, 1, 4, 0x00000000, 0xFFFFFFFF, 0 },
@@ -183,7 +189,9 @@ const R300RegInfo r300_reg_info[] = {
     { "US_ALU_RGB_ADDR", 0x46C0, 64, 4, 0x00000000, 0x7FFFFFFF, 0 },
     { "US_ALU_ALPHA_ADDR", 0x47C0, 64, 4, 0x00000000, 0xFFFFFFFF, 0 },
     { "US_ALU_RGB_INST", 0x48C0, 64, 4, 0x00000000, 0xFFFFFFFF, 0 },
-    { "US_ALU_ALPHA_INST", 0x49C0, 64, 4, 0x00000000, 0x7FFFFFFF, 0 }, /* SEL_C/MOD_C bit ranges lost [!43] */
+    /* SEL_C/MOD_C bit ranges lost (reference defect R300-43,
+     * docs/references.md) */
+    { "US_ALU_ALPHA_INST", 0x49C0, 64, 4, 0x00000000, 0x7FFFFFFF, 0 },
     { "FG_FOG_BLEND", 0x4BC0, 1, 4, 0x00000000, 0x00000007, 0 },
     { "FG_FOG_FACTOR", 0x4BC4, 1, 4, 0x00000000, 0x000003FF, 0 },
     { "FG_FOG_COLOR_R", 0x4BC8, 1, 4, 0x00000000, 0x000003FF, 0 },
@@ -198,7 +206,8 @@ const R300RegInfo r300_reg_info[] = {
     { "US_ALU_CONST_A", 0x4C0C, 32, 16, 0x00000000, 0x00FFFFFF, 0 },
     { "RB3D_CCTL", 0x4E00, 1, 4, 0x00000000, 0x000006E0, R300_REG_STORED },
     { "RB3D_BLENDCNTL", 0x4E04, 1, 4, 0x00000004, 0x3F3F703F, 0 },
-    { "RB3D_ABLENDCNTL", 0x4E08, 1, 4, 0x00000000, 0x3F3F7000, 0 }, /* SRCBLEND is 21:16 [!2] */
+    /* SRCBLEND is 21:16 (reference defect R300-2, docs/references.md) */
+    { "RB3D_ABLENDCNTL", 0x4E08, 1, 4, 0x00000000, 0x3F3F7000, 0 },
     { "RB3D_COLOR_CHANNEL_MASK", 0x4E0C, 1, 4, 0x0000000F, 0x0000000F, 0 },
     { "RB3D_CONSTANT_COLOR", 0x4E10, 1, 4, 0x00000000, 0xFFFFFFFF, 0 },
     { "RB3D_COLOR_CLEAR_VALUE", 0x4E14, 1, 4, 0x00000000, 0xFFFFFFFF, R300_REG_STORED },
@@ -221,7 +230,9 @@ const R300RegInfo r300_reg_info[] = {
     { "ZB_FORMAT", 0x4F10, 1, 4, 0x00000000, 0x0000003F, R300_REG_PARTIAL,
       "16-bit and 24+8 Z; 13E3, INVERT and PEQ8 not modelled" },
     { "ZB_ZTOP", 0x4F14, 1, 4, 0x00000000, 0x00000001, R300_REG_STORED },
-    { "ZB_ZCACHE_CTLSTAT", 0x4F18, 1, 4, 0x00000000, 0x00000003, 0 }, /* ZC_FREE is bit 1 [!72]; ZC_BUSY 31 is status */
+    /* ZC_FREE is bit 1 (reference defect R300-72, docs/references.md); ZC_BUSY
+     * 31 is status */
+    { "ZB_ZCACHE_CTLSTAT", 0x4F18, 1, 4, 0x00000000, 0x00000003, 0 },
     { "ZB_BW_CNTL", 0x4F1C, 1, 4, 0x00000000, 0x0000007F, R300_REG_STORED },
     { "ZB_DEPTHOFFSET", 0x4F20, 1, 4, 0x00000000, 0xFFFFFFE0, 0 },
     { "ZB_DEPTHPITCH", 0x4F24, 1, 4, 0x00000000, 0x001F3FFC, R300_REG_PARTIAL,
@@ -290,7 +301,8 @@ void r300_regs_reset(R300Core *c)
     R300_REG(c, A_MC_AGP_LOCATION) = 0xFFFFFFF0u;  /* empty: start > top */
 }
 
-/* 0x1D98-0x1DAC reach VAP_VPORT_* at 0x2098-0x20AC [digest !60] */
+/* 0x1D98-0x1DAC reach VAP_VPORT_* at 0x2098-0x20AC [reference defect R300-60,
+ * docs/references.md] */
 static uint32_t canonical(uint32_t offset)
 {
     if (offset >= R300_VAP_VPORT_XSCALE_ALIAS &&
@@ -323,7 +335,8 @@ static void zpass_write(R300Core *c, uint32_t addr)
 {
     uint32_t sel = G3D_FIELD_EX32(R300_REG(c, A_SU_REG_DEST), SU_REG_DEST,
                                   SELECT);
-    /* pipe 0 is bit 0, pipe 1 bit 3 on RV380 and older [digest !33] */
+    /* pipe 0 is bit 0, pipe 1 bit 3 on RV380 and older [reference defect
+     * R300-33, docs/references.md] */
     unsigned pipe = (sel & 1) ? 0 : (sel & 8) ? 1 : 0;
 
     r300_flush_render(c);
@@ -450,7 +463,8 @@ static void write_3d(R300Core *c, uint32_t offset, uint32_t val)
     }
     switch (offset) {
     case A_VAP_VF_CNTL:
-        /* a direct write starts a draw fed through the ports [digest §5] */
+        /* a direct write starts a draw fed through the ports [Mesa
+         * r300_emit.c] */
         r300_vap_port_write(c, offset, val);
         break;
     case A_VAP_PORT_DATA_IDX_128:
@@ -487,7 +501,8 @@ static void write_3d(R300Core *c, uint32_t offset, uint32_t val)
     case A_ZB_HIZ_DWORD: {
         uint32_t idx = R300_REG(c, A_ZB_HIZ_WRINDEX);
         c->hiz_ram[(idx >> 2) % G_N_ELEMENTS(c->hiz_ram)] = val;
-        /* +2 dwords: the data is broadcast to both pipes [digest §3.11] */
+        /* +2 dwords: the data is broadcast to both pipes [R3xx 3D ref. §1.11
+         * ZB] */
         R300_REG(c, A_ZB_HIZ_WRINDEX) = (idx + 8) & 0x1FFFC;
         break;
     }
@@ -603,7 +618,8 @@ void r300_reg_write(R300Core *c, uint32_t offset, uint64_t val, unsigned size)
                         info->name, size);
         return;
     }
-    /* narrower writes merge into the dword [digest §2.1 "8/16/32"] */
+    /* narrower writes merge into the dword [R3xx 3D ref. §1 access column
+     * "8/16/32"] */
     {
         unsigned shift = (offset & 3) * 8;
         uint32_t mask = ((1u << (size * 8)) - 1) << shift;

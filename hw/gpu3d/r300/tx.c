@@ -1,8 +1,10 @@
 /*
- * R300 TX: the texture units [digest §3.8].
+ * R300 TX: the texture units [R3xx 3D ref. §1.8 TX].
  *
- * Sources and decisions (the reference is silent on all of them [!77]):
- * - texel formats: the reconstructed TXFORMAT table of the digest §3.8;
+ * Sources and decisions (the reference is silent on all of them (reference
+ * defect R300-77, docs/references.md)):
+ * - texel formats: the TXFORMAT table of R3xx 3D ref. §1.8 TX,
+ *   repaired from Mesa r300_reg.h;
  *   component 0 is the least significant field. DXT1/3/5 are the S3TC
  *   blocks (codes 15-17, Mesa); decoded components are B, G, R, A as for
  *   8_8_8_8, which is what Mesa's swizzle for them expects.
@@ -11,7 +13,7 @@
  *   conversion when YUV_TO_RGB is set. 4:2:2 pairs are named most
  *   significant byte first: VYUY422 = Y0 U Y1 V in memory (YUY2), YVYU422 =
  *   U Y0 V Y1 (UYVY). Y8 reads (Y, Y, Y, 1).
- * - mip chain layout [digest §4.6, EXT Mesa r300_texture_desc.c]: levels
+ * - mip chain layout [EXT Mesa r300_texture_desc.c]: levels
  *   consecutive, rows padded to 32 bytes, heights rounded up to a power of
  *   two when the texture has mip levels or is 3D or a cube; cube faces are
  *   6 consecutive images per level in the order +X -X +Y -Y +Z -Z.
@@ -413,7 +415,7 @@ static inline void tx_fetch(const R300TexUnit *u, unsigned level, unsigned x,
         }
         if (u->chroma_mode && u->bytes_per <= 4 &&
             raw == (u->chroma_key & (uint32_t)((1ull << (8 * u->bytes_per)) - 1))) {
-            /* ChromaKeyBlend: a matching texel is 0 [digest §3.8] */
+            /* ChromaKeyBlend: a matching texel is 0 [R3xx 3D ref. §1.8 TX] */
             memset(rgba, 0, 4 * sizeof(float));
             return;
         }
@@ -565,7 +567,8 @@ static void tx_level_tiling(R300TexUnit *u, unsigned l, unsigned w,
     *row = (uint64_t)w * u->bytes_per;
 }
 
-/* the mip chain [digest §4.6]; false if the registers make no texture */
+/* the mip chain [Mesa r300_texture_desc.c]; false if the registers make no
+ * texture */
 static bool tx_layout(R300TexUnit *u, int unit)
 {
     bool pow2_rows = u->levels > 1 || u->coord_type != R300_TX_COORD_2D;
@@ -1056,7 +1059,7 @@ void r300_tx_sample_quad(const R300TexUnit *u, int inst,
     int px, k;
 
     if (!u->enabled) {
-        /* T(ARGB) = (1,0,0,0) [digest §3.8] */
+        /* T(ARGB) = (1,0,0,0) [R3xx 3D ref. §1.8 TX] */
         for (px = 0; px < 4; px++) {
             out[px][0] = out[px][1] = out[px][2] = 0.0f;
             out[px][3] = 1.0f;

@@ -1,5 +1,5 @@
 /*
- * R300 TX: the 16 texture units [digest §3.8].
+ * R300 TX: the 16 texture units [R3xx 3D ref. §1.8 TX].
  *
  * A unit is decoded once per draw (r300_tx_load): format, size, pitch, mip
  * chain, filters, wrap modes, swizzle, border. Its texel memory is made
@@ -29,7 +29,8 @@ typedef struct R300TexUnit {
     uint32_t filter0, filter1, format0, format1, format2, offset;
     uint32_t border, chroma_key;
     unsigned width, height, depth, levels;
-    const uint8_t *texels;          /* level 0; levels follow [digest §4.6] */
+    /* level 0; levels follow [Mesa r300_texture_desc.c] */
+    const uint8_t *texels;
     uint64_t bytes;                 /* size of the mapped chain */
     uint8_t *copy;                  /* owned copy when not mappable, or NULL */
     uint64_t level_offset[R300_TX_MAX_LEVELS];
@@ -88,8 +89,8 @@ void r300_tx_sampler(void *units, int unit, int inst,
  * Byte offset (from `texels`) of texel (x, y) of slice or cube face z of
  * `level`: of its 4x4 block for DXT formats, of its 2-texel pair for the
  * 4:2:2 formats. Every texel fetch goes through this function, so the tile
- * order of MACRO_TILE / MICRO_TILE surfaces [digest §4.6] plugs in here;
- * today it is the linear layout.
+ * order of MACRO_TILE / MICRO_TILE surfaces [Mesa r300_texture_desc.c] plugs in
+ * here; today it is the linear layout.
  */
 uint64_t r300_tx_texel_address(const R300TexUnit *u, unsigned level,
                                unsigned x, unsigned y, unsigned z);

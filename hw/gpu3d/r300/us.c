@@ -1,17 +1,18 @@
 /*
- * R300 US: the fragment shader [digest §3.7].
+ * R300 US: the fragment shader [R3xx 3D ref. §1.9 US].
  *
  * Program layout: US_CONFIG.NLEVEL + 1 nodes fill the indirection levels
- * backwards, the last node always in US_CODE_ADDR_3 [digest §3.7, EXT Mesa];
- * every size field holds count - 1 [!45]. Only the first node's TEX
- * segment is optional (US_CONFIG.FIRST_TEX).
+ * backwards, the last node always in US_CODE_ADDR_3 [R3xx 3D ref. §1.9 US, EXT
+ * Mesa]; every size field holds count - 1 (reference defect R300-45,
+ * docs/references.md). Only the first node's TEX segment is optional
+ * (US_CONFIG.FIRST_TEX).
  *
  * Operands: each ALU instruction reads three RGB sources and three alpha
  * sources. Operand selects pick from a pool of
  *   src0.rgb src1.rgb src2.rgb srcp.rgb  src0.a src1.a src2.a srcp.a  0 1 0.5
  * where srcN.rgb come from the RGB source addresses and srcN.a from the
  * alpha source addresses, for both halves: the register file is split
- * into a colour and an alpha half [digest §3.7, EXT Mesa].
+ * into a colour and an alpha half [R3xx 3D ref. §1.9 US, EXT Mesa].
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -31,7 +32,8 @@ enum {
     POOL_SIZE
 };
 
-/* RGB operand selects 0..31 [digest §3.7] as pool indices per component */
+/* RGB operand selects 0..31 [R3xx 3D ref. §1.9 US] as pool indices per
+ * component */
 static const uint8_t us_rgb_sel[32][3] = {
 #define RGBSEL(b) { b, b + 1, b + 2 }, { b, b, b }, { b + 1, b + 1, b + 1 }, \
                   { b + 2, b + 2, b + 2 }
@@ -59,7 +61,8 @@ static const uint8_t us_rgb_sel[32][3] = {
     { POOL_SRC2_A, POOL_SRC2 + 2, POOL_SRC2 + 1 },
 };
 
-/* alpha operand selects 0..18 [digest §3.7, !43] */
+/* alpha operand selects 0..18 [R3xx 3D ref. §1.9 US; reference defect R300-43,
+ * docs/references.md] */
 static const uint8_t us_alpha_sel[19] = {
     POOL_SRC0, POOL_SRC0 + 1, POOL_SRC0 + 2,
     POOL_SRC1, POOL_SRC1 + 1, POOL_SRC1 + 2,
@@ -230,7 +233,8 @@ static void us_decode_tex(R300USProgram *p, unsigned ip, bool *warned)
 
 bool r300_us_load(R300USProgram *p, const uint32_t *regs)
 {
-    static const G3DFloatFmt fp24 = { 7, 16, 63, 0 };  /* [digest §4.5] */
+    /* [Mesa r300_emit.c pack_float24] */
+    static const G3DFloatFmt fp24 = { 7, 16, 63, 0 };
     uint32_t config = regs[R_US_CONFIG];
     uint32_t off = regs[R_US_CODE_OFFSET];
     unsigned nlevel = G3D_FIELD_EX32(config, US_CONFIG, NLEVEL);
@@ -350,7 +354,7 @@ static inline void us_mod4(V4 out, const V4 in, uint32_t and_m, uint32_t xor_m)
     }
 }
 
-/* the pre-subtract srcp from source 0 and 1 [digest §3.7] */
+/* the pre-subtract srcp from source 0 and 1 [R3xx 3D ref. §1.9 US] */
 static inline void us_srcp4(V4 out, unsigned op, const V4 s0, const V4 s1)
 {
     int px;

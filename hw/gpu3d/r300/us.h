@@ -1,5 +1,6 @@
 /*
- * R300 US: the fragment shader ("unified shader" on R3xx) [digest §3.7].
+ * R300 US: the fragment shader ("unified shader" on R3xx) [R3xx 3D ref. §1.9
+ * US].
  *
  * Up to four indirection levels (nodes), each a TEX segment then an ALU
  * segment; ALU instructions are co-issued RGB + alpha pairs with pre-subtract,

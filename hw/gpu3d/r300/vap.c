@@ -1,7 +1,7 @@
 /*
  * R300 VAP: vertex fetch (immediate data, arrays of structures, indices),
  * the programmable stream decoder (PSC), the PVS or its bypass, and
- * primitive assembly [digest §3.1].
+ * primitive assembly [R3xx 3D ref. §1.10 VAP].
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -24,7 +24,8 @@ void r300_vap_pvs_upload(R300Core *c, uint32_t val)
                         i / 4);
         return;
     }
-    /* one octword per 4 dwords, auto-incrementing [digest §3.1.5, EXT] */
+    /* one octword per 4 dwords, auto-incrementing [R3xx 3D ref. §1.10
+     * VAP_PVS_*, EXT] */
     c->pvs_vmem[i / 4][i % 4] = val;
     c->pvs_loaded[i / 32] |= 1u << ((i / 4) % 8);
     c->pvs_upload = i + 1;
@@ -105,7 +106,8 @@ static uint32_t swap32(uint32_t v, uint32_t mode)
     }
 }
 
-/* one n-bit fixed-point component by SIGNED / NORMALIZE [digest §3.1.3] */
+/* one n-bit fixed-point component by SIGNED / NORMALIZE [R3xx 3D ref. §1.10
+ * VAP] */
 static float fixed_comp(uint32_t raw, int bits, const StreamElem *s)
 {
     bool sgn = s->cntl & R300_PSC_SIGNED, norm = s->cntl & R300_PSC_NORMALIZE;
@@ -124,7 +126,9 @@ static float fixed_comp(uint32_t raw, int bits, const StreamElem *s)
             return (float)v / half;
         case 1:                  /* ... clamped at -1 */
             return fmaxf((float)v / half, -1.0f);
-        default:                 /* SGN_NORM_NO_ZERO: (2v + 1) / (2^n - 1) [!54] */
+        /* SGN_NORM_NO_ZERO: (2v + 1) / (2^n - 1) (reference defect R300-54,
+         * docs/references.md) */
+        default:
             return (2.0f * v + 1.0f) / maxu;
         }
     }
@@ -214,7 +218,8 @@ static bool vertex_index(DrawCtx *d, uint32_t i, uint32_t *index)
         if (h / 2 >= src->ndwords) {
             return false;
         }
-        /* two 16-bit indices per dword, low half first [digest §4.2] */
+        /* two 16-bit indices per dword, low half first [Mesa r300_reg.h,
+         * r300_cs.h; Linux radeon r300.c] */
         v = (h & 1) ? src->data[h / 2] >> 16 : src->data[h / 2] & 0xFFFF;
     }
     v = v < d->min_index ? d->min_index : v > d->max_index ? d->max_index : v;
@@ -245,7 +250,8 @@ static bool fetch_inputs(DrawCtx *d, uint32_t i, uint32_t index,
         }
         return true;
     }
-    /* arrays: stream element e reads array e [digest §3.1.3, EXT Mesa] */
+    /* arrays: stream element e reads array e [R3xx 3D ref. §1.10 VAP, EXT
+     * Mesa] */
     for (e = 0; e < d->nelems; e++) {
         const StreamElem *s = &d->elem[e];
         uint32_t attr = R300_REG(c, R300_VAP_VTX_AOS_ATTR(e / 2)) >> (16 * (e & 1));
@@ -272,8 +278,9 @@ static bool fetch_inputs(DrawCtx *d, uint32_t i, uint32_t index,
 /*
  * PVS outputs -> the VAP output vertex: position, point size, colours 0-3,
  * texcoords 0-7, in that order, each present per VAP_OUT_VTX_FMT_0/1
- * [digest §3.1.8]. With PVS_BYPASS the input slot is the output slot
- * (0 position, 1 point size, 2-5 colours, 6-13 texcoords) [EXT Mesa].
+ * [R3xx 3D ref. §1.10 VAP_OUT_VTX_FMT]. With PVS_BYPASS the input slot is the
+ * output slot (0 position, 1 point size, 2-5 colours, 6-13 texcoords) [EXT
+ * Mesa].
  */
 static void outputs_to_vertex(DrawCtx *d, float out[R300_PVS_MAX_OUTPUTS][4],
                               R300Vertex *v)
@@ -353,7 +360,8 @@ static const R300Vertex *get_vertex(DrawCtx *d, uint32_t i)
 
 /* ---- primitive assembly ---------------------------------------------- */
 
-/* the vertex that holds a flat colour [digest §3.3 PROVOKING_VERTEX] */
+/* the vertex that holds a flat colour [R3xx 3D ref. §1.3 GA
+ * PROVOKING_VERTEX] */
 static const R300Vertex *provoking(R300Core *c, const R300Vertex *a,
                                    const R300Vertex *b, const R300Vertex *cc)
 {
