@@ -695,6 +695,52 @@ static void fl_start(G3DQDev *d)
     fl_gather(d, &g);
 }
 
+/*
+ * A FIFO whose contents draw endlessly as the GP reads around its wrap: the
+ * whole ring is one frame of full-EFB triangles, padded with NOPs to its
+ * last byte so the stream continues at the base, and the guest sets the
+ * read/write distance (writable, YAGCD §5.1 CP; Dolphin CommandProcessor.cpp)
+ * to its largest value without ever writing through the gather pipe: about
+ * a thousand laps of the ring.
+ */
+#define FL_DIST_MAX 0x03FFFFE0u
+
+static void fl_start_wrap(G3DQDev *d)
+{
+    g_autofree uint8_t *ring = g_malloc(FGX_FIFO_SIZE);
+    FlipperGX g = { ring, 0, FGX_FIFO_SIZE };
+    unsigned tris, i;
+
+    fl_setup(d);
+    fgx_begin_frame(&g, 0x000000FF);
+    tris = (FGX_FIFO_SIZE - g.len - 3) / (3 * 16);
+    fgx_draw(&g, GX_DRAW_TRIANGLES, 0, 3 * tris);
+    for (i = 0; i < tris; i++) {
+        fgx_vtx(&g, -1, -1, -0.5f, 0x10203040);
+        fgx_vtx(&g, 3, -1, -0.5f, 0x10203040);
+        fgx_vtx(&g, -1, 3, -0.5f, 0x10203040);
+    }
+    while (g.len < FGX_FIFO_SIZE) {
+        fgx_u8(&g, GX_NOP);
+    }
+    g_assert_cmpuint(g.len, ==, FGX_FIFO_SIZE);
+    g3dq_write(d, FL_MEM1, FGX_FIFO_BASE, ring, FGX_FIFO_SIZE);
+    qpci_io_writew(d->dev, d->bar[FL_REGS], A_CP_FIFO_DIST_HI,
+                   FL_DIST_MAX >> 16);
+    qpci_io_writew(d->dev, d->bar[FL_REGS], A_CP_FIFO_DIST_LO,
+                   FL_DIST_MAX & 0xFFFF);
+}
+
+/* the GP has FIFO data left to read */
+static bool fl_wrap_busy(G3DQDev *d)
+{
+    uint32_t dist = qpci_io_readw(d->dev, d->bar[FL_REGS], A_CP_FIFO_DIST_LO) |
+                    (uint32_t)qpci_io_readw(d->dev, d->bar[FL_REGS],
+                                            A_CP_FIFO_DIST_HI) << 16;
+
+    return dist >= 32;
+}
+
 static bool fl_busy(G3DQDev *d)
 {
     /* the token at the end of the FIFO has not been reached */
@@ -737,6 +783,10 @@ static const FreezeDev freeze_devs[] = {
       at_works },
     { "flipper-gx display lists", "-device flipper-gx,id=gpu,render-threads=2",
       FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE, fl_start, fl_busy, fl_works },
+    { "flipper-gx FIFO wrap loop",
+      "-device flipper-gx,id=gpu,render-threads=2",
+      FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE, fl_start_wrap, fl_wrap_busy,
+      fl_works },
 };
 
 /* ---- q35: hot-unplug through a pcie-root-port while rendering ----------- */

@@ -113,6 +113,15 @@ void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg)
         fn(arg, 0);
         return;
     }
+    /*
+     * An operation already cancelled (a reset flushing the batch it
+     * abandoned) wakes no helper: each would give up at its first tile, but
+     * only after the host schedules it, which on a busy host is milliseconds
+     * the reset waits for.
+     */
+    if (g3d_yield()) {
+        return;
+    }
     g_mutex_lock(&p->lock);
     p->fn = fn;
     p->arg = arg;

@@ -184,6 +184,15 @@ size_t flipper_gx_decode(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
                 GXInVertex in;
                 GXVertex out;
 
+                /*
+                 * A draw holds up to 65535 vertices (4,000 took 5 ms of CPU
+                 * without a yield): give way per vertex; a cancel (reset,
+                 * unplug) ends the call as a spent budget does.
+                 */
+                if (g3d_yield()) {
+                    *budget = 0;
+                    return pos;
+                }
                 flipper_vtx_load(c, &d->fmt, buf + pos, &in);
                 flipper_xf_transform(c, &in, &out);
                 flipper_su_vertex(c, &out);
