@@ -697,11 +697,11 @@ static void fl_start(G3DQDev *d)
 
 /*
  * A FIFO whose contents draw endlessly as the GP reads around its wrap: the
- * whole ring is one frame of full-EFB triangles, padded with NOPs to its
- * last byte so the stream continues at the base, and the guest sets the
- * read/write distance (writable, YAGCD §5.1 CP; Dolphin CommandProcessor.cpp)
- * to its largest value without ever writing through the gather pipe: about
- * a thousand laps of the ring.
+ * whole ring is a frame (its state, a clear, one draw of 1,300 small
+ * triangles) padded with NOPs to its last byte, so the stream goes on at
+ * the base, and the guest sets the read/write distance (writable, YAGCD §5.1 CP; Dolphin CommandProcessor.cpp)
+ * to its largest value without ever writing through the gather pipe: 1,023
+ * laps of the ring (the GP laps it several times in the first 200 ms).
  */
 #define FL_DIST_MAX 0x03FFFFE0u
 
@@ -717,8 +717,8 @@ static void fl_start_wrap(G3DQDev *d)
     fgx_draw(&g, GX_DRAW_TRIANGLES, 0, 3 * tris);
     for (i = 0; i < tris; i++) {
         fgx_vtx(&g, -1, -1, -0.5f, 0x10203040);
-        fgx_vtx(&g, 3, -1, -0.5f, 0x10203040);
-        fgx_vtx(&g, -1, 3, -0.5f, 0x10203040);
+        fgx_vtx(&g, -0.75f, -1, -0.5f, 0x10203040);
+        fgx_vtx(&g, -1, -0.75f, -0.5f, 0x10203040);
     }
     while (g.len < FGX_FIFO_SIZE) {
         fgx_u8(&g, GX_NOP);
