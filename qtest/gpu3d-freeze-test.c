@@ -699,9 +699,10 @@ static void fl_start(G3DQDev *d)
  * A FIFO whose contents draw endlessly as the GP reads around its wrap: the
  * whole ring is a frame (its state, a clear, one draw of 1,300 small
  * triangles) padded with NOPs to its last byte, so the stream goes on at
- * the base, and the guest sets the read/write distance (writable, YAGCD §5.1 CP; Dolphin CommandProcessor.cpp)
- * to its largest value without ever writing through the gather pipe: 1,023
- * laps of the ring (the GP laps it several times in the first 200 ms).
+ * the base, and the guest sets the read/write distance (writable, YAGCD
+ * §5.1 CP; Dolphin CommandProcessor.cpp) to its largest value without ever
+ * writing through the gather pipe: 1,023 laps of the ring (the GP laps it
+ * several times in the first 200 ms).
  */
 #define FL_DIST_MAX 0x03FFFFE0u
 
