@@ -5,11 +5,13 @@
 # the homebrew guests, boots each and compares its screenshot with the
 # independent reference image; builds the Linux guest from Debian packages
 # and checks what the radeon driver reports on r300-3d. GPU3D_QEMU=10.0
-# picks the QEMU (default 7.2); GPU3D_QEMU_ALSO="10.0" runs the qtests and
-# guests against it too. Each QEMU's pass also exports the devices as a
-# patch series against it.
+# picks the QEMU (default 7.2); the qtests, guests and Linux checks then run
+# again against each QEMU in GPU3D_QEMU_ALSO (default "10.0"; empty: only
+# the one). Each QEMU's pass also exports the devices as a patch series
+# against it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+export GPU3D_QEMU_ALSO=${GPU3D_QEMU_ALSO-10.0}
 
 "$GPU3D_ROOT/scripts/setup.sh"
 
