@@ -61,7 +61,9 @@ int main(void)
     G3DPciDev dev;
     static float verts[SCENE_VERTS * 8];
     R300Surface zb = { ZB_ADDR, W, R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL };
+    uint32_t ring_start[R300_RING_START_WRITES][2];
     uint64_t t0;
+    unsigned i;
     int f;
 
     g3d_printf("r300-demo: looking for 1002:4e44\n");
@@ -83,13 +85,10 @@ int main(void)
     /* the memory controller: VRAM at GPU address 0 */
     wr(A_MC_FB_LOCATION, ((dev.bar_size[R300_VRAM_BAR] - 1) >> 16) << 16);
     /* the CP: a bus-mastered ring in VRAM with read-pointer write-back */
-    wr(A_CP_CSQ_CNTL, (uint32_t)R300_CSQ_PRIBM_INDBM << 28);
-    wr(A_CP_RB_BASE, RING_ADDR);
-    wr(A_CP_RB_CNTL, RING_BUFSZ | R_CP_RB_CNTL_RB_RPTR_WR_ENA_MASK);
-    wr(A_CP_RB_RPTR_WR, 0);
-    wr(A_CP_RB_WPTR, 0);
-    wr(A_CP_RB_CNTL, RING_BUFSZ);
-    wr(A_CP_RB_RPTR_ADDR, WB_ADDR);
+    r300_ring_start(ring_start, RING_ADDR, RING_BUFSZ, WB_ADDR);
+    for (i = 0; i < R300_RING_START_WRITES; i++) {
+        wr(ring_start[i][0], ring_start[i][1]);
+    }
     wr(A_SCRATCH_ADDR, WB_ADDR + 0x100);
     wr(A_SCRATCH_UMSK, 1);
     /* the CRTC: 640x480, 32 bpp */

@@ -145,13 +145,13 @@ static uint32_t r3_rd(G3DQDev *d, uint32_t reg)
 
 static void r3_ring_init(G3DQDev *d)
 {
-    r3_wr(d, A_CP_CSQ_CNTL, (uint32_t)R300_CSQ_PRIBM_INDBM << 28);
-    r3_wr(d, A_CP_RB_BASE, R3_RING);
-    r3_wr(d, A_CP_RB_CNTL, R3_RING_SZ | R_CP_RB_CNTL_RB_RPTR_WR_ENA_MASK);
-    r3_wr(d, A_CP_RB_RPTR_WR, 0);
-    r3_wr(d, A_CP_RB_WPTR, 0);
-    r3_wr(d, A_CP_RB_CNTL, R3_RING_SZ);
-    r3_wr(d, A_CP_RB_RPTR_ADDR, R3_WB);
+    uint32_t seq[R300_RING_START_WRITES][2];
+    unsigned i;
+
+    r300_ring_start(seq, R3_RING, R3_RING_SZ, R3_WB);
+    for (i = 0; i < R300_RING_START_WRITES; i++) {
+        r3_wr(d, seq[i][0], seq[i][1]);
+    }
 }
 
 /* the first R3_SHOW_W x R3_SHOW_H pixels of a R3_BIG-wide target */

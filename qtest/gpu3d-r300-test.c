@@ -41,13 +41,13 @@ static void wr(G3DQDev *d, uint32_t reg, uint32_t v)
 
 static void ring_init(G3DQDev *d)
 {
-    wr(d, A_CP_CSQ_CNTL, (uint32_t)R300_CSQ_PRIBM_INDBM << 28);
-    wr(d, A_CP_RB_BASE, RING_ADDR);
-    wr(d, A_CP_RB_CNTL, RING_BUFSZ | R_CP_RB_CNTL_RB_RPTR_WR_ENA_MASK);
-    wr(d, A_CP_RB_RPTR_WR, 0);
-    wr(d, A_CP_RB_WPTR, 0);
-    wr(d, A_CP_RB_CNTL, RING_BUFSZ);
-    wr(d, A_CP_RB_RPTR_ADDR, WB_ADDR);
+    uint32_t seq[R300_RING_START_WRITES][2];
+    unsigned i;
+
+    r300_ring_start(seq, RING_ADDR, RING_BUFSZ, WB_ADDR);
+    for (i = 0; i < R300_RING_START_WRITES; i++) {
+        wr(d, seq[i][0], seq[i][1]);
+    }
 }
 
 static bool ring_drained(G3DQDev *d, void *opaque)

@@ -22,6 +22,36 @@ typedef struct R300Cmd {
     int overflow;
 } R300Cmd;
 
+/*
+ * Starting the CP ring: bus-mastered primary and indirect queues, the ring's
+ * base, its size (log2 of quad-words) with the read pointer writable while
+ * both pointers go to 0, then the read-pointer write-back address. Fills
+ * `seq` with the (register, value) pairs to write in order; every guest,
+ * qtest and unit test writes them through its own register access.
+ */
+enum { R300_RING_START_WRITES = 7 };
+
+static inline void r300_ring_start(uint32_t seq[R300_RING_START_WRITES][2],
+                                   uint32_t base, uint32_t bufsz,
+                                   uint32_t rptr_addr)
+{
+    const uint32_t w[R300_RING_START_WRITES][2] = {
+        { A_CP_CSQ_CNTL, (uint32_t)R300_CSQ_PRIBM_INDBM << 28 },
+        { A_CP_RB_BASE, base },
+        { A_CP_RB_CNTL, bufsz | R_CP_RB_CNTL_RB_RPTR_WR_ENA_MASK },
+        { A_CP_RB_RPTR_WR, 0 },
+        { A_CP_RB_WPTR, 0 },
+        { A_CP_RB_CNTL, bufsz },
+        { A_CP_RB_RPTR_ADDR, rptr_addr },
+    };
+    unsigned i;
+
+    for (i = 0; i < R300_RING_START_WRITES; i++) {
+        seq[i][0] = w[i][0];
+        seq[i][1] = w[i][1];
+    }
+}
+
 static inline void r300_cmd_dw(R300Cmd *c, uint32_t v)
 {
     if (c->n < c->cap) {

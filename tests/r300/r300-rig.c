@@ -64,14 +64,13 @@ uint32_t r300_rig_rd(R300Rig *d, uint32_t reg)
 
 void r300_rig_ring_init(R300Rig *d)
 {
-    r300_rig_wr(d, A_CP_CSQ_CNTL, (uint32_t)R300_CSQ_PRIBM_INDBM << 28);
-    r300_rig_wr(d, A_CP_RB_BASE, 0);
-    r300_rig_wr(d, A_CP_RB_CNTL,
-                d->ring_bufsz | R_CP_RB_CNTL_RB_RPTR_WR_ENA_MASK);
-    r300_rig_wr(d, A_CP_RB_RPTR_WR, 0);
-    r300_rig_wr(d, A_CP_RB_WPTR, 0);
-    r300_rig_wr(d, A_CP_RB_CNTL, d->ring_bufsz);
-    r300_rig_wr(d, A_CP_RB_RPTR_ADDR, r300_rig_wb_addr(d));
+    uint32_t seq[R300_RING_START_WRITES][2];
+    unsigned i;
+
+    r300_ring_start(seq, 0, d->ring_bufsz, r300_rig_wb_addr(d));
+    for (i = 0; i < R300_RING_START_WRITES; i++) {
+        r300_rig_wr(d, seq[i][0], seq[i][1]);
+    }
 }
 
 void r300_rig_ring_run(R300Rig *d, const uint32_t *dw, uint32_t n)
