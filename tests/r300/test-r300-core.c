@@ -289,6 +289,259 @@ static void test_rgb565(void)
     r300_rig_free(d);
 }
 
+/*
+ * 13E3 Z, written here from its description (docs/r300-3d.md "Decisions"):
+ * the exponent is the position of the leading 1 above bit 16, the mantissa
+ * the 13 bits after it; INVERT encodes the distance from 1 and flips it.
+ */
+static uint32_t ref_13e3(uint32_t z, bool invert)
+{
+    unsigned e = 7;
+
+    if (invert) {
+        return 0xFFFF - ref_13e3(0xFFFFFF - z, false);
+    }
+    while (e > 0 && !(z & (1u << (16 + e)))) {
+        e--;
+    }
+    return e == 0 ? (z >> 4) & 0x1FFF : e << 13 | ((z >> (3 + e)) & 0x1FFF);
+}
+
+static void test_depth_13e3(void)
+{
+    /* window depth 0.75 and 0.25 (clip z 0.5 and -0.5) */
+    static const float far_red[3 * 8] = {
+        -1, -1, 0.5f, 1, 1, 0, 0, 1,   3, -1, 0.5f, 1, 1, 0, 0, 1,
+        -1, 3, 0.5f, 1, 1, 0, 0, 1,
+    };
+    static const float near_green[3 * 8] = {
+        -1, -1, -0.5f, 1, 0, 1, 0, 1,   3, -1, -0.5f, 1, 0, 1, 0, 1,
+        -1, 3, -0.5f, 1, 0, 1, 0, 1,
+    };
+    /* 1/65536 behind green: 256 steps of 24-bit Z, one 13E3 code */
+    static const float tie_blue[3 * 8] = {
+        -1, -1, -0.5f + 2.0f / 65536, 1, 0, 0, 1, 1,
+        3, -1, -0.5f + 2.0f / 65536, 1, 0, 0, 1, 1,
+        -1, 3, -0.5f + 2.0f / 65536, 1, 0, 0, 1, 1,
+    };
+    int invert;
+
+    for (invert = 0; invert < 2; invert++) {
+        Dev *d = dev_new(1);
+        uint32_t z_near = (uint32_t)floor(0.25 * 16777215.0 + 0.5);
+        uint32_t z_tie = (uint32_t)floor((0.25 + 1.0 / 65536) * 16777215.0 +
+                                         0.5);
+        uint16_t z;
+        static uint32_t buf[64];
+        R300Cmd c;
+        int i;
+
+        r300_rig_ring_init(d);
+        for (i = 0; i < W * H; i++) {
+            memcpy(d->vram + ZB_ADDR + 2 * i, "\xff\xff", 2);
+        }
+        setup(d, R300_COLOR_FORMAT_ARGB8888, true);
+        r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+        r300_cmd_reg(&c, A_ZB_FORMAT, R300_DEPTHFORMAT_16BIT_13E3 |
+                     (invert ? R_ZB_FORMAT_INVERT_MASK : 0));
+        r300_rig_ring_run(d, buf, c.n);
+        draw(d, R300_PRIM_TRIANGLES, near_green, 3);
+        draw(d, R300_PRIM_TRIANGLES, far_red, 3);
+        g_assert_cmphex(px32(d, 10, 10), ==, 0xFF00FF00);
+        memcpy(&z, d->vram + ZB_ADDR + 2 * (10 * W + 10), 2);
+        g_assert_cmphex(z, ==, ref_13e3(z_near, invert));
+        /*
+         * LEQUAL: blue is behind green in 24 bits but has its 13E3 code,
+         * so it passes only because Z was stored as 13E3.
+         */
+        g_assert_cmphex(ref_13e3(z_tie, invert), ==, ref_13e3(z_near, invert));
+        r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+        r300_cmd_depth(&c, 1, R300_ZS_LEQUAL);
+        r300_rig_ring_run(d, buf, c.n);
+        draw(d, R300_PRIM_TRIANGLES, tie_blue, 3);
+        g_assert_cmphex(px32(d, 10, 10), ==, 0xFF0000FF);
+        /* nothing beyond the 16-bit buffer */
+        memcpy(&z, d->vram + ZB_ADDR + 2 * W * H, 2);
+        g_assert_cmphex(z, ==, 0);
+        r300_rig_free(d);
+    }
+    /* the encoding rises with Z over the whole range, both ways */
+    for (invert = 0; invert < 2; invert++) {
+        uint32_t zz, prev = 0;
+        for (zz = 0; zz < (1u << 24); zz += 37) {
+            uint32_t code = ref_13e3(zz, invert);
+            g_assert_cmpuint(code, >=, prev);
+            prev = code;
+        }
+    }
+}
+
+static void test_depth_reserved(void)
+{
+    Dev *d = dev_new(1);
+    static uint32_t buf[64];
+    R300Cmd c;
+    unsigned errs;
+    int i;
+
+    r300_rig_ring_init(d);
+    setup(d, R300_COLOR_FORMAT_ARGB8888, true);
+    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_reg(&c, A_ZB_FORMAT, 3);
+    r300_rig_ring_run(d, buf, c.n);
+    errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    draw(d, R300_PRIM_TRIANGLES, gouraud, 3);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs + 1);
+    for (i = 0; i < 4 * W * H; i++) {
+        g_assert_cmpuint(d->vram[CB_ADDR + i], ==, 0);
+    }
+    r300_rig_free(d);
+}
+
+/* IEEE binary16 of a float that is a multiple of 2^-10 in [2^-4, 2] */
+static uint16_t ref_half(float f)
+{
+    int e = 0;
+    double m = frexp(f, &e);        /* f = m 2^e, m in [0.5, 1) */
+
+    return (uint16_t)((e - 1 + 15) << 10 | (int)((m * 2 - 1) * 1024));
+}
+
+/*
+ * ARGB16161616 and ARGB32323232 targets: US_OUT_FMT says what the bits
+ * are (C4_16, C4_16_FP, C2_32_FP; C4_32_FP), components C0..C3 from the
+ * lowest address as TX reads them (test-r300-tx.c checks that side).
+ */
+static void test_wide_formats(void)
+{
+    static const float flat[3 * 8] = {
+        -1, -1, 0, 1, 0.25f, 0.5f, 0.75f, 1.0f,
+        3, -1, 0, 1, 0.25f, 0.5f, 0.75f, 1.0f,
+        -1, 3, 0, 1, 0.25f, 0.5f, 0.75f, 1.0f,
+    };
+    static const float rgba[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
+    /* C0 = R, C1 = G, C2 = B, C3 = A */
+    const uint32_t rgba_sel = 1u << 8 | 2u << 10 | 3u << 12;
+    static const struct {
+        uint32_t format, out_fmt;
+        unsigned bytes, ncomp;
+    } cases[] = {
+        { R300_COLOR_FORMAT_ARGB16161616, R300_US_OUT_FMT_C4_16, 8, 4 },
+        { R300_COLOR_FORMAT_ARGB16161616, R300_US_OUT_FMT_C4_16_FP, 8, 4 },
+        { R300_COLOR_FORMAT_ARGB16161616, R300_US_OUT_FMT_C2_32_FP, 8, 2 },
+        { R300_COLOR_FORMAT_ARGB32323232, R300_US_OUT_FMT_C4_32_FP, 16, 4 },
+    };
+    unsigned n;
+
+    for (n = 0; n < G_N_ELEMENTS(cases); n++) {
+        Dev *d = dev_new(2);
+        static uint32_t buf[64];
+        R300Cmd c;
+        unsigned size = cases[n].bytes / cases[n].ncomp, k, errs;
+        int x, y, pass;
+
+        r300_rig_ring_init(d);
+        memset(d->vram + CB_ADDR, 0xAB, cases[n].bytes * W * H + 64);
+        setup(d, cases[n].format, false);
+        for (pass = 0; pass < 2; pass++) {
+            /* pass 1: C3 masked off and blending on (R300 cannot blend
+             * these: logged, written unblended) */
+            r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+            r300_cmd_reg(&c, A_US_OUT_FMT_0, cases[n].out_fmt | rgba_sel);
+            if (pass) {
+                r300_cmd_reg(&c, A_RB3D_COLOR_CHANNEL_MASK, 0x7);
+                r300_cmd_reg(&c, A_RB3D_BLENDCNTL,
+                             R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK);
+            }
+            r300_rig_ring_run(d, buf, c.n);
+            if (pass) {
+                memset(d->vram + CB_ADDR, 0xAB, cases[n].bytes * W * H);
+            }
+            errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+            draw(d, R300_PRIM_TRIANGLES, flat, 3);
+            g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==,
+                             errs + pass);
+            for (y = 0; y < H; y += 7) {
+                for (x = 0; x < W; x += 5) {
+                    const uint8_t *p = d->vram + CB_ADDR +
+                                       cases[n].bytes * (y * W + x);
+                    for (k = 0; k < cases[n].ncomp; k++) {
+                        uint32_t got = 0;
+                        memcpy(&got, p + k * size, size);
+                        if (pass && k == 3) {
+                            g_assert_cmphex(got, ==,
+                                            0xABABABABu >> (32 - 8 * size));
+                        } else if (size == 4) {
+                            float f;
+                            memcpy(&f, &got, 4);
+                            g_assert_cmpfloat(fabs(f - rgba[k]), <, 1e-4);
+                        } else if (cases[n].out_fmt == R300_US_OUT_FMT_C4_16) {
+                            /* the interpolated colour may be 1 ulp off */
+                            g_assert_cmpint(abs((int)got -
+                                                (int)floor(rgba[k] * 65535.0 +
+                                                           0.5)), <=, 1);
+                        } else {
+                            g_assert_cmpint(abs((int)got -
+                                                (int)ref_half(rgba[k])), <=, 1);
+                        }
+                    }
+                }
+            }
+            /* nothing past the surface */
+            g_assert_cmphex(d->vram[CB_ADDR + cases[n].bytes * W * H], ==,
+                            0xAB);
+        }
+        r300_rig_free(d);
+    }
+}
+
+/*
+ * RB3D_DITHER_CTL into ARGB4444: 0.52 * 15 = 7.8 truncates to 7, rounds to
+ * 8; DITHER_MODE for R, G, B, ALPHA_DITHER_MODE for A. LUT dither has no
+ * public table: logged as unimplemented and rounded; mode 3 is reserved.
+ */
+static void test_dither_modes(void)
+{
+    static const float v[3 * 8] = {
+        -1, -1, 0, 1, 0.52f, 0.52f, 0.52f, 0.52f,
+        3, -1, 0, 1, 0.52f, 0.52f, 0.52f, 0.52f,
+        -1, 3, 0, 1, 0.52f, 0.52f, 0.52f, 0.52f,
+    };
+    static const struct {
+        uint32_t ctl;
+        unsigned rgb, a, unimp, err;
+    } cases[] = {
+        { 0x0, 7, 7, 0, 0 }, { 0x1, 8, 7, 0, 0 }, { 0x4, 7, 8, 0, 0 },
+        { 0x5, 8, 8, 0, 0 }, { 0x2, 8, 7, 1, 0 }, { 0x3, 7, 7, 0, 1 },
+    };
+    unsigned n;
+
+    for (n = 0; n < G_N_ELEMENTS(cases); n++) {
+        Dev *d = dev_new(1);
+        static uint32_t buf[64];
+        R300Cmd c;
+        unsigned unimp, err;
+        uint16_t p;
+
+        r300_rig_ring_init(d);
+        setup(d, R300_COLOR_FORMAT_ARGB4444, false);
+        r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+        r300_cmd_reg(&c, A_RB3D_DITHER_CTL, cases[n].ctl);
+        r300_rig_ring_run(d, buf, c.n);
+        unimp = g3d_log_count(G3D_LOG_UNIMP);
+        err = g3d_log_count(G3D_LOG_GUEST_ERROR);
+        draw(d, R300_PRIM_TRIANGLES, v, 3);
+        g_assert_cmpuint(g3d_log_count(G3D_LOG_UNIMP), ==,
+                         unimp + cases[n].unimp);
+        g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==,
+                         err + cases[n].err);
+        memcpy(&p, d->vram + CB_ADDR + 2 * (20 * W + 30), 2);
+        g_assert_cmphex(p, ==, cases[n].a << 12 | cases[n].rgb << 8 |
+                               cases[n].rgb << 4 | cases[n].rgb);
+        r300_rig_free(d);
+    }
+}
+
 /* Scratch write-back, software interrupt, indirect buffer. */
 static void test_cp_features(void)
 {
@@ -625,6 +878,10 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/shared-edge", test_shared_edge);
     g_test_add_func("/r300/core/depth", test_depth);
     g_test_add_func("/r300/core/rgb565", test_rgb565);
+    g_test_add_func("/r300/core/depth-13e3", test_depth_13e3);
+    g_test_add_func("/r300/core/wide-formats", test_wide_formats);
+    g_test_add_func("/r300/core/dither-modes", test_dither_modes);
+    g_test_add_func("/r300/bad/depth-format", test_depth_reserved);
     g_test_add_func("/r300/core/cp", test_cp_features);
     g_test_add_func("/r300/core/threads", test_threads);
     g_test_add_func("/r300/core/gart-arrays", test_gart_arrays);

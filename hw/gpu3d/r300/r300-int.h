@@ -138,9 +138,13 @@ typedef struct R300Target {
     uint32_t out_fmt;           /* US_OUT_FMT of the target */
     /* decoded once per draw by r300_target_prepare */
     bool packable;              /* a COLORFORMAT the RB3D writes */
+    uint8_t wide;               /* 64/128-bit target: R300_WIDE_* (quad.c) */
+    uint8_t wide_mask;          /* its components RB3D_COLOR_CHANNEL_MASK
+                                 * lets through */
     uint8_t bits[4], shift[4];  /* component k's field; 0 bits: absent */
     uint32_t write_mask;        /* the bits RB3D_COLOR_CHANNEL_MASK lets through */
     bool round;                 /* round, not truncate, to the field */
+    bool round_alpha;           /* the same for C3 (ALPHA_DITHER_MODE) */
     uint8_t out_sel[4];         /* C0..C3 from shader R, G, B or A */
     bool prequantise;           /* C4_8 rounding to 8 bits changes the bits */
 } R300Target;
@@ -151,6 +155,7 @@ typedef struct R300DrawState {
     unsigned ncb;               /* targets with a surface */
     uint8_t *zbase;
     uint32_t zpitch, zrows, zformat, zbpp;
+    bool zinvert;               /* ZB_FORMAT.INVERT: 13E3 counts leading 1s */
     R300Tiling ztiling;         /* DEPTHMACROTILE / DEPTHMICROTILE */
     /*
      * Surfaces that are not one host block (system memory through the PCI

@@ -131,6 +131,10 @@ static unsigned colour_bpp(uint32_t format)
         return 2;
     case R300_COLOR_FORMAT_I8:
         return 1;
+    case R300_COLOR_FORMAT_ARGB16161616:
+        return 8;
+    case R300_COLOR_FORMAT_ARGB32323232:
+        return 16;
     default:
         return 0;
     }
@@ -279,11 +283,15 @@ bool r300_draw_begin(R300Core *c)
         case R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL:
             ds->zbpp = 4;
             break;
-        default:
-            g3d_unimp("r300: depth format %u not modelled (13E3)", ds->zformat);
-            ds->zformat = R300_DEPTHFORMAT_16BIT_INT_Z;
+        case R300_DEPTHFORMAT_16BIT_13E3:
             ds->zbpp = 2;
+            ds->zinvert = G3D_FIELD_EX32(R300_REG(c, A_ZB_FORMAT), ZB_FORMAT,
+                                         INVERT);
             break;
+        default:
+            g3d_guest_error("r300: ZB_FORMAT depth format %u is reserved; "
+                            "draw skipped", ds->zformat);
+            return false;
         }
         ds->zpitch = R300_DEPTHPITCH_PIXELS(zp);
         if (ds->zpitch == 0) {
