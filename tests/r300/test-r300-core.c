@@ -542,6 +542,183 @@ static void test_dither_modes(void)
     }
 }
 
+/*
+ * Multisampling: GB_AA_CONFIG 4 samples at Mesa's 4x positions (r300_emit.c,
+ * 1/12 pixel), each sample covered where the test's own edge functions say
+ * it is inside the triangle, stored as pixel (4x + k, y); then the AA
+ * resolve into a separate buffer: the mean of the samples (gamma 1.0 and
+ * 2.2), alpha from sample 0 or averaged.
+ */
+#define MS_N 4
+#define RESOLVE_ADDR (CB_ADDR + 0x40000u)
+
+static const unsigned ms_pos[MS_N][2] = { { 4, 4 }, { 8, 8 }, { 2, 10 },
+                                          { 10, 2 } };
+
+/* -1 outside, 1 inside, 0 within `margin` pixels of an edge */
+static int ms_inside(const double (*v)[2], double px, double py)
+{
+    double a = (v[1][0] - v[0][0]) * (v[2][1] - v[0][1]) -
+               (v[1][1] - v[0][1]) * (v[2][0] - v[0][0]);
+    int k, in = 1;
+
+    for (k = 0; k < 3; k++) {
+        const double *p0 = v[(k + 1) % 3], *p1 = v[(k + 2) % 3];
+        double e = ((p1[0] - p0[0]) * (py - p0[1]) -
+                    (p1[1] - p0[1]) * (px - p0[0])) / (a > 0 ? 1 : -1);
+        double len = hypot(p1[0] - p0[0], p1[1] - p0[1]);
+        if (fabs(e / len) < 0.02) {
+            in = 0;
+        } else if (e < 0) {
+            return -1;
+        }
+    }
+    return in;
+}
+
+static void ms_draw(Dev *d, uint32_t resolve_ctl)
+{
+    /* window (10, 5), (80, 20), (30, 60): clip x = wx / 48 - 1, y = 1 - wy / 32 */
+    static const float tri[3 * 8] = {
+        10.0f / 48 - 1, 1 - 5.0f / 32, 0, 1, 1, 1, 1, 0.6f,
+        80.0f / 48 - 1, 1 - 20.0f / 32, 0, 1, 1, 1, 1, 0.6f,
+        30.0f / 48 - 1, 1 - 60.0f / 32, 0, 1, 1, 1, 1, 0.6f,
+    };
+    static const float screen[3 * 8] = {
+        -1, -1, 0, 1, 0, 0, 0, 0,   3, -1, 0, 1, 0, 0, 0, 0,
+        -1, 3, 0, 1, 0, 0, 0, 0,
+    };
+    static uint32_t buf[64];
+    uint32_t ms0 = 0, ms1 = 0;
+    R300Cmd c;
+    unsigned k;
+
+    for (k = 0; k < 6; k++) {
+        const unsigned *p = ms_pos[k < MS_N ? k : MS_N - 1];
+        uint32_t nib = p[0] | p[1] << 4;
+        if (k < 3) {
+            ms0 |= nib << (8 * k);
+        } else {
+            ms1 |= nib << (8 * (k - 3));
+        }
+    }
+    memset(d->vram + CB_ADDR, 0, 4 * W * H * MS_N);
+    memset(d->vram + RESOLVE_ADDR, 0x55, 4 * W * H + 64);
+    setup(d, R300_COLOR_FORMAT_ARGB8888, false);
+    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_reg(&c, A_GB_AA_CONFIG, R_GB_AA_CONFIG_AA_ENABLE_MASK |
+                 2u << R_GB_AA_CONFIG_NUM_AA_SUBSAMPLES_SHIFT);
+    r300_cmd_reg(&c, A_GB_MSPOS0, ms0);
+    r300_cmd_reg(&c, A_GB_MSPOS1, ms1);
+    r300_rig_ring_run(d, buf, c.n);
+    draw(d, R300_PRIM_TRIANGLES, tri, 3);
+    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_OFFSET, RESOLVE_ADDR);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_PITCH, W);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_CTL, resolve_ctl);
+    r300_rig_ring_run(d, buf, c.n);
+    draw(d, R300_PRIM_TRIANGLES, screen, 3);
+}
+
+static void test_msaa_resolve(void)
+{
+    static const double v[3][2] = { { 10, 5 }, { 80, 20 }, { 30, 60 } };
+    static const uint32_t ctls[3] = { 1, 1 | 2, 1 | 4 };
+    unsigned n, checked[MS_N + 1] = { 0 };
+
+    for (n = 0; n < G_N_ELEMENTS(ctls); n++) {
+        Dev *d = dev_new(2);
+        int x, y;
+
+        r300_rig_ring_init(d);
+        ms_draw(d, ctls[n]);
+        for (y = 0; y < H; y++) {
+            for (x = 0; x < W; x++) {
+                unsigned k, covered = 0, ch;
+                bool clear = true;
+                uint32_t got;
+                for (k = 0; k < MS_N; k++) {
+                    int in = ms_inside(v, x + ms_pos[k][0] / 12.0,
+                                       y + ms_pos[k][1] / 12.0);
+                    uint32_t sp;
+                    memcpy(&sp, d->vram + CB_ADDR +
+                           4 * ((size_t)y * W * MS_N + x * MS_N + k), 4);
+                    if (in == 0) {
+                        clear = false;
+                        continue;
+                    }
+                    /* white, alpha 0.6 (153) where covered */
+                    g_assert_cmphex(sp, ==, in > 0 ? 0x99FFFFFFu : 0);
+                    covered += in > 0;
+                }
+                if (!clear) {
+                    continue;
+                }
+                memcpy(&got, d->vram + RESOLVE_ADDR + 4 * (y * W + x), 4);
+                for (ch = 0; ch < 3; ch++) {
+                    unsigned want = n == 1
+                        ? (unsigned)floor(pow(covered / (double)MS_N, 1 / 2.2) *
+                                          255 + 0.5)
+                        : (covered * 255 + MS_N / 2) / MS_N;
+                    g_assert_cmpuint((got >> (8 * ch)) & 0xFF, ==, want);
+                }
+                /* alpha: sample 0's, or the mean with AARESOLVE_ALPHA */
+                {
+                    int in0 = ms_inside(v, x + ms_pos[0][0] / 12.0,
+                                        y + ms_pos[0][1] / 12.0);
+                    unsigned want = n == 2 ? (covered * 153 + MS_N / 2) / MS_N
+                                           : (in0 > 0 ? 153 : 0);
+                    g_assert_cmpuint(got >> 24, ==, want);
+                }
+                checked[covered]++;
+            }
+        }
+        /* nothing past the resolve target */
+        g_assert_cmphex(d->vram[RESOLVE_ADDR + 4 * W * H], ==, 0x55);
+        r300_rig_free(d);
+    }
+    /* every coverage count occurred: partial pixels along the edges */
+    for (n = 0; n <= MS_N; n++) {
+        g_assert_cmpuint(checked[n], >, 0);
+    }
+}
+
+static void test_msaa_bad(void)
+{
+    Dev *d = dev_new(1);
+    static uint32_t buf[64];
+    R300Cmd c;
+    unsigned errs;
+    int i;
+
+    /* resolve mode with multisampling off: skipped, logged */
+    r300_rig_ring_init(d);
+    setup(d, R300_COLOR_FORMAT_ARGB8888, false);
+    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_OFFSET, RESOLVE_ADDR);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_PITCH, W);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_CTL, 1);
+    r300_rig_ring_run(d, buf, c.n);
+    errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    draw(d, R300_PRIM_TRIANGLES, gouraud, 3);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs + 1);
+    /* a resolve target past the end of VRAM */
+    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_reg(&c, A_GB_AA_CONFIG, R_GB_AA_CONFIG_AA_ENABLE_MASK);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_OFFSET, VRAM_SIZE - 256);
+    r300_rig_ring_run(d, buf, c.n);
+    errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    draw(d, R300_PRIM_TRIANGLES, gouraud, 3);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs + 1);
+    for (i = 0; i < 4 * W * H * 2; i++) {
+        g_assert_cmpuint(d->vram[CB_ADDR + i], ==, 0);
+    }
+    for (i = 0; i < 256; i++) {
+        g_assert_cmpuint(d->vram[VRAM_SIZE - 256 + i], ==, 0);
+    }
+    r300_rig_free(d);
+}
+
 /* Scratch write-back, software interrupt, indirect buffer. */
 static void test_cp_features(void)
 {
@@ -881,7 +1058,9 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/depth-13e3", test_depth_13e3);
     g_test_add_func("/r300/core/wide-formats", test_wide_formats);
     g_test_add_func("/r300/core/dither-modes", test_dither_modes);
+    g_test_add_func("/r300/core/msaa-resolve", test_msaa_resolve);
     g_test_add_func("/r300/bad/depth-format", test_depth_reserved);
+    g_test_add_func("/r300/bad/msaa", test_msaa_bad);
     g_test_add_func("/r300/core/cp", test_cp_features);
     g_test_add_func("/r300/core/threads", test_threads);
     g_test_add_func("/r300/core/gart-arrays", test_gart_arrays);

@@ -515,6 +515,53 @@ static float fog_blend(const R300DrawState *ds, float v, float c, int ch)
     return f * c + (1.0f - f) * ((float)(ds->fog_color[ch] & 0x3FF) / 1023.0f);
 }
 
+/*
+ * AA resolve of one pixel: target 0's samples averaged into the resolve
+ * target [R3xx 3D ref. §1.1 RB3D_AARESOLVE_CTL]. The fragment's colour is
+ * not used: Mesa resolves by drawing a rectangle whose colour is undefined
+ * (r300_blit.c r300_simple_msaa_resolve). AARESOLVE_GAMMA 2.2 linearises
+ * the samples (c^2.2) before the mean and re-encodes it (^1/2.2) after;
+ * alpha is never gamma-corrected, and is sample 0's unless
+ * AARESOLVE_ALPHA averages it (Mesa r300_reg.h).
+ */
+static void resolve_pixel(const R300DrawState *ds, int x, int y)
+{
+    const R300Target *src = &ds->cb[0], *dst = &ds->resolve;
+    uint8_t *p = dst->base + r300_tile_offset(&dst->tiling, x, y);
+    uint32_t px[R300_MAX_SAMPLES], res = 0;
+    unsigned n = ds->samples, s, k;
+
+    for (s = 0; s < n; s++) {
+        px[s] = load_px(src->base + r300_tile_offset(&src->tiling, x * n + s,
+                                                     y), src->bpp);
+    }
+    for (k = 0; k < 4; k++) {
+        uint32_t max = (1u << src->bits[k]) - 1, v;
+        double sum = 0;
+
+        if (!src->bits[k]) {
+            continue;
+        }
+        if (k == 3 && !ds->resolve_alpha_avg) {
+            v = (px[0] >> src->shift[k]) & max;
+        } else if (k != 3 && ds->resolve_gamma) {
+            for (s = 0; s < n; s++) {
+                sum += pow(((px[s] >> src->shift[k]) & max) / (double)max, 2.2);
+            }
+            v = (uint32_t)floor(pow(sum / n, 1 / 2.2) * max + 0.5);
+        } else {
+            uint32_t isum = 0;
+            for (s = 0; s < n; s++) {
+                isum += (px[s] >> src->shift[k]) & max;
+            }
+            v = (isum + n / 2) / n;
+        }
+        res |= MIN(v, max) << src->shift[k];
+    }
+    store_px(p, dst->bpp, (load_px(p, dst->bpp) & ~dst->write_mask) |
+                          (res & dst->write_mask));
+}
+
 void r300_quad(void *opaque, const G3DQuad *q, int thread)
 {
     const R300Tri *t = opaque;
@@ -522,6 +569,15 @@ void r300_quad(void *opaque, const G3DQuad *q, int thread)
     R300USQuad uq;
     const float (*w)[3] = ds->perspective ? q->bary : q->lin;
     unsigned i, k, zpassed = 0;
+
+    if (ds->resolving) {
+        for (i = 0; i < 4; i++) {
+            if (q->mask & (1u << i)) {
+                resolve_pixel(ds, q->x + (i & 1), q->y + (i >> 1));
+            }
+        }
+        return;
+    }
 
     /*
      * RS: unwritten temporaries are undefined; zero keeps it repeatable.
@@ -546,6 +602,8 @@ void r300_quad(void *opaque, const G3DQuad *q, int thread)
 
     for (i = 0; i < 4; i++) {
         int x = q->x + (i & 1), y = q->y + (i >> 1);
+        /* the surfaces' column: sample t->sample of pixel x */
+        int sx = x * ds->samples + t->sample;
         float z, fog;
         uint32_t z24;
         unsigned tg;
@@ -574,7 +632,7 @@ void r300_quad(void *opaque, const G3DQuad *q, int thread)
                 z = g3d_interp(q->lin[i], t->z[0], t->z[1], t->z[2]);
             }
             z24 = (uint32_t)g3d_clampf(floorf(z + 0.5f), 0.0f, 16777215.0f);
-            if (!depth_stencil(ds, x, y, z24, t->back)) {
+            if (!depth_stencil(ds, sx, y, z24, t->back)) {
                 continue;
             }
         }
@@ -594,7 +652,7 @@ void r300_quad(void *opaque, const G3DQuad *q, int thread)
                     rgba[ch] = fog_blend(ds, fog, rgba[ch], ch);
                 }
             }
-            write_colour(ds, target, x, y, rgba);
+            write_colour(ds, target, sx, y, rgba);
         }
     }
     ds->zpass_thread[thread] += zpassed;

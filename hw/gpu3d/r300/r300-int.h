@@ -149,10 +149,23 @@ typedef struct R300Target {
     bool prequantise;           /* C4_8 rounding to 8 bits changes the bits */
 } R300Target;
 
+#define R300_MAX_SAMPLES 6
+
 typedef struct R300DrawState {
     /* surfaces */
     R300Target cb[4];
     unsigned ncb;               /* targets with a surface */
+    /*
+     * Multisampling (GB_AA_CONFIG): `samples` per pixel, sample k of pixel
+     * (x, y) stored as pixel (x * samples + k, y) of a linear surface.
+     * Resolve mode (RB3D_AARESOLVE_CTL): fragments average target 0's
+     * samples into `resolve` instead of being written.
+     */
+    unsigned samples;           /* 1: no multisampling */
+    G3DRasterRules ms_rules[3][R300_MAX_SAMPLES]; /* tri, point, line */
+    bool resolving;
+    bool resolve_gamma, resolve_alpha_avg;
+    R300Target resolve;
     uint8_t *zbase;
     uint32_t zpitch, zrows, zformat, zbpp;
     bool zinvert;               /* ZB_FORMAT.INVERT: 13E3 counts leading 1s */
@@ -199,6 +212,7 @@ typedef struct R300Tri {
     float z[3];                 /* 0 .. 2^24-1 domain, offset applied */
     float fog[3];               /* GB_SELECT.FOG_SELECT, scaled by GA_FOG_* */
     bool back;                  /* back-facing */
+    uint8_t sample;             /* the multisample this pass writes */
 } R300Tri;
 
 /* Make the draw state from the registers: false if the draw must be skipped. */

@@ -201,6 +201,40 @@ static void surface_tiling(R300Tiling *t, const char *what, uint32_t bpp,
     }
 }
 
+/*
+ * The AA resolve target: RB3D_AARESOLVE_OFFSET/PITCH, target 0's format,
+ * COLORPITCH0's tiling (Mesa r300_blit.c r300_simple_msaa_resolve).
+ */
+static bool resolve_target(R300Core *c)
+{
+    R300DrawState *ds = &c->draw;
+    R300Target *r = &ds->resolve;
+    uint32_t pitch0 = R300_REG(c, R300_RB3D_COLORPITCH(0));
+    uint32_t ctl = R300_REG(c, A_RB3D_AARESOLVE_CTL);
+
+    if (ds->ncb == 0 || !ds->cb[0].base || !ds->cb[0].packable) {
+        g3d_unimp("r300: AA resolve of colour format %u not modelled; "
+                  "draw skipped", ds->cb[0].format);
+        return false;
+    }
+    *r = ds->cb[0];
+    r->pitch = R300_COLORPITCH_PIXELS(R300_REG(c, A_RB3D_AARESOLVE_PITCH));
+    if (r->pitch == 0) {
+        g3d_guest_error("r300: RB3D_AARESOLVE_PITCH is 0; draw skipped");
+        return false;
+    }
+    ds->scissor.x1 = MIN(ds->scissor.x1, (int32_t)r->pitch);
+    surface_tiling(&r->tiling, "resolve buffer", r->bpp, r->pitch,
+                   G3D_FIELD_EX32(pitch0, RB3D_COLORPITCH_0, COLORTILE),
+                   G3D_FIELD_EX32(pitch0, RB3D_COLORPITCH_0, COLORMICROTILE));
+    r->base = map_surface(c, "resolve buffer",
+                          R300_REG(c, A_RB3D_AARESOLVE_OFFSET) & ~0x1Fu,
+                          &r->tiling, r->rows);
+    ds->resolve_gamma = ctl & R_RB3D_AARESOLVE_CTL_AARESOLVE_GAMMA_MASK;
+    ds->resolve_alpha_avg = ctl & R_RB3D_AARESOLVE_CTL_AARESOLVE_ALPHA_MASK;
+    return r->base != NULL;
+}
+
 bool r300_draw_begin(R300Core *c)
 {
     R300DrawState *ds = &c->draw;
@@ -232,6 +266,22 @@ bool r300_draw_begin(R300Core *c)
         return false;
     }
 
+    /* multisampling [R3xx 3D ref. §1.4 GB_AA_CONFIG, §1.1 RB3D_AARESOLVE_*] */
+    if (R300_REG(c, A_GB_AA_CONFIG) & R_GB_AA_CONFIG_AA_ENABLE_MASK) {
+        static const uint8_t nsamples[4] = { 2, 3, 4, 6 };
+        ds->samples = nsamples[G3D_FIELD_EX32(R300_REG(c, A_GB_AA_CONFIG),
+                                              GB_AA_CONFIG, NUM_AA_SUBSAMPLES)];
+    } else {
+        ds->samples = 1;
+    }
+    ds->resolving = R300_REG(c, A_RB3D_AARESOLVE_CTL) &
+                    R_RB3D_AARESOLVE_CTL_AARESOLVE_MODE_MASK;
+    if (ds->resolving && ds->samples == 1) {
+        g3d_guest_error("r300: RB3D_AARESOLVE_CTL resolve mode without "
+                        "GB_AA_CONFIG multisampling; draw skipped");
+        return false;
+    }
+
     /* colour buffers: the targets the US writes [R3xx 3D ref. §1.9 US, §1.1
      * RB3D] */
     for (t = 0; t < 4; t++) {
@@ -256,10 +306,17 @@ bool r300_draw_begin(R300Core *c)
             g3d_guest_error("r300: RB3D_COLORPITCH%u is 0", t);
             return false;
         }
-        surface_tiling(&tg->tiling, "colour buffer", tg->bpp, tg->pitch,
-                       G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0, COLORTILE),
-                       G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0,
-                                      COLORMICROTILE));
+        if (ds->samples > 1) {
+            /* the multisample layout is fixed: COLORPITCH's tiling is the
+             * resolve target's (Mesa r300_blit.c r300_simple_msaa_resolve) */
+            surface_tiling(&tg->tiling, "colour buffer", tg->bpp,
+                           tg->pitch * ds->samples, false, 0);
+        } else {
+            surface_tiling(&tg->tiling, "colour buffer", tg->bpp, tg->pitch,
+                           G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0, COLORTILE),
+                           G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0,
+                                          COLORMICROTILE));
+        }
         /* the CB has no height: the scissor bounds it */
         tg->rows = ds->scissor.y1;
         ds->scissor.x1 = MIN(ds->scissor.x1, (int32_t)tg->pitch);
@@ -300,9 +357,14 @@ bool r300_draw_begin(R300Core *c)
         }
         ds->scissor.x1 = MIN(ds->scissor.x1, (int32_t)ds->zpitch);
         ds->zrows = ds->scissor.y1;
-        surface_tiling(&ds->ztiling, "depth buffer", ds->zbpp, ds->zpitch,
-                       G3D_FIELD_EX32(zp, ZB_DEPTHPITCH, DEPTHMACROTILE),
-                       G3D_FIELD_EX32(zp, ZB_DEPTHPITCH, DEPTHMICROTILE));
+        if (ds->samples > 1) {
+            surface_tiling(&ds->ztiling, "depth buffer", ds->zbpp,
+                           ds->zpitch * ds->samples, false, 0);
+        } else {
+            surface_tiling(&ds->ztiling, "depth buffer", ds->zbpp, ds->zpitch,
+                           G3D_FIELD_EX32(zp, ZB_DEPTHPITCH, DEPTHMACROTILE),
+                           G3D_FIELD_EX32(zp, ZB_DEPTHPITCH, DEPTHMICROTILE));
+        }
         ds->zbase = map_surface(c, "depth buffer",
                                 R300_REG(c, A_ZB_DEPTHOFFSET) &
                                 R300_DEPTH_OFFSET_MASK,
@@ -322,6 +384,9 @@ bool r300_draw_begin(R300Core *c)
     ds->dither = R300_REG(c, A_RB3D_DITHER_CTL);
     for (t = 0; t < 4; t++) {
         r300_target_prepare(&ds->cb[t], ds);
+    }
+    if (ds->resolving && !resolve_target(c)) {
+        return false;
     }
     ds->alpha_func = R300_REG(c, A_FG_ALPHA_FUNC);
     ds->fog_blend = R300_REG(c, A_FG_FOG_BLEND);
@@ -357,6 +422,21 @@ bool r300_draw_begin(R300Core *c)
     edge_rule(c, G3D_FIELD_EX32(er, SC_EDGERULE, ER_TRI), &ds->rules_tri);
     edge_rule(c, G3D_FIELD_EX32(er, SC_EDGERULE, ER_POINT), &ds->rules_point);
     edge_rule(c, G3D_FIELD_EX32(er, SC_EDGERULE, ER_LINE_LR), &ds->rules_line);
+    for (i = 0; i < ds->samples && ds->samples > 1; i++) {
+        /* sample i at GB_MSPOS0/1 MS_Xi, MS_Yi (sub-pixels from the pixel's
+         * top-left corner, as Mesa r300_emit.c r300_get_mspos programs) */
+        uint32_t ms = R300_REG(c, i < 3 ? A_GB_MSPOS0 : A_GB_MSPOS1);
+        unsigned sh = 8 * (i % 3);
+        const G3DRasterRules *base[3] = {
+            &ds->rules_tri, &ds->rules_point, &ds->rules_line,
+        };
+        unsigned kind;
+        for (kind = 0; kind < 3; kind++) {
+            ds->ms_rules[kind][i] = *base[kind];
+            ds->ms_rules[kind][i].sample_x = (ms >> sh) & 0xF;
+            ds->ms_rules[kind][i].sample_y = (ms >> (sh + 4)) & 0xF;
+        }
+    }
 
     /* texture units: decoded once, texels host-readable for the threads */
     for (t = 0; t < R300_TX_UNITS; t++) {
