@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "r300-rig.h"
+#include "r300/tx.h"
 
 #define VRAM_SIZE   (8u << 20)
 #define RING_BUFSZ  13              /* 8 << 13 = 64 KiB ring at 0 */
@@ -408,6 +409,48 @@ static uint16_t ref_half(float f)
 }
 
 /*
+ * The colour buffer at CB_ADDR read back as a W x H texture of TXFORMAT
+ * `txfmt` (point sampled, components in order): texel (x, y) of every
+ * sampled pixel is `want` for its first `ncomp` components.
+ */
+static void tx_readback(Dev *d, uint32_t txfmt, unsigned ncomp,
+                        const float *want)
+{
+    uint32_t *regs = g_new0(uint32_t, R300_MMIO_SIZE / 4);
+    R300TexUnit *u = g_new0(R300TexUnit, 1);
+    G3DFlatMem flat;
+    G3DMem m;
+    int x, y, px;
+    unsigned k;
+
+    g3d_flat_mem_init(&m, &flat, d->vram, 0, VRAM_SIZE);
+    regs[A_TX_ENABLE / 4] = 1;
+    regs[R300_TX_FILTER0(0) / 4] = 1u << 9 | 1u << 11;     /* point */
+    regs[R300_TX_FORMAT0(0) / 4] = (W - 1) | (H - 1) << 11;
+    /* R, G, B, A from components 0, 1, 2, 3 */
+    regs[R300_TX_FORMAT1(0) / 4] = txfmt | 3u << 9 | 1u << 15 | 2u << 18;
+    regs[R300_TX_OFFSET(0) / 4] = CB_ADDR;
+    g_assert_true(r300_tx_load(u, regs, 0, &m));
+    for (y = 1; y < H; y += 9) {
+        for (x = 1; x < W; x += 11) {
+            float coord[4][4] = { { 0 } }, out[4][4];
+            for (px = 0; px < 4; px++) {
+                coord[px][0] = (x + 0.5f) / W;
+                coord[px][1] = (y + 0.5f) / H;
+            }
+            r300_tx_sample_quad(u, R300_US_TEX_LD,
+                                (const float (*)[4])coord, out);
+            for (k = 0; k < ncomp; k++) {
+                g_assert_cmpfloat(fabsf(out[0][k] - want[k]), <, 1e-3);
+            }
+        }
+    }
+    r300_tx_release(u);
+    g_free(u);
+    g_free(regs);
+}
+
+/*
  * ARGB16161616 and ARGB32323232 targets: US_OUT_FMT says what the bits
  * are (C4_16, C4_16_FP, C2_32_FP; C4_32_FP), components C0..C3 from the
  * lowest address as TX reads them (test-r300-tx.c checks that side).
@@ -425,11 +468,16 @@ static void test_wide_formats(void)
     static const struct {
         uint32_t format, out_fmt;
         unsigned bytes, ncomp;
+        uint32_t txfmt;             /* the TXFORMAT that reads it back */
     } cases[] = {
-        { R300_COLOR_FORMAT_ARGB16161616, R300_US_OUT_FMT_C4_16, 8, 4 },
-        { R300_COLOR_FORMAT_ARGB16161616, R300_US_OUT_FMT_C4_16_FP, 8, 4 },
-        { R300_COLOR_FORMAT_ARGB16161616, R300_US_OUT_FMT_C2_32_FP, 8, 2 },
-        { R300_COLOR_FORMAT_ARGB32323232, R300_US_OUT_FMT_C4_32_FP, 16, 4 },
+        { R300_COLOR_FORMAT_ARGB16161616, R300_US_OUT_FMT_C4_16, 8, 4,
+          R300_TX_FMT_16_16_16_16 },
+        { R300_COLOR_FORMAT_ARGB16161616, R300_US_OUT_FMT_C4_16_FP, 8, 4,
+          R300_TX_FMT_16F_16F_16F_16F },
+        { R300_COLOR_FORMAT_ARGB16161616, R300_US_OUT_FMT_C2_32_FP, 8, 2,
+          R300_TX_FMT_32F_32F },
+        { R300_COLOR_FORMAT_ARGB32323232, R300_US_OUT_FMT_C4_32_FP, 16, 4,
+          R300_TX_FMT_32F_32F_32F_32F },
     };
     unsigned n;
 
@@ -490,6 +538,10 @@ static void test_wide_formats(void)
             /* nothing past the surface */
             g_assert_cmphex(d->vram[CB_ADDR + cases[n].bytes * W * H], ==,
                             0xAB);
+            if (!pass) {
+                /* TX samples what RB3D wrote */
+                tx_readback(d, cases[n].txfmt, cases[n].ncomp, rgba);
+            }
         }
         r300_rig_free(d);
     }
@@ -576,7 +628,13 @@ static int ms_inside(const double (*v)[2], double px, double py)
     return in;
 }
 
-static void ms_draw(Dev *d, uint32_t resolve_ctl)
+/*
+ * The triangle into 4x multisampled target 0, then a resolve draw. With
+ * `depth`: Z per sample too, and a transparent black screen-filling
+ * triangle behind the first one drawn after it, which must land on exactly
+ * the samples the first one left uncovered.
+ */
+static void ms_draw(Dev *d, uint32_t resolve_ctl, bool depth)
 {
     /* window (10, 5), (80, 20), (30, 60): clip x = wx / 48 - 1, y = 1 - wy / 32 */
     static const float tri[3 * 8] = {
@@ -587,6 +645,10 @@ static void ms_draw(Dev *d, uint32_t resolve_ctl)
     static const float screen[3 * 8] = {
         -1, -1, 0, 1, 0, 0, 0, 0,   3, -1, 0, 1, 0, 0, 0, 0,
         -1, 3, 0, 1, 0, 0, 0, 0,
+    };
+    static const float behind[3 * 8] = {
+        -1, -1, 0.5f, 1, 0, 0, 0, 0,   3, -1, 0.5f, 1, 0, 0, 0, 0,
+        -1, 3, 0.5f, 1, 0, 0, 0, 0,
     };
     static uint32_t buf[64];
     uint32_t ms0 = 0, ms1 = 0;
@@ -604,7 +666,12 @@ static void ms_draw(Dev *d, uint32_t resolve_ctl)
     }
     memset(d->vram + CB_ADDR, 0, 4 * W * H * MS_N);
     memset(d->vram + RESOLVE_ADDR, 0x55, 4 * W * H + 64);
-    setup(d, R300_COLOR_FORMAT_ARGB8888, false);
+    /* Z cleared to the far plane, stencil 0 */
+    memset(d->vram + ZB_ADDR, 0xFF, 4 * W * H * MS_N);
+    for (k = 0; k < W * H * MS_N; k++) {
+        d->vram[ZB_ADDR + 4 * k] = 0;
+    }
+    setup(d, R300_COLOR_FORMAT_ARGB8888, depth);
     r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
     r300_cmd_reg(&c, A_GB_AA_CONFIG, R_GB_AA_CONFIG_AA_ENABLE_MASK |
                  2u << R_GB_AA_CONFIG_NUM_AA_SUBSAMPLES_SHIFT);
@@ -612,7 +679,11 @@ static void ms_draw(Dev *d, uint32_t resolve_ctl)
     r300_cmd_reg(&c, A_GB_MSPOS1, ms1);
     r300_rig_ring_run(d, buf, c.n);
     draw(d, R300_PRIM_TRIANGLES, tri, 3);
+    if (depth) {
+        draw(d, R300_PRIM_TRIANGLES, behind, 3);
+    }
     r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_reg(&c, A_ZB_CNTL, 0);
     r300_cmd_reg(&c, A_RB3D_AARESOLVE_OFFSET, RESOLVE_ADDR);
     r300_cmd_reg(&c, A_RB3D_AARESOLVE_PITCH, W);
     r300_cmd_reg(&c, A_RB3D_AARESOLVE_CTL, resolve_ctl);
@@ -623,15 +694,19 @@ static void ms_draw(Dev *d, uint32_t resolve_ctl)
 static void test_msaa_resolve(void)
 {
     static const double v[3][2] = { { 10, 5 }, { 80, 20 }, { 30, 60 } };
-    static const uint32_t ctls[3] = { 1, 1 | 2, 1 | 4 };
+    /* gamma 1.0; gamma 2.2; alpha averaged; gamma 1.0 with Z */
+    static const uint32_t ctls[4] = { 1, 1 | 2, 1 | 4, 1 };
+    const uint32_t z_tri = (uint32_t)floor(0.5 * 16777215.0 + 0.5);
+    const uint32_t z_behind = (uint32_t)floor(0.75 * 16777215.0 + 0.5);
     unsigned n, checked[MS_N + 1] = { 0 };
 
     for (n = 0; n < G_N_ELEMENTS(ctls); n++) {
         Dev *d = dev_new(2);
+        bool depth = n == 3;
         int x, y;
 
         r300_rig_ring_init(d);
-        ms_draw(d, ctls[n]);
+        ms_draw(d, ctls[n], depth);
         for (y = 0; y < H; y++) {
             for (x = 0; x < W; x++) {
                 unsigned k, covered = 0, ch;
@@ -650,6 +725,15 @@ static void test_msaa_resolve(void)
                     /* white, alpha 0.6 (153) where covered */
                     g_assert_cmphex(sp, ==, in > 0 ? 0x99FFFFFFu : 0);
                     covered += in > 0;
+                    if (depth) {
+                        uint32_t z;
+                        memcpy(&z, d->vram + ZB_ADDR +
+                               4 * ((size_t)y * W * MS_N + x * MS_N + k), 4);
+                        /* the float depth path may be 1 off */
+                        g_assert_cmpint(abs((int)(z >> 8) -
+                                            (int)(in > 0 ? z_tri : z_behind)),
+                                        <=, 1);
+                    }
                 }
                 if (!clear) {
                     continue;
