@@ -136,6 +136,41 @@ static void test_load_bypass(void)
 }
 
 /*
+ * Lines and points: the ATTILA reference marks LINE, LINE_STRIP, LINE_FAN
+ * and POINT "NOT IMPLEMENTED" and attila-sim's Primitive Assembly stops on
+ * them; the device logs such a draw as unimplemented (no error) and skips
+ * it: the frame is the clear colour only.
+ */
+static void test_lines_points_skipped(void)
+{
+    uint32_t prim;
+
+    for (prim = ATTILA_PRIM_LINE; prim <= ATTILA_PRIM_POINT; prim++) {
+        AttilaRun *run = attila_scene_run_new(64, 48, 1);
+        uint8_t buf[64];
+        AttilaRecBuf b = { buf, 0, sizeof(buf), 0 };
+        G3DImage img = { 0 };
+        unsigned unimp;
+        long i, n;
+
+        attila_rec_reg_u32(&b, ATTILA_REG_PRIMITIVE, 0, prim);
+        g_assert_true(attila_run_records(run, b.buf, b.n));
+        unimp = g3d_log_count(G3D_LOG_UNIMP);
+        attila_scene_run_frame(run, 0, 64, 48);
+        g_assert_cmpuint(g3d_log_count(G3D_LOG_UNIMP), ==, unimp + 1);
+        g_assert_cmpuint(attila_reg_read(run->core, A_ATTILA_ERROR_COUNT, 4),
+                         ==, 0);
+        g_assert_true(attila_run_capture(run, &img));
+        n = (long)img.width * img.height;
+        for (i = 1; i < n; i++) {
+            g_assert_cmpmem(img.rgb + 3 * i, 3, img.rgb, 3);
+        }
+        g3d_image_free(&img);
+        attila_run_free(run);
+    }
+}
+
+/*
  * Per-instance streams: the Streamer reads element instance / FREQUENCY of
  * a stream with FREQUENCY > 0 (ATTILA ref. GPU_STREAM_FREQUENCY), and LDA
  * reads element `index` of the same stream whatever its frequency
@@ -190,5 +225,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/scene/demo", test_scene);
     g_test_add_func("/attila/scene/load-bypass", test_load_bypass);
     g_test_add_func("/attila/scene/instance-streams", test_instance_streams);
+    g_test_add_func("/attila/scene/lines-points-skipped",
+                    test_lines_points_skipped);
     return g_test_run();
 }
