@@ -67,6 +67,20 @@ static void draw(Dev *d, uint32_t prim, const float *v, unsigned n)
     r300_rig_ring_run(d, buf, c.n);
 }
 
+/* one triangle covering the whole target: colour `rgba` at clip depth z */
+static void draw_full(Dev *d, float z, float r, float g, float b, float a)
+{
+    static const float corner[3][2] = { { -1, -1 }, { 3, -1 }, { -1, 3 } };
+    float v[3 * 8];
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        const float vk[8] = { corner[k][0], corner[k][1], z, 1, r, g, b, a };
+        memcpy(v + 8 * k, vk, sizeof(vk));
+    }
+    draw(d, R300_PRIM_TRIANGLES, v, 3);
+}
+
 /* window position of a clip-space vertex (x, y) with w = 1 */
 static void to_window(const float *v, double *wx, double *wy)
 {
@@ -310,21 +324,8 @@ static uint32_t ref_13e3(uint32_t z, bool invert)
 
 static void test_depth_13e3(void)
 {
-    /* window depth 0.75 and 0.25 (clip z 0.5 and -0.5) */
-    static const float far_red[3 * 8] = {
-        -1, -1, 0.5f, 1, 1, 0, 0, 1,   3, -1, 0.5f, 1, 1, 0, 0, 1,
-        -1, 3, 0.5f, 1, 1, 0, 0, 1,
-    };
-    static const float near_green[3 * 8] = {
-        -1, -1, -0.5f, 1, 0, 1, 0, 1,   3, -1, -0.5f, 1, 0, 1, 0, 1,
-        -1, 3, -0.5f, 1, 0, 1, 0, 1,
-    };
-    /* 1/65536 behind green: 256 steps of 24-bit Z, one 13E3 code */
-    static const float tie_blue[3 * 8] = {
-        -1, -1, -0.5f + 2.0f / 65536, 1, 0, 0, 1, 1,
-        3, -1, -0.5f + 2.0f / 65536, 1, 0, 0, 1, 1,
-        -1, 3, -0.5f + 2.0f / 65536, 1, 0, 0, 1, 1,
-    };
+    /* window depth 0.75 and 0.25 (clip z 0.5 and -0.5); blue 1/65536
+     * behind green: 256 steps of 24-bit Z, one 13E3 code */
     int invert;
 
     for (invert = 0; invert < 2; invert++) {
@@ -346,8 +347,8 @@ static void test_depth_13e3(void)
         r300_cmd_reg(&c, A_ZB_FORMAT, R300_DEPTHFORMAT_16BIT_13E3 |
                      (invert ? R_ZB_FORMAT_INVERT_MASK : 0));
         r300_rig_ring_run(d, buf, c.n);
-        draw(d, R300_PRIM_TRIANGLES, near_green, 3);
-        draw(d, R300_PRIM_TRIANGLES, far_red, 3);
+        draw_full(d, -0.5f, 0, 1, 0, 1);        /* green, near */
+        draw_full(d, 0.5f, 1, 0, 0, 1);         /* red, far */
         g_assert_cmphex(px32(d, 10, 10), ==, 0xFF00FF00);
         memcpy(&z, d->vram + ZB_ADDR + 2 * (10 * W + 10), 2);
         g_assert_cmphex(z, ==, ref_13e3(z_near, invert));
@@ -359,7 +360,7 @@ static void test_depth_13e3(void)
         r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
         r300_cmd_depth(&c, 1, R300_ZS_LEQUAL);
         r300_rig_ring_run(d, buf, c.n);
-        draw(d, R300_PRIM_TRIANGLES, tie_blue, 3);
+        draw_full(d, -0.5f + 2.0f / 65536, 0, 0, 1, 1);
         g_assert_cmphex(px32(d, 10, 10), ==, 0xFF0000FF);
         /* nothing beyond the 16-bit buffer */
         memcpy(&z, d->vram + ZB_ADDR + 2 * W * H, 2);
@@ -375,28 +376,6 @@ static void test_depth_13e3(void)
             prev = code;
         }
     }
-}
-
-static void test_depth_reserved(void)
-{
-    Dev *d = dev_new(1);
-    static uint32_t buf[64];
-    R300Cmd c;
-    unsigned errs;
-    int i;
-
-    r300_rig_ring_init(d);
-    setup(d, R300_COLOR_FORMAT_ARGB8888, true);
-    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
-    r300_cmd_reg(&c, A_ZB_FORMAT, 3);
-    r300_rig_ring_run(d, buf, c.n);
-    errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
-    draw(d, R300_PRIM_TRIANGLES, gouraud, 3);
-    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs + 1);
-    for (i = 0; i < 4 * W * H; i++) {
-        g_assert_cmpuint(d->vram[CB_ADDR + i], ==, 0);
-    }
-    r300_rig_free(d);
 }
 
 /* IEEE binary16 of a float that is a multiple of 2^-10 in [2^-4, 2] */
@@ -457,11 +436,6 @@ static void tx_readback(Dev *d, uint32_t txfmt, unsigned ncomp,
  */
 static void test_wide_formats(void)
 {
-    static const float flat[3 * 8] = {
-        -1, -1, 0, 1, 0.25f, 0.5f, 0.75f, 1.0f,
-        3, -1, 0, 1, 0.25f, 0.5f, 0.75f, 1.0f,
-        -1, 3, 0, 1, 0.25f, 0.5f, 0.75f, 1.0f,
-    };
     static const float rgba[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
     /* C0 = R, C1 = G, C2 = B, C3 = A */
     const uint32_t rgba_sel = 1u << 8 | 2u << 10 | 3u << 12;
@@ -506,7 +480,7 @@ static void test_wide_formats(void)
                 memset(d->vram + CB_ADDR, 0xAB, cases[n].bytes * W * H);
             }
             errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
-            draw(d, R300_PRIM_TRIANGLES, flat, 3);
+            draw_full(d, 0, rgba[0], rgba[1], rgba[2], rgba[3]);
             g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==,
                              errs + pass);
             for (y = 0; y < H; y += 7) {
@@ -554,11 +528,6 @@ static void test_wide_formats(void)
  */
 static void test_dither_modes(void)
 {
-    static const float v[3 * 8] = {
-        -1, -1, 0, 1, 0.52f, 0.52f, 0.52f, 0.52f,
-        3, -1, 0, 1, 0.52f, 0.52f, 0.52f, 0.52f,
-        -1, 3, 0, 1, 0.52f, 0.52f, 0.52f, 0.52f,
-    };
     static const struct {
         uint32_t ctl;
         unsigned rgb, a, unimp, err;
@@ -582,7 +551,7 @@ static void test_dither_modes(void)
         r300_rig_ring_run(d, buf, c.n);
         unimp = g3d_log_count(G3D_LOG_UNIMP);
         err = g3d_log_count(G3D_LOG_GUEST_ERROR);
-        draw(d, R300_PRIM_TRIANGLES, v, 3);
+        draw_full(d, 0, 0.52f, 0.52f, 0.52f, 0.52f);
         g_assert_cmpuint(g3d_log_count(G3D_LOG_UNIMP), ==,
                          unimp + cases[n].unimp);
         g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==,
@@ -642,14 +611,6 @@ static void ms_draw(Dev *d, uint32_t resolve_ctl, bool depth)
         80.0f / 48 - 1, 1 - 20.0f / 32, 0, 1, 1, 1, 1, 0.6f,
         30.0f / 48 - 1, 1 - 60.0f / 32, 0, 1, 1, 1, 1, 0.6f,
     };
-    static const float screen[3 * 8] = {
-        -1, -1, 0, 1, 0, 0, 0, 0,   3, -1, 0, 1, 0, 0, 0, 0,
-        -1, 3, 0, 1, 0, 0, 0, 0,
-    };
-    static const float behind[3 * 8] = {
-        -1, -1, 0.5f, 1, 0, 0, 0, 0,   3, -1, 0.5f, 1, 0, 0, 0, 0,
-        -1, 3, 0.5f, 1, 0, 0, 0, 0,
-    };
     static uint32_t buf[64];
     uint32_t ms0 = 0, ms1 = 0;
     R300Cmd c;
@@ -680,7 +641,7 @@ static void ms_draw(Dev *d, uint32_t resolve_ctl, bool depth)
     r300_rig_ring_run(d, buf, c.n);
     draw(d, R300_PRIM_TRIANGLES, tri, 3);
     if (depth) {
-        draw(d, R300_PRIM_TRIANGLES, behind, 3);
+        draw_full(d, 0.5f, 0, 0, 0, 0);     /* transparent black, behind */
     }
     r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
     r300_cmd_reg(&c, A_ZB_CNTL, 0);
@@ -688,7 +649,7 @@ static void ms_draw(Dev *d, uint32_t resolve_ctl, bool depth)
     r300_cmd_reg(&c, A_RB3D_AARESOLVE_PITCH, W);
     r300_cmd_reg(&c, A_RB3D_AARESOLVE_CTL, resolve_ctl);
     r300_rig_ring_run(d, buf, c.n);
-    draw(d, R300_PRIM_TRIANGLES, screen, 3);
+    draw_full(d, 0, 0, 0, 0, 0);
 }
 
 static void test_msaa_resolve(void)
@@ -767,7 +728,12 @@ static void test_msaa_resolve(void)
     }
 }
 
-static void test_msaa_bad(void)
+/*
+ * Bad surface state: a reserved ZB_FORMAT, resolve mode without
+ * multisampling, a resolve target outside memory: each draw is logged and
+ * skipped, nothing is written.
+ */
+static void test_bad_targets(void)
 {
     Dev *d = dev_new(1);
     static uint32_t buf[64];
@@ -775,8 +741,15 @@ static void test_msaa_bad(void)
     unsigned errs;
     int i;
 
-    /* resolve mode with multisampling off: skipped, logged */
     r300_rig_ring_init(d);
+    setup(d, R300_COLOR_FORMAT_ARGB8888, true);
+    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_reg(&c, A_ZB_FORMAT, 3);
+    r300_rig_ring_run(d, buf, c.n);
+    errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    draw(d, R300_PRIM_TRIANGLES, gouraud, 3);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs + 1);
+
     setup(d, R300_COLOR_FORMAT_ARGB8888, false);
     r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
     r300_cmd_reg(&c, A_RB3D_AARESOLVE_OFFSET, RESOLVE_ADDR);
@@ -1143,8 +1116,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/wide-formats", test_wide_formats);
     g_test_add_func("/r300/core/dither-modes", test_dither_modes);
     g_test_add_func("/r300/core/msaa-resolve", test_msaa_resolve);
-    g_test_add_func("/r300/bad/depth-format", test_depth_reserved);
-    g_test_add_func("/r300/bad/msaa", test_msaa_bad);
+    g_test_add_func("/r300/bad/targets", test_bad_targets);
     g_test_add_func("/r300/core/cp", test_cp_features);
     g_test_add_func("/r300/core/threads", test_threads);
     g_test_add_func("/r300/core/gart-arrays", test_gart_arrays);

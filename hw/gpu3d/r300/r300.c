@@ -235,6 +235,25 @@ static bool resolve_target(R300Core *c)
     return r->base != NULL;
 }
 
+/*
+ * A draw's colour or depth surface: multisampled ones have a fixed layout
+ * (samples side by side, linear), and their COLORPITCH tiling bits are the
+ * resolve target's (Mesa r300_blit.c r300_simple_msaa_resolve: "the tiling
+ * of the AA buffer isn't programmable").
+ */
+static void draw_surface_tiling(R300Core *c, R300Tiling *t, const char *what,
+                                uint32_t bpp, uint32_t pitch, bool macro,
+                                unsigned micro)
+{
+    unsigned n = c->draw.samples;
+
+    if (n > 1) {
+        surface_tiling(t, what, bpp, pitch * n, false, 0);
+    } else {
+        surface_tiling(t, what, bpp, pitch, macro, micro);
+    }
+}
+
 bool r300_draw_begin(R300Core *c)
 {
     R300DrawState *ds = &c->draw;
@@ -306,17 +325,11 @@ bool r300_draw_begin(R300Core *c)
             g3d_guest_error("r300: RB3D_COLORPITCH%u is 0", t);
             return false;
         }
-        if (ds->samples > 1) {
-            /* the multisample layout is fixed: COLORPITCH's tiling is the
-             * resolve target's (Mesa r300_blit.c r300_simple_msaa_resolve) */
-            surface_tiling(&tg->tiling, "colour buffer", tg->bpp,
-                           tg->pitch * ds->samples, false, 0);
-        } else {
-            surface_tiling(&tg->tiling, "colour buffer", tg->bpp, tg->pitch,
-                           G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0, COLORTILE),
-                           G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0,
-                                          COLORMICROTILE));
-        }
+        draw_surface_tiling(c, &tg->tiling, "colour buffer", tg->bpp,
+                            tg->pitch,
+                            G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0, COLORTILE),
+                            G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0,
+                                           COLORMICROTILE));
         /* the CB has no height: the scissor bounds it */
         tg->rows = ds->scissor.y1;
         ds->scissor.x1 = MIN(ds->scissor.x1, (int32_t)tg->pitch);
@@ -357,14 +370,10 @@ bool r300_draw_begin(R300Core *c)
         }
         ds->scissor.x1 = MIN(ds->scissor.x1, (int32_t)ds->zpitch);
         ds->zrows = ds->scissor.y1;
-        if (ds->samples > 1) {
-            surface_tiling(&ds->ztiling, "depth buffer", ds->zbpp,
-                           ds->zpitch * ds->samples, false, 0);
-        } else {
-            surface_tiling(&ds->ztiling, "depth buffer", ds->zbpp, ds->zpitch,
-                           G3D_FIELD_EX32(zp, ZB_DEPTHPITCH, DEPTHMACROTILE),
-                           G3D_FIELD_EX32(zp, ZB_DEPTHPITCH, DEPTHMICROTILE));
-        }
+        draw_surface_tiling(c, &ds->ztiling, "depth buffer", ds->zbpp,
+                            ds->zpitch,
+                            G3D_FIELD_EX32(zp, ZB_DEPTHPITCH, DEPTHMACROTILE),
+                            G3D_FIELD_EX32(zp, ZB_DEPTHPITCH, DEPTHMICROTILE));
         ds->zbase = map_surface(c, "depth buffer",
                                 R300_REG(c, A_ZB_DEPTHOFFSET) &
                                 R300_DEPTH_OFFSET_MASK,
