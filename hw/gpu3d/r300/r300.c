@@ -398,6 +398,12 @@ bool r300_draw_begin(R300Core *c)
         return false;
     }
     ds->alpha_func = R300_REG(c, A_FG_ALPHA_FUNC);
+    if (ds->alpha_func & R_FG_ALPHA_FUNC_AM_EN_MASK) {
+        /* which samples an alpha keeps is not public [R3xx 3D ref. §1.2
+         * FG_ALPHA_FUNC names AM_EN and AM_CFG only] */
+        g3d_unimp("r300: FG_ALPHA_FUNC alpha to mask not modelled; "
+                  "every sample kept");
+    }
     ds->fog_blend = R300_REG(c, A_FG_FOG_BLEND);
     ds->fog_factor = R300_REG(c, A_FG_FOG_FACTOR);
     ds->fog_color[0] = R300_REG(c, A_FG_FOG_COLOR_R);
