@@ -127,6 +127,10 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
     tg->packable = packing(tg->format, &pk);
     tg->write_mask = 0;
     tg->wide = R300_WIDE_NONE;
+    for (ch = 0; ch < 4; ch++) {
+        static const uint8_t from_sel[4] = { 3, 0, 1, 2 };   /* A, R, G, B */
+        tg->out_sel[ch] = from_sel[(tg->out_fmt >> (8 + 2 * ch)) & 3];
+    }
     if (tg->format == R300_COLOR_FORMAT_ARGB16161616 ||
         tg->format == R300_COLOR_FORMAT_ARGB32323232) {
         tg->wide = wide_kind(tg->format, tg->out_fmt);
@@ -147,10 +151,6 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
                             tg->bpp * 8);
         }
         tg->wide_mask = ds->chan_mask & 0xF;
-        for (ch = 0; ch < 4; ch++) {
-            static const uint8_t from_sel[4] = { 3, 0, 1, 2 };  /* A R G B */
-            tg->out_sel[ch] = from_sel[(tg->out_fmt >> (8 + 2 * ch)) & 3];
-        }
         return;
     }
     if (!tg->packable) {
@@ -169,10 +169,6 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
     tg->round_alpha = dither_rounds(G3D_FIELD_EX32(ds->dither, RB3D_DITHER_CTL,
                                                    ALPHA_DITHER_MODE)) ||
                       tg->bpp == 4;
-    for (ch = 0; ch < 4; ch++) {
-        static const uint8_t from_sel[4] = { 3, 0, 1, 2 };   /* A, R, G, B */
-        tg->out_sel[ch] = from_sel[(tg->out_fmt >> (8 + 2 * ch)) & 3];
-    }
     /*
      * C4_8 quantises to 8 bits before the blender. Unblended into 8-bit
      * fields with rounding that gives the same bits (checked for every
