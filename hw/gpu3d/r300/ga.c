@@ -368,7 +368,8 @@ static void emit(R300Core *c, const WinVertex *w, const G3DRasterRules *rules,
     R300DrawState *ds = &c->draw;
     unsigned kind, s;
 
-    if (ds->samples <= 1) {
+    if (ds->samples <= 1 || ds->resolving) {
+        /* a resolve draw covers pixels: once, at the single-sample point */
         emit_sample(c, w, rules, offset, back, 0);
         return;
     }
