@@ -659,6 +659,12 @@ G3D_FIELD(RGXFEN1, RGXenScaleNormal,  6, 1)
 G3D_FIELD(RGXFEN1, RGXenPtScale,      5, 1)
 G3D_FIELD(RGXFEN1, RGXenOPenGLPtScale, 4, 1)
 G3D_FIELD(RGXFEN1, RGXDisSpecTurbo,   0, 4)
+enum {   /* RGXDisSpecTurbo: 1 disables the shortcut */
+    GLAMO_TURBO_OFF_NH = 1,     /* D[0] T: N.H below the threshold */
+    GLAMO_TURBO_OFF_CONE = 2,   /* D[1] S: outside the spot cone */
+    GLAMO_TURBO_OFF_RANGE = 4,  /* D[2] R: beyond the light range */
+    GLAMO_TURBO_OFF_ND = 8,     /* D[3] D: N.L < 0 */
+};
 G3D_REG32(RGXFEN2,          0x2608)   /* clipping & cull */
 G3D_FIELD(RGXFEN2, RGXDisableClip,    26, 6)  /* top bottom right left far near */
 G3D_FIELD(RGXFEN2, RGXen2SideCull,     5, 1)

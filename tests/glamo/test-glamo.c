@@ -1325,6 +1325,419 @@ static void test_back_end(void)
     rig_free(&r);
 }
 
+/* ---- lighting variants (2604h D[26], D[14], D[10], D[3:0]) -------------- */
+
+/* identity T1, world*view and normal matrices, viewport 64x40, no cull */
+static void tl_identity(GlamoRig *r)
+{
+    int i;
+
+    rig_target(r, rig_direct32, FB, 128, 64, 40, 0);
+    rig_w32(r, A_RGXFEN0, R_RGXFEN0_RGXDisableCull_MASK);
+    for (i = 0; i < 4; i++) {
+        rig_w32(r, GLAMO_RGXR0T1MAT(i, i), glamo_f24_from_float(1.0f));
+    }
+    for (i = 0; i < 3; i++) {
+        rig_w32(r, GLAMO_RGXR0MWV(i, i), glamo_f24_from_float(1.0f));
+        rig_w32(r, GLAMO_RGXR0INVMVW(i, i), glamo_f24_from_float(1.0f));
+    }
+    rig_w32(r, A_RGXScaleX, glamo_f24_from_float(32));
+    rig_w32(r, A_RGXOffsetX, glamo_f24_from_float(32));
+    rig_w32(r, A_RGXScaleY, glamo_f24_from_float(-20));
+    rig_w32(r, A_RGXOffsetY, glamo_f24_from_float(20));
+    rig_w32(r, A_RGXScaleZ, glamo_f24_from_float(1));
+}
+
+/*
+ * A small triangle whose vertex a sits at eye (x, y, 0.5) with normal
+ * (0, 0, 1); the colours setup received for it: 1C10h ARGB, 1C14h F SR SG
+ * SB, as unit floats.
+ */
+static void lit_vertex_a(GlamoRig *r, float x, float y, float argb[4],
+                         float spec[3])
+{
+    uint32_t a, s;
+    int i;
+
+    rig_w16(r, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
+    for (i = 0; i < 3; i++) {
+        rig_w32(r, A_RGPXa, rig_fbits(x - (i == 1 ? 0.25f : 0.0f)));
+        rig_w32(r, A_RGPYa, rig_fbits(y - (i == 2 ? 0.25f : 0.0f)));
+        rig_w32(r, A_RGPZa, rig_fbits(0.5f));
+        rig_w32(r, A_RGPWa, rig_fbits(1.0f));
+        rig_w32(r, A_RGPNXa, 0);
+        rig_w32(r, A_RGPNYa, 0);
+        rig_w32(r, A_RGPNZa, rig_fbits(1.0f));
+        rig_w32(r, A_RGPSPECa, 0x00204060);       /* F 0, SR SG SB */
+        rig_w16(r, A_EGFIRE, 0);
+    }
+    rig_w16(r, A_EGEND, 0);
+    rig_run(r);
+    a = rig_r32(r, GLAMO_RGX_VTX(0) + GLAMO_RGX_ARGB);
+    s = rig_r32(r, GLAMO_RGX_VTX(0) + GLAMO_RGX_FSPEC);
+    for (i = 0; i < 3; i++) {
+        argb[i] = ((a >> (16 - 8 * i)) & 0xff) / 255.0f;
+        spec[i] = ((s >> (16 - 8 * i)) & 0xff) / 255.0f;
+    }
+    argb[3] = (a >> 24) / 255.0f;
+}
+
+#define NEAR8(got, want) g_assert_cmpfloat(fabs((got) - (want)), <=, 1.0 / 255)
+
+static void set_light_vec(GlamoRig *r, int l, int off, double x, double y,
+                          double z)
+{
+    rig_w32(r, GLAMO_LIGHT(l) + off, glamo_f24_from_float((float)x));
+    rig_w32(r, GLAMO_LIGHT(l) + off + 4, glamo_f24_from_float((float)y));
+    rig_w32(r, GLAMO_LIGHT(l) + off + 8, glamo_f24_from_float((float)z));
+}
+
+static void test_lighting_variants(void)
+{
+    const uint32_t fen1 = R_RGXFEN1_RGXenLighting_MASK | 1 << 15;
+    const uint32_t msrc = 0xaau << 24 | 2u << 20;   /* registers */
+    float col[4], spec[3];
+    double a = 60 * M_PI / 180, nh, rho, expect;
+    GlamoRig r;
+    int i;
+
+    start(&r, false);
+    tl_identity(&r);
+    rig_w32(&r, A_RGXLTYPE, (uint32_t)GLAMO_LIGHT_DIRECTIONAL << 30);
+    rig_w32(&r, A_RGXMATSRC, msrc);
+    for (i = 0; i < 4; i++) {
+        rig_w32(&r, GLAMO_MAT_CW + GLAMO_MAT_DIFF + 4 * i, rig_fbits(0.5f));
+        rig_w32(&r, GLAMO_MAT_CW + GLAMO_MAT_SPEC + 4 * i, rig_fbits(1.0f));
+    }
+    rig_w32(&r, A_RGXCWMP, glamo_f24_from_float(4.0f));
+    set_light_vec(&r, 0, GLAMO_L_DIFF, 1, 1, 1);
+    set_light_vec(&r, 0, GLAMO_L_SPEC, 0.5, 0.5, 0.5);
+
+    /* light along -z (towards the surface): N.L = 1, H = (0, 0, 1) */
+    set_light_vec(&r, 0, GLAMO_L_DIR, 0, 0, -1);
+    rig_w32(&r, A_RGXFEN1, fen1 | R_RGXFEN1_RGXenSpecLight_MASK);
+    lit_vertex_a(&r, 0, 0, col, spec);
+    NEAR8(col[0], 0.5);
+    NEAR8(spec[0], 0.5);
+    /* single colour: specular folded into the primary colour */
+    rig_w32(&r, A_RGXFEN1, fen1 | R_RGXFEN1_RGXenSpecLight_MASK |
+            R_RGXFEN1_RGXSingleColor_MASK);
+    lit_vertex_a(&r, 0, 0, col, spec);
+    NEAR8(col[0], 1.0);
+    NEAR8(col[1], 1.0);
+    NEAR8(spec[0], 0.0);
+
+    /* specular lighting off with a vertex specular colour present:
+     * DX8/DX9 pass it on, DX7 drops it */
+    rig_w32(&r, A_RGXMATSRC, msrc | R_RGXMATSRC_RGXSpecPresent_MASK);
+    rig_w32(&r, A_RGXFEN1, fen1);
+    lit_vertex_a(&r, 0, 0, col, spec);
+    NEAR8(spec[0], 0x20 / 255.0);
+    NEAR8(spec[1], 0x40 / 255.0);
+    NEAR8(spec[2], 0x60 / 255.0);
+    rig_w32(&r, A_RGXFEN1, fen1 | R_RGXFEN1_RGXenDX7Light_MASK);
+    lit_vertex_a(&r, 0, 0, col, spec);
+    NEAR8(spec[0], 0.0);
+    NEAR8(spec[2], 0.0);
+    rig_w32(&r, A_RGXMATSRC, msrc);
+
+    /* the light 60 degrees off the normal: N.L = 0.5, N.H = cos(30 deg) */
+    set_light_vec(&r, 0, GLAMO_L_DIR, -sin(a), 0, -cos(a));
+    nh = cos(a / 2);
+    rig_w32(&r, A_RGXFEN1, fen1 | R_RGXFEN1_RGXenSpecLight_MASK);
+    lit_vertex_a(&r, 0, 0, col, spec);
+    NEAR8(col[0], 0.5 * 0.5);
+    NEAR8(spec[0], 0.5 * pow(nh, 4));
+    /* turbo specular T: N.H below the threshold 0.9 skips specular ... */
+    rig_w32(&r, A_RGSCWSDTh, glamo_f24_from_float(0.9f));
+    lit_vertex_a(&r, 0, 0, col, spec);
+    NEAR8(spec[0], 0.0);
+    /* ... unless the shortcut is disabled */
+    rig_w32(&r, A_RGXFEN1, fen1 | R_RGXFEN1_RGXenSpecLight_MASK |
+            GLAMO_TURBO_OFF_NH);
+    lit_vertex_a(&r, 0, 0, col, spec);
+    NEAR8(spec[0], 0.5 * pow(nh, 4));
+    rig_w32(&r, A_RGSCWSDTh, 0);
+
+    /* the light behind the surface (N.L = -0.5, N.H = cos(60 deg)): no
+     * specular with turbo D, the D3D term (N.H)^P without it */
+    set_light_vec(&r, 0, GLAMO_L_DIR, -sin(2 * a), 0, cos(2 * a) * -1);
+    nh = cos(a);
+    lit_vertex_a(&r, 0, 0, col, spec);
+    NEAR8(col[0], 0.0);
+    NEAR8(spec[0], 0.0);
+    rig_w32(&r, A_RGXFEN1, fen1 | R_RGXFEN1_RGXenSpecLight_MASK |
+            GLAMO_TURBO_OFF_ND);
+    lit_vertex_a(&r, 0, 0, col, spec);
+    NEAR8(col[0], 0.0);
+    NEAR8(spec[0], 0.5 * pow(nh, 4));
+
+    /* a spot light at eye (0, 0, 2.5) pointing down -z, cutoff
+     * cos = 0.95, falloff 8; vertex a at (0.5, 0, 0.5): the spot axis
+     * makes an angle with cos rho = 2 / sqrt(4.25) > 0.95 */
+    rig_w32(&r, A_RGXLTYPE, (uint32_t)GLAMO_LIGHT_SPOT << 30);
+    set_light_vec(&r, 0, GLAMO_L_POS, 0, 0, 2.5);
+    set_light_vec(&r, 0, GLAMO_L_DIR, 0, 0, -1);
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_RANGE, glamo_f24_from_float(1e6f));
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_ATT0, glamo_f24_from_float(1.0f));
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_FALLOFF, glamo_f24_from_float(8.0f));
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_THETA, glamo_f24_from_float(0.95f));
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_PHI, 0);
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_THETASUBPHI,
+            glamo_f24_from_float(1.0f));
+    rho = 2 / sqrt(4.25);
+    rig_w32(&r, A_RGXFEN1, fen1);
+    /* D3D: inside theta, the full light: diffuse 0.5 * N.L */
+    lit_vertex_a(&r, 0.5f, 0, col, spec);
+    NEAR8(col[0], 0.5 * rho);
+    /* OpenGL: rho^falloff inside the cone */
+    rig_w32(&r, A_RGXFEN1, fen1 | R_RGXFEN1_RGXenOpenGLLight_MASK);
+    lit_vertex_a(&r, 0.5f, 0, col, spec);
+    expect = 0.5 * rho * pow(rho, 8);
+    NEAR8(col[0], expect);
+    /* and nothing outside it: at (0.9, 0) cos = 2 / sqrt(4.81) < 0.95 */
+    lit_vertex_a(&r, 0.9f, 0, col, spec);
+    NEAR8(col[0], 0.0);
+    rig_free(&r);
+}
+
+/* ---- point size scaling and point sprites ------------------------------- */
+
+/* pixels of the 64x40 target that are not 0 */
+static int lit_pixels(GlamoRig *r)
+{
+    int x, y, n = 0;
+
+    for (y = 0; y < 40; y++) {
+        for (x = 0; x < 64; x++) {
+            n += px(r, FB, 128, x, y) != 0;
+        }
+    }
+    return n;
+}
+
+/* one point at eye (0, 0, -2): clip (0, 0, 0.5, 1), screen (32, 20) */
+static void draw_point(GlamoRig *r)
+{
+    memset(r->vram + FB, 0, 128 * 40);
+    rig_w16(r, A_EGPrim1, GLAMO_PRIM_POINTS);
+    rig_w32(r, A_RGPXa, 0);
+    rig_w32(r, A_RGPYa, 0);
+    rig_w32(r, A_RGPZa, rig_fbits(-2.0f));
+    rig_w32(r, A_RGPWa, rig_fbits(1.0f));
+    rig_w32(r, A_RGPDIFFa, 0xffffffff);
+    rig_w16(r, A_EGFIRE, 0);
+    rig_w16(r, A_EGEND, 0);
+    rig_run(r);
+}
+
+static void test_point_size(void)
+{
+    GlamoRig r;
+    unsigned e0;
+
+    start(&r, false);
+    tl_identity(&r);
+    /* clip z = 0.5 whatever the eye z */
+    rig_w32(&r, GLAMO_RGXR0T1MAT(2, 2), 0);
+    rig_w32(&r, GLAMO_RGXR0T1MAT(3, 2), glamo_f24_from_float(0.5f));
+    rig_w32(&r, A_RGXPtsize, glamo_f24_from_float(4.0f));
+    rig_w32(&r, A_RGXPtSizeMin, glamo_f24_from_float(1.0f));
+    rig_w32(&r, A_RGXPtSizeMax, glamo_f24_from_float(64.0f));
+    /* unscaled: 4 x 4 */
+    draw_point(&r);
+    g_assert_cmpint(lit_pixels(&r), ==, 16);
+    /* D3D: Vh * size * sqrt(1 / (A + B d + C d^2)), d = 2, C = 1:
+     * 4 * 4 * sqrt(1 / 4) = 8 */
+    rig_w32(&r, A_RGXPtScaleC, glamo_f24_from_float(1.0f));
+    rig_w32(&r, A_RGXVPHeight, glamo_f24_from_float(4.0f));
+    rig_w32(&r, A_RGXFEN1, R_RGXFEN1_RGXenPtScale_MASK);
+    draw_point(&r);
+    g_assert_cmpint(lit_pixels(&r), ==, 8 * 8);
+    g_assert_cmphex(px(&r, FB, 128, 28, 16), ==, 0xffff);
+    g_assert_cmphex(px(&r, FB, 128, 27, 16), ==, 0);
+    /* clamped to RGXPtSizeMax */
+    rig_w32(&r, A_RGXPtSizeMax, glamo_f24_from_float(6.0f));
+    draw_point(&r);
+    g_assert_cmpint(lit_pixels(&r), ==, 6 * 6);
+    rig_w32(&r, A_RGXPtSizeMax, glamo_f24_from_float(64.0f));
+    /* OpenGL: no viewport height: 4 * sqrt(1 / 4) = 2 */
+    rig_w32(&r, A_RGXFEN1, R_RGXFEN1_RGXenOPenGLPtScale_MASK);
+    draw_point(&r);
+    g_assert_cmpint(lit_pixels(&r), ==, 2 * 2);
+    /* below the fade threshold 4: drawn 4 x 4, alpha (2 / 4)^2 */
+    rig_w32(&r, A_RGXPtThreshold, glamo_f24_from_float(4.0f));
+    draw_point(&r);
+    g_assert_cmpint(lit_pixels(&r), ==, 4 * 4);
+    g_assert_cmpuint(rig_r32(&r, GLAMO_RGX_VTX(0) + GLAMO_RGX_ARGB) >> 24, ==,
+                     lround(255 * 0.25));
+    /* A + B d + C d^2 = 0 has no square root: logged, left unscaled */
+    rig_w32(&r, A_RGXPtThreshold, 0);
+    rig_w32(&r, A_RGXPtScaleC, 0);
+    e0 = errors();
+    draw_point(&r);
+    g_assert_cmpuint(errors(), >, e0);
+    g_assert_cmpint(lit_pixels(&r), ==, 4 * 4);
+    rig_free(&r);
+}
+
+#define PAT 0x320000
+
+static void test_point_sprite(void)
+{
+    GlamoRig r;
+    int i, j;
+
+    start(&r, false);
+    rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
+    /* the 4x4 Index8 texture of test_texel_formats, nearest, clamped */
+    for (i = 0; i < 16; i++) {
+        r.vram[TEX + i] = (uint8_t)i;
+        rig_w16(&r, GLAMO_TX0_PALETTE + 2 * i, (uint16_t)(i * 0x0841 + 0x1000));
+    }
+    rig_w32(&r, A_EGTX0SET, 0x09u << 24 |
+            (GLAMO_TXADDR_CLAMP << 3 | GLAMO_TXADDR_CLAMP) << 16);
+    rig_w32(&r, A_EGTX0FILT, 0);
+    rig_w32(&r, A_EGTX0SIZE, 4 << 12 | 4);
+    rig_w32(&r, A_EGTX0L0BAS, TEX);
+    rig_w32(&r, A_EGTX0L01PITCH, 4);
+    rig_w32(&r, A_EGEN0, R_EGEN0_EGenTXMP_MASK | 1 << 12);
+    rig_w32(&r, A_RGXFEN3, GLAMO_SHADE_GOURAUD << 11 |
+            R_RGXFEN3_RGPenPtSprite_MASK);
+    /* a screen-space point of size 16 at (24, 20): pixels 16..31 x 12..27 */
+    memset(r.vram + FB, 0, 128 * 40);
+    rig_w16(&r, A_EGPrim1, GLAMO_PRIM_POINTS);
+    rig_w32(&r, A_RGPPSIZE, rig_fbits(16.0f));
+    rig_w32(&r, A_RGXFEN0, R_RGXFEN0_RGXScrCoor_MASK |
+            R_RGXFEN0_RGXDisableCull_MASK | R_RGXFEN0_RGPPtSizeSel_MASK);
+    rig_w32(&r, A_RGPXa, rig_fbits(24.0f));
+    rig_w32(&r, A_RGPYa, rig_fbits(20.0f));
+    rig_w32(&r, A_RGPZa, 0);
+    rig_w32(&r, A_RGPWa, rig_fbits(1.0f));
+    rig_w32(&r, A_RGPDIFFa, 0xffffffff);
+    rig_w32(&r, A_RGPUAa, rig_fbits(7.0f));     /* replaced by the sprite */
+    rig_w32(&r, A_RGPVAa, rig_fbits(7.0f));
+    rig_w16(&r, A_EGFIRE, 0);
+    rig_w16(&r, A_EGEND, 0);
+    rig_run(&r);
+    /* (0, 0) at the top-left corner, (1, 1) at the bottom-right: each
+     * texel covers 4x4 pixels, row 0 of the texture at the top */
+    for (j = 0; j < 16; j++) {
+        for (i = 0; i < 16; i++) {
+            int idx = i / 4 + 4 * (j / 4);
+            g_assert_cmphex(px(&r, FB, 128, 16 + i, 12 + j), ==,
+                            (uint16_t)(idx * 0x0841 + 0x1000));
+        }
+    }
+    g_assert_cmphex(px(&r, FB, 128, 15, 12), ==, 0);
+    g_assert_cmphex(px(&r, FB, 128, 32, 27), ==, 0);
+    rig_free(&r);
+}
+
+/* ---- stipple ------------------------------------------------------------ */
+
+/* whether the polygon stipple pattern of the test has texel (x, y) on */
+static bool pat_on(int x, int y)
+{
+    return ((x * 7 + y * 3) % 5) < 2 || x == y;
+}
+
+static void stipple_texture(GlamoRig *r, int unit, int w, int h,
+                            bool (*on)(int x, int y))
+{
+    uint32_t b = GLAMO_TX_BASE(unit);
+    int x, y;
+
+    for (y = 0; y < h; y++) {
+        for (x = 0; x < w; x++) {
+            uint16_t t = on(x, y) ? 0xf123 : 0x0fff;   /* ARGB4444 */
+            r->vram[PAT + y * 2 * w + 2 * x] = (uint8_t)t;
+            r->vram[PAT + y * 2 * w + 2 * x + 1] = (uint8_t)(t >> 8);
+        }
+    }
+    /* texture unit registers: 21A0h for unit 0, 2200h for unit 1 */
+    rig_w32(r, b, 0x63u << 24 |
+            (GLAMO_TXADDR_WRAP << 3 | GLAMO_TXADDR_WRAP) << 16);
+    rig_w32(r, b + (A_EGTX0FILT - A_EGTX0SET), 0);
+    rig_w32(r, b + (A_EGTX0SIZE - A_EGTX0SET), (uint32_t)w << 12 | h);
+    rig_w32(r, b + (A_EGTX0L0BAS - A_EGTX0SET), PAT);
+    rig_w32(r, b + (A_EGTX0L01PITCH - A_EGTX0SET), (uint32_t)(2 * w));
+}
+
+/* line pattern: 16 texels, R = 2 */
+static bool line_on(int x, int y)
+{
+    (void)y;
+    return (0xb1c5 >> x) & 1;
+}
+
+static void test_stipple(void)
+{
+    static const SVert q[6] = {
+        { 0, 0, 0.5f, 255, 255, 255 }, { 64, 0, 0.5f, 255, 255, 255 },
+        { 0, 40, 0.5f, 255, 255, 255 }, { 64, 0, 0.5f, 255, 255, 255 },
+        { 64, 40, 0.5f, 255, 255, 255 }, { 0, 40, 0.5f, 255, 255, 255 },
+    };
+    GlamoRig r;
+    int dir, x, y, i, pass;
+
+    start(&r, false);
+    rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
+    /* polygon stipple through texture unit 1 (texturing itself off): a
+     * pixel is drawn where the pattern's texel (x mod 32, y mod 32) has
+     * alpha, rows counted downwards (dir 0) or upwards (dir 1) */
+    stipple_texture(&r, 1, 32, 32, pat_on);
+    for (dir = 0; dir < 2; dir++) {
+        memset(r.vram + FB, 0, 128 * 40);
+        rig_w16(&r, A_EGSTIPSEL, (uint16_t)(dir << 15 | 1 << 8));
+        rig_w32(&r, A_EGEN1, R_EGEN1_EGenPolyStipple_MASK);
+        rig_w16(&r, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
+        for (i = 0; i < 6; i++) {
+            fire_vertex(&r, rig_direct32, &q[i]);
+        }
+        rig_w16(&r, A_EGEND, 0);
+        rig_run(&r);
+        for (y = 0; y < 40; y++) {
+            for (x = 0; x < 64; x++) {
+                int ty = dir ? 31 - y % 32 : y % 32;
+                g_assert_cmphex(px(&r, FB, 128, x, y), ==,
+                                pat_on(x % 32, ty) ? 0xffff : 0);
+            }
+        }
+    }
+    /* line stipple through unit 0: RGPLnRepeat = 1 / (16 R), R = 2; a
+     * strip of two horizontal segments along y = 10.5, x 2 -> 30 -> 60.
+     * Pixel n along the strip (from 0) shows texel (n / 2) mod 16; with
+     * RGPClrLineCnt the count restarts at the second segment. */
+    stipple_texture(&r, 0, 16, 1, line_on);
+    rig_w16(&r, A_EGSTIPSEL, 0);
+    rig_w32(&r, A_RGPLnRepeat, glamo_f24_from_float(1.0f / 32));
+    rig_w32(&r, A_EGEN1, R_EGEN1_EGenLineStipple_MASK);
+    for (pass = 0; pass < 2; pass++) {
+        static const SVert l[3] = {
+            { 2, 10.5f, 0.5f, 255, 255, 255 },
+            { 30, 10.5f, 0.5f, 255, 255, 255 },
+            { 60, 10.5f, 0.5f, 255, 255, 255 },
+        };
+        memset(r.vram + FB, 0, 128 * 40);
+        rig_w32(&r, A_RGPLINE, pass ? R_RGPLINE_RGPClrLineCnt_MASK : 0);
+        rig_w16(&r, A_EGPrim1, GLAMO_PRIM_LINE_STRIP);
+        for (i = 0; i < 3; i++) {
+            fire_vertex(&r, rig_direct32, &l[i]);
+        }
+        rig_w16(&r, A_EGEND, 0);
+        rig_run(&r);
+        for (x = 2; x < 60; x++) {
+            int n = pass && x >= 30 ? x - 30 : x - 2;
+            g_assert_cmphex(px(&r, FB, 128, x, 10), ==,
+                            line_on((n / 2) % 16, 0) ? 0xffff : 0);
+        }
+        /* polygons are not line-stippled */
+        g_assert_cmphex(px(&r, FB, 128, 1, 10), ==, 0);
+    }
+    rig_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1340,6 +1753,10 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/texture/combiner", test_combiner);
     g_test_add_func("/glamo/gl/lighting", test_lighting);
     g_test_add_func("/glamo/gl/texture-transform", test_texture_transform);
+    g_test_add_func("/glamo/gl/lighting-variants", test_lighting_variants);
+    g_test_add_func("/glamo/gl/point-size", test_point_size);
+    g_test_add_func("/glamo/setup/point-sprite", test_point_sprite);
+    g_test_add_func("/glamo/render/stipple", test_stipple);
     g_test_add_func("/glamo/setup/polygon-offset", test_polygon_offset);
     g_test_add_func("/glamo/bad/queue-length", test_bad_queue_length);
     g_test_add_func("/glamo/bad/burst", test_bad_burst);

@@ -147,6 +147,11 @@ typedef struct GlamoRenderState {
     GlamoCombStage cstage[2], astage[2];
     float tfact[2][4];
     GlamoTexUnit tex[2];
+    /* stipple through a pattern texture (2104h D[15], D[11]; 2138h) */
+    bool poly_stipple, line_stipple;
+    uint8_t stipple_unit;          /* EGStippleTxSel */
+    bool stipple_vneg;             /* EGPolyStippleTxDir: Vdy = -1/32 */
+    float line_repeat;             /* RGPLnRepeat, texture u per pixel */
 } GlamoRenderState;
 
 /*
@@ -161,9 +166,20 @@ enum {
     GLAMO_PL_IW = GLAMO_PL_SPEC + 4, GLAMO_PL_TEX, GLAMO_NPL = GLAMO_PL_TEX + 4,
 };
 
+enum { GLAMO_KIND_TRIANGLE, GLAMO_KIND_LINE, GLAMO_KIND_POINT };
+
+/* what line stipple needs of the line a quad belongs to */
+typedef struct GlamoLineInfo {
+    float x0, y0;        /* start vertex */
+    bool xmajor;
+    float count;         /* stipple counter at the start vertex */
+} GlamoLineInfo;
+
 typedef struct GlamoTri {
     const GlamoRenderState *rs;
     float pl[GLAMO_NPL][3];
+    uint8_t kind;
+    GlamoLineInfo line;
 } GlamoTri;
 
 static inline float glamo_plane(const float pl[3], float x, float y)
@@ -210,6 +226,7 @@ typedef struct GlamoParser {
 
 typedef struct GlamoAssembly {
     uint32_t count;          /* vertices since the list began */
+    float stipple_count;     /* line stipple counter (pixels) */
     GlamoClipVertex v[2];    /* the kept vertices (strip/fan/line) */
 } GlamoAssembly;
 
@@ -234,6 +251,8 @@ struct GlamoCore {
     GlamoRenderState *rs;    /* current decoded state (raster arena) */
     bool rs_dirty;
     bool last_drawdir;
+    uint8_t prim_kind;       /* GLAMO_KIND_* of what setup draws now */
+    GlamoLineInfo line;      /* the line setup draws now */
 
     bool lcd_dirty;
     GlamoStats stats;

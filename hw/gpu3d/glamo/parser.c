@@ -340,6 +340,7 @@ void glamo_assemble(GlamoCore *c, const GlamoVertex *in)
     case GLAMO_PRIM_LINES:
     case GLAMO_PRIM_LINES2:
         if (n & 1) {
+            a->stipple_count = 0.0f;
             glamo_gl_line(c, &a->v[0], &v);
         } else {
             a->v[0] = v;
@@ -347,6 +348,10 @@ void glamo_assemble(GlamoCore *c, const GlamoVertex *in)
         break;
     case GLAMO_PRIM_LINE_STRIP:
         if (n) {
+            /* the stipple runs on along a strip unless RGPClrLineCnt */
+            if (n == 1 || GLAMO_FIELD(c, RGPLINE, RGPClrLineCnt)) {
+                a->stipple_count = 0.0f;
+            }
             glamo_gl_line(c, &a->v[0], &v);
         }
         a->v[0] = v;

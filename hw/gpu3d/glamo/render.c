@@ -333,7 +333,57 @@ void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs)
             rs->fog = false;
         }
     }
+    /*
+     * Stipple (2104h D[15], D[11]; 2138h; L323, L2751-L2766): the pattern
+     * is a texture read through unit EGStippleTxSel. Polygons step it
+     * 1/32 per pixel in u and +1/32 (EGPolyStippleTxDir 0) or -1/32 (1)
+     * per row in v: a 32x32 pattern repeats as GL's polygon stipple does.
+     * Lines step u by RGPLnRepeat = 1/(16 R) per pixel along the major
+     * axis: a 16-texel pattern, each texel R pixels long, as GL's line
+     * stipple. A pattern texel with alpha 0 removes the pixel.
+     */
+    rs->poly_stipple = en1 & R_EGEN1_EGenPolyStipple_MASK;
+    rs->line_stipple = en1 & R_EGEN1_EGenLineStipple_MASK;
+    rs->stipple_unit = GLAMO_FIELD(c, EGSTIPSEL, EGStippleTxSel);
+    rs->stipple_vneg = GLAMO_FIELD(c, EGSTIPSEL, EGPolyStippleTxDir);
+    rs->line_repeat = glamo_rf24(c, A_RGPLnRepeat);
     glamo_tex_decode(c, rs);
+}
+
+/* the pixels of the quad the stipple pattern removes */
+static uint32_t stipple_kill(const GlamoTri *t, const G3DQuad *q)
+{
+    const GlamoRenderState *rs = t->rs;
+    const GlamoTexUnit *u = &rs->tex[rs->stipple_unit];
+    float uv[4][2], texel[4][4];
+    uint32_t kill = 0;
+    int i;
+
+    if (t->kind == GLAMO_KIND_TRIANGLE ? !rs->poly_stipple :
+        t->kind == GLAMO_KIND_LINE ? !rs->line_stipple : true) {
+        return 0;
+    }
+    for (i = 0; i < 4; i++) {
+        float x = q->x + (i & 1), y = q->y + (i >> 1);
+        if (t->kind == GLAMO_KIND_TRIANGLE) {
+            uv[i][0] = (x + 0.5f) / 32.0f;
+            uv[i][1] = (rs->stipple_vneg ? -(y + 0.5f) : y + 0.5f) / 32.0f;
+        } else {
+            /* the pixel's number along the major axis, from 0 */
+            float d = t->line.xmajor ? x + 0.5f - t->line.x0
+                                     : y + 0.5f - t->line.y0;
+            float n = t->line.count + floorf(fabsf(d));
+            uv[i][0] = (n + 0.5f) * rs->line_repeat;
+            uv[i][1] = u->h ? 0.5f / u->h : 0.0f;
+        }
+    }
+    glamo_tex_sample(rs, rs->stipple_unit, uv, q->mask, texel);
+    for (i = 0; i < 4; i++) {
+        if ((q->mask & (1u << i)) && texel[i][3] <= 0.0f) {
+            kill |= 1u << i;
+        }
+    }
+    return kill;
 }
 
 /* ---- the pixel pipeline ------------------------------------------------- */
@@ -409,6 +459,7 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
     if (!dst_layout(rs->dst_fmt, &l)) {
         return;
     }
+    kill = stipple_kill(t, q);
     if (rs->tex_enable) {
         for (k = 0; k < rs->ntex; k++) {
             float uv[4][2];

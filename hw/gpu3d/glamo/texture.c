@@ -266,7 +266,7 @@ static void factor(uint32_t v, float out[4])
     out[2] = g3d_sextract32(v, 2, 6) / 31.0f;
 }
 
-void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs)
+static void decode_units(GlamoCore *c, GlamoRenderState *rs)
 {
     uint32_t en0 = glamo_r32(c, A_EGEN0);
     int n;
@@ -303,6 +303,18 @@ void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs)
     }
     factor(glamo_r32(c, A_EGTXBLDFACT0), rs->tfact[0]);
     factor(glamo_r32(c, A_EGTXBLDFACT1), rs->tfact[1]);
+}
+
+void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs)
+{
+    int u = rs->stipple_unit;
+
+    decode_units(c, rs);
+    /* the stipple pattern is read through its unit (2138h D[8]) whether
+     * or not texturing uses that unit */
+    if ((rs->poly_stipple || rs->line_stipple) && !rs->tex[u].enabled) {
+        rs->tex[u].enabled = decode_unit(c, rs, u);
+    }
 }
 
 /* ---- sampling ----------------------------------------------------------- */
