@@ -1738,6 +1738,75 @@ static void test_stipple(void)
     rig_free(&r);
 }
 
+/* ---- texture coordinate sets C and D ------------------------------------ */
+
+/*
+ * A 32x32 quad from vertex streams (buffer mode): float x y, texture set
+ * C (u, v) and set D (1 - u, v). Texture 0 takes set C (EGT0FROM 10) or D
+ * (11): the 4x4 Index8 texture shows upright or mirrored left to right.
+ */
+static void test_texture_sets_cd(void)
+{
+    static const float q[6][2] = {
+        { 0, 0 }, { 32, 0 }, { 0, 32 }, { 32, 0 }, { 32, 32 }, { 0, 32 },
+    };
+    GlamoRig r;
+    int set, i, j;
+
+    start(&r, false);
+    for (i = 0; i < 16; i++) {
+        r.vram[TEX + i] = (uint8_t)i;
+        rig_w16(&r, GLAMO_TX0_PALETTE + 2 * i, (uint16_t)(i * 0x0841 + 0x1000));
+    }
+    for (i = 0; i < 6; i++) {
+        uint32_t b = VB + 24 * i;
+        float u = q[i][0] / 32, v = q[i][1] / 32;
+        put32(&r, b, rig_fbits(q[i][0]));
+        put32(&r, b + 4, rig_fbits(q[i][1]));
+        put32(&r, b + 8, rig_fbits(u));
+        put32(&r, b + 12, rig_fbits(v));
+        put32(&r, b + 16, rig_fbits(1 - u));
+        put32(&r, b + 20, rig_fbits(v));
+    }
+    for (set = 2; set < 4; set++) {
+        memset(r.vram + FB, 0, 128 * 40);
+        rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
+        rig_w32(&r, A_EGTX0SET, 0x09u << 24 |
+                (GLAMO_TXADDR_CLAMP << 3 | GLAMO_TXADDR_CLAMP) << 16);
+        rig_w32(&r, A_EGTX0FILT, 0);
+        rig_w32(&r, A_EGTX0SIZE, 4 << 12 | 4);
+        rig_w32(&r, A_EGTX0L0BAS, TEX);
+        rig_w32(&r, A_EGTX0L01PITCH, 4);
+        rig_w32(&r, A_EGEN0, R_EGEN0_EGenTXMP_MASK | 1 << 12);
+        rig_w16(&r, A_EGPrim0, (uint16_t)(GLAMO_FILL_SOLID << 12 |
+                                          set << 10 | GLAMO_FILL_SOLID));
+        rig_w32(&r, A_MGVStreamActive, 0x7);
+        rig_w32(&r, A_MGVStrmCtl, 2 << 8);
+        rig_w32(&r, GLAMO_MGVSTRM_DESC(0), 24 << 16 | 1 << 8 |
+                GLAMO_VTYPE_FLOAT << 4 | GLAMO_VARRAY_POSITION);
+        rig_w32(&r, GLAMO_MGVSTRM_BAS(0), VB);
+        rig_w32(&r, GLAMO_MGVSTRM_DESC(1), 24 << 16 | 1 << 8 |
+                GLAMO_VTYPE_FLOAT << 4 | GLAMO_VARRAY_TEXC);
+        rig_w32(&r, GLAMO_MGVSTRM_BAS(1), VB + 8);
+        rig_w32(&r, GLAMO_MGVSTRM_DESC(2), 24 << 16 | 1 << 8 |
+                GLAMO_VTYPE_FLOAT << 4 | GLAMO_VARRAY_TEXD);
+        rig_w32(&r, GLAMO_MGVSTRM_BAS(2), VB + 16);
+        rig_w32(&r, A_RGPDV, 24 << 20 | 6);
+        rig_w16(&r, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
+        rig_w16(&r, A_MGBufCBMFire, GLAMO_CBM_BUFFER);
+        rig_w16(&r, A_EGEND, 0);
+        rig_run(&r);
+        for (j = 0; j < 4; j++) {
+            for (i = 0; i < 4; i++) {
+                int tx = set == 2 ? i : 3 - i;
+                g_assert_cmphex(px(&r, FB, 128, 8 * i + 4, 8 * j + 4), ==,
+                                (uint16_t)((tx + 4 * j) * 0x0841 + 0x1000));
+            }
+        }
+    }
+    rig_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1749,6 +1818,7 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/cmdq/triangles", test_cmdq_triangles);
     g_test_add_func("/glamo/parser/streams", test_streams);
     g_test_add_func("/glamo/texture/formats", test_texel_formats);
+    g_test_add_func("/glamo/texture/sets-cd", test_texture_sets_cd);
     g_test_add_func("/glamo/render/back-end", test_back_end);
     g_test_add_func("/glamo/texture/combiner", test_combiner);
     g_test_add_func("/glamo/gl/lighting", test_lighting);

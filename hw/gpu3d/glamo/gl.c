@@ -307,7 +307,8 @@ static float vertex_fog(GlamoCore *c, const GlamoVertex *in)
  * the parser's defaults m = 0, n = 1); projection divides by the last
  * coordinate of the output dimension (RGPVDTexACoor/BCoor: 3D by m, 4D by n).
  */
-static void tex_coords(GlamoCore *c, const GlamoVertex *in, float out[2][4])
+static void tex_coords(GlamoCore *c, const GlamoVertex *in,
+                       float out[GLAMO_TEX_SETS][4])
 {
     uint32_t f0 = glamo_r32(c, A_RGXFEN0), f4 = glamo_r32(c, A_RGXFEN4);
     int set, i, j;

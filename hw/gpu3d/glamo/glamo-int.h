@@ -46,13 +46,21 @@ bool glamo_is_front_reg(uint32_t off);
 
 /* ---- vertices ------------------------------------------------------------ */
 
+/*
+ * Texture coordinate sets A, B, C, D (stream array types 0100-0111, L648;
+ * EGT0FROM / EGT1FROM 00-11, L2280). Only A and B have G/L input, default
+ * and transformed-vertex registers, texture generation and transform; C
+ * and D come from vertex streams and pass the G/L engine unchanged.
+ */
+#define GLAMO_TEX_SETS 4
+
 /* A vertex as the parser hands it to the G/L engine. */
 typedef struct GlamoVertex {
     float pos[4];
     float nrm[3];
     float diff[4];      /* r g b a, 0..1 */
     float spec[4];      /* r g b, fog factor */
-    float tex[2][4];    /* sets A, B: u v m n */
+    float tex[GLAMO_TEX_SETS][4];    /* sets A-D: u v m n */
     float psize;
 } GlamoVertex;
 
@@ -62,7 +70,7 @@ typedef struct GlamoClipVertex {      /* floats only: clipping lerps it */
     float diff[4];
     float spec[4];
     float diff2[4], spec2[4];   /* CCW faces (two-sided lighting) */
-    float tex[2][4];
+    float tex[GLAMO_TEX_SETS][4];
     float psize;
 } GlamoClipVertex;
 
@@ -72,7 +80,7 @@ typedef struct GlamoScreenVertex {
     float diff[4];
     float spec[4];
     float diff2[4], spec2[4];
-    float tex[2][4];
+    float tex[GLAMO_TEX_SETS][4];
     float psize;
 } GlamoScreenVertex;
 
@@ -142,7 +150,7 @@ typedef struct GlamoRenderState {
     /* texturing */
     bool tex_enable, tex_persp, combiner;
     int ntex;
-    uint8_t tex_from[2];           /* coordinate set (0 A, 1 B) per unit */
+    uint8_t tex_from[2];           /* coordinate set (0 A .. 3 D) per unit */
     int stages;
     GlamoCombStage cstage[2], astage[2];
     float tfact[2][4];

@@ -18,7 +18,7 @@ static void fixed_defaults(GlamoVertex *v)
     v->pos[3] = 1.0f;
     v->nrm[2] = 1.0f;
     v->diff[0] = v->diff[1] = v->diff[2] = v->diff[3] = 1.0f;
-    v->tex[0][3] = v->tex[1][3] = 1.0f;
+    v->tex[0][3] = v->tex[1][3] = v->tex[2][3] = v->tex[3][3] = 1.0f;
     v->psize = 1.0f;
 }
 
@@ -260,13 +260,12 @@ static bool fetch_vertex(GlamoCore *c, uint32_t idx, GlamoVertex *v)
             break;
         case GLAMO_VARRAY_TEXA:
         case GLAMO_VARRAY_TEXB:
+        case GLAMO_VARRAY_TEXC:
+        case GLAMO_VARRAY_TEXD:
             memcpy(v->tex[array - GLAMO_VARRAY_TEXA], val, dim * sizeof(float));
             break;
-        case GLAMO_VARRAY_PSIZE:
+        default:    /* GLAMO_VARRAY_PSIZE */
             v->psize = val[0];
-            break;
-        default:
-            /* texture sets C and D have no G/L registers to go to */
             break;
         }
     }

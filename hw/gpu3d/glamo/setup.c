@@ -392,7 +392,7 @@ void glamo_setup_line(GlamoCore *c, const GlamoScreenVertex *a,
 
 /*
  * Points: a square of the point size, clipped to the point window. With
- * RGPenPtSprite (260Ch D[14]) both coordinate sets run from (0, 0) at the
+ * RGPenPtSprite (260Ch D[14]) every coordinate set runs from (0, 0) at the
  * top-left corner to (1, 1) at the bottom-right, the texture coordinates
  * of a point sprite in OpenGL ES 1.1 (GL_COORD_REPLACE_OES, with the
  * picture's top row first) and D3D9 alike.
@@ -423,7 +423,7 @@ void glamo_setup_point(GlamoCore *c, const GlamoScreenVertex *a)
         q[k] = *a;
         q[k].x += right ? s : -s;
         q[k].y += bottom ? s : -s;
-        for (set = 0; sprite && set < 2; set++) {
+        for (set = 0; sprite && set < GLAMO_TEX_SETS; set++) {
             q[k].tex[set][0] = right ? 1.0f : 0.0f;
             q[k].tex[set][1] = bottom ? 1.0f : 0.0f;
             q[k].tex[set][2] = 0.0f;

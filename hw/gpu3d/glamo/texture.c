@@ -283,15 +283,9 @@ static void decode_units(GlamoCore *c, GlamoRenderState *rs)
                         "texture units", rs->ntex);
         rs->ntex = 2;
     }
+    /* sets A-D (00-11); C and D come only from vertex streams */
     rs->tex_from[0] = GLAMO_FIELD(c, EGPrim0, EGT0FROM);
     rs->tex_from[1] = GLAMO_FIELD(c, EGPrim0, EGT1FROM);
-    for (n = 0; n < 2; n++) {
-        if (rs->tex_from[n] > 1) {
-            g3d_unimp("glamo texture %d: coordinate sets C/D have no G/L "
-                      "registers, set A used", n);
-            rs->tex_from[n] = 0;
-        }
-    }
     for (n = 0; n < rs->ntex; n++) {
         rs->tex[n].enabled = decode_unit(c, rs, n);
     }
