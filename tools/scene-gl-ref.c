@@ -15,9 +15,11 @@
  * (the textbook Sutherland-Hodgman clip against -w <= x, y, z <= w,
  * attributes lerped in clip space), divides, applies the viewport, rounds
  * x and y to 1/16 pixel, and hands llvmpipe the screen-space polygons
- * with w = 1, so llvmpipe rasterises, interpolates screen-linearly,
- * depth-tests (16-bit depth buffer, LESS) and rounds to nearest into an
- * RGB565 buffer with dithering off. Colours are the vertices' 8-bit bytes.
+ * with w = 1, so llvmpipe rasterises, interpolates screen-linearly and
+ * depth-tests (16-bit depth buffer, LESS) into a float RGBA buffer, which
+ * this tool rounds to the nearest RGB565 step as the chip's back end does
+ * with dithering off (llvmpipe's own RGB565 buffers round differently).
+ * Colours are the vertices' 8-bit bytes, as the guests send them.
  *
  * --bench times the turning scene's frames (clear + draw + glFinish) for
  * about a second and prints frames/s: the llvmpipe peer of the devices'
@@ -231,13 +233,12 @@ int main(int argc, char **argv)
                 "       %s --bench [WIDTH HEIGHT]\n", argv[0], argv[0]);
         return 2;
     }
-    buf = calloc((size_t)w * h, 4);
+    /* --rgb565: float RGBA, quantised here; otherwise RGBA8888 */
+    buf = calloc((size_t)w * h, rgb565 ? 4 * sizeof(float) : 4);
     if (rgb565) {
-        ctx = OSMesaCreateContextExt(OSMESA_RGB_565, 16, 0, 0, NULL);
-        /* row 0 of the buffer is the top of the picture */
-        if (!ctx || !OSMesaMakeCurrent(ctx, buf, GL_UNSIGNED_SHORT_5_6_5,
-                                       w, h)) {
-            fprintf(stderr, "scene-gl-ref: no RGB565 OSMesa context\n");
+        ctx = OSMesaCreateContextExt(OSMESA_RGBA, 16, 0, 0, NULL);
+        if (!ctx || !OSMesaMakeCurrent(ctx, buf, GL_FLOAT, w, h)) {
+            fprintf(stderr, "scene-gl-ref: no OSMesa context\n");
             return 1;
         }
         OSMesaPixelStore(OSMESA_Y_UP, 0);
@@ -265,8 +266,18 @@ int main(int argc, char **argv)
 
     g3d_image_alloc(&img, w, h);
     if (rgb565) {
+        uint16_t *q = calloc((size_t)w * h, 2);
+
         draw_frame_rgb565(frame, w, h);
-        rgb565_to_image(buf, w, h, &img);
+        /* the chip's rounding to the nearest 5/6-bit step */
+        for (i = 0; i < w * h; i++) {
+            const float *p = (float *)buf + 4 * i;
+            q[i] = (uint16_t)((unsigned)(p[0] * 31 + 0.5f) << 11 |
+                              (unsigned)(p[1] * 63 + 0.5f) << 5 |
+                              (unsigned)(p[2] * 31 + 0.5f));
+        }
+        rgb565_to_image(q, w, h, &img);
+        free(q);
     } else {
         draw_frame(frame, w, h);
         for (i = 0; i < w * h; i++) {
