@@ -831,6 +831,7 @@ static uint16_t to565(double r, double g, double b)
 }
 
 static uint32_t tx0set_extra;     /* EGTX0SET D[1:0]: combiner stages */
+static uint32_t tx0size_extra;    /* EGTX0SIZE D[31:24]: transparency */
 
 /* a 32x32 screen-space quad showing a 4x4 texture, nearest, clamped */
 static void draw_textured_quad(GlamoRig *r, uint8_t fmt, uint32_t pitch,
@@ -848,7 +849,7 @@ static void draw_textured_quad(GlamoRig *r, uint8_t fmt, uint32_t pitch,
     rig_w32(r, A_EGTX0SET, (uint32_t)fmt << 24 | tx0set_extra |
             (GLAMO_TXADDR_CLAMP << 3 | GLAMO_TXADDR_CLAMP) << 16);
     rig_w32(r, A_EGTX0FILT, 0);
-    rig_w32(r, A_EGTX0SIZE, 4 << 12 | 4);
+    rig_w32(r, A_EGTX0SIZE, tx0size_extra | 4 << 12 | 4);
     rig_w32(r, A_EGTX0L0BAS, TEX);
     rig_w32(r, A_EGTX0L01PITCH, pitch);
     rig_w32(r, A_EGEN0, R_EGEN0_EGenTXMP_MASK | 1 << 12);
@@ -1217,6 +1218,20 @@ static void test_combiner(void)
     g_assert_cmphex(px(&r, FB, 128, 10, 10), ==,
                     to565(16 / 31.0 + 8 / 31.0, 32 / 63.0 + 16 / 63.0,
                           16 / 31.0 + 8 / 31.0));
+    /* texture-blending transparency (EGTXTRSMOD x1): thresholds equal to
+     * the blend output (R 24, G 48, B 24) remove the pixel; as a texel
+     * key (mode 00) they leave the texel 0x8410 (R 16, G 32, B 16) be */
+    rig_w32(&r, A_EGTX0TRSH, 24u << 19 | 48u << 10 | 24u << 3);
+    rig_w32(&r, A_EGTX0TRSL, 24u << 19 | 48u << 10 | 24u << 3);
+    tx0size_extra = 1u << 30;
+    draw_textured_quad(&r, 0x61, 8, R_EGEN1_EGenTXBl_MASK |
+                       R_EGEN1_EGenTX0TR_MASK);
+    g_assert_cmphex(px(&r, FB, 128, 10, 10), ==, 0);
+    tx0size_extra = 0;
+    draw_textured_quad(&r, 0x61, 8, R_EGEN1_EGenTXBl_MASK |
+                       R_EGEN1_EGenTX0TR_MASK);
+    g_assert_cmphex(px(&r, FB, 128, 10, 10), ==,
+                    to565(24 / 31.0, 48 / 63.0, 24 / 31.0));
     /* one stage: the factor is not added */
     tx0set_extra = 0;
     draw_textured_quad(&r, 0x61, 8, R_EGEN1_EGenTXBl_MASK);

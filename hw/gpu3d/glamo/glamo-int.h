@@ -86,6 +86,10 @@ typedef struct GlamoScreenVertex {
 
 /* ---- the back end's view of the state (render.c) ----------------------- */
 
+enum {   /* texture transparency (2104h D[29:28], EGTXTRSMOD 21A8h D[31:30]) */
+    GLAMO_TRS_OFF, GLAMO_TRS_TEXEL, GLAMO_TRS_ALPHA, GLAMO_TRS_BLEND,
+};
+
 typedef struct GlamoTexUnit {
     bool enabled;
     uint8_t fmt, bpp;
@@ -99,7 +103,7 @@ typedef struct GlamoTexUnit {
     bool gl_magmin;
     float border[4];               /* r g b a */
     uint16_t palette[256];
-    uint8_t transparency;          /* 0 off, 1 colour key, 2 alpha key */
+    uint8_t transparency;          /* GLAMO_TRS_* */
     uint8_t trs_ratio;             /* EGTXTRSHratio, of 32 */
     uint8_t trs_hi[4], trs_lo[4];  /* r g b a thresholds: 5, 6, 5, 6 bits */
 } GlamoTexUnit;
@@ -205,6 +209,7 @@ void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs);
 uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,
                           const float uv[4][2], uint32_t mask,
                           float out[4][4]);
+bool glamo_tex_blend_keyed(const GlamoRenderState *rs, const float c[4]);
 void glamo_combine(const GlamoRenderState *rs, const float dif[4],
                    const float spec[4], const float t0[4], const float t1[4],
                    float out[4]);

@@ -499,6 +499,9 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
             float r[4];
             glamo_combine(rs, col, spec, tex[0][i], tex[1][i], r);
             memcpy(col, r, sizeof(col));
+            if (glamo_tex_blend_keyed(rs, col)) {
+                continue;
+            }
         }
         if (rs->specular) {
             for (k = 0; k < 3; k++) {
