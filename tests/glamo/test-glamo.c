@@ -1822,6 +1822,105 @@ static void test_texture_sets_cd(void)
     rig_free(&r);
 }
 
+/* ---- AA lines and points ------------------------------------------------ */
+
+/* the coverage ramp: 4 texels of alpha 15, 10, 5, 0 (ARGB4444, white) */
+static bool ramp_unused(int x, int y)
+{
+    (void)x;
+    (void)y;
+    return true;
+}
+
+static void test_antialias(void)
+{
+    static const uint8_t ramp[4] = { 15, 10, 5, 0 };
+    GlamoRig r;
+    int x, y, i, at;
+
+    start(&r, false);
+    rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
+    stipple_texture(&r, 1, 4, 1, ramp_unused);
+    for (i = 0; i < 4; i++) {
+        uint16_t t = (uint16_t)(ramp[i] << 12 | 0x0fff);
+        r.vram[PAT + 2 * i] = (uint8_t)t;
+        r.vram[PAT + 2 * i + 1] = (uint8_t)(t >> 8);
+    }
+    /* both AA kinds read unit 1, clamped: past the edge stays alpha 0 */
+    rig_w32(&r, GLAMO_TX_BASE(1), 0x63u << 24 |
+            (GLAMO_TXADDR_CLAMP << 3 | GLAMO_TXADDR_CLAMP) << 16);
+    rig_w16(&r, A_EGSTIPSEL, 1 << 4 | 1);
+    rig_w32(&r, A_EGBLSET, GLAMO_BLEQ_ADD << 24 | 4 << 4 | 5);
+
+    /* a line 4 pixels wide along y = 20: rows 18..21 lie 1.5, 0.5, 0.5,
+     * 1.5 from its centre; RGRCpHalf = 1/2 makes u = 0.75, 0.25, 0.25,
+     * 0.75: texels 3, 1, 1, 3. Without EGenAALineAT and blending, the
+     * alpha-0 rows are still written; with it they are removed. */
+    for (at = 0; at < 2; at++) {
+        static const SVert l[2] = {
+            { 4, 20, 0.5f, 255, 255, 255 }, { 60, 20, 0.5f, 255, 255, 255 },
+        };
+        fill(&r, 0x001f);
+        rig_w32(&r, A_RGPLINE, 4 << 4);
+        rig_w32(&r, A_RGRCpHalf, glamo_f24_from_float(0.5f));
+        rig_w32(&r, A_EGEN0, R_EGEN0_EGenAALine_MASK);
+        rig_w32(&r, A_EGEN1, at ? R_EGEN1_EGenAALineAT_MASK : 0);
+        rig_w16(&r, A_EGPrim1, GLAMO_PRIM_LINES);
+        for (i = 0; i < 2; i++) {
+            fire_vertex(&r, rig_direct32, &l[i]);
+        }
+        rig_w16(&r, A_EGEND, 0);
+        rig_run(&r);
+        g_assert_cmphex(px(&r, FB, 128, 30, 19), ==, 0xffff);
+        g_assert_cmphex(px(&r, FB, 128, 30, 18), ==, at ? 0x001f : 0xffff);
+        g_assert_cmphex(px(&r, FB, 128, 30, 17), ==, 0x001f);
+    }
+    /* with blending: rows 19 and 20 are 10/15 white over blue */
+    rig_w32(&r, A_EGEN0, R_EGEN0_EGenAALine_MASK | R_EGEN0_EGenBLEND_MASK);
+    rig_w32(&r, A_EGEN1, 0);
+    fill(&r, 0);
+    {
+        static const SVert l[2] = {
+            { 4, 20, 0.5f, 255, 255, 255 }, { 60, 20, 0.5f, 255, 255, 255 },
+        };
+        rig_w16(&r, A_EGPrim1, GLAMO_PRIM_LINES);
+        for (i = 0; i < 2; i++) {
+            fire_vertex(&r, rig_direct32, &l[i]);
+        }
+        rig_w16(&r, A_EGEND, 0);
+        rig_run(&r);
+    }
+    for (y = 17; y <= 22; y++) {
+        double a = y == 19 || y == 20 ? 10 / 15.0 : 0;
+        g_assert_cmphex(px(&r, FB, 128, 30, y), ==, to565(a, a, a));
+    }
+
+    /* an AA point of size 8 at (32, 20): each pixel's alpha is the ramp
+     * texel at u = (distance of its centre from (32, 20)) / 4 */
+    fill(&r, 0);
+    rig_w32(&r, A_EGEN0, R_EGEN0_EGenBLEND_MASK);
+    rig_w32(&r, A_EGEN1, R_EGEN1_EGenAAPoint_MASK);
+    rig_w32(&r, A_RGXPtsize, glamo_f24_from_float(8.0f));
+    rig_w16(&r, A_EGPrim1, GLAMO_PRIM_POINTS);
+    {
+        static const SVert p = { 32, 20, 0.5f, 255, 255, 255 };
+        fire_vertex(&r, rig_direct32, &p);
+        rig_w16(&r, A_EGEND, 0);
+        rig_run(&r);
+    }
+    for (y = 14; y < 26; y++) {
+        for (x = 26; x < 38; x++) {
+            double d = hypot(x + 0.5 - 32, y + 0.5 - 20), a = 0;
+            if (x >= 28 && x < 36 && y >= 16 && y < 24) {
+                int k = (int)floor(d / 4 * 4);     /* texel of u = d / 4 */
+                a = k > 3 ? 0 : ramp[k] / 15.0;
+            }
+            g_assert_cmphex(px(&r, FB, 128, x, y), ==, to565(a, a, a));
+        }
+    }
+    rig_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1842,6 +1941,7 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/gl/point-size", test_point_size);
     g_test_add_func("/glamo/setup/point-sprite", test_point_sprite);
     g_test_add_func("/glamo/render/stipple", test_stipple);
+    g_test_add_func("/glamo/render/antialias", test_antialias);
     g_test_add_func("/glamo/setup/polygon-offset", test_polygon_offset);
     g_test_add_func("/glamo/bad/queue-length", test_bad_queue_length);
     g_test_add_func("/glamo/bad/burst", test_bad_burst);

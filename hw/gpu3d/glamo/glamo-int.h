@@ -164,6 +164,11 @@ typedef struct GlamoRenderState {
     uint8_t stipple_unit;          /* EGStippleTxSel */
     bool stipple_vneg;             /* EGPolyStippleTxDir: Vdy = -1/32 */
     float line_repeat;             /* RGPLnRepeat, texture u per pixel */
+    /* AA lines and points through a coverage texture (2100h D[2],
+     * 2104h D[14:13], 2138h D[4], D[0], 2668h) */
+    bool aa_line, aa_point, aa_test;
+    uint8_t aa_line_unit, aa_point_unit;
+    float aa_inv_half;             /* RGRCpHalf */
 } GlamoRenderState;
 
 /*
@@ -180,11 +185,13 @@ enum {
 
 enum { GLAMO_KIND_TRIANGLE, GLAMO_KIND_LINE, GLAMO_KIND_POINT };
 
-/* what line stipple needs of the line a quad belongs to */
+/* what stipple and AA need of the line or point a quad belongs to */
 typedef struct GlamoLineInfo {
-    float x0, y0;        /* start vertex */
+    float x0, y0;        /* line: start vertex; point: centre */
     bool xmajor;
     float count;         /* stipple counter at the start vertex */
+    float nx, ny;        /* line: unit normal */
+    float inv_r;         /* point: 1 / half the size */
 } GlamoLineInfo;
 
 typedef struct GlamoTri {

@@ -347,7 +347,50 @@ void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs)
     rs->stipple_unit = GLAMO_FIELD(c, EGSTIPSEL, EGStippleTxSel);
     rs->stipple_vneg = GLAMO_FIELD(c, EGSTIPSEL, EGPolyStippleTxDir);
     rs->line_repeat = glamo_rf24(c, A_RGPLnRepeat);
+    /*
+     * AA lines and points (2100h D[2], 2104h D[14:13], 2138h D[4], D[0],
+     * 2668h): the coverage is a texture too, read at u = distance from the
+     * line's centre line times RGRCpHalf (1 / half the width) or distance
+     * from the point's centre over half its size, so u runs from 0 in the
+     * middle to 1 at the edge; the texel's alpha scales the fragment's
+     * alpha. With EGenAALineAT a coverage of 0 removes the fragment.
+     */
+    rs->aa_line = en0 & R_EGEN0_EGenAALine_MASK;
+    rs->aa_point = en1 & R_EGEN1_EGenAAPoint_MASK;
+    rs->aa_test = en1 & R_EGEN1_EGenAALineAT_MASK;
+    rs->aa_line_unit = GLAMO_FIELD(c, EGSTIPSEL, EGAALineTxSel);
+    rs->aa_point_unit = GLAMO_FIELD(c, EGSTIPSEL, EGAAPointTxSel);
+    rs->aa_inv_half = glamo_rf24(c, A_RGRCpHalf);
     glamo_tex_decode(c, rs);
+}
+
+/* the AA coverage of the quad's pixels (1 where AA is off) */
+static void aa_coverage(const GlamoTri *t, const G3DQuad *q, float cov[4])
+{
+    const GlamoRenderState *rs = t->rs;
+    const GlamoLineInfo *l = &t->line;
+    bool line = t->kind == GLAMO_KIND_LINE && rs->aa_line;
+    bool point = t->kind == GLAMO_KIND_POINT && rs->aa_point;
+    int unit = line ? rs->aa_line_unit : rs->aa_point_unit;
+    const GlamoTexUnit *u = &rs->tex[unit];
+    float uv[4][2], texel[4][4];
+    int i;
+
+    if (!line && !point) {
+        cov[0] = cov[1] = cov[2] = cov[3] = 1.0f;
+        return;
+    }
+    for (i = 0; i < 4; i++) {
+        float dx = q->x + (i & 1) + 0.5f - l->x0;
+        float dy = q->y + (i >> 1) + 0.5f - l->y0;
+        uv[i][0] = line ? fabsf(dx * l->nx + dy * l->ny) * rs->aa_inv_half
+                        : sqrtf(dx * dx + dy * dy) * l->inv_r;
+        uv[i][1] = u->h ? 0.5f / u->h : 0.0f;
+    }
+    glamo_tex_sample(rs, unit, uv, q->mask, texel);
+    for (i = 0; i < 4; i++) {
+        cov[i] = texel[i][3];
+    }
 }
 
 /* the pixels of the quad the stipple pattern removes */
@@ -452,7 +495,7 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
     const GlamoTri *t = user;
     const GlamoRenderState *rs = t->rs;
     DstLayout l;
-    float tex[2][4][4];
+    float tex[2][4][4], cov[4];
     uint32_t kill = 0;
     int i, k;
 
@@ -460,6 +503,7 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
         return;
     }
     kill = stipple_kill(t, q);
+    aa_coverage(t, q, cov);
     if (rs->tex_enable) {
         for (k = 0; k < rs->ntex; k++) {
             float uv[4][2];
@@ -523,6 +567,12 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
                     col[k] = f * col[k] + (1.0f - f) * rs->fog_color[k];
                 }
             }
+        }
+        if (cov[i] < 1.0f) {
+            if (rs->aa_test && cov[i] <= 0.0f) {
+                continue;
+            }
+            col[3] *= cov[i];
         }
         if (rs->a_test &&
             !g3d_compare_u(rs->a_func, g3d_f2unorm(col[3], 8) >> 2,

@@ -381,7 +381,8 @@ void glamo_setup_line(GlamoCore *c, const GlamoScreenVertex *a,
     q[3].x += nx; q[3].y += ny;
     c->prim_kind = GLAMO_KIND_LINE;
     c->line = (GlamoLineInfo){ a->x, a->y, fabsf(dx) >= fabsf(dy),
-                               c->asmb.stipple_count };
+                               c->asmb.stipple_count, -dy / len, dx / len,
+                               0.0f };
     t[0] = &q[0]; t[1] = &q[1]; t[2] = &q[2];
     glamo_setup_triangle(c, t, false);
     t[0] = &q[0]; t[1] = &q[2]; t[2] = &q[3];
@@ -431,6 +432,7 @@ void glamo_setup_point(GlamoCore *c, const GlamoScreenVertex *a)
         }
     }
     c->prim_kind = GLAMO_KIND_POINT;
+    c->line = (GlamoLineInfo){ a->x, a->y, true, 0.0f, 0.0f, 0.0f, 1.0f / s };
     t[0] = &q[0]; t[1] = &q[1]; t[2] = &q[2];
     glamo_setup_triangle(c, t, false);
     t[0] = &q[0]; t[1] = &q[2]; t[2] = &q[3];

@@ -298,16 +298,23 @@ static void decode_units(GlamoCore *c, GlamoRenderState *rs)
     factor(glamo_r32(c, A_EGTXBLDFACT1), rs->tfact[1]);
 }
 
-void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs)
+static void decode_extra(GlamoCore *c, GlamoRenderState *rs, bool used,
+                         int u)
 {
-    int u = rs->stipple_unit;
-
-    decode_units(c, rs);
-    /* the stipple pattern is read through its unit (2138h D[8]) whether
-     * or not texturing uses that unit */
-    if ((rs->poly_stipple || rs->line_stipple) && !rs->tex[u].enabled) {
+    if (used && !rs->tex[u].enabled) {
         rs->tex[u].enabled = decode_unit(c, rs, u);
     }
+}
+
+void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs)
+{
+    decode_units(c, rs);
+    /* the stipple pattern and the AA coverage are read through their
+     * units (2138h) whether or not texturing uses those units */
+    decode_extra(c, rs, rs->poly_stipple || rs->line_stipple,
+                 rs->stipple_unit);
+    decode_extra(c, rs, rs->aa_line, rs->aa_line_unit);
+    decode_extra(c, rs, rs->aa_point, rs->aa_point_unit);
 }
 
 /* ---- sampling ----------------------------------------------------------- */
