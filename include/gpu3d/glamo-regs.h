@@ -195,6 +195,10 @@ enum {
 #define GLAMO_CMDQ_BURST         0x8000
 #define GLAMO_CMDQ_REG_MASK      0x3ffe
 
+/* ---- 2D engine 0x1700-0x1AFF ([EXT] glamo-regs.h): not modelled -------- */
+
+#define GLAMO_REGOFS_2D          0x1700
+
 /* ---- 3D engine: G/L input vertex "a", 1B00h (L1626-L1677) ------------- */
 
 #define GLAMO_REGOFS_3D          0x1b00

@@ -1921,6 +1921,53 @@ static void test_antialias(void)
     rig_free(&r);
 }
 
+/* ---- features without public semantics: logged as unimplemented -------- */
+
+static unsigned unimps(void)
+{
+    return g3d_log_count(G3D_LOG_UNIMP);
+}
+
+static void test_unimplemented(void)
+{
+    GlamoRig r;
+    G3DScanout so;
+    unsigned u0;
+
+    start(&r, false);
+    /* the 2D engine: logged once, the register keeps its value */
+    u0 = unimps();
+    rig_w16(&r, GLAMO_REGOFS_2D + 0x3e, 0x1234);
+    rig_w16(&r, GLAMO_REGOFS_2D + 0x3c, 0xf000);
+    g_assert_cmpuint(unimps(), ==, u0 + 1);
+    g_assert_cmphex(rig_r16(&r, GLAMO_REGOFS_2D + 0x3e), ==, 0x1234);
+    /* a swizzled texture is read linear, with a log */
+    u0 = unimps();
+    draw_textured_quad(&r, 0x61, 8, 0);
+    g_assert_cmpuint(unimps(), ==, u0);
+    tx0set_extra = R_EGTX0SET_EGTXSwizFlg_MASK;
+    draw_textured_quad(&r, 0x61, 8, 0);
+    tx0set_extra = 0;
+    g_assert_cmpuint(unimps(), >, u0);
+    /* F1Z15 Z: Z16 used, with a log */
+    u0 = unimps();
+    memset(r.vram + ZB, 0xff, 128 * 40);
+    rig_target(&r, rig_direct32, FB, 128, 64, 40, ZB);
+    rig_w32(&r, A_EGZSET, GLAMO_ZFMT_F1Z15 << 20 | 1 << 16 | 64);
+    flat_tri(&r, 0xffffffff);
+    g_assert_cmpuint(unimps(), >, u0);
+    g_assert_cmphex(px(&r, FB, 128, 8, 8), ==, 0xffff);
+    /* LCD rotation: shown unrotated, with a log */
+    u0 = unimps();
+    rig_lcd(&r, FB, 128, 64, 40);
+    rig_w16(&r, A_GLAMO_LCD_MODE1, GLAMO_LCD_MODE1_ROTATE_EN);
+    rig_w16(&r, A_GLAMO_LCD_WIDTH, 0x2000 | 64);
+    g_assert_true(glamo_scanout(r.core, 0, &so));
+    g_assert_cmpuint(so.width, ==, 64);
+    g_assert_cmpuint(unimps(), ==, u0 + 1);
+    rig_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1950,6 +1997,7 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/bad/streams", test_bad_streams);
     g_test_add_func("/glamo/bad/reset", test_reset_recovers);
     g_test_add_func("/glamo/irq-lcd", test_irq_and_lcd);
+    g_test_add_func("/glamo/unimplemented", test_unimplemented);
     g_test_add_func("/glamo/scene/reference", test_reference_scene);
     g_test_add_func("/glamo/scene/textured", test_reference_textured);
     g_test_add_func("/glamo/scene/threads", test_threads_identical);

@@ -261,6 +261,7 @@ struct GlamoCore {
     GlamoQueueEntry queue[GLAMO_QUEUE_SIZE];
     unsigned q_head, q_count;
     bool clock_warned;
+    bool unimp_2d_warned;    /* the 2D engine's use logged once a reset */
 
     GlamoCmdq cmdq;
     GlamoParser parser;
