@@ -1935,12 +1935,6 @@ static void test_unimplemented(void)
     unsigned u0;
 
     start(&r, false);
-    /* the 2D engine: logged once, the register keeps its value */
-    u0 = unimps();
-    rig_w16(&r, GLAMO_REGOFS_2D + 0x3e, 0x1234);
-    rig_w16(&r, GLAMO_REGOFS_2D + 0x3c, 0xf000);
-    g_assert_cmpuint(unimps(), ==, u0 + 1);
-    g_assert_cmphex(rig_r16(&r, GLAMO_REGOFS_2D + 0x3e), ==, 0x1234);
     /* a swizzled texture is read linear, with a log */
     u0 = unimps();
     draw_textured_quad(&r, 0x61, 8, 0);
@@ -1966,6 +1960,130 @@ static void test_unimplemented(void)
     g_assert_cmpuint(so.width, ==, 64);
     g_assert_cmpuint(unimps(), ==, u0 + 1);
     rig_free(&r);
+}
+
+/* ---- the 2D engine ------------------------------------------------------ */
+
+/* Windows' ternary raster operation, bit by bit from its definition */
+static uint16_t ref_rop3(uint8_t rop, uint16_t p, uint16_t s, uint16_t d)
+{
+    uint16_t out = 0;
+    int b;
+
+    for (b = 0; b < 16; b++) {
+        int idx = ((p >> b) & 1) << 2 | ((s >> b) & 1) << 1 | ((d >> b) & 1);
+        out |= (uint16_t)(((rop >> idx) & 1) << b);
+    }
+    return out;
+}
+
+static void w2d(GlamoRig *r, RigWrite32 *wr, uint32_t off, uint16_t v)
+{
+    if (wr == rig_cmd32) {
+        rig_cmd_reg(r, off, v);
+    } else {
+        rig_w16(r, off, v);
+    }
+}
+
+/* one 2D operation on the 64x40 surface at FB, as glamo-exa.c sends it */
+static void op2d(GlamoRig *r, RigWrite32 *wr, uint8_t rop, uint16_t fg,
+                 int sx, int sy, int dx, int dy, int w, int h)
+{
+    w2d(r, wr, A_GLAMO_2D_SRC_ADDRL, FB & 0xffff);
+    w2d(r, wr, A_GLAMO_2D_SRC_ADDRH, FB >> 16);
+    w2d(r, wr, A_GLAMO_2D_SRC_PITCH, 128);
+    w2d(r, wr, A_GLAMO_2D_DST_ADDRL, FB & 0xffff);
+    w2d(r, wr, A_GLAMO_2D_DST_ADDRH, FB >> 16);
+    w2d(r, wr, A_GLAMO_2D_DST_PITCH, 128);
+    w2d(r, wr, A_GLAMO_2D_DST_HEIGHT, 40);
+    w2d(r, wr, A_GLAMO_2D_PAT_FG, fg);
+    w2d(r, wr, A_GLAMO_2D_COMMAND2, (uint16_t)(rop << 8));
+    w2d(r, wr, A_GLAMO_2D_SRC_X, (uint16_t)sx);
+    w2d(r, wr, A_GLAMO_2D_SRC_Y, (uint16_t)sy);
+    w2d(r, wr, A_GLAMO_2D_DST_X, (uint16_t)dx);
+    w2d(r, wr, A_GLAMO_2D_DST_Y, (uint16_t)dy);
+    w2d(r, wr, A_GLAMO_2D_RECT_WIDTH, (uint16_t)w);
+    w2d(r, wr, A_GLAMO_2D_RECT_HEIGHT, (uint16_t)h);
+    w2d(r, wr, A_GLAMO_2D_COMMAND3, 0);
+    if (wr == rig_cmd32) {
+        rig_cmd_submit(r);
+        rig_run(r);
+    }
+}
+
+static void test_2d(void)
+{
+    /* fills and copies: PATCOPY, P XOR D, SRCCOPY, S AND D, NOT S, and
+     * copies whose source and destination overlap, by MMIO and through
+     * the command queue; the expected surface is computed here */
+    static const struct {
+        uint8_t rop;
+        uint16_t fg;
+        int sx, sy, dx, dy, w, h;
+    } ops[] = {
+        { 0xf0, 0xf800, 0, 0, 4, 3, 20, 10 },
+        { 0x5a, 0x07ff, 0, 0, 10, 8, 30, 12 },
+        { 0xcc, 0, 2, 1, 40, 20, 16, 9 },
+        { 0x88, 0, 30, 5, 3, 25, 12, 7 },
+        { 0x33, 0, 0, 0, 50, 0, 10, 5 },
+        { 0xcc, 0, 5, 5, 8, 7, 30, 20 },     /* overlapping, right/down */
+        { 0xcc, 0, 8, 7, 5, 5, 30, 20 },     /* overlapping, left/up */
+    };
+    static uint16_t want[40][64], tmp[40][64];
+    GlamoRig r;
+    unsigned e0;
+    int i, x, y, path;
+
+    for (path = 0; path < 2; path++) {
+        RigWrite32 *wr = path ? rig_cmd32 : rig_direct32;
+        start(&r, path == 1);
+        for (y = 0; y < 40; y++) {
+            for (x = 0; x < 64; x++) {
+                want[y][x] = (uint16_t)(x * 0x0841 ^ y * 0x1234);
+                r.vram[FB + y * 128 + 2 * x] = (uint8_t)want[y][x];
+                r.vram[FB + y * 128 + 2 * x + 1] = (uint8_t)(want[y][x] >> 8);
+            }
+        }
+        for (i = 0; i < (int)G_N_ELEMENTS(ops); i++) {
+            op2d(&r, wr, ops[i].rop, ops[i].fg, ops[i].sx, ops[i].sy,
+                 ops[i].dx, ops[i].dy, ops[i].w, ops[i].h);
+            memcpy(tmp, want, sizeof(tmp));
+            for (y = 0; y < ops[i].h; y++) {
+                for (x = 0; x < ops[i].w; x++) {
+                    want[ops[i].dy + y][ops[i].dx + x] =
+                        ref_rop3(ops[i].rop, ops[i].fg,
+                                 tmp[ops[i].sy + y][ops[i].sx + x],
+                                 tmp[ops[i].dy + y][ops[i].dx + x]);
+                }
+            }
+            for (y = 0; y < 40; y++) {
+                for (x = 0; x < 64; x++) {
+                    g_assert_cmphex(px(&r, FB, 128, x, y), ==, want[y][x]);
+                }
+            }
+        }
+        /* past DST_HEIGHT, or a source past VRAM: logged, nothing drawn */
+        e0 = errors();
+        op2d(&r, wr, 0xf0, 0, 0, 0, 0, 35, 10, 10);
+        g_assert_cmpuint(errors(), ==, e0 + 1);
+        w2d(&r, wr, A_GLAMO_2D_COMMAND2, GLAMO_ROP3_SRCCOPY << 8);
+        w2d(&r, wr, A_GLAMO_2D_SRC_ADDRH, 0x7f);
+        w2d(&r, wr, A_GLAMO_2D_SRC_Y, 0x7fff);
+        w2d(&r, wr, A_GLAMO_2D_DST_Y, 0);
+        w2d(&r, wr, A_GLAMO_2D_COMMAND3, 0);
+        if (wr == rig_cmd32) {
+            rig_cmd_submit(&r);
+            rig_run(&r);
+        }
+        g_assert_cmpuint(errors(), ==, e0 + 2);
+        for (y = 0; y < 40; y++) {
+            for (x = 0; x < 64; x++) {
+                g_assert_cmphex(px(&r, FB, 128, x, y), ==, want[y][x]);
+            }
+        }
+        rig_free(&r);
+    }
 }
 
 int main(int argc, char **argv)
@@ -1998,6 +2116,7 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/bad/reset", test_reset_recovers);
     g_test_add_func("/glamo/irq-lcd", test_irq_and_lcd);
     g_test_add_func("/glamo/unimplemented", test_unimplemented);
+    g_test_add_func("/glamo/2d/fill-copy", test_2d);
     g_test_add_func("/glamo/scene/reference", test_reference_scene);
     g_test_add_func("/glamo/scene/textured", test_reference_textured);
     g_test_add_func("/glamo/scene/threads", test_threads_identical);

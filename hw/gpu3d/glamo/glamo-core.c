@@ -409,14 +409,10 @@ void glamo_write16(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq)
     } else {
         /* blocks that are not modelled (host bus, memory, 2D, ...) keep
          * what is written so drivers' read-modify-writes work */
-        if (off >= GLAMO_REGOFS_2D && off < GLAMO_REGOFS_3D &&
-            !c->unimp_2d_warned) {
-            /* no public register layout: docs/glamo-3d.md */
-            g3d_unimp("glamo: 2D engine register 0x%04x written; the 2D "
-                      "engine is not modelled", off);
-            c->unimp_2d_warned = true;
-        }
         c->regs[off >> 1] = val;
+        if (off == A_GLAMO_2D_COMMAND3) {
+            glamo_2d_start(c);
+        }
     }
 }
 
@@ -566,7 +562,6 @@ void glamo_core_reset(GlamoCore *c)
     reset_3d_engine(c, true, true);
     glamo_cmdq_reset(c);
     c->clock_warned = false;
-    c->unimp_2d_warned = false;
     c->lcd_dirty = true;
     if (c->cfg.irq_update) {
         c->cfg.irq_update(c->cfg.opaque);

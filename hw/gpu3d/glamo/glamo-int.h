@@ -9,6 +9,7 @@
  *   setup.c        setup engine: snapping, culling, setup registers
  *   render.c       back end: shading, tests, blending, ROP, write
  *   texture.c      texture units and the texture-blend combiner
+ *   2d.c           the 2D engine: fills and copies with ternary ROPs
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -261,7 +262,6 @@ struct GlamoCore {
     GlamoQueueEntry queue[GLAMO_QUEUE_SIZE];
     unsigned q_head, q_count;
     bool clock_warned;
-    bool unimp_2d_warned;    /* the 2D engine's use logged once a reset */
 
     GlamoCmdq cmdq;
     GlamoParser parser;
@@ -322,6 +322,9 @@ void glamo_cmdq_write(GlamoCore *c, uint32_t off, uint16_t val);
 uint16_t glamo_cmdq_read(GlamoCore *c, uint32_t off);
 bool glamo_cmdq_pending(const GlamoCore *c);
 bool glamo_cmdq_step(GlamoCore *c);
+
+/* 2d.c */
+void glamo_2d_start(GlamoCore *c);
 
 /* lcd.c */
 bool glamo_lcd_scanout(GlamoCore *c, G3DScanout *out);
