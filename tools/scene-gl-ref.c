@@ -39,6 +39,22 @@
 #include "image.h"
 #include "scene-cube.h"
 
+/* the state both renderings share, and the clear to (r, g, b) */
+static void begin_frame(int w, int h, float r, float g, float b)
+{
+    /* row 0 of the buffer is the top of the picture, as in the chips */
+    OSMesaPixelStore(OSMESA_Y_UP, 0);
+    glViewport(0, 0, w, h);
+    glDepthRange(0.0, 1.0);
+    glClearColor(r, g, b, 1.0f);
+    glClearDepth(1.0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glShadeModel(GL_SMOOTH);
+    glDisable(GL_CULL_FACE);
+}
+
 /* Frame `frame` of the scene into the current OSMesa buffer (w x h). */
 static void draw_frame(int frame, int w, int h)
 {
@@ -46,17 +62,7 @@ static void draw_frame(int frame, int w, int h)
     float m[16], gl_m[16];
     int i, k;
 
-    /* row 0 of the buffer is the top of the picture, as in the chips */
-    OSMesaPixelStore(OSMESA_Y_UP, 0);
-    glViewport(0, 0, w, h);
-    glDepthRange(0.0, 1.0);
-    glClearColor(SCENE_CLEAR_R, SCENE_CLEAR_G, SCENE_CLEAR_B, 1.0f);
-    glClearDepth(1.0);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
-    glShadeModel(GL_SMOOTH);
-    glDisable(GL_CULL_FACE);
+    begin_frame(w, h, SCENE_CLEAR_R, SCENE_CLEAR_G, SCENE_CLEAR_B);
     /* the scene's row-major clip transform as GL's column-major matrix */
     scene_matrix(frame, (float)w / h, m);
     for (i = 0; i < 4; i++) {
@@ -125,19 +131,11 @@ static void draw_frame_rgb565(int frame, int w, int h)
     float m[16];
     int t, i, k, r, c;
 
-    glViewport(0, 0, w, h);
-    glDepthRange(0.0, 1.0);
     glDisable(GL_DITHER);
     /* the clear as the chips' guests send it: 8-bit bytes */
-    glClearColor((uint8_t)(SCENE_CLEAR_R * 255 + 0.5f) / 255.0f,
-                 (uint8_t)(SCENE_CLEAR_G * 255 + 0.5f) / 255.0f,
-                 (uint8_t)(SCENE_CLEAR_B * 255 + 0.5f) / 255.0f, 1.0f);
-    glClearDepth(1.0);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
-    glShadeModel(GL_SMOOTH);
-    glDisable(GL_CULL_FACE);
+    begin_frame(w, h, (uint8_t)(SCENE_CLEAR_R * 255 + 0.5f) / 255.0f,
+                (uint8_t)(SCENE_CLEAR_G * 255 + 0.5f) / 255.0f,
+                (uint8_t)(SCENE_CLEAR_B * 255 + 0.5f) / 255.0f);
     glMatrixMode(GL_PROJECTION);
     glLoadIdentity();
     glMatrixMode(GL_MODELVIEW);

@@ -1399,6 +1399,14 @@ static void lit_vertex_a(GlamoRig *r, float x, float y, float argb[4],
 
 #define NEAR8(got, want) g_assert_cmpfloat(fabs((got) - (want)), <=, 1.0 / 255)
 
+/* 2604h = fen1, then lit_vertex_a at (x, 0) */
+static void lit_with(GlamoRig *r, uint32_t fen1, float x, float col[4],
+                     float spec[3])
+{
+    rig_w32(r, A_RGXFEN1, fen1);
+    lit_vertex_a(r, x, 0, col, spec);
+}
+
 static void set_light_vec(GlamoRig *r, int l, int off, double x, double y,
                           double z)
 {
@@ -1430,14 +1438,12 @@ static void test_lighting_variants(void)
 
     /* light along -z (towards the surface): N.L = 1, H = (0, 0, 1) */
     set_light_vec(&r, 0, GLAMO_L_DIR, 0, 0, -1);
-    rig_w32(&r, A_RGXFEN1, fen1 | R_RGXFEN1_RGXenSpecLight_MASK);
-    lit_vertex_a(&r, 0, 0, col, spec);
+    lit_with(&r, fen1 | R_RGXFEN1_RGXenSpecLight_MASK, 0, col, spec);
     NEAR8(col[0], 0.5);
     NEAR8(spec[0], 0.5);
     /* single colour: specular folded into the primary colour */
-    rig_w32(&r, A_RGXFEN1, fen1 | R_RGXFEN1_RGXenSpecLight_MASK |
-            R_RGXFEN1_RGXSingleColor_MASK);
-    lit_vertex_a(&r, 0, 0, col, spec);
+    lit_with(&r, fen1 | R_RGXFEN1_RGXenSpecLight_MASK |
+            R_RGXFEN1_RGXSingleColor_MASK, 0, col, spec);
     NEAR8(col[0], 1.0);
     NEAR8(col[1], 1.0);
     NEAR8(spec[0], 0.0);
@@ -1445,13 +1451,11 @@ static void test_lighting_variants(void)
     /* specular lighting off with a vertex specular colour present:
      * DX8/DX9 pass it on, DX7 drops it */
     rig_w32(&r, A_RGXMATSRC, msrc | R_RGXMATSRC_RGXSpecPresent_MASK);
-    rig_w32(&r, A_RGXFEN1, fen1);
-    lit_vertex_a(&r, 0, 0, col, spec);
+    lit_with(&r, fen1, 0, col, spec);
     NEAR8(spec[0], 0x20 / 255.0);
     NEAR8(spec[1], 0x40 / 255.0);
     NEAR8(spec[2], 0x60 / 255.0);
-    rig_w32(&r, A_RGXFEN1, fen1 | R_RGXFEN1_RGXenDX7Light_MASK);
-    lit_vertex_a(&r, 0, 0, col, spec);
+    lit_with(&r, fen1 | R_RGXFEN1_RGXenDX7Light_MASK, 0, col, spec);
     NEAR8(spec[0], 0.0);
     NEAR8(spec[2], 0.0);
     rig_w32(&r, A_RGXMATSRC, msrc);
@@ -1459,8 +1463,7 @@ static void test_lighting_variants(void)
     /* the light 60 degrees off the normal: N.L = 0.5, N.H = cos(30 deg) */
     set_light_vec(&r, 0, GLAMO_L_DIR, -sin(a), 0, -cos(a));
     nh = cos(a / 2);
-    rig_w32(&r, A_RGXFEN1, fen1 | R_RGXFEN1_RGXenSpecLight_MASK);
-    lit_vertex_a(&r, 0, 0, col, spec);
+    lit_with(&r, fen1 | R_RGXFEN1_RGXenSpecLight_MASK, 0, col, spec);
     NEAR8(col[0], 0.5 * 0.5);
     NEAR8(spec[0], 0.5 * pow(nh, 4));
     /* turbo specular T: N.H below the threshold 0.9 skips specular ... */
@@ -1468,9 +1471,8 @@ static void test_lighting_variants(void)
     lit_vertex_a(&r, 0, 0, col, spec);
     NEAR8(spec[0], 0.0);
     /* ... unless the shortcut is disabled */
-    rig_w32(&r, A_RGXFEN1, fen1 | R_RGXFEN1_RGXenSpecLight_MASK |
-            GLAMO_TURBO_OFF_NH);
-    lit_vertex_a(&r, 0, 0, col, spec);
+    lit_with(&r, fen1 | R_RGXFEN1_RGXenSpecLight_MASK |
+            GLAMO_TURBO_OFF_NH, 0, col, spec);
     NEAR8(spec[0], 0.5 * pow(nh, 4));
     rig_w32(&r, A_RGSCWSDTh, 0);
 
@@ -1481,9 +1483,8 @@ static void test_lighting_variants(void)
     lit_vertex_a(&r, 0, 0, col, spec);
     NEAR8(col[0], 0.0);
     NEAR8(spec[0], 0.0);
-    rig_w32(&r, A_RGXFEN1, fen1 | R_RGXFEN1_RGXenSpecLight_MASK |
-            GLAMO_TURBO_OFF_ND);
-    lit_vertex_a(&r, 0, 0, col, spec);
+    lit_with(&r, fen1 | R_RGXFEN1_RGXenSpecLight_MASK |
+            GLAMO_TURBO_OFF_ND, 0, col, spec);
     NEAR8(col[0], 0.0);
     NEAR8(spec[0], 0.5 * pow(nh, 4));
 
@@ -1506,8 +1507,7 @@ static void test_lighting_variants(void)
     lit_vertex_a(&r, 0.5f, 0, col, spec);
     NEAR8(col[0], 0.5 * rho);
     /* OpenGL: rho^falloff inside the cone */
-    rig_w32(&r, A_RGXFEN1, fen1 | R_RGXFEN1_RGXenOpenGLLight_MASK);
-    lit_vertex_a(&r, 0.5f, 0, col, spec);
+    lit_with(&r, fen1 | R_RGXFEN1_RGXenOpenGLLight_MASK, 0.5f, col, spec);
     expect = 0.5 * rho * pow(rho, 8);
     NEAR8(col[0], expect);
     /* and nothing outside it: at (0.9, 0) cos = 2 / sqrt(4.81) < 0.95 */
@@ -1598,6 +1598,25 @@ static void test_point_size(void)
 
 #define PAT 0x320000
 
+/* texture 0 on: a 4x4 Index8 texture, texel i = palette colour
+ * i * 0841h + 1000h, nearest, clamped */
+static void index8_texture(GlamoRig *r)
+{
+    int i;
+
+    for (i = 0; i < 16; i++) {
+        r->vram[TEX + i] = (uint8_t)i;
+        rig_w16(r, GLAMO_TX0_PALETTE + 2 * i, (uint16_t)(i * 0x0841 + 0x1000));
+    }
+    rig_w32(r, A_EGTX0SET, 0x09u << 24 |
+            (GLAMO_TXADDR_CLAMP << 3 | GLAMO_TXADDR_CLAMP) << 16);
+    rig_w32(r, A_EGTX0FILT, 0);
+    rig_w32(r, A_EGTX0SIZE, 4 << 12 | 4);
+    rig_w32(r, A_EGTX0L0BAS, TEX);
+    rig_w32(r, A_EGTX0L01PITCH, 4);
+    rig_w32(r, A_EGEN0, R_EGEN0_EGenTXMP_MASK | 1 << 12);
+}
+
 static void test_point_sprite(void)
 {
     GlamoRig r;
@@ -1605,18 +1624,7 @@ static void test_point_sprite(void)
 
     start(&r, false);
     rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
-    /* the 4x4 Index8 texture of test_texel_formats, nearest, clamped */
-    for (i = 0; i < 16; i++) {
-        r.vram[TEX + i] = (uint8_t)i;
-        rig_w16(&r, GLAMO_TX0_PALETTE + 2 * i, (uint16_t)(i * 0x0841 + 0x1000));
-    }
-    rig_w32(&r, A_EGTX0SET, 0x09u << 24 |
-            (GLAMO_TXADDR_CLAMP << 3 | GLAMO_TXADDR_CLAMP) << 16);
-    rig_w32(&r, A_EGTX0FILT, 0);
-    rig_w32(&r, A_EGTX0SIZE, 4 << 12 | 4);
-    rig_w32(&r, A_EGTX0L0BAS, TEX);
-    rig_w32(&r, A_EGTX0L01PITCH, 4);
-    rig_w32(&r, A_EGEN0, R_EGEN0_EGenTXMP_MASK | 1 << 12);
+    index8_texture(&r);
     rig_w32(&r, A_RGXFEN3, GLAMO_SHADE_GOURAUD << 11 |
             R_RGXFEN3_RGPenPtSprite_MASK);
     /* a screen-space point of size 16 at (24, 20): pixels 16..31 x 12..27 */
@@ -1769,10 +1777,6 @@ static void test_texture_sets_cd(void)
     int set, i, j;
 
     start(&r, false);
-    for (i = 0; i < 16; i++) {
-        r.vram[TEX + i] = (uint8_t)i;
-        rig_w16(&r, GLAMO_TX0_PALETTE + 2 * i, (uint16_t)(i * 0x0841 + 0x1000));
-    }
     for (i = 0; i < 6; i++) {
         uint32_t b = VB + 24 * i;
         float u = q[i][0] / 32, v = q[i][1] / 32;
@@ -1786,13 +1790,7 @@ static void test_texture_sets_cd(void)
     for (set = 2; set < 4; set++) {
         memset(r.vram + FB, 0, 128 * 40);
         rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
-        rig_w32(&r, A_EGTX0SET, 0x09u << 24 |
-                (GLAMO_TXADDR_CLAMP << 3 | GLAMO_TXADDR_CLAMP) << 16);
-        rig_w32(&r, A_EGTX0FILT, 0);
-        rig_w32(&r, A_EGTX0SIZE, 4 << 12 | 4);
-        rig_w32(&r, A_EGTX0L0BAS, TEX);
-        rig_w32(&r, A_EGTX0L01PITCH, 4);
-        rig_w32(&r, A_EGEN0, R_EGEN0_EGenTXMP_MASK | 1 << 12);
+        index8_texture(&r);
         rig_w16(&r, A_EGPrim0, (uint16_t)(GLAMO_FILL_SOLID << 12 |
                                           set << 10 | GLAMO_FILL_SOLID));
         rig_w32(&r, A_MGVStreamActive, 0x7);
