@@ -25,6 +25,7 @@
 
 #define REGS FLIPPER_REGS_BAR
 #define MEM1 FLIPPER_MEM1_BAR
+#define EFB FLIPPER_EFB_BAR
 
 /* Dolphin's frame of the gouraud stream */
 #define REF_FNV 0xb94e7f0eu
@@ -220,11 +221,14 @@ static void test_identity(void)
     g_assert_cmpuint(qpci_config_readb(p, PCI_INTERRUPT_PIN), ==, 1);
     g_assert_cmpuint(d.q->bar_size[REGS], ==, 64 * 1024);
     g_assert_cmpuint(d.q->bar_size[MEM1], ==, 32 * 1024 * 1024);
+    g_assert_cmpuint(d.q->bar_size[EFB], ==, 8 * 1024 * 1024);
     /* BAR0 32-bit MMIO; BAR2 64-bit prefetchable memory */
     g_assert_cmphex(qpci_config_readl(p, PCI_BASE_ADDRESS_0) & 0xF, ==, 0);
     g_assert_cmphex(qpci_config_readl(p, PCI_BASE_ADDRESS_2) & 0xF, ==,
                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
                     PCI_BASE_ADDRESS_MEM_PREFETCH);
+    /* BAR4 (the EFB window) 32-bit MMIO */
+    g_assert_cmphex(qpci_config_readl(p, PCI_BASE_ADDRESS_4) & 0xF, ==, 0);
     /* MEM1 is plain memory through BAR2, byte order as written */
     g3dq_wr32(d.q, MEM1, 0x17FFFFC, 0x11223344);
     g_assert_cmphex(g3dq_rd32(d.q, MEM1, 0x17FFFFC), ==, 0x11223344);
@@ -477,6 +481,113 @@ static void test_frame(void)
     close_dev(&d);
 }
 
+/* ---- the EFB window (BAR4) ---------------------------------------------- */
+
+static uint32_t peek(Dev *d, int x, int y, int type)
+{
+    return g3dq_rd32(d->q, EFB, FLIPPER_EFB_CPU_ADDR(x, y, type));
+}
+
+static void poke(Dev *d, int x, int y, int type, uint32_t v)
+{
+    g3dq_wr32(d->q, EFB, FLIPPER_EFB_CPU_ADDR(x, y, type), v);
+}
+
+/*
+ * Writes queue behind work the GP is doing (as in the chip's FIFO), so a
+ * read issued meanwhile answers from the state so far: wait until a peek
+ * shows `want`. A refused poke is checked after a later accepted one has
+ * arrived, since the queue keeps their order.
+ */
+static void wait_peek(Dev *d, int x, int y, int type, uint32_t mask,
+                      uint32_t want)
+{
+    g3dq_wait_bits(d->q, EFB, FLIPPER_EFB_CPU_ADDR(x, y, type), mask, want);
+}
+
+static void set_pe(Dev *d, uint32_t off, uint16_t v)
+{
+    w16(d, off, v);
+    g3dq_wait_bits16(d->q, REGS, off, 0xFFFF, v);
+}
+
+/* only the copy to the XFB (the EFB as the pokes left it) */
+static void xfb_copy_frame(FlipperGX *g)
+{
+    fgx_copy_to_xfb(g, FGX_XFB_ADDR);
+}
+
+/*
+ * The window of physical 0x08000000 (libogc GX_PeekARGB/PokeARGB/PeekZ/
+ * PokeZ; Dolphin's EFB access encoding): after a frame the EFB holds the
+ * display copy's clear colour 0x203040 and Z 0xFFFFFF; PE_ALPHAREAD picks
+ * the alpha peeks return; pokes pass PE_ALPHAMODE/PE_ALPHACONF and
+ * PE_ZCONF; poked pixels reach the screen through a later display copy
+ * (in order with the FIFO). Bad accesses are logged and ignored.
+ */
+static void test_efb_window(void)
+{
+    Dev d = open_dev();
+    const uint32_t poked = 0xFFC08040;
+    const uint8_t *p;
+    G3DQImage img;
+    int x, y;
+
+    setup_display(&d);
+    draw_and_wait(&d, gouraud_frame, 1);
+    set_pe(&d, A_PE_ALPHAREAD, 1);              /* alpha reads 0xFF */
+    g_assert_cmphex(peek(&d, 10, 10, 0), ==, 0xFF203040);
+    set_pe(&d, A_PE_ALPHAREAD, 0);              /* alpha reads 0x00 */
+    g_assert_cmphex(peek(&d, 639, 479, 0), ==, 0x00203040);
+    g_assert_cmphex(peek(&d, 320, 240, 1), ==, 0xFFFFFF);
+
+    /* colour pokes: compare ALWAYS, colour + alpha update */
+    set_pe(&d, A_PE_ALPHAMODE, 7 << 8);
+    set_pe(&d, A_PE_ALPHACONF, 0x18);
+    for (y = 100; y < 116; y++) {
+        for (x = 200; x < 216; x++) {
+            poke(&d, x, y, 0, poked);
+        }
+    }
+    wait_peek(&d, 215, 115, 0, 0xFFFFFF, poked & 0xFFFFFF);
+    g_assert_cmphex(peek(&d, 207, 107, 0) & 0xFFFFFF, ==, poked & 0xFFFFFF);
+    /* alpha compare GREATER 0x80 refuses alpha 0x10, takes alpha 0x90 */
+    set_pe(&d, A_PE_ALPHAMODE, 4 << 8 | 0x80);
+    poke(&d, 200, 100, 0, 0x10FFFFFF);
+    poke(&d, 300, 100, 0, 0x90123456);
+    wait_peek(&d, 300, 100, 0, 0xFFFFFF, 0x123456);
+    g_assert_cmphex(peek(&d, 200, 100, 0) & 0xFFFFFF, ==, poked & 0xFFFFFF);
+    /* Z pokes: compare LESS with update: a farther Z is refused */
+    set_pe(&d, A_PE_ZCONF, 1 | 1 << 1 | 1 << 4);
+    poke(&d, 320, 240, 1, 0x123456);
+    poke(&d, 320, 240, 1, 0x200000);
+    poke(&d, 321, 240, 1, 0x000100);
+    wait_peek(&d, 321, 240, 1, 0xFFFFFF, 0x000100);
+    g_assert_cmphex(peek(&d, 320, 240, 1), ==, 0x123456);
+
+    /* bad accesses: 16-bit, Z type 2, past the EFB's 528 lines */
+    qpci_io_writew(d.q->dev, d.q->bar[EFB], FLIPPER_EFB_CPU_ADDR(1, 1, 0), 7);
+    g_assert_true(logged(&d, "32-bit words only"));
+    g_assert_cmphex(peek(&d, 1, 600, 0), ==, 0);
+    poke(&d, 1, 600, 0, 0xFFFFFFFF);
+    g_assert_cmphex(peek(&d, 1, 1, 2), ==, 0);
+    wait_peek(&d, 1, 1, 0, 0xFFFFFF, 0x203040);
+
+    /* the poked square through a display copy: the XFB's 4:2:2 YUV
+     * round trip of a flat colour is within 3 of it (Y, Cb, Cr 8-bit) */
+    draw_and_wait(&d, xfb_copy_frame, 2);
+    g_assert_true(g3dq_screendump(d.q, "gpu", 0, &img));
+    p = g3dq_px(&img, 207, 107);
+    g_assert_cmpint(abs(p[0] - 0xC0), <=, 3);
+    g_assert_cmpint(abs(p[1] - 0x80), <=, 3);
+    g_assert_cmpint(abs(p[2] - 0x40), <=, 3);
+    p = g3dq_px(&img, 10, 10);
+    g_assert_cmphex(p[0] << 16 | p[1] << 8 | p[2], ==, 0x20303F);
+    g3dq_image_free(&img);
+    g_assert_false(r32(&d, A_PI_INTSR) & PI_INT_ERROR);
+    close_dev(&d);
+}
+
 /* ---- bad input -------------------------------------------------------------- */
 
 #define DL_ADDR 0x00400000u
@@ -588,6 +699,7 @@ int main(int argc, char **argv)
     qtest_add_func("/flipper/token-finish", test_token_finish);
     qtest_add_func("/flipper/vi-interrupts", test_vi_interrupts);
     qtest_add_func("/flipper/frame", test_frame);
+    qtest_add_func("/flipper/efb-window", test_efb_window);
     qtest_add_func("/flipper/bad-input", test_bad_input);
     qtest_add_func("/flipper/stop-cont", test_stop_cont);
     qtest_add_func("/flipper/hotplug", test_hotplug);
