@@ -7,7 +7,10 @@
  * compared with Dolphin's frame of the same stream, bad input (FIFO
  * pointers outside MEM1, a display list calling itself, an array index past
  * MEM1, an XFB past MEM1) logged, skipped and recovered by reset, VM
- * stop/cont and hot-plug.
+ * stop/cont and hot-plug; the CPU's EFB window (BAR4); a textured frame
+ * through all three BARs (texture in MEM1 by BAR2, the stream by the
+ * gather pipe, the EFB read back by BAR4) against the closed form and
+ * Dolphin's frame (tests/flipper/ref/tex-bars.png).
  *
  * The reference frame is tests/flipper/ref/gouraud.png, rendered by Debian's
  * dolphin-emu software renderer from the same GX stream (the unit tests'
@@ -27,9 +30,14 @@
 #define MEM1 FLIPPER_MEM1_BAR
 #define EFB FLIPPER_EFB_BAR
 
+typedef struct RefPixel {
+    int x, y;
+    uint8_t r, g, b;
+} RefPixel;
+
 /* Dolphin's frame of the gouraud stream */
 #define REF_FNV 0xb94e7f0eu
-static const struct { int x, y; uint8_t r, g, b; } ref_px[] = {
+static const struct RefPixel ref_px[] = {
     { 10, 10, 0x20, 0x30, 0x3F },       /* clear colour after the XFB */
     { 336, 50, 0xF7, 0x03, 0x04 },      /* near the red vertex */
     { 110, 380, 0x05, 0xF1, 0x07 },     /* near the green vertex */
@@ -174,8 +182,10 @@ static void draw_and_wait(Dev *d, void (*build)(FlipperGX *g), uint16_t tok)
     w16(d, A_PE_ISR, 0x000F);           /* ack both, keep them enabled */
 }
 
-/* screendump of the VI head; exact against Dolphin's frame */
-static void check_reference_frame(Dev *d)
+/* screendump of the VI head; exact against a Dolphin frame: its FNV-1a
+ * over the 640x480 RGB bytes and sample pixels */
+static void check_dolphin_frame(Dev *d, uint32_t want_fnv,
+                                const RefPixel *px, size_t npx)
 {
     G3DQImage img;
     uint32_t h = 2166136261u;
@@ -184,11 +194,11 @@ static void check_reference_frame(Dev *d)
     g_assert_true(g3dq_screendump(d->q, "gpu", 0, &img));
     g_assert_cmpint(img.width, ==, 640);
     g_assert_cmpint(img.height, ==, 480);
-    for (i = 0; i < G_N_ELEMENTS(ref_px); i++) {
-        const uint8_t *p = g3dq_px(&img, ref_px[i].x, ref_px[i].y);
-        g_assert_cmphex(p[0], ==, ref_px[i].r);
-        g_assert_cmphex(p[1], ==, ref_px[i].g);
-        g_assert_cmphex(p[2], ==, ref_px[i].b);
+    for (i = 0; i < npx; i++) {
+        const uint8_t *p = g3dq_px(&img, px[i].x, px[i].y);
+        g_assert_cmphex(p[0], ==, px[i].r);
+        g_assert_cmphex(p[1], ==, px[i].g);
+        g_assert_cmphex(p[2], ==, px[i].b);
     }
     n = (size_t)img.width * img.height * 3;
     for (i = 0; i < n; i++) {
@@ -196,9 +206,14 @@ static void check_reference_frame(Dev *d)
         h *= 16777619u;
     }
     g_test_message("screendump vs Dolphin: FNV 0x%08x (want 0x%08x)", h,
-                   REF_FNV);
-    g_assert_cmphex(h, ==, REF_FNV);
+                   want_fnv);
+    g_assert_cmphex(h, ==, want_fnv);
     g3dq_image_free(&img);
+}
+
+static void check_reference_frame(Dev *d)
+{
+    check_dolphin_frame(d, REF_FNV, ref_px, G_N_ELEMENTS(ref_px));
 }
 
 static void setup_display(Dev *d)
@@ -588,6 +603,77 @@ static void test_efb_window(void)
     close_dev(&d);
 }
 
+/* ---- a textured frame through the BARs ----------------------------------- */
+
+/*
+ * Dolphin's frame of the fgx_tex_frame stream (tests/flipper/ref/
+ * tex-bars.png, the unit tests' "tex-bars" scene): FNV-1a of its RGB bytes
+ * and sample pixels, read from the PNG with tools/image.c.
+ */
+#define TEX_REF_FNV 0x9de383cdu
+static const struct RefPixel tex_ref_px[] = {
+    { 10, 10, 0x2F, 0x3F, 0x4E },       /* clear colour */
+    { 42, 32, 0x00, 0x00, 0x1F },       /* texel (0, 0) */
+    { 117, 92, 0x7A, 0x81, 0x21 },
+    { 197, 147, 0xFE, 0xFE, 0x21 },     /* texel (31, 23) */
+    { 400, 250, 0x71, 0x13, 0x33 },     /* the turned bilinear quad */
+    { 300, 350, 0x23, 0x09, 0xD4 },
+    { 500, 150, 0x40, 0xD3, 0x78 },
+    { 639, 479, 0x2F, 0x3F, 0x4E },
+};
+
+static void tex_draw(FlipperGX *g)
+{
+    fgx_tex_draw(g, FGX_TEX_ADDR);
+}
+
+/*
+ * The texture stored into MEM1 through BAR2, the GX stream through the
+ * gather pipe: the EFB (read through BAR4) shows each texel of the nearest
+ * 5x quad as the RGB8 expansion of its RGB565 value, computed here; the
+ * display copy's screendump is Dolphin's frame of the same stream.
+ */
+static void test_tex_frame(void)
+{
+    Dev d = open_dev();
+    uint8_t tex[FGX_TEX_BYTES];
+    int x, y;
+
+    setup_display(&d);
+    fgx_tex_fill(tex);
+    g3dq_write(d.q, MEM1, FGX_TEX_ADDR, tex, sizeof(tex));
+    draw_and_wait(&d, tex_draw, 1);
+    set_pe(&d, A_PE_ALPHAREAD, 1);
+    for (y = FGX_TEX_Y0 - 1; y <= FGX_TEX_Y0 + FGX_TEX_H * FGX_TEX_SCALE;
+         y++) {
+        for (x = FGX_TEX_X0 - 1;
+             x <= FGX_TEX_X0 + FGX_TEX_W * FGX_TEX_SCALE; x++) {
+            int s = (x - FGX_TEX_X0) / FGX_TEX_SCALE;
+            int t = (y - FGX_TEX_Y0) / FGX_TEX_SCALE;
+            uint32_t want = 0xFF304050;     /* outside: the clear colour */
+
+            if (x >= FGX_TEX_X0 && y >= FGX_TEX_Y0 && s < FGX_TEX_W &&
+                t < FGX_TEX_H) {
+                uint16_t v = fgx_tex_texel(s, t);
+                uint32_t r = v >> 11, g = (v >> 5) & 63, b = v & 31;
+
+                want = 0xFF000000 | (r << 3 | r >> 2) << 16 |
+                       (g << 2 | g >> 4) << 8 | (b << 3 | b >> 2);
+            }
+            if (peek(&d, x, y, 0) != want) {
+                g_test_message("EFB (%d, %d): 0x%08x, expected 0x%08x", x, y,
+                               peek(&d, x, y, 0), want);
+            }
+            g_assert_cmphex(peek(&d, x, y, 0), ==, want);
+        }
+    }
+    draw_and_wait(&d, xfb_copy_frame, 2);
+    check_dolphin_frame(&d, TEX_REF_FNV, tex_ref_px,
+                        G_N_ELEMENTS(tex_ref_px));
+    g_assert_false(r32(&d, A_PI_INTSR) & PI_INT_ERROR);
+    close_dev(&d);
+}
+
 /* ---- bad input -------------------------------------------------------------- */
 
 #define DL_ADDR 0x00400000u
@@ -700,6 +786,7 @@ int main(int argc, char **argv)
     qtest_add_func("/flipper/vi-interrupts", test_vi_interrupts);
     qtest_add_func("/flipper/frame", test_frame);
     qtest_add_func("/flipper/efb-window", test_efb_window);
+    qtest_add_func("/flipper/tex-frame", test_tex_frame);
     qtest_add_func("/flipper/bad-input", test_bad_input);
     qtest_add_func("/flipper/stop-cont", test_stop_cont);
     qtest_add_func("/flipper/hotplug", test_hotplug);
