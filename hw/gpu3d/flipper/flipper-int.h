@@ -93,6 +93,7 @@ typedef struct FlipperVI {
     uint16_t regs[VI_REG_SPAN / 2];
     int64_t last_ns;            /* clock time of the position below */
     uint64_t sample;            /* beam position: samples since frame start */
+    bool scaler_logged;         /* bad scaler settings logged since written */
 } FlipperVI;
 
 /* ---- the other blocks ---------------------------------------------------- */
