@@ -550,6 +550,11 @@ enum {
     PE_FMT_Z24 = 3, PE_FMT_Y8 = 4, PE_FMT_U8 = 5, PE_FMT_V8 = 6,
     PE_FMT_YUV420 = 7,
 };
+/* PE_CONTROL (0x43) bits 3-5: the Z format of RGB565_Z16 (4-7, the
+ * "inverted" ones of Dolphin's BPMemory.h, are bad input) */
+enum {
+    PE_ZFMT_LINEAR = 0, PE_ZFMT_NEAR = 1, PE_ZFMT_MID = 2, PE_ZFMT_FAR = 3,
+};
 /* EFB copy trigger (0x52), YAGCD §5.11.1 BP registers */
 G3D_REG32(BP_COPY_R, 0)
     G3D_FIELD(BP_COPY_R, CLAMP_TOP, 0, 1)

@@ -300,7 +300,7 @@ static void clear_rect(FlipperCore *c, int left, int top, int width,
 {
     uint32_t ar = c->bp[BP_CLEAR_AR], gb = c->bp[BP_CLEAR_GB];
     uint8_t col[4] = { ar & 0xFF, (gb >> 8) & 0xFF, gb & 0xFF, (ar >> 8) & 0xFF };
-    uint32_t z = c->bp[BP_CLEAR_Z] & 0xFFFFFF, keep, set;
+    uint32_t z = flipper_pe_clear_depth(c, c->bp[BP_CLEAR_Z]), keep, set;
     bool zupd = (c->bp[BP_ZMODE] >> 4) & 1;
     int x, y;
 
