@@ -99,6 +99,38 @@ static inline uint32_t pica_to_f24(float f)
     return s << 23 | (e - 64) << 16 | m;
 }
 
+/* float -> float1.5.10 (light vectors), mantissa rounded; normal values */
+static inline uint32_t pica_to_f16(float f)
+{
+    uint32_t u = pica_f2u(f), s = u >> 31, e = (u >> 23) & 0xFF;
+    uint32_t m = ((u & 0x7FFFFF) + (1u << 12)) >> 13;
+
+    if (!(u & 0x7FFFFFFF) || e < 127 - 14) {
+        return s << 15;
+    }
+    if (m == 1024) {
+        m = 0;
+        e++;
+    }
+    return s << 15 | (e - 127 + 15) << 10 | m;
+}
+
+/*
+ * Byte offset of pixel (x, memory row) in an 8x8-tiled surface `w` pixels
+ * wide, `bpp` bytes a pixel: tiles row by row, Morton order inside
+ * (3dbrew GPU/Internal Registers 0x080-0x0B7).
+ */
+static inline uint32_t pica_tiled_offset(unsigned x, unsigned row, unsigned w,
+                                         unsigned bpp)
+{
+    unsigned m = 0, i;
+
+    for (i = 0; i < 3; i++) {
+        m |= ((x >> i) & 1) << (2 * i) | ((row >> i) & 1) << (2 * i + 1);
+    }
+    return ((uint32_t)((row / 8) * (w / 8) + x / 8) * 64 + m) * bpp;
+}
+
 /* float -> float1.7.23 placed in b1-31 (VIEWPORT_INVW/INVH) */
 static inline uint32_t pica_to_f31(float f)
 {
