@@ -364,37 +364,11 @@ static inline void pica_lit_light_vectors(uint32_t v[4])
  * vb_pa */
 static inline void pica_lit_shader(PicaCmd *c, uint32_t vb_pa)
 {
-    uint32_t code[6], desc = PICA_OPDESC(0xF, 0, PICA_SWZ_XYZW, 0,
-                                          PICA_SWZ_XYZW, 0, 0);
-    const uint32_t outmap[8] = {
-        5, 0x03020100, 0x07060504, 0x1F141312, 0x1F100D0C, 0x1F1F0F0E,
-        0x1F1F1F1F, 0x1F1F1F1F,
+    static const uint32_t outmap[5] = {
+        0x03020100, 0x07060504, 0x1F141312, 0x1F100D0C, 0x1F1F0F0E,
     };
-    uint32_t buf0[3] = { 0, 0x43210, 80u << 16 | 5u << 28 };
-    unsigned i, fmt = PICA_ATTRIB_FORMAT(PICA_ATTR_F32, 4);
 
-    for (i = 0; i < 5; i++) {
-        code[i] = PICA_SH_FMT1(PICA_SH_MOV, PICA_SH_O(i), PICA_SH_V(i), 0, 0, 0);
-    }
-    code[5] = (uint32_t)PICA_SH_END << 26;
-    pica_cmd_shader_begin(c);
-    pica_cmd_shader_code(c, 0, code, 6);
-    pica_cmd_shader_end(c, &desc, 1);
-    pica_cmd_reg(c, GPUREG_VSH_OUTMAP_MASK, 0x1F);
-    pica_cmd_reg(c, GPUREG_VSH_OUTMAP_TOTAL1, 4);
-    pica_cmd_reg(c, GPUREG_VSH_OUTMAP_TOTAL2, 4);
-    pica_cmd(c, GPUREG_SH_OUTMAP_TOTAL, 0xF, 1, outmap, 8);
-    pica_cmd_reg(c, GPUREG_VSH_INPUTBUFFER_CONFIG, 0xA0000004);
-    pica_cmd_reg(c, GPUREG_VSH_NUM_ATTR, 4);
-    pica_cmd_reg(c, GPUREG_VSH_ATTRIBUTES_PERMUTATION_LOW, 0x43210);
-    pica_cmd_reg(c, GPUREG_ATTRIBBUFFERS_LOC, vb_pa >> 3);
-    pica_cmd_reg(c, GPUREG_ATTRIBBUFFERS_FORMAT_LOW,
-                 fmt | fmt << 4 | fmt << 8 | fmt << 12 | fmt << 16);
-    pica_cmd_reg(c, GPUREG_ATTRIBBUFFERS_FORMAT_HIGH, 0x0FE0u << 16 | 4u << 28);
-    pica_cmd(c, PICA_ATTRIBBUFFER_OFFSET(0), 0xF, 1, buf0, 3);
-    for (i = 1; i < 12; i++) {
-        pica_cmd_reg(c, PICA_ATTRIBBUFFER_CONFIG2(i), 0);
-    }
+    pica_cmd_shader_mov(c, vb_pa, 5, outmap);
 }
 
 /* pass 1: the occluders' depth into the shadow map at map_pa */

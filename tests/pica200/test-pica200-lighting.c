@@ -853,37 +853,9 @@ static void test_bad_input(void)
  */
 static void lit_shader(CmdBuf *b, uint32_t vb_pa, uint32_t o3map)
 {
-    uint32_t code[5], desc = PICA_OPDESC(0xF, 0, PICA_SWZ_XYZW, 0, PICA_SWZ_XYZW, 0, 0);
-    const uint32_t outmap[8] = {
-        4, 0x03020100, 0x07060504, 0x1F141312, o3map,
-        0x1F1F1F1F, 0x1F1F1F1F, 0x1F1F1F1F,
-    };
-    uint32_t buf0[3] = { 0, 0x3210, 64u << 16 | 4u << 28 };
-    unsigned i, fmt = PICA_ATTRIB_FORMAT(PICA_ATTR_F32, 4);
+    const uint32_t outmap[4] = { 0x03020100, 0x07060504, 0x1F141312, o3map };
 
-    for (i = 0; i < 4; i++) {
-        code[i] = PICA_SH_FMT1(PICA_SH_MOV, PICA_SH_O(i), PICA_SH_V(i), 0, 0, 0);
-    }
-    code[4] = (uint32_t)PICA_SH_END << 26;
-    pica_cmd_shader_begin(b);
-    pica_cmd_shader_code(b, 0, code, 5);
-    pica_cmd_shader_end(b, &desc, 1);
-    pica_cmd_reg(b, GPUREG_VSH_OUTMAP_MASK, 0xF);
-    pica_cmd_reg(b, GPUREG_VSH_OUTMAP_TOTAL1, 3);
-    pica_cmd_reg(b, GPUREG_VSH_OUTMAP_TOTAL2, 3);
-    pica_cmd(b, GPUREG_SH_OUTMAP_TOTAL, 0xF, 1, outmap, 8);
-    pica_cmd_reg(b, GPUREG_VSH_INPUTBUFFER_CONFIG, 0xA0000003);
-    pica_cmd_reg(b, GPUREG_VSH_NUM_ATTR, 3);
-    pica_cmd_reg(b, GPUREG_VSH_ATTRIBUTES_PERMUTATION_LOW, 0x3210);
-
-    pica_cmd_reg(b, GPUREG_ATTRIBBUFFERS_LOC, vb_pa >> 3);
-    pica_cmd_reg(b, GPUREG_ATTRIBBUFFERS_FORMAT_LOW,
-                 fmt | fmt << 4 | fmt << 8 | fmt << 12);
-    pica_cmd_reg(b, GPUREG_ATTRIBBUFFERS_FORMAT_HIGH, 0x0FF0u << 16 | 3u << 28);
-    pica_cmd(b, PICA_ATTRIBBUFFER_OFFSET(0), 0xF, 1, buf0, 3);
-    for (i = 1; i < 12; i++) {
-        pica_cmd_reg(b, PICA_ATTRIBBUFFER_CONFIG2(i), 0);
-    }
+    pica_cmd_shader_mov(b, vb_pa, 4, outmap);
 }
 
 typedef struct LitVertex {
