@@ -78,7 +78,7 @@ while IFS='|' read -r demo device done ref psnr tol maxpx head; do
 done <<'TABLE'
 r300-demo|r300-3d,id=gpu,render-threads=2|r300-demo: done|tests/r300/ref/demo-cube.png|44|2|200
 pica200-demo|pica200-3d,id=gpu,render-threads=2|pica200-demo: done|tests/pica200/ref/demo-top.png|41|2|40|0
-pica200-demo|pica200-3d,id=gpu,render-threads=2|pica200-demo: done|tests/pica200/ref/demo-bottom.png|41|2|40|1
+pica200-demo|pica200-3d,id=gpu,render-threads=2|pica200-demo: done|tests/pica200/ref/demo-lit.png|45|2|40|1
 glamo-demo|glamo-3d,id=gpu,render-threads=2|glamo-demo: done|tests/glamo/ref/demo-cube.png|31|32|40
 glamo-demo|glamo-3d,id=gpu,render-threads=2|glamo-demo: done|tests/glamo/ref/demo-cube-565.png|70|4|0
 attila-demo|attila-3d,id=gpu,render-threads=2|attila-demo: done|tests/attila/ref/demo-cube.png|46|2|40
