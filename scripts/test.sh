@@ -7,7 +7,8 @@
 # and checks what the radeon driver reports on r300-3d. GPU3D_QEMU=10.0
 # picks the QEMU (default 7.2); the qtests, guests and Linux checks then run
 # again against each QEMU in GPU3D_QEMU_ALSO (default "10.0"; empty: only
-# the one). Each QEMU's pass also exports the devices as a patch series
+# the one). Each QEMU's pass also migrates each demo guest mid-frame
+# (scripts/migrate-test.py) and exports the devices as a patch series
 # against it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -77,12 +78,14 @@ TABLE
 
 log "save/restore and migration: each demo stopped mid-frame, migrated to a file, savevm/loadvm"
 # name | device | serial text once it renders | done | core stream magic |
-# offset of a ring pointer or FIFO count in that stream (scripts/migrate-test.py)
-while IFS='|' read -r demo device started done magic badat; do
+# offset of a ring pointer or FIFO count in that stream [| head compared]
+# (scripts/migrate-test.py)
+while IFS='|' read -r demo device started done magic badat head; do
   [ -n "$demo" ] || continue
   if ! python3 "$GPU3D_ROOT/scripts/migrate-test.py" --qemu "$QEMU_BIN" \
        --kernel "$OUT/guest/$demo.elf" --device "$device" \
        --started "$started" --done "$done" --magic "$magic" --bad-at "$badat" \
+       --head "${head:-0}" \
        --compare "$CORE_BUILD/image-compare" --out "$OUT/migrate$QEMU_TAG"; then
     log "FAIL: migration of $demo"
     fail=1
