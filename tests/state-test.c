@@ -37,6 +37,42 @@ void g3d_state_test_roundtrip(const G3DStateTestOps *ops, void *core,
     g_free(again);
 }
 
+unsigned g3d_state_test_run(const G3DStateTestOps *ops, void *core,
+                            unsigned steps)
+{
+    unsigned k = 0;
+
+    while (k < steps && ops->step(core)) {
+        k++;
+    }
+    return k;
+}
+
+void g3d_state_test_move(const G3DStateTestOps *ops, void *from, void *to,
+                         const void *from_mem, void *to_mem, size_t len)
+{
+    size_t n;
+    uint8_t *s = g3d_state_test_save(ops, from, &n);
+
+    memcpy(to_mem, from_mem, len);
+    g3d_state_test_roundtrip(ops, to, s, n);
+    g_free(s);
+}
+
+void g3d_state_test_same(const G3DStateTestOps *ops, void *a, void *b,
+                         const void *mem_a, const void *mem_b, size_t len)
+{
+    size_t la, lb;
+    uint8_t *sa = g3d_state_test_save(ops, a, &la);
+    uint8_t *sb = g3d_state_test_save(ops, b, &lb);
+
+    g_assert_true(memcmp(mem_a, mem_b, len) == 0);
+    g_assert_cmpuint(la, ==, lb);
+    g_assert_true(memcmp(sa, sb, la) == 0);
+    g_free(sa);
+    g_free(sb);
+}
+
 /* a failed load: a message, and the core left as a reset one */
 static void check_failed(const G3DStateTestOps *ops, void *core,
                          const G3DStateIn *in, const uint8_t *reset,

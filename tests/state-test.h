@@ -20,7 +20,26 @@ typedef struct G3DStateTestOps {
     bool (*load)(void *core, G3DStateIn *in);
     /* after a load that succeeded: run the core a bounded while */
     void (*exercise)(void *core);
+    /* one unit of work (x_core_work with a budget of 1) */
+    bool (*step)(void *core);
 } G3DStateTestOps;
+
+/* up to `steps` units of work; the units run (fewer: nothing left) */
+unsigned g3d_state_test_run(const G3DStateTestOps *ops, void *core,
+                            unsigned steps);
+
+/*
+ * A migration: `from`'s stream is taken, then its memory copied into
+ * `to`'s (in this order, as QEMU saves RAM after the stream is taken: a
+ * save may draw queued work), then `to` loads the stream, which it saves
+ * back unchanged.
+ */
+void g3d_state_test_move(const G3DStateTestOps *ops, void *from, void *to,
+                         const void *from_mem, void *to_mem, size_t len);
+
+/* Two cores in the same state over memories with the same bytes. */
+void g3d_state_test_same(const G3DStateTestOps *ops, void *a, void *b,
+                         const void *mem_a, const void *mem_b, size_t len);
 
 /* the core's stream (g_free it) */
 uint8_t *g3d_state_test_save(const G3DStateTestOps *ops, void *core,

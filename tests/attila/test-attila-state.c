@@ -43,7 +43,12 @@ static void op_exercise(void *core)
     attila_reg_read(core, A_ATTILA_STATUS, 4);
 }
 
-static const G3DStateTestOps ops = { op_save, op_load, op_exercise };
+static bool op_step(void *core)
+{
+    return attila_core_work(core, 1);
+}
+
+static const G3DStateTestOps ops = { op_save, op_load, op_exercise, op_step };
 
 static AttilaRun *rig_new(void)
 {
@@ -79,36 +84,19 @@ static AttilaRun *rig_scene(void)
 
 static unsigned run(AttilaRun *r, unsigned steps)
 {
-    unsigned k = 0;
-
-    while (k < steps && attila_core_work(r->core, 1)) {
-        k++;
-    }
-    return k;
+    return g3d_state_test_run(&ops, r->core, steps);
 }
 
 static void migrate(AttilaRun *from, AttilaRun *to)
 {
-    size_t len;
-    uint8_t *s = g3d_state_test_save(&ops, from->core, &len);
-
-    memcpy(to->gpu, from->gpu, GPU_SIZE);
     memcpy(to->sys, from->sys, SYS_SIZE);
-    g3d_state_test_roundtrip(&ops, to->core, s, len);
-    g_free(s);
+    g3d_state_test_move(&ops, from->core, to->core, from->gpu, to->gpu,
+                        GPU_SIZE);
 }
 
 static void same(AttilaRun *a, AttilaRun *b)
 {
-    size_t la, lb;
-    uint8_t *sa = g3d_state_test_save(&ops, a->core, &la);
-    uint8_t *sb = g3d_state_test_save(&ops, b->core, &lb);
-
-    g_assert_true(memcmp(a->gpu, b->gpu, GPU_SIZE) == 0);
-    g_assert_cmpuint(la, ==, lb);
-    g_assert_true(memcmp(sa, sb, la) == 0);
-    g_free(sa);
-    g_free(sb);
+    g3d_state_test_same(&ops, a->core, b->core, a->gpu, b->gpu, GPU_SIZE);
 }
 
 static void test_split_scene(void)

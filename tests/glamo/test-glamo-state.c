@@ -40,7 +40,12 @@ static void op_exercise(void *core)
     glamo_reg_read(core, A_EGSTATUSA, 2);
 }
 
-static const G3DStateTestOps ops = { op_save, op_load, op_exercise };
+static bool op_step(void *core)
+{
+    return glamo_core_work(core, 1);
+}
+
+static const G3DStateTestOps ops = { op_save, op_load, op_exercise, op_step };
 
 /* the scene queued in the command queue, not yet run */
 static void rig_scene_queued(GlamoRig *r)
@@ -62,35 +67,19 @@ static void rig_scene_queued(GlamoRig *r)
 
 static unsigned run(GlamoRig *r, unsigned steps)
 {
-    unsigned k = 0;
-
-    while (k < steps && glamo_core_work(r->core, 1)) {
-        k++;
-    }
-    return k;
+    return g3d_state_test_run(&ops, r->core, steps);
 }
 
 static void migrate(GlamoRig *from, GlamoRig *to)
 {
-    size_t len;
-    uint8_t *s = g3d_state_test_save(&ops, from->core, &len);
-
-    memcpy(to->vram, from->vram, GLAMO_VRAM_SIZE);
-    g3d_state_test_roundtrip(&ops, to->core, s, len);
-    g_free(s);
+    g3d_state_test_move(&ops, from->core, to->core, from->vram, to->vram,
+                        GLAMO_VRAM_SIZE);
 }
 
 static void same(GlamoRig *a, GlamoRig *b)
 {
-    size_t la, lb;
-    uint8_t *sa = g3d_state_test_save(&ops, a->core, &la);
-    uint8_t *sb = g3d_state_test_save(&ops, b->core, &lb);
-
-    g_assert_true(memcmp(a->vram, b->vram, GLAMO_VRAM_SIZE) == 0);
-    g_assert_cmpuint(la, ==, lb);
-    g_assert_true(memcmp(sa, sb, la) == 0);
-    g_free(sa);
-    g_free(sb);
+    g3d_state_test_same(&ops, a->core, b->core, a->vram, b->vram,
+                        GLAMO_VRAM_SIZE);
 }
 
 static void test_split_scene(void)

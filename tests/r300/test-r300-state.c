@@ -91,17 +91,6 @@ static void rig_load_scene(R300Rig *d)
     r300_rig_wr(d, A_CP_RB_WPTR, n);
 }
 
-/* one packet at a time; the packets run */
-static unsigned run(R300Rig *d, unsigned steps)
-{
-    unsigned k = 0;
-
-    while (k < steps && r300_core_work(d->core, 1)) {
-        k++;
-    }
-    return k;
-}
-
 static void op_save(void *core, G3DStateOut *o)
 {
     r300_state_save(core, o);
@@ -123,31 +112,30 @@ static void op_exercise(void *core)
     r300_core_work(core, 4);
 }
 
-static const G3DStateTestOps ops = { op_save, op_load, op_exercise };
+static bool op_step(void *core)
+{
+    return r300_core_work(core, 1);
+}
+
+static const G3DStateTestOps ops = { op_save, op_load, op_exercise, op_step };
+
+/* one packet at a time; the packets run */
+static unsigned run(R300Rig *d, unsigned steps)
+{
+    return g3d_state_test_run(&ops, d->core, steps);
+}
 
 /* `to` gets `from`'s memory and state, as a migration moves them */
 static void migrate(R300Rig *from, R300Rig *to)
 {
-    size_t len;
-    uint8_t *s = g3d_state_test_save(&ops, from->core, &len);
-
-    memcpy(to->vram, from->vram, VRAM_SIZE);
     memcpy(to->sysram, from->sysram, sizeof(to->sysram));
-    g3d_state_test_roundtrip(&ops, to->core, s, len);
-    g_free(s);
+    g3d_state_test_move(&ops, from->core, to->core, from->vram, to->vram,
+                        VRAM_SIZE);
 }
 
 static void same_memory_and_state(R300Rig *a, R300Rig *b)
 {
-    size_t la, lb;
-    uint8_t *sa = g3d_state_test_save(&ops, a->core, &la);
-    uint8_t *sb = g3d_state_test_save(&ops, b->core, &lb);
-
-    g_assert_true(memcmp(a->vram, b->vram, VRAM_SIZE) == 0);
-    g_assert_cmpuint(la, ==, lb);
-    g_assert_true(memcmp(sa, sb, la) == 0);
-    g_free(sa);
-    g_free(sb);
+    g3d_state_test_same(&ops, a->core, b->core, a->vram, b->vram, VRAM_SIZE);
 }
 
 /* Interrupted after every packet of the scene, ring and indirect buffer. */
