@@ -7,7 +7,8 @@
 # and checks what the radeon driver reports on r300-3d. GPU3D_QEMU=10.0
 # picks the QEMU (default 7.2); the qtests, guests and Linux checks then run
 # again against each QEMU in GPU3D_QEMU_ALSO (default "10.0"; empty: only
-# the one). Each QEMU's pass also exports the devices as a patch series
+# the one). Each QEMU's pass also migrates each demo guest mid-frame
+# (scripts/migrate-test.py) and exports the devices as a patch series
 # against it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -83,6 +84,28 @@ glamo-demo|glamo-3d,id=gpu,render-threads=2|glamo-demo: done|tests/glamo/ref/dem
 glamo-demo|glamo-3d,id=gpu,render-threads=2|glamo-demo: done|tests/glamo/ref/demo-cube-565.png|70|4|0
 attila-demo|attila-3d,id=gpu,render-threads=2|attila-demo: done|tests/attila/ref/demo-cube.png|46|2|40
 flipper-demo|flipper-gx,id=gpu,render-threads=2|flipper-demo: done|tests/flipper/ref/cube.png|80|2|0
+TABLE
+
+log "save/restore and migration: each demo stopped mid-frame, migrated to a file, savevm/loadvm"
+# name | device | serial text once it renders | done | core stream magic |
+# offset of a ring pointer or FIFO count in that stream [| head compared]
+# (scripts/migrate-test.py)
+while IFS='|' read -r demo device started done magic badat head; do
+  [ -n "$demo" ] || continue
+  if ! python3 "$GPU3D_ROOT/scripts/migrate-test.py" --qemu "$QEMU_BIN" \
+       --kernel "$OUT/guest/$demo.elf" --device "$device" \
+       --started "$started" --done "$done" --magic "$magic" --bad-at "$badat" \
+       --head "${head:-0}" \
+       --compare "$CORE_BUILD/image-compare" --out "$OUT/migrate$QEMU_TAG"; then
+    log "FAIL: migration of $demo"
+    fail=1
+  else
+    log "ok: migration of $demo"
+  fi
+done <<'TABLE'
+r300-demo|r300-3d,id=gpu,render-threads=2|MiB)|r300-demo: done|R300|66866
+glamo-demo|glamo-3d,id=gpu,render-threads=2|MiB)|glamo-demo: done|GLMO|16908
+attila-demo|attila-3d,id=gpu,render-threads=2|GPU memory|attila-demo: done|ATLA|37
 TABLE
 
 log "Linux guest: Debian's radeon KMS driver on r300-3d (scripts/linux-guest.sh)"
