@@ -95,12 +95,17 @@ bool pica200_irq_level(Pica200Core *c)
     return c->irq_level;
 }
 
+bool pica_irq_wanted(Pica200Core *c)
+{
+    return c->irq_stat != 0 ||
+           (c->psc[0].control & R_PSC0_CONTROL_FINISHED_MASK) ||
+           (c->psc[1].control & R_PSC0_CONTROL_FINISHED_MASK) ||
+           (c->ppf_control & R_PPF_CONTROL_FINISHED_MASK);
+}
+
 void pica_update_irq(Pica200Core *c)
 {
-    bool level = c->irq_stat != 0 ||
-                 (c->psc[0].control & R_PSC0_CONTROL_FINISHED_MASK) ||
-                 (c->psc[1].control & R_PSC0_CONTROL_FINISHED_MASK) ||
-                 (c->ppf_control & R_PPF_CONTROL_FINISHED_MASK);
+    bool level = pica_irq_wanted(c);
 
     if (level != c->irq_level) {
         c->irq_level = level;
@@ -312,8 +317,6 @@ static bool heavy_trigger(Pica200Core *c, uint32_t id)
     }
     return false;
 }
-
-#define PICA_QUEUE_MAX (1u << 20)
 
 static void internal_write(Pica200Core *c, uint32_t id, uint32_t val,
                            uint32_t mask)

@@ -25,6 +25,10 @@ void pica_pipeline_reset(Pica200Core *c)
     c->fixed_nwords = 0;
     c->fixed_index = 0;
     c->imm_n = 0;
+    /* the emitter's SETEMIT state; its callback is set by every GS run */
+    c->emitter.vertex_id = 0;
+    c->emitter.prim_emit = false;
+    c->emitter.winding = false;
     c->fault_logged = false;
     c->rs = NULL;
     c->rs_dirty = true;

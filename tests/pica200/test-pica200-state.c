@@ -1,0 +1,379 @@
+/*
+ * pica200-3d saved state (pica200_state_save/load, docs/pica200-3d.md):
+ *
+ * - the demo scene driven in small work steps, moved to a fresh core again
+ *   and again at points inside memory fills, command lists, draws and
+ *   display transfers, ends with memory (VRAM and guest RAM) byte for byte
+ *   equal to an uninterrupted run's, and the same counters;
+ * - at every such point save -> load -> save gives the identical stream;
+ * - truncated streams, a foreign magic, another version, trailing bytes,
+ *   values no register could hold (a command list position outside its
+ *   buffer, a draw past its count, a fill outside its range, a queued write
+ *   to no register, an emitter slot past 2) all fail with a message and
+ *   leave the core reset and usable;
+ * - thousands of random mutations of a valid stream load or fail without
+ *   a crash, and the core works on from whatever loaded.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <glib.h>
+#include <stdio.h>
+
+#include "pica-scene.h"
+#include "pica200-scene.h"
+#include "pica200/pica200-int.h"
+
+#define LIST_OFF 0x10000u
+#define LIST_WORDS 4096u
+#define VB_OFF 0x20000u
+#define VPA(off) (PICA200_PHYS_VRAM + (off))
+
+/* the scene's driver: small work steps, a migration every `every` polls */
+typedef struct Mig {
+    PicaTest *t;
+    int threads;
+    unsigned budget;
+    unsigned every;             /* 0: never migrate */
+    unsigned polls, migrations;
+    unsigned busy_migrations;   /* migrations with the P3D or an engine busy */
+} Mig;
+
+static G3DStateOut save(Pica200Core *c)
+{
+    G3DStateOut o;
+
+    g3d_state_out_init(&o);
+    pica200_state_save(c, &o);
+    return o;
+}
+
+static bool load(Pica200Core *c, const void *buf, size_t len, char *err,
+                 size_t errlen)
+{
+    G3DStateIn in;
+    bool ok;
+
+    g3d_state_in_init(&in, buf, len);
+    ok = pica200_state_load(c, &in);
+    if (!ok && err) {
+        g_strlcpy(err, in.error, errlen);
+    }
+    return ok;
+}
+
+/* move the test's core to a fresh one through its saved state */
+static void migrate(Mig *m)
+{
+    G3DStateOut a = save(m->t->core), b;
+    Pica200Core *fresh = pt_core_new(m->t, m->threads);
+    char err[160];
+
+    if (pica200_reg_read(m->t->core, A_GPU_BUSY, 4)) {
+        m->busy_migrations++;
+    }
+    if (!load(fresh, a.buf, a.len, err, sizeof(err))) {
+        g_error("load of a just-saved state failed: %s", err);
+    }
+    b = save(fresh);
+    g_assert_cmpuint(a.len, ==, b.len);
+    g_assert_true(memcmp(a.buf, b.buf, a.len) == 0);
+    g_assert_cmpint(pica200_irq_level(fresh), ==,
+                    pica200_irq_level(m->t->core));
+    pica200_core_free(m->t->core);
+    m->t->core = fresh;
+    m->migrations++;
+    g_free(a.buf);
+    g_free(b.buf);
+}
+
+static void mig_wr(void *opaque, uint32_t off, uint32_t val)
+{
+    Mig *m = opaque;
+
+    pt_w32(m->t, off, val);
+}
+
+static uint32_t mig_rd(void *opaque, uint32_t off)
+{
+    Mig *m = opaque;
+
+    pica200_core_work(m->t->core, m->budget);
+    if (m->every && ++m->polls % m->every == 0) {
+        migrate(m);
+    }
+    return pt_r32(m->t, off);
+}
+
+/* the scene test's frames (test-pica200-scene.c) through the Mig driver */
+static void run_scene(Mig *m)
+{
+    PicaBus bus = { m, mig_wr, mig_rd };
+    PicaCmd c = { 0 };
+    PicaTest *t = m->t;
+    const uint32_t color = VPA(PICA_SCENE_COLOR_VRAM);
+    const uint32_t depth = VPA(PICA_SCENE_DEPTH_VRAM);
+    const uint32_t vb = PICA200_PHYS_FCRAM + VB_OFF;
+    const uint32_t list = PICA200_PHYS_FCRAM + LIST_OFF;
+
+    scene_vertices((float *)(t->ram + VB_OFF));
+    c.buf = (uint32_t *)(t->ram + LIST_OFF);
+    c.cap = LIST_WORDS;
+    g_assert_cmpint(pica_scene_clear(&bus, 320, 240, color, depth), ==, 0);
+    g_assert_cmpint(pica_scene_draw(&bus, &c, list, 0, 320, 240, color, depth,
+                                    vb), ==, 0);
+    g_assert_cmpint(pica_scene_show(&bus, 1, 0, 320, 240, color,
+                                    VPA(PICA_SCENE_BOTTOM_VRAM)), ==, 0);
+    g_assert_cmpint(pica_scene_clear(&bus, 400, 240, color, depth), ==, 0);
+    g_assert_cmpint(pica_scene_draw(&bus, &c, list, SCENE_FRAMES - 1, 400,
+                                    240, color, depth, vb), ==, 0);
+    g_assert_cmpint(pica_scene_show(&bus, 0, 1, 400, 240, color,
+                                    VPA(PICA_SCENE_TOP_VRAM(1))), ==, 0);
+    g_assert_false(pica200_irq_level(t->core));
+}
+
+static void test_scene_migrate(gconstpointer data)
+{
+    int threads = GPOINTER_TO_INT(data);
+    PicaTest ref, mt;
+    Mig a = { &ref, threads, 5, 0 }, b = { &mt, threads, 5, 7 };
+    Pica200Stats sa, sb;
+    G3DScanout soa, sob;
+    int head;
+
+    pt_init(&ref, threads);
+    pt_init(&mt, threads);
+    run_scene(&a);
+    run_scene(&b);
+    printf("# %u polls, %u migrations (%u with work in progress)\n", b.polls,
+           b.migrations, b.busy_migrations);
+    g_assert_cmpuint(b.migrations, >=, 20);
+    g_assert_cmpuint(b.busy_migrations, >=, 10);
+    g_assert_true(memcmp(ref.vram, mt.vram, PICA200_VRAM_SIZE) == 0);
+    g_assert_true(memcmp(ref.ram, mt.ram, PT_RAM_SIZE) == 0);
+    pica200_stats(ref.core, &sa);
+    pica200_stats(mt.core, &sb);
+    g_assert_cmpuint(sa.triangles, >, 0);
+    g_assert_true(memcmp(&sa, &sb, sizeof(sa)) == 0);
+    for (head = 0; head < 2; head++) {
+        g_assert_true(pica200_scanout(ref.core, head, &soa));
+        g_assert_true(pica200_scanout(mt.core, head, &sob));
+        g_assert_true(memcmp(&soa, &sob, sizeof(soa)) == 0);
+    }
+    pt_free(&ref);
+    pt_free(&mt);
+}
+
+/* ---- a state in the middle of the scene's first draw ---------------------- */
+
+/* the demo's first frame kicked, then `steps` work calls of `budget` units */
+static void mid_draw(PicaTest *t, unsigned steps, unsigned budget)
+{
+    PicaCmd c = { 0 };
+    PicaRegWrite w[4];
+    PicaBus bus = pt_bus(t);
+    const uint32_t list = PICA200_PHYS_FCRAM + LIST_OFF;
+
+    scene_vertices((float *)(t->ram + VB_OFF));
+    c.buf = (uint32_t *)(t->ram + LIST_OFF);
+    c.cap = LIST_WORDS;
+    pica_scene_list(&c, 3, 320, 240, VPA(PICA_SCENE_COLOR_VRAM),
+                    VPA(PICA_SCENE_DEPTH_VRAM),
+                    PICA200_PHYS_FCRAM + VB_OFF);
+    pica_bus_seq(&bus, w, pica_seq_kick(w, list, c.n * 4));
+    while (steps--) {
+        pica200_core_work(t->core, budget);
+    }
+}
+
+/* a load that must fail, naming `what`; the core is left reset and works */
+static void expect_fail(PicaTest *t, const void *buf, size_t len,
+                        const char *what)
+{
+    char err[160];
+
+    g_assert_false(load(t->core, buf, len, err, sizeof(err)));
+    if (!strstr(err, what)) {
+        g_error("load failed with \"%s\", expected \"%s\"", err, what);
+    }
+    g_assert_cmphex(pica200_reg_read(t->core, A_GPU_BUSY, 4), ==, 0);
+    g_assert_false(pica200_irq_level(t->core));
+    g_assert_cmphex(pt_rreg(t, GPUREG_IRQ_CMP0), ==, 0x12345678);
+}
+
+static void test_bad_streams(void)
+{
+    PicaTest t;
+    G3DStateOut o;
+    uint8_t *bad;
+    size_t n;
+
+    pt_init(&t, 1);
+    mid_draw(&t, 12, 3);
+    g_assert_true(pica200_reg_read(t.core, A_GPU_BUSY, 4) &
+                  R_GPU_BUSY_P3D_MASK);
+    o = save(t.core);
+    bad = g_memdup2(o.buf, o.len + 1);
+
+    for (n = 0; n < o.len; n += n < 64 ? 1 : 331) {
+        expect_fail(&t, o.buf, n, "ends");
+    }
+    expect_fail(&t, o.buf, o.len - 1, "ends 1 bytes early");
+    bad[o.len] = 0;
+    expect_fail(&t, bad, o.len + 1, "1 bytes past its end");
+    bad[0] ^= 1;
+    expect_fail(&t, bad, o.len, "is not pica200-3d's");
+    bad[0] ^= 1;
+    bad[4] += 1;
+    expect_fail(&t, bad, o.len, "has version 2; this build reads version 1");
+    expect_fail(&t, NULL, 0, "ends");
+
+    /* the original still loads, and the draw finishes */
+    g_assert_true(load(t.core, o.buf, o.len, NULL, 0));
+    g_assert_true(pt_run(&t, 100));
+    g_free(bad);
+    g_free(o.buf);
+    pt_free(&t);
+}
+
+/* one field set to what no hardware could hold, through the core's struct */
+typedef void (*Spoil)(Pica200Core *c);
+
+static void spoil_list_pc(Pica200Core *c) { c->cp.pc = c->cp.end + 8; }
+static void spoil_list_start(Pica200Core *c) { c->cp.start = c->cp.pc + 8; }
+static void spoil_draw_next(Pica200Core *c) { c->draw.next = c->draw.count + 1; }
+static void spoil_nattrs(Pica200Core *c) { c->draw.nattrs = 13; }
+static void spoil_attr_type(Pica200Core *c) { c->draw.attr[0].comps = 5; }
+static void spoil_emitter(Pica200Core *c) { c->emitter.vertex_id = 3; }
+static void spoil_pa(Pica200Core *c) { c->pa.index = 2; }
+static void spoil_gs_n(Pica200Core *c) { c->gs_in.n = 16; }
+static void spoil_fixed(Pica200Core *c) { c->fixed_nwords = 3; }
+static void spoil_uniform(Pica200Core *c) { c->sh[1].float_nwords = 3; }
+static void spoil_code(Pica200Core *c) { c->sh[0].code_index = 0x1000; }
+static void spoil_param(Pica200Core *c) { c->cp.k = c->cp.nparams + 2; }
+static void spoil_addr(Pica200Core *c) { c->cp.end = 1ull << 32; }
+
+static void spoil_fill(Pica200Core *c)
+{
+    c->psc[1].busy = true;
+    c->psc[1].start = 0x1000;
+    c->psc[1].pos = 0x2000 << 3;
+    c->psc[1].stop = 0x1800 << 3;
+}
+
+static void spoil_transfer(Pica200Core *c)
+{
+    c->ppf.busy = true;
+    c->ppf.hs = c->ppf.vs = 1;
+    c->ppf.in_fmt = c->ppf.out_fmt = PICA_PIXFMT_RGBA8;
+    c->ppf.in_w = c->ppf.in_h = 8;
+    c->ppf.out_w = 16;
+    c->ppf.out_h = 8;
+}
+
+static void spoil_queue(Pica200Core *c)
+{
+    PicaQueuedWrite w = { PICA_NREGS, 1, 0xFFFFFFFF };
+
+    g_array_append_val(c->queue, w);
+}
+
+static const struct {
+    Spoil spoil;
+    const char *what;
+} spoils[] = {
+    { spoil_list_pc, "command list position is outside its buffer" },
+    { spoil_list_start, "command list position is outside its buffer" },
+    { spoil_draw_next, "draw position is past its vertex count" },
+    { spoil_nattrs, "vertex attribute count is 13, past its limit 13" },
+    { spoil_attr_type, "attribute components is 5" },
+    { spoil_emitter, "emitter vertex is 3" },
+    { spoil_pa, "strip slot is 2" },
+    { spoil_gs_n, "geometry shader input count is 16" },
+    { spoil_fixed, "fixed attribute word count is 3" },
+    { spoil_uniform, "float uniform word count is 3, past its limit 3" },
+    { spoil_code, "shader code index is 4096" },
+    { spoil_param, "command parameter is" },
+    { spoil_addr, "command list end 0x100000000 is past 4 GiB" },
+    { spoil_fill, "memory fill position is outside its range" },
+    { spoil_transfer, "display transfer reads past its input" },
+    { spoil_queue, "queued write names no register" },
+};
+
+static void test_bad_values(void)
+{
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(spoils); i++) {
+        PicaTest t;
+        G3DStateOut o;
+
+        pt_init(&t, 1);
+        mid_draw(&t, 12, 3);
+        spoils[i].spoil(t.core);
+        o = save(t.core);
+        /* a fresh core: the spoiled one may not be run */
+        pica200_core_free(t.core);
+        t.core = pt_core_new(&t, 1);
+        expect_fail(&t, o.buf, o.len, spoils[i].what);
+        g_free(o.buf);
+        pt_free(&t);
+    }
+}
+
+/* random damage: the loader never crashes, the core works on */
+static void test_mutations(void)
+{
+    PicaTest t;
+    G3DStateOut o;
+    GRand *r = g_rand_new_with_seed(14);
+    unsigned i, failed = 0;
+    uint8_t *buf;
+
+    pt_init(&t, 1);
+    mid_draw(&t, 20, 3);
+    o = save(t.core);
+    buf = g_malloc(o.len);
+    for (i = 0; i < 3000; i++) {
+        size_t len = o.len;
+        unsigned k, nmut = g_rand_int_range(r, 1, 5);
+
+        memcpy(buf, o.buf, o.len);
+        for (k = 0; k < nmut; k++) {
+            /* mostly small fields near the start (registers, engines, the
+             * list, the queue), where the checks are */
+            size_t span = g_rand_boolean(r) ? MIN(o.len, 8192) : o.len;
+            size_t at = g_rand_int_range(r, 0, span);
+            switch (g_rand_int_range(r, 0, 4)) {
+            case 0: buf[at] ^= 1u << g_rand_int_range(r, 0, 8); break;
+            case 1: buf[at] = g_rand_int_range(r, 0, 256); break;
+            case 2: buf[at] = 0xFF; break;
+            default: len = at; break;
+            }
+        }
+        if (!load(t.core, buf, len, NULL, 0)) {
+            failed++;
+            continue;
+        }
+        pica200_core_work(t.core, 64);
+        pica200_core_work(t.core, 64);
+    }
+    printf("# %u mutated streams, %u refused\n", i, failed);
+    g_assert_cmpuint(failed, >, 0);
+    g_free(buf);
+    g_free(o.buf);
+    g_rand_free(r);
+    pt_free(&t);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_data_func("/pica200/state/scene-migrate/1-thread",
+                         GINT_TO_POINTER(1), test_scene_migrate);
+    g_test_add_data_func("/pica200/state/scene-migrate/3-threads",
+                         GINT_TO_POINTER(3), test_scene_migrate);
+    g_test_add_func("/pica200/state/bad-streams", test_bad_streams);
+    g_test_add_func("/pica200/state/bad-values", test_bad_values);
+    g_test_add_func("/pica200/state/mutations", test_mutations);
+    return g_test_run();
+}
