@@ -138,6 +138,7 @@ static void test_scene_migrate(gconstpointer data)
     Mig a = { &ref, threads, 5, 0 }, b = { &mt, threads, 5, 7 };
     Pica200Stats sa, sb;
     G3DScanout soa, sob;
+    G3DStateOut ga, gb;
     int head;
 
     pt_init(&ref, threads);
@@ -154,6 +155,13 @@ static void test_scene_migrate(gconstpointer data)
     pica200_stats(mt.core, &sb);
     g_assert_cmpuint(sa.triangles, >, 0);
     g_assert_true(memcmp(&sa, &sb, sizeof(sa)) == 0);
+    /* every register, engine and memory of the two cores */
+    ga = save(ref.core);
+    gb = save(mt.core);
+    g_assert_cmpuint(ga.len, ==, gb.len);
+    g_assert_true(memcmp(ga.buf, gb.buf, ga.len) == 0);
+    g_free(ga.buf);
+    g_free(gb.buf);
     for (head = 0; head < 2; head++) {
         g_assert_true(pica200_scanout(ref.core, head, &soa));
         g_assert_true(pica200_scanout(mt.core, head, &sob));

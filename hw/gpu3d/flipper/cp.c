@@ -24,7 +24,6 @@
  */
 #include "flipper-int.h"
 
-#define PTR_MASK 0x03FFFFE0u
 #define FETCH_BLOCKS_MAX 64      /* blocks fetched per call of fetch() */
 
 void flipper_cp_reset(FlipperCore *c)
@@ -245,7 +244,7 @@ static void set_half(uint32_t *reg, uint32_t off, uint16_t val)
     } else {
         *reg = (*reg & 0xFFFF0000) | val;
     }
-    *reg &= PTR_MASK;
+    *reg &= FLIPPER_FIFO_PTR_MASK;
 }
 
 static void cp_write16(FlipperCore *c, uint32_t off, uint16_t val)
