@@ -75,6 +75,26 @@ attila-demo|attila-3d,id=gpu,render-threads=2|attila-demo: done|tests/attila/ref
 flipper-demo|flipper-gx,id=gpu,render-threads=2|flipper-demo: done|tests/flipper/ref/cube.png|80|2|0
 TABLE
 
+log "save/restore and migration: each demo stopped mid-frame, migrated to a file, savevm/loadvm"
+# name | device | serial text once it renders | done | core stream magic |
+# offset of a ring pointer or FIFO count in that stream (scripts/migrate-test.py)
+while IFS='|' read -r demo device started done magic badat; do
+  [ -n "$demo" ] || continue
+  if ! python3 "$GPU3D_ROOT/scripts/migrate-test.py" --qemu "$QEMU_BIN" \
+       --kernel "$OUT/guest/$demo.elf" --device "$device" \
+       --started "$started" --done "$done" --magic "$magic" --bad-at "$badat" \
+       --compare "$CORE_BUILD/image-compare" --out "$OUT/migrate$QEMU_TAG"; then
+    log "FAIL: migration of $demo"
+    fail=1
+  else
+    log "ok: migration of $demo"
+  fi
+done <<'TABLE'
+r300-demo|r300-3d,id=gpu,render-threads=2|MiB)|r300-demo: done|R300|66866
+glamo-demo|glamo-3d,id=gpu,render-threads=2|MiB)|glamo-demo: done|GLMO|16908
+attila-demo|attila-3d,id=gpu,render-threads=2|GPU memory|attila-demo: done|ATLA|37
+TABLE
+
 log "Linux guest: Debian's radeon KMS driver on r300-3d (scripts/linux-guest.sh)"
 # bookworm's kernel, radeon.ko, busybox, libdrm-tests, R300_cp.bin; cached
 linux_guest=$("$GPU3D_ROOT/scripts/linux-guest.sh" --print-dir | tail -1)

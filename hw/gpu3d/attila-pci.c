@@ -51,6 +51,7 @@ struct AttilaState {
 /* ---- the core behind the worker -------------------------------------- */
 
 G3D_CORE_THUNKS(attila)
+G3D_CORE_STATE_THUNKS(attila)
 
 static const G3DMem *op_scanout_mem(void *core, int head)
 {
@@ -60,6 +61,7 @@ static const G3DMem *op_scanout_mem(void *core, int head)
 
 static const G3DCoreOps attila_core_ops = {
     G3D_CORE_OPS_FIELDS(attila),
+    G3D_CORE_STATE_OPS_FIELDS(attila),
     .scanout_mem = op_scanout_mem,
     /*
      * The unit is one ring record. Most records are register writes of a
@@ -114,8 +116,9 @@ static void attila_realize(PCIDevice *pdev, Error **errp)
     cfg.opaque = &s->worker;
     s->core = attila_core_new(&cfg);
     /*
-     * The one step that can fail after the RAM (migration's blocker, e.g.
-     * under -only-migratable): undo the core; the RAM goes with the device.
+     * The one step that can fail after the RAM (a migration blocker, for a
+     * core without save/load, e.g. under -only-migratable): undo the core;
+     * the RAM goes with the device.
      */
     if (!g3d_worker_start(&s->worker, pdev, TYPE_ATTILA_3D, s->core,
                           &attila_core_ops, 1, blank_w, blank_h, errp)) {
@@ -140,6 +143,8 @@ static void attila_reset_hold(G3D_RESET_HOLD_ARGS)
     g3d_worker_reset(&s->worker);
 }
 
+G3D_VMSTATE_DEVICE(attila_vmstate, TYPE_ATTILA_3D, AttilaState, parent_obj, worker);
+
 static G3DProperty attila_properties[] = {
     DEFINE_PROP_UINT32("mem-size", AttilaState, mem_size,
                        ATTILA_MEM_SIZE_DEFAULT),
@@ -160,6 +165,7 @@ static void attila_class_init(ObjectClass *klass, void *data)
     k->class_id = PCI_CLASS_DISPLAY_OTHER;
     rc->phases.hold = attila_reset_hold;
     dc->desc = "ATTILA unified-shader GPU";
+    dc->vmsd = &attila_vmstate;
     device_class_set_props(dc, attila_properties);
     set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);
 }

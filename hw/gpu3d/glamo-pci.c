@@ -46,6 +46,7 @@ struct GlamoState {
 /* ---- the core behind the worker -------------------------------------- */
 
 G3D_CORE_THUNKS(glamo)
+G3D_CORE_STATE_THUNKS(glamo)
 
 static const G3DMem *op_scanout_mem(void *core, int head)
 {
@@ -54,6 +55,7 @@ static const G3DMem *op_scanout_mem(void *core, int head)
 
 static const G3DCoreOps glamo_core_ops = {
     G3D_CORE_OPS_FIELDS(glamo),
+    G3D_CORE_STATE_OPS_FIELDS(glamo),
     .scanout_mem = op_scanout_mem,
     /*
      * A unit is one queue entry, one ring packet (64 words of a burst), 64
@@ -100,8 +102,9 @@ static void glamo_realize(PCIDevice *pdev, Error **errp)
     cfg.opaque = &s->worker;
     s->core = glamo_core_new(&cfg);
     /*
-     * The one step that can fail after the RAM (migration's blocker, e.g.
-     * under -only-migratable): undo the core; the RAM goes with the device.
+     * The one step that can fail after the RAM (a migration blocker, for a
+     * core without save/load, e.g. under -only-migratable): undo the core;
+     * the RAM goes with the device.
      */
     if (!g3d_worker_start(&s->worker, pdev, TYPE_GLAMO_3D, s->core,
                           &glamo_core_ops, 1, blank_w, blank_h, errp)) {
@@ -126,6 +129,8 @@ static void glamo_reset_hold(G3D_RESET_HOLD_ARGS)
     g3d_worker_reset(&s->worker);
 }
 
+G3D_VMSTATE_DEVICE(glamo_vmstate, TYPE_GLAMO_3D, GlamoState, parent_obj, worker);
+
 static G3DProperty glamo_properties[] = {
     DEFINE_PROP_UINT32("render-threads", GlamoState, render_threads, 0),
     G3D_PROP_END_OF_LIST
@@ -144,6 +149,7 @@ static void glamo_class_init(ObjectClass *klass, void *data)
     k->class_id = PCI_CLASS_DISPLAY_OTHER;
     rc->phases.hold = glamo_reset_hold;
     dc->desc = "SMedia Glamo336x 3D engine";
+    dc->vmsd = &glamo_vmstate;
     device_class_set_props(dc, glamo_properties);
     set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);
 }

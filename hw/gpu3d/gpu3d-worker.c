@@ -8,6 +8,8 @@
 #include "qemu/main-loop.h"
 #include "qemu/rcu.h"
 #include "qapi/error.h"
+#include "qemu/error-report.h"
+#include "migration/misc.h"
 #include "ui/console.h"
 #include "gpu3d-worker.h"
 #include "common/raster.h"
@@ -247,8 +249,8 @@ static void *worker_main(void *opaque)
     while (!w->quit) {
         unsigned f = qatomic_read(&w->preempt.flags);
 
-        if (f & (G3D_PREEMPT_CANCEL | G3D_PREEMPT_PAUSE)) {
-            /* reset/unplug in progress, or the VM is stopped */
+        if ((f & (G3D_PREEMPT_CANCEL | G3D_PREEMPT_PAUSE)) || w->hold) {
+            /* reset/unplug in progress, the VM is stopped, or being saved */
             qemu_cond_broadcast(&w->changed);
             qemu_cond_wait(&w->wake, &w->lock);
             continue;
@@ -430,6 +432,7 @@ void g3d_worker_init_mmio(G3DWorker *w, Object *owner, MemoryRegion *mr,
                                             object_get_typename(owner));
 
     w->name = object_get_typename(owner);
+    w->mmio_size = size;
     memory_region_init_io(mr, owner, &mmio_ops[width], w, name, size);
 }
 
@@ -441,6 +444,15 @@ bool g3d_render_threads(uint32_t prop, int *threads, Error **errp)
     }
     *threads = prop ? (int)prop : g3d_default_threads();
     return true;
+}
+
+/* the saved streams (save and load, below) */
+static void saved_free(G3DWorker *w)
+{
+    g_free(w->saved_core);
+    g_free(w->saved_queue);
+    w->saved_core = w->saved_queue = NULL;
+    w->saved_core_len = w->saved_queue_len = 0;
 }
 
 /*
@@ -469,6 +481,7 @@ void g3d_worker_reset(G3DWorker *w)
     worker_cancel(w);
     w->qcount = 0;
     w->kick = false;
+    saved_free(w);
     /*
      * As the worker's stand-in: with CANCEL set, whatever the core's reset
      * finishes (queued triangles) is dropped rather than drawn.
@@ -481,6 +494,254 @@ void g3d_worker_reset(G3DWorker *w)
     pci_set_irq(w->pdev, 0);
 }
 
+/* ---- save and load (docs/architecture.md, Migration) -------------------- */
+
+/* how long saving waits for the step the worker is in (then it fails) */
+#define QUIESCE_US      (30 * G_USEC_PER_SEC)
+
+/* The core's stream, with the worker outside the core (lock held). */
+static void snapshot_locked(G3DWorker *w)
+{
+    G3DStateOut o;
+
+    saved_free(w);
+    g3d_state_out_init(&o);
+    w->ops->save_state(w->core, &o);
+    w->saved_core = o.buf;
+    w->saved_core_len = o.len;
+}
+
+/*
+ * The VM is stopped and the worker parked, maybe at a g3d_yield() in the
+ * middle of a step, whose C stack no stream can hold: let it finish that
+ * step (a bounded number of units) and hold it outside the core until the
+ * VM runs again, then take the core's stream. This runs before guest RAM
+ * is saved (at the VM stop of a migration or savevm, or at a migration's
+ * or savevm's setup when the VM was stopped already), so what the step
+ * and the core's save draw (a core may finish a batch of queued triangles
+ * before it saves) travels with the RAM; the device's RAM BARs are marked
+ * dirty, since the cores write them through host pointers, which dirty
+ * tracking does not see. false when the step did not end within
+ * QUIESCE_US: the worker parks in it again and pre_save fails.
+ */
+static bool worker_quiesce(G3DWorker *w)
+{
+    int64_t deadline = now_us() + QUIESCE_US;
+    bool done;
+    int i;
+
+    client_lock(w);
+    w->hold = true;
+    if (w->busy) {
+        /* render helpers park while PAUSE is set: let them go on too */
+        g3d_preempt_clear(&w->preempt, G3D_PREEMPT_PAUSE);
+        while (w->busy && now_us() < deadline) {
+            /*
+             * The worker parks for this waiting client every quantum;
+             * count the client as served so that it resumes at once.
+             */
+            w->served++;
+            qemu_cond_broadcast(&w->wake);
+            qemu_cond_timedwait(&w->changed, &w->lock, 100);
+        }
+        g3d_preempt_set(&w->preempt, G3D_PREEMPT_PAUSE);
+    }
+    done = !w->busy;
+    if (done) {
+        snapshot_locked(w);
+    } else {
+        w->hold = false;
+        saved_free(w);
+        while (w->busy && !w->parked) {
+            client_wait(w);
+        }
+    }
+    client_unlock(w);
+    for (i = 0; done && i < PCI_NUM_REGIONS; i++) {
+        MemoryRegion *mr = w->pdev->io_regions[i].memory;
+
+        if (mr && memory_region_is_ram(mr)) {
+            memory_region_set_dirty(mr, 0, memory_region_size(mr));
+        }
+    }
+    trace_gpu3d_quiesce(w->name, done);
+    return done;
+}
+
+/* A migration or savevm starts: with the VM stopped already, quiesce now. */
+static int worker_precopy_notify(G3D_PRECOPY_NOTIFY_ARGS)
+{
+    G3DWorker *w = container_of(n, G3DWorker, precopy);
+    PrecopyNotifyData *pnd = data;
+
+    if (pnd->reason == PRECOPY_NOTIFY_SETUP && !runstate_is_running()) {
+        worker_quiesce(w);
+    }
+    return 0;
+}
+
+/* The queued writes: what the worker has not applied yet. */
+#define QUEUE_MAGIC     0x57443347u     /* "G3DW" */
+#define QUEUE_VERSION   1
+
+static int worker_pre_save(void *opaque)
+{
+    G3DWorker *w = opaque;
+    G3DStateOut queue;
+    unsigned i;
+
+    qemu_mutex_lock(&w->lock);
+    if (!w->saved_core) {
+        if (w->busy) {
+            qemu_mutex_unlock(&w->lock);
+            error_report("%s: the device is in the middle of a command that "
+                         "did not finish within %d s of the VM stop; its "
+                         "state cannot be saved", w->name,
+                         (int)(QUIESCE_US / G_USEC_PER_SEC));
+            return -EBUSY;
+        }
+        snapshot_locked(w);
+    }
+    g3d_state_out_init(&queue);
+    g3d_state_begin(&queue, QUEUE_MAGIC, QUEUE_VERSION);
+    g3d_state_put_u8(&queue, w->kick);
+    g3d_state_put_u32(&queue, w->qcount);
+    for (i = 0; i < w->qcount; i++) {
+        const G3DWrite *wr = &w->queue[(w->qhead + i) & (w->qsize - 1)];
+
+        g3d_state_put_u32(&queue, wr->offset);
+        g3d_state_put_u8(&queue, wr->size);
+        g3d_state_put_u64(&queue, wr->val);
+    }
+    g_free(w->saved_queue);
+    w->saved_queue = queue.buf;
+    w->saved_queue_len = queue.len;
+    qemu_mutex_unlock(&w->lock);
+    return 0;
+}
+
+static int worker_post_save(void *opaque)
+{
+    saved_free(opaque);
+    return 0;
+}
+
+static int worker_pre_load(void *opaque)
+{
+    saved_free(opaque);
+    return 0;
+}
+
+/* the streams are bounded before VMState allocates them */
+#define SAVED_MAX       (256u << 20)
+
+static bool saved_len_ok(void *opaque, int version_id)
+{
+    G3DWorker *w = opaque;
+
+    return w->saved_core_len <= SAVED_MAX &&
+           w->saved_queue_len <= 8 + 1 + 4 + QUEUE_MAX * 13;
+}
+
+/* The saved queue into w->queue (lock held); false with in->error set. */
+static bool queue_load(G3DWorker *w, G3DStateIn *in)
+{
+    uint32_t n, i, limit = w->mmio_size + w->ops->queue_events;
+    unsigned size = QUEUE_SIZE;
+    bool kick;
+
+    g3d_state_expect(in, QUEUE_MAGIC, QUEUE_VERSION, "the gpu3d worker");
+    kick = g3d_state_get_bool(in);
+    n = g3d_state_get_index(in, QUEUE_MAX + 1, "queued write count");
+    if (!in->ok) {
+        return false;
+    }
+    while (size < n) {
+        size *= 2;
+    }
+    g_free(w->queue);
+    w->queue = g_new0(G3DWrite, size);
+    w->qsize = size;
+    w->qhead = 0;
+    w->qcount = 0;
+    for (i = 0; i < n && in->ok; i++) {
+        G3DWrite *wr = &w->queue[i];
+
+        wr->offset = g3d_state_get_index(in, limit, "queued write offset");
+        wr->size = g3d_state_get_u8(in);
+        wr->val = g3d_state_get_u64(in);
+        if (in->ok && wr->size != 1 && wr->size != 2 && wr->size != 4 &&
+            wr->size != 8) {
+            g3d_state_fail(in, "saved queued write has size %u", wr->size);
+        }
+    }
+    if (!g3d_state_end(in)) {
+        return false;
+    }
+    w->qcount = n;
+    w->kick = kick;
+    return true;
+}
+
+static int worker_post_load(void *opaque, int version_id)
+{
+    G3DWorker *w = opaque;
+    G3DStateIn in;
+    bool ok;
+    int i;
+
+    /* loadvm over a running core: it abandons whatever it was doing */
+    worker_cancel(w);
+    w->qcount = 0;
+    w->kick = false;
+    g3d_state_in_init(&in, w->saved_core, w->saved_core_len);
+    g3d_preempt_enter(&w->preempt);
+    ok = w->ops->load_state(w->core, &in);
+    g3d_preempt_leave(&w->preempt);
+    if (ok) {
+        g3d_state_in_init(&in, w->saved_queue, w->saved_queue_len);
+        ok = queue_load(w, &in);
+        if (!ok) {
+            w->ops->reset(w->core);
+        }
+    }
+    worker_release(w);
+    saved_free(w);
+    qatomic_set(&w->irq_level, w->ops->irq_level(w->core));
+    pci_set_irq(w->pdev, qatomic_read(&w->irq_level));
+    for (i = 0; i < w->heads; i++) {
+        /* the next refresh copies the whole picture */
+        g3d_scanout_cache_reset(&w->shown[i]);
+    }
+    trace_gpu3d_load(w->name, ok);
+    if (!ok) {
+        error_report("%s: cannot load the saved device state: %s", w->name,
+                     in.error);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+const VMStateDescription g3d_vmstate_worker = {
+    .name = "gpu3d-worker",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .pre_save = worker_pre_save,
+    .post_save = worker_post_save,
+    .pre_load = worker_pre_load,
+    .post_load = worker_post_load,
+    .fields = (VMStateField[]) {
+        VMSTATE_UINT32(saved_core_len, G3DWorker),
+        VMSTATE_UINT32(saved_queue_len, G3DWorker),
+        VMSTATE_VALIDATE("gpu3d saved state size", saved_len_ok),
+        VMSTATE_VBUFFER_ALLOC_UINT32(saved_core, G3DWorker, 1, NULL,
+                                     saved_core_len),
+        VMSTATE_VBUFFER_ALLOC_UINT32(saved_queue, G3DWorker, 1, NULL,
+                                     saved_queue_len),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
 static void vm_state_change(void *opaque, bool running, RunState state)
 {
     G3DWorker *w = opaque;
@@ -488,6 +749,8 @@ static void vm_state_change(void *opaque, bool running, RunState state)
     if (running) {
         g3d_preempt_clear(&w->preempt, G3D_PREEMPT_PAUSE);
         client_lock(w);
+        w->hold = false;
+        saved_free(w);          /* the snapshot of a stop that did not save */
         w->kick = true;
         client_unlock(w);
         return;
@@ -503,6 +766,10 @@ static void vm_state_change(void *opaque, bool running, RunState state)
         client_wait(w);
     }
     client_unlock(w);
+    if (state == RUN_STATE_FINISH_MIGRATE || state == RUN_STATE_SAVE_VM) {
+        /* the state is saved next: finish the step before RAM is sent */
+        worker_quiesce(w);
+    }
 }
 
 /* ---- consoles --------------------------------------------------------- */
@@ -568,13 +835,18 @@ bool g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
 {
     int i;
 
-    /* the only step that can fail comes first: nothing to undo */
-    error_setg(&w->migration_blocker,
-               "%s: device state is not migratable yet", name);
-    if (g3d_migrate_add_blocker(&w->migration_blocker, errp) < 0) {
-        error_free(w->migration_blocker);
-        w->migration_blocker = NULL;
-        return false;
+    /*
+     * the only step that can fail comes first: nothing to undo. A core
+     * without save/load keeps the device from migrating.
+     */
+    if (!ops->save_state) {
+        error_setg(&w->migration_blocker,
+                   "%s: device state is not migratable yet", name);
+        if (g3d_migrate_add_blocker(&w->migration_blocker, errp) < 0) {
+            error_free(w->migration_blocker);
+            w->migration_blocker = NULL;
+            return false;
+        }
     }
     w->pdev = pdev;
     w->name = name;
@@ -591,6 +863,10 @@ bool g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
     }
     w->irq_bh = qemu_bh_new(irq_bh, w);
     w->vmstate = qemu_add_vm_change_state_handler(vm_state_change, w);
+    if (ops->save_state) {
+        w->precopy.notify = worker_precopy_notify;
+        precopy_add_notifier(&w->precopy);
+    }
     w->heads = heads;
     for (i = 0; i < heads && i < G3D_MAX_HEADS; i++) {
         struct G3DHead *h = &w->head[i];
@@ -621,7 +897,12 @@ void g3d_worker_stop(G3DWorker *w)
         g3d_scanout_cache_reset(&w->shown[i]);
     }
     qemu_del_vm_change_state_handler(w->vmstate);
-    g3d_migrate_del_blocker(&w->migration_blocker);
+    if (w->ops->save_state) {
+        precopy_remove_notifier(&w->precopy);
+    } else {
+        g3d_migrate_del_blocker(&w->migration_blocker);
+    }
+    saved_free(w);
     qemu_bh_delete(w->irq_bh);
     g3d_preempt_destroy(&w->preempt);
     qemu_mutex_destroy(&w->lock);

@@ -17,12 +17,15 @@
 #define HW_GPU3D_WORKER_H
 
 #include "qemu/thread.h"
+#include "qemu/notify.h"
 #include "exec/memory.h"
 #include "hw/pci/pci.h"
 #include "ui/console.h"
 #include "qemu-compat.h"
 #include "common/g3d-core.h"
 #include "common/scanout.h"
+#include "common/g3d-state.h"
+#include "migration/vmstate.h"
 
 #define G3D_MAX_HEADS 2
 
@@ -39,6 +42,19 @@ typedef struct G3DCoreOps {
     const G3DMem *(*scanout_mem)(void *core, int head);
     /* budget of one locked work() step, in the core's units; 0: 32 */
     unsigned work_budget;
+    /*
+     * The core's saved state (docs/architecture.md, Migration): save with
+     * no work() call in progress; load fails (false, in->error says why)
+     * and leaves the core reset. A core without them keeps the device's
+     * migration blocker.
+     */
+    void (*save_state)(void *core, G3DStateOut *o);
+    bool (*load_state)(void *core, G3DStateIn *in);
+    /*
+     * Pseudo-writes the device queues past the end of its register BAR
+     * (offsets size .. size + queue_events - 1): a saved queue may hold them
+     */
+    uint32_t queue_events;
 } G3DCoreOps;
 
 typedef struct G3DWrite {
@@ -61,6 +77,7 @@ typedef struct G3DWorker {
     G3DWrite *queue;            /* ring of qsize (a power of 2) */
     unsigned qhead, qcount, qsize;
     bool kick, quit;
+    bool hold;                  /* saving: stay outside the core */
     bool busy;                  /* the worker is inside a core call */
     bool parked;                /* ... and gave way at a g3d_yield() */
     unsigned served;            /* clients that have left the lock */
@@ -70,6 +87,12 @@ typedef struct G3DWorker {
     int irq_level;              /* atomic: last level the core reported */
     VMChangeStateEntry *vmstate;
     Error *migration_blocker;
+    NotifierWithReturn precopy;
+    uint32_t mmio_size;         /* the register BAR's size */
+
+    /* the saved streams, between pre_save/post_save and pre/post_load */
+    uint8_t *saved_core, *saved_queue;
+    uint32_t saved_core_len, saved_queue_len;
 
     QemuConsole *con[G3D_MAX_HEADS];
     struct G3DHead {            /* a console's opaque: which head */
@@ -185,6 +208,49 @@ bool g3d_render_threads(uint32_t prop, int *threads, Error **errp);
     .reset = chip##_op_reset,                                              \
     .irq_level = chip##_op_irq_level,                                      \
     .scanout = chip##_op_scanout
+
+/*
+ * The same for a core's <chip>_state_save/_state_load:
+ * G3D_CORE_STATE_THUNKS(chip) and G3D_CORE_STATE_OPS_FIELDS(chip).
+ */
+#define G3D_CORE_STATE_THUNKS(chip)                                         \
+    static void chip##_op_state_save(void *c, G3DStateOut *o)              \
+    {                                                                      \
+        chip##_state_save(c, o);                                           \
+    }                                                                      \
+    static bool chip##_op_state_load(void *c, G3DStateIn *in)              \
+    {                                                                      \
+        return chip##_state_load(c, in);                                   \
+    }
+
+#define G3D_CORE_STATE_OPS_FIELDS(chip)                                     \
+    .save_state = chip##_op_state_save,                                    \
+    .load_state = chip##_op_state_load
+
+/*
+ * The worker's saved state (the core's stream and the queued writes), a
+ * field of the device's VMStateDescription:
+ *     G3D_VMSTATE_WORKER(worker, MyState),
+ * The load fails with an error_report() message when the core rejects its
+ * stream. G3D_VMSTATE_DEVICE defines the whole description of a device
+ * that has nothing else to save (PCI config space and the worker).
+ */
+extern const VMStateDescription g3d_vmstate_worker;
+
+#define G3D_VMSTATE_WORKER(_field, _state)                                  \
+    VMSTATE_STRUCT(_field, _state, 1, g3d_vmstate_worker, G3DWorker)
+
+#define G3D_VMSTATE_DEVICE(_vmsd, _name, _state, _pci, _worker)             \
+    static const VMStateDescription _vmsd = {                              \
+        .name = _name,                                                     \
+        .version_id = 1,                                                   \
+        .minimum_version_id = 1,                                           \
+        .fields = (VMStateField[]) {                                       \
+            VMSTATE_PCI_DEVICE(_pci, _state),                              \
+            G3D_VMSTATE_WORKER(_worker, _state),                           \
+            VMSTATE_END_OF_LIST()                                          \
+        },                                                                 \
+    }
 
 /* Route the cores' g3d_log() into qemu_log_mask (process-wide). */
 void g3d_install_qemu_log(void);

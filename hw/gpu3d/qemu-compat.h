@@ -39,6 +39,9 @@ typedef const Property G3DProperty;
 #define g3d_migrate_add_blocker(reasonp, errp) migrate_add_blocker(reasonp, errp)
 #define g3d_migrate_del_blocker(reasonp) migrate_del_blocker(reasonp)
 
+/* a NotifierWithReturn is also given an Error ** */
+#define G3D_PRECOPY_NOTIFY_ARGS NotifierWithReturn *n, void *data, Error **errp
+
 #else /* QEMU 7.2 */
 
 #include "sysemu/runstate.h"
@@ -50,6 +53,8 @@ typedef Property G3DProperty;
 
 /* a failed add leaves the reason to the caller, who frees it */
 #define g3d_migrate_add_blocker(reasonp, errp) migrate_add_blocker(*(reasonp), errp)
+
+#define G3D_PRECOPY_NOTIFY_ARGS NotifierWithReturn *n, void *data
 
 static inline void g3d_migrate_del_blocker(Error **reasonp)
 {

@@ -55,18 +55,24 @@ struct R300State {
     uint64_t frame_ns;          /* atomic: set by the worker, read by the timer */
 };
 
-/* a queued pseudo-write past the BAR: the worker runs a vblank */
+/*
+ * a queued pseudo-write past the BAR: the worker runs a vblank (no value:
+ * a saved queue may hold it, and is loaded by another process)
+ */
 #define R300_VBLANK_EVENT   R300_MMIO_SIZE
 
 /* ---- the core behind the worker -------------------------------------- */
 
 G3D_CORE_THUNKS(r300)
+G3D_CORE_STATE_THUNKS(r300)
 
 static void r300_glue_reg_write(void *core, uint32_t offset, uint64_t val,
                                 unsigned size)
 {
     if (offset == R300_VBLANK_EVENT) {
-        R300State *s = (R300State *)(uintptr_t)val;
+        G3DWorker *w = r300_core_opaque(core);
+        R300State *s = container_of(w, R300State, worker);
+
         qatomic_set(&s->frame_ns,
                     r300_crtc_vblank(core,
                                      qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL)));
@@ -86,7 +92,7 @@ static void r300_vblank_tick(void *opaque)
     uint64_t period = qatomic_read(&s->frame_ns);
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 
-    g3d_worker_mmio_write(&s->worker, R300_VBLANK_EVENT, (uintptr_t)s, 8);
+    g3d_worker_mmio_write(&s->worker, R300_VBLANK_EVENT, 0, 4);
     /* CRTC off: look again at 60 Hz; on: the mode's period, without drift */
     s->next_vblank += period ? period : 16666667;
     if (s->next_vblank < now) {
@@ -109,6 +115,8 @@ static const G3DCoreOps r300_core_ops = {
     .irq_level = r300_op_irq_level,
     .scanout = r300_op_scanout,
     .scanout_mem = op_scanout_mem,
+    G3D_CORE_STATE_OPS_FIELDS(r300),
+    .queue_events = 1,          /* R300_VBLANK_EVENT */
 };
 
 /* ---- the I/O BAR: the first 256 bytes of the registers ------------------ */
@@ -194,8 +202,9 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
 
     s->core = r300_core_new(&cfg);
     /*
-     * The one step that can fail after the RAM (migration's blocker, e.g.
-     * under -only-migratable): undo the core; the RAM goes with the device.
+     * The one step that can fail after the RAM (a migration blocker, for a
+     * core without save/load, e.g. under -only-migratable): undo the core;
+     * the RAM goes with the device.
      */
     if (!g3d_worker_start(&s->worker, pdev, "r300-3d", s->core,
                           &r300_core_ops, 1, blank_w, blank_h, errp)) {
@@ -224,6 +233,21 @@ static void r300_reset_hold(G3D_RESET_HOLD_ARGS)
     g3d_worker_reset(&s->worker);
 }
 
+/* the vblank timer goes on where it was (QEMU_CLOCK_VIRTUAL migrates) */
+static const VMStateDescription r300_vmstate = {
+    .name = TYPE_R300_3D,
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (VMStateField[]) {
+        VMSTATE_PCI_DEVICE(parent_obj, R300State),
+        G3D_VMSTATE_WORKER(worker, R300State),
+        VMSTATE_TIMER_PTR(vblank_timer, R300State),
+        VMSTATE_INT64(next_vblank, R300State),
+        VMSTATE_UINT64(frame_ns, R300State),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
 static G3DProperty r300_properties[] = {
     DEFINE_PROP_UINT32("vram-size", R300State, vram_size,
                        R300_VRAM_SIZE_DEFAULT),
@@ -248,6 +272,7 @@ static void r300_class_init(ObjectClass *klass, void *data)
     k->class_id = PCI_CLASS_DISPLAY_VGA;
     rc->phases.hold = r300_reset_hold;
     dc->desc = "ATI Radeon R300 3D engine";
+    dc->vmsd = &r300_vmstate;
     device_class_set_props(dc, r300_properties);
     set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);
 }

@@ -17,6 +17,7 @@
 
 #include "common/g3d-core.h"
 #include "common/scanout.h"
+#include "common/g3d-state.h"
 #include "gpu3d/attila-regs.h"
 
 typedef struct AttilaCore AttilaCore;
@@ -37,6 +38,16 @@ AttilaCore *attila_core_new(const AttilaCoreConfig *cfg);
 void attila_core_free(AttilaCore *c);
 /* power-on state: BAR0 registers, GPU registers, ring; memory is kept */
 void attila_core_reset(AttilaCore *c);
+
+/*
+ * The core's saved state (docs/attila-3d.md, Migration), taken between
+ * work() calls: the BAR0 registers and the ring's position, the GPU
+ * register file, shader instruction memory and constants, the display
+ * registers and the DAC's picture. A load that fails (in->error) leaves the
+ * core reset.
+ */
+void attila_state_save(AttilaCore *c, G3DStateOut *o);
+bool attila_state_load(AttilaCore *c, G3DStateIn *in);
 
 /* BAR0, 32-bit accesses (other sizes read 0 / are ignored, logged) */
 uint64_t attila_reg_read(AttilaCore *c, uint32_t offset, unsigned size);

@@ -54,6 +54,8 @@ void attila_regfile_init(AttilaCore *c);
 /* the checked AGP_REG_WRITE; false (reported) when refused */
 bool attila_register_write(AttilaCore *c, uint32_t id, uint32_t idx,
                            const uint8_t value[16]);
+bool attila_register_value_valid(uint32_t id, uint32_t idx,
+                                 const AttilaRegValue *v);
 
 /* ---- memory ------------------------------------------------------------- */
 
@@ -427,6 +429,8 @@ typedef struct AttilaDisplay {
 /* at GPU_SWAPBUFFERS: take the picture of c->display into c->screen */
 void attila_dac_latch(AttilaCore *c);
 bool attila_dac_scanout(AttilaCore *c, G3DScanout *out);
+/* the DAC's picture memory for a w x h picture (its contents undefined) */
+void attila_dac_screen_alloc(AttilaCore *c, uint32_t w, uint32_t h);
 /* de-tile (and resolve) one displayed row into 0xAARRGGBB words */
 void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
                     uint32_t *dst, uint32_t row);

@@ -129,16 +129,21 @@ void attila_dac_latch(AttilaCore *c)
                      " bytes outside memory", d->address, pm.surface);
         return;
     }
-    if (c->screen_words < (size_t)d->width * d->height) {
-        c->screen_words = (size_t)d->width * d->height;
-        c->screen = g_renew(uint32_t, c->screen, c->screen_words);
-    }
+    attila_dac_screen_alloc(c, d->width, d->height);
     for (row = 0; row < d->height; row++) {
         attila_dac_row(d, base, c->screen + (size_t)row * d->width, row);
     }
-    g3d_flat_mem_init(&c->screen_mem, &c->screen_flat, (uint8_t *)c->screen,
-                      0, (uint64_t)d->width * d->height * 4);
     d->shown = true;
+}
+
+void attila_dac_screen_alloc(AttilaCore *c, uint32_t w, uint32_t h)
+{
+    if (c->screen_words < (size_t)w * h) {
+        c->screen_words = (size_t)w * h;
+        c->screen = g_renew(uint32_t, c->screen, c->screen_words);
+    }
+    g3d_flat_mem_init(&c->screen_mem, &c->screen_flat, (uint8_t *)c->screen,
+                      0, (uint64_t)w * h * 4);
 }
 
 bool attila_dac_scanout(AttilaCore *c, G3DScanout *out)

@@ -454,6 +454,18 @@ bool attila_register_write(AttilaCore *c, uint32_t id, uint32_t idx,
     return true;
 }
 
+/* a stored value REG_WRITE could have stored (a saved state's check) */
+bool attila_register_value_valid(uint32_t id, uint32_t idx,
+                                 const AttilaRegValue *v)
+{
+    const AttilaRegInfo *ri = &attila_reg_info[id];
+
+    if (ri->type == ATTILA_RT_ENUM && v->u[0] >= ri->limit) {
+        return false;
+    }
+    return ri->type == ATTILA_RT_RO || value_ok(id, idx, v);
+}
+
 /* allocate the register file storage */
 void attila_regfile_init(AttilaCore *c)
 {

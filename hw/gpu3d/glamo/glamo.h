@@ -16,6 +16,7 @@
 
 #include "common/g3d-core.h"
 #include "common/scanout.h"
+#include "common/g3d-state.h"
 
 typedef struct GlamoCore GlamoCore;
 
@@ -31,6 +32,17 @@ typedef struct GlamoCoreConfig {
 GlamoCore *glamo_core_new(const GlamoCoreConfig *cfg);
 void glamo_core_free(GlamoCore *c);
 void glamo_core_reset(GlamoCore *c);
+
+/*
+ * The core's saved state (docs/glamo-3d.md, Migration), taken between
+ * work() calls: the register file, TX1 palette, the 3D queue, the command
+ * queue's position and a burst in progress, the parser's list and the
+ * primitive assembly's kept vertices. Triangles waiting in the rasteriser
+ * are drawn first (save flushes them), so none is in the stream. A load
+ * that fails (in->error) leaves the core reset.
+ */
+void glamo_state_save(GlamoCore *c, G3DStateOut *o);
+bool glamo_state_load(GlamoCore *c, G3DStateIn *in);
 
 /* BAR0 access; size 1, 2 or 4 (a 4-byte access is two 16-bit ones, low
  * half first). */

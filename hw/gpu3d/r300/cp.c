@@ -25,7 +25,7 @@ static bool ring_enabled(R300Core *c)
 }
 
 /* ring size in dwords, or 0 when the ring setup is unusable */
-static uint32_t ring_dwords(R300Core *c)
+uint32_t r300_cp_ring_dwords(R300Core *c)
 {
     uint32_t bufsz = G3D_FIELD_EX32(R300_REG(c, A_CP_RB_CNTL), CP_RB_CNTL,
                                     RB_BUFSZ);
@@ -47,7 +47,7 @@ bool r300_cp_busy(R300Core *c)
     if (c->cp.ib_active) {
         return true;
     }
-    size = ring_dwords(c);
+    size = r300_cp_ring_dwords(c);
     return ring_enabled(c) && size && ring_avail(c, size) != 0;
 }
 
@@ -343,7 +343,7 @@ static bool ib_step(R300Core *c, uint32_t *buf)
 static bool ring_step(R300Core *c, uint32_t *buf)
 {
     R300CP *cp = &c->cp;
-    uint32_t size = ring_dwords(c), avail, h, len, i;
+    uint32_t size = r300_cp_ring_dwords(c), avail, h, len, i;
     uint64_t base = R300_REG(c, A_CP_RB_BASE) & ~3u;
 
     if (!ring_enabled(c)) {

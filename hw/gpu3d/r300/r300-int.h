@@ -80,6 +80,8 @@ typedef struct R300CP {
 } R300CP;
 
 bool r300_cp_busy(R300Core *c);
+/* the ring's size in dwords; 0 when CP_RB_CNTL's is out of range */
+uint32_t r300_cp_ring_dwords(R300Core *c);
 bool r300_cp_work(R300Core *c, unsigned budget);
 void r300_cp_reset(R300Core *c);
 void r300_cp_start_ib(R300Core *c);
@@ -100,6 +102,9 @@ typedef struct R300DrawSrc {
     uint32_t ndwords;
     uint32_t addr;              /* INDX_BUFFER */
 } R300DrawSrc;
+
+/* the largest port draw: NUM_VERTICES x DWORDS_PER_VTX */
+#define R300_PORT_MAX_DWORDS (65535u * 127u)
 
 void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src);
 void r300_vap_port_write(R300Core *c, uint32_t offset, uint32_t val);

@@ -68,6 +68,11 @@ void r300_update_irq(R300Core *c)
     }
 }
 
+void *r300_core_opaque(R300Core *c)
+{
+    return c->cfg.opaque;
+}
+
 bool r300_irq_level(R300Core *c)
 {
     return c->irq;

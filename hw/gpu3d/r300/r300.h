@@ -12,6 +12,7 @@
 
 #include "common/g3d-core.h"
 #include "common/scanout.h"
+#include "common/g3d-state.h"
 
 typedef struct R300Core R300Core;
 
@@ -43,6 +44,18 @@ typedef struct R300CoreConfig {
 R300Core *r300_core_new(const R300CoreConfig *cfg);
 void r300_core_free(R300Core *c);
 void r300_core_reset(R300Core *c);
+/*
+ * The core's saved state (docs/r300-3d.md, Migration), taken between work()
+ * calls: the register file, PLL, CRTC and DDC state, the CP's ring and
+ * indirect-buffer position, PVS memory, a VAP port draw in progress, HiZ
+ * RAM and the Z-pass counters. A load that fails (in->error) leaves the
+ * core reset.
+ */
+void r300_state_save(R300Core *c, G3DStateOut *o);
+bool r300_state_load(R300Core *c, G3DStateIn *in);
+
+/* the opaque of the config's callbacks */
+void *r300_core_opaque(R300Core *c);
 
 /* Register BAR accesses (64 KiB, see include/gpu3d/r300-regs.h). */
 uint64_t r300_reg_read(R300Core *c, uint32_t offset, unsigned size);

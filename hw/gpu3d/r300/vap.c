@@ -10,7 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-#define PORT_MAX_DWORDS (65535u * 127u)   /* NUM_VERTICES x DWORDS_PER_VTX */
 #define VCACHE 256                        /* processed-vertex cache entries */
 
 /* ---- PVS upload ------------------------------------------------------ */
@@ -599,7 +598,7 @@ static void port_arm(R300Core *c, uint32_t vf)
         g3d_unimp("r300: state-based vertex walk (PRIM_WALK 0)");
         return;
     }
-    if (need == 0 || need > PORT_MAX_DWORDS) {
+    if (need == 0 || need > R300_PORT_MAX_DWORDS) {
         return;
     }
     if (need > c->port_cap) {
