@@ -93,6 +93,8 @@ done <<'TABLE'
 r300-demo|r300-3d,id=gpu,render-threads=2|MiB)|r300-demo: done|R300|66866
 glamo-demo|glamo-3d,id=gpu,render-threads=2|MiB)|glamo-demo: done|GLMO|16908
 attila-demo|attila-3d,id=gpu,render-threads=2|GPU memory|attila-demo: done|ATLA|37
+pica200-demo|pica200-3d,id=gpu,render-threads=2|MiB)|pica200-demo: done|PICA|7384
+flipper-demo|flipper-gx,id=gpu,render-threads=2|GX commands a frame|flipper-demo: done|FLIP|58
 TABLE
 
 log "Linux guest: Debian's radeon KMS driver on r300-3d (scripts/linux-guest.sh)"

@@ -27,7 +27,7 @@
  */
 #include "flipper-int.h"
 
-#define FLIPPER_STATE_MAGIC 0x464C4950u     /* "FLIP" */
+#define FLIPPER_STATE_MAGIC 0x50494C46u     /* "FLIP" in stream order */
 #define FLIPPER_STATE_VERSION 1
 
 static void put_u16s(G3DStateOut *o, const uint16_t *v, size_t n)

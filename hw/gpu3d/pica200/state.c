@@ -25,7 +25,7 @@
 
 #include <string.h>
 
-#define PICA200_STATE_MAGIC 0x50494341u     /* "PICA" */
+#define PICA200_STATE_MAGIC 0x41434950u     /* "PICA" in stream order */
 #define PICA200_STATE_VERSION 1
 
 /* ---- pieces used by both directions ------------------------------------ */
