@@ -9,9 +9,10 @@
  * pointer, distance and end (u32 each), then the GX stream. ops selects how the
  * stream reaches the GP (through the write-gather pipe into a linked FIFO
  * ring, or executed at once), fuzzed FIFO pointers, fuzzed BAR0 writes, a
- * VI scanout of a fuzzed XFB and a reset in the middle of work. Work is
- * bounded per input. The harness checks only that nothing crashes, hangs or
- * touches memory it must not: run it under ASan/UBSan.
+ * VI scanout of a fuzzed XFB, a reset in the middle of work, and a saved
+ * state round trip. Work is bounded per input. The harness checks that
+ * nothing crashes, hangs or touches memory it must not (run it under
+ * ASan/UBSan), and that save -> load -> save gives the same stream.
  *
  * Seeds (gpu3d_fuzz_seed) are the image tests' scenes, so mutations reach
  * the whole pipeline, texturing included (texture and TLUT blobs, TX/TEV/
@@ -20,6 +21,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rig.h"
@@ -33,11 +36,14 @@ enum {
     OP_RESET = 1 << 4,      /* reset while work is pending */
     OP_BYTES = 1 << 5,      /* gather pipe fed with 1-byte writes */
     OP_EFB = 1 << 6,        /* CPU EFB peeks and pokes after the stream */
+    OP_STATE = 1 << 7,      /* with OP_GATHER: the state left (work often
+                             * in progress) survives save -> load -> save */
 };
 
 #define FZ_CLEAR 0x00100000u     /* MEM1 bytes cleared at each fuzz region */
 
 static FlipperRig *rig;
+static FlipperCore *twin;       /* the saved state's destination */
 
 static uint32_t rd32(const uint8_t *p)
 {
@@ -191,6 +197,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             flipper_efb_poke(rig->core, off, val);
             flipper_efb_peek(rig->core, off ^ (val & 0x00400000u));
         }
+    }
+    if ((ops & (OP_GATHER | OP_STATE)) == (OP_GATHER | OP_STATE)) {
+        G3DStateOut a, b;
+        G3DStateIn in;
+
+        if (!twin) {
+            twin = rig_core_new(rig, 1);
+        }
+        g3d_state_out_init(&a);
+        g3d_state_out_init(&b);
+        flipper_state_save(rig->core, &a);
+        g3d_state_in_init(&in, a.buf, a.len);
+        if (!flipper_state_load(twin, &in)) {
+            fprintf(stderr, "fuzz-flipper: saved state refused: %s\n",
+                    in.error);
+            abort();
+        }
+        flipper_state_save(twin, &b);
+        if (a.len != b.len || memcmp(a.buf, b.buf, a.len)) {
+            fprintf(stderr, "fuzz-flipper: save -> load -> save differs\n");
+            abort();
+        }
+        g_free(a.buf);
+        g_free(b.buf);
     }
     /* every register reads back without harm */
     for (i = 0; i < 0x7000; i += 2) {

@@ -7,12 +7,14 @@
  *   display lists half done, gather bursts half full), ends with MEM1 and
  *   the whole saved state byte for byte equal to an uninterrupted run's;
  * - at every such point save -> load -> save gives the identical stream;
- * - truncated streams, a foreign magic, another version, trailing bytes and
- *   values no register could hold (a FIFO pointer off its 32-byte grid, a
+ * - truncated streams, a foreign magic, another version, trailing bytes
+ *   (tests/state-test.c) and values no register could hold (a FIFO pointer off its 32-byte grid, a
  *   staged count past its buffer, a display list outside MEM1, a vertex
  *   format past 7, ...) fail with a message and leave the core reset;
  * - random mutations of a valid stream load or fail without a crash, and
- *   the core works on from whatever loaded.
+ *   the core works on from whatever loaded;
+ * - the byte scripts/test.sh damages in a migration file is the FIFO's
+ *   fetched byte count.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -23,6 +25,7 @@
 #include "rig.h"
 #include "flipper/flipper-int.h"
 #include "gpu3d/flipper-cmd.h"
+#include "../state-test.h"
 
 #define STEP_NS 50000           /* the clock's advance per work step */
 
@@ -36,51 +39,40 @@ typedef struct Mig {
     unsigned dl_migrations;     /* inside a display list */
 } Mig;
 
-static G3DStateOut save(FlipperCore *c)
+static void op_save(void *core, G3DStateOut *o)
 {
-    G3DStateOut o;
-
-    g3d_state_out_init(&o);
-    flipper_state_save(c, &o);
-    return o;
+    flipper_state_save(core, o);
 }
 
-static bool load(FlipperCore *c, const void *buf, size_t len, char *err,
-                 size_t errlen)
+static bool op_load(void *core, G3DStateIn *in)
 {
-    G3DStateIn in;
-    bool ok;
-
-    g3d_state_in_init(&in, buf, len);
-    ok = flipper_state_load(c, &in);
-    if (!ok && err) {
-        g_strlcpy(err, in.error, errlen);
-    }
-    return ok;
+    return flipper_state_load(core, in);
 }
+
+/* a few commands from a loaded state (whole frames would be slow) */
+static void op_exercise(void *core)
+{
+    flipper_core_work(core, 8);
+}
+
+static const G3DStateTestOps ops = { op_save, op_load, op_exercise };
 
 static void migrate(Mig *m)
 {
     FlipperCore *old = m->r->core, *fresh = rig_core_new(m->r, m->threads);
-    G3DStateOut a = save(old), b;
-    char err[160];
+    size_t len;
+    uint8_t *st = g3d_state_test_save(&ops, old, &len);
 
     if (old->cp.stage_len || old->cp.dec.in_draw || old->cp.dl_active) {
         m->busy_migrations++;
     }
     m->dl_migrations += old->cp.dl_active;
-    if (!load(fresh, a.buf, a.len, err, sizeof(err))) {
-        g_error("load of a just-saved state failed: %s", err);
-    }
-    b = save(fresh);
-    g_assert_cmpuint(a.len, ==, b.len);
-    g_assert_true(memcmp(a.buf, b.buf, a.len) == 0);
+    g3d_state_test_roundtrip(&ops, fresh, st, len);
     g_assert_cmpint(flipper_irq_level(fresh), ==, flipper_irq_level(old));
     flipper_core_free(old);
     m->r->core = fresh;
     m->migrations++;
-    g_free(a.buf);
-    g_free(b.buf);
+    g_free(st);
 }
 
 static bool step(Mig *m)
@@ -147,7 +139,8 @@ static void test_scene_migrate(gconstpointer data)
     FlipperScene *s = flipper_scene_build(name);
     FlipperRig *ra = rig_new(2), *rb = rig_new(2);
     Mig a = { ra, 2, 6, 0 }, b = { rb, 2, 6, 37 };
-    G3DStateOut sa, sb;
+    uint8_t *sa, *sb;
+    size_t la, lb;
     FlipperStats st;
 
     g_assert_nonnull(s);
@@ -164,12 +157,12 @@ static void test_scene_migrate(gconstpointer data)
     flipper_core_stats(ra->core, &st);
     g_assert_cmpuint(st.efb_copies, >, 0);
     g_assert_true(memcmp(ra->mem1, rb->mem1, FLIPPER_MEM1_SIZE) == 0);
-    sa = save(ra->core);
-    sb = save(rb->core);
-    g_assert_cmpuint(sa.len, ==, sb.len);
-    g_assert_true(memcmp(sa.buf, sb.buf, sa.len) == 0);
-    g_free(sa.buf);
-    g_free(sb.buf);
+    sa = g3d_state_test_save(&ops, ra->core, &la);
+    sb = g3d_state_test_save(&ops, rb->core, &lb);
+    g_assert_cmpuint(la, ==, lb);
+    g_assert_true(memcmp(sa, sb, la) == 0);
+    g_free(sa);
+    g_free(sb);
     rig_free(ra);
     rig_free(rb);
     flipper_scene_free(s);
@@ -209,51 +202,38 @@ static FlipperRig *mid_scene(unsigned steps)
     return r;
 }
 
-static void expect_fail(FlipperRig *r, const void *buf, size_t len,
-                        const char *what)
+/* left reset: no FIFO, no interrupt, the VI's defaults */
+static void check_reset(FlipperRig *r)
 {
-    char err[160];
-
-    g_assert_false(load(r->core, buf, len, err, sizeof(err)));
-    if (!strstr(err, what)) {
-        g_error("load failed with \"%s\", expected \"%s\"", err, what);
-    }
-    /* reset: no FIFO, no interrupt, the VI's defaults */
     g_assert_cmphex(rig_cp32(r, A_CP_FIFO_BASE_LO), ==, 0);
     g_assert_cmphex(rig_r16(r, A_CP_CR), ==, 0);
     g_assert_false(flipper_irq_level(r->core));
     g_assert_cmphex(rig_r16(r, A_VI_FBWIDTH), ==, 0x0280);
 }
 
+/*
+ * The common damage (state-test.c): truncations, magic, version, trailing
+ * bytes, random mutations over the whole stream (most land in the EFB and
+ * TMEM, which take any value); every refused load leaves a reset core.
+ */
 static void test_bad_streams(void)
 {
     FlipperRig *r = mid_scene(3);
-    G3DStateOut o;
-    uint8_t *bad;
-    size_t n;
+    FlipperCore *fresh = rig_core_new(r, 1);
+    uint8_t *st, *reset;
+    size_t len, reset_len;
 
     g_assert_true(r->core->cp.stage_len || r->core->cp.dec.in_draw);
-    o = save(r->core);
-    bad = g_memdup2(o.buf, o.len + 1);
-    /* every length up to the GX register files, then a sparser sweep */
-    for (n = 0; n < o.len; n += n < 4096 ? 7 : 65521) {
-        expect_fail(r, o.buf, n, "ends");
-    }
-    expect_fail(r, o.buf, o.len - 1, "ends 1 bytes early");
-    bad[o.len] = 0;
-    expect_fail(r, bad, o.len + 1, "1 bytes past its end");
-    bad[3] ^= 0x80;
-    expect_fail(r, bad, o.len, "is not flipper-gx's");
-    bad[3] ^= 0x80;
-    bad[4] = 9;
-    expect_fail(r, bad, o.len, "has version 9; this build reads version 1");
-    expect_fail(r, NULL, 0, "ends");
-
+    st = g3d_state_test_save(&ops, r->core, &len);
+    reset = g3d_state_test_save(&ops, fresh, &reset_len);
+    g3d_state_test_bad(&ops, fresh, st, len, reset, reset_len, 200);
     /* the original still loads, and the frame finishes */
-    g_assert_true(load(r->core, o.buf, o.len, NULL, 0));
+    g3d_state_test_roundtrip(&ops, fresh, st, len);
+    flipper_core_free(r->core);
+    r->core = fresh;
     rig_run(r);
-    g_free(bad);
-    g_free(o.buf);
+    g_free(st);
+    g_free(reset);
     rig_free(r);
 }
 
@@ -304,64 +284,87 @@ static const struct {
 static void test_bad_values(void)
 {
     FlipperRig *r = mid_scene(3);
-    G3DStateOut good = save(r->core);
-    size_t i;
+    size_t good_len, i;
+    uint8_t *good = g3d_state_test_save(&ops, r->core, &good_len);
 
     for (i = 0; i < G_N_ELEMENTS(spoils); i++) {
-        G3DStateOut o;
+        uint8_t *st;
+        size_t len;
 
-        g_assert_true(load(r->core, good.buf, good.len, NULL, 0));
+        g3d_state_test_roundtrip(&ops, r->core, good, good_len);
         spoils[i].spoil(r->core);
-        o = save(r->core);
+        st = g3d_state_test_save(&ops, r->core, &len);
         /* a fresh core: the spoiled one may not be run */
         flipper_core_free(r->core);
         r->core = rig_core_new(r, 1);
-        expect_fail(r, o.buf, o.len, spoils[i].what);
-        g_free(o.buf);
+        g3d_state_test_fails(&ops, r->core, st, len, spoils[i].what);
+        check_reset(r);
+        g_free(st);
     }
-    g_free(good.buf);
+    g_free(good);
     rig_free(r);
 }
 
+/* the offset scripts/test.sh corrupts for migrate-test.py's bad-pointer run */
+static void test_script_offset(void)
+{
+    FlipperRig *r = rig_new(1);
+    size_t len;
+    uint8_t *st = g3d_state_test_save(&ops, r->core, &len);
+
+    g_assert_true(memcmp(st, "FLIP", 4) == 0);
+    st[58] = 0xF0;
+    st[59] = st[60] = 0xFF;
+    st[61] = 0x7F;
+    g3d_state_test_fails(&ops, r->core, st, len,
+                         "fetched FIFO byte count is 2147483632, past its");
+    g_free(st);
+    rig_free(r);
+}
+
+/*
+ * Mutations aimed at the first 8 KiB, where the checked fields are (the
+ * registers, the CP, the I/O blocks): state-test.c's spread over the whole
+ * 3.6 MiB would mostly hit the EFB.
+ */
 static void test_mutations(void)
 {
     FlipperRig *r = mid_scene(3);
-    G3DStateOut o = save(r->core);
+    size_t len;
+    uint8_t *st = g3d_state_test_save(&ops, r->core, &len);
     GRand *rnd = g_rand_new_with_seed(14);
-    /* the registers, the CP and the I/O blocks: the GX files, TMEM and the
-     * EFB after them are plain data the core takes any value of */
-    size_t head = MIN(o.len, 8192);
-    uint8_t *buf = g_malloc(o.len);
+    size_t head = MIN(len, 8192);
+    uint8_t *buf = g_memdup2(st, len);
     unsigned i, failed = 0, iters = 3000;
 
-    memcpy(buf, o.buf, o.len);
     for (i = 0; i < iters; i++) {
-        size_t len = o.len;
+        size_t n = len;
+        G3DStateIn in;
         unsigned k, nmut = g_rand_int_range(rnd, 1, 5);
 
-        memcpy(buf, o.buf, head);
+        memcpy(buf, st, head);
         for (k = 0; k < nmut; k++) {
             size_t at = g_rand_int_range(rnd, 0, head);
             switch (g_rand_int_range(rnd, 0, 4)) {
             case 0: buf[at] ^= 1u << g_rand_int_range(rnd, 0, 8); break;
             case 1: buf[at] = g_rand_int_range(rnd, 0, 256); break;
             case 2: buf[at] = 0xFF; break;
-            default: len = at; break;
+            default: n = at; break;
             }
         }
-        if (!load(r->core, buf, len, NULL, 0)) {
+        g3d_state_in_init(&in, buf, n);
+        if (!flipper_state_load(r->core, &in)) {
             failed++;
             continue;
         }
-        /* a few commands from the loaded state (whole frames are slow) */
         r->clock_ns += STEP_NS;
-        flipper_core_work(r->core, 8);
+        op_exercise(r->core);
     }
     printf("# %u mutated streams, %u refused\n", iters, failed);
     g_assert_cmpuint(failed, >, 0);
     g_assert_cmpuint(failed, <, iters);
     g_free(buf);
-    g_free(o.buf);
+    g_free(st);
     g_rand_free(rnd);
     rig_free(r);
 }
@@ -388,5 +391,6 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/state/bad-streams", test_bad_streams);
     g_test_add_func("/flipper/state/bad-values", test_bad_values);
     g_test_add_func("/flipper/state/mutations", test_mutations);
+    g_test_add_func("/flipper/state/script-offset", test_script_offset);
     return g_test_run();
 }

@@ -4,7 +4,8 @@
  * in guest RAM and kicked from BAR0, plus a few BAR0 writes (memory fill,
  * display transfer, LCD setup) chosen by the first bytes. Bounded work per
  * input; the harness only checks that nothing crashes, hangs or touches
- * memory it must not (run it under ASan/UBSan).
+ * memory it must not (run it under ASan/UBSan), and that the state each
+ * input leaves survives save -> load -> save unchanged.
  *
  * Seeds (gpu3d_fuzz_seed) are well-formed lists that draw, so mutations
  * reach the shader, the vertex loader and the rasteriser; every third one
@@ -26,7 +27,7 @@
 
 #define FZ_RAM (1u << 20)
 
-static Pica200Core *core;
+static Pica200Core *core, *twin;   /* twin: the saved state's destination */
 static uint8_t *vram, *ram;
 static G3DFlatMem fv, fr;
 static uint32_t scan[400 * 240];
@@ -45,6 +46,7 @@ static void setup(void)
     g3d_flat_mem_init(&cfg.fcram, &fr, ram, 0, FZ_RAM);
     cfg.threads = 2;
     core = pica200_core_new(&cfg);
+    twin = pica200_core_new(&cfg);
 }
 
 static uint32_t rd32(const uint8_t *p)
@@ -120,6 +122,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (i == 6 && (ops & 32)) {
             pica200_core_reset(core);      /* reset in the middle of work */
         }
+    }
+    /*
+     * Whatever state the input left (often work in progress): it saves,
+     * loads into another core and saves again to the same bytes.
+     */
+    {
+        G3DStateOut a, b;
+        G3DStateIn in;
+
+        g3d_state_out_init(&a);
+        g3d_state_out_init(&b);
+        pica200_state_save(core, &a);
+        g3d_state_in_init(&in, a.buf, a.len);
+        if (!pica200_state_load(twin, &in)) {
+            fprintf(stderr, "fuzz-pica200: saved state refused: %s\n",
+                    in.error);
+            abort();
+        }
+        pica200_state_save(twin, &b);
+        if (a.len != b.len || memcmp(a.buf, b.buf, a.len)) {
+            fprintf(stderr, "fuzz-pica200: save -> load -> save differs\n");
+            abort();
+        }
+        g_free(a.buf);
+        g_free(b.buf);
     }
     for (i = 0; i < 2; i++) {
         if (pica200_scanout(core, i, &so)) {

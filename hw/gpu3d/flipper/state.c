@@ -375,8 +375,9 @@ bool flipper_state_load(FlipperCore *c, G3DStateIn *in)
     FlipperStats st = { 0 };
 
     flipper_core_reset(c);
-    /* the reset keeps ARAM (zeroed); the stream says whether there is one */
+    /* the reset keeps ARAM (zeroed) and the counters: the stream says */
     flipper_dsp_free(c);
+    memset(&c->stats, 0, sizeof(c->stats));
     if (g3d_state_expect(in, FLIPPER_STATE_MAGIC, FLIPPER_STATE_VERSION,
                          "flipper-gx")) {
         c->now_ns = (int64_t)g3d_state_get_u64(in);
@@ -392,6 +393,7 @@ bool flipper_state_load(FlipperCore *c, G3DStateIn *in)
     if (!g3d_state_end(in)) {
         flipper_dsp_free(c);
         flipper_core_reset(c);
+        memset(&c->stats, 0, sizeof(c->stats));
         return false;
     }
     c->stats = st;

@@ -321,7 +321,10 @@ static void load_cmdlist(Pica200Core *c, G3DStateIn *in)
     cp->id = g3d_state_get_index(in, 0x10000, "command register ID");
     cp->mask = g3d_state_get_u32(in);
     cp->nparams = g3d_state_get_index(in, 0x100, "command parameter count");
-    cp->k = g3d_state_get_index(in, cp->nparams + 2, "command parameter");
+    /* parameter k of 1 + nparams; left over from the last command when
+     * none is in progress */
+    cp->k = g3d_state_get_index(in, (cp->in_cmd ? cp->nparams : 0xFF) + 2,
+                                "command parameter");
     cp->consecutive = g3d_state_get_bool(in);
     cp->param_addr = get_addr(in, "command parameter address");
     cp->finalized = g3d_state_get_bool(in);
