@@ -8,7 +8,12 @@
  * not a speed claim), and the device must work normally after the reset.
  * Stop and cont in the middle of a frame must give the same picture as the
  * frame run without a stop. Hot-unplug on q35 through a pcie-root-port
- * while the device renders must complete within the same bound.
+ * while the device renders must complete within the same bound. Stopped
+ * in the middle of that work, a device migrates to a file and goes on
+ * with the work in a fresh QEMU; where one unit of the work outlasts what a
+ * save waits for (r300's single packet of huge triangles, glamo's flushes
+ * of 4096 queued full-target triangles) the migration fails instead,
+ * cleanly.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -73,7 +78,12 @@ typedef struct FreezeDev {
     void (*start)(G3DQDev *d);
     bool (*busy)(G3DQDev *d);
     void (*works)(G3DQDev *d);
+    /* migration while busy: MIG_NO (a migration blocker), MIG_OK, or
+     * MIG_LONG_UNIT (one unit of the work outlasts what a save waits) */
+    int migrate;
 } FreezeDev;
+
+enum { MIG_NO, MIG_OK, MIG_LONG_UNIT };
 
 static void in_flight(gconstpointer data)
 {
@@ -768,20 +778,21 @@ static void fl_works(G3DQDev *d)
 
 static const FreezeDev freeze_devs[] = {
     { "r300-3d draw", R3_ARGS, R300_PCI_VENDOR_ID, R300_PCI_DEVICE_ID,
-      r3_start_draw, r3_busy, r3_works },
+      r3_start_draw, r3_busy, r3_works, MIG_LONG_UNIT },
     { "r300-3d self-jump", R3_ARGS, R300_PCI_VENDOR_ID, R300_PCI_DEVICE_ID,
-      r3_start_self_jump, r3_busy, r3_works },
+      r3_start_self_jump, r3_busy, r3_works, MIG_OK },
     { "pica200-3d self-jump", "-device pica200-3d,id=gpu,render-threads=2",
       PICA200_PCI_VENDOR_ID, PICA200_PCI_DEVICE_ID,
       pi_start, pi_busy, pi_works },
     { "glamo-3d draw", "-device glamo-3d,id=gpu,render-threads=2",
-      GLAMO_PCI_VENDOR_ID, GLAMO_PCI_DEVICE_ID, gl_start, gl_busy, gl_works },
+      GLAMO_PCI_VENDOR_ID, GLAMO_PCI_DEVICE_ID, gl_start, gl_busy, gl_works,
+      MIG_LONG_UNIT },
     { "glamo-3d index buffer", "-device glamo-3d,id=gpu,render-threads=2",
       GLAMO_PCI_VENDOR_ID, GLAMO_PCI_DEVICE_ID, gl_start_indexed, gl_busy,
-      gl_works },
+      gl_works, MIG_LONG_UNIT },
     { "attila-3d clears", "-device attila-3d,id=gpu,render-threads=2",
       ATTILA_PCI_VENDOR_ID, ATTILA_PCI_DEVICE_ID, at_start, at_busy,
-      at_works },
+      at_works, MIG_OK },
     { "flipper-gx display lists", "-device flipper-gx,id=gpu,render-threads=2",
       FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE, fl_start, fl_busy, fl_works },
     { "flipper-gx FIFO wrap loop",
@@ -789,6 +800,101 @@ static const FreezeDev freeze_devs[] = {
       FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE, fl_start_wrap, fl_wrap_busy,
       fl_works },
 };
+
+/* ---- migration while the command processor is busy ---------------------- */
+
+/* the migration's end state: "completed" or "failed" (bounded) */
+static char *migrate_wait(QTestState *qts)
+{
+    int64_t deadline = g_get_monotonic_time() + 60 * G_USEC_PER_SEC;
+
+    for (;;) {
+        QDict *resp = qtest_qmp(qts, "{'execute': 'query-migrate'}");
+        QDict *ret = qdict_get_qdict(resp, "return");
+        const char *st = ret ? qdict_get_try_str(ret, "status") : NULL;
+        char *out = st && (!strcmp(st, "completed") || !strcmp(st, "failed"))
+                    ? g_strdup(st) : NULL;
+
+        qobject_unref(resp);
+        if (out) {
+            return out;
+        }
+        g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+        g_usleep(20 * 1000);
+    }
+}
+
+static void wait_status(QTestState *qts, const char *want)
+{
+    int64_t deadline = g_get_monotonic_time() + 60 * G_USEC_PER_SEC;
+
+    for (;;) {
+        QDict *resp = qtest_qmp(qts, "{'execute': 'query-status'}");
+        bool done = !strcmp(qdict_get_str(qdict_get_qdict(resp, "return"),
+                                          "status"), want);
+
+        qobject_unref(resp);
+        if (done) {
+            return;
+        }
+        g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+        g_usleep(20 * 1000);
+    }
+}
+
+/*
+ * The state is saved at a step boundary (docs/architecture.md, Migration):
+ * with work that outlasts the test made of short units, the VM stopped in
+ * the middle of it migrates to a file; a fresh QEMU loads it, is still
+ * busy with the same work when it goes on, and works after a reset. When
+ * one unit outlasts what a save waits for (r300: 200 full-target triangles
+ * in one packet; glamo: one flush of 4096 queued full-target triangles),
+ * the migration fails, the source goes on and works.
+ */
+static void migrate_busy(gconstpointer data)
+{
+    const FreezeDev *fd = data;
+    G3DQDev *d = g3dq_open(fd->args, fd->vendor, fd->device);
+    g_autofree char *file = NULL, *uri = NULL, *args = NULL, *st = NULL;
+    int tmp = g_file_open_tmp("gpu3d-migrate-XXXXXX", &file, NULL);
+
+    g_assert_cmpint(tmp, >=, 0);
+    close(tmp);
+    fd->start(d);
+    g_usleep(200 * 1000);
+    g_assert_true(fd->busy(d));
+    qmp_ok(d->qts, "stop", "stop before migrate");
+    uri = g_strdup_printf("exec:cat > %s", file);
+    qtest_qmp_assert_success(d->qts, "{'execute': 'migrate', 'arguments': "
+                             "{'uri': %s}}", uri);
+    st = migrate_wait(d->qts);
+    g_test_message("%s: migration %s", fd->name, st);
+    if (fd->migrate == MIG_LONG_UNIT) {
+        g_assert_cmpstr(st, ==, "failed");
+        qmp_ok(d->qts, "cont", "cont after the failed migration");
+        g_assert_true(fd->busy(d));
+        g3dq_system_reset(d);
+        fd->works(d);
+        g3dq_close(d);
+        unlink(file);
+        return;
+    }
+    g_assert_cmpstr(st, ==, "completed");
+    g3dq_close(d);
+
+    args = g_strdup_printf("%s -incoming 'exec:cat %s'", fd->args, file);
+    d = g3dq_open(args, fd->vendor, fd->device);
+    wait_status(d->qts, "paused");
+    /* the work goes on where it was */
+    g_assert_true(fd->busy(d));
+    qmp_ok(d->qts, "cont", "cont after the migration");
+    g_usleep(200 * 1000);
+    g_assert_true(fd->busy(d));
+    g3dq_system_reset(d);
+    fd->works(d);
+    g3dq_close(d);
+    unlink(file);
+}
 
 /* ---- q35: hot-unplug through a pcie-root-port while rendering ----------- */
 
@@ -978,6 +1084,13 @@ int main(int argc, char **argv)
 
         g_strdelimit(path, " ", '-');
         qtest_add_data_func(path, &freeze_devs[i], in_flight);
+        if (freeze_devs[i].migrate != MIG_NO) {
+            g_autofree char *m = g_strdup_printf("/gpu3d/freeze/migrate/%s",
+                                                 freeze_devs[i].name);
+
+            g_strdelimit(m, " ", '-');
+            qtest_add_data_func(m, &freeze_devs[i], migrate_busy);
+        }
         if (getenv("GPU3D_FREEZE_BENCH")) {
             g_autofree char *b = g_strdup_printf("/gpu3d/freeze/bench/%s",
                                                  freeze_devs[i].name);

@@ -6,6 +6,7 @@
   migrate    boot it again, stop it in the middle of rendering, `migrate`
              to a file, start a fresh QEMU with -incoming from that file,
              cont: the final screendump equals the reference bit for bit;
+             and the same with the VM running while RAM is copied (live);
   savevm     the same QEMU with a qcow2 disk (created by QEMU itself with
              blockdev-create): stop mid-rendering, savevm, cont to the end
              (equal), loadvm, cont to the end again (equal);
@@ -218,33 +219,44 @@ def main():
     # ---- migrate to a file, continue in a fresh QEMU
     mig = os.path.join(tmp, "migration")
 
-    def migrate():
+    def migrate(live):
         nonlocal good
         q = Qemu(a, tmp, "src")
         try:
             q.connect()
-            stop_mid_frame(q, a, rng)
+            if live:
+                # QEMU stops the VM once RAM is copied: rendering goes on
+                # meanwhile, into VRAM that dirty tracking does not see
+                q.wait_log(a.started)
+                time.sleep(rng.uniform(0.0, a.window))
+            else:
+                stop_mid_frame(q, a, rng)
             t0 = time.time()
             q.qmp("migrate", uri=f"exec:cat > {mig}")
             q.wait_migrated()
-            print(f"  migrated {os.path.getsize(mig) >> 20} MiB in "
+            print(f"  migrated{' live' if live else ''} "
+                  f"{os.path.getsize(mig) >> 20} MiB in "
                   f"{time.time() - t0:.2f} s")
         finally:
             q.quit()
         d = Qemu(a, tmp, "dst", ["-incoming", f"exec:cat {mig}"])
         try:
             d.connect()
-            d.wait_status(("paused", "postmigrate"))
-            d.qmp("cont")
+            st = d.wait_status(("paused", "postmigrate", "running"))
+            if st != "running":
+                d.qmp("cont")
             d.wait_log(a.done)
-            shot = os.path.join(a.out, f"{name}-migrated.png")
+            shot = os.path.join(a.out, f"{name}-migrated"
+                                f"{'-live' if live else ''}.png")
             d.shot(shot, a)
             ok, msg = same(a, shot, ref)
-            good = check(ok, "migrated mid-frame: final picture equals the "
-                         "uninterrupted run's", msg) and good
+            good = check(ok, ("migrated while running" if live else
+                              "migrated mid-frame") + ": final picture "
+                         "equals the uninterrupted run's", msg) and good
         finally:
             d.quit()
-    run("migrate", migrate)
+    run("live migrate", lambda: migrate(True))
+    run("migrate", lambda: migrate(False))
 
     # ---- savevm / loadvm on a qcow2 disk
     def savevm():

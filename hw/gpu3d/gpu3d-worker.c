@@ -497,7 +497,7 @@ void g3d_worker_reset(G3DWorker *w)
 /* ---- save and load (docs/architecture.md, Migration) -------------------- */
 
 /* how long saving waits for the step the worker is in (then it fails) */
-#define QUIESCE_US      (30 * G_USEC_PER_SEC)
+#define QUIESCE_US      (10 * G_USEC_PER_SEC)
 
 /* The core's stream, with the worker outside the core (lock held). */
 static void snapshot_locked(G3DWorker *w)
@@ -513,16 +513,17 @@ static void snapshot_locked(G3DWorker *w)
 
 /*
  * The VM is stopped and the worker parked, maybe at a g3d_yield() in the
- * middle of a step, whose C stack no stream can hold: let it finish that
- * step (a bounded number of units) and hold it outside the core until the
- * VM runs again, then take the core's stream. This runs before guest RAM
+ * middle of a step, whose C stack no stream can hold: let it finish the
+ * unit it is in (the core ends the step there, g3d_step_end) and hold it
+ * outside the core until the VM runs again, then take the core's stream. This runs before guest RAM
  * is saved (at the VM stop of a migration or savevm, or at a migration's
  * or savevm's setup when the VM was stopped already), so what the step
  * and the core's save draw (a core may finish a batch of queued triangles
  * before it saves) travels with the RAM; the device's RAM BARs are marked
  * dirty, since the cores write them through host pointers, which dirty
- * tracking does not see. false when the step did not end within
- * QUIESCE_US: the worker parks in it again and pre_save fails.
+ * tracking does not see. false when the unit did not end within
+ * QUIESCE_US (one unit can be hours of pixels): the worker parks in it
+ * again and pre_save fails.
  */
 static bool worker_quiesce(G3DWorker *w)
 {
@@ -533,6 +534,8 @@ static bool worker_quiesce(G3DWorker *w)
     client_lock(w);
     w->hold = true;
     if (w->busy) {
+        /* the core ends the step at its next unit (g3d_step_end) */
+        __atomic_store_n(&w->preempt.end_step, true, __ATOMIC_RELEASE);
         /* render helpers park while PAUSE is set: let them go on too */
         g3d_preempt_clear(&w->preempt, G3D_PREEMPT_PAUSE);
         while (w->busy && now_us() < deadline) {
@@ -545,6 +548,7 @@ static bool worker_quiesce(G3DWorker *w)
             qemu_cond_timedwait(&w->changed, &w->lock, 100);
         }
         g3d_preempt_set(&w->preempt, G3D_PREEMPT_PAUSE);
+        __atomic_store_n(&w->preempt.end_step, false, __ATOMIC_RELEASE);
     }
     done = !w->busy;
     if (done) {

@@ -836,6 +836,9 @@ bool attila_core_work(AttilaCore *c, unsigned budget)
             }
             return false;
         }
+        if (g3d_step_end()) {
+            return true;        /* the state is being saved: go on later */
+        }
         need = ring_record_length(c, pending, &kind);
         if (need == UINT64_MAX) {
             ring_stop(c, ATTILA_ERR_RECORD_KIND, kind, "unknown record kind");

@@ -159,6 +159,7 @@ struct G3DPreempt {
      */
     bool (*yield)(G3DPreempt *p);
     bool active;        /* atomic: the driving thread is inside the core */
+    bool end_step;      /* atomic: end the work step at the next unit */
     /* render helper threads park here while PAUSE is set */
     GMutex park_lock;
     GCond park_cond;
@@ -202,6 +203,19 @@ static inline bool g3d_preempt_foreign(const G3DPreempt *p)
  */
 extern __thread G3DPreempt *g3d_preempt_helping;
 bool g3d_preempt_park(G3DPreempt *p);
+
+/*
+ * The check a core's work() makes between two of its units (packets,
+ * records, queue entries), where nothing is half done: true when the
+ * driver wants the step to end there (to save the core's state), so work()
+ * returns at once, reporting the rest as pending.
+ */
+static inline bool g3d_step_end(void)
+{
+    G3DPreempt *p = g3d_preempt_current;
+
+    return p && __atomic_load_n(&p->end_step, __ATOMIC_ACQUIRE);
+}
 
 /* The check the cores' long loops make; true: abandon the operation. */
 static inline bool g3d_yield(void)

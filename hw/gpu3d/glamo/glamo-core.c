@@ -484,6 +484,9 @@ bool glamo_core_work(GlamoCore *c, unsigned budget)
         if (g3d_yield()) {
             return false;       /* reset or unplug */
         }
+        if (g3d_step_end()) {
+            return true;        /* the state is being saved: go on later */
+        }
         run = clocks_running(c);
         if (run && c->parser.active) {
             glamo_parser_step(c, 64);

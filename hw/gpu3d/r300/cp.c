@@ -407,6 +407,9 @@ bool r300_cp_work(R300Core *c, unsigned budget)
         if (g3d_yield()) {
             return false;       /* reset or unplug */
         }
+        if (g3d_step_end()) {
+            return true;        /* the state is being saved: go on later */
+        }
         if (c->cp.ib_active) {
             ib_step(c, c->cp_buf);
             continue;
