@@ -165,6 +165,10 @@ bool flipper_cp_work(FlipperCore *c, unsigned *budget)
     FlipperCP *cp = &c->cp;
 
     while (*budget && !g3d_yield()) {
+        if (g3d_step_end()) {
+            *budget = 0;        /* the state is being saved: go on later */
+            break;
+        }
         if (cp->dl_active) {
             flipper_cp_dl_work(c, budget);
             continue;

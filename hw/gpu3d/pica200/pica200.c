@@ -450,6 +450,9 @@ bool pica200_core_work(Pica200Core *c, unsigned budget)
         pica_ppf_step(c, budget);
     }
     while (c->budget_used < budget && !g3d_yield()) {
+        if (g3d_step_end()) {
+            break;              /* the state is being saved: go on later */
+        }
         if (c->draw.active) {
             pica_draw_step(c, budget);
         } else if (c->cp.active) {

@@ -439,7 +439,8 @@ bool pica_draw_step(Pica200Core *c, unsigned budget)
     PicaDraw *d = &c->draw;
     bool use_cache = d->indexed && !gs_enabled(c);
 
-    while (d->active && c->budget_used < budget) {
+    /* a vertex is a unit: between two, nothing is half done */
+    while (d->active && c->budget_used < budget && !g3d_step_end()) {
         float attr[12][4];
         uint32_t index;
         unsigned j;
