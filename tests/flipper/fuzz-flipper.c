@@ -21,12 +21,11 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <glib.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "rig.h"
 #include "common/scanout.h"
+#include "../state-test.h"
 
 enum {
     OP_GATHER = 1 << 0,     /* through the gather pipe (else gx_exec) */
@@ -44,6 +43,16 @@ enum {
 
 static FlipperRig *rig;
 static FlipperCore *twin;       /* the saved state's destination */
+
+static void state_save(void *c, G3DStateOut *o)
+{
+    flipper_state_save(c, o);
+}
+
+static bool state_load(void *c, G3DStateIn *in)
+{
+    return flipper_state_load(c, in);
+}
 
 static uint32_t rd32(const uint8_t *p)
 {
@@ -199,28 +208,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     if ((ops & (OP_GATHER | OP_STATE)) == (OP_GATHER | OP_STATE)) {
-        G3DStateOut a, b;
-        G3DStateIn in;
+        static const G3DStateTestOps ops = { state_save, state_load, NULL };
+        size_t len;
+        uint8_t *st;
 
         if (!twin) {
             twin = rig_core_new(rig, 1);
         }
-        g3d_state_out_init(&a);
-        g3d_state_out_init(&b);
-        flipper_state_save(rig->core, &a);
-        g3d_state_in_init(&in, a.buf, a.len);
-        if (!flipper_state_load(twin, &in)) {
-            fprintf(stderr, "fuzz-flipper: saved state refused: %s\n",
-                    in.error);
-            abort();
-        }
-        flipper_state_save(twin, &b);
-        if (a.len != b.len || memcmp(a.buf, b.buf, a.len)) {
-            fprintf(stderr, "fuzz-flipper: save -> load -> save differs\n");
-            abort();
-        }
-        g_free(a.buf);
-        g_free(b.buf);
+        st = g3d_state_test_save(&ops, rig->core, &len);
+        g3d_state_test_roundtrip(&ops, twin, st, len);
+        g_free(st);
     }
     /* every register reads back without harm */
     for (i = 0; i < 0x7000; i += 2) {

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "pica-scene.h"
+#include "../state-test.h"
 #include "common/scanout.h"
 
 #define FZ_RAM (1u << 20)
@@ -47,6 +48,16 @@ static void setup(void)
     cfg.threads = 2;
     core = pica200_core_new(&cfg);
     twin = pica200_core_new(&cfg);
+}
+
+static void state_save(void *c, G3DStateOut *o)
+{
+    pica200_state_save(c, o);
+}
+
+static bool state_load(void *c, G3DStateIn *in)
+{
+    return pica200_state_load(c, in);
 }
 
 static uint32_t rd32(const uint8_t *p)
@@ -128,25 +139,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * loads into another core and saves again to the same bytes.
      */
     {
-        G3DStateOut a, b;
-        G3DStateIn in;
+        static const G3DStateTestOps ops = { state_save, state_load, NULL };
+        size_t len;
+        uint8_t *st = g3d_state_test_save(&ops, core, &len);
 
-        g3d_state_out_init(&a);
-        g3d_state_out_init(&b);
-        pica200_state_save(core, &a);
-        g3d_state_in_init(&in, a.buf, a.len);
-        if (!pica200_state_load(twin, &in)) {
-            fprintf(stderr, "fuzz-pica200: saved state refused: %s\n",
-                    in.error);
-            abort();
-        }
-        pica200_state_save(twin, &b);
-        if (a.len != b.len || memcmp(a.buf, b.buf, a.len)) {
-            fprintf(stderr, "fuzz-pica200: save -> load -> save differs\n");
-            abort();
-        }
-        g_free(a.buf);
-        g_free(b.buf);
+        g3d_state_test_roundtrip(&ops, twin, st, len);
+        g_free(st);
     }
     for (i = 0; i < 2; i++) {
         if (pica200_scanout(core, i, &so)) {

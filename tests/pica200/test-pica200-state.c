@@ -22,14 +22,9 @@
 #include <stdio.h>
 
 #include "pica-scene.h"
-#include "pica200-scene.h"
 #include "pica200/pica200-int.h"
 #include "../state-test.h"
 
-#define LIST_OFF 0x10000u
-#define LIST_WORDS 4096u
-#define VB_OFF 0x20000u
-#define VPA(off) (PICA200_PHYS_VRAM + (off))
 
 /* the scene's driver: small work steps, a migration every `every` polls */
 typedef struct Mig {
@@ -96,31 +91,12 @@ static uint32_t mig_rd(void *opaque, uint32_t off)
     return pt_r32(m->t, off);
 }
 
-/* the scene test's frames (test-pica200-scene.c) through the Mig driver */
+/* the scene test's frames (pt_demo_scene) through the Mig driver */
 static void run_scene(Mig *m)
 {
     PicaBus bus = { m, mig_wr, mig_rd };
-    PicaCmd c = { 0 };
-    PicaTest *t = m->t;
-    const uint32_t color = VPA(PICA_SCENE_COLOR_VRAM);
-    const uint32_t depth = VPA(PICA_SCENE_DEPTH_VRAM);
-    const uint32_t vb = PICA200_PHYS_FCRAM + VB_OFF;
-    const uint32_t list = PICA200_PHYS_FCRAM + LIST_OFF;
 
-    scene_vertices((float *)(t->ram + VB_OFF));
-    c.buf = (uint32_t *)(t->ram + LIST_OFF);
-    c.cap = LIST_WORDS;
-    g_assert_cmpint(pica_scene_clear(&bus, 320, 240, color, depth), ==, 0);
-    g_assert_cmpint(pica_scene_draw(&bus, &c, list, 0, 320, 240, color, depth,
-                                    vb), ==, 0);
-    g_assert_cmpint(pica_scene_show(&bus, 1, 0, 320, 240, color,
-                                    VPA(PICA_SCENE_BOTTOM_VRAM)), ==, 0);
-    g_assert_cmpint(pica_scene_clear(&bus, 400, 240, color, depth), ==, 0);
-    g_assert_cmpint(pica_scene_draw(&bus, &c, list, SCENE_FRAMES - 1, 400,
-                                    240, color, depth, vb), ==, 0);
-    g_assert_cmpint(pica_scene_show(&bus, 0, 1, 400, 240, color,
-                                    VPA(PICA_SCENE_TOP_VRAM(1))), ==, 0);
-    g_assert_false(pica200_irq_level(t->core));
+    pt_demo_scene(m->t, &bus);
 }
 
 static void test_scene_migrate(gconstpointer data)
@@ -172,14 +148,14 @@ static void mid_draw(PicaTest *t, unsigned steps, unsigned budget)
     PicaCmd c = { 0 };
     PicaRegWrite w[4];
     PicaBus bus = pt_bus(t);
-    const uint32_t list = PICA200_PHYS_FCRAM + LIST_OFF;
+    const uint32_t list = PICA200_PHYS_FCRAM + PT_SCENE_LIST;
 
-    scene_vertices((float *)(t->ram + VB_OFF));
-    c.buf = (uint32_t *)(t->ram + LIST_OFF);
-    c.cap = LIST_WORDS;
-    pica_scene_list(&c, 3, 320, 240, VPA(PICA_SCENE_COLOR_VRAM),
-                    VPA(PICA_SCENE_DEPTH_VRAM),
-                    PICA200_PHYS_FCRAM + VB_OFF);
+    scene_vertices((float *)(t->ram + PT_SCENE_VB));
+    c.buf = (uint32_t *)(t->ram + PT_SCENE_LIST);
+    c.cap = PT_SCENE_LIST_WORDS;
+    pica_scene_list(&c, 3, 320, 240, PT_VPA(PICA_SCENE_COLOR_VRAM),
+                    PT_VPA(PICA_SCENE_DEPTH_VRAM),
+                    PICA200_PHYS_FCRAM + PT_SCENE_VB);
     pica_bus_seq(&bus, w, pica_seq_kick(w, list, c.n * 4));
     while (steps--) {
         pica200_core_work(t->core, budget);
