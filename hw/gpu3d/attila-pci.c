@@ -143,7 +143,8 @@ static void attila_reset_hold(G3D_RESET_HOLD_ARGS)
     g3d_worker_reset(&s->worker);
 }
 
-G3D_VMSTATE_DEVICE(attila_vmstate, TYPE_ATTILA_3D, AttilaState, parent_obj, worker);
+G3D_VMSTATE_DEVICE(attila_vmstate, TYPE_ATTILA_3D, AttilaState, parent_obj,
+                   worker);
 
 static G3DProperty attila_properties[] = {
     DEFINE_PROP_UINT32("mem-size", AttilaState, mem_size,

@@ -129,7 +129,8 @@ static void glamo_reset_hold(G3D_RESET_HOLD_ARGS)
     g3d_worker_reset(&s->worker);
 }
 
-G3D_VMSTATE_DEVICE(glamo_vmstate, TYPE_GLAMO_3D, GlamoState, parent_obj, worker);
+G3D_VMSTATE_DEVICE(glamo_vmstate, TYPE_GLAMO_3D, GlamoState, parent_obj,
+                   worker);
 
 static G3DProperty glamo_properties[] = {
     DEFINE_PROP_UINT32("render-threads", GlamoState, render_threads, 0),

@@ -514,16 +514,16 @@ static void snapshot_locked(G3DWorker *w)
 /*
  * The VM is stopped and the worker parked, maybe at a g3d_yield() in the
  * middle of a step, whose C stack no stream can hold: let it finish the
- * unit it is in (the core ends the step there, g3d_step_end) and hold it
- * outside the core until the VM runs again, then take the core's stream. This runs before guest RAM
- * is saved (at the VM stop of a migration or savevm, or at a migration's
- * or savevm's setup when the VM was stopped already), so what the step
- * and the core's save draw (a core may finish a batch of queued triangles
- * before it saves) travels with the RAM; the device's RAM BARs are marked
- * dirty, since the cores write them through host pointers, which dirty
- * tracking does not see. false when the unit did not end within
- * QUIESCE_US (one unit can be hours of pixels): the worker parks in it
- * again and pre_save fails.
+ * unit it is in (the core ends the step there, g3d_step_end), hold it
+ * outside the core until the VM runs again, and take the core's stream.
+ * This runs before guest RAM is saved (at the VM stop of a migration or
+ * savevm, or at a migration's or savevm's setup when the VM was stopped
+ * already), so what the unit and the core's save draw (a core may finish
+ * a batch of queued triangles before it saves) travels with the RAM; the
+ * device's RAM BARs are marked dirty, since the cores write them through
+ * host pointers, which dirty tracking does not see. false when the unit
+ * did not end within QUIESCE_US (one unit can be hours of pixels): the
+ * worker parks in it again and pre_save fails.
  */
 static bool worker_quiesce(G3DWorker *w)
 {
@@ -699,16 +699,17 @@ static int worker_post_load(void *opaque, int version_id)
     w->qcount = 0;
     w->kick = false;
     g3d_state_in_init(&in, w->saved_core, w->saved_core_len);
+    /* as the worker's stand-in, with CANCEL set (as a reset is) */
     g3d_preempt_enter(&w->preempt);
     ok = w->ops->load_state(w->core, &in);
-    g3d_preempt_leave(&w->preempt);
     if (ok) {
         g3d_state_in_init(&in, w->saved_queue, w->saved_queue_len);
         ok = queue_load(w, &in);
         if (!ok) {
-            w->ops->reset(w->core);
+            w->ops->reset(w->core);     /* a failed load leaves it reset */
         }
     }
+    g3d_preempt_leave(&w->preempt);
     worker_release(w);
     saved_free(w);
     qatomic_set(&w->irq_level, w->ops->irq_level(w->core));

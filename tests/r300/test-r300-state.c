@@ -161,8 +161,8 @@ static void test_split_scene(void)
     g_assert_cmpuint(total, >, 10);
     g_assert_cmphex(r300_rig_rd(ref, A_SCRATCH_REG0), ==, 0x1111);
     /* something was drawn: not the clear colour everywhere */
-    g_assert_true(memcmp(ref->vram + CB_ADDR, ref->vram + CB_ADDR + 4 * W * H / 2,
-                         4 * W) != 0);
+    g_assert_true(memcmp(ref->vram + CB_ADDR,
+                         ref->vram + CB_ADDR + 4 * W * H / 2, 4 * W) != 0);
 
     for (k = 0; k <= total; k++) {
         R300Rig *a = rig_new(), *b = rig_new();
@@ -218,8 +218,8 @@ static void test_split_port_draw(void)
         }
     }
     /* drawn, and the same */
-    g_assert_cmphex(*(uint32_t *)(d[0]->vram + CB_ADDR + 4 * (W * H / 2 + W / 2)),
-                    !=, 0);
+    g_assert_cmphex(*(uint32_t *)(d[0]->vram + CB_ADDR +
+                                  4 * (W * H / 2 + W / 2)), !=, 0);
     same_memory_and_state(d[0], d[1]);
     r300_rig_free(d[0]);
     r300_rig_free(d[1]);
