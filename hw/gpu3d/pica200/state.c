@@ -430,9 +430,8 @@ static void load_pipeline(Pica200Core *c, G3DStateIn *in)
 
 bool pica200_state_load(Pica200Core *c, G3DStateIn *in)
 {
-    Pica200Stats st;
+    Pica200Stats st = { 0 };
     G3DRasterStats rs;
-    uint32_t code_words[2] = { c->sh[0].code_words, c->sh[1].code_words };
 
     pica200_core_reset(c);
     if (g3d_state_expect(in, PICA200_STATE_MAGIC, PICA200_STATE_VERSION,
@@ -459,8 +458,6 @@ bool pica200_state_load(Pica200Core *c, G3DStateIn *in)
         pica200_core_reset(c);
         return false;
     }
-    g_assert(c->sh[0].code_words == code_words[0] &&
-             c->sh[1].code_words == code_words[1]);
     c->stats = st;
     g3d_raster_stats(c->raster, &rs);
     c->samples_at_reset = rs.samples - st.fragments;
