@@ -256,6 +256,14 @@ static const G3DCoreOps flipper_core_ops = {
     .save_state = op_state_save,
     .load_state = op_state_load,
     /*
+     * BAR4's accesses wait in the worker's queue at core offsets
+     * FLIPPER_EFB_CPU_BASE + x, past BAR0 (see efb_mmio_write): a saved
+     * queue may hold them. (Offsets between BAR0 and BAR4 are never
+     * queued; flipper_reg_write logs one as unmapped.)
+     */
+    .queue_events = FLIPPER_EFB_CPU_BASE + FLIPPER_BAR4_SIZE -
+                    FLIPPER_BAR0_SIZE,
+    /*
      * One unit is one FIFO command or one vertex (with its triangle queued);
      * the rasteriser runs at the end of each step. The worst a guest can
      * make of a unit is a vertex adding a full-screen triangle or a

@@ -116,6 +116,7 @@ static void save_io(FlipperCore *c, G3DStateOut *o)
     put_u16s(o, c->vi.regs, G_N_ELEMENTS(c->vi.regs));
     g3d_state_put_u64(o, c->vi.last_ns);
     g3d_state_put_u64(o, c->vi.sample);
+    g3d_state_put_u8(o, c->vi.scaler_logged);
     put_u16s(o, c->mi.regs, G_N_ELEMENTS(c->mi.regs));
     put_u16s(o, c->dsp.regs, G_N_ELEMENTS(c->dsp.regs));
     g3d_state_put_u16(o, c->dsp.csr);
@@ -293,6 +294,7 @@ static void load_io(FlipperCore *c, G3DStateIn *in)
     get_u16s(in, c->vi.regs, G_N_ELEMENTS(c->vi.regs));
     c->vi.last_ns = g3d_state_get_u64(in);
     c->vi.sample = g3d_state_get_u64(in);
+    c->vi.scaler_logged = g3d_state_get_bool(in);
     get_u16s(in, c->mi.regs, G_N_ELEMENTS(c->mi.regs));
     get_u16s(in, c->dsp.regs, G_N_ELEMENTS(c->dsp.regs));
     c->dsp.csr = g3d_state_get_u16(in);
