@@ -783,7 +783,7 @@ static const FreezeDev freeze_devs[] = {
       r3_start_self_jump, r3_busy, r3_works, MIG_OK },
     { "pica200-3d self-jump", "-device pica200-3d,id=gpu,render-threads=2",
       PICA200_PCI_VENDOR_ID, PICA200_PCI_DEVICE_ID,
-      pi_start, pi_busy, pi_works },
+      pi_start, pi_busy, pi_works, MIG_OK },
     { "glamo-3d draw", "-device glamo-3d,id=gpu,render-threads=2",
       GLAMO_PCI_VENDOR_ID, GLAMO_PCI_DEVICE_ID, gl_start, gl_busy, gl_works,
       MIG_LONG_UNIT },
@@ -794,11 +794,12 @@ static const FreezeDev freeze_devs[] = {
       ATTILA_PCI_VENDOR_ID, ATTILA_PCI_DEVICE_ID, at_start, at_busy,
       at_works, MIG_OK },
     { "flipper-gx display lists", "-device flipper-gx,id=gpu,render-threads=2",
-      FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE, fl_start, fl_busy, fl_works },
+      FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE, fl_start, fl_busy, fl_works,
+      MIG_OK },
     { "flipper-gx FIFO wrap loop",
       "-device flipper-gx,id=gpu,render-threads=2",
       FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE, fl_start_wrap, fl_wrap_busy,
-      fl_works },
+      fl_works, MIG_OK },
 };
 
 /* ---- migration while the command processor is busy ---------------------- */

@@ -45,7 +45,7 @@ static const LifeDev devs[] = {
       true },
     { "pica200-3d", "'render-threads': 2", { "'render-threads': 65" }, NULL,
       PICA200_PCI_VENDOR_ID, PICA200_PCI_DEVICE_ID,
-      PICA200_REGS_BAR, PICA200_VRAM_BAR },
+      PICA200_REGS_BAR, PICA200_VRAM_BAR, true },
     { "attila-3d", "'render-threads': 2, 'mem-size': 16777216",
       { "'mem-size': 1000000", "'mem-size': 2147483648",
         "'render-threads': 65" },
@@ -56,7 +56,7 @@ static const LifeDev devs[] = {
       GLAMO_REGS_BAR, GLAMO_VRAM_BAR, true },
     { "flipper-gx", "'render-threads': 2", { "'render-threads': 65" }, NULL,
       FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE,
-      FLIPPER_REGS_BAR, FLIPPER_MEM1_BAR },
+      FLIPPER_REGS_BAR, FLIPPER_MEM1_BAR, true },
 };
 
 #define SLOT        5

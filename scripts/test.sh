@@ -88,14 +88,15 @@ TABLE
 
 log "save/restore and migration: each demo stopped mid-frame, migrated to a file, savevm/loadvm"
 # name | device | serial text once it renders | done | core stream magic |
-# offset of a ring pointer or FIFO count in that stream [| head compared]
-# (scripts/migrate-test.py)
-while IFS='|' read -r demo device started done magic badat head; do
+# offset of a ring pointer or FIFO count in that stream (scripts/migrate-test.py)
+# [| head compared (default 0) [| the stop's window after the serial text, s
+# (default 0.3; shorter for a demo that renders all its frames in less)]]
+while IFS='|' read -r demo device started done magic badat head window; do
   [ -n "$demo" ] || continue
   if ! python3 "$GPU3D_ROOT/scripts/migrate-test.py" --qemu "$QEMU_BIN" \
        --kernel "$OUT/guest/$demo.elf" --device "$device" \
        --started "$started" --done "$done" --magic "$magic" --bad-at "$badat" \
-       --head "${head:-0}" \
+       --head "${head:-0}" --window "${window:-0.3}" \
        --compare "$CORE_BUILD/image-compare" --out "$OUT/migrate$QEMU_TAG"; then
     log "FAIL: migration of $demo"
     fail=1
@@ -106,6 +107,8 @@ done <<'TABLE'
 r300-demo|r300-3d,id=gpu,render-threads=2|MiB)|r300-demo: done|R300|66866
 glamo-demo|glamo-3d,id=gpu,render-threads=2|MiB)|glamo-demo: done|GLMO|16908
 attila-demo|attila-3d,id=gpu,render-threads=2|GPU memory|attila-demo: done|ATLA|37
+pica200-demo|pica200-3d,id=gpu,render-threads=2|MiB)|pica200-demo: done|PICA|7384|0|0.08
+flipper-demo|flipper-gx,id=gpu,render-threads=2|Flipper revision|flipper-demo: done|FLIP|58
 TABLE
 
 log "Linux guest: Debian's radeon KMS driver on r300-3d (scripts/linux-guest.sh)"

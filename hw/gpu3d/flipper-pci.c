@@ -201,6 +201,28 @@ static void op_reset(void *opaque)
     flipper_arm_timer(s);
 }
 
+static void op_state_save(void *opaque, G3DStateOut *o)
+{
+    FlipperState *s = opaque;
+
+    flipper_state_save(s->core, o);
+}
+
+static bool op_state_load(void *opaque, G3DStateIn *in)
+{
+    FlipperState *s = opaque;
+    bool ok = flipper_state_load(s->core, in);
+
+    /*
+     * The VI/AI event of the loaded state (the clock is QEMU's virtual
+     * one, which migrates): armed afresh, whatever this QEMU had armed.
+     */
+    timer_del(s->timer);
+    s->timer_at = INT64_MAX;
+    flipper_arm_timer(s);
+    return ok;
+}
+
 static bool op_irq(void *opaque)
 {
     FlipperState *s = opaque;
@@ -231,6 +253,16 @@ static const G3DCoreOps flipper_core_ops = {
     .irq_level = op_irq,
     .scanout = op_scanout,
     .scanout_mem = op_scanout_mem,
+    .save_state = op_state_save,
+    .load_state = op_state_load,
+    /*
+     * BAR4's accesses wait in the worker's queue at core offsets
+     * FLIPPER_EFB_CPU_BASE + x, past BAR0 (see efb_mmio_write): a saved
+     * queue may hold them. (Offsets between BAR0 and BAR4 are never
+     * queued; flipper_reg_write logs one as unmapped.)
+     */
+    .queue_events = FLIPPER_EFB_CPU_BASE + FLIPPER_BAR4_SIZE -
+                    FLIPPER_BAR0_SIZE,
     /*
      * One unit is one FIFO command or one vertex (with its triangle queued);
      * the rasteriser runs at the end of each step. The worst a guest can
@@ -288,8 +320,9 @@ static void flipper_realize(PCIDevice *pdev, Error **errp)
     s->timer_at = INT64_MAX;
     s->core = flipper_core_new(&cfg);
     /*
-     * The one step that can fail after the RAM (migration's blocker, e.g.
-     * under -only-migratable): undo the core; the RAM goes with the device.
+     * The one step that can fail after the RAM (a migration blocker, for a
+     * core without save/load, e.g. under -only-migratable): undo the core;
+     * the RAM goes with the device.
      */
     if (!g3d_worker_start(&s->worker, pdev, TYPE_FLIPPER_GX, s,
                           &flipper_core_ops, 1, blank_w, blank_h, errp)) {
@@ -317,6 +350,13 @@ static void flipper_reset_hold(G3D_RESET_HOLD_ARGS)
     g3d_worker_reset(&s->worker);
 }
 
+/*
+ * MEM1 migrates as RAM; the timer is re-armed from the loaded core's next
+ * event (op_state_load), so it is not part of the state.
+ */
+G3D_VMSTATE_DEVICE(flipper_vmstate, TYPE_FLIPPER_GX, FlipperState, parent_obj,
+                   worker);
+
 static G3DProperty flipper_properties[] = {
     DEFINE_PROP_UINT32("render-threads", FlipperState, render_threads, 0),
     G3D_PROP_END_OF_LIST
@@ -335,6 +375,7 @@ static void flipper_class_init(ObjectClass *klass, void *data)
     k->class_id = PCI_CLASS_DISPLAY_OTHER;
     rc->phases.hold = flipper_reset_hold;
     dc->desc = "Nintendo GameCube Flipper (GX, VI, PI)";
+    dc->vmsd = &flipper_vmstate;
     device_class_set_props(dc, flipper_properties);
     set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);
 }

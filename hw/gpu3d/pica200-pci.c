@@ -45,6 +45,7 @@ struct Pica200State {
 /* ---- the core behind the worker -------------------------------------- */
 
 G3D_CORE_THUNKS(pica200)
+G3D_CORE_STATE_THUNKS(pica200)
 
 static const G3DMem *op_scanout_mem(void *core, int head)
 {
@@ -54,6 +55,7 @@ static const G3DMem *op_scanout_mem(void *core, int head)
 
 static const G3DCoreOps pica200_core_ops = {
     G3D_CORE_OPS_FIELDS(pica200),
+    G3D_CORE_STATE_OPS_FIELDS(pica200),
     .scanout_mem = op_scanout_mem,
     /*
      * The core's units are small (one command, vertex, 4 KiB of fill, row
@@ -106,8 +108,9 @@ static void pica200_realize(PCIDevice *pdev, Error **errp)
     cfg.opaque = &s->worker;
     s->core = pica200_core_new(&cfg);
     /*
-     * The one step that can fail after the RAM (migration's blocker, e.g.
-     * under -only-migratable): undo the core; the RAM goes with the device.
+     * The one step that can fail after the RAM (a migration blocker, for a
+     * core without save/load, e.g. under -only-migratable): undo the core;
+     * the RAM goes with the device.
      */
     if (!g3d_worker_start(&s->worker, pdev, TYPE_PICA200_3D, s->core,
                           &pica200_core_ops, 2, blank_w, blank_h, errp)) {
@@ -132,6 +135,10 @@ static void pica200_reset_hold(G3D_RESET_HOLD_ARGS)
     g3d_worker_reset(&s->worker);
 }
 
+/* VRAM migrates as RAM; FCRAM is the guest's RAM */
+G3D_VMSTATE_DEVICE(pica200_vmstate, TYPE_PICA200_3D, Pica200State, parent_obj,
+                   worker);
+
 static G3DProperty pica200_properties[] = {
     DEFINE_PROP_UINT32("render-threads", Pica200State, render_threads, 0),
     G3D_PROP_END_OF_LIST
@@ -150,6 +157,7 @@ static void pica200_class_init(ObjectClass *klass, void *data)
     k->class_id = PCI_CLASS_DISPLAY_OTHER;
     rc->phases.hold = pica200_reset_hold;
     dc->desc = "Nintendo 3DS PICA200 GPU";
+    dc->vmsd = &pica200_vmstate;
     device_class_set_props(dc, pica200_properties);
     set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);
 }

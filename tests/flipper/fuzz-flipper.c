@@ -9,9 +9,10 @@
  * pointer, distance and end (u32 each), then the GX stream. ops selects how the
  * stream reaches the GP (through the write-gather pipe into a linked FIFO
  * ring, or executed at once), fuzzed FIFO pointers, fuzzed BAR0 writes, a
- * VI scanout of a fuzzed XFB and a reset in the middle of work. Work is
- * bounded per input. The harness checks only that nothing crashes, hangs or
- * touches memory it must not: run it under ASan/UBSan.
+ * VI scanout of a fuzzed XFB, a reset in the middle of work, and a saved
+ * state round trip. Work is bounded per input. The harness checks that
+ * nothing crashes, hangs or touches memory it must not (run it under
+ * ASan/UBSan), and that save -> load -> save gives the same stream.
  *
  * Seeds (gpu3d_fuzz_seed) are the image tests' scenes, so mutations reach
  * the whole pipeline, texturing included (texture and TLUT blobs, TX/TEV/
@@ -24,6 +25,7 @@
 
 #include "rig.h"
 #include "common/scanout.h"
+#include "../state-test.h"
 
 enum {
     OP_GATHER = 1 << 0,     /* through the gather pipe (else gx_exec) */
@@ -33,11 +35,24 @@ enum {
     OP_RESET = 1 << 4,      /* reset while work is pending */
     OP_BYTES = 1 << 5,      /* gather pipe fed with 1-byte writes */
     OP_EFB = 1 << 6,        /* CPU EFB peeks and pokes after the stream */
+    OP_STATE = 1 << 7,      /* with OP_GATHER: the state left (work often
+                             * in progress) survives save -> load -> save */
 };
 
 #define FZ_CLEAR 0x00100000u     /* MEM1 bytes cleared at each fuzz region */
 
 static FlipperRig *rig;
+static FlipperCore *twin;       /* the saved state's destination */
+
+static void state_save(void *c, G3DStateOut *o)
+{
+    flipper_state_save(c, o);
+}
+
+static bool state_load(void *c, G3DStateIn *in)
+{
+    return flipper_state_load(c, in);
+}
 
 static uint32_t rd32(const uint8_t *p)
 {
@@ -191,6 +206,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             flipper_efb_poke(rig->core, off, val);
             flipper_efb_peek(rig->core, off ^ (val & 0x00400000u));
         }
+    }
+    if ((ops & (OP_GATHER | OP_STATE)) == (OP_GATHER | OP_STATE)) {
+        static const G3DStateTestOps ops = { state_save, state_load, NULL };
+        size_t len;
+        uint8_t *st;
+
+        if (!twin) {
+            twin = rig_core_new(rig, 1);
+        }
+        st = g3d_state_test_save(&ops, rig->core, &len);
+        g3d_state_test_roundtrip(&ops, twin, st, len);
+        g_free(st);
     }
     /* every register reads back without harm */
     for (i = 0; i < 0x7000; i += 2) {

@@ -17,19 +17,25 @@ static int64_t rig_clock(void *opaque)
     return ((FlipperRig *)opaque)->clock_ns;
 }
 
-FlipperRig *rig_new(int threads)
+FlipperCore *rig_core_new(FlipperRig *r, int threads)
 {
-    FlipperRig *r = g_new0(FlipperRig, 1);
     FlipperCoreConfig cfg = { 0 };
 
-    r->mem1 = g_malloc0(FLIPPER_MEM1_SIZE);
-    g3d_flat_mem_init(&r->mem, &r->flat, r->mem1, 0, FLIPPER_MEM1_SIZE);
     cfg.mem = r->mem;
     cfg.mem1_size = FLIPPER_MEM1_SIZE;
     cfg.threads = threads;
     cfg.clock_ns = rig_clock;
     cfg.opaque = r;
-    r->core = flipper_core_new(&cfg);
+    return flipper_core_new(&cfg);
+}
+
+FlipperRig *rig_new(int threads)
+{
+    FlipperRig *r = g_new0(FlipperRig, 1);
+
+    r->mem1 = g_malloc0(FLIPPER_MEM1_SIZE);
+    g3d_flat_mem_init(&r->mem, &r->flat, r->mem1, 0, FLIPPER_MEM1_SIZE);
+    r->core = rig_core_new(r, threads);
     return r;
 }
 

@@ -24,6 +24,8 @@ typedef struct FlipperRig {
 } FlipperRig;
 
 FlipperRig *rig_new(int threads);
+/* another core on the rig's MEM1 and clock (a migration's destination) */
+FlipperCore *rig_core_new(FlipperRig *r, int threads);
 void rig_free(FlipperRig *r);
 
 uint32_t rig_r16(FlipperRig *r, uint32_t off);

@@ -4,7 +4,8 @@
  * in guest RAM and kicked from BAR0, plus a few BAR0 writes (memory fill,
  * display transfer, LCD setup) chosen by the first bytes. Bounded work per
  * input; the harness only checks that nothing crashes, hangs or touches
- * memory it must not (run it under ASan/UBSan).
+ * memory it must not (run it under ASan/UBSan), and that the state each
+ * input leaves survives save -> load -> save unchanged.
  *
  * Seeds (gpu3d_fuzz_seed) are well-formed lists that draw, so mutations
  * reach the shader, the vertex loader and the rasteriser; every third one
@@ -22,11 +23,12 @@
 #include <string.h>
 
 #include "pica-scene.h"
+#include "../state-test.h"
 #include "common/scanout.h"
 
 #define FZ_RAM (1u << 20)
 
-static Pica200Core *core;
+static Pica200Core *core, *twin;   /* twin: the saved state's destination */
 static uint8_t *vram, *ram;
 static G3DFlatMem fv, fr;
 static uint32_t scan[400 * 240];
@@ -45,6 +47,17 @@ static void setup(void)
     g3d_flat_mem_init(&cfg.fcram, &fr, ram, 0, FZ_RAM);
     cfg.threads = 2;
     core = pica200_core_new(&cfg);
+    twin = pica200_core_new(&cfg);
+}
+
+static void state_save(void *c, G3DStateOut *o)
+{
+    pica200_state_save(c, o);
+}
+
+static bool state_load(void *c, G3DStateIn *in)
+{
+    return pica200_state_load(c, in);
 }
 
 static uint32_t rd32(const uint8_t *p)
@@ -120,6 +133,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (i == 6 && (ops & 32)) {
             pica200_core_reset(core);      /* reset in the middle of work */
         }
+    }
+    /*
+     * Whatever state the input left (often work in progress): it saves,
+     * loads into another core and saves again to the same bytes.
+     */
+    {
+        static const G3DStateTestOps ops = { state_save, state_load, NULL };
+        size_t len;
+        uint8_t *st = g3d_state_test_save(&ops, core, &len);
+
+        g3d_state_test_roundtrip(&ops, twin, st, len);
+        g_free(st);
     }
     for (i = 0; i < 2; i++) {
         if (pica200_scanout(core, i, &so)) {

@@ -34,13 +34,11 @@ static void pt_display(void *opaque)
     ((PicaTest *)opaque)->display_calls++;
 }
 
-static inline void pt_init(PicaTest *t, int threads)
+/* a core over the test's memory (migration tests make a second one) */
+static inline Pica200Core *pt_core_new(PicaTest *t, int threads)
 {
     Pica200CoreConfig cfg;
 
-    memset(t, 0, sizeof(*t));
-    t->vram = g_malloc0(PICA200_VRAM_SIZE);
-    t->ram = g_malloc0(PT_RAM_SIZE);
     memset(&cfg, 0, sizeof(cfg));
     g3d_flat_mem_init(&cfg.vram, &t->fv, t->vram, 0, PICA200_VRAM_SIZE);
     g3d_flat_mem_init(&cfg.fcram, &t->fr, t->ram, 0, PT_RAM_SIZE);
@@ -49,7 +47,15 @@ static inline void pt_init(PicaTest *t, int threads)
     cfg.irq_update = pt_irq;
     cfg.display_update = pt_display;
     cfg.opaque = t;
-    t->core = pica200_core_new(&cfg);
+    return pica200_core_new(&cfg);
+}
+
+static inline void pt_init(PicaTest *t, int threads)
+{
+    memset(t, 0, sizeof(*t));
+    t->vram = g_malloc0(PICA200_VRAM_SIZE);
+    t->ram = g_malloc0(PT_RAM_SIZE);
+    t->core = pt_core_new(t, threads);
 }
 
 static inline void pt_free(PicaTest *t)

@@ -19,13 +19,8 @@
 
 #include "image.h"
 #include "pica-scene.h"
-#include "pica200-scene.h"
 #include "common/scanout.h"
 
-#define LIST_OFF 0x10000u
-#define LIST_WORDS 4096u
-#define VB_OFF 0x20000u
-#define VPA(off) (PICA200_PHYS_VRAM + (off))
 
 typedef struct Bars {
     double min_psnr;
@@ -76,32 +71,10 @@ static void test_scene(gconstpointer data)
 {
     PicaTest t;
     PicaBus bus;
-    PicaCmd c = { 0 };
-    const uint32_t color = VPA(PICA_SCENE_COLOR_VRAM);
-    const uint32_t depth = VPA(PICA_SCENE_DEPTH_VRAM);
-    const uint32_t vb = PICA200_PHYS_FCRAM + VB_OFF;
-    const uint32_t list = PICA200_PHYS_FCRAM + LIST_OFF;
 
     pt_init(&t, GPOINTER_TO_INT(data));
     bus = pt_bus(&t);
-    scene_vertices((float *)(t.ram + VB_OFF));
-    /* the list is built where the GPU reads it, as the guest does */
-    c.buf = (uint32_t *)(t.ram + LIST_OFF);
-    c.cap = LIST_WORDS;
-
-    /* bottom: frame 0 at 320x240; top: the last frame at 400x240 */
-    g_assert_cmpint(pica_scene_clear(&bus, 320, 240, color, depth), ==, 0);
-    g_assert_cmpint(pica_scene_draw(&bus, &c, list, 0, 320, 240, color, depth,
-                                    vb), ==, 0);
-    g_assert_cmpint(pica_scene_show(&bus, 1, 0, 320, 240, color,
-                                    VPA(PICA_SCENE_BOTTOM_VRAM)), ==, 0);
-    g_assert_cmpint(pica_scene_clear(&bus, 400, 240, color, depth), ==, 0);
-    g_assert_cmpint(pica_scene_draw(&bus, &c, list, SCENE_FRAMES - 1, 400, 240,
-                                    color, depth, vb), ==, 0);
-    g_assert_cmpint(pica_scene_show(&bus, 0, 1, 400, 240, color,
-                                    VPA(PICA_SCENE_TOP_VRAM(1))), ==, 0);
-    g_assert_false(pica200_irq_level(t.core));
-
+    pt_demo_scene(&t, &bus);
     check_head(&t, 0, "demo-top.png");
     check_head(&t, 1, "demo-bottom.png");
     pt_free(&t);

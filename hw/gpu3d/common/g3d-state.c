@@ -61,6 +61,11 @@ void g3d_state_put_f32(G3DStateOut *o, float v)
 
 void g3d_state_put_u32s(G3DStateOut *o, const uint32_t *v, size_t n)
 {
+    if (G_BYTE_ORDER == G_LITTLE_ENDIAN) {
+        /* the stream's order already: EFBs and LUTs go in one copy */
+        g3d_state_put_bytes(o, v, n * 4);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         put_le(o, v[i], 4);
     }
@@ -148,6 +153,10 @@ bool g3d_state_get_bool(G3DStateIn *in)
 
 void g3d_state_get_u32s(G3DStateIn *in, uint32_t *v, size_t n)
 {
+    if (G_BYTE_ORDER == G_LITTLE_ENDIAN) {
+        g3d_state_get_bytes(in, v, n * 4);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         v[i] = get_le(in, 4);
     }

@@ -11,7 +11,6 @@
  */
 #include "flipper-int.h"
 
-#define NS_PER_S 1000000000u
 
 void flipper_ai_reset(FlipperCore *c)
 {

@@ -76,9 +76,14 @@ uint32_t flipper_pi_intsr(FlipperCore *c)
     return v;
 }
 
+bool flipper_irq_wanted(FlipperCore *c)
+{
+    return (flipper_pi_intsr(c) & c->pi.intmr & PI_INT_MASKABLE) != 0;
+}
+
 void flipper_irq_changed(FlipperCore *c)
 {
-    bool level = (flipper_pi_intsr(c) & c->pi.intmr & PI_INT_MASKABLE) != 0;
+    bool level = flipper_irq_wanted(c);
 
     if (level != c->irq_level) {
         c->irq_level = level;

@@ -189,7 +189,7 @@ size_t flipper_gx_decode(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
                  * without a yield): give way per vertex; a cancel (reset,
                  * unplug) ends the call as a spent budget does.
                  */
-                if (g3d_yield()) {
+                if (g3d_yield() || g3d_step_end()) {
                     *budget = 0;
                     return pos;
                 }

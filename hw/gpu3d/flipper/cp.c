@@ -24,7 +24,6 @@
  */
 #include "flipper-int.h"
 
-#define PTR_MASK 0x03FFFFE0u
 #define FETCH_BLOCKS_MAX 64      /* blocks fetched per call of fetch() */
 
 void flipper_cp_reset(FlipperCore *c)
@@ -166,6 +165,10 @@ bool flipper_cp_work(FlipperCore *c, unsigned *budget)
     FlipperCP *cp = &c->cp;
 
     while (*budget && !g3d_yield()) {
+        if (g3d_step_end()) {
+            *budget = 0;        /* the state is being saved: go on later */
+            break;
+        }
         if (cp->dl_active) {
             flipper_cp_dl_work(c, budget);
             continue;
@@ -245,7 +248,7 @@ static void set_half(uint32_t *reg, uint32_t off, uint16_t val)
     } else {
         *reg = (*reg & 0xFFFF0000) | val;
     }
-    *reg &= PTR_MASK;
+    *reg &= FLIPPER_FIFO_PTR_MASK;
 }
 
 static void cp_write16(FlipperCore *c, uint32_t off, uint16_t val)

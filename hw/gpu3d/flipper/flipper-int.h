@@ -21,6 +21,11 @@
 #define EFB_W FLIPPER_EFB_WIDTH
 #define EFB_H FLIPPER_EFB_HEIGHT
 
+/* the bits a CP or PI FIFO pointer register keeps: a 64 MiB physical bus
+ * in 32-byte blocks */
+#define FLIPPER_FIFO_PTR_MASK 0x03FFFFE0u
+#define NS_PER_S 1000000000u
+
 /* ---- CP ------------------------------------------------------------------ */
 
 #define CP_STAGE_SIZE 4096      /* bytes fetched from the FIFO, not yet decoded */
@@ -241,6 +246,8 @@ struct FlipperCore {
 };
 
 /* core.c */
+/* the INTx level the PI's cause and mask registers ask for */
+bool flipper_irq_wanted(FlipperCore *c);
 void flipper_irq_changed(FlipperCore *c);
 void flipper_sync_time(FlipperCore *c);
 uint32_t flipper_pi_intsr(FlipperCore *c);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "common/g3d-core.h"
+#include "common/g3d-state.h"
 #include "common/scanout.h"
 
 typedef struct FlipperCore FlipperCore;
@@ -80,6 +81,15 @@ bool flipper_gx_exec_budget(FlipperCore *c, const uint8_t *cmds, size_t len,
 /* One line of a YUV 4:2:2 XFB (Y0 Cb Y1 Cr pairs) to 0xAARRGGBB, as the VI
  * scanout converts it. */
 void flipper_xfb_to_argb(const uint8_t *src, uint32_t *dst, int width);
+
+/*
+ * Saved state (savevm, migration; docs/flipper-gx.md says what the stream
+ * holds). Save only while the core is quiescent: no flipper_core_work call
+ * in progress. Load returns false with in->error saying why, the core then
+ * left reset; MEM1 is not part of the stream.
+ */
+void flipper_state_save(FlipperCore *c, G3DStateOut *o);
+bool flipper_state_load(FlipperCore *c, G3DStateIn *in);
 
 typedef struct FlipperStats {
     uint64_t commands;       /* GX commands decoded */

@@ -16,7 +16,6 @@
  */
 #include "flipper-int.h"
 
-#define PTR_MASK 0x03FFFFE0u     /* 64 MiB physical bus, 32-byte blocks */
 
 void flipper_pi_reset(FlipperCore *c)
 {
@@ -105,13 +104,13 @@ static void pi_write32(FlipperCore *c, uint32_t off, uint32_t val,
         pi->intmr = v & PI_INT_MASKABLE;
         break;
     case A_PI_FIFO_BASE - FLIPPER_PI_BASE:
-        pi->fifo_base = v & PTR_MASK;
+        pi->fifo_base = v & FLIPPER_FIFO_PTR_MASK;
         break;
     case A_PI_FIFO_END - FLIPPER_PI_BASE:
-        pi->fifo_end = v & PTR_MASK;
+        pi->fifo_end = v & FLIPPER_FIFO_PTR_MASK;
         break;
     case A_PI_FIFO_WPTR - FLIPPER_PI_BASE:
-        pi->fifo_wptr = v & PTR_MASK;
+        pi->fifo_wptr = v & FLIPPER_FIFO_PTR_MASK;
         pi->wrap = false;
         break;
     case A_PI_FIFO_RESET - FLIPPER_PI_BASE:

@@ -133,7 +133,6 @@ static bool crossed(uint64_t from, uint64_t to, uint64_t target, uint64_t frame)
            (from < base + frame + target && base + frame + target <= to);
 }
 
-#define NS_PER_S 1000000000u
 
 void flipper_vi_advance(FlipperCore *c, int64_t now)
 {

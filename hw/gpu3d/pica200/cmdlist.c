@@ -77,7 +77,8 @@ bool pica_cmdlist_step(Pica200Core *c, unsigned budget)
 {
     PicaCmdProc *cp = &c->cp;
 
-    while (cp->active && !c->draw.active && c->budget_used < budget) {
+    while (cp->active && !c->draw.active && c->budget_used < budget &&
+           !g3d_step_end()) {
         uint32_t param, header, id;
 
         if (cp->in_cmd) {

@@ -281,7 +281,12 @@ enum {
 /* log a real-but-unmodelled feature once per reset */
 void pica_unimp_once(Pica200Core *c, unsigned bit, const char *what);
 
+/* register writes that may wait behind the command processor */
+#define PICA_QUEUE_MAX (1u << 20)
+
 /* pica200.c */
+/* the level the interrupt status asks for (pica_update_irq reports it) */
+bool pica_irq_wanted(Pica200Core *c);
 void pica_update_irq(Pica200Core *c);
 void pica_display_changed(Pica200Core *c);
 bool pica_mem_read(Pica200Core *c, uint64_t addr, void *buf, uint64_t len);

@@ -95,12 +95,17 @@ bool pica200_irq_level(Pica200Core *c)
     return c->irq_level;
 }
 
+bool pica_irq_wanted(Pica200Core *c)
+{
+    return c->irq_stat != 0 ||
+           (c->psc[0].control & R_PSC0_CONTROL_FINISHED_MASK) ||
+           (c->psc[1].control & R_PSC0_CONTROL_FINISHED_MASK) ||
+           (c->ppf_control & R_PPF_CONTROL_FINISHED_MASK);
+}
+
 void pica_update_irq(Pica200Core *c)
 {
-    bool level = c->irq_stat != 0 ||
-                 (c->psc[0].control & R_PSC0_CONTROL_FINISHED_MASK) ||
-                 (c->psc[1].control & R_PSC0_CONTROL_FINISHED_MASK) ||
-                 (c->ppf_control & R_PPF_CONTROL_FINISHED_MASK);
+    bool level = pica_irq_wanted(c);
 
     if (level != c->irq_level) {
         c->irq_level = level;
@@ -313,8 +318,6 @@ static bool heavy_trigger(Pica200Core *c, uint32_t id)
     return false;
 }
 
-#define PICA_QUEUE_MAX (1u << 20)
-
 static void internal_write(Pica200Core *c, uint32_t id, uint32_t val,
                            uint32_t mask)
 {
@@ -447,6 +450,9 @@ bool pica200_core_work(Pica200Core *c, unsigned budget)
         pica_ppf_step(c, budget);
     }
     while (c->budget_used < budget && !g3d_yield()) {
+        if (g3d_step_end()) {
+            break;              /* the state is being saved: go on later */
+        }
         if (c->draw.active) {
             pica_draw_step(c, budget);
         } else if (c->cp.active) {

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "common/g3d-core.h"
+#include "common/g3d-state.h"
 #include "common/scanout.h"
 
 typedef struct Pica200Core Pica200Core;
@@ -69,6 +70,15 @@ bool pica200_scanout(Pica200Core *c, int head, G3DScanout *out);
 
 /* the GPU's view of memory: 3DS physical addresses, translated */
 const G3DMem *pica200_mem(Pica200Core *c);
+
+/*
+ * Saved state (savevm, migration; docs/pica200-3d.md says what the stream
+ * holds). Save only while the core is quiescent: no pica200_core_work call
+ * in progress. Load returns false with in->error saying why, the core then
+ * left reset; memory (VRAM, FCRAM) is not part of the stream.
+ */
+void pica200_state_save(Pica200Core *c, G3DStateOut *o);
+bool pica200_state_load(Pica200Core *c, G3DStateIn *in);
 
 /* ---- introspection for tests, tools and the device's documentation ---- */
 

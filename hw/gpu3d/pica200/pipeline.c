@@ -25,6 +25,10 @@ void pica_pipeline_reset(Pica200Core *c)
     c->fixed_nwords = 0;
     c->fixed_index = 0;
     c->imm_n = 0;
+    /* the emitter's SETEMIT state; its callback is set by every GS run */
+    c->emitter.vertex_id = 0;
+    c->emitter.prim_emit = false;
+    c->emitter.winding = false;
     c->fault_logged = false;
     c->rs = NULL;
     c->rs_dirty = true;
@@ -435,7 +439,8 @@ bool pica_draw_step(Pica200Core *c, unsigned budget)
     PicaDraw *d = &c->draw;
     bool use_cache = d->indexed && !gs_enabled(c);
 
-    while (d->active && c->budget_used < budget) {
+    /* a vertex is a unit: between two, nothing is half done */
+    while (d->active && c->budget_used < budget && !g3d_step_end()) {
         float attr[12][4];
         uint32_t index;
         unsigned j;
