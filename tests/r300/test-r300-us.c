@@ -177,7 +177,7 @@ static unsigned errs(void)
 /* ---- Mesa's pass-through program ----------------------------------------- */
 
 /* Mesa's pass-through: out.rgba = t0 * 1 + 0, clamped, to target A */
-static void test_digest_program(void)
+static void test_passthrough_program(void)
 {
     Ctx *c = ctx_new();
     unsigned e = errs();
@@ -772,7 +772,7 @@ static void test_bad_fields(void)
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/r300/us/digest-program", test_digest_program);
+    g_test_add_func("/r300/us/passthrough-program", test_passthrough_program);
     g_test_add_func("/r300/us/rgb-ops", test_rgb_ops);
     g_test_add_func("/r300/us/alpha-ops", test_alpha_ops);
     g_test_add_func("/r300/us/rgb-selects", test_rgb_selects);
