@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/g3d-core.h"
+#include "common/error-latch.h"
 #include "common/formats.h"
 #include "common/fpformat.h"
 #include "common/fragment.h"
@@ -284,6 +285,97 @@ static void test_scanout_cache(void)
     g3d_scanout_cache_reset(&cache);
 }
 
+/* ---- the error latch -------------------------------------------------- */
+
+static char latch_last_msg[512];
+static G3DLogKind latch_last_kind;
+
+static void latch_sink(G3DLogKind kind, const char *msg)
+{
+    latch_last_kind = kind;
+    g_strlcpy(latch_last_msg, msg, sizeof(latch_last_msg));
+}
+
+typedef struct LatchChip {
+    unsigned raised, first;
+} LatchChip;
+
+static void latch_raise(void *opaque, bool first)
+{
+    LatchChip *chip = opaque;
+
+    chip->raised++;
+    chip->first += first;
+}
+
+static void test_error_latch(void)
+{
+    G3DErrorLatch e;
+    LatchChip chip = { 0 };
+    unsigned ge = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    unsigned un = g3d_log_count(G3D_LOG_UNIMP);
+
+    g3d_set_log_sink(latch_sink);
+    g3d_error_init(&e, "chip: ", latch_raise, &chip);
+    g_assert_false(e.latched);
+
+    /* the first error latches its code and info and logs with the prefix */
+    g_assert_true(g3d_error(&e, 3, 0x40, "bad %s %d", "count", 7));
+    g_assert_cmpstr(latch_last_msg, ==, "chip: bad count 7");
+    g_assert_cmpint(latch_last_kind, ==, G3D_LOG_GUEST_ERROR);
+    g_assert_true(e.latched);
+    g_assert_cmpuint(e.code, ==, 3);
+    g_assert_cmpuint(e.info, ==, 0x40);
+    g_assert_cmpuint(chip.raised, ==, 1);
+    g_assert_cmpuint(chip.first, ==, 1);
+
+    /* later ones are counted and logged but keep the first */
+    g_assert_false(g3d_error(&e, 5, 0x99, "another"));
+    g_assert_cmpstr(latch_last_msg, ==, "chip: another");
+    g_assert_cmpuint(e.count, ==, 2);
+    g_assert_cmpuint(e.code, ==, 3);
+    g_assert_cmpuint(e.info, ==, 0x40);
+    g_assert_cmpuint(chip.raised, ==, 2);
+    g_assert_cmpuint(chip.first, ==, 1);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, ge + 2);
+
+    /* clearing re-arms the latch, the count goes on */
+    g3d_error_clear(&e);
+    g_assert_false(e.latched);
+    g_assert_cmpuint(e.code, ==, 0);
+    g_assert_true(g3d_error(&e, 9, 1, "third"));
+    g_assert_cmpuint(e.code, ==, 9);
+    g_assert_cmpuint(e.count, ==, 3);
+    g_assert_cmpuint(chip.first, ==, 2);
+
+    /* once per kind until reset, kinds independent */
+    g3d_unimp_once(&e, 4, "feature %c", 'x');
+    g_assert_cmpstr(latch_last_msg, ==, "chip: feature x");
+    g_assert_cmpint(latch_last_kind, ==, G3D_LOG_UNIMP);
+    g3d_unimp_once(&e, 4, "feature %c", 'y');
+    g_assert_cmpstr(latch_last_msg, ==, "chip: feature x");
+    g3d_unimp_once(&e, 63, "top kind");
+    g_assert_cmpstr(latch_last_msg, ==, "chip: top kind");
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_UNIMP), ==, un + 2);
+    g_assert_false(g3d_error_once(&e, 4));
+    g_assert_true(g3d_error_once(&e, 5));
+    g_assert_false(g3d_error_once(&e, 5));
+
+    /* reset forgets everything but the hooks */
+    g3d_error_reset(&e);
+    g_assert_cmpuint(e.count, ==, 0);
+    g_assert_false(e.latched);
+    g_assert_true(g3d_error_once(&e, 4));
+    g_assert_true(e.raise == latch_raise);
+
+    /* no prefix, no raise hook */
+    g3d_error_init(&e, NULL, NULL, NULL);
+    g_assert_true(g3d_error(&e, 1, 2, "plain"));
+    g_assert_cmpstr(latch_last_msg, ==, "plain");
+    g_assert_cmpuint(e.count, ==, 1);
+    g3d_set_log_sink(NULL);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -295,5 +387,6 @@ int main(int argc, char **argv)
     g_test_add_func("/common/unorm-table", test_unorm_table);
     g_test_add_func("/common/scanout", test_scanout);
     g_test_add_func("/common/scanout-cache", test_scanout_cache);
+    g_test_add_func("/common/error-latch", test_error_latch);
     return g_test_run();
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "attila-core.h"
+#include "common/error-latch.h"
 #include "common/raster.h"
 
 /* ---- GPU register file (command-processor.c) ---------------------------- */
@@ -56,10 +57,6 @@ bool attila_register_write(AttilaCore *c, uint32_t id, uint32_t idx,
                            const uint8_t value[16]);
 
 /* ---- memory ------------------------------------------------------------- */
-
-/* Errors are counted in the core and reported through BAR0. */
-void attila_error(AttilaCore *c, uint32_t code, uint32_t info,
-                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
  * A host pointer to ATTILA addresses [addr, addr + len) (attila-sim
@@ -444,8 +441,7 @@ struct AttilaCore {
     AttilaCoreConfig cfg;
 
     /* BAR0 */
-    bool error;
-    uint32_t error_count, error_code, error_info;
+    G3DErrorLatch errors;   /* BAR0 STATUS.ERROR, ERROR_COUNT/CODE/INFO */
     uint32_t frame, records;
     uint32_t ring_base, ring_size, ring_read, ring_write;
     bool ring_enable;

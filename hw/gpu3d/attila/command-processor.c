@@ -30,22 +30,11 @@
 
 /* ---- errors ------------------------------------------------------------ */
 
-void attila_error(AttilaCore *c, uint32_t code, uint32_t info,
-                  const char *fmt, ...)
+/* The latch's raise hook: the first error sets STATUS.ERROR and INT.ERROR. */
+static void error_raise(void *opaque, bool first)
 {
-    char buf[400];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
-    va_end(ap);
-    g3d_guest_error("attila-3d: %s", buf);
-    c->error_count++;
-    if (!c->error) {
-        c->error = true;
-        c->error_code = code;
-        c->error_info = info;
-        attila_irq_raise(c, R_ATTILA_INT_ERROR_MASK);
+    if (first) {
+        attila_irq_raise(opaque, R_ATTILA_INT_ERROR_MASK);
     }
 }
 
@@ -139,13 +128,13 @@ static void load_program(AttilaCore *c, const char *what, int addr_reg,
     uint8_t *code;
 
     if (size % ATTILA_SH_INSTR_SIZE) {
-        attila_error(c, ATTILA_ERR_VALUE, reg,
+        g3d_error(&c->errors, ATTILA_ERR_VALUE, reg,
                      "%s: size %u is not a multiple of 16", what, size);
         return;
     }
     n = size / ATTILA_SH_INSTR_SIZE;
     if (pc >= ATTILA_INSTRUCTION_MEMORY || n > ATTILA_INSTRUCTION_MEMORY - pc) {
-        attila_error(c, ATTILA_ERR_VALUE, reg,
+        g3d_error(&c->errors, ATTILA_ERR_VALUE, reg,
                      "%s: %u instructions at pc %u overflow the %u-entry "
                      "instruction memory", what, n, pc,
                      ATTILA_INSTRUCTION_MEMORY);
@@ -156,7 +145,7 @@ static void load_program(AttilaCore *c, const char *what, int addr_reg,
     }
     code = g_malloc(size);
     if (!attila_mem_read(c, addr, code, size)) {
-        attila_error(c, ATTILA_ERR_ADDRESS, addr,
+        g3d_error(&c->errors, ATTILA_ERR_ADDRESS, addr,
                      "%s: program at 0x%08x + %u outside memory", what, addr,
                      size);
         g_free(code);
@@ -294,7 +283,7 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
                             "a 1D/3D texture is ignored", u, ts->compression);
         } else if (ts->blocking == ATTILA_TXBLOCK_FRAMEBUFFER) {
             /* decoded blocks are Morton tiles, not render-buffer tiles */
-            attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_TEXTURE_COMPRESSION,
+            g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_TEXTURE_COMPRESSION,
                          "texture unit %u: compression %u with framebuffer "
                          "blocking (reads black)", u, ts->compression);
             return;
@@ -344,7 +333,7 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
             }
             lv->ptr = bytes ? attila_mem_map(c, addr, bytes, false) : NULL;
             if (!lv->ptr) {
-                attila_error(c, ATTILA_ERR_ADDRESS, addr,
+                g3d_error(&c->errors, ATTILA_ERR_ADDRESS, addr,
                              "texture unit %u level %u: 0x%08x + %" G_GUINT64_FORMAT
                              " bytes outside memory (reads black)", u, l, addr,
                              bytes);
@@ -369,14 +358,14 @@ uint8_t *attila_map_render_buffer(AttilaCore *c, AttilaPixelMapper *pm,
     uint8_t *p;
 
     if (!attila_pixel_mapper_init(pm, w, h, attila_samples(c), bytes)) {
-        attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_DISPLAY_X_RES,
+        g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_DISPLAY_X_RES,
                      "%s: display %ux%u, %u samples, %u-byte pixels unusable",
                      what, w, h, attila_samples(c), bytes);
         return NULL;
     }
     p = attila_mem_map(c, addr, pm->surface, write);
     if (!p) {
-        attila_error(c, ATTILA_ERR_ADDRESS, addr,
+        g3d_error(&c->errors, ATTILA_ERR_ADDRESS, addr,
                      "%s 0x%08x + %" G_GUINT64_FORMAT " bytes outside memory",
                      what, addr, pm->surface);
     }
@@ -460,7 +449,7 @@ static bool build_draw_state(AttilaCore *c, AttilaDrawState *ds)
 
     /* what cannot be drawn is refused as a whole */
     if (ds->disp_w == 0 || ds->disp_h == 0 || ds->vp_w == 0 || ds->vp_h == 0) {
-        attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_VIEWPORT_WIDTH,
+        g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VIEWPORT_WIDTH,
                      "draw: display %ux%u / viewport %ux%u empty", ds->disp_w,
                      ds->disp_h, ds->vp_w, ds->vp_h);
         return false;
@@ -468,7 +457,7 @@ static bool build_draw_state(AttilaCore *c, AttilaDrawState *ds)
     if (ds->vp_w > ATTILA_MAX_DISPLAY_RES || ds->vp_h > ATTILA_MAX_DISPLAY_RES ||
         ds->vp_x < -ATTILA_MAX_DISPLAY_RES || ds->vp_x > ATTILA_MAX_DISPLAY_RES ||
         ds->vp_y < -ATTILA_MAX_DISPLAY_RES || ds->vp_y > ATTILA_MAX_DISPLAY_RES) {
-        attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_VIEWPORT_WIDTH,
+        g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VIEWPORT_WIDTH,
                      "draw: viewport (%d, %d) %ux%u out of range", ds->vp_x,
                      ds->vp_y, ds->vp_w, ds->vp_h);
         return false;
@@ -480,7 +469,7 @@ static bool build_draw_state(AttilaCore *c, AttilaDrawState *ds)
     }
     if (ds->count > MAX_DRAW_COUNT ||
         (uint64_t)ds->count * ds->instances > MAX_DRAW_WORK) {
-        attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
+        g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
                      "draw: %u vertices x %u instances beyond the device's "
                      "limit", ds->count, ds->instances);
         return false;
@@ -489,19 +478,19 @@ static bool build_draw_state(AttilaCore *c, AttilaDrawState *ds)
         uint32_t d = ds->stream[ds->index_stream].data;
         if (d != ATTILA_SD_UINT8 && d != ATTILA_SD_UINT16 && d != ATTILA_SD_UINT32 &&
             d != ATTILA_SD_UNORM8 && d != ATTILA_SD_UNORM16 && d != ATTILA_SD_UNORM32) {
-            attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_DATA,
+            g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_DATA,
                          "draw: index stream %u format %u is not an index "
                          "format", ds->index_stream, d);
             return false;
         }
     }
     if (!program_ok(c, ds->vs_pc, &vs_kills)) {
-        attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_VERTEX_PROGRAM_PC,
+        g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VERTEX_PROGRAM_PC,
                      "draw: no vertex program at pc %u", ds->vs_pc);
         return false;
     }
     if (!program_ok(c, ds->fs_pc, &ds->fs_kills)) {
-        attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_FRAGMENT_PROGRAM_PC,
+        g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_FRAGMENT_PROGRAM_PC,
                      "draw: no fragment program at pc %u", ds->fs_pc);
         return false;
     }
@@ -667,7 +656,7 @@ static void command(AttilaCore *c, uint32_t cmd)
         /* no caches and no block compression state: nothing to do */
         break;
     default:
-        attila_error(c, ATTILA_ERR_COMMAND, cmd, "unknown command %u", cmd);
+        g3d_error(&c->errors, ATTILA_ERR_COMMAND, cmd, "unknown command %u", cmd);
         return;
     }
     if (c->gpu_status == ATTILA_ST_RESET) {
@@ -680,7 +669,7 @@ static void event(AttilaCore *c, const AttilaTransaction *t)
     uint32_t bits = R_ATTILA_INT_EVENT_MASK;
 
     if (t->event >= ATTILA_EVENT_COUNT) {
-        attila_error(c, ATTILA_ERR_VALUE, t->event, "unknown event %u",
+        g3d_error(&c->errors, ATTILA_ERR_VALUE, t->event, "unknown event %u",
                      t->event);
         return;
     }
@@ -702,7 +691,7 @@ void attila_core_execute(AttilaCore *c, const AttilaTransaction *t)
     case ATTILA_AGP_WRITE:
     case ATTILA_AGP_PRELOAD:
         if (t->size && !attila_mem_write(c, t->address, t->data, t->size)) {
-            attila_error(c, ATTILA_ERR_ADDRESS, t->address,
+            g3d_error(&c->errors, ATTILA_ERR_ADDRESS, t->address,
                          "%s of %u bytes at 0x%08x outside memory",
                          t->kind == ATTILA_AGP_WRITE ? "AGP_WRITE" :
                          "AGP_PRELOAD", t->size, t->address);
@@ -718,7 +707,7 @@ void attila_core_execute(AttilaCore *c, const AttilaTransaction *t)
         event(c, t);
         break;
     default:
-        attila_error(c, ATTILA_ERR_RECORD_KIND, t->kind,
+        g3d_error(&c->errors, ATTILA_ERR_RECORD_KIND, t->kind,
                      "transaction kind %u cannot be executed", t->kind);
         break;
     }
@@ -750,7 +739,7 @@ static void ring_stop(AttilaCore *c, uint32_t code, uint32_t info,
                       const char *what)
 {
     /* nothing in the ring can be trusted to find the next record */
-    attila_error(c, code, info, "ring: %s; %u pending bytes dropped", what,
+    g3d_error(&c->errors, code, info, "ring: %s; %u pending bytes dropped", what,
                  ring_pending(c));
     c->ring_read = c->ring_write;
 }
@@ -763,7 +752,7 @@ static bool ring_usable(AttilaCore *c)
     if (c->ring_size < RING_MIN_SIZE || c->ring_size > RING_MAX_SIZE ||
         c->ring_read >= c->ring_size || c->ring_write >= c->ring_size ||
         !attila_mem_map(c, c->ring_base, c->ring_size, false)) {
-        attila_error(c, ATTILA_ERR_RING, c->ring_base,
+        g3d_error(&c->errors, ATTILA_ERR_RING, c->ring_base,
                      "ring at 0x%08x size %u unusable (read %u write %u)",
                      c->ring_base, c->ring_size, c->ring_read, c->ring_write);
         c->ring_enable = false;
@@ -863,7 +852,7 @@ bool attila_core_work(AttilaCore *c, unsigned budget)
             attila_core_execute(c, &t);
         } else {
             c->records++;
-            attila_error(c, ATTILA_ERR_REGISTER, t.reg,
+            g3d_error(&c->errors, ATTILA_ERR_REGISTER, t.reg,
                          "ring: REG_WRITE to register id %u out of range",
                          t.reg);
         }
@@ -923,13 +912,13 @@ uint64_t attila_reg_read(AttilaCore *c, uint32_t offset, unsigned size)
         bool idle = !c->ring_enable || c->ring_size == 0 ||
                     c->ring_read == c->ring_write;
         return (idle ? R_ATTILA_STATUS_IDLE_MASK : 0) |
-               (c->error ? R_ATTILA_STATUS_ERROR_MASK : 0) |
+               (c->errors.latched ? R_ATTILA_STATUS_ERROR_MASK : 0) |
                (c->ring_enable ? R_ATTILA_STATUS_RING_ON_MASK : 0) |
                c->gpu_status << R_ATTILA_STATUS_GPU_STATE_SHIFT;
     }
-    case A_ATTILA_ERROR_COUNT:      return c->error_count;
-    case A_ATTILA_ERROR_CODE:       return c->error_code;
-    case A_ATTILA_ERROR_INFO:       return c->error_info;
+    case A_ATTILA_ERROR_COUNT:      return c->errors.count;
+    case A_ATTILA_ERROR_CODE:       return c->errors.code;
+    case A_ATTILA_ERROR_INFO:       return c->errors.info;
     case A_ATTILA_FRAME:            return c->frame;
     case A_ATTILA_RECORDS:          return c->records;
     case A_ATTILA_RING_BASE:        return c->ring_base;
@@ -972,7 +961,7 @@ static void regfile_select(AttilaCore *c, uint32_t v)
     if (id >= ATTILA_REG_LAST_REGISTER ||
         attila_reg_info[id].type == ATTILA_RT_MARKER ||
         idx >= attila_reg_info[id].count) {
-        attila_error(c, ATTILA_ERR_SUBINDEX, v,
+        g3d_error(&c->errors, ATTILA_ERR_SUBINDEX, v,
                      "REGFILE_SELECT id %u index %u out of range", id, idx);
     }
 }
@@ -994,8 +983,7 @@ void attila_reg_write(AttilaCore *c, uint32_t offset, uint64_t val64,
             return;
         }
         if (val & R_ATTILA_CONTROL_ERROR_CLEAR_MASK) {
-            c->error = false;
-            c->error_code = c->error_info = 0;
+            g3d_error_clear(&c->errors);
         }
         break;
     case A_ATTILA_RING_BASE:
@@ -1004,7 +992,7 @@ void attila_reg_write(AttilaCore *c, uint32_t offset, uint64_t val64,
         break;
     case A_ATTILA_RING_SIZE:
         if (val != 0 && (val < RING_MIN_SIZE || val > RING_MAX_SIZE)) {
-            attila_error(c, ATTILA_ERR_RING, offset,
+            g3d_error(&c->errors, ATTILA_ERR_RING, offset,
                          "RING_SIZE %u out of range (%u .. %u)", val,
                          RING_MIN_SIZE, RING_MAX_SIZE);
             break;
@@ -1014,7 +1002,7 @@ void attila_reg_write(AttilaCore *c, uint32_t offset, uint64_t val64,
         break;
     case A_ATTILA_RING_WRITE:
         if (val >= c->ring_size) {
-            attila_error(c, ATTILA_ERR_RING, offset,
+            g3d_error(&c->errors, ATTILA_ERR_RING, offset,
                          "RING_WRITE %u outside the %u-byte ring", val,
                          c->ring_size);
             break;
@@ -1036,7 +1024,7 @@ void attila_reg_write(AttilaCore *c, uint32_t offset, uint64_t val64,
         break;
     case A_ATTILA_SYSMEM_SIZE:
         if (val > 0x80000000u) {
-            attila_error(c, ATTILA_ERR_VALUE, offset,
+            g3d_error(&c->errors, ATTILA_ERR_VALUE, offset,
                          "SYSMEM_SIZE 0x%x beyond the 2 GiB window", val);
             break;
         }
@@ -1075,6 +1063,7 @@ AttilaCore *attila_core_new(const AttilaCoreConfig *cfg)
     AttilaCore *c = g_new0(AttilaCore, 1);
 
     c->cfg = *cfg;
+    g3d_error_init(&c->errors, "attila-3d: ", error_raise, c);
     if (c->cfg.threads < 1) {
         c->cfg.threads = 1;
     }
@@ -1105,8 +1094,7 @@ void attila_core_reset(AttilaCore *c)
     bool irq = attila_irq_level(c);
     int i;
 
-    c->error = false;
-    c->error_count = c->error_code = c->error_info = 0;
+    g3d_error_reset(&c->errors);
     c->frame = c->records = 0;
     c->ring_base = c->ring_size = c->ring_read = c->ring_write = 0;
     c->ring_enable = false;

@@ -375,7 +375,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         r->quads += ctx->quads;
         r->fragments += ctx->fragments;
         if (ctx->shader_error) {
-            attila_error(r->core, ATTILA_ERR_SHADER, ctx->shader_error_pc,
+            g3d_error(&r->core->errors, ATTILA_ERR_SHADER, ctx->shader_error_pc,
                          "fragment program: %s at pc %u",
                          ctx->shader_error == ATTILA_SHADER_BAD_INSTR ?
                          "invalid instruction" :
@@ -386,7 +386,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         over = over || ctx->work > ATTILA_DRAW_WORK_LIMIT;
     }
     if (over) {
-        attila_error(r->core, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
+        g3d_error(&r->core->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
                      "draw: more than %llu stamps and fragment shader "
                      "instructions per render thread; draw stopped",
                      (unsigned long long)ATTILA_DRAW_WORK_LIMIT);
