@@ -69,6 +69,11 @@ bool g3d_error(G3DErrorLatch *e, uint32_t code, uint32_t info,
     return latch(e, code, info);
 }
 
+bool g3d_error_silent(G3DErrorLatch *e, uint32_t code, uint32_t info)
+{
+    return latch(e, code, info);
+}
+
 bool g3d_error_once(G3DErrorLatch *e, unsigned kind)
 {
     uint64_t bit = 1ull << (kind & 63);
@@ -78,6 +83,11 @@ bool g3d_error_once(G3DErrorLatch *e, unsigned kind)
     }
     e->once |= bit;
     return true;
+}
+
+void g3d_error_rearm(G3DErrorLatch *e, unsigned kind)
+{
+    e->once &= ~(1ull << (kind & 63));
 }
 
 void g3d_unimp_once(G3DErrorLatch *e, unsigned kind, const char *fmt, ...)

@@ -48,8 +48,14 @@ void g3d_error_clear(G3DErrorLatch *e);
 bool g3d_error(G3DErrorLatch *e, uint32_t code, uint32_t info,
                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* True the first time `kind` (0..63) is asked since reset. */
+/* An error whose message was logged where it was found: count and latch. */
+bool g3d_error_silent(G3DErrorLatch *e, uint32_t code, uint32_t info);
+
+/* True the first time `kind` (0..63) is asked since reset or rearm. */
 bool g3d_error_once(G3DErrorLatch *e, unsigned kind);
+
+/* The condition of `kind` went away: log it again when it comes back. */
+void g3d_error_rearm(G3DErrorLatch *e, unsigned kind);
 
 /* A feature the core does not model: logged (LOG_UNIMP) once per kind. */
 void g3d_unimp_once(G3DErrorLatch *e, unsigned kind, const char *fmt, ...)

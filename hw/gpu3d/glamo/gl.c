@@ -294,9 +294,9 @@ static void tex_coords(GlamoCore *c, const GlamoVertex *in, float out[2][4])
                 break;
             }
             default:
-                g3d_guest_error("glamo G/L: reserved texture generation "
-                                "mode 0 for set %c", 'A' + set);
-                glamo_error(c);
+                g3d_error(&c->errors, 0, 0,
+                          "glamo G/L: reserved texture generation "
+                          "mode 0 for set %c", 'A' + set);
                 break;
             }
             if (mode) {
@@ -461,9 +461,9 @@ static bool to_screen(GlamoCore *c, const GlamoClipVertex *v,
 
 static void behind_eye(GlamoCore *c)
 {
-    g3d_guest_error("glamo: primitive with W <= 0 and near clipping "
-                    "disabled, skipped");
-    glamo_error(c);
+    g3d_error(&c->errors, 0, 0,
+              "glamo: primitive with W <= 0 and near clipping "
+              "disabled, skipped");
 }
 
 void glamo_gl_triangle(GlamoCore *c, const GlamoClipVertex *a,
