@@ -62,10 +62,10 @@ void flipper_bp_write(FlipperCore *c, uint32_t word)
         c->pe.bbox[3] = (newval >> 10) & 0x3FF;
         break;
     case BP_ZCOMPARE:
-        if ((newval & 7) == PE_FMT_RGB565_Z16 && !c->logged_unimp_z16) {
-            g3d_unimp("flipper: BP: RGB565_Z16: 16-bit Z and multisampling "
-                      "are not modelled (24-bit Z kept)");
-            c->logged_unimp_z16 = true;
+        if ((newval & 7) == PE_FMT_RGB565_Z16) {
+            g3d_unimp_once(&c->errors, FLIPPER_ONCE_Z16,
+                           "flipper: BP: RGB565_Z16: 16-bit Z and "
+                           "multisampling are not modelled (24-bit Z kept)");
         } else if ((newval & 7) > PE_FMT_Z24) {
             g3d_unimp("flipper: BP: EFB pixel format %u (YUV) not modelled",
                       newval & 7);
