@@ -136,8 +136,9 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
         return false;
     }
     if (r[GPUREG_FRAMEBUFFER_BLOCK32] & 1) {
-        pica_unimp_once(c, PICA_UNIMP_BLOCK32, "32x32 block framebuffers "
-                        "(drawn as 8x8 tiles)");
+        g3d_unimp_once(&c->errors, PICA_UNIMP_BLOCK32,
+                       "32x32 block framebuffers (drawn as 8x8 tiles) not "
+                       "modelled");
     }
     if (colorbuf_pixfmt[cfmt] < 0) {
         g3d_guest_error("pica200: colour buffer format %u is undefined; "
@@ -248,7 +249,8 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
     switch (G3D_FIELD_EX32(r[GPUREG_COLOR_OPERATION], GPUREG_COLOR_OPERATION,
                            FRAGMENT_MODE)) {
     case 1:
-        pica_unimp_once(c, PICA_UNIMP_GAS, "gas fragment mode (drawn as default)");
+        g3d_unimp_once(&c->errors, PICA_UNIMP_GAS,
+                       "gas fragment mode (drawn as default) not modelled");
         break;
     case 3:
         /* the shadow map is the colour buffer, 32 bits a texel */
@@ -272,8 +274,9 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
     if ((r[GPUREG_EARLYDEPTH_TEST1] | r[GPUREG_EARLYDEPTH_TEST2]) & 1) {
         /* the normal depth test gives the same picture (3dbrew GPU/Internal
          * Registers 0x061-0x06E) */
-        pica_unimp_once(c, PICA_UNIMP_EARLYDEPTH, "early depth test (the "
-                        "depth test stands in for it)");
+        g3d_unimp_once(&c->errors, PICA_UNIMP_EARLYDEPTH,
+                       "early depth test (the depth test stands in for it) "
+                       "not modelled");
     }
 
     need_depth = rs->depth_func != G3D_CMP_ALWAYS || rs->depth_write ||

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/error-latch.h"
 #include "common/formats.h"
 #include "common/fpformat.h"
 #include "common/raster.h"
@@ -259,7 +260,7 @@ struct Pica200Core {
 
     PicaRenderState *rs;            /* snapshot for queued triangles, or NULL */
     bool rs_dirty;
-    unsigned logged_unimp;          /* PICA_UNIMP_* bits already logged */
+    G3DErrorLatch errors;           /* PICA_UNIMP_* logged once per reset */
 
     unsigned budget_used;           /* units spent in this work call */
     unsigned queued_tris;           /* triangles waiting in the rasteriser */
@@ -271,15 +272,13 @@ struct Pica200Core {
 };
 
 enum {
-    PICA_UNIMP_GAS = 1 << 3,
-    PICA_UNIMP_BLOCK32 = 1 << 5,
-    PICA_UNIMP_SUBDIV = 1 << 7,
-    PICA_UNIMP_PPF_BLOCK32 = 1 << 8,
-    PICA_UNIMP_EARLYDEPTH = 1 << 9,
+    PICA_UNIMP_GAS = 3,             /* G3DErrorLatch once-kinds */
+    PICA_UNIMP_BLOCK32 = 5,
+    PICA_UNIMP_SUBDIV = 7,
+    PICA_UNIMP_PPF_BLOCK32 = 8,
+    PICA_UNIMP_EARLYDEPTH = 9,
 };
 
-/* log a real-but-unmodelled feature once per reset */
-void pica_unimp_once(Pica200Core *c, unsigned bit, const char *what);
 
 /* pica200.c */
 void pica_update_irq(Pica200Core *c);
