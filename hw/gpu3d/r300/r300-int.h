@@ -22,6 +22,7 @@
 
 #include <glib.h>
 
+#include "common/error-latch.h"
 #include "common/fpformat.h"
 #include "common/raster.h"
 #include "gpu3d/r300-regs.h"
@@ -76,7 +77,6 @@ typedef struct R300CP {
     bool ib_active;             /* executing an indirect buffer */
     uint32_t ib_base;           /* GPU address */
     uint32_t ib_size, ib_pos;   /* dwords */
-    bool error;                 /* a packet was malformed (sticky until reset) */
 } R300CP;
 
 bool r300_cp_busy(R300Core *c);
@@ -269,6 +269,7 @@ void r300_flush_render(R300Core *c);   /* finish queued triangles */
 struct R300Core {
     R300CoreConfig cfg;
     G3DMem gpu;                 /* the GPU address space (mc.c) */
+    G3DErrorLatch errors;       /* bad guest input (no status bit of its own) */
     uint32_t regs[R300_NUM_REGS];
     uint32_t pll[R300_PLL_COUNT];   /* pll.c */
     R300Crtc crtc;

@@ -14,6 +14,7 @@ R300Core *r300_core_new(const R300CoreConfig *cfg)
     int threads = cfg->threads > 0 ? cfg->threads : 1;
 
     c->cfg = *cfg;
+    g3d_error_init(&c->errors, NULL, NULL, NULL);
     c->raster = g3d_raster_new(threads);
     c->zpass_thread = g_new0(uint64_t, threads);
     c->cp_buf = g_new(uint32_t, 1u << 14);
@@ -37,6 +38,7 @@ void r300_core_free(R300Core *c)
 void r300_core_reset(R300Core *c)
 {
     r300_flush_render(c);
+    g3d_error_reset(&c->errors);
     r300_regs_reset(c);
     r300_pll_reset(c);
     r300_crtc_reset(c);
@@ -162,8 +164,9 @@ static uint8_t *map_surface(R300Core *c, const char *what, uint32_t addr,
         }
         g_free(p);
     }
-    g3d_guest_error("r300: %s 0x%08x (%u x %u x %u bytes) is outside memory",
-                    what, addr, t->pitch, rows, t->bpp);
+    g3d_error(&c->errors, 0, 0,
+              "r300: %s 0x%08x (%u x %u x %u bytes) is outside memory",
+              what, addr, t->pitch, rows, t->bpp);
     return NULL;
 }
 
@@ -177,9 +180,10 @@ static void put_shadows(R300Core *c, bool write_back)
         if (write_back &&
             !g3d_mem_write(&c->gpu, ds->shadow[i].addr, ds->shadow[i].buf,
                            ds->shadow[i].len)) {
-            g3d_guest_error("r300: surface 0x%08" G_GINT64_MODIFIER "x "
-                            "left memory during the draw",
-                            ds->shadow[i].addr);
+            g3d_error(&c->errors, 0, 0,
+                      "r300: surface 0x%08" G_GINT64_MODIFIER "x "
+                      "left memory during the draw",
+                      ds->shadow[i].addr);
         }
         g_free(ds->shadow[i].buf);
     }
@@ -249,7 +253,8 @@ bool r300_draw_begin(R300Core *c)
             continue;
         }
         if (tg->pitch == 0) {
-            g3d_guest_error("r300: RB3D_COLORPITCH%u is 0", t);
+            g3d_error(&c->errors, 0, 0,
+                      "r300: RB3D_COLORPITCH%u is 0", t);
             return false;
         }
         surface_tiling(&tg->tiling, "colour buffer", tg->bpp, tg->pitch,
@@ -287,7 +292,8 @@ bool r300_draw_begin(R300Core *c)
         }
         ds->zpitch = R300_DEPTHPITCH_PIXELS(zp);
         if (ds->zpitch == 0) {
-            g3d_guest_error("r300: ZB_DEPTHPITCH is 0 with Z enabled");
+            g3d_error(&c->errors, 0, 0,
+                      "r300: ZB_DEPTHPITCH is 0 with Z enabled");
             return false;
         }
         ds->scissor.x1 = MIN(ds->scissor.x1, (int32_t)ds->zpitch);

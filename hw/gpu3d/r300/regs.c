@@ -326,8 +326,9 @@ static void scratch_write(R300Core *c, unsigned i, uint32_t val)
     }
     addr = (R300_REG(c, A_SCRATCH_ADDR) & ~0x1Fu) + 4 * i;
     if (!g3d_mem_write32le(&c->gpu, addr, val)) {
-        g3d_guest_error("r300: scratch write-back to 0x%08x outside memory",
-                        addr);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: scratch write-back to 0x%08x outside memory",
+                  addr);
     }
 }
 
@@ -341,7 +342,8 @@ static void zpass_write(R300Core *c, uint32_t addr)
 
     r300_flush_render(c);
     if (!g3d_mem_write32le(&c->gpu, addr & ~3u, c->zpass[pipe])) {
-        g3d_guest_error("r300: ZB_ZPASS_ADDR 0x%08x outside memory", addr);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: ZB_ZPASS_ADDR 0x%08x outside memory", addr);
     }
 }
 
@@ -351,7 +353,8 @@ static int64_t mm_target(R300Core *c)
     uint32_t idx = R300_REG(c, A_MM_INDEX);
 
     if ((idx & 3) || idx >= R300_MMIO_SIZE || idx == A_MM_DATA) {
-        g3d_guest_error("r300: MM_INDEX 0x%08x does not name a register", idx);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: MM_INDEX 0x%08x does not name a register", idx);
         return -1;
     }
     return idx;
@@ -530,7 +533,8 @@ void r300_write_reg(R300Core *c, uint32_t offset, uint32_t val)
 {
     offset = canonical(offset & ~3u);
     if (offset >= R300_MMIO_SIZE) {
-        g3d_guest_error("r300: register write 0x%x outside the BAR", offset);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: register write 0x%x outside the BAR", offset);
         return;
     }
     if (in_3d_range(offset)) {
@@ -585,13 +589,15 @@ uint64_t r300_reg_read(R300Core *c, uint32_t offset, unsigned size)
 
     if (offset >= R300_MMIO_SIZE || size == 0 || size > 4 ||
         (offset & (size - 1))) {
-        g3d_guest_error("r300: bad register read 0x%x size %u", offset, size);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: bad register read 0x%x size %u", offset, size);
         return 0;
     }
     info = in_3d_range(offset & ~3u) ? r300_reg_lookup(offset & ~3u) : NULL;
     if (size != 4 && info && (info->flags & R300_REG_DWORD)) {
-        g3d_guest_error("r300: %s is dword-access only (read size %u)",
-                        info->name, size);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: %s is dword-access only (read size %u)",
+                  info->name, size);
         return 0;
     }
     v = read_dword(c, canonical(offset & ~3u));
@@ -605,7 +611,8 @@ void r300_reg_write(R300Core *c, uint32_t offset, uint64_t val, unsigned size)
 
     if (offset >= R300_MMIO_SIZE || size == 0 || size > 4 ||
         (offset & (size - 1))) {
-        g3d_guest_error("r300: bad register write 0x%x size %u", offset, size);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: bad register write 0x%x size %u", offset, size);
         return;
     }
     if (size == 4) {
@@ -614,8 +621,9 @@ void r300_reg_write(R300Core *c, uint32_t offset, uint64_t val, unsigned size)
     }
     info = in_3d_range(aligned) ? r300_reg_lookup(aligned) : NULL;
     if (info && (info->flags & R300_REG_DWORD)) {
-        g3d_guest_error("r300: %s is dword-access only (write size %u)",
-                        info->name, size);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: %s is dword-access only (write size %u)",
+                  info->name, size);
         return;
     }
     /* narrower writes merge into the dword [R3xx 3D ref. §1 access column
