@@ -106,7 +106,8 @@ static uint32_t packet_dwords(uint32_t h)
 
 /* ---- type 3 ---------------------------------------------------------- */
 
-static bool need_body(R300Core *c, const char *what, uint32_t have, uint32_t need)
+static bool need_body(R300Core *c, const char *what, uint32_t have,
+                      uint32_t need)
 {
     if (have < need) {
         g3d_error(&c->errors, 0, 0,
