@@ -84,11 +84,6 @@ void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
     *fragments = r->fragments;
 }
 
-static inline int tile_owner(int tx, int ty, int threads)
-{
-    return (int)(((unsigned)tx + (unsigned)ty * 5u) % (unsigned)threads);
-}
-
 /* one 2x2 stamp of one triangle */
 static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                   const double tile[4], int32_t qx, int32_t qy)
@@ -293,7 +288,7 @@ static void raster_job(void *arg, int thread)
                 int32_t x0, y0, x1, y1, qx, qy;
                 double tv[4];
 
-                if (tile_owner(tx, ty, r->threads) != thread) {
+                if (g3d_tile_owner(tx, ty, r->threads) != thread) {
                     continue;
                 }
                 if (g3d_yield()) {

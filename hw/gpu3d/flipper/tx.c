@@ -50,6 +50,8 @@
 
 #include <math.h>
 
+#include "common/texaddr.h"
+
 /* tile shape: log2 of the tile's width and height in texels, bytes */
 static bool tile_shape(unsigned fmt, int *bw, int *bh, int *bytes)
 {
@@ -324,18 +326,16 @@ void flipper_tx_texel(const TxMap *m, const uint8_t *p, int s, int t, int wm1,
 
 /* ---- sampling ------------------------------------------------------------ */
 
+/* GX wraps by masking: sizes that repeat are powers of two (YAGCD 5.9) */
 static inline int wrap(int coord, unsigned mode, int size)
 {
     switch (mode) {
     case 1:
-        return coord & (size - 1);
+        return g3d_tex_repeat_pow2(coord, size);
     case 2:
-        if (coord & size) {
-            coord = ~coord;
-        }
-        return coord & (size - 1);
+        return g3d_tex_mirror_pow2(coord, size);
     default:
-        return coord < 0 ? 0 : coord > size - 1 ? size - 1 : coord;
+        return g3d_tex_clamp(coord, size);
     }
 }
 

@@ -24,6 +24,7 @@
 
 #include "common/formats.h"
 #include "common/fpformat.h"
+#include "common/texaddr.h"
 
 /* ---- texel formats ------------------------------------------------------ */
 
@@ -327,17 +328,13 @@ static int address(int i, int size, int mode)
 {
     switch (mode) {
     case GLAMO_TXADDR_WRAP:
-        i %= size;
-        return i < 0 ? i + size : i;
-    case GLAMO_TXADDR_MIRROR: {
-        int p = i % (2 * size);
-        p = p < 0 ? p + 2 * size : p;
-        return p < size ? p : 2 * size - 1 - p;
-    }
+        return g3d_tex_repeat(i, size);
+    case GLAMO_TXADDR_MIRROR:
+        return g3d_tex_mirror(i, size);
     case GLAMO_TXADDR_CLAMP:
-        return i < 0 ? 0 : i >= size ? size - 1 : i;
+        return g3d_tex_clamp(i, size);
     default:
-        return i < 0 || i >= size ? -1 : i;
+        return g3d_tex_border(i, size);
     }
 }
 

@@ -35,6 +35,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/texaddr.h"
+
 /* bits per texel of each format (3dbrew GPU/Internal Registers 0x080-0x0B7;
  * Citra table) */
 static const uint8_t texfmt_bits[PICA_TEXFMT_COUNT] = {
@@ -371,22 +373,13 @@ static inline int wrap(int i, int size, unsigned mode)
     }
     switch (mode) {
     case PICA_WRAP_CLAMP_TO_EDGE:
-        return i < 0 ? 0 : i >= size ? size - 1 : i;
+        return g3d_tex_clamp(i, size);
     case PICA_WRAP_CLAMP_TO_BORDER:
-        return i < 0 || i >= size ? -1 : i;
+        return g3d_tex_border(i, size);
     case PICA_WRAP_REPEAT:
-        if (!(size & (size - 1))) {
-            return i & (size - 1);     /* the usual power-of-two sizes */
-        }
-        i %= size;
-        return i < 0 ? i + size : i;
-    default: {                     /* mirrored repeat */
-        int m = i % (2 * size);
-        if (m < 0) {
-            m += 2 * size;
-        }
-        return m < size ? m : 2 * size - 1 - m;
-    }
+        return g3d_tex_repeat(i, size);
+    default:                       /* mirrored repeat */
+        return g3d_tex_mirror(i, size);
     }
 }
 

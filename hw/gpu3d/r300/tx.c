@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "common/fpformat.h"
+#include "common/texaddr.h"
 #include "r300/us.h"
 
 /* how a format stores its texels */
@@ -854,34 +855,20 @@ static float tx_precl(float s, unsigned mode)
 /* wrap texel index i of n by the CLAMP mode; -1: the border colour */
 static int tx_wrap(int i, int n, unsigned mode)
 {
-    int m;
-
     switch (mode) {
     case R300_TX_CLAMP_WRAP:
-        if (!(n & (n - 1))) {
-            return i & (n - 1);         /* two's complement: also i < 0 */
-        }
-        m = i % n;
-        return m < 0 ? m + n : m;
+        return g3d_tex_repeat(i, n);
     case R300_TX_CLAMP_MIRROR:
-        if (!(n & (n - 1))) {
-            m = i & (2 * n - 1);
-        } else {
-            m = i % (2 * n);
-            m = m < 0 ? m + 2 * n : m;
-        }
-        return m >= n ? 2 * n - 1 - m : m;
+        return g3d_tex_mirror(i, n);
     case R300_TX_CLAMP_CLAMP_LAST:
-        return i < 0 ? 0 : i >= n ? n - 1 : i;
+        return g3d_tex_clamp(i, n);
     case R300_TX_CLAMP_MIRROR_ONCE_LAST:
-        i = i < 0 ? -1 - i : i;
-        return i >= n ? n - 1 : i;
+        return g3d_tex_mirror_once(i, n);
     case R300_TX_CLAMP_CLAMP_HALF_BORDER:
     case R300_TX_CLAMP_CLAMP_BORDER:
-        return i < 0 || i >= n ? -1 : i;
+        return g3d_tex_border(i, n);
     default:    /* the mirror-once-to-border modes */
-        i = i < 0 ? -1 - i : i;
-        return i >= n ? -1 : i;
+        return g3d_tex_mirror_once_border(i, n);
     }
 }
 
