@@ -201,20 +201,12 @@ static void surface_tiling(R300Tiling *t, const char *what, uint32_t bpp,
     }
 }
 
-bool r300_draw_begin(R300Core *c)
-{
-    R300DrawState *ds = &c->draw;
-    uint32_t zcntl = R300_REG(c, A_ZB_CNTL), rsi, er;
-    unsigned t, i, ninst;
+/* ---- the draw-state snapshot, stage by stage ---------------------------- */
 
-    r300_flush_render(c);
-    /* the previous draw's texture copies are no longer in use */
-    for (t = 0; t < R300_TX_UNITS; t++) {
-        r300_tx_release(&ds->tx[t]);
-    }
-    put_shadows(c, false);          /* a draw that never began */
-    memset(ds, 0, sizeof(*ds));
-    ds->zpass_thread = c->zpass_thread;
+/* scissor and clip rectangles [R3xx 3D ref. SC]; false: nothing to draw */
+static bool draw_scissor(R300Core *c, R300DrawState *ds)
+{
+    unsigned i;
 
     ds->scissor = sc_rect(R300_REG(c, A_SC_SCISSOR0), R300_REG(c, A_SC_SCISSOR1));
     ds->scissor.x0 = MAX(ds->scissor.x0, 0);
@@ -227,13 +219,15 @@ bool r300_draw_begin(R300Core *c)
                               R300_REG(c, A_SC_CLIP_0_B + 8 * i));
     }
     ds->clip_rule = R300_REG(c, A_SC_CLIP_RULE) & 0xFFFF;
+    return true;
+}
 
-    if (!r300_us_load(&ds->us, c->regs)) {
-        return false;
-    }
+/* colour buffers: the targets the US writes [R3xx 3D ref. §1.9 US, §1.1
+ * RB3D] */
+static bool draw_targets(R300Core *c, R300DrawState *ds)
+{
+    unsigned t;
 
-    /* colour buffers: the targets the US writes [R3xx 3D ref. §1.9 US, §1.1
-     * RB3D] */
     for (t = 0; t < 4; t++) {
         uint32_t of = R300_REG(c, R300_US_OUT_FMT(t));
         uint32_t pitch = R300_REG(c, R300_RB3D_COLORPITCH(t));
@@ -271,8 +265,14 @@ bool r300_draw_begin(R300Core *c)
             return false;
         }
     }
+    return true;
+}
 
-    /* depth/stencil buffer */
+/* depth/stencil buffer [R3xx 3D ref. ZB] */
+static bool draw_depth(R300Core *c, R300DrawState *ds)
+{
+    uint32_t zcntl = R300_REG(c, A_ZB_CNTL);
+
     if (zcntl & (R_ZB_CNTL_Z_ENABLE_MASK | R_ZB_CNTL_STENCIL_ENABLE_MASK)) {
         uint32_t zp = R300_REG(c, A_ZB_DEPTHPITCH);
         ds->zformat = G3D_FIELD_EX32(R300_REG(c, A_ZB_FORMAT), ZB_FORMAT,
@@ -310,6 +310,14 @@ bool r300_draw_begin(R300Core *c)
         }
     }
     ds->zb_cntl = zcntl;
+    return true;
+}
+
+/* stencil, blending and the fragment operations of US and FG */
+static void draw_blend(R300Core *c, R300DrawState *ds)
+{
+    unsigned t;
+
     ds->zstencil = R300_REG(c, A_ZB_ZSTENCILCNTL);
     ds->stencil_refmask = R300_REG(c, A_ZB_STENCILREFMASK);
     ds->blend = R300_REG(c, A_RB3D_BLENDCNTL);
@@ -330,6 +338,13 @@ bool r300_draw_begin(R300Core *c)
     ds->depth_from_shader = R300_REG(c, A_FG_DEPTH_SRC) &
                             R_FG_DEPTH_SRC_DEPTH_SRC_MASK;
     ds->perspective = !(R300_REG(c, A_GB_SELECT) & R_GB_SELECT_W_SELECT_MASK);
+}
+
+/* interpolator routing and rasterisation rules */
+static void draw_routing(R300Core *c, R300DrawState *ds)
+{
+    uint32_t rsi, er;
+    unsigned i, ninst;
 
     /* RS routing: INST_COUNT + 1 instructions [R3xx 3D ref. §1.5 RS; reference
      * defect R300-26, docs/references.md] */
@@ -355,13 +370,41 @@ bool r300_draw_begin(R300Core *c)
     edge_rule(c, G3D_FIELD_EX32(er, SC_EDGERULE, ER_TRI), &ds->rules_tri);
     edge_rule(c, G3D_FIELD_EX32(er, SC_EDGERULE, ER_POINT), &ds->rules_point);
     edge_rule(c, G3D_FIELD_EX32(er, SC_EDGERULE, ER_LINE_LR), &ds->rules_line);
+}
 
-    /* texture units: decoded once, texels host-readable for the threads */
+/* texture units: decoded once, texels host-readable for the threads */
+static void draw_textures(R300Core *c, R300DrawState *ds)
+{
+    unsigned t;
+
     for (t = 0; t < R300_TX_UNITS; t++) {
         if (R300_REG(c, A_TX_ENABLE) & (1u << t)) {
             r300_tx_load(&ds->tx[t], c->regs, t, &c->gpu);
         }
     }
+}
+
+bool r300_draw_begin(R300Core *c)
+{
+    R300DrawState *ds = &c->draw;
+    unsigned t;
+
+    r300_flush_render(c);
+    /* the previous draw's texture copies are no longer in use */
+    for (t = 0; t < R300_TX_UNITS; t++) {
+        r300_tx_release(&ds->tx[t]);
+    }
+    put_shadows(c, false);          /* a draw that never began */
+    memset(ds, 0, sizeof(*ds));
+    ds->zpass_thread = c->zpass_thread;
+
+    if (!draw_scissor(c, ds) || !r300_us_load(&ds->us, c->regs) ||
+        !draw_targets(c, ds) || !draw_depth(c, ds)) {
+        return false;
+    }
+    draw_blend(c, ds);
+    draw_routing(c, ds);
+    draw_textures(c, ds);
     return true;
 }
 
