@@ -129,15 +129,15 @@ static void load_program(AttilaCore *c, const char *what, int addr_reg,
 
     if (size % ATTILA_SH_INSTR_SIZE) {
         g3d_error(&c->errors, ATTILA_ERR_VALUE, reg,
-                     "%s: size %u is not a multiple of 16", what, size);
+                  "%s: size %u is not a multiple of 16", what, size);
         return;
     }
     n = size / ATTILA_SH_INSTR_SIZE;
     if (pc >= ATTILA_INSTRUCTION_MEMORY || n > ATTILA_INSTRUCTION_MEMORY - pc) {
         g3d_error(&c->errors, ATTILA_ERR_VALUE, reg,
-                     "%s: %u instructions at pc %u overflow the %u-entry "
-                     "instruction memory", what, n, pc,
-                     ATTILA_INSTRUCTION_MEMORY);
+                  "%s: %u instructions at pc %u overflow the %u-entry "
+                  "instruction memory", what, n, pc,
+                  ATTILA_INSTRUCTION_MEMORY);
         return;
     }
     if (n == 0) {
@@ -146,8 +146,8 @@ static void load_program(AttilaCore *c, const char *what, int addr_reg,
     code = g_malloc(size);
     if (!attila_mem_read(c, addr, code, size)) {
         g3d_error(&c->errors, ATTILA_ERR_ADDRESS, addr,
-                     "%s: program at 0x%08x + %u outside memory", what, addr,
-                     size);
+                  "%s: program at 0x%08x + %u outside memory", what, addr,
+                  size);
         g_free(code);
         return;
     }
@@ -284,8 +284,8 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
         } else if (ts->blocking == ATTILA_TXBLOCK_FRAMEBUFFER) {
             /* decoded blocks are Morton tiles, not render-buffer tiles */
             g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_TEXTURE_COMPRESSION,
-                         "texture unit %u: compression %u with framebuffer "
-                         "blocking (reads black)", u, ts->compression);
+                      "texture unit %u: compression %u with framebuffer "
+                      "blocking (reads black)", u, ts->compression);
             return;
         } else {
             ts->tc_block = attila_tc_block_bytes(ts->compression);
@@ -334,9 +334,9 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
             lv->ptr = bytes ? attila_mem_map(c, addr, bytes, false) : NULL;
             if (!lv->ptr) {
                 g3d_error(&c->errors, ATTILA_ERR_ADDRESS, addr,
-                             "texture unit %u level %u: 0x%08x + %" G_GUINT64_FORMAT
-                             " bytes outside memory (reads black)", u, l, addr,
-                             bytes);
+                          "texture unit %u level %u: 0x%08x + %" G_GUINT64_FORMAT
+                          " bytes outside memory (reads black)", u, l, addr,
+                          bytes);
             }
         }
     }
@@ -359,15 +359,15 @@ uint8_t *attila_map_render_buffer(AttilaCore *c, AttilaPixelMapper *pm,
 
     if (!attila_pixel_mapper_init(pm, w, h, attila_samples(c), bytes)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_DISPLAY_X_RES,
-                     "%s: display %ux%u, %u samples, %u-byte pixels unusable",
-                     what, w, h, attila_samples(c), bytes);
+                  "%s: display %ux%u, %u samples, %u-byte pixels unusable",
+                  what, w, h, attila_samples(c), bytes);
         return NULL;
     }
     p = attila_mem_map(c, addr, pm->surface, write);
     if (!p) {
         g3d_error(&c->errors, ATTILA_ERR_ADDRESS, addr,
-                     "%s 0x%08x + %" G_GUINT64_FORMAT " bytes outside memory",
-                     what, addr, pm->surface);
+                  "%s 0x%08x + %" G_GUINT64_FORMAT " bytes outside memory",
+                  what, addr, pm->surface);
     }
     return p;
 }
@@ -450,16 +450,16 @@ static bool build_draw_state(AttilaCore *c, AttilaDrawState *ds)
     /* what cannot be drawn is refused as a whole */
     if (ds->disp_w == 0 || ds->disp_h == 0 || ds->vp_w == 0 || ds->vp_h == 0) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VIEWPORT_WIDTH,
-                     "draw: display %ux%u / viewport %ux%u empty", ds->disp_w,
-                     ds->disp_h, ds->vp_w, ds->vp_h);
+                  "draw: display %ux%u / viewport %ux%u empty", ds->disp_w,
+                  ds->disp_h, ds->vp_w, ds->vp_h);
         return false;
     }
     if (ds->vp_w > ATTILA_MAX_DISPLAY_RES || ds->vp_h > ATTILA_MAX_DISPLAY_RES ||
         ds->vp_x < -ATTILA_MAX_DISPLAY_RES || ds->vp_x > ATTILA_MAX_DISPLAY_RES ||
         ds->vp_y < -ATTILA_MAX_DISPLAY_RES || ds->vp_y > ATTILA_MAX_DISPLAY_RES) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VIEWPORT_WIDTH,
-                     "draw: viewport (%d, %d) %ux%u out of range", ds->vp_x,
-                     ds->vp_y, ds->vp_w, ds->vp_h);
+                  "draw: viewport (%d, %d) %ux%u out of range", ds->vp_x,
+                  ds->vp_y, ds->vp_w, ds->vp_h);
         return false;
     }
     if (ds->primitive >= ATTILA_PRIM_LINE) {
@@ -470,8 +470,8 @@ static bool build_draw_state(AttilaCore *c, AttilaDrawState *ds)
     if (ds->count > MAX_DRAW_COUNT ||
         (uint64_t)ds->count * ds->instances > MAX_DRAW_WORK) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
-                     "draw: %u vertices x %u instances beyond the device's "
-                     "limit", ds->count, ds->instances);
+                  "draw: %u vertices x %u instances beyond the device's "
+                  "limit", ds->count, ds->instances);
         return false;
     }
     if (ds->indexed) {
@@ -479,19 +479,19 @@ static bool build_draw_state(AttilaCore *c, AttilaDrawState *ds)
         if (d != ATTILA_SD_UINT8 && d != ATTILA_SD_UINT16 && d != ATTILA_SD_UINT32 &&
             d != ATTILA_SD_UNORM8 && d != ATTILA_SD_UNORM16 && d != ATTILA_SD_UNORM32) {
             g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_DATA,
-                         "draw: index stream %u format %u is not an index "
-                         "format", ds->index_stream, d);
+                      "draw: index stream %u format %u is not an index "
+                      "format", ds->index_stream, d);
             return false;
         }
     }
     if (!program_ok(c, ds->vs_pc, &vs_kills)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VERTEX_PROGRAM_PC,
-                     "draw: no vertex program at pc %u", ds->vs_pc);
+                  "draw: no vertex program at pc %u", ds->vs_pc);
         return false;
     }
     if (!program_ok(c, ds->fs_pc, &ds->fs_kills)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_FRAGMENT_PROGRAM_PC,
-                     "draw: no fragment program at pc %u", ds->fs_pc);
+                  "draw: no fragment program at pc %u", ds->fs_pc);
         return false;
     }
     for (i = 0; i < ATTILA_MAX_RENDER_TARGETS; i++) {
@@ -670,7 +670,7 @@ static void event(AttilaCore *c, const AttilaTransaction *t)
 
     if (t->event >= ATTILA_EVENT_COUNT) {
         g3d_error(&c->errors, ATTILA_ERR_VALUE, t->event, "unknown event %u",
-                     t->event);
+                  t->event);
         return;
     }
     c->event_count++;
@@ -692,9 +692,9 @@ void attila_core_execute(AttilaCore *c, const AttilaTransaction *t)
     case ATTILA_AGP_PRELOAD:
         if (t->size && !attila_mem_write(c, t->address, t->data, t->size)) {
             g3d_error(&c->errors, ATTILA_ERR_ADDRESS, t->address,
-                         "%s of %u bytes at 0x%08x outside memory",
-                         t->kind == ATTILA_AGP_WRITE ? "AGP_WRITE" :
-                         "AGP_PRELOAD", t->size, t->address);
+                      "%s of %u bytes at 0x%08x outside memory",
+                      t->kind == ATTILA_AGP_WRITE ? "AGP_WRITE" :
+                      "AGP_PRELOAD", t->size, t->address);
         }
         break;
     case ATTILA_AGP_REG_WRITE:
@@ -708,7 +708,7 @@ void attila_core_execute(AttilaCore *c, const AttilaTransaction *t)
         break;
     default:
         g3d_error(&c->errors, ATTILA_ERR_RECORD_KIND, t->kind,
-                     "transaction kind %u cannot be executed", t->kind);
+                  "transaction kind %u cannot be executed", t->kind);
         break;
     }
 }
@@ -740,7 +740,7 @@ static void ring_stop(AttilaCore *c, uint32_t code, uint32_t info,
 {
     /* nothing in the ring can be trusted to find the next record */
     g3d_error(&c->errors, code, info, "ring: %s; %u pending bytes dropped", what,
-                 ring_pending(c));
+              ring_pending(c));
     c->ring_read = c->ring_write;
 }
 
@@ -753,8 +753,8 @@ static bool ring_usable(AttilaCore *c)
         c->ring_read >= c->ring_size || c->ring_write >= c->ring_size ||
         !attila_mem_map(c, c->ring_base, c->ring_size, false)) {
         g3d_error(&c->errors, ATTILA_ERR_RING, c->ring_base,
-                     "ring at 0x%08x size %u unusable (read %u write %u)",
-                     c->ring_base, c->ring_size, c->ring_read, c->ring_write);
+                  "ring at 0x%08x size %u unusable (read %u write %u)",
+                  c->ring_base, c->ring_size, c->ring_read, c->ring_write);
         c->ring_enable = false;
         return false;
     }
@@ -853,8 +853,8 @@ bool attila_core_work(AttilaCore *c, unsigned budget)
         } else {
             c->records++;
             g3d_error(&c->errors, ATTILA_ERR_REGISTER, t.reg,
-                         "ring: REG_WRITE to register id %u out of range",
-                         t.reg);
+                      "ring: REG_WRITE to register id %u out of range",
+                      t.reg);
         }
         done++;
     }
@@ -962,7 +962,7 @@ static void regfile_select(AttilaCore *c, uint32_t v)
         attila_reg_info[id].type == ATTILA_RT_MARKER ||
         idx >= attila_reg_info[id].count) {
         g3d_error(&c->errors, ATTILA_ERR_SUBINDEX, v,
-                     "REGFILE_SELECT id %u index %u out of range", id, idx);
+                  "REGFILE_SELECT id %u index %u out of range", id, idx);
     }
 }
 
@@ -993,8 +993,8 @@ void attila_reg_write(AttilaCore *c, uint32_t offset, uint64_t val64,
     case A_ATTILA_RING_SIZE:
         if (val != 0 && (val < RING_MIN_SIZE || val > RING_MAX_SIZE)) {
             g3d_error(&c->errors, ATTILA_ERR_RING, offset,
-                         "RING_SIZE %u out of range (%u .. %u)", val,
-                         RING_MIN_SIZE, RING_MAX_SIZE);
+                      "RING_SIZE %u out of range (%u .. %u)", val,
+                      RING_MIN_SIZE, RING_MAX_SIZE);
             break;
         }
         c->ring_size = val;
@@ -1003,8 +1003,8 @@ void attila_reg_write(AttilaCore *c, uint32_t offset, uint64_t val64,
     case A_ATTILA_RING_WRITE:
         if (val >= c->ring_size) {
             g3d_error(&c->errors, ATTILA_ERR_RING, offset,
-                         "RING_WRITE %u outside the %u-byte ring", val,
-                         c->ring_size);
+                      "RING_WRITE %u outside the %u-byte ring", val,
+                      c->ring_size);
             break;
         }
         c->ring_write = val;
@@ -1025,7 +1025,7 @@ void attila_reg_write(AttilaCore *c, uint32_t offset, uint64_t val64,
     case A_ATTILA_SYSMEM_SIZE:
         if (val > 0x80000000u) {
             g3d_error(&c->errors, ATTILA_ERR_VALUE, offset,
-                         "SYSMEM_SIZE 0x%x beyond the 2 GiB window", val);
+                      "SYSMEM_SIZE 0x%x beyond the 2 GiB window", val);
             break;
         }
         c->sysmem_size = val;

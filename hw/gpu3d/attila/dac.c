@@ -117,16 +117,16 @@ void attila_dac_latch(AttilaCore *c)
         !attila_pixel_mapper_init(&pm, d->width, d->height, d->samples,
                                   attila_rt_bytes(d->format))) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_DISPLAY_X_RES,
-                     "swap of a %ux%u front buffer, format %u, %u samples: "
-                     "nothing to show", d->width, d->height, d->format,
-                     d->samples);
+                  "swap of a %ux%u front buffer, format %u, %u samples: "
+                  "nothing to show", d->width, d->height, d->format,
+                  d->samples);
         return;
     }
     base = attila_mem_map(c, d->address, pm.surface, false);
     if (!base) {
         g3d_error(&c->errors, ATTILA_ERR_ADDRESS, d->address,
-                     "front buffer 0x%08x + %" G_GUINT64_FORMAT
-                     " bytes outside memory", d->address, pm.surface);
+                  "front buffer 0x%08x + %" G_GUINT64_FORMAT
+                  " bytes outside memory", d->address, pm.surface);
         return;
     }
     if (c->screen_words < (size_t)d->width * d->height) {

@@ -371,20 +371,20 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         r->fragments += ctx->fragments;
         if (ctx->shader_error) {
             g3d_error(&r->core->errors, ATTILA_ERR_SHADER, ctx->shader_error_pc,
-                         "fragment program: %s at pc %u",
-                         ctx->shader_error == ATTILA_SHADER_BAD_INSTR ?
-                         "invalid instruction" :
-                         ctx->shader_error == ATTILA_SHADER_BAD_PC ?
-                         "ran off the instruction memory" :
-                         "too many steps", ctx->shader_error_pc);
+                      "fragment program: %s at pc %u",
+                      ctx->shader_error == ATTILA_SHADER_BAD_INSTR ?
+                      "invalid instruction" :
+                      ctx->shader_error == ATTILA_SHADER_BAD_PC ?
+                      "ran off the instruction memory" :
+                      "too many steps", ctx->shader_error_pc);
         }
         over = over || ctx->work > ATTILA_DRAW_WORK_LIMIT;
     }
     if (over) {
         g3d_error(&r->core->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
-                     "draw: more than %llu stamps and fragment shader "
-                     "instructions per render thread; draw stopped",
-                     (unsigned long long)ATTILA_DRAW_WORK_LIMIT);
+                  "draw: more than %llu stamps and fragment shader "
+                  "instructions per render thread; draw stopped",
+                  (unsigned long long)ATTILA_DRAW_WORK_LIMIT);
     }
     return !over;
 }
