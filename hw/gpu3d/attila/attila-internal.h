@@ -56,7 +56,7 @@ void attila_regfile_init(AttilaCore *c);
 bool attila_register_write(AttilaCore *c, uint32_t id, uint32_t idx,
                            const uint8_t value[16]);
 
-/* ---- memory ------------------------------------------------------------- */
+/* ---- memory (core-services.c) ------------------------------------------- */
 
 /*
  * A host pointer to ATTILA addresses [addr, addr + len) (attila-sim
@@ -502,8 +502,10 @@ static inline const float *attila_rf_qf(const AttilaCore *c, int id, int idx)
     return c->rf[id][idx].f;
 }
 
-/* command-processor.c */
+/* gpu-registers.c */
 void attila_gpu_reset_state(AttilaCore *c);
+
+/* core-services.c: the memories (above), render buffers and interrupts */
 /* samples per pixel of the render buffers (GPU_MULTISAMPLING, MSAA_SAMPLES) */
 uint32_t attila_samples(const AttilaCore *c);
 /*
@@ -514,7 +516,14 @@ uint32_t attila_samples(const AttilaCore *c);
 uint8_t *attila_map_render_buffer(AttilaCore *c, AttilaPixelMapper *pm,
                                   uint32_t addr, uint32_t bytes, bool write,
                                   const char *what);
-void attila_draw(AttilaCore *c);
 void attila_irq_raise(AttilaCore *c, uint32_t bits);
+
+/* draw-state.c: snapshot the registers of a draw; false (reported): refused */
+bool attila_draw_state_build(AttilaCore *c, AttilaDrawState *ds);
+
+/* command-processor.c */
+#define ATTILA_RING_MIN_SIZE 64u        /* RING_SIZE limits, in bytes */
+#define ATTILA_RING_MAX_SIZE (1u << 30)
+void attila_draw(AttilaCore *c);
 
 #endif
