@@ -2,7 +2,7 @@
  * The ATTILA Command Processor: executes AGP transactions (memory writes,
  * register writes, commands, events) in order, from the device's command
  * ring or from a host tool. The BAR0 registers and the core's life are in
- * attila.c, the memory it reaches in core-services.c, the draw-state
+ * attila-core.c, the memory it reaches in core-services.c, the draw-state
  * snapshot in draw-state.c.
  *
  * Commands (ATTILA ref. GPU Commands) and what this core does with them:
