@@ -56,6 +56,15 @@ typedef struct R300RegInfo {
     const char *note;           /* for R300_REG_PARTIAL */
 } R300RegInfo;
 
+/*
+ * A row of r300_reg_info names the register of r300-regs.h, so its offset
+ * is the header's: a plain register (A_name), an array (R300_name(i), row
+ * at element 0), or a register the header reaches by an expression.
+ */
+#define R300_REG_ROW(name, ...) { #name, A_ ## name, __VA_ARGS__ }
+#define R300_REG_ARRAY(name, ...) { #name, R300_ ## name(0), __VA_ARGS__ }
+#define R300_REG_AT(name, offset, ...) { #name, offset, __VA_ARGS__ }
+
 extern const R300RegInfo r300_reg_info[];
 extern const unsigned r300_reg_info_count;
 
