@@ -126,6 +126,9 @@ unsigned pica_shader_run(const PicaShaderConfig *cfg, PicaShaderState *st);
 void pica_unpack_f24x4(const uint32_t w[3], float out[4]);
 const char *pica_shader_fault_name(unsigned fault);
 
+/* a row of the register table (regs.c), at the index the header gives */
+#define PICA200_REG_ROW(reg, ...) [reg] = { #reg, __VA_ARGS__ }
+
 /* ---- output vertices ---------------------------------------------------- */
 
 /* a vertex after the output map: slots indexed by semantic (PICA_SEM_*) */
