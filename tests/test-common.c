@@ -418,6 +418,25 @@ static void test_texaddr(void)
             }
         }
     }
+    /* the dispatch by mode gives each helper */
+    for (i = -20; i <= 20; i++) {
+        g_assert_cmpint(g3d_tex_wrap(i, 6, G3D_TEX_REPEAT), ==,
+                        g3d_tex_repeat(i, 6));
+        g_assert_cmpint(g3d_tex_wrap(i, 6, G3D_TEX_MIRROR), ==,
+                        g3d_tex_mirror(i, 6));
+        g_assert_cmpint(g3d_tex_wrap(i, 6, G3D_TEX_CLAMP), ==,
+                        g3d_tex_clamp(i, 6));
+        g_assert_cmpint(g3d_tex_wrap(i, 6, G3D_TEX_BORDER), ==,
+                        g3d_tex_border(i, 6));
+        g_assert_cmpint(g3d_tex_wrap(i, 6, G3D_TEX_MIRROR_ONCE), ==,
+                        g3d_tex_mirror_once(i, 6));
+        g_assert_cmpint(g3d_tex_wrap(i, 6, G3D_TEX_MIRROR_ONCE_BORDER), ==,
+                        g3d_tex_mirror_once_border(i, 6));
+        g_assert_cmpint(g3d_tex_wrap(i, 8, G3D_TEX_REPEAT_POW2), ==,
+                        g3d_tex_repeat_pow2(i, 8));
+        g_assert_cmpint(g3d_tex_wrap(i, 8, G3D_TEX_MIRROR_POW2), ==,
+                        g3d_tex_mirror_pow2(i, 8));
+    }
     /* GX masks sizes that are not powers of two: 6 texels repeat as 8 */
     g_assert_cmpint(g3d_tex_repeat_pow2(7, 6), ==, 7 & 5);
     /* the extremes of int do not trap */

@@ -73,4 +73,38 @@ static inline int g3d_tex_mirror_once_border(int i, int n)
     return i >= n ? -1 : i;
 }
 
+typedef enum G3DTexWrap {
+    G3D_TEX_REPEAT,
+    G3D_TEX_MIRROR,
+    G3D_TEX_CLAMP,
+    G3D_TEX_BORDER,
+    G3D_TEX_MIRROR_ONCE,
+    G3D_TEX_MIRROR_ONCE_BORDER,
+    G3D_TEX_REPEAT_POW2,
+    G3D_TEX_MIRROR_POW2,
+} G3DTexWrap;
+
+/* index i of n by `mode`: a chip maps its wrap field onto these */
+static inline int g3d_tex_wrap(int i, int n, G3DTexWrap mode)
+{
+    switch (mode) {
+    case G3D_TEX_REPEAT:
+        return g3d_tex_repeat(i, n);
+    case G3D_TEX_MIRROR:
+        return g3d_tex_mirror(i, n);
+    case G3D_TEX_CLAMP:
+        return g3d_tex_clamp(i, n);
+    case G3D_TEX_BORDER:
+        return g3d_tex_border(i, n);
+    case G3D_TEX_MIRROR_ONCE:
+        return g3d_tex_mirror_once(i, n);
+    case G3D_TEX_MIRROR_ONCE_BORDER:
+        return g3d_tex_mirror_once_border(i, n);
+    case G3D_TEX_REPEAT_POW2:
+        return g3d_tex_repeat_pow2(i, n);
+    default:
+        return g3d_tex_mirror_pow2(i, n);
+    }
+}
+
 #endif

@@ -329,14 +329,11 @@ void flipper_tx_texel(const TxMap *m, const uint8_t *p, int s, int t, int wm1,
 /* GX wraps by masking: sizes that repeat are powers of two (YAGCD 5.9) */
 static inline int wrap(int coord, unsigned mode, int size)
 {
-    switch (mode) {
-    case 1:
-        return g3d_tex_repeat_pow2(coord, size);
-    case 2:
-        return g3d_tex_mirror_pow2(coord, size);
-    default:
-        return g3d_tex_clamp(coord, size);
-    }
+    static const G3DTexWrap modes[4] = {    /* CLAMP, REPEAT, MIRROR, - */
+        G3D_TEX_CLAMP, G3D_TEX_REPEAT_POW2, G3D_TEX_MIRROR_POW2, G3D_TEX_CLAMP,
+    };
+
+    return g3d_tex_wrap(coord, size, mode < 4 ? modes[mode] : G3D_TEX_CLAMP);
 }
 
 static void sample_level(const TxMap *m, int32_t s, int32_t t, int level,

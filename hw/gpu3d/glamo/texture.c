@@ -326,16 +326,15 @@ static uint32_t read_raw(const GlamoRenderState *rs, const GlamoTexUnit *t,
 /* texel index along one axis; -1: outside (border) */
 static int address(int i, int size, int mode)
 {
-    switch (mode) {
-    case GLAMO_TXADDR_WRAP:
-        return g3d_tex_repeat(i, size);
-    case GLAMO_TXADDR_MIRROR:
-        return g3d_tex_mirror(i, size);
-    case GLAMO_TXADDR_CLAMP:
-        return g3d_tex_clamp(i, size);
-    default:
-        return g3d_tex_border(i, size);
-    }
+    static const G3DTexWrap modes[4] = {
+        [GLAMO_TXADDR_BORDER] = G3D_TEX_BORDER,
+        [GLAMO_TXADDR_WRAP] = G3D_TEX_REPEAT,
+        [GLAMO_TXADDR_MIRROR] = G3D_TEX_MIRROR,
+        [GLAMO_TXADDR_CLAMP] = G3D_TEX_CLAMP,
+    };
+
+    return g3d_tex_wrap(i, size, mode >= 0 && mode < 4 ? modes[mode]
+                                                       : G3D_TEX_BORDER);
 }
 
 static bool in_range(const GlamoTexUnit *t, int ch, float v, int bits)

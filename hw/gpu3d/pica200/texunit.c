@@ -367,20 +367,18 @@ void pica_texunit_setup(Pica200Core *c, const PicaTevState *tev, PicaTexState *t
 /* texel index along one axis after wrapping; -1 means the border colour */
 static inline int wrap(int i, int size, unsigned mode)
 {
+    static const G3DTexWrap modes[4] = {
+        [PICA_WRAP_CLAMP_TO_EDGE] = G3D_TEX_CLAMP,
+        [PICA_WRAP_CLAMP_TO_BORDER] = G3D_TEX_BORDER,
+        [PICA_WRAP_REPEAT] = G3D_TEX_REPEAT,
+        [PICA_WRAP_MIRRORED_REPEAT] = G3D_TEX_MIRROR,
+    };
+
     if (mode >= 4) {
         /* Citra: 4/5 edge/border for i >= 0 and repeat below; 6/7 repeat */
         mode = mode >= 6 || i < 0 ? PICA_WRAP_REPEAT : mode - 4;
     }
-    switch (mode) {
-    case PICA_WRAP_CLAMP_TO_EDGE:
-        return g3d_tex_clamp(i, size);
-    case PICA_WRAP_CLAMP_TO_BORDER:
-        return g3d_tex_border(i, size);
-    case PICA_WRAP_REPEAT:
-        return g3d_tex_repeat(i, size);
-    default:                       /* mirrored repeat */
-        return g3d_tex_mirror(i, size);
-    }
+    return g3d_tex_wrap(i, size, modes[mode & 3]);
 }
 
 /* texel (s, t) already wrapped; -1 on either axis is the border colour */

@@ -855,21 +855,19 @@ static float tx_precl(float s, unsigned mode)
 /* wrap texel index i of n by the CLAMP mode; -1: the border colour */
 static int tx_wrap(int i, int n, unsigned mode)
 {
-    switch (mode) {
-    case R300_TX_CLAMP_WRAP:
-        return g3d_tex_repeat(i, n);
-    case R300_TX_CLAMP_MIRROR:
-        return g3d_tex_mirror(i, n);
-    case R300_TX_CLAMP_CLAMP_LAST:
-        return g3d_tex_clamp(i, n);
-    case R300_TX_CLAMP_MIRROR_ONCE_LAST:
-        return g3d_tex_mirror_once(i, n);
-    case R300_TX_CLAMP_CLAMP_HALF_BORDER:
-    case R300_TX_CLAMP_CLAMP_BORDER:
-        return g3d_tex_border(i, n);
-    default:    /* the mirror-once-to-border modes */
-        return g3d_tex_mirror_once_border(i, n);
-    }
+    static const G3DTexWrap modes[8] = {
+        [R300_TX_CLAMP_WRAP] = G3D_TEX_REPEAT,
+        [R300_TX_CLAMP_MIRROR] = G3D_TEX_MIRROR,
+        [R300_TX_CLAMP_CLAMP_LAST] = G3D_TEX_CLAMP,
+        [R300_TX_CLAMP_MIRROR_ONCE_LAST] = G3D_TEX_MIRROR_ONCE,
+        [R300_TX_CLAMP_CLAMP_HALF_BORDER] = G3D_TEX_BORDER,
+        [R300_TX_CLAMP_MIRROR_ONCE_HALF_BORDER] = G3D_TEX_MIRROR_ONCE_BORDER,
+        [R300_TX_CLAMP_CLAMP_BORDER] = G3D_TEX_BORDER,
+        [R300_TX_CLAMP_MIRROR_ONCE_BORDER] = G3D_TEX_MIRROR_ONCE_BORDER,
+    };
+
+    return g3d_tex_wrap(i, n, mode < 8 ? modes[mode]
+                                       : G3D_TEX_MIRROR_ONCE_BORDER);
 }
 
 typedef struct TxAxis {
