@@ -13,7 +13,9 @@
  *   ddc.c   the monitor's EDID on the VGA DDC pins (I2C)
  *   2d.c    the 2D engine (blits, fills, ROP3) and the GUI DMA
  *   pll.c   the PLL register file (CLOCK_CNTL_INDEX/DATA), the pixel clock
- *   r300.c  core life cycle, interrupts, the draw-state snapshot
+ *   r300.c  core life cycle, the interrupt line
+ *   core-services.c  interrupt update, render flush: below every block
+ *   draw-state.c     the per-draw register snapshot
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -205,7 +207,7 @@ typedef struct R300Tri {
     bool back;                  /* back-facing */
 } R300Tri;
 
-/* Make the draw state from the registers: false if the draw must be skipped. */
+/* draw-state.c: make the draw state from the registers; false: skip the draw */
 bool r300_draw_begin(R300Core *c);
 void r300_draw_end(R300Core *c);
 G3DQuadFn r300_quad;
@@ -270,7 +272,7 @@ uint32_t r300_pll_read(R300Core *c);
 void r300_pll_write(R300Core *c, uint32_t val);
 uint32_t r300_pll_pixel_khz(R300Core *c);
 
-/* ---- r300.c ---- */
+/* ---- core-services.c ---- */
 
 void r300_update_irq(R300Core *c);
 void r300_flush_render(R300Core *c);   /* finish queued triangles */
