@@ -9,6 +9,10 @@
 #include <string.h>
 
 #include "common/g3d-core.h"
+#include "common/clip.h"
+#include "common/error-latch.h"
+#include "common/raster.h"
+#include "common/texaddr.h"
 #include "common/formats.h"
 #include "common/fpformat.h"
 #include "common/fragment.h"
@@ -343,6 +347,225 @@ static void test_state(void)
     in.pos = 10;                        /* 0x12 read as a flag */
     g_assert_false(g3d_state_get_bool(&in));
     g_free(o.buf);
+/* ---- the error latch -------------------------------------------------- */
+
+static char latch_last_msg[512];
+static G3DLogKind latch_last_kind;
+
+static void latch_sink(G3DLogKind kind, const char *msg)
+{
+    latch_last_kind = kind;
+    g_strlcpy(latch_last_msg, msg, sizeof(latch_last_msg));
+}
+
+typedef struct LatchChip {
+    unsigned raised, first;
+} LatchChip;
+
+static void latch_raise(void *opaque, bool first)
+{
+    LatchChip *chip = opaque;
+
+    chip->raised++;
+    chip->first += first;
+}
+
+static void test_error_latch(void)
+{
+    G3DErrorLatch e;
+    LatchChip chip = { 0 };
+    unsigned ge = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    unsigned un = g3d_log_count(G3D_LOG_UNIMP);
+
+    g3d_set_log_sink(latch_sink);
+    g3d_error_init(&e, "chip: ", latch_raise, &chip);
+    g_assert_false(e.latched);
+
+    /* the first error latches its code and info and logs with the prefix */
+    g_assert_true(g3d_error(&e, 3, 0x40, "bad %s %d", "count", 7));
+    g_assert_cmpstr(latch_last_msg, ==, "chip: bad count 7");
+    g_assert_cmpint(latch_last_kind, ==, G3D_LOG_GUEST_ERROR);
+    g_assert_true(e.latched);
+    g_assert_cmpuint(e.code, ==, 3);
+    g_assert_cmpuint(e.info, ==, 0x40);
+    g_assert_cmpuint(chip.raised, ==, 1);
+    g_assert_cmpuint(chip.first, ==, 1);
+
+    /* later ones are counted and logged but keep the first */
+    g_assert_false(g3d_error(&e, 5, 0x99, "another"));
+    g_assert_cmpstr(latch_last_msg, ==, "chip: another");
+    g_assert_cmpuint(e.count, ==, 2);
+    g_assert_cmpuint(e.code, ==, 3);
+    g_assert_cmpuint(e.info, ==, 0x40);
+    g_assert_cmpuint(chip.raised, ==, 2);
+    g_assert_cmpuint(chip.first, ==, 1);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, ge + 2);
+
+    /* clearing re-arms the latch, the count goes on */
+    g3d_error_clear(&e);
+    g_assert_false(e.latched);
+    g_assert_cmpuint(e.code, ==, 0);
+    g_assert_true(g3d_error(&e, 9, 1, "third"));
+    g_assert_cmpuint(e.code, ==, 9);
+    g_assert_cmpuint(e.count, ==, 3);
+    g_assert_cmpuint(chip.first, ==, 2);
+
+    /* once per kind until reset, kinds independent */
+    g3d_unimp_once(&e, 4, "feature %c", 'x');
+    g_assert_cmpstr(latch_last_msg, ==, "chip: feature x");
+    g_assert_cmpint(latch_last_kind, ==, G3D_LOG_UNIMP);
+    g3d_unimp_once(&e, 4, "feature %c", 'y');
+    g_assert_cmpstr(latch_last_msg, ==, "chip: feature x");
+    g3d_unimp_once(&e, 63, "top kind");
+    g_assert_cmpstr(latch_last_msg, ==, "chip: top kind");
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_UNIMP), ==, un + 2);
+    g_assert_false(g3d_error_once(&e, 4));
+    g_assert_true(g3d_error_once(&e, 5));
+    g_assert_false(g3d_error_once(&e, 5));
+
+    /* reset forgets everything but the hooks */
+    g3d_error_reset(&e);
+    g_assert_cmpuint(e.count, ==, 0);
+    g_assert_false(e.latched);
+    g_assert_true(g3d_error_once(&e, 4));
+    g_assert_true(e.raise == latch_raise);
+
+    /* no prefix, no raise hook */
+    g3d_error_init(&e, NULL, NULL, NULL);
+    g_assert_true(g3d_error(&e, 1, 2, "plain"));
+    g_assert_cmpstr(latch_last_msg, ==, "plain");
+    g_assert_cmpuint(e.count, ==, 1);
+    g3d_set_log_sink(NULL);
+}
+
+/* ---- texel addressing, clipping helpers, tile owners ------------------ */
+
+/* floor division, written independently of the helpers under test */
+static int floordiv(int a, int b)
+{
+    return (int)floor((double)a / (double)b);
+}
+
+static void test_texaddr(void)
+{
+    static const int sizes[] = { 1, 2, 3, 4, 5, 7, 8, 12, 16, 64, 100, 1024 };
+    unsigned k;
+    int i;
+
+    for (k = 0; k < G_N_ELEMENTS(sizes); k++) {
+        int n = sizes[k];
+        bool pow2 = (n & (n - 1)) == 0;
+
+        for (i = -3 * n - 5; i <= 3 * n + 5; i++) {
+            int q = floordiv(i, n), r = i - q * n;
+            int mirror = (q & 1) ? n - 1 - r : r;
+            int clamp = i < 0 ? 0 : i > n - 1 ? n - 1 : i;
+            int once = i < 0 ? -(i + 1) : i;
+
+            g_assert_cmpint(g3d_tex_repeat(i, n), ==, r);
+            g_assert_cmpint(g3d_tex_mirror(i, n), ==, mirror);
+            g_assert_cmpint(g3d_tex_clamp(i, n), ==, clamp);
+            g_assert_cmpint(g3d_tex_border(i, n), ==,
+                            i >= 0 && i < n ? i : -1);
+            g_assert_cmpint(g3d_tex_mirror_once(i, n), ==,
+                            once < n ? once : n - 1);
+            g_assert_cmpint(g3d_tex_mirror_once_border(i, n), ==,
+                            once < n ? once : -1);
+            if (pow2) {
+                g_assert_cmpint(g3d_tex_repeat_pow2(i, n), ==, r);
+                g_assert_cmpint(g3d_tex_mirror_pow2(i, n), ==, mirror);
+            }
+        }
+    }
+    /* the dispatch by mode gives each helper */
+    for (i = -20; i <= 20; i++) {
+        g_assert_cmpint(g3d_tex_wrap(i, 6, G3D_TEX_REPEAT), ==,
+                        g3d_tex_repeat(i, 6));
+        g_assert_cmpint(g3d_tex_wrap(i, 6, G3D_TEX_MIRROR), ==,
+                        g3d_tex_mirror(i, 6));
+        g_assert_cmpint(g3d_tex_wrap(i, 6, G3D_TEX_CLAMP), ==,
+                        g3d_tex_clamp(i, 6));
+        g_assert_cmpint(g3d_tex_wrap(i, 6, G3D_TEX_BORDER), ==,
+                        g3d_tex_border(i, 6));
+        g_assert_cmpint(g3d_tex_wrap(i, 6, G3D_TEX_MIRROR_ONCE), ==,
+                        g3d_tex_mirror_once(i, 6));
+        g_assert_cmpint(g3d_tex_wrap(i, 6, G3D_TEX_MIRROR_ONCE_BORDER), ==,
+                        g3d_tex_mirror_once_border(i, 6));
+        g_assert_cmpint(g3d_tex_wrap(i, 8, G3D_TEX_REPEAT_POW2), ==,
+                        g3d_tex_repeat_pow2(i, 8));
+        g_assert_cmpint(g3d_tex_wrap(i, 8, G3D_TEX_MIRROR_POW2), ==,
+                        g3d_tex_mirror_pow2(i, 8));
+    }
+    /* GX masks sizes that are not powers of two: 6 texels repeat as 8 */
+    g_assert_cmpint(g3d_tex_repeat_pow2(7, 6), ==, 7 & 5);
+    /* the extremes of int do not trap */
+    g_assert_cmpint(g3d_tex_repeat(G_MININT, 3), ==,
+                    (int)(((long long)G_MININT % 3 + 3) % 3));
+    g_assert_cmpint(g3d_tex_clamp(G_MAXINT, 10), ==, 9);
+}
+
+static void test_clip_helpers(void)
+{
+    const float plane[4] = { 1.0f, -2.0f, 0.5f, 3.0f };
+    const float v[4] = { 2.0f, 1.0f, 4.0f, -1.0f };
+    float a[5] = { 0, 1, -2, 10, 0.25f }, b[5] = { 4, 1, 2, -10, 0.75f };
+    float o[5];
+    int k;
+
+    /* 2 - 2 + 2 - 3 */
+    g_assert_cmpfloat(g3d_plane_dist(plane, v), ==, -1.0f);
+    g3d_lerp(o, a, b, 5, 0.25f);
+    g_assert_cmpfloat(o[0], ==, 1.0f);
+    g_assert_cmpfloat(o[1], ==, 1.0f);
+    g_assert_cmpfloat(o[2], ==, -1.0f);
+    g_assert_cmpfloat(o[3], ==, 5.0f);
+    g_assert_cmpfloat(o[4], ==, 0.375f);
+    /* t = 0 and t = 1 give the end points; in place is allowed */
+    g3d_lerp(o, a, b, 5, 1.0f);
+    for (k = 0; k < 5; k++) {
+        g_assert_cmpfloat(o[k], ==, b[k]);
+    }
+    g3d_lerp(a, a, b, 5, 0.0f);
+    g_assert_cmpfloat(a[3], ==, 10.0f);
+    /* the crossing of an edge lies on the plane */
+    {
+        const float p[4] = { -1, 0, 0, 1 };     /* x <= w */
+        float in[4] = { 0, 0, 0, 1 }, out[4] = { 3, 0, 0, 1 }, x[4];
+        float din = g3d_plane_dist(p, in), dout = g3d_plane_dist(p, out);
+
+        g3d_lerp(x, in, out, 4, din / (din - dout));
+        g_assert_cmpfloat(fabsf(g3d_plane_dist(p, x)), <, 1e-6f);
+    }
+}
+
+static void test_tile_owner(void)
+{
+    int threads, tx, ty;
+
+    /* two threads: a checkerboard */
+    for (ty = 0; ty < 8; ty++) {
+        for (tx = 0; tx < 8; tx++) {
+            g_assert_cmpint(g3d_tile_owner(tx, ty, 2), ==, (tx + ty) & 1);
+            g_assert_cmpint(g3d_tile_owner(tx, ty, 1), ==, 0);
+        }
+    }
+    /* any count: along every row of `threads` tiles each thread owns one,
+     * so a wide triangle is shared by all of them */
+    for (threads = 2; threads <= 8; threads++) {
+        for (ty = 0; ty < 2 * threads; ty++) {
+            int count[8] = { 0 };
+
+            for (tx = 0; tx < threads; tx++) {
+                int o = g3d_tile_owner(tx + 3 * threads, ty, threads);
+                g_assert_cmpint(o, >=, 0);
+                g_assert_cmpint(o, <, threads);
+                count[o]++;
+            }
+            for (tx = 0; tx < threads; tx++) {
+                g_assert_cmpint(count[tx], ==, 1);
+            }
+        }
+    }
 }
 
 int main(int argc, char **argv)
@@ -357,5 +580,9 @@ int main(int argc, char **argv)
     g_test_add_func("/common/scanout", test_scanout);
     g_test_add_func("/common/scanout-cache", test_scanout_cache);
     g_test_add_func("/common/state", test_state);
+    g_test_add_func("/common/error-latch", test_error_latch);
+    g_test_add_func("/common/texaddr", test_texaddr);
+    g_test_add_func("/common/clip-helpers", test_clip_helpers);
+    g_test_add_func("/common/tile-owner", test_tile_owner);
     return g_test_run();
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "attila-core.h"
+#include "common/error-latch.h"
 #include "common/raster.h"
 
 /* ---- GPU register file (command-processor.c) ---------------------------- */
@@ -57,11 +58,7 @@ bool attila_register_write(AttilaCore *c, uint32_t id, uint32_t idx,
 bool attila_register_value_valid(uint32_t id, uint32_t idx,
                                  const AttilaRegValue *v);
 
-/* ---- memory ------------------------------------------------------------- */
-
-/* Errors are counted in the core and reported through BAR0. */
-void attila_error(AttilaCore *c, uint32_t code, uint32_t info,
-                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* ---- memory (core-services.c) ------------------------------------------- */
 
 /*
  * A host pointer to ATTILA addresses [addr, addr + len) (attila-sim
@@ -448,8 +445,7 @@ struct AttilaCore {
     AttilaCoreConfig cfg;
 
     /* BAR0 */
-    bool error;
-    uint32_t error_count, error_code, error_info;
+    G3DErrorLatch errors;   /* BAR0 STATUS.ERROR, ERROR_COUNT/CODE/INFO */
     uint32_t frame, records;
     uint32_t ring_base, ring_size, ring_read, ring_write;
     bool ring_enable;
@@ -510,8 +506,10 @@ static inline const float *attila_rf_qf(const AttilaCore *c, int id, int idx)
     return c->rf[id][idx].f;
 }
 
-/* command-processor.c */
+/* gpu-registers.c */
 void attila_gpu_reset_state(AttilaCore *c);
+
+/* core-services.c: the memories (above), render buffers and interrupts */
 /* samples per pixel of the render buffers (GPU_MULTISAMPLING, MSAA_SAMPLES) */
 uint32_t attila_samples(const AttilaCore *c);
 /*
@@ -522,7 +520,14 @@ uint32_t attila_samples(const AttilaCore *c);
 uint8_t *attila_map_render_buffer(AttilaCore *c, AttilaPixelMapper *pm,
                                   uint32_t addr, uint32_t bytes, bool write,
                                   const char *what);
-void attila_draw(AttilaCore *c);
 void attila_irq_raise(AttilaCore *c, uint32_t bits);
+
+/* draw-state.c: snapshot the registers of a draw; false (reported): refused */
+bool attila_draw_state_build(AttilaCore *c, AttilaDrawState *ds);
+
+/* command-processor.c */
+#define ATTILA_RING_MIN_SIZE 64u        /* RING_SIZE limits, in bytes */
+#define ATTILA_RING_MAX_SIZE (1u << 30)
+void attila_draw(AttilaCore *c);
 
 #endif

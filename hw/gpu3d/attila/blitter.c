@@ -33,21 +33,21 @@ void attila_blit(AttilaCore *c)
     uint32_t x, y, lost = 0;
 
     if (src_fmt != ATTILA_FMT_RGBA8888 || dfmt != ATTILA_FMT_RGBA8888) {
-        attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_BLIT_DST_TX_FORMAT,
-                     "GPU_BLIT: only RGBA8888 to RGBA8888 (source %u, "
-                     "destination %u)", src_fmt, dfmt);
+        g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_BLIT_DST_TX_FORMAT,
+                  "GPU_BLIT: only RGBA8888 to RGBA8888 (source %u, "
+                  "destination %u)", src_fmt, dfmt);
         return;
     }
     if (bw > w || bh > h || ix > w - bw || iy > h - bh) {
-        attila_error(c, ATTILA_ERR_VALUE, ATTILA_REG_BLIT_WIDTH,
-                     "GPU_BLIT: rectangle %ux%u at (%u, %u) outside the %ux%u "
-                     "back buffer", bw, bh, ix, iy, w, h);
+        g3d_error(&c->errors, ATTILA_ERR_VALUE, ATTILA_REG_BLIT_WIDTH,
+                  "GPU_BLIT: rectangle %ux%u at (%u, %u) outside the %ux%u "
+                  "back buffer", bw, bh, ix, iy, w, h);
         return;
     }
     if (block == ATTILA_TXBLOCK_FRAMEBUFFER &&
         !attila_pixel_mapper_init(&dpm, MAX(bw, 1), MAX(bh, 1), 1, 4)) {
-        attila_error(c, ATTILA_ERR_VALUE, ATTILA_REG_BLIT_WIDTH,
-                     "GPU_BLIT: destination %ux%u unusable", bw, bh);
+        g3d_error(&c->errors, ATTILA_ERR_VALUE, ATTILA_REG_BLIT_WIDTH,
+                  "GPU_BLIT: destination %ux%u unusable", bw, bh);
         return;
     }
     src = attila_map_render_buffer(c, &spm, src_addr, 4, false,
@@ -72,8 +72,8 @@ void attila_blit(AttilaCore *c)
         }
     }
     if (lost) {
-        attila_error(c, ATTILA_ERR_ADDRESS, dst,
-                     "GPU_BLIT: %u texels outside memory (texture 0x%08x)",
-                     lost, dst);
+        g3d_error(&c->errors, ATTILA_ERR_ADDRESS, dst,
+                  "GPU_BLIT: %u texels outside memory (texture 0x%08x)",
+                  lost, dst);
     }
 }

@@ -116,17 +116,17 @@ void attila_dac_latch(AttilaCore *c)
         d->height > G3D_SCANOUT_MAX_DIM ||
         !attila_pixel_mapper_init(&pm, d->width, d->height, d->samples,
                                   attila_rt_bytes(d->format))) {
-        attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_DISPLAY_X_RES,
-                     "swap of a %ux%u front buffer, format %u, %u samples: "
-                     "nothing to show", d->width, d->height, d->format,
-                     d->samples);
+        g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_DISPLAY_X_RES,
+                  "swap of a %ux%u front buffer, format %u, %u samples: "
+                  "nothing to show", d->width, d->height, d->format,
+                  d->samples);
         return;
     }
     base = attila_mem_map(c, d->address, pm.surface, false);
     if (!base) {
-        attila_error(c, ATTILA_ERR_ADDRESS, d->address,
-                     "front buffer 0x%08x + %" G_GUINT64_FORMAT
-                     " bytes outside memory", d->address, pm.surface);
+        g3d_error(&c->errors, ATTILA_ERR_ADDRESS, d->address,
+                  "front buffer 0x%08x + %" G_GUINT64_FORMAT
+                  " bytes outside memory", d->address, pm.surface);
         return;
     }
     attila_dac_screen_alloc(c, d->width, d->height);

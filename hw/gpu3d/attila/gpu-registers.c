@@ -376,33 +376,33 @@ bool attila_register_write(AttilaCore *c, uint32_t id, uint32_t idx,
 
     if (id >= ATTILA_REG_LAST_REGISTER ||
         attila_reg_info[id].type == ATTILA_RT_MARKER) {
-        attila_error(c, ATTILA_ERR_REGISTER, id,
-                     "REG_WRITE to unknown register %u", id);
+        g3d_error(&c->errors, ATTILA_ERR_REGISTER, id,
+                  "REG_WRITE to unknown register %u", id);
         return false;
     }
     ri = &attila_reg_info[id];
     if (ri->type == ATTILA_RT_RO) {
-        attila_error(c, ATTILA_ERR_REGISTER, id,
-                     "REG_WRITE to read-only register %s", ri->name);
+        g3d_error(&c->errors, ATTILA_ERR_REGISTER, id,
+                  "REG_WRITE to read-only register %s", ri->name);
         return false;
     }
     if (idx >= ri->count) {
-        attila_error(c, ATTILA_ERR_SUBINDEX, id | (idx & 0xffffff) << 8,
-                     "REG_WRITE %s[%u]: sub-index out of range (0..%u)",
-                     ri->name, idx, ri->count - 1);
+        g3d_error(&c->errors, ATTILA_ERR_SUBINDEX, id | (idx & 0xffffff) << 8,
+                  "REG_WRITE %s[%u]: sub-index out of range (0..%u)",
+                  ri->name, idx, ri->count - 1);
         return false;
     }
     memcpy(v.b, value, 16);
     if (ri->type == ATTILA_RT_ENUM && v.u[0] >= ri->limit) {
-        attila_error(c, ATTILA_ERR_VALUE, id,
-                     "REG_WRITE %s[%u] = %u: not a valid value", ri->name,
-                     idx, v.u[0]);
+        g3d_error(&c->errors, ATTILA_ERR_VALUE, id,
+                  "REG_WRITE %s[%u] = %u: not a valid value", ri->name,
+                  idx, v.u[0]);
         return false;
     }
     if (!value_ok(id, idx, &v)) {
-        attila_error(c, ATTILA_ERR_VALUE, id,
-                     "REG_WRITE %s[%u] = 0x%x: out of range", ri->name, idx,
-                     v.u[0]);
+        g3d_error(&c->errors, ATTILA_ERR_VALUE, id,
+                  "REG_WRITE %s[%u] = 0x%x: out of range", ri->name, idx,
+                  v.u[0]);
         return false;
     }
     slot = ri->stored == 1 ? 0 : idx;

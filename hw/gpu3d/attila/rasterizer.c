@@ -84,11 +84,6 @@ void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
     *fragments = r->fragments;
 }
 
-static inline int tile_owner(int tx, int ty, int threads)
-{
-    return (int)(((unsigned)tx + (unsigned)ty * 5u) % (unsigned)threads);
-}
-
 /* one 2x2 stamp of one triangle */
 static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                   const double tile[4], int32_t qx, int32_t qy)
@@ -293,7 +288,7 @@ static void raster_job(void *arg, int thread)
                 int32_t x0, y0, x1, y1, qx, qy;
                 double tv[4];
 
-                if (tile_owner(tx, ty, r->threads) != thread) {
+                if (g3d_tile_owner(tx, ty, r->threads) != thread) {
                     continue;
                 }
                 if (g3d_yield()) {
@@ -375,21 +370,21 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         r->quads += ctx->quads;
         r->fragments += ctx->fragments;
         if (ctx->shader_error) {
-            attila_error(r->core, ATTILA_ERR_SHADER, ctx->shader_error_pc,
-                         "fragment program: %s at pc %u",
-                         ctx->shader_error == ATTILA_SHADER_BAD_INSTR ?
-                         "invalid instruction" :
-                         ctx->shader_error == ATTILA_SHADER_BAD_PC ?
-                         "ran off the instruction memory" :
-                         "too many steps", ctx->shader_error_pc);
+            g3d_error(&r->core->errors, ATTILA_ERR_SHADER, ctx->shader_error_pc,
+                      "fragment program: %s at pc %u",
+                      ctx->shader_error == ATTILA_SHADER_BAD_INSTR ?
+                      "invalid instruction" :
+                      ctx->shader_error == ATTILA_SHADER_BAD_PC ?
+                      "ran off the instruction memory" :
+                      "too many steps", ctx->shader_error_pc);
         }
         over = over || ctx->work > ATTILA_DRAW_WORK_LIMIT;
     }
     if (over) {
-        attila_error(r->core, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
-                     "draw: more than %llu stamps and fragment shader "
-                     "instructions per render thread; draw stopped",
-                     (unsigned long long)ATTILA_DRAW_WORK_LIMIT);
+        g3d_error(&r->core->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
+                  "draw: more than %llu stamps and fragment shader "
+                  "instructions per render thread; draw stopped",
+                  (unsigned long long)ATTILA_DRAW_WORK_LIMIT);
     }
     return !over;
 }

@@ -30,10 +30,7 @@ void attila_state_save(AttilaCore *c, G3DStateOut *o)
 
     g3d_state_begin(o, ATTILA_STATE_MAGIC, ATTILA_STATE_VERSION);
     /* BAR0 */
-    g3d_state_put_u8(o, c->error);
-    g3d_state_put_u32(o, c->error_count);
-    g3d_state_put_u32(o, c->error_code);
-    g3d_state_put_u32(o, c->error_info);
+    g3d_error_save(&c->errors, o);
     g3d_state_put_u32(o, c->frame);
     g3d_state_put_u32(o, c->records);
     g3d_state_put_u32(o, c->ring_base);
@@ -95,10 +92,7 @@ bool attila_state_load(AttilaCore *c, G3DStateIn *in)
                           "attila")) {
         goto fail;
     }
-    c->error = g3d_state_get_bool(in);
-    c->error_count = g3d_state_get_u32(in);
-    c->error_code = g3d_state_get_u32(in);
-    c->error_info = g3d_state_get_u32(in);
+    g3d_error_load(&c->errors, in);
     c->frame = g3d_state_get_u32(in);
     c->records = g3d_state_get_u32(in);
     c->ring_base = g3d_state_get_u32(in);

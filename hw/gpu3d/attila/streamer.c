@@ -230,18 +230,18 @@ static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
         t.in[0].u[2] = 0;
         t.in[0].u[3] = 0;
     } else if (!attila_streamer_fetch(c, ds, index, instance, t.in)) {
-        attila_error(c, ATTILA_ERR_ADDRESS, index,
-                     "vertex %u: attribute data outside memory; draw stopped",
-                     index);
+        g3d_error(&c->errors, ATTILA_ERR_ADDRESS, index,
+                  "vertex %u: attribute data outside memory; draw stopped",
+                  index);
         return false;
     }
     r = attila_shader_run(&env, ds->vs_pc, &t, 1, &bad_pc);
     if (r != ATTILA_SHADER_OK) {
-        attila_error(c, ATTILA_ERR_SHADER, bad_pc,
-                     "vertex program: %s at pc %u",
-                     r == ATTILA_SHADER_BAD_INSTR ? "invalid instruction" :
-                     r == ATTILA_SHADER_BAD_PC ? "ran off the instruction memory" :
-                     "too many steps", bad_pc);
+        g3d_error(&c->errors, ATTILA_ERR_SHADER, bad_pc,
+                  "vertex program: %s at pc %u",
+                  r == ATTILA_SHADER_BAD_INSTR ? "invalid instruction" :
+                  r == ATTILA_SHADER_BAD_PC ? "ran off the instruction memory" :
+                  "too many steps", bad_pc);
         return false;
     }
     for (k = 0; k < ATTILA_SH_IO; k++) {
@@ -287,9 +287,9 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
                 goto out;       /* reset or unplug: the draw is abandoned */
             }
             if (!attila_streamer_read_index(c, ds, v, &index)) {
-                attila_error(c, ATTILA_ERR_ADDRESS,
-                             ds->stream[ds->index_stream].address,
-                             "draw: index %u outside memory; draw stopped", v);
+                g3d_error(&c->errors, ATTILA_ERR_ADDRESS,
+                          ds->stream[ds->index_stream].address,
+                          "draw: index %u outside memory; draw stopped", v);
                 goto out;
             }
             if (cache && g_hash_table_lookup_extended(cache,
@@ -302,10 +302,10 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
                 goto out;
             }
             if (vs_work > ATTILA_DRAW_WORK_LIMIT) {
-                attila_error(c, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
-                             "draw: more than %llu vertex shader instructions; "
-                             "draw stopped",
-                             (unsigned long long)ATTILA_DRAW_WORK_LIMIT);
+                g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
+                          "draw: more than %llu vertex shader instructions; "
+                          "draw stopped",
+                          (unsigned long long)ATTILA_DRAW_WORK_LIMIT);
                 goto out;
             }
             if (cache) {

@@ -362,7 +362,11 @@ static float wrap_coord(uint32_t mode, float a, uint32_t size)
     }
 }
 
-/* TextureEmulator::applyWrap, texel index */
+/*
+ * TextureEmulator::applyWrap, texel index. Not common/texaddr.h: the
+ * simulator's indices are unsigned (a negative one is huge), so REPEAT
+ * adds the size before the modulo and clamping keeps the far edge.
+ */
 static uint32_t wrap_index(uint32_t mode, uint32_t i, uint32_t size)
 {
     switch (mode) {

@@ -239,12 +239,6 @@ bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
     return true;
 }
 
-/* tile (tx, ty) belongs to this thread: a checkerboard for two threads */
-static inline int tile_owner(int tx, int ty, int threads)
-{
-    return (int)(((unsigned)tx + (unsigned)ty * 5u) % (unsigned)threads);
-}
-
 static void quad_weights(const SetupTri *st, G3DQuad *q, const int64_t E[4][3])
 {
     int i, k;
@@ -395,7 +389,7 @@ static void raster_batch(G3DRaster *r, int thread, int threads)
         /* box.x0/y0 >= 0 (setup clamps the clip), so / rounds down */
         for (ty = ty0; ty <= ty1; ty++) {
             for (tx = tx0; tx <= tx1; tx++) {
-                if (tile_owner(tx, ty, threads) != thread) {
+                if (g3d_tile_owner(tx, ty, threads) != thread) {
                     continue;
                 }
                 /* at most G3D_TILE_SIZE^2 pixels of one triangle apart */

@@ -144,6 +144,16 @@ int g3d_pool_threads(const G3DThreadPool *p);
 /* Run fn(arg, t) for every t in 0..threads-1 in parallel; wait for all. */
 void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg);
 
+/*
+ * Which of `threads` render threads owns screen tile (tx, ty): a
+ * checkerboard for two threads; for any count, each run of `threads` tiles
+ * along a row has one tile of every thread, so all share a wide triangle.
+ */
+static inline int g3d_tile_owner(int tx, int ty, int threads)
+{
+    return (int)(((unsigned)tx + (unsigned)ty * 5u) % (unsigned)threads);
+}
+
 /* Default thread count for a device: the host's CPUs, at least 1. */
 int g3d_default_threads(void);
 

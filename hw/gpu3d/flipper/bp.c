@@ -67,10 +67,10 @@ void flipper_bp_write(FlipperCore *c, uint32_t word)
                             "not documented), taken as %u",
                             (newval >> 3) & 7, (newval >> 3) & 3);
         }
-        if ((newval & 7) == PE_FMT_RGB565_Z16 && !c->logged_unimp_z16) {
-            g3d_unimp("flipper: BP: RGB565_Z16: multisampling is not "
-                      "modelled (one sample a pixel)");
-            c->logged_unimp_z16 = true;
+        if ((newval & 7) == PE_FMT_RGB565_Z16) {
+            g3d_unimp_once(&c->errors, FLIPPER_ONCE_Z16,
+                           "flipper: BP: RGB565_Z16: multisampling is not "
+                           "modelled (one sample a pixel)");
         } else if ((newval & 7) > PE_FMT_Z24) {
             g3d_unimp("flipper: BP: EFB pixel format %u (YUV) not modelled",
                       newval & 7);

@@ -24,6 +24,8 @@
 
 #include <math.h>
 
+#include "common/clip.h"
+
 enum { CLIP_MAX = 16 };     /* a triangle clipped by 6 planes: <= 9 */
 
 static void perspective_divide(FlipperCore *c, GXVertex *v)
@@ -81,16 +83,9 @@ static void lerp_vertex(GXVertex *v, const GXVertex *out, const GXVertex *in,
     int ti = (uint16_t)(t * 256.0f);
     int i, k;
 
-    for (k = 0; k < 4; k++) {
-        v->proj[k] = out->proj[k] + (in->proj[k] - out->proj[k]) * t;
-    }
-    for (k = 0; k < 3; k++) {
-        v->mv[k] = out->mv[k] + (in->mv[k] - out->mv[k]) * t;
-        for (i = 0; i < 3; i++) {
-            v->normal[i][k] = out->normal[i][k] +
-                              (in->normal[i][k] - out->normal[i][k]) * t;
-        }
-    }
+    g3d_lerp(v->proj, out->proj, in->proj, 4, t);
+    g3d_lerp(v->mv, out->mv, in->mv, 3, t);
+    g3d_lerp(v->normal[0], out->normal[0], in->normal[0], 3 * 3, t);
     for (i = 0; i < 2; i++) {
         for (k = 0; k < 4; k++) {
             v->col[i][k] = (uint8_t)(out->col[i][k] +
@@ -98,11 +93,7 @@ static void lerp_vertex(GXVertex *v, const GXVertex *out, const GXVertex *in,
                                       >> 8));
         }
     }
-    for (i = 0; i < 8; i++) {
-        for (k = 0; k < 3; k++) {
-            v->tex[i][k] = out->tex[i][k] + (in->tex[i][k] - out->tex[i][k]) * t;
-        }
-    }
+    g3d_lerp(v->tex[0], out->tex[0], in->tex[0], 8 * 3, t);
 }
 
 static bool is_backface(FlipperCore *c, const GXVertex *v0, const GXVertex *v1,

@@ -99,9 +99,14 @@ bool flipper_irq_level(FlipperCore *c)
     return c->irq_level;
 }
 
-/* A GP runtime error: bad FIFO data or pointers (PI INTSR bit 0). */
-void flipper_gp_error(FlipperCore *c)
+/*
+ * The error latch's raise hook: a GP runtime error (bad FIFO data or
+ * pointers) sets PI INTSR bit 0 every time, until the guest acknowledges it.
+ */
+static void gp_error_raise(void *opaque, bool first)
 {
+    FlipperCore *c = opaque;
+
     c->pi.error = PI_INT_ERROR;
     flipper_irq_changed(c);
 }
@@ -206,6 +211,7 @@ FlipperCore *flipper_core_new(const FlipperCoreConfig *cfg)
     FlipperCore *c = g_new0(FlipperCore, 1);
 
     c->cfg = *cfg;
+    g3d_error_init(&c->errors, NULL, gp_error_raise, c);
     c->mem1_size = cfg->mem1_size ? cfg->mem1_size : FLIPPER_MEM1_SIZE;
     c->threads = cfg->threads < 1 ? 1 : cfg->threads;
     c->raster = g3d_raster_new(c->threads);
@@ -260,7 +266,7 @@ void flipper_core_reset(FlipperCore *c)
         memset(&c->tstats[t], 0, sizeof(c->tstats[t]));
     }
     memset(c->tmem, 0, sizeof(c->tmem));
-    c->logged_unimp_z16 = false;
+    g3d_error_reset(&c->errors);
     c->irq_level = false;
     flipper_irq_changed(c);
     if (c->cfg.display_update) {

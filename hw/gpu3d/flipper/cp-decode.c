@@ -69,8 +69,8 @@ void flipper_cpr_write(FlipperCore *c, uint8_t reg, uint32_t val)
         idx = reg;
         break;
     default:
-        g3d_guest_error("flipper: CP: load of unknown CP register 0x%02x", reg);
-        flipper_gp_error(c);
+        g3d_error(&c->errors, FLIPPER_ERR_GP, 0,
+                  "flipper: CP: load of unknown CP register 0x%02x", reg);
         return;
     }
     c->cpr[idx] = val;
@@ -112,9 +112,9 @@ static void call_dl(FlipperCore *c, uint32_t addr, uint32_t size, bool in_dl)
         return;
     }
     if (!flipper_mem1_ok(c, addr, size)) {
-        g3d_guest_error("flipper: CP: display list 0x%08x + 0x%x outside MEM1",
-                        addr, size);
-        flipper_gp_error(c);
+        g3d_error(&c->errors, FLIPPER_ERR_GP, 0,
+                  "flipper: CP: display list 0x%08x + 0x%x outside MEM1",
+                  addr, size);
         return;
     }
     cp->dl_active = true;
@@ -221,8 +221,8 @@ size_t flipper_gx_decode(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
             long size = command_size(p, len - pos);
 
             if (size == 0) {
-                g3d_guest_error("flipper: CP: unknown GX opcode 0x%02x", p[0]);
-                flipper_gp_error(c);
+                g3d_error(&c->errors, FLIPPER_ERR_GP, 0,
+                          "flipper: CP: unknown GX opcode 0x%02x", p[0]);
                 pos++;
                 (*budget)--;
                 continue;

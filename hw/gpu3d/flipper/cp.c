@@ -109,10 +109,10 @@ static bool fetch(FlipperCore *c)
         if (!flipper_mem1_ok(c, cp->rptr, 32) ||
             !g3d_mem_read(&c->cfg.mem, cp->rptr, cp->stage + cp->stage_len,
                           32)) {
-            g3d_guest_error("flipper: CP: FIFO read pointer 0x%08x outside "
-                            "MEM1: reading halted", cp->rptr);
             cp->fault = true;
-            flipper_gp_error(c);
+            g3d_error(&c->errors, FLIPPER_ERR_GP, 0,
+                      "flipper: CP: FIFO read pointer 0x%08x outside "
+                      "MEM1: reading halted", cp->rptr);
             break;
         }
         cp->stage_len += 32;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "flipper.h"
+#include "common/error-latch.h"
 #include "common/raster.h"
 #include "gpu3d/flipper-regs.h"
 
@@ -240,7 +241,7 @@ struct FlipperCore {
     FlipperThreadStats *tstats;
     FlipperTevFast tev_fast;    /* valid while !tev_fast_dirty */
     bool tev_fast_dirty;        /* a BP register changed since */
-    bool logged_unimp_z16;
+    G3DErrorLatch errors;       /* raises PI INTSR GP error */
 
     FlipperStats stats;
 };
@@ -251,7 +252,13 @@ bool flipper_irq_wanted(FlipperCore *c);
 void flipper_irq_changed(FlipperCore *c);
 void flipper_sync_time(FlipperCore *c);
 uint32_t flipper_pi_intsr(FlipperCore *c);
-void flipper_gp_error(FlipperCore *c);
+/* G3DErrorLatch codes and once-kinds */
+enum {
+    FLIPPER_ERR_GP = 1,         /* GP runtime error: bad FIFO data, pointers */
+};
+enum {
+    FLIPPER_ONCE_Z16,           /* RGB565_Z16 EFB format, not modelled */
+};
 /* true if [addr, addr+len) is MEM1 */
 static inline bool flipper_mem1_ok(FlipperCore *c, uint64_t addr, uint64_t len)
 {

@@ -29,9 +29,9 @@ static void burst(FlipperCore *c)
     if (!flipper_mem1_ok(c, pi->fifo_wptr, FLIPPER_WGP_SIZE) ||
         !g3d_mem_write(&c->cfg.mem, pi->fifo_wptr, pi->gather,
                        FLIPPER_WGP_SIZE)) {
-        g3d_guest_error("flipper: PI: FIFO write pointer 0x%08x outside MEM1,"
-                        " 32-byte burst dropped", pi->fifo_wptr);
-        flipper_gp_error(c);
+        g3d_error(&c->errors, FLIPPER_ERR_GP, 0,
+                  "flipper: PI: FIFO write pointer 0x%08x outside MEM1,"
+                  " 32-byte burst dropped", pi->fifo_wptr);
         return;
     }
     if (pi->fifo_wptr >= pi->fifo_end) {
@@ -98,6 +98,7 @@ static void pi_write32(FlipperCore *c, uint32_t off, uint32_t val,
         /* w1c for the latched GP error; device causes clear at the device */
         if (val & mask & PI_INT_ERROR) {
             pi->error = 0;
+            g3d_error_clear(&c->errors);
         }
         break;
     case A_PI_INTMR - FLIPPER_PI_BASE:

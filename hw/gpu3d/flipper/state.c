@@ -186,7 +186,7 @@ static void save_gx(FlipperCore *c, G3DStateOut *o)
     g3d_state_put_f32(o, z->yoff);
     g3d_state_put_u32s(o, c->efb_color, EFB_W * EFB_H);
     g3d_state_put_u32s(o, c->efb_depth, EFB_W * EFB_H);
-    g3d_state_put_u8(o, c->logged_unimp_z16);
+    g3d_error_save(&c->errors, o);
 }
 
 void flipper_state_save(FlipperCore *c, G3DStateOut *o)
@@ -369,7 +369,7 @@ static void load_gx(FlipperCore *c, G3DStateIn *in)
     z->yoff = g3d_state_get_f32(in);
     g3d_state_get_u32s(in, c->efb_color, EFB_W * EFB_H);
     g3d_state_get_u32s(in, c->efb_depth, EFB_W * EFB_H);
-    c->logged_unimp_z16 = g3d_state_get_bool(in);
+    g3d_error_load(&c->errors, in);
 }
 
 bool flipper_state_load(FlipperCore *c, G3DStateIn *in)

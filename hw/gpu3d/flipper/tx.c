@@ -50,6 +50,8 @@
 
 #include <math.h>
 
+#include "common/texaddr.h"
+
 /* tile shape: log2 of the tile's width and height in texels, bytes */
 static bool tile_shape(unsigned fmt, int *bw, int *bh, int *bytes)
 {
@@ -324,19 +326,14 @@ void flipper_tx_texel(const TxMap *m, const uint8_t *p, int s, int t, int wm1,
 
 /* ---- sampling ------------------------------------------------------------ */
 
+/* GX wraps by masking: sizes that repeat are powers of two (YAGCD 5.9) */
 static inline int wrap(int coord, unsigned mode, int size)
 {
-    switch (mode) {
-    case 1:
-        return coord & (size - 1);
-    case 2:
-        if (coord & size) {
-            coord = ~coord;
-        }
-        return coord & (size - 1);
-    default:
-        return coord < 0 ? 0 : coord > size - 1 ? size - 1 : coord;
-    }
+    static const G3DTexWrap modes[4] = {    /* CLAMP, REPEAT, MIRROR, - */
+        G3D_TEX_CLAMP, G3D_TEX_REPEAT_POW2, G3D_TEX_MIRROR_POW2, G3D_TEX_CLAMP,
+    };
+
+    return g3d_tex_wrap(coord, size, mode < 4 ? modes[mode] : G3D_TEX_CLAMP);
 }
 
 static void sample_level(const TxMap *m, int32_t s, int32_t t, int level,

@@ -40,9 +40,9 @@ static void fail(GlamoCore *c, const char *why, uint32_t at)
 {
     GlamoCmdq *q = &c->cmdq;
 
-    g3d_guest_error("glamo cmdq: %s at ring offset 0x%x; ring skipped to "
-                    "the write pointer 0x%x", why, at, q->wptr);
-    glamo_error(c);
+    g3d_error(&c->errors, 0, 0,
+              "glamo cmdq: %s at ring offset 0x%x; ring skipped to "
+              "the write pointer 0x%x", why, at, q->wptr);
     q->error = true;
     q->burst_left = 0;
     q->burst_pad = false;
@@ -63,18 +63,18 @@ static void commit_write_pointer(GlamoCore *c)
                     reg(c, A_GLAMO_CMDQ_WRITE_ADDRL);
 
     if (!c->vram || !g3d_range_ok(base, size, 0, c->vram_size)) {
-        g3d_guest_error("glamo cmdq: ring 0x%x + %u bytes lies outside the "
-                        "%u bytes of VRAM, queue stopped", base, size,
-                        c->vram_size);
-        glamo_error(c);
+        g3d_error(&c->errors, 0, 0,
+                  "glamo cmdq: ring 0x%x + %u bytes lies outside the "
+                  "%u bytes of VRAM, queue stopped", base, size,
+                  c->vram_size);
         q->error = true;
         q->valid = false;
         return;
     }
     if (wptr >= size || (wptr & 1)) {
-        g3d_guest_error("glamo cmdq: write pointer 0x%x outside the %u-byte "
-                        "ring, ignored", wptr, size);
-        glamo_error(c);
+        g3d_error(&c->errors, 0, 0,
+                  "glamo cmdq: write pointer 0x%x outside the %u-byte "
+                  "ring, ignored", wptr, size);
         q->error = true;
         return;
     }
@@ -111,9 +111,9 @@ void glamo_cmdq_write(GlamoCore *c, uint32_t off, uint16_t val)
                               GLAMO_CMDQ_ADDRH_MASK) << 16 |
                    reg(c, A_GLAMO_CMDQ_READ_ADDRL)) & ~1u;
         if (q->size && q->rptr >= q->size) {
-            g3d_guest_error("glamo cmdq: read pointer 0x%x outside the ring",
-                            q->rptr);
-            glamo_error(c);
+            g3d_error(&c->errors, 0, 0,
+                      "glamo cmdq: read pointer 0x%x outside the ring",
+                      q->rptr);
             q->rptr = 0;
         }
         q->burst_left = 0;
@@ -202,9 +202,9 @@ static bool can_write(const GlamoCore *c, uint32_t off)
 static void write_reg(GlamoCore *c, uint32_t off, uint16_t val, uint32_t at)
 {
     if (off >= GLAMO_REG_SIZE) {
-        g3d_guest_error("glamo cmdq: register 0x%x outside the register "
-                        "space at ring offset 0x%x, skipped", off, at);
-        glamo_error(c);
+        g3d_error(&c->errors, 0, 0,
+                  "glamo cmdq: register 0x%x outside the register "
+                  "space at ring offset 0x%x, skipped", off, at);
         c->cmdq.error = true;
         return;
     }
@@ -266,9 +266,9 @@ bool glamo_cmdq_step(GlamoCore *c)
         fetch(c);
         w1 = fetch(c);
         if (w0 & 1) {
-            g3d_guest_error("glamo cmdq: odd register address 0x%x at ring "
-                            "offset 0x%x, skipped", w0, at);
-            glamo_error(c);
+            g3d_error(&c->errors, 0, 0,
+                      "glamo cmdq: odd register address 0x%x at ring "
+                      "offset 0x%x, skipped", w0, at);
             q->error = true;
         } else {
             write_reg(c, w0, w1, at);

@@ -16,6 +16,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/clip.h"
+
 #define MAX_POLY 10
 
 static bool screen_space(GlamoCore *c)
@@ -344,9 +346,9 @@ static void tex_coords(GlamoCore *c, const GlamoVertex *in,
                 break;
             }
             default:
-                g3d_guest_error("glamo G/L: reserved texture generation "
-                                "mode 0 for set %c", 'A' + set);
-                glamo_error(c);
+                g3d_error(&c->errors, 0, 0,
+                          "glamo G/L: reserved texture generation "
+                          "mode 0 for set %c", 'A' + set);
                 break;
             }
             if (mode) {
@@ -506,20 +508,15 @@ static void clip_planes(GlamoCore *c, Planes *pl)
 
 static float plane_dist(const float p[4], const GlamoClipVertex *v)
 {
-    return p[0] * v->clip[0] + p[1] * v->clip[1] + p[2] * v->clip[2] +
-           p[3] * v->clip[3];
+    return g3d_plane_dist(p, v->clip);
 }
 
+/* every attribute of the vertex is a float */
 static void lerp_vertex(GlamoClipVertex *o, const GlamoClipVertex *a,
                         const GlamoClipVertex *b, float t)
 {
-    const float *pa = (const float *)a, *pb = (const float *)b;
-    float *po = (float *)o;
-    size_t i, n = sizeof(*o) / sizeof(float);
-
-    for (i = 0; i < n; i++) {
-        po[i] = pa[i] + (pb[i] - pa[i]) * t;
-    }
+    g3d_lerp((float *)o, (const float *)a, (const float *)b,
+             sizeof(*o) / sizeof(float), t);
 }
 
 static bool to_screen(GlamoCore *c, const GlamoClipVertex *v,
@@ -556,9 +553,9 @@ static bool to_screen(GlamoCore *c, const GlamoClipVertex *v,
 
 static void behind_eye(GlamoCore *c)
 {
-    g3d_guest_error("glamo: primitive with W <= 0 and near clipping "
-                    "disabled, skipped");
-    glamo_error(c);
+    g3d_error(&c->errors, 0, 0,
+              "glamo: primitive with W <= 0 and near clipping "
+              "disabled, skipped");
 }
 
 void glamo_gl_triangle(GlamoCore *c, const GlamoClipVertex *a,

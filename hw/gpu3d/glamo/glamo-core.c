@@ -50,11 +50,6 @@ uint32_t glamo_f18_from_float(float f)
 
 /* ---- helpers ------------------------------------------------------------ */
 
-void glamo_error(GlamoCore *c)
-{
-    c->stats.errors++;
-}
-
 void glamo_raise_irq(GlamoCore *c, uint16_t source)
 {
     c->regs[A_GLAMO_IRQ_STATUS >> 1] |= source & GLAMO_IRQ_ALL;
@@ -187,9 +182,9 @@ static void apply_3d(GlamoCore *c, uint32_t off, uint16_t val)
      * bits just above them (reserved) are how a guest tries */
     if ((off == A_EGDST0SET || off == A_EGZSET || off == A_EGSTOP) &&
         (val & (off == A_EGSTOP ? 0x8c00 : 0xfc00))) {
-        g3d_guest_error("glamo: pitch 0x%x at 0x%04x above the 2046-byte "
-                        "limit, surface disabled", val, off);
-        glamo_error(c);
+        g3d_error(&c->errors, 0, 0,
+                  "glamo: pitch 0x%x at 0x%04x above the 2046-byte "
+                  "limit, surface disabled", val, off);
         /* an impossible pitch leaves the surface unusable until rewritten */
         c->regs[off >> 1] = val & ri->mask & ~0x03ff;
         c->rs_dirty = true;
@@ -259,9 +254,9 @@ static void write_3d(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq)
             }
             queue_pop_apply(c);
         } else {
-            g3d_guest_error("glamo: 3D queue full with the engine stopped, "
-                            "write 0x%04x to 0x%04x dropped", val, off);
-            glamo_error(c);
+            g3d_error(&c->errors, 0, 0,
+                      "glamo: 3D queue full with the engine stopped, "
+                      "write 0x%04x to 0x%04x dropped", val, off);
             return;
         }
     }
@@ -334,7 +329,7 @@ static void write_generic(GlamoCore *c, uint32_t off, uint16_t val)
                             val & GLAMO_CLOCK_3D_BACK_RESET);
         }
         if (clocks_running(c)) {
-            c->clock_warned = false;
+            g3d_error_rearm(&c->errors, GLAMO_ONCE_CLOCK_STOPPED);
         }
         return;
     case A_GLAMO_CLOCK_2D:
@@ -394,9 +389,9 @@ void glamo_write16(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq)
         write_3d(c, off, val, from_cmdq);
     } else if (in_cmdq(off)) {
         if (from_cmdq) {
-            g3d_guest_error("glamo: command queue packet writes its own "
-                            "register 0x%04x, ignored", off);
-            glamo_error(c);
+            g3d_error(&c->errors, 0, 0,
+                      "glamo: command queue packet writes its own "
+                      "register 0x%04x, ignored", off);
             return;
         }
         glamo_cmdq_write(c, off, val);
@@ -509,11 +504,11 @@ bool glamo_core_work(GlamoCore *c, unsigned budget)
         break;
     }
     run = clocks_running(c);
-    if (!run && !glamo_3d_idle(c) && !c->clock_warned) {
+    if (!run && !glamo_3d_idle(c) &&
+        g3d_error_once(&c->errors, GLAMO_ONCE_CLOCK_STOPPED)) {
         g3d_guest_error("glamo: 3D work pending with the 3D clocks stopped "
                         "or the engine held in reset (CLOCK_3D 0x%04x)",
                         c->regs[A_GLAMO_CLOCK_3D >> 1]);
-        c->clock_warned = true;
     }
     /* the command queue raises its interrupt when it runs dry */
     if (c->cmdq.was_busy && !glamo_cmdq_pending(c)) {
@@ -538,6 +533,7 @@ GlamoCore *glamo_core_new(const GlamoCoreConfig *cfg)
 
     glamo_regfile_init();
     c->cfg = *cfg;
+    g3d_error_init(&c->errors, NULL, NULL, NULL);
     c->vram_size = cfg->vram_size ? cfg->vram_size : GLAMO_VRAM_SIZE;
     c->vram = g3d_mem_map(&c->cfg.mem, 0, c->vram_size, true);
     if (!c->vram) {
@@ -564,7 +560,7 @@ void glamo_core_reset(GlamoCore *c)
     memset(c->regs, 0, sizeof(c->regs));
     reset_3d_engine(c, true, true);
     glamo_cmdq_reset(c);
-    c->clock_warned = false;
+    g3d_error_rearm(&c->errors, GLAMO_ONCE_CLOCK_STOPPED);
     c->lcd_dirty = true;
     if (c->cfg.irq_update) {
         c->cfg.irq_update(c->cfg.opaque);
@@ -574,6 +570,7 @@ void glamo_core_reset(GlamoCore *c)
 void glamo_stats(GlamoCore *c, GlamoStats *out)
 {
     *out = c->stats;
+    out->errors = c->errors.count;
 }
 
 const G3DMem *glamo_mem(GlamoCore *c)

@@ -18,6 +18,7 @@
 
 #include "glamo.h"
 #include "gpu3d/glamo-regs.h"
+#include "common/error-latch.h"
 #include "common/raster.h"
 
 #define GLAMO_NREGS       (GLAMO_REG_SIZE / 2)
@@ -261,7 +262,6 @@ struct GlamoCore {
     /* 3D queue */
     GlamoQueueEntry queue[GLAMO_QUEUE_SIZE];
     unsigned q_head, q_count;
-    bool clock_warned;
 
     GlamoCmdq cmdq;
     GlamoParser parser;
@@ -276,7 +276,8 @@ struct GlamoCore {
     GlamoLineInfo line;      /* the line setup draws now */
 
     bool lcd_dirty;
-    GlamoStats stats;
+    GlamoStats stats;       /* errors: see `errors` */
+    G3DErrorLatch errors;   /* bad guest input (the chip has no error bit) */
 };
 
 /* register file helpers */
@@ -308,12 +309,16 @@ static inline float glamo_rf24(const GlamoCore *c, uint32_t off)
 #define GLAMO_FIELD(c, reg, field) \
     G3D_FIELD_EX32(glamo_r32(c, A_ ## reg), reg, field)
 
+/* kinds of G3DErrorLatch.once: conditions logged once until they clear */
+enum {
+    GLAMO_ONCE_CLOCK_STOPPED,   /* 3D work pending with the clocks stopped */
+};
+
 /* glamo-core.c */
 void glamo_write16(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq);
 bool glamo_3d_idle(const GlamoCore *c);
 bool glamo_3d_queue_full(const GlamoCore *c);
 void glamo_raise_irq(GlamoCore *c, uint16_t source);
-void glamo_error(GlamoCore *c);
 void glamo_flush(GlamoCore *c);
 
 /* cmdq.c */

@@ -154,9 +154,9 @@ void glamo_parser_start(GlamoCore *c, uint16_t mode)
     GlamoParser *p = &c->parser;
 
     if (mode != GLAMO_CBM_BUFFER && mode != GLAMO_CBM_STREAM_INDEX) {
-        g3d_guest_error("glamo parser: MGBufCBMFire code %u is reserved, "
-                        "list skipped", mode);
-        glamo_error(c);
+        g3d_error(&c->errors, 0, 0,
+                  "glamo parser: MGBufCBMFire code %u is reserved, "
+                  "list skipped", mode);
         return;
     }
     glamo_assembly_reset(c);
@@ -301,7 +301,7 @@ bool glamo_parser_step(GlamoCore *c, unsigned vertices)
         if (!c->vram || (p->indexed && !read_index(c, p->next, &idx)) ||
             !fetch_vertex(c, idx, &v)) {
             /* a list that reads outside VRAM is abandoned */
-            glamo_error(c);
+            g3d_error_silent(&c->errors, 0, 0);
             p->active = false;
             break;
         }
@@ -386,9 +386,9 @@ void glamo_assemble(GlamoCore *c, const GlamoVertex *in)
         }
         break;
     default:
-        g3d_guest_error("glamo: reserved primitive type EGPDTYPE 0x%x, "
-                        "vertex dropped", GLAMO_FIELD(c, EGPrim1, EGPDTYPE));
-        glamo_error(c);
+        g3d_error(&c->errors, 0, 0,
+                  "glamo: reserved primitive type EGPDTYPE 0x%x, "
+                  "vertex dropped", GLAMO_FIELD(c, EGPrim1, EGPDTYPE));
         a->count--;
         break;
     }

@@ -163,9 +163,9 @@ static bool snap(GlamoCore *c, const GlamoScreenVertex *v, int32_t *x,
     float fx = v->x * SUB, fy = v->y * SUB;
 
     if (!(fx >= -LIMIT && fx < LIMIT && fy >= -LIMIT && fy < LIMIT)) {
-        g3d_guest_error("glamo setup: vertex (%g, %g) beyond the setup "
-                        "range -512..511, primitive skipped", v->x, v->y);
-        glamo_error(c);
+        g3d_error(&c->errors, 0, 0,
+                  "glamo setup: vertex (%g, %g) beyond the setup "
+                  "range -512..511, primitive skipped", v->x, v->y);
         return false;
     }
     *x = (int32_t)lrintf(fx);
@@ -309,15 +309,15 @@ void glamo_setup_triangle(GlamoCore *c, const GlamoScreenVertex *v[3],
     case GLAMO_FILL_SOLID:
         break;
     default:
-        g3d_guest_error("glamo setup: reserved fill mode 0, triangle "
-                        "skipped");
-        glamo_error(c);
+        g3d_error(&c->errors, 0, 0,
+                  "glamo setup: reserved fill mode 0, triangle "
+                  "skipped");
         return;
     }
 
     rs = render_state(c);
     if (!rs->valid) {
-        glamo_error(c);
+        g3d_error_silent(&c->errors, 0, 0);
         return;
     }
     {

@@ -38,7 +38,7 @@ void glamo_state_save(GlamoCore *c, G3DStateOut *o)
         g3d_state_put_u16(o, e->off);
         g3d_state_put_u16(o, e->val);
     }
-    g3d_state_put_u8(o, c->clock_warned);
+    g3d_error_save(&c->errors, o);
     g3d_state_put_u8(o, c->last_drawdir);
 
     g3d_state_put_u8(o, q->valid);
@@ -99,7 +99,7 @@ bool glamo_state_load(GlamoCore *c, G3DStateIn *in)
     }
     c->q_head = 0;
     c->q_count = in->ok ? n : 0;
-    c->clock_warned = g3d_state_get_bool(in);
+    g3d_error_load(&c->errors, in);
     c->last_drawdir = g3d_state_get_bool(in);
 
     q->valid = g3d_state_get_bool(in);

@@ -24,6 +24,7 @@
 
 #include "common/formats.h"
 #include "common/fpformat.h"
+#include "common/texaddr.h"
 
 /* ---- texel formats ------------------------------------------------------ */
 
@@ -337,20 +338,15 @@ static uint32_t read_raw(const GlamoRenderState *rs, const GlamoTexUnit *t,
 /* texel index along one axis; -1: outside (border) */
 static int address(int i, int size, int mode)
 {
-    switch (mode) {
-    case GLAMO_TXADDR_WRAP:
-        i %= size;
-        return i < 0 ? i + size : i;
-    case GLAMO_TXADDR_MIRROR: {
-        int p = i % (2 * size);
-        p = p < 0 ? p + 2 * size : p;
-        return p < size ? p : 2 * size - 1 - p;
-    }
-    case GLAMO_TXADDR_CLAMP:
-        return i < 0 ? 0 : i >= size ? size - 1 : i;
-    default:
-        return i < 0 || i >= size ? -1 : i;
-    }
+    static const G3DTexWrap modes[4] = {
+        [GLAMO_TXADDR_BORDER] = G3D_TEX_BORDER,
+        [GLAMO_TXADDR_WRAP] = G3D_TEX_REPEAT,
+        [GLAMO_TXADDR_MIRROR] = G3D_TEX_MIRROR,
+        [GLAMO_TXADDR_CLAMP] = G3D_TEX_CLAMP,
+    };
+
+    return g3d_tex_wrap(i, size, mode >= 0 && mode < 4 ? modes[mode]
+                                                       : G3D_TEX_BORDER);
 }
 
 static bool in_range(const GlamoTexUnit *t, int ch, float v, int bits)

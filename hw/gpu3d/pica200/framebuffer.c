@@ -115,19 +115,16 @@ static uint8_t *map_buffer(Pica200Core *c, const PicaRenderState *rs,
     return p;
 }
 
-static bool build(Pica200Core *c, PicaRenderState *rs)
+/* ---- the render-state snapshot, stage by stage ---------------------------- */
+
+/* framebuffer size and the colour buffer */
+static bool build_target(Pica200Core *c, PicaRenderState *rs)
 {
     const uint32_t *r = c->regs;
     uint32_t dim = r[GPUREG_FRAMEBUFFER_DIM];
     uint32_t cfmt = G3D_FIELD_EX32(r[GPUREG_COLORBUFFER_FORMAT],
                                    GPUREG_COLORBUFFER_FORMAT, FORMAT);
-    uint32_t mask = r[GPUREG_DEPTH_COLOR_MASK];
-    uint32_t at = r[GPUREG_FRAGOP_ALPHA_TEST], st = r[GPUREG_STENCIL_TEST];
-    uint32_t sop = r[GPUREG_STENCIL_OP], bf = r[GPUREG_BLEND_FUNC];
-    bool need_depth;
-    int i;
 
-    memset(rs, 0, sizeof(*rs));
     rs->width = G3D_FIELD_EX32(dim, GPUREG_FRAMEBUFFER_DIM, WIDTH);
     rs->height = G3D_FIELD_EX32(dim, GPUREG_FRAMEBUFFER_DIM, HEIGHT_M1) + 1;
     if (rs->width == 0 || (rs->width & 7) || (rs->height & 7)) {
@@ -136,8 +133,9 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
         return false;
     }
     if (r[GPUREG_FRAMEBUFFER_BLOCK32] & 1) {
-        pica_unimp_once(c, PICA_UNIMP_BLOCK32, "32x32 block framebuffers "
-                        "(drawn as 8x8 tiles)");
+        g3d_unimp_once(&c->errors, PICA_UNIMP_BLOCK32,
+                       "32x32 block framebuffers (drawn as 8x8 tiles) not "
+                       "modelled");
     }
     if (colorbuf_pixfmt[cfmt] < 0) {
         g3d_guest_error("pica200: colour buffer format %u is undefined; "
@@ -151,8 +149,13 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
     if (!rs->color) {
         return false;
     }
+    return true;
+}
 
-    /* scissor: window rows y1..y2 are raster rows H-1-y2 .. H-1-y1 */
+static void build_scissor(Pica200Core *c, PicaRenderState *rs)
+{
+    const uint32_t *r = c->regs;
+
     rs->scissor = (G3DRect){ 0, 0, (int32_t)rs->width, (int32_t)rs->height };
     switch (r[GPUREG_SCISSORTEST_MODE] & 3) {
     case 1:
@@ -179,11 +182,11 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
         break;
     }
     }
+}
 
-    rs->depth_scale = pica_f24_to_float(r[GPUREG_DEPTHMAP_SCALE]);
-    rs->depth_offset = pica_f24_to_float(r[GPUREG_DEPTHMAP_OFFSET]);
-    rs->wbuffer = !(r[GPUREG_DEPTHMAP_ENABLE] & 1);
-
+/* texture combiners, lighting, texture units and fog */
+static void build_textures(Pica200Core *c, PicaRenderState *rs)
+{
     pica_texenv_setup(c, &rs->tev);
     if (rs->tev.uses_frag && pica_lighting_on(c)) {
         rs->light = g3d_raster_alloc(c->raster, sizeof(PicaLighting));
@@ -200,6 +203,19 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
         pica_texunit_setup(c, &rs->tev, &rs->tex);
     }
     pica_fog_setup(c, &rs->fog);
+}
+
+/* depth map, alpha, stencil and depth tests, write masks */
+static void build_depth(Pica200Core *c, PicaRenderState *rs)
+{
+    const uint32_t *r = c->regs;
+    uint32_t mask = r[GPUREG_DEPTH_COLOR_MASK];
+    uint32_t at = r[GPUREG_FRAGOP_ALPHA_TEST], st = r[GPUREG_STENCIL_TEST];
+    uint32_t sop = r[GPUREG_STENCIL_OP];
+
+    rs->depth_scale = pica_f24_to_float(r[GPUREG_DEPTHMAP_SCALE]);
+    rs->depth_offset = pica_f24_to_float(r[GPUREG_DEPTHMAP_OFFSET]);
+    rs->wbuffer = !(r[GPUREG_DEPTHMAP_ENABLE] & 1);
 
     rs->alpha_test = G3D_FIELD_EX32(at, GPUREG_FRAGOP_ALPHA_TEST, ENABLE);
     rs->alpha_func = pica_cmp[G3D_FIELD_EX32(at, GPUREG_FRAGOP_ALPHA_TEST, FUNC)];
@@ -227,6 +243,13 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
     }
     rs->color_write = (r[GPUREG_COLORBUFFER_WRITE] & 0xF) != 0;
     rs->rgba_mask = G3D_FIELD_EX32(mask, GPUREG_DEPTH_COLOR_MASK, RGBA_WRITE);
+}
+
+static void build_blend(Pica200Core *c, PicaRenderState *rs)
+{
+    const uint32_t *r = c->regs;
+    uint32_t bf = r[GPUREG_BLEND_FUNC];
+    int i;
 
     rs->blend = G3D_FIELD_EX32(r[GPUREG_COLOR_OPERATION], GPUREG_COLOR_OPERATION, BLEND);
     rs->eq_rgb = G3D_FIELD_EX32(bf, GPUREG_BLEND_FUNC, EQ_RGB);
@@ -245,10 +268,21 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
                                 rs->sf_rgb == 1 && rs->sf_a == 1 &&
                                 rs->df_rgb == 0 && rs->df_a == 0)
                              : rs->logic_op == 3);
+}
+
+/* the fragment operation mode; *shadow: shadow rendering, nothing else */
+static bool build_fragment_mode(Pica200Core *c, PicaRenderState *rs,
+                                bool *shadow)
+{
+    const uint32_t *r = c->regs;
+    uint32_t cfmt = G3D_FIELD_EX32(r[GPUREG_COLORBUFFER_FORMAT],
+                                   GPUREG_COLORBUFFER_FORMAT, FORMAT);
+
     switch (G3D_FIELD_EX32(r[GPUREG_COLOR_OPERATION], GPUREG_COLOR_OPERATION,
                            FRAGMENT_MODE)) {
     case 1:
-        pica_unimp_once(c, PICA_UNIMP_GAS, "gas fragment mode (drawn as default)");
+        g3d_unimp_once(&c->errors, PICA_UNIMP_GAS,
+                       "gas fragment mode (drawn as default) not modelled");
         break;
     case 3:
         /* the shadow map is the colour buffer, 32 bits a texel */
@@ -263,6 +297,7 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
         rs->shadow_linear = g3d_float_unpack(r[GPUREG_FRAGOP_SHADOW] >> 16,
                                              &pica_f16);
         /* nothing but the shadow map is read or written */
+        *shadow = true;
         return true;
     case 2:
         g3d_guest_error("pica200: fragment operation mode 2 is undefined; "
@@ -272,9 +307,18 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
     if ((r[GPUREG_EARLYDEPTH_TEST1] | r[GPUREG_EARLYDEPTH_TEST2]) & 1) {
         /* the normal depth test gives the same picture (3dbrew GPU/Internal
          * Registers 0x061-0x06E) */
-        pica_unimp_once(c, PICA_UNIMP_EARLYDEPTH, "early depth test (the "
-                        "depth test stands in for it)");
+        g3d_unimp_once(&c->errors, PICA_UNIMP_EARLYDEPTH,
+                       "early depth test (the depth test stands in for it) "
+                       "not modelled");
     }
+    return true;
+}
+
+/* the depth buffer, when a test or a write needs it */
+static bool build_depth_buffer(Pica200Core *c, PicaRenderState *rs)
+{
+    const uint32_t *r = c->regs;
+    bool need_depth;
 
     need_depth = rs->depth_func != G3D_CMP_ALWAYS || rs->depth_write ||
                  rs->stencil_test;
@@ -293,6 +337,24 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
         }
     }
     return true;
+}
+
+static bool build(Pica200Core *c, PicaRenderState *rs)
+{
+    bool shadow = false;
+
+    memset(rs, 0, sizeof(*rs));
+    if (!build_target(c, rs)) {
+        return false;
+    }
+    build_scissor(c, rs);
+    build_textures(c, rs);
+    build_depth(c, rs);
+    build_blend(c, rs);
+    if (!build_fragment_mode(c, rs, &shadow)) {
+        return false;
+    }
+    return shadow || build_depth_buffer(c, rs);
 }
 
 /*

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/error-latch.h"
 #include "common/formats.h"
 #include "common/fpformat.h"
 #include "common/raster.h"
@@ -124,6 +125,9 @@ unsigned pica_shader_run(const PicaShaderConfig *cfg, PicaShaderState *st);
 /* four float1.7.16 packed in three words, W in the first word's top bits */
 void pica_unpack_f24x4(const uint32_t w[3], float out[4]);
 const char *pica_shader_fault_name(unsigned fault);
+
+/* a row of the register table (regs.c), at the index the header gives */
+#define PICA200_REG_ROW(reg, ...) [reg] = { #reg, __VA_ARGS__ }
 
 /* ---- output vertices ---------------------------------------------------- */
 
@@ -259,7 +263,7 @@ struct Pica200Core {
 
     PicaRenderState *rs;            /* snapshot for queued triangles, or NULL */
     bool rs_dirty;
-    unsigned logged_unimp;          /* PICA_UNIMP_* bits already logged */
+    G3DErrorLatch errors;           /* PICA_UNIMP_* logged once per reset */
 
     unsigned budget_used;           /* units spent in this work call */
     unsigned queued_tris;           /* triangles waiting in the rasteriser */
@@ -271,15 +275,13 @@ struct Pica200Core {
 };
 
 enum {
-    PICA_UNIMP_GAS = 1 << 3,
-    PICA_UNIMP_BLOCK32 = 1 << 5,
-    PICA_UNIMP_SUBDIV = 1 << 7,
-    PICA_UNIMP_PPF_BLOCK32 = 1 << 8,
-    PICA_UNIMP_EARLYDEPTH = 1 << 9,
+    PICA_UNIMP_GAS = 3,             /* G3DErrorLatch once-kinds */
+    PICA_UNIMP_BLOCK32 = 5,
+    PICA_UNIMP_SUBDIV = 7,
+    PICA_UNIMP_PPF_BLOCK32 = 8,
+    PICA_UNIMP_EARLYDEPTH = 9,
 };
 
-/* log a real-but-unmodelled feature once per reset */
-void pica_unimp_once(Pica200Core *c, unsigned bit, const char *what);
 
 /* register writes that may wait behind the command processor */
 #define PICA_QUEUE_MAX (1u << 20)

@@ -16,14 +16,6 @@ const G3DFloatFmt pica_f31 = { 7, 23, 63, G3D_FP_INFNAN | G3D_FP_EXP0_NORMAL };
 const G3DFloatFmt pica_f20 = { 7, 12, 63, G3D_FP_INFNAN | G3D_FP_EXP0_NORMAL };
 const G3DFloatFmt pica_f16 = { 5, 10, 15, G3D_FP_INFNAN | G3D_FP_EXP0_NORMAL };
 
-void pica_unimp_once(Pica200Core *c, unsigned bit, const char *what)
-{
-    if (!(c->logged_unimp & bit)) {
-        c->logged_unimp |= bit;
-        g3d_unimp("pica200: %s not modelled", what);
-    }
-}
-
 /* ---- the 3DS physical address map ------------------------------------- */
 
 /*
@@ -129,6 +121,7 @@ Pica200Core *pica200_core_new(const Pica200CoreConfig *cfg)
     Pica200Core *c = g_new0(Pica200Core, 1);
 
     c->cfg = *cfg;
+    g3d_error_init(&c->errors, "pica200: ", NULL, NULL);
     if (!c->cfg.vram_size) {
         c->cfg.vram_size = PICA200_VRAM_SIZE;
     }
@@ -178,7 +171,7 @@ void pica200_core_reset(Pica200Core *c)
     }
     pica_regs_reset(c);
     pica_pipeline_reset(c);
-    c->logged_unimp = 0;
+    g3d_error_reset(&c->errors);
     memset(&c->stats, 0, sizeof(c->stats));
     {
         G3DRasterStats rs;

@@ -199,7 +199,8 @@ static bool gs_input(Pica200Core *c, const float out[16][4], uint16_t mask)
     unsigned reg, k = 0, n = 0;
 
     if (c->regs[GPUREG_GEOSTAGE_CONFIG] >> 31) {
-        pica_unimp_once(c, PICA_UNIMP_SUBDIV, "reserved geometry shader subdivision");
+        g3d_unimp_once(&c->errors, PICA_UNIMP_SUBDIV,
+                       "reserved geometry shader subdivision not modelled");
     }
     for (reg = 0; reg < 16 && n < nvs; reg++) {
         if (mask & (1u << reg)) {

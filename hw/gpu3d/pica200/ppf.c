@@ -75,8 +75,9 @@ static bool start_display(Pica200Core *c)
         return false;
     }
     if (G3D_FIELD_EX32(flags, PPF_FLAGS, BLOCK32)) {
-        pica_unimp_once(c, PICA_UNIMP_PPF_BLOCK32, "display transfer of 32x32 "
-                        "blocks (treated as 8x8 tiles)");
+        g3d_unimp_once(&c->errors, PICA_UNIMP_PPF_BLOCK32,
+                       "display transfer of 32x32 blocks (treated as 8x8 "
+                       "tiles) not modelled");
     }
     p->hs = scale ? 2 : 1;
     p->vs = scale == 2 ? 2 : 1;

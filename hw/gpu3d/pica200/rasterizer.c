@@ -20,6 +20,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/clip.h"
+
 #define MAX_CLIP_VERTS 16
 #define PICA_RASTER_BATCH 16384      /* triangles queued before a flush */
 
@@ -46,15 +48,14 @@ static const ClipPlane view_planes[7] = {
 
 static inline float plane_dist(const ClipPlane *p, const PicaVertex *v)
 {
-    return p->c[0] * v->s[0] + p->c[1] * v->s[1] + p->c[2] * v->s[2] +
-           p->c[3] * v->s[3] + p->bias;
+    return g3d_plane_dist(p->c, v->s) + p->bias;
 }
 
 /* Sutherland-Hodgman against one plane; returns the new count */
 static unsigned clip_plane(const ClipPlane *p, const PicaVertex *in, unsigned n,
                            PicaVertex *out)
 {
-    unsigned i, m = 0, k;
+    unsigned i, m = 0;
 
     for (i = 0; i < n; i++) {
         const PicaVertex *a = &in[i], *b = &in[(i + 1) % n];
@@ -64,10 +65,7 @@ static unsigned clip_plane(const ClipPlane *p, const PicaVertex *in, unsigned n,
             out[m++] = *a;
         }
         if ((da >= 0.0f) != (db >= 0.0f) && m < MAX_CLIP_VERTS) {
-            float t = da / (da - db);
-            for (k = 0; k < PICA_SEM_COUNT; k++) {
-                out[m].s[k] = a->s[k] + (b->s[k] - a->s[k]) * t;
-            }
+            g3d_lerp(out[m].s, a->s, b->s, PICA_SEM_COUNT, da / (da - db));
             m++;
         }
         if (m >= MAX_CLIP_VERTS) {

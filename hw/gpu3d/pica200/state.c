@@ -214,7 +214,7 @@ void pica200_state_save(Pica200Core *c, G3DStateOut *o)
     g3d_state_put_u32s(o, &c->light_lut[0][0], 24 * 256);
     save_shaders(c, o);
     save_pipeline(c, o);
-    g3d_state_put_u32(o, c->logged_unimp);
+    g3d_error_save(&c->errors, o);
     pica200_stats(c, &st);
     g3d_state_put_u64(o, st.lists);
     g3d_state_put_u64(o, st.commands);
@@ -446,7 +446,7 @@ bool pica200_state_load(Pica200Core *c, G3DStateIn *in)
         g3d_state_get_u32s(in, &c->light_lut[0][0], 24 * 256);
         load_shaders(c, in);
         load_pipeline(c, in);
-        c->logged_unimp = g3d_state_get_u32(in);
+        g3d_error_load(&c->errors, in);
         st.lists = g3d_state_get_u64(in);
         st.commands = g3d_state_get_u64(in);
         st.vertices = g3d_state_get_u64(in);

@@ -117,7 +117,8 @@ void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
     }
     pica_texenv_prepare(t);
     if (G3D_FIELD_EX32(upd, GPUREG_TEXENV_UPDATE_BUFFER, FOG_MODE) == PICA_FOG_MODE_GAS) {
-        pica_unimp_once(c, PICA_UNIMP_GAS, "gas");
+        g3d_unimp_once(&c->errors, PICA_UNIMP_GAS,
+                       "gas not modelled");
     }
 }
 

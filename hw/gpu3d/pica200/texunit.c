@@ -35,6 +35,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/texaddr.h"
+
 /* bits per texel of each format (3dbrew GPU/Internal Registers 0x080-0x0B7;
  * Citra table) */
 static const uint8_t texfmt_bits[PICA_TEXFMT_COUNT] = {
@@ -365,29 +367,18 @@ void pica_texunit_setup(Pica200Core *c, const PicaTevState *tev, PicaTexState *t
 /* texel index along one axis after wrapping; -1 means the border colour */
 static inline int wrap(int i, int size, unsigned mode)
 {
+    static const G3DTexWrap modes[4] = {
+        [PICA_WRAP_CLAMP_TO_EDGE] = G3D_TEX_CLAMP,
+        [PICA_WRAP_CLAMP_TO_BORDER] = G3D_TEX_BORDER,
+        [PICA_WRAP_REPEAT] = G3D_TEX_REPEAT,
+        [PICA_WRAP_MIRRORED_REPEAT] = G3D_TEX_MIRROR,
+    };
+
     if (mode >= 4) {
         /* Citra: 4/5 edge/border for i >= 0 and repeat below; 6/7 repeat */
         mode = mode >= 6 || i < 0 ? PICA_WRAP_REPEAT : mode - 4;
     }
-    switch (mode) {
-    case PICA_WRAP_CLAMP_TO_EDGE:
-        return i < 0 ? 0 : i >= size ? size - 1 : i;
-    case PICA_WRAP_CLAMP_TO_BORDER:
-        return i < 0 || i >= size ? -1 : i;
-    case PICA_WRAP_REPEAT:
-        if (!(size & (size - 1))) {
-            return i & (size - 1);     /* the usual power-of-two sizes */
-        }
-        i %= size;
-        return i < 0 ? i + size : i;
-    default: {                     /* mirrored repeat */
-        int m = i % (2 * size);
-        if (m < 0) {
-            m += 2 * size;
-        }
-        return m < size ? m : 2 * size - 1 - m;
-    }
-    }
+    return g3d_tex_wrap(i, size, modes[mode & 3]);
 }
 
 /* texel (s, t) already wrapped; -1 on either axis is the border colour */

@@ -94,7 +94,8 @@ void r300_2d_run(R300Core *c, const R300Blit *b)
     }
     n = b->w * bpp;
     if (n > MAX_ROW_BYTES) {
-        g3d_guest_error("r300: 2D width %u too large", b->w);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: 2D width %u too large", b->w);
         return;
     }
     prow = g_malloc(5 * (size_t)n);
@@ -118,14 +119,16 @@ void r300_2d_run(R300Core *c, const R300Blit *b)
                       (uint64_t)b->dx * bpp;
 
         if (use_s && !g3d_mem_read(&c->gpu, sa, srow, n)) {
-            g3d_guest_error("r300: 2D source row at MC 0x%08" G_GINT64_MODIFIER
-                            "x (%u bytes) outside memory", sa, n);
+            g3d_error(&c->errors, 0, 0,
+                      "r300: 2D source row at MC 0x%08" G_GINT64_MODIFIER
+                      "x (%u bytes) outside memory", sa, n);
             break;
         }
         if ((use_d || mask) && !g3d_mem_read(&c->gpu, da, drow, n)) {
-            g3d_guest_error("r300: 2D destination row at MC 0x%08"
-                            G_GINT64_MODIFIER "x (%u bytes) outside memory",
-                            da, n);
+            g3d_error(&c->errors, 0, 0,
+                      "r300: 2D destination row at MC 0x%08"
+                      G_GINT64_MODIFIER "x (%u bytes) outside memory",
+                      da, n);
             break;
         }
         if (rop == R300_ROP3_S) {
@@ -143,9 +146,10 @@ void r300_2d_run(R300Core *c, const R300Blit *b)
             }
         }
         if (!g3d_mem_write(&c->gpu, da, drow, n)) {
-            g3d_guest_error("r300: 2D destination row at MC 0x%08"
-                            G_GINT64_MODIFIER "x (%u bytes) outside memory",
-                            da, n);
+            g3d_error(&c->errors, 0, 0,
+                      "r300: 2D destination row at MC 0x%08"
+                      G_GINT64_MODIFIER "x (%u bytes) outside memory",
+                      da, n);
             break;
         }
     }
@@ -182,8 +186,9 @@ static bool packet_head(R300Core *c, R300Blit *b, const uint32_t *d,
         p++;
     }
     if (p > n) {
-        g3d_guest_error("r300: 2D packet of %u dwords, its header needs %u",
-                        n, p);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: 2D packet of %u dwords, its header needs %u",
+                  n, p);
         return false;
     }
     *pos = p;
@@ -201,8 +206,9 @@ void r300_2d_packet(R300Core *c, uint32_t op, const uint32_t *d, uint32_t n)
         return;
     }
     if ((n - p) % per) {
-        g3d_guest_error("r300: %s packet with a partial rectangle",
-                        blit ? "BITBLT_MULTI" : "PAINT_MULTI");
+        g3d_error(&c->errors, 0, 0,
+                  "r300: %s packet with a partial rectangle",
+                  blit ? "BITBLT_MULTI" : "PAINT_MULTI");
     }
     /* rectangles: [src x << 16 | y] dst x << 16 | y, w << 16 | h */
     for (; p + per <= n; p += per) {
@@ -256,9 +262,10 @@ static void dma_copy(R300Core *c, uint32_t cmd)
         uint32_t k = MIN(left, 65536u);
         if (!g3d_mem_read(&c->gpu, src, buf, k) ||
             !g3d_mem_write(&c->gpu, dst, buf, k)) {
-            g3d_guest_error("r300: GUI DMA of %u bytes from MC 0x%08"
-                            G_GINT64_MODIFIER "x to 0x%08" G_GINT64_MODIFIER
-                            "x leaves memory", left, src, dst);
+            g3d_error(&c->errors, 0, 0,
+                      "r300: GUI DMA of %u bytes from MC 0x%08"
+                      G_GINT64_MODIFIER "x to 0x%08" G_GINT64_MODIFIER
+                      "x leaves memory", left, src, dst);
             break;
         }
         src += k;

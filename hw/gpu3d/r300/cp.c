@@ -6,8 +6,8 @@
  *
  * Every packet is read whole before it runs; a packet that can never be
  * complete (longer than the ring, or crossing the end of its indirect buffer)
- * is a guest error that stops the stream and sets the CP error flag, so a
- * bad ring can neither hang nor crash the device.
+ * is a guest error (counted in the core's error latch) that stops the
+ * stream, so a bad ring can neither hang nor crash the device.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -61,8 +61,8 @@ void r300_cp_start_ib(R300Core *c)
     uint32_t size = R300_REG(c, A_CP_IB_BUFSZ) & 0x7FFFFF;
 
     if (c->cp.ib_active) {
-        g3d_guest_error("r300: CP_IB_BUFSZ written inside an indirect buffer");
-        c->cp.error = true;
+        g3d_error(&c->errors, 0, 0,
+                  "r300: CP_IB_BUFSZ written inside an indirect buffer");
         return;
     }
     if (size == 0) {
@@ -83,7 +83,8 @@ static void write_back_rptr(R300Core *c)
     }
     addr = R300_REG(c, A_CP_RB_RPTR_ADDR) & ~3u;
     if (!g3d_mem_write32le(&c->gpu, addr, c->cp.rptr)) {
-        g3d_guest_error("r300: CP_RB_RPTR_ADDR 0x%08x outside memory", addr);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: CP_RB_RPTR_ADDR 0x%08x outside memory", addr);
         /* stop trying until the driver fixes it */
         R300_REG(c, A_CP_RB_CNTL) |= R_CP_RB_CNTL_RB_NO_UPDATE_MASK;
     }
@@ -105,11 +106,13 @@ static uint32_t packet_dwords(uint32_t h)
 
 /* ---- type 3 ---------------------------------------------------------- */
 
-static bool need_body(const char *what, uint32_t have, uint32_t need)
+static bool need_body(R300Core *c, const char *what, uint32_t have,
+                      uint32_t need)
 {
     if (have < need) {
-        g3d_guest_error("r300: %s packet with %u body dwords, needs %u", what,
-                        have, need);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: %s packet with %u body dwords, needs %u", what,
+                  have, need);
         return false;
     }
     return true;
@@ -119,16 +122,17 @@ static void load_vbpntr(R300Core *c, const uint32_t *b, uint32_t n)
 {
     uint32_t arrays, k, need;
 
-    if (!need_body("3D_LOAD_VBPNTR", n, 1)) {
+    if (!need_body(c, "3D_LOAD_VBPNTR", n, 1)) {
         return;
     }
     arrays = G3D_FIELD_EX32(b[0], VAP_VTX_NUM_ARRAYS, VTX_NUM_ARRAYS);
     if (arrays > 16) {
-        g3d_guest_error("r300: 3D_LOAD_VBPNTR with %u arrays (max 16)", arrays);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: 3D_LOAD_VBPNTR with %u arrays (max 16)", arrays);
         return;
     }
     need = 1 + 3 * (arrays / 2) + 2 * (arrays & 1);
-    if (!need_body("3D_LOAD_VBPNTR", n, need)) {
+    if (!need_body(c, "3D_LOAD_VBPNTR", n, need)) {
         return;
     }
     /* the body is the VAP_VTX_NUM_ARRAYS / AOS register layout */
@@ -147,7 +151,7 @@ static void indx_buffer(R300Core *c, const uint32_t *b, uint32_t n)
 {
     uint32_t reg, skip, addr, size, i;
 
-    if (!need_body("INDX_BUFFER", n, 3)) {
+    if (!need_body(c, "INDX_BUFFER", n, 3)) {
         return;
     }
     /* dw0: ONE_REG_WR | skip << 16 | destination register >> 2 [§4.2] */
@@ -156,27 +160,31 @@ static void indx_buffer(R300Core *c, const uint32_t *b, uint32_t n)
     addr = b[1] & ~3u;
     size = b[2] & 0xFFFFFF;
     if (reg != A_VAP_PORT_IDX_0) {
-        g3d_guest_error("r300: INDX_BUFFER to register 0x%x (expected "
-                        "VAP_PORT_IDX0)", reg);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: INDX_BUFFER to register 0x%x (expected "
+                  "VAP_PORT_IDX0)", reg);
         return;
     }
     if (!c->port_need) {
-        g3d_guest_error("r300: INDX_BUFFER without a pending indexed draw");
+        g3d_error(&c->errors, 0, 0,
+                  "r300: INDX_BUFFER without a pending indexed draw");
         return;
     }
     for (i = skip; i < size && c->port_need; i++) {
         uint32_t v;
         if (!g3d_mem_read32le(&c->gpu, addr + 4ull * i, &v)) {
-            g3d_guest_error("r300: index buffer 0x%08x+%u outside memory",
-                            addr, size);
+            g3d_error(&c->errors, 0, 0,
+                      "r300: index buffer 0x%08x+%u outside memory",
+                      addr, size);
             c->port_need = 0;
             return;
         }
         r300_vap_port_write(c, A_VAP_PORT_IDX_0, v);
     }
     if (i < size) {
-        g3d_guest_error("r300: INDX_BUFFER holds %u dwords more than the draw "
-                        "uses", size - i);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: INDX_BUFFER holds %u dwords more than the draw "
+                  "uses", size - i);
     }
 }
 
@@ -199,30 +207,30 @@ static void packet3(R300Core *c, uint32_t h, const uint32_t *b, uint32_t n)
     case R300_PKT3_NOP:
         break;
     case R300_PKT3_3D_DRAW_IMMD_2:
-        if (need_body("3D_DRAW_IMMD_2", n, 1)) {
+        if (need_body(c, "3D_DRAW_IMMD_2", n, 1)) {
             draw(c, b[0], R300_SRC_IMMD, b + 1, n - 1);
         }
         break;
     case R300_PKT3_3D_DRAW_IMMD:
         /* the older form has a VAP_VTX_FMT word first, not used */
-        if (need_body("3D_DRAW_IMMD", n, 2)) {
+        if (need_body(c, "3D_DRAW_IMMD", n, 2)) {
             draw(c, b[1], R300_SRC_IMMD, b + 2, n - 2);
         }
         break;
     case R300_PKT3_3D_DRAW_VBUF_2:
-        if (need_body("3D_DRAW_VBUF_2", n, 1)) {
+        if (need_body(c, "3D_DRAW_VBUF_2", n, 1)) {
             draw(c, b[0], R300_SRC_VBUF, NULL, 0);
         }
         break;
     case R300_PKT3_3D_DRAW_VBUF:
-        if (need_body("3D_DRAW_VBUF", n, 2)) {
+        if (need_body(c, "3D_DRAW_VBUF", n, 2)) {
             draw(c, b[1], R300_SRC_VBUF, NULL, 0);
         }
         break;
     case R300_PKT3_3D_DRAW_INDX_2:
     case R300_PKT3_3D_DRAW_INDX: {
         uint32_t first = op == R300_PKT3_3D_DRAW_INDX ? 1 : 0;
-        if (!need_body("3D_DRAW_INDX", n, first + 1)) {
+        if (!need_body(c, "3D_DRAW_INDX", n, first + 1)) {
             break;
         }
         if (n > first + 1) {
@@ -241,7 +249,7 @@ static void packet3(R300Core *c, uint32_t h, const uint32_t *b, uint32_t n)
         load_vbpntr(c, b, n);
         break;
     case R300_PKT3_3D_CLEAR_HIZ:
-        if (need_body("3D_CLEAR_HIZ", n, 3)) {
+        if (need_body(c, "3D_CLEAR_HIZ", n, 3)) {
             uint32_t i, start = b[0], count = b[1] & 0x3FFF;
             for (i = 0; i < count; i++) {
                 c->hiz_ram[(start + i) % G_N_ELEMENTS(c->hiz_ram)] = b[2];
@@ -262,9 +270,9 @@ static void packet3(R300Core *c, uint32_t h, const uint32_t *b, uint32_t n)
         g3d_unimp("r300: 3D_DRAW_128");
         break;
     default:
-        g3d_guest_error("r300: unknown PACKET3 opcode 0x%02x (%u dwords)", op,
-                        n);
-        c->cp.error = true;
+        g3d_error(&c->errors, 0, 0,
+                  "r300: unknown PACKET3 opcode 0x%02x (%u dwords)", op,
+                  n);
         break;
     }
 }
@@ -280,8 +288,8 @@ static void execute(R300Core *c, uint32_t h, const uint32_t *b, uint32_t n)
         for (i = 0; i < n; i++) {
             uint32_t r = one ? reg : reg + 4 * i;
             if (r >= R300_MMIO_SIZE) {
-                g3d_guest_error("r300: PACKET0 beyond the registers (0x%x)", r);
-                c->cp.error = true;
+                g3d_error(&c->errors, 0, 0,
+                          "r300: PACKET0 beyond the registers (0x%x)", r);
                 break;
             }
             r300_write_reg(c, r, b[i]);
@@ -312,25 +320,25 @@ static bool ib_step(R300Core *c, uint32_t *buf)
         return false;
     }
     if (!g3d_mem_read32le(&c->gpu, cp->ib_base + 4ull * cp->ib_pos, &h)) {
-        g3d_guest_error("r300: indirect buffer 0x%08x outside memory",
-                        cp->ib_base);
-        cp->error = true;
+        g3d_error(&c->errors, 0, 0,
+                  "r300: indirect buffer 0x%08x outside memory",
+                  cp->ib_base);
         cp->ib_active = false;
         return false;
     }
     len = packet_dwords(h);
     if (len > cp->ib_size - cp->ib_pos) {
-        g3d_guest_error("r300: packet of %u dwords crosses the end of the "
-                        "indirect buffer", len);
-        cp->error = true;
+        g3d_error(&c->errors, 0, 0,
+                  "r300: packet of %u dwords crosses the end of the "
+                  "indirect buffer", len);
         cp->ib_active = false;
         return false;
     }
     if (!g3d_mem_read(&c->gpu, cp->ib_base + 4ull * (cp->ib_pos + 1), buf,
                       4ull * (len - 1))) {
-        g3d_guest_error("r300: indirect buffer 0x%08x outside memory",
-                        cp->ib_base);
-        cp->error = true;
+        g3d_error(&c->errors, 0, 0,
+                  "r300: indirect buffer 0x%08x outside memory",
+                  cp->ib_base);
         cp->ib_active = false;
         return false;
     }
@@ -350,10 +358,10 @@ static bool ring_step(R300Core *c, uint32_t *buf)
         return false;
     }
     if (!size) {
-        g3d_guest_error("r300: CP_RB_CNTL ring size 2^%u out of range",
-                        G3D_FIELD_EX32(R300_REG(c, A_CP_RB_CNTL), CP_RB_CNTL,
-                                       RB_BUFSZ) + 3);
-        cp->error = true;
+        g3d_error(&c->errors, 0, 0,
+                  "r300: CP_RB_CNTL ring size 2^%u out of range",
+                  G3D_FIELD_EX32(R300_REG(c, A_CP_RB_CNTL), CP_RB_CNTL,
+                                 RB_BUFSZ) + 3);
         return false;
     }
     cp->rptr &= size - 1;
@@ -362,17 +370,17 @@ static bool ring_step(R300Core *c, uint32_t *buf)
         return false;
     }
     if (!g3d_mem_read32le(&c->gpu, base + 4ull * cp->rptr, &h)) {
-        g3d_guest_error("r300: ring 0x%08" G_GINT64_MODIFIER "x outside memory",
-                        base);
-        cp->error = true;
+        g3d_error(&c->errors, 0, 0,
+                  "r300: ring 0x%08" G_GINT64_MODIFIER "x outside memory",
+                  base);
         cp->rptr = R300_REG(c, A_CP_RB_WPTR) & (size - 1);
         return false;
     }
     len = packet_dwords(h);
     if (len >= size) {
-        g3d_guest_error("r300: packet of %u dwords cannot fit the %u-dword "
-                        "ring; ring dropped", len, size);
-        cp->error = true;
+        g3d_error(&c->errors, 0, 0,
+                  "r300: packet of %u dwords cannot fit the %u-dword "
+                  "ring; ring dropped", len, size);
         cp->rptr = R300_REG(c, A_CP_RB_WPTR) & (size - 1);
         write_back_rptr(c);
         return false;
@@ -383,9 +391,9 @@ static bool ring_step(R300Core *c, uint32_t *buf)
     for (i = 1; i < len; i++) {
         if (!g3d_mem_read32le(&c->gpu, base + 4ull * ((cp->rptr + i) & (size - 1)),
                               &buf[i - 1])) {
-            g3d_guest_error("r300: ring 0x%08" G_GINT64_MODIFIER "x outside "
-                            "memory", base);
-            cp->error = true;
+            g3d_error(&c->errors, 0, 0,
+                      "r300: ring 0x%08" G_GINT64_MODIFIER "x outside "
+                      "memory", base);
             cp->rptr = R300_REG(c, A_CP_RB_WPTR) & (size - 1);
             return false;
         }

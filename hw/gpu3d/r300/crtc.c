@@ -326,8 +326,9 @@ static bool cursor_load(R300Core *c)
     k->cursor_rows = R300_CURSOR_SIZE - yoff;
     if (!g3d_mem_read(&c->gpu, mc, k->cursor, 4ull * R300_CURSOR_SIZE *
                       k->cursor_rows)) {
-        g3d_guest_error("r300: cursor at MC 0x%08" G_GINT64_MODIFIER "x is "
-                        "outside memory", mc);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: cursor at MC 0x%08" G_GINT64_MODIFIER "x is "
+                  "outside memory", mc);
         return false;
     }
     for (i = 0; i < R300_CURSOR_SIZE * k->cursor_rows; i++) {
@@ -399,8 +400,9 @@ bool r300_crtc_scanout(R300Core *c, G3DScanout *so)
      * MC_FB_LOCATION (radeon_legacy_crtc.c radeon_crtc_do_set_base) */
     mc = (uint64_t)R300_REG(c, A_DISPLAY_BASE_ADDR) + c->crtc.offset;
     if (mc < fb_start) {
-        g3d_guest_error("r300: scanout at MC 0x%08" G_GINT64_MODIFIER "x is "
-                        "below VRAM", mc);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: scanout at MC 0x%08" G_GINT64_MODIFIER "x is "
+                  "below VRAM", mc);
         return false;
     }
     so->addr = mc - fb_start;

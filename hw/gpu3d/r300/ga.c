@@ -12,6 +12,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/clip.h"
+
 #define MAX_CLIP_VERTS 16           /* 3 + one per plane (6 view + 6 user) */
 
 /* ---- GA: colour shading mode ----------------------------------------- */
@@ -102,20 +104,15 @@ static void clip_planes(R300Core *c, ClipPlanes *cp)
 
 static float plane_dist(const float *p, const R300Vertex *v)
 {
-    return p[0] * v->pos[0] + p[1] * v->pos[1] + p[2] * v->pos[2] +
-           p[3] * v->pos[3];
+    return g3d_plane_dist(p, v->pos);
 }
 
+/* every attribute of the vertex is a float */
 static void lerp_vertex(R300Vertex *o, const R300Vertex *a,
                         const R300Vertex *b, float t)
 {
-    const float *pa = (const float *)a, *pb = (const float *)b;
-    float *po = (float *)o;
-    size_t i, n = sizeof(R300Vertex) / sizeof(float);
-
-    for (i = 0; i < n; i++) {
-        po[i] = pa[i] + (pb[i] - pa[i]) * t;
-    }
+    g3d_lerp((float *)o, (const float *)a, (const float *)b,
+             sizeof(R300Vertex) / sizeof(float), t);
 }
 
 /* Sutherland-Hodgman against all planes; returns the vertex count (0..) */

@@ -50,8 +50,9 @@ void r300_pll_write(R300Core *c, uint32_t val)
     unsigned idx = G3D_FIELD_EX32(index, CLOCK_CNTL_INDEX, PLL_ADDR);
 
     if (!(index & R_CLOCK_CNTL_INDEX_PLL_WR_EN_MASK)) {
-        g3d_guest_error("r300: CLOCK_CNTL_DATA write to PLL 0x%02x without "
-                        "PLL_WR_EN, ignored", idx);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: CLOCK_CNTL_DATA write to PLL 0x%02x without "
+                  "PLL_WR_EN, ignored", idx);
         return;
     }
     switch (idx) {

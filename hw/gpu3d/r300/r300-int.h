@@ -13,7 +13,9 @@
  *   ddc.c   the monitor's EDID on the VGA DDC pins (I2C)
  *   2d.c    the 2D engine (blits, fills, ROP3) and the GUI DMA
  *   pll.c   the PLL register file (CLOCK_CNTL_INDEX/DATA), the pixel clock
- *   r300.c  core life cycle, interrupts, the draw-state snapshot
+ *   r300.c  core life cycle, the interrupt line
+ *   core-services.c  interrupt update, render flush: below every block
+ *   draw-state.c     the per-draw register snapshot
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -22,6 +24,7 @@
 
 #include <glib.h>
 
+#include "common/error-latch.h"
 #include "common/fpformat.h"
 #include "common/raster.h"
 #include "gpu3d/r300-regs.h"
@@ -55,6 +58,15 @@ typedef struct R300RegInfo {
     const char *note;           /* for R300_REG_PARTIAL */
 } R300RegInfo;
 
+/*
+ * A row of r300_reg_info names the register of r300-regs.h, so its offset
+ * is the header's: a plain register (A_name), an array (R300_name(i), row
+ * at element 0), or a register the header reaches by an expression.
+ */
+#define R300_REG_ROW(name, ...) { #name, A_ ## name, __VA_ARGS__ }
+#define R300_REG_ARRAY(name, ...) { #name, R300_ ## name(0), __VA_ARGS__ }
+#define R300_REG_AT(name, offset, ...) { #name, offset, __VA_ARGS__ }
+
 extern const R300RegInfo r300_reg_info[];
 extern const unsigned r300_reg_info_count;
 
@@ -76,7 +88,6 @@ typedef struct R300CP {
     bool ib_active;             /* executing an indirect buffer */
     uint32_t ib_base;           /* GPU address */
     uint32_t ib_size, ib_pos;   /* dwords */
-    bool error;                 /* a packet was malformed (sticky until reset) */
 } R300CP;
 
 bool r300_cp_busy(R300Core *c);
@@ -220,7 +231,7 @@ typedef struct R300Tri {
     uint8_t sample;             /* the multisample this pass writes */
 } R300Tri;
 
-/* Make the draw state from the registers: false if the draw must be skipped. */
+/* draw-state.c: make the draw state from the registers; false: skip the draw */
 bool r300_draw_begin(R300Core *c);
 void r300_draw_end(R300Core *c);
 G3DQuadFn r300_quad;
@@ -285,7 +296,7 @@ uint32_t r300_pll_read(R300Core *c);
 void r300_pll_write(R300Core *c, uint32_t val);
 uint32_t r300_pll_pixel_khz(R300Core *c);
 
-/* ---- r300.c ---- */
+/* ---- core-services.c ---- */
 
 void r300_update_irq(R300Core *c);
 void r300_flush_render(R300Core *c);   /* finish queued triangles */
@@ -293,6 +304,7 @@ void r300_flush_render(R300Core *c);   /* finish queued triangles */
 struct R300Core {
     R300CoreConfig cfg;
     G3DMem gpu;                 /* the GPU address space (mc.c) */
+    G3DErrorLatch errors;       /* bad guest input (no status bit of its own) */
     uint32_t regs[R300_NUM_REGS];
     uint32_t pll[R300_PLL_COUNT];   /* pll.c */
     R300Crtc crtc;

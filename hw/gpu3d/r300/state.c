@@ -51,7 +51,7 @@ void r300_state_save(R300Core *c, G3DStateOut *o)
     g3d_state_put_u32(o, c->cp.ib_base);
     g3d_state_put_u32(o, c->cp.ib_size);
     g3d_state_put_u32(o, c->cp.ib_pos);
-    g3d_state_put_u8(o, c->cp.error);
+    g3d_error_save(&c->errors, o);
 
     /* VAP: vector memory, upload pointer, a port draw being fed */
     g3d_state_put_u32s(o, &c->pvs_vmem[0][0], R300_PVS_VECTOR_OCTWORDS * 4);
@@ -121,7 +121,7 @@ bool r300_state_load(R300Core *c, G3DStateIn *in)
                                         "r300 indirect buffer size");
     c->cp.ib_pos = g3d_state_get_index(in, c->cp.ib_size + 1,
                                        "r300 indirect buffer position");
-    c->cp.error = g3d_state_get_bool(in);
+    g3d_error_load(&c->errors, in);
     if (in->ok && (c->cp.ib_base & 3)) {
         g3d_state_fail(in, "saved r300 indirect buffer base 0x%x is not "
                        "dword aligned", c->cp.ib_base);

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "common/fpformat.h"
+#include "common/texaddr.h"
 #include "r300/us.h"
 
 /* how a format stores its texels */
@@ -854,35 +855,19 @@ static float tx_precl(float s, unsigned mode)
 /* wrap texel index i of n by the CLAMP mode; -1: the border colour */
 static int tx_wrap(int i, int n, unsigned mode)
 {
-    int m;
+    static const G3DTexWrap modes[8] = {
+        [R300_TX_CLAMP_WRAP] = G3D_TEX_REPEAT,
+        [R300_TX_CLAMP_MIRROR] = G3D_TEX_MIRROR,
+        [R300_TX_CLAMP_CLAMP_LAST] = G3D_TEX_CLAMP,
+        [R300_TX_CLAMP_MIRROR_ONCE_LAST] = G3D_TEX_MIRROR_ONCE,
+        [R300_TX_CLAMP_CLAMP_HALF_BORDER] = G3D_TEX_BORDER,
+        [R300_TX_CLAMP_MIRROR_ONCE_HALF_BORDER] = G3D_TEX_MIRROR_ONCE_BORDER,
+        [R300_TX_CLAMP_CLAMP_BORDER] = G3D_TEX_BORDER,
+        [R300_TX_CLAMP_MIRROR_ONCE_BORDER] = G3D_TEX_MIRROR_ONCE_BORDER,
+    };
 
-    switch (mode) {
-    case R300_TX_CLAMP_WRAP:
-        if (!(n & (n - 1))) {
-            return i & (n - 1);         /* two's complement: also i < 0 */
-        }
-        m = i % n;
-        return m < 0 ? m + n : m;
-    case R300_TX_CLAMP_MIRROR:
-        if (!(n & (n - 1))) {
-            m = i & (2 * n - 1);
-        } else {
-            m = i % (2 * n);
-            m = m < 0 ? m + 2 * n : m;
-        }
-        return m >= n ? 2 * n - 1 - m : m;
-    case R300_TX_CLAMP_CLAMP_LAST:
-        return i < 0 ? 0 : i >= n ? n - 1 : i;
-    case R300_TX_CLAMP_MIRROR_ONCE_LAST:
-        i = i < 0 ? -1 - i : i;
-        return i >= n ? n - 1 : i;
-    case R300_TX_CLAMP_CLAMP_HALF_BORDER:
-    case R300_TX_CLAMP_CLAMP_BORDER:
-        return i < 0 || i >= n ? -1 : i;
-    default:    /* the mirror-once-to-border modes */
-        i = i < 0 ? -1 - i : i;
-        return i >= n ? -1 : i;
-    }
+    return g3d_tex_wrap(i, n, mode < 8 ? modes[mode]
+                                       : G3D_TEX_MIRROR_ONCE_BORDER);
 }
 
 typedef struct TxAxis {

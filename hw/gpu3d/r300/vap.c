@@ -19,8 +19,9 @@ void r300_vap_pvs_upload(R300Core *c, uint32_t val)
     uint32_t i = c->pvs_upload;
 
     if (i >= R300_PVS_VECTOR_OCTWORDS * 4) {
-        g3d_guest_error("r300: PVS upload past vector memory (octword %u)",
-                        i / 4);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: PVS upload past vector memory (octword %u)",
+                  i / 4);
         return;
     }
     /* one octword per 4 dwords, auto-incrementing [R3xx 3D ref. §1.10
@@ -81,8 +82,9 @@ static bool decode_streams(DrawCtx *d)
         s->ext = (e & 1) ? x >> 16 : x & 0xFFFF;
         s->sgn_norm = (sgn >> (2 * e)) & 3;
         if (R300_PSC_DATA_TYPE(s->cntl) > R300_DATA_TYPE_VECTOR_3_EET) {
-            g3d_guest_error("r300: stream element %u has data type %u", e,
-                            R300_PSC_DATA_TYPE(s->cntl));
+            g3d_error(&c->errors, 0, 0,
+                      "r300: stream element %u has data type %u", e,
+                      R300_PSC_DATA_TYPE(s->cntl));
             return false;
         }
         s->dwords = type_dwords(R300_PSC_DATA_TYPE(s->cntl));
@@ -91,7 +93,8 @@ static bool decode_streams(DrawCtx *d)
             return true;
         }
     }
-    g3d_guest_error("r300: no stream element has LAST_VEC set");
+    g3d_error(&c->errors, 0, 0,
+              "r300: no stream element has LAST_VEC set");
     return false;
 }
 
@@ -240,8 +243,9 @@ static bool fetch_inputs(DrawCtx *d, uint32_t i, uint32_t index,
         for (e = 0; e < d->nelems; e++) {
             const StreamElem *s = &d->elem[e];
             if (used + s->dwords > d->vtx_size) {
-                g3d_guest_error("r300: stream elements need more than "
-                                "VAP_VTX_SIZE = %u dwords", d->vtx_size);
+                g3d_error(&c->errors, 0, 0,
+                          "r300: stream elements need more than "
+                          "VAP_VTX_SIZE = %u dwords", d->vtx_size);
                 return false;
             }
             decode_elem(s, dw + used, in);
@@ -261,9 +265,10 @@ static bool fetch_inputs(DrawCtx *d, uint32_t i, uint32_t index,
 
         addr += 4ull * stride * index;
         if (!g3d_mem_read(&c->gpu, addr, dw, 4 * s->dwords)) {
-            g3d_guest_error("r300: vertex array %u element %u at 0x%08"
-                            G_GINT64_MODIFIER "x outside memory", e, index,
-                            addr);
+            g3d_error(&c->errors, 0, 0,
+                      "r300: vertex array %u element %u at 0x%08"
+                      G_GINT64_MODIFIER "x outside memory", e, index,
+                      addr);
             return false;
         }
         for (k = 0; k < s->dwords; k++) {
@@ -331,8 +336,9 @@ static const R300Vertex *get_vertex(DrawCtx *d, uint32_t i)
         return NULL;
     }
     if (d->src->kind != R300_SRC_IMMD && !vertex_index(d, i, &index)) {
-        g3d_guest_error("r300: draw of %u vertices has too few indices",
-                        d->nverts);
+        g3d_error(&d->c->errors, 0, 0,
+                  "r300: draw of %u vertices has too few indices",
+                  d->nverts);
         d->failed = true;
         return NULL;
     }
@@ -493,7 +499,8 @@ void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src)
         return;
     }
     if (d.prim >= 8 && d.prim <= 11) {
-        g3d_guest_error("r300: PRIM_TYPE %u is unused", d.prim);
+        g3d_error(&c->errors, 0, 0,
+                  "r300: PRIM_TYPE %u is unused", d.prim);
         return;
     }
     d.vtx_size = G3D_FIELD_EX32(R300_REG(c, A_VAP_VTX_SIZE), VAP_VTX_SIZE,
@@ -502,17 +509,19 @@ void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src)
     case R300_SRC_IMMD:
         need = d.nverts * d.vtx_size;
         if (d.vtx_size == 0 || src->ndwords < need) {
-            g3d_guest_error("r300: immediate draw of %u vertices x %u dwords "
-                            "has %u dwords", d.nverts, d.vtx_size,
-                            src->ndwords);
+            g3d_error(&c->errors, 0, 0,
+                      "r300: immediate draw of %u vertices x %u dwords "
+                      "has %u dwords", d.nverts, d.vtx_size,
+                      src->ndwords);
             return;
         }
         break;
     case R300_SRC_INDX_INLINE:
         need = d.index32 ? d.nverts : (d.nverts + 1) / 2;
         if (src->ndwords < need) {
-            g3d_guest_error("r300: indexed draw of %u vertices has %u index "
-                            "dwords", d.nverts, src->ndwords);
+            g3d_error(&c->errors, 0, 0,
+                      "r300: indexed draw of %u vertices has %u index "
+                      "dwords", d.nverts, src->ndwords);
             return;
         }
         break;
@@ -533,10 +542,11 @@ void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src)
     if (src->kind != R300_SRC_IMMD &&
         d.nelems > G3D_FIELD_EX32(R300_REG(c, A_VAP_VTX_NUM_ARRAYS),
                                   VAP_VTX_NUM_ARRAYS, VTX_NUM_ARRAYS)) {
-        g3d_guest_error("r300: %u stream elements but %u vertex arrays",
-                        d.nelems,
-                        G3D_FIELD_EX32(R300_REG(c, A_VAP_VTX_NUM_ARRAYS),
-                                       VAP_VTX_NUM_ARRAYS, VTX_NUM_ARRAYS));
+        g3d_error(&c->errors, 0, 0,
+                  "r300: %u stream elements but %u vertex arrays",
+                  d.nelems,
+                  G3D_FIELD_EX32(R300_REG(c, A_VAP_VTX_NUM_ARRAYS),
+                                 VAP_VTX_NUM_ARRAYS, VTX_NUM_ARRAYS));
         return;
     }
     if (!d.bypass) {
@@ -548,8 +558,9 @@ void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src)
         /* "a draw with no vertex program": code never uploaded */
         for (i = first; i <= last && i < R300_PVS_MAX_INSTRUCTIONS; i++) {
             if (!(c->pvs_loaded[i / 8] & (1u << (i % 8)))) {
-                g3d_guest_error("r300: draw with no vertex program "
-                                "(PVS instruction %u never loaded)", i);
+                g3d_error(&c->errors, 0, 0,
+                          "r300: draw with no vertex program "
+                          "(PVS instruction %u never loaded)", i);
                 return;
             }
         }
@@ -621,8 +632,9 @@ void r300_vap_port_write(R300Core *c, uint32_t offset, uint32_t val)
     walk = G3D_FIELD_EX32(c->port_vf_cntl, VAP_VF_CNTL, PRIM_WALK);
     if (!c->port_need ||
         idx_port != (walk == R300_PRIM_WALK_INDICES)) {
-        g3d_guest_error("r300: %s port written with no draw waiting for it",
-                        idx_port ? "index" : "vertex data");
+        g3d_error(&c->errors, 0, 0,
+                  "r300: %s port written with no draw waiting for it",
+                  idx_port ? "index" : "vertex data");
         return;
     }
     c->port_data[c->port_count++] = val;
