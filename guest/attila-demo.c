@@ -80,19 +80,19 @@ int main(void)
     uint64_t t0;
     int f;
 
-    g3d_printf("attila-demo: looking for 1234:3d02\n");
-    if (g3d_pci_find(ATTILA_PCI_VENDOR_ID, ATTILA_PCI_DEVICE_ID, &dev) < 0) {
-        g3d_printf("attila-demo: no attila-3d device\n");
+    guest_printf("attila-demo: looking for 1234:3d02\n");
+    if (guest_pci_find(ATTILA_PCI_VENDOR_ID, ATTILA_PCI_DEVICE_ID, &dev) < 0) {
+        guest_printf("attila-demo: no attila-3d device\n");
         return 1;
     }
     regs = (volatile uint8_t *)(uintptr_t)dev.bar[ATTILA_REGS_BAR];
-    g3d_printf("attila-demo: %02x:%02x.%x regs %p, GPU memory %u MiB\n",
+    guest_printf("attila-demo: %02x:%02x.%x regs %p, GPU memory %u MiB\n",
                dev.bus, dev.slot, dev.func, (void *)regs,
                mmio_rd32(regs, A_ATTILA_MEM_SIZE) >> 20);
     if (mmio_rd32(regs, A_ATTILA_ID) != ATTILA_ID_VALUE ||
         dev.bar_size[ATTILA_REGS_BAR] != ATTILA_BAR0_SIZE ||
         mmio_rd32(regs, A_ATTILA_MEM_SIZE) < 32u << 20) {
-        g3d_printf("attila-demo: unexpected identity or BAR sizes\n");
+        guest_printf("attila-demo: unexpected identity or BAR sizes\n");
         return 2;
     }
 
@@ -107,39 +107,39 @@ int main(void)
     scene_vertices(verts);
     attila_scene_setup(&b, W, H, sysmem(verts));
     if (submit(&b, ++fence) < 0) {
-        g3d_printf("attila-demo: setup failed\n");
+        guest_printf("attila-demo: setup failed\n");
         return 3;
     }
     /* the turning cube */
     for (f = 0; f < SCENE_FRAMES; f++) {
         attila_scene_frame(&b, f, W, H);
         if (submit(&b, ++fence) < 0) {
-            g3d_printf("attila-demo: frame %d failed\n", f);
+            guest_printf("attila-demo: frame %d failed\n", f);
             return 4;
         }
     }
     /* the same frames again, timed, ending on the same last frame */
-    t0 = g3d_rdtsc();
+    t0 = guest_rdtsc();
     for (f = 0; f < FRAMES_TIMED; f++) {
         attila_scene_frame(&b, (f + SCENE_FRAMES * 1000 - FRAMES_TIMED) %
                                SCENE_FRAMES, W, H);
         if (submit(&b, ++fence) < 0) {
-            g3d_printf("attila-demo: timed frame %d failed\n", f);
+            guest_printf("attila-demo: timed frame %d failed\n", f);
             return 4;
         }
     }
-    g3d_print_frame_rate("attila-demo", FRAMES_TIMED, t0);
-    g3d_printf("attila-demo: %u records so far\n",
+    guest_print_frame_rate("attila-demo", FRAMES_TIMED, t0);
+    guest_printf("attila-demo: %u records so far\n",
                mmio_rd32(regs, A_ATTILA_RECORDS));
     if (mmio_rd32(regs, A_ATTILA_ERROR_COUNT) != 0 ||
         mmio_rd32(regs, A_ATTILA_FRAME) != SCENE_FRAMES + FRAMES_TIMED) {
-        g3d_printf("attila-demo: %u device errors (code %u, info 0x%x), "
+        guest_printf("attila-demo: %u device errors (code %u, info 0x%x), "
                    "%u frames\n", mmio_rd32(regs, A_ATTILA_ERROR_COUNT),
                    mmio_rd32(regs, A_ATTILA_ERROR_CODE),
                    mmio_rd32(regs, A_ATTILA_ERROR_INFO),
                    mmio_rd32(regs, A_ATTILA_FRAME));
         return 5;
     }
-    g3d_printf("attila-demo: done, %d frames\n", SCENE_FRAMES + FRAMES_TIMED);
-    g3d_halt();
+    guest_printf("attila-demo: done, %d frames\n", SCENE_FRAMES + FRAMES_TIMED);
+    guest_halt();
 }

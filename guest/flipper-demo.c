@@ -65,7 +65,7 @@ static int frame(int f)
     fgx_draw_done(&g, want);
     fgx_pad32(&g);                  /* whole bursts: GX_Flush */
     if (g.len > g.cap) {
-        g3d_printf("flipper-demo: frame %d: stream of %u bytes too long\n",
+        guest_printf("flipper-demo: frame %d: stream of %u bytes too long\n",
                    f, g.len);
         return -1;
     }
@@ -75,14 +75,14 @@ static int frame(int f)
      * must be set too */
     for (spin = 0; rd16(A_PE_TOKEN) != want; spin++) {
         if (spin > 50000000u) {
-            g3d_printf("flipper-demo: frame %d: token 0x%x, want 0x%x "
+            guest_printf("flipper-demo: frame %d: token 0x%x, want 0x%x "
                        "(CP SR 0x%x)\n", f, rd16(A_PE_TOKEN), want,
                        rd16(A_CP_SR));
             return -1;
         }
     }
     if (!(rd16(A_PE_ISR) & R_PE_ISR_FINISH_MASK)) {
-        g3d_printf("flipper-demo: frame %d: token without draw done\n", f);
+        guest_printf("flipper-demo: frame %d: token without draw done\n", f);
         return -1;
     }
     /* acknowledge FINISH and TOKEN, keep both enabled */
@@ -99,21 +99,21 @@ int main(void)
     uint64_t t0;
     int f;
 
-    g3d_printf("flipper-demo: looking for 1234:3d04\n");
-    if (g3d_pci_find(FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE, &dev) < 0) {
-        g3d_printf("flipper-demo: no flipper-gx device\n");
+    guest_printf("flipper-demo: looking for 1234:3d04\n");
+    if (guest_pci_find(FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE, &dev) < 0) {
+        guest_printf("flipper-demo: no flipper-gx device\n");
         return 1;
     }
     regs = (volatile uint8_t *)(uintptr_t)dev.bar[0];
-    g3d_printf("flipper-demo: %02x:%02x.%x regs %p mem1 BAR %u MiB\n",
+    guest_printf("flipper-demo: %02x:%02x.%x regs %p mem1 BAR %u MiB\n",
                dev.bus, dev.slot, dev.func, (void *)regs,
                dev.bar_size[2] >> 20);
     if (dev.bar_size[0] != FLIPPER_BAR0_SIZE ||
         dev.bar_size[2] != FLIPPER_BAR2_SIZE) {
-        g3d_printf("flipper-demo: unexpected BAR sizes\n");
+        guest_printf("flipper-demo: unexpected BAR sizes\n");
         return 2;
     }
-    g3d_printf("flipper-demo: Flipper revision 0x%08x\n",
+    guest_printf("flipper-demo: Flipper revision 0x%08x\n",
                mmio_rd32(regs, A_PI_FLIPPER_REV));
 
     seq(fgx_vi_ntsc640, sizeof(fgx_vi_ntsc640) / sizeof(fgx_vi_ntsc640[0]));
@@ -121,18 +121,18 @@ int main(void)
     /* PE: token and finish interrupts on, stale ones acknowledged */
     wr16(A_PE_ISR, 0x000F);
 
-    t0 = g3d_rdtsc();
+    t0 = guest_rdtsc();
     for (f = 0; f < SCENE_FRAMES; f++) {
         if (frame(f) < 0) {
             return 3;
         }
     }
-    g3d_print_frame_rate("flipper-demo", SCENE_FRAMES, t0);
-    g3d_printf("flipper-demo: %u bytes of GX commands a frame\n", frame_bytes);
+    guest_print_frame_rate("flipper-demo", SCENE_FRAMES, t0);
+    guest_printf("flipper-demo: %u bytes of GX commands a frame\n", frame_bytes);
     if (mmio_rd32(regs, A_PI_INTSR) & PI_INT_ERROR) {
-        g3d_printf("flipper-demo: GP error\n");
+        guest_printf("flipper-demo: GP error\n");
         return 4;
     }
-    g3d_printf("flipper-demo: done, %d frames\n", SCENE_FRAMES);
-    g3d_halt();
+    guest_printf("flipper-demo: done, %d frames\n", SCENE_FRAMES);
+    guest_halt();
 }

@@ -170,21 +170,21 @@ int main(void)
     uint64_t t0;
     int f;
 
-    g3d_printf("glamo-demo: looking for 1234:3d03\n");
-    if (g3d_pci_find(GLAMO_PCI_VENDOR_ID, GLAMO_PCI_DEVICE_ID, &dev) < 0) {
-        g3d_printf("glamo-demo: no glamo-3d device\n");
+    guest_printf("glamo-demo: looking for 1234:3d03\n");
+    if (guest_pci_find(GLAMO_PCI_VENDOR_ID, GLAMO_PCI_DEVICE_ID, &dev) < 0) {
+        guest_printf("glamo-demo: no glamo-3d device\n");
         return 1;
     }
     regs = (volatile uint8_t *)(uintptr_t)dev.bar[GLAMO_REGS_BAR];
     vram = (volatile uint8_t *)(uintptr_t)dev.bar[GLAMO_VRAM_BAR];
-    g3d_printf("glamo-demo: %02x:%02x.%x regs %p vram %p (%u MiB), chip %x "
+    guest_printf("glamo-demo: %02x:%02x.%x regs %p vram %p (%u MiB), chip %x "
                "rev %x\n", dev.bus, dev.slot, dev.func, (void *)regs,
                (void *)vram, dev.bar_size[GLAMO_VRAM_BAR] >> 20,
                rd(A_GLAMO_DEVICE_ID), rd(A_GLAMO_REVISION_ID));
     if (rd(A_GLAMO_DEVICE_ID) != GLAMO_CHIP_ID ||
         dev.bar_size[GLAMO_REGS_BAR] != GLAMO_REG_SIZE ||
         dev.bar_size[GLAMO_VRAM_BAR] != GLAMO_VRAM_SIZE) {
-        g3d_printf("glamo-demo: unexpected chip id or BAR sizes\n");
+        guest_printf("glamo-demo: unexpected chip id or BAR sizes\n");
         return 2;
     }
 
@@ -193,11 +193,11 @@ int main(void)
     put_vertices();
     queue_pipeline(&c);
 
-    t0 = g3d_rdtsc();
+    t0 = guest_rdtsc();
     for (f = 0; f < SCENE_FRAMES; f++) {
         queue_frame(&c, f, f & 1);
         if (submit(&c) < 0 || wait_idle() < 0) {
-            g3d_printf("glamo-demo: frame %d failed\n", f);
+            guest_printf("glamo-demo: frame %d failed\n", f);
             return 3;
         }
         if (f == 0) {
@@ -205,15 +205,15 @@ int main(void)
             seq(w, glamo_seq_lcd(w, FB(0), PITCH, W, H));
         }
     }
-    g3d_print_frame_rate("glamo-demo", SCENE_FRAMES, t0);
+    guest_print_frame_rate("glamo-demo", SCENE_FRAMES, t0);
     if (rd(A_GLAMO_CMDQ_STATUS) & GLAMO_CMDQ_STATUS_ERROR) {
-        g3d_printf("glamo-demo: command queue error\n");
+        guest_printf("glamo-demo: command queue error\n");
         return 4;
     }
     if (rd(A_GLAMO_CMDQ_READ_ADDRL) != (uint16_t)wptr) {
-        g3d_printf("glamo-demo: ring not consumed\n");
+        guest_printf("glamo-demo: ring not consumed\n");
         return 5;
     }
-    g3d_printf("glamo-demo: done, %d frames\n", SCENE_FRAMES);
-    g3d_halt();
+    guest_printf("glamo-demo: done, %d frames\n", SCENE_FRAMES);
+    guest_halt();
 }

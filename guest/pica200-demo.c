@@ -59,19 +59,19 @@ int main(void)
     uint64_t t0;
     int f;
 
-    g3d_printf("pica200-demo: looking for 1234:3d01\n");
-    if (g3d_pci_find(PICA200_PCI_VENDOR_ID, PICA200_PCI_DEVICE_ID, &dev) < 0) {
-        g3d_printf("pica200-demo: no pica200-3d device\n");
+    guest_printf("pica200-demo: looking for 1234:3d01\n");
+    if (guest_pci_find(PICA200_PCI_VENDOR_ID, PICA200_PCI_DEVICE_ID, &dev) < 0) {
+        guest_printf("pica200-demo: no pica200-3d device\n");
         return 1;
     }
     regs = (volatile uint8_t *)(uintptr_t)dev.bar[PICA200_REGS_BAR];
-    g3d_printf("pica200-demo: %02x:%02x.%x regs %p vram %p (%u MiB)\n",
+    guest_printf("pica200-demo: %02x:%02x.%x regs %p vram %p (%u MiB)\n",
                dev.bus, dev.slot, dev.func, (void *)regs,
                (void *)(uintptr_t)dev.bar[PICA200_VRAM_BAR],
                dev.bar_size[PICA200_VRAM_BAR] >> 20);
     if (dev.bar_size[PICA200_REGS_BAR] != PICA200_BAR0_SIZE ||
         dev.bar_size[PICA200_VRAM_BAR] != PICA200_VRAM_BAR_SIZE) {
-        g3d_printf("pica200-demo: unexpected BAR sizes\n");
+        guest_printf("pica200-demo: unexpected BAR sizes\n");
         return 2;
     }
 
@@ -85,23 +85,23 @@ int main(void)
                         depth, fcram(vertices)) ||
         pica_scene_show(&bus, 1, 0, 320, 240, color,
                         vram(PICA_SCENE_BOTTOM_VRAM))) {
-        g3d_printf("pica200-demo: bottom screen failed\n");
+        guest_printf("pica200-demo: bottom screen failed\n");
         return 3;
     }
 
     /* the top screen: each frame into the framebuffer not shown, then flip */
-    t0 = g3d_rdtsc();
+    t0 = guest_rdtsc();
     for (f = 0; f < SCENE_FRAMES; f++) {
         if (pica_scene_clear(&bus, 400, 240, color, depth) ||
             pica_scene_draw(&bus, &c, fcram(list_words), f, 400, 240, color,
                             depth, fcram(vertices)) ||
             pica_scene_show(&bus, 0, f & 1, 400, 240, color,
                             vram(PICA_SCENE_TOP_VRAM(f & 1)))) {
-            g3d_printf("pica200-demo: frame %d failed\n", f);
+            guest_printf("pica200-demo: frame %d failed\n", f);
             return 4;
         }
     }
-    g3d_print_frame_rate("pica200-demo", SCENE_FRAMES, t0);
+    guest_print_frame_rate("pica200-demo", SCENE_FRAMES, t0);
 
     /* the bottom screen again: the lit, bump-mapped, shadowed scene */
     pica_lit_receiver(lit_vertices);
@@ -113,14 +113,14 @@ int main(void)
                       vram(PICA_LIT_NORMAL_VRAM)) ||
         pica_scene_show(&bus, 1, 0, 320, 240, color,
                         vram(PICA_SCENE_BOTTOM_VRAM))) {
-        g3d_printf("pica200-demo: lit scene failed\n");
+        guest_printf("pica200-demo: lit scene failed\n");
         return 6;
     }
-    g3d_printf("pica200-demo: list of %u words\n", c.n);
+    guest_printf("pica200-demo: list of %u words\n", c.n);
     if (mmio_rd32(regs, A_GPU_BUSY) != 0) {
-        g3d_printf("pica200-demo: GPU still busy\n");
+        guest_printf("pica200-demo: GPU still busy\n");
         return 5;
     }
-    g3d_printf("pica200-demo: done, %d frames\n", SCENE_FRAMES);
-    g3d_halt();
+    guest_printf("pica200-demo: done, %d frames\n", SCENE_FRAMES);
+    guest_halt();
 }

@@ -66,18 +66,18 @@ int main(void)
     unsigned i;
     int f;
 
-    g3d_printf("r300-demo: looking for 1002:4e44\n");
-    if (g3d_pci_find(R300_PCI_VENDOR_ID, R300_PCI_DEVICE_ID, &dev) < 0) {
-        g3d_printf("r300-demo: no r300-3d device\n");
+    guest_printf("r300-demo: looking for 1002:4e44\n");
+    if (guest_pci_find(R300_PCI_VENDOR_ID, R300_PCI_DEVICE_ID, &dev) < 0) {
+        guest_printf("r300-demo: no r300-3d device\n");
         return 1;
     }
     vram = (volatile uint8_t *)(uintptr_t)dev.bar[R300_VRAM_BAR];
     mmio = (volatile uint8_t *)(uintptr_t)dev.bar[R300_MMIO_BAR];
-    g3d_printf("r300-demo: %02x:%02x.%x vram %p (%u MiB) regs %p\n",
+    guest_printf("r300-demo: %02x:%02x.%x vram %p (%u MiB) regs %p\n",
                dev.bus, dev.slot, dev.func, (void *)vram,
                dev.bar_size[R300_VRAM_BAR] >> 20, (void *)mmio);
     if (rd(A_CONFIG_MEMSIZE) != dev.bar_size[R300_VRAM_BAR]) {
-        g3d_printf("r300-demo: CONFIG_MEMSIZE 0x%x does not match\n",
+        guest_printf("r300-demo: CONFIG_MEMSIZE 0x%x does not match\n",
                    rd(A_CONFIG_MEMSIZE));
         return 2;
     }
@@ -101,7 +101,7 @@ int main(void)
                         R_CRTC_GEN_CNTL_EN_MASK);
 
     scene_vertices(verts);
-    t0 = g3d_rdtsc();
+    t0 = guest_rdtsc();
     for (f = 0; f < SCENE_FRAMES; f++) {
         R300Cmd c = { cmdbuf, 0, sizeof(cmdbuf) / 4, 0 };
         R300Surface cb = { CB_ADDR(f & 1), W, R300_COLOR_FORMAT_ARGB8888 };
@@ -115,16 +115,16 @@ int main(void)
         r300_cmd_finish(&c);
         r300_cmd_reg(&c, R300_SCRATCH_REG(0), f + 1);
         if (c.overflow || submit(cmdbuf, c.n) < 0) {
-            g3d_printf("r300-demo: frame %d failed\n", f);
+            guest_printf("r300-demo: frame %d failed\n", f);
             return 3;
         }
         if (*(volatile uint32_t *)(vram + WB_ADDR + 0x100) != (uint32_t)f + 1) {
-            g3d_printf("r300-demo: scratch write-back missing\n");
+            guest_printf("r300-demo: scratch write-back missing\n");
             return 4;
         }
         wr(A_CRTC_OFFSET, CB_ADDR(f & 1));      /* show the finished frame */
     }
-    g3d_print_frame_rate("r300-demo", SCENE_FRAMES, t0);
-    g3d_printf("r300-demo: done, %d frames\n", SCENE_FRAMES);
-    g3d_halt();
+    guest_print_frame_rate("r300-demo", SCENE_FRAMES, t0);
+    guest_printf("r300-demo: done, %d frames\n", SCENE_FRAMES);
+    guest_halt();
 }

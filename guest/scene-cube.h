@@ -14,7 +14,7 @@
 #define SCENE_VERTS (36 + 6)
 #define SCENE_FRAMES 24
 
-#include "lib/g3d-math.h"
+#include "lib/guest-math.h"
 
 /* out = a * b, row-major 4x4 */
 static inline void scene_mul(float *out, const float *a, const float *b)
@@ -40,8 +40,8 @@ static inline void scene_mul(float *out, const float *a, const float *b)
 static inline void scene_modelview(int f, float *m)
 {
     float a = 0.3f + 0.2f * (float)f, r[16];
-    float cy = g3d_cosf(a), sy = g3d_sinf(a);
-    float cx = g3d_cosf(0.5f), sx = g3d_sinf(0.5f);
+    float cy = guest_cosf(a), sy = guest_sinf(a);
+    float cx = guest_cosf(0.5f), sx = guest_sinf(0.5f);
     const float ry[16] = { cy, 0, sy, 0, 0, 1, 0, 0, -sy, 0, cy, 0,
                            0, 0, 0, 1 };
     const float rx[16] = { 1, 0, 0, 0, 0, cx, -sx, 0, 0, sx, cx, 0,

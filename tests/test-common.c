@@ -347,6 +347,8 @@ static void test_state(void)
     in.pos = 10;                        /* 0x12 read as a flag */
     g_assert_false(g3d_state_get_bool(&in));
     g_free(o.buf);
+}
+
 /* ---- the error latch -------------------------------------------------- */
 
 static char latch_last_msg[512];

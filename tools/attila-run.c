@@ -26,10 +26,10 @@ AttilaRun *attila_run_new(uint64_t gpu_size, uint64_t sys_size, int threads)
         g_free(r);
         return NULL;
     }
-    g3d_flat_mem_init(&cfg.gpu_mem, &r->gpu_flat, r->gpu, 0, gpu_size);
-    g3d_flat_mem_init(&cfg.sys_mem, &r->sys_flat, r->sys, 0, sys_size);
-    cfg.mem_size = gpu_size;
-    cfg.threads = threads;
+    g3d_flat_mem_init(&cfg.vram, &r->gpu_flat, r->gpu, 0, gpu_size);
+    g3d_flat_mem_init(&cfg.sys, &r->sys_flat, r->sys, 0, sys_size);
+    cfg.vram_size = gpu_size;
+    cfg.hooks.threads = threads;
     r->core = attila_core_new(&cfg);
     attila_reg_write(r->core, A_ATTILA_SYSMEM_BASE_LO, 0, 4);
     attila_reg_write(r->core, A_ATTILA_SYSMEM_SIZE, (uint32_t)sys_size, 4);

@@ -9,7 +9,7 @@
 #ifndef GPU3D_TOOLS_ATTILA_RUN_H
 #define GPU3D_TOOLS_ATTILA_RUN_H
 
-#include "attila/attila-core.h"
+#include "attila/attila.h"
 #include "image.h"
 
 typedef struct AttilaRun {

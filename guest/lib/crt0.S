@@ -21,7 +21,7 @@ _start:
     xorl %ebp, %ebp
     pushl %ebx                      /* multiboot info */
     pushl %eax                      /* multiboot magic */
-    call g3d_guest_start
+    call guest_guest_start
 1:  hlt
     jmp 1b
 

@@ -48,12 +48,12 @@ static inline void mmio_wr32(volatile void *base, uint32_t off, uint32_t v)
 }
 
 /* ---- console and exit ---- */
-void g3d_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void g3d_vprintf(const char *fmt, va_list ap);
+void guest_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void guest_vprintf(const char *fmt, va_list ap);
 /* leave QEMU with `status` (needs -device isa-debug-exit,iobase=0x501) */
-void g3d_exit(int status) __attribute__((noreturn));
+void guest_exit(int status) __attribute__((noreturn));
 /* stop here, leaving the picture on the screen */
-void g3d_halt(void) __attribute__((noreturn));
+void guest_halt(void) __attribute__((noreturn));
 
 /* ---- PCI ---- */
 typedef struct G3DPciDev {
@@ -63,12 +63,12 @@ typedef struct G3DPciDev {
     uint32_t bar_size[6];
 } G3DPciDev;
 
-uint32_t g3d_pci_read32(const G3DPciDev *d, uint8_t reg);
-void g3d_pci_write32(const G3DPciDev *d, uint8_t reg, uint32_t v);
+uint32_t guest_pci_read32(const G3DPciDev *d, uint8_t reg);
+void guest_pci_write32(const G3DPciDev *d, uint8_t reg, uint32_t v);
 /* find vendor:device, read its BARs, enable memory and bus mastering */
-int g3d_pci_find(uint16_t vendor, uint16_t device, G3DPciDev *out);
+int guest_pci_find(uint16_t vendor, uint16_t device, G3DPciDev *out);
 
-#include "g3d-math.h"
+#include "guest-math.h"
 
 /* ---- libc subset ---- */
 void *memcpy(void *d, const void *s, size_t n);
@@ -76,11 +76,11 @@ void *memset(void *d, int c, size_t n);
 size_t strlen(const char *s);
 
 /* ---- time ---- */
-uint64_t g3d_rdtsc(void);
+uint64_t guest_rdtsc(void);
 /* TSC ticks in 10 ms (PIT channel 2); 0 if the PIT does not answer */
-uint64_t g3d_tsc_per_10ms(void);
+uint64_t guest_tsc_per_10ms(void);
 /* "WHO: N frames in X ms (Y frames/s)" for the frames since TSC t0 (nothing
  * if the PIT does not answer) */
-void g3d_print_frame_rate(const char *who, int frames, uint64_t t0);
+void guest_print_frame_rate(const char *who, int frames, uint64_t t0);
 
 #endif

@@ -52,7 +52,7 @@ static void put_uint(uint32_t v, unsigned base, int width, char pad)
     }
 }
 
-void g3d_vprintf(const char *fmt, va_list ap)
+void guest_vprintf(const char *fmt, va_list ap)
 {
     for (; *fmt; fmt++) {
         int width = 0;
@@ -111,23 +111,23 @@ void g3d_vprintf(const char *fmt, va_list ap)
     }
 }
 
-void g3d_printf(const char *fmt, ...)
+void guest_printf(const char *fmt, ...)
 {
     va_list ap;
 
     va_start(ap, fmt);
-    g3d_vprintf(fmt, ap);
+    guest_vprintf(fmt, ap);
     va_end(ap);
 }
 
-void g3d_exit(int status)
+void guest_exit(int status)
 {
     /* isa-debug-exit: QEMU exits with (status << 1) | 1 */
     outb(DEBUG_EXIT_PORT, (uint8_t)status);
-    g3d_halt();
+    guest_halt();
 }
 
-void g3d_halt(void)
+void guest_halt(void)
 {
     for (;;) {
         __asm__ volatile("cli; hlt");
@@ -142,19 +142,19 @@ static uint32_t cfg_addr(uint8_t bus, uint8_t slot, uint8_t func, uint8_t reg)
            (uint32_t)func << 8 | (reg & 0xFC);
 }
 
-uint32_t g3d_pci_read32(const G3DPciDev *d, uint8_t reg)
+uint32_t guest_pci_read32(const G3DPciDev *d, uint8_t reg)
 {
     outl(PCI_ADDR, cfg_addr(d->bus, d->slot, d->func, reg));
     return inl(PCI_DATA);
 }
 
-void g3d_pci_write32(const G3DPciDev *d, uint8_t reg, uint32_t v)
+void guest_pci_write32(const G3DPciDev *d, uint8_t reg, uint32_t v)
 {
     outl(PCI_ADDR, cfg_addr(d->bus, d->slot, d->func, reg));
     outl(PCI_DATA, v);
 }
 
-int g3d_pci_find(uint16_t vendor, uint16_t device, G3DPciDev *out)
+int guest_pci_find(uint16_t vendor, uint16_t device, G3DPciDev *out)
 {
     unsigned bus, slot, func, i;
 
@@ -163,7 +163,7 @@ int g3d_pci_find(uint16_t vendor, uint16_t device, G3DPciDev *out)
             for (func = 0; func < 8; func++) {
                 G3DPciDev d = { .bus = (uint8_t)bus, .slot = (uint8_t)slot,
                                 .func = (uint8_t)func };
-                uint32_t id = g3d_pci_read32(&d, 0);
+                uint32_t id = guest_pci_read32(&d, 0);
                 if ((id & 0xFFFF) == 0xFFFF) {
                     if (func == 0) {
                         break;
@@ -176,27 +176,27 @@ int g3d_pci_find(uint16_t vendor, uint16_t device, G3DPciDev *out)
                 d.vendor = vendor;
                 d.device = device;
                 for (i = 0; i < 6; i++) {
-                    uint32_t bar = g3d_pci_read32(&d, 0x10 + 4 * i), sz;
+                    uint32_t bar = guest_pci_read32(&d, 0x10 + 4 * i), sz;
                     if (bar & 1) {
                         continue;           /* I/O BAR */
                     }
                     /* size: write all ones, read back the mask */
-                    g3d_pci_write32(&d, 0x10 + 4 * i, 0xFFFFFFFF);
-                    sz = g3d_pci_read32(&d, 0x10 + 4 * i) & ~0xFu;
-                    g3d_pci_write32(&d, 0x10 + 4 * i, bar);
+                    guest_pci_write32(&d, 0x10 + 4 * i, 0xFFFFFFFF);
+                    sz = guest_pci_read32(&d, 0x10 + 4 * i) & ~0xFu;
+                    guest_pci_write32(&d, 0x10 + 4 * i, bar);
                     d.bar[i] = bar & ~0xFu;
                     d.bar_size[i] = sz ? ~sz + 1 : 0;
                     if ((bar & 6) == 4) {
                         /* 64-bit: this program reaches only the low 4 GiB */
-                        if (g3d_pci_read32(&d, 0x14 + 4 * i) != 0) {
-                            g3d_printf("gpu3d: BAR%u above 4 GiB\n", i);
+                        if (guest_pci_read32(&d, 0x14 + 4 * i) != 0) {
+                            guest_printf("gpu3d: BAR%u above 4 GiB\n", i);
                             return -1;
                         }
                         i++;
                     }
                 }
                 /* memory space + bus master */
-                g3d_pci_write32(&d, 0x04, g3d_pci_read32(&d, 0x04) | 0x6);
+                guest_pci_write32(&d, 0x04, guest_pci_read32(&d, 0x04) | 0x6);
                 *out = d;
                 return 0;
             }
@@ -238,7 +238,7 @@ size_t strlen(const char *s)
     return n;
 }
 
-uint64_t g3d_rdtsc(void)
+uint64_t guest_rdtsc(void)
 {
     uint32_t lo, hi;
 
@@ -250,7 +250,7 @@ uint64_t g3d_rdtsc(void)
  * TSC ticks in 10 ms, timed by PIT channel 2 (gate and output through port
  * 0x61); 0 if the PIT does not answer.
  */
-uint64_t g3d_tsc_per_10ms(void)
+uint64_t guest_tsc_per_10ms(void)
 {
     const uint16_t count = 11932;           /* 10 ms at 1.193182 MHz */
     uint64_t t0, spin;
@@ -259,40 +259,40 @@ uint64_t g3d_tsc_per_10ms(void)
     outb(0x43, 0xB0);                       /* channel 2, lo/hi, mode 0 */
     outb(0x42, count & 0xFF);
     outb(0x42, count >> 8);
-    t0 = g3d_rdtsc();
+    t0 = guest_rdtsc();
     for (spin = 0; spin < 100000000ull; spin++) {
         if (inb(0x61) & 0x20) {
-            return g3d_rdtsc() - t0;
+            return guest_rdtsc() - t0;
         }
     }
     return 0;
 }
 
 /* called from crt0.S */
-void g3d_guest_start(uint32_t magic, uint32_t info);
+void guest_guest_start(uint32_t magic, uint32_t info);
 
-void g3d_guest_start(uint32_t magic, uint32_t info)
+void guest_guest_start(uint32_t magic, uint32_t info)
 {
     int status;
 
     serial_init();
     if (magic != 0x2BADB002) {
-        g3d_printf("gpu3d: not started by multiboot (0x%x)\n", magic);
+        guest_printf("gpu3d: not started by multiboot (0x%x)\n", magic);
     }
     status = main();
-    g3d_exit(status);
+    guest_exit(status);
 }
 
-void g3d_print_frame_rate(const char *who, int frames, uint64_t t0)
+void guest_print_frame_rate(const char *who, int frames, uint64_t t0)
 {
-    uint64_t ticks = g3d_rdtsc() - t0, per10ms = g3d_tsc_per_10ms();
+    uint64_t ticks = guest_rdtsc() - t0, per10ms = guest_tsc_per_10ms();
     uint32_t ms;
 
     if (!per10ms) {
         return;
     }
     ms = (uint32_t)(ticks * 10 / per10ms);
-    g3d_printf("%s: %d frames in %u ms (%u.%u frames/s)\n", who, frames,
+    guest_printf("%s: %d frames in %u ms (%u.%u frames/s)\n", who, frames,
                ms, ms ? frames * 1000 / ms : 0,
                ms ? frames * 10000 / ms % 10 : 0);
 }

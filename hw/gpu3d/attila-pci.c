@@ -25,7 +25,7 @@
 #include "hw/qdev-properties.h"
 #include "qom/object.h"
 #include "gpu3d-worker.h"
-#include "attila/attila-core.h"
+#include "attila/attila.h"
 #include "gpu3d/attila-regs.h"
 
 #define TYPE_ATTILA_3D "attila-3d"
@@ -88,7 +88,7 @@ static void attila_realize(PCIDevice *pdev, Error **errp)
         error_setg(errp, "mem-size must be a power of 2 from 16 MiB to 1 GiB");
         return;
     }
-    if (!g3d_render_threads(s->render_threads, &cfg.threads, errp)) {
+    if (!g3d_render_threads(s->render_threads, &cfg.hooks.threads, errp)) {
         return;
     }
     g3d_install_qemu_log();
@@ -109,11 +109,11 @@ static void attila_realize(PCIDevice *pdev, Error **errp)
                      PCI_BASE_ADDRESS_MEM_PREFETCH, &s->mem);
     pci_config_set_interrupt_pin(pdev->config, 1);
 
-    g3d_ram_mem_init(&cfg.gpu_mem, &s->gpu_mem, &s->mem);
-    cfg.mem_size = s->mem_size;
-    g3d_guest_mem_init(&cfg.sys_mem, pdev);
-    cfg.irq_update = g3d_worker_irq_cb;
-    cfg.opaque = &s->worker;
+    g3d_ram_mem_init(&cfg.vram, &s->gpu_mem, &s->mem);
+    cfg.vram_size = s->mem_size;
+    g3d_guest_mem_init(&cfg.sys, pdev);
+    cfg.hooks.irq_update = g3d_worker_irq_cb;
+    cfg.hooks.opaque = &s->worker;
     s->core = attila_core_new(&cfg);
     /*
      * The one step that can fail after the RAM (a migration blocker, for a

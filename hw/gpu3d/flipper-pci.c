@@ -284,7 +284,7 @@ static void flipper_realize(PCIDevice *pdev, Error **errp)
     static const uint32_t blank_h[1] = { 480 };
     Error *err = NULL;
 
-    if (!g3d_render_threads(s->render_threads, &cfg.threads, errp)) {
+    if (!g3d_render_threads(s->render_threads, &cfg.hooks.threads, errp)) {
         return;
     }
     g3d_install_qemu_log();
@@ -311,11 +311,11 @@ static void flipper_realize(PCIDevice *pdev, Error **errp)
 
     /* the GP sees the first 24 MiB of the BAR (MEM1); the rest is unused */
     g3d_ram_mem_init(&s->mem, &s->mem1_mem, &s->mem1);
-    cfg.mem = s->mem;
-    cfg.mem1_size = FLIPPER_MEM1_SIZE;
-    cfg.irq_update = g3d_worker_irq_cb;
+    cfg.vram = s->mem;
+    cfg.vram_size = FLIPPER_MEM1_SIZE;
+    cfg.hooks.irq_update = g3d_worker_irq_cb;
     cfg.clock_ns = flipper_clock;
-    cfg.opaque = &s->worker;
+    cfg.hooks.opaque = &s->worker;
     s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, flipper_timer_cb, s);
     s->timer_at = INT64_MAX;
     s->core = flipper_core_new(&cfg);

@@ -50,7 +50,7 @@ G3D_CORE_STATE_THUNKS(glamo)
 
 static const G3DMem *op_scanout_mem(void *core, int head)
 {
-    return glamo_mem(core);
+    return glamo_scanout_mem(core);
 }
 
 static const G3DCoreOps glamo_core_ops = {
@@ -75,7 +75,7 @@ static void glamo_realize(PCIDevice *pdev, Error **errp)
     static const uint32_t blank_h[1] = { GLAMO_LCD_BLANK_HEIGHT };
     Error *err = NULL;
 
-    if (!g3d_render_threads(s->render_threads, &cfg.threads, errp)) {
+    if (!g3d_render_threads(s->render_threads, &cfg.hooks.threads, errp)) {
         return;
     }
     g3d_install_qemu_log();
@@ -96,10 +96,10 @@ static void glamo_realize(PCIDevice *pdev, Error **errp)
                      PCI_BASE_ADDRESS_MEM_PREFETCH, &s->vram);
     pci_config_set_interrupt_pin(pdev->config, 1);
 
-    g3d_ram_mem_init(&cfg.mem, &s->vram_mem, &s->vram);
+    g3d_ram_mem_init(&cfg.vram, &s->vram_mem, &s->vram);
     cfg.vram_size = GLAMO_VRAM_SIZE;
-    cfg.irq_update = g3d_worker_irq_cb;
-    cfg.opaque = &s->worker;
+    cfg.hooks.irq_update = g3d_worker_irq_cb;
+    cfg.hooks.opaque = &s->worker;
     s->core = glamo_core_new(&cfg);
     /*
      * The one step that can fail after the RAM (a migration blocker, for a

@@ -50,7 +50,7 @@ G3D_CORE_STATE_THUNKS(pica200)
 static const G3DMem *op_scanout_mem(void *core, int head)
 {
     /* the LCD framebuffer addresses are 3DS physical (VRAM or FCRAM) */
-    return pica200_mem(core);
+    return pica200_scanout_mem(core);
 }
 
 static const G3DCoreOps pica200_core_ops = {
@@ -79,7 +79,7 @@ static void pica200_realize(PCIDevice *pdev, Error **errp)
                                          PICA200_SCREEN_HEIGHT };
     Error *err = NULL;
 
-    if (!g3d_render_threads(s->render_threads, &cfg.threads, errp)) {
+    if (!g3d_render_threads(s->render_threads, &cfg.hooks.threads, errp)) {
         return;
     }
     g3d_install_qemu_log();
@@ -103,9 +103,9 @@ static void pica200_realize(PCIDevice *pdev, Error **errp)
     /* the GPU sees the first 6 MiB of the BAR; the rest is guest-only */
     g3d_ram_mem_init(&cfg.vram, &s->vram_mem, &s->vram);
     cfg.vram_size = PICA200_VRAM_SIZE;
-    g3d_guest_mem_init(&cfg.fcram, pdev);
-    cfg.irq_update = g3d_worker_irq_cb;
-    cfg.opaque = &s->worker;
+    g3d_guest_mem_init(&cfg.sys, pdev);
+    cfg.hooks.irq_update = g3d_worker_irq_cb;
+    cfg.hooks.opaque = &s->worker;
     s->core = pica200_core_new(&cfg);
     /*
      * The one step that can fail after the RAM (a migration blocker, for a

@@ -104,7 +104,7 @@ static void r300_vblank_tick(void *opaque)
 static const G3DMem *op_scanout_mem(void *core, int head)
 {
     /* CRTC_OFFSET is a VRAM offset */
-    return r300_vram_mem(core);
+    return r300_scanout_mem(core);
 }
 
 static const G3DCoreOps r300_core_ops = {
@@ -156,7 +156,7 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
         error_setg(errp, "vram-size must be a power of 2 from 16 to 256 MiB");
         return;
     }
-    if (!g3d_render_threads(s->render_threads, &cfg.threads, errp)) {
+    if (!g3d_render_threads(s->render_threads, &cfg.hooks.threads, errp)) {
         return;
     }
     g3d_install_qemu_log();
@@ -182,9 +182,9 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
     g3d_ram_mem_init(&cfg.vram, &s->vram_mem, &s->vram);
     cfg.vram_size = s->vram_size;
     g3d_guest_mem_init(&cfg.sys, pdev);
-    cfg.irq_update = g3d_worker_irq_cb;
+    cfg.hooks.irq_update = g3d_worker_irq_cb;
     cfg.now_ns = r300_now_ns;
-    cfg.opaque = &s->worker;
+    cfg.hooks.opaque = &s->worker;
 
     {
         /*

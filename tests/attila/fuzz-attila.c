@@ -19,7 +19,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "attila/attila-core.h"
+#include "attila/attila.h"
 #include "attila-dxt-records.h"
 
 #define GPU_MEM (4u << 20)
@@ -32,15 +32,15 @@ static G3DFlatMem gpu_flat, sys_flat;
 
 static void setup(void)
 {
-    AttilaCoreConfig cfg = { .mem_size = GPU_MEM, .threads = 1 };
+    AttilaCoreConfig cfg = { .vram_size = GPU_MEM, .hooks.threads = 1 };
 
     if (core) {
         return;
     }
     gpu = g_malloc0(GPU_MEM);
     sys = g_malloc0(SYS_MEM);
-    g3d_flat_mem_init(&cfg.gpu_mem, &gpu_flat, gpu, 0, GPU_MEM);
-    g3d_flat_mem_init(&cfg.sys_mem, &sys_flat, sys, 0, SYS_MEM);
+    g3d_flat_mem_init(&cfg.vram, &gpu_flat, gpu, 0, GPU_MEM);
+    g3d_flat_mem_init(&cfg.sys, &sys_flat, sys, 0, SYS_MEM);
     core = attila_core_new(&cfg);
 }
 

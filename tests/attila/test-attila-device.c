@@ -511,8 +511,8 @@ static void test_fence_irq(void)
     Dev *d = g_new0(Dev, 1);
     static uint8_t gpu[1 << 20], sys[4096];
     G3DFlatMem gf, sf;
-    AttilaCoreConfig cfg = { .mem_size = sizeof(gpu), .threads = 1,
-                             .irq_update = irq_changed };
+    AttilaCoreConfig cfg = { .vram_size = sizeof(gpu), .hooks.threads = 1,
+                             .hooks.irq_update = irq_changed };
     static const uint8_t fence[4] = { 0x78, 0x56, 0x34, 0x12 };
     AttilaTransaction ev = { .kind = ATTILA_AGP_EVENT,
                              .event = ATTILA_EVENT_UNNAMED, .size = 4,
@@ -520,9 +520,9 @@ static void test_fence_irq(void)
     AttilaTransaction eof = { .kind = ATTILA_AGP_EVENT,
                               .event = ATTILA_EVENT_END_OF_FRAME };
 
-    cfg.opaque = d;
-    g3d_flat_mem_init(&cfg.gpu_mem, &gf, gpu, 0, sizeof(gpu));
-    g3d_flat_mem_init(&cfg.sys_mem, &sf, sys, 0, sizeof(sys));
+    cfg.hooks.opaque = d;
+    g3d_flat_mem_init(&cfg.vram, &gf, gpu, 0, sizeof(gpu));
+    g3d_flat_mem_init(&cfg.sys, &sf, sys, 0, sizeof(sys));
     d->c = attila_core_new(&cfg);
 
     exec(d, &eof);

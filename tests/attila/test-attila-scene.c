@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "attila-scene-run.h"
-#include "attila/attila-internal.h"
+#include "attila/attila-int.h"
 
 #define W 640
 #define H 480

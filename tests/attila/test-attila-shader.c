@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "attila/attila-internal.h"
+#include "attila/attila-int.h"
 #include "gpu3d/attila-cmd.h"
 
 /* ---- the encoding of attila-sim ShaderInstruction.cpp

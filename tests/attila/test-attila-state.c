@@ -146,11 +146,12 @@ static void test_bad_streams(void)
     g3d_state_test_bad(&ops, fresh->core, s, len, reset, reset_len,
                        iters ? atoi(iters) : 2000);
 
-    /* RING_READ (after the header, a flag and 7 words) past the ring */
-    memcpy(&v, s + 8 + 1 + 4 * 6, 4);
+    /* RING_READ (after the header, the error latch's 21 bytes and 4 words)
+     * past the ring */
+    memcpy(&v, s + 8 + 21 + 4 * 3, 4);
     g_assert_cmphex(v, ==, RING_SIZE);
     v = RING_SIZE;
-    memcpy(s + 8 + 1 + 4 * 7, &v, 4);
+    memcpy(s + 8 + 21 + 4 * 4, &v, 4);
     g3d_state_test_fails(&ops, fresh->core, s, len, "ring pointers");
     g_free(s);
     g_free(reset);

@@ -15,7 +15,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "attila/attila-internal.h"
+#include "attila/attila-int.h"
 
 /* the decoded 8-bit value `got` against the exact value `exact` in [0, 1] */
 static void check_unorm(uint8_t got, double exact)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attila/attila-internal.h"
+#include "attila/attila-int.h"
 
 static void test_check_values(void)
 {

@@ -21,11 +21,11 @@ FlipperCore *rig_core_new(FlipperRig *r, int threads)
 {
     FlipperCoreConfig cfg = { 0 };
 
-    cfg.mem = r->mem;
-    cfg.mem1_size = FLIPPER_MEM1_SIZE;
-    cfg.threads = threads;
+    cfg.vram = r->mem;
+    cfg.vram_size = FLIPPER_MEM1_SIZE;
+    cfg.hooks.threads = threads;
     cfg.clock_ns = rig_clock;
-    cfg.opaque = r;
+    cfg.hooks.opaque = r;
     return flipper_core_new(&cfg);
 }
 

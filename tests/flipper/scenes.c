@@ -70,8 +70,8 @@ static FlipperScene *scene_new(const char *name)
     s->width = SCENE_W;
     s->height = SCENE_H;
     /* the starting state is a reset device's */
-    g3d_flat_mem_init(&cfg.mem, &flat, dummy, 0, sizeof(dummy));
-    cfg.mem1_size = sizeof(dummy);
+    g3d_flat_mem_init(&cfg.vram, &flat, dummy, 0, sizeof(dummy));
+    cfg.vram_size = sizeof(dummy);
     c = flipper_core_new(&cfg);
     memcpy(s->bp, flipper_bp_regs(c), sizeof(s->bp));
     memcpy(s->cp, flipper_cp_regs(c), sizeof(s->cp));

@@ -18,9 +18,9 @@ void rig_init(GlamoRig *r, int threads)
     r->vram = g_malloc0(GLAMO_VRAM_SIZE);
     r->cmd.cap = RIG_CMD_WORDS;
     r->cmd.buf = g_new(uint16_t, RIG_CMD_WORDS);
-    g3d_flat_mem_init(&cfg.mem, &r->flat, r->vram, 0, GLAMO_VRAM_SIZE);
+    g3d_flat_mem_init(&cfg.vram, &r->flat, r->vram, 0, GLAMO_VRAM_SIZE);
     cfg.vram_size = GLAMO_VRAM_SIZE;
-    cfg.threads = threads;
+    cfg.hooks.threads = threads;
     r->core = glamo_core_new(&cfg);
 }
 

@@ -128,11 +128,12 @@ static void test_bad_streams(void)
 
     /*
      * The command queue's read pointer past the ring: it follows the
-     * header, the registers, the palette, the 3D queue and two flags.
+     * header, the registers, the palette, the 3D queue, the error latch
+     * (21 bytes) and a flag.
      */
     at = 12 + 2 * (GLAMO_REG_SIZE / 2) + 2 * 256;
     memcpy(&v, s + at, 4);
-    at += 4 + 4 * v + 2 + 1 + 4 + 4;
+    at += 4 + 4 * v + 21 + 1 + 1 + 4 + 4;
     memcpy(&v, s + at - 4, 4);
     g_assert_cmphex(v, ==, RINGSZ);             /* the size: found it */
     v = RINGSZ + 2;

@@ -44,8 +44,8 @@ static void setup(void)
     ram = g_malloc0(FZ_RAM);
     memset(&cfg, 0, sizeof(cfg));
     g3d_flat_mem_init(&cfg.vram, &fv, vram, 0, PICA200_VRAM_SIZE);
-    g3d_flat_mem_init(&cfg.fcram, &fr, ram, 0, FZ_RAM);
-    cfg.threads = 2;
+    g3d_flat_mem_init(&cfg.sys, &fr, ram, 0, FZ_RAM);
+    cfg.hooks.threads = 2;
     core = pica200_core_new(&cfg);
     twin = pica200_core_new(&cfg);
 }
@@ -148,7 +148,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     for (i = 0; i < 2; i++) {
         if (pica200_scanout(core, i, &so)) {
-            g3d_scanout_copy(&so, pica200_mem(core), scan, 400, "fuzz");
+            g3d_scanout_copy(&so, pica200_scanout_mem(core), scan, 400, "fuzz");
         }
     }
     for (i = 0; i < 0x40; i++) {

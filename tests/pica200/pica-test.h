@@ -41,12 +41,12 @@ static inline Pica200Core *pt_core_new(PicaTest *t, int threads)
 
     memset(&cfg, 0, sizeof(cfg));
     g3d_flat_mem_init(&cfg.vram, &t->fv, t->vram, 0, PICA200_VRAM_SIZE);
-    g3d_flat_mem_init(&cfg.fcram, &t->fr, t->ram, 0, PT_RAM_SIZE);
+    g3d_flat_mem_init(&cfg.sys, &t->fr, t->ram, 0, PT_RAM_SIZE);
     cfg.vram_size = PICA200_VRAM_SIZE;
-    cfg.threads = threads;
-    cfg.irq_update = pt_irq;
-    cfg.display_update = pt_display;
-    cfg.opaque = t;
+    cfg.hooks.threads = threads;
+    cfg.hooks.irq_update = pt_irq;
+    cfg.hooks.display_update = pt_display;
+    cfg.hooks.opaque = t;
     return pica200_core_new(&cfg);
 }
 

@@ -215,10 +215,10 @@ static void test_gouraud_lcd(gconstpointer data)
     g_assert_true(pica200_scanout(t.core, 0, &so));
     g_assert_cmpuint(so.width, ==, 400);
     g_assert_cmpuint(so.height, ==, 240);
-    g_assert_true(g3d_scanout_copy(&so, pica200_mem(t.core), top, 400, "test"));
+    g_assert_true(g3d_scanout_copy(&so, pica200_scanout_mem(t.core), top, 400, "test"));
     g_assert_true(pica200_scanout(t.core, 1, &so));
     g_assert_cmpuint(so.width, ==, 320);
-    g_assert_true(g3d_scanout_copy(&so, pica200_mem(t.core), bot, 320, "test"));
+    g_assert_true(g3d_scanout_copy(&so, pica200_scanout_mem(t.core), bot, 320, "test"));
 
     /*
      * The panels are rotated: screen column X is stored line X = transfer

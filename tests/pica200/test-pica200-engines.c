@@ -364,7 +364,7 @@ static void test_pdc(void)
     pt_w32(&t, A_PDC0_CONTROL, 1);
     g_assert_cmpuint(t.display_calls, >, 0);
     g_assert_true(pica200_scanout(t.core, 0, &so));
-    g_assert_true(g3d_scanout_copy(&so, pica200_mem(t.core), img, 400, "test"));
+    g_assert_true(g3d_scanout_copy(&so, pica200_scanout_mem(t.core), img, 400, "test"));
     /* screen column X = stored line X; row Y = pixel 239 - Y of the line */
     for (Y = 0; Y < 240; Y++) {
         for (X = 0; X < 400; X++) {
@@ -383,7 +383,7 @@ static void test_pdc(void)
     pt_w32(&t, A_PDC1_FRAMEBUF_STRIDE, 480);
     pt_w32(&t, A_PDC1_CONTROL, 1);
     g_assert_true(pica200_scanout(t.core, 1, &so));
-    g_assert_true(g3d_scanout_copy(&so, pica200_mem(t.core), img, 320, "test"));
+    g_assert_true(g3d_scanout_copy(&so, pica200_scanout_mem(t.core), img, 320, "test"));
     g_assert_cmphex(img[0], ==, 0xFFFF0000);
     g_assert_cmphex(img[320 * 240 - 1], ==, 0xFFFF0000);
 
@@ -391,18 +391,18 @@ static void test_pdc(void)
     errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
     pt_w32(&t, A_PDC1_FRAMEBUF_FORMAT, 6);
     g_assert_true(pica200_scanout(t.core, 1, &so));
-    g_assert_false(g3d_scanout_copy(&so, pica200_mem(t.core), img, 320, "test"));
+    g_assert_false(g3d_scanout_copy(&so, pica200_scanout_mem(t.core), img, 320, "test"));
     pt_w32(&t, A_PDC1_FRAMEBUF_FORMAT, PICA_PIXFMT_RGBA4);
     pt_w32(&t, A_PDC1_FRAMEBUF_A1, PICA200_PHYS_VRAM + PICA200_VRAM_SIZE - 4096);
     g_assert_true(pica200_scanout(t.core, 1, &so));
-    g_assert_false(g3d_scanout_copy(&so, pica200_mem(t.core), img, 320, "test"));
+    g_assert_false(g3d_scanout_copy(&so, pica200_scanout_mem(t.core), img, 320, "test"));
     pt_w32(&t, A_PDC1_FRAMEBUF_A1, 0x10000000);                 /* I/O */
     g_assert_true(pica200_scanout(t.core, 1, &so));
-    g_assert_false(g3d_scanout_copy(&so, pica200_mem(t.core), img, 320, "test"));
+    g_assert_false(g3d_scanout_copy(&so, pica200_scanout_mem(t.core), img, 320, "test"));
     pt_w32(&t, A_PDC1_FRAMEBUF_A1, PICA200_PHYS_VRAM);
     pt_w32(&t, A_PDC1_FRAMEBUF_STRIDE, 100);
     g_assert_true(pica200_scanout(t.core, 1, &so));
-    g_assert_false(g3d_scanout_copy(&so, pica200_mem(t.core), img, 320, "test"));
+    g_assert_false(g3d_scanout_copy(&so, pica200_scanout_mem(t.core), img, 320, "test"));
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors + 4);
     g_assert_false(pica200_scanout(t.core, 2, &so));
     /* the registers themselves read back */

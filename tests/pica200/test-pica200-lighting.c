@@ -1416,7 +1416,7 @@ static void lit_head(PicaTest *t, G3DImage *img)
 
     g_assert_true(pica200_scanout(t->core, 1, &so));
     px = g_new(uint32_t, so.width * so.height);
-    g_assert_true(g3d_scanout_copy(&so, pica200_mem(t->core), px, so.width,
+    g_assert_true(g3d_scanout_copy(&so, pica200_scanout_mem(t->core), px, so.width,
                                    "test"));
     g_assert_true(g3d_image_alloc(img, so.width, so.height));
     g3d_image_from_argb(img, px, so.width);

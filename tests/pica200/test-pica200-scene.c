@@ -47,7 +47,7 @@ static void check_head(PicaTest *t, int head, const char *ref_name)
 
     g_assert_true(pica200_scanout(t->core, head, &so));
     px = g_new(uint32_t, so.width * so.height);
-    g_assert_true(g3d_scanout_copy(&so, pica200_mem(t->core), px, so.width,
+    g_assert_true(g3d_scanout_copy(&so, pica200_scanout_mem(t->core), px, so.width,
                                    "test"));
     g_assert_true(g3d_image_alloc(&got, so.width, so.height));
     g3d_image_from_argb(&got, px, so.width);

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static uint8_t *vram;
     static uint8_t sys[8192];
     G3DFlatMem f1, f2;
-    R300CoreConfig cfg = { .vram_size = VRAM_SIZE, .threads = 1 };
+    R300CoreConfig cfg = { .vram_size = VRAM_SIZE, .hooks.threads = 1 };
     R300Core *c;
     uint32_t ndw, i, wr;
     unsigned steps;

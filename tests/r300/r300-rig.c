@@ -22,9 +22,9 @@ static int64_t rig_now(void *opaque)
 R300Rig *r300_rig_new(int threads, uint32_t vram_size, unsigned ring_bufsz)
 {
     R300Rig *d = g_new0(R300Rig, 1);
-    R300CoreConfig cfg = { .vram_size = vram_size, .threads = threads,
-                           .irq_update = irq_update, .now_ns = rig_now,
-                           .opaque = d, .vga_monitor = true };
+    R300CoreConfig cfg = { .vram_size = vram_size, .hooks.threads = threads,
+                           .hooks.irq_update = irq_update, .now_ns = rig_now,
+                           .hooks.opaque = d, .vga_monitor = true };
 
     d->vram = g_malloc0(vram_size);
     d->vram_size = vram_size;

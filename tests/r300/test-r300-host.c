@@ -3,7 +3,7 @@
  * memory size registers, the MC idle bit, the PLL register file behind
  * CLOCK_CNTL_INDEX/DATA and the MM_INDEX/MM_DATA window. The expected values
  * are what Linux's radeon driver computes from them (radeon_clocks.c,
- * r100.c r100_vram_init_sizes, r300.c r300_mc_init).
+ * r100.c r100_vram_init_sizes, r300-core.c r300_mc_init).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -326,7 +326,7 @@ static void test_cursor(void)
     r300_rig_wr(d, A_CRTC_GEN_CNTL, r300_rig_rd(d, A_CRTC_GEN_CNTL) |
                 R_CRTC_GEN_CNTL_CUR_EN_MASK | 2u << 20);
     g_assert_true(r300_scanout(d->core, 0, &so));
-    g_assert_true(g3d_scanout_copy(&so, r300_vram_mem(d->core), out, 640,
+    g_assert_true(g3d_scanout_copy(&so, r300_scanout_mem(d->core), out, 640,
                                    "test"));
     g_assert_cmphex(out[50 * 640 + 100], ==, 0xFFFF0000);
     g_assert_cmphex(out[113 * 640 + 107], ==, 0xFFFF0000);     /* row 63 */
@@ -340,7 +340,7 @@ static void test_cursor(void)
     r300_rig_wr(d, A_CUR_HORZ_VERT_POSN, 0u << 16 | 50);
     r300_rig_wr(d, A_CUR_HORZ_VERT_OFF, 3u << 16);
     g_assert_true(r300_scanout(d->core, 0, &so));
-    g_assert_true(g3d_scanout_copy(&so, r300_vram_mem(d->core), out, 640,
+    g_assert_true(g3d_scanout_copy(&so, r300_scanout_mem(d->core), out, 640,
                                    "test"));
     g_assert_cmphex(out[50 * 640 + 4], ==, 0xFFFF0000);        /* column 7 */
     g_assert_cmphex(out[50 * 640 + 5], ==, 0xFF808080);        /* column 8 */

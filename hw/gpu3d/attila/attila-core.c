@@ -6,7 +6,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include "attila-internal.h"
+#include "attila-int.h"
 
 #include <glib.h>
 
@@ -57,7 +57,7 @@ uint64_t attila_reg_read(AttilaCore *c, uint32_t offset, unsigned size)
     case A_ATTILA_VERSION:
         return ATTILA_VERSION_VALUE;
     case A_ATTILA_MEM_SIZE:
-        return (uint32_t)MIN(c->cfg.mem_size, 0xffffffffu);
+        return (uint32_t)MIN(c->cfg.vram_size, 0xffffffffu);
     case A_ATTILA_TILING:
         return ATTILA_TEX_BLOCK_DIM << R_ATTILA_TILING_TEX_BLOCK_SHIFT |
                ATTILA_TEX_SBLOCK_DIM << R_ATTILA_TILING_TEX_SBLOCK_SHIFT |
@@ -192,16 +192,16 @@ void attila_reg_write(AttilaCore *c, uint32_t offset, uint64_t val64,
     case A_ATTILA_INT_STATUS: {
         bool old = attila_irq_level(c);
         c->int_status &= ~val;
-        if (old != attila_irq_level(c) && c->cfg.irq_update) {
-            c->cfg.irq_update(c->cfg.opaque);
+        if (old != attila_irq_level(c) && c->cfg.hooks.irq_update) {
+            c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
         }
         break;
     }
     case A_ATTILA_INT_MASK: {
         bool old = attila_irq_level(c);
         c->int_mask = val & 0x1f;
-        if (old != attila_irq_level(c) && c->cfg.irq_update) {
-            c->cfg.irq_update(c->cfg.opaque);
+        if (old != attila_irq_level(c) && c->cfg.hooks.irq_update) {
+            c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
         }
         break;
     }
@@ -223,12 +223,12 @@ AttilaCore *attila_core_new(const AttilaCoreConfig *cfg)
 
     c->cfg = *cfg;
     g3d_error_init(&c->errors, "attila-3d: ", error_raise, c);
-    if (c->cfg.threads < 1) {
-        c->cfg.threads = 1;
+    if (c->cfg.hooks.threads < 1) {
+        c->cfg.hooks.threads = 1;
     }
     attila_regfile_init(c);
     c->ds = g_new0(AttilaDrawState, 1);
-    c->raster = attila_raster_new(c, c->cfg.threads);
+    c->raster = attila_raster_new(c, c->cfg.hooks.threads);
     attila_core_reset(c);
     return c;
 }
@@ -268,11 +268,11 @@ void attila_core_reset(AttilaCore *c)
         attila_shader_decode(c->imem_raw[i], &c->imem[i]);
     }
     attila_gpu_reset_state(c);
-    if (irq && c->cfg.irq_update) {
-        c->cfg.irq_update(c->cfg.opaque);
+    if (irq && c->cfg.hooks.irq_update) {
+        c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
     }
-    if (c->cfg.display_update) {
-        c->cfg.display_update(c->cfg.opaque);
+    if (c->cfg.hooks.display_update) {
+        c->cfg.hooks.display_update(c->cfg.hooks.opaque);
     }
 }
 

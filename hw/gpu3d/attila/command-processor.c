@@ -21,7 +21,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include "attila-internal.h"
+#include "attila-int.h"
 
 #include <glib.h>
 
@@ -128,8 +128,8 @@ static void swap_buffers(AttilaCore *c)
     c->rf[ATTILA_REG_RENDER_TARGET_ADDRESS][0].u[0] = front;
     c->frame++;
     attila_irq_raise(c, R_ATTILA_INT_SWAP_MASK);
-    if (c->cfg.display_update) {
-        c->cfg.display_update(c->cfg.opaque);
+    if (c->cfg.hooks.display_update) {
+        c->cfg.hooks.display_update(c->cfg.hooks.opaque);
     }
 }
 

@@ -7,7 +7,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include "attila-internal.h"
+#include "attila-int.h"
 
 #include <glib.h>
 
@@ -18,8 +18,8 @@ void attila_irq_raise(AttilaCore *c, uint32_t bits)
     uint32_t old = c->int_status & c->int_mask;
 
     c->int_status |= bits;
-    if ((c->int_status & c->int_mask) != old && c->cfg.irq_update) {
-        c->cfg.irq_update(c->cfg.opaque);
+    if ((c->int_status & c->int_mask) != old && c->cfg.hooks.irq_update) {
+        c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
     }
 }
 
@@ -43,14 +43,14 @@ static bool translate(AttilaCore *c, uint32_t addr, uint64_t len,
         if (!g3d_range_ok(off, len, 0, c->sysmem_size)) {
             return false;
         }
-        *mem = &c->cfg.sys_mem;
+        *mem = &c->cfg.sys;
         *out = c->sysmem_base + off;
         return *out >= c->sysmem_base;      /* no wrap of the 64-bit sum */
     }
-    if (!g3d_range_ok(off, len, 0, c->cfg.mem_size)) {
+    if (!g3d_range_ok(off, len, 0, c->cfg.vram_size)) {
         return false;
     }
-    *mem = &c->cfg.gpu_mem;
+    *mem = &c->cfg.vram;
     *out = off;
     return true;
 }

@@ -9,7 +9,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include "attila-internal.h"
+#include "attila-int.h"
 
 #include <glib.h>
 
@@ -245,7 +245,7 @@ void attila_gpu_reset_state(AttilaCore *c)
         }
     }
     c->gpu_status = ATTILA_ST_RESET;
-    set_u32(c, ATTILA_REG_MEMORY, 0, (uint32_t)(c->cfg.mem_size >> 20));
+    set_u32(c, ATTILA_REG_MEMORY, 0, (uint32_t)(c->cfg.vram_size >> 20));
     set_u32(c, ATTILA_REG_DISPLAY_X_RES, 0, 400);
     set_u32(c, ATTILA_REG_DISPLAY_Y_RES, 0, 400);
     set_u32(c, ATTILA_REG_FRONTBUFFER_ADDR, 0, 0x00200000);

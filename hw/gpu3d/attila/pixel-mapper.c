@@ -13,7 +13,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include "attila-internal.h"
+#include "attila-int.h"
 
 enum {
     STAMP = 2,              /* pixels */

@@ -8,7 +8,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include "attila-internal.h"
+#include "attila-int.h"
 
 void attila_primitive_assembly(uint32_t mode, uint32_t count,
                                AttilaTriangleFn *fn, void *opaque)

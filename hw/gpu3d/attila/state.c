@@ -1,11 +1,11 @@
 /*
- * attila-3d: the saved state (attila-core.h, attila_state_save/_load) for
+ * attila-3d: the saved state (attila.h, attila_state_save/_load) for
  * savevm and migration. The decoded instruction memory is decoded again
  * from the raw one; the per-draw state is rebuilt by the next draw.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include "attila-internal.h"
+#include "attila-int.h"
 
 #define ATTILA_STATE_MAGIC      0x414c5441u     /* "ATLA" */
 #define ATTILA_STATE_VERSION    1
@@ -173,11 +173,11 @@ bool attila_state_load(AttilaCore *c, G3DStateIn *in)
     for (i = 0; i < ATTILA_INSTRUCTION_MEMORY; i++) {
         attila_shader_decode(c->imem_raw[i], &c->imem[i]);
     }
-    if (c->cfg.irq_update) {
-        c->cfg.irq_update(c->cfg.opaque);
+    if (c->cfg.hooks.irq_update) {
+        c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
     }
-    if (c->cfg.display_update) {
-        c->cfg.display_update(c->cfg.opaque);
+    if (c->cfg.hooks.display_update) {
+        c->cfg.hooks.display_update(c->cfg.hooks.opaque);
     }
     return true;
 

@@ -20,7 +20,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include "attila-internal.h"
+#include "attila-int.h"
 
 #include "common/fpformat.h"
 #include "common/fragment.h"

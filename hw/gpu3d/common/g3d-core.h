@@ -40,6 +40,21 @@ unsigned g3d_log_count(G3DLogKind kind);
 #define g3d_guest_error(...) g3d_log(G3D_LOG_GUEST_ERROR, __VA_ARGS__)
 #define g3d_unimp(...)       g3d_log(G3D_LOG_UNIMP, __VA_ARGS__)
 
+/* ---- what every core's config holds ---------------------------------- */
+
+/*
+ * The callbacks and thread count that every <Chip>CoreConfig embeds as
+ * `hooks`: how many render threads the rasteriser uses, and how the core
+ * tells its driver (the QEMU glue, a test) that its interrupt level or its
+ * picture may have changed. Both callbacks may be NULL.
+ */
+typedef struct G3DCoreHooks {
+    int threads;                            /* render threads; < 1: 1 */
+    void (*irq_update)(void *opaque);       /* the IRQ level may have changed */
+    void (*display_update)(void *opaque);   /* scanout or picture changed */
+    void *opaque;                           /* the callbacks' argument */
+} G3DCoreHooks;
+
 /* ---- memory ------------------------------------------------------------ */
 
 /*

@@ -89,7 +89,7 @@ static void xf_indexed_load(FlipperCore *c, int n, uint32_t w)
     uint32_t i;
 
     if (!flipper_mem1_ok(c, src, count * 4) ||
-        !g3d_mem_read(&c->cfg.mem, src, buf, count * 4)) {
+        !g3d_mem_read(&c->cfg.vram, src, buf, count * 4)) {
         g3d_guest_error("flipper: CP: indexed XF load %c: 0x%08" G_GINT64_MODIFIER
                         "x + %u words outside MEM1", 'A' + n, src, count);
         return;

@@ -219,7 +219,7 @@ static const uint8_t *fetch_indexed(FlipperCore *c, int arr, uint32_t idx,
     uint64_t addr = base + idx * stride + skip;
 
     if (!flipper_mem1_ok(c, addr, bytes) ||
-        !g3d_mem_read(&c->cfg.mem, addr, buf, bytes)) {
+        !g3d_mem_read(&c->cfg.vram, addr, buf, bytes)) {
         g3d_guest_error("flipper: CP: array %d index %u: 0x%08"
                         G_GINT64_MODIFIER "x outside MEM1", arr, idx, addr);
         return NULL;

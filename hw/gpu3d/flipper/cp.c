@@ -107,7 +107,7 @@ static bool fetch(FlipperCore *c)
             break;
         }
         if (!flipper_mem1_ok(c, cp->rptr, 32) ||
-            !g3d_mem_read(&c->cfg.mem, cp->rptr, cp->stage + cp->stage_len,
+            !g3d_mem_read(&c->cfg.vram, cp->rptr, cp->stage + cp->stage_len,
                           32)) {
             cp->fault = true;
             g3d_error(&c->errors, FLIPPER_ERR_GP, 0,
@@ -138,7 +138,7 @@ bool flipper_cp_dl_work(FlipperCore *c, unsigned *budget)
         size_t used;
 
         /* the list was checked against MEM1 when it was called */
-        if (!g3d_mem_read(&c->cfg.mem, cp->dl_addr + cp->dl_pos, buf, n)) {
+        if (!g3d_mem_read(&c->cfg.vram, cp->dl_addr + cp->dl_pos, buf, n)) {
             g3d_guest_error("flipper: CP: display list at 0x%08x unreadable",
                             cp->dl_addr);
             cp->dl_active = false;

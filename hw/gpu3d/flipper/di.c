@@ -54,7 +54,7 @@ static void di_command(FlipperCore *c)
             result = R_DI_SR_DEINT_MASK;
             break;
         }
-        g3d_mem_write(&c->cfg.mem, mar, info, sizeof(info));
+        g3d_mem_write(&c->cfg.vram, mar, info, sizeof(info));
         REG(c, A_DI_LENGTH) = len - 32;
         break;
     }

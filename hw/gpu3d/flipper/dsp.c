@@ -68,9 +68,9 @@ static void aram_dma(FlipperCore *c)
             c->dsp.aram = g_malloc0(FLIPPER_ARAM_SIZE);
         }
         if (to_mem) {
-            g3d_mem_write(&c->cfg.mem, mm, c->dsp.aram + ar, len);
+            g3d_mem_write(&c->cfg.vram, mm, c->dsp.aram + ar, len);
         } else {
-            g3d_mem_read(&c->cfg.mem, mm, c->dsp.aram + ar, len);
+            g3d_mem_read(&c->cfg.vram, mm, c->dsp.aram + ar, len);
         }
     }
     REG(c, A_AR_DMA_CNT_H) &= 0x8000;

@@ -4,7 +4,7 @@
  * loader), xf.c (transform), su.c (primitive setup), clipper.c, ras.c
  * (rasteriser), tev.c, pe.c (pixel engine, EFB), pe-copy.c (EFB copies),
  * bp.c (BP register side effects), vi.c, pi.c, mi.c, dsp.c, di.c, si.c,
- * exi.c, ai.c; core.c ties them together.
+ * exi.c, ai.c; flipper-core.c ties them together.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -246,7 +246,7 @@ struct FlipperCore {
     FlipperStats stats;
 };
 
-/* core.c */
+/* flipper-core.c */
 /* the INTx level the PI's cause and mask registers ask for */
 bool flipper_irq_wanted(FlipperCore *c);
 void flipper_irq_changed(FlipperCore *c);

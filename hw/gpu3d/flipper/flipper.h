@@ -23,18 +23,15 @@
 typedef struct FlipperCore FlipperCore;
 
 typedef struct FlipperCoreConfig {
-    G3DMem mem;              /* MEM1, addressed with GameCube physical addresses */
-    uint32_t mem1_size;      /* bytes of MEM1; 0 = FLIPPER_MEM1_SIZE (24 MiB) */
-    int threads;             /* render threads; < 1 = 1 */
-    void (*irq_update)(void *opaque);      /* the INTx level may have changed */
-    void (*display_update)(void *opaque);  /* scanout registers changed */
+    G3DMem vram;             /* MEM1, addressed with GameCube physical addresses */
+    uint32_t vram_size;      /* bytes of MEM1; 0 = FLIPPER_MEM1_SIZE (24 MiB) */
+    G3DCoreHooks hooks;   /* render threads, IRQ and display callbacks */
     /*
      * Monotonic time in ns for the VI beam and the AI sample counter.
      * NULL: time stands still (the beam never moves), as in unit tests that
      * do not care; tests that do pass a fake clock.
      */
     int64_t (*clock_ns)(void *opaque);
-    void *opaque;
 } FlipperCoreConfig;
 
 FlipperCore *flipper_core_new(const FlipperCoreConfig *cfg);

@@ -289,7 +289,7 @@ static void copy_to_xfb(FlipperCore *c, uint32_t trigger, int left, int top,
             encode_line(c, rc, top + src, top, top + height, trigger, buf);
             prev = src;
         }
-        g3d_mem_write(&c->cfg.mem, dest + j * stride, buf, line_bytes);
+        g3d_mem_write(&c->cfg.vram, dest + j * stride, buf, line_bytes);
     }
     g_free(rc);
     g_free(buf);
@@ -611,7 +611,7 @@ static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
                 }
             }
         }
-        g3d_mem_write(&c->cfg.mem, dest + (uint32_t)ty * stride, row,
+        g3d_mem_write(&c->cfg.vram, dest + (uint32_t)ty * stride, row,
                       row_bytes);
     }
     g_free(row);

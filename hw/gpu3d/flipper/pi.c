@@ -27,7 +27,7 @@ static void burst(FlipperCore *c)
     FlipperPI *pi = &c->pi;
 
     if (!flipper_mem1_ok(c, pi->fifo_wptr, FLIPPER_WGP_SIZE) ||
-        !g3d_mem_write(&c->cfg.mem, pi->fifo_wptr, pi->gather,
+        !g3d_mem_write(&c->cfg.vram, pi->fifo_wptr, pi->gather,
                        FLIPPER_WGP_SIZE)) {
         g3d_error(&c->errors, FLIPPER_ERR_GP, 0,
                   "flipper: PI: FIFO write pointer 0x%08x outside MEM1,"

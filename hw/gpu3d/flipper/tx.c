@@ -164,7 +164,7 @@ bool flipper_tx_setup(FlipperCore *c, int map, TxMap *m)
                         "is outside MEM1", map, base, total);
         return false;
     }
-    m->src = g3d_mem_map(&c->cfg.mem, base, total, false);
+    m->src = g3d_mem_map(&c->cfg.vram, base, total, false);
     if (!m->src) {
         g3d_guest_error("flipper: TX: map %d: texture at 0x%08x cannot be "
                         "mapped", map, base);
@@ -463,7 +463,7 @@ void flipper_tx_load_tlut(FlipperCore *c)
                         "0x%05x runs past the high bank", len, dst);
         return;
     }
-    if (len && !g3d_mem_read(&c->cfg.mem, src,
+    if (len && !g3d_mem_read(&c->cfg.vram, src,
                              c->tmem + FLIPPER_TMEM_TLUT_BASE + dst, len)) {
         g3d_guest_error("flipper: BP: TLUT load from 0x%08x failed", src);
     }
@@ -493,7 +493,7 @@ void flipper_tx_preload(FlipperCore *c)
                             "runs past TMEM", len, even);
         }
         if (fit) {
-            g3d_mem_read(&c->cfg.mem, src, c->tmem + even, fit);
+            g3d_mem_read(&c->cfg.vram, src, c->tmem + even, fit);
         }
         return;
     }
@@ -503,7 +503,7 @@ void flipper_tx_preload(FlipperCore *c)
                             "after %u tiles", i);
             return;
         }
-        g3d_mem_read(&c->cfg.mem, src, c->tmem + even, 32);
-        g3d_mem_read(&c->cfg.mem, src + 32, c->tmem + odd, 32);
+        g3d_mem_read(&c->cfg.vram, src, c->tmem + even, 32);
+        g3d_mem_read(&c->cfg.vram, src + 32, c->tmem + odd, 32);
     }
 }

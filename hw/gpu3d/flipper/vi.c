@@ -494,10 +494,10 @@ static void vi_write16(FlipperCore *c, uint32_t off, uint16_t val)
     if (a == A_VI_HSW || a == A_VI_HSR || a == A_VI_FBWIDTH) {
         c->vi.scaler_logged = false;
     }
-    if (c->cfg.display_update &&
+    if (c->cfg.hooks.display_update &&
         (a <= A_VI_BFBR + 2 || a == A_VI_HSW || a == A_VI_HSR ||
          a == A_VI_FBWIDTH)) {
-        c->cfg.display_update(c->cfg.opaque);
+        c->cfg.hooks.display_update(c->cfg.hooks.opaque);
     }
 }
 

@@ -81,12 +81,12 @@ void glamo_2d_start(GlamoCore *c)
         g3d_guest_error("glamo 2D: rectangle rows %u..%u beyond DST_HEIGHT "
                         "%u; operation skipped", dy, dy + h - 1,
                         reg(c, A_GLAMO_2D_DST_HEIGHT));
-        glamo_error(c);
+        g3d_error_silent(&c->errors, 0, 0);
         return;
     }
     if (!fits(c, "destination", dbase, dpitch, dx, dy, w, h) ||
         (use_src && !fits(c, "source", sbase, spitch, sx, sy, w, h))) {
-        glamo_error(c);
+        g3d_error_silent(&c->errors, 0, 0);
         return;
     }
     /* pixels the 3D engine still owes may be read or overwritten here */

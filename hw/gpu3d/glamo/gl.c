@@ -404,7 +404,7 @@ static void point_scale(GlamoCore *c, const GlamoVertex *in,
     if (!(q > 0.0f)) {
         g3d_guest_error("glamo G/L: point scaling A + B d + C d^2 = %g is "
                         "not positive, point size left unscaled", q);
-        glamo_error(c);
+        g3d_error_silent(&c->errors, 0, 0);
         return;
     }
     size = out->psize * sqrtf(1.0f / q);

@@ -53,8 +53,8 @@ uint32_t glamo_f18_from_float(float f)
 void glamo_raise_irq(GlamoCore *c, uint16_t source)
 {
     c->regs[A_GLAMO_IRQ_STATUS >> 1] |= source & GLAMO_IRQ_ALL;
-    if (c->cfg.irq_update) {
-        c->cfg.irq_update(c->cfg.opaque);
+    if (c->cfg.hooks.irq_update) {
+        c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
     }
 }
 
@@ -341,16 +341,16 @@ static void write_generic(GlamoCore *c, uint32_t off, uint16_t val)
     case A_GLAMO_CLOCK_LCD:
         *r = val;
         c->lcd_dirty = true;
-        if (c->cfg.display_update) {
-            c->cfg.display_update(c->cfg.opaque);
+        if (c->cfg.hooks.display_update) {
+            c->cfg.hooks.display_update(c->cfg.hooks.opaque);
         }
         return;
     default:
         *r = val;
         return;
     }
-    if (c->cfg.irq_update) {
-        c->cfg.irq_update(c->cfg.opaque);
+    if (c->cfg.hooks.irq_update) {
+        c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
     }
 }
 
@@ -398,8 +398,8 @@ void glamo_write16(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq)
     } else if (in_lcd(off)) {
         c->regs[off >> 1] = val;
         c->lcd_dirty = true;
-        if (c->cfg.display_update) {
-            c->cfg.display_update(c->cfg.opaque);
+        if (c->cfg.hooks.display_update) {
+            c->cfg.hooks.display_update(c->cfg.hooks.opaque);
         }
     } else {
         /* blocks that are not modelled (host bus, memory, 2D, ...) keep
@@ -535,11 +535,11 @@ GlamoCore *glamo_core_new(const GlamoCoreConfig *cfg)
     c->cfg = *cfg;
     g3d_error_init(&c->errors, NULL, NULL, NULL);
     c->vram_size = cfg->vram_size ? cfg->vram_size : GLAMO_VRAM_SIZE;
-    c->vram = g3d_mem_map(&c->cfg.mem, 0, c->vram_size, true);
+    c->vram = g3d_mem_map(&c->cfg.vram, 0, c->vram_size, true);
     if (!c->vram) {
         g3d_guest_error("glamo: VRAM is not mappable, rendering disabled");
     }
-    c->raster = g3d_raster_new(cfg->threads > 0 ? cfg->threads : 1);
+    c->raster = g3d_raster_new(cfg->hooks.threads > 0 ? cfg->hooks.threads : 1);
     glamo_core_reset(c);
     return c;
 }
@@ -560,10 +560,11 @@ void glamo_core_reset(GlamoCore *c)
     memset(c->regs, 0, sizeof(c->regs));
     reset_3d_engine(c, true, true);
     glamo_cmdq_reset(c);
+    memset(&c->asmb, 0, sizeof(c->asmb));   /* the line stipple count too */
     g3d_error_rearm(&c->errors, GLAMO_ONCE_CLOCK_STOPPED);
     c->lcd_dirty = true;
-    if (c->cfg.irq_update) {
-        c->cfg.irq_update(c->cfg.opaque);
+    if (c->cfg.hooks.irq_update) {
+        c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
     }
 }
 
@@ -573,9 +574,9 @@ void glamo_stats(GlamoCore *c, GlamoStats *out)
     out->errors = c->errors.count;
 }
 
-const G3DMem *glamo_mem(GlamoCore *c)
+const G3DMem *glamo_scanout_mem(GlamoCore *c)
 {
-    return &c->cfg.mem;
+    return &c->cfg.vram;
 }
 
 bool glamo_scanout(GlamoCore *c, int head, G3DScanout *out)

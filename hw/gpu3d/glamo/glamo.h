@@ -21,12 +21,9 @@
 typedef struct GlamoCore GlamoCore;
 
 typedef struct GlamoCoreConfig {
-    G3DMem mem;            /* VRAM: chip addresses 0 .. vram_size-1 */
+    G3DMem vram;           /* VRAM: chip addresses 0 .. vram_size-1 */
     uint32_t vram_size;    /* 0: GLAMO_VRAM_SIZE */
-    int threads;           /* render threads (>= 1) */
-    void (*irq_update)(void *opaque);
-    void (*display_update)(void *opaque);
-    void *opaque;
+    G3DCoreHooks hooks;   /* render threads, IRQ and display callbacks */
 } GlamoCoreConfig;
 
 GlamoCore *glamo_core_new(const GlamoCoreConfig *cfg);
@@ -62,7 +59,7 @@ bool glamo_irq_level(GlamoCore *c);
 /* Head 0: the LCD controller. false: blank. */
 bool glamo_scanout(GlamoCore *c, int head, G3DScanout *out);
 /* the memory scan-out addresses refer to: the VRAM */
-const G3DMem *glamo_mem(GlamoCore *c);
+const G3DMem *glamo_scanout_mem(GlamoCore *c);
 
 /* Number formats of the chip (docs/glamo-3d.md, "Number formats"). */
 uint32_t glamo_f24_from_float(float f);      /* s[7].16 */

@@ -156,12 +156,15 @@ bool glamo_state_load(GlamoCore *c, G3DStateIn *in)
     c->rs = NULL;
     c->rs_dirty = true;
     c->lcd_dirty = true;
-    if (c->cfg.irq_update) {
-        c->cfg.irq_update(c->cfg.opaque);
+    if (c->cfg.hooks.irq_update) {
+        c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
     }
     return true;
 
 fail:
+    /* a reset keeps glamo's error count (GlamoStats); a refused load does
+     * not leave the stream's count behind */
+    g3d_error_reset(&c->errors);
     glamo_core_reset(c);
     return false;
 }

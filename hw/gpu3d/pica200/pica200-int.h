@@ -1,6 +1,6 @@
 /*
  * pica200-3d core internals shared by the block files:
- *   pica200.c      core API, BAR0 external registers, interrupts, work loop
+ *   pica200-core.c      core API, BAR0 external registers, interrupts, work loop
  *   regs.c         internal register file: byte masks, side effects, read-back
  *   cmdlist.c      P3D command-list processor (CMDBUF_* channels, FINALIZE)
  *   shader.c       shader units: code/opdesc/uniform upload, interpreter
@@ -223,7 +223,7 @@ typedef struct PicaRenderState PicaRenderState;
 
 struct Pica200Core {
     Pica200CoreConfig cfg;
-    G3DMem phys;                    /* 3DS physical view (pica200.c) */
+    G3DMem phys;                    /* 3DS physical view (pica200-core.c) */
     G3DRaster *raster;
 
     /* external registers 0x0000-0x0FFF, stored; modelled ones below */
@@ -286,7 +286,7 @@ enum {
 /* register writes that may wait behind the command processor */
 #define PICA_QUEUE_MAX (1u << 20)
 
-/* pica200.c */
+/* pica200-core.c */
 /* the level the interrupt status asks for (pica_update_irq reports it) */
 bool pica_irq_wanted(Pica200Core *c);
 void pica_update_irq(Pica200Core *c);

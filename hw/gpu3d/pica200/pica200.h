@@ -32,11 +32,8 @@ typedef struct Pica200CoreConfig {
      * physical 0x20000000 + x (the guest's RAM plays FCRAM). Optional
      * (read/write NULL: every such address is bad).
      */
-    G3DMem fcram;
-    int threads;               /* render threads; < 1: 1 */
-    void (*irq_update)(void *opaque);       /* IRQ level may have changed */
-    void (*display_update)(void *opaque);   /* a head's picture may have changed */
-    void *opaque;
+    G3DMem sys;
+    G3DCoreHooks hooks;   /* render threads, IRQ and display callbacks */
 } Pica200CoreConfig;
 
 Pica200Core *pica200_core_new(const Pica200CoreConfig *cfg);
@@ -64,12 +61,12 @@ bool pica200_irq_level(Pica200Core *c);
 /*
  * What head 0 (top screen, 400x240) or 1 (bottom, 320x240) shows. The
  * description's addr is a 3DS physical address: copy it with
- * g3d_scanout_copy(out, pica200_mem(c), ...).
+ * g3d_scanout_copy(out, pica200_scanout_mem(c), ...).
  */
 bool pica200_scanout(Pica200Core *c, int head, G3DScanout *out);
 
 /* the GPU's view of memory: 3DS physical addresses, translated */
-const G3DMem *pica200_mem(Pica200Core *c);
+const G3DMem *pica200_scanout_mem(Pica200Core *c);
 
 /*
  * Saved state (savevm, migration; docs/pica200-3d.md says what the stream

@@ -22,6 +22,9 @@ void pica_pipeline_reset(Pica200Core *c)
     memset(&c->pa, 0, sizeof(c->pa));
     memset(&c->gs_in, 0, sizeof(c->gs_in));
     memset(c->fixed_attr, 0, sizeof(c->fixed_attr));
+    memset(c->fixed_words, 0, sizeof(c->fixed_words));
+    memset(c->imm_attr, 0, sizeof(c->imm_attr));
+    memset(c->emitter.buffer, 0, sizeof(c->emitter.buffer));
     c->fixed_nwords = 0;
     c->fixed_index = 0;
     c->imm_n = 0;

@@ -15,15 +15,15 @@ void r300_update_irq(R300Core *c)
 
     if (level != c->irq) {
         c->irq = level;
-        if (c->cfg.irq_update) {
-            c->cfg.irq_update(c->cfg.opaque);
+        if (c->cfg.hooks.irq_update) {
+            c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
         }
     }
 }
 
 void *r300_core_opaque(R300Core *c)
 {
-    return c->cfg.opaque;
+    return c->cfg.hooks.opaque;
 }
 
 void r300_flush_render(R300Core *c)

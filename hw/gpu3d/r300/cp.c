@@ -1,6 +1,6 @@
 /*
  * R300 command processor: the ring buffer, indirect buffers and the PM4
- * packets of types 0, 1, 2 and 3 [Linux radeon r100.c, radeon_reg.h, r300.c;
+ * packets of types 0, 1, 2 and 3 [Linux radeon r100.c, radeon_reg.h, r300-core.c;
  * Mesa r300_reg.h, r300_cs.h]. The ATI microcode the driver loads through
  * CP_ME_RAM_* is stored and not run: the packets are executed directly.
  *

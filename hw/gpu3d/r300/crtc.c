@@ -82,8 +82,8 @@ uint64_t r300_crtc_vblank(R300Core *c, int64_t now_ns)
         /* the double-buffered offset is taken in the vertical blank */
         k->offset = k->offset_next;
         k->flip_pending = false;
-        if (c->cfg.display_update) {
-            c->cfg.display_update(c->cfg.opaque);
+        if (c->cfg.hooks.display_update) {
+            c->cfg.hooks.display_update(c->cfg.hooks.opaque);
         }
     }
     R300_REG(c, A_CRTC_STATUS) |= R_CRTC_STATUS_VBLANK_SAVE_MASK;
@@ -101,7 +101,7 @@ static uint32_t current_line(R300Core *c)
     if (!frame || !c->cfg.now_ns) {
         return 0;
     }
-    now = c->cfg.now_ns(c->cfg.opaque);
+    now = c->cfg.now_ns(c->cfg.hooks.opaque);
     line_ns = MAX(frame / v_total(c), 1);
     return (uint32_t)((v_disp(c) + (uint64_t)MAX(now - c->crtc.vblank_ns, 0) /
                        line_ns) % v_total(c));
@@ -196,8 +196,8 @@ bool r300_crtc_write(R300Core *c, uint32_t offset, uint32_t val)
         return false;
     }
     R300_REG(c, offset) = val;
-    if (c->cfg.display_update) {
-        c->cfg.display_update(c->cfg.opaque);
+    if (c->cfg.hooks.display_update) {
+        c->cfg.hooks.display_update(c->cfg.hooks.opaque);
     }
     return true;
 }
@@ -418,7 +418,7 @@ bool r300_scanout(R300Core *c, int head, G3DScanout *out)
     return r300_crtc_scanout(c, out);
 }
 
-const G3DMem *r300_vram_mem(R300Core *c)
+const G3DMem *r300_scanout_mem(R300Core *c)
 {
     return &c->cfg.vram;
 }

@@ -20,6 +20,7 @@ enum { DDC_IDLE, DDC_RX, DDC_RX_ACK, DDC_TX, DDC_TX_ACK };
 
 void r300_ddc_reset(R300Ddc *d)
 {
+    memset(d, 0, sizeof(*d));   /* no byte half shifted in survives */
     d->state = DDC_IDLE;
     d->scl = d->sda = true;
     d->out = true;

@@ -2,7 +2,7 @@
  * R300 memory controller: the GPU address space the CP, VAP, TX, CB and ZB
  * use. VRAM sits at MC_FB_LOCATION; the PCI GART (AIC_*) maps the range
  * AIC_LO_ADDR..AIC_HI_ADDR page by page onto guest memory through a table of
- * 32-bit bus addresses at AIC_PT_BASE [Linux radeon radeon_reg.h, r300.c; Linux
+ * 32-bit bus addresses at AIC_PT_BASE [Linux radeon radeon_reg.h, r300-core.c; Linux
  * r100 PCI GART]. Anything else (the AGP aperture of an AGP card) is not
  * reachable on this PCI device.
  *

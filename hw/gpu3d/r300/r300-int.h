@@ -13,7 +13,7 @@
  *   ddc.c   the monitor's EDID on the VGA DDC pins (I2C)
  *   2d.c    the 2D engine (blits, fills, ROP3) and the GUI DMA
  *   pll.c   the PLL register file (CLOCK_CNTL_INDEX/DATA), the pixel clock
- *   r300.c  core life cycle, the interrupt line
+ *   r300-core.c  core life cycle, the interrupt line
  *   core-services.c  interrupt update, render flush: below every block
  *   draw-state.c     the per-draw register snapshot
  *

@@ -27,12 +27,9 @@ typedef struct R300CoreConfig {
     uint64_t vram_size;
     /* Guest physical memory, reached through the PCI GART (AIC_*). */
     G3DMem sys;
-    int threads;                        /* render threads */
-    void (*irq_update)(void *opaque);   /* interrupt state may have changed */
-    void (*display_update)(void *opaque); /* CRTC registers or picture changed */
+    G3DCoreHooks hooks;   /* render threads, IRQ and display callbacks */
     /* the time in ns, for the CRTC's current line (NULL: line 0) */
     int64_t (*now_ns)(void *opaque);
-    void *opaque;
     /*
      * The EDID of the monitor on the VGA connector (R300_EDID_SIZE bytes),
      * read over I2C on GPIO_VGA_DDC; NULL: no monitor answers there.
@@ -84,6 +81,6 @@ bool r300_scanout(R300Core *c, int head, G3DScanout *out);
 /* The GPU address space (MC + GART), for tests and tools. */
 const G3DMem *r300_gpu_mem(R300Core *c);
 /* VRAM by offset, which the CRTC scans out of. */
-const G3DMem *r300_vram_mem(R300Core *c);
+const G3DMem *r300_scanout_mem(R300Core *c);
 
 #endif

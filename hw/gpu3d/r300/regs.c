@@ -494,8 +494,8 @@ static void write_3d(R300Core *c, uint32_t offset, uint32_t val)
         r300_flush_render(c);
         *r &= ~(R_RB3D_DSTCACHE_CTLSTAT_DC_FLUSH_MASK |
                 R_RB3D_DSTCACHE_CTLSTAT_DC_FREE_MASK);
-        if (c->cfg.display_update) {
-            c->cfg.display_update(c->cfg.opaque);
+        if (c->cfg.hooks.display_update) {
+            c->cfg.hooks.display_update(c->cfg.hooks.opaque);
         }
         break;
     case A_ZB_ZCACHE_CTLSTAT:

@@ -221,7 +221,7 @@ static bool vertex_index(DrawCtx *d, uint32_t i, uint32_t *index)
             return false;
         }
         /* two 16-bit indices per dword, low half first [Mesa r300_reg.h,
-         * r300_cs.h; Linux radeon r300.c] */
+         * r300_cs.h; Linux radeon r300-core.c] */
         v = (h & 1) ? src->data[h / 2] >> 16 : src->data[h / 2] & 0xFFFF;
     }
     v = v < d->min_index ? d->min_index : v > d->max_index ? d->max_index : v;

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "attila-core.h"
+#include "attila.h"
 #include "common/error-latch.h"
 #include "common/raster.h"
 

@@ -5,11 +5,11 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#ifndef GPU3D_G3D_MATH_H
-#define GPU3D_G3D_MATH_H
+#ifndef GPU3D_GUEST_MATH_H
+#define GPU3D_GUEST_MATH_H
 
 /* sin by range reduction to [-pi/2, pi/2] and a degree-11 odd polynomial */
-static inline float g3d_sinf(float x)
+static inline float guest_sinf(float x)
 {
     const float pi = 3.14159265358979f, two_pi = 6.28318530717959f;
     float x2;
@@ -32,9 +32,9 @@ static inline float g3d_sinf(float x)
                                                             (1 - x2 / 110)))));
 }
 
-static inline float g3d_cosf(float x)
+static inline float guest_cosf(float x)
 {
-    return g3d_sinf(x + 1.57079632679490f);
+    return guest_sinf(x + 1.57079632679490f);
 }
 
 #endif

@@ -12,7 +12,7 @@
 R300Core *r300_core_new(const R300CoreConfig *cfg)
 {
     R300Core *c = g_new0(R300Core, 1);
-    int threads = cfg->threads > 0 ? cfg->threads : 1;
+    int threads = cfg->hooks.threads > 0 ? cfg->hooks.threads : 1;
 
     c->cfg = *cfg;
     g3d_error_init(&c->errors, NULL, NULL, NULL);

@@ -33,9 +33,9 @@ static const G3DMem *phys_route(Pica200Core *c, uint64_t addr, uint64_t len,
         *off = addr - PICA200_PHYS_VRAM;
         return &c->cfg.vram;
     }
-    if (addr >= PICA200_PHYS_FCRAM && c->cfg.fcram.read) {
+    if (addr >= PICA200_PHYS_FCRAM && c->cfg.sys.read) {
         *off = addr - PICA200_PHYS_FCRAM;
-        return &c->cfg.fcram;
+        return &c->cfg.sys;
     }
     return NULL;
 }
@@ -65,7 +65,7 @@ static bool phys_write(void *opaque, uint64_t addr, const void *buf,
     return m && m->write && g3d_mem_write(m, off, buf, len);
 }
 
-const G3DMem *pica200_mem(Pica200Core *c)
+const G3DMem *pica200_scanout_mem(Pica200Core *c)
 {
     return &c->phys;
 }
@@ -101,16 +101,16 @@ void pica_update_irq(Pica200Core *c)
 
     if (level != c->irq_level) {
         c->irq_level = level;
-        if (c->cfg.irq_update) {
-            c->cfg.irq_update(c->cfg.opaque);
+        if (c->cfg.hooks.irq_update) {
+            c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
         }
     }
 }
 
 void pica_display_changed(Pica200Core *c)
 {
-    if (c->cfg.display_update) {
-        c->cfg.display_update(c->cfg.opaque);
+    if (c->cfg.hooks.display_update) {
+        c->cfg.hooks.display_update(c->cfg.hooks.opaque);
     }
 }
 
@@ -129,7 +129,7 @@ Pica200Core *pica200_core_new(const Pica200CoreConfig *cfg)
     c->phys.map = phys_map;
     c->phys.read = phys_read;
     c->phys.write = phys_write;
-    c->raster = g3d_raster_new(cfg->threads < 1 ? 1 : cfg->threads);
+    c->raster = g3d_raster_new(cfg->hooks.threads < 1 ? 1 : cfg->hooks.threads);
     c->queue = g_array_new(FALSE, FALSE, sizeof(PicaQueuedWrite));
     c->sh[PICA_UNIT_VS].code_words = PICA_VSH_CODE_WORDS;
     c->sh[PICA_UNIT_GS].code_words = PICA_GSH_CODE_WORDS;

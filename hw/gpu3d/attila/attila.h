@@ -24,14 +24,11 @@ typedef struct AttilaCore AttilaCore;
 
 typedef struct AttilaCoreConfig {
     /* GPU memory (BAR2): ATTILA addresses 0 .. mem_size - 1 */
-    G3DMem gpu_mem;
-    uint64_t mem_size;
+    G3DMem vram;
+    uint64_t vram_size;
     /* guest physical memory, for addresses with bit 31 set (SYSMEM_BASE) */
-    G3DMem sys_mem;
-    int threads;                          /* render threads, >= 1 */
-    void (*irq_update)(void *opaque);     /* IRQ level may have changed */
-    void (*display_update)(void *opaque); /* a new frame is on screen */
-    void *opaque;
+    G3DMem sys;
+    G3DCoreHooks hooks;   /* render threads, IRQ and display callbacks */
 } AttilaCoreConfig;
 
 AttilaCore *attila_core_new(const AttilaCoreConfig *cfg);

@@ -35,7 +35,7 @@ void flipper_sync_time(FlipperCore *c)
     if (!c->cfg.clock_ns) {
         return;
     }
-    now = c->cfg.clock_ns(c->cfg.opaque);
+    now = c->cfg.clock_ns(c->cfg.hooks.opaque);
     if (now <= c->now_ns) {
         return;
     }
@@ -87,8 +87,8 @@ void flipper_irq_changed(FlipperCore *c)
 
     if (level != c->irq_level) {
         c->irq_level = level;
-        if (c->cfg.irq_update) {
-            c->cfg.irq_update(c->cfg.opaque);
+        if (c->cfg.hooks.irq_update) {
+            c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
         }
     }
 }
@@ -212,8 +212,8 @@ FlipperCore *flipper_core_new(const FlipperCoreConfig *cfg)
 
     c->cfg = *cfg;
     g3d_error_init(&c->errors, NULL, gp_error_raise, c);
-    c->mem1_size = cfg->mem1_size ? cfg->mem1_size : FLIPPER_MEM1_SIZE;
-    c->threads = cfg->threads < 1 ? 1 : cfg->threads;
+    c->mem1_size = cfg->vram_size ? cfg->vram_size : FLIPPER_MEM1_SIZE;
+    c->threads = cfg->hooks.threads < 1 ? 1 : cfg->hooks.threads;
     c->raster = g3d_raster_new(c->threads);
     c->threads = g3d_raster_threads(c->raster);
     c->tstats = g_new0(FlipperThreadStats, c->threads);
@@ -243,7 +243,7 @@ void flipper_core_reset(FlipperCore *c)
     /* drop queued triangles: they were drawn by the state being reset */
     flipper_flush(c);
     if (c->cfg.clock_ns) {
-        c->now_ns = c->cfg.clock_ns(c->cfg.opaque);
+        c->now_ns = c->cfg.clock_ns(c->cfg.hooks.opaque);
     }
     flipper_gx_reset_regs(c);
     flipper_cp_reset(c);
@@ -269,8 +269,8 @@ void flipper_core_reset(FlipperCore *c)
     g3d_error_reset(&c->errors);
     c->irq_level = false;
     flipper_irq_changed(c);
-    if (c->cfg.display_update) {
-        c->cfg.display_update(c->cfg.opaque);
+    if (c->cfg.hooks.display_update) {
+        c->cfg.hooks.display_update(c->cfg.hooks.opaque);
     }
 }
 
