@@ -356,6 +356,8 @@ typedef struct TevPixel {
     const uint8_t (*tex)[4];    /* per stage: the sampled texel, RGBA */
     const uint8_t *bump;        /* per stage: the indirect bump alpha */
 } TevPixel;
+/* how a TEV stage's colour or alpha combiner runs (tev.c stage_kind) */
+enum { TEV_KIND_GENERAL, TEV_KIND_REPLACE, TEV_KIND_MODULATE };
 /* the TEV state decoded once per triangle */
 typedef struct TevStage {
     uint32_t cenv, aenv;        /* BP 0xC0 + 2n, 0xC1 + 2n */
@@ -365,6 +367,9 @@ typedef struct TevStage {
     bool tex;                   /* the stage samples a texture */
     /* the operand (tev.c OP_*) inputs A-D read, per colour component */
     uint8_t cin[4][3], ain[4];
+    /* how the colour and the alpha combiner run (tev.c TEV_KIND_*),
+     * decided per triangle from the stage's state */
+    uint8_t ckind, akind;
 } TevStage;
 typedef struct TevProgram {
     int nstages;
@@ -375,6 +380,12 @@ typedef struct TevProgram {
     uint32_t ztex_bias;         /* TEV_Z_ENV_0 */
 } TevProgram;
 void flipper_tev_prepare(FlipperCore *c, TevProgram *prog);
+/*
+ * Debug switch for tests: when set, the per-draw specialisations (TEV
+ * stage kinds) are not chosen and every pixel takes the general path, so a
+ * test can render the same state both ways and compare the bytes.
+ */
+extern bool flipper_force_general;
 /* returns false if the pixel was discarded (alpha test) */
 /* (a Z texture changes p->z) */
 bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
