@@ -181,7 +181,11 @@ typedef struct FlipperTevFast {
 
 /* A texture map as one triangle samples it (tx.c, from the BP registers) */
 #define TX_MAX_LEVELS 17        /* LOD <= 15.9375, plus the next level */
-typedef struct TxMap {
+typedef struct TxMap TxMap;
+/* one level's sample at (s, t) in s17.7 texels of level 0 (tx.c) */
+typedef void TxSampleLevel(const TxMap *m, int32_t s, int32_t t, int level,
+                           bool linear, uint8_t out[4]);
+struct TxMap {
     const uint8_t *src;         /* level 0 in host memory; NULL reads 0 */
     const uint8_t *src_gb;      /* preloaded RGBA8: the GB half (odd TMEM) */
     uint8_t fmt, tlut_fmt, wrap_s, wrap_t, mip;
@@ -192,7 +196,8 @@ typedef struct TxMap {
     uint32_t level_off[TX_MAX_LEVELS];  /* byte offset of each level */
     const uint8_t *tlut;        /* the map's TLUT in the TMEM high bank */
     uint32_t tlut_len;          /* bytes from tlut to the end of the bank */
-} TxMap;
+    TxSampleLevel *level;       /* per format (flipper_tx_choose) */
+};
 
 /* Statistics per render thread, summed after each flush. */
 typedef struct FlipperThreadStats {
@@ -394,6 +399,9 @@ bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
 /* tx.c */
 /* false (and m reads 0) if the map cannot be sampled; logs why */
 bool flipper_tx_setup(FlipperCore *c, int map, TxMap *m);
+/* choose m->level for m->fmt (done by flipper_tx_setup; the general one
+ * under flipper_force_general) */
+void flipper_tx_choose(TxMap *m);
 void flipper_tx_texel(const TxMap *m, const uint8_t *level, int s, int t,
                       int wm1, uint8_t out[4]);
 /* s, t: s17.7 texels of level 0; lod: s28.4 */
