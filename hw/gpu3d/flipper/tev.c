@@ -419,9 +419,9 @@ bool flipper_force_general;
  *   modulate: A = zero:      out = D + ((B * C' + 128) >> 8)
  * (GX_REPLACE/GX_PASSCLR and GX_MODULATE of libogc's GX_SetTevOp, and a
  * modulate added to a previous stage's result), then CLAMP as usual
- * (TEV_KIND_*, flipper-int.h).
+ * (TEV_KIND_*, flipper-int.h). a, b: the operands of inputs A, B for n
+ * components.
  */
-/* a, b: the operands of inputs A, B for n components */
 static uint8_t stage_kind(uint32_t env, const uint8_t *a, const uint8_t *b,
                           int n)
 {
