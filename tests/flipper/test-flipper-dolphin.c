@@ -148,6 +148,111 @@ static void test_tev_fast_path(void)
 }
 
 /*
+ * The TEV stage kinds (replace, modulate: tev.c stage_kind) against the
+ * general combiner over random states: random stage programs whose inputs
+ * are often zero (so the specialised kinds are chosen) with random bias,
+ * subtract, scale, clamp, compare modes, registers, konstants and pixels;
+ * each state is prepared twice, once with flipper_force_general, and every
+ * pixel must give the same bytes and the same alpha test result.
+ */
+static uint32_t rand_sel(GRand *rng, int bits, uint32_t zero)
+{
+    return g_rand_boolean(rng) ? zero : g_rand_int_range(rng, 0, 1 << bits);
+}
+
+static void test_tev_stage_kinds(void)
+{
+    FlipperRig *r = rig_new(1);
+    FlipperCore *c = r->core;
+    GRand *rng = g_rand_new_with_seed(11);
+    static TevProgram fast, general;
+    long kinds[3] = { 0 }, pixels = 0, bad = 0, passed = 0;
+    int state, i, s, k;
+
+    for (state = 0; state < 400; state++) {
+        int nstages = g_rand_int_range(rng, 1, 17);
+
+        c->bp[BP_GENMODE] = (uint32_t)(nstages - 1) << 10;
+        for (s = 0; s < 16; s++) {
+            uint32_t mode = g_rand_int_range(rng, 0, 4) ? 0 :
+                            g_rand_int_range(rng, 0, 64) << 16;
+            /* colour D, C, B, A at bits 0, 4, 8, 12; alpha D, C, B, A at
+             * 4, 7, 10, 13 above the swap selects */
+            c->bp[BP_TEV_COLOR_ENV0 + 2 * s] = mode |
+                ((uint32_t)g_rand_int_range(rng, 0, 1 << 8) << 16 & 0xC80000) |
+                rand_sel(rng, 4, 15) | g_rand_int_range(rng, 0, 16) << 4 |
+                rand_sel(rng, 4, 15) << 8 | rand_sel(rng, 4, 15) << 12;
+            mode = g_rand_int_range(rng, 0, 4) ? 0 :
+                   g_rand_int_range(rng, 0, 64) << 16;
+            c->bp[BP_TEV_COLOR_ENV0 + 2 * s + 1] = mode |
+                ((uint32_t)g_rand_int_range(rng, 0, 1 << 8) << 16 & 0xC80000) |
+                g_rand_int_range(rng, 0, 16) |
+                rand_sel(rng, 3, 7) << 4 | g_rand_int_range(rng, 0, 8) << 7 |
+                rand_sel(rng, 3, 7) << 10 | rand_sel(rng, 3, 7) << 13;
+        }
+        for (i = 0; i < 8; i++) {
+            c->bp[BP_TREF0 + i] = g_rand_int(rng) & 0xFFFFFF;
+            c->bp[BP_TEV_KSEL0 + i] = g_rand_int(rng) & 0xFFFFFF;
+        }
+        c->bp[BP_ALPHACOMPARE] = g_rand_int(rng) & 0xFFFFFF;
+        c->bp[BP_FOGPARAM3] = 0;
+        c->bp[BP_ZTEX2] = 0;
+        for (i = 0; i < 16; i++) {
+            c->tev_reg[i / 4][i % 4] = g_rand_int_range(rng, -1024, 1024);
+            c->tev_konst[i / 4][i % 4] = g_rand_int_range(rng, -1024, 1024);
+        }
+        flipper_force_general = false;
+        flipper_tev_prepare(c, &fast);
+        flipper_force_general = true;
+        flipper_tev_prepare(c, &general);
+        flipper_force_general = false;
+        for (s = 0; s < general.nstages; s++) {
+            g_assert_cmpint(general.st[s].ckind, ==, TEV_KIND_GENERAL);
+            g_assert_cmpint(general.st[s].akind, ==, TEV_KIND_GENERAL);
+            kinds[fast.st[s].ckind]++;
+            kinds[fast.st[s].akind]++;
+        }
+        for (i = 0; i < 64; i++) {
+            uint8_t tex[16][4], bump[16], a[4], b[4];
+            TevPixel pa = { .x = i, .y = state, .tex = tex, .bump = bump };
+            TevPixel pb;
+            bool ra, rb;
+
+            for (s = 0; s < 16; s++) {
+                for (k = 0; k < 4; k++) {
+                    tex[s][k] = g_rand_int(rng);
+                }
+                bump[s] = g_rand_int(rng);
+            }
+            for (k = 0; k < 4; k++) {
+                pa.col[0][k] = g_rand_int(rng);
+                pa.col[1][k] = g_rand_int(rng);
+            }
+            pa.z = g_rand_int(rng) & 0xFFFFFF;
+            pb = pa;
+            ra = flipper_tev_shade(c, &fast, &pa, a);
+            rb = flipper_tev_shade(c, &general, &pb, b);
+            bad += ra != rb || pa.z != pb.z || (ra && memcmp(a, b, 4));
+            passed += ra;
+            pixels++;
+        }
+    }
+    printf("# TEV stage kinds: %ld general, %ld replace, %ld modulate; "
+           "%ld of %ld pixels differ (%ld pass the alpha test)\n",
+           kinds[TEV_KIND_GENERAL], kinds[TEV_KIND_REPLACE],
+           kinds[TEV_KIND_MODULATE], bad, pixels, passed);
+    g_assert_cmpint(bad, ==, 0);
+    /* every kind was exercised, and the alpha test both ways */
+    g_assert_cmpint(kinds[TEV_KIND_REPLACE], >, 200);
+    g_assert_cmpint(kinds[TEV_KIND_MODULATE], >, 200);
+    g_assert_cmpint(kinds[TEV_KIND_GENERAL], >, 200);
+    g_assert_cmpint(passed, >, pixels / 10);
+    g_assert_cmpint(passed, <, pixels);
+    g_rand_free(rng);
+    rig_free(r);
+}
+
+/*
  * The VI's YCbCr -> RGB conversion (table-driven for speed) against the
  * formula Dolphin decodes its XFB with, written out here in single
  * precision, for every Y, Cb and Cr.
@@ -193,6 +298,7 @@ int main(int argc, char **argv)
         g_free(p);
     }
     g_test_add_func("/flipper/tev-fast-path", test_tev_fast_path);
+    g_test_add_func("/flipper/tev-stage-kinds", test_tev_stage_kinds);
     g_test_add_func("/flipper/xfb-conversion", test_xfb_conversion);
     return g_test_run();
 }

@@ -12,6 +12,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <glib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "flipper/flipper-int.h"
@@ -656,6 +657,74 @@ static void test_bad_draw(void)
     rig_free(r);
 }
 
+/*
+ * The per-format texel fetch (tx.c flipper_tx_choose) against the general
+ * one that decodes the format per texel: random maps of every format
+ * (sizes, wrap modes, TLUT format and length, preloaded RGBA8, mipmap
+ * modes) over random bytes, sampled at random coordinates, LODs and
+ * filters both ways; every sample must give the same bytes.
+ */
+static void test_fetch_specialised(void)
+{
+    static const uint8_t fmts[] = {
+        TX_FMT_I4, TX_FMT_I8, TX_FMT_IA4, TX_FMT_IA8, TX_FMT_RGB565,
+        TX_FMT_RGB5A3, TX_FMT_RGBA8, TX_FMT_C4, TX_FMT_C8, TX_FMT_C14X2,
+        TX_FMT_CMPR,
+    };
+    enum { SIZE = 64 * 64 * 4 };
+    GRand *rng = g_rand_new_with_seed(11);
+    uint8_t *mem = g_malloc(3 * SIZE);
+    long samples = 0, bad = 0;
+    int i, map, l;
+
+    for (i = 0; i < 3 * SIZE; i++) {
+        mem[i] = g_rand_int(rng);
+    }
+    for (map = 0; map < 2000; map++) {
+        TxMap fast = { 0 }, general;
+
+        fast.fmt = fmts[map % G_N_ELEMENTS(fmts)];
+        fast.src = mem;
+        fast.src_gb = g_rand_boolean(rng) ? mem + SIZE : NULL;
+        fast.tlut = mem + 2 * SIZE;
+        fast.tlut_len = g_rand_int_range(rng, 0, SIZE + 1);   /* in mem */
+        fast.tlut_fmt = g_rand_int_range(rng, 0, 3);
+        fast.wrap_s = g_rand_int_range(rng, 0, 3);
+        fast.wrap_t = g_rand_int_range(rng, 0, 3);
+        fast.mip = g_rand_int_range(rng, 0, 3);
+        fast.wm1 = (1 << g_rand_int_range(rng, 0, 7)) - 1;
+        fast.hm1 = (1 << g_rand_int_range(rng, 0, 7)) - 1;
+        /* every level inside the 64x64 texels at mem */
+        for (l = 0; l < TX_MAX_LEVELS; l++) {
+            fast.level_off[l] = g_rand_int_range(rng, 0, 64) * 32;
+        }
+        general = fast;
+        flipper_force_general = false;
+        flipper_tx_choose(&fast);
+        flipper_force_general = true;
+        flipper_tx_choose(&general);
+        flipper_force_general = false;
+        g_assert_true(fast.level != general.level);
+        for (i = 0; i < 200; i++) {
+            int32_t s = g_rand_int_range(rng, -20000, 20000);
+            int32_t t = g_rand_int_range(rng, -20000, 20000);
+            int lod = g_rand_int_range(rng, -16, 7 * 16);
+            bool linear = g_rand_boolean(rng);
+            uint8_t a[4], b[4];
+
+            flipper_tx_sample(&fast, s, t, lod, linear, a);
+            flipper_tx_sample(&general, s, t, lod, linear, b);
+            bad += memcmp(a, b, 4) != 0;
+            samples++;
+        }
+    }
+    printf("# per-format texel fetch vs general: %ld of %ld samples "
+           "differ\n", bad, samples);
+    g_assert_cmpint(bad, ==, 0);
+    g_free(mem);
+    g_rand_free(rng);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -664,6 +733,7 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/tex/paletted", test_paletted);
     g_test_add_func("/flipper/tex/wrap", test_wrap);
     g_test_add_func("/flipper/tex/bilinear", test_bilinear);
+    g_test_add_func("/flipper/tex/fetch-specialised", test_fetch_specialised);
     g_test_add_func("/flipper/tex/mipmap", test_mipmap);
     g_test_add_func("/flipper/tex/lod", test_lod);
     g_test_add_func("/flipper/tex/preload", test_preload);

@@ -187,7 +187,11 @@ typedef struct FlipperTevFast {
 
 /* A texture map as one triangle samples it (tx.c, from the BP registers) */
 #define TX_MAX_LEVELS 17        /* LOD <= 15.9375, plus the next level */
-typedef struct TxMap {
+typedef struct TxMap TxMap;
+/* one level's sample at (s, t) in s17.7 texels of level 0 (tx.c) */
+typedef void TxSampleLevel(const TxMap *m, int32_t s, int32_t t, int level,
+                           bool linear, uint8_t out[4]);
+struct TxMap {
     const uint8_t *src;         /* level 0 in host memory; NULL reads 0 */
     const uint8_t *src_gb;      /* preloaded RGBA8: the GB half (odd TMEM) */
     uint8_t fmt, tlut_fmt, wrap_s, wrap_t, mip;
@@ -198,7 +202,8 @@ typedef struct TxMap {
     uint32_t level_off[TX_MAX_LEVELS];  /* byte offset of each level */
     const uint8_t *tlut;        /* the map's TLUT in the TMEM high bank */
     uint32_t tlut_len;          /* bytes from tlut to the end of the bank */
-} TxMap;
+    TxSampleLevel *level;       /* per format (flipper_tx_choose) */
+};
 
 /* Statistics per render thread, summed after each flush. */
 typedef struct FlipperThreadStats {
@@ -370,6 +375,8 @@ typedef struct TevPixel {
     const uint8_t (*tex)[4];    /* per stage: the sampled texel, RGBA */
     const uint8_t *bump;        /* per stage: the indirect bump alpha */
 } TevPixel;
+/* how a TEV stage's colour or alpha combiner runs (tev.c stage_kind) */
+enum { TEV_KIND_GENERAL, TEV_KIND_REPLACE, TEV_KIND_MODULATE };
 /* the TEV state decoded once per triangle */
 typedef struct TevStage {
     uint32_t cenv, aenv;        /* BP 0xC0 + 2n, 0xC1 + 2n */
@@ -379,6 +386,9 @@ typedef struct TevStage {
     bool tex;                   /* the stage samples a texture */
     /* the operand (tev.c OP_*) inputs A-D read, per colour component */
     uint8_t cin[4][3], ain[4];
+    /* how the colour and the alpha combiner run (tev.c TEV_KIND_*),
+     * decided per triangle from the stage's state */
+    uint8_t ckind, akind;
 } TevStage;
 typedef struct TevProgram {
     int nstages;
@@ -389,6 +399,12 @@ typedef struct TevProgram {
     uint32_t ztex_bias;         /* TEV_Z_ENV_0 */
 } TevProgram;
 void flipper_tev_prepare(FlipperCore *c, TevProgram *prog);
+/*
+ * Debug switch for tests: when set, the per-draw specialisations (TEV
+ * stage kinds) are not chosen and every pixel takes the general path, so a
+ * test can render the same state both ways and compare the bytes.
+ */
+extern bool flipper_force_general;
 /* returns false if the pixel was discarded (alpha test) */
 /* (a Z texture changes p->z) */
 bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
@@ -397,6 +413,9 @@ bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
 /* tx.c */
 /* false (and m reads 0) if the map cannot be sampled; logs why */
 bool flipper_tx_setup(FlipperCore *c, int map, TxMap *m);
+/* choose m->level for m->fmt (done by flipper_tx_setup; the general one
+ * under flipper_force_general) */
+void flipper_tx_choose(TxMap *m);
 void flipper_tx_texel(const TxMap *m, const uint8_t *level, int s, int t,
                       int wm1, uint8_t out[4]);
 /* s, t: s17.7 texels of level 0; lod: s28.4 */

@@ -410,6 +410,35 @@ const FlipperTevFast *flipper_tev_fast(FlipperCore *c)
     return f;
 }
 
+bool flipper_force_general;
+
+/*
+ * Stage kinds: the general combiner, or the two forms games use most, whose
+ * regular formula (bias 0, no subtract, scale 1) reduces exactly to
+ *   replace:  A = B = zero:  out = D  (the rounding term (0 + 128) >> 8 = 0)
+ *   modulate: A = zero:      out = D + ((B * C' + 128) >> 8)
+ * (GX_REPLACE/GX_PASSCLR and GX_MODULATE of libogc's GX_SetTevOp, and a
+ * modulate added to a previous stage's result), then CLAMP as usual
+ * (TEV_KIND_*, flipper-int.h). a, b: the operands of inputs A, B for n
+ * components.
+ */
+static uint8_t stage_kind(uint32_t env, const uint8_t *a, const uint8_t *b,
+                          int n)
+{
+    bool a0 = true, b0 = true;
+    int k;
+
+    if (flipper_force_general || (env & 0x370000)) {
+        return TEV_KIND_GENERAL;        /* bias, subtract or scale in use */
+    }
+    for (k = 0; k < n; k++) {
+        a0 &= a[k] == OP_ZERO;
+        b0 &= b[k] == OP_ZERO;
+    }
+    return a0 && b0 ? TEV_KIND_REPLACE : a0 ? TEV_KIND_MODULATE
+                                            : TEV_KIND_GENERAL;
+}
+
 void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
 {
     uint32_t gen = c->bp[BP_GENMODE];
@@ -440,6 +469,8 @@ void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
             }
             st->ain[a] = alpha_op(st->aenv >> (13 - 3 * a));
         }
+        st->ckind = stage_kind(st->cenv, st->cin[0], st->cin[1], 3);
+        st->akind = stage_kind(st->aenv, &st->ain[0], &st->ain[1], 1);
     }
     for (a = 0; a < 256; a++) {
         prog->alpha_pass[a] = alpha_test(c, a);
@@ -476,6 +507,90 @@ static uint32_t ztex(const TevProgram *prog, const int16_t tex[4], uint32_t z)
     return v & 0xFFFFFF;
 }
 
+static int16_t clamp_result(int v, uint32_t env)
+{
+    return (env >> 19) & 1 ? g3d_clampi(v, 0, 255) : g3d_clampi(v, -1024, 1023);
+}
+
+/*
+ * One result of a replace or modulate stage (TEV_KIND_*) from the operands
+ * of inputs B, C, D; a general stage's results come from color_general /
+ * alpha_general instead.
+ */
+static inline int16_t stage_value(uint8_t kind, uint32_t env,
+                                  const int16_t *op, uint8_t b, uint8_t c,
+                                  uint8_t d)
+{
+    /* D is signed 11-bit */
+    int v = sext11((uint16_t)op[d]);
+
+    if (kind == TEV_KIND_MODULATE) {
+        unsigned vb = (uint8_t)op[b], vc = (uint8_t)op[c];
+        v += (int)((vb * (vc + (vc >> 7)) + 128) >> 8);
+    }
+    return clamp_result(v, env);
+}
+
+/* a general stage's colour: the regular combiner or a comparison */
+static void color_general(const TevInput in[4], uint32_t cenv, int16_t res[3])
+{
+    int k;
+
+    if (((cenv >> 16) & 3) != 3) {
+        for (k = 0; k < 3; k++) {
+            res[k] = clamp_result(combine_color(&in[k], cenv), cenv);
+        }
+    } else {
+        int mode = (cenv >> 20) & 3;
+        bool eq = (cenv >> 18) & 1;
+        for (k = 0; k < 3; k++) {
+            uint32_t a = mode == 3 ? in[k].a : cmp_value(in, mode, true);
+            uint32_t b = mode == 3 ? in[k].b : cmp_value(in, mode, false);
+            bool pass = eq ? a == b : a > b;
+            res[k] = clamp_result(in[k].d + (pass ? (int)in[k].c : 0), cenv);
+        }
+    }
+}
+
+static int16_t alpha_general(const TevInput in[4], uint32_t aenv)
+{
+    if (((aenv >> 16) & 3) != 3) {
+        return clamp_result(combine_alpha(&in[A], aenv), aenv);
+    } else {
+        int mode = (aenv >> 20) & 3;
+        bool eq = (aenv >> 18) & 1;
+        uint32_t a = mode == 3 ? in[A].a : cmp_value(in, mode, true);
+        uint32_t b = mode == 3 ? in[A].b : cmp_value(in, mode, false);
+        bool pass = eq ? a == b : a > b;
+        return clamp_result(in[A].d + (pass ? (int)in[A].c : 0), aenv);
+    }
+}
+
+/*
+ * The general combiner for a stage whose colour or alpha (or both) is not a
+ * replace or modulate: every input is read before a result is written (a
+ * compare-mode alpha reads the colour inputs too).
+ */
+static void stage_general(const TevStage *st, const int16_t *op,
+                          int16_t cres[3], int16_t *ares)
+{
+    TevInput in[4];
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        set_input(&in[k], op[st->cin[0][k]], op[st->cin[1][k]],
+                  op[st->cin[2][k]], op[st->cin[3][k]]);
+    }
+    set_input(&in[A], op[st->ain[0]], op[st->ain[1]], op[st->ain[2]],
+              op[st->ain[3]]);
+    if (st->ckind == TEV_KIND_GENERAL) {
+        color_general(in, st->cenv, cres);
+    }
+    if (st->akind == TEV_KIND_GENERAL) {
+        *ares = alpha_general(in, st->aenv);
+    }
+}
+
 bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
                        uint8_t out[4])
 {
@@ -489,7 +604,7 @@ bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
     for (s = 0; s < prog->nstages; s++) {
         const TevStage *st = &prog->st[s];
         uint32_t cenv = st->cenv, aenv = st->aenv;
-        TevInput in[4];
+        int16_t cres[3], ares = 0;
 
         if (st->tex) {
             for (k = 0; k < 4; k++) {
@@ -511,48 +626,25 @@ bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
         }
         memcpy(&op[OP_KON], st->kon, sizeof(st->kon));
 
-        for (k = 0; k < 3; k++) {
-            set_input(&in[k], op[st->cin[0][k]], op[st->cin[1][k]],
-                      op[st->cin[2][k]], op[st->cin[3][k]]);
+        if (st->ckind == TEV_KIND_GENERAL || st->akind == TEV_KIND_GENERAL) {
+            stage_general(st, op, cres, &ares);
         }
-        set_input(&in[A], op[st->ain[0]], op[st->ain[1]], op[st->ain[2]],
-                  op[st->ain[3]]);
-
+        if (st->ckind != TEV_KIND_GENERAL) {
+            for (k = 0; k < 3; k++) {
+                cres[k] = stage_value(st->ckind, cenv, op, st->cin[1][k],
+                                      st->cin[2][k], st->cin[3][k]);
+            }
+        }
+        if (st->akind != TEV_KIND_GENERAL) {
+            ares = stage_value(st->akind, aenv, op, st->ain[1], st->ain[2],
+                               st->ain[3]);
+        }
         cdest = (cenv >> 22) & 3;
-        if (((cenv >> 16) & 3) != 3) {
-            for (k = 0; k < 3; k++) {
-                reg[cdest][k] = (int16_t)combine_color(&in[k], cenv);
-            }
-        } else {
-            int mode = (cenv >> 20) & 3;
-            bool eq = (cenv >> 18) & 1;
-            for (k = 0; k < 3; k++) {
-                uint32_t a = mode == 3 ? in[k].a : cmp_value(in, mode, true);
-                uint32_t b = mode == 3 ? in[k].b : cmp_value(in, mode, false);
-                bool pass = eq ? a == b : a > b;
-                reg[cdest][k] = (int16_t)(in[k].d + (pass ? (int)in[k].c : 0));
-            }
-        }
-        for (k = 0; k < 3; k++) {
-            reg[cdest][k] = (cenv >> 19) & 1 ? g3d_clampi(reg[cdest][k], 0, 255)
-                                             : g3d_clampi(reg[cdest][k], -1024,
-                                                          1023);
-        }
-
         adest = (aenv >> 22) & 3;
-        if (((aenv >> 16) & 3) != 3) {
-            reg[adest][A] = (int16_t)combine_alpha(&in[A], aenv);
-        } else {
-            int mode = (aenv >> 20) & 3;
-            bool eq = (aenv >> 18) & 1;
-            uint32_t a = mode == 3 ? in[A].a : cmp_value(in, mode, true);
-            uint32_t b = mode == 3 ? in[A].b : cmp_value(in, mode, false);
-            bool pass = eq ? a == b : a > b;
-            reg[adest][A] = (int16_t)(in[A].d + (pass ? (int)in[A].c : 0));
+        for (k = 0; k < 3; k++) {
+            reg[cdest][k] = cres[k];
         }
-        reg[adest][A] = (aenv >> 19) & 1 ? g3d_clampi(reg[adest][A], 0, 255)
-                                         : g3d_clampi(reg[adest][A], -1024,
-                                                      1023);
+        reg[adest][A] = ares;
     }
 
     out[R] = (uint8_t)reg[cdest][R];

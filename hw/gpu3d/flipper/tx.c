@@ -90,7 +90,7 @@ static uint32_t level_bytes(unsigned fmt, int wm1, int hm1)
            (uint32_t)bytes;
 }
 
-bool flipper_tx_setup(FlipperCore *c, int map, TxMap *m)
+static bool tx_setup(FlipperCore *c, int map, TxMap *m)
 {
     uint32_t mode0 = c->bp[BP_TX_REG(BP_TX_SETMODE0, map)];
     uint32_t mode1 = c->bp[BP_TX_REG(BP_TX_SETMODE1, map)];
@@ -173,6 +173,14 @@ bool flipper_tx_setup(FlipperCore *c, int map, TxMap *m)
     return true;
 }
 
+bool flipper_tx_setup(FlipperCore *c, int map, TxMap *m)
+{
+    bool ok = tx_setup(c, map, m);
+
+    flipper_tx_choose(m);
+    return ok;
+}
+
 /* ---- texels -------------------------------------------------------------- */
 
 static inline uint8_t x3to8(unsigned v) { return (uint8_t)(v << 5 | v << 2 | v >> 1); }
@@ -237,18 +245,19 @@ static inline uint32_t tile_at(int s, int t, int wm1, int bw, int bh,
 }
 
 /* texel (s, t) of the level at p whose width is wm1 + 1; s, t in range */
-void flipper_tx_texel(const TxMap *m, const uint8_t *p, int s, int t, int wm1,
-                      uint8_t o[4])
+static inline __attribute__((always_inline))
+void texel(const TxMap *m, unsigned fmt, const uint8_t *p, int s, int t,
+           int wm1, uint8_t o[4])
 {
     uint32_t off;
     uint8_t v;
 
-    switch (m->fmt) {
+    switch (fmt) {
     case TX_FMT_I4:
     case TX_FMT_C4:
         off = tile_at(s, t, wm1, 3, 3, 32) + (uint32_t)(((t & 7) << 3) + (s & 7)) / 2;
         v = s & 1 ? p[off] & 15 : p[off] >> 4;   /* first texel high */
-        if (m->fmt == TX_FMT_C4) {
+        if (fmt == TX_FMT_C4) {
             decode_tlut(m, v, o);
         } else {
             set4(o, x4to8(v), x4to8(v), x4to8(v), x4to8(v));
@@ -259,9 +268,9 @@ void flipper_tx_texel(const TxMap *m, const uint8_t *p, int s, int t, int wm1,
     case TX_FMT_C8:
         off = tile_at(s, t, wm1, 3, 2, 32) + (uint32_t)(((t & 3) << 3) + (s & 7));
         v = p[off];
-        if (m->fmt == TX_FMT_I8) {
+        if (fmt == TX_FMT_I8) {
             set4(o, v, v, v, v);
-        } else if (m->fmt == TX_FMT_IA4) {
+        } else if (fmt == TX_FMT_IA4) {
             /* alpha in the high nibble, intensity in the low */
             set4(o, x4to8(v & 15), x4to8(v & 15), x4to8(v & 15), x4to8(v >> 4));
         } else {
@@ -275,7 +284,7 @@ void flipper_tx_texel(const TxMap *m, const uint8_t *p, int s, int t, int wm1,
         uint16_t w;
         off = tile_at(s, t, wm1, 2, 2, 32) + 2 * (uint32_t)(((t & 3) << 2) + (s & 3));
         w = be16(p + off);
-        switch (m->fmt) {
+        switch (fmt) {
         case TX_FMT_IA8:    decode_ia8(w, o); break;
         case TX_FMT_RGB565: decode_rgb565(w, o); break;
         case TX_FMT_RGB5A3: decode_rgb5a3(w, o); break;
@@ -324,6 +333,12 @@ void flipper_tx_texel(const TxMap *m, const uint8_t *p, int s, int t, int wm1,
     }
 }
 
+void flipper_tx_texel(const TxMap *m, const uint8_t *p, int s, int t, int wm1,
+                      uint8_t o[4])
+{
+    texel(m, m->fmt, p, s, t, wm1, o);
+}
+
 /* ---- sampling ------------------------------------------------------------ */
 
 /* GX wraps by masking: sizes that repeat are powers of two (YAGCD 5.9) */
@@ -336,8 +351,9 @@ static inline int wrap(int coord, unsigned mode, int size)
     return g3d_tex_wrap(coord, size, mode < 4 ? modes[mode] : G3D_TEX_CLAMP);
 }
 
-static void sample_level(const TxMap *m, int32_t s, int32_t t, int level,
-                         bool linear, uint8_t out[4])
+static inline __attribute__((always_inline))
+void sample_level_fmt(const TxMap *m, unsigned fmt, int32_t s, int32_t t,
+                      int level, bool linear, uint8_t out[4])
 {
     const uint8_t *p = m->src + m->level_off[level];
     int wm1 = m->wm1 >> level, hm1 = m->hm1 >> level;
@@ -361,10 +377,10 @@ static void sample_level(const TxMap *m, int32_t s, int32_t t, int level,
         it1 = wrap(it + 1, m->wrap_t, hm1 + 1);
         is = wrap(is, m->wrap_s, wm1 + 1);
         it = wrap(it, m->wrap_t, hm1 + 1);
-        flipper_tx_texel(m, p, is, it, wm1, tx[0]);
-        flipper_tx_texel(m, p, is1, it, wm1, tx[1]);
-        flipper_tx_texel(m, p, is, it1, wm1, tx[2]);
-        flipper_tx_texel(m, p, is1, it1, wm1, tx[3]);
+        texel(m, fmt, p, is, it, wm1, tx[0]);
+        texel(m, fmt, p, is1, it, wm1, tx[1]);
+        texel(m, fmt, p, is, it1, wm1, tx[2]);
+        texel(m, fmt, p, is1, it1, wm1, tx[3]);
         w[0] = (uint32_t)((128 - fs) * (128 - ft));
         w[1] = (uint32_t)(fs * (128 - ft));
         w[2] = (uint32_t)((128 - fs) * ft);
@@ -374,9 +390,54 @@ static void sample_level(const TxMap *m, int32_t s, int32_t t, int level,
                                 tx[2][k] * w[2] + tx[3][k] * w[3]) >> 14);
         }
     } else {
-        flipper_tx_texel(m, p, wrap(s >> 7, m->wrap_s, wm1 + 1),
+        texel(m, fmt, p, wrap(s >> 7, m->wrap_s, wm1 + 1),
                          wrap(t >> 7, m->wrap_t, hm1 + 1), wm1, out);
     }
+}
+
+/*
+ * sample_level for one texture format, the format's decode inlined in the
+ * texel fetch (chosen per map in flipper_tx_setup); sample_level_any
+ * decodes m->fmt per texel and is the general path.
+ */
+#define SAMPLE_LEVEL_FMT(name, fmt)                                          \
+    static void name(const TxMap *m, int32_t s, int32_t t, int level,       \
+                     bool linear, uint8_t out[4])                          \
+    {                                                                       \
+        sample_level_fmt(m, fmt, s, t, level, linear, out);                 \
+    }
+SAMPLE_LEVEL_FMT(sample_level_i4, TX_FMT_I4)
+SAMPLE_LEVEL_FMT(sample_level_i8, TX_FMT_I8)
+SAMPLE_LEVEL_FMT(sample_level_ia4, TX_FMT_IA4)
+SAMPLE_LEVEL_FMT(sample_level_ia8, TX_FMT_IA8)
+SAMPLE_LEVEL_FMT(sample_level_rgb565, TX_FMT_RGB565)
+SAMPLE_LEVEL_FMT(sample_level_rgb5a3, TX_FMT_RGB5A3)
+SAMPLE_LEVEL_FMT(sample_level_rgba8, TX_FMT_RGBA8)
+SAMPLE_LEVEL_FMT(sample_level_c4, TX_FMT_C4)
+SAMPLE_LEVEL_FMT(sample_level_c8, TX_FMT_C8)
+SAMPLE_LEVEL_FMT(sample_level_c14x2, TX_FMT_C14X2)
+SAMPLE_LEVEL_FMT(sample_level_cmpr, TX_FMT_CMPR)
+
+static void sample_level_any(const TxMap *m, int32_t s, int32_t t, int level,
+                             bool linear, uint8_t out[4])
+{
+    sample_level_fmt(m, m->fmt, s, t, level, linear, out);
+}
+
+void flipper_tx_choose(TxMap *m)
+{
+    static TxSampleLevel *const by_fmt[16] = {
+        [TX_FMT_I4] = sample_level_i4, [TX_FMT_I8] = sample_level_i8,
+        [TX_FMT_IA4] = sample_level_ia4, [TX_FMT_IA8] = sample_level_ia8,
+        [TX_FMT_RGB565] = sample_level_rgb565,
+        [TX_FMT_RGB5A3] = sample_level_rgb5a3,
+        [TX_FMT_RGBA8] = sample_level_rgba8, [TX_FMT_C4] = sample_level_c4,
+        [TX_FMT_C8] = sample_level_c8, [TX_FMT_C14X2] = sample_level_c14x2,
+        [TX_FMT_CMPR] = sample_level_cmpr,
+    };
+
+    m->level = m->fmt < 16 && by_fmt[m->fmt] && !flipper_force_general
+               ? by_fmt[m->fmt] : sample_level_any;
 }
 
 void flipper_tx_sample(const TxMap *m, int32_t s, int32_t t, int lod,
@@ -400,13 +461,13 @@ void flipper_tx_sample(const TxMap *m, int32_t s, int32_t t, int lod,
         uint8_t a[4], b[4];
         int k;
 
-        sample_level(m, s, t, base, linear, a);
-        sample_level(m, s, t, base + 1, linear, b);
+        m->level(m, s, t, base, linear, a);
+        m->level(m, s, t, base + 1, linear, b);
         for (k = 0; k < 4; k++) {
             out[k] = (uint8_t)((a[k] * (16 - fract) + b[k] * fract) >> 4);
         }
     } else {
-        sample_level(m, s, t, base, linear, out);
+        m->level(m, s, t, base, linear, out);
     }
 }
 
