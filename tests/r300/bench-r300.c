@@ -208,7 +208,9 @@ static double now(void)
     return g_get_monotonic_time() / 1e6;
 }
 
-static double run_case(Kind kind, int threads, double secs)
+/* not inlined: callgrind --toggle-collect=run_case counts one case */
+static __attribute__((noinline)) double run_case(Kind kind, int threads,
+                                                 double secs)
 {
     Dev *d = r300_rig_new(threads, VRAM_SIZE, RING_BUFSZ);
     unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR), i;

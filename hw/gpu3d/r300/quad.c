@@ -281,6 +281,31 @@ static bool clip_rule_pass(const R300DrawState *ds, int x, int y)
     return (ds->clip_rule >> idx) & 1;
 }
 
+/*
+ * write_colour for ARGB8888 without blending or ROP: the same operations as
+ * comp_put for 8-bit fields with rounding (the only mode at 32 bpp), and the
+ * destination read only when the channel mask keeps some of its bits.
+ */
+static inline uint32_t unorm8(float v)
+{
+    return (uint32_t)(g3d_clampf(v, 0.0f, 1.0f) * 255.0f + 0.5f);
+}
+
+static void write_argb8888(const R300DrawState *ds, const R300Target *tg,
+                           int x, int y, const float *rgba)
+{
+    uint8_t *p = tg->base + r300_tile_offset(&tg->tiling, x, y);
+    uint32_t res = unorm8(rgba[tg->out_sel[0]]) |
+                   unorm8(rgba[tg->out_sel[1]]) << 8 |
+                   unorm8(rgba[tg->out_sel[2]]) << 16 |
+                   unorm8(rgba[tg->out_sel[3]]) << 24;
+
+    if (tg->write_mask != 0xFFFFFFFFu) {
+        res = (load_px(p, 4) & ~tg->write_mask) | (res & tg->write_mask);
+    }
+    store_px(p, 4, res);
+}
+
 /* Depth and stencil for one pixel; true if the fragment survives. */
 static bool depth_stencil(const R300DrawState *ds, int x, int y, uint32_t z24,
                           bool back)
@@ -348,6 +373,41 @@ static bool depth_stencil(const R300DrawState *ds, int x, int y, uint32_t z24,
         store_px(p, ds->zbpp, nword);
     }
     return pass;
+}
+
+/*
+ * depth_stencil without a stencil test (disabled, or no stencil in the
+ * format): the compare and the write decided per draw.
+ */
+static bool depth_z24(const R300DrawState *ds, int x, int y, uint32_t z24,
+                      bool back)
+{
+    uint8_t *p = ds->zbase + r300_tile_offset(&ds->ztiling, x, y);
+    uint32_t word = load_px(p, 4), nword;
+
+    if (!g3d_compare_u(ds->zfunc, z24, word >> 8)) {
+        return false;
+    }
+    nword = z24 << 8 | (word & 0xFF);
+    if (ds->zwrite && nword != word) {
+        store_px(p, 4, nword);
+    }
+    return true;
+}
+
+static bool depth_z16(const R300DrawState *ds, int x, int y, uint32_t z24,
+                      bool back)
+{
+    uint8_t *p = ds->zbase + r300_tile_offset(&ds->ztiling, x, y);
+    uint32_t word = load_px(p, 2);
+
+    if (!g3d_compare_u(ds->zfunc, z24 >> 8, word)) {
+        return false;
+    }
+    if (ds->zwrite && z24 >> 8 != word) {
+        store_px(p, 2, z24 >> 8);
+    }
+    return true;
 }
 
 static float fog_blend(const R300DrawState *ds, float v, float c, int ch)
@@ -421,7 +481,7 @@ void r300_quad(void *opaque, const G3DQuad *q, int thread)
                 continue;
             }
         }
-        if (ds->zbase) {
+        if (ds->depth) {
             /* depth: the plane equation, or the shader's W output */
             if (ds->depth_from_shader && uq.w_written) {
                 z = uq.w[i] * 16777215.0f;
@@ -429,7 +489,7 @@ void r300_quad(void *opaque, const G3DQuad *q, int thread)
                 z = g3d_interp(q->lin[i], t->z[0], t->z[1], t->z[2]);
             }
             z24 = (uint32_t)g3d_clampf(floorf(z + 0.5f), 0.0f, 16777215.0f);
-            if (!depth_stencil(ds, x, y, z24, t->back)) {
+            if (!ds->depth(ds, x, y, z24, t->back)) {
                 continue;
             }
         }
@@ -449,8 +509,44 @@ void r300_quad(void *opaque, const G3DQuad *q, int thread)
                     rgba[ch] = fog_blend(ds, fog, rgba[ch], ch);
                 }
             }
-            write_colour(ds, target, x, y, rgba);
+            target->write(ds, target, x, y, rgba);
         }
     }
     ds->zpass_thread[thread] += zpassed;
+}
+
+void r300_draw_specialise(R300DrawState *ds)
+{
+    uint32_t cntl = ds->zb_cntl;
+    bool z_en = cntl & R_ZB_CNTL_Z_ENABLE_MASK;
+    bool s_en = (cntl & R_ZB_CNTL_STENCIL_ENABLE_MASK) &&
+                ds->zformat == R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL;
+    unsigned t;
+
+    ds->shade = r300_quad;
+    ds->depth = ds->zbase ? depth_stencil : NULL;
+    ds->zfunc = z_en ? zs_func[G3D_FIELD_EX32(ds->zstencil, ZB_ZSTENCILCNTL,
+                                              ZFUNC)]
+                     : G3D_CMP_ALWAYS;
+    ds->zwrite = z_en && (cntl & R_ZB_CNTL_ZWRITEENABLE_MASK);
+    for (t = 0; t < 4; t++) {
+        ds->cb[t].write = write_colour;
+    }
+    if (g3d_general_path) {
+        return;
+    }
+    if (ds->zbase && !s_en) {
+        /* neither test can fail nor write: no depth read at all */
+        ds->depth = !z_en ? NULL
+                    : ds->zbpp == 4 ? depth_z24 : depth_z16;
+    }
+    for (t = 0; t < ds->ncb; t++) {
+        R300Target *tg = &ds->cb[t];
+        if (tg->packable && tg->format == R300_COLOR_FORMAT_ARGB8888 &&
+            !(ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) &&
+            !(ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) &&
+            tg->round && !tg->prequantise) {
+            tg->write = write_argb8888;
+        }
+    }
 }

@@ -356,6 +356,7 @@ bool r300_draw_begin(R300Core *c)
             r300_tx_load(&ds->tx[t], c->regs, t, &c->gpu);
         }
     }
+    r300_draw_specialise(ds);
     return true;
 }
 
