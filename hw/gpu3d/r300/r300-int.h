@@ -206,6 +206,9 @@ typedef struct R300DrawState {
     R300DepthFn *depth;         /* depth/stencil of one pixel; NULL: none */
     G3DCompare zfunc;           /* the fast depth functions' test and write */
     bool zwrite;
+    R300USMove move;            /* the program, when it is a move */
+    int move_src_vec;           /* RS vector of the moved temporary, -1: none */
+    int move_coord_vec;         /* RS vector of the fetch's coordinate */
 } R300DrawState;
 
 /* One rasterised triangle's data for the quad path. */
