@@ -130,16 +130,12 @@ static void state(R300Cmd *c, GRand *r, bool *textured)
         r300_cmd_reg(c, A_RS_IP_0, 0u << 13 | 1u << 16 | 2u << 19 | 3u << 22);
         r300_cmd_reg(c, A_RS_INST_0, R_RS_INST_0_TEX_CN_MASK |
                      1u << R_RS_INST_0_TEX_ADDR_SHIFT);
-        r300_cmd_reg(c, R300_TX_FILTER0(0),
-                     (g_rand_boolean(r) ? 2u : 1u) << 9 |
-                     (g_rand_boolean(r) ? 2u : 1u) << 11 |
-                     g_rand_int_range(r, 0, 3) | g_rand_int_range(r, 0, 3) << 3);
-        r300_cmd_reg(c, R300_TX_FILTER1(0), 0);
-        r300_cmd_reg(c, R300_TX_FORMAT0(0), (TEX - 1) | (TEX - 1) << 11);
-        r300_cmd_reg(c, R300_TX_FORMAT1(0), 12 | 3u << 9 | 2u << 12 | 1u << 15);
-        r300_cmd_reg(c, R300_TX_FORMAT2(0), TEX - 1);
-        r300_cmd_reg(c, R300_TX_OFFSET(0), TEX_ADDR);
-        r300_cmd_reg(c, A_TX_ENABLE, 1);
+        /* point or bilinear, wrap, mirror or clamp */
+        r300_cmd_tex0_argb8888(c, TEX, TEX_ADDR,
+                               (g_rand_boolean(r) ? 2u : 1u) << 9 |
+                               (g_rand_boolean(r) ? 2u : 1u) << 11 |
+                               g_rand_int_range(r, 0, 3) |
+                               g_rand_int_range(r, 0, 3) << 3);
         /* node 3: TEX (LD or PROJ) t<dst> <- tex0(t1), then out = t<src> */
         /* move the coordinate t1, t0 (nothing routed: 0) or the fetch t2 */
         k = g_rand_int_range(r, 0, 3);
