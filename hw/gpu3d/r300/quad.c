@@ -465,7 +465,7 @@ quad_tail(const R300Tri *t, const G3DQuad *q, const float (*w)[3],
     for (i = 0; i < 4; i++) {
         int x = q->x + (i & 1), y = q->y + (i >> 1);
         float z, fog;
-        uint32_t z24;
+        uint32_t z24, targets;
         unsigned tg;
 
         if (!(q->mask & (1u << i)) || (uq->kill & (1u << i))) {
@@ -499,12 +499,14 @@ quad_tail(const R300Tri *t, const G3DQuad *q, const float (*w)[3],
         zpassed++;
         fog = ds->fog_blend & R_FG_FOG_BLEND_ENABLE_MASK
               ? g3d_interp(w[i], t->fog[0], t->fog[1], t->fog[2]) : 0.0f;
-        for (tg = 0; tg < ds->ncb; tg++) {
-            const R300Target *target = &ds->cb[tg];
+        /* the targets with a surface that the program wrote, in order */
+        for (targets = uq->out_written & ds->cb_mapped; targets;
+             targets &= targets - 1) {
+            const R300Target *target;
             float rgba[4];
-            if (!target->base || !(uq->out_written & (1u << tg))) {
-                continue;
-            }
+
+            tg = __builtin_ctz(targets);
+            target = &ds->cb[tg];
             memcpy(rgba, uq->out[i][tg], sizeof(rgba));
             if (ds->fog_blend & R_FG_FOG_BLEND_ENABLE_MASK) {
                 int ch;
@@ -647,8 +649,12 @@ void r300_draw_specialise(R300DrawState *ds)
                                               ZFUNC)]
                      : G3D_CMP_ALWAYS;
     ds->zwrite = z_en && (cntl & R_ZB_CNTL_ZWRITEENABLE_MASK);
+    ds->cb_mapped = 0;
     for (t = 0; t < 4; t++) {
         ds->cb[t].write = write_colour;
+        if (t < ds->ncb && ds->cb[t].base) {
+            ds->cb_mapped |= 1u << t;
+        }
     }
     if (g3d_general_path) {
         return;

@@ -203,6 +203,7 @@ typedef struct R300DrawState {
     uint64_t *zpass_thread;     /* per render thread: samples passing Z */
     /* chosen per draw by r300_draw_specialise from the fields above */
     G3DQuadFn *shade;           /* the quad function triangles are queued with */
+    uint32_t cb_mapped;         /* bit t: target t (< ncb) has a surface */
     R300DepthFn *depth;         /* depth/stencil of one pixel; NULL: none */
     G3DCompare zfunc;           /* the fast depth functions' test and write */
     bool zwrite;
