@@ -6,9 +6,11 @@
  * P3D interrupt, the display transfer engine copies the tiled picture into
  * an LCD framebuffer, and the LCD registers show it.
  *
- *   bottom screen (head 1): frame 0 of the scene at 320x240, drawn once;
  *   top screen (head 0): the turning cube at 400x240, double-buffered
- *   through the LCD's two framebuffer addresses, SCENE_FRAMES frames.
+ *   through the LCD's two framebuffer addresses, SCENE_FRAMES frames;
+ *   bottom screen (head 1): frame 0 of the cube at 320x240, then the lit
+ *   scene (guest/pica200-scene.h: per-fragment lighting of a bump-mapped
+ *   surface with a shadow map rendered in a first pass), drawn once.
  *
  * Serial log on COM1; "pica200-demo: done" once both pictures are final.
  *
@@ -23,6 +25,8 @@ static volatile uint8_t *regs;
 /* the GPU reads these from guest RAM: 3DS physical 0x20000000 + address */
 static uint32_t list_words[LIST_WORDS] __attribute__((aligned(16)));
 static float vertices[SCENE_VERTS * 8] __attribute__((aligned(16)));
+static PicaLitVertex lit_vertices[4] __attribute__((aligned(16)));
+static float lit_occluders[8][8] __attribute__((aligned(16)));
 
 static void bus_wr(void *opaque, uint32_t off, uint32_t val)
 {
@@ -98,6 +102,20 @@ int main(void)
         }
     }
     g3d_print_frame_rate("pica200-demo", SCENE_FRAMES, t0);
+
+    /* the bottom screen again: the lit, bump-mapped, shadowed scene */
+    pica_lit_receiver(lit_vertices);
+    pica_lit_occluder_vertices(lit_occluders);
+    pica_lit_normal_map((uint8_t *)(uintptr_t)dev.bar[PICA200_VRAM_BAR] +
+                        PICA_LIT_NORMAL_VRAM);
+    if (pica_lit_draw(&bus, &c, fcram(list_words), color, fcram(lit_vertices),
+                      fcram(lit_occluders), vram(PICA_LIT_SHADOW_VRAM),
+                      vram(PICA_LIT_NORMAL_VRAM)) ||
+        pica_scene_show(&bus, 1, 0, 320, 240, color,
+                        vram(PICA_SCENE_BOTTOM_VRAM))) {
+        g3d_printf("pica200-demo: lit scene failed\n");
+        return 6;
+    }
     g3d_printf("pica200-demo: list of %u words\n", c.n);
     if (mmio_rd32(regs, A_GPU_BUSY) != 0) {
         g3d_printf("pica200-demo: GPU still busy\n");

@@ -7,7 +7,10 @@
  * compared with Dolphin's frame of the same stream, bad input (FIFO
  * pointers outside MEM1, a display list calling itself, an array index past
  * MEM1, an XFB past MEM1) logged, skipped and recovered by reset, VM
- * stop/cont and hot-plug.
+ * stop/cont and hot-plug; the CPU's EFB window (BAR4); a textured frame
+ * through all three BARs (texture in MEM1 by BAR2, the stream by the
+ * gather pipe, the EFB read back by BAR4) against the closed form and
+ * Dolphin's frame (tests/flipper/ref/tex-bars.png).
  *
  * The reference frame is tests/flipper/ref/gouraud.png, rendered by Debian's
  * dolphin-emu software renderer from the same GX stream (the unit tests'
@@ -25,10 +28,16 @@
 
 #define REGS FLIPPER_REGS_BAR
 #define MEM1 FLIPPER_MEM1_BAR
+#define EFB FLIPPER_EFB_BAR
+
+typedef struct RefPixel {
+    int x, y;
+    uint8_t r, g, b;
+} RefPixel;
 
 /* Dolphin's frame of the gouraud stream */
 #define REF_FNV 0xb94e7f0eu
-static const struct { int x, y; uint8_t r, g, b; } ref_px[] = {
+static const struct RefPixel ref_px[] = {
     { 10, 10, 0x20, 0x30, 0x3F },       /* clear colour after the XFB */
     { 336, 50, 0xF7, 0x03, 0x04 },      /* near the red vertex */
     { 110, 380, 0x05, 0xF1, 0x07 },     /* near the green vertex */
@@ -173,8 +182,10 @@ static void draw_and_wait(Dev *d, void (*build)(FlipperGX *g), uint16_t tok)
     w16(d, A_PE_ISR, 0x000F);           /* ack both, keep them enabled */
 }
 
-/* screendump of the VI head; exact against Dolphin's frame */
-static void check_reference_frame(Dev *d)
+/* screendump of the VI head; exact against a Dolphin frame: its FNV-1a
+ * over the 640x480 RGB bytes and sample pixels */
+static void check_dolphin_frame(Dev *d, uint32_t want_fnv,
+                                const RefPixel *px, size_t npx)
 {
     G3DQImage img;
     uint32_t h = 2166136261u;
@@ -183,11 +194,11 @@ static void check_reference_frame(Dev *d)
     g_assert_true(g3dq_screendump(d->q, "gpu", 0, &img));
     g_assert_cmpint(img.width, ==, 640);
     g_assert_cmpint(img.height, ==, 480);
-    for (i = 0; i < G_N_ELEMENTS(ref_px); i++) {
-        const uint8_t *p = g3dq_px(&img, ref_px[i].x, ref_px[i].y);
-        g_assert_cmphex(p[0], ==, ref_px[i].r);
-        g_assert_cmphex(p[1], ==, ref_px[i].g);
-        g_assert_cmphex(p[2], ==, ref_px[i].b);
+    for (i = 0; i < npx; i++) {
+        const uint8_t *p = g3dq_px(&img, px[i].x, px[i].y);
+        g_assert_cmphex(p[0], ==, px[i].r);
+        g_assert_cmphex(p[1], ==, px[i].g);
+        g_assert_cmphex(p[2], ==, px[i].b);
     }
     n = (size_t)img.width * img.height * 3;
     for (i = 0; i < n; i++) {
@@ -195,9 +206,14 @@ static void check_reference_frame(Dev *d)
         h *= 16777619u;
     }
     g_test_message("screendump vs Dolphin: FNV 0x%08x (want 0x%08x)", h,
-                   REF_FNV);
-    g_assert_cmphex(h, ==, REF_FNV);
+                   want_fnv);
+    g_assert_cmphex(h, ==, want_fnv);
     g3dq_image_free(&img);
+}
+
+static void check_reference_frame(Dev *d)
+{
+    check_dolphin_frame(d, REF_FNV, ref_px, G_N_ELEMENTS(ref_px));
 }
 
 static void setup_display(Dev *d)
@@ -220,11 +236,14 @@ static void test_identity(void)
     g_assert_cmpuint(qpci_config_readb(p, PCI_INTERRUPT_PIN), ==, 1);
     g_assert_cmpuint(d.q->bar_size[REGS], ==, 64 * 1024);
     g_assert_cmpuint(d.q->bar_size[MEM1], ==, 32 * 1024 * 1024);
+    g_assert_cmpuint(d.q->bar_size[EFB], ==, 8 * 1024 * 1024);
     /* BAR0 32-bit MMIO; BAR2 64-bit prefetchable memory */
     g_assert_cmphex(qpci_config_readl(p, PCI_BASE_ADDRESS_0) & 0xF, ==, 0);
     g_assert_cmphex(qpci_config_readl(p, PCI_BASE_ADDRESS_2) & 0xF, ==,
                     PCI_BASE_ADDRESS_MEM_TYPE_64 |
                     PCI_BASE_ADDRESS_MEM_PREFETCH);
+    /* BAR4 (the EFB window) 32-bit MMIO */
+    g_assert_cmphex(qpci_config_readl(p, PCI_BASE_ADDRESS_4) & 0xF, ==, 0);
     /* MEM1 is plain memory through BAR2, byte order as written */
     g3dq_wr32(d.q, MEM1, 0x17FFFFC, 0x11223344);
     g_assert_cmphex(g3dq_rd32(d.q, MEM1, 0x17FFFFC), ==, 0x11223344);
@@ -477,6 +496,184 @@ static void test_frame(void)
     close_dev(&d);
 }
 
+/* ---- the EFB window (BAR4) ---------------------------------------------- */
+
+static uint32_t peek(Dev *d, int x, int y, int type)
+{
+    return g3dq_rd32(d->q, EFB, FLIPPER_EFB_CPU_ADDR(x, y, type));
+}
+
+static void poke(Dev *d, int x, int y, int type, uint32_t v)
+{
+    g3dq_wr32(d->q, EFB, FLIPPER_EFB_CPU_ADDR(x, y, type), v);
+}
+
+/*
+ * Writes queue behind work the GP is doing (as in the chip's FIFO), so a
+ * read issued meanwhile answers from the state so far: wait until a peek
+ * shows `want`. A refused poke is checked after a later accepted one has
+ * arrived, since the queue keeps their order.
+ */
+static void wait_peek(Dev *d, int x, int y, int type, uint32_t mask,
+                      uint32_t want)
+{
+    g3dq_wait_bits(d->q, EFB, FLIPPER_EFB_CPU_ADDR(x, y, type), mask, want);
+}
+
+static void set_pe(Dev *d, uint32_t off, uint16_t v)
+{
+    w16(d, off, v);
+    g3dq_wait_bits16(d->q, REGS, off, 0xFFFF, v);
+}
+
+/* only the copy to the XFB (the EFB as the pokes left it) */
+static void xfb_copy_frame(FlipperGX *g)
+{
+    fgx_copy_to_xfb(g, FGX_XFB_ADDR);
+}
+
+/*
+ * The window of physical 0x08000000 (libogc GX_PeekARGB/PokeARGB/PeekZ/
+ * PokeZ; Dolphin's EFB access encoding): after a frame the EFB holds the
+ * display copy's clear colour 0x203040 and Z 0xFFFFFF; PE_ALPHAREAD picks
+ * the alpha peeks return; pokes pass PE_ALPHAMODE/PE_ALPHACONF and
+ * PE_ZCONF; poked pixels reach the screen through a later display copy
+ * (in order with the FIFO). Bad accesses are logged and ignored.
+ */
+static void test_efb_window(void)
+{
+    Dev d = open_dev();
+    const uint32_t poked = 0xFFC08040;
+    const uint8_t *p;
+    G3DQImage img;
+    int x, y;
+
+    setup_display(&d);
+    draw_and_wait(&d, gouraud_frame, 1);
+    set_pe(&d, A_PE_ALPHAREAD, 1);              /* alpha reads 0xFF */
+    g_assert_cmphex(peek(&d, 10, 10, 0), ==, 0xFF203040);
+    set_pe(&d, A_PE_ALPHAREAD, 0);              /* alpha reads 0x00 */
+    g_assert_cmphex(peek(&d, 639, 479, 0), ==, 0x00203040);
+    g_assert_cmphex(peek(&d, 320, 240, 1), ==, 0xFFFFFF);
+
+    /* colour pokes: compare ALWAYS, colour + alpha update */
+    set_pe(&d, A_PE_ALPHAMODE, 7 << 8);
+    set_pe(&d, A_PE_ALPHACONF, 0x18);
+    for (y = 100; y < 116; y++) {
+        for (x = 200; x < 216; x++) {
+            poke(&d, x, y, 0, poked);
+        }
+    }
+    wait_peek(&d, 215, 115, 0, 0xFFFFFF, poked & 0xFFFFFF);
+    g_assert_cmphex(peek(&d, 207, 107, 0) & 0xFFFFFF, ==, poked & 0xFFFFFF);
+    /* alpha compare GREATER 0x80 refuses alpha 0x10, takes alpha 0x90 */
+    set_pe(&d, A_PE_ALPHAMODE, 4 << 8 | 0x80);
+    poke(&d, 200, 100, 0, 0x10FFFFFF);
+    poke(&d, 300, 100, 0, 0x90123456);
+    wait_peek(&d, 300, 100, 0, 0xFFFFFF, 0x123456);
+    g_assert_cmphex(peek(&d, 200, 100, 0) & 0xFFFFFF, ==, poked & 0xFFFFFF);
+    /* Z pokes: compare LESS with update: a farther Z is refused */
+    set_pe(&d, A_PE_ZCONF, 1 | 1 << 1 | 1 << 4);
+    poke(&d, 320, 240, 1, 0x123456);
+    poke(&d, 320, 240, 1, 0x200000);
+    poke(&d, 321, 240, 1, 0x000100);
+    wait_peek(&d, 321, 240, 1, 0xFFFFFF, 0x000100);
+    g_assert_cmphex(peek(&d, 320, 240, 1), ==, 0x123456);
+
+    /* bad accesses: 16-bit, Z type 2, past the EFB's 528 lines */
+    qpci_io_writew(d.q->dev, d.q->bar[EFB], FLIPPER_EFB_CPU_ADDR(1, 1, 0), 7);
+    g_assert_true(logged(&d, "32-bit words only"));
+    g_assert_cmphex(peek(&d, 1, 600, 0), ==, 0);
+    poke(&d, 1, 600, 0, 0xFFFFFFFF);
+    g_assert_cmphex(peek(&d, 1, 1, 2), ==, 0);
+    wait_peek(&d, 1, 1, 0, 0xFFFFFF, 0x203040);
+
+    /* the poked square through a display copy: the XFB's 4:2:2 YUV
+     * round trip of a flat colour is within 3 of it (Y, Cb, Cr 8-bit) */
+    draw_and_wait(&d, xfb_copy_frame, 2);
+    g_assert_true(g3dq_screendump(d.q, "gpu", 0, &img));
+    p = g3dq_px(&img, 207, 107);
+    g_assert_cmpint(abs(p[0] - 0xC0), <=, 3);
+    g_assert_cmpint(abs(p[1] - 0x80), <=, 3);
+    g_assert_cmpint(abs(p[2] - 0x40), <=, 3);
+    p = g3dq_px(&img, 10, 10);
+    g_assert_cmphex(p[0] << 16 | p[1] << 8 | p[2], ==, 0x20303F);
+    g3dq_image_free(&img);
+    g_assert_false(r32(&d, A_PI_INTSR) & PI_INT_ERROR);
+    close_dev(&d);
+}
+
+/* ---- a textured frame through the BARs ----------------------------------- */
+
+/*
+ * Dolphin's frame of the fgx_tex_frame stream (tests/flipper/ref/
+ * tex-bars.png, the unit tests' "tex-bars" scene): FNV-1a of its RGB bytes
+ * and sample pixels, read from the PNG with tools/image.c.
+ */
+#define TEX_REF_FNV 0x9de383cdu
+static const struct RefPixel tex_ref_px[] = {
+    { 10, 10, 0x2F, 0x3F, 0x4E },       /* clear colour */
+    { 42, 32, 0x00, 0x00, 0x1F },       /* texel (0, 0) */
+    { 117, 92, 0x7A, 0x81, 0x21 },
+    { 197, 147, 0xFE, 0xFE, 0x21 },     /* texel (31, 23) */
+    { 400, 250, 0x71, 0x13, 0x33 },     /* the turned bilinear quad */
+    { 300, 350, 0x23, 0x09, 0xD4 },
+    { 500, 150, 0x40, 0xD3, 0x78 },
+    { 639, 479, 0x2F, 0x3F, 0x4E },
+};
+
+static void tex_draw(FlipperGX *g)
+{
+    fgx_tex_draw(g, FGX_TEX_ADDR);
+}
+
+/*
+ * The texture stored into MEM1 through BAR2, the GX stream through the
+ * gather pipe: the EFB (read through BAR4) shows each texel of the nearest
+ * 5x quad as the RGB8 expansion of its RGB565 value, computed here; the
+ * display copy's screendump is Dolphin's frame of the same stream.
+ */
+static void test_tex_frame(void)
+{
+    Dev d = open_dev();
+    uint8_t tex[FGX_TEX_BYTES];
+    int x, y;
+
+    setup_display(&d);
+    fgx_tex_fill(tex);
+    g3dq_write(d.q, MEM1, FGX_TEX_ADDR, tex, sizeof(tex));
+    draw_and_wait(&d, tex_draw, 1);
+    set_pe(&d, A_PE_ALPHAREAD, 1);
+    for (y = FGX_TEX_Y0 - 1; y <= FGX_TEX_Y0 + FGX_TEX_H * FGX_TEX_SCALE;
+         y++) {
+        for (x = FGX_TEX_X0 - 1;
+             x <= FGX_TEX_X0 + FGX_TEX_W * FGX_TEX_SCALE; x++) {
+            int s = (x - FGX_TEX_X0) / FGX_TEX_SCALE;
+            int t = (y - FGX_TEX_Y0) / FGX_TEX_SCALE;
+            uint32_t want = 0xFF304050;     /* outside: the clear colour */
+
+            if (x >= FGX_TEX_X0 && y >= FGX_TEX_Y0 && s < FGX_TEX_W &&
+                t < FGX_TEX_H) {
+                uint16_t v = fgx_tex_texel(s, t);
+                uint32_t r = v >> 11, g = (v >> 5) & 63, b = v & 31;
+
+                want = 0xFF000000 | (r << 3 | r >> 2) << 16 |
+                       (g << 2 | g >> 4) << 8 | (b << 3 | b >> 2);
+            }
+            if (peek(&d, x, y, 0) != want) {
+                g_test_message("EFB (%d, %d): 0x%08x, expected 0x%08x", x, y,
+                               peek(&d, x, y, 0), want);
+            }
+            g_assert_cmphex(peek(&d, x, y, 0), ==, want);
+        }
+    }
+    draw_and_wait(&d, xfb_copy_frame, 2);
+    check_dolphin_frame(&d, TEX_REF_FNV, tex_ref_px,
+                        G_N_ELEMENTS(tex_ref_px));
+    g_assert_false(r32(&d, A_PI_INTSR) & PI_INT_ERROR);
+    close_dev(&d);
+}
+
 /* ---- bad input -------------------------------------------------------------- */
 
 #define DL_ADDR 0x00400000u
@@ -588,6 +785,8 @@ int main(int argc, char **argv)
     qtest_add_func("/flipper/token-finish", test_token_finish);
     qtest_add_func("/flipper/vi-interrupts", test_vi_interrupts);
     qtest_add_func("/flipper/frame", test_frame);
+    qtest_add_func("/flipper/efb-window", test_efb_window);
+    qtest_add_func("/flipper/tex-frame", test_tex_frame);
     qtest_add_func("/flipper/bad-input", test_bad_input);
     qtest_add_func("/flipper/stop-cont", test_stop_cont);
     qtest_add_func("/flipper/hotplug", test_hotplug);

@@ -2,8 +2,8 @@
  * qtests of r300-3d through its PCI BARs: identity and BARs, reset values
  * and read-only bits of registers from every block, the CP consuming a ring
  * (scratch and rptr write-back, software interrupt in PCI status), a Gouraud
- * triangle drawn through the ring and checked by screendump pixels, and bad
- * input followed by recovery.
+ * triangle drawn through the ring and checked by screendump pixels (also 4x
+ * multisampled and resolved), and bad input followed by recovery.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -209,11 +209,33 @@ static const float identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
  * centres (window 40.5..200.5 x 30.5..190.5), Gouraud red -> green along x,
  * blended ONE + ONE onto black so a pixel drawn twice would show.
  */
-static void draw_scene(G3DQDev *d)
+#define MS_ADDR     0x00400000u     /* a 4x multisampled colour buffer */
+
+/* Mesa's 4x sample positions in 1/12 pixel (r300_emit.c sample_locs_4x) */
+static const uint8_t ms4[6][2] = { { 4, 4 }, { 8, 8 }, { 2, 10 }, { 10, 2 },
+                                   { 10, 2 }, { 10, 2 } };
+
+static uint32_t mspos(int first)
+{
+    uint32_t v = 0;
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        v |= (uint32_t)(ms4[first + k][0] | ms4[first + k][1] << 4) << (8 * k);
+    }
+    return v;
+}
+
+/*
+ * With `msaa`: drawn 4x multisampled into MS_ADDR, then resolved into
+ * CB_ADDR (RB3D_AARESOLVE_*) by a rectangle drawn in resolve mode.
+ */
+static void draw_scene(G3DQDev *d, bool msaa)
 {
     static uint32_t buf[8192];
     R300Cmd c = { buf, 0, G_N_ELEMENTS(buf), 0 };
-    R300Surface cb = { CB_ADDR, W, R300_COLOR_FORMAT_ARGB8888 };
+    R300Surface cb = { msaa ? MS_ADDR : CB_ADDR, W,
+                       R300_COLOR_FORMAT_ARGB8888 };
     float x0 = 40.5f / (W / 2) - 1, x1 = 200.5f / (W / 2) - 1;
     float y0 = 1 - 30.5f / (H / 2), y1 = 1 - 190.5f / (H / 2);
     const float tris[6 * 8] = {
@@ -224,17 +246,40 @@ static void draw_scene(G3DQDev *d)
 
     r300_cmd_pipeline(&c, &cb, NULL, W, H);
     r300_cmd_matrix(&c, identity);
+    if (msaa) {
+        r300_cmd_reg(&c, A_GB_AA_CONFIG, R_GB_AA_CONFIG_AA_ENABLE_MASK |
+                     2u << R_GB_AA_CONFIG_NUM_AA_SUBSAMPLES_SHIFT);
+        r300_cmd_reg(&c, A_GB_MSPOS0, mspos(0));
+        r300_cmd_reg(&c, A_GB_MSPOS1, mspos(3));
+    }
     r300_cmd_reg(&c, A_RB3D_BLENDCNTL,
                  R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK |
                  R300_BLEND_GL_ONE << R_RB3D_BLENDCNTL_SRCBLEND_SHIFT |
                  R300_BLEND_GL_ONE << R_RB3D_BLENDCNTL_DESTBLEND_SHIFT);
     r300_cmd_draw(&c, R300_PRIM_TRIANGLES, tris, 6);
+    if (msaa) {
+        const float screen[3 * 8] = {
+            -1, -1, 0, 1, 0, 0, 0, 0,   3, -1, 0, 1, 0, 0, 0, 0,
+            -1, 3, 0, 1, 0, 0, 0, 0,
+        };
+        r300_cmd_reg(&c, A_RB3D_AARESOLVE_OFFSET, CB_ADDR);
+        r300_cmd_reg(&c, A_RB3D_AARESOLVE_PITCH, W);
+        r300_cmd_reg(&c, A_RB3D_AARESOLVE_CTL, 1);
+        r300_cmd_draw(&c, R300_PRIM_TRIANGLES, screen, 3);
+        r300_cmd_reg(&c, A_RB3D_AARESOLVE_CTL, 0);
+        r300_cmd_reg(&c, A_GB_AA_CONFIG, 0);
+    }
     r300_cmd_finish(&c);
     g_assert_false(c.overflow);
     ring_submit(d, buf, c.n);
 }
 
-static void check_scene(G3DQDev *d)
+/*
+ * Multisampled, the left and top sides cover the samples beyond the pixel
+ * centre (2 of Mesa's 4): half of red there; the right and bottom sides'
+ * pixels (x 200, y 190) the other half.
+ */
+static void check_scene(G3DQDev *d, bool msaa)
 {
     G3DQImage img;
     int x, y;
@@ -247,6 +292,10 @@ static void check_scene(G3DQDev *d)
             const uint8_t *p = g3dq_px(&img, x, y);
             /* top-left rule: left/top sides in, right/bottom out */
             bool in = x >= 40 && x < 200 && y >= 30 && y < 190;
+            if (msaa && (x == 40 || y == 30 || x == 200 || y == 190) &&
+                x >= 40 && x <= 200 && y >= 30 && y <= 190) {
+                continue;       /* partly covered: checked below */
+            }
             if (!in) {
                 g_assert_cmpuint(p[0] | p[1] | p[2], ==, 0);
                 continue;
@@ -254,16 +303,27 @@ static void check_scene(G3DQDev *d)
             /* Gouraud across x: red = 1 - t, green = t, t = (x-40)/160,
              * the same on both triangles; +-1 for rounding */
             {
+                /* multisampled: the mean of 4 rounded samples, +-2 */
+                int tol = msaa ? 2 : 1;
                 double t = (x - 40) / 160.0;
-                g_assert_cmpint(abs(p[0] - (int)floor((1 - t) * 255 + 0.5)), <=, 1);
-                g_assert_cmpint(abs(p[1] - (int)floor(t * 255 + 0.5)), <=, 1);
+                g_assert_cmpint(abs(p[0] - (int)floor((1 - t) * 255 + 0.5)), <=, tol);
+                g_assert_cmpint(abs(p[1] - (int)floor(t * 255 + 0.5)), <=, tol);
                 g_assert_cmpuint(p[2], ==, 0);
             }
         }
     }
     /* on the shared diagonal (x - 40 == 190 - y, e.g. (120, 110)):
      * once, not twice */
-    g_assert_cmpint(abs(g3dq_px(&img, 120, 110)[0] - 128), <=, 1);
+    g_assert_cmpint(abs(g3dq_px(&img, 120, 110)[0] - 128), <=, msaa ? 2 : 1);
+    if (msaa) {
+        /* left side, red ~1: two of four samples; top side (y 30) the
+         * same; the top-left corner pixel: one sample (8/12, 8/12) */
+        for (y = 60; y < 180; y += 20) {
+            g_assert_cmpint(abs(g3dq_px(&img, 40, y)[0] - 127), <=, 2);
+            g_assert_cmpint(abs(g3dq_px(&img, 200, y)[1] - 127), <=, 2);
+        }
+        g_assert_cmpint(abs(g3dq_px(&img, 40, 30)[0] - 64), <=, 2);
+    }
     g3dq_image_free(&img);
 }
 
@@ -273,8 +333,20 @@ static void test_triangle(void)
 
     ring_init(d);
     crtc_show(d, CB_ADDR);
-    draw_scene(d);
-    check_scene(d);
+    draw_scene(d, false);
+    check_scene(d, false);
+    g3dq_close(d);
+}
+
+/* The same scene 4x multisampled and resolved into the scanned-out buffer. */
+static void test_msaa(void)
+{
+    G3DQDev *d = open_r300();
+
+    ring_init(d);
+    crtc_show(d, CB_ADDR);
+    draw_scene(d, true);
+    check_scene(d, true);
     g3dq_close(d);
 }
 
@@ -323,8 +395,8 @@ static void test_bad_input(void)
     g3dq_system_reset(d);
     ring_init(d);
     crtc_show(d, CB_ADDR);
-    draw_scene(d);
-    check_scene(d);
+    draw_scene(d, false);
+    check_scene(d, false);
     g3dq_close(d);
 }
 
@@ -488,6 +560,7 @@ int main(int argc, char **argv)
     qtest_add_func("/r300/registers", test_registers);
     qtest_add_func("/r300/cp-ring", test_cp_ring);
     qtest_add_func("/r300/triangle", test_triangle);
+    qtest_add_func("/r300/msaa", test_msaa);
     qtest_add_func("/r300/bad-input", test_bad_input);
     qtest_add_func("/r300/stop-cont", test_stop_cont);
     qtest_add_func("/r300/hotplug", test_hotplug);

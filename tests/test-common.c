@@ -13,6 +13,7 @@
 #include "common/fpformat.h"
 #include "common/fragment.h"
 #include "common/scanout.h"
+#include "common/g3d-state.h"
 
 /* IEEE half: values from the IEEE-754 binary16 definition */
 static void test_fp16(void)
@@ -284,6 +285,66 @@ static void test_scanout_cache(void)
     g3d_scanout_cache_reset(&cache);
 }
 
+/* The saved-state stream: round trip, little-endian layout, checked reads. */
+static void test_state(void)
+{
+    G3DStateOut o;
+    G3DStateIn in;
+    uint32_t words[3] = { 1, 0x80000000u, 0xdeadbeefu }, back[3];
+    float f[2] = { -1.5f, 0.25f }, fb[2];
+
+    g3d_state_out_init(&o);
+    g3d_state_begin(&o, 0x54534554, 2);
+    g3d_state_put_u8(&o, 1);
+    g3d_state_put_u16(&o, 0x1234);
+    g3d_state_put_u32s(&o, words, 3);
+    g3d_state_put_f32s(&o, f, 2);
+    g3d_state_put_u64(&o, 0x0102030405060708ull);
+    g3d_state_put_u32(&o, 7);
+    g_assert_cmpuint(o.len, ==, 8 + 1 + 2 + 12 + 8 + 8 + 4);
+    /* little-endian whatever the host: the u16 after the flag */
+    g_assert_cmpuint(o.buf[9], ==, 0x34);
+    g_assert_cmpuint(o.buf[10], ==, 0x12);
+
+    g3d_state_in_init(&in, o.buf, o.len);
+    g_assert_true(g3d_state_expect(&in, 0x54534554, 2, "test"));
+    g_assert_true(g3d_state_get_bool(&in));
+    g_assert_cmpuint(g3d_state_get_u16(&in), ==, 0x1234);
+    g3d_state_get_u32s(&in, back, 3);
+    g_assert_cmpmem(back, sizeof(back), words, sizeof(words));
+    g3d_state_get_f32s(&in, fb, 2);
+    g_assert_cmpmem(fb, sizeof(fb), f, sizeof(f));
+    g_assert_cmphex(g3d_state_get_u64(&in), ==, 0x0102030405060708ull);
+    g_assert_cmpuint(g3d_state_get_index(&in, 8, "ring pointer"), ==, 7);
+    g_assert_true(g3d_state_end(&in));
+
+    /* an index at its limit fails, and the first failure is kept */
+    g3d_state_in_init(&in, o.buf, o.len);
+    in.pos = o.len - 4;
+    g_assert_cmpuint(g3d_state_get_index(&in, 7, "ring pointer"), ==, 0);
+    g_assert_false(in.ok);
+    g_assert_nonnull(strstr(in.error, "ring pointer is 7"));
+    g3d_state_get_u32(&in);
+    g_assert_nonnull(strstr(in.error, "ring pointer"));
+
+    /* wrong version, wrong magic, short stream, trailing bytes, bad flag */
+    g3d_state_in_init(&in, o.buf, o.len);
+    g_assert_false(g3d_state_expect(&in, 0x54534554, 3, "test"));
+    g_assert_nonnull(strstr(in.error, "version 2"));
+    g3d_state_in_init(&in, o.buf, o.len);
+    g_assert_false(g3d_state_expect(&in, 0x41414141, 2, "test"));
+    g3d_state_in_init(&in, o.buf, 5);
+    g_assert_false(g3d_state_expect(&in, 0x54534554, 2, "test"));
+    g_assert_nonnull(strstr(in.error, "early"));
+    g3d_state_in_init(&in, o.buf, o.len);
+    g_assert_true(g3d_state_expect(&in, 0x54534554, 2, "test"));
+    g_assert_false(g3d_state_end(&in));
+    g3d_state_in_init(&in, o.buf, o.len);
+    in.pos = 10;                        /* 0x12 read as a flag */
+    g_assert_false(g3d_state_get_bool(&in));
+    g_free(o.buf);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -295,5 +356,6 @@ int main(int argc, char **argv)
     g_test_add_func("/common/unorm-table", test_unorm_table);
     g_test_add_func("/common/scanout", test_scanout);
     g_test_add_func("/common/scanout-cache", test_scanout_cache);
+    g_test_add_func("/common/state", test_state);
     return g_test_run();
 }

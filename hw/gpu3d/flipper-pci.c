@@ -10,6 +10,9 @@
  *   BAR2  MEM1: 32 MiB, 64-bit prefetchable, of which 24 MiB are MEM1;
  *         GameCube physical address x = BAR2 offset x. Data there (FIFO,
  *         display lists, arrays, XFB) is big-endian, as on the console.
+ *   BAR4  8 MiB: the CPU's EFB window of GameCube physical 0x08000000
+ *         (offset = physical - 0x08000000 = x << 2 | y << 12 | type << 22),
+ *         aligned 32-bit accesses, through the PE's CPU-access modes.
  *
  * One console head: the VI's XFB (YUV 4:2:2) converted to RGB at the size
  * the VI registers give. The VI display interrupts follow QEMU's virtual
@@ -21,6 +24,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include "qemu/log.h"
 #include "qemu/module.h"
 #include "qemu/timer.h"
 #include "qemu/units.h"
@@ -40,6 +44,7 @@ struct FlipperState {
 
     MemoryRegion mem1;
     MemoryRegion mmio;
+    MemoryRegion efb;           /* BAR4: the CPU's EFB window */
     G3DRamMem mem1_mem;
     G3DMem mem;
     FlipperCore *core;
@@ -79,12 +84,89 @@ static void flipper_timer_cb(void *opaque)
     g3d_worker_kick(&s->worker);
 }
 
+/*
+ * ---- BAR4: the EFB window ------------------------------------------------
+ *
+ * Its accesses go through the worker's ordered queue like BAR0's, at core
+ * offsets FLIPPER_EFB_CPU_BASE + BAR offset (beyond BAR0's 64 KiB), so a
+ * peek or poke comes after the GX commands stored before it and sees (or
+ * changes) the EFB they drew.
+ */
+
+static bool efb_offset(uint32_t off)
+{
+    return off >= FLIPPER_EFB_CPU_BASE;
+}
+
+/* the worker (lock held): a queued BAR4 store */
+static void efb_write(FlipperState *s, uint32_t off, uint64_t val)
+{
+    flipper_efb_poke(s->core, off - FLIPPER_EFB_CPU_BASE, val);
+}
+
+static uint64_t efb_read(FlipperState *s, uint32_t off)
+{
+    return flipper_efb_peek(s->core, off - FLIPPER_EFB_CPU_BASE);
+}
+
+/* the EFB is reached by 32-bit words only (libogc's GX_PokeARGB/PeekARGB) */
+static bool efb_access_ok(hwaddr addr, unsigned size, bool write)
+{
+    if (size == 4 && !(addr & 3)) {
+        return true;
+    }
+    qemu_log_mask(LOG_GUEST_ERROR, "flipper-gx: EFB window: %u-byte %s at "
+                  "0x%06" HWADDR_PRIx " (32-bit words only), ignored\n",
+                  size, write ? "write" : "read", addr);
+    return false;
+}
+
+static uint64_t efb_mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    FlipperState *s = opaque;
+
+    if (!efb_access_ok(addr, size, false)) {
+        return 0;
+    }
+    return g3d_worker_mmio_read(&s->worker, FLIPPER_EFB_CPU_BASE + addr, 4);
+}
+
+static void efb_mmio_write(void *opaque, hwaddr addr, uint64_t val,
+                           unsigned size)
+{
+    FlipperState *s = opaque;
+
+    if (efb_access_ok(addr, size, true)) {
+        g3d_worker_mmio_write(&s->worker, FLIPPER_EFB_CPU_BASE + addr, val, 4);
+    }
+}
+
+static const MemoryRegionOps efb_mmio_ops = {
+    .read = efb_mmio_read,
+    .write = efb_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .impl = { .min_access_size = 1, .max_access_size = 4 },
+};
+
+static void efb_bar_init(FlipperState *s)
+{
+    memory_region_init_io(&s->efb, OBJECT(s), &efb_mmio_ops, s,
+                          "flipper-gx.efb", FLIPPER_BAR4_SIZE);
+    pci_register_bar(PCI_DEVICE(s), FLIPPER_EFB_BAR,
+                     PCI_BASE_ADDRESS_SPACE_MEMORY, &s->efb);
+}
+
 /* ---- the core behind the worker -------------------------------------- */
 
 static void op_write(void *opaque, uint32_t off, uint64_t val, unsigned size)
 {
     FlipperState *s = opaque;
 
+    if (efb_offset(off)) {
+        efb_write(s, off, val);
+        return;
+    }
     flipper_reg_write(s->core, off, val, size);
     if (off < FLIPPER_WGP_BASE) {
         /* VI, AI: a write may arm or move a timed event */
@@ -96,6 +178,9 @@ static uint64_t op_read(void *opaque, uint32_t off, unsigned size)
 {
     FlipperState *s = opaque;
 
+    if (efb_offset(off)) {
+        return efb_read(s, off);
+    }
     return flipper_reg_read(s->core, off, size);
 }
 
@@ -189,6 +274,7 @@ static void flipper_realize(PCIDevice *pdev, Error **errp)
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64 |
                      PCI_BASE_ADDRESS_MEM_PREFETCH, &s->mem1);
+    efb_bar_init(s);
     pci_config_set_interrupt_pin(pdev->config, 1);
 
     /* the GP sees the first 24 MiB of the BAR (MEM1); the rest is unused */

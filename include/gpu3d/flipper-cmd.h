@@ -144,6 +144,7 @@ static inline void fgx_vtx(FlipperGX *g, float x, float y, float z,
 
 #define FGX_W 640
 #define FGX_H 480
+#define FGX_XFB_ADDR 0x00200000u        /* the display copy's XFB */
 #define FGX_SCRATCH_ADDR 0x00800000u    /* the clearing copy's target */
 
 /*
@@ -241,6 +242,124 @@ static inline void fgx_draw_done(FlipperGX *g, uint16_t token)
     fgx_bp(g, BP_PE_TOKEN, token);
 }
 
+/* ---- a textured frame ------------------------------------------------------ */
+
+/*
+ * A 32x24 RGB565 texture in MEM1 (FGX_TEX_ADDR) drawn twice: at 5x by
+ * nearest sampling, clamped, the texel as the pixel (TEV D = TEXC), on
+ * pixels FGX_TEX_X0..+160, FGX_TEX_Y0..+120 (positions whose NDC values
+ * are exact binary fractions, so pixel (x, y) there shows texel
+ * ((x - X0) / 5, (y - Y0) / 5)); then a turned quad, bilinear, repeated
+ * 2.5 times, modulated by Gouraud-shaded vertex colours. The qtest draws
+ * it through the BARs; the unit tests compare it with Dolphin's frame.
+ */
+#define FGX_TEX_ADDR 0x00500000u
+#define FGX_TEX_W 32
+#define FGX_TEX_H 24
+#define FGX_TEX_BYTES (FGX_TEX_W * FGX_TEX_H * 2)
+#define FGX_TEX_X0 40
+#define FGX_TEX_Y0 30
+#define FGX_TEX_SCALE 5
+
+/* texel (s, t) as RGB565: red ramps along s, green along t, blue a
+ * checkerboard of 4x4 texels */
+static inline uint16_t fgx_tex_texel(int s, int t)
+{
+    uint16_t r = (uint16_t)s, g = (uint16_t)(t * 63 / (FGX_TEX_H - 1));
+    uint16_t b = (((s >> 2) ^ (t >> 2)) & 1) ? 31 : 4;
+
+    return (uint16_t)(r << 11 | g << 5 | b);
+}
+
+/* the texture in the texture unit's layout: 4x4 tiles of big-endian
+ * 16-bit texels, rows of tiles (YAGCD §5.11 texture formats) */
+static inline void fgx_tex_fill(uint8_t *dst)
+{
+    int s, t;
+
+    for (t = 0; t < FGX_TEX_H; t++) {
+        for (s = 0; s < FGX_TEX_W; s++) {
+            uint32_t tile = (uint32_t)(t / 4) * (FGX_TEX_W / 4) + s / 4;
+            uint8_t *p = dst + tile * 32 + ((t % 4) * 4 + s % 4) * 2;
+            uint16_t v = fgx_tex_texel(s, t);
+
+            p[0] = v >> 8;
+            p[1] = (uint8_t)v;
+        }
+    }
+}
+
+/* a vertex of VAT 6 as fgx_tex_frame sets it: VAT 0's and (s, t) f32 */
+static inline void fgx_tex_vtx(FlipperGX *g, float x, float y, uint32_t rgba,
+                               float s, float t)
+{
+    fgx_vtx(g, x, y, -0.5f, rgba);
+    fgx_f32(g, s);
+    fgx_f32(g, t);
+}
+
+/* texture map 0: the FGX_TEX texture at `addr` with SETMODE0 `mode0` */
+static inline void fgx_tex_map0(FlipperGX *g, uint32_t addr, uint32_t mode0)
+{
+    fgx_bp(g, BP_TX_SETMODE0, mode0);
+    fgx_bp(g, BP_TX_SETMODE1, 0);                      /* LOD 0 only */
+    fgx_bp(g, BP_TX_SETIMAGE0, (FGX_TEX_W - 1) | (FGX_TEX_H - 1) << 10 |
+                               TX_FMT_RGB565 << 20);
+    fgx_bp(g, BP_TX_SETIMAGE1, 3 << 15 | 3 << 18);     /* TMEM cache */
+    fgx_bp(g, BP_TX_SETIMAGE2, 3 << 15 | 3 << 18 | 0x4000);
+    fgx_bp(g, BP_TX_SETIMAGE3, addr >> 5);
+}
+
+/* the frame without its display copy (the EFB holds the picture) */
+static inline void fgx_tex_draw(FlipperGX *g, uint32_t tex_addr)
+{
+    static const float ident[12] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0 };
+    /* pixel p is NDC (p - 320) / 320 across, (240 - p) / 240 down */
+    const float x0 = -0.875f, x1 = -0.375f, y0 = 0.875f, y1 = 0.375f;
+
+    fgx_begin_frame(g, 0x304050FF);
+    /* texgen 0 = TEX0 through the identity texture matrix (index 60) */
+    fgx_xff(g, 0xF0, 12, ident);
+    fgx_cp(g, CPR_MATINDEX_A, 60 << 6);
+    fgx_xf1(g, XF_REG_MATINDEX_A, 60 << 6);
+    fgx_cp(g, CPR_VCD_HI, VCD_DIRECT);                 /* TEX0 direct */
+    fgx_cp(g, CPR_VAT_A + 6, 0x40016009 | 1u << 21 | VTX_F32 << 22);
+    fgx_cp(g, CPR_VAT_B + 6, 0x80000000);
+    fgx_xf1(g, XF_REG_INVTXSPEC, 1 | 1 << 4);
+    fgx_xf1(g, XF_REG_NUMTEX, 1);
+    fgx_xf1(g, XF_REG_TEXGEN0, 5 << 7);                /* source TEX0 */
+    fgx_xf1(g, XF_REG_DUALTEX, 0);
+    fgx_bp(g, BP_GENMODE, 1 | 1 << 4);                 /* 1 texcoord, 1 stage */
+    fgx_bp(g, BP_SU_SSIZE0, FGX_TEX_W - 1);
+    fgx_bp(g, BP_SU_SSIZE0 + 1, FGX_TEX_H - 1);
+    fgx_bp(g, BP_TREF0, 0x380000 | 1 << 6);            /* map 0, coord 0 */
+
+    /* nearest, clamped, colour = TEXC, alpha = TEXA */
+    fgx_tex_map0(g, tex_addr, 0);
+    fgx_bp(g, BP_TEV_COLOR_ENV0, 0x08FFF8);
+    fgx_bp(g, BP_TEV_COLOR_ENV0 + 1, 0x08FFC0);
+    fgx_draw(g, GX_DRAW_QUADS, 6, 4);
+    fgx_tex_vtx(g, x0, y0, 0xFFFFFFFF, 0.0f, 0.0f);
+    fgx_tex_vtx(g, x1, y0, 0xFFFFFFFF, 1.0f, 0.0f);
+    fgx_tex_vtx(g, x1, y1, 0xFFFFFFFF, 1.0f, 1.0f);
+    fgx_tex_vtx(g, x0, y1, 0xFFFFFFFF, 0.0f, 1.0f);
+
+    /* bilinear, repeated, colour = TEXC x RASC */
+    fgx_tex_map0(g, tex_addr, 0x05 | 1 << 4 | 4 << 5);
+    fgx_bp(g, BP_TEV_COLOR_ENV0, 0x08F8AF);
+    fgx_draw(g, GX_DRAW_QUADS, 6, 4);
+    fgx_tex_vtx(g, 0.05f, 0.2f, 0xFF8040FF, -0.3f, -0.2f);
+    fgx_tex_vtx(g, 0.75f, 0.55f, 0x40FF80FF, 2.2f, -0.2f);
+    fgx_tex_vtx(g, 0.55f, -0.8f, 0x4080FFFF, 2.2f, 2.3f);
+    fgx_tex_vtx(g, -0.3f, -0.6f, 0xFFFFFFFF, -0.3f, 2.3f);
+}
+
+static inline void fgx_tex_frame(FlipperGX *g, uint32_t tex_addr)
+{
+    fgx_tex_draw(g, tex_addr);
+    fgx_copy_to_xfb(g, FGX_XFB_ADDR);
+}
+
 /* ---- register sequences -------------------------------------------------- */
 
 typedef struct FlipperRegWrite {
@@ -291,7 +410,6 @@ static inline unsigned fgx_fifo_init(FlipperRegWrite *w, uint32_t base,
  * interlaced, 40 words per line, bottom field one line below the top field, the
  * pre- and post-retrace display interrupts DI0/DI1 armed.
  */
-#define FGX_XFB_ADDR 0x00200000u
 static const FlipperRegWrite fgx_vi_ntsc640[] = {
     { A_VI_DCR, 2, 0x0002 },                    /* reset */
     { A_VI_DCR, 2, 0x0000 },

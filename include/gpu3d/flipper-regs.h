@@ -30,9 +30,12 @@
 #define FLIPPER_PCI_DEVICE      0x3D04
 #define FLIPPER_REGS_BAR        0            /* BAR0: registers, 32-bit MMIO */
 #define FLIPPER_MEM1_BAR        2            /* BAR2: MEM1, 64-bit prefetchable */
+#define FLIPPER_EFB_BAR         4            /* BAR4: the CPU's EFB window */
 #define FLIPPER_BAR0_SIZE       0x10000      /* registers */
 #define FLIPPER_BAR2_SIZE       0x2000000    /* MEM1 BAR: 32 MiB ...        */
 #define FLIPPER_MEM1_SIZE       0x1800000    /* ... of which 24 MiB are MEM1 */
+/* BAR4: 8 MiB 32-bit MMIO, offset = physical - FLIPPER_EFB_CPU_BASE */
+#define FLIPPER_BAR4_SIZE       0x800000
 
 /* block bases inside BAR0 = offsets from physical 0x0C000000 (YAGCD §5) */
 #define FLIPPER_CP_BASE         0x0000
@@ -546,6 +549,11 @@ enum {
     PE_FMT_RGB8_Z24 = 0, PE_FMT_RGBA6_Z24 = 1, PE_FMT_RGB565_Z16 = 2,
     PE_FMT_Z24 = 3, PE_FMT_Y8 = 4, PE_FMT_U8 = 5, PE_FMT_V8 = 6,
     PE_FMT_YUV420 = 7,
+};
+/* PE_CONTROL (0x43) bits 3-5: the Z format of RGB565_Z16 (4-7, the
+ * "inverted" ones of Dolphin's BPMemory.h, are bad input) */
+enum {
+    PE_ZFMT_LINEAR = 0, PE_ZFMT_NEAR = 1, PE_ZFMT_MID = 2, PE_ZFMT_FAR = 3,
 };
 /* EFB copy trigger (0x52), YAGCD §5.11.1 BP registers */
 G3D_REG32(BP_COPY_R, 0)

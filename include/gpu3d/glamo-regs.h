@@ -195,6 +195,43 @@ enum {
 #define GLAMO_CMDQ_BURST         0x8000
 #define GLAMO_CMDQ_REG_MASK      0x3ffe
 
+/* ---- 2D engine 0x1700 ([EXT] xf86-video-glamo glamo-regs.h, glamo-draw.c) */
+
+#define GLAMO_REGOFS_2D          0x1700
+G3D_REG32(GLAMO_2D_SRC_ADDRL,   0x1700)   /* A15..A0 */
+G3D_REG32(GLAMO_2D_SRC_ADDRH,   0x1702)   /* A22..A16 */
+G3D_REG32(GLAMO_2D_SRC_PITCH,   0x1704)   /* bytes */
+G3D_REG32(GLAMO_2D_SRC_X,       0x1706)
+G3D_REG32(GLAMO_2D_SRC_Y,       0x1708)
+G3D_REG32(GLAMO_2D_DST_X,       0x170a)
+G3D_REG32(GLAMO_2D_DST_Y,       0x170c)
+G3D_REG32(GLAMO_2D_DST_ADDRL,   0x170e)
+G3D_REG32(GLAMO_2D_DST_ADDRH,   0x1710)
+G3D_REG32(GLAMO_2D_DST_PITCH,   0x1712)
+G3D_REG32(GLAMO_2D_DST_HEIGHT,  0x1714)
+G3D_REG32(GLAMO_2D_RECT_WIDTH,  0x1716)
+G3D_REG32(GLAMO_2D_RECT_HEIGHT, 0x1718)
+G3D_REG32(GLAMO_2D_PAT_ADDRL,   0x171a)
+G3D_REG32(GLAMO_2D_PAT_ADDRH,   0x171c)
+G3D_REG32(GLAMO_2D_PAT_FG,      0x171e)   /* RGB565 */
+G3D_REG32(GLAMO_2D_PAT_BG,      0x1720)
+G3D_REG32(GLAMO_2D_SRC_FG,      0x1722)
+G3D_REG32(GLAMO_2D_SRC_BG,      0x1724)
+G3D_REG32(GLAMO_2D_COMMAND1,    0x173a)
+G3D_REG32(GLAMO_2D_COMMAND2,    0x173c)   /* D[15:8] ROP3 */
+G3D_REG32(GLAMO_2D_COMMAND3,    0x173e)   /* a write starts the operation */
+G3D_REG32(GLAMO_2D_STATUS,      0x1742)
+G3D_REG32(GLAMO_2D_ID1,         0x1744)
+G3D_REG32(GLAMO_2D_ID2,         0x1746)
+G3D_REG32(GLAMO_2D_ID3,         0x1748)
+enum {
+    GLAMO_2D_ADDRH_MASK  = 0x007f,
+    GLAMO_2D_PITCH_MASK  = 0x07ff,
+    /* ternary raster operations: bit (P << 2 | S << 1 | D) of the code */
+    GLAMO_ROP3_PATCOPY   = 0xf0,
+    GLAMO_ROP3_SRCCOPY   = 0xcc,
+};
+
 /* ---- 3D engine: G/L input vertex "a", 1B00h (L1626-L1677) ------------- */
 
 #define GLAMO_REGOFS_3D          0x1b00
@@ -659,6 +696,12 @@ G3D_FIELD(RGXFEN1, RGXenScaleNormal,  6, 1)
 G3D_FIELD(RGXFEN1, RGXenPtScale,      5, 1)
 G3D_FIELD(RGXFEN1, RGXenOPenGLPtScale, 4, 1)
 G3D_FIELD(RGXFEN1, RGXDisSpecTurbo,   0, 4)
+enum {   /* RGXDisSpecTurbo: 1 disables the shortcut */
+    GLAMO_TURBO_OFF_NH = 1,     /* D[0] T: N.H below the threshold */
+    GLAMO_TURBO_OFF_CONE = 2,   /* D[1] S: outside the spot cone */
+    GLAMO_TURBO_OFF_RANGE = 4,  /* D[2] R: beyond the light range */
+    GLAMO_TURBO_OFF_ND = 8,     /* D[3] D: N.L < 0 */
+};
 G3D_REG32(RGXFEN2,          0x2608)   /* clipping & cull */
 G3D_FIELD(RGXFEN2, RGXDisableClip,    26, 6)  /* top bottom right left far near */
 G3D_FIELD(RGXFEN2, RGXen2SideCull,     5, 1)

@@ -99,6 +99,38 @@ static inline uint32_t pica_to_f24(float f)
     return s << 23 | (e - 64) << 16 | m;
 }
 
+/* float -> float1.5.10 (light vectors), mantissa rounded; normal values */
+static inline uint32_t pica_to_f16(float f)
+{
+    uint32_t u = pica_f2u(f), s = u >> 31, e = (u >> 23) & 0xFF;
+    uint32_t m = ((u & 0x7FFFFF) + (1u << 12)) >> 13;
+
+    if (!(u & 0x7FFFFFFF) || e < 127 - 14) {
+        return s << 15;
+    }
+    if (m == 1024) {
+        m = 0;
+        e++;
+    }
+    return s << 15 | (e - 127 + 15) << 10 | m;
+}
+
+/*
+ * Byte offset of pixel (x, memory row) in an 8x8-tiled surface `w` pixels
+ * wide, `bpp` bytes a pixel: tiles row by row, Morton order inside
+ * (3dbrew GPU/Internal Registers 0x080-0x0B7).
+ */
+static inline uint32_t pica_tiled_offset(unsigned x, unsigned row, unsigned w,
+                                         unsigned bpp)
+{
+    unsigned m = 0, i;
+
+    for (i = 0; i < 3; i++) {
+        m |= ((x >> i) & 1) << (2 * i) | ((row >> i) & 1) << (2 * i + 1);
+    }
+    return ((uint32_t)((row / 8) * (w / 8) + x / 8) * 64 + m) * bpp;
+}
+
 /* float -> float1.7.23 placed in b1-31 (VIEWPORT_INVW/INVH) */
 static inline uint32_t pica_to_f31(float f)
 {
@@ -287,6 +319,51 @@ static inline void pica_cmd_shader_matrix(PicaCmd *c, const float m[16])
     pica_cmd_shader_code(c, 0, code, 6);
     pica_cmd_shader_end(c, desc, 5);
     pica_cmd_uniforms_f32(c, 0, (const float (*)[4])rows, 4);
+}
+
+/*
+ * mov o0, v0 ... mov o(n-1), v(n-1); end: n (at most 7) float4 attributes
+ * from one buffer at vb_pa, 16 n bytes a vertex, output i mapped to the
+ * semantics of outmap[i] (SH_OUTMAP_Oi).
+ */
+static inline void pica_cmd_shader_mov(PicaCmd *c, uint32_t vb_pa, unsigned n,
+                                       const uint32_t *outmap)
+{
+    uint32_t code[8], map[8], desc = PICA_OPDESC(0xF, 0, PICA_SWZ_XYZW, 0,
+                                                  PICA_SWZ_XYZW, 0, 0);
+    uint32_t buf0[3] = { 0, 0, 16u * n << 16 | (uint32_t)n << 28 };
+    uint32_t fmt = PICA_ATTRIB_FORMAT(PICA_ATTR_F32, 4), fmts = 0;
+    unsigned i;
+
+    map[0] = n;
+    for (i = 0; i < 7; i++) {
+        map[i + 1] = i < n ? outmap[i] : 0x1F1F1F1F;
+    }
+    for (i = 0; i < n; i++) {
+        code[i] = PICA_SH_FMT1(PICA_SH_MOV, PICA_SH_O(i), PICA_SH_V(i), 0, 0, 0);
+        buf0[1] |= i << (4 * i);
+        fmts |= fmt << (4 * i);
+    }
+    code[n] = (uint32_t)PICA_SH_END << 26;
+    pica_cmd_shader_begin(c);
+    pica_cmd_shader_code(c, 0, code, n + 1);
+    pica_cmd_shader_end(c, &desc, 1);
+    pica_cmd_reg(c, GPUREG_VSH_OUTMAP_MASK, (1u << n) - 1);
+    pica_cmd_reg(c, GPUREG_VSH_OUTMAP_TOTAL1, n - 1);
+    pica_cmd_reg(c, GPUREG_VSH_OUTMAP_TOTAL2, n - 1);
+    pica_cmd(c, GPUREG_SH_OUTMAP_TOTAL, 0xF, 1, map, 8);
+    pica_cmd_reg(c, GPUREG_VSH_INPUTBUFFER_CONFIG, 0xA0000000u | (n - 1));
+    pica_cmd_reg(c, GPUREG_VSH_NUM_ATTR, n - 1);
+    pica_cmd_reg(c, GPUREG_VSH_ATTRIBUTES_PERMUTATION_LOW, buf0[1]);
+    pica_cmd_reg(c, GPUREG_ATTRIBBUFFERS_LOC, vb_pa >> 3);
+    pica_cmd_reg(c, GPUREG_ATTRIBBUFFERS_FORMAT_LOW, fmts);
+    /* attributes n-11 fixed, n - 1 in the top bits */
+    pica_cmd_reg(c, GPUREG_ATTRIBBUFFERS_FORMAT_HIGH,
+                 (0xFFFu << n & 0xFFFu) << 16 | (uint32_t)(n - 1) << 28);
+    pica_cmd(c, PICA_ATTRIBBUFFER_OFFSET(0), 0xF, 1, buf0, 3);
+    for (i = 1; i < 12; i++) {
+        pica_cmd_reg(c, PICA_ATTRIBBUFFER_CONFIG2(i), 0);
+    }
 }
 
 /* ---- rasteriser, render target, fragment operations ---------------------- */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "attila-scene-run.h"
+#include "attila/attila-internal.h"
 
 #define W 640
 #define H 480
@@ -134,10 +135,97 @@ static void test_load_bypass(void)
     g3d_image_free(&off);
 }
 
+/*
+ * Lines and points: the ATTILA reference marks LINE, LINE_STRIP, LINE_FAN
+ * and POINT "NOT IMPLEMENTED" and attila-sim's Primitive Assembly stops on
+ * them; the device logs such a draw as unimplemented (no error) and skips
+ * it: the frame is the clear colour only.
+ */
+static void test_lines_points_skipped(void)
+{
+    uint32_t prim;
+
+    for (prim = ATTILA_PRIM_LINE; prim <= ATTILA_PRIM_POINT; prim++) {
+        AttilaRun *run = attila_scene_run_new(64, 48, 1);
+        uint8_t buf[64];
+        AttilaRecBuf b = { buf, 0, sizeof(buf), 0 };
+        G3DImage img = { 0 };
+        unsigned unimp;
+        long i, n;
+
+        attila_rec_reg_u32(&b, ATTILA_REG_PRIMITIVE, 0, prim);
+        g_assert_true(attila_run_records(run, b.buf, b.n));
+        unimp = g3d_log_count(G3D_LOG_UNIMP);
+        attila_scene_run_frame(run, 0, 64, 48);
+        g_assert_cmpuint(g3d_log_count(G3D_LOG_UNIMP), ==, unimp + 1);
+        g_assert_cmpuint(attila_reg_read(run->core, A_ATTILA_ERROR_COUNT, 4),
+                         ==, 0);
+        g_assert_true(attila_run_capture(run, &img));
+        n = (long)img.width * img.height;
+        for (i = 1; i < n; i++) {
+            g_assert_cmpmem(img.rgb + 3 * i, 3, img.rgb, 3);
+        }
+        g3d_image_free(&img);
+        attila_run_free(run);
+    }
+}
+
+/*
+ * Per-instance streams: the Streamer reads element instance / FREQUENCY of
+ * a stream with FREQUENCY > 0 (ATTILA ref. GPU_STREAM_FREQUENCY), and LDA
+ * reads element `index` of the same stream whatever its frequency
+ * (attila-sim TextureEmulator.cpp index2address: address + stride x
+ * index), so a program under bypass picks the instance's element itself.
+ */
+static void test_instance_streams(void)
+{
+    AttilaRun *run = attila_scene_run_new(64, 64, 1);
+    AttilaDrawState *ds = g_new0(AttilaDrawState, 1);
+    AttilaVec4 in[ATTILA_MAX_VERTEX_ATTRIBUTES], out;
+    const uint32_t base = 0x1000, stride = 16;
+    float data[8][4];
+    unsigned e, inst, freq, k;
+
+    for (e = 0; e < 8; e++) {
+        for (k = 0; k < 4; k++) {
+            data[e][k] = e * 10.0f + k;
+        }
+    }
+    g_assert_true(attila_mem_write(run->core, base, data, sizeof(data)));
+    for (k = 0; k < ATTILA_MAX_VERTEX_ATTRIBUTES; k++) {
+        ds->attr_map[k] = ATTILA_ST_INACTIVE_ATTRIBUTE;
+    }
+    ds->attr_map[2] = 5;
+    ds->stream[5].address = base;
+    ds->stream[5].stride = stride;
+    ds->stream[5].data = ATTILA_SD_FLOAT32;
+    ds->stream[5].elements = 4;
+    for (freq = 0; freq < 4; freq++) {
+        ds->stream[5].frequency = freq;
+        for (inst = 0; inst < 6; inst++) {
+            uint32_t index = 7 - inst;
+            unsigned want = freq ? inst / freq : index;
+            g_assert_true(attila_streamer_fetch(run->core, ds, index, inst,
+                                                in));
+            g_assert_true(attila_streamer_fetch_attribute(run->core, ds, 2,
+                                                          index, &out));
+            for (k = 0; k < 4; k++) {
+                g_assert_cmpfloat(in[2].f[k], ==, data[want][k]);
+                g_assert_cmpfloat(out.f[k], ==, data[index][k]);
+            }
+        }
+    }
+    g_free(ds);
+    attila_run_free(run);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/attila/scene/demo", test_scene);
     g_test_add_func("/attila/scene/load-bypass", test_load_bypass);
+    g_test_add_func("/attila/scene/instance-streams", test_instance_streams);
+    g_test_add_func("/attila/scene/lines-points-skipped",
+                    test_lines_points_skipped);
     return g_test_run();
 }

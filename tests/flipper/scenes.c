@@ -1213,6 +1213,18 @@ static void scene_efb_copy_rgba6(FlipperScene *s, GByteArray *b)
  * sampled trilinear (linear-mip-linear, max LOD 1) on a perspective floor
  * and on a minifying orthographic quad.
  */
+/* the qtest's textured frame (gpu3d/flipper-cmd.h fgx_tex_frame) */
+static void scene_tex_bars(FlipperScene *s, GByteArray *b)
+{
+    static uint8_t buf[4096];
+    FlipperGX g = { buf, 0, sizeof(buf) };
+
+    fgx_tex_fill(flipper_scene_add_blob(s, FGX_TEX_ADDR, FGX_TEX_BYTES));
+    fgx_tex_frame(&g, FGX_TEX_ADDR);
+    g_assert(g.len <= g.cap);
+    g_byte_array_append(b, buf, g.len);
+}
+
 static void scene_efb_copy_mip(FlipperScene *s, GByteArray *b)
 {
     const uint32_t addr = SCENE_TEX_ADDR + 0x10000;
@@ -1276,6 +1288,7 @@ static const SceneDef scenes[] = {
     { "efb-copy", scene_efb_copy },
     { "efb-copy-rgba6", scene_efb_copy_rgba6 },
     { "efb-copy-mip", scene_efb_copy_mip },
+    { "tex-bars", scene_tex_bars },
 };
 
 const char *const *flipper_scene_names(void)

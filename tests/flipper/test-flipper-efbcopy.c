@@ -12,6 +12,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <glib.h>
+#include <math.h>
 #include <string.h>
 
 #include "flipper/flipper-int.h"
@@ -42,6 +43,10 @@ static void fill_efb(FlipperRig *r, int pf, uint32_t seed)
         r->core->efb_depth[i] = hash(~seed ^ (uint32_t)i * 3u) & 0xFFFFFF;
     }
     rig_bp(r, BP_ZCOMPARE, (uint32_t)pf);
+    /* the copy filter {0, 0, 21, 22, 21, 0, 0} (libogc's default) changes
+     * nothing; a reset device has zero taps, which copy black */
+    rig_bp(r, BP_COPYFILTER_A, 21 << 12 | 22 << 18);
+    rig_bp(r, BP_COPYFILTER_B, 21);
 }
 
 static uint32_t word_at(FlipperRig *r, bool z, int x, int y)
@@ -111,19 +116,21 @@ static const CopyCase cases[] = {
     { 12, 4, 4, 16 },
 };
 
+static uint32_t encode(const CopyCase *cc, bool z, bool intens,
+                       const uint32_t c[4]);
+
 /* the expected texel value (4, 8, 16 or 32 bits; RGBA8 as ARGB) */
 static uint32_t expect(FlipperRig *r, const CopyCase *cc, int pf, bool z,
                        bool intens, bool half, int s, int t)
 {
     int x = SRC_X + (s << half), y = SRC_Y + (t << half);
-    uint32_t w = word_at(r, z, x, y), c[4], i;
+    uint32_t w = word_at(r, z, x, y), c[4];
 
     if (half) {
         box(r, pf, z, x, y, c);
     } else {
         channels(pf, z, w, c);
     }
-    i = intens ? intensity(c) : c[0];
     if (!half && !z && pf == PE_FMT_RGBA6_Z24) {
         /* Dolphin's bit operations on the packed word */
         switch (cc->fmt) {
@@ -144,6 +151,15 @@ static uint32_t expect(FlipperRig *r, const CopyCase *cc, int pf, bool z,
             break;
         }
     }
+    return encode(cc, z, intens, c);
+}
+
+/* the texel of format cc->fmt from 8-bit channels c (Z: high, mid, low) */
+static uint32_t encode(const CopyCase *cc, bool z, bool intens,
+                       const uint32_t c[4])
+{
+    uint32_t i = intens ? intensity(c) : c[0];
+
     switch (cc->fmt) {
     case 0:
         return i >> 4;
@@ -368,7 +384,10 @@ static void test_clear_masks(void)
                         c = rr << 16 | gg << 8 | bb;
                     }
                     if (in && zupd) {
-                        z = zc;
+                        /* RGB565_Z16 (linear) keeps 16 bits: Dolphin's
+                         * Z24ToZ16ToZ24 */
+                        z = formats[f] == PE_FMT_RGB565_Z16 ?
+                            (zc & 0xFFFF00) | zc >> 16 : zc;
                     }
                     g_assert_cmphex(word_at(r, false, x, y), ==, c);
                     g_assert_cmphex(word_at(r, true, x, y), ==, z);
@@ -378,6 +397,155 @@ static void test_clear_masks(void)
             g_free(old_z);
         }
     }
+    rig_free(r);
+}
+
+/*
+ * The vertical filter and gamma on texture copies (Dolphin
+ * TextureConverterShaderGen.cpp, hardware-verified): per channel R, G, B
+ * the lines above/on/below weigh taps 0-1, 2-4, 5-6; the sum over 64 keeps
+ * 9 bits and saturates at 255; alpha is the line's own; clamp bits 0-1
+ * hold the lines inside the rectangle; gamma 1.7/2.2 is
+ * 255 (v / 255)^(1 / gamma); Z copies filter the three Z bytes; the box
+ * filter of bit 9 averages filtered lines.
+ */
+typedef struct FilterCase {
+    uint8_t taps[7];
+    int gamma;                  /* bits 7-8 */
+    bool clamp_top, clamp_bottom;
+} FilterCase;
+
+static const FilterCase filter_cases[] = {
+    { { 5, 6, 20, 10, 7, 9, 7 }, 0, false, false },   /* sums to 64 */
+    { { 5, 6, 20, 10, 7, 9, 7 }, 0, true, true },
+    { { 0, 0, 21, 22, 21, 0, 0 }, 1, false, false },  /* gamma 1.7 */
+    { { 8, 8, 10, 12, 10, 8, 8 }, 2, true, false },   /* deflicker, 2.2 */
+    { { 63, 63, 63, 63, 63, 63, 63 }, 0, false, true }, /* wraps at 9 bits */
+    { { 0, 0, 0, 40, 0, 0, 0 }, 0, false, false },     /* darkens */
+};
+
+static uint32_t filtered_channel(const FilterCase *fc, uint32_t above,
+                                 uint32_t on, uint32_t below, int k)
+{
+    int w0 = fc->taps[0] + fc->taps[1];
+    int w1 = fc->taps[2] + fc->taps[3] + fc->taps[4];
+    int w2 = fc->taps[5] + fc->taps[6];
+    uint32_t v = ((above * w0 + on * w1 + below * w2) >> 6) & 0x1FF;
+    static const float g[4] = { 1.0f, 1.7f, 2.2f, 2.2f };
+
+    (void)k;
+    v = MIN(v, 255u);
+    return (uint32_t)(powf((float)v / 255.0f, 1.0f / g[fc->gamma]) * 255.0f);
+}
+
+/* the filtered channels of EFB pixel (x, y) of a copy of lines [y0, y1) */
+static void filtered(FlipperRig *r, const FilterCase *fc, int pf, bool z,
+                     int x, int y, int y0, int y1, uint32_t c[4])
+{
+    int yp = MAX(fc->clamp_top ? y0 : 0, y - 1);
+    int yn = MIN((fc->clamp_bottom ? y1 : EFB_H) - 1, y + 1);
+    uint32_t a[4], o[4], b[4];
+    int k;
+
+    channels(pf, z, word_at(r, z, x, yp), a);
+    channels(pf, z, word_at(r, z, x, y), o);
+    channels(pf, z, word_at(r, z, x, yn), b);
+    for (k = 0; k < 3; k++) {
+        c[k] = filtered_channel(fc, a[k], o[k], b[k], k);
+    }
+    c[3] = o[3];
+}
+
+static void check_filtered_copy(FlipperRig *r, const FilterCase *fc, int pf,
+                                const CopyCase *cc, bool half)
+{
+    const int w = 12, h = 8;
+    bool z = pf == PE_FMT_Z24, six = !z && pf == PE_FMT_RGBA6_Z24;
+    int tw = ((w - 1) >> half) + 1, th = ((h - 1) >> half) + 1;
+    int tiles_x = (tw + cc->bw - 1) / cc->bw;
+    uint32_t stride = (uint32_t)tiles_x * (cc->bpt == 32 ? 64 : 32);
+    int s, t, k, i;
+
+    rig_bp(r, BP_COPYFILTER_A, fc->taps[0] | fc->taps[1] << 6 |
+           fc->taps[2] << 12 | fc->taps[3] << 18);
+    rig_bp(r, BP_COPYFILTER_B, fc->taps[4] | fc->taps[5] << 6 |
+           fc->taps[6] << 12);
+    rig_bp(r, BP_EFB_TL, SRC_Y << 10 | SRC_X);
+    rig_bp(r, BP_EFB_WH, (uint32_t)(h - 1) << 10 | (uint32_t)(w - 1));
+    rig_bp(r, BP_EFB_ADDR, DEST >> 5);
+    rig_bp(r, BP_MIPMAP_STRIDE, stride >> 5);
+    rig_bp(r, BP_TRIGGER_EFB_COPY, trigger(cc->fmt, false, half, false) |
+           (uint32_t)fc->gamma << 7 | fc->clamp_top | fc->clamp_bottom << 1);
+    for (t = 0; t < th; t++) {
+        for (s = 0; s < tw; s++) {
+            int x = SRC_X + (s << half), y = SRC_Y + (t << half);
+            uint32_t c[4] = { 0 }, want, got;
+
+            if (!half) {
+                filtered(r, fc, pf, z, x, y, SRC_Y, SRC_Y + h, c);
+            } else {
+                uint32_t q[4][4], sum;
+
+                for (i = 0; i < 4; i++) {
+                    filtered(r, fc, pf, z, x + (i & 1), y + (i >> 1), SRC_Y,
+                             SRC_Y + h, q[i]);
+                }
+                for (k = 0; k < 4; k++) {
+                    if (six) {
+                        sum = (q[0][k] >> 2) + (q[1][k] >> 2) +
+                              (q[2][k] >> 2) + (q[3][k] >> 2);
+                        c[k] = sum + (sum >> 6);
+                    } else {
+                        c[k] = (q[0][k] + q[1][k] + q[2][k] + q[3][k]) >> 2;
+                    }
+                }
+            }
+            want = encode(cc, z, false, c);
+            got = texel(r->mem1 + DEST, cc, stride, s, t);
+            if (got != want) {
+                g_test_message("filter %d %d %d %d %d %d %d gamma %d pf %d "
+                               "fmt %d half %d texel (%d, %d): 0x%x, "
+                               "expected 0x%x", fc->taps[0], fc->taps[1],
+                               fc->taps[2], fc->taps[3], fc->taps[4],
+                               fc->taps[5], fc->taps[6], fc->gamma, pf,
+                               cc->fmt, half, s, t, got, want);
+            }
+            g_assert_cmphex(got, ==, want);
+        }
+    }
+}
+
+static void test_filter(void)
+{
+    static const int pfs[] = {
+        PE_FMT_RGB8_Z24, PE_FMT_RGBA6_Z24, PE_FMT_Z24,
+    };
+    /* RGBA8 (every channel) and RG8 (Z: mid, high) */
+    const CopyCase *rgba8 = &cases[6], *rg8 = &cases[11];
+    FlipperRig *r = rig_new(1);
+    unsigned f, p;
+    int half;
+
+    for (p = 0; p < G_N_ELEMENTS(pfs); p++) {
+        fill_efb(r, pfs[p], 0x5150 + p);
+        for (f = 0; f < G_N_ELEMENTS(filter_cases); f++) {
+            for (half = 0; half < 2; half++) {
+                check_filtered_copy(r, &filter_cases[f], pfs[p], rgba8, half);
+                check_filtered_copy(r, &filter_cases[f], pfs[p], rg8, half);
+            }
+        }
+    }
+    /* a reset device's zero taps: black, alpha kept */
+    fill_efb(r, PE_FMT_RGBA6_Z24, 9);
+    rig_bp(r, BP_COPYFILTER_A, 0);
+    rig_bp(r, BP_COPYFILTER_B, 0);
+    rig_bp(r, BP_EFB_TL, SRC_Y << 10 | SRC_X);
+    rig_bp(r, BP_EFB_WH, 3u << 10 | 3u);
+    rig_bp(r, BP_EFB_ADDR, DEST >> 5);
+    rig_bp(r, BP_MIPMAP_STRIDE, 2);
+    rig_bp(r, BP_TRIGGER_EFB_COPY, trigger(6, false, false, false));
+    g_assert_cmphex(texel(r->mem1 + DEST, rgba8, 64, 1, 2), ==,
+                    e6(word_at(r, false, SRC_X + 1, SRC_Y + 2) & 63) << 24);
     rig_free(r);
 }
 
@@ -419,6 +587,7 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/efbcopy/depth-formats", test_depth_formats);
     g_test_add_func("/flipper/efbcopy/copy-then-clear", test_copy_then_clear);
     g_test_add_func("/flipper/efbcopy/clear-masks", test_clear_masks);
+    g_test_add_func("/flipper/efbcopy/filter", test_filter);
     g_test_add_func("/flipper/efbcopy/bad", test_bad_copies);
     return g_test_run();
 }

@@ -108,6 +108,107 @@ static void test_poke_z(void)
     rig_free(r);
 }
 
+/*
+ * 16-bit Z of RGB565_Z16 (Dolphin VideoCommon.h CompressZ16): linear keeps
+ * Z bits 23-8; near/mid/far store the count of leading ones (at most
+ * 3/7/12) in 2/3/4 exponent bits, skip the zero that ends them (not when
+ * the count reached its maximum) and keep the next 14/13/12 bits. Written
+ * here bit by bit from that description.
+ */
+static uint32_t ref_z16(uint32_t z, int f)
+{
+    static const int max_ones[4] = { 0, 3, 7, 12 };
+    int ebits = f + 1, mbits = 16 - ebits, pos = 23, n = 0, k;
+    uint32_t m = 0;
+
+    if (f == 0) {
+        return z >> 8;
+    }
+    while (n < max_ones[f] && (z >> pos & 1)) {
+        n++;
+        pos--;
+    }
+    if (n < max_ones[f]) {
+        pos--;                              /* the zero after the ones */
+    }
+    for (k = 0; k < mbits; k++, pos--) {
+        m = m << 1 | (pos >= 0 ? z >> pos & 1 : 0);
+    }
+    return (uint32_t)n << mbits | m;
+}
+
+static void test_z16(void)
+{
+    static const uint32_t zs[] = {
+        0, 1, 0xFF, 0x7FFFFF, 0x800000, 0xABCDEF, 0xC00000, 0xDFFFFF,
+        0xE00001, 0xF0F0F0, 0xFE0000, 0xFFF000, 0xFFF800, 0xFFFFFE, 0xFFFFFF,
+    };
+    FlipperRig *r = rig_new(1);
+    uint32_t *d = &r->core->efb_depth[7 * EFB_W + 9];
+    unsigned i;
+    int f;
+
+    /* documented values: linear 0xABCDEF -> 0xABCD; far 0xFFFFFF: 12 ones,
+     * then 12 more bits -> 0xCFFF; near 0xC00000: 2 ones -> 0x8000 */
+    g_assert_cmphex(ref_z16(0xABCDEF, 0), ==, 0xABCD);
+    g_assert_cmphex(ref_z16(0xFFFFFF, 3), ==, 0xCFFF);
+    g_assert_cmphex(ref_z16(0xC00000, 1), ==, 0x8000);
+    for (f = 0; f < 4; f++) {
+        rig_bp(r, BP_ZCOMPARE, PE_FMT_RGB565_Z16 | (uint32_t)f << 3);
+        for (i = 0; i < G_N_ELEMENTS(zs); i++) {
+            *d = zs[i];
+            g_assert_cmphex(flipper_efb_peek(r->core, ZBUF(9, 7)), ==,
+                            ref_z16(zs[i], f));
+        }
+        for (i = 0; i < 20000; i++) {
+            uint32_t z = (i * 2654435761u) >> 8;
+            *d = z;
+            g_assert_cmphex(flipper_efb_peek(r->core, ZBUF(9, 7)), ==,
+                            ref_z16(z, f));
+        }
+    }
+
+    /* far: a stored Z keeps its 16 bits (it peeks the same after a store);
+     * LESS compares 16-bit values: a Z below the stored one by less than
+     * the format's step is not less */
+    rig_bp(r, BP_ZCOMPARE, PE_FMT_RGB565_Z16 | PE_ZFMT_FAR << 3);
+    rig_bp(r, BP_ZMODE, 1 | 1 << 1 | 1 << 4);           /* LESS, update */
+    *d = 0xFFFFFF;
+    g_assert_true(flipper_pe_zcompare(r->core, 9, 7, 0xF12345));
+    g_assert_cmphex(flipper_efb_peek(r->core, ZBUF(9, 7)), ==,
+                    ref_z16(0xF12345, 3));
+    /* 0xF12300: the same 16 bits as 0xF12345 (4 ones, the zero, the next
+     * 12 bits agree) */
+    g_assert_cmphex(ref_z16(0xF12300, 3), ==, ref_z16(0xF12345, 3));
+    g_assert_false(flipper_pe_zcompare(r->core, 9, 7, 0xF12300));
+    g_assert_true(flipper_pe_zcompare(r->core, 9, 7, 0xF12000));
+    g_assert_cmphex(flipper_efb_peek(r->core, ZBUF(9, 7)), ==,
+                    ref_z16(0xF12000, 3));
+    /* the same Z under RGB8_Z24 compares all 24 bits */
+    rig_bp(r, BP_ZCOMPARE, PE_FMT_RGB8_Z24);
+    *d = 0xF12345;
+    g_assert_true(flipper_pe_zcompare(r->core, 9, 7, 0xF12300));
+    /* linear pokes: compared and stored at 16 bits, the low byte the
+     * top byte again (Dolphin's Z24ToZ16ToZ24) */
+    rig_bp(r, BP_ZCOMPARE, PE_FMT_RGB565_Z16);
+    rig_w16(r, A_PE_ZCONF, 1 | 1 << 1 | 1 << 4);
+    *d = 0x1234FF;
+    flipper_efb_poke(r->core, ZBUF(9, 7), 0x123400);
+    g_assert_cmphex(*d, ==, 0x1234FF);
+    flipper_efb_poke(r->core, ZBUF(9, 7), 0x1233FF);
+    g_assert_cmphex(*d, ==, 0x123312);
+    /* formats 4-7 are logged and taken as 0-3 */
+    {
+        unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+        rig_bp(r, BP_ZCOMPARE, PE_FMT_RGB565_Z16 | 7 << 3);
+        g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors + 1);
+        *d = 0xFFFFFF;
+        g_assert_cmphex(flipper_efb_peek(r->core, ZBUF(9, 7)), ==,
+                        ref_z16(0xFFFFFF, 3));
+    }
+    rig_free(r);
+}
+
 static void test_bad_offsets(void)
 {
     static const uint32_t bad[] = {
@@ -139,6 +240,7 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/efbcpu/peek", test_peek);
     g_test_add_func("/flipper/efbcpu/poke-color", test_poke_color);
     g_test_add_func("/flipper/efbcpu/poke-z", test_poke_z);
+    g_test_add_func("/flipper/efbcpu/z16", test_z16);
     g_test_add_func("/flipper/efbcpu/bad-offsets", test_bad_offsets);
     return g_test_run();
 }

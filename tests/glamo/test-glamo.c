@@ -831,6 +831,7 @@ static uint16_t to565(double r, double g, double b)
 }
 
 static uint32_t tx0set_extra;     /* EGTX0SET D[1:0]: combiner stages */
+static uint32_t tx0size_extra;    /* EGTX0SIZE D[31:24]: transparency */
 
 /* a 32x32 screen-space quad showing a 4x4 texture, nearest, clamped */
 static void draw_textured_quad(GlamoRig *r, uint8_t fmt, uint32_t pitch,
@@ -848,7 +849,7 @@ static void draw_textured_quad(GlamoRig *r, uint8_t fmt, uint32_t pitch,
     rig_w32(r, A_EGTX0SET, (uint32_t)fmt << 24 | tx0set_extra |
             (GLAMO_TXADDR_CLAMP << 3 | GLAMO_TXADDR_CLAMP) << 16);
     rig_w32(r, A_EGTX0FILT, 0);
-    rig_w32(r, A_EGTX0SIZE, 4 << 12 | 4);
+    rig_w32(r, A_EGTX0SIZE, tx0size_extra | 4 << 12 | 4);
     rig_w32(r, A_EGTX0L0BAS, TEX);
     rig_w32(r, A_EGTX0L01PITCH, pitch);
     rig_w32(r, A_EGEN0, R_EGEN0_EGenTXMP_MASK | 1 << 12);
@@ -1217,6 +1218,20 @@ static void test_combiner(void)
     g_assert_cmphex(px(&r, FB, 128, 10, 10), ==,
                     to565(16 / 31.0 + 8 / 31.0, 32 / 63.0 + 16 / 63.0,
                           16 / 31.0 + 8 / 31.0));
+    /* texture-blending transparency (EGTXTRSMOD x1): thresholds equal to
+     * the blend output (R 24, G 48, B 24) remove the pixel; as a texel
+     * key (mode 00) they leave the texel 0x8410 (R 16, G 32, B 16) be */
+    rig_w32(&r, A_EGTX0TRSH, 24u << 19 | 48u << 10 | 24u << 3);
+    rig_w32(&r, A_EGTX0TRSL, 24u << 19 | 48u << 10 | 24u << 3);
+    tx0size_extra = 1u << 30;
+    draw_textured_quad(&r, 0x61, 8, R_EGEN1_EGenTXBl_MASK |
+                       R_EGEN1_EGenTX0TR_MASK);
+    g_assert_cmphex(px(&r, FB, 128, 10, 10), ==, 0);
+    tx0size_extra = 0;
+    draw_textured_quad(&r, 0x61, 8, R_EGEN1_EGenTXBl_MASK |
+                       R_EGEN1_EGenTX0TR_MASK);
+    g_assert_cmphex(px(&r, FB, 128, 10, 10), ==,
+                    to565(24 / 31.0, 48 / 63.0, 24 / 31.0));
     /* one stage: the factor is not added */
     tx0set_extra = 0;
     draw_textured_quad(&r, 0x61, 8, R_EGEN1_EGenTXBl_MASK);
@@ -1325,6 +1340,750 @@ static void test_back_end(void)
     rig_free(&r);
 }
 
+/* ---- lighting variants (2604h D[26], D[14], D[10], D[3:0]) -------------- */
+
+/* identity T1, world*view and normal matrices, viewport 64x40, no cull */
+static void tl_identity(GlamoRig *r)
+{
+    int i;
+
+    rig_target(r, rig_direct32, FB, 128, 64, 40, 0);
+    rig_w32(r, A_RGXFEN0, R_RGXFEN0_RGXDisableCull_MASK);
+    for (i = 0; i < 4; i++) {
+        rig_w32(r, GLAMO_RGXR0T1MAT(i, i), glamo_f24_from_float(1.0f));
+    }
+    for (i = 0; i < 3; i++) {
+        rig_w32(r, GLAMO_RGXR0MWV(i, i), glamo_f24_from_float(1.0f));
+        rig_w32(r, GLAMO_RGXR0INVMVW(i, i), glamo_f24_from_float(1.0f));
+    }
+    rig_w32(r, A_RGXScaleX, glamo_f24_from_float(32));
+    rig_w32(r, A_RGXOffsetX, glamo_f24_from_float(32));
+    rig_w32(r, A_RGXScaleY, glamo_f24_from_float(-20));
+    rig_w32(r, A_RGXOffsetY, glamo_f24_from_float(20));
+    rig_w32(r, A_RGXScaleZ, glamo_f24_from_float(1));
+}
+
+/*
+ * A small triangle whose vertex a sits at eye (x, y, 0.5) with normal
+ * (0, 0, 1); the colours setup received for it: 1C10h ARGB, 1C14h F SR SG
+ * SB, as unit floats.
+ */
+static void lit_vertex_a(GlamoRig *r, float x, float y, float argb[4],
+                         float spec[3])
+{
+    uint32_t a, s;
+    int i;
+
+    rig_w16(r, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
+    for (i = 0; i < 3; i++) {
+        rig_w32(r, A_RGPXa, rig_fbits(x - (i == 1 ? 0.25f : 0.0f)));
+        rig_w32(r, A_RGPYa, rig_fbits(y - (i == 2 ? 0.25f : 0.0f)));
+        rig_w32(r, A_RGPZa, rig_fbits(0.5f));
+        rig_w32(r, A_RGPWa, rig_fbits(1.0f));
+        rig_w32(r, A_RGPNXa, 0);
+        rig_w32(r, A_RGPNYa, 0);
+        rig_w32(r, A_RGPNZa, rig_fbits(1.0f));
+        rig_w32(r, A_RGPSPECa, 0x00204060);       /* F 0, SR SG SB */
+        rig_w16(r, A_EGFIRE, 0);
+    }
+    rig_w16(r, A_EGEND, 0);
+    rig_run(r);
+    a = rig_r32(r, GLAMO_RGX_VTX(0) + GLAMO_RGX_ARGB);
+    s = rig_r32(r, GLAMO_RGX_VTX(0) + GLAMO_RGX_FSPEC);
+    for (i = 0; i < 3; i++) {
+        argb[i] = ((a >> (16 - 8 * i)) & 0xff) / 255.0f;
+        spec[i] = ((s >> (16 - 8 * i)) & 0xff) / 255.0f;
+    }
+    argb[3] = (a >> 24) / 255.0f;
+}
+
+#define NEAR8(got, want) g_assert_cmpfloat(fabs((got) - (want)), <=, 1.0 / 255)
+
+/* 2604h = fen1, then lit_vertex_a at (x, 0) */
+static void lit_with(GlamoRig *r, uint32_t fen1, float x, float col[4],
+                     float spec[3])
+{
+    rig_w32(r, A_RGXFEN1, fen1);
+    lit_vertex_a(r, x, 0, col, spec);
+}
+
+static void set_light_vec(GlamoRig *r, int l, int off, double x, double y,
+                          double z)
+{
+    rig_w32(r, GLAMO_LIGHT(l) + off, glamo_f24_from_float((float)x));
+    rig_w32(r, GLAMO_LIGHT(l) + off + 4, glamo_f24_from_float((float)y));
+    rig_w32(r, GLAMO_LIGHT(l) + off + 8, glamo_f24_from_float((float)z));
+}
+
+static void test_lighting_variants(void)
+{
+    const uint32_t fen1 = R_RGXFEN1_RGXenLighting_MASK | 1 << 15;
+    const uint32_t msrc = 0xaau << 24 | 2u << 20;   /* registers */
+    float col[4], spec[3];
+    double a = 60 * M_PI / 180, nh, rho, expect;
+    GlamoRig r;
+    int i;
+
+    start(&r, false);
+    tl_identity(&r);
+    rig_w32(&r, A_RGXLTYPE, (uint32_t)GLAMO_LIGHT_DIRECTIONAL << 30);
+    rig_w32(&r, A_RGXMATSRC, msrc);
+    for (i = 0; i < 4; i++) {
+        rig_w32(&r, GLAMO_MAT_CW + GLAMO_MAT_DIFF + 4 * i, rig_fbits(0.5f));
+        rig_w32(&r, GLAMO_MAT_CW + GLAMO_MAT_SPEC + 4 * i, rig_fbits(1.0f));
+    }
+    rig_w32(&r, A_RGXCWMP, glamo_f24_from_float(4.0f));
+    set_light_vec(&r, 0, GLAMO_L_DIFF, 1, 1, 1);
+    set_light_vec(&r, 0, GLAMO_L_SPEC, 0.5, 0.5, 0.5);
+
+    /* light along -z (towards the surface): N.L = 1, H = (0, 0, 1) */
+    set_light_vec(&r, 0, GLAMO_L_DIR, 0, 0, -1);
+    lit_with(&r, fen1 | R_RGXFEN1_RGXenSpecLight_MASK, 0, col, spec);
+    NEAR8(col[0], 0.5);
+    NEAR8(spec[0], 0.5);
+    /* single colour: specular folded into the primary colour */
+    lit_with(&r, fen1 | R_RGXFEN1_RGXenSpecLight_MASK |
+            R_RGXFEN1_RGXSingleColor_MASK, 0, col, spec);
+    NEAR8(col[0], 1.0);
+    NEAR8(col[1], 1.0);
+    NEAR8(spec[0], 0.0);
+
+    /* specular lighting off with a vertex specular colour present:
+     * DX8/DX9 pass it on, DX7 drops it */
+    rig_w32(&r, A_RGXMATSRC, msrc | R_RGXMATSRC_RGXSpecPresent_MASK);
+    lit_with(&r, fen1, 0, col, spec);
+    NEAR8(spec[0], 0x20 / 255.0);
+    NEAR8(spec[1], 0x40 / 255.0);
+    NEAR8(spec[2], 0x60 / 255.0);
+    lit_with(&r, fen1 | R_RGXFEN1_RGXenDX7Light_MASK, 0, col, spec);
+    NEAR8(spec[0], 0.0);
+    NEAR8(spec[2], 0.0);
+    rig_w32(&r, A_RGXMATSRC, msrc);
+
+    /* the light 60 degrees off the normal: N.L = 0.5, N.H = cos(30 deg) */
+    set_light_vec(&r, 0, GLAMO_L_DIR, -sin(a), 0, -cos(a));
+    nh = cos(a / 2);
+    lit_with(&r, fen1 | R_RGXFEN1_RGXenSpecLight_MASK, 0, col, spec);
+    NEAR8(col[0], 0.5 * 0.5);
+    NEAR8(spec[0], 0.5 * pow(nh, 4));
+    /* turbo specular T: N.H below the threshold 0.9 skips specular ... */
+    rig_w32(&r, A_RGSCWSDTh, glamo_f24_from_float(0.9f));
+    lit_vertex_a(&r, 0, 0, col, spec);
+    NEAR8(spec[0], 0.0);
+    /* ... unless the shortcut is disabled */
+    lit_with(&r, fen1 | R_RGXFEN1_RGXenSpecLight_MASK |
+            GLAMO_TURBO_OFF_NH, 0, col, spec);
+    NEAR8(spec[0], 0.5 * pow(nh, 4));
+    rig_w32(&r, A_RGSCWSDTh, 0);
+
+    /* the light behind the surface (N.L = -0.5, N.H = cos(60 deg)): no
+     * specular with turbo D, the D3D term (N.H)^P without it */
+    set_light_vec(&r, 0, GLAMO_L_DIR, -sin(2 * a), 0, cos(2 * a) * -1);
+    nh = cos(a);
+    lit_vertex_a(&r, 0, 0, col, spec);
+    NEAR8(col[0], 0.0);
+    NEAR8(spec[0], 0.0);
+    lit_with(&r, fen1 | R_RGXFEN1_RGXenSpecLight_MASK |
+            GLAMO_TURBO_OFF_ND, 0, col, spec);
+    NEAR8(col[0], 0.0);
+    NEAR8(spec[0], 0.5 * pow(nh, 4));
+
+    /* a spot light at eye (0, 0, 2.5) pointing down -z, cutoff
+     * cos = 0.95, falloff 8; vertex a at (0.5, 0, 0.5): the spot axis
+     * makes an angle with cos rho = 2 / sqrt(4.25) > 0.95 */
+    rig_w32(&r, A_RGXLTYPE, (uint32_t)GLAMO_LIGHT_SPOT << 30);
+    set_light_vec(&r, 0, GLAMO_L_POS, 0, 0, 2.5);
+    set_light_vec(&r, 0, GLAMO_L_DIR, 0, 0, -1);
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_RANGE, glamo_f24_from_float(1e6f));
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_ATT0, glamo_f24_from_float(1.0f));
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_FALLOFF, glamo_f24_from_float(8.0f));
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_THETA, glamo_f24_from_float(0.95f));
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_PHI, 0);
+    rig_w32(&r, GLAMO_LIGHT(0) + GLAMO_L_THETASUBPHI,
+            glamo_f24_from_float(1.0f));
+    rho = 2 / sqrt(4.25);
+    rig_w32(&r, A_RGXFEN1, fen1);
+    /* D3D: inside theta, the full light: diffuse 0.5 * N.L */
+    lit_vertex_a(&r, 0.5f, 0, col, spec);
+    NEAR8(col[0], 0.5 * rho);
+    /* OpenGL: rho^falloff inside the cone */
+    lit_with(&r, fen1 | R_RGXFEN1_RGXenOpenGLLight_MASK, 0.5f, col, spec);
+    expect = 0.5 * rho * pow(rho, 8);
+    NEAR8(col[0], expect);
+    /* and nothing outside it: at (0.9, 0) cos = 2 / sqrt(4.81) < 0.95 */
+    lit_vertex_a(&r, 0.9f, 0, col, spec);
+    NEAR8(col[0], 0.0);
+    rig_free(&r);
+}
+
+/* ---- point size scaling and point sprites ------------------------------- */
+
+/* pixels of the 64x40 target that are not 0 */
+static int lit_pixels(GlamoRig *r)
+{
+    int x, y, n = 0;
+
+    for (y = 0; y < 40; y++) {
+        for (x = 0; x < 64; x++) {
+            n += px(r, FB, 128, x, y) != 0;
+        }
+    }
+    return n;
+}
+
+/* one point at eye (0, 0, -2): clip (0, 0, 0.5, 1), screen (32, 20) */
+static void draw_point(GlamoRig *r)
+{
+    memset(r->vram + FB, 0, 128 * 40);
+    rig_w16(r, A_EGPrim1, GLAMO_PRIM_POINTS);
+    rig_w32(r, A_RGPXa, 0);
+    rig_w32(r, A_RGPYa, 0);
+    rig_w32(r, A_RGPZa, rig_fbits(-2.0f));
+    rig_w32(r, A_RGPWa, rig_fbits(1.0f));
+    rig_w32(r, A_RGPDIFFa, 0xffffffff);
+    rig_w16(r, A_EGFIRE, 0);
+    rig_w16(r, A_EGEND, 0);
+    rig_run(r);
+}
+
+static void test_point_size(void)
+{
+    GlamoRig r;
+    unsigned e0;
+
+    start(&r, false);
+    tl_identity(&r);
+    /* clip z = 0.5 whatever the eye z */
+    rig_w32(&r, GLAMO_RGXR0T1MAT(2, 2), 0);
+    rig_w32(&r, GLAMO_RGXR0T1MAT(3, 2), glamo_f24_from_float(0.5f));
+    rig_w32(&r, A_RGXPtsize, glamo_f24_from_float(4.0f));
+    rig_w32(&r, A_RGXPtSizeMin, glamo_f24_from_float(1.0f));
+    rig_w32(&r, A_RGXPtSizeMax, glamo_f24_from_float(64.0f));
+    /* unscaled: 4 x 4 */
+    draw_point(&r);
+    g_assert_cmpint(lit_pixels(&r), ==, 16);
+    /* D3D: Vh * size * sqrt(1 / (A + B d + C d^2)), d = 2, C = 1:
+     * 4 * 4 * sqrt(1 / 4) = 8 */
+    rig_w32(&r, A_RGXPtScaleC, glamo_f24_from_float(1.0f));
+    rig_w32(&r, A_RGXVPHeight, glamo_f24_from_float(4.0f));
+    rig_w32(&r, A_RGXFEN1, R_RGXFEN1_RGXenPtScale_MASK);
+    draw_point(&r);
+    g_assert_cmpint(lit_pixels(&r), ==, 8 * 8);
+    g_assert_cmphex(px(&r, FB, 128, 28, 16), ==, 0xffff);
+    g_assert_cmphex(px(&r, FB, 128, 27, 16), ==, 0);
+    /* clamped to RGXPtSizeMax */
+    rig_w32(&r, A_RGXPtSizeMax, glamo_f24_from_float(6.0f));
+    draw_point(&r);
+    g_assert_cmpint(lit_pixels(&r), ==, 6 * 6);
+    rig_w32(&r, A_RGXPtSizeMax, glamo_f24_from_float(64.0f));
+    /* OpenGL: no viewport height: 4 * sqrt(1 / 4) = 2 */
+    rig_w32(&r, A_RGXFEN1, R_RGXFEN1_RGXenOPenGLPtScale_MASK);
+    draw_point(&r);
+    g_assert_cmpint(lit_pixels(&r), ==, 2 * 2);
+    /* below the fade threshold 4: drawn 4 x 4, alpha (2 / 4)^2 */
+    rig_w32(&r, A_RGXPtThreshold, glamo_f24_from_float(4.0f));
+    draw_point(&r);
+    g_assert_cmpint(lit_pixels(&r), ==, 4 * 4);
+    g_assert_cmpuint(rig_r32(&r, GLAMO_RGX_VTX(0) + GLAMO_RGX_ARGB) >> 24, ==,
+                     lround(255 * 0.25));
+    /* A + B d + C d^2 = 0 has no square root: logged, left unscaled */
+    rig_w32(&r, A_RGXPtThreshold, 0);
+    rig_w32(&r, A_RGXPtScaleC, 0);
+    e0 = errors();
+    draw_point(&r);
+    g_assert_cmpuint(errors(), >, e0);
+    g_assert_cmpint(lit_pixels(&r), ==, 4 * 4);
+    rig_free(&r);
+}
+
+#define PAT 0x320000
+
+/* texture 0 on: a 4x4 Index8 texture, texel i = palette colour
+ * i * 0841h + 1000h, nearest, clamped */
+static void index8_texture(GlamoRig *r)
+{
+    int i;
+
+    for (i = 0; i < 16; i++) {
+        r->vram[TEX + i] = (uint8_t)i;
+        rig_w16(r, GLAMO_TX0_PALETTE + 2 * i, (uint16_t)(i * 0x0841 + 0x1000));
+    }
+    rig_w32(r, A_EGTX0SET, 0x09u << 24 |
+            (GLAMO_TXADDR_CLAMP << 3 | GLAMO_TXADDR_CLAMP) << 16);
+    rig_w32(r, A_EGTX0FILT, 0);
+    rig_w32(r, A_EGTX0SIZE, 4 << 12 | 4);
+    rig_w32(r, A_EGTX0L0BAS, TEX);
+    rig_w32(r, A_EGTX0L01PITCH, 4);
+    rig_w32(r, A_EGEN0, R_EGEN0_EGenTXMP_MASK | 1 << 12);
+}
+
+static void test_point_sprite(void)
+{
+    GlamoRig r;
+    int i, j;
+
+    start(&r, false);
+    rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
+    index8_texture(&r);
+    rig_w32(&r, A_RGXFEN3, GLAMO_SHADE_GOURAUD << 11 |
+            R_RGXFEN3_RGPenPtSprite_MASK);
+    /* a screen-space point of size 16 at (24, 20): pixels 16..31 x 12..27 */
+    memset(r.vram + FB, 0, 128 * 40);
+    rig_w16(&r, A_EGPrim1, GLAMO_PRIM_POINTS);
+    rig_w32(&r, A_RGPPSIZE, rig_fbits(16.0f));
+    rig_w32(&r, A_RGXFEN0, R_RGXFEN0_RGXScrCoor_MASK |
+            R_RGXFEN0_RGXDisableCull_MASK | R_RGXFEN0_RGPPtSizeSel_MASK);
+    rig_w32(&r, A_RGPXa, rig_fbits(24.0f));
+    rig_w32(&r, A_RGPYa, rig_fbits(20.0f));
+    rig_w32(&r, A_RGPZa, 0);
+    rig_w32(&r, A_RGPWa, rig_fbits(1.0f));
+    rig_w32(&r, A_RGPDIFFa, 0xffffffff);
+    rig_w32(&r, A_RGPUAa, rig_fbits(7.0f));     /* replaced by the sprite */
+    rig_w32(&r, A_RGPVAa, rig_fbits(7.0f));
+    rig_w16(&r, A_EGFIRE, 0);
+    rig_w16(&r, A_EGEND, 0);
+    rig_run(&r);
+    /* (0, 0) at the top-left corner, (1, 1) at the bottom-right: each
+     * texel covers 4x4 pixels, row 0 of the texture at the top */
+    for (j = 0; j < 16; j++) {
+        for (i = 0; i < 16; i++) {
+            int idx = i / 4 + 4 * (j / 4);
+            g_assert_cmphex(px(&r, FB, 128, 16 + i, 12 + j), ==,
+                            (uint16_t)(idx * 0x0841 + 0x1000));
+        }
+    }
+    g_assert_cmphex(px(&r, FB, 128, 15, 12), ==, 0);
+    g_assert_cmphex(px(&r, FB, 128, 32, 27), ==, 0);
+    rig_free(&r);
+}
+
+/* ---- stipple ------------------------------------------------------------ */
+
+/* whether the polygon stipple pattern of the test has texel (x, y) on */
+static bool pat_on(int x, int y)
+{
+    return ((x * 7 + y * 3) % 5) < 2 || x == y;
+}
+
+static void stipple_texture(GlamoRig *r, int unit, int w, int h,
+                            bool (*on)(int x, int y))
+{
+    uint32_t b = GLAMO_TX_BASE(unit);
+    int x, y;
+
+    for (y = 0; y < h; y++) {
+        for (x = 0; x < w; x++) {
+            uint16_t t = on(x, y) ? 0xf123 : 0x0fff;   /* ARGB4444 */
+            r->vram[PAT + y * 2 * w + 2 * x] = (uint8_t)t;
+            r->vram[PAT + y * 2 * w + 2 * x + 1] = (uint8_t)(t >> 8);
+        }
+    }
+    /* texture unit registers: 21A0h for unit 0, 2200h for unit 1 */
+    rig_w32(r, b, 0x63u << 24 |
+            (GLAMO_TXADDR_WRAP << 3 | GLAMO_TXADDR_WRAP) << 16);
+    rig_w32(r, b + (A_EGTX0FILT - A_EGTX0SET), 0);
+    rig_w32(r, b + (A_EGTX0SIZE - A_EGTX0SET), (uint32_t)w << 12 | h);
+    rig_w32(r, b + (A_EGTX0L0BAS - A_EGTX0SET), PAT);
+    rig_w32(r, b + (A_EGTX0L01PITCH - A_EGTX0SET), (uint32_t)(2 * w));
+}
+
+/* line pattern: 16 texels, R = 2 */
+static bool line_on(int x, int y)
+{
+    (void)y;
+    return (0xb1c5 >> x) & 1;
+}
+
+static void test_stipple(void)
+{
+    static const SVert q[6] = {
+        { 0, 0, 0.5f, 255, 255, 255 }, { 64, 0, 0.5f, 255, 255, 255 },
+        { 0, 40, 0.5f, 255, 255, 255 }, { 64, 0, 0.5f, 255, 255, 255 },
+        { 64, 40, 0.5f, 255, 255, 255 }, { 0, 40, 0.5f, 255, 255, 255 },
+    };
+    GlamoRig r;
+    int dir, x, y, i, pass;
+
+    start(&r, false);
+    rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
+    /* polygon stipple through texture unit 1 (texturing itself off): a
+     * pixel is drawn where the pattern's texel (x mod 32, y mod 32) has
+     * alpha, rows counted downwards (dir 0) or upwards (dir 1) */
+    stipple_texture(&r, 1, 32, 32, pat_on);
+    for (dir = 0; dir < 2; dir++) {
+        memset(r.vram + FB, 0, 128 * 40);
+        rig_w16(&r, A_EGSTIPSEL, (uint16_t)(dir << 15 | 1 << 8));
+        rig_w32(&r, A_EGEN1, R_EGEN1_EGenPolyStipple_MASK);
+        rig_w16(&r, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
+        for (i = 0; i < 6; i++) {
+            fire_vertex(&r, rig_direct32, &q[i]);
+        }
+        rig_w16(&r, A_EGEND, 0);
+        rig_run(&r);
+        for (y = 0; y < 40; y++) {
+            for (x = 0; x < 64; x++) {
+                int ty = dir ? 31 - y % 32 : y % 32;
+                g_assert_cmphex(px(&r, FB, 128, x, y), ==,
+                                pat_on(x % 32, ty) ? 0xffff : 0);
+            }
+        }
+    }
+    /* line stipple through unit 0: RGPLnRepeat = 1 / (16 R), R = 2; a
+     * strip of two horizontal segments along y = 10.5, x 2 -> 30 -> 60.
+     * Pixel n along the strip (from 0) shows texel (n / 2) mod 16; with
+     * RGPClrLineCnt the count restarts at the second segment. */
+    stipple_texture(&r, 0, 16, 1, line_on);
+    rig_w16(&r, A_EGSTIPSEL, 0);
+    rig_w32(&r, A_RGPLnRepeat, glamo_f24_from_float(1.0f / 32));
+    rig_w32(&r, A_EGEN1, R_EGEN1_EGenLineStipple_MASK);
+    for (pass = 0; pass < 2; pass++) {
+        static const SVert l[3] = {
+            { 2, 10.5f, 0.5f, 255, 255, 255 },
+            { 30, 10.5f, 0.5f, 255, 255, 255 },
+            { 60, 10.5f, 0.5f, 255, 255, 255 },
+        };
+        memset(r.vram + FB, 0, 128 * 40);
+        rig_w32(&r, A_RGPLINE, pass ? R_RGPLINE_RGPClrLineCnt_MASK : 0);
+        rig_w16(&r, A_EGPrim1, GLAMO_PRIM_LINE_STRIP);
+        for (i = 0; i < 3; i++) {
+            fire_vertex(&r, rig_direct32, &l[i]);
+        }
+        rig_w16(&r, A_EGEND, 0);
+        rig_run(&r);
+        for (x = 2; x < 60; x++) {
+            int n = pass && x >= 30 ? x - 30 : x - 2;
+            g_assert_cmphex(px(&r, FB, 128, x, 10), ==,
+                            line_on((n / 2) % 16, 0) ? 0xffff : 0);
+        }
+        /* polygons are not line-stippled */
+        g_assert_cmphex(px(&r, FB, 128, 1, 10), ==, 0);
+    }
+    rig_free(&r);
+}
+
+/* ---- texture coordinate sets C and D ------------------------------------ */
+
+/*
+ * A 32x32 quad from vertex streams (buffer mode): float x y, texture set
+ * C (u, v) and set D (1 - u, v). Texture 0 takes set C (EGT0FROM 10) or D
+ * (11): the 4x4 Index8 texture shows upright or mirrored left to right.
+ */
+static void test_texture_sets_cd(void)
+{
+    static const float q[6][2] = {
+        { 0, 0 }, { 32, 0 }, { 0, 32 }, { 32, 0 }, { 32, 32 }, { 0, 32 },
+    };
+    GlamoRig r;
+    int set, i, j;
+
+    start(&r, false);
+    for (i = 0; i < 6; i++) {
+        uint32_t b = VB + 24 * i;
+        float u = q[i][0] / 32, v = q[i][1] / 32;
+        put32(&r, b, rig_fbits(q[i][0]));
+        put32(&r, b + 4, rig_fbits(q[i][1]));
+        put32(&r, b + 8, rig_fbits(u));
+        put32(&r, b + 12, rig_fbits(v));
+        put32(&r, b + 16, rig_fbits(1 - u));
+        put32(&r, b + 20, rig_fbits(v));
+    }
+    for (set = 2; set < 4; set++) {
+        memset(r.vram + FB, 0, 128 * 40);
+        rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
+        index8_texture(&r);
+        rig_w16(&r, A_EGPrim0, (uint16_t)(GLAMO_FILL_SOLID << 12 |
+                                          set << 10 | GLAMO_FILL_SOLID));
+        rig_w32(&r, A_MGVStreamActive, 0x7);
+        rig_w32(&r, A_MGVStrmCtl, 2 << 8);
+        rig_w32(&r, GLAMO_MGVSTRM_DESC(0), 24 << 16 | 1 << 8 |
+                GLAMO_VTYPE_FLOAT << 4 | GLAMO_VARRAY_POSITION);
+        rig_w32(&r, GLAMO_MGVSTRM_BAS(0), VB);
+        rig_w32(&r, GLAMO_MGVSTRM_DESC(1), 24 << 16 | 1 << 8 |
+                GLAMO_VTYPE_FLOAT << 4 | GLAMO_VARRAY_TEXC);
+        rig_w32(&r, GLAMO_MGVSTRM_BAS(1), VB + 8);
+        rig_w32(&r, GLAMO_MGVSTRM_DESC(2), 24 << 16 | 1 << 8 |
+                GLAMO_VTYPE_FLOAT << 4 | GLAMO_VARRAY_TEXD);
+        rig_w32(&r, GLAMO_MGVSTRM_BAS(2), VB + 16);
+        rig_w32(&r, A_RGPDV, 24 << 20 | 6);
+        rig_w16(&r, A_EGPrim1, GLAMO_PRIM_TRIANGLES);
+        rig_w16(&r, A_MGBufCBMFire, GLAMO_CBM_BUFFER);
+        rig_w16(&r, A_EGEND, 0);
+        rig_run(&r);
+        for (j = 0; j < 4; j++) {
+            for (i = 0; i < 4; i++) {
+                int tx = set == 2 ? i : 3 - i;
+                g_assert_cmphex(px(&r, FB, 128, 8 * i + 4, 8 * j + 4), ==,
+                                (uint16_t)((tx + 4 * j) * 0x0841 + 0x1000));
+            }
+        }
+    }
+    rig_free(&r);
+}
+
+/* ---- AA lines and points ------------------------------------------------ */
+
+/* the coverage ramp: 4 texels of alpha 15, 10, 5, 0 (ARGB4444, white) */
+static bool ramp_unused(int x, int y)
+{
+    (void)x;
+    (void)y;
+    return true;
+}
+
+static void test_antialias(void)
+{
+    static const uint8_t ramp[4] = { 15, 10, 5, 0 };
+    GlamoRig r;
+    int x, y, i, at;
+
+    start(&r, false);
+    rig_target(&r, rig_direct32, FB, 128, 64, 40, 0);
+    stipple_texture(&r, 1, 4, 1, ramp_unused);
+    for (i = 0; i < 4; i++) {
+        uint16_t t = (uint16_t)(ramp[i] << 12 | 0x0fff);
+        r.vram[PAT + 2 * i] = (uint8_t)t;
+        r.vram[PAT + 2 * i + 1] = (uint8_t)(t >> 8);
+    }
+    /* both AA kinds read unit 1, clamped: past the edge stays alpha 0 */
+    rig_w32(&r, GLAMO_TX_BASE(1), 0x63u << 24 |
+            (GLAMO_TXADDR_CLAMP << 3 | GLAMO_TXADDR_CLAMP) << 16);
+    rig_w16(&r, A_EGSTIPSEL, 1 << 4 | 1);
+    rig_w32(&r, A_EGBLSET, GLAMO_BLEQ_ADD << 24 | 4 << 4 | 5);
+
+    /* a line 4 pixels wide along y = 20: rows 18..21 lie 1.5, 0.5, 0.5,
+     * 1.5 from its centre; RGRCpHalf = 1/2 makes u = 0.75, 0.25, 0.25,
+     * 0.75: texels 3, 1, 1, 3. Without EGenAALineAT and blending, the
+     * alpha-0 rows are still written; with it they are removed. */
+    for (at = 0; at < 2; at++) {
+        static const SVert l[2] = {
+            { 4, 20, 0.5f, 255, 255, 255 }, { 60, 20, 0.5f, 255, 255, 255 },
+        };
+        fill(&r, 0x001f);
+        rig_w32(&r, A_RGPLINE, 4 << 4);
+        rig_w32(&r, A_RGRCpHalf, glamo_f24_from_float(0.5f));
+        rig_w32(&r, A_EGEN0, R_EGEN0_EGenAALine_MASK);
+        rig_w32(&r, A_EGEN1, at ? R_EGEN1_EGenAALineAT_MASK : 0);
+        rig_w16(&r, A_EGPrim1, GLAMO_PRIM_LINES);
+        for (i = 0; i < 2; i++) {
+            fire_vertex(&r, rig_direct32, &l[i]);
+        }
+        rig_w16(&r, A_EGEND, 0);
+        rig_run(&r);
+        g_assert_cmphex(px(&r, FB, 128, 30, 19), ==, 0xffff);
+        g_assert_cmphex(px(&r, FB, 128, 30, 18), ==, at ? 0x001f : 0xffff);
+        g_assert_cmphex(px(&r, FB, 128, 30, 17), ==, 0x001f);
+    }
+    /* with blending: rows 19 and 20 are 10/15 white over blue */
+    rig_w32(&r, A_EGEN0, R_EGEN0_EGenAALine_MASK | R_EGEN0_EGenBLEND_MASK);
+    rig_w32(&r, A_EGEN1, 0);
+    fill(&r, 0);
+    {
+        static const SVert l[2] = {
+            { 4, 20, 0.5f, 255, 255, 255 }, { 60, 20, 0.5f, 255, 255, 255 },
+        };
+        rig_w16(&r, A_EGPrim1, GLAMO_PRIM_LINES);
+        for (i = 0; i < 2; i++) {
+            fire_vertex(&r, rig_direct32, &l[i]);
+        }
+        rig_w16(&r, A_EGEND, 0);
+        rig_run(&r);
+    }
+    for (y = 17; y <= 22; y++) {
+        double a = y == 19 || y == 20 ? 10 / 15.0 : 0;
+        g_assert_cmphex(px(&r, FB, 128, 30, y), ==, to565(a, a, a));
+    }
+
+    /* an AA point of size 8 at (32, 20): each pixel's alpha is the ramp
+     * texel at u = (distance of its centre from (32, 20)) / 4 */
+    fill(&r, 0);
+    rig_w32(&r, A_EGEN0, R_EGEN0_EGenBLEND_MASK);
+    rig_w32(&r, A_EGEN1, R_EGEN1_EGenAAPoint_MASK);
+    rig_w32(&r, A_RGXPtsize, glamo_f24_from_float(8.0f));
+    rig_w16(&r, A_EGPrim1, GLAMO_PRIM_POINTS);
+    {
+        static const SVert p = { 32, 20, 0.5f, 255, 255, 255 };
+        fire_vertex(&r, rig_direct32, &p);
+        rig_w16(&r, A_EGEND, 0);
+        rig_run(&r);
+    }
+    for (y = 14; y < 26; y++) {
+        for (x = 26; x < 38; x++) {
+            double d = hypot(x + 0.5 - 32, y + 0.5 - 20), a = 0;
+            if (x >= 28 && x < 36 && y >= 16 && y < 24) {
+                int k = (int)floor(d / 4 * 4);     /* texel of u = d / 4 */
+                a = k > 3 ? 0 : ramp[k] / 15.0;
+            }
+            g_assert_cmphex(px(&r, FB, 128, x, y), ==, to565(a, a, a));
+        }
+    }
+    rig_free(&r);
+}
+
+/* ---- features without public semantics: logged as unimplemented -------- */
+
+static unsigned unimps(void)
+{
+    return g3d_log_count(G3D_LOG_UNIMP);
+}
+
+static void test_unimplemented(void)
+{
+    GlamoRig r;
+    G3DScanout so;
+    unsigned u0;
+
+    start(&r, false);
+    /* a swizzled texture is read linear, with a log */
+    u0 = unimps();
+    draw_textured_quad(&r, 0x61, 8, 0);
+    g_assert_cmpuint(unimps(), ==, u0);
+    tx0set_extra = R_EGTX0SET_EGTXSwizFlg_MASK;
+    draw_textured_quad(&r, 0x61, 8, 0);
+    tx0set_extra = 0;
+    g_assert_cmpuint(unimps(), >, u0);
+    /* F1Z15 Z: Z16 used, with a log */
+    u0 = unimps();
+    memset(r.vram + ZB, 0xff, 128 * 40);
+    rig_target(&r, rig_direct32, FB, 128, 64, 40, ZB);
+    rig_w32(&r, A_EGZSET, GLAMO_ZFMT_F1Z15 << 20 | 1 << 16 | 64);
+    flat_tri(&r, 0xffffffff);
+    g_assert_cmpuint(unimps(), >, u0);
+    g_assert_cmphex(px(&r, FB, 128, 8, 8), ==, 0xffff);
+    /* LCD rotation: shown unrotated, with a log */
+    u0 = unimps();
+    rig_lcd(&r, FB, 128, 64, 40);
+    rig_w16(&r, A_GLAMO_LCD_MODE1, GLAMO_LCD_MODE1_ROTATE_EN);
+    rig_w16(&r, A_GLAMO_LCD_WIDTH, 0x2000 | 64);
+    g_assert_true(glamo_scanout(r.core, 0, &so));
+    g_assert_cmpuint(so.width, ==, 64);
+    g_assert_cmpuint(unimps(), ==, u0 + 1);
+    rig_free(&r);
+}
+
+/* ---- the 2D engine ------------------------------------------------------ */
+
+/* Windows' ternary raster operation, bit by bit from its definition */
+static uint16_t ref_rop3(uint8_t rop, uint16_t p, uint16_t s, uint16_t d)
+{
+    uint16_t out = 0;
+    int b;
+
+    for (b = 0; b < 16; b++) {
+        int idx = ((p >> b) & 1) << 2 | ((s >> b) & 1) << 1 | ((d >> b) & 1);
+        out |= (uint16_t)(((rop >> idx) & 1) << b);
+    }
+    return out;
+}
+
+static void w2d(GlamoRig *r, RigWrite32 *wr, uint32_t off, uint16_t v)
+{
+    if (wr == rig_cmd32) {
+        rig_cmd_reg(r, off, v);
+    } else {
+        rig_w16(r, off, v);
+    }
+}
+
+/* one 2D operation on the 64x40 surface at FB, as glamo-exa.c sends it */
+static void op2d(GlamoRig *r, RigWrite32 *wr, uint8_t rop, uint16_t fg,
+                 int sx, int sy, int dx, int dy, int w, int h)
+{
+    w2d(r, wr, A_GLAMO_2D_SRC_ADDRL, FB & 0xffff);
+    w2d(r, wr, A_GLAMO_2D_SRC_ADDRH, FB >> 16);
+    w2d(r, wr, A_GLAMO_2D_SRC_PITCH, 128);
+    w2d(r, wr, A_GLAMO_2D_DST_ADDRL, FB & 0xffff);
+    w2d(r, wr, A_GLAMO_2D_DST_ADDRH, FB >> 16);
+    w2d(r, wr, A_GLAMO_2D_DST_PITCH, 128);
+    w2d(r, wr, A_GLAMO_2D_DST_HEIGHT, 40);
+    w2d(r, wr, A_GLAMO_2D_PAT_FG, fg);
+    w2d(r, wr, A_GLAMO_2D_COMMAND2, (uint16_t)(rop << 8));
+    w2d(r, wr, A_GLAMO_2D_SRC_X, (uint16_t)sx);
+    w2d(r, wr, A_GLAMO_2D_SRC_Y, (uint16_t)sy);
+    w2d(r, wr, A_GLAMO_2D_DST_X, (uint16_t)dx);
+    w2d(r, wr, A_GLAMO_2D_DST_Y, (uint16_t)dy);
+    w2d(r, wr, A_GLAMO_2D_RECT_WIDTH, (uint16_t)w);
+    w2d(r, wr, A_GLAMO_2D_RECT_HEIGHT, (uint16_t)h);
+    w2d(r, wr, A_GLAMO_2D_COMMAND3, 0);
+    if (wr == rig_cmd32) {
+        rig_cmd_submit(r);
+        rig_run(r);
+    }
+}
+
+static void test_2d(void)
+{
+    /* fills and copies: PATCOPY, P XOR D, SRCCOPY, S AND D, NOT S, and
+     * copies whose source and destination overlap, by MMIO and through
+     * the command queue; the expected surface is computed here */
+    static const struct {
+        uint8_t rop;
+        uint16_t fg;
+        int sx, sy, dx, dy, w, h;
+    } ops[] = {
+        { 0xf0, 0xf800, 0, 0, 4, 3, 20, 10 },
+        { 0x5a, 0x07ff, 0, 0, 10, 8, 30, 12 },
+        { 0xcc, 0, 2, 1, 40, 20, 16, 9 },
+        { 0x88, 0, 30, 5, 3, 25, 12, 7 },
+        { 0x33, 0, 0, 0, 50, 0, 10, 5 },
+        { 0xcc, 0, 5, 5, 8, 7, 30, 20 },     /* overlapping, right/down */
+        { 0xcc, 0, 8, 7, 5, 5, 30, 20 },     /* overlapping, left/up */
+    };
+    static uint16_t want[40][64], tmp[40][64];
+    GlamoRig r;
+    unsigned e0;
+    int i, x, y, path;
+
+    for (path = 0; path < 2; path++) {
+        RigWrite32 *wr = path ? rig_cmd32 : rig_direct32;
+        start(&r, path == 1);
+        for (y = 0; y < 40; y++) {
+            for (x = 0; x < 64; x++) {
+                want[y][x] = (uint16_t)(x * 0x0841 ^ y * 0x1234);
+                r.vram[FB + y * 128 + 2 * x] = (uint8_t)want[y][x];
+                r.vram[FB + y * 128 + 2 * x + 1] = (uint8_t)(want[y][x] >> 8);
+            }
+        }
+        for (i = 0; i < (int)G_N_ELEMENTS(ops); i++) {
+            op2d(&r, wr, ops[i].rop, ops[i].fg, ops[i].sx, ops[i].sy,
+                 ops[i].dx, ops[i].dy, ops[i].w, ops[i].h);
+            memcpy(tmp, want, sizeof(tmp));
+            for (y = 0; y < ops[i].h; y++) {
+                for (x = 0; x < ops[i].w; x++) {
+                    want[ops[i].dy + y][ops[i].dx + x] =
+                        ref_rop3(ops[i].rop, ops[i].fg,
+                                 tmp[ops[i].sy + y][ops[i].sx + x],
+                                 tmp[ops[i].dy + y][ops[i].dx + x]);
+                }
+            }
+            for (y = 0; y < 40; y++) {
+                for (x = 0; x < 64; x++) {
+                    g_assert_cmphex(px(&r, FB, 128, x, y), ==, want[y][x]);
+                }
+            }
+        }
+        /* past DST_HEIGHT, or a source past VRAM: logged, nothing drawn */
+        e0 = errors();
+        op2d(&r, wr, 0xf0, 0, 0, 0, 0, 35, 10, 10);
+        g_assert_cmpuint(errors(), ==, e0 + 1);
+        w2d(&r, wr, A_GLAMO_2D_COMMAND2, GLAMO_ROP3_SRCCOPY << 8);
+        w2d(&r, wr, A_GLAMO_2D_SRC_ADDRH, 0x7f);
+        w2d(&r, wr, A_GLAMO_2D_SRC_Y, 0x7fff);
+        w2d(&r, wr, A_GLAMO_2D_DST_Y, 0);
+        w2d(&r, wr, A_GLAMO_2D_COMMAND3, 0);
+        if (wr == rig_cmd32) {
+            rig_cmd_submit(&r);
+            rig_run(&r);
+        }
+        g_assert_cmpuint(errors(), ==, e0 + 2);
+        for (y = 0; y < 40; y++) {
+            for (x = 0; x < 64; x++) {
+                g_assert_cmphex(px(&r, FB, 128, x, y), ==, want[y][x]);
+            }
+        }
+        rig_free(&r);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1336,10 +2095,16 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/cmdq/triangles", test_cmdq_triangles);
     g_test_add_func("/glamo/parser/streams", test_streams);
     g_test_add_func("/glamo/texture/formats", test_texel_formats);
+    g_test_add_func("/glamo/texture/sets-cd", test_texture_sets_cd);
     g_test_add_func("/glamo/render/back-end", test_back_end);
     g_test_add_func("/glamo/texture/combiner", test_combiner);
     g_test_add_func("/glamo/gl/lighting", test_lighting);
     g_test_add_func("/glamo/gl/texture-transform", test_texture_transform);
+    g_test_add_func("/glamo/gl/lighting-variants", test_lighting_variants);
+    g_test_add_func("/glamo/gl/point-size", test_point_size);
+    g_test_add_func("/glamo/setup/point-sprite", test_point_sprite);
+    g_test_add_func("/glamo/render/stipple", test_stipple);
+    g_test_add_func("/glamo/render/antialias", test_antialias);
     g_test_add_func("/glamo/setup/polygon-offset", test_polygon_offset);
     g_test_add_func("/glamo/bad/queue-length", test_bad_queue_length);
     g_test_add_func("/glamo/bad/burst", test_bad_burst);
@@ -1348,6 +2113,8 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/bad/streams", test_bad_streams);
     g_test_add_func("/glamo/bad/reset", test_reset_recovers);
     g_test_add_func("/glamo/irq-lcd", test_irq_and_lcd);
+    g_test_add_func("/glamo/unimplemented", test_unimplemented);
+    g_test_add_func("/glamo/2d/fill-copy", test_2d);
     g_test_add_func("/glamo/scene/reference", test_reference_scene);
     g_test_add_func("/glamo/scene/textured", test_reference_textured);
     g_test_add_func("/glamo/scene/threads", test_threads_identical);

@@ -183,20 +183,12 @@ static inline void pt_kick(PicaTest *t, const CmdBuf *b, uint32_t off)
     pt_wreg(t, GPUREG_CMDBUF_JUMP0, 1);
 }
 
-/*
- * Byte offset of pixel (x, memory row) in an 8x8-tiled surface `w` pixels
- * wide: tiles row by row, Morton order inside (3dbrew GPU/Internal Registers
- * 0x080-0x0B7; Citra), written here independently of the core.
- */
+/* byte offset of pixel (x, memory row) in an 8x8-tiled surface (the
+ * layout gpu3d/pica200-cmd.h writes textures in, 3dbrew's description) */
 static inline size_t pt_tiled_offset(unsigned x, unsigned row, unsigned w,
                                      unsigned bpp)
 {
-    unsigned m = 0, i;
-
-    for (i = 0; i < 3; i++) {
-        m |= ((x >> i) & 1) << (2 * i) | ((row >> i) & 1) << (2 * i + 1);
-    }
-    return ((size_t)((row / 8) * (w / 8) + x / 8) * 64 + m) * bpp;
+    return pica_tiled_offset(x, row, w, bpp);
 }
 
 #endif

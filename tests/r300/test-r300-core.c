@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "r300-rig.h"
+#include "r300/tx.h"
 
 #define VRAM_SIZE   (8u << 20)
 #define RING_BUFSZ  13              /* 8 << 13 = 64 KiB ring at 0 */
@@ -64,6 +65,20 @@ static void draw(Dev *d, uint32_t prim, const float *v, unsigned n)
     r300_cmd_draw(&c, prim, v, n);
     r300_cmd_finish(&c);
     r300_rig_ring_run(d, buf, c.n);
+}
+
+/* one triangle covering the whole target: colour `rgba` at clip depth z */
+static void draw_full(Dev *d, float z, float r, float g, float b, float a)
+{
+    static const float corner[3][2] = { { -1, -1 }, { 3, -1 }, { -1, 3 } };
+    float v[3 * 8];
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        const float vk[8] = { corner[k][0], corner[k][1], z, 1, r, g, b, a };
+        memcpy(v + 8 * k, vk, sizeof(vk));
+    }
+    draw(d, R300_PRIM_TRIANGLES, v, 3);
 }
 
 /* window position of a clip-space vertex (x, y) with w = 1 */
@@ -286,6 +301,478 @@ static void test_rgb565(void)
     /* the 16-bit pitch: nothing beyond the first W*H*2 bytes */
     memcpy(&p, d->vram + CB_ADDR + 2 * W * H, 2);
     g_assert_cmphex(p, ==, 0);
+    r300_rig_free(d);
+}
+
+/*
+ * 13E3 Z, written here from its description (docs/r300-3d.md "Decisions"):
+ * the exponent is the position of the leading 1 above bit 16, the mantissa
+ * the 13 bits after it; INVERT encodes the distance from 1 and flips it.
+ */
+static uint32_t ref_13e3(uint32_t z, bool invert)
+{
+    unsigned e = 7;
+
+    if (invert) {
+        return 0xFFFF - ref_13e3(0xFFFFFF - z, false);
+    }
+    while (e > 0 && !(z & (1u << (16 + e)))) {
+        e--;
+    }
+    return e == 0 ? (z >> 4) & 0x1FFF : e << 13 | ((z >> (3 + e)) & 0x1FFF);
+}
+
+static void test_depth_13e3(void)
+{
+    /* window depth 0.75 and 0.25 (clip z 0.5 and -0.5); blue 1/65536
+     * behind green: 256 steps of 24-bit Z, one 13E3 code */
+    int invert;
+
+    for (invert = 0; invert < 2; invert++) {
+        Dev *d = dev_new(1);
+        uint32_t z_near = (uint32_t)floor(0.25 * 16777215.0 + 0.5);
+        uint32_t z_tie = (uint32_t)floor((0.25 + 1.0 / 65536) * 16777215.0 +
+                                         0.5);
+        uint16_t z;
+        static uint32_t buf[64];
+        R300Cmd c;
+        int i;
+
+        r300_rig_ring_init(d);
+        for (i = 0; i < W * H; i++) {
+            memcpy(d->vram + ZB_ADDR + 2 * i, "\xff\xff", 2);
+        }
+        setup(d, R300_COLOR_FORMAT_ARGB8888, true);
+        r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+        r300_cmd_reg(&c, A_ZB_FORMAT, R300_DEPTHFORMAT_16BIT_13E3 |
+                     (invert ? R_ZB_FORMAT_INVERT_MASK : 0));
+        r300_rig_ring_run(d, buf, c.n);
+        draw_full(d, -0.5f, 0, 1, 0, 1);        /* green, near */
+        draw_full(d, 0.5f, 1, 0, 0, 1);         /* red, far */
+        g_assert_cmphex(px32(d, 10, 10), ==, 0xFF00FF00);
+        memcpy(&z, d->vram + ZB_ADDR + 2 * (10 * W + 10), 2);
+        g_assert_cmphex(z, ==, ref_13e3(z_near, invert));
+        /*
+         * LEQUAL: blue is behind green in 24 bits but has its 13E3 code,
+         * so it passes only because Z was stored as 13E3.
+         */
+        g_assert_cmphex(ref_13e3(z_tie, invert), ==, ref_13e3(z_near, invert));
+        r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+        r300_cmd_depth(&c, 1, R300_ZS_LEQUAL);
+        r300_rig_ring_run(d, buf, c.n);
+        draw_full(d, -0.5f + 2.0f / 65536, 0, 0, 1, 1);
+        g_assert_cmphex(px32(d, 10, 10), ==, 0xFF0000FF);
+        /* nothing beyond the 16-bit buffer */
+        memcpy(&z, d->vram + ZB_ADDR + 2 * W * H, 2);
+        g_assert_cmphex(z, ==, 0);
+        r300_rig_free(d);
+    }
+    /* the encoding rises with Z over the whole range, both ways */
+    for (invert = 0; invert < 2; invert++) {
+        uint32_t zz, prev = 0;
+        for (zz = 0; zz < (1u << 24); zz += 37) {
+            uint32_t code = ref_13e3(zz, invert);
+            g_assert_cmpuint(code, >=, prev);
+            prev = code;
+        }
+    }
+}
+
+/* IEEE binary16 of a float that is a multiple of 2^-10 in [2^-4, 2] */
+static uint16_t ref_half(float f)
+{
+    int e = 0;
+    double m = frexp(f, &e);        /* f = m 2^e, m in [0.5, 1) */
+
+    return (uint16_t)((e - 1 + 15) << 10 | (int)((m * 2 - 1) * 1024));
+}
+
+/*
+ * The colour buffer at CB_ADDR read back as a W x H texture of TXFORMAT
+ * `txfmt` (point sampled, components in order): texel (x, y) of every
+ * sampled pixel is `want` for its first `ncomp` components.
+ */
+static void tx_readback(Dev *d, uint32_t txfmt, unsigned ncomp,
+                        const float *want)
+{
+    uint32_t *regs = g_new0(uint32_t, R300_MMIO_SIZE / 4);
+    R300TexUnit *u = g_new0(R300TexUnit, 1);
+    G3DFlatMem flat;
+    G3DMem m;
+    int x, y, px;
+    unsigned k;
+
+    g3d_flat_mem_init(&m, &flat, d->vram, 0, VRAM_SIZE);
+    regs[A_TX_ENABLE / 4] = 1;
+    regs[R300_TX_FILTER0(0) / 4] = 1u << 9 | 1u << 11;     /* point */
+    regs[R300_TX_FORMAT0(0) / 4] = (W - 1) | (H - 1) << 11;
+    /* R, G, B, A from components 0, 1, 2, 3 */
+    regs[R300_TX_FORMAT1(0) / 4] = txfmt | 3u << 9 | 1u << 15 | 2u << 18;
+    regs[R300_TX_OFFSET(0) / 4] = CB_ADDR;
+    g_assert_true(r300_tx_load(u, regs, 0, &m));
+    for (y = 1; y < H; y += 9) {
+        for (x = 1; x < W; x += 11) {
+            float coord[4][4] = { { 0 } }, out[4][4];
+            for (px = 0; px < 4; px++) {
+                coord[px][0] = (x + 0.5f) / W;
+                coord[px][1] = (y + 0.5f) / H;
+            }
+            r300_tx_sample_quad(u, R300_US_TEX_LD,
+                                (const float (*)[4])coord, out);
+            for (k = 0; k < ncomp; k++) {
+                g_assert_cmpfloat(fabsf(out[0][k] - want[k]), <, 1e-3);
+            }
+        }
+    }
+    r300_tx_release(u);
+    g_free(u);
+    g_free(regs);
+}
+
+/*
+ * ARGB16161616 and ARGB32323232 targets: US_OUT_FMT says what the bits
+ * are (C4_16, C4_16_FP, C2_32_FP; C4_32_FP), components C0..C3 from the
+ * lowest address as TX reads them (test-r300-tx.c checks that side).
+ */
+static void test_wide_formats(void)
+{
+    static const float rgba[4] = { 0.25f, 0.5f, 0.75f, 1.0f };
+    /* C0 = R, C1 = G, C2 = B, C3 = A */
+    const uint32_t rgba_sel = 1u << 8 | 2u << 10 | 3u << 12;
+    static const struct {
+        uint32_t format, out_fmt;
+        unsigned bytes, ncomp;
+        uint32_t txfmt;             /* the TXFORMAT that reads it back */
+    } cases[] = {
+        { R300_COLOR_FORMAT_ARGB16161616, R300_US_OUT_FMT_C4_16, 8, 4,
+          R300_TX_FMT_16_16_16_16 },
+        { R300_COLOR_FORMAT_ARGB16161616, R300_US_OUT_FMT_C4_16_FP, 8, 4,
+          R300_TX_FMT_16F_16F_16F_16F },
+        { R300_COLOR_FORMAT_ARGB16161616, R300_US_OUT_FMT_C2_32_FP, 8, 2,
+          R300_TX_FMT_32F_32F },
+        { R300_COLOR_FORMAT_ARGB32323232, R300_US_OUT_FMT_C4_32_FP, 16, 4,
+          R300_TX_FMT_32F_32F_32F_32F },
+    };
+    unsigned n;
+
+    for (n = 0; n < G_N_ELEMENTS(cases); n++) {
+        Dev *d = dev_new(2);
+        static uint32_t buf[64];
+        R300Cmd c;
+        unsigned size = cases[n].bytes / cases[n].ncomp, k, errs;
+        int x, y, pass;
+
+        r300_rig_ring_init(d);
+        memset(d->vram + CB_ADDR, 0xAB, cases[n].bytes * W * H + 64);
+        setup(d, cases[n].format, false);
+        for (pass = 0; pass < 2; pass++) {
+            /* pass 1: C3 masked off and blending on (R300 cannot blend
+             * these: logged, written unblended) */
+            r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+            r300_cmd_reg(&c, A_US_OUT_FMT_0, cases[n].out_fmt | rgba_sel);
+            if (pass) {
+                r300_cmd_reg(&c, A_RB3D_COLOR_CHANNEL_MASK, 0x7);
+                r300_cmd_reg(&c, A_RB3D_BLENDCNTL,
+                             R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK);
+            }
+            r300_rig_ring_run(d, buf, c.n);
+            if (pass) {
+                memset(d->vram + CB_ADDR, 0xAB, cases[n].bytes * W * H);
+            }
+            errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+            draw_full(d, 0, rgba[0], rgba[1], rgba[2], rgba[3]);
+            g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==,
+                             errs + pass);
+            for (y = 0; y < H; y += 7) {
+                for (x = 0; x < W; x += 5) {
+                    const uint8_t *p = d->vram + CB_ADDR +
+                                       cases[n].bytes * (y * W + x);
+                    for (k = 0; k < cases[n].ncomp; k++) {
+                        uint32_t got = 0;
+                        memcpy(&got, p + k * size, size);
+                        if (pass && k == 3) {
+                            g_assert_cmphex(got, ==,
+                                            0xABABABABu >> (32 - 8 * size));
+                        } else if (size == 4) {
+                            float f;
+                            memcpy(&f, &got, 4);
+                            g_assert_cmpfloat(fabs(f - rgba[k]), <, 1e-4);
+                        } else if (cases[n].out_fmt == R300_US_OUT_FMT_C4_16) {
+                            /* the interpolated colour may be 1 ulp off */
+                            g_assert_cmpint(abs((int)got -
+                                                (int)floor(rgba[k] * 65535.0 +
+                                                           0.5)), <=, 1);
+                        } else {
+                            g_assert_cmpint(abs((int)got -
+                                                (int)ref_half(rgba[k])), <=, 1);
+                        }
+                    }
+                }
+            }
+            /* nothing past the surface */
+            g_assert_cmphex(d->vram[CB_ADDR + cases[n].bytes * W * H], ==,
+                            0xAB);
+            if (!pass) {
+                /* TX samples what RB3D wrote */
+                tx_readback(d, cases[n].txfmt, cases[n].ncomp, rgba);
+            }
+        }
+        r300_rig_free(d);
+    }
+}
+
+/*
+ * RB3D_DITHER_CTL into ARGB4444: 0.52 * 15 = 7.8 truncates to 7, rounds to
+ * 8; DITHER_MODE for R, G, B, ALPHA_DITHER_MODE for A. LUT dither has no
+ * public table: logged as unimplemented and rounded; mode 3 is reserved.
+ */
+static void test_dither_modes(void)
+{
+    static const struct {
+        uint32_t ctl;
+        unsigned rgb, a, unimp, err;
+    } cases[] = {
+        { 0x0, 7, 7, 0, 0 }, { 0x1, 8, 7, 0, 0 }, { 0x4, 7, 8, 0, 0 },
+        { 0x5, 8, 8, 0, 0 }, { 0x2, 8, 7, 1, 0 }, { 0x3, 7, 7, 0, 1 },
+    };
+    unsigned n;
+
+    for (n = 0; n < G_N_ELEMENTS(cases); n++) {
+        Dev *d = dev_new(1);
+        static uint32_t buf[64];
+        R300Cmd c;
+        unsigned unimp, err;
+        uint16_t p;
+
+        r300_rig_ring_init(d);
+        setup(d, R300_COLOR_FORMAT_ARGB4444, false);
+        r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+        r300_cmd_reg(&c, A_RB3D_DITHER_CTL, cases[n].ctl);
+        r300_rig_ring_run(d, buf, c.n);
+        unimp = g3d_log_count(G3D_LOG_UNIMP);
+        err = g3d_log_count(G3D_LOG_GUEST_ERROR);
+        draw_full(d, 0, 0.52f, 0.52f, 0.52f, 0.52f);
+        g_assert_cmpuint(g3d_log_count(G3D_LOG_UNIMP), ==,
+                         unimp + cases[n].unimp);
+        g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==,
+                         err + cases[n].err);
+        memcpy(&p, d->vram + CB_ADDR + 2 * (20 * W + 30), 2);
+        g_assert_cmphex(p, ==, cases[n].a << 12 | cases[n].rgb << 8 |
+                               cases[n].rgb << 4 | cases[n].rgb);
+        r300_rig_free(d);
+    }
+}
+
+/*
+ * Multisampling: GB_AA_CONFIG 4 samples at Mesa's 4x positions (r300_emit.c,
+ * 1/12 pixel), each sample covered where the test's own edge functions say
+ * it is inside the triangle, stored as pixel (4x + k, y); then the AA
+ * resolve into a separate buffer: the mean of the samples (gamma 1.0 and
+ * 2.2), alpha from sample 0 or averaged.
+ */
+#define MS_N 4
+#define RESOLVE_ADDR (CB_ADDR + 0x40000u)
+
+static const unsigned ms_pos[MS_N][2] = { { 4, 4 }, { 8, 8 }, { 2, 10 },
+                                          { 10, 2 } };
+
+/* -1 outside, 1 inside, 0 within `margin` pixels of an edge */
+static int ms_inside(const double (*v)[2], double px, double py)
+{
+    double a = (v[1][0] - v[0][0]) * (v[2][1] - v[0][1]) -
+               (v[1][1] - v[0][1]) * (v[2][0] - v[0][0]);
+    int k, in = 1;
+
+    for (k = 0; k < 3; k++) {
+        const double *p0 = v[(k + 1) % 3], *p1 = v[(k + 2) % 3];
+        double e = ((p1[0] - p0[0]) * (py - p0[1]) -
+                    (p1[1] - p0[1]) * (px - p0[0])) / (a > 0 ? 1 : -1);
+        double len = hypot(p1[0] - p0[0], p1[1] - p0[1]);
+        if (fabs(e / len) < 0.02) {
+            in = 0;
+        } else if (e < 0) {
+            return -1;
+        }
+    }
+    return in;
+}
+
+/*
+ * The triangle into 4x multisampled target 0, then a resolve draw. With
+ * `depth`: Z per sample too, and a transparent black screen-filling
+ * triangle behind the first one drawn after it, which must land on exactly
+ * the samples the first one left uncovered.
+ */
+static void ms_draw(Dev *d, uint32_t resolve_ctl, bool depth)
+{
+    /* window (10, 5), (80, 20), (30, 60): clip x = wx / 48 - 1, y = 1 - wy / 32 */
+    static const float tri[3 * 8] = {
+        10.0f / 48 - 1, 1 - 5.0f / 32, 0, 1, 1, 1, 1, 0.6f,
+        80.0f / 48 - 1, 1 - 20.0f / 32, 0, 1, 1, 1, 1, 0.6f,
+        30.0f / 48 - 1, 1 - 60.0f / 32, 0, 1, 1, 1, 1, 0.6f,
+    };
+    static uint32_t buf[64];
+    uint32_t ms0 = 0, ms1 = 0;
+    R300Cmd c;
+    unsigned k;
+
+    for (k = 0; k < 6; k++) {
+        const unsigned *p = ms_pos[k < MS_N ? k : MS_N - 1];
+        uint32_t nib = p[0] | p[1] << 4;
+        if (k < 3) {
+            ms0 |= nib << (8 * k);
+        } else {
+            ms1 |= nib << (8 * (k - 3));
+        }
+    }
+    memset(d->vram + CB_ADDR, 0, 4 * W * H * MS_N);
+    memset(d->vram + RESOLVE_ADDR, 0x55, 4 * W * H + 64);
+    /* Z cleared to the far plane, stencil 0 */
+    memset(d->vram + ZB_ADDR, 0xFF, 4 * W * H * MS_N);
+    for (k = 0; k < W * H * MS_N; k++) {
+        d->vram[ZB_ADDR + 4 * k] = 0;
+    }
+    setup(d, R300_COLOR_FORMAT_ARGB8888, depth);
+    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_reg(&c, A_GB_AA_CONFIG, R_GB_AA_CONFIG_AA_ENABLE_MASK |
+                 2u << R_GB_AA_CONFIG_NUM_AA_SUBSAMPLES_SHIFT);
+    r300_cmd_reg(&c, A_GB_MSPOS0, ms0);
+    r300_cmd_reg(&c, A_GB_MSPOS1, ms1);
+    r300_rig_ring_run(d, buf, c.n);
+    draw(d, R300_PRIM_TRIANGLES, tri, 3);
+    if (depth) {
+        draw_full(d, 0.5f, 0, 0, 0, 0);     /* transparent black, behind */
+    }
+    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_reg(&c, A_ZB_CNTL, 0);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_OFFSET, RESOLVE_ADDR);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_PITCH, W);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_CTL, resolve_ctl);
+    r300_rig_ring_run(d, buf, c.n);
+    draw_full(d, 0, 0, 0, 0, 0);
+}
+
+static void test_msaa_resolve(void)
+{
+    static const double v[3][2] = { { 10, 5 }, { 80, 20 }, { 30, 60 } };
+    /* gamma 1.0; gamma 2.2; alpha averaged; gamma 1.0 with Z */
+    static const uint32_t ctls[4] = { 1, 1 | 2, 1 | 4, 1 };
+    const uint32_t z_tri = (uint32_t)floor(0.5 * 16777215.0 + 0.5);
+    const uint32_t z_behind = (uint32_t)floor(0.75 * 16777215.0 + 0.5);
+    unsigned n, checked[MS_N + 1] = { 0 };
+
+    for (n = 0; n < G_N_ELEMENTS(ctls); n++) {
+        Dev *d = dev_new(2);
+        bool depth = n == 3;
+        int x, y;
+
+        r300_rig_ring_init(d);
+        ms_draw(d, ctls[n], depth);
+        for (y = 0; y < H; y++) {
+            for (x = 0; x < W; x++) {
+                unsigned k, covered = 0, ch;
+                bool clear = true;
+                uint32_t got;
+                for (k = 0; k < MS_N; k++) {
+                    int in = ms_inside(v, x + ms_pos[k][0] / 12.0,
+                                       y + ms_pos[k][1] / 12.0);
+                    uint32_t sp;
+                    memcpy(&sp, d->vram + CB_ADDR +
+                           4 * ((size_t)y * W * MS_N + x * MS_N + k), 4);
+                    if (in == 0) {
+                        clear = false;
+                        continue;
+                    }
+                    /* white, alpha 0.6 (153) where covered */
+                    g_assert_cmphex(sp, ==, in > 0 ? 0x99FFFFFFu : 0);
+                    covered += in > 0;
+                    if (depth) {
+                        uint32_t z;
+                        memcpy(&z, d->vram + ZB_ADDR +
+                               4 * ((size_t)y * W * MS_N + x * MS_N + k), 4);
+                        /* the float depth path may be 1 off */
+                        g_assert_cmpint(abs((int)(z >> 8) -
+                                            (int)(in > 0 ? z_tri : z_behind)),
+                                        <=, 1);
+                    }
+                }
+                if (!clear) {
+                    continue;
+                }
+                memcpy(&got, d->vram + RESOLVE_ADDR + 4 * (y * W + x), 4);
+                for (ch = 0; ch < 3; ch++) {
+                    unsigned want = n == 1
+                        ? (unsigned)floor(pow(covered / (double)MS_N, 1 / 2.2) *
+                                          255 + 0.5)
+                        : (covered * 255 + MS_N / 2) / MS_N;
+                    g_assert_cmpuint((got >> (8 * ch)) & 0xFF, ==, want);
+                }
+                /* alpha: sample 0's, or the mean with AARESOLVE_ALPHA */
+                {
+                    int in0 = ms_inside(v, x + ms_pos[0][0] / 12.0,
+                                        y + ms_pos[0][1] / 12.0);
+                    unsigned want = n == 2 ? (covered * 153 + MS_N / 2) / MS_N
+                                           : (in0 > 0 ? 153 : 0);
+                    g_assert_cmpuint(got >> 24, ==, want);
+                }
+                checked[covered]++;
+            }
+        }
+        /* nothing past the resolve target */
+        g_assert_cmphex(d->vram[RESOLVE_ADDR + 4 * W * H], ==, 0x55);
+        r300_rig_free(d);
+    }
+    /* every coverage count occurred: partial pixels along the edges */
+    for (n = 0; n <= MS_N; n++) {
+        g_assert_cmpuint(checked[n], >, 0);
+    }
+}
+
+/*
+ * Bad surface state: a reserved ZB_FORMAT, resolve mode without
+ * multisampling, a resolve target outside memory: each draw is logged and
+ * skipped, nothing is written.
+ */
+static void test_bad_targets(void)
+{
+    Dev *d = dev_new(1);
+    static uint32_t buf[64];
+    R300Cmd c;
+    unsigned errs;
+    int i;
+
+    r300_rig_ring_init(d);
+    setup(d, R300_COLOR_FORMAT_ARGB8888, true);
+    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_reg(&c, A_ZB_FORMAT, 3);
+    r300_rig_ring_run(d, buf, c.n);
+    errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    draw(d, R300_PRIM_TRIANGLES, gouraud, 3);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs + 1);
+
+    setup(d, R300_COLOR_FORMAT_ARGB8888, false);
+    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_OFFSET, RESOLVE_ADDR);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_PITCH, W);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_CTL, 1);
+    r300_rig_ring_run(d, buf, c.n);
+    errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    draw(d, R300_PRIM_TRIANGLES, gouraud, 3);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs + 1);
+    /* a resolve target past the end of VRAM */
+    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_reg(&c, A_GB_AA_CONFIG, R_GB_AA_CONFIG_AA_ENABLE_MASK);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_OFFSET, VRAM_SIZE - 256);
+    r300_rig_ring_run(d, buf, c.n);
+    errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    draw(d, R300_PRIM_TRIANGLES, gouraud, 3);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs + 1);
+    for (i = 0; i < 4 * W * H * 2; i++) {
+        g_assert_cmpuint(d->vram[CB_ADDR + i], ==, 0);
+    }
+    for (i = 0; i < 256; i++) {
+        g_assert_cmpuint(d->vram[VRAM_SIZE - 256 + i], ==, 0);
+    }
     r300_rig_free(d);
 }
 
@@ -625,6 +1112,11 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/shared-edge", test_shared_edge);
     g_test_add_func("/r300/core/depth", test_depth);
     g_test_add_func("/r300/core/rgb565", test_rgb565);
+    g_test_add_func("/r300/core/depth-13e3", test_depth_13e3);
+    g_test_add_func("/r300/core/wide-formats", test_wide_formats);
+    g_test_add_func("/r300/core/dither-modes", test_dither_modes);
+    g_test_add_func("/r300/core/msaa-resolve", test_msaa_resolve);
+    g_test_add_func("/r300/bad/targets", test_bad_targets);
     g_test_add_func("/r300/core/cp", test_cp_features);
     g_test_add_func("/r300/core/threads", test_threads);
     g_test_add_func("/r300/core/gart-arrays", test_gart_arrays);

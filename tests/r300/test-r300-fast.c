@@ -1,8 +1,9 @@
 /*
  * The R300 fast paths chosen per draw (quad.c r300_draw_specialise) against
  * the general path: randomised states (colour format, tiling, channel mask,
- * blend, ROP, depth/stencil, alpha test, output swizzle, clamp, perspective,
- * textured or not, a move program or a longer one), each drawn twice from
+ * dither modes, blend, ROP, depth format (Z24S8, Z16, 13E3) and stencil,
+ * alpha test, fog, output swizzle, clamp, perspective, textured or not, a
+ * move program or a longer one), each drawn twice from
  * the same random colour and depth contents, once as chosen and once with
  * g3d_general_path set; the colour and depth bytes must be equal. The test
  * also checks that both paths were taken often enough to mean something.
@@ -40,9 +41,12 @@ static void state(R300Cmd *c, GRand *r, bool *textured)
     };
     uint32_t fmt = formats[g_rand_int_range(r, 0, 4)];
     uint32_t pitch = W | fmt << R_RB3D_COLORPITCH_0_COLORFORMAT_SHIFT;
-    uint32_t zformat = g_rand_boolean(r)
-                       ? R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL
-                       : R300_DEPTHFORMAT_16BIT_INT_Z;
+    static const uint32_t zformats[] = {
+        R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL,
+        R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL,
+        R300_DEPTHFORMAT_16BIT_INT_Z, R300_DEPTHFORMAT_16BIT_13E3,
+    };
+    uint32_t zformat = zformats[g_rand_int_range(r, 0, 4)];
     uint32_t zcntl = 0, rgb_inst = 0x40050A80u, alpha_inst = 0x40040889u;
     unsigned k;
 
@@ -82,7 +86,13 @@ static void state(R300Cmd *c, GRand *r, bool *textured)
     if (g_rand_int_range(r, 0, 5) == 0) {
         zcntl = 0;
     }
-    r300_cmd_reg(c, A_ZB_FORMAT, zformat);
+    /* 13E3 also with INVERT */
+    r300_cmd_reg(c, A_ZB_FORMAT, zformat | (zformat == R300_DEPTHFORMAT_16BIT_13E3
+                                            && g_rand_boolean(r)
+                                            ? R_ZB_FORMAT_INVERT_MASK : 0));
+    /* colour and alpha: truncate or round */
+    r300_cmd_reg(c, A_RB3D_DITHER_CTL, g_rand_int_range(r, 0, 2) |
+                 g_rand_int_range(r, 0, 2) << 2);
     r300_cmd_reg(c, A_ZB_DEPTHOFFSET, ZB_ADDR);
     r300_cmd_reg(c, A_ZB_DEPTHPITCH, W);
     r300_cmd_reg(c, A_ZB_CNTL, zcntl);

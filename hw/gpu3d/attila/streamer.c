@@ -76,10 +76,12 @@ static float convert(uint32_t data, const uint8_t *p)
     }
 }
 
-/* one attribute from its stream; false if the element is outside memory */
-static bool fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
-                            uint32_t a, uint32_t index, uint32_t instance,
-                            AttilaVec4 *out)
+/*
+ * One attribute from element `element` of its stream; false if the element
+ * is outside memory.
+ */
+static bool fetch_element(AttilaCore *c, const AttilaDrawState *ds,
+                          uint32_t a, uint32_t element, AttilaVec4 *out)
 {
     const AttilaStream *s;
     uint8_t buf[16];
@@ -91,8 +93,7 @@ static bool fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
         return true;
     }
     s = &ds->stream[ds->attr_map[a]];
-    addr = s->address + s->stride *
-           (s->frequency == 0 ? index : instance / s->frequency);
+    addr = s->address + s->stride * element;
     size = sd_bytes[s->data] * s->elements;
     if (size && !attila_mem_read(c, addr, buf, size)) {
         memset(buf, 0, sizeof(buf));
@@ -109,6 +110,17 @@ static bool fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
         out->f[0] = r;
     }
     return ok;
+}
+
+/* the Streamer's element: per vertex, or every `frequency` instances */
+static bool fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
+                            uint32_t a, uint32_t index, uint32_t instance,
+                            AttilaVec4 *out)
+{
+    uint32_t freq = ds->attr_map[a] == ATTILA_ST_INACTIVE_ATTRIBUTE ? 0 :
+                    ds->stream[ds->attr_map[a]].frequency;
+
+    return fetch_element(c, ds, a, freq == 0 ? index : instance / freq, out);
 }
 
 bool attila_streamer_fetch(AttilaCore *c, const AttilaDrawState *ds,
@@ -132,7 +144,13 @@ bool attila_streamer_fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
         memset(out, 0, sizeof(*out));
         return false;
     }
-    return fetch_attribute(c, ds, attribute, index, 0, out);
+    /*
+     * LDA reads element `index` whatever GPU_STREAM_FREQUENCY says: the
+     * program computes a per-instance element itself from the instance in
+     * input 0's y (attila-sim TextureEmulator.cpp index2address: stream
+     * address + stride x index; the frequency is the Streamer's).
+     */
+    return fetch_element(c, ds, attribute, index, out);
 }
 
 /* ---- the geometry pass of a draw ---------------------------------------- */

@@ -62,9 +62,14 @@ void flipper_bp_write(FlipperCore *c, uint32_t word)
         c->pe.bbox[3] = (newval >> 10) & 0x3FF;
         break;
     case BP_ZCOMPARE:
+        if ((newval & 7) == PE_FMT_RGB565_Z16 && ((newval >> 3) & 7) > 3) {
+            g3d_guest_error("flipper: BP: RGB565_Z16 Z format %u (4-7 are "
+                            "not documented), taken as %u",
+                            (newval >> 3) & 7, (newval >> 3) & 3);
+        }
         if ((newval & 7) == PE_FMT_RGB565_Z16 && !c->logged_unimp_z16) {
-            g3d_unimp("flipper: BP: RGB565_Z16: 16-bit Z and multisampling "
-                      "are not modelled (24-bit Z kept)");
+            g3d_unimp("flipper: BP: RGB565_Z16: multisampling is not "
+                      "modelled (one sample a pixel)");
             c->logged_unimp_z16 = true;
         } else if ((newval & 7) > PE_FMT_Z24) {
             g3d_unimp("flipper: BP: EFB pixel format %u (YUV) not modelled",

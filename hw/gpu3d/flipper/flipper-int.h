@@ -93,6 +93,7 @@ typedef struct FlipperVI {
     uint16_t regs[VI_REG_SPAN / 2];
     int64_t last_ns;            /* clock time of the position below */
     uint64_t sample;            /* beam position: samples since frame start */
+    bool scaler_logged;         /* bad scaler settings logged since written */
 } FlipperVI;
 
 /* ---- the other blocks ---------------------------------------------------- */
@@ -419,6 +420,11 @@ bool flipper_pe_zcompare(FlipperCore *c, int x, int y, uint32_t z);
 void flipper_pe_blend(FlipperCore *c, int x, int y, const uint8_t rgba[4]);
 void flipper_pe_set_color(FlipperCore *c, int x, int y, const uint8_t rgba[4]);
 void flipper_pe_set_depth(FlipperCore *c, int x, int y, uint32_t z);
+/* the depth word a clear to Z stores in the current pixel format */
+uint32_t flipper_pe_clear_depth(FlipperCore *c, uint32_t z);
+/* 16-bit Z of RGB565_Z16 in Z format f (PE_ZFMT_*), and back (pe.c) */
+uint32_t flipper_z16_compress(uint32_t z, unsigned f);
+uint32_t flipper_z16_expand(uint32_t code, unsigned f);
 uint32_t flipper_pe_get_color(FlipperCore *c, int x, int y);   /* 0xRRGGBBAA */
 void flipper_pe_get_row(FlipperCore *c, int x, int y, int n, uint8_t *rgba);
 void flipper_pe_store_masks(FlipperCore *c, const uint8_t rgba[4],

@@ -33,10 +33,15 @@
  * EFB beyond the rectangle (clamped to the EFB). These are the rules of
  * Dolphin's software encoder, the core's reference; where it differs we
  * decide: Z16 (Dolphin leaves it unwritten) is the big-endian top 16 bits,
- * and the half-scale Z RG8/GB8 keep the full-scale byte order. Texture
- * copies take no gamma and no vertical filter (Dolphin's software
- * renderer applies neither; the hardware's filter on texture copies is not
- * modelled).
+ * and the half-scale Z RG8/GB8 keep the full-scale byte order.
+ * Texture copies also take the vertical filter and the gamma of bits 7-8,
+ * as display copies do (Dolphin VideoCommon/TextureConverterShaderGen.cpp,
+ * "verified on hardware": the filter acts on colour and Z copies, on R, G
+ * and B only, alpha stays the current line's; the sum over 64 keeps 9 bits
+ * and saturates at 255). Dolphin's software renderer applies neither, which
+ * the default filter {0, 0, 21, 22, 21, 0, 0} and gamma 1.0 make invisible.
+ * Each EFB line is filtered before the 2x2 box filter of bit 9 (the box
+ * then averages filtered lines); a reset device's zero taps copy black.
  * The clear (bit 11) writes BP 0x4F-0x51 over the rectangle under the
  * colour/alpha/Z update masks, after the copy.
  *
@@ -101,6 +106,55 @@ static void copy_filter(FlipperCore *c, uint8_t w[7])
     w[6] = (b >> 12) & 63;
 }
 
+/* the filter's weights of the lines above, on and below: taps 0-1, 2-4,
+ * 5-6 (Dolphin TextureCacheBase::GetRAMCopyFilterCoefficients) */
+static void filter_weights(FlipperCore *c, int wt[3])
+{
+    uint8_t w[7];
+
+    copy_filter(c, w);
+    wt[0] = w[0] + w[1];
+    wt[1] = w[2] + w[3] + w[4];
+    wt[2] = w[5] + w[6];
+}
+
+/*
+ * A weighted sum of three 8-bit values over 64: the hardware keeps 9 bits
+ * of it and saturates at 255 (Dolphin TextureConverterShaderGen.cpp: sums
+ * of weights from 128 on wrap), so weights past 64 brighten, past 128 wrap.
+ */
+static inline uint8_t filter_sum(int sum)
+{
+    sum = (sum >> 6) & 0x1FF;
+    return sum > 255 ? 255 : sum;
+}
+
+/* the lines the filter reads around line y: clamp bits 0-1 of the copy
+ * keep them inside the rectangle [top, bottom), else inside the EFB */
+static void filter_lines(uint32_t trigger, int top, int bottom, int y,
+                         int *prev, int *next)
+{
+    bool clamp_top = trigger & 1, clamp_bottom = (trigger >> 1) & 1;
+
+    *prev = MAX(clamp_top ? top : 0, y - 1);
+    *next = MIN((clamp_bottom ? bottom : EFB_H) - 1, y + 1);
+}
+
+/* R, G, B of the pixel at byte `i` of three lines (above, on, below),
+ * filtered and gamma-corrected into f[0-2] */
+static inline void filter_px(const uint8_t *const rows[3], int i,
+                             const int wt[3], const uint8_t *gamma,
+                             uint8_t f[4])
+{
+    int k;
+
+    for (k = R; k <= B; k++) {
+        f[k] = gamma[filter_sum(rows[0][i + k] * wt[0] +
+                                rows[1][i + k] * wt[1] +
+                                rows[2][i + k] * wt[2])];
+    }
+}
+
 /*
  * Source rows of a copy as RGBA bytes, each converted from the EFB once:
  * the filter reads rows y - 1, y, y + 1, which never share a slot y % 3.
@@ -134,17 +188,12 @@ static const uint8_t *cached_row(FlipperCore *c, RowCache *rc, int y)
 /* the copy's filter weights and gamma into rc (see RowCache) */
 static void row_cache_filter(FlipperCore *c, RowCache *rc, uint32_t trigger)
 {
-    uint8_t w[7];
     int i;
 
-    copy_filter(c, w);
-    rc->wt[0] = w[0] + w[1];
-    rc->wt[1] = w[2] + w[3] + w[4];
-    rc->wt[2] = w[5] + w[6];
+    filter_weights(c, rc->wt);
     rc->gamma = gamma_lut[(trigger >> 7) & 3];
     for (i = 0; i < 256; i++) {
-        int sum = (i * rc->wt[1]) >> 6;
-        rc->single[i] = rc->gamma[sum > 255 ? 255 : sum];
+        rc->single[i] = rc->gamma[filter_sum(i * rc->wt[1])];
     }
 }
 
@@ -152,16 +201,15 @@ static void row_cache_filter(FlipperCore *c, RowCache *rc, uint32_t trigger)
 static void encode_line(FlipperCore *c, RowCache *rc, int y, int top,
                         int bottom, uint32_t trigger, uint8_t *out)
 {
-    bool clamp_top = trigger & 1, clamp_bottom = (trigger >> 1) & 1;
     const uint8_t *gamma = rc->gamma;
-    int y_prev = MAX(clamp_top ? top : 0, y - 1);
-    int y_next = MIN((clamp_bottom ? bottom : EFB_H) - 1, y + 1);
+    int y_prev, y_next;
     const uint8_t *rows[3];
     const int *wt = rc->wt;
     int width = rc->width;
     YUV line[EFB_W + 2];
-    int i, k;
+    int i;
 
+    filter_lines(trigger, top, bottom, y, &y_prev, &y_next);
     rows[1] = cached_row(c, rc, y);
     if (wt[0] == 0 && wt[2] == 0) {
         /* the lines above and below weigh nothing: not even read */
@@ -177,13 +225,7 @@ static void encode_line(FlipperCore *c, RowCache *rc, int y, int top,
         for (i = 0; i < width; i++) {
             uint8_t f[4] = { 0 };
 
-            for (k = R; k <= B; k++) {
-                int sum = rows[0][4 * i + k] * wt[0] +
-                          rows[1][4 * i + k] * wt[1] +
-                          rows[2][4 * i + k] * wt[2];
-                sum >>= 6;
-                f[k] = gamma[sum > 255 ? 255 : sum];
-            }
+            filter_px(rows, 4 * i, wt, gamma, f);
             line[i + 1] = rgb_to_yuv(f);
         }
     }
@@ -258,7 +300,7 @@ static void clear_rect(FlipperCore *c, int left, int top, int width,
 {
     uint32_t ar = c->bp[BP_CLEAR_AR], gb = c->bp[BP_CLEAR_GB];
     uint8_t col[4] = { ar & 0xFF, (gb >> 8) & 0xFF, gb & 0xFF, (ar >> 8) & 0xFF };
-    uint32_t z = c->bp[BP_CLEAR_Z] & 0xFFFFFF, keep, set;
+    uint32_t z = flipper_pe_clear_depth(c, c->bp[BP_CLEAR_Z]), keep, set;
     bool zupd = (c->bp[BP_ZMODE] >> 4) & 1;
     int x, y;
 
@@ -315,28 +357,68 @@ static const struct {
  * read beyond the rectangle). Each EFB pixel is converted once per tile
  * row, the format decided per row.
  */
-static void tex_copy_rows(FlipperCore *c, bool depth, int left, int top,
-                          int rows, int span, uint8_t *buf)
+/* one EFB line's `span` pixels from x = left on (see tex_copy_rows) */
+static void tex_copy_line(FlipperCore *c, bool depth, int left, int sy,
+                          int span, uint8_t *out)
 {
-    int n = MIN(span, EFB_W - left), y, i;
+    int n = MIN(span, EFB_W - left), i;
+
+    if (depth) {
+        const uint32_t *z = &c->efb_depth[sy * EFB_W + left];
+        for (i = 0; i < n; i++) {
+            out[4 * i + 0] = z[i] >> 16;
+            out[4 * i + 1] = z[i] >> 8;
+            out[4 * i + 2] = z[i];
+            out[4 * i + 3] = 0xFF;
+        }
+    } else {
+        flipper_pe_get_row(c, left, sy, n, out);
+    }
+    for (i = n; i < span; i++) {
+        memcpy(out + 4 * i, out + 4 * (n - 1), 4);
+    }
+}
+
+/*
+ * The vertical filter and gamma of a texture copy; `identity` when they
+ * change nothing (the middle line weighs 64, the others 0, gamma 1.0), so
+ * lines are copied as they are.
+ */
+typedef struct TexFilter {
+    int wt[3];
+    const uint8_t *gamma;
+    int top, bottom;            /* the source rectangle's lines */
+    uint32_t trigger;
+    bool identity;
+    uint8_t *lines;             /* three lines of scratch */
+} TexFilter;
+
+static void tex_copy_rows(FlipperCore *c, bool depth, const TexFilter *tf,
+                          int left, int top, int rows, int span, uint8_t *buf)
+{
+    int y, i;
 
     for (y = 0; y < rows; y++) {
-        int sy = MIN(top + y, EFB_H - 1);
+        int sy = MIN(top + y, EFB_H - 1), prev, next;
         uint8_t *out = buf + (size_t)y * span * 4;
+        uint8_t *above, *on, *below;
 
-        if (depth) {
-            const uint32_t *z = &c->efb_depth[sy * EFB_W + left];
-            for (i = 0; i < n; i++) {
-                out[4 * i + 0] = z[i] >> 16;
-                out[4 * i + 1] = z[i] >> 8;
-                out[4 * i + 2] = z[i];
-                out[4 * i + 3] = 0xFF;
-            }
-        } else {
-            flipper_pe_get_row(c, left, sy, n, out);
+        if (tf->identity) {
+            tex_copy_line(c, depth, left, sy, span, out);
+            continue;
         }
-        for (i = n; i < span; i++) {
-            memcpy(out + 4 * i, out + 4 * (n - 1), 4);
+        above = tf->lines;
+        on = above + (size_t)span * 4;
+        below = on + (size_t)span * 4;
+        filter_lines(tf->trigger, tf->top, tf->bottom, sy, &prev, &next);
+        tex_copy_line(c, depth, left, MIN(prev, EFB_H - 1), span, above);
+        tex_copy_line(c, depth, left, sy, span, on);
+        tex_copy_line(c, depth, left, MAX(next, 0), span, below);
+        for (i = 0; i < span; i++) {
+            const uint8_t *l[3] = { above, on, below };
+
+            filter_px(l, 4 * i, tf->wt, tf->gamma, out + 4 * i);
+            out[4 * i + A] = l[1][4 * i + A];
         }
     }
 }
@@ -455,6 +537,7 @@ static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
     uint32_t stride = (c->bp[BP_MIPMAP_STRIDE] & 0x3FF) << 5;
     int tw, th, bw, bh, tiles_x, tiles_y, row_bytes, tx, ty, x, y, span;
     uint8_t *row, *src;
+    TexFilter tf;
     bool six;
 
     if (fmt > TC_GB8) {
@@ -482,12 +565,20 @@ static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
     }
     six = !depth && (c->bp[BP_ZCOMPARE] & 7) == PE_FMT_RGBA6_Z24;
     span = (tiles_x * bw) << half;
+    filter_weights(c, tf.wt);
+    tf.gamma = gamma_lut[G3D_FIELD_EX32(trigger, BP_COPY_R, GAMMA)];
+    tf.top = top;
+    tf.bottom = top + height;
+    tf.trigger = trigger;
+    tf.identity = tf.wt[0] == 0 && tf.wt[1] == 64 && tf.wt[2] == 0 &&
+                  G3D_FIELD_EX32(trigger, BP_COPY_R, GAMMA) == 0;
+    tf.lines = tf.identity ? NULL : g_malloc((size_t)span * 4 * 3);
     src = g_malloc((size_t)span * (bh << half) * 4);
     row = g_malloc(row_bytes);
     for (ty = 0; ty < tiles_y; ty++) {
         memset(row, 0, row_bytes);
-        tex_copy_rows(c, depth, left, top + ((ty * bh) << half), bh << half,
-                      span, src);
+        tex_copy_rows(c, depth, &tf, left, top + ((ty * bh) << half),
+                      bh << half, span, src);
         for (tx = 0; tx < tiles_x; tx++) {
             uint8_t *tile = row + tx * tex_copy_tiles[fmt].tile_bytes;
             for (y = 0; y < bh; y++) {
@@ -525,6 +616,7 @@ static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
     }
     g_free(row);
     g_free(src);
+    g_free(tf.lines);
 }
 
 void flipper_pe_copy(FlipperCore *c, uint32_t trigger)

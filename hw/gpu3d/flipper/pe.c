@@ -7,9 +7,22 @@
  * EFB storage, one 32-bit word per pixel for colour and one for depth:
  *   RGB8_Z24   R8 G8 B8 (alpha reads 255)
  *   RGBA6_Z24  R6 G6 B6 A6, each read back with bit replication
- *   RGB565_Z16 R5 G6 B5, read back with bit replication. Decision: depth
- *              stays 24-bit (the compressed Z16 formats are not modelled,
- *              logged once); Dolphin treats this format as RGB8.
+ *   RGB565_Z16 R5 G6 B5, read back with bit replication; Z at 16 bits
+ *              in the format of PE_CONTROL bits 3-5 (below), kept in the
+ *              depth word as the 24-bit value the 16 bits stand for. The
+ *              multisampling of this format is not modelled (logged once).
+ *
+ * 16-bit Z (Dolphin VideoCommon/VideoCommon.h CompressZ16, from hardware
+ * findings, used for its EFB peeks): linear is Z >> 8; near, mid and far
+ * are floats with 2, 3 and 4 exponent bits holding the count of leading
+ * ones of the 24-bit Z (at most 3, 7 and 12), the zero after them implied
+ * and 14, 13 and 12 mantissa bits following; at the largest exponent the
+ * next bit is stored, not implied. Z tests in this format compare the
+ * 16-bit values. A depth word holds the 24-bit Z its 16 bits stand for:
+ * linear repeats its top byte below them (Dolphin's Z24ToZ16ToZ24, which
+ * its clears in this format store); near/mid/far have the dropped bits
+ * zero. That is what Z copies (made in Z24, as libogc's GX_CopyTex
+ * switches to it) and Z24 peeks read.
  * Changing the pixel format reinterprets the stored bits, as the hardware
  * does (RGB8 <-> RGBA6 share the 24-bit layout).
  *
@@ -201,11 +214,78 @@ void flipper_pe_set_color(FlipperCore *c, int x, int y, const uint8_t rgba[4])
     store(c, x, y, rgba, (cm >> 3) & 1, (cm >> 4) & 1);
 }
 
+static unsigned z16_format(FlipperCore *c)
+{
+    return (c->bp[BP_ZCOMPARE] >> 3) & 3;       /* 4-7 logged in bp.c */
+}
+
+/* leading ones the exponent of 16-bit Z format `f` counts, at most */
+static const uint8_t z16_max_exp[4] = { 0, 3, 7, 12 };
+
+uint32_t flipper_z16_compress(uint32_t z, unsigned f)
+{
+    unsigned max = z16_max_exp[f & 3], mbits = 16 - (f & 3) - 1, e = 0, low;
+
+    z &= 0xFFFFFF;
+    if ((f & 3) == PE_ZFMT_LINEAR) {
+        return z >> 8;
+    }
+    while (e < max && (z >> (23 - e)) & 1) {
+        e++;
+    }
+    /* the mantissa follows the ones and, below the maximum, the zero */
+    low = 24 - e - mbits - (e < max ? 1 : 0);
+    return e << mbits | ((z >> low) & ((1u << mbits) - 1));
+}
+
+uint32_t flipper_z16_expand(uint32_t code, unsigned f)
+{
+    unsigned max = z16_max_exp[f & 3], mbits = 16 - (f & 3) - 1, e;
+    uint32_t ones, m;
+
+    code &= 0xFFFF;
+    if ((f & 3) == PE_ZFMT_LINEAR) {
+        return code << 8 | code >> 8;
+    }
+    e = MIN(code >> mbits, max);
+    m = code & ((1u << mbits) - 1);
+    ones = ((1u << e) - 1) << (24 - e);
+    return ones | m << (24 - e - mbits - (e < max ? 1 : 0));
+}
+
+/* the depth word a Z of the current format stores */
+static uint32_t depth_word(FlipperCore *c, uint32_t z)
+{
+    if (pixel_format(c) == PE_FMT_RGB565_Z16) {
+        unsigned f = z16_format(c);
+        return flipper_z16_expand(flipper_z16_compress(z, f), f);
+    }
+    return z & 0xFFFFFF;
+}
+
+uint32_t flipper_pe_clear_depth(FlipperCore *c, uint32_t z)
+{
+    return depth_word(c, z);
+}
+
 void flipper_pe_set_depth(FlipperCore *c, int x, int y, uint32_t z)
 {
     if ((c->bp[BP_ZMODE] >> 4) & 1) {
-        c->efb_depth[y * EFB_W + x] = z & 0xFFFFFF;
+        c->efb_depth[y * EFB_W + x] = depth_word(c, z);
     }
+}
+
+/* a Z compare (GX code `func`) of the current format; true: passes */
+static bool depth_passes(FlipperCore *c, unsigned func, uint32_t z,
+                         uint32_t stored)
+{
+    if (pixel_format(c) == PE_FMT_RGB565_Z16) {
+        unsigned f = z16_format(c);
+        z = flipper_z16_compress(z, f);
+        stored = flipper_z16_compress(stored, f);
+    }
+    return g3d_compare_u((G3DCompare)(func & 7), z & 0xFFFFFF,
+                         stored & 0xFFFFFF);
 }
 
 bool flipper_pe_zcompare(FlipperCore *c, int x, int y, uint32_t z)
@@ -214,11 +294,11 @@ bool flipper_pe_zcompare(FlipperCore *c, int x, int y, uint32_t z)
     uint32_t zm = c->bp[BP_ZMODE];
 
     /* the GX compare codes are G3DCompare's order (doc BP 0x40) */
-    if (!g3d_compare_u((G3DCompare)((zm >> 1) & 7), z, *d)) {
+    if (!depth_passes(c, zm >> 1, z, *d)) {
         return false;
     }
     if ((zm >> 4) & 1) {
-        *d = z & 0xFFFFFF;
+        *d = depth_word(c, z);
     }
     return true;
 }
@@ -329,7 +409,11 @@ uint32_t flipper_efb_peek(FlipperCore *c, uint32_t offset)
     }
     flipper_flush(c);
     if (type == EFB_CPU_Z) {
-        return c->efb_depth[y * EFB_W + x] & 0xFFFFFF;
+        uint32_t z = c->efb_depth[y * EFB_W + x] & 0xFFFFFF;
+
+        /* 16-bit Z peeks as its 16 bits (Dolphin's EFB peek) */
+        return pixel_format(c) == PE_FMT_RGB565_Z16 ?
+               flipper_z16_compress(z, z16_format(c)) : z;
     }
     v = flipper_pe_get_color(c, x, y);
     v = (v & 0xFF) << 24 | v >> 8;
@@ -360,12 +444,11 @@ void flipper_efb_poke(FlipperCore *c, uint32_t offset, uint32_t val)
         uint32_t *d = &c->efb_depth[y * EFB_W + x], z = val & 0xFFFFFF;
 
         /* PE_ZCONF: BP 0x40's layout (libogc GX_PokeZMode) */
-        if ((zconf & 1) &&
-            !g3d_compare_u((G3DCompare)((zconf >> 1) & 7), z, *d & 0xFFFFFF)) {
+        if ((zconf & 1) && !depth_passes(c, zconf >> 1, z, *d)) {
             return;
         }
         if ((zconf >> 4) & 1) {
-            *d = z;
+            *d = depth_word(c, z);
         }
     } else {
         uint8_t src[4] = { val >> 16, val >> 8, val, val >> 24 };

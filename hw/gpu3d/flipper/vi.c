@@ -19,8 +19,24 @@
  * field's ACV lines (a single-field XFB is line-doubled on a TV; we show
  * it once). YCbCr -> RGB uses the BT.601 studio-range formula Dolphin
  * decodes its XFB with (R = 1.164 (Y - 16) + 1.596 (Cr - 128), ...), so the
- * scanout compares exactly with its frame dumps. The horizontal scaler and
- * the 3D mode are not modelled (logged).
+ * scanout compares exactly with its frame dumps.
+ *
+ * Modes: interlaced (NIN = 0) with libogc's double-field XFB shows both
+ * fields woven; interlaced with field buffers elsewhere, non-interlaced
+ * ("double strike", NIN = 1: the top field at field rate, the bottom one
+ * not displayed, YAGCD §5.3 DCR) and progressive (NIN = 1 with VICLK's
+ * 54 MHz clock and ACV = 480, libogc's progressive modes) show the top
+ * field's ACV lines, STD * 32 bytes apart.
+ *
+ * The horizontal scaler (HSR.HS_EN, YAGCD §5.3 HSR/HSW): each shown pixel
+ * x takes source pixel (x * STP) >> 8 (STP: U1.8 source pixels per shown
+ * pixel), of FBWIDTH (0x70) source pixels, libogc's __setScalingRegs
+ * (STP = 0x1000 | ceil(256 * source / display), 0x70 = source width).
+ * The picture is ceil(256 * FBWIDTH / STP) pixels wide. The hardware
+ * filters while it steps (the FCT0-6 taps); their use is not documented,
+ * so the step picks the nearest pixel to its left. The 3D mode (DLR, the
+ * right picture at TFBR/BFBR) has no documented output format: logged
+ * as unimplemented, the left picture shown.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -243,12 +259,44 @@ static inline uint32_t yuv_px(const YuvTables *t, uint8_t y8, uint8_t u8,
            clamp_u8(y - t->gu[u8] - t->gv[v8]) << 8 | clamp_u8(y + t->bu[u8]);
 }
 
-/* one XFB line (Y0 Cb Y1 Cr pairs) to ARGB; convert_opaque = first pixel */
+/*
+ * How a line is shown, packed into the scanout's convert_opaque so that a
+ * change of it is a change of the description (the display cache compares
+ * it): XOF in bits 0-3, the scaler's STP in bits 8-16 (0: no scaling) and
+ * its source width in bits 20-29.
+ */
+#define VI_ROW_XOF(o)   ((uint32_t)(o) & 0xF)
+#define VI_ROW_STP(o)   (((uint32_t)(o) >> 8) & 0x1FF)
+#define VI_ROW_SRCW(o)  (((uint32_t)(o) >> 20) & 0x3FF)
+#define VI_ROW(xof, stp, srcw) \
+    ((void *)(uintptr_t)((xof) | (uint32_t)(stp) << 8 | (uint32_t)(srcw) << 20))
+
+static void xfb_row_pixels(const uint8_t *src, uint32_t *dst, uint32_t skip,
+                           uint32_t width);
+
+/* one XFB line (Y0 Cb Y1 Cr pairs) to ARGB, as convert_opaque says */
 static void xfb_row(const G3DScanout *so, const uint8_t *src, uint32_t *dst,
                     int row)
 {
+    uintptr_t o = (uintptr_t)so->convert_opaque;
+    uint32_t stp = VI_ROW_STP(o), srcw = VI_ROW_SRCW(o), x;
+    uint32_t line[1024];
+
+    if (!stp) {
+        xfb_row_pixels(src, dst, VI_ROW_XOF(o), so->width);
+        return;
+    }
+    xfb_row_pixels(src, line, VI_ROW_XOF(o), srcw);
+    for (x = 0; x < so->width; x++) {
+        dst[x] = line[(x * stp) >> 8];
+    }
+}
+
+/* `width` pixels of an XFB line from pixel `skip` on */
+static void xfb_row_pixels(const uint8_t *src, uint32_t *dst, uint32_t skip,
+                           uint32_t width)
+{
     const YuvTables *t = yuv_tables();
-    uint32_t skip = (uint32_t)(uintptr_t)so->convert_opaque;
     uint32_t x = 0, px = skip;
     const uint8_t *pair;
 
@@ -271,7 +319,7 @@ static void xfb_row(const G3DScanout *so, const uint8_t *src, uint32_t *dst,
         const __m128 lo = _mm_setzero_ps(), hi = _mm_set1_ps(255.0f);
         const __m128i opaque = _mm_set1_epi32((int)0xFF000000u);
 
-        for (; x + 1 < so->width; x += 2, px += 2) {
+        for (; x + 1 < width; x += 2, px += 2) {
             __m128 c1, c2, a, b;
             __m128i i16;
 
@@ -289,12 +337,12 @@ static void xfb_row(const G3DScanout *so, const uint8_t *src, uint32_t *dst,
         }
     }
 #endif
-    for (; x + 1 < so->width; x += 2, px += 2) {
+    for (; x + 1 < width; x += 2, px += 2) {
         pair = src + 2 * px;
         dst[x] = yuv_px(t, pair[0], pair[1], pair[3]);
         dst[x + 1] = yuv_px(t, pair[2], pair[1], pair[3]);
     }
-    if (x < so->width) {
+    if (x < width) {
         pair = src + 2 * px;
         dst[x] = yuv_px(t, pair[0], pair[1], pair[3]);
     }
@@ -302,9 +350,7 @@ static void xfb_row(const G3DScanout *so, const uint8_t *src, uint32_t *dst,
 
 void flipper_xfb_to_argb(const uint8_t *src, uint32_t *dst, int width)
 {
-    G3DScanout so = { .width = (uint32_t)width };
-
-    xfb_row(&so, src, dst, 0);
+    xfb_row_pixels(src, dst, 0, (uint32_t)width);
 }
 
 static uint32_t xfb_addr(FlipperCore *c, uint32_t reg)
@@ -315,6 +361,37 @@ static uint32_t xfb_addr(FlipperCore *c, uint32_t reg)
         return (v & 0xFFFFFF) << 5;
     }
     return v & 0xFFFFFF;
+}
+
+/* the horizontal scaler: FBWIDTH source pixels (from XOF) stepped by STP */
+static void vi_scaler(FlipperCore *c, G3DScanout *out, uint32_t xof)
+{
+    uint32_t stp = G3D_FIELD_EX32(REG(c, A_VI_HSR), VI_HSR, STP);
+    uint32_t srcw = REG(c, A_VI_FBWIDTH) & 0x3FF;
+    uint32_t width;
+    /* each display refresh asks again: log once per register change */
+    bool log = !c->vi.scaler_logged;
+
+    if (stp == 0 || srcw == 0 || srcw > out->width) {
+        if (log) {
+            g3d_guest_error("flipper: VI: horizontal scaler step 0x%x, source "
+                            "width %u (line %u pixels): not scaling", stp, srcw,
+                            out->width);
+        }
+        c->vi.scaler_logged = true;
+        return;
+    }
+    width = (srcw * 256 + stp - 1) / stp;
+    if (width > 1024) {
+        if (log) {
+            g3d_guest_error("flipper: VI: scaled line of %u pixels clamped to "
+                            "1024", width);
+        }
+        c->vi.scaler_logged = true;
+        width = 1024;
+    }
+    out->width = width;
+    out->convert_opaque = VI_ROW(xof, stp, srcw);
 }
 
 bool flipper_vi_scanout(FlipperCore *c, G3DScanout *out)
@@ -336,15 +413,15 @@ bool flipper_vi_scanout(FlipperCore *c, G3DScanout *out)
                         "lines, offset %u: nothing to show", wpl, std, acv, xof);
         return false;
     }
-    if (REG(c, A_VI_HSR) & R_VI_HSR_HS_EN_MASK) {
-        g3d_unimp("flipper: VI: horizontal scaler not modelled");
-    }
     out->enabled = true;
     out->addr = top;
     out->width = wpl * 16 - xof;
     out->bytes_per_line = line_bytes;
     out->convert = xfb_row;
-    out->convert_opaque = (void *)(uintptr_t)xof;
+    out->convert_opaque = VI_ROW(xof, 0, 0);
+    if (REG(c, A_VI_HSR) & R_VI_HSR_HS_EN_MASK) {
+        vi_scaler(c, out, xof);
+    }
     if (!(dcr & R_VI_DCR_NIN_MASK) && bottom == top + field_pitch / 2 &&
         field_pitch / 2 >= line_bytes) {
         out->height = 2 * acv;
@@ -412,10 +489,15 @@ static void vi_write16(FlipperCore *c, uint32_t off, uint16_t val)
         c->vi.last_ns = c->now_ns;
     }
     if (a == A_VI_DCR && (val & R_VI_DCR_DLR_MASK)) {
-        g3d_unimp("flipper: VI: 3D display mode not modelled");
+        g3d_unimp("flipper: VI: 3D display mode not modelled, the left "
+                  "picture shown");
+    }
+    if (a == A_VI_HSW || a == A_VI_HSR || a == A_VI_FBWIDTH) {
+        c->vi.scaler_logged = false;
     }
     if (c->cfg.display_update &&
-        (a <= A_VI_BFBR + 2 || a == A_VI_HSW || a == A_VI_HSR)) {
+        (a <= A_VI_BFBR + 2 || a == A_VI_HSW || a == A_VI_HSR ||
+         a == A_VI_FBWIDTH)) {
         c->cfg.display_update(c->cfg.opaque);
     }
 }

@@ -50,6 +50,20 @@ static float dot3(const float a[3], const float b[3])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* eye-space position: [x y z 1] . world*view (4x3 at 26E0h) */
+static void eye_position(GlamoCore *c, const GlamoVertex *in, float p[3])
+{
+    int i, j;
+
+    for (j = 0; j < 3; j++) {
+        p[j] = glamo_rf24(c, GLAMO_RGXR0MWV(3, j));
+        for (i = 0; i < 3; i++) {
+            p[j] += glamo_f24_round(in->pos[i]) *
+                    glamo_rf24(c, GLAMO_RGXR0MWV(i, j));
+        }
+    }
+}
+
 /* material source: 00 vertex diffuse, 01 vertex specular, 10 register */
 static void material(GlamoCore *c, int src, uint32_t reg, bool has_alpha,
                      const GlamoVertex *in, float out[4])
@@ -76,7 +90,24 @@ static void material(GlamoCore *c, int src, uint32_t reg, bool has_alpha,
 /*
  * Vertex lighting, D3D fixed-function model (the register set is D3D's:
  * range, Att0-2, falloff, theta/phi, L1561-L1582): eye-space position from
- * the world*view matrix, normal from its inverse transpose.
+ * the world*view matrix, normal from its inverse transpose. The variants
+ * of 2604h (L1265-L1292):
+ * - RGXenOpenGLLight: the spot factor is OpenGL's, (cos of the angle to
+ *   the spot axis)^falloff inside the cone RGXLnTheta = cos(cutoff) and 0
+ *   outside (OpenGL 1.5 section 2.14.1; the register's OpenGL values
+ *   Phi = 0, ThetaSubPhi = 1 leave no penumbra);
+ * - RGXSingleColor: the specular sum is added to the primary colour and
+ *   the secondary colour is 0 (GL_SINGLE_COLOR of
+ *   GL_LIGHT_MODEL_COLOR_CONTROL);
+ * - RGXenDX7Light: with specular lighting off, a vertex specular colour
+ *   (RGXSpecPresent) is dropped (DX7: "specular color = 0"); DX8/DX9 pass
+ *   it on as the specular output;
+ * - turbo specular (RGXDisSpecTurbo D[3:0] = 0, the default): specular is
+ *   skipped where N.L < 0 (D), past the range (R), outside the cone (S)
+ *   and where N.H < RGSCWSDTh / RGSCCWSDTh (T). R and S only skip terms
+ *   that are 0 anyway; with D disabled, a light behind the surface still
+ *   gives the D3D specular term (N.H)^P; with T disabled the threshold is
+ *   ignored.
  */
 static void light_vertex(GlamoCore *c, const GlamoVertex *in, bool ccw,
                          float diff[4], float spec[4])
@@ -85,6 +116,9 @@ static void light_vertex(GlamoCore *c, const GlamoVertex *in, bool ccw,
     uint32_t types = glamo_r32(c, A_RGXLTYPE);
     uint32_t en = GLAMO_FIELD(c, RGXFEN1, RXLighEnable);
     bool do_spec = GLAMO_FIELD(c, RGXFEN1, RGXenSpecLight);
+    bool gl_light = GLAMO_FIELD(c, RGXFEN1, RGXenOpenGLLight);
+    uint32_t turbo_off = GLAMO_FIELD(c, RGXFEN1, RGXDisSpecTurbo);
+    float sthresh = glamo_rf24(c, ccw ? A_RGSCCWSDTh : A_RGSCWSDTh);
     bool local = ms & R_RGXMATSRC_RGXLocalViewer_MASK;
     float md[4], ma[4], msp[4], me[4], p[3], n[3], power;
     float acc_d[3], acc_s[3] = { 0, 0, 0 };
@@ -108,11 +142,10 @@ static void light_vertex(GlamoCore *c, const GlamoVertex *in, bool ccw,
     material(c, src_a, set + GLAMO_MAT_AMB, false, in, ma);
     power = glamo_rf24(c, ccw ? A_RGXCCWMP : A_RGXCWMP);
 
+    eye_position(c, in, p);
     for (j = 0; j < 3; j++) {
-        p[j] = glamo_rf24(c, GLAMO_RGXR0MWV(3, j));
         n[j] = 0.0f;
         for (i = 0; i < 3; i++) {
-            p[j] += glamo_f24_round(in->pos[i]) * glamo_rf24(c, GLAMO_RGXR0MWV(i, j));
             n[j] += glamo_f24_round(in->nrm[i]) * glamo_rf24(c, GLAMO_RGXR0INVMVW(i, j));
         }
     }
@@ -173,7 +206,11 @@ static void light_vertex(GlamoCore *c, const GlamoVertex *in, bool ccw,
                 }
                 v3_normalise(sd);
                 rho = dot3(sd, ldir);
-                if (rho <= phi) {
+                if (gl_light) {
+                    spot = rho >= theta ?
+                           powf(fmaxf(rho, 0.0f),
+                                glamo_rf24(c, lb + GLAMO_L_FALLOFF)) : 0.0f;
+                } else if (rho <= phi) {
                     spot = 0.0f;
                 } else if (rho <= theta) {
                     float t = (rho - phi) *
@@ -191,7 +228,8 @@ static void light_vertex(GlamoCore *c, const GlamoVertex *in, bool ccw,
                          (ndl > 0.0f ? ndl : 0.0f) * md[j] *
                          glamo_rf24(c, lb + GLAMO_L_DIFF + 4 * j));
         }
-        if (do_spec && ndl > 0.0f) {
+        if (do_spec && (ndl > 0.0f ||
+                        (turbo_off & GLAMO_TURBO_OFF_ND))) {
             float h[3], v[3] = { 0.0f, 0.0f, 1.0f }, nh;
             if (local) {
                 for (j = 0; j < 3; j++) {
@@ -204,13 +242,24 @@ static void light_vertex(GlamoCore *c, const GlamoVertex *in, bool ccw,
             }
             v3_normalise(h);
             nh = dot3(n, h);
-            if (nh > 0.0f) {
+            if (nh > 0.0f &&
+                (nh >= sthresh || (turbo_off & GLAMO_TURBO_OFF_NH))) {
                 float s = att * spot * powf(nh, power);
                 for (j = 0; j < 3; j++) {
                     acc_s[j] += s * msp[j] *
                                 glamo_rf24(c, lb + GLAMO_L_SPEC + 4 * j);
                 }
             }
+        }
+    }
+    if (!do_spec && (ms & R_RGXMATSRC_RGXSpecPresent_MASK) &&
+        !GLAMO_FIELD(c, RGXFEN1, RGXenDX7Light)) {
+        memcpy(acc_s, in->spec, sizeof(acc_s));     /* DX8/DX9 */
+    }
+    if (GLAMO_FIELD(c, RGXFEN1, RGXSingleColor)) {
+        for (j = 0; j < 3; j++) {
+            acc_d[j] += acc_s[j];
+            acc_s[j] = 0.0f;
         }
     }
     for (j = 0; j < 3; j++) {
@@ -258,7 +307,8 @@ static float vertex_fog(GlamoCore *c, const GlamoVertex *in)
  * the parser's defaults m = 0, n = 1); projection divides by the last
  * coordinate of the output dimension (RGPVDTexACoor/BCoor: 3D by m, 4D by n).
  */
-static void tex_coords(GlamoCore *c, const GlamoVertex *in, float out[2][4])
+static void tex_coords(GlamoCore *c, const GlamoVertex *in,
+                       float out[GLAMO_TEX_SETS][4])
 {
     uint32_t f0 = glamo_r32(c, A_RGXFEN0), f4 = glamo_r32(c, A_RGXFEN4);
     int set, i, j;
@@ -330,6 +380,47 @@ static void tex_coords(GlamoCore *c, const GlamoVertex *in, float out[2][4])
     }
 }
 
+/*
+ * Point-size scaling (2604h D[5:4], 2630h-264Ch) with the eye distance d of
+ * the vertex: D3D9 ("Point Sprites (Direct3D 9)") size = RGXVPHeight * size
+ * * sqrt(1 / (A + B d + C d^2)); OpenGL (RGXenOPenGLPtScale, the
+ * GL_POINT_DISTANCE_ATTENUATION of OpenGL 1.4 section 3.3) the same without
+ * the viewport height. Both clamp to RGXPtSizeMin..Max. OpenGL then fades:
+ * below RGXPtThreshold (GL_POINT_FADE_THRESHOLD_SIZE) the point is drawn
+ * threshold-sized and its alpha scaled by (size / threshold)^2.
+ */
+static void point_scale(GlamoCore *c, const GlamoVertex *in,
+                        GlamoClipVertex *out)
+{
+    bool gl = GLAMO_FIELD(c, RGXFEN1, RGXenOPenGLPtScale);
+    float p[3], d, q, size, th;
+
+    eye_position(c, in, p);
+    d = sqrtf(dot3(p, p));
+    q = glamo_rf24(c, A_RGXPtScaleA) + glamo_rf24(c, A_RGXPtScaleB) * d +
+        glamo_rf24(c, A_RGXPtScaleC) * d * d;
+    if (!(q > 0.0f)) {
+        g3d_guest_error("glamo G/L: point scaling A + B d + C d^2 = %g is "
+                        "not positive, point size left unscaled", q);
+        glamo_error(c);
+        return;
+    }
+    size = out->psize * sqrtf(1.0f / q);
+    if (!gl) {
+        size *= glamo_rf24(c, A_RGXVPHeight);
+    }
+    size = fminf(fmaxf(size, glamo_rf24(c, A_RGXPtSizeMin)),
+                 glamo_rf24(c, A_RGXPtSizeMax));
+    th = glamo_rf24(c, A_RGXPtThreshold);
+    if (gl && size < th) {
+        float fade = (size / th) * (size / th);
+        out->diff[3] *= fade;
+        out->diff2[3] *= fade;
+        size = th;
+    }
+    out->psize = size;
+}
+
 void glamo_gl_vertex(GlamoCore *c, const GlamoVertex *in, GlamoClipVertex *out)
 {
     int i, j;
@@ -369,6 +460,10 @@ void glamo_gl_vertex(GlamoCore *c, const GlamoVertex *in, GlamoClipVertex *out)
     }
     if (GLAMO_FIELD(c, RGXFEN1, RGXenVertexFog)) {
         out->spec2[3] = out->spec[3];
+    }
+    if (GLAMO_FIELD(c, RGXFEN1, RGXenPtScale) ||
+        GLAMO_FIELD(c, RGXFEN1, RGXenOPenGLPtScale)) {
+        point_scale(c, in, out);
     }
     for (i = 0; i < 4; i++) {
         out->diff[i] = clamp01(out->diff[i]);

@@ -410,6 +410,9 @@ void glamo_write16(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq)
         /* blocks that are not modelled (host bus, memory, 2D, ...) keep
          * what is written so drivers' read-modify-writes work */
         c->regs[off >> 1] = val;
+        if (off == A_GLAMO_2D_COMMAND3) {
+            glamo_2d_start(c);
+        }
     }
 }
 

@@ -9,6 +9,7 @@
  *   setup.c        setup engine: snapping, culling, setup registers
  *   render.c       back end: shading, tests, blending, ROP, write
  *   texture.c      texture units and the texture-blend combiner
+ *   2d.c           the 2D engine: fills and copies with ternary ROPs
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -46,13 +47,21 @@ bool glamo_is_front_reg(uint32_t off);
 
 /* ---- vertices ------------------------------------------------------------ */
 
+/*
+ * Texture coordinate sets A, B, C, D (stream array types 0100-0111, L648;
+ * EGT0FROM / EGT1FROM 00-11, L2280). Only A and B have G/L input, default
+ * and transformed-vertex registers, texture generation and transform; C
+ * and D come from vertex streams and pass the G/L engine unchanged.
+ */
+#define GLAMO_TEX_SETS 4
+
 /* A vertex as the parser hands it to the G/L engine. */
 typedef struct GlamoVertex {
     float pos[4];
     float nrm[3];
     float diff[4];      /* r g b a, 0..1 */
     float spec[4];      /* r g b, fog factor */
-    float tex[2][4];    /* sets A, B: u v m n */
+    float tex[GLAMO_TEX_SETS][4];    /* sets A-D: u v m n */
     float psize;
 } GlamoVertex;
 
@@ -62,7 +71,7 @@ typedef struct GlamoClipVertex {      /* floats only: clipping lerps it */
     float diff[4];
     float spec[4];
     float diff2[4], spec2[4];   /* CCW faces (two-sided lighting) */
-    float tex[2][4];
+    float tex[GLAMO_TEX_SETS][4];
     float psize;
 } GlamoClipVertex;
 
@@ -72,11 +81,15 @@ typedef struct GlamoScreenVertex {
     float diff[4];
     float spec[4];
     float diff2[4], spec2[4];
-    float tex[2][4];
+    float tex[GLAMO_TEX_SETS][4];
     float psize;
 } GlamoScreenVertex;
 
 /* ---- the back end's view of the state (render.c) ----------------------- */
+
+enum {   /* texture transparency (2104h D[29:28], EGTXTRSMOD 21A8h D[31:30]) */
+    GLAMO_TRS_OFF, GLAMO_TRS_TEXEL, GLAMO_TRS_ALPHA, GLAMO_TRS_BLEND,
+};
 
 typedef struct GlamoTexUnit {
     bool enabled;
@@ -91,7 +104,7 @@ typedef struct GlamoTexUnit {
     bool gl_magmin;
     float border[4];               /* r g b a */
     uint16_t palette[256];
-    uint8_t transparency;          /* 0 off, 1 colour key, 2 alpha key */
+    uint8_t transparency;          /* GLAMO_TRS_* */
     uint8_t trs_ratio;             /* EGTXTRSHratio, of 32 */
     uint8_t trs_hi[4], trs_lo[4];  /* r g b a thresholds: 5, 6, 5, 6 bits */
 } GlamoTexUnit;
@@ -142,11 +155,21 @@ typedef struct GlamoRenderState {
     /* texturing */
     bool tex_enable, tex_persp, combiner;
     int ntex;
-    uint8_t tex_from[2];           /* coordinate set (0 A, 1 B) per unit */
+    uint8_t tex_from[2];           /* coordinate set (0 A .. 3 D) per unit */
     int stages;
     GlamoCombStage cstage[2], astage[2];
     float tfact[2][4];
     GlamoTexUnit tex[2];
+    /* stipple through a pattern texture (2104h D[15], D[11]; 2138h) */
+    bool poly_stipple, line_stipple;
+    uint8_t stipple_unit;          /* EGStippleTxSel */
+    bool stipple_vneg;             /* EGPolyStippleTxDir: Vdy = -1/32 */
+    float line_repeat;             /* RGPLnRepeat, texture u per pixel */
+    /* AA lines and points through a coverage texture (2100h D[2],
+     * 2104h D[14:13], 2138h D[4], D[0], 2668h) */
+    bool aa_line, aa_point, aa_test;
+    uint8_t aa_line_unit, aa_point_unit;
+    float aa_inv_half;             /* RGRCpHalf */
 } GlamoRenderState;
 
 /*
@@ -161,9 +184,22 @@ enum {
     GLAMO_PL_IW = GLAMO_PL_SPEC + 4, GLAMO_PL_TEX, GLAMO_NPL = GLAMO_PL_TEX + 4,
 };
 
+enum { GLAMO_KIND_TRIANGLE, GLAMO_KIND_LINE, GLAMO_KIND_POINT };
+
+/* what stipple and AA need of the line or point a quad belongs to */
+typedef struct GlamoLineInfo {
+    float x0, y0;        /* line: start vertex; point: centre */
+    bool xmajor;
+    float count;         /* stipple counter at the start vertex */
+    float nx, ny;        /* line: unit normal */
+    float inv_r;         /* point: 1 / half the size */
+} GlamoLineInfo;
+
 typedef struct GlamoTri {
     const GlamoRenderState *rs;
     float pl[GLAMO_NPL][3];
+    uint8_t kind;
+    GlamoLineInfo line;
 } GlamoTri;
 
 static inline float glamo_plane(const float pl[3], float x, float y)
@@ -181,6 +217,7 @@ void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs);
 uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,
                           const float uv[4][2], uint32_t mask,
                           float out[4][4]);
+bool glamo_tex_blend_keyed(const GlamoRenderState *rs, const float c[4]);
 void glamo_combine(const GlamoRenderState *rs, const float dif[4],
                    const float spec[4], const float t0[4], const float t1[4],
                    float out[4]);
@@ -210,6 +247,7 @@ typedef struct GlamoParser {
 
 typedef struct GlamoAssembly {
     uint32_t count;          /* vertices since the list began */
+    float stipple_count;     /* line stipple counter (pixels) */
     GlamoClipVertex v[2];    /* the kept vertices (strip/fan/line) */
 } GlamoAssembly;
 
@@ -234,6 +272,8 @@ struct GlamoCore {
     GlamoRenderState *rs;    /* current decoded state (raster arena) */
     bool rs_dirty;
     bool last_drawdir;
+    uint8_t prim_kind;       /* GLAMO_KIND_* of what setup draws now */
+    GlamoLineInfo line;      /* the line setup draws now */
 
     bool lcd_dirty;
     GlamoStats stats;
@@ -282,6 +322,9 @@ void glamo_cmdq_write(GlamoCore *c, uint32_t off, uint16_t val);
 uint16_t glamo_cmdq_read(GlamoCore *c, uint32_t off);
 bool glamo_cmdq_pending(const GlamoCore *c);
 bool glamo_cmdq_step(GlamoCore *c);
+
+/* 2d.c */
+void glamo_2d_start(GlamoCore *c);
 
 /* lcd.c */
 bool glamo_lcd_scanout(GlamoCore *c, G3DScanout *out);

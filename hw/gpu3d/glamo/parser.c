@@ -18,7 +18,7 @@ static void fixed_defaults(GlamoVertex *v)
     v->pos[3] = 1.0f;
     v->nrm[2] = 1.0f;
     v->diff[0] = v->diff[1] = v->diff[2] = v->diff[3] = 1.0f;
-    v->tex[0][3] = v->tex[1][3] = 1.0f;
+    v->tex[0][3] = v->tex[1][3] = v->tex[2][3] = v->tex[3][3] = 1.0f;
     v->psize = 1.0f;
 }
 
@@ -260,13 +260,12 @@ static bool fetch_vertex(GlamoCore *c, uint32_t idx, GlamoVertex *v)
             break;
         case GLAMO_VARRAY_TEXA:
         case GLAMO_VARRAY_TEXB:
+        case GLAMO_VARRAY_TEXC:
+        case GLAMO_VARRAY_TEXD:
             memcpy(v->tex[array - GLAMO_VARRAY_TEXA], val, dim * sizeof(float));
             break;
-        case GLAMO_VARRAY_PSIZE:
+        default:    /* GLAMO_VARRAY_PSIZE */
             v->psize = val[0];
-            break;
-        default:
-            /* texture sets C and D have no G/L registers to go to */
             break;
         }
     }
@@ -340,6 +339,7 @@ void glamo_assemble(GlamoCore *c, const GlamoVertex *in)
     case GLAMO_PRIM_LINES:
     case GLAMO_PRIM_LINES2:
         if (n & 1) {
+            a->stipple_count = 0.0f;
             glamo_gl_line(c, &a->v[0], &v);
         } else {
             a->v[0] = v;
@@ -347,6 +347,10 @@ void glamo_assemble(GlamoCore *c, const GlamoVertex *in)
         break;
     case GLAMO_PRIM_LINE_STRIP:
         if (n) {
+            /* the stipple runs on along a strip unless RGPClrLineCnt */
+            if (n == 1 || GLAMO_FIELD(c, RGPLINE, RGPClrLineCnt)) {
+                a->stipple_count = 0.0f;
+            }
             glamo_gl_line(c, &a->v[0], &v);
         }
         a->v[0] = v;

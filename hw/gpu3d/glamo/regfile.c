@@ -78,7 +78,8 @@ static const Range ranges[] = {
     { 0x2100, 0x2104, 4, 0xff7fffff, 0, GLAMO_RK_RW },
     { 0x2104, 0x2108, 4, 0xf7ffff03, 0, GLAMO_RK_RW },
     /* Z, alpha, destination 0 (L836-L852, L2571-L2750) */
-    { 0x2108, 0x210c, 4, 0x077703ff, 0, GLAMO_RK_RW },
+    /* EGZBUFFM is D[26:20] (L2574): F1Z15 / F2Z14 need D[23:22] */
+    { 0x2108, 0x210c, 4, 0x07f703ff, 0, GLAMO_RK_RW },
     { 0x210c, 0x2110, 2, 0xffff, 0, GLAMO_RK_RW },
     { 0x2110, 0x2114, 4, A22, 0, GLAMO_RK_RW },
     { 0x2114, 0x2118, 4, 0x380007ff, 0, GLAMO_RK_RW },

@@ -333,7 +333,100 @@ void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs)
             rs->fog = false;
         }
     }
+    /*
+     * Stipple (2104h D[15], D[11]; 2138h; L323, L2751-L2766): the pattern
+     * is a texture read through unit EGStippleTxSel. Polygons step it
+     * 1/32 per pixel in u and +1/32 (EGPolyStippleTxDir 0) or -1/32 (1)
+     * per row in v: a 32x32 pattern repeats as GL's polygon stipple does.
+     * Lines step u by RGPLnRepeat = 1/(16 R) per pixel along the major
+     * axis: a 16-texel pattern, each texel R pixels long, as GL's line
+     * stipple. A pattern texel with alpha 0 removes the pixel.
+     */
+    rs->poly_stipple = en1 & R_EGEN1_EGenPolyStipple_MASK;
+    rs->line_stipple = en1 & R_EGEN1_EGenLineStipple_MASK;
+    rs->stipple_unit = GLAMO_FIELD(c, EGSTIPSEL, EGStippleTxSel);
+    rs->stipple_vneg = GLAMO_FIELD(c, EGSTIPSEL, EGPolyStippleTxDir);
+    rs->line_repeat = glamo_rf24(c, A_RGPLnRepeat);
+    /*
+     * AA lines and points (2100h D[2], 2104h D[14:13], 2138h D[4], D[0],
+     * 2668h): the coverage is a texture too, read at u = distance from the
+     * line's centre line times RGRCpHalf (1 / half the width) or distance
+     * from the point's centre over half its size, so u runs from 0 in the
+     * middle to 1 at the edge; the texel's alpha scales the fragment's
+     * alpha. With EGenAALineAT a coverage of 0 removes the fragment.
+     */
+    rs->aa_line = en0 & R_EGEN0_EGenAALine_MASK;
+    rs->aa_point = en1 & R_EGEN1_EGenAAPoint_MASK;
+    rs->aa_test = en1 & R_EGEN1_EGenAALineAT_MASK;
+    rs->aa_line_unit = GLAMO_FIELD(c, EGSTIPSEL, EGAALineTxSel);
+    rs->aa_point_unit = GLAMO_FIELD(c, EGSTIPSEL, EGAAPointTxSel);
+    rs->aa_inv_half = glamo_rf24(c, A_RGRCpHalf);
     glamo_tex_decode(c, rs);
+}
+
+/* the AA coverage of the quad's pixels (1 where AA is off) */
+static void aa_coverage(const GlamoTri *t, const G3DQuad *q, float cov[4])
+{
+    const GlamoRenderState *rs = t->rs;
+    const GlamoLineInfo *l = &t->line;
+    bool line = t->kind == GLAMO_KIND_LINE && rs->aa_line;
+    bool point = t->kind == GLAMO_KIND_POINT && rs->aa_point;
+    int unit = line ? rs->aa_line_unit : rs->aa_point_unit;
+    const GlamoTexUnit *u = &rs->tex[unit];
+    float uv[4][2], texel[4][4];
+    int i;
+
+    if (!line && !point) {
+        cov[0] = cov[1] = cov[2] = cov[3] = 1.0f;
+        return;
+    }
+    for (i = 0; i < 4; i++) {
+        float dx = q->x + (i & 1) + 0.5f - l->x0;
+        float dy = q->y + (i >> 1) + 0.5f - l->y0;
+        uv[i][0] = line ? fabsf(dx * l->nx + dy * l->ny) * rs->aa_inv_half
+                        : sqrtf(dx * dx + dy * dy) * l->inv_r;
+        uv[i][1] = u->h ? 0.5f / u->h : 0.0f;
+    }
+    glamo_tex_sample(rs, unit, uv, q->mask, texel);
+    for (i = 0; i < 4; i++) {
+        cov[i] = texel[i][3];
+    }
+}
+
+/* the pixels of the quad the stipple pattern removes */
+static uint32_t stipple_kill(const GlamoTri *t, const G3DQuad *q)
+{
+    const GlamoRenderState *rs = t->rs;
+    const GlamoTexUnit *u = &rs->tex[rs->stipple_unit];
+    float uv[4][2], texel[4][4];
+    uint32_t kill = 0;
+    int i;
+
+    if (t->kind == GLAMO_KIND_TRIANGLE ? !rs->poly_stipple :
+        t->kind == GLAMO_KIND_LINE ? !rs->line_stipple : true) {
+        return 0;
+    }
+    for (i = 0; i < 4; i++) {
+        float x = q->x + (i & 1), y = q->y + (i >> 1);
+        if (t->kind == GLAMO_KIND_TRIANGLE) {
+            uv[i][0] = (x + 0.5f) / 32.0f;
+            uv[i][1] = (rs->stipple_vneg ? -(y + 0.5f) : y + 0.5f) / 32.0f;
+        } else {
+            /* the pixel's number along the major axis, from 0 */
+            float d = t->line.xmajor ? x + 0.5f - t->line.x0
+                                     : y + 0.5f - t->line.y0;
+            float n = t->line.count + floorf(fabsf(d));
+            uv[i][0] = (n + 0.5f) * rs->line_repeat;
+            uv[i][1] = u->h ? 0.5f / u->h : 0.0f;
+        }
+    }
+    glamo_tex_sample(rs, rs->stipple_unit, uv, q->mask, texel);
+    for (i = 0; i < 4; i++) {
+        if ((q->mask & (1u << i)) && texel[i][3] <= 0.0f) {
+            kill |= 1u << i;
+        }
+    }
+    return kill;
 }
 
 /* ---- the pixel pipeline ------------------------------------------------- */
@@ -402,13 +495,15 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
     const GlamoTri *t = user;
     const GlamoRenderState *rs = t->rs;
     DstLayout l;
-    float tex[2][4][4];
+    float tex[2][4][4], cov[4];
     uint32_t kill = 0;
     int i, k;
 
     if (!dst_layout(rs->dst_fmt, &l)) {
         return;
     }
+    kill = stipple_kill(t, q);
+    aa_coverage(t, q, cov);
     if (rs->tex_enable) {
         for (k = 0; k < rs->ntex; k++) {
             float uv[4][2];
@@ -448,6 +543,9 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
             float r[4];
             glamo_combine(rs, col, spec, tex[0][i], tex[1][i], r);
             memcpy(col, r, sizeof(col));
+            if (glamo_tex_blend_keyed(rs, col)) {
+                continue;
+            }
         }
         if (rs->specular) {
             for (k = 0; k < 3; k++) {
@@ -469,6 +567,12 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
                     col[k] = f * col[k] + (1.0f - f) * rs->fog_color[k];
                 }
             }
+        }
+        if (cov[i] < 1.0f) {
+            if (rs->aa_test && cov[i] <= 0.0f) {
+                continue;
+            }
+            col[3] *= cov[i];
         }
         if (rs->a_test &&
             !g3d_compare_u(rs->a_func, g3d_f2unorm(col[3], 8) >> 2,

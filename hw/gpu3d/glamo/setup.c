@@ -207,6 +207,8 @@ static void raster_triangle(GlamoCore *c, const GlamoRenderState *rs,
     int k, u, flat = rs->gouraud ? -1 : rs->flat_vertex;
 
     t->rs = rs;
+    t->kind = c->prim_kind;
+    t->line = c->line;
     {
         /* plane equations over the snapped vertices, in pixels */
         double x0 = X[0] / (double)SUB, y0 = Y[0] / (double)SUB;
@@ -300,6 +302,7 @@ void glamo_setup_triangle(GlamoCore *c, const GlamoScreenVertex *v[3],
         return;
     case GLAMO_FILL_WIRE:
         for (k = 0; k < 3; k++) {
+            c->asmb.stipple_count = 0.0f;   /* each edge a line of its own */
             glamo_setup_line(c, v[k], v[(k + 1) % 3]);
         }
         return;
@@ -346,7 +349,11 @@ void glamo_setup_triangle(GlamoCore *c, const GlamoScreenVertex *v[3],
     raster_triangle(c, rs, X, Y, v, allow_cull && ccw_side);
 }
 
-/* lines: a rectangle RGPLineWidth wide (9.4, at least one pixel) */
+/*
+ * Lines: a rectangle RGPLineWidth wide (9.4, at least one pixel). The line
+ * stipple counter runs along the major axis from the start vertex on from
+ * c->asmb.stipple_count, which the assembly keeps across a strip.
+ */
 void glamo_setup_line(GlamoCore *c, const GlamoScreenVertex *a,
                       const GlamoScreenVertex *b)
 {
@@ -372,20 +379,33 @@ void glamo_setup_line(GlamoCore *c, const GlamoScreenVertex *a,
     q[1].x -= nx; q[1].y -= ny;
     q[2].x -= nx; q[2].y -= ny;
     q[3].x += nx; q[3].y += ny;
+    c->prim_kind = GLAMO_KIND_LINE;
+    c->line = (GlamoLineInfo){ a->x, a->y, fabsf(dx) >= fabsf(dy),
+                               c->asmb.stipple_count, -dy / len, dx / len,
+                               0.0f };
     t[0] = &q[0]; t[1] = &q[1]; t[2] = &q[2];
     glamo_setup_triangle(c, t, false);
     t[0] = &q[0]; t[1] = &q[2]; t[2] = &q[3];
     glamo_setup_triangle(c, t, false);
+    c->prim_kind = GLAMO_KIND_TRIANGLE;
+    c->asmb.stipple_count += fabsf(c->line.xmajor ? dx : dy);
 }
 
-/* points: a square of the point size, clipped to the point window */
+/*
+ * Points: a square of the point size, clipped to the point window. With
+ * RGPenPtSprite (260Ch D[14]) every coordinate set runs from (0, 0) at the
+ * top-left corner to (1, 1) at the bottom-right, the texture coordinates
+ * of a point sprite in OpenGL ES 1.1 (GL_COORD_REPLACE_OES, with the
+ * picture's top row first) and D3D9 alike.
+ */
 void glamo_setup_point(GlamoCore *c, const GlamoScreenVertex *a)
 {
     float s = a->psize > 1.0f ? a->psize * 0.5f : 0.5f;
     GlamoScreenVertex q[4];
     const GlamoScreenVertex *t[3];
     uint32_t tb = glamo_r32(c, A_RGPPtCLTB), lr = glamo_r32(c, A_RGPPtCLLR);
-    int k;
+    bool sprite = GLAMO_FIELD(c, RGXFEN3, RGPenPtSprite);
+    int k, set;
 
     if (!isfinite(s) || s > 512.0f) {
         s = 512.0f;
@@ -400,12 +420,22 @@ void glamo_setup_point(GlamoCore *c, const GlamoScreenVertex *a)
         }
     }
     for (k = 0; k < 4; k++) {
+        bool right = k == 1 || k == 2, bottom = k >= 2;
         q[k] = *a;
-        q[k].x += (k == 1 || k == 2) ? s : -s;
-        q[k].y += (k >= 2) ? s : -s;
+        q[k].x += right ? s : -s;
+        q[k].y += bottom ? s : -s;
+        for (set = 0; sprite && set < GLAMO_TEX_SETS; set++) {
+            q[k].tex[set][0] = right ? 1.0f : 0.0f;
+            q[k].tex[set][1] = bottom ? 1.0f : 0.0f;
+            q[k].tex[set][2] = 0.0f;
+            q[k].tex[set][3] = 1.0f;
+        }
     }
+    c->prim_kind = GLAMO_KIND_POINT;
+    c->line = (GlamoLineInfo){ a->x, a->y, true, 0.0f, 0.0f, 0.0f, 1.0f / s };
     t[0] = &q[0]; t[1] = &q[1]; t[2] = &q[2];
     glamo_setup_triangle(c, t, false);
     t[0] = &q[0]; t[1] = &q[2]; t[2] = &q[3];
     glamo_setup_triangle(c, t, false);
+    c->prim_kind = GLAMO_KIND_TRIANGLE;
 }

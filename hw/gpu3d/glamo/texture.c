@@ -221,17 +221,16 @@ static bool decode_unit(GlamoCore *c, GlamoRenderState *rs, int n)
         uint32_t hi = glamo_r32(c, b + GLAMO_TX_TRSH);
         uint32_t lo = glamo_r32(c, b + GLAMO_TX_TRSL);
         int mode = (s0 >> 30) & 3;
-        if (mode & 1) {
-            g3d_unimp("glamo texture %d: texture-blending transparency not "
-                      "modelled", n);
-        } else {
-            t->transparency = mode == 0 ? 1 : 2;
-            t->trs_ratio = (s0 >> 24) & 0x1f;
-            t->trs_hi[0] = (hi >> 19) & 31; t->trs_lo[0] = (lo >> 19) & 31;
-            t->trs_hi[1] = (hi >> 10) & 63; t->trs_lo[1] = (lo >> 10) & 63;
-            t->trs_hi[2] = (hi >> 3) & 31;  t->trs_lo[2] = (lo >> 3) & 31;
-            t->trs_hi[3] = (hi >> 26) & 63; t->trs_lo[3] = (lo >> 26) & 63;
-        }
+
+        /* x1 "texture blending transparency": the same colour key on the
+         * texture-blend output (docs/glamo-3d.md) */
+        t->transparency = mode & 1 ? GLAMO_TRS_BLEND :
+                          mode == 0 ? GLAMO_TRS_TEXEL : GLAMO_TRS_ALPHA;
+        t->trs_ratio = (s0 >> 24) & 0x1f;
+        t->trs_hi[0] = (hi >> 19) & 31; t->trs_lo[0] = (lo >> 19) & 31;
+        t->trs_hi[1] = (hi >> 10) & 63; t->trs_lo[1] = (lo >> 10) & 63;
+        t->trs_hi[2] = (hi >> 3) & 31;  t->trs_lo[2] = (lo >> 3) & 31;
+        t->trs_hi[3] = (hi >> 26) & 63; t->trs_lo[3] = (lo >> 26) & 63;
     }
     return true;
 }
@@ -266,7 +265,7 @@ static void factor(uint32_t v, float out[4])
     out[2] = g3d_sextract32(v, 2, 6) / 31.0f;
 }
 
-void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs)
+static void decode_units(GlamoCore *c, GlamoRenderState *rs)
 {
     uint32_t en0 = glamo_r32(c, A_EGEN0);
     int n;
@@ -283,15 +282,9 @@ void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs)
                         "texture units", rs->ntex);
         rs->ntex = 2;
     }
+    /* sets A-D (00-11); C and D come only from vertex streams */
     rs->tex_from[0] = GLAMO_FIELD(c, EGPrim0, EGT0FROM);
     rs->tex_from[1] = GLAMO_FIELD(c, EGPrim0, EGT1FROM);
-    for (n = 0; n < 2; n++) {
-        if (rs->tex_from[n] > 1) {
-            g3d_unimp("glamo texture %d: coordinate sets C/D have no G/L "
-                      "registers, set A used", n);
-            rs->tex_from[n] = 0;
-        }
-    }
     for (n = 0; n < rs->ntex; n++) {
         rs->tex[n].enabled = decode_unit(c, rs, n);
     }
@@ -303,6 +296,25 @@ void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs)
     }
     factor(glamo_r32(c, A_EGTXBLDFACT0), rs->tfact[0]);
     factor(glamo_r32(c, A_EGTXBLDFACT1), rs->tfact[1]);
+}
+
+static void decode_extra(GlamoCore *c, GlamoRenderState *rs, bool used,
+                         int u)
+{
+    if (used && !rs->tex[u].enabled) {
+        rs->tex[u].enabled = decode_unit(c, rs, u);
+    }
+}
+
+void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs)
+{
+    decode_units(c, rs);
+    /* the stipple pattern and the AA coverage are read through their
+     * units (2138h) whether or not texturing uses those units */
+    decode_extra(c, rs, rs->poly_stipple || rs->line_stipple,
+                 rs->stipple_unit);
+    decode_extra(c, rs, rs->aa_line, rs->aa_line_unit);
+    decode_extra(c, rs, rs->aa_point, rs->aa_point_unit);
 }
 
 /* ---- sampling ----------------------------------------------------------- */
@@ -347,15 +359,40 @@ static bool in_range(const GlamoTexUnit *t, int ch, float v, int bits)
     return q >= t->trs_lo[ch] && q <= t->trs_hi[ch];
 }
 
-/* is this texel colour-keyed away? */
+/* is this colour keyed away? (the texel, or the blend output) */
 static bool transparent(const GlamoTexUnit *t, const float c[4])
 {
-    if (t->transparency == 1) {
+    if (t->transparency != GLAMO_TRS_ALPHA) {
         /* "the R,G,B values are between these thresholds" (L3256) */
         return in_range(t, 0, c[0], 5) && in_range(t, 1, c[1], 6) &&
                in_range(t, 2, c[2], 5);
     }
     return in_range(t, 3, c[3], 6);
+}
+
+static bool per_texel(const GlamoTexUnit *t)
+{
+    return t->transparency == GLAMO_TRS_TEXEL ||
+           t->transparency == GLAMO_TRS_ALPHA;
+}
+
+/*
+ * Texture-blending transparency (EGTXTRSMOD x1): the colour that leaves the
+ * texture blend is keyed with a unit's R5 G6 B5 thresholds, as texels are
+ * in mode 00; a keyed colour removes the fragment.
+ */
+bool glamo_tex_blend_keyed(const GlamoRenderState *rs, const float c[4])
+{
+    int n;
+
+    for (n = 0; n < rs->ntex; n++) {
+        const GlamoTexUnit *t = &rs->tex[n];
+        if (t->enabled && t->transparency == GLAMO_TRS_BLEND &&
+            transparent(t, c)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 static void texel(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
@@ -391,7 +428,7 @@ static float sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
 
     if (!linear) {
         texel(rs, t, lvl, (int)floorf(x), (int)floorf(y), out);
-        return t->transparency && transparent(t, out) ? 1.0f : 0.0f;
+        return per_texel(t) && transparent(t, out) ? 1.0f : 0.0f;
     }
     {
         float fx = x - 0.5f, fy = y - 0.5f, ax, ay, t00[4], t10[4], t01[4],
@@ -407,7 +444,7 @@ static float sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
             out[k] = (t00[k] * (1 - ax) + t10[k] * ax) * (1 - ay) +
                      (t01[k] * (1 - ax) + t11[k] * ax) * ay;
         }
-        if (!t->transparency) {
+        if (!per_texel(t)) {
             return 0.0f;
         }
         return (transparent(t, t00) ? (1 - ax) * (1 - ay) : 0.0f) +

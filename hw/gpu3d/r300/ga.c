@@ -326,8 +326,9 @@ static float fog_value(R300Core *c, const WinVertex *w)
 }
 
 /* Rasterise three window vertices; `offset` is the polygon offset. */
-static void emit(R300Core *c, const WinVertex *w, const G3DRasterRules *rules,
-                 float offset, bool back)
+static void emit_sample(R300Core *c, const WinVertex *w,
+                        const G3DRasterRules *rules, float offset, bool back,
+                        unsigned sample)
 {
     R300DrawState *ds = &c->draw;
     R300Tri *t = g3d_raster_alloc(c->raster, sizeof(R300Tri));
@@ -340,6 +341,7 @@ static void emit(R300Core *c, const WinVertex *w, const G3DRasterRules *rules,
 
     t->ds = ds;
     t->back = back;
+    t->sample = sample;
     for (i = 0; i < 3; i++) {
         /* GA_OFFSET: sub-pixel offsets after the conversion [§3.3] */
         tri.v[i].x = snap(c, w[i].x, ox);
@@ -352,6 +354,29 @@ static void emit(R300Core *c, const WinVertex *w, const G3DRasterRules *rules,
         }
     }
     c->draw_pending |= g3d_raster_triangle(c->raster, &tri);
+}
+
+/*
+ * Multisampled: one pass per sample, each covering and interpolating at its
+ * GB_MSPOS position, so coverage, Z and stencil are per sample (the shader
+ * runs per sample too: the chip's per-pixel shading is not observable for
+ * attributes constant over the pixel).
+ */
+static void emit(R300Core *c, const WinVertex *w, const G3DRasterRules *rules,
+                 float offset, bool back)
+{
+    R300DrawState *ds = &c->draw;
+    unsigned kind, s;
+
+    if (ds->samples <= 1 || ds->resolving) {
+        /* a resolve draw covers pixels: once, at the single-sample point */
+        emit_sample(c, w, rules, offset, back, 0);
+        return;
+    }
+    kind = rules == &ds->rules_tri ? 0 : rules == &ds->rules_point ? 1 : 2;
+    for (s = 0; s < ds->samples; s++) {
+        emit_sample(c, w, &ds->ms_rules[kind][s], offset, back, s);
+    }
 }
 
 static float poly_offset(R300Core *c, const WinVertex *w, bool back)

@@ -69,6 +69,59 @@ static bool packing(uint32_t format, Packing *p)
     }
 }
 
+/*
+ * 64- and 128-bit targets (ARGB16161616, ARGB32323232): the COLORFORMAT
+ * gives the size only; US_OUT_FMT says what the bits are, as Mesa programs
+ * them (r300_texture.c: r300_translate_colorformat and
+ * r300_translate_out_fmt, which put RGBA16, RGBA16F and RG32F in
+ * ARGB16161616 and RGBA32F in ARGB32323232). Components C0..C3 from the
+ * lowest address up: the order TX reads 16_16_16_16, 16F_16F_16F_16F and
+ * 32F_32F(_32F_32F) in.
+ */
+enum {
+    R300_WIDE_NONE,
+    R300_WIDE_UNORM16x4,        /* C4_16 */
+    R300_WIDE_FP16x4,           /* C4_16_FP */
+    R300_WIDE_FP32x2,           /* C2_32_FP */
+    R300_WIDE_FP32x4,           /* C4_32_FP */
+};
+
+static unsigned wide_kind(uint32_t format, uint32_t out_fmt)
+{
+    unsigned of = G3D_FIELD_EX32(out_fmt, US_OUT_FMT_0, OUT_FMT);
+
+    if (format == R300_COLOR_FORMAT_ARGB16161616) {
+        switch (of) {
+        case R300_US_OUT_FMT_C4_16: return R300_WIDE_UNORM16x4;
+        case R300_US_OUT_FMT_C4_16_FP: return R300_WIDE_FP16x4;
+        case R300_US_OUT_FMT_C2_32_FP: return R300_WIDE_FP32x2;
+        }
+    } else if (format == R300_COLOR_FORMAT_ARGB32323232 &&
+               of == R300_US_OUT_FMT_C4_32_FP) {
+        return R300_WIDE_FP32x4;
+    }
+    return R300_WIDE_NONE;
+}
+
+/*
+ * A DITHER_MODE or ALPHA_DITHER_MODE: true to round, false to truncate.
+ * LUT dither (2) has no public contents: the reference gives no LUT
+ * registers or values [R3xx 3D ref. §1.1 RB3D_DITHER_CTL], Linux's
+ * radeon headers define none, and Mesa never enables it (r300_state.c:
+ * "Neither fglrx nor classic r300 ever set this"); it rounds, logged.
+ */
+static bool dither_rounds(unsigned mode)
+{
+    if (mode == 2) {
+        g3d_unimp("r300: RB3D_DITHER_CTL LUT dither (no public LUT); "
+                  "rounded instead");
+    } else if (mode == 3) {
+        g3d_guest_error("r300: RB3D_DITHER_CTL mode 3 is reserved; "
+                        "truncated");
+    }
+    return mode == 1 || mode == 2;
+}
+
 void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
 {
     Packing pk;
@@ -76,6 +129,33 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
 
     tg->packable = packing(tg->format, &pk);
     tg->write_mask = 0;
+    tg->wide = R300_WIDE_NONE;
+    for (ch = 0; ch < 4; ch++) {
+        static const uint8_t from_sel[4] = { 3, 0, 1, 2 };   /* A, R, G, B */
+        tg->out_sel[ch] = from_sel[(tg->out_fmt >> (8 + 2 * ch)) & 3];
+    }
+    if (tg->format == R300_COLOR_FORMAT_ARGB16161616 ||
+        tg->format == R300_COLOR_FORMAT_ARGB32323232) {
+        tg->wide = wide_kind(tg->format, tg->out_fmt);
+        if (tg->wide == R300_WIDE_NONE) {
+            g3d_unimp("r300: colour format %u with US_OUT_FMT %u not "
+                      "modelled; not written", tg->format,
+                      G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_FMT));
+            return;
+        }
+        /* R300 blends 8-10 bit unsigned normalised targets only (Mesa
+         * r300_screen.c r300_is_blending_supported: RGBA16F is R500's) */
+        if (ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) {
+            g3d_guest_error("r300: blending on a %u-bit colour buffer; "
+                            "written unblended", tg->bpp * 8);
+        }
+        if (ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) {
+            g3d_guest_error("r300: ROP on a %u-bit colour buffer; ignored",
+                            tg->bpp * 8);
+        }
+        tg->wide_mask = ds->chan_mask & 0xF;
+        return;
+    }
     if (!tg->packable) {
         return;
     }
@@ -86,13 +166,12 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
             tg->write_mask |= ((1u << pk.bits[ch]) - 1) << pk.shift[ch];
         }
     }
-    /* RB3D_DITHER_CTL: truncate or round (the dither LUT is undocumented) */
-    tg->round = G3D_FIELD_EX32(ds->dither, RB3D_DITHER_CTL, DITHER_MODE) == 1 ||
-                tg->bpp == 4;
-    for (ch = 0; ch < 4; ch++) {
-        static const uint8_t from_sel[4] = { 3, 0, 1, 2 };   /* A, R, G, B */
-        tg->out_sel[ch] = from_sel[(tg->out_fmt >> (8 + 2 * ch)) & 3];
-    }
+    /* RB3D_DITHER_CTL: truncate or round, colour and alpha apart */
+    tg->round = dither_rounds(G3D_FIELD_EX32(ds->dither, RB3D_DITHER_CTL,
+                                             DITHER_MODE)) || tg->bpp == 4;
+    tg->round_alpha = dither_rounds(G3D_FIELD_EX32(ds->dither, RB3D_DITHER_CTL,
+                                                   ALPHA_DITHER_MODE)) ||
+                      tg->bpp == 4;
     /*
      * C4_8 quantises to 8 bits before the blender. Unblended into 8-bit
      * fields with rounding that gives the same bits (checked for every
@@ -142,7 +221,8 @@ static uint32_t comp_put(float v, const R300Target *tg, int k)
         return 0;
     }
     v = g3d_clampf(v, 0.0f, 1.0f) * max;
-    return (uint32_t)(tg->round ? v + 0.5f : v) << tg->shift[k];
+    return (uint32_t)((k == 3 ? tg->round_alpha : tg->round) ? v + 0.5f : v)
+           << tg->shift[k];
 }
 
 /* the blend factor codes of RB3D_(A)BLENDCNTL [R3xx 3D ref. §1.1 RB3D] */
@@ -212,17 +292,50 @@ static void out_components(const R300Target *tg, const float *rgba, float *c)
     }
 }
 
+/* a 64/128-bit pixel: components stored whole, masked per component */
+static void write_wide(const R300Target *tg, uint8_t *p, const float *rgba)
+{
+    unsigned ncomp = tg->wide == R300_WIDE_FP32x2 ? 2 : 4;
+    unsigned size = tg->bpp / ncomp, k;
+
+    for (k = 0; k < ncomp; k++) {
+        float v = rgba[tg->out_sel[k]];
+        uint32_t bits;
+
+        if (!(tg->wide_mask & (1u << k))) {
+            continue;
+        }
+        switch (tg->wide) {
+        case R300_WIDE_UNORM16x4:
+            bits = g3d_f2unorm(v, 16);
+            break;
+        case R300_WIDE_FP16x4:
+            bits = g3d_float_pack(v, &g3d_fp16_ieee);
+            break;
+        default:
+            bits = g3d_f2u(v);
+            break;
+        }
+        store_px(p + k * size, size, bits);
+    }
+}
+
 static void write_colour(const R300DrawState *ds, const R300Target *tg,
                          int x, int y, const float *rgba)
 {
     uint8_t *p = tg->base + r300_tile_offset(&tg->tiling, x, y);
-    uint32_t dst = load_px(p, tg->bpp), res = 0;
+    uint32_t dst, res = 0;
     float s[4], d[4], k[4], o[4];
     int ch;
 
+    if (tg->wide) {
+        write_wide(tg, p, rgba);
+        return;
+    }
     if (!tg->packable) {
         return;
     }
+    dst = load_px(p, tg->bpp);
     out_components(tg, rgba, s);
     if (ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) {
         uint32_t disc = G3D_FIELD_EX32(ds->blend, RB3D_BLENDCNTL,
@@ -270,20 +383,6 @@ static void write_colour(const R300DrawState *ds, const R300Target *tg,
     store_px(p, tg->bpp, (dst & ~tg->write_mask) | (res & tg->write_mask));
 }
 
-/* SC_CLIP_RULE: the pixel's 4 inside flags index a 16-bit truth table */
-static bool clip_rule_pass(const R300DrawState *ds, int x, int y)
-{
-    unsigned idx = 0, n;
-
-    for (n = 0; n < 4; n++) {
-        const G3DRect *r = &ds->clip[n];
-        if (x >= r->x0 && x < r->x1 && y >= r->y0 && y < r->y1) {
-            idx |= 1u << n;
-        }
-    }
-    return (ds->clip_rule >> idx) & 1;
-}
-
 /*
  * g3d_clampf(v, 0, 1) as max then min: the same result for every float
  * (NaN and -0 give +0), and one maxss/minss (maxps/minps) each.
@@ -327,6 +426,45 @@ static void write_argb8888(const R300DrawState *ds, const R300Target *tg,
     store_px(p, 4, res);
 }
 
+/* SC_CLIP_RULE: the pixel's 4 inside flags index a 16-bit truth table */
+static bool clip_rule_pass(const R300DrawState *ds, int x, int y)
+{
+    unsigned idx = 0, n;
+
+    for (n = 0; n < 4; n++) {
+        const G3DRect *r = &ds->clip[n];
+        if (x >= r->x0 && x < r->x1 && y >= r->y0 && y < r->y1) {
+            idx |= 1u << n;
+        }
+    }
+    return (ds->clip_rule >> idx) & 1;
+}
+
+/*
+ * 13E3: 16-bit floating Z [R3xx 3D ref. §1.11 ZB_FORMAT]. The reference
+ * names the format and its INVERT bit only ("count leading 0's" / "count
+ * leading 1's"); the layout is the device's choice: the 3-bit exponent
+ * counts the leading zeros of the 24-bit Z (E = 7 - zeros, E = 0 for 7 or
+ * more, with no implicit 1), the 13 bits after the leading 1 are the
+ * mantissa. Codes rise with Z, so the compare works on codes. INVERT
+ * encodes 2^24-1 - Z the same way and inverts the code: the precision goes
+ * to Z near 1 (a reversed depth range) and codes still rise with Z.
+ */
+static uint32_t z13e3_of(uint32_t z24)
+{
+    int lead = z24 ? 23 - (31 - __builtin_clz(z24)) : 24;
+
+    if (lead >= 7) {
+        return (z24 >> 4) & 0x1FFF;
+    }
+    return (uint32_t)(7 - lead) << 13 | ((z24 >> (10 - lead)) & 0x1FFF);
+}
+
+static uint32_t z13e3_encode(uint32_t z24, bool invert)
+{
+    return invert ? 0xFFFF - z13e3_of(0xFFFFFF - z24) : z13e3_of(z24);
+}
+
 /* Depth and stencil for one pixel; true if the fragment survives. */
 static bool depth_stencil(const R300DrawState *ds, int x, int y, uint32_t z24,
                           bool back)
@@ -356,6 +494,9 @@ static bool depth_stencil(const R300DrawState *ds, int x, int y, uint32_t z24,
     if (z24s8) {
         stored_z = word >> 8;
         zin = z24;
+    } else if (ds->zformat == R300_DEPTHFORMAT_16BIT_13E3) {
+        stored_z = word & 0xFFFF;
+        zin = z13e3_encode(z24, ds->zinvert);
     } else {
         /* a 16-bit Z buffer keeps the top 16 of the 24 bits [R3xx 3D ref. §1.7
          * SU] */
@@ -452,6 +593,53 @@ static float fog_blend(const R300DrawState *ds, float v, float c, int ch)
 }
 
 /*
+ * AA resolve of one pixel: target 0's samples averaged into the resolve
+ * target [R3xx 3D ref. §1.1 RB3D_AARESOLVE_CTL]. The fragment's colour is
+ * not used: Mesa resolves by drawing a rectangle whose colour is undefined
+ * (r300_blit.c r300_simple_msaa_resolve). AARESOLVE_GAMMA 2.2 linearises
+ * the samples (c^2.2) before the mean and re-encodes it (^1/2.2) after;
+ * alpha is never gamma-corrected, and is sample 0's unless
+ * AARESOLVE_ALPHA averages it (Mesa r300_reg.h).
+ */
+static void resolve_pixel(const R300DrawState *ds, int x, int y)
+{
+    const R300Target *src = &ds->cb[0], *dst = &ds->resolve;
+    uint8_t *p = dst->base + r300_tile_offset(&dst->tiling, x, y);
+    uint32_t px[R300_MAX_SAMPLES], res = 0;
+    unsigned n = ds->samples, s, k;
+
+    for (s = 0; s < n; s++) {
+        px[s] = load_px(src->base + r300_tile_offset(&src->tiling, x * n + s,
+                                                     y), src->bpp);
+    }
+    for (k = 0; k < 4; k++) {
+        uint32_t max = (1u << src->bits[k]) - 1, v;
+        double sum = 0;
+
+        if (!src->bits[k]) {
+            continue;
+        }
+        if (k == 3 && !ds->resolve_alpha_avg) {
+            v = (px[0] >> src->shift[k]) & max;
+        } else if (k != 3 && ds->resolve_gamma) {
+            for (s = 0; s < n; s++) {
+                sum += pow(((px[s] >> src->shift[k]) & max) / (double)max, 2.2);
+            }
+            v = (uint32_t)floor(pow(sum / n, 1 / 2.2) * max + 0.5);
+        } else {
+            uint32_t isum = 0;
+            for (s = 0; s < n; s++) {
+                isum += (px[s] >> src->shift[k]) & max;
+            }
+            v = (isum + n / 2) / n;
+        }
+        res |= MIN(v, max) << src->shift[k];
+    }
+    store_px(p, dst->bpp, (load_px(p, dst->bpp) & ~dst->write_mask) |
+                          (res & dst->write_mask));
+}
+
+/*
  * After the US: clip rule, alpha test, depth/stencil, fog and the colour
  * writes of the quad's pixels, from the program's outputs in *uq.
  */
@@ -464,6 +652,8 @@ quad_tail(const R300Tri *t, const G3DQuad *q, const float (*w)[3],
 
     for (i = 0; i < 4; i++) {
         int x = q->x + (i & 1), y = q->y + (i >> 1);
+        /* the surfaces' column: sample t->sample of pixel x */
+        int sx = x * ds->samples + t->sample;
         float z, fog;
         uint32_t z24, targets;
         unsigned tg;
@@ -492,7 +682,7 @@ quad_tail(const R300Tri *t, const G3DQuad *q, const float (*w)[3],
                 z = g3d_interp(q->lin[i], t->z[0], t->z[1], t->z[2]);
             }
             z24 = (uint32_t)g3d_clampf(floorf(z + 0.5f), 0.0f, 16777215.0f);
-            if (!ds->depth(ds, x, y, z24, t->back)) {
+            if (!ds->depth(ds, sx, y, z24, t->back)) {
                 continue;
             }
         }
@@ -514,7 +704,7 @@ quad_tail(const R300Tri *t, const G3DQuad *q, const float (*w)[3],
                     rgba[ch] = fog_blend(ds, fog, rgba[ch], ch);
                 }
             }
-            target->write(ds, target, x, y, rgba);
+            target->write(ds, target, sx, y, rgba);
         }
     }
     ds->zpass_thread[thread] += zpassed;
@@ -527,6 +717,15 @@ void r300_quad(void *opaque, const G3DQuad *q, int thread)
     R300USQuad uq;
     const float (*w)[3] = ds->perspective ? q->bary : q->lin;
     unsigned i, k;
+
+    if (ds->resolving) {
+        for (i = 0; i < 4; i++) {
+            if (q->mask & (1u << i)) {
+                resolve_pixel(ds, q->x + (i & 1), q->y + (i >> 1));
+            }
+        }
+        return;
+    }
 
     /*
      * RS: unwritten temporaries are undefined; zero keeps it repeatable.
@@ -659,23 +858,28 @@ void r300_draw_specialise(R300DrawState *ds)
     if (g3d_general_path) {
         return;
     }
-    if (r300_us_match_move(&ds->us, &ds->move)) {
+    if (!ds->resolving && r300_us_match_move(&ds->us, &ds->move)) {
         ds->shade = quad_move;
         ds->move_src_vec = rs_vec_of(ds, ds->move.src);
         ds->move_coord_vec = ds->move.tex ? rs_vec_of(ds, ds->move.tex_op.src)
                                           : -1;
     }
-    if (ds->zbase && !s_en) {
+    if (ds->zbase && !s_en && !z_en) {
         /* neither test can fail nor write: no depth read at all */
-        ds->depth = !z_en ? NULL
-                    : ds->zbpp == 4 ? depth_z24 : depth_z16;
+        ds->depth = NULL;
+    } else if (ds->zbase && !s_en &&
+               ds->zformat == R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL) {
+        ds->depth = depth_z24;
+    } else if (ds->zbase && ds->zformat == R300_DEPTHFORMAT_16BIT_INT_Z) {
+        ds->depth = depth_z16;          /* no stencil in the format */
     }
     for (t = 0; t < ds->ncb; t++) {
         R300Target *tg = &ds->cb[t];
-        if (tg->packable && tg->format == R300_COLOR_FORMAT_ARGB8888 &&
+        if (tg->packable && !tg->wide &&
+            tg->format == R300_COLOR_FORMAT_ARGB8888 &&
             !(ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) &&
             !(ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) &&
-            tg->round && !tg->prequantise) {
+            tg->round && tg->round_alpha && !tg->prequantise) {
             tg->write = write_argb8888;
         }
     }

@@ -153,20 +153,38 @@ typedef struct R300Target {
     uint32_t out_fmt;           /* US_OUT_FMT of the target */
     /* decoded once per draw by r300_target_prepare */
     bool packable;              /* a COLORFORMAT the RB3D writes */
+    uint8_t wide;               /* 64/128-bit target: R300_WIDE_* (quad.c) */
+    uint8_t wide_mask;          /* its components RB3D_COLOR_CHANNEL_MASK
+                                 * lets through */
     uint8_t bits[4], shift[4];  /* component k's field; 0 bits: absent */
     uint32_t write_mask;        /* the bits RB3D_COLOR_CHANNEL_MASK lets through */
     bool round;                 /* round, not truncate, to the field */
+    bool round_alpha;           /* the same for C3 (ALPHA_DITHER_MODE) */
     uint8_t out_sel[4];         /* C0..C3 from shader R, G, B or A */
     bool prequantise;           /* C4_8 rounding to 8 bits changes the bits */
     R300ColourFn *write;        /* chosen per draw (quad.c) */
 } R300Target;
 
+#define R300_MAX_SAMPLES 6
+
 typedef struct R300DrawState {
     /* surfaces */
     R300Target cb[4];
     unsigned ncb;               /* targets with a surface */
+    /*
+     * Multisampling (GB_AA_CONFIG): `samples` per pixel, sample k of pixel
+     * (x, y) stored as pixel (x * samples + k, y) of a linear surface.
+     * Resolve mode (RB3D_AARESOLVE_CTL): fragments average target 0's
+     * samples into `resolve` instead of being written.
+     */
+    unsigned samples;           /* 1: no multisampling */
+    G3DRasterRules ms_rules[3][R300_MAX_SAMPLES]; /* tri, point, line */
+    bool resolving;
+    bool resolve_gamma, resolve_alpha_avg;
+    R300Target resolve;
     uint8_t *zbase;
     uint32_t zpitch, zrows, zformat, zbpp;
+    bool zinvert;               /* ZB_FORMAT.INVERT: 13E3 counts leading 1s */
     R300Tiling ztiling;         /* DEPTHMACROTILE / DEPTHMICROTILE */
     /*
      * Surfaces that are not one host block (system memory through the PCI
@@ -219,6 +237,7 @@ typedef struct R300Tri {
     float z[3];                 /* 0 .. 2^24-1 domain, offset applied */
     float fog[3];               /* GB_SELECT.FOG_SELECT, scaled by GA_FOG_* */
     bool back;                  /* back-facing */
+    uint8_t sample;             /* the multisample this pass writes */
 } R300Tri;
 
 /* Make the draw state from the registers: false if the draw must be skipped. */

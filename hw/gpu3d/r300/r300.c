@@ -131,6 +131,10 @@ static unsigned colour_bpp(uint32_t format)
         return 2;
     case R300_COLOR_FORMAT_I8:
         return 1;
+    case R300_COLOR_FORMAT_ARGB16161616:
+        return 8;
+    case R300_COLOR_FORMAT_ARGB32323232:
+        return 16;
     default:
         return 0;
     }
@@ -197,6 +201,59 @@ static void surface_tiling(R300Tiling *t, const char *what, uint32_t bpp,
     }
 }
 
+/*
+ * The AA resolve target: RB3D_AARESOLVE_OFFSET/PITCH, target 0's format,
+ * COLORPITCH0's tiling (Mesa r300_blit.c r300_simple_msaa_resolve).
+ */
+static bool resolve_target(R300Core *c)
+{
+    R300DrawState *ds = &c->draw;
+    R300Target *r = &ds->resolve;
+    uint32_t pitch0 = R300_REG(c, R300_RB3D_COLORPITCH(0));
+    uint32_t ctl = R300_REG(c, A_RB3D_AARESOLVE_CTL);
+
+    if (ds->ncb == 0 || !ds->cb[0].base || !ds->cb[0].packable) {
+        g3d_unimp("r300: AA resolve of colour format %u not modelled; "
+                  "draw skipped", ds->cb[0].format);
+        return false;
+    }
+    *r = ds->cb[0];
+    r->pitch = R300_COLORPITCH_PIXELS(R300_REG(c, A_RB3D_AARESOLVE_PITCH));
+    if (r->pitch == 0) {
+        g3d_guest_error("r300: RB3D_AARESOLVE_PITCH is 0; draw skipped");
+        return false;
+    }
+    ds->scissor.x1 = MIN(ds->scissor.x1, (int32_t)r->pitch);
+    surface_tiling(&r->tiling, "resolve buffer", r->bpp, r->pitch,
+                   G3D_FIELD_EX32(pitch0, RB3D_COLORPITCH_0, COLORTILE),
+                   G3D_FIELD_EX32(pitch0, RB3D_COLORPITCH_0, COLORMICROTILE));
+    r->base = map_surface(c, "resolve buffer",
+                          R300_REG(c, A_RB3D_AARESOLVE_OFFSET) & ~0x1Fu,
+                          &r->tiling, r->rows);
+    ds->resolve_gamma = ctl & R_RB3D_AARESOLVE_CTL_AARESOLVE_GAMMA_MASK;
+    ds->resolve_alpha_avg = ctl & R_RB3D_AARESOLVE_CTL_AARESOLVE_ALPHA_MASK;
+    return r->base != NULL;
+}
+
+/*
+ * A draw's colour or depth surface: multisampled ones have a fixed layout
+ * (samples side by side, linear), and their COLORPITCH tiling bits are the
+ * resolve target's (Mesa r300_blit.c r300_simple_msaa_resolve: "the tiling
+ * of the AA buffer isn't programmable").
+ */
+static void draw_surface_tiling(R300Core *c, R300Tiling *t, const char *what,
+                                uint32_t bpp, uint32_t pitch, bool macro,
+                                unsigned micro)
+{
+    unsigned n = c->draw.samples;
+
+    if (n > 1) {
+        surface_tiling(t, what, bpp, pitch * n, false, 0);
+    } else {
+        surface_tiling(t, what, bpp, pitch, macro, micro);
+    }
+}
+
 bool r300_draw_begin(R300Core *c)
 {
     R300DrawState *ds = &c->draw;
@@ -228,6 +285,22 @@ bool r300_draw_begin(R300Core *c)
         return false;
     }
 
+    /* multisampling [R3xx 3D ref. §1.4 GB_AA_CONFIG, §1.1 RB3D_AARESOLVE_*] */
+    if (R300_REG(c, A_GB_AA_CONFIG) & R_GB_AA_CONFIG_AA_ENABLE_MASK) {
+        static const uint8_t nsamples[4] = { 2, 3, 4, 6 };
+        ds->samples = nsamples[G3D_FIELD_EX32(R300_REG(c, A_GB_AA_CONFIG),
+                                              GB_AA_CONFIG, NUM_AA_SUBSAMPLES)];
+    } else {
+        ds->samples = 1;
+    }
+    ds->resolving = R300_REG(c, A_RB3D_AARESOLVE_CTL) &
+                    R_RB3D_AARESOLVE_CTL_AARESOLVE_MODE_MASK;
+    if (ds->resolving && ds->samples == 1) {
+        g3d_guest_error("r300: RB3D_AARESOLVE_CTL resolve mode without "
+                        "GB_AA_CONFIG multisampling; draw skipped");
+        return false;
+    }
+
     /* colour buffers: the targets the US writes [R3xx 3D ref. §1.9 US, §1.1
      * RB3D] */
     for (t = 0; t < 4; t++) {
@@ -252,10 +325,11 @@ bool r300_draw_begin(R300Core *c)
             g3d_guest_error("r300: RB3D_COLORPITCH%u is 0", t);
             return false;
         }
-        surface_tiling(&tg->tiling, "colour buffer", tg->bpp, tg->pitch,
-                       G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0, COLORTILE),
-                       G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0,
-                                      COLORMICROTILE));
+        draw_surface_tiling(c, &tg->tiling, "colour buffer", tg->bpp,
+                            tg->pitch,
+                            G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0, COLORTILE),
+                            G3D_FIELD_EX32(pitch, RB3D_COLORPITCH_0,
+                                           COLORMICROTILE));
         /* the CB has no height: the scissor bounds it */
         tg->rows = ds->scissor.y1;
         ds->scissor.x1 = MIN(ds->scissor.x1, (int32_t)tg->pitch);
@@ -279,11 +353,15 @@ bool r300_draw_begin(R300Core *c)
         case R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL:
             ds->zbpp = 4;
             break;
-        default:
-            g3d_unimp("r300: depth format %u not modelled (13E3)", ds->zformat);
-            ds->zformat = R300_DEPTHFORMAT_16BIT_INT_Z;
+        case R300_DEPTHFORMAT_16BIT_13E3:
             ds->zbpp = 2;
+            ds->zinvert = G3D_FIELD_EX32(R300_REG(c, A_ZB_FORMAT), ZB_FORMAT,
+                                         INVERT);
             break;
+        default:
+            g3d_guest_error("r300: ZB_FORMAT depth format %u is reserved; "
+                            "draw skipped", ds->zformat);
+            return false;
         }
         ds->zpitch = R300_DEPTHPITCH_PIXELS(zp);
         if (ds->zpitch == 0) {
@@ -292,9 +370,10 @@ bool r300_draw_begin(R300Core *c)
         }
         ds->scissor.x1 = MIN(ds->scissor.x1, (int32_t)ds->zpitch);
         ds->zrows = ds->scissor.y1;
-        surface_tiling(&ds->ztiling, "depth buffer", ds->zbpp, ds->zpitch,
-                       G3D_FIELD_EX32(zp, ZB_DEPTHPITCH, DEPTHMACROTILE),
-                       G3D_FIELD_EX32(zp, ZB_DEPTHPITCH, DEPTHMICROTILE));
+        draw_surface_tiling(c, &ds->ztiling, "depth buffer", ds->zbpp,
+                            ds->zpitch,
+                            G3D_FIELD_EX32(zp, ZB_DEPTHPITCH, DEPTHMACROTILE),
+                            G3D_FIELD_EX32(zp, ZB_DEPTHPITCH, DEPTHMICROTILE));
         ds->zbase = map_surface(c, "depth buffer",
                                 R300_REG(c, A_ZB_DEPTHOFFSET) &
                                 R300_DEPTH_OFFSET_MASK,
@@ -315,7 +394,16 @@ bool r300_draw_begin(R300Core *c)
     for (t = 0; t < 4; t++) {
         r300_target_prepare(&ds->cb[t], ds);
     }
+    if (ds->resolving && !resolve_target(c)) {
+        return false;
+    }
     ds->alpha_func = R300_REG(c, A_FG_ALPHA_FUNC);
+    if (ds->alpha_func & R_FG_ALPHA_FUNC_AM_EN_MASK) {
+        /* which samples an alpha keeps is not public [R3xx 3D ref. §1.2
+         * FG_ALPHA_FUNC names AM_EN and AM_CFG only] */
+        g3d_unimp("r300: FG_ALPHA_FUNC alpha to mask not modelled; "
+                  "every sample kept");
+    }
     ds->fog_blend = R300_REG(c, A_FG_FOG_BLEND);
     ds->fog_factor = R300_REG(c, A_FG_FOG_FACTOR);
     ds->fog_color[0] = R300_REG(c, A_FG_FOG_COLOR_R);
@@ -349,6 +437,21 @@ bool r300_draw_begin(R300Core *c)
     edge_rule(c, G3D_FIELD_EX32(er, SC_EDGERULE, ER_TRI), &ds->rules_tri);
     edge_rule(c, G3D_FIELD_EX32(er, SC_EDGERULE, ER_POINT), &ds->rules_point);
     edge_rule(c, G3D_FIELD_EX32(er, SC_EDGERULE, ER_LINE_LR), &ds->rules_line);
+    for (i = 0; i < ds->samples && ds->samples > 1; i++) {
+        /* sample i at GB_MSPOS0/1 MS_Xi, MS_Yi (sub-pixels from the pixel's
+         * top-left corner, as Mesa r300_emit.c r300_get_mspos programs) */
+        uint32_t ms = R300_REG(c, i < 3 ? A_GB_MSPOS0 : A_GB_MSPOS1);
+        unsigned sh = 8 * (i % 3);
+        const G3DRasterRules *base[3] = {
+            &ds->rules_tri, &ds->rules_point, &ds->rules_line,
+        };
+        unsigned kind;
+        for (kind = 0; kind < 3; kind++) {
+            ds->ms_rules[kind][i] = *base[kind];
+            ds->ms_rules[kind][i].sample_x = (ms >> sh) & 0xF;
+            ds->ms_rules[kind][i].sample_y = (ms >> (sh + 4)) & 0xF;
+        }
+    }
 
     /* texture units: decoded once, texels host-readable for the threads */
     for (t = 0; t < R300_TX_UNITS; t++) {

@@ -107,12 +107,13 @@ const R300RegInfo r300_reg_info[] = {
     { "GB_ENABLE", 0x4008, 1, 4, 0x00000000, 0xFFFF0037, R300_REG_PARTIAL,
       "texcoord stuffing; STENCIL_AUTO not modelled" },
     { "GB_MSPOS0", 0x4010, 1, 4, 0x00000000, 0xFFFFFFFF, R300_REG_PARTIAL,
-      "MS_X0/MS_Y0 (the single sample position)" },
-    { "GB_MSPOS1", 0x4014, 1, 4, 0x00000000, 0x0FFFFFFF, R300_REG_STORED },
+      "sample positions 0-2; MSBD0 (a scan-converter hint) stored" },
+    { "GB_MSPOS1", 0x4014, 1, 4, 0x00000000, 0x0FFFFFFF, R300_REG_PARTIAL,
+      "sample positions 3-5; MSBD1 (a scan-converter hint) stored" },
     { "GB_TILE_CONFIG", 0x4018, 1, 4, 0x00000011, 0x000FFFFF, R300_REG_PARTIAL,
       "SUBPIXEL only; pipes and tiles do not change the picture" },
     { "GB_SELECT", 0x401C, 1, 4, 0x00000000, 0x0000001F, 0 },
-    { "GB_AA_CONFIG", 0x4020, 1, 4, 0x00000000, 0x00000007, R300_REG_STORED },
+    { "GB_AA_CONFIG", 0x4020, 1, 4, 0x00000000, 0x00000007, 0 },
     /* RS_HIGHWATER_TEX 21:19 lost in the reference [reference defect R300-23,
      * docs/references.md] */
     { "GB_FIFO_SIZE", 0x4024, 1, 4, 0x00000000, 0x0FFFFFFF, R300_REG_STORED },
@@ -217,18 +218,18 @@ const R300RegInfo r300_reg_info[] = {
     { "RB3D_CLRCMP_MSK", 0x4E24, 1, 4, 0x00000000, 0xFFFFFFFF, R300_REG_STORED },
     { "RB3D_COLOROFFSET", 0x4E28, 4, 4, 0x00000000, 0xFFFFFFE0, 0 },
     { "RB3D_COLORPITCH", 0x4E38, 4, 4, 0x00C00000, 0x01FF3FFE, R300_REG_PARTIAL,
-      "pitch, format and macro/micro tiling; endian swap not modelled" },
+      "pitch, format (not YUV) and macro/micro tiling; endian swap not modelled" },
     { "RB3D_DSTCACHE_CTLSTAT", 0x4E4C, 1, 4, 0x00000000, 0x0000001F, 0 },
     { "RB3D_DITHER_CTL", 0x4E50, 1, 4, 0x00000000, 0x0000000F, R300_REG_PARTIAL,
-      "truncate/round; the dither LUT is undocumented" },
-    { "RB3D_AARESOLVE_OFFSET", 0x4E80, 1, 4, 0x00000000, 0xFFFFFFE0, R300_REG_STORED }, /* field row lost; 31:5 as RB3D_COLOROFFSET */
-    { "RB3D_AARESOLVE_PITCH", 0x4E84, 1, 4, 0x00000000, 0x00003FFE, R300_REG_STORED },
-    { "RB3D_AARESOLVE_CTL", 0x4E88, 1, 4, 0x00000000, 0x00000007, R300_REG_STORED }, /* bit 2 AARESOLVE_ALPHA [EXT Mesa] */
+      "truncate/round for colour and alpha; LUT dither (no public LUT) rounds, logged" },
+    { "RB3D_AARESOLVE_OFFSET", 0x4E80, 1, 4, 0x00000000, 0xFFFFFFE0, 0 }, /* field row lost; 31:5 as RB3D_COLOROFFSET */
+    { "RB3D_AARESOLVE_PITCH", 0x4E84, 1, 4, 0x00000000, 0x00003FFE, 0 },
+    { "RB3D_AARESOLVE_CTL", 0x4E88, 1, 4, 0x00000000, 0x00000007, 0 }, /* bit 2 AARESOLVE_ALPHA (Mesa r300_reg.h) */
     { "ZB_CNTL", 0x4F00, 1, 4, 0x00000000, 0x0000001F, 0 },
     { "ZB_ZSTENCILCNTL", 0x4F04, 1, 4, 0x00000000, 0x07FFFFFF, 0 },
     { "ZB_STENCILREFMASK", 0x4F08, 1, 4, 0x00000000, 0x00FFFFFF, 0 },
     { "ZB_FORMAT", 0x4F10, 1, 4, 0x00000000, 0x0000003F, R300_REG_PARTIAL,
-      "16-bit and 24+8 Z; 13E3, INVERT and PEQ8 not modelled" },
+      "16-bit, 13E3 (with INVERT) and 24+8 Z; PEQ8 is unused" },
     { "ZB_ZTOP", 0x4F14, 1, 4, 0x00000000, 0x00000001, R300_REG_STORED },
     /* ZC_FREE is bit 1 (reference defect R300-72, docs/references.md); ZC_BUSY
      * 31 is status */
