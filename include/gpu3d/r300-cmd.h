@@ -276,6 +276,22 @@ static inline void r300_cmd_clear(R300Cmd *c, float r, float g, float b,
     r300_cmd_reg(c, A_ZB_ZSTENCILCNTL, R300_ZS_LESS);
 }
 
+/*
+ * Texture unit 0: a size x size ARGB8888 image at `addr`, untiled, with
+ * TX_FILTER0 `filter0` (filters and wrap modes), RGBA swizzle, enabled.
+ */
+static inline void r300_cmd_tex0_argb8888(R300Cmd *c, unsigned size,
+                                          uint32_t addr, uint32_t filter0)
+{
+    r300_cmd_reg(c, R300_TX_FILTER0(0), filter0);
+    r300_cmd_reg(c, R300_TX_FILTER1(0), 0);
+    r300_cmd_reg(c, R300_TX_FORMAT0(0), (size - 1) | (size - 1) << 11);
+    r300_cmd_reg(c, R300_TX_FORMAT1(0), 12 | 3u << 9 | 2u << 12 | 1u << 15);
+    r300_cmd_reg(c, R300_TX_FORMAT2(0), size - 1);
+    r300_cmd_reg(c, R300_TX_OFFSET(0), addr);
+    r300_cmd_reg(c, A_TX_ENABLE, 1);
+}
+
 /* Flush the caches and wait for idle, as a driver ends a frame. */
 static inline void r300_cmd_finish(R300Cmd *c)
 {

@@ -115,7 +115,9 @@ typedef struct Result {
     uint64_t fragments, triangles, vertices;
 } Result;
 
-static Result run_scene(const Scene *s, int threads, double secs)
+/* not inlined: callgrind --toggle-collect=run_scene counts one case */
+static __attribute__((noinline)) Result run_scene(const Scene *s, int threads,
+                                                  double secs)
 {
     PicaTest t;
     CmdBuf b;

@@ -76,13 +76,7 @@ static void state_textured(R300Cmd *c)
     r300_cmd_reg(c, A_RS_IP_0, 0u << 13 | 1u << 16 | 2u << 19 | 3u << 22);
     r300_cmd_reg(c, A_RS_INST_0, R_RS_INST_0_TEX_CN_MASK);
     /* TX unit 0: 256x256 ARGB8888, bilinear, wrap */
-    r300_cmd_reg(c, R300_TX_FILTER0(0), 2u << 9 | 2u << 11);
-    r300_cmd_reg(c, R300_TX_FILTER1(0), 0);
-    r300_cmd_reg(c, R300_TX_FORMAT0(0), (TEX - 1) | (TEX - 1) << 11);
-    r300_cmd_reg(c, R300_TX_FORMAT1(0), 12 | 3u << 9 | 2u << 12 | 1u << 15);
-    r300_cmd_reg(c, R300_TX_FORMAT2(0), TEX - 1);
-    r300_cmd_reg(c, R300_TX_OFFSET(0), TEX_ADDR);
-    r300_cmd_reg(c, A_TX_ENABLE, 1);
+    r300_cmd_tex0_argb8888(c, TEX, TEX_ADDR, 2u << 9 | 2u << 11);
     /* US: node 3 = TEX LD t0 <- tex0(t0), then out = t0 */
     r300_cmd_reg(c, A_US_CONFIG, R_US_CONFIG_FIRST_TEX_MASK);
     r300_cmd_reg(c, R300_US_CODE_ADDR(3), R_US_CODE_ADDR_0_RGBA_OUT_MASK);
@@ -208,7 +202,9 @@ static double now(void)
     return g_get_monotonic_time() / 1e6;
 }
 
-static double run_case(Kind kind, int threads, double secs)
+/* not inlined: callgrind --toggle-collect=run_case counts one case */
+static __attribute__((noinline)) double run_case(Kind kind, int threads,
+                                                 double secs)
 {
     Dev *d = r300_rig_new(threads, VRAM_SIZE, RING_BUFSZ);
     unsigned errors = g3d_log_count(G3D_LOG_GUEST_ERROR), i;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool g3d_general_path;
+
 static G3DLogFn *log_sink;
 static unsigned log_counts[2];
 

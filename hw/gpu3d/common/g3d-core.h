@@ -146,6 +146,17 @@ static inline float g3d_clampf(float v, float lo, float hi)
     return v > lo ? (v < hi ? v : hi) : lo;
 }
 
+/* ---- fast paths chosen per draw ----------------------------------------- */
+
+/*
+ * The cores choose specialised fragment functions when a draw's state is
+ * latched (no destination read without blending, no depth read without a
+ * depth test, ...). Setting this makes every draw take its chip's general
+ * path instead, so tests can render the same draw both ways and compare the
+ * bytes. Read at draw-latch time only.
+ */
+extern bool g3d_general_path;
+
 /* ---- preemption of long work ------------------------------------------- */
 
 /*

@@ -265,6 +265,11 @@ static void quad_weights(const SetupTri *st, G3DQuad *q, const int64_t E[4][3])
     }
 }
 
+/* covered samples of a quad's 4-bit mask: __builtin_popcount is a libgcc
+ * call without popcnt in the baseline x86-64 ISA */
+static const uint8_t quad_samples[16] = { 0, 1, 1, 2, 1, 2, 2, 3,
+                                          1, 2, 2, 3, 2, 3, 3, 4 };
+
 static void emit_quad(const SetupTri *st, int qx, int qy, uint32_t mask,
                       const int64_t E[4][3], int thread, uint64_t *nquads,
                       uint64_t *nsamples)
@@ -279,7 +284,7 @@ static void emit_quad(const SetupTri *st, int qx, int qy, uint32_t mask,
     }
     st->shade(st->user, &q, thread);
     (*nquads)++;
-    *nsamples += __builtin_popcount(mask);
+    *nsamples += quad_samples[mask & 15];
 }
 
 #define BLOCK 8                 /* pixels; the tile size is a multiple */

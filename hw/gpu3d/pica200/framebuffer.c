@@ -16,6 +16,9 @@
 
 #include <math.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "common/formats.h"
 #include "common/fragment.h"
@@ -357,6 +360,8 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
     return shadow || build_depth_buffer(c, rs);
 }
 
+static G3DQuadFn *choose_shade(const PicaRenderState *rs);
+
 /*
  * Snapshots live in the rasteriser's arena until the next flush; a list
  * that changes state before every triangle (with the lighting LUTs, 24 KiB
@@ -377,6 +382,7 @@ PicaRenderState *pica_render_state(Pica200Core *c)
     if (!build(c, c->rs)) {
         c->rs->color = NULL;          /* every triangle of this state is skipped */
     }
+    c->rs->shade = choose_shade(c->rs);
     c->state_bytes += sizeof(PicaRenderState) +
                       (c->rs->light ? sizeof(PicaLighting) : 0) +
                       (c->rs->tex.proctex ? sizeof(PicaProcTex) : 0);
@@ -636,4 +642,101 @@ void pica_render_shade(void *user, const G3DQuad *q, int thread)
                      q->y + (i >> 1), textured ? (const uint8_t (*)[4])tex[i] : NULL);
         }
     }
+}
+
+typedef float PicaV4 __attribute__((vector_size(16)));
+
+/*
+ * pica_render_shade for the commonest state: the combiner passes the
+ * primary colour through, nothing tests or changes it (no fog, alpha test,
+ * shadow, inverted scissor), it replaces an RGBA8 pixel, and depth has no
+ * stencil. The same operations as fragment(): the colour interpolated per
+ * component (in one vector), clamped (max then min: NaN to 0, as
+ * g3d_clampf), scaled and truncated to bytes; the depth test and write.
+ */
+static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
+{
+    const PicaTri *t = user;
+    const PicaRenderState *rs = t->rs;
+    PicaV4 c0, c1, c2;
+    int i;
+
+    memcpy(&c0, t->color[0], sizeof(c0));
+    memcpy(&c1, t->color[1], sizeof(c1));
+    memcpy(&c2, t->color[2], sizeof(c2));
+    for (i = 0; i < 4; i++) {
+        int x = q->x + (i & 1), row = q->y + (i >> 1);
+        uint32_t index, px;
+        uint8_t *cp;
+        PicaV4 v;
+        int k;
+
+        if (!(q->mask & (1u << i))) {
+            continue;
+        }
+        index = pica_tiled_index(x, row, rs->width);
+        cp = rs->color + (size_t)index * 4;
+        if (rs->depth) {
+            const float *lin = q->lin[i];
+            uint8_t *dp = rs->depth + (size_t)index * rs->depth_bpp;
+            uint32_t stored = depth_load(rs, dp), z;
+            uint32_t zmax = rs->depth_bpp == 2 ? 0xFFFF : 0xFFFFFF;
+            float depth = g3d_interp(lin, t->zw[0], t->zw[1], t->zw[2]) *
+                          rs->depth_scale + rs->depth_offset;
+
+            if (rs->wbuffer) {
+                depth /= g3d_interp(lin, t->inv_w[0], t->inv_w[1],
+                                    t->inv_w[2]);
+            }
+            depth = g3d_clampf(depth, 0.0f, 1.0f);
+            z = (uint32_t)(depth * (float)zmax);
+            if (z > zmax) {
+                z = zmax;
+            }
+            if (!g3d_compare_u((G3DCompare)rs->depth_func, z, stored & zmax)) {
+                continue;
+            }
+            if (rs->depth_write) {
+                depth_store(rs, dp, (stored & ~zmax) | z);
+            }
+        }
+        v = q->bary[i][0] * c0 + q->bary[i][1] * c1 + q->bary[i][2] * c2;
+#ifdef __SSE2__
+        {
+            __m128 f = _mm_min_ps(_mm_max_ps((__m128)v, _mm_setzero_ps()),
+                                  _mm_set1_ps(1.0f));
+            __m128i u;
+
+            f = _mm_add_ps(_mm_mul_ps(f, _mm_set1_ps(255.0f)),
+                           _mm_set1_ps(0.5f));
+            u = _mm_cvttps_epi32(f);
+            u = _mm_packs_epi32(u, u);
+            px = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(u, u));
+        }
+#else
+        px = 0;
+        for (k = 0; k < 4; k++) {
+            px |= (uint32_t)(uint8_t)(g3d_clampf(v[k], 0.0f, 1.0f) * 255.0f +
+                                      0.5f) << (8 * k);
+        }
+#endif
+        /* RGBA8 keeps A, B, G, R in byte order */
+        for (k = 0; k < 4; k++) {
+            cp[k] = px >> (24 - 8 * k);
+        }
+    }
+    (void)thread;
+}
+
+/* The quad function for a state, chosen once per snapshot. */
+static G3DQuadFn *choose_shade(const PicaRenderState *rs)
+{
+    if (!g3d_general_path && rs->color && rs->tev.passthrough &&
+        !rs->light && !rs->shadow_mode && !rs->fog.enabled &&
+        !rs->alpha_test && !rs->scissor_inverted && rs->color_write &&
+        rs->replace && rs->color_fmt == PICA_PIXFMT_RGBA8 &&
+        !rs->stencil_test) {
+        return shade_replace_rgba8;
+    }
+    return pica_render_shade;
 }

@@ -535,6 +535,7 @@ struct PicaRenderState {
     uint8_t eq_rgb, eq_a, sf_rgb, df_rgb, sf_a, df_a; /* PICA codes */
     uint8_t blend_color[4];
     uint8_t logic_op;               /* GL order (g3d_logic_op) */
+    G3DQuadFn *shade;               /* chosen per snapshot (framebuffer.c) */
 };
 
 /* a triangle as the fragment stage sees it */

@@ -137,7 +137,7 @@ static void emit(Pica200Core *c, const PicaVertex *v[3])
     }
     t.clip = rs->scissor;
     t.rules = &pica_rules;
-    t.shade = pica_render_shade;
+    t.shade = rs->shade;
     t.no_weights = false;
     tri = g3d_raster_alloc(c->raster, sizeof(*tri));
     tri->rs = rs;

@@ -441,6 +441,7 @@ bool r300_draw_begin(R300Core *c)
     }
     draw_routing(c, ds);
     draw_textures(c, ds);
+    r300_draw_specialise(ds);
     return true;
 }
 

@@ -332,7 +332,7 @@ static void emit_sample(R300Core *c, const WinVertex *w,
     uint32_t off = R300_REG(c, A_GA_OFFSET);
     int32_t ox = (int16_t)(off & 0xFFFF), oy = (int16_t)(off >> 16);
     G3DTriangle tri = {
-        .clip = ds->scissor, .rules = rules, .shade = r300_quad, .user = t,
+        .clip = ds->scissor, .rules = rules, .shade = ds->shade, .user = t,
     };
     unsigned k, i;
 

@@ -15,6 +15,9 @@
 
 #include <math.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "common/fpformat.h"
 #include "common/fragment.h"
@@ -380,6 +383,49 @@ static void write_colour(const R300DrawState *ds, const R300Target *tg,
     store_px(p, tg->bpp, (dst & ~tg->write_mask) | (res & tg->write_mask));
 }
 
+/*
+ * g3d_clampf(v, 0, 1) as max then min: the same result for every float
+ * (NaN and -0 give +0), and one maxss/minss (maxps/minps) each.
+ */
+static inline float clamp01(float v)
+{
+    v = v > 0.0f ? v : 0.0f;
+    return v < 1.0f ? v : 1.0f;
+}
+
+/*
+ * write_colour for ARGB8888 without blending or ROP: the same operations as
+ * comp_put for 8-bit fields with rounding (the only mode at 32 bpp), and the
+ * destination read only when the channel mask keeps some of its bits.
+ */
+static void write_argb8888(const R300DrawState *ds, const R300Target *tg,
+                           int x, int y, const float *rgba)
+{
+    uint8_t *p = tg->base + r300_tile_offset(&tg->tiling, x, y);
+    uint32_t res;
+#ifdef __SSE2__
+    /* MAXPS/MINPS are "a > b ? a : b" / "a < b ? a : b": clamp01 per lane */
+    __m128 v = _mm_setr_ps(rgba[tg->out_sel[0]], rgba[tg->out_sel[1]],
+                           rgba[tg->out_sel[2]], rgba[tg->out_sel[3]]);
+    __m128i u;
+
+    v = _mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+    v = _mm_add_ps(_mm_mul_ps(v, _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
+    u = _mm_cvttps_epi32(v);
+    u = _mm_packs_epi32(u, u);
+    res = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(u, u));
+#else
+    res = (uint32_t)(clamp01(rgba[tg->out_sel[0]]) * 255.0f + 0.5f) |
+          (uint32_t)(clamp01(rgba[tg->out_sel[1]]) * 255.0f + 0.5f) << 8 |
+          (uint32_t)(clamp01(rgba[tg->out_sel[2]]) * 255.0f + 0.5f) << 16 |
+          (uint32_t)(clamp01(rgba[tg->out_sel[3]]) * 255.0f + 0.5f) << 24;
+#endif
+    if (tg->write_mask != 0xFFFFFFFFu) {
+        res = (load_px(p, 4) & ~tg->write_mask) | (res & tg->write_mask);
+    }
+    store_px(p, 4, res);
+}
+
 /* SC_CLIP_RULE: the pixel's 4 inside flags index a 16-bit truth table */
 static bool clip_rule_pass(const R300DrawState *ds, int x, int y)
 {
@@ -491,6 +537,41 @@ static bool depth_stencil(const R300DrawState *ds, int x, int y, uint32_t z24,
     return pass;
 }
 
+/*
+ * depth_stencil without a stencil test (disabled, or no stencil in the
+ * format): the compare and the write decided per draw.
+ */
+static bool depth_z24(const R300DrawState *ds, int x, int y, uint32_t z24,
+                      bool back)
+{
+    uint8_t *p = ds->zbase + r300_tile_offset(&ds->ztiling, x, y);
+    uint32_t word = load_px(p, 4), nword;
+
+    if (!g3d_compare_u(ds->zfunc, z24, word >> 8)) {
+        return false;
+    }
+    nword = z24 << 8 | (word & 0xFF);
+    if (ds->zwrite && nword != word) {
+        store_px(p, 4, nword);
+    }
+    return true;
+}
+
+static bool depth_z16(const R300DrawState *ds, int x, int y, uint32_t z24,
+                      bool back)
+{
+    uint8_t *p = ds->zbase + r300_tile_offset(&ds->ztiling, x, y);
+    uint32_t word = load_px(p, 2);
+
+    if (!g3d_compare_u(ds->zfunc, z24 >> 8, word)) {
+        return false;
+    }
+    if (ds->zwrite && z24 >> 8 != word) {
+        store_px(p, 2, z24 >> 8);
+    }
+    return true;
+}
+
 static float fog_blend(const R300DrawState *ds, float v, float c, int ch)
 {
     uint32_t fn = G3D_FIELD_EX32(ds->fog_blend, FG_FOG_BLEND, FN);
@@ -558,13 +639,84 @@ static void resolve_pixel(const R300DrawState *ds, int x, int y)
                           (res & dst->write_mask));
 }
 
+/*
+ * After the US: clip rule, alpha test, depth/stencil, fog and the colour
+ * writes of the quad's pixels, from the program's outputs in *uq.
+ */
+static inline __attribute__((always_inline)) void
+quad_tail(const R300Tri *t, const G3DQuad *q, const float (*w)[3],
+          const R300USQuad *uq, int thread)
+{
+    const R300DrawState *ds = t->ds;
+    unsigned i, zpassed = 0;
+
+    for (i = 0; i < 4; i++) {
+        int x = q->x + (i & 1), y = q->y + (i >> 1);
+        /* the surfaces' column: sample t->sample of pixel x */
+        int sx = x * ds->samples + t->sample;
+        float z, fog;
+        uint32_t z24, targets;
+        unsigned tg;
+
+        if (!(q->mask & (1u << i)) || (uq->kill & (1u << i))) {
+            continue;
+        }
+        if (ds->clip_rule != 0xFFFF && !clip_rule_pass(ds, x, y)) {
+            continue;
+        }
+        /* FG: alpha test on target A's alpha, 8-bit [R3xx 3D ref. §1.2 FG] */
+        if (ds->alpha_func & R_FG_ALPHA_FUNC_AF_EN_MASK) {
+            uint32_t a8 = g3d_f2unorm(uq->out[i][0][3], 8);
+            if (!g3d_compare_u(af_func[G3D_FIELD_EX32(ds->alpha_func,
+                                                      FG_ALPHA_FUNC, AF_FUNC)],
+                               a8, G3D_FIELD_EX32(ds->alpha_func,
+                                                  FG_ALPHA_FUNC, AF_VAL))) {
+                continue;
+            }
+        }
+        if (ds->depth) {
+            /* depth: the plane equation, or the shader's W output */
+            if (ds->depth_from_shader && uq->w_written) {
+                z = uq->w[i] * 16777215.0f;
+            } else {
+                z = g3d_interp(q->lin[i], t->z[0], t->z[1], t->z[2]);
+            }
+            z24 = (uint32_t)g3d_clampf(floorf(z + 0.5f), 0.0f, 16777215.0f);
+            if (!ds->depth(ds, sx, y, z24, t->back)) {
+                continue;
+            }
+        }
+        zpassed++;
+        fog = ds->fog_blend & R_FG_FOG_BLEND_ENABLE_MASK
+              ? g3d_interp(w[i], t->fog[0], t->fog[1], t->fog[2]) : 0.0f;
+        /* the targets with a surface that the program wrote, in order */
+        for (targets = uq->out_written & ds->cb_mapped; targets;
+             targets &= targets - 1) {
+            const R300Target *target;
+            float rgba[4];
+
+            tg = __builtin_ctz(targets);
+            target = &ds->cb[tg];
+            memcpy(rgba, uq->out[i][tg], sizeof(rgba));
+            if (ds->fog_blend & R_FG_FOG_BLEND_ENABLE_MASK) {
+                int ch;
+                for (ch = 0; ch < 3; ch++) {
+                    rgba[ch] = fog_blend(ds, fog, rgba[ch], ch);
+                }
+            }
+            target->write(ds, target, sx, y, rgba);
+        }
+    }
+    ds->zpass_thread[thread] += zpassed;
+}
+
 void r300_quad(void *opaque, const G3DQuad *q, int thread)
 {
     const R300Tri *t = opaque;
     const R300DrawState *ds = t->ds;
     R300USQuad uq;
     const float (*w)[3] = ds->perspective ? q->bary : q->lin;
-    unsigned i, k, zpassed = 0;
+    unsigned i, k;
 
     if (ds->resolving) {
         for (i = 0; i < 4; i++) {
@@ -595,61 +747,140 @@ void r300_quad(void *opaque, const G3DQuad *q, int thread)
     uq.out_written = 0;
     uq.w_written = false;
     r300_us_exec(&ds->us, &uq, sample, (void *)ds);
+    quad_tail(t, q, w, &uq, thread);
+}
 
+typedef float V4F __attribute__((vector_size(16)));
+
+/*
+ * RS vector `vec` at the quad's 4 pixels (-1: none, zero): g3d_interp's
+ * operations, the 4 components in one vector.
+ */
+static inline void rs_temp(const R300Tri *t, const float (*w)[3], int vec,
+                           float out[4][4])
+{
+    V4F a0, a1, a2, r;
+    int i;
+
+    if (vec < 0) {
+        memset(out, 0, 4 * sizeof(out[0]));
+        return;
+    }
+    memcpy(&a0, t->vec[0][vec], sizeof(a0));
+    memcpy(&a1, t->vec[1][vec], sizeof(a1));
+    memcpy(&a2, t->vec[2][vec], sizeof(a2));
     for (i = 0; i < 4; i++) {
-        int x = q->x + (i & 1), y = q->y + (i >> 1);
-        /* the surfaces' column: sample t->sample of pixel x */
-        int sx = x * ds->samples + t->sample;
-        float z, fog;
-        uint32_t z24;
-        unsigned tg;
+        r = w[i][0] * a0 + w[i][1] * a1 + w[i][2] * a2;
+        memcpy(out[i], &r, sizeof(r));
+    }
+}
 
-        if (!(q->mask & (1u << i)) || (uq.kill & (1u << i))) {
-            continue;
+/*
+ * r300_quad for a program r300_us_match_move recognised: only the RS
+ * vectors the move and its fetch read are interpolated, and the move is the
+ * interpreter's MAD src * 1 + 0 and clamp, per pixel.
+ */
+static void quad_move(void *opaque, const G3DQuad *q, int thread)
+{
+    const R300Tri *t = opaque;
+    const R300DrawState *ds = t->ds;
+    const R300USMove *m = &ds->move;
+    const float (*w)[3] = ds->perspective ? q->bary : q->lin;
+    float src[4][4];
+    R300USQuad uq;
+    int i, ch;
+
+    if (m->tex) {
+        float coord[4][4], res[4][4];
+
+        rs_temp(t, w, ds->move_coord_vec, coord);
+        sample((void *)ds, m->tex_op.unit, m->tex_op.inst,
+               (const float (*)[4])coord, res);
+        if (m->tex_op.dst == m->src) {
+            memcpy(src, res, sizeof(src));
+        } else if (m->tex_op.src == m->src) {
+            memcpy(src, coord, sizeof(src));
+        } else {
+            rs_temp(t, w, ds->move_src_vec, src);
         }
-        if (ds->clip_rule != 0xFFFF && !clip_rule_pass(ds, x, y)) {
-            continue;
-        }
-        /* FG: alpha test on target A's alpha, 8-bit [R3xx 3D ref. §1.2 FG] */
-        if (ds->alpha_func & R_FG_ALPHA_FUNC_AF_EN_MASK) {
-            uint32_t a8 = g3d_f2unorm(uq.out[i][0][3], 8);
-            if (!g3d_compare_u(af_func[G3D_FIELD_EX32(ds->alpha_func,
-                                                      FG_ALPHA_FUNC, AF_FUNC)],
-                               a8, G3D_FIELD_EX32(ds->alpha_func,
-                                                  FG_ALPHA_FUNC, AF_VAL))) {
-                continue;
+    } else {
+        rs_temp(t, w, ds->move_src_vec, src);
+    }
+    for (i = 0; i < 4; i++) {
+        float *o = uq.out[i][m->target];
+        for (ch = 0; ch < 4; ch++) {
+            o[ch] = src[i][ch] * 1.0f + 0.0f;
+            if (ch < 3 ? m->rgb_clamp : m->alpha_clamp) {
+                o[ch] = clamp01(o[ch]);
             }
-        }
-        if (ds->zbase) {
-            /* depth: the plane equation, or the shader's W output */
-            if (ds->depth_from_shader && uq.w_written) {
-                z = uq.w[i] * 16777215.0f;
-            } else {
-                z = g3d_interp(q->lin[i], t->z[0], t->z[1], t->z[2]);
-            }
-            z24 = (uint32_t)g3d_clampf(floorf(z + 0.5f), 0.0f, 16777215.0f);
-            if (!depth_stencil(ds, sx, y, z24, t->back)) {
-                continue;
-            }
-        }
-        zpassed++;
-        fog = ds->fog_blend & R_FG_FOG_BLEND_ENABLE_MASK
-              ? g3d_interp(w[i], t->fog[0], t->fog[1], t->fog[2]) : 0.0f;
-        for (tg = 0; tg < ds->ncb; tg++) {
-            const R300Target *target = &ds->cb[tg];
-            float rgba[4];
-            if (!target->base || !(uq.out_written & (1u << tg))) {
-                continue;
-            }
-            memcpy(rgba, uq.out[i][tg], sizeof(rgba));
-            if (ds->fog_blend & R_FG_FOG_BLEND_ENABLE_MASK) {
-                int ch;
-                for (ch = 0; ch < 3; ch++) {
-                    rgba[ch] = fog_blend(ds, fog, rgba[ch], ch);
-                }
-            }
-            write_colour(ds, target, sx, y, rgba);
         }
     }
-    ds->zpass_thread[thread] += zpassed;
+    uq.kill = 0;
+    uq.out_written = 1u << m->target;
+    uq.w_written = false;
+    quad_tail(t, q, w, &uq, thread);
+}
+
+/* the last RS vector written to temporary `temp` (RS order), or -1 */
+static int rs_vec_of(const R300DrawState *ds, unsigned temp)
+{
+    int k, found = -1;
+
+    for (k = 0; k < (int)ds->nvec; k++) {
+        if (ds->vec_dest[k] == temp) {
+            found = k;
+        }
+    }
+    return found;
+}
+
+void r300_draw_specialise(R300DrawState *ds)
+{
+    uint32_t cntl = ds->zb_cntl;
+    bool z_en = cntl & R_ZB_CNTL_Z_ENABLE_MASK;
+    bool s_en = (cntl & R_ZB_CNTL_STENCIL_ENABLE_MASK) &&
+                ds->zformat == R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL;
+    unsigned t;
+
+    ds->shade = r300_quad;
+    ds->depth = ds->zbase ? depth_stencil : NULL;
+    ds->zfunc = z_en ? zs_func[G3D_FIELD_EX32(ds->zstencil, ZB_ZSTENCILCNTL,
+                                              ZFUNC)]
+                     : G3D_CMP_ALWAYS;
+    ds->zwrite = z_en && (cntl & R_ZB_CNTL_ZWRITEENABLE_MASK);
+    ds->cb_mapped = 0;
+    for (t = 0; t < 4; t++) {
+        ds->cb[t].write = write_colour;
+        if (t < ds->ncb && ds->cb[t].base) {
+            ds->cb_mapped |= 1u << t;
+        }
+    }
+    if (g3d_general_path) {
+        return;
+    }
+    if (!ds->resolving && r300_us_match_move(&ds->us, &ds->move)) {
+        ds->shade = quad_move;
+        ds->move_src_vec = rs_vec_of(ds, ds->move.src);
+        ds->move_coord_vec = ds->move.tex ? rs_vec_of(ds, ds->move.tex_op.src)
+                                          : -1;
+    }
+    if (ds->zbase && !s_en && !z_en) {
+        /* neither test can fail nor write: no depth read at all */
+        ds->depth = NULL;
+    } else if (ds->zbase && !s_en &&
+               ds->zformat == R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL) {
+        ds->depth = depth_z24;
+    } else if (ds->zbase && ds->zformat == R300_DEPTHFORMAT_16BIT_INT_Z) {
+        ds->depth = depth_z16;          /* no stencil in the format */
+    }
+    for (t = 0; t < ds->ncb; t++) {
+        R300Target *tg = &ds->cb[t];
+        if (tg->packable && !tg->wide &&
+            tg->format == R300_COLOR_FORMAT_ARGB8888 &&
+            !(ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) &&
+            !(ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) &&
+            tg->round && tg->round_alpha && !tg->prequantise) {
+            tg->write = write_argb8888;
+        }
+    }
 }

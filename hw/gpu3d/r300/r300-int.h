@@ -26,6 +26,7 @@
 
 #include "common/error-latch.h"
 #include "common/fpformat.h"
+#include "common/fragment.h"
 #include "common/raster.h"
 #include "gpu3d/r300-regs.h"
 #include "r300.h"
@@ -143,6 +144,20 @@ void r300_ga_point(R300Core *c, const R300Vertex *v);
 
 #define R300_RS_MAX_VECS 32     /* 16 RS instructions: a tex and a colour each */
 
+struct R300DrawState;
+struct R300Target;
+
+/*
+ * The colour write and the depth/stencil step of one pixel, chosen per draw
+ * by r300_draw_specialise (quad.c): the general functions decode every
+ * field, the fast ones cover the common states and give the same bytes.
+ */
+typedef void R300ColourFn(const struct R300DrawState *ds,
+                          const struct R300Target *tg, int x, int y,
+                          const float *rgba);
+typedef bool R300DepthFn(const struct R300DrawState *ds, int x, int y,
+                         uint32_t z24, bool back);
+
 typedef struct R300Target {
     uint8_t *base;              /* host pointer to the mapped surface */
     uint32_t pitch;             /* pixels */
@@ -163,6 +178,7 @@ typedef struct R300Target {
     bool round_alpha;           /* the same for C3 (ALPHA_DITHER_MODE) */
     uint8_t out_sel[4];         /* C0..C3 from shader R, G, B or A */
     bool prequantise;           /* C4_8 rounding to 8 bits changes the bits */
+    R300ColourFn *write;        /* chosen per draw (quad.c) */
 } R300Target;
 
 #define R300_MAX_SAMPLES 6
@@ -219,6 +235,15 @@ typedef struct R300DrawState {
     G3DRasterRules rules_tri, rules_point, rules_line;
     G3DRect scissor;
     uint64_t *zpass_thread;     /* per render thread: samples passing Z */
+    /* chosen per draw by r300_draw_specialise from the fields above */
+    G3DQuadFn *shade;           /* the quad function triangles are queued with */
+    uint32_t cb_mapped;         /* bit t: target t (< ncb) has a surface */
+    R300DepthFn *depth;         /* depth/stencil of one pixel; NULL: none */
+    G3DCompare zfunc;           /* the fast depth functions' test and write */
+    bool zwrite;
+    R300USMove move;            /* the program, when it is a move */
+    int move_src_vec;           /* RS vector of the moved temporary, -1: none */
+    int move_coord_vec;         /* RS vector of the fetch's coordinate */
 } R300DrawState;
 
 /* One rasterised triangle's data for the quad path. */
@@ -237,6 +262,8 @@ void r300_draw_end(R300Core *c);
 G3DQuadFn r300_quad;
 /* A target's packing, write mask and rounding for this draw's state. */
 void r300_target_prepare(R300Target *tg, const struct R300DrawState *ds);
+/* Choose the draw's quad, depth and colour functions (after all the above). */
+void r300_draw_specialise(R300DrawState *ds);
 
 /* ---- crtc.c ---- */
 

@@ -822,6 +822,11 @@ bool r300_tx_load(R300TexUnit *u, const uint32_t *regs, int unit,
     if (!tx_layout(u, unit) || !tx_map(u, unit, mem)) {
         return false;
     }
+    u->plain32 = !g3d_general_path && u->kind == TXK_PACKED &&
+                 u->bytes_per == 4 && !u->tiled && !u->endian &&
+                 !u->chroma_mode && !u->any_gamma && !u->signed_comp &&
+                 u->bits[0] == 8 && u->bits[1] == 8 && u->bits[2] == 8 &&
+                 u->bits[3] == 8;
     u->enabled = true;
     return true;
 }
@@ -902,14 +907,44 @@ static void tx_axis(TxAxis *a, float s, int n, unsigned mode, bool linear)
     }
 }
 
+/*
+ * tx_fetch for a plain32 unit (four unsigned 8-bit components, shifts 0, 8,
+ * 16, 24): the same address, tx_unpack's products and the swizzle.
+ */
+static inline void tx_fetch_plain32(const R300TexUnit *u, unsigned level,
+                                    unsigned x, unsigned y, unsigned z,
+                                    float rgba[4])
+{
+    uint64_t off = u->level_offset[level] + z * u->level_slice[level] +
+                   (uint64_t)y * u->level_pitch[level] + (uint64_t)x * 4;
+    float c[4];
+    int k;
+
+    if (off + 4 <= u->bytes) {
+        const uint8_t *t = u->texels + off;
+        for (k = 0; k < 4; k++) {
+            c[k] = (float)t[k] * u->scale[k];
+        }
+    } else {
+        /* what tx_read gives past the end: zero bytes */
+        for (k = 0; k < 4; k++) {
+            c[k] = 0.0f * u->scale[k];
+        }
+    }
+    tx_swizzle(u, c, rgba);
+}
+
 /* acc += w * texel (x, y, z) of `level`, or the border colour */
-static inline void tx_texel_acc(const R300TexUnit *u, unsigned level, int x,
-                                int y, int z, float w, float acc[4])
+static inline __attribute__((always_inline)) void
+tx_texel_acc(const R300TexUnit *u, unsigned level, int x, int y, int z,
+             float w, float acc[4], bool plain32)
 {
     float t[4];
 
     if (x < 0 || y < 0 || z < 0) {
         memcpy(t, u->border_rgba, sizeof(t));
+    } else if (plain32) {
+        tx_fetch_plain32(u, level, x, y, z, t);
     } else {
         tx_fetch(u, level, x, y, z, t);
     }
@@ -920,9 +955,9 @@ static inline void tx_texel_acc(const R300TexUnit *u, unsigned level, int x,
 }
 
 /* one level: s, t, r normalised; face selects the cube image */
-static void tx_sample_level(const R300TexUnit *u, unsigned level,
-                            const float str[3], int face, bool linear,
-                            float out[4])
+static inline __attribute__((always_inline)) void
+tx_sample_level_t(const R300TexUnit *u, unsigned level, const float str[3],
+                  int face, bool linear, float out[4], bool plain32)
 {
     bool cube = u->coord_type == R300_TX_COORD_CUBE;
     bool vol = u->coord_type == R300_TX_COORD_3D;
@@ -951,11 +986,33 @@ static void tx_sample_level(const R300TexUnit *u, unsigned level,
             float wy = wz * (iy ? ay.w1 : 1.0f - ay.w1);
             for (ix = 0; ix < nx; ix++) {
                 tx_texel_acc(u, level, ax.i[ix], ay.i[iy], az.i[iz],
-                             wy * (ix ? ax.w1 : 1.0f - ax.w1), acc);
+                             wy * (ix ? ax.w1 : 1.0f - ax.w1), acc, plain32);
             }
         }
     }
     memcpy(out, acc, sizeof(acc));
+}
+
+static void tx_sample_level_plain32(const R300TexUnit *u, unsigned level,
+                                    const float str[3], int face, bool linear,
+                                    float out[4])
+{
+    tx_sample_level_t(u, level, str, face, linear, out, true);
+}
+
+static void tx_sample_level_any(const R300TexUnit *u, unsigned level,
+                                const float str[3], int face, bool linear,
+                                float out[4])
+{
+    tx_sample_level_t(u, level, str, face, linear, out, false);
+}
+
+static inline void tx_sample_level(const R300TexUnit *u, unsigned level,
+                                   const float str[3], int face, bool linear,
+                                   float out[4])
+{
+    (u->plain32 ? tx_sample_level_plain32 : tx_sample_level_any)
+        (u, level, str, face, linear, out);
 }
 
 static void tx_sample_lod(const R300TexUnit *u, const float str[3], int face,

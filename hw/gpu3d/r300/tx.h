@@ -60,6 +60,11 @@ typedef struct R300TexUnit {
     unsigned base_level, max_level; /* MAX_MIP_LEVEL .. NUM_LEVELS */
     float lod_bias;                 /* TX_FILTER1.LOD_BIAS */
     float border_rgba[4];           /* TX_BORDER_COLOR after the swizzle */
+    /*
+     * Chosen per draw: untiled, unswapped 32-bit packed texels without a
+     * chroma key or gamma, fetched without the general per-texel decode.
+     */
+    bool plain32;
 } R300TexUnit;
 
 /*

@@ -725,3 +725,49 @@ void r300_us_exec(const R300USProgram *p, R300USQuad *q,
         }
     }
 }
+
+bool r300_us_match_move(const R300USProgram *p, R300USMove *m)
+{
+    const R300USNode *node = &p->node[0];
+    const R300USAluOp *op;
+    int j;
+
+    if (p->nodes != 1 || node->alu_count != 1 || node->tex_count > 1) {
+        return false;
+    }
+    op = &p->alu[node->alu_start];
+    /* RGB = src0.rgb * 1 + 0, alpha = src0.a * 1 + 0, read from one temp */
+    if (op->rgb_op != R300_US_RGB_OP_MAD ||
+        op->alpha_op != R300_US_ALPHA_OP_MAD ||
+        op->rgb_addr[0] >= R300_US_ADDR_CONST ||
+        op->alpha_addr[0] != op->rgb_addr[0] ||
+        op->rgb_scale != 1.0f || op->alpha_scale != 1.0f ||
+        op->rgb_omask != 7 || !op->alpha_omask || op->alpha_omask_w ||
+        op->rgb_target != op->alpha_target ||
+        op->alpha_sel[0] != POOL_SRC0_A || op->alpha_sel[1] != POOL_ONE ||
+        op->alpha_sel[2] != POOL_ZERO) {
+        return false;
+    }
+    for (j = 0; j < 3; j++) {
+        if (op->rgb_sel[0][j] != POOL_SRC0 + j ||
+            op->rgb_sel[1][j] != POOL_ONE || op->rgb_sel[2][j] != POOL_ZERO ||
+            op->rgb_and[j] != 0xffffffffu || op->rgb_xor[j] ||
+            op->alpha_and[j] != 0xffffffffu || op->alpha_xor[j]) {
+            return false;
+        }
+    }
+    m->tex = false;
+    if (node->tex_count) {
+        const R300USTexOp *t = &p->tex_op[node->tex_start];
+        if (t->inst == R300_US_TEX_TEXKILL) {
+            return false;
+        }
+        m->tex = t->inst != R300_US_TEX_NOP;
+        m->tex_op = *t;
+    }
+    m->src = op->rgb_addr[0];
+    m->target = op->rgb_target;
+    m->rgb_clamp = op->rgb_clamp;
+    m->alpha_clamp = op->alpha_clamp;
+    return true;
+}

@@ -90,4 +90,21 @@ bool r300_us_load(R300USProgram *p, const uint32_t *regs);
 void r300_us_exec(const R300USProgram *p, R300USQuad *q,
                   R300SampleFn *sample, void *opaque);
 
+/*
+ * A program that moves one temporary to one target, optionally after one
+ * texture fetch: the "MAD out, src, 1, 0" that a Gouraud or a plain textured
+ * draw runs (Mesa's r300 compiler emits MOV this way). The quad path runs
+ * it without the interpreter, in the same operations.
+ */
+typedef struct R300USMove {
+    bool tex;                   /* tex_op runs first */
+    R300USTexOp tex_op;         /* LD, PROJ or LODBIAS */
+    uint8_t src;                /* the temporary moved (RGB and alpha) */
+    uint8_t target;             /* US_OUT target */
+    bool rgb_clamp, alpha_clamp;
+} R300USMove;
+
+/* true (and *m filled) if the program is such a move */
+bool r300_us_match_move(const R300USProgram *p, R300USMove *m);
+
 #endif

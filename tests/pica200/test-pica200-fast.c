@@ -1,0 +1,157 @@
+/*
+ * The PICA200 quad function chosen per render-state snapshot
+ * (framebuffer.c choose_shade) against the general fragment path:
+ * randomised states (colour and depth formats, depth test, function and
+ * write, stencil, blend or logic op, channel mask, alpha test, scissor,
+ * W-buffer), each drawn twice from the same random colour and depth
+ * contents, once as chosen and once with g3d_general_path set; the colour
+ * and depth bytes must be equal. The states the fast function covers are
+ * counted so the comparison is known to exercise it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <glib.h>
+#include <string.h>
+
+#include "pica-scene.h"
+
+#define W 64
+#define H 64
+#define LIST_OFF 0x10000u
+#define VB_OFF 0x100000u
+#define RAM_PA(off) (PICA200_PHYS_FCRAM + (off))
+#define SURF_BYTES (W * H * 4)
+#define NTRIS 6
+
+/* Build the case's list; true if its state is one the fast path covers. */
+static bool build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
+{
+    static const unsigned cfmts[] = {
+        PICA_COLORFMT_RGBA8, PICA_COLORFMT_RGBA8, PICA_COLORFMT_RGBA8,
+        PICA_COLORFMT_RGB565, PICA_COLORFMT_RGBA4,
+    };
+    static const unsigned dfmts[] = {
+        PICA_DEPTH_D16, PICA_DEPTH_D24, PICA_DEPTH_D24S8,
+    };
+    GRand *r = g_rand_new_with_seed(seed);
+    unsigned cfmt = cfmts[g_rand_int_range(r, 0, G_N_ELEMENTS(cfmts))];
+    unsigned dfmt = dfmts[g_rand_int_range(r, 0, G_N_ELEMENTS(dfmts))];
+    bool stencil = g_rand_int_range(r, 0, 4) == 0;
+    bool alpha = g_rand_int_range(r, 0, 5) == 0;
+    bool blend = g_rand_boolean(r), replace;
+    unsigned mask = g_rand_int_range(r, 0, 4) ? 0xF : g_rand_int_range(r, 0, 16);
+    unsigned scissor = g_rand_int_range(r, 0, 4);   /* 1 inverted, 3 on */
+    uint32_t blend_func = g_rand_boolean(r) ? 0x01010000u : 0x76760000u;
+    uint32_t logic = g_rand_boolean(r) ? 3 : g_rand_int_range(r, 0, 16);
+    float v[NTRIS * 3 * 8];
+    unsigned i;
+
+    for (i = 0; i < SURF_BYTES * 2; i++) {
+        t->vram[i] = g_rand_int(r);
+    }
+    for (i = 0; i < NTRIS * 3; i++) {
+        float w = g_rand_boolean(r) ? 1.0f
+                  : (float)g_rand_double_range(r, 0.5, 2.0);
+        float *p = &v[8 * i];
+        p[0] = (float)g_rand_double_range(r, -1.2, 1.2) * w;
+        p[1] = (float)g_rand_double_range(r, -1.2, 1.2) * w;
+        p[2] = (float)g_rand_double_range(r, -1.0, 0.0) * w;
+        p[3] = w;
+        p[4] = (float)g_rand_double_range(r, -0.2, 1.2);
+        p[5] = (float)g_rand_double_range(r, -0.2, 1.2);
+        p[6] = (float)g_rand_double_range(r, -0.2, 1.2);
+        p[7] = (float)g_rand_double_range(r, -0.2, 1.2);
+    }
+    pt_put_vertices(t, VB_OFF, v, NTRIS * 3);
+
+    cb_init(b);
+    pica_cmd_shader_passthrough(b);
+    pica_cmd_viewport(b, W, H, 0, 0);
+    pica_cmd_target(b, W, H, PICA200_PHYS_VRAM, cfmt,
+                    PICA200_PHYS_VRAM + SURF_BYTES, dfmt);
+    pica_cmd_fragment(b, 1, PICA_CMP_LESS, 1);
+    pica_cmd_reg(b, GPUREG_COLOR_OPERATION, 0x00E40000 | (blend ? 0x100 : 0));
+    pica_cmd_reg(b, GPUREG_BLEND_FUNC, blend_func);
+    pica_cmd_reg(b, GPUREG_LOGIC_OP, logic);
+    pica_cmd_reg(b, GPUREG_BLEND_COLOR, g_rand_int(r));
+    pica_cmd_reg(b, GPUREG_FRAGOP_ALPHA_TEST, alpha ? 1u |
+                 g_rand_int_range(r, 0, 8) << 4 |
+                 g_rand_int_range(r, 0, 256) << 8 : 0);
+    pica_cmd_reg(b, GPUREG_STENCIL_TEST, (g_rand_int(r) & ~1u) | stencil);
+    pica_cmd_reg(b, GPUREG_STENCIL_OP, g_rand_int(r) & 0x777);
+    pica_cmd_reg(b, GPUREG_DEPTH_COLOR_MASK, (g_rand_int(r) & 0x1071) |
+                 mask << 8);
+    pica_cmd_reg(b, GPUREG_DEPTHMAP_ENABLE, g_rand_int_range(r, 0, 4) != 0);
+    pica_cmd_reg(b, GPUREG_SCISSORTEST_MODE, scissor);
+    pica_cmd_reg(b, GPUREG_SCISSORTEST_POS, g_rand_int_range(r, 0, W / 2) |
+                 g_rand_int_range(r, 0, H / 2) << 16);
+    pica_cmd_reg(b, GPUREG_SCISSORTEST_DIM, g_rand_int_range(r, W / 2, W) |
+                 g_rand_int_range(r, H / 2, H) << 16);
+    pica_cmd_attribs(b, RAM_PA(VB_OFF), PICA_F32X4, PICA_F32X4, 32);
+    pica_cmd_draw(b, PICA_TOPOLOGY_TRIANGLES, NTRIS * 3, 0, false, 0);
+    pica_cmd_finalize(b);
+    g_rand_free(r);
+
+    replace = mask == 0xF && (blend ? blend_func == 0x01010000u : logic == 3);
+    return cfmt == PICA_COLORFMT_RGBA8 && replace && !alpha &&
+           scissor != 1 && !(stencil && dfmt == PICA_DEPTH_D24S8);
+}
+
+static bool run(PicaTest *t, uint32_t seed, bool general, uint8_t *out)
+{
+    CmdBuf b;
+    bool fast = build_case(t, seed, &b);
+
+    g3d_general_path = general;
+    pt_kick(t, &b, LIST_OFF);
+    g_assert_true(pt_run(t, 1u << 20));
+    g3d_general_path = false;
+    pt_wreg(t, GPUREG_IRQ_ACK0, 0);
+    memcpy(out, t->vram, SURF_BYTES * 2);
+    cb_free(&b);
+    return fast;
+}
+
+static void test_fast_equals_general(gconstpointer data)
+{
+    int threads = GPOINTER_TO_INT(data);
+    PicaTest t;
+    uint8_t *img[2];
+    unsigned n, fast = 0, errors;
+    const unsigned cases = 300;
+
+    pt_init(&t, threads);
+    img[0] = g_malloc(SURF_BYTES * 2);
+    img[1] = g_malloc(SURF_BYTES * 2);
+    errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    for (n = 0; n < cases; n++) {
+        uint32_t seed = 0x91ca0000u + n;
+
+        fast += run(&t, seed, false, img[0]);
+        run(&t, seed, true, img[1]);
+        if (memcmp(img[0], img[1], SURF_BYTES)) {
+            g_error("seed %#x: the colour bytes of the chosen path differ "
+                    "from the general path's", seed);
+        }
+        if (memcmp(img[0] + SURF_BYTES, img[1] + SURF_BYTES, SURF_BYTES)) {
+            g_error("seed %#x: the depth bytes of the chosen path differ "
+                    "from the general path's", seed);
+        }
+    }
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
+    g_assert_cmpuint(fast, >=, cases / 8);
+    g_assert_cmpuint(fast, <=, cases - cases / 8);
+    g_free(img[0]);
+    g_free(img[1]);
+    pt_free(&t);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_data_func("/pica200/fast-path/equals-general/1-thread",
+                         GINT_TO_POINTER(1), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/equals-general/2-threads",
+                         GINT_TO_POINTER(2), test_fast_equals_general);
+    return g_test_run();
+}

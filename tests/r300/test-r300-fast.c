@@ -1,0 +1,270 @@
+/*
+ * The R300 fast paths chosen per draw (quad.c r300_draw_specialise) against
+ * the general path: randomised states (colour format, tiling, channel mask,
+ * dither modes, blend, ROP, depth format (Z24S8, Z16, 13E3) and stencil,
+ * alpha test, fog, output swizzle, clamp, perspective, textured or not, a
+ * move program or a longer one), each drawn twice from
+ * the same random colour and depth contents, once as chosen and once with
+ * g3d_general_path set; the colour and depth bytes must be equal. The test
+ * also checks that both paths were taken often enough to mean something.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <glib.h>
+#include <string.h>
+
+#include "r300-rig.h"
+#include "r300/r300-int.h"
+
+#define VRAM_SIZE   (4u << 20)
+#define RING_BUFSZ  13
+#define TEX_ADDR    0x00100000u     /* 32x32 ARGB8888 */
+#define CB_ADDR     0x00200000u
+#define ZB_ADDR     0x00300000u
+#define W 64
+#define H 48
+#define TEX 32
+#define SURF_BYTES  (W * H * 4)
+
+static uint32_t cmdbuf[8192];
+
+typedef struct Case {
+    uint32_t seed;
+    bool fast_quad;             /* the draw's shade was not r300_quad */
+} Case;
+
+static void state(R300Cmd *c, GRand *r, bool *textured)
+{
+    static const uint32_t formats[] = {
+        R300_COLOR_FORMAT_ARGB8888, R300_COLOR_FORMAT_ARGB8888,
+        R300_COLOR_FORMAT_ARGB8888, R300_COLOR_FORMAT_RGB565,
+    };
+    uint32_t fmt = formats[g_rand_int_range(r, 0, 4)];
+    uint32_t pitch = W | fmt << R_RB3D_COLORPITCH_0_COLORFORMAT_SHIFT;
+    static const uint32_t zformats[] = {
+        R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL,
+        R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL,
+        R300_DEPTHFORMAT_16BIT_INT_Z, R300_DEPTHFORMAT_16BIT_13E3,
+    };
+    uint32_t zformat = zformats[g_rand_int_range(r, 0, 4)];
+    uint32_t zcntl = 0, rgb_inst = 0x40050A80u, alpha_inst = 0x40040889u;
+    unsigned k;
+
+    if (g_rand_int_range(r, 0, 4) == 0) {
+        pitch |= R_RB3D_COLORPITCH_0_COLORTILE_MASK;
+    }
+    if (g_rand_int_range(r, 0, 4) == 0) {
+        pitch |= 1u << R_RB3D_COLORPITCH_0_COLORMICROTILE_SHIFT;
+    }
+    r300_cmd_reg(c, R300_RB3D_COLORPITCH(0), pitch);
+    r300_cmd_reg(c, A_RB3D_COLOR_CHANNEL_MASK,
+                 g_rand_int_range(r, 0, 3) ? 0xF : g_rand_int_range(r, 0, 16));
+    if (g_rand_int_range(r, 0, 4) == 0) {
+        r300_cmd_reg(c, A_RB3D_BLENDCNTL,
+                     R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK |
+                     R300_COMB_ADD_CLAMP << R_RB3D_BLENDCNTL_COMB_FCN_SHIFT |
+                     R300_BLEND_GL_SRC_ALPHA << R_RB3D_BLENDCNTL_SRCBLEND_SHIFT |
+                     R300_BLEND_GL_ONE_MINUS_SRC_ALPHA <<
+                     R_RB3D_BLENDCNTL_DESTBLEND_SHIFT);
+    }
+    if (g_rand_int_range(r, 0, 8) == 0) {
+        r300_cmd_reg(c, A_RB3D_ROPCNTL, R_RB3D_ROPCNTL_ROP_ENABLE_MASK |
+                     (uint32_t)g_rand_int_range(r, 0, 16) << R_RB3D_ROPCNTL_ROP_SHIFT);
+    }
+    /* US_OUT_FMT C4_8 with a random component order */
+    r300_cmd_reg(c, A_US_OUT_FMT_0, g_rand_int_range(r, 0, 3) ? 0x00001B00
+                 : (g_rand_int(r) & 0xFF00));
+    if (g_rand_boolean(r)) {
+        zcntl |= R_ZB_CNTL_Z_ENABLE_MASK;
+    }
+    if (g_rand_boolean(r)) {
+        zcntl |= R_ZB_CNTL_ZWRITEENABLE_MASK;
+    }
+    if (g_rand_int_range(r, 0, 4) == 0) {
+        zcntl |= R_ZB_CNTL_STENCIL_ENABLE_MASK;
+    }
+    if (g_rand_int_range(r, 0, 5) == 0) {
+        zcntl = 0;
+    }
+    /* 13E3 also with INVERT */
+    r300_cmd_reg(c, A_ZB_FORMAT, zformat | (zformat == R300_DEPTHFORMAT_16BIT_13E3
+                                            && g_rand_boolean(r)
+                                            ? R_ZB_FORMAT_INVERT_MASK : 0));
+    /* colour and alpha: truncate or round */
+    r300_cmd_reg(c, A_RB3D_DITHER_CTL, g_rand_int_range(r, 0, 2) |
+                 g_rand_int_range(r, 0, 2) << 2);
+    r300_cmd_reg(c, A_ZB_DEPTHOFFSET, ZB_ADDR);
+    r300_cmd_reg(c, A_ZB_DEPTHPITCH, W);
+    r300_cmd_reg(c, A_ZB_CNTL, zcntl);
+    /* ZFUNC, stencil functions and ops: every field random */
+    r300_cmd_reg(c, A_ZB_ZSTENCILCNTL, g_rand_int(r));
+    r300_cmd_reg(c, A_ZB_STENCILREFMASK, g_rand_int(r) & 0xFFFFFF);
+    if (g_rand_int_range(r, 0, 4) == 0) {
+        r300_cmd_reg(c, A_FG_ALPHA_FUNC, R_FG_ALPHA_FUNC_AF_EN_MASK |
+                     g_rand_int_range(r, 0, 8) << 8 |
+                     g_rand_int_range(r, 0, 256));
+    }
+    /* fog from the window z: it sees the move's unclamped colours */
+    r300_cmd_reg(c, A_GB_SELECT, (g_rand_boolean(r)
+                                  ? R_GB_SELECT_W_SELECT_MASK : 0) | 5);
+    if (g_rand_int_range(r, 0, 3) == 0) {
+        r300_cmd_reg(c, A_FG_FOG_BLEND, R_FG_FOG_BLEND_ENABLE_MASK |
+                     g_rand_int_range(r, 0, 4) << R_FG_FOG_BLEND_FN_SHIFT);
+        r300_cmd_regf(c, A_GA_FOG_SCALE, 1.0f / 16777215.0f);
+        r300_cmd_reg(c, A_FG_FOG_FACTOR, g_rand_int_range(r, 0, 1024));
+        for (k = 0; k < 3; k++) {
+            r300_cmd_reg(c, A_FG_FOG_COLOR_R + 4 * k,
+                         g_rand_int_range(r, 0, 1024));
+        }
+    }
+    /* the move's clamps, or a move that scales by 2 (no longer a move) */
+    if (g_rand_boolean(r)) {
+        rgb_inst &= ~R_US_ALU_RGB_INST_0_CLAMP_MASK;
+    }
+    if (g_rand_boolean(r)) {
+        alpha_inst &= ~R_US_ALU_ALPHA_INST_0_CLAMP_MASK;
+    }
+    if (g_rand_int_range(r, 0, 5) == 0) {
+        rgb_inst |= 1u << R_US_ALU_RGB_INST_0_OMOD_SHIFT;
+    }
+    r300_cmd_reg(c, A_US_ALU_RGB_INST_0, rgb_inst);
+    r300_cmd_reg(c, A_US_ALU_ALPHA_INST_0, alpha_inst);
+
+    *textured = g_rand_boolean(r);
+    if (*textured) {
+        /* PVS output 1 is texcoord 0 (no colour), routed to t1 */
+        r300_cmd_reg(c, A_VAP_OUT_VTX_FMT_0,
+                     R_VAP_OUT_VTX_FMT_0_VTX_POS_PRESENT_MASK);
+        r300_cmd_reg(c, A_VAP_OUT_VTX_FMT_1, 4);
+        r300_cmd_reg(c, A_RS_COUNT, 4 | R_RS_COUNT_HIRES_EN_MASK);
+        r300_cmd_reg(c, A_RS_IP_0, 0u << 13 | 1u << 16 | 2u << 19 | 3u << 22);
+        r300_cmd_reg(c, A_RS_INST_0, R_RS_INST_0_TEX_CN_MASK |
+                     1u << R_RS_INST_0_TEX_ADDR_SHIFT);
+        /* point or bilinear, wrap, mirror or clamp */
+        r300_cmd_tex0_argb8888(c, TEX, TEX_ADDR,
+                               (g_rand_boolean(r) ? 2u : 1u) << 9 |
+                               (g_rand_boolean(r) ? 2u : 1u) << 11 |
+                               g_rand_int_range(r, 0, 3) |
+                               g_rand_int_range(r, 0, 3) << 3);
+        /* node 3: TEX (LD or PROJ) t<dst> <- tex0(t1), then out = t<src> */
+        /* move the coordinate t1, t0 (nothing routed: 0) or the fetch t2 */
+        k = g_rand_int_range(r, 0, 3);
+        r300_cmd_reg(c, A_US_CONFIG, R_US_CONFIG_FIRST_TEX_MASK);
+        r300_cmd_reg(c, A_US_PIXSIZE, 2);
+        r300_cmd_reg(c, R300_US_CODE_ADDR(3), R_US_CODE_ADDR_0_RGBA_OUT_MASK);
+        r300_cmd_reg(c, R300_US_TEX_INST(0),
+                     1u | 2u << 6 | 0u << 11 |
+                     (g_rand_boolean(r) ? R300_US_TEX_LD : R300_US_TEX_PROJ)
+                     << 15);
+        r300_cmd_reg(c, A_US_ALU_RGB_ADDR_0,
+                     0x1C000000u | (k == 0 ? 1 : k == 1 ? 0 : 2));
+        r300_cmd_reg(c, A_US_ALU_ALPHA_ADDR_0,
+                     0x01000000u | (k == 0 ? 1 : k == 1 ? 0 : 2));
+    }
+}
+
+/* Draw the case's triangles with the path chosen or the general one. */
+static void run(R300Rig *d, uint32_t seed, bool general, uint8_t *cb,
+                uint8_t *zb, bool *fast_quad)
+{
+    R300Surface cbs = { CB_ADDR, W, R300_COLOR_FORMAT_ARGB8888 };
+    R300Surface zbs = { 0, 0, 0 };
+    GRand *r = g_rand_new_with_seed(seed);
+    R300Cmd c;
+    bool textured;
+    unsigned i, k;
+
+    /* the same random starting picture, depth and texture every time */
+    for (i = 0; i < SURF_BYTES; i++) {
+        d->vram[CB_ADDR + i] = g_rand_int(r);
+        d->vram[ZB_ADDR + i] = g_rand_int(r);
+    }
+    for (i = 0; i < TEX * TEX * 4; i++) {
+        d->vram[TEX_ADDR + i] = g_rand_int(r);
+    }
+    r300_rig_cmd_begin(&c, cmdbuf, G_N_ELEMENTS(cmdbuf));
+    r300_cmd_pipeline(&c, &cbs, &zbs, W, H);
+    r300_cmd_matrix(&c, (const float[16]){ 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
+                                           0, 0, 0, 1 });
+    state(&c, r, &textured);
+    for (i = 0; i < 6; i++) {
+        float v[3 * 8];
+        for (k = 0; k < 3; k++) {
+            float w = g_rand_boolean(r) ? 1.0f
+                      : (float)g_rand_double_range(r, 0.5, 2.0);
+            float *p = &v[8 * k];
+            p[0] = (float)g_rand_double_range(r, -1.2, 1.2) * w;
+            p[1] = (float)g_rand_double_range(r, -1.2, 1.2) * w;
+            p[2] = (float)g_rand_double_range(r, -0.2, 1.0) * w;
+            p[3] = w;
+            /* colours (texcoords when textured) a little outside [0, 1] */
+            p[4] = (float)g_rand_double_range(r, -0.2, 1.2);
+            p[5] = (float)g_rand_double_range(r, -0.2, 1.2);
+            p[6] = (float)g_rand_double_range(r, -0.2, 1.2);
+            p[7] = (float)g_rand_double_range(r, -0.2, 1.2);
+        }
+        r300_cmd_draw(&c, R300_PRIM_TRIANGLES, v, 3);
+    }
+    r300_cmd_finish(&c);
+    g_assert_false(c.overflow);
+    g_rand_free(r);
+
+    g3d_general_path = general;
+    r300_rig_ring_run(d, cmdbuf, c.n);
+    g3d_general_path = false;
+    *fast_quad = d->core->draw.shade != r300_quad;
+    memcpy(cb, d->vram + CB_ADDR, SURF_BYTES);
+    memcpy(zb, d->vram + ZB_ADDR, SURF_BYTES);
+}
+
+static void test_fast_equals_general(gconstpointer data)
+{
+    int threads = GPOINTER_TO_INT(data);
+    R300Rig *d = r300_rig_new(threads, VRAM_SIZE, RING_BUFSZ);
+    uint8_t *cb[2], *zb[2];
+    unsigned n, fast = 0, general = 0, errors;
+    const unsigned cases = 300;
+
+    for (n = 0; n < 2; n++) {
+        cb[n] = g_malloc(SURF_BYTES);
+        zb[n] = g_malloc(SURF_BYTES);
+    }
+    r300_rig_ring_init(d);
+    errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    for (n = 0; n < cases; n++) {
+        uint32_t seed = 0x5eed0000u + n;
+        bool fq, gq;
+
+        run(d, seed, false, cb[0], zb[0], &fq);
+        run(d, seed, true, cb[1], zb[1], &gq);
+        g_assert_false(gq);
+        if (memcmp(cb[0], cb[1], SURF_BYTES) ||
+            memcmp(zb[0], zb[1], SURF_BYTES)) {
+            g_error("seed %#x: the fast path's bytes differ from the general "
+                    "path's (colour %s, depth %s)", seed,
+                    memcmp(cb[0], cb[1], SURF_BYTES) ? "differs" : "same",
+                    memcmp(zb[0], zb[1], SURF_BYTES) ? "differs" : "same");
+        }
+        fast += fq;
+        general += !fq;
+    }
+    /* the draws were well-formed, and both kinds of quad function ran */
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
+    g_assert_cmpuint(fast, >=, cases / 4);
+    g_assert_cmpuint(general, >=, cases / 8);
+    for (n = 0; n < 2; n++) {
+        g_free(cb[n]);
+        g_free(zb[n]);
+    }
+    r300_rig_free(d);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_data_func("/r300/fast-path/equals-general/1-thread",
+                         GINT_TO_POINTER(1), test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/equals-general/2-threads",
+                         GINT_TO_POINTER(2), test_fast_equals_general);
+    return g_test_run();
+}
