@@ -86,11 +86,12 @@ def plan(deb, listfile, outdir):
     for p in list(paths):   # what a symlink names comes too
         m = members[p]
         if m.issym():
-            paths.add(os.path.normpath(os.path.join(os.path.dirname(p),
-                                                    m.linkname)))
+            paths.add("./" + os.path.normpath(os.path.join(os.path.dirname(p),
+                                                           m.linkname)))
+    # each name once: tar -T finds a name only once in the archive
     with open(os.path.join(outdir, "piglit-paths.txt"), "w") as out:
         for p in sorted(paths):
-            out.write(("./" + p if not p.startswith("./") else p) + "\n")
+            out.write(p + "\n")
 
 
 LINE = re.compile(r"gpu3d-linux: piglit-(hw|sw): (\w+) (.*?)\s*$")
