@@ -154,19 +154,21 @@ import re, sys
 res = {"hw": {}, "sw": {}}
 order = []
 for line in open(sys.argv[1], errors="replace"):
-    m = re.match(r"gpu3d-linux: glmark2-(hw|sw): (\[.*?\] .*?): FPS: (\d+)", line)
+    m = re.match(r"gpu3d-linux: glmark2-(hw|sw): (?:.*?)(\[\w+\] .*?):(?: .*:)? "
+                 r"(FPS: \d+ FrameTime: [\d.]+ ms|Unsupported)", line)
     if m:
         if m.group(2) not in order:
             order.append(m.group(2))
-        res[m.group(1)][m.group(2)] = m.group(3)
+        v = m.group(3).replace("FPS: ", "").replace(" FrameTime: ", " fps, ")
+        res[m.group(1)][m.group(2)] = v
     m = re.match(r"gpu3d-linux: glmark2-(hw|sw): .*Score: (\d+)", line)
     if m:
         res[m.group(1)]["score"] = m.group(2)
-print("| scene | r300-3d FPS | llvmpipe FPS |\n|---|---|---|")
+print("| scene | r300-3d | llvmpipe |\n|---|---|---|")
 for k in order:
     print("| `%s` | %s | %s |" % (k, res["hw"].get(k, "-"), res["sw"].get(k, "-")))
-print("| **glmark2 Score** | %s | %s |" % (res["hw"].get("score", "-"),
-                                          res["sw"].get("score", "-")))
+print("| glmark2 Score | %s | %s |" % (res["hw"].get("score", "-"),
+                                      res["sw"].get("score", "-")))
 PY
   cat "$out/glmark2.md"
 fi
