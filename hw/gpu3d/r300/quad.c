@@ -421,7 +421,11 @@ void r300_quad(void *opaque, const G3DQuad *q, int thread)
                 continue;
             }
         }
-        if (ds->zbase) {
+        if (ds->zb_cb_clear) {
+            /* the ZB's share of a colour clear: the clear value, no test */
+            store_px(ds->zbase + r300_tile_offset(&ds->ztiling, x, y),
+                     ds->zbpp, ds->zclear);
+        } else if (ds->zbase) {
             /* depth: the plane equation, or the shader's W output */
             if (ds->depth_from_shader && uq.w_written) {
                 z = uq.w[i] * 16777215.0f;

@@ -151,6 +151,13 @@ typedef struct R300DrawState {
     unsigned ncb;               /* targets with a surface */
     uint8_t *zbase;
     uint32_t zpitch, zrows, zformat, zbpp;
+    /*
+     * ZB_BW_CNTL.ZB_CB_CLEAR: the ZB helps the CB clear, writing
+     * ZB_DEPTHCLEARVALUE at every pixel that reaches it, whatever ZB_CNTL
+     * says (Mesa's CBZB clear, r300_blit.c)
+     */
+    bool zb_cb_clear;
+    uint32_t zclear;
     R300Tiling ztiling;         /* DEPTHMACROTILE / DEPTHMICROTILE */
     /*
      * Surfaces that are not one host block (system memory through the PCI
