@@ -14,8 +14,13 @@ for a in $(cat /proc/cmdline); do
     esac
 done
 wants() { case ",$1," in *",$2,"*) return 0 ;; esac; return 1; }
-driver() {  # hw|sw: r300 or llvmpipe for what runs next
-    if [ "$1" = sw ]; then export LIBGL_ALWAYS_SOFTWARE=1; else unset LIBGL_ALWAYS_SOFTWARE; fi
+driver() {  # hw|sw: r300 or llvmpipe for what runs next (GBM on the
+            # radeon card needs its own switch: Mesa's gbm_dri.c)
+    if [ "$1" = sw ]; then
+        export LIBGL_ALWAYS_SOFTWARE=1 GBM_ALWAYS_SOFTWARE=1
+    else
+        unset LIBGL_ALWAYS_SOFTWARE GBM_ALWAYS_SOFTWARE
+    fi
 }
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 export HOME=/tmp XDG_RUNTIME_DIR=/tmp MESA_SHADER_CACHE_DISABLE=true

@@ -19,7 +19,8 @@
 # Drivers: hw = r300-3d, sw = llvmpipe in the same guest.
 #
 #   scripts/linux-mesa.sh [--run kmscube,kmscap,glmark2,piglit]
-#       [--drivers hw,sw] [--piglit FILE] [--expected FILE] [OUTDIR]
+#       [--drivers hw,sw] [--piglit FILE] [--expected FILE] [--build-only]
+#       [OUTDIR]
 #
 # Default: --run kmscube,kmscap,glmark2, OUTDIR out/linux-mesa. Exit status
 # 1 when the kernel reports a GPU lockup or a warning, a kmscap frame misses
@@ -34,12 +35,14 @@ run=kmscube,kmscap,glmark2
 drivers=hw,sw
 subset=
 expected=
+build_only=0
 while [ $# -gt 0 ]; do
   case $1 in
     --run) run=$2; shift 2 ;;
     --drivers) drivers=$2; shift 2 ;;
     --piglit) subset=$2; shift 2 ;;
     --expected) expected=$2; shift 2 ;;
+    --build-only) build_only=1; shift ;;
     -*) die "linux-mesa.sh: unknown option $1" ;;
     *) break ;;
   esac
@@ -100,6 +103,8 @@ guest=$("$GPU3D_ROOT/scripts/linux-guest.sh" --print-dir \
                     libwayland-client0" \
         --partial "piglit=$plan/piglit-paths.txt" \
         --init-hook "$hook" | tail -1)
+
+[ $build_only = 0 ] || { echo "$guest"; exit 0; }
 
 sel=all
 [ -z "$subset" ] ||
