@@ -94,7 +94,8 @@ def plan(deb, listfile, outdir):
             out.write(p + "\n")
 
 
-LINE = re.compile(r"gpu3d-linux: piglit-(hw|sw): (\w+) (.*?)\s*$")
+LINE = re.compile(r"gpu3d-linux: piglit-(hw|sw): "
+                  r"(pass|fail|skip|warn|crash|timeout|notrun) (.*?)\s*$")
 
 
 def results(serial):
