@@ -67,7 +67,7 @@ fi
 # -fbo for the tests it runs concurrently (flag c); the last "result" line
 # a test prints is its result
 if wants $mesa_run piglit; then
-    export PIGLIT_PLATFORM=gbm
+    export PIGLIT_PLATFORM=gbm PIGLIT_SOURCE_DIR=/usr/lib/x86_64-linux-gnu/piglit
     for r in hw sw; do
         wants $mesa_drivers $r || continue
         driver $r

@@ -72,7 +72,11 @@ def plan(deb, listfile, outdir):
     missing = [n for n in names if n not in tests]
     if missing:
         sys.exit("not in piglit's profiles: " + ", ".join(missing))
-    paths = set(n for n in members if n.startswith(ROOT + "lib/")
+    # the libraries, and tests/shaders: the GLSL files the C tests of the
+    # shaders group read from PIGLIT_SOURCE_DIR (250 KB)
+    paths = set(n for n in members
+                if (n.startswith(ROOT + "lib/") or
+                    n.startswith(ROOT + "tests/shaders/"))
                 and not members[n].isdir())
     with open(os.path.join(outdir, "piglit-run.txt"), "w") as out:
         for n in names:
