@@ -71,6 +71,9 @@ if wants $mesa_run piglit; then
     for r in hw sw; do
         wants $mesa_drivers $r || continue
         driver $r
+        # llvmpipe: EGL without a surface (as kmscap gets it); on GBM over
+        # the radeon card the context stays r300's whatever the switches
+        if [ $r = sw ]; then export PIGLIT_PLATFORM=surfaceless_egl; else export PIGLIT_PLATFORM=gbm; fi
         t0=$(uptime_s)
         i=0
         while IFS='|' read -r name flags cmd; do
