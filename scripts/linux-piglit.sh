@@ -8,8 +8,8 @@
 #   scripts/linux-piglit.sh [--update] [--drivers hw|sw|hw,sw] [OUTDIR]
 #
 # Each test is its binary run directly (bin/TEST ... -auto [-fbo]), not
-# piglit's Python runner (see scripts/mesa-piglit.py). About an hour of
-# TCG time for both drivers.
+# piglit's Python runner (see scripts/mesa-piglit.py). About 12 minutes of
+# guest time per driver.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
