@@ -348,6 +348,34 @@ static void test_r300_stop_cont_image(void)
     g3dq_close(d);
 }
 
+/*
+ * An interrupt acknowledge takes effect at once while a frame is in flight:
+ * radeon's r100_irq_process() (Linux drivers/gpu/drm/radeon/r100.c) writes
+ * the set GEN_INT_STATUS bits back to clear them and re-reads the register,
+ * looping while any stays set, so an ack held behind the draw kept a guest
+ * in its interrupt handler for the whole frame. The software interrupt is
+ * raised first (write 1 to SW_INT_FIRE sets SW_INT_TEST, radeon_reg.h),
+ * then the frame starts, then the guest acks.
+ */
+static void test_r300_irq_ack_in_flight(void)
+{
+    G3DQDev *d = r3_open();
+
+    r3_wr(d, A_GEN_INT_CNTL, R_GEN_INT_CNTL_SW_INT_ENABLE_MASK);
+    r3_wr(d, A_GEN_INT_STATUS, R_GEN_INT_STATUS_SW_INT_FIRE_MASK);
+    g_assert_true(r3_rd(d, A_GEN_INT_STATUS) &
+                  R_GEN_INT_STATUS_SW_INT_TEST_MASK);
+    r3_start_draw(d);
+    g_usleep(200 * 1000);
+    g_assert_true(r3_busy(d));
+    r3_wr(d, A_GEN_INT_STATUS, R_GEN_INT_STATUS_SW_INT_TEST_MASK);
+    g_assert_false(r3_rd(d, A_GEN_INT_STATUS) &
+                   R_GEN_INT_STATUS_SW_INT_TEST_MASK);
+    /* the frame is still in flight: the ack did not wait for it */
+    g_assert_true(r3_busy(d));
+    g3dq_close(d);
+}
+
 /* ---- pica200-3d ---------------------------------------------------------- */
 
 #define PI_REGS     PICA200_REGS_BAR
@@ -1103,5 +1131,7 @@ int main(int argc, char **argv)
     qtest_add_func("/gpu3d/freeze/r300/stop-cont-image",
                    test_r300_stop_cont_image);
     qtest_add_func("/gpu3d/freeze/r300/q35-unplug", test_q35_unplug);
+    qtest_add_func("/gpu3d/freeze/r300/irq-ack-in-flight",
+                   test_r300_irq_ack_in_flight);
     return g_test_run();
 }

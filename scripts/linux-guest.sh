@@ -5,7 +5,10 @@
 # and radeon/R300_cp.bin from firmware-amd-graphics (non-free-firmware).
 #
 #   scripts/linux-guest.sh [--packages "PKG..."] [--init-hook FILE]
-#                          [--no-firmware] [--print-dir]
+#                          [--partial PKG=LIST] [--no-firmware] [--print-dir]
+#   scripts/linux-guest.sh --fetch PKG     (download PKG's .deb into the private
+#                                          apt cache, print its path: to read
+#                                          what a --partial LIST should name)
 #
 # Packages come through a PRIVATE apt configuration under
 # $GPU3D_CACHE/linux-apt (its own sources list, lists, status and archive
@@ -21,6 +24,11 @@
 #   --init-hook FILE                       a shell fragment /init sources after
 #                                          the radeon checks (before poweroff);
 #                                          it can print "name: PASS|FAIL" lines
+#   --partial PKG=LIST                     only the paths LIST names (one a
+#                                          line, "./usr/..." as dpkg-deb -c
+#                                          prints them) of package PKG, not
+#                                          its dependencies (piglit installs
+#                                          2 GB; a test list needs ~50 MB)
 # The same through GPU3D_LINUX_PACKAGES and GPU3D_LINUX_INIT_HOOK.
 #
 # The guest's /init prints "gpu3d-linux: <check>: PASS|FAIL [detail]" lines and
@@ -32,18 +40,27 @@ set -euo pipefail
 
 extra_pkgs=${GPU3D_LINUX_PACKAGES:-}
 init_hook=${GPU3D_LINUX_INIT_HOOK:-}
+partials=()
 firmware=1
 print_dir=0
+fetch=
 while [ $# -gt 0 ]; do
   case $1 in
     --packages) extra_pkgs="$extra_pkgs $2"; shift 2 ;;
     --init-hook) init_hook=$2; shift 2 ;;
+    --partial) partials+=("$2"); shift 2 ;;
     --no-firmware) firmware=0; shift ;;
     --print-dir) print_dir=1; shift ;;
+    --fetch) fetch=$2; shift 2 ;;
     *) die "linux-guest.sh: unknown option $1" ;;
   esac
 done
 [ -z "$init_hook" ] || [ -f "$init_hook" ] || die "no init hook $init_hook"
+PART_PKGS=()
+for p in "${partials[@]}"; do
+  [ -f "${p#*=}" ] || die "--partial $p: no list ${p#*=}"
+  PART_PKGS+=("${p%%=*}")
+done
 
 APT_DIR=$GPU3D_CACHE/linux-apt
 mkdir -p "$APT_DIR"/{lists/partial,archives/partial,etc/sources.list.d,etc/preferences.d,dpkg}
@@ -80,6 +97,16 @@ if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440)" ]; then
 fi
 
 candidate() { papt_cache policy "$1" | awk '/Candidate:/ { print $2 }'; }
+deb_of() {  # the archive file of package $1 at its candidate version
+  local v; v=$(candidate "$1")
+  ls "$APT_DIR/archives/$1_${v//:/%3a}_"*.deb 2>/dev/null | head -1
+}
+if [ -n "$fetch" ]; then
+  [ -n "$(deb_of "$fetch")" ] ||
+    ( cd "$APT_DIR/archives" && papt_get download -qq "$fetch" )
+  deb_of "$fetch"
+  exit 0
+fi
 # linux-image-amd64 names the versioned kernel package it depends on
 KPKG=$(papt_cache depends linux-image-amd64 | awk '/Depends: linux-image-/ { print $2; exit }')
 [ -n "$KPKG" ] || die "cannot resolve linux-image-amd64"
@@ -88,14 +115,15 @@ FW_PKGS=()
 [ $firmware = 0 ] || FW_PKGS=(firmware-amd-graphics)
 
 versions=""
-for p in "$KPKG" "${USER_PKGS[@]}" "${FW_PKGS[@]}"; do
+for p in "$KPKG" "${USER_PKGS[@]}" "${FW_PKGS[@]}" "${PART_PKGS[@]}"; do
   v=$(candidate "$p")
   [ -n "$v" ] && [ "$v" != "(none)" ] || die "package $p not found"
   versions="$versions$p=$v"$'\n'
 done
 INIT_SRC=$GPU3D_ROOT/scripts/linux-guest-init.sh
 key=$( (printf '%s' "$versions" "fw=$firmware"; cat "$0" "$INIT_SRC";
-        [ -z "$init_hook" ] || cat "$init_hook") | sha256sum | cut -c1-12)
+        [ -z "$init_hook" ] || cat "$init_hook"
+        for p in "${partials[@]}"; do cat "${p#*=}"; done) | sha256sum | cut -c1-12)
 OUTDIR=$GPU3D_CACHE/linux-guest-$key
 if [ -f "$OUTDIR/initrd.img" ] && [ -f "$OUTDIR/vmlinuz" ]; then
   [ $print_dir = 1 ] && echo "$OUTDIR"
@@ -106,12 +134,8 @@ log "linux guest: building $OUTDIR from"$'\n'"$versions"
 
 # the kernel alone (its Depends are for an installed system); the user-space
 # packages with their dependency closure, resolved against an empty system
-( cd "$APT_DIR/archives" && papt_get download -qq "$KPKG" "${FW_PKGS[@]}" )
+( cd "$APT_DIR/archives" && papt_get download -qq "$KPKG" "${FW_PKGS[@]}" "${PART_PKGS[@]}" )
 papt_get install -qq -y --download-only "${USER_PKGS[@]}" >/dev/null
-deb_of() {  # the archive file of package $1 at its candidate version
-  local v; v=$(candidate "$1")
-  ls "$APT_DIR/archives/$1_${v//:/%3a}_"*.deb 2>/dev/null | head -1
-}
 
 WORK=$(mktemp -d "$GPU3D_CACHE/linux-guest-work.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -124,6 +148,10 @@ for p in $(papt_get install -s -y "${USER_PKGS[@]}" 2>/dev/null |
   deb=$(deb_of "$p")
   [ -n "$deb" ] || die "no archive for $p"
   dpkg-deb -x "$deb" "$ROOT"
+done
+for p in "${partials[@]}"; do
+  dpkg-deb --fsys-tarfile "$(deb_of "${p%%=*}")" |
+    tar -x -C "$ROOT" --no-recursion --verbatim-files-from -T "${p#*=}"
 done
 rm -rf "$ROOT"/usr/share/{doc,man,locale,lintian,info,bug}
 

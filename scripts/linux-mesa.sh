@@ -1,21 +1,52 @@
 #!/usr/bin/env bash
 # Mesa's r300 driver on r300-3d in the Linux guest of scripts/linux-guest.sh:
 # the guest gets Debian's Mesa (libgl1-mesa-dri, libgbm1, libegl-mesa0,
-# libegl1, libgles2) and kmscube; its init hook runs `kmscube -M smooth` and
-# `-M rgba` for 60 frames each, then draws one kmscube frame (smooth, and
-# the textured cube) with tools/mesa-capture/kmscap.c on a pbuffer twice,
-# by r300 and by llvmpipe (LIBGL_ALWAYS_SOFTWARE=1), and prints both
-# pictures on the console. This script compares them (PSNR, pixels that
-# differ) and prints what the guest reported.
+# libegl1, libgles2), kmscube, glmark2-es2-drm and the piglit tests of
+# tests/r300/piglit-list.txt (their binaries, shader files and libraries
+# only: the whole package is 2 GB). One image serves every run; the kernel
+# command line (gpu3d.mesa=..., gpu3d.piglit=..., gpu3d.drivers=...) says
+# what its init hook runs:
+#   kmscube  `kmscube -M smooth` and `-M rgba` for 60 frames each
+#   kmscap   one kmscube frame (smooth, and the textured cube) drawn with
+#            tools/mesa-capture/kmscap.c on a pbuffer by r300 and by llvmpipe
+#            (LIBGL_ALWAYS_SOFTWARE=1), printed on the console; this script
+#            compares them (PSNR, pixels that differ; the bar is 45 dB and 8
+#            pixels beyond +-2, as for the replays of tests/r300)
+#   glmark2  glmark2-es2-drm's default scenes, 1 s each (-b :duration=1; a
+#            full run is too slow under TCG), per driver
+#   piglit   the tests of the list (or of --piglit FILE, a subset) run as
+#            bin/TEST ... -auto [-fbo], per driver (scripts/mesa-piglit.py)
+# Drivers: hw = r300-3d, sw = llvmpipe in the same guest.
 #
-#   scripts/linux-mesa.sh [OUTDIR]      (default: out/linux-mesa)
+#   scripts/linux-mesa.sh [--run kmscube,kmscap,glmark2,piglit]
+#       [--drivers hw,sw] [--piglit FILE] [--expected FILE] [--build-only]
+#       [OUTDIR]
 #
-# Needs QEMU built (scripts/qemu-build.sh), kmscube's source through
-# `apt-get source` (tools/mesa-capture/capture.sh fetches it) and the host's
-# libegl-dev/libgles-dev to build kmscap.
+# Default: --run kmscube,kmscap,glmark2, OUTDIR out/linux-mesa. Exit status
+# 1 when the kernel reports a GPU lockup or a warning, a kmscap frame misses
+# the bar, a glmark2 run fails, or (with --expected) a piglit test that
+# passes there does not. Needs QEMU built (scripts/qemu-build.sh), kmscube's
+# source through `apt-get source` and the host's libegl-dev/libgles-dev to
+# build kmscap.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+run=kmscube,kmscap,glmark2
+drivers=hw,sw
+subset=
+expected=
+build_only=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --run) run=$2; shift 2 ;;
+    --drivers) drivers=$2; shift 2 ;;
+    --piglit) subset=$2; shift 2 ;;
+    --expected) expected=$2; shift 2 ;;
+    --build-only) build_only=1; shift ;;
+    -*) die "linux-mesa.sh: unknown option $1" ;;
+    *) break ;;
+  esac
+done
 out=${1:-$GPU3D_ROOT/out/linux-mesa}
 mkdir -p "$out"
 cap=$GPU3D_CACHE/mesa-capture
@@ -39,55 +70,57 @@ log "linux-mesa: kmscap"
  gcc -O1 -I. -I"$K" -o kmscap "$GPU3D_ROOT/tools/mesa-capture/kmscap.c" \
      "$K/esTransform.c" -lEGL -lGLESv2 -l:libgbm.so.1 -lm)
 
-# the init hook: kmscap inside it, base64
+# piglit: which binaries, shader files and libraries the list needs, read
+# from the package's own test profiles (cached: it reads the 2 GB package)
+list=$GPU3D_ROOT/tests/r300/piglit-list.txt
+pdeb=$("$GPU3D_ROOT/scripts/linux-guest.sh" --fetch piglit | tail -1)
+pkey=$( (cat "$list" "$GPU3D_ROOT/scripts/mesa-piglit.py"; echo "$pdeb") |
+        sha256sum | cut -c1-12)
+plan=$GPU3D_CACHE/piglit-plan-$pkey
+if [ ! -f "$plan/piglit-paths.txt" ]; then
+  log "linux-mesa: piglit plan (reads $pdeb)"
+  rm -rf "$plan.tmp" && mkdir -p "$plan.tmp"
+  python3 "$GPU3D_ROOT/scripts/mesa-piglit.py" plan "$pdeb" "$list" "$plan.tmp"
+  mv "$plan.tmp" "$plan"
+fi
+
+# the init hook: kmscap and the piglit run table, then linux-mesa-hook.sh
 hook=$out/hook.sh
 {
-  cat <<'EOF'
-# scripts/linux-mesa.sh: kmscube on r300-3d; one frame by r300 and llvmpipe
-echo "$P: mesa: begin"
-base64 -d > /tmp/kmscap <<'B64'
-EOF
+  echo "base64 -d >/tmp/kmscap <<'B64'"
   base64 -w 76 "$out/kmscap"
-  cat <<'EOF'
-B64
-chmod +x /tmp/kmscap
-export HOME=/tmp XDG_RUNTIME_DIR=/tmp
-for m in smooth rgba; do
-    t0=$(cut -d' ' -f1 /proc/uptime)
-    timeout 300 kmscube -M $m -c 60 >/tmp/k-$m 2>&1
-    rc=$?
-    t1=$(cut -d' ' -f1 /proc/uptime)
-    sed "s/^/$P: kmscube-$m: /" /tmp/k-$m | head -12
-    echo "$P: kmscube-$m: rc $rc, 60 frames from $t0 s to $t1 s"
-done
-for m in smooth tex; do
-    for r in hw sw; do
-        if [ $r = sw ]; then export LIBGL_ALWAYS_SOFTWARE=1; else unset LIBGL_ALWAYS_SOFTWARE; fi
-        timeout 300 /tmp/kmscap 0 $m /tmp/$m-$r.ppm >/tmp/cap-$m-$r 2>&1
-        echo "$P: kmscap-$m-$r: rc $? $(head -2 /tmp/cap-$m-$r | tr '\n' ' ')"
-        echo "$P: ppm-begin $m-$r"
-        base64 /tmp/$m-$r.ppm
-        echo "$P: ppm-end $m-$r"
-    done
-done
-dmesg | grep -i -E "lockup|WARNING|Oops|BUG|ring test|ib test|accel|scratch" | head -20 |
-    sed "s/^/$P: dmesg-after: /"
-echo "$P: mesa: end"
-EOF
+  echo "B64"
+  echo "cat >/tmp/piglit-run.txt <<'RUN'"
+  cat "$plan/piglit-run.txt"
+  echo "RUN"
+  cat "$GPU3D_ROOT/scripts/linux-mesa-hook.sh"
 } >"$hook"
 
 log "linux-mesa: guest"
 guest=$("$GPU3D_ROOT/scripts/linux-guest.sh" --print-dir \
-        --packages "libgl1-mesa-dri libgbm1 libegl-mesa0 libegl1 libgles2 kmscube" \
+        --packages "libgl1-mesa-dri libgbm1 libegl-mesa0 libegl1 libgles2 kmscube
+                    glmark2-es2-drm libgl1 libwaffle-1-0 libx11-6 libxkbcommon0
+                    libwayland-client0" \
+        --partial "piglit=$plan/piglit-paths.txt" \
         --init-hook "$hook" | tail -1)
 
+[ $build_only = 0 ] || { echo "$guest"; exit 0; }
+
+sel=all
+[ -z "$subset" ] ||
+  sel=$(python3 "$GPU3D_ROOT/scripts/mesa-piglit.py" lines "$list" "$subset")
 log "linux-mesa: booting $guest on r300-3d"
 serial=$out/serial.log
 rm -f "$serial"
-timeout 1800 "$QEMU_BIN" -machine pc -m 2048 -vga none \
+# radeon.lockup_timeout=60000: the kernel calls the GPU locked up when the
+# ring's read pointer has not moved for 10 s of wall time (radeon_drv.c),
+# and one glmark2 frame under TCG on a loaded host takes longer than that;
+# a real hang is still reported, after a minute
+timeout 14400 "$QEMU_BIN" -machine pc -m 2048 -vga none \
     -device r300-3d,id=gpu,render-threads=2 \
     -kernel "$guest/vmlinuz" -initrd "$guest/initrd.img" \
-    -append "console=ttyS0 panic=-1" -display none \
+    -append "console=ttyS0 panic=-1 radeon.lockup_timeout=60000 gpu3d.mesa=$run gpu3d.drivers=$drivers gpu3d.piglit=$sel" \
+    -display none \
     -serial "file:$serial" -monitor none -no-reboot \
     -d guest_errors,unimp -D "$out/qemu.log" || true
 
@@ -100,9 +133,60 @@ for m in re.finditer(r"gpu3d-linux: ppm-begin (\S+)\r?\n(.*?)gpu3d-linux: ppm-en
     open("%s/%s.ppm" % (sys.argv[2], m.group(1)), "wb").write(data)
 PY
 grep "gpu3d-linux" "$serial" | grep -v "^gpu3d-linux: ppm\|^[A-Za-z0-9+/=]*$" || true
-for m in smooth tex; do
-  if [ -s "$out/$m-hw.ppm" ] && [ -s "$out/$m-sw.ppm" ]; then
+
+fail=0
+bad() { log "FAIL: linux-mesa: $*"; fail=1; }
+grep -q "gpu3d-linux: mesa: end" "$serial" || bad "the guest did not finish"
+grep -q "gpu3d-linux: clean-dmesg: PASS" "$serial" || bad "kernel warnings (clean-dmesg)"
+! grep -q "GPU lockup" "$serial" || bad "GPU lockup"
+if [[ ,$run, == *,kmscap,* ]]; then
+  for m in smooth tex; do
     echo "kmscube $m, r300-3d vs llvmpipe in the guest:"
-    "$CORE_BUILD/image-compare" "$out/$m-hw.ppm" "$out/$m-sw.ppm" --tolerance 2 || true
-  fi
-done
+    if [ ! -s "$out/$m-hw.ppm" ] || [ ! -s "$out/$m-sw.ppm" ] ||
+       ! "$CORE_BUILD/image-compare" "$out/$m-hw.ppm" "$out/$m-sw.ppm" \
+         --tolerance 2 --min-psnr 45 --max-diff-pixels 8; then
+      bad "kmscap $m"
+    fi
+  done
+fi
+if [[ ,$run, == *,glmark2,* ]]; then
+  for r in hw sw; do
+    [[ ,$drivers, == *,$r,* ]] || continue
+    grep -q "gpu3d-linux: glmark2-$r: rc 0 " "$serial" || bad "glmark2 ($r)"
+  done
+  python3 - "$serial" >"$out/glmark2.md" <<'PY'
+import re, sys
+res = {"hw": {}, "sw": {}}
+order = []
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"gpu3d-linux: glmark2-(hw|sw): (?:.*?)(\[\w+\] .*?):(?: .*:)? "
+                 r"(FPS: \d+ FrameTime: [\d.]+ ms|Unsupported)", line)
+    if m:
+        if m.group(2) not in order:
+            order.append(m.group(2))
+        v = m.group(3).replace("FPS: ", "").replace(" FrameTime: ", " fps, ")
+        res[m.group(1)][m.group(2)] = v
+    m = re.match(r"gpu3d-linux: glmark2-(hw|sw): .*Score: (\d+)", line)
+    if m:
+        res[m.group(1)]["score"] = m.group(2)
+print("| scene | r300-3d | llvmpipe |\n|---|---|---|")
+for k in order:
+    print("| `%s` | %s | %s |" % (k, res["hw"].get(k, "-"), res["sw"].get(k, "-")))
+print("| glmark2 Score | %s | %s |" % (res["hw"].get("score", "-"),
+                                      res["sw"].get("score", "-")))
+PY
+  cat "$out/glmark2.md"
+fi
+if [[ ,$run, == *,piglit,* ]]; then
+  args=(--table "$out/piglit-table.md")
+  [ -z "$expected" ] || args+=(--expected "$expected")
+  [ -z "$subset" ] || args+=(--only "$subset")
+  python3 "$GPU3D_ROOT/scripts/mesa-piglit.py" report "$serial" "$list" \
+      "${args[@]}" || bad "piglit regressions against $expected"
+fi
+# device-side: what the guest sent that the device does not model (logged once)
+if [ -s "$out/qemu.log" ]; then
+  echo "QEMU's log (guest errors, unimplemented), $(wc -l <"$out/qemu.log") lines:"
+  sort "$out/qemu.log" | uniq -c | sort -rn | head -20
+fi
+exit $fail

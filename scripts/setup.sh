@@ -13,6 +13,7 @@ PKGS=(
   libglib2.0-dev libpixman-1-dev libpng-dev zlib1g-dev libfdt-dev
   seabios qemu-system-data ipxe-qemu
   libosmesa6-dev libgl-dev mesa-common-dev
+  libegl-dev libgles-dev libgbm1   # kmscap, built by scripts/linux-mesa.sh
 )
 
 SUDO=

@@ -125,6 +125,26 @@ for machine in pc q35; do
   done
 done
 
+# Mesa's r300 driver, in the first QEMU's pass only (a boot takes ~4 min
+# warm): one boot of the Mesa guest (cached image), a kmscube frame by r300
+# and by llvmpipe compared (45 dB, 8 pixels beyond +-2), the tests of
+# tests/r300/piglit-quick.txt on r300-3d against tests/r300/piglit-expected.txt;
+# the whole list is scripts/linux-piglit.sh
+if [ -z "${GPU3D_QEMU_ONLY:-}" ]; then
+  log "Mesa's r300 driver on r300-3d (scripts/linux-mesa.sh): kmscube vs llvmpipe, piglit's quick list"
+  if ! "$GPU3D_ROOT/scripts/linux-mesa.sh" --run kmscap,piglit --drivers hw \
+       --piglit "$GPU3D_ROOT/tests/r300/piglit-quick.txt" \
+       --expected "$GPU3D_ROOT/tests/r300/piglit-expected.txt" \
+       "$OUT/linux-mesa$QEMU_TAG" >"$OUT/linux-mesa$QEMU_TAG.log" 2>&1; then
+    tail -40 "$OUT/linux-mesa$QEMU_TAG.log" >&2
+    log "FAIL: Mesa on r300-3d ($OUT/linux-mesa$QEMU_TAG.log)"
+    fail=1
+  else
+    grep -E "PSNR|piglit on|REGRESSION" "$OUT/linux-mesa$QEMU_TAG.log" >&2 || true
+    log "ok: Mesa on r300-3d"
+  fi
+fi
+
 log "the devices as a patch series against QEMU $QEMU_VERSION"
 if ! "$GPU3D_ROOT/scripts/export-patches.sh" "$OUT/patches-qemu-$GPU3D_QEMU"; then
   log "FAIL: scripts/export-patches.sh"

@@ -342,6 +342,11 @@ void g3d_worker_mmio_write(G3DWorker *w, uint32_t offset, uint64_t val,
                            unsigned size)
 {
     client_lock(w);
+    if (w->ops->reg_write_now &&
+        w->ops->reg_write_now(w->core, offset, val, size)) {
+        client_unlock(w);
+        return;
+    }
     if (w->qcount == w->qsize) {
         /*
          * Never wait for the chip: the queue grows (the guest's writes keep

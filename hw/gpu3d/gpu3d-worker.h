@@ -33,6 +33,14 @@
 typedef struct G3DCoreOps {
     void (*reg_write)(void *core, uint32_t offset, uint64_t val,
                       unsigned size);
+    /*
+     * Optional: a write the chip applies at once rather than behind its
+     * queued work (a bus-interface register such as an interrupt
+     * acknowledge, which an interrupt handler must see take effect before
+     * it returns); true when it did, false for writes that queue.
+     */
+    bool (*reg_write_now)(void *core, uint32_t offset, uint64_t val,
+                          unsigned size);
     uint64_t (*reg_read)(void *core, uint32_t offset, unsigned size);
     bool (*work)(void *core, unsigned budget);
     void (*reset)(void *core);

@@ -81,6 +81,25 @@ static void r300_glue_reg_write(void *core, uint32_t offset, uint64_t val,
     r300_op_reg_write(core, offset, val, size);
 }
 
+/*
+ * GEN_INT_STATUS acknowledges interrupts in the bus interface, not through
+ * the CP's FIFO: the radeon kernel's r100_irq_process() re-reads it after
+ * acking and loops while a source stays set, so an ack that waited behind a
+ * long draw would hold the guest in its interrupt handler until the draw
+ * ends. SW_INT_FIRE (raise the software interrupt) keeps its place in the
+ * queue.
+ */
+static bool r300_glue_reg_write_now(void *core, uint32_t offset, uint64_t val,
+                                    unsigned size)
+{
+    if (offset != A_GEN_INT_STATUS || size != 4 ||
+        (val & R_GEN_INT_STATUS_SW_INT_FIRE_MASK)) {
+        return false;
+    }
+    r300_op_reg_write(core, offset, val, size);
+    return true;
+}
+
 static int64_t r300_now_ns(void *opaque)
 {
     return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
@@ -109,6 +128,7 @@ static const G3DMem *op_scanout_mem(void *core, int head)
 
 static const G3DCoreOps r300_core_ops = {
     .reg_write = r300_glue_reg_write,
+    .reg_write_now = r300_glue_reg_write_now,
     .reg_read = r300_op_reg_read,
     .work = r300_op_work,
     .reset = r300_op_reset,

@@ -284,6 +284,52 @@ static void test_depth(void)
     }
 }
 
+/*
+ * Mesa's CBZB clear (r300_blit.c, r300_emit.c, r300_hyperz.c): a colour
+ * buffer is cleared by drawing its upper half while the ZB, Z test off,
+ * has ZB_BW_CNTL.ZB_CB_CLEAR set (R300_ZB_CB_CLEAR_CACHE_LINE_WRITE_ONLY,
+ * r300_reg.h), ZB_DEPTHOFFSET at the buffer's midpoint, the colour buffer's
+ * pitch, a 24-bit Z format and the packed clear colour in
+ * ZB_DEPTHCLEARVALUE. The register reference (ZB_BW_CNTL.ZB_CB_CLEAR: "the
+ * Z buffer is used to help the CB in clearing a region ... The color value
+ * is supplied through the ZB_DEPTHCLEARVALUE register") makes the lower
+ * half the clear value, pixel for pixel.
+ */
+static void test_cbzb_clear(void)
+{
+    static const float top_red[6 * 8] = {
+        -1, 1, 0, 1, 1, 0, 0, 1,   1, 1, 0, 1, 1, 0, 0, 1,
+        -1, 0, 0, 1, 1, 0, 0, 1,   1, 1, 0, 1, 1, 0, 0, 1,
+         1, 0, 0, 1, 1, 0, 0, 1,  -1, 0, 0, 1, 1, 0, 0, 1,
+    };
+    static uint32_t buf[256];
+    const uint32_t clear = 0xFF204060u, stale = 0x12345678u;
+    Dev *d = dev_new(2);
+    R300Cmd c;
+    int x, y;
+
+    r300_rig_ring_init(d);
+    for (y = 0; y < W * H; y++) {
+        memcpy(d->vram + CB_ADDR + 4 * y, &stale, 4);
+    }
+    setup(d, R300_COLOR_FORMAT_ARGB8888, false);
+    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_reg(&c, A_ZB_FORMAT, R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL);
+    r300_cmd_reg(&c, A_ZB_DEPTHOFFSET, CB_ADDR + 4 * W * (H / 2));
+    r300_cmd_reg(&c, A_ZB_DEPTHPITCH, W);
+    r300_cmd_reg(&c, A_ZB_DEPTHCLEARVALUE, clear);
+    r300_cmd_reg(&c, A_ZB_BW_CNTL, R_ZB_BW_CNTL_ZB_CB_CLEAR_MASK);
+    g_assert_false(c.overflow);
+    r300_rig_ring_run(d, buf, c.n);
+    draw(d, R300_PRIM_TRIANGLES, top_red, 6);
+    for (y = 0; y < H; y++) {
+        for (x = 0; x < W; x++) {
+            g_assert_cmphex(px32(d, x, y), ==, y < H / 2 ? 0xFFFF0000u : clear);
+        }
+    }
+    r300_rig_free(d);
+}
+
 static void test_rgb565(void)
 {
     static const float white[3 * 8] = {
@@ -1111,6 +1157,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/port-draw", test_port_draw);
     g_test_add_func("/r300/core/shared-edge", test_shared_edge);
     g_test_add_func("/r300/core/depth", test_depth);
+    g_test_add_func("/r300/core/cbzb-clear", test_cbzb_clear);
     g_test_add_func("/r300/core/rgb565", test_rgb565);
     g_test_add_func("/r300/core/depth-13e3", test_depth_13e3);
     g_test_add_func("/r300/core/wide-formats", test_wide_formats);

@@ -278,7 +278,17 @@ static bool draw_depth(R300Core *c, R300DrawState *ds)
 {
     uint32_t zcntl = R300_REG(c, A_ZB_CNTL);
 
-    if (zcntl & (R_ZB_CNTL_Z_ENABLE_MASK | R_ZB_CNTL_STENCIL_ENABLE_MASK)) {
+    /*
+     * depth/stencil buffer; with ZB_BW_CNTL.ZB_CB_CLEAR the Z unit writes
+     * ZB_DEPTHCLEARVALUE into it to help the CB clear a region, Z test off
+     * [R3xx 3D ref. ZB_BW_CNTL, ZB_DEPTHCLEARVALUE]: Mesa's CBZB clear aims
+     * ZB_DEPTHOFFSET at the lower half of a colour buffer and draws the
+     * upper half (r300_blit.c, r300_emit.c)
+     */
+    ds->zb_cb_clear = R300_REG(c, A_ZB_BW_CNTL) & R_ZB_BW_CNTL_ZB_CB_CLEAR_MASK;
+    ds->zclear = R300_REG(c, A_ZB_DEPTHCLEARVALUE);
+    if (ds->zb_cb_clear ||
+        (zcntl & (R_ZB_CNTL_Z_ENABLE_MASK | R_ZB_CNTL_STENCIL_ENABLE_MASK))) {
         uint32_t zp = R300_REG(c, A_ZB_DEPTHPITCH);
         ds->zformat = G3D_FIELD_EX32(R300_REG(c, A_ZB_FORMAT), ZB_FORMAT,
                                      DEPTHFORMAT);
@@ -303,7 +313,8 @@ static bool draw_depth(R300Core *c, R300DrawState *ds)
         ds->zpitch = R300_DEPTHPITCH_PIXELS(zp);
         if (ds->zpitch == 0) {
             g3d_error(&c->errors, 0, 0,
-                      "r300: ZB_DEPTHPITCH is 0 with Z enabled");
+                      "r300: ZB_DEPTHPITCH is 0 with Z enabled or "
+                      "ZB_CB_CLEAR");
             return false;
         }
         ds->scissor.x1 = MIN(ds->scissor.x1, (int32_t)ds->zpitch);

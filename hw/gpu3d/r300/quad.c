@@ -572,6 +572,19 @@ static bool depth_z16(const R300DrawState *ds, int x, int y, uint32_t z24,
     return true;
 }
 
+/*
+ * ZB_BW_CNTL.ZB_CB_CLEAR: the ZB's share of a colour clear writes
+ * ZB_DEPTHCLEARVALUE, no test [R3xx 3D ref. ZB_BW_CNTL; Mesa r300_blit.c
+ * CBZB clear]
+ */
+static bool depth_cb_clear(const R300DrawState *ds, int x, int y,
+                           uint32_t z24, bool back)
+{
+    store_px(ds->zbase + r300_tile_offset(&ds->ztiling, x, y), ds->zbpp,
+             ds->zclear);
+    return true;
+}
+
 static float fog_blend(const R300DrawState *ds, float v, float c, int ch)
 {
     uint32_t fn = G3D_FIELD_EX32(ds->fog_blend, FG_FOG_BLEND, FN);
@@ -855,6 +868,9 @@ void r300_draw_specialise(R300DrawState *ds)
             ds->cb_mapped |= 1u << t;
         }
     }
+    if (ds->zb_cb_clear) {
+        ds->depth = depth_cb_clear;
+    }
     if (g3d_general_path) {
         return;
     }
@@ -864,7 +880,9 @@ void r300_draw_specialise(R300DrawState *ds)
         ds->move_coord_vec = ds->move.tex ? rs_vec_of(ds, ds->move.tex_op.src)
                                           : -1;
     }
-    if (ds->zbase && !s_en && !z_en) {
+    if (ds->zb_cb_clear) {
+        /* depth_cb_clear, chosen above */
+    } else if (ds->zbase && !s_en && !z_en) {
         /* neither test can fail nor write: no depth read at all */
         ds->depth = NULL;
     } else if (ds->zbase && !s_en &&

@@ -201,6 +201,13 @@ typedef struct R300DrawState {
     uint8_t *zbase;
     uint32_t zpitch, zrows, zformat, zbpp;
     bool zinvert;               /* ZB_FORMAT.INVERT: 13E3 counts leading 1s */
+    /*
+     * ZB_BW_CNTL.ZB_CB_CLEAR: the ZB helps the CB clear, writing
+     * ZB_DEPTHCLEARVALUE at every pixel that reaches it, whatever ZB_CNTL
+     * says (Mesa's CBZB clear, r300_blit.c)
+     */
+    bool zb_cb_clear;
+    uint32_t zclear;
     R300Tiling ztiling;         /* DEPTHMACROTILE / DEPTHMICROTILE */
     /*
      * Surfaces that are not one host block (system memory through the PCI

@@ -1,0 +1,104 @@
+# The init hook of scripts/linux-mesa.sh's guest (sourced by /init, busybox
+# sh): Mesa on r300-3d. linux-mesa.sh puts /tmp/kmscap and
+# /tmp/piglit-run.txt in place before this part; the kernel command line
+# says what runs:
+#   gpu3d.mesa=kmscube,kmscap,glmark2,piglit   gpu3d.drivers=hw,sw
+#   gpu3d.piglit=all|N,M,...   (line numbers of /tmp/piglit-run.txt)
+echo "$P: mesa: begin"
+mesa_run=kmscube,kmscap,glmark2; mesa_drivers=hw,sw; mesa_piglit=all
+for a in $(cat /proc/cmdline); do
+    case $a in
+        gpu3d.mesa=*) mesa_run=${a#*=} ;;
+        gpu3d.drivers=*) mesa_drivers=${a#*=} ;;
+        gpu3d.piglit=*) mesa_piglit=${a#*=} ;;
+    esac
+done
+wants() { case ",$1," in *",$2,"*) return 0 ;; esac; return 1; }
+driver() {  # hw|sw: r300 or llvmpipe for what runs next (GBM on the
+            # radeon card needs its own switch: Mesa's gbm_dri.c)
+    if [ "$1" = sw ]; then
+        export LIBGL_ALWAYS_SOFTWARE=1 GBM_ALWAYS_SOFTWARE=1
+    else
+        unset LIBGL_ALWAYS_SOFTWARE GBM_ALWAYS_SOFTWARE
+    fi
+}
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+export HOME=/tmp XDG_RUNTIME_DIR=/tmp MESA_SHADER_CACHE_DISABLE=true
+chmod +x /tmp/kmscap
+
+if wants $mesa_run kmscube; then
+    for m in smooth rgba; do
+        t0=$(uptime_s)
+        timeout 300 kmscube -M $m -c 60 >/tmp/k-$m 2>&1
+        rc=$?
+        sed "s/^/$P: kmscube-$m: /" /tmp/k-$m | head -12
+        echo "$P: kmscube-$m: rc $rc, 60 frames from $t0 s to $(uptime_s) s"
+    done
+fi
+
+# one kmscube frame by r300 and by llvmpipe, printed for the host to compare
+if wants $mesa_run kmscap; then
+    for m in smooth tex; do
+        for r in hw sw; do
+            driver $r
+            timeout 300 /tmp/kmscap 0 $m /tmp/$m-$r.ppm >/tmp/cap-$m-$r 2>&1
+            echo "$P: kmscap-$m-$r: rc $? $(head -2 /tmp/cap-$m-$r | tr '\n' ' ')"
+            echo "$P: ppm-begin $m-$r"
+            base64 /tmp/$m-$r.ppm
+            echo "$P: ppm-end $m-$r"
+        done
+    done
+fi
+
+# glmark2's default scenes, 1 s each (a full run takes too long under TCG)
+if wants $mesa_run glmark2; then
+    for r in hw sw; do
+        wants $mesa_drivers $r || continue
+        driver $r
+        t0=$(uptime_s)
+        timeout 1800 glmark2-es2-drm -b :duration=1 >/tmp/glmark2-$r 2>&1
+        rc=$?
+        sed "s/^/$P: glmark2-$r: /" /tmp/glmark2-$r
+        echo "$P: glmark2-$r: rc $rc from $t0 s to $(uptime_s) s"
+    done
+fi
+
+# piglit's binaries run directly, as piglit's runner runs them: -auto, and
+# -fbo for the tests it runs concurrently (flag c); the last "result" line
+# a test prints is its result
+if wants $mesa_run piglit; then
+    export PIGLIT_PLATFORM=gbm PIGLIT_SOURCE_DIR=/usr/lib/x86_64-linux-gnu/piglit
+    for r in hw sw; do
+        wants $mesa_drivers $r || continue
+        driver $r
+        # llvmpipe: EGL without a surface (as kmscap gets it); on GBM over
+        # the radeon card the context stays r300's whatever the switches
+        if [ $r = sw ]; then export PIGLIT_PLATFORM=surfaceless_egl; else export PIGLIT_PLATFORM=gbm; fi
+        t0=$(uptime_s)
+        i=0
+        while IFS='|' read -r name flags cmd; do
+            i=$((i + 1))
+            [ "$mesa_piglit" = all ] || wants $mesa_piglit $i || continue
+            eval "set -- $cmd"
+            bin=$1; shift
+            fbo=; [ "$flags" = c ] && fbo=-fbo
+            (cd /usr/lib/x86_64-linux-gnu/piglit &&
+             exec timeout 120 ./bin/$bin "$@" -auto $fbo) >/tmp/pig.out 2>&1 </dev/null
+            rc=$?
+            res=$(grep -o '"result": *"[a-z]*"' /tmp/pig.out | tail -1 |
+                  sed 's/.*"\([a-z]*\)"$/\1/')
+            if [ -z "$res" ]; then
+                if [ $rc = 124 ] || [ $rc = 143 ]; then res=timeout
+                elif [ $rc -gt 128 ]; then res=crash; else res=fail; fi
+            fi
+            echo "$P: piglit-$r: $res $name"
+            if [ $res != pass ] && [ $res != skip ]; then
+                grep -v '^PIGLIT' /tmp/pig.out | head -6 | sed "s/^/$P: piglit-$r-log: /"
+            fi
+        done </tmp/piglit-run.txt
+        echo "$P: piglit-$r: from $t0 s to $(uptime_s) s"
+    done
+fi
+dmesg | grep -i -E "lockup|WARNING|Oops|BUG|ring test|ib test|accel|scratch" | head -20 |
+    sed "s/^/$P: dmesg-after: /"
+echo "$P: mesa: end"
