@@ -146,8 +146,13 @@ G3D_REG32(CRTC_OFFSET, 0x0224)
     G3D_FIELD(CRTC_OFFSET, OFFSET, 0, 27)
     G3D_FIELD(CRTC_OFFSET, GUI_TRIG_OFFSET, 30, 1)
     G3D_FIELD(CRTC_OFFSET, OFFSET_LOCK, 31, 1)
+/* R300 tiled scanout (Linux radeon_reg.h; radeon_legacy_crtc.c
+ * radeon_crtc_do_set_base sets X_Y_MODE_EN | MACRO_TILE_EN for a macro
+ * tiled front buffer, the start in CRTC_TILE_X0_Y0, CRTC_OFFSET 2 KiB
+ * aligned) */
 G3D_REG32(CRTC_OFFSET_CNTL, 0x0228)
     G3D_FIELD(CRTC_OFFSET_CNTL, X_Y_MODE_EN, 9, 1)
+    G3D_FIELD(CRTC_OFFSET_CNTL, MICRO_TILE_EN, 13, 1)
     G3D_FIELD(CRTC_OFFSET_CNTL, MACRO_TILE_EN, 15, 1)
 G3D_REG32(CRTC_PITCH, 0x022C)
     G3D_FIELD(CRTC_PITCH, PITCH, 0, 11)            /* in units of 8 pixels */
@@ -161,7 +166,9 @@ G3D_REG32(CUR_HORZ_VERT_POSN, 0x0264)
 G3D_REG32(CUR_HORZ_VERT_OFF, 0x0268)
 G3D_REG32(CUR_CLR0, 0x026C)
 G3D_REG32(CUR_CLR1, 0x0270)
-G3D_REG32(CRTC_TILE_X0_Y0, 0x0350)      /* R300: tiled scanout origin */
+G3D_REG32(CRTC_TILE_X0_Y0, 0x0350)      /* R300: scanout origin, X_Y_MODE */
+    G3D_FIELD(CRTC_TILE_X0_Y0, X0, 0, 16)
+    G3D_FIELD(CRTC_TILE_X0_Y0, Y0, 16, 16)
 
 /* ---- PLL registers (CLOCK_CNTL_INDEX) --------------------------------- */
 /* indices from Linux radeon_reg.h; the dividers' fields from
