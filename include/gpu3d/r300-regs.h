@@ -126,6 +126,23 @@ G3D_REG32(AIC_LO_ADDR, 0x01DC)          /* GPU address of the first GART page */
 G3D_REG32(AIC_HI_ADDR, 0x01E0)          /* GPU address of the last byte */
 #define R300_GART_PAGE_SIZE         4096
 
+/*
+ * Surfaces: CPU reads and writes of the VRAM BAR inside [LOWER_BOUND,
+ * UPPER_BOUND] (VRAM offsets, inclusive) see a tiled buffer as linear rows
+ * of PITCH * 8 bytes (Linux r100.c r100_set_surface_reg, radeon_object.c
+ * radeon_bo_get_surface_reg: 8 of them, R300 tile bits 16 macro, 17 micro).
+ */
+#define R300_SURFACES               8
+G3D_REG32(SURFACE_CNTL, 0x0B00)
+    G3D_FIELD(SURFACE_CNTL, SURF_TRANSLATION_DIS, 8, 1)
+G3D_REG32(SURFACE0_LOWER_BOUND, 0x0B04)
+G3D_REG32(SURFACE0_UPPER_BOUND, 0x0B08)
+G3D_REG32(SURFACE0_INFO, 0x0B0C)
+    G3D_FIELD(SURFACE0_INFO, PITCH, 0, 16)         /* units of 8 bytes */
+    G3D_FIELD(SURFACE0_INFO, TILE_MACRO, 16, 1)
+    G3D_FIELD(SURFACE0_INFO, TILE_MICRO, 17, 1)
+#define R300_SURFACE_STRIDE         0x10
+
 /* ---- CRTC (scanout) -------------------------------------------------- */
 
 G3D_REG32(CRTC_H_TOTAL_DISP, 0x0200)

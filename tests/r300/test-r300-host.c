@@ -451,6 +451,71 @@ static void test_tiled_scanout(void)
     r300_rig_free(d);
 }
 
+/* the glue's copy of the surface registers follows every way of writing
+ * them: BAR2, byte writes, MM_INDEX/MM_DATA; the tiled range is the union */
+static void test_surface_regs(void)
+{
+    R300Rig *d = r300_rig_new(1, VRAM_SIZE, 12);
+    R300Surfaces s = { 0 }, core;
+    uint64_t lo, hi;
+
+    g_assert_false(r300_surfaces_tiled_range(&s, &lo, &hi));
+    g_assert_true(r300_surfaces_write(&s, A_SURFACE0_INFO + 0x20,
+                                      R_SURFACE0_INFO_TILE_MACRO_MASK | 64, 4));
+    g_assert_false(r300_surfaces_write(&s, A_SURFACE0_INFO + 0x20,
+                                       R_SURFACE0_INFO_TILE_MACRO_MASK | 64, 4));
+    /* bound 2 by MM_INDEX/MM_DATA, bound 1's top byte by a byte write */
+    g_assert_false(r300_surfaces_write(&s, A_MM_INDEX,
+                                       A_SURFACE0_UPPER_BOUND + 0x20, 4));
+    g_assert_true(r300_surfaces_write(&s, A_MM_DATA, 0x3FFFFF, 4));
+    g_assert_true(r300_surfaces_write(&s, A_SURFACE0_LOWER_BOUND + 0x20 + 2,
+                                      0x20, 1));
+    g_assert_cmphex(s.lower[2], ==, 0x200000);
+    g_assert_cmphex(s.upper[2], ==, 0x3FFFFF);
+    /* the core stores them the same way */
+    r300_rig_wr(d, A_SURFACE0_INFO + 0x20, R_SURFACE0_INFO_TILE_MACRO_MASK | 64);
+    r300_rig_wr(d, A_MM_INDEX, A_SURFACE0_UPPER_BOUND + 0x20);
+    r300_rig_wr(d, A_MM_DATA, 0x3FFFFF);
+    r300_reg_write(d->core, A_SURFACE0_LOWER_BOUND + 0x20 + 2, 0x20, 1);
+    r300_surfaces_get(d->core, &core);
+    g_assert_cmpint(memcmp(&core, &s, sizeof(s)), ==, 0);
+
+    g_assert_true(r300_surfaces_tiled_range(&s, &lo, &hi));
+    g_assert_cmphex(lo, ==, 0x200000);
+    g_assert_cmphex(hi, ==, 0x3FFFFF);
+    /* an untiled surface adds nothing; a second tiled one widens it */
+    r300_surfaces_write(&s, A_SURFACE0_LOWER_BOUND, 0x100000, 4);
+    r300_surfaces_write(&s, A_SURFACE0_UPPER_BOUND, 0x1FFFFF, 4);
+    r300_surfaces_write(&s, A_SURFACE0_INFO, 64, 4);
+    g_assert_true(r300_surfaces_tiled_range(&s, &lo, &hi));
+    g_assert_cmphex(lo, ==, 0x200000);
+    r300_surfaces_write(&s, A_SURFACE0_INFO,
+                        R_SURFACE0_INFO_TILE_MICRO_MASK | 64, 4);
+    g_assert_true(r300_surfaces_tiled_range(&s, &lo, &hi));
+    g_assert_cmphex(lo, ==, 0x100000);
+    g_assert_cmphex(hi, ==, 0x3FFFFF);
+    /* outside every surface, and with translation off: unchanged */
+    g_assert_cmphex(r300_surface_translate(&s, 0x400000), ==, 0x400000);
+    /* row 1 of a 512-byte pitch, macro tiled 256 x 8 bytes: tile 0, row 1 */
+    g_assert_cmphex(r300_surface_translate(&s, 0x200000 + 512 + 4), ==,
+                    0x200000 + 256 + 4);
+    r300_surfaces_write(&s, A_SURFACE_CNTL,
+                        R_SURFACE_CNTL_SURF_TRANSLATION_DIS_MASK, 4);
+    g_assert_false(r300_surfaces_tiled_range(&s, &lo, &hi));
+    g_assert_cmphex(r300_surface_translate(&s, 0x200000 + 512 + 4), ==,
+                    0x200000 + 512 + 4);
+    /* an empty range (lower above upper) or no pitch: not a surface */
+    memset(&s, 0, sizeof(s));
+    r300_surfaces_write(&s, A_SURFACE0_INFO, R_SURFACE0_INFO_TILE_MACRO_MASK, 4);
+    r300_surfaces_write(&s, A_SURFACE0_UPPER_BOUND, 0xFFFF, 4);
+    g_assert_false(r300_surfaces_tiled_range(&s, &lo, &hi));
+    r300_surfaces_write(&s, A_SURFACE0_INFO,
+                        R_SURFACE0_INFO_TILE_MACRO_MASK | 8, 4);
+    r300_surfaces_write(&s, A_SURFACE0_LOWER_BOUND, 0x10000, 4);
+    g_assert_false(r300_surfaces_tiled_range(&s, &lo, &hi));
+    r300_rig_free(d);
+}
+
 /* ---- 2D engine and GUI DMA ------------------------------------------- */
 
 #define GMC_COPY    (R_DP_GUI_MASTER_CNTL_SRC_PITCH_OFFSET_CNTL_MASK | \
@@ -616,6 +681,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/host/dac-ddc-palette", test_dac_ddc_palette);
     g_test_add_func("/r300/host/cursor", test_cursor);
     g_test_add_func("/r300/host/tiled-scanout", test_tiled_scanout);
+    g_test_add_func("/r300/host/surface-regs", test_surface_regs);
     g_test_add_func("/r300/host/copy-blit", test_copy_blit);
     g_test_add_func("/r300/host/solid-fill", test_solid_fill);
     g_test_add_func("/r300/host/register-blit", test_register_blit);
