@@ -39,6 +39,13 @@ typedef struct G3DCoreOps {
     const G3DMem *(*scanout_mem)(void *core, int head);
     /* budget of one locked work() step, in the core's units; 0: 32 */
     unsigned work_budget;
+    /*
+     * Optional: a register write as the guest makes it, before it is
+     * queued (BQL held, not the lock): for glue state that must follow the
+     * guest's writes in order, e.g. memory regions a register remaps.
+     */
+    void (*write_seen)(struct G3DWorker *w, uint32_t offset, uint64_t val,
+                       unsigned size);
 } G3DCoreOps;
 
 typedef struct G3DWrite {
