@@ -319,6 +319,10 @@ static void r300_exit(PCIDevice *pdev)
     R300State *s = R300_3D(pdev);
 
     timer_free(s->vblank_timer);
+    /* a container's subregions hold references on their owner, this
+     * device: without this it would never be freed after an unplug */
+    memory_region_del_subregion(&s->bar0, &s->surf);
+    memory_region_del_subregion(&s->bar0, &s->vram);
     g3d_worker_stop(&s->worker);
     r300_core_free(s->core);
 }
