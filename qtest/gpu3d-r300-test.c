@@ -230,12 +230,12 @@ static uint32_t mspos(int first)
  * With `msaa`: drawn 4x multisampled into MS_ADDR, then resolved into
  * CB_ADDR (RB3D_AARESOLVE_*) by a rectangle drawn in resolve mode.
  */
-static void draw_scene(G3DQDev *d, bool msaa)
+static void draw_scene(G3DQDev *d, bool msaa, uint32_t tiling)
 {
     static uint32_t buf[8192];
     R300Cmd c = { buf, 0, G_N_ELEMENTS(buf), 0 };
     R300Surface cb = { msaa ? MS_ADDR : CB_ADDR, W,
-                       R300_COLOR_FORMAT_ARGB8888 };
+                       R300_COLOR_FORMAT_ARGB8888, tiling };
     float x0 = 40.5f / (W / 2) - 1, x1 = 200.5f / (W / 2) - 1;
     float y0 = 1 - 30.5f / (H / 2), y1 = 1 - 190.5f / (H / 2);
     const float tris[6 * 8] = {
@@ -333,8 +333,76 @@ static void test_triangle(void)
 
     ring_init(d);
     crtc_show(d, CB_ADDR);
-    draw_scene(d, false);
+    draw_scene(d, false, 0);
     check_scene(d, false);
+    g3dq_close(d);
+}
+
+/*
+ * Tiled surfaces as a guest sees them. The scene drawn into a macro tiled
+ * colour buffer and scanned out tiled (X_Y_MODE_EN | MACRO_TILE_EN, as
+ * Linux's radeon_crtc_do_set_base shows a RADEON_TILING_MACRO front
+ * buffer) looks as drawn linear; through a surface register programmed as
+ * r100_set_surface_reg does, the CPU reads the linear picture from BAR0,
+ * and what it writes there the CRTC shows.
+ */
+static void test_tiled_surfaces(void)
+{
+    static uint32_t lin[W * H], buf[W * H];
+    G3DQDev *d = open_r300();
+    G3DQImage img;
+    int x, y;
+
+    ring_init(d);
+    crtc_show(d, CB_ADDR);
+    draw_scene(d, false, 0);
+    g3dq_read(d, VRAM, CB_ADDR, lin, sizeof(lin));
+
+    memset(buf, 0, sizeof(buf));
+    g3dq_write(d, VRAM, CB_ADDR, buf, sizeof(buf));
+    draw_scene(d, false, R_RB3D_COLORPITCH_0_COLORTILE_MASK);
+    g3dq_read(d, VRAM, CB_ADDR, buf, sizeof(buf));
+    g_assert_cmpint(memcmp(buf, lin, sizeof(lin)), !=, 0);
+    wr(d, A_CRTC_TILE_X0_Y0, 0);
+    wr(d, A_CRTC_OFFSET_CNTL, R_CRTC_OFFSET_CNTL_X_Y_MODE_EN_MASK |
+                              R_CRTC_OFFSET_CNTL_MACRO_TILE_EN_MASK);
+    check_scene(d, false);
+
+    wr(d, A_SURFACE0_INFO, R_SURFACE0_INFO_TILE_MACRO_MASK | W * 4 / 8);
+    wr(d, A_SURFACE0_LOWER_BOUND, CB_ADDR);
+    wr(d, A_SURFACE0_UPPER_BOUND, CB_ADDR + sizeof(lin) - 1);
+    g3dq_read(d, VRAM, CB_ADDR, buf, sizeof(buf));
+    g_assert_cmpint(memcmp(buf, lin, sizeof(lin)), ==, 0);
+
+    /* the scene mirrored left to right, written linear by the CPU */
+    for (y = 0; y < H; y++) {
+        for (x = 0; x < W; x++) {
+            buf[y * W + x] = lin[y * W + (W - 1 - x)];
+        }
+    }
+    g3dq_write(d, VRAM, CB_ADDR, buf, sizeof(buf));
+    g_assert_true(g3dq_screendump(d, "gpu", 0, &img));
+    for (y = 0; y < H; y++) {
+        for (x = 0; x < W; x++) {
+            const uint8_t *p = g3dq_px(&img, x, y);
+            uint32_t v = buf[y * W + x];
+            g_assert_cmphex(p[0] << 16 | p[1] << 8 | p[2], ==, v & 0xFFFFFF);
+        }
+    }
+    g3dq_image_free(&img);
+
+    /* the surface gone, the CPU sees the tiled bytes */
+    wr(d, A_SURFACE0_INFO, 0);
+    g3dq_read(d, VRAM, CB_ADDR, lin, sizeof(lin));
+    g_assert_cmpint(memcmp(buf, lin, sizeof(lin)), !=, 0);
+    /* a surface that reaches past VRAM: logged, the guest runs on */
+    wr(d, A_SURFACE0_LOWER_BOUND, d->bar_size[VRAM] - 4096);
+    wr(d, A_SURFACE0_UPPER_BOUND, 0xFFFFFFFF);
+    wr(d, A_SURFACE0_INFO, R_SURFACE0_INFO_TILE_MACRO_MASK | 4096 / 8);
+    g3dq_write(d, VRAM, d->bar_size[VRAM] - 2048, buf, 2048);
+    g3dq_read(d, VRAM, d->bar_size[VRAM] - 2048, buf, 2048);
+    g_assert_true(g3dq_logged(d, "past VRAM"));
+    g_assert_cmphex(rd(d, A_CONFIG_MEMSIZE), ==, d->bar_size[VRAM]);
     g3dq_close(d);
 }
 
@@ -345,7 +413,7 @@ static void test_msaa(void)
 
     ring_init(d);
     crtc_show(d, CB_ADDR);
-    draw_scene(d, true);
+    draw_scene(d, true, 0);
     check_scene(d, true);
     g3dq_close(d);
 }
@@ -395,7 +463,7 @@ static void test_bad_input(void)
     g3dq_system_reset(d);
     ring_init(d);
     crtc_show(d, CB_ADDR);
-    draw_scene(d, false);
+    draw_scene(d, false, 0);
     check_scene(d, false);
     g3dq_close(d);
 }
@@ -561,6 +629,7 @@ int main(int argc, char **argv)
     qtest_add_func("/r300/cp-ring", test_cp_ring);
     qtest_add_func("/r300/triangle", test_triangle);
     qtest_add_func("/r300/msaa", test_msaa);
+    qtest_add_func("/r300/tiled-surfaces", test_tiled_surfaces);
     qtest_add_func("/r300/bad-input", test_bad_input);
     qtest_add_func("/r300/stop-cont", test_stop_cont);
     qtest_add_func("/r300/hotplug", test_hotplug);

@@ -341,6 +341,9 @@ static void drain_locked(G3DWorker *w)
 void g3d_worker_mmio_write(G3DWorker *w, uint32_t offset, uint64_t val,
                            unsigned size)
 {
+    if (w->ops->write_seen) {
+        w->ops->write_seen(w, offset, val, size);
+    }
     client_lock(w);
     if (w->ops->reg_write_now &&
         w->ops->reg_write_now(w->core, offset, val, size)) {

@@ -63,6 +63,13 @@ typedef struct G3DCoreOps {
      * (offsets size .. size + queue_events - 1): a saved queue may hold them
      */
     uint32_t queue_events;
+    /*
+     * Optional: a register write as the guest makes it, before it is
+     * queued (BQL held, not the lock): for glue state that must follow the
+     * guest's writes in order, e.g. memory regions a register remaps.
+     */
+    void (*write_seen)(struct G3DWorker *w, uint32_t offset, uint64_t val,
+                       unsigned size);
 } G3DCoreOps;
 
 typedef struct G3DWrite {

@@ -1,7 +1,9 @@
 /*
  * r300-3d: the ATI Radeon R300 3D engine as a PCI device.
  *
- *   BAR0  VRAM (vram-size, default 64 MiB), 32-bit prefetchable
+ *   BAR0  VRAM (vram-size, default 64 MiB), 32-bit prefetchable; while a
+ *         surface register tiles a range, that range is an MMIO overlay
+ *         that shows it linear (r300/surface.c)
  *   BAR1  256 bytes of I/O space: registers 0x00-0xFF, MM_INDEX/MM_DATA
  *         among them reaching all others (as a real 9700's I/O BAR)
  *   BAR2  64 KiB of registers: the R3xx 3D registers at the reference's
@@ -17,6 +19,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include "qemu/log.h"
 #include "qemu/module.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
@@ -35,12 +38,18 @@ OBJECT_DECLARE_SIMPLE_TYPE(R300State, R300_3D)
 struct R300State {
     PCIDevice parent_obj;
 
+    MemoryRegion bar0;          /* container: vram, and surf over it */
     MemoryRegion vram;
+    MemoryRegion surf;          /* the tiled surfaces' linear view */
     MemoryRegion mmio;
     MemoryRegion io;
     G3DRamMem vram_mem;
     R300Core *core;
     G3DWorker worker;
+
+    /* the surface registers as the guest writes them (BQL) */
+    R300Surfaces surfaces;
+    uint64_t surf_lo;           /* VRAM offset of surf's first byte */
 
     uint32_t vram_size;         /* property */
     uint32_t render_threads;    /* property; 0 = host CPUs */
@@ -126,6 +135,96 @@ static const G3DMem *op_scanout_mem(void *core, int head)
     return r300_scanout_mem(core);
 }
 
+/* ---- BAR0 through the surface registers ------------------------------- */
+
+/*
+ * Cover the range tiled surfaces span with the de-tiling overlay, or none:
+ * untiled VRAM stays plain RAM.
+ */
+static void r300_surf_update(R300State *s)
+{
+    uint64_t lo, hi;
+    bool on = r300_surfaces_tiled_range(&s->surfaces, &lo, &hi) &&
+              lo < s->vram_size;
+
+    memory_region_transaction_begin();
+    if (on) {
+        hi = MIN(hi, (uint64_t)s->vram_size - 1);
+        s->surf_lo = lo;
+        memory_region_set_size(&s->surf, hi - lo + 1);
+        memory_region_set_address(&s->surf, lo);
+    }
+    memory_region_set_enabled(&s->surf, on);
+    memory_region_transaction_commit();
+}
+
+static void r300_write_seen(G3DWorker *w, uint32_t offset, uint64_t val,
+                            unsigned size)
+{
+    R300State *s = container_of(w, R300State, worker);
+
+    if (r300_surfaces_write(&s->surfaces, offset, val, size)) {
+        r300_surf_update(s);
+    }
+}
+
+/*
+ * One access through the overlay, a pixel (4 bytes, the surface's unit) at
+ * a time: the bytes of one pixel stay together in every layout.
+ */
+static void r300_surf_access(R300State *s, hwaddr addr, uint8_t *buf,
+                             unsigned size, bool is_write)
+{
+    uint8_t *ram = memory_region_get_ram_ptr(&s->vram);
+    unsigned i = 0;
+
+    while (i < size) {
+        uint64_t off = s->surf_lo + addr + i;
+        uint64_t t = r300_surface_translate(&s->surfaces, off);
+        unsigned n = MIN(size - i, 4 - (unsigned)(off & 3));
+
+        if (t + n > s->vram_size) {
+            qemu_log_mask(LOG_GUEST_ERROR, "r300-3d: surface access at VRAM "
+                          "0x%" PRIx64 " reaches 0x%" PRIx64 ", past VRAM\n",
+                          off, t);
+            if (!is_write) {
+                memset(buf + i, 0, n);
+            }
+        } else if (is_write) {
+            memcpy(ram + t, buf + i, n);
+            memory_region_set_dirty(&s->vram, t, n);
+        } else {
+            memcpy(buf + i, ram + t, n);
+        }
+        i += n;
+    }
+}
+
+static uint64_t r300_surf_read(void *opaque, hwaddr addr, unsigned size)
+{
+    uint8_t b[8];
+
+    r300_surf_access(opaque, addr, b, size, false);
+    return ldn_le_p(b, size);
+}
+
+static void r300_surf_write(void *opaque, hwaddr addr, uint64_t val,
+                            unsigned size)
+{
+    uint8_t b[8];
+
+    stn_le_p(b, size, val);
+    r300_surf_access(opaque, addr, b, size, true);
+}
+
+static const MemoryRegionOps r300_surf_ops = {
+    .read = r300_surf_read,
+    .write = r300_surf_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 8, .unaligned = true },
+    .impl = { .min_access_size = 1, .max_access_size = 8, .unaligned = true },
+};
+
 static const G3DCoreOps r300_core_ops = {
     .reg_write = r300_glue_reg_write,
     .reg_write_now = r300_glue_reg_write_now,
@@ -137,6 +236,7 @@ static const G3DCoreOps r300_core_ops = {
     .scanout_mem = op_scanout_mem,
     G3D_CORE_STATE_OPS_FIELDS(r300),
     .queue_events = 1,          /* R300_VBLANK_EVENT */
+    .write_seen = r300_write_seen,
 };
 
 /* ---- the I/O BAR: the first 256 bytes of the registers ------------------ */
@@ -188,10 +288,16 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
     }
     g3d_worker_init_mmio(&s->worker, OBJECT(s), &s->mmio, R300_MMIO_SIZE,
                          G3D_MMIO_4);
+    memory_region_init(&s->bar0, OBJECT(s), "r300-3d.bar0", s->vram_size);
+    memory_region_add_subregion(&s->bar0, 0, &s->vram);
+    memory_region_init_io(&s->surf, OBJECT(s), &r300_surf_ops, s,
+                          "r300-3d.surfaces", s->vram_size);
+    memory_region_set_enabled(&s->surf, false);
+    memory_region_add_subregion_overlap(&s->bar0, 0, &s->surf, 1);
     /* 32-bit like the real card's, which leaves BAR1 for I/O */
     pci_register_bar(pdev, R300_VRAM_BAR,
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
-                     PCI_BASE_ADDRESS_MEM_PREFETCH, &s->vram);
+                     PCI_BASE_ADDRESS_MEM_PREFETCH, &s->bar0);
     memory_region_init_io(&s->io, OBJECT(s), &r300_io_ops, s, "r300-3d.io",
                           R300_IO_SIZE);
     pci_register_bar(pdev, R300_IO_BAR, PCI_BASE_ADDRESS_SPACE_IO, &s->io);
@@ -242,6 +348,10 @@ static void r300_exit(PCIDevice *pdev)
     R300State *s = R300_3D(pdev);
 
     timer_free(s->vblank_timer);
+    /* a container's subregions hold references on their owner, this
+     * device: without this it would never be freed after an unplug */
+    memory_region_del_subregion(&s->bar0, &s->surf);
+    memory_region_del_subregion(&s->bar0, &s->vram);
     g3d_worker_stop(&s->worker);
     r300_core_free(s->core);
 }
@@ -251,6 +361,29 @@ static void r300_reset_hold(G3D_RESET_HOLD_ARGS)
     R300State *s = R300_3D(obj);
 
     g3d_worker_reset(&s->worker);
+    /* the core's registers are back at reset: no surface tiles */
+    memset(&s->surfaces, 0, sizeof(s->surfaces));
+    r300_surf_update(s);
+}
+
+/*
+ * After the core is loaded: the glue's copy of the surface registers from
+ * the core's, then the writes still queued for it, as write_seen saw them
+ * on the source; the overlay follows.
+ */
+static int r300_post_load(void *opaque, int version_id)
+{
+    R300State *s = opaque;
+    G3DWorker *w = &s->worker;
+    unsigned i;
+
+    r300_surfaces_get(s->core, &s->surfaces);
+    for (i = 0; i < w->qcount; i++) {
+        const G3DWrite *wr = &w->queue[(w->qhead + i) & (w->qsize - 1)];
+        r300_surfaces_write(&s->surfaces, wr->offset, wr->val, wr->size);
+    }
+    r300_surf_update(s);
+    return 0;
 }
 
 /* the vblank timer goes on where it was (QEMU_CLOCK_VIRTUAL migrates) */
@@ -258,6 +391,7 @@ static const VMStateDescription r300_vmstate = {
     .name = TYPE_R300_3D,
     .version_id = 1,
     .minimum_version_id = 1,
+    .post_load = r300_post_load,
     .fields = (VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, R300State),
         G3D_VMSTATE_WORKER(worker, R300State),

@@ -98,6 +98,7 @@ typedef struct R300Surface {
     uint32_t addr;          /* GPU address */
     uint32_t pitch;         /* pixels */
     uint32_t format;        /* R300_COLOR_FORMAT_* or R300_DEPTHFORMAT_* */
+    uint32_t tiling;        /* colour: RB3D_COLORPITCH tile bits; 0 linear */
 } R300Surface;
 
 /*
@@ -206,7 +207,8 @@ static inline void r300_cmd_pipeline(R300Cmd *c, const R300Surface *cb,
 
     r300_cmd_reg(c, R300_RB3D_COLOROFFSET(0), cb->addr);
     r300_cmd_reg(c, R300_RB3D_COLORPITCH(0),
-                 cb->pitch | cb->format << R_RB3D_COLORPITCH_0_COLORFORMAT_SHIFT);
+                 cb->pitch | cb->tiling |
+                 cb->format << R_RB3D_COLORPITCH_0_COLORFORMAT_SHIFT);
     if (zb && zb->pitch) {
         r300_cmd_reg(c, A_ZB_FORMAT, zb->format);
         r300_cmd_reg(c, A_ZB_DEPTHOFFSET, zb->addr);

@@ -126,6 +126,23 @@ G3D_REG32(AIC_LO_ADDR, 0x01DC)          /* GPU address of the first GART page */
 G3D_REG32(AIC_HI_ADDR, 0x01E0)          /* GPU address of the last byte */
 #define R300_GART_PAGE_SIZE         4096
 
+/*
+ * Surfaces: CPU reads and writes of the VRAM BAR inside [LOWER_BOUND,
+ * UPPER_BOUND] (VRAM offsets, inclusive) see a tiled buffer as linear rows
+ * of PITCH * 8 bytes (Linux r100.c r100_set_surface_reg, radeon_object.c
+ * radeon_bo_get_surface_reg: 8 of them, R300 tile bits 16 macro, 17 micro).
+ */
+#define R300_SURFACES               8
+G3D_REG32(SURFACE_CNTL, 0x0B00)
+    G3D_FIELD(SURFACE_CNTL, SURF_TRANSLATION_DIS, 8, 1)
+G3D_REG32(SURFACE0_LOWER_BOUND, 0x0B04)
+G3D_REG32(SURFACE0_UPPER_BOUND, 0x0B08)
+G3D_REG32(SURFACE0_INFO, 0x0B0C)
+    G3D_FIELD(SURFACE0_INFO, PITCH, 0, 16)         /* units of 8 bytes */
+    G3D_FIELD(SURFACE0_INFO, TILE_MACRO, 16, 1)
+    G3D_FIELD(SURFACE0_INFO, TILE_MICRO, 17, 1)
+#define R300_SURFACE_STRIDE         0x10
+
 /* ---- CRTC (scanout) -------------------------------------------------- */
 
 G3D_REG32(CRTC_H_TOTAL_DISP, 0x0200)
@@ -146,8 +163,13 @@ G3D_REG32(CRTC_OFFSET, 0x0224)
     G3D_FIELD(CRTC_OFFSET, OFFSET, 0, 27)
     G3D_FIELD(CRTC_OFFSET, GUI_TRIG_OFFSET, 30, 1)
     G3D_FIELD(CRTC_OFFSET, OFFSET_LOCK, 31, 1)
+/* R300 tiled scanout (Linux radeon_reg.h; radeon_legacy_crtc.c
+ * radeon_crtc_do_set_base sets X_Y_MODE_EN | MACRO_TILE_EN for a macro
+ * tiled front buffer, the start in CRTC_TILE_X0_Y0, CRTC_OFFSET 2 KiB
+ * aligned) */
 G3D_REG32(CRTC_OFFSET_CNTL, 0x0228)
     G3D_FIELD(CRTC_OFFSET_CNTL, X_Y_MODE_EN, 9, 1)
+    G3D_FIELD(CRTC_OFFSET_CNTL, MICRO_TILE_EN, 13, 1)
     G3D_FIELD(CRTC_OFFSET_CNTL, MACRO_TILE_EN, 15, 1)
 G3D_REG32(CRTC_PITCH, 0x022C)
     G3D_FIELD(CRTC_PITCH, PITCH, 0, 11)            /* in units of 8 pixels */
@@ -161,7 +183,9 @@ G3D_REG32(CUR_HORZ_VERT_POSN, 0x0264)
 G3D_REG32(CUR_HORZ_VERT_OFF, 0x0268)
 G3D_REG32(CUR_CLR0, 0x026C)
 G3D_REG32(CUR_CLR1, 0x0270)
-G3D_REG32(CRTC_TILE_X0_Y0, 0x0350)      /* R300: tiled scanout origin */
+G3D_REG32(CRTC_TILE_X0_Y0, 0x0350)      /* R300: scanout origin, X_Y_MODE */
+    G3D_FIELD(CRTC_TILE_X0_Y0, X0, 0, 16)
+    G3D_FIELD(CRTC_TILE_X0_Y0, Y0, 16, 16)
 
 /* ---- PLL registers (CLOCK_CNTL_INDEX) --------------------------------- */
 /* indices from Linux radeon_reg.h; the dividers' fields from

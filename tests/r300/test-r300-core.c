@@ -171,6 +171,127 @@ static void test_gouraud(void)
     r300_rig_free(d);
 }
 
+/* CPU access to VRAM offsets [at, at + n) through the surface registers */
+static void surface_copy(Dev *d, const R300Surfaces *s, uint32_t at,
+                         uint8_t *buf, uint32_t n, bool write)
+{
+    uint32_t i;
+
+    for (i = 0; i < n; i++) {
+        uint64_t t = r300_surface_translate(s, at + i);
+        g_assert_cmpuint(t, <, VRAM_SIZE);
+        if (write) {
+            d->vram[t] = buf[i];
+        } else {
+            buf[i] = d->vram[t];
+        }
+    }
+}
+
+/* a surface register write as the guest makes it: the glue's copy and the
+ * core's registers must agree */
+static void surface_wr(Dev *d, R300Surfaces *s, uint32_t reg, uint32_t v)
+{
+    r300_rig_wr(d, reg, v);
+    r300_surfaces_write(s, reg, v, 4);
+}
+
+/*
+ * A colour buffer RB3D draws tiled, read by the CPU through a surface
+ * register programmed as r100_set_surface_reg does (pitch in bytes / 8,
+ * the buffer's VRAM range), is the buffer RB3D draws linear; and what the
+ * CPU writes through the surface, RB3D blends onto as the tiled buffer.
+ */
+static void test_surface_cpu_view(void)
+{
+    static const uint32_t modes[][2] = {
+        { R_RB3D_COLORPITCH_0_COLORTILE_MASK, R_SURFACE0_INFO_TILE_MACRO_MASK },
+        { 1u << R_RB3D_COLORPITCH_0_COLORMICROTILE_SHIFT,
+          R_SURFACE0_INFO_TILE_MICRO_MASK },
+        { R_RB3D_COLORPITCH_0_COLORTILE_MASK |
+          1u << R_RB3D_COLORPITCH_0_COLORMICROTILE_SHIFT,
+          R_SURFACE0_INFO_TILE_MACRO_MASK | R_SURFACE0_INFO_TILE_MICRO_MASK },
+    };
+    const uint32_t bytes = W * H * 4, span = 2 * bytes;
+    uint8_t *lin = g_malloc(bytes), *view = g_malloc(bytes);
+    uint8_t *gour = g_malloc(bytes);
+    unsigned m;
+
+    for (m = 0; m < G_N_ELEMENTS(modes); m++) {
+        Dev *d = dev_new(1);
+        unsigned errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+        R300Surfaces s = { 0 }, core;
+        uint32_t pitch, i;
+
+        r300_rig_ring_init(d);
+        setup(d, R300_COLOR_FORMAT_ARGB8888, false);
+        draw(d, R300_PRIM_TRIANGLES, gouraud, 3);
+        memcpy(lin, d->vram + CB_ADDR, bytes);
+        memcpy(gour, lin, bytes);
+
+        memset(d->vram + CB_ADDR, 0, span);
+        pitch = r300_rig_rd(d, A_RB3D_COLORPITCH_0);
+        r300_rig_wr(d, A_RB3D_COLORPITCH_0, pitch | modes[m][0]);
+        draw(d, R300_PRIM_TRIANGLES, gouraud, 3);
+        /* the tiled bytes are not the linear picture ... */
+        g_assert_cmpint(memcmp(d->vram + CB_ADDR, lin, bytes), !=, 0);
+
+        surface_wr(d, &s, A_SURFACE0_INFO, modes[m][1] | W * 4 / 8);
+        surface_wr(d, &s, A_SURFACE0_LOWER_BOUND, CB_ADDR);
+        surface_wr(d, &s, A_SURFACE0_UPPER_BOUND, CB_ADDR + span - 1);
+        r300_surfaces_get(d->core, &core);
+        g_assert_cmpint(memcmp(&core, &s, sizeof(s)), ==, 0);
+        /* ... but the CPU sees it through the surface */
+        surface_copy(d, &s, CB_ADDR, view, bytes, false);
+        g_assert_cmpint(memcmp(view, lin, bytes), ==, 0);
+
+        /* translation off: the CPU sees the tiled bytes */
+        surface_wr(d, &s, A_SURFACE_CNTL,
+                   R_SURFACE_CNTL_SURF_TRANSLATION_DIS_MASK);
+        surface_copy(d, &s, CB_ADDR, view, bytes, false);
+        g_assert_cmpint(memcmp(view, d->vram + CB_ADDR, bytes), ==, 0);
+        surface_wr(d, &s, A_SURFACE_CNTL, 0);
+
+        /* the reverse: a picture written linear through the surface ... */
+        for (i = 0; i < bytes; i++) {
+            view[i] = (uint8_t)(i * 13 + (i >> 9));
+        }
+        for (i = 3; i < bytes; i += 4) {
+            view[i] = 0xFF;
+        }
+        surface_copy(d, &s, CB_ADDR, view, bytes, true);
+        /* ... is the tiled buffer RB3D blends onto: ONE + ONE adds the
+         * triangle pixel by pixel, so each sum shows where RB3D read */
+        {
+            static uint32_t buf[256];
+            R300Cmd c;
+
+            r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+            r300_cmd_reg(&c, A_RB3D_BLENDCNTL,
+                         R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK |
+                         R_RB3D_BLENDCNTL_READ_ENABLE_MASK |
+                         R300_BLEND_GL_ONE << R_RB3D_BLENDCNTL_SRCBLEND_SHIFT |
+                         R300_BLEND_GL_ONE << R_RB3D_BLENDCNTL_DESTBLEND_SHIFT);
+            g_assert_false(c.overflow);
+            r300_rig_ring_run(d, buf, c.n);
+        }
+        draw(d, R300_PRIM_TRIANGLES, gouraud, 3);
+        surface_copy(d, &s, CB_ADDR, lin, bytes, false);
+        for (i = 0; i < bytes; i++) {
+            uint32_t want = MIN(255u, (uint32_t)gour[i] + view[i]);
+            if (lin[i] != want) {
+                g_error("mode %u byte %u: %u + %u gave %u", m, i, gour[i],
+                        view[i], lin[i]);
+            }
+        }
+        g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs);
+        r300_rig_free(d);
+    }
+    g_free(lin);
+    g_free(view);
+    g_free(gour);
+}
+
 /* the same triangle fed through the VAP data port instead of a packet */
 static void test_port_draw(void)
 {
@@ -1154,6 +1275,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/r300/core/registers", test_registers);
     g_test_add_func("/r300/core/gouraud", test_gouraud);
+    g_test_add_func("/r300/core/surface-cpu-view", test_surface_cpu_view);
     g_test_add_func("/r300/core/port-draw", test_port_draw);
     g_test_add_func("/r300/core/shared-edge", test_shared_edge);
     g_test_add_func("/r300/core/depth", test_depth);

@@ -12,6 +12,7 @@
 
 #include "r300-rig.h"
 #include "common/scanout.h"
+#include "r300/tile.h"
 
 #define VRAM_SIZE   (16u << 20)
 
@@ -353,6 +354,168 @@ static void test_cursor(void)
     r300_rig_free(d);
 }
 
+/* a pixel value no two (x, y) of the test surfaces share */
+static uint32_t tile_px(uint32_t x, uint32_t y)
+{
+    return 0x00000000u | (y & 0xFFF) << 12 | (x & 0xFFF);
+}
+
+/*
+ * Tiled scanout as radeon_crtc_do_set_base programs a macro tiled front
+ * buffer (X_Y_MODE_EN | MACRO_TILE_EN, the start in CRTC_TILE_X0_Y0): the
+ * CRTC reads the layout r300_tile_offset gives, the one RB3D and TX use.
+ */
+static void check_tiled_scanout(R300Rig *d, uint32_t bpp, unsigned micro,
+                                uint32_t x0, uint32_t y0)
+{
+    const uint32_t base = 0x100000, pitch = 1024, w = 640, h = 480;
+    static uint32_t out[640 * 480];
+    R300Tiling t;
+    G3DScanout so;
+    uint32_t x, y, gen;
+    unsigned e = errs();
+
+    g_assert_true(r300_tile_setup(&t, bpp, pitch, true, micro));
+    memset(d->vram + base, 0, r300_tile_bytes(&t, 1024));
+    for (y = 0; y < 1024; y++) {
+        for (x = 0; x < pitch; x++) {
+            uint32_t v = tile_px(x, y);
+            /* 16 bpp as RGB565 keeps 5:6:5 of it: compare those bits */
+            memcpy(d->vram + base + r300_tile_offset(&t, x, y), &v, bpp);
+        }
+    }
+    gen = r300_rig_rd(d, A_CRTC_GEN_CNTL) & ~(0xFu << 8);
+    r300_rig_wr(d, A_CRTC_GEN_CNTL, gen | (bpp == 4 ? R300_CRTC_PIX_WIDTH_32BPP
+                                          : R300_CRTC_PIX_WIDTH_16BPP) << 8);
+    r300_rig_wr(d, A_CRTC_PITCH, pitch / 8);
+    r300_rig_wr(d, A_CRTC_OFFSET_CNTL,
+                R_CRTC_OFFSET_CNTL_X_Y_MODE_EN_MASK |
+                R_CRTC_OFFSET_CNTL_MACRO_TILE_EN_MASK |
+                (micro ? R_CRTC_OFFSET_CNTL_MICRO_TILE_EN_MASK : 0));
+    r300_rig_wr(d, A_CRTC_TILE_X0_Y0, x0 | y0 << 16);
+    r300_rig_wr(d, A_CRTC_OFFSET, base);
+    g_assert_true(r300_scanout(d->core, 0, &so));
+    g_assert_true(g3d_scanout_copy(&so, r300_scanout_mem(d->core), out, w,
+                                   "test"));
+    for (y = 0; y < h; y++) {
+        for (x = 0; x < w; x++) {
+            uint32_t v = tile_px(x + x0, y + y0), want;
+            if (bpp == 4) {
+                want = 0xFF000000u | v;
+            } else {
+                uint8_t b[2] = { v & 0xFF, (v >> 8) & 0xFF };
+                g3d_fmt_row_to_argb(G3D_FMT_RGB565, b, &want, 1);
+            }
+            if (out[y * w + x] != want) {
+                g_error("%u bpp micro %u at (%u, %u): 0x%08x, not 0x%08x",
+                        bpp * 8, micro, x, y, out[y * w + x], want);
+            }
+        }
+    }
+    g_assert_cmpuint(errs(), ==, e);
+}
+
+static void test_tiled_scanout(void)
+{
+    R300Rig *d = r300_rig_new(1, VRAM_SIZE, 12);
+    G3DScanout so;
+    unsigned e;
+
+    mode_640x480(d);
+    check_tiled_scanout(d, 4, R300_MICROTILE_LINEAR, 0, 0);
+    /* panned by a start that is not tile aligned */
+    check_tiled_scanout(d, 4, R300_MICROTILE_LINEAR, 37, 21);
+    check_tiled_scanout(d, 4, R300_MICROTILE_TILED, 3, 5);
+    check_tiled_scanout(d, 2, R300_MICROTILE_LINEAR, 130, 9);
+    check_tiled_scanout(d, 2, R300_MICROTILE_TILED, 1, 1);
+
+    /* a start that leaves the pitch: logged, nothing shown */
+    e = errs();
+    r300_rig_wr(d, A_CRTC_TILE_X0_Y0, 1024 - 639);
+    g_assert_false(r300_scanout(d->core, 0, &so));
+    g_assert_cmpuint(errs(), ==, e + 1);
+    /* the tiled picture's last tile row past VRAM: the check refuses it */
+    r300_rig_wr(d, A_CRTC_TILE_X0_Y0, 0);
+    r300_rig_wr(d, A_CRTC_OFFSET, VRAM_SIZE - 0x800);
+    g_assert_true(r300_scanout(d->core, 0, &so));
+    g_assert_false(g3d_scanout_check(&so, r300_scanout_mem(d->core), "test"));
+    g_assert_cmpuint(errs(), ==, e + 2);
+
+    /* X_Y_MODE_EN alone: a linear picture from pixel (x0, y0) */
+    r300_rig_wr(d, A_CRTC_OFFSET_CNTL, R_CRTC_OFFSET_CNTL_X_Y_MODE_EN_MASK);
+    r300_rig_wr(d, A_CRTC_TILE_X0_Y0, 3 | 2u << 16);
+    r300_rig_wr(d, A_CRTC_OFFSET, 0x1000);
+    g_assert_true(r300_scanout(d->core, 0, &so));
+    g_assert_null(so.fetch);
+    g_assert_cmphex(so.addr, ==, 0x1000 + 2 * 2048 + 3 * 2);
+    r300_rig_free(d);
+}
+
+/* the glue's copy of the surface registers follows every way of writing
+ * them: BAR2, byte writes, MM_INDEX/MM_DATA; the tiled range is the union */
+static void test_surface_regs(void)
+{
+    R300Rig *d = r300_rig_new(1, VRAM_SIZE, 12);
+    R300Surfaces s = { 0 }, core;
+    uint64_t lo, hi;
+
+    g_assert_false(r300_surfaces_tiled_range(&s, &lo, &hi));
+    g_assert_true(r300_surfaces_write(&s, A_SURFACE0_INFO + 0x20,
+                                      R_SURFACE0_INFO_TILE_MACRO_MASK | 64, 4));
+    g_assert_false(r300_surfaces_write(&s, A_SURFACE0_INFO + 0x20,
+                                       R_SURFACE0_INFO_TILE_MACRO_MASK | 64, 4));
+    /* bound 2 by MM_INDEX/MM_DATA, bound 1's top byte by a byte write */
+    g_assert_false(r300_surfaces_write(&s, A_MM_INDEX,
+                                       A_SURFACE0_UPPER_BOUND + 0x20, 4));
+    g_assert_true(r300_surfaces_write(&s, A_MM_DATA, 0x3FFFFF, 4));
+    g_assert_true(r300_surfaces_write(&s, A_SURFACE0_LOWER_BOUND + 0x20 + 2,
+                                      0x20, 1));
+    g_assert_cmphex(s.lower[2], ==, 0x200000);
+    g_assert_cmphex(s.upper[2], ==, 0x3FFFFF);
+    /* the core stores them the same way */
+    r300_rig_wr(d, A_SURFACE0_INFO + 0x20, R_SURFACE0_INFO_TILE_MACRO_MASK | 64);
+    r300_rig_wr(d, A_MM_INDEX, A_SURFACE0_UPPER_BOUND + 0x20);
+    r300_rig_wr(d, A_MM_DATA, 0x3FFFFF);
+    r300_reg_write(d->core, A_SURFACE0_LOWER_BOUND + 0x20 + 2, 0x20, 1);
+    r300_surfaces_get(d->core, &core);
+    g_assert_cmpint(memcmp(&core, &s, sizeof(s)), ==, 0);
+
+    g_assert_true(r300_surfaces_tiled_range(&s, &lo, &hi));
+    g_assert_cmphex(lo, ==, 0x200000);
+    g_assert_cmphex(hi, ==, 0x3FFFFF);
+    /* an untiled surface adds nothing; a second tiled one widens it */
+    r300_surfaces_write(&s, A_SURFACE0_LOWER_BOUND, 0x100000, 4);
+    r300_surfaces_write(&s, A_SURFACE0_UPPER_BOUND, 0x1FFFFF, 4);
+    r300_surfaces_write(&s, A_SURFACE0_INFO, 64, 4);
+    g_assert_true(r300_surfaces_tiled_range(&s, &lo, &hi));
+    g_assert_cmphex(lo, ==, 0x200000);
+    r300_surfaces_write(&s, A_SURFACE0_INFO,
+                        R_SURFACE0_INFO_TILE_MICRO_MASK | 64, 4);
+    g_assert_true(r300_surfaces_tiled_range(&s, &lo, &hi));
+    g_assert_cmphex(lo, ==, 0x100000);
+    g_assert_cmphex(hi, ==, 0x3FFFFF);
+    /* outside every surface, and with translation off: unchanged */
+    g_assert_cmphex(r300_surface_translate(&s, 0x400000), ==, 0x400000);
+    /* row 1 of a 512-byte pitch, macro tiled 256 x 8 bytes: tile 0, row 1 */
+    g_assert_cmphex(r300_surface_translate(&s, 0x200000 + 512 + 4), ==,
+                    0x200000 + 256 + 4);
+    r300_surfaces_write(&s, A_SURFACE_CNTL,
+                        R_SURFACE_CNTL_SURF_TRANSLATION_DIS_MASK, 4);
+    g_assert_false(r300_surfaces_tiled_range(&s, &lo, &hi));
+    g_assert_cmphex(r300_surface_translate(&s, 0x200000 + 512 + 4), ==,
+                    0x200000 + 512 + 4);
+    /* an empty range (lower above upper) or no pitch: not a surface */
+    memset(&s, 0, sizeof(s));
+    r300_surfaces_write(&s, A_SURFACE0_INFO, R_SURFACE0_INFO_TILE_MACRO_MASK, 4);
+    r300_surfaces_write(&s, A_SURFACE0_UPPER_BOUND, 0xFFFF, 4);
+    g_assert_false(r300_surfaces_tiled_range(&s, &lo, &hi));
+    r300_surfaces_write(&s, A_SURFACE0_INFO,
+                        R_SURFACE0_INFO_TILE_MACRO_MASK | 8, 4);
+    r300_surfaces_write(&s, A_SURFACE0_LOWER_BOUND, 0x10000, 4);
+    g_assert_false(r300_surfaces_tiled_range(&s, &lo, &hi));
+    r300_rig_free(d);
+}
+
 /* ---- 2D engine and GUI DMA ------------------------------------------- */
 
 #define GMC_COPY    (R_DP_GUI_MASTER_CNTL_SRC_PITCH_OFFSET_CNTL_MASK | \
@@ -517,6 +680,8 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/host/page-flip", test_page_flip);
     g_test_add_func("/r300/host/dac-ddc-palette", test_dac_ddc_palette);
     g_test_add_func("/r300/host/cursor", test_cursor);
+    g_test_add_func("/r300/host/tiled-scanout", test_tiled_scanout);
+    g_test_add_func("/r300/host/surface-regs", test_surface_regs);
     g_test_add_func("/r300/host/copy-blit", test_copy_blit);
     g_test_add_func("/r300/host/solid-fill", test_solid_fill);
     g_test_add_func("/r300/host/register-blit", test_register_blit);

@@ -23,11 +23,21 @@ static uint32_t stored_line_bytes(const G3DScanout *so)
     return px * (uint32_t)g3d_fmt_bpp(so->format);
 }
 
+/* bytes of memory the picture covers from addr */
+static uint64_t picture_span(const G3DScanout *so)
+{
+    if (so->fetch) {
+        return so->span;
+    }
+    return (uint64_t)so->pitch * (stored_lines(so) - 1) +
+           stored_line_bytes(so);
+}
+
 bool g3d_scanout_check(const G3DScanout *so, const G3DMem *mem,
                        const char *who)
 {
     uint64_t span;
-    uint32_t lines, line_bytes;
+    uint32_t line_bytes;
 
     if (!so->enabled) {
         return false;
@@ -42,15 +52,18 @@ bool g3d_scanout_check(const G3DScanout *so, const G3DMem *mem,
         g3d_guest_error("%s: scanout format %d invalid", who, so->format);
         return false;
     }
-    lines = stored_lines(so);
+    if (so->fetch && so->rotate) {
+        g3d_guest_error("%s: rotated gathered scanout not supported", who);
+        return false;
+    }
     line_bytes = stored_line_bytes(so);
     if (so->pitch < line_bytes) {
         g3d_guest_error("%s: scanout pitch %u below the line's %u bytes", who,
                         so->pitch, line_bytes);
         return false;
     }
-    span = (uint64_t)so->pitch * (lines - 1) + line_bytes;
-    if (!g3d_mem_map(mem, so->addr, span, false)) {
+    span = picture_span(so);
+    if (!span || !g3d_mem_map(mem, so->addr, span, false)) {
         g3d_guest_error("%s: scanout 0x%" G_GINT64_MODIFIER "x + %"
                         G_GINT64_MODIFIER "u bytes outside memory", who,
                         so->addr, span);
@@ -62,17 +75,30 @@ bool g3d_scanout_check(const G3DScanout *so, const G3DMem *mem,
 bool g3d_scanout_copy(const G3DScanout *so, const G3DMem *mem,
                       uint32_t *dst, uint32_t dst_pitch, const char *who)
 {
-    uint32_t lines, line_bytes, y, x;
+    uint32_t line_bytes, y, x;
     const uint8_t *base;
 
     if (!g3d_scanout_check(so, mem, who)) {
         return false;
     }
-    lines = stored_lines(so);
     line_bytes = stored_line_bytes(so);
-    base = g3d_mem_map(mem, so->addr,
-                       (uint64_t)so->pitch * (lines - 1) + line_bytes, false);
+    base = g3d_mem_map(mem, so->addr, picture_span(so), false);
 
+    if (so->fetch && !so->rotate) {
+        /* the linear path below stays as it was: no copy per line */
+        uint8_t *line = g_malloc(line_bytes);
+        for (y = 0; y < so->height; y++) {
+            so->fetch(so, base, line, y);
+            if (so->convert) {
+                so->convert(so, line, dst + (size_t)y * dst_pitch, (int)y);
+            } else {
+                g3d_fmt_row_to_argb(so->format, line,
+                                    dst + (size_t)y * dst_pitch, so->width);
+            }
+        }
+        g_free(line);
+        return true;
+    }
     if (!so->rotate) {
         for (y = 0; y < so->height; y++) {
             const uint8_t *src = base + (size_t)y * so->pitch;
@@ -117,7 +143,9 @@ static bool same_scanout(const G3DScanout *a, const G3DScanout *b)
            a->width == b->width && a->height == b->height &&
            a->pitch == b->pitch && a->bytes_per_line == b->bytes_per_line &&
            a->format == b->format && a->convert == b->convert &&
-           a->convert_opaque == b->convert_opaque && a->rotate == b->rotate;
+           a->convert_opaque == b->convert_opaque && a->rotate == b->rotate &&
+           a->fetch == b->fetch && a->fetch_opaque == b->fetch_opaque &&
+           a->span == b->span;
 }
 
 bool g3d_scanout_copy_cached(G3DScanoutCache *cache, const G3DScanout *so,
@@ -135,7 +163,7 @@ bool g3d_scanout_copy_cached(G3DScanoutCache *cache, const G3DScanout *so,
         cache->valid = false;
         return false;
     }
-    len = (size_t)so->pitch * (stored_lines(so) - 1) + stored_line_bytes(so);
+    len = picture_span(so);
     src = g3d_mem_map(mem, so->addr, len, false);
     /* comparing reads the source once at memory speed; converting it
      * again costs a table lookup or more a pixel */

@@ -20,6 +20,11 @@ typedef struct G3DScanout G3DScanout;
 typedef void G3DScanoutRowFn(const G3DScanout *so, const uint8_t *src,
                              uint32_t *dst, int row);
 
+/* Gather stored line `row` (bytes_per_line bytes) into `line` from the
+ * picture at `base`, for layouts whose lines are not `pitch` apart (tiled). */
+typedef void G3DScanoutFetchFn(const G3DScanout *so, const uint8_t *base,
+                               uint8_t *line, uint32_t row);
+
 struct G3DScanout {
     bool enabled;          /* false: the screen is blank */
     uint64_t addr;         /* chip address of the first byte scanned */
@@ -38,6 +43,14 @@ struct G3DScanout {
      * width/height are always those of the shown picture.
      */
     int rotate;
+    /*
+     * Non-linear layouts: fetch gathers each line (then format or convert
+     * applies to it) and span is the bytes the picture covers from addr.
+     * NULL for rows `pitch` apart, which are converted in place.
+     */
+    G3DScanoutFetchFn *fetch;
+    const void *fetch_opaque;
+    uint64_t span;
 };
 
 /*

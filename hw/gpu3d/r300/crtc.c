@@ -189,6 +189,7 @@ bool r300_crtc_write(R300Core *c, uint32_t offset, uint32_t val)
     case A_CRTC_H_TOTAL_DISP:
     case A_CRTC_V_TOTAL_DISP:
     case A_CRTC_OFFSET_CNTL:
+    case A_CRTC_TILE_X0_Y0:
     case A_CRTC_PITCH:
     case A_DISPLAY_BASE_ADDR:
         break;
@@ -340,6 +341,68 @@ static bool cursor_load(R300Core *c)
     return true;
 }
 
+/* one line of a tiled picture: runs of whole micro tile rows */
+static void fetch_tiled(const G3DScanout *so, const uint8_t *base,
+                        uint8_t *line, uint32_t row)
+{
+    const R300Crtc *k = so->fetch_opaque;
+    const R300Tiling *t = &k->tiling;
+    uint32_t mask = (1u << t->uw) - 1, y = k->tile_y0 + row, x = 0;
+
+    while (x < so->width) {
+        uint32_t sx = k->tile_x0 + x;
+        uint32_t n = MIN(so->width - x, mask + 1 - (sx & mask));
+
+        memcpy(line + (size_t)x * t->bpp, base + r300_tile_offset(t, sx, y),
+               (size_t)n * t->bpp);
+        x += n;
+    }
+}
+
+/*
+ * CRTC_OFFSET_CNTL: X_Y_MODE_EN starts the picture at pixel
+ * CRTC_TILE_X0_Y0 of the surface at CRTC_OFFSET; MACRO_TILE_EN and
+ * MICRO_TILE_EN read that surface in the layout RB3D writes (tile.h) with
+ * CRTC_PITCH as its pitch. Linux only scans out macro tiled buffers
+ * (radeon_crtc_do_set_base refuses micro tiled ones); the bit is honoured
+ * the same way. False if the picture leaves the surface's pitch.
+ */
+static bool crtc_layout(R300Core *c, G3DScanout *so, uint32_t bpp)
+{
+    R300Crtc *k = &c->crtc;
+    uint32_t cntl = R300_REG(c, A_CRTC_OFFSET_CNTL);
+    uint32_t xy = R300_REG(c, A_CRTC_TILE_X0_Y0);
+    bool macro = cntl & R_CRTC_OFFSET_CNTL_MACRO_TILE_EN_MASK;
+    bool micro = cntl & R_CRTC_OFFSET_CNTL_MICRO_TILE_EN_MASK;
+    uint32_t pitch_px = so->pitch / bpp;
+
+    k->tile_x0 = k->tile_y0 = 0;
+    if (cntl & R_CRTC_OFFSET_CNTL_X_Y_MODE_EN_MASK) {
+        k->tile_x0 = G3D_FIELD_EX32(xy, CRTC_TILE_X0_Y0, X0);
+        k->tile_y0 = G3D_FIELD_EX32(xy, CRTC_TILE_X0_Y0, Y0);
+    }
+    if ((uint64_t)k->tile_x0 + so->width > pitch_px) {
+        g3d_guest_error("r300: scanout x %u + width %u past the pitch of %u "
+                        "pixels", k->tile_x0, so->width, pitch_px);
+        return false;
+    }
+    if (!macro && !micro) {
+        /* linear: only the start moves, rows stay pitch apart */
+        so->addr += (uint64_t)k->tile_y0 * so->pitch + k->tile_x0 * bpp;
+        return true;
+    }
+    if (!r300_tile_setup(&k->tiling, bpp, pitch_px, macro,
+                         micro ? R300_MICROTILE_TILED
+                               : R300_MICROTILE_LINEAR)) {
+        g3d_unimp("r300: micro tiled scanout at %u bpp shown linear", bpp * 8);
+    }
+    so->fetch = fetch_tiled;
+    so->fetch_opaque = k;
+    so->bytes_per_line = so->width * bpp;
+    so->span = r300_tile_bytes(&k->tiling, k->tile_y0 + so->height);
+    return true;
+}
+
 bool r300_crtc_scanout(R300Core *c, G3DScanout *so)
 {
     uint32_t gen = R300_REG(c, A_CRTC_GEN_CNTL);
@@ -383,11 +446,6 @@ bool r300_crtc_scanout(R300Core *c, G3DScanout *so)
                   G3D_FIELD_EX32(gen, CRTC_GEN_CNTL, PIX_WIDTH));
         return false;
     }
-    if (R300_REG(c, A_CRTC_OFFSET_CNTL) &
-        (R_CRTC_OFFSET_CNTL_MACRO_TILE_EN_MASK |
-         R_CRTC_OFFSET_CNTL_X_Y_MODE_EN_MASK)) {
-        g3d_unimp("r300: tiled scanout shown as linear");
-    }
     so->enabled = true;
     so->width = (G3D_FIELD_EX32(h, CRTC_H_TOTAL_DISP, H_DISP) + 1) * 8;
     so->height = G3D_FIELD_EX32(v, CRTC_V_TOTAL_DISP, V_DISP) + 1;
@@ -406,7 +464,7 @@ bool r300_crtc_scanout(R300Core *c, G3DScanout *so)
         return false;
     }
     so->addr = mc - fb_start;
-    return true;
+    return crtc_layout(c, so, bpp);
 }
 
 bool r300_scanout(R300Core *c, int head, G3DScanout *out)

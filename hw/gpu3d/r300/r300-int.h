@@ -286,6 +286,9 @@ typedef struct R300Crtc {
     uint32_t cursor[R300_CURSOR_SIZE * R300_CURSOR_SIZE];
     int32_t cursor_x, cursor_y; /* screen position of image pixel (0, 0) */
     uint32_t cursor_x0, cursor_rows; /* first column and rows shown */
+    /* a tiled picture as the last scanout saw it (its fetch function) */
+    R300Tiling tiling;
+    uint32_t tile_x0, tile_y0;  /* CRTC_TILE_X0_Y0 */
 } R300Crtc;
 
 bool r300_crtc_scanout(R300Core *c, G3DScanout *out);

@@ -78,6 +78,29 @@ uint64_t r300_crtc_frame_ns(R300Core *c);
 /* The CRTC's picture (head 0 only). */
 bool r300_scanout(R300Core *c, int head, G3DScanout *out);
 
+/*
+ * The surface registers (SURFACE_CNTL, SURFACEn_*), as the glue sees the
+ * guest write them, so that it can route CPU access to the VRAM BAR
+ * through r300_surface_translate while a surface is tiled, in order with
+ * the guest's register writes.
+ */
+typedef struct R300Surfaces {
+    uint32_t cntl;
+    uint32_t lower[8], upper[8], info[8];
+    uint32_t mm_index;          /* MM_INDEX, for writes through MM_DATA */
+} R300Surfaces;
+
+/* a register write (BAR2 or the I/O BAR) seen: true if it changed them */
+bool r300_surfaces_write(R300Surfaces *s, uint32_t offset, uint64_t val,
+                         unsigned size);
+/* the surfaces as the core holds them (after reset or a state load) */
+void r300_surfaces_get(R300Core *c, R300Surfaces *s);
+/* the VRAM range [*lo, *hi] that tiled surfaces cover; false if none */
+bool r300_surfaces_tiled_range(const R300Surfaces *s, uint64_t *lo,
+                               uint64_t *hi);
+/* the VRAM offset a CPU access to BAR offset `off` reaches */
+uint64_t r300_surface_translate(const R300Surfaces *s, uint64_t off);
+
 /* The GPU address space (MC + GART), for tests and tools. */
 const G3DMem *r300_gpu_mem(R300Core *c);
 /* VRAM by offset, which the CRTC scans out of. */
