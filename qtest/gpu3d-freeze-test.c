@@ -878,7 +878,8 @@ static void wait_status(QTestState *qts, const char *want)
  * busy with the same work when it goes on, and works after a reset. When
  * one unit outlasts what a save waits for (r300: 200 full-target triangles
  * in one packet; glamo: one flush of 4096 queued full-target triangles),
- * the migration fails, the source goes on and works.
+ * the migration fails, the source goes on and works; or, on a host fast
+ * enough to end the unit inside the wait, it completes.
  */
 static void migrate_busy(gconstpointer data)
 {
@@ -898,7 +899,12 @@ static void migrate_busy(gconstpointer data)
                              "{'uri': %s}}", uri);
     st = migrate_wait(d->qts);
     g_test_message("%s: migration %s", fd->name, st);
-    if (fd->migrate == MIG_LONG_UNIT) {
+    /*
+     * A long unit fails the save when it outlasts the wait; on a fast,
+     * idle host it may end inside it, and the save completes: both are
+     * right, a hang or a crash is not.
+     */
+    if (fd->migrate == MIG_LONG_UNIT && !g_str_equal(st, "completed")) {
         g_assert_cmpstr(st, ==, "failed");
         qmp_ok(d->qts, "cont", "cont after the failed migration");
         g_assert_true(fd->busy(d));
@@ -914,11 +920,15 @@ static void migrate_busy(gconstpointer data)
     args = g_strdup_printf("%s -incoming 'exec:cat %s'", fd->args, file);
     d = g3dq_open(args, fd->vendor, fd->device);
     wait_status(d->qts, "paused");
-    /* the work goes on where it was */
-    g_assert_true(fd->busy(d));
+    if (fd->migrate != MIG_LONG_UNIT) {
+        /* the work goes on where it was */
+        g_assert_true(fd->busy(d));
+    }
     qmp_ok(d->qts, "cont", "cont after the migration");
     g_usleep(200 * 1000);
-    g_assert_true(fd->busy(d));
+    if (fd->migrate != MIG_LONG_UNIT) {
+        g_assert_true(fd->busy(d));
+    }
     g3dq_system_reset(d);
     fd->works(d);
     g3dq_close(d);

@@ -105,7 +105,7 @@ while IFS='|' read -r demo device started done magic badat head window; do
   fi
 done <<'TABLE'
 r300-demo|r300-3d,id=gpu,render-threads=2|MiB)|r300-demo: done|R300|66866
-glamo-demo|glamo-3d,id=gpu,render-threads=2|MiB)|glamo-demo: done|GLMO|16908
+glamo-demo|glamo-3d,id=gpu,render-threads=2|MiB)|glamo-demo: done|GLMO|16908|0|0.05
 attila-demo|attila-3d,id=gpu,render-threads=2|GPU memory|attila-demo: done|ATLA|45
 pica200-demo|pica200-3d,id=gpu,render-threads=2|MiB)|pica200-demo: done|PICA|7384|0|0.08
 flipper-demo|flipper-gx,id=gpu,render-threads=2|Flipper revision|flipper-demo: done|FLIP|58
