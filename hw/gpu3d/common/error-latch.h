@@ -20,7 +20,7 @@
 
 typedef struct G3DErrorLatch {
     /* set by the chip at creation, kept by reset */
-    const char *prefix;     /* put before every message ("attila-3d: "), or NULL */
+    const char *prefix;     /* before every message ("attila-3d: "), or NULL */
     /* the chip raises its status bit; first: nothing was latched before */
     void (*raise)(void *opaque, bool first);
     void *opaque;
