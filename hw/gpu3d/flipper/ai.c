@@ -120,5 +120,6 @@ static void ai_write32(FlipperCore *c, uint32_t off, uint32_t val,
 
 const FlipperBlock flipper_ai_block = {
     .name = "AI", .base = FLIPPER_AI_BASE, .span = AI_REG_SPAN,
+    .intsr = flipper_ai_irq,
     .read32 = ai_read32, .write32 = ai_write32,
 };

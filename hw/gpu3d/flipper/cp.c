@@ -46,13 +46,14 @@ static bool unf_level(const FlipperCP *cp)
     return cp->dist < cp->lowm;
 }
 
-bool flipper_cp_irq(FlipperCore *c)
+static uint32_t cp_intsr(FlipperCore *c)
 {
     const FlipperCP *cp = &c->cp;
 
     return (ovf_level(cp) && (cp->cr & R_CP_CR_OVF_INT_ENABLE_MASK)) ||
            (unf_level(cp) && (cp->cr & R_CP_CR_UNF_INT_ENABLE_MASK)) ||
-           (cp->bp_hit && (cp->cr & R_CP_CR_BP_INT_ENABLE_MASK));
+           (cp->bp_hit && (cp->cr & R_CP_CR_BP_INT_ENABLE_MASK)) ?
+           PI_INT_CP : 0;
 }
 
 bool flipper_cp_busy(FlipperCore *c)
@@ -60,11 +61,6 @@ bool flipper_cp_busy(FlipperCore *c)
     const FlipperCP *cp = &c->cp;
 
     return cp->stage_len || cp->dec.in_draw || cp->dl_active;
-}
-
-void flipper_cp_set_token(FlipperCore *c, uint16_t token)
-{
-    c->cp.token = token;
 }
 
 /* PI: one 32-byte burst reached the FIFO with the GP linked. */
@@ -316,5 +312,6 @@ static void cp_write16(FlipperCore *c, uint32_t off, uint16_t val)
 
 const FlipperBlock flipper_cp_block = {
     .name = "CP", .base = FLIPPER_CP_BASE, .span = CP_REG_SPAN,
+    .intsr = cp_intsr,
     .read16 = cp_read16, .write16 = cp_write16,
 };

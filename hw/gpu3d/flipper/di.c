@@ -118,5 +118,6 @@ static void di_write32(FlipperCore *c, uint32_t off, uint32_t val,
 
 const FlipperBlock flipper_di_block = {
     .name = "DI", .base = FLIPPER_DI_BASE, .span = DI_REG_SPAN,
+    .intsr = flipper_di_irq,
     .read32 = di_read32, .write32 = di_write32,
 };

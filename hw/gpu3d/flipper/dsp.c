@@ -127,5 +127,6 @@ static void dsp_write16(FlipperCore *c, uint32_t off, uint16_t val)
 
 const FlipperBlock flipper_dsp_block = {
     .name = "DSP", .base = FLIPPER_DSP_BASE, .span = DSP_REG_SPAN,
+    .intsr = flipper_dsp_irq,
     .read16 = dsp_read16, .write16 = dsp_write16,
 };

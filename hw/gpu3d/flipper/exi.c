@@ -98,5 +98,6 @@ static void exi_write32(FlipperCore *c, uint32_t off, uint32_t val,
 
 const FlipperBlock flipper_exi_block = {
     .name = "EXI", .base = FLIPPER_EXI_BASE, .span = EXI_REG_SPAN,
+    .intsr = flipper_exi_irq,
     .read32 = exi_read32, .write32 = exi_write32,
 };

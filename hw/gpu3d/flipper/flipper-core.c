@@ -1,6 +1,7 @@
 /*
  * flipper-gx core: the API of docs/architecture.md, BAR0 dispatch to the
- * register blocks, the PI interrupt line, time.
+ * register blocks, the core's life, time. What the blocks need of the core
+ * (the interrupt line, finishing queued triangles) is core-services.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -56,42 +57,6 @@ int64_t flipper_next_event_ns(FlipperCore *c)
 }
 
 /* ---- interrupts ---------------------------------------------------------- */
-
-/*
- * INTSR is level-driven, as Dolphin models it (YAGCD §5.4 PI;
- * docs/flipper-gx.md decisions): each bit is its device's interrupt state,
- * acknowledged at the device. Only the GP error bit is latched here (w1c). Bit
- * 16 reads 1: reset switch not pressed.
- */
-uint32_t flipper_pi_intsr(FlipperCore *c)
-{
-    uint32_t v = c->pi.error | PI_INTSR_RSWST;
-
-    v |= flipper_di_irq(c) | flipper_si_irq(c) | flipper_exi_irq(c);
-    v |= flipper_ai_irq(c) | flipper_dsp_irq(c) | flipper_mi_irq(c);
-    v |= flipper_vi_irq(c) | flipper_pe_irq(c);
-    if (flipper_cp_irq(c)) {
-        v |= PI_INT_CP;
-    }
-    return v;
-}
-
-bool flipper_irq_wanted(FlipperCore *c)
-{
-    return (flipper_pi_intsr(c) & c->pi.intmr & PI_INT_MASKABLE) != 0;
-}
-
-void flipper_irq_changed(FlipperCore *c)
-{
-    bool level = flipper_irq_wanted(c);
-
-    if (level != c->irq_level) {
-        c->irq_level = level;
-        if (c->cfg.hooks.irq_update) {
-            c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
-        }
-    }
-}
 
 bool flipper_irq_level(FlipperCore *c)
 {
@@ -211,6 +176,8 @@ FlipperCore *flipper_core_new(const FlipperCoreConfig *cfg)
     FlipperCore *c = g_new0(FlipperCore, 1);
 
     c->cfg = *cfg;
+    c->blocks = blocks;
+    c->n_blocks = G_N_ELEMENTS(blocks);
     g3d_error_init(&c->errors, NULL, gp_error_raise, c);
     c->mem1_size = cfg->vram_size ? cfg->vram_size : FLIPPER_MEM1_SIZE;
     c->threads = cfg->hooks.threads < 1 ? 1 : cfg->hooks.threads;
@@ -275,28 +242,6 @@ void flipper_core_reset(FlipperCore *c)
 }
 
 /* ---- work ---------------------------------------------------------------- */
-
-void flipper_flush(FlipperCore *c)
-{
-    int t;
-
-    g3d_raster_flush(c->raster);
-    for (t = 0; t < c->threads; t++) {
-        FlipperThreadStats *s = &c->tstats[t];
-
-        c->stats.pixels += s->pixels;
-        s->pixels = 0;
-        if (s->bbox[0] <= s->bbox[1]) {
-            int *b = c->pe.bbox;
-            b[0] = MIN(b[0], s->bbox[0]);
-            b[1] = MAX(b[1], s->bbox[1]);
-            b[2] = MIN(b[2], s->bbox[2]);
-            b[3] = MAX(b[3], s->bbox[3]);
-        }
-        s->bbox[0] = s->bbox[2] = INT_MAX;
-        s->bbox[1] = s->bbox[3] = INT_MIN;
-    }
-}
 
 bool flipper_core_work(FlipperCore *c, unsigned budget)
 {

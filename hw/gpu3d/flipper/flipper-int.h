@@ -218,6 +218,9 @@ struct FlipperCore {
     int threads;
     int64_t now_ns;
     bool irq_level;
+    /* the BAR0 blocks (flipper-core.c), for the services below them */
+    const struct FlipperBlock *const *blocks;
+    unsigned n_blocks;
 
     FlipperCP cp;
     FlipperPI pi;
@@ -252,10 +255,12 @@ struct FlipperCore {
 };
 
 /* flipper-core.c */
+void flipper_sync_time(FlipperCore *c);
+
+/* core-services.c: what every block may use; it calls no block */
 /* the INTx level the PI's cause and mask registers ask for */
 bool flipper_irq_wanted(FlipperCore *c);
 void flipper_irq_changed(FlipperCore *c);
-void flipper_sync_time(FlipperCore *c);
 uint32_t flipper_pi_intsr(FlipperCore *c);
 /* G3DErrorLatch codes and once-kinds */
 enum {
@@ -269,7 +274,7 @@ static inline bool flipper_mem1_ok(FlipperCore *c, uint64_t addr, uint64_t len)
 {
     return g3d_range_ok(addr, len, 0, c->mem1_size);
 }
-void flipper_flush(FlipperCore *c);     /* rasterise everything queued */
+void flipper_flush(FlipperCore *c);     /* rasterise everything queued (core-services.c) */
 
 static inline uint16_t be16(const uint8_t *p)
 {
@@ -300,6 +305,8 @@ static inline float u2f(uint32_t u)
 typedef struct FlipperBlock {
     const char *name;
     uint32_t base, span;
+    /* the block's PI INTSR cause bits now (PI_INT_*); NULL: it has none */
+    uint32_t (*intsr)(FlipperCore *c);
     uint16_t (*read16)(FlipperCore *c, uint32_t off);
     void (*write16)(FlipperCore *c, uint32_t off, uint16_t val);
     uint32_t (*read32)(FlipperCore *c, uint32_t off);
@@ -312,12 +319,18 @@ extern const FlipperBlock flipper_cp_block, flipper_pe_block, flipper_vi_block,
 
 /* cp.c */
 void flipper_cp_reset(FlipperCore *c);
-bool flipper_cp_irq(FlipperCore *c);
 void flipper_cp_burst(FlipperCore *c);      /* PI: a 32-byte burst in link mode */
 bool flipper_cp_work(FlipperCore *c, unsigned *budget);
 bool flipper_cp_dl_work(FlipperCore *c, unsigned *budget);
 bool flipper_cp_busy(FlipperCore *c);
-void flipper_cp_set_token(FlipperCore *c, uint16_t token);
+/*
+ * A BP PE_TOKEN write reaches CP_TOKEN too (Dolphin's CommandProcessor
+ * keeps the token it reports); inline, so that pe.c needs nothing of cp.c.
+ */
+static inline void flipper_cp_set_token(FlipperCore *c, uint16_t token)
+{
+    c->cp.token = token;
+}
 
 /* cp-decode.c */
 /*

@@ -57,5 +57,6 @@ static void mi_write16(FlipperCore *c, uint32_t off, uint16_t val)
 
 const FlipperBlock flipper_mi_block = {
     .name = "MI", .base = FLIPPER_MI_BASE, .span = MI_REG_SPAN,
+    .intsr = flipper_mi_irq,
     .read16 = mi_read16, .write16 = mi_write16,
 };

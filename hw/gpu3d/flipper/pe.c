@@ -530,5 +530,6 @@ static void pe_write16(FlipperCore *c, uint32_t off, uint16_t val)
 
 const FlipperBlock flipper_pe_block = {
     .name = "PE", .base = FLIPPER_PE_BASE, .span = PE_REG_SPAN,
+    .intsr = flipper_pe_irq,
     .read16 = pe_read16, .write16 = pe_write16,
 };

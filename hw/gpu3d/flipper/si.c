@@ -118,5 +118,6 @@ static void si_write32(FlipperCore *c, uint32_t off, uint32_t val,
 
 const FlipperBlock flipper_si_block = {
     .name = "SI", .base = FLIPPER_SI_BASE, .span = SI_REG_SPAN,
+    .intsr = flipper_si_irq,
     .read32 = si_read32, .write32 = si_write32,
 };

@@ -503,5 +503,6 @@ static void vi_write16(FlipperCore *c, uint32_t off, uint16_t val)
 
 const FlipperBlock flipper_vi_block = {
     .name = "VI", .base = FLIPPER_VI_BASE, .span = VI_REG_SPAN,
+    .intsr = flipper_vi_irq,
     .read16 = vi_read16, .write16 = vi_write16,
 };
