@@ -464,6 +464,7 @@ void flipper_pe_token(FlipperCore *c, uint16_t token, bool interrupt);
 uint32_t flipper_pe_irq(FlipperCore *c);     /* PI cause bits */
 bool flipper_pe_zcompare(FlipperCore *c, int x, int y, uint32_t z);
 void flipper_pe_blend(FlipperCore *c, int x, int y, const uint8_t rgba[4]);
+bool flipper_pe_plain(FlipperCore *c);  /* the store is the RGB8 word alone */
 void flipper_pe_set_color(FlipperCore *c, int x, int y, const uint8_t rgba[4]);
 void flipper_pe_set_depth(FlipperCore *c, int x, int y, uint32_t z);
 /* the depth word a clear to Z stores in the current pixel format */

@@ -380,6 +380,20 @@ void flipper_pe_blend(FlipperCore *c, int x, int y, const uint8_t src[4])
     blend_store(c, x, y, src, c->bp[BP_BLENDMODE], c->bp[BP_CONSTANTALPHA]);
 }
 
+/*
+ * True when blend_store of any source under the current BP state stores
+ * R << 16 | G << 8 | B and nothing else: RGB8_Z24 (no alpha is stored, so
+ * the destination alpha constant cannot matter, and dither is RGBA6's only),
+ * no blend or logic op, colour update on. The rasteriser's plain quad
+ * stores that word itself.
+ */
+bool flipper_pe_plain(FlipperCore *c)
+{
+    uint32_t cm = c->bp[BP_BLENDMODE];
+
+    return pixel_format(c) == PE_FMT_RGB8_Z24 && !(cm & 3) && ((cm >> 3) & 1);
+}
+
 /* ---- CPU EFB access ------------------------------------------------------- */
 
 enum { EFB_CPU_COLOR = 0, EFB_CPU_Z = 1 };
