@@ -196,6 +196,16 @@ void flipper_pe_get_row(FlipperCore *c, int x, int y, int n, uint8_t *out)
         }
         break;
     default:
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+        if (!flipper_force_general) {
+            /* R, G, B, 0xFF in memory order is one little-endian word */
+            for (i = 0; i < n; i++) {
+                uint32_t w = GUINT32_SWAP_LE_BE(p[i] << 8) | 0xFF000000u;
+                memcpy(out + 4 * i, &w, 4);
+            }
+            break;
+        }
+#endif
         for (i = 0; i < n; i++) {
             uint32_t v = p[i];
             out[4 * i + R] = v >> 16;
