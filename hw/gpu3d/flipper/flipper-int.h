@@ -391,8 +391,23 @@ typedef struct TevPixel {
 /* how a TEV stage's colour or alpha combiner runs (tev.c stage_kind) */
 enum { TEV_KIND_GENERAL, TEV_KIND_REPLACE, TEV_KIND_MODULATE };
 /* the TEV state decoded once per triangle */
+/*
+ * A stage's colour or alpha combiner as its BP word sets it (bias, subtract,
+ * scale, clamp, compare mode), decoded once per triangle by
+ * flipper_tev_prepare so that no pixel extracts the fields (tev.c).
+ */
+typedef struct TevCombiner {
+    int16_t bias;               /* added to D: 0, +128, -128 */
+    int16_t round;              /* added before the >> 8 */
+    uint8_t lshift, rshift;     /* the scale */
+    bool sub, clamp;            /* subtract; clamp to 0-255 (else s11) */
+    bool compare, cmp_eq;       /* compare mode (bias 3), == (else >) */
+    uint8_t cmp_mode;           /* R8, GR16, BGR24, per component */
+} TevCombiner;
+
 typedef struct TevStage {
     uint32_t cenv, aenv;        /* BP 0xC0 + 2n, 0xC1 + 2n */
+    TevCombiner ccomb, acomb;   /* cenv's and aenv's combiners */
     int16_t kon[4];             /* the stage's konstant, RGBA */
     uint8_t ras_swap[4], tex_swap[4];   /* source component of each output */
     uint8_t chan;               /* RAS1_TREF colour channel */
