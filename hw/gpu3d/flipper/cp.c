@@ -252,9 +252,6 @@ static void cp_write16(FlipperCore *c, uint32_t off, uint16_t val)
     FlipperCP *cp = &c->cp;
 
     switch (off) {
-    case A_CP_SR:
-        g3d_guest_error("flipper: CP: write 0x%04x to read-only SR", val);
-        return;
     case A_CP_CR:
         cp->cr = val & 0x3F;
         if (!(val & R_CP_CR_BP_ENABLE_MASK) ||
@@ -310,8 +307,20 @@ static void cp_write16(FlipperCore *c, uint32_t off, uint16_t val)
     cp->fault = false;
 }
 
+static const FlipperRegRow cp_regs[] = {
+    FLIPPER_REG_ROW(CP_SR, 2, FLIPPER_REG_RO),
+    FLIPPER_REG_ROW(CP_CR, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(CP_CLEAR, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(CP_PERF_SELECT, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(CP_TOKEN, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_RANGE(CP_BBOX_LEFT, CP_BBOX_BOTTOM, 2, FLIPPER_REG_RO),
+    FLIPPER_REG_RANGE(CP_FIFO_BASE_LO, CP_FIFO_BP_HI, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_RANGE(CP_XF_PERF_FIRST, CP_PERF_LAST, 2, FLIPPER_REG_COUNTER),
+};
+
 const FlipperBlock flipper_cp_block = {
     .name = "CP", .base = FLIPPER_CP_BASE, .span = CP_REG_SPAN,
+    FLIPPER_BLOCK_REGS(cp_regs),
     .intsr = cp_intsr,
     .read16 = cp_read16, .write16 = cp_write16,
 };

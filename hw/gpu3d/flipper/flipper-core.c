@@ -27,6 +27,40 @@ static const FlipperBlock *find_block(uint32_t offset)
     return NULL;
 }
 
+const FlipperRegRow *flipper_reg_row(uint32_t addr, const FlipperBlock **block)
+{
+    const FlipperBlock *b = find_block(addr);
+    unsigned i;
+
+    if (block) {
+        *block = b;
+    }
+    for (i = 0; b && i < b->n_regs; i++) {
+        const FlipperRegRow *r = &b->regs[i];
+        uint32_t d = addr - r->addr;
+
+        if (addr >= r->addr && d / r->stride < r->count &&
+            d % r->stride < r->size) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* true (logged) if the register at addr is read-only */
+static bool write_refused(uint32_t addr, uint64_t val)
+{
+    const FlipperBlock *b;
+    const FlipperRegRow *r = flipper_reg_row(addr, &b);
+
+    if (r && (r->flags & FLIPPER_REG_RO)) {
+        g3d_guest_error("flipper: %s: write 0x%" G_GINT64_MODIFIER "x to "
+                        "read-only %s", b->name, val, r->name);
+        return true;
+    }
+    return false;
+}
+
 /* ---- time ---------------------------------------------------------------- */
 
 void flipper_sync_time(FlipperCore *c)
@@ -90,6 +124,9 @@ static uint16_t block_read16(FlipperCore *c, const FlipperBlock *b,
 static void block_write16(FlipperCore *c, const FlipperBlock *b, uint32_t off,
                           uint16_t val)
 {
+    if (write_refused(b->base + (b->write16 ? off : off & ~3u), val)) {
+        return;
+    }
     if (b->write16) {
         b->write16(c, off, val);
     } else if (off & 2) {
@@ -161,10 +198,12 @@ void flipper_reg_write(FlipperCore *c, uint32_t offset, uint64_t val,
     if (size == 2) {
         block_write16(c, b, off, (uint16_t)val);
     } else if (b->write32) {
-        b->write32(c, off, (uint32_t)val, 0xFFFFFFFF);
+        if (!write_refused(offset, val)) {
+            b->write32(c, off, (uint32_t)val, 0xFFFFFFFF);
+        }
     } else {
-        b->write16(c, off, (uint16_t)(val >> 16));
-        b->write16(c, off + 2, (uint16_t)val);
+        block_write16(c, b, off, (uint16_t)(val >> 16));
+        block_write16(c, b, off + 2, (uint16_t)val);
     }
     flipper_irq_changed(c);
 }

@@ -302,9 +302,40 @@ static inline float u2f(uint32_t u)
  * implements read32/write32, where `mask` says which bits were written
  * (a 16-bit access writes one half).
  */
+/*
+ * A block's register table: one row per register, or per array of like
+ * registers, naming its include/gpu3d/flipper-regs.h symbol (A_name), so
+ * every offset is written once, in the header. The core finds an access's
+ * row (flipper_reg_row): writes to read-only registers are refused and
+ * logged there, in one place, by name; the block's callbacks do the rest.
+ */
+enum {
+    FLIPPER_REG_RW = 0,
+    FLIPPER_REG_RO = 1 << 0,        /* writes refused and logged */
+    FLIPPER_REG_COUNTER = 1 << 1,   /* performance counter, not modelled */
+};
+typedef struct FlipperRegRow {
+    const char *name;
+    uint32_t addr;              /* BAR0 offset of the (first) register */
+    uint8_t size;               /* bytes: 2 or 4 */
+    uint8_t flags;              /* FLIPPER_REG_* */
+    uint16_t count, stride;     /* an array: count registers stride apart */
+} FlipperRegRow;
+#define FLIPPER_REG_ROW(name, size, flags) \
+    { #name, A_ ## name, size, flags, 1, size }
+#define FLIPPER_REG_ARRAY(name, size, flags, count, stride) \
+    { #name, A_ ## name, size, flags, count, stride }
+/* the registers from first to last, size bytes apart */
+#define FLIPPER_REG_RANGE(first, last, size, flags) \
+    { #first, A_ ## first, size, flags, \
+      (A_ ## last - A_ ## first) / (size) + 1, size }
+#define FLIPPER_BLOCK_REGS(table) .regs = table, .n_regs = G_N_ELEMENTS(table)
+
 typedef struct FlipperBlock {
     const char *name;
     uint32_t base, span;
+    const FlipperRegRow *regs;  /* no offset in two rows */
+    unsigned n_regs;
     /* the block's PI INTSR cause bits now (PI_INT_*); NULL: it has none */
     uint32_t (*intsr)(FlipperCore *c);
     uint16_t (*read16)(FlipperCore *c, uint32_t off);
@@ -312,6 +343,10 @@ typedef struct FlipperBlock {
     uint32_t (*read32)(FlipperCore *c, uint32_t off);
     void (*write32)(FlipperCore *c, uint32_t off, uint32_t val, uint32_t mask);
 } FlipperBlock;
+
+/* the row of the register at BAR0 offset addr (the block in *block), or
+ * NULL: no block or no register there */
+const FlipperRegRow *flipper_reg_row(uint32_t addr, const FlipperBlock **block);
 
 extern const FlipperBlock flipper_cp_block, flipper_pe_block, flipper_vi_block,
     flipper_pi_block, flipper_mi_block, flipper_dsp_block, flipper_di_block,

@@ -546,14 +546,22 @@ static void pe_write16(FlipperCore *c, uint32_t off, uint16_t val)
             off + FLIPPER_PE_BASE <= A_PE_PERF_LAST) {
             return;     /* counters: writes ignored */
         }
-        g3d_guest_error("flipper: PE: write 0x%04x to %s register 0x%02x",
-                        val, off <= 0x16 ? "read-only" : "unknown", off);
+        g3d_guest_error("flipper: PE: write 0x%04x to unknown register 0x%02x",
+                        val, off);
         break;
     }
 }
 
+static const FlipperRegRow pe_regs[] = {
+    FLIPPER_REG_RANGE(PE_ZCONF, PE_ISR, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(PE_TOKEN, 2, FLIPPER_REG_RO),
+    FLIPPER_REG_RANGE(PE_BBOX_LEFT, PE_BBOX_BOTTOM, 2, FLIPPER_REG_RO),
+    FLIPPER_REG_RANGE(PE_PERF_FIRST, PE_PERF_LAST, 2, FLIPPER_REG_COUNTER),
+};
+
 const FlipperBlock flipper_pe_block = {
     .name = "PE", .base = FLIPPER_PE_BASE, .span = PE_REG_SPAN,
+    FLIPPER_BLOCK_REGS(pe_regs),
     .intsr = flipper_pe_irq,
     .read16 = pe_read16, .write16 = pe_write16,
 };
