@@ -59,8 +59,9 @@ typedef struct RasTri {
     FlipperTevFast fast;        /* the TEV state when the triangle was set up */
     const TevProgram *tev;      /* the general path's state (NULL: fast.on) */
     const struct RasTex *tx;    /* NULL: no stage samples a texture */
-    /* ras_quad_plain's Z: test (func), write; decided per triangle */
-    bool ztest, zwrite;
+    /* decided per triangle (plain_state): the PE store is the RGB8 word
+     * alone (flipper_pe_plain), Z a plain 24-bit test (func) and write */
+    bool pe_plain, zplain, ztest, zwrite;
     uint8_t zfunc;
 } RasTri;
 
@@ -265,6 +266,40 @@ static inline uint32_t ras_depth(const RasTri *t, int x, int y)
     return (uint32_t)f2i_trunc(zf);
 }
 
+/* the Z test and write of pixel (x, y) when t->zplain (flipper_pe_zcompare
+ * of a 24-bit format, its fields decided per triangle) */
+static inline bool ras_zplain(const RasTri *t, int x, int y, uint32_t z)
+{
+    uint32_t *d = &t->c->efb_depth[y * EFB_W + x];
+
+    z &= 0xFFFFFF;              /* a Z texture may have set the top bits */
+    if (!g3d_compare_u((G3DCompare)t->zfunc, z, *d & 0xFFFFFF)) {
+        return false;
+    }
+    if (t->zwrite) {
+        *d = z;
+    }
+    return true;
+}
+
+static inline bool ras_zcompare(const RasTri *t, int x, int y, uint32_t z)
+{
+    return t->zplain ? ras_zplain(t, x, y, z)
+                     : flipper_pe_zcompare(t->c, x, y, z);
+}
+
+/* the PE store of pixel (x, y): the RGB8 word when t->pe_plain */
+static inline void ras_store(const RasTri *t, int x, int y,
+                             const uint8_t rgba[4])
+{
+    if (t->pe_plain) {
+        t->c->efb_color[y * EFB_W + x] = (uint32_t)rgba[0] << 16 |
+                                         (uint32_t)rgba[1] << 8 | rgba[2];
+    } else {
+        flipper_pe_blend(t->c, x, y, rgba);
+    }
+}
+
 /* the bounding box grows by whole 2x2 quads (Dolphin) */
 static inline void ras_bbox(FlipperThreadStats *st, int x, int y)
 {
@@ -301,7 +336,7 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
         px.tex = texel[i];
         px.bump = t->tx ? bump[i] : no_bump;
         px.z = ras_depth(t, px.x, px.y);
-        if (early && ztest && !flipper_pe_zcompare(c, px.x, px.y, px.z)) {
+        if (early && ztest && !ras_zcompare(t, px.x, px.y, px.z)) {
             continue;
         }
         memset(px.col, 0, sizeof(px.col));
@@ -319,11 +354,11 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
         } else if (!flipper_tev_shade(c, t->tev, &px, out)) {
             continue;
         }
-        if (!early && ztest && !flipper_pe_zcompare(c, px.x, px.y, px.z)) {
+        if (!early && ztest && !ras_zcompare(t, px.x, px.y, px.z)) {
             continue;
         }
         ras_bbox(st, px.x, px.y);
-        flipper_pe_blend(c, px.x, px.y, out);
+        ras_store(t, px.x, px.y, out);
         st->pixels++;
     }
 }
@@ -350,15 +385,8 @@ static void ras_quad_plain(void *user, const G3DQuad *q, int thread)
         if (!(q->mask & (1u << i))) {
             continue;
         }
-        if (t->ztest) {
-            uint32_t z = ras_depth(t, x, y), *d = &c->efb_depth[y * EFB_W + x];
-
-            if (!g3d_compare_u((G3DCompare)t->zfunc, z, *d & 0xFFFFFF)) {
-                continue;
-            }
-            if (t->zwrite) {
-                *d = z;
-            }
+        if (t->ztest && !ras_zplain(t, x, y, ras_depth(t, x, y))) {
+            continue;
         }
         ras_colour(t, t->fast.chan, x, y, col);
         ras_bbox(st, x, y);
@@ -369,19 +397,23 @@ static void ras_quad_plain(void *user, const G3DQuad *q, int thread)
     }
 }
 
-/* ras_quad_plain's state for t, or false: the general ras_quad draws it */
+/*
+ * The per-triangle PE and Z decisions (t->pe_plain, zplain and their
+ * fields; none under flipper_force_general); true if ras_quad_plain draws
+ * t, false: ras_quad.
+ */
 static bool plain_state(FlipperCore *c, RasTri *t)
 {
     uint32_t zm = c->bp[BP_ZMODE];
 
-    if (flipper_force_general || !t->fast.on || t->tx ||
-        t->fast.chan >= t->ncol || !flipper_pe_plain(c)) {
-        return false;
-    }
     t->ztest = zm & 1;
     t->zfunc = (zm >> 1) & 7;
     t->zwrite = (zm >> 4) & 1;
-    return true;
+    t->pe_plain = !flipper_force_general && flipper_pe_plain(c);
+    /* a 24-bit Z format: RGB565_Z16 compresses (pe.c depth_passes) */
+    t->zplain = !flipper_force_general &&
+                (c->bp[BP_ZCOMPARE] & 7) != PE_FMT_RGB565_Z16;
+    return t->pe_plain && t->fast.on && !t->tx && t->fast.chan < t->ncol;
 }
 
 /* ---- scissor ------------------------------------------------------------- */
