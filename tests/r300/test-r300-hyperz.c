@@ -385,6 +385,93 @@ static void test_bad_input(void)
     r300_rig_free(d);
 }
 
+/*
+ * CMASK: Mesa's fast clear of a multisampled colour buffer (r300_blit.c
+ * r300_clear: 3D_CLEAR_CMASK, RB3D_COLOR_CLEAR_VALUE, RB3D_CCTL
+ * CMASK_ENABLE | AA_COMPRESSION_ENABLE, RB3D_CMASK_OFFSET0/PITCH0; the
+ * colour is not drawn), then a triangle and the AA resolve; the same as
+ * the samples cleared by writing them.
+ */
+#define MS_N            4
+#define RESOLVE_ADDR    0x00200000u
+#define CCTL_AA_COMPRESSION (1u << 9)       /* Mesa r300_reg.h */
+
+static void cmask_frame(Dev *d, bool cmask, uint32_t clear)
+{
+    /* 4x at Mesa's positions (r300_emit.c sample_locs_4x), 1/12 pixel */
+    const float tri[3 * 8] = {
+        -0.8f, -0.7f, 0, 1, 1, 0, 0, 1,   0.9f, -0.6f, 0, 1, 0, 1, 0, 1,
+        -0.1f,  0.8f, 0, 1, 0, 0, 1, 1,
+    };
+    const float screen[3 * 8] = {
+        -1, -1, 0, 1, 0, 0, 0, 0,   3, -1, 0, 1, 0, 0, 0, 0,
+        -1, 3, 0, 1, 0, 0, 0, 0,
+    };
+    R300Cmd c;
+    uint32_t i;
+
+    memset(d->vram + RESOLVE_ADDR, 0x33, 4 * W * H);
+    for (i = 0; i < W * H * MS_N; i++) {
+        uint32_t v = cmask ? 0x5A5A5A5Au : clear;
+        memcpy(d->vram + CB_ADDR + 4 * i, &v, 4);
+    }
+    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_depth(&c, 0, R300_ZS_ALWAYS);
+    r300_cmd_reg(&c, A_GB_AA_CONFIG, R_GB_AA_CONFIG_AA_ENABLE_MASK |
+                 2u << R_GB_AA_CONFIG_NUM_AA_SUBSAMPLES_SHIFT);
+    r300_cmd_reg(&c, A_GB_MSPOS0, 0x2A8844);
+    r300_cmd_reg(&c, A_GB_MSPOS1, 0x2A2A2A);
+    if (cmask) {
+        r300_cmd_reg(&c, A_RB3D_CMASK_OFFSET0, 0);
+        r300_cmd_reg(&c, A_RB3D_CMASK_PITCH0, W);
+        r300_cmd_reg(&c, A_RB3D_COLOR_CLEAR_VALUE, clear);
+        pkt_clear(&c, R300_PKT3_3D_CLEAR_CMASK, W * H / 512, 0);
+        r300_cmd_reg(&c, A_RB3D_CCTL, R300_RB3D_CCTL_CMASK_ENABLE |
+                                      CCTL_AA_COMPRESSION);
+    }
+    r300_cmd_draw(&c, R300_PRIM_TRIANGLES, tri, 3);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_OFFSET, RESOLVE_ADDR);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_PITCH, W);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_CTL, 1);
+    r300_cmd_draw(&c, R300_PRIM_TRIANGLES, screen, 3);
+    r300_cmd_reg(&c, A_RB3D_AARESOLVE_CTL, 0);
+    r300_cmd_reg(&c, A_GB_AA_CONFIG, 0);
+    r300_cmd_reg(&c, A_RB3D_CCTL, 0);
+    r300_cmd_finish(&c);
+    run(d, &c);
+}
+
+static void test_cmask(void)
+{
+    const uint32_t clear = 0xFF203040u;
+    Dev *plain = dev_new(0), *d = dev_new(0);
+    unsigned errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+    uint32_t i, v;
+
+    cmask_frame(plain, false, clear);
+    cmask_frame(d, true, clear);
+    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errs);
+    g_assert_true(!memcmp(plain->vram + RESOLVE_ADDR, d->vram + RESOLVE_ADDR,
+                          4 * W * H));
+    g_assert_true(!memcmp(plain->vram + CB_ADDR, d->vram + CB_ADDR,
+                          4 * W * H * MS_N));
+    /* the resolve read every block: all "in memory" now, in both pipes
+     * (a read advances RDINDEX two dwords: one pipe's) */
+    for (v = 0; v < 2; v++) {
+        r300_rig_wr(d, A_RB3D_CMASK_RDINDEX, 4 * v);
+        for (i = 0; i < W * H / 512; i++) {
+            g_assert_cmphex(r300_rig_rd(d, A_RB3D_CMASK_DWORD), ==,
+                            0xFFFFFFFFu);
+        }
+        g_assert_cmphex(r300_rig_rd(d, A_RB3D_CMASK_DWORD), ==, 0);
+    }
+    /* a corner the triangle misses resolves to the clear colour */
+    memcpy(&v, d->vram + RESOLVE_ADDR + 4 * (W - 1), 4);
+    g_assert_cmphex(v, ==, clear);
+    r300_rig_free(plain);
+    r300_rig_free(d);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -397,5 +484,6 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/hyperz/clear-value-and-reject",
                     test_clear_value_and_reject);
     g_test_add_func("/r300/hyperz/bad-input", test_bad_input);
+    g_test_add_func("/r300/hyperz/cmask", test_cmask);
     return g_test_run();
 }

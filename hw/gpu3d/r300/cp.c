@@ -250,15 +250,13 @@ static void packet3(R300Core *c, uint32_t h, const uint32_t *b, uint32_t n)
         break;
     case R300_PKT3_3D_CLEAR_HIZ:
     case R300_PKT3_3D_CLEAR_ZMASK:
-        if (need_body(c, op == R300_PKT3_3D_CLEAR_HIZ ? "3D_CLEAR_HIZ"
-                                                      : "3D_CLEAR_ZMASK",
-                      n, 3)) {
-            r300_zb_clear_ram(c, op == R300_PKT3_3D_CLEAR_HIZ, b);
-        }
-        break;
     case R300_PKT3_3D_CLEAR_CMASK:
-        g3d_unimp("r300: 3D_CLEAR_CMASK: colour compression is not modelled "
-                  "(colour surfaces are uncompressed; clear by drawing)");
+        if (need_body(c, "3D_CLEAR_HIZ/ZMASK/CMASK", n, 3)) {
+            r300_zb_clear_ram(c, op == R300_PKT3_3D_CLEAR_HIZ ? R300_RAM_HIZ :
+                                 op == R300_PKT3_3D_CLEAR_ZMASK ? R300_RAM_ZMASK
+                                                                : R300_RAM_CMASK,
+                              b);
+        }
         break;
     case R300_PKT3_PAINT_MULTI:
     case R300_PKT3_BITBLT_MULTI:

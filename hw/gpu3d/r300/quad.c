@@ -631,6 +631,9 @@ static void resolve_pixel(const R300DrawState *ds, int x, int y)
     unsigned n = ds->samples, s, k;
 
     for (s = 0; s < n; s++) {
+        if (ds->cmask.ram) {
+            r300_mask_fetch(&ds->cmask, x * n + s, y);  /* zb.c */
+        }
         px[s] = load_px(src->base + r300_tile_offset(&src->tiling, x * n + s,
                                                      y), src->bpp);
     }
@@ -719,6 +722,9 @@ quad_tail(const R300Tri *t, const G3DQuad *q, const float (*w)[3],
 
             tg = __builtin_ctz(targets);
             target = &ds->cb[tg];
+            if (tg == 0 && ds->cmask.ram) {
+                r300_mask_fetch(&ds->cmask, sx, y);     /* zb.c */
+            }
             memcpy(rgba, uq->out[i][tg], sizeof(rgba));
             if (ds->fog_blend & R_FG_FOG_BLEND_ENABLE_MASK) {
                 int ch;

@@ -503,8 +503,13 @@ static void write_3d(R300Core *c, uint32_t offset, uint32_t val)
         *r = 0;                 /* flush and free complete at once */
         break;
     case A_ZB_HIZ_DWORD:
+        r300_zb_port_write(c, R300_RAM_HIZ, val);
+        break;
     case A_ZB_ZMASK_DWORD:
-        r300_zb_port_write(c, offset == A_ZB_HIZ_DWORD, val);
+        r300_zb_port_write(c, R300_RAM_ZMASK, val);
+        break;
+    case A_RB3D_CMASK_DWORD:
+        r300_zb_port_write(c, R300_RAM_CMASK, val);
         break;
     case A_ZB_ZPASS_DATA: {
         uint32_t sel = G3D_FIELD_EX32(R300_REG(c, A_SU_REG_DEST), SU_REG_DEST,
@@ -553,8 +558,11 @@ static uint32_t read_dword(R300Core *c, uint32_t offset)
         /* the command FIFO always has room; busy while the CP has work */
         return 64 | (r300_cp_busy(c) ? R_RBBM_STATUS_GUI_ACTIVE_MASK : 0);
     case A_ZB_HIZ_DWORD:
+        return r300_zb_port_read(c, R300_RAM_HIZ);
     case A_ZB_ZMASK_DWORD:
-        return r300_zb_port_read(c, offset == A_ZB_HIZ_DWORD);
+        return r300_zb_port_read(c, R300_RAM_ZMASK);
+    case A_RB3D_CMASK_DWORD:
+        return r300_zb_port_read(c, R300_RAM_CMASK);
     case A_ZB_ZPASS_DATA:
         return c->zpass[0];
     case A_MM_DATA:

@@ -64,8 +64,8 @@
 #include "tile.h"
 #include "gpu3d/r300-regs.h"
 
-#define ZMASK_CLEARED       0
-#define ZMASK_IN_MEMORY     3
+#define MASK_CLEARED        0
+#define MASK_IN_MEMORY      3
 
 static uint32_t ram_get(const uint32_t *w)
 {
@@ -95,22 +95,17 @@ static uint32_t hiz_addr(const R300HyperZ *hz, int x, int y)
     return hz->hiz_base + (uint32_t)(y >> 3) * hz->hiz_pitch + (x >> 4);
 }
 
-static uint32_t zmask_addr(const R300HyperZ *hz, int x, int y)
+/* the 2-bit code's dword of pixel (x, y) of a ZMASK / CMASK, or NULL */
+static uint32_t *mask_word(const R300BlockMask *m, int x, int y,
+                           unsigned *shift)
 {
-    return hz->zmask_base + (uint32_t)(y >> 4) * hz->zmask_pitch + (x >> 5);
-}
-
-static uint32_t *zmask_word(const R300DrawState *ds, int x, int y,
-                            unsigned *shift)
-{
-    const R300HyperZ *hz = &ds->hz;
-    uint32_t a = zmask_addr(hz, x, y);
+    uint32_t a = m->base + (uint32_t)(y >> 4) * m->pitch + (x >> 5);
 
     if (a >= R300_ZMASK_PIPE_DWORDS) {
         return NULL;        /* r300_zb_draw_setup refused such a draw */
     }
     *shift = 2 * (4 * ((y >> 2) & 3) + ((x >> 2) & 3));
-    return &hz->zmask_ram[ram_index(a, (x >> 4) & 1)];
+    return &m->ram[ram_index(a, (x >> 4) & 1)];
 }
 
 static uint32_t *hiz_word(const R300DrawState *ds, int x, int y,
@@ -126,26 +121,70 @@ static uint32_t *hiz_word(const R300DrawState *ds, int x, int y,
     return &hz->hiz_ram[ram_index(a, (x >> 3) & 1)];
 }
 
-static uint32_t zb_load(const R300DrawState *ds, int x, int y)
+static uint32_t px_load(const uint8_t *base, const R300Tiling *t, unsigned bpp,
+                        int x, int y)
 {
-    const uint8_t *p = ds->zbase + r300_tile_offset(&ds->ztiling, x, y);
-    uint32_t v = p[0] | p[1] << 8;
+    const uint8_t *p = base + r300_tile_offset(t, x, y);
+    uint32_t v = 0;
+    unsigned i;
 
-    if (ds->zbpp == 4) {
-        v |= p[2] << 16 | (uint32_t)p[3] << 24;
+    for (i = 0; i < MIN(bpp, 4u); i++) {
+        v |= (uint32_t)p[i] << (8 * i);
     }
     return v;
 }
 
-static void zb_store(const R300DrawState *ds, int x, int y, uint32_t v)
+static void px_store(uint8_t *base, const R300Tiling *t, unsigned bpp, int x,
+                     int y, uint32_t v)
 {
-    uint8_t *p = ds->zbase + r300_tile_offset(&ds->ztiling, x, y);
+    uint8_t *p = base + r300_tile_offset(t, x, y);
+    unsigned i;
 
-    p[0] = v;
-    p[1] = v >> 8;
-    if (ds->zbpp == 4) {
-        p[2] = v >> 16;
-        p[3] = v >> 24;
+    for (i = 0; i < bpp; i++) {
+        p[i] = v >> (8 * (i & 3));
+    }
+}
+
+static uint32_t zb_load(const R300DrawState *ds, int x, int y)
+{
+    return px_load(ds->zbase, &ds->ztiling, ds->zbpp, x, y);
+}
+
+/*
+ * Before the first access to a cleared block: its pixels (every sample) get
+ * the clear value and the block is marked "in memory". x is a surface
+ * column: sample k of pixel px is column px * samples + k.
+ */
+void r300_mask_fetch(const R300BlockMask *m, int x, int y)
+{
+    unsigned shift, n = m->samples, k;
+    uint32_t *w;
+    int px = x / n, x0 = px & ~3, y0 = y & ~3, x1, y1, bx, by;
+
+    if (!m->ram || !(w = mask_word(m, px, y, &shift)) ||
+        ((ram_get(w) >> shift) & 3) != MASK_CLEARED) {
+        return;
+    }
+    x1 = MIN(x0 + 4, (int)m->cols);
+    y1 = MIN(y0 + 4, (int)m->rows);
+    for (by = y0; by < y1; by++) {
+        for (bx = x0; bx < x1; bx++) {
+            for (k = 0; k < n; k++) {
+                px_store(m->surf, m->tiling, m->bpp, bx * n + k, by,
+                         m->clear);
+            }
+        }
+    }
+    ram_put(w, 3u << shift, (uint32_t)MASK_IN_MEMORY << shift);
+}
+
+static void mask_mark(const R300BlockMask *m, int x, int y)
+{
+    unsigned shift;
+    uint32_t *w;
+
+    if (m->ram && (w = mask_word(m, x / m->samples, y, &shift))) {
+        ram_put(w, 3u << shift, (uint32_t)MASK_IN_MEMORY << shift);
     }
 }
 
@@ -155,7 +194,7 @@ static unsigned hiz_bits(const R300DrawState *ds, uint32_t word)
     return ds->zbpp == 4 ? word >> 24 : (word >> 8) & 0xFF;
 }
 
-/* the 4x4 block of pixel (x, y), clipped to the mapped buffer */
+/* the 4x4 block of pixel (x, y), clipped to the mapped buffer's pixels */
 static void block_of(const R300DrawState *ds, int x, int y, int *x0, int *y0,
                      int *x1, int *y1)
 {
@@ -170,7 +209,7 @@ bool r300_zb_hiz_reject(const R300DrawState *ds, int x, int y, uint32_t zin)
     unsigned shift, hiz, z8;
     uint32_t *w;
 
-    if (!ds->hz.hiz_reject || !(w = hiz_word(ds, x, y, &shift))) {
+    if (!ds->hz.hiz_reject || !(w = hiz_word(ds, x / ds->samples, y, &shift))) {
         return false;
     }
     hiz = (ram_get(w) >> shift) & 0xFF;
@@ -180,40 +219,29 @@ bool r300_zb_hiz_reject(const R300DrawState *ds, int x, int y, uint32_t zin)
 
 void r300_zb_fetch(const R300DrawState *ds, int x, int y)
 {
-    unsigned shift;
-    uint32_t *w;
-    int x0, y0, x1, y1, bx, by;
-
-    if (!ds->hz.zmask_rd || !(w = zmask_word(ds, x, y, &shift)) ||
-        ((ram_get(w) >> shift) & 3) != ZMASK_CLEARED) {
-        return;
+    if (ds->hz.zmask_rd) {
+        r300_mask_fetch(&ds->hz.zmask, x, y);
     }
-    block_of(ds, x, y, &x0, &y0, &x1, &y1);
-    for (by = y0; by < y1; by++) {
-        for (bx = x0; bx < x1; bx++) {
-            zb_store(ds, bx, by, ds->hz.clear);
-        }
-    }
-    ram_put(w, 3u << shift, (uint32_t)ZMASK_IN_MEMORY << shift);
 }
 
 void r300_zb_written(const R300DrawState *ds, int x, int y)
 {
-    unsigned shift, ext, v;
+    unsigned shift, ext, v, n = ds->samples;
     uint32_t *w;
     int x0, y0, x1, y1, bx, by;
 
-    if (ds->hz.zmask_wr && (w = zmask_word(ds, x, y, &shift))) {
-        ram_put(w, 3u << shift, (uint32_t)ZMASK_IN_MEMORY << shift);
+    if (ds->hz.zmask_wr) {
+        mask_mark(&ds->hz.zmask, x, y);
     }
-    if (!ds->hz.hiz_update || !(w = hiz_word(ds, x, y, &shift))) {
+    if (!ds->hz.hiz_update ||
+        !(w = hiz_word(ds, x / ds->samples, y, &shift))) {
         return;
     }
     /* the block's new extreme, as the Z cache holds the whole block */
-    block_of(ds, x, y, &x0, &y0, &x1, &y1);
+    block_of(ds, x / ds->samples, y, &x0, &y0, &x1, &y1);
     ext = ds->hz.hiz_min ? 0xFF : 0;
     for (by = y0; by < y1; by++) {
-        for (bx = x0; bx < x1; bx++) {
+        for (bx = x0 * n; bx < x1 * n; bx++) {
             v = hiz_bits(ds, zb_load(ds, bx, by));
             ext = ds->hz.hiz_min ? MIN(ext, v) : MAX(ext, v);
         }
@@ -221,29 +249,78 @@ void r300_zb_written(const R300DrawState *ds, int x, int y)
     ram_put(w, 0xFFu << shift, ext << shift);
 }
 
-/* the highest pipe address a ZB_*_OFFSET and pitch reach over the buffer */
+/* the highest pipe address an *_OFFSET and pitch reach over a surface */
 static uint64_t last_addr(uint32_t base, uint32_t pitch, uint32_t rows,
                           unsigned yshift, uint32_t cols)
 {
-    return (uint64_t)base + (uint64_t)((rows - 1) >> yshift) * pitch + cols;
+    return (uint64_t)base + (uint64_t)((MAX(rows, 1u) - 1) >> yshift) * pitch +
+           cols;
+}
+
+/*
+ * A ZMASK or CMASK over a surface from its OFFSET (18:4, Mesa r300_reg.h)
+ * and PITCH (pixels, 13:4 as ZB_HIZ_PITCH's) registers, which are outside
+ * the reference's table and stored unmasked; false (logged) when it does
+ * not fit the RAM
+ */
+static bool mask_setup(R300Core *c, R300BlockMask *m, uint32_t *ram,
+                       const char *name, uint32_t off_reg, uint32_t pitch_reg,
+                       uint8_t *surf, const R300Tiling *t, unsigned bpp,
+                       uint32_t cols, uint32_t rows, uint32_t clear)
+{
+    uint32_t off = R300_REG(c, off_reg), pitch = R300_REG(c, pitch_reg);
+
+    m->base = (off & 0x7FFF0) >> 3;
+    m->pitch = (pitch & 0x3FF0) >> 5;
+    if (m->pitch * 32 < MIN(cols, 4096u) ||
+        last_addr(m->base, m->pitch, rows, 4, (cols - 1) >> 5) >=
+        R300_ZMASK_PIPE_DWORDS) {
+        g3d_error(&c->errors, 0, 0,
+                  "r300: %s offset 0x%x / pitch %u do not fit a %ux%u "
+                  "surface in the RAM; off for the draw", name, off, pitch,
+                  cols, rows);
+        return false;
+    }
+    m->ram = ram;
+    m->samples = c->draw.samples;
+    m->surf = surf;
+    m->tiling = t;
+    m->bpp = bpp;
+    m->cols = cols;
+    m->rows = rows;
+    m->clear = bpp >= 4 ? clear : clear & ((1u << (8 * bpp)) - 1);
+    return true;
 }
 
 void r300_zb_draw_setup(R300Core *c, R300DrawState *ds)
 {
     R300HyperZ *hz = &ds->hz;
+    R300Target *cb = &ds->cb[0];
     uint32_t bw = R300_REG(c, A_ZB_BW_CNTL);
     uint32_t sc = R300_REG(c, A_SC_HYPERZ_EN);
     uint32_t w = ds->zpitch;
 
     memset(hz, 0, sizeof(*hz));
+    memset(&ds->cmask, 0, sizeof(ds->cmask));
+    /*
+     * RB3D_CCTL.CMASK_ENABLE (Mesa r300_reg.h): target 0's cleared blocks
+     * read as RB3D_COLOR_CLEAR_VALUE, Mesa's fast clear of a multisampled
+     * colour buffer (r300_blit.c r300_clear, r300_emit.c)
+     */
+    if ((R300_REG(c, A_RB3D_CCTL) & R300_RB3D_CCTL_CMASK_ENABLE) &&
+        ds->ncb && cb->base && cb->bpp <= 4 &&
+        !mask_setup(c, &ds->cmask, c->cmask_ram, "RB3D_CMASK",
+                    A_RB3D_CMASK_OFFSET0, A_RB3D_CMASK_PITCH0, cb->base,
+                    &cb->tiling, cb->bpp, cb->pitch, cb->rows,
+                    R300_REG(c, A_RB3D_COLOR_CLEAR_VALUE))) {
+        memset(&ds->cmask, 0, sizeof(ds->cmask));
+    }
     /* "ZB_CB_CLEAR does not interact with zbuffer compression" (Mesa
      * r300_blit.c) */
     if (!ds->zbase || ds->zb_cb_clear) {
         return;
     }
-    hz->zmask_ram = c->zmask_ram;
     hz->hiz_ram = c->hiz_ram;
-    hz->clear = ds->zbpp == 4 ? ds->zclear : ds->zclear & 0xFFFF;
     hz->zmask_rd = (bw & R_ZB_BW_CNTL_FAST_FILL_MASK) &&
                    (bw & R_ZB_BW_CNTL_RD_COMP_ENABLE_MASK);
     hz->zmask_wr = bw & R_ZB_BW_CNTL_WR_COMP_ENABLE_MASK;
@@ -251,22 +328,13 @@ void r300_zb_draw_setup(R300Core *c, R300DrawState *ds)
     hz->hiz_reject = hz->hiz_update && (sc & R_SC_HYPERZ_EN_HZ_EN_MASK);
     hz->hiz_min = bw & R_ZB_BW_CNTL_HIZ_MIN_MASK;
     hz->sc_max = sc & R_SC_HYPERZ_EN_HZ_MAX_MASK;
-    /* ZB_ZMASK_* are outside the reference's table, stored unmasked:
-     * offset 18:4 (Mesa r300_reg.h), pitch as ZB_HIZ_PITCH's 13:4 */
-    hz->zmask_base = (R300_REG(c, A_ZB_ZMASK_OFFSET) & 0x7FFF0) >> 3;
-    hz->zmask_pitch = (R300_REG(c, A_ZB_ZMASK_PITCH) & 0x3FF0) >> 5;
     hz->hiz_base = R300_REG(c, A_ZB_HIZ_OFFSET) >> 3;
     hz->hiz_pitch = R300_REG(c, A_ZB_HIZ_PITCH) >> 4;
 
     if ((hz->zmask_rd || hz->zmask_wr) &&
-        (hz->zmask_pitch * 32 < MIN(w, 4096u) ||
-         last_addr(hz->zmask_base, hz->zmask_pitch, ds->zrows, 4,
-                   (w - 1) >> 5) >= R300_ZMASK_PIPE_DWORDS)) {
-        g3d_error(&c->errors, 0, 0,
-                  "r300: ZB_ZMASK_OFFSET 0x%x / ZB_ZMASK_PITCH %u do not fit "
-                  "a %ux%u depth buffer in the ZMASK RAM; Z compression "
-                  "off for the draw", R300_REG(c, A_ZB_ZMASK_OFFSET),
-                  R300_REG(c, A_ZB_ZMASK_PITCH), w, ds->zrows);
+        !mask_setup(c, &hz->zmask, c->zmask_ram, "ZB_ZMASK",
+                    A_ZB_ZMASK_OFFSET, A_ZB_ZMASK_PITCH, ds->zbase,
+                    &ds->ztiling, ds->zbpp, w, ds->zrows, ds->zclear)) {
         hz->zmask_rd = hz->zmask_wr = false;
     }
     if (hz->hiz_update &&
@@ -283,22 +351,41 @@ void r300_zb_draw_setup(R300Core *c, R300DrawState *ds)
     hz->on = hz->zmask_rd || hz->zmask_wr || hz->hiz_update;
 }
 
-/*
- * 3D_CLEAR_ZMASK / 3D_CLEAR_HIZ: `count` pipe addresses from `start` set
- * to `val` in both pipes (Mesa r300_emit.c: start 0, the buffer's dwords per
- * pipe, the value)
- */
-void r300_zb_clear_ram(R300Core *c, bool hiz, const uint32_t *b)
+static const struct {
+    const char *name;
+    uint32_t wrindex, rdindex;
+    uint32_t pipe_dwords;
+} ram_info[] = {
+    [R300_RAM_HIZ] = { "ZB_HIZ", A_ZB_HIZ_WRINDEX, A_ZB_HIZ_RDINDEX,
+                       R300_HIZ_PIPE_DWORDS },
+    [R300_RAM_ZMASK] = { "ZB_ZMASK", A_ZB_ZMASK_WRINDEX, A_ZB_ZMASK_RDINDEX,
+                         R300_ZMASK_PIPE_DWORDS },
+    [R300_RAM_CMASK] = { "RB3D_CMASK", A_RB3D_CMASK_WRINDEX,
+                         A_RB3D_CMASK_RDINDEX, R300_ZMASK_PIPE_DWORDS },
+};
+
+static uint32_t *ram_of(R300Core *c, R300RamId id)
 {
-    uint32_t *ram = hiz ? c->hiz_ram : c->zmask_ram;
-    uint32_t size = hiz ? R300_HIZ_PIPE_DWORDS : R300_ZMASK_PIPE_DWORDS;
+    return id == R300_RAM_HIZ ? c->hiz_ram :
+           id == R300_RAM_ZMASK ? c->zmask_ram : c->cmask_ram;
+}
+
+/*
+ * 3D_CLEAR_HIZ / 3D_CLEAR_ZMASK / 3D_CLEAR_CMASK: `count` pipe addresses
+ * from `start` set to `val` in both pipes (Mesa r300_emit.c: start 0, the
+ * surface's dwords per pipe, the value)
+ */
+void r300_zb_clear_ram(R300Core *c, R300RamId id, const uint32_t *b)
+{
+    uint32_t *ram = ram_of(c, id);
+    uint32_t size = ram_info[id].pipe_dwords;
     uint32_t start = b[0], count = b[1], a;
 
     r300_flush_render(c);
     if (start > size || count > size - start) {
         g3d_error(&c->errors, 0, 0,
-                  "r300: 3D_CLEAR_%s of %u dwords at %u past the %u-dword "
-                  "RAM; clipped", hiz ? "HIZ" : "ZMASK", count, start, size);
+                  "r300: clear of %u %s dwords at %u past the %u-dword "
+                  "RAM; clipped", count, ram_info[id].name, start, size);
         start = MIN(start, size);
         count = size - start;
     }
@@ -309,46 +396,45 @@ void r300_zb_clear_ram(R300Core *c, bool hiz, const uint32_t *b)
 }
 
 /*
- * ZB_{HIZ,ZMASK}_DWORD: a write goes to both pipes at WRINDEX and advances
- * it two dwords; a read returns RDINDEX's dword and advances it two
- * [R3xx 3D ref. ZB_HIZ_WRINDEX, ZB_HIZ_RDINDEX; the ZMASK's the same, Mesa
+ * *_DWORD: a write goes to both pipes at WRINDEX and advances it two
+ * dwords; a read returns RDINDEX's dword and advances it two [R3xx 3D ref.
+ * ZB_HIZ_WRINDEX, ZB_HIZ_RDINDEX; the ZMASK's and CMASK's the same, Mesa
  * r300_reg.h]
  */
-static uint32_t *port_ram(R300Core *c, bool hiz, uint32_t idx)
+static uint32_t *port_ram(R300Core *c, R300RamId id, uint32_t idx)
 {
-    uint32_t size = 2 * (hiz ? R300_HIZ_PIPE_DWORDS : R300_ZMASK_PIPE_DWORDS);
     uint32_t i = idx >> 2;
 
-    if (i >= size) {
-        g3d_error(&c->errors, 0, 0, "r300: ZB_%s index 0x%x past the RAM; "
-                  "access skipped", hiz ? "HIZ" : "ZMASK", idx);
+    if (i >= 2 * ram_info[id].pipe_dwords) {
+        g3d_error(&c->errors, 0, 0, "r300: %s index 0x%x past the RAM; "
+                  "access skipped", ram_info[id].name, idx);
         return NULL;
     }
-    return (hiz ? c->hiz_ram : c->zmask_ram) + i;
+    return ram_of(c, id) + i;
 }
 
-void r300_zb_port_write(R300Core *c, bool hiz, uint32_t val)
+void r300_zb_port_write(R300Core *c, R300RamId id, uint32_t val)
 {
-    uint32_t reg = hiz ? A_ZB_HIZ_WRINDEX : A_ZB_ZMASK_WRINDEX;
+    uint32_t reg = ram_info[id].wrindex;
     uint32_t idx = R300_REG(c, reg) & R300_ZB_RAM_INDEX_MASK;
     uint32_t *p;
 
     r300_flush_render(c);
-    p = port_ram(c, hiz, idx & ~4u);
+    p = port_ram(c, id, idx & ~4u);
     if (p) {
         p[0] = p[1] = val;
     }
     R300_REG(c, reg) = (idx + 8) & R300_ZB_RAM_INDEX_MASK;
 }
 
-uint32_t r300_zb_port_read(R300Core *c, bool hiz)
+uint32_t r300_zb_port_read(R300Core *c, R300RamId id)
 {
-    uint32_t reg = hiz ? A_ZB_HIZ_RDINDEX : A_ZB_ZMASK_RDINDEX;
+    uint32_t reg = ram_info[id].rdindex;
     uint32_t idx = R300_REG(c, reg) & R300_ZB_RAM_INDEX_MASK;
     uint32_t *p;
 
     r300_flush_render(c);
-    p = port_ram(c, hiz, idx);
+    p = port_ram(c, id, idx);
     R300_REG(c, reg) = (idx + 8) & R300_ZB_RAM_INDEX_MASK;
     return p ? *p : 0;
 }
