@@ -39,15 +39,21 @@ static void wr(G3DQDev *d, uint32_t reg, uint32_t v)
     g3dq_wr32(d, MMIO, reg, v);
 }
 
-static void ring_init(G3DQDev *d)
+/* the ring at GPU address `base` (VRAM or the GART) */
+static void ring_init_at(G3DQDev *d, uint32_t base)
 {
     uint32_t seq[R300_RING_START_WRITES][2];
     unsigned i;
 
-    r300_ring_start(seq, RING_ADDR, RING_BUFSZ, WB_ADDR);
+    r300_ring_start(seq, base, RING_BUFSZ, WB_ADDR);
     for (i = 0; i < R300_RING_START_WRITES; i++) {
         wr(d, seq[i][0], seq[i][1]);
     }
+}
+
+static void ring_init(G3DQDev *d)
+{
+    ring_init_at(d, RING_ADDR);
 }
 
 static bool ring_drained(G3DQDev *d, void *opaque)
@@ -494,17 +500,6 @@ static void gart_init(G3DQDev *d)
     wr(d, A_AIC_CNTL, R_AIC_CNTL_PCIGART_TRANSLATE_EN_MASK);
 }
 
-static void gart_ring_init(G3DQDev *d)
-{
-    uint32_t seq[R300_RING_START_WRITES][2];
-    unsigned i;
-
-    r300_ring_start(seq, GART_BASE, RING_BUFSZ, WB_ADDR);
-    for (i = 0; i < R300_RING_START_WRITES; i++) {
-        wr(d, seq[i][0], seq[i][1]);
-    }
-}
-
 /* radeon's ring test (r100_ring_test): a scratch register through the ring */
 static bool gart_ring_test(G3DQDev *d, uint32_t magic)
 {
@@ -539,7 +534,7 @@ static void test_gpu_reset(void)
     uint32_t tmp;
 
     gart_init(d);
-    gart_ring_init(d);
+    ring_init_at(d, GART_BASE);
     g_assert_true(gart_ring_test(d, 0xCAFE0001));
 
     /* a lockup as the kernel sees one: work queued that the CP cannot
@@ -582,7 +577,7 @@ static void test_gpu_reset(void)
 
     /* radeon_resume: the GART and the ring started again, the ring test */
     gart_init(d);
-    gart_ring_init(d);
+    ring_init_at(d, GART_BASE);
     g_assert_true(gart_ring_test(d, 0xCAFE0003));
     g3dq_close(d);
 }
