@@ -1,10 +1,12 @@
 /*
- * R300 ZB HyperZ: the ZMASK RAM (Z compression and fast Z clear) and the
- * HiZ RAM (hierarchical Z), both on chip, one copy per pixel pipe (R300
- * has two). Registers: ZB_BW_CNTL, ZB_DEPTHCLEARVALUE, ZB_HIZ_* and
- * SC_HYPERZ_EN [R3xx 3D ref. §1.11 ZB, §1.6 SC]; ZB_ZMASK_* and the
- * 3D_CLEAR_ZMASK / 3D_CLEAR_HIZ packets are not in the reference (Mesa
- * r300_reg.h, r300_emit.c, r300_blit.c, r300_hyperz.c).
+ * R300 HyperZ: the ZMASK RAM (Z compression and fast Z clear), the HiZ RAM
+ * (hierarchical Z) and the RB3D's CMASK RAM (fast clear of a multisampled
+ * colour buffer), on chip, one copy per pixel pipe (R300 has two).
+ * Registers: ZB_BW_CNTL, ZB_DEPTHCLEARVALUE, ZB_HIZ_* and SC_HYPERZ_EN
+ * [R3xx 3D ref. §1.11 ZB, §1.6 SC]; ZB_ZMASK_*, RB3D_CMASK_*, RB3D_CCTL's
+ * CMASK_ENABLE and the 3D_CLEAR_ZMASK / _HIZ / _CMASK packets are not in
+ * the reference (Mesa r300_reg.h, r300_emit.c, r300_blit.c,
+ * r300_hyperz.c).
  *
  * The RAMs' layout inside a pipe is not public; this is r300-3d's, and the
  * ZB, the clear packets and the register ports all use it
@@ -23,7 +25,11 @@
  *   address, which is also the 2-pipe size Mesa allocates
  *   (r300_texture_desc.c: hiz dwords = stride * height / (64 * pipes)).
  *
- *   ZMASK: 2 bits per 4x4 block, a dword per 16x16 pixels (block (bx, by)
+ *   X and Y are pixels: with multisampling a block covers all samples of
+ *   its pixels (sample k of pixel x is surface column x * samples + k).
+ *
+ *   ZMASK (and CMASK, the same): 2 bits per 4x4 block, a dword per 16x16
+ *   pixels (block (bx, by)
  *   at bit 2 * (4 * (by & 3) + (bx & 3))); pipe X[4], address
  *   ZMASK_OFFSET / 8 + Y[11:4] * ZMASK_PITCH / 32 + X[11:5] (Mesa sizes
  *   the ZMASK of 2 pipes by 32x16 pixels per dword, r300_texture_desc.c).
@@ -54,9 +60,14 @@
  * reject is per pixel where the chip rejects whole blocks: the same pixels
  * end up unwritten.
  *
- * The RAMs' bits are changed with atomics: a block belongs to one render
- * thread's screen tile, except with multisampling counts that do not
- * divide 4.
+ * CMASK: with RB3D_CCTL.CMASK_ENABLE, target 0's cleared blocks get
+ * RB3D_COLOR_CLEAR_VALUE before a fragment is written there or the AA
+ * resolve reads them (quad.c); Mesa clears a multisampled colour buffer
+ * only this way (r300_blit.c r300_clear).
+ *
+ * A RAM dword (8x8 or 16x16 pixels) lies in one render thread's 32x32
+ * screen tile; its bits are still changed with atomics, which costs
+ * nothing and keeps that assumption out of the RAMs' correctness.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
