@@ -502,14 +502,15 @@ static void write_3d(R300Core *c, uint32_t offset, uint32_t val)
         r300_flush_render(c);
         *r = 0;                 /* flush and free complete at once */
         break;
-    case A_ZB_HIZ_DWORD: {
-        uint32_t idx = R300_REG(c, A_ZB_HIZ_WRINDEX);
-        c->hiz_ram[(idx >> 2) % G_N_ELEMENTS(c->hiz_ram)] = val;
-        /* +2 dwords: the data is broadcast to both pipes [R3xx 3D ref. §1.11
-         * ZB] */
-        R300_REG(c, A_ZB_HIZ_WRINDEX) = (idx + 8) & 0x1FFFC;
+    case A_ZB_HIZ_DWORD:
+        r300_zb_port_write(c, R300_RAM_HIZ, val);
         break;
-    }
+    case A_ZB_ZMASK_DWORD:
+        r300_zb_port_write(c, R300_RAM_ZMASK, val);
+        break;
+    case A_RB3D_CMASK_DWORD:
+        r300_zb_port_write(c, R300_RAM_CMASK, val);
+        break;
     case A_ZB_ZPASS_DATA: {
         uint32_t sel = G3D_FIELD_EX32(R300_REG(c, A_SU_REG_DEST), SU_REG_DEST,
                                       SELECT);
@@ -556,11 +557,12 @@ static uint32_t read_dword(R300Core *c, uint32_t offset)
     case A_RBBM_STATUS:
         /* the command FIFO always has room; busy while the CP has work */
         return 64 | (r300_cp_busy(c) ? R_RBBM_STATUS_GUI_ACTIVE_MASK : 0);
-    case A_ZB_HIZ_DWORD: {
-        uint32_t idx = R300_REG(c, A_ZB_HIZ_RDINDEX);
-        R300_REG(c, A_ZB_HIZ_RDINDEX) = (idx + 8) & 0x1FFFC;
-        return c->hiz_ram[(idx >> 2) % G_N_ELEMENTS(c->hiz_ram)];
-    }
+    case A_ZB_HIZ_DWORD:
+        return r300_zb_port_read(c, R300_RAM_HIZ);
+    case A_ZB_ZMASK_DWORD:
+        return r300_zb_port_read(c, R300_RAM_ZMASK);
+    case A_RB3D_CMASK_DWORD:
+        return r300_zb_port_read(c, R300_RAM_CMASK);
     case A_ZB_ZPASS_DATA:
         return c->zpass[0];
     case A_MM_DATA:
