@@ -409,6 +409,19 @@ static void block_quads_int(TileCtx *tc, int cx0, int cy0, int cx1, int cy1,
 }
 
 #ifdef __SSE2__
+/* A triangle's constants of quad_weights_sse2, as vectors. */
+typedef struct WeightConsts {
+    __m128d inv_area, one;
+    __m128 inv_w[3];
+} WeightConsts;
+
+/* the low halves of two masks of doubles as one mask of four floats */
+static inline __m128 mask_pd_ps(__m128d m01, __m128d m23)
+{
+    return _mm_shuffle_ps(_mm_castpd_ps(m01), _mm_castpd_ps(m23),
+                          _MM_SHUFFLE(2, 0, 2, 0));
+}
+
 /*
  * quad_weights with the samples two at a time: e01[k] holds edge k's values
  * at samples 0 and 1, e23[k] at 2 and 3. The same IEEE operations per lane
@@ -416,35 +429,33 @@ static void block_quads_int(TileCtx *tc, int cx0, int cy0, int cx1, int cy1,
  * double sum left to right, its reciprocal, double multiply, round), so the
  * weights are bit-identical to quad_weights'.
  */
-static inline void quad_weights_sse2(const SetupTri *st, G3DQuad *q,
+static inline void quad_weights_sse2(const SetupTri *st,
+                                     const WeightConsts *wc, G3DQuad *q,
                                      const __m128d e01[3],
                                      const __m128d e23[3])
 {
-    const __m128d ia = _mm_set1_pd(st->inv_area), zero = _mm_setzero_pd();
-    __m128 lin[3], bar[3], r0, r1, r2, r3, t0, t1, t2, t3;
+    const __m128d zero = _mm_setzero_pd();
+    __m128 lin[3], bar[3], use, r0, r1, r2, r3, t0, t1, t2, t3;
     __m128d p01[3], p23[3], s01, s23, r01, r23;
     int k;
 
     for (k = 0; k < 3; k++) {
         __m128 p;
 
-        lin[k] = _mm_movelh_ps(_mm_cvtpd_ps(_mm_mul_pd(e01[k], ia)),
-                               _mm_cvtpd_ps(_mm_mul_pd(e23[k], ia)));
-        p = _mm_mul_ps(lin[k], _mm_set1_ps(st->inv_w[k]));
+        lin[k] = _mm_movelh_ps(_mm_cvtpd_ps(_mm_mul_pd(e01[k], wc->inv_area)),
+                               _mm_cvtpd_ps(_mm_mul_pd(e23[k], wc->inv_area)));
+        p = _mm_mul_ps(lin[k], wc->inv_w[k]);
         p01[k] = _mm_cvtps_pd(p);
         p23[k] = _mm_cvtps_pd(_mm_movehl_ps(p, p));
     }
     s01 = _mm_add_pd(_mm_add_pd(p01[0], p01[1]), p01[2]);
     s23 = _mm_add_pd(_mm_add_pd(p23[0], p23[1]), p23[2]);
     /* r = s != 0 ? 1 / s : 0 (NaN != 0, as in C) */
-    r01 = _mm_and_pd(_mm_cmpneq_pd(s01, zero),
-                     _mm_div_pd(_mm_set1_pd(1.0), s01));
-    r23 = _mm_and_pd(_mm_cmpneq_pd(s23, zero),
-                     _mm_div_pd(_mm_set1_pd(1.0), s23));
+    r01 = _mm_and_pd(_mm_cmpneq_pd(s01, zero), _mm_div_pd(wc->one, s01));
+    r23 = _mm_and_pd(_mm_cmpneq_pd(s23, zero), _mm_div_pd(wc->one, s23));
+    /* r != 0 ? p * r : lin */
+    use = mask_pd_ps(_mm_cmpneq_pd(r01, zero), _mm_cmpneq_pd(r23, zero));
     for (k = 0; k < 3; k++) {
-        /* r != 0 ? p * r : lin */
-        __m128 use = _mm_movelh_ps(_mm_cvtpd_ps(_mm_cmpneq_pd(r01, zero)),
-                                   _mm_cvtpd_ps(_mm_cmpneq_pd(r23, zero)));
         __m128 pr = _mm_movelh_ps(_mm_cvtpd_ps(_mm_mul_pd(p01[k], r01)),
                                   _mm_cvtpd_ps(_mm_mul_pd(p23[k], r23)));
         bar[k] = _mm_or_ps(_mm_and_ps(use, pr), _mm_andnot_ps(use, lin[k]));
@@ -486,8 +497,11 @@ static void block_quads_sse2(TileCtx *tc, int cx0, int cy0, int cx1,
 {
     const SetupTri *st = tc->st;
     __m128d row[3], sx2[3], sy[3], sy2[3], thr[3];
+    WeightConsts wc;
     int qx, qy, k;
 
+    wc.inv_area = _mm_set1_pd(st->inv_area);
+    wc.one = _mm_set1_pd(1.0);
     for (k = 0; k < 3; k++) {
         row[k] = _mm_set_pd((double)(base[k] + step_x[k]), (double)base[k]);
         sx2[k] = _mm_set1_pd((double)(2 * step_x[k]));
@@ -495,6 +509,7 @@ static void block_quads_sse2(TileCtx *tc, int cx0, int cy0, int cx1,
         sy2[k] = _mm_set1_pd((double)(2 * step_y[k]));
         /* E + bias >= 0 with bias 0 or -1 */
         thr[k] = _mm_set1_pd((double)-st->e[k].bias);
+        wc.inv_w[k] = _mm_set1_ps(st->inv_w[k]);
     }
     for (qy = cy0; qy < cy1; qy += 2) {
         __m128d cur[3];
@@ -504,37 +519,39 @@ static void block_quads_sse2(TileCtx *tc, int cx0, int cy0, int cx1,
             cur[k] = row[k];
             row[k] = _mm_add_pd(row[k], sy2[k]);
         }
-        for (qx = cx0; qx < cx1; qx += 2) {
-            __m128d e01[3], e23[3];
+        for (qx = cx0; qx < cx1; qx += 2, cur[0] = _mm_add_pd(cur[0], sx2[0]),
+             cur[1] = _mm_add_pd(cur[1], sx2[1]),
+             cur[2] = _mm_add_pd(cur[2], sx2[2])) {
+            __m128d e23[3];
             G3DQuad q;
 
-            for (k = 0; k < 3; k++) {
-                e01[k] = cur[k];
-                e23[k] = _mm_add_pd(cur[k], sy[k]);
-                cur[k] = _mm_add_pd(cur[k], sx2[k]);
-            }
             if (rows_in && qx + 1 < cx1) {
                 q.mask = 0xF;
             } else {
-                __m128d in01 = _mm_cmpge_pd(e01[0], thr[0]);
-                __m128d in23 = _mm_cmpge_pd(e23[0], thr[0]);
+                __m128d in01 = _mm_cmpge_pd(cur[0], thr[0]);
+                __m128d in23 = _mm_cmpge_pd(_mm_add_pd(cur[0], sy[0]), thr[0]);
 
                 for (k = 1; k < 3; k++) {
-                    in01 = _mm_and_pd(in01, _mm_cmpge_pd(e01[k], thr[k]));
-                    in23 = _mm_and_pd(in23, _mm_cmpge_pd(e23[k], thr[k]));
+                    in01 = _mm_and_pd(in01, _mm_cmpge_pd(cur[k], thr[k]));
+                    in23 = _mm_and_pd(in23, _mm_cmpge_pd(
+                                          _mm_add_pd(cur[k], sy[k]), thr[k]));
                 }
                 q.mask = ((uint32_t)_mm_movemask_pd(in01) |
                           (uint32_t)_mm_movemask_pd(in23) << 2) &
                          box_mask(tc, qx, qy);
-            }
-            if (q.mask) {
-                q.x = qx;
-                q.y = qy;
-                if (!st->no_weights) {
-                    quad_weights_sse2(st, &q, e01, e23);
+                if (!q.mask) {
+                    continue;
                 }
-                shade_quad(tc, &q);
             }
+            q.x = qx;
+            q.y = qy;
+            if (!st->no_weights) {
+                for (k = 0; k < 3; k++) {
+                    e23[k] = _mm_add_pd(cur[k], sy[k]);
+                }
+                quad_weights_sse2(st, &wc, &q, cur, e23);
+            }
+            shade_quad(tc, &q);
         }
     }
 }
