@@ -274,23 +274,17 @@ bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
     st->shade = t->shade;
     st->user = t->user;
     st->no_weights = t->no_weights;
-    st->exact_double = !g3d_general_path;
+    /*
+     * E at a sample (x, y) is -dy * (x - ax) + dx * (y - ay) for the edge
+     * from vertex a. With every |vertex coordinate| < 2^23 and at most 2^16
+     * grid steps a pixel, the samples the quads reach (at most two pixels
+     * outside the vertices' box) have |x|, |y| < 2^24, so each product is
+     * below 2^24 * 2^25 and |E| < 2^50.
+     */
+    st->exact_double = !g3d_general_path && S <= (1 << 16);
     for (k = 0; k < 3; k++) {
-        /*
-         * The quads reach at most one pixel left of and above the box and
-         * one right of and below it (a quad's odd sample); a linear E's
-         * extremes over that rectangle are at its corners.
-         */
-        const Edge *e = &st->e[k];
-        int64_t xa = (st->box.x0 - 2) * S + rules->sample_x;
-        int64_t xb = (st->box.x1 + 1) * S + rules->sample_x;
-        int64_t ya = (st->box.y0 - 2) * S + rules->sample_y;
-        int64_t yb = (st->box.y1 + 1) * S + rules->sample_y;
-        int64_t lo = MIN(e->a * xa, e->a * xb) + MIN(e->b * ya, e->b * yb);
-        int64_t hi = MAX(e->a * xa, e->a * xb) + MAX(e->b * ya, e->b * yb);
-        const int64_t lim = (int64_t)1 << 52;
-
-        st->exact_double &= lo + e->c > -lim && hi + e->c < lim;
+        st->exact_double &= (uint32_t)(v[k]->x + (1 << 23)) < (1u << 24) &&
+                            (uint32_t)(v[k]->y + (1 << 23)) < (1u << 24);
     }
     r->batch_pixels += (uint64_t)(st->box.x1 - st->box.x0) *
                        (st->box.y1 - st->box.y0);
@@ -712,10 +706,11 @@ static void bin_triangle(G3DRaster *r)
             int x0 = MAX(st->box.x0, tx * G3D_TILE_SIZE);
             int x1 = MIN(st->box.x1, (tx + 1) * G3D_TILE_SIZE) - 1;
             int b = (ty % BIN_GRID) * BIN_GRID + tx % BIN_GRID;
-            bool out = false;
+            /* a box of one tile: the traversal's blocks decide */
+            bool out = false, one = tx0 == tx1 && ty0 == ty1;
             Bin *bin;
 
-            for (k = 0; k < 3 && !out; k++) {
+            for (k = 0; k < 3 && !out && !one; k++) {
                 const Edge *e = &st->e[k];
                 /* the largest E over the tile's samples is at a corner */
                 int64_t xs = (e->a > 0 ? x1 : x0) * S + st->rules->sample_x;
