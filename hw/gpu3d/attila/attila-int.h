@@ -41,12 +41,21 @@ typedef enum AttilaRegType {
 } AttilaRegType;
 
 typedef struct AttilaRegInfo {
-    const char *name;
+    const char *name;       /* the simulator's name after "GPU_" */
     uint16_t count;         /* sub-indices accepted */
     uint16_t stored;        /* elements stored (1 where the index is ignored) */
     uint8_t type;           /* AttilaRegType */
     uint16_t limit;         /* ATTILA_RT_ENUM: valid values are < limit */
 } AttilaRegInfo;
+
+/*
+ * A row of attila_reg_info (gpu-registers.c) names the register's id in
+ * attila-regs.h (ATTILA_REG_x), which is also its index, so the table and
+ * the header cannot disagree; the name is the symbol's, after the prefix
+ * (attila-sim GPU.h calls it GPU_x).
+ */
+#define ATTILA_REG_ROW(reg, count, stored, type, limit) \
+    [reg] = { &#reg[sizeof("ATTILA_REG_") - 1], count, stored, type, limit }
 
 extern const AttilaRegInfo attila_reg_info[ATTILA_REG_LAST_REGISTER];
 
