@@ -95,9 +95,28 @@ typedef struct AttilaPixelMapper {
 bool attila_pixel_mapper_init(AttilaPixelMapper *pm, uint32_t width,
                               uint32_t height, uint32_t samples,
                               uint32_t bytes);
-/* byte offset of pixel (x, y) (sample 0) in the surface */
-uint32_t attila_pixel_address(const AttilaPixelMapper *pm, uint32_t x,
-                              uint32_t y);
+/* byte offset of pixel (x, y) (sample 0) in the surface; inline, as the
+ * rasteriser, the DAC and the clears ask per stamp or pixel */
+static inline uint32_t attila_pixel_address(const AttilaPixelMapper *pm,
+                                            uint32_t x, uint32_t y)
+{
+    /* every tile dimension is a power of two: shifts and masks */
+    uint32_t gw = pm->gen_w_l2, gh = pm->gen_h_l2;
+    uint32_t a;
+
+    a = (y >> 6) * pm->over_row + (x >> 6);
+    /* scan sub-tile (MSAA): sub-tiles of every scan tile are interleaved */
+    a = ((a << pm->sub_h_l2) + ((y >> (gh + 2)) & (pm->sub_h - 1)))
+        << pm->sub_w_l2 | ((x >> (gw + 2)) & (pm->sub_w - 1));
+    /* scan tile in the over-scan tile: 2-bit Morton of (x/16, y/16) */
+    a = a << 4 | ((x >> 4) & 1) | ((y >> 4) & 1) << 1 | ((x >> 5) & 1) << 2 |
+        ((y >> 5) & 1) << 3;
+    a = a << 2 | ((y >> (gh + 1)) & 1) << 1 | ((x >> (gw + 1)) & 1);
+    a = ((a << gh | ((y >> 1) & (pm->gen_h - 1))) << gw) |
+        ((x >> 1) & (pm->gen_w - 1));
+    a = a << 2 | (y & 1) << 1 | (x & 1);
+    return a * pm->samples * pm->bytes;
+}
 /* Morton order of a 2^k x 2^k matrix: bit t of x -> 2t, of y -> 2t + 1 */
 uint32_t attila_morton(uint32_t x, uint32_t y, unsigned bits);
 /* texel offset in a TXBLOCK_TEXTURE 2D image (ATTILA ref. Texture Tiling) */
@@ -141,6 +160,9 @@ typedef struct AttilaShOperand {
     uint16_t reg;
     uint8_t swz;
     bool neg, abs;
+    /* decoded once for the interpreter's common operations (shader.c) */
+    uint16_t off;           /* byte offset in AttilaShaderThread, or NO_OFF */
+    uint8_t sel[4];         /* the swizzle's component per result component */
 } AttilaShOperand;
 
 typedef struct AttilaShInstr {
@@ -160,6 +182,8 @@ typedef struct AttilaShInstr {
     uint8_t rel_reg, rel_comp;
     int16_t rel_off;
     uint32_t imm;           /* op2 immediate, JMP offset */
+    uint16_t res_off;       /* result's byte offset in AttilaShaderThread */
+    bool fast;              /* the operation runs on all lanes at once */
 } AttilaShInstr;
 
 /* decode one 16-byte instruction; false (and *in->valid false) if invalid */
