@@ -117,6 +117,21 @@ static inline uint32_t attila_pixel_address(const AttilaPixelMapper *pm,
     a = a << 2 | (y & 1) << 1 | (x & 1);
     return a * pm->samples * pm->bytes;
 }
+/*
+ * How many stamps from the one at column x (even) of a stamp row lie one
+ * after another in memory: the rest of its generation tile's row (ATTILA
+ * ref. Render Buffer Tiling: stamps in row order inside a generation
+ * tile), within the surface. Stamp k of the run is at the first one's
+ * address + k * 4 * samples * bytes.
+ */
+static inline uint32_t attila_stamp_run(const AttilaPixelMapper *pm,
+                                        uint32_t x)
+{
+    uint32_t in_tile = pm->gen_w - ((x >> 1) & (pm->gen_w - 1));
+    uint32_t in_row = (pm->width - x + 1) / 2;
+
+    return in_tile < in_row ? in_tile : in_row;
+}
 /* Morton order of a 2^k x 2^k matrix: bit t of x -> 2t, of y -> 2t + 1 */
 uint32_t attila_morton(uint32_t x, uint32_t y, unsigned bits);
 /* texel offset in a TXBLOCK_TEXTURE 2D image (ATTILA ref. Texture Tiling) */
@@ -245,6 +260,9 @@ AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
                                      AttilaShaderThread *t, int lanes,
                                      uint32_t *bad_pc);
 void attila_shader_reset_thread(AttilaShaderThread *t);
+/* the same for a fragment whose inputs are all written next (the
+ * Interpolator), with a program that touches temporaries below temps only */
+void attila_shader_reset_fragment(AttilaShaderThread *t, uint32_t temps);
 
 /* ---- texture unit (texture-unit.c) ------------------------------------- */
 
@@ -304,6 +322,7 @@ typedef struct AttilaDrawState {
     /* shaders */
     uint32_t vs_pc, fs_pc;
     bool fs_kills;                      /* the fragment program may kill */
+    uint32_t fs_temps;                  /* temporaries it may touch (reset) */
     /* clipper / setup */
     bool frustum_clip, d3d9_pixel, d3d9_depth, d3d9_rules, two_sided;
     uint32_t face_mode, cull;

@@ -229,7 +229,7 @@ void attila_clear_color(AttilaCore *c)
 {
     uint32_t addr = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_ADDRESS, 0);
     uint32_t fmt = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_FORMAT, 0);
-    uint32_t bytes = attila_rt_bytes(fmt), x, y, s;
+    uint32_t bytes = attila_rt_bytes(fmt), x, y, s, n;
     AttilaPixelMapper pm;
     uint8_t value[8], *base;
 
@@ -240,12 +240,22 @@ void attila_clear_color(AttilaCore *c)
     /* the clear value converted to the RT0 format (clearColorBuffer) */
     attila_color_pack(fmt, attila_rf_qf(c, ATTILA_REG_COLOR_BUFFER_CLEAR, 0),
                       value);
-    /* whole stamps: their 4 pixels x samples are consecutive */
+    /* whole stamps: their 4 pixels x samples are consecutive, and so are
+     * the stamps of a run (attila_stamp_run) */
     for (y = 0; y < pm.height && !g3d_yield(); y += 2) {
-        for (x = 0; x < pm.width; x += 2) {
+        for (x = 0; x < pm.width; x += 2 * n) {
             uint8_t *p = base + attila_pixel_address(&pm, x, y);
-            for (s = 0; s < 4 * pm.samples; s++) {
-                memcpy(p + s * bytes, value, bytes);
+            n = attila_stamp_run(&pm, x);
+            if (bytes == 4) {
+                uint32_t v;
+                memcpy(&v, value, 4);
+                for (s = 0; s < 4 * pm.samples * n; s++) {
+                    memcpy(p + 4 * s, &v, 4);
+                }
+            } else {
+                for (s = 0; s < 4 * pm.samples * n; s++) {
+                    memcpy(p + s * bytes, value, bytes);
+                }
             }
         }
     }

@@ -18,13 +18,18 @@
 
 /*
  * Is there a program at pc: valid instructions up to one that ends it?
- * *kills tells whether it can kill (early z is then not used).
+ * *kills tells whether it can kill (early z is then not used), *temps how
+ * many temporaries it can touch: 1 + the highest it names, or all of them
+ * when it jumps (it may leave the instructions seen here) or when
+ * g3d_general_path asks for the general path.
  */
-static bool program_ok(AttilaCore *c, uint32_t pc, bool *kills)
+static bool program_ok(AttilaCore *c, uint32_t pc, bool *kills,
+                       uint32_t *temps)
 {
-    uint32_t n;
+    uint32_t n, k;
 
     *kills = false;
+    *temps = g3d_general_path ? ATTILA_SH_TEMPS : 0;
     for (n = 0; n < MAX_PROGRAM_SCAN && pc + n < ATTILA_INSTRUCTION_MEMORY; n++) {
         const AttilaShInstr *in = &c->imem[pc + n];
         if (!in->valid) {
@@ -33,6 +38,17 @@ static bool program_ok(AttilaCore *c, uint32_t pc, bool *kills)
         if (in->opcode == ATTILA_SH_KIL || in->opcode == ATTILA_SH_KLS ||
             in->opcode == ATTILA_SH_CMPKIL) {
             *kills = true;
+        }
+        if (in->opcode == ATTILA_SH_JMP) {
+            *temps = ATTILA_SH_TEMPS;
+        }
+        for (k = 0; k < in->nops; k++) {
+            if (in->op[k].bank == ATTILA_BANK_TEMP) {
+                *temps = MAX(*temps, in->op[k].reg + 1u);
+            }
+        }
+        if (in->has_result && in->res_bank == ATTILA_BANK_TEMP) {
+            *temps = MAX(*temps, in->res_reg + 1u);
         }
         if (in->end || in->opcode == ATTILA_SH_END) {
             return true;
@@ -286,6 +302,7 @@ static void draw_blend(AttilaCore *c, AttilaDrawState *ds)
 static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
 {
     bool vs_kills;
+    uint32_t vs_temps;
 
     if (ds->disp_w == 0 || ds->disp_h == 0 || ds->vp_w == 0 || ds->vp_h == 0) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VIEWPORT_WIDTH,
@@ -323,12 +340,12 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
             return false;
         }
     }
-    if (!program_ok(c, ds->vs_pc, &vs_kills)) {
+    if (!program_ok(c, ds->vs_pc, &vs_kills, &vs_temps)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VERTEX_PROGRAM_PC,
                   "draw: no vertex program at pc %u", ds->vs_pc);
         return false;
     }
-    if (!program_ok(c, ds->fs_pc, &ds->fs_kills)) {
+    if (!program_ok(c, ds->fs_pc, &ds->fs_kills, &ds->fs_temps)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_FRAGMENT_PROGRAM_PC,
                   "draw: no fragment program at pc %u", ds->fs_pc);
         return false;

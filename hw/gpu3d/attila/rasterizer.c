@@ -20,6 +20,7 @@
 #include "attila-int.h"
 
 #include <glib.h>
+#include <math.h>
 
 #define TILE 16
 #define MSAA_SUBPIXEL 128.0     /* MSAA_SUBPIXEL_PRECISSION */
@@ -172,7 +173,7 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         double cv[4];
         const double *iv = v[i];
 
-        attila_shader_reset_thread(th);
+        attila_shader_reset_fragment(th, ds->fs_temps);
         if (pat) {
             /*
              * Attributes at the centroid of the covered samples (of all
@@ -271,6 +272,34 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     }
 }
 
+/*
+ * Is the box of pixel offsets [dx0, dx1] x [dy0, dy1] from the tile origin,
+ * whose edge values are tv, outside one of the triangle's edges by far
+ * more than rounding? The edge values are linear in the offset; the exact
+ * ones (attila_triangle_eval_stamp_in's additions) differ from this
+ * estimate by a few ulps of the terms, and the slack is a millionth of
+ * them, so a box found outside holds no pixel or sample that
+ * attila_triangle_inside would accept, and skipping it changes nothing.
+ * A NaN is never outside: such a box takes the exact path.
+ */
+static inline bool box_outside(const AttilaTriangle *t, const double tv[4],
+                               double dx0, double dx1, double dy0, double dy1)
+{
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        double a = t->e[k][0], b = t->e[k][1];
+        double ax = a > 0.0 ? a * dx1 : a * dx0;
+        double by = b > 0.0 ? b * dy1 : b * dy0;
+        double slack = 1e-6 * (fabs(tv[k]) + fabs(a) * dx1 + fabs(b) * dy1) +
+                       1e-9;
+        if (tv[k] + ax + by < -slack) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void raster_job(void *arg, int thread)
 {
     AttilaRaster *r = arg;
@@ -287,6 +316,7 @@ static void raster_job(void *arg, int thread)
             for (tx = tx0; tx <= tx1; tx++) {
                 int32_t x0, y0, x1, y1, qx, qy;
                 double tv[4];
+                bool outside;
 
                 if (g3d_tile_owner(tx, ty, r->threads) != thread) {
                     continue;
@@ -299,12 +329,18 @@ static void raster_job(void *arg, int thread)
                 y0 = MAX(t->y0, ty * TILE) & ~1;
                 x1 = MIN(t->x1, tx * TILE + TILE - 1);
                 y1 = MIN(t->y1, ty * TILE + TILE - 1);
+                /* offsets up to 2 past a stamp's origin: its second
+                 * pixel and that pixel's MSAA samples */
+                outside = box_outside(t, tv, 0, TILE + 2, 0, TILE + 2);
                 for (qy = y0; qy <= y1; qy += 2) {
                     if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
                         return;     /* the draw is stopped (reported) */
                     }
-                    for (qx = x0; qx <= x1; qx += 2) {
-                        stamp(ctx, t, tv, qx, qy);
+                    for (qx = x0; qx <= x1 && !outside; qx += 2) {
+                        double dx = qx - tx * TILE, dy = qy - ty * TILE;
+                        if (!box_outside(t, tv, dx, dx + 2, dy, dy + 2)) {
+                            stamp(ctx, t, tv, qx, qy);
+                        }
                     }
                     ctx->work += (uint64_t)(x1 - x0) / 2 + 1;
                 }
