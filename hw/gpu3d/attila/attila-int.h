@@ -309,7 +309,16 @@ typedef struct AttilaRenderTarget {
     uint32_t equation, src_rgb, dst_rgb, src_a, dst_a;
     float blend_color[4];
     bool mask[4];
+    uint8_t path;                       /* ATTILA_CW_*, attila_color_choose */
+    uint8_t factor[4];                  /* ATTILA_CW_RGBA8_BLEND: src/dst rgb, a */
 } AttilaRenderTarget;
+
+/* how attila_color_write writes a render target, chosen per draw */
+enum {
+    ATTILA_CW_GENERAL,          /* every format and state */
+    ATTILA_CW_RGBA8,            /* RGBA8888, no blend, sRGB or logic op */
+    ATTILA_CW_RGBA8_BLEND,      /* the same with ADD of 0, 1, As, 1 - As */
+};
 
 typedef struct AttilaDrawState {
     /* streamer */
@@ -323,6 +332,7 @@ typedef struct AttilaDrawState {
     uint32_t vs_pc, fs_pc;
     bool fs_kills;                      /* the fragment program may kill */
     uint32_t fs_temps;                  /* temporaries it may touch (reset) */
+    uint32_t fs_inputs;                 /* inputs it may read (interpolated) */
     /* clipper / setup */
     bool frustum_clip, d3d9_pixel, d3d9_depth, d3d9_rules, two_sided;
     uint32_t face_mode, cull;
@@ -461,6 +471,10 @@ bool attila_zstencil_test(const AttilaDrawState *ds, uint32_t zin,
                           uint32_t *zbuf);
 
 /* color-write.c */
+/* the write path of render target rt_index for this draw's state; the
+ * general one when g3d_general_path is set */
+void attila_color_choose(const AttilaDrawState *ds, AttilaRenderTarget *rt,
+                         int rt_index);
 void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
                         uint8_t *px, const float color[4], int rt_index);
 void attila_color_read(uint32_t format, const uint8_t *px, float out[4]);

@@ -15,6 +15,7 @@
 
 #include "common/fpformat.h"
 #include "common/fragment.h"
+#include "common/g3d-core.h"
 
 #include <glib.h>
 #include <math.h>
@@ -189,12 +190,91 @@ static void write_masked(uint32_t format, const bool mask[4], uint8_t *dst,
     }
 }
 
+/* factor codes of the fast blend: the values are fac[] of write_rgba8 */
+enum { FAC_ZERO, FAC_ONE, FAC_SRC_ALPHA, FAC_INV_SRC_ALPHA, FAC_OTHER };
+
+void attila_color_choose(const AttilaDrawState *ds, AttilaRenderTarget *rt,
+                         int rt_index)
+{
+    static const uint8_t code[15] = {
+        [ATTILA_BF_ZERO] = FAC_ZERO, [ATTILA_BF_ONE] = FAC_ONE,
+        [ATTILA_BF_SRC_COLOR] = FAC_OTHER,
+        [ATTILA_BF_ONE_MINUS_SRC_COLOR] = FAC_OTHER,
+        [ATTILA_BF_DST_COLOR] = FAC_OTHER,
+        [ATTILA_BF_ONE_MINUS_DST_COLOR] = FAC_OTHER,
+        [ATTILA_BF_SRC_ALPHA] = FAC_SRC_ALPHA,
+        [ATTILA_BF_ONE_MINUS_SRC_ALPHA] = FAC_INV_SRC_ALPHA,
+        [ATTILA_BF_DST_ALPHA ... ATTILA_BF_SRC_ALPHA_SATURATE] = FAC_OTHER,
+    };
+    const uint32_t f[4] = { rt->src_rgb, rt->dst_rgb, rt->src_a, rt->dst_a };
+    int k;
+
+    rt->path = ATTILA_CW_GENERAL;
+    if (g3d_general_path || rt->format != ATTILA_FMT_RGBA8888 ||
+        ds->srgb_write || (rt_index == 0 && ds->logic_op)) {
+        return;
+    }
+    if (!rt->blend) {
+        rt->path = ATTILA_CW_RGBA8;
+        return;
+    }
+    if (rt->equation != ATTILA_BLEND_ADD) {
+        return;
+    }
+    for (k = 0; k < 4; k++) {
+        if (f[k] >= 15 || code[f[k]] == FAC_OTHER) {
+            return;
+        }
+        rt->factor[k] = code[f[k]];
+    }
+    rt->path = ATTILA_CW_RGBA8_BLEND;
+}
+
+/*
+ * attila_color_write for the RGBA8888 paths: the general path's clamp,
+ * read-back (x * (1/255)), blend (s * sf + d * df, g3d_blend_float's ADD
+ * with the factors g3d_blend_factor gives) and pack, in the same float
+ * operations, without the per-pixel decisions.
+ */
+static void write_rgba8(const AttilaRenderTarget *rt, uint8_t *px,
+                        const float color[4])
+{
+    float s[4], b[4];
+    int c;
+
+    for (c = 0; c < 4; c++) {
+        s[c] = clamp01(color[c]);
+    }
+    if (rt->path == ATTILA_CW_RGBA8_BLEND) {
+        float d[4], fac[4] = { 0.0f, 1.0f, s[3], 1.0f - s[3] };
+        for (c = 0; c < 4; c++) {
+            d[c] = (float)px[c] * (1.0f / 255.0f);
+        }
+        for (c = 0; c < 3; c++) {
+            b[c] = s[c] * fac[rt->factor[0]] + d[c] * fac[rt->factor[1]];
+        }
+        b[3] = s[3] * fac[rt->factor[2]] + d[3] * fac[rt->factor[3]];
+    } else {
+        memcpy(b, s, sizeof(b));
+    }
+    for (c = 0; c < 4; c++) {
+        if (rt->mask[c]) {
+            px[c] = (uint8_t)(255.0f * clamp01(b[c]));
+        }
+    }
+}
+
 void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
                         uint8_t *px, const float color[4], int rt_index)
 {
     float src[4], dst[4], blended[4];
     uint8_t out[8];
     int c;
+
+    if (rt->path != ATTILA_CW_GENERAL) {
+        write_rgba8(rt, px, color);
+        return;
+    }
 
     for (c = 0; c < 4; c++) {
         src[c] = rt->format == ATTILA_FMT_RGBA8888 ? clamp01(color[c]) :

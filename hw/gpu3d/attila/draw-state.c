@@ -19,17 +19,19 @@
 /*
  * Is there a program at pc: valid instructions up to one that ends it?
  * *kills tells whether it can kill (early z is then not used), *temps how
- * many temporaries it can touch: 1 + the highest it names, or all of them
- * when it jumps (it may leave the instructions seen here) or when
- * g3d_general_path asks for the general path.
+ * many temporaries it can touch: 1 + the highest it names, *inputs which
+ * input registers it can read (bit i: in[i]); all of them when it jumps (it
+ * may leave the instructions seen here) or when g3d_general_path asks for
+ * the general path.
  */
 static bool program_ok(AttilaCore *c, uint32_t pc, bool *kills,
-                       uint32_t *temps)
+                       uint32_t *temps, uint32_t *inputs)
 {
     uint32_t n, k;
 
     *kills = false;
     *temps = g3d_general_path ? ATTILA_SH_TEMPS : 0;
+    *inputs = g3d_general_path ? ~0u : 0;
     for (n = 0; n < MAX_PROGRAM_SCAN && pc + n < ATTILA_INSTRUCTION_MEMORY; n++) {
         const AttilaShInstr *in = &c->imem[pc + n];
         if (!in->valid) {
@@ -41,10 +43,13 @@ static bool program_ok(AttilaCore *c, uint32_t pc, bool *kills,
         }
         if (in->opcode == ATTILA_SH_JMP) {
             *temps = ATTILA_SH_TEMPS;
+            *inputs = ~0u;
         }
         for (k = 0; k < in->nops; k++) {
             if (in->op[k].bank == ATTILA_BANK_TEMP) {
                 *temps = MAX(*temps, in->op[k].reg + 1u);
+            } else if (in->op[k].bank == ATTILA_BANK_IN) {
+                *inputs |= 1u << in->op[k].reg;
             }
         }
         if (in->has_result && in->res_bank == ATTILA_BANK_TEMP) {
@@ -302,7 +307,7 @@ static void draw_blend(AttilaCore *c, AttilaDrawState *ds)
 static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
 {
     bool vs_kills;
-    uint32_t vs_temps;
+    uint32_t vs_temps, vs_inputs;
 
     if (ds->disp_w == 0 || ds->disp_h == 0 || ds->vp_w == 0 || ds->vp_h == 0) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VIEWPORT_WIDTH,
@@ -340,12 +345,13 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
             return false;
         }
     }
-    if (!program_ok(c, ds->vs_pc, &vs_kills, &vs_temps)) {
+    if (!program_ok(c, ds->vs_pc, &vs_kills, &vs_temps, &vs_inputs)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VERTEX_PROGRAM_PC,
                   "draw: no vertex program at pc %u", ds->vs_pc);
         return false;
     }
-    if (!program_ok(c, ds->fs_pc, &ds->fs_kills, &ds->fs_temps)) {
+    if (!program_ok(c, ds->fs_pc, &ds->fs_kills, &ds->fs_temps,
+                    &ds->fs_inputs)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_FRAGMENT_PROGRAM_PC,
                   "draw: no fragment program at pc %u", ds->fs_pc);
         return false;
@@ -374,6 +380,7 @@ static bool draw_targets(AttilaCore *c, AttilaDrawState *ds)
         rt->mask[1] = attila_rf_bool(c, ATTILA_REG_COLOR_MASK_G, i);
         rt->mask[2] = attila_rf_bool(c, ATTILA_REG_COLOR_MASK_B, i);
         rt->mask[3] = attila_rf_bool(c, ATTILA_REG_COLOR_MASK_A, i);
+        attila_color_choose(ds, rt, i);
         if (!rt->enabled || !(rt->mask[0] || rt->mask[1] || rt->mask[2] ||
                               rt->mask[3])) {
             continue;

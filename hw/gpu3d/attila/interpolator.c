@@ -23,7 +23,9 @@ void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
     int a, c;
 
     for (a = 1; a < ATTILA_MAX_FRAGMENT_ATTRIBUTES; a++) {
-        if (!ds->fs_input[a]) {
+        if (!(ds->fs_inputs & (1u << a))) {
+            continue;       /* the program never reads it (fs_inputs) */
+        } else if (!ds->fs_input[a]) {
             memset(&in[a], 0, sizeof(in[a]));
         } else if (ds->interpolate[a]) {
             for (c = 0; c < 4; c++) {

@@ -33,6 +33,7 @@ struct AttilaRaster {
     const AttilaDrawState *ds;
     const AttilaTriangle *tris;
     size_t n;
+    bool skip_boxes;        /* box_outside is used (not g3d_general_path) */
     uint64_t quads, fragments;
 };
 
@@ -331,14 +332,16 @@ static void raster_job(void *arg, int thread)
                 y1 = MIN(t->y1, ty * TILE + TILE - 1);
                 /* offsets up to 2 past a stamp's origin: its second
                  * pixel and that pixel's MSAA samples */
-                outside = box_outside(t, tv, 0, TILE + 2, 0, TILE + 2);
+                outside = r->skip_boxes &&
+                          box_outside(t, tv, 0, TILE + 2, 0, TILE + 2);
                 for (qy = y0; qy <= y1; qy += 2) {
                     if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
                         return;     /* the draw is stopped (reported) */
                     }
                     for (qx = x0; qx <= x1 && !outside; qx += 2) {
                         double dx = qx - tx * TILE, dy = qy - ty * TILE;
-                        if (!box_outside(t, tv, dx, dx + 2, dy, dy + 2)) {
+                        if (!r->skip_boxes ||
+                            !box_outside(t, tv, dx, dx + 2, dy, dy + 2)) {
                             stamp(ctx, t, tv, qx, qy);
                         }
                     }
@@ -377,6 +380,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
     r->ds = ds;
     r->tris = tris;
     r->n = n;
+    r->skip_boxes = !g3d_general_path;
     for (t = 0; t < r->threads; t++) {
         AttilaRenderCtx *ctx = &r->ctx[t];
         ctx->core = r->core;
