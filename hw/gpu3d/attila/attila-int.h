@@ -445,8 +445,8 @@ uint32_t attila_convert_z(const AttilaDrawState *ds, double z);
 
 /* interpolator.c */
 void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
-                        const double v[4], uint32_t zint, int32_t x,
-                        int32_t y, AttilaVec4 in[ATTILA_SH_IO]);
+                        const double *const v[4], const uint32_t zint[4],
+                        int32_t qx, int32_t qy, AttilaShaderThread lane[4]);
 
 /* rasterizer.c: fragment generation and the per-quad fragment pipeline */
 typedef struct AttilaRaster AttilaRaster;

@@ -93,8 +93,9 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     const AttilaDrawState *ds = ctx->ds;
     const double (*pat)[2] = ds->msaa ? msaa_pattern(ds->samples) : NULL;
     uint32_t ns = pat ? ds->samples : 1;
-    double v[4][4];
-    uint32_t zs[4][8];
+    double v[4][4], centroid[4][4];
+    const double *lane_v[4];
+    uint32_t zs[4][8], lane_z[4];
     uint32_t cover[4];          /* sample coverage bits per fragment */
     uint8_t *zaddr[4] = { 0 };
     bool any = false, early, zany;
@@ -170,11 +171,10 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 
     /* fragment shading: all four, the uncovered ones as helpers */
     for (i = 0; i < 4; i++) {
-        AttilaShaderThread *th = &ctx->lane[i];
-        double cv[4];
+        double *cv = centroid[i];
         const double *iv = v[i];
 
-        attila_shader_reset_fragment(th, ds->fs_temps);
+        attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps);
         if (pat) {
             /*
              * Attributes at the centroid of the covered samples (of all
@@ -199,10 +199,13 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             cv[3] = v[i][3] + t->zeq[0] * ox + t->zeq[1] * oy;
             iv = cv;
         }
-        attila_interpolate(ds, t, iv, pat ? attila_convert_z(ds, iv[3]) :
-                           (cover[i] ? zs[i][0] : attila_convert_z(ds, iv[3])),
-                           qx + (i & 1), qy + (i >> 1), th->in);
+        lane_v[i] = iv;
+        /* input 0's z, when the program reads input 0 (fs_inputs) */
+        lane_z[i] = !(ds->fs_inputs & 1) ? 0 :
+                    pat ? attila_convert_z(ds, iv[3]) :
+                    (cover[i] ? zs[i][0] : attila_convert_z(ds, iv[3]));
     }
+    attila_interpolate(ds, t, lane_v, lane_z, qx, qy, ctx->lane);
     {
         uint32_t bad_pc = 0;
         AttilaShaderResult r = attila_shader_run(&ctx->fs_env, ds->fs_pc,
