@@ -261,8 +261,10 @@ AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
                                      uint32_t *bad_pc);
 void attila_shader_reset_thread(AttilaShaderThread *t);
 /* the same for a fragment whose inputs are all written next (the
- * Interpolator), with a program that touches temporaries below temps only */
-void attila_shader_reset_fragment(AttilaShaderThread *t, uint32_t temps);
+ * Interpolator), whose program touches temporaries below temps only, and
+ * where only outputs below outs are read afterwards */
+void attila_shader_reset_fragment(AttilaShaderThread *t, uint32_t temps,
+                                  uint32_t outs);
 
 /* ---- texture unit (texture-unit.c) ------------------------------------- */
 
@@ -331,7 +333,7 @@ typedef struct AttilaDrawState {
     /* shaders */
     uint32_t vs_pc, fs_pc;
     bool fs_kills;                      /* the fragment program may kill */
-    uint32_t fs_temps;                  /* temporaries it may touch (reset) */
+    uint32_t fs_temps, fs_outs;         /* temporaries, outputs to reset */
     uint32_t fs_inputs;                 /* inputs it may read (interpolated) */
     /* clipper / setup */
     bool frustum_clip, d3d9_pixel, d3d9_depth, d3d9_rules, two_sided;

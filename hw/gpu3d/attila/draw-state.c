@@ -16,22 +16,25 @@
 /* a program longer than this without an end flag is refused at draw time */
 #define MAX_PROGRAM_SCAN 4096
 
+/* what a program can touch, for the fragment thread's reset and inputs */
+typedef struct ProgramUse {
+    bool kills;             /* can kill (early z is then not used) */
+    uint32_t temps, outs;   /* 1 + the highest temporary, output it names */
+    uint32_t inputs;        /* input registers it can read (bit i: in[i]) */
+} ProgramUse;
+
 /*
  * Is there a program at pc: valid instructions up to one that ends it?
- * *kills tells whether it can kill (early z is then not used), *temps how
- * many temporaries it can touch: 1 + the highest it names, *inputs which
- * input registers it can read (bit i: in[i]); all of them when it jumps (it
- * may leave the instructions seen here) or when g3d_general_path asks for
- * the general path.
+ * *use says what it can touch; all of it when it jumps (it may leave the
+ * instructions seen here) or when g3d_general_path asks for the general
+ * path.
  */
-static bool program_ok(AttilaCore *c, uint32_t pc, bool *kills,
-                       uint32_t *temps, uint32_t *inputs)
+static bool program_ok(AttilaCore *c, uint32_t pc, ProgramUse *use)
 {
     uint32_t n, k;
+    bool all = g3d_general_path;
 
-    *kills = false;
-    *temps = g3d_general_path ? ATTILA_SH_TEMPS : 0;
-    *inputs = g3d_general_path ? ~0u : 0;
+    memset(use, 0, sizeof(*use));
     for (n = 0; n < MAX_PROGRAM_SCAN && pc + n < ATTILA_INSTRUCTION_MEMORY; n++) {
         const AttilaShInstr *in = &c->imem[pc + n];
         if (!in->valid) {
@@ -39,23 +42,29 @@ static bool program_ok(AttilaCore *c, uint32_t pc, bool *kills,
         }
         if (in->opcode == ATTILA_SH_KIL || in->opcode == ATTILA_SH_KLS ||
             in->opcode == ATTILA_SH_CMPKIL) {
-            *kills = true;
+            use->kills = true;
         }
-        if (in->opcode == ATTILA_SH_JMP) {
-            *temps = ATTILA_SH_TEMPS;
-            *inputs = ~0u;
-        }
+        all = all || in->opcode == ATTILA_SH_JMP;
         for (k = 0; k < in->nops; k++) {
             if (in->op[k].bank == ATTILA_BANK_TEMP) {
-                *temps = MAX(*temps, in->op[k].reg + 1u);
+                use->temps = MAX(use->temps, in->op[k].reg + 1u);
+            } else if (in->op[k].bank == ATTILA_BANK_OUT) {
+                use->outs = MAX(use->outs, in->op[k].reg + 1u);
             } else if (in->op[k].bank == ATTILA_BANK_IN) {
-                *inputs |= 1u << in->op[k].reg;
+                use->inputs |= 1u << in->op[k].reg;
             }
         }
         if (in->has_result && in->res_bank == ATTILA_BANK_TEMP) {
-            *temps = MAX(*temps, in->res_reg + 1u);
+            use->temps = MAX(use->temps, in->res_reg + 1u);
+        } else if (in->has_result && in->res_bank == ATTILA_BANK_OUT) {
+            use->outs = MAX(use->outs, in->res_reg + 1u);
         }
         if (in->end || in->opcode == ATTILA_SH_END) {
+            if (all) {
+                use->temps = ATTILA_SH_TEMPS;
+                use->outs = ATTILA_SH_IO;
+                use->inputs = ~0u;
+            }
             return true;
         }
     }
@@ -306,8 +315,7 @@ static void draw_blend(AttilaCore *c, AttilaDrawState *ds)
 /* what cannot be drawn is refused as a whole, reported */
 static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
 {
-    bool vs_kills;
-    uint32_t vs_temps, vs_inputs;
+    ProgramUse vs_use, fs_use;
 
     if (ds->disp_w == 0 || ds->disp_h == 0 || ds->vp_w == 0 || ds->vp_h == 0) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VIEWPORT_WIDTH,
@@ -345,17 +353,21 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
             return false;
         }
     }
-    if (!program_ok(c, ds->vs_pc, &vs_kills, &vs_temps, &vs_inputs)) {
+    if (!program_ok(c, ds->vs_pc, &vs_use)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VERTEX_PROGRAM_PC,
                   "draw: no vertex program at pc %u", ds->vs_pc);
         return false;
     }
-    if (!program_ok(c, ds->fs_pc, &ds->fs_kills, &ds->fs_temps,
-                    &ds->fs_inputs)) {
+    if (!program_ok(c, ds->fs_pc, &fs_use)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_FRAGMENT_PROGRAM_PC,
                   "draw: no fragment program at pc %u", ds->fs_pc);
         return false;
     }
+    ds->fs_kills = fs_use.kills;
+    ds->fs_temps = fs_use.temps;
+    ds->fs_inputs = fs_use.inputs;
+    /* and the outputs the depth (o0) and color writes (o1 + rt) read */
+    ds->fs_outs = MAX(fs_use.outs, 1);
     return true;
 }
 
@@ -391,6 +403,7 @@ static bool draw_targets(AttilaCore *c, AttilaDrawState *ds)
         if (!rt->ptr) {
             return false;
         }
+        ds->fs_outs = MAX(ds->fs_outs, i + 2);
     }
     if (ds->depth_test || ds->stencil_test) {
         ds->zptr = attila_map_render_buffer(c, &ds->zpm,

@@ -174,7 +174,8 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         double *cv = centroid[i];
         const double *iv = v[i];
 
-        attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps);
+        attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps,
+                                     ds->fs_outs);
         if (pat) {
             /*
              * Attributes at the centroid of the covered samples (of all
