@@ -178,6 +178,7 @@ typedef struct AttilaShOperand {
     /* decoded once for the interpreter's common operations (shader.c) */
     uint16_t off;           /* byte offset in AttilaShaderThread, or NO_OFF */
     uint8_t sel[4];         /* the swizzle's component per result component */
+    bool plain;             /* .xyzw, no negate or absolute value */
 } AttilaShOperand;
 
 typedef struct AttilaShInstr {

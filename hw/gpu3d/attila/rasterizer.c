@@ -278,31 +278,42 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 }
 
 /*
- * Is the box of pixel offsets [dx0, dx1] x [dy0, dy1] from the tile origin,
- * whose edge values are tv, outside one of the triangle's edges by far
- * more than rounding? The edge values are linear in the offset; the exact
- * ones (attila_triangle_eval_stamp_in's additions) differ from this
- * estimate by a few ulps of the terms, and the slack is a millionth of
- * them, so a box found outside holds no pixel or sample that
- * attila_triangle_inside would accept, and skipping it changes nothing.
- * A NaN is never outside: such a box takes the exact path.
+ * Boxes of a tile far outside one of the triangle's edges. The edge values
+ * are linear in the pixel offset (dx, dy) from the tile origin, where they
+ * are tv; the exact ones (attila_triangle_eval_stamp_in's additions) differ
+ * from that line by a few ulps of its terms, and the slack is a millionth
+ * of the largest terms in the tile, so a box found outside holds no pixel or
+ * sample that attila_triangle_inside would accept, and skipping it changes
+ * nothing. A NaN is never outside: such a box takes the exact path.
  */
-static inline bool box_outside(const AttilaTriangle *t, const double tv[4],
-                               double dx0, double dx1, double dy0, double dy1)
+typedef struct TileEdges {
+    double a[3], b[3];
+    double lim[3];          /* a box is outside edge k if a dx + b dy < lim */
+} TileEdges;
+
+/* for boxes [dx, dx + w] x [dy, dy + w] with offsets up to `span` */
+static void tile_edges(const AttilaTriangle *t, const double tv[4], double w,
+                       double span, TileEdges *te)
 {
     int k;
 
     for (k = 0; k < 3; k++) {
         double a = t->e[k][0], b = t->e[k][1];
-        double ax = a > 0.0 ? a * dx1 : a * dx0;
-        double by = b > 0.0 ? b * dy1 : b * dy0;
-        double slack = 1e-6 * (fabs(tv[k]) + fabs(a) * dx1 + fabs(b) * dy1) +
+        double slack = 1e-6 * (fabs(tv[k]) + (fabs(a) + fabs(b)) * span) +
                        1e-9;
-        if (tv[k] + ax + by < -slack) {
-            return true;
-        }
+        te->a[k] = a;
+        te->b[k] = b;
+        /* the box's largest value is at dx (+ w where a > 0), likewise dy */
+        te->lim[k] = -slack - tv[k] - (a > 0.0 ? a * w : 0.0) -
+                     (b > 0.0 ? b * w : 0.0);
     }
-    return false;
+}
+
+static inline bool box_outside(const TileEdges *te, double dx, double dy)
+{
+    return te->a[0] * dx + te->b[0] * dy < te->lim[0] ||
+           te->a[1] * dx + te->b[1] * dy < te->lim[1] ||
+           te->a[2] * dx + te->b[2] * dy < te->lim[2];
 }
 
 static void raster_job(void *arg, int thread)
@@ -321,6 +332,7 @@ static void raster_job(void *arg, int thread)
             for (tx = tx0; tx <= tx1; tx++) {
                 int32_t x0, y0, x1, y1, qx, qy;
                 double tv[4];
+                TileEdges whole, stamps;
                 bool outside;
 
                 if (g3d_tile_owner(tx, ty, r->threads) != thread) {
@@ -336,16 +348,16 @@ static void raster_job(void *arg, int thread)
                 y1 = MIN(t->y1, ty * TILE + TILE - 1);
                 /* offsets up to 2 past a stamp's origin: its second
                  * pixel and that pixel's MSAA samples */
-                outside = r->skip_boxes &&
-                          box_outside(t, tv, 0, TILE + 2, 0, TILE + 2);
+                tile_edges(t, tv, TILE + 2, TILE + 2, &whole);
+                tile_edges(t, tv, 2, TILE + 2, &stamps);
+                outside = r->skip_boxes && box_outside(&whole, 0, 0);
                 for (qy = y0; qy <= y1; qy += 2) {
                     if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
                         return;     /* the draw is stopped (reported) */
                     }
                     for (qx = x0; qx <= x1 && !outside; qx += 2) {
                         double dx = qx - tx * TILE, dy = qy - ty * TILE;
-                        if (!r->skip_boxes ||
-                            !box_outside(t, tv, dx, dx + 2, dy, dy + 2)) {
+                        if (!r->skip_boxes || !box_outside(&stamps, dx, dy)) {
                             stamp(ctx, t, tv, qx, qy);
                         }
                     }

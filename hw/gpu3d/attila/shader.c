@@ -153,6 +153,7 @@ static void prepare_lanes(AttilaShInstr *in)
         for (c = 0; c < 4; c++) {
             o->sel[c] = (o->swz >> (6 - 2 * c)) & 3;
         }
+        o->plain = o->swz == ATTILA_SWZ_XYZW && !o->neg && !o->abs;
     }
     in->res_off = in->has_result ? thread_offset(in->res_bank, in->res_reg)
                                  : NO_OFF;
@@ -842,6 +843,10 @@ static inline void lane_read(const Exec *x, const AttilaShaderThread *t,
         &x->env->consts[o->reg];
     int c;
 
+    if (o->plain) {
+        memcpy(v, r->f, 4 * sizeof(float));
+        return;
+    }
     for (c = 0; c < 4; c++) {
         float f = r->f[o->sel[c]];
         f = o->abs ? fabsf(f) : f;
@@ -927,6 +932,10 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
             break;
         }
         dst = (AttilaVec4 *)((uint8_t *)t + in->res_off);
+        if (in->mask == 15 && !in->sat) {
+            *dst = r;
+            continue;
+        }
         for (k = 0; k < 4; k++) {
             if (in->mask & (8 >> k)) {
                 if (in->sat) {
