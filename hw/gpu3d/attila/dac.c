@@ -54,15 +54,18 @@ static uint32_t pixel_argb(const AttilaDisplay *d, const uint8_t *p,
     }
     dac_read(d->format, p, ref);
     if (d->samples > 1) {
-        for (s = 0; s < d->samples; s++) {
+        /* the gamma-space average only matters when the samples differ */
+        for (s = 1; s < d->samples && full; s++) {
             dac_read(d->format, p + s * bytes, cur);
-            for (k = 0; k < 3; k++) {
-                sum[k] += (float)pow((double)cur[k], (double)2.2f);
-            }
-            full = full && ref[0] == cur[0] && ref[1] == cur[1] &&
-                   ref[2] == cur[2];
+            full = ref[0] == cur[0] && ref[1] == cur[1] && ref[2] == cur[2];
         }
         if (!full) {
+            for (s = 0; s < d->samples; s++) {
+                dac_read(d->format, p + s * bytes, cur);
+                for (k = 0; k < 3; k++) {
+                    sum[k] += (float)pow((double)cur[k], (double)2.2f);
+                }
+            }
             for (k = 0; k < 3; k++) {
                 ref[k] = (float)pow((double)(sum[k] / (float)d->samples),
                                     (double)(1.0f / 2.2f));
