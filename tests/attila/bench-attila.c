@@ -7,7 +7,12 @@
  * compressed-texture scene (attila-dxt-records.h: DXT/LATC quads), in
  * textured Mpixels/s.
  *
- *   bench-attila [-t threads] [-s seconds-per-trace]
+ *   bench-attila [-t threads] [-s seconds-per-trace] [-n trace]
+ *
+ * -n runs that corpus trace only (and not the demo and DXT scenes); with
+ * -s 0 it replays it 3 times, so that callgrind can count one replay's
+ * instructions: valgrind --tool=callgrind --toggle-collect=replay_trace
+ * build-rel/bench-attila -t 1 -s 0 -n spaceship (divide by 3).
  *
  * Each trace is decompressed and parsed once; a replay executes all its
  * records (uploads, state, draws, swaps: the whole frame as a guest would
@@ -56,18 +61,37 @@ static double memcpy_bandwidth(void)
     return best;
 }
 
+/* one replay of a parsed trace on a reset device */
+static void __attribute__((noinline)) replay_trace(AttilaRun *run,
+                                                   GArray *recs)
+{
+    guint k;
+
+    attila_reg_write(run->core, A_ATTILA_CONTROL, R_ATTILA_CONTROL_RESET_MASK,
+                     4);
+    attila_reg_write(run->core, A_ATTILA_SYSMEM_SIZE, (uint32_t)run->sys_size,
+                     4);
+    for (k = 0; k < recs->len; k++) {
+        attila_core_execute(run->core,
+                            &g_array_index(recs, AttilaTransaction, k));
+    }
+}
+
 int main(int argc, char **argv)
 {
+    const char *only = NULL;
     int threads = g3d_default_threads(), opt;
     double budget = 1.0, bw;
     size_t i;
 
-    while ((opt = getopt(argc, argv, "t:s:")) != -1) {
+    while ((opt = getopt(argc, argv, "t:s:n:")) != -1) {
         switch (opt) {
         case 't': threads = atoi(optarg); break;
         case 's': budget = atof(optarg); break;
+        case 'n': only = optarg; break;
         default:
-            fprintf(stderr, "usage: %s [-t threads] [-s seconds-per-trace]\n",
+            fprintf(stderr, "usage: %s [-t threads] [-s seconds-per-trace] "
+                    "[-n trace]\n",
                     argv[0]);
             return 2;
         }
@@ -80,15 +104,22 @@ int main(int argc, char **argv)
 
     for (i = 0; i < ATTILA_CORPUS_COUNT; i++) {
         const AttilaCorpusTrace *ct = &attila_corpus[i];
-        char *path = attila_corpus_path(ct->name, "attila.tracefile.gz");
+        char *path;
         char *err = NULL;
-        AttilaTrace *tr = attila_trace_open(path, &err);
-        GArray *recs = g_array_new(FALSE, FALSE, sizeof(AttilaTransaction));
+        AttilaTrace *tr;
+        GArray *recs;
         AttilaTransaction t;
         AttilaRun *run;
         uint32_t frames = 0;
         int reps = 0;
         double t0, dt;
+
+        if (only && strcmp(only, ct->name)) {
+            continue;
+        }
+        path = attila_corpus_path(ct->name, "attila.tracefile.gz");
+        tr = attila_trace_open(path, &err);
+        recs = g_array_new(FALSE, FALSE, sizeof(AttilaTransaction));
 
         if (!tr) {
             fprintf(stderr, "%s: %s\n", path, err);
@@ -102,15 +133,7 @@ int main(int argc, char **argv)
         run = attila_run_for_trace(attila_trace_header(tr), threads);
         t0 = now();
         do {
-            guint k;
-            attila_reg_write(run->core, A_ATTILA_CONTROL,
-                             R_ATTILA_CONTROL_RESET_MASK, 4);
-            attila_reg_write(run->core, A_ATTILA_SYSMEM_SIZE,
-                             (uint32_t)run->sys_size, 4);
-            for (k = 0; k < recs->len; k++) {
-                attila_core_execute(run->core,
-                                    &g_array_index(recs, AttilaTransaction, k));
-            }
+            replay_trace(run, recs);
             reps++;
             dt = now() - t0;
         } while (dt < budget || reps < 3);
@@ -145,6 +168,9 @@ int main(int argc, char **argv)
      * cube scene, swap) through the core alone: the figure to hold against
      * the demo's end-to-end frames/s through QEMU.
      */
+    if (only) {
+        return 0;
+    }
     {
         AttilaRun *run = attila_scene_run_new(640, 480, threads);
         int frames = 0;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "attila-corpus.h"
+#include "common/g3d-core.h"
 #include "common/raster.h"
 
 /* ---- direct replay -------------------------------------------------------- */
@@ -167,6 +168,26 @@ static void test_thread_invariance(gconstpointer data)
                    ct->name);
     frames_free(&one);
     frames_free(&many);
+}
+
+/*
+ * The paths chosen per draw (the shader's all-lanes operations, the color
+ * write's RGBA8888 paths, the skipped inputs, temporaries and boxes) against
+ * the general ones (g3d_general_path): the same frames, byte for byte.
+ */
+static void test_general_path(gconstpointer data)
+{
+    const AttilaCorpusTrace *ct = data;
+    Frames chosen, general;
+
+    replay(ct, 1, &chosen);
+    g3d_general_path = true;
+    replay(ct, 1, &general);
+    g3d_general_path = false;
+    assert_same_frames(&chosen, &general);
+    g_test_message("%s: the general paths give identical frames", ct->name);
+    frames_free(&chosen);
+    frames_free(&general);
 }
 
 /* ---- the ring path ------------------------------------------------------- */
@@ -321,6 +342,12 @@ int main(int argc, char **argv)
                          test_thread_invariance);
     g_test_add_data_func("/attila/threads/spaceship", corpus_find("spaceship"),
                          test_thread_invariance);
+    g_test_add_data_func("/attila/general/torus", corpus_find("torus"),
+                         test_general_path);
+    g_test_add_data_func("/attila/general/spaceship", corpus_find("spaceship"),
+                         test_general_path);
+    g_test_add_data_func("/attila/general/blendedcubes",
+                         corpus_find("blendedcubes"), test_general_path);
     for (i = 0; i < G_N_ELEMENTS(ring_cases); i++) {
         char *name = g_strdup_printf("/attila/ring/%s", ring_cases[i].name);
         g_test_add_data_func(name, &ring_cases[i], test_ring);

@@ -147,6 +147,34 @@ static void test_regfile_window(void)
 
 /* ---- bad transactions ------------------------------------------------------ */
 
+/*
+ * The register table (gpu-registers.c) has a row for every GPURegister id
+ * of attila-regs.h, each at the index of the symbol it names.
+ */
+static void test_register_names(void)
+{
+    static const struct { uint32_t id; const char *name; } some[] = {
+        { ATTILA_REG_STATUS, "STATUS" },
+        { ATTILA_REG_USER_CLIP_PLANE, "USER_CLIP_PLANE" },
+        { ATTILA_REG_LAST_GEOMETRY_REGISTER, "LAST_GEOMETRY_REGISTER" },
+        { ATTILA_REG_FRAGMENT_CONSTANT, "FRAGMENT_CONSTANT" },
+        { ATTILA_REG_SHADER_PROGRAM_LOAD_PC, "SHADER_PROGRAM_LOAD_PC" },
+        { ATTILA_REG_TEXTURE_ADDRESS, "TEXTURE_ADDRESS" },
+        { ATTILA_REG_BLIT_DST_TX_BLOCK, "BLIT_DST_TX_BLOCK" },
+    };
+    uint32_t id;
+    unsigned i;
+
+    for (id = 0; id < ATTILA_REG_LAST_REGISTER; id++) {
+        g_assert_cmpstr(attila_reg_name(id), !=, "?");
+        g_assert_cmpuint(strlen(attila_reg_name(id)), >, 0);
+    }
+    g_assert_cmpstr(attila_reg_name(ATTILA_REG_LAST_REGISTER), ==, "?");
+    for (i = 0; i < G_N_ELEMENTS(some); i++) {
+        g_assert_cmpstr(attila_reg_name(some[i].id), ==, some[i].name);
+    }
+}
+
 static void test_bad_transactions(void)
 {
     Dev *d = dev_new();
@@ -560,6 +588,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/attila/device/bar0", test_bar0);
     g_test_add_func("/attila/device/regfile-window", test_regfile_window);
+    g_test_add_func("/attila/device/register-names", test_register_names);
     g_test_add_func("/attila/device/bad-transactions", test_bad_transactions);
     g_test_add_func("/attila/device/draw-without-program",
                     test_draw_without_program);

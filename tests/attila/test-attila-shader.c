@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "attila/attila-int.h"
+#include "common/g3d-core.h"
 #include "gpu3d/attila-cmd.h"
 
 /* ---- the encoding of attila-sim ShaderInstruction.cpp
@@ -793,6 +794,208 @@ static void test_bad_programs(void)
     machine_free(m);
 }
 
+/*
+ * The operations prepare_lanes gives to run_lanes (shader.c) against the
+ * per-lane interpreter (g3d_general_path): random straight-line programs
+ * of those operations mixed with others (scalar, predicate, kill, address,
+ * texture, derivative), random operand banks, swizzles, modifiers, masks,
+ * saturation, predication and relative addressing, over random registers
+ * that include NaN, infinities, -0 and denormals. Every thread's bytes,
+ * the result, the step count and the texture requests must be the same.
+ */
+static float random_float(GRand *rnd)
+{
+    static const uint32_t special[] = {
+        0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u, 0x80000000u,
+        0x00000000u, 0x00000001u, 0x807fffffu, 0x3f800000u, 0xbf800000u,
+        0x7f7fffffu,
+    };
+    union { uint32_t u; float f; } v;
+
+    switch (g_rand_int_range(rnd, 0, 8)) {
+    case 0:
+        v.u = special[g_rand_int_range(rnd, 0, G_N_ELEMENTS(special))];
+        return v.f;
+    case 1:
+        v.u = g_rand_int(rnd);
+        return v.f;
+    case 2:
+        return (float)g_rand_int_range(rnd, -4, 5);
+    default:
+        return (float)g_rand_double_range(rnd, -2.0, 2.0);
+    }
+}
+
+static void random_source(GRand *rnd, AttilaShSrc *src)
+{
+    static const uint8_t banks[] = {
+        ATTILA_BANK_IN, ATTILA_BANK_OUT, ATTILA_BANK_PARAM, ATTILA_BANK_TEMP,
+        ATTILA_BANK_TEMP, ATTILA_BANK_ADDR, ATTILA_BANK_PARAM2,
+    };
+
+    src->bank = banks[g_rand_int_range(rnd, 0, G_N_ELEMENTS(banks))];
+    src->reg = g_rand_int_range(rnd, 0, src->bank == ATTILA_BANK_ADDR ? 2 :
+                                src->bank == ATTILA_BANK_TEMP ? 8 : 4);
+    src->swz = g_rand_int_range(rnd, 0, 4) ? g_rand_int_range(rnd, 0, 256) :
+               XYZW;
+    src->neg = g_rand_int_range(rnd, 0, 4) == 0;
+    src->abs = g_rand_int_range(rnd, 0, 4) == 0;
+}
+
+static void random_instruction(GRand *rnd, Ins *in)
+{
+    static const uint8_t ops[] = {
+        /* run_lanes' operations, twice as likely */
+        ATTILA_SH_ADD, ATTILA_SH_MUL, ATTILA_SH_MAD, ATTILA_SH_MOV,
+        ATTILA_SH_DP3, ATTILA_SH_DP4, ATTILA_SH_DPH, ATTILA_SH_MAX,
+        ATTILA_SH_MIN, ATTILA_SH_SLT, ATTILA_SH_SGE, ATTILA_SH_CMP,
+        ATTILA_SH_ADD, ATTILA_SH_MUL, ATTILA_SH_MAD, ATTILA_SH_MOV,
+        ATTILA_SH_DP3, ATTILA_SH_DP4, ATTILA_SH_DPH, ATTILA_SH_MAX,
+        ATTILA_SH_MIN, ATTILA_SH_SLT, ATTILA_SH_SGE, ATTILA_SH_CMP,
+        /* the per-lane interpreter's */
+        ATTILA_SH_RCP, ATTILA_SH_FRC, ATTILA_SH_SETPGT, ATTILA_SH_ARL,
+        ATTILA_SH_KIL, ATTILA_SH_CMPKIL, ATTILA_SH_TEX, ATTILA_SH_DDX,
+        ATTILA_SH_ADDI, ATTILA_SH_NOP,
+    };
+    int k;
+
+    memset(in, 0, sizeof(*in));
+    in->opc = ops[g_rand_int_range(rnd, 0, G_N_ELEMENTS(ops))];
+    for (k = 0; k < 3; k++) {
+        random_source(rnd, &in->s[k]);
+    }
+    if (in->opc == ATTILA_SH_TEX) {
+        in->s[1].reg = g_rand_int_range(rnd, 0, 4);     /* texture unit */
+    }
+    if (in->opc == ATTILA_SH_ADD && g_rand_int_range(rnd, 0, 8) == 0) {
+        in->s[1].bank = ATTILA_BANK_IMM;
+        in->has_imm = true;
+        in->imm = g_rand_int(rnd);
+    }
+    in->rbank = in->opc == ATTILA_SH_ARL ? ATTILA_BANK_ADDR :
+                g_rand_int_range(rnd, 0, 3) ? ATTILA_BANK_TEMP : ATTILA_BANK_OUT;
+    in->rreg = g_rand_int_range(rnd, 0, in->rbank == ATTILA_BANK_ADDR ? 2 : 8);
+    if (in->opc == ATTILA_SH_SETPGT) {
+        in->rreg = g_rand_int_range(rnd, 0, 4);
+    }
+    in->mask = g_rand_int_range(rnd, 0, 3) ? 15 : g_rand_int_range(rnd, 0, 16);
+    in->sat = g_rand_int_range(rnd, 0, 4) == 0;
+    in->pred = g_rand_int_range(rnd, 0, 5) == 0;
+    in->inv = g_rand_boolean(rnd);
+    in->preg = g_rand_int_range(rnd, 0, 4);
+    in->rel = g_rand_int_range(rnd, 0, 6) == 0;
+    in->areg = g_rand_int_range(rnd, 0, 2);
+    in->acomp = g_rand_int_range(rnd, 0, 4);
+    in->aoff = g_rand_int_range(rnd, -4, 5);
+}
+
+/*
+ * Equal bytes, except that two NaNs are equal whatever their payloads: C
+ * does not say which operand's payload an operation passes on, and the
+ * compiler may swap the operands of a commutative one, so that is not a
+ * property of either path (a NaN reaches a pixel only through a clamp).
+ */
+static bool same_words(const void *a, const void *b, size_t size)
+{
+    size_t i;
+
+    for (i = 0; i + 4 <= size; i += 4) {
+        uint32_t x, y;
+        float fx, fy;
+        memcpy(&x, (const uint8_t *)a + i, 4);
+        memcpy(&y, (const uint8_t *)b + i, 4);
+        memcpy(&fx, &x, 4);
+        memcpy(&fy, &y, 4);
+        if (x != y && !(isnan(fx) && isnan(fy))) {
+            g_test_message("word at byte %zu: %08x vs %08x", i, x, y);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void test_lanes_vs_general(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0xA771A);
+    Machine *fast = machine_new(), *gen = machine_new();
+    unsigned fast_ops = 0, ops = 0;
+    int prog;
+
+    for (prog = 0; prog < 3000; prog++) {
+        Ins code[24];
+        int n = g_rand_int_range(rnd, 1, 25), i, l, lanes;
+        AttilaShaderResult rf, rg;
+        uint64_t sf = 0, sg = 0;
+
+        for (i = 0; i < n; i++) {
+            uint8_t raw[16];
+            AttilaShInstr probe;
+            do {
+                random_instruction(rnd, &code[i]);
+                code[i].end = i == n - 1;
+                encode(&code[i], raw);
+            } while (!attila_shader_decode(raw, &probe));
+            g3d_general_path = false;
+            g_assert_true(attila_shader_decode(raw, &fast->imem[i]));
+            g3d_general_path = true;
+            g_assert_true(attila_shader_decode(raw, &gen->imem[i]));
+            g_assert_false(gen->imem[i].fast);
+            fast_ops += fast->imem[i].fast;
+            ops++;
+        }
+        g3d_general_path = false;
+        for (i = 0; i < ATTILA_SH_CONSTS; i++) {
+            for (l = 0; l < 4; l++) {
+                fast->consts[i].f[l] = random_float(rnd);
+            }
+        }
+        memcpy(gen->consts, fast->consts, sizeof(fast->consts));
+        for (l = 0; l < 4; l++) {
+            AttilaShaderThread *t = &fast->t[l];
+            attila_shader_reset_thread(t);
+            for (i = 0; i < 4 * ATTILA_SH_IO; i++) {
+                t->in[i / 4].f[i % 4] = random_float(rnd);
+                t->out[i / 4].f[i % 4] = random_float(rnd);
+            }
+            for (i = 0; i < 4 * 8; i++) {
+                t->temp[i / 4].f[i % 4] = random_float(rnd);
+            }
+            for (i = 0; i < 8; i++) {
+                t->addr[i / 4].i[i % 4] = g_rand_int_range(rnd, -3, 6);
+            }
+            for (i = 0; i < 4; i++) {
+                t->pred[i] = g_rand_boolean(rnd);
+            }
+        }
+        memcpy(gen->t, fast->t, sizeof(fast->t));
+        memset(&fast->tex, 0, sizeof(fast->tex));
+        memset(&gen->tex, 0, sizeof(gen->tex));
+        fast->env.steps = &sf;
+        gen->env.steps = &sg;
+        lanes = prog % 5 == 0 ? 1 : 4;
+        rf = run(fast, lanes);
+        rg = run(gen, lanes);
+        g_assert_cmpint(rf, ==, rg);
+        g_assert_cmpuint(sf, ==, sg);
+        g_assert_cmpint(fast->tex.calls, ==, gen->tex.calls);
+        g_assert_true(same_words(fast->tex.coord, gen->tex.coord,
+                                 sizeof(fast->tex.coord)));
+        for (l = 0; l < 4; l++) {
+            if (!same_words(&fast->t[l], &gen->t[l], sizeof(fast->t[l]))) {
+                g_test_message("program %d lane %d differs", prog, l);
+                g_assert_not_reached();
+            }
+        }
+    }
+    /* most instructions took run_lanes, and the test saw the others too */
+    g_assert_cmpuint(fast_ops, >, ops / 2);
+    g_assert_cmpuint(fast_ops, <, ops * 9 / 10);
+    fast->env.steps = gen->env.steps = NULL;
+    machine_free(fast);
+    machine_free(gen);
+    g_rand_free(rnd);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -814,5 +1017,6 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/shader/fixed-point", test_fixed_point);
     g_test_add_func("/attila/shader/flow", test_flow);
     g_test_add_func("/attila/shader/bad-programs", test_bad_programs);
+    g_test_add_func("/attila/shader/lanes-vs-general", test_lanes_vs_general);
     return g_test_run();
 }

@@ -245,6 +245,48 @@ static void test_dac_resolve(void)
     g_free(surf);
 }
 
+/*
+ * attila_stamp_run (the clears' and the DAC's runs): every stamp of a run
+ * is at the run's first address + k stamps, runs stop inside the surface,
+ * and the runs of a stamp row cover each stamp once.
+ */
+static void test_stamp_runs(void)
+{
+    static const uint32_t widths[] = { 2, 7, 16, 50, 64, 300, 632, 640, 1023 };
+    static const uint32_t samples[] = { 1, 2, 4, 8 };
+    size_t w, s;
+    uint32_t bytes;
+
+    for (w = 0; w < G_N_ELEMENTS(widths); w++) {
+        for (s = 0; s < G_N_ELEMENTS(samples); s++) {
+            for (bytes = 4; bytes <= 8; bytes += 4) {
+                AttilaPixelMapper pm;
+                uint32_t y, x, k, n, covered;
+                g_assert_true(attila_pixel_mapper_init(&pm, widths[w], 70,
+                                                       samples[s], bytes));
+                for (y = 0; y < 70; y += 2) {
+                    covered = 0;
+                    for (x = 0; x < pm.width; x += 2 * n) {
+                        uint32_t a = attila_pixel_address(&pm, x, y);
+                        n = attila_stamp_run(&pm, x);
+                        g_assert_cmpuint(n, >=, 1);
+                        g_assert_cmpuint(x + 2 * (n - 1), <, pm.width);
+                        for (k = 0; k < n; k++) {
+                            g_assert_cmpuint(attila_pixel_address(&pm, x + 2 * k, y),
+                                             ==, a + k * 4 * samples[s] * bytes);
+                            g_assert_cmpuint(attila_pixel_address(&pm, x + 2 * k + 1,
+                                                                  y + 1), ==,
+                                             a + (k * 4 + 3) * samples[s] * bytes);
+                        }
+                        covered += n;
+                    }
+                    g_assert_cmpuint(covered, ==, (pm.width + 1) / 2);
+                }
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -252,6 +294,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/tiling/one-to-one", test_one_to_one);
     g_test_add_func("/attila/tiling/bad-geometry", test_bad_geometry);
     g_test_add_func("/attila/tiling/texture", test_texture_tiling);
+    g_test_add_func("/attila/tiling/stamp-runs", test_stamp_runs);
     g_test_add_func("/attila/dac/detile", test_dac_detile);
     g_test_add_func("/attila/dac/resolve", test_dac_resolve);
     return g_test_run();

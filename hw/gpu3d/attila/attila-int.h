@@ -41,12 +41,21 @@ typedef enum AttilaRegType {
 } AttilaRegType;
 
 typedef struct AttilaRegInfo {
-    const char *name;
+    const char *name;       /* the simulator's name after "GPU_" */
     uint16_t count;         /* sub-indices accepted */
     uint16_t stored;        /* elements stored (1 where the index is ignored) */
     uint8_t type;           /* AttilaRegType */
     uint16_t limit;         /* ATTILA_RT_ENUM: valid values are < limit */
 } AttilaRegInfo;
+
+/*
+ * A row of attila_reg_info (gpu-registers.c) names the register's id in
+ * attila-regs.h (ATTILA_REG_x), which is also its index, so the table and
+ * the header cannot disagree; the name is the symbol's, after the prefix
+ * (attila-sim GPU.h calls it GPU_x).
+ */
+#define ATTILA_REG_ROW(reg, count, stored, type, limit) \
+    [reg] = { &#reg[sizeof("ATTILA_REG_") - 1], count, stored, type, limit }
 
 extern const AttilaRegInfo attila_reg_info[ATTILA_REG_LAST_REGISTER];
 
@@ -86,9 +95,43 @@ typedef struct AttilaPixelMapper {
 bool attila_pixel_mapper_init(AttilaPixelMapper *pm, uint32_t width,
                               uint32_t height, uint32_t samples,
                               uint32_t bytes);
-/* byte offset of pixel (x, y) (sample 0) in the surface */
-uint32_t attila_pixel_address(const AttilaPixelMapper *pm, uint32_t x,
-                              uint32_t y);
+/* byte offset of pixel (x, y) (sample 0) in the surface; inline, as the
+ * rasteriser, the DAC and the clears ask per stamp or pixel */
+static inline uint32_t attila_pixel_address(const AttilaPixelMapper *pm,
+                                            uint32_t x, uint32_t y)
+{
+    /* every tile dimension is a power of two: shifts and masks */
+    uint32_t gw = pm->gen_w_l2, gh = pm->gen_h_l2;
+    uint32_t a;
+
+    a = (y >> 6) * pm->over_row + (x >> 6);
+    /* scan sub-tile (MSAA): sub-tiles of every scan tile are interleaved */
+    a = ((a << pm->sub_h_l2) + ((y >> (gh + 2)) & (pm->sub_h - 1)))
+        << pm->sub_w_l2 | ((x >> (gw + 2)) & (pm->sub_w - 1));
+    /* scan tile in the over-scan tile: 2-bit Morton of (x/16, y/16) */
+    a = a << 4 | ((x >> 4) & 1) | ((y >> 4) & 1) << 1 | ((x >> 5) & 1) << 2 |
+        ((y >> 5) & 1) << 3;
+    a = a << 2 | ((y >> (gh + 1)) & 1) << 1 | ((x >> (gw + 1)) & 1);
+    a = ((a << gh | ((y >> 1) & (pm->gen_h - 1))) << gw) |
+        ((x >> 1) & (pm->gen_w - 1));
+    a = a << 2 | (y & 1) << 1 | (x & 1);
+    return a * pm->samples * pm->bytes;
+}
+/*
+ * How many stamps from the one at column x (even) of a stamp row lie one
+ * after another in memory: the rest of its generation tile's row (ATTILA
+ * ref. Render Buffer Tiling: stamps in row order inside a generation
+ * tile), within the surface. Stamp k of the run is at the first one's
+ * address + k * 4 * samples * bytes.
+ */
+static inline uint32_t attila_stamp_run(const AttilaPixelMapper *pm,
+                                        uint32_t x)
+{
+    uint32_t in_tile = pm->gen_w - ((x >> 1) & (pm->gen_w - 1));
+    uint32_t in_row = (pm->width - x + 1) / 2;
+
+    return in_tile < in_row ? in_tile : in_row;
+}
 /* Morton order of a 2^k x 2^k matrix: bit t of x -> 2t, of y -> 2t + 1 */
 uint32_t attila_morton(uint32_t x, uint32_t y, unsigned bits);
 /* texel offset in a TXBLOCK_TEXTURE 2D image (ATTILA ref. Texture Tiling) */
@@ -132,6 +175,10 @@ typedef struct AttilaShOperand {
     uint16_t reg;
     uint8_t swz;
     bool neg, abs;
+    /* decoded once for the interpreter's common operations (shader.c) */
+    uint16_t off;           /* byte offset in AttilaShaderThread, or NO_OFF */
+    uint8_t sel[4];         /* the swizzle's component per result component */
+    bool plain;             /* .xyzw, no negate or absolute value */
 } AttilaShOperand;
 
 typedef struct AttilaShInstr {
@@ -151,6 +198,8 @@ typedef struct AttilaShInstr {
     uint8_t rel_reg, rel_comp;
     int16_t rel_off;
     uint32_t imm;           /* op2 immediate, JMP offset */
+    uint16_t res_off;       /* result's byte offset in AttilaShaderThread */
+    bool fast;              /* the operation runs on all lanes at once */
 } AttilaShInstr;
 
 /* decode one 16-byte instruction; false (and *in->valid false) if invalid */
@@ -212,6 +261,11 @@ AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
                                      AttilaShaderThread *t, int lanes,
                                      uint32_t *bad_pc);
 void attila_shader_reset_thread(AttilaShaderThread *t);
+/* the same for a fragment whose inputs are all written next (the
+ * Interpolator), whose program touches temporaries below temps only, and
+ * where only outputs below outs are read afterwards */
+void attila_shader_reset_fragment(AttilaShaderThread *t, uint32_t temps,
+                                  uint32_t outs);
 
 /* ---- texture unit (texture-unit.c) ------------------------------------- */
 
@@ -258,7 +312,16 @@ typedef struct AttilaRenderTarget {
     uint32_t equation, src_rgb, dst_rgb, src_a, dst_a;
     float blend_color[4];
     bool mask[4];
+    uint8_t path;                       /* ATTILA_CW_*, attila_color_choose */
+    uint8_t factor[4];                  /* ATTILA_CW_RGBA8_BLEND: src/dst rgb, a */
 } AttilaRenderTarget;
+
+/* how attila_color_write writes a render target, chosen per draw */
+enum {
+    ATTILA_CW_GENERAL,          /* every format and state */
+    ATTILA_CW_RGBA8,            /* RGBA8888, no blend, sRGB or logic op */
+    ATTILA_CW_RGBA8_BLEND,      /* the same with ADD of 0, 1, As, 1 - As */
+};
 
 typedef struct AttilaDrawState {
     /* streamer */
@@ -271,6 +334,8 @@ typedef struct AttilaDrawState {
     /* shaders */
     uint32_t vs_pc, fs_pc;
     bool fs_kills;                      /* the fragment program may kill */
+    uint32_t fs_temps, fs_outs;         /* temporaries, outputs to reset */
+    uint32_t fs_inputs;                 /* inputs it may read (interpolated) */
     /* clipper / setup */
     bool frustum_clip, d3d9_pixel, d3d9_depth, d3d9_rules, two_sided;
     uint32_t face_mode, cull;
@@ -383,8 +448,8 @@ uint32_t attila_convert_z(const AttilaDrawState *ds, double z);
 
 /* interpolator.c */
 void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
-                        const double v[4], uint32_t zint, int32_t x,
-                        int32_t y, AttilaVec4 in[ATTILA_SH_IO]);
+                        const double *const v[4], const uint32_t zint[4],
+                        int32_t qx, int32_t qy, AttilaShaderThread lane[4]);
 
 /* rasterizer.c: fragment generation and the per-quad fragment pipeline */
 typedef struct AttilaRaster AttilaRaster;
@@ -409,6 +474,10 @@ bool attila_zstencil_test(const AttilaDrawState *ds, uint32_t zin,
                           uint32_t *zbuf);
 
 /* color-write.c */
+/* the write path of render target rt_index for this draw's state; the
+ * general one when g3d_general_path is set */
+void attila_color_choose(const AttilaDrawState *ds, AttilaRenderTarget *rt,
+                         int rt_index);
 void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
                         uint8_t *px, const float color[4], int rt_index);
 void attila_color_read(uint32_t format, const uint8_t *px, float out[4]);

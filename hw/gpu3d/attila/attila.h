@@ -139,6 +139,7 @@ bool attila_trace_parse_header(const uint8_t *p, size_t len,
 
 /* ---- names (tools, logs) ----------------------------------------------- */
 
+/* a GPU register id's name after "GPU_" (attila-sim GPU.h); "?" if none */
 const char *attila_reg_name(uint32_t id);
 const char *attila_command_name(uint32_t cmd);
 

@@ -15,9 +15,13 @@
 
 #include "common/fpformat.h"
 #include "common/fragment.h"
+#include "common/g3d-core.h"
 
 #include <glib.h>
 #include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 uint32_t attila_rt_bytes(uint32_t fmt)
 {
@@ -189,12 +193,135 @@ static void write_masked(uint32_t format, const bool mask[4], uint8_t *dst,
     }
 }
 
+/* factor codes of the fast blend: the values are fac[] of write_rgba8 */
+enum { FAC_ZERO, FAC_ONE, FAC_SRC_ALPHA, FAC_INV_SRC_ALPHA, FAC_OTHER };
+
+void attila_color_choose(const AttilaDrawState *ds, AttilaRenderTarget *rt,
+                         int rt_index)
+{
+    static const uint8_t code[15] = {
+        [ATTILA_BF_ZERO] = FAC_ZERO, [ATTILA_BF_ONE] = FAC_ONE,
+        [ATTILA_BF_SRC_COLOR] = FAC_OTHER,
+        [ATTILA_BF_ONE_MINUS_SRC_COLOR] = FAC_OTHER,
+        [ATTILA_BF_DST_COLOR] = FAC_OTHER,
+        [ATTILA_BF_ONE_MINUS_DST_COLOR] = FAC_OTHER,
+        [ATTILA_BF_SRC_ALPHA] = FAC_SRC_ALPHA,
+        [ATTILA_BF_ONE_MINUS_SRC_ALPHA] = FAC_INV_SRC_ALPHA,
+        [ATTILA_BF_DST_ALPHA ... ATTILA_BF_SRC_ALPHA_SATURATE] = FAC_OTHER,
+    };
+    const uint32_t f[4] = { rt->src_rgb, rt->dst_rgb, rt->src_a, rt->dst_a };
+    int k;
+
+    rt->path = ATTILA_CW_GENERAL;
+    if (g3d_general_path || rt->format != ATTILA_FMT_RGBA8888 ||
+        ds->srgb_write || (rt_index == 0 && ds->logic_op)) {
+        return;
+    }
+    if (!rt->blend) {
+        rt->path = ATTILA_CW_RGBA8;
+        return;
+    }
+    if (rt->equation != ATTILA_BLEND_ADD) {
+        return;
+    }
+    for (k = 0; k < 4; k++) {
+        if (f[k] >= 15 || code[f[k]] == FAC_OTHER) {
+            return;
+        }
+        rt->factor[k] = code[f[k]];
+    }
+    rt->path = ATTILA_CW_RGBA8_BLEND;
+}
+
+/*
+ * attila_color_write for the RGBA8888 paths: the general path's clamp,
+ * read-back (x * (1/255)), blend (s * sf + d * df, g3d_blend_float's ADD
+ * with the factors g3d_blend_factor gives) and pack, in the same float
+ * operations, without the per-pixel decisions.
+ */
+static void write_rgba8(const AttilaRenderTarget *rt, uint8_t *px,
+                        const float color[4])
+{
+#ifdef __SSE2__
+    /*
+     * The four channels at once. MINPS then MAXPS is clamp01 per lane (a
+     * NaN becomes 1) except that -0 becomes +0, which gives the same byte
+     * here: the products and sums it reaches are zeros, truncated to 0.
+     */
+    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+    __m128 s = _mm_max_ps(_mm_min_ps(_mm_loadu_ps(color), one), zero);
+    __m128i u;
+    uint32_t res;
+    int c;
+
+    if (rt->path == ATTILA_CW_RGBA8_BLEND) {
+        uint32_t w;
+        __m128i di;
+        __m128 d, sf, df;
+        float sa = _mm_cvtss_f32(_mm_shuffle_ps(s, s, _MM_SHUFFLE(3, 3, 3, 3)));
+        float fac[4] = { 0.0f, 1.0f, sa, 1.0f - sa };
+
+        memcpy(&w, px, 4);
+        di = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)w), _mm_setzero_si128());
+        di = _mm_unpacklo_epi16(di, _mm_setzero_si128());
+        d = _mm_mul_ps(_mm_cvtepi32_ps(di), _mm_set1_ps(1.0f / 255.0f));
+        sf = _mm_setr_ps(fac[rt->factor[0]], fac[rt->factor[0]],
+                         fac[rt->factor[0]], fac[rt->factor[2]]);
+        df = _mm_setr_ps(fac[rt->factor[1]], fac[rt->factor[1]],
+                         fac[rt->factor[1]], fac[rt->factor[3]]);
+        s = _mm_add_ps(_mm_mul_ps(s, sf), _mm_mul_ps(d, df));
+        s = _mm_max_ps(_mm_min_ps(s, one), zero);
+    }
+    u = _mm_cvttps_epi32(_mm_mul_ps(s, _mm_set1_ps(255.0f)));
+    u = _mm_packs_epi32(u, u);
+    res = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(u, u));
+    if (rt->mask[0] && rt->mask[1] && rt->mask[2] && rt->mask[3]) {
+        memcpy(px, &res, 4);
+        return;
+    }
+    for (c = 0; c < 4; c++) {
+        if (rt->mask[c]) {
+            px[c] = res >> (8 * c);
+        }
+    }
+#else
+    float s[4], b[4];
+    int c;
+
+    for (c = 0; c < 4; c++) {
+        s[c] = clamp01(color[c]);
+    }
+    if (rt->path == ATTILA_CW_RGBA8_BLEND) {
+        float d[4], fac[4] = { 0.0f, 1.0f, s[3], 1.0f - s[3] };
+        for (c = 0; c < 4; c++) {
+            d[c] = (float)px[c] * (1.0f / 255.0f);
+        }
+        for (c = 0; c < 3; c++) {
+            b[c] = s[c] * fac[rt->factor[0]] + d[c] * fac[rt->factor[1]];
+        }
+        b[3] = s[3] * fac[rt->factor[2]] + d[3] * fac[rt->factor[3]];
+    } else {
+        memcpy(b, s, sizeof(b));
+    }
+    for (c = 0; c < 4; c++) {
+        if (rt->mask[c]) {
+            px[c] = (uint8_t)(255.0f * clamp01(b[c]));
+        }
+    }
+#endif
+}
+
 void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
                         uint8_t *px, const float color[4], int rt_index)
 {
     float src[4], dst[4], blended[4];
     uint8_t out[8];
     int c;
+
+    if (rt->path != ATTILA_CW_GENERAL) {
+        write_rgba8(rt, px, color);
+        return;
+    }
 
     for (c = 0; c < 4; c++) {
         src[c] = rt->format == ATTILA_FMT_RGBA8888 ? clamp01(color[c]) :
@@ -229,7 +356,7 @@ void attila_clear_color(AttilaCore *c)
 {
     uint32_t addr = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_ADDRESS, 0);
     uint32_t fmt = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_FORMAT, 0);
-    uint32_t bytes = attila_rt_bytes(fmt), x, y, s;
+    uint32_t bytes = attila_rt_bytes(fmt), x, y, s, n;
     AttilaPixelMapper pm;
     uint8_t value[8], *base;
 
@@ -240,12 +367,22 @@ void attila_clear_color(AttilaCore *c)
     /* the clear value converted to the RT0 format (clearColorBuffer) */
     attila_color_pack(fmt, attila_rf_qf(c, ATTILA_REG_COLOR_BUFFER_CLEAR, 0),
                       value);
-    /* whole stamps: their 4 pixels x samples are consecutive */
+    /* whole stamps: their 4 pixels x samples are consecutive, and so are
+     * the stamps of a run (attila_stamp_run) */
     for (y = 0; y < pm.height && !g3d_yield(); y += 2) {
-        for (x = 0; x < pm.width; x += 2) {
+        for (x = 0; x < pm.width; x += 2 * n) {
             uint8_t *p = base + attila_pixel_address(&pm, x, y);
-            for (s = 0; s < 4 * pm.samples; s++) {
-                memcpy(p + s * bytes, value, bytes);
+            n = attila_stamp_run(&pm, x);
+            if (bytes == 4) {
+                uint32_t v;
+                memcpy(&v, value, 4);
+                for (s = 0; s < 4 * pm.samples * n; s++) {
+                    memcpy(p + 4 * s, &v, 4);
+                }
+            } else {
+                for (s = 0; s < 4 * pm.samples * n; s++) {
+                    memcpy(p + s * bytes, value, bytes);
+                }
             }
         }
     }

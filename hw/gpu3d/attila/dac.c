@@ -54,15 +54,18 @@ static uint32_t pixel_argb(const AttilaDisplay *d, const uint8_t *p,
     }
     dac_read(d->format, p, ref);
     if (d->samples > 1) {
-        for (s = 0; s < d->samples; s++) {
+        /* the gamma-space average only matters when the samples differ */
+        for (s = 1; s < d->samples && full; s++) {
             dac_read(d->format, p + s * bytes, cur);
-            for (k = 0; k < 3; k++) {
-                sum[k] += (float)pow((double)cur[k], (double)2.2f);
-            }
-            full = full && ref[0] == cur[0] && ref[1] == cur[1] &&
-                   ref[2] == cur[2];
+            full = ref[0] == cur[0] && ref[1] == cur[1] && ref[2] == cur[2];
         }
         if (!full) {
+            for (s = 0; s < d->samples; s++) {
+                dac_read(d->format, p + s * bytes, cur);
+                for (k = 0; k < 3; k++) {
+                    sum[k] += (float)pow((double)cur[k], (double)2.2f);
+                }
+            }
             for (k = 0; k < 3; k++) {
                 ref[k] = (float)pow((double)(sum[k] / (float)d->samples),
                                     (double)(1.0f / 2.2f));
@@ -83,16 +86,23 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
                     uint32_t *dst, uint32_t row)
 {
     AttilaPixelMapper pm;
-    uint32_t bytes = attila_rt_bytes(d->format), x, y;
+    uint32_t bytes = attila_rt_bytes(d->format), x, y, n;
 
     if (!attila_pixel_mapper_init(&pm, d->width, d->height, d->samples,
                                   bytes) || row >= d->height) {
         return;
     }
     y = d->d3d9_pixel ? row : d->height - 1 - row;
-    for (x = 0; x < d->width; x++) {
-        dst[x] = pixel_argb(d, surface + attila_pixel_address(&pm, x, y),
-                            bytes);
+    /* by runs of consecutive stamps: the row's two pixels of stamp k are
+     * at k * 4 and k * 4 + 1 pixels from the run's first */
+    for (x = 0; x < d->width; x += 2 * n) {
+        const uint8_t *p = surface + attila_pixel_address(&pm, x, y);
+        uint32_t spb = pm.samples * bytes, k;
+        n = attila_stamp_run(&pm, x);
+        for (k = 0; k < 2 * n && x + k < d->width; k++) {
+            dst[x + k] = pixel_argb(d, p + ((k >> 1) * 4 + (k & 1)) * spb,
+                                    bytes);
+        }
     }
 }
 

@@ -16,15 +16,25 @@
 /* a program longer than this without an end flag is refused at draw time */
 #define MAX_PROGRAM_SCAN 4096
 
+/* what a program can touch, for the fragment thread's reset and inputs */
+typedef struct ProgramUse {
+    bool kills;             /* can kill (early z is then not used) */
+    uint32_t temps, outs;   /* 1 + the highest temporary, output it names */
+    uint32_t inputs;        /* input registers it can read (bit i: in[i]) */
+} ProgramUse;
+
 /*
  * Is there a program at pc: valid instructions up to one that ends it?
- * *kills tells whether it can kill (early z is then not used).
+ * *use says what it can touch; all of it when it jumps (it may leave the
+ * instructions seen here) or when g3d_general_path asks for the general
+ * path.
  */
-static bool program_ok(AttilaCore *c, uint32_t pc, bool *kills)
+static bool program_ok(AttilaCore *c, uint32_t pc, ProgramUse *use)
 {
-    uint32_t n;
+    uint32_t n, k;
+    bool all = g3d_general_path;
 
-    *kills = false;
+    memset(use, 0, sizeof(*use));
     for (n = 0; n < MAX_PROGRAM_SCAN && pc + n < ATTILA_INSTRUCTION_MEMORY; n++) {
         const AttilaShInstr *in = &c->imem[pc + n];
         if (!in->valid) {
@@ -32,9 +42,29 @@ static bool program_ok(AttilaCore *c, uint32_t pc, bool *kills)
         }
         if (in->opcode == ATTILA_SH_KIL || in->opcode == ATTILA_SH_KLS ||
             in->opcode == ATTILA_SH_CMPKIL) {
-            *kills = true;
+            use->kills = true;
+        }
+        all = all || in->opcode == ATTILA_SH_JMP;
+        for (k = 0; k < in->nops; k++) {
+            if (in->op[k].bank == ATTILA_BANK_TEMP) {
+                use->temps = MAX(use->temps, in->op[k].reg + 1u);
+            } else if (in->op[k].bank == ATTILA_BANK_OUT) {
+                use->outs = MAX(use->outs, in->op[k].reg + 1u);
+            } else if (in->op[k].bank == ATTILA_BANK_IN) {
+                use->inputs |= 1u << in->op[k].reg;
+            }
+        }
+        if (in->has_result && in->res_bank == ATTILA_BANK_TEMP) {
+            use->temps = MAX(use->temps, in->res_reg + 1u);
+        } else if (in->has_result && in->res_bank == ATTILA_BANK_OUT) {
+            use->outs = MAX(use->outs, in->res_reg + 1u);
         }
         if (in->end || in->opcode == ATTILA_SH_END) {
+            if (all) {
+                use->temps = ATTILA_SH_TEMPS;
+                use->outs = ATTILA_SH_IO;
+                use->inputs = ~0u;
+            }
             return true;
         }
     }
@@ -285,7 +315,7 @@ static void draw_blend(AttilaCore *c, AttilaDrawState *ds)
 /* what cannot be drawn is refused as a whole, reported */
 static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
 {
-    bool vs_kills;
+    ProgramUse vs_use, fs_use;
 
     if (ds->disp_w == 0 || ds->disp_h == 0 || ds->vp_w == 0 || ds->vp_h == 0) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VIEWPORT_WIDTH,
@@ -323,16 +353,21 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
             return false;
         }
     }
-    if (!program_ok(c, ds->vs_pc, &vs_kills)) {
+    if (!program_ok(c, ds->vs_pc, &vs_use)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VERTEX_PROGRAM_PC,
                   "draw: no vertex program at pc %u", ds->vs_pc);
         return false;
     }
-    if (!program_ok(c, ds->fs_pc, &ds->fs_kills)) {
+    if (!program_ok(c, ds->fs_pc, &fs_use)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_FRAGMENT_PROGRAM_PC,
                   "draw: no fragment program at pc %u", ds->fs_pc);
         return false;
     }
+    ds->fs_kills = fs_use.kills;
+    ds->fs_temps = fs_use.temps;
+    ds->fs_inputs = fs_use.inputs;
+    /* and the outputs the depth (o0) and color writes (o1 + rt) read */
+    ds->fs_outs = MAX(fs_use.outs, 1);
     return true;
 }
 
@@ -357,6 +392,7 @@ static bool draw_targets(AttilaCore *c, AttilaDrawState *ds)
         rt->mask[1] = attila_rf_bool(c, ATTILA_REG_COLOR_MASK_G, i);
         rt->mask[2] = attila_rf_bool(c, ATTILA_REG_COLOR_MASK_B, i);
         rt->mask[3] = attila_rf_bool(c, ATTILA_REG_COLOR_MASK_A, i);
+        attila_color_choose(ds, rt, i);
         if (!rt->enabled || !(rt->mask[0] || rt->mask[1] || rt->mask[2] ||
                               rt->mask[3])) {
             continue;
@@ -367,6 +403,7 @@ static bool draw_targets(AttilaCore *c, AttilaDrawState *ds)
         if (!rt->ptr) {
             return false;
         }
+        ds->fs_outs = MAX(ds->fs_outs, i + 2);
     }
     if (ds->depth_test || ds->stencil_test) {
         ds->zptr = attila_map_render_buffer(c, &ds->zpm,

@@ -14,30 +14,52 @@
 
 #define FACE_ATTRIBUTE 15
 
+/*
+ * The four fragments of a stamp at once: v[l] are fragment l's edge values
+ * (at its pixel, or its sample centroid), zint its window z; each
+ * attribute is converted to double once for the four.
+ */
 void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
-                        const double v[4], uint32_t zint, int32_t x,
-                        int32_t y, AttilaVec4 in[ATTILA_SH_IO])
+                        const double *const v[4], const uint32_t zint[4],
+                        int32_t qx, int32_t qy, AttilaShaderThread lane[4])
 {
-    double r = 1.0 / (v[0] + v[1] + v[2]);
-    double f0 = r * v[0], f1 = r * v[1], f2 = r * v[2];
-    int a, c;
+    double f[4][3];
+    int a, c, l;
 
+    for (l = 0; l < 4; l++) {
+        double r = 1.0 / (v[l][0] + v[l][1] + v[l][2]);
+        f[l][0] = r * v[l][0];
+        f[l][1] = r * v[l][1];
+        f[l][2] = r * v[l][2];
+    }
     for (a = 1; a < ATTILA_MAX_FRAGMENT_ATTRIBUTES; a++) {
-        if (!ds->fs_input[a]) {
-            memset(&in[a], 0, sizeof(in[a]));
+        if (!(ds->fs_inputs & (1u << a))) {
+            continue;       /* the program never reads it (fs_inputs) */
+        } else if (!ds->fs_input[a]) {
+            for (l = 0; l < 4; l++) {
+                memset(&lane[l].in[a], 0, sizeof(lane[l].in[a]));
+            }
         } else if (ds->interpolate[a]) {
             for (c = 0; c < 4; c++) {
-                in[a].f[c] = (float)((double)t->attr[0][a][c] * f0 +
-                                     (double)t->attr[1][a][c] * f1 +
-                                     (double)t->attr[2][a][c] * f2);
+                double a0 = t->attr[0][a][c], a1 = t->attr[1][a][c];
+                double a2 = t->attr[2][a][c];
+                for (l = 0; l < 4; l++) {
+                    lane[l].in[a].f[c] = (float)(a0 * f[l][0] + a1 * f[l][1] +
+                                                 a2 * f[l][2]);
+                }
             }
         } else {
-            memcpy(in[a].f, t->attr[2][a], 16);
+            for (l = 0; l < 4; l++) {
+                memcpy(lane[l].in[a].f, t->attr[2][a], 16);
+            }
         }
     }
-    in[0].f[0] = (float)x;
-    in[0].f[1] = (float)y;
-    in[0].f[2] = (float)zint / (float)((1 << 24) - 1);
-    in[0].f[3] = 0.0f;
-    in[FACE_ATTRIBUTE].f[3] = (float)t->area;
+    for (l = 0; l < 4; l++) {
+        AttilaVec4 *in = lane[l].in;
+        in[0].f[0] = (float)(qx + (l & 1));
+        in[0].f[1] = (float)(qy + (l >> 1));
+        in[0].f[2] = (float)zint[l] / (float)((1 << 24) - 1);
+        in[0].f[3] = 0.0f;
+        in[FACE_ATTRIBUTE].f[3] = (float)t->area;
+    }
 }

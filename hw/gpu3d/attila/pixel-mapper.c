@@ -93,27 +93,6 @@ bool attila_pixel_mapper_init(AttilaPixelMapper *pm, uint32_t width,
     return true;
 }
 
-uint32_t attila_pixel_address(const AttilaPixelMapper *pm, uint32_t x,
-                              uint32_t y)
-{
-    /* every tile dimension is a power of two: shifts and masks */
-    uint32_t gw = pm->gen_w_l2, gh = pm->gen_h_l2;
-    uint32_t a;
-
-    a = (y >> 6) * pm->over_row + (x >> 6);
-    /* scan sub-tile (MSAA): sub-tiles of every scan tile are interleaved */
-    a = ((a << pm->sub_h_l2) + ((y >> (gh + 2)) & (pm->sub_h - 1)))
-        << pm->sub_w_l2 | ((x >> (gw + 2)) & (pm->sub_w - 1));
-    /* scan tile in the over-scan tile: 2-bit Morton of (x/16, y/16) */
-    a = a << 4 | ((x >> 4) & 1) | ((y >> 4) & 1) << 1 | ((x >> 5) & 1) << 2 |
-        ((y >> 5) & 1) << 3;
-    a = a << 2 | ((y >> (gh + 1)) & 1) << 1 | ((x >> (gw + 1)) & 1);
-    a = ((a << gh | ((y >> 1) & (pm->gen_h - 1))) << gw) |
-        ((x >> 1) & (pm->gen_w - 1));
-    a = a << 2 | (y & 1) << 1 | (x & 1);
-    return a * pm->samples * pm->bytes;
-}
-
 uint32_t attila_texel_offset(uint32_t i, uint32_t j, uint32_t block,
                              uint32_t sblock, uint32_t width_log2)
 {

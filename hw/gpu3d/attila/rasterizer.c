@@ -20,6 +20,7 @@
 #include "attila-int.h"
 
 #include <glib.h>
+#include <math.h>
 
 #define TILE 16
 #define MSAA_SUBPIXEL 128.0     /* MSAA_SUBPIXEL_PRECISSION */
@@ -32,6 +33,7 @@ struct AttilaRaster {
     const AttilaDrawState *ds;
     const AttilaTriangle *tris;
     size_t n;
+    bool skip_boxes;        /* box_outside is used (not g3d_general_path) */
     uint64_t quads, fragments;
 };
 
@@ -91,8 +93,9 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     const AttilaDrawState *ds = ctx->ds;
     const double (*pat)[2] = ds->msaa ? msaa_pattern(ds->samples) : NULL;
     uint32_t ns = pat ? ds->samples : 1;
-    double v[4][4];
-    uint32_t zs[4][8];
+    double v[4][4], centroid[4][4];
+    const double *lane_v[4];
+    uint32_t zs[4][8], lane_z[4];
     uint32_t cover[4];          /* sample coverage bits per fragment */
     uint8_t *zaddr[4] = { 0 };
     bool any = false, early, zany;
@@ -168,11 +171,11 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 
     /* fragment shading: all four, the uncovered ones as helpers */
     for (i = 0; i < 4; i++) {
-        AttilaShaderThread *th = &ctx->lane[i];
-        double cv[4];
+        double *cv = centroid[i];
         const double *iv = v[i];
 
-        attila_shader_reset_thread(th);
+        attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps,
+                                     ds->fs_outs);
         if (pat) {
             /*
              * Attributes at the centroid of the covered samples (of all
@@ -197,10 +200,13 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             cv[3] = v[i][3] + t->zeq[0] * ox + t->zeq[1] * oy;
             iv = cv;
         }
-        attila_interpolate(ds, t, iv, pat ? attila_convert_z(ds, iv[3]) :
-                           (cover[i] ? zs[i][0] : attila_convert_z(ds, iv[3])),
-                           qx + (i & 1), qy + (i >> 1), th->in);
+        lane_v[i] = iv;
+        /* input 0's z, when the program reads input 0 (fs_inputs) */
+        lane_z[i] = !(ds->fs_inputs & 1) ? 0 :
+                    pat ? attila_convert_z(ds, iv[3]) :
+                    (cover[i] ? zs[i][0] : attila_convert_z(ds, iv[3]));
     }
+    attila_interpolate(ds, t, lane_v, lane_z, qx, qy, ctx->lane);
     {
         uint32_t bad_pc = 0;
         AttilaShaderResult r = attila_shader_run(&ctx->fs_env, ds->fs_pc,
@@ -271,6 +277,45 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     }
 }
 
+/*
+ * Boxes of a tile far outside one of the triangle's edges. The edge values
+ * are linear in the pixel offset (dx, dy) from the tile origin, where they
+ * are tv; the exact ones (attila_triangle_eval_stamp_in's additions) differ
+ * from that line by a few ulps of its terms, and the slack is a millionth
+ * of the largest terms in the tile, so a box found outside holds no pixel or
+ * sample that attila_triangle_inside would accept, and skipping it changes
+ * nothing. A NaN is never outside: such a box takes the exact path.
+ */
+typedef struct TileEdges {
+    double a[3], b[3];
+    double lim[3];          /* a box is outside edge k if a dx + b dy < lim */
+} TileEdges;
+
+/* for boxes [dx, dx + w] x [dy, dy + w] with offsets up to `span` */
+static void tile_edges(const AttilaTriangle *t, const double tv[4], double w,
+                       double span, TileEdges *te)
+{
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        double a = t->e[k][0], b = t->e[k][1];
+        double slack = 1e-6 * (fabs(tv[k]) + (fabs(a) + fabs(b)) * span) +
+                       1e-9;
+        te->a[k] = a;
+        te->b[k] = b;
+        /* the box's largest value is at dx (+ w where a > 0), likewise dy */
+        te->lim[k] = -slack - tv[k] - (a > 0.0 ? a * w : 0.0) -
+                     (b > 0.0 ? b * w : 0.0);
+    }
+}
+
+static inline bool box_outside(const TileEdges *te, double dx, double dy)
+{
+    return te->a[0] * dx + te->b[0] * dy < te->lim[0] ||
+           te->a[1] * dx + te->b[1] * dy < te->lim[1] ||
+           te->a[2] * dx + te->b[2] * dy < te->lim[2];
+}
+
 static void raster_job(void *arg, int thread)
 {
     AttilaRaster *r = arg;
@@ -287,6 +332,8 @@ static void raster_job(void *arg, int thread)
             for (tx = tx0; tx <= tx1; tx++) {
                 int32_t x0, y0, x1, y1, qx, qy;
                 double tv[4];
+                TileEdges whole, stamps;
+                bool outside;
 
                 if (g3d_tile_owner(tx, ty, r->threads) != thread) {
                     continue;
@@ -299,12 +346,20 @@ static void raster_job(void *arg, int thread)
                 y0 = MAX(t->y0, ty * TILE) & ~1;
                 x1 = MIN(t->x1, tx * TILE + TILE - 1);
                 y1 = MIN(t->y1, ty * TILE + TILE - 1);
+                /* offsets up to 2 past a stamp's origin: its second
+                 * pixel and that pixel's MSAA samples */
+                tile_edges(t, tv, TILE + 2, TILE + 2, &whole);
+                tile_edges(t, tv, 2, TILE + 2, &stamps);
+                outside = r->skip_boxes && box_outside(&whole, 0, 0);
                 for (qy = y0; qy <= y1; qy += 2) {
                     if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
                         return;     /* the draw is stopped (reported) */
                     }
-                    for (qx = x0; qx <= x1; qx += 2) {
-                        stamp(ctx, t, tv, qx, qy);
+                    for (qx = x0; qx <= x1 && !outside; qx += 2) {
+                        double dx = qx - tx * TILE, dy = qy - ty * TILE;
+                        if (!r->skip_boxes || !box_outside(&stamps, dx, dy)) {
+                            stamp(ctx, t, tv, qx, qy);
+                        }
                     }
                     ctx->work += (uint64_t)(x1 - x0) / 2 + 1;
                 }
@@ -341,6 +396,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
     r->ds = ds;
     r->tris = tris;
     r->n = n;
+    r->skip_boxes = !g3d_general_path;
     for (t = 0; t < r->threads; t++) {
         AttilaRenderCtx *ctx = &r->ctx[t];
         ctx->core = r->core;

@@ -15,6 +15,9 @@
 #include "attila-int.h"
 
 #include <math.h>
+#include <stddef.h>
+
+#include "common/g3d-core.h"
 
 /* ---- decoding ------------------------------------------------------------ */
 
@@ -111,6 +114,69 @@ static bool reg_in_bank(uint8_t bank, uint32_t reg)
     default:
         return false;
     }
+}
+
+#define NO_OFF 0xffff
+
+/* where a register of a thread bank lives in AttilaShaderThread */
+static uint16_t thread_offset(uint8_t bank, uint32_t reg)
+{
+    switch (bank) {
+    case ATTILA_BANK_IN:
+        return offsetof(AttilaShaderThread, in) + reg * sizeof(AttilaVec4);
+    case ATTILA_BANK_OUT:
+        return offsetof(AttilaShaderThread, out) + reg * sizeof(AttilaVec4);
+    case ATTILA_BANK_TEMP:
+        return offsetof(AttilaShaderThread, temp) + reg * sizeof(AttilaVec4);
+    case ATTILA_BANK_ADDR:
+        return offsetof(AttilaShaderThread, addr) + reg * sizeof(AttilaVec4);
+    default:
+        return NO_OFF;
+    }
+}
+
+/*
+ * Decoded once, when the program is loaded: the operands' register
+ * addresses and swizzle selectors, and whether run_lanes can execute the
+ * instruction (the common float operations, on thread registers and
+ * directly addressed constants) for all lanes at once instead of one lane
+ * at a time through exec_alu. g3d_general_path (common/g3d-core.h) leaves
+ * every instruction to exec_alu, for the tests that compare the two.
+ */
+static void prepare_lanes(AttilaShInstr *in)
+{
+    int k, c;
+
+    for (k = 0; k < 3; k++) {
+        AttilaShOperand *o = &in->op[k];
+        o->off = k < in->nops ? thread_offset(o->bank, o->reg) : NO_OFF;
+        for (c = 0; c < 4; c++) {
+            o->sel[c] = (o->swz >> (6 - 2 * c)) & 3;
+        }
+        o->plain = o->swz == ATTILA_SWZ_XYZW && !o->neg && !o->abs;
+    }
+    in->res_off = in->has_result ? thread_offset(in->res_bank, in->res_reg)
+                                 : NO_OFF;
+    in->fast = false;
+    switch (in->opcode) {
+    case ATTILA_SH_ADD: case ATTILA_SH_MUL: case ATTILA_SH_MAD:
+    case ATTILA_SH_MOV: case ATTILA_SH_DP3: case ATTILA_SH_DP4:
+    case ATTILA_SH_DPH: case ATTILA_SH_MAX: case ATTILA_SH_MIN:
+    case ATTILA_SH_SLT: case ATTILA_SH_SGE: case ATTILA_SH_CMP:
+        break;
+    default:
+        return;
+    }
+    if (g3d_general_path || in->res_off == NO_OFF) {
+        return;
+    }
+    for (k = 0; k < in->nops; k++) {
+        if (in->op[k].off == NO_OFF &&
+            (in->op[k].bank != ATTILA_BANK_PARAM || in->relmode)) {
+            return;
+        }
+    }
+    in->fast = true;
 }
 
 bool attila_shader_decode(const uint8_t code[16], AttilaShInstr *in)
@@ -215,6 +281,7 @@ bool attila_shader_decode(const uint8_t code[16], AttilaShInstr *in)
         return false;
     }
     in->valid = true;
+    prepare_lanes(in);
     return true;
 }
 
@@ -766,9 +833,133 @@ static bool jump_taken(const Exec *x, const AttilaShInstr *in)
     return true;
 }
 
+/* ---- the common operations over all lanes (prepare_lanes) ---------------- */
+
+static inline void lane_read(const Exec *x, const AttilaShaderThread *t,
+                             const AttilaShOperand *o, float v[4])
+{
+    const AttilaVec4 *r = o->off != NO_OFF ?
+        (const AttilaVec4 *)((const uint8_t *)t + o->off) :
+        &x->env->consts[o->reg];
+    int c;
+
+    if (o->plain) {
+        memcpy(v, r->f, 4 * sizeof(float));
+        return;
+    }
+    for (c = 0; c < 4; c++) {
+        float f = r->f[o->sel[c]];
+        f = o->abs ? fabsf(f) : f;
+        v[c] = o->neg ? -f : f;
+    }
+}
+
+/* exec_alu's arithmetic and write_result's predication, saturation, mask */
+static void run_lanes(const Exec *x, const AttilaShInstr *in)
+{
+    int l, k;
+
+    for (l = 0; l < x->lanes; l++) {
+        AttilaShaderThread *t = &x->t[l];
+        AttilaVec4 r, *dst;
+        float a[4], b[4], c[4] = { 0 };
+
+        if (in->predicated && t->pred[in->pred_reg] == in->invert_pred) {
+            continue;
+        }
+        lane_read(x, t, &in->op[0], a);
+        if (in->nops > 1) {
+            lane_read(x, t, &in->op[1], b);
+        }
+        if (in->nops > 2) {
+            lane_read(x, t, &in->op[2], c);
+        }
+        switch (in->opcode) {
+        case ATTILA_SH_ADD:
+            for (k = 0; k < 4; k++) {
+                r.f[k] = a[k] + b[k];
+            }
+            break;
+        case ATTILA_SH_MUL:
+            for (k = 0; k < 4; k++) {
+                r.f[k] = a[k] * b[k];
+            }
+            break;
+        case ATTILA_SH_MAD:
+            for (k = 0; k < 4; k++) {
+                r.f[k] = a[k] * b[k] + c[k];
+            }
+            break;
+        case ATTILA_SH_MOV:
+            memcpy(r.f, a, sizeof(a));
+            break;
+        case ATTILA_SH_DP3:
+            r.f[0] = r.f[1] = r.f[2] = r.f[3] =
+                a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+            break;
+        case ATTILA_SH_DP4:
+            r.f[0] = r.f[1] = r.f[2] = r.f[3] =
+                a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+            break;
+        case ATTILA_SH_DPH:
+            r.f[0] = r.f[1] = r.f[2] = r.f[3] =
+                a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + b[3];
+            break;
+        case ATTILA_SH_MAX:
+            for (k = 0; k < 4; k++) {
+                r.f[k] = a[k] > b[k] ? a[k] : b[k];
+            }
+            break;
+        case ATTILA_SH_MIN:
+            for (k = 0; k < 4; k++) {
+                r.f[k] = a[k] < b[k] ? a[k] : b[k];
+            }
+            break;
+        case ATTILA_SH_SLT:
+            for (k = 0; k < 4; k++) {
+                r.f[k] = a[k] < b[k] ? 1.0f : 0.0f;
+            }
+            break;
+        case ATTILA_SH_SGE:
+            for (k = 0; k < 4; k++) {
+                r.f[k] = a[k] < b[k] ? 0.0f : 1.0f;
+            }
+            break;
+        default:        /* CMP */
+            for (k = 0; k < 4; k++) {
+                r.f[k] = a[k] < 0.0f ? b[k] : c[k];
+            }
+            break;
+        }
+        dst = (AttilaVec4 *)((uint8_t *)t + in->res_off);
+        if (in->mask == 15 && !in->sat) {
+            *dst = r;
+            continue;
+        }
+        for (k = 0; k < 4; k++) {
+            if (in->mask & (8 >> k)) {
+                if (in->sat) {
+                    dst->f[k] = clampf(r.f[k], 0.0f, 1.0f);
+                } else {
+                    dst->u[k] = r.u[k];
+                }
+            }
+        }
+    }
+}
+
 void attila_shader_reset_thread(AttilaShaderThread *t)
 {
     memset(t, 0, sizeof(*t));
+}
+
+void attila_shader_reset_fragment(AttilaShaderThread *t, uint32_t temps,
+                                  uint32_t outs)
+{
+    memset(t->out, 0, MIN(outs, ATTILA_SH_IO) * sizeof(AttilaVec4));
+    memset(t->temp, 0, MIN(temps, ATTILA_SH_TEMPS) * sizeof(AttilaVec4));
+    memset(t->addr, 0, offsetof(AttilaShaderThread, zexport) + sizeof(float) -
+           offsetof(AttilaShaderThread, addr));
 }
 
 static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
@@ -794,6 +985,16 @@ static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
             *bad_pc = pc;
             *nsteps = steps;
             return ATTILA_SHADER_BAD_INSTR;
+        }
+        if (in->fast) {
+            /* no kill, no jump: only the end flag to look at */
+            run_lanes(&x, in);
+            if (in->end) {
+                *nsteps = steps + 1;
+                return ATTILA_SHADER_OK;
+            }
+            pc++;
+            continue;
         }
         switch (in->opcode) {
         case ATTILA_SH_DDX:

@@ -134,7 +134,7 @@ bool attila_state_load(AttilaCore *c, G3DStateIn *in)
     for (id = 0, at = 0; id < ATTILA_REG_LAST_REGISTER && in->ok; id++) {
         for (i = 0; i < attila_reg_info[id].stored && in->ok; i++, at++) {
             if (!attila_register_value_valid(id, i, &c->rf_store[at])) {
-                g3d_state_fail(in, "saved attila register %s[%zu] = 0x%x is "
+                g3d_state_fail(in, "saved attila register GPU_%s[%zu] = 0x%x is "
                                "not a valid value", attila_reg_info[id].name,
                                i, c->rf_store[at].u[0]);
             }

@@ -64,18 +64,19 @@ void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil)
     uint32_t sc = (attila_rf_u32(c, ATTILA_REG_STENCIL_BUFFER_CLEAR, 0) & 0xff) << 24;
     AttilaPixelMapper pm;
     uint8_t *base;
-    uint32_t x, y, s;
+    uint32_t x, y, s, n;
 
     base = attila_map_render_buffer(c, &pm, addr, 4, true, "z/stencil clear");
     if (!base) {
         return;
     }
-    /* whole stamps, as the clear writes them */
+    /* whole stamps, as the clear writes them; a run of stamps
+     * (attila_stamp_run) is consecutive, 4 pixels x samples each */
     for (y = 0; y < pm.height && !g3d_yield(); y += 2) {
-        for (x = 0; x < pm.width; x += 2) {
+        for (x = 0; x < pm.width; x += 2 * n) {
             uint8_t *p = base + attila_pixel_address(&pm, x, y);
-            /* the stamp's 4 pixels x samples are consecutive */
-            for (s = 0; s < 4 * pm.samples; s++) {
+            n = attila_stamp_run(&pm, x);
+            for (s = 0; s < 4 * pm.samples * n; s++) {
                 uint32_t v;
                 memcpy(&v, p + 4 * s, 4);
                 v = (clear_z ? zc : (v & 0x00ffffff)) |
