@@ -15,42 +15,10 @@
 #include <glib.h>
 #include <string.h>
 
-#include "common/fpformat.h"
-
-/* ---- number formats (Glamo3365 3D spec, number notation; decisions in
- * docs/glamo-3d.md) */
-
-static const G3DFloatFmt f24_fmt = { 7, 16, 63, G3D_FP_ROUND };
-static const G3DFloatFmt f18_fmt = { 7, 10, 63, G3D_FP_ROUND };
-
-uint32_t glamo_f24_from_float(float f)
-{
-    return g3d_float_pack(f, &f24_fmt);
-}
-
-float glamo_f24_to_float(uint32_t bits)
-{
-    return g3d_float_unpack(bits & 0xffffff, &f24_fmt);
-}
-
-float glamo_f24_round(float f)
-{
-    return glamo_f24_to_float(glamo_f24_from_float(f));
-}
-
-float glamo_f18_to_float(uint32_t bits)
-{
-    return g3d_float_unpack(bits & 0x3ffff, &f18_fmt);
-}
-
-uint32_t glamo_f18_from_float(float f)
-{
-    return g3d_float_pack(f, &f18_fmt);
-}
 
 /* ---- helpers ------------------------------------------------------------ */
 
-void glamo_raise_irq(GlamoCore *c, uint16_t source)
+static void raise_irq(GlamoCore *c, uint16_t source)
 {
     c->regs[A_GLAMO_IRQ_STATUS >> 1] |= source & GLAMO_IRQ_ALL;
     if (c->cfg.hooks.irq_update) {
@@ -70,26 +38,6 @@ static bool clocks_running(const GlamoCore *c)
 
     return (clk & GLAMO_CLOCK_3D_RUN) == GLAMO_CLOCK_3D_RUN &&
            !(clk & (GLAMO_CLOCK_3D_FRONT_RESET | GLAMO_CLOCK_3D_BACK_RESET));
-}
-
-bool glamo_3d_idle(const GlamoCore *c)
-{
-    return c->q_count == 0 && !c->parser.active && c->raster_pending == 0;
-}
-
-bool glamo_3d_queue_full(const GlamoCore *c)
-{
-    return c->q_count == GLAMO_QUEUE_SIZE;
-}
-
-void glamo_flush(GlamoCore *c)
-{
-    if (c->raster_pending) {
-        g3d_raster_flush(c->raster);
-        c->raster_pending = 0;
-        /* the decoded state lived in the rasteriser's arena */
-        c->rs = NULL;
-    }
 }
 
 /* ---- the 3D engine's registers ----------------------------------------- */
@@ -494,7 +442,7 @@ bool glamo_core_work(GlamoCore *c, unsigned budget)
             queue_pop_apply(c);
             continue;
         }
-        if (glamo_cmdq_pending(c) && glamo_cmdq_step(c)) {
+        if (glamo_cmdq_pending(c) && glamo_cmdq_step(c, glamo_write16)) {
             continue;
         }
         if (run && c->raster_pending) {
@@ -516,7 +464,7 @@ bool glamo_core_work(GlamoCore *c, unsigned budget)
         c->cmdq.was_busy = false;
         if (((ctl >> GLAMO_CMDQ_CONTROL_IRQ_SHIFT) & 7) !=
             GLAMO_CMDQ_CONTROL_NO_IRQ) {
-            glamo_raise_irq(c, GLAMO_IRQ_CMDQUEUE);
+            raise_irq(c, GLAMO_IRQ_CMDQUEUE);
         }
     }
     if (run && !glamo_3d_idle(c)) {

@@ -1,6 +1,8 @@
 /*
  * Glamo core internals shared by the block files:
  *   glamo-core.c   register space, clocks/resets, interrupts, work loop
+ *   core-services.c  3D queue state and the rasteriser flush (for every block)
+ *   numbers.c      s[7].16, s[7].10 and ARGB6565 number formats
  *   regfile.c      the 3D register table: masks, reset values, kinds
  *   cmdq.c         command queue (ring in VRAM)
  *   lcd.c          LCD controller scanout decode
@@ -209,7 +211,6 @@ static inline float glamo_plane(const float pl[3], float x, float y)
 }
 
 void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs);
-void glamo_argb6565(uint32_t v, float out[4]);
 G3DQuadFn glamo_render_quad;
 
 /* texture.c */
@@ -314,19 +315,25 @@ enum {
     GLAMO_ONCE_CLOCK_STOPPED,   /* 3D work pending with the clocks stopped */
 };
 
-/* glamo-core.c */
-void glamo_write16(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq);
+/* glamo-core.c: the register dispatch (the command queue writes through it) */
+typedef void GlamoRegWriteFn(GlamoCore *c, uint32_t off, uint16_t val,
+                             bool from_cmdq);
+GlamoRegWriteFn glamo_write16;
+
+/* core-services.c: what every block may use */
 bool glamo_3d_idle(const GlamoCore *c);
 bool glamo_3d_queue_full(const GlamoCore *c);
-void glamo_raise_irq(GlamoCore *c, uint16_t source);
 void glamo_flush(GlamoCore *c);
+
+/* numbers.c (the s[7].16 / s[7].10 formats are in glamo.h) */
+void glamo_argb6565(uint32_t v, float out[4]);
 
 /* cmdq.c */
 void glamo_cmdq_reset(GlamoCore *c);
 void glamo_cmdq_write(GlamoCore *c, uint32_t off, uint16_t val);
 uint16_t glamo_cmdq_read(GlamoCore *c, uint32_t off);
 bool glamo_cmdq_pending(const GlamoCore *c);
-bool glamo_cmdq_step(GlamoCore *c);
+bool glamo_cmdq_step(GlamoCore *c, GlamoRegWriteFn *write);
 
 /* 2d.c */
 void glamo_2d_start(GlamoCore *c);

@@ -157,14 +157,6 @@ static int bl_equation(int code)
 }
 
 /* the A6 R5 G6 B5 colours of 2160h, 21ACh-21B4h, 220Ch-2214h */
-void glamo_argb6565(uint32_t v, float out[4])
-{
-    out[0] = g3d_unorm2f((v >> 19) & 31, 5);
-    out[1] = g3d_unorm2f((v >> 10) & 63, 6);
-    out[2] = g3d_unorm2f((v >> 3) & 31, 5);
-    out[3] = g3d_unorm2f((v >> 26) & 63, 6);
-}
-
 void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs)
 {
     uint32_t en0 = glamo_r32(c, A_EGEN0), en1 = glamo_r32(c, A_EGEN1);
