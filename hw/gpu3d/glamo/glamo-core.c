@@ -48,7 +48,7 @@ static void reset_3d_regs(GlamoCore *c, bool front, bool back)
 
     for (off = GLAMO_REGOFS_3D; off < GLAMO_REGEND_3D; off += 2) {
         if (glamo_is_front_reg(off) ? front : back) {
-            c->regs[off >> 1] = glamo_reginfo[off >> 1].reset;
+            c->regs[off >> 1] = glamo_reg_info(off).reset;
         }
     }
     if (back) {
@@ -81,20 +81,29 @@ static uint32_t setfire_register(const GlamoCore *c)
     return reg[GLAMO_FIELD(c, EGPrim1, EGSETFIRE)];
 }
 
+/* a level base of a texture unit, "Reserved for" levels included */
 static bool is_texture_base(uint32_t off)
 {
-    return (off >= 0x21b8 && off < 0x21e8) || (off >= 0x2218 && off < 0x2248);
+    int n;
+
+    for (n = 0; n < 2; n++) {
+        uint32_t lbas = GLAMO_TX_BASE(n) + GLAMO_TX_LBAS;
+        if (off >= lbas && off < GLAMO_TX_BASE(n) + GLAMO_TX_PITCH) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* a write reaching the engine, in order */
 static void apply_3d(GlamoCore *c, uint32_t off, uint16_t val)
 {
-    const GlamoRegInfo *ri = &glamo_reginfo[off >> 1];
+    const GlamoRegInfo ri = glamo_reg_info(off);
     uint32_t fire_reg;
 
-    switch (ri->kind) {
+    switch (ri.kind) {
     case GLAMO_RK_TRIGGER:
-        c->regs[off >> 1] = val & ri->mask;
+        c->regs[off >> 1] = val & ri.mask;
         switch (off) {
         case A_EGFIRE:
             glamo_fire_register_vertex(c);
@@ -134,7 +143,7 @@ static void apply_3d(GlamoCore *c, uint32_t off, uint16_t val)
                   "glamo: pitch 0x%x at 0x%04x above the 2046-byte "
                   "limit, surface disabled", val, off);
         /* an impossible pitch leaves the surface unusable until rewritten */
-        c->regs[off >> 1] = val & ri->mask & ~0x03ff;
+        c->regs[off >> 1] = val & ri.mask & ~0x03ff;
         c->rs_dirty = true;
         return;
     }
@@ -143,8 +152,8 @@ static void apply_3d(GlamoCore *c, uint32_t off, uint16_t val)
         /* rendered pixels may be read as texels: finish them first */
         glamo_flush(c);
     }
-    c->regs[off >> 1] = val & ri->mask;
-    if (off >= 0x2100) {
+    c->regs[off >> 1] = val & ri.mask;
+    if (off >= A_EGEN0) {   /* the render state (and the front end) */
         c->rs_dirty = true;
     }
     fire_reg = setfire_register(c);
@@ -173,22 +182,22 @@ static void queue_pop_apply(GlamoCore *c)
 
 static void write_3d(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq)
 {
-    const GlamoRegInfo *ri = &glamo_reginfo[off >> 1];
+    const GlamoRegInfo ri = glamo_reg_info(off);
 
     if (off >= GLAMO_TX1_PALETTE && off < GLAMO_TX1_PALETTE + 0x200) {
         /* host writes here are texture-1 palette writes (reference defect
          * GLAMO-12, docs/references.md) */
         c->tx1_palette[(off - GLAMO_TX1_PALETTE) >> 1] = val;
         c->rs_dirty = true;
-        if (ri->kind == GLAMO_RK_RW) {
-            c->regs[off >> 1] = val & ri->mask;
+        if (ri.kind == GLAMO_RK_RW) {
+            c->regs[off >> 1] = val & ri.mask;
         }
         return;
     }
-    if (ri->kind == GLAMO_RK_NONE || ri->kind == GLAMO_RK_RO) {
+    if (ri.kind == GLAMO_RK_NONE || ri.kind == GLAMO_RK_RO) {
         return;
     }
-    if (ri->kind != GLAMO_RK_TRIGGER && glamo_3d_idle(c)) {
+    if (ri.kind != GLAMO_RK_TRIGGER && glamo_3d_idle(c)) {
         apply_3d(c, off, val);
         return;
     }
@@ -213,10 +222,10 @@ static void write_3d(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq)
 
 static uint16_t read_3d(GlamoCore *c, uint32_t off)
 {
-    const GlamoRegInfo *ri = &glamo_reginfo[off >> 1];
+    const GlamoRegInfo ri = glamo_reg_info(off);
     uint16_t v;
 
-    switch (ri->kind) {
+    switch (ri.kind) {
     case GLAMO_RK_NONE:
     case GLAMO_RK_WO:
         return 0;
@@ -479,7 +488,6 @@ GlamoCore *glamo_core_new(const GlamoCoreConfig *cfg)
 {
     GlamoCore *c = g_new0(GlamoCore, 1);
 
-    glamo_regfile_init();
     c->cfg = *cfg;
     g3d_error_init(&c->errors, NULL, NULL, NULL);
     c->vram_size = cfg->vram_size ? cfg->vram_size : GLAMO_VRAM_SIZE;

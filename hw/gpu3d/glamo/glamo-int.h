@@ -36,15 +36,34 @@ enum {
     GLAMO_RK_TRIGGER = 4,   /* a write starts something */
 };
 
+/* a 32-bit register of the 3D range 1B00h-2EFFh */
+typedef struct GlamoRegRow {
+    uint32_t mask, reset;
+    uint8_t kind_lo, kind_hi;      /* of its 16-bit halves */
+} GlamoRegRow;
+
+#define GLAMO_REGS3D ((GLAMO_REGEND_3D - GLAMO_REGOFS_3D) / 4)
+extern const GlamoRegRow glamo_regs3d[GLAMO_REGS3D];
+
+/* one 16-bit register of the 3D range, as the bus sees it */
 typedef struct GlamoRegInfo {
     uint16_t mask;
     uint16_t reset;
     uint8_t kind;
 } GlamoRegInfo;
 
-/* per 16-bit register, index = offset / 2, for the 3D range only */
-extern GlamoRegInfo glamo_reginfo[GLAMO_NREGS];
-void glamo_regfile_init(void);
+static inline GlamoRegInfo glamo_reg_info(uint32_t off)
+{
+    const GlamoRegRow *r = &glamo_regs3d[(off - GLAMO_REGOFS_3D) / 4];
+    bool hi = off & 2;
+
+    return (GlamoRegInfo) {
+        .mask = (uint16_t)(hi ? r->mask >> 16 : r->mask),
+        .reset = (uint16_t)(hi ? r->reset >> 16 : r->reset),
+        .kind = hi ? r->kind_hi : r->kind_lo,
+    };
+}
+
 bool glamo_is_3d(uint32_t off);
 bool glamo_is_front_reg(uint32_t off);
 
