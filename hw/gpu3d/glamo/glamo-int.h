@@ -137,7 +137,20 @@ typedef struct GlamoCombStage {
     uint8_t w0, w1, o0, o1;
 } GlamoCombStage;
 
-typedef struct GlamoRenderState {
+typedef struct GlamoRenderState GlamoRenderState;
+
+/* a fast texel fetch of one unit for a quad (texture.c) */
+typedef void GlamoTexFetchFn(const GlamoRenderState *rs,
+                             const GlamoTexUnit *t, const float uv[4][2],
+                             uint32_t mask, float out[4][4]);
+
+/* a 16 bpp destination format's fields (EGDST0CFM) */
+typedef struct GlamoDstLayout {
+    uint8_t rb, gb, bb, ab;     /* widths */
+    uint8_t rs, gs, bs, as;     /* shifts */
+} GlamoDstLayout;
+
+struct GlamoRenderState {
     uint8_t *vram;
     uint32_t vram_size;
     bool valid;                    /* false: primitives are skipped */
@@ -192,7 +205,12 @@ typedef struct GlamoRenderState {
     bool aa_line, aa_point, aa_test;
     uint8_t aa_line_unit, aa_point_unit;
     float aa_inv_half;             /* RGRCpHalf */
-} GlamoRenderState;
+    /* chosen per draw from the above (render.c): the quad function, and
+     * for the fast paths the destination layout and texture 0's fetch */
+    G3DQuadFn *shade;
+    GlamoDstLayout dst_layout;
+    GlamoTexFetchFn *fetch0;
+};
 
 /*
  * One queued triangle: what render.c needs from setup, as the setup engine
@@ -239,6 +257,8 @@ uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,
                           const float uv[4][2], uint32_t mask,
                           float out[4][4]);
 bool glamo_tex_blend_keyed(const GlamoRenderState *rs, const float c[4]);
+/* the fast fetch for `unit`, or NULL when it needs the general sampler */
+GlamoTexFetchFn *glamo_tex_fast(const GlamoRenderState *rs, int unit);
 void glamo_combine(const GlamoRenderState *rs, const float dif[4],
                    const float spec[4], const float t0[4], const float t1[4],
                    float out[4]);

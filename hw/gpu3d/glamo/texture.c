@@ -102,7 +102,9 @@ static float field(uint32_t v, int sh, int bits)
     return bits ? g3d_unorm2f((v >> sh) & ((1u << bits) - 1), bits) : 0.0f;
 }
 
-static void decode_texel(const TexFmt *f, uint32_t v, float out[4])
+/* inlined where the format is known when compiled (the fast fetches) */
+static inline __attribute__((always_inline))
+void decode_texel(const TexFmt *f, uint32_t v, float out[4])
 {
     switch (f->kind) {
     case K_RGB:
@@ -391,10 +393,14 @@ bool glamo_tex_blend_keyed(const GlamoRenderState *rs, const float c[4])
     return false;
 }
 
-static void texel(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
-                  int x, int y, float out[4])
+/*
+ * One texel of format `f` (a compile-time constant in the fast fetches,
+ * t->texfmt otherwise); `pal`: the format is indexed through the palette.
+ */
+static inline __attribute__((always_inline))
+void texel_fmt(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
+               int x, int y, float out[4], const TexFmt *f, bool pal)
 {
-    const TexFmt *f = t->texfmt;
     int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u);
     uint32_t v;
 
@@ -404,16 +410,25 @@ static void texel(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
         memcpy(out, t->border, sizeof(t->border));
         return;
     }
-    v = read_raw(rs, t, lvl, t->bpp, x, y);
-    if (t->palfmt) {
+    v = read_raw(rs, t, lvl, pal ? t->bpp : f->bpp, x, y);
+    if (pal) {
         v = t->palette[v];
     }
     decode_texel(f, v, out);
 }
 
-/* returns the weight of transparent texels in the sample (0..1) */
-static float sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
-                          int lvl, bool linear, float u, float v, float out[4])
+#define texel(rs, t, lvl, x, y, out) \
+    texel_fmt(rs, t, lvl, x, y, out, f, pal)
+
+/*
+ * Returns the weight of transparent texels in the sample (0..1). `f` and
+ * `pal` as for texel_fmt: sample_level() is the general form, the fast
+ * fetches instantiate it per format.
+ */
+static inline __attribute__((always_inline))
+float sample_level_fmt(const GlamoRenderState *rs, const GlamoTexUnit *t,
+                       int lvl, bool linear, float u, float v, float out[4],
+                       const TexFmt *f, bool pal)
 {
     int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u), k;
     float x = u * w, y = v * h;
@@ -448,6 +463,62 @@ static float sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
                (transparent(t, t01) ? (1 - ax) * ay : 0.0f) +
                (transparent(t, t11) ? ax * ay : 0.0f);
     }
+}
+
+#undef texel
+
+static float sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
+                          int lvl, bool linear, float u, float v, float out[4])
+{
+    return sample_level_fmt(rs, t, lvl, linear, u, v, out, t->texfmt,
+                            t->palfmt != NULL);
+}
+
+/*
+ * Fast fetches (render.c's per-draw fast paths): what glamo_tex_sample
+ * does for a unit that glamo_tex_fast() accepts, with the texel format
+ * fixed when compiled: one level, one filter whatever the LOD (so the LOD
+ * is not computed), no transparency (so nothing is removed).
+ */
+#define FAST_FETCH(name, fmt_index)                                         \
+static void name(const GlamoRenderState *rs, const GlamoTexUnit *t,         \
+                 const float uv[4][2], uint32_t mask, float out[4][4])     \
+{                                                                           \
+    const TexFmt *f = fmt_index < 0 ? t->texfmt : &tex_fmts[fmt_index];     \
+    bool linear = t->mag == 1;                                              \
+    int i;                                                                  \
+                                                                            \
+    for (i = 0; i < 4; i++) {                                               \
+        if (mask & (1u << i)) {                                             \
+            if (linear) {                                                   \
+                sample_level_fmt(rs, t, 0, true, uv[i][0], uv[i][1],        \
+                                 out[i], f, false);                         \
+            } else {                                                        \
+                sample_level_fmt(rs, t, 0, false, uv[i][0], uv[i][1],       \
+                                 out[i], f, false);                         \
+            }                                                               \
+        }                                                                   \
+    }                                                                       \
+}
+
+FAST_FETCH(fetch_rgb565, 1)         /* 0x61 */
+FAST_FETCH(fetch_argb1555, 2)       /* 0x62 */
+FAST_FETCH(fetch_argb4444, 3)       /* 0x63 */
+FAST_FETCH(fetch_any, -1)           /* any other unpaletted format */
+
+GlamoTexFetchFn *glamo_tex_fast(const GlamoRenderState *rs, int unit)
+{
+    const GlamoTexUnit *t = &rs->tex[unit];
+    bool lin_mag = t->mag == 1, lin_min = t->min == 1 || t->min >= 4;
+
+    if (!t->enabled || t->palfmt || t->transparency != GLAMO_TRS_OFF ||
+        !(t->min <= 1 || t->levels == 1) || lin_mag != lin_min) {
+        return NULL;
+    }
+    /* by the table row, so a fetch's format is the unit's by construction */
+    return t->texfmt == &tex_fmts[1] ? fetch_rgb565 :
+           t->texfmt == &tex_fmts[2] ? fetch_argb1555 :
+           t->texfmt == &tex_fmts[3] ? fetch_argb4444 : fetch_any;
 }
 
 uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,
