@@ -18,6 +18,10 @@
 #include "common/fragment.h"
 #include "common/fpformat.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* "[5].11 floating point" Z: unsigned, 5-bit exponent (docs: bias 31) */
 static const G3DFloatFmt zf_fmt = { 5, 11, 31, G3D_FP_ROUND };
 
@@ -651,6 +655,56 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
  */
 static const DstLayout rgb565 = { 5, 6, 5, 0, 11, 5, 0, 0 };
 
+#ifdef __SSE2__
+/*
+ * The colour planes of the quad's triangle as vectors of r g b a, and the
+ * colour at (sx, sy) as glamo_plane computes it, one lane a channel:
+ * (pl[0] + pl[1] * x) + pl[2] * y, one IEEE single operation at a time.
+ */
+typedef struct ColPlanes {
+    __m128 p0, p1, p2;
+} ColPlanes;
+
+static inline ColPlanes col_planes(const GlamoTri *t)
+{
+    const float (*pl)[3] = &t->pl[GLAMO_PL_COL];
+
+    return (ColPlanes) {
+        _mm_setr_ps(pl[0][0], pl[1][0], pl[2][0], pl[3][0]),
+        _mm_setr_ps(pl[0][1], pl[1][1], pl[2][1], pl[3][1]),
+        _mm_setr_ps(pl[0][2], pl[1][2], pl[2][2], pl[3][2]),
+    };
+}
+
+static inline __m128 col_at(const ColPlanes *cp, float sx, float sy)
+{
+    return _mm_add_ps(_mm_add_ps(cp->p0, _mm_mul_ps(cp->p1, _mm_set1_ps(sx))),
+                      _mm_mul_ps(cp->p2, _mm_set1_ps(sy)));
+}
+
+/*
+ * pack_dst for RGB565, the channels in lanes: MAXPS/MINPS are "a > b ? a :
+ * b" / "a < b ? a : b", i.e. g3d_clampf's clamp with NaN to 0; then the
+ * same product, sum and truncation as to_bits, its limit (PMINSW), and the
+ * three fields shifted into place by one multiply-add (they do not
+ * overlap, so the sum is the OR).
+ */
+static inline uint16_t pack_565_sse2(__m128 c, float bias)
+{
+    __m128 v = _mm_min_ps(_mm_max_ps(c, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+    __m128i u;
+
+    v = _mm_add_ps(_mm_mul_ps(v, _mm_setr_ps(31.0f, 63.0f, 31.0f, 0.0f)),
+                   _mm_set1_ps(bias));
+    u = _mm_cvttps_epi32(v);
+    u = _mm_packs_epi32(u, u);
+    u = _mm_min_epi16(u, _mm_setr_epi16(31, 63, 31, 0, 31, 63, 31, 0));
+    u = _mm_madd_epi16(u, _mm_setr_epi16(1 << 11, 1 << 5, 1, 0, 0, 0, 0, 0));
+    return (uint16_t)(_mm_cvtsi128_si32(u) +
+                      _mm_cvtsi128_si32(_mm_srli_si128(u, 4)));
+}
+#endif
+
 static inline __attribute__((always_inline))
 void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
                bool z16, bool tex)
@@ -658,6 +712,14 @@ void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
     const GlamoRenderState *rs = t->rs;
     float texel[4][4];
     int i, k;
+#ifdef __SSE2__
+    bool sse565 = l == &rgb565;
+    ColPlanes cp;
+
+    if (sse565) {
+        cp = col_planes(t);
+    }
+#endif
 
     if (tex) {
         float uv[4][2];
@@ -673,13 +735,20 @@ void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
         if (!(q->mask & (1u << i))) {
             continue;
         }
-        for (k = 0; k < 4; k++) {
-            col[k] = glamo_plane(t->pl[GLAMO_PL_COL + k], sx, sy);
-        }
-        if (tex) {
-            /* glamo_combine without texture blending, one unit */
+#ifdef __SSE2__
+        if (sse565) {
+            /* the colour is needed only after the depth test */
+        } else
+#endif
+        {
             for (k = 0; k < 4; k++) {
-                col[k] = col[k] * texel[i][k] * 1.0f;
+                col[k] = glamo_plane(t->pl[GLAMO_PL_COL + k], sx, sy);
+            }
+            if (tex) {
+                /* glamo_combine without texture blending, one unit */
+                for (k = 0; k < 4; k++) {
+                    col[k] = col[k] * texel[i][k] * 1.0f;
+                }
             }
         }
         if (z16) {
@@ -698,6 +767,18 @@ void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
         }
         pd = (uint16_t *)(rs->vram + rs->dst_base +
                           (size_t)y * rs->dst_pitch) + x;
+#ifdef __SSE2__
+        if (sse565) {
+            __m128 c = col_at(&cp, sx, sy);
+            if (tex) {
+                /* glamo_combine's "* 1.0f" is left out: it changes no
+                 * number, and a NaN is clamped to 0 either way */
+                c = _mm_mul_ps(c, _mm_loadu_ps(texel[i]));
+            }
+            *pd = pack_565_sse2(c, dither_bias(rs, x, y));
+            continue;
+        }
+#endif
         *pd = pack_dst(l, col, dither_bias(rs, x, y));
     }
 }
