@@ -4,9 +4,11 @@
  * formats, dither, no Z or a Z16 test/write with a random function and
  * write mask, [5].11 Z, flat or Gouraud colour, untextured or texture 0
  * in a random format, size, wrap mode, filter, level count and
- * perspective, and now and then what must take the general path: blending,
- * ROP, colour write mask, alpha test, stencil, fog, specular, texture
- * transparency, texture blending, two units). Each state draws the same
+ * perspective, texture blending that is one product per channel
+ * (modulate, replace) or one field away from it, and now and then what
+ * must take the general path: blending, ROP, colour write mask, alpha
+ * test, stencil, fog, specular, texture transparency, two units, two
+ * blend stages, a paletted or mip-mapped texture). Each state draws the same
  * random triangles over the same random colour and depth contents twice,
  * once as chosen and once with g3d_general_path set; the colour and depth
  * bytes must be equal. The test also checks that every fast path was
@@ -27,7 +29,7 @@
 #define ZB   0x010000
 #define STB  0x020000
 #define TEX  0x100000
-#define CASES 1000
+#define CASES 1500
 
 typedef struct Draw {
     uint32_t en0, en1, dst, zset, zmask, atest, blset, stset, stop, fog;
@@ -50,6 +52,59 @@ static int fast_index(bool is565, bool z16, bool tex)
     return is565 * 4 + z16 * 2 + tex;
 }
 
+/*
+ * One unit of combiner stage 0 (MOD, ARG registers, L3669-L4543): mostly
+ * "current 0 = arg1 * arg2" with the arguments texture 0, diffuse or ZERO
+ * complemented (modulate, replace), otherwise one field changed so that
+ * it is something else. Returns whether the unit is such a product.
+ */
+static bool combiner_stage(GRand *r, bool alpha, uint32_t *mod, uint32_t *arg)
+{
+    static const uint8_t sels[3] = {
+        GLAMO_TXARG_TEX0, GLAMO_TXARG_DIFFUSE, GLAMO_TXARG_ZERO,
+    };
+    uint8_t s1 = sels[g_rand_int_range(r, 0, 3)];
+    uint8_t s2 = sels[g_rand_int_range(r, 0, 3)];
+    uint32_t imod1 = s1 == GLAMO_TXARG_ZERO, imod2 = s2 == GLAMO_TXARG_ZERO;
+    uint32_t w0 = GLAMO_TXW_OPA, o0 = g_rand_int_range(r, 0, 2);
+    uint32_t opa = GLAMO_TXOP_MUL;
+    bool product = true;
+
+    switch (g_rand_int_range(r, 0, 10)) {
+    case 0:
+        imod1 = g_rand_int_range(r, 2, 16);     /* bias, scale, negate */
+        product = false;
+        break;
+    case 1:
+        o0 = g_rand_int_range(r, 2, 32);        /* output bias or scale */
+        product = false;
+        break;
+    case 2:
+        w0 = g_rand_int_range(r, 2, 6);         /* B, C or "to t0/t1" */
+        product = false;
+        break;
+    case 3:
+        s1 |= GLAMO_TXARG_REPLICATE;
+        product = false;
+        break;
+    case 4:
+        opa = g_rand_int_range(r, 0, 2);        /* DP3, DP4 */
+        product = alpha;                        /* alpha always multiplies */
+        break;
+    case 5:
+        s2 = GLAMO_TXARG_SPECULAR;
+        product = false;
+        break;
+    default:
+        break;
+    }
+    *mod = imod1 << 28 | imod2 << 24 | (uint32_t)g_rand_int_range(r, 0, 256) |
+           w0 << 13 | o0 << 8;
+    *arg = (uint32_t)s1 << 25 | (uint32_t)s2 << 16 | opa << 6 |
+           (g_rand_int(r) & (7u << 22 | 0x3fu << 8 | 3u << 14 | 0x3f));
+    return product;
+}
+
 static void make_draw(GRand *r, Draw *d)
 {
     static const uint8_t cfms[] = {
@@ -64,7 +119,7 @@ static void make_draw(GRand *r, Draw *d)
     };
     uint8_t cfm = cfms[g_rand_int_range(r, 0, G_N_ELEMENTS(cfms))];
     int zmode = g_rand_int_range(r, 0, 5), i, k;
-    bool general = false, z16 = false, tex = false;
+    bool general = false, z16 = false, tex = false, product = true;
 
     memset(d, 0, sizeof(*d));
     d->dst = GLAMO_ROP_COPY_PEN << 24 | (uint32_t)cfm << 16 | (PITCH / 2);
@@ -162,12 +217,14 @@ static void make_draw(GRand *r, Draw *d)
             d->en1 |= R_EGEN1_EGenTX0TR_MASK;
             d->txsize |= 0x0cu << 24;
             break;
-        case 1:      /* texture blending (the combiner) */
+        case 1: case 3: case 4: case 5: case 6: case 7:  /* blending */
             d->en1 |= R_EGEN1_EGenTXBl_MASK;
-            d->stage[0] = 0;
-            d->stage[1] = GLAMO_TXARG_TEX0 << 25 | GLAMO_TXARG_DIFFUSE << 16;
-            d->stage[2] = 0;
-            d->stage[3] = GLAMO_TXARG_TEX0 << 25 | GLAMO_TXARG_DIFFUSE << 16;
+            product = combiner_stage(r, false, &d->stage[0], &d->stage[1]) &
+                      combiner_stage(r, true, &d->stage[2], &d->stage[3]);
+            if (g_rand_int_range(r, 0, 8) == 0) {
+                d->txset |= 1;      /* two stages */
+                product = false;
+            }
             break;
         case 2:      /* two units (unit 1 left unprogrammed) */
             d->en0 = (d->en0 & ~R_EGEN0_EGTXNUM_MASK) |
@@ -176,8 +233,8 @@ static void make_draw(GRand *r, Draw *d)
         default:
             break;
         }
-        general |= fmt == 0x08 || (d->en1 & (R_EGEN1_EGenTX0TR_MASK |
-                                             R_EGEN1_EGenTXBl_MASK)) ||
+        general |= fmt == 0x08 || (d->en1 & R_EGEN1_EGenTX0TR_MASK) ||
+                   !product ||
                    ((d->en0 & R_EGEN0_EGTXNUM_MASK) >>
                     R_EGEN0_EGTXNUM_SHIFT) != 1 ||
                    !(min <= 1 || levels == 1) ||
@@ -204,9 +261,9 @@ static void make_draw(GRand *r, Draw *d)
     }
 }
 
-/* draw `d` on a fresh core; returns the fast primitives counted */
-static uint64_t run_draw(const Draw *d, bool general, uint8_t *fb,
-                         uint8_t *zb)
+/* draw `d` on a fresh core; returns its counters */
+static GlamoStats run_draw(const Draw *d, bool general, uint8_t *fb,
+                           uint8_t *zb)
 {
     GlamoRig r;
     GlamoStats st;
@@ -266,10 +323,9 @@ static uint64_t run_draw(const Draw *d, bool general, uint8_t *fb,
     memcpy(fb, r.vram + FB, W * H * 2);
     memcpy(zb, r.vram + ZB, W * H * 2);
     glamo_stats(r.core, &st);
-    g_assert_cmpuint(st.primitives, >, 0);
     rig_free(&r);
     g3d_general_path = false;
-    return st.fast_primitives;
+    return st;
 }
 
 static void test_fast_paths(void)
@@ -277,15 +333,19 @@ static void test_fast_paths(void)
     GRand *r = g_rand_new_with_seed(0x6a3d0003);
     Draw *d = g_new(Draw, 1);
     static uint8_t fb[2][W * H * 2], zb[2][W * H * 2];
-    unsigned hits[8] = { 0 }, general = 0;
+    unsigned hits[8] = { 0 }, general = 0, blended = 0;
     int n, i;
 
     for (n = 0; n < CASES; n++) {
-        uint64_t fast, slow;
+        GlamoStats fast, slow;
 
         make_draw(r, d);
         fast = run_draw(d, false, fb[0], zb[0]);
         slow = run_draw(d, true, fb[1], zb[1]);
+        g_assert_cmpuint(fast.primitives, ==, slow.primitives);
+        if (!fast.primitives) {
+            continue;       /* every triangle degenerate or outside */
+        }
         if (memcmp(fb[0], fb[1], sizeof(fb[0])) != 0 ||
             memcmp(zb[0], zb[1], sizeof(zb[0])) != 0) {
             for (i = 0; i < W * H; i++) {
@@ -305,14 +365,15 @@ static void test_fast_paths(void)
             g_assert_not_reached();
         }
         /* g3d_general_path forces the general path */
-        g_assert_cmpuint(slow, ==, 0);
+        g_assert_cmpuint(slow.fast_primitives, ==, 0);
         /* the selector takes a fast path exactly where the test expects */
         if (d->expect < 0) {
-            g_assert_cmpuint(fast, ==, 0);
+            g_assert_cmpuint(fast.fast_primitives, ==, 0);
             general++;
         } else {
-            g_assert_cmpuint(fast, >, 0);
+            g_assert_cmpuint(fast.fast_primitives, ==, fast.primitives);
             hits[d->expect]++;
+            blended += (d->en1 & R_EGEN1_EGenTXBl_MASK) != 0;
         }
     }
     for (i = 0; i < 8; i++) {
@@ -320,6 +381,9 @@ static void test_fast_paths(void)
         g_assert_cmpuint(hits[i], >=, 8);
     }
     g_assert_cmpuint(general, >=, 40);
+    /* modulate/replace products through the combiner, fast */
+    g_test_message("fast through texture blending: %u states", blended);
+    g_assert_cmpuint(blended, >=, 20);
     g_free(d);
     g_rand_free(r);
 }

@@ -210,7 +210,11 @@ struct GlamoRenderState {
     G3DQuadFn *shade;
     GlamoDstLayout dst_layout;
     GlamoTexFetchFn *fetch0;
+    uint8_t comb[2][4];            /* per channel: colour = comb[0] * comb[1] */
 };
+
+/* the operands of a texture blend that is one product (GlamoRenderState.comb) */
+enum { GLAMO_COMB_TEX0, GLAMO_COMB_DIFFUSE, GLAMO_COMB_ONE };
 
 /*
  * One queued triangle: what render.c needs from setup, as the setup engine
@@ -259,6 +263,8 @@ uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,
 bool glamo_tex_blend_keyed(const GlamoRenderState *rs, const float c[4]);
 /* the fast fetch for `unit`, or NULL when it needs the general sampler */
 GlamoTexFetchFn *glamo_tex_fast(const GlamoRenderState *rs, int unit);
+/* is the texture blend of one unit a product per channel? (fills rs->comb) */
+bool glamo_tex_fast_combine(GlamoRenderState *rs);
 void glamo_combine(const GlamoRenderState *rs, const float dif[4],
                    const float spec[4], const float t0[4], const float t1[4],
                    float out[4]);

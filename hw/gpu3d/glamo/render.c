@@ -712,12 +712,22 @@ void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
     const GlamoRenderState *rs = t->rs;
     float texel[4][4];
     int i, k;
+    static const float one[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
 #ifdef __SSE2__
     bool sse565 = l == &rgb565;
     ColPlanes cp;
+    __m128 sel[2][3];      /* lane masks: operand n is texel, diffuse, one */
 
     if (sse565) {
         cp = col_planes(t);
+        for (k = 0; tex && k < 2; k++) {
+            int o;
+            for (o = 0; o < 3; o++) {
+                sel[k][o] = _mm_castsi128_ps(_mm_setr_epi32(
+                    -(rs->comb[k][0] == o), -(rs->comb[k][1] == o),
+                    -(rs->comb[k][2] == o), -(rs->comb[k][3] == o)));
+            }
+        }
     }
 #endif
 
@@ -735,22 +745,6 @@ void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
         if (!(q->mask & (1u << i))) {
             continue;
         }
-#ifdef __SSE2__
-        if (sse565) {
-            /* the colour is needed only after the depth test */
-        } else
-#endif
-        {
-            for (k = 0; k < 4; k++) {
-                col[k] = glamo_plane(t->pl[GLAMO_PL_COL + k], sx, sy);
-            }
-            if (tex) {
-                /* glamo_combine without texture blending, one unit */
-                for (k = 0; k < 4; k++) {
-                    col[k] = col[k] * texel[i][k] * 1.0f;
-                }
-            }
-        }
         if (z16) {
             float zc = g3d_clampf(glamo_plane(t->pl[GLAMO_PL_Z], sx, sy),
                                   0.0f, 1.0f);
@@ -767,18 +761,41 @@ void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
         }
         pd = (uint16_t *)(rs->vram + rs->dst_base +
                           (size_t)y * rs->dst_pitch) + x;
+        /*
+         * The colour: the diffuse planes, times texture 0 as the texture
+         * blend's product (glamo_tex_fast_combine). Left out of it: the
+         * blend's "* 1.0f" and clamp, which change no number but a NaN,
+         * and the pack clamps a NaN to 0 either way.
+         */
 #ifdef __SSE2__
         if (sse565) {
             __m128 c = col_at(&cp, sx, sy);
             if (tex) {
-                /* glamo_combine's "* 1.0f" is left out: it changes no
-                 * number, and a NaN is clamped to 0 either way */
-                c = _mm_mul_ps(c, _mm_loadu_ps(texel[i]));
+                __m128 tx = _mm_loadu_ps(texel[i]), ab[2];
+                for (k = 0; k < 2; k++) {
+                    ab[k] = _mm_or_ps(_mm_or_ps(_mm_and_ps(sel[k][0], tx),
+                                                _mm_and_ps(sel[k][1], c)),
+                                      _mm_and_ps(sel[k][2], _mm_set1_ps(1.0f)));
+                }
+                c = _mm_mul_ps(ab[0], ab[1]);
             }
             *pd = pack_565_sse2(c, dither_bias(rs, x, y));
             continue;
         }
 #endif
+        for (k = 0; k < 4; k++) {
+            col[k] = glamo_plane(t->pl[GLAMO_PL_COL + k], sx, sy);
+        }
+        if (tex) {
+            const float *opnd[3] = { texel[i], NULL, one };
+            float dif[4];
+
+            memcpy(dif, col, sizeof(dif));
+            opnd[GLAMO_COMB_DIFFUSE] = dif;
+            for (k = 0; k < 4; k++) {
+                col[k] = opnd[rs->comb[0][k]][k] * opnd[rs->comb[1][k]][k];
+            }
+        }
         *pd = pack_dst(l, col, dither_bias(rs, x, y));
     }
 }
@@ -815,7 +832,7 @@ static G3DQuadFn *choose_quad(GlamoRenderState *rs)
         return glamo_render_quad;
     }
     if (tex) {
-        if (rs->ntex != 1 || rs->combiner ||
+        if (rs->ntex != 1 || !glamo_tex_fast_combine(rs) ||
             !(rs->fetch0 = glamo_tex_fast(rs, 0))) {
             return glamo_render_quad;
         }

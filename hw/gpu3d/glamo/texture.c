@@ -750,3 +750,64 @@ void glamo_combine(const GlamoRenderState *rs, const float dif[4],
         out[k] = g3d_clampf(in.cur0[k], 0.0f, 1.0f);
     }
 }
+
+/*
+ * Texture 0 alone reaches the colour as one product per channel: texture
+ * blending off (the diffuse colour modulated, glamo_combine's first case)
+ * or one combiner stage whose colour and alpha units each write
+ * operation A = arg1 * arg2 to current 0 without bias or scale, the
+ * arguments being texture 0, the diffuse colour or ZERO complemented
+ * (1.0), unmodified and unreplicated: modulate and replace as a driver
+ * sets them. The product is the same multiply the combiner does (1.0 *
+ * x is x); the final clamp is the pack's (clamping twice changes nothing).
+ */
+static bool product_operand(uint8_t sel, uint8_t imod, uint8_t *op)
+{
+    if (sel == GLAMO_TXARG_TEX0 && imod == 0) {
+        *op = GLAMO_COMB_TEX0;
+    } else if (sel == GLAMO_TXARG_DIFFUSE && imod == 0) {
+        *op = GLAMO_COMB_DIFFUSE;
+    } else if (sel == GLAMO_TXARG_ZERO && imod == 1) {    /* complement */
+        *op = GLAMO_COMB_ONE;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static bool product_unit(const GlamoCombStage *s, bool alpha_unit,
+                         uint8_t *a, uint8_t *b)
+{
+    /* the alpha unit always multiplies (op_ab) */
+    return s->w0 == GLAMO_TXW_OPA && (s->o0 & ~GLAMO_TXOMOD_SAT) == 0 &&
+           (alpha_unit || s->opa == GLAMO_TXOP_MUL) &&
+           product_operand(s->arg[0], s->imod[0], a) &&
+           product_operand(s->arg[1], s->imod[1], b);
+}
+
+bool glamo_tex_fast_combine(GlamoRenderState *rs)
+{
+    uint8_t a, b;
+    int k;
+
+    if (!rs->combiner) {
+        for (k = 0; k < 4; k++) {
+            rs->comb[0][k] = GLAMO_COMB_DIFFUSE;
+            rs->comb[1][k] = GLAMO_COMB_TEX0;
+        }
+        return true;
+    }
+    if (rs->stages != 1 || !product_unit(&rs->cstage[0], false, &a, &b)) {
+        return false;
+    }
+    for (k = 0; k < 3; k++) {
+        rs->comb[0][k] = a;
+        rs->comb[1][k] = b;
+    }
+    if (!product_unit(&rs->astage[0], true, &a, &b)) {
+        return false;
+    }
+    rs->comb[0][3] = a;
+    rs->comb[1][3] = b;
+    return true;
+}
