@@ -26,6 +26,10 @@
 #include "common/fpformat.h"
 #include "common/texaddr.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* ---- texel formats ------------------------------------------------------ */
 
 enum { K_RGB, K_LUM, K_INT, K_ALPHA, K_PAL };
@@ -395,17 +399,15 @@ bool glamo_tex_blend_keyed(const GlamoRenderState *rs, const float c[4])
 
 /*
  * One texel of format `f` (a compile-time constant in the fast fetches,
- * t->texfmt otherwise); `pal`: the format is indexed through the palette.
+ * t->texfmt otherwise) at wrapped indices x, y (address(); -1: border);
+ * `pal`: the format is indexed through the palette.
  */
 static inline __attribute__((always_inline))
 void texel_fmt(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
                int x, int y, float out[4], const TexFmt *f, bool pal)
 {
-    int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u);
     uint32_t v;
 
-    x = address(x, w, t->addr_u);
-    y = address(y, h, t->addr_v);
     if (x < 0 || y < 0) {
         memcpy(out, t->border, sizeof(t->border));
         return;
@@ -430,7 +432,7 @@ float sample_level_fmt(const GlamoRenderState *rs, const GlamoTexUnit *t,
                        int lvl, bool linear, float u, float v, float out[4],
                        const TexFmt *f, bool pal)
 {
-    int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u), k;
+    int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u);
     float x = u * w, y = v * h;
 
     /* keep the texel indices representable (NaN and huge coordinates) */
@@ -438,23 +440,42 @@ float sample_level_fmt(const GlamoRenderState *rs, const GlamoTexUnit *t,
     y = isfinite(y) ? g3d_clampf(y, -16777216.0f, 16777216.0f) : 0.0f;
 
     if (!linear) {
-        texel(rs, t, lvl, (int)floorf(x), (int)floorf(y), out);
+        texel(rs, t, lvl, address((int)floorf(x), w, t->addr_u),
+              address((int)floorf(y), h, t->addr_v), out);
         return per_texel(t) && transparent(t, out) ? 1.0f : 0.0f;
     }
     {
         float fx = x - 0.5f, fy = y - 0.5f, ax, ay, t00[4], t10[4], t01[4],
               t11[4];
         int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
+        /* the footprint's two columns and two rows, each wrapped once */
+        int xa = address(x0, w, t->addr_u), xb = address(x0 + 1, w, t->addr_u);
+        int ya = address(y0, h, t->addr_v), yb = address(y0 + 1, h, t->addr_v);
+
         ax = fx - x0;
         ay = fy - y0;
-        texel(rs, t, lvl, x0, y0, t00);
-        texel(rs, t, lvl, x0 + 1, y0, t10);
-        texel(rs, t, lvl, x0, y0 + 1, t01);
-        texel(rs, t, lvl, x0 + 1, y0 + 1, t11);
-        for (k = 0; k < 4; k++) {
+        texel(rs, t, lvl, xa, ya, t00);
+        texel(rs, t, lvl, xb, ya, t10);
+        texel(rs, t, lvl, xa, yb, t01);
+        texel(rs, t, lvl, xb, yb, t11);
+#ifdef __SSE2__
+        {
+            /* the four channels at once, the same operations in each lane */
+            __m128 a = _mm_set1_ps(ax), na = _mm_set1_ps(1 - ax);
+            __m128 b = _mm_set1_ps(ay), nb = _mm_set1_ps(1 - ay);
+            __m128 top = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(t00), na),
+                                    _mm_mul_ps(_mm_loadu_ps(t10), a));
+            __m128 bot = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(t01), na),
+                                    _mm_mul_ps(_mm_loadu_ps(t11), a));
+            _mm_storeu_ps(out, _mm_add_ps(_mm_mul_ps(top, nb),
+                                          _mm_mul_ps(bot, b)));
+        }
+#else
+        for (int k = 0; k < 4; k++) {
             out[k] = (t00[k] * (1 - ax) + t10[k] * ax) * (1 - ay) +
                      (t01[k] * (1 - ax) + t11[k] * ax) * ay;
         }
+#endif
         if (!per_texel(t)) {
             return 0.0f;
         }
