@@ -211,6 +211,8 @@ struct GlamoRenderState {
     GlamoDstLayout dst_layout;
     GlamoTexFetchFn *fetch0;
     uint8_t comb[2][4];            /* per channel: colour = comb[0] * comb[1] */
+    bool comb_modulate;            /* comb: diffuse * texel in every channel */
+    uint32_t comb_lanes[2][3][4];  /* comb as lane masks per operand */
 };
 
 /* the operands of a texture blend that is one product (GlamoRenderState.comb) */

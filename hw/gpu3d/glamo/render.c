@@ -716,18 +716,9 @@ void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
 #ifdef __SSE2__
     bool sse565 = l == &rgb565;
     ColPlanes cp;
-    __m128 sel[2][3];      /* lane masks: operand n is texel, diffuse, one */
 
     if (sse565) {
         cp = col_planes(t);
-        for (k = 0; tex && k < 2; k++) {
-            int o;
-            for (o = 0; o < 3; o++) {
-                sel[k][o] = _mm_castsi128_ps(_mm_setr_epi32(
-                    -(rs->comb[k][0] == o), -(rs->comb[k][1] == o),
-                    -(rs->comb[k][2] == o), -(rs->comb[k][3] == o)));
-            }
-        }
     }
 #endif
 
@@ -770,12 +761,18 @@ void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
 #ifdef __SSE2__
         if (sse565) {
             __m128 c = col_at(&cp, sx, sy);
-            if (tex) {
+            if (tex && rs->comb_modulate) {
+                c = _mm_mul_ps(c, _mm_loadu_ps(texel[i]));
+            } else if (tex) {
+                /* each operand picked per lane: texel, diffuse or one */
                 __m128 tx = _mm_loadu_ps(texel[i]), ab[2];
                 for (k = 0; k < 2; k++) {
-                    ab[k] = _mm_or_ps(_mm_or_ps(_mm_and_ps(sel[k][0], tx),
-                                                _mm_and_ps(sel[k][1], c)),
-                                      _mm_and_ps(sel[k][2], _mm_set1_ps(1.0f)));
+                    const uint32_t (*m)[4] = rs->comb_lanes[k];
+                    ab[k] = _mm_or_ps(
+                        _mm_or_ps(_mm_and_ps(_mm_loadu_ps((const float *)m[0]), tx),
+                                  _mm_and_ps(_mm_loadu_ps((const float *)m[1]), c)),
+                        _mm_and_ps(_mm_loadu_ps((const float *)m[2]),
+                                   _mm_set1_ps(1.0f)));
                 }
                 c = _mm_mul_ps(ab[0], ab[1]);
             }

@@ -806,7 +806,7 @@ static bool product_unit(const GlamoCombStage *s, bool alpha_unit,
            product_operand(s->arg[1], s->imod[1], b);
 }
 
-bool glamo_tex_fast_combine(GlamoRenderState *rs)
+static bool product_channels(GlamoRenderState *rs)
 {
     uint8_t a, b;
     int k;
@@ -830,5 +830,25 @@ bool glamo_tex_fast_combine(GlamoRenderState *rs)
     }
     rs->comb[0][3] = a;
     rs->comb[1][3] = b;
+    return true;
+}
+
+bool glamo_tex_fast_combine(GlamoRenderState *rs)
+{
+    int n, o, k;
+
+    if (!product_channels(rs)) {
+        return false;
+    }
+    rs->comb_modulate = true;
+    for (n = 0; n < 2; n++) {
+        for (k = 0; k < 4; k++) {
+            for (o = 0; o < 3; o++) {
+                rs->comb_lanes[n][o][k] = rs->comb[n][k] == o ? ~0u : 0;
+            }
+            rs->comb_modulate &= rs->comb[n][k] ==
+                                 (n ? GLAMO_COMB_TEX0 : GLAMO_COMB_DIFFUSE);
+        }
+    }
     return true;
 }
