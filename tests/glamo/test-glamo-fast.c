@@ -204,6 +204,11 @@ static void make_draw(GRand *r, Draw *d)
                    (uint32_t)g_rand_int_range(r, 0, 4) << 16 |
                    (uint32_t)(levels - 1) << 8;
         d->txfilt = (uint32_t)mag << 18 | (uint32_t)min << 15;
+        if (g_rand_int_range(r, 0, 3) == 0) {
+            /* both axes wrap (a power-of-two size has its own fetch) */
+            d->txset = (d->txset & ~(0x3fu << 16)) |
+                       (GLAMO_TXADDR_WRAP << 3 | GLAMO_TXADDR_WRAP) << 16;
+        }
         d->txsize = (uint32_t)lw << 12 | lh;
         d->txpitch = 64u << 16 | 64;    /* 64-byte rows, both levels */
         for (i = 0; i < (int)sizeof(d->tex); i++) {

@@ -421,6 +421,11 @@ void texel_fmt(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
 
 #define texel(rs, t, lvl, x, y, out) \
     texel_fmt(rs, t, lvl, x, y, out, f, pal)
+/* `repeat_pow2`: the caller knows both axes wrap a power-of-two size */
+#define wrap_u(i) (repeat_pow2 ? g3d_tex_repeat_pow2(i, w) \
+                               : address(i, w, t->addr_u))
+#define wrap_v(i) (repeat_pow2 ? g3d_tex_repeat_pow2(i, h) \
+                               : address(i, h, t->addr_v))
 
 /*
  * Returns the weight of transparent texels in the sample (0..1). `f` and
@@ -430,7 +435,7 @@ void texel_fmt(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
 static inline __attribute__((always_inline))
 float sample_level_fmt(const GlamoRenderState *rs, const GlamoTexUnit *t,
                        int lvl, bool linear, float u, float v, float out[4],
-                       const TexFmt *f, bool pal)
+                       const TexFmt *f, bool pal, bool repeat_pow2)
 {
     int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u);
     float x = u * w, y = v * h;
@@ -440,8 +445,8 @@ float sample_level_fmt(const GlamoRenderState *rs, const GlamoTexUnit *t,
     y = isfinite(y) ? g3d_clampf(y, -16777216.0f, 16777216.0f) : 0.0f;
 
     if (!linear) {
-        texel(rs, t, lvl, address((int)floorf(x), w, t->addr_u),
-              address((int)floorf(y), h, t->addr_v), out);
+        texel(rs, t, lvl, wrap_u((int)floorf(x)), wrap_v((int)floorf(y)),
+              out);
         return per_texel(t) && transparent(t, out) ? 1.0f : 0.0f;
     }
     {
@@ -449,8 +454,8 @@ float sample_level_fmt(const GlamoRenderState *rs, const GlamoTexUnit *t,
               t11[4];
         int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
         /* the footprint's two columns and two rows, each wrapped once */
-        int xa = address(x0, w, t->addr_u), xb = address(x0 + 1, w, t->addr_u);
-        int ya = address(y0, h, t->addr_v), yb = address(y0 + 1, h, t->addr_v);
+        int xa = wrap_u(x0), xb = wrap_u(x0 + 1);
+        int ya = wrap_v(y0), yb = wrap_v(y0 + 1);
 
         ax = fx - x0;
         ay = fy - y0;
@@ -487,12 +492,14 @@ float sample_level_fmt(const GlamoRenderState *rs, const GlamoTexUnit *t,
 }
 
 #undef texel
+#undef wrap_u
+#undef wrap_v
 
 static float sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
                           int lvl, bool linear, float u, float v, float out[4])
 {
     return sample_level_fmt(rs, t, lvl, linear, u, v, out, t->texfmt,
-                            t->palfmt != NULL);
+                            t->palfmt != NULL, false);
 }
 
 /*
@@ -501,7 +508,7 @@ static float sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
  * fixed when compiled: one level, one filter whatever the LOD (so the LOD
  * is not computed), no transparency (so nothing is removed).
  */
-#define FAST_FETCH(name, fmt_index)                                         \
+#define FAST_FETCH(name, fmt_index, pow2)                                   \
 static void name(const GlamoRenderState *rs, const GlamoTexUnit *t,         \
                  const float uv[4][2], uint32_t mask, float out[4][4])     \
 {                                                                           \
@@ -513,19 +520,24 @@ static void name(const GlamoRenderState *rs, const GlamoTexUnit *t,         \
         if (mask & (1u << i)) {                                             \
             if (linear) {                                                   \
                 sample_level_fmt(rs, t, 0, true, uv[i][0], uv[i][1],        \
-                                 out[i], f, false);                         \
+                                 out[i], f, false, pow2);                   \
             } else {                                                        \
                 sample_level_fmt(rs, t, 0, false, uv[i][0], uv[i][1],       \
-                                 out[i], f, false);                         \
+                                 out[i], f, false, pow2);                   \
             }                                                               \
         }                                                                   \
     }                                                                       \
 }
 
-FAST_FETCH(fetch_rgb565, 1)         /* 0x61 */
-FAST_FETCH(fetch_argb1555, 2)       /* 0x62 */
-FAST_FETCH(fetch_argb4444, 3)       /* 0x63 */
-FAST_FETCH(fetch_any, -1)           /* any other unpaletted format */
+FAST_FETCH(fetch_rgb565, 1, false)          /* 0x61 */
+FAST_FETCH(fetch_argb1555, 2, false)        /* 0x62 */
+FAST_FETCH(fetch_argb4444, 3, false)        /* 0x63 */
+FAST_FETCH(fetch_any, -1, false)            /* any other unpaletted format */
+/* the same, both axes wrapping a power-of-two size */
+FAST_FETCH(fetch_rgb565_wrap2, 1, true)
+FAST_FETCH(fetch_argb1555_wrap2, 2, true)
+FAST_FETCH(fetch_argb4444_wrap2, 3, true)
+FAST_FETCH(fetch_any_wrap2, -1, true)
 
 GlamoTexFetchFn *glamo_tex_fast(const GlamoRenderState *rs, int unit)
 {
@@ -536,7 +548,15 @@ GlamoTexFetchFn *glamo_tex_fast(const GlamoRenderState *rs, int unit)
         !(t->min <= 1 || t->levels == 1) || lin_mag != lin_min) {
         return NULL;
     }
-    /* by the table row, so a fetch's format is the unit's by construction */
+    /* by the table row, so a fetch's format is the unit's by construction;
+     * address() wraps a power of two as g3d_tex_repeat_pow2 does */
+    if (t->addr_u == GLAMO_TXADDR_WRAP && t->addr_v == GLAMO_TXADDR_WRAP &&
+        !(t->w & (t->w - 1)) && !(t->h & (t->h - 1))) {
+        return t->texfmt == &tex_fmts[1] ? fetch_rgb565_wrap2 :
+               t->texfmt == &tex_fmts[2] ? fetch_argb1555_wrap2 :
+               t->texfmt == &tex_fmts[3] ? fetch_argb4444_wrap2 :
+               fetch_any_wrap2;
+    }
     return t->texfmt == &tex_fmts[1] ? fetch_rgb565 :
            t->texfmt == &tex_fmts[2] ? fetch_argb1555 :
            t->texfmt == &tex_fmts[3] ? fetch_argb4444 : fetch_any;
