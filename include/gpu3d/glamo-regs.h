@@ -608,7 +608,12 @@ enum {
     GLAMO_TX_SET = 0x00, GLAMO_TX_FILT = 0x04, GLAMO_TX_SIZE = 0x08,
     GLAMO_TX_TRSH = 0x0c, GLAMO_TX_TRSL = 0x10, GLAMO_TX_CTB = 0x14,
     GLAMO_TX_LBAS = 0x18, GLAMO_TX_PITCH = 0x48,
+    GLAMO_TX_LBAS_RSV = 0x3c,    /* "Reserved for" level 9-11 bases */
+    GLAMO_TX_PITCH_RSV = 0x5c,   /* "Reserved for" the level 10 pitch */
 };
+#define GLAMO_TX_LEVELS          9     /* level bases the engine uses */
+#define GLAMO_TX_LEVELS_RSV      3
+#define GLAMO_TX_PITCHES         5     /* level pairs 0/1 .. 8/9 */
 enum {   /* EGTXnMPMD per coordinate */
     GLAMO_TXADDR_BORDER = 0, GLAMO_TXADDR_WRAP = 1, GLAMO_TXADDR_MIRROR = 2,
     GLAMO_TXADDR_CLAMP = 3,
@@ -620,6 +625,8 @@ G3D_REG32(EGTXBLDFACT1,     0x2334)
 /* combiner: colour stage s at 2350h + 8s, alpha stage s at 2390h + 8s */
 #define GLAMO_TXCB(s)            (0x2350 + 8 * (s))
 #define GLAMO_TXAB(s)            (0x2390 + 8 * (s))
+#define GLAMO_TX_STAGES          2
+enum { GLAMO_TXB_MOD = 0x0, GLAMO_TXB_ARG = 0x4 };   /* within a stage */
 G3D_REG32(EGTXCBS0MOD,      0x2350)
 G3D_FIELD(EGTXCBS0MOD, R1ARGIMod, 28, 4)
 G3D_FIELD(EGTXCBS0MOD, R2ARGIMod, 24, 4)
@@ -660,6 +667,7 @@ G3D_REG32(EGTXABS0ARG,      0x2394)
 
 G3D_REG32(EGEND,            0x23e0)   /* 16-bit strobe, D[1:0] */
 G3D_REG32(EGPASEND,         0x23e2)   /* 16-bit strobe (summary placement) */
+G3D_REG32(EGPASENDL,        0x23e4)   /* its long-form placement, 23E4h-23E7h */
 
 /* ---- front end 2600h-2747h (L1242-L1439) -------------------------------- */
 
@@ -821,6 +829,7 @@ enum {
     GLAMO_MAT_AMB  = 0x10,  /* R G B, s[8].23; +0Ch A, 8 bits */
     GLAMO_MAT_SPEC = 0x20,  /* R G B A */
     GLAMO_MAT_EMIS = 0x30,  /* R G B; +0Ch A, 8 bits */
+    GLAMO_MAT_AMB_A = 0x1c, GLAMO_MAT_EMIS_A = 0x3c,
 };
 G3D_REG32(RGXCWMP,          0x2b50)   /* s[7].16 */
 G3D_REG32(RGXFogEnd,        0x2b54)
@@ -833,6 +842,7 @@ G3D_REG32(RGXLaB,           0x2bac)
 
 /* lights 2C00h + 60h * n, write-only, s[7].16 (L1557-L1603) */
 #define GLAMO_LIGHT(n)           (0x2c00 + 0x60 * (n))
+#define GLAMO_LIGHTS             8
 enum {
     GLAMO_L_POS = 0x00, GLAMO_L_DIR = 0x0c, GLAMO_L_AMB = 0x18,
     GLAMO_L_SPEC = 0x24, GLAMO_L_DIFF = 0x30, GLAMO_L_RANGE = 0x3c,

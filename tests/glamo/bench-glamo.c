@@ -5,10 +5,10 @@
  * target, at 1 and 2 render threads, beside a memory-bandwidth baseline
  * (memset / memcpy of the same frame) measured in the same run.
  *
- *   bench-glamo [seconds-per-case]
+ *   bench-glamo [seconds-per-case [case-name]]
  *
  * A negative seconds-per-case -N runs each case exactly N submissions (for
- * instruction counts under callgrind).
+ * instruction counts under callgrind); a case name runs that case only.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -206,6 +206,9 @@ int main(int argc, char **argv)
 
     baseline(secs);
     for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        if (argc > 2 && strcmp(argv[2], cases[i].name) != 0) {
+            continue;
+        }
         run_case(&cases[i], 1, secs);
         run_case(&cases[i], 2, secs);
     }

@@ -199,7 +199,8 @@ static bool can_write(const GlamoCore *c, uint32_t off)
     return glamo_3d_idle(c);
 }
 
-static void write_reg(GlamoCore *c, uint32_t off, uint16_t val, uint32_t at)
+static void write_reg(GlamoCore *c, GlamoRegWriteFn *write, uint32_t off,
+                      uint16_t val, uint32_t at)
 {
     if (off >= GLAMO_REG_SIZE) {
         g3d_error(&c->errors, 0, 0,
@@ -208,11 +209,15 @@ static void write_reg(GlamoCore *c, uint32_t off, uint16_t val, uint32_t at)
         c->cmdq.error = true;
         return;
     }
-    glamo_write16(c, off, val, true);
+    write(c, off, val, true);
 }
 
-/* one packet, or one chunk of a burst; false if nothing could be done */
-bool glamo_cmdq_step(GlamoCore *c)
+/*
+ * One packet, or one chunk of a burst; false if nothing could be done.
+ * The queue is a bus master: it writes registers through `write`, the
+ * core's register dispatch, as the host would.
+ */
+bool glamo_cmdq_step(GlamoCore *c, GlamoRegWriteFn *write)
 {
     GlamoCmdq *q = &c->cmdq;
     uint16_t ctl2d = reg(c, A_GLAMO_CLOCK_2D);
@@ -235,7 +240,7 @@ bool glamo_cmdq_step(GlamoCore *c)
                 uint32_t reg = q->burst_reg;
                 q->burst_reg += 2;
                 q->burst_left--;
-                write_reg(c, reg, v, at);
+                write_reg(c, write, reg, v, at);
             }
             if (!q->valid) {
                 return true;     /* the packet reset the queue (CQ_RESET) */
@@ -271,7 +276,7 @@ bool glamo_cmdq_step(GlamoCore *c)
                       "offset 0x%x, skipped", w0, at);
             q->error = true;
         } else {
-            write_reg(c, w0, w1, at);
+            write_reg(c, write, w0, w1, at);
         }
         c->stats.cmdq_packets++;
         return true;

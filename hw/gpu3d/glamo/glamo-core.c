@@ -15,42 +15,10 @@
 #include <glib.h>
 #include <string.h>
 
-#include "common/fpformat.h"
-
-/* ---- number formats (Glamo3365 3D spec, number notation; decisions in
- * docs/glamo-3d.md) */
-
-static const G3DFloatFmt f24_fmt = { 7, 16, 63, G3D_FP_ROUND };
-static const G3DFloatFmt f18_fmt = { 7, 10, 63, G3D_FP_ROUND };
-
-uint32_t glamo_f24_from_float(float f)
-{
-    return g3d_float_pack(f, &f24_fmt);
-}
-
-float glamo_f24_to_float(uint32_t bits)
-{
-    return g3d_float_unpack(bits & 0xffffff, &f24_fmt);
-}
-
-float glamo_f24_round(float f)
-{
-    return glamo_f24_to_float(glamo_f24_from_float(f));
-}
-
-float glamo_f18_to_float(uint32_t bits)
-{
-    return g3d_float_unpack(bits & 0x3ffff, &f18_fmt);
-}
-
-uint32_t glamo_f18_from_float(float f)
-{
-    return g3d_float_pack(f, &f18_fmt);
-}
 
 /* ---- helpers ------------------------------------------------------------ */
 
-void glamo_raise_irq(GlamoCore *c, uint16_t source)
+static void raise_irq(GlamoCore *c, uint16_t source)
 {
     c->regs[A_GLAMO_IRQ_STATUS >> 1] |= source & GLAMO_IRQ_ALL;
     if (c->cfg.hooks.irq_update) {
@@ -72,26 +40,6 @@ static bool clocks_running(const GlamoCore *c)
            !(clk & (GLAMO_CLOCK_3D_FRONT_RESET | GLAMO_CLOCK_3D_BACK_RESET));
 }
 
-bool glamo_3d_idle(const GlamoCore *c)
-{
-    return c->q_count == 0 && !c->parser.active && c->raster_pending == 0;
-}
-
-bool glamo_3d_queue_full(const GlamoCore *c)
-{
-    return c->q_count == GLAMO_QUEUE_SIZE;
-}
-
-void glamo_flush(GlamoCore *c)
-{
-    if (c->raster_pending) {
-        g3d_raster_flush(c->raster);
-        c->raster_pending = 0;
-        /* the decoded state lived in the rasteriser's arena */
-        c->rs = NULL;
-    }
-}
-
 /* ---- the 3D engine's registers ----------------------------------------- */
 
 static void reset_3d_regs(GlamoCore *c, bool front, bool back)
@@ -100,7 +48,7 @@ static void reset_3d_regs(GlamoCore *c, bool front, bool back)
 
     for (off = GLAMO_REGOFS_3D; off < GLAMO_REGEND_3D; off += 2) {
         if (glamo_is_front_reg(off) ? front : back) {
-            c->regs[off >> 1] = glamo_reginfo[off >> 1].reset;
+            c->regs[off >> 1] = glamo_reg_info(off).reset;
         }
     }
     if (back) {
@@ -133,20 +81,29 @@ static uint32_t setfire_register(const GlamoCore *c)
     return reg[GLAMO_FIELD(c, EGPrim1, EGSETFIRE)];
 }
 
+/* a level base of a texture unit, "Reserved for" levels included */
 static bool is_texture_base(uint32_t off)
 {
-    return (off >= 0x21b8 && off < 0x21e8) || (off >= 0x2218 && off < 0x2248);
+    int n;
+
+    for (n = 0; n < 2; n++) {
+        uint32_t lbas = GLAMO_TX_BASE(n) + GLAMO_TX_LBAS;
+        if (off >= lbas && off < GLAMO_TX_BASE(n) + GLAMO_TX_PITCH) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* a write reaching the engine, in order */
 static void apply_3d(GlamoCore *c, uint32_t off, uint16_t val)
 {
-    const GlamoRegInfo *ri = &glamo_reginfo[off >> 1];
+    const GlamoRegInfo ri = glamo_reg_info(off);
     uint32_t fire_reg;
 
-    switch (ri->kind) {
+    switch (ri.kind) {
     case GLAMO_RK_TRIGGER:
-        c->regs[off >> 1] = val & ri->mask;
+        c->regs[off >> 1] = val & ri.mask;
         switch (off) {
         case A_EGFIRE:
             glamo_fire_register_vertex(c);
@@ -186,7 +143,7 @@ static void apply_3d(GlamoCore *c, uint32_t off, uint16_t val)
                   "glamo: pitch 0x%x at 0x%04x above the 2046-byte "
                   "limit, surface disabled", val, off);
         /* an impossible pitch leaves the surface unusable until rewritten */
-        c->regs[off >> 1] = val & ri->mask & ~0x03ff;
+        c->regs[off >> 1] = val & ri.mask & ~0x03ff;
         c->rs_dirty = true;
         return;
     }
@@ -195,8 +152,8 @@ static void apply_3d(GlamoCore *c, uint32_t off, uint16_t val)
         /* rendered pixels may be read as texels: finish them first */
         glamo_flush(c);
     }
-    c->regs[off >> 1] = val & ri->mask;
-    if (off >= 0x2100) {
+    c->regs[off >> 1] = val & ri.mask;
+    if (off >= A_EGEN0) {   /* the render state (and the front end) */
         c->rs_dirty = true;
     }
     fire_reg = setfire_register(c);
@@ -225,22 +182,22 @@ static void queue_pop_apply(GlamoCore *c)
 
 static void write_3d(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq)
 {
-    const GlamoRegInfo *ri = &glamo_reginfo[off >> 1];
+    const GlamoRegInfo ri = glamo_reg_info(off);
 
     if (off >= GLAMO_TX1_PALETTE && off < GLAMO_TX1_PALETTE + 0x200) {
         /* host writes here are texture-1 palette writes (reference defect
          * GLAMO-12, docs/references.md) */
         c->tx1_palette[(off - GLAMO_TX1_PALETTE) >> 1] = val;
         c->rs_dirty = true;
-        if (ri->kind == GLAMO_RK_RW) {
-            c->regs[off >> 1] = val & ri->mask;
+        if (ri.kind == GLAMO_RK_RW) {
+            c->regs[off >> 1] = val & ri.mask;
         }
         return;
     }
-    if (ri->kind == GLAMO_RK_NONE || ri->kind == GLAMO_RK_RO) {
+    if (ri.kind == GLAMO_RK_NONE || ri.kind == GLAMO_RK_RO) {
         return;
     }
-    if (ri->kind != GLAMO_RK_TRIGGER && glamo_3d_idle(c)) {
+    if (ri.kind != GLAMO_RK_TRIGGER && glamo_3d_idle(c)) {
         apply_3d(c, off, val);
         return;
     }
@@ -265,10 +222,10 @@ static void write_3d(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq)
 
 static uint16_t read_3d(GlamoCore *c, uint32_t off)
 {
-    const GlamoRegInfo *ri = &glamo_reginfo[off >> 1];
+    const GlamoRegInfo ri = glamo_reg_info(off);
     uint16_t v;
 
-    switch (ri->kind) {
+    switch (ri.kind) {
     case GLAMO_RK_NONE:
     case GLAMO_RK_WO:
         return 0;
@@ -494,7 +451,7 @@ bool glamo_core_work(GlamoCore *c, unsigned budget)
             queue_pop_apply(c);
             continue;
         }
-        if (glamo_cmdq_pending(c) && glamo_cmdq_step(c)) {
+        if (glamo_cmdq_pending(c) && glamo_cmdq_step(c, glamo_write16)) {
             continue;
         }
         if (run && c->raster_pending) {
@@ -516,7 +473,7 @@ bool glamo_core_work(GlamoCore *c, unsigned budget)
         c->cmdq.was_busy = false;
         if (((ctl >> GLAMO_CMDQ_CONTROL_IRQ_SHIFT) & 7) !=
             GLAMO_CMDQ_CONTROL_NO_IRQ) {
-            glamo_raise_irq(c, GLAMO_IRQ_CMDQUEUE);
+            raise_irq(c, GLAMO_IRQ_CMDQUEUE);
         }
     }
     if (run && !glamo_3d_idle(c)) {
@@ -531,7 +488,6 @@ GlamoCore *glamo_core_new(const GlamoCoreConfig *cfg)
 {
     GlamoCore *c = g_new0(GlamoCore, 1);
 
-    glamo_regfile_init();
     c->cfg = *cfg;
     g3d_error_init(&c->errors, NULL, NULL, NULL);
     c->vram_size = cfg->vram_size ? cfg->vram_size : GLAMO_VRAM_SIZE;

@@ -1,6 +1,8 @@
 /*
  * Glamo core internals shared by the block files:
  *   glamo-core.c   register space, clocks/resets, interrupts, work loop
+ *   core-services.c  3D queue state and the rasteriser flush (for every block)
+ *   numbers.c      s[7].16, s[7].10 and ARGB6565 number formats
  *   regfile.c      the 3D register table: masks, reset values, kinds
  *   cmdq.c         command queue (ring in VRAM)
  *   lcd.c          LCD controller scanout decode
@@ -34,15 +36,34 @@ enum {
     GLAMO_RK_TRIGGER = 4,   /* a write starts something */
 };
 
+/* a 32-bit register of the 3D range 1B00h-2EFFh */
+typedef struct GlamoRegRow {
+    uint32_t mask, reset;
+    uint8_t kind_lo, kind_hi;      /* of its 16-bit halves */
+} GlamoRegRow;
+
+#define GLAMO_REGS3D ((GLAMO_REGEND_3D - GLAMO_REGOFS_3D) / 4)
+extern const GlamoRegRow glamo_regs3d[GLAMO_REGS3D];
+
+/* one 16-bit register of the 3D range, as the bus sees it */
 typedef struct GlamoRegInfo {
     uint16_t mask;
     uint16_t reset;
     uint8_t kind;
 } GlamoRegInfo;
 
-/* per 16-bit register, index = offset / 2, for the 3D range only */
-extern GlamoRegInfo glamo_reginfo[GLAMO_NREGS];
-void glamo_regfile_init(void);
+static inline GlamoRegInfo glamo_reg_info(uint32_t off)
+{
+    const GlamoRegRow *r = &glamo_regs3d[(off - GLAMO_REGOFS_3D) / 4];
+    bool hi = off & 2;
+
+    return (GlamoRegInfo) {
+        .mask = (uint16_t)(hi ? r->mask >> 16 : r->mask),
+        .reset = (uint16_t)(hi ? r->reset >> 16 : r->reset),
+        .kind = hi ? r->kind_hi : r->kind_lo,
+    };
+}
+
 bool glamo_is_3d(uint32_t off);
 bool glamo_is_front_reg(uint32_t off);
 
@@ -116,7 +137,20 @@ typedef struct GlamoCombStage {
     uint8_t w0, w1, o0, o1;
 } GlamoCombStage;
 
-typedef struct GlamoRenderState {
+typedef struct GlamoRenderState GlamoRenderState;
+
+/* a fast texel fetch of one unit for a quad (texture.c) */
+typedef void GlamoTexFetchFn(const GlamoRenderState *rs,
+                             const GlamoTexUnit *t, const float uv[4][2],
+                             uint32_t mask, float out[4][4]);
+
+/* a 16 bpp destination format's fields (EGDST0CFM) */
+typedef struct GlamoDstLayout {
+    uint8_t rb, gb, bb, ab;     /* widths */
+    uint8_t rs, gs, bs, as;     /* shifts */
+} GlamoDstLayout;
+
+struct GlamoRenderState {
     uint8_t *vram;
     uint32_t vram_size;
     bool valid;                    /* false: primitives are skipped */
@@ -171,7 +205,18 @@ typedef struct GlamoRenderState {
     bool aa_line, aa_point, aa_test;
     uint8_t aa_line_unit, aa_point_unit;
     float aa_inv_half;             /* RGRCpHalf */
-} GlamoRenderState;
+    /* chosen per draw from the above (render.c): the quad function, and
+     * for the fast paths the destination layout and texture 0's fetch */
+    G3DQuadFn *shade;
+    GlamoDstLayout dst_layout;
+    GlamoTexFetchFn *fetch0;
+    uint8_t comb[2][4];            /* per channel: colour = comb[0] * comb[1] */
+    bool comb_modulate;            /* comb: diffuse * texel in every channel */
+    uint32_t comb_lanes[2][3][4];  /* comb as lane masks per operand */
+};
+
+/* the operands of a texture blend that is one product (GlamoRenderState.comb) */
+enum { GLAMO_COMB_TEX0, GLAMO_COMB_DIFFUSE, GLAMO_COMB_ONE };
 
 /*
  * One queued triangle: what render.c needs from setup, as the setup engine
@@ -209,7 +254,6 @@ static inline float glamo_plane(const float pl[3], float x, float y)
 }
 
 void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs);
-void glamo_argb6565(uint32_t v, float out[4]);
 G3DQuadFn glamo_render_quad;
 
 /* texture.c */
@@ -219,6 +263,10 @@ uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,
                           const float uv[4][2], uint32_t mask,
                           float out[4][4]);
 bool glamo_tex_blend_keyed(const GlamoRenderState *rs, const float c[4]);
+/* the fast fetch for `unit`, or NULL when it needs the general sampler */
+GlamoTexFetchFn *glamo_tex_fast(const GlamoRenderState *rs, int unit);
+/* is the texture blend of one unit a product per channel? (fills rs->comb) */
+bool glamo_tex_fast_combine(GlamoRenderState *rs);
 void glamo_combine(const GlamoRenderState *rs, const float dif[4],
                    const float spec[4], const float t0[4], const float t1[4],
                    float out[4]);
@@ -314,19 +362,25 @@ enum {
     GLAMO_ONCE_CLOCK_STOPPED,   /* 3D work pending with the clocks stopped */
 };
 
-/* glamo-core.c */
-void glamo_write16(GlamoCore *c, uint32_t off, uint16_t val, bool from_cmdq);
+/* glamo-core.c: the register dispatch (the command queue writes through it) */
+typedef void GlamoRegWriteFn(GlamoCore *c, uint32_t off, uint16_t val,
+                             bool from_cmdq);
+GlamoRegWriteFn glamo_write16;
+
+/* core-services.c: what every block may use */
 bool glamo_3d_idle(const GlamoCore *c);
 bool glamo_3d_queue_full(const GlamoCore *c);
-void glamo_raise_irq(GlamoCore *c, uint16_t source);
 void glamo_flush(GlamoCore *c);
+
+/* numbers.c (the s[7].16 / s[7].10 formats are in glamo.h) */
+void glamo_argb6565(uint32_t v, float out[4]);
 
 /* cmdq.c */
 void glamo_cmdq_reset(GlamoCore *c);
 void glamo_cmdq_write(GlamoCore *c, uint32_t off, uint16_t val);
 uint16_t glamo_cmdq_read(GlamoCore *c, uint32_t off);
 bool glamo_cmdq_pending(const GlamoCore *c);
-bool glamo_cmdq_step(GlamoCore *c);
+bool glamo_cmdq_step(GlamoCore *c, GlamoRegWriteFn *write);
 
 /* 2d.c */
 void glamo_2d_start(GlamoCore *c);

@@ -1,6 +1,17 @@
 /*
- * The 3D engine's register table: for every 16-bit register of
- * 1B00h-2EFFh, which bits exist, its reset value and its kind.
+ * The 3D engine's register table: for every 32-bit register of
+ * 1B00h-2EFFh, which bits exist, its reset value and the kind of its two
+ * 16-bit halves.
+ *
+ * One static table. A row names the register by its symbol in
+ * include/gpu3d/glamo-regs.h (an A_ constant, or one of the header's
+ * array macros), so the table cannot disagree with the header and no
+ * offset is written twice (docs/architecture.md, "Register tables"):
+ *   REG(sym, ...)                 the register at sym
+ *   HALVES(sym, ..., klo, khi)    the same, its 16-bit halves of two kinds
+ *   SPAN(first, last, ...)        the registers first .. last, 4 bytes apart
+ *   ARRAY(first, n, ...)          n registers from first, 4 bytes apart
+ * Offsets that no row names are reserved (GLAMO_RK_NONE: read 0).
  *
  * Masks come from the field layouts of the reference (every field named,
  * "Reserved for" fields included, is storage; plain "Reserved" bits read 0).
@@ -11,205 +22,183 @@
  */
 #include "glamo-int.h"
 
-#include <glib.h>
-
-GlamoRegInfo glamo_reginfo[GLAMO_NREGS];
-
-typedef struct Range {
-    uint16_t start, end, stride;   /* [start, end) in steps of stride */
-    uint32_t mask, reset;          /* for a 32-bit register; 16-bit ones: */
-    uint8_t kind;                  /*   stride 2, mask/reset in D[15:0] */
-} Range;
-
 #define F24  0x00ffffffu
 #define F32  0xffffffffu
 #define A22  0x007ffffeu     /* A22..A1 base addresses */
 #define ARGB6565 0xfcf8fcf8u /* A6 R5 G6 B5 */
 
-static const Range ranges[] = {
+#define IDX(off)  (((off) - GLAMO_REGOFS_3D) / 4)
+#define ROW(mask, reset, klo, khi) \
+    { (mask), (reset), GLAMO_RK_ ## klo, GLAMO_RK_ ## khi }
+#define REG(sym, mask, reset, kind) \
+    [IDX(sym)] = ROW(mask, reset, kind, kind)
+#define HALVES(sym, mask, reset, klo, khi) \
+    [IDX(sym)] = ROW(mask, reset, klo, khi)
+#define SPAN(first, last, mask, reset, kind) \
+    [IDX(first) ... IDX(last)] = ROW(mask, reset, kind, kind)
+#define ARRAY(first, n, mask, reset, kind) \
+    [IDX(first) ... IDX(first) + (n) - 1] = ROW(mask, reset, kind, kind)
+
+/* a texture unit; `set`, `size`: the masks that differ between the two */
+#define TEXTURE_UNIT(n, set, size) \
+    REG(GLAMO_TX_BASE(n) + GLAMO_TX_SET, set, 0x00030000, RW), \
+    REG(GLAMO_TX_BASE(n) + GLAMO_TX_FILT, 0xffffffef, 0, RW), \
+    REG(GLAMO_TX_BASE(n) + GLAMO_TX_SIZE, size, 0, RW), \
+    SPAN(GLAMO_TX_BASE(n) + GLAMO_TX_TRSH, GLAMO_TX_BASE(n) + GLAMO_TX_CTB, \
+         ARGB6565, 0, RW), \
+    ARRAY(GLAMO_TX_BASE(n) + GLAMO_TX_LBAS, GLAMO_TX_LEVELS, A22, 0, RW), \
+    ARRAY(GLAMO_TX_BASE(n) + GLAMO_TX_LBAS_RSV, GLAMO_TX_LEVELS_RSV, \
+          0xfffffffe, 0, RW), \
+    ARRAY(GLAMO_TX_BASE(n) + GLAMO_TX_PITCH, GLAMO_TX_PITCHES, 0x0fff0fff, \
+          0, RW), \
+    REG(GLAMO_TX_BASE(n) + GLAMO_TX_PITCH_RSV, 0x00000fff, 0, RW)
+
+/* vertex stream n's descriptor and base (L630-L713) */
+#define STREAM(n) \
+    REG(GLAMO_MGVSTRM_DESC(n), 0x00ff037f, 0, RW), \
+    REG(GLAMO_MGVSTRM_BAS(n), 0x007fffff, 0, RW)
+
+/* texture-blend stage s, colour and alpha units (L1135-L1218) */
+#define BLEND_STAGE(s) \
+    REG(GLAMO_TXCB(s) + GLAMO_TXB_MOD, F32, 0, RW), \
+    REG(GLAMO_TXCB(s) + GLAMO_TXB_ARG, 0x7fffffff, 0, RW), \
+    REG(GLAMO_TXAB(s) + GLAMO_TXB_MOD, F32, 0, RW), \
+    REG(GLAMO_TXAB(s) + GLAMO_TXB_ARG, 0x7fffffff, 0, RW)
+
+/* a material set (CW, CCW): R G B A floats with 8-bit alphas (L1480) */
+#define MATERIAL(set) \
+    SPAN((set) + GLAMO_MAT_DIFF, (set) + GLAMO_MAT_AMB_A - 4, F32, 0, RW), \
+    REG((set) + GLAMO_MAT_AMB_A, 0x000000ff, 0, RW), \
+    SPAN((set) + GLAMO_MAT_SPEC, (set) + GLAMO_MAT_EMIS_A - 4, F32, 0, RW), \
+    REG((set) + GLAMO_MAT_EMIS_A, 0x000000ff, 0, RW)
+
+const GlamoRegRow glamo_regs3d[GLAMO_REGS3D] = {
     /* G/L input vertex a (L1626-L1677); 1B1Ch reserved */
-    { 0x1b00, 0x1b1c, 4, F32, 0, GLAMO_RK_RW },
-    { 0x1b20, 0x1b60, 4, F32, 0, GLAMO_RK_RW },
-    { 0x1b80, 0x1b84, 4, F32, 0, GLAMO_RK_RW },
+    SPAN(A_RGPXa, A_RGPNZa, F32, 0, RW),
+    SPAN(A_RGPDIFFa, A_RGPNBa, F32, 0, RW),
+    REG(A_RGPPSIZE, F32, 0, RW),
     /* transformed vertices a, b, c (L1679-L1743) */
-    { 0x1c00, 0x1c90, 4, F32, 0, GLAMO_RK_RW },
+    SPAN(GLAMO_RGX_VTX(0), GLAMO_RGX_VTX(3) - 4, F32, 0, RW),
     /* setup outputs (L1745-L1949) */
-    { 0x1ca0, 0x1ca4, 4, 0x800fffff, 0, GLAMO_RK_RW },
-    { 0x1ca4, 0x1ca8, 4, 0x000fffff, 0, GLAMO_RK_RW },
-    { 0x1ca8, 0x1cac, 4, 0x000003ff, 0, GLAMO_RK_RW },
-    { 0x1cac, 0x1cb0, 4, 0x01ff01ff, 0, GLAMO_RK_RW },
-    { 0x1cb0, 0x1cc0, 4, 0x000fffff, 0, GLAMO_RK_RW },
-    { 0x1cc0, 0x1ccc, 4, F24, 0, GLAMO_RK_RW },
-    { 0x1ccc, 0x1cd8, 4, 0x00007fff, 0, GLAMO_RK_RW },
-    { 0x1cdc, 0x1ce8, 4, 0x00003fff, 0, GLAMO_RK_RW },
-    { 0x1ce8, 0x1cf4, 4, 0x00007fff, 0, GLAMO_RK_RW },
-    { 0x1cf4, 0x1d00, 4, 0x00003fff, 0, GLAMO_RK_RW },
-    { 0x1d00, 0x1d0c, 4, 0x00007fff, 0, GLAMO_RK_RW },
-    { 0x1d0c, 0x1d18, 4, 0x00003fff, 0, GLAMO_RK_RW },
-    { 0x1d18, 0x1d24, 4, 0x00007fff, 0, GLAMO_RK_RW },
-    { 0x1d24, 0x1d30, 4, 0x00003fff, 0, GLAMO_RK_RW },
-    { 0x1d30, 0x1d6c, 4, F24, 0, GLAMO_RK_RW },
-    { 0x1d6c, 0x1d70, 4, 0x3fff3fff, 0, GLAMO_RK_RW },
-    { 0x1d70, 0x1d74, 4, 0x03ff03ff, 0, GLAMO_RK_RW },
+    REG(A_EGSXst, 0x800fffff, 0, RW),
+    REG(A_EGSXstdy, 0x000fffff, 0, RW),
+    REG(A_EGSYst, 0x000003ff, 0, RW),
+    REG(A_EGSYcnt, 0x01ff01ff, 0, RW),
+    SPAN(A_EGSXend, A_EGSXbtdy, 0x000fffff, 0, RW),
+    SPAN(A_EGSZyst, A_EGSZdy, F24, 0, RW),
+    SPAN(A_EGSAyst, A_EGSAdy, 0x00007fff, 0, RW),
+    SPAN(A_EGSRyst, A_EGSRdy, 0x00003fff, 0, RW),
+    SPAN(A_EGSGyst, A_EGSGdy, 0x00007fff, 0, RW),
+    SPAN(A_EGSByst, A_EGSBdy, 0x00003fff, 0, RW),
+    SPAN(A_EGSFyst, A_EGSFdy, 0x00007fff, 0, RW),
+    SPAN(A_EGSSRyst, A_EGSSRdy, 0x00003fff, 0, RW),
+    SPAN(A_EGSSGyst, A_EGSSGdy, 0x00007fff, 0, RW),
+    SPAN(A_EGSSByst, A_EGSSBdy, 0x00003fff, 0, RW),
+    SPAN(A_EGSWyst, A_EGSV1dy, F24, 0, RW),
+    REG(A_EGSshft, 0x3fff3fff, 0, RW),
+    REG(A_EGSLlimit, 0x03ff03ff, 0, RW),
     /* vertex defaults (L607-L628) */
-    { 0x1e00, 0x1e1c, 4, F32, 0, GLAMO_RK_RW },
-    { 0x1e20, 0x1e28, 4, F32, 0, GLAMO_RK_RW },
-    { 0x1e30, 0x1e50, 4, F32, 0, GLAMO_RK_RW },
+    SPAN(A_RGXPosDefX, A_RGXNormDefZ, F32, 0, RW),
+    SPAN(A_RGXDiffDef, A_RGXSpecDef, F32, 0, RW),
+    SPAN(A_RGXTxADefU, A_RGXTxBDefQ, F32, 0, RW),
     /* stream table (L630-L713) */
-    { 0x1f00, 0x1f04, 4, 0x000000ff, 0, GLAMO_RK_RW },
-    { 0x1f0c, 0x1f10, 4, 0x00000707, 0, GLAMO_RK_RW },
-    { 0x1f10, 0x1f50, 8, 0x00ff037f, 0, GLAMO_RK_RW },
-    { 0x1f14, 0x1f50, 8, 0x007fffff, 0, GLAMO_RK_RW },
+    REG(A_MGVStreamActive, 0x000000ff, 0, RW),
+    REG(A_MGVStrmCtl, 0x00000707, 0, RW),
+    STREAM(0), STREAM(1), STREAM(2), STREAM(3),
+    STREAM(4), STREAM(5), STREAM(6), STREAM(7),
     /* command buffer mode, parsing (L717-L741) */
-    { 0x2030, 0x2034, 4, A22, 0, GLAMO_RK_RW },
-    { 0x2034, 0x2038, 4, 0x0fffffff, 0, GLAMO_RK_RO },
-    { 0x2038, 0x203c, 4, F32, 0, GLAMO_RK_RW },
-    { 0x203c, 0x2040, 2, 0x0003, 0, GLAMO_RK_TRIGGER },
-    { 0x2040, 0x2044, 4, 0xffff30df, 0, GLAMO_RK_RW },
-    { 0x2044, 0x2048, 4, 0x8fffffff, 0, GLAMO_RK_RW },
+    REG(A_MGStrmIndexMDBAS, A22, 0, RW),
+    REG(A_RGTDWNum, 0x0fffffff, 0, RO),
+    REG(A_MGTDWNum, F32, 0, RW),
+    REG(A_MGBufCBMFire, 0x00030003, 0, TRIGGER),  /* and MGBufCMSFire */
+    REG(A_RGPVDTex, 0xffff30df, 0, RW),
+    REG(A_RGPDV, 0x8fffffff, 0, RW),
     /* primitive setting, fire, status (L744-L771) */
-    { 0x2050, 0x2052, 2, 0x3fff, 0, GLAMO_RK_RW },
-    { 0x2052, 0x2054, 2, 0xffff, 0, GLAMO_RK_RW },
-    { 0x2054, 0x2056, 2, 0xffff, GLAMO_EGSTATUSA_ALL_IDLE, GLAMO_RK_RO },
-    { 0x2056, 0x2058, 2, 0xffff, 0, GLAMO_RK_RO },
-    { 0x2058, 0x205a, 2, 0xffff, 0, GLAMO_RK_TRIGGER },
-    { 0x205a, 0x205c, 2, 0xffff, 0, GLAMO_RK_RO },
+    REG(A_EGPrim0, 0xffff3fff, 0, RW),                 /* and EGPrim1 */
+    REG(A_EGSTATUSA, F32, GLAMO_EGSTATUSA_ALL_IDLE, RO),  /* and B */
+    HALVES(A_EGFIRE, F32, 0, TRIGGER, RO),          /* and EGSTATUSD */
     /* enables (L773-L835; default 00000000h) */
-    { 0x2100, 0x2104, 4, 0xff7fffff, 0, GLAMO_RK_RW },
-    { 0x2104, 0x2108, 4, 0xf7ffff03, 0, GLAMO_RK_RW },
+    REG(A_EGEN0, 0xff7fffff, 0, RW),
+    REG(A_EGEN1, 0xf7ffff03, 0, RW),
     /* Z, alpha, destination 0 (L836-L852, L2571-L2750) */
     /* EGZBUFFM is D[26:20] (L2574): F1Z15 / F2Z14 need D[23:22] */
-    { 0x2108, 0x210c, 4, 0x07f703ff, 0, GLAMO_RK_RW },
-    { 0x210c, 0x2110, 2, 0xffff, 0, GLAMO_RK_RW },
-    { 0x2110, 0x2114, 4, A22, 0, GLAMO_RK_RW },
-    { 0x2114, 0x2118, 4, 0x380007ff, 0, GLAMO_RK_RW },
-    { 0x2120, 0x2124, 4, 0x0fff03ff, 0, GLAMO_RK_RW },
-    { 0x2124, 0x2128, 4, 0x0000ffff, 0, GLAMO_RK_RW },
-    { 0x2128, 0x212c, 4, A22, 0, GLAMO_RK_RW },
-    { 0x2138, 0x213a, 2, 0x8111, 0, GLAMO_RK_RW },
+    REG(A_EGZSET, 0x07f703ff, 0, RW),
+    REG(A_EGZWrMASK, F32, 0, RW),                   /* and EGZdstInitValue */
+    REG(A_EGZBAS, A22, 0, RW),
+    REG(A_EGATEST, 0x380007ff, 0, RW),
+    REG(A_EGDST0SET, 0x0fff03ff, 0, RW),
+    REG(A_EGD0CWrMASK, 0x0000ffff, 0, RW),
+    REG(A_EGDST0BAS, A22, 0, RW),
+    HALVES(A_EGSTIPSEL, 0x00008111, 0, RW, NONE),
     /* fog, stencil, blending, clip, scratch (L864-L930) */
-    { 0x213c, 0x2140, 4, 0x0fffffff, 0, GLAMO_RK_RW },
-    { 0x2140, 0x2148, 4, 0x0007ffff, 0, GLAMO_RK_RW },
-    { 0x2148, 0x214c, 4, 0xff03ffff, 0, GLAMO_RK_RW },
-    { 0x2150, 0x2154, 4, 0x3f00ffff, 0, GLAMO_RK_RW },
-    { 0x2154, 0x2158, 4, 0xff7773ff, 0, GLAMO_RK_RW },
-    { 0x2158, 0x215c, 4, A22, 0, GLAMO_RK_RW },
-    { 0x215c, 0x2160, 4, 0x7f1ff1ff, 0, GLAMO_RK_RW },
-    { 0x2160, 0x2164, 4, ARGB6565, 0, GLAMO_RK_RW },
-    { 0x2164, 0x216c, 4, 0x03ff03ff, 0, GLAMO_RK_RW },
-    { 0x216c, 0x2170, 4, 0x000001ff, 0, GLAMO_RK_RW },
-    { 0x2170, 0x2180, 4, F32, 0, GLAMO_RK_RW },
+    REG(A_EGFOGSET, 0x0fffffff, 0, RW),
+    SPAN(A_EGFLEND, A_EGFLINVD, 0x0007ffff, 0, RW),
+    REG(A_EGFDENST, 0xff03ffff, 0, RW),
+    REG(A_EGSTSET, 0x3f00ffff, 0, RW),
+    REG(A_EGSTOP, 0xff7773ff, 0, RW),
+    REG(A_EGStBAS, A22, 0, RW),
+    REG(A_EGBLSET, 0x7f1ff1ff, 0, RW),
+    REG(A_EGBLCst, ARGB6565, 0, RW),
+    SPAN(A_EGCLTB, A_EGCLLR, 0x03ff03ff, 0, RW),
+    REG(A_EGABLFACT, 0x000001ff, 0, RW),
+    SPAN(A_EGRerSRegA, A_EGRerSRegD, F32, 0, RW),
     /* stereo read-back, arbiter (L932-L966) */
-    { 0x2180, 0x218c, 4, F32, 0, GLAMO_RK_RW },
-    { 0x218c, 0x2190, 4, 0x03ffffff, 0, GLAMO_RK_RW },
-    { 0x2190, 0x2194, 4, F32, 0, GLAMO_RK_RW },
-    { 0x2194, 0x2198, 4, 0x0000ffff, 0, GLAMO_RK_RW },
-    { 0x2198, 0x219c, 4, 0x77777777, 0, GLAMO_RK_RW },
-    /* texture 0 (L968-L1034, L3071-L3380) */
-    { 0x21a0, 0x21a4, 4, 0xffffff03, 0x00030000, GLAMO_RK_RW },
-    { 0x21a4, 0x21a8, 4, 0xffffffef, 0, GLAMO_RK_RW },
-    { 0x21a8, 0x21ac, 4, 0xdf1ff1ff, 0, GLAMO_RK_RW },
-    { 0x21ac, 0x21b8, 4, ARGB6565, 0, GLAMO_RK_RW },
-    { 0x21b8, 0x21dc, 4, A22, 0, GLAMO_RK_RW },
-    { 0x21dc, 0x21e8, 4, 0xfffffffe, 0, GLAMO_RK_RW },
-    { 0x21e8, 0x21fc, 4, 0x0fff0fff, 0, GLAMO_RK_RW },
-    { 0x21fc, 0x2200, 4, 0x00000fff, 0, GLAMO_RK_RW },
-    /* texture 1 (L1036-L1133, L3381-L3668) */
-    { 0x2200, 0x2204, 4, 0xffffff00, 0x00030000, GLAMO_RK_RW },
-    { 0x2204, 0x2208, 4, 0xffffffef, 0, GLAMO_RK_RW },
-    { 0x2208, 0x220c, 4, 0xf71ff1ff, 0, GLAMO_RK_RW },
-    { 0x220c, 0x2218, 4, ARGB6565, 0, GLAMO_RK_RW },
-    { 0x2218, 0x223c, 4, A22, 0, GLAMO_RK_RW },
-    { 0x223c, 0x2248, 4, 0xfffffffe, 0, GLAMO_RK_RW },
-    { 0x2248, 0x225c, 4, 0x0fff0fff, 0, GLAMO_RK_RW },
-    { 0x225c, 0x2260, 4, 0x00000fff, 0, GLAMO_RK_RW },
+    SPAN(A_EGSZsum, A_EGSZmin, F32, 0, RW),
+    REG(A_EGSZfirecnt, 0x03ffffff, 0, RW),
+    REG(A_EGARBTIM0, F32, 0, RW),
+    REG(A_EGARBTIM1, 0x0000ffff, 0, RW),
+    REG(A_EGARBTHR, 0x77777777, 0, RW),
+    /* texture 0 (L968-L1034, L3071-L3380), texture 1 (L1036-L1133) */
+    TEXTURE_UNIT(0, 0xffffff03, 0xdf1ff1ff),
+    TEXTURE_UNIT(1, 0xffffff00, 0xf71ff1ff),
     /* texture blending (L1135-L1218) */
-    { 0x2330, 0x2338, 4, 0xfffcfefc, 0, GLAMO_RK_RW },
-    { 0x2350, 0x2360, 8, F32, 0, GLAMO_RK_RW },
-    { 0x2354, 0x2360, 8, 0x7fffffff, 0, GLAMO_RK_RW },
-    { 0x2390, 0x23a0, 8, F32, 0, GLAMO_RK_RW },
-    { 0x2394, 0x23a0, 8, 0x7fffffff, 0, GLAMO_RK_RW },
+    SPAN(A_EGTXBLDFACT0, A_EGTXBLDFACT1, 0xfffcfefc, 0, RW),
+    BLEND_STAGE(0), BLEND_STAGE(1),
     /* end-of-list strobes: summary 23E0h/23E2h, long form 23E0h/23E4h */
-    { 0x23e0, 0x23e2, 2, 0x0003, 0, GLAMO_RK_TRIGGER },
-    { 0x23e2, 0x23e8, 2, 0xffff, 0, GLAMO_RK_TRIGGER },
-    /* texture 0 palette (L1227-L1240) */
-    { 0x2400, 0x2600, 2, 0xffff, 0, GLAMO_RK_RW },
+    REG(A_EGEND, 0xffff0003, 0, TRIGGER),           /* and EGPASEND */
+    REG(A_EGPASENDL, F32, 0, TRIGGER),
+    /* texture 0 palette (L1227-L1240), 16-bit entries */
+    ARRAY(GLAMO_TX0_PALETTE, 256 / 2, F32, 0, RW),
     /* front end (L1242-L1381) */
-    { 0x2600, 0x2604, 4, F32, 0, GLAMO_RK_RW },
-    { 0x2604, 0x2608, 4, 0x07ffff7f, 0, GLAMO_RK_RW },
-    { 0x2608, 0x260c, 4, 0xfc00003f, 0, GLAMO_RK_RW },
-    { 0x260c, 0x2610, 4, 0xdfd9fe00, 0, GLAMO_RK_RW },
-    { 0x2610, 0x2614, 4, 0x0f0f7f30, 0, GLAMO_RK_RW },
-    { 0x2614, 0x2618, 4, 0x000300ff, 0, GLAMO_RK_RW },
-    { 0x2618, 0x261c, 4, F24, 0, GLAMO_RK_RW },
-    { 0x261c, 0x2620, 4, 0x0f003fff, 0, GLAMO_RK_RW },
-    { 0x2620, 0x262c, 4, F24, 0, GLAMO_RK_RW },
-    { 0x2630, 0x2654, 4, F24, 0, GLAMO_RK_RW },
-    { 0x2654, 0x265c, 4, 0x07ff07ff, 0, GLAMO_RK_RW },
-    { 0x265c, 0x2660, 4, 0x81111fff, 0, GLAMO_RK_RW },
-    { 0x2660, 0x266c, 4, F24, 0, GLAMO_RK_RW },
+    REG(A_RGXFEN0, F32, 0, RW),
+    REG(A_RGXFEN1, 0x07ffff7f, 0, RW),
+    REG(A_RGXFEN2, 0xfc00003f, 0, RW),
+    REG(A_RGXFEN3, 0xdfd9fe00, 0, RW),
+    REG(A_RGXFEN4, 0x0f0f7f30, 0, RW),
+    REG(A_RGXFEN5, 0x000300ff, 0, RW),
+    REG(A_RGPStrScale, F24, 0, RW),
+    REG(A_RGPStrShift, 0x0f003fff, 0, RW),
+    SPAN(A_RGXSlopeCoeff, A_RGPZClamp, F24, 0, RW),
+    SPAN(A_RGXPtScaleA, A_RGXPtsize, F24, 0, RW),
+    SPAN(A_RGPPtCLTB, A_RGPPtCLLR, 0x07ff07ff, 0, RW),
+    REG(A_RGPLINE, 0x81111fff, 0, RW),
+    SPAN(A_RGPLnRepeat, A_RGRCpHalf, F24, 0, RW),
     /* viewport and matrices (L1383-L1439) */
-    { 0x2678, 0x2690, 4, F24, 0, GLAMO_RK_RW },
-    { 0x26a0, 0x2748, 4, F24, 0, GLAMO_RK_RW },
+    SPAN(A_RGXScaleX, A_RGXOffsetZ, F24, 0, RW),
+    SPAN(A_RGXR0T1MAT00, A_RGPUUserClipPlanVd, F24, 0, RW),
     /* texture matrices (L1441-L1479) */
-    { 0x2a00, 0x2a40, 4, F24, 0, GLAMO_RK_RW },
-    { 0x2a50, 0x2a90, 4, F24, 0, GLAMO_RK_RW },
+    ARRAY(GLAMO_RGXTXMAT(0, 0, 0), 16, F24, 0, RW),
+    ARRAY(GLAMO_RGXTXMAT(1, 0, 0), 16, F24, 0, RW),
     /* material (L1480-L1556); 2B00h D[10:0] resets to 0 */
-    { 0x2b00, 0x2b04, 4, 0xfffcf300, 0, GLAMO_RK_RW },
-    { 0x2b04, 0x2b08, 4, 0xffff03ff, 0, GLAMO_RK_RW },
-    { 0x2b08, 0x2b10, 4, F24, 0, GLAMO_RK_RW },
-    { 0x2b10, 0x2b2c, 4, F32, 0, GLAMO_RK_RW },
-    { 0x2b2c, 0x2b30, 4, 0x000000ff, 0, GLAMO_RK_RW },
-    { 0x2b30, 0x2b4c, 4, F32, 0, GLAMO_RK_RW },
-    { 0x2b4c, 0x2b50, 4, 0x000000ff, 0, GLAMO_RK_RW },
-    { 0x2b50, 0x2b60, 4, F24, 0, GLAMO_RK_RW },
-    { 0x2b60, 0x2b7c, 4, F32, 0, GLAMO_RK_RW },
-    { 0x2b7c, 0x2b80, 4, 0x000000ff, 0, GLAMO_RK_RW },
-    { 0x2b80, 0x2b9c, 4, F32, 0, GLAMO_RK_RW },
-    { 0x2b9c, 0x2ba0, 4, 0x000000ff, 0, GLAMO_RK_RW },
-    { 0x2ba0, 0x2bb0, 4, F24, 0, GLAMO_RK_RW },
+    REG(A_RGXMATSRC, 0xfffcf300, 0, RW),
+    REG(A_RGXLTYPE, 0xffff03ff, 0, RW),
+    SPAN(A_RGSCWSDTh, A_RGSCCWSDTh, F24, 0, RW),
+    MATERIAL(GLAMO_MAT_CW),
+    SPAN(A_RGXCWMP, A_RGXFogDensity, F24, 0, RW),
+    MATERIAL(GLAMO_MAT_CCW),
+    SPAN(A_RGXCCWMP, A_RGXLaB, F24, 0, RW),
     /* lights 0-7, Type W (L1557-L1603) */
-    { 0x2c00, 0x2f00, 4, F24, 0, GLAMO_RK_WO },
+    SPAN(GLAMO_LIGHT(0), GLAMO_LIGHT(GLAMO_LIGHTS) - 4, F24, 0, WO),
 };
-
-void glamo_regfile_init(void)
-{
-    static gsize done;
-    size_t i;
-
-    if (!g_once_init_enter(&done)) {
-        return;
-    }
-    for (i = 0; i < G_N_ELEMENTS(ranges); i++) {
-        const Range *r = &ranges[i];
-        uint32_t a;
-
-        for (a = r->start; a < r->end; a += r->stride) {
-            GlamoRegInfo *lo = &glamo_reginfo[a >> 1];
-            if (r->stride == 2) {
-                lo->mask = (uint16_t)r->mask;
-                lo->reset = (uint16_t)r->reset;
-                lo->kind = r->kind;
-            } else {
-                GlamoRegInfo *hi = lo + 1;
-                lo->mask = (uint16_t)r->mask;
-                hi->mask = (uint16_t)(r->mask >> 16);
-                lo->reset = (uint16_t)r->reset;
-                hi->reset = (uint16_t)(r->reset >> 16);
-                lo->kind = hi->kind = r->kind;
-            }
-        }
-    }
-    g_once_init_leave(&done, 1);
-}
 
 bool glamo_is_3d(uint32_t off)
 {
     return off >= GLAMO_REGOFS_3D && off < GLAMO_REGEND_3D;
 }
 
-/* the front engine's registers (parser, G/L, setup); the rest is "Render" */
+/* the front engine's registers (parser, G/L, setup); the back end
+ * ("Render") is EGEN0 (2100h) up to the front end's RGXFEN0 (2600h) */
 bool glamo_is_front_reg(uint32_t off)
 {
-    return (off >= 0x1b00 && off < 0x2100) || off >= 0x2600;
+    return (off >= GLAMO_REGOFS_3D && off < A_EGEN0) || off >= A_RGXFEN0;
 }

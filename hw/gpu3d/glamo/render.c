@@ -18,15 +18,16 @@
 #include "common/fragment.h"
 #include "common/fpformat.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* "[5].11 floating point" Z: unsigned, 5-bit exponent (docs: bias 31) */
 static const G3DFloatFmt zf_fmt = { 5, 11, 31, G3D_FP_ROUND };
 
 /* ---- destination formats (EGDST0CFM, L2694-L2740) ----------------------- */
 
-typedef struct DstLayout {
-    uint8_t rb, gb, bb, ab;     /* widths */
-    uint8_t rs, gs, bs, as;     /* shifts */
-} DstLayout;
+typedef GlamoDstLayout DstLayout;
 
 static bool dst_layout(uint8_t cfm, DstLayout *l)
 {
@@ -54,7 +55,7 @@ static const uint8_t bayer4[4][4] = {
     { 0, 8, 2, 10 }, { 12, 4, 14, 6 }, { 3, 11, 1, 9 }, { 15, 7, 13, 5 },
 };
 
-static uint32_t to_bits(float v, int bits, float bias)
+static inline uint32_t to_bits(float v, int bits, float bias)
 {
     uint32_t max = (1u << bits) - 1;
     /* non-negative after the clamp: truncation is floor */
@@ -62,7 +63,8 @@ static uint32_t to_bits(float v, int bits, float bias)
     return u > max ? max : u;
 }
 
-static uint16_t pack_dst(const DstLayout *l, const float c[4], float bias)
+static inline __attribute__((always_inline))
+uint16_t pack_dst(const DstLayout *l, const float c[4], float bias)
 {
     uint16_t p = (uint16_t)(to_bits(c[0], l->rb, bias) << l->rs |
                             to_bits(c[1], l->gb, bias) << l->gs |
@@ -84,6 +86,8 @@ static void unpack_dst(const DstLayout *l, uint16_t p, float dst_alpha,
 }
 
 /* ---- decoding the state ------------------------------------------------- */
+
+static G3DQuadFn *choose_quad(GlamoRenderState *rs);
 
 static bool surface_fits(GlamoRenderState *rs, uint32_t base, uint32_t pitch,
                          uint64_t line_bytes, const char *what)
@@ -157,14 +161,6 @@ static int bl_equation(int code)
 }
 
 /* the A6 R5 G6 B5 colours of 2160h, 21ACh-21B4h, 220Ch-2214h */
-void glamo_argb6565(uint32_t v, float out[4])
-{
-    out[0] = g3d_unorm2f((v >> 19) & 31, 5);
-    out[1] = g3d_unorm2f((v >> 10) & 63, 6);
-    out[2] = g3d_unorm2f((v >> 3) & 31, 5);
-    out[3] = g3d_unorm2f((v >> 26) & 63, 6);
-}
-
 void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs)
 {
     uint32_t en0 = glamo_r32(c, A_EGEN0), en1 = glamo_r32(c, A_EGEN1);
@@ -362,6 +358,7 @@ void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs)
     rs->aa_point_unit = GLAMO_FIELD(c, EGSTIPSEL, EGAAPointTxSel);
     rs->aa_inv_half = glamo_rf24(c, A_RGRCpHalf);
     glamo_tex_decode(c, rs);
+    rs->shade = choose_quad(rs);
 }
 
 /* the AA coverage of the quad's pixels (1 where AA is off) */
@@ -490,6 +487,28 @@ static float fog_factor(const GlamoRenderState *rs, float fvert, float depth)
     return g3d_clampf(f, 0.0f, 1.0f);
 }
 
+/* texture unit k's coordinates at the quad's pixel centres */
+static inline void quad_uv(const GlamoTri *t, const G3DQuad *q, int k,
+                           float uv[4][2])
+{
+    const GlamoRenderState *rs = t->rs;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        float sx = q->x + (i & 1) + 0.5f, sy = q->y + (i >> 1) + 0.5f;
+        float iw = rs->tex_persp ?
+                   glamo_plane(t->pl[GLAMO_PL_IW], sx, sy) : 1.0f;
+        float w = iw != 0.0f ? 1.0f / iw : 0.0f;
+        uv[i][0] = glamo_plane(t->pl[GLAMO_PL_TEX + 2 * k], sx, sy) * w;
+        uv[i][1] = glamo_plane(t->pl[GLAMO_PL_TEX + 2 * k + 1], sx, sy) * w;
+    }
+}
+
+static float dither_bias(const GlamoRenderState *rs, int x, int y)
+{
+    return rs->dither ? (bayer4[y & 3][x & 3] + 0.5f) / 16.0f : 0.5f;
+}
+
 void glamo_render_quad(void *user, const G3DQuad *q, int thread)
 {
     const GlamoTri *t = user;
@@ -507,14 +526,7 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
     if (rs->tex_enable) {
         for (k = 0; k < rs->ntex; k++) {
             float uv[4][2];
-            for (i = 0; i < 4; i++) {
-                float sx = q->x + (i & 1) + 0.5f, sy = q->y + (i >> 1) + 0.5f;
-                float iw = rs->tex_persp ?
-                           glamo_plane(t->pl[GLAMO_PL_IW], sx, sy) : 1.0f;
-                float w = iw != 0.0f ? 1.0f / iw : 0.0f;
-                uv[i][0] = glamo_plane(t->pl[GLAMO_PL_TEX + 2 * k], sx, sy) * w;
-                uv[i][1] = glamo_plane(t->pl[GLAMO_PL_TEX + 2 * k + 1], sx, sy) * w;
-            }
+            quad_uv(t, q, k, uv);
             kill |= glamo_tex_sample(rs, k, uv, q->mask, tex[k]);
         }
     }
@@ -620,11 +632,208 @@ void glamo_render_quad(void *user, const G3DQuad *q, int thread)
         } else {
             memcpy(out, col, sizeof(out));
         }
-        pen = pack_dst(&l, out, rs->dither ?
-                       (bayer4[y & 3][x & 3] + 0.5f) / 16.0f : 0.5f);
+        pen = pack_dst(&l, out, dither_bias(rs, x, y));
         if (rs->rop != GLAMO_ROP_COPY_PEN) {
             pen = (uint16_t)g3d_logic_op(rop_to_logic[rs->rop], pen, d);
         }
         *pd = (pen & rs->cmask) | (d & ~rs->cmask);
     }
+}
+
+/* ---- fast paths, chosen per draw ---------------------------------------- */
+
+/*
+ * Issue 11: when the state is latched, a draw that leaves most of the
+ * pipeline idle gets a quad function without it. The fast paths do the
+ * same operations as glamo_render_quad above, in the same order, for what
+ * they keep, so each pixel is bit-identical (tests/glamo/test-glamo-fast.c
+ * compares them with g3d_general_path set): no stipple or AA coverage
+ * texture, no specular, fog, alpha test or stencil, no blending, ROP
+ * COPY_PEN and every colour bit written (so the destination is not read);
+ * Z off or a Z16 test/write; no texture, or texture 0 alone modulating the
+ * diffuse colour (texture blending off) through a per-format fetch.
+ */
+static const DstLayout rgb565 = { 5, 6, 5, 0, 11, 5, 0, 0 };
+
+#ifdef __SSE2__
+/*
+ * The colour planes of the quad's triangle as vectors of r g b a, and the
+ * colour at (sx, sy) as glamo_plane computes it, one lane a channel:
+ * (pl[0] + pl[1] * x) + pl[2] * y, one IEEE single operation at a time.
+ */
+typedef struct ColPlanes {
+    __m128 p0, p1, p2;
+} ColPlanes;
+
+static inline ColPlanes col_planes(const GlamoTri *t)
+{
+    const float (*pl)[3] = &t->pl[GLAMO_PL_COL];
+
+    return (ColPlanes) {
+        _mm_setr_ps(pl[0][0], pl[1][0], pl[2][0], pl[3][0]),
+        _mm_setr_ps(pl[0][1], pl[1][1], pl[2][1], pl[3][1]),
+        _mm_setr_ps(pl[0][2], pl[1][2], pl[2][2], pl[3][2]),
+    };
+}
+
+static inline __m128 col_at(const ColPlanes *cp, float sx, float sy)
+{
+    return _mm_add_ps(_mm_add_ps(cp->p0, _mm_mul_ps(cp->p1, _mm_set1_ps(sx))),
+                      _mm_mul_ps(cp->p2, _mm_set1_ps(sy)));
+}
+
+/*
+ * pack_dst for RGB565, the channels in lanes: MAXPS/MINPS are "a > b ? a :
+ * b" / "a < b ? a : b", i.e. g3d_clampf's clamp with NaN to 0; then the
+ * same product, sum and truncation as to_bits, its limit (PMINSW), and the
+ * three fields shifted into place by one multiply-add (they do not
+ * overlap, so the sum is the OR).
+ */
+static inline uint16_t pack_565_sse2(__m128 c, float bias)
+{
+    __m128 v = _mm_min_ps(_mm_max_ps(c, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+    __m128i u;
+
+    v = _mm_add_ps(_mm_mul_ps(v, _mm_setr_ps(31.0f, 63.0f, 31.0f, 0.0f)),
+                   _mm_set1_ps(bias));
+    u = _mm_cvttps_epi32(v);
+    u = _mm_packs_epi32(u, u);
+    u = _mm_min_epi16(u, _mm_setr_epi16(31, 63, 31, 0, 31, 63, 31, 0));
+    u = _mm_madd_epi16(u, _mm_setr_epi16(1 << 11, 1 << 5, 1, 0, 0, 0, 0, 0));
+    return (uint16_t)(_mm_cvtsi128_si32(u) +
+                      _mm_cvtsi128_si32(_mm_srli_si128(u, 4)));
+}
+#endif
+
+static inline __attribute__((always_inline))
+void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
+               bool z16, bool tex)
+{
+    const GlamoRenderState *rs = t->rs;
+    float texel[4][4];
+    int i, k;
+    static const float one[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
+#ifdef __SSE2__
+    bool sse565 = l == &rgb565;
+    ColPlanes cp;
+
+    if (sse565) {
+        cp = col_planes(t);
+    }
+#endif
+
+    if (tex) {
+        float uv[4][2];
+        quad_uv(t, q, 0, uv);
+        rs->fetch0(rs, &rs->tex[0], uv, q->mask, texel);
+    }
+    for (i = 0; i < 4; i++) {
+        int x = q->x + (i & 1), y = q->y + (i >> 1);
+        float sx = x + 0.5f, sy = y + 0.5f;
+        float col[4];
+        uint16_t *pd;
+
+        if (!(q->mask & (1u << i))) {
+            continue;
+        }
+        if (z16) {
+            float zc = g3d_clampf(glamo_plane(t->pl[GLAMO_PL_Z], sx, sy),
+                                  0.0f, 1.0f);
+            uint16_t *pz = (uint16_t *)(rs->vram + rs->z_base +
+                                        (size_t)y * rs->z_pitch) + x;
+            uint16_t zval = (uint16_t)g3d_f2unorm(zc, 16);
+
+            if (!g3d_compare_u(rs->z_func, zval, *pz)) {
+                continue;
+            }
+            if (rs->z_write) {
+                *pz = (*pz & ~rs->zmask) | (zval & rs->zmask);
+            }
+        }
+        pd = (uint16_t *)(rs->vram + rs->dst_base +
+                          (size_t)y * rs->dst_pitch) + x;
+        /*
+         * The colour: the diffuse planes, times texture 0 as the texture
+         * blend's product (glamo_tex_fast_combine). Left out of it: the
+         * blend's "* 1.0f" and clamp, which change no number but a NaN,
+         * and the pack clamps a NaN to 0 either way.
+         */
+#ifdef __SSE2__
+        if (sse565) {
+            __m128 c = col_at(&cp, sx, sy);
+            if (tex && rs->comb_modulate) {
+                c = _mm_mul_ps(c, _mm_loadu_ps(texel[i]));
+            } else if (tex) {
+                /* each operand picked per lane: texel, diffuse or one */
+                __m128 tx = _mm_loadu_ps(texel[i]), ab[2];
+                for (k = 0; k < 2; k++) {
+                    const uint32_t (*m)[4] = rs->comb_lanes[k];
+                    ab[k] = _mm_or_ps(
+                        _mm_or_ps(_mm_and_ps(_mm_loadu_ps((const float *)m[0]), tx),
+                                  _mm_and_ps(_mm_loadu_ps((const float *)m[1]), c)),
+                        _mm_and_ps(_mm_loadu_ps((const float *)m[2]),
+                                   _mm_set1_ps(1.0f)));
+                }
+                c = _mm_mul_ps(ab[0], ab[1]);
+            }
+            *pd = pack_565_sse2(c, dither_bias(rs, x, y));
+            continue;
+        }
+#endif
+        for (k = 0; k < 4; k++) {
+            col[k] = glamo_plane(t->pl[GLAMO_PL_COL + k], sx, sy);
+        }
+        if (tex) {
+            const float *opnd[3] = { texel[i], NULL, one };
+            float dif[4];
+
+            memcpy(dif, col, sizeof(dif));
+            opnd[GLAMO_COMB_DIFFUSE] = dif;
+            for (k = 0; k < 4; k++) {
+                col[k] = opnd[rs->comb[0][k]][k] * opnd[rs->comb[1][k]][k];
+            }
+        }
+        *pd = pack_dst(l, col, dither_bias(rs, x, y));
+    }
+}
+
+#define FAST_QUAD(name, layout, z16, tex)                                   \
+static void name(void *user, const G3DQuad *q, int thread)                  \
+{                                                                           \
+    const GlamoTri *t = user;                                               \
+    fast_quad(t, q, layout, z16, tex);                                      \
+}
+
+FAST_QUAD(fast_565, &rgb565, false, false)
+FAST_QUAD(fast_565_z16, &rgb565, true, false)
+FAST_QUAD(fast_565_tex, &rgb565, false, true)
+FAST_QUAD(fast_565_z16_tex, &rgb565, true, true)
+FAST_QUAD(fast_any, &t->rs->dst_layout, false, false)
+FAST_QUAD(fast_any_z16, &t->rs->dst_layout, true, false)
+FAST_QUAD(fast_any_tex, &t->rs->dst_layout, false, true)
+FAST_QUAD(fast_any_z16_tex, &t->rs->dst_layout, true, true)
+
+static G3DQuadFn *choose_quad(GlamoRenderState *rs)
+{
+    static G3DQuadFn *const fns[2][2][2] = {   /* [565][z16][tex] */
+        { { fast_any, fast_any_tex }, { fast_any_z16, fast_any_z16_tex } },
+        { { fast_565, fast_565_tex }, { fast_565_z16, fast_565_z16_tex } },
+    };
+    bool z_used = rs->z_test || rs->z_write, tex = rs->tex_enable;
+
+    if (g3d_general_path || !dst_layout(rs->dst_fmt, &rs->dst_layout) ||
+        rs->poly_stipple || rs->line_stipple || rs->aa_line ||
+        rs->aa_point || rs->specular || rs->fog || rs->a_test ||
+        rs->st_test || rs->blend || rs->rop != GLAMO_ROP_COPY_PEN ||
+        rs->cmask != 0xffff || (z_used && rs->z_fmt != GLAMO_ZFMT_Z16)) {
+        return glamo_render_quad;
+    }
+    if (tex) {
+        if (rs->ntex != 1 || !glamo_tex_fast_combine(rs) ||
+            !(rs->fetch0 = glamo_tex_fast(rs, 0))) {
+            return glamo_render_quad;
+        }
+    }
+    return fns[memcmp(&rs->dst_layout, &rgb565, sizeof(rgb565)) == 0]
+              [z_used][tex];
 }

@@ -201,7 +201,7 @@ static void raster_triangle(GlamoCore *c, const GlamoRenderState *rs,
     G3DTriangle gt = {
         .clip = rs->clip,
         .rules = &g3d_rules_top_left_16,
-        .shade = glamo_render_quad,
+        .shade = rs->shade,
         .user = t,
     };
     int k, u, flat = rs->gouraud ? -1 : rs->flat_vertex;
@@ -255,6 +255,7 @@ static void raster_triangle(GlamoCore *c, const GlamoRenderState *rs,
     if (g3d_raster_triangle(c->raster, &gt)) {
         c->raster_pending++;
         c->stats.primitives++;
+        c->stats.fast_primitives += rs->shade != glamo_render_quad;
     }
 }
 

@@ -26,6 +26,10 @@
 #include "common/fpformat.h"
 #include "common/texaddr.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* ---- texel formats ------------------------------------------------------ */
 
 enum { K_RGB, K_LUM, K_INT, K_ALPHA, K_PAL };
@@ -102,7 +106,9 @@ static float field(uint32_t v, int sh, int bits)
     return bits ? g3d_unorm2f((v >> sh) & ((1u << bits) - 1), bits) : 0.0f;
 }
 
-static void decode_texel(const TexFmt *f, uint32_t v, float out[4])
+/* inlined where the format is known when compiled (the fast fetches) */
+static inline __attribute__((always_inline))
+void decode_texel(const TexFmt *f, uint32_t v, float out[4])
 {
     switch (f->kind) {
     case K_RGB:
@@ -391,31 +397,47 @@ bool glamo_tex_blend_keyed(const GlamoRenderState *rs, const float c[4])
     return false;
 }
 
-static void texel(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
-                  int x, int y, float out[4])
+/*
+ * One texel of format `f` (a compile-time constant in the fast fetches,
+ * t->texfmt otherwise) at wrapped indices x, y (address(); -1: border);
+ * `pal`: the format is indexed through the palette.
+ */
+static inline __attribute__((always_inline))
+void texel_fmt(const GlamoRenderState *rs, const GlamoTexUnit *t, int lvl,
+               int x, int y, float out[4], const TexFmt *f, bool pal)
 {
-    const TexFmt *f = t->texfmt;
-    int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u);
     uint32_t v;
 
-    x = address(x, w, t->addr_u);
-    y = address(y, h, t->addr_v);
     if (x < 0 || y < 0) {
         memcpy(out, t->border, sizeof(t->border));
         return;
     }
-    v = read_raw(rs, t, lvl, t->bpp, x, y);
-    if (t->palfmt) {
+    v = read_raw(rs, t, lvl, pal ? t->bpp : f->bpp, x, y);
+    if (pal) {
         v = t->palette[v];
     }
     decode_texel(f, v, out);
 }
 
-/* returns the weight of transparent texels in the sample (0..1) */
-static float sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
-                          int lvl, bool linear, float u, float v, float out[4])
+#define texel(rs, t, lvl, x, y, out) \
+    texel_fmt(rs, t, lvl, x, y, out, f, pal)
+/* `repeat_pow2`: the caller knows both axes wrap a power-of-two size */
+#define wrap_u(i) (repeat_pow2 ? g3d_tex_repeat_pow2(i, w) \
+                               : address(i, w, t->addr_u))
+#define wrap_v(i) (repeat_pow2 ? g3d_tex_repeat_pow2(i, h) \
+                               : address(i, h, t->addr_v))
+
+/*
+ * Returns the weight of transparent texels in the sample (0..1). `f` and
+ * `pal` as for texel_fmt: sample_level() is the general form, the fast
+ * fetches instantiate it per format.
+ */
+static inline __attribute__((always_inline))
+float sample_level_fmt(const GlamoRenderState *rs, const GlamoTexUnit *t,
+                       int lvl, bool linear, float u, float v, float out[4],
+                       const TexFmt *f, bool pal, bool repeat_pow2)
 {
-    int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u), k;
+    int w = MAX(t->w >> lvl, 1u), h = MAX(t->h >> lvl, 1u);
     float x = u * w, y = v * h;
 
     /* keep the texel indices representable (NaN and huge coordinates) */
@@ -423,23 +445,42 @@ static float sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
     y = isfinite(y) ? g3d_clampf(y, -16777216.0f, 16777216.0f) : 0.0f;
 
     if (!linear) {
-        texel(rs, t, lvl, (int)floorf(x), (int)floorf(y), out);
+        texel(rs, t, lvl, wrap_u((int)floorf(x)), wrap_v((int)floorf(y)),
+              out);
         return per_texel(t) && transparent(t, out) ? 1.0f : 0.0f;
     }
     {
         float fx = x - 0.5f, fy = y - 0.5f, ax, ay, t00[4], t10[4], t01[4],
               t11[4];
         int x0 = (int)floorf(fx), y0 = (int)floorf(fy);
+        /* the footprint's two columns and two rows, each wrapped once */
+        int xa = wrap_u(x0), xb = wrap_u(x0 + 1);
+        int ya = wrap_v(y0), yb = wrap_v(y0 + 1);
+
         ax = fx - x0;
         ay = fy - y0;
-        texel(rs, t, lvl, x0, y0, t00);
-        texel(rs, t, lvl, x0 + 1, y0, t10);
-        texel(rs, t, lvl, x0, y0 + 1, t01);
-        texel(rs, t, lvl, x0 + 1, y0 + 1, t11);
-        for (k = 0; k < 4; k++) {
+        texel(rs, t, lvl, xa, ya, t00);
+        texel(rs, t, lvl, xb, ya, t10);
+        texel(rs, t, lvl, xa, yb, t01);
+        texel(rs, t, lvl, xb, yb, t11);
+#ifdef __SSE2__
+        {
+            /* the four channels at once, the same operations in each lane */
+            __m128 a = _mm_set1_ps(ax), na = _mm_set1_ps(1 - ax);
+            __m128 b = _mm_set1_ps(ay), nb = _mm_set1_ps(1 - ay);
+            __m128 top = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(t00), na),
+                                    _mm_mul_ps(_mm_loadu_ps(t10), a));
+            __m128 bot = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(t01), na),
+                                    _mm_mul_ps(_mm_loadu_ps(t11), a));
+            _mm_storeu_ps(out, _mm_add_ps(_mm_mul_ps(top, nb),
+                                          _mm_mul_ps(bot, b)));
+        }
+#else
+        for (int k = 0; k < 4; k++) {
             out[k] = (t00[k] * (1 - ax) + t10[k] * ax) * (1 - ay) +
                      (t01[k] * (1 - ax) + t11[k] * ax) * ay;
         }
+#endif
         if (!per_texel(t)) {
             return 0.0f;
         }
@@ -448,6 +489,77 @@ static float sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
                (transparent(t, t01) ? (1 - ax) * ay : 0.0f) +
                (transparent(t, t11) ? ax * ay : 0.0f);
     }
+}
+
+#undef texel
+#undef wrap_u
+#undef wrap_v
+
+static float sample_level(const GlamoRenderState *rs, const GlamoTexUnit *t,
+                          int lvl, bool linear, float u, float v, float out[4])
+{
+    return sample_level_fmt(rs, t, lvl, linear, u, v, out, t->texfmt,
+                            t->palfmt != NULL, false);
+}
+
+/*
+ * Fast fetches (render.c's per-draw fast paths): what glamo_tex_sample
+ * does for a unit that glamo_tex_fast() accepts, with the texel format
+ * fixed when compiled: one level, one filter whatever the LOD (so the LOD
+ * is not computed), no transparency (so nothing is removed).
+ */
+#define FAST_FETCH(name, fmt_index, pow2)                                   \
+static void name(const GlamoRenderState *rs, const GlamoTexUnit *t,         \
+                 const float uv[4][2], uint32_t mask, float out[4][4])     \
+{                                                                           \
+    const TexFmt *f = fmt_index < 0 ? t->texfmt : &tex_fmts[fmt_index];     \
+    bool linear = t->mag == 1;                                              \
+    int i;                                                                  \
+                                                                            \
+    for (i = 0; i < 4; i++) {                                               \
+        if (mask & (1u << i)) {                                             \
+            if (linear) {                                                   \
+                sample_level_fmt(rs, t, 0, true, uv[i][0], uv[i][1],        \
+                                 out[i], f, false, pow2);                   \
+            } else {                                                        \
+                sample_level_fmt(rs, t, 0, false, uv[i][0], uv[i][1],       \
+                                 out[i], f, false, pow2);                   \
+            }                                                               \
+        }                                                                   \
+    }                                                                       \
+}
+
+FAST_FETCH(fetch_rgb565, 1, false)          /* 0x61 */
+FAST_FETCH(fetch_argb1555, 2, false)        /* 0x62 */
+FAST_FETCH(fetch_argb4444, 3, false)        /* 0x63 */
+FAST_FETCH(fetch_any, -1, false)            /* any other unpaletted format */
+/* the same, both axes wrapping a power-of-two size */
+FAST_FETCH(fetch_rgb565_wrap2, 1, true)
+FAST_FETCH(fetch_argb1555_wrap2, 2, true)
+FAST_FETCH(fetch_argb4444_wrap2, 3, true)
+FAST_FETCH(fetch_any_wrap2, -1, true)
+
+GlamoTexFetchFn *glamo_tex_fast(const GlamoRenderState *rs, int unit)
+{
+    const GlamoTexUnit *t = &rs->tex[unit];
+    bool lin_mag = t->mag == 1, lin_min = t->min == 1 || t->min >= 4;
+
+    if (!t->enabled || t->palfmt || t->transparency != GLAMO_TRS_OFF ||
+        !(t->min <= 1 || t->levels == 1) || lin_mag != lin_min) {
+        return NULL;
+    }
+    /* by the table row, so a fetch's format is the unit's by construction;
+     * address() wraps a power of two as g3d_tex_repeat_pow2 does */
+    if (t->addr_u == GLAMO_TXADDR_WRAP && t->addr_v == GLAMO_TXADDR_WRAP &&
+        !(t->w & (t->w - 1)) && !(t->h & (t->h - 1))) {
+        return t->texfmt == &tex_fmts[1] ? fetch_rgb565_wrap2 :
+               t->texfmt == &tex_fmts[2] ? fetch_argb1555_wrap2 :
+               t->texfmt == &tex_fmts[3] ? fetch_argb4444_wrap2 :
+               fetch_any_wrap2;
+    }
+    return t->texfmt == &tex_fmts[1] ? fetch_rgb565 :
+           t->texfmt == &tex_fmts[2] ? fetch_argb1555 :
+           t->texfmt == &tex_fmts[3] ? fetch_argb4444 : fetch_any;
 }
 
 uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,
@@ -678,4 +790,85 @@ void glamo_combine(const GlamoRenderState *rs, const float dif[4],
     for (k = 0; k < 4; k++) {
         out[k] = g3d_clampf(in.cur0[k], 0.0f, 1.0f);
     }
+}
+
+/*
+ * Texture 0 alone reaches the colour as one product per channel: texture
+ * blending off (the diffuse colour modulated, glamo_combine's first case)
+ * or one combiner stage whose colour and alpha units each write
+ * operation A = arg1 * arg2 to current 0 without bias or scale, the
+ * arguments being texture 0, the diffuse colour or ZERO complemented
+ * (1.0), unmodified and unreplicated: modulate and replace as a driver
+ * sets them. The product is the same multiply the combiner does (1.0 *
+ * x is x); the final clamp is the pack's (clamping twice changes nothing).
+ */
+static bool product_operand(uint8_t sel, uint8_t imod, uint8_t *op)
+{
+    if (sel == GLAMO_TXARG_TEX0 && imod == 0) {
+        *op = GLAMO_COMB_TEX0;
+    } else if (sel == GLAMO_TXARG_DIFFUSE && imod == 0) {
+        *op = GLAMO_COMB_DIFFUSE;
+    } else if (sel == GLAMO_TXARG_ZERO && imod == 1) {    /* complement */
+        *op = GLAMO_COMB_ONE;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static bool product_unit(const GlamoCombStage *s, bool alpha_unit,
+                         uint8_t *a, uint8_t *b)
+{
+    /* the alpha unit always multiplies (op_ab) */
+    return s->w0 == GLAMO_TXW_OPA && (s->o0 & ~GLAMO_TXOMOD_SAT) == 0 &&
+           (alpha_unit || s->opa == GLAMO_TXOP_MUL) &&
+           product_operand(s->arg[0], s->imod[0], a) &&
+           product_operand(s->arg[1], s->imod[1], b);
+}
+
+static bool product_channels(GlamoRenderState *rs)
+{
+    uint8_t a, b;
+    int k;
+
+    if (!rs->combiner) {
+        for (k = 0; k < 4; k++) {
+            rs->comb[0][k] = GLAMO_COMB_DIFFUSE;
+            rs->comb[1][k] = GLAMO_COMB_TEX0;
+        }
+        return true;
+    }
+    if (rs->stages != 1 || !product_unit(&rs->cstage[0], false, &a, &b)) {
+        return false;
+    }
+    for (k = 0; k < 3; k++) {
+        rs->comb[0][k] = a;
+        rs->comb[1][k] = b;
+    }
+    if (!product_unit(&rs->astage[0], true, &a, &b)) {
+        return false;
+    }
+    rs->comb[0][3] = a;
+    rs->comb[1][3] = b;
+    return true;
+}
+
+bool glamo_tex_fast_combine(GlamoRenderState *rs)
+{
+    int n, o, k;
+
+    if (!product_channels(rs)) {
+        return false;
+    }
+    rs->comb_modulate = true;
+    for (n = 0; n < 2; n++) {
+        for (k = 0; k < 4; k++) {
+            for (o = 0; o < 3; o++) {
+                rs->comb_lanes[n][o][k] = rs->comb[n][k] == o ? ~0u : 0;
+            }
+            rs->comb_modulate &= rs->comb[n][k] ==
+                                 (n ? GLAMO_COMB_TEX0 : GLAMO_COMB_DIFFUSE);
+        }
+    }
+    return true;
 }
