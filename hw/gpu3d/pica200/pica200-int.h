@@ -286,7 +286,13 @@ enum {
 /* register writes that may wait behind the command processor */
 #define PICA_QUEUE_MAX (1u << 20)
 
-/* pica200-core.c */
+/* core-services.c: what every block may use of the core */
+void pica_phys_init(Pica200Core *c);
+/* finish the triangles queued in the rasteriser */
+void pica_raster_flush(Pica200Core *c);
+/* GPUREG_CMDBUF_JUMPn: run channel n's command buffer; stop: end the list */
+void pica_cmdlist_jump(Pica200Core *c, unsigned channel);
+void pica_cmdlist_stop(Pica200Core *c);
 /* the level the interrupt status asks for (pica_update_irq reports it) */
 bool pica_irq_wanted(Pica200Core *c);
 void pica_update_irq(Pica200Core *c);
@@ -305,8 +311,6 @@ static inline uint32_t pica_byte_mask(uint32_t nibble)
 }
 
 /* cmdlist.c */
-void pica_cmdlist_jump(Pica200Core *c, unsigned channel);
-void pica_cmdlist_stop(Pica200Core *c);
 bool pica_cmdlist_step(Pica200Core *c, unsigned budget);
 bool pica_p3d_busy(Pica200Core *c);
 
@@ -331,7 +335,6 @@ void pica_pa_set_winding(Pica200Core *c);
 /* rasterizer.c */
 void pica_rasterize_triangle(Pica200Core *c, const PicaVertex *v0,
                              const PicaVertex *v1, const PicaVertex *v2);
-void pica_raster_flush(Pica200Core *c);
 
 /* ---- texture combiners (texenv.c) ------------------------------------- */
 
