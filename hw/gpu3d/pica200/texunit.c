@@ -381,21 +381,27 @@ static inline int wrap(int i, int size, unsigned mode)
     return g3d_tex_wrap(i, size, modes[mode & 3]);
 }
 
-/* texel (s, t) already wrapped; -1 on either axis is the border colour */
-static inline void fetch_wrapped(const PicaTexUnit *u, const uint8_t *data,
-                                 int w, int h, int s, int t, uint8_t out[4])
+/*
+ * texel (s, t) already wrapped; -1 on either axis is the border colour.
+ * `fmt` is u->fmt, passed apart so that the per-draw samplers below
+ * instantiate this for one format.
+ */
+static inline void fetch_wrapped(const PicaTexUnit *u, unsigned fmt,
+                                 const uint8_t *data, int w, int h, int s,
+                                 int t, uint8_t out[4])
 {
     if (s < 0 || t < 0) {
         memcpy(out, u->border, 4);
         return;
     }
-    texel(u->fmt, data, w, s, h - 1 - t, out);
+    texel(fmt, data, w, s, h - 1 - t, out);
 }
 
 static inline void fetch(const PicaTexUnit *u, const uint8_t *data, int w, int h,
                          int s, int t, uint8_t out[4])
 {
-    fetch_wrapped(u, data, w, h, wrap(s, w, u->wrap_s), wrap(t, h, u->wrap_t), out);
+    fetch_wrapped(u, u->fmt, data, w, h, wrap(s, w, u->wrap_s),
+                  wrap(t, h, u->wrap_t), out);
 }
 
 /* a texel coordinate as an int that wrapping can take (NaN and far ones tamed) */
@@ -407,14 +413,16 @@ static inline int to_texel(float f)
     return f < 1048576.0f ? (int)floorf(f) : 1048576;
 }
 
-static void sample_level(const PicaTexUnit *u, const uint8_t *image, int level,
-                         bool linear, float s, float t, uint8_t out[4])
+static inline __attribute__((always_inline)) void
+sample_level_fmt(const PicaTexUnit *u, unsigned fmt, const uint8_t *image,
+                 int level, bool linear, float s, float t, uint8_t out[4])
 {
     const uint8_t *data = image + u->level_offset[level];
     int w = u->w >> level, h = u->h >> level;
 
     if (!linear) {
-        fetch(u, data, w, h, to_texel(s * w), to_texel(t * h), out);
+        fetch_wrapped(u, fmt, data, w, h, wrap(to_texel(s * w), w, u->wrap_s),
+                      wrap(to_texel(t * h), h, u->wrap_t), out);
     } else {
         float x = s * w - 0.5f, y = t * h - 0.5f;
         int i0 = to_texel(x), j0 = to_texel(y);
@@ -427,16 +435,22 @@ static void sample_level(const PicaTexUnit *u, const uint8_t *image, int level,
         uint8_t c00[4], c10[4], c01[4], c11[4];
         int k;
 
-        fetch_wrapped(u, data, w, h, s0, t0, c00);
-        fetch_wrapped(u, data, w, h, s1, t0, c10);
-        fetch_wrapped(u, data, w, h, s0, t1, c01);
-        fetch_wrapped(u, data, w, h, s1, t1, c11);
+        fetch_wrapped(u, fmt, data, w, h, s0, t0, c00);
+        fetch_wrapped(u, fmt, data, w, h, s1, t0, c10);
+        fetch_wrapped(u, fmt, data, w, h, s0, t1, c01);
+        fetch_wrapped(u, fmt, data, w, h, s1, t1, c11);
         for (k = 0; k < 4; k++) {
             int top = c00[k] * (256 - ax) + c10[k] * ax;
             int bot = c01[k] * (256 - ax) + c11[k] * ax;
             out[k] = (uint8_t)((top * (256 - ay) + bot * ay + 32768) >> 16);
         }
     }
+}
+
+static void sample_level(const PicaTexUnit *u, const uint8_t *image, int level,
+                         bool linear, float s, float t, uint8_t out[4])
+{
+    sample_level_fmt(u, u->fmt, image, level, linear, s, t, out);
 }
 
 /* one sample of `image` (level 0 of the unit's picture or cube face) */
@@ -618,5 +632,72 @@ void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
         for (p = 0; p < 4; p++) {
             memset(tex[p][3], 0, 4);
         }
+    }
+}
+
+/*
+ * ---- per-draw samplers ------------------------------------------------------
+ *
+ * The common case of one plain 2D texture in unit 0 whose filter cannot
+ * change with the level of detail (one level, the same filter for
+ * magnification and minification: sample() then always reads level 0 with
+ * it) in one of the common formats. The same code as pica_texunit_quad's
+ * path for it, instantiated per format and filter so that no per-texel
+ * switch, level choice or unit loop remains.
+ */
+static inline __attribute__((always_inline)) void
+quad_unit0(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
+           uint8_t tex[4][4], unsigned fmt, bool linear)
+{
+    unsigned p;
+
+    for (p = 0; p < 4; p++) {
+        const float *b = q->bary[p];
+
+        if (q->mask & (1u << p)) {
+            float s = g3d_interp(b, tri->tc[0][0], tri->tc[1][0], tri->tc[2][0]);
+            float t = g3d_interp(b, tri->tc[0][1], tri->tc[1][1], tri->tc[2][1]);
+
+            sample_level_fmt(u, fmt, u->data, 0, linear, s, t, tex[p]);
+        }
+    }
+}
+
+#define QUAD_UNIT0(name, fmt, linear)                                       \
+    static void name(const PicaTexUnit *u, const PicaTri *tri,             \
+                     const G3DQuad *q, uint8_t tex[4][4])                  \
+    {                                                                      \
+        quad_unit0(u, tri, q, tex, fmt, linear);                           \
+    }
+
+QUAD_UNIT0(quad_rgba8_nearest, PICA_TEXFMT_RGBA8, false)
+QUAD_UNIT0(quad_rgba8_linear, PICA_TEXFMT_RGBA8, true)
+QUAD_UNIT0(quad_rgb8_nearest, PICA_TEXFMT_RGB8, false)
+QUAD_UNIT0(quad_rgb8_linear, PICA_TEXFMT_RGB8, true)
+QUAD_UNIT0(quad_rgb565_nearest, PICA_TEXFMT_RGB565, false)
+QUAD_UNIT0(quad_rgb565_linear, PICA_TEXFMT_RGB565, true)
+QUAD_UNIT0(quad_rgba4_nearest, PICA_TEXFMT_RGBA4, false)
+QUAD_UNIT0(quad_rgba4_linear, PICA_TEXFMT_RGBA4, true)
+
+PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts)
+{
+    const PicaTexUnit *u = &ts->unit[0];
+
+    if (ts->active != 1 || u->projection || u->cube || u->shadow ||
+        u->min_level != 0 || u->max_level != 0 ||
+        u->min_linear != u->mag_linear) {
+        return NULL;
+    }
+    switch (u->fmt) {
+    case PICA_TEXFMT_RGBA8:
+        return u->mag_linear ? quad_rgba8_linear : quad_rgba8_nearest;
+    case PICA_TEXFMT_RGB8:
+        return u->mag_linear ? quad_rgb8_linear : quad_rgb8_nearest;
+    case PICA_TEXFMT_RGB565:
+        return u->mag_linear ? quad_rgb565_linear : quad_rgb565_nearest;
+    case PICA_TEXFMT_RGBA4:
+        return u->mag_linear ? quad_rgba4_linear : quad_rgba4_nearest;
+    default:
+        return NULL;
     }
 }
