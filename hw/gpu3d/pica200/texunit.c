@@ -414,15 +414,16 @@ static inline int to_texel(float f)
 }
 
 static inline __attribute__((always_inline)) void
-sample_level_fmt(const PicaTexUnit *u, unsigned fmt, const uint8_t *image,
-                 int level, bool linear, float s, float t, uint8_t out[4])
+sample_level_fmt(const PicaTexUnit *u, unsigned fmt, unsigned wrap_s,
+                 unsigned wrap_t, const uint8_t *image, int level, bool linear,
+                 float s, float t, uint8_t out[4])
 {
     const uint8_t *data = image + u->level_offset[level];
     int w = u->w >> level, h = u->h >> level;
 
     if (!linear) {
-        fetch_wrapped(u, fmt, data, w, h, wrap(to_texel(s * w), w, u->wrap_s),
-                      wrap(to_texel(t * h), h, u->wrap_t), out);
+        fetch_wrapped(u, fmt, data, w, h, wrap(to_texel(s * w), w, wrap_s),
+                      wrap(to_texel(t * h), h, wrap_t), out);
     } else {
         float x = s * w - 0.5f, y = t * h - 0.5f;
         int i0 = to_texel(x), j0 = to_texel(y);
@@ -430,8 +431,8 @@ sample_level_fmt(const PicaTexUnit *u, unsigned fmt, const uint8_t *image,
         float fx = x - (float)i0, fy = y - (float)j0;
         int ax = fx >= 0.0f && fx < 1.0f ? (int)(fx * 256.0f) : 0;
         int ay = fy >= 0.0f && fy < 1.0f ? (int)(fy * 256.0f) : 0;
-        int s0 = wrap(i0, w, u->wrap_s), s1 = wrap(i0 + 1, w, u->wrap_s);
-        int t0 = wrap(j0, h, u->wrap_t), t1 = wrap(j0 + 1, h, u->wrap_t);
+        int s0 = wrap(i0, w, wrap_s), s1 = wrap(i0 + 1, w, wrap_s);
+        int t0 = wrap(j0, h, wrap_t), t1 = wrap(j0 + 1, h, wrap_t);
         uint8_t c00[4], c10[4], c01[4], c11[4];
         int k;
 
@@ -450,7 +451,8 @@ sample_level_fmt(const PicaTexUnit *u, unsigned fmt, const uint8_t *image,
 static void sample_level(const PicaTexUnit *u, const uint8_t *image, int level,
                          bool linear, float s, float t, uint8_t out[4])
 {
-    sample_level_fmt(u, u->fmt, image, level, linear, s, t, out);
+    sample_level_fmt(u, u->fmt, u->wrap_s, u->wrap_t, image, level, linear,
+                     s, t, out);
 }
 
 /* one sample of `image` (level 0 of the unit's picture or cube face) */
@@ -647,8 +649,10 @@ void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
  */
 static inline __attribute__((always_inline)) void
 quad_unit0(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
-           uint8_t tex[4][4], unsigned fmt, bool linear)
+           uint8_t tex[4][4], unsigned fmt, bool linear, unsigned wrap_st)
 {
+    unsigned ws = wrap_st < 4 ? wrap_st : u->wrap_s;
+    unsigned wt = wrap_st < 4 ? wrap_st : u->wrap_t;
     unsigned p;
 
     for (p = 0; p < 4; p++) {
@@ -658,46 +662,71 @@ quad_unit0(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
             float s = g3d_interp(b, tri->tc[0][0], tri->tc[1][0], tri->tc[2][0]);
             float t = g3d_interp(b, tri->tc[0][1], tri->tc[1][1], tri->tc[2][1]);
 
-            sample_level_fmt(u, fmt, u->data, 0, linear, s, t, tex[p]);
+            sample_level_fmt(u, fmt, ws, wt, u->data, 0, linear, s, t, tex[p]);
         }
     }
 }
 
-#define QUAD_UNIT0(name, fmt, linear)                                       \
-    static void name(const PicaTexUnit *u, const PicaTri *tri,             \
-                     const G3DQuad *q, uint8_t tex[4][4])                  \
-    {                                                                      \
-        quad_unit0(u, tri, q, tex, fmt, linear);                           \
-    }
+/*
+ * One sampler per format, filter and wrap mode (the same on both axes:
+ * REPEAT or CLAMP_TO_EDGE; ANY: the unit's own, whatever they are).
+ */
+#define QU_nearest false
+#define QU_linear true
+#define QU_WRAP_REPEAT PICA_WRAP_REPEAT
+#define QU_WRAP_EDGE PICA_WRAP_CLAMP_TO_EDGE
+#define QU_WRAP_ANY 4
 
-QUAD_UNIT0(quad_rgba8_nearest, PICA_TEXFMT_RGBA8, false)
-QUAD_UNIT0(quad_rgba8_linear, PICA_TEXFMT_RGBA8, true)
-QUAD_UNIT0(quad_rgb8_nearest, PICA_TEXFMT_RGB8, false)
-QUAD_UNIT0(quad_rgb8_linear, PICA_TEXFMT_RGB8, true)
-QUAD_UNIT0(quad_rgb565_nearest, PICA_TEXFMT_RGB565, false)
-QUAD_UNIT0(quad_rgb565_linear, PICA_TEXFMT_RGB565, true)
-QUAD_UNIT0(quad_rgba4_nearest, PICA_TEXFMT_RGBA4, false)
-QUAD_UNIT0(quad_rgba4_linear, PICA_TEXFMT_RGBA4, true)
+#define QUAD_UNIT0(fmt, filt, wrap)                                         \
+    static void quad_##fmt##_##filt##_##wrap(const PicaTexUnit *u,         \
+                                             const PicaTri *tri,           \
+                                             const G3DQuad *q,             \
+                                             uint8_t tex[4][4])            \
+    {                                                                      \
+        quad_unit0(u, tri, q, tex, PICA_TEXFMT_##fmt, QU_##filt,           \
+                   QU_WRAP_##wrap);                                        \
+    }
+#define QUAD_UNIT0_WRAPS(fmt, filt)                                         \
+    QUAD_UNIT0(fmt, filt, REPEAT)                                          \
+    QUAD_UNIT0(fmt, filt, EDGE)                                            \
+    QUAD_UNIT0(fmt, filt, ANY)
+#define QUAD_UNIT0_FORMAT(fmt)                                              \
+    QUAD_UNIT0_WRAPS(fmt, nearest)                                         \
+    QUAD_UNIT0_WRAPS(fmt, linear)
+
+QUAD_UNIT0_FORMAT(RGBA8)
+QUAD_UNIT0_FORMAT(RGB8)
+QUAD_UNIT0_FORMAT(RGB565)
+QUAD_UNIT0_FORMAT(RGBA4)
+
+#define QUAD_ROW(fmt) {                                                     \
+    { quad_##fmt##_nearest_REPEAT, quad_##fmt##_nearest_EDGE,              \
+      quad_##fmt##_nearest_ANY },                                          \
+    { quad_##fmt##_linear_REPEAT, quad_##fmt##_linear_EDGE,                \
+      quad_##fmt##_linear_ANY } }
 
 PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts)
 {
+    static PicaTexQuadFn *const fns[5][2][3] = {
+        [PICA_TEXFMT_RGBA8] = QUAD_ROW(RGBA8),
+        [PICA_TEXFMT_RGB8] = QUAD_ROW(RGB8),
+        [PICA_TEXFMT_RGB565] = QUAD_ROW(RGB565),
+        [PICA_TEXFMT_RGBA4] = QUAD_ROW(RGBA4),
+    };
     const PicaTexUnit *u = &ts->unit[0];
+    unsigned wrap = 2;
 
     if (ts->active != 1 || u->projection || u->cube || u->shadow ||
         u->min_level != 0 || u->max_level != 0 ||
-        u->min_linear != u->mag_linear) {
+        u->min_linear != u->mag_linear || u->fmt >= G_N_ELEMENTS(fns) ||
+        !fns[u->fmt][0][0]) {
         return NULL;
     }
-    switch (u->fmt) {
-    case PICA_TEXFMT_RGBA8:
-        return u->mag_linear ? quad_rgba8_linear : quad_rgba8_nearest;
-    case PICA_TEXFMT_RGB8:
-        return u->mag_linear ? quad_rgb8_linear : quad_rgb8_nearest;
-    case PICA_TEXFMT_RGB565:
-        return u->mag_linear ? quad_rgb565_linear : quad_rgb565_nearest;
-    case PICA_TEXFMT_RGBA4:
-        return u->mag_linear ? quad_rgba4_linear : quad_rgba4_nearest;
-    default:
-        return NULL;
+    if (u->wrap_s == u->wrap_t && u->wrap_s == PICA_WRAP_REPEAT) {
+        wrap = 0;
+    } else if (u->wrap_s == u->wrap_t &&
+               u->wrap_s == PICA_WRAP_CLAMP_TO_EDGE) {
+        wrap = 1;
     }
+    return fns[u->fmt][u->mag_linear][wrap];
 }
