@@ -115,17 +115,8 @@ static void attila_realize(PCIDevice *pdev, Error **errp)
     cfg.hooks.irq_update = g3d_worker_irq_cb;
     cfg.hooks.opaque = &s->worker;
     s->core = attila_core_new(&cfg);
-    /*
-     * The one step that can fail after the RAM (a migration blocker, for a
-     * core without save/load, e.g. under -only-migratable): undo the core;
-     * the RAM goes with the device.
-     */
-    if (!g3d_worker_start(&s->worker, pdev, TYPE_ATTILA_3D, s->core,
-                          &attila_core_ops, 1, blank_w, blank_h, errp)) {
-        attila_core_free(s->core);
-        s->core = NULL;
-        return;
-    }
+    g3d_worker_start(&s->worker, pdev, TYPE_ATTILA_3D, s->core,
+                     &attila_core_ops, 1, blank_w, blank_h);
 }
 
 static void attila_exit(PCIDevice *pdev)

@@ -319,19 +319,8 @@ static void flipper_realize(PCIDevice *pdev, Error **errp)
     s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, flipper_timer_cb, s);
     s->timer_at = INT64_MAX;
     s->core = flipper_core_new(&cfg);
-    /*
-     * The one step that can fail after the RAM (a migration blocker, for a
-     * core without save/load, e.g. under -only-migratable): undo the core;
-     * the RAM goes with the device.
-     */
-    if (!g3d_worker_start(&s->worker, pdev, TYPE_FLIPPER_GX, s,
-                          &flipper_core_ops, 1, blank_w, blank_h, errp)) {
-        flipper_core_free(s->core);
-        s->core = NULL;
-        timer_free(s->timer);
-        s->timer = NULL;
-        return;
-    }
+    g3d_worker_start(&s->worker, pdev, TYPE_FLIPPER_GX, s,
+                     &flipper_core_ops, 1, blank_w, blank_h);
 }
 
 static void flipper_exit(PCIDevice *pdev)

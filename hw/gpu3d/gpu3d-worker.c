@@ -841,26 +841,14 @@ static const GraphicHwOps gfx_ops = {
 
 /* ---- life cycle --------------------------------------------------------- */
 
-bool g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
+void g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
                       void *core, const G3DCoreOps *ops, int heads,
-                      const uint32_t *blank_w, const uint32_t *blank_h,
-                      Error **errp)
+                      const uint32_t *blank_w, const uint32_t *blank_h)
 {
     int i;
 
-    /*
-     * the only step that can fail comes first: nothing to undo. A core
-     * without save/load keeps the device from migrating.
-     */
-    if (!ops->save_state) {
-        error_setg(&w->migration_blocker,
-                   "%s: device state is not migratable yet", name);
-        if (g3d_migrate_add_blocker(&w->migration_blocker, errp) < 0) {
-            error_free(w->migration_blocker);
-            w->migration_blocker = NULL;
-            return false;
-        }
-    }
+    /* every core migrates: a device without save/load is a build mistake */
+    assert(ops->save_state && ops->load_state);
     w->pdev = pdev;
     w->name = name;
     w->core = core;
@@ -876,10 +864,8 @@ bool g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
     }
     w->irq_bh = qemu_bh_new(irq_bh, w);
     w->vmstate = qemu_add_vm_change_state_handler(vm_state_change, w);
-    if (ops->save_state) {
-        w->precopy.notify = worker_precopy_notify;
-        precopy_add_notifier(&w->precopy);
-    }
+    w->precopy.notify = worker_precopy_notify;
+    precopy_add_notifier(&w->precopy);
     w->heads = heads;
     for (i = 0; i < heads && i < G3D_MAX_HEADS; i++) {
         struct G3DHead *h = &w->head[i];
@@ -892,7 +878,6 @@ bool g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
     }
     qemu_thread_create(&w->thread, name, worker_main, w,
                        QEMU_THREAD_JOINABLE);
-    return true;
 }
 
 void g3d_worker_stop(G3DWorker *w)
@@ -910,11 +895,7 @@ void g3d_worker_stop(G3DWorker *w)
         g3d_scanout_cache_reset(&w->shown[i]);
     }
     qemu_del_vm_change_state_handler(w->vmstate);
-    if (w->ops->save_state) {
-        precopy_remove_notifier(&w->precopy);
-    } else {
-        g3d_migrate_del_blocker(&w->migration_blocker);
-    }
+    precopy_remove_notifier(&w->precopy);
     saved_free(w);
     qemu_bh_delete(w->irq_bh);
     g3d_preempt_destroy(&w->preempt);

@@ -51,10 +51,9 @@ typedef struct G3DCoreOps {
     /* budget of one locked work() step, in the core's units; 0: 32 */
     unsigned work_budget;
     /*
-     * The core's saved state (docs/architecture.md, Migration): save with
-     * no work() call in progress; load fails (false, in->error says why)
-     * and leaves the core reset. A core without them keeps the device's
-     * migration blocker.
+     * The core's saved state (docs/architecture.md, Migration), which
+     * every core has: save with no work() call in progress; load fails
+     * (false, in->error says why) and leaves the core reset.
      */
     void (*save_state)(void *core, G3DStateOut *o);
     bool (*load_state)(void *core, G3DStateIn *in);
@@ -101,7 +100,6 @@ typedef struct G3DWorker {
     QEMUBH *irq_bh;
     int irq_level;              /* atomic: last level the core reported */
     VMChangeStateEntry *vmstate;
-    Error *migration_blocker;
     NotifierWithReturn precopy;
     uint32_t mmio_size;         /* the register BAR's size */
 
@@ -131,14 +129,12 @@ void g3d_ram_mem_init(G3DMem *mem, G3DRamMem *ram, MemoryRegion *mr);
 
 /*
  * Start the worker for `core`. `heads` consoles are created (0 for none);
- * blank_w/h is the size shown while a head is off. Fails (false, errp set,
- * nothing created) when migration refuses the device's blocker; so a
- * realize calls it before its own steps that need undoing, or undoes them.
+ * blank_w/h is the size shown while a head is off. It cannot fail, so a
+ * realize calls it after its own fallible steps.
  */
-bool g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
+void g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
                       void *core, const G3DCoreOps *ops, int heads,
-                      const uint32_t *blank_w, const uint32_t *blank_h,
-                      Error **errp);
+                      const uint32_t *blank_w, const uint32_t *blank_h);
 void g3d_worker_stop(G3DWorker *w);
 
 /* MMIO entry points */

@@ -107,17 +107,8 @@ static void pica200_realize(PCIDevice *pdev, Error **errp)
     cfg.hooks.irq_update = g3d_worker_irq_cb;
     cfg.hooks.opaque = &s->worker;
     s->core = pica200_core_new(&cfg);
-    /*
-     * The one step that can fail after the RAM (a migration blocker, for a
-     * core without save/load, e.g. under -only-migratable): undo the core;
-     * the RAM goes with the device.
-     */
-    if (!g3d_worker_start(&s->worker, pdev, TYPE_PICA200_3D, s->core,
-                          &pica200_core_ops, 2, blank_w, blank_h, errp)) {
-        pica200_core_free(s->core);
-        s->core = NULL;
-        return;
-    }
+    g3d_worker_start(&s->worker, pdev, TYPE_PICA200_3D, s->core,
+                     &pica200_core_ops, 2, blank_w, blank_h);
 }
 
 static void pica200_exit(PCIDevice *pdev)

@@ -12,7 +12,6 @@
 #include "qapi/error.h"
 #include "hw/qdev-properties.h"
 #include "hw/resettable.h"
-#include "migration/blocker.h"
 
 #if QEMU_VERSION_MAJOR >= 10
 
@@ -32,13 +31,6 @@ typedef const Property G3DProperty;
 /* the Resettable phases are told the reset type */
 #define G3D_RESET_HOLD_ARGS Object *obj, ResetType type
 
-/*
- * The migration blocker functions take the Error's address; a failed add and
- * every del free it and clear the pointer.
- */
-#define g3d_migrate_add_blocker(reasonp, errp) migrate_add_blocker(reasonp, errp)
-#define g3d_migrate_del_blocker(reasonp) migrate_del_blocker(reasonp)
-
 /* a NotifierWithReturn is also given an Error ** */
 #define G3D_PRECOPY_NOTIFY_ARGS NotifierWithReturn *n, void *data, Error **errp
 
@@ -51,17 +43,7 @@ typedef Property G3DProperty;
 
 #define G3D_RESET_HOLD_ARGS Object *obj
 
-/* a failed add leaves the reason to the caller, who frees it */
-#define g3d_migrate_add_blocker(reasonp, errp) migrate_add_blocker(*(reasonp), errp)
-
 #define G3D_PRECOPY_NOTIFY_ARGS NotifierWithReturn *n, void *data
-
-static inline void g3d_migrate_del_blocker(Error **reasonp)
-{
-    migrate_del_blocker(*reasonp);
-    error_free(*reasonp);
-    *reasonp = NULL;
-}
 
 #endif
 

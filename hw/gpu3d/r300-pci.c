@@ -327,17 +327,8 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
     cfg.vga_monitor = true;
 
     s->core = r300_core_new(&cfg);
-    /*
-     * The one step that can fail after the RAM (a migration blocker, for a
-     * core without save/load, e.g. under -only-migratable): undo the core;
-     * the RAM goes with the device.
-     */
-    if (!g3d_worker_start(&s->worker, pdev, "r300-3d", s->core,
-                          &r300_core_ops, 1, blank_w, blank_h, errp)) {
-        r300_core_free(s->core);
-        s->core = NULL;
-        return;
-    }
+    g3d_worker_start(&s->worker, pdev, "r300-3d", s->core,
+                     &r300_core_ops, 1, blank_w, blank_h);
     s->vblank_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, r300_vblank_tick, s);
     s->next_vblank = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + 16666667;
     timer_mod(s->vblank_timer, s->next_vblank);

@@ -37,6 +37,7 @@ typedef struct Scene {
     const char *name;
     unsigned ntris;          /* per list */
     bool gouraud, blend, depth, small, long_shader, textured, lit;
+    bool modulate;           /* textured: texture x primary colour */
 } Scene;
 
 #define TEX_OFF (2u * FW * FH * 4)    /* VRAM, after colour and depth */
@@ -159,7 +160,21 @@ static __attribute__((noinline)) Result run_scene(const Scene *s, int threads,
         pica_cmd_reg(&b, GPUREG_TEXUNIT0_ADDR1, (PICA200_PHYS_VRAM + TEX_OFF) >> 3);
         pica_cmd_reg(&b, GPUREG_TEXUNIT0_TYPE, PICA_TEXFMT_RGBA8);
         pica_cmd_regm(&b, GPUREG_TEXUNIT_CONFIG, 0xB, 0x1001);
-        pica_cmd_reg(&b, PICA_TEXENV_BASE(0), PICA_TEVSRC_TEXTURE0 * 0x10001u);
+        if (s->modulate) {
+            pica_cmd_reg(&b, PICA_TEXENV_BASE(0), (PICA_TEVSRC_TEXTURE0 |
+                         PICA_TEVSRC_PRIMARY << 4) * 0x10001u);
+            pica_cmd_reg(&b, PICA_TEXENV_BASE(0) + 2,
+                         PICA_TEVOP_MODULATE * 0x10001u);
+        } else {
+            pica_cmd_reg(&b, PICA_TEXENV_BASE(0),
+                         PICA_TEVSRC_TEXTURE0 * 0x10001u);
+        }
+        /* stages 1-5 pass stage 0's result on (their reset value reads
+         * the primary colour, which would hide the texture) */
+        for (i = 1; i < 6; i++) {
+            pica_cmd_reg(&b, PICA_TEXENV_BASE(i),
+                         PICA_TEVSRC_PREVIOUS * 0x10001u);
+        }
     }
     if (s->lit) {
         /* fragment lighting, two positional lights, configuration 7 with
@@ -316,6 +331,8 @@ int main(int argc, char **argv)
         { "small", 14400, true, false, false, true, false },
         { "long-shader", 14400, true, false, false, true, true },
         { "bilinear", 40, false, false, false, false, false, true },
+        { "modulate", 40, false, false, false, false, false, true, false,
+          true },
         { "lit", 40, true, false, false, false, false, false, true },
     };
     double secs = argc > 1 ? atof(argv[1]) : 1.0;

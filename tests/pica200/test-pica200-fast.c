@@ -3,10 +3,13 @@
  * (framebuffer.c choose_shade) against the general fragment path:
  * randomised states (colour and depth formats, depth test, function and
  * write, stencil, blend or logic op, channel mask, alpha test, scissor,
- * W-buffer), each drawn twice from the same random colour and depth
- * contents, once as chosen and once with g3d_general_path set; the colour
- * and depth bytes must be equal. The states the fast function covers are
- * counted so the comparison is known to exercise it.
+ * W-buffer; half of them textured: texture 0's format, size, filters, wrap
+ * modes, border, level range, bias and type, and a combiner stage 0 that
+ * replaces with or modulates by it, or does something else), each drawn
+ * twice from the same random colour, depth and texture contents, once as
+ * chosen and once with g3d_general_path set; the colour and depth bytes
+ * must be equal. The states each fast function covers are counted so the
+ * comparison is known to exercise them.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -22,9 +25,104 @@
 #define RAM_PA(off) (PICA200_PHYS_FCRAM + (off))
 #define SURF_BYTES (W * H * 4)
 #define NTRIS 6
+#define TEX_OFF (SURF_BYTES * 2)        /* VRAM, after colour and depth */
+#define TEX_MAX (64 * 64 * 4 * 2)       /* a 64x64 RGBA8 image and its levels */
 
-/* Build the case's list; true if its state is one the fast path covers. */
-static bool build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
+typedef enum Path { PATH_GENERAL, PATH_REPLACE, PATH_TEX0 } Path;
+
+/* one side of combiner stage 0: sources, operands, combiner, covered */
+typedef struct TevSide {
+    uint32_t src, op, comb;
+    bool fast;
+} TevSide;
+
+static const TevSide tev_sides[] = {
+    { PICA_TEVSRC_TEXTURE0, 0, PICA_TEVOP_REPLACE, true },
+    { PICA_TEVSRC_PRIMARY | PICA_TEVSRC_TEXTURE0 << 4, 0,
+      PICA_TEVOP_MODULATE, true },
+    { PICA_TEVSRC_TEXTURE0 | PICA_TEVSRC_PRIMARY << 4, 0,
+      PICA_TEVOP_MODULATE, true },
+    { PICA_TEVSRC_PRIMARY | PICA_TEVSRC_TEXTURE0 << 4, 0,
+      PICA_TEVOP_REPLACE, true },
+    { PICA_TEVSRC_PRIMARY | PICA_TEVSRC_TEXTURE0 << 4, 0, PICA_TEVOP_ADD,
+      false },
+    { PICA_TEVSRC_TEXTURE0 | PICA_TEVSRC_PRIMARY << 4, 1,
+      PICA_TEVOP_MODULATE, false },     /* 1 - texture */
+    { PICA_TEVSRC_CONSTANT, 0, PICA_TEVOP_REPLACE, false },
+};
+
+/*
+ * Texture 0 and combiner stage 0 for a textured case (after
+ * pica_cmd_fragment, which turned both off); true if the fast texture
+ * function covers them. Its own random stream, so that the untextured
+ * part of a case does not depend on it.
+ */
+static bool build_texture(PicaTest *t, uint32_t seed, CmdBuf *b)
+{
+    static const unsigned fmts[] = {
+        PICA_TEXFMT_RGBA8, PICA_TEXFMT_RGBA8, PICA_TEXFMT_RGB8,
+        PICA_TEXFMT_RGB565, PICA_TEXFMT_RGBA4, PICA_TEXFMT_RGBA5551,
+        PICA_TEXFMT_I8, PICA_TEXFMT_ETC1,
+    };
+    GRand *r = g_rand_new_with_seed(seed ^ 0x7e47u);
+    unsigned fmt = fmts[g_rand_int_range(r, 0, G_N_ELEMENTS(fmts))];
+    unsigned w = 8 * g_rand_int_range(r, 1, 9), h = 8 * g_rand_int_range(r, 1, 9);
+    bool mag = g_rand_boolean(r);
+    bool min = g_rand_int_range(r, 0, 4) ? mag : !mag;
+    unsigned ws = g_rand_int_range(r, 0, 5) ? g_rand_int_range(r, 0, 4)
+                  : g_rand_int_range(r, 0, 8);
+    unsigned wt = g_rand_int_range(r, 0, 3) ? ws : g_rand_int_range(r, 0, 4);
+    unsigned max_level = g_rand_int_range(r, 0, 5) == 0 && w % 16 == 0 &&
+                         h % 16 == 0;
+    uint32_t bias = g_rand_int_range(r, 0, 4) == 0 ? g_rand_int(r) & 0x1FFF : 0;
+    unsigned type = g_rand_int_range(r, 0, 8) == 0 ? PICA_TEXTYPE_PROJECTION
+                    : PICA_TEXTYPE_2D;
+    const TevSide *rgb = &tev_sides[g_rand_int_range(r, 0, 4) ?
+                                    g_rand_int_range(r, 0, 4) :
+                                    g_rand_int_range(r, 0, G_N_ELEMENTS(tev_sides))];
+    const TevSide *a = &tev_sides[g_rand_int_range(r, 0, 4) ?
+                                  g_rand_int_range(r, 0, 4) :
+                                  g_rand_int_range(r, 0, G_N_ELEMENTS(tev_sides))];
+    uint32_t scale = g_rand_int_range(r, 0, 8) == 0 ? 1 : 0;     /* 2x */
+    bool stage1 = g_rand_int_range(r, 0, 8) == 0;
+    unsigned i;
+
+    for (i = 0; i < TEX_MAX; i++) {
+        t->vram[TEX_OFF + i] = g_rand_int(r);
+    }
+    pica_cmd_reg(b, GPUREG_SH_OUTMAP_O1, 0x0B0A0D0C);    /* u, v, B, A */
+    pica_cmd_reg(b, GPUREG_TEXUNIT0_BORDER_COLOR, g_rand_int(r));
+    pica_cmd_reg(b, GPUREG_TEXUNIT0_DIM, h | w << 16);
+    pica_cmd_reg(b, GPUREG_TEXUNIT0_PARAM, mag << 1 | min << 2 | wt << 8 |
+                 ws << 12 | g_rand_int_range(r, 0, 2) << 24 | type << 28);
+    pica_cmd_reg(b, GPUREG_TEXUNIT0_LOD, bias | max_level << 16);
+    pica_cmd_reg(b, GPUREG_TEXUNIT0_ADDR1, (PICA200_PHYS_VRAM + TEX_OFF) >> 3);
+    pica_cmd_reg(b, GPUREG_TEXUNIT0_TYPE, fmt);
+    pica_cmd_regm(b, GPUREG_TEXUNIT_CONFIG, 0xB, 0x1001);
+    pica_cmd_reg(b, PICA_TEXENV_BASE(0), rgb->src | a->src << 16);
+    pica_cmd_reg(b, PICA_TEXENV_BASE(0) + 1, rgb->op | a->op << 12);
+    pica_cmd_reg(b, PICA_TEXENV_BASE(0) + 2, rgb->comb | a->comb << 16);
+    pica_cmd_reg(b, PICA_TEXENV_BASE(0) + 3, g_rand_int(r));
+    pica_cmd_reg(b, PICA_TEXENV_BASE(0) + 4, scale << (g_rand_boolean(r) ? 16 : 0));
+    if (stage1) {
+        /* a second stage that adds the primary colour */
+        pica_cmd_reg(b, PICA_TEXENV_BASE(1), (PICA_TEVSRC_PREVIOUS |
+                     PICA_TEVSRC_PRIMARY << 4) * 0x10001u);
+        pica_cmd_reg(b, PICA_TEXENV_BASE(1) + 2, PICA_TEVOP_ADD * 0x10001u);
+    }
+    g_rand_free(r);
+
+    /* TEX0 on both sides is the one texture; PRIMARY on both reads none */
+    return fmt <= PICA_TEXFMT_RGBA4 && fmt != PICA_TEXFMT_RGBA5551 &&
+           mag == min && !max_level && type == PICA_TEXTYPE_2D &&
+           rgb->fast && a->fast && !scale && !stage1 &&
+           !(rgb->comb == PICA_TEVOP_REPLACE && a->comb == PICA_TEVOP_REPLACE &&
+             (rgb->src & 0xF) == PICA_TEVSRC_PRIMARY &&
+             (a->src & 0xF) == PICA_TEVSRC_PRIMARY);
+}
+
+/* Build the case's list; which path its state should take. */
+static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
 {
     static const unsigned cfmts[] = {
         PICA_COLORFMT_RGBA8, PICA_COLORFMT_RGBA8, PICA_COLORFMT_RGBA8,
@@ -43,8 +141,19 @@ static bool build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
     unsigned scissor = g_rand_int_range(r, 0, 4);   /* 1 inverted, 3 on */
     uint32_t blend_func = g_rand_boolean(r) ? 0x01010000u : 0x76760000u;
     uint32_t logic = g_rand_boolean(r) ? 3 : g_rand_int_range(r, 0, 16);
+    bool textured = seed & 1, tex_fast = false;
     float v[NTRIS * 3 * 8];
     unsigned i;
+
+    if (textured && seed & 6) {
+        /* three in four textured cases: fragment operations the fast
+         * functions take, so that the texture's part decides */
+        cfmt = PICA_COLORFMT_RGBA8;
+        stencil = alpha = blend = false;
+        mask = 0xF;
+        logic = 3;
+        scissor &= 2;
+    }
 
     for (i = 0; i < SURF_BYTES * 2; i++) {
         t->vram[i] = g_rand_int(r);
@@ -70,6 +179,10 @@ static bool build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
     pica_cmd_target(b, W, H, PICA200_PHYS_VRAM, cfmt,
                     PICA200_PHYS_VRAM + SURF_BYTES, dfmt);
     pica_cmd_fragment(b, 1, PICA_CMP_LESS, 1);
+    pica_cmd_reg(b, GPUREG_SH_OUTMAP_O1, 0x0B0A0908);    /* R, G, B, A */
+    if (textured) {
+        tex_fast = build_texture(t, seed, b);
+    }
     pica_cmd_reg(b, GPUREG_COLOR_OPERATION, 0x00E40000 | (blend ? 0x100 : 0));
     pica_cmd_reg(b, GPUREG_BLEND_FUNC, blend_func);
     pica_cmd_reg(b, GPUREG_LOGIC_OP, logic);
@@ -93,14 +206,20 @@ static bool build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
     g_rand_free(r);
 
     replace = mask == 0xF && (blend ? blend_func == 0x01010000u : logic == 3);
-    return cfmt == PICA_COLORFMT_RGBA8 && replace && !alpha &&
-           scissor != 1 && !(stencil && dfmt == PICA_DEPTH_D24S8);
+    if (cfmt != PICA_COLORFMT_RGBA8 || !replace || alpha || scissor == 1 ||
+        (stencil && dfmt == PICA_DEPTH_D24S8)) {
+        return PATH_GENERAL;
+    }
+    if (!textured) {
+        return PATH_REPLACE;
+    }
+    return tex_fast ? PATH_TEX0 : PATH_GENERAL;
 }
 
-static bool run(PicaTest *t, uint32_t seed, bool general, uint8_t *out)
+static Path run(PicaTest *t, uint32_t seed, bool general, uint8_t *out)
 {
     CmdBuf b;
-    bool fast = build_case(t, seed, &b);
+    Path path = build_case(t, seed, &b);
 
     g3d_general_path = general;
     pt_kick(t, &b, LIST_OFF);
@@ -109,7 +228,7 @@ static bool run(PicaTest *t, uint32_t seed, bool general, uint8_t *out)
     pt_wreg(t, GPUREG_IRQ_ACK0, 0);
     memcpy(out, t->vram, SURF_BYTES * 2);
     cb_free(&b);
-    return fast;
+    return path;
 }
 
 static void test_fast_equals_general(gconstpointer data)
@@ -117,7 +236,7 @@ static void test_fast_equals_general(gconstpointer data)
     int threads = GPOINTER_TO_INT(data);
     PicaTest t;
     uint8_t *img[2];
-    unsigned n, fast = 0, errors;
+    unsigned n, path[3] = { 0, 0, 0 }, errors;
     const unsigned cases = 300;
 
     pt_init(&t, threads);
@@ -127,7 +246,7 @@ static void test_fast_equals_general(gconstpointer data)
     for (n = 0; n < cases; n++) {
         uint32_t seed = 0x91ca0000u + n;
 
-        fast += run(&t, seed, false, img[0]);
+        path[run(&t, seed, false, img[0])]++;
         run(&t, seed, true, img[1]);
         if (memcmp(img[0], img[1], SURF_BYTES)) {
             g_error("seed %#x: the colour bytes of the chosen path differ "
@@ -139,8 +258,11 @@ static void test_fast_equals_general(gconstpointer data)
         }
     }
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
-    g_assert_cmpuint(fast, >=, cases / 8);
-    g_assert_cmpuint(fast, <=, cases - cases / 8);
+    g_test_message("paths: %u general, %u replace, %u texture 0",
+                   path[PATH_GENERAL], path[PATH_REPLACE], path[PATH_TEX0]);
+    g_assert_cmpuint(path[PATH_REPLACE], >=, cases / 16);
+    g_assert_cmpuint(path[PATH_TEX0], >=, cases / 16);
+    g_assert_cmpuint(path[PATH_GENERAL], >=, cases / 8);
     g_free(img[0]);
     g_free(img[1]);
     pt_free(&t);

@@ -8,7 +8,8 @@
  * at ADDR << 3 (reference defect PICA-3, docs/references.md). A write to
  * CMDBUF_JUMPn replaces the running list with channel n's buffer; the IRQ
  * request registers (FINALIZE) stop it when AUTOSTOP is set and the request
- * matches (regs.c).
+ * matches (regs.c; the jump and the stop are in core-services.c, below
+ * both, since this file writes registers through regs.c).
  *
  * Work is bounded: one parameter write is one budget unit, a draw started by
  * a parameter runs in its own bounded steps (pipeline.c) and the list resumes
@@ -21,44 +22,6 @@
 bool pica_p3d_busy(Pica200Core *c)
 {
     return c->cp.active || c->draw.active || c->queue_head < c->queue->len;
-}
-
-void pica_cmdlist_jump(Pica200Core *c, unsigned channel)
-{
-    PicaCmdProc *cp = &c->cp;
-    uint64_t size = c->regs[GPUREG_CMDBUF_SIZE0 + channel] & 0x1FFFFF;
-    uint64_t addr = c->regs[GPUREG_CMDBUF_ADDR0 + channel] & 0x1FFFFFFF;
-    uint64_t start = addr << 3, end = start + ((size << 3) & ~(uint64_t)0xF);
-
-    if (!cp->active) {
-        cp->self_jump_logged = false;       /* a kick from BAR0 */
-    } else if (start == cp->start && end == cp->end &&
-               !cp->self_jump_logged) {
-        /*
-         * The GPU would run this list forever. So does the model, in
-         * bounded steps: BAR0 stays usable and a reset stops it.
-         */
-        g3d_guest_error("pica200: command list at 0x%" G_GINT64_MODIFIER
-                        "x jumps to itself; it runs until reset", start);
-        cp->self_jump_logged = true;
-    }
-    cp->in_cmd = false;
-    cp->finalized = false;
-    cp->start = cp->pc = start;
-    cp->end = end;
-    cp->active = cp->end > cp->pc;
-    if (!cp->active) {
-        g3d_guest_error("pica200: command buffer %u is empty (size 0x%x)",
-                        channel, (unsigned)size);
-        return;
-    }
-    c->stats.lists++;
-}
-
-void pica_cmdlist_stop(Pica200Core *c)
-{
-    c->cp.active = false;
-    c->cp.in_cmd = false;
 }
 
 static bool fetch(Pica200Core *c, uint64_t addr, uint32_t *word)

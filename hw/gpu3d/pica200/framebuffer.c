@@ -360,7 +360,7 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
     return shadow || build_depth_buffer(c, rs);
 }
 
-static G3DQuadFn *choose_shade(const PicaRenderState *rs);
+static G3DQuadFn *choose_shade(PicaRenderState *rs);
 
 /*
  * Snapshots live in the rasteriser's arena until the next flush; a list
@@ -647,13 +647,84 @@ void pica_render_shade(void *user, const G3DQuad *q, int thread)
 typedef float PicaV4 __attribute__((vector_size(16)));
 
 /*
- * pica_render_shade for the commonest state: the combiner passes the
- * primary colour through, nothing tests or changes it (no fog, alpha test,
- * shadow, inverted scissor), it replaces an RGBA8 pixel, and depth has no
- * stencil. The same operations as fragment(): the colour interpolated per
- * component (in one vector), clamped (max then min: NaN to 0, as
- * g3d_clampf), scaled and truncated to bytes; the depth test and write.
+ * The fast quad functions below cover states where the combiner's result
+ * is tested and changed by nothing (no fog, alpha test, shadow, inverted
+ * scissor), replaces an RGBA8 pixel, and depth has no stencil. They do the
+ * same operations as fragment(), in the same order where order matters.
  */
+
+/* fragment()'s depth test and write for pixel i of q; false: it fails */
+static inline __attribute__((always_inline)) bool
+fast_depth(const PicaRenderState *rs, const PicaTri *t, const G3DQuad *q,
+           int i, uint32_t index)
+{
+    const float *lin = q->lin[i];
+    uint8_t *dp = rs->depth + (size_t)index * rs->depth_bpp;
+    uint32_t stored = depth_load(rs, dp), z;
+    uint32_t zmax = rs->depth_bpp == 2 ? 0xFFFF : 0xFFFFFF;
+    float depth = g3d_interp(lin, t->zw[0], t->zw[1], t->zw[2]) *
+                  rs->depth_scale + rs->depth_offset;
+
+    if (rs->wbuffer) {
+        depth /= g3d_interp(lin, t->inv_w[0], t->inv_w[1], t->inv_w[2]);
+    }
+    depth = g3d_clampf(depth, 0.0f, 1.0f);
+    z = (uint32_t)(depth * (float)zmax);
+    if (z > zmax) {
+        z = zmax;
+    }
+    if (!g3d_compare_u((G3DCompare)rs->depth_func, z, stored & zmax)) {
+        return false;
+    }
+    if (rs->depth_write) {
+        depth_store(rs, dp, (stored & ~zmax) | z);
+    }
+    return true;
+}
+
+/*
+ * fragment()'s primary colour for pixel i of q as R | G << 8 | B << 16 |
+ * A << 24: interpolated per component (in one vector), clamped (max then
+ * min: NaN to 0, as g3d_clampf), scaled and truncated to bytes.
+ */
+static inline __attribute__((always_inline)) uint32_t
+fast_primary(PicaV4 c0, PicaV4 c1, PicaV4 c2, const G3DQuad *q, int i)
+{
+    PicaV4 v = q->bary[i][0] * c0 + q->bary[i][1] * c1 + q->bary[i][2] * c2;
+    uint32_t px;
+
+#ifdef __SSE2__
+    __m128 f = _mm_min_ps(_mm_max_ps((__m128)v, _mm_setzero_ps()),
+                          _mm_set1_ps(1.0f));
+    __m128i u;
+
+    f = _mm_add_ps(_mm_mul_ps(f, _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
+    u = _mm_cvttps_epi32(f);
+    u = _mm_packs_epi32(u, u);
+    px = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(u, u));
+#else
+    int k;
+
+    px = 0;
+    for (k = 0; k < 4; k++) {
+        px |= (uint32_t)(uint8_t)(g3d_clampf(v[k], 0.0f, 1.0f) * 255.0f +
+                                  0.5f) << (8 * k);
+    }
+#endif
+    return px;
+}
+
+/* an RGBA8 pixel keeps A, B, G, R in byte order */
+static inline void put_rgba8(uint8_t *cp, uint32_t px)
+{
+    int k;
+
+    for (k = 0; k < 4; k++) {
+        cp[k] = px >> (24 - 8 * k);
+    }
+}
+
+/* pica_render_shade for a combiner that passes the primary colour on */
 static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
 {
     const PicaTri *t = user;
@@ -665,78 +736,97 @@ static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
     memcpy(&c1, t->color[1], sizeof(c1));
     memcpy(&c2, t->color[2], sizeof(c2));
     for (i = 0; i < 4; i++) {
-        int x = q->x + (i & 1), row = q->y + (i >> 1);
-        uint32_t index, px;
-        uint8_t *cp;
-        PicaV4 v;
+        uint32_t index;
+
+        if (!(q->mask & (1u << i))) {
+            continue;
+        }
+        index = pica_tiled_index(q->x + (i & 1), q->y + (i >> 1), rs->width);
+        if (rs->depth && !fast_depth(rs, t, q, i, index)) {
+            continue;
+        }
+        put_rgba8(rs->color + (size_t)index * 4, fast_primary(c0, c1, c2, q, i));
+    }
+    (void)thread;
+}
+
+/* one side of a one-stage combiner (texenv.c stage_combine at 1x) */
+static inline uint32_t tev1(unsigned mode, uint32_t prim, uint32_t tex)
+{
+    switch (mode) {
+    case PICA_TEV1_TEX0:
+        return tex;
+    case PICA_TEV1_PRIMARY:
+        return prim;
+    default:
+        return prim * tex / 255;
+    }
+}
+
+/*
+ * pica_render_shade for one combiner stage that replaces with texture 0 or
+ * modulates it with the primary colour (PICA_TEV1_*), texture 0 sampled by
+ * the sampler made for its setup. As pica_render_shade, the quad's texels
+ * are all read before any of its pixels is written.
+ */
+static void shade_tex0_rgba8(void *user, const G3DQuad *q, int thread)
+{
+    const PicaTri *t = user;
+    const PicaRenderState *rs = t->rs;
+    uint8_t tex[4][4];
+    PicaV4 c0, c1, c2;
+    int i;
+
+    rs->tex0(&rs->tex.unit[0], t, q, tex);
+    memcpy(&c0, t->color[0], sizeof(c0));
+    memcpy(&c1, t->color[1], sizeof(c1));
+    memcpy(&c2, t->color[2], sizeof(c2));
+    for (i = 0; i < 4; i++) {
+        uint32_t index, prim = 0, px;
         int k;
 
         if (!(q->mask & (1u << i))) {
             continue;
         }
-        index = pica_tiled_index(x, row, rs->width);
-        cp = rs->color + (size_t)index * 4;
-        if (rs->depth) {
-            const float *lin = q->lin[i];
-            uint8_t *dp = rs->depth + (size_t)index * rs->depth_bpp;
-            uint32_t stored = depth_load(rs, dp), z;
-            uint32_t zmax = rs->depth_bpp == 2 ? 0xFFFF : 0xFFFFFF;
-            float depth = g3d_interp(lin, t->zw[0], t->zw[1], t->zw[2]) *
-                          rs->depth_scale + rs->depth_offset;
-
-            if (rs->wbuffer) {
-                depth /= g3d_interp(lin, t->inv_w[0], t->inv_w[1],
-                                    t->inv_w[2]);
-            }
-            depth = g3d_clampf(depth, 0.0f, 1.0f);
-            z = (uint32_t)(depth * (float)zmax);
-            if (z > zmax) {
-                z = zmax;
-            }
-            if (!g3d_compare_u((G3DCompare)rs->depth_func, z, stored & zmax)) {
-                continue;
-            }
-            if (rs->depth_write) {
-                depth_store(rs, dp, (stored & ~zmax) | z);
-            }
+        index = pica_tiled_index(q->x + (i & 1), q->y + (i >> 1), rs->width);
+        if (rs->depth && !fast_depth(rs, t, q, i, index)) {
+            continue;
         }
-        v = q->bary[i][0] * c0 + q->bary[i][1] * c1 + q->bary[i][2] * c2;
-#ifdef __SSE2__
-        {
-            __m128 f = _mm_min_ps(_mm_max_ps((__m128)v, _mm_setzero_ps()),
-                                  _mm_set1_ps(1.0f));
-            __m128i u;
-
-            f = _mm_add_ps(_mm_mul_ps(f, _mm_set1_ps(255.0f)),
-                           _mm_set1_ps(0.5f));
-            u = _mm_cvttps_epi32(f);
-            u = _mm_packs_epi32(u, u);
-            px = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(u, u));
+        if (rs->tev1_rgb != PICA_TEV1_TEX0 || rs->tev1_a != PICA_TEV1_TEX0) {
+            prim = fast_primary(c0, c1, c2, q, i);
         }
-#else
         px = 0;
-        for (k = 0; k < 4; k++) {
-            px |= (uint32_t)(uint8_t)(g3d_clampf(v[k], 0.0f, 1.0f) * 255.0f +
-                                      0.5f) << (8 * k);
+        for (k = 0; k < 3; k++) {
+            px |= tev1(rs->tev1_rgb, prim >> (8 * k) & 0xFF, tex[i][k]) <<
+                  (8 * k);
         }
-#endif
-        /* RGBA8 keeps A, B, G, R in byte order */
-        for (k = 0; k < 4; k++) {
-            cp[k] = px >> (24 - 8 * k);
-        }
+        px |= tev1(rs->tev1_a, prim >> 24, tex[i][3]) << 24;
+        put_rgba8(rs->color + (size_t)index * 4, px);
     }
     (void)thread;
 }
 
 /* The quad function for a state, chosen once per snapshot. */
-static G3DQuadFn *choose_shade(const PicaRenderState *rs)
+static G3DQuadFn *choose_shade(PicaRenderState *rs)
 {
-    if (!g3d_general_path && rs->color && rs->tev.passthrough &&
-        !rs->light && !rs->shadow_mode && !rs->fog.enabled &&
-        !rs->alpha_test && !rs->scissor_inverted && rs->color_write &&
-        rs->replace && rs->color_fmt == PICA_PIXFMT_RGBA8 &&
-        !rs->stencil_test) {
+    unsigned tev1;
+
+    if (g3d_general_path || !rs->color || rs->light || rs->shadow_mode ||
+        rs->fog.enabled || rs->alpha_test || rs->scissor_inverted ||
+        !rs->color_write || !rs->replace ||
+        rs->color_fmt != PICA_PIXFMT_RGBA8 || rs->stencil_test) {
+        return pica_render_shade;
+    }
+    if (rs->tev.passthrough) {
         return shade_replace_rgba8;
+    }
+    tev1 = pica_texenv_one_stage(&rs->tev);
+    rs->tev1_rgb = tev1 & 3;
+    rs->tev1_a = tev1 >> 2;
+    rs->tex0 = pica_texunit_choose_unit0(&rs->tex);
+    if (rs->tex0 && rs->tev1_rgb != PICA_TEV1_OTHER &&
+        rs->tev1_a != PICA_TEV1_OTHER) {
+        return shade_tex0_rgba8;
     }
     return pica_render_shade;
 }

@@ -1,7 +1,8 @@
 /*
- * pica200-3d core: the core API, the 3DS physical address map, BAR0's
- * external registers (GPU busy, PSC, PDC and PPF register storage), the
- * interrupt line and the bounded work loop.
+ * pica200-3d core: the core API, BAR0's external registers (GPU busy, PSC,
+ * PDC and PPF register storage), the interrupt line's level and the
+ * bounded work loop. What the blocks use of the core (memory map, float
+ * formats, interrupt update) is in core-services.c, below them.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -9,109 +10,11 @@
 
 #include <string.h>
 
-/* Citra pica_types.h: sign, exponent (bias 2^(E-1)-1), mantissa; no
- * denormals */
-const G3DFloatFmt pica_f24 = { 7, 16, 63, G3D_FP_INFNAN | G3D_FP_EXP0_NORMAL };
-const G3DFloatFmt pica_f31 = { 7, 23, 63, G3D_FP_INFNAN | G3D_FP_EXP0_NORMAL };
-const G3DFloatFmt pica_f20 = { 7, 12, 63, G3D_FP_INFNAN | G3D_FP_EXP0_NORMAL };
-const G3DFloatFmt pica_f16 = { 5, 10, 15, G3D_FP_INFNAN | G3D_FP_EXP0_NORMAL };
-
-/* ---- the 3DS physical address map ------------------------------------- */
-
-/*
- * 0x18000000 + x is VRAM offset x; 0x20000000 + x is guest physical x.
- * A range must lie inside one of them (and below 4 GiB: every address the
- * GPU's registers can hold is 32-bit).
- */
-static const G3DMem *phys_route(Pica200Core *c, uint64_t addr, uint64_t len,
-                                uint64_t *off)
-{
-    if (len > 0x100000000ull || addr > 0x100000000ull - len) {
-        return NULL;
-    }
-    if (g3d_range_ok(addr, len, PICA200_PHYS_VRAM, c->cfg.vram_size)) {
-        *off = addr - PICA200_PHYS_VRAM;
-        return &c->cfg.vram;
-    }
-    if (addr >= PICA200_PHYS_FCRAM && c->cfg.sys.read) {
-        *off = addr - PICA200_PHYS_FCRAM;
-        return &c->cfg.sys;
-    }
-    return NULL;
-}
-
-static void *phys_map(void *opaque, uint64_t addr, uint64_t len, bool is_write)
-{
-    uint64_t off;
-    const G3DMem *m = phys_route(opaque, addr, len, &off);
-
-    return m ? g3d_mem_map(m, off, len, is_write) : NULL;
-}
-
-static bool phys_read(void *opaque, uint64_t addr, void *buf, uint64_t len)
-{
-    uint64_t off;
-    const G3DMem *m = phys_route(opaque, addr, len, &off);
-
-    return m && g3d_mem_read(m, off, buf, len);
-}
-
-static bool phys_write(void *opaque, uint64_t addr, const void *buf,
-                       uint64_t len)
-{
-    uint64_t off;
-    const G3DMem *m = phys_route(opaque, addr, len, &off);
-
-    return m && m->write && g3d_mem_write(m, off, buf, len);
-}
-
-const G3DMem *pica200_scanout_mem(Pica200Core *c)
-{
-    return &c->phys;
-}
-
-bool pica_mem_read(Pica200Core *c, uint64_t addr, void *buf, uint64_t len)
-{
-    return g3d_mem_read(&c->phys, addr, buf, len);
-}
-
-void *pica_mem_map(Pica200Core *c, uint64_t addr, uint64_t len, bool write)
-{
-    return g3d_mem_map(&c->phys, addr, len, write);
-}
-
-/* ---- interrupts and display --------------------------------------------- */
+/* ---- interrupts --------------------------------------------------------- */
 
 bool pica200_irq_level(Pica200Core *c)
 {
     return c->irq_level;
-}
-
-bool pica_irq_wanted(Pica200Core *c)
-{
-    return c->irq_stat != 0 ||
-           (c->psc[0].control & R_PSC0_CONTROL_FINISHED_MASK) ||
-           (c->psc[1].control & R_PSC0_CONTROL_FINISHED_MASK) ||
-           (c->ppf_control & R_PPF_CONTROL_FINISHED_MASK);
-}
-
-void pica_update_irq(Pica200Core *c)
-{
-    bool level = pica_irq_wanted(c);
-
-    if (level != c->irq_level) {
-        c->irq_level = level;
-        if (c->cfg.hooks.irq_update) {
-            c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
-        }
-    }
-}
-
-void pica_display_changed(Pica200Core *c)
-{
-    if (c->cfg.hooks.display_update) {
-        c->cfg.hooks.display_update(c->cfg.hooks.opaque);
-    }
 }
 
 /* ---- life cycle ----------------------------------------------------------- */
@@ -125,10 +28,7 @@ Pica200Core *pica200_core_new(const Pica200CoreConfig *cfg)
     if (!c->cfg.vram_size) {
         c->cfg.vram_size = PICA200_VRAM_SIZE;
     }
-    c->phys.opaque = c;
-    c->phys.map = phys_map;
-    c->phys.read = phys_read;
-    c->phys.write = phys_write;
+    pica_phys_init(c);
     c->raster = g3d_raster_new(cfg->hooks.threads < 1 ? 1 : cfg->hooks.threads);
     c->queue = g_array_new(FALSE, FALSE, sizeof(PicaQueuedWrite));
     c->sh[PICA_UNIT_VS].code_words = PICA_VSH_CODE_WORDS;

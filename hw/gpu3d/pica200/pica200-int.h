@@ -286,7 +286,13 @@ enum {
 /* register writes that may wait behind the command processor */
 #define PICA_QUEUE_MAX (1u << 20)
 
-/* pica200-core.c */
+/* core-services.c: what every block may use of the core */
+void pica_phys_init(Pica200Core *c);
+/* finish the triangles queued in the rasteriser */
+void pica_raster_flush(Pica200Core *c);
+/* GPUREG_CMDBUF_JUMPn: run channel n's command buffer; stop: end the list */
+void pica_cmdlist_jump(Pica200Core *c, unsigned channel);
+void pica_cmdlist_stop(Pica200Core *c);
 /* the level the interrupt status asks for (pica_update_irq reports it) */
 bool pica_irq_wanted(Pica200Core *c);
 void pica_update_irq(Pica200Core *c);
@@ -305,8 +311,6 @@ static inline uint32_t pica_byte_mask(uint32_t nibble)
 }
 
 /* cmdlist.c */
-void pica_cmdlist_jump(Pica200Core *c, unsigned channel);
-void pica_cmdlist_stop(Pica200Core *c);
 bool pica_cmdlist_step(Pica200Core *c, unsigned budget);
 bool pica_p3d_busy(Pica200Core *c);
 
@@ -331,7 +335,6 @@ void pica_pa_set_winding(Pica200Core *c);
 /* rasterizer.c */
 void pica_rasterize_triangle(Pica200Core *c, const PicaVertex *v0,
                              const PicaVertex *v1, const PicaVertex *v2);
-void pica_raster_flush(Pica200Core *c);
 
 /* ---- texture combiners (texenv.c) ------------------------------------- */
 
@@ -365,6 +368,15 @@ void pica_texenv_combine(const PicaTevState *t, const uint8_t primary[4],
 void pica_texenv_combine_lit(const PicaTevState *t, const uint8_t primary[4],
                              const uint8_t (*frag)[4], const uint8_t (*tex)[4],
                              uint8_t out[4]);
+/* what one side (RGB or alpha) of a one-stage combiner computes */
+enum {
+    PICA_TEV1_OTHER,                /* anything else */
+    PICA_TEV1_TEX0,                 /* texture 0 */
+    PICA_TEV1_MODULATE,             /* primary colour x texture 0 / 255 */
+    PICA_TEV1_PRIMARY,              /* the primary colour */
+};
+/* the combiner's RGB (b0-1) and alpha (b2-3) PICA_TEV1_* */
+unsigned pica_texenv_one_stage(const PicaTevState *t);
 
 /* ---- texture units 0-2 (texunit.c) -------------------------------------- */
 
@@ -439,6 +451,11 @@ void pica_tex_sample(const PicaTexUnit *u, float s, float t, float lod,
                      uint8_t out[4]);
 void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
                        const G3DQuad *q, uint8_t tex[4][4][4]);
+/* texture 0's colour at a quad's covered pixels, as pica_texunit_quad */
+typedef void PicaTexQuadFn(const PicaTexUnit *u, const PicaTri *tri,
+                           const G3DQuad *q, uint8_t tex[4][4]);
+/* a sampler made for unit 0's setup, or NULL when it is not a plain one */
+PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts);
 
 /* ---- fog (fog.c) -------------------------------------------------------- */
 
@@ -536,6 +553,8 @@ struct PicaRenderState {
     uint8_t blend_color[4];
     uint8_t logic_op;               /* GL order (g3d_logic_op) */
     G3DQuadFn *shade;               /* chosen per snapshot (framebuffer.c) */
+    PicaTexQuadFn *tex0;            /* its texture 0 sampler, if it uses one */
+    uint8_t tev1_rgb, tev1_a;       /* its combiner, if it uses one */
 };
 
 /* a triangle as the fragment stage sees it */

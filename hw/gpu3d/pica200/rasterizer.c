@@ -75,15 +75,6 @@ static unsigned clip_plane(const ClipPlane *p, const PicaVertex *in, unsigned n,
     return m;
 }
 
-void pica_raster_flush(Pica200Core *c)
-{
-    g3d_raster_flush(c->raster);
-    c->queued_tris = 0;
-    c->state_bytes = 0;
-    /* the snapshot lived in the rasteriser's arena: build a new one next time */
-    c->rs = NULL;
-}
-
 /* window-space, y-up screen position of a clip-space vertex */
 typedef struct ScreenVert {
     float x, y;

@@ -83,6 +83,38 @@ void pica_texenv_prepare(PicaTevState *t)
     }
 }
 
+/* one side of stage 0: its combiner, sources and operands (1x, plain ops) */
+static unsigned one_side(unsigned comb, const uint8_t *src, const uint8_t *op,
+                         unsigned scale)
+{
+    if (scale != 1 || op[0] != 0) {
+        return PICA_TEV1_OTHER;
+    }
+    if (comb == PICA_TEVOP_REPLACE) {
+        return src[0] == PICA_TEVSRC_TEXTURE0 ? PICA_TEV1_TEX0 :
+               src[0] == PICA_TEVSRC_PRIMARY ? PICA_TEV1_PRIMARY :
+               PICA_TEV1_OTHER;
+    }
+    /* a * b / 255 is the same either way round */
+    if (comb == PICA_TEVOP_MODULATE && op[1] == 0 &&
+        ((src[0] == PICA_TEVSRC_PRIMARY && src[1] == PICA_TEVSRC_TEXTURE0) ||
+         (src[0] == PICA_TEVSRC_TEXTURE0 && src[1] == PICA_TEVSRC_PRIMARY))) {
+        return PICA_TEV1_MODULATE;
+    }
+    return PICA_TEV1_OTHER;
+}
+
+unsigned pica_texenv_one_stage(const PicaTevState *t)
+{
+    const PicaTevStage *st = &t->stage[0];
+
+    if (t->nstages != 1) {
+        return PICA_TEV1_OTHER;
+    }
+    return one_side(st->comb_rgb, st->src_rgb, st->op_rgb, st->scale_rgb) |
+           one_side(st->comb_a, st->src_a, st->op_a, st->scale_a) << 2;
+}
+
 void pica_texenv_setup(Pica200Core *c, PicaTevState *t)
 {
     const uint32_t *r = c->regs;

@@ -381,21 +381,27 @@ static inline int wrap(int i, int size, unsigned mode)
     return g3d_tex_wrap(i, size, modes[mode & 3]);
 }
 
-/* texel (s, t) already wrapped; -1 on either axis is the border colour */
-static inline void fetch_wrapped(const PicaTexUnit *u, const uint8_t *data,
-                                 int w, int h, int s, int t, uint8_t out[4])
+/*
+ * texel (s, t) already wrapped; -1 on either axis is the border colour.
+ * `fmt` is u->fmt, passed apart so that the per-draw samplers below
+ * instantiate this for one format.
+ */
+static inline void fetch_wrapped(const PicaTexUnit *u, unsigned fmt,
+                                 const uint8_t *data, int w, int h, int s,
+                                 int t, uint8_t out[4])
 {
     if (s < 0 || t < 0) {
         memcpy(out, u->border, 4);
         return;
     }
-    texel(u->fmt, data, w, s, h - 1 - t, out);
+    texel(fmt, data, w, s, h - 1 - t, out);
 }
 
 static inline void fetch(const PicaTexUnit *u, const uint8_t *data, int w, int h,
                          int s, int t, uint8_t out[4])
 {
-    fetch_wrapped(u, data, w, h, wrap(s, w, u->wrap_s), wrap(t, h, u->wrap_t), out);
+    fetch_wrapped(u, u->fmt, data, w, h, wrap(s, w, u->wrap_s),
+                  wrap(t, h, u->wrap_t), out);
 }
 
 /* a texel coordinate as an int that wrapping can take (NaN and far ones tamed) */
@@ -407,14 +413,17 @@ static inline int to_texel(float f)
     return f < 1048576.0f ? (int)floorf(f) : 1048576;
 }
 
-static void sample_level(const PicaTexUnit *u, const uint8_t *image, int level,
-                         bool linear, float s, float t, uint8_t out[4])
+static inline __attribute__((always_inline)) void
+sample_level_fmt(const PicaTexUnit *u, unsigned fmt, unsigned wrap_s,
+                 unsigned wrap_t, const uint8_t *image, int level, bool linear,
+                 float s, float t, uint8_t out[4])
 {
     const uint8_t *data = image + u->level_offset[level];
     int w = u->w >> level, h = u->h >> level;
 
     if (!linear) {
-        fetch(u, data, w, h, to_texel(s * w), to_texel(t * h), out);
+        fetch_wrapped(u, fmt, data, w, h, wrap(to_texel(s * w), w, wrap_s),
+                      wrap(to_texel(t * h), h, wrap_t), out);
     } else {
         float x = s * w - 0.5f, y = t * h - 0.5f;
         int i0 = to_texel(x), j0 = to_texel(y);
@@ -422,21 +431,28 @@ static void sample_level(const PicaTexUnit *u, const uint8_t *image, int level,
         float fx = x - (float)i0, fy = y - (float)j0;
         int ax = fx >= 0.0f && fx < 1.0f ? (int)(fx * 256.0f) : 0;
         int ay = fy >= 0.0f && fy < 1.0f ? (int)(fy * 256.0f) : 0;
-        int s0 = wrap(i0, w, u->wrap_s), s1 = wrap(i0 + 1, w, u->wrap_s);
-        int t0 = wrap(j0, h, u->wrap_t), t1 = wrap(j0 + 1, h, u->wrap_t);
+        int s0 = wrap(i0, w, wrap_s), s1 = wrap(i0 + 1, w, wrap_s);
+        int t0 = wrap(j0, h, wrap_t), t1 = wrap(j0 + 1, h, wrap_t);
         uint8_t c00[4], c10[4], c01[4], c11[4];
         int k;
 
-        fetch_wrapped(u, data, w, h, s0, t0, c00);
-        fetch_wrapped(u, data, w, h, s1, t0, c10);
-        fetch_wrapped(u, data, w, h, s0, t1, c01);
-        fetch_wrapped(u, data, w, h, s1, t1, c11);
+        fetch_wrapped(u, fmt, data, w, h, s0, t0, c00);
+        fetch_wrapped(u, fmt, data, w, h, s1, t0, c10);
+        fetch_wrapped(u, fmt, data, w, h, s0, t1, c01);
+        fetch_wrapped(u, fmt, data, w, h, s1, t1, c11);
         for (k = 0; k < 4; k++) {
             int top = c00[k] * (256 - ax) + c10[k] * ax;
             int bot = c01[k] * (256 - ax) + c11[k] * ax;
             out[k] = (uint8_t)((top * (256 - ay) + bot * ay + 32768) >> 16);
         }
     }
+}
+
+static void sample_level(const PicaTexUnit *u, const uint8_t *image, int level,
+                         bool linear, float s, float t, uint8_t out[4])
+{
+    sample_level_fmt(u, u->fmt, u->wrap_s, u->wrap_t, image, level, linear,
+                     s, t, out);
 }
 
 /* one sample of `image` (level 0 of the unit's picture or cube face) */
@@ -619,4 +635,98 @@ void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
             memset(tex[p][3], 0, 4);
         }
     }
+}
+
+/*
+ * ---- per-draw samplers ------------------------------------------------------
+ *
+ * The common case of one plain 2D texture in unit 0 whose filter cannot
+ * change with the level of detail (one level, the same filter for
+ * magnification and minification: sample() then always reads level 0 with
+ * it) in one of the common formats. The same code as pica_texunit_quad's
+ * path for it, instantiated per format and filter so that no per-texel
+ * switch, level choice or unit loop remains.
+ */
+static inline __attribute__((always_inline)) void
+quad_unit0(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
+           uint8_t tex[4][4], unsigned fmt, bool linear, unsigned wrap_st)
+{
+    unsigned ws = wrap_st < 4 ? wrap_st : u->wrap_s;
+    unsigned wt = wrap_st < 4 ? wrap_st : u->wrap_t;
+    unsigned p;
+
+    for (p = 0; p < 4; p++) {
+        const float *b = q->bary[p];
+
+        if (q->mask & (1u << p)) {
+            float s = g3d_interp(b, tri->tc[0][0], tri->tc[1][0], tri->tc[2][0]);
+            float t = g3d_interp(b, tri->tc[0][1], tri->tc[1][1], tri->tc[2][1]);
+
+            sample_level_fmt(u, fmt, ws, wt, u->data, 0, linear, s, t, tex[p]);
+        }
+    }
+}
+
+/*
+ * One sampler per format, filter and wrap mode (the same on both axes:
+ * REPEAT or CLAMP_TO_EDGE; ANY: the unit's own, whatever they are).
+ */
+#define QU_nearest false
+#define QU_linear true
+#define QU_WRAP_REPEAT PICA_WRAP_REPEAT
+#define QU_WRAP_EDGE PICA_WRAP_CLAMP_TO_EDGE
+#define QU_WRAP_ANY 4
+
+#define QUAD_UNIT0(fmt, filt, wrap)                                         \
+    static void quad_##fmt##_##filt##_##wrap(const PicaTexUnit *u,         \
+                                             const PicaTri *tri,           \
+                                             const G3DQuad *q,             \
+                                             uint8_t tex[4][4])            \
+    {                                                                      \
+        quad_unit0(u, tri, q, tex, PICA_TEXFMT_##fmt, QU_##filt,           \
+                   QU_WRAP_##wrap);                                        \
+    }
+#define QUAD_UNIT0_WRAPS(fmt, filt)                                         \
+    QUAD_UNIT0(fmt, filt, REPEAT)                                          \
+    QUAD_UNIT0(fmt, filt, EDGE)                                            \
+    QUAD_UNIT0(fmt, filt, ANY)
+#define QUAD_UNIT0_FORMAT(fmt)                                              \
+    QUAD_UNIT0_WRAPS(fmt, nearest)                                         \
+    QUAD_UNIT0_WRAPS(fmt, linear)
+
+QUAD_UNIT0_FORMAT(RGBA8)
+QUAD_UNIT0_FORMAT(RGB8)
+QUAD_UNIT0_FORMAT(RGB565)
+QUAD_UNIT0_FORMAT(RGBA4)
+
+#define QUAD_ROW(fmt) {                                                     \
+    { quad_##fmt##_nearest_REPEAT, quad_##fmt##_nearest_EDGE,              \
+      quad_##fmt##_nearest_ANY },                                          \
+    { quad_##fmt##_linear_REPEAT, quad_##fmt##_linear_EDGE,                \
+      quad_##fmt##_linear_ANY } }
+
+PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts)
+{
+    static PicaTexQuadFn *const fns[5][2][3] = {
+        [PICA_TEXFMT_RGBA8] = QUAD_ROW(RGBA8),
+        [PICA_TEXFMT_RGB8] = QUAD_ROW(RGB8),
+        [PICA_TEXFMT_RGB565] = QUAD_ROW(RGB565),
+        [PICA_TEXFMT_RGBA4] = QUAD_ROW(RGBA4),
+    };
+    const PicaTexUnit *u = &ts->unit[0];
+    unsigned wrap = 2;
+
+    if (ts->active != 1 || u->projection || u->cube || u->shadow ||
+        u->min_level != 0 || u->max_level != 0 ||
+        u->min_linear != u->mag_linear || u->fmt >= G_N_ELEMENTS(fns) ||
+        !fns[u->fmt][0][0]) {
+        return NULL;
+    }
+    if (u->wrap_s == u->wrap_t && u->wrap_s == PICA_WRAP_REPEAT) {
+        wrap = 0;
+    } else if (u->wrap_s == u->wrap_t &&
+               u->wrap_s == PICA_WRAP_CLAMP_TO_EDGE) {
+        wrap = 1;
+    }
+    return fns[u->fmt][u->mag_linear][wrap];
 }

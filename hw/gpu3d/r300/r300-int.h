@@ -91,10 +91,16 @@ typedef struct R300CP {
     uint32_t ib_size, ib_pos;   /* dwords */
 } R300CP;
 
+bool r300_cp_work(R300Core *c, unsigned budget);
+
+/* ---- cp-control.c ---- */
+
 bool r300_cp_busy(R300Core *c);
 /* the ring's size in dwords; 0 when CP_RB_CNTL's is out of range */
 uint32_t r300_cp_ring_dwords(R300Core *c);
-bool r300_cp_work(R300Core *c, unsigned budget);
+bool r300_cp_ring_enabled(R300Core *c);
+/* dwords between the read pointer and CP_RB_WPTR in a ring of `size` */
+uint32_t r300_cp_ring_avail(R300Core *c, uint32_t size);
 void r300_cp_reset(R300Core *c);
 void r300_cp_start_ib(R300Core *c);
 
