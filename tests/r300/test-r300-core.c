@@ -358,6 +358,104 @@ static void test_shared_edge(void)
     r300_rig_free(d);
 }
 
+/*
+ * Two-sided colour as Mesa's r300 driver sets it up for GL two-sided
+ * lighting (r300_vs.c set_vertex_inputs_outputs, r300_state_derived.c
+ * r300_update_rs_block): the vertex program writes colours 0 and 1 and the
+ * back colours 2 and 3, VAP_OUT_VTX_FMT_0 declares all four, the RS
+ * rasterises colours 0 and 1 only, and "the rasterizer will do the color
+ * selection automatically": a back-facing triangle gets colour 2 where a
+ * front-facing one gets colour 0. Without colours 2 and 3 in the output
+ * (two-sided lighting off) both faces get colour 0.
+ */
+static void test_two_sided_colour(void)
+{
+    static const float back_colour[4] = { 0.0f, 0.0f, 1.0f, 1.0f };
+    static uint32_t buf[1024];
+    float left[3 * 8], right[3 * 8];
+    uint32_t prog[8][4];
+    R300Cmd c;
+    int pass, i;
+
+    /* the Gouraud triangle squeezed into the left half (front-facing) and
+     * its mirror image in the right half (the mirror turns it back-facing) */
+    memcpy(left, gouraud, sizeof(left));
+    memcpy(right, gouraud, sizeof(right));
+    for (i = 0; i < 3; i++) {
+        left[8 * i] = 0.5f * gouraud[8 * i] - 0.5f;
+        right[8 * i] = 0.5f - 0.5f * gouraud[8 * i];
+    }
+    /* out0 = position, out1/out2 = in1 (front colours 0/1),
+     * out3/out4 = constant 4 (back colours 2/3) */
+    for (i = 0; i < 4; i++) {
+        prog[i][0] = R300_PVS_DST(R300_VE_DOT_PRODUCT, 0, R300_PVS_DST_REG_OUT,
+                                  0, 1u << i);
+        prog[i][1] = R300_PVS_SRC_XYZW(R300_PVS_SRC_REG_INPUT, 0);
+        prog[i][2] = R300_PVS_SRC_XYZW(R300_PVS_SRC_REG_CONSTANT, i);
+        prog[i][3] = R300_PVS_SRC_ZERO;
+    }
+    for (i = 4; i < 8; i++) {
+        prog[i][0] = R300_PVS_DST(R300_VE_ADD, 0, R300_PVS_DST_REG_OUT,
+                                  1 + (i - 4) / 2 * 2 + (i & 1), 0xF);
+        prog[i][1] = i < 6 ? R300_PVS_SRC_XYZW(R300_PVS_SRC_REG_INPUT, 1)
+                           : R300_PVS_SRC_XYZW(R300_PVS_SRC_REG_CONSTANT, 4);
+        prog[i][2] = R300_PVS_SRC_ZERO;
+        prog[i][3] = R300_PVS_SRC_ZERO;
+    }
+    for (pass = 0; pass < 2; pass++) {
+        bool two_sided = pass == 0;
+        Dev *d = dev_new(2);
+        int x, y, front = 0, back = 0;
+
+        r300_rig_ring_init(d);
+        setup(d, R300_COLOR_FORMAT_ARGB8888, false);
+        r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+        r300_cmd_reg(&c, A_VAP_PVS_STATE_FLUSH_REG, 0);
+        r300_cmd_reg(&c, A_VAP_PVS_VECTOR_INDX_REG, R300_PVS_CODE_START);
+        r300_cmd_dw(&c, R300_PACKET0_ONE(A_VAP_PVS_VECTOR_DATA_REG_128, 31));
+        for (i = 0; i < 32; i++) {
+            r300_cmd_dw(&c, prog[i / 4][i % 4]);
+        }
+        r300_cmd_reg(&c, A_VAP_PVS_CODE_CNTL_0, 7u << 20 | 3u << 10);
+        r300_cmd_reg(&c, A_VAP_PVS_CODE_CNTL_1, 7);
+        r300_cmd_reg(&c, A_VAP_PVS_VECTOR_INDX_REG, R300_PVS_CONST_START + 4);
+        r300_cmd_dw(&c, R300_PACKET0_ONE(A_VAP_PVS_VECTOR_DATA_REG_128, 3));
+        for (i = 0; i < 4; i++) {
+            r300_cmd_dw(&c, r300_f2u(back_colour[i]));
+        }
+        /* position and colours 0-3, or position and colours 0-1 */
+        r300_cmd_reg(&c, A_VAP_OUT_VTX_FMT_0, two_sided ? 0x1F : 0x07);
+        r300_cmd_draw(&c, R300_PRIM_TRIANGLES, left, 3);
+        r300_cmd_draw(&c, R300_PRIM_TRIANGLES, right, 3);
+        r300_cmd_finish(&c);
+        g_assert_false(c.overflow);
+        r300_rig_ring_run(d, buf, c.n);
+        for (y = 0; y < H; y++) {
+            for (x = 0; x < W; x++) {
+                uint32_t p = px32(d, x, y);
+                if (!p) {
+                    continue;
+                }
+                if (x < W / 2) {
+                    /* front: the interpolated vertex colour, never blue
+                     * alone */
+                    g_assert_cmphex(p & 0xFFFF00, !=, 0);
+                    front++;
+                } else if (two_sided) {
+                    g_assert_cmphex(p, ==, 0xFF0000FF);   /* colour 2 */
+                    back++;
+                } else {
+                    g_assert_cmphex(p, !=, 0xFF0000FF);   /* colour 0 */
+                    back++;
+                }
+            }
+        }
+        g_assert_cmpint(front, >, 500);
+        g_assert_cmpint(back, >, 500);
+        r300_rig_free(d);
+    }
+}
+
 /* Nearer wins whatever the drawing order; LESS keeps the first of equals. */
 static void test_depth(void)
 {
@@ -1279,6 +1377,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/port-draw", test_port_draw);
     g_test_add_func("/r300/core/shared-edge", test_shared_edge);
     g_test_add_func("/r300/core/depth", test_depth);
+    g_test_add_func("/r300/core/two-sided-colour", test_two_sided_colour);
     g_test_add_func("/r300/core/cbzb-clear", test_cbzb_clear);
     g_test_add_func("/r300/core/rgb565", test_rgb565);
     g_test_add_func("/r300/core/depth-13e3", test_depth_13e3);
