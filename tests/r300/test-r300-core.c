@@ -549,6 +549,51 @@ static void test_cbzb_clear(void)
     r300_rig_free(d);
 }
 
+/*
+ * The one- and two-byte colour formats, programmed as Mesa programs an R8
+ * and an R8G8 render target (r300_texture.c r300_translate_out_fmt:
+ * "COLORFORMAT_I8 stores the Z component (C2)", R8 -> C2_SEL_R;
+ * "COLORFORMAT_UV88 stores ZX (C2 and C0)", R8G8 -> C0_SEL_G | C2_SEL_R),
+ * so that TX_FMT_8 / TX_FMT_8_8 read R (and G) back as X (and Y): the byte
+ * of I8 is red, UV88 holds red in its low byte and green in its high one.
+ */
+static void test_i8_uv88(void)
+{
+    /* red 0.25 -> 0x40, green 0.75 -> 0xBF (rounded) */
+    static const float colour[3 * 8] = {
+        -1, -1, 0, 1, 0.25f, 0.75f, 0.5f, 1,
+         3, -1, 0, 1, 0.25f, 0.75f, 0.5f, 1,
+        -1,  3, 0, 1, 0.25f, 0.75f, 0.5f, 1,
+    };
+    static const struct {
+        uint32_t format, out_fmt, bpp, expect;
+    } cases[] = {
+        /* C4_8, C0..C3 = A, A, R, A (Mesa's R8: only C2 matters) */
+        { R300_COLOR_FORMAT_I8, 0x00001000, 1, 0x40 },
+        /* C4_8, C0 = G, C2 = R */
+        { R300_COLOR_FORMAT_UV88, 0x00001200, 2, 0xBF40 },
+    };
+    unsigned i;
+
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        Dev *d = dev_new(1);
+        uint32_t p = 0, outside = 0;
+
+        r300_rig_ring_init(d);
+        setup(d, cases[i].format, false);
+        r300_rig_wr(d, A_US_OUT_FMT_0, cases[i].out_fmt);
+        draw(d, R300_PRIM_TRIANGLES, colour, 3);
+        memcpy(&p, d->vram + CB_ADDR + cases[i].bpp * (10 * W + 10),
+               cases[i].bpp);
+        g_assert_cmphex(p, ==, cases[i].expect);
+        /* the pitch in pixels of this size: nothing past W*H of them */
+        memcpy(&outside, d->vram + CB_ADDR + cases[i].bpp * W * H,
+               cases[i].bpp);
+        g_assert_cmphex(outside, ==, 0);
+        r300_rig_free(d);
+    }
+}
+
 static void test_rgb565(void)
 {
     static const float white[3 * 8] = {
@@ -1380,6 +1425,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/two-sided-colour", test_two_sided_colour);
     g_test_add_func("/r300/core/cbzb-clear", test_cbzb_clear);
     g_test_add_func("/r300/core/rgb565", test_rgb565);
+    g_test_add_func("/r300/core/i8-uv88", test_i8_uv88);
     g_test_add_func("/r300/core/depth-13e3", test_depth_13e3);
     g_test_add_func("/r300/core/wide-formats", test_wide_formats);
     g_test_add_func("/r300/core/dither-modes", test_dither_modes);

@@ -55,8 +55,15 @@ static bool packing(uint32_t format, Packing *p)
     static const Packing rgb565 = { { 5, 6, 5, 0 }, { 0, 5, 11, 0 } };
     static const Packing argb1555 = { { 5, 5, 5, 1 }, { 0, 5, 10, 15 } };
     static const Packing argb4444 = { { 4, 4, 4, 4 }, { 0, 4, 8, 12 } };
-    static const Packing i8 = { { 8, 0, 0, 0 }, { 0, 0, 0, 0 } };
-    static const Packing uv88 = { { 8, 8, 0, 0 }, { 0, 8, 0, 0 } };
+    /*
+     * "COLORFORMAT_I8 stores the Z component (C2)", "COLORFORMAT_UV88
+     * stores ZX (C2 and C0)" (Mesa r300_texture.c r300_translate_out_fmt,
+     * which routes R8/L8/I8 to C2 and R8G8 as C2 = R, C0 = G, the X and Y
+     * that TX_FMT_8 and TX_FMT_8_8 read back): C2 in the low byte, C0 in
+     * UV88's high byte.
+     */
+    static const Packing i8 = { { 0, 0, 8, 0 }, { 0, 0, 0, 0 } };
+    static const Packing uv88 = { { 8, 0, 8, 0 }, { 8, 0, 0, 0 } };
 
     switch (format) {
     case R300_COLOR_FORMAT_ARGB8888: *p = argb8888; return true;
