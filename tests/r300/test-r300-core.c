@@ -594,6 +594,49 @@ static void test_i8_uv88(void)
     }
 }
 
+/*
+ * RB3D_CCTL.NUM_MULTIWRITES: "a quad is replicated and written to this
+ * many buffers" [R3xx 3D ref. RB3D_CCTL]. Mesa programs it for a shader
+ * whose gl_FragColor goes to every draw buffer, with US_OUT_FMT_1..3
+ * unused (r300_emit.c r300_emit_fb_state, r300_emit_fb_state_pipelined):
+ * colour buffers 0-2 all receive output 0; buffer 3 (not counted) keeps
+ * what it held.
+ */
+static void test_multiwrite(void)
+{
+    static const float white[3 * 8] = {
+        -1, -1, 0, 1, 1, 1, 1, 1,   3, -1, 0, 1, 1, 1, 1, 1,
+        -1, 3, 0, 1, 1, 1, 1, 1,
+    };
+    const uint32_t cb_size = 4 * W * H;
+    Dev *d = dev_new(1);
+    unsigned t;
+
+    r300_rig_ring_init(d);
+    setup(d, R300_COLOR_FORMAT_ARGB8888, false);
+    for (t = 1; t < 4; t++) {
+        r300_rig_wr(d, R300_RB3D_COLOROFFSET(t), CB_ADDR + t * cb_size);
+        r300_rig_wr(d, R300_RB3D_COLORPITCH(t),
+                    W | R300_COLOR_FORMAT_ARGB8888
+                        << R_RB3D_COLORPITCH_0_COLORFORMAT_SHIFT);
+        r300_rig_wr(d, R300_US_OUT_FMT(t), 15);        /* unused */
+    }
+    r300_rig_wr(d, A_RB3D_CCTL, 2u << R_RB3D_CCTL_NUM_MULTIWRITES_SHIFT);
+    draw(d, R300_PRIM_TRIANGLES, white, 3);
+    for (t = 0; t < 4; t++) {
+        uint32_t p;
+        memcpy(&p, d->vram + CB_ADDR + t * cb_size + 4 * (10 * W + 10), 4);
+        g_assert_cmphex(p, ==, t < 3 ? 0xFFFFFFFF : 0);
+    }
+    /* NUM_MULTIWRITES 0: one buffer */
+    r300_rig_wr(d, A_RB3D_CCTL, 0);
+    memset(d->vram + CB_ADDR + cb_size, 0, cb_size);
+    draw(d, R300_PRIM_TRIANGLES, white, 3);
+    g_assert_cmphex(*(uint32_t *)(d->vram + CB_ADDR + cb_size +
+                                  4 * (10 * W + 10)), ==, 0);
+    r300_rig_free(d);
+}
+
 static void test_rgb565(void)
 {
     static const float white[3 * 8] = {
@@ -1425,6 +1468,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/two-sided-colour", test_two_sided_colour);
     g_test_add_func("/r300/core/cbzb-clear", test_cbzb_clear);
     g_test_add_func("/r300/core/rgb565", test_rgb565);
+    g_test_add_func("/r300/core/multiwrite", test_multiwrite);
     g_test_add_func("/r300/core/i8-uv88", test_i8_uv88);
     g_test_add_func("/r300/core/depth-13e3", test_depth_13e3);
     g_test_add_func("/r300/core/wide-formats", test_wide_formats);

@@ -709,15 +709,19 @@ quad_tail(const R300Tri *t, const G3DQuad *q, const float (*w)[3],
         zpassed++;
         fog = ds->fog_blend & R_FG_FOG_BLEND_ENABLE_MASK
               ? g3d_interp(w[i], t->fog[0], t->fog[1], t->fog[2]) : 0.0f;
-        /* the targets with a surface that the program wrote, in order */
-        for (targets = uq->out_written & ds->cb_mapped; targets;
-             targets &= targets - 1) {
+        /* the targets with a surface that the program wrote, in order;
+         * with NUM_MULTIWRITES output 0 goes to targets 0..multiwrite */
+        targets = uq->out_written;
+        if (ds->multiwrite) {
+            targets = targets & 1 ? (2u << ds->multiwrite) - 1 : 0;
+        }
+        for (targets &= ds->cb_mapped; targets; targets &= targets - 1) {
             const R300Target *target;
             float rgba[4];
 
             tg = __builtin_ctz(targets);
             target = &ds->cb[tg];
-            memcpy(rgba, uq->out[i][tg], sizeof(rgba));
+            memcpy(rgba, uq->out[i][ds->multiwrite ? 0 : tg], sizeof(rgba));
             if (ds->fog_blend & R_FG_FOG_BLEND_ENABLE_MASK) {
                 int ch;
                 for (ch = 0; ch < 3; ch++) {
