@@ -387,13 +387,7 @@ static void test_two_sided_colour(void)
     }
     /* out0 = position, out1/out2 = in1 (front colours 0/1),
      * out3/out4 = constant 4 (back colours 2/3) */
-    for (i = 0; i < 4; i++) {
-        prog[i][0] = R300_PVS_DST(R300_VE_DOT_PRODUCT, 0, R300_PVS_DST_REG_OUT,
-                                  0, 1u << i);
-        prog[i][1] = R300_PVS_SRC_XYZW(R300_PVS_SRC_REG_INPUT, 0);
-        prog[i][2] = R300_PVS_SRC_XYZW(R300_PVS_SRC_REG_CONSTANT, i);
-        prog[i][3] = R300_PVS_SRC_ZERO;
-    }
+    r300_pvs_transform(prog);
     for (i = 4; i < 8; i++) {
         prog[i][0] = R300_PVS_DST(R300_VE_ADD, 0, R300_PVS_DST_REG_OUT,
                                   1 + (i - 4) / 2 * 2 + (i & 1), 0xF);
