@@ -11,7 +11,9 @@
 # Each test is its binary run directly (bin/TEST ... -auto [-fbo]), not
 # piglit's Python runner (see scripts/mesa-piglit.py). About 17 minutes of
 # guest time on r300-3d; llvmpipe under TCG is several times slower (a
-# test of the list can take minutes).
+# test of the list can take minutes), and in the guest it runs the -fbo
+# tests only: kms_swrast cannot allocate a window's buffers on the render
+# node waffle's GBM platform opens.
 #
 # --host-sw: the llvmpipe column from the host instead of the guest: the
 # same piglit package's binaries, on the host's own Mesa (which must be the
