@@ -335,8 +335,8 @@ static void test_registers(void)
     w32(&d, A_PI_FLIPPER_REV, 0);
     g_assert_cmphex(r32(&d, A_PI_FLIPPER_REV), ==, 0x246500B1);
     r32(&d, 0x7000);
-    g_assert_true(logged(&d, "read-only beam position"));
-    g_assert_true(logged(&d, "read-only FLIPPER_REV"));
+    g_assert_true(logged(&d, "read-only VI_DPV"));
+    g_assert_true(logged(&d, "read-only PI_FLIPPER_REV"));
     g_assert_true(logged(&d, "unmapped BAR0 offset 0x7000"));
     /* a system reset brings every register back */
     g3dq_system_reset(d.q);

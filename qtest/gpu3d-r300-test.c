@@ -39,15 +39,21 @@ static void wr(G3DQDev *d, uint32_t reg, uint32_t v)
     g3dq_wr32(d, MMIO, reg, v);
 }
 
-static void ring_init(G3DQDev *d)
+/* the ring at GPU address `base` (VRAM or the GART) */
+static void ring_init_at(G3DQDev *d, uint32_t base)
 {
     uint32_t seq[R300_RING_START_WRITES][2];
     unsigned i;
 
-    r300_ring_start(seq, RING_ADDR, RING_BUFSZ, WB_ADDR);
+    r300_ring_start(seq, base, RING_BUFSZ, WB_ADDR);
     for (i = 0; i < R300_RING_START_WRITES; i++) {
         wr(d, seq[i][0], seq[i][1]);
     }
+}
+
+static void ring_init(G3DQDev *d)
+{
+    ring_init_at(d, RING_ADDR);
 }
 
 static bool ring_drained(G3DQDev *d, void *opaque)
@@ -468,6 +474,114 @@ static void test_bad_input(void)
     g3dq_close(d);
 }
 
+/* ---- the kernel's GPU reset ------------------------------------------ */
+
+/*
+ * The ring in system memory behind the PCI GART, as radeon puts it: GPU
+ * addresses GART_BASE.. map page by page to guest RAM at SYS_RING.., the
+ * page table at SYS_PT (drivers/gpu/drm/radeon/r100.c r100_pci_gart_enable)
+ */
+#define GART_BASE   0xD8000000u
+#define SYS_PT      0x00800000u
+#define SYS_RING    0x00900000u
+#define GART_PAGES  16
+
+static void gart_init(G3DQDev *d)
+{
+    uint32_t i, e;
+
+    for (i = 0; i < GART_PAGES; i++) {
+        e = SYS_RING + i * R300_GART_PAGE_SIZE;
+        qtest_memwrite(d->qts, SYS_PT + 4 * i, &e, 4);
+    }
+    wr(d, A_AIC_PT_BASE, SYS_PT);
+    wr(d, A_AIC_LO_ADDR, GART_BASE);
+    wr(d, A_AIC_HI_ADDR, GART_BASE + GART_PAGES * R300_GART_PAGE_SIZE - 1);
+    wr(d, A_AIC_CNTL, R_AIC_CNTL_PCIGART_TRANSLATE_EN_MASK);
+}
+
+/* radeon's ring test (r100_ring_test): a scratch register through the ring */
+static bool gart_ring_test(G3DQDev *d, uint32_t magic)
+{
+    uint32_t size = 2u << RING_BUFSZ, wptr = rd(d, A_CP_RB_WPTR), i;
+    const uint32_t cmd[2] = { R300_PACKET0(R300_SCRATCH_REG(2), 0), magic };
+
+    for (i = 0; i < 2; i++) {
+        qtest_memwrite(d->qts, SYS_RING + 4 * ((wptr + i) & (size - 1)),
+                       &cmd[i], 4);
+    }
+    wr(d, A_CP_RB_WPTR, (wptr + 2) & (size - 1));
+    for (i = 0; i < 100 && rd(d, R300_SCRATCH_REG(2)) != magic; i++) {
+        qtest_clock_step(d->qts, 1000000);
+    }
+    return rd(d, R300_SCRATCH_REG(2)) == magic;
+}
+
+#define RADEON_BUS_CNTL         0x0030      /* Linux radeon_reg.h */
+#define RADEON_BUS_MASTER_DIS   (1u << 6)
+
+/*
+ * drivers/gpu/drm/radeon/r300.c r300_asic_reset and r100.c r100_bm_disable /
+ * r100_enable_bm, register for register, with the PCI command register
+ * saved, bus mastering cleared and the saved value restored as
+ * pci_save_state / pci_clear_master / pci_restore_state do; then
+ * r100_cp_init's ring start and its ring test.
+ */
+static void test_gpu_reset(void)
+{
+    G3DQDev *d = open_r300();
+    uint16_t cmd;
+    uint32_t tmp;
+
+    gart_init(d);
+    ring_init_at(d, GART_BASE);
+    g_assert_true(gart_ring_test(d, 0xCAFE0001));
+
+    /* a lockup as the kernel sees one: work queued that the CP cannot
+     * fetch while bus mastering is off */
+    cmd = qpci_config_readw(d->dev, PCI_COMMAND);
+    g_assert_true(cmd & PCI_COMMAND_MASTER);
+    qpci_config_writew(d->dev, PCI_COMMAND, cmd & ~PCI_COMMAND_MASTER);
+    g_assert_false(gart_ring_test(d, 0xCAFE0002));
+    g_assert_true(g3dq_logged(d, "outside memory"));
+    qpci_config_writew(d->dev, PCI_COMMAND, cmd);
+
+    /* stop CP */
+    wr(d, A_CP_CSQ_CNTL, 0);
+    tmp = rd(d, A_CP_RB_CNTL);
+    wr(d, A_CP_RB_CNTL, tmp | R_CP_RB_CNTL_RB_RPTR_WR_ENA_MASK);
+    wr(d, A_CP_RB_RPTR_WR, 0);
+    wr(d, A_CP_RB_WPTR, 0);
+    wr(d, A_CP_RB_CNTL, tmp);
+    /* pci_save_state; r100_bm_disable */
+    cmd = qpci_config_readw(d->dev, PCI_COMMAND);
+    tmp = rd(d, RADEON_BUS_CNTL);
+    wr(d, RADEON_BUS_CNTL, tmp | 0x44);
+    wr(d, RADEON_BUS_CNTL, tmp | 0x42);
+    wr(d, RADEON_BUS_CNTL, tmp | 0x40);
+    rd(d, RADEON_BUS_CNTL);
+    qpci_config_writew(d->dev, PCI_COMMAND, cmd & ~PCI_COMMAND_MASTER);
+    /* VAP and GA, then CP */
+    wr(d, A_RBBM_SOFT_RESET, 1u << 2 | 1u << 13);
+    rd(d, A_RBBM_SOFT_RESET);
+    wr(d, A_RBBM_SOFT_RESET, 0);
+    wr(d, A_RBBM_SOFT_RESET, R_RBBM_SOFT_RESET_CP_MASK);
+    rd(d, A_RBBM_SOFT_RESET);
+    wr(d, A_RBBM_SOFT_RESET, 0);
+    /* the kernel's "GPU reset succeed": GA and VAP idle */
+    g_assert_false(rd(d, A_RBBM_STATUS) & R_RBBM_STATUS_GUI_ACTIVE_MASK);
+    /* pci_restore_state; r100_enable_bm */
+    qpci_config_writew(d->dev, PCI_COMMAND, cmd);
+    wr(d, RADEON_BUS_CNTL, rd(d, RADEON_BUS_CNTL) & ~RADEON_BUS_MASTER_DIS);
+    g_assert_true(qpci_config_readw(d->dev, PCI_COMMAND) & PCI_COMMAND_MASTER);
+
+    /* radeon_resume: the GART and the ring started again, the ring test */
+    gart_init(d);
+    ring_init_at(d, GART_BASE);
+    g_assert_true(gart_ring_test(d, 0xCAFE0003));
+    g3dq_close(d);
+}
+
 /* VM stop with work queued, registers still readable, work done on cont */
 static void test_stop_cont(void)
 {
@@ -631,6 +745,7 @@ int main(int argc, char **argv)
     qtest_add_func("/r300/msaa", test_msaa);
     qtest_add_func("/r300/tiled-surfaces", test_tiled_surfaces);
     qtest_add_func("/r300/bad-input", test_bad_input);
+    qtest_add_func("/r300/gpu-reset", test_gpu_reset);
     qtest_add_func("/r300/stop-cont", test_stop_cont);
     qtest_add_func("/r300/hotplug", test_hotplug);
     qtest_add_func("/r300/ddc", test_ddc);

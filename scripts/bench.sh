@@ -13,6 +13,13 @@
 #     corpus frame from the corpus README (not measured in this run).
 #
 #   scripts/bench.sh [SECONDS-PER-CASE]      (default 0.5)
+#   scripts/bench.sh --instructions [BEFORE-BUILD]
+#
+# --instructions counts instructions under callgrind instead (they do not
+# depend on the machine's load): the common rasteriser's cases and each
+# chip's flat and Gouraud case on one render thread, each with its command
+# line; BEFORE-BUILD (another release build directory, e.g. of the branch's
+# base) adds a "before" column from the same cases run there.
 #
 # Environment: GPU3D_BENCH_BUILD (default build-bench, configured here with
 # --buildtype=release), GPU3D_BENCH_ONLY (chips to run, e.g. "flipper glamo"),
@@ -23,6 +30,14 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+instructions=
+before=
+if [ "${1:-}" = --instructions ]; then
+  instructions=1
+  before=${2:-}
+  command -v valgrind >/dev/null || die "--instructions needs valgrind"
+  set --
+fi
 secs=${1:-0.5}
 build=${GPU3D_BENCH_BUILD:-$GPU3D_ROOT/build-bench}
 only=${GPU3D_BENCH_ONLY:-raster flipper glamo pica200 r300 attila}
@@ -41,6 +56,62 @@ fi
 rows=$(mktemp)
 tmp=$(mktemp -d)
 trap 'rm -rf "$rows" "$tmp"' EXIT
+
+# Instructions of one case in build directory $1: callgrind collecting only
+# inside the bench's case function(s) named by the toggles ($2).
+ir_case() {
+  local dir=$1 toggles=$2 bin=$3 out=$tmp/callgrind.out
+  shift 3
+  # shellcheck disable=SC2086
+  if valgrind --tool=callgrind --callgrind-out-file="$out" $toggles \
+      "$dir/$bin" "$@" >/dev/null 2>&1; then
+    awk '/^summary:/ { print $2 }' "$out"
+  else
+    echo -
+  fi
+}
+
+# one row of the --instructions table: name, toggles, bench, arguments
+ir_row() {
+  local name=$1 toggles=$2 a b= r=
+  shift 2
+  a=$(ir_case "$build" "$toggles" "$@")
+  if [ -n "$before" ]; then
+    b=$(ir_case "$before" "$toggles" "$@")
+    [ "$a" != - ] && [ "$b" != - ] &&
+      r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2fx", b / a }')
+  fi
+  printf '%-48s %14s %14s %7s\n' "$name" "$b" "$a" "$r"
+  printf '    valgrind --tool=callgrind %s %s\n' "$toggles" "$(printf '%q ' "$@")"
+}
+
+if [ -n "$instructions" ]; then
+  printf '%-48s %14s %14s %7s\n' "case (callgrind Ir, one render thread)" \
+    "${before:+before}" "after" "${before:+ratio}"
+  ir_row "raster: flat fill, 256px triangles" --toggle-collect=run \
+    bench-raster -4 1 "flat fill"
+  ir_row "raster: Gouraud, 256px triangles" --toggle-collect=run \
+    bench-raster -1 1 "Gouraud, 256"
+  ir_row "raster: Gouraud, 8px triangles" --toggle-collect=run \
+    bench-raster -40 1 "Gouraud, 8"
+  ir_row "raster: flat, 2px triangles" --toggle-collect=run \
+    bench-raster -200 1 "flat, 2"
+  ir_row "r300-3d: Gouraud, full screen" --toggle-collect=run_case \
+    bench-r300 -t 1 -s 0 -k "Gouraud, full screen"
+  ir_row "r300-3d: small triangles (32 pixels)" --toggle-collect=run_case \
+    bench-r300 -t 1 -s 0 -k small
+  ir_row "pica200-3d: flat" --toggle-collect=run_scene bench-pica200 0 1 flat
+  ir_row "pica200-3d: gouraud" --toggle-collect=run_scene \
+    bench-pica200 0 1 gouraud
+  ir_row "flipper-gx: flat fill (2 batches)" --toggle-collect=flipper_gx_exec \
+    bench-flipper -2 1 "flat fill"
+  ir_row "flipper-gx: frame gouraud (2 frames)" \
+    "--toggle-collect=rig_run_scene --toggle-collect=rig_scanout" \
+    bench-flipper -2 1 gouraud
+  ir_row "glamo-3d: all cases, 1 submission, 1+2 threads" \
+    --toggle-collect=run_case bench-glamo -1
+  exit 0
+fi
 export GPU3D_BENCH_ROWS=1
 
 # run a bench, keep its rows (renaming the chip column with $1 when set)

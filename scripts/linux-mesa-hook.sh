@@ -4,6 +4,10 @@
 # says what runs:
 #   gpu3d.mesa=kmscube,kmscap,glmark2,piglit   gpu3d.drivers=hw,sw
 #   gpu3d.piglit=all|N,M,...   (line numbers of /tmp/piglit-run.txt)
+#   gpu3d.env=VAR=VAL,...      exported for every program (RADEON_HYPERZ=1)
+#   gpu3d.mesa=...,gpureset    radeon's debugfs radeon_gpu_reset, then kmscube
+#                              (its fence wait runs the kernel's GPU reset),
+#                              then kmscube again on the reset device
 echo "$P: mesa: begin"
 mesa_run=kmscube,kmscap,glmark2; mesa_drivers=hw,sw; mesa_piglit=all
 for a in $(cat /proc/cmdline); do
@@ -11,6 +15,11 @@ for a in $(cat /proc/cmdline); do
         gpu3d.mesa=*) mesa_run=${a#*=} ;;
         gpu3d.drivers=*) mesa_drivers=${a#*=} ;;
         gpu3d.piglit=*) mesa_piglit=${a#*=} ;;
+        gpu3d.env=*)
+            for e in $(echo "${a#gpu3d.env=}" | tr ',' ' '); do
+                export "$e"
+                echo "$P: env: $e"
+            done ;;
     esac
 done
 wants() { case ",$1," in *",$2,"*) return 0 ;; esac; return 1; }
@@ -101,6 +110,29 @@ if wants $mesa_run piglit; then
         done </tmp/piglit-run.txt
         echo "$P: piglit-$r: from $t0 s to $(uptime_s) s"
     done
+fi
+# the kernel's GPU reset (radeon_device.c radeon_gpu_reset, r300.c
+# r300_asic_reset) asked for through debugfs, run at kmscube's next fence
+# wait; the device must come back: the ring and IB tests pass again and
+# kmscube runs to its end
+if wants $mesa_run gpureset; then
+    mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+    dmesg -c >/dev/null
+    cat /sys/kernel/debug/dri/0/radeon_gpu_reset >/dev/null
+    timeout 300 kmscube -M smooth -c 30 >/tmp/k-reset1 2>&1
+    echo "$P: gpureset-kmscube1: rc $?"
+    timeout 300 kmscube -M smooth -c 30 >/tmp/k-reset2 2>&1
+    rc=$?
+    dmesg >/tmp/dmesg-reset
+    grep -i -E "reset|ring test|ib test|lockup|fail" /tmp/dmesg-reset | head -20 |
+        sed "s/^/$P: gpureset-dmesg: /"
+    if [ $rc = 0 ] && grep -q "GPU reset succeeded" /tmp/dmesg-reset &&
+       grep -q "ring test succeeded" /tmp/dmesg-reset &&
+       ! grep -q -i "ring test.*fail\|ib test.*fail\|GPU reset failed" /tmp/dmesg-reset; then
+        result gpu-reset PASS
+    else
+        result gpu-reset FAIL "kmscube rc $rc"
+    fi
 fi
 dmesg | grep -i -E "lockup|WARNING|Oops|BUG|ring test|ib test|accel|scratch" | head -20 |
     sed "s/^/$P: dmesg-after: /"

@@ -16,10 +16,15 @@
 #            full run is too slow under TCG), per driver
 #   piglit   the tests of the list (or of --piglit FILE, a subset) run as
 #            bin/TEST ... -auto [-fbo], per driver (scripts/mesa-piglit.py)
+#   gpureset the kernel's GPU reset through radeon's debugfs, then kmscube
+#            twice: the device must come back (the ring and IB tests pass)
+# --env VAR=VAL[,VAR=VAL] is exported in the guest for every program, e.g.
+# --env RADEON_HYPERZ=1 (Mesa's HyperZ on R300: r300_blit.c).
 # Drivers: hw = r300-3d, sw = llvmpipe in the same guest.
 #
-#   scripts/linux-mesa.sh [--run kmscube,kmscap,glmark2,piglit]
-#       [--drivers hw,sw] [--piglit FILE] [--expected FILE] [--build-only]
+#   scripts/linux-mesa.sh [--run kmscube,kmscap,glmark2,piglit,gpureset]
+#       [--drivers hw,sw] [--piglit FILE] [--expected FILE] [--env VAR=VAL]
+#       [--build-only]
 #       [OUTDIR]
 #
 # Default: --run kmscube,kmscap,glmark2, OUTDIR out/linux-mesa. Exit status
@@ -35,6 +40,7 @@ run=kmscube,kmscap,glmark2
 drivers=hw,sw
 subset=
 expected=
+env=
 build_only=0
 while [ $# -gt 0 ]; do
   case $1 in
@@ -42,6 +48,7 @@ while [ $# -gt 0 ]; do
     --drivers) drivers=$2; shift 2 ;;
     --piglit) subset=$2; shift 2 ;;
     --expected) expected=$2; shift 2 ;;
+    --env) env=$2; shift 2 ;;
     --build-only) build_only=1; shift ;;
     -*) die "linux-mesa.sh: unknown option $1" ;;
     *) break ;;
@@ -120,7 +127,7 @@ rm -f "$serial"
 timeout 14400 "$QEMU_BIN" -machine pc -m 2048 -vga none \
     -device r300-3d,id=gpu,render-threads=2 \
     -kernel "$guest/vmlinuz" -initrd "$guest/initrd.img" \
-    -append "console=ttyS0 panic=-1 radeon.lockup_timeout=60000 gpu3d.mesa=$run gpu3d.drivers=$drivers gpu3d.piglit=$sel" \
+    -append "console=ttyS0 panic=-1 radeon.lockup_timeout=60000 gpu3d.mesa=$run gpu3d.drivers=$drivers gpu3d.piglit=$sel${env:+ gpu3d.env=$env}" \
     -display none \
     -serial "file:$serial" -monitor none -no-reboot \
     -d guest_errors,unimp -D "$out/qemu.log" || true
@@ -140,6 +147,9 @@ bad() { log "FAIL: linux-mesa: $*"; fail=1; }
 grep -q "gpu3d-linux: mesa: end" "$serial" || bad "the guest did not finish"
 grep -q "gpu3d-linux: clean-dmesg: PASS" "$serial" || bad "kernel warnings (clean-dmesg)"
 ! grep -q "GPU lockup" "$serial" || bad "GPU lockup"
+if [[ ,$run, == *,gpureset,* ]]; then
+  grep -q "gpu3d-linux: gpu-reset: PASS" "$serial" || bad "GPU reset"
+fi
 if [[ ,$run, == *,kmscap,* ]]; then
   for m in smooth tex; do
     echo "kmscube $m, r300-3d vs llvmpipe in the guest:"

@@ -25,6 +25,7 @@ in the core's stream; 0 skips that check. Exit status 0 when every check passed.
 import argparse
 import json
 import os
+import re
 import random
 import socket
 import struct
@@ -324,7 +325,11 @@ def main():
         nonlocal good
         with open(mig, "rb") as f:
             data = bytearray(f.read())
-        at = data.find(a.magic.encode() + struct.pack("<I", 1))
+        # the magic and the stream's version (a small number: any, so a
+        # core's state version can grow)
+        m = re.search(re.escape(a.magic.encode()) + rb"[\x01-\xff]\x00\x00\x00",
+                      bytes(data))
+        at = m.start() if m else -1
         if at < 0:
             raise RuntimeError(f"no {a.magic} stream in the migration file")
         patch(data, at)

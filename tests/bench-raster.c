@@ -3,11 +3,16 @@
  * scenes (flat fill, Gouraud, small triangles) at 1..N threads, beside a
  * memory-bandwidth baseline (memset/memcpy of a frame) from the same run.
  *
- *   bench-raster [seconds-per-case]
+ *   bench-raster [seconds-per-case [max-threads [case-substring]]]
+ *
+ * A negative seconds-per-case -N draws exactly N batches of 256 triangles
+ * (for instruction counts: valgrind --tool=callgrind --toggle-collect=run
+ * bench-raster -20 1 Gouraud).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <glib.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +67,12 @@ typedef struct Result {
     double mpix, mtri;
 } Result;
 
-/* draw `tris` triangles of about `size` pixels per edge, repeatedly */
-static Result run(int threads, G3DQuadFn *fn, int size, bool weights,
+/*
+ * Draw batches of 256 triangles of about `size` pixels per edge, for
+ * `seconds` (or -seconds batches). Not inlined: callgrind's toggle-collect
+ * counts one case.
+ */
+static __attribute__((noinline)) Result run(int threads, G3DQuadFn *fn, int size, bool weights,
                   double seconds)
 {
     G3DRaster *r = g3d_raster_new(threads);
@@ -71,7 +80,7 @@ static Result run(int threads, G3DQuadFn *fn, int size, bool weights,
     G3DRasterStats st;
     GRand *rnd = g_rand_new_with_seed(7);
     double t0 = now(), t;
-    uint64_t tris = 0;
+    uint64_t tris = 0, batches = 0;
     Result res;
 
     do {
@@ -90,8 +99,9 @@ static Result run(int threads, G3DQuadFn *fn, int size, bool weights,
         }
         g3d_raster_flush(r);
         tris += 256;
+        batches++;
         t = now() - t0;
-    } while (t < seconds);
+    } while (seconds < 0 ? batches < -seconds : t < seconds);
     g3d_raster_stats(r, &st);
     res.mpix = st.samples / t / 1e6;
     res.mtri = tris / t / 1e6;
@@ -122,7 +132,8 @@ static double bandwidth(bool copy, double seconds)
 int main(int argc, char **argv)
 {
     double secs = argc > 1 ? atof(argv[1]) : 0.5;
-    int maxt = g3d_default_threads(), t;
+    int maxt = argc > 2 ? atoi(argv[2]) : g3d_default_threads(), t;
+    const char *only = argc > 3 ? argv[3] : "";
     static const struct {
         const char *name;
         G3DQuadFn *fn;
@@ -138,8 +149,11 @@ int main(int argc, char **argv)
 
     printf("baseline: memset %.0f Mpixels/s, memcpy %.0f Mpixels/s "
            "(32-bit pixels, %dx%d frame)\n",
-           bandwidth(false, secs), bandwidth(true, secs), FW, FH);
+           bandwidth(false, fabs(secs)), bandwidth(true, fabs(secs)), FW, FH);
     for (c = 0; c < G_N_ELEMENTS(cases); c++) {
+        if (!strstr(cases[c].name, only)) {
+            continue;
+        }
         for (t = 1; t <= maxt; t++) {
             Result r = run(t, cases[c].fn, cases[c].size, cases[c].weights,
                            secs);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/g3d-core.h"
 #include "common/raster.h"
 
 #define W 97
@@ -401,6 +402,189 @@ static void test_thread_invariance(void)
     }
 }
 
+/* every quad the rasteriser hands over, in order */
+static void shade_record(void *opaque, const G3DQuad *q, int thread)
+{
+    g_array_append_val((GArray *)opaque, *q);
+}
+
+static float random_inv_w(GRand *rnd)
+{
+    static const float odd[] = { 1.0f, 0.0f, -1.0f, 1e30f, 1e-30f, 1e-40f,
+                                 3e38f, 0.5f };
+
+    if (g_rand_int_range(rnd, 0, 4) == 0) {
+        return odd[g_rand_int_range(rnd, 0, G_N_ELEMENTS(odd))];
+    }
+    return (float)g_rand_double_range(rnd, 1e-3, 10.0);
+}
+
+/*
+ * The vector path (edge values stepped in doubles, weights two samples at a
+ * time) hands over the very quads, bit for bit, of the int64 and scalar
+ * path that g3d_general_path forces: random triangles on several sub-pixel
+ * grids and edge rules, tiny to huge coordinates (beyond 2^52 edge values,
+ * where the int64 path must be taken), odd 1/w (0, negative, denormal,
+ * overflowing sums).
+ */
+static void test_vector_path(void)
+{
+    static const G3DRasterRules rules[] = {
+        { 16, 8, 8, G3D_EDGE_TOP | G3D_EDGE_LEFT, false },
+        { 12, 6, 6, G3D_EDGE_BOTTOM | G3D_EDGE_RIGHT, false },
+        { 128, 64, 64, G3D_EDGE_TOP | G3D_EDGE_LEFT, true },
+        { 1 << 12, 0, 0, G3D_EDGE_TOP | G3D_EDGE_RIGHT, false },
+        { 1, 0, 0, G3D_EDGE_LEFT, false },
+    };
+    G3DRaster *r = g3d_raster_new(1);
+    GRand *rnd = g_rand_new_with_seed(99);
+    GArray *fast = g_array_new(false, false, sizeof(G3DQuad));
+    GArray *gen = g_array_new(false, false, sizeof(G3DQuad));
+    int i, k, drawn = 0;
+
+    for (i = 0; i < 3000; i++) {
+        const G3DRasterRules *ru = &rules[g_rand_int_range(rnd, 0, 5)];
+        int mag = g_rand_int_range(rnd, 2, 28);
+        G3DTriangle t = {
+            .clip = { g_rand_int_range(rnd, 0, 40), g_rand_int_range(rnd, 0, 40),
+                      g_rand_int_range(rnd, 41, 130), g_rand_int_range(rnd, 41, 130) },
+            .rules = ru,
+            .no_weights = g_rand_int_range(rnd, 0, 8) == 0,
+        };
+
+        for (k = 0; k < 3; k++) {
+            /* around the clip, up to 2^mag grid steps away */
+            int32_t span = (int32_t)MIN((1u << mag), (1u << 28) - 200 * 4096);
+            t.v[k].x = 60 * ru->subpixels + g_rand_int_range(rnd, -span, span);
+            t.v[k].y = 60 * ru->subpixels + g_rand_int_range(rnd, -span, span);
+            t.v[k].inv_w = random_inv_w(rnd);
+        }
+        t.shade = shade_record;
+        g_array_set_size(fast, 0);
+        g_array_set_size(gen, 0);
+        g3d_general_path = false;
+        t.user = fast;
+        g3d_raster_triangle(r, &t);
+        g3d_raster_flush(r);
+        g3d_general_path = true;
+        t.user = gen;
+        g3d_raster_triangle(r, &t);
+        g3d_raster_flush(r);
+        g3d_general_path = false;
+        g_assert_cmpuint(fast->len, ==, gen->len);
+        g_assert_cmpmem(fast->data, fast->len * sizeof(G3DQuad),
+                        gen->data, gen->len * sizeof(G3DQuad));
+        drawn += fast->len > 0;
+    }
+    /* most triangles reach the clip */
+    g_assert_cmpint(drawn, >, 1000);
+    g_array_free(fast, true);
+    g_array_free(gen, true);
+    g_rand_free(rnd);
+    g3d_raster_free(r);
+}
+
+/* a target wider and taller than the bins' grid (64 tiles) */
+#define WIDE_W 2200
+#define WIDE_H 2100
+
+typedef struct WideUser {
+    uint32_t *px;
+    uint32_t id;
+} WideUser;
+
+static void shade_wide(void *opaque, const G3DQuad *q, int thread)
+{
+    WideUser *u = opaque;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        if (q->mask & (1u << i)) {
+            uint32_t *p = &u->px[(q->y + (i >> 1)) * WIDE_W + q->x + (i & 1)];
+            uint32_t bits;
+
+            memcpy(&bits, &q->bary[i][1], 4);
+            *p = *p * 31 + u->id * 7 + bits;
+        }
+    }
+}
+
+static void wide_scene(uint32_t *px, int threads, uint32_t entries_max)
+{
+    G3DRaster *r = g3d_raster_new(threads);
+    GRand *rnd = g_rand_new_with_seed(77);
+    WideUser *users = g_new0(WideUser, 202);
+    G3DRect clip = { 0, 0, WIDE_W, WIDE_H };
+    int i, k;
+
+    g3d_raster_bin_entries_max = entries_max;
+    memset(px, 0, sizeof(uint32_t) * WIDE_W * WIDE_H);
+    for (i = 0; i < 202; i++) {
+        G3DTriangle t = {
+            .clip = clip, .rules = &g3d_rules_top_left_16,
+            .shade = shade_wide, .user = &users[i],
+        };
+
+        users[i].px = px;
+        users[i].id = i;
+        if (i < 2) {
+            /* the whole target, once: every pixel exactly one triangle */
+            static const int32_t c[2][3][2] = {
+                { { 0, 0 }, { WIDE_W, 0 }, { 0, WIDE_H } },
+                { { WIDE_W, 0 }, { WIDE_W, WIDE_H }, { 0, WIDE_H } },
+            };
+            for (k = 0; k < 3; k++) {
+                t.v[k] = (G3DRasterVertex){ c[i][k][0] * 16, c[i][k][1] * 16,
+                                            1.0f };
+            }
+        } else {
+            for (k = 0; k < 3; k++) {
+                t.v[k].x = g_rand_int_range(rnd, -400, (WIDE_W + 25) * 16);
+                t.v[k].y = g_rand_int_range(rnd, -400, (WIDE_H + 25) * 16);
+                t.v[k].inv_w = 1.0f / (1.0f + g_rand_double(rnd) * 3);
+            }
+        }
+        g3d_raster_triangle(r, &t);
+        if (i == 1) {
+            G3DRasterStats st;
+
+            g3d_raster_flush(r);
+            g3d_raster_stats(r, &st);
+            g_assert_cmpuint(st.samples, ==, (uint64_t)WIDE_W * WIDE_H);
+        }
+    }
+    g3d_raster_flush(r);
+    g3d_raster_bin_entries_max = 1u << 20;
+    g_free(users);
+    g_rand_free(rnd);
+    g3d_raster_free(r);
+}
+
+/*
+ * Tiles beyond the bins' grid share bins with the tiles 64 tiles away, and
+ * a batch whose bins are full is drawn before the next entry: the picture
+ * stays the same at 1, 2 and 3 threads, with bins that hold everything or
+ * only 50 entries at a time (full-target triangles split over flushes).
+ */
+static void test_bins_wide(void)
+{
+    uint32_t *ref = g_new(uint32_t, WIDE_W * WIDE_H);
+    uint32_t *img = g_new(uint32_t, WIDE_W * WIDE_H);
+    static const struct { int threads; uint32_t max; } runs[] = {
+        { 2, 1u << 20 }, { 3, 1u << 20 }, { 1, 50 }, { 2, 50 }, { 2, 1 },
+    };
+    unsigned n;
+
+    wide_scene(ref, 1, 1u << 20);
+    for (n = 0; n < G_N_ELEMENTS(runs); n++) {
+        wide_scene(img, runs[n].threads, runs[n].max);
+        g_assert_cmpmem(ref, sizeof(uint32_t) * WIDE_W * WIDE_H,
+                        img, sizeof(uint32_t) * WIDE_W * WIDE_H);
+    }
+    g_free(ref);
+    g_free(img);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -412,5 +596,7 @@ int main(int argc, char **argv)
     g_test_add_func("/raster/interpolation", test_interpolation);
     g_test_add_func("/raster/scissor", test_scissor);
     g_test_add_func("/raster/threads/invariance", test_thread_invariance);
+    g_test_add_func("/raster/vector-path", test_vector_path);
+    g_test_add_func("/raster/bins/wide", test_bins_wide);
     return g_test_run();
 }

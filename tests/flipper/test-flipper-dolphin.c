@@ -253,6 +253,92 @@ static void test_tev_stage_kinds(void)
 }
 
 /*
+ * The rasteriser's plain quad (ras.c ras_quad_plain: pass-through TEV, the
+ * RGB8 word stored alone, plain Z) and ras_quad's per-triangle store and Z
+ * decisions against the general per-pixel path over random states (a
+ * second TEV stage a third of the time): Z test, function, update and early bit, pixel format,
+ * blend mode and update masks, destination alpha, colour channel count
+ * and channel, swap table, sometimes an alpha test that is not always
+ * true; each state draws random overlapping triangles on two cores, one
+ * under flipper_force_general, and the EFB colour and depth words, pixel
+ * counts and bounding boxes must be equal after every state.
+ */
+static void test_ras_plain(void)
+{
+    FlipperRig *fast = rig_new(1), *slow = rig_new(1);
+    GRand *rng = g_rand_new_with_seed(15);
+    FlipperStats sf, ss;
+    int state, i, plain = 0, general = 0, tev2 = 0;
+    long drawn;
+
+    for (state = 0; state < 200; state++) {
+        GByteArray *b = g_byte_array_new();
+        bool fmt_rgb8 = g_rand_int_range(rng, 0, 3) != 0;
+
+        if (state == 0) {
+            gx_begin_frame(b, 0x102030FF);
+        }
+        gx_bp(b, BP_ZMODE, g_rand_int_range(rng, 0, 32));
+        gx_bp(b, BP_ZCOMPARE, (fmt_rgb8 ? 0 : g_rand_int_range(rng, 1, 3)) |
+              g_rand_int_range(rng, 0, 4) << 3 |
+              g_rand_int_range(rng, 0, 2) << 6);
+        gx_bp(b, BP_BLENDMODE, g_rand_int_range(rng, 0, 4) ?
+              (g_rand_int_range(rng, 0, 32) & ~3) | 8 :
+              g_rand_int(rng) & 0xFFFF);
+        gx_bp(b, BP_CONSTANTALPHA, g_rand_int(rng) & 0x1FF);
+        gx_bp(b, BP_GENMODE, g_rand_int_range(rng, 1, 3) << 4);
+        gx_bp(b, BP_TREF0, 0x380000 | g_rand_int_range(rng, 0, 2) << 7);
+        gx_bp(b, BP_TEV_COLOR_ENV0 + 1, 0x08FFD0 | g_rand_int_range(rng, 0, 4));
+        gx_bp(b, BP_ALPHACOMPARE, g_rand_int_range(rng, 0, 8) ? 0x3F0000 :
+              g_rand_int(rng) & 0xFFFFFF);
+        if (g_rand_int_range(rng, 0, 3) == 0) {
+            /* a second stage copying PREV: the general TEV, whose pixels
+             * the per-triangle PE and Z decisions still store */
+            gx_bp(b, BP_GENMODE, g_rand_int_range(rng, 1, 3) << 4 | 1 << 10);
+            gx_bp(b, BP_TREF0, 0x380000 | g_rand_int_range(rng, 0, 2) << 7);
+            gx_bp(b, BP_TEV_COLOR_ENV0 + 2, 0x08FFF0);  /* D = CPREV */
+            gx_bp(b, BP_TEV_COLOR_ENV0 + 3, 0x08FF80);  /* D = APREV */
+            tev2++;
+        }
+        gx_draw(b, GX_DRAW_TRIANGLES, 0, 6);
+        for (i = 0; i < 6; i++) {
+            scene_vtx(b, g_rand_double_range(rng, -1.2, 1.2),
+                      g_rand_double_range(rng, -1.2, 1.2),
+                      g_rand_double_range(rng, -1.0, 0.0), g_rand_int(rng));
+        }
+        flipper_force_general = false;
+        flipper_gx_exec(fast->core, b->data, b->len);
+        plain += flipper_tev_fast(fast->core)->on &&
+                 flipper_pe_plain(fast->core);
+        general += !flipper_pe_plain(fast->core);
+        flipper_force_general = true;
+        flipper_gx_exec(slow->core, b->data, b->len);
+        flipper_force_general = false;
+        g_byte_array_unref(b);
+
+        g_assert_cmpmem(fast->core->efb_color, EFB_W * EFB_H * 4,
+                        slow->core->efb_color, EFB_W * EFB_H * 4);
+        g_assert_cmpmem(fast->core->efb_depth, EFB_W * EFB_H * 4,
+                        slow->core->efb_depth, EFB_W * EFB_H * 4);
+        g_assert_cmpmem(fast->core->pe.bbox, sizeof(fast->core->pe.bbox),
+                        slow->core->pe.bbox, sizeof(slow->core->pe.bbox));
+    }
+    flipper_core_stats(fast->core, &sf);
+    flipper_core_stats(slow->core, &ss);
+    drawn = (long)sf.pixels;
+    printf("# plain quad vs general path: %d plain states, %d general, "
+           "%ld pixels drawn, EFBs equal\n", plain, general, drawn);
+    g_assert_cmpuint(sf.pixels, ==, ss.pixels);
+    g_assert_cmpint(plain, >, 30);
+    g_assert_cmpint(tev2, >, 30);
+    g_assert_cmpint(general, >, 50);
+    g_assert_cmpint(drawn, >, 1000000);
+    g_rand_free(rng);
+    rig_free(fast);
+    rig_free(slow);
+}
+
+/*
  * The VI's YCbCr -> RGB conversion (table-driven for speed) against the
  * formula Dolphin decodes its XFB with, written out here in single
  * precision, for every Y, Cb and Cr.
@@ -299,6 +385,7 @@ int main(int argc, char **argv)
     }
     g_test_add_func("/flipper/tev-fast-path", test_tev_fast_path);
     g_test_add_func("/flipper/tev-stage-kinds", test_tev_stage_kinds);
+    g_test_add_func("/flipper/ras-plain", test_ras_plain);
     g_test_add_func("/flipper/xfb-conversion", test_xfb_conversion);
     return g_test_run();
 }

@@ -580,6 +580,87 @@ static void test_bad_copies(void)
     rig_free(r);
 }
 
+/*
+ * The copies' specialised paths (pe-copy.c: texture tile rows compiled per
+ * format and box filter, the display copy's YUV in 16-bit SSE2 lanes, the
+ * RGB8 row read as words) against the general ones (flipper_force_general)
+ * over random copies: pixel format, EFB contents, copy filter taps (half of
+ * them the one-line form), gamma, clamps, box filter, intensity, every
+ * texture format and the display copy with random Y scales, rectangles and
+ * the clear after. MEM1 around the destination and the EFB must be equal.
+ */
+static void test_fast_vs_general(void)
+{
+    FlipperRig *fast = rig_new(1), *slow = rig_new(1);
+    FlipperRig *rigs[2] = { fast, slow };
+    GRand *rng = g_rand_new_with_seed(42);
+    int iter, k, display = 0, texture = 0;
+    unsigned errors;
+
+    for (iter = 0; iter < 160; iter++) {
+        int pf = g_rand_int_range(rng, 0, 4);
+        uint32_t seed = g_rand_int(rng);
+        bool disp = g_rand_int_range(rng, 0, 3) == 0;
+        int w = g_rand_int_range(rng, 1, 321) * 2;
+        int h = g_rand_int_range(rng, 1, 529);
+        int x = g_rand_int_range(rng, 0, (EFB_W - w) / 2 + 1) * 2;
+        int y = g_rand_int_range(rng, 0, EFB_H - h + 1);
+        uint32_t fa, fb, trig, ys = g_rand_int_range(rng, 128, 512);
+        int fmt = g_rand_int_range(rng, 0, 13);
+
+        if (g_rand_boolean(rng)) {
+            fa = (uint32_t)g_rand_int_range(rng, 0, 64) << 12 |
+                 (uint32_t)g_rand_int_range(rng, 0, 64) << 18;
+            fb = g_rand_int_range(rng, 0, 64);
+        } else {
+            fa = g_rand_int(rng) & 0xFFFFFF;
+            fb = g_rand_int(rng) & 0x3FFFF;
+        }
+        trig = (g_rand_int(rng) & 3) | (uint32_t)g_rand_int_range(rng, 0, 4) << 7 |
+               (uint32_t)(g_rand_int_range(rng, 0, 8) == 0) << 11;
+        if (disp) {
+            trig |= 1u << 14 | (uint32_t)g_rand_boolean(rng) << 10;
+            display++;
+        } else {
+            trig |= trigger(fmt, g_rand_boolean(rng), g_rand_boolean(rng),
+                            false);
+            texture++;
+        }
+        for (k = 0; k < 2; k++) {
+            FlipperRig *r = rigs[k];
+
+            fill_efb(r, pf, seed);
+            rig_bp(r, BP_COPYFILTER_A, fa);
+            rig_bp(r, BP_COPYFILTER_B, fb);
+            rig_bp(r, BP_BLENDMODE, 3 << 3);
+            rig_bp(r, BP_EFB_TL, (uint32_t)y << 10 | (uint32_t)x);
+            rig_bp(r, BP_EFB_WH, (uint32_t)(h - 1) << 10 | (uint32_t)(w - 1));
+            rig_bp(r, BP_EFB_ADDR, DEST >> 5);
+            /* the line (display) or row of tiles (texture), at most */
+            rig_bp(r, BP_MIPMAP_STRIDE, (uint32_t)(w * (disp ? 2 : 16) + 31) >> 5);
+            rig_bp(r, BP_DISPCOPYYSCALE, ys);
+            memset(r->mem1 + DEST, 0xA5, 0x200000);
+            errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
+            flipper_force_general = k == 1;
+            rig_bp(r, BP_TRIGGER_EFB_COPY, trig);
+            flipper_force_general = false;
+            /* every copy is made, none refused */
+            g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
+        }
+        g_assert_cmpmem(fast->mem1 + DEST, 0x200000, slow->mem1 + DEST,
+                        0x200000);
+        g_assert_cmpmem(fast->core->efb_color, EFB_W * EFB_H * 4,
+                        slow->core->efb_color, EFB_W * EFB_H * 4);
+        g_assert_cmpmem(fast->core->efb_depth, EFB_W * EFB_H * 4,
+                        slow->core->efb_depth, EFB_W * EFB_H * 4);
+    }
+    g_assert_cmpint(display, >, 20);
+    g_assert_cmpint(texture, >, 60);
+    g_rand_free(rng);
+    rig_free(fast);
+    rig_free(slow);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -589,5 +670,6 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/efbcopy/clear-masks", test_clear_masks);
     g_test_add_func("/flipper/efbcopy/filter", test_filter);
     g_test_add_func("/flipper/efbcopy/bad", test_bad_copies);
+    g_test_add_func("/flipper/efbcopy/fast-vs-general", test_fast_vs_general);
     return g_test_run();
 }

@@ -9,8 +9,10 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <glib.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "flipper/flipper-int.h"
 #include "gx-build.h"
 #include "rig.h"
 
@@ -283,10 +285,86 @@ static void test_di_si_exi_mi(void)
     rig_free(r);
 }
 
+/*
+ * The register tables (FlipperRegRow, one per block): every row lies in
+ * its block, is aligned to its size, and no BAR0 offset is claimed by two
+ * rows; flipper_reg_row finds each register of each row, by the header's
+ * symbol; a write to a read-only register is refused (the value reads back
+ * unchanged) and logged once, by the core, for every block.
+ */
+static void test_tables(void)
+{
+    static const FlipperBlock *const blocks[] = {
+        &flipper_cp_block, &flipper_pe_block, &flipper_vi_block,
+        &flipper_pi_block, &flipper_mi_block, &flipper_dsp_block,
+        &flipper_di_block, &flipper_si_block, &flipper_exi_block,
+        &flipper_ai_block,
+    };
+    static uint8_t claimed[0x7000];
+    FlipperRig *r = fresh();
+    const FlipperBlock *b;
+    unsigned i, j, k, rows = 0, ro = 0;
+
+    memset(claimed, 0, sizeof(claimed));
+    for (i = 0; i < G_N_ELEMENTS(blocks); i++) {
+        g_assert_nonnull(blocks[i]->regs);
+        for (j = 0; j < blocks[i]->n_regs; j++) {
+            const FlipperRegRow *row = &blocks[i]->regs[j];
+
+            g_assert_true(row->size == 2 || row->size == 4);
+            g_assert_cmpuint(row->addr % row->size, ==, 0);
+            g_assert_cmpuint(row->count, >=, 1);
+            g_assert_cmpuint(row->stride, >=, row->size);
+            g_assert_cmpuint(row->addr, >=, blocks[i]->base);
+            g_assert_cmpuint(row->addr + (row->count - 1) * row->stride +
+                             row->size, <=, blocks[i]->base + blocks[i]->span);
+            for (k = 0; k < row->count; k++) {
+                uint32_t a = row->addr + k * row->stride, n;
+
+                for (n = 0; n < row->size; n++) {
+                    g_assert_cmpuint(claimed[a + n], ==, 0);
+                    claimed[a + n] = 1;
+                    g_assert_true(flipper_reg_row(a + n, &b) == row);
+                    g_assert_true(b == blocks[i]);
+                }
+                if (row->flags & FLIPPER_REG_RO) {
+                    unsigned errs = g3d_log_count(G3D_LOG_GUEST_ERROR);
+                    uint32_t old = row->size == 2 ? rig_r16(r, a)
+                                                  : rig_r32(r, a);
+
+                    if (row->size == 2) {
+                        rig_w16(r, a, ~old & 0xFFFF);
+                        g_assert_cmphex(rig_r16(r, a), ==, old);
+                    } else {
+                        rig_w32(r, a, ~old);
+                        g_assert_cmphex(rig_r32(r, a), ==, old);
+                    }
+                    g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==,
+                                     errs + 1);
+                    ro++;
+                }
+            }
+            rows++;
+        }
+    }
+    /* rows name the header's symbols; a gap has no row */
+    g_assert_cmpstr(flipper_reg_row(A_PE_TOKEN, NULL)->name, ==, "PE_TOKEN");
+    g_assert_cmpstr(flipper_reg_row(A_VI_HTR0 + 2, NULL)->name, ==,
+                    "VI_HTR0");
+    g_assert_cmpstr(flipper_reg_row(A_EXI_CR + 2 * EXI_CHANNEL_STRIDE,
+                                    NULL)->name, ==, "EXI_CR");
+    g_assert_null(flipper_reg_row(A_PE_ISR + 2, NULL));
+    g_assert_null(flipper_reg_row(FLIPPER_WGP_BASE, NULL));
+    printf("# %u rows, %u read-only registers refused\n", rows, ro);
+    g_assert_cmpuint(ro, >=, 20);
+    rig_free(r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/flipper/regs/access-widths", test_access_widths);
+    g_test_add_func("/flipper/regs/tables", test_tables);
     g_test_add_func("/flipper/regs/bp-mask", test_bp_mask_and_regs);
     g_test_add_func("/flipper/regs/pe-bbox", test_pe_bbox);
     g_test_add_func("/flipper/regs/vi", test_vi_registers);

@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "flipper/flipper-int.h"
+#include "gx-build.h"
 #include "rig.h"
+#include "scenes.h"
 
 #define XFB 0x00300000u
 #define LINE_PX 640
@@ -222,6 +224,74 @@ static void test_3d(void)
     rig_free(r);
 }
 
+/*
+ * The scanout cache the glue shows flipper's XFB through
+ * (g3d_scanout_copy_cached, common/scanout.c): a refresh with nothing
+ * changed converts nothing, and whatever changes after a skipped refresh
+ * still shows: a display copy of a new frame into the XFB (through the GX
+ * FIFO), a CPU write of one XFB byte, the XFB address and the scaler. After
+ * every refresh the picture is what an uncached conversion gives.
+ */
+static void cached_refresh(FlipperRig *r, G3DScanoutCache *cache,
+                           uint32_t *dst, bool want_changed)
+{
+    G3DScanout so;
+    uint32_t *want;
+    bool changed = !want_changed;
+
+    want = show(r, &so);
+    g_assert_true(g3d_scanout_copy_cached(cache, &so, &r->mem, dst, so.width,
+                                          "test", &changed));
+    g_assert_cmpint(changed, ==, want_changed);
+    g_assert_cmpmem(dst, so.width * so.height * 4, want,
+                    so.width * so.height * 4);
+    g_free(want);
+}
+
+static void frame(FlipperRig *r, uint32_t clear_rgba, uint32_t rgb)
+{
+    GByteArray *b = g_byte_array_new();
+
+    gx_begin_frame(b, clear_rgba);
+    gx_draw(b, GX_DRAW_TRIANGLES, 0, 3);
+    scene_vtx(b, -0.5f, 0.5f, -0.5f, rgb << 8 | 0xFF);
+    scene_vtx(b, 0.5f, 0.5f, -0.5f, 0xFF);
+    scene_vtx(b, 0.0f, -0.5f, -0.5f, rgb << 8 | 0xFF);
+    gx_copy_to_xfb(b, XFB);
+    flipper_gx_exec(r->core, b->data, b->len);
+    g_byte_array_unref(b);
+}
+
+static void test_scanout_cache(void)
+{
+    FlipperRig *r = rig_new(1);
+    G3DScanoutCache cache = { 0 };
+    uint32_t *dst = g_new0(uint32_t, 1024 * 1024);
+
+    rig_vi_init(r, XFB);
+    frame(r, 0x102030FF, 0xFF0000);
+    cached_refresh(r, &cache, dst, true);
+    cached_refresh(r, &cache, dst, false);      /* skipped */
+    frame(r, 0x102030FF, 0x00FF00);             /* a new frame */
+    cached_refresh(r, &cache, dst, true);
+    cached_refresh(r, &cache, dst, false);
+    r->mem1[XFB + 1280 * 200 + 640] ^= 0x40;    /* one luma byte */
+    cached_refresh(r, &cache, dst, true);
+    cached_refresh(r, &cache, dst, false);
+    fill_xfb(r, XFB + 0x100000, 480, 1280, 3);
+    rig_w32(r, A_VI_TFBL, XFB + 0x100000);      /* another XFB */
+    rig_w32(r, A_VI_BFBL, XFB + 0x100000 + 1280);
+    cached_refresh(r, &cache, dst, true);
+    cached_refresh(r, &cache, dst, false);
+    rig_w16(r, A_VI_FBWIDTH, 320);              /* the scaler: 2x */
+    rig_w16(r, A_VI_HSR, R_VI_HSR_HS_EN_MASK | 128);
+    cached_refresh(r, &cache, dst, true);
+    cached_refresh(r, &cache, dst, false);
+    g3d_scanout_cache_reset(&cache);
+    g_free(dst);
+    rig_free(r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -229,5 +299,6 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/vi/scaler-bad", test_scaler_bad);
     g_test_add_func("/flipper/vi/modes", test_modes);
     g_test_add_func("/flipper/vi/3d", test_3d);
+    g_test_add_func("/flipper/vi/scanout-cache", test_scanout_cache);
     return g_test_run();
 }

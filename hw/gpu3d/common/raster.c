@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 const G3DRasterRules g3d_rules_top_left_16 = {
     .subpixels = 16, .sample_x = 8, .sample_y = 8,
     .edge_in = G3D_EDGE_TOP | G3D_EDGE_LEFT,
@@ -38,7 +42,36 @@ typedef struct SetupTri {
     G3DQuadFn *shade;
     void *user;
     bool no_weights;
+    /*
+     * Every edge value the traversal can meet is an integer below 2^52, so
+     * a double holds it exactly and sums of them stay exact: the quads may
+     * be stepped and weighed two samples at a time in SSE2 doubles.
+     */
+    bool exact_double;
 } SetupTri;
+
+/*
+ * Per-tile bins, filled when a triangle is queued (llvmpipe's scene
+ * binning, src/gallium/drivers/llvmpipe/lp_scene.c): each bin lists, in
+ * submission order, the triangles that may cover one screen tile, so a
+ * render thread walks only its own tiles' lists. Tile (tx, ty) goes to bin
+ * (tx % BIN_GRID, ty % BIN_GRID); an entry keeps its tile, so a target
+ * wider than the grid only shares bins, and each tile's triangles still
+ * come in submission order.
+ */
+#define BIN_GRID 64
+
+uint32_t g3d_raster_bin_entries_max = 1u << 20;
+
+typedef struct BinEntry {
+    uint32_t tri;
+    int32_t tx, ty;
+} BinEntry;
+
+typedef struct Bin {
+    BinEntry *e;
+    uint32_t n, cap;
+} Bin;
 
 typedef struct ArenaBlock {
     struct ArenaBlock *next;
@@ -52,6 +85,9 @@ struct G3DRaster {
     G3DThreadPool *pool;
     SetupTri *tris;
     size_t ntris, cap;
+    Bin bins[BIN_GRID * BIN_GRID];
+    uint16_t used[BIN_GRID * BIN_GRID];  /* bins with entries, first use order */
+    uint32_t nused, nentries;
     ArenaBlock *arena;          /* current block first */
     uint64_t batch_pixels;      /* sum of the queued triangles' boxes */
     uint64_t *thread_quads;     /* per-thread counters, summed at flush */
@@ -87,11 +123,15 @@ G3DRaster *g3d_raster_new(int threads)
 void g3d_raster_free(G3DRaster *r)
 {
     ArenaBlock *b, *next;
+    int i;
 
     if (!r) {
         return;
     }
     g3d_pool_free(r->pool);
+    for (i = 0; i < BIN_GRID * BIN_GRID; i++) {
+        g_free(r->bins[i].e);
+    }
     for (b = r->arena; b; b = next) {
         next = b->next;
         g_free(b);
@@ -147,6 +187,8 @@ static void arena_reset(G3DRaster *r)
         r->arena = NULL;
     }
 }
+
+static void bin_triangle(G3DRaster *r);
 
 static uint8_t classify(int64_t dx, int64_t dy, bool vertical_first)
 {
@@ -232,13 +274,32 @@ bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
     st->shade = t->shade;
     st->user = t->user;
     st->no_weights = t->no_weights;
+    /*
+     * E at a sample (x, y) is -dy * (x - ax) + dx * (y - ay) for the edge
+     * from vertex a. With every |vertex coordinate| < 2^23 and at most 2^16
+     * grid steps a pixel, the samples the quads reach (at most two pixels
+     * outside the vertices' box) have |x|, |y| < 2^24, so each product is
+     * below 2^24 * 2^25 and |E| < 2^50.
+     */
+    st->exact_double = !g3d_general_path && S <= (1 << 16);
+    for (k = 0; k < 3; k++) {
+        st->exact_double &= (uint32_t)(v[k]->x + (1 << 23)) < (1u << 24) &&
+                            (uint32_t)(v[k]->y + (1 << 23)) < (1u << 24);
+    }
     r->batch_pixels += (uint64_t)(st->box.x1 - st->box.x0) *
                        (st->box.y1 - st->box.y0);
     r->ntris++;
     r->stats.triangles++;
+    bin_triangle(r);
     return true;
 }
 
+/*
+ * The weights of a quad's four samples from their edge values. Multiply by
+ * reciprocals in double: a product within an ulp of 1.0 (or exactly 0)
+ * rounds to exactly 1.0f (0.0f), so a vertex weighs exactly 1 at itself
+ * and 0 at the others.
+ */
 static void quad_weights(const SetupTri *st, G3DQuad *q, const int64_t E[4][3])
 {
     int i, k;
@@ -247,11 +308,6 @@ static void quad_weights(const SetupTri *st, G3DQuad *q, const int64_t E[4][3])
         float lin[3], p[3];
         double r;
 
-        /*
-         * Multiply by reciprocals in double: a product within an ulp of 1.0
-         * (or exactly 0) rounds to exactly 1.0f (0.0f), so a vertex weighs
-         * exactly 1 at itself and 0 at the others.
-         */
         for (k = 0; k < 3; k++) {
             lin[k] = (float)((double)E[i][k] * st->inv_area);
             p[k] = lin[k] * st->inv_w[k];
@@ -270,22 +326,230 @@ static void quad_weights(const SetupTri *st, G3DQuad *q, const int64_t E[4][3])
 static const uint8_t quad_samples[16] = { 0, 1, 1, 2, 1, 2, 2, 3,
                                           1, 2, 2, 3, 2, 3, 3, 4 };
 
-static void emit_quad(const SetupTri *st, int qx, int qy, uint32_t mask,
-                      const int64_t E[4][3], int thread, uint64_t *nquads,
-                      uint64_t *nsamples)
-{
-    G3DQuad q;
+typedef struct TileCtx {
+    const SetupTri *st;
+    int x0, y0, x1, y1;         /* the tile's part of the box */
+    int thread;
+    uint64_t nquads, nsamples;
+} TileCtx;
 
-    q.x = qx;
-    q.y = qy;
-    q.mask = mask;
-    if (!st->no_weights) {
-        quad_weights(st, &q, E);
-    }
-    st->shade(st->user, &q, thread);
-    (*nquads)++;
-    *nsamples += quad_samples[mask & 15];
+static inline void shade_quad(TileCtx *tc, G3DQuad *q)
+{
+    tc->st->shade(tc->st->user, q, tc->thread);
+    tc->nquads++;
+    tc->nsamples += quad_samples[q->mask & 15];
 }
+
+/* the samples of quad (qx, qy) inside the box: bit i is pixel (i & 1, i >> 1) */
+static inline uint32_t box_mask(const TileCtx *tc, int qx, int qy)
+{
+    return ((qx >= tc->x0 ? 0x5u : 0) | (qx + 1 < tc->x1 ? 0xAu : 0)) &
+           ((qy >= tc->y0 ? 0x3u : 0) | (qy + 1 < tc->y1 ? 0xCu : 0));
+}
+
+/* quads of rows cy0..cy1, columns cx0..cx1 of a block, in int64 */
+static void block_quads_int(TileCtx *tc, int cx0, int cy0, int cx1, int cy1,
+                            const int64_t base[3], const int64_t step_x[3],
+                            const int64_t step_y[3], bool all_in)
+{
+    const SetupTri *st = tc->st;
+    int qx, qy, i, k;
+    int64_t row[3];
+
+    for (k = 0; k < 3; k++) {
+        row[k] = base[k];
+    }
+    for (qy = cy0; qy < cy1; qy += 2) {
+        int64_t cur[3];
+
+        for (k = 0; k < 3; k++) {
+            cur[k] = row[k];
+            row[k] += 2 * step_y[k];
+        }
+        for (qx = cx0; qx < cx1; qx += 2) {
+            int64_t E[4][3];
+            G3DQuad q;
+
+            q.mask = 0;
+            for (k = 0; k < 3; k++) {
+                E[0][k] = cur[k];
+                E[1][k] = cur[k] + step_x[k];
+                E[2][k] = cur[k] + step_y[k];
+                E[3][k] = cur[k] + step_x[k] + step_y[k];
+                cur[k] += 2 * step_x[k];
+            }
+            if (all_in && qx + 1 < cx1 && qy + 1 < cy1) {
+                q.mask = 0xF;
+            } else {
+                for (i = 0; i < 4; i++) {
+                    if (E[i][0] + st->e[0].bias >= 0 &&
+                        E[i][1] + st->e[1].bias >= 0 &&
+                        E[i][2] + st->e[2].bias >= 0) {
+                        q.mask |= 1u << i;
+                    }
+                }
+                q.mask &= box_mask(tc, qx, qy);
+            }
+            if (q.mask) {
+                q.x = qx;
+                q.y = qy;
+                if (!st->no_weights) {
+                    quad_weights(st, &q, E);
+                }
+                shade_quad(tc, &q);
+            }
+        }
+    }
+}
+
+#ifdef __SSE2__
+/* A triangle's constants of quad_weights_sse2, as vectors. */
+typedef struct WeightConsts {
+    __m128d inv_area, one;
+    __m128 inv_w[3];
+} WeightConsts;
+
+/* the low halves of two masks of doubles as one mask of four floats */
+static inline __m128 mask_pd_ps(__m128d m01, __m128d m23)
+{
+    return _mm_shuffle_ps(_mm_castpd_ps(m01), _mm_castpd_ps(m23),
+                          _MM_SHUFFLE(2, 0, 2, 0));
+}
+
+/*
+ * quad_weights with the samples two at a time: e01[k] holds edge k's values
+ * at samples 0 and 1, e23[k] at 2 and 3. The same IEEE operations per lane
+ * in the same order (double multiply, round to float, float multiply, the
+ * double sum left to right, its reciprocal, double multiply, round), so the
+ * weights are bit-identical to quad_weights'.
+ */
+static inline void quad_weights_sse2(const SetupTri *st,
+                                     const WeightConsts *wc, G3DQuad *q,
+                                     const __m128d e01[3],
+                                     const __m128d e23[3])
+{
+    const __m128d zero = _mm_setzero_pd();
+    __m128 lin[3], bar[3], use, r0, r1, r2, r3, t0, t1, t2, t3;
+    __m128d p01[3], p23[3], s01, s23, r01, r23;
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        __m128 p;
+
+        lin[k] = _mm_movelh_ps(_mm_cvtpd_ps(_mm_mul_pd(e01[k], wc->inv_area)),
+                               _mm_cvtpd_ps(_mm_mul_pd(e23[k], wc->inv_area)));
+        p = _mm_mul_ps(lin[k], wc->inv_w[k]);
+        p01[k] = _mm_cvtps_pd(p);
+        p23[k] = _mm_cvtps_pd(_mm_movehl_ps(p, p));
+    }
+    s01 = _mm_add_pd(_mm_add_pd(p01[0], p01[1]), p01[2]);
+    s23 = _mm_add_pd(_mm_add_pd(p23[0], p23[1]), p23[2]);
+    /* r = s != 0 ? 1 / s : 0 (NaN != 0, as in C) */
+    r01 = _mm_and_pd(_mm_cmpneq_pd(s01, zero), _mm_div_pd(wc->one, s01));
+    r23 = _mm_and_pd(_mm_cmpneq_pd(s23, zero), _mm_div_pd(wc->one, s23));
+    /* r != 0 ? p * r : lin */
+    use = mask_pd_ps(_mm_cmpneq_pd(r01, zero), _mm_cmpneq_pd(r23, zero));
+    for (k = 0; k < 3; k++) {
+        __m128 pr = _mm_movelh_ps(_mm_cvtpd_ps(_mm_mul_pd(p01[k], r01)),
+                                  _mm_cvtpd_ps(_mm_mul_pd(p23[k], r23)));
+        bar[k] = _mm_or_ps(_mm_and_ps(use, pr), _mm_andnot_ps(use, lin[k]));
+    }
+    if (st->perm[1] == 2) {
+        __m128 t = lin[1];
+        lin[1] = lin[2];
+        lin[2] = t;
+        t = bar[1];
+        bar[1] = bar[2];
+        bar[2] = t;
+    }
+    /* sample-major: row i = (w0, w1, w2) of sample i */
+    r0 = lin[0], r1 = lin[1], r2 = lin[2], r3 = _mm_setzero_ps();
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    t0 = bar[0], t1 = bar[1], t2 = bar[2], t3 = _mm_setzero_ps();
+    _MM_TRANSPOSE4_PS(t0, t1, t2, t3);
+    /* rows overlap by one float; the last is written as 2 + 1 */
+    _mm_storeu_ps(q->lin[0], r0);
+    _mm_storeu_ps(q->lin[1], r1);
+    _mm_storeu_ps(q->lin[2], r2);
+    _mm_storel_pi((__m64 *)q->lin[3], r3);
+    _mm_store_ss(&q->lin[3][2], _mm_movehl_ps(r3, r3));
+    _mm_storeu_ps(q->bary[0], t0);
+    _mm_storeu_ps(q->bary[1], t1);
+    _mm_storeu_ps(q->bary[2], t2);
+    _mm_storel_pi((__m64 *)q->bary[3], t3);
+    _mm_store_ss(&q->bary[3][2], _mm_movehl_ps(t3, t3));
+}
+
+/*
+ * block_quads_int with the edge values in doubles (exact: exact_double),
+ * samples 0 and 1 of a quad in one vector, stepped by additions.
+ */
+static void block_quads_sse2(TileCtx *tc, int cx0, int cy0, int cx1,
+                             int cy1, const int64_t base[3],
+                             const int64_t step_x[3], const int64_t step_y[3],
+                             bool all_in)
+{
+    const SetupTri *st = tc->st;
+    __m128d row[3], sx2[3], sy[3], sy2[3], thr[3];
+    WeightConsts wc;
+    int qx, qy, k;
+
+    wc.inv_area = _mm_set1_pd(st->inv_area);
+    wc.one = _mm_set1_pd(1.0);
+    for (k = 0; k < 3; k++) {
+        row[k] = _mm_set_pd((double)(base[k] + step_x[k]), (double)base[k]);
+        sx2[k] = _mm_set1_pd((double)(2 * step_x[k]));
+        sy[k] = _mm_set1_pd((double)step_y[k]);
+        sy2[k] = _mm_set1_pd((double)(2 * step_y[k]));
+        /* E + bias >= 0 with bias 0 or -1 */
+        thr[k] = _mm_set1_pd((double)-st->e[k].bias);
+        wc.inv_w[k] = _mm_set1_ps(st->inv_w[k]);
+    }
+    for (qy = cy0; qy < cy1; qy += 2) {
+        __m128d cur[3];
+        bool rows_in = all_in && qy + 1 < cy1;
+
+        for (k = 0; k < 3; k++) {
+            cur[k] = row[k];
+            row[k] = _mm_add_pd(row[k], sy2[k]);
+        }
+        for (qx = cx0; qx < cx1; qx += 2, cur[0] = _mm_add_pd(cur[0], sx2[0]),
+             cur[1] = _mm_add_pd(cur[1], sx2[1]),
+             cur[2] = _mm_add_pd(cur[2], sx2[2])) {
+            __m128d e23[3];
+            G3DQuad q;
+
+            if (rows_in && qx + 1 < cx1) {
+                q.mask = 0xF;
+            } else {
+                __m128d in01 = _mm_cmpge_pd(cur[0], thr[0]);
+                __m128d in23 = _mm_cmpge_pd(_mm_add_pd(cur[0], sy[0]), thr[0]);
+
+                for (k = 1; k < 3; k++) {
+                    in01 = _mm_and_pd(in01, _mm_cmpge_pd(cur[k], thr[k]));
+                    in23 = _mm_and_pd(in23, _mm_cmpge_pd(
+                                          _mm_add_pd(cur[k], sy[k]), thr[k]));
+                }
+                q.mask = ((uint32_t)_mm_movemask_pd(in01) |
+                          (uint32_t)_mm_movemask_pd(in23) << 2) &
+                         box_mask(tc, qx, qy);
+                if (!q.mask) {
+                    continue;
+                }
+            }
+            q.x = qx;
+            q.y = qy;
+            if (!st->no_weights) {
+                for (k = 0; k < 3; k++) {
+                    e23[k] = _mm_add_pd(cur[k], sy[k]);
+                }
+                quad_weights_sse2(st, &wc, &q, cur, e23);
+            }
+            shade_quad(tc, &q);
+        }
+    }
+}
+#endif
 
 #define BLOCK 8                 /* pixels; the tile size is a multiple */
 
@@ -294,9 +558,9 @@ static void emit_quad(const SetupTri *st, int qx, int qy, uint32_t mask,
  * all outside one edge is skipped; a block whose samples are all inside
  * every edge (and the box) is covered without testing each sample.
  */
-static void raster_tile(const SetupTri *st, int x0, int y0, int x1, int y1,
-                        int thread, uint64_t *nquads, uint64_t *nsamples)
+static void raster_tile(TileCtx *tc)
 {
+    const SetupTri *st = tc->st;
     const int64_t S = st->rules->subpixels;
     const int64_t sx0 = st->rules->sample_x, sy0 = st->rules->sample_y;
     int64_t step_x[3], step_y[3];
@@ -306,14 +570,13 @@ static void raster_tile(const SetupTri *st, int x0, int y0, int x1, int y1,
         step_x[k] = st->e[k].a * S;
         step_y[k] = st->e[k].b * S;
     }
-    for (by = y0 & ~(BLOCK - 1); by < y1; by += BLOCK) {
-        for (bx = x0 & ~(BLOCK - 1); bx < x1; bx += BLOCK) {
+    for (by = tc->y0 & ~(BLOCK - 1); by < tc->y1; by += BLOCK) {
+        for (bx = tc->x0 & ~(BLOCK - 1); bx < tc->x1; bx += BLOCK) {
             /* the block's samples, clipped to the box, even-aligned */
-            int cx0 = MAX(bx, x0) & ~1, cy0 = MAX(by, y0) & ~1;
-            int cx1 = MIN(bx + BLOCK, x1), cy1 = MIN(by + BLOCK, y1);
+            int cx0 = MAX(bx, tc->x0) & ~1, cy0 = MAX(by, tc->y0) & ~1;
+            int cx1 = MIN(bx + BLOCK, tc->x1), cy1 = MIN(by + BLOCK, tc->y1);
             int64_t base[3];
             bool all_in = true, out = false;
-            int qx, qy;
 
             for (k = 0; k < 3 && !out; k++) {
                 const Edge *e = &st->e[k];
@@ -331,43 +594,16 @@ static void raster_tile(const SetupTri *st, int x0, int y0, int x1, int y1,
             if (out) {
                 continue;
             }
-            all_in &= cx0 >= x0 && cy0 >= y0;
-            for (qy = cy0; qy < cy1; qy += 2) {
-                int64_t row[3];
-                for (k = 0; k < 3; k++) {
-                    row[k] = base[k] + step_y[k] * (qy - cy0);
-                }
-                for (qx = cx0; qx < cx1; qx += 2) {
-                    int64_t E[4][3];
-                    uint32_t mask = 0;
-                    int i;
-
-                    for (k = 0; k < 3; k++) {
-                        int64_t cur = row[k] + step_x[k] * (qx - cx0);
-                        E[0][k] = cur;
-                        E[1][k] = cur + step_x[k];
-                        E[2][k] = cur + step_y[k];
-                        E[3][k] = cur + step_x[k] + step_y[k];
-                    }
-                    if (all_in && qx + 1 < cx1 && qy + 1 < cy1) {
-                        mask = 0xF;
-                    } else {
-                        for (i = 0; i < 4; i++) {
-                            int px = qx + (i & 1), py = qy + (i >> 1);
-                            if (E[i][0] + st->e[0].bias >= 0 &&
-                                E[i][1] + st->e[1].bias >= 0 &&
-                                E[i][2] + st->e[2].bias >= 0 &&
-                                px >= x0 && px < x1 && py >= y0 && py < y1) {
-                                mask |= 1u << i;
-                            }
-                        }
-                    }
-                    if (mask) {
-                        emit_quad(st, qx, qy, mask, E, thread, nquads,
-                                  nsamples);
-                    }
-                }
+            all_in &= cx0 >= tc->x0 && cy0 >= tc->y0;
+#ifdef __SSE2__
+            if (st->exact_double) {
+                block_quads_sse2(tc, cx0, cy0, cx1, cy1, base, step_x, step_y,
+                                 all_in);
+                continue;
             }
+#endif
+            block_quads_int(tc, cx0, cy0, cx1, cy1, base, step_x, step_y,
+                            all_in);
         }
     }
 }
@@ -379,43 +615,38 @@ static void raster_tile(const SetupTri *st, int x0, int y0, int x1, int y1,
  */
 #define SERIAL_BATCH_PIXELS 4096
 
+/* Thread `thread` of `threads` rasterises the bins it owns. */
 static void raster_batch(G3DRaster *r, int thread, int threads)
 {
-    uint64_t nquads = 0, nsamples = 0;
-    size_t n;
-    bool abandon = false;
+    TileCtx tc = { .thread = thread };
+    uint32_t u, n;
 
-    for (n = 0; n < r->ntris && !abandon; n++) {
-        const SetupTri *st = &r->tris[n];
-        int tx0 = st->box.x0 / G3D_TILE_SIZE, tx1 = (st->box.x1 - 1) / G3D_TILE_SIZE;
-        int ty0 = st->box.y0 / G3D_TILE_SIZE, ty1 = (st->box.y1 - 1) / G3D_TILE_SIZE;
-        int tx, ty;
+    for (u = 0; u < r->nused; u++) {
+        int b = r->used[u];
+        const Bin *bin = &r->bins[b];
 
-        /* box.x0/y0 >= 0 (setup clamps the clip), so / rounds down */
-        for (ty = ty0; ty <= ty1; ty++) {
-            for (tx = tx0; tx <= tx1; tx++) {
-                if (g3d_tile_owner(tx, ty, threads) != thread) {
-                    continue;
-                }
-                /* at most G3D_TILE_SIZE^2 pixels of one triangle apart */
-                if (g3d_yield()) {
-                    abandon = true;
-                    break;
-                }
-                raster_tile(st,
-                            MAX(st->box.x0, tx * G3D_TILE_SIZE),
-                            MAX(st->box.y0, ty * G3D_TILE_SIZE),
-                            MIN(st->box.x1, (tx + 1) * G3D_TILE_SIZE),
-                            MIN(st->box.y1, (ty + 1) * G3D_TILE_SIZE),
-                            thread, &nquads, &nsamples);
+        if (g3d_tile_owner(b % BIN_GRID, b / BIN_GRID, threads) != thread) {
+            continue;
+        }
+        for (n = 0; n < bin->n; n++) {
+            const BinEntry *e = &bin->e[n];
+            const SetupTri *st = &r->tris[e->tri];
+
+            /* at most G3D_TILE_SIZE^2 pixels of one triangle apart */
+            if (g3d_yield()) {
+                goto done;
             }
-            if (abandon) {
-                break;
-            }
+            tc.st = st;
+            tc.x0 = MAX(st->box.x0, e->tx * G3D_TILE_SIZE);
+            tc.y0 = MAX(st->box.y0, e->ty * G3D_TILE_SIZE);
+            tc.x1 = MIN(st->box.x1, (e->tx + 1) * G3D_TILE_SIZE);
+            tc.y1 = MIN(st->box.y1, (e->ty + 1) * G3D_TILE_SIZE);
+            raster_tile(&tc);
         }
     }
-    r->thread_quads[thread] += nquads;
-    r->thread_samples[thread] += nsamples;
+done:
+    r->thread_quads[thread] += tc.nquads;
+    r->thread_samples[thread] += tc.nsamples;
 }
 
 static void raster_job(void *arg, int thread)
@@ -425,10 +656,95 @@ static void raster_job(void *arg, int thread)
     raster_batch(r, thread, g3d_pool_threads(r->pool));
 }
 
-void g3d_raster_flush(G3DRaster *r)
+/* Rasterise the binned triangles; the arena (their user data) stays. */
+static void run_bins(G3DRaster *r)
 {
     int t, threads = g3d_pool_threads(r->pool);
+    uint32_t u;
 
+    if (!r->ntris) {
+        return;
+    }
+    if (threads == 1 || r->batch_pixels < SERIAL_BATCH_PIXELS) {
+        raster_batch(r, 0, 1);
+    } else {
+        g3d_pool_run(r->pool, raster_job, r);
+    }
+    for (u = 0; u < r->nused; u++) {
+        r->bins[r->used[u]].n = 0;
+    }
+    r->nused = 0;
+    r->nentries = 0;
+    r->batch_pixels = 0;
+    r->ntris = 0;
+    r->stats.flushes++;
+    for (t = 0; t < threads; t++) {
+        r->stats.quads += r->thread_quads[t];
+        r->stats.samples += r->thread_samples[t];
+        r->thread_quads[t] = r->thread_samples[t] = 0;
+    }
+}
+
+/*
+ * Queue triangle tris[ntris - 1] in the bins of the tiles it may cover: a
+ * tile whose samples all lie outside one edge gets nothing.
+ */
+static void bin_triangle(G3DRaster *r)
+{
+    const SetupTri *st = &r->tris[r->ntris - 1];
+    const int64_t S = st->rules->subpixels;
+    int tx0 = st->box.x0 / G3D_TILE_SIZE, tx1 = (st->box.x1 - 1) / G3D_TILE_SIZE;
+    int ty0 = st->box.y0 / G3D_TILE_SIZE, ty1 = (st->box.y1 - 1) / G3D_TILE_SIZE;
+    int tx, ty, k;
+
+    /* box.x0/y0 >= 0 (setup clamps the clip), so / rounds down */
+    for (ty = ty0; ty <= ty1; ty++) {
+        int y0 = MAX(st->box.y0, ty * G3D_TILE_SIZE);
+        int y1 = MIN(st->box.y1, (ty + 1) * G3D_TILE_SIZE) - 1;
+
+        for (tx = tx0; tx <= tx1; tx++) {
+            int x0 = MAX(st->box.x0, tx * G3D_TILE_SIZE);
+            int x1 = MIN(st->box.x1, (tx + 1) * G3D_TILE_SIZE) - 1;
+            int b = (ty % BIN_GRID) * BIN_GRID + tx % BIN_GRID;
+            /* a box of one tile: the traversal's blocks decide */
+            bool out = false, one = tx0 == tx1 && ty0 == ty1;
+            Bin *bin;
+
+            for (k = 0; k < 3 && !out && !one; k++) {
+                const Edge *e = &st->e[k];
+                /* the largest E over the tile's samples is at a corner */
+                int64_t xs = (e->a > 0 ? x1 : x0) * S + st->rules->sample_x;
+                int64_t ys = (e->b > 0 ? y1 : y0) * S + st->rules->sample_y;
+                out = e->a * xs + e->b * ys + e->c + e->bias < 0;
+            }
+            if (out) {
+                continue;
+            }
+            if (r->nentries >= g3d_raster_bin_entries_max) {
+                /* draw what is binned, this triangle's tiles so far too */
+                SetupTri keep = r->tris[r->ntris - 1];
+
+                run_bins(r);
+                r->tris[0] = keep;
+                r->ntris = 1;
+                st = &r->tris[0];
+            }
+            bin = &r->bins[b];
+            if (bin->n == 0) {
+                r->used[r->nused++] = b;
+            }
+            if (bin->n == bin->cap) {
+                bin->cap = bin->cap ? bin->cap * 2 : 64;
+                bin->e = g_renew(BinEntry, bin->e, bin->cap);
+            }
+            bin->e[bin->n++] = (BinEntry){ r->ntris - 1, tx, ty };
+            r->nentries++;
+        }
+    }
+}
+
+void g3d_raster_flush(G3DRaster *r)
+{
     if (g3d_preempt_foreign(r->preempt)) {
         /*
          * Another thread (an MMIO read that needs the picture) while the
@@ -437,21 +753,7 @@ void g3d_raster_flush(G3DRaster *r)
          */
         return;
     }
-    if (r->ntris) {
-        if (threads == 1 || r->batch_pixels < SERIAL_BATCH_PIXELS) {
-            raster_batch(r, 0, 1);
-        } else {
-            g3d_pool_run(r->pool, raster_job, r);
-        }
-        r->batch_pixels = 0;
-        r->ntris = 0;
-        r->stats.flushes++;
-        for (t = 0; t < threads; t++) {
-            r->stats.quads += r->thread_quads[t];
-            r->stats.samples += r->thread_samples[t];
-            r->thread_quads[t] = r->thread_samples[t] = 0;
-        }
-    }
+    run_bins(r);
     arena_reset(r);
 }
 

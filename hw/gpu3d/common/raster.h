@@ -9,8 +9,9 @@
  * with screen-linear and perspective-correct barycentric weights.
  *
  * Work is split over `threads` threads by screen tile: a tile belongs to one
- * thread for the life of the rasteriser, and every thread walks the queued
- * triangles in submission order, so every pixel sees the same triangles in
+ * thread for the life of the rasteriser. Queuing a triangle appends it to
+ * the bin of every tile it may cover; each thread walks only its own tiles'
+ * bins, each in submission order, so every pixel sees the same triangles in
  * the same order whatever the thread count: the image is bit-identical.
  *
  * Coordinates: x grows right, y grows down, pixel (x, y) covers
@@ -115,6 +116,13 @@ void *g3d_raster_alloc(G3DRaster *r, size_t size);
 
 /* Rasterise everything queued, on all threads; returns when all are done. */
 void g3d_raster_flush(G3DRaster *r);
+
+/*
+ * How many (triangle, tile) entries the per-tile bins hold before the
+ * queued triangles are drawn by themselves (their `user` data stays valid
+ * until g3d_raster_flush()). Tests lower it to exercise that path.
+ */
+extern uint32_t g3d_raster_bin_entries_max;
 
 /* Counters since creation, for benchmarks and tests. */
 typedef struct G3DRasterStats {

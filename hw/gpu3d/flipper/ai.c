@@ -106,9 +106,6 @@ static void ai_write32(FlipperCore *c, uint32_t off, uint32_t val,
     case A_AI_VR:
         ai->vr = v & 0xFFFF;
         break;
-    case A_AI_SCNT:
-        g3d_guest_error("flipper: AI: write to read-only AISCNT");
-        break;
     case A_AI_IT:
         ai->it = v;
         break;
@@ -118,7 +115,16 @@ static void ai_write32(FlipperCore *c, uint32_t off, uint32_t val,
     }
 }
 
+static const FlipperRegRow ai_regs[] = {
+    FLIPPER_REG_ROW(AI_CR, 4, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(AI_VR, 4, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(AI_SCNT, 4, FLIPPER_REG_RO),
+    FLIPPER_REG_ROW(AI_IT, 4, FLIPPER_REG_RW),
+};
+
 const FlipperBlock flipper_ai_block = {
     .name = "AI", .base = FLIPPER_AI_BASE, .span = AI_REG_SPAN,
+    FLIPPER_BLOCK_REGS(ai_regs),
+    .intsr = flipper_ai_irq,
     .read32 = ai_read32, .write32 = ai_write32,
 };

@@ -46,13 +46,14 @@ static bool unf_level(const FlipperCP *cp)
     return cp->dist < cp->lowm;
 }
 
-bool flipper_cp_irq(FlipperCore *c)
+static uint32_t cp_intsr(FlipperCore *c)
 {
     const FlipperCP *cp = &c->cp;
 
     return (ovf_level(cp) && (cp->cr & R_CP_CR_OVF_INT_ENABLE_MASK)) ||
            (unf_level(cp) && (cp->cr & R_CP_CR_UNF_INT_ENABLE_MASK)) ||
-           (cp->bp_hit && (cp->cr & R_CP_CR_BP_INT_ENABLE_MASK));
+           (cp->bp_hit && (cp->cr & R_CP_CR_BP_INT_ENABLE_MASK)) ?
+           PI_INT_CP : 0;
 }
 
 bool flipper_cp_busy(FlipperCore *c)
@@ -60,11 +61,6 @@ bool flipper_cp_busy(FlipperCore *c)
     const FlipperCP *cp = &c->cp;
 
     return cp->stage_len || cp->dec.in_draw || cp->dl_active;
-}
-
-void flipper_cp_set_token(FlipperCore *c, uint16_t token)
-{
-    c->cp.token = token;
 }
 
 /* PI: one 32-byte burst reached the FIFO with the GP linked. */
@@ -256,9 +252,6 @@ static void cp_write16(FlipperCore *c, uint32_t off, uint16_t val)
     FlipperCP *cp = &c->cp;
 
     switch (off) {
-    case A_CP_SR:
-        g3d_guest_error("flipper: CP: write 0x%04x to read-only SR", val);
-        return;
     case A_CP_CR:
         cp->cr = val & 0x3F;
         if (!(val & R_CP_CR_BP_ENABLE_MASK) ||
@@ -314,7 +307,20 @@ static void cp_write16(FlipperCore *c, uint32_t off, uint16_t val)
     cp->fault = false;
 }
 
+static const FlipperRegRow cp_regs[] = {
+    FLIPPER_REG_ROW(CP_SR, 2, FLIPPER_REG_RO),
+    FLIPPER_REG_ROW(CP_CR, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(CP_CLEAR, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(CP_PERF_SELECT, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(CP_TOKEN, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_RANGE(CP_BBOX_LEFT, CP_BBOX_BOTTOM, 2, FLIPPER_REG_RO),
+    FLIPPER_REG_RANGE(CP_FIFO_BASE_LO, CP_FIFO_BP_HI, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_RANGE(CP_XF_PERF_FIRST, CP_PERF_LAST, 2, FLIPPER_REG_COUNTER),
+};
+
 const FlipperBlock flipper_cp_block = {
     .name = "CP", .base = FLIPPER_CP_BASE, .span = CP_REG_SPAN,
+    FLIPPER_BLOCK_REGS(cp_regs),
+    .intsr = cp_intsr,
     .read16 = cp_read16, .write16 = cp_write16,
 };

@@ -96,9 +96,6 @@ static void di_write32(FlipperCore *c, uint32_t off, uint32_t val,
         *r = (*r & R_DI_CVR_CVRINT_MASK & ~(val & mask)) |
              (v & R_DI_CVR_CVRINTMASK_MASK);
         break;
-    case A_DI_CFG:
-        g3d_guest_error("flipper: DI: write to read-only DICFG");
-        break;
     case A_DI_CR:
         *r = v & 7;
         if (v & mask & R_DI_CR_TSTART_MASK) {
@@ -106,7 +103,7 @@ static void di_write32(FlipperCore *c, uint32_t off, uint32_t val,
         }
         break;
     default:
-        if (off >= 0x28) {
+        if (a > A_DI_CFG) {
             g3d_guest_error("flipper: DI: write to unknown register 0x%02x",
                             off);
             break;
@@ -116,7 +113,14 @@ static void di_write32(FlipperCore *c, uint32_t off, uint32_t val,
     }
 }
 
+static const FlipperRegRow di_regs[] = {
+    FLIPPER_REG_RANGE(DI_SR, DI_IMMBUF, 4, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(DI_CFG, 4, FLIPPER_REG_RO),
+};
+
 const FlipperBlock flipper_di_block = {
     .name = "DI", .base = FLIPPER_DI_BASE, .span = DI_REG_SPAN,
+    FLIPPER_BLOCK_REGS(di_regs),
+    .intsr = flipper_di_irq,
     .read32 = di_read32, .write32 = di_write32,
 };

@@ -110,11 +110,6 @@ static void dsp_write16(FlipperCore *c, uint32_t off, uint16_t val)
         c->dsp.csr = (c->dsp.csr & w1c & ~val) |
                      (val & ~(w1c | R_DSP_CSR_RES_MASK) & 0x0FFF);
         break;
-    case A_DSP_CPU_MAILBOX_HI:
-    case A_DSP_CPU_MAILBOX_LO:
-    case A_AI_DMA_LEFT:
-        g3d_guest_error("flipper: DSP: write to read-only register 0x%02x", off);
-        break;
     case A_AR_DMA_CNT_L:
         REG(c, a) = val;
         aram_dma(c);
@@ -125,7 +120,24 @@ static void dsp_write16(FlipperCore *c, uint32_t off, uint16_t val)
     }
 }
 
+static const FlipperRegRow dsp_regs[] = {
+    FLIPPER_REG_ROW(DSP_MAILBOX_HI, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(DSP_MAILBOX_LO, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(DSP_CPU_MAILBOX_HI, 2, FLIPPER_REG_RO),
+    FLIPPER_REG_ROW(DSP_CPU_MAILBOX_LO, 2, FLIPPER_REG_RO),
+    FLIPPER_REG_ROW(DSP_CSR, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(AR_SIZE, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(AR_MODE, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(AR_REFRESH, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_RANGE(AR_DMA_MMADDR_H, AR_DMA_CNT_L, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_RANGE(AI_DMA_START_H, AI_DMA_START_L, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(AI_DMA_CTRL, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(AI_DMA_LEFT, 2, FLIPPER_REG_RO),
+};
+
 const FlipperBlock flipper_dsp_block = {
     .name = "DSP", .base = FLIPPER_DSP_BASE, .span = DSP_REG_SPAN,
+    FLIPPER_BLOCK_REGS(dsp_regs),
+    .intsr = flipper_dsp_irq,
     .read16 = dsp_read16, .write16 = dsp_write16,
 };

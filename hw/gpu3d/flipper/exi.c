@@ -11,6 +11,9 @@
  */
 #include "flipper-int.h"
 
+/* a register's offset inside its channel's EXI_CHANNEL_STRIDE bytes */
+#define EXI_OFF(reg) (A_EXI_ ## reg - FLIPPER_EXI_BASE)
+
 void flipper_exi_reset(FlipperCore *c)
 {
     memset(&c->exi, 0, sizeof(c->exi));
@@ -40,11 +43,11 @@ static uint32_t exi_read32(FlipperCore *c, uint32_t off)
         return 0;
     }
     switch (off % EXI_CHANNEL_STRIDE) {
-    case 0x00: return e->csr[ch];
-    case 0x04: return e->mar[ch];
-    case 0x08: return e->len[ch];
-    case 0x0C: return e->cr[ch];
-    default:   return e->data[ch];
+    case EXI_OFF(CSR):    return e->csr[ch];
+    case EXI_OFF(MAR):    return e->mar[ch];
+    case EXI_OFF(LENGTH): return e->len[ch];
+    case EXI_OFF(CR):     return e->cr[ch];
+    default:              return e->data[ch];
     }
 }
 
@@ -60,7 +63,7 @@ static void exi_write32(FlipperCore *c, uint32_t off, uint32_t val,
         return;
     }
     switch (off % EXI_CHANNEL_STRIDE) {
-    case 0x00: {
+    case EXI_OFF(CSR): {
         const uint32_t w1c = R_EXI_CSR_EXIINT_MASK | R_EXI_CSR_TCINT_MASK |
                              R_EXI_CSR_EXTINT_MASK;
         const uint32_t rw = R_EXI_CSR_EXIINTMASK_MASK |
@@ -73,13 +76,13 @@ static void exi_write32(FlipperCore *c, uint32_t off, uint32_t val,
         e->csr[ch] = (e->csr[ch] & w1c & ~(val & mask)) | (v & rw) | romdis;
         break;
     }
-    case 0x04:
+    case EXI_OFF(MAR):
         e->mar[ch] = v & 0x03FFFFE0;
         break;
-    case 0x08:
+    case EXI_OFF(LENGTH):
         e->len[ch] = v & 0x03FFFFE0;
         break;
-    case 0x0C:
+    case EXI_OFF(CR):
         e->cr[ch] = v & 0x3F;
         if (v & mask & R_EXI_CR_TSTART_MASK) {
             bool dma = v & R_EXI_CR_DMA_MASK;
@@ -96,7 +99,22 @@ static void exi_write32(FlipperCore *c, uint32_t off, uint32_t val,
     }
 }
 
+static const FlipperRegRow exi_regs[] = {
+    FLIPPER_REG_ARRAY(EXI_CSR, 4, FLIPPER_REG_RW, EXI_CHANNELS,
+                      EXI_CHANNEL_STRIDE),
+    FLIPPER_REG_ARRAY(EXI_MAR, 4, FLIPPER_REG_RW, EXI_CHANNELS,
+                      EXI_CHANNEL_STRIDE),
+    FLIPPER_REG_ARRAY(EXI_LENGTH, 4, FLIPPER_REG_RW, EXI_CHANNELS,
+                      EXI_CHANNEL_STRIDE),
+    FLIPPER_REG_ARRAY(EXI_CR, 4, FLIPPER_REG_RW, EXI_CHANNELS,
+                      EXI_CHANNEL_STRIDE),
+    FLIPPER_REG_ARRAY(EXI_DATA, 4, FLIPPER_REG_RW, EXI_CHANNELS,
+                      EXI_CHANNEL_STRIDE),
+};
+
 const FlipperBlock flipper_exi_block = {
     .name = "EXI", .base = FLIPPER_EXI_BASE, .span = EXI_REG_SPAN,
+    FLIPPER_BLOCK_REGS(exi_regs),
+    .intsr = flipper_exi_irq,
     .read32 = exi_read32, .write32 = exi_write32,
 };

@@ -1,6 +1,7 @@
 /*
  * flipper-gx core: the API of docs/architecture.md, BAR0 dispatch to the
- * register blocks, the PI interrupt line, time.
+ * register blocks, the core's life, time. What the blocks need of the core
+ * (the interrupt line, finishing queued triangles) is core-services.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -24,6 +25,40 @@ static const FlipperBlock *find_block(uint32_t offset)
         }
     }
     return NULL;
+}
+
+const FlipperRegRow *flipper_reg_row(uint32_t addr, const FlipperBlock **block)
+{
+    const FlipperBlock *b = find_block(addr);
+    unsigned i;
+
+    if (block) {
+        *block = b;
+    }
+    for (i = 0; b && i < b->n_regs; i++) {
+        const FlipperRegRow *r = &b->regs[i];
+        uint32_t d = addr - r->addr;
+
+        if (addr >= r->addr && d / r->stride < r->count &&
+            d % r->stride < r->size) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* true (logged) if the register at addr is read-only */
+static bool write_refused(uint32_t addr, uint64_t val)
+{
+    const FlipperBlock *b;
+    const FlipperRegRow *r = flipper_reg_row(addr, &b);
+
+    if (r && (r->flags & FLIPPER_REG_RO)) {
+        g3d_guest_error("flipper: %s: write 0x%" G_GINT64_MODIFIER "x to "
+                        "read-only %s", b->name, val, r->name);
+        return true;
+    }
+    return false;
 }
 
 /* ---- time ---------------------------------------------------------------- */
@@ -57,42 +92,6 @@ int64_t flipper_next_event_ns(FlipperCore *c)
 
 /* ---- interrupts ---------------------------------------------------------- */
 
-/*
- * INTSR is level-driven, as Dolphin models it (YAGCD §5.4 PI;
- * docs/flipper-gx.md decisions): each bit is its device's interrupt state,
- * acknowledged at the device. Only the GP error bit is latched here (w1c). Bit
- * 16 reads 1: reset switch not pressed.
- */
-uint32_t flipper_pi_intsr(FlipperCore *c)
-{
-    uint32_t v = c->pi.error | PI_INTSR_RSWST;
-
-    v |= flipper_di_irq(c) | flipper_si_irq(c) | flipper_exi_irq(c);
-    v |= flipper_ai_irq(c) | flipper_dsp_irq(c) | flipper_mi_irq(c);
-    v |= flipper_vi_irq(c) | flipper_pe_irq(c);
-    if (flipper_cp_irq(c)) {
-        v |= PI_INT_CP;
-    }
-    return v;
-}
-
-bool flipper_irq_wanted(FlipperCore *c)
-{
-    return (flipper_pi_intsr(c) & c->pi.intmr & PI_INT_MASKABLE) != 0;
-}
-
-void flipper_irq_changed(FlipperCore *c)
-{
-    bool level = flipper_irq_wanted(c);
-
-    if (level != c->irq_level) {
-        c->irq_level = level;
-        if (c->cfg.hooks.irq_update) {
-            c->cfg.hooks.irq_update(c->cfg.hooks.opaque);
-        }
-    }
-}
-
 bool flipper_irq_level(FlipperCore *c)
 {
     flipper_sync_time(c);
@@ -125,6 +124,9 @@ static uint16_t block_read16(FlipperCore *c, const FlipperBlock *b,
 static void block_write16(FlipperCore *c, const FlipperBlock *b, uint32_t off,
                           uint16_t val)
 {
+    if (write_refused(b->base + (b->write16 ? off : off & ~3u), val)) {
+        return;
+    }
     if (b->write16) {
         b->write16(c, off, val);
     } else if (off & 2) {
@@ -196,10 +198,12 @@ void flipper_reg_write(FlipperCore *c, uint32_t offset, uint64_t val,
     if (size == 2) {
         block_write16(c, b, off, (uint16_t)val);
     } else if (b->write32) {
-        b->write32(c, off, (uint32_t)val, 0xFFFFFFFF);
+        if (!write_refused(offset, val)) {
+            b->write32(c, off, (uint32_t)val, 0xFFFFFFFF);
+        }
     } else {
-        b->write16(c, off, (uint16_t)(val >> 16));
-        b->write16(c, off + 2, (uint16_t)val);
+        block_write16(c, b, off, (uint16_t)(val >> 16));
+        block_write16(c, b, off + 2, (uint16_t)val);
     }
     flipper_irq_changed(c);
 }
@@ -211,6 +215,8 @@ FlipperCore *flipper_core_new(const FlipperCoreConfig *cfg)
     FlipperCore *c = g_new0(FlipperCore, 1);
 
     c->cfg = *cfg;
+    c->blocks = blocks;
+    c->n_blocks = G_N_ELEMENTS(blocks);
     g3d_error_init(&c->errors, NULL, gp_error_raise, c);
     c->mem1_size = cfg->vram_size ? cfg->vram_size : FLIPPER_MEM1_SIZE;
     c->threads = cfg->hooks.threads < 1 ? 1 : cfg->hooks.threads;
@@ -275,28 +281,6 @@ void flipper_core_reset(FlipperCore *c)
 }
 
 /* ---- work ---------------------------------------------------------------- */
-
-void flipper_flush(FlipperCore *c)
-{
-    int t;
-
-    g3d_raster_flush(c->raster);
-    for (t = 0; t < c->threads; t++) {
-        FlipperThreadStats *s = &c->tstats[t];
-
-        c->stats.pixels += s->pixels;
-        s->pixels = 0;
-        if (s->bbox[0] <= s->bbox[1]) {
-            int *b = c->pe.bbox;
-            b[0] = MIN(b[0], s->bbox[0]);
-            b[1] = MAX(b[1], s->bbox[1]);
-            b[2] = MIN(b[2], s->bbox[2]);
-            b[3] = MAX(b[3], s->bbox[3]);
-        }
-        s->bbox[0] = s->bbox[2] = INT_MAX;
-        s->bbox[1] = s->bbox[3] = INT_MIN;
-    }
-}
 
 bool flipper_core_work(FlipperCore *c, unsigned budget)
 {

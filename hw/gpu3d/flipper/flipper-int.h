@@ -218,6 +218,9 @@ struct FlipperCore {
     int threads;
     int64_t now_ns;
     bool irq_level;
+    /* the BAR0 blocks (flipper-core.c), for the services below them */
+    const struct FlipperBlock *const *blocks;
+    unsigned n_blocks;
 
     FlipperCP cp;
     FlipperPI pi;
@@ -252,10 +255,12 @@ struct FlipperCore {
 };
 
 /* flipper-core.c */
+void flipper_sync_time(FlipperCore *c);
+
+/* core-services.c: what every block may use; it calls no block */
 /* the INTx level the PI's cause and mask registers ask for */
 bool flipper_irq_wanted(FlipperCore *c);
 void flipper_irq_changed(FlipperCore *c);
-void flipper_sync_time(FlipperCore *c);
 uint32_t flipper_pi_intsr(FlipperCore *c);
 /* G3DErrorLatch codes and once-kinds */
 enum {
@@ -269,7 +274,7 @@ static inline bool flipper_mem1_ok(FlipperCore *c, uint64_t addr, uint64_t len)
 {
     return g3d_range_ok(addr, len, 0, c->mem1_size);
 }
-void flipper_flush(FlipperCore *c);     /* rasterise everything queued */
+void flipper_flush(FlipperCore *c);     /* rasterise everything queued (core-services.c) */
 
 static inline uint16_t be16(const uint8_t *p)
 {
@@ -297,14 +302,51 @@ static inline float u2f(uint32_t u)
  * implements read32/write32, where `mask` says which bits were written
  * (a 16-bit access writes one half).
  */
+/*
+ * A block's register table: one row per register, or per array of like
+ * registers, naming its include/gpu3d/flipper-regs.h symbol (A_name), so
+ * every offset is written once, in the header. The core finds an access's
+ * row (flipper_reg_row): writes to read-only registers are refused and
+ * logged there, in one place, by name; the block's callbacks do the rest.
+ */
+enum {
+    FLIPPER_REG_RW = 0,
+    FLIPPER_REG_RO = 1 << 0,        /* writes refused and logged */
+    FLIPPER_REG_COUNTER = 1 << 1,   /* performance counter, not modelled */
+};
+typedef struct FlipperRegRow {
+    const char *name;
+    uint32_t addr;              /* BAR0 offset of the (first) register */
+    uint8_t size;               /* bytes: 2 or 4 */
+    uint8_t flags;              /* FLIPPER_REG_* */
+    uint16_t count, stride;     /* an array: count registers stride apart */
+} FlipperRegRow;
+#define FLIPPER_REG_ROW(name, size, flags) \
+    { #name, A_ ## name, size, flags, 1, size }
+#define FLIPPER_REG_ARRAY(name, size, flags, count, stride) \
+    { #name, A_ ## name, size, flags, count, stride }
+/* the registers from first to last, size bytes apart */
+#define FLIPPER_REG_RANGE(first, last, size, flags) \
+    { #first, A_ ## first, size, flags, \
+      (A_ ## last - A_ ## first) / (size) + 1, size }
+#define FLIPPER_BLOCK_REGS(table) .regs = table, .n_regs = G_N_ELEMENTS(table)
+
 typedef struct FlipperBlock {
     const char *name;
     uint32_t base, span;
+    const FlipperRegRow *regs;  /* no offset in two rows */
+    unsigned n_regs;
+    /* the block's PI INTSR cause bits now (PI_INT_*); NULL: it has none */
+    uint32_t (*intsr)(FlipperCore *c);
     uint16_t (*read16)(FlipperCore *c, uint32_t off);
     void (*write16)(FlipperCore *c, uint32_t off, uint16_t val);
     uint32_t (*read32)(FlipperCore *c, uint32_t off);
     void (*write32)(FlipperCore *c, uint32_t off, uint32_t val, uint32_t mask);
 } FlipperBlock;
+
+/* the row of the register at BAR0 offset addr (the block in *block), or
+ * NULL: no block or no register there */
+const FlipperRegRow *flipper_reg_row(uint32_t addr, const FlipperBlock **block);
 
 extern const FlipperBlock flipper_cp_block, flipper_pe_block, flipper_vi_block,
     flipper_pi_block, flipper_mi_block, flipper_dsp_block, flipper_di_block,
@@ -312,12 +354,18 @@ extern const FlipperBlock flipper_cp_block, flipper_pe_block, flipper_vi_block,
 
 /* cp.c */
 void flipper_cp_reset(FlipperCore *c);
-bool flipper_cp_irq(FlipperCore *c);
 void flipper_cp_burst(FlipperCore *c);      /* PI: a 32-byte burst in link mode */
 bool flipper_cp_work(FlipperCore *c, unsigned *budget);
 bool flipper_cp_dl_work(FlipperCore *c, unsigned *budget);
 bool flipper_cp_busy(FlipperCore *c);
-void flipper_cp_set_token(FlipperCore *c, uint16_t token);
+/*
+ * A BP PE_TOKEN write reaches CP_TOKEN too (Dolphin's CommandProcessor
+ * keeps the token it reports); inline, so that pe.c needs nothing of cp.c.
+ */
+static inline void flipper_cp_set_token(FlipperCore *c, uint16_t token)
+{
+    c->cp.token = token;
+}
 
 /* cp-decode.c */
 /*
@@ -378,8 +426,23 @@ typedef struct TevPixel {
 /* how a TEV stage's colour or alpha combiner runs (tev.c stage_kind) */
 enum { TEV_KIND_GENERAL, TEV_KIND_REPLACE, TEV_KIND_MODULATE };
 /* the TEV state decoded once per triangle */
+/*
+ * A stage's colour or alpha combiner as its BP word sets it (bias, subtract,
+ * scale, clamp, compare mode), decoded once per triangle by
+ * flipper_tev_prepare so that no pixel extracts the fields (tev.c).
+ */
+typedef struct TevCombiner {
+    int16_t bias;               /* added to D: 0, +128, -128 */
+    int16_t round;              /* added before the >> 8 */
+    uint8_t lshift, rshift;     /* the scale */
+    bool sub, clamp;            /* subtract; clamp to 0-255 (else s11) */
+    bool compare, cmp_eq;       /* compare mode (bias 3), == (else >) */
+    uint8_t cmp_mode;           /* R8, GR16, BGR24, per component */
+} TevCombiner;
+
 typedef struct TevStage {
     uint32_t cenv, aenv;        /* BP 0xC0 + 2n, 0xC1 + 2n */
+    TevCombiner ccomb, acomb;   /* cenv's and aenv's combiners */
     int16_t kon[4];             /* the stage's konstant, RGBA */
     uint8_t ras_swap[4], tex_swap[4];   /* source component of each output */
     uint8_t chan;               /* RAS1_TREF colour channel */
@@ -451,6 +514,7 @@ void flipper_pe_token(FlipperCore *c, uint16_t token, bool interrupt);
 uint32_t flipper_pe_irq(FlipperCore *c);     /* PI cause bits */
 bool flipper_pe_zcompare(FlipperCore *c, int x, int y, uint32_t z);
 void flipper_pe_blend(FlipperCore *c, int x, int y, const uint8_t rgba[4]);
+bool flipper_pe_plain(FlipperCore *c);  /* the store is the RGB8 word alone */
 void flipper_pe_set_color(FlipperCore *c, int x, int y, const uint8_t rgba[4]);
 void flipper_pe_set_depth(FlipperCore *c, int x, int y, uint32_t z);
 /* the depth word a clear to Z stores in the current pixel format */

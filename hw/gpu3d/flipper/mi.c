@@ -42,8 +42,6 @@ static void mi_write16(FlipperCore *c, uint32_t off, uint16_t val)
 
     if (a == A_MI_INT_CAUSE) {
         REG(c, a) &= ~val;
-    } else if (a == A_MI_ADDR_LO || a == A_MI_ADDR_HI) {
-        g3d_guest_error("flipper: MI: write to read-only failing address");
     } else if (a >= A_MI_TIMER_FIRST && a <= A_MI_TIMER_LAST + 2) {
         REG(c, a) = 0;          /* a write resets the counter */
     } else {
@@ -55,7 +53,21 @@ static void mi_write16(FlipperCore *c, uint32_t off, uint16_t val)
     }
 }
 
+static const FlipperRegRow mi_regs[] = {
+    FLIPPER_REG_RANGE(MI_PROT_REGION0, MI_PROT_REGION3, 4, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(MI_PROT_TYPE, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(MI_INT_MASK, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(MI_INT_CAUSE, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(MI_UNK20, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(MI_ADDR_LO, 2, FLIPPER_REG_RO), /* the failing address */
+    FLIPPER_REG_ROW(MI_ADDR_HI, 2, FLIPPER_REG_RO),
+    FLIPPER_REG_RANGE(MI_TIMER_FIRST, MI_TIMER_LAST, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(MI_UNK5A, 2, FLIPPER_REG_RW),
+};
+
 const FlipperBlock flipper_mi_block = {
     .name = "MI", .base = FLIPPER_MI_BASE, .span = MI_REG_SPAN,
+    FLIPPER_BLOCK_REGS(mi_regs),
+    .intsr = flipper_mi_irq,
     .read16 = mi_read16, .write16 = mi_write16,
 };

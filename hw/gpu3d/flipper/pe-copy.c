@@ -51,6 +51,10 @@
 
 #include <math.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 enum { R = 0, G = 1, B = 2, A = 3 };
 
 typedef struct YUV {
@@ -197,6 +201,61 @@ static void row_cache_filter(FlipperCore *c, RowCache *rc, uint32_t trigger)
     }
 }
 
+/*
+ * rgb_to_yuv over n pixels of 16-bit lanes (r, g, b from 0 to 255) into y,
+ * u, v. With SSE2 eight pixels at a time in 16-bit lanes: every product and
+ * sum of rgb_to_yuv fits (Y below 65536 unsigned, U and V within +-28560),
+ * so the lanes hold rgb_to_yuv's exact values; the arrays are read and
+ * written up to n rounded up to 8. flipper_force_general: rgb_to_yuv
+ * a pixel at a time.
+ */
+static void yuv_line(const int16_t *r, const int16_t *g, const int16_t *b,
+                     int n, int16_t *y, int16_t *u, int16_t *v)
+{
+    int i = 0;
+
+#ifdef __SSE2__
+    const __m128i one = _mm_set1_epi16(1);
+
+    for (; i < n && !flipper_force_general; i += 8) {
+        __m128i R = _mm_loadu_si128((const __m128i *)(r + i));
+        __m128i G = _mm_loadu_si128((const __m128i *)(g + i));
+        __m128i B = _mm_loadu_si128((const __m128i *)(b + i));
+        __m128i Y = _mm_add_epi16(
+            _mm_add_epi16(_mm_mullo_epi16(R, _mm_set1_epi16(66)),
+                          _mm_mullo_epi16(G, _mm_set1_epi16(129))),
+            _mm_mullo_epi16(B, _mm_set1_epi16(25)));
+        __m128i U = _mm_add_epi16(
+            _mm_sub_epi16(_mm_mullo_epi16(B, _mm_set1_epi16(112)),
+                          _mm_mullo_epi16(R, _mm_set1_epi16(38))),
+            _mm_mullo_epi16(G, _mm_set1_epi16(-74)));
+        __m128i V = _mm_sub_epi16(
+            _mm_sub_epi16(_mm_mullo_epi16(R, _mm_set1_epi16(112)),
+                          _mm_mullo_epi16(G, _mm_set1_epi16(94))),
+            _mm_mullo_epi16(B, _mm_set1_epi16(18)));
+
+        /* round at bit 7: Y unsigned, U and V arithmetic shifts */
+        Y = _mm_add_epi16(_mm_srli_epi16(Y, 8),
+                          _mm_and_si128(_mm_srli_epi16(Y, 7), one));
+        U = _mm_add_epi16(_mm_srai_epi16(U, 8),
+                          _mm_and_si128(_mm_srli_epi16(U, 7), one));
+        V = _mm_add_epi16(_mm_srai_epi16(V, 8),
+                          _mm_and_si128(_mm_srli_epi16(V, 7), one));
+        _mm_storeu_si128((__m128i *)(y + i), Y);
+        _mm_storeu_si128((__m128i *)(u + i), U);
+        _mm_storeu_si128((__m128i *)(v + i), V);
+    }
+#endif
+    for (; i < n; i++) {
+        const uint8_t c[4] = { r[i], g[i], b[i], 0 };
+        YUV p = rgb_to_yuv(c);
+
+        y[i] = p.y;
+        u[i] = p.u;
+        v[i] = p.v;
+    }
+}
+
 /* one source line of the display copy, filtered, gamma-corrected, as YUV */
 static void encode_line(FlipperCore *c, RowCache *rc, int y, int top,
                         int bottom, uint32_t trigger, uint8_t *out)
@@ -206,7 +265,10 @@ static void encode_line(FlipperCore *c, RowCache *rc, int y, int top,
     const uint8_t *rows[3];
     const int *wt = rc->wt;
     int width = rc->width;
-    YUV line[EFB_W + 2];
+    /* a line's filtered R, G, B and its Y, U, V; U and V from index 1, with
+     * the edge pixels repeated at 0 and width + 1 for the chroma filter */
+    int16_t fr[EFB_W + 8], fg[EFB_W + 8], fb[EFB_W + 8];
+    int16_t ly[EFB_W + 8], lu[EFB_W + 10], lv[EFB_W + 10];
     int i;
 
     filter_lines(trigger, top, bottom, y, &y_prev, &y_next);
@@ -215,9 +277,9 @@ static void encode_line(FlipperCore *c, RowCache *rc, int y, int top,
         /* the lines above and below weigh nothing: not even read */
         for (i = 0; i < width; i++) {
             const uint8_t *p = &rows[1][4 * i];
-            uint8_t f[4] = { rc->single[p[R]], rc->single[p[G]],
-                             rc->single[p[B]], 0 };
-            line[i + 1] = rgb_to_yuv(f);
+            fr[i] = rc->single[p[R]];
+            fg[i] = rc->single[p[G]];
+            fb[i] = rc->single[p[B]];
         }
     } else {
         rows[0] = cached_row(c, rc, y_prev);
@@ -226,20 +288,27 @@ static void encode_line(FlipperCore *c, RowCache *rc, int y, int top,
             uint8_t f[4] = { 0 };
 
             filter_px(rows, 4 * i, wt, gamma, f);
-            line[i + 1] = rgb_to_yuv(f);
+            fr[i] = f[R];
+            fg[i] = f[G];
+            fb[i] = f[B];
         }
     }
-    line[0] = line[1];
-    line[width + 1] = line[width];
+    for (i = width; i < ((width + 7) & ~7); i++) {
+        fr[i] = fg[i] = fb[i] = 0;      /* lanes past the line: unused */
+    }
+    yuv_line(fr, fg, fb, width, ly, lu + 1, lv + 1);
+    lu[0] = lu[1];
+    lv[0] = lv[1];
+    lu[width + 1] = lu[width];
+    lv[width + 1] = lv[width];
     /* 4:2:2 — Y0 Cb Y1 Cr, chroma 1-2-1 around the even pixel */
     for (i = 0; i < width; i += 2) {
-        const YUV *p = &line[i + 1];
-        out[2 * i + 0] = (uint8_t)(p[0].y + 16);
-        out[2 * i + 1] = (uint8_t)(128 + ((p[-1].u + 2 * p[0].u + p[1].u) >> 2));
+        const int16_t *u = &lu[i + 1], *v = &lv[i + 1];
+        out[2 * i + 0] = (uint8_t)(ly[i] + 16);
+        out[2 * i + 1] = (uint8_t)(128 + ((u[-1] + 2 * u[0] + u[1]) >> 2));
         if (i + 1 < width) {
-            out[2 * i + 2] = (uint8_t)(p[1].y + 16);
-            out[2 * i + 3] =
-                (uint8_t)(128 + ((p[-1].v + 2 * p[0].v + p[1].v) >> 2));
+            out[2 * i + 2] = (uint8_t)(ly[i + 1] + 16);
+            out[2 * i + 3] = (uint8_t)(128 + ((v[-1] + 2 * v[0] + v[1]) >> 2));
         }
     }
 }
@@ -425,7 +494,7 @@ static void tex_copy_rows(FlipperCore *c, bool depth, const TexFilter *tf,
 
 /* one texel's source from tex_copy_rows' buffer at (x, y); `half`
  * box-filters the 2x2 there */
-static void tex_copy_source(const uint8_t *buf, int span, bool half,
+static inline void tex_copy_source(const uint8_t *buf, int span, bool half,
                             bool six, int x, int y, uint8_t out[4])
 {
     const uint8_t *p = buf + ((size_t)y * span + x) * 4;
@@ -457,7 +526,7 @@ static uint8_t intensity(const uint8_t c[4])
 
 /* a texel's bytes (one for the 8-bit formats, two big-endian for 16-bit;
  * RGBA8: A, R, G, B); R4 returns its 4 bits in the low nibble */
-static void tex_copy_encode(int fmt, bool depth, bool intens,
+static inline void tex_copy_encode(int fmt, bool depth, bool intens,
                             const uint8_t c[4], uint8_t out[4])
 {
     uint8_t r = intens && !depth ? intensity(c) : c[R];
@@ -525,6 +594,89 @@ static void tex_copy_encode(int fmt, bool depth, bool intens,
     }
 }
 
+/*
+ * One row of tiles of a texture copy from tex_copy_rows' buffer. Always
+ * inlined with constant fmt and half (tex_copy_tile_row_any's switch), so
+ * that each format's copy decides nothing per texel.
+ */
+static inline __attribute__((always_inline)) void
+tex_copy_tile_row(int fmt, bool half, bool six, bool depth, bool intens,
+                  const uint8_t *src, int span, int tiles_x, uint8_t *row)
+{
+    int bw = 1 << tex_copy_tiles[fmt].bw, bh = 1 << tex_copy_tiles[fmt].bh;
+    int tx, x, y;
+
+    for (tx = 0; tx < tiles_x; tx++) {
+        uint8_t *tile = row + tx * tex_copy_tiles[fmt].tile_bytes;
+        for (y = 0; y < bh; y++) {
+            for (x = 0; x < bw; x++) {
+                int i = y * bw + x;
+                uint8_t texel[4], t[4] = { 0 };
+
+                tex_copy_source(src, span, half, six, (tx * bw + x) << half,
+                                y << half, texel);
+                tex_copy_encode(fmt, depth, intens, texel, t);
+                switch (fmt) {
+                case TC_R4:
+                    tile[i >> 1] |= (i & 1) ? t[0] : t[0] << 4;
+                    break;
+                case TC_RGBA8:
+                    tile[2 * i] = t[0];
+                    tile[2 * i + 1] = t[1];
+                    tile[32 + 2 * i] = t[2];
+                    tile[32 + 2 * i + 1] = t[3];
+                    break;
+                case TC_RA8: case TC_RGB565: case TC_RGB5A3:
+                case TC_RG8: case TC_GB8:
+                    tile[2 * i] = t[0];
+                    tile[2 * i + 1] = t[1];
+                    break;
+                default:
+                    tile[i] = t[0];
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* the same with fmt and half decided per texel: flipper_force_general */
+static void __attribute__((noinline))
+tex_copy_tile_row_general(int fmt, bool half, bool six, bool depth,
+                          bool intens, const uint8_t *src, int span,
+                          int tiles_x, uint8_t *row)
+{
+    tex_copy_tile_row(fmt, half, six, depth, intens, src, span, tiles_x, row);
+}
+
+static void tex_copy_tile_row_any(int fmt, bool half, bool six, bool depth,
+                                  bool intens, const uint8_t *src, int span,
+                                  int tiles_x, uint8_t *row)
+{
+    if (flipper_force_general) {
+        tex_copy_tile_row_general(fmt, half, six, depth, intens, src, span,
+                                  tiles_x, row);
+        return;
+    }
+#define TILE_ROW(f) \
+    case f: \
+        if (half) { \
+            tex_copy_tile_row(f, true, six, depth, intens, src, span, \
+                              tiles_x, row); \
+        } else { \
+            tex_copy_tile_row(f, false, six, depth, intens, src, span, \
+                              tiles_x, row); \
+        } \
+        break;
+    switch (fmt) {
+    TILE_ROW(TC_R4) TILE_ROW(TC_R8_1) TILE_ROW(TC_RA4) TILE_ROW(TC_RA8)
+    TILE_ROW(TC_RGB565) TILE_ROW(TC_RGB5A3) TILE_ROW(TC_RGBA8)
+    TILE_ROW(TC_A8) TILE_ROW(TC_R8) TILE_ROW(TC_G8) TILE_ROW(TC_B8)
+    TILE_ROW(TC_RG8) TILE_ROW(TC_GB8)
+    }
+#undef TILE_ROW
+}
+
 static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
                             int top, int width, int height)
 {
@@ -535,7 +687,7 @@ static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
     bool depth = (c->bp[BP_ZCOMPARE] & 7) == PE_FMT_Z24;
     uint32_t dest = (c->bp[BP_EFB_ADDR] & 0xFFFFFF) << 5;
     uint32_t stride = (c->bp[BP_MIPMAP_STRIDE] & 0x3FF) << 5;
-    int tw, th, bw, bh, tiles_x, tiles_y, row_bytes, tx, ty, x, y, span;
+    int tw, th, bw, bh, tiles_x, tiles_y, row_bytes, ty, span;
     uint8_t *row, *src;
     TexFilter tf;
     bool six;
@@ -579,38 +731,8 @@ static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
         memset(row, 0, row_bytes);
         tex_copy_rows(c, depth, &tf, left, top + ((ty * bh) << half),
                       bh << half, span, src);
-        for (tx = 0; tx < tiles_x; tx++) {
-            uint8_t *tile = row + tx * tex_copy_tiles[fmt].tile_bytes;
-            for (y = 0; y < bh; y++) {
-                for (x = 0; x < bw; x++) {
-                    int i = y * bw + x;
-                    uint8_t texel[4], t[4];
-
-                    tex_copy_source(src, span, half, six, (tx * bw + x) << half,
-                                    y << half, texel);
-                    tex_copy_encode(fmt, depth, intens, texel, t);
-                    switch (fmt) {
-                    case TC_R4:
-                        tile[i >> 1] |= (i & 1) ? t[0] : t[0] << 4;
-                        break;
-                    case TC_RGBA8:
-                        tile[2 * i] = t[0];
-                        tile[2 * i + 1] = t[1];
-                        tile[32 + 2 * i] = t[2];
-                        tile[32 + 2 * i + 1] = t[3];
-                        break;
-                    case TC_RA8: case TC_RGB565: case TC_RGB5A3:
-                    case TC_RG8: case TC_GB8:
-                        tile[2 * i] = t[0];
-                        tile[2 * i + 1] = t[1];
-                        break;
-                    default:
-                        tile[i] = t[0];
-                        break;
-                    }
-                }
-            }
-        }
+        tex_copy_tile_row_any(fmt, half, six, depth, intens, src, span,
+                              tiles_x, row);
         g3d_mem_write(&c->cfg.vram, dest + (uint32_t)ty * stride, row,
                       row_bytes);
     }

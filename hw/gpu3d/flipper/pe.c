@@ -196,6 +196,16 @@ void flipper_pe_get_row(FlipperCore *c, int x, int y, int n, uint8_t *out)
         }
         break;
     default:
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+        if (!flipper_force_general) {
+            /* R, G, B, 0xFF in memory order is one little-endian word */
+            for (i = 0; i < n; i++) {
+                uint32_t w = GUINT32_SWAP_LE_BE(p[i] << 8) | 0xFF000000u;
+                memcpy(out + 4 * i, &w, 4);
+            }
+            break;
+        }
+#endif
         for (i = 0; i < n; i++) {
             uint32_t v = p[i];
             out[4 * i + R] = v >> 16;
@@ -380,6 +390,20 @@ void flipper_pe_blend(FlipperCore *c, int x, int y, const uint8_t src[4])
     blend_store(c, x, y, src, c->bp[BP_BLENDMODE], c->bp[BP_CONSTANTALPHA]);
 }
 
+/*
+ * True when blend_store of any source under the current BP state stores
+ * R << 16 | G << 8 | B and nothing else: RGB8_Z24 (no alpha is stored, so
+ * the destination alpha constant cannot matter, and dither is RGBA6's only),
+ * no blend or logic op, colour update on. The rasteriser's plain quad
+ * stores that word itself.
+ */
+bool flipper_pe_plain(FlipperCore *c)
+{
+    uint32_t cm = c->bp[BP_BLENDMODE];
+
+    return pixel_format(c) == PE_FMT_RGB8_Z24 && !(cm & 3) && ((cm >> 3) & 1);
+}
+
 /* ---- CPU EFB access ------------------------------------------------------- */
 
 enum { EFB_CPU_COLOR = 0, EFB_CPU_Z = 1 };
@@ -522,13 +546,22 @@ static void pe_write16(FlipperCore *c, uint32_t off, uint16_t val)
             off + FLIPPER_PE_BASE <= A_PE_PERF_LAST) {
             return;     /* counters: writes ignored */
         }
-        g3d_guest_error("flipper: PE: write 0x%04x to %s register 0x%02x",
-                        val, off <= 0x16 ? "read-only" : "unknown", off);
+        g3d_guest_error("flipper: PE: write 0x%04x to unknown register 0x%02x",
+                        val, off);
         break;
     }
 }
 
+static const FlipperRegRow pe_regs[] = {
+    FLIPPER_REG_RANGE(PE_ZCONF, PE_ISR, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(PE_TOKEN, 2, FLIPPER_REG_RO),
+    FLIPPER_REG_RANGE(PE_BBOX_LEFT, PE_BBOX_BOTTOM, 2, FLIPPER_REG_RO),
+    FLIPPER_REG_RANGE(PE_PERF_FIRST, PE_PERF_LAST, 2, FLIPPER_REG_COUNTER),
+};
+
 const FlipperBlock flipper_pe_block = {
     .name = "PE", .base = FLIPPER_PE_BASE, .span = PE_REG_SPAN,
+    FLIPPER_BLOCK_REGS(pe_regs),
+    .intsr = flipper_pe_irq,
     .read16 = pe_read16, .write16 = pe_write16,
 };

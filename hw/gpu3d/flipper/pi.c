@@ -124,9 +124,6 @@ static void pi_write32(FlipperCore *c, uint32_t off, uint32_t val,
         /* a console hot reset is outside the device: keep the value */
         pi->reset_code = v;
         break;
-    case A_PI_FLIPPER_REV - FLIPPER_PI_BASE:
-        g3d_guest_error("flipper: PI: write to read-only FLIPPER_REV");
-        break;
     case A_PI_UNKNOWN_30 - FLIPPER_PI_BASE:
         pi->unk30 = v;
         break;
@@ -137,7 +134,17 @@ static void pi_write32(FlipperCore *c, uint32_t off, uint32_t val,
     }
 }
 
+static const FlipperRegRow pi_regs[] = {
+    FLIPPER_REG_ROW(PI_INTSR, 4, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(PI_INTMR, 4, FLIPPER_REG_RW),
+    FLIPPER_REG_RANGE(PI_FIFO_BASE, PI_FIFO_RESET, 4, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(PI_RESET_CODE, 4, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(PI_FLIPPER_REV, 4, FLIPPER_REG_RO),
+    FLIPPER_REG_ROW(PI_UNKNOWN_30, 4, FLIPPER_REG_RW),
+};
+
 const FlipperBlock flipper_pi_block = {
     .name = "PI", .base = FLIPPER_PI_BASE, .span = PI_REG_SPAN,
+    FLIPPER_BLOCK_REGS(pi_regs),
     .read32 = pi_read32, .write32 = pi_write32,
 };

@@ -41,6 +41,7 @@
 #endif
 
 #include <math.h>
+#include "common/fragment.h"
 
 const G3DRasterRules flipper_raster_rules = {
     .subpixels = 16, .sample_x = 9, .sample_y = 9,
@@ -58,6 +59,10 @@ typedef struct RasTri {
     FlipperTevFast fast;        /* the TEV state when the triangle was set up */
     const TevProgram *tev;      /* the general path's state (NULL: fast.on) */
     const struct RasTex *tx;    /* NULL: no stage samples a texture */
+    /* decided per triangle (plain_state): the PE store is the RGB8 word
+     * alone (flipper_pe_plain), Z a plain 24-bit test (func) and write */
+    bool pe_plain, zplain, ztest, zwrite;
+    uint8_t zfunc;
 } RasTri;
 
 /* a textured triangle: 1/w and (s, t, q) / w planes, the sampling stages */
@@ -221,6 +226,89 @@ static void quad_texels(const RasTex *t, const G3DQuad *q,
     }
 }
 
+/*
+ * Colour channel ch at pixel (x, y), as slope_at() per component: the same
+ * single-precision operations (four at a time with SSE2, whose conversion
+ * gives INT32_MIN out of range, as f2i_trunc); negative values come out 0.
+ */
+static inline void ras_colour(const RasTri *t, int ch, int x, int y,
+                              uint8_t out[4])
+{
+    float dx = t->col[ch][0].xoff + (float)(x - t->col[ch][0].x0);
+    float dy = t->col[ch][0].yoff + (float)(y - t->col[ch][0].y0);
+    int32_t iv[4];
+    int k;
+
+#ifdef __SSE2__
+    __m128 f = _mm_add_ps(
+        _mm_add_ps(_mm_loadu_ps(t->cf0[ch]),
+                   _mm_mul_ps(_mm_loadu_ps(t->cdx[ch]), _mm_set1_ps(dx))),
+        _mm_mul_ps(_mm_loadu_ps(t->cdy[ch]), _mm_set1_ps(dy)));
+    _mm_storeu_si128((__m128i *)iv, _mm_cvttps_epi32(f));
+#else
+    for (k = 0; k < 4; k++) {
+        iv[k] = f2i_trunc(t->cf0[ch][k] + t->cdx[ch][k] * dx +
+                          t->cdy[ch][k] * dy);
+    }
+#endif
+    for (k = 0; k < 4; k++) {
+        uint16_t v = (uint16_t)iv[k];
+        out[k] = (uint8_t)(v & (uint16_t)~(v >> 8));
+    }
+}
+
+/* depth at pixel (x, y): the plane clamped to 24 bits, truncated */
+static inline uint32_t ras_depth(const RasTri *t, int x, int y)
+{
+    float zf = slope_at(&t->z, x, y);
+
+    zf = zf < 0.0f ? 0.0f : zf > 16777215.0f ? 16777215.0f : zf;
+    return (uint32_t)f2i_trunc(zf);
+}
+
+/* the Z test and write of pixel (x, y) when t->zplain (flipper_pe_zcompare
+ * of a 24-bit format, its fields decided per triangle) */
+static inline bool ras_zplain(const RasTri *t, int x, int y, uint32_t z)
+{
+    uint32_t *d = &t->c->efb_depth[y * EFB_W + x];
+
+    z &= 0xFFFFFF;              /* a Z texture may have set the top bits */
+    if (!g3d_compare_u((G3DCompare)t->zfunc, z, *d & 0xFFFFFF)) {
+        return false;
+    }
+    if (t->zwrite) {
+        *d = z;
+    }
+    return true;
+}
+
+static inline bool ras_zcompare(const RasTri *t, int x, int y, uint32_t z)
+{
+    return t->zplain ? ras_zplain(t, x, y, z)
+                     : flipper_pe_zcompare(t->c, x, y, z);
+}
+
+/* the PE store of pixel (x, y): the RGB8 word when t->pe_plain */
+static inline void ras_store(const RasTri *t, int x, int y,
+                             const uint8_t rgba[4])
+{
+    if (t->pe_plain) {
+        t->c->efb_color[y * EFB_W + x] = (uint32_t)rgba[0] << 16 |
+                                         (uint32_t)rgba[1] << 8 | rgba[2];
+    } else {
+        flipper_pe_blend(t->c, x, y, rgba);
+    }
+}
+
+/* the bounding box grows by whole 2x2 quads (Dolphin) */
+static inline void ras_bbox(FlipperThreadStats *st, int x, int y)
+{
+    st->bbox[0] = MIN(st->bbox[0], x & ~1);
+    st->bbox[1] = MAX(st->bbox[1], x | 1);
+    st->bbox[2] = MIN(st->bbox[2], y & ~1);
+    st->bbox[3] = MAX(st->bbox[3], y | 1);
+}
+
 static void ras_quad(void *user, const G3DQuad *q, int thread)
 {
     const RasTri *t = user;
@@ -239,7 +327,6 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
     for (i = 0; i < 4; i++) {
         TevPixel px;
         uint8_t out[4];
-        float zf;
 
         if (!(q->mask & (1u << i))) {
             continue;
@@ -248,10 +335,8 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
         px.y = q->y + (i >> 1);
         px.tex = texel[i];
         px.bump = t->tx ? bump[i] : no_bump;
-        zf = slope_at(&t->z, px.x, px.y);
-        zf = zf < 0.0f ? 0.0f : zf > 16777215.0f ? 16777215.0f : zf;
-        px.z = (uint32_t)f2i_trunc(zf);
-        if (early && ztest && !flipper_pe_zcompare(c, px.x, px.y, px.z)) {
+        px.z = ras_depth(t, px.x, px.y);
+        if (early && ztest && !ras_zcompare(t, px.x, px.y, px.z)) {
             continue;
         }
         memset(px.col, 0, sizeof(px.col));
@@ -259,29 +344,7 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
             if (t->fast.on && ch != t->fast.chan) {
                 continue;       /* the pass-through TEV reads one channel */
             }
-            float dx = t->col[ch][0].xoff + (float)(px.x - t->col[ch][0].x0);
-            float dy = t->col[ch][0].yoff + (float)(px.y - t->col[ch][0].y0);
-            int32_t iv[4];
-#ifdef __SSE2__
-            /* the same single-precision operations four at a time; the
-             * conversion gives INT32_MIN out of range, as f2i_trunc */
-            __m128 f = _mm_add_ps(
-                _mm_add_ps(_mm_loadu_ps(t->cf0[ch]),
-                           _mm_mul_ps(_mm_loadu_ps(t->cdx[ch]),
-                                      _mm_set1_ps(dx))),
-                _mm_mul_ps(_mm_loadu_ps(t->cdy[ch]), _mm_set1_ps(dy)));
-            _mm_storeu_si128((__m128i *)iv, _mm_cvttps_epi32(f));
-#else
-            for (k = 0; k < 4; k++) {
-                iv[k] = f2i_trunc(t->cf0[ch][k] + t->cdx[ch][k] * dx +
-                                  t->cdy[ch][k] * dy);
-            }
-#endif
-            for (k = 0; k < 4; k++) {
-                uint16_t v = (uint16_t)iv[k];
-                /* negative values (0xFFxx) come out as 0 */
-                px.col[ch][k] = (uint8_t)(v & (uint16_t)~(v >> 8));
-            }
+            ras_colour(t, ch, px.x, px.y, px.col[ch]);
         }
         if (t->fast.on) {
             const uint8_t *col = px.col[t->fast.chan];
@@ -291,17 +354,66 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
         } else if (!flipper_tev_shade(c, t->tev, &px, out)) {
             continue;
         }
-        if (!early && ztest && !flipper_pe_zcompare(c, px.x, px.y, px.z)) {
+        if (!early && ztest && !ras_zcompare(t, px.x, px.y, px.z)) {
             continue;
         }
-        /* the bounding box grows by whole 2x2 quads (Dolphin) */
-        st->bbox[0] = MIN(st->bbox[0], px.x & ~1);
-        st->bbox[1] = MAX(st->bbox[1], px.x | 1);
-        st->bbox[2] = MIN(st->bbox[2], px.y & ~1);
-        st->bbox[3] = MAX(st->bbox[3], px.y | 1);
-        flipper_pe_blend(c, px.x, px.y, out);
+        ras_bbox(st, px.x, px.y);
+        ras_store(t, px.x, px.y, out);
         st->pixels++;
     }
+}
+
+/*
+ * The common state's quad (chosen per triangle by plain_state): the
+ * pass-through TEV (one channel, swapped), no texture, and a PE store that
+ * is the RGB8 word alone (flipper_pe_plain); Z, if tested, a plain 24-bit
+ * compare. What ras_quad does for it, with nothing decided per pixel: the
+ * TEV cannot discard, so early and late Z are the same test.
+ */
+static void ras_quad_plain(void *user, const G3DQuad *q, int thread)
+{
+    const RasTri *t = user;
+    FlipperCore *c = t->c;
+    FlipperThreadStats *st = &c->tstats[thread];
+    const uint8_t *swap = t->fast.swap;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        int x = q->x + (i & 1), y = q->y + (i >> 1);
+        uint8_t col[4];
+
+        if (!(q->mask & (1u << i))) {
+            continue;
+        }
+        if (t->ztest && !ras_zplain(t, x, y, ras_depth(t, x, y))) {
+            continue;
+        }
+        ras_colour(t, t->fast.chan, x, y, col);
+        ras_bbox(st, x, y);
+        c->efb_color[y * EFB_W + x] = (uint32_t)col[swap[0]] << 16 |
+                                      (uint32_t)col[swap[1]] << 8 |
+                                      col[swap[2]];
+        st->pixels++;
+    }
+}
+
+/*
+ * The per-triangle PE and Z decisions (t->pe_plain, zplain and their
+ * fields; none under flipper_force_general); true if ras_quad_plain draws
+ * t, false: ras_quad.
+ */
+static bool plain_state(FlipperCore *c, RasTri *t)
+{
+    uint32_t zm = c->bp[BP_ZMODE];
+
+    t->ztest = zm & 1;
+    t->zfunc = (zm >> 1) & 7;
+    t->zwrite = (zm >> 4) & 1;
+    t->pe_plain = !flipper_force_general && flipper_pe_plain(c);
+    /* a 24-bit Z format: RGB565_Z16 compresses (pe.c depth_passes) */
+    t->zplain = !flipper_force_general &&
+                (c->bp[BP_ZCOMPARE] & 7) != PE_FMT_RGB565_Z16;
+    return t->pe_plain && t->fast.on && !t->tx && t->fast.chan < t->ncol;
 }
 
 /* ---- scissor ------------------------------------------------------------- */
@@ -561,6 +673,9 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
                 t->cdx[ch][k] = t->col[ch][k].dfdx;
                 t->cdy[ch][k] = t->col[ch][k].dfdy;
             }
+        }
+        if (plain_state(c, t)) {
+            tri.shade = ras_quad_plain;
         }
         tri.user = t;
         if (g3d_raster_triangle(c->raster, &tri)) {

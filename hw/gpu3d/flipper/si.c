@@ -64,12 +64,9 @@ static void si_write32(FlipperCore *c, uint32_t off, uint32_t val,
 
     if (a < A_SI_POLL) {
         uint32_t ch = off / 12;
-        if (off % 12 == 0) {
-            si->outbuf[ch] = v & 0x00FFFFFF;
-            si->sr |= SI_SR_WRST << (24 - 8 * ch);
-        } else {
-            g3d_guest_error("flipper: SI: write to read-only input buffer");
-        }
+        /* the input buffers are read-only (the core refuses them) */
+        si->outbuf[ch] = v & 0x00FFFFFF;
+        si->sr |= SI_SR_WRST << (24 - 8 * ch);
         return;
     }
     switch (a) {
@@ -116,7 +113,21 @@ static void si_write32(FlipperCore *c, uint32_t off, uint32_t val,
     }
 }
 
+/* four channels of output and input buffers, 12 bytes apart */
+static const FlipperRegRow si_regs[] = {
+    FLIPPER_REG_ARRAY(SI_C0OUTBUF, 4, FLIPPER_REG_RW, 4,
+                      A_SI_C0INBUFL + 4 - A_SI_C0OUTBUF),
+    FLIPPER_REG_ARRAY(SI_C0INBUFH, 4, FLIPPER_REG_RO, 4,
+                      A_SI_C0INBUFL + 4 - A_SI_C0OUTBUF),
+    FLIPPER_REG_ARRAY(SI_C0INBUFL, 4, FLIPPER_REG_RO, 4,
+                      A_SI_C0INBUFL + 4 - A_SI_C0OUTBUF),
+    FLIPPER_REG_RANGE(SI_POLL, SI_EXILK, 4, FLIPPER_REG_RW),
+    FLIPPER_REG_ARRAY(SI_IOBUF, 4, FLIPPER_REG_RW, 32, 4),
+};
+
 const FlipperBlock flipper_si_block = {
     .name = "SI", .base = FLIPPER_SI_BASE, .span = SI_REG_SPAN,
+    FLIPPER_BLOCK_REGS(si_regs),
+    .intsr = flipper_si_irq,
     .read32 = si_read32, .write32 = si_write32,
 };

@@ -157,38 +157,52 @@ static uint8_t alpha_op(uint32_t sel)
     }
 }
 
-static int combine_color(const TevInput *in, uint32_t env)
+/* the combiner fields of a colour or alpha environment word */
+static void combiner_decode(uint32_t env, TevCombiner *m)
 {
-    int bias = (env >> 16) & 3, sub = (env >> 18) & 1, scale = (env >> 20) & 3;
-    unsigned cc = in->c + (in->c >> 7);
-    int t = (int)(in->a * (256 - cc) + in->b * cc);
-    int r;
+    int bias = (env >> 16) & 3, scale = (env >> 20) & 3;
 
-    t <<= lshift_lut[scale];
-    t += scale == 3 ? 0 : sub ? 127 : 128;
-    t >>= 8;
-    if (sub) {
-        t = -t;
-    }
-    r = ((in->d + bias_lut[bias]) * (1 << lshift_lut[scale])) + t;
-    return r >> rshift_lut[scale];
+    m->sub = (env >> 18) & 1;
+    m->clamp = (env >> 19) & 1;
+    m->bias = bias_lut[bias];
+    m->lshift = lshift_lut[scale];
+    m->rshift = rshift_lut[scale];
+    m->round = scale == 3 ? 0 : m->sub ? 127 : 128;
+    m->compare = bias == 3;
+    m->cmp_eq = m->sub;         /* bit 18 in compare mode */
+    m->cmp_mode = scale;        /* bits 20-21 in compare mode */
 }
 
-static int combine_alpha(const TevInput *in, uint32_t env)
+static int combine_color(const TevInput *in, const TevCombiner *m)
 {
-    int bias = (env >> 16) & 3, sub = (env >> 18) & 1, scale = (env >> 20) & 3;
     unsigned cc = in->c + (in->c >> 7);
     int t = (int)(in->a * (256 - cc) + in->b * cc);
     int r;
 
-    t <<= lshift_lut[scale];
+    t <<= m->lshift;
+    t += m->round;
+    t >>= 8;
+    if (m->sub) {
+        t = -t;
+    }
+    r = ((in->d + m->bias) * (1 << m->lshift)) + t;
+    return r >> m->rshift;
+}
+
+static int combine_alpha(const TevInput *in, const TevCombiner *m)
+{
+    unsigned cc = in->c + (in->c >> 7);
+    int t = (int)(in->a * (256 - cc) + in->b * cc);
+    int r;
+
+    t <<= m->lshift;
     /* rounded as the colour combiner, except when dividing by two: what
      * the reference renders (a 4-stage scene's alpha, shown as colour,
      * measured 1 lower without the +128) */
-    t += scale == 3 ? 0 : sub ? 127 : 128;
-    t = sub ? (-t >> 8) : (t >> 8);
-    r = ((in->d + bias_lut[bias]) * (1 << lshift_lut[scale])) + t;
-    return r >> rshift_lut[scale];
+    t += m->round;
+    t = m->sub ? (-t >> 8) : (t >> 8);
+    r = ((in->d + m->bias) * (1 << m->lshift)) + t;
+    return r >> m->rshift;
 }
 
 /* compare mode value of the R8/GR16/BGR24 forms */
@@ -469,6 +483,8 @@ void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
             }
             st->ain[a] = alpha_op(st->aenv >> (13 - 3 * a));
         }
+        combiner_decode(st->cenv, &st->ccomb);
+        combiner_decode(st->aenv, &st->acomb);
         st->ckind = stage_kind(st->cenv, st->cin[0], st->cin[1], 3);
         st->akind = stage_kind(st->aenv, &st->ain[0], &st->ain[1], 1);
     }
@@ -507,9 +523,9 @@ static uint32_t ztex(const TevProgram *prog, const int16_t tex[4], uint32_t z)
     return v & 0xFFFFFF;
 }
 
-static int16_t clamp_result(int v, uint32_t env)
+static int16_t clamp_result(int v, const TevCombiner *m)
 {
-    return (env >> 19) & 1 ? g3d_clampi(v, 0, 255) : g3d_clampi(v, -1024, 1023);
+    return m->clamp ? g3d_clampi(v, 0, 255) : g3d_clampi(v, -1024, 1023);
 }
 
 /*
@@ -517,7 +533,7 @@ static int16_t clamp_result(int v, uint32_t env)
  * of inputs B, C, D; a general stage's results come from color_general /
  * alpha_general instead.
  */
-static inline int16_t stage_value(uint8_t kind, uint32_t env,
+static inline int16_t stage_value(uint8_t kind, const TevCombiner *m,
                                   const int16_t *op, uint8_t b, uint8_t c,
                                   uint8_t d)
 {
@@ -528,41 +544,42 @@ static inline int16_t stage_value(uint8_t kind, uint32_t env,
         unsigned vb = (uint8_t)op[b], vc = (uint8_t)op[c];
         v += (int)((vb * (vc + (vc >> 7)) + 128) >> 8);
     }
-    return clamp_result(v, env);
+    return clamp_result(v, m);
 }
 
 /* a general stage's colour: the regular combiner or a comparison */
-static void color_general(const TevInput in[4], uint32_t cenv, int16_t res[3])
+static void color_general(const TevInput in[4], const TevCombiner *m,
+                          int16_t res[3])
 {
     int k;
 
-    if (((cenv >> 16) & 3) != 3) {
+    if (!m->compare) {
         for (k = 0; k < 3; k++) {
-            res[k] = clamp_result(combine_color(&in[k], cenv), cenv);
+            res[k] = clamp_result(combine_color(&in[k], m), m);
         }
     } else {
-        int mode = (cenv >> 20) & 3;
-        bool eq = (cenv >> 18) & 1;
         for (k = 0; k < 3; k++) {
-            uint32_t a = mode == 3 ? in[k].a : cmp_value(in, mode, true);
-            uint32_t b = mode == 3 ? in[k].b : cmp_value(in, mode, false);
-            bool pass = eq ? a == b : a > b;
-            res[k] = clamp_result(in[k].d + (pass ? (int)in[k].c : 0), cenv);
+            uint32_t a = m->cmp_mode == 3 ? in[k].a
+                                          : cmp_value(in, m->cmp_mode, true);
+            uint32_t b = m->cmp_mode == 3 ? in[k].b
+                                          : cmp_value(in, m->cmp_mode, false);
+            bool pass = m->cmp_eq ? a == b : a > b;
+            res[k] = clamp_result(in[k].d + (pass ? (int)in[k].c : 0), m);
         }
     }
 }
 
-static int16_t alpha_general(const TevInput in[4], uint32_t aenv)
+static int16_t alpha_general(const TevInput in[4], const TevCombiner *m)
 {
-    if (((aenv >> 16) & 3) != 3) {
-        return clamp_result(combine_alpha(&in[A], aenv), aenv);
+    if (!m->compare) {
+        return clamp_result(combine_alpha(&in[A], m), m);
     } else {
-        int mode = (aenv >> 20) & 3;
-        bool eq = (aenv >> 18) & 1;
-        uint32_t a = mode == 3 ? in[A].a : cmp_value(in, mode, true);
-        uint32_t b = mode == 3 ? in[A].b : cmp_value(in, mode, false);
-        bool pass = eq ? a == b : a > b;
-        return clamp_result(in[A].d + (pass ? (int)in[A].c : 0), aenv);
+        uint32_t a = m->cmp_mode == 3 ? in[A].a
+                                      : cmp_value(in, m->cmp_mode, true);
+        uint32_t b = m->cmp_mode == 3 ? in[A].b
+                                      : cmp_value(in, m->cmp_mode, false);
+        bool pass = m->cmp_eq ? a == b : a > b;
+        return clamp_result(in[A].d + (pass ? (int)in[A].c : 0), m);
     }
 }
 
@@ -584,10 +601,10 @@ static void stage_general(const TevStage *st, const int16_t *op,
     set_input(&in[A], op[st->ain[0]], op[st->ain[1]], op[st->ain[2]],
               op[st->ain[3]]);
     if (st->ckind == TEV_KIND_GENERAL) {
-        color_general(in, st->cenv, cres);
+        color_general(in, &st->ccomb, cres);
     }
     if (st->akind == TEV_KIND_GENERAL) {
-        *ares = alpha_general(in, st->aenv);
+        *ares = alpha_general(in, &st->acomb);
     }
 }
 
@@ -631,12 +648,12 @@ bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
         }
         if (st->ckind != TEV_KIND_GENERAL) {
             for (k = 0; k < 3; k++) {
-                cres[k] = stage_value(st->ckind, cenv, op, st->cin[1][k],
+                cres[k] = stage_value(st->ckind, &st->ccomb, op, st->cin[1][k],
                                       st->cin[2][k], st->cin[3][k]);
             }
         }
         if (st->akind != TEV_KIND_GENERAL) {
-            ares = stage_value(st->akind, aenv, op, st->ain[1], st->ain[2],
+            ares = stage_value(st->akind, &st->acomb, op, st->ain[1], st->ain[2],
                                st->ain[3]);
         }
         cdest = (cenv >> 22) & 3;

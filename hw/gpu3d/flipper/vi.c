@@ -468,10 +468,6 @@ static void vi_write16(FlipperCore *c, uint32_t off, uint16_t val)
     uint32_t a = off + FLIPPER_VI_BASE;
 
     switch (a) {
-    case A_VI_DPV:
-    case A_VI_DPH:
-        g3d_guest_error("flipper: VI: write to read-only beam position");
-        return;
     case A_VI_DI0: case A_VI_DI1: case A_VI_DI2: case A_VI_DI3:
         /* INT (bit 31) is cleared by writing 0, never set by a write */
         val = (val & ~(R_VI_DI_INT_MASK >> 16)) |
@@ -501,7 +497,22 @@ static void vi_write16(FlipperCore *c, uint32_t off, uint16_t val)
     }
 }
 
+static const FlipperRegRow vi_regs[] = {
+    FLIPPER_REG_ROW(VI_VTR, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(VI_DCR, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_RANGE(VI_HTR0, VI_BFBR, 4, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(VI_DPV, 2, FLIPPER_REG_RO),     /* the beam position */
+    FLIPPER_REG_ROW(VI_DPH, 2, FLIPPER_REG_RO),
+    FLIPPER_REG_RANGE(VI_DI0, VI_DL1, 4, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(VI_HSW, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_ROW(VI_HSR, 2, FLIPPER_REG_RW),
+    FLIPPER_REG_RANGE(VI_FCT0, VI_AA, 4, FLIPPER_REG_RW),
+    FLIPPER_REG_RANGE(VI_CLK, VI_HBS, 2, FLIPPER_REG_RW),
+};
+
 const FlipperBlock flipper_vi_block = {
     .name = "VI", .base = FLIPPER_VI_BASE, .span = VI_REG_SPAN,
+    FLIPPER_BLOCK_REGS(vi_regs),
+    .intsr = flipper_vi_irq,
     .read16 = vi_read16, .write16 = vi_write16,
 };

@@ -249,18 +249,14 @@ static void packet3(R300Core *c, uint32_t h, const uint32_t *b, uint32_t n)
         load_vbpntr(c, b, n);
         break;
     case R300_PKT3_3D_CLEAR_HIZ:
-        if (need_body(c, "3D_CLEAR_HIZ", n, 3)) {
-            uint32_t i, start = b[0], count = b[1] & 0x3FFF;
-            for (i = 0; i < count; i++) {
-                c->hiz_ram[(start + i) % G_N_ELEMENTS(c->hiz_ram)] = b[2];
-            }
-        }
-        break;
     case R300_PKT3_3D_CLEAR_ZMASK:
     case R300_PKT3_3D_CLEAR_CMASK:
-        g3d_unimp("r300: 3D_CLEAR_%s: Z/colour compression is not modelled "
-                  "(surfaces are uncompressed; clear by drawing)",
-                  op == R300_PKT3_3D_CLEAR_ZMASK ? "ZMASK" : "CMASK");
+        if (need_body(c, "3D_CLEAR_HIZ/ZMASK/CMASK", n, 3)) {
+            r300_zb_clear_ram(c, op == R300_PKT3_3D_CLEAR_HIZ ? R300_RAM_HIZ :
+                                 op == R300_PKT3_3D_CLEAR_ZMASK ? R300_RAM_ZMASK
+                                                                : R300_RAM_CMASK,
+                              b);
+        }
         break;
     case R300_PKT3_PAINT_MULTI:
     case R300_PKT3_BITBLT_MULTI:

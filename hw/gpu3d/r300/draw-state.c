@@ -298,8 +298,15 @@ static bool draw_depth(R300Core *c, R300DrawState *ds)
      */
     ds->zb_cb_clear = R300_REG(c, A_ZB_BW_CNTL) & R_ZB_BW_CNTL_ZB_CB_CLEAR_MASK;
     ds->zclear = R300_REG(c, A_ZB_DEPTHCLEARVALUE);
+    /*
+     * and with FAST_FILL + RD_COMP, Z off: Mesa's ZMASK decompression writes
+     * the cleared blocks it covers (r300_blit.c r300_decompress_zmask, zb.c)
+     */
     if (ds->zb_cb_clear ||
-        (zcntl & (R_ZB_CNTL_Z_ENABLE_MASK | R_ZB_CNTL_STENCIL_ENABLE_MASK))) {
+        (zcntl & (R_ZB_CNTL_Z_ENABLE_MASK | R_ZB_CNTL_STENCIL_ENABLE_MASK)) ||
+        (R300_REG(c, A_ZB_BW_CNTL) &
+         (R_ZB_BW_CNTL_FAST_FILL_MASK | R_ZB_BW_CNTL_RD_COMP_ENABLE_MASK)) ==
+        (R_ZB_BW_CNTL_FAST_FILL_MASK | R_ZB_BW_CNTL_RD_COMP_ENABLE_MASK)) {
         uint32_t zp = R300_REG(c, A_ZB_DEPTHPITCH);
         ds->zformat = G3D_FIELD_EX32(R300_REG(c, A_ZB_FORMAT), ZB_FORMAT,
                                      DEPTHFORMAT);
@@ -342,6 +349,7 @@ static bool draw_depth(R300Core *c, R300DrawState *ds)
             return false;
         }
     }
+    r300_zb_draw_setup(c, ds);
     ds->zb_cntl = zcntl;
     return true;
 }

@@ -479,8 +479,8 @@ static bool depth_stencil(const R300DrawState *ds, int x, int y, uint32_t z24,
     uint32_t cntl = ds->zb_cntl, zs = ds->zstencil, rm = ds->stencil_refmask;
     uint8_t *p = ds->zbase + r300_tile_offset(&ds->ztiling, x, y);
     bool z24s8 = ds->zformat == R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL;
-    uint32_t word = load_px(p, ds->zbpp), stored_z, zin;
-    uint8_t st = z24s8 ? word & 0xFF : 0;
+    uint32_t word, stored_z, zin;
+    uint8_t st;
     bool s_en = (cntl & R_ZB_CNTL_STENCIL_ENABLE_MASK) && z24s8;
     bool z_en = cntl & R_ZB_CNTL_Z_ENABLE_MASK;
     bool bf = back && (cntl & R_ZB_CNTL_STENCIL_FRONT_BACK_MASK);
@@ -499,17 +499,23 @@ static bool depth_stencil(const R300DrawState *ds, int x, int y, uint32_t z24,
     uint32_t nword;
 
     if (z24s8) {
-        stored_z = word >> 8;
         zin = z24;
     } else if (ds->zformat == R300_DEPTHFORMAT_16BIT_13E3) {
-        stored_z = word & 0xFFFF;
         zin = z13e3_encode(z24, ds->zinvert);
     } else {
         /* a 16-bit Z buffer keeps the top 16 of the 24 bits [R3xx 3D ref. §1.7
          * SU] */
-        stored_z = word & 0xFFFF;
         zin = z24 >> 8;
     }
+    if (ds->hz.on) {
+        if (r300_zb_hiz_reject(ds, x, y, zin)) {
+            return false;
+        }
+        r300_zb_fetch(ds, x, y);
+    }
+    word = load_px(p, ds->zbpp);
+    st = z24s8 ? word & 0xFF : 0;
+    stored_z = z24s8 ? word >> 8 : word & 0xFFFF;
     /* stencil: (ref & mask) FUNC (stored & mask), the GL order (reference
      * defect R300-75, docs/references.md) */
     if (s_en && !g3d_compare_u(zs_func[func], ref & msk, st & msk)) {
@@ -540,6 +546,9 @@ static bool depth_stencil(const R300DrawState *ds, int x, int y, uint32_t z24,
     }
     if (nword != word) {
         store_px(p, ds->zbpp, nword);
+        if (ds->hz.on) {
+            r300_zb_written(ds, x, y);
+        }
     }
     return pass;
 }
@@ -629,6 +638,9 @@ static void resolve_pixel(const R300DrawState *ds, int x, int y)
     unsigned n = ds->samples, s, k;
 
     for (s = 0; s < n; s++) {
+        if (ds->cmask.ram) {
+            r300_mask_fetch(&ds->cmask, x * n + s, y);  /* zb.c */
+        }
         px[s] = load_px(src->base + r300_tile_offset(&src->tiling, x * n + s,
                                                      y), src->bpp);
     }
@@ -721,6 +733,9 @@ quad_tail(const R300Tri *t, const G3DQuad *q, const float (*w)[3],
 
             tg = __builtin_ctz(targets);
             target = &ds->cb[tg];
+            if (tg == 0 && ds->cmask.ram) {
+                r300_mask_fetch(&ds->cmask, sx, y);     /* zb.c */
+            }
             memcpy(rgba, uq->out[i][ds->multiwrite ? 0 : tg], sizeof(rgba));
             if (ds->fog_blend & R_FG_FOG_BLEND_ENABLE_MASK) {
                 int ch;
@@ -891,8 +906,8 @@ void r300_draw_specialise(R300DrawState *ds)
         ds->move_coord_vec = ds->move.tex ? rs_vec_of(ds, ds->move.tex_op.src)
                                           : -1;
     }
-    if (ds->zb_cb_clear) {
-        /* depth_cb_clear, chosen above */
+    if (ds->zb_cb_clear || ds->hz.on) {
+        /* depth_cb_clear, chosen above; HyperZ: depth_stencil */
     } else if (ds->zbase && !s_en && !z_en) {
         /* neither test can fail nor write: no depth read at all */
         ds->depth = NULL;

@@ -47,6 +47,8 @@ void r300_core_reset(R300Core *c)
     memset(c->pvs_vmem, 0, sizeof(c->pvs_vmem));
     memset(c->pvs_loaded, 0, sizeof(c->pvs_loaded));
     memset(c->hiz_ram, 0, sizeof(c->hiz_ram));
+    memset(c->zmask_ram, 0, sizeof(c->zmask_ram));
+    memset(c->cmask_ram, 0, sizeof(c->cmask_ram));
     c->pvs_upload = 0;
     c->port_need = 0;
     c->zpass[0] = c->zpass[1] = 0;

@@ -158,6 +158,43 @@ typedef void R300ColourFn(const struct R300DrawState *ds,
 typedef bool R300DepthFn(const struct R300DrawState *ds, int x, int y,
                          uint32_t z24, bool back);
 
+/*
+ * HyperZ of one draw (zb.c): the ZMASK and HiZ RAMs as ZB_BW_CNTL,
+ * SC_HYPERZ_EN and the ZB_ZMASK_* / ZB_HIZ_* registers set them up
+ */
+#define R300_ZB_PIPES           2
+#define R300_HIZ_PIPE_DWORDS    16384   /* a 14-bit HIZ_DWORD_ADDRESS */
+#define R300_ZMASK_PIPE_DWORDS  4096    /* Mesa r300_chipset.h, R300; the
+                                         * CMASK's too (r300_texture_desc.c) */
+#define R300_ZB_RAM_INDEX_MASK  0x1FFFC /* *_WRINDEX / *_RDINDEX 16:2 */
+
+/* a ZMASK or CMASK over its surface: 2 bits per 4x4 block (zb.c) */
+typedef struct R300BlockMask {
+    uint32_t *ram;              /* NULL: not in use */
+    uint32_t base, pitch;       /* pipe address, dwords per 16 rows */
+    uint32_t clear;             /* a cleared block's pixel */
+    uint8_t *surf;
+    const R300Tiling *tiling;
+    unsigned bpp;
+    unsigned samples;           /* columns per pixel (multisampling) */
+    uint32_t cols, rows;        /* the mapped surface, pixels */
+} R300BlockMask;
+
+typedef struct R300HyperZ {
+    bool on;                    /* any of the below */
+    bool zmask_rd;              /* FAST_FILL + RD_COMP: cleared blocks */
+    bool zmask_wr;              /* WR_COMP: written blocks marked */
+    bool hiz_update;            /* ZB_BW_CNTL.HIZ_ENABLE */
+    bool hiz_reject;            /* ... and SC_HYPERZ_EN.HZ_EN */
+    bool hiz_min;               /* ZB_BW_CNTL.HIZ_MIN */
+    bool sc_max;                /* SC_HYPERZ_EN.HZ_MAX */
+    R300BlockMask zmask;
+    uint32_t hiz_base, hiz_pitch;
+    uint32_t *hiz_ram;
+} R300HyperZ;
+
+typedef enum { R300_RAM_HIZ, R300_RAM_ZMASK, R300_RAM_CMASK } R300RamId;
+
 typedef struct R300Target {
     uint8_t *base;              /* host pointer to the mapped surface */
     uint32_t pitch;             /* pixels */
@@ -211,6 +248,8 @@ typedef struct R300DrawState {
     bool zb_cb_clear;
     uint32_t zclear;
     R300Tiling ztiling;         /* DEPTHMACROTILE / DEPTHMICROTILE */
+    R300HyperZ hz;              /* ZMASK and HiZ (zb.c) */
+    R300BlockMask cmask;        /* target 0's CMASK (zb.c); ram NULL: off */
     /*
      * Surfaces that are not one host block (system memory through the PCI
      * GART): drawn in a copy, written back when the draw ends.
@@ -271,6 +310,23 @@ void r300_draw_end(R300Core *c);
 G3DQuadFn r300_quad;
 /* A target's packing, write mask and rounding for this draw's state. */
 void r300_target_prepare(R300Target *tg, const struct R300DrawState *ds);
+
+/* ---- zb.c: HyperZ ---- */
+/* ds->hz from the registers, once the depth buffer is mapped */
+void r300_zb_draw_setup(R300Core *c, R300DrawState *ds);
+/* SC: true if HiZ rejects a fragment of stored-format depth zin at (x, y) */
+bool r300_zb_hiz_reject(const R300DrawState *ds, int x, int y, uint32_t zin);
+/* before the ZB reads (x, y): a cleared block gets its clear value */
+void r300_zb_fetch(const R300DrawState *ds, int x, int y);
+/* after the ZB wrote Z at (x, y): ZMASK and HiZ updated */
+void r300_zb_written(const R300DrawState *ds, int x, int y);
+/* a cleared block of a ZMASK / CMASK gets its clear value */
+void r300_mask_fetch(const R300BlockMask *m, int x, int y);
+/* 3D_CLEAR_HIZ / _ZMASK / _CMASK with a 3-dword body */
+void r300_zb_clear_ram(R300Core *c, R300RamId id, const uint32_t *b);
+/* ZB_HIZ_DWORD / ZB_ZMASK_DWORD / RB3D_CMASK_DWORD */
+void r300_zb_port_write(R300Core *c, R300RamId id, uint32_t val);
+uint32_t r300_zb_port_read(R300Core *c, R300RamId id);
 /* Choose the draw's quad, depth and colour functions (after all the above). */
 void r300_draw_specialise(R300DrawState *ds);
 
@@ -367,7 +423,10 @@ struct R300Core {
     bool draw_pending;          /* triangles queued for `draw` */
     uint64_t *zpass_thread;     /* per render thread Z-pass samples */
     uint32_t zpass[2];          /* ZB_ZPASS_DATA per pipe */
-    uint32_t hiz_ram[1 << 13];  /* 16 KiB of HiZ, in dwords */
+    /* HyperZ RAMs, both pipes' dwords interleaved (zb.c) */
+    uint32_t hiz_ram[R300_ZB_PIPES * R300_HIZ_PIPE_DWORDS];
+    uint32_t zmask_ram[R300_ZB_PIPES * R300_ZMASK_PIPE_DWORDS];
+    uint32_t cmask_ram[R300_ZB_PIPES * R300_ZMASK_PIPE_DWORDS];
     bool irq;
 };
 

@@ -206,8 +206,8 @@ const R300RegInfo r300_reg_info[] = {
     R300_REG_ARRAY(US_ALU_CONST_B, 32, 16, 0x00000000, 0x00FFFFFF, 0),
     R300_REG_ARRAY(US_ALU_CONST_A, 32, 16, 0x00000000, 0x00FFFFFF, 0),
     R300_REG_ROW(RB3D_CCTL, 1, 4, 0x00000000, 0x000006E0, R300_REG_PARTIAL,
-      "NUM_MULTIWRITES; CLRCMP_FLIPE_ENABLE and AA_COMPRESSION_ENABLE not "
-      "modelled"),
+      "NUM_MULTIWRITES and CMASK_ENABLE (bit 10, Mesa r300_reg.h); "
+      "CLRCMP_FLIPE_ENABLE and AA_COMPRESSION_ENABLE not modelled"),
     R300_REG_ROW(RB3D_BLENDCNTL, 1, 4, 0x00000004, 0x3F3F703F, 0),
     /* SRCBLEND is 21:16 (reference defect R300-2, docs/references.md) */
     R300_REG_ROW(RB3D_ABLENDCNTL, 1, 4, 0x00000000, 0x3F3F7000, 0),
@@ -504,14 +504,15 @@ static void write_3d(R300Core *c, uint32_t offset, uint32_t val)
         r300_flush_render(c);
         *r = 0;                 /* flush and free complete at once */
         break;
-    case A_ZB_HIZ_DWORD: {
-        uint32_t idx = R300_REG(c, A_ZB_HIZ_WRINDEX);
-        c->hiz_ram[(idx >> 2) % G_N_ELEMENTS(c->hiz_ram)] = val;
-        /* +2 dwords: the data is broadcast to both pipes [R3xx 3D ref. §1.11
-         * ZB] */
-        R300_REG(c, A_ZB_HIZ_WRINDEX) = (idx + 8) & 0x1FFFC;
+    case A_ZB_HIZ_DWORD:
+        r300_zb_port_write(c, R300_RAM_HIZ, val);
         break;
-    }
+    case A_ZB_ZMASK_DWORD:
+        r300_zb_port_write(c, R300_RAM_ZMASK, val);
+        break;
+    case A_RB3D_CMASK_DWORD:
+        r300_zb_port_write(c, R300_RAM_CMASK, val);
+        break;
     case A_ZB_ZPASS_DATA: {
         uint32_t sel = G3D_FIELD_EX32(R300_REG(c, A_SU_REG_DEST), SU_REG_DEST,
                                       SELECT);
@@ -558,11 +559,12 @@ static uint32_t read_dword(R300Core *c, uint32_t offset)
     case A_RBBM_STATUS:
         /* the command FIFO always has room; busy while the CP has work */
         return 64 | (r300_cp_busy(c) ? R_RBBM_STATUS_GUI_ACTIVE_MASK : 0);
-    case A_ZB_HIZ_DWORD: {
-        uint32_t idx = R300_REG(c, A_ZB_HIZ_RDINDEX);
-        R300_REG(c, A_ZB_HIZ_RDINDEX) = (idx + 8) & 0x1FFFC;
-        return c->hiz_ram[(idx >> 2) % G_N_ELEMENTS(c->hiz_ram)];
-    }
+    case A_ZB_HIZ_DWORD:
+        return r300_zb_port_read(c, R300_RAM_HIZ);
+    case A_ZB_ZMASK_DWORD:
+        return r300_zb_port_read(c, R300_RAM_ZMASK);
+    case A_RB3D_CMASK_DWORD:
+        return r300_zb_port_read(c, R300_RAM_CMASK);
     case A_ZB_ZPASS_DATA:
         return c->zpass[0];
     case A_MM_DATA:

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define R300_STATE_MAGIC    0x30303352u     /* "R300" */
-#define R300_STATE_VERSION  1
+#define R300_STATE_VERSION  2   /* 2: ZMASK, CMASK, HiZ of 2 pipes */
 
 void r300_state_save(R300Core *c, G3DStateOut *o)
 {
@@ -64,6 +64,8 @@ void r300_state_save(R300Core *c, G3DStateOut *o)
 
     g3d_state_put_u32s(o, c->zpass, 2);
     g3d_state_put_u32s(o, c->hiz_ram, G_N_ELEMENTS(c->hiz_ram));
+    g3d_state_put_u32s(o, c->zmask_ram, G_N_ELEMENTS(c->zmask_ram));
+    g3d_state_put_u32s(o, c->cmask_ram, G_N_ELEMENTS(c->cmask_ram));
 }
 
 /* The DDC state machine's states (ddc.c) */
@@ -150,6 +152,8 @@ bool r300_state_load(R300Core *c, G3DStateIn *in)
 
     g3d_state_get_u32s(in, c->zpass, 2);
     g3d_state_get_u32s(in, c->hiz_ram, G_N_ELEMENTS(c->hiz_ram));
+    g3d_state_get_u32s(in, c->zmask_ram, G_N_ELEMENTS(c->zmask_ram));
+    g3d_state_get_u32s(in, c->cmask_ram, G_N_ELEMENTS(c->cmask_ram));
     if (!g3d_state_end(in)) {
         goto fail;
     }
