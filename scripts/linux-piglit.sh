@@ -40,6 +40,7 @@ out=${1:-$GPU3D_ROOT/out/linux-piglit}
 expected=$GPU3D_ROOT/tests/r300/piglit-expected.txt
 status=0
 mkdir -p "$out"
+out=$(realpath "$out")
 
 if [ $host_sw = 1 ]; then
   built=$("$GPU3D_ROOT/scripts/linux-mesa.sh" --build-only "$out/host" | tail -2)
@@ -70,17 +71,19 @@ if [ $host_sw = 1 ]; then
    while IFS='|' read -r name flags cmd; do
      eval "set -- $cmd"
      bin=$1; shift
-     timeout 120 "./bin/$bin" "$@" -auto -fbo >"$out/host-pig.out" 2>&1 </dev/null
-     rc=$?
+     rc=0
+     timeout 120 "./bin/$bin" "$@" -auto -fbo >"$out/host-pig.out" 2>&1 </dev/null ||
+       rc=$?
      res=$(grep -o '"result": *"[a-z]*"' "$out/host-pig.out" | tail -1 |
-           sed 's/.*"\([a-z]*\)"$/\1/')
+           sed 's/.*"\([a-z]*\)"$/\1/' || true)
      if [ -z "$res" ]; then
        if [ $rc = 124 ]; then res=timeout
        elif [ $rc -gt 128 ]; then res=crash; else res=fail; fi
      fi
      echo "gpu3d-linux: piglit-sw: $res $name"
      if [ "$res" != pass ] && [ "$res" != skip ]; then
-       grep -v '^PIGLIT' "$out/host-pig.out" | head -6 | sed "s/^/gpu3d-linux: piglit-sw-log: /"
+       grep -v '^PIGLIT' "$out/host-pig.out" | head -6 |
+         sed "s/^/gpu3d-linux: piglit-sw-log: /" || true
      fi
    done <"$plan/piglit-run.txt") >"$out/host-sw.log"
 fi
