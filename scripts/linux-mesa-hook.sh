@@ -23,12 +23,18 @@ for a in $(cat /proc/cmdline); do
     esac
 done
 wants() { case ",$1," in *",$2,"*) return 0 ;; esac; return 1; }
-driver() {  # hw|sw: r300 or llvmpipe for what runs next (GBM on the
-            # radeon card needs its own switch: Mesa's gbm_dri.c)
+driver() {  # hw|sw: r300 or llvmpipe for what runs next. On GBM over the
+            # radeon card Mesa's loader picks the DRI driver from the card
+            # (loader.c loader_get_driver_for_fd) unless
+            # MESA_LOADER_DRIVER_OVERRIDE names another: kms_swrast is
+            # llvmpipe drawing into the card's KMS dumb buffers, so both
+            # drivers run on the same platform (gbm), display and windows
     if [ "$1" = sw ]; then
-        export LIBGL_ALWAYS_SOFTWARE=1 GBM_ALWAYS_SOFTWARE=1
+        export LIBGL_ALWAYS_SOFTWARE=1 GBM_ALWAYS_SOFTWARE=1 \
+               MESA_LOADER_DRIVER_OVERRIDE=kms_swrast
     else
-        unset LIBGL_ALWAYS_SOFTWARE GBM_ALWAYS_SOFTWARE
+        unset LIBGL_ALWAYS_SOFTWARE GBM_ALWAYS_SOFTWARE \
+              MESA_LOADER_DRIVER_OVERRIDE
     fi
 }
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
@@ -80,9 +86,6 @@ if wants $mesa_run piglit; then
     for r in hw sw; do
         wants $mesa_drivers $r || continue
         driver $r
-        # llvmpipe: EGL without a surface (as kmscap gets it); on GBM over
-        # the radeon card the context stays r300's whatever the switches
-        if [ $r = sw ]; then export PIGLIT_PLATFORM=surfaceless_egl; else export PIGLIT_PLATFORM=gbm; fi
         t0=$(uptime_s)
         i=0
         while IFS='|' read -r name flags cmd; do

@@ -111,7 +111,8 @@ guest=$("$GPU3D_ROOT/scripts/linux-guest.sh" --print-dir \
         --partial "piglit=$plan/piglit-paths.txt" \
         --init-hook "$hook" | tail -1)
 
-[ $build_only = 0 ] || { echo "$guest"; exit 0; }
+# --build-only: the piglit plan, then the guest (last line)
+[ $build_only = 0 ] || { echo "$plan"; echo "$guest"; exit 0; }
 
 sel=all
 [ -z "$subset" ] ||

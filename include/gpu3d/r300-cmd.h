@@ -101,6 +101,21 @@ typedef struct R300Surface {
     uint32_t tiling;        /* colour: RB3D_COLORPITCH tile bits; 0 linear */
 } R300Surface;
 
+/* PVS instructions 0..3: output 0 = the matrix in constants 0..3 (rows)
+ * times input 0, one DOT_PRODUCT per component */
+static inline void r300_pvs_transform(uint32_t prog[4][4])
+{
+    unsigned i;
+
+    for (i = 0; i < 4; i++) {
+        prog[i][0] = R300_PVS_DST(R300_VE_DOT_PRODUCT, 0, R300_PVS_DST_REG_OUT,
+                                  0, 1u << i);
+        prog[i][1] = R300_PVS_SRC_XYZW(R300_PVS_SRC_REG_INPUT, 0);
+        prog[i][2] = R300_PVS_SRC_XYZW(R300_PVS_SRC_REG_CONSTANT, i);
+        prog[i][3] = R300_PVS_SRC_ZERO;
+    }
+}
+
 /*
  * The pipeline state: vertices of 8 floats (x y z w r g b a) transformed by
  * the matrix in PVS constants 0..3 (rows), colour passed through, Gouraud,
@@ -153,13 +168,7 @@ static inline void r300_cmd_pipeline(R300Cmd *c, const R300Surface *cb,
     uint32_t prog[5][4];
     unsigned i;
 
-    for (i = 0; i < 4; i++) {
-        prog[i][0] = R300_PVS_DST(R300_VE_DOT_PRODUCT, 0, R300_PVS_DST_REG_OUT,
-                                  0, 1u << i);
-        prog[i][1] = R300_PVS_SRC_XYZW(R300_PVS_SRC_REG_INPUT, 0);
-        prog[i][2] = R300_PVS_SRC_XYZW(R300_PVS_SRC_REG_CONSTANT, i);
-        prog[i][3] = R300_PVS_SRC_ZERO;
-    }
+    r300_pvs_transform(prog);
     prog[4][0] = R300_PVS_DST(R300_VE_ADD, 0, R300_PVS_DST_REG_OUT, 1, 0xF);
     prog[4][1] = R300_PVS_SRC_XYZW(R300_PVS_SRC_REG_INPUT, 1);
     prog[4][2] = R300_PVS_SRC_ZERO;

@@ -358,6 +358,98 @@ static void test_shared_edge(void)
     r300_rig_free(d);
 }
 
+/*
+ * Two-sided colour as Mesa's r300 driver sets it up for GL two-sided
+ * lighting (r300_vs.c set_vertex_inputs_outputs, r300_state_derived.c
+ * r300_update_rs_block): the vertex program writes colours 0 and 1 and the
+ * back colours 2 and 3, VAP_OUT_VTX_FMT_0 declares all four, the RS
+ * rasterises colours 0 and 1 only, and "the rasterizer will do the color
+ * selection automatically": a back-facing triangle gets colour 2 where a
+ * front-facing one gets colour 0. Without colours 2 and 3 in the output
+ * (two-sided lighting off) both faces get colour 0.
+ */
+static void test_two_sided_colour(void)
+{
+    static const float back_colour[4] = { 0.0f, 0.0f, 1.0f, 1.0f };
+    static uint32_t buf[1024];
+    float left[3 * 8], right[3 * 8];
+    uint32_t prog[8][4];
+    R300Cmd c;
+    int pass, i;
+
+    /* the Gouraud triangle squeezed into the left half (front-facing) and
+     * its mirror image in the right half (the mirror turns it back-facing) */
+    memcpy(left, gouraud, sizeof(left));
+    memcpy(right, gouraud, sizeof(right));
+    for (i = 0; i < 3; i++) {
+        left[8 * i] = 0.5f * gouraud[8 * i] - 0.5f;
+        right[8 * i] = 0.5f - 0.5f * gouraud[8 * i];
+    }
+    /* out0 = position, out1/out2 = in1 (front colours 0/1),
+     * out3/out4 = constant 4 (back colours 2/3) */
+    r300_pvs_transform(prog);
+    for (i = 4; i < 8; i++) {
+        prog[i][0] = R300_PVS_DST(R300_VE_ADD, 0, R300_PVS_DST_REG_OUT,
+                                  1 + (i - 4) / 2 * 2 + (i & 1), 0xF);
+        prog[i][1] = i < 6 ? R300_PVS_SRC_XYZW(R300_PVS_SRC_REG_INPUT, 1)
+                           : R300_PVS_SRC_XYZW(R300_PVS_SRC_REG_CONSTANT, 4);
+        prog[i][2] = R300_PVS_SRC_ZERO;
+        prog[i][3] = R300_PVS_SRC_ZERO;
+    }
+    for (pass = 0; pass < 2; pass++) {
+        bool two_sided = pass == 0;
+        Dev *d = dev_new(2);
+        int x, y, front = 0, back = 0;
+
+        r300_rig_ring_init(d);
+        setup(d, R300_COLOR_FORMAT_ARGB8888, false);
+        r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+        r300_cmd_reg(&c, A_VAP_PVS_STATE_FLUSH_REG, 0);
+        r300_cmd_reg(&c, A_VAP_PVS_VECTOR_INDX_REG, R300_PVS_CODE_START);
+        r300_cmd_dw(&c, R300_PACKET0_ONE(A_VAP_PVS_VECTOR_DATA_REG_128, 31));
+        for (i = 0; i < 32; i++) {
+            r300_cmd_dw(&c, prog[i / 4][i % 4]);
+        }
+        r300_cmd_reg(&c, A_VAP_PVS_CODE_CNTL_0, 7u << 20 | 3u << 10);
+        r300_cmd_reg(&c, A_VAP_PVS_CODE_CNTL_1, 7);
+        r300_cmd_reg(&c, A_VAP_PVS_VECTOR_INDX_REG, R300_PVS_CONST_START + 4);
+        r300_cmd_dw(&c, R300_PACKET0_ONE(A_VAP_PVS_VECTOR_DATA_REG_128, 3));
+        for (i = 0; i < 4; i++) {
+            r300_cmd_dw(&c, r300_f2u(back_colour[i]));
+        }
+        /* position and colours 0-3, or position and colours 0-1 */
+        r300_cmd_reg(&c, A_VAP_OUT_VTX_FMT_0, two_sided ? 0x1F : 0x07);
+        r300_cmd_draw(&c, R300_PRIM_TRIANGLES, left, 3);
+        r300_cmd_draw(&c, R300_PRIM_TRIANGLES, right, 3);
+        r300_cmd_finish(&c);
+        g_assert_false(c.overflow);
+        r300_rig_ring_run(d, buf, c.n);
+        for (y = 0; y < H; y++) {
+            for (x = 0; x < W; x++) {
+                uint32_t p = px32(d, x, y);
+                if (!p) {
+                    continue;
+                }
+                if (x < W / 2) {
+                    /* front: the interpolated vertex colour, never blue
+                     * alone */
+                    g_assert_cmphex(p & 0xFFFF00, !=, 0);
+                    front++;
+                } else if (two_sided) {
+                    g_assert_cmphex(p, ==, 0xFF0000FF);   /* colour 2 */
+                    back++;
+                } else {
+                    g_assert_cmphex(p, !=, 0xFF0000FF);   /* colour 0 */
+                    back++;
+                }
+            }
+        }
+        g_assert_cmpint(front, >, 500);
+        g_assert_cmpint(back, >, 500);
+        r300_rig_free(d);
+    }
+}
+
 /* Nearer wins whatever the drawing order; LESS keeps the first of equals. */
 static void test_depth(void)
 {
@@ -448,6 +540,94 @@ static void test_cbzb_clear(void)
             g_assert_cmphex(px32(d, x, y), ==, y < H / 2 ? 0xFFFF0000u : clear);
         }
     }
+    r300_rig_free(d);
+}
+
+/*
+ * The one- and two-byte colour formats, programmed as Mesa programs an R8
+ * and an R8G8 render target (r300_texture.c r300_translate_out_fmt:
+ * "COLORFORMAT_I8 stores the Z component (C2)", R8 -> C2_SEL_R;
+ * "COLORFORMAT_UV88 stores ZX (C2 and C0)", R8G8 -> C0_SEL_G | C2_SEL_R),
+ * so that TX_FMT_8 / TX_FMT_8_8 read R (and G) back as X (and Y): the byte
+ * of I8 is red, UV88 holds red in its low byte and green in its high one.
+ */
+static void test_i8_uv88(void)
+{
+    /* red 0.25 -> 0x40, green 0.75 -> 0xBF (rounded) */
+    static const float colour[3 * 8] = {
+        -1, -1, 0, 1, 0.25f, 0.75f, 0.5f, 1,
+         3, -1, 0, 1, 0.25f, 0.75f, 0.5f, 1,
+        -1,  3, 0, 1, 0.25f, 0.75f, 0.5f, 1,
+    };
+    static const struct {
+        uint32_t format, out_fmt, bpp, expect;
+    } cases[] = {
+        /* C4_8, C0..C3 = A, A, R, A (Mesa's R8: only C2 matters) */
+        { R300_COLOR_FORMAT_I8, 0x00001000, 1, 0x40 },
+        /* C4_8, C0 = G, C2 = R */
+        { R300_COLOR_FORMAT_UV88, 0x00001200, 2, 0xBF40 },
+    };
+    unsigned i;
+
+    for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+        Dev *d = dev_new(1);
+        uint32_t p = 0, outside = 0;
+
+        r300_rig_ring_init(d);
+        setup(d, cases[i].format, false);
+        r300_rig_wr(d, A_US_OUT_FMT_0, cases[i].out_fmt);
+        draw(d, R300_PRIM_TRIANGLES, colour, 3);
+        memcpy(&p, d->vram + CB_ADDR + cases[i].bpp * (10 * W + 10),
+               cases[i].bpp);
+        g_assert_cmphex(p, ==, cases[i].expect);
+        /* the pitch in pixels of this size: nothing past W*H of them */
+        memcpy(&outside, d->vram + CB_ADDR + cases[i].bpp * W * H,
+               cases[i].bpp);
+        g_assert_cmphex(outside, ==, 0);
+        r300_rig_free(d);
+    }
+}
+
+/*
+ * RB3D_CCTL.NUM_MULTIWRITES: "a quad is replicated and written to this
+ * many buffers" [R3xx 3D ref. RB3D_CCTL]. Mesa programs it for a shader
+ * whose gl_FragColor goes to every draw buffer, with US_OUT_FMT_1..3
+ * unused (r300_emit.c r300_emit_fb_state, r300_emit_fb_state_pipelined):
+ * colour buffers 0-2 all receive output 0; buffer 3 (not counted) keeps
+ * what it held.
+ */
+static void test_multiwrite(void)
+{
+    static const float white[3 * 8] = {
+        -1, -1, 0, 1, 1, 1, 1, 1,   3, -1, 0, 1, 1, 1, 1, 1,
+        -1, 3, 0, 1, 1, 1, 1, 1,
+    };
+    const uint32_t cb_size = 4 * W * H;
+    Dev *d = dev_new(1);
+    unsigned t;
+
+    r300_rig_ring_init(d);
+    setup(d, R300_COLOR_FORMAT_ARGB8888, false);
+    for (t = 1; t < 4; t++) {
+        r300_rig_wr(d, R300_RB3D_COLOROFFSET(t), CB_ADDR + t * cb_size);
+        r300_rig_wr(d, R300_RB3D_COLORPITCH(t),
+                    W | R300_COLOR_FORMAT_ARGB8888
+                        << R_RB3D_COLORPITCH_0_COLORFORMAT_SHIFT);
+        r300_rig_wr(d, R300_US_OUT_FMT(t), 15);        /* unused */
+    }
+    r300_rig_wr(d, A_RB3D_CCTL, 2u << R_RB3D_CCTL_NUM_MULTIWRITES_SHIFT);
+    draw(d, R300_PRIM_TRIANGLES, white, 3);
+    for (t = 0; t < 4; t++) {
+        uint32_t p;
+        memcpy(&p, d->vram + CB_ADDR + t * cb_size + 4 * (10 * W + 10), 4);
+        g_assert_cmphex(p, ==, t < 3 ? 0xFFFFFFFF : 0);
+    }
+    /* NUM_MULTIWRITES 0: one buffer */
+    r300_rig_wr(d, A_RB3D_CCTL, 0);
+    memset(d->vram + CB_ADDR + cb_size, 0, cb_size);
+    draw(d, R300_PRIM_TRIANGLES, white, 3);
+    g_assert_cmphex(*(uint32_t *)(d->vram + CB_ADDR + cb_size +
+                                  4 * (10 * W + 10)), ==, 0);
     r300_rig_free(d);
 }
 
@@ -1279,8 +1459,11 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/port-draw", test_port_draw);
     g_test_add_func("/r300/core/shared-edge", test_shared_edge);
     g_test_add_func("/r300/core/depth", test_depth);
+    g_test_add_func("/r300/core/two-sided-colour", test_two_sided_colour);
     g_test_add_func("/r300/core/cbzb-clear", test_cbzb_clear);
     g_test_add_func("/r300/core/rgb565", test_rgb565);
+    g_test_add_func("/r300/core/multiwrite", test_multiwrite);
+    g_test_add_func("/r300/core/i8-uv88", test_i8_uv88);
     g_test_add_func("/r300/core/depth-13e3", test_depth_13e3);
     g_test_add_func("/r300/core/wide-formats", test_wide_formats);
     g_test_add_func("/r300/core/dither-modes", test_dither_modes);

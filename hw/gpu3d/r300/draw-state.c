@@ -232,8 +232,19 @@ static bool draw_targets(R300Core *c, R300DrawState *ds)
 {
     unsigned t;
 
+    /*
+     * NUM_MULTIWRITES: "a quad is replicated and written to this many
+     * buffers" [R3xx 3D ref. §1.1 RB3D_CCTL]. Mesa uses it for a shader
+     * whose gl_FragColor goes to every draw buffer and marks US_OUT_FMT_1..3
+     * unused then (r300_emit.c: "NUM_MULTIWRITES replicates COLOR[0] to all
+     * colorbuffers", "the colorbuffers 2,3,4 must be marked as UNUSED in the
+     * US block"), so the replicas take output 0 in US_OUT_FMT_0's format.
+     */
+    ds->multiwrite = G3D_FIELD_EX32(R300_REG(c, A_RB3D_CCTL), RB3D_CCTL,
+                                    NUM_MULTIWRITES);
     for (t = 0; t < 4; t++) {
-        uint32_t of = R300_REG(c, R300_US_OUT_FMT(t));
+        uint32_t of = R300_REG(c, R300_US_OUT_FMT(t <= ds->multiwrite ? 0
+                                                                       : t));
         uint32_t pitch = R300_REG(c, R300_RB3D_COLORPITCH(t));
         R300Target *tg = &ds->cb[t];
 

@@ -233,9 +233,16 @@ static int32_t snap(R300Core *c, float v, int32_t offset)
 /*
  * The vector routed to RS vec `src` for one vertex [R3xx 3D ref. §1.5 RS]: even
  * `src` is RS instruction src/2's texture address, odd its colour.
+ *
+ * Two-sided colour: when the VAP output holds colour 2 (3), a back-facing
+ * triangle rasterises it in place of colour 0 (1). Mesa's r300 driver
+ * relies on this ("The rasterizer will do the color selection
+ * automatically", r300_state_derived.c r300_update_rs_block), and routes
+ * the back colours as texcoords instead when two-sided lighting is off
+ * "to prevent from the two-sided color selection".
  */
 static void rs_vector(R300Core *c, const R300Vertex *v, unsigned src,
-                      float *o)
+                      bool back, float *o)
 {
     uint32_t inst = R300_REG(c, R300_RS_INST(src / 2));
     bool is_tex = !(src & 1);
@@ -278,7 +285,8 @@ static void rs_vector(R300Core *c, const R300Vertex *v, unsigned src,
         const float *col = zero;
         for (n = 0; n < 4; n++) {
             if ((bypass || (fmt0 & (2u << n))) && seen++ == ptr) {
-                col = v->col[n];
+                col = v->col[back && n < 2 && (fmt0 & (2u << (n + 2)))
+                             ? n + 2 : n];
                 break;
             }
         }
@@ -347,7 +355,7 @@ static void emit_sample(R300Core *c, const WinVertex *w,
         t->z[i] = depth_of(c, w[i].z) + offset;
         t->fog[i] = fog_value(c, &w[i]);
         for (k = 0; k < ds->nvec; k++) {
-            rs_vector(c, w[i].v, ds->vec_src[k], t->vec[i][k]);
+            rs_vector(c, w[i].v, ds->vec_src[k], back, t->vec[i][k]);
         }
     }
     c->draw_pending |= g3d_raster_triangle(c->raster, &tri);

@@ -55,8 +55,15 @@ static bool packing(uint32_t format, Packing *p)
     static const Packing rgb565 = { { 5, 6, 5, 0 }, { 0, 5, 11, 0 } };
     static const Packing argb1555 = { { 5, 5, 5, 1 }, { 0, 5, 10, 15 } };
     static const Packing argb4444 = { { 4, 4, 4, 4 }, { 0, 4, 8, 12 } };
-    static const Packing i8 = { { 8, 0, 0, 0 }, { 0, 0, 0, 0 } };
-    static const Packing uv88 = { { 8, 8, 0, 0 }, { 0, 8, 0, 0 } };
+    /*
+     * "COLORFORMAT_I8 stores the Z component (C2)", "COLORFORMAT_UV88
+     * stores ZX (C2 and C0)" (Mesa r300_texture.c r300_translate_out_fmt,
+     * which routes R8/L8/I8 to C2 and R8G8 as C2 = R, C0 = G, the X and Y
+     * that TX_FMT_8 and TX_FMT_8_8 read back): C2 in the low byte, C0 in
+     * UV88's high byte.
+     */
+    static const Packing i8 = { { 0, 0, 8, 0 }, { 0, 0, 0, 0 } };
+    static const Packing uv88 = { { 8, 0, 8, 0 }, { 8, 0, 0, 0 } };
 
     switch (format) {
     case R300_COLOR_FORMAT_ARGB8888: *p = argb8888; return true;
@@ -714,9 +721,13 @@ quad_tail(const R300Tri *t, const G3DQuad *q, const float (*w)[3],
         zpassed++;
         fog = ds->fog_blend & R_FG_FOG_BLEND_ENABLE_MASK
               ? g3d_interp(w[i], t->fog[0], t->fog[1], t->fog[2]) : 0.0f;
-        /* the targets with a surface that the program wrote, in order */
-        for (targets = uq->out_written & ds->cb_mapped; targets;
-             targets &= targets - 1) {
+        /* the targets with a surface that the program wrote, in order;
+         * with NUM_MULTIWRITES output 0 goes to targets 0..multiwrite */
+        targets = uq->out_written;
+        if (ds->multiwrite) {
+            targets = targets & 1 ? (2u << ds->multiwrite) - 1 : 0;
+        }
+        for (targets &= ds->cb_mapped; targets; targets &= targets - 1) {
             const R300Target *target;
             float rgba[4];
 
@@ -725,7 +736,7 @@ quad_tail(const R300Tri *t, const G3DQuad *q, const float (*w)[3],
             if (tg == 0 && ds->cmask.ram) {
                 r300_mask_fetch(&ds->cmask, sx, y);     /* zb.c */
             }
-            memcpy(rgba, uq->out[i][tg], sizeof(rgba));
+            memcpy(rgba, uq->out[i][ds->multiwrite ? 0 : tg], sizeof(rgba));
             if (ds->fog_blend & R_FG_FOG_BLEND_ENABLE_MASK) {
                 int ch;
                 for (ch = 0; ch < 3; ch++) {

@@ -230,6 +230,8 @@ typedef struct R300DrawState {
     /* surfaces */
     R300Target cb[4];
     unsigned ncb;               /* targets with a surface */
+    unsigned multiwrite;        /* RB3D_CCTL.NUM_MULTIWRITES: output 0 also
+                                   goes to targets 1..multiwrite */
     /*
      * Multisampling (GB_AA_CONFIG): `samples` per pixel, sample k of pixel
      * (x, y) stored as pixel (x * samples + k, y) of a linear surface.
