@@ -104,6 +104,11 @@ static bool guest_write(void *opaque, uint64_t addr, const void *buf,
     while (len) {
         uint64_t n = MIN(len, CHUNK - (addr & (CHUNK - 1)));
         memcpy(guest_map(opaque, addr, n, true), in, n);
+        /*
+         * dirty again after the copy: a live migration's bitmap sync
+         * between the map's marking and the copy would send the old bytes
+         */
+        guest_map(opaque, addr, n, true);
         in += n;
         addr += n;
         len -= n;
@@ -520,6 +525,23 @@ static void snapshot_locked(G3DWorker *w)
 }
 
 /*
+ * Every RAM region in a BAR's tree: a BAR may be a container (r300's BAR0
+ * holds its VRAM under the SURFACE_* overlay), and the RAM below it is what
+ * the core wrote behind dirty tracking's back during a live migration.
+ */
+static void mark_ram_dirty(MemoryRegion *mr)
+{
+    MemoryRegion *sub;
+
+    if (memory_region_is_ram(mr)) {
+        memory_region_set_dirty(mr, 0, memory_region_size(mr));
+    }
+    QTAILQ_FOREACH(sub, &mr->subregions, subregions_link) {
+        mark_ram_dirty(sub);
+    }
+}
+
+/*
  * The VM is stopped and the worker parked, maybe at a g3d_yield() in the
  * middle of a step, whose C stack no stream can hold: let it finish the
  * unit it is in (the core ends the step there, g3d_step_end), hold it
@@ -528,7 +550,7 @@ static void snapshot_locked(G3DWorker *w)
  * savevm, or at a migration's or savevm's setup when the VM was stopped
  * already), so what the unit and the core's save draw (a core may finish
  * a batch of queued triangles before it saves) travels with the RAM; the
- * device's RAM BARs are marked dirty, since the cores write them through
+ * RAM in the device's BARs is marked dirty, since the cores write it through
  * host pointers, which dirty tracking does not see. false when the unit
  * did not end within QUIESCE_US (one unit can be hours of pixels): the
  * worker parks in it again and pre_save fails.
@@ -572,8 +594,8 @@ static bool worker_quiesce(G3DWorker *w)
     for (i = 0; done && i < PCI_NUM_REGIONS; i++) {
         MemoryRegion *mr = w->pdev->io_regions[i].memory;
 
-        if (mr && memory_region_is_ram(mr)) {
-            memory_region_set_dirty(mr, 0, memory_region_size(mr));
+        if (mr) {
+            mark_ram_dirty(mr);
         }
     }
     trace_gpu3d_quiesce(w->name, done);
