@@ -101,7 +101,8 @@ class Qemu:
                 return
             if self.proc.poll() is not None:
                 break
-            time.sleep(0.02)
+            # short: a fast demo renders all its frames in a few tens of ms
+            time.sleep(0.005)
         raise RuntimeError(f"'{text}' (x{count}) not seen; serial:\n"
                            + self.log() + self.stderr())
 
@@ -202,9 +203,10 @@ def main():
 
     # the stop's window: a loaded host can run the whole frame inside it,
     # so a case that stopped too late is tried again with half the window
+    # (six tries: down to 1/32 of it)
     window = a.window
 
-    def run(what, fn, tries=4):
+    def run(what, fn, tries=6):
         nonlocal good, window
         window = a.window
         for attempt in range(tries):
