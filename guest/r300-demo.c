@@ -60,7 +60,8 @@ int main(void)
 {
     G3DPciDev dev;
     static float verts[SCENE_VERTS * 8];
-    R300Surface zb = { ZB_ADDR, W, R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL };
+    R300Surface zb = { .addr = ZB_ADDR, .pitch = W,
+                       .format = R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL };
     uint32_t ring_start[R300_RING_START_WRITES][2];
     uint64_t t0;
     unsigned i;
@@ -104,7 +105,8 @@ int main(void)
     t0 = guest_rdtsc();
     for (f = 0; f < SCENE_FRAMES; f++) {
         R300Cmd c = { cmdbuf, 0, sizeof(cmdbuf) / 4, 0 };
-        R300Surface cb = { CB_ADDR(f & 1), W, R300_COLOR_FORMAT_ARGB8888 };
+        R300Surface cb = { .addr = CB_ADDR(f & 1), .pitch = W,
+                           .format = R300_COLOR_FORMAT_ARGB8888 };
         float m[16];
 
         r300_cmd_pipeline(&c, &cb, &zb, W, H);
