@@ -14,6 +14,7 @@ PKGS=(
   seabios qemu-system-data ipxe-qemu
   libosmesa6-dev libgl-dev mesa-common-dev
   libegl-dev libgles-dev libgbm1   # kmscap, built by scripts/linux-mesa.sh
+  libgl1-mesa-dri   # llvmpipe on the host: kmscap's reference, linux-piglit.sh --host-sw
 )
 
 SUDO=
