@@ -175,6 +175,22 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
         static const uint8_t from_sel[4] = { 3, 0, 1, 2 };   /* A, R, G, B */
         tg->out_sel[ch] = from_sel[(tg->out_fmt >> (8 + 2 * ch)) & 3];
     }
+    /*
+     * "whether components C3, C2, C1 and C0 are signed (C4_8, C_16, C2_16
+     * and C4_16 formats only)" [R3xx 3D ref. US_OUT_FMT]: Mesa sets it for
+     * SNORM targets (r300_translate_out_fmt)
+     */
+    switch (G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_FMT)) {
+    case R300_US_OUT_FMT_C4_8:
+    case R300_US_OUT_FMT_C_16:
+    case R300_US_OUT_FMT_C2_16:
+    case R300_US_OUT_FMT_C4_16:
+        tg->out_sign = G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_SIGN);
+        break;
+    default:
+        tg->out_sign = 0;
+        break;
+    }
     tg->wide = wide_kind(tg->format, tg->out_fmt);
     if (tg->wide || tg->format == R300_COLOR_FORMAT_ARGB16161616 ||
         tg->format == R300_COLOR_FORMAT_ARGB32323232) {
@@ -219,7 +235,7 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
      * float in [0, 1]), so it is skipped there.
      */
     tg->prequantise = G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_FMT) ==
-                      R300_US_OUT_FMT_C4_8 &&
+                      R300_US_OUT_FMT_C4_8 && !tg->out_sign &&
                       ((ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) ||
                        !tg->round || tg->format != R300_COLOR_FORMAT_ARGB8888);
 }
@@ -247,11 +263,18 @@ static void store_px(uint8_t *p, unsigned bpp, uint32_t v)
 
 static float comp_get(uint32_t px, const R300Target *tg, int k)
 {
+    uint32_t v;
+
     if (!tg->bits[k]) {
         return k == 3 ? 1.0f : 0.0f;
     }
-    return (float)((px >> tg->shift[k]) & ((1u << tg->bits[k]) - 1)) /
-           (float)((1u << tg->bits[k]) - 1);
+    v = (px >> tg->shift[k]) & ((1u << tg->bits[k]) - 1);
+    if ((tg->out_sign >> k) & 1) {
+        float f = (float)g3d_sextract32(v, 0, tg->bits[k]) /
+                  (float)((1u << (tg->bits[k] - 1)) - 1);
+        return f < -1.0f ? -1.0f : f;
+    }
+    return (float)v / (float)((1u << tg->bits[k]) - 1);
 }
 
 static uint32_t comp_put(float v, const R300Target *tg, int k)
@@ -260,6 +283,9 @@ static uint32_t comp_put(float v, const R300Target *tg, int k)
 
     if (!tg->bits[k]) {
         return 0;
+    }
+    if ((tg->out_sign >> k) & 1) {
+        return g3d_f2snorm(v, tg->bits[k]) << tg->shift[k];
     }
     v = g3d_clampf(v, 0.0f, 1.0f) * max;
     return (uint32_t)((k == 3 ? tg->round_alpha : tg->round) ? v + 0.5f : v)
@@ -350,7 +376,8 @@ static void write_wide(const R300Target *tg, uint8_t *p, const float *rgba)
         case R300_WIDE_UNORM16x4:
         case R300_WIDE_UNORM16x2:
         case R300_WIDE_UNORM16x1:
-            bits = g3d_f2unorm(v, 16);
+            bits = (tg->out_sign >> k) & 1 ? g3d_f2snorm(v, 16)
+                                           : g3d_f2unorm(v, 16);
             break;
         case R300_WIDE_FP16x4:
         case R300_WIDE_FP16x2:
@@ -961,7 +988,8 @@ void r300_draw_specialise(R300DrawState *ds)
             tg->format == R300_COLOR_FORMAT_ARGB8888 &&
             !(ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) &&
             !(ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) &&
-            tg->round && tg->round_alpha && !tg->prequantise) {
+            tg->round && tg->round_alpha && !tg->prequantise &&
+            !tg->out_sign) {
             tg->write = write_argb8888;
         }
     }
