@@ -203,12 +203,15 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
         /* R300 blends 8-10 bit unsigned normalised targets only (Mesa
          * r300_screen.c r300_is_blending_supported: RGBA16F is R500's) */
         if (ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) {
-            g3d_guest_error("r300: blending on a %u-bit colour buffer; "
-                            "written unblended", tg->bpp * 8);
+            g3d_guest_error("r300: blending on 16/32-bit components (a "
+                            "%u-bit colour buffer, US_OUT_FMT %u); written "
+                            "unblended", tg->bpp * 8,
+                            G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0,
+                                           OUT_FMT));
         }
         if (ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) {
-            g3d_guest_error("r300: ROP on a %u-bit colour buffer; ignored",
-                            tg->bpp * 8);
+            g3d_guest_error("r300: ROP on 16/32-bit components (a %u-bit "
+                            "colour buffer); ignored", tg->bpp * 8);
         }
         tg->wide_mask = ds->chan_mask & 0xF;
         return;
