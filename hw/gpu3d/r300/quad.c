@@ -83,7 +83,11 @@ static bool packing(uint32_t format, Packing *p)
  * r300_translate_out_fmt, which put RGBA16, RGBA16F and RG32F in
  * ARGB16161616 and RGBA32F in ARGB32323232). Components C0..C3 from the
  * lowest address up: the order TX reads 16_16_16_16, 16F_16F_16F_16F and
- * 32F_32F(_32F_32F) in.
+ * 32F_32F(_32F_32F) in. The same holds for 16- and 32-bit targets with
+ * 16- or 32-bit components: Mesa puts R16/L16/A16 (C_16, C_16_FP) in
+ * UV88 and RG16/LA16 (C2_16, C2_16_FP) and R32F (C_32_FP) in ARGB8888,
+ * "these formats work fine with ARGB8888 if US_OUT_FMT is set correctly",
+ * read back as TX_FMT_16, 16_16, 16F, 16F_16F and 32F.
  */
 enum {
     R300_WIDE_NONE,
@@ -91,7 +95,26 @@ enum {
     R300_WIDE_FP16x4,           /* C4_16_FP */
     R300_WIDE_FP32x2,           /* C2_32_FP */
     R300_WIDE_FP32x4,           /* C4_32_FP */
+    R300_WIDE_UNORM16x1,        /* C_16 */
+    R300_WIDE_UNORM16x2,        /* C2_16 */
+    R300_WIDE_FP16x1,           /* C_16_FP */
+    R300_WIDE_FP16x2,           /* C2_16_FP */
+    R300_WIDE_FP32x1,           /* C_32_FP */
 };
+
+/* the number of components of a wide kind */
+static unsigned wide_comps(unsigned wide)
+{
+    static const uint8_t n[] = {
+        [R300_WIDE_UNORM16x4] = 4, [R300_WIDE_FP16x4] = 4,
+        [R300_WIDE_FP32x2] = 2, [R300_WIDE_FP32x4] = 4,
+        [R300_WIDE_UNORM16x1] = 1, [R300_WIDE_UNORM16x2] = 2,
+        [R300_WIDE_FP16x1] = 1, [R300_WIDE_FP16x2] = 2,
+        [R300_WIDE_FP32x1] = 1,
+    };
+
+    return wide < G_N_ELEMENTS(n) ? n[wide] : 0;
+}
 
 static unsigned wide_kind(uint32_t format, uint32_t out_fmt)
 {
@@ -106,6 +129,17 @@ static unsigned wide_kind(uint32_t format, uint32_t out_fmt)
     } else if (format == R300_COLOR_FORMAT_ARGB32323232 &&
                of == R300_US_OUT_FMT_C4_32_FP) {
         return R300_WIDE_FP32x4;
+    } else if (format == R300_COLOR_FORMAT_ARGB8888) {
+        switch (of) {
+        case R300_US_OUT_FMT_C2_16: return R300_WIDE_UNORM16x2;
+        case R300_US_OUT_FMT_C2_16_FP: return R300_WIDE_FP16x2;
+        case R300_US_OUT_FMT_C_32_FP: return R300_WIDE_FP32x1;
+        }
+    } else if (format == R300_COLOR_FORMAT_UV88) {
+        switch (of) {
+        case R300_US_OUT_FMT_C_16: return R300_WIDE_UNORM16x1;
+        case R300_US_OUT_FMT_C_16_FP: return R300_WIDE_FP16x1;
+        }
     }
     return R300_WIDE_NONE;
 }
@@ -141,9 +175,25 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
         static const uint8_t from_sel[4] = { 3, 0, 1, 2 };   /* A, R, G, B */
         tg->out_sel[ch] = from_sel[(tg->out_fmt >> (8 + 2 * ch)) & 3];
     }
-    if (tg->format == R300_COLOR_FORMAT_ARGB16161616 ||
+    /*
+     * "whether components C3, C2, C1 and C0 are signed (C4_8, C_16, C2_16
+     * and C4_16 formats only)" [R3xx 3D ref. US_OUT_FMT]: Mesa sets it for
+     * SNORM targets (r300_translate_out_fmt)
+     */
+    switch (G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_FMT)) {
+    case R300_US_OUT_FMT_C4_8:
+    case R300_US_OUT_FMT_C_16:
+    case R300_US_OUT_FMT_C2_16:
+    case R300_US_OUT_FMT_C4_16:
+        tg->out_sign = G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_SIGN);
+        break;
+    default:
+        tg->out_sign = 0;
+        break;
+    }
+    tg->wide = wide_kind(tg->format, tg->out_fmt);
+    if (tg->wide || tg->format == R300_COLOR_FORMAT_ARGB16161616 ||
         tg->format == R300_COLOR_FORMAT_ARGB32323232) {
-        tg->wide = wide_kind(tg->format, tg->out_fmt);
         if (tg->wide == R300_WIDE_NONE) {
             g3d_unimp("r300: colour format %u with US_OUT_FMT %u not "
                       "modelled; not written", tg->format,
@@ -153,12 +203,15 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
         /* R300 blends 8-10 bit unsigned normalised targets only (Mesa
          * r300_screen.c r300_is_blending_supported: RGBA16F is R500's) */
         if (ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) {
-            g3d_guest_error("r300: blending on a %u-bit colour buffer; "
-                            "written unblended", tg->bpp * 8);
+            g3d_guest_error("r300: blending on 16/32-bit components (a "
+                            "%u-bit colour buffer, US_OUT_FMT %u); written "
+                            "unblended", tg->bpp * 8,
+                            G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0,
+                                           OUT_FMT));
         }
         if (ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) {
-            g3d_guest_error("r300: ROP on a %u-bit colour buffer; ignored",
-                            tg->bpp * 8);
+            g3d_guest_error("r300: ROP on 16/32-bit components (a %u-bit "
+                            "colour buffer); ignored", tg->bpp * 8);
         }
         tg->wide_mask = ds->chan_mask & 0xF;
         return;
@@ -185,7 +238,7 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
      * float in [0, 1]), so it is skipped there.
      */
     tg->prequantise = G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_FMT) ==
-                      R300_US_OUT_FMT_C4_8 &&
+                      R300_US_OUT_FMT_C4_8 && !tg->out_sign &&
                       ((ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) ||
                        !tg->round || tg->format != R300_COLOR_FORMAT_ARGB8888);
 }
@@ -213,11 +266,18 @@ static void store_px(uint8_t *p, unsigned bpp, uint32_t v)
 
 static float comp_get(uint32_t px, const R300Target *tg, int k)
 {
+    uint32_t v;
+
     if (!tg->bits[k]) {
         return k == 3 ? 1.0f : 0.0f;
     }
-    return (float)((px >> tg->shift[k]) & ((1u << tg->bits[k]) - 1)) /
-           (float)((1u << tg->bits[k]) - 1);
+    v = (px >> tg->shift[k]) & ((1u << tg->bits[k]) - 1);
+    if ((tg->out_sign >> k) & 1) {
+        float f = (float)g3d_sextract32(v, 0, tg->bits[k]) /
+                  (float)((1u << (tg->bits[k] - 1)) - 1);
+        return f < -1.0f ? -1.0f : f;
+    }
+    return (float)v / (float)((1u << tg->bits[k]) - 1);
 }
 
 static uint32_t comp_put(float v, const R300Target *tg, int k)
@@ -226,6 +286,9 @@ static uint32_t comp_put(float v, const R300Target *tg, int k)
 
     if (!tg->bits[k]) {
         return 0;
+    }
+    if ((tg->out_sign >> k) & 1) {
+        return g3d_f2snorm(v, tg->bits[k]) << tg->shift[k];
     }
     v = g3d_clampf(v, 0.0f, 1.0f) * max;
     return (uint32_t)((k == 3 ? tg->round_alpha : tg->round) ? v + 0.5f : v)
@@ -299,10 +362,10 @@ static void out_components(const R300Target *tg, const float *rgba, float *c)
     }
 }
 
-/* a 64/128-bit pixel: components stored whole, masked per component */
+/* a pixel of 16- or 32-bit components: stored whole, masked per component */
 static void write_wide(const R300Target *tg, uint8_t *p, const float *rgba)
 {
-    unsigned ncomp = tg->wide == R300_WIDE_FP32x2 ? 2 : 4;
+    unsigned ncomp = wide_comps(tg->wide);
     unsigned size = tg->bpp / ncomp, k;
 
     for (k = 0; k < ncomp; k++) {
@@ -314,9 +377,14 @@ static void write_wide(const R300Target *tg, uint8_t *p, const float *rgba)
         }
         switch (tg->wide) {
         case R300_WIDE_UNORM16x4:
-            bits = g3d_f2unorm(v, 16);
+        case R300_WIDE_UNORM16x2:
+        case R300_WIDE_UNORM16x1:
+            bits = (tg->out_sign >> k) & 1 ? g3d_f2snorm(v, 16)
+                                           : g3d_f2unorm(v, 16);
             break;
         case R300_WIDE_FP16x4:
+        case R300_WIDE_FP16x2:
+        case R300_WIDE_FP16x1:
             bits = g3d_float_pack(v, &g3d_fp16_ieee);
             break;
         default:
@@ -923,7 +991,8 @@ void r300_draw_specialise(R300DrawState *ds)
             tg->format == R300_COLOR_FORMAT_ARGB8888 &&
             !(ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) &&
             !(ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) &&
-            tg->round && tg->round_alpha && !tg->prequantise) {
+            tg->round && tg->round_alpha && !tg->prequantise &&
+            !tg->out_sign) {
             tg->write = write_argb8888;
         }
     }

@@ -220,6 +220,7 @@ typedef struct R300Target {
     bool round;                 /* round, not truncate, to the field */
     bool round_alpha;           /* the same for C3 (ALPHA_DITHER_MODE) */
     uint8_t out_sel[4];         /* C0..C3 from shader R, G, B or A */
+    uint8_t out_sign;           /* US_OUT_FMT.OUT_SIGN: signed C0..C3 */
     bool prequantise;           /* C4_8 rounding to 8 bits changes the bits */
     R300ColourFn *write;        /* chosen per draw (quad.c) */
 } R300Target;
