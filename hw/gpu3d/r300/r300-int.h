@@ -226,6 +226,23 @@ typedef struct R300Target {
 
 #define R300_MAX_SAMPLES 6
 
+/*
+ * A draw whose program is a move into one ARGB8888 target, written with or
+ * without blending, Z24 tested or not, and nothing else per fragment: the
+ * four pixels of a quad in SSE2 lanes (quad-lanes.c). Decoded per draw by
+ * r300_quad_lanes_choose.
+ */
+typedef struct R300QuadLanes {
+    bool colour;                /* the move's target has a surface */
+    bool same_layout;           /* colour and depth share pixel offsets */
+    bool blend, prequantise;
+    uint8_t sel[4];             /* C0..C3 from shader R, G, B or A */
+    uint8_t src_factor[4], dst_factor[4], comb[4];  /* per component */
+    uint8_t discard;            /* RB3D_BLENDCNTL.DISCARD_SRC_PIXELS */
+    uint32_t write_mask;
+    float const_color[4];       /* RB3D_CONSTANT_COLOR, C0..C3 */
+} R300QuadLanes;
+
 typedef struct R300DrawState {
     /* surfaces */
     R300Target cb[4];
@@ -298,6 +315,7 @@ typedef struct R300DrawState {
     R300USMove move;            /* the program, when it is a move */
     int move_src_vec;           /* RS vector of the moved temporary, -1: none */
     int move_coord_vec;         /* RS vector of the fetch's coordinate */
+    R300QuadLanes lanes;        /* quad-lanes.c: the move in SSE2 lanes */
 } R300DrawState;
 
 /* One rasterised triangle's data for the quad path. */
@@ -335,6 +353,11 @@ void r300_zb_port_write(R300Core *c, R300RamId id, uint32_t val);
 uint32_t r300_zb_port_read(R300Core *c, R300RamId id);
 /* Choose the draw's quad, depth and colour functions (after all the above). */
 void r300_draw_specialise(R300DrawState *ds);
+/*
+ * quad-lanes.c: the lanes quad function for this draw, or NULL; called once
+ * the move and the depth function are chosen (z24: depth is depth_z24)
+ */
+G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24);
 
 /* ---- crtc.c ---- */
 
