@@ -328,7 +328,7 @@ static inline void quad_rows(uint8_t *base, const R300Tiling *tl, int x,
     r[1] = base + r300_tile_offset(tl, x, y + 1);
 }
 
-static void quad_lanes(void *opaque, const G3DQuad *q, int thread)
+void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
 {
     static const uint8_t count[16] = { 0, 1, 1, 2, 1, 2, 2, 3,
                                        1, 2, 2, 3, 2, 3, 3, 4 };
@@ -463,7 +463,7 @@ G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
             tg->tiling.row_tiles == ds->ztiling.row_tiles &&
             tg->tiling.linear == ds->ztiling.linear;
     }
-    return quad_lanes;
+    return r300_quad_lanes;
 }
 
 #else

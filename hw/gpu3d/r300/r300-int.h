@@ -358,6 +358,9 @@ void r300_draw_specialise(R300DrawState *ds);
  * the move and the depth function are chosen (z24: depth is depth_z24)
  */
 G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24);
+#ifdef __SSE2__
+G3DQuadFn r300_quad_lanes;
+#endif
 
 /* ---- crtc.c ---- */
 
