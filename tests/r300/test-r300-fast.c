@@ -233,6 +233,10 @@ static void run(R300Rig *d, uint32_t seed, bool lanes, bool general,
             p[7] = (float)g_rand_double_range(r, -0.2, 1.2);
         }
         r300_cmd_draw(&c, R300_PRIM_TRIANGLES, v, 3);
+        if (lanes && g_rand_boolean(r)) {
+            /* again, meeting its own depth: EQUAL, LEQUAL, GEQUAL differ */
+            r300_cmd_draw(&c, R300_PRIM_TRIANGLES, v, 3);
+        }
     }
     r300_cmd_finish(&c);
     g_assert_false(c.overflow);
