@@ -175,9 +175,36 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
                                (g_rand_boolean(r) ? 2u : 1u) << 11 |
                                g_rand_int_range(r, 0, 3) |
                                g_rand_int_range(r, 0, 3) << 3);
+        if (lanes) {
+            /* any size up to TEX (not powers of two too), any wrap mode
+             * (the border ones too), projected now and then, any swizzle */
+            unsigned sz = g_rand_int_range(r, 1, TEX + 1), ax;
+            uint32_t f0 = (g_rand_boolean(r) ? 2u : 1u) << 9;
+            f0 |= (g_rand_int_range(r, 0, 4) ? 2u : 1u) << 11;
+            for (ax = 0; ax < 2; ax++) {    /* S, T: the border modes less */
+                unsigned modes = g_rand_int_range(r, 0, 4) ? 4 : 8;
+                f0 |= (uint32_t)g_rand_int_range(r, 0, modes) << (3 * ax);
+            }
+            r300_cmd_reg(c, R300_TX_FILTER0(0), f0);
+            r300_cmd_reg(c, R300_TX_FORMAT0(0), (sz - 1) | (sz - 1) << 11 |
+                         (g_rand_int_range(r, 0, 4) ? 0 :
+                          R_TX_FORMAT0_0_PROJECTED_MASK));
+            r300_cmd_reg(c, R300_TX_FORMAT2(0), sz - 1);
+            if (g_rand_boolean(r)) {
+                uint32_t f1 = 12;           /* ARGB8888 */
+                unsigned ch;
+                for (ch = 0; ch < 4; ch++) {  /* C0..C3, ZERO or ONE */
+                    f1 |= (uint32_t)g_rand_int_range(r, 0, 6) << (9 + 3 * ch);
+                }
+                r300_cmd_reg(c, R300_TX_FORMAT1(0), f1);
+            }
+        }
         /* node 3: TEX (LD or PROJ) t<dst> <- tex0(t1), then out = t<src> */
         /* move the coordinate t1, t0 (nothing routed: 0) or the fetch t2 */
         k = g_rand_int_range(r, 0, 3);
+        if (lanes && g_rand_boolean(r)) {
+            k = 2;
+        }
         r300_cmd_reg(c, A_US_CONFIG, R_US_CONFIG_FIRST_TEX_MASK);
         r300_cmd_reg(c, A_US_PIXSIZE, 2);
         r300_cmd_reg(c, R300_US_CODE_ADDR(3), R_US_CODE_ADDR_0_RGBA_OUT_MASK);
@@ -194,7 +221,7 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
 
 /* Draw the case's triangles with the path chosen or the general one. */
 static void run(R300Rig *d, uint32_t seed, bool lanes, bool general,
-                uint8_t *cb, uint8_t *zb, Path *path)
+                uint8_t *cb, uint8_t *zb, Path *path, bool *tex_lanes)
 {
     R300Surface cbs = { CB_ADDR, W, R300_COLOR_FORMAT_ARGB8888 };
     R300Surface zbs = { 0, 0, 0 };
@@ -246,9 +273,12 @@ static void run(R300Rig *d, uint32_t seed, bool lanes, bool general,
     r300_rig_ring_run(d, cmdbuf, c.n);
     g3d_general_path = false;
     *path = d->core->draw.shade == r300_quad ? PATH_GENERAL : PATH_FAST;
+    *tex_lanes = false;
 #ifdef __SSE2__
     if (d->core->draw.shade == r300_quad_lanes) {
         *path = d->core->draw.lanes.blend ? PATH_LANES_BLEND : PATH_LANES;
+        *tex_lanes = d->core->draw.lanes.tex_lanes &&
+                     d->core->draw.move.tex_op.dst == d->core->draw.move.src;
     }
 #endif
     memcpy(cb, d->vram + CB_ADDR, SURF_BYTES);
@@ -266,7 +296,7 @@ static void test_fast_equals_general(gconstpointer data)
     const Variant *v = data;
     R300Rig *d = r300_rig_new(v->threads, VRAM_SIZE, RING_BUFSZ);
     uint8_t *cb[2], *zb[2];
-    unsigned n, errors, taken[PATH_N] = { 0 }, lanes;
+    unsigned n, errors, taken[PATH_N] = { 0 }, lanes, tex_lanes = 0;
     const unsigned cases = 300;
 
     for (n = 0; n < 2; n++) {
@@ -278,9 +308,10 @@ static void test_fast_equals_general(gconstpointer data)
     for (n = 0; n < cases; n++) {
         uint32_t seed = (v->lanes ? 0x1a4e0000u : 0x5eed0000u) + n;
         Path fp, gp;
+        bool ft, gt;
 
-        run(d, seed, v->lanes, false, cb[0], zb[0], &fp);
-        run(d, seed, v->lanes, true, cb[1], zb[1], &gp);
+        run(d, seed, v->lanes, false, cb[0], zb[0], &fp, &ft);
+        run(d, seed, v->lanes, true, cb[1], zb[1], &gp, &gt);
         g_assert_cmpint(gp, ==, PATH_GENERAL);
         if (memcmp(cb[0], cb[1], SURF_BYTES) ||
             memcmp(zb[0], zb[1], SURF_BYTES)) {
@@ -290,18 +321,20 @@ static void test_fast_equals_general(gconstpointer data)
                     memcmp(zb[0], zb[1], SURF_BYTES) ? "differs" : "same");
         }
         taken[fp]++;
+        tex_lanes += ft;
     }
     /* the draws were well-formed, and each kind of quad function ran */
     lanes = taken[PATH_LANES] + taken[PATH_LANES_BLEND];
-    g_test_message("general %u, fast %u, lanes %u (blended %u)",
-                   taken[PATH_GENERAL], taken[PATH_FAST], lanes,
-                   taken[PATH_LANES_BLEND]);
+    g_test_message("general %u, fast %u, lanes %u (blended %u, lanes "
+                   "sampler %u)", taken[PATH_GENERAL], taken[PATH_FAST], lanes,
+                   taken[PATH_LANES_BLEND], tex_lanes);
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
     g_assert_cmpuint(taken[PATH_FAST] + lanes, >=, cases / 4);
     g_assert_cmpuint(taken[PATH_GENERAL], >=, v->lanes ? cases / 32 : cases / 8);
 #ifdef __SSE2__
     g_assert_cmpuint(lanes, >=, v->lanes ? cases / 2 : cases / 20);
     g_assert_cmpuint(taken[PATH_LANES_BLEND], >=, v->lanes ? cases / 4 : 1);
+    g_assert_cmpuint(tex_lanes, >=, v->lanes ? cases / 16 : 1);
 #endif
     for (n = 0; n < 2; n++) {
         g_free(cb[n]);

@@ -371,15 +371,21 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
     }
     weights(ds->perspective ? q->bary : q->lin, wk);
     if (m->tex) {
+        const R300TexUnit *u = &ds->tx[m->tex_op.unit & 15];
         Lanes coord;
-        float crow[4][4], res[4][4];
 
         rs_lanes(t, wk, ds->move_coord_vec, &coord);
-        lanes_to_rows(&coord, crow);
-        r300_tx_sample_quad(&ds->tx[m->tex_op.unit & 15], m->tex_op.inst,
-                            (const float (*)[4])crow, res);
         if (m->tex_op.dst == m->src) {
-            rows_to_lanes((const float (*)[4])res, &src);
+            if (ql->tex_lanes) {
+                r300_tx_lanes_sample(u, m->tex_op.inst, coord.v, src.v);
+            } else {
+                float crow[4][4], res[4][4];
+
+                lanes_to_rows(&coord, crow);
+                r300_tx_sample_quad(u, m->tex_op.inst,
+                                    (const float (*)[4])crow, res);
+                rows_to_lanes((const float (*)[4])res, &src);
+            }
         } else if (m->tex_op.src == m->src) {
             src = coord;
         } else {
@@ -436,6 +442,8 @@ G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
         return NULL;
     }
     memset(ql, 0, sizeof(*ql));
+    ql->tex_lanes = ds->move.tex &&
+                    r300_tx_lanes_ok(&ds->tx[ds->move.tex_op.unit & 15]);
     tg = &ds->cb[ds->move.target];
     ql->colour = ds->cb_mapped & (1u << ds->move.target);
     if (ql->colour) {

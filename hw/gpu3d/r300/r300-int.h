@@ -236,6 +236,7 @@ typedef struct R300QuadLanes {
     bool colour;                /* the move's target has a surface */
     bool same_layout;           /* colour and depth share pixel offsets */
     bool blend, prequantise;
+    bool tex_lanes;             /* the move's fetch by r300_tx_lanes_sample */
     uint8_t sel[4];             /* C0..C3 from shader R, G, B or A */
     uint8_t src_factor[4], dst_factor[4], comb[4];  /* per component */
     uint8_t discard;            /* RB3D_BLENDCNTL.DISCARD_SRC_PIXELS */
@@ -359,7 +360,13 @@ void r300_draw_specialise(R300DrawState *ds);
  */
 G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24);
 #ifdef __SSE2__
+#include <emmintrin.h>
 G3DQuadFn r300_quad_lanes;
+/* tx-lanes.c: true if the unit's sampling fits r300_tx_lanes_sample */
+bool r300_tx_lanes_ok(const R300TexUnit *u);
+/* r300_tx_sample_quad with coordinate/colour component k in vector k */
+void r300_tx_lanes_sample(const R300TexUnit *u, int inst,
+                          const __m128 coord[4], __m128 out[4]);
 #endif
 
 /* ---- crtc.c ---- */
