@@ -31,11 +31,19 @@ typedef struct Lanes {
  */
 static inline void weights(const float (*w)[3], __m128 wk[3])
 {
-    int k;
+    /* the 12 floats as a = w00 w01 w02 w10, b = w11 w12 w20 w21,
+     * c = w22 w30 w31 w32 */
+    __m128 a = _mm_loadu_ps(&w[0][0]), b = _mm_loadu_ps(&w[1][1]);
+    __m128 c = _mm_loadu_ps(&w[2][2]);
+    __m128 b2c1 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 1, 2, 2));
+    __m128 a1b0 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1));
+    __m128 b3c2 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3));
+    __m128 a2b1 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2));
+    __m128 c0c3 = _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 3, 0, 0));
 
-    for (k = 0; k < 3; k++) {
-        wk[k] = _mm_setr_ps(w[0][k], w[1][k], w[2][k], w[3][k]);
-    }
+    wk[0] = _mm_shuffle_ps(a, b2c1, _MM_SHUFFLE(2, 0, 3, 0));
+    wk[1] = _mm_shuffle_ps(a1b0, b3c2, _MM_SHUFFLE(2, 0, 2, 0));
+    wk[2] = _mm_shuffle_ps(a2b1, c0c3, _MM_SHUFFLE(2, 0, 2, 0));
 }
 
 /* g3d_interp(w[i], a0, a1, a2) of pixels 0..3: (w0 a0 + w1 a1) + w2 a2 */
