@@ -1188,6 +1188,37 @@ static void test_cp_features(void)
     r300_rig_free(d);
 }
 
+/* A packet whose body runs past the ring's end continues at its start. */
+static void test_cp_ring_wrap(void)
+{
+    Dev *d = dev_new(1);
+    uint32_t dwords, pad[256], cmd[5], k, left;
+
+    r300_rig_ring_init(d);
+    dwords = r300_rig_ring_size(d) / 4;
+    for (k = 0; k < G_N_ELEMENTS(pad); k++) {
+        pad[k] = R300_PACKET2;
+    }
+    /* Type-2 fillers up to two dwords before the end */
+    for (left = dwords - 2 - r300_rig_rd(d, A_CP_RB_WPTR); left; ) {
+        uint32_t n = MIN(left, G_N_ELEMENTS(pad));
+        r300_rig_ring_run(d, pad, n);
+        left -= n;
+    }
+    g_assert_cmpuint(r300_rig_rd(d, A_CP_RB_WPTR), ==, dwords - 2);
+    /* header and one value before the end, three values after it */
+    cmd[0] = R300_PACKET0(R300_SCRATCH_REG(0), 3);
+    for (k = 0; k < 4; k++) {
+        cmd[1 + k] = 0x5C0000u + k;
+    }
+    r300_rig_ring_run(d, cmd, 5);
+    for (k = 0; k < 4; k++) {
+        g_assert_cmphex(r300_rig_rd(d, R300_SCRATCH_REG(k)), ==, 0x5C0000u + k);
+    }
+    g_assert_cmpuint(r300_rig_rd(d, A_CP_RB_WPTR), ==, 3);
+    r300_rig_free(d);
+}
+
 /* Reset values, write masks, access rules of a sample of registers. */
 static void test_registers(void)
 {
@@ -1497,6 +1528,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/msaa-resolve", test_msaa_resolve);
     g_test_add_func("/r300/bad/targets", test_bad_targets);
     g_test_add_func("/r300/core/cp", test_cp_features);
+    g_test_add_func("/r300/core/cp-ring-wrap", test_cp_ring_wrap);
     g_test_add_func("/r300/core/threads", test_threads);
     g_test_add_func("/r300/core/gart-arrays", test_gart_arrays);
     g_test_add_func("/r300/core/gart-colour-buffer", test_gart_colour_buffer);

@@ -996,4 +996,10 @@ void r300_draw_specialise(R300DrawState *ds)
             tg->write = write_argb8888;
         }
     }
+    if (ds->shade == quad_move) {
+        G3DQuadFn *lanes = r300_quad_lanes_choose(ds, ds->depth == depth_z24);
+        if (lanes) {
+            ds->shade = lanes;
+        }
+    }
 }
