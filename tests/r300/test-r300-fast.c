@@ -63,7 +63,7 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
         R300_DEPTHFORMAT_16BIT_INT_Z, R300_DEPTHFORMAT_16BIT_13E3,
     };
     uint32_t zformat = zformats[g_rand_int_range(r, 0, lanes ? 2 : 4)];
-    uint32_t zcntl = 0, rgb_inst = 0x40050A80u, alpha_inst = 0x40040889u;
+    uint32_t out_fmt, zcntl = 0, rgb_inst = 0x40050A80u, alpha_inst = 0x40040889u;
     unsigned k;
 
     if (g_rand_int_range(r, 0, 4) == 0) {
@@ -99,10 +99,13 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
         r300_cmd_reg(c, A_RB3D_ROPCNTL, R_RB3D_ROPCNTL_ROP_ENABLE_MASK |
                      (uint32_t)g_rand_int_range(r, 0, 16) << R_RB3D_ROPCNTL_ROP_SHIFT);
     }
-    /* US_OUT_FMT C4_8 with a random component order */
-    r300_cmd_reg(c, A_US_OUT_FMT_0, g_rand_int_range(r, 0, lanes ? 6 : 3)
-                 ? 0x00001B00
-                 : (g_rand_int(r) & 0xFF00));
+    /* US_OUT_FMT C4_8 with a random component order, sometimes signed */
+    out_fmt = g_rand_int_range(r, 0, lanes ? 6 : 3) ? 0x00001B00
+              : (g_rand_int(r) & 0xFF00);
+    if (g_rand_int_range(r, 0, 8) == 0) {
+        out_fmt |= (g_rand_int(r) & 0xF) << R_US_OUT_FMT_0_OUT_SIGN_SHIFT;
+    }
+    r300_cmd_reg(c, A_US_OUT_FMT_0, out_fmt);
     if (g_rand_boolean(r)) {
         zcntl |= R_ZB_CNTL_Z_ENABLE_MASK;
     }

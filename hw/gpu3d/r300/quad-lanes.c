@@ -458,7 +458,7 @@ G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
         if (!tg->packable || tg->wide ||
             tg->format != R300_COLOR_FORMAT_ARGB8888 || tg->bpp != 4 ||
             (ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) ||
-            !tg->round || !tg->round_alpha) {
+            !tg->round || !tg->round_alpha || tg->out_sign) {
             return NULL;
         }
         for (k = 0; k < 4; k++) {
