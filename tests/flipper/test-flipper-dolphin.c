@@ -153,11 +153,31 @@ static void test_tev_fast_path(void)
  * are often zero (so the specialised kinds are chosen) with random bias,
  * subtract, scale, clamp, compare modes, registers, konstants and pixels;
  * each state is prepared twice, once with flipper_force_general, and every
- * pixel must give the same bytes and the same alpha test result.
+ * pixel must give the same bytes and the same alpha test result. The same
+ * for quads through flipper_tev_shade4 (four pixels at once, some left
+ * out), with a Z texture a third of the time: the Z too.
  */
+static bool cmp_heavy;   /* compare modes and non-zero A, B: every stage */
+
 static uint32_t rand_sel(GRand *rng, int bits, uint32_t zero)
 {
-    return g_rand_boolean(rng) ? zero : g_rand_int_range(rng, 0, 1 << bits);
+    return g_rand_boolean(rng) && !cmp_heavy ? zero
+                                             : g_rand_int_range(rng, 0, 1 << bits);
+}
+
+/* a combiner's bias, subtract and scale bits (16-21): none half the
+ * time, else random, a compare mode (bias 3) a quarter of the time */
+static uint32_t rand_mode(GRand *rng)
+{
+    switch (cmp_heavy ? 1 : g_rand_int_range(rng, 0, 4)) {
+    case 0:
+        return g_rand_int_range(rng, 0, 64) << 16;
+    case 1:
+        return 0x30000 | g_rand_int_range(rng, 0, 2) << 18 |
+               g_rand_int_range(rng, 0, 4) << 20;
+    default:
+        return 0;
+    }
 }
 
 static void test_tev_stage_kinds(void)
@@ -167,23 +187,24 @@ static void test_tev_stage_kinds(void)
     GRand *rng = g_rand_new_with_seed(11);
     static TevProgram fast, general;
     long kinds[3] = { 0 }, pixels = 0, bad = 0, passed = 0;
+    long pixels4 = 0, bad4 = 0, passed4 = 0;
     int state, i, s, k;
 
-    for (state = 0; state < 400; state++) {
+    for (state = 0; state < 500; state++) {
         int nstages = g_rand_int_range(rng, 1, 17);
 
+        /* the last 100 states: compare modes with A, B read */
+        cmp_heavy = state >= 400;
         c->bp[BP_GENMODE] = (uint32_t)(nstages - 1) << 10;
         for (s = 0; s < 16; s++) {
-            uint32_t mode = g_rand_int_range(rng, 0, 4) ? 0 :
-                            g_rand_int_range(rng, 0, 64) << 16;
+            uint32_t mode = rand_mode(rng);
             /* colour D, C, B, A at bits 0, 4, 8, 12; alpha D, C, B, A at
              * 4, 7, 10, 13 above the swap selects */
             c->bp[BP_TEV_COLOR_ENV0 + 2 * s] = mode |
                 ((uint32_t)g_rand_int_range(rng, 0, 1 << 8) << 16 & 0xC80000) |
                 rand_sel(rng, 4, 15) | g_rand_int_range(rng, 0, 16) << 4 |
                 rand_sel(rng, 4, 15) << 8 | rand_sel(rng, 4, 15) << 12;
-            mode = g_rand_int_range(rng, 0, 4) ? 0 :
-                   g_rand_int_range(rng, 0, 64) << 16;
+            mode = rand_mode(rng);
             c->bp[BP_TEV_COLOR_ENV0 + 2 * s + 1] = mode |
                 ((uint32_t)g_rand_int_range(rng, 0, 1 << 8) << 16 & 0xC80000) |
                 g_rand_int_range(rng, 0, 16) |
@@ -196,7 +217,12 @@ static void test_tev_stage_kinds(void)
         }
         c->bp[BP_ALPHACOMPARE] = g_rand_int(rng) & 0xFFFFFF;
         c->bp[BP_FOGPARAM3] = 0;
-        c->bp[BP_ZTEX2] = 0;
+        /* a Z texture (op add or replace, type u8/u16/u24) a third of the
+         * time: it reads the last texel operand */
+        c->bp[BP_ZTEX2] = g_rand_int_range(rng, 0, 3) ? 0 :
+                          g_rand_int_range(rng, 1, 3) << 2 |
+                          g_rand_int_range(rng, 0, 3);
+        c->bp[BP_BIAS] = g_rand_int(rng) & 0xFFFFFF;
         for (i = 0; i < 16; i++) {
             c->tev_reg[i / 4][i % 4] = g_rand_int_range(rng, -1024, 1024);
             c->tev_konst[i / 4][i % 4] = g_rand_int_range(rng, -1024, 1024);
@@ -236,12 +262,67 @@ static void test_tev_stage_kinds(void)
             passed += ra;
             pixels++;
         }
+        /* four pixels at once (flipper_tev_shade4) against the general
+         * path pixel by pixel, random pixels left out */
+        g_assert_true(fast.quad);
+        g_assert_false(general.quad);
+        for (i = 0; i < 16; i++) {
+            uint8_t tex[4][16][4], bump[4][16], a[4][4], b[4];
+            TevQuad q = { .x = 2 * i, .y = 2 * state, .tex = tex,
+                          .bump = bump };
+            unsigned pass;
+            int p;
+
+            for (p = 0; p < 4; p++) {
+                for (s = 0; s < 16; s++) {
+                    for (k = 0; k < 4; k++) {
+                        tex[p][s][k] = g_rand_int(rng);
+                    }
+                    bump[p][s] = g_rand_int(rng);
+                }
+                for (k = 0; k < 4; k++) {
+                    q.col[0][p][k] = g_rand_int(rng);
+                    q.col[1][p][k] = g_rand_int(rng);
+                }
+                q.z[p] = g_rand_int(rng) & 0xFFFFFF;
+            }
+            q.live = g_rand_int_range(rng, 0, 4) ? 15
+                                                 : g_rand_int_range(rng, 0, 16);
+            {
+                TevQuad q0 = q;
+                pass = flipper_tev_shade4(c, &fast, &q, a);
+                for (p = 0; p < 4; p++) {
+                    TevPixel pb = {
+                        .x = q0.x + (p & 1), .y = q0.y + (p >> 1),
+                        .z = q0.z[p], .tex = tex[p], .bump = bump[p],
+                    };
+                    bool rb;
+
+                    if (!(q0.live & (1u << p))) {
+                        bad4 += (pass >> p) & 1;
+                        continue;
+                    }
+                    memcpy(pb.col[0], q0.col[0][p], 4);
+                    memcpy(pb.col[1], q0.col[1][p], 4);
+                    rb = flipper_tev_shade(c, &general, &pb, b);
+                    bad4 += rb != ((pass >> p) & 1) ||
+                            (rb && (pb.z != q.z[p] || memcmp(a[p], b, 4)));
+                    passed4 += rb;
+                    pixels4++;
+                }
+            }
+        }
     }
     printf("# TEV stage kinds: %ld general, %ld replace, %ld modulate; "
-           "%ld of %ld pixels differ (%ld pass the alpha test)\n",
+           "%ld of %ld pixels differ (%ld pass the alpha test); four at "
+           "once: %ld of %ld differ (%ld pass)\n",
            kinds[TEV_KIND_GENERAL], kinds[TEV_KIND_REPLACE],
-           kinds[TEV_KIND_MODULATE], bad, pixels, passed);
+           kinds[TEV_KIND_MODULATE], bad, pixels, passed, bad4, pixels4,
+           passed4);
     g_assert_cmpint(bad, ==, 0);
+    g_assert_cmpint(bad4, ==, 0);
+    g_assert_cmpint(passed4, >, pixels4 / 10);
+    g_assert_cmpint(passed4, <, pixels4);
     /* every kind was exercised, and the alpha test both ways */
     g_assert_cmpint(kinds[TEV_KIND_REPLACE], >, 200);
     g_assert_cmpint(kinds[TEV_KIND_MODULATE], >, 200);

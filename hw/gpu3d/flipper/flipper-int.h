@@ -460,6 +460,8 @@ typedef struct TevProgram {
     bool fog;
     uint8_t ztex_op, ztex_type; /* TEV_Z_ENV_1: 0 off, 1 add, 2 replace */
     uint32_t ztex_bias;         /* TEV_Z_ENV_0 */
+    bool quad;                  /* flipper_tev_shade4 shades four pixels at
+                                 * once (not under flipper_force_general) */
 } TevProgram;
 void flipper_tev_prepare(FlipperCore *c, TevProgram *prog);
 /*
@@ -472,6 +474,22 @@ extern bool flipper_force_general;
 /* (a Z texture changes p->z) */
 bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
                        uint8_t out[4]);
+/*
+ * The pixels of a 2x2 quad through the TEV at once (prog->quad): pixel i is
+ * (x + (i & 1), y + (i >> 1)); the pixels of `live` are shaded as
+ * flipper_tev_shade shades each. Returns the pixels of `live` that pass the
+ * alpha test, their colours in out[i] (a Z texture changes z[i]).
+ */
+typedef struct TevQuad {
+    int x, y;
+    unsigned live;
+    uint32_t z[4];
+    uint8_t col[2][4][4];       /* channel, pixel: rasterised RGBA */
+    const uint8_t (*tex)[16][4];        /* pixel, stage: the sampled texel */
+    const uint8_t (*bump)[16];          /* pixel, stage: the bump alpha */
+} TevQuad;
+unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
+                            TevQuad *q, uint8_t out[4][4]);
 
 /* tx.c */
 /* false (and m reads 0) if the map cannot be sampled; logs why */

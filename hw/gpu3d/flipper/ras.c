@@ -309,6 +309,77 @@ static inline void ras_bbox(FlipperThreadStats *st, int x, int y)
     st->bbox[3] = MAX(st->bbox[3], y | 1);
 }
 
+/*
+ * ras_quad for a general TEV program shaded four pixels at once
+ * (flipper_tev_shade4): the early Z tests first, then the TEV, then per
+ * pixel the late Z test and the store, each as ras_quad does it.
+ */
+static void ras_quad_tev4(const RasTri *t, const G3DQuad *q, int thread)
+{
+    FlipperCore *c = t->c;
+    FlipperThreadStats *st = &c->tstats[thread];
+    bool ztest = c->bp[BP_ZMODE] & 1;
+    bool early = (c->bp[BP_ZCOMPARE] >> 6) & 1;
+    static const uint8_t no_bump[4][16];
+    uint8_t texel[4][16][4], bump[4][16], out[4][4];
+    TevQuad tq;
+    unsigned pass;
+    int i, ch;
+
+    tq.x = q->x;
+    tq.y = q->y;
+    tq.live = q->mask & 15;
+    for (i = 0; i < 4; i++) {
+        int x = q->x + (i & 1), y = q->y + (i >> 1);
+
+        if (!(tq.live & (1u << i))) {
+            continue;
+        }
+        tq.z[i] = ras_depth(t, x, y);
+        if (early && ztest && !ras_zcompare(t, x, y, tq.z[i])) {
+            tq.live &= ~(1u << i);
+        }
+    }
+    if (!tq.live) {
+        return;
+    }
+    memset(tq.col, 0, sizeof(tq.col));
+    for (i = 0; i < 4; i++) {
+        if (tq.live & (1u << i)) {
+            for (ch = 0; ch < t->ncol; ch++) {
+                ras_colour(t, ch, q->x + (i & 1), q->y + (i >> 1),
+                           tq.col[ch][i]);
+            }
+        }
+    }
+    if (t->tx) {
+        if (tq.live != 15) {
+            /* the lanes of pixels not shaded read defined bytes */
+            memset(texel, 0, sizeof(texel));
+        }
+        quad_texels(t->tx, q, texel, bump);
+        tq.tex = texel;
+        tq.bump = bump;
+    } else {
+        tq.tex = texel;         /* no stage reads a texel */
+        tq.bump = no_bump;
+    }
+    pass = flipper_tev_shade4(c, t->tev, &tq, out);
+    for (i = 0; i < 4; i++) {
+        int x = q->x + (i & 1), y = q->y + (i >> 1);
+
+        if (!(pass & (1u << i))) {
+            continue;
+        }
+        if (!early && ztest && !ras_zcompare(t, x, y, tq.z[i])) {
+            continue;
+        }
+        ras_bbox(st, x, y);
+        ras_store(t, x, y, out[i]);
+        st->pixels++;
+    }
+}
+
 static void ras_quad(void *user, const G3DQuad *q, int thread)
 {
     const RasTri *t = user;
@@ -320,6 +391,10 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
     uint8_t texel[4][16][4], bump[4][16];
     int i, ch, k;
 
+    if (t->tev && t->tev->quad) {
+        ras_quad_tev4(t, q, thread);
+        return;
+    }
     if (t->tx) {
         quad_texels(t->tx, q, texel, bump);
     }
