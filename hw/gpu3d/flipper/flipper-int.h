@@ -191,6 +191,10 @@ typedef struct TxMap TxMap;
 /* one level's sample at (s, t) in s17.7 texels of level 0 (tx.c) */
 typedef void TxSampleLevel(const TxMap *m, int32_t s, int32_t t, int level,
                            bool linear, uint8_t out[4]);
+/* the same for four pixels at once: pixel i's texel to out + i * stride */
+typedef void TxSampleLevel4(const TxMap *m, const int32_t s[4],
+                            const int32_t t[4], int level, bool linear,
+                            uint8_t *out, size_t stride);
 struct TxMap {
     const uint8_t *src;         /* level 0 in host memory; NULL reads 0 */
     const uint8_t *src_gb;      /* preloaded RGBA8: the GB half (odd TMEM) */
@@ -203,6 +207,7 @@ struct TxMap {
     const uint8_t *tlut;        /* the map's TLUT in the TMEM high bank */
     uint32_t tlut_len;          /* bytes from tlut to the end of the bank */
     TxSampleLevel *level;       /* per format (flipper_tx_choose) */
+    TxSampleLevel4 *level4;     /* NULL: level, pixel by pixel */
 };
 
 /* Statistics per render thread, summed after each flush. */
@@ -502,6 +507,12 @@ void flipper_tx_texel(const TxMap *m, const uint8_t *level, int s, int t,
 /* s, t: s17.7 texels of level 0; lod: s28.4 */
 void flipper_tx_sample(const TxMap *m, int32_t s, int32_t t, int lod,
                        bool linear, uint8_t out[4]);
+/* flipper_tx_sample for four pixels of a quad at once (one LOD): the
+ * pixels in `mask` (the others may be written too); pixel i's texel to
+ * out + i * stride */
+void flipper_tx_sample4(const TxMap *m, const int32_t s[4], const int32_t t[4],
+                        int lod, bool linear, unsigned mask, uint8_t *out,
+                        size_t stride);
 /* the LOD of a 2x2 quad from the coordinates of its pixels (0,0), (1,0),
  * (0,1), in texels */
 void flipper_tx_lod(const TxMap *m, const float uv00[2], const float uv10[2],

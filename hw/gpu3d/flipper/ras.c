@@ -217,11 +217,12 @@ static void quad_texels(const RasTex *t, const G3DQuad *q,
         }
         /* the LOD comes from the coordinate before the indirect step */
         flipper_tx_lod(m, uv[0][c], uv[1][c], uv[2][c], &lod, &linear);
-        for (i = 0; i < 4; i++) {
-            if (q->mask & (1u << i)) {
-                flipper_tx_sample(m, tc[i][0], tc[i][1], lod, linear,
-                                  texel[i][s]);
-            }
+        {
+            int32_t s4[4] = { tc[0][0], tc[1][0], tc[2][0], tc[3][0] };
+            int32_t t4[4] = { tc[0][1], tc[1][1], tc[2][1], tc[3][1] };
+
+            flipper_tx_sample4(m, s4, t4, lod, linear, q->mask, texel[0][s],
+                               sizeof(texel[0]));
         }
     }
 }
