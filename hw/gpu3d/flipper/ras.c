@@ -370,6 +370,48 @@ static inline void ras_bbox(FlipperThreadStats *st, int x, int y)
     st->bbox[3] = MAX(st->bbox[3], y | 1);
 }
 
+#ifdef __SSE2__
+/* ras_depth of the quad's four pixels, the same float operations */
+static inline void quad_depth4(const RasTri *t, const G3DQuad *q,
+                               uint32_t z[4])
+{
+    const __m128 max = _mm_set1_ps(16777215.0f);
+    __m128 dx, dy, zf, lt, gt;
+
+    quad_d4(&t->z, q, &dx, &dy);
+    zf = slope4(&t->z, dx, dy);
+    lt = _mm_cmplt_ps(zf, _mm_setzero_ps());
+    gt = _mm_cmpgt_ps(zf, max);
+    zf = _mm_andnot_ps(lt, zf);
+    zf = _mm_or_ps(_mm_and_ps(gt, max), _mm_andnot_ps(gt, zf));
+    _mm_storeu_si128((__m128i *)z, _mm_cvttps_epi32(zf));
+}
+
+/* ras_colour of channel ch for the quad's four pixels (pixel i's RGBA to
+ * out[i]), the same float operations and truncation */
+static inline void quad_colour4(const RasTri *t, int ch, const G3DQuad *q,
+                                uint8_t out[4][4])
+{
+    __m128 dx, dy;
+    __m128i w = _mm_setzero_si128();
+    int k;
+
+    quad_d4(&t->col[ch][0], q, &dx, &dy);
+    for (k = 0; k < 4; k++) {
+        __m128 f = _mm_add_ps(_mm_add_ps(_mm_set1_ps(t->cf0[ch][k]),
+                                         _mm_mul_ps(_mm_set1_ps(t->cdx[ch][k]),
+                                                    dx)),
+                              _mm_mul_ps(_mm_set1_ps(t->cdy[ch][k]), dy));
+        /* v = (uint16_t)f; v & ~(v >> 8), the low byte */
+        __m128i v = _mm_and_si128(_mm_cvttps_epi32(f), _mm_set1_epi32(0xFFFF));
+        v = _mm_and_si128(_mm_andnot_si128(_mm_srli_epi32(v, 8), v),
+                          _mm_set1_epi32(0xFF));
+        w = _mm_or_si128(w, _mm_slli_epi32(v, 8 * k));
+    }
+    _mm_storeu_si128((__m128i *)out, w);
+}
+#endif
+
 /*
  * ras_quad for a general TEV program shaded four pixels at once
  * (flipper_tev_shade4): the early Z tests first, then the TEV, then per
@@ -390,13 +432,18 @@ static void ras_quad_tev4(const RasTri *t, const G3DQuad *q, int thread)
     tq.x = q->x;
     tq.y = q->y;
     tq.live = q->mask & 15;
+#ifdef __SSE2__
+    quad_depth4(t, q, tq.z);
+#endif
     for (i = 0; i < 4; i++) {
         int x = q->x + (i & 1), y = q->y + (i >> 1);
 
         if (!(tq.live & (1u << i))) {
             continue;
         }
+#ifndef __SSE2__
         tq.z[i] = ras_depth(t, x, y);
+#endif
         if (early && ztest && !ras_zcompare(t, x, y, tq.z[i])) {
             tq.live &= ~(1u << i);
         }
@@ -405,13 +452,18 @@ static void ras_quad_tev4(const RasTri *t, const G3DQuad *q, int thread)
         return;
     }
     memset(tq.col, 0, sizeof(tq.col));
-    for (i = 0; i < 4; i++) {
-        if (tq.live & (1u << i)) {
-            for (ch = 0; ch < t->ncol; ch++) {
+    for (ch = 0; ch < t->ncol; ch++) {
+#ifdef __SSE2__
+        /* every lane: the pixels not shaded are not read */
+        quad_colour4(t, ch, q, tq.col[ch]);
+#else
+        for (i = 0; i < 4; i++) {
+            if (tq.live & (1u << i)) {
                 ras_colour(t, ch, q->x + (i & 1), q->y + (i >> 1),
                            tq.col[ch][i]);
             }
         }
+#endif
     }
     if (t->tx) {
         if (tq.live != 15) {
