@@ -457,6 +457,8 @@ typedef struct TevStage {
     /* how the colour and the alpha combiner run (tev.c TEV_KIND_*),
      * decided per triangle from the stage's state */
     uint8_t ckind, akind;
+    /* the stage's inputs read the rasterised colour, the konstant */
+    bool reads_ras, reads_kon;
 } TevStage;
 typedef struct TevProgram {
     int nstages;

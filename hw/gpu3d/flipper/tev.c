@@ -487,6 +487,15 @@ void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
             }
             st->ain[a] = alpha_op(st->aenv >> (13 - 3 * a));
         }
+        st->reads_ras = st->reads_kon = false;
+        for (a = 0; a < 4; a++) {
+            int k;
+            for (k = 0; k < 4; k++) {
+                uint8_t o = k < 3 ? st->cin[a][k] : st->ain[a];
+                st->reads_ras |= o >= OP_RAS && o < OP_RAS + 4;
+                st->reads_kon |= o >= OP_KON && o < OP_KON + 4;
+            }
+        }
         combiner_decode(st->cenv, &st->ccomb);
         combiner_decode(st->aenv, &st->acomb);
         st->ckind = stage_kind(st->cenv, st->cin[0], st->cin[1], 3);
@@ -850,7 +859,6 @@ unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
 {
     __m128i op[OP_COUNT], *reg = &op[OP_REG], *tex = &op[OP_TEX];
     __m128i *ras = &op[OP_RAS];
-    int32_t res[4][4];
     unsigned pass = 0;
     int s, k, i, cdest = 0, adest = 0;
 
@@ -873,7 +881,11 @@ unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
                 tex[k] = byte4(w, st->tex_swap[k]);
             }
         }
-        if (st->chan == 0 || st->chan == 1) {
+        /* the rasterised colour and the konstant are the stage's own:
+         * set only when it reads them */
+        if (!st->reads_ras) {
+            /* nothing */
+        } else if (st->chan == 0 || st->chan == 1) {
             __m128i w = words4(q->col[st->chan][0], 4);
             for (k = 0; k < 4; k++) {
                 ras[k] = byte4(w, st->ras_swap[k]);
@@ -888,7 +900,7 @@ unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
         } else {
             ras[R] = ras[G] = ras[B] = ras[A] = _mm_setzero_si128();
         }
-        for (k = 0; k < 4; k++) {
+        for (k = 0; k < 4 && st->reads_kon; k++) {
             op[OP_KON + k] = _mm_set1_epi32(st->kon[k]);
         }
 
@@ -928,16 +940,15 @@ unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
         reg[4 * adest + A] = ares;
     }
 
-    for (k = 0; k < 3; k++) {
-        _mm_storeu_si128((__m128i *)res[k], reg[4 * cdest + k]);
-    }
-    _mm_storeu_si128((__m128i *)res[A], reg[4 * adest + A]);
+    /* each pixel's low bytes of R, G, B, A as one word */
+    _mm_storeu_si128((__m128i *)out, _mm_or_si128(
+        _mm_or_si128(lo8(reg[4 * cdest + R]),
+                     _mm_slli_epi32(lo8(reg[4 * cdest + G]), 8)),
+        _mm_or_si128(_mm_slli_epi32(lo8(reg[4 * cdest + B]), 16),
+                     _mm_slli_epi32(reg[4 * adest + A], 24))));
     for (i = 0; i < 4; i++) {
         if (!((q->live >> i) & 1)) {
             continue;
-        }
-        for (k = 0; k < 4; k++) {
-            out[i][k] = (uint8_t)res[k][i];
         }
         if (!prog->alpha_pass[out[i][A]]) {
             continue;

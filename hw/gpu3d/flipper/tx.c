@@ -566,12 +566,20 @@ static inline __m128i gather8(const uint8_t *p, const uint32_t *off, int n,
                               int bytes)
 {
     uint16_t w[8] = { 0 };
+    __m128i v;
     int i;
 
     for (i = 0; i < n; i++) {
-        w[i] = bytes == 2 ? be16(p + off[i]) : p[off[i]];
+        if (bytes == 2) {
+            memcpy(&w[i], p + off[i], 2);
+        } else {
+            w[i] = p[off[i]];
+        }
     }
-    return _mm_loadu_si128((const __m128i *)w);
+    v = _mm_loadu_si128((const __m128i *)w);
+    /* big-endian words: swap the bytes of every lane at once */
+    return bytes == 2 ? _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8))
+                      : v;
 }
 
 /* R, G, B, A of four pixels (32-bit lanes, 8-bit values) to their bytes */
