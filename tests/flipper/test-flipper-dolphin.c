@@ -428,7 +428,8 @@ static void test_ras_plain(void)
  * coordinates and combiners; an indirect stage a quarter of the time; in
  * perspective (1/w and q vary across each triangle), early or late Z.
  * Each state draws random triangles on two cores, one under
- * flipper_force_general; the EFB colour and depth words must be equal.
+ * flipper_force_general; the EFB colour and depth words, bounding boxes
+ * and pixel counts must be equal.
  */
 #define RAS_TEX_ADDR 0x00600000u
 
@@ -542,6 +543,8 @@ static void test_ras_textured(void)
                         slow->core->efb_color, EFB_W * EFB_H * 4);
         g_assert_cmpmem(fast->core->efb_depth, EFB_W * EFB_H * 4,
                         slow->core->efb_depth, EFB_W * EFB_H * 4);
+        g_assert_cmpmem(fast->core->pe.bbox, sizeof(fast->core->pe.bbox),
+                        slow->core->pe.bbox, sizeof(slow->core->pe.bbox));
     }
     flipper_core_stats(fast->core, &sf);
     flipper_core_stats(slow->core, &ss);

@@ -260,11 +260,16 @@ static void quad_texels(const RasTex *t, const G3DQuad *q,
         uint32_t cmd = t->ind_cmd[s];
         bool linear;
 
-        for (i = 0; i < 4; i++) {
+        if (!cmd) {
+            /* every lane: an uncovered pixel's texel is never read */
+            memcpy(tc[0], st[c][0], sizeof(tc[0]));
+            memcpy(tc[1], st[c][1], sizeof(tc[1]));
+        }
+        for (i = 0; i < 4 && cmd; i++) {
             if (!(q->mask & (1u << i))) {
                 continue;
             }
-            if (cmd) {
+            {
                 int32_t p[2] = { tc[0][i], tc[1][i] };
 
                 bump[i][s] = flipper_tev_indirect(&t->ind, cmd, st[c][0][i],
@@ -272,9 +277,6 @@ static void quad_texels(const RasTex *t, const G3DQuad *q,
                                                   ind[i][cmd & 3], p);
                 tc[0][i] = p[0];
                 tc[1][i] = p[1];
-            } else {
-                tc[0][i] = st[c][0][i];
-                tc[1][i] = st[c][1][i];
             }
         }
         if (!((t->tex_stages >> s) & 1)) {
@@ -426,7 +428,7 @@ static void ras_quad_tev4(const RasTri *t, const G3DQuad *q, int thread)
     static const uint8_t no_bump[4][16];
     uint8_t texel[4][16][4], bump[4][16], out[4][4];
     TevQuad tq;
-    unsigned pass;
+    unsigned pass, stored = 0;
     int i, ch;
 
     tq.x = q->x;
@@ -487,9 +489,13 @@ static void ras_quad_tev4(const RasTri *t, const G3DQuad *q, int thread)
         if (!early && ztest && !ras_zcompare(t, x, y, tq.z[i])) {
             continue;
         }
-        ras_bbox(st, x, y);
         ras_store(t, x, y, out[i]);
-        st->pixels++;
+        stored++;
+    }
+    if (stored) {
+        /* quads start at even (x, y): every pixel grows the box alike */
+        ras_bbox(st, q->x, q->y);
+        st->pixels += stored;
     }
 }
 
