@@ -344,6 +344,24 @@ static void test_tev_stage_kinds(void)
  * under flipper_force_general, and the EFB colour and depth words, pixel
  * counts and bounding boxes must be equal after every state.
  */
+/* the stream b on fast as chosen per draw and on slow under
+ * flipper_force_general: the EFB colour and depth words and the bounding
+ * boxes must be equal */
+static void exec_both(FlipperRig *fast, FlipperRig *slow, GByteArray *b)
+{
+    flipper_force_general = false;
+    flipper_gx_exec(fast->core, b->data, b->len);
+    flipper_force_general = true;
+    flipper_gx_exec(slow->core, b->data, b->len);
+    flipper_force_general = false;
+    g_assert_cmpmem(fast->core->efb_color, EFB_W * EFB_H * 4,
+                    slow->core->efb_color, EFB_W * EFB_H * 4);
+    g_assert_cmpmem(fast->core->efb_depth, EFB_W * EFB_H * 4,
+                    slow->core->efb_depth, EFB_W * EFB_H * 4);
+    g_assert_cmpmem(fast->core->pe.bbox, sizeof(fast->core->pe.bbox),
+                    slow->core->pe.bbox, sizeof(slow->core->pe.bbox));
+}
+
 static void test_ras_plain(void)
 {
     FlipperRig *fast = rig_new(1), *slow = rig_new(1);
@@ -387,22 +405,11 @@ static void test_ras_plain(void)
                       g_rand_double_range(rng, -1.2, 1.2),
                       g_rand_double_range(rng, -1.0, 0.0), g_rand_int(rng));
         }
-        flipper_force_general = false;
-        flipper_gx_exec(fast->core, b->data, b->len);
+        exec_both(fast, slow, b);
         plain += flipper_tev_fast(fast->core)->on &&
                  flipper_pe_plain(fast->core);
         general += !flipper_pe_plain(fast->core);
-        flipper_force_general = true;
-        flipper_gx_exec(slow->core, b->data, b->len);
-        flipper_force_general = false;
         g_byte_array_unref(b);
-
-        g_assert_cmpmem(fast->core->efb_color, EFB_W * EFB_H * 4,
-                        slow->core->efb_color, EFB_W * EFB_H * 4);
-        g_assert_cmpmem(fast->core->efb_depth, EFB_W * EFB_H * 4,
-                        slow->core->efb_depth, EFB_W * EFB_H * 4);
-        g_assert_cmpmem(fast->core->pe.bbox, sizeof(fast->core->pe.bbox),
-                        slow->core->pe.bbox, sizeof(slow->core->pe.bbox));
     }
     flipper_core_stats(fast->core, &sf);
     flipper_core_stats(slow->core, &ss);
@@ -532,19 +539,8 @@ static void test_ras_textured(void)
                           (float)g_rand_double_range(rng, -3.0, 3.0),
                           (float)g_rand_double_range(rng, -3.0, 3.0));
         }
-        flipper_force_general = false;
-        flipper_gx_exec(fast->core, b->data, b->len);
-        flipper_force_general = true;
-        flipper_gx_exec(slow->core, b->data, b->len);
-        flipper_force_general = false;
+        exec_both(fast, slow, b);
         g_byte_array_unref(b);
-
-        g_assert_cmpmem(fast->core->efb_color, EFB_W * EFB_H * 4,
-                        slow->core->efb_color, EFB_W * EFB_H * 4);
-        g_assert_cmpmem(fast->core->efb_depth, EFB_W * EFB_H * 4,
-                        slow->core->efb_depth, EFB_W * EFB_H * 4);
-        g_assert_cmpmem(fast->core->pe.bbox, sizeof(fast->core->pe.bbox),
-                        slow->core->pe.bbox, sizeof(slow->core->pe.bbox));
     }
     flipper_core_stats(fast->core, &sf);
     flipper_core_stats(slow->core, &ss);

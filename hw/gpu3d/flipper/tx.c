@@ -731,23 +731,34 @@ void flipper_tx_choose(TxMap *m)
 #endif
 }
 
+/* the level a LOD (s28.4) samples; true: blend it with the next by the
+ * LOD's fraction (linear mip mode) */
+static bool mip_level(const TxMap *m, int lod, int *base)
+{
+    int fract = lod & 15;
+
+    *base = 0;
+    if (lod <= 0 || !m->mip) {
+        return false;
+    }
+    *base = lod >> 4;
+    if (m->mip == 1 && fract >= 8) {
+        (*base)++;
+    }
+    return fract && m->mip == 2;
+}
+
 void flipper_tx_sample(const TxMap *m, int32_t s, int32_t t, int lod,
                        bool linear, uint8_t out[4])
 {
-    int base = 0, fract = lod & 15;
-    bool mip_linear = false;
+    int base, fract = lod & 15;
+    bool mip_linear;
 
     if (!m->src) {
         memset(out, 0, 4);
         return;
     }
-    if (lod > 0 && m->mip) {
-        base = lod >> 4;
-        mip_linear = fract && m->mip == 2;
-        if (m->mip == 1 && fract >= 8) {
-            base++;
-        }
-    }
+    mip_linear = mip_level(m, lod, &base);
     if (mip_linear) {
         uint8_t a[4], b[4];
         int k;
@@ -766,8 +777,8 @@ void flipper_tx_sample4(const TxMap *m, const int32_t s[4], const int32_t t[4],
                         int lod, bool linear, unsigned mask, uint8_t *out,
                         size_t stride)
 {
-    int base = 0, fract = lod & 15, i, k;
-    bool mip_linear = false;
+    int base, fract = lod & 15, i, k;
+    bool mip_linear;
 
     if (!m->level4 || !m->src) {
         for (i = 0; i < 4; i++) {
@@ -777,14 +788,8 @@ void flipper_tx_sample4(const TxMap *m, const int32_t s[4], const int32_t t[4],
         }
         return;
     }
-    /* the level choice of flipper_tx_sample: one for the quad */
-    if (lod > 0 && m->mip) {
-        base = lod >> 4;
-        mip_linear = fract && m->mip == 2;
-        if (m->mip == 1 && fract >= 8) {
-            base++;
-        }
-    }
+    /* one level choice for the quad */
+    mip_linear = mip_level(m, lod, &base);
     if (mip_linear) {
         uint8_t a[4][4], b[4][4];
 
