@@ -153,11 +153,31 @@ static void test_tev_fast_path(void)
  * are often zero (so the specialised kinds are chosen) with random bias,
  * subtract, scale, clamp, compare modes, registers, konstants and pixels;
  * each state is prepared twice, once with flipper_force_general, and every
- * pixel must give the same bytes and the same alpha test result.
+ * pixel must give the same bytes and the same alpha test result. The same
+ * for quads through flipper_tev_shade4 (four pixels at once, some left
+ * out), with a Z texture a third of the time: the Z too.
  */
+static bool cmp_heavy;   /* compare modes and non-zero A, B: every stage */
+
 static uint32_t rand_sel(GRand *rng, int bits, uint32_t zero)
 {
-    return g_rand_boolean(rng) ? zero : g_rand_int_range(rng, 0, 1 << bits);
+    return g_rand_boolean(rng) && !cmp_heavy ? zero
+                                             : g_rand_int_range(rng, 0, 1 << bits);
+}
+
+/* a combiner's bias, subtract and scale bits (16-21): none half the
+ * time, else random, a compare mode (bias 3) a quarter of the time */
+static uint32_t rand_mode(GRand *rng)
+{
+    switch (cmp_heavy ? 1 : g_rand_int_range(rng, 0, 4)) {
+    case 0:
+        return g_rand_int_range(rng, 0, 64) << 16;
+    case 1:
+        return 0x30000 | g_rand_int_range(rng, 0, 2) << 18 |
+               g_rand_int_range(rng, 0, 4) << 20;
+    default:
+        return 0;
+    }
 }
 
 static void test_tev_stage_kinds(void)
@@ -167,23 +187,24 @@ static void test_tev_stage_kinds(void)
     GRand *rng = g_rand_new_with_seed(11);
     static TevProgram fast, general;
     long kinds[3] = { 0 }, pixels = 0, bad = 0, passed = 0;
+    long pixels4 = 0, bad4 = 0, passed4 = 0;
     int state, i, s, k;
 
-    for (state = 0; state < 400; state++) {
+    for (state = 0; state < 500; state++) {
         int nstages = g_rand_int_range(rng, 1, 17);
 
+        /* the last 100 states: compare modes with A, B read */
+        cmp_heavy = state >= 400;
         c->bp[BP_GENMODE] = (uint32_t)(nstages - 1) << 10;
         for (s = 0; s < 16; s++) {
-            uint32_t mode = g_rand_int_range(rng, 0, 4) ? 0 :
-                            g_rand_int_range(rng, 0, 64) << 16;
+            uint32_t mode = rand_mode(rng);
             /* colour D, C, B, A at bits 0, 4, 8, 12; alpha D, C, B, A at
              * 4, 7, 10, 13 above the swap selects */
             c->bp[BP_TEV_COLOR_ENV0 + 2 * s] = mode |
                 ((uint32_t)g_rand_int_range(rng, 0, 1 << 8) << 16 & 0xC80000) |
                 rand_sel(rng, 4, 15) | g_rand_int_range(rng, 0, 16) << 4 |
                 rand_sel(rng, 4, 15) << 8 | rand_sel(rng, 4, 15) << 12;
-            mode = g_rand_int_range(rng, 0, 4) ? 0 :
-                   g_rand_int_range(rng, 0, 64) << 16;
+            mode = rand_mode(rng);
             c->bp[BP_TEV_COLOR_ENV0 + 2 * s + 1] = mode |
                 ((uint32_t)g_rand_int_range(rng, 0, 1 << 8) << 16 & 0xC80000) |
                 g_rand_int_range(rng, 0, 16) |
@@ -196,7 +217,12 @@ static void test_tev_stage_kinds(void)
         }
         c->bp[BP_ALPHACOMPARE] = g_rand_int(rng) & 0xFFFFFF;
         c->bp[BP_FOGPARAM3] = 0;
-        c->bp[BP_ZTEX2] = 0;
+        /* a Z texture (op add or replace, type u8/u16/u24) a third of the
+         * time: it reads the last texel operand */
+        c->bp[BP_ZTEX2] = g_rand_int_range(rng, 0, 3) ? 0 :
+                          g_rand_int_range(rng, 1, 3) << 2 |
+                          g_rand_int_range(rng, 0, 3);
+        c->bp[BP_BIAS] = g_rand_int(rng) & 0xFFFFFF;
         for (i = 0; i < 16; i++) {
             c->tev_reg[i / 4][i % 4] = g_rand_int_range(rng, -1024, 1024);
             c->tev_konst[i / 4][i % 4] = g_rand_int_range(rng, -1024, 1024);
@@ -236,12 +262,67 @@ static void test_tev_stage_kinds(void)
             passed += ra;
             pixels++;
         }
+        /* four pixels at once (flipper_tev_shade4) against the general
+         * path pixel by pixel, random pixels left out */
+        g_assert_true(fast.quad);
+        g_assert_false(general.quad);
+        for (i = 0; i < 16; i++) {
+            uint8_t tex[4][16][4], bump[4][16], a[4][4], b[4];
+            TevQuad q = { .x = 2 * i, .y = 2 * state, .tex = tex,
+                          .bump = bump };
+            unsigned pass;
+            int p;
+
+            for (p = 0; p < 4; p++) {
+                for (s = 0; s < 16; s++) {
+                    for (k = 0; k < 4; k++) {
+                        tex[p][s][k] = g_rand_int(rng);
+                    }
+                    bump[p][s] = g_rand_int(rng);
+                }
+                for (k = 0; k < 4; k++) {
+                    q.col[0][p][k] = g_rand_int(rng);
+                    q.col[1][p][k] = g_rand_int(rng);
+                }
+                q.z[p] = g_rand_int(rng) & 0xFFFFFF;
+            }
+            q.live = g_rand_int_range(rng, 0, 4) ? 15
+                                                 : g_rand_int_range(rng, 0, 16);
+            {
+                TevQuad q0 = q;
+                pass = flipper_tev_shade4(c, &fast, &q, a);
+                for (p = 0; p < 4; p++) {
+                    TevPixel pb = {
+                        .x = q0.x + (p & 1), .y = q0.y + (p >> 1),
+                        .z = q0.z[p], .tex = tex[p], .bump = bump[p],
+                    };
+                    bool rb;
+
+                    if (!(q0.live & (1u << p))) {
+                        bad4 += (pass >> p) & 1;
+                        continue;
+                    }
+                    memcpy(pb.col[0], q0.col[0][p], 4);
+                    memcpy(pb.col[1], q0.col[1][p], 4);
+                    rb = flipper_tev_shade(c, &general, &pb, b);
+                    bad4 += rb != ((pass >> p) & 1) ||
+                            (rb && (pb.z != q.z[p] || memcmp(a[p], b, 4)));
+                    passed4 += rb;
+                    pixels4++;
+                }
+            }
+        }
     }
     printf("# TEV stage kinds: %ld general, %ld replace, %ld modulate; "
-           "%ld of %ld pixels differ (%ld pass the alpha test)\n",
+           "%ld of %ld pixels differ (%ld pass the alpha test); four at "
+           "once: %ld of %ld differ (%ld pass)\n",
            kinds[TEV_KIND_GENERAL], kinds[TEV_KIND_REPLACE],
-           kinds[TEV_KIND_MODULATE], bad, pixels, passed);
+           kinds[TEV_KIND_MODULATE], bad, pixels, passed, bad4, pixels4,
+           passed4);
     g_assert_cmpint(bad, ==, 0);
+    g_assert_cmpint(bad4, ==, 0);
+    g_assert_cmpint(passed4, >, pixels4 / 10);
+    g_assert_cmpint(passed4, <, pixels4);
     /* every kind was exercised, and the alpha test both ways */
     g_assert_cmpint(kinds[TEV_KIND_REPLACE], >, 200);
     g_assert_cmpint(kinds[TEV_KIND_MODULATE], >, 200);
@@ -263,6 +344,24 @@ static void test_tev_stage_kinds(void)
  * under flipper_force_general, and the EFB colour and depth words, pixel
  * counts and bounding boxes must be equal after every state.
  */
+/* the stream b on fast as chosen per draw and on slow under
+ * flipper_force_general: the EFB colour and depth words and the bounding
+ * boxes must be equal */
+static void exec_both(FlipperRig *fast, FlipperRig *slow, GByteArray *b)
+{
+    flipper_force_general = false;
+    flipper_gx_exec(fast->core, b->data, b->len);
+    flipper_force_general = true;
+    flipper_gx_exec(slow->core, b->data, b->len);
+    flipper_force_general = false;
+    g_assert_cmpmem(fast->core->efb_color, EFB_W * EFB_H * 4,
+                    slow->core->efb_color, EFB_W * EFB_H * 4);
+    g_assert_cmpmem(fast->core->efb_depth, EFB_W * EFB_H * 4,
+                    slow->core->efb_depth, EFB_W * EFB_H * 4);
+    g_assert_cmpmem(fast->core->pe.bbox, sizeof(fast->core->pe.bbox),
+                    slow->core->pe.bbox, sizeof(slow->core->pe.bbox));
+}
+
 static void test_ras_plain(void)
 {
     FlipperRig *fast = rig_new(1), *slow = rig_new(1);
@@ -306,22 +405,11 @@ static void test_ras_plain(void)
                       g_rand_double_range(rng, -1.2, 1.2),
                       g_rand_double_range(rng, -1.0, 0.0), g_rand_int(rng));
         }
-        flipper_force_general = false;
-        flipper_gx_exec(fast->core, b->data, b->len);
+        exec_both(fast, slow, b);
         plain += flipper_tev_fast(fast->core)->on &&
                  flipper_pe_plain(fast->core);
         general += !flipper_pe_plain(fast->core);
-        flipper_force_general = true;
-        flipper_gx_exec(slow->core, b->data, b->len);
-        flipper_force_general = false;
         g_byte_array_unref(b);
-
-        g_assert_cmpmem(fast->core->efb_color, EFB_W * EFB_H * 4,
-                        slow->core->efb_color, EFB_W * EFB_H * 4);
-        g_assert_cmpmem(fast->core->efb_depth, EFB_W * EFB_H * 4,
-                        slow->core->efb_depth, EFB_W * EFB_H * 4);
-        g_assert_cmpmem(fast->core->pe.bbox, sizeof(fast->core->pe.bbox),
-                        slow->core->pe.bbox, sizeof(slow->core->pe.bbox));
     }
     flipper_core_stats(fast->core, &sf);
     flipper_core_stats(slow->core, &ss);
@@ -333,6 +421,135 @@ static void test_ras_plain(void)
     g_assert_cmpint(tev2, >, 30);
     g_assert_cmpint(general, >, 50);
     g_assert_cmpint(drawn, >, 1000000);
+    g_rand_free(rng);
+    rig_free(fast);
+    rig_free(slow);
+}
+
+/*
+ * The four-pixel paths of textured triangles (ras.c quad_uv, quad_depth4,
+ * quad_colour4; tx.c flipper_tx_sample4; tev.c flipper_tev_shade4) against
+ * the general per-pixel path over random states: random bytes as textures
+ * of every format, sizes (not only powers of two), wrap modes, filters, LOD
+ * bias and clamps, mipmaps; 1-4 TEV stages with random texture maps,
+ * coordinates and combiners; an indirect stage a quarter of the time; in
+ * perspective (1/w and q vary across each triangle), early or late Z.
+ * Each state draws random triangles on two cores, one under
+ * flipper_force_general; the EFB colour and depth words, bounding boxes
+ * and pixel counts must be equal.
+ */
+#define RAS_TEX_ADDR 0x00600000u
+
+static void test_ras_textured(void)
+{
+    static const uint8_t fmts[] = {
+        TX_FMT_I8, TX_FMT_IA4, TX_FMT_IA8, TX_FMT_RGB565, TX_FMT_RGB5A3,
+        TX_FMT_RGBA8, TX_FMT_I4, TX_FMT_C8, TX_FMT_CMPR,
+    };
+    FlipperRig *fast = rig_new(1), *slow = rig_new(1);
+    GRand *rng = g_rand_new_with_seed(41);
+    float n = 0.1f, f = 100.0f, ct = 1.0f / tanf(30.0f * (float)M_PI / 180.0f);
+    float proj[6] = { ct / (4.0f / 3.0f), 0.0f, ct, 0.0f, -n / (f - n),
+                      -(f * n) / (f - n) };
+    uint32_t pw[7];
+    FlipperStats sf, ss;
+    int state, i, k, indirect = 0;
+
+    for (i = 0; i < 0x40000; i++) {
+        fast->mem1[RAS_TEX_ADDR + i] = slow->mem1[RAS_TEX_ADDR + i] =
+            g_rand_int(rng);
+    }
+    for (i = 0; i < 6; i++) {
+        pw[i] = gx_fbits(proj[i]);
+    }
+    pw[6] = 0;
+    for (state = 0; state < 120; state++) {
+        GByteArray *b = g_byte_array_new();
+        int ntex = g_rand_int_range(rng, 1, 3);
+        int nstages = g_rand_int_range(rng, 1, 5);
+        bool ind = g_rand_int_range(rng, 0, 4) == 0;
+
+        if (state == 0) {
+            gx_begin_frame(b, 0x102030FF);
+            gx_xf(b, XF_REG_PROJECTION, 7, pw);
+        }
+        scene_tex_begin(b, ntex, nstages);
+        gx_bp(b, BP_GENMODE, (uint32_t)ntex | 1 << 4 |
+              (uint32_t)(nstages - 1) << 10 | (uint32_t)ind << 16);
+        gx_bp(b, BP_ZMODE, g_rand_int_range(rng, 0, 32));
+        gx_bp(b, BP_ZCOMPARE, g_rand_int_range(rng, 0, 2) << 6);
+        gx_bp(b, BP_ALPHACOMPARE, g_rand_int_range(rng, 0, 4) ? 0x3F0000 :
+              g_rand_int(rng) & 0xFFFFFF);
+        for (k = 0; k < ntex; k++) {
+            int w = g_rand_int_range(rng, 1, 65), h = g_rand_int_range(rng, 1, 65);
+            gx_bp(b, (uint8_t)(BP_SU_SSIZE0 + 2 * k), (uint32_t)(w - 1));
+            gx_bp(b, (uint8_t)(BP_SU_SSIZE0 + 2 * k + 1), (uint32_t)(h - 1));
+        }
+        for (k = 0; k < 4; k++) {
+            bool pow2 = g_rand_boolean(rng);
+            int w = pow2 ? 1 << g_rand_int_range(rng, 0, 7)
+                         : g_rand_int_range(rng, 1, 65);
+            int h = pow2 ? 1 << g_rand_int_range(rng, 0, 7)
+                         : g_rand_int_range(rng, 1, 65);
+            /* wrap S/T, filters, LOD bias; MIN/MAX LOD */
+            uint32_t mode0 = g_rand_int_range(rng, 0, 1 << 9) |
+                             (g_rand_int_range(rng, 0, 4) ? 0 :
+                              g_rand_int_range(rng, 0, 256) << 9);
+            uint32_t mode1 = g_rand_int_range(rng, 0, 1 << 16);
+
+            gx_tex_map(b, k, fmts[g_rand_int_range(rng, 0, G_N_ELEMENTS(fmts))],
+                       w, h, RAS_TEX_ADDR + g_rand_int_range(rng, 0, 2048) * 32,
+                       mode0, mode1, g_rand_int_range(rng, 0, 3) << 10);
+        }
+        for (k = 0; k < 8; k++) {
+            /* texture map k & 3, coordinate, enable (mostly), channel 0 */
+            uint32_t tref = (uint32_t)g_rand_int_range(rng, 0, 4) |
+                            (uint32_t)g_rand_int_range(rng, 0, 2) << 3 |
+                            (uint32_t)(g_rand_int_range(rng, 0, 5) != 0) << 6;
+            gx_bp(b, BP_TREF0 + k, tref | tref << 12);
+            gx_bp(b, BP_TEV_KSEL0 + k, g_rand_int(rng) & 0xFFFFFF);
+        }
+        for (k = 0; k < nstages; k++) {
+            /* random combiners, the texel or the colour often in D */
+            uint32_t cenv = g_rand_int(rng) & 0xFFFFFF;
+            uint32_t aenv = g_rand_int(rng) & 0xFFFFFF;
+            if (g_rand_boolean(rng)) {
+                cenv = (cenv & ~0x30000u & ~0xFu) | 8;
+                aenv = (aenv & ~0x30000u & ~0x70u) | 4 << 4;
+            }
+            gx_bp(b, BP_TEV_COLOR_ENV0 + 2 * k, cenv);
+            gx_bp(b, BP_TEV_COLOR_ENV0 + 2 * k + 1, aenv);
+            gx_bp(b, BP_IND_CMD0 + k, ind && g_rand_boolean(rng) ?
+                  g_rand_int(rng) & 0x1FFFFF : 0);
+        }
+        if (ind) {
+            indirect++;
+            gx_bp(b, BP_IREF, g_rand_int(rng) & 0xFFFFFF);
+            gx_bp(b, BP_RAS1_SS0, g_rand_int(rng) & 0xFFFFFF);
+            for (k = 0; k < 9; k++) {
+                gx_bp(b, BP_IND_MTXA0 + k, g_rand_int(rng) & 0xFFFFFF);
+            }
+        }
+        gx_draw(b, GX_DRAW_TRIANGLES, 6, 6);
+        for (i = 0; i < 6; i++) {
+            float z = (float)g_rand_double_range(rng, -12.0, -1.2);
+            scene_tex_vtx(b, (float)g_rand_double_range(rng, -1.3, 1.3) * -z,
+                          (float)g_rand_double_range(rng, -1.0, 1.0) * -z, z,
+                          g_rand_int(rng),
+                          (float)g_rand_double_range(rng, -3.0, 3.0),
+                          (float)g_rand_double_range(rng, -3.0, 3.0));
+        }
+        exec_both(fast, slow, b);
+        g_byte_array_unref(b);
+    }
+    flipper_core_stats(fast->core, &sf);
+    flipper_core_stats(slow->core, &ss);
+    printf("# textured quads vs general path: %d states (%d indirect), "
+           "%lu pixels drawn, EFBs equal\n", state, indirect,
+           (unsigned long)sf.pixels);
+    g_assert_cmpuint(sf.pixels, ==, ss.pixels);
+    g_assert_cmpuint(sf.pixels, >, 1000000);
+    g_assert_cmpint(indirect, >, 15);
     g_rand_free(rng);
     rig_free(fast);
     rig_free(slow);
@@ -386,6 +603,7 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/tev-fast-path", test_tev_fast_path);
     g_test_add_func("/flipper/tev-stage-kinds", test_tev_stage_kinds);
     g_test_add_func("/flipper/ras-plain", test_ras_plain);
+    g_test_add_func("/flipper/ras-textured", test_ras_textured);
     g_test_add_func("/flipper/xfb-conversion", test_xfb_conversion);
     return g_test_run();
 }

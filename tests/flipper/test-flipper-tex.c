@@ -662,7 +662,9 @@ static void test_bad_draw(void)
  * one that decodes the format per texel: random maps of every format
  * (sizes, wrap modes, TLUT format and length, preloaded RGBA8, mipmap
  * modes) over random bytes, sampled at random coordinates, LODs and
- * filters both ways; every sample must give the same bytes.
+ * filters both ways; every sample must give the same bytes. The same for
+ * quads through flipper_tx_sample4 (four pixels at once, near each other or
+ * not, some left out), sizes that are not powers of two included.
  */
 static void test_fetch_specialised(void)
 {
@@ -674,8 +676,8 @@ static void test_fetch_specialised(void)
     enum { SIZE = 64 * 64 * 4 };
     GRand *rng = g_rand_new_with_seed(11);
     uint8_t *mem = g_malloc(3 * SIZE);
-    long samples = 0, bad = 0;
-    int i, map, l;
+    long samples = 0, bad = 0, samples4 = 0, bad4 = 0;
+    int i, map, l, quad_formats = 0;
 
     for (i = 0; i < 3 * SIZE; i++) {
         mem[i] = g_rand_int(rng);
@@ -694,6 +696,11 @@ static void test_fetch_specialised(void)
         fast.mip = g_rand_int_range(rng, 0, 3);
         fast.wm1 = (1 << g_rand_int_range(rng, 0, 7)) - 1;
         fast.hm1 = (1 << g_rand_int_range(rng, 0, 7)) - 1;
+        if (g_rand_int_range(rng, 0, 3) == 0) {
+            /* sizes that are not powers of two: the masks wrap oddly */
+            fast.wm1 = g_rand_int_range(rng, 0, 64);
+            fast.hm1 = g_rand_int_range(rng, 0, 64);
+        }
         /* every level inside the 64x64 texels at mem */
         for (l = 0; l < TX_MAX_LEVELS; l++) {
             fast.level_off[l] = g_rand_int_range(rng, 0, 64) * 32;
@@ -717,10 +724,49 @@ static void test_fetch_specialised(void)
             bad += memcmp(a, b, 4) != 0;
             samples++;
         }
+        /* four pixels at once (flipper_tx_sample4): a quad's coordinates
+         * near each other, or anywhere; random pixels left out */
+        g_assert_null(general.level4);
+        /* I8, IA4, IA8, RGB565, RGB5A3, RGBA8 take the four-pixel fetch */
+        g_assert_true((fast.level4 != NULL) ==
+                      (fast.fmt == TX_FMT_I8 || fast.fmt == TX_FMT_IA4 ||
+                       fast.fmt == TX_FMT_IA8 || fast.fmt == TX_FMT_RGB565 ||
+                       fast.fmt == TX_FMT_RGB5A3 || fast.fmt == TX_FMT_RGBA8));
+        quad_formats += fast.level4 != NULL;
+        for (i = 0; i < 50; i++) {
+            int32_t s[4], t[4];
+            int lod = g_rand_int_range(rng, -16, 7 * 16);
+            bool linear = g_rand_boolean(rng), near = g_rand_boolean(rng);
+            unsigned mask = g_rand_int_range(rng, 0, 3) ? 15
+                            : g_rand_int_range(rng, 0, 16);
+            uint8_t a[4][8], b[4];
+            int p;
+
+            for (p = 0; p < 4; p++) {
+                s[p] = near && p ? s[0] + g_rand_int_range(rng, -300, 300)
+                                 : g_rand_int_range(rng, -20000, 20000);
+                t[p] = near && p ? t[0] + g_rand_int_range(rng, -300, 300)
+                                 : g_rand_int_range(rng, -20000, 20000);
+            }
+            memset(a, 0xA5, sizeof(a));
+            flipper_tx_sample4(&fast, s, t, lod, linear, mask, a[0], 8);
+            for (p = 0; p < 4; p++) {
+                if (mask & (1u << p)) {
+                    flipper_tx_sample(&general, s[p], t[p], lod, linear, b);
+                    bad4 += memcmp(a[p], b, 4) != 0;
+                    samples4++;
+                }
+                /* nothing written between the pixels' texels */
+                bad4 += a[p][4] != 0xA5 || a[p][7] != 0xA5;
+            }
+        }
     }
     printf("# per-format texel fetch vs general: %ld of %ld samples "
-           "differ\n", bad, samples);
+           "differ; four at once: %ld of %ld differ\n", bad, samples, bad4,
+           samples4);
     g_assert_cmpint(bad, ==, 0);
+    g_assert_cmpint(bad4, ==, 0);
+    g_assert_cmpint(quad_formats, >, 1000);
     g_free(mem);
     g_rand_free(rng);
 }

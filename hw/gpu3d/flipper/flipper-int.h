@@ -191,6 +191,10 @@ typedef struct TxMap TxMap;
 /* one level's sample at (s, t) in s17.7 texels of level 0 (tx.c) */
 typedef void TxSampleLevel(const TxMap *m, int32_t s, int32_t t, int level,
                            bool linear, uint8_t out[4]);
+/* the same for four pixels at once: pixel i's texel to out + i * stride */
+typedef void TxSampleLevel4(const TxMap *m, const int32_t s[4],
+                            const int32_t t[4], int level, bool linear,
+                            uint8_t *out, size_t stride);
 struct TxMap {
     const uint8_t *src;         /* level 0 in host memory; NULL reads 0 */
     const uint8_t *src_gb;      /* preloaded RGBA8: the GB half (odd TMEM) */
@@ -203,6 +207,7 @@ struct TxMap {
     const uint8_t *tlut;        /* the map's TLUT in the TMEM high bank */
     uint32_t tlut_len;          /* bytes from tlut to the end of the bank */
     TxSampleLevel *level;       /* per format (flipper_tx_choose) */
+    TxSampleLevel4 *level4;     /* NULL: level, pixel by pixel */
 };
 
 /* Statistics per render thread, summed after each flush. */
@@ -452,6 +457,8 @@ typedef struct TevStage {
     /* how the colour and the alpha combiner run (tev.c TEV_KIND_*),
      * decided per triangle from the stage's state */
     uint8_t ckind, akind;
+    /* the stage's inputs read the rasterised colour, the konstant */
+    bool reads_ras, reads_kon;
 } TevStage;
 typedef struct TevProgram {
     int nstages;
@@ -460,6 +467,8 @@ typedef struct TevProgram {
     bool fog;
     uint8_t ztex_op, ztex_type; /* TEV_Z_ENV_1: 0 off, 1 add, 2 replace */
     uint32_t ztex_bias;         /* TEV_Z_ENV_0 */
+    bool quad;                  /* flipper_tev_shade4 shades four pixels at
+                                 * once (not under flipper_force_general) */
 } TevProgram;
 void flipper_tev_prepare(FlipperCore *c, TevProgram *prog);
 /*
@@ -472,6 +481,22 @@ extern bool flipper_force_general;
 /* (a Z texture changes p->z) */
 bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
                        uint8_t out[4]);
+/*
+ * The pixels of a 2x2 quad through the TEV at once (prog->quad): pixel i is
+ * (x + (i & 1), y + (i >> 1)); the pixels of `live` are shaded as
+ * flipper_tev_shade shades each. Returns the pixels of `live` that pass the
+ * alpha test, their colours in out[i] (a Z texture changes z[i]).
+ */
+typedef struct TevQuad {
+    int x, y;
+    unsigned live;
+    uint32_t z[4];
+    uint8_t col[2][4][4];       /* channel, pixel: rasterised RGBA */
+    const uint8_t (*tex)[16][4];        /* pixel, stage: the sampled texel */
+    const uint8_t (*bump)[16];          /* pixel, stage: the bump alpha */
+} TevQuad;
+unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
+                            TevQuad *q, uint8_t out[4][4]);
 
 /* tx.c */
 /* false (and m reads 0) if the map cannot be sampled; logs why */
@@ -484,6 +509,12 @@ void flipper_tx_texel(const TxMap *m, const uint8_t *level, int s, int t,
 /* s, t: s17.7 texels of level 0; lod: s28.4 */
 void flipper_tx_sample(const TxMap *m, int32_t s, int32_t t, int lod,
                        bool linear, uint8_t out[4]);
+/* flipper_tx_sample for four pixels of a quad at once (one LOD): the
+ * pixels in `mask` (the others may be written too); pixel i's texel to
+ * out + i * stride */
+void flipper_tx_sample4(const TxMap *m, const int32_t s[4], const int32_t t[4],
+                        int lod, bool linear, unsigned mask, uint8_t *out,
+                        size_t stride);
 /* the LOD of a 2x2 quad from the coordinates of its pixels (0,0), (1,0),
  * (0,1), in texels */
 void flipper_tx_lod(const TxMap *m, const float uv00[2], const float uv10[2],

@@ -74,6 +74,7 @@ typedef struct RasTex {
     int nind;                   /* indirect stages (GEN_MODE.NBMP) */
     uint8_t ind_map[4], ind_coord[4], ind_ss[4], ind_ts[4];
     TevIndirect ind;
+    bool quad;                  /* quad_uv: four pixels at once */
     GXSlope w, tex[8][3];
     TxMap map[8];
 } RasTex;
@@ -130,11 +131,64 @@ static void slope_init(GXSlope *s, const SlopeCtx *ctx, float f0, float f1,
 
 /* ---- per pixel ------------------------------------------------------------ */
 
-/* the texture coordinates of the quad's four pixels, in texels */
-static void quad_uv(const RasTex *t, const G3DQuad *q, float uv[4][8][2])
+#ifdef __SSE2__
+/* slope_at's dx and dy for the quad's four pixels (x, y), (x + 1, y),
+ * (x, y + 1), (x + 1, y + 1): the same int -> float conversions */
+static inline void quad_d4(const GXSlope *s, const G3DQuad *q, __m128 *dx,
+                           __m128 *dy)
 {
-    int i, n;
+    __m128i xi = _mm_add_epi32(_mm_set1_epi32(q->x - s->x0),
+                               _mm_setr_epi32(0, 1, 0, 1));
+    __m128i yi = _mm_add_epi32(_mm_set1_epi32(q->y - s->y0),
+                               _mm_setr_epi32(0, 0, 1, 1));
 
+    *dx = _mm_add_ps(_mm_set1_ps(s->xoff), _mm_cvtepi32_ps(xi));
+    *dy = _mm_add_ps(_mm_set1_ps(s->yoff), _mm_cvtepi32_ps(yi));
+}
+
+/* slope_at for the four pixels: the same single-precision operations */
+static inline __m128 slope4(const GXSlope *s, __m128 dx, __m128 dy)
+{
+    return _mm_add_ps(_mm_add_ps(_mm_set1_ps(s->f0),
+                                 _mm_mul_ps(_mm_set1_ps(s->dfdx), dx)),
+                      _mm_mul_ps(_mm_set1_ps(s->dfdy), dy));
+}
+#endif
+
+/*
+ * The texture coordinates of the quad's four pixels, in texels (pixel i's
+ * coordinate n is (uv[n][0][i], uv[n][1][i])) and as s17.7 (st, truncated).
+ * t->quad: the four pixels at once, each lane the scalar pixel's float
+ * operations (the planes of a triangle share their reference point);
+ * cvttps2dq gives INT32_MIN out of range as f2i_trunc.
+ */
+static void quad_uv(const RasTex *t, const G3DQuad *q, float uv[8][2][4],
+                    int32_t st[8][2][4])
+{
+    int i, n, k;
+
+#ifdef __SSE2__
+    if (t->quad) {
+        __m128 dx, dy, inv_w;
+
+        quad_d4(&t->w, q, &dx, &dy);
+        inv_w = _mm_div_ps(_mm_set1_ps(1.0f), slope4(&t->w, dx, dy));
+        for (n = 0; n < t->ntex; n++) {
+            __m128 qq = _mm_mul_ps(slope4(&t->tex[n][2], dx, dy), inv_w);
+            __m128 nz = _mm_cmpneq_ps(qq, _mm_setzero_ps());   /* NaN too */
+            __m128 proj = _mm_or_ps(_mm_and_ps(nz, _mm_div_ps(inv_w, qq)),
+                                    _mm_andnot_ps(nz, inv_w));
+            for (k = 0; k < 2; k++) {
+                __m128 u = _mm_mul_ps(slope4(&t->tex[n][k], dx, dy), proj);
+                _mm_storeu_ps(uv[n][k], u);
+                _mm_storeu_si128((__m128i *)st[n][k],
+                                 _mm_cvttps_epi32(_mm_mul_ps(
+                                     u, _mm_set1_ps(128.0f))));
+            }
+        }
+        return;
+    }
+#endif
     for (i = 0; i < 4; i++) {
         int x = q->x + (i & 1), y = q->y + (i >> 1);
         float inv_w = 1.0f / slope_at(&t->w, x, y);
@@ -145,10 +199,23 @@ static void quad_uv(const RasTex *t, const G3DQuad *q, float uv[4][8][2])
             if (qq != 0.0f) {
                 proj = inv_w / qq;
             }
-            uv[i][n][0] = slope_at(&t->tex[n][0], x, y) * proj;
-            uv[i][n][1] = slope_at(&t->tex[n][1], x, y) * proj;
+            for (k = 0; k < 2; k++) {
+                uv[n][k][i] = slope_at(&t->tex[n][k], x, y) * proj;
+                st[n][k][i] = f2i_trunc(uv[n][k][i] * 128.0f);
+            }
         }
     }
+}
+
+/* the LOD and filter of map m for the quad from coordinate uv (quad_uv) */
+static void quad_lod(const TxMap *m, const float uv[2][4], int *lod,
+                     bool *linear)
+{
+    const float uv00[2] = { uv[0][0], uv[1][0] };
+    const float uv10[2] = { uv[0][1], uv[1][1] };
+    const float uv01[2] = { uv[0][2], uv[1][2] };
+
+    flipper_tx_lod(m, uv00, uv10, uv01, lod, linear);
 }
 
 /*
@@ -160,8 +227,8 @@ static void quad_uv(const RasTex *t, const G3DQuad *q, float uv[4][8][2])
 static void quad_texels(const RasTex *t, const G3DQuad *q,
                         uint8_t texel[4][16][4], uint8_t bump[4][16])
 {
-    float uv[4][8][2];
-    int32_t st[4][8][2], tc[4][2];
+    float uv[8][2][4];
+    int32_t st[8][2][4], tc[2][4];
     uint8_t ind[4][4][4];
     int s, i, n;
 
@@ -170,24 +237,18 @@ static void quad_texels(const RasTex *t, const G3DQuad *q,
         memset(texel, 0, sizeof(uint8_t) * 4 * 16 * 4);
         return;
     }
-    quad_uv(t, q, uv);
-    for (i = 0; i < 4; i++) {
-        for (n = 0; n < t->ntex; n++) {
-            st[i][n][0] = f2i_trunc(uv[i][n][0] * 128.0f);
-            st[i][n][1] = f2i_trunc(uv[i][n][1] * 128.0f);
-        }
-    }
+    quad_uv(t, q, uv, st);
     memset(ind, 0, sizeof(ind));
     for (n = 0; n < t->nind; n++) {
         const TxMap *m = &t->map[t->ind_map[n]];
         int ic = t->ind_coord[n], lod;
         bool linear;
 
-        flipper_tx_lod(m, uv[0][ic], uv[1][ic], uv[2][ic], &lod, &linear);
+        quad_lod(m, uv[ic], &lod, &linear);
         for (i = 0; i < 4; i++) {
             if (q->mask & (1u << i)) {
-                flipper_tx_sample(m, st[i][ic][0] >> t->ind_ss[n],
-                                  st[i][ic][1] >> t->ind_ts[n], lod, linear,
+                flipper_tx_sample(m, st[ic][0][i] >> t->ind_ss[n],
+                                  st[ic][1][i] >> t->ind_ts[n], lod, linear,
                                   ind[i][n]);
             }
         }
@@ -199,30 +260,32 @@ static void quad_texels(const RasTex *t, const G3DQuad *q,
         uint32_t cmd = t->ind_cmd[s];
         bool linear;
 
-        for (i = 0; i < 4; i++) {
+        if (!cmd) {
+            /* every lane: an uncovered pixel's texel is never read */
+            memcpy(tc[0], st[c][0], sizeof(tc[0]));
+            memcpy(tc[1], st[c][1], sizeof(tc[1]));
+        }
+        for (i = 0; i < 4 && cmd; i++) {
             if (!(q->mask & (1u << i))) {
                 continue;
             }
-            if (cmd) {
-                bump[i][s] = flipper_tev_indirect(&t->ind, cmd, st[i][c][0],
-                                                  st[i][c][1],
-                                                  ind[i][cmd & 3], tc[i]);
-            } else {
-                tc[i][0] = st[i][c][0];
-                tc[i][1] = st[i][c][1];
+            {
+                int32_t p[2] = { tc[0][i], tc[1][i] };
+
+                bump[i][s] = flipper_tev_indirect(&t->ind, cmd, st[c][0][i],
+                                                  st[c][1][i],
+                                                  ind[i][cmd & 3], p);
+                tc[0][i] = p[0];
+                tc[1][i] = p[1];
             }
         }
         if (!((t->tex_stages >> s) & 1)) {
             continue;
         }
         /* the LOD comes from the coordinate before the indirect step */
-        flipper_tx_lod(m, uv[0][c], uv[1][c], uv[2][c], &lod, &linear);
-        for (i = 0; i < 4; i++) {
-            if (q->mask & (1u << i)) {
-                flipper_tx_sample(m, tc[i][0], tc[i][1], lod, linear,
-                                  texel[i][s]);
-            }
-        }
+        quad_lod(m, uv[c], &lod, &linear);
+        flipper_tx_sample4(m, tc[0], tc[1], lod, linear, q->mask, texel[0][s],
+                           sizeof(texel[0]));
     }
 }
 
@@ -309,6 +372,133 @@ static inline void ras_bbox(FlipperThreadStats *st, int x, int y)
     st->bbox[3] = MAX(st->bbox[3], y | 1);
 }
 
+#ifdef __SSE2__
+/* ras_depth of the quad's four pixels, the same float operations */
+static inline void quad_depth4(const RasTri *t, const G3DQuad *q,
+                               uint32_t z[4])
+{
+    const __m128 max = _mm_set1_ps(16777215.0f);
+    __m128 dx, dy, zf, lt, gt;
+
+    quad_d4(&t->z, q, &dx, &dy);
+    zf = slope4(&t->z, dx, dy);
+    lt = _mm_cmplt_ps(zf, _mm_setzero_ps());
+    gt = _mm_cmpgt_ps(zf, max);
+    zf = _mm_andnot_ps(lt, zf);
+    zf = _mm_or_ps(_mm_and_ps(gt, max), _mm_andnot_ps(gt, zf));
+    _mm_storeu_si128((__m128i *)z, _mm_cvttps_epi32(zf));
+}
+
+/* ras_colour of channel ch for the quad's four pixels (pixel i's RGBA to
+ * out[i]), the same float operations and truncation */
+static inline void quad_colour4(const RasTri *t, int ch, const G3DQuad *q,
+                                uint8_t out[4][4])
+{
+    __m128 dx, dy;
+    __m128i w = _mm_setzero_si128();
+    int k;
+
+    quad_d4(&t->col[ch][0], q, &dx, &dy);
+    for (k = 0; k < 4; k++) {
+        __m128 f = _mm_add_ps(_mm_add_ps(_mm_set1_ps(t->cf0[ch][k]),
+                                         _mm_mul_ps(_mm_set1_ps(t->cdx[ch][k]),
+                                                    dx)),
+                              _mm_mul_ps(_mm_set1_ps(t->cdy[ch][k]), dy));
+        /* v = (uint16_t)f; v & ~(v >> 8), the low byte */
+        __m128i v = _mm_and_si128(_mm_cvttps_epi32(f), _mm_set1_epi32(0xFFFF));
+        v = _mm_and_si128(_mm_andnot_si128(_mm_srli_epi32(v, 8), v),
+                          _mm_set1_epi32(0xFF));
+        w = _mm_or_si128(w, _mm_slli_epi32(v, 8 * k));
+    }
+    _mm_storeu_si128((__m128i *)out, w);
+}
+#endif
+
+/*
+ * ras_quad for a general TEV program shaded four pixels at once
+ * (flipper_tev_shade4): the early Z tests first, then the TEV, then per
+ * pixel the late Z test and the store, each as ras_quad does it.
+ */
+static void ras_quad_tev4(const RasTri *t, const G3DQuad *q, int thread)
+{
+    FlipperCore *c = t->c;
+    FlipperThreadStats *st = &c->tstats[thread];
+    bool ztest = c->bp[BP_ZMODE] & 1;
+    bool early = (c->bp[BP_ZCOMPARE] >> 6) & 1;
+    static const uint8_t no_bump[4][16];
+    uint8_t texel[4][16][4], bump[4][16], out[4][4];
+    TevQuad tq;
+    unsigned pass, stored = 0;
+    int i, ch;
+
+    tq.x = q->x;
+    tq.y = q->y;
+    tq.live = q->mask & 15;
+#ifdef __SSE2__
+    quad_depth4(t, q, tq.z);
+#endif
+    for (i = 0; i < 4; i++) {
+        int x = q->x + (i & 1), y = q->y + (i >> 1);
+
+        if (!(tq.live & (1u << i))) {
+            continue;
+        }
+#ifndef __SSE2__
+        tq.z[i] = ras_depth(t, x, y);
+#endif
+        if (early && ztest && !ras_zcompare(t, x, y, tq.z[i])) {
+            tq.live &= ~(1u << i);
+        }
+    }
+    if (!tq.live) {
+        return;
+    }
+    memset(tq.col, 0, sizeof(tq.col));
+    for (ch = 0; ch < t->ncol; ch++) {
+#ifdef __SSE2__
+        /* every lane: the pixels not shaded are not read */
+        quad_colour4(t, ch, q, tq.col[ch]);
+#else
+        for (i = 0; i < 4; i++) {
+            if (tq.live & (1u << i)) {
+                ras_colour(t, ch, q->x + (i & 1), q->y + (i >> 1),
+                           tq.col[ch][i]);
+            }
+        }
+#endif
+    }
+    if (t->tx) {
+        if (tq.live != 15) {
+            /* the lanes of pixels not shaded read defined bytes */
+            memset(texel, 0, sizeof(texel));
+        }
+        quad_texels(t->tx, q, texel, bump);
+        tq.tex = texel;
+        tq.bump = bump;
+    } else {
+        tq.tex = texel;         /* no stage reads a texel */
+        tq.bump = no_bump;
+    }
+    pass = flipper_tev_shade4(c, t->tev, &tq, out);
+    for (i = 0; i < 4; i++) {
+        int x = q->x + (i & 1), y = q->y + (i >> 1);
+
+        if (!(pass & (1u << i))) {
+            continue;
+        }
+        if (!early && ztest && !ras_zcompare(t, x, y, tq.z[i])) {
+            continue;
+        }
+        ras_store(t, x, y, out[i]);
+        stored++;
+    }
+    if (stored) {
+        /* quads start at even (x, y): every pixel grows the box alike */
+        ras_bbox(st, q->x, q->y);
+        st->pixels += stored;
+    }
+}
+
 static void ras_quad(void *user, const G3DQuad *q, int thread)
 {
     const RasTri *t = user;
@@ -320,6 +510,10 @@ static void ras_quad(void *user, const G3DQuad *q, int thread)
     uint8_t texel[4][16][4], bump[4][16];
     int i, ch, k;
 
+    if (t->tev && t->tev->quad) {
+        ras_quad_tev4(t, q, thread);
+        return;
+    }
     if (t->tx) {
         quad_texels(t->tx, q, texel, bump);
     }
@@ -546,6 +740,11 @@ static const RasTex *setup_textures(FlipperCore *c, const SlopeCtx *ctx,
     t = g3d_raster_alloc(c->raster, sizeof(*t));
     t->ntex = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEX);
     t->nstages = nstages;
+#ifdef __SSE2__
+    t->quad = !flipper_force_general;
+#else
+    t->quad = false;
+#endif
     t->tex_stages = 0;
     if (t->ntex > 8) {
         g3d_guest_error("flipper: GEN_MODE: %d texture coordinates", t->ntex);

@@ -30,6 +30,10 @@
  */
 #include "flipper-int.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <math.h>
 
 enum { R = 0, G = 1, B = 2, A = 3 };
@@ -346,7 +350,7 @@ static float fog_float(uint32_t v)
                (v & 0x7FF) << 12);
 }
 
-static void fog(FlipperCore *c, const TevPixel *p, uint32_t z, uint8_t out[4])
+static void fog(FlipperCore *c, int x, uint32_t z, uint8_t out[4])
 {
     uint32_t p3 = c->bp[BP_FOGPARAM3], range = c->bp[BP_FOGRANGE];
     uint32_t col = c->bp[BP_FOGCOLOR];
@@ -364,7 +368,7 @@ static void fog(FlipperCore *c, const TevPixel *p, uint32_t z, uint8_t out[4])
     if ((range >> 10) & 1) {
         /* range adjustment by distance from the viewport centre */
         float wd = xf_f(c, XF_REG_VIEWPORT);
-        float off = (p->x - ((int)(range & 0x3FF) - FLIPPER_SCREEN_OFFSET)) / wd;
+        float off = (x - ((int)(range & 0x3FF) - FLIPPER_SCREEN_OFFSET)) / wd;
         float fidx = g3d_clampf(9.0f - fabsf(off) * 9.0f, 0.0f, 9.0f);
         int lo = (int)fidx, hi = lo + 1;
         uint32_t klo = c->bp[BP_FOGRANGE + 1 + lo / 2];
@@ -483,6 +487,15 @@ void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
             }
             st->ain[a] = alpha_op(st->aenv >> (13 - 3 * a));
         }
+        st->reads_ras = st->reads_kon = false;
+        for (a = 0; a < 4; a++) {
+            int k;
+            for (k = 0; k < 4; k++) {
+                uint8_t o = k < 3 ? st->cin[a][k] : st->ain[a];
+                st->reads_ras |= o >= OP_RAS && o < OP_RAS + 4;
+                st->reads_kon |= o >= OP_KON && o < OP_KON + 4;
+            }
+        }
         combiner_decode(st->cenv, &st->ccomb);
         combiner_decode(st->aenv, &st->acomb);
         st->ckind = stage_kind(st->cenv, st->cin[0], st->cin[1], 3);
@@ -495,6 +508,11 @@ void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
     prog->ztex_op = (c->bp[BP_ZTEX2] >> 2) & 3;
     prog->ztex_type = c->bp[BP_ZTEX2] & 3;
     prog->ztex_bias = c->bp[BP_BIAS] & 0xFFFFFF;
+#ifdef __SSE2__
+    prog->quad = !flipper_force_general;
+#else
+    prog->quad = false;
+#endif
     if (prog->ztex_op == 3 || (prog->ztex_op && prog->ztex_type == 3)) {
         g3d_guest_error("flipper: TEV: Z texture op %u type %u",
                         prog->ztex_op, prog->ztex_type);
@@ -676,7 +694,303 @@ bool flipper_tev_shade(FlipperCore *c, const TevProgram *prog, TevPixel *p,
         p->z = ztex(prog, tex, p->z);
     }
     if (prog->fog) {
-        fog(c, p, p->z, out);
+        fog(c, p->x, p->z, out);
     }
     return true;
 }
+
+/* ---- four pixels at once --------------------------------------------------- */
+
+#ifdef __SSE2__
+/*
+ * The quad's pixels in the four 32-bit lanes of a vector: every operand of
+ * flipper_tev_shade's array is a vector here, and each stage does the scalar
+ * combiner's integer operations lane by lane (products by pmaddwd of 16-bit
+ * pairs, which are exact for 8- and 9-bit factors; shifts, compares and the
+ * clamp as in combine_color/alpha, stage_value, color/alpha_general), so
+ * each lane holds exactly the scalar pixel's values.
+ */
+typedef struct TevIn4 {
+    __m128i a, b, c, d;         /* a, b, c 8-bit; d signed 11-bit */
+} TevIn4;
+
+static inline __m128i lo8(__m128i v)
+{
+    return _mm_and_si128(v, _mm_set1_epi32(0xFF));
+}
+
+static inline __m128i sext11_4(__m128i v)
+{
+    return _mm_srai_epi32(_mm_slli_epi32(v, 21), 21);
+}
+
+/* byte `byte` of each lane's 32-bit word, zero-extended */
+static inline __m128i byte4(__m128i w, int byte)
+{
+    return lo8(_mm_srl_epi32(w, _mm_cvtsi32_si128(8 * byte)));
+}
+
+static inline void in4(TevIn4 *in, const __m128i *op, uint8_t a, uint8_t b,
+                       uint8_t cc, uint8_t d)
+{
+    in->a = lo8(op[a]);
+    in->b = lo8(op[b]);
+    in->c = lo8(op[cc]);
+    in->d = sext11_4(op[d]);
+}
+
+/* clamp_result for four lanes (the values fit in 16 bits) */
+static inline __m128i clamp4(__m128i v, const TevCombiner *m)
+{
+    __m128i p = _mm_packs_epi32(v, v);
+
+    p = m->clamp ? _mm_max_epi16(_mm_min_epi16(p, _mm_set1_epi16(255)),
+                                 _mm_setzero_si128())
+                 : _mm_max_epi16(_mm_min_epi16(p, _mm_set1_epi16(1023)),
+                                 _mm_set1_epi16(-1024));
+    return _mm_srai_epi32(_mm_unpacklo_epi16(p, p), 16);
+}
+
+/* cc = C + (C >> 7); A * (256 - cc) + B * cc, shifted left by lshift */
+static inline __m128i lerp4(const TevIn4 *in, int lshift)
+{
+    __m128i cc = _mm_add_epi32(in->c, _mm_srli_epi32(in->c, 7));
+    __m128i w = _mm_or_si128(_mm_sub_epi32(_mm_set1_epi32(256), cc),
+                             _mm_slli_epi32(cc, 16));
+    __m128i ab = _mm_or_si128(in->a, _mm_slli_epi32(in->b, 16));
+
+    /* (256 - cc) << 2 and cc << 2 stay within their 16-bit halves */
+    return _mm_madd_epi16(ab, _mm_sll_epi32(w, _mm_cvtsi32_si128(lshift)));
+}
+
+static inline __m128i neg4(__m128i v, bool sub)
+{
+    return sub ? _mm_sub_epi32(_mm_setzero_si128(), v) : v;
+}
+
+/* (D + bias) * 2^lshift + t, >> rshift, clamped */
+static inline __m128i finish4(const TevIn4 *in, const TevCombiner *m,
+                              __m128i t)
+{
+    __m128i r = _mm_sll_epi32(_mm_add_epi32(in->d, _mm_set1_epi32(m->bias)),
+                              _mm_cvtsi32_si128(m->lshift));
+
+    r = _mm_add_epi32(r, t);
+    return clamp4(_mm_sra_epi32(r, _mm_cvtsi32_si128(m->rshift)), m);
+}
+
+/* combine_color, clamped */
+static inline __m128i color4(const TevIn4 *in, const TevCombiner *m)
+{
+    __m128i t = _mm_add_epi32(lerp4(in, m->lshift), _mm_set1_epi32(m->round));
+
+    return finish4(in, m, neg4(_mm_srai_epi32(t, 8), m->sub));
+}
+
+/* combine_alpha, clamped: negated before the shift */
+static inline __m128i alpha4(const TevIn4 *in, const TevCombiner *m)
+{
+    __m128i t = _mm_add_epi32(lerp4(in, m->lshift), _mm_set1_epi32(m->round));
+
+    return finish4(in, m, _mm_srai_epi32(neg4(t, m->sub), 8));
+}
+
+/* cmp_value: the R8/GR16/BGR24 value of the colour inputs' A or B */
+static inline __m128i cmp_value4(const TevIn4 in[4], int mode, bool use_a)
+{
+    __m128i r = use_a ? in[R].a : in[R].b, g = use_a ? in[G].a : in[G].b;
+    __m128i b = use_a ? in[B].a : in[B].b;
+
+    switch (mode) {
+    case 0:
+        return r;
+    case 1:
+        return _mm_or_si128(_mm_slli_epi32(g, 8), r);
+    default:
+        return _mm_or_si128(_mm_or_si128(_mm_slli_epi32(b, 16),
+                                         _mm_slli_epi32(g, 8)), r);
+    }
+}
+
+/* a compare-mode result for input k: D + (A cmp B ? C : 0), clamped (the
+ * values are below 2^24, so the signed compare is the unsigned one) */
+static inline __m128i compare4(const TevIn4 in[4], int k,
+                               const TevCombiner *m)
+{
+    __m128i a = m->cmp_mode == 3 ? in[k].a : cmp_value4(in, m->cmp_mode, true);
+    __m128i b = m->cmp_mode == 3 ? in[k].b : cmp_value4(in, m->cmp_mode, false);
+    __m128i pass = m->cmp_eq ? _mm_cmpeq_epi32(a, b) : _mm_cmpgt_epi32(a, b);
+
+    return clamp4(_mm_add_epi32(in[k].d, _mm_and_si128(pass, in[k].c)), m);
+}
+
+/* stage_value for four lanes: replace or modulate */
+static inline __m128i kind4(uint8_t kind, const TevCombiner *m,
+                            const __m128i *op, uint8_t b, uint8_t c,
+                            uint8_t d)
+{
+    __m128i v = sext11_4(op[d]);
+
+    if (kind == TEV_KIND_MODULATE) {
+        __m128i vc = lo8(op[c]);
+        /* B * C' < 2^16: pmaddwd of the low halves (the high ones are 0) */
+        __m128i t = _mm_madd_epi16(lo8(op[b]),
+                                   _mm_add_epi32(vc, _mm_srli_epi32(vc, 7)));
+        t = _mm_srli_epi32(_mm_add_epi32(t, _mm_set1_epi32(128)), 8);
+        v = _mm_add_epi32(v, t);
+    }
+    return clamp4(v, m);
+}
+
+/* the four pixels' words of a per-pixel RGBA byte array (stride bytes) */
+static inline __m128i words4(const uint8_t *p, size_t stride)
+{
+    uint32_t w[4];
+
+    memcpy(&w[0], p, 4);
+    memcpy(&w[1], p + stride, 4);
+    memcpy(&w[2], p + 2 * stride, 4);
+    memcpy(&w[3], p + 3 * stride, 4);
+    return _mm_loadu_si128((const __m128i *)w);
+}
+
+unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
+                            TevQuad *q, uint8_t out[4][4])
+{
+    __m128i op[OP_COUNT], *reg = &op[OP_REG], *tex = &op[OP_TEX];
+    __m128i *ras = &op[OP_RAS];
+    unsigned pass = 0;
+    int s, k, i, cdest = 0, adest = 0;
+
+    for (k = 0; k < 16; k++) {
+        reg[k] = _mm_set1_epi32(c->tev_reg[k / 4][k % 4]);
+    }
+    for (k = 0; k < 4; k++) {
+        tex[k] = _mm_setzero_si128();
+    }
+    op[OP_ONE] = _mm_set1_epi32(255);
+    op[OP_HALF] = _mm_set1_epi32(128);
+    op[OP_ZERO] = _mm_setzero_si128();
+    for (s = 0; s < prog->nstages; s++) {
+        const TevStage *st = &prog->st[s];
+        __m128i cres[3], ares = _mm_setzero_si128();
+
+        if (st->tex) {
+            __m128i w = words4(q->tex[0][s], sizeof(q->tex[0]));
+            for (k = 0; k < 4; k++) {
+                tex[k] = byte4(w, st->tex_swap[k]);
+            }
+        }
+        /* the rasterised colour and the konstant are the stage's own:
+         * set only when it reads them */
+        if (!st->reads_ras) {
+            /* nothing */
+        } else if (st->chan == 0 || st->chan == 1) {
+            __m128i w = words4(q->col[st->chan][0], 4);
+            for (k = 0; k < 4; k++) {
+                ras[k] = byte4(w, st->ras_swap[k]);
+            }
+        } else if (st->chan == 5 || st->chan == 6) {
+            __m128i b = _mm_setr_epi32(q->bump[0][s], q->bump[1][s],
+                                       q->bump[2][s], q->bump[3][s]);
+            if (st->chan == 6) {
+                b = _mm_or_si128(b, _mm_srli_epi32(b, 5));
+            }
+            ras[R] = ras[G] = ras[B] = ras[A] = b;
+        } else {
+            ras[R] = ras[G] = ras[B] = ras[A] = _mm_setzero_si128();
+        }
+        for (k = 0; k < 4 && st->reads_kon; k++) {
+            op[OP_KON + k] = _mm_set1_epi32(st->kon[k]);
+        }
+
+        if (st->ckind == TEV_KIND_GENERAL || st->akind == TEV_KIND_GENERAL) {
+            TevIn4 in[4];
+            for (k = 0; k < 3; k++) {
+                in4(&in[k], op, st->cin[0][k], st->cin[1][k], st->cin[2][k],
+                    st->cin[3][k]);
+            }
+            in4(&in[A], op, st->ain[0], st->ain[1], st->ain[2], st->ain[3]);
+            if (st->ckind == TEV_KIND_GENERAL) {
+                for (k = 0; k < 3; k++) {
+                    cres[k] = st->ccomb.compare ? compare4(in, k, &st->ccomb)
+                                                : color4(&in[k], &st->ccomb);
+                }
+            }
+            if (st->akind == TEV_KIND_GENERAL) {
+                ares = st->acomb.compare ? compare4(in, A, &st->acomb)
+                                         : alpha4(&in[A], &st->acomb);
+            }
+        }
+        if (st->ckind != TEV_KIND_GENERAL) {
+            for (k = 0; k < 3; k++) {
+                cres[k] = kind4(st->ckind, &st->ccomb, op, st->cin[1][k],
+                                st->cin[2][k], st->cin[3][k]);
+            }
+        }
+        if (st->akind != TEV_KIND_GENERAL) {
+            ares = kind4(st->akind, &st->acomb, op, st->ain[1], st->ain[2],
+                         st->ain[3]);
+        }
+        cdest = (st->cenv >> 22) & 3;
+        adest = (st->aenv >> 22) & 3;
+        for (k = 0; k < 3; k++) {
+            reg[4 * cdest + k] = cres[k];
+        }
+        reg[4 * adest + A] = ares;
+    }
+
+    /* each pixel's low bytes of R, G, B, A as one word */
+    _mm_storeu_si128((__m128i *)out, _mm_or_si128(
+        _mm_or_si128(lo8(reg[4 * cdest + R]),
+                     _mm_slli_epi32(lo8(reg[4 * cdest + G]), 8)),
+        _mm_or_si128(_mm_slli_epi32(lo8(reg[4 * cdest + B]), 16),
+                     _mm_slli_epi32(reg[4 * adest + A], 24))));
+    for (i = 0; i < 4; i++) {
+        if (!((q->live >> i) & 1)) {
+            continue;
+        }
+        if (!prog->alpha_pass[out[i][A]]) {
+            continue;
+        }
+        if (prog->ztex_op) {
+            int16_t tx[4];
+            int32_t v[4];
+            for (k = 0; k < 4; k++) {
+                _mm_storeu_si128((__m128i *)v, tex[k]);
+                tx[k] = (int16_t)v[i];
+            }
+            q->z[i] = ztex(prog, tx, q->z[i]);
+        }
+        if (prog->fog) {
+            fog(c, q->x + (i & 1), q->z[i], out[i]);
+        }
+        pass |= 1u << i;
+    }
+    return pass;
+}
+#else
+unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
+                            TevQuad *q, uint8_t out[4][4])
+{
+    unsigned pass = 0;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        TevPixel p = {
+            .x = q->x + (i & 1), .y = q->y + (i >> 1), .z = q->z[i],
+            .tex = q->tex[i], .bump = q->bump[i],
+        };
+        if (!((q->live >> i) & 1)) {
+            continue;
+        }
+        memcpy(p.col[0], q->col[0][i], 4);
+        memcpy(p.col[1], q->col[1][i], 4);
+        if (flipper_tev_shade(c, prog, &p, out[i])) {
+            pass |= 1u << i;
+        }
+        q->z[i] = p.z;
+    }
+    return pass;
+}
+#endif

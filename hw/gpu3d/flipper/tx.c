@@ -48,6 +48,10 @@
  */
 #include "flipper-int.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <math.h>
 
 #include "common/texaddr.h"
@@ -424,8 +428,289 @@ static void sample_level_any(const TxMap *m, int32_t s, int32_t t, int level,
     sample_level_fmt(m, m->fmt, s, t, level, linear, out);
 }
 
+
+#ifdef __SSE2__
+/*
+ * Four pixels of a quad at once, for the formats whose texel is one 8- or
+ * 16-bit word (I8, IA4, IA8, RGB565, RGB5A3) or an AR and a GB word
+ * (RGBA8): the wrap, the tile addresses, the decode and the bilinear
+ * weights and blend of sample_level_fmt in SSE2 lanes, each the scalar
+ * integer operation on the lane's pixel, so every byte is the scalar one.
+ * Words are gathered by address one at a time.
+ */
+
+/* wrap() of four coordinates; n = size */
+static inline __m128i wrap4(__m128i i, unsigned mode, int n)
+{
+    __m128i nm1 = _mm_set1_epi32(n - 1);
+
+    switch (mode) {
+    case 1:                     /* g3d_tex_repeat_pow2 */
+        return _mm_and_si128(i, nm1);
+    case 2: {                   /* g3d_tex_mirror_pow2 */
+        __m128i z = _mm_cmpeq_epi32(_mm_and_si128(i, _mm_set1_epi32(n)),
+                                    _mm_setzero_si128());
+        return _mm_and_si128(_mm_xor_si128(i, _mm_xor_si128(
+                                 z, _mm_set1_epi32(-1))), nm1);
+    }
+    default: {                  /* g3d_tex_clamp */
+        __m128i over;
+        i = _mm_andnot_si128(_mm_srai_epi32(i, 31), i);
+        over = _mm_cmpgt_epi32(i, nm1);
+        return _mm_or_si128(_mm_and_si128(over, nm1),
+                            _mm_andnot_si128(over, i));
+    }
+    }
+}
+
+/* the byte offset of a texel row (t) and column (s) in tiles of 2^bw x
+ * 2^bh texels of `size` bytes (1 or 2 bytes a texel in the tile's rows) */
+static inline __m128i row_off4(__m128i t, int bh, int bw, int tile_bytes,
+                               int texel_bytes, int wm1)
+{
+    /* (t >> bh) * tiles a row * tile bytes: both factors below 2^15 */
+    __m128i tiles = _mm_madd_epi16(_mm_srli_epi32(t, bh),
+                                   _mm_set1_epi32(((wm1 >> bw) + 1) *
+                                                  tile_bytes));
+    __m128i in = _mm_slli_epi32(_mm_and_si128(t, _mm_set1_epi32((1 << bh) - 1)),
+                                bw + (texel_bytes == 2));
+
+    return _mm_add_epi32(tiles, in);
+}
+
+static inline __m128i col_off4(__m128i s, int bw, int tile_bytes,
+                               int texel_bytes)
+{
+    __m128i tiles = _mm_mullo_epi16(_mm_srli_epi32(s, bw),
+                                    _mm_set1_epi32(tile_bytes));
+    __m128i in = _mm_and_si128(s, _mm_set1_epi32((1 << bw) - 1));
+
+    if (texel_bytes == 2) {
+        in = _mm_slli_epi32(in, 1);
+    }
+    /* s >> bw < 2^8 and tile_bytes <= 64: the 16-bit product is exact */
+    return _mm_add_epi32(tiles, in);
+}
+
+static inline __m128i x5to8_4(__m128i v)
+{
+    return _mm_or_si128(_mm_slli_epi16(v, 3), _mm_srli_epi16(v, 2));
+}
+
+static inline __m128i x4to8_4(__m128i v)
+{
+    return _mm_or_si128(_mm_slli_epi16(v, 4), v);
+}
+
+/*
+ * Decode eight texel words (16-bit lanes) into R, G, B, A (8-bit values in
+ * 16-bit lanes), as texel() does; RGBA8: v is the AR word, gb the GB word.
+ */
+static inline void decode8(unsigned fmt, __m128i v, __m128i gb, __m128i c[4])
+{
+    const __m128i m5 = _mm_set1_epi16(31), m4 = _mm_set1_epi16(15);
+    const __m128i ff = _mm_set1_epi16(255);
+
+    switch (fmt) {
+    case TX_FMT_I8:
+        c[0] = c[1] = c[2] = c[3] = v;
+        break;
+    case TX_FMT_IA4:
+        c[0] = c[1] = c[2] = x4to8_4(_mm_and_si128(v, m4));
+        c[3] = x4to8_4(_mm_srli_epi16(v, 4));
+        break;
+    case TX_FMT_IA8:
+        c[0] = c[1] = c[2] = _mm_and_si128(v, ff);
+        c[3] = _mm_srli_epi16(v, 8);
+        break;
+    case TX_FMT_RGB565:
+        c[0] = x5to8_4(_mm_srli_epi16(v, 11));
+        c[1] = _mm_and_si128(_mm_srli_epi16(v, 5), _mm_set1_epi16(63));
+        c[1] = _mm_or_si128(_mm_slli_epi16(c[1], 2), _mm_srli_epi16(c[1], 4));
+        c[2] = x5to8_4(_mm_and_si128(v, m5));
+        c[3] = ff;
+        break;
+    case TX_FMT_RGB5A3: {
+        __m128i opaque = _mm_srai_epi16(v, 15);     /* bit 15: all ones */
+        __m128i a3 = _mm_and_si128(_mm_srli_epi16(v, 12), _mm_set1_epi16(7));
+        __m128i o[4], t[4];
+        int k;
+
+        o[0] = x5to8_4(_mm_and_si128(_mm_srli_epi16(v, 10), m5));
+        o[1] = x5to8_4(_mm_and_si128(_mm_srli_epi16(v, 5), m5));
+        o[2] = x5to8_4(_mm_and_si128(v, m5));
+        o[3] = ff;
+        t[0] = x4to8_4(_mm_and_si128(_mm_srli_epi16(v, 8), m4));
+        t[1] = x4to8_4(_mm_and_si128(_mm_srli_epi16(v, 4), m4));
+        t[2] = x4to8_4(_mm_and_si128(v, m4));
+        t[3] = _mm_or_si128(_mm_or_si128(_mm_slli_epi16(a3, 5),
+                                         _mm_slli_epi16(a3, 2)),
+                            _mm_srli_epi16(a3, 1));
+        for (k = 0; k < 4; k++) {
+            c[k] = _mm_or_si128(_mm_and_si128(opaque, o[k]),
+                                _mm_andnot_si128(opaque, t[k]));
+        }
+        break;
+    }
+    default:                    /* RGBA8 */
+        c[0] = _mm_and_si128(v, ff);
+        c[3] = _mm_srli_epi16(v, 8);
+        c[1] = _mm_srli_epi16(gb, 8);
+        c[2] = _mm_and_si128(gb, ff);
+        break;
+    }
+}
+
+/* words at p + off[i] (big-endian 16-bit, or bytes), i < n, into lanes */
+static inline __m128i gather8(const uint8_t *p, const uint32_t *off, int n,
+                              int bytes)
+{
+    uint16_t w[8] = { 0 };
+    __m128i v;
+    int i;
+
+    for (i = 0; i < n; i++) {
+        if (bytes == 2) {
+            memcpy(&w[i], p + off[i], 2);
+        } else {
+            w[i] = p[off[i]];
+        }
+    }
+    v = _mm_loadu_si128((const __m128i *)w);
+    /* big-endian words: swap the bytes of every lane at once */
+    return bytes == 2 ? _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8))
+                      : v;
+}
+
+/* R, G, B, A of four pixels (32-bit lanes, 8-bit values) to their bytes */
+static inline void store4(__m128i r, __m128i g, __m128i b, __m128i a,
+                          uint8_t *out, size_t stride)
+{
+    __m128i w = _mm_or_si128(_mm_or_si128(r, _mm_slli_epi32(g, 8)),
+                             _mm_or_si128(_mm_slli_epi32(b, 16),
+                                          _mm_slli_epi32(a, 24)));
+    uint32_t v[4];
+    int i;
+
+    _mm_storeu_si128((__m128i *)v, w);
+    for (i = 0; i < 4; i++) {
+        memcpy(out + i * stride, &v[i], 4);
+    }
+}
+
+static inline __attribute__((always_inline))
+void sample4_fmt(const TxMap *m, unsigned fmt, const int32_t s4[4],
+                 const int32_t t4[4], int level, bool linear, uint8_t *out,
+                 size_t stride)
+{
+    const uint8_t *p = m->src + m->level_off[level];
+    int wm1 = m->wm1 >> level, hm1 = m->hm1 >> level;
+    bool rgba8 = fmt == TX_FMT_RGBA8;
+    int texel_bytes = fmt == TX_FMT_I8 || fmt == TX_FMT_IA4 ? 1 : 2;
+    int bw = texel_bytes == 1 ? 3 : 2, bh = 2;
+    int tile_bytes = rgba8 && !m->src_gb ? 64 : 32;
+    /* RGBA8: the GB word 32 bytes on in the tile, or in the odd TMEM half */
+    const uint8_t *gbp = !rgba8 ? NULL : m->src_gb ? m->src_gb : p + 32;
+    __m128i s = _mm_sra_epi32(_mm_loadu_si128((const __m128i *)s4),
+                              _mm_cvtsi32_si128(level));
+    __m128i t = _mm_sra_epi32(_mm_loadu_si128((const __m128i *)t4),
+                              _mm_cvtsi32_si128(level));
+    uint32_t off[16];
+    __m128i v[2], gb[2] = { _mm_setzero_si128(), _mm_setzero_si128() };
+    __m128i c[2][4];
+    int k;
+
+    if (linear) {
+        __m128i is, it, is1, it1, fs, ft, r0, r1, c0, c1, w[4], w01, w23;
+        const __m128i m7 = _mm_set1_epi32(0x7F), n128 = _mm_set1_epi32(128);
+
+        /* half a texel back; the 32-bit adder wraps */
+        s = _mm_sub_epi32(s, _mm_set1_epi32(64));
+        t = _mm_sub_epi32(t, _mm_set1_epi32(64));
+        is = _mm_srai_epi32(s, 7);
+        it = _mm_srai_epi32(t, 7);
+        fs = _mm_and_si128(s, m7);
+        ft = _mm_and_si128(t, m7);
+        is1 = wrap4(_mm_add_epi32(is, _mm_set1_epi32(1)), m->wrap_s, wm1 + 1);
+        it1 = wrap4(_mm_add_epi32(it, _mm_set1_epi32(1)), m->wrap_t, hm1 + 1);
+        is = wrap4(is, m->wrap_s, wm1 + 1);
+        it = wrap4(it, m->wrap_t, hm1 + 1);
+        r0 = row_off4(it, bh, bw, tile_bytes, texel_bytes, wm1);
+        r1 = row_off4(it1, bh, bw, tile_bytes, texel_bytes, wm1);
+        c0 = col_off4(is, bw, tile_bytes, texel_bytes);
+        c1 = col_off4(is1, bw, tile_bytes, texel_bytes);
+        /* taps (s, t), (s + 1, t), (s, t + 1), (s + 1, t + 1) */
+        _mm_storeu_si128((__m128i *)&off[0], _mm_add_epi32(r0, c0));
+        _mm_storeu_si128((__m128i *)&off[4], _mm_add_epi32(r0, c1));
+        _mm_storeu_si128((__m128i *)&off[8], _mm_add_epi32(r1, c0));
+        _mm_storeu_si128((__m128i *)&off[12], _mm_add_epi32(r1, c1));
+        v[0] = gather8(p, &off[0], 8, texel_bytes);
+        v[1] = gather8(p, &off[8], 8, texel_bytes);
+        if (rgba8) {
+            gb[0] = gather8(gbp, &off[0], 8, 2);
+            gb[1] = gather8(gbp, &off[8], 8, 2);
+        }
+        decode8(fmt, v[0], gb[0], c[0]);
+        decode8(fmt, v[1], gb[1], c[1]);
+        /* weights below 2^15: 16-bit products */
+        w[0] = _mm_mullo_epi16(_mm_sub_epi32(n128, fs), _mm_sub_epi32(n128, ft));
+        w[1] = _mm_mullo_epi16(fs, _mm_sub_epi32(n128, ft));
+        w[2] = _mm_mullo_epi16(_mm_sub_epi32(n128, fs), ft);
+        w[3] = _mm_mullo_epi16(fs, ft);
+        w01 = _mm_or_si128(w[0], _mm_slli_epi32(w[1], 16));
+        w23 = _mm_or_si128(w[2], _mm_slli_epi32(w[3], 16));
+        for (k = 0; k < 4; k++) {
+            /* each pixel's (tap 0, tap 1) and (tap 2, tap 3) pairs */
+            __m128i p01 = _mm_unpacklo_epi16(c[0][k], _mm_srli_si128(c[0][k], 8));
+            __m128i p23 = _mm_unpacklo_epi16(c[1][k], _mm_srli_si128(c[1][k], 8));
+            c[0][k] = _mm_srli_epi32(_mm_add_epi32(_mm_madd_epi16(p01, w01),
+                                                   _mm_madd_epi16(p23, w23)),
+                                     14);
+        }
+    } else {
+        __m128i is = wrap4(_mm_srai_epi32(s, 7), m->wrap_s, wm1 + 1);
+        __m128i it = wrap4(_mm_srai_epi32(t, 7), m->wrap_t, hm1 + 1);
+
+        _mm_storeu_si128((__m128i *)off,
+                         _mm_add_epi32(row_off4(it, bh, bw, tile_bytes,
+                                                texel_bytes, wm1),
+                                       col_off4(is, bw, tile_bytes,
+                                                texel_bytes)));
+        v[0] = gather8(p, off, 4, texel_bytes);
+        if (rgba8) {
+            gb[0] = gather8(gbp, off, 4, 2);
+        }
+        decode8(fmt, v[0], gb[0], c[1]);
+        for (k = 0; k < 4; k++) {
+            c[0][k] = _mm_unpacklo_epi16(c[1][k], _mm_setzero_si128());
+        }
+    }
+    store4(c[0][0], c[0][1], c[0][2], c[0][3], out, stride);
+}
+
+#define SAMPLE4_FMT(name, fmt)                                              \
+    static void name(const TxMap *m, const int32_t s[4], const int32_t t[4], \
+                     int level, bool linear, uint8_t *out, size_t stride)  \
+    {                                                                       \
+        sample4_fmt(m, fmt, s, t, level, linear, out, stride);              \
+    }
+SAMPLE4_FMT(sample4_i8, TX_FMT_I8)
+SAMPLE4_FMT(sample4_ia4, TX_FMT_IA4)
+SAMPLE4_FMT(sample4_ia8, TX_FMT_IA8)
+SAMPLE4_FMT(sample4_rgb565, TX_FMT_RGB565)
+SAMPLE4_FMT(sample4_rgb5a3, TX_FMT_RGB5A3)
+SAMPLE4_FMT(sample4_rgba8, TX_FMT_RGBA8)
+#endif
+
 void flipper_tx_choose(TxMap *m)
 {
+#ifdef __SSE2__
+    static TxSampleLevel4 *const by_fmt4[16] = {
+        [TX_FMT_I8] = sample4_i8, [TX_FMT_IA4] = sample4_ia4,
+        [TX_FMT_IA8] = sample4_ia8, [TX_FMT_RGB565] = sample4_rgb565,
+        [TX_FMT_RGB5A3] = sample4_rgb5a3, [TX_FMT_RGBA8] = sample4_rgba8,
+    };
+#endif
     static TxSampleLevel *const by_fmt[16] = {
         [TX_FMT_I4] = sample_level_i4, [TX_FMT_I8] = sample_level_i8,
         [TX_FMT_IA4] = sample_level_ia4, [TX_FMT_IA8] = sample_level_ia8,
@@ -438,25 +723,42 @@ void flipper_tx_choose(TxMap *m)
 
     m->level = m->fmt < 16 && by_fmt[m->fmt] && !flipper_force_general
                ? by_fmt[m->fmt] : sample_level_any;
+    m->level4 = NULL;
+#ifdef __SSE2__
+    if (m->fmt < 16 && !flipper_force_general) {
+        m->level4 = by_fmt4[m->fmt];
+    }
+#endif
+}
+
+/* the level a LOD (s28.4) samples; true: blend it with the next by the
+ * LOD's fraction (linear mip mode) */
+static bool mip_level(const TxMap *m, int lod, int *base)
+{
+    int fract = lod & 15;
+
+    *base = 0;
+    if (lod <= 0 || !m->mip) {
+        return false;
+    }
+    *base = lod >> 4;
+    if (m->mip == 1 && fract >= 8) {
+        (*base)++;
+    }
+    return fract && m->mip == 2;
 }
 
 void flipper_tx_sample(const TxMap *m, int32_t s, int32_t t, int lod,
                        bool linear, uint8_t out[4])
 {
-    int base = 0, fract = lod & 15;
-    bool mip_linear = false;
+    int base, fract = lod & 15;
+    bool mip_linear;
 
     if (!m->src) {
         memset(out, 0, 4);
         return;
     }
-    if (lod > 0 && m->mip) {
-        base = lod >> 4;
-        mip_linear = fract && m->mip == 2;
-        if (m->mip == 1 && fract >= 8) {
-            base++;
-        }
-    }
+    mip_linear = mip_level(m, lod, &base);
     if (mip_linear) {
         uint8_t a[4], b[4];
         int k;
@@ -468,6 +770,39 @@ void flipper_tx_sample(const TxMap *m, int32_t s, int32_t t, int lod,
         }
     } else {
         m->level(m, s, t, base, linear, out);
+    }
+}
+
+void flipper_tx_sample4(const TxMap *m, const int32_t s[4], const int32_t t[4],
+                        int lod, bool linear, unsigned mask, uint8_t *out,
+                        size_t stride)
+{
+    int base, fract = lod & 15, i, k;
+    bool mip_linear;
+
+    if (!m->level4 || !m->src) {
+        for (i = 0; i < 4; i++) {
+            if (mask & (1u << i)) {
+                flipper_tx_sample(m, s[i], t[i], lod, linear, out + i * stride);
+            }
+        }
+        return;
+    }
+    /* one level choice for the quad */
+    mip_linear = mip_level(m, lod, &base);
+    if (mip_linear) {
+        uint8_t a[4][4], b[4][4];
+
+        m->level4(m, s, t, base, linear, a[0], 4);
+        m->level4(m, s, t, base + 1, linear, b[0], 4);
+        for (i = 0; i < 4; i++) {
+            for (k = 0; k < 4; k++) {
+                out[i * stride + k] = (uint8_t)((a[i][k] * (16 - fract) +
+                                                 b[i][k] * fract) >> 4);
+            }
+        }
+    } else {
+        m->level4(m, s, t, base, linear, out, stride);
     }
 }
 
