@@ -498,6 +498,59 @@ static void test_depth(void)
 }
 
 /*
+ * A polygon of one depth stores that depth at every pixel, converted to
+ * fixed point to nearest: "SU_DEPTH_SCALE ... applied to depth before
+ * conversion to FXP" (R3xx 3D register reference, SU); with Mesa's scale
+ * 2^24 - 1 (r300_context.c: SU_DEPTH_SCALE 0x4B7FFFFF) window depth k/2^24
+ * is k - k/2^24, rounded. The depths are above 2^23, where a float has no
+ * fractional bits left (k/2^24 itself is exact in float all the way to
+ * the conversion), and odd where the rounding lands on an odd value.
+ * gl-1.4-polygon-offset measures the
+ * depth resolution and reads a face-on quad's slope from three of its
+ * pixels; it failed while odd depths rounded up one step and the
+ * three-way weighted sum put some pixels one step off.
+ */
+static void test_depth_face_on(void)
+{
+    static const uint32_t ks[] = { 0xC00001, 0x800003, 0xFFFFF1, 0x9ABCDF,
+                                   0xA00002 };
+    unsigned i;
+
+    for (i = 0; i < G_N_ELEMENTS(ks); i++) {
+        Dev *d = dev_new(2);
+        /* clip z such that the viewport's 0.5 z + 0.5 is k / 2^24 */
+        float z = (float)ks[i] / 8388608.0f - 1.0f;
+        const float tri[3 * 8] = {
+            -1, -1, z, 1, 1, 1, 1, 1,   1, -0.8f, z, 1, 1, 1, 1, 1,
+            -0.3f, 1, z, 1, 1, 1, 1, 1,
+        };
+        uint32_t want = (uint32_t)llround(ks[i] * (16777215.0 / 16777216.0));
+        int x, y, covered = 0;
+
+        r300_rig_ring_init(d);
+        for (y = 0; y < H * W; y++) {
+            uint32_t far = 0xFFFFFF00u;
+            memcpy(d->vram + ZB_ADDR + 4 * y, &far, 4);
+        }
+        setup(d, R300_COLOR_FORMAT_ARGB8888, true);
+        draw(d, R300_PRIM_TRIANGLES, tri, 3);
+        for (y = 0; y < H; y++) {
+            for (x = 0; x < W; x++) {
+                uint32_t zs;
+                if (px32(d, x, y) != 0xFFFFFFFFu) {
+                    continue;
+                }
+                memcpy(&zs, d->vram + ZB_ADDR + 4 * (y * W + x), 4);
+                g_assert_cmphex(zs >> 8, ==, want);
+                covered++;
+            }
+        }
+        g_assert_cmpint(covered, >, W * H / 4);
+        r300_rig_free(d);
+    }
+}
+
+/*
  * Mesa's CBZB clear (r300_blit.c, r300_emit.c, r300_hyperz.c): a colour
  * buffer is cleared by drawing its upper half while the ZB, Z test off,
  * has ZB_BW_CNTL.ZB_CB_CLEAR set (R300_ZB_CB_CLEAR_CACHE_LINE_WRITE_ONLY,
@@ -1459,6 +1512,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/port-draw", test_port_draw);
     g_test_add_func("/r300/core/shared-edge", test_shared_edge);
     g_test_add_func("/r300/core/depth", test_depth);
+    g_test_add_func("/r300/core/depth-face-on", test_depth_face_on);
     g_test_add_func("/r300/core/two-sided-colour", test_two_sided_colour);
     g_test_add_func("/r300/core/cbzb-clear", test_cbzb_clear);
     g_test_add_func("/r300/core/rgb565", test_rgb565);
