@@ -77,13 +77,17 @@ static bool packing(uint32_t format, Packing *p)
 }
 
 /*
- * 64- and 128-bit targets (ARGB16161616, ARGB32323232): the COLORFORMAT
- * gives the size only; US_OUT_FMT says what the bits are, as Mesa programs
- * them (r300_texture.c: r300_translate_colorformat and
- * r300_translate_out_fmt, which put RGBA16, RGBA16F and RG32F in
- * ARGB16161616 and RGBA32F in ARGB32323232). Components C0..C3 from the
- * lowest address up: the order TX reads 16_16_16_16, 16F_16F_16F_16F and
- * 32F_32F(_32F_32F) in.
+ * Targets whose components are stored whole: the COLORFORMAT gives the
+ * pixel's size only and US_OUT_FMT says what the bits are, as Mesa
+ * programs them (r300_texture.c: r300_translate_colorformat and
+ * r300_translate_out_fmt): RGBA16, RGBA16F and RG32F in ARGB16161616,
+ * RGBA32F in ARGB32323232, and in the narrow sizes ("These formats work
+ * fine with ARGB8888 / UV88 if US_OUT_FMT is set correctly") RG16, LA16
+ * and RG16F as C2_16(_FP) and R32F as C_32_FP in ARGB8888, R16, L16, A16
+ * and R16F as C_16(_FP) in UV88. Components C0..C3 from the lowest address
+ * up: the order TX reads 16_16_16_16, 16F_16F_16F_16F, 32F_32F(_32F_32F),
+ * 16_16 and 16 in. OUT_SIGN makes a 16-bit component signed normalised
+ * (the _SNORM formats, "uniform_sign").
  */
 enum {
     R300_WIDE_NONE,
@@ -91,6 +95,11 @@ enum {
     R300_WIDE_FP16x4,           /* C4_16_FP */
     R300_WIDE_FP32x2,           /* C2_32_FP */
     R300_WIDE_FP32x4,           /* C4_32_FP */
+    R300_WIDE_UNORM16x2,        /* C2_16 in ARGB8888 */
+    R300_WIDE_FP16x2,           /* C2_16_FP in ARGB8888 */
+    R300_WIDE_FP32x1,           /* C_32_FP in ARGB8888 */
+    R300_WIDE_UNORM16x1,        /* C_16 in UV88 */
+    R300_WIDE_FP16x1,           /* C_16_FP in UV88 */
 };
 
 static unsigned wide_kind(uint32_t format, uint32_t out_fmt)
@@ -106,8 +115,46 @@ static unsigned wide_kind(uint32_t format, uint32_t out_fmt)
     } else if (format == R300_COLOR_FORMAT_ARGB32323232 &&
                of == R300_US_OUT_FMT_C4_32_FP) {
         return R300_WIDE_FP32x4;
+    } else if (format == R300_COLOR_FORMAT_ARGB8888) {
+        switch (of) {
+        case R300_US_OUT_FMT_C2_16: return R300_WIDE_UNORM16x2;
+        case R300_US_OUT_FMT_C2_16_FP: return R300_WIDE_FP16x2;
+        case R300_US_OUT_FMT_C_32_FP: return R300_WIDE_FP32x1;
+        }
+    } else if (format == R300_COLOR_FORMAT_UV88) {
+        switch (of) {
+        case R300_US_OUT_FMT_C_16: return R300_WIDE_UNORM16x1;
+        case R300_US_OUT_FMT_C_16_FP: return R300_WIDE_FP16x1;
+        }
     }
     return R300_WIDE_NONE;
+}
+
+/* components a whole-component target stores */
+static unsigned wide_components(unsigned kind)
+{
+    switch (kind) {
+    case R300_WIDE_FP32x1:
+    case R300_WIDE_UNORM16x1:
+    case R300_WIDE_FP16x1:
+        return 1;
+    case R300_WIDE_FP32x2:
+    case R300_WIDE_UNORM16x2:
+    case R300_WIDE_FP16x2:
+        return 2;
+    default:
+        return 4;
+    }
+}
+
+/* a 32-bit target whose US_OUT_FMT is not C4_8 is stored whole */
+static bool narrow_whole(uint32_t format, uint32_t out_fmt)
+{
+    unsigned of = G3D_FIELD_EX32(out_fmt, US_OUT_FMT_0, OUT_FMT);
+
+    return (format == R300_COLOR_FORMAT_ARGB8888 ||
+            format == R300_COLOR_FORMAT_UV88) &&
+           of != R300_US_OUT_FMT_C4_8 && of != R300_US_OUT_FMT_UNUSED;
 }
 
 /*
@@ -142,7 +189,8 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
         tg->out_sel[ch] = from_sel[(tg->out_fmt >> (8 + 2 * ch)) & 3];
     }
     if (tg->format == R300_COLOR_FORMAT_ARGB16161616 ||
-        tg->format == R300_COLOR_FORMAT_ARGB32323232) {
+        tg->format == R300_COLOR_FORMAT_ARGB32323232 ||
+        narrow_whole(tg->format, tg->out_fmt)) {
         tg->wide = wide_kind(tg->format, tg->out_fmt);
         if (tg->wide == R300_WIDE_NONE) {
             g3d_unimp("r300: colour format %u with US_OUT_FMT %u not "
@@ -299,10 +347,10 @@ static void out_components(const R300Target *tg, const float *rgba, float *c)
     }
 }
 
-/* a 64/128-bit pixel: components stored whole, masked per component */
+/* a pixel of whole components, masked per component */
 static void write_wide(const R300Target *tg, uint8_t *p, const float *rgba)
 {
-    unsigned ncomp = tg->wide == R300_WIDE_FP32x2 ? 2 : 4;
+    unsigned ncomp = wide_components(tg->wide);
     unsigned size = tg->bpp / ncomp, k;
 
     for (k = 0; k < ncomp; k++) {
@@ -314,9 +362,20 @@ static void write_wide(const R300Target *tg, uint8_t *p, const float *rgba)
         }
         switch (tg->wide) {
         case R300_WIDE_UNORM16x4:
-            bits = g3d_f2unorm(v, 16);
+        case R300_WIDE_UNORM16x2:
+        case R300_WIDE_UNORM16x1:
+            if (G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_SIGN) &
+                (1u << k)) {
+                /* signed normalised: [-1, 1] to [-32767, 32767] */
+                v = g3d_clampf(v, -1.0f, 1.0f) * 32767.0f;
+                bits = (uint32_t)(int32_t)roundf(v) & 0xFFFF;
+            } else {
+                bits = g3d_f2unorm(v, 16);
+            }
             break;
         case R300_WIDE_FP16x4:
+        case R300_WIDE_FP16x2:
+        case R300_WIDE_FP16x1:
             bits = g3d_float_pack(v, &g3d_fp16_ieee);
             break;
         default:
