@@ -947,6 +947,52 @@ static void test_wide_formats(void)
 }
 
 /*
+ * US_OUT_FMT.OUT_SIGN with C4_8: "whether components C3, C2, C1 and C0 are
+ * signed" (R3xx register reference, US_OUT_FMT); Mesa sets all four for
+ * its _SNORM targets (r300_texture.c r300_translate_out_fmt,
+ * uniform_sign). 0.25, 0.6, 0.75, 1.0 are 32, 76, 95, 127 of 127 (not
+ * 64, 153, 191, 255); the 8-bit I8 target (R8_SNORM) the same in C2.
+ */
+static void test_snorm8(void)
+{
+    static const struct {
+        uint32_t format, sel;
+        unsigned bpp;
+        uint32_t want;
+    } cases[] = {
+        { R300_COLOR_FORMAT_ARGB8888, 1u << 8 | 2u << 10 | 3u << 12, 4,
+          0x7F5F4C20 },
+        /* R8_SNORM: C2 = R, the byte I8 stores */
+        { R300_COLOR_FORMAT_I8, 1u << 12, 1, 0x20 },
+    };
+    unsigned n;
+
+    for (n = 0; n < G_N_ELEMENTS(cases); n++) {
+        static uint32_t buf[64];
+        Dev *d = dev_new(2);
+        R300Cmd c;
+        int x, y;
+
+        r300_rig_ring_init(d);
+        setup(d, cases[n].format, false);
+        r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+        r300_cmd_reg(&c, A_US_OUT_FMT_0,
+                     R300_US_OUT_FMT_C4_8 | cases[n].sel | 0xFu << 16);
+        r300_rig_ring_run(d, buf, c.n);
+        draw_full(d, 0, 0.25f, 0.6f, 0.75f, 1.0f);
+        for (y = 0; y < H; y += 7) {
+            for (x = 0; x < W; x += 5) {
+                uint32_t got = 0;
+                memcpy(&got, d->vram + CB_ADDR + cases[n].bpp * (y * W + x),
+                       cases[n].bpp);
+                g_assert_cmphex(got, ==, cases[n].want);
+            }
+        }
+        r300_rig_free(d);
+    }
+}
+
+/*
  * RB3D_DITHER_CTL into ARGB4444: 0.52 * 15 = 7.8 truncates to 7, rounds to
  * 8; DITHER_MODE for R, G, B, ALPHA_DITHER_MODE for A. LUT dither has no
  * public table: logged as unimplemented and rounded; mode 3 is reserved.
@@ -1545,6 +1591,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/i8-uv88", test_i8_uv88);
     g_test_add_func("/r300/core/depth-13e3", test_depth_13e3);
     g_test_add_func("/r300/core/wide-formats", test_wide_formats);
+    g_test_add_func("/r300/core/snorm8", test_snorm8);
     g_test_add_func("/r300/core/dither-modes", test_dither_modes);
     g_test_add_func("/r300/core/msaa-resolve", test_msaa_resolve);
     g_test_add_func("/r300/bad/targets", test_bad_targets);

@@ -184,6 +184,7 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
     tg->packable = packing(tg->format, &pk);
     tg->write_mask = 0;
     tg->wide = R300_WIDE_NONE;
+    tg->sign = 0;
     for (ch = 0; ch < 4; ch++) {
         static const uint8_t from_sel[4] = { 3, 0, 1, 2 };   /* A, R, G, B */
         tg->out_sel[ch] = from_sel[(tg->out_fmt >> (8 + 2 * ch)) & 3];
@@ -232,8 +233,11 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
      * fields with rounding that gives the same bits (checked for every
      * float in [0, 1]), so it is skipped there.
      */
+    /* "OUT_SIGN ... whether components C3, C2, C1 and C0 are signed"
+     * (R3xx register reference, US_OUT_FMT): Mesa's _SNORM targets */
+    tg->sign = G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_SIGN);
     tg->prequantise = G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_FMT) ==
-                      R300_US_OUT_FMT_C4_8 &&
+                      R300_US_OUT_FMT_C4_8 && !tg->sign &&
                       ((ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) ||
                        !tg->round || tg->format != R300_COLOR_FORMAT_ARGB8888);
 }
@@ -261,11 +265,19 @@ static void store_px(uint8_t *p, unsigned bpp, uint32_t v)
 
 static float comp_get(uint32_t px, const R300Target *tg, int k)
 {
+    uint32_t field;
+
     if (!tg->bits[k]) {
         return k == 3 ? 1.0f : 0.0f;
     }
-    return (float)((px >> tg->shift[k]) & ((1u << tg->bits[k]) - 1)) /
-           (float)((1u << tg->bits[k]) - 1);
+    field = (px >> tg->shift[k]) & ((1u << tg->bits[k]) - 1);
+    if (tg->sign & (1u << k)) {
+        int32_t sv = (int32_t)(field << (32 - tg->bits[k])) >>
+                     (32 - tg->bits[k]);
+        return fmaxf((float)sv / (float)((1u << (tg->bits[k] - 1)) - 1),
+                     -1.0f);
+    }
+    return (float)field / (float)((1u << tg->bits[k]) - 1);
 }
 
 static uint32_t comp_put(float v, const R300Target *tg, int k)
@@ -274,6 +286,13 @@ static uint32_t comp_put(float v, const R300Target *tg, int k)
 
     if (!tg->bits[k]) {
         return 0;
+    }
+    if (tg->sign & (1u << k)) {
+        /* OUT_SIGN: signed normalised, [-1, 1] to [-(2^(n-1) - 1), ...] */
+        max = (float)((1u << (tg->bits[k] - 1)) - 1);
+        v = roundf(g3d_clampf(v, -1.0f, 1.0f) * max);
+        return ((uint32_t)(int32_t)v & ((1u << tg->bits[k]) - 1))
+               << tg->shift[k];
     }
     v = g3d_clampf(v, 0.0f, 1.0f) * max;
     return (uint32_t)((k == 3 ? tg->round_alpha : tg->round) ? v + 0.5f : v)
@@ -987,7 +1006,7 @@ void r300_draw_specialise(R300DrawState *ds)
     }
     for (t = 0; t < ds->ncb; t++) {
         R300Target *tg = &ds->cb[t];
-        if (tg->packable && !tg->wide &&
+        if (tg->packable && !tg->wide && !tg->sign &&
             tg->format == R300_COLOR_FORMAT_ARGB8888 &&
             !(ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) &&
             !(ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) &&
