@@ -3,9 +3,11 @@
  * their buffers) on the core and print what the last draw's surfaces hold:
  * the tool for reproducing a piglit failure on the host.
  *
- *   r300-replay FILE.replay [--ibs N] [--cb|--z|--stencil] [X Y]...
+ *   r300-replay FILE.replay [--ibs N] [--cb ADDR PITCH|--z|--stencil] [X Y]...
  *
- * --ibs N runs the first N indirect buffers only. With points, prints the
+ * --ibs N runs the first N indirect buffers only; --cb reads the colour
+ * surface at ADDR with COLORPITCH value PITCH instead of the last draw's
+ * (a resolve target, a blit's destination). With points, prints the
  * colour buffer 0 (ARGB8888 dword), the depth or the stencil value at each
  * (window coordinates of the surface, y down); without, a coarse map of the
  * whole surface (every 8th pixel).
@@ -82,7 +84,7 @@ int main(int argc, char **argv)
     g_autofree char *text = NULL;
     g_auto(GStrv) lines = NULL;
     R300Rig *d;
-    Surf cb = { 0, 0 }, zb = { 0, 0 };
+    Surf cb = { 0, 0 }, zb = { 0, 0 }, cb_at = { 0, 0 };
     unsigned max_ibs = ~0u, nib = 0, i = 0, what = 0;
     int a = 2;
     static uint32_t buf[64];
@@ -90,12 +92,15 @@ int main(int argc, char **argv)
 
     if (argc < 2 || !g_file_get_contents(argv[1], &text, NULL, NULL)) {
         fprintf(stderr, "usage: r300-replay FILE.replay [--ibs N] "
-                "[--cb|--z|--stencil] [X Y]...\n");
+                "[--cb ADDR PITCH|--z|--stencil] [X Y]...\n");
         return 2;
     }
     for (; a < argc && argv[a][0] == '-'; a++) {
         if (!strcmp(argv[a], "--ibs") && a + 1 < argc) {
             max_ibs = strtoul(argv[++a], NULL, 0);
+        } else if (!strcmp(argv[a], "--cb") && a + 2 < argc) {
+            cb_at.offset = strtoul(argv[++a], NULL, 0);
+            cb_at.pitch = strtoul(argv[++a], NULL, 0);
         } else if (!strcmp(argv[a], "--z")) {
             what = 1;
         } else if (!strcmp(argv[a], "--stencil")) {
@@ -139,6 +144,9 @@ int main(int argc, char **argv)
             r300_rig_ring_run(d, buf, c.n);
             nib++;
         }
+    }
+    if (cb_at.pitch) {
+        cb = cb_at;
     }
     /* COLORPITCH: pitch 13:1, tile 16, microtile 18:17, format 24:21;
      * DEPTHPITCH: pitch 13:2, tile 16, microtile 18:17 (Mesa r300_reg.h) */

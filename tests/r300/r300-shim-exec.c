@@ -42,10 +42,15 @@ static void patch(uint32_t *ib, uint32_t n, const uint32_t *relocs,
         uint32_t h = ib[i], t = h >> 30, cnt = ((h >> 16) & 0x3FFF) + 1;
 
         if (t == 0) {
-            uint32_t reg = (h & 0x1FFF) << 2;
+            uint32_t reg = (h & 0x1FFF) << 2, k;
+            /* each address register of the packet takes the next NOP's
+             * relocation (r100.c r100_cs_parse_packet0 checks register by
+             * register), e.g. Mesa's RB3D_AARESOLVE_OFFSET/PITCH/CTL */
             npending = 0;
-            if (cnt == 1 && !(h & 0x8000) && addr_reg(reg)) {
-                pending[npending++] = i + 1;
+            for (k = 0; k < cnt && npending < 64; k++) {
+                if (addr_reg((h & 0x8000) ? reg : reg + 4 * k)) {
+                    pending[npending++] = i + 1 + k;
+                }
             }
             i += 1 + cnt;
         } else if (t == 3) {
