@@ -23,7 +23,7 @@ cd "$work"
 [ -d kmscube ] || { apt-get source --download-only kmscube >/dev/null 2>&1 || true;
     mkdir kmscube && tar xzf kmscube_*.orig.tar.gz -C kmscube --strip-components=1; }
 . "$here/shim.sh"
-shim=$(build_shim "$work")
+shim=$(build_shim "$work" "$here")
 
 # kmscube's smooth cube: its shaders and geometry from its own source
 K=$work/kmscube

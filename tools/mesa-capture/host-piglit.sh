@@ -38,7 +38,7 @@ exec_lib=$GPU3D_ROOT/build/tests/r300/libr300-shim-exec.so
 work=$GPU3D_CACHE/mesa-capture
 mkdir -p "$work"
 . "$GPU3D_ROOT/tools/mesa-capture/shim.sh"
-shim=$(build_shim "$work")
+shim=$(build_shim "$work" "$GPU3D_ROOT/tools/mesa-capture")
 pr=$(piglit_host_root "$out/host")
 read -r plan root <<<"$pr"
 log "host-piglit: Mesa's r300 driver over the device model ($plat)"

@@ -3,14 +3,13 @@
 # and host-piglit.sh.
 # shellcheck shell=sh
 
-# build_shim WORKDIR: prints the path of the shim library, built under
-# WORKDIR/shim-HASH (HASH: the patch's), from the Mesa source in
-# WORKDIR/mesa (unpacked there first) with the patch applied to a copy
+# build_shim WORKDIR PATCHDIR: prints the path of the shim library, built
+# under WORKDIR/shim-HASH (HASH: that of PATCHDIR/radeon-shim-dump.patch),
+# from the Mesa source in WORKDIR/mesa (unpacked there first) with the
+# patch applied to a copy of the one file it changes
 build_shim() {
     _w=$1
-    _here=$(cd "$(dirname "$0")" && pwd)
-    [ -f "$_here/radeon-shim-dump.patch" ] ||
-        _here=$GPU3D_ROOT/tools/mesa-capture
+    _here=$2
     _hash=$(sha256sum "$_here/radeon-shim-dump.patch" | cut -c1-12)
     _out=$_w/shim-$_hash
     if [ ! -f "$_out/libradeon_noop_drm_shim.so" ]; then
