@@ -174,6 +174,19 @@ static void test_unorm_table(void)
     g_assert_cmpfloat(g3d_unorm2f(0, 5), ==, 0.0f);
 }
 
+/* g3d_f2snorm: GL's SNORM conversion, v * (2^(n-1) - 1) rounded, clamped */
+static void test_snorm(void)
+{
+    g_assert_cmphex(g3d_f2snorm(1.0f, 8), ==, 0x7F);
+    g_assert_cmphex(g3d_f2snorm(-1.0f, 8), ==, 0x81);     /* -127 */
+    g_assert_cmphex(g3d_f2snorm(-2.0f, 8), ==, 0x81);     /* clamped */
+    g_assert_cmphex(g3d_f2snorm(0.0f, 8), ==, 0);
+    g_assert_cmphex(g3d_f2snorm(0.25f, 8), ==, 0x20);     /* 31.75 */
+    g_assert_cmphex(g3d_f2snorm(-0.25f, 8), ==, 0xE0);    /* -32 */
+    g_assert_cmphex(g3d_f2snorm(0.5f, 16), ==, 0x4000);   /* 16383.5 up */
+    g_assert_cmphex(g3d_f2snorm(-1.0f, 16), ==, 0x8001);
+}
+
 /* Scanout: plain, rotated (3DS layout), and refused descriptions. */
 static void test_scanout(void)
 {
@@ -579,6 +592,7 @@ int main(int argc, char **argv)
     g_test_add_func("/common/fragment", test_fragment);
     g_test_add_func("/common/mem", test_mem);
     g_test_add_func("/common/unorm-table", test_unorm_table);
+    g_test_add_func("/common/snorm", test_snorm);
     g_test_add_func("/common/scanout", test_scanout);
     g_test_add_func("/common/scanout-cache", test_scanout_cache);
     g_test_add_func("/common/state", test_state);

@@ -484,6 +484,114 @@ static void test_vector_path(void)
     g3d_raster_free(r);
 }
 
+/* covered-pixel counts of a 160x160 target, by quads or block fills */
+#define FILL_W 160
+
+static void shade_count_px(void *opaque, const G3DQuad *q, int thread)
+{
+    uint8_t *px = opaque;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        if (q->mask & (1u << i)) {
+            px[(q->y + (i >> 1)) * FILL_W + q->x + (i & 1)]++;
+        }
+    }
+}
+
+static void fill_count_px(void *opaque, int x0, int y0, int x1, int y1,
+                          int thread)
+{
+    uint8_t *px = opaque;
+    int x, y;
+
+    /* inside one tile, as raster.h promises */
+    g_assert_cmpint(x0, <, x1);
+    g_assert_cmpint(y0, <, y1);
+    g_assert_cmpint(x0 / G3D_TILE_SIZE, ==, (x1 - 1) / G3D_TILE_SIZE);
+    g_assert_cmpint(y0 / G3D_TILE_SIZE, ==, (y1 - 1) / G3D_TILE_SIZE);
+    for (y = y0; y < y1; y++) {
+        for (x = x0; x < x1; x++) {
+            px[y * FILL_W + x]++;
+        }
+    }
+}
+
+/*
+ * A triangle with a block fill function covers the very pixels the quads
+ * alone do, each once, with the same quad and sample counts: random
+ * triangles, sub-pixel grids, edge rules and clip rectangles, 1 and 2
+ * threads.
+ */
+static void test_block_fill(void)
+{
+    static const G3DRasterRules rules[] = {
+        { 16, 8, 8, G3D_EDGE_TOP | G3D_EDGE_LEFT, false },
+        { 12, 6, 6, G3D_EDGE_BOTTOM | G3D_EDGE_RIGHT, false },
+        { 128, 64, 64, G3D_EDGE_TOP | G3D_EDGE_LEFT, true },
+        { 1, 0, 0, G3D_EDGE_LEFT, false },
+    };
+    uint8_t *quads = g_malloc(FILL_W * FILL_W);
+    uint8_t *filled = g_malloc(FILL_W * FILL_W);
+    GRand *rnd = g_rand_new_with_seed(4242);
+    uint64_t total_filled = 0;
+    int i, k, th;
+
+    for (th = 1; th <= 2; th++) {
+        G3DRaster *r = g3d_raster_new(th);
+
+        for (i = 0; i < 1500; i++) {
+            const G3DRasterRules *ru = &rules[g_rand_int_range(rnd, 0, 4)];
+            G3DRasterStats s0, s1, s2;
+            G3DTriangle t = {
+                .clip = { g_rand_int_range(rnd, 0, 30),
+                          g_rand_int_range(rnd, 0, 30),
+                          g_rand_int_range(rnd, 100, FILL_W + 1),
+                          g_rand_int_range(rnd, 100, FILL_W + 1) },
+                .rules = ru, .shade = shade_count_px,
+                .no_weights = g_rand_boolean(rnd),
+            };
+
+            for (k = 0; k < 3; k++) {
+                t.v[k].x = g_rand_int_range(rnd, -20, FILL_W + 20) *
+                           ru->subpixels + g_rand_int_range(rnd, 0, ru->subpixels);
+                t.v[k].y = g_rand_int_range(rnd, -20, FILL_W + 20) *
+                           ru->subpixels + g_rand_int_range(rnd, 0, ru->subpixels);
+                t.v[k].inv_w = 1.0f;
+            }
+            memset(quads, 0, FILL_W * FILL_W);
+            memset(filled, 0, FILL_W * FILL_W);
+            g3d_raster_stats(r, &s0);
+            t.user = quads;
+            g3d_raster_triangle(r, &t);
+            g3d_raster_flush(r);
+            g3d_raster_stats(r, &s1);
+            t.user = filled;
+            t.fill = fill_count_px;
+            g3d_raster_triangle(r, &t);
+            g3d_raster_flush(r);
+            g3d_raster_stats(r, &s2);
+            g_assert_cmpmem(quads, FILL_W * FILL_W, filled, FILL_W * FILL_W);
+            for (k = 0; k < FILL_W * FILL_W; k++) {
+                g_assert_cmpuint(filled[k], <=, 1);
+            }
+            g_assert_cmpuint(s2.quads - s1.quads, ==, s1.quads - s0.quads);
+            g_assert_cmpuint(s2.samples - s1.samples, ==,
+                             s1.samples - s0.samples);
+            g_assert_cmpuint(s1.filled, ==, s0.filled);
+            /* every sample of a triangle with a fill function is filled */
+            g_assert_cmpuint(s2.filled - s1.filled, ==,
+                             s2.samples - s1.samples);
+            total_filled += s2.filled - s1.filled;
+        }
+        g3d_raster_free(r);
+    }
+    g_assert_cmpuint(total_filled, >, 1000000);
+    g_free(quads);
+    g_free(filled);
+    g_rand_free(rnd);
+}
+
 /* a target wider and taller than the bins' grid (64 tiles) */
 #define WIDE_W 2200
 #define WIDE_H 2100
@@ -597,6 +705,7 @@ int main(int argc, char **argv)
     g_test_add_func("/raster/scissor", test_scissor);
     g_test_add_func("/raster/threads/invariance", test_thread_invariance);
     g_test_add_func("/raster/vector-path", test_vector_path);
+    g_test_add_func("/raster/block-fill", test_block_fill);
     g_test_add_func("/raster/bins/wide", test_bins_wide);
     return g_test_run();
 }

@@ -111,7 +111,7 @@ static void attila_realize(PCIDevice *pdev, Error **errp)
 
     g3d_ram_mem_init(&cfg.vram, &s->gpu_mem, &s->mem);
     cfg.vram_size = s->mem_size;
-    g3d_guest_mem_init(&cfg.sys, pdev);
+    g3d_guest_mem_init(&cfg.sys, &s->worker, pdev);
     cfg.hooks.irq_update = g3d_worker_irq_cb;
     cfg.hooks.opaque = &s->worker;
     s->core = attila_core_new(&cfg);

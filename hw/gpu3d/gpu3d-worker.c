@@ -41,11 +41,10 @@ void g3d_install_qemu_log(void)
  * the worker). A chip address that lands on MMIO is a failed access, which
  * the core logs as a guest error.
  */
-static void *guest_map(void *opaque, uint64_t addr, uint64_t len,
-                       bool is_write)
+static void *guest_translate(G3DWorker *w, uint64_t addr, uint64_t len,
+                             bool is_write, MemoryRegion **mrp, hwaddr *xlatp)
 {
-    PCIDevice *pdev = opaque;
-    AddressSpace *as = pci_get_address_space(pdev);
+    AddressSpace *as = pci_get_address_space(w->pdev);
     MemoryRegion *mr;
     hwaddr xlat, l = len;
     void *p = NULL;
@@ -64,17 +63,123 @@ static void *guest_map(void *opaque, uint64_t addr, uint64_t len,
     if (is_write) {
         memory_region_set_dirty(mr, xlat, len);
     }
+    *mrp = mr;
+    *xlatp = xlat;
+    return p;
+}
+
+/* ranges of a region this close are logged as one */
+#define WRITE_LOG_GAP   (1 << 20)
+
+static hwaddr range_gap(const struct G3DWriteRange *a,
+                        const struct G3DWriteRange *b)
+{
+    return a->hi < b->lo ? b->lo - a->hi :
+           b->hi < a->lo ? a->lo - b->hi : 0;
+}
+
+static void range_merge(struct G3DWriteRange *into,
+                        const struct G3DWriteRange *r)
+{
+    into->lo = MIN(into->lo, r->lo);
+    into->hi = MAX(into->hi, r->hi);
+}
+
+/* log [xlat, xlat + len) of mr as written behind dirty tracking's back */
+static void write_log_add(G3DWriteLog *log, MemoryRegion *mr, hwaddr xlat,
+                          hwaddr len)
+{
+    struct G3DWriteRange r = { mr, xlat, xlat + len };
+    unsigned i, j, bi = 0, bj = 0;
+    hwaddr best = HWADDR_MAX;
+
+    qemu_mutex_lock(&log->lock);
+    for (i = 0; i < log->n; i++) {
+        if (log->r[i].mr == mr && range_gap(&log->r[i], &r) <= WRITE_LOG_GAP) {
+            range_merge(&log->r[i], &r);
+            goto out;
+        }
+    }
+    if (log->n == G3D_WRITE_LOG_MAX) {
+        /* full: merge the two closest ranges of one region */
+        for (i = 0; i < log->n; i++) {
+            for (j = i + 1; j < log->n; j++) {
+                if (log->r[i].mr == log->r[j].mr &&
+                    range_gap(&log->r[i], &log->r[j]) < best) {
+                    best = range_gap(&log->r[i], &log->r[j]);
+                    bi = i;
+                    bj = j;
+                }
+            }
+        }
+        if (best == HWADDR_MAX) {
+            /* 32 regions at once (never seen): this range goes unlogged */
+            goto out;
+        }
+        /* the same region stays referenced by the merged entry */
+        range_merge(&log->r[bi], &log->r[bj]);
+        memory_region_unref(log->r[bj].mr);
+        log->r[bj] = log->r[--log->n];
+    }
+    /* held until the log forgets it: the region may be another device's */
+    memory_region_ref(mr);
+    log->r[log->n++] = r;
+out:
+    qemu_mutex_unlock(&log->lock);
+}
+
+/* A save, the core quiet: what it wrote through its maps goes again. */
+static void write_log_mark(G3DWriteLog *log)
+{
+    unsigned i;
+
+    qemu_mutex_lock(&log->lock);
+    for (i = 0; i < log->n; i++) {
+        memory_region_set_dirty(log->r[i].mr, log->r[i].lo,
+                                log->r[i].hi - log->r[i].lo);
+    }
+    qemu_mutex_unlock(&log->lock);
+}
+
+/* Forget every range (a reset: the core maps again before it writes). */
+static void write_log_clear(G3DWriteLog *log)
+{
+    qemu_mutex_lock(&log->lock);
+    while (log->n) {
+        memory_region_unref(log->r[--log->n].mr);
+    }
+    qemu_mutex_unlock(&log->lock);
+}
+
+/*
+ * The core's map: a pointer it may write through long after this call (a
+ * draw's colour buffer), so a write map is logged for the next save.
+ */
+static void *guest_map(void *opaque, uint64_t addr, uint64_t len,
+                       bool is_write)
+{
+    G3DWorker *w = opaque;
+    MemoryRegion *mr;
+    hwaddr xlat;
+    void *p = guest_translate(w, addr, len, is_write, &mr, &xlat);
+
+    if (p && is_write) {
+        write_log_add(&w->wlog, mr, xlat, len);
+    }
     return p;
 }
 
 static bool guest_read(void *opaque, uint64_t addr, void *buf, uint64_t len)
 {
+    G3DWorker *w = opaque;
     uint8_t *out = buf;
+    MemoryRegion *mr;
+    hwaddr xlat;
 
     /* page by page: guest RAM need not be contiguous in the host */
     while (len) {
         uint64_t n = MIN(len, CHUNK - (addr & (CHUNK - 1)));
-        void *p = guest_map(opaque, addr, n, false);
+        void *p = guest_translate(w, addr, n, false, &mr, &xlat);
         if (!p) {
             return false;
         }
@@ -89,13 +194,16 @@ static bool guest_read(void *opaque, uint64_t addr, void *buf, uint64_t len)
 static bool guest_write(void *opaque, uint64_t addr, const void *buf,
                         uint64_t len)
 {
+    G3DWorker *w = opaque;
     const uint8_t *in = buf;
     uint64_t a, left;
+    MemoryRegion *mr;
+    hwaddr xlat;
 
     /* all or nothing: check every page first */
     for (a = addr, left = len; left;) {
         uint64_t n = MIN(left, CHUNK - (a & (CHUNK - 1)));
-        if (!guest_map(opaque, a, n, true)) {
+        if (!guest_translate(w, a, n, true, &mr, &xlat)) {
             return false;
         }
         a += n;
@@ -103,12 +211,13 @@ static bool guest_write(void *opaque, uint64_t addr, const void *buf,
     }
     while (len) {
         uint64_t n = MIN(len, CHUNK - (addr & (CHUNK - 1)));
-        memcpy(guest_map(opaque, addr, n, true), in, n);
+        memcpy(guest_translate(w, addr, n, true, &mr, &xlat), in, n);
         /*
          * dirty again after the copy: a live migration's bitmap sync
-         * between the map's marking and the copy would send the old bytes
+         * between the translation's marking and the copy would send the
+         * old bytes
          */
-        guest_map(opaque, addr, n, true);
+        memory_region_set_dirty(mr, xlat, n);
         in += n;
         addr += n;
         len -= n;
@@ -116,9 +225,14 @@ static bool guest_write(void *opaque, uint64_t addr, const void *buf,
     return true;
 }
 
-void g3d_guest_mem_init(G3DMem *mem, PCIDevice *pdev)
+void g3d_guest_mem_init(G3DMem *mem, G3DWorker *w, PCIDevice *pdev)
 {
-    mem->opaque = pdev;
+    /* before g3d_worker_start: the core is made with this G3DMem */
+    w->pdev = pdev;
+    qemu_mutex_init(&w->wlog.lock);
+    w->wlog.n = 0;
+    w->wlog.used = true;
+    mem->opaque = w;
     mem->map = guest_map;
     mem->read = guest_read;
     mem->write = guest_write;
@@ -503,6 +617,9 @@ void g3d_worker_reset(G3DWorker *w)
     w->ops->reset(w->core);
     g3d_preempt_leave(&w->preempt);
     worker_release(w);
+    if (w->wlog.used) {
+        write_log_clear(&w->wlog);
+    }
     qatomic_set(&w->irq_level, 0);
     pci_set_irq(w->pdev, 0);
 }
@@ -597,6 +714,9 @@ static bool worker_quiesce(G3DWorker *w)
         if (mr) {
             mark_ram_dirty(mr);
         }
+    }
+    if (done && w->wlog.used) {
+        write_log_mark(&w->wlog);
     }
     trace_gpu3d_quiesce(w->name, done);
     return done;
@@ -922,6 +1042,11 @@ void g3d_worker_stop(G3DWorker *w)
     qemu_bh_delete(w->irq_bh);
     g3d_preempt_destroy(&w->preempt);
     qemu_mutex_destroy(&w->lock);
+    if (w->wlog.used) {
+        write_log_clear(&w->wlog);
+        qemu_mutex_destroy(&w->wlog.lock);
+        w->wlog.used = false;
+    }
     qemu_cond_destroy(&w->wake);
     qemu_cond_destroy(&w->changed);
     g_free(w->queue);

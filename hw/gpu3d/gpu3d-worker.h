@@ -29,6 +29,9 @@
 
 #define G3D_MAX_HEADS 2
 
+/* the worker, which passes itself to write_seen */
+struct G3DWorker;
+
 /* What the glue calls on a core (all under the worker's lock). */
 typedef struct G3DCoreOps {
     void (*reg_write)(void *core, uint32_t offset, uint64_t val,
@@ -77,6 +80,25 @@ typedef struct G3DWrite {
     uint64_t val;
 } G3DWrite;
 
+/*
+ * Guest RAM a core mapped for writing: it writes there through host
+ * pointers, later and from any of its threads, which dirty tracking does
+ * not see. A save marks these ranges dirty again once the core is quiet
+ * (docs/architecture.md, Migration). Ranges of one region closer than a
+ * gap are merged; a full log merges its two closest ranges.
+ */
+#define G3D_WRITE_LOG_MAX 32
+
+typedef struct G3DWriteLog {
+    bool used;                  /* the device maps guest RAM */
+    QemuMutex lock;
+    unsigned n;
+    struct G3DWriteRange {
+        MemoryRegion *mr;
+        hwaddr lo, hi;          /* [lo, hi) in the region */
+    } r[G3D_WRITE_LOG_MAX];
+} G3DWriteLog;
+
 typedef struct G3DWorker {
     PCIDevice *pdev;
     const char *name;
@@ -102,6 +124,7 @@ typedef struct G3DWorker {
     VMChangeStateEntry *vmstate;
     NotifierWithReturn precopy;
     uint32_t mmio_size;         /* the register BAR's size */
+    G3DWriteLog wlog;           /* system RAM mapped for writing */
 
     /* the saved streams, between pre_save/post_save and pre/post_load */
     uint8_t *saved_core, *saved_queue;
@@ -119,7 +142,7 @@ typedef struct G3DWorker {
 } G3DWorker;
 
 /* Guest physical memory for a core: RAM only, never MMIO (no BQL needed). */
-void g3d_guest_mem_init(G3DMem *mem, PCIDevice *pdev);
+void g3d_guest_mem_init(G3DMem *mem, G3DWorker *w, PCIDevice *pdev);
 
 /* A G3DMem over a RAM MemoryRegion (a VRAM BAR). */
 typedef struct G3DRamMem {

@@ -103,7 +103,7 @@ static void pica200_realize(PCIDevice *pdev, Error **errp)
     /* the GPU sees the first 6 MiB of the BAR; the rest is guest-only */
     g3d_ram_mem_init(&cfg.vram, &s->vram_mem, &s->vram);
     cfg.vram_size = PICA200_VRAM_SIZE;
-    g3d_guest_mem_init(&cfg.sys, pdev);
+    g3d_guest_mem_init(&cfg.sys, &s->worker, pdev);
     cfg.hooks.irq_update = g3d_worker_irq_cb;
     cfg.hooks.opaque = &s->worker;
     s->core = pica200_core_new(&cfg);

@@ -307,7 +307,7 @@ static void r300_realize(PCIDevice *pdev, Error **errp)
 
     g3d_ram_mem_init(&cfg.vram, &s->vram_mem, &s->vram);
     cfg.vram_size = s->vram_size;
-    g3d_guest_mem_init(&cfg.sys, pdev);
+    g3d_guest_mem_init(&cfg.sys, &s->worker, pdev);
     cfg.hooks.irq_update = g3d_worker_irq_cb;
     cfg.now_ns = r300_now_ns;
     cfg.hooks.opaque = &s->worker;

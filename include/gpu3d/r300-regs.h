@@ -1052,8 +1052,8 @@ G3D_FIELD(US_OUT_FMT_0, OUT_SIGN, 16, 4)
 #define R300_US_OUT_FMT_C4_16       5
 #define R300_US_OUT_FMT_C_16_FP     16
 #define R300_US_OUT_FMT_C2_16_FP    17
-#define R300_US_OUT_FMT_C_32_FP     19
 #define R300_US_OUT_FMT_C4_16_FP    18
+#define R300_US_OUT_FMT_C_32_FP     19
 #define R300_US_OUT_FMT_C2_32_FP    20
 #define R300_US_OUT_FMT_C4_32_FP    21
 #define R300_US_OUT_FMT_UNUSED      15

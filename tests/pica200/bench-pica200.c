@@ -77,10 +77,11 @@ static unsigned make_vertices(const Scene *s, float *v)
             o[1] = q[k][1];
             o[2] = -0.1f - 0.8f * (float)i / s->ntris;
             o[3] = 1;
-            o[4] = s->gouraud ? (k % 3 == 0) : 0.25f;
-            o[5] = s->gouraud ? (k % 3 == 1) : 0.5f;
-            o[6] = s->gouraud ? (k % 3 == 2) : 0.75f;
-            o[7] = 0.5f;
+            /* flat: 8-bit colours, as a UNSIGNED_BYTE attribute gives */
+            o[4] = s->gouraud ? (k % 3 == 0) : 0x40 / 255.0f;
+            o[5] = s->gouraud ? (k % 3 == 1) : 0x80 / 255.0f;
+            o[6] = s->gouraud ? (k % 3 == 2) : 0xC0 / 255.0f;
+            o[7] = 0x80 / 255.0f;
             if (s->textured) {
                 /* texture coordinates 0..1.5: magnified, repeating */
                 o[4] = (q[k][0] + 1) * 0.75f;

@@ -9,7 +9,11 @@
  * twice from the same random colour, depth and texture contents, once as
  * chosen and once with g3d_general_path set; the colour and depth bytes
  * must be equal. The states each fast function covers are counted so the
- * comparison is known to exercise them.
+ * comparison is known to exercise them. Half the untextured cases draw
+ * flat triangles (one colour per triangle: 8-bit colours, colours at a
+ * rounding tie, arbitrary ones) with the depth test off three times in four,
+ * so that the block fill of flat triangles (framebuffer.c pica_flat_fill)
+ * is compared too.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -142,12 +146,15 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
     uint32_t blend_func = g_rand_boolean(r) ? 0x01010000u : 0x76760000u;
     uint32_t logic = g_rand_boolean(r) ? 3 : g_rand_int_range(r, 0, 16);
     bool textured = seed & 1, tex_fast = false;
+    bool flat = !textured && (seed & 2);
     float v[NTRIS * 3 * 8];
-    unsigned i;
+    uint32_t depth_mask;
+    unsigned i, k;
 
-    if (textured && seed & 6) {
-        /* three in four textured cases: fragment operations the fast
-         * functions take, so that the texture's part decides */
+    if ((textured && seed & 6) || (flat && seed & 4)) {
+        /* three in four textured cases and half the flat ones: fragment
+         * operations the fast functions take, so that the texture's part
+         * or the colours decide */
         cfmt = PICA_COLORFMT_RGBA8;
         stencil = alpha = blend = false;
         mask = 0xF;
@@ -170,6 +177,18 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
         p[5] = (float)g_rand_double_range(r, -0.2, 1.2);
         p[6] = (float)g_rand_double_range(r, -0.2, 1.2);
         p[7] = (float)g_rand_double_range(r, -0.2, 1.2);
+        if (flat && i % 3) {
+            memcpy(p + 4, p + 4 - 8 * (i % 3), 4 * sizeof(float));
+        } else if (flat) {
+            for (k = 4; k < 8; k++) {
+                int kind = g_rand_int_range(r, 0, 8);
+                int b = g_rand_int_range(r, 0, 256);
+
+                /* mostly 8-bit; some ties (b + 0.5) / 255; some arbitrary */
+                p[k] = kind < 5 ? b / 255.0f :
+                       kind < 7 ? (b + 0.5f) / 255.0f : p[k];
+            }
+        }
     }
     pt_put_vertices(t, VB_OFF, v, NTRIS * 3);
 
@@ -192,8 +211,11 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
                  g_rand_int_range(r, 0, 256) << 8 : 0);
     pica_cmd_reg(b, GPUREG_STENCIL_TEST, (g_rand_int(r) & ~1u) | stencil);
     pica_cmd_reg(b, GPUREG_STENCIL_OP, g_rand_int(r) & 0x777);
-    pica_cmd_reg(b, GPUREG_DEPTH_COLOR_MASK, (g_rand_int(r) & 0x1071) |
-                 mask << 8);
+    depth_mask = g_rand_int(r) & 0x1071;
+    if (flat && g_rand_int_range(r, 0, 4)) {
+        depth_mask &= ~0x1001u;                 /* no depth test or write */
+    }
+    pica_cmd_reg(b, GPUREG_DEPTH_COLOR_MASK, depth_mask | mask << 8);
     pica_cmd_reg(b, GPUREG_DEPTHMAP_ENABLE, g_rand_int_range(r, 0, 4) != 0);
     pica_cmd_reg(b, GPUREG_SCISSORTEST_MODE, scissor);
     pica_cmd_reg(b, GPUREG_SCISSORTEST_POS, g_rand_int_range(r, 0, W / 2) |
@@ -216,11 +238,14 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
     return tex_fast ? PATH_TEX0 : PATH_GENERAL;
 }
 
-static Path run(PicaTest *t, uint32_t seed, bool general, uint8_t *out)
+static Path run(PicaTest *t, uint32_t seed, bool general, uint8_t *out,
+                uint64_t *filled)
 {
     CmdBuf b;
     Path path = build_case(t, seed, &b);
+    Pica200Stats st0, st1;
 
+    pica200_stats(t->core, &st0);
     g3d_general_path = general;
     pt_kick(t, &b, LIST_OFF);
     g_assert_true(pt_run(t, 1u << 20));
@@ -228,6 +253,8 @@ static Path run(PicaTest *t, uint32_t seed, bool general, uint8_t *out)
     pt_wreg(t, GPUREG_IRQ_ACK0, 0);
     memcpy(out, t->vram, SURF_BYTES * 2);
     cb_free(&b);
+    pica200_stats(t->core, &st1);
+    *filled = st1.fragments_filled - st0.fragments_filled;
     return path;
 }
 
@@ -236,7 +263,8 @@ static void test_fast_equals_general(gconstpointer data)
     int threads = GPOINTER_TO_INT(data);
     PicaTest t;
     uint8_t *img[2];
-    unsigned n, path[3] = { 0, 0, 0 }, errors;
+    unsigned n, path[3] = { 0, 0, 0 }, errors, filled_cases = 0;
+    uint64_t filled, filled_general;
     const unsigned cases = 300;
 
     pt_init(&t, threads);
@@ -246,8 +274,10 @@ static void test_fast_equals_general(gconstpointer data)
     for (n = 0; n < cases; n++) {
         uint32_t seed = 0x91ca0000u + n;
 
-        path[run(&t, seed, false, img[0])]++;
-        run(&t, seed, true, img[1]);
+        path[run(&t, seed, false, img[0], &filled)]++;
+        run(&t, seed, true, img[1], &filled_general);
+        g_assert_cmpuint(filled_general, ==, 0);
+        filled_cases += filled > 0;
         if (memcmp(img[0], img[1], SURF_BYTES)) {
             g_error("seed %#x: the colour bytes of the chosen path differ "
                     "from the general path's", seed);
@@ -258,8 +288,10 @@ static void test_fast_equals_general(gconstpointer data)
         }
     }
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
-    g_test_message("paths: %u general, %u replace, %u texture 0",
-                   path[PATH_GENERAL], path[PATH_REPLACE], path[PATH_TEX0]);
+    g_test_message("paths: %u general, %u replace (%u with block fills), "
+                   "%u texture 0", path[PATH_GENERAL], path[PATH_REPLACE],
+                   filled_cases, path[PATH_TEX0]);
+    g_assert_cmpuint(filled_cases, >=, cases / 32);
     g_assert_cmpuint(path[PATH_REPLACE], >=, cases / 16);
     g_assert_cmpuint(path[PATH_TEX0], >=, cases / 16);
     g_assert_cmpuint(path[PATH_GENERAL], >=, cases / 8);

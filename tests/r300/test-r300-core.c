@@ -619,6 +619,33 @@ static void test_i8_uv88(void)
         { R300_COLOR_FORMAT_I8, 0x00001000, 1, 0x40 },
         /* C4_8, C0 = G, C2 = R */
         { R300_COLOR_FORMAT_UV88, 0x00001200, 2, 0xBF40 },
+        /*
+         * 16- and 32-bit components in a 16- or 32-bit target, C0 at the
+         * lowest address: "these formats work fine with ARGB8888 / UV88 if
+         * US_OUT_FMT is set correctly" (Mesa r300_translate_colorformat).
+         * C2_16, C0 = R, C1 = A (Mesa's L16A16): 0.25 -> 0x4000, 1 ->
+         * 0xFFFF.
+         */
+        { R300_COLOR_FORMAT_ARGB8888, 4 | 1 << 8, 4, 0xFFFF4000 },
+        /* C2_16_FP, C0 = R, C1 = G (RG16F): halves 0x3400, 0x3A00 */
+        { R300_COLOR_FORMAT_ARGB8888, 17 | 1 << 8 | 2 << 10, 4, 0x3A003400 },
+        /* C_32_FP, C0 = R (R32F): the single 0.25 */
+        { R300_COLOR_FORMAT_ARGB8888, 19 | 1 << 8, 4, 0x3E800000 },
+        /* C_16, C0 = G (a 16-bit target): 0.75 * 65535 -> 0xBFFF */
+        { R300_COLOR_FORMAT_UV88, 3 | 2 << 8, 2, 0xBFFF },
+        /* C_16_FP, C0 = R (R16F) */
+        { R300_COLOR_FORMAT_UV88, 16 | 1 << 8, 2, 0x3400 },
+        /*
+         * OUT_SIGN, "whether components C3, C2, C1 and C0 are signed (C4_8,
+         * C_16, C2_16 and C4_16 formats only)", as Mesa programs SNORM
+         * targets: v * (2^(n-1) - 1) rounded, two's complement. R8_SNORM:
+         * 0.25 * 127 -> 0x20; R16_SNORM: 0.75 * 32767 -> 0x5FFF; L16A16_SNORM:
+         * 0.25 * 32767 -> 0x2000, 1 -> 0x7FFF. C_16_FP has no sign field.
+         */
+        { R300_COLOR_FORMAT_I8, 0x00001000 | 0xF << 16, 1, 0x20 },
+        { R300_COLOR_FORMAT_UV88, 3 | 2 << 8 | 0xF << 16, 2, 0x5FFF },
+        { R300_COLOR_FORMAT_ARGB8888, 4 | 1 << 8 | 0xF << 16, 4, 0x7FFF2000 },
+        { R300_COLOR_FORMAT_UV88, 16 | 1 << 8 | 0xF << 16, 2, 0x3400 },
     };
     unsigned i;
 
@@ -1285,6 +1312,37 @@ static void test_cp_features(void)
     r300_rig_free(d);
 }
 
+/* A packet whose body runs past the ring's end continues at its start. */
+static void test_cp_ring_wrap(void)
+{
+    Dev *d = dev_new(1);
+    uint32_t dwords, pad[256], cmd[5], k, left;
+
+    r300_rig_ring_init(d);
+    dwords = r300_rig_ring_size(d) / 4;
+    for (k = 0; k < G_N_ELEMENTS(pad); k++) {
+        pad[k] = R300_PACKET2;
+    }
+    /* Type-2 fillers up to two dwords before the end */
+    for (left = dwords - 2 - r300_rig_rd(d, A_CP_RB_WPTR); left; ) {
+        uint32_t n = MIN(left, G_N_ELEMENTS(pad));
+        r300_rig_ring_run(d, pad, n);
+        left -= n;
+    }
+    g_assert_cmpuint(r300_rig_rd(d, A_CP_RB_WPTR), ==, dwords - 2);
+    /* header and one value before the end, three values after it */
+    cmd[0] = R300_PACKET0(R300_SCRATCH_REG(0), 3);
+    for (k = 0; k < 4; k++) {
+        cmd[1 + k] = 0x5C0000u + k;
+    }
+    r300_rig_ring_run(d, cmd, 5);
+    for (k = 0; k < 4; k++) {
+        g_assert_cmphex(r300_rig_rd(d, R300_SCRATCH_REG(k)), ==, 0x5C0000u + k);
+    }
+    g_assert_cmpuint(r300_rig_rd(d, A_CP_RB_WPTR), ==, 3);
+    r300_rig_free(d);
+}
+
 /* Reset values, write masks, access rules of a sample of registers. */
 static void test_registers(void)
 {
@@ -1596,6 +1654,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/msaa-resolve", test_msaa_resolve);
     g_test_add_func("/r300/bad/targets", test_bad_targets);
     g_test_add_func("/r300/core/cp", test_cp_features);
+    g_test_add_func("/r300/core/cp-ring-wrap", test_cp_ring_wrap);
     g_test_add_func("/r300/core/threads", test_threads);
     g_test_add_func("/r300/core/gart-arrays", test_gart_arrays);
     g_test_add_func("/r300/core/gart-colour-buffer", test_gart_colour_buffer);

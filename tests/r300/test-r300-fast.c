@@ -28,26 +28,42 @@
 
 static uint32_t cmdbuf[8192];
 
-typedef struct Case {
-    uint32_t seed;
-    bool fast_quad;             /* the draw's shade was not r300_quad */
-} Case;
+/* which quad function a case's draw took */
+typedef enum Path {
+    PATH_GENERAL, PATH_FAST, PATH_LANES, PATH_LANES_BLEND, PATH_N
+} Path;
 
-static void state(R300Cmd *c, GRand *r, bool *textured)
+/*
+ * A random RB3D_BLENDCNTL-style word: every factor code (the invalid ones
+ * too), every function, a discard mode now and then.
+ */
+static uint32_t random_blend(GRand *r)
+{
+    return (uint32_t)g_rand_int_range(r, 0, 8) << R_RB3D_BLENDCNTL_COMB_FCN_SHIFT |
+           (uint32_t)g_rand_int_range(r, 0, 48) << R_RB3D_BLENDCNTL_SRCBLEND_SHIFT |
+           (uint32_t)g_rand_int_range(r, 0, 48) << R_RB3D_BLENDCNTL_DESTBLEND_SHIFT;
+}
+
+/*
+ * A random state; `lanes` draws most cases from the states r300_quad_lanes
+ * takes (a move into ARGB8888, Z24S8 or no Z test, no alpha test or fog),
+ * with any blend.
+ */
+static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
 {
     static const uint32_t formats[] = {
         R300_COLOR_FORMAT_ARGB8888, R300_COLOR_FORMAT_ARGB8888,
         R300_COLOR_FORMAT_ARGB8888, R300_COLOR_FORMAT_RGB565,
     };
-    uint32_t fmt = formats[g_rand_int_range(r, 0, 4)];
+    uint32_t fmt = formats[g_rand_int_range(r, 0, lanes ? 3 : 4)];
     uint32_t pitch = W | fmt << R_RB3D_COLORPITCH_0_COLORFORMAT_SHIFT;
     static const uint32_t zformats[] = {
         R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL,
         R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL,
         R300_DEPTHFORMAT_16BIT_INT_Z, R300_DEPTHFORMAT_16BIT_13E3,
     };
-    uint32_t zformat = zformats[g_rand_int_range(r, 0, 4)];
-    uint32_t zcntl = 0, rgb_inst = 0x40050A80u, alpha_inst = 0x40040889u;
+    uint32_t zformat = zformats[g_rand_int_range(r, 0, lanes ? 2 : 4)];
+    uint32_t out_fmt, zcntl = 0, rgb_inst = 0x40050A80u, alpha_inst = 0x40040889u;
     unsigned k;
 
     if (g_rand_int_range(r, 0, 4) == 0) {
@@ -59,7 +75,19 @@ static void state(R300Cmd *c, GRand *r, bool *textured)
     r300_cmd_reg(c, R300_RB3D_COLORPITCH(0), pitch);
     r300_cmd_reg(c, A_RB3D_COLOR_CHANNEL_MASK,
                  g_rand_int_range(r, 0, 3) ? 0xF : g_rand_int_range(r, 0, 16));
-    if (g_rand_int_range(r, 0, 4) == 0) {
+    if (lanes && g_rand_int_range(r, 0, 3)) {
+        /* any blend, alpha apart or not, any constant colour */
+        r300_cmd_reg(c, A_RB3D_BLENDCNTL,
+                     R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK |
+                     (g_rand_boolean(r)
+                      ? R_RB3D_BLENDCNTL_SEPARATE_ALPHA_ENABLE_MASK : 0) |
+                     (g_rand_int_range(r, 0, 4) ? 0 :
+                      (uint32_t)g_rand_int_range(r, 0, 8)
+                      << R_RB3D_BLENDCNTL_DISCARD_SRC_PIXELS_SHIFT) |
+                     random_blend(r));
+        r300_cmd_reg(c, A_RB3D_ABLENDCNTL, random_blend(r));
+        r300_cmd_reg(c, A_RB3D_CONSTANT_COLOR, g_rand_int(r));
+    } else if (g_rand_int_range(r, 0, 4) == 0) {
         r300_cmd_reg(c, A_RB3D_BLENDCNTL,
                      R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK |
                      R300_COMB_ADD_CLAMP << R_RB3D_BLENDCNTL_COMB_FCN_SHIFT |
@@ -67,20 +95,24 @@ static void state(R300Cmd *c, GRand *r, bool *textured)
                      R300_BLEND_GL_ONE_MINUS_SRC_ALPHA <<
                      R_RB3D_BLENDCNTL_DESTBLEND_SHIFT);
     }
-    if (g_rand_int_range(r, 0, 8) == 0) {
+    if (g_rand_int_range(r, 0, lanes ? 32 : 8) == 0) {
         r300_cmd_reg(c, A_RB3D_ROPCNTL, R_RB3D_ROPCNTL_ROP_ENABLE_MASK |
                      (uint32_t)g_rand_int_range(r, 0, 16) << R_RB3D_ROPCNTL_ROP_SHIFT);
     }
-    /* US_OUT_FMT C4_8 with a random component order */
-    r300_cmd_reg(c, A_US_OUT_FMT_0, g_rand_int_range(r, 0, 3) ? 0x00001B00
-                 : (g_rand_int(r) & 0xFF00));
+    /* US_OUT_FMT C4_8 with a random component order, sometimes signed */
+    out_fmt = g_rand_int_range(r, 0, lanes ? 6 : 3) ? 0x00001B00
+              : (g_rand_int(r) & 0xFF00);
+    if (g_rand_int_range(r, 0, 8) == 0) {
+        out_fmt |= (g_rand_int(r) & 0xF) << R_US_OUT_FMT_0_OUT_SIGN_SHIFT;
+    }
+    r300_cmd_reg(c, A_US_OUT_FMT_0, out_fmt);
     if (g_rand_boolean(r)) {
         zcntl |= R_ZB_CNTL_Z_ENABLE_MASK;
     }
     if (g_rand_boolean(r)) {
         zcntl |= R_ZB_CNTL_ZWRITEENABLE_MASK;
     }
-    if (g_rand_int_range(r, 0, 4) == 0) {
+    if (g_rand_int_range(r, 0, lanes ? 16 : 4) == 0) {
         zcntl |= R_ZB_CNTL_STENCIL_ENABLE_MASK;
     }
     if (g_rand_int_range(r, 0, 5) == 0) {
@@ -99,7 +131,7 @@ static void state(R300Cmd *c, GRand *r, bool *textured)
     /* ZFUNC, stencil functions and ops: every field random */
     r300_cmd_reg(c, A_ZB_ZSTENCILCNTL, g_rand_int(r));
     r300_cmd_reg(c, A_ZB_STENCILREFMASK, g_rand_int(r) & 0xFFFFFF);
-    if (g_rand_int_range(r, 0, 4) == 0) {
+    if (g_rand_int_range(r, 0, lanes ? 16 : 4) == 0) {
         r300_cmd_reg(c, A_FG_ALPHA_FUNC, R_FG_ALPHA_FUNC_AF_EN_MASK |
                      g_rand_int_range(r, 0, 8) << 8 |
                      g_rand_int_range(r, 0, 256));
@@ -107,7 +139,7 @@ static void state(R300Cmd *c, GRand *r, bool *textured)
     /* fog from the window z: it sees the move's unclamped colours */
     r300_cmd_reg(c, A_GB_SELECT, (g_rand_boolean(r)
                                   ? R_GB_SELECT_W_SELECT_MASK : 0) | 5);
-    if (g_rand_int_range(r, 0, 3) == 0) {
+    if (g_rand_int_range(r, 0, lanes ? 16 : 3) == 0) {
         r300_cmd_reg(c, A_FG_FOG_BLEND, R_FG_FOG_BLEND_ENABLE_MASK |
                      g_rand_int_range(r, 0, 4) << R_FG_FOG_BLEND_FN_SHIFT);
         r300_cmd_regf(c, A_GA_FOG_SCALE, 1.0f / 16777215.0f);
@@ -124,7 +156,7 @@ static void state(R300Cmd *c, GRand *r, bool *textured)
     if (g_rand_boolean(r)) {
         alpha_inst &= ~R_US_ALU_ALPHA_INST_0_CLAMP_MASK;
     }
-    if (g_rand_int_range(r, 0, 5) == 0) {
+    if (g_rand_int_range(r, 0, lanes ? 16 : 5) == 0) {
         rgb_inst |= 1u << R_US_ALU_RGB_INST_0_OMOD_SHIFT;
     }
     r300_cmd_reg(c, A_US_ALU_RGB_INST_0, rgb_inst);
@@ -146,9 +178,36 @@ static void state(R300Cmd *c, GRand *r, bool *textured)
                                (g_rand_boolean(r) ? 2u : 1u) << 11 |
                                g_rand_int_range(r, 0, 3) |
                                g_rand_int_range(r, 0, 3) << 3);
+        if (lanes) {
+            /* any size up to TEX (not powers of two too), any wrap mode
+             * (the border ones too), projected now and then, any swizzle */
+            unsigned sz = g_rand_int_range(r, 1, TEX + 1), ax;
+            uint32_t f0 = (g_rand_boolean(r) ? 2u : 1u) << 9;
+            f0 |= (g_rand_int_range(r, 0, 4) ? 2u : 1u) << 11;
+            for (ax = 0; ax < 2; ax++) {    /* S, T: the border modes less */
+                unsigned modes = g_rand_int_range(r, 0, 4) ? 4 : 8;
+                f0 |= (uint32_t)g_rand_int_range(r, 0, modes) << (3 * ax);
+            }
+            r300_cmd_reg(c, R300_TX_FILTER0(0), f0);
+            r300_cmd_reg(c, R300_TX_FORMAT0(0), (sz - 1) | (sz - 1) << 11 |
+                         (g_rand_int_range(r, 0, 4) ? 0 :
+                          R_TX_FORMAT0_0_PROJECTED_MASK));
+            r300_cmd_reg(c, R300_TX_FORMAT2(0), sz - 1);
+            if (g_rand_boolean(r)) {
+                uint32_t f1 = 12;           /* ARGB8888 */
+                unsigned ch;
+                for (ch = 0; ch < 4; ch++) {  /* C0..C3, ZERO or ONE */
+                    f1 |= (uint32_t)g_rand_int_range(r, 0, 6) << (9 + 3 * ch);
+                }
+                r300_cmd_reg(c, R300_TX_FORMAT1(0), f1);
+            }
+        }
         /* node 3: TEX (LD or PROJ) t<dst> <- tex0(t1), then out = t<src> */
         /* move the coordinate t1, t0 (nothing routed: 0) or the fetch t2 */
         k = g_rand_int_range(r, 0, 3);
+        if (lanes && g_rand_boolean(r)) {
+            k = 2;
+        }
         r300_cmd_reg(c, A_US_CONFIG, R_US_CONFIG_FIRST_TEX_MASK);
         r300_cmd_reg(c, A_US_PIXSIZE, 2);
         r300_cmd_reg(c, R300_US_CODE_ADDR(3), R_US_CODE_ADDR_0_RGBA_OUT_MASK);
@@ -164,8 +223,8 @@ static void state(R300Cmd *c, GRand *r, bool *textured)
 }
 
 /* Draw the case's triangles with the path chosen or the general one. */
-static void run(R300Rig *d, uint32_t seed, bool general, uint8_t *cb,
-                uint8_t *zb, bool *fast_quad)
+static void run(R300Rig *d, uint32_t seed, bool lanes, bool general,
+                uint8_t *cb, uint8_t *zb, Path *path, bool *tex_lanes)
 {
     R300Surface cbs = { CB_ADDR, W, R300_COLOR_FORMAT_ARGB8888 };
     R300Surface zbs = { 0, 0, 0 };
@@ -186,7 +245,7 @@ static void run(R300Rig *d, uint32_t seed, bool general, uint8_t *cb,
     r300_cmd_pipeline(&c, &cbs, &zbs, W, H);
     r300_cmd_matrix(&c, (const float[16]){ 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
                                            0, 0, 0, 1 });
-    state(&c, r, &textured);
+    state(&c, r, lanes, &textured);
     for (i = 0; i < 6; i++) {
         float v[3 * 8];
         for (k = 0; k < 3; k++) {
@@ -204,6 +263,10 @@ static void run(R300Rig *d, uint32_t seed, bool general, uint8_t *cb,
             p[7] = (float)g_rand_double_range(r, -0.2, 1.2);
         }
         r300_cmd_draw(&c, R300_PRIM_TRIANGLES, v, 3);
+        if (lanes && g_rand_boolean(r)) {
+            /* again, meeting its own depth: EQUAL, LEQUAL, GEQUAL differ */
+            r300_cmd_draw(&c, R300_PRIM_TRIANGLES, v, 3);
+        }
     }
     r300_cmd_finish(&c);
     g_assert_false(c.overflow);
@@ -212,17 +275,31 @@ static void run(R300Rig *d, uint32_t seed, bool general, uint8_t *cb,
     g3d_general_path = general;
     r300_rig_ring_run(d, cmdbuf, c.n);
     g3d_general_path = false;
-    *fast_quad = d->core->draw.shade != r300_quad;
+    *path = d->core->draw.shade == r300_quad ? PATH_GENERAL : PATH_FAST;
+    *tex_lanes = false;
+#ifdef __SSE2__
+    if (d->core->draw.shade == r300_quad_lanes) {
+        *path = d->core->draw.lanes.blend ? PATH_LANES_BLEND : PATH_LANES;
+        *tex_lanes = d->core->draw.lanes.tex_lanes &&
+                     d->core->draw.move.tex_op.dst == d->core->draw.move.src;
+    }
+#endif
     memcpy(cb, d->vram + CB_ADDR, SURF_BYTES);
     memcpy(zb, d->vram + ZB_ADDR, SURF_BYTES);
 }
 
+/* threads, and whether the states lean towards r300_quad_lanes' */
+typedef struct Variant {
+    int threads;
+    bool lanes;
+} Variant;
+
 static void test_fast_equals_general(gconstpointer data)
 {
-    int threads = GPOINTER_TO_INT(data);
-    R300Rig *d = r300_rig_new(threads, VRAM_SIZE, RING_BUFSZ);
+    const Variant *v = data;
+    R300Rig *d = r300_rig_new(v->threads, VRAM_SIZE, RING_BUFSZ);
     uint8_t *cb[2], *zb[2];
-    unsigned n, fast = 0, general = 0, errors;
+    unsigned n, errors, taken[PATH_N] = { 0 }, lanes, tex_lanes = 0;
     const unsigned cases = 300;
 
     for (n = 0; n < 2; n++) {
@@ -232,12 +309,13 @@ static void test_fast_equals_general(gconstpointer data)
     r300_rig_ring_init(d);
     errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
     for (n = 0; n < cases; n++) {
-        uint32_t seed = 0x5eed0000u + n;
-        bool fq, gq;
+        uint32_t seed = (v->lanes ? 0x1a4e0000u : 0x5eed0000u) + n;
+        Path fp, gp;
+        bool ft, gt;
 
-        run(d, seed, false, cb[0], zb[0], &fq);
-        run(d, seed, true, cb[1], zb[1], &gq);
-        g_assert_false(gq);
+        run(d, seed, v->lanes, false, cb[0], zb[0], &fp, &ft);
+        run(d, seed, v->lanes, true, cb[1], zb[1], &gp, &gt);
+        g_assert_cmpint(gp, ==, PATH_GENERAL);
         if (memcmp(cb[0], cb[1], SURF_BYTES) ||
             memcmp(zb[0], zb[1], SURF_BYTES)) {
             g_error("seed %#x: the fast path's bytes differ from the general "
@@ -245,13 +323,22 @@ static void test_fast_equals_general(gconstpointer data)
                     memcmp(cb[0], cb[1], SURF_BYTES) ? "differs" : "same",
                     memcmp(zb[0], zb[1], SURF_BYTES) ? "differs" : "same");
         }
-        fast += fq;
-        general += !fq;
+        taken[fp]++;
+        tex_lanes += ft;
     }
-    /* the draws were well-formed, and both kinds of quad function ran */
+    /* the draws were well-formed, and each kind of quad function ran */
+    lanes = taken[PATH_LANES] + taken[PATH_LANES_BLEND];
+    g_test_message("general %u, fast %u, lanes %u (blended %u, lanes "
+                   "sampler %u)", taken[PATH_GENERAL], taken[PATH_FAST], lanes,
+                   taken[PATH_LANES_BLEND], tex_lanes);
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
-    g_assert_cmpuint(fast, >=, cases / 4);
-    g_assert_cmpuint(general, >=, cases / 8);
+    g_assert_cmpuint(taken[PATH_FAST] + lanes, >=, cases / 4);
+    g_assert_cmpuint(taken[PATH_GENERAL], >=, v->lanes ? cases / 32 : cases / 8);
+#ifdef __SSE2__
+    g_assert_cmpuint(lanes, >=, v->lanes ? cases / 2 : cases / 20);
+    g_assert_cmpuint(taken[PATH_LANES_BLEND], >=, v->lanes ? cases / 4 : 1);
+    g_assert_cmpuint(tex_lanes, >=, v->lanes ? cases / 16 : 1);
+#endif
     for (n = 0; n < 2; n++) {
         g_free(cb[n]);
         g_free(zb[n]);
@@ -261,10 +348,18 @@ static void test_fast_equals_general(gconstpointer data)
 
 int main(int argc, char **argv)
 {
+    static const Variant v[] = {
+        { 1, false }, { 2, false }, { 1, true }, { 2, true },
+    };
+
     g_test_init(&argc, &argv, NULL);
-    g_test_add_data_func("/r300/fast-path/equals-general/1-thread",
-                         GINT_TO_POINTER(1), test_fast_equals_general);
-    g_test_add_data_func("/r300/fast-path/equals-general/2-threads",
-                         GINT_TO_POINTER(2), test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/equals-general/1-thread", &v[0],
+                         test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/equals-general/2-threads", &v[1],
+                         test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-equal-general/1-thread", &v[2],
+                         test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-equal-general/2-threads",
+                         &v[3], test_fast_equals_general);
     return g_test_run();
 }

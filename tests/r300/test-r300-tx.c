@@ -556,9 +556,21 @@ static void test_mip_selection(void)
     g_assert_cmpfloat_with_epsilon(mip_red(c, 1, 2 * M_SQRT2, 1), 125, 1e-2);
     g_assert_cmpfloat_with_epsilon(mip_red(c, 1, pow(2, 2.25), 1), 162.5,
                                    1e-2);
-    /* MAX_MIP_LEVEL 2: never finer than level 2 */
+    /* MAX_MIP_LEVEL 2: never finer than level 2, magnified too */
     mip_setup(c, F0(0, 0, 0, POINT, POINT, POINT, 0, 2), 0, 4);
     g_assert_cmpfloat_with_epsilon(mip_red(c, 1, 2, 1), 150, 1e-3);
+    g_assert_cmpfloat_with_epsilon(mip_red(c, 1, 0.5, 1), 150, 1e-3);
+    /*
+     * MIP none ignores MAX_MIP_LEVEL: level 0 minified and magnified (Wine
+     * dlls/d3d9/tests/visual.c maxmip_test: "with mipmapping disabled, the
+     * max mip level is ignored, only level 0 is used"); Mesa programs
+     * GL_TEXTURE_MIN_LOD 2 this way with GL_NEAREST, where GL samples the
+     * base level.
+     */
+    mip_setup(c, F0(0, 0, 0, POINT, POINT, 0, 0, 2), 0, 4);
+    g_assert_cmpfloat_with_epsilon(mip_red(c, 1, 8, 1), 50, 1e-3);
+    g_assert_cmpfloat_with_epsilon(mip_red(c, 1, 0.5, 1), 50, 1e-3);
+    g_assert_cmpfloat_with_epsilon(mip_red(c, 4, 1, 2.0f), 50, 1e-3);
     /* NUM_LEVELS 2: never coarser than level 1 */
     mip_setup(c, F0(0, 0, 0, POINT, POINT, POINT, 0, 0), 0, 2);
     g_assert_cmpfloat_with_epsilon(mip_red(c, 1, 8, 1), 100, 1e-3);

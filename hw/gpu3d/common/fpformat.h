@@ -60,6 +60,20 @@ static inline uint32_t g3d_f2unorm(float f, int bits)
     return (uint32_t)(f * max + 0.5f);
 }
 
+/*
+ * float -> signed n-bit normalised integer (two's complement in the low n
+ * bits), nearest (halves away from 0), clamped to [-1, 1]: v * (2^(n-1) - 1) as GL's
+ * SNORM conversion (OpenGL 4.5 §2.3.5.1)
+ */
+static inline uint32_t g3d_f2snorm(float f, int bits)
+{
+    float max = (float)((1u << (bits - 1)) - 1);
+    f = f > -1.0f ? (f < 1.0f ? f : 1.0f) : -1.0f;
+    f *= max;
+    return (uint32_t)(int32_t)(f + (f < 0.0f ? -0.5f : 0.5f)) &
+           ((1u << bits) - 1);
+}
+
 /* v / (2^bits - 1) for bits <= 8, v < 256: the same quotients, computed
  * once (fpformat.c), so a texel or pixel unpack does no division */
 extern float g3d_unorm_table[9][256];

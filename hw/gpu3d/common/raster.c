@@ -40,6 +40,7 @@ typedef struct SetupTri {
     G3DRect box;        /* covered pixels are inside: bbox met with clip */
     const G3DRasterRules *rules;
     G3DQuadFn *shade;
+    G3DBlockFn *fill;
     void *user;
     bool no_weights;
     /*
@@ -92,6 +93,7 @@ struct G3DRaster {
     uint64_t batch_pixels;      /* sum of the queued triangles' boxes */
     uint64_t *thread_quads;     /* per-thread counters, summed at flush */
     uint64_t *thread_samples;
+    uint64_t *thread_filled;
     G3DRasterStats stats;
     G3DPreempt *preempt;        /* of the thread that queued the batch */
 };
@@ -117,6 +119,7 @@ G3DRaster *g3d_raster_new(int threads)
     r->pool = g3d_pool_new(threads);
     r->thread_quads = g_new0(uint64_t, threads);
     r->thread_samples = g_new0(uint64_t, threads);
+    r->thread_filled = g_new0(uint64_t, threads);
     return r;
 }
 
@@ -139,6 +142,7 @@ void g3d_raster_free(G3DRaster *r)
     g_free(r->tris);
     g_free(r->thread_quads);
     g_free(r->thread_samples);
+    g_free(r->thread_filled);
     g_free(r);
 }
 
@@ -272,6 +276,7 @@ bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
     }
     st->rules = rules;
     st->shade = t->shade;
+    st->fill = t->fill;
     st->user = t->user;
     st->no_weights = t->no_weights;
     /*
@@ -330,7 +335,7 @@ typedef struct TileCtx {
     const SetupTri *st;
     int x0, y0, x1, y1;         /* the tile's part of the box */
     int thread;
-    uint64_t nquads, nsamples;
+    uint64_t nquads, nsamples, nfilled;
 } TileCtx;
 
 static inline void shade_quad(TileCtx *tc, G3DQuad *q)
@@ -554,6 +559,111 @@ static void block_quads_sse2(TileCtx *tc, int cx0, int cy0, int cx1,
 #define BLOCK 8                 /* pixels; the tile size is a multiple */
 
 /*
+ * A block of a triangle with a fill function that is only partly
+ * covered: each row's run of covered pixels (a triangle meets a row in one
+ * run) goes to the fill function, tested with the same integer edge values
+ * as the quads, and counted as the quads would have been.
+ */
+static void block_fill_runs(TileCtx *tc, int cx0, int cy0, int cx1, int cy1,
+                            const int64_t base[3], const int64_t step_x[3],
+                            const int64_t step_y[3])
+{
+    const SetupTri *st = tc->st;
+    int rx0 = MAX(cx0, tc->x0), ry0 = MAX(cy0, tc->y0);
+    unsigned pair = 0;          /* columns covered in this row pair */
+    int x, y, k;
+
+    for (y = cy0; y < cy1; y++) {
+        unsigned cols = 0;
+
+        if (y >= ry0) {
+            int64_t e[3];
+            int run = -1;
+
+            for (k = 0; k < 3; k++) {
+                e[k] = base[k] + step_x[k] * (rx0 - cx0) +
+                       step_y[k] * (y - cy0) + st->e[k].bias;
+            }
+            for (x = rx0; x < cx1; x++) {
+                bool in = e[0] >= 0 && e[1] >= 0 && e[2] >= 0;
+
+                if (in) {
+                    cols |= 1u << (x - cx0);
+                    if (run < 0) {
+                        run = x;
+                    }
+                } else if (run >= 0) {
+                    break;
+                }
+                for (k = 0; k < 3; k++) {
+                    e[k] += step_x[k];
+                }
+            }
+            if (run >= 0) {
+                int end = run + __builtin_ctz(~(cols >> (run - cx0)));
+
+                st->fill(st->user, run, y, end, y + 1, tc->thread);
+                tc->nsamples += end - run;
+                tc->nfilled += end - run;
+            }
+        }
+        pair |= cols;
+        if ((y - cy0) & 1 || y + 1 == cy1) {
+            /* quads of the row pair with a covered sample */
+            pair = (pair | pair >> 1) & 0x55;
+            tc->nquads += quad_samples[pair & 15] + quad_samples[pair >> 4];
+            pair = 0;
+        }
+    }
+}
+
+enum { TILE_OUT, TILE_PARTIAL, TILE_IN };
+
+/*
+ * The tile's part of the box against the edges, as the blocks are tested:
+ * all its samples outside one edge (no block of it has a sample inside),
+ * or all inside every edge.
+ */
+static int tile_class(const TileCtx *tc, const int64_t step_x[3],
+                      const int64_t step_y[3])
+{
+    const SetupTri *st = tc->st;
+    const int64_t S = st->rules->subpixels;
+    bool all_in = true;
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        const Edge *e = &st->e[k];
+        int64_t e00 = e->a * (tc->x0 * S + st->rules->sample_x) +
+                      e->b * (tc->y0 * S + st->rules->sample_y) + e->c + e->bias;
+        int64_t ex = step_x[k] * (tc->x1 - 1 - tc->x0);
+        int64_t ey = step_y[k] * (tc->y1 - 1 - tc->y0);
+
+        if (e00 + MAX(ex, 0) + MAX(ey, 0) < 0) {
+            return TILE_OUT;
+        }
+        all_in &= e00 + MIN(ex, 0) + MIN(ey, 0) >= 0;
+    }
+    return all_in ? TILE_IN : TILE_PARTIAL;
+}
+
+/*
+ * A tile part all inside, to the fill function at once; counted as the
+ * quads would have been (a quad with any sample in the box is shaded).
+ */
+static void tile_fill(TileCtx *tc)
+{
+    const SetupTri *st = tc->st;
+    unsigned w = tc->x1 - tc->x0, h = tc->y1 - tc->y0;
+
+    st->fill(st->user, tc->x0, tc->y0, tc->x1, tc->y1, tc->thread);
+    tc->nquads += (uint64_t)((tc->x1 - (tc->x0 & ~1) + 1) >> 1) *
+                  ((tc->y1 - (tc->y0 & ~1) + 1) >> 1);
+    tc->nsamples += (uint64_t)w * h;
+    tc->nfilled += (uint64_t)w * h;
+}
+
+/*
  * One tile's part of a triangle, in 8x8 blocks: a block whose samples are
  * all outside one edge is skipped; a block whose samples are all inside
  * every edge (and the box) is covered without testing each sample.
@@ -569,6 +679,16 @@ static void raster_tile(TileCtx *tc)
     for (k = 0; k < 3; k++) {
         step_x[k] = st->e[k].a * S;
         step_y[k] = st->e[k].b * S;
+    }
+    switch (tile_class(tc, step_x, step_y)) {
+    case TILE_OUT:
+        return;
+    case TILE_IN:
+        if (st->fill) {
+            tile_fill(tc);
+            return;
+        }
+        break;
     }
     for (by = tc->y0 & ~(BLOCK - 1); by < tc->y1; by += BLOCK) {
         for (bx = tc->x0 & ~(BLOCK - 1); bx < tc->x1; bx += BLOCK) {
@@ -595,6 +715,21 @@ static void raster_tile(TileCtx *tc)
                 continue;
             }
             all_in &= cx0 >= tc->x0 && cy0 >= tc->y0;
+            if (all_in && st->fill) {
+                /* counted as the quads would have been */
+                uint64_t n = (uint64_t)(cx1 - cx0) * (cy1 - cy0);
+
+                st->fill(st->user, cx0, cy0, cx1, cy1, tc->thread);
+                tc->nquads += (uint64_t)((cx1 - cx0 + 1) / 2) *
+                              ((cy1 - cy0 + 1) / 2);
+                tc->nsamples += n;
+                tc->nfilled += n;
+                continue;
+            }
+            if (st->fill) {
+                block_fill_runs(tc, cx0, cy0, cx1, cy1, base, step_x, step_y);
+                continue;
+            }
 #ifdef __SSE2__
             if (st->exact_double) {
                 block_quads_sse2(tc, cx0, cy0, cx1, cy1, base, step_x, step_y,
@@ -647,6 +782,7 @@ static void raster_batch(G3DRaster *r, int thread, int threads)
 done:
     r->thread_quads[thread] += tc.nquads;
     r->thread_samples[thread] += tc.nsamples;
+    r->thread_filled[thread] += tc.nfilled;
 }
 
 static void raster_job(void *arg, int thread)
@@ -681,7 +817,8 @@ static void run_bins(G3DRaster *r)
     for (t = 0; t < threads; t++) {
         r->stats.quads += r->thread_quads[t];
         r->stats.samples += r->thread_samples[t];
-        r->thread_quads[t] = r->thread_samples[t] = 0;
+        r->stats.filled += r->thread_filled[t];
+        r->thread_quads[t] = r->thread_samples[t] = r->thread_filled[t] = 0;
     }
 }
 

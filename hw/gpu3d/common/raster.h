@@ -85,11 +85,25 @@ typedef struct G3DQuad {
  */
 typedef void G3DQuadFn(void *user, const G3DQuad *q, int thread);
 
+/*
+ * Optional, for a triangle whose fragments do not depend on where they lie
+ * (a constant colour written without a depth test or blend): called instead
+ * of the quad function with pixels [x0, x1) x [y0, y1), all covered and
+ * inside one tile (G3D_TILE_SIZE): the tile's part of the triangle's box
+ * where all of it is inside, else aligned 8x8 blocks (clipped) all inside,
+ * else one row's run of covered pixels at a time. The covered pixels and
+ * the statistics are the quad path's. Same thread and ownership rules as
+ * G3DQuadFn.
+ */
+typedef void G3DBlockFn(void *user, int x0, int y0, int x1, int y1,
+                        int thread);
+
 typedef struct G3DTriangle {
     G3DRasterVertex v[3];
     G3DRect clip;                   /* scissor already met with the target */
     const G3DRasterRules *rules;
     G3DQuadFn *shade;
+    G3DBlockFn *fill;               /* optional, NULL: quads only */
     void *user;                     /* must live until g3d_raster_flush() */
     bool no_weights;                /* the chip interpolates itself */
 } G3DTriangle;
@@ -130,6 +144,7 @@ typedef struct G3DRasterStats {
     uint64_t quads;       /* quads shaded */
     uint64_t samples;     /* samples covered */
     uint64_t flushes;
+    uint64_t filled;      /* samples of `samples` written by a G3DBlockFn */
 } G3DRasterStats;
 
 void g3d_raster_stats(G3DRaster *r, G3DRasterStats *out);

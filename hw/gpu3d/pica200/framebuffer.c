@@ -750,6 +750,109 @@ static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
     (void)thread;
 }
 
+/*
+ * Flat triangles. shade_replace_rgba8 writes round(clamp(b0 c0 + b1 c1 +
+ * b2 c2) * 255) (fast_primary); with c0 = c1 = c2 = c the weights' sum is 1
+ * within a few single-precision steps (each weight is a double rounded to
+ * float, three products and two sums each round once), so the value is c
+ * within 2^-21 c. When c is in [0, 1] and c * 255 + 0.5 lies at least 1/64
+ * from an integer, no such error moves it across one: every pixel gets
+ * the same byte, the one computed here with a weight of 1. A colour at a
+ * rounding tie (0.5 gives 127.5 + 0.5) is left to the quads, which may
+ * round it either way from pixel to pixel. 8-bit colours through the
+ * shader's f24 (k / 255 within 2^-17) lie half a step from one.
+ */
+static bool flat_component(float c)
+{
+    float y = c * 255.0f + 0.5f, f = y - floorf(y);
+
+    return c >= 0.0f && c <= 1.0f && f >= 1.0f / 64 && f <= 63.0f / 64;
+}
+
+bool pica_flat_fill(const PicaRenderState *rs, PicaTri *tri)
+{
+    static const float one[3] = { 1.0f, 0.0f, 0.0f };
+    G3DQuad q;
+    PicaV4 c;
+    uint32_t px;
+    int k;
+
+    if (rs->shade != shade_replace_rgba8 || rs->depth) {
+        return false;
+    }
+    for (k = 0; k < 4; k++) {
+        if (tri->color[1][k] != tri->color[0][k] ||
+            tri->color[2][k] != tri->color[0][k] ||
+            !flat_component(tri->color[0][k])) {
+            return false;
+        }
+    }
+    memcpy(q.bary[0], one, sizeof(one));
+    memcpy(&c, tri->color[0], sizeof(c));
+    px = fast_primary(c, c, c, &q, 0);
+    put_rgba8((uint8_t *)&tri->flat, px);
+    return true;
+}
+
+/* pixels [x0, x1) of row y, one at a time */
+static inline void fill_row(uint8_t *color, uint32_t width, int x0, int x1,
+                            int y, uint32_t word)
+{
+    int x;
+
+    for (x = x0; x < x1; x++) {
+        memcpy(color + (size_t)pica_tiled_index(x, y, width) * 4, &word, 4);
+    }
+}
+
+/*
+ * The covered parts of a flat triangle (G3DBlockFn). In a band of 8 whole
+ * rows, the 8x8 tiles between the first and the last multiple of 8 lie one
+ * after the other in memory (tile order is row-major).
+ */
+void pica_fill_rgba8(void *user, int x0, int y0, int x1, int y1, int thread)
+{
+    const PicaTri *t = user;
+    const PicaRenderState *rs = t->rs;
+    uint32_t word = t->flat;
+    int ax0 = (x0 + 7) & ~7, ax1 = x1 & ~7;
+    int y;
+
+    for (y = y0; y < y1;) {
+        int end = MIN((y | 7) + 1, y1);
+
+        if (!(y & 7) && end - y == 8 && ax0 < ax1) {
+            uint8_t *p = rs->color +
+                         (size_t)pica_tiled_index(ax0, y, rs->width) * 4;
+            /* whole tiles: 256 bytes each */
+            uint8_t *end_p = p + (size_t)(ax1 - ax0) * 32;
+#ifdef __SSE2__
+            __m128i v = _mm_set1_epi32((int)word);
+
+            for (; p < end_p; p += 64) {
+                _mm_storeu_si128((__m128i *)p, v);
+                _mm_storeu_si128((__m128i *)(p + 16), v);
+                _mm_storeu_si128((__m128i *)(p + 32), v);
+                _mm_storeu_si128((__m128i *)(p + 48), v);
+            }
+#else
+            for (i = 0; p + i < end_p; i += 4) {
+                memcpy(p + i, &word, 4);
+            }
+#endif
+            for (; y < end; y++) {
+                fill_row(rs->color, rs->width, x0, ax0, y, word);
+                fill_row(rs->color, rs->width, ax1, x1, y, word);
+            }
+            continue;
+        }
+        for (; y < end; y++) {
+            fill_row(rs->color, rs->width, x0, x1, y, word);
+        }
+    }
+    (void)thread;
+}
+
 /* one side of a one-stage combiner (texenv.c stage_combine at 1x) */
 static inline uint32_t tev1(unsigned mode, uint32_t prim, uint32_t tex)
 {

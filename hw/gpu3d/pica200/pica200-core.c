@@ -77,6 +77,7 @@ void pica200_core_reset(Pica200Core *c)
         G3DRasterStats rs;
         g3d_raster_stats(c->raster, &rs);
         c->samples_at_reset = rs.samples;
+        c->filled_at_reset = rs.filled;
     }
     if (c->constructing) {
         c->irq_level = false;
@@ -94,6 +95,7 @@ void pica200_stats(Pica200Core *c, Pica200Stats *out)
     g3d_raster_stats(c->raster, &rs);
     *out = c->stats;
     out->fragments = rs.samples - c->samples_at_reset;
+    out->fragments_filled = rs.filled - c->filled_at_reset;
 }
 
 /* ---- BAR0 ------------------------------------------------------------------ */

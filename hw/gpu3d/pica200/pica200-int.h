@@ -270,6 +270,7 @@ struct Pica200Core {
     size_t state_bytes;             /* render-state snapshots since the flush */
     Pica200Stats stats;
     uint64_t samples_at_reset;      /* rasteriser samples before the last reset */
+    uint64_t filled_at_reset;       /* ... and block-filled samples */
     bool irq_level;
     bool constructing;              /* inside pica200_core_new: no callbacks */
 };
@@ -566,10 +567,18 @@ struct PicaTri {
     float tc[3][7];                 /* u0 v0 u1 v1 u2 v2 w0 (when texturing) */
     float quat[3][4];               /* normal quaternion (when lighting) */
     float view[3][3];               /* view vector (when lighting) */
+    uint32_t flat;                  /* pica_flat_fill's pixel, as stored */
 };
 
 PicaRenderState *pica_render_state(Pica200Core *c);
 void pica_render_shade(void *user, const G3DQuad *q, int thread);
+/*
+ * A triangle of one colour whose every pixel the quad path would write
+ * with the same bytes: true, and tri->flat set, when pica_fill_rgba8 may
+ * draw its fully covered blocks.
+ */
+bool pica_flat_fill(const PicaRenderState *rs, PicaTri *tri);
+G3DBlockFn pica_fill_rgba8;
 
 /* tiled surfaces: 8x8 tiles, Morton order inside (3dbrew GPU/Internal Registers
  * 0x080-0x0B7, 0x100-0x130; Citra) */

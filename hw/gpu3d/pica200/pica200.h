@@ -101,6 +101,7 @@ typedef struct Pica200Stats {
     uint64_t vertices;       /* vertices through the vertex shader */
     uint64_t triangles;      /* triangles handed to the rasteriser */
     uint64_t fragments;      /* fragments shaded */
+    uint64_t fragments_filled; /* of those, by a flat triangle's block fill */
     uint64_t shader_faults;  /* shader invocations stopped by a fault */
 } Pica200Stats;
 

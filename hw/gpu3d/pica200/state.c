@@ -461,6 +461,7 @@ bool pica200_state_load(Pica200Core *c, G3DStateIn *in)
     c->stats = st;
     g3d_raster_stats(c->raster, &rs);
     c->samples_at_reset = rs.samples - st.fragments;
+    c->filled_at_reset = rs.filled;     /* a statistic, not saved */
     /* derived: the render state is rebuilt on the next triangle */
     c->rs = NULL;
     c->rs_dirty = true;

@@ -282,11 +282,33 @@ static bool ib_step(R300Core *c, uint32_t *buf)
     return true;
 }
 
+/*
+ * n little-endian dwords of the ring from dword `pos` on, wrapping at its
+ * end: at most two reads instead of one per dword (the per-dword memory
+ * path cost more than decoding a vertex, docs/performance.md)
+ */
+static bool ring_read(R300Core *c, uint64_t base, uint32_t size, uint32_t pos,
+                      uint32_t *buf, uint32_t n)
+{
+    uint32_t first = MIN(n, size - pos), k;
+
+    if (!g3d_mem_read(&c->gpu, base + 4ull * pos, buf, 4ull * first) ||
+        (n > first &&
+         !g3d_mem_read(&c->gpu, base, buf + first, 4ull * (n - first)))) {
+        return false;
+    }
+    for (k = 0; k < n; k++) {
+        const uint8_t *b = (const uint8_t *)&buf[k];
+        buf[k] = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+    }
+    return true;
+}
+
 /* One packet from the ring; false when there is nothing (complete) to run. */
 static bool ring_step(R300Core *c, uint32_t *buf)
 {
     R300CP *cp = &c->cp;
-    uint32_t size = r300_cp_ring_dwords(c), avail, h, len, i;
+    uint32_t size = r300_cp_ring_dwords(c), avail, h, len;
     uint64_t base = R300_REG(c, A_CP_RB_BASE) & ~3u;
 
     if (!r300_cp_ring_enabled(c)) {
@@ -323,15 +345,13 @@ static bool ring_step(R300Core *c, uint32_t *buf)
     if (len > avail) {
         return false;               /* the host has not written it all yet */
     }
-    for (i = 1; i < len; i++) {
-        if (!g3d_mem_read32le(&c->gpu, base + 4ull * ((cp->rptr + i) & (size - 1)),
-                              &buf[i - 1])) {
-            g3d_error(&c->errors, 0, 0,
-                      "r300: ring 0x%08" G_GINT64_MODIFIER "x outside "
-                      "memory", base);
-            cp->rptr = R300_REG(c, A_CP_RB_WPTR) & (size - 1);
-            return false;
-        }
+    if (len > 1 &&
+        !ring_read(c, base, size, (cp->rptr + 1) & (size - 1), buf, len - 1)) {
+        g3d_error(&c->errors, 0, 0,
+                  "r300: ring 0x%08" G_GINT64_MODIFIER "x outside "
+                  "memory", base);
+        cp->rptr = R300_REG(c, A_CP_RB_WPTR) & (size - 1);
+        return false;
     }
     execute(c, h, buf, len - 1);
     cp->rptr = (cp->rptr + len) & (size - 1);

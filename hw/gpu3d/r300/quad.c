@@ -77,17 +77,17 @@ static bool packing(uint32_t format, Packing *p)
 }
 
 /*
- * Targets whose components are stored whole: the COLORFORMAT gives the
- * pixel's size only and US_OUT_FMT says what the bits are, as Mesa
- * programs them (r300_texture.c: r300_translate_colorformat and
- * r300_translate_out_fmt): RGBA16, RGBA16F and RG32F in ARGB16161616,
- * RGBA32F in ARGB32323232, and in the narrow sizes ("These formats work
- * fine with ARGB8888 / UV88 if US_OUT_FMT is set correctly") RG16, LA16
- * and RG16F as C2_16(_FP) and R32F as C_32_FP in ARGB8888, R16, L16, A16
- * and R16F as C_16(_FP) in UV88. Components C0..C3 from the lowest address
- * up: the order TX reads 16_16_16_16, 16F_16F_16F_16F, 32F_32F(_32F_32F),
- * 16_16 and 16 in. OUT_SIGN makes a 16-bit component signed normalised
- * (the _SNORM formats, "uniform_sign").
+ * 64- and 128-bit targets (ARGB16161616, ARGB32323232): the COLORFORMAT
+ * gives the size only; US_OUT_FMT says what the bits are, as Mesa programs
+ * them (r300_texture.c: r300_translate_colorformat and
+ * r300_translate_out_fmt, which put RGBA16, RGBA16F and RG32F in
+ * ARGB16161616 and RGBA32F in ARGB32323232). Components C0..C3 from the
+ * lowest address up: the order TX reads 16_16_16_16, 16F_16F_16F_16F and
+ * 32F_32F(_32F_32F) in. The same holds for 16- and 32-bit targets with
+ * 16- or 32-bit components: Mesa puts R16/L16/A16 (C_16, C_16_FP) in
+ * UV88 and RG16/LA16 (C2_16, C2_16_FP) and R32F (C_32_FP) in ARGB8888,
+ * "these formats work fine with ARGB8888 if US_OUT_FMT is set correctly",
+ * read back as TX_FMT_16, 16_16, 16F, 16F_16F and 32F.
  */
 enum {
     R300_WIDE_NONE,
@@ -95,12 +95,26 @@ enum {
     R300_WIDE_FP16x4,           /* C4_16_FP */
     R300_WIDE_FP32x2,           /* C2_32_FP */
     R300_WIDE_FP32x4,           /* C4_32_FP */
-    R300_WIDE_UNORM16x2,        /* C2_16 in ARGB8888 */
-    R300_WIDE_FP16x2,           /* C2_16_FP in ARGB8888 */
-    R300_WIDE_FP32x1,           /* C_32_FP in ARGB8888 */
-    R300_WIDE_UNORM16x1,        /* C_16 in UV88 */
-    R300_WIDE_FP16x1,           /* C_16_FP in UV88 */
+    R300_WIDE_UNORM16x1,        /* C_16 */
+    R300_WIDE_UNORM16x2,        /* C2_16 */
+    R300_WIDE_FP16x1,           /* C_16_FP */
+    R300_WIDE_FP16x2,           /* C2_16_FP */
+    R300_WIDE_FP32x1,           /* C_32_FP */
 };
+
+/* the number of components of a wide kind */
+static unsigned wide_comps(unsigned wide)
+{
+    static const uint8_t n[] = {
+        [R300_WIDE_UNORM16x4] = 4, [R300_WIDE_FP16x4] = 4,
+        [R300_WIDE_FP32x2] = 2, [R300_WIDE_FP32x4] = 4,
+        [R300_WIDE_UNORM16x1] = 1, [R300_WIDE_UNORM16x2] = 2,
+        [R300_WIDE_FP16x1] = 1, [R300_WIDE_FP16x2] = 2,
+        [R300_WIDE_FP32x1] = 1,
+    };
+
+    return wide < G_N_ELEMENTS(n) ? n[wide] : 0;
+}
 
 static unsigned wide_kind(uint32_t format, uint32_t out_fmt)
 {
@@ -130,33 +144,6 @@ static unsigned wide_kind(uint32_t format, uint32_t out_fmt)
     return R300_WIDE_NONE;
 }
 
-/* components a whole-component target stores */
-static unsigned wide_components(unsigned kind)
-{
-    switch (kind) {
-    case R300_WIDE_FP32x1:
-    case R300_WIDE_UNORM16x1:
-    case R300_WIDE_FP16x1:
-        return 1;
-    case R300_WIDE_FP32x2:
-    case R300_WIDE_UNORM16x2:
-    case R300_WIDE_FP16x2:
-        return 2;
-    default:
-        return 4;
-    }
-}
-
-/* a 32-bit target whose US_OUT_FMT is not C4_8 is stored whole */
-static bool narrow_whole(uint32_t format, uint32_t out_fmt)
-{
-    unsigned of = G3D_FIELD_EX32(out_fmt, US_OUT_FMT_0, OUT_FMT);
-
-    return (format == R300_COLOR_FORMAT_ARGB8888 ||
-            format == R300_COLOR_FORMAT_UV88) &&
-           of != R300_US_OUT_FMT_C4_8 && of != R300_US_OUT_FMT_UNUSED;
-}
-
 /*
  * A DITHER_MODE or ALPHA_DITHER_MODE: true to round, false to truncate.
  * LUT dither (2) has no public contents: the reference gives no LUT
@@ -184,15 +171,29 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
     tg->packable = packing(tg->format, &pk);
     tg->write_mask = 0;
     tg->wide = R300_WIDE_NONE;
-    tg->sign = 0;
     for (ch = 0; ch < 4; ch++) {
         static const uint8_t from_sel[4] = { 3, 0, 1, 2 };   /* A, R, G, B */
         tg->out_sel[ch] = from_sel[(tg->out_fmt >> (8 + 2 * ch)) & 3];
     }
-    if (tg->format == R300_COLOR_FORMAT_ARGB16161616 ||
-        tg->format == R300_COLOR_FORMAT_ARGB32323232 ||
-        narrow_whole(tg->format, tg->out_fmt)) {
-        tg->wide = wide_kind(tg->format, tg->out_fmt);
+    /*
+     * "whether components C3, C2, C1 and C0 are signed (C4_8, C_16, C2_16
+     * and C4_16 formats only)" [R3xx 3D ref. US_OUT_FMT]: Mesa sets it for
+     * SNORM targets (r300_translate_out_fmt)
+     */
+    switch (G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_FMT)) {
+    case R300_US_OUT_FMT_C4_8:
+    case R300_US_OUT_FMT_C_16:
+    case R300_US_OUT_FMT_C2_16:
+    case R300_US_OUT_FMT_C4_16:
+        tg->out_sign = G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_SIGN);
+        break;
+    default:
+        tg->out_sign = 0;
+        break;
+    }
+    tg->wide = wide_kind(tg->format, tg->out_fmt);
+    if (tg->wide || tg->format == R300_COLOR_FORMAT_ARGB16161616 ||
+        tg->format == R300_COLOR_FORMAT_ARGB32323232) {
         if (tg->wide == R300_WIDE_NONE) {
             g3d_unimp("r300: colour format %u with US_OUT_FMT %u not "
                       "modelled; not written", tg->format,
@@ -202,12 +203,15 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
         /* R300 blends 8-10 bit unsigned normalised targets only (Mesa
          * r300_screen.c r300_is_blending_supported: RGBA16F is R500's) */
         if (ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) {
-            g3d_guest_error("r300: blending on a %u-bit colour buffer; "
-                            "written unblended", tg->bpp * 8);
+            g3d_guest_error("r300: blending on 16/32-bit components (a "
+                            "%u-bit colour buffer, US_OUT_FMT %u); written "
+                            "unblended", tg->bpp * 8,
+                            G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0,
+                                           OUT_FMT));
         }
         if (ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) {
-            g3d_guest_error("r300: ROP on a %u-bit colour buffer; ignored",
-                            tg->bpp * 8);
+            g3d_guest_error("r300: ROP on 16/32-bit components (a %u-bit "
+                            "colour buffer); ignored", tg->bpp * 8);
         }
         tg->wide_mask = ds->chan_mask & 0xF;
         return;
@@ -233,11 +237,8 @@ void r300_target_prepare(R300Target *tg, const R300DrawState *ds)
      * fields with rounding that gives the same bits (checked for every
      * float in [0, 1]), so it is skipped there.
      */
-    /* "OUT_SIGN ... whether components C3, C2, C1 and C0 are signed"
-     * (R3xx register reference, US_OUT_FMT): Mesa's _SNORM targets */
-    tg->sign = G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_SIGN);
     tg->prequantise = G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_FMT) ==
-                      R300_US_OUT_FMT_C4_8 && !tg->sign &&
+                      R300_US_OUT_FMT_C4_8 && !tg->out_sign &&
                       ((ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) ||
                        !tg->round || tg->format != R300_COLOR_FORMAT_ARGB8888);
 }
@@ -265,19 +266,18 @@ static void store_px(uint8_t *p, unsigned bpp, uint32_t v)
 
 static float comp_get(uint32_t px, const R300Target *tg, int k)
 {
-    uint32_t field;
+    uint32_t v;
 
     if (!tg->bits[k]) {
         return k == 3 ? 1.0f : 0.0f;
     }
-    field = (px >> tg->shift[k]) & ((1u << tg->bits[k]) - 1);
-    if (tg->sign & (1u << k)) {
-        int32_t sv = (int32_t)(field << (32 - tg->bits[k])) >>
-                     (32 - tg->bits[k]);
-        return fmaxf((float)sv / (float)((1u << (tg->bits[k] - 1)) - 1),
-                     -1.0f);
+    v = (px >> tg->shift[k]) & ((1u << tg->bits[k]) - 1);
+    if ((tg->out_sign >> k) & 1) {
+        float f = (float)g3d_sextract32(v, 0, tg->bits[k]) /
+                  (float)((1u << (tg->bits[k] - 1)) - 1);
+        return f < -1.0f ? -1.0f : f;
     }
-    return (float)field / (float)((1u << tg->bits[k]) - 1);
+    return (float)v / (float)((1u << tg->bits[k]) - 1);
 }
 
 static uint32_t comp_put(float v, const R300Target *tg, int k)
@@ -287,12 +287,8 @@ static uint32_t comp_put(float v, const R300Target *tg, int k)
     if (!tg->bits[k]) {
         return 0;
     }
-    if (tg->sign & (1u << k)) {
-        /* OUT_SIGN: signed normalised, [-1, 1] to [-(2^(n-1) - 1), ...] */
-        max = (float)((1u << (tg->bits[k] - 1)) - 1);
-        v = roundf(g3d_clampf(v, -1.0f, 1.0f) * max);
-        return ((uint32_t)(int32_t)v & ((1u << tg->bits[k]) - 1))
-               << tg->shift[k];
+    if ((tg->out_sign >> k) & 1) {
+        return g3d_f2snorm(v, tg->bits[k]) << tg->shift[k];
     }
     v = g3d_clampf(v, 0.0f, 1.0f) * max;
     return (uint32_t)((k == 3 ? tg->round_alpha : tg->round) ? v + 0.5f : v)
@@ -366,10 +362,10 @@ static void out_components(const R300Target *tg, const float *rgba, float *c)
     }
 }
 
-/* a pixel of whole components, masked per component */
+/* a pixel of 16- or 32-bit components: stored whole, masked per component */
 static void write_wide(const R300Target *tg, uint8_t *p, const float *rgba)
 {
-    unsigned ncomp = wide_components(tg->wide);
+    unsigned ncomp = wide_comps(tg->wide);
     unsigned size = tg->bpp / ncomp, k;
 
     for (k = 0; k < ncomp; k++) {
@@ -383,14 +379,8 @@ static void write_wide(const R300Target *tg, uint8_t *p, const float *rgba)
         case R300_WIDE_UNORM16x4:
         case R300_WIDE_UNORM16x2:
         case R300_WIDE_UNORM16x1:
-            if (G3D_FIELD_EX32(tg->out_fmt, US_OUT_FMT_0, OUT_SIGN) &
-                (1u << k)) {
-                /* signed normalised: [-1, 1] to [-32767, 32767] */
-                v = g3d_clampf(v, -1.0f, 1.0f) * 32767.0f;
-                bits = (uint32_t)(int32_t)roundf(v) & 0xFFFF;
-            } else {
-                bits = g3d_f2unorm(v, 16);
-            }
+            bits = (tg->out_sign >> k) & 1 ? g3d_f2snorm(v, 16)
+                                           : g3d_f2unorm(v, 16);
             break;
         case R300_WIDE_FP16x4:
         case R300_WIDE_FP16x2:
@@ -1006,12 +996,19 @@ void r300_draw_specialise(R300DrawState *ds)
     }
     for (t = 0; t < ds->ncb; t++) {
         R300Target *tg = &ds->cb[t];
-        if (tg->packable && !tg->wide && !tg->sign &&
+        if (tg->packable && !tg->wide &&
             tg->format == R300_COLOR_FORMAT_ARGB8888 &&
             !(ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK) &&
             !(ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) &&
-            tg->round && tg->round_alpha && !tg->prequantise) {
+            tg->round && tg->round_alpha && !tg->prequantise &&
+            !tg->out_sign) {
             tg->write = write_argb8888;
+        }
+    }
+    if (ds->shade == quad_move) {
+        G3DQuadFn *lanes = r300_quad_lanes_choose(ds, ds->depth == depth_z24);
+        if (lanes) {
+            ds->shade = lanes;
         }
     }
 }

@@ -213,7 +213,6 @@ typedef struct R300Target {
     /* decoded once per draw by r300_target_prepare */
     bool packable;              /* a COLORFORMAT the RB3D writes */
     uint8_t wide;               /* whole components: R300_WIDE_* (quad.c) */
-    uint8_t sign;               /* C4_8: US_OUT_FMT.OUT_SIGN, bit k = Ck */
     uint8_t wide_mask;          /* its components RB3D_COLOR_CHANNEL_MASK
                                  * lets through */
     uint8_t bits[4], shift[4];  /* component k's field; 0 bits: absent */
@@ -221,11 +220,30 @@ typedef struct R300Target {
     bool round;                 /* round, not truncate, to the field */
     bool round_alpha;           /* the same for C3 (ALPHA_DITHER_MODE) */
     uint8_t out_sel[4];         /* C0..C3 from shader R, G, B or A */
+    uint8_t out_sign;           /* US_OUT_FMT.OUT_SIGN: signed C0..C3 */
     bool prequantise;           /* C4_8 rounding to 8 bits changes the bits */
     R300ColourFn *write;        /* chosen per draw (quad.c) */
 } R300Target;
 
 #define R300_MAX_SAMPLES 6
+
+/*
+ * A draw whose program is a move into one ARGB8888 target, written with or
+ * without blending, Z24 tested or not, and nothing else per fragment: the
+ * four pixels of a quad in SSE2 lanes (quad-lanes.c). Decoded per draw by
+ * r300_quad_lanes_choose.
+ */
+typedef struct R300QuadLanes {
+    bool colour;                /* the move's target has a surface */
+    bool same_layout;           /* colour and depth share pixel offsets */
+    bool blend, prequantise;
+    bool tex_lanes;             /* the move's fetch by r300_tx_lanes_sample */
+    uint8_t sel[4];             /* C0..C3 from shader R, G, B or A */
+    uint8_t src_factor[4], dst_factor[4], comb[4];  /* per component */
+    uint8_t discard;            /* RB3D_BLENDCNTL.DISCARD_SRC_PIXELS */
+    uint32_t write_mask;
+    float const_color[4];       /* RB3D_CONSTANT_COLOR, C0..C3 */
+} R300QuadLanes;
 
 typedef struct R300DrawState {
     /* surfaces */
@@ -299,6 +317,7 @@ typedef struct R300DrawState {
     R300USMove move;            /* the program, when it is a move */
     int move_src_vec;           /* RS vector of the moved temporary, -1: none */
     int move_coord_vec;         /* RS vector of the fetch's coordinate */
+    R300QuadLanes lanes;        /* quad-lanes.c: the move in SSE2 lanes */
 } R300DrawState;
 
 /* One rasterised triangle's data for the quad path. */
@@ -336,6 +355,20 @@ void r300_zb_port_write(R300Core *c, R300RamId id, uint32_t val);
 uint32_t r300_zb_port_read(R300Core *c, R300RamId id);
 /* Choose the draw's quad, depth and colour functions (after all the above). */
 void r300_draw_specialise(R300DrawState *ds);
+/*
+ * quad-lanes.c: the lanes quad function for this draw, or NULL; called once
+ * the move and the depth function are chosen (z24: depth is depth_z24)
+ */
+G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24);
+#ifdef __SSE2__
+#include <emmintrin.h>
+G3DQuadFn r300_quad_lanes;
+/* tx-lanes.c: true if the unit's sampling fits r300_tx_lanes_sample */
+bool r300_tx_lanes_ok(const R300TexUnit *u);
+/* r300_tx_sample_quad with coordinate/colour component k in vector k */
+void r300_tx_lanes_sample(const R300TexUnit *u, int inst,
+                          const __m128 coord[4], __m128 out[4]);
+#endif
 
 /* ---- crtc.c ---- */
 

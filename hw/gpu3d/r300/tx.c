@@ -24,6 +24,14 @@
  *   (texel units, level 0), plus TX_FILTER1.LOD_BIAS and the LODBIAS
  *   instruction's q; clamped to MAX_MIP_LEVEL..NUM_LEVELS (D3D MaxMipLevel
  *   semantics). LOD <= 0 magnifies.
+ * - MIP_FILTER none samples level 0 and ignores MAX_MIP_LEVEL, as D3D9 does
+ *   with D3DSAMP_MAXMIPLEVEL under D3DTEXF_NONE ("with mipmapping disabled,
+ *   the max mip level is ignored, only level 0 is used": Wine
+ *   dlls/d3d9/tests/visual.c maxmip_test, run on Windows drivers). Mesa
+ *   relies on it: TX_OFFSET points at GL's base level and MAX_MIP_LEVEL
+ *   holds GL_TEXTURE_MIN_LOD whatever the mip filter
+ *   (r300_state_derived.c r300_merge_textures_and_samplers), and GL samples
+ *   the base level when the min filter has no mipmaps.
  * - GAMMA: R, G and B taken from components of 8 bits or fewer are rounded
  *   to 8 bits and linearised with the sRGB curve (IEC 61966-2-1); alpha
  *   never is.
@@ -1023,7 +1031,7 @@ static void tx_sample_lod(const R300TexUnit *u, const float str[3], int face,
     unsigned l0;
 
     if (mag || u->mip == 0) {
-        tx_sample_level(u, u->base_level, str, face,
+        tx_sample_level(u, u->mip == 0 ? 0 : u->base_level, str, face,
                         (mag ? u->mag : u->min) == R300_TX_FILTER_LINEAR, out);
         return;
     }

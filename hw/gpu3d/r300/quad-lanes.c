@@ -1,0 +1,498 @@
+/*
+ * The R300 quad path of the commonest Mesa draws with the four pixels of a
+ * quad in SSE2 lanes: a fragment program that is a move (Mesa's MOV of a
+ * colour, or of a texture fetch; us.c r300_us_match_move), one ARGB8888
+ * target written plainly or blended, Z24 without stencil tested or not, and
+ * no clip rule, alpha test, fog, multisampling, multiwrite, ROP or CMASK.
+ *
+ * Each lane does the general path's float operations in the general path's
+ * order (quad.c: rs_temp's g3d_interp, the move's src * 1 + 0 and clamp,
+ * write_colour's out_components, factor, combine and comp_put, quad_tail's
+ * depth), one IEEE single-precision operation per lane, no reassociation
+ * and no contraction into FMA (none on x86-64 without -mfma), so every byte
+ * is the general path's; tests/r300/test-r300-fast.c compares the two.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "r300-int.h"
+
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+typedef struct Lanes {
+    __m128 v[4];                /* component k of pixels 0..3 */
+} Lanes;
+
+/*
+ * The quad's weights of vertex k, one pixel a lane (G3DQuad holds them
+ * pixel by pixel).
+ */
+static inline void weights(const float (*w)[3], __m128 wk[3])
+{
+    /* the 12 floats as a = w00 w01 w02 w10, b = w11 w12 w20 w21,
+     * c = w22 w30 w31 w32 */
+    __m128 a = _mm_loadu_ps(&w[0][0]), b = _mm_loadu_ps(&w[1][1]);
+    __m128 c = _mm_loadu_ps(&w[2][2]);
+    __m128 b2c1 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 1, 2, 2));
+    __m128 a1b0 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1));
+    __m128 b3c2 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3));
+    __m128 a2b1 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2));
+    __m128 c0c3 = _mm_shuffle_ps(c, c, _MM_SHUFFLE(3, 3, 0, 0));
+
+    wk[0] = _mm_shuffle_ps(a, b2c1, _MM_SHUFFLE(2, 0, 3, 0));
+    wk[1] = _mm_shuffle_ps(a1b0, b3c2, _MM_SHUFFLE(2, 0, 2, 0));
+    wk[2] = _mm_shuffle_ps(a2b1, c0c3, _MM_SHUFFLE(2, 0, 2, 0));
+}
+
+/* g3d_interp(w[i], a0, a1, a2) of pixels 0..3: (w0 a0 + w1 a1) + w2 a2 */
+static inline __m128 interp(const __m128 wk[3], float a0, float a1, float a2)
+{
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(wk[0], _mm_set1_ps(a0)),
+                                 _mm_mul_ps(wk[1], _mm_set1_ps(a1))),
+                      _mm_mul_ps(wk[2], _mm_set1_ps(a2)));
+}
+
+/* RS vector `vec` (-1: none, zero) at the quad's pixels */
+static inline void rs_lanes(const R300Tri *t, const __m128 wk[3], int vec,
+                            Lanes *out)
+{
+    int ch;
+
+    for (ch = 0; ch < 4; ch++) {
+        out->v[ch] = vec < 0 ? _mm_setzero_ps()
+                     : interp(wk, t->vec[0][vec][ch], t->vec[1][vec][ch],
+                              t->vec[2][vec][ch]);
+    }
+}
+
+/* lanes <-> the sampler's pixel-major [pixel][component] (a transpose) */
+static inline void lanes_to_rows(const Lanes *l, float rows[4][4])
+{
+    __m128 r0 = l->v[0], r1 = l->v[1], r2 = l->v[2], r3 = l->v[3];
+
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    _mm_storeu_ps(rows[0], r0);
+    _mm_storeu_ps(rows[1], r1);
+    _mm_storeu_ps(rows[2], r2);
+    _mm_storeu_ps(rows[3], r3);
+}
+
+static inline void rows_to_lanes(const float rows[4][4], Lanes *l)
+{
+    __m128 r0 = _mm_loadu_ps(rows[0]), r1 = _mm_loadu_ps(rows[1]);
+    __m128 r2 = _mm_loadu_ps(rows[2]), r3 = _mm_loadu_ps(rows[3]);
+
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    l->v[0] = r0;
+    l->v[1] = r1;
+    l->v[2] = r2;
+    l->v[3] = r3;
+}
+
+/* clamp01 (quad.c): MAXPS/MINPS are "a > b ? a : b" / "a < b ? a : b" */
+static inline __m128 clamp01(__m128 v)
+{
+    return _mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+}
+
+/*
+ * Pixel i of the quad is at row (i >> 1), column (i & 1) of rows r[]:
+ * quads start at even x and a 32-bit micro tile is 2, 4 or 8 pixels wide
+ * (tile.h), so a quad row's two pixels are adjacent. A full quad moves as
+ * two 8-byte rows; otherwise only the covered pixels are touched (the
+ * others may lie outside the surface).
+ */
+static inline __m128i load_quad(uint8_t *const r[2], unsigned mask)
+{
+    uint32_t v[4] = { 0, 0, 0, 0 };
+    unsigned i;
+
+    if (mask == 0xF) {
+        return _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)r[0]),
+                                  _mm_loadl_epi64((const __m128i *)r[1]));
+    }
+    for (i = 0; i < 4; i++) {
+        if (mask & (1u << i)) {
+            memcpy(&v[i], r[i >> 1] + 4 * (i & 1), 4);
+        }
+    }
+    return _mm_loadu_si128((const __m128i *)v);
+}
+
+static inline void store_quad(uint8_t *const r[2], unsigned mask,
+                              unsigned full, __m128i val)
+{
+    uint32_t v[4];
+    unsigned i;
+
+    if (full == 0xF) {
+        /* every pixel in the surface: unchanged ones rewritten as they are */
+        _mm_storel_epi64((__m128i *)r[0], val);
+        _mm_storel_epi64((__m128i *)r[1], _mm_unpackhi_epi64(val, val));
+        return;
+    }
+    _mm_storeu_si128((__m128i *)v, val);
+    for (i = 0; i < 4; i++) {
+        if (mask & (1u << i)) {
+            memcpy(r[i >> 1] + 4 * (i & 1), &v[i], 4);
+        }
+    }
+}
+
+static inline __m128i select_i(__m128i m, __m128i a, __m128i b)
+{
+    return _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b));
+}
+
+/* g3d_compare_u(f, in, stored) per lane; both below 2^24 */
+static inline __m128i compare(G3DCompare f, __m128i in, __m128i st)
+{
+    const __m128i ones = _mm_set1_epi32(-1);
+
+    switch (f) {
+    case G3D_CMP_NEVER:    return _mm_setzero_si128();
+    case G3D_CMP_LESS:     return _mm_cmplt_epi32(in, st);
+    case G3D_CMP_EQUAL:    return _mm_cmpeq_epi32(in, st);
+    case G3D_CMP_LEQUAL:   return _mm_xor_si128(_mm_cmpgt_epi32(in, st), ones);
+    case G3D_CMP_GREATER:  return _mm_cmpgt_epi32(in, st);
+    case G3D_CMP_NOTEQUAL: return _mm_xor_si128(_mm_cmpeq_epi32(in, st), ones);
+    case G3D_CMP_GEQUAL:   return _mm_xor_si128(_mm_cmplt_epi32(in, st), ones);
+    default:               return ones;
+    }
+}
+
+/* quad.c factor() for component k of four pixels; s, d, c are C0..C3 */
+static inline __m128 factor(unsigned code, int k, const Lanes *s,
+                            const Lanes *d, const float *c, bool is_dst)
+{
+    const __m128 one = _mm_set1_ps(1.0f);
+
+    switch (code) {
+    case R300_BLEND_D3D_ONE: case R300_BLEND_GL_ONE: return one;
+    case R300_BLEND_D3D_SRCCOLOR: case R300_BLEND_GL_SRC_COLOR: return s->v[k];
+    case R300_BLEND_D3D_INVSRCCOLOR: case R300_BLEND_GL_ONE_MINUS_SRC_COLOR:
+        return _mm_sub_ps(one, s->v[k]);
+    case R300_BLEND_D3D_SRCALPHA: case R300_BLEND_GL_SRC_ALPHA: return s->v[3];
+    case R300_BLEND_D3D_INVSRCALPHA: case R300_BLEND_GL_ONE_MINUS_SRC_ALPHA:
+        return _mm_sub_ps(one, s->v[3]);
+    case R300_BLEND_D3D_DESTALPHA: case R300_BLEND_GL_DST_ALPHA: return d->v[3];
+    case R300_BLEND_D3D_INVDESTALPHA: case R300_BLEND_GL_ONE_MINUS_DST_ALPHA:
+        return _mm_sub_ps(one, d->v[3]);
+    case R300_BLEND_D3D_DESTCOLOR: case R300_BLEND_GL_DST_COLOR: return d->v[k];
+    case R300_BLEND_D3D_INVDESTCOLOR: case R300_BLEND_GL_ONE_MINUS_DST_COLOR:
+        return _mm_sub_ps(one, d->v[k]);
+    case R300_BLEND_D3D_SRCALPHASAT: case R300_BLEND_GL_SRC_ALPHA_SATURATE:
+        /*
+         * fminf(src_a, 1 - dst_a): the second operand is never NaN and the
+         * move's source never -0 (x + 0 is +0), so MINPS gives the same
+         */
+        return k == 3 ? one : _mm_min_ps(s->v[3], _mm_sub_ps(one, d->v[3]));
+    case R300_BLEND_D3D_BOTHSRCALPHA:
+        return is_dst ? _mm_sub_ps(one, s->v[3]) : s->v[3];
+    case R300_BLEND_D3D_BOTHINVSRCALPHA:
+        return is_dst ? s->v[3] : _mm_sub_ps(one, s->v[3]);
+    case R300_BLEND_GL_CONST_COLOR: return _mm_set1_ps(c[k]);
+    case R300_BLEND_GL_ONE_MINUS_CONST_COLOR:
+        return _mm_sub_ps(one, _mm_set1_ps(c[k]));
+    case R300_BLEND_GL_CONST_ALPHA: return _mm_set1_ps(c[3]);
+    case R300_BLEND_GL_ONE_MINUS_CONST_ALPHA:
+        return _mm_sub_ps(one, _mm_set1_ps(c[3]));
+    default: return _mm_setzero_ps();
+    }
+}
+
+/* quad.c combine(): MIN/MAX as MINPS/MAXPS (the destination is never NaN) */
+static inline __m128 combine(unsigned fcn, __m128 s, __m128 d, __m128 sf,
+                             __m128 df)
+{
+    __m128 r;
+
+    switch (fcn) {
+    case R300_COMB_MIN: return _mm_min_ps(s, d);
+    case R300_COMB_MAX: return _mm_max_ps(s, d);
+    case R300_COMB_SUB_CLAMP: case R300_COMB_SUB_NOCLAMP:
+        r = _mm_sub_ps(_mm_mul_ps(s, sf), _mm_mul_ps(d, df));
+        break;
+    case R300_COMB_RSUB_CLAMP: case R300_COMB_RSUB_NOCLAMP:
+        r = _mm_sub_ps(_mm_mul_ps(d, df), _mm_mul_ps(s, sf));
+        break;
+    default:
+        r = _mm_add_ps(_mm_mul_ps(s, sf), _mm_mul_ps(d, df));
+        break;
+    }
+    return (fcn & 1) ? r : clamp01(r);
+}
+
+/* the pixels RB3D_BLENDCNTL.DISCARD_SRC_PIXELS drops (quad.c write_colour) */
+static inline unsigned discarded(unsigned disc, const Lanes *s)
+{
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+    unsigned a0 = _mm_movemask_ps(_mm_cmpeq_ps(s->v[3], zero));
+    unsigned a1 = _mm_movemask_ps(_mm_cmpeq_ps(s->v[3], one));
+    unsigned c0 = _mm_movemask_ps(_mm_and_ps(
+        _mm_and_ps(_mm_cmpeq_ps(s->v[0], zero), _mm_cmpeq_ps(s->v[1], zero)),
+        _mm_cmpeq_ps(s->v[2], zero)));
+    unsigned c1 = _mm_movemask_ps(_mm_and_ps(
+        _mm_and_ps(_mm_cmpeq_ps(s->v[0], one), _mm_cmpeq_ps(s->v[1], one)),
+        _mm_cmpeq_ps(s->v[2], one)));
+
+    switch (disc) {
+    case 1: return a0;
+    case 2: return c0;
+    case 3: return a0 & c0;
+    case 4: return a1;
+    case 5: return c1;
+    case 6: return a1 & c1;
+    default: return 0;
+    }
+}
+
+/* comp_put of C0..C3 into ARGB8888 words, rounding */
+static inline __m128i pack8888(const Lanes *o)
+{
+    __m128i w = _mm_setzero_si128();
+    int k;
+
+    for (k = 0; k < 4; k++) {
+        __m128 v = _mm_add_ps(_mm_mul_ps(clamp01(o->v[k]),
+                                         _mm_set1_ps(255.0f)),
+                              _mm_set1_ps(0.5f));
+        w = _mm_or_si128(w, _mm_slli_epi32(_mm_cvttps_epi32(v), 8 * k));
+    }
+    return w;
+}
+
+/* the ARGB8888 colour write of the covered, Z-passed pixels `mask` */
+static inline void colour_lanes(const R300DrawState *ds,
+                                uint8_t *const r[2], unsigned mask,
+                                unsigned cover, const Lanes *rgba)
+{
+    const R300QuadLanes *ql = &ds->lanes;
+    const __m128i wm = _mm_set1_epi32((int32_t)ql->write_mask);
+    __m128i res, dst = _mm_setzero_si128();
+    bool read = ql->blend || ql->write_mask != 0xFFFFFFFFu || mask != 0xF;
+    Lanes s;
+    int k;
+
+    for (k = 0; k < 4; k++) {
+        s.v[k] = rgba->v[ql->sel[k]];
+        if (ql->prequantise) {
+            /* floorf of a value in [0.5, 255.5] is its truncation */
+            s.v[k] = _mm_div_ps(_mm_cvtepi32_ps(_mm_cvttps_epi32(_mm_add_ps(
+                         _mm_mul_ps(clamp01(s.v[k]), _mm_set1_ps(255.0f)),
+                         _mm_set1_ps(0.5f)))), _mm_set1_ps(255.0f));
+        }
+    }
+    if (read) {
+        dst = load_quad(r, cover);
+    }
+    if (ql->blend) {
+        Lanes d, o;
+
+        mask &= ~discarded(ql->discard, &s);
+        if (!mask) {
+            return;
+        }
+        for (k = 0; k < 4; k++) {
+            d.v[k] = _mm_div_ps(_mm_cvtepi32_ps(_mm_and_si128(
+                         _mm_srli_epi32(dst, 8 * k), _mm_set1_epi32(0xFF))),
+                         _mm_set1_ps(255.0f));
+        }
+        for (k = 0; k < 4; k++) {
+            o.v[k] = combine(ql->comb[k], s.v[k], d.v[k],
+                             factor(ql->src_factor[k], k, &s, &d,
+                                    ql->const_color, false),
+                             factor(ql->dst_factor[k], k, &s, &d,
+                                    ql->const_color, true));
+        }
+        res = pack8888(&o);
+    } else {
+        res = pack8888(&s);
+    }
+    if (read) {
+        static const int32_t lane[4][4] = {
+            { -1, 0, 0, 0 }, { 0, -1, 0, 0 }, { 0, 0, -1, 0 }, { 0, 0, 0, -1 },
+        };
+        __m128i m = _mm_setzero_si128();
+        unsigned i;
+
+        for (i = 0; i < 4; i++) {
+            if (mask & (1u << i)) {
+                m = _mm_or_si128(m, _mm_loadu_si128((const __m128i *)lane[i]));
+            }
+        }
+        res = select_i(_mm_and_si128(m, wm), res, dst);
+    }
+    store_quad(r, mask, cover, res);
+}
+
+/* the two rows of quad (x, y) in a 32-bit surface */
+static inline void quad_rows(uint8_t *base, const R300Tiling *tl, int x,
+                             int y, uint8_t *r[2])
+{
+    r[0] = base + r300_tile_offset(tl, x, y);
+    r[1] = base + r300_tile_offset(tl, x, y + 1);
+}
+
+void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
+{
+    static const uint8_t count[16] = { 0, 1, 1, 2, 1, 2, 2, 3,
+                                       1, 2, 2, 3, 2, 3, 3, 4 };
+    const R300Tri *t = opaque;
+    const R300DrawState *ds = t->ds;
+    const R300QuadLanes *ql = &ds->lanes;
+    const R300USMove *m = &ds->move;
+    unsigned mask = q->mask & 0xF, pass = mask;
+    int x = q->x + t->sample;
+    __m128 wk[3];
+    uint8_t *zr[2] = { NULL, NULL };
+    Lanes src;
+    int ch;
+
+    if (ds->depth) {
+        /* quad_tail: z24 = clamp(roundf(z0 + w1 dz1 + w2 dz2)); clamped
+         * first (NaN: 0), then the integer part and one more where the
+         * fraction, exact in float, is at least one half */
+        __m128 z, zt;
+        __m128i z24, word, ok;
+
+        weights(q->lin, wk);
+        z = _mm_add_ps(_mm_add_ps(_mm_set1_ps(t->z[0]), _mm_mul_ps(
+                           wk[1], _mm_set1_ps(t->z[1] - t->z[0]))),
+                       _mm_mul_ps(wk[2], _mm_set1_ps(t->z[2] - t->z[0])));
+        z = _mm_min_ps(_mm_max_ps(z, _mm_setzero_ps()),
+                       _mm_set1_ps(16777215.0f));
+        z24 = _mm_cvttps_epi32(z);
+        zt = _mm_cvtepi32_ps(z24);
+        z24 = _mm_sub_epi32(z24, _mm_castps_si128(_mm_cmpge_ps(
+                  _mm_sub_ps(z, zt), _mm_set1_ps(0.5f))));
+        quad_rows(ds->zbase, &ds->ztiling, x, q->y, zr);
+        word = load_quad(zr, mask);
+        ok = compare(ds->zfunc, z24, _mm_srli_epi32(word, 8));
+        pass &= _mm_movemask_ps(_mm_castsi128_ps(ok));
+        if (ds->zwrite && pass) {
+            /* depth_z24: Z over the stencil byte, where the test passed */
+            __m128i nw = _mm_or_si128(_mm_slli_epi32(z24, 8), _mm_and_si128(
+                                          word, _mm_set1_epi32(0xFF)));
+            store_quad(zr, pass, mask, select_i(ok, nw, word));
+        }
+    }
+    ds->zpass_thread[thread] += count[pass];
+    if (!pass || !ql->colour) {
+        return;
+    }
+    weights(ds->perspective ? q->bary : q->lin, wk);
+    if (m->tex) {
+        const R300TexUnit *u = &ds->tx[m->tex_op.unit & 15];
+        Lanes coord;
+
+        rs_lanes(t, wk, ds->move_coord_vec, &coord);
+        if (m->tex_op.dst == m->src) {
+            if (ql->tex_lanes) {
+                r300_tx_lanes_sample(u, m->tex_op.inst, coord.v, src.v);
+            } else {
+                float crow[4][4], res[4][4];
+
+                lanes_to_rows(&coord, crow);
+                r300_tx_sample_quad(u, m->tex_op.inst,
+                                    (const float (*)[4])crow, res);
+                rows_to_lanes((const float (*)[4])res, &src);
+            }
+        } else if (m->tex_op.src == m->src) {
+            src = coord;
+        } else {
+            rs_lanes(t, wk, ds->move_src_vec, &src);
+        }
+    } else {
+        rs_lanes(t, wk, ds->move_src_vec, &src);
+    }
+    /* the move: the interpreter's MAD src * 1 + 0, then its clamps */
+    for (ch = 0; ch < 4; ch++) {
+        src.v[ch] = _mm_add_ps(_mm_mul_ps(src.v[ch], _mm_set1_ps(1.0f)),
+                               _mm_setzero_ps());
+        if (ch < 3 ? m->rgb_clamp : m->alpha_clamp) {
+            src.v[ch] = clamp01(src.v[ch]);
+        }
+    }
+    {
+        const R300Target *tg = &ds->cb[m->target];
+        uint8_t *cr[2];
+
+        if (ql->same_layout && zr[0]) {
+            cr[0] = tg->base + (zr[0] - ds->zbase);
+            cr[1] = tg->base + (zr[1] - ds->zbase);
+        } else {
+            quad_rows(tg->base, &tg->tiling, x, q->y, cr);
+        }
+        colour_lanes(ds, cr, pass, mask, &src);
+    }
+}
+
+/* the blend factor and function codes of component k */
+static void decode_blend(const R300DrawState *ds, R300QuadLanes *ql, int k)
+{
+    uint32_t cntl = (k == 3 && (ds->blend &
+                                R_RB3D_BLENDCNTL_SEPARATE_ALPHA_ENABLE_MASK))
+                    ? ds->ablend : ds->blend;
+
+    ql->src_factor[k] = G3D_FIELD_EX32(cntl, RB3D_BLENDCNTL, SRCBLEND);
+    ql->dst_factor[k] = G3D_FIELD_EX32(cntl, RB3D_BLENDCNTL, DESTBLEND);
+    ql->comb[k] = G3D_FIELD_EX32(cntl, RB3D_BLENDCNTL, COMB_FCN);
+}
+
+G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
+{
+    R300QuadLanes *ql = &ds->lanes;
+    const R300Target *tg;
+    int k;
+
+    if (ds->samples != 1 || ds->clip_rule != 0xFFFF || ds->multiwrite ||
+        ds->cmask.ram ||
+        (ds->alpha_func & R_FG_ALPHA_FUNC_AF_EN_MASK) ||
+        (ds->fog_blend & R_FG_FOG_BLEND_ENABLE_MASK) ||
+        (ds->depth && !z24)) {
+        return NULL;
+    }
+    memset(ql, 0, sizeof(*ql));
+    ql->tex_lanes = ds->move.tex &&
+                    r300_tx_lanes_ok(&ds->tx[ds->move.tex_op.unit & 15]);
+    tg = &ds->cb[ds->move.target];
+    ql->colour = ds->cb_mapped & (1u << ds->move.target);
+    if (ql->colour) {
+        if (!tg->packable || tg->wide ||
+            tg->format != R300_COLOR_FORMAT_ARGB8888 || tg->bpp != 4 ||
+            (ds->rop & R_RB3D_ROPCNTL_ROP_ENABLE_MASK) ||
+            !tg->round || !tg->round_alpha || tg->out_sign) {
+            return NULL;
+        }
+        for (k = 0; k < 4; k++) {
+            ql->sel[k] = tg->out_sel[k];
+            decode_blend(ds, ql, k);
+            ql->const_color[k] = (float)((ds->const_color >> (8 * k)) & 0xFF) /
+                                 255.0f;
+        }
+        ql->blend = ds->blend & R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK;
+        ql->discard = G3D_FIELD_EX32(ds->blend, RB3D_BLENDCNTL,
+                                     DISCARD_SRC_PIXELS);
+        ql->prequantise = tg->prequantise;
+        ql->write_mask = tg->write_mask;
+        ql->same_layout = ds->depth && tg->tiling.bpp == ds->ztiling.bpp &&
+            tg->tiling.pitch == ds->ztiling.pitch &&
+            tg->tiling.uw == ds->ztiling.uw && tg->tiling.uh == ds->ztiling.uh &&
+            tg->tiling.mw == ds->ztiling.mw && tg->tiling.mh == ds->ztiling.mh &&
+            tg->tiling.row_tiles == ds->ztiling.row_tiles &&
+            tg->tiling.linear == ds->ztiling.linear;
+    }
+    return r300_quad_lanes;
+}
+
+#else
+
+G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
+{
+    return NULL;
+}
+
+#endif

@@ -1,0 +1,174 @@
+/*
+ * The TX sampling of the commonest Mesa texture with the four pixels of a
+ * quad in SSE2 lanes, for quad-lanes.c: one 2D level (no mipmapping, the
+ * same filter for magnification and minification, so the level of detail
+ * cannot change what is read), plain 32-bit texels (tx.c's plain32: four
+ * unsigned 8-bit components, untiled, unswapped, no chroma key), no gamma,
+ * a wrap mode that never reaches the border colour.
+ *
+ * Per lane the operations are tx.c's (r300_tx_sample_quad's projection,
+ * tx_axis, tx_fetch_plain32, tx_swizzle and tx_sample_level_t's weights and
+ * sums) in their order. tx_sample_level_t skips the second texel of an axis
+ * whose weight is 0; here it is fetched and added with weight 0, which adds
+ * +0 to a sum of non-negative terms, so the result is the same.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "r300-int.h"
+#include "common/texaddr.h"
+
+#include <string.h>
+
+#ifdef __SSE2__
+
+#define TX_LANES_MAX_SIZE 4096      /* |index| stays far below 2^31 */
+
+bool r300_tx_lanes_ok(const R300TexUnit *u)
+{
+    unsigned l = u->base_level, k;
+
+    if (!u->enabled || !u->plain32 || u->any_gamma ||
+        u->coord_type == R300_TX_COORD_3D ||
+        u->coord_type == R300_TX_COORD_CUBE || u->mip != 0 ||
+        u->mag != u->min || (u->mag != R300_TX_FILTER_POINT &&
+                             u->mag != R300_TX_FILTER_LINEAR) ||
+        l >= R300_TX_MAX_LEVELS || u->level_w[l] > TX_LANES_MAX_SIZE ||
+        u->level_h[l] > TX_LANES_MAX_SIZE) {
+        return false;
+    }
+    for (k = 0; k < 2; k++) {
+        if (u->clamp[k] > R300_TX_CLAMP_MIRROR_ONCE_LAST) {
+            return false;       /* the border modes */
+        }
+    }
+    return true;
+}
+
+/* tx_wrap for the modes r300_tx_lanes_ok lets through */
+static inline void wrap(__m128i i, int n, unsigned mode, int32_t out[4])
+{
+    static const G3DTexWrap modes[4] = {
+        [R300_TX_CLAMP_WRAP] = G3D_TEX_REPEAT,
+        [R300_TX_CLAMP_MIRROR] = G3D_TEX_MIRROR,
+        [R300_TX_CLAMP_CLAMP_LAST] = G3D_TEX_CLAMP,
+        [R300_TX_CLAMP_MIRROR_ONCE_LAST] = G3D_TEX_MIRROR_ONCE,
+    };
+    int32_t v[4];
+    int p;
+
+    if (mode == R300_TX_CLAMP_WRAP && !(n & (n - 1))) {
+        _mm_storeu_si128((__m128i *)out,
+                         _mm_and_si128(i, _mm_set1_epi32(n - 1)));
+        return;
+    }
+    _mm_storeu_si128((__m128i *)v, i);
+    for (p = 0; p < 4; p++) {
+        out[p] = g3d_tex_wrap(v[p], n, modes[mode & 3]);
+    }
+}
+
+/* floorf of each lane, exact below 2^31 */
+static inline __m128 floor_ps(__m128 v)
+{
+    __m128 t = _mm_cvtepi32_ps(_mm_cvttps_epi32(v));
+
+    return _mm_sub_ps(t, _mm_and_ps(_mm_cmpgt_ps(t, v), _mm_set1_ps(1.0f)));
+}
+
+/* tx_axis: the two wrapped indices and the weight of the second */
+static inline __m128 axis(__m128 s, int n, unsigned mode, bool linear,
+                          int32_t i0[4], int32_t i1[4])
+{
+    /* tx_precl (TX_COORD_LIMIT) for the modes let through: MAXPS then
+     * MINPS are g3d_clampf, NaN included */
+    __m128 x = _mm_mul_ps(_mm_min_ps(_mm_max_ps(s, _mm_set1_ps(-65536.0f)),
+                                     _mm_set1_ps(65536.0f)),
+                          _mm_set1_ps((float)n));
+    __m128 w1;
+
+    if (linear) {
+        __m128 xm = _mm_sub_ps(x, _mm_set1_ps(0.5f)), f = floor_ps(xm);
+        __m128i i = _mm_cvttps_epi32(f);
+
+        w1 = _mm_sub_ps(xm, f);
+        wrap(i, n, mode, i0);
+        wrap(_mm_add_epi32(i, _mm_set1_epi32(1)), n, mode, i1);
+    } else {
+        wrap(_mm_cvttps_epi32(floor_ps(x)), n, mode, i0);
+        memcpy(i1, i0, 4 * sizeof(i1[0]));
+        w1 = _mm_setzero_ps();
+    }
+    return w1;
+}
+
+/*
+ * tx_fetch_plain32 of texels (x[p], y[p]) of `level` for the four pixels,
+ * swizzled: channel ch of the pixels in t[ch]
+ */
+static inline void fetch(const R300TexUnit *u, unsigned level,
+                         const int32_t x[4], const int32_t y[4], __m128 t[4])
+{
+    uint32_t v[4];
+    __m128i w;
+    __m128 c[4];
+    int p, k;
+
+    for (p = 0; p < 4; p++) {
+        uint64_t off = u->level_offset[level] +
+                       (uint64_t)y[p] * u->level_pitch[level] +
+                       (uint64_t)x[p] * 4;
+        v[p] = 0;               /* past the end: zero bytes, as tx_read */
+        if (off + 4 <= u->bytes) {
+            memcpy(&v[p], u->texels + off, 4);
+        }
+    }
+    w = _mm_loadu_si128((const __m128i *)v);
+    for (k = 0; k < 4; k++) {
+        c[k] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_and_si128(
+                              _mm_srli_epi32(w, 8 * k), _mm_set1_epi32(0xFF))),
+                          _mm_set1_ps(u->scale[k]));
+    }
+    for (k = 0; k < 4; k++) {
+        unsigned s = u->sel[k];
+        t[k] = s < 4 ? c[s] : _mm_set1_ps(s == R300_TX_SEL_ONE ? 1.0f : 0.0f);
+    }
+}
+
+void r300_tx_lanes_sample(const R300TexUnit *u, int inst,
+                          const __m128 coord[4], __m128 out[4])
+{
+    bool proj = inst == R300_US_TEX_PROJ ||
+                (inst == R300_US_TEX_LD && u->projected);
+    bool linear = u->mag == R300_TX_FILTER_LINEAR;
+    unsigned level = u->base_level;
+    __m128 q = proj ? _mm_div_ps(_mm_set1_ps(1.0f), coord[3])
+                    : _mm_set1_ps(1.0f);
+    __m128 wx1, wy1, wx[2], wy[2], t[4];
+    int32_t ix[2][4], iy[2][4];
+    int jx, jy, ch;
+
+    wx1 = axis(_mm_mul_ps(coord[0], q), u->level_w[level], u->clamp[0], linear,
+               ix[0], ix[1]);
+    wy1 = axis(_mm_mul_ps(coord[1], q), u->level_h[level], u->clamp[1], linear,
+               iy[0], iy[1]);
+    wx[0] = _mm_sub_ps(_mm_set1_ps(1.0f), wx1);
+    wx[1] = wx1;
+    /* tx_sample_level_t's wz * (...) with wz = 1.0f - 0.0f: exact */
+    wy[0] = _mm_sub_ps(_mm_set1_ps(1.0f), wy1);
+    wy[1] = wy1;
+    for (ch = 0; ch < 4; ch++) {
+        out[ch] = _mm_setzero_ps();
+    }
+    for (jy = 0; jy < 2; jy++) {
+        for (jx = 0; jx < 2; jx++) {
+            __m128 w = _mm_mul_ps(wy[jy], wx[jx]);
+
+            fetch(u, level, ix[jx], iy[jy], t);
+            for (ch = 0; ch < 4; ch++) {
+                out[ch] = _mm_add_ps(out[ch], _mm_mul_ps(w, t[ch]));
+            }
+        }
+    }
+}
+
+#endif
