@@ -88,3 +88,70 @@ apt_bpo() {
     -o "Dir::Cache=$APT_BPO/cache" -o APT::Sandbox::User=root "$@"
 }
 QEMU_TOOLS_PY=$QEMU_TOOLS/usr/lib/python3/dist-packages
+
+# The piglit binaries of the Mesa guest's package set on the host (for
+# runs on the host's own Mesa, which must be the guest's version: checked):
+# prints "PLAN ROOT", the piglit plan directory (piglit-run.txt) and the
+# root the package and libwaffle are unpacked under. OUT: scratch dir.
+piglit_host_root() {
+  local built plan want have root deb p
+  built=$("$GPU3D_ROOT/scripts/linux-mesa.sh" --build-only "$1" | tail -2)
+  plan=$(echo "$built" | head -1)
+  want=$(grep "^libgl1-mesa-dri=" "$(echo "$built" | tail -1)/packages" |
+         cut -d= -f2)
+  have=$(dpkg-query -W -f '${Version}' libgl1-mesa-dri 2>/dev/null || true)
+  [ -n "$want" ] && [ "$want" = "$have" ] ||
+    die "host Mesa '$have' is not the guest's '$want'"
+  root=$GPU3D_CACHE/piglit-host-${plan##*-}
+  if [ ! -d "$root" ]; then
+    mkdir -p "$root.tmp"
+    for p in piglit libwaffle-1-0; do
+      deb=$("$GPU3D_ROOT/scripts/linux-guest.sh" --fetch $p | tail -1)
+      if [ $p = piglit ]; then
+        dpkg-deb --fsys-tarfile "$deb" | tar x -C "$root.tmp" -T "$plan/piglit-paths.txt"
+      else
+        dpkg-deb -x "$deb" "$root.tmp"
+      fi
+    done
+    mv "$root.tmp" "$root"
+  fi
+  echo "$plan $root"
+}
+
+# Run the piglit tests of a plan's piglit-run.txt (name|flags|command) from
+# a piglit_host_root ROOT on the host, each as bin/TEST ... -auto with -fbo
+# unless PIGLIT_PLATFORM=gbm, under the environment the caller exports
+# (which Mesa driver); prints "gpu3d-linux: piglit-TAG: RESULT NAME" lines
+# in the guest's format, with the first log lines of a failure. Only the
+# tests whose name matches PIGLIT_FILTER (grep -E) when it is set. SCRATCH:
+# a file for each test's output.
+piglit_host_run() {
+  local root=$1 run=$2 tag=$3 scratch=$4 name flags cmd bin rc res fbo=-fbo
+  [ "${PIGLIT_PLATFORM:-}" != gbm ] || fbo=
+  (cd "$root/usr/lib/x86_64-linux-gnu/piglit" &&
+   export LD_LIBRARY_PATH=$PWD/lib:$root/usr/lib/x86_64-linux-gnu \
+          PIGLIT_SOURCE_DIR=$PWD MESA_SHADER_CACHE_DISABLE=true &&
+   while IFS='|' read -r name flags cmd; do
+     if [ -n "${PIGLIT_FILTER:-}" ] &&
+        ! printf '%s\n' "$name" | grep -qE "$PIGLIT_FILTER"; then
+       continue
+     fi
+     eval "set -- $cmd"
+     bin=$1; shift
+     rc=0
+     # shellcheck disable=SC2086
+     timeout 120 "./bin/$bin" "$@" -auto $fbo >"$scratch" 2>&1 </dev/null ||
+       rc=$?
+     res=$(grep -o '"result": *"[a-z]*"' "$scratch" | tail -1 |
+           sed 's/.*"\([a-z]*\)"$/\1/' || true)
+     if [ -z "$res" ]; then
+       if [ $rc = 124 ]; then res=timeout
+       elif [ $rc -gt 128 ]; then res=crash; else res=fail; fi
+     fi
+     echo "gpu3d-linux: piglit-$tag: $res $name"
+     if [ "$res" != pass ] && [ "$res" != skip ]; then
+       grep -v '^PIGLIT\|^DRM_SHIM' "$scratch" | head -6 |
+         sed "s/^/gpu3d-linux: piglit-$tag-log: /" || true
+     fi
+   done <"$run")
+}

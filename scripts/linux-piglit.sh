@@ -43,49 +43,13 @@ mkdir -p "$out"
 out=$(realpath "$out")
 
 if [ $host_sw = 1 ]; then
-  built=$("$GPU3D_ROOT/scripts/linux-mesa.sh" --build-only "$out/host" | tail -2)
-  plan=$(echo "$built" | head -1)
-  want=$(grep "^libgl1-mesa-dri=" "$(echo "$built" | tail -1)/packages" |
-         cut -d= -f2)
+  pr=$(piglit_host_root "$out/host")
+  read -r plan root <<<"$pr"
   have=$(dpkg-query -W -f '${Version}' libgl1-mesa-dri 2>/dev/null || true)
-  [ -n "$want" ] && [ "$want" = "$have" ] ||
-    die "linux-piglit: host Mesa '$have' is not the guest's '$want'"
-  root=$GPU3D_CACHE/piglit-host-${plan##*-}
-  if [ ! -d "$root" ]; then
-    mkdir -p "$root.tmp"
-    for p in piglit libwaffle-1-0; do
-      deb=$("$GPU3D_ROOT/scripts/linux-guest.sh" --fetch $p | tail -1)
-      if [ $p = piglit ]; then
-        dpkg-deb --fsys-tarfile "$deb" | tar x -C "$root.tmp" -T "$plan/piglit-paths.txt"
-      else
-        dpkg-deb -x "$deb" "$root.tmp"
-      fi
-    done
-    mv "$root.tmp" "$root"
-  fi
   log "linux-piglit: llvmpipe on the host (Mesa $have)"
-  (cd "$root/usr/lib/x86_64-linux-gnu/piglit" &&
-   export LD_LIBRARY_PATH=$PWD/lib:$root/usr/lib/x86_64-linux-gnu \
-          PIGLIT_PLATFORM=surfaceless_egl PIGLIT_SOURCE_DIR=$PWD \
-          LIBGL_ALWAYS_SOFTWARE=1 MESA_SHADER_CACHE_DISABLE=true &&
-   while IFS='|' read -r name flags cmd; do
-     eval "set -- $cmd"
-     bin=$1; shift
-     rc=0
-     timeout 120 "./bin/$bin" "$@" -auto -fbo >"$out/host-pig.out" 2>&1 </dev/null ||
-       rc=$?
-     res=$(grep -o '"result": *"[a-z]*"' "$out/host-pig.out" | tail -1 |
-           sed 's/.*"\([a-z]*\)"$/\1/' || true)
-     if [ -z "$res" ]; then
-       if [ $rc = 124 ]; then res=timeout
-       elif [ $rc -gt 128 ]; then res=crash; else res=fail; fi
-     fi
-     echo "gpu3d-linux: piglit-sw: $res $name"
-     if [ "$res" != pass ] && [ "$res" != skip ]; then
-       grep -v '^PIGLIT' "$out/host-pig.out" | head -6 |
-         sed "s/^/gpu3d-linux: piglit-sw-log: /" || true
-     fi
-   done <"$plan/piglit-run.txt") >"$out/host-sw.log"
+  LIBGL_ALWAYS_SOFTWARE=1 PIGLIT_PLATFORM=surfaceless_egl \
+    piglit_host_run "$root" "$plan/piglit-run.txt" sw "$out/host-pig.out" \
+    >"$out/host-sw.log"
 fi
 args=(--run piglit --drivers "$drivers")
 [ $update = 1 ] || [ ! -f "$expected" ] || args+=(--expected "$expected")

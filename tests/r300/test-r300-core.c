@@ -498,6 +498,59 @@ static void test_depth(void)
 }
 
 /*
+ * A polygon of one depth stores that depth at every pixel, converted to
+ * fixed point to nearest: "SU_DEPTH_SCALE ... applied to depth before
+ * conversion to FXP" (R3xx 3D register reference, SU); with Mesa's scale
+ * 2^24 - 1 (r300_context.c: SU_DEPTH_SCALE 0x4B7FFFFF) window depth k/2^24
+ * is k - k/2^24, rounded. The depths are above 2^23, where a float has no
+ * fractional bits left (k/2^24 itself is exact in float all the way to
+ * the conversion), and odd where the rounding lands on an odd value.
+ * gl-1.4-polygon-offset measures the
+ * depth resolution and reads a face-on quad's slope from three of its
+ * pixels; it failed while odd depths rounded up one step and the
+ * three-way weighted sum put some pixels one step off.
+ */
+static void test_depth_face_on(void)
+{
+    static const uint32_t ks[] = { 0xC00001, 0x800003, 0xFFFFF1, 0x9ABCDF,
+                                   0xA00002 };
+    unsigned i;
+
+    for (i = 0; i < G_N_ELEMENTS(ks); i++) {
+        Dev *d = dev_new(2);
+        /* clip z such that the viewport's 0.5 z + 0.5 is k / 2^24 */
+        float z = (float)ks[i] / 8388608.0f - 1.0f;
+        const float tri[3 * 8] = {
+            -1, -1, z, 1, 1, 1, 1, 1,   1, -0.8f, z, 1, 1, 1, 1, 1,
+            -0.3f, 1, z, 1, 1, 1, 1, 1,
+        };
+        uint32_t want = (uint32_t)llround(ks[i] * (16777215.0 / 16777216.0));
+        int x, y, covered = 0;
+
+        r300_rig_ring_init(d);
+        for (y = 0; y < H * W; y++) {
+            uint32_t far = 0xFFFFFF00u;
+            memcpy(d->vram + ZB_ADDR + 4 * y, &far, 4);
+        }
+        setup(d, R300_COLOR_FORMAT_ARGB8888, true);
+        draw(d, R300_PRIM_TRIANGLES, tri, 3);
+        for (y = 0; y < H; y++) {
+            for (x = 0; x < W; x++) {
+                uint32_t zs;
+                if (px32(d, x, y) != 0xFFFFFFFFu) {
+                    continue;
+                }
+                memcpy(&zs, d->vram + ZB_ADDR + 4 * (y * W + x), 4);
+                g_assert_cmphex(zs >> 8, ==, want);
+                covered++;
+            }
+        }
+        g_assert_cmpint(covered, >, W * H / 4);
+        r300_rig_free(d);
+    }
+}
+
+/*
  * Mesa's CBZB clear (r300_blit.c, r300_emit.c, r300_hyperz.c): a colour
  * buffer is cleared by drawing its upper half while the ZB, Z test off,
  * has ZB_BW_CNTL.ZB_CB_CLEAR set (R300_ZB_CB_CLEAR_CACHE_LINE_WRITE_ONLY,
@@ -806,7 +859,13 @@ static void tx_readback(Dev *d, uint32_t txfmt, unsigned ncomp,
 /*
  * ARGB16161616 and ARGB32323232 targets: US_OUT_FMT says what the bits
  * are (C4_16, C4_16_FP, C2_32_FP; C4_32_FP), components C0..C3 from the
- * lowest address as TX reads them (test-r300-tx.c checks that side).
+ * lowest address as TX reads them (test-r300-tx.c checks that side). So
+ * for the 32- and 16-bit targets Mesa gives 16- and 32-bit components
+ * (r300_texture.c: RG16, LA16 and RG16F as ARGB8888 with C2_16(_FP), R32F
+ * as ARGB8888 with C_32_FP, R16 and R16F as UV88 with C_16(_FP); the
+ * _SNORM ones with OUT_SIGN set). fbo-clear-formats' LUMINANCE16_ALPHA16
+ * read 1/255 for 1.0 while ARGB8888 was packed as four bytes whatever
+ * US_OUT_FMT said.
  */
 static void test_wide_formats(void)
 {
@@ -826,6 +885,18 @@ static void test_wide_formats(void)
           R300_TX_FMT_32F_32F },
         { R300_COLOR_FORMAT_ARGB32323232, R300_US_OUT_FMT_C4_32_FP, 16, 4,
           R300_TX_FMT_32F_32F_32F_32F },
+        { R300_COLOR_FORMAT_ARGB8888, R300_US_OUT_FMT_C2_16, 4, 2,
+          R300_TX_FMT_16_16 },
+        { R300_COLOR_FORMAT_ARGB8888, R300_US_OUT_FMT_C2_16 | 0xFu << 16,
+          4, 2, 0 },
+        { R300_COLOR_FORMAT_ARGB8888, R300_US_OUT_FMT_C2_16_FP, 4, 2,
+          R300_TX_FMT_16F_16F },
+        { R300_COLOR_FORMAT_ARGB8888, R300_US_OUT_FMT_C_32_FP, 4, 1,
+          R300_TX_FMT_32F },
+        { R300_COLOR_FORMAT_UV88, R300_US_OUT_FMT_C_16, 2, 1,
+          R300_TX_FMT_16 },
+        { R300_COLOR_FORMAT_UV88, R300_US_OUT_FMT_C_16_FP, 2, 1,
+          R300_TX_FMT_16F },
     };
     unsigned n;
 
@@ -871,7 +942,14 @@ static void test_wide_formats(void)
                             float f;
                             memcpy(&f, &got, 4);
                             g_assert_cmpfloat(fabs(f - rgba[k]), <, 1e-4);
-                        } else if (cases[n].out_fmt == R300_US_OUT_FMT_C4_16) {
+                        } else if (cases[n].out_fmt >> 16) {
+                            /* OUT_SIGN: signed normalised, 1 ulp */
+                            g_assert_cmpint(abs((int)got -
+                                                (int)floor(rgba[k] * 32767.0 +
+                                                           0.5)), <=, 1);
+                        } else if (cases[n].out_fmt == R300_US_OUT_FMT_C4_16 ||
+                                   cases[n].out_fmt == R300_US_OUT_FMT_C2_16 ||
+                                   cases[n].out_fmt == R300_US_OUT_FMT_C_16) {
                             /* the interpolated colour may be 1 ulp off */
                             g_assert_cmpint(abs((int)got -
                                                 (int)floor(rgba[k] * 65535.0 +
@@ -886,9 +964,55 @@ static void test_wide_formats(void)
             /* nothing past the surface */
             g_assert_cmphex(d->vram[CB_ADDR + cases[n].bytes * W * H], ==,
                             0xAB);
-            if (!pass) {
+            if (!pass && cases[n].txfmt) {
                 /* TX samples what RB3D wrote */
                 tx_readback(d, cases[n].txfmt, cases[n].ncomp, rgba);
+            }
+        }
+        r300_rig_free(d);
+    }
+}
+
+/*
+ * US_OUT_FMT.OUT_SIGN with C4_8: "whether components C3, C2, C1 and C0 are
+ * signed" (R3xx register reference, US_OUT_FMT); Mesa sets all four for
+ * its _SNORM targets (r300_texture.c r300_translate_out_fmt,
+ * uniform_sign). 0.25, 0.6, 0.75, 1.0 are 32, 76, 95, 127 of 127 (not
+ * 64, 153, 191, 255); the 8-bit I8 target (R8_SNORM) the same in C2.
+ */
+static void test_snorm8(void)
+{
+    static const struct {
+        uint32_t format, sel;
+        unsigned bpp;
+        uint32_t want;
+    } cases[] = {
+        { R300_COLOR_FORMAT_ARGB8888, 1u << 8 | 2u << 10 | 3u << 12, 4,
+          0x7F5F4C20 },
+        /* R8_SNORM: C2 = R, the byte I8 stores */
+        { R300_COLOR_FORMAT_I8, 1u << 12, 1, 0x20 },
+    };
+    unsigned n;
+
+    for (n = 0; n < G_N_ELEMENTS(cases); n++) {
+        static uint32_t buf[64];
+        Dev *d = dev_new(2);
+        R300Cmd c;
+        int x, y;
+
+        r300_rig_ring_init(d);
+        setup(d, cases[n].format, false);
+        r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+        r300_cmd_reg(&c, A_US_OUT_FMT_0,
+                     R300_US_OUT_FMT_C4_8 | cases[n].sel | 0xFu << 16);
+        r300_rig_ring_run(d, buf, c.n);
+        draw_full(d, 0, 0.25f, 0.6f, 0.75f, 1.0f);
+        for (y = 0; y < H; y += 7) {
+            for (x = 0; x < W; x += 5) {
+                uint32_t got = 0;
+                memcpy(&got, d->vram + CB_ADDR + cases[n].bpp * (y * W + x),
+                       cases[n].bpp);
+                g_assert_cmphex(got, ==, cases[n].want);
             }
         }
         r300_rig_free(d);
@@ -1517,6 +1641,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/port-draw", test_port_draw);
     g_test_add_func("/r300/core/shared-edge", test_shared_edge);
     g_test_add_func("/r300/core/depth", test_depth);
+    g_test_add_func("/r300/core/depth-face-on", test_depth_face_on);
     g_test_add_func("/r300/core/two-sided-colour", test_two_sided_colour);
     g_test_add_func("/r300/core/cbzb-clear", test_cbzb_clear);
     g_test_add_func("/r300/core/rgb565", test_rgb565);
@@ -1524,6 +1649,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/i8-uv88", test_i8_uv88);
     g_test_add_func("/r300/core/depth-13e3", test_depth_13e3);
     g_test_add_func("/r300/core/wide-formats", test_wide_formats);
+    g_test_add_func("/r300/core/snorm8", test_snorm8);
     g_test_add_func("/r300/core/dither-modes", test_dither_modes);
     g_test_add_func("/r300/core/msaa-resolve", test_msaa_resolve);
     g_test_add_func("/r300/bad/targets", test_bad_targets);

@@ -53,8 +53,12 @@ def patch(ib, bos, addr_of):
             reg = (h & 0x1FFF) << 2
             n = ((h >> 16) & 0x3FFF) + 1
             one = h & 0x8000
-            if n == 1 and not one:
-                pending = [(i + 1, reg)]
+            # each address register of the packet takes the next NOP's
+            # relocation (r100.c r100_cs_parse_packet0 goes register by
+            # register), e.g. RB3D_AARESOLVE_OFFSET/PITCH/CTL in one packet
+            pending = [(i + 1 + k, reg if one else reg + 4 * k)
+                       for k in range(n)
+                       if (reg if one else reg + 4 * k) in ADDR_REGS]
             i += 1 + n
         elif t == 3:
             op = (h >> 8) & 0xFF

@@ -352,16 +352,22 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
     int ch;
 
     if (ds->depth) {
-        /* quad_tail: z24 = clamp(floorf(z + 0.5)); as the clamp comes
-         * last, clamping first and truncating gives the same (NaN: 0) */
-        __m128 z;
+        /* quad_tail: z24 = clamp(roundf(z0 + w1 dz1 + w2 dz2)); clamped
+         * first (NaN: 0), then the integer part and one more where the
+         * fraction, exact in float, is at least one half */
+        __m128 z, zt;
         __m128i z24, word, ok;
 
         weights(q->lin, wk);
-        z = _mm_add_ps(interp(wk, t->z[0], t->z[1], t->z[2]),
-                       _mm_set1_ps(0.5f));
-        z24 = _mm_cvttps_epi32(_mm_min_ps(_mm_max_ps(z, _mm_setzero_ps()),
-                                          _mm_set1_ps(16777215.0f)));
+        z = _mm_add_ps(_mm_add_ps(_mm_set1_ps(t->z[0]), _mm_mul_ps(
+                           wk[1], _mm_set1_ps(t->z[1] - t->z[0]))),
+                       _mm_mul_ps(wk[2], _mm_set1_ps(t->z[2] - t->z[0])));
+        z = _mm_min_ps(_mm_max_ps(z, _mm_setzero_ps()),
+                       _mm_set1_ps(16777215.0f));
+        z24 = _mm_cvttps_epi32(z);
+        zt = _mm_cvtepi32_ps(z24);
+        z24 = _mm_sub_epi32(z24, _mm_castps_si128(_mm_cmpge_ps(
+                  _mm_sub_ps(z, zt), _mm_set1_ps(0.5f))));
         quad_rows(ds->zbase, &ds->ztiling, x, q->y, zr);
         word = load_quad(zr, mask);
         ok = compare(ds->zfunc, z24, _mm_srli_epi32(word, 8));

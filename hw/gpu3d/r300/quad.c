@@ -779,9 +779,18 @@ quad_tail(const R300Tri *t, const G3DQuad *q, const float (*w)[3],
             if (ds->depth_from_shader && uq->w_written) {
                 z = uq->w[i] * 16777215.0f;
             } else {
-                z = g3d_interp(q->lin[i], t->z[0], t->z[1], t->z[2]);
+                /*
+                 * the plane form z0 + dz: a polygon of one depth gets that
+                 * depth at every pixel, as the SU's plane equation gives
+                 * (a weighted sum of three equal 24-bit values can round
+                 * one step off, a slope a face-on polygon does not have)
+                 */
+                z = t->z[0] + q->lin[i][1] * (t->z[1] - t->z[0]) +
+                    q->lin[i][2] * (t->z[2] - t->z[0]);
             }
-            z24 = (uint32_t)g3d_clampf(floorf(z + 0.5f), 0.0f, 16777215.0f);
+            /* to nearest: roundf, since above 2^23 a float's step is 1 and
+             * floorf(z + 0.5f) would round every odd depth up one step */
+            z24 = (uint32_t)g3d_clampf(roundf(z), 0.0f, 16777215.0f);
             if (!ds->depth(ds, sx, y, z24, t->back)) {
                 continue;
             }

@@ -212,7 +212,7 @@ typedef struct R300Target {
     uint32_t out_fmt;           /* US_OUT_FMT of the target */
     /* decoded once per draw by r300_target_prepare */
     bool packable;              /* a COLORFORMAT the RB3D writes */
-    uint8_t wide;               /* 64/128-bit target: R300_WIDE_* (quad.c) */
+    uint8_t wide;               /* whole components: R300_WIDE_* (quad.c) */
     uint8_t wide_mask;          /* its components RB3D_COLOR_CHANNEL_MASK
                                  * lets through */
     uint8_t bits[4], shift[4];  /* component k's field; 0 bits: absent */
