@@ -132,11 +132,45 @@ static inline uint32_t attila_stamp_run(const AttilaPixelMapper *pm,
 
     return in_tile < in_row ? in_tile : in_row;
 }
-/* Morton order of a 2^k x 2^k matrix: bit t of x -> 2t, of y -> 2t + 1 */
-uint32_t attila_morton(uint32_t x, uint32_t y, unsigned bits);
+/* the 8 low bits of v spread to the even bit positions (pixel-mapper.c) */
+extern const uint16_t attila_spread8[256];
+/*
+ * Morton order of a 2^k x 2^k matrix: bit t of x -> 2t, of y -> 2t + 1.
+ * Inline, by a table of 8-bit spreads: the Texture Unit asks for two of
+ * them per texel, with the constant block sizes of ATTILA ref. Texture
+ * Tiling, so a call is a few loads.
+ */
+static inline uint32_t attila_morton(uint32_t x, uint32_t y, unsigned bits)
+{
+    uint32_t mask = bits >= 16 ? 0xffffu : (1u << bits) - 1;
+
+    x &= mask;
+    y &= mask;
+    if (bits <= 8) {
+        return attila_spread8[x] | (uint32_t)attila_spread8[y] << 1;
+    }
+    return (attila_spread8[x & 0xff] | (uint32_t)attila_spread8[x >> 8] << 16) |
+           (attila_spread8[y & 0xff] | (uint32_t)attila_spread8[y >> 8] << 16)
+           << 1;
+}
 /* texel offset in a TXBLOCK_TEXTURE 2D image (ATTILA ref. Texture Tiling) */
-uint32_t attila_texel_offset(uint32_t i, uint32_t j, uint32_t block,
-                             uint32_t sblock, uint32_t width_log2);
+static inline uint32_t attila_texel_offset(uint32_t i, uint32_t j,
+                                           uint32_t block, uint32_t sblock,
+                                           uint32_t width_log2)
+{
+    uint32_t texel = attila_morton(i, j, block);
+    uint32_t blk = attila_morton(i >> block, j >> block, sblock);
+    int32_t row_l2 = (int32_t)width_log2 - (int32_t)(sblock + block);
+    uint32_t sb;
+
+    /* superblock rows are padded to a power of two (ATTILA ref. Texture
+     * Tiling) */
+    if (row_l2 < 0) {
+        row_l2 = 0;
+    }
+    sb = ((j >> (sblock + block)) << row_l2) + (i >> (sblock + block));
+    return (((sb << (2 * sblock)) + blk) << (2 * block)) + texel;
+}
 
 
 /* ---- formats ------------------------------------------------------------ */

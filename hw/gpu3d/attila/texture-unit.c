@@ -268,9 +268,9 @@ static void convert(uint32_t fmt, const uint8_t *d, float o[4])
 static void fetch(const AttilaTexState *ts, uint32_t l, uint32_t f,
                   uint32_t i, uint32_t j, uint32_t k, float ref, float o[4])
 {
+    static const uint8_t zero[16];
     const AttilaTexLevel *lv = &ts->level[l][f];
-    uint8_t zero[16] = { 0 };
-    uint8_t dec[64 + 16] = { 0 };      /* a decoded block and a texel past it */
+    uint8_t dec[64 + 16];       /* a decoded block and a texel past it */
     const uint8_t *p = zero;
 
     if (lv->ptr && i < lv->width && j < lv->height && k < lv->depth) {
@@ -303,6 +303,9 @@ static void fetch(const AttilaTexState *ts, uint32_t l, uint32_t f,
             uint64_t v = (uint64_t)lv->skew + off;
             uint32_t in = (uint32_t)(v % blk_bytes);
 
+            /* cleared here only: a per-texel memset of an uncompressed
+             * texture's fetch would be wasted */
+            memset(dec, 0, sizeof(dec));
             attila_tc_decode(ts->compression,
                              lv->ptr + (v / blk_bytes) * ts->tc_block,
                              in / ts->tc_texel,
@@ -524,6 +527,7 @@ static void sample_quad(const AttilaTexState *ts, AttilaTexOp op,
     AttilaVec4 coord[4];
     uint32_t face = 0, q, base = ts->min_level, f;
     float scale = 1.0f;
+    double scale_l2;
     int i;
 
     memcpy(coord, coord_in, sizeof(coord));
@@ -576,14 +580,16 @@ static void sample_quad(const AttilaTexState *ts, AttilaTexOp op,
     }
     q = MIN(q, ts->nlevels ? ts->nlevels - 1 : 0);
 
+    /* calculateLOD: log2(scale) + clamped biases, then the LOD clamp;
+     * TXL gives the lod as the bias of a scale of 1. The scale is the
+     * quad's: its logarithm once for the four. */
+    scale_l2 = log((double)scale) / log(2.0);
     for (i = 0; i < 4; i++) {
         float lod, s[3] = { coord[i].f[0], coord[i].f[1], coord[i].f[2] };
         uint32_t filter, d1 = base, d2 = base;
         bool minify;
 
-        /* calculateLOD: log2(scale) + clamped biases, then the LOD clamp;
-         * TXL gives the lod as the bias of a scale of 1 */
-        lod = (float)(log((double)scale) / log(2.0) +
+        lod = (float)(scale_l2 +
                       clampf(ts->lod_bias + ts->unit_lod_bias + param[i],
                              -MAX_LOD_BIAS, MAX_LOD_BIAS));
         lod = clampf(lod, ts->min_lod, ts->max_lod);
