@@ -12,6 +12,7 @@
 #ifndef GPU3D_ATTILA_INTERNAL_H
 #define GPU3D_ATTILA_INTERNAL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -476,9 +477,54 @@ void attila_triangle_eval_tile(const AttilaTriangle *t, int32_t x0,
 void attila_triangle_eval_stamp_in(const AttilaTriangle *t,
                                    const double tile[4], int32_t qx,
                                    int32_t qy, double v[4][4]);
-bool attila_triangle_inside(const AttilaTriangle *t, const double v[4],
-                            bool d3d9_depth);
-uint32_t attila_convert_z(const AttilaDrawState *ds, double z);
+
+/* GPU_IS_ZERO / GPU_IS_POSITIVE use this bias (attila-sim GPUMath.h) */
+#define ATTILA_MIN_BIAS 1.0e-12
+
+/* INSIDE_EQUATION: a tie goes to the edge with a > 0, or a == 0 and b >= 0 */
+static inline bool attila_inside_edge(double v, double a, double b)
+{
+    bool zero = fabs(v) < ATTILA_MIN_BIAS;
+
+    return (v > -ATTILA_MIN_BIAS && !zero) ||
+           (zero && (a > 0.0 || (a == 0.0 && b >= 0.0)));
+}
+
+/* inside the near/far planes: clip-space z in [-1, 1] or [0, 1] */
+static inline bool attila_inside_depth(double z, bool d3d9_depth)
+{
+    return d3d9_depth ? (z > -ATTILA_MIN_BIAS && z <= 1.0 + ATTILA_MIN_BIAS) :
+                        fabs(z) <= 1.0 + ATTILA_MIN_BIAS;
+}
+
+/* the sample with edge and z values v is covered; inline, as the
+ * rasteriser asks per sample */
+static inline bool attila_triangle_inside(const AttilaTriangle *t,
+                                          const double v[4], bool d3d9_depth)
+{
+    return attila_inside_edge(v[0], t->e[0][0], t->e[0][1]) &&
+           attila_inside_edge(v[1], t->e[1][0], t->e[1][1]) &&
+           attila_inside_edge(v[2], t->e[2][0], t->e[2][1]) &&
+           attila_inside_depth(v[3], d3d9_depth);
+}
+
+/* RasterizerEmulator::convertZ: depth range, then 24-bit truncation */
+static inline uint32_t attila_convert_z(const AttilaDrawState *ds, double z)
+{
+    double zw, zc;
+
+    if (ds->d3d9_depth) {
+        zw = (double)(ds->far - ds->near) * z + (double)ds->near;
+    } else {
+        zw = (double)((ds->far - ds->near) / 2.0f) * z +
+             (double)((ds->near + ds->far) / 2.0f);
+    }
+    zc = zw * (double)((1 << 24) - 1);
+    if (!(zc > 0.0)) {
+        return 0;
+    }
+    return zc >= 16777215.0 ? 0xffffff : (uint32_t)zc;
+}
 
 /* interpolator.c */
 void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,

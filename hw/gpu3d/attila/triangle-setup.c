@@ -17,9 +17,6 @@
 #include <glib.h>
 #include <math.h>
 
-/* GPU_IS_ZERO / GPU_IS_POSITIVE use this bias (GPUMath.h) */
-#define MIN_BIAS 1.0e-12
-
 /* ---- bounding box (GPUMath::boundingBox, Blinn's screen coverage) ------- */
 
 static uint32_t outcode(const float *v, int c, uint32_t lo, uint32_t hi)
@@ -358,42 +355,4 @@ void attila_triangle_eval_stamp_in(const AttilaTriangle *t,
     v[1][3] = v[0][3] + t->zeq[0];
     v[2][3] = v[0][3] + t->zeq[1];
     v[3][3] = v[1][3] + t->zeq[1];
-}
-
-/* INSIDE_EQUATION: a tie goes to the edge with a > 0, or a == 0 and b >= 0 */
-static inline bool inside_edge(double v, double a, double b)
-{
-    bool zero = fabs(v) < MIN_BIAS;
-
-    return (v > -MIN_BIAS && !zero) ||
-           (zero && (a > 0.0 || (a == 0.0 && b >= 0.0)));
-}
-
-bool attila_triangle_inside(const AttilaTriangle *t, const double v[4],
-                            bool d3d9_depth)
-{
-    /* and inside the near/far planes: clip-space z in [-1, 1] or [0, 1] */
-    return inside_edge(v[0], t->e[0][0], t->e[0][1]) &&
-           inside_edge(v[1], t->e[1][0], t->e[1][1]) &&
-           inside_edge(v[2], t->e[2][0], t->e[2][1]) &&
-           (d3d9_depth ? (v[3] > -MIN_BIAS && v[3] <= 1.0 + MIN_BIAS) :
-                         fabs(v[3]) <= 1.0 + MIN_BIAS);
-}
-
-uint32_t attila_convert_z(const AttilaDrawState *ds, double z)
-{
-    double zw, zc;
-
-    /* RasterizerEmulator::convertZ: depth range, then 24-bit truncation */
-    if (ds->d3d9_depth) {
-        zw = (double)(ds->far - ds->near) * z + (double)ds->near;
-    } else {
-        zw = (double)((ds->far - ds->near) / 2.0f) * z +
-             (double)((ds->near + ds->far) / 2.0f);
-    }
-    zc = zw * (double)((1 << 24) - 1);
-    if (!(zc > 0.0)) {
-        return 0;
-    }
-    return zc >= 16777215.0 ? 0xffffff : (uint32_t)zc;
 }
