@@ -3,7 +3,9 @@
  * (g3d_general_path): the color write (attila_color_choose,
  * color-write.c) over random render-target states and pixels; the
  * rasteriser's stamps found far inside or outside the edges
- * (rasterizer.c box_inside, box_outside) over random triangles. The
+ * (rasterizer.c box_inside, box_outside) over random triangles; vertices
+ * shaded four at a time (streamer.c shade_batch) over random indexed
+ * draws. The
  * shader's all-lanes operations have their comparison in
  * test-attila-shader.c (/attila/shader/lanes-vs-general), the whole
  * pipeline's is the corpus replayed both ways (test-attila-corpus.c,
@@ -143,6 +145,66 @@ static void random_vertex(GRand *rnd, uint32_t w, uint32_t h, float *v)
 }
 
 /*
+ * The scene's core (guest/attila-scene.h: the position and colour streams
+ * at system memory 0, depth test LESS) with sys[] copied in and the
+ * records recs run, once with the chosen paths and once with the general
+ * ones (g3d_general_path): the back buffer, the z buffer of a w x h x ns
+ * surface and the error registers must be equal. Returns the samples
+ * whose depth was written.
+ */
+static uint64_t draw_twice(uint32_t w, uint32_t h, uint32_t ns,
+                           const void *sys, size_t sys_len,
+                           const AttilaRecBuf *recs, uint32_t *errors)
+{
+    AttilaPixelMapper pm;
+    uint8_t *img[2][2];
+    uint32_t err[2][3];
+    uint64_t drawn = 0;
+    int pass, k;
+
+    g_assert_false(recs->overflow);
+    g_assert_true(attila_pixel_mapper_init(&pm, w, h, ns, 4));
+    for (pass = 0; pass < 2; pass++) {
+        AttilaRun *run = attila_scene_run_new(w, h, 1);
+
+        memcpy(run->sys, sys, sys_len);
+        g3d_general_path = pass == 1;
+        attila_run_records(run, recs->buf, recs->n);
+        g3d_general_path = false;
+        err[pass][0] = attila_reg_read(run->core, A_ATTILA_ERROR_COUNT, 4);
+        err[pass][1] = attila_reg_read(run->core, A_ATTILA_ERROR_CODE, 4);
+        err[pass][2] = attila_reg_read(run->core, A_ATTILA_ERROR_INFO, 4);
+        img[pass][0] = g_memdup2(run->gpu + ATTILA_SCENE_FB(0), pm.surface);
+        img[pass][1] = g_memdup2(run->gpu + ATTILA_SCENE_ZB, pm.surface);
+        attila_run_free(run);
+    }
+    g_assert_cmpmem(err[0], sizeof(err[0]), err[1], sizeof(err[1]));
+    *errors = err[0][0];
+    for (k = 0; k < (int)pm.surface; k += 4) {
+        uint32_t z;
+        memcpy(&z, img[0][1] + k, 4);
+        drawn += (z & 0xffffff) != 0xffffff;
+    }
+    for (k = 0; k < 2; k++) {
+        g_assert_cmpmem(img[0][k], pm.surface, img[1][k], pm.surface);
+        g_free(img[0][k]);
+        g_free(img[1][k]);
+    }
+    return drawn;
+}
+
+/* the vertex program's matrix: identity, vertices are in clip space */
+static void identity_records(AttilaRecBuf *b)
+{
+    int k;
+
+    for (k = 0; k < 4; k++) {
+        attila_rec_reg_vec4(b, ATTILA_REG_VERTEX_CONSTANT, k,
+                            k == 0, k == 1, k == 2, k == 3);
+    }
+}
+
+/*
  * Random triangles (some sharing edges, some huge, some thin) drawn with
  * the stamps' box tests (fast) and without (g3d_general_path): MSAA off
  * and 2, 4, 8 samples, OpenGL and D3D9 rules and depth ranges; the color
@@ -154,9 +216,9 @@ static void test_raster(void)
 {
     static const uint32_t samples[4] = { 1, 2, 4, 8 };
     GRand *rnd = g_rand_new_with_seed(7);
-    uint8_t *buf = g_malloc(65536), *img[2][2] = { { 0 } };
+    uint8_t *buf = g_malloc(65536);
     uint64_t drawn = 0;
-    int n, pass;
+    int n;
 
     for (n = 0; n < 48; n++) {
         uint32_t w = g_rand_int_range(rnd, 8, 120);
@@ -164,8 +226,9 @@ static void test_raster(void)
         uint32_t ns = samples[n % 4];
         bool d3d9 = g_rand_boolean(rnd), d3d9_depth = g_rand_boolean(rnd);
         float verts[SCENE_VERTS][8];
-        AttilaPixelMapper pm;
-        int v, k;
+        AttilaRecBuf b = { buf, 0, 65536, 0 };
+        uint32_t err;
+        int v;
 
         for (v = 0; v < SCENE_VERTS; v++) {
             if (v % 3 != 2 && v >= 3 && g_rand_int_range(rnd, 0, 3) == 0) {
@@ -175,50 +238,92 @@ static void test_raster(void)
                 random_vertex(rnd, w, h, verts[v]);
             }
         }
-        g_assert_true(attila_pixel_mapper_init(&pm, w, h, ns, 4));
-        for (pass = 0; pass < 2; pass++) {
-            AttilaRun *run = attila_scene_run_new(w, h, 1);
-            AttilaRecBuf b = { buf, 0, 65536, 0 };
-
-            memcpy(run->sys, verts, sizeof(verts));
-            for (k = 0; k < 4; k++) {
-                attila_rec_reg_vec4(&b, ATTILA_REG_VERTEX_CONSTANT, k,
-                                    k == 0, k == 1, k == 2, k == 3);
-            }
-            attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
-            attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
-            attila_rec_reg_u32(&b, ATTILA_REG_D3D9_RASTERIZATION_RULES, 0,
-                               d3d9);
-            attila_rec_reg_u32(&b, ATTILA_REG_D3D9_PIXEL_COORDINATES, 0,
-                               d3d9);
-            attila_rec_reg_u32(&b, ATTILA_REG_D3D9_DEPTH_RANGE, 0, d3d9_depth);
-            attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
-            attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
-            attila_rec_cmd(&b, ATTILA_CMD_DRAW);
-            g_assert_false(b.overflow);
-            g3d_general_path = pass == 1;
-            g_assert_true(attila_run_records(run, b.buf, b.n));
-            g3d_general_path = false;
-            g_assert_cmpuint(attila_reg_read(run->core, A_ATTILA_ERROR_COUNT,
-                                             4), ==, 0);
-            img[pass][0] = g_memdup2(run->gpu + ATTILA_SCENE_FB(0), pm.surface);
-            img[pass][1] = g_memdup2(run->gpu + ATTILA_SCENE_ZB, pm.surface);
-            attila_run_free(run);
-        }
-        for (k = 0; k < (int)pm.surface; k += 4) {
-            uint32_t z;
-            memcpy(&z, img[0][1] + k, 4);
-            drawn += (z & 0xffffff) != 0xffffff;
-        }
-        for (k = 0; k < 2; k++) {
-            g_assert_cmpmem(img[0][k], pm.surface, img[1][k], pm.surface);
-            g_free(img[0][k]);
-            g_free(img[1][k]);
-        }
+        identity_records(&b);
+        attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
+        attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
+        attila_rec_reg_u32(&b, ATTILA_REG_D3D9_RASTERIZATION_RULES, 0, d3d9);
+        attila_rec_reg_u32(&b, ATTILA_REG_D3D9_PIXEL_COORDINATES, 0, d3d9);
+        attila_rec_reg_u32(&b, ATTILA_REG_D3D9_DEPTH_RANGE, 0, d3d9_depth);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_DRAW);
+        drawn += draw_twice(w, h, ns, verts, sizeof(verts), &b, &err);
+        g_assert_cmpuint(err, ==, 0);
     }
     /* samples whose depth was written: the triangles reach the buffers */
     g_test_message("%" G_GUINT64_FORMAT " samples drawn", drawn);
     g_assert_cmpuint(drawn, >, 10000);
+    g_free(buf);
+    g_rand_free(rnd);
+}
+
+/*
+ * Vertices shaded four at a time (streamer.c shade_batch) against one at
+ * a time: indexed draws whose indices repeat (post-transform cache hits on
+ * vertices still waiting in a batch and on shaded ones), 8-, 16- and 32-bit
+ * indices, some pointing past the vertex data (the attribute fetch fails
+ * in the middle of a batch), some index streams running out of memory in
+ * the middle of the draw, and instanced draws; the frames and the error
+ * registers must be the same. Checked to fail when a batch's outputs go to
+ * the wrong vertices and when a failed batch is not redone one at a time.
+ */
+static void test_vertex_batches(void)
+{
+    static const uint32_t idx_fmt[3] = {
+        ATTILA_SD_UINT8, ATTILA_SD_UINT16, ATTILA_SD_UINT32,
+    };
+    const uint32_t w = 64, h = 48, idx_at = 4096;
+    GRand *rnd = g_rand_new_with_seed(17);
+    uint8_t *buf = g_malloc(65536);
+    uint64_t drawn = 0;
+    int n, errors = 0;
+
+    for (n = 0; n < 60; n++) {
+        uint8_t sys[8192];
+        float verts[SCENE_VERTS][8];
+        uint32_t fmt = idx_fmt[n % 3], bytes = 1u << (n % 3);
+        uint32_t count = 3 * g_rand_int_range(rnd, 1, 40), v;
+        uint32_t kind = g_rand_int_range(rnd, 0, 4);
+        uint32_t idx_addr = 0x80000000u + idx_at, err;
+        AttilaRecBuf b = { buf, 0, 65536, 0 };
+
+        for (v = 0; v < SCENE_VERTS; v++) {
+            random_vertex(rnd, w, h, verts[v]);
+            verts[v][3] = fabsf(verts[v][3]) + 0.5f;
+        }
+        memset(sys, 0, sizeof(sys));
+        memcpy(sys, verts, sizeof(verts));
+        for (v = 0; v < count; v++) {
+            /* few distinct indices: many repeats, near and far apart */
+            uint32_t i = g_rand_int_range(rnd, 0, v % 7 == 0 ? SCENE_VERTS : 9);
+            if (kind == 1 && g_rand_int_range(rnd, 0, 40) == 0) {
+                i = bytes == 1 ? 250 : 40000;   /* vertex data past memory */
+            }
+            memcpy(sys + idx_at + v * bytes, &i, bytes);
+        }
+        if (kind == 2) {
+            /* the index stream reaches the end of system memory */
+            idx_addr = 0x80000000u + ATTILA_SCENE_SYS_SIZE -
+                       bytes * g_rand_int_range(rnd, 1, count);
+        }
+        identity_records(&b);
+        attila_rec_reg_u32(&b, ATTILA_REG_INDEX_MODE, 0, 1);
+        attila_rec_reg_u32(&b, ATTILA_REG_INDEX_STREAM, 0, 2);
+        attila_rec_reg_u32(&b, ATTILA_REG_STREAM_ADDRESS, 2, idx_addr);
+        attila_rec_reg_u32(&b, ATTILA_REG_STREAM_DATA, 2, fmt);
+        attila_rec_reg_u32(&b, ATTILA_REG_STREAM_COUNT, 0, count);
+        attila_rec_reg_u32(&b, ATTILA_REG_STREAM_INSTANCES, 0,
+                           kind == 3 ? 3 : 1);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_DRAW);
+        drawn += draw_twice(w, h, 1, sys, sizeof(sys), &b, &err);
+        errors += err != 0;
+    }
+    g_test_message("%" G_GUINT64_FORMAT " samples drawn, %d draws with "
+                   "errors", drawn, errors);
+    g_assert_cmpuint(drawn, >, 10000);
+    g_assert_cmpint(errors, >, 5);
     g_free(buf);
     g_rand_free(rnd);
 }
@@ -228,5 +333,6 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/attila/fast/color-write", test_color_write);
     g_test_add_func("/attila/fast/raster", test_raster);
+    g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     return g_test_run();
 }

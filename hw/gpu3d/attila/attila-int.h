@@ -368,6 +368,7 @@ typedef struct AttilaDrawState {
     uint32_t primitive;
     /* shaders */
     uint32_t vs_pc, fs_pc;
+    uint32_t vs_lanes;                  /* vertices shaded together (1, 4) */
     bool fs_kills;                      /* the fragment program may kill */
     uint32_t fs_temps, fs_outs;         /* temporaries, outputs to reset */
     uint32_t fs_inputs;                 /* inputs it may read (interpolated) */
