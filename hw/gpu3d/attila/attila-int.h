@@ -214,6 +214,7 @@ typedef struct AttilaShOperand {
     uint16_t off;           /* byte offset in AttilaShaderThread, or NO_OFF */
     uint8_t sel[4];         /* the swizzle's component per result component */
     bool plain;             /* .xyzw, no negate or absolute value */
+    uint32_t and_bits, xor_bits;    /* abs, neg on a component's bits */
 } AttilaShOperand;
 
 typedef struct AttilaShInstr {
@@ -235,6 +236,7 @@ typedef struct AttilaShInstr {
     uint32_t imm;           /* op2 immediate, JMP offset */
     uint16_t res_off;       /* result's byte offset in AttilaShaderThread */
     bool fast;              /* the operation runs on all lanes at once */
+    uint32_t wmask[4];      /* mask per component: all ones if written */
 } AttilaShInstr;
 
 /* decode one 16-byte instruction; false (and *in->valid false) if invalid */
