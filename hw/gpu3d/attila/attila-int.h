@@ -19,6 +19,7 @@
 
 #include "attila.h"
 #include "common/error-latch.h"
+#include "common/fragment.h"
 #include "common/raster.h"
 
 /* ---- GPU register file (command-processor.c) ---------------------------- */
@@ -552,9 +553,54 @@ void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
 /* texture-unit.c */
 AttilaTexFn attila_texture_sample;
 
-/* zstencil-test.c: one pixel/sample word, returns true if it passes */
-bool attila_zstencil_test(const AttilaDrawState *ds, uint32_t zin,
-                          uint32_t *zbuf);
+/*
+ * The Z Stencil Test (zstencil-test.c has the clears): one pixel or sample
+ * word, true if it passes; inline, as the rasteriser tests every covered
+ * sample. ATTILA CompareMode (ALWAYS = 1) to the shared compare functions:
+ */
+static const G3DCompare attila_cmp_map[8] = {
+    G3D_CMP_NEVER, G3D_CMP_ALWAYS, G3D_CMP_LESS, G3D_CMP_LEQUAL,
+    G3D_CMP_EQUAL, G3D_CMP_GEQUAL, G3D_CMP_GREATER, G3D_CMP_NOTEQUAL,
+};
+
+/* ATTILA StencilUpdateFunction, same order as the shared stencil ops */
+static const G3DStencilOp attila_sop_map[8] = {
+    G3D_SOP_KEEP, G3D_SOP_ZERO, G3D_SOP_REPLACE, G3D_SOP_INCR_SAT,
+    G3D_SOP_DECR_SAT, G3D_SOP_INVERT, G3D_SOP_INCR_WRAP, G3D_SOP_DECR_WRAP,
+};
+
+static inline bool attila_zstencil_test(const AttilaDrawState *ds,
+                                        uint32_t zin, uint32_t *zbuf)
+{
+    uint32_t buf = *zbuf, depth = buf & 0x00ffffff;
+    uint8_t stencil = buf >> 24;
+    bool spass = true, zpass = true;
+
+    if (ds->depth_test) {
+        /* fragment FUNC buffer */
+        zpass = g3d_compare_u(attila_cmp_map[ds->depth_func], zin, depth);
+    }
+    if (ds->stencil_test) {
+        uint32_t op;
+        /* (reference & mask) FUNC (buffer & mask) */
+        spass = g3d_compare_u(attila_cmp_map[ds->stencil_func],
+                              ds->stencil_ref & ds->stencil_mask,
+                              stencil & ds->stencil_mask);
+        op = !spass ? ds->stencil_fail : zpass ? ds->depth_pass :
+             ds->depth_fail;
+        if (ds->stencil_wmask) {
+            /* masked-off bits are written as 0 (doc L1849) */
+            uint8_t s = g3d_stencil_op(attila_sop_map[op], stencil,
+                                       ds->stencil_ref);
+            buf = (buf & 0x00ffffff) | (uint32_t)(s & ds->stencil_wmask) << 24;
+        }
+    }
+    if (ds->depth_test && spass && zpass && ds->depth_mask) {
+        buf = (buf & 0xff000000) | (zin & 0x00ffffff);
+    }
+    *zbuf = buf;
+    return spass && zpass;
+}
 
 /* color-write.c */
 /* the write path of render target rt_index for this draw's state; the

@@ -24,6 +24,8 @@ void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
                         int32_t qx, int32_t qy, AttilaShaderThread lane[4])
 {
     double f[4][3];
+    /* the inputs the program reads (fs_inputs), input 0 aside */
+    uint32_t left = ds->fs_inputs & ((1u << ATTILA_MAX_FRAGMENT_ATTRIBUTES) - 2);
     int a, c, l;
 
     for (l = 0; l < 4; l++) {
@@ -32,10 +34,9 @@ void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
         f[l][1] = r * v[l][1];
         f[l][2] = r * v[l][2];
     }
-    for (a = 1; a < ATTILA_MAX_FRAGMENT_ATTRIBUTES; a++) {
-        if (!(ds->fs_inputs & (1u << a))) {
-            continue;       /* the program never reads it (fs_inputs) */
-        } else if (!ds->fs_input[a]) {
+    for (; left; left &= left - 1) {
+        a = __builtin_ctz(left);
+        if (!ds->fs_input[a]) {
             for (l = 0; l < 4; l++) {
                 memset(&lane[l].in[a], 0, sizeof(lane[l].in[a]));
             }
