@@ -332,6 +332,9 @@ typedef struct AttilaTexState {
     AttilaTexLevel level[ATTILA_MAX_TEXTURE_SIZE][ATTILA_CUBEMAP_IMAGES];
     uint32_t bytes;                     /* per texel */
     uint32_t tc_block, tc_texel;        /* compressed: block / decoded texel bytes */
+    /* uncompressed RGBA8888 2D or cube texels in Morton order, no compare
+     * or sRGB: read through the Texture Unit's specialised path */
+    bool rgba8_morton;
 } AttilaTexState;
 
 /* ---- one draw's state (built by the command processor at GPU_DRAW) ------ */

@@ -195,6 +195,13 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
             }
         }
     }
+    /* the Texture Unit's specialised texel path (texture-unit.c) */
+    ts->rgba8_morton = !g3d_general_path &&
+                       ts->format == ATTILA_FMT_RGBA8888 &&
+                       (ts->mode == ATTILA_TEX_2D ||
+                        ts->mode == ATTILA_TEX_CUBEMAP) &&
+                       ts->blocking != ATTILA_TXBLOCK_FRAMEBUFFER &&
+                       !ts->tc_block && !ts->compare && !ts->srgb;
     faces = ts->mode == ATTILA_TEX_CUBEMAP ? ATTILA_CUBEMAP_IMAGES : 1;
     for (l = ts->min_level; l < ATTILA_MAX_TEXTURE_SIZE && l <= ts->max_level;
          l++) {
