@@ -145,6 +145,41 @@ static void random_vertex(GRand *rnd, uint32_t w, uint32_t h, float *v)
 }
 
 /*
+ * attila_inside_lo's one comparison against attila_inside_edge (the
+ * simulator's INSIDE_EQUATION): edge values at and one ulp either side of
+ * +-ATTILA_MIN_BIAS, zeros, infinities, NaN and random ones, for edges
+ * with a and b of every sign, zero and NaN. Checked to fail when lo for an
+ * edge without ties is ATTILA_MIN_BIAS itself.
+ */
+static void test_inside_edge(void)
+{
+    static const double ab[] = { -1.5, -0.0, 0.0, 2.0, NAN, INFINITY };
+    const double bias = ATTILA_MIN_BIAS;
+    double vals[32] = {
+        bias, -bias, 0.0, -0.0, NAN, INFINITY, -INFINITY,
+        nextafter(bias, 1), nextafter(bias, 0), nextafter(-bias, 0),
+        nextafter(-bias, -1), 2 * bias, bias / 2, -bias / 2, -2 * bias,
+        1e-300, -1e-300, 1.0, -1.0,
+    };
+    GRand *rnd = g_rand_new_with_seed(3);
+    int i, j, k, n = 19;
+
+    while (n < (int)G_N_ELEMENTS(vals)) {
+        vals[n++] = g_rand_double_range(rnd, -4 * bias, 4 * bias);
+    }
+    for (i = 0; i < (int)G_N_ELEMENTS(ab); i++) {
+        for (j = 0; j < (int)G_N_ELEMENTS(ab); j++) {
+            double lo = attila_inside_lo(ab[i], ab[j]);
+            for (k = 0; k < n; k++) {
+                g_assert_cmpint(vals[k] > lo, ==,
+                                attila_inside_edge(vals[k], ab[i], ab[j]));
+            }
+        }
+    }
+    g_rand_free(rnd);
+}
+
+/*
  * The scene's core (guest/attila-scene.h: the position and colour streams
  * at system memory 0, depth test LESS) with sys[] copied in and the
  * records recs run, once with the chosen paths and once with the general
@@ -365,6 +400,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/attila/fast/color-write", test_color_write);
+    g_test_add_func("/attila/fast/inside-edge", test_inside_edge);
     g_test_add_func("/attila/fast/raster", test_raster);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     return g_test_run();

@@ -388,6 +388,7 @@ typedef struct AttilaDrawState {
     int32_t sc_x, sc_y;
     uint32_t sc_w, sc_h;
     float near, far;
+    double z_scale, z_offset;           /* attila_convert_z's factors */
     /* fragments */
     bool msaa;
     uint32_t samples;
@@ -466,6 +467,7 @@ typedef struct AttilaTriangle {
     int32_t start_x, start_y;
     uint32_t level;         /* top tile is 2^level pixels */
     double start[4];        /* e0, e1, e2, z at (start_x, start_y) */
+    double inside_lo[3];    /* attila_inside_lo of each edge */
     float attr[3][ATTILA_SH_IO][4];
 } AttilaTriangle;
 
@@ -515,17 +517,34 @@ static inline bool attila_triangle_inside(const AttilaTriangle *t,
            attila_inside_depth(v[3], d3d9_depth);
 }
 
+/*
+ * attila_inside_edge as one comparison, for the rasteriser's chosen path:
+ * v > lo, where lo is -ATTILA_MIN_BIAS for an edge that takes ties and the
+ * double just below ATTILA_MIN_BIAS for one that does not (v > that is
+ * v >= ATTILA_MIN_BIAS). A NaN fails both forms. Per triangle: t->inside_lo.
+ */
+static inline double attila_inside_lo(double a, double b)
+{
+    return a > 0.0 || (a == 0.0 && b >= 0.0) ? -ATTILA_MIN_BIAS :
+           nextafter(ATTILA_MIN_BIAS, 0.0);
+}
+
+static inline bool attila_triangle_inside_lo(const AttilaTriangle *t,
+                                             const double v[4],
+                                             bool d3d9_depth)
+{
+    return v[0] > t->inside_lo[0] && v[1] > t->inside_lo[1] &&
+           v[2] > t->inside_lo[2] && attila_inside_depth(v[3], d3d9_depth);
+}
+
 /* RasterizerEmulator::convertZ: depth range, then 24-bit truncation */
 static inline uint32_t attila_convert_z(const AttilaDrawState *ds, double z)
 {
-    double zw, zc;
+    /* zw = z * scale + offset, the factors from the depth range
+     * (draw-state.c: (far - near) and near for D3D9, else half the range
+     * and its middle, in float, as the simulator) */
+    double zw = ds->z_scale * z + ds->z_offset, zc;
 
-    if (ds->d3d9_depth) {
-        zw = (double)(ds->far - ds->near) * z + (double)ds->near;
-    } else {
-        zw = (double)((ds->far - ds->near) / 2.0f) * z +
-             (double)((ds->near + ds->far) / 2.0f);
-    }
     zc = zw * (double)((1 << 24) - 1);
     if (!(zc > 0.0)) {
         return 0;

@@ -297,6 +297,14 @@ static void draw_scissor(AttilaCore *c, AttilaDrawState *ds)
     ds->sc_h = attila_rf_u32(c, ATTILA_REG_SCISSOR_HEIGHT, 0);
     ds->near = attila_rf_f32(c, ATTILA_REG_DEPTH_RANGE_NEAR, 0);
     ds->far = attila_rf_f32(c, ATTILA_REG_DEPTH_RANGE_FAR, 0);
+    /* RasterizerEmulator::convertZ's window z = z * scale + offset */
+    if (ds->d3d9_depth) {
+        ds->z_scale = (double)(ds->far - ds->near);
+        ds->z_offset = (double)ds->near;
+    } else {
+        ds->z_scale = (double)((ds->far - ds->near) / 2.0f);
+        ds->z_offset = (double)((ds->near + ds->far) / 2.0f);
+    }
     ds->msaa = attila_rf_bool(c, ATTILA_REG_MULTISAMPLING, 0);
     ds->samples = attila_samples(c);
     if (ds->msaa && ds->samples == 1) {

@@ -89,10 +89,13 @@ void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
 /*
  * One 2x2 stamp of one triangle. inside: every pixel and sample of the
  * stamp is inside the three edges by far more than rounding (box_inside),
- * so only the near/far planes are left to test.
+ * so only the near/far planes are left to test. general: the edge tests as
+ * the simulator writes them (attila_inside_edge), else as one comparison
+ * each (attila_inside_lo).
  */
 static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                  const double tile[4], int32_t qx, int32_t qy, bool inside)
+                  const double tile[4], int32_t qx, int32_t qy, bool inside,
+                  bool general)
 {
     const AttilaDrawState *ds = ctx->ds;
     const double (*pat)[2] = ds->msaa ? msaa_pattern(ds->samples) : NULL;
@@ -115,7 +118,8 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         }
         if (!pat) {
             if (inside ? attila_inside_depth(v[i][3], ds->d3d9_depth) :
-                attila_triangle_inside(t, v[i], ds->d3d9_depth)) {
+                general ? attila_triangle_inside(t, v[i], ds->d3d9_depth) :
+                attila_triangle_inside_lo(t, v[i], ds->d3d9_depth)) {
                 cover[i] = 1;
                 zs[i][0] = attila_convert_z(ds, v[i][3]);
             }
@@ -133,7 +137,9 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                     for (k = 0; k < 3; k++) {
                         sv[k] = v[i][k] + t->e[k][0] * sx + t->e[k][1] * sy;
                     }
-                    if (!attila_triangle_inside(t, sv, ds->d3d9_depth)) {
+                    if (!(general ?
+                          attila_triangle_inside(t, sv, ds->d3d9_depth) :
+                          attila_triangle_inside_lo(t, sv, ds->d3d9_depth))) {
                         continue;
                     }
                 }
@@ -388,10 +394,10 @@ static void raster_job(void *arg, int thread)
                     for (qx = x0; qx <= x1 && !outside; qx += 2) {
                         double dx = qx - tx * TILE, dy = qy - ty * TILE;
                         if (!r->skip_boxes) {
-                            stamp(ctx, t, tv, qx, qy, false);
+                            stamp(ctx, t, tv, qx, qy, false, true);
                         } else if (!box_outside(&stamps, dx, dy)) {
                             stamp(ctx, t, tv, qx, qy,
-                                  box_inside(&stamps, dx, dy));
+                                  box_inside(&stamps, dx, dy), false);
                         }
                     }
                     ctx->work += (uint64_t)(x1 - x0) / 2 + 1;

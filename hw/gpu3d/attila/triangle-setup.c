@@ -248,6 +248,9 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     }
     memcpy(t->e, e, sizeof(e));
     memcpy(t->zeq, zeq, sizeof(zeq));
+    for (i = 0; i < 3; i++) {
+        t->inside_lo[i] = attila_inside_lo(e[i][0], e[i][1]);
+    }
     t->area = area;
     for (i = 0; i < 3; i++) {
         memcpy(t->attr[i], vx[i]->out, sizeof(t->attr[i]));
