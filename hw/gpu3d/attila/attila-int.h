@@ -483,9 +483,20 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
  */
 void attila_triangle_eval_tile(const AttilaTriangle *t, int32_t x0,
                                int32_t y0, double v[4]);
+/*
+ * Stamps of one scan tile that share an 8x8 or 4x4 sub-tile share its
+ * levels' additions: a memo of them, emptied (have = 0) when a tile starts;
+ * NULL: every stamp adds all its levels.
+ */
+typedef struct AttilaStampMemo {
+    int have;               /* levels held: 0, 1 (8x8), 2 (and 4x4) */
+    uint32_t key[2];        /* which sub-tile of each */
+    double node[2][4];
+} AttilaStampMemo;
 void attila_triangle_eval_stamp_in(const AttilaTriangle *t,
                                    const double tile[4], int32_t qx,
-                                   int32_t qy, double v[4][4]);
+                                   int32_t qy, AttilaStampMemo *memo,
+                                   double v[4][4]);
 
 /* GPU_IS_ZERO / GPU_IS_POSITIVE use this bias (attila-sim GPUMath.h) */
 #define ATTILA_MIN_BIAS 1.0e-12

@@ -33,7 +33,9 @@ struct AttilaRaster {
     const AttilaDrawState *ds;
     const AttilaTriangle *tris;
     size_t n;
-    bool skip_boxes;        /* box_outside is used (not g3d_general_path) */
+    /* the chosen paths: box tests, one-comparison edge tests, the stamp
+     * memo (not under g3d_general_path) */
+    bool skip_boxes;
     uint64_t quads, fragments;
 };
 
@@ -94,8 +96,8 @@ void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
  * each (attila_inside_lo).
  */
 static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                  const double tile[4], int32_t qx, int32_t qy, bool inside,
-                  bool general)
+                  const double tile[4], AttilaStampMemo *memo, int32_t qx,
+                  int32_t qy, bool inside, bool general)
 {
     const AttilaDrawState *ds = ctx->ds;
     const double (*pat)[2] = ds->msaa ? msaa_pattern(ds->samples) : NULL;
@@ -108,7 +110,7 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     bool any = false, early, zany;
     int i, s, k;
 
-    attila_triangle_eval_stamp_in(t, tile, qx, qy, v);
+    attila_triangle_eval_stamp_in(t, tile, qx, qy, memo, v);
     for (i = 0; i < 4; i++) {
         int32_t x = qx + (i & 1), y = qy + (i >> 1);
 
@@ -369,6 +371,7 @@ static void raster_job(void *arg, int thread)
                 int32_t x0, y0, x1, y1, qx, qy;
                 double tv[4];
                 TileEdges whole, stamps;
+                AttilaStampMemo memo = { 0 };
                 bool outside;
 
                 if (g3d_tile_owner(tx, ty, r->threads) != thread) {
@@ -394,9 +397,9 @@ static void raster_job(void *arg, int thread)
                     for (qx = x0; qx <= x1 && !outside; qx += 2) {
                         double dx = qx - tx * TILE, dy = qy - ty * TILE;
                         if (!r->skip_boxes) {
-                            stamp(ctx, t, tv, qx, qy, false, true);
+                            stamp(ctx, t, tv, NULL, qx, qy, false, true);
                         } else if (!box_outside(&stamps, dx, dy)) {
-                            stamp(ctx, t, tv, qx, qy,
+                            stamp(ctx, t, tv, &memo, qx, qy,
                                   box_inside(&stamps, dx, dy), false);
                         }
                     }

@@ -343,13 +343,36 @@ void attila_triangle_eval_tile(const AttilaTriangle *t, int32_t x0,
 
 void attila_triangle_eval_stamp_in(const AttilaTriangle *t,
                                    const double tile[4], int32_t qx,
-                                   int32_t qy, double v[4][4])
+                                   int32_t qy, AttilaStampMemo *memo,
+                                   double v[4][4])
 {
+    uint32_t dx = (uint32_t)(qx - t->start_x), dy = (uint32_t)(qy - t->start_y);
     int k;
 
-    memcpy(v[0], tile, 4 * sizeof(double));
-    add_levels(t, (uint32_t)(qx - t->start_x), (uint32_t)(qy - t->start_y),
-               MIN((int)t->level, 4), 2, v[0]);
+    if (!memo || t->level < 4) {
+        memcpy(v[0], tile, 4 * sizeof(double));
+        add_levels(t, dx, dy, MIN((int)t->level, 4), 2, v[0]);
+    } else {
+        /* the 8x8 and 4x4 sub-tiles' sums, redone when the stamp leaves
+         * them: the same additions in the same order */
+        uint32_t k4 = (dx >> 3 & 1) | (dy >> 3 & 1) << 1;
+        uint32_t k3 = (dx >> 2 & 3) | (dy >> 2 & 3) << 2;
+
+        if (memo->have < 1 || memo->key[0] != k4) {
+            memcpy(memo->node[0], tile, 4 * sizeof(double));
+            add_levels(t, dx, dy, 4, 4, memo->node[0]);
+            memo->key[0] = k4;
+            memo->have = 1;
+        }
+        if (memo->have < 2 || memo->key[1] != k3) {
+            memcpy(memo->node[1], memo->node[0], 4 * sizeof(double));
+            add_levels(t, dx, dy, 3, 3, memo->node[1]);
+            memo->key[1] = k3;
+            memo->have = 2;
+        }
+        memcpy(v[0], memo->node[1], 4 * sizeof(double));
+        add_levels(t, dx, dy, 2, 2, v[0]);
+    }
     for (k = 0; k < 3; k++) {
         v[1][k] = v[0][k] + t->e[k][0];
         v[2][k] = v[0][k] + t->e[k][1];
