@@ -13,6 +13,7 @@
 #define GPU3D_ATTILA_INTERNAL_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -299,11 +300,28 @@ AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
                                      AttilaShaderThread *t, int lanes,
                                      uint32_t *bad_pc);
 void attila_shader_reset_thread(AttilaShaderThread *t);
-/* the same for a fragment whose inputs are all written next (the
+/*
+ * The same for a fragment whose inputs are all written next (the
  * Interpolator), whose program touches temporaries below temps only, and
- * where only outputs below outs are read afterwards */
-void attila_shader_reset_fragment(AttilaShaderThread *t, uint32_t temps,
-                                  uint32_t outs);
+ * where only outputs below outs are read afterwards. Inline, with loops of
+ * whole registers: the rasteriser resets four threads a stamp, mostly a
+ * few registers each, where a memset call costs more than the stores.
+ */
+static inline void attila_shader_reset_fragment(AttilaShaderThread *t,
+                                                uint32_t temps, uint32_t outs)
+{
+    static const AttilaVec4 zero;
+    uint32_t k;
+
+    for (k = 0; k < outs && k < ATTILA_SH_IO; k++) {
+        t->out[k] = zero;
+    }
+    for (k = 0; k < temps && k < ATTILA_SH_TEMPS; k++) {
+        t->temp[k] = zero;
+    }
+    memset(t->addr, 0, offsetof(AttilaShaderThread, zexport) + sizeof(float) -
+           offsetof(AttilaShaderThread, addr));
+}
 
 /* ---- texture unit (texture-unit.c) ------------------------------------- */
 

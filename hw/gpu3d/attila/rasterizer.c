@@ -110,12 +110,16 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     bool any = false, early, zany;
     int i, s, k;
 
+    /* the stamp's four pixels inside the triangle's box: none to skip */
+    bool boxed = qx >= t->x0 && qx + 1 <= t->x1 && qy >= t->y0 &&
+                 qy + 1 <= t->y1;
+
     attila_triangle_eval_stamp_in(t, tile, qx, qy, memo, v);
     for (i = 0; i < 4; i++) {
         int32_t x = qx + (i & 1), y = qy + (i >> 1);
 
         cover[i] = 0;
-        if (x < t->x0 || x > t->x1 || y < t->y0 || y > t->y1) {
+        if (!boxed && (x < t->x0 || x > t->x1 || y < t->y0 || y > t->y1)) {
             continue;
         }
         if (!pat) {

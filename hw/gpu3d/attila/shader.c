@@ -985,15 +985,6 @@ void attila_shader_reset_thread(AttilaShaderThread *t)
     memset(t, 0, sizeof(*t));
 }
 
-void attila_shader_reset_fragment(AttilaShaderThread *t, uint32_t temps,
-                                  uint32_t outs)
-{
-    memset(t->out, 0, MIN(outs, ATTILA_SH_IO) * sizeof(AttilaVec4));
-    memset(t->temp, 0, MIN(temps, ATTILA_SH_TEMPS) * sizeof(AttilaVec4));
-    memset(t->addr, 0, offsetof(AttilaShaderThread, zexport) + sizeof(float) -
-           offsetof(AttilaShaderThread, addr));
-}
-
 static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
                               AttilaShaderThread *t, int lanes,
                               uint32_t *bad_pc, unsigned *nsteps)
