@@ -20,6 +20,7 @@
 #include "attila/attila-int.h"
 #include "common/g3d-core.h"
 #include "attila-scene-run.h"
+#include "same-words.h"
 
 static float random_float(GRand *rnd)
 {
@@ -144,24 +145,6 @@ static void random_vertex(GRand *rnd, uint32_t w, uint32_t h, float *v)
     }
 }
 
-/* equal words, a NaN equal to any NaN (C fixes no NaN payload) */
-static void assert_same_floats(const void *a, const void *b, size_t size)
-{
-    size_t i;
-
-    for (i = 0; i + 4 <= size; i += 4) {
-        uint32_t x, y;
-        float fx, fy;
-        memcpy(&x, (const uint8_t *)a + i, 4);
-        memcpy(&y, (const uint8_t *)b + i, 4);
-        memcpy(&fx, &x, 4);
-        memcpy(&fy, &y, 4);
-        if (x != y && !(isnan(fx) && isnan(fy))) {
-            g_error("word at byte %zu: %08x vs %08x", i, x, y);
-        }
-    }
-}
-
 /*
  * The Interpolator's SSE2 weights against the scalar ones
  * (g3d_general_path): random attributes (NaN, infinities, -0, denormals
@@ -220,7 +203,7 @@ static void test_interpolate(void)
         g3d_general_path = true;
         attila_interpolate(ds, t, vp, z, 10, 20, gen);
         g3d_general_path = false;
-        assert_same_floats(fast, gen, 4 * sizeof(*fast));
+        g_assert_true(attila_same_words(fast, gen, 4 * sizeof(*fast)));
     }
     g_free(fast);
     g_free(gen);

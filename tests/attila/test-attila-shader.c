@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "attila/attila-int.h"
+#include "same-words.h"
 #include "common/g3d-core.h"
 #include "gpu3d/attila-cmd.h"
 
@@ -891,31 +892,6 @@ static void random_instruction(GRand *rnd, Ins *in)
     in->aoff = g_rand_int_range(rnd, -4, 5);
 }
 
-/*
- * Equal bytes, except that two NaNs are equal whatever their payloads: C
- * does not say which operand's payload an operation passes on, and the
- * compiler may swap the operands of a commutative one, so that is not a
- * property of either path (a NaN reaches a pixel only through a clamp).
- */
-static bool same_words(const void *a, const void *b, size_t size)
-{
-    size_t i;
-
-    for (i = 0; i + 4 <= size; i += 4) {
-        uint32_t x, y;
-        float fx, fy;
-        memcpy(&x, (const uint8_t *)a + i, 4);
-        memcpy(&y, (const uint8_t *)b + i, 4);
-        memcpy(&fx, &x, 4);
-        memcpy(&fy, &y, 4);
-        if (x != y && !(isnan(fx) && isnan(fy))) {
-            g_test_message("word at byte %zu: %08x vs %08x", i, x, y);
-            return false;
-        }
-    }
-    return true;
-}
-
 static void test_lanes_vs_general(void)
 {
     GRand *rnd = g_rand_new_with_seed(0xA771A);
@@ -980,10 +956,10 @@ static void test_lanes_vs_general(void)
         g_assert_cmpint(rf, ==, rg);
         g_assert_cmpuint(sf, ==, sg);
         g_assert_cmpint(fast->tex.calls, ==, gen->tex.calls);
-        g_assert_true(same_words(fast->tex.coord, gen->tex.coord,
+        g_assert_true(attila_same_words(fast->tex.coord, gen->tex.coord,
                                  sizeof(fast->tex.coord)));
         for (l = 0; l < 4; l++) {
-            if (!same_words(&fast->t[l], &gen->t[l], sizeof(fast->t[l]))) {
+            if (!attila_same_words(&fast->t[l], &gen->t[l], sizeof(fast->t[l]))) {
                 g_test_message("program %d lane %d differs", prog, l);
                 g_assert_not_reached();
             }

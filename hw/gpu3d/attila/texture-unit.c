@@ -336,11 +336,8 @@ TEXEL_PATH_INLINE void fetch(const AttilaTexState *ts, TexelPath path,
     convert(rgba8 ? ATTILA_FMT_RGBA8888 : ts->format, p, o);
     if (!rgba8 && ts->compare) {
         /* PCF: texel FUNC reference, 0 or 1 (ATTILA ref. Registers, L1571) */
-        static const G3DCompare m[8] = {
-            G3D_CMP_NEVER, G3D_CMP_ALWAYS, G3D_CMP_LESS, G3D_CMP_LEQUAL,
-            G3D_CMP_EQUAL, G3D_CMP_GEQUAL, G3D_CMP_GREATER, G3D_CMP_NOTEQUAL,
-        };
-        float r = g3d_compare_f(m[ts->compare_func], o[0], ref) ? 1.0f : 0.0f;
+        float r = g3d_compare_f(attila_cmp_map[ts->compare_func], o[0], ref) ?
+                  1.0f : 0.0f;
         o[0] = o[1] = o[2] = r;
     }
     if (ts->d3d9_conv) {
