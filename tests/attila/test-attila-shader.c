@@ -870,6 +870,19 @@ static void random_instruction(GRand *rnd, Ins *in)
     if (in->opc == ATTILA_SH_TEX) {
         in->s[1].reg = g_rand_int_range(rnd, 0, 4);     /* texture unit */
     }
+    if (in->opc == ATTILA_SH_ADDI) {
+        /*
+         * An integer operation reads the bits of a NaN: which operand's
+         * payload a float operation passed on is not fixed by C (see
+         * attila_same_words), so a NaN in a float register may differ
+         * between the paths and an integer sum of it would show that.
+         * Integer operands from the address registers, which hold integers.
+         */
+        for (k = 0; k < 2; k++) {
+            in->s[k].bank = ATTILA_BANK_ADDR;
+            in->s[k].reg = g_rand_int_range(rnd, 0, 2);
+        }
+    }
     if (in->opc == ATTILA_SH_ADD && g_rand_int_range(rnd, 0, 8) == 0) {
         in->s[1].bank = ATTILA_BANK_IMM;
         in->has_imm = true;
