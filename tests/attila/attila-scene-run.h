@@ -15,12 +15,12 @@
 
 #define ATTILA_SCENE_SYS_SIZE (1u << 20)
 
-/* a core with the scene set up: vertices at system memory 0 */
-static inline AttilaRun *attila_scene_run_new(uint32_t w, uint32_t h,
-                                              int threads)
+/* a core of gpu_size bytes of GPU memory with the scene set up: vertices
+ * at system memory 0 */
+static inline AttilaRun *attila_scene_run_sized(uint64_t gpu_size, uint32_t w,
+                                                uint32_t h, int threads)
 {
-    AttilaRun *run = attila_run_new(ATTILA_MEM_SIZE_DEFAULT,
-                                    ATTILA_SCENE_SYS_SIZE, threads);
+    AttilaRun *run = attila_run_new(gpu_size, ATTILA_SCENE_SYS_SIZE, threads);
     uint8_t *buf = g_malloc(16384);
     AttilaRecBuf b = { buf, 0, 16384, 0 };
 
@@ -30,6 +30,12 @@ static inline AttilaRun *attila_scene_run_new(uint32_t w, uint32_t h,
     g_assert_true(attila_run_records(run, b.buf, b.n));
     g_free(buf);
     return run;
+}
+
+static inline AttilaRun *attila_scene_run_new(uint32_t w, uint32_t h,
+                                              int threads)
+{
+    return attila_scene_run_sized(ATTILA_MEM_SIZE_DEFAULT, w, h, threads);
 }
 
 /* one frame of the scene, as the demo sends it */

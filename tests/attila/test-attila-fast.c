@@ -1,7 +1,11 @@
 /*
  * The attila-3d paths chosen per draw against the general ones
  * (g3d_general_path): the color write (attila_color_choose,
- * color-write.c) over random render-target states and pixels. The
+ * color-write.c) over random render-target states and pixels; the
+ * rasteriser's stamps found far inside or outside the edges
+ * (rasterizer.c box_inside, box_outside) over random triangles; vertices
+ * shaded four at a time (streamer.c shade_batch) over random indexed
+ * draws. The
  * shader's all-lanes operations have their comparison in
  * test-attila-shader.c (/attila/shader/lanes-vs-general), the whole
  * pipeline's is the corpus replayed both ways (test-attila-corpus.c,
@@ -15,6 +19,8 @@
 
 #include "attila/attila-int.h"
 #include "common/g3d-core.h"
+#include "attila-scene-run.h"
+#include "same-words.h"
 
 static float random_float(GRand *rnd)
 {
@@ -110,9 +116,361 @@ static void test_color_write(void)
     g_rand_free(rnd);
 }
 
+/*
+ * A vertex for the random triangles: a pixel position on a grid of 1/2,
+ * 1/4 or any fraction (so that edges run exactly through pixel centres and
+ * sample positions and the tie rule decides), to clip space with a random
+ * w (sometimes negative), z around the near/far planes, random colour.
+ */
+static void random_vertex(GRand *rnd, uint32_t w, uint32_t h, float *v)
+{
+    static const double grid[3] = { 2.0, 4.0, 0.0 };
+    double g = grid[g_rand_int_range(rnd, 0, 3)];
+    double px = g_rand_double_range(rnd, -0.3 * w, 1.3 * w);
+    double py = g_rand_double_range(rnd, -0.3 * h, 1.3 * h);
+    double cw = g_rand_int_range(rnd, 0, 3) == 0 ? 1.0 :
+                g_rand_double_range(rnd, -0.5, 3.0);
+    int k;
+
+    if (g != 0.0) {
+        px = floor(px * g) / g;
+        py = floor(py * g) / g;
+    }
+    v[0] = (float)((2.0 * px / w - 1.0) * cw);
+    v[1] = (float)((2.0 * py / h - 1.0) * cw);
+    v[2] = (float)(g_rand_double_range(rnd, -1.3, 1.3) * cw);
+    v[3] = (float)cw;
+    for (k = 4; k < 8; k++) {
+        v[k] = (float)g_rand_double(rnd);
+    }
+}
+
+/*
+ * The Interpolator's SSE2 weights against the scalar ones
+ * (g3d_general_path): random attributes (NaN, infinities, -0, denormals
+ * among them), random edge values per lane, every mix of interpolated,
+ * flat, disabled and unread inputs; the four threads' inputs equal.
+ * Checked to fail when the SSE2 path sums the last two products first.
+ */
+static void test_interpolate(void)
+{
+    GRand *rnd = g_rand_new_with_seed(21);
+    AttilaDrawState *ds = g_new0(AttilaDrawState, 1);
+    AttilaTriangle *t = g_new0(AttilaTriangle, 1);
+    AttilaShaderThread *fast = g_new0(AttilaShaderThread, 4);
+    AttilaShaderThread *gen = g_new0(AttilaShaderThread, 4);
+    int n, a, c, l;
+
+    for (n = 0; n < 20000; n++) {
+        double v[4][4];
+        const double *vp[4] = { v[0], v[1], v[2], v[3] };
+        uint32_t z[4];
+
+        ds->fs_inputs = g_rand_int(rnd);
+        for (a = 0; a < ATTILA_MAX_FRAGMENT_ATTRIBUTES; a++) {
+            ds->fs_input[a] = g_rand_int_range(rnd, 0, 8) != 0;
+            ds->interpolate[a] = g_rand_int_range(rnd, 0, 4) != 0;
+            for (c = 0; c < 4; c++) {
+                for (l = 0; l < 3; l++) {
+                    /* wide magnitudes too, where the order of the sums
+                     * shows in the float */
+                    t->attr[l][a][c] = g_rand_boolean(rnd) ?
+                        random_float(rnd) :
+                        (float)ldexp(g_rand_double_range(rnd, -1, 1),
+                                     g_rand_int_range(rnd, -30, 30));
+                }
+                if (g_rand_int_range(rnd, 0, 4) == 0) {
+                    /* the first two cancel: the sums' order shows */
+                    t->attr[1][a][c] = -t->attr[0][a][c];
+                }
+            }
+        }
+        t->area = g_rand_double_range(rnd, -1e4, 1e4);
+        for (l = 0; l < 4; l++) {
+            for (c = 0; c < 4; c++) {
+                v[l][c] = g_rand_int_range(rnd, 0, 20) ?
+                          g_rand_double_range(rnd, -10, 10) :
+                          (double)random_float(rnd);
+            }
+            if (g_rand_int_range(rnd, 0, 4) == 0) {
+                v[l][1] = v[l][0];
+            }
+            z[l] = g_rand_int_range(rnd, 0, 1 << 24);
+        }
+        memset(fast, 0, 4 * sizeof(*fast));
+        memset(gen, 0, 4 * sizeof(*gen));
+        attila_interpolate(ds, t, vp, z, 10, 20, fast);
+        g3d_general_path = true;
+        attila_interpolate(ds, t, vp, z, 10, 20, gen);
+        g3d_general_path = false;
+        g_assert_true(attila_same_words(fast, gen, 4 * sizeof(*fast)));
+    }
+    g_free(fast);
+    g_free(gen);
+    g_free(t);
+    g_free(ds);
+    g_rand_free(rnd);
+}
+
+/*
+ * attila_inside_lo's one comparison against attila_inside_edge (the
+ * simulator's INSIDE_EQUATION): edge values at and one ulp either side of
+ * +-ATTILA_MIN_BIAS, zeros, infinities, NaN and random ones, for edges
+ * with a and b of every sign, zero and NaN. Checked to fail when lo for an
+ * edge without ties is ATTILA_MIN_BIAS itself.
+ */
+static void test_inside_edge(void)
+{
+    static const double ab[] = { -1.5, -0.0, 0.0, 2.0, NAN, INFINITY };
+    const double bias = ATTILA_MIN_BIAS;
+    double vals[32] = {
+        bias, -bias, 0.0, -0.0, NAN, INFINITY, -INFINITY,
+        nextafter(bias, 1), nextafter(bias, 0), nextafter(-bias, 0),
+        nextafter(-bias, -1), 2 * bias, bias / 2, -bias / 2, -2 * bias,
+        1e-300, -1e-300, 1.0, -1.0,
+    };
+    GRand *rnd = g_rand_new_with_seed(3);
+    int i, j, k, n = 19;
+
+    while (n < (int)G_N_ELEMENTS(vals)) {
+        vals[n++] = g_rand_double_range(rnd, -4 * bias, 4 * bias);
+    }
+    for (i = 0; i < (int)G_N_ELEMENTS(ab); i++) {
+        for (j = 0; j < (int)G_N_ELEMENTS(ab); j++) {
+            double lo = attila_inside_lo(ab[i], ab[j]);
+            for (k = 0; k < n; k++) {
+                g_assert_cmpint(vals[k] > lo, ==,
+                                attila_inside_edge(vals[k], ab[i], ab[j]));
+            }
+        }
+    }
+    g_rand_free(rnd);
+}
+
+/*
+ * The scene's core (guest/attila-scene.h: the position and colour streams
+ * at system memory 0, depth test LESS) with sys[] copied in and the
+ * records recs run, once with the chosen paths and once with the general
+ * ones (g3d_general_path): the back buffer, the z buffer of a w x h x ns
+ * surface and the error registers must be equal. Returns the samples
+ * whose depth was written.
+ */
+static uint64_t draw_twice(AttilaRun *runs[2], uint32_t w, uint32_t h,
+                           uint32_t ns, const void *sys, size_t sys_len,
+                           const AttilaRecBuf *recs, uint32_t *errors)
+{
+    AttilaPixelMapper pm;
+    uint8_t *img[2][2], setup[16384];
+    AttilaRecBuf b = { setup, 0, sizeof(setup), 0 };
+    uint32_t err[2][3];
+    uint64_t drawn = 0;
+    int pass, k;
+
+    g_assert_false(recs->overflow);
+    g_assert_true(attila_pixel_mapper_init(&pm, w, h, ns, 4));
+    attila_scene_setup(&b, w, h, 0x80000000u);
+    g_assert_false(b.overflow);
+    for (pass = 0; pass < 2; pass++) {
+        AttilaRun *run = runs[pass];
+
+        /* the same core for every draw (a fresh one per draw costs a
+         * GPU memory allocation and, under MALLOC_PERTURB_, its fill) */
+        attila_reg_write(run->core, A_ATTILA_CONTROL,
+                         R_ATTILA_CONTROL_RESET_MASK, 4);
+        attila_reg_write(run->core, A_ATTILA_SYSMEM_SIZE,
+                         (uint32_t)run->sys_size, 4);
+        memcpy(run->sys, sys, sys_len);
+        g3d_general_path = pass == 1;
+        g_assert_true(attila_run_records(run, b.buf, b.n));
+        attila_run_records(run, recs->buf, recs->n);
+        g3d_general_path = false;
+        err[pass][0] = attila_reg_read(run->core, A_ATTILA_ERROR_COUNT, 4);
+        err[pass][1] = attila_reg_read(run->core, A_ATTILA_ERROR_CODE, 4);
+        err[pass][2] = attila_reg_read(run->core, A_ATTILA_ERROR_INFO, 4);
+        img[pass][0] = g_memdup2(run->gpu + ATTILA_SCENE_FB(0), pm.surface);
+        img[pass][1] = g_memdup2(run->gpu + ATTILA_SCENE_ZB, pm.surface);
+    }
+    g_assert_cmpmem(err[0], sizeof(err[0]), err[1], sizeof(err[1]));
+    *errors = err[0][0];
+    for (k = 0; k < (int)pm.surface; k += 4) {
+        uint32_t z;
+        memcpy(&z, img[0][1] + k, 4);
+        /* neither cleared (1.0) nor padding never written (0) */
+        drawn += (z & 0xffffff) != 0xffffff && (z & 0xffffff) != 0;
+    }
+    for (k = 0; k < 2; k++) {
+        g_assert_cmpmem(img[0][k], pm.surface, img[1][k], pm.surface);
+        g_free(img[0][k]);
+        g_free(img[1][k]);
+    }
+    return drawn;
+}
+
+/* the two cores of draw_twice: 32 MiB hold the scene's buffers
+ * (ATTILA_SCENE_ZB and a surface) */
+static void runs_new(AttilaRun *runs[2])
+{
+    runs[0] = attila_run_new(32u << 20, ATTILA_SCENE_SYS_SIZE, 1);
+    runs[1] = attila_run_new(32u << 20, ATTILA_SCENE_SYS_SIZE, 1);
+}
+
+static void runs_free(AttilaRun *runs[2])
+{
+    attila_run_free(runs[0]);
+    attila_run_free(runs[1]);
+}
+
+/* the vertex program's matrix: identity, vertices are in clip space */
+static void identity_records(AttilaRecBuf *b)
+{
+    int k;
+
+    for (k = 0; k < 4; k++) {
+        attila_rec_reg_vec4(b, ATTILA_REG_VERTEX_CONSTANT, k,
+                            k == 0, k == 1, k == 2, k == 3);
+    }
+}
+
+/*
+ * Random triangles (some sharing edges, some huge, some thin) drawn with
+ * the stamps' box tests (fast) and without (g3d_general_path): MSAA off
+ * and 2, 4, 8 samples, OpenGL and D3D9 rules and depth ranges; the color
+ * and z buffers byte-equal. Checked to fail when box_inside's box is half
+ * as wide as the stamp's, and when a stamp found inside skips the near/far
+ * test.
+ */
+static void test_raster(void)
+{
+    static const uint32_t samples[4] = { 1, 2, 4, 8 };
+    GRand *rnd = g_rand_new_with_seed(7);
+    uint8_t *buf = g_malloc(65536);
+    uint64_t drawn = 0;
+    AttilaRun *runs[2];
+    int n;
+
+    runs_new(runs);
+
+    for (n = 0; n < 48; n++) {
+        uint32_t w = g_rand_int_range(rnd, 8, 120);
+        uint32_t h = g_rand_int_range(rnd, 8, 90);
+        uint32_t ns = samples[n % 4];
+        bool d3d9 = g_rand_boolean(rnd), d3d9_depth = g_rand_boolean(rnd);
+        float verts[SCENE_VERTS][8];
+        AttilaRecBuf b = { buf, 0, 65536, 0 };
+        uint32_t err;
+        int v;
+
+        for (v = 0; v < SCENE_VERTS; v++) {
+            if (v % 3 != 2 && v >= 3 && g_rand_int_range(rnd, 0, 3) == 0) {
+                /* a shared edge: the previous triangle's last two */
+                memcpy(verts[v], verts[v - 2 + (v % 3)], sizeof(verts[v]));
+            } else {
+                random_vertex(rnd, w, h, verts[v]);
+            }
+        }
+        identity_records(&b);
+        attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
+        attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
+        attila_rec_reg_u32(&b, ATTILA_REG_D3D9_RASTERIZATION_RULES, 0, d3d9);
+        attila_rec_reg_u32(&b, ATTILA_REG_D3D9_PIXEL_COORDINATES, 0, d3d9);
+        attila_rec_reg_u32(&b, ATTILA_REG_D3D9_DEPTH_RANGE, 0, d3d9_depth);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_DRAW);
+        drawn += draw_twice(runs, w, h, ns, verts, sizeof(verts), &b,
+                            &err);
+        g_assert_cmpuint(err, ==, 0);
+    }
+    /* samples whose depth was written: the triangles reach the buffers */
+    g_test_message("%" G_GUINT64_FORMAT " samples drawn", drawn);
+    g_assert_cmpuint(drawn, >, 10000);
+    runs_free(runs);
+    g_free(buf);
+    g_rand_free(rnd);
+}
+
+/*
+ * Vertices shaded four at a time (streamer.c shade_batch) against one at
+ * a time: indexed draws whose indices repeat (post-transform cache hits on
+ * vertices still waiting in a batch and on shaded ones), 8-, 16- and 32-bit
+ * indices, some pointing past the vertex data (the attribute fetch fails
+ * in the middle of a batch), some index streams running out of memory in
+ * the middle of the draw, and instanced draws; the frames and the error
+ * registers must be the same. Checked to fail when a batch's outputs go to
+ * the wrong vertices and when a failed batch is not redone one at a time.
+ */
+static void test_vertex_batches(void)
+{
+    static const uint32_t idx_fmt[3] = {
+        ATTILA_SD_UINT8, ATTILA_SD_UINT16, ATTILA_SD_UINT32,
+    };
+    const uint32_t w = 64, h = 48, idx_at = 4096;
+    GRand *rnd = g_rand_new_with_seed(17);
+    uint8_t *buf = g_malloc(65536);
+    uint64_t drawn = 0;
+    AttilaRun *runs[2];
+    int n, errors = 0;
+
+    runs_new(runs);
+
+    for (n = 0; n < 60; n++) {
+        uint8_t sys[8192];
+        float verts[SCENE_VERTS][8];
+        uint32_t fmt = idx_fmt[n % 3], bytes = 1u << (n % 3);
+        uint32_t count = 3 * g_rand_int_range(rnd, 1, 40), v;
+        uint32_t kind = g_rand_int_range(rnd, 0, 4);
+        uint32_t idx_addr = 0x80000000u + idx_at, err;
+        AttilaRecBuf b = { buf, 0, 65536, 0 };
+
+        for (v = 0; v < SCENE_VERTS; v++) {
+            random_vertex(rnd, w, h, verts[v]);
+            verts[v][3] = fabsf(verts[v][3]) + 0.5f;
+        }
+        memset(sys, 0, sizeof(sys));
+        memcpy(sys, verts, sizeof(verts));
+        for (v = 0; v < count; v++) {
+            /* few distinct indices: many repeats, near and far apart */
+            uint32_t i = g_rand_int_range(rnd, 0, v % 7 == 0 ? SCENE_VERTS : 9);
+            if (kind == 1 && g_rand_int_range(rnd, 0, 40) == 0) {
+                i = bytes == 1 ? 250 : 40000;   /* vertex data past memory */
+            }
+            memcpy(sys + idx_at + v * bytes, &i, bytes);
+        }
+        if (kind == 2) {
+            /* the index stream reaches the end of system memory */
+            idx_addr = 0x80000000u + ATTILA_SCENE_SYS_SIZE -
+                       bytes * g_rand_int_range(rnd, 1, count);
+        }
+        identity_records(&b);
+        attila_rec_reg_u32(&b, ATTILA_REG_INDEX_MODE, 0, 1);
+        attila_rec_reg_u32(&b, ATTILA_REG_INDEX_STREAM, 0, 2);
+        attila_rec_reg_u32(&b, ATTILA_REG_STREAM_ADDRESS, 2, idx_addr);
+        attila_rec_reg_u32(&b, ATTILA_REG_STREAM_DATA, 2, fmt);
+        attila_rec_reg_u32(&b, ATTILA_REG_STREAM_COUNT, 0, count);
+        attila_rec_reg_u32(&b, ATTILA_REG_STREAM_INSTANCES, 0,
+                           kind == 3 ? 3 : 1);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_DRAW);
+        drawn += draw_twice(runs, w, h, 1, sys, sizeof(sys), &b, &err);
+        errors += err != 0;
+    }
+    g_test_message("%" G_GUINT64_FORMAT " samples drawn, %d draws with "
+                   "errors", drawn, errors);
+    g_assert_cmpuint(drawn, >, 10000);
+    g_assert_cmpint(errors, >, 5);
+    runs_free(runs);
+    g_free(buf);
+    g_rand_free(rnd);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/attila/fast/color-write", test_color_write);
+    g_test_add_func("/attila/fast/inside-edge", test_inside_edge);
+    g_test_add_func("/attila/fast/interpolate", test_interpolate);
+    g_test_add_func("/attila/fast/raster", test_raster);
+    g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     return g_test_run();
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "attila/attila-int.h"
+#include "same-words.h"
 
 /* the decoded 8-bit value `got` against the exact value `exact` in [0, 1] */
 static void check_unorm(uint8_t got, double exact)
@@ -364,6 +365,137 @@ static void test_sample_dxt1(void)
     g_free(ds);
 }
 
+/* a texture coordinate: mostly in [0, 1], some far out, some not finite */
+static float random_coord(GRand *rnd)
+{
+    switch (g_rand_int_range(rnd, 0, 12)) {
+    case 0:  return (float)g_rand_double_range(rnd, -40.0, 40.0);
+    case 1:  return NAN;
+    case 2:  return g_rand_boolean(rnd) ? INFINITY : -INFINITY;
+    case 3:  return (float)g_rand_int_range(rnd, -2, 3) * 0.5f;
+    default: return (float)g_rand_double_range(rnd, -0.2, 1.2);
+    }
+}
+
+/*
+ * The Texture Unit's RGBA8888 Morton path (AttilaTexState.rgba8_morton)
+ * against the general one: random 2D and cube textures of 1-256 texels a
+ * side (powers of two or not, one or more superblocks) with random mip levels, every wrap mode and
+ * filter, LOD bias, clamps and levels, V inversion, the D3D9 swap, reversed
+ * order, non-normalised coordinates, quads of random coordinates (some far
+ * outside, NaN, infinite), TEX and TXL: the four results byte-equal (a
+ * NaN's payload aside).
+ * Checked to fail when the path reads texels with the wrong superblock
+ * row width and when it skips the D3D9 swap.
+ */
+static void test_rgba8_vs_general(void)
+{
+    GRand *rnd = g_rand_new_with_seed(88);
+    AttilaDrawState *ds = g_new0(AttilaDrawState, 1);
+    AttilaRenderCtx ctx = { .ds = ds };
+    AttilaTexState *ts = &ds->tex[0];
+    uint8_t *mem[8][ATTILA_CUBEMAP_IMAGES];
+    /* up to 256 x 256 texels: 4 x 4 superblocks of 64 x 64 */
+    const size_t level_bytes = 256 * 256 * 4;
+    uint32_t l, f;
+    int n, q, k;
+
+    for (l = 0; l < 8; l++) {
+        for (f = 0; f < ATTILA_CUBEMAP_IMAGES; f++) {
+            mem[l][f] = g_malloc(level_bytes);
+            for (k = 0; k < (int)level_bytes; k += 4) {
+                uint32_t v = g_rand_int(rnd);
+                memcpy(mem[l][f] + k, &v, 4);
+            }
+        }
+    }
+    for (n = 0; n < 3000; n++) {
+        uint32_t w = g_rand_boolean(rnd) ? 1u << g_rand_int_range(rnd, 0, 9) :
+                     (uint32_t)g_rand_int_range(rnd, 1, 257);
+        uint32_t h = g_rand_boolean(rnd) ? 1u << g_rand_int_range(rnd, 0, 9) :
+                     (uint32_t)g_rand_int_range(rnd, 1, 257);
+        bool cube = g_rand_int_range(rnd, 0, 4) == 0;
+
+        memset(ts, 0, sizeof(*ts));
+        ts->enabled = true;
+        ts->mode = cube ? ATTILA_TEX_CUBEMAP : ATTILA_TEX_2D;
+        ts->format = ATTILA_FMT_RGBA8888;
+        ts->bytes = 4;
+        ts->width = w;
+        ts->height = cube ? w : h;
+        ts->depth = 1;
+        ts->width2 = attila_log2_ceil(w);
+        ts->height2 = attila_log2_ceil(ts->height);
+        for (k = 0; k < 3; k++) {
+            ts->wrap[k] = g_rand_int_range(rnd, ATTILA_CLAMP,
+                                           ATTILA_MIRRORED_REPEAT + 1);
+        }
+        ts->min_filter = g_rand_int_range(rnd, ATTILA_NEAREST,
+                                          ATTILA_LINEAR_MIPMAP_LINEAR + 1);
+        ts->mag_filter = g_rand_int_range(rnd, ATTILA_NEAREST,
+                                          ATTILA_LINEAR + 1);
+        ts->v_invert = g_rand_int_range(rnd, 0, 4) == 0;
+        ts->d3d9_conv = g_rand_int_range(rnd, 0, 4) == 0;
+        ts->reverse = g_rand_int_range(rnd, 0, 4) == 0;
+        ts->non_normalized = g_rand_int_range(rnd, 0, 8) == 0;
+        ts->min_lod = g_rand_boolean(rnd) ? 0.0f :
+                      (float)g_rand_double_range(rnd, -2, 3);
+        ts->max_lod = g_rand_boolean(rnd) ? 12.0f :
+                      (float)g_rand_double_range(rnd, 0, 6);
+        ts->lod_bias = g_rand_int_range(rnd, 0, 3) ? 0.0f :
+                       (float)g_rand_double_range(rnd, -3, 3);
+        ts->min_level = g_rand_int_range(rnd, 0, 2);
+        ts->max_level = g_rand_int_range(rnd, ts->min_level, 8);
+        ts->nlevels = 8;
+        for (l = 0; l < 8; l++) {
+            for (f = 0; f < (cube ? ATTILA_CUBEMAP_IMAGES : 1u); f++) {
+                AttilaTexLevel *lv = &ts->level[l][f];
+                bool in = l >= ts->min_level && l <= ts->max_level;
+                lv->ptr = in && g_rand_int_range(rnd, 0, 30) ? mem[l][f] : NULL;
+                lv->width = in ? MAX(w >> l, 1u) : 0;
+                lv->height = in ? MAX(ts->height >> l, 1u) : 0;
+                lv->depth = in;
+            }
+        }
+        for (q = 0; q < 8; q++) {
+            AttilaVec4 c[4], got[4], want[4];
+            float param[4];
+            AttilaTexOp op = g_rand_int_range(rnd, 0, 4) ? ATTILA_TEXOP_READ :
+                             ATTILA_TEXOP_READ_LOD;
+            for (k = 0; k < 16; k++) {
+                c[k / 4].f[k % 4] = random_coord(rnd);
+            }
+            if (g_rand_boolean(rnd)) {
+                /* a quad of neighbouring pixels */
+                float du = (float)g_rand_double_range(rnd, -0.1, 0.1);
+                float dv = (float)g_rand_double_range(rnd, -0.1, 0.1);
+                for (k = 1; k < 4; k++) {
+                    c[k] = c[0];
+                    c[k].f[0] += (k & 1) * du;
+                    c[k].f[1] += (k >> 1) * dv;
+                }
+            }
+            for (k = 0; k < 4; k++) {
+                param[k] = g_rand_int_range(rnd, 0, 3) ? 0.0f :
+                           (float)g_rand_double_range(rnd, -2, 4);
+            }
+            ts->rgba8_morton = true;
+            attila_texture_sample(&ctx, op, 0, c, param, got);
+            ts->rgba8_morton = false;
+            attila_texture_sample(&ctx, op, 0, c, param, want);
+            /* NaN payloads aside (same-words.h) */
+            g_assert_true(attila_same_words(got, want, sizeof(got)));
+        }
+    }
+    for (l = 0; l < 8; l++) {
+        for (f = 0; f < ATTILA_CUBEMAP_IMAGES; f++) {
+            g_free(mem[l][f]);
+        }
+    }
+    g_free(ds);
+    g_rand_free(rnd);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -372,5 +504,6 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/texture/dxt5", test_dxt5);
     g_test_add_func("/attila/texture/latc", test_latc);
     g_test_add_func("/attila/texture/sample-dxt1", test_sample_dxt1);
+    g_test_add_func("/attila/texture/rgba8-vs-general", test_rgba8_vs_general);
     return g_test_run();
 }

@@ -12,12 +12,15 @@
 #ifndef GPU3D_ATTILA_INTERNAL_H
 #define GPU3D_ATTILA_INTERNAL_H
 
+#include <math.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "attila.h"
 #include "common/error-latch.h"
+#include "common/fragment.h"
 #include "common/raster.h"
 
 /* ---- GPU register file (command-processor.c) ---------------------------- */
@@ -132,11 +135,45 @@ static inline uint32_t attila_stamp_run(const AttilaPixelMapper *pm,
 
     return in_tile < in_row ? in_tile : in_row;
 }
-/* Morton order of a 2^k x 2^k matrix: bit t of x -> 2t, of y -> 2t + 1 */
-uint32_t attila_morton(uint32_t x, uint32_t y, unsigned bits);
+/* the 8 low bits of v spread to the even bit positions (pixel-mapper.c) */
+extern const uint16_t attila_spread8[256];
+/*
+ * Morton order of a 2^k x 2^k matrix: bit t of x -> 2t, of y -> 2t + 1.
+ * Inline, by a table of 8-bit spreads: the Texture Unit asks for two of
+ * them per texel, with the constant block sizes of ATTILA ref. Texture
+ * Tiling, so a call is a few loads.
+ */
+static inline uint32_t attila_morton(uint32_t x, uint32_t y, unsigned bits)
+{
+    uint32_t mask = bits >= 16 ? 0xffffu : (1u << bits) - 1;
+
+    x &= mask;
+    y &= mask;
+    if (bits <= 8) {
+        return attila_spread8[x] | (uint32_t)attila_spread8[y] << 1;
+    }
+    return (attila_spread8[x & 0xff] | (uint32_t)attila_spread8[x >> 8] << 16) |
+           (attila_spread8[y & 0xff] | (uint32_t)attila_spread8[y >> 8] << 16)
+           << 1;
+}
 /* texel offset in a TXBLOCK_TEXTURE 2D image (ATTILA ref. Texture Tiling) */
-uint32_t attila_texel_offset(uint32_t i, uint32_t j, uint32_t block,
-                             uint32_t sblock, uint32_t width_log2);
+static inline uint32_t attila_texel_offset(uint32_t i, uint32_t j,
+                                           uint32_t block, uint32_t sblock,
+                                           uint32_t width_log2)
+{
+    uint32_t texel = attila_morton(i, j, block);
+    uint32_t blk = attila_morton(i >> block, j >> block, sblock);
+    int32_t row_l2 = (int32_t)width_log2 - (int32_t)(sblock + block);
+    uint32_t sb;
+
+    /* superblock rows are padded to a power of two (ATTILA ref. Texture
+     * Tiling) */
+    if (row_l2 < 0) {
+        row_l2 = 0;
+    }
+    sb = ((j >> (sblock + block)) << row_l2) + (i >> (sblock + block));
+    return (((sb << (2 * sblock)) + blk) << (2 * block)) + texel;
+}
 
 
 /* ---- formats ------------------------------------------------------------ */
@@ -179,6 +216,7 @@ typedef struct AttilaShOperand {
     uint16_t off;           /* byte offset in AttilaShaderThread, or NO_OFF */
     uint8_t sel[4];         /* the swizzle's component per result component */
     bool plain;             /* .xyzw, no negate or absolute value */
+    uint32_t and_bits, xor_bits;    /* abs, neg on a component's bits */
 } AttilaShOperand;
 
 typedef struct AttilaShInstr {
@@ -200,6 +238,7 @@ typedef struct AttilaShInstr {
     uint32_t imm;           /* op2 immediate, JMP offset */
     uint16_t res_off;       /* result's byte offset in AttilaShaderThread */
     bool fast;              /* the operation runs on all lanes at once */
+    uint32_t wmask[4];      /* mask per component: all ones if written */
 } AttilaShInstr;
 
 /* decode one 16-byte instruction; false (and *in->valid false) if invalid */
@@ -261,11 +300,28 @@ AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
                                      AttilaShaderThread *t, int lanes,
                                      uint32_t *bad_pc);
 void attila_shader_reset_thread(AttilaShaderThread *t);
-/* the same for a fragment whose inputs are all written next (the
+/*
+ * The same for a fragment whose inputs are all written next (the
  * Interpolator), whose program touches temporaries below temps only, and
- * where only outputs below outs are read afterwards */
-void attila_shader_reset_fragment(AttilaShaderThread *t, uint32_t temps,
-                                  uint32_t outs);
+ * where only outputs below outs are read afterwards. Inline, with loops of
+ * whole registers: the rasteriser resets four threads a stamp, mostly a
+ * few registers each, where a memset call costs more than the stores.
+ */
+static inline void attila_shader_reset_fragment(AttilaShaderThread *t,
+                                                uint32_t temps, uint32_t outs)
+{
+    static const AttilaVec4 zero;
+    uint32_t k;
+
+    for (k = 0; k < outs && k < ATTILA_SH_IO; k++) {
+        t->out[k] = zero;
+    }
+    for (k = 0; k < temps && k < ATTILA_SH_TEMPS; k++) {
+        t->temp[k] = zero;
+    }
+    memset(t->addr, 0, offsetof(AttilaShaderThread, zexport) + sizeof(float) -
+           offsetof(AttilaShaderThread, addr));
+}
 
 /* ---- texture unit (texture-unit.c) ------------------------------------- */
 
@@ -294,6 +350,9 @@ typedef struct AttilaTexState {
     AttilaTexLevel level[ATTILA_MAX_TEXTURE_SIZE][ATTILA_CUBEMAP_IMAGES];
     uint32_t bytes;                     /* per texel */
     uint32_t tc_block, tc_texel;        /* compressed: block / decoded texel bytes */
+    /* uncompressed RGBA8888 2D or cube texels in Morton order, no compare
+     * or sRGB: read through the Texture Unit's specialised path */
+    bool rgba8_morton;
 } AttilaTexState;
 
 /* ---- one draw's state (built by the command processor at GPU_DRAW) ------ */
@@ -333,6 +392,7 @@ typedef struct AttilaDrawState {
     uint32_t primitive;
     /* shaders */
     uint32_t vs_pc, fs_pc;
+    uint32_t vs_lanes;                  /* vertices shaded together (1, 4) */
     bool fs_kills;                      /* the fragment program may kill */
     uint32_t fs_temps, fs_outs;         /* temporaries, outputs to reset */
     uint32_t fs_inputs;                 /* inputs it may read (interpolated) */
@@ -346,6 +406,7 @@ typedef struct AttilaDrawState {
     int32_t sc_x, sc_y;
     uint32_t sc_w, sc_h;
     float near, far;
+    double z_scale, z_offset;           /* attila_convert_z's factors */
     /* fragments */
     bool msaa;
     uint32_t samples;
@@ -424,6 +485,7 @@ typedef struct AttilaTriangle {
     int32_t start_x, start_y;
     uint32_t level;         /* top tile is 2^level pixels */
     double start[4];        /* e0, e1, e2, z at (start_x, start_y) */
+    double inside_lo[3];    /* attila_inside_lo of each edge */
     float attr[3][ATTILA_SH_IO][4];
 } AttilaTriangle;
 
@@ -439,12 +501,85 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
  */
 void attila_triangle_eval_tile(const AttilaTriangle *t, int32_t x0,
                                int32_t y0, double v[4]);
+/*
+ * Stamps of one scan tile that share an 8x8 or 4x4 sub-tile share its
+ * levels' additions: a memo of them, emptied (have = 0) when a tile starts;
+ * NULL: every stamp adds all its levels.
+ */
+typedef struct AttilaStampMemo {
+    int have;               /* levels held: 0, 1 (8x8), 2 (and 4x4) */
+    uint32_t key[2];        /* which sub-tile of each */
+    double node[2][4];
+} AttilaStampMemo;
 void attila_triangle_eval_stamp_in(const AttilaTriangle *t,
                                    const double tile[4], int32_t qx,
-                                   int32_t qy, double v[4][4]);
-bool attila_triangle_inside(const AttilaTriangle *t, const double v[4],
-                            bool d3d9_depth);
-uint32_t attila_convert_z(const AttilaDrawState *ds, double z);
+                                   int32_t qy, AttilaStampMemo *memo,
+                                   double v[4][4]);
+
+/* GPU_IS_ZERO / GPU_IS_POSITIVE use this bias (attila-sim GPUMath.h) */
+#define ATTILA_MIN_BIAS 1.0e-12
+
+/* INSIDE_EQUATION: a tie goes to the edge with a > 0, or a == 0 and b >= 0 */
+static inline bool attila_inside_edge(double v, double a, double b)
+{
+    bool zero = fabs(v) < ATTILA_MIN_BIAS;
+
+    return (v > -ATTILA_MIN_BIAS && !zero) ||
+           (zero && (a > 0.0 || (a == 0.0 && b >= 0.0)));
+}
+
+/* inside the near/far planes: clip-space z in [-1, 1] or [0, 1] */
+static inline bool attila_inside_depth(double z, bool d3d9_depth)
+{
+    return d3d9_depth ? (z > -ATTILA_MIN_BIAS && z <= 1.0 + ATTILA_MIN_BIAS) :
+                        fabs(z) <= 1.0 + ATTILA_MIN_BIAS;
+}
+
+/* the sample with edge and z values v is covered; inline, as the
+ * rasteriser asks per sample */
+static inline bool attila_triangle_inside(const AttilaTriangle *t,
+                                          const double v[4], bool d3d9_depth)
+{
+    return attila_inside_edge(v[0], t->e[0][0], t->e[0][1]) &&
+           attila_inside_edge(v[1], t->e[1][0], t->e[1][1]) &&
+           attila_inside_edge(v[2], t->e[2][0], t->e[2][1]) &&
+           attila_inside_depth(v[3], d3d9_depth);
+}
+
+/*
+ * attila_inside_edge as one comparison, for the rasteriser's chosen path:
+ * v > lo, where lo is -ATTILA_MIN_BIAS for an edge that takes ties and the
+ * double just below ATTILA_MIN_BIAS for one that does not (v > that is
+ * v >= ATTILA_MIN_BIAS). A NaN fails both forms. Per triangle: t->inside_lo.
+ */
+static inline double attila_inside_lo(double a, double b)
+{
+    return a > 0.0 || (a == 0.0 && b >= 0.0) ? -ATTILA_MIN_BIAS :
+           nextafter(ATTILA_MIN_BIAS, 0.0);
+}
+
+static inline bool attila_triangle_inside_lo(const AttilaTriangle *t,
+                                             const double v[4],
+                                             bool d3d9_depth)
+{
+    return v[0] > t->inside_lo[0] && v[1] > t->inside_lo[1] &&
+           v[2] > t->inside_lo[2] && attila_inside_depth(v[3], d3d9_depth);
+}
+
+/* RasterizerEmulator::convertZ: depth range, then 24-bit truncation */
+static inline uint32_t attila_convert_z(const AttilaDrawState *ds, double z)
+{
+    /* zw = z * scale + offset, the factors from the depth range
+     * (draw-state.c: (far - near) and near for D3D9, else half the range
+     * and its middle, in float, as the simulator) */
+    double zw = ds->z_scale * z + ds->z_offset, zc;
+
+    zc = zw * (double)((1 << 24) - 1);
+    if (!(zc > 0.0)) {
+        return 0;
+    }
+    return zc >= 16777215.0 ? 0xffffff : (uint32_t)zc;
+}
 
 /* interpolator.c */
 void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
@@ -469,9 +604,54 @@ void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
 /* texture-unit.c */
 AttilaTexFn attila_texture_sample;
 
-/* zstencil-test.c: one pixel/sample word, returns true if it passes */
-bool attila_zstencil_test(const AttilaDrawState *ds, uint32_t zin,
-                          uint32_t *zbuf);
+/*
+ * The Z Stencil Test (zstencil-test.c has the clears): one pixel or sample
+ * word, true if it passes; inline, as the rasteriser tests every covered
+ * sample. ATTILA CompareMode (ALWAYS = 1) to the shared compare functions:
+ */
+static const G3DCompare attila_cmp_map[8] = {
+    G3D_CMP_NEVER, G3D_CMP_ALWAYS, G3D_CMP_LESS, G3D_CMP_LEQUAL,
+    G3D_CMP_EQUAL, G3D_CMP_GEQUAL, G3D_CMP_GREATER, G3D_CMP_NOTEQUAL,
+};
+
+/* ATTILA StencilUpdateFunction, same order as the shared stencil ops */
+static const G3DStencilOp attila_sop_map[8] = {
+    G3D_SOP_KEEP, G3D_SOP_ZERO, G3D_SOP_REPLACE, G3D_SOP_INCR_SAT,
+    G3D_SOP_DECR_SAT, G3D_SOP_INVERT, G3D_SOP_INCR_WRAP, G3D_SOP_DECR_WRAP,
+};
+
+static inline bool attila_zstencil_test(const AttilaDrawState *ds,
+                                        uint32_t zin, uint32_t *zbuf)
+{
+    uint32_t buf = *zbuf, depth = buf & 0x00ffffff;
+    uint8_t stencil = buf >> 24;
+    bool spass = true, zpass = true;
+
+    if (ds->depth_test) {
+        /* fragment FUNC buffer */
+        zpass = g3d_compare_u(attila_cmp_map[ds->depth_func], zin, depth);
+    }
+    if (ds->stencil_test) {
+        uint32_t op;
+        /* (reference & mask) FUNC (buffer & mask) */
+        spass = g3d_compare_u(attila_cmp_map[ds->stencil_func],
+                              ds->stencil_ref & ds->stencil_mask,
+                              stencil & ds->stencil_mask);
+        op = !spass ? ds->stencil_fail : zpass ? ds->depth_pass :
+             ds->depth_fail;
+        if (ds->stencil_wmask) {
+            /* masked-off bits are written as 0 (doc L1849) */
+            uint8_t s = g3d_stencil_op(attila_sop_map[op], stencil,
+                                       ds->stencil_ref);
+            buf = (buf & 0x00ffffff) | (uint32_t)(s & ds->stencil_wmask) << 24;
+        }
+    }
+    if (ds->depth_test && spass && zpass && ds->depth_mask) {
+        buf = (buf & 0xff000000) | (zin & 0x00ffffff);
+    }
+    *zbuf = buf;
+    return spass && zpass;
+}
 
 /* color-write.c */
 /* the write path of render target rt_index for this draw's state; the

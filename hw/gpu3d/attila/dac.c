@@ -41,6 +41,27 @@ static void dac_read(uint32_t format, const uint8_t *p, float out[4])
     }
 }
 
+/*
+ * (float)pow(b / 255.0f, 2.2f) for every byte b: the linear value of an
+ * RGBA8888 sample in the resolve, the same float the formula gives, from
+ * a table (the resolve asks it for every channel of every sample of a pixel
+ * whose samples differ).
+ */
+static const float *linear8(void)
+{
+    static float table[256];
+    static gsize done;
+    int b;
+
+    if (g_once_init_enter(&done)) {
+        for (b = 0; b < 256; b++) {
+            table[b] = (float)pow((double)((float)b / 255.0f), (double)2.2f);
+        }
+        g_once_init_leave(&done, 1);
+    }
+    return table;
+}
+
 static uint32_t pixel_argb(const AttilaDisplay *d, const uint8_t *p,
                            uint32_t bytes)
 {
@@ -60,10 +81,13 @@ static uint32_t pixel_argb(const AttilaDisplay *d, const uint8_t *p,
             full = ref[0] == cur[0] && ref[1] == cur[1] && ref[2] == cur[2];
         }
         if (!full) {
+            const float *lin = d->format == ATTILA_FMT_RGBA8888 &&
+                               !g3d_general_path ? linear8() : NULL;
             for (s = 0; s < d->samples; s++) {
                 dac_read(d->format, p + s * bytes, cur);
                 for (k = 0; k < 3; k++) {
-                    sum[k] += (float)pow((double)cur[k], (double)2.2f);
+                    sum[k] += lin ? lin[p[s * bytes + k]] :
+                              (float)pow((double)cur[k], (double)2.2f);
                 }
             }
             for (k = 0; k < 3; k++) {
@@ -82,26 +106,56 @@ static uint32_t pixel_argb(const AttilaDisplay *d, const uint8_t *p,
     return 0xff000000u | to8(ref[0]) << 16 | to8(ref[1]) << 8 | to8(ref[2]);
 }
 
+/*
+ * pixel_argb for RGBA8888 without the float round trip: to8(b / 255.0f)
+ * is b for every byte b, and samples with equal RGB bytes are samples with
+ * equal RGB after dac_read (b / 255.0f is one to one), so only a pixel
+ * whose samples differ needs the gamma-space average.
+ */
+static inline uint32_t pixel_rgba8(const AttilaDisplay *d, const uint8_t *p)
+{
+    uint32_t s, rgb0 = p[0] | p[1] << 8 | p[2] << 16;
+
+    for (s = 1; s < d->samples; s++) {
+        const uint8_t *q = p + 4 * s;
+        if ((uint32_t)(q[0] | q[1] << 8 | q[2] << 16) != rgb0) {
+            return pixel_argb(d, p, 4);
+        }
+    }
+    return 0xff000000u | p[0] << 16 | p[1] << 8 | p[2];
+}
+
 void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
                     uint32_t *dst, uint32_t row)
 {
     AttilaPixelMapper pm;
     uint32_t bytes = attila_rt_bytes(d->format), x, y, n;
+    bool rgba8;
 
     if (!attila_pixel_mapper_init(&pm, d->width, d->height, d->samples,
                                   bytes) || row >= d->height) {
         return;
     }
     y = d->d3d9_pixel ? row : d->height - 1 - row;
+    rgba8 = d->format == ATTILA_FMT_RGBA8888 && !g3d_general_path;
     /* by runs of consecutive stamps: the row's two pixels of stamp k are
      * at k * 4 and k * 4 + 1 pixels from the run's first */
     for (x = 0; x < d->width; x += 2 * n) {
         const uint8_t *p = surface + attila_pixel_address(&pm, x, y);
         uint32_t spb = pm.samples * bytes, k;
         n = attila_stamp_run(&pm, x);
+        if (rgba8 && d->samples <= 1) {
+            /* the run's pixels of this row: two words every four */
+            uint32_t m = MIN(2 * n, d->width - x);
+            for (k = 0; k < m; k++) {
+                const uint8_t *px = p + ((k >> 1) * 4 + (k & 1)) * 4;
+                dst[x + k] = 0xff000000u | px[0] << 16 | px[1] << 8 | px[2];
+            }
+            continue;
+        }
         for (k = 0; k < 2 * n && x + k < d->width; k++) {
-            dst[x + k] = pixel_argb(d, p + ((k >> 1) * 4 + (k & 1)) * spb,
-                                    bytes);
+            const uint8_t *px = p + ((k >> 1) * 4 + (k & 1)) * spb;
+            dst[x + k] = rgba8 ? pixel_rgba8(d, px) : pixel_argb(d, px, bytes);
         }
     }
 }

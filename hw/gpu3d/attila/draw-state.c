@@ -19,6 +19,10 @@
 /* what a program can touch, for the fragment thread's reset and inputs */
 typedef struct ProgramUse {
     bool kills;             /* can kill (early z is then not used) */
+    /* no instruction looks across lanes or stops early for one lane (JMP,
+     * DDX/DDY, texture reads, kills): four threads run it together as each
+     * alone */
+    bool lanes_apart;
     uint32_t temps, outs;   /* 1 + the highest temporary, output it names */
     uint32_t inputs;        /* input registers it can read (bit i: in[i]) */
 } ProgramUse;
@@ -32,7 +36,7 @@ typedef struct ProgramUse {
 static bool program_ok(AttilaCore *c, uint32_t pc, ProgramUse *use)
 {
     uint32_t n, k;
-    bool all = g3d_general_path;
+    bool all = g3d_general_path, apart = true;
 
     memset(use, 0, sizeof(*use));
     for (n = 0; n < MAX_PROGRAM_SCAN && pc + n < ATTILA_INSTRUCTION_MEMORY; n++) {
@@ -45,6 +49,16 @@ static bool program_ok(AttilaCore *c, uint32_t pc, ProgramUse *use)
             use->kills = true;
         }
         all = all || in->opcode == ATTILA_SH_JMP;
+        switch (in->opcode) {
+        case ATTILA_SH_JMP: case ATTILA_SH_DDX: case ATTILA_SH_DDY:
+        case ATTILA_SH_TEX: case ATTILA_SH_TXB: case ATTILA_SH_TXL:
+        case ATTILA_SH_TXP: case ATTILA_SH_LDA: case ATTILA_SH_KIL:
+        case ATTILA_SH_KLS: case ATTILA_SH_CMPKIL:
+            apart = false;
+            break;
+        default:
+            break;
+        }
         for (k = 0; k < in->nops; k++) {
             if (in->op[k].bank == ATTILA_BANK_TEMP) {
                 use->temps = MAX(use->temps, in->op[k].reg + 1u);
@@ -60,6 +74,7 @@ static bool program_ok(AttilaCore *c, uint32_t pc, ProgramUse *use)
             use->outs = MAX(use->outs, in->res_reg + 1u);
         }
         if (in->end || in->opcode == ATTILA_SH_END) {
+            use->lanes_apart = apart && !g3d_general_path;
             if (all) {
                 use->temps = ATTILA_SH_TEMPS;
                 use->outs = ATTILA_SH_IO;
@@ -180,6 +195,13 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
             }
         }
     }
+    /* the Texture Unit's specialised texel path (texture-unit.c) */
+    ts->rgba8_morton = !g3d_general_path &&
+                       ts->format == ATTILA_FMT_RGBA8888 &&
+                       (ts->mode == ATTILA_TEX_2D ||
+                        ts->mode == ATTILA_TEX_CUBEMAP) &&
+                       ts->blocking != ATTILA_TXBLOCK_FRAMEBUFFER &&
+                       !ts->tc_block && !ts->compare && !ts->srgb;
     faces = ts->mode == ATTILA_TEX_CUBEMAP ? ATTILA_CUBEMAP_IMAGES : 1;
     for (l = ts->min_level; l < ATTILA_MAX_TEXTURE_SIZE && l <= ts->max_level;
          l++) {
@@ -275,6 +297,14 @@ static void draw_scissor(AttilaCore *c, AttilaDrawState *ds)
     ds->sc_h = attila_rf_u32(c, ATTILA_REG_SCISSOR_HEIGHT, 0);
     ds->near = attila_rf_f32(c, ATTILA_REG_DEPTH_RANGE_NEAR, 0);
     ds->far = attila_rf_f32(c, ATTILA_REG_DEPTH_RANGE_FAR, 0);
+    /* RasterizerEmulator::convertZ's window z = z * scale + offset */
+    if (ds->d3d9_depth) {
+        ds->z_scale = (double)(ds->far - ds->near);
+        ds->z_offset = (double)ds->near;
+    } else {
+        ds->z_scale = (double)((ds->far - ds->near) / 2.0f);
+        ds->z_offset = (double)((ds->near + ds->far) / 2.0f);
+    }
     ds->msaa = attila_rf_bool(c, ATTILA_REG_MULTISAMPLING, 0);
     ds->samples = attila_samples(c);
     if (ds->msaa && ds->samples == 1) {
@@ -363,6 +393,7 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
                   "draw: no fragment program at pc %u", ds->fs_pc);
         return false;
     }
+    ds->vs_lanes = vs_use.lanes_apart ? 4 : 1;
     ds->fs_kills = fs_use.kills;
     ds->fs_temps = fs_use.temps;
     ds->fs_inputs = fs_use.inputs;

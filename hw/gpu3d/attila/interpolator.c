@@ -12,7 +12,44 @@
  */
 #include "attila-int.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define FACE_ATTRIBUTE 15
+
+/*
+ * (float)(a0 f_l0 + a1 f_l1 + a2 f_l2) for the four lanes l; with SSE2
+ * (not under g3d_general_path) two lanes an operation, the same products
+ * and sums in the same order, and the same rounding to float (CVTPD2PS, as
+ * the C conversion).
+ */
+static inline void weigh4(double a0, double a1, double a2,
+                          const double fk[3][4], bool general, float out[4])
+{
+    int l;
+
+#ifdef __SSE2__
+    if (!general) {
+        __m128d w0 = _mm_set1_pd(a0), w1 = _mm_set1_pd(a1);
+        __m128d w2 = _mm_set1_pd(a2);
+        __m128d lo = _mm_add_pd(_mm_add_pd(_mm_mul_pd(w0, _mm_loadu_pd(fk[0])),
+                                           _mm_mul_pd(w1, _mm_loadu_pd(fk[1]))),
+                                _mm_mul_pd(w2, _mm_loadu_pd(fk[2])));
+        __m128d hi = _mm_add_pd(_mm_add_pd(_mm_mul_pd(w0,
+                                                      _mm_loadu_pd(fk[0] + 2)),
+                                           _mm_mul_pd(w1,
+                                                      _mm_loadu_pd(fk[1] + 2))),
+                                _mm_mul_pd(w2, _mm_loadu_pd(fk[2] + 2)));
+
+        _mm_storeu_ps(out, _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi)));
+        return;
+    }
+#endif
+    for (l = 0; l < 4; l++) {
+        out[l] = (float)(a0 * fk[0][l] + a1 * fk[1][l] + a2 * fk[2][l]);
+    }
+}
 
 /*
  * The four fragments of a stamp at once: v[l] are fragment l's edge values
@@ -23,7 +60,11 @@ void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
                         const double *const v[4], const uint32_t zint[4],
                         int32_t qx, int32_t qy, AttilaShaderThread lane[4])
 {
-    double f[4][3];
+    double f[4][3], fk[3][4];       /* fk: f by weight, lanes adjacent */
+    float w[4];
+    bool general = g3d_general_path;
+    /* the inputs the program reads (fs_inputs), input 0 aside */
+    uint32_t left = ds->fs_inputs & ((1u << ATTILA_MAX_FRAGMENT_ATTRIBUTES) - 2);
     int a, c, l;
 
     for (l = 0; l < 4; l++) {
@@ -31,21 +72,22 @@ void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
         f[l][0] = r * v[l][0];
         f[l][1] = r * v[l][1];
         f[l][2] = r * v[l][2];
+        fk[0][l] = f[l][0];
+        fk[1][l] = f[l][1];
+        fk[2][l] = f[l][2];
     }
-    for (a = 1; a < ATTILA_MAX_FRAGMENT_ATTRIBUTES; a++) {
-        if (!(ds->fs_inputs & (1u << a))) {
-            continue;       /* the program never reads it (fs_inputs) */
-        } else if (!ds->fs_input[a]) {
+    for (; left; left &= left - 1) {
+        a = __builtin_ctz(left);
+        if (!ds->fs_input[a]) {
             for (l = 0; l < 4; l++) {
                 memset(&lane[l].in[a], 0, sizeof(lane[l].in[a]));
             }
         } else if (ds->interpolate[a]) {
             for (c = 0; c < 4; c++) {
-                double a0 = t->attr[0][a][c], a1 = t->attr[1][a][c];
-                double a2 = t->attr[2][a][c];
+                weigh4(t->attr[0][a][c], t->attr[1][a][c], t->attr[2][a][c],
+                       (const double (*)[4])fk, general, w);
                 for (l = 0; l < 4; l++) {
-                    lane[l].in[a].f[c] = (float)(a0 * f[l][0] + a1 * f[l][1] +
-                                                 a2 * f[l][2]);
+                    lane[l].in[a].f[c] = w[l];
                 }
             }
         } else {

@@ -24,23 +24,19 @@ enum {
     SCAN_PX = SCAN * GEN * STAMP,           /* 16 */
 };
 
-/* spread the low 16 bits of v to the even bit positions */
-static inline uint32_t spread(uint32_t v)
-{
-    v &= 0xffff;
-    v = (v | v << 8) & 0x00ff00ffu;
-    v = (v | v << 4) & 0x0f0f0f0fu;
-    v = (v | v << 2) & 0x33333333u;
-    v = (v | v << 1) & 0x55555555u;
-    return v;
-}
+/* v's bits at the even positions: bit t -> 2t (attila_morton's table) */
+#define SPREAD2(v)  (((v) & 1) | ((v) & 2) << 1)
+#define SPREAD4(v)  (SPREAD2(v) | SPREAD2((v) >> 2) << 4)
+#define SPREAD8(v)  (SPREAD4(v) | SPREAD4((v) >> 4) << 8)
+#define ROW4(v)     SPREAD8(v), SPREAD8((v) + 1), SPREAD8((v) + 2), \
+                    SPREAD8((v) + 3)
+#define ROW16(v)    ROW4(v), ROW4((v) + 4), ROW4((v) + 8), ROW4((v) + 12)
+#define ROW64(v)    ROW16(v), ROW16((v) + 16), ROW16((v) + 32), \
+                    ROW16((v) + 48)
 
-uint32_t attila_morton(uint32_t x, uint32_t y, unsigned bits)
-{
-    uint32_t mask = bits >= 16 ? 0xffffu : (1u << bits) - 1;
-
-    return spread(x & mask) | spread(y & mask) << 1;
-}
+const uint16_t attila_spread8[256] = {
+    ROW64(0), ROW64(64), ROW64(128), ROW64(192),
+};
 
 bool attila_pixel_mapper_init(AttilaPixelMapper *pm, uint32_t width,
                               uint32_t height, uint32_t samples,
@@ -91,21 +87,4 @@ bool attila_pixel_mapper_init(AttilaPixelMapper *pm, uint32_t width,
     pm->surface = (uint64_t)pm->over_row * ((height + OVER_PX - 1) / OVER_PX) *
                   OVER_PX * OVER_PX * samples * bytes;
     return true;
-}
-
-uint32_t attila_texel_offset(uint32_t i, uint32_t j, uint32_t block,
-                             uint32_t sblock, uint32_t width_log2)
-{
-    uint32_t texel = attila_morton(i, j, block);
-    uint32_t blk = attila_morton(i >> block, j >> block, sblock);
-    int32_t row_l2 = (int32_t)width_log2 - (int32_t)(sblock + block);
-    uint32_t sb;
-
-    /* superblock rows are padded to a power of two (ATTILA ref. Texture
-     * Tiling) */
-    if (row_l2 < 0) {
-        row_l2 = 0;
-    }
-    sb = ((j >> (sblock + block)) << row_l2) + (i >> (sblock + block));
-    return (((sb << (2 * sblock)) + blk) << (2 * block)) + texel;
 }

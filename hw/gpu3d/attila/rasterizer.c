@@ -33,7 +33,9 @@ struct AttilaRaster {
     const AttilaDrawState *ds;
     const AttilaTriangle *tris;
     size_t n;
-    bool skip_boxes;        /* box_outside is used (not g3d_general_path) */
+    /* the chosen paths: box tests, one-comparison edge tests, the stamp
+     * memo (not under g3d_general_path) */
+    bool skip_boxes;
     uint64_t quads, fragments;
 };
 
@@ -86,9 +88,16 @@ void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
     *fragments = r->fragments;
 }
 
-/* one 2x2 stamp of one triangle */
+/*
+ * One 2x2 stamp of one triangle. inside: every pixel and sample of the
+ * stamp is inside the three edges by far more than rounding (box_inside),
+ * so only the near/far planes are left to test. general: the edge tests as
+ * the simulator writes them (attila_inside_edge), else as one comparison
+ * each (attila_inside_lo).
+ */
 static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                  const double tile[4], int32_t qx, int32_t qy)
+                  const double tile[4], AttilaStampMemo *memo, int32_t qx,
+                  int32_t qy, bool inside, bool general)
 {
     const AttilaDrawState *ds = ctx->ds;
     const double (*pat)[2] = ds->msaa ? msaa_pattern(ds->samples) : NULL;
@@ -101,16 +110,22 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     bool any = false, early, zany;
     int i, s, k;
 
-    attila_triangle_eval_stamp_in(t, tile, qx, qy, v);
+    /* the stamp's four pixels inside the triangle's box: none to skip */
+    bool boxed = qx >= t->x0 && qx + 1 <= t->x1 && qy >= t->y0 &&
+                 qy + 1 <= t->y1;
+
+    attila_triangle_eval_stamp_in(t, tile, qx, qy, memo, v);
     for (i = 0; i < 4; i++) {
         int32_t x = qx + (i & 1), y = qy + (i >> 1);
 
         cover[i] = 0;
-        if (x < t->x0 || x > t->x1 || y < t->y0 || y > t->y1) {
+        if (!boxed && (x < t->x0 || x > t->x1 || y < t->y0 || y > t->y1)) {
             continue;
         }
         if (!pat) {
-            if (attila_triangle_inside(t, v[i], ds->d3d9_depth)) {
+            if (inside ? attila_inside_depth(v[i][3], ds->d3d9_depth) :
+                general ? attila_triangle_inside(t, v[i], ds->d3d9_depth) :
+                attila_triangle_inside_lo(t, v[i], ds->d3d9_depth)) {
                 cover[i] = 1;
                 zs[i][0] = attila_convert_z(ds, v[i][3]);
             }
@@ -119,14 +134,23 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             for (s = 0; s < (int)ns; s++) {
                 double sx = pat[s][0] / MSAA_SUBPIXEL, sy = pat[s][1] / MSAA_SUBPIXEL;
                 double sv[4];
-                for (k = 0; k < 3; k++) {
-                    sv[k] = v[i][k] + t->e[k][0] * sx + t->e[k][1] * sy;
-                }
                 sv[3] = v[i][3] + t->zeq[0] * sx + t->zeq[1] * sy;
-                if (attila_triangle_inside(t, sv, ds->d3d9_depth)) {
-                    cover[i] |= 1u << s;
-                    zs[i][s] = attila_convert_z(ds, sv[3]);
+                if (inside) {
+                    if (!attila_inside_depth(sv[3], ds->d3d9_depth)) {
+                        continue;
+                    }
+                } else {
+                    for (k = 0; k < 3; k++) {
+                        sv[k] = v[i][k] + t->e[k][0] * sx + t->e[k][1] * sy;
+                    }
+                    if (!(general ?
+                          attila_triangle_inside(t, sv, ds->d3d9_depth) :
+                          attila_triangle_inside_lo(t, sv, ds->d3d9_depth))) {
+                        continue;
+                    }
                 }
+                cover[i] |= 1u << s;
+                zs[i][s] = attila_convert_z(ds, sv[3]);
             }
         }
         any = any || cover[i];
@@ -278,17 +302,22 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 }
 
 /*
- * Boxes of a tile far outside one of the triangle's edges. The edge values
- * are linear in the pixel offset (dx, dy) from the tile origin, where they
- * are tv; the exact ones (attila_triangle_eval_stamp_in's additions) differ
+ * Boxes of a tile far outside one of the triangle's edges, or far inside
+ * all three. The edge values are linear in the pixel offset (dx, dy) from
+ * the tile origin, where they are tv; the exact ones
+ * (attila_triangle_eval_stamp_in's additions, a sample's offset) differ
  * from that line by a few ulps of its terms, and the slack is a millionth
- * of the largest terms in the tile, so a box found outside holds no pixel or
- * sample that attila_triangle_inside would accept, and skipping it changes
- * nothing. A NaN is never outside: such a box takes the exact path.
+ * of the largest terms in the tile. So a box found outside holds no pixel
+ * or sample that attila_triangle_inside would accept, and skipping it
+ * changes nothing; in a box found inside, every pixel's and sample's edge
+ * values are above the slack (1e-9 or more), far from the ATTILA_MIN_BIAS
+ * tie band, and attila_inside_edge accepts them all. A NaN or an infinity
+ * is neither: such a box takes the exact path.
  */
 typedef struct TileEdges {
     double a[3], b[3];
     double lim[3];          /* a box is outside edge k if a dx + b dy < lim */
+    double hi[3];           /* inside edge k if a dx + b dy > hi */
 } TileEdges;
 
 /* for boxes [dx, dx + w] x [dy, dy + w] with offsets up to `span` */
@@ -306,6 +335,12 @@ static void tile_edges(const AttilaTriangle *t, const double tv[4], double w,
         /* the box's largest value is at dx (+ w where a > 0), likewise dy */
         te->lim[k] = -slack - tv[k] - (a > 0.0 ? a * w : 0.0) -
                      (b > 0.0 ? b * w : 0.0);
+        /* its smallest at dx (+ w where a < 0), likewise dy */
+        te->hi[k] = slack - tv[k] - (a < 0.0 ? a * w : 0.0) -
+                    (b < 0.0 ? b * w : 0.0);
+        if (!(isfinite(te->hi[k]) && isfinite(slack))) {
+            te->hi[k] = INFINITY;
+        }
     }
 }
 
@@ -314,6 +349,13 @@ static inline bool box_outside(const TileEdges *te, double dx, double dy)
     return te->a[0] * dx + te->b[0] * dy < te->lim[0] ||
            te->a[1] * dx + te->b[1] * dy < te->lim[1] ||
            te->a[2] * dx + te->b[2] * dy < te->lim[2];
+}
+
+static inline bool box_inside(const TileEdges *te, double dx, double dy)
+{
+    return te->a[0] * dx + te->b[0] * dy > te->hi[0] &&
+           te->a[1] * dx + te->b[1] * dy > te->hi[1] &&
+           te->a[2] * dx + te->b[2] * dy > te->hi[2];
 }
 
 static void raster_job(void *arg, int thread)
@@ -333,6 +375,7 @@ static void raster_job(void *arg, int thread)
                 int32_t x0, y0, x1, y1, qx, qy;
                 double tv[4];
                 TileEdges whole, stamps;
+                AttilaStampMemo memo = { 0 };
                 bool outside;
 
                 if (g3d_tile_owner(tx, ty, r->threads) != thread) {
@@ -357,8 +400,11 @@ static void raster_job(void *arg, int thread)
                     }
                     for (qx = x0; qx <= x1 && !outside; qx += 2) {
                         double dx = qx - tx * TILE, dy = qy - ty * TILE;
-                        if (!r->skip_boxes || !box_outside(&stamps, dx, dy)) {
-                            stamp(ctx, t, tv, qx, qy);
+                        if (!r->skip_boxes) {
+                            stamp(ctx, t, tv, NULL, qx, qy, false, true);
+                        } else if (!box_outside(&stamps, dx, dy)) {
+                            stamp(ctx, t, tv, &memo, qx, qy,
+                                  box_inside(&stamps, dx, dy), false);
                         }
                     }
                     ctx->work += (uint64_t)(x1 - x0) / 2 + 1;

@@ -154,6 +154,12 @@ static void prepare_lanes(AttilaShInstr *in)
             o->sel[c] = (o->swz >> (6 - 2 * c)) & 3;
         }
         o->plain = o->swz == ATTILA_SWZ_XYZW && !o->neg && !o->abs;
+        /* absolute value and negation are the sign bit's: AND, then XOR */
+        o->and_bits = o->abs ? 0x7fffffffu : 0xffffffffu;
+        o->xor_bits = o->neg ? 0x80000000u : 0;
+    }
+    for (c = 0; c < 4; c++) {
+        in->wmask[c] = (in->mask & (8 >> c)) ? 0xffffffffu : 0;
     }
     in->res_off = in->has_result ? thread_offset(in->res_bank, in->res_reg)
                                  : NO_OFF;
@@ -163,6 +169,9 @@ static void prepare_lanes(AttilaShInstr *in)
     case ATTILA_SH_MOV: case ATTILA_SH_DP3: case ATTILA_SH_DP4:
     case ATTILA_SH_DPH: case ATTILA_SH_MAX: case ATTILA_SH_MIN:
     case ATTILA_SH_SLT: case ATTILA_SH_SGE: case ATTILA_SH_CMP:
+    case ATTILA_SH_DST: case ATTILA_SH_LIT: case ATTILA_SH_RCP:
+    case ATTILA_SH_RSQ: case ATTILA_SH_EX2: case ATTILA_SH_LG2:
+    case ATTILA_SH_SIN: case ATTILA_SH_COS:
         break;
     default:
         return;
@@ -517,6 +526,41 @@ static double to_fxp(float v)
 
 /* ---- execution ------------------------------------------------------------ */
 
+/* the scalar operations of one operand (GPUMath) */
+static inline float scalar_op(uint8_t opcode, float s)
+{
+    switch (opcode) {
+    case ATTILA_SH_RCP: return 1.0f / s;
+    case ATTILA_SH_RSQ: return (float)sqrt((double)(1.0f / fabsf(s)));
+    case ATTILA_SH_EX2: return (float)pow(2.0, (double)s);
+    case ATTILA_SH_LG2: return log2d(s);
+    case ATTILA_SH_SIN: return sinf(s);
+    default:            return cosf(s);
+    }
+}
+
+/* DST: (1, a.y * b.y, a.z, b.w) */
+static inline void dst_op(const float a[4], const float b[4], float r[4])
+{
+    r[0] = 1.0f;
+    r[1] = a[1] * b[1];
+    r[2] = a[2];
+    r[3] = b[3];
+}
+
+/* LIT: (1, max(x, 0), x > 0 ? max(y, 0)^clamp(w, -128, 128) : 0, 1) */
+static inline void lit_op(const float a[4], float r[4])
+{
+    float lx = a[0] < 0.0f ? 0.0f : a[0];
+    float ly = a[1] < 0.0f ? 0.0f : a[1];
+    float lw = clampf(a[3], -128.0f, 128.0f);
+
+    r[0] = 1.0f;
+    r[1] = lx;
+    r[2] = lx > 0.0f ? (float)pow((double)ly, (double)lw) : 0.0f;
+    r[3] = 1.0f;
+}
+
 static void exec_alu(const Exec *x, const AttilaShInstr *in, int l,
                      double fxacc[4][4])
 {
@@ -568,10 +612,7 @@ static void exec_alu(const Exec *x, const AttilaShInstr *in, int l,
     case ATTILA_SH_DST:
         read_vec(x, in, 0, l, a);
         read_vec(x, in, 1, l, b);
-        r[0] = 1.0f;
-        r[1] = a[1] * b[1];
-        r[2] = a[2];
-        r[3] = b[3];
+        dst_op(a, b, r);
         write_vec(x, in, l, r);
         break;
     case ATTILA_SH_MAD:
@@ -606,38 +647,21 @@ static void exec_alu(const Exec *x, const AttilaShInstr *in, int l,
         }
         write_vec(x, in, l, r);
         break;
-    case ATTILA_SH_LIT: {
-        float lx, ly, lw;
+    case ATTILA_SH_LIT:
         read_vec(x, in, 0, l, a);
-        lx = a[0] < 0.0f ? 0.0f : a[0];
-        ly = a[1] < 0.0f ? 0.0f : a[1];
-        lw = clampf(a[3], -128.0f, 128.0f);
-        r[0] = 1.0f;
-        r[1] = lx;
-        r[2] = lx > 0.0f ? (float)pow((double)ly, (double)lw) : 0.0f;
-        r[3] = 1.0f;
+        lit_op(a, r);
         write_vec(x, in, l, r);
         break;
-    }
     case ATTILA_SH_RCP:
     case ATTILA_SH_RSQ:
     case ATTILA_SH_EX2:
     case ATTILA_SH_LG2:
     case ATTILA_SH_SIN:
-    case ATTILA_SH_COS: {
-        float s = read_scalar(x, in, 0, l), v;
-        switch (in->opcode) {
-        case ATTILA_SH_RCP: v = 1.0f / s; break;
-        case ATTILA_SH_RSQ: v = (float)sqrt((double)(1.0f / fabsf(s))); break;
-        case ATTILA_SH_EX2: v = (float)pow(2.0, (double)s); break;
-        case ATTILA_SH_LG2: v = log2d(s); break;
-        case ATTILA_SH_SIN: v = sinf(s); break;
-        default:            v = cosf(s); break;
-        }
-        r[0] = r[1] = r[2] = r[3] = v;
+    case ATTILA_SH_COS:
+        r[0] = r[1] = r[2] = r[3] = scalar_op(in->opcode,
+                                              read_scalar(x, in, 0, l));
         write_vec(x, in, l, r);
         break;
-    }
     case ATTILA_SH_EXP: {
         float s = read_scalar(x, in, 0, l), f = (float)floor((double)s);
         r[0] = (float)pow(2.0, (double)f);
@@ -841,6 +865,7 @@ static inline void lane_read(const Exec *x, const AttilaShaderThread *t,
     const AttilaVec4 *r = o->off != NO_OFF ?
         (const AttilaVec4 *)((const uint8_t *)t + o->off) :
         &x->env->consts[o->reg];
+    uint32_t u[4];
     int c;
 
     if (o->plain) {
@@ -848,10 +873,9 @@ static inline void lane_read(const Exec *x, const AttilaShaderThread *t,
         return;
     }
     for (c = 0; c < 4; c++) {
-        float f = r->f[o->sel[c]];
-        f = o->abs ? fabsf(f) : f;
-        v[c] = o->neg ? -f : f;
+        u[c] = (r->u[o->sel[c]] & o->and_bits) ^ o->xor_bits;
     }
+    memcpy(v, u, sizeof(u));
 }
 
 /* exec_alu's arithmetic and write_result's predication, saturation, mask */
@@ -925,10 +949,19 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
                 r.f[k] = a[k] < b[k] ? 0.0f : 1.0f;
             }
             break;
-        default:        /* CMP */
+        case ATTILA_SH_CMP:
             for (k = 0; k < 4; k++) {
                 r.f[k] = a[k] < 0.0f ? b[k] : c[k];
             }
+            break;
+        case ATTILA_SH_DST:
+            dst_op(a, b, r.f);
+            break;
+        case ATTILA_SH_LIT:
+            lit_op(a, r.f);
+            break;
+        default:        /* the scalar operations: of a's last selector */
+            r.f[0] = r.f[1] = r.f[2] = r.f[3] = scalar_op(in->opcode, a[3]);
             break;
         }
         dst = (AttilaVec4 *)((uint8_t *)t + in->res_off);
@@ -936,14 +969,13 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
             *dst = r;
             continue;
         }
-        for (k = 0; k < 4; k++) {
-            if (in->mask & (8 >> k)) {
-                if (in->sat) {
-                    dst->f[k] = clampf(r.f[k], 0.0f, 1.0f);
-                } else {
-                    dst->u[k] = r.u[k];
-                }
+        if (in->sat) {
+            for (k = 0; k < 4; k++) {
+                r.f[k] = clampf(r.f[k], 0.0f, 1.0f);
             }
+        }
+        for (k = 0; k < 4; k++) {
+            dst->u[k] = (dst->u[k] & ~in->wmask[k]) | (r.u[k] & in->wmask[k]);
         }
     }
 }
@@ -951,15 +983,6 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
 void attila_shader_reset_thread(AttilaShaderThread *t)
 {
     memset(t, 0, sizeof(*t));
-}
-
-void attila_shader_reset_fragment(AttilaShaderThread *t, uint32_t temps,
-                                  uint32_t outs)
-{
-    memset(t->out, 0, MIN(outs, ATTILA_SH_IO) * sizeof(AttilaVec4));
-    memset(t->temp, 0, MIN(temps, ATTILA_SH_TEMPS) * sizeof(AttilaVec4));
-    memset(t->addr, 0, offsetof(AttilaShaderThread, zexport) + sizeof(float) -
-           offsetof(AttilaShaderThread, addr));
 }
 
 static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,

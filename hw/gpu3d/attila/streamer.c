@@ -203,6 +203,49 @@ static void triangle(void *opaque, uint32_t a, uint32_t b, uint32_t cc)
     }
 }
 
+/* a vertex thread's inputs; false if its attributes are outside memory */
+static bool vertex_inputs(AttilaCore *c, const AttilaDrawState *ds,
+                          uint32_t index, uint32_t instance,
+                          AttilaShaderThread *t)
+{
+    int k;
+
+    attila_shader_reset_thread(t);
+    if (ds->load_bypass) {
+        /* GPU_ATTRIBUTE_LOAD_BYPASS (ATTILA ref. Streamer Registers): no
+         * attribute is read; input 0 (INDEX_ATTRIBUTE) carries the index and
+         * the instance as 32-bit integers, the others their default values
+         * (StreamerLoader), and the program loads attributes with LDA */
+        for (k = 0; k < ATTILA_MAX_VERTEX_ATTRIBUTES; k++) {
+            memcpy(t->in[k].f, ds->attr_default[k], 16);
+        }
+        t->in[0].u[0] = index;
+        t->in[0].u[1] = instance;
+        t->in[0].u[2] = 0;
+        t->in[0].u[3] = 0;
+        return true;
+    }
+    return attila_streamer_fetch(c, ds, index, instance, t->in);
+}
+
+/* a shaded thread's outputs to the vertex */
+static void vertex_outputs(AttilaCore *c, const AttilaShaderThread *t,
+                           AttilaVertex *out)
+{
+    int k;
+
+    for (k = 0; k < ATTILA_SH_IO; k++) {
+        memcpy(out->out[k], t->out[k].f, 16);
+    }
+    /* the primary color is clamped after the vertex shader (attila-sim
+     * GPUEmulator.cpp) */
+    for (k = 0; k < 4; k++) {
+        float v = out->out[1][k];
+        out->out[1][k] = (0.0f <= v && v <= 1.0f) ? v : (v < 0.0f ? 0.0f : 1.0f);
+    }
+    c->vertices++;
+}
+
 static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
                          uint32_t index, uint32_t instance, AttilaVertex *out,
                          uint64_t *work, AttilaRenderCtx *tctx)
@@ -214,22 +257,8 @@ static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
     };
     uint32_t bad_pc = 0;
     AttilaShaderResult r;
-    int k;
 
-    attila_shader_reset_thread(&t);
-    if (ds->load_bypass) {
-        /* GPU_ATTRIBUTE_LOAD_BYPASS (ATTILA ref. Streamer Registers): no
-         * attribute is read; input 0 (INDEX_ATTRIBUTE) carries the index and
-         * the instance as 32-bit integers, the others their default values
-         * (StreamerLoader), and the program loads attributes with LDA */
-        for (k = 0; k < ATTILA_MAX_VERTEX_ATTRIBUTES; k++) {
-            memcpy(t.in[k].f, ds->attr_default[k], 16);
-        }
-        t.in[0].u[0] = index;
-        t.in[0].u[1] = instance;
-        t.in[0].u[2] = 0;
-        t.in[0].u[3] = 0;
-    } else if (!attila_streamer_fetch(c, ds, index, instance, t.in)) {
+    if (!vertex_inputs(c, ds, index, instance, &t)) {
         g3d_error(&c->errors, ATTILA_ERR_ADDRESS, index,
                   "vertex %u: attribute data outside memory; draw stopped",
                   index);
@@ -244,16 +273,73 @@ static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
                   "too many steps", bad_pc);
         return false;
     }
-    for (k = 0; k < ATTILA_SH_IO; k++) {
-        memcpy(out->out[k], t.out[k].f, 16);
+    vertex_outputs(c, &t, out);
+    return true;
+}
+
+/*
+ * Vertices waiting to be shaded together: a program whose lanes never
+ * look at each other (ds->vs_lanes 4, draw-state.c) runs the same
+ * instructions for every vertex, so four threads run through the shader
+ * at once, its decoding shared. Only a batch whose attributes are all in
+ * memory and whose program ends normally is kept; any other is shaded
+ * again one vertex at a time, so that errors, their order and the work
+ * counted are the one-vertex path's.
+ */
+typedef struct VertexBatch {
+    uint32_t n;
+    uint32_t slot[4], index[4];
+} VertexBatch;
+
+static bool work_left(AttilaCore *c, uint64_t work)
+{
+    if (work > ATTILA_DRAW_WORK_LIMIT) {
+        g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
+                  "draw: more than %llu vertex shader instructions; "
+                  "draw stopped", (unsigned long long)ATTILA_DRAW_WORK_LIMIT);
+        return false;
     }
-    /* the primary color is clamped after the vertex shader (attila-sim
-     * GPUEmulator.cpp) */
-    for (k = 0; k < 4; k++) {
-        float v = out->out[1][k];
-        out->out[1][k] = (0.0f <= v && v <= 1.0f) ? v : (v < 0.0f ? 0.0f : 1.0f);
+    return true;
+}
+
+/* the waiting vertices; false (reported) if the draw stops */
+static bool shade_batch(AttilaCore *c, const AttilaDrawState *ds,
+                        uint32_t instance, VertexBatch *b, AttilaVertex *vtx,
+                        uint64_t *work, AttilaRenderCtx *tctx)
+{
+    AttilaShaderThread t[4];
+    AttilaShaderEnv env = {
+        .imem = c->imem, .consts = c->vconst, .tex = attila_texture_sample,
+        .tex_opaque = tctx,
+    };
+    uint32_t bad_pc = 0, i, n = b->n;
+    uint64_t steps = 0;
+    bool whole = n > 1;
+
+    b->n = 0;
+    for (i = 0; i < n && whole; i++) {
+        whole = vertex_inputs(c, ds, b->index[i], instance, &t[i]);
     }
-    c->vertices++;
+    if (whole) {
+        env.steps = &steps;
+        whole = attila_shader_run(&env, ds->vs_pc, t, n, &bad_pc) ==
+                ATTILA_SHADER_OK;
+    }
+    for (i = 0; i < n; i++) {
+        if (!whole) {
+            if (!shade_vertex(c, ds, b->index[i], instance, &vtx[b->slot[i]],
+                              work, tctx)) {
+                return false;
+            }
+        } else {
+            /* as the one-vertex path: each vertex's steps counted */
+            *work += steps;
+            vertex_outputs(c, &t[i], &vtx[b->slot[i]]);
+        }
+        if (!work_left(c, *work)) {
+            return false;
+        }
+    }
     return true;
 }
 
@@ -264,6 +350,7 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
      * GPUEmulator.cpp) */
     AttilaRenderCtx *tctx = g_new0(AttilaRenderCtx, 1);
     GHashTable *cache = NULL;
+    VertexBatch batch = { 0 };
     uint32_t inst, v;
     uint64_t vs_work = 0;
 
@@ -282,36 +369,43 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
         for (v = 0; v < ds->count; v++) {
             uint32_t index;
             gpointer slot;
+            bool hit;
 
             if (g3d_yield()) {
                 goto out;       /* reset or unplug: the draw is abandoned */
             }
             if (!attila_streamer_read_index(c, ds, v, &index)) {
-                g3d_error(&c->errors, ATTILA_ERR_ADDRESS,
-                          ds->stream[ds->index_stream].address,
-                          "draw: index %u outside memory; draw stopped", v);
+                /* the vertices before it first, as one at a time */
+                if (shade_batch(c, ds, inst, &batch, g.vtx, &vs_work, tctx)) {
+                    g3d_error(&c->errors, ATTILA_ERR_ADDRESS,
+                              ds->stream[ds->index_stream].address,
+                              "draw: index %u outside memory; draw stopped", v);
+                }
                 goto out;
             }
-            if (cache && g_hash_table_lookup_extended(cache,
-                                                      GUINT_TO_POINTER(index),
-                                                      NULL, &slot)) {
+            hit = cache && g_hash_table_lookup_extended(
+                      cache, GUINT_TO_POINTER(index), NULL, &slot);
+            if (hit && batch.n && GPOINTER_TO_UINT(slot) >= batch.slot[0] &&
+                !shade_batch(c, ds, inst, &batch, g.vtx, &vs_work, tctx)) {
+                goto out;       /* a copy of a waiting vertex: shade it */
+            }
+            if (hit) {
                 g.vtx[v] = g.vtx[GPOINTER_TO_UINT(slot)];
                 continue;
             }
-            if (!shade_vertex(c, ds, index, inst, &g.vtx[v], &vs_work, tctx)) {
-                goto out;
-            }
-            if (vs_work > ATTILA_DRAW_WORK_LIMIT) {
-                g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
-                          "draw: more than %llu vertex shader instructions; "
-                          "draw stopped",
-                          (unsigned long long)ATTILA_DRAW_WORK_LIMIT);
-                goto out;
-            }
+            batch.slot[batch.n] = v;
+            batch.index[batch.n++] = index;
             if (cache) {
                 g_hash_table_insert(cache, GUINT_TO_POINTER(index),
                                     GUINT_TO_POINTER(v));
             }
+            if (batch.n >= MAX(ds->vs_lanes, 1u) &&
+                !shade_batch(c, ds, inst, &batch, g.vtx, &vs_work, tctx)) {
+                goto out;
+            }
+        }
+        if (!shade_batch(c, ds, inst, &batch, g.vtx, &vs_work, tctx)) {
+            goto out;
         }
         attila_primitive_assembly(ds->primitive, ds->count, triangle, &g);
         flush_batch(&g);

@@ -94,7 +94,7 @@ uint32_t attila_texture_bytes(uint32_t format)
 }
 
 /* texel value to (r, g, b, a), the formulas of ATTILA ref. Texture Formats */
-static void convert(uint32_t fmt, const uint8_t *d, float o[4])
+static inline void convert(uint32_t fmt, const uint8_t *d, float o[4])
 {
     uint32_t v = d[0] | d[1] << 8 | d[2] << 16 | (uint32_t)d[3] << 24;
     uint32_t v16 = v & 0xffff;
@@ -264,25 +264,44 @@ static void convert(uint32_t fmt, const uint8_t *d, float o[4])
     }
 }
 
+/*
+ * How texels are read, chosen per texture when the draw is latched
+ * (draw-state.c, AttilaTexState.rgba8_morton): any texture through the
+ * general code, or uncompressed RGBA8888 2D/cube textures in Morton order
+ * without compare or sRGB. The second is the same code (fetch and
+ * sample_level are inlined with the path a constant), so the compiler drops
+ * the format, mode, layout and compression switches; g3d_general_path
+ * keeps every texture on the first, for the tests that compare them.
+ */
+typedef enum TexelPath {
+    TEXELS_ANY,
+    TEXELS_RGBA8_MORTON,
+} TexelPath;
+
+#define TEXEL_PATH_INLINE static inline __attribute__((always_inline))
+
 /* the texel at (i, j, k) of level l, face f: converted and post-processed */
-static void fetch(const AttilaTexState *ts, uint32_t l, uint32_t f,
-                  uint32_t i, uint32_t j, uint32_t k, float ref, float o[4])
+TEXEL_PATH_INLINE void fetch(const AttilaTexState *ts, TexelPath path,
+                             uint32_t l, uint32_t f, uint32_t i, uint32_t j,
+                             uint32_t k, float ref, float o[4])
 {
+    static const uint8_t zero[16];
+    const bool rgba8 = path == TEXELS_RGBA8_MORTON;
+    const uint32_t mode = rgba8 ? ATTILA_TEX_2D : ts->mode;
     const AttilaTexLevel *lv = &ts->level[l][f];
-    uint8_t zero[16] = { 0 };
-    uint8_t dec[64 + 16] = { 0 };      /* a decoded block and a texel past it */
+    uint8_t dec[64 + 16];       /* a decoded block and a texel past it */
     const uint8_t *p = zero;
 
     if (lv->ptr && i < lv->width && j < lv->height && k < lv->depth) {
         size_t off;
 
-        if (ts->mode == ATTILA_TEX_1D) {
+        if (mode == ATTILA_TEX_1D) {
             off = (size_t)i * ts->bytes;        /* 1D textures are linear */
         } else {
             /* 3D: slice k of the level starts k * w * h texels in */
-            size_t slice = ts->mode == ATTILA_TEX_3D ?
+            size_t slice = mode == ATTILA_TEX_3D ?
                            (size_t)k * lv->width * lv->height : 0;
-            if (ts->blocking == ATTILA_TXBLOCK_FRAMEBUFFER) {
+            if (!rgba8 && ts->blocking == ATTILA_TXBLOCK_FRAMEBUFFER) {
                 AttilaPixelMapper pm;
                 attila_pixel_mapper_init(&pm, lv->width, lv->height, 1, 4);
                 off = (slice + attila_pixel_address(&pm, i, j) / 4) * ts->bytes;
@@ -290,10 +309,10 @@ static void fetch(const AttilaTexState *ts, uint32_t l, uint32_t f,
                 off = (slice + attila_texel_offset(i, j, ATTILA_TEX_BLOCK_DIM,
                                                    ATTILA_TEX_SBLOCK_DIM,
                                                    attila_log2_ceil(lv->width))) *
-                      ts->bytes;
+                      (rgba8 ? 4 : ts->bytes);
             }
         }
-        if (!ts->tc_block) {
+        if (rgba8 || !ts->tc_block) {
             p = lv->ptr + off;
         } else {
             /* the texel's bytes in the decoded space (ATTILA ref. Texture
@@ -303,6 +322,9 @@ static void fetch(const AttilaTexState *ts, uint32_t l, uint32_t f,
             uint64_t v = (uint64_t)lv->skew + off;
             uint32_t in = (uint32_t)(v % blk_bytes);
 
+            /* cleared here only: a per-texel memset of an uncompressed
+             * texture's fetch would be wasted */
+            memset(dec, 0, sizeof(dec));
             attila_tc_decode(ts->compression,
                              lv->ptr + (v / blk_bytes) * ts->tc_block,
                              in / ts->tc_texel,
@@ -311,14 +333,11 @@ static void fetch(const AttilaTexState *ts, uint32_t l, uint32_t f,
             p = dec + in;
         }
     }
-    convert(ts->format, p, o);
-    if (ts->compare) {
+    convert(rgba8 ? ATTILA_FMT_RGBA8888 : ts->format, p, o);
+    if (!rgba8 && ts->compare) {
         /* PCF: texel FUNC reference, 0 or 1 (ATTILA ref. Registers, L1571) */
-        static const G3DCompare m[8] = {
-            G3D_CMP_NEVER, G3D_CMP_ALWAYS, G3D_CMP_LESS, G3D_CMP_LEQUAL,
-            G3D_CMP_EQUAL, G3D_CMP_GEQUAL, G3D_CMP_GREATER, G3D_CMP_NOTEQUAL,
-        };
-        float r = g3d_compare_f(m[ts->compare_func], o[0], ref) ? 1.0f : 0.0f;
+        float r = g3d_compare_f(attila_cmp_map[ts->compare_func], o[0], ref) ?
+                  1.0f : 0.0f;
         o[0] = o[1] = o[2] = r;
     }
     if (ts->d3d9_conv) {
@@ -330,7 +349,7 @@ static void fetch(const AttilaTexState *ts, uint32_t l, uint32_t f,
         float t[4] = { o[3], o[2], o[1], o[0] };
         memcpy(o, t, sizeof(t));
     }
-    if (ts->srgb) {
+    if (!rgba8 && ts->srgb) {
         for (k = 0; k < 3; k++) {
             o[k] = (float)pow((double)o[k], 2.2);
         }
@@ -380,9 +399,12 @@ static uint32_t wrap_index(uint32_t mode, uint32_t i, uint32_t size)
     }
 }
 
-static void sample_level(const AttilaTexState *ts, uint32_t l, uint32_t face,
-                         bool linear, const float s[3], float o[4])
+TEXEL_PATH_INLINE void sample_level(const AttilaTexState *ts, TexelPath path,
+                                    uint32_t l, uint32_t face, bool linear,
+                                    const float s[3], float o[4])
 {
+    const uint32_t mode = path == TEXELS_RGBA8_MORTON ? ATTILA_TEX_2D :
+                          ts->mode;
     const AttilaTexLevel *lv = &ts->level[l][face];
     uint32_t w = lv->width, h = lv->height, d = lv->depth;
     float u = s[0], v = s[1], r = s[2], ref = s[2];
@@ -399,7 +421,7 @@ static void sample_level(const AttilaTexState *ts, uint32_t l, uint32_t face,
         u = wrap_coord(ts->wrap[0], u, w);
         v = wrap_coord(ts->wrap[1], v, h);
         r = wrap_coord(ts->wrap[2], r, d);
-        if (ts->v_invert && ts->mode != ATTILA_TEX_1D) {
+        if (ts->v_invert && mode != ATTILA_TEX_1D) {
             v = 1.0f - v;
         }
         u = u * (float)w;
@@ -408,10 +430,10 @@ static void sample_level(const AttilaTexState *ts, uint32_t l, uint32_t face,
     }
     if (!linear) {
         uint32_t i = to_u32(floor((double)u));
-        uint32_t j = ts->mode == ATTILA_TEX_1D ? 0 : to_u32(floor((double)v));
-        uint32_t kk = ts->mode == ATTILA_TEX_3D ? to_u32(floor((double)r)) : 0;
+        uint32_t j = mode == ATTILA_TEX_1D ? 0 : to_u32(floor((double)v));
+        uint32_t kk = mode == ATTILA_TEX_3D ? to_u32(floor((double)r)) : 0;
         /* point sampling addresses the unwrapped index (TextureEmulator) */
-        fetch(ts, l, face, i, j, kk, ref, o);
+        fetch(ts, path, l, face, i, j, kk, ref, o);
         return;
     }
     {
@@ -424,9 +446,9 @@ static void sample_level(const AttilaTexState *ts, uint32_t l, uint32_t face,
         uint32_t i0 = wrap_index(ts->wrap[0], i, w);
         uint32_t i1 = wrap_index(ts->wrap[0], i + 1, w);
 
-        if (ts->mode == ATTILA_TEX_1D) {
-            fetch(ts, l, face, i0, 0, 0, ref, t[0]);
-            fetch(ts, l, face, i1, 0, 0, ref, t[1]);
+        if (mode == ATTILA_TEX_1D) {
+            fetch(ts, path, l, face, i0, 0, 0, ref, t[0]);
+            fetch(ts, path, l, face, i1, 0, 0, ref, t[1]);
             for (k = 0; k < 4; k++) {
                 o[k] = t[1][k] * a + t[0][k] * (1.0f - a);
             }
@@ -438,20 +460,20 @@ static void sample_level(const AttilaTexState *ts, uint32_t l, uint32_t face,
             uint32_t k0 = 0, k1 = 0;
             int n = 1;
 
-            if (ts->mode == ATTILA_TEX_3D) {
+            if (mode == ATTILA_TEX_3D) {
                 k0 = wrap_index(ts->wrap[2], kk, d);
                 k1 = wrap_index(ts->wrap[2], kk + 1, d);
                 n = 2;
             }
-            fetch(ts, l, face, i0, j0, k0, ref, t[0]);
-            fetch(ts, l, face, i1, j0, k0, ref, t[1]);
-            fetch(ts, l, face, i0, j1, k0, ref, t[2]);
-            fetch(ts, l, face, i1, j1, k0, ref, t[3]);
+            fetch(ts, path, l, face, i0, j0, k0, ref, t[0]);
+            fetch(ts, path, l, face, i1, j0, k0, ref, t[1]);
+            fetch(ts, path, l, face, i0, j1, k0, ref, t[2]);
+            fetch(ts, path, l, face, i1, j1, k0, ref, t[3]);
             if (n == 2) {
-                fetch(ts, l, face, i0, j0, k1, ref, t[4]);
-                fetch(ts, l, face, i1, j0, k1, ref, t[5]);
-                fetch(ts, l, face, i0, j1, k1, ref, t[6]);
-                fetch(ts, l, face, i1, j1, k1, ref, t[7]);
+                fetch(ts, path, l, face, i0, j0, k1, ref, t[4]);
+                fetch(ts, path, l, face, i1, j0, k1, ref, t[5]);
+                fetch(ts, path, l, face, i0, j1, k1, ref, t[6]);
+                fetch(ts, path, l, face, i1, j1, k1, ref, t[7]);
                 for (k = 0; k < 4; k++) {
                     o[k] = t[0][k] * (1.0f - a) * (1.0f - b) * (1.0f - cw) +
                            t[1][k] * a * (1.0f - b) * (1.0f - cw) +
@@ -517,13 +539,15 @@ static uint32_t cube_face(AttilaVec4 c[4])
     return face;
 }
 
-static void sample_quad(const AttilaTexState *ts, AttilaTexOp op,
-                        const AttilaVec4 coord_in[4], const float param[4],
-                        AttilaVec4 out[4])
+TEXEL_PATH_INLINE void sample_quad(const AttilaTexState *ts, TexelPath path,
+                                   AttilaTexOp op,
+                                   const AttilaVec4 coord_in[4],
+                                   const float param[4], AttilaVec4 out[4])
 {
     AttilaVec4 coord[4];
     uint32_t face = 0, q, base = ts->min_level, f;
     float scale = 1.0f;
+    double scale_l2;
     int i;
 
     memcpy(coord, coord_in, sizeof(coord));
@@ -576,14 +600,16 @@ static void sample_quad(const AttilaTexState *ts, AttilaTexOp op,
     }
     q = MIN(q, ts->nlevels ? ts->nlevels - 1 : 0);
 
+    /* calculateLOD: log2(scale) + clamped biases, then the LOD clamp;
+     * TXL gives the lod as the bias of a scale of 1. The scale is the
+     * quad's: its logarithm once for the four. */
+    scale_l2 = log((double)scale) / log(2.0);
     for (i = 0; i < 4; i++) {
         float lod, s[3] = { coord[i].f[0], coord[i].f[1], coord[i].f[2] };
         uint32_t filter, d1 = base, d2 = base;
         bool minify;
 
-        /* calculateLOD: log2(scale) + clamped biases, then the LOD clamp;
-         * TXL gives the lod as the bias of a scale of 1 */
-        lod = (float)(log((double)scale) / log(2.0) +
+        lod = (float)(scale_l2 +
                       clampf(ts->lod_bias + ts->unit_lod_bias + param[i],
                              -MAX_LOD_BIAS, MAX_LOD_BIAS));
         lod = clampf(lod, ts->min_lod, ts->max_lod);
@@ -618,16 +644,17 @@ static void sample_quad(const AttilaTexState *ts, AttilaTexOp op,
             float fr = lod - (float)floor((double)lod);
             if (fr > 0.0f && fr < 1.0f) {
                 float t1[4], t2[4];
-                sample_level(ts, d1, face, lin, s, t1);
-                sample_level(ts, d2, face, lin, s, t2);
+                sample_level(ts, path, d1, face, lin, s, t1);
+                sample_level(ts, path, d2, face, lin, s, t2);
                 for (f = 0; f < 4; f++) {
                     out[i].f[f] = t1[f] * (1.0f - fr) + t2[f] * fr;
                 }
             } else {
-                sample_level(ts, fr <= 0.0f ? d1 : d2, face, lin, s, out[i].f);
+                sample_level(ts, path, fr <= 0.0f ? d1 : d2, face, lin, s,
+                             out[i].f);
             }
         } else {
-            sample_level(ts, d1, face,
+            sample_level(ts, path, d1, face,
                          filter == ATTILA_LINEAR ||
                          filter == ATTILA_LINEAR_MIPMAP_NEAREST, s, out[i].f);
         }
@@ -656,5 +683,10 @@ void attila_texture_sample(void *opaque, AttilaTexOp op, uint32_t unit,
         memset(result, 0, 4 * sizeof(*result));
         return;
     }
-    sample_quad(&ds->tex[unit], op, coord, param, result);
+    if (ds->tex[unit].rgba8_morton) {
+        sample_quad(&ds->tex[unit], TEXELS_RGBA8_MORTON, op, coord, param,
+                    result);
+    } else {
+        sample_quad(&ds->tex[unit], TEXELS_ANY, op, coord, param, result);
+    }
 }

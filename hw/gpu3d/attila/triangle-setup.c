@@ -17,9 +17,6 @@
 #include <glib.h>
 #include <math.h>
 
-/* GPU_IS_ZERO / GPU_IS_POSITIVE use this bias (GPUMath.h) */
-#define MIN_BIAS 1.0e-12
-
 /* ---- bounding box (GPUMath::boundingBox, Blinn's screen coverage) ------- */
 
 static uint32_t outcode(const float *v, int c, uint32_t lo, uint32_t hi)
@@ -251,6 +248,9 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     }
     memcpy(t->e, e, sizeof(e));
     memcpy(t->zeq, zeq, sizeof(zeq));
+    for (i = 0; i < 3; i++) {
+        t->inside_lo[i] = attila_inside_lo(e[i][0], e[i][1]);
+    }
     t->area = area;
     for (i = 0; i < 3; i++) {
         memcpy(t->attr[i], vx[i]->out, sizeof(t->attr[i]));
@@ -343,13 +343,36 @@ void attila_triangle_eval_tile(const AttilaTriangle *t, int32_t x0,
 
 void attila_triangle_eval_stamp_in(const AttilaTriangle *t,
                                    const double tile[4], int32_t qx,
-                                   int32_t qy, double v[4][4])
+                                   int32_t qy, AttilaStampMemo *memo,
+                                   double v[4][4])
 {
+    uint32_t dx = (uint32_t)(qx - t->start_x), dy = (uint32_t)(qy - t->start_y);
     int k;
 
-    memcpy(v[0], tile, 4 * sizeof(double));
-    add_levels(t, (uint32_t)(qx - t->start_x), (uint32_t)(qy - t->start_y),
-               MIN((int)t->level, 4), 2, v[0]);
+    if (!memo || t->level < 4) {
+        memcpy(v[0], tile, 4 * sizeof(double));
+        add_levels(t, dx, dy, MIN((int)t->level, 4), 2, v[0]);
+    } else {
+        /* the 8x8 and 4x4 sub-tiles' sums, redone when the stamp leaves
+         * them: the same additions in the same order */
+        uint32_t k4 = (dx >> 3 & 1) | (dy >> 3 & 1) << 1;
+        uint32_t k3 = (dx >> 2 & 3) | (dy >> 2 & 3) << 2;
+
+        if (memo->have < 1 || memo->key[0] != k4) {
+            memcpy(memo->node[0], tile, 4 * sizeof(double));
+            add_levels(t, dx, dy, 4, 4, memo->node[0]);
+            memo->key[0] = k4;
+            memo->have = 1;
+        }
+        if (memo->have < 2 || memo->key[1] != k3) {
+            memcpy(memo->node[1], memo->node[0], 4 * sizeof(double));
+            add_levels(t, dx, dy, 3, 3, memo->node[1]);
+            memo->key[1] = k3;
+            memo->have = 2;
+        }
+        memcpy(v[0], memo->node[1], 4 * sizeof(double));
+        add_levels(t, dx, dy, 2, 2, v[0]);
+    }
     for (k = 0; k < 3; k++) {
         v[1][k] = v[0][k] + t->e[k][0];
         v[2][k] = v[0][k] + t->e[k][1];
@@ -358,42 +381,4 @@ void attila_triangle_eval_stamp_in(const AttilaTriangle *t,
     v[1][3] = v[0][3] + t->zeq[0];
     v[2][3] = v[0][3] + t->zeq[1];
     v[3][3] = v[1][3] + t->zeq[1];
-}
-
-/* INSIDE_EQUATION: a tie goes to the edge with a > 0, or a == 0 and b >= 0 */
-static inline bool inside_edge(double v, double a, double b)
-{
-    bool zero = fabs(v) < MIN_BIAS;
-
-    return (v > -MIN_BIAS && !zero) ||
-           (zero && (a > 0.0 || (a == 0.0 && b >= 0.0)));
-}
-
-bool attila_triangle_inside(const AttilaTriangle *t, const double v[4],
-                            bool d3d9_depth)
-{
-    /* and inside the near/far planes: clip-space z in [-1, 1] or [0, 1] */
-    return inside_edge(v[0], t->e[0][0], t->e[0][1]) &&
-           inside_edge(v[1], t->e[1][0], t->e[1][1]) &&
-           inside_edge(v[2], t->e[2][0], t->e[2][1]) &&
-           (d3d9_depth ? (v[3] > -MIN_BIAS && v[3] <= 1.0 + MIN_BIAS) :
-                         fabs(v[3]) <= 1.0 + MIN_BIAS);
-}
-
-uint32_t attila_convert_z(const AttilaDrawState *ds, double z)
-{
-    double zw, zc;
-
-    /* RasterizerEmulator::convertZ: depth range, then 24-bit truncation */
-    if (ds->d3d9_depth) {
-        zw = (double)(ds->far - ds->near) * z + (double)ds->near;
-    } else {
-        zw = (double)((ds->far - ds->near) / 2.0f) * z +
-             (double)((ds->near + ds->far) / 2.0f);
-    }
-    zc = zw * (double)((1 << 24) - 1);
-    if (!(zc > 0.0)) {
-        return 0;
-    }
-    return zc >= 16777215.0 ? 0xffffff : (uint32_t)zc;
 }

@@ -2,7 +2,8 @@
  * The Z Stencil Test unit: the stencil algorithm of the reference
  * (L1797-L1808, ATTILA ref. Registers) and the 24-bit depth test, on the 32-bit
  * z/stencil word of a pixel or sample (depth bits 0-23, stencil 24-31),
- * and the z/stencil clears.
+ * and the z/stencil clears. The test itself is inline in attila-int.h
+ * (attila_zstencil_test), where the rasteriser calls it per sample.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -11,50 +12,6 @@
 #include "common/fragment.h"
 
 #include <glib.h>
-
-/* ATTILA CompareMode (ALWAYS = 1) to the shared compare functions */
-static const G3DCompare cmp_map[8] = {
-    G3D_CMP_NEVER, G3D_CMP_ALWAYS, G3D_CMP_LESS, G3D_CMP_LEQUAL,
-    G3D_CMP_EQUAL, G3D_CMP_GEQUAL, G3D_CMP_GREATER, G3D_CMP_NOTEQUAL,
-};
-
-/* ATTILA StencilUpdateFunction, same order as the shared stencil ops */
-static const G3DStencilOp sop_map[8] = {
-    G3D_SOP_KEEP, G3D_SOP_ZERO, G3D_SOP_REPLACE, G3D_SOP_INCR_SAT,
-    G3D_SOP_DECR_SAT, G3D_SOP_INVERT, G3D_SOP_INCR_WRAP, G3D_SOP_DECR_WRAP,
-};
-
-bool attila_zstencil_test(const AttilaDrawState *ds, uint32_t zin,
-                          uint32_t *zbuf)
-{
-    uint32_t buf = *zbuf, depth = buf & 0x00ffffff;
-    uint8_t stencil = buf >> 24;
-    bool spass = true, zpass = true;
-
-    if (ds->depth_test) {
-        /* fragment FUNC buffer */
-        zpass = g3d_compare_u(cmp_map[ds->depth_func], zin, depth);
-    }
-    if (ds->stencil_test) {
-        uint32_t op;
-        /* (reference & mask) FUNC (buffer & mask) */
-        spass = g3d_compare_u(cmp_map[ds->stencil_func],
-                              ds->stencil_ref & ds->stencil_mask,
-                              stencil & ds->stencil_mask);
-        op = !spass ? ds->stencil_fail : zpass ? ds->depth_pass :
-             ds->depth_fail;
-        if (ds->stencil_wmask) {
-            /* masked-off bits are written as 0 (doc L1849) */
-            uint8_t s = g3d_stencil_op(sop_map[op], stencil, ds->stencil_ref);
-            buf = (buf & 0x00ffffff) | (uint32_t)(s & ds->stencil_wmask) << 24;
-        }
-    }
-    if (ds->depth_test && spass && zpass && ds->depth_mask) {
-        buf = (buf & 0xff000000) | (zin & 0x00ffffff);
-    }
-    *zbuf = buf;
-    return spass && zpass;
-}
 
 void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil)
 {
