@@ -94,7 +94,7 @@ uint32_t attila_texture_bytes(uint32_t format)
 }
 
 /* texel value to (r, g, b, a), the formulas of ATTILA ref. Texture Formats */
-static inline void convert(uint32_t fmt, const uint8_t *d, float o[4])
+static inline void texel_convert(uint32_t fmt, const uint8_t *d, float o[4])
 {
     uint32_t v = d[0] | d[1] << 8 | d[2] << 16 | (uint32_t)d[3] << 24;
     uint32_t v16 = v & 0xffff;
@@ -268,7 +268,7 @@ static inline void convert(uint32_t fmt, const uint8_t *d, float o[4])
  * How texels are read, chosen per texture when the draw is latched
  * (draw-state.c, AttilaTexState.rgba8_morton): any texture through the
  * general code, or uncompressed RGBA8888 2D/cube textures in Morton order
- * without compare or sRGB. The second is the same code (fetch and
+ * without compare or sRGB. The second is the same code (texel_fetch and
  * sample_level are inlined with the path a constant), so the compiler drops
  * the format, mode, layout and compression switches; g3d_general_path
  * keeps every texture on the first, for the tests that compare them.
@@ -281,9 +281,10 @@ typedef enum TexelPath {
 #define TEXEL_PATH_INLINE static inline __attribute__((always_inline))
 
 /* the texel at (i, j, k) of level l, face f: converted and post-processed */
-TEXEL_PATH_INLINE void fetch(const AttilaTexState *ts, TexelPath path,
-                             uint32_t l, uint32_t f, uint32_t i, uint32_t j,
-                             uint32_t k, float ref, float o[4])
+TEXEL_PATH_INLINE void texel_fetch(const AttilaTexState *ts, TexelPath path,
+                                   uint32_t l, uint32_t f, uint32_t i,
+                                   uint32_t j, uint32_t k, float ref,
+                                   float o[4])
 {
     static const uint8_t zero[16];
     const bool rgba8 = path == TEXELS_RGBA8_MORTON;
@@ -333,7 +334,7 @@ TEXEL_PATH_INLINE void fetch(const AttilaTexState *ts, TexelPath path,
             p = dec + in;
         }
     }
-    convert(rgba8 ? ATTILA_FMT_RGBA8888 : ts->format, p, o);
+    texel_convert(rgba8 ? ATTILA_FMT_RGBA8888 : ts->format, p, o);
     if (!rgba8 && ts->compare) {
         /* PCF: texel FUNC reference, 0 or 1 (ATTILA ref. Registers, L1571) */
         float r = g3d_compare_f(attila_cmp_map[ts->compare_func], o[0], ref) ?
@@ -433,7 +434,7 @@ TEXEL_PATH_INLINE void sample_level(const AttilaTexState *ts, TexelPath path,
         uint32_t j = mode == ATTILA_TEX_1D ? 0 : to_u32(floor((double)v));
         uint32_t kk = mode == ATTILA_TEX_3D ? to_u32(floor((double)r)) : 0;
         /* point sampling addresses the unwrapped index (TextureEmulator) */
-        fetch(ts, path, l, face, i, j, kk, ref, o);
+        texel_fetch(ts, path, l, face, i, j, kk, ref, o);
         return;
     }
     {
@@ -447,8 +448,8 @@ TEXEL_PATH_INLINE void sample_level(const AttilaTexState *ts, TexelPath path,
         uint32_t i1 = wrap_index(ts->wrap[0], i + 1, w);
 
         if (mode == ATTILA_TEX_1D) {
-            fetch(ts, path, l, face, i0, 0, 0, ref, t[0]);
-            fetch(ts, path, l, face, i1, 0, 0, ref, t[1]);
+            texel_fetch(ts, path, l, face, i0, 0, 0, ref, t[0]);
+            texel_fetch(ts, path, l, face, i1, 0, 0, ref, t[1]);
             for (k = 0; k < 4; k++) {
                 o[k] = t[1][k] * a + t[0][k] * (1.0f - a);
             }
@@ -465,15 +466,15 @@ TEXEL_PATH_INLINE void sample_level(const AttilaTexState *ts, TexelPath path,
                 k1 = wrap_index(ts->wrap[2], kk + 1, d);
                 n = 2;
             }
-            fetch(ts, path, l, face, i0, j0, k0, ref, t[0]);
-            fetch(ts, path, l, face, i1, j0, k0, ref, t[1]);
-            fetch(ts, path, l, face, i0, j1, k0, ref, t[2]);
-            fetch(ts, path, l, face, i1, j1, k0, ref, t[3]);
+            texel_fetch(ts, path, l, face, i0, j0, k0, ref, t[0]);
+            texel_fetch(ts, path, l, face, i1, j0, k0, ref, t[1]);
+            texel_fetch(ts, path, l, face, i0, j1, k0, ref, t[2]);
+            texel_fetch(ts, path, l, face, i1, j1, k0, ref, t[3]);
             if (n == 2) {
-                fetch(ts, path, l, face, i0, j0, k1, ref, t[4]);
-                fetch(ts, path, l, face, i1, j0, k1, ref, t[5]);
-                fetch(ts, path, l, face, i0, j1, k1, ref, t[6]);
-                fetch(ts, path, l, face, i1, j1, k1, ref, t[7]);
+                texel_fetch(ts, path, l, face, i0, j0, k1, ref, t[4]);
+                texel_fetch(ts, path, l, face, i1, j0, k1, ref, t[5]);
+                texel_fetch(ts, path, l, face, i0, j1, k1, ref, t[6]);
+                texel_fetch(ts, path, l, face, i1, j1, k1, ref, t[7]);
                 for (k = 0; k < 4; k++) {
                     o[k] = t[0][k] * (1.0f - a) * (1.0f - b) * (1.0f - cw) +
                            t[1][k] * a * (1.0f - b) * (1.0f - cw) +
