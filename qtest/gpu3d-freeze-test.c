@@ -85,6 +85,23 @@ typedef struct FreezeDev {
 
 enum { MIG_OK, MIG_LONG_UNIT };
 
+/*
+ * Started work shows as busy once the worker has applied the start (a
+ * loaded host may take a while to run it): poll for up to 10 s.
+ */
+static bool became_busy(const FreezeDev *fd, G3DQDev *d)
+{
+    int i;
+
+    for (i = 0; i < 1000; i++) {
+        if (fd->busy(d)) {
+            return true;
+        }
+        g_usleep(10 * 1000);
+    }
+    return false;
+}
+
 static void in_flight(gconstpointer data)
 {
     const FreezeDev *fd = data;
@@ -95,6 +112,7 @@ static void in_flight(gconstpointer data)
 
 #define STEP(x) (g_free(what), what = g_strdup_printf("%s %s", fd->name, x))
     fd->start(d);
+    g_assert_true(became_busy(fd, d));
     g_usleep(200 * 1000);
 
     qmp_ok(d->qts, "query-status", STEP("query-status"));
@@ -122,8 +140,7 @@ static void in_flight(gconstpointer data)
     fd->works(d);
 
     fd->start(d);
-    g_usleep(200 * 1000);
-    g_assert_true(fd->busy(d));
+    g_assert_true(became_busy(fd, d));
     tick();
     g3dq_close(d);
     within_bound(STEP("quit"));
