@@ -624,25 +624,42 @@ enum { TILE_OUT, TILE_PARTIAL, TILE_IN };
  * all its samples outside one edge (no block of it has a sample inside),
  * or all inside every edge.
  */
+/*
+ * Edge k (with its bias) over the samples of pixels [x0, x1) x [y0, y1):
+ * E is linear, so its extremes are at the rectangle's corners. Returns E
+ * at (x0, y0)'s sample.
+ */
+static inline int64_t edge_range(const SetupTri *st, int k, int x0, int y0,
+                                 int x1, int y1, const int64_t step_x[3],
+                                 const int64_t step_y[3], int64_t *lo,
+                                 int64_t *hi)
+{
+    const Edge *e = &st->e[k];
+    const int64_t S = st->rules->subpixels;
+    int64_t e00 = e->a * (x0 * S + st->rules->sample_x) +
+                  e->b * (y0 * S + st->rules->sample_y) + e->c + e->bias;
+    int64_t ex = step_x[k] * (x1 - 1 - x0);
+    int64_t ey = step_y[k] * (y1 - 1 - y0);
+
+    *lo = e00 + MIN(ex, 0) + MIN(ey, 0);
+    *hi = e00 + MAX(ex, 0) + MAX(ey, 0);
+    return e00;
+}
+
 static int tile_class(const TileCtx *tc, const int64_t step_x[3],
                       const int64_t step_y[3])
 {
-    const SetupTri *st = tc->st;
-    const int64_t S = st->rules->subpixels;
     bool all_in = true;
+    int64_t lo, hi;
     int k;
 
     for (k = 0; k < 3; k++) {
-        const Edge *e = &st->e[k];
-        int64_t e00 = e->a * (tc->x0 * S + st->rules->sample_x) +
-                      e->b * (tc->y0 * S + st->rules->sample_y) + e->c + e->bias;
-        int64_t ex = step_x[k] * (tc->x1 - 1 - tc->x0);
-        int64_t ey = step_y[k] * (tc->y1 - 1 - tc->y0);
-
-        if (e00 + MAX(ex, 0) + MAX(ey, 0) < 0) {
+        edge_range(tc->st, k, tc->x0, tc->y0, tc->x1, tc->y1, step_x, step_y,
+                   &lo, &hi);
+        if (hi < 0) {
             return TILE_OUT;
         }
-        all_in &= e00 + MIN(ex, 0) + MIN(ey, 0) >= 0;
+        all_in &= lo >= 0;
     }
     return all_in ? TILE_IN : TILE_PARTIAL;
 }
@@ -672,7 +689,6 @@ static void raster_tile(TileCtx *tc)
 {
     const SetupTri *st = tc->st;
     const int64_t S = st->rules->subpixels;
-    const int64_t sx0 = st->rules->sample_x, sy0 = st->rules->sample_y;
     int64_t step_x[3], step_y[3];
     int bx, by, k;
 
@@ -699,17 +715,12 @@ static void raster_tile(TileCtx *tc)
             bool all_in = true, out = false;
 
             for (k = 0; k < 3 && !out; k++) {
-                const Edge *e = &st->e[k];
-                /* E is linear: its extremes are at the block's corners */
-                int64_t e00 = e->a * (cx0 * S + sx0) + e->b * (cy0 * S + sy0) +
-                              e->c + e->bias;
-                int64_t ex = step_x[k] * (cx1 - 1 - cx0);
-                int64_t ey = step_y[k] * (cy1 - 1 - cy0);
-                int64_t lo = e00 + MIN(ex, 0) + MIN(ey, 0);
-                int64_t hi = e00 + MAX(ex, 0) + MAX(ey, 0);
+                int64_t lo, hi;
+
+                base[k] = edge_range(st, k, cx0, cy0, cx1, cy1, step_x, step_y,
+                                     &lo, &hi) - st->e[k].bias;
                 out = hi < 0;
                 all_in &= lo >= 0;
-                base[k] = e00 - e->bias;
             }
             if (out) {
                 continue;
