@@ -150,7 +150,7 @@ piglit_host_run() {
      fi
      echo "gpu3d-linux: piglit-$tag: $res $name"
      if [ "$res" != pass ] && [ "$res" != skip ]; then
-       grep -v '^PIGLIT\|^DRM_SHIM' "$scratch" | head -6 |
+       grep -v '^PIGLIT\|^DRM_SHIM' "$scratch" | head -"${PIGLIT_LOG_LINES:-6}" |
          sed "s/^/gpu3d-linux: piglit-$tag-log: /" || true
      fi
    done <"$run")

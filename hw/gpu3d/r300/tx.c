@@ -6,8 +6,13 @@
  * - texel formats: the TXFORMAT table of R3xx 3D ref. §1.8 TX,
  *   repaired from Mesa r300_reg.h;
  *   component 0 is the least significant field. DXT1/3/5 are the S3TC
- *   blocks (codes 15-17, Mesa); decoded components are B, G, R, A as for
- *   8_8_8_8, which is what Mesa's swizzle for them expects.
+ *   blocks (codes 15-17, Mesa); decoded components are R, G, B, A in
+ *   component 0-3 (not B, G, R, A as 8_8_8_8 stores them): Mesa's R300
+ *   swizzle for DXT1 selects X for red where its ARGB8888 swizzle selects
+ *   Z (`r300_texture.c` r300_get_swizzle_combined, dxtc_swizzle off below
+ *   R420, whose TX_FILTER1 enables the exchange).
+ *   R4xx's R400_DXTC_SWIZZLE_ENABLE, which gives the 8_8_8_8 order, is
+ *   not an R300 bit.
  * - YUV formats: the SEL_* swizzle is ignored (reference L1396); the texel
  *   reads (R, G, B, A) = (V, Y, U, A), or the BT.601 limited-range
  *   conversion when YUV_TO_RGB is set. 4:2:2 pairs are named most
@@ -223,7 +228,7 @@ static unsigned tx_expand8(unsigned v, unsigned bits)
     return (v << (8 - bits)) | (v >> (2 * bits - 8));
 }
 
-/* DXT colour block (8 bytes) texel i: 8-bit B, G, R, A */
+/* DXT colour block (8 bytes) texel i: 8-bit R, G, B, A */
 static void tx_dxt_color(const uint8_t *b, unsigned i, bool dxt1,
                          unsigned out[4])
 {
@@ -233,9 +238,9 @@ static void tx_dxt_color(const uint8_t *b, unsigned i, bool dxt1,
 
     for (k = 0; k < 2; k++) {
         unsigned c = k ? c1 : c0;
-        e[k][0] = tx_expand8(c & 31, 5);            /* B */
+        e[k][0] = tx_expand8(c >> 11, 5);           /* R */
         e[k][1] = tx_expand8((c >> 5) & 63, 6);     /* G */
-        e[k][2] = tx_expand8(c >> 11, 5);           /* R */
+        e[k][2] = tx_expand8(c & 31, 5);            /* B */
     }
     out[3] = 255;
     for (k = 0; k < 3; k++) {
