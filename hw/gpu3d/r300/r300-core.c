@@ -31,6 +31,7 @@ void r300_core_free(R300Core *c)
     }
     g3d_raster_free(c->raster);
     g_free(c->zpass_thread);
+    g_free(c->vtx_cache);
     g_free(c->cp_buf);
     g_free(c->port_data);
     g_free(c);

@@ -447,6 +447,7 @@ struct R300Core {
 
     /* VAP: PVS vector memory and its upload pointer */
     uint32_t pvs_vmem[R300_PVS_VECTOR_OCTWORDS][4];
+    void *vtx_cache;            /* vap.c's processed-vertex cache */
     uint8_t pvs_loaded[R300_PVS_VECTOR_OCTWORDS / 8]; /* octwords written */
     uint32_t pvs_upload;        /* dword index into pvs_vmem */
     R300PVSProgram pvs;

@@ -58,6 +58,13 @@ typedef struct DrawCtx {
     uint32_t out_fmt0, out_fmt1;
     bool failed;                /* a fetch failed: stop the draw */
     VtxCacheEntry *cache;
+    unsigned nout;              /* PVS outputs the output vertex reads */
+    /*
+     * The input vectors, zeroed once a draw: a vertex rewrites only the
+     * stream elements' destinations (zeroed first, as an element may write
+     * some components), so the vectors no element writes stay 0.
+     */
+    float in[R300_PVS_MAX_INPUTS][4];
 } DrawCtx;
 
 static unsigned type_dwords(unsigned type)
@@ -236,7 +243,9 @@ static bool fetch_inputs(DrawCtx *d, uint32_t i, uint32_t index,
     R300Core *c = d->c;
     unsigned e;
 
-    memset(in, 0, sizeof(float) * 4 * R300_PVS_MAX_INPUTS);
+    for (e = 0; e < d->nelems; e++) {
+        memset(in[R300_PSC_DST_VEC_LOC(d->elem[e].cntl)], 0, 4 * sizeof(float));
+    }
     if (d->src->kind == R300_SRC_IMMD) {
         const uint32_t *dw = d->src->data + (size_t)i * d->vtx_size;
         unsigned used = 0;
@@ -322,11 +331,27 @@ static void outputs_to_vertex(DrawCtx *d, float out[R300_PVS_MAX_OUTPUTS][4],
     }
 }
 
+/* how many PVS outputs outputs_to_vertex reads (the first n) */
+static unsigned draw_outputs(const DrawCtx *d)
+{
+    unsigned k = 0, n;
+
+    k += !!(d->out_fmt0 & R_VAP_OUT_VTX_FMT_0_VTX_POS_PRESENT_MASK);
+    k += !!(d->out_fmt0 & R_VAP_OUT_VTX_FMT_0_VTX_PT_SIZE_PRESENT_MASK);
+    for (n = 0; n < 4; n++) {
+        k += !!(d->out_fmt0 & (2u << n));
+    }
+    for (n = 0; n < 8; n++) {
+        k += !!R300_OUT_VTX_FMT_1_TEX_COMP_CNT(d->out_fmt1, n);
+    }
+    return MIN(k, R300_PVS_MAX_OUTPUTS);
+}
+
 static const R300Vertex *get_vertex(DrawCtx *d, uint32_t i)
 {
     uint32_t index = i, key;
     VtxCacheEntry *e;
-    float in[R300_PVS_MAX_INPUTS][4], out[R300_PVS_MAX_OUTPUTS][4];
+    float out[R300_PVS_MAX_OUTPUTS][4];
 
     if (d->failed) {
         return NULL;
@@ -348,17 +373,18 @@ static const R300Vertex *get_vertex(DrawCtx *d, uint32_t i)
     if (e->key == key) {
         return &e->v;
     }
-    if (!fetch_inputs(d, i, index, in)) {
+    if (!fetch_inputs(d, i, index, d->in)) {
         d->failed = true;
         return NULL;
     }
     if (d->bypass) {
-        memcpy(out, in, sizeof(out));
+        outputs_to_vertex(d, d->in, &e->v);
     } else {
-        memset(out, 0, sizeof(out));
-        r300_pvs_exec(&d->c->pvs, (const float (*)[4])in, out);
+        /* outputs the program leaves unwritten read 0 */
+        memset(out, 0, d->nout * sizeof(out[0]));
+        r300_pvs_exec(&d->c->pvs, (const float (*)[4])d->in, out);
+        outputs_to_vertex(d, out, &e->v);
     }
-    outputs_to_vertex(d, out, &e->v);
     e->key = key;
     return &e->v;
 }
@@ -572,9 +598,17 @@ void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src)
     if (!r300_draw_begin(c)) {
         return;
     }
-    d.cache = g_new0(VtxCacheEntry, VCACHE);
+    d.nout = draw_outputs(&d);
+    memset(d.in, 0, sizeof(d.in));
+    /* allocated once, emptied per draw: its entries are large */
+    if (!c->vtx_cache) {
+        c->vtx_cache = g_new(VtxCacheEntry, VCACHE);
+    }
+    d.cache = c->vtx_cache;
+    for (need = 0; need < VCACHE; need++) {
+        d.cache[need].key = 0;
+    }
     assemble(&d);
-    g_free(d.cache);
     r300_draw_end(c);
 }
 
