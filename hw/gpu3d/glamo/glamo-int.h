@@ -208,6 +208,8 @@ struct GlamoRenderState {
     /* chosen per draw from the above (render.c): the quad function, and
      * for the fast paths the destination layout and texture 0's fetch */
     G3DQuadFn *shade;
+    G3DBlockFn *fill;              /* the fast path's spans, or NULL */
+    G3DBlockFn *fill_flat;         /* the same for flat-coloured triangles */
     GlamoDstLayout dst_layout;
     GlamoTexFetchFn *fetch0;
     uint8_t comb[2][4];            /* per channel: colour = comb[0] * comb[1] */
@@ -255,6 +257,8 @@ static inline float glamo_plane(const float pl[3], float x, float y)
 
 void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs);
 G3DQuadFn glamo_render_quad;
+/* the fill function for triangle t (NULL: quads only) */
+G3DBlockFn *glamo_render_fill(const GlamoTri *t);
 
 /* texture.c */
 void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs);
