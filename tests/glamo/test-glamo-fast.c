@@ -36,7 +36,7 @@
 #define ZB   0x010000
 #define STB  0x020000
 #define TEX  0x100000
-#define CASES 1500
+#define CASES 2000
 
 typedef struct Draw {
     uint32_t en0, en1, dst, zset, zmask, atest, blset, stset, stop, fog;
@@ -51,6 +51,7 @@ typedef struct Draw {
     int ntri;
     uint32_t zbase, texbase;
     bool spans, flat;               /* expected when a fast path is taken */
+    bool lanes;                     /* textured spans in SSE2 lanes */
     uint8_t fb[W * H * 2], zb[W * H * 2];
     int expect;                     /* fast path index, -1: general */
 } Draw;
@@ -128,7 +129,7 @@ static void make_draw(GRand *r, Draw *d)
     };
     uint8_t cfm = cfms[g_rand_int_range(r, 0, G_N_ELEMENTS(cfms))];
     int zmode = g_rand_int_range(r, 0, 5), i, k;
-    bool big, general = false, z16 = false, tex = false, product = true;
+    bool big, lanes = false, general = false, z16 = false, tex = false, product = true;
 
     memset(d, 0, sizeof(*d));
     d->dst = GLAMO_ROP_COPY_PEN << 24 | (uint32_t)cfm << 16 | (PITCH / 2);
@@ -200,7 +201,13 @@ static void make_draw(GRand *r, Draw *d)
         if (g_rand_int_range(r, 0, 3)) {
             min = mag;   /* mostly one filter: what the fast fetch takes */
         }
-        if (g_rand_int_range(r, 0, 4) == 0) {
+        /* half: what render.c samples four pixels at once (RGB565,
+         * bilinear, both axes wrapping a power-of-two size) */
+        lanes = g_rand_boolean(r);
+        if (lanes) {
+            fmt = 0x61;
+            mag = min = 1;
+        } else if (g_rand_int_range(r, 0, 4) == 0) {
             lw -= 2;     /* not a power of two */
         }
         tex = true;
@@ -213,7 +220,7 @@ static void make_draw(GRand *r, Draw *d)
                    (uint32_t)g_rand_int_range(r, 0, 4) << 16 |
                    (uint32_t)(levels - 1) << 8;
         d->txfilt = (uint32_t)mag << 18 | (uint32_t)min << 15;
-        if (g_rand_int_range(r, 0, 3) == 0) {
+        if (lanes || g_rand_int_range(r, 0, 3) == 0) {
             /* both axes wrap (a power-of-two size has its own fetch) */
             d->txset = (d->txset & ~(0x3fu << 16)) |
                        (GLAMO_TXADDR_WRAP << 3 | GLAMO_TXADDR_WRAP) << 16;
@@ -255,6 +262,7 @@ static void make_draw(GRand *r, Draw *d)
                    (mag == 1) != (min == 1 || min >= 4);
     }
     d->expect = general ? -1 : fast_index(cfm == GLAMO_CFM_RGB565, z16, tex);
+    d->lanes = lanes && cfm == GLAMO_CFM_RGB565;
 
     d->zbase = ZB;
     d->texbase = TEX;
@@ -376,7 +384,7 @@ static void test_fast_paths(void)
     Draw *d = g_new(Draw, 1);
     static uint8_t fb[2][W * H * 2], zb[2][W * H * 2];
     unsigned hits[8] = { 0 }, general = 0, blended = 0;
-    uint64_t spans = 0, flats = 0, quads_kept = 0;
+    uint64_t spans = 0, flats = 0, quads_kept = 0, tex_lanes = 0;
     int n, i;
 
     for (n = 0; n < CASES; n++) {
@@ -423,6 +431,7 @@ static void test_fast_paths(void)
             spans += fast.span_primitives;
             flats += fast.flat_primitives;
             quads_kept += d->spans ? 0 : fast.primitives;
+            tex_lanes += d->spans && d->lanes;
             hits[d->expect]++;
             blended += (d->en1 & R_EGEN1_EGenTXBl_MASK) != 0;
         }
@@ -438,6 +447,9 @@ static void test_fast_paths(void)
     g_assert_cmpuint(flats, >=, 100);
     g_assert_cmpuint(spans, >=, flats + 1000);
     g_assert_cmpuint(quads_kept, >=, 20);
+    g_test_message("textured RGB565 spans in lanes: %" PRIu64 " states",
+                   tex_lanes);
+    g_assert_cmpuint(tex_lanes, >=, 25);
     /* modulate/replace products through the combiner, fast */
     g_test_message("fast through texture blending: %u states", blended);
     g_assert_cmpuint(blended, >=, 20);

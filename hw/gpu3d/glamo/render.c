@@ -854,7 +854,8 @@ void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
  * pixel not done.
  */
 static inline __attribute__((always_inline))
-int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16)
+int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
+                  bool tex)
 {
     const GlamoRenderState *rs = t->rs;
     const float sy = y + 0.5f;
@@ -865,7 +866,7 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16)
     };
     const float maxf[3] = { 31.0f, 63.0f, 31.0f };
     const int shift[3] = { 11, 5, 0 };
-    __m128 p0[4], p1[4], p2y[4], bias;
+    __m128 p0[7], p1[7], p2y[7], bias;
     __m128i xi = _mm_setr_epi32(x, x + 1, x + 2, x + 3);
     __m128i lt_on, eq_on, gt_on, zmask, flip = _mm_set1_epi16(-0x8000);
     uint16_t *pd = (uint16_t *)(rs->vram + rs->dst_base +
@@ -874,9 +875,13 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16)
                                 (size_t)y * rs->z_pitch) + x;
     int k;
 
-    /* r, g, b and Z: the plane terms that are the same along the row */
-    for (k = 0; k < 4; k++) {
-        const float *pl = t->pl[k < 3 ? GLAMO_PL_COL + k : GLAMO_PL_Z];
+    /* r, g, b, Z, 1/w, u, v: the plane terms the same along the row */
+    static const uint8_t planes[7] = {
+        GLAMO_PL_COL, GLAMO_PL_COL + 1, GLAMO_PL_COL + 2, GLAMO_PL_Z,
+        GLAMO_PL_IW, GLAMO_PL_TEX, GLAMO_PL_TEX + 1,
+    };
+    for (k = 0; k < (tex ? 7 : 4); k++) {
+        const float *pl = t->pl[planes[k]];
         p0[k] = _mm_set1_ps(pl[0]);
         p1[k] = _mm_set1_ps(pl[1]);
         p2y[k] = _mm_set1_ps(pl[2] * sy);
@@ -894,9 +899,27 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16)
         __m128i pen = _mm_setzero_si128(), pass = _mm_set1_epi16(-1);
         int h, m;
 
+        __m128 texel[2][3];
+
         for (h = 0; h < 2; h++) {
             sx[h] = _mm_add_ps(_mm_cvtepi32_ps(xi), half);
             xi = _mm_add_epi32(xi, _mm_set1_epi32(4));
+        }
+        /* pixel_uv and texture 0's fetch, four pixels at a time */
+        for (h = 0; tex && h < 2; h++) {
+            __m128 w = one, uv[2];
+            if (rs->tex_persp) {
+                __m128 iw = _mm_add_ps(_mm_add_ps(p0[4],
+                                                  _mm_mul_ps(p1[4], sx[h])),
+                                       p2y[4]);
+                w = _mm_and_ps(_mm_cmpneq_ps(iw, zero), _mm_div_ps(one, iw));
+            }
+            for (k = 0; k < 2; k++) {
+                uv[k] = _mm_mul_ps(_mm_add_ps(_mm_add_ps(p0[5 + k],
+                                      _mm_mul_ps(p1[5 + k], sx[h])),
+                                      p2y[5 + k]), w);
+            }
+            rs->fetch4(rs, &rs->tex[0], uv[0], uv[1], texel[h]);
         }
         if (z16) {
             __m128i zi[2], zv, old;
@@ -935,6 +958,11 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16)
                 __m128 c = _mm_add_ps(_mm_add_ps(p0[k],
                                                  _mm_mul_ps(p1[k], sx[h])),
                                       p2y[k]);
+                if (tex) {
+                    /* the texture blend's product (fast_pen) */
+                    const __m128 opnd[3] = { texel[h][k], c, one };
+                    c = _mm_mul_ps(opnd[rs->comb[0][k]], opnd[rs->comb[1][k]]);
+                }
                 c = _mm_min_ps(_mm_max_ps(c, zero), one);
                 c = _mm_add_ps(_mm_mul_ps(c, _mm_set1_ps(maxf[k])), bias);
                 u[h] = _mm_cvttps_epi32(c);
@@ -963,8 +991,10 @@ void fast_span(const GlamoTri *t, int x, int x1, int y, const DstLayout *l,
     int n, i;
 
 #ifdef __SSE2__
-    if (!tex && l == &rgb565) {
-        x = span_565_sse2(t, x, x1, y, z16);
+    if (l == &rgb565 && !tex) {
+        x = span_565_sse2(t, x, x1, y, z16, false);
+    } else if (l == &rgb565 && rs->fetch4) {
+        x = span_565_sse2(t, x, x1, y, z16, true);
     }
 #endif
     for (; x < x1; x += n) {
@@ -1145,6 +1175,9 @@ static G3DQuadFn *choose_quad(GlamoRenderState *rs)
         }
     }
     is565 = memcmp(&rs->dst_layout, &rgb565, sizeof(rgb565)) == 0;
+#ifdef __SSE2__
+    rs->fetch4 = tex && is565 ? glamo_tex_fast4(rs, 0) : NULL;
+#endif
     if (spans_allowed(rs, z_used, tex)) {
         rs->fill = fills[is565][z_used][tex];
         if (!z_used && !tex) {

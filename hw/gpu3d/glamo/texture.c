@@ -562,6 +562,93 @@ GlamoTexFetchFn *glamo_tex_fast(const GlamoRenderState *rs, int unit)
            t->texfmt == &tex_fmts[3] ? fetch_argb4444 : fetch_any;
 }
 
+#ifdef __SSE2__
+/*
+ * Four bilinear RGB565 samples at once, both axes wrapping a power-of-two
+ * size: sample_level_fmt's operations for level 0, one pixel a lane. The
+ * finite test and clamp (MAXPS/MINPS are g3d_clampf's comparisons), floor
+ * as truncation corrected by one where it rounded up (exact: |fx| <= 2^24),
+ * the wrap as a mask, and each field's (float)v / max (the quotient
+ * g3d_unorm2f's table holds) by DIVPS, which rounds as the scalar division
+ * does. Red, green and blue only: the RGB565 destination has no alpha.
+ */
+static void fetch4_rgb565_wrap2(const GlamoRenderState *rs,
+                                const GlamoTexUnit *t, __m128 u, __m128 v,
+                                __m128 out[3])
+{
+    const __m128 lim = _mm_set1_ps(16777216.0f), half = _mm_set1_ps(0.5f);
+    const __m128 one = _mm_set1_ps(1.0f);
+    const __m128i expo = _mm_set1_epi32(0x7f800000);
+    const uint8_t *tex = rs->vram + t->base[0];
+    uint32_t pitch = t->pitch[0];
+    __m128 c[2], frac[2], nfrac[2], texel[4][3];
+    __m128i i0[2], i1[2];
+    int32_t ix[2][4], iy[2][4];
+    int a, k, i;
+
+    c[0] = _mm_mul_ps(u, _mm_set1_ps((float)(int)MAX(t->w, 1u)));
+    c[1] = _mm_mul_ps(v, _mm_set1_ps((float)(int)MAX(t->h, 1u)));
+    for (a = 0; a < 2; a++) {
+        __m128i size1 = _mm_set1_epi32((int)MAX(a ? t->h : t->w, 1u) - 1);
+        __m128i finite = _mm_xor_si128(
+            _mm_cmpeq_epi32(_mm_and_si128(_mm_castps_si128(c[a]), expo), expo),
+            _mm_set1_epi32(-1));
+        __m128 f = _mm_min_ps(_mm_max_ps(c[a], _mm_sub_ps(_mm_setzero_ps(),
+                                                          lim)), lim);
+        __m128i fl;
+
+        f = _mm_and_ps(f, _mm_castsi128_ps(finite));
+        f = _mm_sub_ps(f, half);
+        fl = _mm_cvttps_epi32(f);
+        fl = _mm_add_epi32(fl, _mm_castps_si128(
+            _mm_cmpgt_ps(_mm_cvtepi32_ps(fl), f)));
+        frac[a] = _mm_sub_ps(f, _mm_cvtepi32_ps(fl));
+        nfrac[a] = _mm_sub_ps(one, frac[a]);
+        i0[a] = _mm_and_si128(fl, size1);
+        i1[a] = _mm_and_si128(_mm_add_epi32(fl, _mm_set1_epi32(1)), size1);
+    }
+    _mm_storeu_si128((__m128i *)ix[0], i0[0]);
+    _mm_storeu_si128((__m128i *)ix[1], i1[0]);
+    _mm_storeu_si128((__m128i *)iy[0], i0[1]);
+    _mm_storeu_si128((__m128i *)iy[1], i1[1]);
+    for (k = 0; k < 4; k++) {       /* t00, t10, t01, t11 */
+        int32_t raw[4];
+        __m128i w;
+
+        for (i = 0; i < 4; i++) {
+            const uint8_t *p = tex + (size_t)iy[k >> 1][i] * pitch +
+                               2 * ix[k & 1][i];
+            raw[i] = p[0] | p[1] << 8;
+        }
+        w = _mm_loadu_si128((const __m128i *)raw);
+        texel[k][0] = _mm_div_ps(_mm_cvtepi32_ps(_mm_srli_epi32(w, 11)),
+                                 _mm_set1_ps(31.0f));
+        texel[k][1] = _mm_div_ps(_mm_cvtepi32_ps(_mm_and_si128(
+                                     _mm_srli_epi32(w, 5), _mm_set1_epi32(63))),
+                                 _mm_set1_ps(63.0f));
+        texel[k][2] = _mm_div_ps(_mm_cvtepi32_ps(_mm_and_si128(
+                                     w, _mm_set1_epi32(31))),
+                                 _mm_set1_ps(31.0f));
+    }
+    for (k = 0; k < 3; k++) {
+        __m128 top = _mm_add_ps(_mm_mul_ps(texel[0][k], nfrac[0]),
+                                _mm_mul_ps(texel[1][k], frac[0]));
+        __m128 bot = _mm_add_ps(_mm_mul_ps(texel[2][k], nfrac[0]),
+                                _mm_mul_ps(texel[3][k], frac[0]));
+        out[k] = _mm_add_ps(_mm_mul_ps(top, nfrac[1]),
+                            _mm_mul_ps(bot, frac[1]));
+    }
+}
+
+GlamoTexFetch4Fn *glamo_tex_fast4(const GlamoRenderState *rs, int unit)
+{
+    const GlamoTexUnit *t = &rs->tex[unit];
+
+    return glamo_tex_fast(rs, unit) == fetch_rgb565_wrap2 && t->mag == 1 ?
+           fetch4_rgb565_wrap2 : NULL;
+}
+#endif
+
 uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,
                           const float uv[4][2], uint32_t mask,
                           float out[4][4])
