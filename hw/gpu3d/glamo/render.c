@@ -853,9 +853,44 @@ void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
  * (LESS 1, EQUAL 2, GREATER 4) choosing among <, ==, >. Returns the first
  * pixel not done.
  */
+enum { SPAN_PLANES = 7 };
+
+/* r, g, b, Z, 1/w, u, v: the planes a span in lanes evaluates */
+static const uint8_t span_planes[SPAN_PLANES] = {
+    GLAMO_PL_COL, GLAMO_PL_COL + 1, GLAMO_PL_COL + 2, GLAMO_PL_Z,
+    GLAMO_PL_IW, GLAMO_PL_TEX, GLAMO_PL_TEX + 1,
+};
+
+/*
+ * The part of each plane that is the same down a column, pl[0] + pl[1] *
+ * sx, for four columns a vector: computed once for a rectangle's rows,
+ * the same operations (and so the same numbers) as per pixel.
+ */
+typedef struct SpanCols {
+    __m128 a[G3D_TILE_SIZE / 4][SPAN_PLANES];
+} SpanCols;
+
+/* the columns of [x, x1)'s whole groups of eight pixels */
+static inline __attribute__((always_inline))
+void span_cols(const GlamoTri *t, int x, int x1, bool tex, SpanCols *sc)
+{
+    int g, k;
+
+    for (g = 0; g < (x1 - x) / 8 * 2; g++) {
+        __m128 sx = _mm_add_ps(_mm_cvtepi32_ps(_mm_setr_epi32(
+                                   x + 4 * g, x + 4 * g + 1, x + 4 * g + 2,
+                                   x + 4 * g + 3)), _mm_set1_ps(0.5f));
+        for (k = 0; k < (tex ? SPAN_PLANES : 4); k++) {
+            const float *pl = t->pl[span_planes[k]];
+            sc->a[g][k] = _mm_add_ps(_mm_set1_ps(pl[0]),
+                                     _mm_mul_ps(_mm_set1_ps(pl[1]), sx));
+        }
+    }
+}
+
 static inline __attribute__((always_inline))
 int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
-                  bool tex)
+                  bool tex, const SpanCols *sc)
 {
     const GlamoRenderState *rs = t->rs;
     const float sy = y + 0.5f;
@@ -866,8 +901,8 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
     };
     const float maxf[3] = { 31.0f, 63.0f, 31.0f };
     const int shift[3] = { 11, 5, 0 };
-    __m128 p0[7], p1[7], p2y[7], bias;
-    __m128i xi = _mm_setr_epi32(x, x + 1, x + 2, x + 3);
+    __m128 p2y[SPAN_PLANES], bias;
+    const __m128 (*col)[SPAN_PLANES] = sc->a;
     __m128i lt_on, eq_on, gt_on, zmask, flip = _mm_set1_epi16(-0x8000);
     uint16_t *pd = (uint16_t *)(rs->vram + rs->dst_base +
                                 (size_t)y * rs->dst_pitch) + x;
@@ -875,16 +910,9 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
                                 (size_t)y * rs->z_pitch) + x;
     int k;
 
-    /* r, g, b, Z, 1/w, u, v: the plane terms the same along the row */
-    static const uint8_t planes[7] = {
-        GLAMO_PL_COL, GLAMO_PL_COL + 1, GLAMO_PL_COL + 2, GLAMO_PL_Z,
-        GLAMO_PL_IW, GLAMO_PL_TEX, GLAMO_PL_TEX + 1,
-    };
-    for (k = 0; k < (tex ? 7 : 4); k++) {
-        const float *pl = t->pl[planes[k]];
-        p0[k] = _mm_set1_ps(pl[0]);
-        p1[k] = _mm_set1_ps(pl[1]);
-        p2y[k] = _mm_set1_ps(pl[2] * sy);
+    /* the plane terms that are the same along the row */
+    for (k = 0; k < (tex ? SPAN_PLANES : 4); k++) {
+        p2y[k] = _mm_set1_ps(t->pl[span_planes[k]][2] * sy);
     }
     /* the dither bias repeats every four pixels */
     bias = _mm_setr_ps(dither_bias(rs, x, y), dither_bias(rs, x + 1, y),
@@ -894,39 +922,27 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
     gt_on = _mm_set1_epi16(rs->z_func & 4 ? -1 : 0);
     zmask = _mm_set1_epi16(rs->z_write ? (int16_t)rs->zmask : 0);
 
-    for (; x + 8 <= x1; x += 8, pd += 8, pz += 8) {
-        __m128 sx[2];
+    for (; x + 8 <= x1; x += 8, pd += 8, pz += 8, col += 2) {
         __m128i pen = _mm_setzero_si128(), pass = _mm_set1_epi16(-1);
+        __m128 texel[2][3];
         int h, m;
 
-        __m128 texel[2][3];
-
-        for (h = 0; h < 2; h++) {
-            sx[h] = _mm_add_ps(_mm_cvtepi32_ps(xi), half);
-            xi = _mm_add_epi32(xi, _mm_set1_epi32(4));
-        }
         /* pixel_uv and texture 0's fetch, four pixels at a time */
         for (h = 0; tex && h < 2; h++) {
             __m128 w = one, uv[2];
             if (rs->tex_persp) {
-                __m128 iw = _mm_add_ps(_mm_add_ps(p0[4],
-                                                  _mm_mul_ps(p1[4], sx[h])),
-                                       p2y[4]);
+                __m128 iw = _mm_add_ps(col[h][4], p2y[4]);
                 w = _mm_and_ps(_mm_cmpneq_ps(iw, zero), _mm_div_ps(one, iw));
             }
             for (k = 0; k < 2; k++) {
-                uv[k] = _mm_mul_ps(_mm_add_ps(_mm_add_ps(p0[5 + k],
-                                      _mm_mul_ps(p1[5 + k], sx[h])),
-                                      p2y[5 + k]), w);
+                uv[k] = _mm_mul_ps(_mm_add_ps(col[h][5 + k], p2y[5 + k]), w);
             }
             rs->fetch4(rs, &rs->tex[0], uv[0], uv[1], texel[h]);
         }
         if (z16) {
             __m128i zi[2], zv, old;
             for (h = 0; h < 2; h++) {
-                __m128 z = _mm_add_ps(_mm_add_ps(p0[3],
-                                                 _mm_mul_ps(p1[3], sx[h])),
-                                      p2y[3]);
+                __m128 z = _mm_add_ps(col[h][3], p2y[3]);
                 z = _mm_min_ps(_mm_max_ps(z, zero), one);
                 zi[h] = _mm_sub_epi32(
                     _mm_cvttps_epi32(_mm_add_ps(
@@ -955,9 +971,7 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
         for (k = 0; k < 3; k++) {
             __m128i u[2], v;
             for (h = 0; h < 2; h++) {
-                __m128 c = _mm_add_ps(_mm_add_ps(p0[k],
-                                                 _mm_mul_ps(p1[k], sx[h])),
-                                      p2y[k]);
+                __m128 c = _mm_add_ps(col[h][k], p2y[k]);
                 if (tex) {
                     /* the texture blend's product (fast_pen) */
                     const __m128 opnd[3] = { texel[h][k], c, one };
@@ -981,33 +995,47 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
 }
 #endif
 
-/* row y, pixels [x, x1), all covered */
+/*
+ * Pixels [x0, x1) x [y0, y1), all covered: RGB565, untextured or with a
+ * four-lane fetch, eight pixels at a time in lanes; the rest of each row
+ * (and every other draw) pixel by pixel as fast_pixel.
+ */
 static inline __attribute__((always_inline))
-void fast_span(const GlamoTri *t, int x, int x1, int y, const DstLayout *l,
-               bool z16, bool tex, const ColPlanes *cp)
+void fast_rect(const GlamoTri *t, int x0, int y0, int x1, int y1,
+               const DstLayout *l, bool z16, bool tex)
 {
     const GlamoRenderState *rs = t->rs;
+    ColPlanes cp = col_planes(t);
     float texel[4][4];
-    int n, i;
-
+    int x, y, n, i;
 #ifdef __SSE2__
-    if (l == &rgb565 && !tex) {
-        x = span_565_sse2(t, x, x1, y, z16, false);
-    } else if (l == &rgb565 && rs->fetch4) {
-        x = span_565_sse2(t, x, x1, y, z16, true);
+    bool lanes = l == &rgb565 && (!tex || rs->fetch4);
+    SpanCols sc;
+
+    if (lanes) {
+        span_cols(t, x0, x1, tex, &sc);
     }
 #endif
-    for (; x < x1; x += n) {
-        n = MIN(x1 - x, 4);
-        if (tex) {
-            float uv[4][2];
-            for (i = 0; i < n; i++) {
-                pixel_uv(t, 0, x + i, y, uv[i]);
-            }
-            rs->fetch0(rs, &rs->tex[0], uv, (1u << n) - 1, texel);
+
+    for (y = y0; y < y1; y++) {
+        x = x0;
+#ifdef __SSE2__
+        if (lanes) {
+            x = span_565_sse2(t, x, x1, y, z16, tex, &sc);
         }
-        for (i = 0; i < n; i++) {
-            fast_pixel(t, x + i, y, l, z16, tex, texel[i], cp);
+#endif
+        for (; x < x1; x += n) {
+            n = MIN(x1 - x, 4);
+            if (tex) {
+                float uv[4][2];
+                for (i = 0; i < n; i++) {
+                    pixel_uv(t, 0, x + i, y, uv[i]);
+                }
+                rs->fetch0(rs, &rs->tex[0], uv, (1u << n) - 1, texel);
+            }
+            for (i = 0; i < n; i++) {
+                fast_pixel(t, x + i, y, l, z16, tex, texel[i], &cp);
+            }
         }
     }
 }
@@ -1022,12 +1050,7 @@ static void name##_fill(void *user, int x0, int y0, int x1, int y1,         \
                         int thread)                                         \
 {                                                                           \
     const GlamoTri *t = user;                                               \
-    ColPlanes cp = col_planes(t);                                           \
-    int y;                                                                  \
-                                                                            \
-    for (y = y0; y < y1; y++) {                                             \
-        fast_span(t, x0, x1, y, layout, z16, tex, &cp);                     \
-    }                                                                       \
+    fast_rect(t, x0, y0, x1, y1, layout, z16, tex);                         \
 }
 
 FAST_QUAD(fast_565, &rgb565, false, false)

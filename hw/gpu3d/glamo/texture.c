@@ -572,6 +572,22 @@ GlamoTexFetchFn *glamo_tex_fast(const GlamoRenderState *rs, int unit)
  * g3d_unorm2f's table holds) by DIVPS, which rounds as the scalar division
  * does. Red, green and blue only: the RGB565 destination has no alpha.
  */
+/* a * b in each lane, modulo 2^32 (SSE2 has no PMULLD) */
+static inline __m128i mul_u32(__m128i a, uint32_t b)
+{
+    __m128i bb = _mm_set1_epi32((int)b);
+    __m128i even = _mm_mul_epu32(a, bb);
+    __m128i odd = _mm_mul_epu32(_mm_srli_epi64(a, 32), bb);
+
+    return _mm_unpacklo_epi32(_mm_shuffle_epi32(even, _MM_SHUFFLE(0, 0, 2, 0)),
+                              _mm_shuffle_epi32(odd, _MM_SHUFFLE(0, 0, 2, 0)));
+}
+
+static inline int load_le16(const uint8_t *p)
+{
+    return p[0] | p[1] << 8;
+}
+
 static void fetch4_rgb565_wrap2(const GlamoRenderState *rs,
                                 const GlamoTexUnit *t, __m128 u, __m128 v,
                                 __m128 out[3])
@@ -583,7 +599,7 @@ static void fetch4_rgb565_wrap2(const GlamoRenderState *rs,
     uint32_t pitch = t->pitch[0];
     __m128 c[2], frac[2], nfrac[2], texel[4][3];
     __m128i i0[2], i1[2];
-    int32_t ix[2][4], iy[2][4];
+    int32_t off[4][4];
     int a, k, i;
 
     c[0] = _mm_mul_ps(u, _mm_set1_ps((float)(int)MAX(t->w, 1u)));
@@ -607,28 +623,40 @@ static void fetch4_rgb565_wrap2(const GlamoRenderState *rs,
         i0[a] = _mm_and_si128(fl, size1);
         i1[a] = _mm_and_si128(_mm_add_epi32(fl, _mm_set1_epi32(1)), size1);
     }
-    _mm_storeu_si128((__m128i *)ix[0], i0[0]);
-    _mm_storeu_si128((__m128i *)ix[1], i1[0]);
-    _mm_storeu_si128((__m128i *)iy[0], i0[1]);
-    _mm_storeu_si128((__m128i *)iy[1], i1[1]);
-    for (k = 0; k < 4; k++) {       /* t00, t10, t01, t11 */
-        int32_t raw[4];
-        __m128i w;
+    {
+        /* byte offsets of t00, t10, t01, t11: row * pitch + 2 * column */
+        __m128i ra = mul_u32(i0[1], pitch), rb = mul_u32(i1[1], pitch);
+        __m128i ca = _mm_add_epi32(i0[0], i0[0]);
+        __m128i cb = _mm_add_epi32(i1[0], i1[0]);
+        __m128i raw[2] = { _mm_setzero_si128(), _mm_setzero_si128() };
+        const __m128i zero = _mm_setzero_si128();
 
-        for (i = 0; i < 4; i++) {
-            const uint8_t *p = tex + (size_t)iy[k >> 1][i] * pitch +
-                               2 * ix[k & 1][i];
-            raw[i] = p[0] | p[1] << 8;
+        _mm_storeu_si128((__m128i *)off[0], _mm_add_epi32(ra, ca));
+        _mm_storeu_si128((__m128i *)off[1], _mm_add_epi32(ra, cb));
+        _mm_storeu_si128((__m128i *)off[2], _mm_add_epi32(rb, ca));
+        _mm_storeu_si128((__m128i *)off[3], _mm_add_epi32(rb, cb));
+        /* t00 | t10 and t01 | t11 as eight 16-bit lanes each */
+#define TEXEL(v, k, i) \
+        v = _mm_insert_epi16(v, load_le16(tex + off[k][i]), ((k) & 1) * 4 + (i))
+        TEXEL(raw[0], 0, 0); TEXEL(raw[0], 0, 1); TEXEL(raw[0], 0, 2);
+        TEXEL(raw[0], 0, 3); TEXEL(raw[0], 1, 0); TEXEL(raw[0], 1, 1);
+        TEXEL(raw[0], 1, 2); TEXEL(raw[0], 1, 3);
+        TEXEL(raw[1], 2, 0); TEXEL(raw[1], 2, 1); TEXEL(raw[1], 2, 2);
+        TEXEL(raw[1], 2, 3); TEXEL(raw[1], 3, 0); TEXEL(raw[1], 3, 1);
+        TEXEL(raw[1], 3, 2); TEXEL(raw[1], 3, 3);
+#undef TEXEL
+        for (k = 0; k < 4; k++) {
+            __m128i w16 = raw[k >> 1], f16[3];
+            f16[0] = _mm_srli_epi16(w16, 11);
+            f16[1] = _mm_and_si128(_mm_srli_epi16(w16, 5), _mm_set1_epi16(63));
+            f16[2] = _mm_and_si128(w16, _mm_set1_epi16(31));
+            for (i = 0; i < 3; i++) {
+                __m128i w = k & 1 ? _mm_unpackhi_epi16(f16[i], zero)
+                                  : _mm_unpacklo_epi16(f16[i], zero);
+                texel[k][i] = _mm_div_ps(_mm_cvtepi32_ps(w),
+                                         _mm_set1_ps(i == 1 ? 63.0f : 31.0f));
+            }
         }
-        w = _mm_loadu_si128((const __m128i *)raw);
-        texel[k][0] = _mm_div_ps(_mm_cvtepi32_ps(_mm_srli_epi32(w, 11)),
-                                 _mm_set1_ps(31.0f));
-        texel[k][1] = _mm_div_ps(_mm_cvtepi32_ps(_mm_and_si128(
-                                     _mm_srli_epi32(w, 5), _mm_set1_epi32(63))),
-                                 _mm_set1_ps(63.0f));
-        texel[k][2] = _mm_div_ps(_mm_cvtepi32_ps(_mm_and_si128(
-                                     w, _mm_set1_epi32(31))),
-                                 _mm_set1_ps(31.0f));
     }
     for (k = 0; k < 3; k++) {
         __m128 top = _mm_add_ps(_mm_mul_ps(texel[0][k], nfrac[0]),
