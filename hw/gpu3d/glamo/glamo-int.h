@@ -270,8 +270,8 @@ static inline float glamo_plane(const float pl[3], float x, float y)
 
 void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs);
 G3DQuadFn glamo_render_quad;
-/* the fill function for triangle t (NULL: quads only) */
-G3DBlockFn *glamo_render_fill(const GlamoTri *t);
+/* the fill function for triangle t, `width` pixels wide (NULL: quads) */
+G3DBlockFn *glamo_render_fill(const GlamoTri *t, int width);
 
 /* texture.c */
 #ifdef __SSE2__

@@ -1210,11 +1210,21 @@ static G3DQuadFn *choose_quad(GlamoRenderState *rs)
     return fns[is565][z_used][tex];
 }
 
-G3DBlockFn *glamo_render_fill(const GlamoTri *t)
+/*
+ * Triangles less than 16 pixels wide keep their quads: the rasteriser
+ * would call the fill function once per row's run of a few pixels, which
+ * costs more than the quads (bench-glamo's 4x4 and 8x8 triangles).
+ */
+#define FILL_MIN_WIDTH 16
+
+G3DBlockFn *glamo_render_fill(const GlamoTri *t, int width)
 {
     const GlamoRenderState *rs = t->rs;
     int k;
 
+    if (width < FILL_MIN_WIDTH) {
+        return NULL;
+    }
     if (rs->fill_flat) {
         for (k = 0; k < 4; k++) {
             if (t->pl[GLAMO_PL_COL + k][1] != 0.0f ||
