@@ -261,6 +261,7 @@ typedef struct GlamoTri {
     float pl[GLAMO_NPL][3];
     uint8_t kind;
     GlamoLineInfo line;
+    uint16_t pens[4][4];         /* flat fills: the pen at (x & 3, y & 3) */
 } GlamoTri;
 
 static inline float glamo_plane(const float pl[3], float x, float y)
@@ -271,7 +272,7 @@ static inline float glamo_plane(const float pl[3], float x, float y)
 void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs);
 G3DQuadFn glamo_render_quad;
 /* the fill function for triangle t, `width` pixels wide (NULL: quads) */
-G3DBlockFn *glamo_render_fill(const GlamoTri *t, int width);
+G3DBlockFn *glamo_render_fill(GlamoTri *t, int width);
 
 /* texture.c */
 #ifdef __SSE2__

@@ -1067,34 +1067,47 @@ FAST_QUAD(fast_any_z16_tex, &t->rs->dst_layout, true, true)
  * gradients (glamo_render_fill checks each triangle). Then every pixel's
  * colour is the same number: pl[0] + 0 * sx + 0 * sy is pl[0] for any
  * finite sx, sy (but a zero's sign, which the clamp removes), so the pen
- * of (x, y) depends only on the dither bias, i.e. on x & 3 and y & 3. The
- * pens of a 4x4 corner of the rectangle, each computed by fast_pen, are
- * repeated over it.
+ * of (x, y) depends only on the dither bias, i.e. on x & 3 and y & 3:
+ * flat_pens computes those sixteen pens with fast_pen once per triangle,
+ * and the fill repeats them.
  */
-static inline __attribute__((always_inline))
-void flat_fill(const GlamoTri *t, int x0, int y0, int x1, int y1,
-               const DstLayout *l)
+static void flat_pens(GlamoTri *t, const DstLayout *l)
 {
-    const GlamoRenderState *rs = t->rs;
     ColPlanes cp = col_planes(t);
-    int rows = rs->dither ? MIN(y1 - y0, 4) : 1;
-    int cols = rs->dither ? 4 : 1;
-    uint16_t pens[4][8];
-    int i, j, y;
+    int i, j;
 
-    for (j = 0; j < rows; j++) {
+    for (j = 0; j < 4; j++) {
         for (i = 0; i < 4; i++) {
-            pens[j][i] = pens[j][i + 4] = i < cols ?
-                fast_pen(t, x0 + i, y0 + j, l, false, NULL, &cp) : pens[j][0];
+            t->pens[j][i] = t->rs->dither || (i | j) == 0 ?
+                fast_pen(t, i, j, l, false, NULL, &cp) : t->pens[0][0];
         }
     }
+}
+
+static void flat_fill(void *user, int x0, int y0, int x1, int y1,
+                      int thread)
+{
+    const GlamoTri *t = user;
+    const GlamoRenderState *rs = t->rs;
+    uint64_t pat[4];
+    int i, j, y;
+
+    /* row y & 3's pens from pixel x0 on: four lanes of 16 bits rotated */
+    for (j = 0; j < 4; j++) {
+        unsigned rot = 16 * (x0 & 3);
+        uint64_t p = 0;
+        for (i = 0; i < 4; i++) {
+            p |= (uint64_t)t->pens[j][i] << (16 * i);
+        }
+        pat[j] = rot ? p >> rot | p << (64 - rot) : p;
+    }
     for (y = y0; y < y1; y++) {
-        const uint16_t *pat = pens[rs->dither ? (y - y0) & 3 : 0];
+        uint64_t p = pat[y & 3];
         uint16_t *pd = (uint16_t *)(rs->vram + rs->dst_base +
                                     (size_t)y * rs->dst_pitch) + x0;
         int n = x1 - x0;
 #ifdef __SSE2__
-        __m128i v = _mm_loadu_si128((const __m128i *)pat);
+        __m128i v = _mm_set1_epi64x((int64_t)p);
 
         /* eight pixels a store: a multiple of the pattern's period */
         for (; n >= 8; n -= 8, pd += 8) {
@@ -1102,23 +1115,9 @@ void flat_fill(const GlamoTri *t, int x0, int y0, int x1, int y1,
         }
 #endif
         for (i = 0; i < n; i++) {
-            pd[i] = pat[i & 3];
+            pd[i] = (uint16_t)(p >> (16 * (i & 3)));
         }
     }
-}
-
-static void fast_565_flat(void *user, int x0, int y0, int x1, int y1,
-                          int thread)
-{
-    flat_fill(user, x0, y0, x1, y1, &rgb565);
-}
-
-static void fast_any_flat(void *user, int x0, int y0, int x1, int y1,
-                          int thread)
-{
-    const GlamoTri *t = user;
-
-    flat_fill(t, x0, y0, x1, y1, &t->rs->dst_layout);
 }
 
 /* the bytes [lo, hi) that a surface's rows y0 .. y1 - 1 may touch */
@@ -1204,7 +1203,7 @@ static G3DQuadFn *choose_quad(GlamoRenderState *rs)
     if (spans_allowed(rs, z_used, tex)) {
         rs->fill = fills[is565][z_used][tex];
         if (!z_used && !tex) {
-            rs->fill_flat = is565 ? fast_565_flat : fast_any_flat;
+            rs->fill_flat = flat_fill;
         }
     }
     return fns[is565][z_used][tex];
@@ -1217,7 +1216,7 @@ static G3DQuadFn *choose_quad(GlamoRenderState *rs)
  */
 #define FILL_MIN_WIDTH 16
 
-G3DBlockFn *glamo_render_fill(const GlamoTri *t, int width)
+G3DBlockFn *glamo_render_fill(GlamoTri *t, int width)
 {
     const GlamoRenderState *rs = t->rs;
     int k;
@@ -1232,6 +1231,7 @@ G3DBlockFn *glamo_render_fill(const GlamoTri *t, int width)
                 return rs->fill;
             }
         }
+        flat_pens(t, rs->shade == fast_565 ? &rgb565 : &rs->dst_layout);
         return rs->fill_flat;
     }
     return rs->fill;
