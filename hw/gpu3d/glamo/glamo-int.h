@@ -261,7 +261,8 @@ typedef struct GlamoTri {
     float pl[GLAMO_NPL][3];
     uint8_t kind;
     GlamoLineInfo line;
-    uint16_t pens[4][4];         /* flat fills: the pen at (x & 3, y & 3) */
+    /* flat fills: row y & 3's pens, 16 bits a pixel x & 3 (lane 0 low) */
+    uint64_t pens[4];
 } GlamoTri;
 
 static inline float glamo_plane(const float pl[3], float x, float y)

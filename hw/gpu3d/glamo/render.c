@@ -1074,12 +1074,14 @@ FAST_QUAD(fast_any_z16_tex, &t->rs->dst_layout, true, true)
 static void flat_pens(GlamoTri *t, const DstLayout *l)
 {
     ColPlanes cp = col_planes(t);
+    uint64_t pen = fast_pen(t, 0, 0, l, false, NULL, &cp);
     int i, j;
 
     for (j = 0; j < 4; j++) {
+        t->pens[j] = 0;
         for (i = 0; i < 4; i++) {
-            t->pens[j][i] = t->rs->dither || (i | j) == 0 ?
-                fast_pen(t, i, j, l, false, NULL, &cp) : t->pens[0][0];
+            t->pens[j] |= (t->rs->dither ? fast_pen(t, i, j, l, false, NULL,
+                                                    &cp) : pen) << (16 * i);
         }
     }
 }
@@ -1090,21 +1092,19 @@ static void flat_fill(void *user, int x0, int y0, int x1, int y1,
     const GlamoTri *t = user;
     const GlamoRenderState *rs = t->rs;
     uint64_t pat[4];
+    uint8_t *row;
     int i, j, y;
 
-    /* row y & 3's pens from pixel x0 on: four lanes of 16 bits rotated */
+    /* row y & 3's pens from pixel x0 on: the four lanes rotated */
     for (j = 0; j < 4; j++) {
         unsigned rot = 16 * (x0 & 3);
-        uint64_t p = 0;
-        for (i = 0; i < 4; i++) {
-            p |= (uint64_t)t->pens[j][i] << (16 * i);
-        }
-        pat[j] = rot ? p >> rot | p << (64 - rot) : p;
+        pat[j] = rot ? t->pens[j] >> rot | t->pens[j] << (64 - rot)
+                     : t->pens[j];
     }
-    for (y = y0; y < y1; y++) {
+    row = rs->vram + rs->dst_base + (size_t)y0 * rs->dst_pitch + 2 * x0;
+    for (y = y0; y < y1; y++, row += rs->dst_pitch) {
         uint64_t p = pat[y & 3];
-        uint16_t *pd = (uint16_t *)(rs->vram + rs->dst_base +
-                                    (size_t)y * rs->dst_pitch) + x0;
+        uint16_t *pd = (uint16_t *)row;
         int n = x1 - x0;
 #ifdef __SSE2__
         __m128i v = _mm_set1_epi64x((int64_t)p);
@@ -1112,6 +1112,11 @@ static void flat_fill(void *user, int x0, int y0, int x1, int y1,
         /* eight pixels a store: a multiple of the pattern's period */
         for (; n >= 8; n -= 8, pd += 8) {
             _mm_storeu_si128((__m128i *)pd, v);
+        }
+        if (n >= 4) {
+            _mm_storel_epi64((__m128i *)pd, v);
+            n -= 4;
+            pd += 4;
         }
 #endif
         for (i = 0; i < n; i++) {
