@@ -13,10 +13,17 @@
  * once as chosen and once with g3d_general_path set; the colour and depth
  * bytes must be equal. The test also checks that every fast path was
  * taken often enough to mean something, and never with g3d_general_path.
+ * A fast draw's triangles reach render.c as spans (whole tiles, 8x8
+ * blocks, row runs) where colour, Z and texture bytes are apart, and flat
+ * untextured ones without Z as one-colour fills: a quarter of the draws
+ * cover the target with two triangles (so whole tiles are filled), and a
+ * few put the Z buffer or the texture over the colour buffer (so the
+ * quads must be kept); both counts are checked.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <glib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "rig.h"
@@ -29,7 +36,7 @@
 #define ZB   0x010000
 #define STB  0x020000
 #define TEX  0x100000
-#define CASES 1500
+#define CASES 2000
 
 typedef struct Draw {
     uint32_t en0, en1, dst, zset, zmask, atest, blset, stset, stop, fog;
@@ -42,6 +49,9 @@ typedef struct Draw {
         uint32_t argb, spec;
     } vtx[12][3];
     int ntri;
+    uint32_t zbase, texbase;
+    bool spans, flat;               /* expected when a fast path is taken */
+    bool lanes;                     /* textured spans in SSE2 lanes */
     uint8_t fb[W * H * 2], zb[W * H * 2];
     int expect;                     /* fast path index, -1: general */
 } Draw;
@@ -119,7 +129,7 @@ static void make_draw(GRand *r, Draw *d)
     };
     uint8_t cfm = cfms[g_rand_int_range(r, 0, G_N_ELEMENTS(cfms))];
     int zmode = g_rand_int_range(r, 0, 5), i, k;
-    bool general = false, z16 = false, tex = false, product = true;
+    bool big, lanes = false, general = false, z16 = false, tex = false, product = true;
 
     memset(d, 0, sizeof(*d));
     d->dst = GLAMO_ROP_COPY_PEN << 24 | (uint32_t)cfm << 16 | (PITCH / 2);
@@ -191,7 +201,13 @@ static void make_draw(GRand *r, Draw *d)
         if (g_rand_int_range(r, 0, 3)) {
             min = mag;   /* mostly one filter: what the fast fetch takes */
         }
-        if (g_rand_int_range(r, 0, 4) == 0) {
+        /* half: what render.c samples four pixels at once (RGB565,
+         * bilinear, both axes wrapping a power-of-two size) */
+        lanes = g_rand_boolean(r);
+        if (lanes) {
+            fmt = 0x61;
+            mag = min = 1;
+        } else if (g_rand_int_range(r, 0, 4) == 0) {
             lw -= 2;     /* not a power of two */
         }
         tex = true;
@@ -204,7 +220,7 @@ static void make_draw(GRand *r, Draw *d)
                    (uint32_t)g_rand_int_range(r, 0, 4) << 16 |
                    (uint32_t)(levels - 1) << 8;
         d->txfilt = (uint32_t)mag << 18 | (uint32_t)min << 15;
-        if (g_rand_int_range(r, 0, 3) == 0) {
+        if (lanes || g_rand_int_range(r, 0, 3) == 0) {
             /* both axes wrap (a power-of-two size has its own fetch) */
             d->txset = (d->txset & ~(0x3fu << 16)) |
                        (GLAMO_TXADDR_WRAP << 3 | GLAMO_TXADDR_WRAP) << 16;
@@ -246,12 +262,41 @@ static void make_draw(GRand *r, Draw *d)
                    (mag == 1) != (min == 1 || min >= 4);
     }
     d->expect = general ? -1 : fast_index(cfm == GLAMO_CFM_RGB565, z16, tex);
+    d->lanes = lanes && cfm == GLAMO_CFM_RGB565;
 
+    d->zbase = ZB;
+    d->texbase = TEX;
+    switch (g_rand_int_range(r, 0, 24)) {
+    case 0:     /* Z over the colour buffer, a few rows down */
+        d->zbase = FB + PITCH * g_rand_int_range(r, 0, 4);
+        break;
+    case 1:     /* texture 0 over the colour buffer */
+        d->texbase = FB + PITCH * g_rand_int_range(r, 0, 4);
+        break;
+    default:
+        break;
+    }
+    d->spans = !(zmode && d->zbase != ZB) && !(tex && d->texbase != TEX);
+    d->flat = d->spans && !zmode && !tex &&
+              d->shade == GLAMO_SHADE_FLAT_A << 11;
     d->ntri = g_rand_int_range(r, 1, 12);
+    big = g_rand_int_range(r, 0, 4) == 0;
+    if (big) {
+        d->ntri = 2;
+    }
     for (i = 0; i < d->ntri; i++) {
         for (k = 0; k < 3; k++) {
-            d->vtx[i][k].x = g_rand_double_range(r, -8, W + 8);
-            d->vtx[i][k].y = g_rand_double_range(r, -8, H + 8);
+            if (big) {
+                /* two triangles over the target and a little past it */
+                int corner = (i ? 3 - k : k);
+                d->vtx[i][k].x = (corner & 1 ? W + 4 : -4) +
+                                 g_rand_double_range(r, -2, 2);
+                d->vtx[i][k].y = (corner & 2 ? H + 4 : -4) +
+                                 g_rand_double_range(r, -2, 2);
+            } else {
+                d->vtx[i][k].x = g_rand_double_range(r, -8, W + 8);
+                d->vtx[i][k].y = g_rand_double_range(r, -8, H + 8);
+            }
             d->vtx[i][k].z = g_rand_double_range(r, -0.1, 1.1);
             d->vtx[i][k].w = g_rand_double_range(r, 0.5, 2);
             d->vtx[i][k].u = g_rand_double_range(r, -1.5, 2.5);
@@ -285,7 +330,7 @@ static GlamoStats run_draw(const Draw *d, bool general, uint8_t *fb,
     rig_w32(&r, A_EGDST0SET, d->dst);
     rig_w32(&r, A_RGXFEN3, d->shade);
     rig_w32(&r, A_EGZSET, d->zset);
-    rig_w32(&r, A_EGZBAS, ZB);
+    rig_w32(&r, A_EGZBAS, d->zbase);
     rig_w16(&r, A_EGZWrMASK, (uint16_t)d->zmask);
     rig_w32(&r, A_EGD0CWrMASK, d->cwmask);
     rig_w32(&r, A_EGATEST, d->atest);
@@ -297,8 +342,8 @@ static GlamoStats run_draw(const Draw *d, bool general, uint8_t *fb,
     rig_w32(&r, A_EGTX0SET, d->txset);
     rig_w32(&r, A_EGTX0FILT, d->txfilt);
     rig_w32(&r, A_EGTX0SIZE, d->txsize);
-    rig_w32(&r, A_EGTX0L0BAS, TEX);
-    rig_w32(&r, A_EGTX0L0BAS + 4, TEX + sizeof(d->tex[0]));
+    rig_w32(&r, A_EGTX0L0BAS, d->texbase);
+    rig_w32(&r, A_EGTX0L0BAS + 4, d->texbase + sizeof(d->tex[0]));
     rig_w32(&r, A_EGTX0L01PITCH, d->txpitch);
     for (i = 0; i < 256; i++) {
         rig_w16(&r, GLAMO_TX0_PALETTE + 2 * i, d->palette[i]);
@@ -339,6 +384,7 @@ static void test_fast_paths(void)
     Draw *d = g_new(Draw, 1);
     static uint8_t fb[2][W * H * 2], zb[2][W * H * 2];
     unsigned hits[8] = { 0 }, general = 0, blended = 0;
+    uint64_t spans = 0, flats = 0, quads_kept = 0, tex_lanes = 0;
     int n, i;
 
     for (n = 0; n < CASES; n++) {
@@ -377,6 +423,16 @@ static void test_fast_paths(void)
             general++;
         } else {
             g_assert_cmpuint(fast.fast_primitives, ==, fast.primitives);
+            /* spans only where the bytes are apart (and the triangle is
+             * 16 pixels wide), one colour only where flat */
+            g_assert_cmpuint(fast.span_primitives, <=,
+                             d->spans ? fast.primitives : 0);
+            g_assert_cmpuint(fast.flat_primitives, ==,
+                             d->flat ? fast.span_primitives : 0);
+            spans += fast.span_primitives;
+            flats += fast.flat_primitives;
+            quads_kept += d->spans ? 0 : fast.primitives;
+            tex_lanes += d->spans && d->lanes;
             hits[d->expect]++;
             blended += (d->en1 & R_EGEN1_EGenTXBl_MASK) != 0;
         }
@@ -386,6 +442,15 @@ static void test_fast_paths(void)
         g_assert_cmpuint(hits[i], >=, 8);
     }
     g_assert_cmpuint(general, >=, 40);
+    g_test_message("triangles as spans %" PRIu64 ", of which flat %" PRIu64
+                   ", quads kept for shared bytes %" PRIu64, spans, flats,
+                   quads_kept);
+    g_assert_cmpuint(flats, >=, 100);
+    g_assert_cmpuint(spans, >=, flats + 1000);
+    g_assert_cmpuint(quads_kept, >=, 20);
+    g_test_message("textured RGB565 spans in lanes: %" PRIu64 " states",
+                   tex_lanes);
+    g_assert_cmpuint(tex_lanes, >=, 25);
     /* modulate/replace products through the combiner, fast */
     g_test_message("fast through texture blending: %u states", blended);
     g_assert_cmpuint(blended, >=, 20);

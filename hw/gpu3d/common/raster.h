@@ -86,8 +86,9 @@ typedef struct G3DQuad {
 typedef void G3DQuadFn(void *user, const G3DQuad *q, int thread);
 
 /*
- * Optional, for a triangle whose fragments do not depend on where they lie
- * (a constant colour written without a depth test or blend): called instead
+ * Optional, for a triangle whose fragments depend on nothing but their own
+ * position (no derivatives or helper pixels: a constant colour, or planes
+ * evaluated per pixel without LOD): called instead
  * of the quad function with pixels [x0, x1) x [y0, y1), all covered and
  * inside one tile (G3D_TILE_SIZE): the tile's part of the triangle's box
  * where all of it is inside, else aligned 8x8 blocks (clipped) all inside,

@@ -23,6 +23,10 @@
 #include "common/error-latch.h"
 #include "common/raster.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define GLAMO_NREGS       (GLAMO_REG_SIZE / 2)
 #define GLAMO_QUEUE_SIZE  1024          /* 3D queue entries */
 
@@ -143,6 +147,12 @@ typedef struct GlamoRenderState GlamoRenderState;
 typedef void GlamoTexFetchFn(const GlamoRenderState *rs,
                              const GlamoTexUnit *t, const float uv[4][2],
                              uint32_t mask, float out[4][4]);
+#ifdef __SSE2__
+/* four samples of one unit, one pixel a lane: red, green, blue */
+typedef void GlamoTexFetch4Fn(const GlamoRenderState *rs,
+                              const GlamoTexUnit *t, __m128 u, __m128 v,
+                              __m128 out[3]);
+#endif
 
 /* a 16 bpp destination format's fields (EGDST0CFM) */
 typedef struct GlamoDstLayout {
@@ -208,8 +218,13 @@ struct GlamoRenderState {
     /* chosen per draw from the above (render.c): the quad function, and
      * for the fast paths the destination layout and texture 0's fetch */
     G3DQuadFn *shade;
+    G3DBlockFn *fill;              /* the fast path's spans, or NULL */
+    G3DBlockFn *fill_flat;         /* the same for flat-coloured triangles */
     GlamoDstLayout dst_layout;
     GlamoTexFetchFn *fetch0;
+#ifdef __SSE2__
+    GlamoTexFetch4Fn *fetch4;      /* fetch0 four pixels at once, or NULL */
+#endif
     uint8_t comb[2][4];            /* per channel: colour = comb[0] * comb[1] */
     bool comb_modulate;            /* comb: diffuse * texel in every channel */
     uint32_t comb_lanes[2][3][4];  /* comb as lane masks per operand */
@@ -246,6 +261,8 @@ typedef struct GlamoTri {
     float pl[GLAMO_NPL][3];
     uint8_t kind;
     GlamoLineInfo line;
+    /* flat fills: row y & 3's pens, 16 bits a pixel x & 3 (lane 0 low) */
+    uint64_t pens[4];
 } GlamoTri;
 
 static inline float glamo_plane(const float pl[3], float x, float y)
@@ -255,8 +272,14 @@ static inline float glamo_plane(const float pl[3], float x, float y)
 
 void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs);
 G3DQuadFn glamo_render_quad;
+/* the fill function for triangle t, `width` pixels wide (NULL: quads) */
+G3DBlockFn *glamo_render_fill(GlamoTri *t, int width);
 
 /* texture.c */
+#ifdef __SSE2__
+/* the four-lane fetch for `unit`, or NULL */
+GlamoTexFetch4Fn *glamo_tex_fast4(const GlamoRenderState *rs, int unit);
+#endif
 void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs);
 /* returns the samples (bits of mask) that texture transparency removes */
 uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,

@@ -73,6 +73,8 @@ typedef struct GlamoStats {
     uint64_t vertices;       /* vertices that reached primitive assembly */
     uint64_t primitives;     /* triangles handed to the rasteriser */
     uint64_t fast_primitives;    /* of which drawn by a per-draw fast path */
+    uint64_t span_primitives;    /* of which given to the rasteriser with spans */
+    uint64_t flat_primitives;    /* of which filled with one colour */
     uint64_t culled;         /* removed by culling or clipping */
     uint64_t cmdq_packets;
     uint64_t errors;         /* bad guest input skipped */

@@ -487,20 +487,27 @@ static float fog_factor(const GlamoRenderState *rs, float fvert, float depth)
     return g3d_clampf(f, 0.0f, 1.0f);
 }
 
+/* texture unit k's coordinates at the centre of pixel (x, y) */
+static inline void pixel_uv(const GlamoTri *t, int k, int x, int y,
+                            float uv[2])
+{
+    const GlamoRenderState *rs = t->rs;
+    float sx = x + 0.5f, sy = y + 0.5f;
+    float iw = rs->tex_persp ? glamo_plane(t->pl[GLAMO_PL_IW], sx, sy) : 1.0f;
+    float w = iw != 0.0f ? 1.0f / iw : 0.0f;
+
+    uv[0] = glamo_plane(t->pl[GLAMO_PL_TEX + 2 * k], sx, sy) * w;
+    uv[1] = glamo_plane(t->pl[GLAMO_PL_TEX + 2 * k + 1], sx, sy) * w;
+}
+
 /* texture unit k's coordinates at the quad's pixel centres */
 static inline void quad_uv(const GlamoTri *t, const G3DQuad *q, int k,
                            float uv[4][2])
 {
-    const GlamoRenderState *rs = t->rs;
     int i;
 
     for (i = 0; i < 4; i++) {
-        float sx = q->x + (i & 1) + 0.5f, sy = q->y + (i >> 1) + 0.5f;
-        float iw = rs->tex_persp ?
-                   glamo_plane(t->pl[GLAMO_PL_IW], sx, sy) : 1.0f;
-        float w = iw != 0.0f ? 1.0f / iw : 0.0f;
-        uv[i][0] = glamo_plane(t->pl[GLAMO_PL_TEX + 2 * k], sx, sy) * w;
-        uv[i][1] = glamo_plane(t->pl[GLAMO_PL_TEX + 2 * k + 1], sx, sy) * w;
+        pixel_uv(t, k, q->x + (i & 1), q->y + (i >> 1), uv[i]);
     }
 }
 
@@ -705,22 +712,113 @@ static inline uint16_t pack_565_sse2(__m128 c, float bias)
 }
 #endif
 
+
+#ifndef __SSE2__
+typedef struct ColPlanes {
+    int unused;
+} ColPlanes;
+
+static inline ColPlanes col_planes(const GlamoTri *t)
+{
+    return (ColPlanes) { 0 };
+}
+#endif
+
+/* the Z16 test and write of pixel (x, y): does the pixel pass? */
+static inline __attribute__((always_inline))
+bool fast_z16(const GlamoTri *t, int x, int y)
+{
+    const GlamoRenderState *rs = t->rs;
+    float zc = g3d_clampf(glamo_plane(t->pl[GLAMO_PL_Z], x + 0.5f, y + 0.5f),
+                          0.0f, 1.0f);
+    uint16_t *pz = (uint16_t *)(rs->vram + rs->z_base +
+                                (size_t)y * rs->z_pitch) + x;
+    uint16_t zval = (uint16_t)g3d_f2unorm(zc, 16);
+
+    if (!g3d_compare_u(rs->z_func, zval, *pz)) {
+        return false;
+    }
+    if (rs->z_write) {
+        *pz = (*pz & ~rs->zmask) | (zval & rs->zmask);
+    }
+    return true;
+}
+
+/*
+ * The pen of pixel (x, y): the diffuse planes, times texture 0's sample
+ * `texel` as the texture blend's product (glamo_tex_fast_combine). Left
+ * out of it: the blend's "* 1.0f" and clamp, which change no number but a
+ * NaN, and the pack clamps a NaN to 0 either way.
+ */
+static inline __attribute__((always_inline))
+uint16_t fast_pen(const GlamoTri *t, int x, int y, const DstLayout *l,
+                  bool tex, const float texel[4], const ColPlanes *cp)
+{
+    const GlamoRenderState *rs = t->rs;
+    float sx = x + 0.5f, sy = y + 0.5f;
+    float col[4];
+    int k;
+    static const float one[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
+
+#ifdef __SSE2__
+    if (l == &rgb565) {
+        __m128 c = col_at(cp, sx, sy);
+
+        if (tex && rs->comb_modulate) {
+            c = _mm_mul_ps(c, _mm_loadu_ps(texel));
+        } else if (tex) {
+            /* each operand picked per lane: texel, diffuse or one */
+            __m128 tx = _mm_loadu_ps(texel), ab[2];
+            for (k = 0; k < 2; k++) {
+                const uint32_t (*m)[4] = rs->comb_lanes[k];
+                ab[k] = _mm_or_ps(
+                    _mm_or_ps(_mm_and_ps(_mm_loadu_ps((const float *)m[0]), tx),
+                              _mm_and_ps(_mm_loadu_ps((const float *)m[1]), c)),
+                    _mm_and_ps(_mm_loadu_ps((const float *)m[2]),
+                               _mm_set1_ps(1.0f)));
+            }
+            c = _mm_mul_ps(ab[0], ab[1]);
+        }
+        return pack_565_sse2(c, dither_bias(rs, x, y));
+    }
+#endif
+    for (k = 0; k < 4; k++) {
+        col[k] = glamo_plane(t->pl[GLAMO_PL_COL + k], sx, sy);
+    }
+    if (tex) {
+        const float *opnd[3] = { texel, NULL, one };
+        float dif[4];
+
+        memcpy(dif, col, sizeof(dif));
+        opnd[GLAMO_COMB_DIFFUSE] = dif;
+        for (k = 0; k < 4; k++) {
+            col[k] = opnd[rs->comb[0][k]][k] * opnd[rs->comb[1][k]][k];
+        }
+    }
+    return pack_dst(l, col, dither_bias(rs, x, y));
+}
+
+static inline __attribute__((always_inline))
+void fast_pixel(const GlamoTri *t, int x, int y, const DstLayout *l,
+                bool z16, bool tex, const float texel[4], const ColPlanes *cp)
+{
+    const GlamoRenderState *rs = t->rs;
+
+    if (z16 && !fast_z16(t, x, y)) {
+        return;
+    }
+    *((uint16_t *)(rs->vram + rs->dst_base + (size_t)y * rs->dst_pitch) + x) =
+        fast_pen(t, x, y, l, tex, texel, cp);
+}
+
 static inline __attribute__((always_inline))
 void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
                bool z16, bool tex)
 {
     const GlamoRenderState *rs = t->rs;
+    ColPlanes cp = col_planes(t);
     float texel[4][4];
-    int i, k;
-    static const float one[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
-#ifdef __SSE2__
-    bool sse565 = l == &rgb565;
-    ColPlanes cp;
-
-    if (sse565) {
-        cp = col_planes(t);
-    }
-#endif
+    int i;
 
     if (tex) {
         float uv[4][2];
@@ -728,72 +826,217 @@ void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
         rs->fetch0(rs, &rs->tex[0], uv, q->mask, texel);
     }
     for (i = 0; i < 4; i++) {
-        int x = q->x + (i & 1), y = q->y + (i >> 1);
-        float sx = x + 0.5f, sy = y + 0.5f;
-        float col[4];
-        uint16_t *pd;
+        if (q->mask & (1u << i)) {
+            fast_pixel(t, q->x + (i & 1), q->y + (i >> 1), l, z16, tex,
+                       texel[i], &cp);
+        }
+    }
+}
 
-        if (!(q->mask & (1u << i))) {
-            continue;
+/*
+ * Spans: a fast draw's covered pixels given by the rasteriser as
+ * rectangles (G3DBlockFn) instead of quads. A fast draw's pixel depends on
+ * its own position only (no derivatives, no LOD, no helper pixels), so a
+ * span computes each pixel as fast_pixel does; what changes is the order
+ * of the pixels' memory accesses, which choose_fill allows only where
+ * colour, Z and texture do not share bytes.
+ */
+#ifdef __SSE2__
+/*
+ * Eight RGB565 pixels of row y from x on, untextured: each channel of
+ * each pixel with the operations of col_at and pack_565_sse2, the pixels
+ * in lanes: (p0 + p1 * sx) + (p2 * sy), MAXPS/MINPS against 0 and 1, times
+ * the field's maximum plus the dither bias, truncated, packed to 16 bits
+ * (the values are 0..32 or 0..64) and limited (PMINSW). Z16 likewise as
+ * fast_z16: clamp, * 65535 + 0.5, truncation; the unsigned 16-bit compare
+ * with both sides offset by 0x8000 as signed, the function's bits
+ * (LESS 1, EQUAL 2, GREATER 4) choosing among <, ==, >. Returns the first
+ * pixel not done.
+ */
+enum { SPAN_PLANES = 7 };
+
+/* r, g, b, Z, 1/w, u, v: the planes a span in lanes evaluates */
+static const uint8_t span_planes[SPAN_PLANES] = {
+    GLAMO_PL_COL, GLAMO_PL_COL + 1, GLAMO_PL_COL + 2, GLAMO_PL_Z,
+    GLAMO_PL_IW, GLAMO_PL_TEX, GLAMO_PL_TEX + 1,
+};
+
+/*
+ * The part of each plane that is the same down a column, pl[0] + pl[1] *
+ * sx, for four columns a vector: computed once for a rectangle's rows,
+ * the same operations (and so the same numbers) as per pixel.
+ */
+typedef struct SpanCols {
+    __m128 a[G3D_TILE_SIZE / 4][SPAN_PLANES];
+} SpanCols;
+
+/* the columns of [x, x1)'s whole groups of eight pixels */
+static inline __attribute__((always_inline))
+void span_cols(const GlamoTri *t, int x, int x1, bool tex, SpanCols *sc)
+{
+    int g, k;
+
+    for (g = 0; g < (x1 - x) / 8 * 2; g++) {
+        __m128 sx = _mm_add_ps(_mm_cvtepi32_ps(_mm_setr_epi32(
+                                   x + 4 * g, x + 4 * g + 1, x + 4 * g + 2,
+                                   x + 4 * g + 3)), _mm_set1_ps(0.5f));
+        for (k = 0; k < (tex ? SPAN_PLANES : 4); k++) {
+            const float *pl = t->pl[span_planes[k]];
+            sc->a[g][k] = _mm_add_ps(_mm_set1_ps(pl[0]),
+                                     _mm_mul_ps(_mm_set1_ps(pl[1]), sx));
+        }
+    }
+}
+
+static inline __attribute__((always_inline))
+int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
+                  bool tex, const SpanCols *sc)
+{
+    const GlamoRenderState *rs = t->rs;
+    const float sy = y + 0.5f;
+    const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+    const __m128 half = _mm_set1_ps(0.5f);
+    const __m128i lim[3] = {
+        _mm_set1_epi16(31), _mm_set1_epi16(63), _mm_set1_epi16(31),
+    };
+    const float maxf[3] = { 31.0f, 63.0f, 31.0f };
+    const int shift[3] = { 11, 5, 0 };
+    __m128 p2y[SPAN_PLANES], bias;
+    const __m128 (*col)[SPAN_PLANES] = sc->a;
+    __m128i lt_on, eq_on, gt_on, zmask, flip = _mm_set1_epi16(-0x8000);
+    uint16_t *pd = (uint16_t *)(rs->vram + rs->dst_base +
+                                (size_t)y * rs->dst_pitch) + x;
+    uint16_t *pz = (uint16_t *)(rs->vram + rs->z_base +
+                                (size_t)y * rs->z_pitch) + x;
+    int k;
+
+    /* the plane terms that are the same along the row */
+    for (k = 0; k < (tex ? SPAN_PLANES : 4); k++) {
+        p2y[k] = _mm_set1_ps(t->pl[span_planes[k]][2] * sy);
+    }
+    /* the dither bias repeats every four pixels */
+    bias = _mm_setr_ps(dither_bias(rs, x, y), dither_bias(rs, x + 1, y),
+                       dither_bias(rs, x + 2, y), dither_bias(rs, x + 3, y));
+    lt_on = _mm_set1_epi16(rs->z_func & 1 ? -1 : 0);
+    eq_on = _mm_set1_epi16(rs->z_func & 2 ? -1 : 0);
+    gt_on = _mm_set1_epi16(rs->z_func & 4 ? -1 : 0);
+    zmask = _mm_set1_epi16(rs->z_write ? (int16_t)rs->zmask : 0);
+
+    for (; x + 8 <= x1; x += 8, pd += 8, pz += 8, col += 2) {
+        __m128i pen = _mm_setzero_si128(), pass = _mm_set1_epi16(-1);
+        __m128 texel[2][3];
+        int h, m;
+
+        /* pixel_uv and texture 0's fetch, four pixels at a time */
+        for (h = 0; tex && h < 2; h++) {
+            __m128 w = one, uv[2];
+            if (rs->tex_persp) {
+                __m128 iw = _mm_add_ps(col[h][4], p2y[4]);
+                w = _mm_and_ps(_mm_cmpneq_ps(iw, zero), _mm_div_ps(one, iw));
+            }
+            for (k = 0; k < 2; k++) {
+                uv[k] = _mm_mul_ps(_mm_add_ps(col[h][5 + k], p2y[5 + k]), w);
+            }
+            rs->fetch4(rs, &rs->tex[0], uv[0], uv[1], texel[h]);
         }
         if (z16) {
-            float zc = g3d_clampf(glamo_plane(t->pl[GLAMO_PL_Z], sx, sy),
-                                  0.0f, 1.0f);
-            uint16_t *pz = (uint16_t *)(rs->vram + rs->z_base +
-                                        (size_t)y * rs->z_pitch) + x;
-            uint16_t zval = (uint16_t)g3d_f2unorm(zc, 16);
-
-            if (!g3d_compare_u(rs->z_func, zval, *pz)) {
+            __m128i zi[2], zv, old;
+            for (h = 0; h < 2; h++) {
+                __m128 z = _mm_add_ps(col[h][3], p2y[3]);
+                z = _mm_min_ps(_mm_max_ps(z, zero), one);
+                zi[h] = _mm_sub_epi32(
+                    _mm_cvttps_epi32(_mm_add_ps(
+                        _mm_mul_ps(z, _mm_set1_ps(65535.0f)), half)),
+                    _mm_set1_epi32(0x8000));
+            }
+            zv = _mm_packs_epi32(zi[0], zi[1]);         /* offset by 0x8000 */
+            old = _mm_xor_si128(_mm_loadu_si128((const __m128i *)pz), flip);
+            pass = _mm_or_si128(
+                _mm_or_si128(_mm_and_si128(_mm_cmplt_epi16(zv, old), lt_on),
+                             _mm_and_si128(_mm_cmpeq_epi16(zv, old), eq_on)),
+                _mm_and_si128(_mm_cmpgt_epi16(zv, old), gt_on));
+            m = _mm_movemask_epi8(pass);
+            if (m == 0) {
                 continue;
             }
-            if (rs->z_write) {
-                *pz = (*pz & ~rs->zmask) | (zval & rs->zmask);
-            }
+            /* (old & ~zmask) | (new & zmask) where the pixel passes */
+            zv = _mm_xor_si128(zv, flip);
+            old = _mm_xor_si128(old, flip);
+            zv = _mm_or_si128(_mm_andnot_si128(zmask, old),
+                              _mm_and_si128(zmask, zv));
+            _mm_storeu_si128((__m128i *)pz,
+                             _mm_or_si128(_mm_and_si128(pass, zv),
+                                          _mm_andnot_si128(pass, old)));
         }
-        pd = (uint16_t *)(rs->vram + rs->dst_base +
-                          (size_t)y * rs->dst_pitch) + x;
-        /*
-         * The colour: the diffuse planes, times texture 0 as the texture
-         * blend's product (glamo_tex_fast_combine). Left out of it: the
-         * blend's "* 1.0f" and clamp, which change no number but a NaN,
-         * and the pack clamps a NaN to 0 either way.
-         */
-#ifdef __SSE2__
-        if (sse565) {
-            __m128 c = col_at(&cp, sx, sy);
-            if (tex && rs->comb_modulate) {
-                c = _mm_mul_ps(c, _mm_loadu_ps(texel[i]));
-            } else if (tex) {
-                /* each operand picked per lane: texel, diffuse or one */
-                __m128 tx = _mm_loadu_ps(texel[i]), ab[2];
-                for (k = 0; k < 2; k++) {
-                    const uint32_t (*m)[4] = rs->comb_lanes[k];
-                    ab[k] = _mm_or_ps(
-                        _mm_or_ps(_mm_and_ps(_mm_loadu_ps((const float *)m[0]), tx),
-                                  _mm_and_ps(_mm_loadu_ps((const float *)m[1]), c)),
-                        _mm_and_ps(_mm_loadu_ps((const float *)m[2]),
-                                   _mm_set1_ps(1.0f)));
+        for (k = 0; k < 3; k++) {
+            __m128i u[2], v;
+            for (h = 0; h < 2; h++) {
+                __m128 c = _mm_add_ps(col[h][k], p2y[k]);
+                if (tex) {
+                    /* the texture blend's product (fast_pen) */
+                    const __m128 opnd[3] = { texel[h][k], c, one };
+                    c = _mm_mul_ps(opnd[rs->comb[0][k]], opnd[rs->comb[1][k]]);
                 }
-                c = _mm_mul_ps(ab[0], ab[1]);
+                c = _mm_min_ps(_mm_max_ps(c, zero), one);
+                c = _mm_add_ps(_mm_mul_ps(c, _mm_set1_ps(maxf[k])), bias);
+                u[h] = _mm_cvttps_epi32(c);
             }
-            *pd = pack_565_sse2(c, dither_bias(rs, x, y));
-            continue;
+            v = _mm_min_epi16(_mm_packs_epi32(u[0], u[1]), lim[k]);
+            pen = _mm_or_si128(pen, _mm_slli_epi16(v, shift[k]));
+        }
+        if (z16 && _mm_movemask_epi8(pass) != 0xffff) {
+            __m128i d = _mm_loadu_si128((const __m128i *)pd);
+            pen = _mm_or_si128(_mm_and_si128(pass, pen),
+                               _mm_andnot_si128(pass, d));
+        }
+        _mm_storeu_si128((__m128i *)pd, pen);
+    }
+    return x;
+}
+#endif
+
+/*
+ * Pixels [x0, x1) x [y0, y1), all covered: RGB565, untextured or with a
+ * four-lane fetch, eight pixels at a time in lanes; the rest of each row
+ * (and every other draw) pixel by pixel as fast_pixel.
+ */
+static inline __attribute__((always_inline))
+void fast_rect(const GlamoTri *t, int x0, int y0, int x1, int y1,
+               const DstLayout *l, bool z16, bool tex)
+{
+    const GlamoRenderState *rs = t->rs;
+    ColPlanes cp = col_planes(t);
+    float texel[4][4];
+    int x, y, n, i;
+#ifdef __SSE2__
+    bool lanes = l == &rgb565 && (!tex || rs->fetch4);
+    SpanCols sc;
+
+    if (lanes) {
+        span_cols(t, x0, x1, tex, &sc);
+    }
+#endif
+
+    for (y = y0; y < y1; y++) {
+        x = x0;
+#ifdef __SSE2__
+        if (lanes) {
+            x = span_565_sse2(t, x, x1, y, z16, tex, &sc);
         }
 #endif
-        for (k = 0; k < 4; k++) {
-            col[k] = glamo_plane(t->pl[GLAMO_PL_COL + k], sx, sy);
-        }
-        if (tex) {
-            const float *opnd[3] = { texel[i], NULL, one };
-            float dif[4];
-
-            memcpy(dif, col, sizeof(dif));
-            opnd[GLAMO_COMB_DIFFUSE] = dif;
-            for (k = 0; k < 4; k++) {
-                col[k] = opnd[rs->comb[0][k]][k] * opnd[rs->comb[1][k]][k];
+        for (; x < x1; x += n) {
+            n = MIN(x1 - x, 4);
+            if (tex) {
+                float uv[4][2];
+                for (i = 0; i < n; i++) {
+                    pixel_uv(t, 0, x + i, y, uv[i]);
+                }
+                rs->fetch0(rs, &rs->tex[0], uv, (1u << n) - 1, texel);
+            }
+            for (i = 0; i < n; i++) {
+                fast_pixel(t, x + i, y, l, z16, tex, texel[i], &cp);
             }
         }
-        *pd = pack_dst(l, col, dither_bias(rs, x, y));
     }
 }
 
@@ -802,6 +1045,12 @@ static void name(void *user, const G3DQuad *q, int thread)                  \
 {                                                                           \
     const GlamoTri *t = user;                                               \
     fast_quad(t, q, layout, z16, tex);                                      \
+}                                                                           \
+static void name##_fill(void *user, int x0, int y0, int x1, int y1,         \
+                        int thread)                                         \
+{                                                                           \
+    const GlamoTri *t = user;                                               \
+    fast_rect(t, x0, y0, x1, y1, layout, z16, tex);                         \
 }
 
 FAST_QUAD(fast_565, &rgb565, false, false)
@@ -813,14 +1062,132 @@ FAST_QUAD(fast_any_z16, &t->rs->dst_layout, true, false)
 FAST_QUAD(fast_any_tex, &t->rs->dst_layout, false, true)
 FAST_QUAD(fast_any_z16_tex, &t->rs->dst_layout, true, true)
 
+/*
+ * Flat: an untextured fast draw without Z whose colour planes have zero
+ * gradients (glamo_render_fill checks each triangle). Then every pixel's
+ * colour is the same number: pl[0] + 0 * sx + 0 * sy is pl[0] for any
+ * finite sx, sy (but a zero's sign, which the clamp removes), so the pen
+ * of (x, y) depends only on the dither bias, i.e. on x & 3 and y & 3:
+ * flat_pens computes those sixteen pens with fast_pen once per triangle,
+ * and the fill repeats them.
+ */
+static void flat_pens(GlamoTri *t, const DstLayout *l)
+{
+    ColPlanes cp = col_planes(t);
+    uint64_t pen = fast_pen(t, 0, 0, l, false, NULL, &cp);
+    int i, j;
+
+    for (j = 0; j < 4; j++) {
+        t->pens[j] = 0;
+        for (i = 0; i < 4; i++) {
+            t->pens[j] |= (t->rs->dither ? fast_pen(t, i, j, l, false, NULL,
+                                                    &cp) : pen) << (16 * i);
+        }
+    }
+}
+
+static void flat_fill(void *user, int x0, int y0, int x1, int y1,
+                      int thread)
+{
+    const GlamoTri *t = user;
+    const GlamoRenderState *rs = t->rs;
+    uint64_t pat[4];
+    uint8_t *row;
+    int i, j, y;
+
+    /* row y & 3's pens from pixel x0 on: the four lanes rotated */
+    for (j = 0; j < 4; j++) {
+        unsigned rot = 16 * (x0 & 3);
+        pat[j] = rot ? t->pens[j] >> rot | t->pens[j] << (64 - rot)
+                     : t->pens[j];
+    }
+    row = rs->vram + rs->dst_base + (size_t)y0 * rs->dst_pitch + 2 * x0;
+    for (y = y0; y < y1; y++, row += rs->dst_pitch) {
+        uint64_t p = pat[y & 3];
+        uint16_t *pd = (uint16_t *)row;
+        int n = x1 - x0;
+#ifdef __SSE2__
+        __m128i v = _mm_set1_epi64x((int64_t)p);
+
+        /* eight pixels a store: a multiple of the pattern's period */
+        for (; n >= 8; n -= 8, pd += 8) {
+            _mm_storeu_si128((__m128i *)pd, v);
+        }
+        if (n >= 4) {
+            _mm_storel_epi64((__m128i *)pd, v);
+            n -= 4;
+            pd += 4;
+        }
+#endif
+        for (i = 0; i < n; i++) {
+            pd[i] = (uint16_t)(p >> (16 * (i & 3)));
+        }
+    }
+}
+
+/* the bytes [lo, hi) that a surface's rows y0 .. y1 - 1 may touch */
+static void surface_bytes(uint32_t base, uint32_t pitch, int y0, int y1,
+                          uint64_t row_bytes, uint64_t *lo, uint64_t *hi)
+{
+    *lo = base + (uint64_t)pitch * y0;
+    *hi = base + (uint64_t)pitch * (y1 - 1) + row_bytes;
+}
+
+static bool bytes_apart(uint64_t alo, uint64_t ahi, uint64_t blo,
+                        uint64_t bhi)
+{
+    return ahi <= alo || bhi <= blo || ahi <= blo || bhi <= alo;
+}
+
+/*
+ * Whether the draw's fast quad function may be given spans: its colour,
+ * Z and texture bytes are apart, so that the order in which a span reads
+ * and writes its pixels cannot change what it reads.
+ */
+static bool spans_allowed(const GlamoRenderState *rs, bool z_used, bool tex)
+{
+    const G3DRect *c = &rs->clip;
+    uint64_t dlo, dhi, zlo = 0, zhi = 0, tlo, thi;
+
+    if (c->x1 <= c->x0 || c->y1 <= c->y0) {
+        return true;
+    }
+    surface_bytes(rs->dst_base, rs->dst_pitch, c->y0, c->y1,
+                  (uint64_t)c->x1 * 2, &dlo, &dhi);
+    if (z_used) {
+        surface_bytes(rs->z_base, rs->z_pitch, c->y0, c->y1,
+                      (uint64_t)c->x1 * 2, &zlo, &zhi);
+        if (!bytes_apart(dlo, dhi, zlo, zhi)) {
+            return false;
+        }
+    }
+    if (tex) {
+        const GlamoTexUnit *u = &rs->tex[0];
+        surface_bytes(u->base[0], u->pitch[0], 0, MAX(u->h, 1u),
+                      ((uint64_t)u->w * u->bpp + 7) / 8 + 1, &tlo, &thi);
+        if (!bytes_apart(dlo, dhi, tlo, thi) ||
+            !bytes_apart(zlo, zhi, tlo, thi)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static G3DQuadFn *choose_quad(GlamoRenderState *rs)
 {
     static G3DQuadFn *const fns[2][2][2] = {   /* [565][z16][tex] */
         { { fast_any, fast_any_tex }, { fast_any_z16, fast_any_z16_tex } },
         { { fast_565, fast_565_tex }, { fast_565_z16, fast_565_z16_tex } },
     };
-    bool z_used = rs->z_test || rs->z_write, tex = rs->tex_enable;
+    static G3DBlockFn *const fills[2][2][2] = {
+        { { fast_any_fill, fast_any_tex_fill },
+          { fast_any_z16_fill, fast_any_z16_tex_fill } },
+        { { fast_565_fill, fast_565_tex_fill },
+          { fast_565_z16_fill, fast_565_z16_tex_fill } },
+    };
+    bool z_used = rs->z_test || rs->z_write, tex = rs->tex_enable, is565;
 
+    rs->fill = rs->fill_flat = NULL;
     if (g3d_general_path || !dst_layout(rs->dst_fmt, &rs->dst_layout) ||
         rs->poly_stipple || rs->line_stipple || rs->aa_line ||
         rs->aa_point || rs->specular || rs->fog || rs->a_test ||
@@ -834,6 +1201,43 @@ static G3DQuadFn *choose_quad(GlamoRenderState *rs)
             return glamo_render_quad;
         }
     }
-    return fns[memcmp(&rs->dst_layout, &rgb565, sizeof(rgb565)) == 0]
-              [z_used][tex];
+    is565 = memcmp(&rs->dst_layout, &rgb565, sizeof(rgb565)) == 0;
+#ifdef __SSE2__
+    rs->fetch4 = tex && is565 ? glamo_tex_fast4(rs, 0) : NULL;
+#endif
+    if (spans_allowed(rs, z_used, tex)) {
+        rs->fill = fills[is565][z_used][tex];
+        if (!z_used && !tex) {
+            rs->fill_flat = flat_fill;
+        }
+    }
+    return fns[is565][z_used][tex];
+}
+
+/*
+ * Triangles less than 16 pixels wide keep their quads: the rasteriser
+ * would call the fill function once per row's run of a few pixels, which
+ * costs more than the quads (bench-glamo's 4x4 and 8x8 triangles).
+ */
+#define FILL_MIN_WIDTH 16
+
+G3DBlockFn *glamo_render_fill(GlamoTri *t, int width)
+{
+    const GlamoRenderState *rs = t->rs;
+    int k;
+
+    if (width < FILL_MIN_WIDTH) {
+        return NULL;
+    }
+    if (rs->fill_flat) {
+        for (k = 0; k < 4; k++) {
+            if (t->pl[GLAMO_PL_COL + k][1] != 0.0f ||
+                t->pl[GLAMO_PL_COL + k][2] != 0.0f) {
+                return rs->fill;
+            }
+        }
+        flat_pens(t, rs->shade == fast_565 ? &rgb565 : &rs->dst_layout);
+        return rs->fill_flat;
+    }
+    return rs->fill;
 }

@@ -252,10 +252,14 @@ static void raster_triangle(GlamoCore *c, const GlamoRenderState *rs,
         }
         gt.no_weights = true;
     }
+    gt.fill = glamo_render_fill(t, (MAX(MAX(X[0], X[1]), X[2]) -
+                                    MIN(MIN(X[0], X[1]), X[2])) / SUB);
     if (g3d_raster_triangle(c->raster, &gt)) {
         c->raster_pending++;
         c->stats.primitives++;
         c->stats.fast_primitives += rs->shade != glamo_render_quad;
+        c->stats.span_primitives += gt.fill != NULL;
+        c->stats.flat_primitives += gt.fill && gt.fill == rs->fill_flat;
     }
 }
 

@@ -562,6 +562,121 @@ GlamoTexFetchFn *glamo_tex_fast(const GlamoRenderState *rs, int unit)
            t->texfmt == &tex_fmts[3] ? fetch_argb4444 : fetch_any;
 }
 
+#ifdef __SSE2__
+/*
+ * Four bilinear RGB565 samples at once, both axes wrapping a power-of-two
+ * size: sample_level_fmt's operations for level 0, one pixel a lane. The
+ * finite test and clamp (MAXPS/MINPS are g3d_clampf's comparisons), floor
+ * as truncation corrected by one where it rounded up (exact: |fx| <= 2^24),
+ * the wrap as a mask, and each field's (float)v / max (the quotient
+ * g3d_unorm2f's table holds) by DIVPS, which rounds as the scalar division
+ * does. Red, green and blue only: the RGB565 destination has no alpha.
+ */
+/* a * b in each lane, modulo 2^32 (SSE2 has no PMULLD) */
+static inline __m128i mul_u32(__m128i a, uint32_t b)
+{
+    __m128i bb = _mm_set1_epi32((int)b);
+    __m128i even = _mm_mul_epu32(a, bb);
+    __m128i odd = _mm_mul_epu32(_mm_srli_epi64(a, 32), bb);
+
+    return _mm_unpacklo_epi32(_mm_shuffle_epi32(even, _MM_SHUFFLE(0, 0, 2, 0)),
+                              _mm_shuffle_epi32(odd, _MM_SHUFFLE(0, 0, 2, 0)));
+}
+
+static inline int load_le16(const uint8_t *p)
+{
+    return p[0] | p[1] << 8;
+}
+
+static void fetch4_rgb565_wrap2(const GlamoRenderState *rs,
+                                const GlamoTexUnit *t, __m128 u, __m128 v,
+                                __m128 out[3])
+{
+    const __m128 lim = _mm_set1_ps(16777216.0f), half = _mm_set1_ps(0.5f);
+    const __m128 one = _mm_set1_ps(1.0f);
+    const __m128i expo = _mm_set1_epi32(0x7f800000);
+    const uint8_t *tex = rs->vram + t->base[0];
+    uint32_t pitch = t->pitch[0];
+    __m128 c[2], frac[2], nfrac[2], texel[4][3];
+    __m128i i0[2], i1[2];
+    int32_t off[4][4];
+    int a, k, i;
+
+    c[0] = _mm_mul_ps(u, _mm_set1_ps((float)(int)MAX(t->w, 1u)));
+    c[1] = _mm_mul_ps(v, _mm_set1_ps((float)(int)MAX(t->h, 1u)));
+    for (a = 0; a < 2; a++) {
+        __m128i size1 = _mm_set1_epi32((int)MAX(a ? t->h : t->w, 1u) - 1);
+        __m128i finite = _mm_xor_si128(
+            _mm_cmpeq_epi32(_mm_and_si128(_mm_castps_si128(c[a]), expo), expo),
+            _mm_set1_epi32(-1));
+        __m128 f = _mm_min_ps(_mm_max_ps(c[a], _mm_sub_ps(_mm_setzero_ps(),
+                                                          lim)), lim);
+        __m128i fl;
+
+        f = _mm_and_ps(f, _mm_castsi128_ps(finite));
+        f = _mm_sub_ps(f, half);
+        fl = _mm_cvttps_epi32(f);
+        fl = _mm_add_epi32(fl, _mm_castps_si128(
+            _mm_cmpgt_ps(_mm_cvtepi32_ps(fl), f)));
+        frac[a] = _mm_sub_ps(f, _mm_cvtepi32_ps(fl));
+        nfrac[a] = _mm_sub_ps(one, frac[a]);
+        i0[a] = _mm_and_si128(fl, size1);
+        i1[a] = _mm_and_si128(_mm_add_epi32(fl, _mm_set1_epi32(1)), size1);
+    }
+    {
+        /* byte offsets of t00, t10, t01, t11: row * pitch + 2 * column */
+        __m128i ra = mul_u32(i0[1], pitch), rb = mul_u32(i1[1], pitch);
+        __m128i ca = _mm_add_epi32(i0[0], i0[0]);
+        __m128i cb = _mm_add_epi32(i1[0], i1[0]);
+        __m128i raw[2] = { _mm_setzero_si128(), _mm_setzero_si128() };
+        const __m128i zero = _mm_setzero_si128();
+
+        _mm_storeu_si128((__m128i *)off[0], _mm_add_epi32(ra, ca));
+        _mm_storeu_si128((__m128i *)off[1], _mm_add_epi32(ra, cb));
+        _mm_storeu_si128((__m128i *)off[2], _mm_add_epi32(rb, ca));
+        _mm_storeu_si128((__m128i *)off[3], _mm_add_epi32(rb, cb));
+        /* t00 | t10 and t01 | t11 as eight 16-bit lanes each */
+#define TEXEL(v, k, i) \
+        v = _mm_insert_epi16(v, load_le16(tex + off[k][i]), ((k) & 1) * 4 + (i))
+        TEXEL(raw[0], 0, 0); TEXEL(raw[0], 0, 1); TEXEL(raw[0], 0, 2);
+        TEXEL(raw[0], 0, 3); TEXEL(raw[0], 1, 0); TEXEL(raw[0], 1, 1);
+        TEXEL(raw[0], 1, 2); TEXEL(raw[0], 1, 3);
+        TEXEL(raw[1], 2, 0); TEXEL(raw[1], 2, 1); TEXEL(raw[1], 2, 2);
+        TEXEL(raw[1], 2, 3); TEXEL(raw[1], 3, 0); TEXEL(raw[1], 3, 1);
+        TEXEL(raw[1], 3, 2); TEXEL(raw[1], 3, 3);
+#undef TEXEL
+        for (k = 0; k < 4; k++) {
+            __m128i w16 = raw[k >> 1], f16[3];
+            f16[0] = _mm_srli_epi16(w16, 11);
+            f16[1] = _mm_and_si128(_mm_srli_epi16(w16, 5), _mm_set1_epi16(63));
+            f16[2] = _mm_and_si128(w16, _mm_set1_epi16(31));
+            for (i = 0; i < 3; i++) {
+                __m128i w = k & 1 ? _mm_unpackhi_epi16(f16[i], zero)
+                                  : _mm_unpacklo_epi16(f16[i], zero);
+                texel[k][i] = _mm_div_ps(_mm_cvtepi32_ps(w),
+                                         _mm_set1_ps(i == 1 ? 63.0f : 31.0f));
+            }
+        }
+    }
+    for (k = 0; k < 3; k++) {
+        __m128 top = _mm_add_ps(_mm_mul_ps(texel[0][k], nfrac[0]),
+                                _mm_mul_ps(texel[1][k], frac[0]));
+        __m128 bot = _mm_add_ps(_mm_mul_ps(texel[2][k], nfrac[0]),
+                                _mm_mul_ps(texel[3][k], frac[0]));
+        out[k] = _mm_add_ps(_mm_mul_ps(top, nfrac[1]),
+                            _mm_mul_ps(bot, frac[1]));
+    }
+}
+
+GlamoTexFetch4Fn *glamo_tex_fast4(const GlamoRenderState *rs, int unit)
+{
+    const GlamoTexUnit *t = &rs->tex[unit];
+
+    return glamo_tex_fast(rs, unit) == fetch_rgb565_wrap2 && t->mag == 1 ?
+           fetch4_rgb565_wrap2 : NULL;
+}
+#endif
+
 uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,
                           const float uv[4][2], uint32_t mask,
                           float out[4][4])
