@@ -117,6 +117,85 @@ static void test_color_write(void)
 }
 
 /*
+ * attila_color_write4 (four slots as one vector) against the general write
+ * slot by slot, over random RGBA8888 states, colours, bytes and slot
+ * masks; each chosen path taken by at least a tenth of the cases. Checked
+ * to fail when the vector path reads slot j's destination for slot j ^ 1.
+ */
+static void test_color_write4(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0xC0104);
+    AttilaDrawState *ds = g_new0(AttilaDrawState, 1);
+    unsigned taken[3] = { 0, 0, 0 };
+    int n, c, j;
+
+    for (n = 0; n < 100000; n++) {
+        AttilaRenderTarget rt = { 0 }, grt;
+        uint8_t fast[16], gen[16];
+        float color[4][4];
+        const float *col[4];
+        unsigned mask = g_rand_int_range(rnd, 0, 16);
+        int index = g_rand_int_range(rnd, 0, 4) == 0;
+
+        rt.format = ATTILA_FMT_RGBA8888;
+        rt.bytes = 4;
+        rt.blend = g_rand_int_range(rnd, 0, 3) != 0;
+        rt.equation = g_rand_int_range(rnd, 0, 8) ? ATTILA_BLEND_ADD :
+                      (uint32_t)g_rand_int_range(rnd, 0, 5);
+        rt.src_rgb = random_factor(rnd);
+        rt.dst_rgb = random_factor(rnd);
+        rt.src_a = random_factor(rnd);
+        rt.dst_a = random_factor(rnd);
+        for (c = 0; c < 4; c++) {
+            rt.blend_color[c] = random_float(rnd);
+            rt.mask[c] = g_rand_int_range(rnd, 0, 5) != 0;
+        }
+        for (j = 0; j < 4; j++) {
+            for (c = 0; c < 4; c++) {
+                color[j][c] = random_float(rnd);
+            }
+            /* sometimes the same colour in every slot (a pixel's samples) */
+            col[j] = g_rand_int_range(rnd, 0, 4) ? color[j] : color[0];
+        }
+        ds->srgb_write = g_rand_int_range(rnd, 0, 20) == 0;
+        ds->logic_op = g_rand_int_range(rnd, 0, 16) == 0;
+        ds->logic_func = g_rand_int_range(rnd, 0, 16);
+        for (c = 0; c < 16; c++) {
+            fast[c] = gen[c] = g_rand_int(rnd);
+        }
+        g3d_general_path = false;
+        attila_color_choose(ds, &rt, index);
+        taken[rt.path]++;
+        if (rt.path == ATTILA_CW_GENERAL) {
+            continue;
+        }
+        attila_color_write4(&rt, fast, col, mask);
+        grt = rt;
+        g3d_general_path = true;
+        attila_color_choose(ds, &grt, index);
+        g3d_general_path = false;
+        for (j = 0; j < 4; j++) {
+            if ((mask >> j) & 1) {
+                attila_color_write(ds, &grt, gen + 4 * j, col[j], index);
+            }
+        }
+        if (memcmp(fast, gen, sizeof(fast))) {
+            g_test_message("case %d: path %u blend %d factors %u %u %u %u "
+                           "mask %x", n, rt.path, rt.blend, rt.src_rgb,
+                           rt.dst_rgb, rt.src_a, rt.dst_a, mask);
+            g_assert_not_reached();
+        }
+    }
+    g_test_message("general %u, RGBA8 %u, RGBA8 blend %u", taken[0], taken[1],
+                   taken[2]);
+    for (c = 0; c < 3; c++) {
+        g_assert_cmpuint(taken[c], >, 100000 / 10);
+    }
+    g_free(ds);
+    g_rand_free(rnd);
+}
+
+/*
  * A vertex for the random triangles: a pixel position on a grid of 1/2,
  * 1/4 or any fraction (so that edges run exactly through pixel centres and
  * sample positions and the tie rule decides), to clip space with a random
@@ -468,6 +547,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/attila/fast/color-write", test_color_write);
+    g_test_add_func("/attila/fast/color-write4", test_color_write4);
     g_test_add_func("/attila/fast/inside-edge", test_inside_edge);
     g_test_add_func("/attila/fast/interpolate", test_interpolate);
     g_test_add_func("/attila/fast/raster", test_raster);

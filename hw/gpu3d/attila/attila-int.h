@@ -437,6 +437,8 @@ typedef struct AttilaRenderCtx {
     uint32_t shader_error, shader_error_pc;   /* first error met */
     uint64_t quads, fragments;
     uint64_t work;                      /* stamps + shader steps this draw */
+    uint8_t rt_list[ATTILA_MAX_RENDER_TARGETS];  /* the mapped targets */
+    uint8_t rt_count;
 } AttilaRenderCtx;
 
 /*
@@ -660,6 +662,10 @@ void attila_color_choose(const AttilaDrawState *ds, AttilaRenderTarget *rt,
                          int rt_index);
 void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
                         uint8_t *px, const float color[4], int rt_index);
+/* four consecutive slots (pixels or samples) of a target whose path is not
+ * ATTILA_CW_GENERAL: slot j gets color[j] where bit j of mask is set */
+void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
+                         const float *const color[4], unsigned mask);
 void attila_color_read(uint32_t format, const uint8_t *px, float out[4]);
 void attila_color_pack(uint32_t format, const float in[4], uint8_t *px);
 

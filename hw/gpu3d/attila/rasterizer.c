@@ -108,11 +108,14 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     uint32_t cover[4];          /* sample coverage bits per fragment */
     uint8_t *zaddr[4] = { 0 };
     bool any = false, early, zany;
-    int i, s, k;
+    int i, s, k, n;
 
     /* the stamp's four pixels inside the triangle's box: none to skip */
     bool boxed = qx >= t->x0 && qx + 1 <= t->x1 && qy >= t->y0 &&
                  qy + 1 <= t->y1;
+    /* window z is read by the z/stencil test and by input 0 (below) */
+    bool want_z = (ds->zptr && (ds->depth_test || ds->stencil_test)) ||
+                  (!pat && (ds->fs_inputs & 1));
 
     attila_triangle_eval_stamp_in(t, tile, qx, qy, memo, v);
     for (i = 0; i < 4; i++) {
@@ -127,7 +130,9 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 general ? attila_triangle_inside(t, v[i], ds->d3d9_depth) :
                 attila_triangle_inside_lo(t, v[i], ds->d3d9_depth)) {
                 cover[i] = 1;
-                zs[i][0] = attila_convert_z(ds, v[i][3]);
+                if (want_z) {
+                    zs[i][0] = attila_convert_z(ds, v[i][3]);
+                }
             }
         } else {
             /* v is at the pixel corner; samples are offsets from it */
@@ -150,7 +155,9 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                     }
                 }
                 cover[i] |= 1u << s;
-                zs[i][s] = attila_convert_z(ds, sv[3]);
+                if (want_z) {
+                    zs[i][s] = attila_convert_z(ds, sv[3]);
+                }
             }
         }
         any = any || cover[i];
@@ -275,13 +282,32 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         }
     }
 
-    /* color write, every enabled render target from output 1 + rt */
-    for (k = 0; k < ATTILA_MAX_RENDER_TARGETS; k++) {
-        const AttilaRenderTarget *rt = &ds->rt[k];
-        if (!rt->ptr) {
+    /* color write, every mapped render target from output 1 + rt */
+    for (n = 0; n < ctx->rt_count; n++) {
+        const AttilaRenderTarget *rt;
+        uint8_t *p0;
+
+        k = ctx->rt_list[n];
+        rt = &ds->rt[k];
+        p0 = rt->ptr + attila_pixel_address(&rt->pm, qx, qy);
+        if (rt->path != ATTILA_CW_GENERAL && rt->pm.samples == ns) {
+            /* the stamp's 4 x ns slots are consecutive: four at a time */
+            const float *col[4 * 8];
+            uint32_t bits = 0;
+            for (i = 0; i < 4; i++) {
+                bits |= cover[i] << (i * ns);
+                for (s = 0; s < (int)ns; s++) {
+                    col[i * ns + s] = ctx->lane[i].out[1 + k].f;
+                }
+            }
+            for (s = 0; s < 4 * (int)ns; s += 4) {
+                if ((bits >> s) & 15) {
+                    attila_color_write4(rt, p0 + 4 * s, col + s,
+                                        (bits >> s) & 15);
+                }
+            }
             continue;
         }
-        uint8_t *p0 = rt->ptr + attila_pixel_address(&rt->pm, qx, qy);
         for (i = 0; i < 4; i++) {
             uint8_t *px;
             if (!cover[i]) {
@@ -454,6 +480,12 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->fs_env.steps = &ctx->work;
         ctx->shader_error = 0;
         ctx->quads = ctx->fragments = 0;
+        ctx->rt_count = 0;
+        for (k = 0; k < ATTILA_MAX_RENDER_TARGETS; k++) {
+            if (ds->rt[k].ptr) {
+                ctx->rt_list[ctx->rt_count++] = k;
+            }
+        }
     }
     for (k = 0; k < n; k++) {
         pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *
