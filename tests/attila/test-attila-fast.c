@@ -468,6 +468,123 @@ static void test_raster(void)
     g_rand_free(rnd);
 }
 
+/* fragment programs for test_copy_program: some the rasteriser copies
+ * itself (ds->fs_copy), some near misses it must leave to the shader */
+static void copy_program(AttilaRecBuf *b, int which)
+{
+    const AttilaShSrc in1 = ATTILA_SRC(ATTILA_BANK_IN, 1);
+    AttilaShIns p[2] = {
+        { .opc = ATTILA_SH_MOV, .end = true, .rbank = ATTILA_BANK_OUT,
+          .rreg = 1, .mask = 15, .s = { in1 } },
+    };
+    uint8_t code[2][16];
+    int n = 1;
+
+    switch (which) {
+    case 1:     /* o0 (the depth output) and o1 written */
+        p[1] = p[0];
+        p[0].end = false;
+        p[0].rreg = 0;
+        n = 2;
+        break;
+    case 2:
+        p[0].s[0].swz = ATTILA_SWZ(3, 2, 1, 0);
+        break;
+    case 3:
+        p[0].s[0].neg = true;
+        break;
+    case 4:
+        p[0].sat = true;
+        break;
+    case 5:
+        p[0].mask = 0xd;
+        break;
+    case 6:     /* the window position */
+        p[0].s[0] = ATTILA_SRC(ATTILA_BANK_IN, 0);
+        break;
+    case 7:     /* through a temporary */
+        p[1] = p[0];
+        p[0].end = false;
+        p[0].rbank = ATTILA_BANK_TEMP;
+        p[1].s[0] = ATTILA_SRC(ATTILA_BANK_TEMP, 0);
+        n = 2;
+        break;
+    case 8:     /* a copy to o2: the colour output o1 stays as reset */
+        p[0].rreg = 2;
+        break;
+    default:
+        break;
+    }
+    attila_scene_ins(p, n, code);
+    attila_rec_write(b, ATTILA_SCENE_FPROG, code, 16 * n);
+    attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM_SIZE, 0, 16 * n);
+    attila_rec_cmd(b, ATTILA_CMD_LOAD_FRAGMENT_PROGRAM);
+}
+
+/*
+ * The one-MOV fragment program copied by the rasteriser (ds->fs_copy)
+ * against the shader running it (g3d_general_path): two draws a scene,
+ * each with one of copy_program's programs, so that a copy draw follows
+ * programs that wrote o0, o1 or a temporary; the depth from o0 or not,
+ * early z or not, blending or not, MSAA off and 2/4 samples; colour and z
+ * buffers and errors equal. Checked to fail when the copy draw's threads
+ * are not reset at its start.
+ */
+static void test_copy_program(void)
+{
+    static const uint32_t samples[3] = { 1, 2, 4 };
+    GRand *rnd = g_rand_new_with_seed(0xC0B1);
+    uint8_t *buf = g_malloc(65536);
+    uint64_t drawn = 0;
+    AttilaRun *runs[2];
+    int n, d;
+
+    runs_new(runs);
+    for (n = 0; n < 60; n++) {
+        uint32_t w = g_rand_int_range(rnd, 8, 64);
+        uint32_t h = g_rand_int_range(rnd, 8, 48);
+        uint32_t ns = samples[n % 3];
+        float verts[SCENE_VERTS][8];
+        AttilaRecBuf b = { buf, 0, 65536, 0 };
+        uint32_t err;
+        int v;
+
+        for (v = 0; v < SCENE_VERTS; v++) {
+            random_vertex(rnd, w, h, verts[v]);
+        }
+        identity_records(&b);
+        attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
+        attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
+        attila_rec_reg_u32(&b, ATTILA_REG_FRAGMENT_INPUT_ATTRIBUTES, 1,
+                           g_rand_boolean(rnd));
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+        for (d = 0; d < 2; d++) {
+            copy_program(&b, g_rand_int_range(rnd, 0, 9));
+            attila_rec_reg_u32(&b, ATTILA_REG_MODIFY_FRAGMENT_DEPTH, 0,
+                               g_rand_int_range(rnd, 0, 3) == 0);
+            attila_rec_reg_u32(&b, ATTILA_REG_EARLYZ, 0, g_rand_boolean(rnd));
+            attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_FUNCTION, 0,
+                               g_rand_boolean(rnd) ? ATTILA_CMP_LESS :
+                               ATTILA_CMP_ALWAYS);
+            attila_rec_reg_u32(&b, ATTILA_REG_COLOR_BLEND, 0,
+                               g_rand_boolean(rnd));
+            attila_rec_reg_u32(&b, ATTILA_REG_BLEND_SRC_RGB, 0,
+                               ATTILA_BF_SRC_ALPHA);
+            attila_rec_reg_u32(&b, ATTILA_REG_BLEND_DST_RGB, 0,
+                               ATTILA_BF_ONE_MINUS_SRC_ALPHA);
+            attila_rec_cmd(&b, ATTILA_CMD_DRAW);
+        }
+        drawn += draw_twice(runs, w, h, ns, verts, sizeof(verts), &b, &err);
+        g_assert_cmpuint(err, ==, 0);
+    }
+    g_test_message("%" G_GUINT64_FORMAT " samples drawn", drawn);
+    g_assert_cmpuint(drawn, >, 5000);
+    runs_free(runs);
+    g_free(buf);
+    g_rand_free(rnd);
+}
+
 /*
  * Vertices shaded four at a time (streamer.c shade_batch) against one at
  * a time: indexed draws whose indices repeat (post-transform cache hits on
@@ -551,6 +668,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/inside-edge", test_inside_edge);
     g_test_add_func("/attila/fast/interpolate", test_interpolate);
     g_test_add_func("/attila/fast/raster", test_raster);
+    g_test_add_func("/attila/fast/copy-program", test_copy_program);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     return g_test_run();
 }

@@ -396,6 +396,10 @@ typedef struct AttilaDrawState {
     bool fs_kills;                      /* the fragment program may kill */
     uint32_t fs_temps, fs_outs;         /* temporaries, outputs to reset */
     uint32_t fs_inputs;                 /* inputs it may read (interpolated) */
+    /* the program is one MOV o[fs_copy_out] = i[fs_copy_in] (the shader's
+     * run_lanes copies the register): the rasteriser copies it itself */
+    bool fs_copy;
+    uint8_t fs_copy_in, fs_copy_out;
     /* clipper / setup */
     bool frustum_clip, d3d9_pixel, d3d9_depth, d3d9_rules, two_sided;
     uint32_t face_mode, cull;

@@ -205,8 +205,10 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         double *cv = centroid[i];
         const double *iv = v[i];
 
-        attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps,
-                                     ds->fs_outs);
+        if (!ds->fs_copy) {
+            attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps,
+                                         ds->fs_outs);
+        }
         if (pat) {
             /*
              * Attributes at the centroid of the covered samples (of all
@@ -238,7 +240,18 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                     (cover[i] ? zs[i][0] : attila_convert_z(ds, iv[3]));
     }
     attila_interpolate(ds, t, lane_v, lane_z, qx, qy, ctx->lane);
-    {
+    if (ds->fs_copy) {
+        /*
+         * The program's one MOV, as run_lanes does it (a 16-byte copy),
+         * counted as its one step. The threads were reset at the draw's
+         * start; the copy writes nothing else, so they stay as a reset
+         * leaves them (attila_raster_draw).
+         */
+        for (i = 0; i < 4; i++) {
+            ctx->lane[i].out[ds->fs_copy_out] = ctx->lane[i].in[ds->fs_copy_in];
+        }
+        ctx->work++;
+    } else {
         uint32_t bad_pc = 0;
         AttilaShaderResult r = attila_shader_run(&ctx->fs_env, ds->fs_pc,
                                                  ctx->lane, 4, &bad_pc);
@@ -481,6 +494,10 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->shader_error = 0;
         ctx->quads = ctx->fragments = 0;
         ctx->rt_count = 0;
+        for (k = 0; k < 4 && ds->fs_copy; k++) {
+            attila_shader_reset_fragment(&ctx->lane[k], ds->fs_temps,
+                                         ds->fs_outs);
+        }
         for (k = 0; k < ATTILA_MAX_RENDER_TARGETS; k++) {
             if (ds->rt[k].ptr) {
                 ctx->rt_list[ctx->rt_count++] = k;
