@@ -291,6 +291,67 @@ static void test_interpolate(void)
     g_rand_free(rnd);
 }
 
+/* a double of random sign, mantissa and magnitude (2^-40 .. 2^40) */
+static double random_wide(GRand *rnd)
+{
+    return ldexp(g_rand_double_range(rnd, -1, 1), g_rand_int_range(rnd, -40, 40));
+}
+
+/*
+ * The MSAA samples' and the centroid's edge and z values from the
+ * per-triangle products (attila_sample_steps, attila_sample_values,
+ * attila_centroid_values) against the general stamp's v + a sx + b sy,
+ * bit for bit, over random planes and corner values of wide magnitudes
+ * (where the additions' order shows in the last bit). Checked to fail
+ * when a sample's value adds the two products first.
+ */
+static void test_sample_steps(void)
+{
+    static const uint32_t counts[3] = { 2, 4, 8 };
+    GRand *rnd = g_rand_new_with_seed(0x5A3);
+    AttilaTriangle *t = g_new0(AttilaTriangle, 1);
+    int n, s, k;
+
+    for (n = 0; n < 20000; n++) {
+        uint32_t ns = counts[n % 3];
+        const double (*pat)[2] = attila_msaa_pattern(ns);
+        AttilaSampleSteps st;
+        double v[4], got[4], want[4], ox = 0, oy = 0;
+
+        for (k = 0; k < 3; k++) {
+            t->e[k][0] = random_wide(rnd);
+            t->e[k][1] = random_wide(rnd);
+        }
+        t->zeq[0] = random_wide(rnd);
+        t->zeq[1] = random_wide(rnd);
+        for (k = 0; k < 4; k++) {
+            v[k] = random_wide(rnd);
+        }
+        attila_sample_steps(t, pat, ns, &st);
+        for (s = 0; s < (int)ns; s++) {
+            double sx = pat[s][0] / 128.0, sy = pat[s][1] / 128.0;
+            for (k = 0; k < 3; k++) {
+                want[k] = v[k] + t->e[k][0] * sx + t->e[k][1] * sy;
+            }
+            want[3] = v[3] + t->zeq[0] * sx + t->zeq[1] * sy;
+            attila_sample_values(v, &st, s, true, got);
+            g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
+            ox += pat[s][0];
+            oy += pat[s][1];
+        }
+        ox /= 128.0 * ns;
+        oy /= 128.0 * ns;
+        for (k = 0; k < 3; k++) {
+            want[k] = v[k] + t->e[k][0] * ox + t->e[k][1] * oy;
+        }
+        want[3] = v[3] + t->zeq[0] * ox + t->zeq[1] * oy;
+        attila_centroid_values(v, &st, got);
+        g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
+    }
+    g_free(t);
+    g_rand_free(rnd);
+}
+
 /*
  * attila_inside_lo's one comparison against attila_inside_edge (the
  * simulator's INSIDE_EQUATION): edge values at and one ulp either side of
@@ -668,6 +729,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/inside-edge", test_inside_edge);
     g_test_add_func("/attila/fast/interpolate", test_interpolate);
     g_test_add_func("/attila/fast/raster", test_raster);
+    g_test_add_func("/attila/fast/sample-steps", test_sample_steps);
     g_test_add_func("/attila/fast/copy-program", test_copy_program);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     return g_test_run();

@@ -495,6 +495,53 @@ typedef struct AttilaTriangle {
     float attr[3][ATTILA_SH_IO][4];
 } AttilaTriangle;
 
+/* rasterizer.c: MSAA sample positions (1/128 pixel from the pixel corner,
+ * RasterizerEmulator) for 2, 4, 8 samples, else NULL */
+const double (*attila_msaa_pattern(uint32_t samples))[2];
+/* the centroid of the samples in mask m, from the pixel corner, in pixels */
+void attila_centroid_offset(const double (*pat)[2], uint32_t ns, uint32_t m,
+                            double *ox, double *oy);
+/*
+ * A triangle's edge and z plane steps to its MSAA samples and to the
+ * centroid of all samples, the products once per triangle (not under
+ * g3d_general_path): a sample's value v + a sx + b sy is then the same
+ * two additions, in the same order, of the same products. k = 3 is the
+ * z plane.
+ */
+typedef struct AttilaSampleSteps {
+    double x[8][4], y[8][4];        /* a sx, b sy of sample s */
+    double cx[4], cy[4];            /* of the centroid of all samples */
+} AttilaSampleSteps;
+
+void attila_sample_steps(const AttilaTriangle *t, const double (*pat)[2],
+                         uint32_t ns, AttilaSampleSteps *st);
+
+/* sample s's z (sv[3]) and, with edges, its three edge values, from the
+ * pixel corner's v */
+static inline void attila_sample_values(const double v[4],
+                                        const AttilaSampleSteps *st, int s,
+                                        bool edges, double sv[4])
+{
+    int k;
+
+    sv[3] = v[3] + st->x[s][3] + st->y[s][3];
+    for (k = 0; k < 3 && edges; k++) {
+        sv[k] = v[k] + st->x[s][k] + st->y[s][k];
+    }
+}
+
+/* the edge values and z at the centroid of all samples */
+static inline void attila_centroid_values(const double v[4],
+                                          const AttilaSampleSteps *st,
+                                          double cv[4])
+{
+    int k;
+
+    for (k = 0; k < 4; k++) {
+        cv[k] = v[k] + st->cx[k] + st->cy[k];
+    }
+}
+
 /* false: culled (facing, zero area, nothing on screen) */
 bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
                            const AttilaVertex *v1, const AttilaVertex *v2,

@@ -49,13 +49,51 @@ static const double msaa8[8][2] = {
     { 72, 40 }, { 88, 120 }, { 104, 72 }, { 120, 8 },
 };
 
-static const double (*msaa_pattern(uint32_t samples))[2]
+const double (*attila_msaa_pattern(uint32_t samples))[2]
 {
     switch (samples) {
     case 2:  return msaa2;
     case 4:  return msaa4;
     case 8:  return msaa8;
     default: return NULL;
+    }
+}
+
+/* the centroid of the samples in m, from the pixel corner, in pixels */
+void attila_centroid_offset(const double (*pat)[2], uint32_t ns,
+                                   uint32_t m, double *ox, double *oy)
+{
+    double x = 0, y = 0;
+    int nc = 0;
+    uint32_t s;
+
+    for (s = 0; s < ns; s++) {
+        if ((m >> s) & 1) {
+            x += pat[s][0];
+            y += pat[s][1];
+            nc++;
+        }
+    }
+    *ox = x / (MSAA_SUBPIXEL * nc);
+    *oy = y / (MSAA_SUBPIXEL * nc);
+}
+
+void attila_sample_steps(const AttilaTriangle *t, const double (*pat)[2],
+                         uint32_t ns, AttilaSampleSteps *st)
+{
+    double ox, oy;
+    uint32_t s;
+    int k;
+
+    attila_centroid_offset(pat, ns, (1u << ns) - 1, &ox, &oy);
+    for (k = 0; k < 4; k++) {
+        const double *e = k < 3 ? t->e[k] : t->zeq;
+        for (s = 0; s < ns; s++) {
+            st->x[s][k] = e[0] * (pat[s][0] / MSAA_SUBPIXEL);
+            st->y[s][k] = e[1] * (pat[s][1] / MSAA_SUBPIXEL);
+        }
+        st->cx[k] = e[0] * ox;
+        st->cy[k] = e[1] * oy;
     }
 }
 
@@ -96,11 +134,12 @@ void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
  * each (attila_inside_lo).
  */
 static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                  const double tile[4], AttilaStampMemo *memo, int32_t qx,
-                  int32_t qy, bool inside, bool general)
+                  const double tile[4], AttilaStampMemo *memo,
+                  const AttilaSampleSteps *st, int32_t qx, int32_t qy, bool inside,
+                  bool general)
 {
     const AttilaDrawState *ds = ctx->ds;
-    const double (*pat)[2] = ds->msaa ? msaa_pattern(ds->samples) : NULL;
+    const double (*pat)[2] = ds->msaa ? attila_msaa_pattern(ds->samples) : NULL;
     uint32_t ns = pat ? ds->samples : 1;
     double v[4][4], centroid[4][4];
     const double *lane_v[4];
@@ -136,7 +175,19 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             }
         } else {
             /* v is at the pixel corner; samples are offsets from it */
-            for (s = 0; s < (int)ns; s++) {
+            for (s = 0; s < (int)ns && st; s++) {
+                double sv[4];
+                attila_sample_values(v[i], st, s, !inside, sv);
+                if (!(inside ? attila_inside_depth(sv[3], ds->d3d9_depth) :
+                      attila_triangle_inside_lo(t, sv, ds->d3d9_depth))) {
+                    continue;
+                }
+                cover[i] |= 1u << s;
+                if (want_z) {
+                    zs[i][s] = attila_convert_z(ds, sv[3]);
+                }
+            }
+            for (s = 0; s < (int)ns && !st; s++) {
                 double sx = pat[s][0] / MSAA_SUBPIXEL, sy = pat[s][1] / MSAA_SUBPIXEL;
                 double sv[4];
                 sv[3] = v[i][3] + t->zeq[0] * sx + t->zeq[1] * sy;
@@ -216,21 +267,16 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
              * matches this and neither the pixel centre nor sample 0.
              */
             uint32_t m = cover[i] ? cover[i] : (1u << ns) - 1;
-            double ox = 0, oy = 0;
-            int nc = 0;
-            for (s = 0; s < (int)ns; s++) {
-                if ((m >> s) & 1) {
-                    ox += pat[s][0];
-                    oy += pat[s][1];
-                    nc++;
+            double ox, oy;
+            if (st && m == (1u << ns) - 1) {
+                attila_centroid_values(v[i], st, cv);
+            } else {
+                attila_centroid_offset(pat, ns, m, &ox, &oy);
+                for (k = 0; k < 3; k++) {
+                    cv[k] = v[i][k] + t->e[k][0] * ox + t->e[k][1] * oy;
                 }
+                cv[3] = v[i][3] + t->zeq[0] * ox + t->zeq[1] * oy;
             }
-            ox /= MSAA_SUBPIXEL * nc;
-            oy /= MSAA_SUBPIXEL * nc;
-            for (k = 0; k < 3; k++) {
-                cv[k] = v[i][k] + t->e[k][0] * ox + t->e[k][1] * oy;
-            }
-            cv[3] = v[i][3] + t->zeq[0] * ox + t->zeq[1] * oy;
             iv = cv;
         }
         lane_v[i] = iv;
@@ -405,10 +451,16 @@ static void raster_job(void *arg, int thread)
 
     for (n = 0; n < r->n; n++) {
         const AttilaTriangle *t = &r->tris[n];
+        const double (*pat)[2] = r->ds->msaa ? attila_msaa_pattern(r->ds->samples) :
+                                 NULL;
+        AttilaSampleSteps steps;
         int tx0 = t->x0 / TILE, tx1 = t->x1 / TILE;
         int ty0 = t->y0 / TILE, ty1 = t->y1 / TILE;
         int tx, ty;
 
+        if (pat && r->skip_boxes) {
+            attila_sample_steps(t, pat, r->ds->samples, &steps);
+        }
         for (ty = ty0; ty <= ty1; ty++) {
             for (tx = tx0; tx <= tx1; tx++) {
                 int32_t x0, y0, x1, y1, qx, qy;
@@ -440,10 +492,11 @@ static void raster_job(void *arg, int thread)
                     for (qx = x0; qx <= x1 && !outside; qx += 2) {
                         double dx = qx - tx * TILE, dy = qy - ty * TILE;
                         if (!r->skip_boxes) {
-                            stamp(ctx, t, tv, NULL, qx, qy, false, true);
+                            stamp(ctx, t, tv, NULL, NULL, qx, qy, false,
+                                  true);
                         } else if (!box_outside(&stamps, dx, dy)) {
-                            stamp(ctx, t, tv, &memo, qx, qy,
-                                  box_inside(&stamps, dx, dy), false);
+                            stamp(ctx, t, tv, &memo, pat ? &steps : NULL,
+                                  qx, qy, box_inside(&stamps, dx, dy), false);
                         }
                     }
                     ctx->work += (uint64_t)(x1 - x0) / 2 + 1;
