@@ -522,11 +522,11 @@ static inline void attila_sample_values(const double v[4],
                                         const AttilaSampleSteps *st, int s,
                                         bool edges, double sv[4])
 {
-    int k;
-
     sv[3] = v[3] + st->x[s][3] + st->y[s][3];
-    for (k = 0; k < 3 && edges; k++) {
-        sv[k] = v[k] + st->x[s][k] + st->y[s][k];
+    if (edges) {
+        sv[0] = v[0] + st->x[s][0] + st->y[s][0];
+        sv[1] = v[1] + st->x[s][1] + st->y[s][1];
+        sv[2] = v[2] + st->x[s][2] + st->y[s][2];
     }
 }
 
@@ -535,11 +535,10 @@ static inline void attila_centroid_values(const double v[4],
                                           const AttilaSampleSteps *st,
                                           double cv[4])
 {
-    int k;
-
-    for (k = 0; k < 4; k++) {
-        cv[k] = v[k] + st->cx[k] + st->cy[k];
-    }
+    cv[0] = v[0] + st->cx[0] + st->cy[0];
+    cv[1] = v[1] + st->cx[1] + st->cy[1];
+    cv[2] = v[2] + st->cx[2] + st->cy[2];
+    cv[3] = v[3] + st->cx[3] + st->cy[3];
 }
 
 /* false: culled (facing, zero area, nothing on screen) */

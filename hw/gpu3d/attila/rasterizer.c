@@ -127,6 +127,58 @@ void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
 }
 
 /*
+ * The MSAA samples of one pixel inside the triangle (and the near/far
+ * planes), with their window z where want_z; v is at the pixel corner.
+ * st: the per-triangle steps (not under g3d_general_path).
+ */
+static inline __attribute__((always_inline)) uint32_t
+msaa_cover(const AttilaDrawState *ds, const AttilaTriangle *t,
+                           const AttilaSampleSteps *st,
+                           const double (*pat)[2], uint32_t ns,
+                           const double v[4], bool inside, bool general,
+                           bool want_z, uint32_t zs[8])
+{
+    uint32_t cover = 0;
+    int s, k;
+
+    for (s = 0; s < (int)ns && st; s++) {
+        double sv[4];
+        attila_sample_values(v, st, s, !inside, sv);
+        if (!(inside ? attila_inside_depth(sv[3], ds->d3d9_depth) :
+              attila_triangle_inside_lo(t, sv, ds->d3d9_depth))) {
+            continue;
+        }
+        cover |= 1u << s;
+        if (want_z) {
+            zs[s] = attila_convert_z(ds, sv[3]);
+        }
+    }
+    for (s = 0; s < (int)ns && !st; s++) {
+        double sx = pat[s][0] / MSAA_SUBPIXEL, sy = pat[s][1] / MSAA_SUBPIXEL;
+        double sv[4];
+        sv[3] = v[3] + t->zeq[0] * sx + t->zeq[1] * sy;
+        if (inside) {
+            if (!attila_inside_depth(sv[3], ds->d3d9_depth)) {
+                continue;
+            }
+        } else {
+            for (k = 0; k < 3; k++) {
+                sv[k] = v[k] + t->e[k][0] * sx + t->e[k][1] * sy;
+            }
+            if (!(general ? attila_triangle_inside(t, sv, ds->d3d9_depth) :
+                  attila_triangle_inside_lo(t, sv, ds->d3d9_depth))) {
+                continue;
+            }
+        }
+        cover |= 1u << s;
+        if (want_z) {
+            zs[s] = attila_convert_z(ds, sv[3]);
+        }
+    }
+    return cover;
+}
+
+/*
  * One 2x2 stamp of one triangle. inside: every pixel and sample of the
  * stamp is inside the three edges by far more than rounding (box_inside),
  * so only the near/far planes are left to test. general: the edge tests as
@@ -175,41 +227,8 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             }
         } else {
             /* v is at the pixel corner; samples are offsets from it */
-            for (s = 0; s < (int)ns && st; s++) {
-                double sv[4];
-                attila_sample_values(v[i], st, s, !inside, sv);
-                if (!(inside ? attila_inside_depth(sv[3], ds->d3d9_depth) :
-                      attila_triangle_inside_lo(t, sv, ds->d3d9_depth))) {
-                    continue;
-                }
-                cover[i] |= 1u << s;
-                if (want_z) {
-                    zs[i][s] = attila_convert_z(ds, sv[3]);
-                }
-            }
-            for (s = 0; s < (int)ns && !st; s++) {
-                double sx = pat[s][0] / MSAA_SUBPIXEL, sy = pat[s][1] / MSAA_SUBPIXEL;
-                double sv[4];
-                sv[3] = v[i][3] + t->zeq[0] * sx + t->zeq[1] * sy;
-                if (inside) {
-                    if (!attila_inside_depth(sv[3], ds->d3d9_depth)) {
-                        continue;
-                    }
-                } else {
-                    for (k = 0; k < 3; k++) {
-                        sv[k] = v[i][k] + t->e[k][0] * sx + t->e[k][1] * sy;
-                    }
-                    if (!(general ?
-                          attila_triangle_inside(t, sv, ds->d3d9_depth) :
-                          attila_triangle_inside_lo(t, sv, ds->d3d9_depth))) {
-                        continue;
-                    }
-                }
-                cover[i] |= 1u << s;
-                if (want_z) {
-                    zs[i][s] = attila_convert_z(ds, sv[3]);
-                }
-            }
+            cover[i] = msaa_cover(ds, t, st, pat, ns, v[i], inside, general,
+                                  want_z, zs[i]);
         }
         any = any || cover[i];
     }
@@ -353,7 +372,14 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             /* the stamp's 4 x ns slots are consecutive: four at a time */
             const float *col[4 * 8];
             uint32_t bits = 0;
-            for (i = 0; i < 4; i++) {
+            if (ns == 1) {
+                bits = cover[0] | cover[1] << 1 | cover[2] << 2 |
+                       cover[3] << 3;
+                for (i = 0; i < 4; i++) {
+                    col[i] = ctx->lane[i].out[1 + k].f;
+                }
+            }
+            for (i = 0; i < 4 && ns > 1; i++) {
                 bits |= cover[i] << (i * ns);
                 for (s = 0; s < (int)ns; s++) {
                     col[i * ns + s] = ctx->lane[i].out[1 + k].f;
