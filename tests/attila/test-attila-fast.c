@@ -53,6 +53,31 @@ static uint32_t random_factor(GRand *rnd)
            (uint32_t)g_rand_int_range(rnd, 0, 15);
 }
 
+/* a random blend state and channel mask of rt (one equation in
+ * other_eq is not ADD, one channel in mask_odds is masked off), and sRGB
+ * and the logic operation on one draw in srgb_odds, logic_odds */
+static void random_blend(GRand *rnd, AttilaDrawState *ds,
+                         AttilaRenderTarget *rt, int other_eq, int mask_odds,
+                         int srgb_odds, int logic_odds)
+{
+    int c;
+
+    rt->blend = g_rand_int_range(rnd, 0, 3) != 0;
+    rt->equation = g_rand_int_range(rnd, 0, other_eq) ? ATTILA_BLEND_ADD :
+                   (uint32_t)g_rand_int_range(rnd, 0, 5);
+    rt->src_rgb = random_factor(rnd);
+    rt->dst_rgb = random_factor(rnd);
+    rt->src_a = random_factor(rnd);
+    rt->dst_a = random_factor(rnd);
+    for (c = 0; c < 4; c++) {
+        rt->blend_color[c] = random_float(rnd);
+        rt->mask[c] = g_rand_int_range(rnd, 0, mask_odds) != 0;
+    }
+    ds->srgb_write = g_rand_int_range(rnd, 0, srgb_odds) == 0;
+    ds->logic_op = g_rand_int_range(rnd, 0, logic_odds) == 0;
+    ds->logic_func = g_rand_int_range(rnd, 0, 16);
+}
+
 static void test_color_write(void)
 {
     static const uint32_t formats[] = {
@@ -73,21 +98,10 @@ static void test_color_write(void)
 
         rt.format = formats[g_rand_int_range(rnd, 0, G_N_ELEMENTS(formats))];
         rt.bytes = attila_rt_bytes(rt.format);
-        rt.blend = g_rand_int_range(rnd, 0, 3) != 0;
-        rt.equation = g_rand_int_range(rnd, 0, 4) ? ATTILA_BLEND_ADD :
-                      (uint32_t)g_rand_int_range(rnd, 0, 5);
-        rt.src_rgb = random_factor(rnd);
-        rt.dst_rgb = random_factor(rnd);
-        rt.src_a = random_factor(rnd);
-        rt.dst_a = random_factor(rnd);
+        random_blend(rnd, ds, &rt, 4, 4, 10, 8);
         for (c = 0; c < 4; c++) {
-            rt.blend_color[c] = random_float(rnd);
-            rt.mask[c] = g_rand_int_range(rnd, 0, 4) != 0;
             color[c] = random_float(rnd);
         }
-        ds->srgb_write = g_rand_int_range(rnd, 0, 10) == 0;
-        ds->logic_op = g_rand_int_range(rnd, 0, 8) == 0;
-        ds->logic_func = g_rand_int_range(rnd, 0, 16);
         for (c = 0; c < 8; c++) {
             fast[c] = gen[c] = g_rand_int(rnd);
         }
@@ -139,17 +153,7 @@ static void test_color_write4(void)
 
         rt.format = ATTILA_FMT_RGBA8888;
         rt.bytes = 4;
-        rt.blend = g_rand_int_range(rnd, 0, 3) != 0;
-        rt.equation = g_rand_int_range(rnd, 0, 8) ? ATTILA_BLEND_ADD :
-                      (uint32_t)g_rand_int_range(rnd, 0, 5);
-        rt.src_rgb = random_factor(rnd);
-        rt.dst_rgb = random_factor(rnd);
-        rt.src_a = random_factor(rnd);
-        rt.dst_a = random_factor(rnd);
-        for (c = 0; c < 4; c++) {
-            rt.blend_color[c] = random_float(rnd);
-            rt.mask[c] = g_rand_int_range(rnd, 0, 5) != 0;
-        }
+        random_blend(rnd, ds, &rt, 8, 5, 20, 16);
         for (j = 0; j < 4; j++) {
             for (c = 0; c < 4; c++) {
                 color[j][c] = random_float(rnd);
@@ -157,9 +161,6 @@ static void test_color_write4(void)
             /* sometimes the same colour in every slot (a pixel's samples) */
             col[j] = g_rand_int_range(rnd, 0, 4) ? color[j] : color[0];
         }
-        ds->srgb_write = g_rand_int_range(rnd, 0, 20) == 0;
-        ds->logic_op = g_rand_int_range(rnd, 0, 16) == 0;
-        ds->logic_func = g_rand_int_range(rnd, 0, 16);
         for (c = 0; c < 16; c++) {
             fast[c] = gen[c] = g_rand_int(rnd);
         }
