@@ -28,7 +28,6 @@ void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
                         int32_t qx, int32_t qy, AttilaShaderThread lane[4])
 {
     double f[4][3];
-    bool general = g3d_general_path;
     /* the inputs the program reads (fs_inputs), input 0 aside */
     uint32_t left = ds->fs_inputs & ((1u << ATTILA_MAX_FRAGMENT_ATTRIBUTES) - 2);
     int a, c, l;
@@ -55,7 +54,7 @@ void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
             }
         } else if (ds->interpolate[a]) {
 #ifdef __SSE2__
-            if (!general) {
+            if (!g3d_general_path) {
                 /*
                  * Not under g3d_general_path: a lane's four components
                  * two an operation, the same products and sums in the
