@@ -53,6 +53,31 @@ static uint32_t random_factor(GRand *rnd)
            (uint32_t)g_rand_int_range(rnd, 0, 15);
 }
 
+/* a random blend state and channel mask of rt (one equation in
+ * other_eq is not ADD, one channel in mask_odds is masked off), and sRGB
+ * and the logic operation on one draw in srgb_odds, logic_odds */
+static void random_blend(GRand *rnd, AttilaDrawState *ds,
+                         AttilaRenderTarget *rt, int other_eq, int mask_odds,
+                         int srgb_odds, int logic_odds)
+{
+    int c;
+
+    rt->blend = g_rand_int_range(rnd, 0, 3) != 0;
+    rt->equation = g_rand_int_range(rnd, 0, other_eq) ? ATTILA_BLEND_ADD :
+                   (uint32_t)g_rand_int_range(rnd, 0, 5);
+    rt->src_rgb = random_factor(rnd);
+    rt->dst_rgb = random_factor(rnd);
+    rt->src_a = random_factor(rnd);
+    rt->dst_a = random_factor(rnd);
+    for (c = 0; c < 4; c++) {
+        rt->blend_color[c] = random_float(rnd);
+        rt->mask[c] = g_rand_int_range(rnd, 0, mask_odds) != 0;
+    }
+    ds->srgb_write = g_rand_int_range(rnd, 0, srgb_odds) == 0;
+    ds->logic_op = g_rand_int_range(rnd, 0, logic_odds) == 0;
+    ds->logic_func = g_rand_int_range(rnd, 0, 16);
+}
+
 static void test_color_write(void)
 {
     static const uint32_t formats[] = {
@@ -73,21 +98,10 @@ static void test_color_write(void)
 
         rt.format = formats[g_rand_int_range(rnd, 0, G_N_ELEMENTS(formats))];
         rt.bytes = attila_rt_bytes(rt.format);
-        rt.blend = g_rand_int_range(rnd, 0, 3) != 0;
-        rt.equation = g_rand_int_range(rnd, 0, 4) ? ATTILA_BLEND_ADD :
-                      (uint32_t)g_rand_int_range(rnd, 0, 5);
-        rt.src_rgb = random_factor(rnd);
-        rt.dst_rgb = random_factor(rnd);
-        rt.src_a = random_factor(rnd);
-        rt.dst_a = random_factor(rnd);
+        random_blend(rnd, ds, &rt, 4, 4, 10, 8);
         for (c = 0; c < 4; c++) {
-            rt.blend_color[c] = random_float(rnd);
-            rt.mask[c] = g_rand_int_range(rnd, 0, 4) != 0;
             color[c] = random_float(rnd);
         }
-        ds->srgb_write = g_rand_int_range(rnd, 0, 10) == 0;
-        ds->logic_op = g_rand_int_range(rnd, 0, 8) == 0;
-        ds->logic_func = g_rand_int_range(rnd, 0, 16);
         for (c = 0; c < 8; c++) {
             fast[c] = gen[c] = g_rand_int(rnd);
         }
@@ -111,6 +125,72 @@ static void test_color_write(void)
                    taken[2]);
     for (c = 0; c < 3; c++) {
         g_assert_cmpuint(taken[c], >, 200000 / 10);
+    }
+    g_free(ds);
+    g_rand_free(rnd);
+}
+
+/*
+ * attila_color_write4 (four slots as one vector) against the general write
+ * slot by slot, over random RGBA8888 states, colours, bytes and slot
+ * masks; each chosen path taken by at least a tenth of the cases. Checked
+ * to fail when the vector path reads slot j's destination for slot j ^ 1.
+ */
+static void test_color_write4(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0xC0104);
+    AttilaDrawState *ds = g_new0(AttilaDrawState, 1);
+    unsigned taken[3] = { 0, 0, 0 };
+    int n, c, j;
+
+    for (n = 0; n < 100000; n++) {
+        AttilaRenderTarget rt = { 0 }, grt;
+        uint8_t fast[16], gen[16];
+        float color[4][4];
+        const float *col[4];
+        unsigned mask = g_rand_int_range(rnd, 0, 16);
+        int index = g_rand_int_range(rnd, 0, 4) == 0;
+
+        rt.format = ATTILA_FMT_RGBA8888;
+        rt.bytes = 4;
+        random_blend(rnd, ds, &rt, 8, 5, 20, 16);
+        for (j = 0; j < 4; j++) {
+            for (c = 0; c < 4; c++) {
+                color[j][c] = random_float(rnd);
+            }
+            /* sometimes the same colour in every slot (a pixel's samples) */
+            col[j] = g_rand_int_range(rnd, 0, 4) ? color[j] : color[0];
+        }
+        for (c = 0; c < 16; c++) {
+            fast[c] = gen[c] = g_rand_int(rnd);
+        }
+        g3d_general_path = false;
+        attila_color_choose(ds, &rt, index);
+        taken[rt.path]++;
+        if (rt.path == ATTILA_CW_GENERAL) {
+            continue;
+        }
+        attila_color_write4(&rt, fast, col, mask);
+        grt = rt;
+        g3d_general_path = true;
+        attila_color_choose(ds, &grt, index);
+        g3d_general_path = false;
+        for (j = 0; j < 4; j++) {
+            if ((mask >> j) & 1) {
+                attila_color_write(ds, &grt, gen + 4 * j, col[j], index);
+            }
+        }
+        if (memcmp(fast, gen, sizeof(fast))) {
+            g_test_message("case %d: path %u blend %d factors %u %u %u %u "
+                           "mask %x", n, rt.path, rt.blend, rt.src_rgb,
+                           rt.dst_rgb, rt.src_a, rt.dst_a, mask);
+            g_assert_not_reached();
+        }
+    }
+    g_test_message("general %u, RGBA8 %u, RGBA8 blend %u", taken[0], taken[1],
+                   taken[2]);
+    for (c = 0; c < 3; c++) {
+        g_assert_cmpuint(taken[c], >, 100000 / 10);
     }
     g_free(ds);
     g_rand_free(rnd);
@@ -209,6 +289,67 @@ static void test_interpolate(void)
     g_free(gen);
     g_free(t);
     g_free(ds);
+    g_rand_free(rnd);
+}
+
+/* a double of random sign, mantissa and magnitude (2^-40 .. 2^40) */
+static double random_wide(GRand *rnd)
+{
+    return ldexp(g_rand_double_range(rnd, -1, 1), g_rand_int_range(rnd, -40, 40));
+}
+
+/*
+ * The MSAA samples' and the centroid's edge and z values from the
+ * per-triangle products (attila_sample_steps, attila_sample_values,
+ * attila_centroid_values) against the general stamp's v + a sx + b sy,
+ * bit for bit, over random planes and corner values of wide magnitudes
+ * (where the additions' order shows in the last bit). Checked to fail
+ * when a sample's value adds the two products first.
+ */
+static void test_sample_steps(void)
+{
+    static const uint32_t counts[3] = { 2, 4, 8 };
+    GRand *rnd = g_rand_new_with_seed(0x5A3);
+    AttilaTriangle *t = g_new0(AttilaTriangle, 1);
+    int n, s, k;
+
+    for (n = 0; n < 20000; n++) {
+        uint32_t ns = counts[n % 3];
+        const double (*pat)[2] = attila_msaa_pattern(ns);
+        AttilaSampleSteps st;
+        double v[4], got[4], want[4], ox = 0, oy = 0;
+
+        for (k = 0; k < 3; k++) {
+            t->e[k][0] = random_wide(rnd);
+            t->e[k][1] = random_wide(rnd);
+        }
+        t->zeq[0] = random_wide(rnd);
+        t->zeq[1] = random_wide(rnd);
+        for (k = 0; k < 4; k++) {
+            v[k] = random_wide(rnd);
+        }
+        attila_sample_steps(t, pat, ns, &st);
+        for (s = 0; s < (int)ns; s++) {
+            double sx = pat[s][0] / 128.0, sy = pat[s][1] / 128.0;
+            for (k = 0; k < 3; k++) {
+                want[k] = v[k] + t->e[k][0] * sx + t->e[k][1] * sy;
+            }
+            want[3] = v[3] + t->zeq[0] * sx + t->zeq[1] * sy;
+            attila_sample_values(v, &st, s, true, got);
+            g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
+            ox += pat[s][0];
+            oy += pat[s][1];
+        }
+        ox /= 128.0 * ns;
+        oy /= 128.0 * ns;
+        for (k = 0; k < 3; k++) {
+            want[k] = v[k] + t->e[k][0] * ox + t->e[k][1] * oy;
+        }
+        want[3] = v[3] + t->zeq[0] * ox + t->zeq[1] * oy;
+        attila_centroid_values(v, &st, got);
+        g_assert_cmpmem(got, sizeof(got), want, sizeof(want));
+    }
+    g_free(t);
     g_rand_free(rnd);
 }
 
@@ -389,6 +530,123 @@ static void test_raster(void)
     g_rand_free(rnd);
 }
 
+/* fragment programs for test_copy_program: some the rasteriser copies
+ * itself (ds->fs_copy), some near misses it must leave to the shader */
+static void copy_program(AttilaRecBuf *b, int which)
+{
+    const AttilaShSrc in1 = ATTILA_SRC(ATTILA_BANK_IN, 1);
+    AttilaShIns p[2] = {
+        { .opc = ATTILA_SH_MOV, .end = true, .rbank = ATTILA_BANK_OUT,
+          .rreg = 1, .mask = 15, .s = { in1 } },
+    };
+    uint8_t code[2][16];
+    int n = 1;
+
+    switch (which) {
+    case 1:     /* o0 (the depth output) and o1 written */
+        p[1] = p[0];
+        p[0].end = false;
+        p[0].rreg = 0;
+        n = 2;
+        break;
+    case 2:
+        p[0].s[0].swz = ATTILA_SWZ(3, 2, 1, 0);
+        break;
+    case 3:
+        p[0].s[0].neg = true;
+        break;
+    case 4:
+        p[0].sat = true;
+        break;
+    case 5:
+        p[0].mask = 0xd;
+        break;
+    case 6:     /* the window position */
+        p[0].s[0] = ATTILA_SRC(ATTILA_BANK_IN, 0);
+        break;
+    case 7:     /* through a temporary */
+        p[1] = p[0];
+        p[0].end = false;
+        p[0].rbank = ATTILA_BANK_TEMP;
+        p[1].s[0] = ATTILA_SRC(ATTILA_BANK_TEMP, 0);
+        n = 2;
+        break;
+    case 8:     /* a copy to o2: the colour output o1 stays as reset */
+        p[0].rreg = 2;
+        break;
+    default:
+        break;
+    }
+    attila_scene_ins(p, n, code);
+    attila_rec_write(b, ATTILA_SCENE_FPROG, code, 16 * n);
+    attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM_SIZE, 0, 16 * n);
+    attila_rec_cmd(b, ATTILA_CMD_LOAD_FRAGMENT_PROGRAM);
+}
+
+/*
+ * The one-MOV fragment program copied by the rasteriser (ds->fs_copy)
+ * against the shader running it (g3d_general_path): two draws a scene,
+ * each with one of copy_program's programs, so that a copy draw follows
+ * programs that wrote o0, o1 or a temporary; the depth from o0 or not,
+ * early z or not, blending or not, MSAA off and 2/4 samples; colour and z
+ * buffers and errors equal. Checked to fail when the copy draw's threads
+ * are not reset at its start.
+ */
+static void test_copy_program(void)
+{
+    static const uint32_t samples[3] = { 1, 2, 4 };
+    GRand *rnd = g_rand_new_with_seed(0xC0B1);
+    uint8_t *buf = g_malloc(65536);
+    uint64_t drawn = 0;
+    AttilaRun *runs[2];
+    int n, d;
+
+    runs_new(runs);
+    for (n = 0; n < 60; n++) {
+        uint32_t w = g_rand_int_range(rnd, 8, 64);
+        uint32_t h = g_rand_int_range(rnd, 8, 48);
+        uint32_t ns = samples[n % 3];
+        float verts[SCENE_VERTS][8];
+        AttilaRecBuf b = { buf, 0, 65536, 0 };
+        uint32_t err;
+        int v;
+
+        for (v = 0; v < SCENE_VERTS; v++) {
+            random_vertex(rnd, w, h, verts[v]);
+        }
+        identity_records(&b);
+        attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
+        attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
+        attila_rec_reg_u32(&b, ATTILA_REG_FRAGMENT_INPUT_ATTRIBUTES, 1,
+                           g_rand_boolean(rnd));
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+        for (d = 0; d < 2; d++) {
+            copy_program(&b, g_rand_int_range(rnd, 0, 9));
+            attila_rec_reg_u32(&b, ATTILA_REG_MODIFY_FRAGMENT_DEPTH, 0,
+                               g_rand_int_range(rnd, 0, 3) == 0);
+            attila_rec_reg_u32(&b, ATTILA_REG_EARLYZ, 0, g_rand_boolean(rnd));
+            attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_FUNCTION, 0,
+                               g_rand_boolean(rnd) ? ATTILA_CMP_LESS :
+                               ATTILA_CMP_ALWAYS);
+            attila_rec_reg_u32(&b, ATTILA_REG_COLOR_BLEND, 0,
+                               g_rand_boolean(rnd));
+            attila_rec_reg_u32(&b, ATTILA_REG_BLEND_SRC_RGB, 0,
+                               ATTILA_BF_SRC_ALPHA);
+            attila_rec_reg_u32(&b, ATTILA_REG_BLEND_DST_RGB, 0,
+                               ATTILA_BF_ONE_MINUS_SRC_ALPHA);
+            attila_rec_cmd(&b, ATTILA_CMD_DRAW);
+        }
+        drawn += draw_twice(runs, w, h, ns, verts, sizeof(verts), &b, &err);
+        g_assert_cmpuint(err, ==, 0);
+    }
+    g_test_message("%" G_GUINT64_FORMAT " samples drawn", drawn);
+    g_assert_cmpuint(drawn, >, 5000);
+    runs_free(runs);
+    g_free(buf);
+    g_rand_free(rnd);
+}
+
 /*
  * Vertices shaded four at a time (streamer.c shade_batch) against one at
  * a time: indexed draws whose indices repeat (post-transform cache hits on
@@ -468,9 +726,12 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/attila/fast/color-write", test_color_write);
+    g_test_add_func("/attila/fast/color-write4", test_color_write4);
     g_test_add_func("/attila/fast/inside-edge", test_inside_edge);
     g_test_add_func("/attila/fast/interpolate", test_interpolate);
     g_test_add_func("/attila/fast/raster", test_raster);
+    g_test_add_func("/attila/fast/sample-steps", test_sample_steps);
+    g_test_add_func("/attila/fast/copy-program", test_copy_program);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     return g_test_run();
 }

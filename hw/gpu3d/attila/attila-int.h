@@ -396,6 +396,10 @@ typedef struct AttilaDrawState {
     bool fs_kills;                      /* the fragment program may kill */
     uint32_t fs_temps, fs_outs;         /* temporaries, outputs to reset */
     uint32_t fs_inputs;                 /* inputs it may read (interpolated) */
+    /* the program is one MOV o[fs_copy_out] = i[fs_copy_in] (the shader's
+     * run_lanes copies the register): the rasteriser copies it itself */
+    bool fs_copy;
+    uint8_t fs_copy_in, fs_copy_out;
     /* clipper / setup */
     bool frustum_clip, d3d9_pixel, d3d9_depth, d3d9_rules, two_sided;
     uint32_t face_mode, cull;
@@ -437,6 +441,8 @@ typedef struct AttilaRenderCtx {
     uint32_t shader_error, shader_error_pc;   /* first error met */
     uint64_t quads, fragments;
     uint64_t work;                      /* stamps + shader steps this draw */
+    uint8_t rt_list[ATTILA_MAX_RENDER_TARGETS];  /* the mapped targets */
+    uint8_t rt_count;
 } AttilaRenderCtx;
 
 /*
@@ -488,6 +494,52 @@ typedef struct AttilaTriangle {
     double inside_lo[3];    /* attila_inside_lo of each edge */
     float attr[3][ATTILA_SH_IO][4];
 } AttilaTriangle;
+
+/* rasterizer.c: MSAA sample positions (1/128 pixel from the pixel corner,
+ * RasterizerEmulator) for 2, 4, 8 samples, else NULL */
+const double (*attila_msaa_pattern(uint32_t samples))[2];
+/* the centroid of the samples in mask m, from the pixel corner, in pixels */
+void attila_centroid_offset(const double (*pat)[2], uint32_t ns, uint32_t m,
+                            double *ox, double *oy);
+/*
+ * A triangle's edge and z plane steps to its MSAA samples and to the
+ * centroid of all samples, the products once per triangle (not under
+ * g3d_general_path): a sample's value v + a sx + b sy is then the same
+ * two additions, in the same order, of the same products. k = 3 is the
+ * z plane.
+ */
+typedef struct AttilaSampleSteps {
+    double x[8][4], y[8][4];        /* a sx, b sy of sample s */
+    double cx[4], cy[4];            /* of the centroid of all samples */
+} AttilaSampleSteps;
+
+void attila_sample_steps(const AttilaTriangle *t, const double (*pat)[2],
+                         uint32_t ns, AttilaSampleSteps *st);
+
+/* sample s's z (sv[3]) and, with edges, its three edge values, from the
+ * pixel corner's v */
+static inline void attila_sample_values(const double v[4],
+                                        const AttilaSampleSteps *st, int s,
+                                        bool edges, double sv[4])
+{
+    sv[3] = v[3] + st->x[s][3] + st->y[s][3];
+    if (edges) {
+        sv[0] = v[0] + st->x[s][0] + st->y[s][0];
+        sv[1] = v[1] + st->x[s][1] + st->y[s][1];
+        sv[2] = v[2] + st->x[s][2] + st->y[s][2];
+    }
+}
+
+/* the edge values and z at the centroid of all samples */
+static inline void attila_centroid_values(const double v[4],
+                                          const AttilaSampleSteps *st,
+                                          double cv[4])
+{
+    cv[0] = v[0] + st->cx[0] + st->cy[0];
+    cv[1] = v[1] + st->cx[1] + st->cy[1];
+    cv[2] = v[2] + st->cx[2] + st->cy[2];
+    cv[3] = v[3] + st->cx[3] + st->cy[3];
+}
 
 /* false: culled (facing, zero area, nothing on screen) */
 bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
@@ -660,6 +712,10 @@ void attila_color_choose(const AttilaDrawState *ds, AttilaRenderTarget *rt,
                          int rt_index);
 void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
                         uint8_t *px, const float color[4], int rt_index);
+/* four consecutive slots (pixels or samples) of a target whose path is not
+ * ATTILA_CW_GENERAL: slot j gets color[j] where bit j of mask is set */
+void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
+                         const float *const color[4], unsigned mask);
 void attila_color_read(uint32_t format, const uint8_t *px, float out[4]);
 void attila_color_pack(uint32_t format, const float in[4], uint8_t *px);
 

@@ -311,6 +311,83 @@ static void write_rgba8(const AttilaRenderTarget *rt, uint8_t *px,
 #endif
 }
 
+/*
+ * Four consecutive 4-byte slots of an RGBA8888 target on its chosen path
+ * (a stamp's four pixels, or a pixel's samples: ATTILA ref. Render Buffer
+ * Tiling keeps both consecutive): slot j gets color[j] where bit j of
+ * `mask` is set. The four are read, blended, packed and stored as one
+ * 16-byte vector; each slot's arithmetic is write_rgba8's, and the factors
+ * 0, 1, As, 1 - As are b + m * As with (b, m) = (0, 0), (1, 0), (0, 1),
+ * (1, -1), which gives exactly those values for the clamped As in [+0, 1]
+ * (1 + -As is 1 - As). Slots not in the mask and masked channels keep
+ * their bytes.
+ */
+void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
+                         const float *const color[4], unsigned mask)
+{
+#ifdef __SSE2__
+    static const float fbase[4] = { 0.0f, 1.0f, 0.0f, 1.0f };
+    static const float fslope[4] = { 0.0f, 0.0f, 1.0f, -1.0f };
+    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+    const __m128 k255 = _mm_set1_ps(255.0f);
+    bool blend = rt->path == ATTILA_CW_RGBA8_BLEND;
+    __m128i old = _mm_loadu_si128((const __m128i *)px), u[4], res, wm;
+    __m128 d[4] = { zero, zero, zero, zero };
+    __m128 sfb = zero, sfm = zero, dfb = zero, dfm = zero;
+    uint32_t chan = 0, slot[4];
+    int j;
+
+    if (blend) {
+        const __m128i z = _mm_setzero_si128();
+        const __m128 inv = _mm_set1_ps(1.0f / 255.0f);
+        __m128i lo = _mm_unpacklo_epi8(old, z), hi = _mm_unpackhi_epi8(old, z);
+        const uint8_t *f = rt->factor;
+
+        d[0] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, z)), inv);
+        d[1] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, z)), inv);
+        d[2] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, z)), inv);
+        d[3] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, z)), inv);
+        sfb = _mm_setr_ps(fbase[f[0]], fbase[f[0]], fbase[f[0]], fbase[f[2]]);
+        sfm = _mm_setr_ps(fslope[f[0]], fslope[f[0]], fslope[f[0]],
+                          fslope[f[2]]);
+        dfb = _mm_setr_ps(fbase[f[1]], fbase[f[1]], fbase[f[1]], fbase[f[3]]);
+        dfm = _mm_setr_ps(fslope[f[1]], fslope[f[1]], fslope[f[1]],
+                          fslope[f[3]]);
+    }
+    for (j = 0; j < 4; j++) {
+        __m128 s = _mm_max_ps(_mm_min_ps(_mm_loadu_ps(color[j]), one), zero);
+        if (blend) {
+            __m128 sa = _mm_shuffle_ps(s, s, _MM_SHUFFLE(3, 3, 3, 3));
+            __m128 sf = _mm_add_ps(sfb, _mm_mul_ps(sfm, sa));
+            __m128 df = _mm_add_ps(dfb, _mm_mul_ps(dfm, sa));
+            s = _mm_add_ps(_mm_mul_ps(s, sf), _mm_mul_ps(d[j], df));
+            s = _mm_max_ps(_mm_min_ps(s, one), zero);
+        }
+        u[j] = _mm_cvttps_epi32(_mm_mul_ps(s, k255));
+    }
+    res = _mm_packus_epi16(_mm_packs_epi32(u[0], u[1]),
+                           _mm_packs_epi32(u[2], u[3]));
+    for (j = 0; j < 4; j++) {
+        chan |= rt->mask[j] ? 0xffu << (8 * j) : 0;
+    }
+    for (j = 0; j < 4; j++) {
+        slot[j] = (mask >> j) & 1 ? chan : 0;
+    }
+    wm = _mm_setr_epi32((int)slot[0], (int)slot[1], (int)slot[2],
+                        (int)slot[3]);
+    res = _mm_or_si128(_mm_and_si128(wm, res), _mm_andnot_si128(wm, old));
+    _mm_storeu_si128((__m128i *)px, res);
+#else
+    int j;
+
+    for (j = 0; j < 4; j++) {
+        if ((mask >> j) & 1) {
+            write_rgba8(rt, px + 4 * j, color[j]);
+        }
+    }
+#endif
+}
+
 void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
                         uint8_t *px, const float color[4], int rt_index)
 {

@@ -397,6 +397,18 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
     ds->fs_kills = fs_use.kills;
     ds->fs_temps = fs_use.temps;
     ds->fs_inputs = fs_use.inputs;
+    {
+        const AttilaShInstr *in = &c->imem[ds->fs_pc];
+        ds->fs_copy = !g3d_general_path && in->fast && in->end &&
+                      in->opcode == ATTILA_SH_MOV && !in->predicated &&
+                      !in->sat && in->mask == 15 &&
+                      in->op[0].bank == ATTILA_BANK_IN && in->op[0].plain &&
+                      in->op[0].reg < ATTILA_SH_IO &&
+                      in->res_bank == ATTILA_BANK_OUT &&
+                      in->res_reg < ATTILA_SH_IO;
+        ds->fs_copy_in = in->op[0].reg;
+        ds->fs_copy_out = in->res_reg;
+    }
     /* and the outputs the depth (o0) and color writes (o1 + rt) read */
     ds->fs_outs = MAX(fs_use.outs, 1);
     return true;

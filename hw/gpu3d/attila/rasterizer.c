@@ -49,13 +49,51 @@ static const double msaa8[8][2] = {
     { 72, 40 }, { 88, 120 }, { 104, 72 }, { 120, 8 },
 };
 
-static const double (*msaa_pattern(uint32_t samples))[2]
+const double (*attila_msaa_pattern(uint32_t samples))[2]
 {
     switch (samples) {
     case 2:  return msaa2;
     case 4:  return msaa4;
     case 8:  return msaa8;
     default: return NULL;
+    }
+}
+
+/* the centroid of the samples in m, from the pixel corner, in pixels */
+void attila_centroid_offset(const double (*pat)[2], uint32_t ns,
+                                   uint32_t m, double *ox, double *oy)
+{
+    double x = 0, y = 0;
+    int nc = 0;
+    uint32_t s;
+
+    for (s = 0; s < ns; s++) {
+        if ((m >> s) & 1) {
+            x += pat[s][0];
+            y += pat[s][1];
+            nc++;
+        }
+    }
+    *ox = x / (MSAA_SUBPIXEL * nc);
+    *oy = y / (MSAA_SUBPIXEL * nc);
+}
+
+void attila_sample_steps(const AttilaTriangle *t, const double (*pat)[2],
+                         uint32_t ns, AttilaSampleSteps *st)
+{
+    double ox, oy;
+    uint32_t s;
+    int k;
+
+    attila_centroid_offset(pat, ns, (1u << ns) - 1, &ox, &oy);
+    for (k = 0; k < 4; k++) {
+        const double *e = k < 3 ? t->e[k] : t->zeq;
+        for (s = 0; s < ns; s++) {
+            st->x[s][k] = e[0] * (pat[s][0] / MSAA_SUBPIXEL);
+            st->y[s][k] = e[1] * (pat[s][1] / MSAA_SUBPIXEL);
+        }
+        st->cx[k] = e[0] * ox;
+        st->cy[k] = e[1] * oy;
     }
 }
 
@@ -89,6 +127,58 @@ void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
 }
 
 /*
+ * The MSAA samples of one pixel inside the triangle (and the near/far
+ * planes), with their window z where want_z; v is at the pixel corner.
+ * st: the per-triangle steps (not under g3d_general_path).
+ */
+static inline __attribute__((always_inline)) uint32_t
+msaa_cover(const AttilaDrawState *ds, const AttilaTriangle *t,
+                           const AttilaSampleSteps *st,
+                           const double (*pat)[2], uint32_t ns,
+                           const double v[4], bool inside, bool general,
+                           bool want_z, uint32_t zs[8])
+{
+    uint32_t cover = 0;
+    int s, k;
+
+    for (s = 0; s < (int)ns && st; s++) {
+        double sv[4];
+        attila_sample_values(v, st, s, !inside, sv);
+        if (!(inside ? attila_inside_depth(sv[3], ds->d3d9_depth) :
+              attila_triangle_inside_lo(t, sv, ds->d3d9_depth))) {
+            continue;
+        }
+        cover |= 1u << s;
+        if (want_z) {
+            zs[s] = attila_convert_z(ds, sv[3]);
+        }
+    }
+    for (s = 0; s < (int)ns && !st; s++) {
+        double sx = pat[s][0] / MSAA_SUBPIXEL, sy = pat[s][1] / MSAA_SUBPIXEL;
+        double sv[4];
+        sv[3] = v[3] + t->zeq[0] * sx + t->zeq[1] * sy;
+        if (inside) {
+            if (!attila_inside_depth(sv[3], ds->d3d9_depth)) {
+                continue;
+            }
+        } else {
+            for (k = 0; k < 3; k++) {
+                sv[k] = v[k] + t->e[k][0] * sx + t->e[k][1] * sy;
+            }
+            if (!(general ? attila_triangle_inside(t, sv, ds->d3d9_depth) :
+                  attila_triangle_inside_lo(t, sv, ds->d3d9_depth))) {
+                continue;
+            }
+        }
+        cover |= 1u << s;
+        if (want_z) {
+            zs[s] = attila_convert_z(ds, sv[3]);
+        }
+    }
+    return cover;
+}
+
+/*
  * One 2x2 stamp of one triangle. inside: every pixel and sample of the
  * stamp is inside the three edges by far more than rounding (box_inside),
  * so only the near/far planes are left to test. general: the edge tests as
@@ -96,11 +186,12 @@ void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
  * each (attila_inside_lo).
  */
 static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                  const double tile[4], AttilaStampMemo *memo, int32_t qx,
-                  int32_t qy, bool inside, bool general)
+                  const double tile[4], AttilaStampMemo *memo,
+                  const AttilaSampleSteps *st, int32_t qx, int32_t qy, bool inside,
+                  bool general)
 {
     const AttilaDrawState *ds = ctx->ds;
-    const double (*pat)[2] = ds->msaa ? msaa_pattern(ds->samples) : NULL;
+    const double (*pat)[2] = ds->msaa ? attila_msaa_pattern(ds->samples) : NULL;
     uint32_t ns = pat ? ds->samples : 1;
     double v[4][4], centroid[4][4];
     const double *lane_v[4];
@@ -108,11 +199,14 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     uint32_t cover[4];          /* sample coverage bits per fragment */
     uint8_t *zaddr[4] = { 0 };
     bool any = false, early, zany;
-    int i, s, k;
+    int i, s, k, n;
 
     /* the stamp's four pixels inside the triangle's box: none to skip */
     bool boxed = qx >= t->x0 && qx + 1 <= t->x1 && qy >= t->y0 &&
                  qy + 1 <= t->y1;
+    /* window z is read by the z/stencil test and by input 0 (below) */
+    bool want_z = (ds->zptr && (ds->depth_test || ds->stencil_test)) ||
+                  (!pat && (ds->fs_inputs & 1));
 
     attila_triangle_eval_stamp_in(t, tile, qx, qy, memo, v);
     for (i = 0; i < 4; i++) {
@@ -127,31 +221,14 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 general ? attila_triangle_inside(t, v[i], ds->d3d9_depth) :
                 attila_triangle_inside_lo(t, v[i], ds->d3d9_depth)) {
                 cover[i] = 1;
-                zs[i][0] = attila_convert_z(ds, v[i][3]);
+                if (want_z) {
+                    zs[i][0] = attila_convert_z(ds, v[i][3]);
+                }
             }
         } else {
             /* v is at the pixel corner; samples are offsets from it */
-            for (s = 0; s < (int)ns; s++) {
-                double sx = pat[s][0] / MSAA_SUBPIXEL, sy = pat[s][1] / MSAA_SUBPIXEL;
-                double sv[4];
-                sv[3] = v[i][3] + t->zeq[0] * sx + t->zeq[1] * sy;
-                if (inside) {
-                    if (!attila_inside_depth(sv[3], ds->d3d9_depth)) {
-                        continue;
-                    }
-                } else {
-                    for (k = 0; k < 3; k++) {
-                        sv[k] = v[i][k] + t->e[k][0] * sx + t->e[k][1] * sy;
-                    }
-                    if (!(general ?
-                          attila_triangle_inside(t, sv, ds->d3d9_depth) :
-                          attila_triangle_inside_lo(t, sv, ds->d3d9_depth))) {
-                        continue;
-                    }
-                }
-                cover[i] |= 1u << s;
-                zs[i][s] = attila_convert_z(ds, sv[3]);
-            }
+            cover[i] = msaa_cover(ds, t, st, pat, ns, v[i], inside, general,
+                                  want_z, zs[i]);
         }
         any = any || cover[i];
     }
@@ -198,8 +275,10 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         double *cv = centroid[i];
         const double *iv = v[i];
 
-        attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps,
-                                     ds->fs_outs);
+        if (!ds->fs_copy) {
+            attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps,
+                                         ds->fs_outs);
+        }
         if (pat) {
             /*
              * Attributes at the centroid of the covered samples (of all
@@ -207,21 +286,16 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
              * matches this and neither the pixel centre nor sample 0.
              */
             uint32_t m = cover[i] ? cover[i] : (1u << ns) - 1;
-            double ox = 0, oy = 0;
-            int nc = 0;
-            for (s = 0; s < (int)ns; s++) {
-                if ((m >> s) & 1) {
-                    ox += pat[s][0];
-                    oy += pat[s][1];
-                    nc++;
+            double ox, oy;
+            if (st && m == (1u << ns) - 1) {
+                attila_centroid_values(v[i], st, cv);
+            } else {
+                attila_centroid_offset(pat, ns, m, &ox, &oy);
+                for (k = 0; k < 3; k++) {
+                    cv[k] = v[i][k] + t->e[k][0] * ox + t->e[k][1] * oy;
                 }
+                cv[3] = v[i][3] + t->zeq[0] * ox + t->zeq[1] * oy;
             }
-            ox /= MSAA_SUBPIXEL * nc;
-            oy /= MSAA_SUBPIXEL * nc;
-            for (k = 0; k < 3; k++) {
-                cv[k] = v[i][k] + t->e[k][0] * ox + t->e[k][1] * oy;
-            }
-            cv[3] = v[i][3] + t->zeq[0] * ox + t->zeq[1] * oy;
             iv = cv;
         }
         lane_v[i] = iv;
@@ -231,7 +305,18 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                     (cover[i] ? zs[i][0] : attila_convert_z(ds, iv[3]));
     }
     attila_interpolate(ds, t, lane_v, lane_z, qx, qy, ctx->lane);
-    {
+    if (ds->fs_copy) {
+        /*
+         * The program's one MOV, as run_lanes does it (a 16-byte copy),
+         * counted as its one step. The threads were reset at the draw's
+         * start; the copy writes nothing else, so they stay as a reset
+         * leaves them (attila_raster_draw).
+         */
+        for (i = 0; i < 4; i++) {
+            ctx->lane[i].out[ds->fs_copy_out] = ctx->lane[i].in[ds->fs_copy_in];
+        }
+        ctx->work++;
+    } else {
         uint32_t bad_pc = 0;
         AttilaShaderResult r = attila_shader_run(&ctx->fs_env, ds->fs_pc,
                                                  ctx->lane, 4, &bad_pc);
@@ -275,13 +360,39 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         }
     }
 
-    /* color write, every enabled render target from output 1 + rt */
-    for (k = 0; k < ATTILA_MAX_RENDER_TARGETS; k++) {
-        const AttilaRenderTarget *rt = &ds->rt[k];
-        if (!rt->ptr) {
+    /* color write, every mapped render target from output 1 + rt */
+    for (n = 0; n < ctx->rt_count; n++) {
+        const AttilaRenderTarget *rt;
+        uint8_t *p0;
+
+        k = ctx->rt_list[n];
+        rt = &ds->rt[k];
+        p0 = rt->ptr + attila_pixel_address(&rt->pm, qx, qy);
+        if (rt->path != ATTILA_CW_GENERAL && rt->pm.samples == ns) {
+            /* the stamp's 4 x ns slots are consecutive: four at a time */
+            const float *col[4 * 8];
+            uint32_t bits = 0;
+            if (ns == 1) {
+                bits = cover[0] | cover[1] << 1 | cover[2] << 2 |
+                       cover[3] << 3;
+                for (i = 0; i < 4; i++) {
+                    col[i] = ctx->lane[i].out[1 + k].f;
+                }
+            }
+            for (i = 0; i < 4 && ns > 1; i++) {
+                bits |= cover[i] << (i * ns);
+                for (s = 0; s < (int)ns; s++) {
+                    col[i * ns + s] = ctx->lane[i].out[1 + k].f;
+                }
+            }
+            for (s = 0; s < 4 * (int)ns; s += 4) {
+                if ((bits >> s) & 15) {
+                    attila_color_write4(rt, p0 + 4 * s, col + s,
+                                        (bits >> s) & 15);
+                }
+            }
             continue;
         }
-        uint8_t *p0 = rt->ptr + attila_pixel_address(&rt->pm, qx, qy);
         for (i = 0; i < 4; i++) {
             uint8_t *px;
             if (!cover[i]) {
@@ -366,10 +477,16 @@ static void raster_job(void *arg, int thread)
 
     for (n = 0; n < r->n; n++) {
         const AttilaTriangle *t = &r->tris[n];
+        const double (*pat)[2] = r->ds->msaa ? attila_msaa_pattern(r->ds->samples) :
+                                 NULL;
+        AttilaSampleSteps steps;
         int tx0 = t->x0 / TILE, tx1 = t->x1 / TILE;
         int ty0 = t->y0 / TILE, ty1 = t->y1 / TILE;
         int tx, ty;
 
+        if (pat && r->skip_boxes) {
+            attila_sample_steps(t, pat, r->ds->samples, &steps);
+        }
         for (ty = ty0; ty <= ty1; ty++) {
             for (tx = tx0; tx <= tx1; tx++) {
                 int32_t x0, y0, x1, y1, qx, qy;
@@ -401,10 +518,11 @@ static void raster_job(void *arg, int thread)
                     for (qx = x0; qx <= x1 && !outside; qx += 2) {
                         double dx = qx - tx * TILE, dy = qy - ty * TILE;
                         if (!r->skip_boxes) {
-                            stamp(ctx, t, tv, NULL, qx, qy, false, true);
+                            stamp(ctx, t, tv, NULL, NULL, qx, qy, false,
+                                  true);
                         } else if (!box_outside(&stamps, dx, dy)) {
-                            stamp(ctx, t, tv, &memo, qx, qy,
-                                  box_inside(&stamps, dx, dy), false);
+                            stamp(ctx, t, tv, &memo, pat ? &steps : NULL,
+                                  qx, qy, box_inside(&stamps, dx, dy), false);
                         }
                     }
                     ctx->work += (uint64_t)(x1 - x0) / 2 + 1;
@@ -454,6 +572,16 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->fs_env.steps = &ctx->work;
         ctx->shader_error = 0;
         ctx->quads = ctx->fragments = 0;
+        ctx->rt_count = 0;
+        for (k = 0; k < 4 && ds->fs_copy; k++) {
+            attila_shader_reset_fragment(&ctx->lane[k], ds->fs_temps,
+                                         ds->fs_outs);
+        }
+        for (k = 0; k < ATTILA_MAX_RENDER_TARGETS; k++) {
+            if (ds->rt[k].ptr) {
+                ctx->rt_list[ctx->rt_count++] = k;
+            }
+        }
     }
     for (k = 0; k < n; k++) {
         pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *

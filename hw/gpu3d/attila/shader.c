@@ -16,6 +16,9 @@
 
 #include <math.h>
 #include <stddef.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "common/g3d-core.h"
 
@@ -878,6 +881,120 @@ static inline void lane_read(const Exec *x, const AttilaShaderThread *t,
     memcpy(v, u, sizeof(u));
 }
 
+#ifdef __SSE2__
+/*
+ * run_lanes with a lane's four components in one SSE2 register: the same
+ * float operation per component as the C below (no FMA, MAD a multiply
+ * then an add), MINPS/MAXPS where they are the C comparisons (MINPS a, b
+ * is a < b ? a : b, MAXPS a > b ? a : b, NaN and equal giving b), the
+ * saturation MAXPS(0, MINPS(v, 1)), which is clampf(v, 0, 1) with NaN to 1
+ * and -0 kept, and the write mask as AND/ANDNOT of the old and new bits.
+ */
+static inline __m128 lane_read4(const Exec *x, const AttilaShaderThread *t,
+                                const AttilaShOperand *o)
+{
+    float v[4];
+
+    if (o->plain && o->off != NO_OFF) {
+        return _mm_loadu_ps((const float *)((const uint8_t *)t + o->off));
+    }
+    lane_read(x, t, o, v);
+    return _mm_loadu_ps(v);
+}
+
+static void run_lanes(const Exec *x, const AttilaShInstr *in)
+{
+    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+    const __m128i wm = _mm_loadu_si128((const __m128i *)in->wmask);
+    int l;
+
+    for (l = 0; l < x->lanes; l++) {
+        AttilaShaderThread *t = &x->t[l];
+        __m128 a, b = zero, c = zero, r, m;
+        float fa[4], fb[4], fr[4];
+        uint8_t *dst;
+
+        if (in->predicated && t->pred[in->pred_reg] == in->invert_pred) {
+            continue;
+        }
+        a = lane_read4(x, t, &in->op[0]);
+        if (in->nops > 1) {
+            b = lane_read4(x, t, &in->op[1]);
+        }
+        if (in->nops > 2) {
+            c = lane_read4(x, t, &in->op[2]);
+        }
+        switch (in->opcode) {
+        case ATTILA_SH_ADD:
+            r = _mm_add_ps(a, b);
+            break;
+        case ATTILA_SH_MUL:
+            r = _mm_mul_ps(a, b);
+            break;
+        case ATTILA_SH_MAD:
+            r = _mm_add_ps(_mm_mul_ps(a, b), c);
+            break;
+        case ATTILA_SH_MOV:
+            r = a;
+            break;
+        case ATTILA_SH_DP3:
+        case ATTILA_SH_DP4:
+        case ATTILA_SH_DPH:
+            /* the products at once, their sum in the C order */
+            _mm_storeu_ps(fr, _mm_mul_ps(a, b));
+            _mm_storeu_ps(fb, b);
+            fr[0] = in->opcode == ATTILA_SH_DP3 ? fr[0] + fr[1] + fr[2] :
+                    in->opcode == ATTILA_SH_DP4 ?
+                    fr[0] + fr[1] + fr[2] + fr[3] :
+                    fr[0] + fr[1] + fr[2] + fb[3];
+            r = _mm_set1_ps(fr[0]);
+            break;
+        case ATTILA_SH_MAX:
+            r = _mm_max_ps(a, b);
+            break;
+        case ATTILA_SH_MIN:
+            r = _mm_min_ps(a, b);
+            break;
+        case ATTILA_SH_SLT:
+            r = _mm_and_ps(_mm_cmplt_ps(a, b), one);
+            break;
+        case ATTILA_SH_SGE:
+            r = _mm_andnot_ps(_mm_cmplt_ps(a, b), one);
+            break;
+        case ATTILA_SH_CMP:
+            m = _mm_cmplt_ps(a, zero);
+            r = _mm_or_ps(_mm_and_ps(m, b), _mm_andnot_ps(m, c));
+            break;
+        case ATTILA_SH_DST:
+            _mm_storeu_ps(fa, a);
+            _mm_storeu_ps(fb, b);
+            dst_op(fa, fb, fr);
+            r = _mm_loadu_ps(fr);
+            break;
+        case ATTILA_SH_LIT:
+            _mm_storeu_ps(fa, a);
+            lit_op(fa, fr);
+            r = _mm_loadu_ps(fr);
+            break;
+        default:        /* the scalar operations: of a's last selector */
+            _mm_storeu_ps(fa, a);
+            r = _mm_set1_ps(scalar_op(in->opcode, fa[3]));
+            break;
+        }
+        if (in->sat) {
+            r = _mm_max_ps(zero, _mm_min_ps(r, one));
+        }
+        dst = (uint8_t *)t + in->res_off;
+        if (in->mask != 15) {
+            __m128i old = _mm_loadu_si128((const __m128i *)dst);
+            r = _mm_castsi128_ps(_mm_or_si128(
+                    _mm_and_si128(wm, _mm_castps_si128(r)),
+                    _mm_andnot_si128(wm, old)));
+        }
+        _mm_storeu_ps((float *)dst, r);
+    }
+}
+#else
 /* exec_alu's arithmetic and write_result's predication, saturation, mask */
 static void run_lanes(const Exec *x, const AttilaShInstr *in)
 {
@@ -979,6 +1096,8 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
         }
     }
 }
+
+#endif
 
 void attila_shader_reset_thread(AttilaShaderThread *t)
 {
