@@ -485,6 +485,11 @@ G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
             tg->tiling.row_tiles == ds->ztiling.row_tiles &&
             tg->tiling.linear == ds->ztiling.linear;
     }
+    /* fill.c: one colour and depth a triangle, neither read */
+    ql->flat = !ds->move.tex && (!ql->colour || (!ql->blend &&
+                                                 tg->tiling.bpp == 4)) &&
+               (!ds->depth || (ds->zfunc == G3D_CMP_ALWAYS &&
+                               ds->ztiling.bpp == 4));
     return r300_quad_lanes;
 }
 

@@ -238,6 +238,7 @@ typedef struct R300QuadLanes {
     bool same_layout;           /* colour and depth share pixel offsets */
     bool blend, prequantise;
     bool tex_lanes;             /* the move's fetch by r300_tx_lanes_sample */
+    bool flat;                  /* triangles of one colour may be fills */
     uint8_t sel[4];             /* C0..C3 from shader R, G, B or A */
     uint8_t src_factor[4], dst_factor[4], comb[4];  /* per component */
     uint8_t discard;            /* RB3D_BLENDCNTL.DISCARD_SRC_PIXELS */
@@ -328,6 +329,7 @@ typedef struct R300Tri {
     float fog[3];               /* GB_SELECT.FOG_SELECT, scaled by GA_FOG_* */
     bool back;                  /* back-facing */
     uint8_t sample;             /* the multisample this pass writes */
+    uint32_t flat_colour, flat_z24;     /* fill.c: the words a fill writes */
 } R300Tri;
 
 /* draw-state.c: make the draw state from the registers; false: skip the draw */
@@ -360,6 +362,12 @@ void r300_draw_specialise(R300DrawState *ds);
  * the move and the depth function are chosen (z24: depth is depth_z24)
  */
 G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24);
+/*
+ * fill.c: true if every pixel of triangle t (its vertices v) gets the same
+ * colour and depth words, then set in t, so that r300_flat_fill may draw it
+ */
+bool r300_flat_fill_ok(R300Tri *t, const G3DRasterVertex v[3]);
+G3DBlockFn r300_flat_fill;
 #ifdef __SSE2__
 #include <emmintrin.h>
 G3DQuadFn r300_quad_lanes;
