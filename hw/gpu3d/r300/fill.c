@@ -37,6 +37,12 @@ static void fill_words(uint8_t *p, unsigned n, uint32_t val, uint32_t keep)
     const __m128i kp = _mm_set1_epi32((int32_t)keep);
 
     if (!keep) {
+        for (; i + 16 <= n; i += 16) {
+            _mm_storeu_si128((__m128i *)(p + 4 * i), v);
+            _mm_storeu_si128((__m128i *)(p + 4 * i + 16), v);
+            _mm_storeu_si128((__m128i *)(p + 4 * i + 32), v);
+            _mm_storeu_si128((__m128i *)(p + 4 * i + 48), v);
+        }
         for (; i + 4 <= n; i += 4) {
             _mm_storeu_si128((__m128i *)(p + 4 * i), v);
         }
