@@ -271,7 +271,7 @@ static inline __m128i pack8888(const Lanes *o)
  */
 static inline __attribute__((always_inline)) void
 colour_lanes(const R300DrawState *ds, uint8_t *const r[2], unsigned mask,
-             unsigned cover, const Lanes *sc)
+             unsigned cover, const Lanes *sc, const bool blend)
 {
     const R300QuadLanes *ql = &ds->lanes;
     const __m128i wm = _mm_set1_epi32((int32_t)ql->write_mask);
@@ -291,7 +291,7 @@ colour_lanes(const R300DrawState *ds, uint8_t *const r[2], unsigned mask,
     if (read) {
         dst = load_quad(r, cover);
     }
-    if (ql->blend) {
+    if (blend) {
         Lanes d, o;
 
         mask &= ~discarded(ql->discard, &s);
@@ -347,7 +347,8 @@ static inline void quad_rows(uint8_t *base, const R300Tiling *tl, int x,
  */
 static inline __attribute__((always_inline)) unsigned
 shade_lanes(const R300Tri *t, const __m128 lin[3], const __m128 w[3],
-            unsigned mask, uint8_t *const zr[2], uint8_t *const cr[2])
+            unsigned mask, uint8_t *const zr[2], uint8_t *const cr[2],
+            const bool depth, const bool blend, const bool tex)
 {
     static const uint8_t count[16] = { 0, 1, 1, 2, 1, 2, 2, 3,
                                        1, 2, 2, 3, 2, 3, 3, 4 };
@@ -359,7 +360,7 @@ shade_lanes(const R300Tri *t, const __m128 lin[3], const __m128 w[3],
     Lanes src;
     int ch;
 
-    if (ds->depth) {
+    if (depth) {
         /* quad_tail: z24 = clamp(roundf(z0 + w1 dz1 + w2 dz2)); clamped
          * first (NaN: 0), then the integer part and one more where the
          * fraction, exact in float, is at least one half */
@@ -388,7 +389,7 @@ shade_lanes(const R300Tri *t, const __m128 lin[3], const __m128 w[3],
     if (!pass || !ql->colour) {
         return count[pass];
     }
-    if (m->tex && ql->src_shader_order) {
+    if (tex) {
         const R300TexUnit *u = &ds->tx[m->tex_op.unit & 15];
         Lanes coord, res;
 
@@ -425,7 +426,7 @@ shade_lanes(const R300Tri *t, const __m128 lin[3], const __m128 w[3],
             src.v[ch] = clamp01(src.v[ch]);
         }
     }
-    colour_lanes(ds, cr, pass, mask, &src);
+    colour_lanes(ds, cr, pass, mask, &src, blend);
     return count[pass];
 }
 
@@ -455,9 +456,9 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
             quad_rows(tg->base, &tg->tiling, x, q->y, cr);
         }
     }
-    ds->zpass_thread[thread] += shade_lanes(t, lin, ds->perspective ? bar
-                                                                   : lin,
-                                            q->mask & 0xF, zr, cr);
+    ds->zpass_thread[thread] += shade_lanes(
+        t, lin, ds->perspective ? bar : lin, q->mask & 0xF, zr, cr,
+        ds->depth != NULL, ql->blend, ds->move.tex && ql->src_shader_order);
 }
 
 /*
@@ -469,8 +470,10 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
  * change), so the bytes are those of r300_quad_lanes. Four such pixels lie
  * in one 32-bit micro tile (4 or 8 pixels wide, tile.h) or a linear row.
  */
-void r300_span_lanes(void *opaque, int x0, int y0, int x1, int y1,
-                     int thread)
+static inline __attribute__((always_inline)) void
+span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
+           const bool persp, const bool depth, const bool blend,
+           const bool tex)
 {
     const R300Tri *t = opaque;
     const R300DrawState *ds = t->ds;
@@ -487,7 +490,7 @@ void r300_span_lanes(void *opaque, int x0, int y0, int x1, int y1,
         /* linear layouts: the row's first group, then 16 bytes a group */
         uint8_t *zrow = NULL, *crow = NULL;
 
-        if (ds->depth && zlinear) {
+        if (depth && zlinear) {
             zrow = ds->zbase + r300_tile_offset(&ds->ztiling, xa, y);
         }
         if (ql->colour && clinear) {
@@ -514,7 +517,7 @@ void r300_span_lanes(void *opaque, int x0, int y0, int x1, int y1,
                 mask &= 0xFu >> (x + 4 - x1);
             }
             g3d_weights4(&sp->g, e01, e23, lin,
-                         ds->perspective ? bar : NULL);
+                         persp ? bar : NULL);
             for (k = 0; k < 3; k++) {
                 e01[k] = _mm_add_pd(e01[k], step[k]);
                 e23[k] = _mm_add_pd(e23[k], step[k]);
@@ -524,7 +527,7 @@ void r300_span_lanes(void *opaque, int x0, int y0, int x1, int y1,
                 t1 = lin[1], lin[1] = lin[2], lin[2] = t1;
                 t1 = bar[1], bar[1] = bar[2], bar[2] = t1;
             }
-            if (ds->depth) {
+            if (depth) {
                 zr[0] = zlinear ? zrow + 4 * (x - xa) : ds->zbase +
                         r300_tile_offset(&ds->ztiling, x, y);
                 zr[1] = zr[0] + 8;
@@ -536,12 +539,38 @@ void r300_span_lanes(void *opaque, int x0, int y0, int x1, int y1,
                         : tg->base + r300_tile_offset(&tg->tiling, x, y);
                 cr[1] = cr[0] + 8;
             }
-            passed += shade_lanes(t, lin, ds->perspective ? bar : lin, mask,
-                                  zr, cr);
+            passed += shade_lanes(t, lin, persp ? bar : lin, mask, zr, cr,
+                                  depth, blend, tex);
         }
     }
     ds->zpass_thread[thread] += passed;
 }
+
+/*
+ * span_lanes instantiated for each perspective, depth, blend and fetch
+ * setting, so that each inner loop holds only its own work
+ */
+#define SPAN_LANES(p, d, b, x)                                            \
+static void span_lanes_##p##d##b##x(void *o, int x0, int y0, int x1,     \
+                                    int y1, int thread)                   \
+{                                                                         \
+    span_lanes(o, x0, y0, x1, y1, thread, p, d, b, x);                    \
+}
+SPAN_LANES(0, 0, 0, 0) SPAN_LANES(0, 0, 0, 1)
+SPAN_LANES(0, 0, 1, 0) SPAN_LANES(0, 0, 1, 1)
+SPAN_LANES(0, 1, 0, 0) SPAN_LANES(0, 1, 0, 1)
+SPAN_LANES(0, 1, 1, 0) SPAN_LANES(0, 1, 1, 1)
+SPAN_LANES(1, 0, 0, 0) SPAN_LANES(1, 0, 0, 1)
+SPAN_LANES(1, 0, 1, 0) SPAN_LANES(1, 0, 1, 1)
+SPAN_LANES(1, 1, 0, 0) SPAN_LANES(1, 1, 0, 1)
+SPAN_LANES(1, 1, 1, 0) SPAN_LANES(1, 1, 1, 1)
+
+static G3DBlockFn *const span_lanes_fn[16] = {
+    span_lanes_0000, span_lanes_0001, span_lanes_0010, span_lanes_0011,
+    span_lanes_0100, span_lanes_0101, span_lanes_0110, span_lanes_0111,
+    span_lanes_1000, span_lanes_1001, span_lanes_1010, span_lanes_1011,
+    span_lanes_1100, span_lanes_1101, span_lanes_1110, span_lanes_1111,
+};
 
 /* a vertex value in the four lanes */
 static inline void lanes_of(float v, float out[4])
@@ -598,7 +627,9 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
         sp->ex[k] = e->a * tri->rules->subpixels;
         sp->ey[k] = e->b * tri->rules->subpixels;
     }
-    return r300_span_lanes;
+    return span_lanes_fn[ds->perspective << 3 | (ds->depth != NULL) << 2 |
+                         ql->blend << 1 |
+                         (ds->move.tex && ql->src_shader_order)];
 }
 
 /* the blend factor and function codes of component k */
@@ -666,7 +697,7 @@ G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
             tg->tiling.linear == ds->ztiling.linear;
     }
     /*
-     * r300_span_lanes: every pixel's bytes its own (no derivatives), in one
+     * span_lanes: every pixel's bytes its own (no derivatives), in one
      * 32-bit layout
      */
     ql->span = ds->samples == 1 && (!ds->move.tex || ql->tex_lanes) &&

@@ -239,7 +239,7 @@ typedef struct R300QuadLanes {
     bool blend, prequantise;
     bool tex_lanes;             /* the move's fetch by r300_tx_lanes_sample */
     bool flat;                  /* triangles of one colour may be fills */
-    bool span;                  /* r300_span_lanes may draw the triangles */
+    bool span;                  /* span_lanes may draw the triangles */
     bool read;                  /* the colour is read: blend or channel mask */
     bool clamp[4];              /* the move clamps C0..C3 */
     bool src_shader_order;      /* the fetch's result or coordinate moved */
@@ -325,7 +325,7 @@ typedef struct R300DrawState {
     R300QuadLanes lanes;        /* quad-lanes.c: the move in SSE2 lanes */
 } R300DrawState;
 
-/* quad-lanes.c r300_span_lanes: a triangle's exact edge values */
+/* quad-lanes.c span_lanes: a triangle's exact edge values */
 typedef struct R300Span {
     G3DEdges g;
     int64_t e0[3], ex[3], ey[3];   /* edge k at pixel (0, 0), a pixel's step */
@@ -394,13 +394,12 @@ bool r300_flat_fill_ok(R300Tri *t, const G3DRasterVertex v[3]);
 G3DBlockFn r300_flat_fill;
 /*
  * quad-lanes.c: the fill function that may draw triangle t (r300_flat_fill
- * or r300_span_lanes; set up in t), or NULL: its quads
+ * or a span function; set up in t), or NULL: its quads
  */
 G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri);
 #ifdef __SSE2__
 #include <emmintrin.h>
 G3DQuadFn r300_quad_lanes;
-G3DBlockFn r300_span_lanes;
 /* tx-lanes.c: true if the unit's sampling fits r300_tx_lanes_sample */
 bool r300_tx_lanes_ok(const R300TexUnit *u);
 /* r300_tx_sample_quad with coordinate/colour component k in vector k */
