@@ -319,6 +319,10 @@ static void draw_flat(R300Cmd *c, GRand *r)
                   : (float)g_rand_double_range(r, 0.5, 2.0);
         bool whole = g_rand_int_range(r, 0, 4) == 0;
 
+        if (g_rand_int_range(r, 0, 8) == 0) {
+            w = 0x1p42f;        /* 1/w below what fills and spans assume */
+        }
+
         for (k = 0; k < 4; k++) {
             col[k] = flat_component(r);
         }

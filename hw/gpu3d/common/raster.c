@@ -437,7 +437,7 @@ static inline void quad_weights_sse2(const SetupTri *st, const G3DEdges *g,
 {
     __m128 lin[3], bar[3], r0, r1, r2, r3, t0, t1, t2, t3;
 
-    g3d_weights4(g, e01, e23, lin, bar);
+    g3d_weights4(g, e01, e23, lin, bar, false);
     if (st->perm[1] == 2) {
         __m128 t = lin[1];
         lin[1] = lin[2];

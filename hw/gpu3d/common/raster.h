@@ -146,7 +146,8 @@ bool g3d_raster_edges(const G3DTriangle *t, G3DEdges *out);
  * The weights of four samples from their edge values (e01[k]: edge k at
  * samples 0 and 1, e23[k] at 2 and 3), per internal vertex k, sample i in
  * lane i: lin (screen-linear), and with bar non-NULL the perspective-correct
- * ones. G3DQuad's weights are these; the operations per lane: the edge
+ * ones. `positive`: the caller knows p0 + p1 + p2 > 0 at the samples it
+ * uses (every 1/w positive and not tiny), so r is never 0 there. G3DQuad's weights are these; the operations per lane: the edge
  * value times 1/area in double rounded to float; p = lin * inv_w in float;
  * r = 1 / (p0 + p1 + p2) in double (0 if the sum is 0); p * r in double
  * rounded to float, or lin where r is 0. A product within an ulp of 1.0
@@ -155,7 +156,7 @@ bool g3d_raster_edges(const G3DTriangle *t, G3DEdges *out);
  */
 static inline void g3d_weights4(const G3DEdges *g, const __m128d e01[3],
                                 const __m128d e23[3], __m128 lin[3],
-                                __m128 bar[3])
+                                __m128 bar[3], bool positive)
 {
     const __m128d zero = _mm_setzero_pd(), ia = _mm_set1_pd(g->inv_area);
     __m128d p01[3], p23[3], s01, s23, r01, r23;
@@ -177,6 +178,15 @@ static inline void g3d_weights4(const G3DEdges *g, const __m128d e01[3],
     }
     s01 = _mm_add_pd(_mm_add_pd(p01[0], p01[1]), p01[2]);
     s23 = _mm_add_pd(_mm_add_pd(p23[0], p23[1]), p23[2]);
+    if (positive) {
+        r01 = _mm_div_pd(_mm_set1_pd(1.0), s01);
+        r23 = _mm_div_pd(_mm_set1_pd(1.0), s23);
+        for (k = 0; k < 3; k++) {
+            bar[k] = _mm_movelh_ps(_mm_cvtpd_ps(_mm_mul_pd(p01[k], r01)),
+                                   _mm_cvtpd_ps(_mm_mul_pd(p23[k], r23)));
+        }
+        return;
+    }
     /* r = s != 0 ? 1 / s : 0 (NaN != 0, as in C) */
     r01 = _mm_and_pd(_mm_cmpneq_pd(s01, zero),
                      _mm_div_pd(_mm_set1_pd(1.0), s01));

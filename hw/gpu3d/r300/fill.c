@@ -199,13 +199,8 @@ bool r300_flat_fill_ok(R300Tri *t, const G3DRasterVertex v[3])
     if (!ql->flat) {
         return false;
     }
-    if (ds->perspective) {
-        /* positive weights without underflow: 1/w in [2^-40, 2^40] */
-        for (k = 0; k < 3; k++) {
-            if (!(v[k].inv_w >= 0x1p-40f && v[k].inv_w <= 0x1p40f)) {
-                return false;
-            }
-        }
+    if (ds->perspective && !r300_w_positive(v)) {
+        return false;
     }
     if (ds->depth && ds->zwrite) {
         float z = t->z[0];

@@ -417,13 +417,19 @@ shade_lanes(const R300Tri *t, const __m128 lin[3], const __m128 w[3],
         /* the moved RS vector, its lanes in C0..C3 order already */
         rs_lanes(tl->src, w, &src);
     }
-    /* the move: the interpreter's MAD src * 1 + 0, then its clamps
-     * (component k is the program's channel sel[k]) */
-    for (ch = 0; ch < 4; ch++) {
-        src.v[ch] = _mm_add_ps(_mm_mul_ps(src.v[ch], _mm_set1_ps(1.0f)),
-                               _mm_setzero_ps());
+    /*
+     * The move: the interpreter's MAD src * 1 + 0, then its clamps
+     * (component k is the program's channel sel[k]). clamp01(x * 1 + 0) is
+     * clamp01(x) for every x (-0 and NaN give +0), and without blending
+     * the write clamps the component before anything else reads it (the
+     * pre-quantise or pack8888): there the move changes nothing.
+     */
+    for (ch = 0; ch < 4 && blend; ch++) {
         if (ql->clamp[ch]) {
             src.v[ch] = clamp01(src.v[ch]);
+        } else {
+            src.v[ch] = _mm_add_ps(_mm_mul_ps(src.v[ch], _mm_set1_ps(1.0f)),
+                                   _mm_setzero_ps());
         }
     }
     colour_lanes(ds, cr, pass, mask, &src, blend);
@@ -472,7 +478,7 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
  */
 static inline __attribute__((always_inline)) void
 span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
-           const bool persp, const bool depth, const bool blend,
+           const int persp, const bool depth, const bool blend,
            const bool tex)
 {
     const R300Tri *t = opaque;
@@ -517,7 +523,7 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
                 mask &= 0xFu >> (x + 4 - x1);
             }
             g3d_weights4(&sp->g, e01, e23, lin,
-                         persp ? bar : NULL);
+                         persp ? bar : NULL, persp == 2);
             for (k = 0; k < 3; k++) {
                 e01[k] = _mm_add_pd(e01[k], step[k]);
                 e23[k] = _mm_add_pd(e23[k], step[k]);
@@ -547,8 +553,9 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
 }
 
 /*
- * span_lanes instantiated for each perspective, depth, blend and fetch
- * setting, so that each inner loop holds only its own work
+ * span_lanes instantiated for each weighting (screen-linear, perspective,
+ * perspective with every 1/w positive), depth, blend and fetch setting, so
+ * that each inner loop holds only its own work
  */
 #define SPAN_LANES(p, d, b, x)                                            \
 static void span_lanes_##p##d##b##x(void *o, int x0, int y0, int x1,     \
@@ -564,12 +571,18 @@ SPAN_LANES(1, 0, 0, 0) SPAN_LANES(1, 0, 0, 1)
 SPAN_LANES(1, 0, 1, 0) SPAN_LANES(1, 0, 1, 1)
 SPAN_LANES(1, 1, 0, 0) SPAN_LANES(1, 1, 0, 1)
 SPAN_LANES(1, 1, 1, 0) SPAN_LANES(1, 1, 1, 1)
+SPAN_LANES(2, 0, 0, 0) SPAN_LANES(2, 0, 0, 1)
+SPAN_LANES(2, 0, 1, 0) SPAN_LANES(2, 0, 1, 1)
+SPAN_LANES(2, 1, 0, 0) SPAN_LANES(2, 1, 0, 1)
+SPAN_LANES(2, 1, 1, 0) SPAN_LANES(2, 1, 1, 1)
 
-static G3DBlockFn *const span_lanes_fn[16] = {
+static G3DBlockFn *const span_lanes_fn[24] = {
     span_lanes_0000, span_lanes_0001, span_lanes_0010, span_lanes_0011,
     span_lanes_0100, span_lanes_0101, span_lanes_0110, span_lanes_0111,
     span_lanes_1000, span_lanes_1001, span_lanes_1010, span_lanes_1011,
     span_lanes_1100, span_lanes_1101, span_lanes_1110, span_lanes_1111,
+    span_lanes_2000, span_lanes_2001, span_lanes_2010, span_lanes_2011,
+    span_lanes_2100, span_lanes_2101, span_lanes_2110, span_lanes_2111,
 };
 
 /* a vertex value in the four lanes */
@@ -627,8 +640,8 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
         sp->ex[k] = e->a * tri->rules->subpixels;
         sp->ey[k] = e->b * tri->rules->subpixels;
     }
-    return span_lanes_fn[ds->perspective << 3 | (ds->depth != NULL) << 2 |
-                         ql->blend << 1 |
+    return span_lanes_fn[(ds->perspective ? 1 + r300_w_positive(tri->v) : 0)
+                         * 8 + (ds->depth != NULL) * 4 + ql->blend * 2 +
                          (ds->move.tex && ql->src_shader_order)];
 }
 

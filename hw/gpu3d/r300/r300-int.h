@@ -387,6 +387,23 @@ void r300_draw_specialise(R300DrawState *ds);
  */
 G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24);
 /*
+ * Every 1/w in [2^-40, 2^40]: at a covered pixel the perspective weights
+ * are >= 0 and computed without underflow (p = lin / w is 0 or at least
+ * 2^-97, the largest at least 2^-42), so their sum is positive.
+ */
+static inline bool r300_w_positive(const G3DRasterVertex v[3])
+{
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        if (!(v[k].inv_w >= 0x1p-40f && v[k].inv_w <= 0x1p40f)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
  * fill.c: true if every pixel of triangle t (its vertices v) gets the same
  * colour and depth words, then set in t, so that r300_flat_fill may draw it
  */
