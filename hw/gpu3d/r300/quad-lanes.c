@@ -486,7 +486,9 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
     const R300QuadLanes *ql = &ds->lanes;
     const R300Span *sp = &t->span;
     const R300Target *tg = &ds->cb[ds->move.target];
-    const bool swap = sp->g.perm[1] == 2;
+    /* a copy the stores below cannot alias: kept in registers */
+    const G3DEdges g = sp->g;
+    const bool swap = g.perm[1] == 2;
     const bool zlinear = ds->ztiling.linear, clinear = tg->tiling.linear;
     int xa = x0 & ~3, y, x, k;
     uint64_t passed = 0;
@@ -522,7 +524,7 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
             if (x + 4 > x1) {
                 mask &= 0xFu >> (x + 4 - x1);
             }
-            g3d_weights4(&sp->g, e01, e23, lin,
+            g3d_weights4(&g, e01, e23, lin,
                          persp ? bar : NULL, persp == 2);
             for (k = 0; k < 3; k++) {
                 e01[k] = _mm_add_pd(e01[k], step[k]);
