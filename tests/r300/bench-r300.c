@@ -2,8 +2,9 @@
  * Benchmark of the whole R300 pipeline, driven as a driver drives it: PM4
  * packets through the CP ring into VAP/PVS, GA/SU/RS, US, TX, ZB and RB3D,
  * at 1024x768 ARGB8888 with a D24S8 depth buffer. Mpixels/s for full-screen
- * passes (Gouraud, depth-tested, blended, bilinear-textured, a 64-instruction
- * fragment program) and Mtriangles/s for small triangles, at 1..N threads,
+ * passes (one colour, Gouraud, depth-tested, blended, bilinear-textured, a
+ * 64-instruction fragment program) and Mtriangles/s for small triangles, at
+ * 1..N threads,
  * beside a memset of the same frame from the same run.
  *
  *   bench-r300 [-t max-threads] [-s seconds-per-case] [-k case-substring]
