@@ -565,26 +565,22 @@ static void span_lanes_##p##d##b##x(void *o, int x0, int y0, int x1,     \
 {                                                                         \
     span_lanes(o, x0, y0, x1, y1, thread, p, d, b, x);                    \
 }
-SPAN_LANES(0, 0, 0, 0) SPAN_LANES(0, 0, 0, 1)
-SPAN_LANES(0, 0, 1, 0) SPAN_LANES(0, 0, 1, 1)
-SPAN_LANES(0, 1, 0, 0) SPAN_LANES(0, 1, 0, 1)
-SPAN_LANES(0, 1, 1, 0) SPAN_LANES(0, 1, 1, 1)
-SPAN_LANES(1, 0, 0, 0) SPAN_LANES(1, 0, 0, 1)
-SPAN_LANES(1, 0, 1, 0) SPAN_LANES(1, 0, 1, 1)
-SPAN_LANES(1, 1, 0, 0) SPAN_LANES(1, 1, 0, 1)
-SPAN_LANES(1, 1, 1, 0) SPAN_LANES(1, 1, 1, 1)
-SPAN_LANES(2, 0, 0, 0) SPAN_LANES(2, 0, 0, 1)
-SPAN_LANES(2, 0, 1, 0) SPAN_LANES(2, 0, 1, 1)
-SPAN_LANES(2, 1, 0, 0) SPAN_LANES(2, 1, 0, 1)
-SPAN_LANES(2, 1, 1, 0) SPAN_LANES(2, 1, 1, 1)
+/* the eight depth, blend and fetch settings of weighting p */
+#define SPAN_LANES_8(p)                                                   \
+    SPAN_LANES(p, 0, 0, 0) SPAN_LANES(p, 0, 0, 1)                         \
+    SPAN_LANES(p, 0, 1, 0) SPAN_LANES(p, 0, 1, 1)                         \
+    SPAN_LANES(p, 1, 0, 0) SPAN_LANES(p, 1, 0, 1)                         \
+    SPAN_LANES(p, 1, 1, 0) SPAN_LANES(p, 1, 1, 1)
+#define SPAN_LANES_FN_8(p)                                                \
+    span_lanes_##p##000, span_lanes_##p##001, span_lanes_##p##010,       \
+    span_lanes_##p##011, span_lanes_##p##100, span_lanes_##p##101,       \
+    span_lanes_##p##110, span_lanes_##p##111
+SPAN_LANES_8(0)
+SPAN_LANES_8(1)
+SPAN_LANES_8(2)
 
 static G3DBlockFn *const span_lanes_fn[24] = {
-    span_lanes_0000, span_lanes_0001, span_lanes_0010, span_lanes_0011,
-    span_lanes_0100, span_lanes_0101, span_lanes_0110, span_lanes_0111,
-    span_lanes_1000, span_lanes_1001, span_lanes_1010, span_lanes_1011,
-    span_lanes_1100, span_lanes_1101, span_lanes_1110, span_lanes_1111,
-    span_lanes_2000, span_lanes_2001, span_lanes_2010, span_lanes_2011,
-    span_lanes_2100, span_lanes_2101, span_lanes_2110, span_lanes_2111,
+    SPAN_LANES_FN_8(0), SPAN_LANES_FN_8(1), SPAN_LANES_FN_8(2),
 };
 
 /* a vertex value in the four lanes */
