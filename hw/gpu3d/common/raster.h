@@ -87,7 +87,9 @@ typedef void G3DQuadFn(void *user, const G3DQuad *q, int thread);
 
 /*
  * Optional, for a triangle whose fragments do not depend on where they lie
- * (a constant colour written without a depth test or blend): called instead
+ * (a constant colour written without a depth test or blend), or do not
+ * depend on their quad (no derivatives) and are interpolated by the chip
+ * from the triangle's edges (g3d_raster_edges, g3d_weights4): called instead
  * of the quad function with pixels [x0, x1) x [y0, y1), all covered and
  * inside one tile (G3D_TILE_SIZE): the tile's part of the triangle's box
  * where all of it is inside, else aligned 8x8 blocks (clipped) all inside,
