@@ -2,8 +2,9 @@
  * Benchmark of the whole R300 pipeline, driven as a driver drives it: PM4
  * packets through the CP ring into VAP/PVS, GA/SU/RS, US, TX, ZB and RB3D,
  * at 1024x768 ARGB8888 with a D24S8 depth buffer. Mpixels/s for full-screen
- * passes (Gouraud, depth-tested, blended, bilinear-textured, a 64-instruction
- * fragment program) and Mtriangles/s for small triangles, at 1..N threads,
+ * passes (one colour, Gouraud, depth-tested, blended, bilinear-textured, a
+ * 64-instruction fragment program) and Mtriangles/s for small triangles, at
+ * 1..N threads,
  * beside a memset of the same frame from the same run.
  *
  *   bench-r300 [-t max-threads] [-s seconds-per-case] [-k case-substring]
@@ -54,7 +55,7 @@ static uint32_t px(Dev *d, int x, int y)
 /* ---- states on top of r300_cmd_pipeline ---------------------------------- */
 
 typedef enum Kind {
-    GOURAUD, DEPTH, BLEND, TEXTURED, LONG_US, SMALL,
+    FLAT, GOURAUD, DEPTH, BLEND, TEXTURED, LONG_US, SMALL,
 } Kind;
 
 /* ALU words of out = t0 (the pipeline's own program) */
@@ -150,6 +151,23 @@ static void draw_fullscreen(R300Cmd *c, float z, float alpha)
     r300_cmd_draw(c, R300_PRIM_TRIANGLES, v, 6);
 }
 
+/*
+ * A full-screen rectangle of one colour: 8-bit values, as an unsigned-byte
+ * colour attribute gives them (a clear or a flat-shaded quad).
+ */
+static void draw_flat(R300Cmd *c)
+{
+    const float r = 0x40 / 255.0f, g = 0x80 / 255.0f, b = 0xC0 / 255.0f;
+    const float a = 0x80 / 255.0f;
+    const float v[6 * 8] = {
+        -1, -1, 0.5f, 1, r, g, b, a,   1, -1, 0.5f, 1, r, g, b, a,
+         1,  1, 0.5f, 1, r, g, b, a,  -1, -1, 0.5f, 1, r, g, b, a,
+         1,  1, 0.5f, 1, r, g, b, a,  -1,  1, 0.5f, 1, r, g, b, a,
+    };
+
+    r300_cmd_draw(c, R300_PRIM_TRIANGLES, v, 6);
+}
+
 /* Rows of right triangles with 8-pixel legs covering the screen, a row per
  * draw packet as a driver batches them. */
 static unsigned draw_small(Dev *d, R300Cmd *c)
@@ -186,6 +204,9 @@ static double pass(Dev *d, Kind kind, unsigned i)
     r300_rig_cmd_begin(&c, cmdbuf, G_N_ELEMENTS(cmdbuf));
     if (kind == SMALL) {
         n = draw_small(d, &c);
+    } else if (kind == FLAT) {
+        draw_flat(&c);
+        n = (double)W * H;
     } else {
         /* nearer each pass so the depth test passes and writes */
         draw_fullscreen(&c, kind == DEPTH ? 0.9f - (i % 1000) * 0.0008f : 0.5f,
@@ -239,6 +260,7 @@ int main(int argc, char **argv)
         Kind kind;
         const char *name, *unit;
     } cases[] = {
+        { FLAT, "flat, no blend or depth", "Mpixels/s" },
         { GOURAUD, "Gouraud, full screen", "Mpixels/s" },
         { DEPTH, "Gouraud, depth test + write", "Mpixels/s" },
         { BLEND, "Gouraud, alpha blended", "Mpixels/s" },

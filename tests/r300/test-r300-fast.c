@@ -28,6 +28,16 @@
 
 static uint32_t cmdbuf[8192];
 
+/*
+ * threads, whether the states lean towards r300_quad_lanes', and whether
+ * they lean towards its one-colour triangles drawn as fills (fill.c)
+ */
+typedef struct Variant {
+    int threads;
+    bool lanes;
+    bool flat;
+} Variant;
+
 /* which quad function a case's draw took */
 typedef enum Path {
     PATH_GENERAL, PATH_FAST, PATH_LANES, PATH_LANES_BLEND, PATH_N
@@ -222,10 +232,135 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
     }
 }
 
+/*
+ * A random state for one-colour triangles: ARGB8888 in any tiling, any
+ * channel mask and component order, rounding or truncating, blending now
+ * and then; no depth test, Z ALWAYS written or not, or another function;
+ * the move's clamps; perspective or not.
+ */
+static void state_flat(R300Cmd *c, GRand *r)
+{
+    uint32_t pitch = W | R300_COLOR_FORMAT_ARGB8888
+                         << R_RB3D_COLORPITCH_0_COLORFORMAT_SHIFT;
+    uint32_t rgb_inst = 0x40050A80u, alpha_inst = 0x40040889u;
+    static const uint32_t zcntl[] = {
+        0, R_ZB_CNTL_Z_ENABLE_MASK,
+        R_ZB_CNTL_Z_ENABLE_MASK | R_ZB_CNTL_ZWRITEENABLE_MASK,
+        R_ZB_CNTL_Z_ENABLE_MASK | R_ZB_CNTL_ZWRITEENABLE_MASK,
+    };
+
+    if (g_rand_boolean(r)) {
+        pitch |= R_RB3D_COLORPITCH_0_COLORTILE_MASK;
+    }
+    if (g_rand_boolean(r)) {
+        pitch |= 1u << R_RB3D_COLORPITCH_0_COLORMICROTILE_SHIFT;
+    }
+    r300_cmd_reg(c, R300_RB3D_COLORPITCH(0), pitch);
+    r300_cmd_reg(c, A_RB3D_COLOR_CHANNEL_MASK,
+                 g_rand_int_range(r, 0, 3) ? 0xF : g_rand_int_range(r, 0, 16));
+    if (g_rand_int_range(r, 0, 8) == 0) {
+        r300_cmd_reg(c, A_RB3D_BLENDCNTL,
+                     R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK |
+                     random_blend(r));
+    }
+    r300_cmd_reg(c, A_US_OUT_FMT_0, g_rand_int_range(r, 0, 3) ? 0x00001B00
+                                    : (g_rand_int(r) & 0xFF00));
+    r300_cmd_reg(c, A_RB3D_DITHER_CTL, g_rand_int_range(r, 0, 8) ? 5 :
+                 g_rand_int_range(r, 0, 2) | g_rand_int_range(r, 0, 2) << 2);
+    r300_cmd_reg(c, A_ZB_FORMAT, R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL);
+    r300_cmd_reg(c, A_ZB_DEPTHOFFSET, ZB_ADDR);
+    r300_cmd_reg(c, A_ZB_DEPTHPITCH, W |
+                 (g_rand_boolean(r) ? R_ZB_DEPTHPITCH_DEPTHMACROTILE_MASK : 0) |
+                 (g_rand_boolean(r)
+                  ? 1u << R_ZB_DEPTHPITCH_DEPTHMICROTILE_SHIFT : 0));
+    r300_cmd_reg(c, A_ZB_CNTL, zcntl[g_rand_int_range(r, 0, 4)]);
+    r300_cmd_reg(c, A_ZB_ZSTENCILCNTL, g_rand_int_range(r, 0, 4)
+                 ? R300_ZS_ALWAYS : (g_rand_int(r) & 7));
+    r300_cmd_reg(c, A_GB_SELECT, (g_rand_boolean(r)
+                                  ? R_GB_SELECT_W_SELECT_MASK : 0) | 5);
+    if (g_rand_boolean(r)) {
+        rgb_inst &= ~R_US_ALU_RGB_INST_0_CLAMP_MASK;
+    }
+    if (g_rand_boolean(r)) {
+        alpha_inst &= ~R_US_ALU_ALPHA_INST_0_CLAMP_MASK;
+    }
+    r300_cmd_reg(c, A_US_ALU_RGB_INST_0, rgb_inst);
+    r300_cmd_reg(c, A_US_ALU_ALPHA_INST_0, alpha_inst);
+}
+
+/*
+ * A colour component for a one-colour triangle: an 8-bit value, a rounding
+ * tie, 0, -0, 1, out of [0, 1], or any value.
+ */
+static float flat_component(GRand *r)
+{
+    switch (g_rand_int_range(r, 0, 8)) {
+    case 0: case 1: case 2: return g_rand_int_range(r, 0, 256) / 255.0f;
+    case 3: return (g_rand_int_range(r, 0, 255) + 0.5f) / 255.0f;
+    case 4: return g_rand_boolean(r) ? -0.0f : 0.0f;
+    case 5: return g_rand_boolean(r) ? 1.0f : 1.5f;
+    case 6: return -(float)g_rand_double_range(r, 0, 2);
+    default: return (float)g_rand_double_range(r, -0.2, 1.2);
+    }
+}
+
+/*
+ * Triangles of one colour (now and then not), large or the whole target,
+ * at one depth (now and then not), with one w at the three vertices or
+ * not.
+ */
+static void draw_flat(R300Cmd *c, GRand *r)
+{
+    unsigned i, k, n;
+
+    for (i = 0; i < 6; i++) {
+        float v[6 * 8], col[4], z = (float)g_rand_double_range(r, -0.2, 1.0);
+        float w = g_rand_boolean(r) ? 1.0f
+                  : (float)g_rand_double_range(r, 0.5, 2.0);
+        bool whole = g_rand_int_range(r, 0, 4) == 0;
+
+        if (g_rand_int_range(r, 0, 8) == 0) {
+            w = 0x1p42f;        /* 1/w below what fills and spans assume */
+        }
+
+        for (k = 0; k < 4; k++) {
+            col[k] = flat_component(r);
+        }
+        n = whole ? 6 : 3;
+        for (k = 0; k < n; k++) {
+            static const float corner[6][2] = {
+                { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, -1 }, { 1, 1 }, { -1, 1 },
+            };
+            float *p = &v[8 * k];
+            unsigned ch;
+
+            if (g_rand_int_range(r, 0, 8) == 0) {
+                w = (float)g_rand_double_range(r, 0.5, 2.0);
+            }
+            if (whole) {
+                p[0] = corner[k][0] * w;
+                p[1] = corner[k][1] * w;
+            } else {
+                p[0] = (float)g_rand_double_range(r, -1.5, 1.5) * w;
+                p[1] = (float)g_rand_double_range(r, -1.5, 1.5) * w;
+            }
+            p[2] = (g_rand_int_range(r, 0, 6) ? z
+                    : (float)g_rand_double_range(r, -0.2, 1.0)) * w;
+            p[3] = w;
+            for (ch = 0; ch < 4; ch++) {
+                p[4 + ch] = g_rand_int_range(r, 0, 12) ? col[ch]
+                            : flat_component(r);
+            }
+        }
+        r300_cmd_draw(c, R300_PRIM_TRIANGLES, v, n);
+    }
+}
+
 /* Draw the case's triangles with the path chosen or the general one. */
-static void run(R300Rig *d, uint32_t seed, bool lanes, bool general,
+static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
                 uint8_t *cb, uint8_t *zb, Path *path, bool *tex_lanes)
 {
+    bool lanes = var->lanes;
     R300Surface cbs = { CB_ADDR, W, R300_COLOR_FORMAT_ARGB8888 };
     R300Surface zbs = { 0, 0, 0 };
     GRand *r = g_rand_new_with_seed(seed);
@@ -245,8 +380,13 @@ static void run(R300Rig *d, uint32_t seed, bool lanes, bool general,
     r300_cmd_pipeline(&c, &cbs, &zbs, W, H);
     r300_cmd_matrix(&c, (const float[16]){ 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0,
                                            0, 0, 0, 1 });
-    state(&c, r, lanes, &textured);
-    for (i = 0; i < 6; i++) {
+    if (var->flat) {
+        state_flat(&c, r);
+        draw_flat(&c, r);
+    } else {
+        state(&c, r, lanes, &textured);
+    }
+    for (i = 0; i < (var->flat ? 0 : 6); i++) {
         float v[3 * 8];
         for (k = 0; k < 3; k++) {
             float w = g_rand_boolean(r) ? 1.0f
@@ -288,12 +428,6 @@ static void run(R300Rig *d, uint32_t seed, bool lanes, bool general,
     memcpy(zb, d->vram + ZB_ADDR, SURF_BYTES);
 }
 
-/* threads, and whether the states lean towards r300_quad_lanes' */
-typedef struct Variant {
-    int threads;
-    bool lanes;
-} Variant;
-
 static void test_fast_equals_general(gconstpointer data)
 {
     const Variant *v = data;
@@ -301,6 +435,8 @@ static void test_fast_equals_general(gconstpointer data)
     uint8_t *cb[2], *zb[2];
     unsigned n, errors, taken[PATH_N] = { 0 }, lanes, tex_lanes = 0;
     const unsigned cases = 300;
+    G3DRasterStats st0, st1;
+    unsigned filled = 0;
 
     for (n = 0; n < 2; n++) {
         cb[n] = g_malloc(SURF_BYTES);
@@ -309,12 +445,23 @@ static void test_fast_equals_general(gconstpointer data)
     r300_rig_ring_init(d);
     errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
     for (n = 0; n < cases; n++) {
-        uint32_t seed = (v->lanes ? 0x1a4e0000u : 0x5eed0000u) + n;
+        uint32_t seed = (v->flat ? 0xf1a70000u : v->lanes ? 0x1a4e0000u
+                         : 0x5eed0000u) + n;
         Path fp, gp;
         bool ft, gt;
 
-        run(d, seed, v->lanes, false, cb[0], zb[0], &fp, &ft);
-        run(d, seed, v->lanes, true, cb[1], zb[1], &gp, &gt);
+        uint32_t zpass[3];
+
+        zpass[0] = d->core->zpass[0];
+        g3d_raster_stats(d->core->raster, &st0);
+        run(d, seed, v, false, cb[0], zb[0], &fp, &ft);
+        g3d_raster_stats(d->core->raster, &st1);
+        filled += st1.filled != st0.filled;
+        zpass[1] = d->core->zpass[0];
+        run(d, seed, v, true, cb[1], zb[1], &gp, &gt);
+        zpass[2] = d->core->zpass[0];
+        /* the samples that passed Z (occlusion queries) */
+        g_assert_cmpuint(zpass[1] - zpass[0], ==, zpass[2] - zpass[1]);
         g_assert_cmpint(gp, ==, PATH_GENERAL);
         if (memcmp(cb[0], cb[1], SURF_BYTES) ||
             memcmp(zb[0], zb[1], SURF_BYTES)) {
@@ -329,16 +476,24 @@ static void test_fast_equals_general(gconstpointer data)
     /* the draws were well-formed, and each kind of quad function ran */
     lanes = taken[PATH_LANES] + taken[PATH_LANES_BLEND];
     g_test_message("general %u, fast %u, lanes %u (blended %u, lanes "
-                   "sampler %u)", taken[PATH_GENERAL], taken[PATH_FAST], lanes,
-                   taken[PATH_LANES_BLEND], tex_lanes);
+                   "sampler %u, fills %u)", taken[PATH_GENERAL],
+                   taken[PATH_FAST], lanes, taken[PATH_LANES_BLEND],
+                   tex_lanes, filled);
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
     g_assert_cmpuint(taken[PATH_FAST] + lanes, >=, cases / 4);
+    if (v->flat) {
+#ifdef __SSE2__
+        g_assert_cmpuint(filled, >=, cases / 4);
+#endif
+        goto done;
+    }
     g_assert_cmpuint(taken[PATH_GENERAL], >=, v->lanes ? cases / 32 : cases / 8);
 #ifdef __SSE2__
     g_assert_cmpuint(lanes, >=, v->lanes ? cases / 2 : cases / 20);
     g_assert_cmpuint(taken[PATH_LANES_BLEND], >=, v->lanes ? cases / 4 : 1);
     g_assert_cmpuint(tex_lanes, >=, v->lanes ? cases / 16 : 1);
 #endif
+done:
     for (n = 0; n < 2; n++) {
         g_free(cb[n]);
         g_free(zb[n]);
@@ -350,6 +505,7 @@ int main(int argc, char **argv)
 {
     static const Variant v[] = {
         { 1, false }, { 2, false }, { 1, true }, { 2, true },
+        { 1, true, true }, { 2, true, true },
     };
 
     g_test_init(&argc, &argv, NULL);
@@ -361,5 +517,9 @@ int main(int argc, char **argv)
                          test_fast_equals_general);
     g_test_add_data_func("/r300/fast-path/lanes-equal-general/2-threads",
                          &v[3], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/flat-fill-equals-general/1-thread",
+                         &v[4], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/flat-fill-equals-general/2-threads",
+                         &v[5], test_fast_equals_general);
     return g_test_run();
 }

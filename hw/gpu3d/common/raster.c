@@ -26,10 +26,7 @@ const G3DRasterRules g3d_rules_top_left_16 = {
  */
 #define COORD_LIMIT (1 << 28)
 
-typedef struct Edge {
-    int64_t a, b, c;   /* E(sx, sy) = a*sx + b*sy + c, exact */
-    int64_t bias;      /* 0 if samples on the edge are in, -1 if out */
-} Edge;
+typedef G3DEdge Edge;
 
 typedef struct SetupTri {
     Edge e[3];          /* edge k is opposite vertex k */
@@ -208,13 +205,11 @@ static uint8_t classify(int64_t dx, int64_t dy, bool vertical_first)
     return dy > 0 ? G3D_EDGE_RIGHT : G3D_EDGE_LEFT;
 }
 
-bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
+bool g3d_raster_edges(const G3DTriangle *t, G3DEdges *g)
 {
     const G3DRasterRules *rules = t->rules;
     const G3DRasterVertex *v[3] = { &t->v[0], &t->v[1], &t->v[2] };
-    int64_t S = rules->subpixels;
-    int64_t area, minx, maxx, miny, maxy;
-    SetupTri *st;
+    int64_t area;
     int k;
 
     for (k = 0; k < 3; k++) {
@@ -228,39 +223,71 @@ bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
     if (area == 0) {
         return false;
     }
-    r->preempt = g3d_preempt_current;
-    if (r->ntris == r->cap) {
-        r->cap = r->cap ? r->cap * 2 : 1024;
-        r->tris = g_renew(SetupTri, r->tris, r->cap);
-    }
-    st = &r->tris[r->ntris];
-    st->perm[0] = 0;
-    st->perm[1] = 1;
-    st->perm[2] = 2;
+    g->perm[0] = 0;
+    g->perm[1] = 1;
+    g->perm[2] = 2;
     if (area < 0) {
         /* make the internal order positive so "inside" is E >= 0 */
         const G3DRasterVertex *tmp = v[1];
         v[1] = v[2];
         v[2] = tmp;
-        st->perm[1] = 2;
-        st->perm[2] = 1;
+        g->perm[1] = 2;
+        g->perm[2] = 1;
         area = -area;
     }
-    st->area = area;
-    st->inv_area = 1.0 / (double)area;
+    g->area = area;
+    g->inv_area = 1.0 / (double)area;
 
     for (k = 0; k < 3; k++) {
         const G3DRasterVertex *a = v[(k + 1) % 3], *b = v[(k + 2) % 3];
         int64_t dx = (int64_t)b->x - a->x, dy = (int64_t)b->y - a->y;
-        Edge *e = &st->e[k];
+        Edge *e = &g->e[k];
 
         e->a = -dy;
         e->b = dx;
         e->c = dy * a->x - dx * a->y;
         e->bias = (classify(dx, dy, rules->vertical_first) & rules->edge_in)
                   ? 0 : -1;
-        st->inv_w[k] = v[k]->inv_w;
+        g->inv_w[k] = v[k]->inv_w;
     }
+    /*
+     * E at a sample (x, y) is -dy * (x - ax) + dx * (y - ay) for the edge
+     * from vertex a. With every |vertex coordinate| < 2^23 and at most 2^16
+     * grid steps a pixel, the samples within a few pixels of the vertices'
+     * box have |x|, |y| < 2^24, so each product is below 2^24 * 2^25 and
+     * |E| < 2^50.
+     */
+    g->exact_double = rules->subpixels <= (1 << 16);
+    for (k = 0; k < 3; k++) {
+        g->exact_double &= (uint32_t)(v[k]->x + (1 << 23)) < (1u << 24) &&
+                           (uint32_t)(v[k]->y + (1 << 23)) < (1u << 24);
+    }
+    return true;
+}
+
+bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
+{
+    const G3DRasterRules *rules = t->rules;
+    const G3DRasterVertex *v[3] = { &t->v[0], &t->v[1], &t->v[2] };
+    int64_t S = rules->subpixels;
+    int64_t minx, maxx, miny, maxy;
+    G3DEdges g;
+    SetupTri *st;
+
+    if (!g3d_raster_edges(t, &g)) {
+        return false;
+    }
+    r->preempt = g3d_preempt_current;
+    if (r->ntris == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 1024;
+        r->tris = g_renew(SetupTri, r->tris, r->cap);
+    }
+    st = &r->tris[r->ntris];
+    memcpy(st->e, g.e, sizeof(st->e));
+    st->area = g.area;
+    st->inv_area = g.inv_area;
+    memcpy(st->inv_w, g.inv_w, sizeof(st->inv_w));
+    memcpy(st->perm, g.perm, sizeof(st->perm));
 
     /* pixels whose sample point can lie inside the vertices' box */
     minx = MIN(MIN(v[0]->x, v[1]->x), v[2]->x);
@@ -279,18 +306,8 @@ bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
     st->fill = t->fill;
     st->user = t->user;
     st->no_weights = t->no_weights;
-    /*
-     * E at a sample (x, y) is -dy * (x - ax) + dx * (y - ay) for the edge
-     * from vertex a. With every |vertex coordinate| < 2^23 and at most 2^16
-     * grid steps a pixel, the samples the quads reach (at most two pixels
-     * outside the vertices' box) have |x|, |y| < 2^24, so each product is
-     * below 2^24 * 2^25 and |E| < 2^50.
-     */
-    st->exact_double = !g3d_general_path && S <= (1 << 16);
-    for (k = 0; k < 3; k++) {
-        st->exact_double &= (uint32_t)(v[k]->x + (1 << 23)) < (1u << 24) &&
-                            (uint32_t)(v[k]->y + (1 << 23)) < (1u << 24);
-    }
+    /* the quads reach at most two pixels outside the vertices' box */
+    st->exact_double = !g3d_general_path && g.exact_double;
     r->batch_pixels += (uint64_t)(st->box.x1 - st->box.x0) *
                        (st->box.y1 - st->box.y0);
     r->ntris++;
@@ -408,57 +425,19 @@ static void block_quads_int(TileCtx *tc, int cx0, int cy0, int cx1, int cy1,
 }
 
 #ifdef __SSE2__
-/* A triangle's constants of quad_weights_sse2, as vectors. */
-typedef struct WeightConsts {
-    __m128d inv_area, one;
-    __m128 inv_w[3];
-} WeightConsts;
-
-/* the low halves of two masks of doubles as one mask of four floats */
-static inline __m128 mask_pd_ps(__m128d m01, __m128d m23)
-{
-    return _mm_shuffle_ps(_mm_castpd_ps(m01), _mm_castpd_ps(m23),
-                          _MM_SHUFFLE(2, 0, 2, 0));
-}
-
 /*
- * quad_weights with the samples two at a time: e01[k] holds edge k's values
- * at samples 0 and 1, e23[k] at 2 and 3. The same IEEE operations per lane
- * in the same order (double multiply, round to float, float multiply, the
- * double sum left to right, its reciprocal, double multiply, round), so the
- * weights are bit-identical to quad_weights'.
+ * quad_weights with the samples two at a time (g3d_weights4, raster.h):
+ * e01[k] holds edge k's values at samples 0 and 1, e23[k] at 2 and 3. The
+ * same IEEE operations per lane in the same order, so the weights are
+ * bit-identical to quad_weights'.
  */
-static inline void quad_weights_sse2(const SetupTri *st,
-                                     const WeightConsts *wc, G3DQuad *q,
-                                     const __m128d e01[3],
+static inline void quad_weights_sse2(const SetupTri *st, const G3DEdges *g,
+                                     G3DQuad *q, const __m128d e01[3],
                                      const __m128d e23[3])
 {
-    const __m128d zero = _mm_setzero_pd();
-    __m128 lin[3], bar[3], use, r0, r1, r2, r3, t0, t1, t2, t3;
-    __m128d p01[3], p23[3], s01, s23, r01, r23;
-    int k;
+    __m128 lin[3], bar[3], r0, r1, r2, r3, t0, t1, t2, t3;
 
-    for (k = 0; k < 3; k++) {
-        __m128 p;
-
-        lin[k] = _mm_movelh_ps(_mm_cvtpd_ps(_mm_mul_pd(e01[k], wc->inv_area)),
-                               _mm_cvtpd_ps(_mm_mul_pd(e23[k], wc->inv_area)));
-        p = _mm_mul_ps(lin[k], wc->inv_w[k]);
-        p01[k] = _mm_cvtps_pd(p);
-        p23[k] = _mm_cvtps_pd(_mm_movehl_ps(p, p));
-    }
-    s01 = _mm_add_pd(_mm_add_pd(p01[0], p01[1]), p01[2]);
-    s23 = _mm_add_pd(_mm_add_pd(p23[0], p23[1]), p23[2]);
-    /* r = s != 0 ? 1 / s : 0 (NaN != 0, as in C) */
-    r01 = _mm_and_pd(_mm_cmpneq_pd(s01, zero), _mm_div_pd(wc->one, s01));
-    r23 = _mm_and_pd(_mm_cmpneq_pd(s23, zero), _mm_div_pd(wc->one, s23));
-    /* r != 0 ? p * r : lin */
-    use = mask_pd_ps(_mm_cmpneq_pd(r01, zero), _mm_cmpneq_pd(r23, zero));
-    for (k = 0; k < 3; k++) {
-        __m128 pr = _mm_movelh_ps(_mm_cvtpd_ps(_mm_mul_pd(p01[k], r01)),
-                                  _mm_cvtpd_ps(_mm_mul_pd(p23[k], r23)));
-        bar[k] = _mm_or_ps(_mm_and_ps(use, pr), _mm_andnot_ps(use, lin[k]));
-    }
+    g3d_weights4(g, e01, e23, lin, bar, false);
     if (st->perm[1] == 2) {
         __m128 t = lin[1];
         lin[1] = lin[2];
@@ -496,11 +475,11 @@ static void block_quads_sse2(TileCtx *tc, int cx0, int cy0, int cx1,
 {
     const SetupTri *st = tc->st;
     __m128d row[3], sx2[3], sy[3], sy2[3], thr[3];
-    WeightConsts wc;
+    G3DEdges g;
     int qx, qy, k;
 
-    wc.inv_area = _mm_set1_pd(st->inv_area);
-    wc.one = _mm_set1_pd(1.0);
+    g.inv_area = st->inv_area;
+    memcpy(g.inv_w, st->inv_w, sizeof(g.inv_w));
     for (k = 0; k < 3; k++) {
         row[k] = _mm_set_pd((double)(base[k] + step_x[k]), (double)base[k]);
         sx2[k] = _mm_set1_pd((double)(2 * step_x[k]));
@@ -508,7 +487,6 @@ static void block_quads_sse2(TileCtx *tc, int cx0, int cy0, int cx1,
         sy2[k] = _mm_set1_pd((double)(2 * step_y[k]));
         /* E + bias >= 0 with bias 0 or -1 */
         thr[k] = _mm_set1_pd((double)-st->e[k].bias);
-        wc.inv_w[k] = _mm_set1_ps(st->inv_w[k]);
     }
     for (qy = cy0; qy < cy1; qy += 2) {
         __m128d cur[3];
@@ -548,7 +526,7 @@ static void block_quads_sse2(TileCtx *tc, int cx0, int cy0, int cx1,
                 for (k = 0; k < 3; k++) {
                     e23[k] = _mm_add_pd(cur[k], sy[k]);
                 }
-                quad_weights_sse2(st, &wc, &q, cur, e23);
+                quad_weights_sse2(st, &g, &q, cur, e23);
             }
             shade_quad(tc, &q);
         }

@@ -87,8 +87,9 @@ typedef void G3DQuadFn(void *user, const G3DQuad *q, int thread);
 
 /*
  * Optional, for a triangle whose fragments depend on nothing but their own
- * position (no derivatives or helper pixels: a constant colour, or planes
- * evaluated per pixel without LOD): called instead
+ * position (no derivatives or helper pixels): a constant colour, planes
+ * evaluated per pixel without LOD, or values the chip interpolates from
+ * the triangle's edges (g3d_raster_edges, g3d_weights4): called instead
  * of the quad function with pixels [x0, x1) x [y0, y1), all covered and
  * inside one tile (G3D_TILE_SIZE): the tile's part of the triangle's box
  * where all of it is inside, else aligned 8x8 blocks (clipped) all inside,
@@ -110,6 +111,100 @@ typedef struct G3DTriangle {
 } G3DTriangle;
 
 typedef struct G3DRaster G3DRaster;
+
+/*
+ * A triangle's edge functions as the rasteriser sets them up, for a fill
+ * function that interpolates by itself with the quads' weights. Internal
+ * vertex k is the caller's vertex perm[k] (the order made counter-clockwise
+ * so that inside is E >= 0); edge k is opposite internal vertex k, and
+ * E_k at a sample (sx, sy) in grid steps is a sx + b sy + c, exact. A
+ * sample is covered when E_k + bias >= 0 for every k.
+ */
+typedef struct G3DEdge {
+    int64_t a, b, c;
+    int64_t bias;               /* 0 if samples on the edge are in, -1 if out */
+} G3DEdge;
+
+typedef struct G3DEdges {
+    G3DEdge e[3];
+    int64_t area;               /* E_k at internal vertex k, > 0 */
+    double inv_area;
+    float inv_w[3];             /* of internal vertex k */
+    uint8_t perm[3];
+    /*
+     * Every |vertex coordinate| < 2^23 and at most 2^16 grid steps a pixel:
+     * E at any sample within a few pixels of the triangle is an integer
+     * below 2^50, so doubles hold it and sums of it exactly.
+     */
+    bool exact_double;
+} G3DEdges;
+
+/* The edges of t's vertices; false for a degenerate or too large one. */
+bool g3d_raster_edges(const G3DTriangle *t, G3DEdges *out);
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+/*
+ * The weights of four samples from their edge values (e01[k]: edge k at
+ * samples 0 and 1, e23[k] at 2 and 3), per internal vertex k, sample i in
+ * lane i: lin (screen-linear), and with bar non-NULL the perspective-correct
+ * ones. `positive`: the caller knows p0 + p1 + p2 > 0 at the samples it
+ * uses (every 1/w positive and not tiny), so r is never 0 there. G3DQuad's weights are these; the operations per lane: the edge
+ * value times 1/area in double rounded to float; p = lin * inv_w in float;
+ * r = 1 / (p0 + p1 + p2) in double (0 if the sum is 0); p * r in double
+ * rounded to float, or lin where r is 0. A product within an ulp of 1.0
+ * (or exactly 0) rounds to exactly 1.0f (0.0f), so a vertex weighs exactly
+ * 1 at itself and 0 at the others.
+ */
+static inline void g3d_weights4(const G3DEdges *g, const __m128d e01[3],
+                                const __m128d e23[3], __m128 lin[3],
+                                __m128 bar[3], bool positive)
+{
+    const __m128d zero = _mm_setzero_pd(), ia = _mm_set1_pd(g->inv_area);
+    __m128d p01[3], p23[3], s01, s23, r01, r23;
+    __m128 use;
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        lin[k] = _mm_movelh_ps(_mm_cvtpd_ps(_mm_mul_pd(e01[k], ia)),
+                               _mm_cvtpd_ps(_mm_mul_pd(e23[k], ia)));
+    }
+    if (!bar) {
+        return;
+    }
+    for (k = 0; k < 3; k++) {
+        __m128 p = _mm_mul_ps(lin[k], _mm_set1_ps(g->inv_w[k]));
+
+        p01[k] = _mm_cvtps_pd(p);
+        p23[k] = _mm_cvtps_pd(_mm_movehl_ps(p, p));
+    }
+    s01 = _mm_add_pd(_mm_add_pd(p01[0], p01[1]), p01[2]);
+    s23 = _mm_add_pd(_mm_add_pd(p23[0], p23[1]), p23[2]);
+    if (positive) {
+        r01 = _mm_div_pd(_mm_set1_pd(1.0), s01);
+        r23 = _mm_div_pd(_mm_set1_pd(1.0), s23);
+        for (k = 0; k < 3; k++) {
+            bar[k] = _mm_movelh_ps(_mm_cvtpd_ps(_mm_mul_pd(p01[k], r01)),
+                                   _mm_cvtpd_ps(_mm_mul_pd(p23[k], r23)));
+        }
+        return;
+    }
+    /* r = s != 0 ? 1 / s : 0 (NaN != 0, as in C) */
+    r01 = _mm_and_pd(_mm_cmpneq_pd(s01, zero),
+                     _mm_div_pd(_mm_set1_pd(1.0), s01));
+    r23 = _mm_and_pd(_mm_cmpneq_pd(s23, zero),
+                     _mm_div_pd(_mm_set1_pd(1.0), s23));
+    /* r != 0 ? p * r : lin; the low halves of the two masks as four */
+    use = _mm_shuffle_ps(_mm_castpd_ps(_mm_cmpneq_pd(r01, zero)),
+                         _mm_castpd_ps(_mm_cmpneq_pd(r23, zero)),
+                         _MM_SHUFFLE(2, 0, 2, 0));
+    for (k = 0; k < 3; k++) {
+        __m128 pr = _mm_movelh_ps(_mm_cvtpd_ps(_mm_mul_pd(p01[k], r01)),
+                                  _mm_cvtpd_ps(_mm_mul_pd(p23[k], r23)));
+        bar[k] = _mm_or_ps(_mm_and_ps(use, pr), _mm_andnot_ps(use, lin[k]));
+    }
+}
+#endif
 
 #define G3D_TILE_SIZE 32            /* pixels; even, so quads stay inside */
 

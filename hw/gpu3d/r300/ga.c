@@ -358,6 +358,7 @@ static void emit_sample(R300Core *c, const WinVertex *w,
             rs_vector(c, w[i].v, ds->vec_src[k], back, t->vec[i][k]);
         }
     }
+    tri.fill = r300_lanes_fill_choose(t, &tri);
     c->draw_pending |= g3d_raster_triangle(c->raster, &tri);
 }
 

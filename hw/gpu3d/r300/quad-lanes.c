@@ -46,24 +46,25 @@ static inline void weights(const float (*w)[3], __m128 wk[3])
     wk[2] = _mm_shuffle_ps(a2b1, c0c3, _MM_SHUFFLE(2, 0, 2, 0));
 }
 
-/* g3d_interp(w[i], a0, a1, a2) of pixels 0..3: (w0 a0 + w1 a1) + w2 a2 */
-static inline __m128 interp(const __m128 wk[3], float a0, float a1, float a2)
+/*
+ * g3d_interp(w[i], a0, a1, a2) of pixels 0..3: (w0 a0 + w1 a1) + w2 a2,
+ * a[j] the vertex j's value in every lane
+ */
+static inline __m128 interp(const __m128 wk[3], const float (*a)[4])
 {
-    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(wk[0], _mm_set1_ps(a0)),
-                                 _mm_mul_ps(wk[1], _mm_set1_ps(a1))),
-                      _mm_mul_ps(wk[2], _mm_set1_ps(a2)));
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(wk[0], _mm_load_ps(a[0])),
+                                 _mm_mul_ps(wk[1], _mm_load_ps(a[1]))),
+                      _mm_mul_ps(wk[2], _mm_load_ps(a[2])));
 }
 
-/* RS vector `vec` (-1: none, zero) at the quad's pixels */
-static inline void rs_lanes(const R300Tri *t, const __m128 wk[3], int vec,
+/* an RS vector at the four pixels from its lanes (R300Lanes) */
+static inline void rs_lanes(const float (*a)[3][4], const __m128 wk[3],
                             Lanes *out)
 {
     int ch;
 
     for (ch = 0; ch < 4; ch++) {
-        out->v[ch] = vec < 0 ? _mm_setzero_ps()
-                     : interp(wk, t->vec[0][vec][ch], t->vec[1][vec][ch],
-                              t->vec[2][vec][ch]);
+        out->v[ch] = interp(wk, a[ch]);
     }
 }
 
@@ -264,20 +265,22 @@ static inline __m128i pack8888(const Lanes *o)
     return w;
 }
 
-/* the ARGB8888 colour write of the covered, Z-passed pixels `mask` */
-static inline void colour_lanes(const R300DrawState *ds,
-                                uint8_t *const r[2], unsigned mask,
-                                unsigned cover, const Lanes *rgba)
+/*
+ * The ARGB8888 colour write of the covered, Z-passed pixels `mask`; s holds
+ * the components C0..C3 (US_OUT_FMT's order)
+ */
+static inline __attribute__((always_inline)) void
+colour_lanes(const R300DrawState *ds, uint8_t *const r[2], unsigned mask,
+             unsigned cover, const Lanes *sc, const bool blend)
 {
     const R300QuadLanes *ql = &ds->lanes;
     const __m128i wm = _mm_set1_epi32((int32_t)ql->write_mask);
     __m128i res, dst = _mm_setzero_si128();
-    bool read = ql->blend || ql->write_mask != 0xFFFFFFFFu || mask != 0xF;
-    Lanes s;
+    bool read = ql->read || mask != 0xF;
+    Lanes s = *sc;
     int k;
 
     for (k = 0; k < 4; k++) {
-        s.v[k] = rgba->v[ql->sel[k]];
         if (ql->prequantise) {
             /* floorf of a value in [0.5, 255.5] is its truncation */
             s.v[k] = _mm_div_ps(_mm_cvtepi32_ps(_mm_cvttps_epi32(_mm_add_ps(
@@ -288,7 +291,7 @@ static inline void colour_lanes(const R300DrawState *ds,
     if (read) {
         dst = load_quad(r, cover);
     }
-    if (ql->blend) {
+    if (blend) {
         Lanes d, o;
 
         mask &= ~discarded(ql->discard, &s);
@@ -336,39 +339,43 @@ static inline void quad_rows(uint8_t *base, const R300Tiling *tl, int x,
     r[1] = base + r300_tile_offset(tl, x, y + 1);
 }
 
-void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
+/*
+ * The lanes path of four pixels: lin[k] and w[k] the screen-linear and the
+ * attributes' weights of the triangle's vertex k (one pixel a lane), `mask`
+ * the covered pixels; pixel i's depth and colour words are at zr[i >> 1] +
+ * 4 * (i & 1) and cr[...] (a quad's two rows, or a row's four pixels).
+ */
+static inline __attribute__((always_inline)) unsigned
+shade_lanes(const R300Tri *t, const __m128 lin[3], const __m128 w[3],
+            unsigned mask, uint8_t *const zr[2], uint8_t *const cr[2],
+            const bool depth, const bool blend, const bool tex)
 {
     static const uint8_t count[16] = { 0, 1, 1, 2, 1, 2, 2, 3,
                                        1, 2, 2, 3, 2, 3, 3, 4 };
-    const R300Tri *t = opaque;
     const R300DrawState *ds = t->ds;
+    const R300Lanes *tl = &t->lanes;
     const R300QuadLanes *ql = &ds->lanes;
     const R300USMove *m = &ds->move;
-    unsigned mask = q->mask & 0xF, pass = mask;
-    int x = q->x + t->sample;
-    __m128 wk[3];
-    uint8_t *zr[2] = { NULL, NULL };
+    unsigned pass = mask;
     Lanes src;
     int ch;
 
-    if (ds->depth) {
+    if (depth) {
         /* quad_tail: z24 = clamp(roundf(z0 + w1 dz1 + w2 dz2)); clamped
          * first (NaN: 0), then the integer part and one more where the
          * fraction, exact in float, is at least one half */
         __m128 z, zt;
         __m128i z24, word, ok;
 
-        weights(q->lin, wk);
-        z = _mm_add_ps(_mm_add_ps(_mm_set1_ps(t->z[0]), _mm_mul_ps(
-                           wk[1], _mm_set1_ps(t->z[1] - t->z[0]))),
-                       _mm_mul_ps(wk[2], _mm_set1_ps(t->z[2] - t->z[0])));
+        z = _mm_add_ps(_mm_add_ps(_mm_load_ps(tl->z[0]), _mm_mul_ps(
+                           lin[1], _mm_load_ps(tl->z[1]))),
+                       _mm_mul_ps(lin[2], _mm_load_ps(tl->z[2])));
         z = _mm_min_ps(_mm_max_ps(z, _mm_setzero_ps()),
                        _mm_set1_ps(16777215.0f));
         z24 = _mm_cvttps_epi32(z);
         zt = _mm_cvtepi32_ps(z24);
         z24 = _mm_sub_epi32(z24, _mm_castps_si128(_mm_cmpge_ps(
                   _mm_sub_ps(z, zt), _mm_set1_ps(0.5f))));
-        quad_rows(ds->zbase, &ds->ztiling, x, q->y, zr);
         word = load_quad(zr, mask);
         ok = compare(ds->zfunc, z24, _mm_srli_epi32(word, 8));
         pass &= _mm_movemask_ps(_mm_castsi128_ps(ok));
@@ -379,16 +386,14 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
             store_quad(zr, pass, mask, select_i(ok, nw, word));
         }
     }
-    ds->zpass_thread[thread] += count[pass];
     if (!pass || !ql->colour) {
-        return;
+        return count[pass];
     }
-    weights(ds->perspective ? q->bary : q->lin, wk);
-    if (m->tex) {
+    if (tex) {
         const R300TexUnit *u = &ds->tx[m->tex_op.unit & 15];
-        Lanes coord;
+        Lanes coord, res;
 
-        rs_lanes(t, wk, ds->move_coord_vec, &coord);
+        rs_lanes(tl->coord, w, &coord);
         if (m->tex_op.dst == m->src) {
             if (ql->tex_lanes) {
                 r300_tx_lanes_sample(u, m->tex_op.inst, coord.v, src.v);
@@ -400,25 +405,55 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
                                     (const float (*)[4])crow, res);
                 rows_to_lanes((const float (*)[4])res, &src);
             }
-        } else if (m->tex_op.src == m->src) {
-            src = coord;
         } else {
-            rs_lanes(t, wk, ds->move_src_vec, &src);
+            src = coord;
+        }
+        /* US_OUT_FMT's components from the program's R, G, B, A */
+        res = src;
+        for (ch = 0; ch < 4; ch++) {
+            src.v[ch] = res.v[ql->sel[ch]];
         }
     } else {
-        rs_lanes(t, wk, ds->move_src_vec, &src);
+        /* the moved RS vector, its lanes in C0..C3 order already */
+        rs_lanes(tl->src, w, &src);
     }
-    /* the move: the interpreter's MAD src * 1 + 0, then its clamps */
-    for (ch = 0; ch < 4; ch++) {
-        src.v[ch] = _mm_add_ps(_mm_mul_ps(src.v[ch], _mm_set1_ps(1.0f)),
-                               _mm_setzero_ps());
-        if (ch < 3 ? m->rgb_clamp : m->alpha_clamp) {
+    /*
+     * The move: the interpreter's MAD src * 1 + 0, then its clamps
+     * (component k is the program's channel sel[k]). clamp01(x * 1 + 0) is
+     * clamp01(x) for every x (-0 and NaN give +0), and without blending
+     * the write clamps the component before anything else reads it (the
+     * pre-quantise or pack8888): there the move changes nothing.
+     */
+    for (ch = 0; ch < 4 && blend; ch++) {
+        if (ql->clamp[ch]) {
             src.v[ch] = clamp01(src.v[ch]);
+        } else {
+            src.v[ch] = _mm_add_ps(_mm_mul_ps(src.v[ch], _mm_set1_ps(1.0f)),
+                                   _mm_setzero_ps());
         }
     }
-    {
-        const R300Target *tg = &ds->cb[m->target];
-        uint8_t *cr[2];
+    colour_lanes(ds, cr, pass, mask, &src, blend);
+    return count[pass];
+}
+
+void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
+{
+    const R300Tri *t = opaque;
+    const R300DrawState *ds = t->ds;
+    const R300QuadLanes *ql = &ds->lanes;
+    int x = q->x + t->sample;
+    __m128 lin[3], bar[3];
+    uint8_t *zr[2] = { NULL, NULL }, *cr[2] = { NULL, NULL };
+
+    weights(q->lin, lin);
+    if (ds->perspective) {
+        weights(q->bary, bar);
+    }
+    if (ds->depth) {
+        quad_rows(ds->zbase, &ds->ztiling, x, q->y, zr);
+    }
+    if (ql->colour) {
+        const R300Target *tg = &ds->cb[ds->move.target];
 
         if (ql->same_layout && zr[0]) {
             cr[0] = tg->base + (zr[0] - ds->zbase);
@@ -426,8 +461,186 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
         } else {
             quad_rows(tg->base, &tg->tiling, x, q->y, cr);
         }
-        colour_lanes(ds, cr, pass, mask, &src);
     }
+    ds->zpass_thread[thread] += shade_lanes(
+        t, lin, ds->perspective ? bar : lin, q->mask & 0xF, zr, cr,
+        ds->depth != NULL, ql->blend, ds->move.tex && ql->src_shader_order);
+}
+
+/*
+ * The triangle's covered pixels [x0, x1) x [y0, y1) (common/raster.h
+ * G3DBlockFn) four of a row at a time, from x0 rounded down to a multiple
+ * of 4: each pixel's weights are the quads' (g3d_weights4 of its own exact
+ * edge values), and its colour and depth depend on nothing else (no
+ * derivatives: a fetch here is r300_tx_lanes_sample's, whose level cannot
+ * change), so the bytes are those of r300_quad_lanes. Four such pixels lie
+ * in one 32-bit micro tile (4 or 8 pixels wide, tile.h) or a linear row.
+ */
+static inline __attribute__((always_inline)) void
+span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
+           const int persp, const bool depth, const bool blend,
+           const bool tex)
+{
+    const R300Tri *t = opaque;
+    const R300DrawState *ds = t->ds;
+    const R300QuadLanes *ql = &ds->lanes;
+    const R300Span *sp = &t->span;
+    const R300Target *tg = &ds->cb[ds->move.target];
+    /* a copy the stores below cannot alias: kept in registers */
+    const G3DEdges g = sp->g;
+    const bool swap = g.perm[1] == 2;
+    const bool zlinear = ds->ztiling.linear, clinear = tg->tiling.linear;
+    int xa = x0 & ~3, y, x, k;
+    uint64_t passed = 0;
+
+    for (y = y0; y < y1; y++) {
+        __m128d e01[3], e23[3], step[3];
+        /* linear layouts: the row's first group, then 16 bytes a group */
+        uint8_t *zrow = NULL, *crow = NULL;
+
+        if (depth && zlinear) {
+            zrow = ds->zbase + r300_tile_offset(&ds->ztiling, xa, y);
+        }
+        if (ql->colour && clinear) {
+            crow = tg->base + r300_tile_offset(&tg->tiling, xa, y);
+        }
+
+        for (k = 0; k < 3; k++) {
+            double e = (double)(sp->e0[k] + sp->ex[k] * xa + sp->ey[k] * y);
+            double ex = (double)sp->ex[k];
+
+            e01[k] = _mm_set_pd(e + ex, e);
+            e23[k] = _mm_set_pd(e + 3 * ex, e + 2 * ex);
+            step[k] = _mm_set1_pd(4 * ex);
+        }
+        for (x = xa; x < x1; x += 4) {
+            unsigned mask = 0xF;
+            uint8_t *zr[2] = { NULL, NULL }, *cr[2] = { NULL, NULL };
+            __m128 lin[3], bar[3], t1;
+
+            if (x < x0) {
+                mask &= 0xFu << (x0 - x);
+            }
+            if (x + 4 > x1) {
+                mask &= 0xFu >> (x + 4 - x1);
+            }
+            g3d_weights4(&g, e01, e23, lin,
+                         persp ? bar : NULL, persp == 2);
+            for (k = 0; k < 3; k++) {
+                e01[k] = _mm_add_pd(e01[k], step[k]);
+                e23[k] = _mm_add_pd(e23[k], step[k]);
+            }
+            if (swap) {
+                /* internal vertices 1 and 2 are the triangle's 2 and 1 */
+                t1 = lin[1], lin[1] = lin[2], lin[2] = t1;
+                t1 = bar[1], bar[1] = bar[2], bar[2] = t1;
+            }
+            if (depth) {
+                zr[0] = zlinear ? zrow + 4 * (x - xa) : ds->zbase +
+                        r300_tile_offset(&ds->ztiling, x, y);
+                zr[1] = zr[0] + 8;
+            }
+            if (ql->colour) {
+                cr[0] = clinear ? crow + 4 * (x - xa)
+                        : ql->same_layout && zr[0]
+                        ? tg->base + (zr[0] - ds->zbase)
+                        : tg->base + r300_tile_offset(&tg->tiling, x, y);
+                cr[1] = cr[0] + 8;
+            }
+            passed += shade_lanes(t, lin, persp ? bar : lin, mask, zr, cr,
+                                  depth, blend, tex);
+        }
+    }
+    ds->zpass_thread[thread] += passed;
+}
+
+/*
+ * span_lanes instantiated for each weighting (screen-linear, perspective,
+ * perspective with every 1/w positive), depth, blend and fetch setting, so
+ * that each inner loop holds only its own work
+ */
+#define SPAN_LANES(p, d, b, x)                                            \
+static void span_lanes_##p##d##b##x(void *o, int x0, int y0, int x1,     \
+                                    int y1, int thread)                   \
+{                                                                         \
+    span_lanes(o, x0, y0, x1, y1, thread, p, d, b, x);                    \
+}
+/* the eight depth, blend and fetch settings of weighting p */
+#define SPAN_LANES_8(p)                                                   \
+    SPAN_LANES(p, 0, 0, 0) SPAN_LANES(p, 0, 0, 1)                         \
+    SPAN_LANES(p, 0, 1, 0) SPAN_LANES(p, 0, 1, 1)                         \
+    SPAN_LANES(p, 1, 0, 0) SPAN_LANES(p, 1, 0, 1)                         \
+    SPAN_LANES(p, 1, 1, 0) SPAN_LANES(p, 1, 1, 1)
+#define SPAN_LANES_FN_8(p)                                                \
+    span_lanes_##p##000, span_lanes_##p##001, span_lanes_##p##010,       \
+    span_lanes_##p##011, span_lanes_##p##100, span_lanes_##p##101,       \
+    span_lanes_##p##110, span_lanes_##p##111
+SPAN_LANES_8(0)
+SPAN_LANES_8(1)
+SPAN_LANES_8(2)
+
+static G3DBlockFn *const span_lanes_fn[24] = {
+    SPAN_LANES_FN_8(0), SPAN_LANES_FN_8(1), SPAN_LANES_FN_8(2),
+};
+
+/* a vertex value in the four lanes */
+static inline void lanes_of(float v, float out[4])
+{
+    out[0] = out[1] = out[2] = out[3] = v;
+}
+
+/* RS vector `vec` (-1: none, zero) of the triangle, component ch from sel[ch] */
+static void lanes_vec(const R300Tri *t, int vec, const uint8_t sel[4],
+                      float out[4][3][4])
+{
+    int ch, j;
+
+    for (ch = 0; ch < 4; ch++) {
+        for (j = 0; j < 3; j++) {
+            lanes_of(vec < 0 ? 0.0f : t->vec[j][vec][sel[ch]], out[ch][j]);
+        }
+    }
+}
+
+G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
+{
+    static const uint8_t ident[4] = { 0, 1, 2, 3 };
+    const R300DrawState *ds = t->ds;
+    const R300QuadLanes *ql = &ds->lanes;
+    R300Span *sp = &t->span;
+    int k;
+
+    if (ds->shade != r300_quad_lanes) {
+        return NULL;
+    }
+    /* the triangle's constants of shade_lanes, each in four lanes */
+    lanes_of(t->z[0], t->lanes.z[0]);
+    lanes_of(t->z[1] - t->z[0], t->lanes.z[1]);
+    lanes_of(t->z[2] - t->z[0], t->lanes.z[2]);
+    if (ql->src_shader_order) {
+        lanes_vec(t, ds->move_coord_vec, ident, t->lanes.coord);
+    } else {
+        lanes_vec(t, ds->move_src_vec, ql->sel, t->lanes.src);
+    }
+
+    if (r300_flat_fill_ok(t, tri->v)) {
+        return r300_flat_fill;
+    }
+    if (!ds->lanes.span || !g3d_raster_edges(tri, &sp->g) ||
+        !sp->g.exact_double) {
+        return NULL;
+    }
+    for (k = 0; k < 3; k++) {
+        const G3DEdge *e = &sp->g.e[k];
+
+        sp->e0[k] = e->a * tri->rules->sample_x +
+                    e->b * tri->rules->sample_y + e->c;
+        sp->ex[k] = e->a * tri->rules->subpixels;
+        sp->ey[k] = e->b * tri->rules->subpixels;
+    }
+    return span_lanes_fn[(ds->perspective ? 1 + r300_w_positive(tri->v) : 0)
+                         * 8 + (ds->depth != NULL) * 4 + ql->blend * 2 +
+                         (ds->move.tex && ql->src_shader_order)];
 }
 
 /* the blend factor and function codes of component k */
@@ -478,6 +691,15 @@ G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
                                      DISCARD_SRC_PIXELS);
         ql->prequantise = tg->prequantise;
         ql->write_mask = tg->write_mask;
+        ql->read = ql->blend || ql->write_mask != 0xFFFFFFFFu;
+        for (k = 0; k < 4; k++) {
+            ql->clamp[k] = ql->sel[k] < 3 ? ds->move.rgb_clamp
+                                          : ds->move.alpha_clamp;
+        }
+        /* the fetch's result or coordinate moved: the program's order */
+        ql->src_shader_order = ds->move.tex &&
+            (ds->move.tex_op.dst == ds->move.src ||
+             ds->move.tex_op.src == ds->move.src);
         ql->same_layout = ds->depth && tg->tiling.bpp == ds->ztiling.bpp &&
             tg->tiling.pitch == ds->ztiling.pitch &&
             tg->tiling.uw == ds->ztiling.uw && tg->tiling.uh == ds->ztiling.uh &&
@@ -485,12 +707,29 @@ G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
             tg->tiling.row_tiles == ds->ztiling.row_tiles &&
             tg->tiling.linear == ds->ztiling.linear;
     }
+    /*
+     * span_lanes: every pixel's bytes its own (no derivatives), in one
+     * 32-bit layout
+     */
+    ql->span = ds->samples == 1 && (!ds->move.tex || ql->tex_lanes) &&
+               (!ql->colour || tg->tiling.bpp == 4) &&
+               (!ds->depth || ds->ztiling.bpp == 4);
+    /* fill.c: one colour and depth a triangle, neither read */
+    ql->flat = !ds->move.tex && (!ql->colour || (!ql->blend &&
+                                                 tg->tiling.bpp == 4)) &&
+               (!ds->depth || (ds->zfunc == G3D_CMP_ALWAYS &&
+                               ds->ztiling.bpp == 4));
     return r300_quad_lanes;
 }
 
 #else
 
 G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
+{
+    return NULL;
+}
+
+G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
 {
     return NULL;
 }

@@ -974,6 +974,7 @@ void r300_draw_specialise(R300DrawState *ds)
     if (ds->zb_cb_clear) {
         ds->depth = depth_cb_clear;
     }
+    ds->lanes.flat = ds->lanes.span = false;
     if (g3d_general_path) {
         return;
     }

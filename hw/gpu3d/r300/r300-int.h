@@ -238,6 +238,11 @@ typedef struct R300QuadLanes {
     bool same_layout;           /* colour and depth share pixel offsets */
     bool blend, prequantise;
     bool tex_lanes;             /* the move's fetch by r300_tx_lanes_sample */
+    bool flat;                  /* triangles of one colour may be fills */
+    bool span;                  /* span_lanes may draw the triangles */
+    bool read;                  /* the colour is read: blend or channel mask */
+    bool clamp[4];              /* the move clamps C0..C3 */
+    bool src_shader_order;      /* the fetch's result or coordinate moved */
     uint8_t sel[4];             /* C0..C3 from shader R, G, B or A */
     uint8_t src_factor[4], dst_factor[4], comb[4];  /* per component */
     uint8_t discard;            /* RB3D_BLENDCNTL.DISCARD_SRC_PIXELS */
@@ -320,6 +325,24 @@ typedef struct R300DrawState {
     R300QuadLanes lanes;        /* quad-lanes.c: the move in SSE2 lanes */
 } R300DrawState;
 
+/* quad-lanes.c span_lanes: a triangle's exact edge values */
+typedef struct R300Span {
+    G3DEdges g;
+    int64_t e0[3], ex[3], ey[3];   /* edge k at pixel (0, 0), a pixel's step */
+} R300Span;
+
+/*
+ * quad-lanes.c: a triangle's values at its three vertices, each in four
+ * lanes (the same in all): the moved RS vector's components C0..C3
+ * (US_OUT_FMT's order), or the fetch coordinate's in the program's order
+ * when the fetch's result or coordinate is moved; z0, z1 - z0, z2 - z0
+ */
+typedef struct R300Lanes {
+    float src[4][3][4] __attribute__((aligned(16)));
+    float coord[4][3][4] __attribute__((aligned(16)));
+    float z[3][4] __attribute__((aligned(16)));
+} R300Lanes;
+
 /* One rasterised triangle's data for the quad path. */
 typedef struct R300Tri {
     const R300DrawState *ds;
@@ -328,6 +351,9 @@ typedef struct R300Tri {
     float fog[3];               /* GB_SELECT.FOG_SELECT, scaled by GA_FOG_* */
     bool back;                  /* back-facing */
     uint8_t sample;             /* the multisample this pass writes */
+    uint32_t flat_colour, flat_z24;     /* fill.c: the words a fill writes */
+    R300Span span;
+    R300Lanes lanes;
 } R300Tri;
 
 /* draw-state.c: make the draw state from the registers; false: skip the draw */
@@ -360,6 +386,34 @@ void r300_draw_specialise(R300DrawState *ds);
  * the move and the depth function are chosen (z24: depth is depth_z24)
  */
 G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24);
+/*
+ * Every 1/w in [2^-40, 2^40]: at a covered pixel the perspective weights
+ * are >= 0 and computed without underflow (p = lin / w is 0 or at least
+ * 2^-97, the largest at least 2^-42), so their sum is positive.
+ */
+static inline bool r300_w_positive(const G3DRasterVertex v[3])
+{
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        if (!(v[k].inv_w >= 0x1p-40f && v[k].inv_w <= 0x1p40f)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * fill.c: true if every pixel of triangle t (its vertices v) gets the same
+ * colour and depth words, then set in t, so that r300_flat_fill may draw it
+ */
+bool r300_flat_fill_ok(R300Tri *t, const G3DRasterVertex v[3]);
+G3DBlockFn r300_flat_fill;
+/*
+ * quad-lanes.c: the fill function that may draw triangle t (r300_flat_fill
+ * or a span function; set up in t), or NULL: its quads
+ */
+G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri);
 #ifdef __SSE2__
 #include <emmintrin.h>
 G3DQuadFn r300_quad_lanes;

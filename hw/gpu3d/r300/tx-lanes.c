@@ -101,37 +101,62 @@ static inline __m128 axis(__m128 s, int n, unsigned mode, bool linear,
     return w1;
 }
 
-/*
- * tx_fetch_plain32 of texels (x[p], y[p]) of `level` for the four pixels,
- * swizzled: channel ch of the pixels in t[ch]
- */
-static inline void fetch(const R300TexUnit *u, unsigned level,
-                         const int32_t x[4], const int32_t y[4], __m128 t[4])
+/* the four texels' components (their own order, before the swizzle) */
+static inline void unpack(const R300TexUnit *u, __m128i w, __m128 c[4])
 {
-    uint32_t v[4];
-    __m128i w;
-    __m128 c[4];
-    int p, k;
+    int k;
 
-    for (p = 0; p < 4; p++) {
-        uint64_t off = u->level_offset[level] +
-                       (uint64_t)y[p] * u->level_pitch[level] +
-                       (uint64_t)x[p] * 4;
-        v[p] = 0;               /* past the end: zero bytes, as tx_read */
-        if (off + 4 <= u->bytes) {
-            memcpy(&v[p], u->texels + off, 4);
-        }
-    }
-    w = _mm_loadu_si128((const __m128i *)v);
     for (k = 0; k < 4; k++) {
         c[k] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_and_si128(
                               _mm_srli_epi32(w, 8 * k), _mm_set1_epi32(0xFF))),
                           _mm_set1_ps(u->scale[k]));
     }
-    for (k = 0; k < 4; k++) {
-        unsigned s = u->sel[k];
-        t[k] = s < 4 ? c[s] : _mm_set1_ps(s == R300_TX_SEL_ONE ? 1.0f : 0.0f);
+}
+
+/* a * b of each 32-bit lane, the low 32 bits (SSE2 has no PMULLD) */
+static inline __m128i mullo32(__m128i a, uint32_t b)
+{
+    const __m128i bb = _mm_set1_epi32((int32_t)b);
+    __m128i even = _mm_mul_epu32(a, bb);
+    __m128i odd = _mm_mul_epu32(_mm_srli_epi64(a, 32), bb);
+
+    return _mm_unpacklo_epi32(_mm_shuffle_epi32(even, _MM_SHUFFLE(0, 0, 2, 0)),
+                              _mm_shuffle_epi32(odd, _MM_SHUFFLE(0, 0, 2, 0)));
+}
+
+/* the 32-bit texel at each lane's byte offset, all inside the chain */
+static inline __m128i load4(const uint8_t *texels, __m128i off)
+{
+    uint32_t o[4], v[4];
+    int p;
+
+    _mm_storeu_si128((__m128i *)o, off);
+    for (p = 0; p < 4; p++) {
+        memcpy(&v[p], texels + o[p], 4);
     }
+    return _mm_loadu_si128((const __m128i *)v);
+}
+
+/*
+ * tx_fetch_plain32 of the texels (x, y) of the four pixels, rows[p] the
+ * byte offset of pixel p's row y in the chain and x4[p] of its column x:
+ * component k of the texels' own order (before the swizzle) in c[k]
+ */
+static inline void fetch(const R300TexUnit *u, const uint64_t rows[4],
+                         const uint64_t x4[4], __m128 c[4])
+{
+    uint32_t v[4];
+    int p;
+
+    for (p = 0; p < 4; p++) {
+        uint64_t off = rows[p] + x4[p];
+
+        v[p] = 0;               /* past the end: zero bytes, as tx_read */
+        if (off + 4 <= u->bytes) {
+            memcpy(&v[p], u->texels + off, 4);
+        }
+    }
+    unpack(u, _mm_loadu_si128((const __m128i *)v), c);
 }
 
 void r300_tx_lanes_sample(const R300TexUnit *u, int inst,
@@ -140,34 +165,79 @@ void r300_tx_lanes_sample(const R300TexUnit *u, int inst,
     bool proj = inst == R300_US_TEX_PROJ ||
                 (inst == R300_US_TEX_LD && u->projected);
     bool linear = u->mag == R300_TX_FILTER_LINEAR;
-    unsigned level = u->base_level;
+    unsigned level = u->base_level, pitch = u->level_pitch[level];
+    unsigned w = u->level_w[level], h = u->level_h[level];
     __m128 q = proj ? _mm_div_ps(_mm_set1_ps(1.0f), coord[3])
                     : _mm_set1_ps(1.0f);
-    __m128 wx1, wy1, wx[2], wy[2], t[4];
+    __m128 wx1, wy1, wx[2], wy[2], acc[4], one = _mm_setzero_ps();
     int32_t ix[2][4], iy[2][4];
-    int jx, jy, ch;
+    uint64_t rows[2][4], x4[2][4];
+    __m128i off[2][2];
+    /*
+     * Wrapped indices stay in the level: with all of it mapped, and the
+     * chain below 2^31 bytes, the offsets in 32-bit lanes and no checks
+     */
+    bool inside = u->bytes < (1u << 31) &&
+                  u->level_offset[level] + (uint64_t)(h - 1) * pitch +
+                  (uint64_t)w * 4 <= u->bytes;
+    int jx, jy, ch, p;
 
-    wx1 = axis(_mm_mul_ps(coord[0], q), u->level_w[level], u->clamp[0], linear,
+    wx1 = axis(_mm_mul_ps(coord[0], q), w, u->clamp[0], linear,
                ix[0], ix[1]);
-    wy1 = axis(_mm_mul_ps(coord[1], q), u->level_h[level], u->clamp[1], linear,
+    wy1 = axis(_mm_mul_ps(coord[1], q), h, u->clamp[1], linear,
                iy[0], iy[1]);
     wx[0] = _mm_sub_ps(_mm_set1_ps(1.0f), wx1);
     wx[1] = wx1;
     /* tx_sample_level_t's wz * (...) with wz = 1.0f - 0.0f: exact */
     wy[0] = _mm_sub_ps(_mm_set1_ps(1.0f), wy1);
     wy[1] = wy1;
-    for (ch = 0; ch < 4; ch++) {
-        out[ch] = _mm_setzero_ps();
+    for (jy = 0; jy < 2 && inside; jy++) {
+        __m128i row = _mm_add_epi32(_mm_set1_epi32((int32_t)
+                                                   u->level_offset[level]),
+                                    mullo32(_mm_loadu_si128(
+                                        (const __m128i *)iy[jy]), pitch));
+
+        for (jx = 0; jx < 2; jx++) {
+            off[jy][jx] = _mm_add_epi32(row, _mm_slli_epi32(_mm_loadu_si128(
+                              (const __m128i *)ix[jx]), 2));
+        }
     }
+    for (jx = 0; jx < 2 && !inside; jx++) {
+        for (p = 0; p < 4; p++) {
+            rows[jx][p] = u->level_offset[level] +
+                          (uint64_t)iy[jx][p] * pitch;
+            x4[jx][p] = (uint64_t)ix[jx][p] * 4;
+        }
+    }
+    for (ch = 0; ch < 4; ch++) {
+        acc[ch] = _mm_setzero_ps();
+    }
+    /*
+     * The sums in the texels' component order, swizzled once at the end:
+     * a swizzled channel's sum is its component's, term by term; ONE sums
+     * the weights (w * 1.0 is w) in the same order; ZERO sums w * 0 of
+     * weights that are >= 0 and finite: +0
+     */
     for (jy = 0; jy < 2; jy++) {
         for (jx = 0; jx < 2; jx++) {
-            __m128 w = _mm_mul_ps(wy[jy], wx[jx]);
+            __m128 wt = _mm_mul_ps(wy[jy], wx[jx]), c[4];
 
-            fetch(u, level, ix[jx], iy[jy], t);
-            for (ch = 0; ch < 4; ch++) {
-                out[ch] = _mm_add_ps(out[ch], _mm_mul_ps(w, t[ch]));
+            if (inside) {
+                unpack(u, load4(u->texels, off[jy][jx]), c);
+            } else {
+                fetch(u, rows[jy], x4[jx], c);
             }
+            for (ch = 0; ch < 4; ch++) {
+                acc[ch] = _mm_add_ps(acc[ch], _mm_mul_ps(wt, c[ch]));
+            }
+            one = _mm_add_ps(one, wt);
         }
+    }
+    for (ch = 0; ch < 4; ch++) {
+        unsigned sel = u->sel[ch];
+
+        out[ch] = sel < 4 ? acc[sel] : sel == R300_TX_SEL_ONE
+                  ? one : _mm_setzero_ps();
     }
 }
 
