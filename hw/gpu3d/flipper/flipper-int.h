@@ -464,6 +464,9 @@ typedef struct TevProgram {
     int nstages;
     TevStage st[16];
     uint8_t alpha_pass[256];    /* the alpha test for each alpha */
+    bool alpha_all;             /* every alpha passes the alpha test */
+    uint16_t reads_reg;         /* bit k: a stage input reads register
+                                 * operand k (tev.c OP_REG + k) */
     bool fog;
     uint8_t ztex_op, ztex_type; /* TEV_Z_ENV_1: 0 off, 1 add, 2 replace */
     uint32_t ztex_bias;         /* TEV_Z_ENV_0 */

@@ -463,6 +463,7 @@ void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
     int s, a;
 
     prog->nstages = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) + 1;
+    prog->reads_reg = 0;
     for (s = 0; s < prog->nstages; s++) {
         TevStage *st = &prog->st[s];
         uint32_t order = c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1));
@@ -494,6 +495,9 @@ void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
                 uint8_t o = k < 3 ? st->cin[a][k] : st->ain[a];
                 st->reads_ras |= o >= OP_RAS && o < OP_RAS + 4;
                 st->reads_kon |= o >= OP_KON && o < OP_KON + 4;
+                if (o < OP_REG + 16) {
+                    prog->reads_reg |= 1u << (o - OP_REG);
+                }
             }
         }
         combiner_decode(st->cenv, &st->ccomb);
@@ -501,8 +505,10 @@ void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
         st->ckind = stage_kind(st->cenv, st->cin[0], st->cin[1], 3);
         st->akind = stage_kind(st->aenv, &st->ain[0], &st->ain[1], 1);
     }
+    prog->alpha_all = true;
     for (a = 0; a < 256; a++) {
         prog->alpha_pass[a] = alpha_test(c, a);
+        prog->alpha_all &= prog->alpha_pass[a];
     }
     prog->fog = ((c->bp[BP_FOGPARAM3] >> 21) & 7) != 0;
     prog->ztex_op = (c->bp[BP_ZTEX2] >> 2) & 3;
@@ -862,8 +868,11 @@ unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
     unsigned pass = 0;
     int s, k, i, cdest = 0, adest = 0;
 
+    /* the registers a stage reads (the last stage writes those shown) */
     for (k = 0; k < 16; k++) {
-        reg[k] = _mm_set1_epi32(c->tev_reg[k / 4][k % 4]);
+        if ((prog->reads_reg >> k) & 1) {
+            reg[k] = _mm_set1_epi32(c->tev_reg[k / 4][k % 4]);
+        }
     }
     for (k = 0; k < 4; k++) {
         tex[k] = _mm_setzero_si128();
@@ -946,6 +955,9 @@ unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
                      _mm_slli_epi32(lo8(reg[4 * cdest + G]), 8)),
         _mm_or_si128(_mm_slli_epi32(lo8(reg[4 * cdest + B]), 16),
                      _mm_slli_epi32(reg[4 * adest + A], 24))));
+    if (prog->alpha_all && !prog->ztex_op && !prog->fog) {
+        return q->live & 15;    /* nothing to do per pixel */
+    }
     for (i = 0; i < 4; i++) {
         if (!((q->live >> i) & 1)) {
             continue;

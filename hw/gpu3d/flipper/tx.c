@@ -565,18 +565,22 @@ static inline void decode8(unsigned fmt, __m128i v, __m128i gb, __m128i c[4])
 static inline __m128i gather8(const uint8_t *p, const uint32_t *off, int n,
                               int bytes)
 {
-    uint16_t w[8] = { 0 };
-    __m128i v;
-    int i;
+    __m128i v = _mm_setzero_si128();
 
-    for (i = 0; i < n; i++) {
-        if (bytes == 2) {
-            memcpy(&w[i], p + off[i], 2);
-        } else {
-            w[i] = p[off[i]];
-        }
+    /* straight into the lanes (pinsrw): no stores to reload as a vector */
+#define GATHER_LANE(i) \
+    if (i < n) { \
+        uint16_t w_; \
+        if (bytes == 2) { \
+            memcpy(&w_, p + off[i], 2); \
+        } else { \
+            w_ = p[off[i]]; \
+        } \
+        v = _mm_insert_epi16(v, w_, i); \
     }
-    v = _mm_loadu_si128((const __m128i *)w);
+    GATHER_LANE(0) GATHER_LANE(1) GATHER_LANE(2) GATHER_LANE(3)
+    GATHER_LANE(4) GATHER_LANE(5) GATHER_LANE(6) GATHER_LANE(7)
+#undef GATHER_LANE
     /* big-endian words: swap the bytes of every lane at once */
     return bytes == 2 ? _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8))
                       : v;
