@@ -473,6 +473,13 @@ static inline unsigned quad_zplain4(const RasTri *t, const G3DQuad *q,
     return live;
 }
 
+/* the pixels of a quad's 4-bit mask (without -mpopcnt, __builtin_popcount
+ * is a library call): nibble m of the constant is the bit count of m */
+static inline unsigned quad_pixels(unsigned mask)
+{
+    return (unsigned)(0x4332322132212110ull >> (4 * (mask & 15))) & 15;
+}
+
 /* RGB8 EFB words of four RGBA byte quadruples w (R in the low byte),
  * components swapped by sel: sel[0] << 16 | sel[1] << 8 | sel[2] */
 static inline __m128i rgb8_words4(__m128i w, const uint8_t sel[3])
@@ -574,7 +581,7 @@ static void ras_quad_tev4(const RasTri *t, const G3DQuad *q, int thread)
                        rgb8_words4(_mm_loadu_si128((const __m128i *)out), rgb),
                        pass);
             ras_bbox(st, q->x, q->y);
-            st->pixels += __builtin_popcount(pass);
+            st->pixels += quad_pixels(pass);
         }
         return;
     }
@@ -692,7 +699,7 @@ static void ras_quad_plain(void *user, const G3DQuad *q, int thread)
                    rgb8_words4(_mm_loadu_si128((const __m128i *)col4), swap),
                    live);
         ras_bbox(st, q->x, q->y);
-        st->pixels += __builtin_popcount(live);
+        st->pixels += quad_pixels(live);
         return;
     }
 #endif

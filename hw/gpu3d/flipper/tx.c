@@ -799,6 +799,29 @@ void flipper_tx_sample4(const TxMap *m, const int32_t s[4], const int32_t t[4],
 
         m->level4(m, s, t, base, linear, a[0], 4);
         m->level4(m, s, t, base + 1, linear, b[0], 4);
+#ifdef __SSE2__
+        {
+            /* the same sums, eight components in 16-bit lanes at a time */
+            const __m128i z = _mm_setzero_si128();
+            const __m128i wa = _mm_set1_epi16(16 - fract);
+            const __m128i wb = _mm_set1_epi16(fract);
+            __m128i va = _mm_loadu_si128((const __m128i *)a);
+            __m128i vb = _mm_loadu_si128((const __m128i *)b);
+            __m128i lo = _mm_srli_epi16(_mm_add_epi16(
+                _mm_mullo_epi16(_mm_unpacklo_epi8(va, z), wa),
+                _mm_mullo_epi16(_mm_unpacklo_epi8(vb, z), wb)), 4);
+            __m128i hi = _mm_srli_epi16(_mm_add_epi16(
+                _mm_mullo_epi16(_mm_unpackhi_epi8(va, z), wa),
+                _mm_mullo_epi16(_mm_unpackhi_epi8(vb, z), wb)), 4);
+            uint8_t v[16];
+
+            _mm_storeu_si128((__m128i *)v, _mm_packus_epi16(lo, hi));
+            for (i = 0; i < 4; i++) {
+                memcpy(out + i * stride, v + 4 * i, 4);
+            }
+        }
+        return;
+#endif
         for (i = 0; i < 4; i++) {
             for (k = 0; k < 4; k++) {
                 out[i * stride + k] = (uint8_t)((a[i][k] * (16 - fract) +
