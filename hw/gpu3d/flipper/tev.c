@@ -463,7 +463,6 @@ void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
     int s, a;
 
     prog->nstages = G3D_FIELD_EX32(gen, BP_GENMODE_R, NTEV) + 1;
-    prog->reads_reg = 0;
     for (s = 0; s < prog->nstages; s++) {
         TevStage *st = &prog->st[s];
         uint32_t order = c->bp[BP_TREF0 + s / 2] >> (12 * (s & 1));
@@ -495,15 +494,18 @@ void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
                 uint8_t o = k < 3 ? st->cin[a][k] : st->ain[a];
                 st->reads_ras |= o >= OP_RAS && o < OP_RAS + 4;
                 st->reads_kon |= o >= OP_KON && o < OP_KON + 4;
-                if (o < OP_REG + 16) {
-                    prog->reads_reg |= 1u << (o - OP_REG);
-                }
             }
+        }
+        for (a = 0; a < 16; a++) {
+            st->kon4[a / 4][a % 4] = st->kon[a / 4];
         }
         combiner_decode(st->cenv, &st->ccomb);
         combiner_decode(st->aenv, &st->acomb);
         st->ckind = stage_kind(st->cenv, st->cin[0], st->cin[1], 3);
         st->akind = stage_kind(st->aenv, &st->ain[0], &st->ain[1], 1);
+    }
+    for (a = 0; a < 64; a++) {
+        prog->reg4[a / 4][a % 4] = c->tev_reg[a / 16][(a / 4) % 4];
     }
     prog->alpha_all = true;
     for (a = 0; a < 256; a++) {
@@ -868,11 +870,8 @@ unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
     unsigned pass = 0;
     int s, k, i, cdest = 0, adest = 0;
 
-    /* the registers a stage reads (the last stage writes those shown) */
     for (k = 0; k < 16; k++) {
-        if ((prog->reads_reg >> k) & 1) {
-            reg[k] = _mm_set1_epi32(c->tev_reg[k / 4][k % 4]);
-        }
+        reg[k] = _mm_loadu_si128((const __m128i *)prog->reg4[k]);
     }
     for (k = 0; k < 4; k++) {
         tex[k] = _mm_setzero_si128();
@@ -910,7 +909,7 @@ unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
             ras[R] = ras[G] = ras[B] = ras[A] = _mm_setzero_si128();
         }
         for (k = 0; k < 4 && st->reads_kon; k++) {
-            op[OP_KON + k] = _mm_set1_epi32(st->kon[k]);
+            op[OP_KON + k] = _mm_loadu_si128((const __m128i *)st->kon4[k]);
         }
 
         if (st->ckind == TEV_KIND_GENERAL || st->akind == TEV_KIND_GENERAL) {
