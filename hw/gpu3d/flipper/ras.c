@@ -495,6 +495,22 @@ static inline __m128i rgb8_words4(__m128i w, const uint8_t sel[3])
     return _mm_or_si128(_mm_or_si128(_mm_slli_epi32(r, 16),
                                      _mm_slli_epi32(g, 8)), b);
 }
+
+/* the RGB8 words (rgb8_words4) of the quad's pixels in `pass` stored, the
+ * box grown and the pixels counted */
+static inline void quad_store_rgb8(const RasTri *t, FlipperThreadStats *st,
+                                   const G3DQuad *q, const uint8_t rgba[4][4],
+                                   const uint8_t sel[3], unsigned pass)
+{
+    if (!pass) {
+        return;
+    }
+    efb_store4(&t->c->efb_color[q->y * EFB_W + q->x],
+               rgb8_words4(_mm_loadu_si128((const __m128i *)rgba), sel), pass);
+    /* quads start at even (x, y): every pixel grows the box alike */
+    ras_bbox(st, q->x, q->y);
+    st->pixels += quad_pixels(pass);
+}
 #endif
 
 /*
@@ -576,13 +592,7 @@ static void ras_quad_tev4(const RasTri *t, const G3DQuad *q, int thread)
         if (!early && ztest) {
             pass = quad_zplain4(t, q, tq.z, pass);
         }
-        if (pass) {
-            efb_store4(&c->efb_color[q->y * EFB_W + q->x],
-                       rgb8_words4(_mm_loadu_si128((const __m128i *)out), rgb),
-                       pass);
-            ras_bbox(st, q->x, q->y);
-            st->pixels += quad_pixels(pass);
-        }
+        quad_store_rgb8(t, st, q, out, rgb, pass);
         return;
     }
 #endif
@@ -691,15 +701,10 @@ static void ras_quad_plain(void *user, const G3DQuad *q, int thread)
             quad_depth4(t, q, z);
             live = quad_zplain4(t, q, z, live);
         }
-        if (!live) {
-            return;
+        if (live) {
+            quad_colour4(t, t->fast.chan, q, col4);
+            quad_store_rgb8(t, st, q, col4, swap, live);
         }
-        quad_colour4(t, t->fast.chan, q, col4);
-        efb_store4(&c->efb_color[q->y * EFB_W + q->x],
-                   rgb8_words4(_mm_loadu_si128((const __m128i *)col4), swap),
-                   live);
-        ras_bbox(st, q->x, q->y);
-        st->pixels += quad_pixels(live);
         return;
     }
 #endif
