@@ -556,9 +556,9 @@ static void test_ras_textured(void)
 }
 
 /*
- * The VI's YCbCr -> RGB conversion (table-driven for speed) against the
- * formula Dolphin decodes its XFB with, written out here in single
- * precision, for every Y, Cb and Cr.
+ * The VI's YCbCr -> RGB conversion (table-driven for speed, four pixels a
+ * vector with SSE2) against the formula Dolphin decodes its XFB with,
+ * written out here in single precision, for every Y, Cb and Cr.
  */
 static uint8_t clamp_trunc(float v)
 {
@@ -567,27 +567,61 @@ static uint8_t clamp_trunc(float v)
     return (uint8_t)(i < 0 ? 0 : i > 255 ? 255 : i);
 }
 
+/* the pixels of an XFB line of n pixels against the formula: how many differ */
+static long xfb_line_bad(const uint8_t *src, int n)
+{
+    uint32_t *out = g_new(uint32_t, n);     /* exactly n: overruns show */
+    long bad = 0;
+    int i;
+
+    flipper_xfb_to_argb(src, out, n);
+    for (i = 0; i < n; i++) {
+        const uint8_t *pair = src + 4 * (i / 2);
+        int y = src[2 * i] - 16;       /* Y0 or Y1 of its pair */
+        int u = pair[1] - 128, v = pair[3] - 128;
+        uint32_t want = 0xFF000000u |
+            (uint32_t)clamp_trunc(1.164f * y + 1.596f * v) << 16 |
+            (uint32_t)clamp_trunc(1.164f * y - 0.392f * u - 0.813f * v) << 8 |
+            clamp_trunc(1.164f * y + 2.017f * u);
+        bad += out[i] != want;
+    }
+    g_free(out);
+    return bad;
+}
+
 static void test_xfb_conversion(void)
 {
+    GRand *rng = g_rand_new_with_seed(7);
+    uint8_t src[512];
     long bad = 0;
-    int Y, U, V;
+    int Y, U, V, n, i;
 
-    for (Y = 0; Y < 256; Y++) {
-        for (U = 0; U < 256; U++) {
-            for (V = 0; V < 256; V++) {
-                const uint8_t src[4] = { Y, U, Y, V };
-                int y = Y - 16, u = U - 128, v = V - 128;
-                uint32_t out[2], want = 0xFF000000u |
-                    (uint32_t)clamp_trunc(1.164f * y + 1.596f * v) << 16 |
-                    (uint32_t)clamp_trunc(1.164f * y - 0.392f * u -
-                                          0.813f * v) << 8 |
-                    clamp_trunc(1.164f * y + 2.017f * u);
-                flipper_xfb_to_argb(src, out, 2);
-                bad += out[0] != want || out[1] != want;
+    /*
+     * Every (Y, U, V): lines of 256 pixels, one per Y; pair k (Y = 2k,
+     * 2k + 1) has Cb = U + 2k and Cr = V + 6k, so over all U and V every
+     * pair meets every Cb and Cr, and the pairs that one vector converts
+     * differ in both.
+     */
+    for (U = 0; U < 256; U++) {
+        for (V = 0; V < 256; V++) {
+            for (Y = 0; Y < 256; Y += 2) {
+                src[2 * Y + 0] = Y;
+                src[2 * Y + 1] = (uint8_t)(U + Y);
+                src[2 * Y + 2] = Y + 1;
+                src[2 * Y + 3] = (uint8_t)(V + 3 * Y);
             }
+            bad += xfb_line_bad(src, 256);
         }
     }
+    /* random lines of every length up to 12: each way a line can end */
+    for (i = 0; i < 2000; i++) {
+        for (n = 0; n < 24; n++) {
+            src[n] = g_rand_int(rng);
+        }
+        bad += xfb_line_bad(src, 1 + i % 12);
+    }
     g_assert_cmpint(bad, ==, 0);
+    g_rand_free(rng);
 }
 
 int main(int argc, char **argv)

@@ -449,6 +449,7 @@ typedef struct TevStage {
     uint32_t cenv, aenv;        /* BP 0xC0 + 2n, 0xC1 + 2n */
     TevCombiner ccomb, acomb;   /* cenv's and aenv's combiners */
     int16_t kon[4];             /* the stage's konstant, RGBA */
+    int32_t kon4[4][4];         /* the same, four lanes each */
     uint8_t ras_swap[4], tex_swap[4];   /* source component of each output */
     uint8_t chan;               /* RAS1_TREF colour channel */
     bool tex;                   /* the stage samples a texture */
@@ -464,6 +465,10 @@ typedef struct TevProgram {
     int nstages;
     TevStage st[16];
     uint8_t alpha_pass[256];    /* the alpha test for each alpha */
+    bool alpha_all;             /* every alpha passes the alpha test */
+    int32_t reg4[16][4];        /* the registers (tev.c OP_REG + k) at the
+                                 * triangle (each BP write flushes), four
+                                 * lanes each */
     bool fog;
     uint8_t ztex_op, ztex_type; /* TEV_Z_ENV_1: 0 off, 1 add, 2 replace */
     uint32_t ztex_bias;         /* TEV_Z_ENV_0 */

@@ -176,6 +176,7 @@ typedef struct RowCache {
     int wt[3];
     const uint8_t *gamma;
     uint8_t single[256];
+    bool identity;              /* single[i] == i for every byte */
 } RowCache;
 
 static const uint8_t *cached_row(FlipperCore *c, RowCache *rc, int y)
@@ -196,8 +197,10 @@ static void row_cache_filter(FlipperCore *c, RowCache *rc, uint32_t trigger)
 
     filter_weights(c, rc->wt);
     rc->gamma = gamma_lut[(trigger >> 7) & 3];
+    rc->identity = rc->wt[0] == 0 && rc->wt[2] == 0;
     for (i = 0; i < 256; i++) {
         rc->single[i] = rc->gamma[filter_sum(i * rc->wt[1])];
+        rc->identity &= rc->single[i] == i;
     }
 }
 
@@ -256,6 +259,90 @@ static void yuv_line(const int16_t *r, const int16_t *g, const int16_t *b,
     }
 }
 
+/*
+ * R, G, B of n RGBA pixels (bytes) into 16-bit lanes, eight pixels at a
+ * time: the identity filter's line (a RowCache whose `single` maps every
+ * byte to itself). The arrays are read and written up to n rounded up to 8.
+ */
+static void split_rgb(const uint8_t *px, int n, int16_t *r, int16_t *g,
+                      int16_t *b)
+{
+    int i = 0;
+
+#ifdef __SSE2__
+    const __m128i lo = _mm_set1_epi32(0xFF);
+
+    for (; i < n; i += 8) {
+        __m128i p0 = _mm_loadu_si128((const __m128i *)(px + 4 * i));
+        __m128i p1 = _mm_loadu_si128((const __m128i *)(px + 4 * i + 16));
+
+        _mm_storeu_si128((__m128i *)(r + i),
+                         _mm_packs_epi32(_mm_and_si128(p0, lo),
+                                         _mm_and_si128(p1, lo)));
+        _mm_storeu_si128((__m128i *)(g + i),
+                         _mm_packs_epi32(_mm_and_si128(_mm_srli_epi32(p0, 8), lo),
+                                         _mm_and_si128(_mm_srli_epi32(p1, 8), lo)));
+        _mm_storeu_si128((__m128i *)(b + i),
+                         _mm_packs_epi32(_mm_and_si128(_mm_srli_epi32(p0, 16), lo),
+                                         _mm_and_si128(_mm_srli_epi32(p1, 16), lo)));
+    }
+#endif
+    for (; i < n; i++) {
+        r[i] = px[4 * i + R];
+        g[i] = px[4 * i + G];
+        b[i] = px[4 * i + B];
+    }
+}
+
+/*
+ * The 4:2:2 line of `width` pixels from their Y, U and V: Y0 Cb Y1 Cr,
+ * chroma 1-2-1 around the even pixel. u[-1], v[-1], u[width] and v[width]
+ * hold the edge pixels' values repeated. With SSE2 (not under
+ * flipper_force_general) eight pixels, sixteen bytes, at a time: lane k
+ * holds pixel k's Y + 16 and its pair's Cb (k even) or Cr (k odd) as the
+ * scalar loop computes them, little-endian; the arrays are read from
+ * index -2 to width + 8.
+ */
+static void yuv422_line(const int16_t *y, const int16_t *u, const int16_t *v,
+                        int width, uint8_t *out)
+{
+    int i = 0;
+
+#ifdef __SSE2__
+    const __m128i even = _mm_set1_epi32(0xFFFF), b16 = _mm_set1_epi16(16);
+    const __m128i b128 = _mm_set1_epi16(128), lo = _mm_set1_epi16(0xFF);
+
+    for (; i + 8 <= width && !flipper_force_general; i += 8) {
+        /* lane k: Cb around pixel k, and Cr around pixel k - 1 */
+        __m128i cb = _mm_add_epi16(
+            _mm_add_epi16(_mm_loadu_si128((const __m128i *)(u + i - 1)),
+                          _mm_loadu_si128((const __m128i *)(u + i + 1))),
+            _mm_slli_epi16(_mm_loadu_si128((const __m128i *)(u + i)), 1));
+        __m128i cr = _mm_add_epi16(
+            _mm_add_epi16(_mm_loadu_si128((const __m128i *)(v + i - 2)),
+                          _mm_loadu_si128((const __m128i *)(v + i))),
+            _mm_slli_epi16(_mm_loadu_si128((const __m128i *)(v + i - 1)), 1));
+        __m128i c = _mm_or_si128(_mm_and_si128(even, _mm_srai_epi16(cb, 2)),
+                                 _mm_andnot_si128(even, _mm_srai_epi16(cr, 2)));
+        __m128i l = _mm_add_epi16(_mm_loadu_si128((const __m128i *)(y + i)),
+                                  b16);
+
+        c = _mm_and_si128(_mm_add_epi16(c, b128), lo);
+        _mm_storeu_si128((__m128i *)(out + 2 * i),
+                         _mm_or_si128(_mm_and_si128(l, lo),
+                                      _mm_slli_epi16(c, 8)));
+    }
+#endif
+    for (; i < width; i += 2) {
+        out[2 * i + 0] = (uint8_t)(y[i] + 16);
+        out[2 * i + 1] = (uint8_t)(128 + ((u[i - 1] + 2 * u[i] + u[i + 1]) >> 2));
+        if (i + 1 < width) {
+            out[2 * i + 2] = (uint8_t)(y[i + 1] + 16);
+            out[2 * i + 3] = (uint8_t)(128 + ((v[i - 1] + 2 * v[i] + v[i + 1]) >> 2));
+        }
+    }
+}
+
 /* one source line of the display copy, filtered, gamma-corrected, as YUV */
 static void encode_line(FlipperCore *c, RowCache *rc, int y, int top,
                         int bottom, uint32_t trigger, uint8_t *out)
@@ -265,15 +352,19 @@ static void encode_line(FlipperCore *c, RowCache *rc, int y, int top,
     const uint8_t *rows[3];
     const int *wt = rc->wt;
     int width = rc->width;
-    /* a line's filtered R, G, B and its Y, U, V; U and V from index 1, with
-     * the edge pixels repeated at 0 and width + 1 for the chroma filter */
+    /* a line's filtered R, G, B and its Y, U, V; U and V from index 2,
+     * with the edge pixels repeated at 1 and width + 2 for the chroma
+     * filter (yuv422_line reads from index 0 to width + 10) */
     int16_t fr[EFB_W + 8], fg[EFB_W + 8], fb[EFB_W + 8];
-    int16_t ly[EFB_W + 8], lu[EFB_W + 10], lv[EFB_W + 10];
+    int16_t ly[EFB_W + 8], lu[EFB_W + 12], lv[EFB_W + 12];
+    int16_t *u = lu + 2, *v = lv + 2;
     int i;
 
     filter_lines(trigger, top, bottom, y, &y_prev, &y_next);
     rows[1] = cached_row(c, rc, y);
-    if (wt[0] == 0 && wt[2] == 0) {
+    if (rc->identity && !flipper_force_general) {
+        split_rgb(rows[1], width, fr, fg, fb);
+    } else if (wt[0] == 0 && wt[2] == 0) {
         /* the lines above and below weigh nothing: not even read */
         for (i = 0; i < width; i++) {
             const uint8_t *p = &rows[1][4 * i];
@@ -296,21 +387,13 @@ static void encode_line(FlipperCore *c, RowCache *rc, int y, int top,
     for (i = width; i < ((width + 7) & ~7); i++) {
         fr[i] = fg[i] = fb[i] = 0;      /* lanes past the line: unused */
     }
-    yuv_line(fr, fg, fb, width, ly, lu + 1, lv + 1);
-    lu[0] = lu[1];
-    lv[0] = lv[1];
-    lu[width + 1] = lu[width];
-    lv[width + 1] = lv[width];
-    /* 4:2:2 — Y0 Cb Y1 Cr, chroma 1-2-1 around the even pixel */
-    for (i = 0; i < width; i += 2) {
-        const int16_t *u = &lu[i + 1], *v = &lv[i + 1];
-        out[2 * i + 0] = (uint8_t)(ly[i] + 16);
-        out[2 * i + 1] = (uint8_t)(128 + ((u[-1] + 2 * u[0] + u[1]) >> 2));
-        if (i + 1 < width) {
-            out[2 * i + 2] = (uint8_t)(ly[i + 1] + 16);
-            out[2 * i + 3] = (uint8_t)(128 + ((v[-1] + 2 * v[0] + v[1]) >> 2));
-        }
-    }
+    yuv_line(fr, fg, fb, width, ly, u, v);
+    lu[0] = lv[0] = 0;                  /* read into an unused lane */
+    u[-1] = u[0];
+    v[-1] = v[0];
+    u[width] = u[width - 1];
+    v[width] = v[width - 1];
+    yuv422_line(ly, u, v, width, out);
 }
 
 static void copy_to_xfb(FlipperCore *c, uint32_t trigger, int left, int top,

@@ -37,6 +37,10 @@
 
 #include "common/fragment.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 enum { R = 0, G = 1, B = 2, A = 3 };
 
 static int pixel_format(FlipperCore *c)
@@ -199,7 +203,21 @@ void flipper_pe_get_row(FlipperCore *c, int x, int y, int n, uint8_t *out)
 #if G_BYTE_ORDER == G_LITTLE_ENDIAN
         if (!flipper_force_general) {
             /* R, G, B, 0xFF in memory order is one little-endian word */
-            for (i = 0; i < n; i++) {
+            i = 0;
+#ifdef __SSE2__
+            /* four words at a time: R from bits 16-23 to 0-7, B to 16-23 */
+            for (; i + 4 <= n; i += 4) {
+                const __m128i lo = _mm_set1_epi32(0xFF);
+                __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+                __m128i w = _mm_or_si128(
+                    _mm_or_si128(_mm_and_si128(_mm_srli_epi32(v, 16), lo),
+                                 _mm_and_si128(v, _mm_set1_epi32(0xFF00))),
+                    _mm_or_si128(_mm_slli_epi32(_mm_and_si128(v, lo), 16),
+                                 _mm_set1_epi32((int)0xFF000000u)));
+                _mm_storeu_si128((__m128i *)(out + 4 * i), w);
+            }
+#endif
+            for (; i < n; i++) {
                 uint32_t w = GUINT32_SWAP_LE_BE(p[i] << 8) | 0xFF000000u;
                 memcpy(out + 4 * i, &w, 4);
             }

@@ -412,6 +412,105 @@ static inline void quad_colour4(const RasTri *t, int ch, const G3DQuad *q,
     }
     _mm_storeu_si128((__m128i *)out, w);
 }
+
+/*
+ * An EFB plane's words of the quad's four pixels (rows y and y + 1 at p):
+ * quads start at even (x, y) and the EFB's sides are even, so all four
+ * words lie inside the plane even when the quad covers fewer pixels.
+ */
+static inline __m128i efb_load4(const uint32_t *p)
+{
+    return _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)p),
+                              _mm_loadl_epi64((const __m128i *)(p + EFB_W)));
+}
+
+/* the lanes of v whose bit is set in `mask` to the quad's words at p */
+static inline void efb_store4(uint32_t *p, __m128i v, unsigned mask)
+{
+    uint32_t w[4];
+    int i;
+
+    if (mask == 15) {
+        _mm_storel_epi64((__m128i *)p, v);
+        _mm_storel_epi64((__m128i *)(p + EFB_W), _mm_srli_si128(v, 8));
+        return;
+    }
+    _mm_storeu_si128((__m128i *)w, v);
+    for (i = 0; i < 4; i++) {
+        if (mask & (1u << i)) {
+            p[(i >> 1) * EFB_W + (i & 1)] = w[i];
+        }
+    }
+}
+
+/* ras_zplain of the quad's pixels in `live` (bit i: pixel i): the pixels
+ * that pass; each lane compares and writes as ras_zplain (24-bit values,
+ * so the signed compares are the unsigned ones) */
+static inline unsigned quad_zplain4(const RasTri *t, const G3DQuad *q,
+                                    const uint32_t z4[4], unsigned live)
+{
+    uint32_t *d = &t->c->efb_depth[q->y * EFB_W + q->x];
+    const __m128i m = _mm_set1_epi32(0xFFFFFF), ones = _mm_set1_epi32(-1);
+    __m128i z = _mm_and_si128(_mm_loadu_si128((const __m128i *)z4), m);
+    __m128i dz = _mm_and_si128(efb_load4(d), m);
+    __m128i lt = _mm_cmplt_epi32(z, dz), eq = _mm_cmpeq_epi32(z, dz), pass;
+
+    switch ((G3DCompare)t->zfunc) {
+    case G3D_CMP_NEVER:    pass = _mm_setzero_si128(); break;
+    case G3D_CMP_LESS:     pass = lt; break;
+    case G3D_CMP_EQUAL:    pass = eq; break;
+    case G3D_CMP_LEQUAL:   pass = _mm_or_si128(lt, eq); break;
+    case G3D_CMP_GREATER:  pass = _mm_xor_si128(_mm_or_si128(lt, eq), ones);
+                           break;
+    case G3D_CMP_NOTEQUAL: pass = _mm_xor_si128(eq, ones); break;
+    case G3D_CMP_GEQUAL:   pass = _mm_xor_si128(lt, ones); break;
+    default:               pass = ones; break;
+    }
+    live &= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(pass));
+    if (t->zwrite && live) {
+        efb_store4(d, z, live);
+    }
+    return live;
+}
+
+/* the pixels of a quad's 4-bit mask (without -mpopcnt, __builtin_popcount
+ * is a library call): nibble m of the constant is the bit count of m */
+static inline unsigned quad_pixels(unsigned mask)
+{
+    return (unsigned)(0x4332322132212110ull >> (4 * (mask & 15))) & 15;
+}
+
+/* RGB8 EFB words of four RGBA byte quadruples w (R in the low byte),
+ * components swapped by sel: sel[0] << 16 | sel[1] << 8 | sel[2] */
+static inline __m128i rgb8_words4(__m128i w, const uint8_t sel[3])
+{
+    const __m128i lo = _mm_set1_epi32(0xFF);
+    __m128i r = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128(8 * sel[0])),
+                              lo);
+    __m128i g = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128(8 * sel[1])),
+                              lo);
+    __m128i b = _mm_and_si128(_mm_srl_epi32(w, _mm_cvtsi32_si128(8 * sel[2])),
+                              lo);
+
+    return _mm_or_si128(_mm_or_si128(_mm_slli_epi32(r, 16),
+                                     _mm_slli_epi32(g, 8)), b);
+}
+
+/* the RGB8 words (rgb8_words4) of the quad's pixels in `pass` stored, the
+ * box grown and the pixels counted */
+static inline void quad_store_rgb8(const RasTri *t, FlipperThreadStats *st,
+                                   const G3DQuad *q, const uint8_t rgba[4][4],
+                                   const uint8_t sel[3], unsigned pass)
+{
+    if (!pass) {
+        return;
+    }
+    efb_store4(&t->c->efb_color[q->y * EFB_W + q->x],
+               rgb8_words4(_mm_loadu_si128((const __m128i *)rgba), sel), pass);
+    /* quads start at even (x, y): every pixel grows the box alike */
+    ras_bbox(st, q->x, q->y);
+    st->pixels += quad_pixels(pass);
+}
 #endif
 
 /*
@@ -436,6 +535,11 @@ static void ras_quad_tev4(const RasTri *t, const G3DQuad *q, int thread)
     tq.live = q->mask & 15;
 #ifdef __SSE2__
     quad_depth4(t, q, tq.z);
+#endif
+#ifdef __SSE2__
+    if (early && ztest && t->zplain) {
+        tq.live = quad_zplain4(t, q, tq.z, tq.live);
+    } else
 #endif
     for (i = 0; i < 4; i++) {
         int x = q->x + (i & 1), y = q->y + (i >> 1);
@@ -480,6 +584,18 @@ static void ras_quad_tev4(const RasTri *t, const G3DQuad *q, int thread)
         tq.bump = no_bump;
     }
     pass = flipper_tev_shade4(c, t->tev, &tq, out);
+#ifdef __SSE2__
+    if (t->pe_plain && (!ztest || early || t->zplain)) {
+        /* the late Z test and the RGB8 words of the quad at once */
+        static const uint8_t rgb[3] = { 0, 1, 2 };
+
+        if (!early && ztest) {
+            pass = quad_zplain4(t, q, tq.z, pass);
+        }
+        quad_store_rgb8(t, st, q, out, rgb, pass);
+        return;
+    }
+#endif
     for (i = 0; i < 4; i++) {
         int x = q->x + (i & 1), y = q->y + (i >> 1);
 
@@ -572,6 +688,26 @@ static void ras_quad_plain(void *user, const G3DQuad *q, int thread)
     const uint8_t *swap = t->fast.swap;
     int i;
 
+#ifdef __SSE2__
+    {
+        /* the quad's Z tests, colours and words at once (quad_depth4 and
+         * quad_colour4 are ras_depth and ras_colour in lanes) */
+        unsigned live = q->mask & 15;
+        uint8_t col4[4][4];
+
+        if (t->ztest) {
+            uint32_t z[4];
+
+            quad_depth4(t, q, z);
+            live = quad_zplain4(t, q, z, live);
+        }
+        if (live) {
+            quad_colour4(t, t->fast.chan, q, col4);
+            quad_store_rgb8(t, st, q, col4, swap, live);
+        }
+        return;
+    }
+#endif
     for (i = 0; i < 4; i++) {
         int x = q->x + (i & 1), y = q->y + (i >> 1);
         uint8_t col[4];

@@ -496,13 +496,21 @@ void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
                 st->reads_kon |= o >= OP_KON && o < OP_KON + 4;
             }
         }
+        for (a = 0; a < 16; a++) {
+            st->kon4[a / 4][a % 4] = st->kon[a / 4];
+        }
         combiner_decode(st->cenv, &st->ccomb);
         combiner_decode(st->aenv, &st->acomb);
         st->ckind = stage_kind(st->cenv, st->cin[0], st->cin[1], 3);
         st->akind = stage_kind(st->aenv, &st->ain[0], &st->ain[1], 1);
     }
+    for (a = 0; a < 64; a++) {
+        prog->reg4[a / 4][a % 4] = c->tev_reg[a / 16][(a / 4) % 4];
+    }
+    prog->alpha_all = true;
     for (a = 0; a < 256; a++) {
         prog->alpha_pass[a] = alpha_test(c, a);
+        prog->alpha_all &= prog->alpha_pass[a];
     }
     prog->fog = ((c->bp[BP_FOGPARAM3] >> 21) & 7) != 0;
     prog->ztex_op = (c->bp[BP_ZTEX2] >> 2) & 3;
@@ -863,7 +871,7 @@ unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
     int s, k, i, cdest = 0, adest = 0;
 
     for (k = 0; k < 16; k++) {
-        reg[k] = _mm_set1_epi32(c->tev_reg[k / 4][k % 4]);
+        reg[k] = _mm_loadu_si128((const __m128i *)prog->reg4[k]);
     }
     for (k = 0; k < 4; k++) {
         tex[k] = _mm_setzero_si128();
@@ -901,7 +909,7 @@ unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
             ras[R] = ras[G] = ras[B] = ras[A] = _mm_setzero_si128();
         }
         for (k = 0; k < 4 && st->reads_kon; k++) {
-            op[OP_KON + k] = _mm_set1_epi32(st->kon[k]);
+            op[OP_KON + k] = _mm_loadu_si128((const __m128i *)st->kon4[k]);
         }
 
         if (st->ckind == TEV_KIND_GENERAL || st->akind == TEV_KIND_GENERAL) {
@@ -946,6 +954,9 @@ unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
                      _mm_slli_epi32(lo8(reg[4 * cdest + G]), 8)),
         _mm_or_si128(_mm_slli_epi32(lo8(reg[4 * cdest + B]), 16),
                      _mm_slli_epi32(reg[4 * adest + A], 24))));
+    if (prog->alpha_all && !prog->ztex_op && !prog->fog) {
+        return q->live & 15;    /* nothing to do per pixel */
+    }
     for (i = 0; i < 4; i++) {
         if (!((q->live >> i) & 1)) {
             continue;

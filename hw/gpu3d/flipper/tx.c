@@ -565,18 +565,22 @@ static inline void decode8(unsigned fmt, __m128i v, __m128i gb, __m128i c[4])
 static inline __m128i gather8(const uint8_t *p, const uint32_t *off, int n,
                               int bytes)
 {
-    uint16_t w[8] = { 0 };
-    __m128i v;
-    int i;
+    __m128i v = _mm_setzero_si128();
 
-    for (i = 0; i < n; i++) {
-        if (bytes == 2) {
-            memcpy(&w[i], p + off[i], 2);
-        } else {
-            w[i] = p[off[i]];
-        }
+    /* straight into the lanes (pinsrw): no stores to reload as a vector */
+#define GATHER_LANE(i) \
+    if (i < n) { \
+        uint16_t w_; \
+        if (bytes == 2) { \
+            memcpy(&w_, p + off[i], 2); \
+        } else { \
+            w_ = p[off[i]]; \
+        } \
+        v = _mm_insert_epi16(v, w_, i); \
     }
-    v = _mm_loadu_si128((const __m128i *)w);
+    GATHER_LANE(0) GATHER_LANE(1) GATHER_LANE(2) GATHER_LANE(3)
+    GATHER_LANE(4) GATHER_LANE(5) GATHER_LANE(6) GATHER_LANE(7)
+#undef GATHER_LANE
     /* big-endian words: swap the bytes of every lane at once */
     return bytes == 2 ? _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8))
                       : v;
@@ -795,6 +799,29 @@ void flipper_tx_sample4(const TxMap *m, const int32_t s[4], const int32_t t[4],
 
         m->level4(m, s, t, base, linear, a[0], 4);
         m->level4(m, s, t, base + 1, linear, b[0], 4);
+#ifdef __SSE2__
+        {
+            /* the same sums, eight components in 16-bit lanes at a time */
+            const __m128i z = _mm_setzero_si128();
+            const __m128i wa = _mm_set1_epi16(16 - fract);
+            const __m128i wb = _mm_set1_epi16(fract);
+            __m128i va = _mm_loadu_si128((const __m128i *)a);
+            __m128i vb = _mm_loadu_si128((const __m128i *)b);
+            __m128i lo = _mm_srli_epi16(_mm_add_epi16(
+                _mm_mullo_epi16(_mm_unpacklo_epi8(va, z), wa),
+                _mm_mullo_epi16(_mm_unpacklo_epi8(vb, z), wb)), 4);
+            __m128i hi = _mm_srli_epi16(_mm_add_epi16(
+                _mm_mullo_epi16(_mm_unpackhi_epi8(va, z), wa),
+                _mm_mullo_epi16(_mm_unpackhi_epi8(vb, z), wb)), 4);
+            uint8_t v[16];
+
+            _mm_storeu_si128((__m128i *)v, _mm_packus_epi16(lo, hi));
+            for (i = 0; i < 4; i++) {
+                memcpy(out + i * stride, v + 4 * i, 4);
+            }
+        }
+        return;
+#endif
         for (i = 0; i < 4; i++) {
             for (k = 0; k < 4; k++) {
                 out[i * stride + k] = (uint8_t)((a[i][k] * (16 - fract) +

@@ -318,6 +318,33 @@ static void xfb_row_pixels(const uint8_t *src, uint32_t *dst, uint32_t skip,
         const __m128 lo = _mm_setzero_ps(), hi = _mm_set1_ps(255.0f);
         const __m128i opaque = _mm_set1_epi32((int)0xFF000000u);
 
+        /*
+         * Two pairs, four pixels, a vector: lane i holds pixel i's R, G or
+         * B sum, each the scalar yuv_px's operations (y + rv, y - gu - gv
+         * left to right, y + bu), clamped and truncated alike.
+         */
+        for (; x + 3 < width; x += 4, px += 4) {
+            const uint8_t *p0 = src + 2 * px, *p1 = p0 + 4;
+            __m128 y = _mm_setr_ps(t->y[p0[0]], t->y[p0[2]], t->y[p1[0]],
+                                   t->y[p1[2]]);
+            __m128 r = _mm_add_ps(y, _mm_setr_ps(t->rv[p0[3]], t->rv[p0[3]],
+                                                 t->rv[p1[3]], t->rv[p1[3]]));
+            __m128 g = _mm_sub_ps(_mm_sub_ps(y, _mm_setr_ps(t->gu[p0[1]],
+                                                            t->gu[p0[1]],
+                                                            t->gu[p1[1]],
+                                                            t->gu[p1[1]])),
+                                  _mm_setr_ps(t->gv[p0[3]], t->gv[p0[3]],
+                                              t->gv[p1[3]], t->gv[p1[3]]));
+            __m128 b = _mm_add_ps(y, _mm_setr_ps(t->bu[p0[1]], t->bu[p0[1]],
+                                                 t->bu[p1[1]], t->bu[p1[1]]));
+            __m128i ri = _mm_cvttps_epi32(_mm_min_ps(_mm_max_ps(r, lo), hi));
+            __m128i gi = _mm_cvttps_epi32(_mm_min_ps(_mm_max_ps(g, lo), hi));
+            __m128i bi = _mm_cvttps_epi32(_mm_min_ps(_mm_max_ps(b, lo), hi));
+
+            _mm_storeu_si128((__m128i *)&dst[x], _mm_or_si128(
+                _mm_or_si128(_mm_slli_epi32(ri, 16), _mm_slli_epi32(gi, 8)),
+                _mm_or_si128(bi, opaque)));
+        }
         for (; x + 1 < width; x += 2, px += 2) {
             __m128 c1, c2, a, b;
             __m128i i16;
