@@ -39,6 +39,11 @@ typedef enum Path { PATH_GENERAL, PATH_REPLACE, PATH_TEX0 } Path;
 
 /* every case textured with a bilinear texture the fast sampler takes */
 static bool linear_cases;
+/*
+ * Overlapping colour and depth buffers, in one-thread runs only: with two
+ * threads, tiles drawn at once would write each other's bytes.
+ */
+static bool overlap_cases;
 
 /* one side of combiner stage 0: sources, operands, combiner, covered */
 typedef struct TevSide {
@@ -223,8 +228,11 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
     cb_init(b);
     pica_cmd_shader_passthrough(b);
     pica_cmd_viewport(b, W, H, 0, 0);
+    /* now and then a depth buffer that overlaps the colour buffer's
+     * pixels other than its own (the fast functions decline those) */
     pica_cmd_target(b, W, H, PICA200_PHYS_VRAM, cfmt,
-                    PICA200_PHYS_VRAM + SURF_BYTES, dfmt);
+                    PICA200_PHYS_VRAM + (overlap_cases && seed % 11 == 3 ? 8 * (seed % 5 + 1)
+                                                         : SURF_BYTES), dfmt);
     pica_cmd_fragment(b, 1, PICA_CMP_LESS, 1);
     pica_cmd_reg(b, GPUREG_SH_OUTMAP_O1, 0x0B0A0908);    /* R, G, B, A */
     if (textured) {
@@ -257,6 +265,7 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
 
     replace = mask == 0xF && (blend ? blend_func == 0x01010000u : logic == 3);
     if (cfmt != PICA_COLORFMT_RGBA8 || !replace || alpha || scissor == 1 ||
+        (overlap_cases && seed % 11 == 3 && depth_mask & 0x1001) ||
         (stencil && dfmt == PICA_DEPTH_D24S8)) {
         return PATH_GENERAL;
     }
@@ -296,6 +305,7 @@ static void test_fast_equals_general(gconstpointer data)
     const unsigned cases = 300;
 
     linear_cases = GPOINTER_TO_INT(data) & 0x100;
+    overlap_cases = threads == 1;
     pt_init(&t, threads);
     img[0] = g_malloc(SURF_BYTES * 2);
     img[1] = g_malloc(SURF_BYTES * 2);
@@ -321,7 +331,8 @@ static void test_fast_equals_general(gconstpointer data)
                    "%u texture 0", path[PATH_GENERAL], path[PATH_REPLACE],
                    filled_cases, path[PATH_TEX0]);
     if (linear_cases) {
-        g_assert_cmpuint(path[PATH_TEX0], ==, cases);
+        /* all but the overlapping buffers' cases with a depth buffer */
+        g_assert_cmpuint(path[PATH_TEX0], >=, cases - cases / 11 - 1);
     } else {
         g_assert_cmpuint(filled_cases, >=, cases / 32);
         g_assert_cmpuint(path[PATH_REPLACE], >=, cases / 16);
