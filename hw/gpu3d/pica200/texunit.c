@@ -858,9 +858,8 @@ quad_linear_lanes(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
     __m128 c[4][4], top, bot, half = _mm_set1_ps(32768.0f);
     __m128i out[4], hm1 = _mm_set1_epi32(h - 1);
     uint32_t idx[4][4] __attribute__((aligned(16)));
-    uint32_t word[4][4] __attribute__((aligned(16)));
     const uint8_t *data = u->data;
-    int k, p;
+    int k;
 
     if (any) {
         s0 = lanes_wrap_any(i0, 0, w, ws);
@@ -889,10 +888,11 @@ quad_linear_lanes(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
     _mm_store_si128((__m128i *)idx[2], _mm_add_epi32(x0, r1));
     _mm_store_si128((__m128i *)idx[3], _mm_add_epi32(x1, r1));
     for (k = 0; k < 4; k++) {
-        for (p = 0; p < 4; p++) {
-            word[k][p] = lanes_word(data, fmt, idx[k][p]);
-        }
-        lanes_decode(_mm_load_si128((const __m128i *)word[k]), fmt, c[k]);
+        lanes_decode(_mm_setr_epi32(lanes_word(data, fmt, idx[k][0]),
+                                    lanes_word(data, fmt, idx[k][1]),
+                                    lanes_word(data, fmt, idx[k][2]),
+                                    lanes_word(data, fmt, idx[k][3])),
+                     fmt, c[k]);
     }
     /* c[0..3]: texels (s0, t0), (s1, t0), (s0, t1), (s1, t1) */
     for (k = 0; k < (has_alpha(fmt) ? 4 : 3); k++) {
