@@ -1008,8 +1008,8 @@ void pica_fill_rgba8(void *user, int x0, int y0, int x1, int y1, int thread)
                 _mm_storeu_si128((__m128i *)(p + 48), v);
             }
 #else
-            for (i = 0; p + i < end_p; i += 4) {
-                memcpy(p + i, &word, 4);
+            for (; p < end_p; p += 4) {
+                memcpy(p, &word, 4);
             }
 #endif
             for (; y < end; y++) {
