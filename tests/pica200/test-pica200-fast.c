@@ -13,7 +13,10 @@
  * flat triangles (one colour per triangle: 8-bit colours, colours at a
  * rounding tie, arbitrary ones) with the depth test off three times in four,
  * so that the block fill of flat triangles (framebuffer.c pica_flat_fill)
- * is compared too.
+ * is compared too. A second test draws only textured cases the bilinear
+ * sampler of texture 0 takes four pixels at a time (texunit.c
+ * quad_linear_lanes): its four formats, every wrap mode, sizes that are
+ * not powers of two, and coordinates far outside the image.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -33,6 +36,14 @@
 #define TEX_MAX (64 * 64 * 4 * 2)       /* a 64x64 RGBA8 image and its levels */
 
 typedef enum Path { PATH_GENERAL, PATH_REPLACE, PATH_TEX0 } Path;
+
+/* every case textured with a bilinear texture the fast sampler takes */
+static bool linear_cases;
+/*
+ * Overlapping colour and depth buffers, in one-thread runs only: with two
+ * threads, tiles drawn at once would write each other's bytes.
+ */
+static bool overlap_cases;
 
 /* one side of combiner stage 0: sources, operands, combiner, covered */
 typedef struct TevSide {
@@ -69,7 +80,8 @@ static bool build_texture(PicaTest *t, uint32_t seed, CmdBuf *b)
         PICA_TEXFMT_I8, PICA_TEXFMT_ETC1,
     };
     GRand *r = g_rand_new_with_seed(seed ^ 0x7e47u);
-    unsigned fmt = fmts[g_rand_int_range(r, 0, G_N_ELEMENTS(fmts))];
+    unsigned fmt = fmts[g_rand_int_range(r, 0, linear_cases ? 5
+                                                            : G_N_ELEMENTS(fmts))];
     unsigned w = 8 * g_rand_int_range(r, 1, 9), h = 8 * g_rand_int_range(r, 1, 9);
     bool mag = g_rand_boolean(r);
     bool min = g_rand_int_range(r, 0, 4) ? mag : !mag;
@@ -90,6 +102,19 @@ static bool build_texture(PicaTest *t, uint32_t seed, CmdBuf *b)
     uint32_t scale = g_rand_int_range(r, 0, 8) == 0 ? 1 : 0;     /* 2x */
     bool stage1 = g_rand_int_range(r, 0, 8) == 0;
     unsigned i;
+
+    if (linear_cases) {
+        mag = min = true;
+        max_level = scale = 0;
+        type = PICA_TEXTYPE_2D;
+        stage1 = false;
+        rgb = &tev_sides[g_rand_int_range(r, 0, 3)];
+        a = &tev_sides[g_rand_int_range(r, 0, 3)];
+        if (g_rand_boolean(r)) {
+            ws = wt = g_rand_boolean(r) ? PICA_WRAP_REPEAT
+                                        : PICA_WRAP_CLAMP_TO_EDGE;
+        }
+    }
 
     for (i = 0; i < TEX_MAX; i++) {
         t->vram[TEX_OFF + i] = g_rand_int(r);
@@ -145,13 +170,17 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
     unsigned scissor = g_rand_int_range(r, 0, 4);   /* 1 inverted, 3 on */
     uint32_t blend_func = g_rand_boolean(r) ? 0x01010000u : 0x76760000u;
     uint32_t logic = g_rand_boolean(r) ? 3 : g_rand_int_range(r, 0, 16);
-    bool textured = seed & 1, tex_fast = false;
+    bool textured = linear_cases || seed & 1, tex_fast = false;
     bool flat = !textured && (seed & 2);
     float v[NTRIS * 3 * 8];
     uint32_t depth_mask;
     unsigned i, k;
 
-    if ((textured && seed & 6) || (flat && seed & 4)) {
+    /* coordinates: the image and its neighbours, or far outside it */
+    float tc_range = !linear_cases || seed % 3 == 0 ? 0.0f :
+                     seed % 3 == 1 ? 4.0f : 3.0e5f;
+
+    if ((textured && (seed & 6 || linear_cases)) || (flat && seed & 4)) {
         /* three in four textured cases and half the flat ones: fragment
          * operations the fast functions take, so that the texture's part
          * or the colours decide */
@@ -177,6 +206,10 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
         p[5] = (float)g_rand_double_range(r, -0.2, 1.2);
         p[6] = (float)g_rand_double_range(r, -0.2, 1.2);
         p[7] = (float)g_rand_double_range(r, -0.2, 1.2);
+        if (tc_range != 0.0f) {
+            p[4] = (float)g_rand_double_range(r, -tc_range, tc_range);
+            p[5] = (float)g_rand_double_range(r, -tc_range, tc_range);
+        }
         if (flat && i % 3) {
             memcpy(p + 4, p + 4 - 8 * (i % 3), 4 * sizeof(float));
         } else if (flat) {
@@ -195,8 +228,11 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
     cb_init(b);
     pica_cmd_shader_passthrough(b);
     pica_cmd_viewport(b, W, H, 0, 0);
+    /* now and then a depth buffer that overlaps the colour buffer's
+     * pixels other than its own (the fast functions decline those) */
     pica_cmd_target(b, W, H, PICA200_PHYS_VRAM, cfmt,
-                    PICA200_PHYS_VRAM + SURF_BYTES, dfmt);
+                    PICA200_PHYS_VRAM + (overlap_cases && seed % 11 == 3 ? 8 * (seed % 5 + 1)
+                                                         : SURF_BYTES), dfmt);
     pica_cmd_fragment(b, 1, PICA_CMP_LESS, 1);
     pica_cmd_reg(b, GPUREG_SH_OUTMAP_O1, 0x0B0A0908);    /* R, G, B, A */
     if (textured) {
@@ -229,6 +265,7 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
 
     replace = mask == 0xF && (blend ? blend_func == 0x01010000u : logic == 3);
     if (cfmt != PICA_COLORFMT_RGBA8 || !replace || alpha || scissor == 1 ||
+        (overlap_cases && seed % 11 == 3 && depth_mask & 0x1001) ||
         (stencil && dfmt == PICA_DEPTH_D24S8)) {
         return PATH_GENERAL;
     }
@@ -260,13 +297,15 @@ static Path run(PicaTest *t, uint32_t seed, bool general, uint8_t *out,
 
 static void test_fast_equals_general(gconstpointer data)
 {
-    int threads = GPOINTER_TO_INT(data);
+    int threads = GPOINTER_TO_INT(data) & 0xFF;
     PicaTest t;
     uint8_t *img[2];
     unsigned n, path[3] = { 0, 0, 0 }, errors, filled_cases = 0;
     uint64_t filled, filled_general;
     const unsigned cases = 300;
 
+    linear_cases = GPOINTER_TO_INT(data) & 0x100;
+    overlap_cases = threads == 1;
     pt_init(&t, threads);
     img[0] = g_malloc(SURF_BYTES * 2);
     img[1] = g_malloc(SURF_BYTES * 2);
@@ -291,13 +330,19 @@ static void test_fast_equals_general(gconstpointer data)
     g_test_message("paths: %u general, %u replace (%u with block fills), "
                    "%u texture 0", path[PATH_GENERAL], path[PATH_REPLACE],
                    filled_cases, path[PATH_TEX0]);
-    g_assert_cmpuint(filled_cases, >=, cases / 32);
-    g_assert_cmpuint(path[PATH_REPLACE], >=, cases / 16);
-    g_assert_cmpuint(path[PATH_TEX0], >=, cases / 16);
-    g_assert_cmpuint(path[PATH_GENERAL], >=, cases / 8);
+    if (linear_cases) {
+        /* all but the overlapping buffers' cases with a depth buffer */
+        g_assert_cmpuint(path[PATH_TEX0], >=, cases - cases / 11 - 1);
+    } else {
+        g_assert_cmpuint(filled_cases, >=, cases / 32);
+        g_assert_cmpuint(path[PATH_REPLACE], >=, cases / 16);
+        g_assert_cmpuint(path[PATH_TEX0], >=, cases / 16);
+        g_assert_cmpuint(path[PATH_GENERAL], >=, cases / 8);
+    }
     g_free(img[0]);
     g_free(img[1]);
     pt_free(&t);
+    linear_cases = false;
 }
 
 int main(int argc, char **argv)
@@ -307,5 +352,9 @@ int main(int argc, char **argv)
                          GINT_TO_POINTER(1), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/equals-general/2-threads",
                          GINT_TO_POINTER(2), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/bilinear-lanes/1-thread",
+                         GINT_TO_POINTER(0x101), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/bilinear-lanes/2-threads",
+                         GINT_TO_POINTER(0x102), test_fast_equals_general);
     return g_test_run();
 }

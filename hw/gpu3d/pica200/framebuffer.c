@@ -724,6 +724,177 @@ static inline void put_rgba8(uint8_t *cp, uint32_t px)
     }
 }
 
+#ifdef __SSE2__
+/*
+ * ---- the quad's four pixels in SSE2 lanes ----------------------------------
+ *
+ * A quad is aligned (x and y even), so its pixels (x + (i & 1), y + (i >>
+ * 1)) are the four consecutive ones of the Morton order from the index of
+ * pixel 0 (pica_morton8's low bits are x & 1 and y & 1). Lane i is pixel
+ * i; each lane does fast_depth's and fast_primary's operations. The depth
+ * tests of the four pixels come before their colour writes, which the
+ * per-pixel order would interleave: choose_shade takes these functions
+ * only when the colour and depth buffers do not overlap (or are the same
+ * 32-bit pixels, where each pixel touches only its own), so the order
+ * cannot show.
+ */
+
+/* the weights of vertex k at the four pixels */
+static inline __attribute__((always_inline)) __m128
+lanes_weight(const float (*w)[3], int k)
+{
+    return _mm_setr_ps(w[0][k], w[1][k], w[2][k], w[3][k]);
+}
+
+/* g3d_interp at the four pixels */
+static inline __attribute__((always_inline)) __m128
+lanes_interp(__m128 w0, __m128 w1, __m128 w2, float a0, float a1, float a2)
+{
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(w0, _mm_set1_ps(a0)),
+                                 _mm_mul_ps(w1, _mm_set1_ps(a1))),
+                      _mm_mul_ps(w2, _mm_set1_ps(a2)));
+}
+
+/*
+ * fast_depth of the four pixels from index idx: the mask of the pixels of
+ * `covered` that pass, after writing their depth. The clamp of z to zmax
+ * in fragment() cannot act here: depth <= 1, so depth * zmax <= zmax.
+ */
+static inline __attribute__((always_inline)) unsigned
+lanes_depth(const PicaRenderState *rs, const PicaTri *t, const G3DQuad *q,
+            uint32_t idx, unsigned covered)
+{
+    uint8_t *dp = rs->depth + (size_t)idx * rs->depth_bpp;
+    unsigned bpp = rs->depth_bpp, pass, i;
+    uint32_t zmax = bpp == 2 ? 0xFFFF : 0xFFFFFF;
+    __m128 l0 = lanes_weight(q->lin, 0), l1 = lanes_weight(q->lin, 1);
+    __m128 l2 = lanes_weight(q->lin, 2);
+    __m128 d = lanes_interp(l0, l1, l2, t->zw[0], t->zw[1], t->zw[2]);
+    __m128i z, stored, have, zm = _mm_set1_epi32(zmax), ok;
+    uint32_t v[4] __attribute__((aligned(16)));
+
+    d = _mm_add_ps(_mm_mul_ps(d, _mm_set1_ps(rs->depth_scale)),
+                   _mm_set1_ps(rs->depth_offset));
+    if (rs->wbuffer) {
+        d = _mm_div_ps(d, lanes_interp(l0, l1, l2, t->inv_w[0], t->inv_w[1],
+                                       t->inv_w[2]));
+    }
+    d = _mm_min_ps(_mm_max_ps(d, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+    z = _mm_cvttps_epi32(_mm_mul_ps(d, _mm_set1_ps((float)zmax)));
+    if (bpp == 4) {
+        stored = _mm_loadu_si128((const __m128i *)dp);
+    } else if (bpp == 2) {
+        stored = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)dp),
+                                    _mm_setzero_si128());
+    } else {
+        for (i = 0; i < 4; i++) {
+            v[i] = depth_load(rs, dp + 3 * i);
+        }
+        stored = _mm_load_si128((const __m128i *)v);
+    }
+    /* depths are below 2^24: signed compares order them */
+    have = _mm_and_si128(stored, zm);
+    switch (rs->depth_func) {
+    case G3D_CMP_NEVER:    ok = _mm_setzero_si128(); break;
+    case G3D_CMP_LESS:     ok = _mm_cmplt_epi32(z, have); break;
+    case G3D_CMP_EQUAL:    ok = _mm_cmpeq_epi32(z, have); break;
+    case G3D_CMP_LEQUAL:   ok = _mm_cmpgt_epi32(z, have); break;
+    case G3D_CMP_GREATER:  ok = _mm_cmpgt_epi32(z, have); break;
+    case G3D_CMP_NOTEQUAL: ok = _mm_cmpeq_epi32(z, have); break;
+    case G3D_CMP_GEQUAL:   ok = _mm_cmplt_epi32(z, have); break;
+    default:               ok = _mm_set1_epi32(-1); break;
+    }
+    pass = _mm_movemask_ps(_mm_castsi128_ps(ok));
+    if (rs->depth_func == G3D_CMP_LEQUAL || rs->depth_func == G3D_CMP_NOTEQUAL ||
+        rs->depth_func == G3D_CMP_GEQUAL) {
+        pass ^= 0xF;                /* the negations of GREATER, EQUAL, LESS */
+    }
+    pass &= covered;
+    if (rs->depth_write && pass) {
+        /* keeps the stencil byte of D24S8 */
+        __m128i now = _mm_or_si128(_mm_andnot_si128(zm, stored), z);
+
+        if (bpp == 4 && pass == 0xF) {
+            _mm_storeu_si128((__m128i *)dp, now);
+        } else {
+            _mm_store_si128((__m128i *)v, now);
+            for (i = 0; i < 4; i++) {
+                if (pass & (1u << i)) {
+                    depth_store(rs, dp + bpp * i, v[i]);
+                }
+            }
+        }
+    }
+    return pass;
+}
+
+/*
+ * fast_primary of the four pixels as 16 bytes, pixel 0 first; each pixel's
+ * bytes R, G, B, A, or A, B, G, R when `abgr` (the components computed in
+ * that order, each as fast_primary computes it).
+ */
+static inline __attribute__((always_inline)) __m128i
+lanes_primary(const PicaTri *t, const G3DQuad *q, bool abgr)
+{
+    __m128 c[3], lo = _mm_setzero_ps(), hi = _mm_set1_ps(1.0f);
+    __m128i u[4];
+    int i;
+
+    for (i = 0; i < 3; i++) {
+        c[i] = _mm_loadu_ps(t->color[i]);
+        if (abgr) {
+            c[i] = _mm_shuffle_ps(c[i], c[i], _MM_SHUFFLE(0, 1, 2, 3));
+        }
+    }
+    for (i = 0; i < 4; i++) {
+        __m128 v = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_set1_ps(q->bary[i][0]), c[0]),
+                                         _mm_mul_ps(_mm_set1_ps(q->bary[i][1]), c[1])),
+                              _mm_mul_ps(_mm_set1_ps(q->bary[i][2]), c[2]));
+
+        v = _mm_min_ps(_mm_max_ps(v, lo), hi);
+        v = _mm_add_ps(_mm_mul_ps(v, _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
+        u[i] = _mm_cvttps_epi32(v);
+    }
+    return _mm_packus_epi16(_mm_packs_epi32(u[0], u[1]),
+                            _mm_packs_epi32(u[2], u[3]));
+}
+
+/* the pixels of `mask` from 16 bytes of four RGBA8 pixels */
+static inline void lanes_put(uint8_t *cp, __m128i px, unsigned mask)
+{
+    uint32_t v[4] __attribute__((aligned(16)));
+    unsigned i;
+
+    if (mask == 0xF) {
+        _mm_storeu_si128((__m128i *)cp, px);
+        return;
+    }
+    _mm_store_si128((__m128i *)v, px);
+    for (i = 0; i < 4; i++) {
+        if (mask & (1u << i)) {
+            memcpy(cp + 4 * i, &v[i], 4);
+        }
+    }
+}
+
+/* pica_render_shade for a combiner that passes the primary colour on */
+static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
+{
+    const PicaTri *t = user;
+    const PicaRenderState *rs = t->rs;
+    uint32_t idx = pica_tiled_index(q->x, q->y, rs->width);
+    unsigned mask = q->mask;
+
+    if (rs->depth) {
+        mask = lanes_depth(rs, t, q, idx, mask);
+        if (!mask) {
+            return;
+        }
+    }
+    lanes_put(rs->color + (size_t)idx * 4, lanes_primary(t, q, true), mask);
+    (void)thread;
+}
+#else
 /* pica_render_shade for a combiner that passes the primary colour on */
 static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
 {
@@ -749,6 +920,7 @@ static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
     }
     (void)thread;
 }
+#endif
 
 /*
  * Flat triangles. shade_replace_rgba8 writes round(clamp(b0 c0 + b1 c1 +
@@ -836,8 +1008,8 @@ void pica_fill_rgba8(void *user, int x0, int y0, int x1, int y1, int thread)
                 _mm_storeu_si128((__m128i *)(p + 48), v);
             }
 #else
-            for (i = 0; p + i < end_p; i += 4) {
-                memcpy(p + i, &word, 4);
+            for (; p < end_p; p += 4) {
+                memcpy(p, &word, 4);
             }
 #endif
             for (; y < end; y++) {
@@ -872,6 +1044,56 @@ static inline uint32_t tev1(unsigned mode, uint32_t prim, uint32_t tex)
  * the sampler made for its setup. As pica_render_shade, the quad's texels
  * are all read before any of its pixels is written.
  */
+#ifdef __SSE2__
+static void shade_tex0_rgba8(void *user, const G3DQuad *q, int thread)
+{
+    const PicaTri *t = user;
+    const PicaRenderState *rs = t->rs;
+    uint8_t tex[4][4] __attribute__((aligned(16))) = { { 0 } };
+    uint32_t idx = pica_tiled_index(q->x, q->y, rs->width);
+    unsigned mask = q->mask;
+    /* the bytes (R, G, B of each pixel; A) that take each PICA_TEV1_* */
+    static const uint32_t side[2] = { 0x00FFFFFF, 0xFF000000 };
+    uint32_t take[4] = { 0, 0, 0, 0 };
+    __m128i tx, prim, px;
+
+    rs->tex0(&rs->tex.unit[0], t, q, tex);
+    if (rs->depth) {
+        mask = lanes_depth(rs, t, q, idx, mask);
+        if (!mask) {
+            return;
+        }
+    }
+    take[rs->tev1_rgb] |= side[0];
+    take[rs->tev1_a] |= side[1];
+    tx = _mm_load_si128((const __m128i *)tex);
+    px = _mm_and_si128(tx, _mm_set1_epi32(take[PICA_TEV1_TEX0]));
+    if (take[PICA_TEV1_PRIMARY] | take[PICA_TEV1_MODULATE]) {
+        __m128i zero = _mm_setzero_si128(), mul = _mm_set1_epi16((short)0x8081);
+        __m128i lo, hi;
+
+        prim = lanes_primary(t, q, false);
+        px = _mm_or_si128(px, _mm_and_si128(prim, _mm_set1_epi32(
+                                                take[PICA_TEV1_PRIMARY])));
+        /* prim * tex / 255: below 2^16, where x / 255 = x * 0x8081 >> 23 */
+        lo = _mm_mullo_epi16(_mm_unpacklo_epi8(prim, zero),
+                             _mm_unpacklo_epi8(tx, zero));
+        hi = _mm_mullo_epi16(_mm_unpackhi_epi8(prim, zero),
+                             _mm_unpackhi_epi8(tx, zero));
+        lo = _mm_srli_epi16(_mm_mulhi_epu16(lo, mul), 7);
+        hi = _mm_srli_epi16(_mm_mulhi_epu16(hi, mul), 7);
+        px = _mm_or_si128(px, _mm_and_si128(_mm_packus_epi16(lo, hi),
+                                            _mm_set1_epi32(
+                                                take[PICA_TEV1_MODULATE])));
+    }
+    /* R, G, B, A to the pixel's byte order A, B, G, R */
+    px = _mm_or_si128(_mm_slli_epi16(px, 8), _mm_srli_epi16(px, 8));
+    px = _mm_shufflehi_epi16(_mm_shufflelo_epi16(px, _MM_SHUFFLE(2, 3, 0, 1)),
+                             _MM_SHUFFLE(2, 3, 0, 1));
+    lanes_put(rs->color + (size_t)idx * 4, px, mask);
+    (void)thread;
+}
+#else
 static void shade_tex0_rgba8(void *user, const G3DQuad *q, int thread)
 {
     const PicaTri *t = user;
@@ -908,6 +1130,23 @@ static void shade_tex0_rgba8(void *user, const G3DQuad *q, int thread)
     }
     (void)thread;
 }
+#endif
+
+/*
+ * Colour and depth buffers that share bytes other than each pixel's own
+ * (a guest's mistake): the fast functions' order of a quad's depth and
+ * colour writes could show there.
+ */
+static bool buffers_overlap(const PicaRenderState *rs)
+{
+    size_t n = (size_t)rs->width * rs->height;
+
+    if (!rs->depth || (rs->depth == rs->color && rs->depth_bpp == 4)) {
+        return false;
+    }
+    return rs->depth < rs->color + n * 4 &&
+           rs->color < rs->depth + n * rs->depth_bpp;
+}
 
 /* The quad function for a state, chosen once per snapshot. */
 static G3DQuadFn *choose_shade(PicaRenderState *rs)
@@ -917,7 +1156,8 @@ static G3DQuadFn *choose_shade(PicaRenderState *rs)
     if (g3d_general_path || !rs->color || rs->light || rs->shadow_mode ||
         rs->fog.enabled || rs->alpha_test || rs->scissor_inverted ||
         !rs->color_write || !rs->replace ||
-        rs->color_fmt != PICA_PIXFMT_RGBA8 || rs->stencil_test) {
+        rs->color_fmt != PICA_PIXFMT_RGBA8 || rs->stencil_test ||
+        buffers_overlap(rs)) {
         return pica_render_shade;
     }
     if (rs->tev.passthrough) {

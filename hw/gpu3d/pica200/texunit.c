@@ -34,6 +34,9 @@
 
 #include <math.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "common/texaddr.h"
 
@@ -637,6 +640,280 @@ void pica_texunit_quad(const PicaTexState *ts, const PicaTri *tri,
     }
 }
 
+#ifdef __SSE2__
+/*
+ * ---- the bilinear sampler with the quad's four pixels in SSE2 lanes --------
+ *
+ * sample_level_fmt's linear branch for level 0, lane p being pixel p, with
+ * its operations per lane: the coordinate as g3d_interp sums it, x = s * w
+ * - 0.5, to_texel (NaN and coordinates beyond +-2^20 tamed the same way:
+ * maxps returns its second operand for a NaN), the 8-bit weights, the
+ * wrap, then the four texel reads and the weighted sums. The sums are
+ * integers below 2^24 (255 * 256 * 256 + 32768), which single precision
+ * holds exactly, so summing them as floats gives the integer result.
+ * Lanes of uncovered pixels are computed too (their texels are inside the
+ * image) and written to tex[] like the others; nobody reads them.
+ */
+
+/* floor of four coordinates as to_texel gives it: as floats and as ints */
+static inline __attribute__((always_inline)) __m128
+lanes_to_texel(__m128 f, __m128i *i)
+{
+    __m128 c = _mm_min_ps(_mm_max_ps(f, _mm_set1_ps(-1048576.0f)),
+                          _mm_set1_ps(1048576.0f));
+    __m128i t = _mm_cvttps_epi32(c);
+    __m128 ft = _mm_cvtepi32_ps(t), below = _mm_cmplt_ps(c, ft);
+
+    /* truncation rounds negative non-integers up: one less for those */
+    *i = _mm_add_epi32(t, _mm_castps_si128(below));
+    return _mm_sub_ps(ft, _mm_and_ps(below, _mm_set1_ps(1.0f)));
+}
+
+/* (int)(f * 256) where 0 <= f < 1, else 0 (NaN included), as floats */
+static inline __attribute__((always_inline)) __m128 lanes_weight(__m128 f)
+{
+    __m128 in = _mm_and_ps(_mm_cmpge_ps(f, _mm_setzero_ps()),
+                           _mm_cmplt_ps(f, _mm_set1_ps(1.0f)));
+    __m128i a = _mm_cvttps_epi32(_mm_mul_ps(f, _mm_set1_ps(256.0f)));
+
+    return _mm_cvtepi32_ps(_mm_and_si128(a, _mm_castps_si128(in)));
+}
+
+/*
+ * g3d_tex_repeat or g3d_tex_clamp of texel indices i (exact integers as
+ * floats, |i| <= 2^20 + 1) for an axis of n texels. The repeat's quotient
+ * i / n rounded to single precision has the floor of the exact one: an
+ * integer quotient is exact, and any other lies at least 1 / n from an
+ * integer, more than half a step of |i / n| (|i / n| 2^-24 < 1 / n as
+ * |i| < 2^24). So i - floor(i / n) n (integers below 2^22, exact) is the
+ * remainder in [0, n) that g3d_tex_repeat gives.
+ */
+static inline __attribute__((always_inline)) __m128i
+lanes_wrap(__m128 i, int n, unsigned mode)
+{
+    __m128 nf = _mm_set1_ps((float)n), m, q;
+    __m128i qi;
+
+    if (mode == PICA_WRAP_CLAMP_TO_EDGE) {
+        m = _mm_min_ps(_mm_max_ps(i, _mm_setzero_ps()),
+                       _mm_set1_ps((float)(n - 1)));
+        return _mm_cvttps_epi32(m);
+    }
+    if (!(n & (n - 1))) {
+        /* two's complement: i & (n - 1) for negative i too */
+        return _mm_and_si128(_mm_cvttps_epi32(i), _mm_set1_epi32(n - 1));
+    }
+    q = lanes_to_texel(_mm_div_ps(i, nf), &qi);
+    m = _mm_sub_ps(i, _mm_mul_ps(q, nf));
+    return _mm_cvttps_epi32(m);
+}
+
+/* wrap() of four texel indices for the unit's own mode (one lane at a time) */
+static inline __attribute__((always_inline)) __m128i
+lanes_wrap_any(__m128i i, int add, int n, unsigned mode)
+{
+    int32_t v[4] __attribute__((aligned(16)));
+    int p;
+
+    _mm_store_si128((__m128i *)v, i);
+    for (p = 0; p < 4; p++) {
+        v[p] = wrap(v[p] + add, n, mode);
+    }
+    return _mm_load_si128((const __m128i *)v);
+}
+
+/* the part of pica_tiled_index that depends on x */
+static inline __m128i lanes_tiled_x(__m128i x)
+{
+    __m128i one = _mm_set1_epi32(1);
+
+    return _mm_or_si128(
+        _mm_or_si128(_mm_slli_epi32(_mm_srli_epi32(x, 3), 6),
+                     _mm_and_si128(x, one)),
+        _mm_or_si128(_mm_and_si128(_mm_slli_epi32(x, 1), _mm_set1_epi32(4)),
+                     _mm_and_si128(_mm_slli_epi32(x, 2), _mm_set1_epi32(16))));
+}
+
+/* the part that depends on the memory row (w texels wide, so w * 8 < 2^15) */
+static inline __m128i lanes_tiled_row(__m128i row, int w)
+{
+    __m128i tiles = _mm_madd_epi16(_mm_srli_epi32(row, 3),
+                                   _mm_set1_epi32(w * 8));
+
+    return _mm_or_si128(
+        _mm_or_si128(tiles, _mm_and_si128(_mm_slli_epi32(row, 1),
+                                          _mm_set1_epi32(2))),
+        _mm_or_si128(_mm_and_si128(_mm_slli_epi32(row, 2), _mm_set1_epi32(8)),
+                     _mm_and_si128(_mm_slli_epi32(row, 3),
+                                   _mm_set1_epi32(32))));
+}
+
+/* the texel word at index i of a format, its bytes in memory order */
+static inline __attribute__((always_inline)) uint32_t
+lanes_word(const uint8_t *data, unsigned fmt, uint32_t i)
+{
+    uint32_t v;
+
+    switch (fmt) {
+    case PICA_TEXFMT_RGBA8:
+        memcpy(&v, data + (size_t)i * 4, 4);
+        return GUINT32_FROM_LE(v);
+    case PICA_TEXFMT_RGB8:          /* never past the image's last byte */
+        data += (size_t)i * 3;
+        return data[0] | data[1] << 8 | (uint32_t)data[2] << 16;
+    default:                        /* 16-bit formats */
+        data += (size_t)i * 2;
+        return data[0] | data[1] << 8;
+    }
+}
+
+/* texel words of four lanes to R, G, B (as texel() decodes them) */
+static inline __attribute__((always_inline)) void
+lanes_decode(__m128i v, unsigned fmt, __m128 c[4])
+{
+    __m128i ff = _mm_set1_epi32(0xFF), r, g, b, a = ff;
+
+    switch (fmt) {
+    case PICA_TEXFMT_RGBA8:         /* A, B, G, R */
+        r = _mm_srli_epi32(v, 24);
+        g = _mm_and_si128(_mm_srli_epi32(v, 16), ff);
+        b = _mm_and_si128(_mm_srli_epi32(v, 8), ff);
+        a = _mm_and_si128(v, ff);
+        break;
+    case PICA_TEXFMT_RGB8:          /* B, G, R */
+        r = _mm_srli_epi32(v, 16);
+        g = _mm_and_si128(_mm_srli_epi32(v, 8), ff);
+        b = _mm_and_si128(v, ff);
+        break;
+    case PICA_TEXFMT_RGB565: {      /* ext5 of R and B; G6 << 2 | G6 >> 4 */
+        __m128i f5 = _mm_set1_epi32(31);
+
+        r = _mm_srli_epi32(v, 11);
+        r = _mm_or_si128(_mm_slli_epi32(r, 3), _mm_srli_epi32(r, 2));
+        g = _mm_and_si128(_mm_srli_epi32(v, 5), _mm_set1_epi32(63));
+        g = _mm_or_si128(_mm_slli_epi32(g, 2), _mm_srli_epi32(g, 4));
+        b = _mm_and_si128(v, f5);
+        b = _mm_or_si128(_mm_slli_epi32(b, 3), _mm_srli_epi32(b, 2));
+        break;
+    }
+    default: {                      /* RGBA4: n * 17 = n << 4 | n */
+        __m128i f4 = _mm_set1_epi32(15);
+
+        r = _mm_srli_epi32(v, 12);
+        g = _mm_and_si128(_mm_srli_epi32(v, 8), f4);
+        b = _mm_and_si128(_mm_srli_epi32(v, 4), f4);
+        a = _mm_and_si128(v, f4);
+        r = _mm_or_si128(_mm_slli_epi32(r, 4), r);
+        g = _mm_or_si128(_mm_slli_epi32(g, 4), g);
+        b = _mm_or_si128(_mm_slli_epi32(b, 4), b);
+        a = _mm_or_si128(_mm_slli_epi32(a, 4), a);
+        break;
+    }
+    }
+    c[0] = _mm_cvtepi32_ps(r);
+    c[1] = _mm_cvtepi32_ps(g);
+    c[2] = _mm_cvtepi32_ps(b);
+    c[3] = _mm_cvtepi32_ps(a);
+}
+
+static inline __attribute__((always_inline)) bool
+has_alpha(unsigned fmt)
+{
+    return fmt == PICA_TEXFMT_RGBA8 || fmt == PICA_TEXFMT_RGBA4;
+}
+
+/*
+ * The linear filter of unit 0's level 0 at the quad's four pixels; false
+ * (nothing written) when a wrap gave the border colour, which the
+ * per-pixel code then fetches.
+ */
+static inline __attribute__((always_inline)) bool
+quad_linear_lanes(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
+                  uint8_t tex[4][4], unsigned fmt, unsigned ws, unsigned wt,
+                  bool any)
+{
+    const int w = u->w, h = u->h;
+    __m128 b0 = _mm_setr_ps(q->bary[0][0], q->bary[1][0], q->bary[2][0],
+                            q->bary[3][0]);
+    __m128 b1 = _mm_setr_ps(q->bary[0][1], q->bary[1][1], q->bary[2][1],
+                            q->bary[3][1]);
+    __m128 b2 = _mm_setr_ps(q->bary[0][2], q->bary[1][2], q->bary[2][2],
+                            q->bary[3][2]);
+    __m128 s = _mm_add_ps(_mm_add_ps(_mm_mul_ps(b0, _mm_set1_ps(tri->tc[0][0])),
+                                     _mm_mul_ps(b1, _mm_set1_ps(tri->tc[1][0]))),
+                          _mm_mul_ps(b2, _mm_set1_ps(tri->tc[2][0])));
+    __m128 t = _mm_add_ps(_mm_add_ps(_mm_mul_ps(b0, _mm_set1_ps(tri->tc[0][1])),
+                                     _mm_mul_ps(b1, _mm_set1_ps(tri->tc[1][1]))),
+                          _mm_mul_ps(b2, _mm_set1_ps(tri->tc[2][1])));
+    __m128 x = _mm_sub_ps(_mm_mul_ps(s, _mm_set1_ps((float)w)),
+                          _mm_set1_ps(0.5f));
+    __m128 y = _mm_sub_ps(_mm_mul_ps(t, _mm_set1_ps((float)h)),
+                          _mm_set1_ps(0.5f));
+    __m128i i0, j0, s0, s1, t0, t1, x0, x1, r0, r1;
+    __m128 fi0 = lanes_to_texel(x, &i0), fj0 = lanes_to_texel(y, &j0);
+    __m128 ax = lanes_weight(_mm_sub_ps(x, fi0));
+    __m128 ay = lanes_weight(_mm_sub_ps(y, fj0));
+    __m128 iax = _mm_sub_ps(_mm_set1_ps(256.0f), ax);
+    __m128 iay = _mm_sub_ps(_mm_set1_ps(256.0f), ay);
+    __m128 c[4][4], top, bot, half = _mm_set1_ps(32768.0f);
+    __m128i out[4], hm1 = _mm_set1_epi32(h - 1);
+    uint32_t idx[4][4] __attribute__((aligned(16)));
+    const uint8_t *data = u->data;
+    int k;
+
+    if (any) {
+        s0 = lanes_wrap_any(i0, 0, w, ws);
+        s1 = lanes_wrap_any(i0, 1, w, ws);
+        t0 = lanes_wrap_any(j0, 0, h, wt);
+        t1 = lanes_wrap_any(j0, 1, h, wt);
+        if (_mm_movemask_ps(_mm_castsi128_ps(
+                _mm_or_si128(_mm_or_si128(s0, s1), _mm_or_si128(t0, t1))))) {
+            return false;
+        }
+    } else {
+        __m128 one = _mm_set1_ps(1.0f);
+
+        s0 = lanes_wrap(fi0, w, ws);
+        s1 = lanes_wrap(_mm_add_ps(fi0, one), w, ws);
+        t0 = lanes_wrap(fj0, h, wt);
+        t1 = lanes_wrap(_mm_add_ps(fj0, one), h, wt);
+    }
+    /* texel row t is memory row h - 1 - t */
+    x0 = lanes_tiled_x(s0);
+    x1 = lanes_tiled_x(s1);
+    r0 = lanes_tiled_row(_mm_sub_epi32(hm1, t0), w);
+    r1 = lanes_tiled_row(_mm_sub_epi32(hm1, t1), w);
+    _mm_store_si128((__m128i *)idx[0], _mm_add_epi32(x0, r0));
+    _mm_store_si128((__m128i *)idx[1], _mm_add_epi32(x1, r0));
+    _mm_store_si128((__m128i *)idx[2], _mm_add_epi32(x0, r1));
+    _mm_store_si128((__m128i *)idx[3], _mm_add_epi32(x1, r1));
+    for (k = 0; k < 4; k++) {
+        lanes_decode(_mm_setr_epi32(lanes_word(data, fmt, idx[k][0]),
+                                    lanes_word(data, fmt, idx[k][1]),
+                                    lanes_word(data, fmt, idx[k][2]),
+                                    lanes_word(data, fmt, idx[k][3])),
+                     fmt, c[k]);
+    }
+    /* c[0..3]: texels (s0, t0), (s1, t0), (s0, t1), (s1, t1) */
+    for (k = 0; k < (has_alpha(fmt) ? 4 : 3); k++) {
+        top = _mm_add_ps(_mm_mul_ps(c[0][k], iax), _mm_mul_ps(c[1][k], ax));
+        bot = _mm_add_ps(_mm_mul_ps(c[2][k], iax), _mm_mul_ps(c[3][k], ax));
+        top = _mm_add_ps(_mm_add_ps(_mm_mul_ps(top, iay), _mm_mul_ps(bot, ay)),
+                         half);
+        out[k] = _mm_srli_epi32(_mm_cvttps_epi32(top), 16);
+    }
+    if (!has_alpha(fmt)) {
+        /* four texels of alpha 255 filter to (255 * 65536 + 32768) >> 16 */
+        out[3] = _mm_set1_epi32(255);
+    }
+    _mm_storeu_si128((__m128i *)tex,
+                     _mm_or_si128(_mm_or_si128(out[0], _mm_slli_epi32(out[1], 8)),
+                                  _mm_or_si128(_mm_slli_epi32(out[2], 16),
+                                               _mm_slli_epi32(out[3], 24))));
+    return true;
+}
+#endif
+
 /*
  * ---- per-draw samplers ------------------------------------------------------
  *
@@ -655,6 +932,12 @@ quad_unit0(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
     unsigned wt = wrap_st < 4 ? wrap_st : u->wrap_t;
     unsigned p;
 
+#ifdef __SSE2__
+    if (linear && quad_linear_lanes(u, tri, q, tex, fmt, ws, wt,
+                                    wrap_st >= 4)) {
+        return;
+    }
+#endif
     for (p = 0; p < 4; p++) {
         const float *b = q->bary[p];
 
@@ -666,6 +949,7 @@ quad_unit0(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
         }
     }
 }
+
 
 /*
  * One sampler per format, filter and wrap mode (the same on both axes:
