@@ -42,7 +42,9 @@ export HOME=/tmp XDG_RUNTIME_DIR=/tmp MESA_SHADER_CACHE_DISABLE=true
 chmod +x /tmp/kmscap
 
 if wants $mesa_run kmscube; then
-    for m in smooth rgba; do
+    # every -M mode of this kmscube (kmscube.c); the nv12 ones import
+    # NV12 planes through EGL_EXT_image_dma_buf_import
+    for m in smooth rgba nv12-2img nv12-1img; do
         t0=$(uptime_s)
         timeout 300 kmscube -M $m -c 60 >/tmp/k-$m 2>&1
         rc=$?

@@ -6,7 +6,8 @@
 # only: the whole package is 2 GB). One image serves every run; the kernel
 # command line (gpu3d.mesa=..., gpu3d.piglit=..., gpu3d.drivers=...) says
 # what its init hook runs:
-#   kmscube  `kmscube -M smooth` and `-M rgba` for 60 frames each
+#   kmscube  `kmscube -M MODE` for 60 frames in each of its modes (smooth, rgba,
+#            nv12-2img, nv12-1img)
 #   kmscap   one kmscube frame (smooth, and the textured cube) drawn with
 #            tools/mesa-capture/kmscap.c on a pbuffer by r300 and by llvmpipe
 #            (LIBGL_ALWAYS_SOFTWARE=1), printed on the console; this script
