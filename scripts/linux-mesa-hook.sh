@@ -10,11 +10,13 @@
 #                              then kmscube again on the reset device
 echo "$P: mesa: begin"
 mesa_run=kmscube,kmscap,glmark2; mesa_drivers=hw,sw; mesa_piglit=all
+frames=60
 for a in $(cat /proc/cmdline); do
     case $a in
         gpu3d.mesa=*) mesa_run=${a#*=} ;;
         gpu3d.drivers=*) mesa_drivers=${a#*=} ;;
         gpu3d.piglit=*) mesa_piglit=${a#*=} ;;
+        gpu3d.frames=*) frames=${a#*=} ;;
         gpu3d.env=*)
             for e in $(echo "${a#gpu3d.env=}" | tr ',' ' '); do
                 export "$e"
@@ -46,10 +48,10 @@ if wants $mesa_run kmscube; then
     # NV12 planes through EGL_EXT_image_dma_buf_import
     for m in smooth rgba nv12-2img nv12-1img; do
         t0=$(uptime_s)
-        timeout 300 kmscube -M $m -c 60 >/tmp/k-$m 2>&1
+        timeout $((300 + frames)) kmscube -M $m -c $frames >/tmp/k-$m 2>&1
         rc=$?
         sed "s/^/$P: kmscube-$m: /" /tmp/k-$m | head -12
-        echo "$P: kmscube-$m: rc $rc, 60 frames from $t0 s to $(uptime_s) s"
+        echo "$P: kmscube-$m: rc $rc, $frames frames from $t0 s to $(uptime_s) s"
     done
 fi
 

@@ -6,7 +6,7 @@
 # only: the whole package is 2 GB). One image serves every run; the kernel
 # command line (gpu3d.mesa=..., gpu3d.piglit=..., gpu3d.drivers=...) says
 # what its init hook runs:
-#   kmscube  `kmscube -M MODE` for 60 frames in each of its modes (smooth, rgba,
+#   kmscube  `kmscube -M MODE` for --frames frames in each of its modes (smooth, rgba,
 #            nv12-2img, nv12-1img)
 #   kmscap   one kmscube frame (smooth, and the textured cube) drawn with
 #            tools/mesa-capture/kmscap.c on a pbuffer by r300 and by llvmpipe
@@ -25,11 +25,12 @@
 #
 #   scripts/linux-mesa.sh [--run kmscube,kmscap,glmark2,piglit,gpureset]
 #       [--drivers hw,sw] [--piglit FILE] [--expected FILE] [--env VAR=VAL]
-#       [--build-only]
+#       [--frames N] [--build-only]
 #       [OUTDIR]
 #
-# Default: --run kmscube,kmscap,glmark2, OUTDIR out/linux-mesa. Exit status
-# 1 when the kernel reports a GPU lockup or a warning, a kmscap frame misses
+# Default: --run kmscube,kmscap,glmark2, OUTDIR out/linux-mesa; --frames:
+# kmscube's frames in each mode (60). Exit status 1 when the kernel reports
+# a GPU lockup or a warning, a kmscube mode does not exit 0, a kmscap frame misses
 # the bar, a glmark2 run fails, or (with --expected) a piglit test that
 # passes there does not. Needs QEMU built (scripts/qemu-build.sh), kmscube's
 # source through `apt-get source` and the host's libegl-dev/libgles-dev to
@@ -42,6 +43,7 @@ drivers=hw,sw
 subset=
 expected=
 env=
+frames=60
 build_only=0
 while [ $# -gt 0 ]; do
   case $1 in
@@ -50,6 +52,7 @@ while [ $# -gt 0 ]; do
     --piglit) subset=$2; shift 2 ;;
     --expected) expected=$2; shift 2 ;;
     --env) env=$2; shift 2 ;;
+    --frames) frames=$2; shift 2 ;;
     --build-only) build_only=1; shift ;;
     -*) die "linux-mesa.sh: unknown option $1" ;;
     *) break ;;
@@ -128,7 +131,7 @@ rm -f "$serial"
 timeout 14400 "$QEMU_BIN" -machine pc -m 2048 -vga none \
     -device r300-3d,id=gpu,render-threads=2 \
     -kernel "$guest/vmlinuz" -initrd "$guest/initrd.img" \
-    -append "console=ttyS0 panic=-1 radeon.lockup_timeout=60000 gpu3d.mesa=$run gpu3d.drivers=$drivers gpu3d.piglit=$sel${env:+ gpu3d.env=$env}" \
+    -append "console=ttyS0 panic=-1 radeon.lockup_timeout=60000 gpu3d.mesa=$run gpu3d.drivers=$drivers gpu3d.piglit=$sel gpu3d.frames=$frames${env:+ gpu3d.env=$env}" \
     -display none \
     -serial "file:$serial" -monitor none -no-reboot \
     -d guest_errors,unimp -D "$out/qemu.log" || true
@@ -148,6 +151,11 @@ bad() { log "FAIL: linux-mesa: $*"; fail=1; }
 grep -q "gpu3d-linux: mesa: end" "$serial" || bad "the guest did not finish"
 grep -q "gpu3d-linux: clean-dmesg: PASS" "$serial" || bad "kernel warnings (clean-dmesg)"
 ! grep -q "GPU lockup" "$serial" || bad "GPU lockup"
+if [[ ,$run, == *,kmscube,* ]]; then
+  for m in smooth rgba nv12-2img nv12-1img; do
+    grep -q "gpu3d-linux: kmscube-$m: rc 0," "$serial" || bad "kmscube -M $m"
+  done
+fi
 if [[ ,$run, == *,gpureset,* ]]; then
   grep -q "gpu3d-linux: gpu-reset: PASS" "$serial" || bad "GPU reset"
 fi
