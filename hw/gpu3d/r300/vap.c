@@ -58,7 +58,6 @@ typedef struct DrawCtx {
     uint32_t out_fmt0, out_fmt1;
     bool failed;                /* a fetch failed: stop the draw */
     VtxCacheEntry *cache;
-    unsigned nout;              /* PVS outputs the output vertex reads */
     /*
      * The input vectors, zeroed once a draw: a vertex rewrites only the
      * stream elements' destinations (zeroed first, as an element may write
@@ -331,22 +330,6 @@ static void outputs_to_vertex(DrawCtx *d, float out[R300_PVS_MAX_OUTPUTS][4],
     }
 }
 
-/* how many PVS outputs outputs_to_vertex reads (the first n) */
-static unsigned draw_outputs(const DrawCtx *d)
-{
-    unsigned k = 0, n;
-
-    k += !!(d->out_fmt0 & R_VAP_OUT_VTX_FMT_0_VTX_POS_PRESENT_MASK);
-    k += !!(d->out_fmt0 & R_VAP_OUT_VTX_FMT_0_VTX_PT_SIZE_PRESENT_MASK);
-    for (n = 0; n < 4; n++) {
-        k += !!(d->out_fmt0 & (2u << n));
-    }
-    for (n = 0; n < 8; n++) {
-        k += !!R300_OUT_VTX_FMT_1_TEX_COMP_CNT(d->out_fmt1, n);
-    }
-    return MIN(k, R300_PVS_MAX_OUTPUTS);
-}
-
 static const R300Vertex *get_vertex(DrawCtx *d, uint32_t i)
 {
     uint32_t index = i, key;
@@ -381,7 +364,7 @@ static const R300Vertex *get_vertex(DrawCtx *d, uint32_t i)
         outputs_to_vertex(d, d->in, &e->v);
     } else {
         /* outputs the program leaves unwritten read 0 */
-        memset(out, 0, d->nout * sizeof(out[0]));
+        memset(out, 0, sizeof(out));
         r300_pvs_exec(&d->c->pvs, (const float (*)[4])d->in, out);
         outputs_to_vertex(d, out, &e->v);
     }
@@ -515,7 +498,7 @@ static void assemble(DrawCtx *d)
 void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src)
 {
     DrawCtx d = { .c = c, .src = src };
-    uint32_t need;
+    uint32_t need, k;
 
     d.prim = G3D_FIELD_EX32(vf_cntl, VAP_VF_CNTL, PRIM_TYPE);
     d.walk = G3D_FIELD_EX32(vf_cntl, VAP_VF_CNTL, PRIM_WALK);
@@ -598,15 +581,14 @@ void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src)
     if (!r300_draw_begin(c)) {
         return;
     }
-    d.nout = draw_outputs(&d);
     memset(d.in, 0, sizeof(d.in));
     /* allocated once, emptied per draw: its entries are large */
     if (!c->vtx_cache) {
         c->vtx_cache = g_new(VtxCacheEntry, VCACHE);
     }
     d.cache = c->vtx_cache;
-    for (need = 0; need < VCACHE; need++) {
-        d.cache[need].key = 0;
+    for (k = 0; k < VCACHE; k++) {
+        d.cache[k].key = 0;
     }
     assemble(&d);
     r300_draw_end(c);
