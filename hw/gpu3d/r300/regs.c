@@ -328,6 +328,8 @@ static void scratch_write(R300Core *c, unsigned i, uint32_t val)
         return;
     }
     addr = (R300_REG(c, A_SCRATCH_ADDR) & ~0x1Fu) + 4 * i;
+    /* the driver's fence: the draws before it are done once it lands */
+    r300_flush_render(c);
     if (!g3d_mem_write32le(&c->gpu, addr, val)) {
         g3d_error(&c->errors, 0, 0,
                   "r300: scratch write-back to 0x%08x outside memory",
