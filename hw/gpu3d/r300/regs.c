@@ -559,8 +559,10 @@ static uint32_t read_dword(R300Core *c, uint32_t offset)
     case A_CP_RB_RPTR:
         return c->cp.rptr;
     case A_RBBM_STATUS:
-        /* the command FIFO always has room; busy while the CP has work */
-        return 64 | (r300_cp_busy(c) ? R_RBBM_STATUS_GUI_ACTIVE_MASK : 0);
+        /* the command FIFO always has room; busy while the CP has work or
+         * draws are queued in the rasteriser */
+        return 64 | (r300_cp_busy(c) || c->ndraws ?
+                     R_RBBM_STATUS_GUI_ACTIVE_MASK : 0);
     case A_ZB_HIZ_DWORD:
         return r300_zb_port_read(c, R300_RAM_HIZ);
     case A_ZB_ZMASK_DWORD:
