@@ -474,7 +474,12 @@ typedef struct TevProgram {
     uint32_t ztex_bias;         /* TEV_Z_ENV_0 */
     bool quad;                  /* flipper_tev_shade4 shades four pixels at
                                  * once (not under flipper_force_general) */
+    /* one stage, every component D + (B * C' + 128) >> 8 with D zero and
+     * B, C the texel and the rasterised colour in either order, identity
+     * swaps, no Z texture (GX_MODULATE): TEV_MOD_* */
+    uint8_t tex_mod;
 } TevProgram;
+enum { TEV_MOD_NONE, TEV_MOD_TEX_RAS, TEV_MOD_RAS_TEX };
 void flipper_tev_prepare(FlipperCore *c, TevProgram *prog);
 /*
  * Debug switch for tests: when set, the per-draw specialisations (TEV
