@@ -208,6 +208,10 @@ struct TxMap {
     uint32_t tlut_len;          /* bytes from tlut to the end of the bank */
     TxSampleLevel *level;       /* per format (flipper_tx_choose) */
     TxSampleLevel4 *level4;     /* NULL: level, pixel by pixel */
+    /* no mip mode and one filter both ways: the LOD changes nothing, so
+     * the caller need not compute it (lod 0, filter mag_linear); false
+     * under flipper_force_general (flipper_tx_choose) */
+    bool lod_fixed;
 };
 
 /* Statistics per render thread, summed after each flush. */

@@ -215,6 +215,11 @@ static void quad_lod(const TxMap *m, const float uv[2][4], int *lod,
     const float uv10[2] = { uv[0][1], uv[1][1] };
     const float uv01[2] = { uv[0][2], uv[1][2] };
 
+    if (m->lod_fixed) {
+        *lod = 0;
+        *linear = m->mag_linear;
+        return;
+    }
     flipper_tx_lod(m, uv00, uv10, uv01, lod, linear);
 }
 

@@ -779,6 +779,10 @@ void flipper_tx_choose(TxMap *m)
     m->level = m->fmt < 16 && by_fmt[m->fmt] && !flipper_force_general
                ? by_fmt[m->fmt] : sample_level_any;
     m->level4 = NULL;
+    /* mip_level reads level 0 alone without a mip mode, and
+     * flipper_tx_lod's filter is MAG's at every LOD when MIN's is the same */
+    m->lod_fixed = !flipper_force_general && !m->mip &&
+                   m->min_linear == m->mag_linear;
 #ifdef __SSE2__
     if (m->fmt < 16 && !flipper_force_general) {
         m->level4 = by_fmt4[m->fmt];
