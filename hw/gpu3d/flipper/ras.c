@@ -251,7 +251,14 @@ static void quad_texels(const RasTex *t, const G3DQuad *q,
             int c = t->stage_coord[s], lod;
             bool linear;
 
-            if ((t->tex_stages >> s) & 1) {
+            if (!((t->tex_stages >> s) & 1)) {
+                continue;
+            }
+            if (m->lod_fixed && m->level4 && m->src) {
+                /* flipper_tx_sample4 at LOD 0 */
+                m->level4(m, st[c][0], st[c][1], 0, m->mag_linear,
+                          texel[0][s], sizeof(texel[0]));
+            } else {
                 quad_lod(m, uv[c], &lod, &linear);
                 flipper_tx_sample4(m, st[c][0], st[c][1], lod, linear,
                                    q->mask, texel[0][s], sizeof(texel[0]));
