@@ -36,6 +36,8 @@ struct AttilaRaster {
     /* the chosen paths: box tests, one-comparison edge tests, the stamp
      * memo (not under g3d_general_path) */
     bool skip_boxes;
+    /* one sample and every mapped target on a chosen write path: stamp1 */
+    bool one_sample;
     uint64_t quads, fragments;
 };
 
@@ -413,6 +415,140 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 }
 
 /*
+ * One stamp of a one-sample draw whose mapped targets all have a chosen
+ * write path (AttilaRaster.one_sample, not under g3d_general_path): the
+ * steps of stamp() for one sample, with the coverage as a 4-bit mask and
+ * no per-sample loops. The same tests, float operations and z/stencil and
+ * colour accesses in the same order; v are the four pixels' edge values.
+ */
+static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                   const double v[4][4], int32_t qx, int32_t qy, bool inside)
+{
+    const AttilaDrawState *ds = ctx->ds;
+    bool d3d9 = ds->d3d9_depth, early;
+    const double *lane_v[4] = { v[0], v[1], v[2], v[3] };
+    uint32_t zs[4] = { 0 }, lane_z[4] = { 0 };
+    uint8_t *z0 = NULL;
+    unsigned cov = 0, i, n;
+
+    for (i = 0; i < 4; i++) {
+        bool in = inside ? attila_inside_depth(v[i][3], d3d9) :
+                  attila_triangle_inside_lo(t, v[i], d3d9);
+        cov |= (unsigned)in << i;
+    }
+    if (!(qx >= t->x0 && qx + 1 <= t->x1 && qy >= t->y0 && qy + 1 <= t->y1)) {
+        /* the pixels outside the triangle's box (columns 0/1, rows 0/1) */
+        if (qx < t->x0 || qx > t->x1) {
+            cov &= ~5u;
+        }
+        if (qx + 1 < t->x0 || qx + 1 > t->x1) {
+            cov &= ~10u;
+        }
+        if (qy < t->y0 || qy > t->y1) {
+            cov &= ~3u;
+        }
+        if (qy + 1 < t->y0 || qy + 1 > t->y1) {
+            cov &= ~12u;
+        }
+    }
+    if (!cov) {
+        return;
+    }
+    ctx->quads++;
+
+    early = ds->early_z && !ds->modify_depth && !ds->fs_kills;
+    if (ds->zptr && (ds->depth_test || ds->stencil_test)) {
+        /* a stamp's four pixels are consecutive (ATTILA ref. Render
+         * Buffer Tiling, level 5) */
+        z0 = ds->zptr + attila_pixel_address(&ds->zpm, qx, qy);
+        for (i = 0; i < 4; i++) {
+            if ((cov >> i) & 1) {
+                zs[i] = attila_convert_z(ds, v[i][3]);
+            }
+        }
+        for (i = 0; i < 4 && early; i++) {
+            if ((cov >> i) & 1) {
+                uint32_t w;
+                memcpy(&w, z0 + 4 * i, 4);
+                if (!attila_zstencil_test(ds, zs[i], &w)) {
+                    cov &= ~(1u << i);
+                }
+                memcpy(z0 + 4 * i, &w, 4);
+            }
+        }
+        if (!cov) {
+            return;
+        }
+    }
+
+    for (i = 0; i < 4 && !ds->fs_copy; i++) {
+        attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps, ds->fs_outs);
+    }
+    /* input 0's z (the covered pixels' were converted above: the same) */
+    for (i = 0; i < 4 && (ds->fs_inputs & 1); i++) {
+        lane_z[i] = attila_convert_z(ds, v[i][3]);
+    }
+    attila_interpolate(ds, t, lane_v, lane_z, qx, qy, ctx->lane);
+    if (ds->fs_copy) {
+        /* as in stamp() */
+        for (i = 0; i < 4; i++) {
+            ctx->lane[i].out[ds->fs_copy_out] = ctx->lane[i].in[ds->fs_copy_in];
+        }
+        ctx->work++;
+    } else {
+        uint32_t bad_pc = 0;
+        AttilaShaderResult r = attila_shader_run(&ctx->fs_env, ds->fs_pc,
+                                                 ctx->lane, 4, &bad_pc);
+        if (r != ATTILA_SHADER_OK) {
+            if (!ctx->shader_error) {
+                ctx->shader_error = r;
+                ctx->shader_error_pc = bad_pc;
+            }
+            return;
+        }
+    }
+    for (i = 0; i < 4; i++) {
+        if (ctx->lane[i].kill) {
+            cov &= ~(1u << i);
+        }
+    }
+
+    if (!early && z0) {
+        for (i = 0; i < 4; i++) {
+            uint32_t zin = zs[i], w;
+            if (!((cov >> i) & 1)) {
+                continue;
+            }
+            if (ds->modify_depth) {
+                /* depth from o0.w, clamped (GPUEmulator::emulateZStencilTest) */
+                float d = ctx->lane[i].out[0].f[3];
+                d = (0.0f <= d && d <= 1.0f) ? d : (d < 0.0f ? 0.0f : 1.0f);
+                zin = attila_convert_z(ds, (double)d);
+            }
+            memcpy(&w, z0 + 4 * i, 4);
+            if (!attila_zstencil_test(ds, zin, &w)) {
+                cov &= ~(1u << i);
+            }
+            memcpy(z0 + 4 * i, &w, 4);
+        }
+    }
+
+    /* color write, every mapped render target from output 1 + rt: the
+     * stamp's four pixels are four consecutive slots */
+    for (n = 0; n < ctx->rt_count && cov; n++) {
+        int k = ctx->rt_list[n];
+        const AttilaRenderTarget *rt = &ds->rt[k];
+        const float *col[4] = {
+            ctx->lane[0].out[1 + k].f, ctx->lane[1].out[1 + k].f,
+            ctx->lane[2].out[1 + k].f, ctx->lane[3].out[1 + k].f,
+        };
+        attila_color_write4(rt, rt->ptr + attila_pixel_address(&rt->pm, qx, qy),
+                            col, cov);
+    }
+    ctx->fragments += __builtin_popcount(cov);
+}
+
+/*
  * Boxes of a tile far outside one of the triangle's edges, or far inside
  * all three. The edge values are linear in the pixel offset (dx, dy) from
  * the tile origin, where they are tv; the exact ones
@@ -520,6 +656,15 @@ static void raster_job(void *arg, int thread)
                         if (!r->skip_boxes) {
                             stamp(ctx, t, tv, NULL, NULL, qx, qy, false,
                                   true);
+                        } else if (r->one_sample) {
+                            double v[4][4];
+                            if (box_outside(&stamps, dx, dy)) {
+                                continue;
+                            }
+                            attila_triangle_eval_stamp_in(t, tv, qx, qy,
+                                                          &memo, v);
+                            stamp1(ctx, t, v, qx, qy,
+                                   box_inside(&stamps, dx, dy));
                         } else if (!box_outside(&stamps, dx, dy)) {
                             stamp(ctx, t, tv, &memo, pat ? &steps : NULL,
                                   qx, qy, box_inside(&stamps, dx, dy), false);
@@ -561,6 +706,15 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
     r->tris = tris;
     r->n = n;
     r->skip_boxes = !g3d_general_path;
+    r->one_sample = r->skip_boxes &&
+                    !(ds->msaa && attila_msaa_pattern(ds->samples)) &&
+                    (!ds->zptr || ds->zpm.samples == 1);
+    for (k = 0; k < ATTILA_MAX_RENDER_TARGETS; k++) {
+        if (ds->rt[k].ptr && (ds->rt[k].path == ATTILA_CW_GENERAL ||
+                              ds->rt[k].pm.samples != 1)) {
+            r->one_sample = false;
+        }
+    }
     for (t = 0; t < r->threads; t++) {
         AttilaRenderCtx *ctx = &r->ctx[t];
         ctx->core = r->core;
