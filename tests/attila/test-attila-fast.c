@@ -648,6 +648,166 @@ static void test_copy_program(void)
 }
 
 /*
+ * Fragment programs for test_stamp1: copy_program's (0-8), and programs the
+ * shader runs: a MUL of the colour by a constant, an ADD then a KIL where
+ * the colour's component minus c0 is negative (some fragments killed), and
+ * one writing o0.w (the depth) and o1 from the window position and colour.
+ */
+static void stamp1_program(AttilaRecBuf *b, int which)
+{
+    const AttilaShSrc in0 = ATTILA_SRC(ATTILA_BANK_IN, 0);
+    const AttilaShSrc in1 = ATTILA_SRC(ATTILA_BANK_IN, 1);
+    const AttilaShSrc c0 = ATTILA_SRC(ATTILA_BANK_PARAM, 0);
+    const AttilaShSrc t0 = ATTILA_SRC(ATTILA_BANK_TEMP, 0);
+    AttilaShIns p[3] = { 0 };
+    AttilaShSrc nc0 = c0;
+    uint8_t code[3][16];
+    int n = 0;
+
+    if (which < 9) {
+        copy_program(b, which);
+        return;
+    }
+    nc0.neg = true;
+    switch (which) {
+    case 9:
+        p[n++] = (AttilaShIns){ .opc = ATTILA_SH_MUL, .rbank = ATTILA_BANK_OUT,
+                                .rreg = 1, .mask = 15, .s = { in1, c0 } };
+        break;
+    case 10:
+        p[n++] = (AttilaShIns){ .opc = ATTILA_SH_ADD, .rbank = ATTILA_BANK_TEMP,
+                                .rreg = 0, .mask = 15, .s = { in1, nc0 } };
+        p[n++] = (AttilaShIns){ .opc = ATTILA_SH_KIL, .s = { t0 } };
+        p[n++] = (AttilaShIns){ .opc = ATTILA_SH_MOV, .rbank = ATTILA_BANK_OUT,
+                                .rreg = 1, .mask = 15, .s = { in1 } };
+        break;
+    default:
+        p[n++] = (AttilaShIns){ .opc = ATTILA_SH_MUL, .rbank = ATTILA_BANK_OUT,
+                                .rreg = 0, .mask = 1, .s = { in1, in0 } };
+        p[n++] = (AttilaShIns){ .opc = ATTILA_SH_ADD, .rbank = ATTILA_BANK_OUT,
+                                .rreg = 1, .mask = 15, .s = { in1, in0 } };
+        break;
+    }
+    p[n - 1].end = true;
+    attila_scene_ins(p, n, code);
+    attila_rec_write(b, ATTILA_SCENE_FPROG, code, 16 * n);
+    attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM_SIZE, 0, 16 * n);
+    attila_rec_cmd(b, ATTILA_CMD_LOAD_FRAGMENT_PROGRAM);
+}
+
+/*
+ * The one-sample stamp (rasterizer.c stamp1, with its edge values,
+ * addresses, interpolation and colour write) against stamp() on the
+ * general path: three draws a scene over random triangles, each with a
+ * random program (copies, the shader's, kills, depth written), early or
+ * late z, depth function and mask, stencil test and operations, blending
+ * (ADD of 0, 1, As, 1 - As, and a factor only the general write does),
+ * colour masks, flat or interpolated colour, input 0 read or not, OpenGL
+ * and D3D9 rules; colour and z/stencil buffers and errors equal. Checked
+ * to fail when stamp1 clears the bottom row's bits where the right column
+ * is outside the triangle's box (~12u for ~10u), and when it ignores a
+ * lane's kill.
+ */
+static void test_stamp1(void)
+{
+    static const uint32_t factors[5] = {
+        ATTILA_BF_ZERO, ATTILA_BF_ONE, ATTILA_BF_SRC_ALPHA,
+        ATTILA_BF_ONE_MINUS_SRC_ALPHA, ATTILA_BF_DST_COLOR,
+    };
+    GRand *rnd = g_rand_new_with_seed(0x57A1);
+    uint8_t *buf = g_malloc(65536);
+    uint64_t drawn = 0;
+    AttilaRun *runs[2];
+    int n, d, k;
+
+    runs_new(runs);
+    for (n = 0; n < 80; n++) {
+        uint32_t w = g_rand_int_range(rnd, 8, 100);
+        uint32_t h = g_rand_int_range(rnd, 8, 80);
+        bool d3d9 = g_rand_boolean(rnd);
+        float verts[SCENE_VERTS][8];
+        AttilaRecBuf b = { buf, 0, 65536, 0 };
+        uint32_t err;
+        int v;
+
+        for (v = 0; v < SCENE_VERTS; v++) {
+            if (v % 3 != 2 && v >= 3 && g_rand_int_range(rnd, 0, 3) == 0) {
+                memcpy(verts[v], verts[v - 2 + (v % 3)], sizeof(verts[v]));
+            } else {
+                random_vertex(rnd, w, h, verts[v]);
+            }
+        }
+        identity_records(&b);
+        attila_rec_reg_u32(&b, ATTILA_REG_D3D9_RASTERIZATION_RULES, 0, d3d9);
+        attila_rec_reg_u32(&b, ATTILA_REG_D3D9_PIXEL_COORDINATES, 0, d3d9);
+        attila_rec_reg_u32(&b, ATTILA_REG_D3D9_DEPTH_RANGE, 0,
+                           g_rand_boolean(rnd));
+        attila_rec_reg_vec4(&b, ATTILA_REG_FRAGMENT_CONSTANT, 0,
+                            (float)g_rand_double(rnd), 0.5f,
+                            (float)g_rand_double_range(rnd, -1.0, 2.0), 0.25f);
+        attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_BUFFER_CLEAR, 0,
+                           g_rand_int_range(rnd, 0, 256));
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+        for (d = 0; d < 3; d++) {
+            bool stencil = g_rand_int_range(rnd, 0, 3) == 0;
+
+            stamp1_program(&b, g_rand_int_range(rnd, 0, 12));
+            attila_rec_reg_u32(&b, ATTILA_REG_FRAGMENT_INPUT_ATTRIBUTES, 0,
+                               g_rand_boolean(rnd));
+            attila_rec_reg_u32(&b, ATTILA_REG_INTERPOLATION, 1,
+                               g_rand_int_range(rnd, 0, 4) != 0);
+            attila_rec_reg_u32(&b, ATTILA_REG_MODIFY_FRAGMENT_DEPTH, 0,
+                               g_rand_int_range(rnd, 0, 4) == 0);
+            attila_rec_reg_u32(&b, ATTILA_REG_EARLYZ, 0, g_rand_boolean(rnd));
+            attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_TEST, 0,
+                               g_rand_int_range(rnd, 0, 4) != 0);
+            attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_FUNCTION, 0,
+                               g_rand_int_range(rnd, 0, 8));
+            attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_MASK, 0,
+                               g_rand_int_range(rnd, 0, 4) != 0);
+            attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_TEST, 0, stencil);
+            attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_FUNCTION, 0,
+                               g_rand_int_range(rnd, 0, 8));
+            attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_REFERENCE, 0,
+                               g_rand_int_range(rnd, 0, 256));
+            attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_COMPARE_MASK, 0,
+                               g_rand_int_range(rnd, 0, 256));
+            attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_UPDATE_MASK, 0,
+                               g_rand_int_range(rnd, 0, 256));
+            attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_FAIL_UPDATE, 0,
+                               g_rand_int_range(rnd, 0, 8));
+            attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_FAIL_UPDATE, 0,
+                               g_rand_int_range(rnd, 0, 8));
+            attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_PASS_UPDATE, 0,
+                               g_rand_int_range(rnd, 0, 8));
+            attila_rec_reg_u32(&b, ATTILA_REG_COLOR_BLEND, 0,
+                               g_rand_boolean(rnd));
+            attila_rec_reg_u32(&b, ATTILA_REG_BLEND_SRC_RGB, 0,
+                               factors[g_rand_int_range(rnd, 0, 5)]);
+            attila_rec_reg_u32(&b, ATTILA_REG_BLEND_DST_RGB, 0,
+                               factors[g_rand_int_range(rnd, 0, 4)]);
+            attila_rec_reg_u32(&b, ATTILA_REG_BLEND_SRC_ALPHA, 0,
+                               factors[g_rand_int_range(rnd, 0, 4)]);
+            attila_rec_reg_u32(&b, ATTILA_REG_BLEND_DST_ALPHA, 0,
+                               factors[g_rand_int_range(rnd, 0, 4)]);
+            for (k = 0; k < 4; k++) {
+                attila_rec_reg_u32(&b, ATTILA_REG_COLOR_MASK_R + k, 0,
+                                   g_rand_int_range(rnd, 0, 5) != 0);
+            }
+            attila_rec_cmd(&b, ATTILA_CMD_DRAW);
+        }
+        drawn += draw_twice(runs, w, h, 1, verts, sizeof(verts), &b, &err);
+        g_assert_cmpuint(err, ==, 0);
+    }
+    g_test_message("%" G_GUINT64_FORMAT " samples drawn", drawn);
+    g_assert_cmpuint(drawn, >, 10000);
+    runs_free(runs);
+    g_free(buf);
+    g_rand_free(rnd);
+}
+
+/*
  * Vertices shaded four at a time (streamer.c shade_batch) against one at
  * a time: indexed draws whose indices repeat (post-transform cache hits on
  * vertices still waiting in a batch and on shaded ones), 8-, 16- and 32-bit
@@ -732,6 +892,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/raster", test_raster);
     g_test_add_func("/attila/fast/sample-steps", test_sample_steps);
     g_test_add_func("/attila/fast/copy-program", test_copy_program);
+    g_test_add_func("/attila/fast/stamp1", test_stamp1);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     return g_test_run();
 }
