@@ -373,6 +373,11 @@ typedef struct AttilaRenderTarget {
     bool mask[4];
     uint8_t path;                       /* ATTILA_CW_*, attila_color_choose */
     uint8_t factor[4];                  /* ATTILA_CW_RGBA8_BLEND: src/dst rgb, a */
+    /* attila_color_write4's per-draw constants (attila_color_choose): the
+     * source and destination factors per channel as base + slope * As,
+     * and the byte mask of the written channels */
+    float fbase[2][4], fslope[2][4];
+    uint32_t chan;
 } AttilaRenderTarget;
 
 /* how attila_color_write writes a render target, chosen per draw */
