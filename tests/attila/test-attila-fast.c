@@ -354,6 +354,57 @@ static void test_sample_steps(void)
 }
 
 /*
+ * A stamp's edge and z values with the memo of its tile's 8x8 and 4x4
+ * sub-tiles (attila_triangle_eval_stamp_in's SSE2 pairs, the rasteriser's
+ * path) against every level added for each stamp (no memo, as under
+ * g3d_general_path): random planes of magnitudes 2^-40..2^40, top tiles
+ * of 16 to 4096 pixels, every stamp of random tiles in row order and in a
+ * random order; bit for bit. Checked to fail when the fourth pixel is the
+ * third's plus a rather than the second's plus b.
+ */
+static void test_stamp_values(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0x5AB1);
+    int n, k, q;
+
+    for (n = 0; n < 3000; n++) {
+        AttilaTriangle t = { 0 };
+        AttilaStampMemo memo = { 0 };
+        double tile[4], fast[4][4], slow[4][4];
+        int32_t tx, ty, tiles;
+
+        for (k = 0; k < 3; k++) {
+            t.e[k][0] = random_wide(rnd);
+            t.e[k][1] = random_wide(rnd);
+            t.e[k][2] = random_wide(rnd);
+        }
+        t.zeq[0] = random_wide(rnd);
+        t.zeq[1] = random_wide(rnd);
+        t.zeq[2] = random_wide(rnd);
+        attila_triangle_pairs(&t);
+        t.level = g_rand_int_range(rnd, 4, 13);
+        t.start_x = 16 * g_rand_int_range(rnd, 0, 64);
+        t.start_y = 16 * g_rand_int_range(rnd, 0, 64);
+        for (k = 0; k < 4; k++) {
+            t.start[k] = random_wide(rnd);
+        }
+        tiles = 1 << (t.level - 4);
+        tx = t.start_x + 16 * g_rand_int_range(rnd, 0, tiles);
+        ty = t.start_y + 16 * g_rand_int_range(rnd, 0, tiles);
+        attila_triangle_eval_tile(&t, tx, ty, tile);
+        for (q = 0; q < 64 + 32; q++) {
+            /* the 64 stamps in row order, then 32 at random */
+            int s = q < 64 ? q : g_rand_int_range(rnd, 0, 64);
+            int32_t qx = tx + 2 * (s & 7), qy = ty + 2 * (s >> 3);
+            attila_triangle_eval_stamp_in(&t, tile, qx, qy, &memo, fast);
+            attila_triangle_eval_stamp_in(&t, tile, qx, qy, NULL, slow);
+            g_assert_cmpmem(fast, sizeof(fast), slow, sizeof(slow));
+        }
+    }
+    g_rand_free(rnd);
+}
+
+/*
  * attila_inside_lo's one comparison against attila_inside_edge (the
  * simulator's INSIDE_EQUATION): edge values at and one ulp either side of
  * +-ATTILA_MIN_BIAS, zeros, infinities, NaN and random ones, for edges
@@ -893,6 +944,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/sample-steps", test_sample_steps);
     g_test_add_func("/attila/fast/copy-program", test_copy_program);
     g_test_add_func("/attila/fast/stamp1", test_stamp1);
+    g_test_add_func("/attila/fast/stamp-values", test_stamp_values);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     return g_test_run();
 }

@@ -497,6 +497,9 @@ typedef struct AttilaTriangle {
     uint32_t level;         /* top tile is 2^level pixels */
     double start[4];        /* e0, e1, e2, z at (start_x, start_y) */
     double inside_lo[3];    /* attila_inside_lo of each edge */
+    /* the x and y coefficients of the edges and the z plane, in pairs
+     * (e0 e1, e2 z) for two-lane additions */
+    double ea[4], eb[4];
     float attr[3][ATTILA_SH_IO][4];
 } AttilaTriangle;
 
@@ -544,6 +547,17 @@ static inline void attila_centroid_values(const double v[4],
     cv[1] = v[1] + st->cx[1] + st->cy[1];
     cv[2] = v[2] + st->cx[2] + st->cy[2];
     cv[3] = v[3] + st->cx[3] + st->cy[3];
+}
+
+/* t->ea, t->eb from t->e and t->zeq */
+static inline void attila_triangle_pairs(AttilaTriangle *t)
+{
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        t->ea[i] = i < 3 ? t->e[i][0] : t->zeq[0];
+        t->eb[i] = i < 3 ? t->e[i][1] : t->zeq[1];
+    }
 }
 
 /* false: culled (facing, zero area, nothing on screen) */
