@@ -387,6 +387,47 @@ static void test_stamp_runs(void)
     }
 }
 
+/*
+ * The stamp address tables of the one-sample rasteriser
+ * (attila_address_table): for random geometries (1-8 samples, 4- and
+ * 8-byte pixels, widths and heights that are and are not tile multiples,
+ * up to 4096), x[qx / 2] + y[qy / 2] is attila_pixel_address of every
+ * stamp; one table reused across geometries is rebuilt when they differ.
+ * Checked to fail when the y table is built from (2, y).
+ */
+static void test_address_table(void)
+{
+    static const uint32_t samples[4] = { 1, 2, 4, 8 };
+    GRand *rnd = g_rand_new_with_seed(0xADD7);
+    AttilaAddressTable tab = { 0 };
+    int n;
+
+    for (n = 0; n < 400; n++) {
+        AttilaPixelMapper pm;
+        uint32_t w = n % 8 == 0 ? g_rand_int_range(rnd, 1, 4097) :
+                     g_rand_int_range(rnd, 1, 300);
+        uint32_t h = n % 8 == 1 ? g_rand_int_range(rnd, 1, 4097) :
+                     g_rand_int_range(rnd, 1, 300);
+        uint32_t x, y;
+
+        if (n % 5 == 0) {
+            w = 64 * g_rand_int_range(rnd, 1, 6);
+        }
+        g_assert_true(attila_pixel_mapper_init(&pm, w, h,
+                                               samples[n % 4],
+                                               4 << g_rand_int_range(rnd, 0, 2)));
+        attila_address_table(&tab, &pm);
+        for (y = 0; y < h; y += 2) {
+            for (x = 0; x < w; x += 2) {
+                g_assert_cmpuint(tab.x[x / 2] + tab.y[y / 2], ==,
+                                 attila_pixel_address(&pm, x, y));
+            }
+        }
+    }
+    g_free(tab.x);
+    g_rand_free(rnd);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -396,6 +437,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/tiling/texture", test_texture_tiling);
     g_test_add_func("/attila/tiling/morton-table", test_morton_table);
     g_test_add_func("/attila/tiling/stamp-runs", test_stamp_runs);
+    g_test_add_func("/attila/tiling/address-table", test_address_table);
     g_test_add_func("/attila/dac/detile", test_dac_detile);
     g_test_add_func("/attila/dac/resolve", test_dac_resolve);
     g_test_add_func("/attila/dac/general", test_dac_general);

@@ -135,6 +135,20 @@ static inline uint32_t attila_stamp_run(const AttilaPixelMapper *pm,
 
     return in_tile < in_row ? in_tile : in_row;
 }
+/*
+ * attila_pixel_address is a sum of shifted bit fields, each of x or of y
+ * alone, so the address of (x, y) is that of (x, 0) plus that of (0, y).
+ * The table holds both for the even coordinates (stamps): x[] then y[]
+ * (width / 2 and height / 2 entries, rounded up) of pm's geometry.
+ */
+typedef struct AttilaAddressTable {
+    uint32_t width, height, samples, bytes;     /* 0: empty */
+    uint32_t *x, *y;
+} AttilaAddressTable;
+
+void attila_address_table(AttilaAddressTable *tab,
+                          const AttilaPixelMapper *pm);
+
 /* the 8 low bits of v spread to the even bit positions (pixel-mapper.c) */
 extern const uint16_t attila_spread8[256];
 /*
@@ -448,6 +462,13 @@ typedef struct AttilaRenderCtx {
     uint64_t work;                      /* stamps + shader steps this draw */
     uint8_t rt_list[ATTILA_MAX_RENDER_TARGETS];  /* the mapped targets */
     uint8_t rt_count;
+    /*
+     * stamp1's addresses (not under g3d_general_path): a stamp's byte
+     * offset in the z buffer and in target rt_list[n] is
+     * x[qx / 2] + y[qy / 2] (attila_address_table)
+     */
+    const uint32_t *zx, *zy, *rtx[ATTILA_MAX_RENDER_TARGETS],
+                   *rty[ATTILA_MAX_RENDER_TARGETS];
 } AttilaRenderCtx;
 
 /*

@@ -38,6 +38,8 @@ struct AttilaRaster {
     bool skip_boxes;
     /* one sample and every mapped target on a chosen write path: stamp1 */
     bool one_sample;
+    /* its address tables: the z buffer's, then each target's */
+    AttilaAddressTable tab[1 + ATTILA_MAX_RENDER_TARGETS];
     uint64_t quads, fragments;
 };
 
@@ -113,10 +115,15 @@ AttilaRaster *attila_raster_new(AttilaCore *c, int threads)
 
 void attila_raster_free(AttilaRaster *r)
 {
+    int t;
+
     if (!r) {
         return;
     }
     g3d_pool_free(r->pool);
+    for (t = 0; t <= ATTILA_MAX_RENDER_TARGETS; t++) {
+        g_free(r->tab[t].x);
+    }
     g_free(r->ctx);
     g_free(r);
 }
@@ -460,7 +467,7 @@ static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     if (ds->zptr && (ds->depth_test || ds->stencil_test)) {
         /* a stamp's four pixels are consecutive (ATTILA ref. Render
          * Buffer Tiling, level 5) */
-        z0 = ds->zptr + attila_pixel_address(&ds->zpm, qx, qy);
+        z0 = ds->zptr + ctx->zx[qx >> 1] + ctx->zy[qy >> 1];
         for (i = 0; i < 4; i++) {
             if ((cov >> i) & 1) {
                 zs[i] = attila_convert_z(ds, v[i][3]);
@@ -542,8 +549,8 @@ static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             ctx->lane[0].out[1 + k].f, ctx->lane[1].out[1 + k].f,
             ctx->lane[2].out[1 + k].f, ctx->lane[3].out[1 + k].f,
         };
-        attila_color_write4(rt, rt->ptr + attila_pixel_address(&rt->pm, qx, qy),
-                            col, cov);
+        attila_color_write4(rt, rt->ptr + ctx->rtx[n][qx >> 1] +
+                            ctx->rty[n][qy >> 1], col, cov);
     }
     ctx->fragments += (0x4332322132212110ull >> (4 * cov)) & 15;
 }
@@ -708,11 +715,23 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
     r->skip_boxes = !g3d_general_path;
     r->one_sample = r->skip_boxes &&
                     !(ds->msaa && attila_msaa_pattern(ds->samples)) &&
-                    (!ds->zptr || ds->zpm.samples == 1);
+                    (!ds->zptr || (ds->zpm.samples == 1 &&
+                                   ds->zpm.width >= ds->disp_w &&
+                                   ds->zpm.height >= ds->disp_h));
     for (k = 0; k < ATTILA_MAX_RENDER_TARGETS; k++) {
-        if (ds->rt[k].ptr && (ds->rt[k].path == ATTILA_CW_GENERAL ||
-                              ds->rt[k].pm.samples != 1)) {
+        const AttilaRenderTarget *rt = &ds->rt[k];
+        if (rt->ptr && (rt->path == ATTILA_CW_GENERAL || rt->pm.samples != 1 ||
+                        rt->pm.width < ds->disp_w ||
+                        rt->pm.height < ds->disp_h)) {
             r->one_sample = false;
+        }
+    }
+    if (r->one_sample && ds->zptr) {
+        attila_address_table(&r->tab[0], &ds->zpm);
+    }
+    for (k = 0; k < ATTILA_MAX_RENDER_TARGETS && r->one_sample; k++) {
+        if (ds->rt[k].ptr) {
+            attila_address_table(&r->tab[1 + k], &ds->rt[k].pm);
         }
     }
     for (t = 0; t < r->threads; t++) {
@@ -733,9 +752,13 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         }
         for (k = 0; k < ATTILA_MAX_RENDER_TARGETS; k++) {
             if (ds->rt[k].ptr) {
+                ctx->rtx[ctx->rt_count] = r->tab[1 + k].x;
+                ctx->rty[ctx->rt_count] = r->tab[1 + k].y;
                 ctx->rt_list[ctx->rt_count++] = k;
             }
         }
+        ctx->zx = r->tab[0].x;
+        ctx->zy = r->tab[0].y;
     }
     for (k = 0; k < n; k++) {
         pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *
