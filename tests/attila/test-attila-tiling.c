@@ -288,6 +288,9 @@ static void test_dac_resolve(void)
  * general path (g3d_general_path): random surfaces of 1-8 samples, widths
  * and heights that are and are not tile multiples, both pixel origins,
  * samples equal, differing in one channel or random; every row byte-equal.
+ * Checked to fail when the one-sample rows' SSE2 conversion keeps G's low
+ * bit out (0xfe00 for 0xff00), and when the samples' compare leaves the
+ * blue byte out (0xffff for 0xffffff).
  */
 static void test_dac_general(void)
 {
