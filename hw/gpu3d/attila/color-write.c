@@ -464,9 +464,7 @@ void attila_clear_color(AttilaCore *c)
             if (bytes == 4) {
                 uint32_t v;
                 memcpy(&v, value, 4);
-                for (s = 0; s < 4 * pm.samples * n; s++) {
-                    memcpy(p + 4 * s, &v, 4);
-                }
+                attila_fill_words(p, 0, v, 4 * pm.samples * n);
             } else {
                 for (s = 0; s < 4 * pm.samples * n; s++) {
                     memcpy(p + s * bytes, value, bytes);
