@@ -756,8 +756,8 @@ static void stamp1_program(AttilaRecBuf *b, int which)
  * colour masks, flat or interpolated colour, input 0 read or not, OpenGL
  * and D3D9 rules; colour and z/stencil buffers and errors equal. Checked
  * to fail when stamp1 clears the bottom row's bits where the right column
- * is outside the triangle's box (~12u for ~10u), and when it ignores a
- * lane's kill.
+ * is outside the triangle's box (~12u for ~10u), when it ignores a
+ * lane's kill, and when attila_depth_only_test takes equal for greater.
  */
 static void test_stamp1(void)
 {

@@ -476,6 +476,11 @@ typedef struct AttilaDrawState {
     /* z / stencil */
     bool depth_test, depth_mask, stencil_test;
     uint32_t depth_func, stencil_func, stencil_fail, depth_fail, depth_pass;
+    /* a depth test without stencil, not under g3d_general_path: the
+     * rasteriser tests by attila_depth_only_test, its compare function as
+     * the bits (less, equal, greater) that pass */
+    bool depth_only;
+    uint8_t depth_table;
     uint8_t stencil_ref, stencil_mask, stencil_wmask;
     uint8_t *zptr;                      /* NULL: no z/stencil access */
     AttilaPixelMapper zpm;
@@ -780,6 +785,32 @@ static inline bool attila_zstencil_test(const AttilaDrawState *ds,
     }
     *zbuf = buf;
     return spass && zpass;
+}
+
+/*
+ * attila_zstencil_test where ds->depth_only: the same result and word,
+ * the compare function as a lookup of whether zin is less than, equal to
+ * or greater than the stored depth.
+ */
+static inline bool attila_depth_only_test(const AttilaDrawState *ds,
+                                          uint32_t zin, uint32_t *zbuf)
+{
+    uint32_t buf = *zbuf, depth = buf & 0x00ffffff;
+    unsigned rel = (zin >= depth) + (zin > depth);
+    bool pass = (ds->depth_table >> rel) & 1;
+
+    if (pass && ds->depth_mask) {
+        *zbuf = (buf & 0xff000000) | (zin & 0x00ffffff);
+    }
+    return pass;
+}
+
+/* the z/stencil test of the rasteriser's chosen path */
+static inline bool attila_zs_test(const AttilaDrawState *ds, uint32_t zin,
+                                  uint32_t *zbuf)
+{
+    return ds->depth_only ? attila_depth_only_test(ds, zin, zbuf) :
+           attila_zstencil_test(ds, zin, zbuf);
 }
 
 /* color-write.c */

@@ -266,7 +266,7 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 if ((cover[i] >> s) & 1) {
                     uint32_t w;
                     memcpy(&w, zaddr[i] + 4 * s, 4);
-                    if (!attila_zstencil_test(ds, zs[i][s], &w)) {
+                    if (!attila_zs_test(ds, zs[i][s], &w)) {
                         cover[i] &= ~(1u << s);
                     }
                     memcpy(zaddr[i] + 4 * s, &w, 4);
@@ -359,7 +359,7 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 if ((cover[i] >> s) & 1) {
                     uint32_t w;
                     memcpy(&w, zaddr[i] + 4 * s, 4);
-                    if (!attila_zstencil_test(ds, ds->modify_depth ? zin :
+                    if (!attila_zs_test(ds, ds->modify_depth ? zin :
                                               zs[i][s], &w)) {
                         cover[i] &= ~(1u << s);
                     }
@@ -477,7 +477,7 @@ static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             if ((cov >> i) & 1) {
                 uint32_t w;
                 memcpy(&w, z0 + 4 * i, 4);
-                if (!attila_zstencil_test(ds, zs[i], &w)) {
+                if (!attila_zs_test(ds, zs[i], &w)) {
                     cov &= ~(1u << i);
                 }
                 memcpy(z0 + 4 * i, &w, 4);
@@ -533,7 +533,7 @@ static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 zin = attila_convert_z(ds, (double)d);
             }
             memcpy(&w, z0 + 4 * i, 4);
-            if (!attila_zstencil_test(ds, zin, &w)) {
+            if (!attila_zs_test(ds, zin, &w)) {
                 cov &= ~(1u << i);
             }
             memcpy(z0 + 4 * i, &w, 4);
