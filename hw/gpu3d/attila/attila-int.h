@@ -504,8 +504,10 @@ typedef struct AttilaRenderCtx {
     uint64_t work;                      /* stamps + shader steps this draw */
     uint8_t rt_list[ATTILA_MAX_RENDER_TARGETS];  /* the mapped targets */
     uint8_t rt_count;
+    bool tables;
     /*
-     * stamp1's addresses (not under g3d_general_path): a stamp's byte
+     * the rasteriser's addresses where tables is set (not under
+     * g3d_general_path): a stamp's byte
      * offset in the z buffer and in target rt_list[n] is
      * x[qx / 2] + y[qy / 2] (attila_address_table)
      */

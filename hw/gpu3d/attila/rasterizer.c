@@ -36,9 +36,12 @@ struct AttilaRaster {
     /* the chosen paths: box tests, one-comparison edge tests, the stamp
      * memo (not under g3d_general_path) */
     bool skip_boxes;
-    /* one sample and every mapped target on a chosen write path: stamp1 */
+    /* one sample and every mapped target on a chosen write path: stamp1;
+     * tables: every buffer covers the display, the stamps' addresses are
+     * looked up (not under g3d_general_path) */
     bool one_sample;
-    /* its address tables: the z buffer's, then each target's */
+    bool tables;
+    /* the address tables (AttilaRenderCtx.zx): the z buffer's, then each target's */
     AttilaAddressTable tab[1 + ATTILA_MAX_RENDER_TARGETS];
     uint64_t quads, fragments;
 };
@@ -250,7 +253,9 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     if (ds->zptr && (ds->depth_test || ds->stencil_test)) {
         /* a stamp's four pixels are consecutive (ATTILA ref. Render Buffer
          * Tiling, level 5) */
-        uint8_t *z0 = ds->zptr + attila_pixel_address(&ds->zpm, qx, qy);
+        uint8_t *z0 = ds->zptr + (ctx->tables ?
+                                  ctx->zx[qx >> 1] + ctx->zy[qy >> 1] :
+                                  attila_pixel_address(&ds->zpm, qx, qy));
         for (i = 0; i < 4; i++) {
             if (cover[i]) {
                 zaddr[i] = z0 + i * 4 * ds->zpm.samples;
@@ -376,28 +381,35 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 
         k = ctx->rt_list[n];
         rt = &ds->rt[k];
-        p0 = rt->ptr + attila_pixel_address(&rt->pm, qx, qy);
+        p0 = rt->ptr + (ctx->tables ? ctx->rtx[n][qx >> 1] + ctx->rty[n][qy >> 1] :
+                        attila_pixel_address(&rt->pm, qx, qy));
         if (rt->path != ATTILA_CW_GENERAL && rt->pm.samples == ns) {
-            /* the stamp's 4 x ns slots are consecutive: four at a time */
-            const float *col[4 * 8];
-            uint32_t bits = 0;
-            if (ns == 1) {
-                bits = cover[0] | cover[1] << 1 | cover[2] << 2 |
-                       cover[3] << 3;
-                for (i = 0; i < 4; i++) {
-                    col[i] = ctx->lane[i].out[1 + k].f;
+            /* the stamp's 4 x ns slots are consecutive: four at a time,
+             * in address order */
+            const float *col[4];
+            if (ns <= 2) {
+                /* four pixels, or two pixels' two samples */
+                for (i = 0; i < 4; i += 4 / ns) {
+                    uint32_t bits = ns == 1 ?
+                        cover[0] | cover[1] << 1 | cover[2] << 2 | cover[3] << 3 :
+                        cover[i] | cover[i + 1] << 2;
+                    for (s = 0; s < 4; s++) {
+                        col[s] = ctx->lane[i + s / ns].out[1 + k].f;
+                    }
+                    if (bits) {
+                        attila_color_write4(rt, p0 + 4 * ns * i, col, bits);
+                    }
                 }
+                continue;
             }
-            for (i = 0; i < 4 && ns > 1; i++) {
-                bits |= cover[i] << (i * ns);
-                for (s = 0; s < (int)ns; s++) {
-                    col[i * ns + s] = ctx->lane[i].out[1 + k].f;
-                }
-            }
-            for (s = 0; s < 4 * (int)ns; s += 4) {
-                if ((bits >> s) & 15) {
-                    attila_color_write4(rt, p0 + 4 * s, col + s,
-                                        (bits >> s) & 15);
+            for (i = 0; i < 4; i++) {
+                /* a pixel's samples, four at a time */
+                col[0] = col[1] = col[2] = col[3] = ctx->lane[i].out[1 + k].f;
+                for (s = 0; s < (int)ns && cover[i]; s += 4) {
+                    if ((cover[i] >> s) & 15) {
+                        attila_color_write4(rt, p0 + 4 * (i * ns + s), col,
+                                            (cover[i] >> s) & 15);
+                    }
                 }
             }
             continue;
@@ -713,23 +725,28 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
     r->tris = tris;
     r->n = n;
     r->skip_boxes = !g3d_general_path;
-    r->one_sample = r->skip_boxes &&
-                    !(ds->msaa && attila_msaa_pattern(ds->samples)) &&
-                    (!ds->zptr || (ds->zpm.samples == 1 &&
-                                   ds->zpm.width >= ds->disp_w &&
-                                   ds->zpm.height >= ds->disp_h));
+    /* address tables where every buffer covers the display (the pixels
+     * a draw can reach) */
+    r->tables = r->skip_boxes &&
+                (!ds->zptr || (ds->zpm.width >= ds->disp_w &&
+                               ds->zpm.height >= ds->disp_h));
+    r->one_sample = !(ds->msaa && attila_msaa_pattern(ds->samples)) &&
+                    (!ds->zptr || ds->zpm.samples == 1);
     for (k = 0; k < ATTILA_MAX_RENDER_TARGETS; k++) {
         const AttilaRenderTarget *rt = &ds->rt[k];
-        if (rt->ptr && (rt->path == ATTILA_CW_GENERAL || rt->pm.samples != 1 ||
-                        rt->pm.width < ds->disp_w ||
+        if (rt->ptr && (rt->pm.width < ds->disp_w ||
                         rt->pm.height < ds->disp_h)) {
+            r->tables = false;
+        }
+        if (rt->ptr && (rt->path == ATTILA_CW_GENERAL || rt->pm.samples != 1)) {
             r->one_sample = false;
         }
     }
-    if (r->one_sample && ds->zptr) {
+    r->one_sample = r->one_sample && r->tables;
+    if (r->tables && ds->zptr) {
         attila_address_table(&r->tab[0], &ds->zpm);
     }
-    for (k = 0; k < ATTILA_MAX_RENDER_TARGETS && r->one_sample; k++) {
+    for (k = 0; k < ATTILA_MAX_RENDER_TARGETS && r->tables; k++) {
         if (ds->rt[k].ptr) {
             attila_address_table(&r->tab[1 + k], &ds->rt[k].pm);
         }
@@ -759,6 +776,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         }
         ctx->zx = r->tab[0].x;
         ctx->zy = r->tab[0].y;
+        ctx->tables = r->tables;
     }
     for (k = 0; k < n; k++) {
         pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *
