@@ -226,11 +226,12 @@ static void random_vertex(GRand *rnd, uint32_t w, uint32_t h, float *v)
 }
 
 /*
- * The Interpolator's SSE2 weights against the scalar ones
- * (g3d_general_path): random attributes (NaN, infinities, -0, denormals
- * among them), random edge values per lane, every mix of interpolated,
- * flat, disabled and unread inputs; the four threads' inputs equal.
- * Checked to fail when the SSE2 path sums the last two products first.
+ * The Interpolator's SSE2 lanes, and its AVX lanes where the CPU has
+ * them, against the scalar ones (g3d_general_path): random attributes
+ * (NaN, infinities, -0, denormals among them), random edge values per
+ * lane, every mix of interpolated, flat, disabled and unread inputs; the
+ * four threads' inputs equal. Checked to fail when the SSE2 path, or the
+ * AVX one, sums the last two products first.
  */
 static void test_interpolate(void)
 {
@@ -239,8 +240,11 @@ static void test_interpolate(void)
     AttilaTriangle *t = g_new0(AttilaTriangle, 1);
     AttilaShaderThread *fast = g_new0(AttilaShaderThread, 4);
     AttilaShaderThread *gen = g_new0(AttilaShaderThread, 4);
-    int n, a, c, l;
+    int n, a, c, l, k;
+    bool avx;
 
+    attila_interpolate_init();
+    avx = attila_interpolate_avx;
     for (n = 0; n < 20000; n++) {
         double v[4][4];
         const double *vp[4] = { v[0], v[1], v[2], v[3] };
@@ -277,14 +281,20 @@ static void test_interpolate(void)
             }
             z[l] = g_rand_int_range(rnd, 0, 1 << 24);
         }
-        memset(fast, 0, 4 * sizeof(*fast));
         memset(gen, 0, 4 * sizeof(*gen));
-        attila_interpolate(ds, t, vp, z, 10, 20, fast);
         g3d_general_path = true;
         attila_interpolate(ds, t, vp, z, 10, 20, gen);
         g3d_general_path = false;
-        g_assert_true(attila_same_words(fast, gen, 4 * sizeof(*fast)));
+        /* the SSE2 lanes, then the AVX ones where the CPU has them */
+        for (k = 0; k < 1 + avx; k++) {
+            attila_interpolate_avx = k;
+            memset(fast, 0, 4 * sizeof(*fast));
+            attila_interpolate(ds, t, vp, z, 10, 20, fast);
+            g_assert_true(attila_same_words(fast, gen, 4 * sizeof(*fast)));
+        }
+        attila_interpolate_avx = avx;
     }
+    g_test_message("AVX lanes %s", avx ? "tested" : "not on this CPU");
     g_free(fast);
     g_free(gen);
     g_free(t);

@@ -718,6 +718,13 @@ static inline uint32_t attila_convert_z(const AttilaDrawState *ds, double z)
 }
 
 /* interpolator.c */
+/*
+ * attila_interpolate's AVX lanes (x86-64 with AVX, not under
+ * g3d_general_path): set by attila_interpolate_init from the CPU; a test
+ * may clear it to take the SSE2 lanes.
+ */
+extern bool attila_interpolate_avx;
+void attila_interpolate_init(void);
 void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
                         const double *const v[4], const uint32_t zint[4],
                         int32_t qx, int32_t qy, AttilaShaderThread lane[4]);

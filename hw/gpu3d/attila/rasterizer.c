@@ -108,6 +108,8 @@ AttilaRaster *attila_raster_new(AttilaCore *c, int threads)
 {
     AttilaRaster *r = g_new0(AttilaRaster, 1);
 
+    attila_interpolate_init();
+
     r->core = c;
     r->threads = threads < 1 ? 1 : threads;
     r->pool = g3d_pool_new(r->threads);
