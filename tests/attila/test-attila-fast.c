@@ -449,6 +449,22 @@ static void test_inside_edge(void)
     g_rand_free(rnd);
 }
 
+/* the scene's triangles from random_vertex, some sharing an edge with the
+ * one before (its last two vertices) */
+static void random_triangles(GRand *rnd, uint32_t w, uint32_t h,
+                             float verts[SCENE_VERTS][8])
+{
+    int v;
+
+    for (v = 0; v < SCENE_VERTS; v++) {
+        if (v % 3 != 2 && v >= 3 && g_rand_int_range(rnd, 0, 3) == 0) {
+            memcpy(verts[v], verts[v - 2 + (v % 3)], sizeof(verts[v]));
+        } else {
+            random_vertex(rnd, w, h, verts[v]);
+        }
+    }
+}
+
 /*
  * The scene's core (guest/attila-scene.h: the position and colour streams
  * at system memory 0, depth test LESS) with sys[] copied in and the
@@ -560,16 +576,8 @@ static void test_raster(void)
         float verts[SCENE_VERTS][8];
         AttilaRecBuf b = { buf, 0, 65536, 0 };
         uint32_t err;
-        int v;
 
-        for (v = 0; v < SCENE_VERTS; v++) {
-            if (v % 3 != 2 && v >= 3 && g_rand_int_range(rnd, 0, 3) == 0) {
-                /* a shared edge: the previous triangle's last two */
-                memcpy(verts[v], verts[v - 2 + (v % 3)], sizeof(verts[v]));
-            } else {
-                random_vertex(rnd, w, h, verts[v]);
-            }
-        }
+        random_triangles(rnd, w, h, verts);
         identity_records(&b);
         attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
         attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
@@ -775,6 +783,16 @@ static void test_stamp1(void)
         ATTILA_BF_ZERO, ATTILA_BF_ONE, ATTILA_BF_SRC_ALPHA,
         ATTILA_BF_ONE_MINUS_SRC_ALPHA, ATTILA_BF_DST_COLOR,
     };
+    /* registers set to a value below range */
+    static const struct { uint32_t reg, range; } ranged[] = {
+        { ATTILA_REG_DEPTH_FUNCTION, 8 }, { ATTILA_REG_STENCIL_FUNCTION, 8 },
+        { ATTILA_REG_STENCIL_REFERENCE, 256 },
+        { ATTILA_REG_STENCIL_COMPARE_MASK, 256 },
+        { ATTILA_REG_STENCIL_UPDATE_MASK, 256 },
+        { ATTILA_REG_STENCIL_FAIL_UPDATE, 8 },
+        { ATTILA_REG_DEPTH_FAIL_UPDATE, 8 },
+        { ATTILA_REG_DEPTH_PASS_UPDATE, 8 },
+    };
     GRand *rnd = g_rand_new_with_seed(0x57A1);
     uint8_t *buf = g_malloc(65536);
     uint64_t drawn = 0;
@@ -789,15 +807,8 @@ static void test_stamp1(void)
         float verts[SCENE_VERTS][8];
         AttilaRecBuf b = { buf, 0, 65536, 0 };
         uint32_t err;
-        int v;
 
-        for (v = 0; v < SCENE_VERTS; v++) {
-            if (v % 3 != 2 && v >= 3 && g_rand_int_range(rnd, 0, 3) == 0) {
-                memcpy(verts[v], verts[v - 2 + (v % 3)], sizeof(verts[v]));
-            } else {
-                random_vertex(rnd, w, h, verts[v]);
-            }
-        }
+        random_triangles(rnd, w, h, verts);
         identity_records(&b);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_RASTERIZATION_RULES, 0, d3d9);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_PIXEL_COORDINATES, 0, d3d9);
@@ -823,35 +834,21 @@ static void test_stamp1(void)
             attila_rec_reg_u32(&b, ATTILA_REG_EARLYZ, 0, g_rand_boolean(rnd));
             attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_TEST, 0,
                                g_rand_int_range(rnd, 0, 4) != 0);
-            attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_FUNCTION, 0,
-                               g_rand_int_range(rnd, 0, 8));
             attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_MASK, 0,
                                g_rand_int_range(rnd, 0, 4) != 0);
             attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_TEST, 0, stencil);
-            attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_FUNCTION, 0,
-                               g_rand_int_range(rnd, 0, 8));
-            attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_REFERENCE, 0,
-                               g_rand_int_range(rnd, 0, 256));
-            attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_COMPARE_MASK, 0,
-                               g_rand_int_range(rnd, 0, 256));
-            attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_UPDATE_MASK, 0,
-                               g_rand_int_range(rnd, 0, 256));
-            attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_FAIL_UPDATE, 0,
-                               g_rand_int_range(rnd, 0, 8));
-            attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_FAIL_UPDATE, 0,
-                               g_rand_int_range(rnd, 0, 8));
-            attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_PASS_UPDATE, 0,
-                               g_rand_int_range(rnd, 0, 8));
+            for (k = 0; k < (int)G_N_ELEMENTS(ranged); k++) {
+                attila_rec_reg_u32(&b, ranged[k].reg, 0,
+                                   g_rand_int_range(rnd, 0, ranged[k].range));
+            }
             attila_rec_reg_u32(&b, ATTILA_REG_COLOR_BLEND, 0,
                                g_rand_boolean(rnd));
-            attila_rec_reg_u32(&b, ATTILA_REG_BLEND_SRC_RGB, 0,
-                               factors[g_rand_int_range(rnd, 0, 5)]);
-            attila_rec_reg_u32(&b, ATTILA_REG_BLEND_DST_RGB, 0,
-                               factors[g_rand_int_range(rnd, 0, 4)]);
-            attila_rec_reg_u32(&b, ATTILA_REG_BLEND_SRC_ALPHA, 0,
-                               factors[g_rand_int_range(rnd, 0, 4)]);
-            attila_rec_reg_u32(&b, ATTILA_REG_BLEND_DST_ALPHA, 0,
-                               factors[g_rand_int_range(rnd, 0, 4)]);
+            for (k = 0; k < 4; k++) {
+                /* the source colour factor also takes DST_COLOR */
+                attila_rec_reg_u32(&b, ATTILA_REG_BLEND_SRC_RGB + k, 0,
+                                   factors[g_rand_int_range(rnd, 0,
+                                                            k ? 4 : 5)]);
+            }
             for (k = 0; k < 4; k++) {
                 attila_rec_reg_u32(&b, ATTILA_REG_COLOR_MASK_R + k, 0,
                                    g_rand_int_range(rnd, 0, 5) != 0);
