@@ -12,6 +12,8 @@
  */
 #include "attila-int.h"
 
+#include <glib.h>
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -87,8 +89,14 @@ static void interpolate_avx(const AttilaDrawState *ds, const AttilaTriangle *t,
 void attila_interpolate_init(void)
 {
 #ifdef HAVE_AVX_PATH
-    __builtin_cpu_init();
-    attila_interpolate_avx = __builtin_cpu_supports("avx");
+    /* once: cores made on several threads must not race on the flag */
+    static gsize done;
+
+    if (g_once_init_enter(&done)) {
+        __builtin_cpu_init();
+        attila_interpolate_avx = __builtin_cpu_supports("avx");
+        g_once_init_leave(&done, 1);
+    }
 #endif
 }
 
