@@ -20,6 +20,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "common/fill.h"
 #include "common/formats.h"
 #include "common/fragment.h"
 
@@ -966,13 +967,24 @@ bool pica_flat_fill(const PicaRenderState *rs, PicaTri *tri)
     return true;
 }
 
-/* pixels [x0, x1) of row y, one at a time */
+/*
+ * pixels [x0, x1) of row y: an even x and x + 1 are adjacent in a tile's
+ * Morton order (pica_morton8), so two at a time
+ */
 static inline void fill_row(uint8_t *color, uint32_t width, int x0, int x1,
                             int y, uint32_t word)
 {
-    int x;
+    const uint64_t two = (uint64_t)word << 32 | word;
+    int x = x0;
 
-    for (x = x0; x < x1; x++) {
+    if ((x & 1) && x < x1) {
+        memcpy(color + (size_t)pica_tiled_index(x, y, width) * 4, &word, 4);
+        x++;
+    }
+    for (; x + 2 <= x1; x += 2) {
+        memcpy(color + (size_t)pica_tiled_index(x, y, width) * 4, &two, 8);
+    }
+    if (x < x1) {
         memcpy(color + (size_t)pica_tiled_index(x, y, width) * 4, &word, 4);
     }
 }
@@ -994,24 +1006,10 @@ void pica_fill_rgba8(void *user, int x0, int y0, int x1, int y1, int thread)
         int end = MIN((y | 7) + 1, y1);
 
         if (!(y & 7) && end - y == 8 && ax0 < ax1) {
-            uint8_t *p = rs->color +
-                         (size_t)pica_tiled_index(ax0, y, rs->width) * 4;
-            /* whole tiles: 256 bytes each */
-            uint8_t *end_p = p + (size_t)(ax1 - ax0) * 32;
-#ifdef __SSE2__
-            __m128i v = _mm_set1_epi32((int)word);
-
-            for (; p < end_p; p += 64) {
-                _mm_storeu_si128((__m128i *)p, v);
-                _mm_storeu_si128((__m128i *)(p + 16), v);
-                _mm_storeu_si128((__m128i *)(p + 32), v);
-                _mm_storeu_si128((__m128i *)(p + 48), v);
-            }
-#else
-            for (; p < end_p; p += 4) {
-                memcpy(p, &word, 4);
-            }
-#endif
+            /* whole tiles: 64 pixels each */
+            g3d_fill32(rs->color +
+                       (size_t)pica_tiled_index(ax0, y, rs->width) * 4,
+                       (size_t)(ax1 - ax0) * 8, word);
             for (; y < end; y++) {
                 fill_row(rs->color, rs->width, x0, ax0, y, word);
                 fill_row(rs->color, rs->width, ax1, x1, y, word);

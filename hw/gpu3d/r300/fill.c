@@ -20,6 +20,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "r300-int.h"
+#include "common/fill.h"
 
 #include <math.h>
 #include <string.h>
@@ -28,25 +29,20 @@
 #endif
 
 /* n 32-bit words at p become (old & keep) | val */
-static void fill_words(uint8_t *p, unsigned n, uint32_t val, uint32_t keep)
+static inline void fill_words(uint8_t *p, unsigned n, uint32_t val,
+                              uint32_t keep)
 {
     unsigned i = 0;
 
-#ifdef __SSE2__
-    const __m128i v = _mm_set1_epi32((int32_t)val);
-    const __m128i kp = _mm_set1_epi32((int32_t)keep);
-
     if (!keep) {
-        for (; i + 16 <= n; i += 16) {
-            _mm_storeu_si128((__m128i *)(p + 4 * i), v);
-            _mm_storeu_si128((__m128i *)(p + 4 * i + 16), v);
-            _mm_storeu_si128((__m128i *)(p + 4 * i + 32), v);
-            _mm_storeu_si128((__m128i *)(p + 4 * i + 48), v);
-        }
-        for (; i + 4 <= n; i += 4) {
-            _mm_storeu_si128((__m128i *)(p + 4 * i), v);
-        }
-    } else {
+        g3d_fill32(p, n, val);
+        return;
+    }
+#ifdef __SSE2__
+    {
+        const __m128i v = _mm_set1_epi32((int32_t)val);
+        const __m128i kp = _mm_set1_epi32((int32_t)keep);
+
         for (; i + 4 <= n; i += 4) {
             __m128i o = _mm_loadu_si128((const __m128i *)(p + 4 * i));
             _mm_storeu_si128((__m128i *)(p + 4 * i),
@@ -55,11 +51,9 @@ static void fill_words(uint8_t *p, unsigned n, uint32_t val, uint32_t keep)
     }
 #endif
     for (; i < n; i++) {
-        uint32_t o = 0;
+        uint32_t o;
 
-        if (keep) {
-            memcpy(&o, p + 4 * i, 4);
-        }
+        memcpy(&o, p + 4 * i, 4);
         o = (o & keep) | val;
         memcpy(p + 4 * i, &o, 4);
     }
