@@ -968,24 +968,27 @@ bool pica_flat_fill(const PicaRenderState *rs, PicaTri *tri)
 }
 
 /*
- * pixels [x0, x1) of row y: an even x and x + 1 are adjacent in a tile's
- * Morton order (pica_morton8), so two at a time
+ * pixels [x0, x1) of row y: pixel x lies (x >> 3) tiles and
+ * pica_morton8(x & 7, 0) pixels on from the row's pixel 0, and an even x
+ * and x + 1 are adjacent, so two at a time
  */
 static inline void fill_row(uint8_t *color, uint32_t width, int x0, int x1,
                             int y, uint32_t word)
 {
+    static const uint8_t morton_x[8] = { 0, 1, 4, 5, 16, 17, 20, 21 };
     const uint64_t two = (uint64_t)word << 32 | word;
+    uint32_t *row = (uint32_t *)color + pica_tiled_index(0, y, width);
     int x = x0;
 
     if ((x & 1) && x < x1) {
-        memcpy(color + (size_t)pica_tiled_index(x, y, width) * 4, &word, 4);
+        memcpy(row + (x >> 3) * 64 + morton_x[x & 7], &word, 4);
         x++;
     }
     for (; x + 2 <= x1; x += 2) {
-        memcpy(color + (size_t)pica_tiled_index(x, y, width) * 4, &two, 8);
+        memcpy(row + (x >> 3) * 64 + morton_x[x & 7], &two, 8);
     }
     if (x < x1) {
-        memcpy(color + (size_t)pica_tiled_index(x, y, width) * 4, &word, 4);
+        memcpy(row + (x >> 3) * 64 + morton_x[x & 7], &word, 4);
     }
 }
 
@@ -1010,6 +1013,10 @@ void pica_fill_rgba8(void *user, int x0, int y0, int x1, int y1, int thread)
             g3d_fill32(rs->color +
                        (size_t)pica_tiled_index(ax0, y, rs->width) * 4,
                        (size_t)(ax1 - ax0) * 8, word);
+            if (x0 == ax0 && x1 == ax1) {
+                y = end;
+                continue;
+            }
             for (; y < end; y++) {
                 fill_row(rs->color, rs->width, x0, ax0, y, word);
                 fill_row(rs->color, rs->width, ax1, x1, y, word);
