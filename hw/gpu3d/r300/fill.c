@@ -99,8 +99,8 @@ static void fill_rows(Run *r, uint8_t *base, const R300Tiling *tl, int x0,
 /*
  * Pixels [x0, x1) x [y0, y1) of a 32-bit surface in its macro/micro
  * tiling (tile.h) become (old & keep) | val: a row at a time where the
- * surface is linear; elsewhere each band of micro tile rows that the
- * rectangle covers from top to bottom as whole 32-byte micro tiles (those
+ * surface is linear (one run for whole rows); elsewhere each band of micro
+ * tile rows that the rectangle covers from top to bottom as whole 32-byte micro tiles (those
  * side by side in one macro tile are one run), its ends and the other rows
  * a micro tile's part of one row at a time.
  */
@@ -112,28 +112,35 @@ static void fill32(uint8_t *base, const R300Tiling *tl, int x0, int y0,
     int y;
 
     if (tl->linear) {
-        for (y = y0; y < y1; y++) {
-            run_add(&r, base + ((uint64_t)y * tl->pitch + x0) * 4, x1 - x0);
-        }
-    } else {
-        for (y = y0; y < y1; ) {
-            int band_end = (y | (uh - 1)) + 1;
-            int yb = MIN(band_end, y1);
-            int xa = MIN((x0 + uw - 1) & -uw, x1), xb = MAX(x1 & -uw, xa);
-            int x;
+        uint8_t *p = base + ((uint64_t)y0 * tl->pitch + x0) * 4;
 
-            if (uh == 1 || (y & (uh - 1)) || yb != band_end || xa == xb) {
-                fill_rows(&r, base, tl, x0, y, x1, yb);
-                y = yb;
-                continue;
-            }
-            fill_rows(&r, base, tl, x0, y, xa, yb);
-            for (x = xa; x < xb; x += uw) {
-                run_add(&r, base + r300_tile_offset(tl, x, y), 8);
-            }
-            fill_rows(&r, base, tl, xb, y, x1, yb);
-            y = yb;
+        if (x1 - x0 == (int)tl->pitch) {
+            /* whole rows: one run */
+            fill_words(p, (unsigned)(x1 - x0) * (y1 - y0), r.val, keep);
+            return;
         }
+        for (y = y0; y < y1; y++, p += (size_t)tl->pitch * 4) {
+            fill_words(p, x1 - x0, r.val, keep);
+        }
+        return;
+    }
+    for (y = y0; y < y1; ) {
+        int band_end = (y | (uh - 1)) + 1;
+        int yb = MIN(band_end, y1);
+        int xa = MIN((x0 + uw - 1) & -uw, x1), xb = MAX(x1 & -uw, xa);
+        int x;
+
+        if (uh == 1 || (y & (uh - 1)) || yb != band_end || xa == xb) {
+            fill_rows(&r, base, tl, x0, y, x1, yb);
+            y = yb;
+            continue;
+        }
+        fill_rows(&r, base, tl, x0, y, xa, yb);
+        for (x = xa; x < xb; x += uw) {
+            run_add(&r, base + r300_tile_offset(tl, x, y), 8);
+        }
+        fill_rows(&r, base, tl, xb, y, x1, yb);
+        y = yb;
     }
     if (r.n) {
         fill_words(r.p, r.n, r.val, r.keep);
