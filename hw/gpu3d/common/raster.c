@@ -613,14 +613,15 @@ static inline int pair_quads(int l0, int r0, int l1, int r1)
 /*
  * A tile part that an edge crosses, for a triangle with a fill function.
  * Each row's run of covered pixels comes from the edges that cross the
- * part: edge k's value along a row is e + s * i at the part's i-th pixel,
- * exact in int64, so its inside is i >= ceil(-e / s) for s > 0 and
- * i <= floor(e / -s) for s < 0: the samples the quads would find, with
- * one division a crossing edge and row instead of a test a pixel. Then in
- * each band of 8 rows (aligned, as the blocks), the columns that every row
- * of the band covers go to the fill function as one rectangle (a whole
- * 8-row band of tiles for a tiled target) and each row's rest on either
- * side as a row run. Counted as the quads would have been.
+ * part: edge k's value at the part's i-th pixel of row j is e + s i, exact
+ * in int64 (e = e_0 + t j, t the step a row), so its inside is i >= -f for
+ * s > 0 and i <= f for s < 0, f = floor(e / |s|): the samples the quads
+ * would find. f and e - |s| f are stepped from row to row (Bresenham), so
+ * the rows cost no division. Then in each band of 8 rows (aligned, as the
+ * blocks), the whole 8x8 blocks that every row of the band covers go to
+ * the fill function as one rectangle (a band of whole tiles of a tiled
+ * target) and each row's rest beside it as a row run. Counted as the quads
+ * would have been.
  */
 static void tile_fill_rows(TileCtx *tc, const int64_t step_x[3],
                            const int64_t step_y[3])
@@ -628,31 +629,49 @@ static void tile_fill_rows(TileCtx *tc, const int64_t step_x[3],
     const SetupTri *st = tc->st;
     const int w = tc->x1 - tc->x0, h = tc->y1 - tc->y0;
     int l[G3D_TILE_SIZE], r[G3D_TILE_SIZE];
-    int64_t e0[3], lo, hi;
+    int64_t e[3], f[3], rem[3], q[3], m[3], u[3], lo, hi;
     int live[3], nlive = 0, i, j, y;
 
     for (j = 0; j < 3; j++) {
-        e0[j] = edge_range(st, j, tc->x0, tc->y0, tc->x1, tc->y1, step_x,
-                           step_y, &lo, &hi);
-        if (lo < 0) {
-            live[nlive++] = j;
+        int64_t e0 = edge_range(st, j, tc->x0, tc->y0, tc->x1, tc->y1, step_x,
+                                step_y, &lo, &hi);
+
+        if (lo >= 0) {
+            continue;           /* all of the part inside this edge */
         }
+        e[nlive] = e0;
+        u[nlive] = step_x[j] < 0 ? -step_x[j] : step_x[j];
+        if (u[nlive]) {
+            f[nlive] = floor_div(e0, u[nlive]);
+            rem[nlive] = e0 - f[nlive] * u[nlive];
+            q[nlive] = floor_div(step_y[j], u[nlive]);
+            m[nlive] = step_y[j] - q[nlive] * u[nlive];
+        }
+        live[nlive++] = j;
     }
     for (i = 0; i < h; i++) {
         int64_t a = 0, b = w;
 
-        for (j = 0; j < nlive && a < b; j++) {
+        for (j = 0; j < nlive; j++) {
             int k = live[j];
-            int64_t e = e0[k] + step_y[k] * i, s = step_x[k];
 
-            if (s > 0) {
-                if (e < 0) {
-                    a = MAX(a, (-e + s - 1) / s);
+            if (!u[j]) {
+                if (e[j] < 0) {
+                    b = 0;
                 }
-            } else if (e < 0) {
-                b = 0;
-            } else if (s < 0) {
-                b = MIN(b, e / -s + 1);
+                e[j] += step_y[k];
+                continue;
+            }
+            if (step_x[k] > 0) {
+                a = MAX(a, -f[j]);
+            } else {
+                b = MIN(b, f[j] + 1);
+            }
+            f[j] += q[j];
+            rem[j] += m[j];
+            if (rem[j] >= u[j]) {
+                rem[j] -= u[j];
+                f[j]++;
             }
         }
         if (a >= b) {
