@@ -10,6 +10,7 @@
 
 #include "common/g3d-core.h"
 #include "common/clip.h"
+#include "common/fill.h"
 #include "common/error-latch.h"
 #include "common/raster.h"
 #include "common/texaddr.h"
@@ -583,6 +584,61 @@ static void test_tile_owner(void)
     }
 }
 
+/*
+ * g3d_fill_pattern / g3d_fill32 / g3d_fill16x4 against a byte loop: every
+ * length to past the long-fill threshold at every start alignment of a
+ * 64-byte line, on both long loops (AVX2 where the host has it, and SSE2);
+ * the bytes just before and after the run must stay as they were.
+ */
+static void test_fill(void)
+{
+    enum { PAD = 80, MAXB = G3D_FILL_LONG_BYTES + 200 };
+    static uint8_t buf[PAD + MAXB + PAD + 64], want[sizeof(buf)];
+    const uint64_t pat = 0x8877665544332211ull;
+    int avx, start;
+    size_t bytes, i;
+
+    for (avx = 0; avx < 2; avx++) {
+        g3d_fill_no_avx2 = !avx;
+        for (start = 0; start < 64; start += 2) {
+            for (bytes = 0; bytes <= MAXB; bytes += 2) {
+                uint8_t *p = buf + PAD + start;
+
+                for (i = 0; i < sizeof(buf); i++) {
+                    buf[i] = want[i] = (uint8_t)(i * 7 + bytes);
+                }
+                for (i = 0; i < bytes; i++) {
+                    want[PAD + start + i] = (uint8_t)(pat >> (8 * (i & 7)));
+                }
+                switch (bytes % 8) {
+                case 0:
+                    g3d_fill16x4(p, bytes / 2, pat);
+                    break;
+                case 4:
+                    if (bytes < 16 || (bytes & 8)) {
+                        /* a 32-bit fill's pattern: the word twice */
+                        for (i = 0; i < bytes; i++) {
+                            want[PAD + start + i] = (uint8_t)(pat >> (8 * (i & 3)));
+                        }
+                        g3d_fill32(p, bytes / 4, (uint32_t)pat);
+                        break;
+                    }
+                    /* fall through */
+                default:
+                    g3d_fill_pattern(p, bytes, pat);
+                    break;
+                }
+                if (memcmp(buf, want, sizeof(buf))) {
+                    g_test_message("avx %d start %d bytes %zu", avx, start,
+                                   bytes);
+                    g_assert_cmpmem(buf, sizeof(buf), want, sizeof(want));
+                }
+            }
+        }
+    }
+    g3d_fill_no_avx2 = false;
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -591,6 +647,7 @@ int main(int argc, char **argv)
     g_test_add_func("/common/formats", test_formats);
     g_test_add_func("/common/fragment", test_fragment);
     g_test_add_func("/common/mem", test_mem);
+    g_test_add_func("/common/fill", test_fill);
     g_test_add_func("/common/unorm-table", test_unorm_table);
     g_test_add_func("/common/snorm", test_snorm);
     g_test_add_func("/common/scanout", test_scanout);

@@ -423,6 +423,9 @@ static void test_ras_plain(void)
     GRand *rng = g_rand_new_with_seed(15);
     FlipperStats sf, ss;
     int state, i, plain = 0, general = 0, tev2 = 0;
+    uint32_t col = 0;
+    float prev_y = 0;
+    G3DRasterStats rs;
     long drawn;
 
     for (state = 0; state < 200; state++) {
@@ -456,9 +459,21 @@ static void test_ras_plain(void)
         }
         gx_draw(b, GX_DRAW_TRIANGLES, 0, 6);
         for (i = 0; i < 6; i++) {
-            scene_vtx(b, g_rand_double_range(rng, -1.2, 1.2),
-                      g_rand_double_range(rng, -1.2, 1.2),
-                      g_rand_double_range(rng, -1.0, 0.0), g_rand_int(rng));
+            float x = g_rand_double_range(rng, -1.2, 1.2);
+            float y = g_rand_double_range(rng, -1.2, 1.2);
+
+            /* every other state: one colour a triangle (ras_fill_plain
+             * where Z is not tested); in every fourth, the second
+             * triangle's colour changes along y only (dfdx 0, dfdy not):
+             * vertices 3 and 4 share their y and colour */
+            if (!(state & 1) || i % 3 == 0 || (state % 4 == 3 && i == 5)) {
+                col = g_rand_int(rng);
+            }
+            if (state % 4 == 3 && i == 4) {
+                y = prev_y;
+            }
+            prev_y = y;
+            scene_vtx(b, x, y, g_rand_double_range(rng, -1.0, 0.0), col);
         }
         exec_both(fast, slow, b);
         plain += flipper_tev_fast(fast->core)->on &&
@@ -469,13 +484,16 @@ static void test_ras_plain(void)
     flipper_core_stats(fast->core, &sf);
     flipper_core_stats(slow->core, &ss);
     drawn = (long)sf.pixels;
+    g3d_raster_stats(fast->core->raster, &rs);
     printf("# plain quad vs general path: %d plain states, %d general, "
-           "%ld pixels drawn, EFBs equal\n", plain, general, drawn);
+           "%ld pixels drawn (%lu by fills), EFBs equal\n", plain,
+           general, drawn, (unsigned long)rs.filled);
     g_assert_cmpuint(sf.pixels, ==, ss.pixels);
     g_assert_cmpint(plain, >, 30);
     g_assert_cmpint(tev2, >, 30);
     g_assert_cmpint(general, >, 50);
     g_assert_cmpint(drawn, >, 1000000);
+    g_assert_cmpuint(rs.filled, >, 100000);
     g_rand_free(rng);
     rig_free(fast);
     rig_free(slow);

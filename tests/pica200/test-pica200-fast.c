@@ -13,7 +13,9 @@
  * flat triangles (one colour per triangle: 8-bit colours, colours at a
  * rounding tie, arbitrary ones) with the depth test off three times in four,
  * so that the block fill of flat triangles (framebuffer.c pica_flat_fill)
- * is compared too. A second test draws only textured cases the bilinear
+ * is compared too; some of those draw a pair covering the target first,
+ * and take the scissor half the time (fills of whole tile parts that end
+ * between 8x8 tiles). A second test draws only textured cases the bilinear
  * sampler of texture 0 takes four pixels at a time (texunit.c
  * quad_linear_lanes): its four formats, every wrap mode, sizes that are
  * not powers of two, and coordinates far outside the image.
@@ -188,7 +190,9 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
         stencil = alpha = blend = false;
         mask = 0xF;
         logic = 3;
-        scissor &= 2;
+        /* flat ones: the scissor on half the time (fills of tile parts
+         * that end between 8x8 tiles) */
+        scissor = flat && scissor & 1 ? 3 : scissor & 2;
     }
 
     for (i = 0; i < SURF_BYTES * 2; i++) {
@@ -220,6 +224,24 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
                 /* mostly 8-bit; some ties (b + 0.5) / 255; some arbitrary */
                 p[k] = kind < 5 ? b / 255.0f :
                        kind < 7 ? (b + 0.5f) / 255.0f : p[k];
+            }
+        }
+    }
+    if (flat && seed & 8) {
+        /* the first two triangles cover the target: whole tile parts,
+         * ending where the scissor does */
+        static const float q[6][2] = { { -1.1f, -1.1f }, { 1.1f, -1.1f },
+                                       { 1.1f, 1.1f }, { -1.1f, -1.1f },
+                                       { 1.1f, 1.1f }, { -1.1f, 1.1f } };
+
+        for (i = 0; i < 6; i++) {
+            v[8 * i] = q[i][0];
+            v[8 * i + 1] = q[i][1];
+            v[8 * i + 3] = 1.0f;
+            for (k = 4; k < 8; k++) {
+                /* 8-bit colours, one a triangle: fills */
+                v[8 * i + k] = i % 3 ? v[8 * (i - i % 3) + k]
+                                     : g_rand_int_range(r, 0, 256) / 255.0f;
             }
         }
     }

@@ -536,65 +536,6 @@ static void block_quads_sse2(TileCtx *tc, int cx0, int cy0, int cx1,
 
 #define BLOCK 8                 /* pixels; the tile size is a multiple */
 
-/*
- * A block of a triangle with a fill function that is only partly
- * covered: each row's run of covered pixels (a triangle meets a row in one
- * run) goes to the fill function, tested with the same integer edge values
- * as the quads, and counted as the quads would have been.
- */
-static void block_fill_runs(TileCtx *tc, int cx0, int cy0, int cx1, int cy1,
-                            const int64_t base[3], const int64_t step_x[3],
-                            const int64_t step_y[3])
-{
-    const SetupTri *st = tc->st;
-    int rx0 = MAX(cx0, tc->x0), ry0 = MAX(cy0, tc->y0);
-    unsigned pair = 0;          /* columns covered in this row pair */
-    int x, y, k;
-
-    for (y = cy0; y < cy1; y++) {
-        unsigned cols = 0;
-
-        if (y >= ry0) {
-            int64_t e[3];
-            int run = -1;
-
-            for (k = 0; k < 3; k++) {
-                e[k] = base[k] + step_x[k] * (rx0 - cx0) +
-                       step_y[k] * (y - cy0) + st->e[k].bias;
-            }
-            for (x = rx0; x < cx1; x++) {
-                bool in = e[0] >= 0 && e[1] >= 0 && e[2] >= 0;
-
-                if (in) {
-                    cols |= 1u << (x - cx0);
-                    if (run < 0) {
-                        run = x;
-                    }
-                } else if (run >= 0) {
-                    break;
-                }
-                for (k = 0; k < 3; k++) {
-                    e[k] += step_x[k];
-                }
-            }
-            if (run >= 0) {
-                int end = run + __builtin_ctz(~(cols >> (run - cx0)));
-
-                st->fill(st->user, run, y, end, y + 1, tc->thread);
-                tc->nsamples += end - run;
-                tc->nfilled += end - run;
-            }
-        }
-        pair |= cols;
-        if ((y - cy0) & 1 || y + 1 == cy1) {
-            /* quads of the row pair with a covered sample */
-            pair = (pair | pair >> 1) & 0x55;
-            tc->nquads += quad_samples[pair & 15] + quad_samples[pair >> 4];
-            pair = 0;
-        }
-    }
-}
-
 enum { TILE_OUT, TILE_PARTIAL, TILE_IN };
 
 /*
@@ -658,6 +599,131 @@ static void tile_fill(TileCtx *tc)
     tc->nfilled += (uint64_t)w * h;
 }
 
+/* quad columns covered by runs [l0, r0) and [l1, r1) of a row pair */
+static inline int pair_quads(int l0, int r0, int l1, int r1)
+{
+    int n0 = r0 > l0 ? ((r0 - 1) >> 1) - (l0 >> 1) + 1 : 0;
+    int n1 = r1 > l1 ? ((r1 - 1) >> 1) - (l1 >> 1) + 1 : 0;
+    int both = n0 && n1 ? MIN((r0 - 1) >> 1, (r1 - 1) >> 1) -
+                          MAX(l0 >> 1, l1 >> 1) + 1 : 0;
+
+    return n0 + n1 - MAX(both, 0);
+}
+
+/*
+ * A tile part that an edge crosses, for a triangle with a fill function.
+ * Each row's run of covered pixels comes from the edges that cross the
+ * part: edge k's value at the part's i-th pixel of row j is e + s i, exact
+ * in int64 (e = e_0 + t j, t the step a row), so its inside is i >= -f for
+ * s > 0 and i <= f for s < 0, f = floor(e / |s|): the samples the quads
+ * would find. f and e - |s| f are stepped from row to row (Bresenham), so
+ * the rows cost no division. Then in each band of 8 rows (aligned, as the
+ * blocks), the whole 8x8 blocks that every row of the band covers go to
+ * the fill function as one rectangle (a band of whole tiles of a tiled
+ * target) and each row's rest beside it as a row run. Counted as the quads
+ * would have been.
+ */
+static void tile_fill_rows(TileCtx *tc, const int64_t step_x[3],
+                           const int64_t step_y[3])
+{
+    const SetupTri *st = tc->st;
+    const int w = tc->x1 - tc->x0, h = tc->y1 - tc->y0;
+    int l[G3D_TILE_SIZE], r[G3D_TILE_SIZE];
+    int64_t e[3], f[3], rem[3], q[3], m[3], u[3], lo, hi;
+    int live[3], nlive = 0, i, j, y;
+
+    for (j = 0; j < 3; j++) {
+        int64_t e0 = edge_range(st, j, tc->x0, tc->y0, tc->x1, tc->y1, step_x,
+                                step_y, &lo, &hi);
+
+        if (lo >= 0) {
+            continue;           /* all of the part inside this edge */
+        }
+        e[nlive] = e0;
+        u[nlive] = step_x[j] < 0 ? -step_x[j] : step_x[j];
+        if (u[nlive]) {
+            f[nlive] = floor_div(e0, u[nlive]);
+            rem[nlive] = e0 - f[nlive] * u[nlive];
+            q[nlive] = floor_div(step_y[j], u[nlive]);
+            m[nlive] = step_y[j] - q[nlive] * u[nlive];
+        }
+        live[nlive++] = j;
+    }
+    for (i = 0; i < h; i++) {
+        int64_t a = 0, b = w;
+
+        for (j = 0; j < nlive; j++) {
+            int k = live[j];
+
+            if (!u[j]) {
+                if (e[j] < 0) {
+                    b = 0;
+                }
+                e[j] += step_y[k];
+                continue;
+            }
+            if (step_x[k] > 0) {
+                a = MAX(a, -f[j]);
+            } else {
+                b = MIN(b, f[j] + 1);
+            }
+            f[j] += q[j];
+            rem[j] += m[j];
+            if (rem[j] >= u[j]) {
+                rem[j] -= u[j];
+                f[j]++;
+            }
+        }
+        if (a >= b) {
+            a = b = 0;
+        }
+        l[i] = tc->x0 + (int)a;
+        r[i] = tc->x0 + (int)b;
+        tc->nsamples += b - a;
+        tc->nfilled += b - a;
+    }
+    /* quads: row pairs aligned to even y, a row outside the part empty */
+    for (y = tc->y0 & ~1; y < tc->y1; y += 2) {
+        int i0 = y - tc->y0, i1 = i0 + 1;
+        bool in0 = y >= tc->y0, in1 = y + 1 < tc->y1;
+
+        tc->nquads += pair_quads(in0 ? l[i0] : 0, in0 ? r[i0] : 0,
+                                 in1 ? l[i1] : 0, in1 ? r[i1] : 0);
+    }
+    for (y = tc->y0; y < tc->y1;) {
+        int end = MIN((y | (BLOCK - 1)) + 1, tc->y1);
+        int il = tc->x0, ir = tc->x1;
+
+        for (i = y - tc->y0; i < end - tc->y0; i++) {
+            il = MAX(il, l[i]);
+            ir = MIN(ir, r[i]);
+        }
+        /* whole 8x8 blocks: whole tiles of a tiled target */
+        il = (il + BLOCK - 1) & ~(BLOCK - 1);
+        ir &= ~(BLOCK - 1);
+        if (end - y < 2 || ir <= il) {
+            il = ir = tc->x1;       /* rows only */
+        } else {
+            st->fill(st->user, il, y, ir, end, tc->thread);
+        }
+        for (; y < end; y++) {
+            i = y - tc->y0;
+            if (ir <= il) {
+                if (r[i] > l[i]) {
+                    st->fill(st->user, l[i], y, r[i], y + 1, tc->thread);
+                }
+                continue;
+            }
+            if (l[i] < il) {
+                st->fill(st->user, l[i], y, il, y + 1, tc->thread);
+            }
+            if (r[i] > ir) {
+                st->fill(st->user, ir, y, r[i], y + 1, tc->thread);
+            }
+        }
+    }
+}
+
 /*
  * One tile's part of a triangle, in 8x8 blocks: a block whose samples are
  * all outside one edge is skipped; a block whose samples are all inside
@@ -683,6 +749,12 @@ static void raster_tile(TileCtx *tc)
             return;
         }
         break;
+    default:
+        if (st->fill) {
+            tile_fill_rows(tc, step_x, step_y);
+            return;
+        }
+        break;
     }
     for (by = tc->y0 & ~(BLOCK - 1); by < tc->y1; by += BLOCK) {
         for (bx = tc->x0 & ~(BLOCK - 1); bx < tc->x1; bx += BLOCK) {
@@ -704,21 +776,6 @@ static void raster_tile(TileCtx *tc)
                 continue;
             }
             all_in &= cx0 >= tc->x0 && cy0 >= tc->y0;
-            if (all_in && st->fill) {
-                /* counted as the quads would have been */
-                uint64_t n = (uint64_t)(cx1 - cx0) * (cy1 - cy0);
-
-                st->fill(st->user, cx0, cy0, cx1, cy1, tc->thread);
-                tc->nquads += (uint64_t)((cx1 - cx0 + 1) / 2) *
-                              ((cy1 - cy0 + 1) / 2);
-                tc->nsamples += n;
-                tc->nfilled += n;
-                continue;
-            }
-            if (st->fill) {
-                block_fill_runs(tc, cx0, cy0, cx1, cy1, base, step_x, step_y);
-                continue;
-            }
 #ifdef __SSE2__
             if (st->exact_double) {
                 block_quads_sse2(tc, cx0, cy0, cx1, cy1, base, step_x, step_y,

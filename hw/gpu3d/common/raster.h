@@ -92,10 +92,11 @@ typedef void G3DQuadFn(void *user, const G3DQuad *q, int thread);
  * the triangle's edges (g3d_raster_edges, g3d_weights4): called instead
  * of the quad function with pixels [x0, x1) x [y0, y1), all covered and
  * inside one tile (G3D_TILE_SIZE): the tile's part of the triangle's box
- * where all of it is inside, else aligned 8x8 blocks (clipped) all inside,
- * else one row's run of covered pixels at a time. The covered pixels and
- * the statistics are the quad path's. Same thread and ownership rules as
- * G3DQuadFn.
+ * where all of it is inside; else, in each band of 8 rows (aligned to 8),
+ * the whole aligned 8x8 blocks that every row of the band covers as one
+ * rectangle, and each row's covered pixels beside them as a one-row run.
+ * The covered pixels and the statistics are the quad path's. Same thread
+ * and ownership rules as G3DQuadFn.
  */
 typedef void G3DBlockFn(void *user, int x0, int y0, int x1, int y1,
                         int thread);

@@ -41,6 +41,7 @@
 #endif
 
 #include <math.h>
+#include "common/fill.h"
 #include "common/fragment.h"
 
 const G3DRasterRules flipper_raster_rules = {
@@ -63,6 +64,7 @@ typedef struct RasTri {
      * alone (flipper_pe_plain), Z a plain 24-bit test (func) and write */
     bool pe_plain, zplain, ztest, zwrite;
     uint8_t zfunc;
+    uint32_t flat;              /* ras_fill_plain's word */
 } RasTri;
 
 /* a textured triangle: 1/w and (s, t, q) / w planes, the sampling stages */
@@ -756,6 +758,57 @@ static void ras_quad_plain(void *user, const G3DQuad *q, int thread)
 }
 
 /*
+ * A triangle ras_quad_plain draws without a Z test, whose colour planes in
+ * the channel it reads are flat (flat_plain), as a fill (common/raster.h
+ * G3DBlockFn): every pixel's RGB8 word is t->flat.
+ */
+static void ras_fill_plain(void *user, int x0, int y0, int x1, int y1,
+                           int thread)
+{
+    const RasTri *t = user;
+    FlipperThreadStats *st = &t->c->tstats[thread];
+    uint32_t *row = &t->c->efb_color[y0 * EFB_W + x0];
+    int y;
+
+    for (y = y0; y < y1; y++, row += EFB_W) {
+        g3d_fill32(row, x1 - x0, t->flat);
+    }
+    /* what ras_bbox of every pixel gives */
+    ras_bbox(st, x0, y0);
+    ras_bbox(st, x1 - 1, y1 - 1);
+    st->pixels += (uint64_t)(x1 - x0) * (y1 - y0);
+}
+
+/*
+ * Whether ras_quad_plain would store one word at every pixel of t: no Z
+ * test, and in the channel the TEV passes every component's dfdx and dfdy
+ * exactly 0 (not NaN) with finite offsets, so ras_colour's f0 + dfdx * dx
+ * + dfdy * dy is f0 (but a zero's sign, which the truncation drops) at
+ * every pixel. Then t->flat is that word, from ras_colour at any pixel.
+ */
+static bool flat_plain(RasTri *t)
+{
+    const int ch = t->fast.chan;
+    const uint8_t *swap = t->fast.swap;
+    uint8_t col[4];
+    int k;
+
+    if (t->ztest || !isfinite(t->col[ch][0].xoff) ||
+        !isfinite(t->col[ch][0].yoff)) {
+        return false;
+    }
+    for (k = 0; k < 4; k++) {
+        if (t->cdx[ch][k] != 0.0f || t->cdy[ch][k] != 0.0f) {
+            return false;
+        }
+    }
+    ras_colour(t, ch, t->col[ch][0].x0, t->col[ch][0].y0, col);
+    t->flat = (uint32_t)col[swap[0]] << 16 | (uint32_t)col[swap[1]] << 8 |
+              col[swap[2]];
+    return true;
+}
+
+/*
  * The per-triangle PE and Z decisions (t->pe_plain, zplain and their
  * fields; none under flipper_force_general); true if ras_quad_plain draws
  * t, false: ras_quad.
@@ -1044,6 +1097,9 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
         }
         if (plain_state(c, t)) {
             tri.shade = ras_quad_plain;
+            if (flat_plain(t)) {
+                tri.fill = ras_fill_plain;
+            }
         }
         tri.user = t;
         if (g3d_raster_triangle(c->raster, &tri)) {

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/fill.h"
 #include "common/fragment.h"
 #include "common/fpformat.h"
 
@@ -1093,35 +1094,15 @@ static void flat_fill(void *user, int x0, int y0, int x1, int y1,
     const GlamoRenderState *rs = t->rs;
     uint64_t pat[4];
     uint8_t *row;
-    int i, j, y;
+    int j, y;
 
     /* row y & 3's pens from pixel x0 on: the four lanes rotated */
     for (j = 0; j < 4; j++) {
-        unsigned rot = 16 * (x0 & 3);
-        pat[j] = rot ? t->pens[j] >> rot | t->pens[j] << (64 - rot)
-                     : t->pens[j];
+        pat[j] = g3d_fill_rotate(t->pens[j], 2 * (x0 & 3));
     }
     row = rs->vram + rs->dst_base + (size_t)y0 * rs->dst_pitch + 2 * x0;
     for (y = y0; y < y1; y++, row += rs->dst_pitch) {
-        uint64_t p = pat[y & 3];
-        uint16_t *pd = (uint16_t *)row;
-        int n = x1 - x0;
-#ifdef __SSE2__
-        __m128i v = _mm_set1_epi64x((int64_t)p);
-
-        /* eight pixels a store: a multiple of the pattern's period */
-        for (; n >= 8; n -= 8, pd += 8) {
-            _mm_storeu_si128((__m128i *)pd, v);
-        }
-        if (n >= 4) {
-            _mm_storel_epi64((__m128i *)pd, v);
-            n -= 4;
-            pd += 4;
-        }
-#endif
-        for (i = 0; i < n; i++) {
-            pd[i] = (uint16_t)(p >> (16 * (i & 3)));
-        }
+        g3d_fill16x4(row, x1 - x0, pat[y & 3]);
     }
 }
 

@@ -20,6 +20,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "common/fill.h"
 #include "common/formats.h"
 #include "common/fragment.h"
 
@@ -966,14 +967,28 @@ bool pica_flat_fill(const PicaRenderState *rs, PicaTri *tri)
     return true;
 }
 
-/* pixels [x0, x1) of row y, one at a time */
+/*
+ * pixels [x0, x1) of row y: pixel x lies (x >> 3) tiles and
+ * pica_morton8(x & 7, 0) pixels on from the row's pixel 0, and an even x
+ * and x + 1 are adjacent, so two at a time
+ */
 static inline void fill_row(uint8_t *color, uint32_t width, int x0, int x1,
                             int y, uint32_t word)
 {
-    int x;
+    static const uint8_t morton_x[8] = { 0, 1, 4, 5, 16, 17, 20, 21 };
+    const uint64_t two = (uint64_t)word << 32 | word;
+    uint32_t *row = (uint32_t *)color + pica_tiled_index(0, y, width);
+    int x = x0;
 
-    for (x = x0; x < x1; x++) {
-        memcpy(color + (size_t)pica_tiled_index(x, y, width) * 4, &word, 4);
+    if ((x & 1) && x < x1) {
+        memcpy(row + (x >> 3) * 64 + morton_x[x & 7], &word, 4);
+        x++;
+    }
+    for (; x + 2 <= x1; x += 2) {
+        memcpy(row + (x >> 3) * 64 + morton_x[x & 7], &two, 8);
+    }
+    if (x < x1) {
+        memcpy(row + (x >> 3) * 64 + morton_x[x & 7], &word, 4);
     }
 }
 
@@ -994,24 +1009,14 @@ void pica_fill_rgba8(void *user, int x0, int y0, int x1, int y1, int thread)
         int end = MIN((y | 7) + 1, y1);
 
         if (!(y & 7) && end - y == 8 && ax0 < ax1) {
-            uint8_t *p = rs->color +
-                         (size_t)pica_tiled_index(ax0, y, rs->width) * 4;
-            /* whole tiles: 256 bytes each */
-            uint8_t *end_p = p + (size_t)(ax1 - ax0) * 32;
-#ifdef __SSE2__
-            __m128i v = _mm_set1_epi32((int)word);
-
-            for (; p < end_p; p += 64) {
-                _mm_storeu_si128((__m128i *)p, v);
-                _mm_storeu_si128((__m128i *)(p + 16), v);
-                _mm_storeu_si128((__m128i *)(p + 32), v);
-                _mm_storeu_si128((__m128i *)(p + 48), v);
+            /* whole tiles: 64 pixels each */
+            g3d_fill32(rs->color +
+                       (size_t)pica_tiled_index(ax0, y, rs->width) * 4,
+                       (size_t)(ax1 - ax0) * 8, word);
+            if (x0 == ax0 && x1 == ax1) {
+                y = end;
+                continue;
             }
-#else
-            for (; p < end_p; p += 4) {
-                memcpy(p, &word, 4);
-            }
-#endif
             for (; y < end; y++) {
                 fill_row(rs->color, rs->width, x0, ax0, y, word);
                 fill_row(rs->color, rs->width, ax1, x1, y, word);

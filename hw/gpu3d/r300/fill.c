@@ -20,6 +20,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "r300-int.h"
+#include "common/fill.h"
 
 #include <math.h>
 #include <string.h>
@@ -28,25 +29,20 @@
 #endif
 
 /* n 32-bit words at p become (old & keep) | val */
-static void fill_words(uint8_t *p, unsigned n, uint32_t val, uint32_t keep)
+static inline void fill_words(uint8_t *p, unsigned n, uint32_t val,
+                              uint32_t keep)
 {
     unsigned i = 0;
 
-#ifdef __SSE2__
-    const __m128i v = _mm_set1_epi32((int32_t)val);
-    const __m128i kp = _mm_set1_epi32((int32_t)keep);
-
     if (!keep) {
-        for (; i + 16 <= n; i += 16) {
-            _mm_storeu_si128((__m128i *)(p + 4 * i), v);
-            _mm_storeu_si128((__m128i *)(p + 4 * i + 16), v);
-            _mm_storeu_si128((__m128i *)(p + 4 * i + 32), v);
-            _mm_storeu_si128((__m128i *)(p + 4 * i + 48), v);
-        }
-        for (; i + 4 <= n; i += 4) {
-            _mm_storeu_si128((__m128i *)(p + 4 * i), v);
-        }
-    } else {
+        g3d_fill32(p, n, val);
+        return;
+    }
+#ifdef __SSE2__
+    {
+        const __m128i v = _mm_set1_epi32((int32_t)val);
+        const __m128i kp = _mm_set1_epi32((int32_t)keep);
+
         for (; i + 4 <= n; i += 4) {
             __m128i o = _mm_loadu_si128((const __m128i *)(p + 4 * i));
             _mm_storeu_si128((__m128i *)(p + 4 * i),
@@ -55,11 +51,9 @@ static void fill_words(uint8_t *p, unsigned n, uint32_t val, uint32_t keep)
     }
 #endif
     for (; i < n; i++) {
-        uint32_t o = 0;
+        uint32_t o;
 
-        if (keep) {
-            memcpy(&o, p + 4 * i, 4);
-        }
+        memcpy(&o, p + 4 * i, 4);
         o = (o & keep) | val;
         memcpy(p + 4 * i, &o, 4);
     }
@@ -105,8 +99,8 @@ static void fill_rows(Run *r, uint8_t *base, const R300Tiling *tl, int x0,
 /*
  * Pixels [x0, x1) x [y0, y1) of a 32-bit surface in its macro/micro
  * tiling (tile.h) become (old & keep) | val: a row at a time where the
- * surface is linear; elsewhere each band of micro tile rows that the
- * rectangle covers from top to bottom as whole 32-byte micro tiles (those
+ * surface is linear (one run for whole rows); elsewhere each band of micro
+ * tile rows that the rectangle covers from top to bottom as whole 32-byte micro tiles (those
  * side by side in one macro tile are one run), its ends and the other rows
  * a micro tile's part of one row at a time.
  */
@@ -118,28 +112,35 @@ static void fill32(uint8_t *base, const R300Tiling *tl, int x0, int y0,
     int y;
 
     if (tl->linear) {
-        for (y = y0; y < y1; y++) {
-            run_add(&r, base + ((uint64_t)y * tl->pitch + x0) * 4, x1 - x0);
-        }
-    } else {
-        for (y = y0; y < y1; ) {
-            int band_end = (y | (uh - 1)) + 1;
-            int yb = MIN(band_end, y1);
-            int xa = MIN((x0 + uw - 1) & -uw, x1), xb = MAX(x1 & -uw, xa);
-            int x;
+        uint8_t *p = base + ((uint64_t)y0 * tl->pitch + x0) * 4;
 
-            if (uh == 1 || (y & (uh - 1)) || yb != band_end || xa == xb) {
-                fill_rows(&r, base, tl, x0, y, x1, yb);
-                y = yb;
-                continue;
-            }
-            fill_rows(&r, base, tl, x0, y, xa, yb);
-            for (x = xa; x < xb; x += uw) {
-                run_add(&r, base + r300_tile_offset(tl, x, y), 8);
-            }
-            fill_rows(&r, base, tl, xb, y, x1, yb);
-            y = yb;
+        if (x1 - x0 == (int)tl->pitch) {
+            /* whole rows: one run */
+            fill_words(p, (unsigned)(x1 - x0) * (y1 - y0), r.val, keep);
+            return;
         }
+        for (y = y0; y < y1; y++, p += (size_t)tl->pitch * 4) {
+            fill_words(p, x1 - x0, r.val, keep);
+        }
+        return;
+    }
+    for (y = y0; y < y1; ) {
+        int band_end = (y | (uh - 1)) + 1;
+        int yb = MIN(band_end, y1);
+        int xa = MIN((x0 + uw - 1) & -uw, x1), xb = MAX(x1 & -uw, xa);
+        int x;
+
+        if (uh == 1 || (y & (uh - 1)) || yb != band_end || xa == xb) {
+            fill_rows(&r, base, tl, x0, y, x1, yb);
+            y = yb;
+            continue;
+        }
+        fill_rows(&r, base, tl, x0, y, xa, yb);
+        for (x = xa; x < xb; x += uw) {
+            run_add(&r, base + r300_tile_offset(tl, x, y), 8);
+        }
+        fill_rows(&r, base, tl, xb, y, x1, yb);
+        y = yb;
     }
     if (r.n) {
         fill_words(r.p, r.n, r.val, r.keep);

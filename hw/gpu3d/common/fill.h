@@ -1,0 +1,103 @@
+/*
+ * Filling memory with a repeating 8-byte pattern, the store loop of every
+ * chip's flat fill: a 32-bit pixel value (r300-3d, pica200-3d) is the
+ * pattern v | v << 32, glamo-3d's RGB565 row is four 16-bit pens (its
+ * dither pattern repeats every four pixels).
+ *
+ * Short runs (a triangle's edge, one row of a tile) are stored inline in
+ * 16-byte SSE2 stores, the last one overlapping the one before it; long
+ * ones go to g3d_fill_long, which peels to an aligned address and stores
+ * 32 bytes at a time where the CPU has AVX2 (chosen at run time, so the
+ * build runs on any x86-64 CPU), else 16. Other hosts store 8 bytes at a
+ * time.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef GPU3D_COMMON_FILL_H
+#define GPU3D_COMMON_FILL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* from this many bytes on, g3d_fill_pattern calls g3d_fill_long */
+#define G3D_FILL_LONG_BYTES 512
+
+/* tests set it to run the 16-byte loop on an AVX2 host too */
+extern bool g3d_fill_no_avx2;
+
+/* `bytes` (even) from p on: byte i is byte (i & 7) of pat (little-endian) */
+void g3d_fill_long(uint8_t *p, size_t bytes, uint64_t pat);
+
+/* the pattern as seen from `off` bytes into the fill */
+static inline uint64_t g3d_fill_rotate(uint64_t pat, size_t off)
+{
+    unsigned r = 8 * (off & 7);
+
+    return r ? pat >> r | pat << (64 - r) : pat;
+}
+
+static inline void g3d_fill_pattern(uint8_t *p, size_t bytes, uint64_t pat)
+{
+    if (bytes >= G3D_FILL_LONG_BYTES) {
+        g3d_fill_long(p, bytes, pat);
+        return;
+    }
+#ifdef __SSE2__
+    if (bytes >= 16) {
+        const __m128i v = _mm_set1_epi64x((int64_t)pat);
+        uint8_t *end = p + bytes, *q = p;
+
+        for (; q + 64 <= end; q += 64) {
+            _mm_storeu_si128((__m128i *)q, v);
+            _mm_storeu_si128((__m128i *)(q + 16), v);
+            _mm_storeu_si128((__m128i *)(q + 32), v);
+            _mm_storeu_si128((__m128i *)(q + 48), v);
+        }
+        for (; q + 16 <= end; q += 16) {
+            _mm_storeu_si128((__m128i *)q, v);
+        }
+        if (q < end) {
+            /* the last 16 bytes again; 16 is a whole number of periods */
+            _mm_storeu_si128((__m128i *)(end - 16),
+                             _mm_set1_epi64x((int64_t)
+                                             g3d_fill_rotate(pat, bytes)));
+        }
+        return;
+    }
+#endif
+    for (; bytes >= 8; bytes -= 8, p += 8) {
+        memcpy(p, &pat, 8);
+    }
+    if (bytes & 4) {
+        uint32_t w = (uint32_t)pat;
+
+        memcpy(p, &w, 4);
+        p += 4;
+        pat >>= 32;
+    }
+    if (bytes & 2) {
+        uint16_t h = (uint16_t)pat;
+
+        memcpy(p, &h, 2);
+    }
+}
+
+/* n 32-bit words from p on become v */
+static inline void g3d_fill32(void *p, size_t n, uint32_t v)
+{
+    g3d_fill_pattern(p, 4 * n, (uint64_t)v << 32 | v);
+}
+
+/* n 16-bit pixels from p on: pixel i is bits 16 (i & 3) .. of pens */
+static inline void g3d_fill16x4(void *p, size_t n, uint64_t pens)
+{
+    g3d_fill_pattern(p, 2 * n, pens);
+}
+
+#endif
