@@ -142,6 +142,24 @@ typedef struct G3DEdges {
 /* The edges of t's vertices; false for a degenerate or too large one. */
 bool g3d_raster_edges(const G3DTriangle *t, G3DEdges *out);
 
+/*
+ * Every 1/w in [2^-40, 2^40]: at a covered sample the perspective weights
+ * are >= 0 and computed without underflow (p = lin / w is 0 or at least
+ * 2^-97, the largest at least 2^-42), so their sum is positive and
+ * g3d_weights4 may take `positive` there.
+ */
+static inline bool g3d_inv_w_positive(const G3DRasterVertex v[3])
+{
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        if (!(v[k].inv_w >= 0x1p-40f && v[k].inv_w <= 0x1p40f)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 /*
