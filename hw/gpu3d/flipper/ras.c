@@ -746,7 +746,7 @@ static inline void efb_store_row4(uint32_t *p, __m128i v, unsigned mask)
     }
 }
 
-/* a fill of ras_span_plain is at most a tile wide: its groups of four */
+/* a tile's width (a fill's, common/raster.h) in groups of four pixels */
 #define SPAN_GROUPS (G3D_TILE_SIZE / 4)
 
 /*
@@ -894,16 +894,23 @@ span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
     }
 }
 
+/* span_plain's column terms hold a tile's width: wider fills by parts */
 static void ras_span_plain(void *user, int x0, int y0, int x1, int y1,
                            int thread)
 {
-    span_plain(user, x0, y0, x1, y1, thread, false);
+    for (; x0 < x1; x0 += G3D_TILE_SIZE) {
+        span_plain(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread,
+                   false);
+    }
 }
 
 static void ras_span_plain_z(void *user, int x0, int y0, int x1, int y1,
                              int thread)
 {
-    span_plain(user, x0, y0, x1, y1, thread, true);
+    for (; x0 < x1; x0 += G3D_TILE_SIZE) {
+        span_plain(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread,
+                   true);
+    }
 }
 #endif
 
