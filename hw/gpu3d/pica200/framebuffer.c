@@ -851,15 +851,24 @@ lanes_depth(const LanesDepth *ld, const __m128 lin[3], uint32_t idx,
     return pass;
 }
 
-/* a quad's weights w (lin or bary): out[k] vertex k's, pixel i in lane i */
+/*
+ * a quad's weights w (lin or bary): out[k] vertex k's, pixel i in lane i;
+ * the 12 floats loaded as three vectors and transposed
+ */
 static inline __attribute__((always_inline)) void
 lanes_weights(const float (*w)[3], __m128 out[3])
 {
-    int k;
+    __m128 m0 = _mm_loadu_ps(w[0]);         /* w00 w01 w02 w10 */
+    __m128 m1 = _mm_loadu_ps(w[1] + 1);     /* w11 w12 w20 w21 */
+    __m128 m2 = _mm_loadu_ps(w[2] + 2);     /* w22 w30 w31 w32 */
+    __m128 y = _mm_shuffle_ps(m1, m2, _MM_SHUFFLE(0, 1, 0, 2)); /* 20 11 30 22 */
+    __m128 z1 = _mm_shuffle_ps(m0, m1, _MM_SHUFFLE(0, 0, 1, 1)); /* 01 01 11 11 */
+    __m128 z2 = _mm_shuffle_ps(m1, m2, _MM_SHUFFLE(2, 2, 3, 3)); /* 21 21 31 31 */
+    __m128 v1 = _mm_shuffle_ps(m0, m1, _MM_SHUFFLE(1, 1, 2, 2)); /* 02 02 12 12 */
 
-    for (k = 0; k < 3; k++) {
-        out[k] = _mm_setr_ps(w[0][k], w[1][k], w[2][k], w[3][k]);
-    }
+    out[0] = _mm_shuffle_ps(m0, y, _MM_SHUFFLE(2, 0, 3, 0));   /* 00 10 20 30 */
+    out[1] = _mm_shuffle_ps(z1, z2, _MM_SHUFFLE(2, 0, 2, 0));  /* 01 11 21 31 */
+    out[2] = _mm_shuffle_ps(v1, m2, _MM_SHUFFLE(3, 0, 2, 0));  /* 02 12 22 32 */
 }
 
 /* component k of the triangle's three vertex colours, each in four lanes */
@@ -870,24 +879,60 @@ typedef struct LanesColor {
 static inline __attribute__((always_inline)) void
 lanes_color(const PicaTri *t, LanesColor *lc)
 {
-    int j, k;
+    __m128 v[3];
+    int j;
 
-    for (k = 0; k < 4; k++) {
-        for (j = 0; j < 3; j++) {
-            lc->c[k][j] = _mm_set1_ps(t->color[j][k]);
-        }
+    for (j = 0; j < 3; j++) {
+        v[j] = _mm_loadu_ps(t->color[j]);
+    }
+    for (j = 0; j < 3; j++) {
+        lc->c[0][j] = _mm_shuffle_ps(v[j], v[j], _MM_SHUFFLE(0, 0, 0, 0));
+        lc->c[1][j] = _mm_shuffle_ps(v[j], v[j], _MM_SHUFFLE(1, 1, 1, 1));
+        lc->c[2][j] = _mm_shuffle_ps(v[j], v[j], _MM_SHUFFLE(2, 2, 2, 2));
+        lc->c[3][j] = _mm_shuffle_ps(v[j], v[j], _MM_SHUFFLE(3, 3, 3, 3));
     }
 }
 
 /*
- * fast_primary of the four pixels as 16 bytes, pixel 0 first (bar[k]: the
- * perspective weights of vertex k, pixel i in lane i); each pixel's bytes
- * R, G, B, A, or A, B, G, R when `abgr`. Each component of each pixel is
- * computed as fast_primary computes it: (b0 c0 + b1 c1) + b2 c2, clamped
- * (max then min: NaN to 0), times 255 plus 0.5, truncated to 0..255.
+ * fast_primary of the four pixels as 16 bytes, pixel 0 first; each pixel's
+ * bytes R, G, B, A, or A, B, G, R when `abgr` (the components computed in
+ * that order, each as fast_primary computes it).
  */
 static inline __attribute__((always_inline)) __m128i
-lanes_primary(const LanesColor *lc, const __m128 bar[3], bool abgr)
+quad_primary(const PicaTri *t, const G3DQuad *q, bool abgr)
+{
+    __m128 c[3], lo = _mm_setzero_ps(), hi = _mm_set1_ps(1.0f);
+    __m128i u[4];
+    int i;
+
+    for (i = 0; i < 3; i++) {
+        c[i] = _mm_loadu_ps(t->color[i]);
+        if (abgr) {
+            c[i] = _mm_shuffle_ps(c[i], c[i], _MM_SHUFFLE(0, 1, 2, 3));
+        }
+    }
+    for (i = 0; i < 4; i++) {
+        __m128 v = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_set1_ps(q->bary[i][0]), c[0]),
+                                         _mm_mul_ps(_mm_set1_ps(q->bary[i][1]), c[1])),
+                              _mm_mul_ps(_mm_set1_ps(q->bary[i][2]), c[2]));
+
+        v = _mm_min_ps(_mm_max_ps(v, lo), hi);
+        v = _mm_add_ps(_mm_mul_ps(v, _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
+        u[i] = _mm_cvttps_epi32(v);
+    }
+    return _mm_packus_epi16(_mm_packs_epi32(u[0], u[1]),
+                            _mm_packs_epi32(u[2], u[3]));
+}
+
+/*
+ * quad_primary(..., true) with the weights in lanes (bar[k]: vertex k's,
+ * pixel i in lane i) and the components apart: each component of each
+ * pixel computed as fast_primary does, (b0 c0 + b1 c1) + b2 c2, clamped
+ * (max then min: NaN to 0), times 255 plus 0.5, truncated to 0..255, and
+ * packed A, B, G, R
+ */
+static inline __attribute__((always_inline)) __m128i
+lanes_primary(const LanesColor *lc, const __m128 bar[3])
 {
     __m128 lo = _mm_setzero_ps(), hi = _mm_set1_ps(1.0f);
     __m128i u[4];
@@ -902,14 +947,9 @@ lanes_primary(const LanesColor *lc, const __m128 bar[3], bool abgr)
         v = _mm_add_ps(_mm_mul_ps(v, _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
         u[k] = _mm_cvttps_epi32(v);
     }
-    if (abgr) {
-        return _mm_or_si128(_mm_or_si128(u[3], _mm_slli_epi32(u[2], 8)),
-                            _mm_or_si128(_mm_slli_epi32(u[1], 16),
-                                         _mm_slli_epi32(u[0], 24)));
-    }
-    return _mm_or_si128(_mm_or_si128(u[0], _mm_slli_epi32(u[1], 8)),
-                        _mm_or_si128(_mm_slli_epi32(u[2], 16),
-                                     _mm_slli_epi32(u[3], 24)));
+    return _mm_or_si128(_mm_or_si128(u[3], _mm_slli_epi32(u[2], 8)),
+                        _mm_or_si128(_mm_slli_epi32(u[1], 16),
+                                     _mm_slli_epi32(u[0], 24)));
 }
 
 /* the pixels of `mask` from 16 bytes of four RGBA8 pixels */
@@ -938,7 +978,6 @@ static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
     uint32_t idx = pica_tiled_index(q->x, q->y, rs->width);
     unsigned mask = q->mask;
     __m128 w[3];
-    LanesColor lc;
 
     if (rs->depth) {
         LanesDepth ld;
@@ -950,9 +989,7 @@ static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
             return;
         }
     }
-    lanes_weights(q->bary, w);
-    lanes_color(t, &lc);
-    lanes_put(rs->color + (size_t)idx * 4, lanes_primary(&lc, w, true), mask);
+    lanes_put(rs->color + (size_t)idx * 4, quad_primary(t, q, true), mask);
     (void)thread;
 }
 
@@ -1025,7 +1062,7 @@ span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
                     continue;
                 }
             }
-            lanes_put(color + (size_t)idx * 4, lanes_primary(&lc, bar, true),
+            lanes_put(color + (size_t)idx * 4, lanes_primary(&lc, bar),
                       mask);
         }
     }
@@ -1262,11 +1299,8 @@ static void shade_tex0_rgba8(void *user, const G3DQuad *q, int thread)
     if (take[PICA_TEV1_PRIMARY] | take[PICA_TEV1_MODULATE]) {
         __m128i zero = _mm_setzero_si128(), mul = _mm_set1_epi16((short)0x8081);
         __m128i lo, hi;
-        LanesColor lc;
 
-        lanes_color(t, &lc);
-        lanes_weights(q->bary, w);
-        prim = lanes_primary(&lc, w, false);
+        prim = quad_primary(t, q, false);
         px = _mm_or_si128(px, _mm_and_si128(prim, _mm_set1_epi32(
                                                 take[PICA_TEV1_PRIMARY])));
         /* prim * tex / 255: below 2^16, where x / 255 = x * 0x8081 >> 23 */
