@@ -1011,7 +1011,6 @@ span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
     const PicaRenderState *rs = t->rs;
     /* copies the stores below cannot alias: kept in registers or the stack */
     const G3DEdges g = t->edges;
-    const bool swap = g.perm[1] == 2;
     uint8_t *color = rs->color;
     uint32_t width = rs->width;
     int qx0 = x0 & ~1, qx, qy, k;
@@ -1038,7 +1037,7 @@ span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
         for (qx = qx0; qx < x1; qx += 2) {
             uint32_t idx = pica_tiled_index(qx, qy, width);
             unsigned mask = rows;
-            __m128 lin[3], bar[3], t1;
+            __m128 lin[3], bar[3];
 
             if (qx < x0) {
                 mask &= 0xA;        /* column x0 - 1 is outside */
@@ -1046,16 +1045,7 @@ span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
             if (qx + 1 >= x1) {
                 mask &= 0x5;        /* column x1 is outside */
             }
-            g3d_weights4(&g, e01, e23, lin, bar, positive);
-            for (k = 0; k < 3; k++) {
-                e01[k] = _mm_add_pd(e01[k], step[k]);
-                e23[k] = _mm_add_pd(e23[k], step[k]);
-            }
-            if (swap) {
-                /* internal vertices 1 and 2 are the triangle's 2 and 1 */
-                t1 = lin[1], lin[1] = lin[2], lin[2] = t1;
-                t1 = bar[1], bar[1] = bar[2], bar[2] = t1;
-            }
+            g3d_weights4_next(&g, e01, e23, step, lin, bar, positive);
             if (depth) {
                 mask = lanes_depth(&ld, lin, idx, mask);
                 if (!mask) {
