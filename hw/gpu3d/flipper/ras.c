@@ -746,6 +746,24 @@ static inline void efb_store_row4(uint32_t *p, __m128i v, unsigned mask)
     }
 }
 
+/* the words from p of the lanes in `mask`, the others 0: no read past
+ * the lanes (the last row's last group would leave the plane) */
+static inline __m128i efb_load_row4(const uint32_t *p, unsigned mask)
+{
+    uint32_t w[4] = { 0, 0, 0, 0 };
+    int i;
+
+    if (mask == 15) {
+        return _mm_loadu_si128((const __m128i *)p);
+    }
+    for (i = 0; i < 4; i++) {
+        if (mask & (1u << i)) {
+            w[i] = p[i];
+        }
+    }
+    return _mm_loadu_si128((const __m128i *)w);
+}
+
 /* a tile's width (a fill's, common/raster.h) in groups of four pixels */
 #define SPAN_GROUPS (G3D_TILE_SIZE / 4)
 
@@ -833,8 +851,7 @@ span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
                 zf = _mm_andnot_ps(lt, zf);
                 zf = _mm_or_ps(_mm_and_ps(gt, zmax), _mm_andnot_ps(gt, zf));
                 z = _mm_and_si128(_mm_cvttps_epi32(zf), m24);
-                dz = _mm_and_si128(_mm_loadu_si128((const __m128i *)
-                                                   (zrow + 4 * g)), m24);
+                dz = _mm_and_si128(efb_load_row4(zrow + 4 * g, live), m24);
                 zlt = _mm_cmplt_epi32(z, dz);
                 zeq = _mm_cmpeq_epi32(z, dz);
                 switch (zfunc) {
