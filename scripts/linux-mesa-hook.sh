@@ -55,17 +55,22 @@ if wants $mesa_run kmscube; then
     done
 fi
 
-# one kmscube frame by r300 and by llvmpipe, printed for the host to compare
+# one kmscube frame by r300 and by llvmpipe, printed for the host to
+# compare (linux-mesa.sh): the smooth and textured cubes on both; the
+# imported frames (-M rgba, nv12-2img, nv12-1img) on r300, and the same
+# bytes uploaded (MODE-upload) on both
 if wants $mesa_run kmscap; then
-    for m in smooth tex; do
-        for r in hw sw; do
-            driver $r
-            timeout 300 /tmp/kmscap 0 $m /tmp/$m-$r.ppm >/tmp/cap-$m-$r 2>&1
-            echo "$P: kmscap-$m-$r: rc $? $(head -2 /tmp/cap-$m-$r | tr '\n' ' ')"
-            echo "$P: ppm-begin $m-$r"
-            base64 /tmp/$m-$r.ppm
-            echo "$P: ppm-end $m-$r"
-        done
+    for c in smooth:hw smooth:sw tex:hw tex:sw \
+             rgba:hw rgba-upload:hw rgba-upload:sw \
+             nv12-2img:hw nv12-2img-upload:hw nv12-2img-upload:sw \
+             nv12-1img:hw nv12-1img-upload:hw nv12-1img-upload:sw; do
+        m=${c%:*}; r=${c#*:}
+        driver $r
+        timeout 300 /tmp/kmscap 0 $m /tmp/$m-$r.ppm >/tmp/cap-$m-$r 2>&1
+        echo "$P: kmscap-$m-$r: rc $? $(grep -v '^DRM_SHIM' /tmp/cap-$m-$r | head -2 | tr '\n' ' ')"
+        echo "$P: ppm-begin $m-$r"
+        base64 /tmp/$m-$r.ppm
+        echo "$P: ppm-end $m-$r"
     done
 fi
 

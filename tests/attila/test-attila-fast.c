@@ -226,11 +226,12 @@ static void random_vertex(GRand *rnd, uint32_t w, uint32_t h, float *v)
 }
 
 /*
- * The Interpolator's SSE2 weights against the scalar ones
- * (g3d_general_path): random attributes (NaN, infinities, -0, denormals
- * among them), random edge values per lane, every mix of interpolated,
- * flat, disabled and unread inputs; the four threads' inputs equal.
- * Checked to fail when the SSE2 path sums the last two products first.
+ * The Interpolator's SSE2 lanes, and its AVX lanes where the CPU has
+ * them, against the scalar ones (g3d_general_path): random attributes
+ * (NaN, infinities, -0, denormals among them), random edge values per
+ * lane, every mix of interpolated, flat, disabled and unread inputs; the
+ * four threads' inputs equal. Checked to fail when the SSE2 path, or the
+ * AVX one, sums the last two products first.
  */
 static void test_interpolate(void)
 {
@@ -239,8 +240,11 @@ static void test_interpolate(void)
     AttilaTriangle *t = g_new0(AttilaTriangle, 1);
     AttilaShaderThread *fast = g_new0(AttilaShaderThread, 4);
     AttilaShaderThread *gen = g_new0(AttilaShaderThread, 4);
-    int n, a, c, l;
+    int n, a, c, l, k;
+    bool avx;
 
+    attila_interpolate_init();
+    avx = attila_interpolate_avx;
     for (n = 0; n < 20000; n++) {
         double v[4][4];
         const double *vp[4] = { v[0], v[1], v[2], v[3] };
@@ -277,14 +281,20 @@ static void test_interpolate(void)
             }
             z[l] = g_rand_int_range(rnd, 0, 1 << 24);
         }
-        memset(fast, 0, 4 * sizeof(*fast));
         memset(gen, 0, 4 * sizeof(*gen));
-        attila_interpolate(ds, t, vp, z, 10, 20, fast);
         g3d_general_path = true;
         attila_interpolate(ds, t, vp, z, 10, 20, gen);
         g3d_general_path = false;
-        g_assert_true(attila_same_words(fast, gen, 4 * sizeof(*fast)));
+        /* the SSE2 lanes, then the AVX ones where the CPU has them */
+        for (k = 0; k < 1 + avx; k++) {
+            attila_interpolate_avx = k;
+            memset(fast, 0, 4 * sizeof(*fast));
+            attila_interpolate(ds, t, vp, z, 10, 20, fast);
+            g_assert_true(attila_same_words(fast, gen, 4 * sizeof(*fast)));
+        }
+        attila_interpolate_avx = avx;
     }
+    g_test_message("AVX lanes %s", avx ? "tested" : "not on this CPU");
     g_free(fast);
     g_free(gen);
     g_free(t);
@@ -354,6 +364,57 @@ static void test_sample_steps(void)
 }
 
 /*
+ * A stamp's edge and z values with the memo of its tile's 8x8 and 4x4
+ * sub-tiles (attila_triangle_eval_stamp_in's SSE2 pairs, the rasteriser's
+ * path) against every level added for each stamp (no memo, as under
+ * g3d_general_path): random planes of magnitudes 2^-40..2^40, top tiles
+ * of 16 to 4096 pixels, every stamp of random tiles in row order and in a
+ * random order; bit for bit. Checked to fail when the fourth pixel is the
+ * third's plus a rather than the second's plus b.
+ */
+static void test_stamp_values(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0x5AB1);
+    int n, k, q;
+
+    for (n = 0; n < 3000; n++) {
+        AttilaTriangle t = { 0 };
+        AttilaStampMemo memo = { 0 };
+        double tile[4], fast[4][4], slow[4][4];
+        int32_t tx, ty, tiles;
+
+        for (k = 0; k < 3; k++) {
+            t.e[k][0] = random_wide(rnd);
+            t.e[k][1] = random_wide(rnd);
+            t.e[k][2] = random_wide(rnd);
+        }
+        t.zeq[0] = random_wide(rnd);
+        t.zeq[1] = random_wide(rnd);
+        t.zeq[2] = random_wide(rnd);
+        attila_triangle_pairs(&t);
+        t.level = g_rand_int_range(rnd, 4, 13);
+        t.start_x = 16 * g_rand_int_range(rnd, 0, 64);
+        t.start_y = 16 * g_rand_int_range(rnd, 0, 64);
+        for (k = 0; k < 4; k++) {
+            t.start[k] = random_wide(rnd);
+        }
+        tiles = 1 << (t.level - 4);
+        tx = t.start_x + 16 * g_rand_int_range(rnd, 0, tiles);
+        ty = t.start_y + 16 * g_rand_int_range(rnd, 0, tiles);
+        attila_triangle_eval_tile(&t, tx, ty, tile);
+        for (q = 0; q < 64 + 32; q++) {
+            /* the 64 stamps in row order, then 32 at random */
+            int s = q < 64 ? q : g_rand_int_range(rnd, 0, 64);
+            int32_t qx = tx + 2 * (s & 7), qy = ty + 2 * (s >> 3);
+            attila_triangle_eval_stamp_in(&t, tile, qx, qy, &memo, fast);
+            attila_triangle_eval_stamp_in(&t, tile, qx, qy, NULL, slow);
+            g_assert_cmpmem(fast, sizeof(fast), slow, sizeof(slow));
+        }
+    }
+    g_rand_free(rnd);
+}
+
+/*
  * attila_inside_lo's one comparison against attila_inside_edge (the
  * simulator's INSIDE_EQUATION): edge values at and one ulp either side of
  * +-ATTILA_MIN_BIAS, zeros, infinities, NaN and random ones, for edges
@@ -386,6 +447,22 @@ static void test_inside_edge(void)
         }
     }
     g_rand_free(rnd);
+}
+
+/* the scene's triangles from random_vertex, some sharing an edge with the
+ * one before (its last two vertices) */
+static void random_triangles(GRand *rnd, uint32_t w, uint32_t h,
+                             float verts[SCENE_VERTS][8])
+{
+    int v;
+
+    for (v = 0; v < SCENE_VERTS; v++) {
+        if (v % 3 != 2 && v >= 3 && g_rand_int_range(rnd, 0, 3) == 0) {
+            memcpy(verts[v], verts[v - 2 + (v % 3)], sizeof(verts[v]));
+        } else {
+            random_vertex(rnd, w, h, verts[v]);
+        }
+    }
 }
 
 /*
@@ -499,16 +576,8 @@ static void test_raster(void)
         float verts[SCENE_VERTS][8];
         AttilaRecBuf b = { buf, 0, 65536, 0 };
         uint32_t err;
-        int v;
 
-        for (v = 0; v < SCENE_VERTS; v++) {
-            if (v % 3 != 2 && v >= 3 && g_rand_int_range(rnd, 0, 3) == 0) {
-                /* a shared edge: the previous triangle's last two */
-                memcpy(verts[v], verts[v - 2 + (v % 3)], sizeof(verts[v]));
-            } else {
-                random_vertex(rnd, w, h, verts[v]);
-            }
-        }
+        random_triangles(rnd, w, h, verts);
         identity_records(&b);
         attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
         attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
@@ -648,6 +717,155 @@ static void test_copy_program(void)
 }
 
 /*
+ * Fragment programs for test_stamp1: copy_program's (0-8), and programs the
+ * shader runs: a MUL of the colour by a constant, an ADD then a KIL where
+ * the colour's component minus c0 is negative (some fragments killed), and
+ * one writing o0.w (the depth) and o1 from the window position and colour.
+ */
+static void stamp1_program(AttilaRecBuf *b, int which)
+{
+    const AttilaShSrc in0 = ATTILA_SRC(ATTILA_BANK_IN, 0);
+    const AttilaShSrc in1 = ATTILA_SRC(ATTILA_BANK_IN, 1);
+    const AttilaShSrc c0 = ATTILA_SRC(ATTILA_BANK_PARAM, 0);
+    const AttilaShSrc t0 = ATTILA_SRC(ATTILA_BANK_TEMP, 0);
+    AttilaShIns p[3] = { 0 };
+    AttilaShSrc nc0 = c0;
+    uint8_t code[3][16];
+    int n = 0;
+
+    if (which < 9) {
+        copy_program(b, which);
+        return;
+    }
+    nc0.neg = true;
+    switch (which) {
+    case 9:
+        p[n++] = (AttilaShIns){ .opc = ATTILA_SH_MUL, .rbank = ATTILA_BANK_OUT,
+                                .rreg = 1, .mask = 15, .s = { in1, c0 } };
+        break;
+    case 10:
+        p[n++] = (AttilaShIns){ .opc = ATTILA_SH_ADD, .rbank = ATTILA_BANK_TEMP,
+                                .rreg = 0, .mask = 15, .s = { in1, nc0 } };
+        p[n++] = (AttilaShIns){ .opc = ATTILA_SH_KIL, .s = { t0 } };
+        p[n++] = (AttilaShIns){ .opc = ATTILA_SH_MOV, .rbank = ATTILA_BANK_OUT,
+                                .rreg = 1, .mask = 15, .s = { in1 } };
+        break;
+    default:
+        p[n++] = (AttilaShIns){ .opc = ATTILA_SH_MUL, .rbank = ATTILA_BANK_OUT,
+                                .rreg = 0, .mask = 1, .s = { in1, in0 } };
+        p[n++] = (AttilaShIns){ .opc = ATTILA_SH_ADD, .rbank = ATTILA_BANK_OUT,
+                                .rreg = 1, .mask = 15, .s = { in1, in0 } };
+        break;
+    }
+    p[n - 1].end = true;
+    attila_scene_ins(p, n, code);
+    attila_rec_write(b, ATTILA_SCENE_FPROG, code, 16 * n);
+    attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM_SIZE, 0, 16 * n);
+    attila_rec_cmd(b, ATTILA_CMD_LOAD_FRAGMENT_PROGRAM);
+}
+
+/*
+ * The one-sample stamp (rasterizer.c stamp1, with its edge values,
+ * addresses, interpolation and colour write) against stamp() on the
+ * general path: three draws a scene over random triangles, each with a
+ * random program (copies, the shader's, kills, depth written), early or
+ * late z, depth function and mask, stencil test and operations, blending
+ * (ADD of 0, 1, As, 1 - As, and a factor only the general write does),
+ * colour masks, flat or interpolated colour, input 0 read or not, OpenGL
+ * and D3D9 rules; colour and z/stencil buffers and errors equal. Checked
+ * to fail when stamp1 clears the bottom row's bits where the right column
+ * is outside the triangle's box (~12u for ~10u), when it ignores a
+ * lane's kill, and when attila_depth_only_test takes equal for greater.
+ */
+static void test_stamp1(void)
+{
+    static const uint32_t factors[5] = {
+        ATTILA_BF_ZERO, ATTILA_BF_ONE, ATTILA_BF_SRC_ALPHA,
+        ATTILA_BF_ONE_MINUS_SRC_ALPHA, ATTILA_BF_DST_COLOR,
+    };
+    /* registers set to a value below range */
+    static const struct { uint32_t reg, range; } ranged[] = {
+        { ATTILA_REG_DEPTH_FUNCTION, 8 }, { ATTILA_REG_STENCIL_FUNCTION, 8 },
+        { ATTILA_REG_STENCIL_REFERENCE, 256 },
+        { ATTILA_REG_STENCIL_COMPARE_MASK, 256 },
+        { ATTILA_REG_STENCIL_UPDATE_MASK, 256 },
+        { ATTILA_REG_STENCIL_FAIL_UPDATE, 8 },
+        { ATTILA_REG_DEPTH_FAIL_UPDATE, 8 },
+        { ATTILA_REG_DEPTH_PASS_UPDATE, 8 },
+    };
+    GRand *rnd = g_rand_new_with_seed(0x57A1);
+    uint8_t *buf = g_malloc(65536);
+    uint64_t drawn = 0;
+    AttilaRun *runs[2];
+    int n, d, k;
+
+    runs_new(runs);
+    for (n = 0; n < 80; n++) {
+        uint32_t w = g_rand_int_range(rnd, 8, 100);
+        uint32_t h = g_rand_int_range(rnd, 8, 80);
+        bool d3d9 = g_rand_boolean(rnd);
+        float verts[SCENE_VERTS][8];
+        AttilaRecBuf b = { buf, 0, 65536, 0 };
+        uint32_t err;
+
+        random_triangles(rnd, w, h, verts);
+        identity_records(&b);
+        attila_rec_reg_u32(&b, ATTILA_REG_D3D9_RASTERIZATION_RULES, 0, d3d9);
+        attila_rec_reg_u32(&b, ATTILA_REG_D3D9_PIXEL_COORDINATES, 0, d3d9);
+        attila_rec_reg_u32(&b, ATTILA_REG_D3D9_DEPTH_RANGE, 0,
+                           g_rand_boolean(rnd));
+        attila_rec_reg_vec4(&b, ATTILA_REG_FRAGMENT_CONSTANT, 0,
+                            (float)g_rand_double(rnd), 0.5f,
+                            (float)g_rand_double_range(rnd, -1.0, 2.0), 0.25f);
+        attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_BUFFER_CLEAR, 0,
+                           g_rand_int_range(rnd, 0, 256));
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+        for (d = 0; d < 3; d++) {
+            bool stencil = g_rand_int_range(rnd, 0, 3) == 0;
+
+            stamp1_program(&b, g_rand_int_range(rnd, 0, 12));
+            attila_rec_reg_u32(&b, ATTILA_REG_FRAGMENT_INPUT_ATTRIBUTES, 0,
+                               g_rand_boolean(rnd));
+            attila_rec_reg_u32(&b, ATTILA_REG_INTERPOLATION, 1,
+                               g_rand_int_range(rnd, 0, 4) != 0);
+            attila_rec_reg_u32(&b, ATTILA_REG_MODIFY_FRAGMENT_DEPTH, 0,
+                               g_rand_int_range(rnd, 0, 4) == 0);
+            attila_rec_reg_u32(&b, ATTILA_REG_EARLYZ, 0, g_rand_boolean(rnd));
+            attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_TEST, 0,
+                               g_rand_int_range(rnd, 0, 4) != 0);
+            attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_MASK, 0,
+                               g_rand_int_range(rnd, 0, 4) != 0);
+            attila_rec_reg_u32(&b, ATTILA_REG_STENCIL_TEST, 0, stencil);
+            for (k = 0; k < (int)G_N_ELEMENTS(ranged); k++) {
+                attila_rec_reg_u32(&b, ranged[k].reg, 0,
+                                   g_rand_int_range(rnd, 0, ranged[k].range));
+            }
+            attila_rec_reg_u32(&b, ATTILA_REG_COLOR_BLEND, 0,
+                               g_rand_boolean(rnd));
+            for (k = 0; k < 4; k++) {
+                /* the source colour factor also takes DST_COLOR */
+                attila_rec_reg_u32(&b, ATTILA_REG_BLEND_SRC_RGB + k, 0,
+                                   factors[g_rand_int_range(rnd, 0,
+                                                            k ? 4 : 5)]);
+            }
+            for (k = 0; k < 4; k++) {
+                attila_rec_reg_u32(&b, ATTILA_REG_COLOR_MASK_R + k, 0,
+                                   g_rand_int_range(rnd, 0, 5) != 0);
+            }
+            attila_rec_cmd(&b, ATTILA_CMD_DRAW);
+        }
+        drawn += draw_twice(runs, w, h, 1, verts, sizeof(verts), &b, &err);
+        g_assert_cmpuint(err, ==, 0);
+    }
+    g_test_message("%" G_GUINT64_FORMAT " samples drawn", drawn);
+    g_assert_cmpuint(drawn, >, 10000);
+    runs_free(runs);
+    g_free(buf);
+    g_rand_free(rnd);
+}
+
+/*
  * Vertices shaded four at a time (streamer.c shade_batch) against one at
  * a time: indexed draws whose indices repeat (post-transform cache hits on
  * vertices still waiting in a batch and on shaded ones), 8-, 16- and 32-bit
@@ -732,6 +950,8 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/raster", test_raster);
     g_test_add_func("/attila/fast/sample-steps", test_sample_steps);
     g_test_add_func("/attila/fast/copy-program", test_copy_program);
+    g_test_add_func("/attila/fast/stamp1", test_stamp1);
+    g_test_add_func("/attila/fast/stamp-values", test_stamp_values);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     return g_test_run();
 }

@@ -288,6 +288,9 @@ static void test_dac_resolve(void)
  * general path (g3d_general_path): random surfaces of 1-8 samples, widths
  * and heights that are and are not tile multiples, both pixel origins,
  * samples equal, differing in one channel or random; every row byte-equal.
+ * Checked to fail when the one-sample rows' SSE2 conversion keeps G's low
+ * bit out (0xfe00 for 0xff00), and when the samples' compare leaves the
+ * blue byte out (0xffff for 0xffffff).
  */
 static void test_dac_general(void)
 {
@@ -387,6 +390,78 @@ static void test_stamp_runs(void)
     }
 }
 
+/*
+ * The stamp address tables of the one-sample rasteriser
+ * (attila_address_table): for random geometries (1-8 samples, 4- and
+ * 8-byte pixels, widths and heights that are and are not tile multiples,
+ * up to 4096), x[qx / 2] + y[qy / 2] is attila_pixel_address of every
+ * stamp; one table reused across geometries is rebuilt when they differ.
+ * Checked to fail when the y table is built from (2, y).
+ */
+static void test_address_table(void)
+{
+    static const uint32_t samples[4] = { 1, 2, 4, 8 };
+    GRand *rnd = g_rand_new_with_seed(0xADD7);
+    AttilaAddressTable tab = { 0 };
+    int n;
+
+    for (n = 0; n < 400; n++) {
+        AttilaPixelMapper pm;
+        uint32_t w = n % 8 == 0 ? g_rand_int_range(rnd, 1, 4097) :
+                     g_rand_int_range(rnd, 1, 300);
+        uint32_t h = n % 8 == 1 ? g_rand_int_range(rnd, 1, 4097) :
+                     g_rand_int_range(rnd, 1, 300);
+        uint32_t x, y;
+
+        if (n % 5 == 0) {
+            w = 64 * g_rand_int_range(rnd, 1, 6);
+        }
+        g_assert_true(attila_pixel_mapper_init(&pm, w, h,
+                                               samples[n % 4],
+                                               4 << g_rand_int_range(rnd, 0, 2)));
+        attila_address_table(&tab, &pm);
+        for (y = 0; y < h; y += 2) {
+            for (x = 0; x < w; x += 2) {
+                g_assert_cmpuint(tab.x[x / 2] + tab.y[y / 2], ==,
+                                 attila_pixel_address(&pm, x, y));
+            }
+        }
+    }
+    g_free(tab.x);
+    g_rand_free(rnd);
+}
+
+/*
+ * The clears' word fill (attila_fill_words) in SSE2 against the word by
+ * word loop (g3d_general_path): random bytes, 0-70 words at every byte
+ * alignment, keep masks of the clears (z, stencil, both, neither) and
+ * random ones; every byte equal. Checked to fail when the SSE2 loop does
+ * not read the words it keeps bits of.
+ */
+static void test_fill_words(void)
+{
+    static const uint32_t keeps[4] = { 0, 0x00ffffff, 0xff000000, 0xffffffff };
+    GRand *rnd = g_rand_new_with_seed(0xF111);
+    uint8_t a[300], b[300];
+    int n, k;
+
+    for (n = 0; n < 5000; n++) {
+        uint32_t keep = n % 5 < 4 ? keeps[n % 4] : g_rand_int(rnd);
+        uint32_t value = g_rand_int(rnd) & ~keep;
+        size_t words = g_rand_int_range(rnd, 0, 71), off = n % 16;
+
+        for (k = 0; k < (int)sizeof(a); k++) {
+            a[k] = b[k] = g_rand_int(rnd);
+        }
+        attila_fill_words(a + off, keep, value, words);
+        g3d_general_path = true;
+        attila_fill_words(b + off, keep, value, words);
+        g3d_general_path = false;
+        g_assert_cmpmem(a, sizeof(a), b, sizeof(b));
+    }
+    g_rand_free(rnd);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -396,6 +471,8 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/tiling/texture", test_texture_tiling);
     g_test_add_func("/attila/tiling/morton-table", test_morton_table);
     g_test_add_func("/attila/tiling/stamp-runs", test_stamp_runs);
+    g_test_add_func("/attila/tiling/address-table", test_address_table);
+    g_test_add_func("/attila/tiling/fill-words", test_fill_words);
     g_test_add_func("/attila/dac/detile", test_dac_detile);
     g_test_add_func("/attila/dac/resolve", test_dac_resolve);
     g_test_add_func("/attila/dac/general", test_dac_general);

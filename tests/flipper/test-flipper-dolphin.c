@@ -180,6 +180,47 @@ static uint32_t rand_mode(GRand *rng)
     }
 }
 
+/*
+ * One stage close to GX_MODULATE (texel * rasterised colour, D zero, the
+ * identity swaps: tev.c tex_mod) with one thing changed now and then: the
+ * operand order, a C or D operand, A, the bias/subtract/scale bits, the
+ * swap tables, the texture enable or the channel, a second stage.
+ */
+static void tex_mod_state(FlipperCore *c, GRand *rng)
+{
+    bool swap = g_rand_boolean(rng);
+    uint32_t cb = swap ? 10 : 8, cc = swap ? 8 : 10;
+    uint32_t ab = swap ? 5 : 4, ac = swap ? 4 : 5;
+    int i;
+
+#define ODD(n) (g_rand_int_range(rng, 0, n) == 0)
+    c->bp[BP_GENMODE] = ODD(12) ? 1u << 10 : 0;
+    c->bp[BP_TEV_COLOR_ENV0] = (ODD(12) ? rand_mode(rng) : 0) |
+        (uint32_t)g_rand_boolean(rng) << 19 |
+        (ODD(12) ? g_rand_int_range(rng, 0, 16) : 15) |
+        (ODD(12) ? g_rand_int_range(rng, 0, 16) : cc) << 4 |
+        cb << 8 | (ODD(12) ? g_rand_int_range(rng, 0, 16) : 15) << 12;
+    c->bp[BP_TEV_COLOR_ENV0 + 1] = (ODD(12) ? rand_mode(rng) : 0) |
+        (uint32_t)g_rand_boolean(rng) << 19 | g_rand_int_range(rng, 0, 16) |
+        (ODD(12) ? g_rand_int_range(rng, 0, 8) : 7) << 4 |
+        (ODD(12) ? g_rand_int_range(rng, 0, 8) : ac) << 7 |
+        ab << 10 | (ODD(12) ? g_rand_int_range(rng, 0, 8) : 7) << 13;
+    /* swap tables: the identity unless ODD */
+    for (i = 0; i < 4; i++) {
+        if (!ODD(8)) {
+            c->bp[BP_TEV_KSEL0 + 2 * i] = 0 | 1 << 2;
+            c->bp[BP_TEV_KSEL0 + 2 * i + 1] = 2 | 3 << 2;
+        }
+    }
+    c->bp[BP_TREF0] = (ODD(12) ? 0 : 1u << 6) |
+                      (ODD(12) ? g_rand_int_range(rng, 2, 8)
+                               : g_rand_int_range(rng, 0, 2)) << 7;
+    if (!ODD(3)) {
+        c->bp[BP_ZTEX2] = 0;
+    }
+#undef ODD
+}
+
 static void test_tev_stage_kinds(void)
 {
     FlipperRig *r = rig_new(1);
@@ -188,13 +229,14 @@ static void test_tev_stage_kinds(void)
     static TevProgram fast, general;
     long kinds[3] = { 0 }, pixels = 0, bad = 0, passed = 0;
     long pixels4 = 0, bad4 = 0, passed4 = 0;
+    long tex_mods = 0, tex_mod_ras = 0;
     int state, i, s, k;
 
-    for (state = 0; state < 500; state++) {
+    for (state = 0; state < 700; state++) {
         int nstages = g_rand_int_range(rng, 1, 17);
 
-        /* the last 100 states: compare modes with A, B read */
-        cmp_heavy = state >= 400;
+        /* states 400-499: compare modes with A, B read */
+        cmp_heavy = state >= 400 && state < 500;
         c->bp[BP_GENMODE] = (uint32_t)(nstages - 1) << 10;
         for (s = 0; s < 16; s++) {
             uint32_t mode = rand_mode(rng);
@@ -223,6 +265,9 @@ static void test_tev_stage_kinds(void)
                           g_rand_int_range(rng, 1, 3) << 2 |
                           g_rand_int_range(rng, 0, 3);
         c->bp[BP_BIAS] = g_rand_int(rng) & 0xFFFFFF;
+        if (state >= 500) {
+            tex_mod_state(c, rng);
+        }
         for (i = 0; i < 16; i++) {
             c->tev_reg[i / 4][i % 4] = g_rand_int_range(rng, -1024, 1024);
             c->tev_konst[i / 4][i % 4] = g_rand_int_range(rng, -1024, 1024);
@@ -232,6 +277,9 @@ static void test_tev_stage_kinds(void)
         flipper_force_general = true;
         flipper_tev_prepare(c, &general);
         flipper_force_general = false;
+        g_assert_cmpint(general.tex_mod, ==, TEV_MOD_NONE);
+        tex_mods += fast.tex_mod != TEV_MOD_NONE;
+        tex_mod_ras += fast.tex_mod == TEV_MOD_RAS_TEX;
         for (s = 0; s < general.nstages; s++) {
             g_assert_cmpint(general.st[s].ckind, ==, TEV_KIND_GENERAL);
             g_assert_cmpint(general.st[s].akind, ==, TEV_KIND_GENERAL);
@@ -321,6 +369,13 @@ static void test_tev_stage_kinds(void)
            passed4);
     g_assert_cmpint(bad, ==, 0);
     g_assert_cmpint(bad4, ==, 0);
+    /* the 16-bit-lane modulate (tev.c tex_mod4), both operand orders, and
+     * near misses (states 500-699) */
+    printf("# one-stage texel modulate: %ld states (%ld rasterised * texel)\n",
+           tex_mods, tex_mod_ras);
+    g_assert_cmpint(tex_mods, >, 40);
+    g_assert_cmpint(tex_mods, <, 150);
+    g_assert_cmpint(tex_mod_ras, >, 10);
     g_assert_cmpint(passed4, >, pixels4 / 10);
     g_assert_cmpint(passed4, <, pixels4);
     /* every kind was exercised, and the alpha test both ways */

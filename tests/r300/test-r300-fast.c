@@ -415,13 +415,13 @@ static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
     g3d_general_path = general;
     r300_rig_ring_run(d, cmdbuf, c.n);
     g3d_general_path = false;
-    *path = d->core->draw.shade == r300_quad ? PATH_GENERAL : PATH_FAST;
+    *path = d->core->draw->shade == r300_quad ? PATH_GENERAL : PATH_FAST;
     *tex_lanes = false;
 #ifdef __SSE2__
-    if (d->core->draw.shade == r300_quad_lanes) {
-        *path = d->core->draw.lanes.blend ? PATH_LANES_BLEND : PATH_LANES;
-        *tex_lanes = d->core->draw.lanes.tex_lanes &&
-                     d->core->draw.move.tex_op.dst == d->core->draw.move.src;
+    if (d->core->draw->shade == r300_quad_lanes) {
+        *path = d->core->draw->lanes.blend ? PATH_LANES_BLEND : PATH_LANES;
+        *tex_lanes = d->core->draw->lanes.tex_lanes &&
+                     d->core->draw->move.tex_op.dst == d->core->draw->move.src;
     }
 #endif
     memcpy(cb, d->vram + CB_ADDR, SURF_BYTES);

@@ -25,18 +25,9 @@ cd "$work"
 . "$here/shim.sh"
 shim=$(build_shim "$work" "$here")
 
-# kmscube's smooth cube: its shaders and geometry from its own source
-K=$work/kmscube
-(sed -n '/static const GLfloat vVertices/,/^};/p;/static const GLfloat vColors/,/^};/p;/static const GLfloat vNormals/,/^};/p' "$K/cube-smooth.c"
- sed -n '/static const char \*vertex_shader_source/,/;$/p;/static const char \*fragment_shader_source/,/;$/p' "$K/cube-smooth.c") > cube.h
-# cube-tex.c's texture coordinates and shaders, with an ordinary sampler2D
-(sed -n '/GLfloat vTexCoords/,/^};/p' "$K/cube-tex.c"
- sed -n '/static const char \*vertex_shader_source/,/;$/p;/static const char \*fragment_shader_source_1img/,/;$/p' "$K/cube-tex.c" |
- sed 's/vertex_shader_source/tex_vertex_shader_source/;
-      s/fragment_shader_source_1img/tex_fragment_shader_source/;
-      /GL_OES_EGL_image_external/d; s/samplerExternalOES/sampler2D/') > cube-tex.h
-gcc -O1 -I. -I"$K" -o kmscap "$here/kmscap.c" "$K/esTransform.c" \
-    -lEGL -lGLESv2 -l:libgbm.so.1 -lm
+# kmscap with kmscube's own geometry and shaders
+. "$here/build-kmscap.sh"
+build_kmscap "$work/kmscube" "$here"
 
 rm -f dump.txt
 SHIM_CS_DUMP=$work/dump.txt RADEON_GPU_ID=0x4e44 \

@@ -8,6 +8,27 @@
  *   kmscap FRAME MODE OUT.ppm   the same on a pbuffer of whatever EGL device
  *                         the surfaceless platform gives (llvmpipe with
  *                         LIBGL_ALWAYS_SOFTWARE=1), read back into OUT.ppm
+ *   kmscap FRAME rgba|nv12-2img|nv12-1img OUT.ppm
+ *                         kmscube's textured cube exactly as `kmscube -M
+ *                         MODE` draws it (cube-tex.c): its 512x512 frame
+ *                         (frame-512x512-*.c) written into linear GBM
+ *                         buffers on /dev/dri/card0, imported through
+ *                         EGL_EXT_image_dma_buf_import as an external
+ *                         image (ABGR8888; R8 and GR88 sampled by
+ *                         kmscube's own YUV shader; one NV12 image that
+ *                         Mesa samples and converts itself), culling on,
+ *                         no depth buffer. Always on the GBM platform (the
+ *                         image needs a card: r300, or llvmpipe as
+ *                         kms_swrast); the window's back buffer is read
+ *                         back into OUT.ppm before the swap
+ *   kmscap FRAME rgba-upload|nv12-2img-upload|nv12-1img-upload OUT.ppm
+ *                         the same draws with the same frame's bytes in
+ *                         ordinary textures (glTexImage2D: RGBA; R8 and RG8
+ *                         of GL_EXT_texture_rg) and kmscube's shader with
+ *                         sampler2D: on the same driver and device, the
+ *                         frame the import must give. nv12-1img-upload
+ *                         runs the program Mesa 22.3's r300 driver builds
+ *                         for kmscube's NV12 image (upload1_fs below)
  *   kmscap 0 arbvp        one triangle through an ARB_vertex_program
  *                         (desktop GL) with LIT, EXP, LOG, DST and ARL,
  *                         which GLSL never produces (arbvp below)
@@ -57,6 +78,29 @@ static const char *arbvp =
     "ARL A0.x, a.z;\n"
     "MOV result.texcoord[4], u[A0.x + 1];\n"
     "END\n";
+/* What Mesa 22.3's r300 driver draws for kmscube -M nv12-1img, written
+ * out so that an ordinary R8 texture of the Y plane runs it: r300 claims
+ * sampling of PIPE_FORMAT_R8_G8B8_420_UNORM (its format translation,
+ * r300_texture.c r300_translate_texformat, takes any one-channel 8-bit
+ * format as TX_FMT_8), so the frontend (st_cb_eglimage.c
+ * is_nv12_as_r8_g8b8_supported) binds the NV12 image as one texture and
+ * lowers the sample to nir_lower_tex.c's BT.601 limited-range conversion of
+ * (Y, U, V) = (x, y, z); TX_FORMAT1 selects X001, so U = V = 0 and the cube
+ * is green on the chip. The multiply-adds are those of the driver's program
+ * (RADEON_DEBUG=fp), in its order. */
+static const char *upload1_fs =
+    "precision mediump float;\n"
+    "uniform sampler2D uTex;\n"
+    "varying vec4 vVaryingColor;\n"
+    "varying vec2 vTexCoord;\n"
+    "void main() {\n"
+    "  vec4 t = vec4(texture2D(uTex, vTexCoord).x, 0.0, 0.0, 1.0);\n"
+    "  vec4 c = t.zzzz * vec4(1.59602678, -0.81296764, 0.0, 0.0) +\n"
+    "           vec4(-0.874202214, 0.531667820, -1.085630787, 1.0);\n"
+    "  c = t.yyyy * vec4(0.0, -0.39176229, 2.01723214, 0.0) + c;\n"
+    "  c = t.xxxx * vec4(1.16438356, 1.16438356, 1.16438356, 0.0) + c;\n"
+    "  gl_FragColor = vVaryingColor * c;\n"
+    "}\n";
 typedef void (*ProgStrFn)(unsigned, unsigned, int, const void *);
 typedef void (*BindProgFn)(unsigned, unsigned);
 typedef void (*GenProgFn)(int, unsigned *);
@@ -124,9 +168,23 @@ static const char *ops_fs =
 #include <string.h>
 #include <stdint.h>
 struct gbm_device; struct gbm_surface;
+#include <GLES2/gl2ext.h>
+#include <unistd.h>
+struct gbm_device; struct gbm_bo;
 struct gbm_device *gbm_create_device(int fd);
 struct gbm_surface *gbm_surface_create(struct gbm_device *, uint32_t, uint32_t, uint32_t, uint32_t);
-#define XRGB 0x34325258
+struct gbm_bo *gbm_bo_create(struct gbm_device *, uint32_t, uint32_t, uint32_t, uint32_t);
+void *gbm_bo_map(struct gbm_bo *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t *, void **);
+void gbm_bo_unmap(struct gbm_bo *, void *);
+int gbm_bo_get_fd(struct gbm_bo *);
+uint64_t gbm_bo_get_modifier(struct gbm_bo *);
+void gbm_bo_destroy(struct gbm_bo *);
+#define FOURCC(a, b, c, d) ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+#define XRGB FOURCC('X', 'R', '2', '4')
+#define GBM_BO_USE_LINEAR (1 << 4)      /* gbm.h */
+#define GBM_BO_TRANSFER_WRITE (1 << 1)
+#define MOD_INVALID 0x00ffffffffffffffull
+extern const uint32_t raw_512x512_nv12[], raw_512x512_rgba[];
 #define W 160
 #define H 120
 #include "cube.h"
@@ -146,6 +204,138 @@ static void write_ppm(const char *path) {
     for (x = 0; x < W; x++)
       fwrite(px + 4 * (y * W + x), 1, 3, f);
   fclose(f);
+}
+/* one plane of kmscube's frame in a linear GBM buffer (cube-tex.c
+ * get_fd_*): w x h texels of bpp bytes from rows src_pitch bytes apart;
+ * returns the buffer's dma-buf fd, its pitch and modifier */
+static int plane_fd(struct gbm_device *gbm, uint32_t fourcc, int w, int h,
+                    int bpp, const uint8_t *src, int src_pitch,
+                    EGLint *pitch, uint64_t *mod) {
+  struct gbm_bo *bo = gbm_bo_create(gbm, w, h, fourcc, GBM_BO_USE_LINEAR);
+  void *md = NULL;
+  uint32_t stride;
+  uint8_t *map = bo ? gbm_bo_map(bo, 0, 0, w, h, GBM_BO_TRANSFER_WRITE, &stride, &md) : NULL;
+  int y, fd;
+  if (!map) { printf("gbm buffer %08x %dx%d failed\n", fourcc, w, h); exit(1); }
+  for (y = 0; y < h; y++)
+    memcpy(map + (size_t)stride * y, src + (size_t)src_pitch * y, (size_t)w * bpp);
+  gbm_bo_unmap(bo, md);
+  fd = gbm_bo_get_fd(bo);
+  *mod = gbm_bo_get_modifier(bo);
+  gbm_bo_destroy(bo);
+  *pitch = stride;
+  return fd;
+}
+/* planes n of fourcc imported as one external image, bound to the
+ * current texture unit with kmscube's sampler state */
+static void import_external(EGLDisplay d, uint32_t fourcc, int w, int h, int n,
+                            const int *fd, const EGLint *pitch, const uint64_t *mod) {
+  static const EGLint key[2][5] = {
+    { EGL_DMA_BUF_PLANE0_FD_EXT, EGL_DMA_BUF_PLANE0_OFFSET_EXT, EGL_DMA_BUF_PLANE0_PITCH_EXT,
+      EGL_DMA_BUF_PLANE0_MODIFIER_LO_EXT, EGL_DMA_BUF_PLANE0_MODIFIER_HI_EXT },
+    { EGL_DMA_BUF_PLANE1_FD_EXT, EGL_DMA_BUF_PLANE1_OFFSET_EXT, EGL_DMA_BUF_PLANE1_PITCH_EXT,
+      EGL_DMA_BUF_PLANE1_MODIFIER_LO_EXT, EGL_DMA_BUF_PLANE1_MODIFIER_HI_EXT },
+  };
+  /* kmscube passes modifiers only when EGL takes them and GBM knows them */
+  const char *ext = eglQueryString(d, EGL_EXTENSIONS);
+  int use_mod = strstr(ext, "EGL_EXT_image_dma_buf_import_modifiers") != NULL;
+  EGLint a[40];
+  int k = 0, i;
+  PFNEGLCREATEIMAGEKHRPROC create = (void *)eglGetProcAddress("eglCreateImageKHR");
+  PFNEGLDESTROYIMAGEKHRPROC destroy = (void *)eglGetProcAddress("eglDestroyImageKHR");
+  PFNGLEGLIMAGETARGETTEXTURE2DOESPROC target =
+    (void *)eglGetProcAddress("glEGLImageTargetTexture2DOES");
+  EGLImageKHR img;
+  GLuint t;
+  for (i = 0; i < n; i++)
+    use_mod = use_mod && mod[i] != MOD_INVALID;
+  a[k++] = EGL_WIDTH; a[k++] = w; a[k++] = EGL_HEIGHT; a[k++] = h;
+  a[k++] = EGL_LINUX_DRM_FOURCC_EXT; a[k++] = fourcc;
+  for (i = 0; i < n; i++) {
+    a[k++] = key[i][0]; a[k++] = fd[i];
+    a[k++] = key[i][1]; a[k++] = 0;
+    a[k++] = key[i][2]; a[k++] = pitch[i];
+    if (use_mod) {
+      a[k++] = key[i][3]; a[k++] = (EGLint)(mod[i] & 0xffffffff);
+      a[k++] = key[i][4]; a[k++] = (EGLint)(mod[i] >> 32);
+    }
+  }
+  a[k] = EGL_NONE;
+  img = create(d, EGL_NO_CONTEXT, EGL_LINUX_DMA_BUF_EXT, NULL, a);
+  if (img == EGL_NO_IMAGE_KHR) { printf("dma-buf import of %08x failed: %#x\n", fourcc, eglGetError()); exit(1); }
+  glGenTextures(1, &t);
+  glBindTexture(GL_TEXTURE_EXTERNAL_OES, t);
+  glTexParameteri(GL_TEXTURE_EXTERNAL_OES, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_EXTERNAL_OES, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_EXTERNAL_OES, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_EXTERNAL_OES, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  target(GL_TEXTURE_EXTERNAL_OES, img);
+  destroy(d, img);
+  for (i = 0; i < n; i++)
+    close(fd[i]);
+}
+/* kmscube's textures for -M rgba, nv12-2img, nv12-1img (cube-tex.c
+ * init_tex_*): units 0 (and 1), uniforms set for program p */
+static void kmscube_textures(EGLDisplay d, struct gbm_device *gbm, const char *mode, GLuint p) {
+  const uint8_t *nv12 = (const uint8_t *)raw_512x512_nv12;
+  int fd[2];
+  EGLint pitch[2];
+  uint64_t mod[2];
+  glActiveTexture(GL_TEXTURE0);
+  if (!strcmp(mode, "rgba")) {
+    fd[0] = plane_fd(gbm, FOURCC('A', 'B', '2', '4'), 512, 512, 4,
+                     (const uint8_t *)raw_512x512_rgba, 512 * 4, &pitch[0], &mod[0]);
+    import_external(d, FOURCC('A', 'B', '2', '4'), 512, 512, 1, fd, pitch, mod);
+    glUniform1i(glGetUniformLocation(p, "uTex"), 0);
+    return;
+  }
+  /* Y: 512x512 bytes; UV: 256x256 pairs after it, rows 512 bytes */
+  fd[0] = plane_fd(gbm, FOURCC('R', '8', ' ', ' '), 512, 512, 1, nv12, 512, &pitch[0], &mod[0]);
+  fd[1] = plane_fd(gbm, FOURCC('G', 'R', '8', '8'), 256, 256, 2, nv12 + 512 * 512, 512,
+                   &pitch[1], &mod[1]);
+  if (!strcmp(mode, "nv12-1img")) {
+    import_external(d, FOURCC('N', 'V', '1', '2'), 512, 512, 2, fd, pitch, mod);
+    glUniform1i(glGetUniformLocation(p, "uTex"), 0);
+    return;
+  }
+  import_external(d, FOURCC('R', '8', ' ', ' '), 512, 512, 1, &fd[0], &pitch[0], &mod[0]);
+  glActiveTexture(GL_TEXTURE1);
+  import_external(d, FOURCC('G', 'R', '8', '8'), 256, 256, 1, &fd[1], &pitch[1], &mod[1]);
+  glUniform1i(glGetUniformLocation(p, "uTexY"), 0);
+  glUniform1i(glGetUniformLocation(p, "uTexUV"), 1);
+}
+/* the same bytes as kmscube_textures in ordinary textures (the -upload
+ * modes): units 0 (and 1), uniforms set for program p */
+static void upload_textures(const char *mode, GLuint p) {
+  const uint8_t *nv12 = (const uint8_t *)raw_512x512_nv12;
+  GLuint t[2];
+  int i;
+  glGenTextures(2, t);
+  for (i = 0; i < 2; i++) {
+    glActiveTexture(GL_TEXTURE0 + i);
+    glBindTexture(GL_TEXTURE_2D, t[i]);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  }
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, t[0]);
+  if (!strncmp(mode, "rgba", 4)) {
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 512, 512, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                 raw_512x512_rgba);
+    glUniform1i(glGetUniformLocation(p, "uTex"), 0);
+  } else {
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RED_EXT, 512, 512, 0, GL_RED_EXT, GL_UNSIGNED_BYTE, nv12);
+    glUniform1i(glGetUniformLocation(p, !strncmp(mode, "nv12-2img", 9) ? "uTexY" : "uTex"), 0);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, t[1]);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RG_EXT, 256, 256, 0, GL_RG_EXT, GL_UNSIGNED_BYTE,
+                 nv12 + 512 * 512);
+    glUniform1i(glGetUniformLocation(p, "uTexUV"), 1);
+  }
+  if (glGetError() != GL_NO_ERROR) { printf("texture upload failed\n"); exit(1); }
 }
 /* program p of two shaders, attributes 0 and 1 named, in use */
 static void link2(GLuint p, const char *vs, const char *fs, const char *a0,
@@ -167,11 +357,22 @@ static int finish(EGLDisplay d, EGLSurface s, const char *ppm) {
 }
 int main(int argc, char **argv) {
   const char *ppm = argc > 3 ? argv[3] : NULL;
-  int fd = ppm ? -1 : open("/dev/dri/renderD128", O_RDWR);
-  struct gbm_device *gbm = ppm ? NULL : gbm_create_device(fd);
+  const char *mode = argc > 2 ? argv[2] : "smooth";
+  /* kmscube's imported textures (kmscube_textures), or the same bytes
+   * uploaded (upload_textures) */
+  int upload = strstr(mode, "-upload") != NULL;
+  int ext = !strncmp(mode, "rgba", 4) || !strncmp(mode, "nv12-", 5);
+  int yuv2 = !strncmp(mode, "nv12-2img", 9);
+  int pbuf = ppm && !ext;
+  /* the card node, as kmscube opens it: kms_swrast's dumb buffers need it
+   * ($KMSCAP_NODE instead: the radeon DRM shim has a render node only) */
+  const char *node = getenv("KMSCAP_NODE") ? getenv("KMSCAP_NODE") :
+                     ext ? "/dev/dri/card0" : "/dev/dri/renderD128";
+  int fd = pbuf ? -1 : open(node, O_RDWR);
+  struct gbm_device *gbm = pbuf ? NULL : gbm_create_device(fd);
   PFNEGLGETPLATFORMDISPLAYEXTPROC gpd = (void *)eglGetProcAddress("eglGetPlatformDisplayEXT");
-  EGLDisplay d = ppm ? gpd(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL)
-                     : gpd(EGL_PLATFORM_GBM_KHR, gbm, NULL);
+  EGLDisplay d = pbuf ? gpd(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL)
+                      : gpd(EGL_PLATFORM_GBM_KHR, gbm, NULL);
   EGLint maj, min, n; EGLConfig cfgs[64], cfg = 0; int i;
   if (!eglInitialize(d, &maj, &min)) { printf("no egl\n"); return 1; }
   printf("%s\n", eglQueryString(d, EGL_VENDOR));
@@ -186,12 +387,12 @@ int main(int argc, char **argv) {
   static const EGLint cad[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_DEPTH_SIZE, 24, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
   static const EGLint cap[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_DEPTH_SIZE, 24, EGL_STENCIL_SIZE, 8, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_NONE };
   static const EGLint cas[] = { EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RED_SIZE, 1, EGL_GREEN_SIZE, 1, EGL_BLUE_SIZE, 1, EGL_ALPHA_SIZE, 0, EGL_DEPTH_SIZE, 24, EGL_STENCIL_SIZE, 8, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SAMPLES, 0, EGL_NONE };
-  eglChooseConfig(d, ppm ? cap : arb ? cagl : misc ? cas : tex ? cad : ca, cfgs, 64, &n);
-  for (i = 0; i < n; i++) { EGLint id; eglGetConfigAttrib(d, cfgs[i], EGL_NATIVE_VISUAL_ID, &id); if (ppm || id == XRGB) { cfg = cfgs[i]; break; } }
+  eglChooseConfig(d, pbuf ? cap : arb ? cagl : misc ? cas : tex ? cad : ca, cfgs, 64, &n);
+  for (i = 0; i < n; i++) { EGLint id; eglGetConfigAttrib(d, cfgs[i], EGL_NATIVE_VISUAL_ID, &id); if (pbuf || id == XRGB) { cfg = cfgs[i]; break; } }
   static const EGLint ctxa[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE };
   EGLContext ctx = eglCreateContext(d, cfg, EGL_NO_CONTEXT, arb ? NULL : ctxa);
   static const EGLint pba[] = { EGL_WIDTH, W, EGL_HEIGHT, H, EGL_NONE };
-  EGLSurface s = ppm ? eglCreatePbufferSurface(d, cfg, pba)
+  EGLSurface s = pbuf ? eglCreatePbufferSurface(d, cfg, pba)
                      : eglCreateWindowSurface(d, cfg, (EGLNativeWindowType)gbm_surface_create(gbm, W, H, XRGB, 1 | 4), NULL);
   eglMakeCurrent(d, s, s, ctx);
   printf("%s\n", glGetString(GL_RENDERER));
@@ -319,11 +520,16 @@ int main(int argc, char **argv) {
     glDrawArrays(GL_TRIANGLES, 0, 3);
     return finish(d, s, ppm);
   }
-  glAttachShader(p, sh(GL_VERTEX_SHADER, tex ? tex_vertex_shader_source : vertex_shader_source));
-  glAttachShader(p, sh(GL_FRAGMENT_SHADER, tex ? tex_fragment_shader_source : fragment_shader_source));
+  glAttachShader(p, sh(GL_VERTEX_SHADER, tex || ext ? tex_vertex_shader_source : vertex_shader_source));
+  glAttachShader(p, sh(GL_FRAGMENT_SHADER,
+                       yuv2 ? (upload ? tex2_fragment_shader_source : ext2_fragment_shader_source) :
+                       !strcmp(mode, "nv12-1img-upload") ? upload1_fs :
+                       upload ? tex_fragment_shader_source :
+                       ext ? ext1_fragment_shader_source :
+                       tex ? tex_fragment_shader_source : fragment_shader_source));
   glBindAttribLocation(p, 0, "in_position");
   glBindAttribLocation(p, 1, "in_normal");
-  glBindAttribLocation(p, 2, tex ? "in_TexCoord" : "in_color");
+  glBindAttribLocation(p, 2, tex || ext ? "in_TexCoord" : "in_color");
   glLinkProgram(p); glUseProgram(p);
   GLint mv = glGetUniformLocation(p, "modelviewMatrix"), mvp = glGetUniformLocation(p, "modelviewprojectionMatrix"), nm = glGetUniformLocation(p, "normalMatrix");
   glViewport(0, 0, W, H);
@@ -343,13 +549,17 @@ int main(int argc, char **argv) {
     glUniform1i(glGetUniformLocation(p, "uTex"), 0);
     glEnable(GL_DEPTH_TEST);
   } else {
+    if (upload)
+      upload_textures(mode, p);
+    else if (ext)
+      kmscube_textures(d, gbm, mode, p);
     glEnable(GL_CULL_FACE);
   }
   GLuint vbo; glGenBuffers(1, &vbo); glBindBuffer(GL_ARRAY_BUFFER, vbo);
   /* cube-smooth.c: positions, colours, normals; cube-tex.c: positions,
    * texture coordinates, normals */
-  const void *third = tex ? (const void *)vTexCoords : (const void *)vColors;
-  int third_size = tex ? sizeof(vTexCoords) : sizeof(vColors);
+  const void *third = tex || ext ? (const void *)vTexCoords : (const void *)vColors;
+  int third_size = tex || ext ? sizeof(vTexCoords) : sizeof(vColors);
   int po = 0, co = sizeof(vVertices), no = co + third_size;
   glBufferData(GL_ARRAY_BUFFER, sizeof(vVertices) + third_size + sizeof(vNormals), 0, GL_STATIC_DRAW);
   glBufferSubData(GL_ARRAY_BUFFER, po, sizeof(vVertices), vVertices);
@@ -357,7 +567,7 @@ int main(int argc, char **argv) {
   glBufferSubData(GL_ARRAY_BUFFER, no, sizeof(vNormals), vNormals);
   glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, (void *)(intptr_t)po); glEnableVertexAttribArray(0);
   glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 0, (void *)(intptr_t)no); glEnableVertexAttribArray(1);
-  glVertexAttribPointer(2, tex ? 2 : 3, GL_FLOAT, GL_FALSE, 0, (void *)(intptr_t)co); glEnableVertexAttribArray(2);
+  glVertexAttribPointer(2, tex || ext ? 2 : 3, GL_FLOAT, GL_FALSE, 0, (void *)(intptr_t)co); glEnableVertexAttribArray(2);
   glClearColor(0.5, 0.5, 0.5, 1.0);
   glClear(GL_COLOR_BUFFER_BIT | (tex ? GL_DEPTH_BUFFER_BIT : 0));
   float m[3][16]; ESMatrix modelview, projection, modelviewprojection; int fi = argc > 1 ? atoi(argv[1]) : 0;

@@ -22,6 +22,11 @@
 #include "common/error-latch.h"
 #include "common/fragment.h"
 #include "common/raster.h"
+#include "common/g3d-core.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* ---- GPU register file (command-processor.c) ---------------------------- */
 
@@ -135,6 +140,52 @@ static inline uint32_t attila_stamp_run(const AttilaPixelMapper *pm,
 
     return in_tile < in_row ? in_tile : in_row;
 }
+/*
+ * attila_pixel_address is a sum of shifted bit fields, each of x or of y
+ * alone, so the address of (x, y) is that of (x, 0) plus that of (0, y).
+ * The table holds both for the even coordinates (stamps): x[] then y[]
+ * (width / 2 and height / 2 entries, rounded up) of pm's geometry.
+ */
+typedef struct AttilaAddressTable {
+    uint32_t width, height, samples, bytes;     /* 0: empty */
+    uint32_t *x, *y;
+} AttilaAddressTable;
+
+void attila_address_table(AttilaAddressTable *tab,
+                          const AttilaPixelMapper *pm);
+
+/*
+ * The clears' stores: n 4-byte words at p become (word & keep) | value.
+ * Not under g3d_general_path: four words an SSE2 operation, and no read
+ * where keep is 0.
+ */
+static inline void attila_fill_words(uint8_t *p, uint32_t keep,
+                                     uint32_t value, size_t n)
+{
+    size_t k = 0;
+
+#ifdef __SSE2__
+    if (!g3d_general_path) {
+        const __m128i vk = _mm_set1_epi32((int)keep);
+        const __m128i vv = _mm_set1_epi32((int)value);
+        for (; k + 4 <= n; k += 4) {
+            __m128i w = vv;
+            if (keep) {
+                w = _mm_or_si128(_mm_and_si128(
+                        _mm_loadu_si128((const __m128i *)(p + 4 * k)), vk), vv);
+            }
+            _mm_storeu_si128((__m128i *)(p + 4 * k), w);
+        }
+    }
+#endif
+    for (; k < n; k++) {
+        uint32_t w;
+        memcpy(&w, p + 4 * k, 4);
+        w = (w & keep) | value;
+        memcpy(p + 4 * k, &w, 4);
+    }
+}
+
 /* the 8 low bits of v spread to the even bit positions (pixel-mapper.c) */
 extern const uint16_t attila_spread8[256];
 /*
@@ -373,6 +424,11 @@ typedef struct AttilaRenderTarget {
     bool mask[4];
     uint8_t path;                       /* ATTILA_CW_*, attila_color_choose */
     uint8_t factor[4];                  /* ATTILA_CW_RGBA8_BLEND: src/dst rgb, a */
+    /* attila_color_write4's per-draw constants (attila_color_choose): the
+     * source and destination factors per channel as base + slope * As,
+     * and the byte mask of the written channels */
+    float fbase[2][4], fslope[2][4];
+    uint32_t chan;
 } AttilaRenderTarget;
 
 /* how attila_color_write writes a render target, chosen per draw */
@@ -420,6 +476,11 @@ typedef struct AttilaDrawState {
     /* z / stencil */
     bool depth_test, depth_mask, stencil_test;
     uint32_t depth_func, stencil_func, stencil_fail, depth_fail, depth_pass;
+    /* a depth test without stencil, not under g3d_general_path: the
+     * rasteriser tests by attila_depth_only_test, its compare function as
+     * the bits (less, equal, greater) that pass */
+    bool depth_only;
+    uint8_t depth_table;
     uint8_t stencil_ref, stencil_mask, stencil_wmask;
     uint8_t *zptr;                      /* NULL: no z/stencil access */
     AttilaPixelMapper zpm;
@@ -443,6 +504,15 @@ typedef struct AttilaRenderCtx {
     uint64_t work;                      /* stamps + shader steps this draw */
     uint8_t rt_list[ATTILA_MAX_RENDER_TARGETS];  /* the mapped targets */
     uint8_t rt_count;
+    bool tables;
+    /*
+     * the rasteriser's addresses where tables is set (not under
+     * g3d_general_path): a stamp's byte
+     * offset in the z buffer and in target rt_list[n] is
+     * x[qx / 2] + y[qy / 2] (attila_address_table)
+     */
+    const uint32_t *zx, *zy, *rtx[ATTILA_MAX_RENDER_TARGETS],
+                   *rty[ATTILA_MAX_RENDER_TARGETS];
 } AttilaRenderCtx;
 
 /*
@@ -492,6 +562,9 @@ typedef struct AttilaTriangle {
     uint32_t level;         /* top tile is 2^level pixels */
     double start[4];        /* e0, e1, e2, z at (start_x, start_y) */
     double inside_lo[3];    /* attila_inside_lo of each edge */
+    /* the x and y coefficients of the edges and the z plane, in pairs
+     * (e0 e1, e2 z) for two-lane additions */
+    double ea[4], eb[4];
     float attr[3][ATTILA_SH_IO][4];
 } AttilaTriangle;
 
@@ -539,6 +612,17 @@ static inline void attila_centroid_values(const double v[4],
     cv[1] = v[1] + st->cx[1] + st->cy[1];
     cv[2] = v[2] + st->cx[2] + st->cy[2];
     cv[3] = v[3] + st->cx[3] + st->cy[3];
+}
+
+/* t->ea, t->eb from t->e and t->zeq */
+static inline void attila_triangle_pairs(AttilaTriangle *t)
+{
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        t->ea[i] = i < 3 ? t->e[i][0] : t->zeq[0];
+        t->eb[i] = i < 3 ? t->e[i][1] : t->zeq[1];
+    }
 }
 
 /* false: culled (facing, zero area, nothing on screen) */
@@ -634,6 +718,13 @@ static inline uint32_t attila_convert_z(const AttilaDrawState *ds, double z)
 }
 
 /* interpolator.c */
+/*
+ * attila_interpolate's AVX lanes (x86-64 with AVX, not under
+ * g3d_general_path): set by attila_interpolate_init from the CPU; a test
+ * may clear it to take the SSE2 lanes.
+ */
+extern bool attila_interpolate_avx;
+void attila_interpolate_init(void);
 void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
                         const double *const v[4], const uint32_t zint[4],
                         int32_t qx, int32_t qy, AttilaShaderThread lane[4]);
@@ -703,6 +794,32 @@ static inline bool attila_zstencil_test(const AttilaDrawState *ds,
     }
     *zbuf = buf;
     return spass && zpass;
+}
+
+/*
+ * attila_zstencil_test where ds->depth_only: the same result and word,
+ * the compare function as a lookup of whether zin is less than, equal to
+ * or greater than the stored depth.
+ */
+static inline bool attila_depth_only_test(const AttilaDrawState *ds,
+                                          uint32_t zin, uint32_t *zbuf)
+{
+    uint32_t buf = *zbuf, depth = buf & 0x00ffffff;
+    unsigned rel = (zin >= depth) + (zin > depth);
+    bool pass = (ds->depth_table >> rel) & 1;
+
+    if (pass && ds->depth_mask) {
+        *zbuf = (buf & 0xff000000) | (zin & 0x00ffffff);
+    }
+    return pass;
+}
+
+/* the z/stencil test of the rasteriser's chosen path */
+static inline bool attila_zs_test(const AttilaDrawState *ds, uint32_t zin,
+                                  uint32_t *zbuf)
+{
+    return ds->depth_only ? attila_depth_only_test(ds, zin, zbuf) :
+           attila_zstencil_test(ds, zin, zbuf);
 }
 
 /* color-write.c */

@@ -209,10 +209,17 @@ void attila_color_choose(const AttilaDrawState *ds, AttilaRenderTarget *rt,
         [ATTILA_BF_ONE_MINUS_SRC_ALPHA] = FAC_INV_SRC_ALPHA,
         [ATTILA_BF_DST_ALPHA ... ATTILA_BF_SRC_ALPHA_SATURATE] = FAC_OTHER,
     };
+    /* the factors 0, 1, As, 1 - As as base + slope * As (attila_color_write4) */
+    static const float base[4] = { 0.0f, 1.0f, 0.0f, 1.0f };
+    static const float slope[4] = { 0.0f, 0.0f, 1.0f, -1.0f };
     const uint32_t f[4] = { rt->src_rgb, rt->dst_rgb, rt->src_a, rt->dst_a };
     int k;
 
     rt->path = ATTILA_CW_GENERAL;
+    rt->chan = 0;
+    for (k = 0; k < 4; k++) {
+        rt->chan |= rt->mask[k] ? 0xffu << (8 * k) : 0;
+    }
     if (g3d_general_path || rt->format != ATTILA_FMT_RGBA8888 ||
         ds->srgb_write || (rt_index == 0 && ds->logic_op)) {
         return;
@@ -229,6 +236,14 @@ void attila_color_choose(const AttilaDrawState *ds, AttilaRenderTarget *rt,
             return;
         }
         rt->factor[k] = code[f[k]];
+    }
+    for (k = 0; k < 4; k++) {
+        /* source rgb, rgb, rgb, alpha; destination likewise */
+        int sf = rt->factor[k < 3 ? 0 : 2], df = rt->factor[k < 3 ? 1 : 3];
+        rt->fbase[0][k] = base[sf];
+        rt->fslope[0][k] = slope[sf];
+        rt->fbase[1][k] = base[df];
+        rt->fslope[1][k] = slope[df];
     }
     rt->path = ATTILA_CW_RGBA8_BLEND;
 }
@@ -326,33 +341,35 @@ void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
                          const float *const color[4], unsigned mask)
 {
 #ifdef __SSE2__
-    static const float fbase[4] = { 0.0f, 1.0f, 0.0f, 1.0f };
-    static const float fslope[4] = { 0.0f, 0.0f, 1.0f, -1.0f };
+    /* slot j's byte mask: bit j of `mask` */
+    static const uint32_t slots[16][4] __attribute__((aligned(16))) = {
+#define S(m) { (m) & 1 ? ~0u : 0, (m) & 2 ? ~0u : 0, (m) & 4 ? ~0u : 0, \
+               (m) & 8 ? ~0u : 0 }
+        S(0), S(1), S(2), S(3), S(4), S(5), S(6), S(7),
+        S(8), S(9), S(10), S(11), S(12), S(13), S(14), S(15),
+#undef S
+    };
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
     const __m128 k255 = _mm_set1_ps(255.0f);
     bool blend = rt->path == ATTILA_CW_RGBA8_BLEND;
     __m128i old = _mm_loadu_si128((const __m128i *)px), u[4], res, wm;
     __m128 d[4] = { zero, zero, zero, zero };
     __m128 sfb = zero, sfm = zero, dfb = zero, dfm = zero;
-    uint32_t chan = 0, slot[4];
     int j;
 
     if (blend) {
         const __m128i z = _mm_setzero_si128();
         const __m128 inv = _mm_set1_ps(1.0f / 255.0f);
         __m128i lo = _mm_unpacklo_epi8(old, z), hi = _mm_unpackhi_epi8(old, z);
-        const uint8_t *f = rt->factor;
 
         d[0] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, z)), inv);
         d[1] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, z)), inv);
         d[2] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, z)), inv);
         d[3] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, z)), inv);
-        sfb = _mm_setr_ps(fbase[f[0]], fbase[f[0]], fbase[f[0]], fbase[f[2]]);
-        sfm = _mm_setr_ps(fslope[f[0]], fslope[f[0]], fslope[f[0]],
-                          fslope[f[2]]);
-        dfb = _mm_setr_ps(fbase[f[1]], fbase[f[1]], fbase[f[1]], fbase[f[3]]);
-        dfm = _mm_setr_ps(fslope[f[1]], fslope[f[1]], fslope[f[1]],
-                          fslope[f[3]]);
+        sfb = _mm_loadu_ps(rt->fbase[0]);
+        sfm = _mm_loadu_ps(rt->fslope[0]);
+        dfb = _mm_loadu_ps(rt->fbase[1]);
+        dfm = _mm_loadu_ps(rt->fslope[1]);
     }
     for (j = 0; j < 4; j++) {
         __m128 s = _mm_max_ps(_mm_min_ps(_mm_loadu_ps(color[j]), one), zero);
@@ -367,14 +384,8 @@ void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
     }
     res = _mm_packus_epi16(_mm_packs_epi32(u[0], u[1]),
                            _mm_packs_epi32(u[2], u[3]));
-    for (j = 0; j < 4; j++) {
-        chan |= rt->mask[j] ? 0xffu << (8 * j) : 0;
-    }
-    for (j = 0; j < 4; j++) {
-        slot[j] = (mask >> j) & 1 ? chan : 0;
-    }
-    wm = _mm_setr_epi32((int)slot[0], (int)slot[1], (int)slot[2],
-                        (int)slot[3]);
+    wm = _mm_and_si128(_mm_load_si128((const __m128i *)slots[mask & 15]),
+                       _mm_set1_epi32((int)rt->chan));
     res = _mm_or_si128(_mm_and_si128(wm, res), _mm_andnot_si128(wm, old));
     _mm_storeu_si128((__m128i *)px, res);
 #else
@@ -453,9 +464,7 @@ void attila_clear_color(AttilaCore *c)
             if (bytes == 4) {
                 uint32_t v;
                 memcpy(&v, value, 4);
-                for (s = 0; s < 4 * pm.samples * n; s++) {
-                    memcpy(p + 4 * s, &v, 4);
-                }
+                attila_fill_words(p, 0, v, 4 * pm.samples * n);
             } else {
                 for (s = 0; s < 4 * pm.samples * n; s++) {
                     memcpy(p + s * bytes, value, bytes);

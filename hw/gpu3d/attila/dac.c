@@ -18,6 +18,9 @@
 
 #include <glib.h>
 #include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 static inline uint8_t to8(float v)
 {
@@ -114,7 +117,39 @@ static uint32_t pixel_argb(const AttilaDisplay *d, const uint8_t *p,
  */
 static inline uint32_t pixel_rgba8(const AttilaDisplay *d, const uint8_t *p)
 {
-    uint32_t s, rgb0 = p[0] | p[1] << 8 | p[2] << 16;
+    uint32_t s;
+
+#ifdef __SSE2__
+    if (d->samples == 2 || d->samples == 4 || d->samples == 8) {
+        /* every sample's RGB against sample 0's, four words a compare */
+        const __m128i rgb = _mm_set1_epi32(0x00ffffff);
+        __m128i s0 = _mm_and_si128(_mm_set1_epi32((int)(p[0] | p[1] << 8 |
+                                                        p[2] << 16)), rgb);
+        __m128i eq;
+        int bits;
+
+        if (d->samples == 2) {
+            eq = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadl_epi64((const __m128i *)p),
+                                               rgb), s0);
+            bits = _mm_movemask_epi8(eq) & 0xff;
+            if (bits != 0xff) {
+                return pixel_argb(d, p, 4);
+            }
+        } else {
+            for (s = 0; s < d->samples; s += 4) {
+                eq = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128((const __m128i *)(p + 4 * s)),
+                                                   rgb), s0);
+                bits = _mm_movemask_epi8(eq);
+                if (bits != 0xffff) {
+                    return pixel_argb(d, p, 4);
+                }
+            }
+        }
+        return 0xff000000u | p[0] << 16 | p[1] << 8 | p[2];
+    }
+#endif
+
+    uint32_t rgb0 = p[0] | p[1] << 8 | p[2] << 16;
 
     for (s = 1; s < d->samples; s++) {
         const uint8_t *q = p + 4 * s;
@@ -147,7 +182,24 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
         if (rgba8 && d->samples <= 1) {
             /* the run's pixels of this row: two words every four */
             uint32_t m = MIN(2 * n, d->width - x);
-            for (k = 0; k < m; k++) {
+            k = 0;
+#ifdef __SSE2__
+            /* two stamps' two words at once: RGBA bytes to 0xffRRGGBB */
+            for (; k + 4 <= m; k += 4) {
+                __m128i w = _mm_unpacklo_epi64(
+                    _mm_loadl_epi64((const __m128i *)(p + k * 8)),
+                    _mm_loadl_epi64((const __m128i *)(p + k * 8 + 16)));
+                __m128i ga = _mm_and_si128(w, _mm_set1_epi32(0x0000ff00));
+                __m128i r = _mm_slli_epi32(_mm_and_si128(w, _mm_set1_epi32(0xff)),
+                                           16);
+                __m128i b = _mm_and_si128(_mm_srli_epi32(w, 16),
+                                          _mm_set1_epi32(0xff));
+                w = _mm_or_si128(_mm_or_si128(ga, r), b);
+                w = _mm_or_si128(w, _mm_set1_epi32((int)0xff000000u));
+                _mm_storeu_si128((__m128i *)(dst + x + k), w);
+            }
+#endif
+            for (; k < m; k++) {
                 const uint8_t *px = p + ((k >> 1) * 4 + (k & 1)) * 4;
                 dst[x + k] = 0xff000000u | px[0] << 16 | px[1] << 8 | px[2];
             }

@@ -332,6 +332,11 @@ static void draw_depth(AttilaCore *c, AttilaDrawState *ds)
     ds->stencil_ref = attila_rf_u32(c, ATTILA_REG_STENCIL_REFERENCE, 0);
     ds->stencil_mask = attila_rf_u32(c, ATTILA_REG_STENCIL_COMPARE_MASK, 0);
     ds->stencil_wmask = attila_rf_u32(c, ATTILA_REG_STENCIL_UPDATE_MASK, 0);
+    ds->depth_only = !g3d_general_path && ds->depth_test && !ds->stencil_test;
+    /* bit 0: zin < stored passes, bit 1: equal, bit 2: greater */
+    ds->depth_table = g3d_compare_u(attila_cmp_map[ds->depth_func & 7], 0, 1) |
+                      g3d_compare_u(attila_cmp_map[ds->depth_func & 7], 1, 1) << 1 |
+                      g3d_compare_u(attila_cmp_map[ds->depth_func & 7], 2, 1) << 2;
 }
 
 /* what the colour write does besides per-target blending */

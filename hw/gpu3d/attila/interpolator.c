@@ -12,11 +12,93 @@
  */
 #include "attila-int.h"
 
+#include <glib.h>
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX_PATH 1
+#endif
 
 #define FACE_ATTRIBUTE 15
+
+bool attila_interpolate_avx;
+
+#ifdef HAVE_AVX_PATH
+/*
+ * The interpolated inputs of the four fragments with AVX, selected at run
+ * time (attila_interpolate_init), not under g3d_general_path: the four
+ * lanes' weights and each component's sum one 4-double operation each,
+ * the same operations in the same order as the scalar path (the weights
+ * r = 1 / (e0 + e1 + e2), f_k = r e_k; a0 f0 + a1 f1, + a2 f2; rounded to
+ * float by VCVTPD2PS). No FMA: this target has none enabled, so GCC
+ * cannot contract a product and a sum.
+ */
+__attribute__((target("avx")))
+static void interpolate_avx(const AttilaDrawState *ds, const AttilaTriangle *t,
+                            const double *const v[4], uint32_t left,
+                            AttilaShaderThread lane[4])
+{
+    __m256d e0 = _mm256_setr_pd(v[0][0], v[1][0], v[2][0], v[3][0]);
+    __m256d e1 = _mm256_setr_pd(v[0][1], v[1][1], v[2][1], v[3][1]);
+    __m256d e2 = _mm256_setr_pd(v[0][2], v[1][2], v[2][2], v[3][2]);
+    __m256d r = _mm256_div_pd(_mm256_set1_pd(1.0),
+                              _mm256_add_pd(_mm256_add_pd(e0, e1), e2));
+    __m256d f0 = _mm256_mul_pd(r, e0), f1 = _mm256_mul_pd(r, e1);
+    __m256d f2 = _mm256_mul_pd(r, e2);
+    double ad[3][4] __attribute__((aligned(32)));
+    int a, c, l;
+
+    for (; left; left &= left - 1) {
+        __m128 comp[4];
+
+        a = __builtin_ctz(left);
+        if (!ds->fs_input[a]) {
+            for (l = 0; l < 4; l++) {
+                memset(&lane[l].in[a], 0, sizeof(lane[l].in[a]));
+            }
+            continue;
+        }
+        if (!ds->interpolate[a]) {
+            for (l = 0; l < 4; l++) {
+                memcpy(lane[l].in[a].f, t->attr[2][a], 16);
+            }
+            continue;
+        }
+        for (l = 0; l < 3; l++) {
+            _mm256_store_pd(ad[l], _mm256_cvtps_pd(_mm_loadu_ps(t->attr[l][a])));
+        }
+        for (c = 0; c < 4; c++) {
+            __m256d x = _mm256_add_pd(
+                _mm256_add_pd(_mm256_mul_pd(_mm256_broadcast_sd(&ad[0][c]), f0),
+                              _mm256_mul_pd(_mm256_broadcast_sd(&ad[1][c]), f1)),
+                _mm256_mul_pd(_mm256_broadcast_sd(&ad[2][c]), f2));
+            comp[c] = _mm256_cvtpd_ps(x);
+        }
+        /* components by lane to lanes by component */
+        _MM_TRANSPOSE4_PS(comp[0], comp[1], comp[2], comp[3]);
+        for (l = 0; l < 4; l++) {
+            _mm_storeu_ps(lane[l].in[a].f, comp[l]);
+        }
+    }
+}
+#endif
+
+void attila_interpolate_init(void)
+{
+#ifdef HAVE_AVX_PATH
+    /* once: cores made on several threads must not race on the flag */
+    static gsize done;
+
+    if (g_once_init_enter(&done)) {
+        __builtin_cpu_init();
+        attila_interpolate_avx = __builtin_cpu_supports("avx");
+        g_once_init_leave(&done, 1);
+    }
+#endif
+}
 
 /*
  * The four fragments of a stamp at once: v[l] are fragment l's edge values
@@ -35,7 +117,14 @@ void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
     __m128d fw[4][3];
 #endif
 
-    for (l = 0; l < 4; l++) {
+#ifdef HAVE_AVX_PATH
+    if (attila_interpolate_avx && !g3d_general_path) {
+        interpolate_avx(ds, t, v, left, lane);
+        left = 0;
+    }
+#endif
+
+    for (l = 0; l < 4 && left; l++) {
         double r = 1.0 / (v[l][0] + v[l][1] + v[l][2]);
         f[l][0] = r * v[l][0];
         f[l][1] = r * v[l][1];

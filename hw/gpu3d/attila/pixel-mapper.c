@@ -15,6 +15,8 @@
  */
 #include "attila-int.h"
 
+#include <glib.h>
+
 enum {
     STAMP = 2,              /* pixels */
     GEN = 4,                /* stamps per generation tile side */
@@ -87,4 +89,27 @@ bool attila_pixel_mapper_init(AttilaPixelMapper *pm, uint32_t width,
     pm->surface = (uint64_t)pm->over_row * ((height + OVER_PX - 1) / OVER_PX) *
                   OVER_PX * OVER_PX * samples * bytes;
     return true;
+}
+
+void attila_address_table(AttilaAddressTable *tab, const AttilaPixelMapper *pm)
+{
+    uint32_t k;
+
+    if (tab->width == pm->width && tab->height == pm->height &&
+        tab->samples == pm->samples && tab->bytes == pm->bytes) {
+        return;
+    }
+    g_free(tab->x);
+    tab->x = g_new(uint32_t, (pm->width + 1) / 2 + (pm->height + 1) / 2);
+    tab->y = tab->x + (pm->width + 1) / 2;
+    for (k = 0; 2 * k < pm->width; k++) {
+        tab->x[k] = attila_pixel_address(pm, 2 * k, 0);
+    }
+    for (k = 0; 2 * k < pm->height; k++) {
+        tab->y[k] = attila_pixel_address(pm, 0, 2 * k);
+    }
+    tab->width = pm->width;
+    tab->height = pm->height;
+    tab->samples = pm->samples;
+    tab->bytes = pm->bytes;
 }

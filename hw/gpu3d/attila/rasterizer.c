@@ -36,6 +36,13 @@ struct AttilaRaster {
     /* the chosen paths: box tests, one-comparison edge tests, the stamp
      * memo (not under g3d_general_path) */
     bool skip_boxes;
+    /* one sample and every mapped target on a chosen write path: stamp1;
+     * tables: every buffer covers the display, the stamps' addresses are
+     * looked up (not under g3d_general_path) */
+    bool one_sample;
+    bool tables;
+    /* the address tables (AttilaRenderCtx.zx): the z buffer's, then each target's */
+    AttilaAddressTable tab[1 + ATTILA_MAX_RENDER_TARGETS];
     uint64_t quads, fragments;
 };
 
@@ -101,6 +108,8 @@ AttilaRaster *attila_raster_new(AttilaCore *c, int threads)
 {
     AttilaRaster *r = g_new0(AttilaRaster, 1);
 
+    attila_interpolate_init();
+
     r->core = c;
     r->threads = threads < 1 ? 1 : threads;
     r->pool = g3d_pool_new(r->threads);
@@ -111,10 +120,15 @@ AttilaRaster *attila_raster_new(AttilaCore *c, int threads)
 
 void attila_raster_free(AttilaRaster *r)
 {
+    int t;
+
     if (!r) {
         return;
     }
     g3d_pool_free(r->pool);
+    for (t = 0; t <= ATTILA_MAX_RENDER_TARGETS; t++) {
+        g_free(r->tab[t].x);
+    }
     g_free(r->ctx);
     g_free(r);
 }
@@ -176,6 +190,43 @@ msaa_cover(const AttilaDrawState *ds, const AttilaTriangle *t,
         }
     }
     return cover;
+}
+
+/*
+ * The fragment program on the stamp's four threads; false after a shader
+ * error (kept for the draw's report; the stamp is dropped). Always inline:
+ * as a call, or merely inline, the MSAA stamp costs 1.5 % more.
+ */
+static inline __attribute__((always_inline)) bool
+shade_stamp(AttilaRenderCtx *ctx)
+{
+    const AttilaDrawState *ds = ctx->ds;
+    int i;
+
+    if (ds->fs_copy) {
+        /*
+         * The program's one MOV, as run_lanes does it (a 16-byte copy),
+         * counted as its one step. The threads were reset at the draw's
+         * start; the copy writes nothing else, so they stay as a reset
+         * leaves them (attila_raster_draw).
+         */
+        for (i = 0; i < 4; i++) {
+            ctx->lane[i].out[ds->fs_copy_out] = ctx->lane[i].in[ds->fs_copy_in];
+        }
+        ctx->work++;
+    } else {
+        uint32_t bad_pc = 0;
+        AttilaShaderResult r = attila_shader_run(&ctx->fs_env, ds->fs_pc,
+                                                 ctx->lane, 4, &bad_pc);
+        if (r != ATTILA_SHADER_OK) {
+            if (!ctx->shader_error) {
+                ctx->shader_error = r;
+                ctx->shader_error_pc = bad_pc;
+            }
+            return false;
+        }
+    }
+    return true;
 }
 
 /*
@@ -241,7 +292,9 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     if (ds->zptr && (ds->depth_test || ds->stencil_test)) {
         /* a stamp's four pixels are consecutive (ATTILA ref. Render Buffer
          * Tiling, level 5) */
-        uint8_t *z0 = ds->zptr + attila_pixel_address(&ds->zpm, qx, qy);
+        uint8_t *z0 = ds->zptr + (ctx->tables ?
+                                  ctx->zx[qx >> 1] + ctx->zy[qy >> 1] :
+                                  attila_pixel_address(&ds->zpm, qx, qy));
         for (i = 0; i < 4; i++) {
             if (cover[i]) {
                 zaddr[i] = z0 + i * 4 * ds->zpm.samples;
@@ -257,7 +310,7 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 if ((cover[i] >> s) & 1) {
                     uint32_t w;
                     memcpy(&w, zaddr[i] + 4 * s, 4);
-                    if (!attila_zstencil_test(ds, zs[i][s], &w)) {
+                    if (!attila_zs_test(ds, zs[i][s], &w)) {
                         cover[i] &= ~(1u << s);
                     }
                     memcpy(zaddr[i] + 4 * s, &w, 4);
@@ -305,28 +358,8 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                     (cover[i] ? zs[i][0] : attila_convert_z(ds, iv[3]));
     }
     attila_interpolate(ds, t, lane_v, lane_z, qx, qy, ctx->lane);
-    if (ds->fs_copy) {
-        /*
-         * The program's one MOV, as run_lanes does it (a 16-byte copy),
-         * counted as its one step. The threads were reset at the draw's
-         * start; the copy writes nothing else, so they stay as a reset
-         * leaves them (attila_raster_draw).
-         */
-        for (i = 0; i < 4; i++) {
-            ctx->lane[i].out[ds->fs_copy_out] = ctx->lane[i].in[ds->fs_copy_in];
-        }
-        ctx->work++;
-    } else {
-        uint32_t bad_pc = 0;
-        AttilaShaderResult r = attila_shader_run(&ctx->fs_env, ds->fs_pc,
-                                                 ctx->lane, 4, &bad_pc);
-        if (r != ATTILA_SHADER_OK) {
-            if (!ctx->shader_error) {
-                ctx->shader_error = r;
-                ctx->shader_error_pc = bad_pc;
-            }
-            return;
-        }
+    if (!shade_stamp(ctx)) {
+        return;
     }
     for (i = 0; i < 4; i++) {
         if (ctx->lane[i].kill) {
@@ -350,7 +383,7 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 if ((cover[i] >> s) & 1) {
                     uint32_t w;
                     memcpy(&w, zaddr[i] + 4 * s, 4);
-                    if (!attila_zstencil_test(ds, ds->modify_depth ? zin :
+                    if (!attila_zs_test(ds, ds->modify_depth ? zin :
                                               zs[i][s], &w)) {
                         cover[i] &= ~(1u << s);
                     }
@@ -367,28 +400,35 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 
         k = ctx->rt_list[n];
         rt = &ds->rt[k];
-        p0 = rt->ptr + attila_pixel_address(&rt->pm, qx, qy);
+        p0 = rt->ptr + (ctx->tables ? ctx->rtx[n][qx >> 1] + ctx->rty[n][qy >> 1] :
+                        attila_pixel_address(&rt->pm, qx, qy));
         if (rt->path != ATTILA_CW_GENERAL && rt->pm.samples == ns) {
-            /* the stamp's 4 x ns slots are consecutive: four at a time */
-            const float *col[4 * 8];
-            uint32_t bits = 0;
-            if (ns == 1) {
-                bits = cover[0] | cover[1] << 1 | cover[2] << 2 |
-                       cover[3] << 3;
-                for (i = 0; i < 4; i++) {
-                    col[i] = ctx->lane[i].out[1 + k].f;
+            /* the stamp's 4 x ns slots are consecutive: four at a time,
+             * in address order */
+            const float *col[4];
+            if (ns <= 2) {
+                /* four pixels, or two pixels' two samples */
+                for (i = 0; i < 4; i += 4 / ns) {
+                    uint32_t bits = ns == 1 ?
+                        cover[0] | cover[1] << 1 | cover[2] << 2 | cover[3] << 3 :
+                        cover[i] | cover[i + 1] << 2;
+                    for (s = 0; s < 4; s++) {
+                        col[s] = ctx->lane[i + s / ns].out[1 + k].f;
+                    }
+                    if (bits) {
+                        attila_color_write4(rt, p0 + 4 * ns * i, col, bits);
+                    }
                 }
+                continue;
             }
-            for (i = 0; i < 4 && ns > 1; i++) {
-                bits |= cover[i] << (i * ns);
-                for (s = 0; s < (int)ns; s++) {
-                    col[i * ns + s] = ctx->lane[i].out[1 + k].f;
-                }
-            }
-            for (s = 0; s < 4 * (int)ns; s += 4) {
-                if ((bits >> s) & 15) {
-                    attila_color_write4(rt, p0 + 4 * s, col + s,
-                                        (bits >> s) & 15);
+            for (i = 0; i < 4; i++) {
+                /* a pixel's samples, four at a time */
+                col[0] = col[1] = col[2] = col[3] = ctx->lane[i].out[1 + k].f;
+                for (s = 0; s < (int)ns && cover[i]; s += 4) {
+                    if ((cover[i] >> s) & 15) {
+                        attila_color_write4(rt, p0 + 4 * (i * ns + s), col,
+                                            (cover[i] >> s) & 15);
+                    }
                 }
             }
             continue;
@@ -410,6 +450,125 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     for (i = 0; i < 4; i++) {
         ctx->fragments += cover[i] != 0;
     }
+}
+
+/*
+ * One stamp of a one-sample draw whose mapped targets all have a chosen
+ * write path (AttilaRaster.one_sample, not under g3d_general_path): the
+ * steps of stamp() for one sample, with the coverage as a 4-bit mask and
+ * no per-sample loops. The same tests, float operations and z/stencil and
+ * colour accesses in the same order; v are the four pixels' edge values.
+ */
+static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                   const double v[4][4], int32_t qx, int32_t qy, bool inside)
+{
+    const AttilaDrawState *ds = ctx->ds;
+    bool d3d9 = ds->d3d9_depth, early;
+    const double *lane_v[4] = { v[0], v[1], v[2], v[3] };
+    uint32_t zs[4] = { 0 }, lane_z[4] = { 0 };
+    uint8_t *z0 = NULL;
+    unsigned cov = 0, i, n;
+
+    for (i = 0; i < 4; i++) {
+        bool in = inside ? attila_inside_depth(v[i][3], d3d9) :
+                  attila_triangle_inside_lo(t, v[i], d3d9);
+        cov |= (unsigned)in << i;
+    }
+    if (!(qx >= t->x0 && qx + 1 <= t->x1 && qy >= t->y0 && qy + 1 <= t->y1)) {
+        /* the pixels outside the triangle's box (columns 0/1, rows 0/1) */
+        if (qx < t->x0 || qx > t->x1) {
+            cov &= ~5u;
+        }
+        if (qx + 1 < t->x0 || qx + 1 > t->x1) {
+            cov &= ~10u;
+        }
+        if (qy < t->y0 || qy > t->y1) {
+            cov &= ~3u;
+        }
+        if (qy + 1 < t->y0 || qy + 1 > t->y1) {
+            cov &= ~12u;
+        }
+    }
+    if (!cov) {
+        return;
+    }
+    ctx->quads++;
+
+    early = ds->early_z && !ds->modify_depth && !ds->fs_kills;
+    if (ds->zptr && (ds->depth_test || ds->stencil_test)) {
+        /* a stamp's four pixels are consecutive (ATTILA ref. Render
+         * Buffer Tiling, level 5) */
+        z0 = ds->zptr + ctx->zx[qx >> 1] + ctx->zy[qy >> 1];
+        for (i = 0; i < 4; i++) {
+            if ((cov >> i) & 1) {
+                zs[i] = attila_convert_z(ds, v[i][3]);
+            }
+        }
+        for (i = 0; i < 4 && early; i++) {
+            if ((cov >> i) & 1) {
+                uint32_t w;
+                memcpy(&w, z0 + 4 * i, 4);
+                if (!attila_zs_test(ds, zs[i], &w)) {
+                    cov &= ~(1u << i);
+                }
+                memcpy(z0 + 4 * i, &w, 4);
+            }
+        }
+        if (!cov) {
+            return;
+        }
+    }
+
+    for (i = 0; i < 4 && !ds->fs_copy; i++) {
+        attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps, ds->fs_outs);
+    }
+    /* input 0's z (the covered pixels' were converted above: the same) */
+    for (i = 0; i < 4 && (ds->fs_inputs & 1); i++) {
+        lane_z[i] = attila_convert_z(ds, v[i][3]);
+    }
+    attila_interpolate(ds, t, lane_v, lane_z, qx, qy, ctx->lane);
+    if (!shade_stamp(ctx)) {
+        return;
+    }
+    for (i = 0; i < 4; i++) {
+        if (ctx->lane[i].kill) {
+            cov &= ~(1u << i);
+        }
+    }
+
+    if (!early && z0) {
+        for (i = 0; i < 4; i++) {
+            uint32_t zin = zs[i], w;
+            if (!((cov >> i) & 1)) {
+                continue;
+            }
+            if (ds->modify_depth) {
+                /* depth from o0.w, clamped (GPUEmulator::emulateZStencilTest) */
+                float d = ctx->lane[i].out[0].f[3];
+                d = (0.0f <= d && d <= 1.0f) ? d : (d < 0.0f ? 0.0f : 1.0f);
+                zin = attila_convert_z(ds, (double)d);
+            }
+            memcpy(&w, z0 + 4 * i, 4);
+            if (!attila_zs_test(ds, zin, &w)) {
+                cov &= ~(1u << i);
+            }
+            memcpy(z0 + 4 * i, &w, 4);
+        }
+    }
+
+    /* color write, every mapped render target from output 1 + rt: the
+     * stamp's four pixels are four consecutive slots */
+    for (n = 0; n < ctx->rt_count && cov; n++) {
+        int k = ctx->rt_list[n];
+        const AttilaRenderTarget *rt = &ds->rt[k];
+        const float *col[4] = {
+            ctx->lane[0].out[1 + k].f, ctx->lane[1].out[1 + k].f,
+            ctx->lane[2].out[1 + k].f, ctx->lane[3].out[1 + k].f,
+        };
+        attila_color_write4(rt, rt->ptr + ctx->rtx[n][qx >> 1] +
+                            ctx->rty[n][qy >> 1], col, cov);
+    }
+    ctx->fragments += (0x4332322132212110ull >> (4 * cov)) & 15;
 }
 
 /*
@@ -520,6 +679,15 @@ static void raster_job(void *arg, int thread)
                         if (!r->skip_boxes) {
                             stamp(ctx, t, tv, NULL, NULL, qx, qy, false,
                                   true);
+                        } else if (r->one_sample) {
+                            double v[4][4];
+                            if (box_outside(&stamps, dx, dy)) {
+                                continue;
+                            }
+                            attila_triangle_eval_stamp_in(t, tv, qx, qy,
+                                                          &memo, v);
+                            stamp1(ctx, t, v, qx, qy,
+                                   box_inside(&stamps, dx, dy));
                         } else if (!box_outside(&stamps, dx, dy)) {
                             stamp(ctx, t, tv, &memo, pat ? &steps : NULL,
                                   qx, qy, box_inside(&stamps, dx, dy), false);
@@ -561,6 +729,32 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
     r->tris = tris;
     r->n = n;
     r->skip_boxes = !g3d_general_path;
+    /* address tables where every buffer covers the display (the pixels
+     * a draw can reach) */
+    r->tables = r->skip_boxes &&
+                (!ds->zptr || (ds->zpm.width >= ds->disp_w &&
+                               ds->zpm.height >= ds->disp_h));
+    r->one_sample = !(ds->msaa && attila_msaa_pattern(ds->samples)) &&
+                    (!ds->zptr || ds->zpm.samples == 1);
+    for (k = 0; k < ATTILA_MAX_RENDER_TARGETS; k++) {
+        const AttilaRenderTarget *rt = &ds->rt[k];
+        if (rt->ptr && (rt->pm.width < ds->disp_w ||
+                        rt->pm.height < ds->disp_h)) {
+            r->tables = false;
+        }
+        if (rt->ptr && (rt->path == ATTILA_CW_GENERAL || rt->pm.samples != 1)) {
+            r->one_sample = false;
+        }
+    }
+    r->one_sample = r->one_sample && r->tables;
+    if (r->tables && ds->zptr) {
+        attila_address_table(&r->tab[0], &ds->zpm);
+    }
+    for (k = 0; k < ATTILA_MAX_RENDER_TARGETS && r->tables; k++) {
+        if (ds->rt[k].ptr) {
+            attila_address_table(&r->tab[1 + k], &ds->rt[k].pm);
+        }
+    }
     for (t = 0; t < r->threads; t++) {
         AttilaRenderCtx *ctx = &r->ctx[t];
         ctx->core = r->core;
@@ -579,9 +773,14 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         }
         for (k = 0; k < ATTILA_MAX_RENDER_TARGETS; k++) {
             if (ds->rt[k].ptr) {
+                ctx->rtx[ctx->rt_count] = r->tab[1 + k].x;
+                ctx->rty[ctx->rt_count] = r->tab[1 + k].y;
                 ctx->rt_list[ctx->rt_count++] = k;
             }
         }
+        ctx->zx = r->tab[0].x;
+        ctx->zy = r->tab[0].y;
+        ctx->tables = r->tables;
     }
     for (k = 0; k < n; k++) {
         pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *

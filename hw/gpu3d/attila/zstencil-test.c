@@ -21,7 +21,7 @@ void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil)
     uint32_t sc = (attila_rf_u32(c, ATTILA_REG_STENCIL_BUFFER_CLEAR, 0) & 0xff) << 24;
     AttilaPixelMapper pm;
     uint8_t *base;
-    uint32_t x, y, s, n;
+    uint32_t x, y, n;
 
     base = attila_map_render_buffer(c, &pm, addr, 4, true, "z/stencil clear");
     if (!base) {
@@ -33,13 +33,10 @@ void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil)
         for (x = 0; x < pm.width; x += 2 * n) {
             uint8_t *p = base + attila_pixel_address(&pm, x, y);
             n = attila_stamp_run(&pm, x);
-            for (s = 0; s < 4 * pm.samples * n; s++) {
-                uint32_t v;
-                memcpy(&v, p + 4 * s, 4);
-                v = (clear_z ? zc : (v & 0x00ffffff)) |
-                    (clear_stencil ? sc : (v & 0xff000000));
-                memcpy(p + 4 * s, &v, 4);
-            }
+            attila_fill_words(p, (clear_z ? 0 : 0x00ffffff) |
+                                 (clear_stencil ? 0 : 0xff000000),
+                              (clear_z ? zc : 0) | (clear_stencil ? sc : 0),
+                              4 * pm.samples * n);
         }
     }
 }

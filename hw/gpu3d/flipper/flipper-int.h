@@ -208,6 +208,10 @@ struct TxMap {
     uint32_t tlut_len;          /* bytes from tlut to the end of the bank */
     TxSampleLevel *level;       /* per format (flipper_tx_choose) */
     TxSampleLevel4 *level4;     /* NULL: level, pixel by pixel */
+    /* no mip mode and one filter both ways: the LOD changes nothing, so
+     * the caller need not compute it (lod 0, filter mag_linear); false
+     * under flipper_force_general (flipper_tx_choose) */
+    bool lod_fixed;
 };
 
 /* Statistics per render thread, summed after each flush. */
@@ -474,7 +478,12 @@ typedef struct TevProgram {
     uint32_t ztex_bias;         /* TEV_Z_ENV_0 */
     bool quad;                  /* flipper_tev_shade4 shades four pixels at
                                  * once (not under flipper_force_general) */
+    /* one stage, every component D + (B * C' + 128) >> 8 with D zero and
+     * B, C the texel and the rasterised colour in either order, identity
+     * swaps, no Z texture (GX_MODULATE): TEV_MOD_* */
+    uint8_t tex_mod;
 } TevProgram;
+enum { TEV_MOD_NONE, TEV_MOD_TEX_RAS, TEV_MOD_RAS_TEX };
 void flipper_tev_prepare(FlipperCore *c, TevProgram *prog);
 /*
  * Debug switch for tests: when set, the per-draw specialisations (TEV

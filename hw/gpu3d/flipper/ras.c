@@ -75,6 +75,7 @@ typedef struct RasTex {
     uint8_t ind_map[4], ind_coord[4], ind_ss[4], ind_ts[4];
     TevIndirect ind;
     bool quad;                  /* quad_uv: four pixels at once */
+    bool direct;                /* no stage has an IND_CMD step */
     GXSlope w, tex[8][3];
     TxMap map[8];
 } RasTex;
@@ -215,6 +216,11 @@ static void quad_lod(const TxMap *m, const float uv[2][4], int *lod,
     const float uv10[2] = { uv[0][1], uv[1][1] };
     const float uv01[2] = { uv[0][2], uv[1][2] };
 
+    if (m->lod_fixed) {
+        *lod = 0;
+        *linear = m->mag_linear;
+        return;
+    }
     flipper_tx_lod(m, uv00, uv10, uv01, lod, linear);
 }
 
@@ -238,6 +244,28 @@ static void quad_texels(const RasTex *t, const G3DQuad *q,
         return;
     }
     quad_uv(t, q, uv, st);
+    if (t->direct) {
+        /* no indirect step: each stage samples its own coordinate */
+        for (s = 0; s < t->nstages; s++) {
+            const TxMap *m = &t->map[t->stage_map[s]];
+            int c = t->stage_coord[s], lod;
+            bool linear;
+
+            if (!((t->tex_stages >> s) & 1)) {
+                continue;
+            }
+            if (m->lod_fixed && m->level4 && m->src) {
+                /* flipper_tx_sample4 at LOD 0 */
+                m->level4(m, st[c][0], st[c][1], 0, m->mag_linear,
+                          texel[0][s], sizeof(texel[0]));
+            } else {
+                quad_lod(m, uv[c], &lod, &linear);
+                flipper_tx_sample4(m, st[c][0], st[c][1], lod, linear,
+                                   q->mask, texel[0][s], sizeof(texel[0]));
+            }
+        }
+        return;
+    }
     memset(ind, 0, sizeof(ind));
     for (n = 0; n < t->nind; n++) {
         const TxMap *m = &t->map[t->ind_map[n]];
@@ -1126,6 +1154,11 @@ static const RasTex *setup_textures(FlipperCore *c, const SlopeCtx *ctx,
             flipper_tx_setup(c, map, &t->map[map]);
             mapped |= 1u << map;
         }
+    }
+    /* the indirect stages' texels are read by IND_CMD steps alone */
+    t->direct = !flipper_force_general;
+    for (s = 0; s < t->nstages; s++) {
+        t->direct &= !t->ind_cmd[s];
     }
     if (t->ntex) {
         float w[3] = { 1.0f / v[0]->proj[3], 1.0f / v[1]->proj[3],

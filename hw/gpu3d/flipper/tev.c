@@ -457,6 +457,45 @@ static uint8_t stage_kind(uint32_t env, const uint8_t *a, const uint8_t *b,
                                             : TEV_KIND_GENERAL;
 }
 
+/*
+ * TEV_MOD_*: whether the program is one stage that multiplies the texel by
+ * the rasterised colour (or the other way round) per component with D zero
+ * and both swap tables the identity (libogc GX_SetTevOp(GX_MODULATE)), so
+ * flipper_tev_shade4 can run all sixteen components in 16-bit lanes.
+ */
+static uint8_t tex_mod(const TevProgram *prog)
+{
+    const TevStage *st = &prog->st[0];
+    uint8_t b, cc;
+    int k;
+
+    if (prog->nstages != 1 || !prog->quad || prog->ztex_op || !st->tex ||
+        (st->chan != 0 && st->chan != 1) ||
+        st->ckind != TEV_KIND_MODULATE || st->akind != TEV_KIND_MODULATE) {
+        return TEV_MOD_NONE;
+    }
+    for (k = 0; k < 4; k++) {
+        if (st->tex_swap[k] != k || st->ras_swap[k] != k) {
+            return TEV_MOD_NONE;
+        }
+    }
+    b = st->cin[1][0];
+    if (b != OP_TEX && b != OP_RAS) {
+        return TEV_MOD_NONE;
+    }
+    cc = b == OP_TEX ? OP_RAS : OP_TEX;
+    for (k = 0; k < 4; k++) {
+        uint8_t ob = k < 3 ? st->cin[1][k] : st->ain[1];
+        uint8_t oc = k < 3 ? st->cin[2][k] : st->ain[2];
+        uint8_t od = k < 3 ? st->cin[3][k] : st->ain[3];
+
+        if (ob != b + k || oc != cc + k || od != OP_ZERO) {
+            return TEV_MOD_NONE;
+        }
+    }
+    return b == OP_TEX ? TEV_MOD_TEX_RAS : TEV_MOD_RAS_TEX;
+}
+
 void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
 {
     uint32_t gen = c->bp[BP_GENMODE];
@@ -526,6 +565,7 @@ void flipper_tev_prepare(FlipperCore *c, TevProgram *prog)
                         prog->ztex_op, prog->ztex_type);
         prog->ztex_op = 0;
     }
+    prog->tex_mod = tex_mod(prog);
 }
 
 /*
@@ -862,6 +902,34 @@ static inline __m128i words4(const uint8_t *p, size_t stride)
     return _mm_loadu_si128((const __m128i *)w);
 }
 
+/*
+ * prog->tex_mod: the stage's modulate (kind4) of every component of the
+ * four pixels, two pixels a vector in 16-bit lanes. B * C' <= 255 * 256,
+ * plus 128, stays below 2^16, so the unsigned 16-bit product, sum and
+ * shift are the 32-bit ones; D is zero, so the sum is 0-255 and neither
+ * clamp changes it.
+ */
+static void tex_mod4(const TevProgram *prog, const TevQuad *q,
+                     uint8_t out[4][4])
+{
+    const __m128i z = _mm_setzero_si128(), r128 = _mm_set1_epi16(128);
+    __m128i tw = words4(q->tex[0][0], sizeof(q->tex[0]));
+    __m128i rw = _mm_loadu_si128((const __m128i *)q->col[prog->st[0].chan]);
+    __m128i bw = prog->tex_mod == TEV_MOD_TEX_RAS ? tw : rw;
+    __m128i cw = prog->tex_mod == TEV_MOD_TEX_RAS ? rw : tw;
+    __m128i v[2];
+    int h;
+
+    for (h = 0; h < 2; h++) {
+        __m128i b = h ? _mm_unpackhi_epi8(bw, z) : _mm_unpacklo_epi8(bw, z);
+        __m128i c = h ? _mm_unpackhi_epi8(cw, z) : _mm_unpacklo_epi8(cw, z);
+
+        c = _mm_add_epi16(c, _mm_srli_epi16(c, 7));
+        v[h] = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(b, c), r128), 8);
+    }
+    _mm_storeu_si128((__m128i *)out, _mm_packus_epi16(v[0], v[1]));
+}
+
 unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
                             TevQuad *q, uint8_t out[4][4])
 {
@@ -870,6 +938,10 @@ unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
     unsigned pass = 0;
     int s, k, i, cdest = 0, adest = 0;
 
+    if (prog->tex_mod) {
+        tex_mod4(prog, q, out);
+        goto per_pixel;
+    }
     for (k = 0; k < 16; k++) {
         reg[k] = _mm_loadu_si128((const __m128i *)prog->reg4[k]);
     }
@@ -954,6 +1026,7 @@ unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,
                      _mm_slli_epi32(lo8(reg[4 * cdest + G]), 8)),
         _mm_or_si128(_mm_slli_epi32(lo8(reg[4 * cdest + B]), 16),
                      _mm_slli_epi32(reg[4 * adest + A], 24))));
+per_pixel:
     if (prog->alpha_all && !prog->ztex_op && !prog->fog) {
         return q->live & 15;    /* nothing to do per pixel */
     }

@@ -586,6 +586,24 @@ static inline __m128i gather8(const uint8_t *p, const uint32_t *off, int n,
                       : v;
 }
 
+/*
+ * The 32-bit words at p + off[i], i < 4, into the four 32-bit lanes, each
+ * byte-swapped as two big-endian 16-bit words: a pixel's texel pair (s, t),
+ * (s + 1, t) of a tile row, as (tap 0, tap 1) in its two 16-bit lanes.
+ */
+static inline __m128i gather_pairs4(const uint8_t *p, const uint32_t *off)
+{
+    uint32_t w[4];
+    __m128i v;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        memcpy(&w[i], p + off[i], 4);
+    }
+    v = _mm_setr_epi32((int)w[0], (int)w[1], (int)w[2], (int)w[3]);
+    return _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
+}
+
 /* R, G, B, A of four pixels (32-bit lanes, 8-bit values) to their bytes */
 static inline void store4(__m128i r, __m128i g, __m128i b, __m128i a,
                           uint8_t *out, size_t stride)
@@ -642,6 +660,46 @@ void sample4_fmt(const TxMap *m, unsigned fmt, const int32_t s4[4],
         r0 = row_off4(it, bh, bw, tile_bytes, texel_bytes, wm1);
         r1 = row_off4(it1, bh, bw, tile_bytes, texel_bytes, wm1);
         c0 = col_off4(is, bw, tile_bytes, texel_bytes);
+        /* weights below 2^15: 16-bit products */
+        w[0] = _mm_mullo_epi16(_mm_sub_epi32(n128, fs), _mm_sub_epi32(n128, ft));
+        w[1] = _mm_mullo_epi16(fs, _mm_sub_epi32(n128, ft));
+        w[2] = _mm_mullo_epi16(_mm_sub_epi32(n128, fs), ft);
+        w[3] = _mm_mullo_epi16(fs, ft);
+        w01 = _mm_or_si128(w[0], _mm_slli_epi32(w[1], 16));
+        w23 = _mm_or_si128(w[2], _mm_slli_epi32(w[3], 16));
+        if (texel_bytes == 2 &&
+            _mm_movemask_epi8(_mm_and_si128(
+                _mm_cmpeq_epi32(is1, _mm_add_epi32(is, _mm_set1_epi32(1))),
+                _mm_cmpgt_epi32(_mm_set1_epi32(3),
+                                _mm_and_si128(is, _mm_set1_epi32(3))))) ==
+            0xFFFF) {
+            /*
+             * Every pixel's second column is the next texel of the same
+             * tile row (no wrap, not the tile's last column): its word
+             * follows the first, so one 32-bit read gives both taps of a
+             * row, already paired for pmaddwd
+             */
+            __m128i p01[4], p23[4];
+
+            _mm_storeu_si128((__m128i *)&off[0], _mm_add_epi32(r0, c0));
+            _mm_storeu_si128((__m128i *)&off[4], _mm_add_epi32(r1, c0));
+            v[0] = gather_pairs4(p, &off[0]);
+            v[1] = gather_pairs4(p, &off[4]);
+            if (rgba8) {
+                gb[0] = gather_pairs4(gbp, &off[0]);
+                gb[1] = gather_pairs4(gbp, &off[4]);
+            }
+            decode8(fmt, v[0], gb[0], p01);
+            decode8(fmt, v[1], gb[1], p23);
+            for (k = 0; k < 4; k++) {
+                c[0][k] = _mm_srli_epi32(_mm_add_epi32(
+                                             _mm_madd_epi16(p01[k], w01),
+                                             _mm_madd_epi16(p23[k], w23)),
+                                         14);
+            }
+            store4(c[0][0], c[0][1], c[0][2], c[0][3], out, stride);
+            return;
+        }
         c1 = col_off4(is1, bw, tile_bytes, texel_bytes);
         /* taps (s, t), (s + 1, t), (s, t + 1), (s + 1, t + 1) */
         _mm_storeu_si128((__m128i *)&off[0], _mm_add_epi32(r0, c0));
@@ -656,13 +714,6 @@ void sample4_fmt(const TxMap *m, unsigned fmt, const int32_t s4[4],
         }
         decode8(fmt, v[0], gb[0], c[0]);
         decode8(fmt, v[1], gb[1], c[1]);
-        /* weights below 2^15: 16-bit products */
-        w[0] = _mm_mullo_epi16(_mm_sub_epi32(n128, fs), _mm_sub_epi32(n128, ft));
-        w[1] = _mm_mullo_epi16(fs, _mm_sub_epi32(n128, ft));
-        w[2] = _mm_mullo_epi16(_mm_sub_epi32(n128, fs), ft);
-        w[3] = _mm_mullo_epi16(fs, ft);
-        w01 = _mm_or_si128(w[0], _mm_slli_epi32(w[1], 16));
-        w23 = _mm_or_si128(w[2], _mm_slli_epi32(w[3], 16));
         for (k = 0; k < 4; k++) {
             /* each pixel's (tap 0, tap 1) and (tap 2, tap 3) pairs */
             __m128i p01 = _mm_unpacklo_epi16(c[0][k], _mm_srli_si128(c[0][k], 8));
@@ -728,6 +779,10 @@ void flipper_tx_choose(TxMap *m)
     m->level = m->fmt < 16 && by_fmt[m->fmt] && !flipper_force_general
                ? by_fmt[m->fmt] : sample_level_any;
     m->level4 = NULL;
+    /* mip_level reads level 0 alone without a mip mode, and
+     * flipper_tx_lod's filter is MAG's at every LOD when MIN's is the same */
+    m->lod_fixed = !flipper_force_general && !m->mip &&
+                   m->min_linear == m->mag_linear;
 #ifdef __SSE2__
     if (m->fmt < 16 && !flipper_force_general) {
         m->level4 = by_fmt4[m->fmt];

@@ -84,6 +84,8 @@ void r300_2d_run(R300Core *c, const R300Blit *b)
     uint8_t *prow, *srow, *drow, *orig, *mrow;
     bool up;
 
+    /* the 2D engine reads and writes what queued draws may write */
+    r300_flush_render(c);
     if (!b->w || !b->h) {
         return;
     }
@@ -258,6 +260,7 @@ static void dma_copy(R300Core *c, uint32_t cmd)
     uint32_t left = G3D_FIELD_EX32(cmd, DMA_GUI_COMMAND, BYTE_COUNT);
     uint8_t *buf = g_malloc(MIN(left, 65536u) + 1);
 
+    r300_flush_render(c);
     while (left) {
         uint32_t k = MIN(left, 65536u);
         if (!g3d_mem_read(&c->gpu, src, buf, k) ||

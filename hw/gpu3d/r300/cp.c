@@ -366,20 +366,29 @@ static bool ring_step(R300Core *c, uint32_t *buf)
  */
 bool r300_cp_work(R300Core *c, unsigned budget)
 {
+    bool more = true;
+
     while (budget--) {
         if (g3d_yield()) {
             return false;       /* reset or unplug */
         }
         if (g3d_step_end()) {
-            return true;        /* the state is being saved: go on later */
+            break;              /* the state is being saved: go on later */
         }
         if (c->cp.ib_active) {
             ib_step(c, c->cp_buf);
             continue;
         }
         if (!ring_step(c, c->cp_buf)) {
-            return false;
+            more = false;
+            break;
         }
     }
-    return c->cp.ib_active || r300_cp_busy(c);
+    /*
+     * The queued draws are finished whenever the CP stops (idle, a save,
+     * the budget spent), so that nothing is queued while the worker does
+     * anything else
+     */
+    r300_flush_render(c);
+    return more && (c->cp.ib_active || r300_cp_busy(c));
 }

@@ -76,7 +76,7 @@ static unsigned colour_bpp(uint32_t format)
 static uint8_t *map_surface(R300Core *c, const char *what, uint32_t addr,
                             const R300Tiling *t, uint32_t rows)
 {
-    R300DrawState *ds = &c->draw;
+    R300DrawState *ds = c->draw;
     uint64_t len = r300_tile_bytes(t, rows);
     uint8_t *p = g3d_mem_map(&c->gpu, addr, len, true);
 
@@ -99,26 +99,6 @@ static uint8_t *map_surface(R300Core *c, const char *what, uint32_t addr,
     return NULL;
 }
 
-/* Write the copies of the draw's surfaces back (or drop them). */
-static void put_shadows(R300Core *c, bool write_back)
-{
-    R300DrawState *ds = &c->draw;
-    unsigned i;
-
-    for (i = 0; i < ds->nshadow; i++) {
-        if (write_back &&
-            !g3d_mem_write(&c->gpu, ds->shadow[i].addr, ds->shadow[i].buf,
-                           ds->shadow[i].len)) {
-            g3d_error(&c->errors, 0, 0,
-                      "r300: surface 0x%08" G_GINT64_MODIFIER "x "
-                      "left memory during the draw",
-                      ds->shadow[i].addr);
-        }
-        g_free(ds->shadow[i].buf);
-    }
-    ds->nshadow = 0;
-}
-
 /* A pitch register's tiling fields; a combination the chip lacks is
  * logged and drawn linear. */
 static void surface_tiling(R300Tiling *t, const char *what, uint32_t bpp,
@@ -136,7 +116,7 @@ static void surface_tiling(R300Tiling *t, const char *what, uint32_t bpp,
  */
 static bool resolve_target(R300Core *c)
 {
-    R300DrawState *ds = &c->draw;
+    R300DrawState *ds = c->draw;
     R300Target *r = &ds->resolve;
     uint32_t pitch0 = R300_REG(c, R300_RB3D_COLORPITCH(0));
     uint32_t ctl = R300_REG(c, A_RB3D_AARESOLVE_CTL);
@@ -175,7 +155,7 @@ static void draw_surface_tiling(R300Core *c, R300Tiling *t, const char *what,
                                 uint32_t bpp, uint32_t pitch, bool macro,
                                 unsigned micro)
 {
-    unsigned n = c->draw.samples;
+    unsigned n = c->draw->samples;
 
     if (n > 1) {
         surface_tiling(t, what, bpp, pitch * n, false, 0);
@@ -450,20 +430,12 @@ static void draw_textures(R300Core *c, R300DrawState *ds)
     }
 }
 
-bool r300_draw_begin(R300Core *c)
+/* The draw state from the registers into ds; false: skip the draw. */
+static bool draw_build(R300Core *c, R300DrawState *ds)
 {
-    R300DrawState *ds = &c->draw;
-    unsigned t;
-
-    r300_flush_render(c);
-    /* the previous draw's texture copies are no longer in use */
-    for (t = 0; t < R300_TX_UNITS; t++) {
-        r300_tx_release(&ds->tx[t]);
-    }
-    put_shadows(c, false);          /* a draw that never began */
     memset(ds, 0, sizeof(*ds));
     ds->zpass_thread = c->zpass_thread;
-
+    c->draw = ds;
     if (!draw_scissor(c, ds) || !r300_us_load(&ds->us, c->regs) ||
         !draw_multisample(c, ds) || !draw_targets(c, ds) ||
         !draw_depth(c, ds) || !draw_blend(c, ds)) {
@@ -475,17 +447,61 @@ bool r300_draw_begin(R300Core *c)
     return true;
 }
 
+/*
+ * What the queued draws may not have written yet: ds reads memory at set-up
+ * (texture copies, the copies of surfaces that do not map), or keeps HyperZ
+ * state the rasteriser updates. Such a draw waits for the queue.
+ */
+static bool draw_waits(const R300DrawState *ds)
+{
+    unsigned t;
+
+    if (ds->nshadow || ds->hz.on) {
+        return true;
+    }
+    for (t = 0; t < R300_TX_UNITS; t++) {
+        if (ds->tx[t].enabled) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static R300DrawState *draw_slot(R300Core *c)
+{
+    return &c->drawq[(c->draw_head + c->ndraws) % R300_DRAW_QUEUE];
+}
+
+bool r300_draw_begin(R300Core *c)
+{
+    R300DrawState *ds;
+    bool ok;
+
+    /* a full queue, or one whose last draw has copies to write back */
+    if (c->ndraws == R300_DRAW_QUEUE ||
+        (c->ndraws && draw_waits(&c->drawq[(c->draw_head + c->ndraws - 1) %
+                                           R300_DRAW_QUEUE]))) {
+        r300_flush_render(c);
+    }
+    ds = draw_slot(c);
+    ok = draw_build(c, ds);
+    if (ok && c->ndraws && draw_waits(ds)) {
+        /* its copies were read before the queued draws wrote: again */
+        r300_draw_release(c, ds, false);
+        r300_flush_render(c);
+        ds = draw_slot(c);
+        ok = draw_build(c, ds);
+    }
+    if (!ok) {
+        r300_draw_release(c, ds, false);        /* a draw that never began */
+        return false;
+    }
+    c->ndraws++;
+    c->draw_open = true;
+    return true;
+}
+
 void r300_draw_end(R300Core *c)
 {
-    int t, threads = g3d_raster_threads(c->raster);
-    uint64_t passed = 0;
-
-    r300_flush_render(c);
-    put_shadows(c, true);
-    for (t = 0; t < threads; t++) {
-        passed += c->zpass_thread[t];
-        c->zpass_thread[t] = 0;
-    }
-    /* all samples are counted by pipe 0 [R3xx 3D ref. §1.11 ZB, EXT note] */
-    c->zpass[0] += (uint32_t)passed;
+    c->draw_open = false;
 }

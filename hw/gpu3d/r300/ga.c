@@ -335,7 +335,7 @@ static void emit_sample(R300Core *c, const WinVertex *w,
                         const G3DRasterRules *rules, float offset, bool back,
                         unsigned sample)
 {
-    R300DrawState *ds = &c->draw;
+    R300DrawState *ds = c->draw;
     R300Tri *t = g3d_raster_alloc(c->raster, sizeof(R300Tri));
     uint32_t off = R300_REG(c, A_GA_OFFSET);
     int32_t ox = (int16_t)(off & 0xFFFF), oy = (int16_t)(off >> 16);
@@ -371,7 +371,7 @@ static void emit_sample(R300Core *c, const WinVertex *w,
 static void emit(R300Core *c, const WinVertex *w, const G3DRasterRules *rules,
                  float offset, bool back)
 {
-    R300DrawState *ds = &c->draw;
+    R300DrawState *ds = c->draw;
     unsigned kind, s;
 
     if (ds->samples <= 1 || ds->resolving) {
@@ -501,7 +501,7 @@ static void point_window(R300Core *c, const WinVertex *p)
         k[i].w.y = p->y + (top ? -hh : hh);
         stuff_tex(c, &k[i].v, true, right ? s1 : s0, top ? t1 : t0);
     }
-    quad(c, k, &c->draw.rules_point);
+    quad(c, k, &c->draw->rules_point);
 }
 
 static void line_window(R300Core *c, const WinVertex *a, const WinVertex *b)
@@ -548,7 +548,7 @@ static void line_window(R300Core *c, const WinVertex *a, const WinVertex *b)
         k[i].w.y = e->y + side * oy;
         stuff_tex(c, &k[i].v, false, i < 2 ? s0 : s1, 0.0f);
     }
-    quad(c, k, &c->draw.rules_line);
+    quad(c, k, &c->draw->rules_line);
 }
 
 /* ---- triangles -------------------------------------------------------- */
@@ -597,7 +597,7 @@ static void setup_triangle(R300Core *c, WinVertex *w)
             return;
         }
     }
-    emit(c, w, &c->draw.rules_tri, poly_offset(c, w, !front), !front);
+    emit(c, w, &c->draw->rules_tri, poly_offset(c, w, !front), !front);
 }
 
 void r300_ga_triangle(R300Core *c, const R300Vertex *v0, const R300Vertex *v1,

@@ -477,7 +477,22 @@ uint32_t r300_pll_pixel_khz(R300Core *c);
 /* ---- core-services.c ---- */
 
 void r300_update_irq(R300Core *c);
-void r300_flush_render(R300Core *c);   /* finish queued triangles */
+/*
+ * Finish the queued triangles and retire the draws they belong to: copies
+ * written back, texture copies freed, Z-pass samples counted. Anything that
+ * reads or writes what a queued draw may write, or shows that the work is
+ * done (a fence, WAIT_UNTIL, the CP going idle), calls it first.
+ */
+void r300_flush_render(R300Core *c);
+/* A queued draw's resources given back: copies written back or dropped. */
+void r300_draw_release(R300Core *c, struct R300DrawState *ds, bool write_back);
+
+/*
+ * Draws queued in the rasteriser at once: their triangles are binned and
+ * finished together, so that a draw of few small triangles does not cost a
+ * hand-over to the render threads of its own.
+ */
+#define R300_DRAW_QUEUE 8
 
 struct R300Core {
     R300CoreConfig cfg;
@@ -503,8 +518,16 @@ struct R300Core {
     R300CP cp;
     uint32_t *cp_buf;           /* one packet body: at most 2^14 dwords */
     G3DRaster *raster;
-    R300DrawState draw;         /* valid between draw_begin and the flush */
-    bool draw_pending;          /* triangles queued for `draw` */
+    /*
+     * drawq[(draw_head + i) % R300_DRAW_QUEUE], i < ndraws, are queued in
+     * the rasteriser (the last may still be taking triangles: draw_open);
+     * `draw` is the one being set up or fed.
+     */
+    R300DrawState drawq[R300_DRAW_QUEUE];
+    unsigned draw_head, ndraws;
+    bool draw_open;
+    R300DrawState *draw;
+    bool draw_pending;          /* triangles queued in the rasteriser */
     uint64_t *zpass_thread;     /* per render thread Z-pass samples */
     uint32_t zpass[2];          /* ZB_ZPASS_DATA per pipe */
     /* HyperZ RAMs, both pipes' dwords interleaved (zb.c) */

@@ -328,6 +328,8 @@ static void scratch_write(R300Core *c, unsigned i, uint32_t val)
         return;
     }
     addr = (R300_REG(c, A_SCRATCH_ADDR) & ~0x1Fu) + 4 * i;
+    /* the driver's fence: the draws before it are done once it lands */
+    r300_flush_render(c);
     if (!g3d_mem_write32le(&c->gpu, addr, val)) {
         g3d_error(&c->errors, 0, 0,
                   "r300: scratch write-back to 0x%08x outside memory",
@@ -557,8 +559,10 @@ static uint32_t read_dword(R300Core *c, uint32_t offset)
     case A_CP_RB_RPTR:
         return c->cp.rptr;
     case A_RBBM_STATUS:
-        /* the command FIFO always has room; busy while the CP has work */
-        return 64 | (r300_cp_busy(c) ? R_RBBM_STATUS_GUI_ACTIVE_MASK : 0);
+        /* the command FIFO always has room; busy while the CP has work or
+         * draws are queued in the rasteriser */
+        return 64 | (r300_cp_busy(c) || c->ndraws ?
+                     R_RBBM_STATUS_GUI_ACTIVE_MASK : 0);
     case A_ZB_HIZ_DWORD:
         return r300_zb_port_read(c, R300_RAM_HIZ);
     case A_ZB_ZMASK_DWORD:

@@ -138,6 +138,43 @@ static inline __m128i load4(const uint8_t *texels, __m128i off)
 }
 
 /*
+ * load4 of the texels at off and off + 4 of each lane (the two columns of
+ * a row when the second is the first's neighbour): one 64-bit read a lane
+ */
+static inline void load4_pairs(const uint8_t *texels, __m128i off,
+                               __m128i *t0, __m128i *t1)
+{
+    uint32_t o[4];
+    __m128i q[4], lo, hi;
+    int p;
+
+    _mm_storeu_si128((__m128i *)o, off);
+    for (p = 0; p < 4; p++) {
+        q[p] = _mm_loadl_epi64((const __m128i *)(texels + o[p]));
+    }
+    lo = _mm_unpacklo_epi64(q[0], q[1]);    /* p0 t0, p0 t1, p1 t0, p1 t1 */
+    hi = _mm_unpacklo_epi64(q[2], q[3]);
+    *t0 = _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(lo),
+                                          _mm_castsi128_ps(hi),
+                                          _MM_SHUFFLE(2, 0, 2, 0)));
+    *t1 = _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(lo),
+                                          _mm_castsi128_ps(hi),
+                                          _MM_SHUFFLE(3, 1, 3, 1)));
+}
+
+/* one tap's terms: acc += wt * c per component, one += wt */
+static inline void sum_tap(__m128 wt, const __m128 c[4], __m128 acc[4],
+                           __m128 *one)
+{
+    int ch;
+
+    for (ch = 0; ch < 4; ch++) {
+        acc[ch] = _mm_add_ps(acc[ch], _mm_mul_ps(wt, c[ch]));
+    }
+    *one = _mm_add_ps(*one, wt);
+}
+
+/*
  * tx_fetch_plain32 of the texels (x, y) of the four pixels, rows[p] the
  * byte offset of pixel p's row y in the chain and x4[p] of its column x:
  * component k of the texels' own order (before the swizzle) in c[k]
@@ -172,7 +209,7 @@ void r300_tx_lanes_sample(const R300TexUnit *u, int inst,
     __m128 wx1, wy1, wx[2], wy[2], acc[4], one = _mm_setzero_ps();
     int32_t ix[2][4], iy[2][4];
     uint64_t rows[2][4], x4[2][4];
-    __m128i off[2][2];
+    __m128i off[2];
     /*
      * Wrapped indices stay in the level: with all of it mapped, and the
      * chain below 2^31 bytes, the offsets in 32-bit lanes and no checks
@@ -191,24 +228,6 @@ void r300_tx_lanes_sample(const R300TexUnit *u, int inst,
     /* tx_sample_level_t's wz * (...) with wz = 1.0f - 0.0f: exact */
     wy[0] = _mm_sub_ps(_mm_set1_ps(1.0f), wy1);
     wy[1] = wy1;
-    for (jy = 0; jy < 2 && inside; jy++) {
-        __m128i row = _mm_add_epi32(_mm_set1_epi32((int32_t)
-                                                   u->level_offset[level]),
-                                    mullo32(_mm_loadu_si128(
-                                        (const __m128i *)iy[jy]), pitch));
-
-        for (jx = 0; jx < 2; jx++) {
-            off[jy][jx] = _mm_add_epi32(row, _mm_slli_epi32(_mm_loadu_si128(
-                              (const __m128i *)ix[jx]), 2));
-        }
-    }
-    for (jx = 0; jx < 2 && !inside; jx++) {
-        for (p = 0; p < 4; p++) {
-            rows[jx][p] = u->level_offset[level] +
-                          (uint64_t)iy[jx][p] * pitch;
-            x4[jx][p] = (uint64_t)ix[jx][p] * 4;
-        }
-    }
     for (ch = 0; ch < 4; ch++) {
         acc[ch] = _mm_setzero_ps();
     }
@@ -216,21 +235,54 @@ void r300_tx_lanes_sample(const R300TexUnit *u, int inst,
      * The sums in the texels' component order, swizzled once at the end:
      * a swizzled channel's sum is its component's, term by term; ONE sums
      * the weights (w * 1.0 is w) in the same order; ZERO sums w * 0 of
-     * weights that are >= 0 and finite: +0
+     * weights that are >= 0 and finite: +0. Taps in the order (x0, y0),
+     * (x1, y0), (x0, y1), (x1, y1) either way.
      */
-    for (jy = 0; jy < 2; jy++) {
-        for (jx = 0; jx < 2; jx++) {
-            __m128 wt = _mm_mul_ps(wy[jy], wx[jx]), c[4];
+    if (inside) {
+        /* every lane's second column the first's neighbour (no wrap; a
+         * point sample's columns are one) */
+        bool pairs = _mm_movemask_epi8(_mm_cmpeq_epi32(
+                         _mm_loadu_si128((const __m128i *)ix[1]),
+                         _mm_add_epi32(_mm_loadu_si128((const __m128i *)ix[0]),
+                                       _mm_set1_epi32(1)))) == 0xFFFF;
 
-            if (inside) {
-                unpack(u, load4(u->texels, off[jy][jx]), c);
+        for (jy = 0; jy < 2; jy++) {
+            __m128i row = _mm_add_epi32(
+                _mm_set1_epi32((int32_t)u->level_offset[level]),
+                mullo32(_mm_loadu_si128((const __m128i *)iy[jy]), pitch));
+            __m128i t[2];
+            __m128 c[4];
+
+            for (jx = 0; jx < 2; jx++) {
+                off[jx] = _mm_add_epi32(row, _mm_slli_epi32(_mm_loadu_si128(
+                              (const __m128i *)ix[jx]), 2));
+            }
+            if (pairs) {
+                load4_pairs(u->texels, off[0], &t[0], &t[1]);
             } else {
+                t[0] = load4(u->texels, off[0]);
+                t[1] = load4(u->texels, off[1]);
+            }
+            for (jx = 0; jx < 2; jx++) {
+                unpack(u, t[jx], c);
+                sum_tap(_mm_mul_ps(wy[jy], wx[jx]), c, acc, &one);
+            }
+        }
+    } else {
+        for (jx = 0; jx < 2; jx++) {
+            for (p = 0; p < 4; p++) {
+                rows[jx][p] = u->level_offset[level] +
+                              (uint64_t)iy[jx][p] * pitch;
+                x4[jx][p] = (uint64_t)ix[jx][p] * 4;
+            }
+        }
+        for (jy = 0; jy < 2; jy++) {
+            for (jx = 0; jx < 2; jx++) {
+                __m128 c[4];
+
                 fetch(u, rows[jy], x4[jx], c);
+                sum_tap(_mm_mul_ps(wy[jy], wx[jx]), c, acc, &one);
             }
-            for (ch = 0; ch < 4; ch++) {
-                acc[ch] = _mm_add_ps(acc[ch], _mm_mul_ps(wt, c[ch]));
-            }
-            one = _mm_add_ps(one, wt);
         }
     }
     for (ch = 0; ch < 4; ch++) {

@@ -661,5 +661,8 @@ void r300_vap_port_write(R300Core *c, uint32_t offset, uint32_t val)
         };
         c->port_need = 0;
         r300_vap_draw(c, c->port_vf_cntl, &src);
+        /* a register write may come from the CPU, with no CP going idle
+         * after it to finish the queue */
+        r300_flush_render(c);
     }
 }

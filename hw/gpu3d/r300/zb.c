@@ -293,7 +293,7 @@ static bool mask_setup(R300Core *c, R300BlockMask *m, uint32_t *ram,
         return false;
     }
     m->ram = ram;
-    m->samples = c->draw.samples;
+    m->samples = c->draw->samples;
     m->surf = surf;
     m->tiling = t;
     m->bpp = bpp;
