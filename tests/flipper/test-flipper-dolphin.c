@@ -417,15 +417,16 @@ static void exec_both(FlipperRig *fast, FlipperRig *slow, GByteArray *b)
                     slow->core->pe.bbox, sizeof(slow->core->pe.bbox));
 }
 
-static void test_ras_plain(void)
+static void test_ras_plain(gconstpointer data)
 {
-    FlipperRig *fast = rig_new(1), *slow = rig_new(1);
+    int threads = GPOINTER_TO_INT(data);
+    FlipperRig *fast = rig_new(threads), *slow = rig_new(threads);
     GRand *rng = g_rand_new_with_seed(15);
     FlipperStats sf, ss;
-    int state, i, plain = 0, general = 0, tev2 = 0;
-    uint32_t col = 0;
-    float prev_y = 0;
     G3DRasterStats rs;
+    double pos[6][3], ext, cx, cy, prev_y = 0;
+    int state, i, plain = 0, general = 0, tev2 = 0;
+    uint32_t col = 0, cols[6];
     long drawn;
 
     for (state = 0; state < 200; state++) {
@@ -435,7 +436,9 @@ static void test_ras_plain(void)
         if (state == 0) {
             gx_begin_frame(b, 0x102030FF);
         }
-        gx_bp(b, BP_ZMODE, g_rand_int_range(rng, 0, 32));
+        /* half the states test and update Z, any function */
+        gx_bp(b, BP_ZMODE, g_rand_boolean(rng) ? g_rand_int_range(rng, 0, 32)
+              : 0x11 | g_rand_int_range(rng, 0, 8) << 1);
         gx_bp(b, BP_ZCOMPARE, (fmt_rgb8 ? 0 : g_rand_int_range(rng, 1, 3)) |
               g_rand_int_range(rng, 0, 4) << 3 |
               g_rand_int_range(rng, 0, 2) << 6);
@@ -457,11 +460,21 @@ static void test_ras_plain(void)
             gx_bp(b, BP_TEV_COLOR_ENV0 + 3, 0x08FF80);  /* D = APREV */
             tev2++;
         }
-        gx_draw(b, GX_DRAW_TRIANGLES, 0, 6);
+        /* the box of this state's pixels alone */
+        gx_bp(b, BP_CLEARBBOX1, 0x3FF);
+        gx_bp(b, BP_CLEARBBOX2, 0x3FF);
+        /*
+         * half the states: triangles 16-60 pixels wide somewhere, whose
+         * box shows where their last pixels are; every triangle drawn
+         * twice at the same depths, so the Z functions' equal case counts
+         */
+        ext = state & 1 ? 1.2 : g_rand_double_range(rng, 0.05, 0.2);
+        cx = state & 1 ? 0.0 : g_rand_double_range(rng, -0.8, 0.8);
+        cy = state & 1 ? 0.0 : g_rand_double_range(rng, -0.8, 0.8);
         for (i = 0; i < 6; i++) {
-            float x = g_rand_double_range(rng, -1.2, 1.2);
-            float y = g_rand_double_range(rng, -1.2, 1.2);
-
+            pos[i][0] = cx + g_rand_double_range(rng, -ext, ext);
+            pos[i][1] = cy + g_rand_double_range(rng, -ext, ext);
+            pos[i][2] = g_rand_double_range(rng, -1.0, 0.0);
             /* every other state: one colour a triangle (ras_fill_plain
              * where Z is not tested); in every fourth, the second
              * triangle's colour changes along y only (dfdx 0, dfdy not):
@@ -470,10 +483,15 @@ static void test_ras_plain(void)
                 col = g_rand_int(rng);
             }
             if (state % 4 == 3 && i == 4) {
-                y = prev_y;
+                pos[i][1] = prev_y;
             }
-            prev_y = y;
-            scene_vtx(b, x, y, g_rand_double_range(rng, -1.0, 0.0), col);
+            prev_y = pos[i][1];
+            cols[i] = col;
+        }
+        gx_draw(b, GX_DRAW_TRIANGLES, 0, 12);
+        for (i = 0; i < 12; i++) {
+            scene_vtx(b, pos[i % 6][0], pos[i % 6][1], pos[i % 6][2],
+                      cols[i % 6]);
         }
         exec_both(fast, slow, b);
         plain += flipper_tev_fast(fast->core)->on &&
@@ -486,9 +504,11 @@ static void test_ras_plain(void)
     drawn = (long)sf.pixels;
     g3d_raster_stats(fast->core->raster, &rs);
     printf("# plain quad vs general path: %d plain states, %d general, "
-           "%ld pixels drawn (%lu by fills), EFBs equal\n", plain,
-           general, drawn, (unsigned long)rs.filled);
+           "%ld pixels drawn (%" G_GUINT64_FORMAT " by fills and spans), "
+           "EFBs equal\n", plain, general, drawn, rs.filled);
     g_assert_cmpuint(sf.pixels, ==, ss.pixels);
+    /* ras.c ras_span_plain: the plain states' wide triangles */
+    g_assert_cmpuint(rs.filled, >, 200000);
     g_assert_cmpint(plain, >, 30);
     g_assert_cmpint(tev2, >, 30);
     g_assert_cmpint(general, >, 50);
@@ -709,7 +729,10 @@ int main(int argc, char **argv)
     }
     g_test_add_func("/flipper/tev-fast-path", test_tev_fast_path);
     g_test_add_func("/flipper/tev-stage-kinds", test_tev_stage_kinds);
-    g_test_add_func("/flipper/ras-plain", test_ras_plain);
+    g_test_add_data_func("/flipper/ras-plain/1-thread", GINT_TO_POINTER(1),
+                         test_ras_plain);
+    g_test_add_data_func("/flipper/ras-plain/2-threads", GINT_TO_POINTER(2),
+                         test_ras_plain);
     g_test_add_func("/flipper/ras-textured", test_ras_textured);
     g_test_add_func("/flipper/xfb-conversion", test_xfb_conversion);
     return g_test_run();

@@ -18,7 +18,11 @@
  * between 8x8 tiles). A second test draws only textured cases the bilinear
  * sampler of texture 0 takes four pixels at a time (texunit.c
  * quad_linear_lanes): its four formats, every wrap mode, sizes that are
- * not powers of two, and coordinates far outside the image.
+ * not powers of two, and coordinates far outside the image. A third draws
+ * only untextured Gouraud cases the replace function takes, so that the
+ * spans of its wide triangles (framebuffer.c pica_span_choose) are
+ * compared in every depth format and function, one case in four with a
+ * vertex whose 1/w is below 2^-40.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -41,6 +45,11 @@ typedef enum Path { PATH_GENERAL, PATH_REPLACE, PATH_TEX0 } Path;
 
 /* every case textured with a bilinear texture the fast sampler takes */
 static bool linear_cases;
+/*
+ * every case an untextured Gouraud draw the replace function takes, its
+ * wide triangles drawn by spans (framebuffer.c pica_span_choose)
+ */
+static bool span_cases;
 /*
  * Overlapping colour and depth buffers, in one-thread runs only: with two
  * threads, tiles drawn at once would write each other's bytes.
@@ -172,8 +181,12 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
     unsigned scissor = g_rand_int_range(r, 0, 4);   /* 1 inverted, 3 on */
     uint32_t blend_func = g_rand_boolean(r) ? 0x01010000u : 0x76760000u;
     uint32_t logic = g_rand_boolean(r) ? 3 : g_rand_int_range(r, 0, 16);
-    bool textured = linear_cases || seed & 1, tex_fast = false;
-    bool flat = !textured && (seed & 2);
+    bool textured = !span_cases && (linear_cases || seed & 1);
+    bool tex_fast = false;
+    bool flat = !textured && !span_cases && (seed & 2);
+    /* spans: one case in four with a vertex far away (1/w below 2^-40) */
+    unsigned far = span_cases && seed % 4 == 1 ? seed / 4 % (NTRIS * 3)
+                   : NTRIS * 3;
     float v[NTRIS * 3 * 8];
     uint32_t depth_mask;
     unsigned i, k;
@@ -182,7 +195,8 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
     float tc_range = !linear_cases || seed % 3 == 0 ? 0.0f :
                      seed % 3 == 1 ? 4.0f : 3.0e5f;
 
-    if ((textured && (seed & 6 || linear_cases)) || (flat && seed & 4)) {
+    if ((textured && (seed & 6 || linear_cases)) || (flat && seed & 4) ||
+        span_cases) {
         /* three in four textured cases and half the flat ones: fragment
          * operations the fast functions take, so that the texture's part
          * or the colours decide */
@@ -199,11 +213,13 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
         t->vram[i] = g_rand_int(r);
     }
     for (i = 0; i < NTRIS * 3; i++) {
-        float w = g_rand_boolean(r) ? 1.0f
+        float w = i == far ? 0x1p41f : g_rand_boolean(r) ? 1.0f
                   : (float)g_rand_double_range(r, 0.5, 2.0);
+        /* the far vertex's triangle inside the view volume: not clipped */
+        double xy = far / 3 == i / 3 ? 1.0 : 1.2;
         float *p = &v[8 * i];
-        p[0] = (float)g_rand_double_range(r, -1.2, 1.2) * w;
-        p[1] = (float)g_rand_double_range(r, -1.2, 1.2) * w;
+        p[0] = (float)g_rand_double_range(r, -xy, xy) * w;
+        p[1] = (float)g_rand_double_range(r, -xy, xy) * w;
         p[2] = (float)g_rand_double_range(r, -1.0, 0.0) * w;
         p[3] = w;
         p[4] = (float)g_rand_double_range(r, -0.2, 1.2);
@@ -327,6 +343,7 @@ static void test_fast_equals_general(gconstpointer data)
     const unsigned cases = 300;
 
     linear_cases = GPOINTER_TO_INT(data) & 0x100;
+    span_cases = GPOINTER_TO_INT(data) & 0x200;
     overlap_cases = threads == 1;
     pt_init(&t, threads);
     img[0] = g_malloc(SURF_BYTES * 2);
@@ -352,7 +369,12 @@ static void test_fast_equals_general(gconstpointer data)
     g_test_message("paths: %u general, %u replace (%u with block fills), "
                    "%u texture 0", path[PATH_GENERAL], path[PATH_REPLACE],
                    filled_cases, path[PATH_TEX0]);
-    if (linear_cases) {
+    if (span_cases) {
+        /* all but the overlapping buffers' cases with a depth buffer, and
+         * nearly all of them with some triangle drawn by spans */
+        g_assert_cmpuint(path[PATH_REPLACE], >=, cases - cases / 11 - 1);
+        g_assert_cmpuint(filled_cases, >=, path[PATH_REPLACE] * 9 / 10);
+    } else if (linear_cases) {
         /* all but the overlapping buffers' cases with a depth buffer */
         g_assert_cmpuint(path[PATH_TEX0], >=, cases - cases / 11 - 1);
     } else {
@@ -364,7 +386,7 @@ static void test_fast_equals_general(gconstpointer data)
     g_free(img[0]);
     g_free(img[1]);
     pt_free(&t);
-    linear_cases = false;
+    linear_cases = span_cases = false;
 }
 
 int main(int argc, char **argv)
@@ -378,5 +400,9 @@ int main(int argc, char **argv)
                          GINT_TO_POINTER(0x101), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/bilinear-lanes/2-threads",
                          GINT_TO_POINTER(0x102), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/gouraud-spans/1-thread",
+                         GINT_TO_POINTER(0x201), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/gouraud-spans/2-threads",
+                         GINT_TO_POINTER(0x202), test_fast_equals_general);
     return g_test_run();
 }

@@ -143,6 +143,24 @@ typedef struct G3DEdges {
 /* The edges of t's vertices; false for a degenerate or too large one. */
 bool g3d_raster_edges(const G3DTriangle *t, G3DEdges *out);
 
+/*
+ * Every 1/w in [2^-40, 2^40]: at a covered sample the perspective weights
+ * are >= 0 and computed without underflow (p = lin / w is 0 or at least
+ * 2^-97, the largest at least 2^-42), so their sum is positive and
+ * g3d_weights4 may take `positive` there.
+ */
+static inline bool g3d_inv_w_positive(const G3DRasterVertex v[3])
+{
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        if (!(v[k].inv_w >= 0x1p-40f && v[k].inv_w <= 0x1p40f)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 /*
@@ -203,6 +221,33 @@ static inline void g3d_weights4(const G3DEdges *g, const __m128d e01[3],
         __m128 pr = _mm_movelh_ps(_mm_cvtpd_ps(_mm_mul_pd(p01[k], r01)),
                                   _mm_cvtpd_ps(_mm_mul_pd(p23[k], r23)));
         bar[k] = _mm_or_ps(_mm_and_ps(use, pr), _mm_andnot_ps(use, lin[k]));
+    }
+}
+
+/*
+ * For a walk along rows: g3d_weights4 of the samples whose edge values
+ * are e01 and e23, in the caller's vertex order (internal vertices 1 and 2
+ * are the caller's 2 and 1 when perm[1] == 2), then the edge values
+ * stepped by `step` to the next group of samples.
+ */
+static inline void g3d_weights4_next(const G3DEdges *g, __m128d e01[3],
+                                     __m128d e23[3], const __m128d step[3],
+                                     __m128 lin[3], __m128 bar[3],
+                                     bool positive)
+{
+    __m128 t;
+    int k;
+
+    g3d_weights4(g, e01, e23, lin, bar, positive);
+    for (k = 0; k < 3; k++) {
+        e01[k] = _mm_add_pd(e01[k], step[k]);
+        e23[k] = _mm_add_pd(e23[k], step[k]);
+    }
+    if (g->perm[1] == 2) {
+        t = lin[1], lin[1] = lin[2], lin[2] = t;
+        if (bar) {
+            t = bar[1], bar[1] = bar[2], bar[2] = t;
+        }
     }
 }
 #endif

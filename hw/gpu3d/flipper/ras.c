@@ -757,6 +757,210 @@ static void ras_quad_plain(void *user, const G3DQuad *q, int thread)
     }
 }
 
+#ifdef __SSE2__
+/* the lanes of v whose bit is set in `mask` to the words from p */
+static inline void efb_store_row4(uint32_t *p, __m128i v, unsigned mask)
+{
+    uint32_t w[4];
+    int i;
+
+    if (mask == 15) {
+        _mm_storeu_si128((__m128i *)p, v);
+        return;
+    }
+    _mm_storeu_si128((__m128i *)w, v);
+    for (i = 0; i < 4; i++) {
+        if (mask & (1u << i)) {
+            p[i] = w[i];
+        }
+    }
+}
+
+/* the words from p of the lanes in `mask`, the others 0: no read past
+ * the lanes (the last row's last group would leave the plane) */
+static inline __m128i efb_load_row4(const uint32_t *p, unsigned mask)
+{
+    uint32_t w[4] = { 0, 0, 0, 0 };
+    int i;
+
+    if (mask == 15) {
+        return _mm_loadu_si128((const __m128i *)p);
+    }
+    for (i = 0; i < 4; i++) {
+        if (mask & (1u << i)) {
+            w[i] = p[i];
+        }
+    }
+    return _mm_loadu_si128((const __m128i *)w);
+}
+
+/* a tile's width (a fill's, common/raster.h) in groups of four pixels */
+#define SPAN_GROUPS (G3D_TILE_SIZE / 4)
+
+/*
+ * ras_quad_plain for a triangle's covered pixels [x0, x1) x [y0, y1)
+ * (common/raster.h G3DBlockFn: its pixels depend on nothing but their
+ * position). slope_at's value at (x, y) is (f0 + dfdx dx) + dfdy dy with
+ * dx a function of x alone and dy of y alone, so the first sum is computed
+ * once a fill for each column and the product once a row, and each pixel
+ * does the last addition: the same single-precision operations as
+ * quad_depth4 and quad_colour4, in the same order. An EFB row's words are
+ * contiguous, so a row is walked four pixels at a time from x0; the Z test
+ * and write (quad_zplain4), the RGB8 words (rgb8_words4), the pixel count
+ * and the box grown by whole quads (ras_bbox) are the quads'.
+ */
+static inline __attribute__((always_inline)) void
+span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
+           const bool ztest)
+{
+    const RasTri *t = user;
+    FlipperCore *c = t->c;
+    FlipperThreadStats *st = &c->tstats[thread];
+    const GXSlope *cs = &t->col[t->fast.chan][0];
+    const GXSlope zs = t->z;    /* a copy the stores below cannot alias */
+    const int ch = t->fast.chan, n = (x1 - x0 + 3) / 4;
+    const bool zwrite = t->zwrite;
+    const G3DCompare zfunc = (G3DCompare)t->zfunc;
+    const __m128i m24 = _mm_set1_epi32(0xFFFFFF), ones = _mm_set1_epi32(-1);
+    const __m128i lo16 = _mm_set1_epi32(0xFFFF), lo8 = _mm_set1_epi32(0xFF);
+    const __m128 zmax = _mm_set1_ps(16777215.0f);
+    __m128 zcol[SPAN_GROUPS], ccol[3][SPAN_GROUPS];
+    float cdy[3], cyoff = cs->yoff;
+    int cy0 = cs->y0, bx0 = INT_MAX, bx1 = -1, by0 = -1, by1 = -1;
+    uint64_t pixels = 0;
+    int g, j, y;
+
+    for (g = 0; g < n; g++) {
+        __m128i xi = _mm_add_epi32(_mm_set1_epi32(x0 + 4 * g),
+                                   _mm_setr_epi32(0, 1, 2, 3));
+        __m128 dx = _mm_add_ps(_mm_set1_ps(cs->xoff), _mm_cvtepi32_ps(
+                                   _mm_sub_epi32(xi, _mm_set1_epi32(cs->x0))));
+
+        for (j = 0; j < 3; j++) {
+            int k = t->fast.swap[j];
+
+            ccol[j][g] = _mm_add_ps(_mm_set1_ps(t->cf0[ch][k]),
+                                    _mm_mul_ps(_mm_set1_ps(t->cdx[ch][k]),
+                                               dx));
+        }
+        if (ztest) {
+            dx = _mm_add_ps(_mm_set1_ps(zs.xoff), _mm_cvtepi32_ps(
+                                _mm_sub_epi32(xi, _mm_set1_epi32(zs.x0))));
+            zcol[g] = _mm_add_ps(_mm_set1_ps(zs.f0),
+                                 _mm_mul_ps(_mm_set1_ps(zs.dfdx), dx));
+        }
+    }
+    for (j = 0; j < 3; j++) {
+        cdy[j] = t->cdy[ch][t->fast.swap[j]];
+    }
+    for (y = y0; y < y1; y++) {
+        uint32_t *crow = &c->efb_color[y * EFB_W + x0];
+        uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
+        float dy = cyoff + (float)(y - cy0);
+        __m128 crowt[3], zrowt = _mm_setzero_ps();
+        bool any = false;
+
+        for (j = 0; j < 3; j++) {
+            crowt[j] = _mm_set1_ps(cdy[j] * dy);
+        }
+        if (ztest) {
+            zrowt = _mm_set1_ps(zs.dfdy * (zs.yoff + (float)(y - zs.y0)));
+        }
+        for (g = 0; g < n; g++) {
+            unsigned live = x1 - x0 - 4 * g >= 4 ? 15
+                            : 15u >> (4 - (x1 - x0 - 4 * g));
+            __m128i w = _mm_setzero_si128();
+
+            if (ztest) {
+                __m128 zf = _mm_add_ps(zcol[g], zrowt);
+                __m128 lt = _mm_cmplt_ps(zf, _mm_setzero_ps());
+                __m128 gt = _mm_cmpgt_ps(zf, zmax);
+                __m128i z, dz, zlt, zeq, pass;
+
+                /* ras_depth's clamp (NaN stays NaN: INT32_MIN) */
+                zf = _mm_andnot_ps(lt, zf);
+                zf = _mm_or_ps(_mm_and_ps(gt, zmax), _mm_andnot_ps(gt, zf));
+                z = _mm_and_si128(_mm_cvttps_epi32(zf), m24);
+                dz = _mm_and_si128(efb_load_row4(zrow + 4 * g, live), m24);
+                zlt = _mm_cmplt_epi32(z, dz);
+                zeq = _mm_cmpeq_epi32(z, dz);
+                switch (zfunc) {
+                case G3D_CMP_NEVER:    pass = _mm_setzero_si128(); break;
+                case G3D_CMP_LESS:     pass = zlt; break;
+                case G3D_CMP_EQUAL:    pass = zeq; break;
+                case G3D_CMP_LEQUAL:   pass = _mm_or_si128(zlt, zeq); break;
+                case G3D_CMP_GREATER:
+                    pass = _mm_xor_si128(_mm_or_si128(zlt, zeq), ones);
+                    break;
+                case G3D_CMP_NOTEQUAL: pass = _mm_xor_si128(zeq, ones); break;
+                case G3D_CMP_GEQUAL:   pass = _mm_xor_si128(zlt, ones); break;
+                default:               pass = ones; break;
+                }
+                live &= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(pass));
+                if (!live) {
+                    continue;
+                }
+                if (zwrite) {
+                    efb_store_row4(zrow + 4 * g, z, live);
+                }
+            }
+            for (j = 0; j < 3; j++) {
+                /* v = (uint16_t)f; v & ~(v >> 8), the low byte */
+                __m128i v = _mm_and_si128(_mm_cvttps_epi32(
+                                              _mm_add_ps(ccol[j][g],
+                                                         crowt[j])), lo16);
+
+                v = _mm_and_si128(_mm_andnot_si128(_mm_srli_epi32(v, 8), v),
+                                  lo8);
+                w = _mm_or_si128(w, _mm_slli_epi32(v, 16 - 8 * j));
+            }
+            efb_store_row4(crow + 4 * g, w, live);
+            if (ztest) {
+                int xl = x0 + 4 * g;
+
+                bx0 = MIN(bx0, xl + __builtin_ctz(live));
+                bx1 = MAX(bx1, xl + 31 - __builtin_clz(live));
+                pixels += quad_pixels(live);
+                any = true;
+            }
+        }
+        if (any) {
+            by0 = by0 < 0 ? y : by0;
+            by1 = y;
+        }
+    }
+    if (!ztest) {
+        bx0 = x0, bx1 = x1 - 1, by0 = y0, by1 = y1 - 1;
+        pixels = (uint64_t)(x1 - x0) * (y1 - y0);
+    }
+    if (pixels) {
+        /* the pixels' quads: ras_bbox of the extreme pixels */
+        ras_bbox(st, bx0, by0);
+        ras_bbox(st, bx1, by1);
+        st->pixels += pixels;
+    }
+}
+
+/* span_plain's column terms hold a tile's width: wider fills by parts */
+static void ras_span_plain(void *user, int x0, int y0, int x1, int y1,
+                           int thread)
+{
+    for (; x0 < x1; x0 += G3D_TILE_SIZE) {
+        span_plain(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread,
+                   false);
+    }
+}
+
+static void ras_span_plain_z(void *user, int x0, int y0, int x1, int y1,
+                             int thread)
+{
+    for (; x0 < x1; x0 += G3D_TILE_SIZE) {
+        span_plain(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread,
+                   true);
+    }
+}
+#endif
+
 /*
  * A triangle ras_quad_plain draws without a Z test, whose colour planes in
  * the channel it reads are flat (flat_plain), as a fill (common/raster.h
@@ -1100,6 +1304,16 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
             if (flat_plain(t)) {
                 tri.fill = ras_fill_plain;
             }
+#ifdef __SSE2__
+            /*
+             * Spans for triangles at least 16 pixels wide: a narrower
+             * one's fills would be row runs of a few pixels, a call each
+             */
+            else if (MAX(MAX(tri.v[0].x, tri.v[1].x), tri.v[2].x) -
+                     MIN(MIN(tri.v[0].x, tri.v[1].x), tri.v[2].x) >= 16 * 16) {
+                tri.fill = t->ztest ? ras_span_plain_z : ras_span_plain;
+            }
+#endif
         }
         tri.user = t;
         if (g3d_raster_triangle(c->raster, &tri)) {

@@ -740,48 +740,71 @@ static inline void put_rgba8(uint8_t *cp, uint32_t px)
  * cannot show.
  */
 
-/* the weights of vertex k at the four pixels */
-static inline __attribute__((always_inline)) __m128
-lanes_weight(const float (*w)[3], int k)
+/*
+ * What lanes_depth reads of the state and the triangle, in a local copy
+ * that the pixel stores cannot alias (so a span's loop keeps it in
+ * registers instead of reloading it after every store)
+ */
+typedef struct LanesDepth {
+    uint8_t *base;
+    unsigned bpp, func;
+    bool write, wbuffer;
+    __m128 zw[3], inv_w[3], scale, offset, zmaxf;
+    __m128i zmax;
+} LanesDepth;
+
+static inline __attribute__((always_inline)) void
+lanes_depth_setup(const PicaRenderState *rs, const PicaTri *t, LanesDepth *ld)
 {
-    return _mm_setr_ps(w[0][k], w[1][k], w[2][k], w[3][k]);
+    uint32_t zmax = rs->depth_bpp == 2 ? 0xFFFF : 0xFFFFFF;
+    int k;
+
+    ld->base = rs->depth;
+    ld->bpp = rs->depth_bpp;
+    ld->func = rs->depth_func;
+    ld->write = rs->depth_write;
+    ld->wbuffer = rs->wbuffer;
+    for (k = 0; k < 3; k++) {
+        ld->zw[k] = _mm_set1_ps(t->zw[k]);
+        ld->inv_w[k] = _mm_set1_ps(t->inv_w[k]);
+    }
+    ld->scale = _mm_set1_ps(rs->depth_scale);
+    ld->offset = _mm_set1_ps(rs->depth_offset);
+    ld->zmaxf = _mm_set1_ps((float)zmax);
+    ld->zmax = _mm_set1_epi32(zmax);
 }
 
-/* g3d_interp at the four pixels */
+/* g3d_interp at the four pixels: (w0 a0 + w1 a1) + w2 a2 */
 static inline __attribute__((always_inline)) __m128
-lanes_interp(__m128 w0, __m128 w1, __m128 w2, float a0, float a1, float a2)
+lanes_dot(const __m128 w[3], const __m128 a[3])
 {
-    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(w0, _mm_set1_ps(a0)),
-                                 _mm_mul_ps(w1, _mm_set1_ps(a1))),
-                      _mm_mul_ps(w2, _mm_set1_ps(a2)));
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(w[0], a[0]),
+                                 _mm_mul_ps(w[1], a[1])),
+                      _mm_mul_ps(w[2], a[2]));
 }
 
 /*
- * fast_depth of the four pixels from index idx: the mask of the pixels of
- * `covered` that pass, after writing their depth. The clamp of z to zmax
- * in fragment() cannot act here: depth <= 1, so depth * zmax <= zmax.
+ * fast_depth of the four pixels from index idx, lin[k] the screen-linear
+ * weights of vertex k in lanes: the mask of the pixels of `covered` that
+ * pass, after writing their depth. The clamp of z to zmax in fragment()
+ * cannot act here: depth <= 1, so depth * zmax <= zmax.
  */
 static inline __attribute__((always_inline)) unsigned
-lanes_depth(const PicaRenderState *rs, const PicaTri *t, const G3DQuad *q,
-            uint32_t idx, unsigned covered)
+lanes_depth(const LanesDepth *ld, const __m128 lin[3], uint32_t idx,
+            unsigned covered)
 {
-    uint8_t *dp = rs->depth + (size_t)idx * rs->depth_bpp;
-    unsigned bpp = rs->depth_bpp, pass, i;
-    uint32_t zmax = bpp == 2 ? 0xFFFF : 0xFFFFFF;
-    __m128 l0 = lanes_weight(q->lin, 0), l1 = lanes_weight(q->lin, 1);
-    __m128 l2 = lanes_weight(q->lin, 2);
-    __m128 d = lanes_interp(l0, l1, l2, t->zw[0], t->zw[1], t->zw[2]);
-    __m128i z, stored, have, zm = _mm_set1_epi32(zmax), ok;
+    unsigned bpp = ld->bpp, pass, i;
+    uint8_t *dp = ld->base + (size_t)idx * bpp;
+    __m128 d = lanes_dot(lin, ld->zw);
+    __m128i z, stored, have, zm = ld->zmax, ok;
     uint32_t v[4] __attribute__((aligned(16)));
 
-    d = _mm_add_ps(_mm_mul_ps(d, _mm_set1_ps(rs->depth_scale)),
-                   _mm_set1_ps(rs->depth_offset));
-    if (rs->wbuffer) {
-        d = _mm_div_ps(d, lanes_interp(l0, l1, l2, t->inv_w[0], t->inv_w[1],
-                                       t->inv_w[2]));
+    d = _mm_add_ps(_mm_mul_ps(d, ld->scale), ld->offset);
+    if (ld->wbuffer) {
+        d = _mm_div_ps(d, lanes_dot(lin, ld->inv_w));
     }
     d = _mm_min_ps(_mm_max_ps(d, _mm_setzero_ps()), _mm_set1_ps(1.0f));
-    z = _mm_cvttps_epi32(_mm_mul_ps(d, _mm_set1_ps((float)zmax)));
+    z = _mm_cvttps_epi32(_mm_mul_ps(d, ld->zmaxf));
     if (bpp == 4) {
         stored = _mm_loadu_si128((const __m128i *)dp);
     } else if (bpp == 2) {
@@ -789,13 +812,13 @@ lanes_depth(const PicaRenderState *rs, const PicaTri *t, const G3DQuad *q,
                                     _mm_setzero_si128());
     } else {
         for (i = 0; i < 4; i++) {
-            v[i] = depth_load(rs, dp + 3 * i);
+            v[i] = dp[3 * i] | dp[3 * i + 1] << 8 | dp[3 * i + 2] << 16;
         }
         stored = _mm_load_si128((const __m128i *)v);
     }
     /* depths are below 2^24: signed compares order them */
     have = _mm_and_si128(stored, zm);
-    switch (rs->depth_func) {
+    switch (ld->func) {
     case G3D_CMP_NEVER:    ok = _mm_setzero_si128(); break;
     case G3D_CMP_LESS:     ok = _mm_cmplt_epi32(z, have); break;
     case G3D_CMP_EQUAL:    ok = _mm_cmpeq_epi32(z, have); break;
@@ -806,12 +829,12 @@ lanes_depth(const PicaRenderState *rs, const PicaTri *t, const G3DQuad *q,
     default:               ok = _mm_set1_epi32(-1); break;
     }
     pass = _mm_movemask_ps(_mm_castsi128_ps(ok));
-    if (rs->depth_func == G3D_CMP_LEQUAL || rs->depth_func == G3D_CMP_NOTEQUAL ||
-        rs->depth_func == G3D_CMP_GEQUAL) {
+    if (ld->func == G3D_CMP_LEQUAL || ld->func == G3D_CMP_NOTEQUAL ||
+        ld->func == G3D_CMP_GEQUAL) {
         pass ^= 0xF;                /* the negations of GREATER, EQUAL, LESS */
     }
     pass &= covered;
-    if (rs->depth_write && pass) {
+    if (ld->write && pass) {
         /* keeps the stencil byte of D24S8 */
         __m128i now = _mm_or_si128(_mm_andnot_si128(zm, stored), z);
 
@@ -821,7 +844,7 @@ lanes_depth(const PicaRenderState *rs, const PicaTri *t, const G3DQuad *q,
             _mm_store_si128((__m128i *)v, now);
             for (i = 0; i < 4; i++) {
                 if (pass & (1u << i)) {
-                    depth_store(rs, dp + bpp * i, v[i]);
+                    memcpy(dp + bpp * i, &v[i], bpp);   /* x86: LE */
                 }
             }
         }
@@ -830,12 +853,54 @@ lanes_depth(const PicaRenderState *rs, const PicaTri *t, const G3DQuad *q,
 }
 
 /*
+ * a quad's weights w (lin or bary): out[k] vertex k's, pixel i in lane i;
+ * the 12 floats loaded as three vectors and transposed
+ */
+static inline __attribute__((always_inline)) void
+lanes_weights(const float (*w)[3], __m128 out[3])
+{
+    __m128 m0 = _mm_loadu_ps(w[0]);         /* w00 w01 w02 w10 */
+    __m128 m1 = _mm_loadu_ps(w[1] + 1);     /* w11 w12 w20 w21 */
+    __m128 m2 = _mm_loadu_ps(w[2] + 2);     /* w22 w30 w31 w32 */
+    __m128 y = _mm_shuffle_ps(m1, m2, _MM_SHUFFLE(0, 1, 0, 2)); /* 20 11 30 22 */
+    __m128 z1 = _mm_shuffle_ps(m0, m1, _MM_SHUFFLE(0, 0, 1, 1)); /* 01 01 11 11 */
+    __m128 z2 = _mm_shuffle_ps(m1, m2, _MM_SHUFFLE(2, 2, 3, 3)); /* 21 21 31 31 */
+    __m128 v1 = _mm_shuffle_ps(m0, m1, _MM_SHUFFLE(1, 1, 2, 2)); /* 02 02 12 12 */
+
+    out[0] = _mm_shuffle_ps(m0, y, _MM_SHUFFLE(2, 0, 3, 0));   /* 00 10 20 30 */
+    out[1] = _mm_shuffle_ps(z1, z2, _MM_SHUFFLE(2, 0, 2, 0));  /* 01 11 21 31 */
+    out[2] = _mm_shuffle_ps(v1, m2, _MM_SHUFFLE(3, 0, 2, 0));  /* 02 12 22 32 */
+}
+
+/* component k of the triangle's three vertex colours, each in four lanes */
+typedef struct LanesColor {
+    __m128 c[4][3];
+} LanesColor;
+
+static inline __attribute__((always_inline)) void
+lanes_color(const PicaTri *t, LanesColor *lc)
+{
+    __m128 v[3];
+    int j;
+
+    for (j = 0; j < 3; j++) {
+        v[j] = _mm_loadu_ps(t->color[j]);
+    }
+    for (j = 0; j < 3; j++) {
+        lc->c[0][j] = _mm_shuffle_ps(v[j], v[j], _MM_SHUFFLE(0, 0, 0, 0));
+        lc->c[1][j] = _mm_shuffle_ps(v[j], v[j], _MM_SHUFFLE(1, 1, 1, 1));
+        lc->c[2][j] = _mm_shuffle_ps(v[j], v[j], _MM_SHUFFLE(2, 2, 2, 2));
+        lc->c[3][j] = _mm_shuffle_ps(v[j], v[j], _MM_SHUFFLE(3, 3, 3, 3));
+    }
+}
+
+/*
  * fast_primary of the four pixels as 16 bytes, pixel 0 first; each pixel's
  * bytes R, G, B, A, or A, B, G, R when `abgr` (the components computed in
  * that order, each as fast_primary computes it).
  */
 static inline __attribute__((always_inline)) __m128i
-lanes_primary(const PicaTri *t, const G3DQuad *q, bool abgr)
+quad_primary(const PicaTri *t, const G3DQuad *q, bool abgr)
 {
     __m128 c[3], lo = _mm_setzero_ps(), hi = _mm_set1_ps(1.0f);
     __m128i u[4];
@@ -858,6 +923,34 @@ lanes_primary(const PicaTri *t, const G3DQuad *q, bool abgr)
     }
     return _mm_packus_epi16(_mm_packs_epi32(u[0], u[1]),
                             _mm_packs_epi32(u[2], u[3]));
+}
+
+/*
+ * quad_primary(..., true) with the weights in lanes (bar[k]: vertex k's,
+ * pixel i in lane i) and the components apart: each component of each
+ * pixel computed as fast_primary does, (b0 c0 + b1 c1) + b2 c2, clamped
+ * (max then min: NaN to 0), times 255 plus 0.5, truncated to 0..255, and
+ * packed A, B, G, R
+ */
+static inline __attribute__((always_inline)) __m128i
+lanes_primary(const LanesColor *lc, const __m128 bar[3])
+{
+    __m128 lo = _mm_setzero_ps(), hi = _mm_set1_ps(1.0f);
+    __m128i u[4];
+    int k;
+
+    for (k = 0; k < 4; k++) {
+        __m128 v = _mm_add_ps(_mm_add_ps(_mm_mul_ps(bar[0], lc->c[k][0]),
+                                         _mm_mul_ps(bar[1], lc->c[k][1])),
+                              _mm_mul_ps(bar[2], lc->c[k][2]));
+
+        v = _mm_min_ps(_mm_max_ps(v, lo), hi);
+        v = _mm_add_ps(_mm_mul_ps(v, _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
+        u[k] = _mm_cvttps_epi32(v);
+    }
+    return _mm_or_si128(_mm_or_si128(u[3], _mm_slli_epi32(u[2], 8)),
+                        _mm_or_si128(_mm_slli_epi32(u[1], 16),
+                                     _mm_slli_epi32(u[0], 24)));
 }
 
 /* the pixels of `mask` from 16 bytes of four RGBA8 pixels */
@@ -885,15 +978,129 @@ static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
     const PicaRenderState *rs = t->rs;
     uint32_t idx = pica_tiled_index(q->x, q->y, rs->width);
     unsigned mask = q->mask;
+    __m128 w[3];
 
     if (rs->depth) {
-        mask = lanes_depth(rs, t, q, idx, mask);
+        LanesDepth ld;
+
+        lanes_depth_setup(rs, t, &ld);
+        lanes_weights(q->lin, w);
+        mask = lanes_depth(&ld, w, idx, mask);
         if (!mask) {
             return;
         }
     }
-    lanes_put(rs->color + (size_t)idx * 4, lanes_primary(t, q, true), mask);
+    lanes_put(rs->color + (size_t)idx * 4, quad_primary(t, q, true), mask);
     (void)thread;
+}
+
+/*
+ * shade_replace_rgba8 for a triangle's covered pixels [x0, x1) x [y0, y1)
+ * (common/raster.h G3DBlockFn), walked as the aligned quads that hold them:
+ * a quad's weights are the rasteriser's (g3d_weights4 of its four samples'
+ * exact edge values, stepped in doubles, which hold them exactly), and its
+ * mask is the part of it inside the rectangle, all covered. The quad
+ * function's operations follow, so each pixel gets the quad path's bytes
+ * without a G3DQuad in memory or the rasteriser's per-quad work.
+ * `positive`: g3d_inv_w_positive holds for the triangle.
+ */
+static inline __attribute__((always_inline)) void
+span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
+             bool positive)
+{
+    const PicaTri *t = user;
+    const PicaRenderState *rs = t->rs;
+    /* copies the stores below cannot alias: kept in registers or the stack */
+    const G3DEdges g = t->edges;
+    uint8_t *color = rs->color;
+    uint32_t width = rs->width;
+    int qx0 = x0 & ~1, qx, qy, k;
+    LanesColor lc;
+    LanesDepth ld;
+
+    lanes_color(t, &lc);
+    if (depth) {
+        lanes_depth_setup(rs, t, &ld);
+    }
+    for (qy = y0 & ~1; qy < y1; qy += 2) {
+        /* the quad's rows inside the rectangle: samples 0, 1 and 2, 3 */
+        unsigned rows = (qy >= y0 ? 0x3u : 0) | (qy + 1 < y1 ? 0xCu : 0);
+        __m128d e01[3], e23[3], step[3];
+
+        for (k = 0; k < 3; k++) {
+            double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
+            double ex = (double)t->ex[k], ey = (double)t->ey[k];
+
+            e01[k] = _mm_set_pd(e + ex, e);
+            e23[k] = _mm_set_pd(e + ey + ex, e + ey);
+            step[k] = _mm_set1_pd(2 * ex);
+        }
+        for (qx = qx0; qx < x1; qx += 2) {
+            uint32_t idx = pica_tiled_index(qx, qy, width);
+            unsigned mask = rows;
+            __m128 lin[3], bar[3];
+
+            if (qx < x0) {
+                mask &= 0xA;        /* column x0 - 1 is outside */
+            }
+            if (qx + 1 >= x1) {
+                mask &= 0x5;        /* column x1 is outside */
+            }
+            g3d_weights4_next(&g, e01, e23, step, lin, bar, positive);
+            if (depth) {
+                mask = lanes_depth(&ld, lin, idx, mask);
+                if (!mask) {
+                    continue;
+                }
+            }
+            lanes_put(color + (size_t)idx * 4, lanes_primary(&lc, bar),
+                      mask);
+        }
+    }
+}
+
+/* span_replace for each depth test setting and weighting */
+#define SPAN_REPLACE(d, p)                                                \
+static void span_replace_##d##p(void *user, int x0, int y0, int x1,      \
+                                int y1, int thread)                       \
+{                                                                         \
+    span_replace(user, x0, y0, x1, y1, d, p);                             \
+    (void)thread;                                                         \
+}
+SPAN_REPLACE(0, 0)
+SPAN_REPLACE(0, 1)
+SPAN_REPLACE(1, 0)
+SPAN_REPLACE(1, 1)
+
+G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
+                             const G3DTriangle *t)
+{
+    static G3DBlockFn *const fn[2][2] = {
+        { span_replace_00, span_replace_01 },
+        { span_replace_10, span_replace_11 },
+    };
+    int32_t minx = MIN(MIN(t->v[0].x, t->v[1].x), t->v[2].x);
+    int32_t maxx = MAX(MAX(t->v[0].x, t->v[1].x), t->v[2].x);
+    int k;
+
+    /*
+     * Narrow triangles keep their quads: their fills would be row runs of
+     * a few pixels, one call each, which cost more than the quads.
+     */
+    if (rs->shade != shade_replace_rgba8 ||
+        maxx - minx < 16 * t->rules->subpixels ||
+        !g3d_raster_edges(t, &tri->edges) || !tri->edges.exact_double) {
+        return NULL;
+    }
+    for (k = 0; k < 3; k++) {
+        const G3DEdge *e = &tri->edges.e[k];
+
+        tri->e0[k] = e->a * t->rules->sample_x + e->b * t->rules->sample_y +
+                     e->c;
+        tri->ex[k] = e->a * t->rules->subpixels;
+        tri->ey[k] = e->b * t->rules->subpixels;
+    }
+    return fn[rs->depth != NULL][g3d_inv_w_positive(t->v)];
 }
 #else
 /* pica_render_shade for a combiner that passes the primary colour on */
@@ -920,6 +1127,12 @@ static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
         put_rgba8(rs->color + (size_t)index * 4, fast_primary(c0, c1, c2, q, i));
     }
     (void)thread;
+}
+
+G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
+                             const G3DTriangle *t)
+{
+    return NULL;                    /* the quads */
 }
 #endif
 
@@ -1061,10 +1274,15 @@ static void shade_tex0_rgba8(void *user, const G3DQuad *q, int thread)
     static const uint32_t side[2] = { 0x00FFFFFF, 0xFF000000 };
     uint32_t take[4] = { 0, 0, 0, 0 };
     __m128i tx, prim, px;
+    __m128 w[3];
 
     rs->tex0(&rs->tex.unit[0], t, q, tex);
     if (rs->depth) {
-        mask = lanes_depth(rs, t, q, idx, mask);
+        LanesDepth ld;
+
+        lanes_depth_setup(rs, t, &ld);
+        lanes_weights(q->lin, w);
+        mask = lanes_depth(&ld, w, idx, mask);
         if (!mask) {
             return;
         }
@@ -1077,7 +1295,7 @@ static void shade_tex0_rgba8(void *user, const G3DQuad *q, int thread)
         __m128i zero = _mm_setzero_si128(), mul = _mm_set1_epi16((short)0x8081);
         __m128i lo, hi;
 
-        prim = lanes_primary(t, q, false);
+        prim = quad_primary(t, q, false);
         px = _mm_or_si128(px, _mm_and_si128(prim, _mm_set1_epi32(
                                                 take[PICA_TEV1_PRIMARY])));
         /* prim * tex / 255: below 2^16, where x / 255 = x * 0x8081 >> 23 */

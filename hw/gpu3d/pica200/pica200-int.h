@@ -568,6 +568,12 @@ struct PicaTri {
     float quat[3][4];               /* normal quaternion (when lighting) */
     float view[3][3];               /* view vector (when lighting) */
     uint32_t flat;                  /* pica_flat_fill's pixel, as stored */
+    /*
+     * pica_span_choose's set-up: the rasteriser's edges, and each edge's
+     * value at pixel (0, 0)'s sample and steps a pixel right and down
+     */
+    G3DEdges edges;
+    int64_t e0[3], ex[3], ey[3];
 };
 
 PicaRenderState *pica_render_state(Pica200Core *c);
@@ -579,6 +585,12 @@ void pica_render_shade(void *user, const G3DQuad *q, int thread);
  */
 bool pica_flat_fill(const PicaRenderState *rs, PicaTri *tri);
 G3DBlockFn pica_fill_rgba8;
+/*
+ * The fill function that draws triangle t (tri its PicaTri, set up here)
+ * quad by quad with the quad path's bytes, or NULL: the rasteriser's quads
+ */
+G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
+                             const G3DTriangle *t);
 
 /* tiled surfaces: 8x8 tiles, Morton order inside (3dbrew GPU/Internal Registers
  * 0x080-0x0B7, 0x100-0x130; Citra) */

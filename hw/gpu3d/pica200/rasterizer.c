@@ -171,7 +171,8 @@ static void emit(Pica200Core *c, const PicaVertex *v[3])
         }
     }
     t.user = tri;
-    t.fill = pica_flat_fill(rs, tri) ? pica_fill_rgba8 : NULL;
+    t.fill = pica_flat_fill(rs, tri) ? pica_fill_rgba8
+             : pica_span_choose(rs, tri, &t);
     if (!g3d_raster_triangle(c->raster, &t)) {
         return;
     }

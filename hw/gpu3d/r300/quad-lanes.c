@@ -488,7 +488,6 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
     const R300Target *tg = &ds->cb[ds->move.target];
     /* a copy the stores below cannot alias: kept in registers */
     const G3DEdges g = sp->g;
-    const bool swap = g.perm[1] == 2;
     const bool zlinear = ds->ztiling.linear, clinear = tg->tiling.linear;
     int xa = x0 & ~3, y, x, k;
     uint64_t passed = 0;
@@ -516,7 +515,7 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
         for (x = xa; x < x1; x += 4) {
             unsigned mask = 0xF;
             uint8_t *zr[2] = { NULL, NULL }, *cr[2] = { NULL, NULL };
-            __m128 lin[3], bar[3], t1;
+            __m128 lin[3], bar[3];
 
             if (x < x0) {
                 mask &= 0xFu << (x0 - x);
@@ -524,17 +523,8 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
             if (x + 4 > x1) {
                 mask &= 0xFu >> (x + 4 - x1);
             }
-            g3d_weights4(&g, e01, e23, lin,
-                         persp ? bar : NULL, persp == 2);
-            for (k = 0; k < 3; k++) {
-                e01[k] = _mm_add_pd(e01[k], step[k]);
-                e23[k] = _mm_add_pd(e23[k], step[k]);
-            }
-            if (swap) {
-                /* internal vertices 1 and 2 are the triangle's 2 and 1 */
-                t1 = lin[1], lin[1] = lin[2], lin[2] = t1;
-                t1 = bar[1], bar[1] = bar[2], bar[2] = t1;
-            }
+            g3d_weights4_next(&g, e01, e23, step, lin, persp ? bar : NULL,
+                              persp == 2);
             if (depth) {
                 zr[0] = zlinear ? zrow + 4 * (x - xa) : ds->zbase +
                         r300_tile_offset(&ds->ztiling, x, y);

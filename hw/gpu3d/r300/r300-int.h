@@ -386,21 +386,10 @@ void r300_draw_specialise(R300DrawState *ds);
  * the move and the depth function are chosen (z24: depth is depth_z24)
  */
 G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24);
-/*
- * Every 1/w in [2^-40, 2^40]: at a covered pixel the perspective weights
- * are >= 0 and computed without underflow (p = lin / w is 0 or at least
- * 2^-97, the largest at least 2^-42), so their sum is positive.
- */
+/* g3d_inv_w_positive (common/raster.h) */
 static inline bool r300_w_positive(const G3DRasterVertex v[3])
 {
-    int k;
-
-    for (k = 0; k < 3; k++) {
-        if (!(v[k].inv_w >= 0x1p-40f && v[k].inv_w <= 0x1p40f)) {
-            return false;
-        }
-    }
-    return true;
+    return g3d_inv_w_positive(v);
 }
 
 /*
