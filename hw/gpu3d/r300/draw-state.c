@@ -477,8 +477,12 @@ bool r300_draw_begin(R300Core *c)
     R300DrawState *ds;
     bool ok;
 
-    /* a full queue, or one whose last draw has copies to write back */
-    if (c->ndraws == R300_DRAW_QUEUE ||
+    /*
+     * a full queue, or one whose last draw has copies to write back; with
+     * one render thread there is no hand-over to save, and a draw's
+     * triangles are still in the cache when it is finished at once
+     */
+    if (c->ndraws == (g3d_raster_threads(c->raster) > 1 ? R300_DRAW_QUEUE : 1) ||
         (c->ndraws && draw_waits(&c->drawq[(c->draw_head + c->ndraws - 1) %
                                            R300_DRAW_QUEUE]))) {
         r300_flush_render(c);
