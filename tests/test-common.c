@@ -590,6 +590,41 @@ static void test_tile_owner(void)
  * 64-byte line, on both long loops (AVX2 where the host has it, and SSE2);
  * the bytes just before and after the run must stay as they were.
  */
+/*
+ * g3d_fill32_keep (the clears of r300-3d and attila-3d that keep some bits
+ * of each word) against a word-by-word loop: random bytes, 0-70 words at
+ * every byte alignment, keep masks of depth/stencil clears and random ones;
+ * every byte equal. Checked to fail when the SSE2 loop does not read the
+ * words it keeps bits of.
+ */
+static void test_fill_keep(void)
+{
+    static const uint32_t keeps[4] = { 0, 0x00ffffff, 0xff000000, 0xffffffff };
+    GRand *rnd = g_rand_new_with_seed(0xF111);
+    uint8_t a[300], b[300];
+    int n, k;
+
+    for (n = 0; n < 5000; n++) {
+        uint32_t keep = n % 5 < 4 ? keeps[n % 4] : g_rand_int(rnd);
+        uint32_t value = g_rand_int(rnd) & ~keep;
+        size_t words = g_rand_int_range(rnd, 0, 71), off = n % 16, i;
+
+        for (k = 0; k < (int)sizeof(a); k++) {
+            a[k] = b[k] = g_rand_int(rnd);
+        }
+        g3d_fill32_keep(a + off, words, value, keep);
+        for (i = 0; i < words; i++) {
+            uint32_t w;
+
+            memcpy(&w, b + off + 4 * i, 4);
+            w = (w & keep) | value;
+            memcpy(b + off + 4 * i, &w, 4);
+        }
+        g_assert_cmpmem(a, sizeof(a), b, sizeof(b));
+    }
+    g_rand_free(rnd);
+}
+
 static void test_fill(void)
 {
     enum { PAD = 80, MAXB = G3D_FILL_LONG_BYTES + 200 };
@@ -648,6 +683,7 @@ int main(int argc, char **argv)
     g_test_add_func("/common/fragment", test_fragment);
     g_test_add_func("/common/mem", test_mem);
     g_test_add_func("/common/fill", test_fill);
+    g_test_add_func("/common/fill-keep", test_fill_keep);
     g_test_add_func("/common/unorm-table", test_unorm_table);
     g_test_add_func("/common/snorm", test_snorm);
     g_test_add_func("/common/scanout", test_scanout);

@@ -431,37 +431,6 @@ static void test_address_table(void)
     g_rand_free(rnd);
 }
 
-/*
- * The clears' word fill (attila_fill_words) in SSE2 against the word by
- * word loop (g3d_general_path): random bytes, 0-70 words at every byte
- * alignment, keep masks of the clears (z, stencil, both, neither) and
- * random ones; every byte equal. Checked to fail when the SSE2 loop does
- * not read the words it keeps bits of.
- */
-static void test_fill_words(void)
-{
-    static const uint32_t keeps[4] = { 0, 0x00ffffff, 0xff000000, 0xffffffff };
-    GRand *rnd = g_rand_new_with_seed(0xF111);
-    uint8_t a[300], b[300];
-    int n, k;
-
-    for (n = 0; n < 5000; n++) {
-        uint32_t keep = n % 5 < 4 ? keeps[n % 4] : g_rand_int(rnd);
-        uint32_t value = g_rand_int(rnd) & ~keep;
-        size_t words = g_rand_int_range(rnd, 0, 71), off = n % 16;
-
-        for (k = 0; k < (int)sizeof(a); k++) {
-            a[k] = b[k] = g_rand_int(rnd);
-        }
-        attila_fill_words(a + off, keep, value, words);
-        g3d_general_path = true;
-        attila_fill_words(b + off, keep, value, words);
-        g3d_general_path = false;
-        g_assert_cmpmem(a, sizeof(a), b, sizeof(b));
-    }
-    g_rand_free(rnd);
-}
-
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -472,7 +441,6 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/tiling/morton-table", test_morton_table);
     g_test_add_func("/attila/tiling/stamp-runs", test_stamp_runs);
     g_test_add_func("/attila/tiling/address-table", test_address_table);
-    g_test_add_func("/attila/tiling/fill-words", test_fill_words);
     g_test_add_func("/attila/dac/detile", test_dac_detile);
     g_test_add_func("/attila/dac/resolve", test_dac_resolve);
     g_test_add_func("/attila/dac/general", test_dac_general);

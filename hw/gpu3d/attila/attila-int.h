@@ -154,38 +154,6 @@ typedef struct AttilaAddressTable {
 void attila_address_table(AttilaAddressTable *tab,
                           const AttilaPixelMapper *pm);
 
-/*
- * The clears' stores: n 4-byte words at p become (word & keep) | value.
- * Not under g3d_general_path: four words an SSE2 operation, and no read
- * where keep is 0.
- */
-static inline void attila_fill_words(uint8_t *p, uint32_t keep,
-                                     uint32_t value, size_t n)
-{
-    size_t k = 0;
-
-#ifdef __SSE2__
-    if (!g3d_general_path) {
-        const __m128i vk = _mm_set1_epi32((int)keep);
-        const __m128i vv = _mm_set1_epi32((int)value);
-        for (; k + 4 <= n; k += 4) {
-            __m128i w = vv;
-            if (keep) {
-                w = _mm_or_si128(_mm_and_si128(
-                        _mm_loadu_si128((const __m128i *)(p + 4 * k)), vk), vv);
-            }
-            _mm_storeu_si128((__m128i *)(p + 4 * k), w);
-        }
-    }
-#endif
-    for (; k < n; k++) {
-        uint32_t w;
-        memcpy(&w, p + 4 * k, 4);
-        w = (w & keep) | value;
-        memcpy(p + 4 * k, &w, 4);
-    }
-}
-
 /* the 8 low bits of v spread to the even bit positions (pixel-mapper.c) */
 extern const uint16_t attila_spread8[256];
 /*

@@ -14,6 +14,7 @@
 #include "attila-int.h"
 
 #include "common/fpformat.h"
+#include "common/fill.h"
 #include "common/fragment.h"
 #include "common/g3d-core.h"
 
@@ -464,7 +465,7 @@ void attila_clear_color(AttilaCore *c)
             if (bytes == 4) {
                 uint32_t v;
                 memcpy(&v, value, 4);
-                attila_fill_words(p, 0, v, 4 * pm.samples * n);
+                g3d_fill32(p, 4 * pm.samples * n, v);
             } else {
                 for (s = 0; s < 4 * pm.samples * n; s++) {
                     memcpy(p + s * bytes, value, bytes);

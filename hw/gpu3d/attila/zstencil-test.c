@@ -9,6 +9,7 @@
  */
 #include "attila-int.h"
 
+#include "common/fill.h"
 #include "common/fragment.h"
 
 #include <glib.h>
@@ -33,10 +34,10 @@ void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil)
         for (x = 0; x < pm.width; x += 2 * n) {
             uint8_t *p = base + attila_pixel_address(&pm, x, y);
             n = attila_stamp_run(&pm, x);
-            attila_fill_words(p, (clear_z ? 0 : 0x00ffffff) |
-                                 (clear_stencil ? 0 : 0xff000000),
-                              (clear_z ? zc : 0) | (clear_stencil ? sc : 0),
-                              4 * pm.samples * n);
+            g3d_fill32_keep(p, 4 * pm.samples * n,
+                            (clear_z ? zc : 0) | (clear_stencil ? sc : 0),
+                            (clear_z ? 0 : 0x00ffffff) |
+                            (clear_stencil ? 0 : 0xff000000));
         }
     }
 }

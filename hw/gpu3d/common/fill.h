@@ -94,6 +94,42 @@ static inline void g3d_fill32(void *p, size_t n, uint32_t v)
     g3d_fill_pattern(p, 4 * n, (uint64_t)v << 32 | v);
 }
 
+/*
+ * n 32-bit words from p on become (word & keep) | v: a clear that keeps
+ * some bits of every word (the stencil beside a depth value); no read
+ * where keep is 0
+ */
+static inline void g3d_fill32_keep(void *p, size_t n, uint32_t v,
+                                   uint32_t keep)
+{
+    uint8_t *b = p;
+    size_t i = 0;
+
+    if (!keep) {
+        g3d_fill32(p, n, v);
+        return;
+    }
+#ifdef __SSE2__
+    {
+        const __m128i vv = _mm_set1_epi32((int)v);
+        const __m128i vk = _mm_set1_epi32((int)keep);
+
+        for (; i + 4 <= n; i += 4) {
+            __m128i o = _mm_loadu_si128((const __m128i *)(b + 4 * i));
+            _mm_storeu_si128((__m128i *)(b + 4 * i),
+                             _mm_or_si128(_mm_and_si128(o, vk), vv));
+        }
+    }
+#endif
+    for (; i < n; i++) {
+        uint32_t o;
+
+        memcpy(&o, b + 4 * i, 4);
+        o = (o & keep) | v;
+        memcpy(b + 4 * i, &o, 4);
+    }
+}
+
 /* n 16-bit pixels from p on: pixel i is bits 16 (i & 3) .. of pens */
 static inline void g3d_fill16x4(void *p, size_t n, uint64_t pens)
 {

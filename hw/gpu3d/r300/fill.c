@@ -28,37 +28,6 @@
 #include <emmintrin.h>
 #endif
 
-/* n 32-bit words at p become (old & keep) | val */
-static inline void fill_words(uint8_t *p, unsigned n, uint32_t val,
-                              uint32_t keep)
-{
-    unsigned i = 0;
-
-    if (!keep) {
-        g3d_fill32(p, n, val);
-        return;
-    }
-#ifdef __SSE2__
-    {
-        const __m128i v = _mm_set1_epi32((int32_t)val);
-        const __m128i kp = _mm_set1_epi32((int32_t)keep);
-
-        for (; i + 4 <= n; i += 4) {
-            __m128i o = _mm_loadu_si128((const __m128i *)(p + 4 * i));
-            _mm_storeu_si128((__m128i *)(p + 4 * i),
-                             _mm_or_si128(_mm_and_si128(o, kp), v));
-        }
-    }
-#endif
-    for (; i < n; i++) {
-        uint32_t o;
-
-        memcpy(&o, p + 4 * i, 4);
-        o = (o & keep) | val;
-        memcpy(p + 4 * i, &o, 4);
-    }
-}
-
 /* runs of adjacent bytes gathered before they are filled */
 typedef struct Run {
     uint8_t *p;
@@ -73,7 +42,7 @@ static inline void run_add(Run *r, uint8_t *p, unsigned n)
         return;
     }
     if (r->n) {
-        fill_words(r->p, r->n, r->val, r->keep);
+        g3d_fill32_keep(r->p, r->n, r->val, r->keep);
     }
     r->p = p;
     r->n = n;
@@ -116,11 +85,11 @@ static void fill32(uint8_t *base, const R300Tiling *tl, int x0, int y0,
 
         if (x1 - x0 == (int)tl->pitch) {
             /* whole rows: one run */
-            fill_words(p, (unsigned)(x1 - x0) * (y1 - y0), r.val, keep);
+            g3d_fill32_keep(p, (unsigned)(x1 - x0) * (y1 - y0), r.val, keep);
             return;
         }
         for (y = y0; y < y1; y++, p += (size_t)tl->pitch * 4) {
-            fill_words(p, x1 - x0, r.val, keep);
+            g3d_fill32_keep(p, x1 - x0, r.val, keep);
         }
         return;
     }
@@ -143,7 +112,7 @@ static void fill32(uint8_t *base, const R300Tiling *tl, int x0, int y0,
         y = yb;
     }
     if (r.n) {
-        fill_words(r.p, r.n, r.val, r.keep);
+        g3d_fill32_keep(r.p, r.n, r.val, r.keep);
     }
 }
 
