@@ -538,6 +538,18 @@ static void runs_free(AttilaRun *runs[2])
     attila_run_free(runs[1]);
 }
 
+/* the end of a test of random draws: the samples whose depth was written,
+ * at least `min` (the triangles reach the buffers), and the rigs freed */
+static void random_draws_end(AttilaRun *runs[2], void *buf, GRand *rnd,
+                             uint64_t drawn, uint64_t min)
+{
+    g_test_message("%" G_GUINT64_FORMAT " samples drawn", drawn);
+    g_assert_cmpuint(drawn, >, min);
+    runs_free(runs);
+    g_free(buf);
+    g_rand_free(rnd);
+}
+
 /* the vertex program's matrix: identity, vertices are in clip space */
 static void identity_records(AttilaRecBuf *b)
 {
@@ -591,12 +603,7 @@ static void test_raster(void)
                             &err);
         g_assert_cmpuint(err, ==, 0);
     }
-    /* samples whose depth was written: the triangles reach the buffers */
-    g_test_message("%" G_GUINT64_FORMAT " samples drawn", drawn);
-    g_assert_cmpuint(drawn, >, 10000);
-    runs_free(runs);
-    g_free(buf);
-    g_rand_free(rnd);
+    random_draws_end(runs, buf, rnd, drawn, 10000);
 }
 
 /* fragment programs for test_copy_program: some the rasteriser copies
@@ -709,11 +716,7 @@ static void test_copy_program(void)
         drawn += draw_twice(runs, w, h, ns, verts, sizeof(verts), &b, &err);
         g_assert_cmpuint(err, ==, 0);
     }
-    g_test_message("%" G_GUINT64_FORMAT " samples drawn", drawn);
-    g_assert_cmpuint(drawn, >, 5000);
-    runs_free(runs);
-    g_free(buf);
-    g_rand_free(rnd);
+    random_draws_end(runs, buf, rnd, drawn, 5000);
 }
 
 /*
@@ -858,11 +861,7 @@ static void test_stamp1(void)
         drawn += draw_twice(runs, w, h, 1, verts, sizeof(verts), &b, &err);
         g_assert_cmpuint(err, ==, 0);
     }
-    g_test_message("%" G_GUINT64_FORMAT " samples drawn", drawn);
-    g_assert_cmpuint(drawn, >, 10000);
-    runs_free(runs);
-    g_free(buf);
-    g_rand_free(rnd);
+    random_draws_end(runs, buf, rnd, drawn, 10000);
 }
 
 /*
