@@ -971,24 +971,35 @@ static inline void lanes_put(uint8_t *cp, __m128i px, unsigned mask)
     }
 }
 
+/*
+ * A quad function's depth test and write, where the draw tests depth: the
+ * samples of `mask` that pass (all of them without a depth test)
+ */
+static inline unsigned quad_depth(const PicaRenderState *rs, const PicaTri *t,
+                                  const G3DQuad *q, uint32_t idx,
+                                  unsigned mask)
+{
+    LanesDepth ld;
+    __m128 w[3];
+
+    if (!rs->depth) {
+        return mask;
+    }
+    lanes_depth_setup(rs, t, &ld);
+    lanes_weights(q->lin, w);
+    return lanes_depth(&ld, w, idx, mask);
+}
+
 /* pica_render_shade for a combiner that passes the primary colour on */
 static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
 {
     const PicaTri *t = user;
     const PicaRenderState *rs = t->rs;
     uint32_t idx = pica_tiled_index(q->x, q->y, rs->width);
-    unsigned mask = q->mask;
-    __m128 w[3];
+    unsigned mask = quad_depth(rs, t, q, idx, q->mask);
 
-    if (rs->depth) {
-        LanesDepth ld;
-
-        lanes_depth_setup(rs, t, &ld);
-        lanes_weights(q->lin, w);
-        mask = lanes_depth(&ld, w, idx, mask);
-        if (!mask) {
-            return;
-        }
+    if (!mask) {
+        return;
     }
     lanes_put(rs->color + (size_t)idx * 4, quad_primary(t, q, true), mask);
     (void)thread;
@@ -1274,18 +1285,11 @@ static void shade_tex0_rgba8(void *user, const G3DQuad *q, int thread)
     static const uint32_t side[2] = { 0x00FFFFFF, 0xFF000000 };
     uint32_t take[4] = { 0, 0, 0, 0 };
     __m128i tx, prim, px;
-    __m128 w[3];
 
     rs->tex0(&rs->tex.unit[0], t, q, tex);
-    if (rs->depth) {
-        LanesDepth ld;
-
-        lanes_depth_setup(rs, t, &ld);
-        lanes_weights(q->lin, w);
-        mask = lanes_depth(&ld, w, idx, mask);
-        if (!mask) {
-            return;
-        }
+    mask = quad_depth(rs, t, q, idx, mask);
+    if (!mask) {
+        return;
     }
     take[rs->tev1_rgb] |= side[0];
     take[rs->tev1_a] |= side[1];
