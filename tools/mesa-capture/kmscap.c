@@ -205,6 +205,13 @@ static void write_ppm(const char *path) {
       fwrite(px + 4 * (y * W + x), 1, 3, f);
   fclose(f);
 }
+/* kmscube's sampler state (cube-tex.c) on the bound texture of target */
+static void linear_clamp(GLenum target) {
+  glTexParameteri(target, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(target, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(target, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(target, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+}
 /* one plane of kmscube's frame in a linear GBM buffer (cube-tex.c
  * get_fd_*): w x h texels of bpp bytes from rows src_pitch bytes apart;
  * returns the buffer's dma-buf fd, its pitch and modifier */
@@ -265,10 +272,7 @@ static void import_external(EGLDisplay d, uint32_t fourcc, int w, int h, int n,
   if (img == EGL_NO_IMAGE_KHR) { printf("dma-buf import of %08x failed: %#x\n", fourcc, eglGetError()); exit(1); }
   glGenTextures(1, &t);
   glBindTexture(GL_TEXTURE_EXTERNAL_OES, t);
-  glTexParameteri(GL_TEXTURE_EXTERNAL_OES, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_EXTERNAL_OES, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_EXTERNAL_OES, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_EXTERNAL_OES, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  linear_clamp(GL_TEXTURE_EXTERNAL_OES);
   target(GL_TEXTURE_EXTERNAL_OES, img);
   destroy(d, img);
   for (i = 0; i < n; i++)
@@ -314,10 +318,7 @@ static void upload_textures(const char *mode, GLuint p) {
   for (i = 0; i < 2; i++) {
     glActiveTexture(GL_TEXTURE0 + i);
     glBindTexture(GL_TEXTURE_2D, t[i]);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    linear_clamp(GL_TEXTURE_2D);
   }
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glActiveTexture(GL_TEXTURE0);
@@ -542,10 +543,7 @@ int main(int argc, char **argv) {
     }
     glGenTextures(1, &t); glActiveTexture(GL_TEXTURE0); glBindTexture(GL_TEXTURE_2D, t);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 64, 64, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    linear_clamp(GL_TEXTURE_2D);
     glUniform1i(glGetUniformLocation(p, "uTex"), 0);
     glEnable(GL_DEPTH_TEST);
   } else {
