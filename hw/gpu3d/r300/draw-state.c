@@ -467,33 +467,32 @@ static bool draw_waits(const R300DrawState *ds)
     return false;
 }
 
-static R300DrawState *draw_slot(R300Core *c)
+/* queued draw i (ndraws: the next free slot) */
+static R300DrawState *draw_slot(R300Core *c, unsigned i)
 {
-    return &c->drawq[(c->draw_head + c->ndraws) % R300_DRAW_QUEUE];
+    return &c->drawq[(c->draw_head + i) % R300_DRAW_QUEUE];
 }
 
 bool r300_draw_begin(R300Core *c)
 {
+    /* with one render thread there is no hand-over to save, and a draw's
+     * triangles are still in the cache when it is finished at once */
+    unsigned max = g3d_raster_threads(c->raster) > 1 ? R300_DRAW_QUEUE : 1;
     R300DrawState *ds;
     bool ok;
 
-    /*
-     * a full queue, or one whose last draw has copies to write back; with
-     * one render thread there is no hand-over to save, and a draw's
-     * triangles are still in the cache when it is finished at once
-     */
-    if (c->ndraws == (g3d_raster_threads(c->raster) > 1 ? R300_DRAW_QUEUE : 1) ||
-        (c->ndraws && draw_waits(&c->drawq[(c->draw_head + c->ndraws - 1) %
-                                           R300_DRAW_QUEUE]))) {
+    /* a full queue, or one whose last draw has copies to write back */
+    if (c->ndraws == max ||
+        (c->ndraws && draw_waits(draw_slot(c, c->ndraws - 1)))) {
         r300_flush_render(c);
     }
-    ds = draw_slot(c);
+    ds = draw_slot(c, c->ndraws);
     ok = draw_build(c, ds);
     if (ok && c->ndraws && draw_waits(ds)) {
         /* its copies were read before the queued draws wrote: again */
         r300_draw_release(c, ds, false);
         r300_flush_render(c);
-        ds = draw_slot(c);
+        ds = draw_slot(c, 0);
         ok = draw_build(c, ds);
     }
     if (!ok) {

@@ -169,7 +169,7 @@ bool r300_flat_fill_ok(R300Tri *t, const G3DRasterVertex v[3])
     if (!ql->flat) {
         return false;
     }
-    if (ds->perspective && !r300_w_positive(v)) {
+    if (ds->perspective && !g3d_inv_w_positive(v)) {
         return false;
     }
     if (ds->depth && ds->zwrite) {

@@ -628,7 +628,7 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
         sp->ex[k] = e->a * tri->rules->subpixels;
         sp->ey[k] = e->b * tri->rules->subpixels;
     }
-    return span_lanes_fn[(ds->perspective ? 1 + r300_w_positive(tri->v) : 0)
+    return span_lanes_fn[(ds->perspective ? 1 + g3d_inv_w_positive(tri->v) : 0)
                          * 8 + (ds->depth != NULL) * 4 + ql->blend * 2 +
                          (ds->move.tex && ql->src_shader_order)];
 }

@@ -386,11 +386,6 @@ void r300_draw_specialise(R300DrawState *ds);
  * the move and the depth function are chosen (z24: depth is depth_z24)
  */
 G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24);
-/* g3d_inv_w_positive (common/raster.h) */
-static inline bool r300_w_positive(const G3DRasterVertex v[3])
-{
-    return g3d_inv_w_positive(v);
-}
 
 /*
  * fill.c: true if every pixel of triangle t (its vertices v) gets the same
