@@ -71,7 +71,7 @@ static unsigned colour_bpp(uint32_t format)
  * Map the whole tiles of a surface of `rows` rows at GPU address `addr`.
  * One that is not a single host block (Mesa's staging buffers in GTT,
  * reached through the PCI GART page by page) is drawn in a copy that
- * r300_draw_end writes back.
+ * r300_flush_render writes back when it retires the draw.
  */
 static uint8_t *map_surface(R300Core *c, const char *what, uint32_t addr,
                             const R300Tiling *t, uint32_t rows)
