@@ -474,6 +474,13 @@ typedef struct AttilaRenderCtx {
     uint8_t rt_count;
     bool tables;
     /*
+     * stamp1 interpolates the one-MOV program's input by channel and
+     * writes it to the one mapped target straight (attila_raster_draw:
+     * a one-sample draw whose program copies input 1-14 to that target's
+     * output and reads no other input)
+     */
+    bool copy_soa;
+    /*
      * the rasteriser's addresses where tables is set (not under
      * g3d_general_path): a stamp's byte
      * offset in the z buffer and in target rt_list[n] is
@@ -696,6 +703,13 @@ void attila_interpolate_init(void);
 void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
                         const double *const v[4], const uint32_t zint[4],
                         int32_t qx, int32_t qy, AttilaShaderThread lane[4]);
+#ifdef __SSE2__
+/* input a (1-14) of the four fragments by component: lane l of ch[c] is
+ * fragment l's component c, as attila_interpolate writes it (not under
+ * g3d_general_path) */
+void attila_interpolate_soa(const AttilaDrawState *ds, const AttilaTriangle *t,
+                            const double v[4][4], unsigned a, __m128 ch[4]);
+#endif
 
 /* rasterizer.c: fragment generation and the per-quad fragment pipeline */
 typedef struct AttilaRaster AttilaRaster;
@@ -801,6 +815,12 @@ void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
  * ATTILA_CW_GENERAL: slot j gets color[j] where bit j of mask is set */
 void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
                          const float *const color[4], unsigned mask);
+#ifdef __SSE2__
+/* the same with the four slots' colours by channel: lane j of ch[c] is
+ * slot j's channel c */
+void attila_color_write4_soa(const AttilaRenderTarget *rt, uint8_t *px,
+                             const __m128 ch[4], unsigned mask);
+#endif
 void attila_color_read(uint32_t format, const uint8_t *px, float out[4]);
 void attila_color_pack(uint32_t format, const float in[4], uint8_t *px);
 

@@ -327,21 +327,23 @@ static void write_rgba8(const AttilaRenderTarget *rt, uint8_t *px,
 #endif
 }
 
+#ifdef __SSE2__
 /*
  * Four consecutive 4-byte slots of an RGBA8888 target on its chosen path
  * (a stamp's four pixels, or a pixel's samples: ATTILA ref. Render Buffer
- * Tiling keeps both consecutive): slot j gets color[j] where bit j of
- * `mask` is set. The four are read, blended, packed and stored as one
- * 16-byte vector; each slot's arithmetic is write_rgba8's, and the factors
- * 0, 1, As, 1 - As are b + m * As with (b, m) = (0, 0), (1, 0), (0, 1),
- * (1, -1), which gives exactly those values for the clamped As in [+0, 1]
- * (1 + -As is 1 - As). Slots not in the mask and masked channels keep
- * their bytes.
+ * Tiling keeps both consecutive), the colours by channel: lane j of ch[c]
+ * is slot j's channel c, and slot j is written where bit j of `mask` is
+ * set. The four are read, blended, packed and stored as one 16-byte
+ * vector; each slot's channel takes write_rgba8's float operations (the
+ * same ones whatever lane it is in), and the factors 0, 1, As, 1 - As are
+ * b + m * As with (b, m) = (0, 0), (1, 0), (0, 1), (1, -1), which gives
+ * exactly those values for the clamped As in [+0, 1] (1 + -As is 1 - As).
+ * The clamped, scaled channels are whole numbers 0..255, so shifts and ORs
+ * pack them. Slots not in the mask and masked channels keep their bytes.
  */
-void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
-                         const float *const color[4], unsigned mask)
+void attila_color_write4_soa(const AttilaRenderTarget *rt, uint8_t *px,
+                             const __m128 ch[4], unsigned mask)
 {
-#ifdef __SSE2__
     /* slot j's byte mask: bit j of `mask` */
     static const uint32_t slots[16][4] __attribute__((aligned(16))) = {
 #define S(m) { (m) & 1 ? ~0u : 0, (m) & 2 ? ~0u : 0, (m) & 4 ? ~0u : 0, \
@@ -352,43 +354,51 @@ void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
     };
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
     const __m128 k255 = _mm_set1_ps(255.0f);
-    bool blend = rt->path == ATTILA_CW_RGBA8_BLEND;
-    __m128i old = _mm_loadu_si128((const __m128i *)px), u[4], res, wm;
-    __m128 d[4] = { zero, zero, zero, zero };
-    __m128 sfb = zero, sfm = zero, dfb = zero, dfm = zero;
-    int j;
+    __m128i old = _mm_loadu_si128((const __m128i *)px), res, wm;
+    __m128 s[4];
+    int c;
 
-    if (blend) {
-        const __m128i z = _mm_setzero_si128();
-        const __m128 inv = _mm_set1_ps(1.0f / 255.0f);
-        __m128i lo = _mm_unpacklo_epi8(old, z), hi = _mm_unpackhi_epi8(old, z);
-
-        d[0] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, z)), inv);
-        d[1] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, z)), inv);
-        d[2] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, z)), inv);
-        d[3] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, z)), inv);
-        sfb = _mm_loadu_ps(rt->fbase[0]);
-        sfm = _mm_loadu_ps(rt->fslope[0]);
-        dfb = _mm_loadu_ps(rt->fbase[1]);
-        dfm = _mm_loadu_ps(rt->fslope[1]);
+    for (c = 0; c < 4; c++) {
+        s[c] = _mm_max_ps(_mm_min_ps(ch[c], one), zero);
     }
-    for (j = 0; j < 4; j++) {
-        __m128 s = _mm_max_ps(_mm_min_ps(_mm_loadu_ps(color[j]), one), zero);
-        if (blend) {
-            __m128 sa = _mm_shuffle_ps(s, s, _MM_SHUFFLE(3, 3, 3, 3));
-            __m128 sf = _mm_add_ps(sfb, _mm_mul_ps(sfm, sa));
-            __m128 df = _mm_add_ps(dfb, _mm_mul_ps(dfm, sa));
-            s = _mm_add_ps(_mm_mul_ps(s, sf), _mm_mul_ps(d[j], df));
-            s = _mm_max_ps(_mm_min_ps(s, one), zero);
+    if (rt->path == ATTILA_CW_RGBA8_BLEND) {
+        const __m128i byte = _mm_set1_epi32(0xff);
+        const __m128 inv = _mm_set1_ps(1.0f / 255.0f), sa = s[3];
+        for (c = 0; c < 4; c++) {
+            __m128 d = _mm_mul_ps(_mm_cvtepi32_ps(_mm_and_si128(
+                _mm_srl_epi32(old, _mm_cvtsi32_si128(8 * c)), byte)), inv);
+            __m128 sf = _mm_add_ps(_mm_set1_ps(rt->fbase[0][c]),
+                                   _mm_mul_ps(_mm_set1_ps(rt->fslope[0][c]), sa));
+            __m128 df = _mm_add_ps(_mm_set1_ps(rt->fbase[1][c]),
+                                   _mm_mul_ps(_mm_set1_ps(rt->fslope[1][c]), sa));
+            s[c] = _mm_add_ps(_mm_mul_ps(s[c], sf), _mm_mul_ps(d, df));
+            s[c] = _mm_max_ps(_mm_min_ps(s[c], one), zero);
         }
-        u[j] = _mm_cvttps_epi32(_mm_mul_ps(s, k255));
     }
-    res = _mm_packus_epi16(_mm_packs_epi32(u[0], u[1]),
-                           _mm_packs_epi32(u[2], u[3]));
+    res = _mm_cvttps_epi32(_mm_mul_ps(s[0], k255));
+    for (c = 1; c < 4; c++) {
+        res = _mm_or_si128(res, _mm_sll_epi32(
+            _mm_cvttps_epi32(_mm_mul_ps(s[c], k255)), _mm_cvtsi32_si128(8 * c)));
+    }
     wm = _mm_and_si128(_mm_load_si128((const __m128i *)slots[mask & 15]),
                        _mm_set1_epi32((int)rt->chan));
     res = _mm_or_si128(_mm_and_si128(wm, res), _mm_andnot_si128(wm, old));
     _mm_storeu_si128((__m128i *)px, res);
+}
+#endif
+
+/* attila_color_write4_soa with slot j's colour color[j] */
+void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
+                         const float *const color[4], unsigned mask)
+{
+#ifdef __SSE2__
+    __m128 ch[4] = {
+        _mm_loadu_ps(color[0]), _mm_loadu_ps(color[1]),
+        _mm_loadu_ps(color[2]), _mm_loadu_ps(color[3]),
+    };
+
+    _MM_TRANSPOSE4_PS(ch[0], ch[1], ch[2], ch[3]);
+    attila_color_write4_soa(rt, px, ch, mask);
 #else
     int j;
 

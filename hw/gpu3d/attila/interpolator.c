@@ -28,29 +28,57 @@ bool attila_interpolate_avx;
 
 #ifdef HAVE_AVX_PATH
 /*
- * The interpolated inputs of the four fragments with AVX, selected at run
- * time (attila_interpolate_init), not under g3d_general_path: the four
- * lanes' weights and each component's sum one 4-double operation each,
- * the same operations in the same order as the scalar path (the weights
- * r = 1 / (e0 + e1 + e2), f_k = r e_k; a0 f0 + a1 f1, + a2 f2; rounded to
- * float by VCVTPD2PS). No FMA: this target has none enabled, so GCC
- * cannot contract a product and a sum.
+ * The AVX lanes, selected at run time (attila_interpolate_init), not under
+ * g3d_general_path: the four fragments' weights and each component's sum
+ * one 4-double operation each, the same operations in the same order as
+ * the scalar path (the weights r = 1 / (e0 + e1 + e2), f_k = r e_k;
+ * a0 f0 + a1 f1, + a2 f2; rounded to float by VCVTPD2PS). No FMA: this
+ * target has none enabled, so GCC cannot contract a product and a sum.
  */
-__attribute__((target("avx")))
-static void interpolate_avx(const AttilaDrawState *ds, const AttilaTriangle *t,
-                            const double *const v[4], uint32_t left,
-                            AttilaShaderThread lane[4])
+__attribute__((target("avx"), always_inline))
+static inline void avx_weights(const double *const v[4], __m256d f[3])
 {
     __m256d e0 = _mm256_setr_pd(v[0][0], v[1][0], v[2][0], v[3][0]);
     __m256d e1 = _mm256_setr_pd(v[0][1], v[1][1], v[2][1], v[3][1]);
     __m256d e2 = _mm256_setr_pd(v[0][2], v[1][2], v[2][2], v[3][2]);
     __m256d r = _mm256_div_pd(_mm256_set1_pd(1.0),
                               _mm256_add_pd(_mm256_add_pd(e0, e1), e2));
-    __m256d f0 = _mm256_mul_pd(r, e0), f1 = _mm256_mul_pd(r, e1);
-    __m256d f2 = _mm256_mul_pd(r, e2);
-    double ad[3][4] __attribute__((aligned(32)));
-    int a, c, l;
 
+    f[0] = _mm256_mul_pd(r, e0);
+    f[1] = _mm256_mul_pd(r, e1);
+    f[2] = _mm256_mul_pd(r, e2);
+}
+
+/* interpolated attribute a of the four fragments: comp[c] has component c */
+__attribute__((target("avx"), always_inline))
+static inline void avx_components(const AttilaTriangle *t, int a,
+                                  const __m256d f[3], __m128 comp[4])
+{
+    double ad[3][4] __attribute__((aligned(32)));
+    int c, l;
+
+    for (l = 0; l < 3; l++) {
+        _mm256_store_pd(ad[l], _mm256_cvtps_pd(_mm_loadu_ps(t->attr[l][a])));
+    }
+    for (c = 0; c < 4; c++) {
+        __m256d x = _mm256_add_pd(
+            _mm256_add_pd(_mm256_mul_pd(_mm256_broadcast_sd(&ad[0][c]), f[0]),
+                          _mm256_mul_pd(_mm256_broadcast_sd(&ad[1][c]), f[1])),
+            _mm256_mul_pd(_mm256_broadcast_sd(&ad[2][c]), f[2]));
+        comp[c] = _mm256_cvtpd_ps(x);
+    }
+}
+
+/* the inputs in `left` into the four threads */
+__attribute__((target("avx")))
+static void interpolate_avx(const AttilaDrawState *ds, const AttilaTriangle *t,
+                            const double *const v[4], uint32_t left,
+                            AttilaShaderThread lane[4])
+{
+    __m256d f[3];
+    int a, l;
+
+    avx_weights(v, f);
     for (; left; left &= left - 1) {
         __m128 comp[4];
 
@@ -67,22 +95,25 @@ static void interpolate_avx(const AttilaDrawState *ds, const AttilaTriangle *t,
             }
             continue;
         }
-        for (l = 0; l < 3; l++) {
-            _mm256_store_pd(ad[l], _mm256_cvtps_pd(_mm_loadu_ps(t->attr[l][a])));
-        }
-        for (c = 0; c < 4; c++) {
-            __m256d x = _mm256_add_pd(
-                _mm256_add_pd(_mm256_mul_pd(_mm256_broadcast_sd(&ad[0][c]), f0),
-                              _mm256_mul_pd(_mm256_broadcast_sd(&ad[1][c]), f1)),
-                _mm256_mul_pd(_mm256_broadcast_sd(&ad[2][c]), f2));
-            comp[c] = _mm256_cvtpd_ps(x);
-        }
+        avx_components(t, a, f, comp);
         /* components by lane to lanes by component */
         _MM_TRANSPOSE4_PS(comp[0], comp[1], comp[2], comp[3]);
         for (l = 0; l < 4; l++) {
             _mm_storeu_ps(lane[l].in[a].f, comp[l]);
         }
     }
+}
+
+/* attila_interpolate_soa's interpolated attribute with AVX */
+__attribute__((target("avx")))
+static void interpolate_soa_avx(const AttilaTriangle *t, const double v[4][4],
+                                int a, __m128 ch[4])
+{
+    const double *const p[4] = { v[0], v[1], v[2], v[3] };
+    __m256d f[3];
+
+    avx_weights(p, f);
+    avx_components(t, a, f, ch);
 }
 #endif
 
@@ -197,3 +228,60 @@ void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
         lane[l].in[FACE_ATTRIBUTE].f[3] = (float)t->area;
     }
 }
+
+#ifdef __SSE2__
+/*
+ * Input a of the four fragments by component, for the rasteriser's copy
+ * of a one-MOV program (not under g3d_general_path): the values
+ * attila_interpolate writes to the threads' input a, without the threads.
+ * The SSE2 lanes take fragments 0-1 and 2-3 two an operation with the
+ * scalar path's operations in its order, as the AVX lanes do four.
+ */
+void attila_interpolate_soa(const AttilaDrawState *ds, const AttilaTriangle *t,
+                            const double v[4][4], unsigned a, __m128 ch[4])
+{
+    __m128d f[2][3];
+    int c, h, k;
+
+    if (!ds->fs_input[a]) {
+        ch[0] = ch[1] = ch[2] = ch[3] = _mm_setzero_ps();
+        return;
+    }
+    if (!ds->interpolate[a]) {
+        for (c = 0; c < 4; c++) {
+            ch[c] = _mm_set1_ps(t->attr[2][a][c]);
+        }
+        return;
+    }
+#ifdef HAVE_AVX_PATH
+    if (attila_interpolate_avx) {
+        interpolate_soa_avx(t, v, a, ch);
+        return;
+    }
+#endif
+    for (h = 0; h < 2; h++) {
+        const double *v0 = v[2 * h], *v1 = v[2 * h + 1];
+        __m128d e[3], r;
+        for (k = 0; k < 3; k++) {
+            e[k] = _mm_setr_pd(v0[k], v1[k]);
+        }
+        r = _mm_div_pd(_mm_set1_pd(1.0),
+                       _mm_add_pd(_mm_add_pd(e[0], e[1]), e[2]));
+        for (k = 0; k < 3; k++) {
+            f[h][k] = _mm_mul_pd(r, e[k]);
+        }
+    }
+    for (c = 0; c < 4; c++) {
+        __m128d a0 = _mm_set1_pd(t->attr[0][a][c]);
+        __m128d a1 = _mm_set1_pd(t->attr[1][a][c]);
+        __m128d a2 = _mm_set1_pd(t->attr[2][a][c]);
+        __m128 half[2];
+        for (h = 0; h < 2; h++) {
+            half[h] = _mm_cvtpd_ps(_mm_add_pd(
+                _mm_add_pd(_mm_mul_pd(a0, f[h][0]), _mm_mul_pd(a1, f[h][1])),
+                _mm_mul_pd(a2, f[h][2])));
+        }
+        ch[c] = _mm_movelh_ps(half[0], half[1]);
+    }
+}
+#endif

@@ -468,6 +468,10 @@ static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     uint32_t zs[4] = { 0 }, lane_z[4] = { 0 };
     uint8_t *z0 = NULL;
     unsigned cov = 0, i, n;
+    bool cov_write_done = false;
+#ifdef __SSE2__
+    __m128 ch[4];
+#endif
 
     for (i = 0; i < 4; i++) {
         bool in = inside ? attila_inside_depth(v[i][3], d3d9) :
@@ -519,20 +523,32 @@ static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         }
     }
 
-    for (i = 0; i < 4 && !ds->fs_copy; i++) {
-        attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps, ds->fs_outs);
-    }
-    /* input 0's z (the covered pixels' were converted above: the same) */
-    for (i = 0; i < 4 && (ds->fs_inputs & 1); i++) {
-        lane_z[i] = attila_convert_z(ds, v[i][3]);
-    }
-    attila_interpolate(ds, t, lane_v, lane_z, qx, qy, ctx->lane);
-    if (!shade_stamp(ctx)) {
-        return;
-    }
-    for (i = 0; i < 4; i++) {
-        if (ctx->lane[i].kill) {
-            cov &= ~(1u << i);
+#ifdef __SSE2__
+    if (ctx->copy_soa) {
+        /* the copied input by channel, the program's one step counted
+         * (shade_stamp); the threads are left as the draw's reset left
+         * them, so o0 (the depth when modify_depth) is as before */
+        attila_interpolate_soa(ds, t, v, ds->fs_copy_in, ch);
+        ctx->work++;
+    } else
+#endif
+    {
+        for (i = 0; i < 4 && !ds->fs_copy; i++) {
+            attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps,
+                                         ds->fs_outs);
+        }
+        /* input 0's z (the covered pixels' were converted above: the same) */
+        for (i = 0; i < 4 && (ds->fs_inputs & 1); i++) {
+            lane_z[i] = attila_convert_z(ds, v[i][3]);
+        }
+        attila_interpolate(ds, t, lane_v, lane_z, qx, qy, ctx->lane);
+        if (!shade_stamp(ctx)) {
+            return;
+        }
+        for (i = 0; i < 4; i++) {
+            if (ctx->lane[i].kill) {
+                cov &= ~(1u << i);
+            }
         }
     }
 
@@ -558,7 +574,15 @@ static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 
     /* color write, every mapped render target from output 1 + rt: the
      * stamp's four pixels are four consecutive slots */
-    for (n = 0; n < ctx->rt_count && cov; n++) {
+#ifdef __SSE2__
+    if (ctx->copy_soa && cov) {
+        attila_color_write4_soa(&ds->rt[ctx->rt_list[0]], ds->rt[ctx->rt_list[0]].ptr +
+                                ctx->rtx[0][qx >> 1] + ctx->rty[0][qy >> 1],
+                                ch, cov);
+        cov_write_done = true;
+    }
+#endif
+    for (n = 0; n < ctx->rt_count && cov && !cov_write_done; n++) {
         int k = ctx->rt_list[n];
         const AttilaRenderTarget *rt = &ds->rt[k];
         const float *col[4] = {
@@ -781,6 +805,11 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->zx = r->tab[0].x;
         ctx->zy = r->tab[0].y;
         ctx->tables = r->tables;
+        ctx->copy_soa = r->one_sample && ds->fs_copy &&
+                        ds->fs_copy_in >= 1 && ds->fs_copy_in <= 14 &&
+                        ds->fs_inputs == 1u << ds->fs_copy_in &&
+                        ctx->rt_count == 1 &&
+                        ds->fs_copy_out == 1 + ctx->rt_list[0];
     }
     for (k = 0; k < n; k++) {
         pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *
