@@ -131,10 +131,12 @@ static void test_color_write(void)
 }
 
 /*
- * attila_color_write4 (four slots as one vector) against the general write
- * slot by slot, over random RGBA8888 states, colours, bytes and slot
- * masks; each chosen path taken by at least a tenth of the cases. Checked
- * to fail when the vector path reads slot j's destination for slot j ^ 1.
+ * attila_color_write4 (four slots as one vector, through the by-channel
+ * attila_color_write4_soa) against the general write slot by slot, over
+ * random RGBA8888 states, colours, bytes and slot masks; each chosen path
+ * taken by at least a tenth of the cases. Checked to fail when the vector
+ * path reads slot j's destination for slot j ^ 1, and when the by-channel
+ * blend reads green's destination from red's byte.
  */
 static void test_color_write4(void)
 {
@@ -230,8 +232,11 @@ static void random_vertex(GRand *rnd, uint32_t w, uint32_t h, float *v)
  * them, against the scalar ones (g3d_general_path): random attributes
  * (NaN, infinities, -0, denormals among them), random edge values per
  * lane, every mix of interpolated, flat, disabled and unread inputs; the
- * four threads' inputs equal. Checked to fail when the SSE2 path, or the
- * AVX one, sums the last two products first.
+ * four threads' inputs equal; and each read input 1-14 by channel
+ * (attila_interpolate_soa, stamp1's copy) bit for bit against the scalar
+ * threads. Checked to fail when the SSE2 path, or the AVX one, sums the
+ * last two products first, and when the by-channel SSE2 lanes do (or
+ * swap fragments 2 and 3).
  */
 static void test_interpolate(void)
 {
@@ -240,7 +245,7 @@ static void test_interpolate(void)
     AttilaTriangle *t = g_new0(AttilaTriangle, 1);
     AttilaShaderThread *fast = g_new0(AttilaShaderThread, 4);
     AttilaShaderThread *gen = g_new0(AttilaShaderThread, 4);
-    int n, a, c, l, k;
+    int n, a, c, l, k, soa = 0;
     bool avx;
 
     attila_interpolate_init();
@@ -291,10 +296,37 @@ static void test_interpolate(void)
             memset(fast, 0, 4 * sizeof(*fast));
             attila_interpolate(ds, t, vp, z, 10, 20, fast);
             g_assert_true(attila_same_words(fast, gen, 4 * sizeof(*fast)));
+#ifdef __SSE2__
+            /* by channel (stamp1's copy): every input but 0 and 15 */
+            for (a = 1; a < ATTILA_MAX_FRAGMENT_ATTRIBUTES - 1; a++) {
+                __m128 ch[4];
+                float got[4][4];
+
+                if (!((ds->fs_inputs >> a) & 1)) {
+                    continue;
+                }
+                attila_interpolate_soa(ds, t, v, a, ch);
+                for (c = 0; c < 4; c++) {
+                    _mm_storeu_ps(got[c], ch[c]);
+                }
+                for (l = 0; l < 4; l++) {
+                    for (c = 0; c < 4; c++) {
+                        g_assert_true(attila_same_words(&got[c][l],
+                                                        &gen[l].in[a].f[c],
+                                                        4));
+                    }
+                }
+                soa++;
+            }
+#endif
         }
         attila_interpolate_avx = avx;
     }
-    g_test_message("AVX lanes %s", avx ? "tested" : "not on this CPU");
+    g_test_message("AVX lanes %s; %d inputs by channel", avx ? "tested" :
+                   "not on this CPU", soa);
+#ifdef __SSE2__
+    g_assert_cmpint(soa, >, 100000);
+#endif
     g_free(fast);
     g_free(gen);
     g_free(t);
@@ -778,7 +810,8 @@ static void stamp1_program(AttilaRecBuf *b, int which)
  * and D3D9 rules; colour and z/stencil buffers and errors equal. Checked
  * to fail when stamp1 clears the bottom row's bits where the right column
  * is outside the triangle's box (~12u for ~10u), when it ignores a
- * lane's kill, and when attila_depth_only_test takes equal for greater.
+ * lane's kill, when attila_depth_only_test takes equal for greater, and
+ * when its by-channel copy (copy_soa) leaves out pixel 3's write.
  */
 static void test_stamp1(void)
 {
