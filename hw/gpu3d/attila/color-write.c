@@ -354,7 +354,7 @@ void attila_color_write4_soa(const AttilaRenderTarget *rt, uint8_t *px,
     };
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
     const __m128 k255 = _mm_set1_ps(255.0f);
-    __m128i old = _mm_loadu_si128((const __m128i *)px), res, wm;
+    __m128i old = _mm_loadu_si128((const __m128i *)px), res, wm, u[4];
     __m128 s[4];
     int c;
 
@@ -364,22 +364,32 @@ void attila_color_write4_soa(const AttilaRenderTarget *rt, uint8_t *px,
     if (rt->path == ATTILA_CW_RGBA8_BLEND) {
         const __m128i byte = _mm_set1_epi32(0xff);
         const __m128 inv = _mm_set1_ps(1.0f / 255.0f), sa = s[3];
+        __m128 d[4], sf[2], df[2];
+
+        /* the destination bytes by channel */
+        d[0] = _mm_cvtepi32_ps(_mm_and_si128(old, byte));
+        d[1] = _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(old, 8), byte));
+        d[2] = _mm_cvtepi32_ps(_mm_and_si128(_mm_srli_epi32(old, 16), byte));
+        d[3] = _mm_cvtepi32_ps(_mm_srli_epi32(old, 24));
+        /* red, green and blue share their factors (attila_color_choose) */
+        for (c = 0; c < 2; c++) {
+            sf[c] = _mm_add_ps(_mm_set1_ps(rt->fbase[0][3 * c]),
+                               _mm_mul_ps(_mm_set1_ps(rt->fslope[0][3 * c]), sa));
+            df[c] = _mm_add_ps(_mm_set1_ps(rt->fbase[1][3 * c]),
+                               _mm_mul_ps(_mm_set1_ps(rt->fslope[1][3 * c]), sa));
+        }
         for (c = 0; c < 4; c++) {
-            __m128 d = _mm_mul_ps(_mm_cvtepi32_ps(_mm_and_si128(
-                _mm_srl_epi32(old, _mm_cvtsi32_si128(8 * c)), byte)), inv);
-            __m128 sf = _mm_add_ps(_mm_set1_ps(rt->fbase[0][c]),
-                                   _mm_mul_ps(_mm_set1_ps(rt->fslope[0][c]), sa));
-            __m128 df = _mm_add_ps(_mm_set1_ps(rt->fbase[1][c]),
-                                   _mm_mul_ps(_mm_set1_ps(rt->fslope[1][c]), sa));
-            s[c] = _mm_add_ps(_mm_mul_ps(s[c], sf), _mm_mul_ps(d, df));
+            s[c] = _mm_add_ps(_mm_mul_ps(s[c], sf[c == 3]),
+                              _mm_mul_ps(_mm_mul_ps(d[c], inv), df[c == 3]));
             s[c] = _mm_max_ps(_mm_min_ps(s[c], one), zero);
         }
     }
-    res = _mm_cvttps_epi32(_mm_mul_ps(s[0], k255));
-    for (c = 1; c < 4; c++) {
-        res = _mm_or_si128(res, _mm_sll_epi32(
-            _mm_cvttps_epi32(_mm_mul_ps(s[c], k255)), _mm_cvtsi32_si128(8 * c)));
+    for (c = 0; c < 4; c++) {
+        u[c] = _mm_cvttps_epi32(_mm_mul_ps(s[c], k255));
     }
+    res = _mm_or_si128(_mm_or_si128(u[0], _mm_slli_epi32(u[1], 8)),
+                       _mm_or_si128(_mm_slli_epi32(u[2], 16),
+                                    _mm_slli_epi32(u[3], 24)));
     wm = _mm_and_si128(_mm_load_si128((const __m128i *)slots[mask & 15]),
                        _mm_set1_epi32((int)rt->chan));
     res = _mm_or_si128(_mm_and_si128(wm, res), _mm_andnot_si128(wm, old));
