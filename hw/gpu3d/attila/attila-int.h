@@ -622,10 +622,81 @@ typedef struct AttilaStampMemo {
     uint32_t key[2];        /* which sub-tile of each */
     double node[2][4];
 } AttilaStampMemo;
-void attila_triangle_eval_stamp_in(const AttilaTriangle *t,
-                                   const double tile[4], int32_t qx,
-                                   int32_t qy, AttilaStampMemo *memo,
-                                   double v[4][4]);
+void attila_triangle_eval_stamp_add(const AttilaTriangle *t,
+                                    const double tile[4], int32_t qx,
+                                    int32_t qy, AttilaStampMemo *memo,
+                                    double v[4][4]);
+/* inline: the rasteriser's loop keeps the values and the memo at hand */
+static inline void attila_triangle_eval_stamp_in(const AttilaTriangle *t,
+                                                 const double tile[4],
+                                                 int32_t qx, int32_t qy,
+                                                 AttilaStampMemo *memo,
+                                                 double v[4][4])
+{
+#ifdef __SSE2__
+    uint32_t dx = (uint32_t)(qx - t->start_x), dy = (uint32_t)(qy - t->start_y);
+
+    if (memo && t->level >= 4) {
+        /*
+         * Not under g3d_general_path (memo set): the same additions of the
+         * same products as attila_triangle_eval_stamp_add, two values an
+         * operation (e0 e1, e2 z).
+         */
+        const __m128d a01 = _mm_loadu_pd(t->ea), a2z = _mm_loadu_pd(t->ea + 2);
+        const __m128d b01 = _mm_loadu_pd(t->eb), b2z = _mm_loadu_pd(t->eb + 2);
+        uint32_t k4 = (dx >> 3 & 1) | (dy >> 3 & 1) << 1;
+        uint32_t k3 = (dx >> 2 & 3) | (dy >> 2 & 3) << 2;
+        __m128d lo, hi, s;
+        int l;
+
+        const double *base;
+
+        /* levels 4 (8x8) and 3 (4x4) from the memo where it holds them */
+        if (memo->have < 1 || memo->key[0] != k4) {
+            base = tile;
+            l = 4;
+        } else if (memo->have < 2 || memo->key[1] != k3) {
+            base = memo->node[0];
+            l = 3;
+        } else {
+            base = memo->node[1];
+            l = 2;
+        }
+        lo = _mm_loadu_pd(base);
+        hi = _mm_loadu_pd(base + 2);
+        for (; l >= 2; l--) {
+            uint32_t half = 1u << (l - 1);
+            s = _mm_set1_pd((double)half);
+            if (dx & half) {
+                lo = _mm_add_pd(lo, _mm_mul_pd(a01, s));
+                hi = _mm_add_pd(hi, _mm_mul_pd(a2z, s));
+            }
+            if (dy & half) {
+                lo = _mm_add_pd(lo, _mm_mul_pd(b01, s));
+                hi = _mm_add_pd(hi, _mm_mul_pd(b2z, s));
+            }
+            if (l > 2) {
+                _mm_storeu_pd(memo->node[4 - l], lo);
+                _mm_storeu_pd(memo->node[4 - l] + 2, hi);
+            }
+        }
+        memo->key[0] = k4;
+        memo->key[1] = k3;
+        memo->have = 2;
+        /* the stamp's pixels: v1 = v0 + a, v2 = v0 + b, v3 = v1 + b */
+        _mm_storeu_pd(v[0], lo);
+        _mm_storeu_pd(v[0] + 2, hi);
+        _mm_storeu_pd(v[1], _mm_add_pd(lo, a01));
+        _mm_storeu_pd(v[1] + 2, _mm_add_pd(hi, a2z));
+        _mm_storeu_pd(v[2], _mm_add_pd(lo, b01));
+        _mm_storeu_pd(v[2] + 2, _mm_add_pd(hi, b2z));
+        _mm_storeu_pd(v[3], _mm_add_pd(_mm_add_pd(lo, a01), b01));
+        _mm_storeu_pd(v[3] + 2, _mm_add_pd(_mm_add_pd(hi, a2z), b2z));
+        return;
+    }
+#endif
+    attila_triangle_eval_stamp_add(t, tile, qx, qy, memo, v);
+}
 
 /* GPU_IS_ZERO / GPU_IS_POSITIVE use this bias (attila-sim GPUMath.h) */
 #define ATTILA_MIN_BIAS 1.0e-12

@@ -423,6 +423,20 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             }
             for (i = 0; i < 4; i++) {
                 /* a pixel's samples, four at a time */
+#ifdef __SSE2__
+                /* its colour's channels broadcast, once for its samples */
+                __m128 ch[4], c4 = _mm_loadu_ps(ctx->lane[i].out[1 + k].f);
+                ch[0] = _mm_shuffle_ps(c4, c4, _MM_SHUFFLE(0, 0, 0, 0));
+                ch[1] = _mm_shuffle_ps(c4, c4, _MM_SHUFFLE(1, 1, 1, 1));
+                ch[2] = _mm_shuffle_ps(c4, c4, _MM_SHUFFLE(2, 2, 2, 2));
+                ch[3] = _mm_shuffle_ps(c4, c4, _MM_SHUFFLE(3, 3, 3, 3));
+                for (s = 0; s < (int)ns && cover[i]; s += 4) {
+                    if ((cover[i] >> s) & 15) {
+                        attila_color_write4_soa(rt, p0 + 4 * (i * ns + s), ch,
+                                                (cover[i] >> s) & 15);
+                    }
+                }
+#else
                 col[0] = col[1] = col[2] = col[3] = ctx->lane[i].out[1 + k].f;
                 for (s = 0; s < (int)ns && cover[i]; s += 4) {
                     if ((cover[i] >> s) & 15) {
@@ -430,6 +444,7 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                                             (cover[i] >> s) & 15);
                     }
                 }
+#endif
             }
             continue;
         }
