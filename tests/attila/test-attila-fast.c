@@ -812,8 +812,9 @@ static void stamp1_program(AttilaRecBuf *b, int which)
  * is outside the triangle's box (~12u for ~10u), when it ignores a
  * lane's kill, when attila_depth_only_test takes equal for greater, and
  * when its by-channel copy (copy_soa) leaves out pixel 3's write.
+ * With ns samples (test_stamp_msaa) the same scenes take the MSAA stamp.
  */
-static void test_stamp1(void)
+static void stamp_scenes(uint32_t ns, int scenes, uint32_t seed)
 {
     static const uint32_t factors[5] = {
         ATTILA_BF_ZERO, ATTILA_BF_ONE, ATTILA_BF_SRC_ALPHA,
@@ -829,14 +830,14 @@ static void test_stamp1(void)
         { ATTILA_REG_DEPTH_FAIL_UPDATE, 8 },
         { ATTILA_REG_DEPTH_PASS_UPDATE, 8 },
     };
-    GRand *rnd = g_rand_new_with_seed(0x57A1);
+    GRand *rnd = g_rand_new_with_seed(seed);
     uint8_t *buf = g_malloc(65536);
     uint64_t drawn = 0;
     AttilaRun *runs[2];
     int n, d, k;
 
     runs_new(runs);
-    for (n = 0; n < 80; n++) {
+    for (n = 0; n < scenes; n++) {
         uint32_t w = g_rand_int_range(rnd, 8, 100);
         uint32_t h = g_rand_int_range(rnd, 8, 80);
         bool d3d9 = g_rand_boolean(rnd);
@@ -846,6 +847,8 @@ static void test_stamp1(void)
 
         random_triangles(rnd, w, h, verts);
         identity_records(&b);
+        attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
+        attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_RASTERIZATION_RULES, 0, d3d9);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_PIXEL_COORDINATES, 0, d3d9);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_DEPTH_RANGE, 0,
@@ -891,10 +894,28 @@ static void test_stamp1(void)
             }
             attila_rec_cmd(&b, ATTILA_CMD_DRAW);
         }
-        drawn += draw_twice(runs, w, h, 1, verts, sizeof(verts), &b, &err);
+        drawn += draw_twice(runs, w, h, ns, verts, sizeof(verts), &b, &err);
         g_assert_cmpuint(err, ==, 0);
     }
     random_draws_end(runs, buf, rnd, drawn, 10000);
+}
+
+static void test_stamp1(void)
+{
+    stamp_scenes(1, 80, 0x57A1);
+}
+
+/*
+ * stamp_scenes with 2, 4 and 8 samples: the MSAA stamp's chosen steps
+ * (the depth test of a pixel's samples four at a time) against the
+ * general path. Checked to fail when attila_depth_only_test4 takes the
+ * greater bit for equal, and when it writes a sample that failed.
+ */
+static void test_stamp_msaa(void)
+{
+    stamp_scenes(2, 30, 0x57A2);
+    stamp_scenes(4, 40, 0x57A4);
+    stamp_scenes(8, 30, 0x57A8);
 }
 
 /*
@@ -983,6 +1004,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/sample-steps", test_sample_steps);
     g_test_add_func("/attila/fast/copy-program", test_copy_program);
     g_test_add_func("/attila/fast/stamp1", test_stamp1);
+    g_test_add_func("/attila/fast/stamp-msaa", test_stamp_msaa);
     g_test_add_func("/attila/fast/stamp-values", test_stamp_values);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     return g_test_run();

@@ -867,6 +867,43 @@ static inline bool attila_depth_only_test(const AttilaDrawState *ds,
     return pass;
 }
 
+#ifdef __SSE2__
+/*
+ * attila_depth_only_test of four consecutive z words (an MSAA pixel's
+ * samples: ATTILA ref. Render Buffer Tiling keeps them together), word j
+ * against lane j of zin where bit j of `cover` is set; the others are
+ * neither tested nor changed. Returns the covered words that pass. The
+ * 24-bit values compare alike as signed words; the table gives the pass
+ * bit of less, equal and greater as before.
+ */
+static inline unsigned attila_depth_only_test4(const AttilaDrawState *ds,
+                                               __m128i zin, uint8_t *zbuf,
+                                               unsigned cover)
+{
+    const __m128i low = _mm_set1_epi32(0x00ffffff);
+    __m128i w = _mm_loadu_si128((const __m128i *)zbuf);
+    __m128i depth = _mm_and_si128(w, low);
+    __m128i cov = _mm_cmpeq_epi32(
+        _mm_and_si128(_mm_set1_epi32((int)cover), _mm_setr_epi32(1, 2, 4, 8)),
+        _mm_setr_epi32(1, 2, 4, 8));
+    __m128i lt = _mm_cmplt_epi32(zin, depth), gt = _mm_cmpgt_epi32(zin, depth);
+    __m128i eq = _mm_cmpeq_epi32(zin, depth);
+    __m128i pass = _mm_and_si128(cov, _mm_or_si128(
+        _mm_or_si128(_mm_and_si128(lt, _mm_set1_epi32(-(ds->depth_table & 1))),
+                     _mm_and_si128(eq, _mm_set1_epi32(-(ds->depth_table >> 1 & 1)))),
+        _mm_and_si128(gt, _mm_set1_epi32(-(ds->depth_table >> 2 & 1)))));
+
+    if (ds->depth_mask) {
+        __m128i neww = _mm_or_si128(_mm_andnot_si128(low, w),
+                                    _mm_and_si128(zin, low));
+        _mm_storeu_si128((__m128i *)zbuf,
+                         _mm_or_si128(_mm_and_si128(pass, neww),
+                                      _mm_andnot_si128(pass, w)));
+    }
+    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(pass));
+}
+#endif
+
 /* the z/stencil test of the rasteriser's chosen path */
 static inline bool attila_zs_test(const AttilaDrawState *ds, uint32_t zin,
                                   uint32_t *zbuf)

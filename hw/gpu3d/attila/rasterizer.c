@@ -155,6 +155,11 @@ msaa_cover(const AttilaDrawState *ds, const AttilaTriangle *t,
     uint32_t cover = 0;
     int s, k;
 
+    if (want_z && st) {
+        /* the samples outside too: the depth test reads them four at a
+         * time (and leaves them out) */
+        memset(zs, 0, 8 * sizeof(zs[0]));
+    }
     for (s = 0; s < (int)ns && st; s++) {
         double sv[4];
         attila_sample_values(v, st, s, !inside, sv);
@@ -249,7 +254,7 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     uint32_t zs[4][8], lane_z[4];
     uint32_t cover[4];          /* sample coverage bits per fragment */
     uint8_t *zaddr[4] = { 0 };
-    bool any = false, early, zany;
+    bool any = false, early, zany, z4 = false;
     int i, s, k, n;
 
     /* the stamp's four pixels inside the triangle's box: none to skip */
@@ -302,11 +307,28 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         }
     }
     zany = zaddr[0] || zaddr[1] || zaddr[2] || zaddr[3];
+#ifdef __SSE2__
+    /* the depth test of a pixel's samples four at a time */
+    z4 = st && ds->depth_only && ns % 4 == 0 && ds->zpm.samples == ns;
+#endif
     early = ds->early_z && !ds->modify_depth && !ds->fs_kills;
     if (early && zany) {
         bool left = false;
         for (i = 0; i < 4; i++) {
-            for (s = 0; s < (int)ns && zaddr[i]; s++) {
+#ifdef __SSE2__
+            /* a pixel's samples four at a time (not under
+             * g3d_general_path: st set) */
+            for (s = 0; s < (int)ns && zaddr[i] && z4; s += 4) {
+                unsigned m = (cover[i] >> s) & 15;
+                if (m) {
+                    m = attila_depth_only_test4(
+                        ds, _mm_loadu_si128((const __m128i *)&zs[i][s]),
+                        zaddr[i] + 4 * s, m);
+                    cover[i] = (cover[i] & ~(15u << s)) | m << s;
+                }
+            }
+#endif
+            for (s = 0; s < (int)ns && zaddr[i] && !z4; s++) {
                 if ((cover[i] >> s) & 1) {
                     uint32_t w;
                     memcpy(&w, zaddr[i] + 4 * s, 4);
@@ -379,7 +401,19 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 d = (0.0f <= d && d <= 1.0f) ? d : (d < 0.0f ? 0.0f : 1.0f);
                 zin = attila_convert_z(ds, (double)d);
             }
-            for (s = 0; s < (int)ns; s++) {
+#ifdef __SSE2__
+            for (s = 0; s < (int)ns && z4; s += 4) {
+                unsigned m = (cover[i] >> s) & 15;
+                if (m) {
+                    m = attila_depth_only_test4(
+                        ds, ds->modify_depth ? _mm_set1_epi32((int)zin) :
+                        _mm_loadu_si128((const __m128i *)&zs[i][s]),
+                        zaddr[i] + 4 * s, m);
+                    cover[i] = (cover[i] & ~(15u << s)) | m << s;
+                }
+            }
+#endif
+            for (s = 0; s < (int)ns && !z4; s++) {
                 if ((cover[i] >> s) & 1) {
                     uint32_t w;
                     memcpy(&w, zaddr[i] + 4 * s, 4);
