@@ -907,9 +907,11 @@ static void test_stamp1(void)
 
 /*
  * stamp_scenes with 2, 4 and 8 samples: the MSAA stamp's chosen steps
- * (the depth test of a pixel's samples four at a time) against the
+ * (the depth test of a pixel's samples four at a time, the 4-sample
+ * stamp, the partly covered pixels' centroids from a table) against the
  * general path. Checked to fail when attila_depth_only_test4 takes the
- * greater bit for equal, and when it writes a sample that failed.
+ * greater bit for equal, when it writes a sample that failed, and when
+ * the centroid table's x is looked up without the mask's sample 0.
  */
 static void test_stamp_msaa(void)
 {

@@ -85,6 +85,40 @@ void attila_centroid_offset(const double (*pat)[2], uint32_t ns,
     *oy = y / (MSAA_SUBPIXEL * nc);
 }
 
+/*
+ * attila_centroid_offset of every sample mask of the 2-, 4- and 8-sample
+ * patterns, computed once (attila_raster_new): the MSAA stamp looks a
+ * partly covered pixel's centroid up (not under g3d_general_path)
+ */
+static double centroids[4 + 16 + 256][2];
+
+static void centroids_init(void)
+{
+    static gsize done;
+    uint32_t ns, m, at = 0;
+
+    if (g_once_init_enter(&done)) {
+        for (ns = 2; ns <= 8; ns *= 2) {
+            for (m = 0; m < 1u << ns; m++) {
+                centroids[at + m][0] = centroids[at + m][1] = 0.0;
+                if (m) {
+                    attila_centroid_offset(attila_msaa_pattern(ns), ns, m,
+                                           &centroids[at + m][0],
+                                           &centroids[at + m][1]);
+                }
+            }
+            at += 1u << ns;
+        }
+        g_once_init_leave(&done, 1);
+    }
+}
+
+/* the table of the ns-sample pattern's masks */
+static inline const double (*centroid_table(uint32_t ns))[2]
+{
+    return centroids + (ns == 2 ? 0 : ns == 4 ? 4 : 4 + 16);
+}
+
 void attila_sample_steps(const AttilaTriangle *t, const double (*pat)[2],
                          uint32_t ns, AttilaSampleSteps *st)
 {
@@ -109,6 +143,7 @@ AttilaRaster *attila_raster_new(AttilaCore *c, int threads)
     AttilaRaster *r = g_new0(AttilaRaster, 1);
 
     attila_interpolate_init();
+    centroids_init();
 
     r->core = c;
     r->threads = threads < 1 ? 1 : threads;
@@ -366,7 +401,12 @@ stamp_ns(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double tile[4],
             if (st && m == (1u << ns) - 1) {
                 attila_centroid_values(v[i], st, cv);
             } else {
-                attila_centroid_offset(pat, ns, m, &ox, &oy);
+                if (st) {
+                    ox = centroid_table(ns)[m][0];
+                    oy = centroid_table(ns)[m][1];
+                } else {
+                    attila_centroid_offset(pat, ns, m, &ox, &oy);
+                }
                 for (k = 0; k < 3; k++) {
                     cv[k] = v[i][k] + t->e[k][0] * ox + t->e[k][1] * oy;
                 }
