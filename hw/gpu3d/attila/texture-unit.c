@@ -214,8 +214,9 @@ static inline void texel_convert(uint32_t fmt, const uint8_t *d, float o[4])
         o[3] = (float)(v16 & 1);
         break;
     case ATTILA_FMT_RGBA8888:
+        /* d / 255 from common/fpformat.h's table: the same quotients */
         for (k = 0; k < 4; k++) {
-            o[k] = (float)d[k] / 255.0f;
+            o[k] = g3d_unorm2f(d[k], 8);
         }
         break;
     case ATTILA_FMT_RGBA1010102:
