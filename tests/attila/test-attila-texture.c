@@ -386,7 +386,9 @@ static float random_coord(GRand *rnd)
  * outside, NaN, infinite), TEX and TXL: the four results byte-equal (a
  * NaN's payload aside).
  * Checked to fail when the path reads texels with the wrong superblock
- * row width and when it skips the D3D9 swap.
+ * row width, when it skips the D3D9 swap, and when its bilinear footprint
+ * (the columns' and rows' offset parts) takes a row part by column or
+ * reads the column just past the level's width.
  */
 static void test_rgba8_vs_general(void)
 {

@@ -281,6 +281,9 @@ typedef enum TexelPath {
 
 #define TEXEL_PATH_INLINE static inline __attribute__((always_inline))
 
+TEXEL_PATH_INLINE void texel_finish(const AttilaTexState *ts, TexelPath path,
+                                    const uint8_t *p, float ref, float o[4]);
+
 /* the texel at (i, j, k) of level l, face f: converted and post-processed */
 TEXEL_PATH_INLINE void texel_fetch(const AttilaTexState *ts, TexelPath path,
                                    uint32_t l, uint32_t f, uint32_t i,
@@ -335,6 +338,16 @@ TEXEL_PATH_INLINE void texel_fetch(const AttilaTexState *ts, TexelPath path,
             p = dec + in;
         }
     }
+    texel_finish(ts, path, p, ref, o);
+}
+
+/* texel_fetch's conversion and post-processing of the texel's bytes p */
+TEXEL_PATH_INLINE void texel_finish(const AttilaTexState *ts, TexelPath path,
+                                    const uint8_t *p, float ref, float o[4])
+{
+    const bool rgba8 = path == TEXELS_RGBA8_MORTON;
+    int k;
+
     texel_convert(rgba8 ? ATTILA_FMT_RGBA8888 : ts->format, p, o);
     if (!rgba8 && ts->compare) {
         /* PCF: texel FUNC reference, 0 or 1 (ATTILA ref. Registers, L1571) */
@@ -467,10 +480,45 @@ TEXEL_PATH_INLINE void sample_level(const AttilaTexState *ts, TexelPath path,
                 k1 = wrap_index(ts->wrap[2], kk + 1, d);
                 n = 2;
             }
-            texel_fetch(ts, path, l, face, i0, j0, k0, ref, t[0]);
-            texel_fetch(ts, path, l, face, i1, j0, k0, ref, t[1]);
-            texel_fetch(ts, path, l, face, i0, j1, k0, ref, t[2]);
-            texel_fetch(ts, path, l, face, i1, j1, k0, ref, t[3]);
+            if (path == TEXELS_RGBA8_MORTON) {
+                /*
+                 * The Morton offset is a sum of fields of i alone and of
+                 * j alone (attila_texel_offset: interleaved bits, block
+                 * and superblock indices), so offset(i, j) = offset(i, 0)
+                 * + offset(0, j) in its 32 bits: the two columns' and two
+                 * rows' parts once for the four texels, which texel_fetch
+                 * reads where they are in the level, else zero bytes.
+                 */
+                static const uint8_t zero[4];
+                uint32_t lw = attila_log2_ceil(w);
+                uint32_t x[2] = {
+                    attila_texel_offset(i0, 0, ATTILA_TEX_BLOCK_DIM,
+                                        ATTILA_TEX_SBLOCK_DIM, lw),
+                    attila_texel_offset(i1, 0, ATTILA_TEX_BLOCK_DIM,
+                                        ATTILA_TEX_SBLOCK_DIM, lw),
+                };
+                uint32_t y[2] = {
+                    attila_texel_offset(0, j0, ATTILA_TEX_BLOCK_DIM,
+                                        ATTILA_TEX_SBLOCK_DIM, lw),
+                    attila_texel_offset(0, j1, ATTILA_TEX_BLOCK_DIM,
+                                        ATTILA_TEX_SBLOCK_DIM, lw),
+                };
+                bool xin[2] = { i0 < w, i1 < w };
+                bool yin[2] = { lv->ptr && d > 0 && j0 < h,
+                                lv->ptr && d > 0 && j1 < h };
+                int q;
+
+                for (q = 0; q < 4; q++) {
+                    const uint8_t *p = xin[q & 1] && yin[q >> 1] ?
+                        lv->ptr + (size_t)(x[q & 1] + y[q >> 1]) * 4 : zero;
+                    texel_finish(ts, path, p, ref, t[q]);
+                }
+            } else {
+                texel_fetch(ts, path, l, face, i0, j0, k0, ref, t[0]);
+                texel_fetch(ts, path, l, face, i1, j0, k0, ref, t[1]);
+                texel_fetch(ts, path, l, face, i0, j1, k0, ref, t[2]);
+                texel_fetch(ts, path, l, face, i1, j1, k0, ref, t[3]);
+            }
             if (n == 2) {
                 texel_fetch(ts, path, l, face, i0, j0, k1, ref, t[4]);
                 texel_fetch(ts, path, l, face, i1, j0, k1, ref, t[5]);
