@@ -480,6 +480,8 @@ typedef struct AttilaRenderCtx {
      * output and reads no other input)
      */
     bool copy_soa;
+    /* the draw's z/stencil test reads the buffer; it is early (stamp1) */
+    bool ztest, early;
     /*
      * the rasteriser's addresses where tables is set (not under
      * g3d_general_path): a stamp's byte

@@ -608,8 +608,8 @@ static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     }
     ctx->quads++;
 
-    early = ds->early_z && !ds->modify_depth && !ds->fs_kills;
-    if (ds->zptr && (ds->depth_test || ds->stencil_test)) {
+    early = ctx->early;
+    if (ctx->ztest) {
         /* a stamp's four pixels are consecutive (ATTILA ref. Render
          * Buffer Tiling, level 5) */
         z0 = ds->zptr + ctx->zx[qx >> 1] + ctx->zy[qy >> 1];
@@ -920,6 +920,8 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->zx = r->tab[0].x;
         ctx->zy = r->tab[0].y;
         ctx->tables = r->tables;
+        ctx->ztest = ds->zptr && (ds->depth_test || ds->stencil_test);
+        ctx->early = ds->early_z && !ds->modify_depth && !ds->fs_kills;
         ctx->copy_soa = r->one_sample && ds->fs_copy &&
                         ds->fs_copy_in >= 1 && ds->fs_copy_in <= 14 &&
                         ds->fs_inputs == 1u << ds->fs_copy_in &&
