@@ -462,6 +462,14 @@ typedef struct AttilaDrawState {
 
 /* ---- per-thread rendering context --------------------------------------- */
 
+#ifdef __SSE2__
+typedef struct AttilaTriangle AttilaTriangle;
+/* input a of a stamp's four fragments by component (interpolator.c) */
+typedef void (*AttilaInterpolateSoa)(const AttilaTriangle *t,
+                                     const double v[4][4], unsigned a,
+                                     __m128 ch[4]);
+#endif
+
 typedef struct AttilaRenderCtx {
     AttilaCore *core;
     const AttilaDrawState *ds;
@@ -480,6 +488,9 @@ typedef struct AttilaRenderCtx {
      * output and reads no other input)
      */
     bool copy_soa;
+#ifdef __SSE2__
+    AttilaInterpolateSoa interpolate_soa;      /* where copy_soa */
+#endif
     /* the draw's z/stencil test reads the buffer; it is early (stamp1) */
     bool ztest, early;
     /*
@@ -782,6 +793,9 @@ void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
  * g3d_general_path) */
 void attila_interpolate_soa(const AttilaDrawState *ds, const AttilaTriangle *t,
                             const double v[4][4], unsigned a, __m128 ch[4]);
+/* its lanes for an interpolated, enabled input: AVX or SSE2 by the CPU
+ * (attila_interpolate_avx) */
+AttilaInterpolateSoa attila_interpolate_soa_lanes(void);
 #endif
 
 /* rasterizer.c: fragment generation and the per-quad fragment pipeline */

@@ -107,7 +107,7 @@ static void interpolate_avx(const AttilaDrawState *ds, const AttilaTriangle *t,
 /* attila_interpolate_soa's interpolated attribute with AVX */
 __attribute__((target("avx")))
 static void interpolate_soa_avx(const AttilaTriangle *t, const double v[4][4],
-                                int a, __m128 ch[4])
+                                unsigned a, __m128 ch[4])
 {
     const double *const p[4] = { v[0], v[1], v[2], v[3] };
     __m256d f[3];
@@ -231,34 +231,16 @@ void attila_interpolate(const AttilaDrawState *ds, const AttilaTriangle *t,
 
 #ifdef __SSE2__
 /*
- * Input a of the four fragments by component, for the rasteriser's copy
- * of a one-MOV program (not under g3d_general_path): the values
- * attila_interpolate writes to the threads' input a, without the threads.
- * The SSE2 lanes take fragments 0-1 and 2-3 two an operation with the
- * scalar path's operations in its order, as the AVX lanes do four.
+ * attila_interpolate_soa's interpolated attribute with SSE2: fragments
+ * 0-1 and 2-3 two an operation with the scalar path's operations in its
+ * order, as the AVX lanes do four.
  */
-void attila_interpolate_soa(const AttilaDrawState *ds, const AttilaTriangle *t,
-                            const double v[4][4], unsigned a, __m128 ch[4])
+static void interpolate_soa_sse2(const AttilaTriangle *t, const double v[4][4],
+                                 unsigned a, __m128 ch[4])
 {
     __m128d f[2][3];
     int c, h, k;
 
-    if (!ds->fs_input[a]) {
-        ch[0] = ch[1] = ch[2] = ch[3] = _mm_setzero_ps();
-        return;
-    }
-    if (!ds->interpolate[a]) {
-        for (c = 0; c < 4; c++) {
-            ch[c] = _mm_set1_ps(t->attr[2][a][c]);
-        }
-        return;
-    }
-#ifdef HAVE_AVX_PATH
-    if (attila_interpolate_avx) {
-        interpolate_soa_avx(t, v, a, ch);
-        return;
-    }
-#endif
     for (h = 0; h < 2; h++) {
         const double *v0 = v[2 * h], *v1 = v[2 * h + 1];
         __m128d e[3], r;
@@ -282,6 +264,37 @@ void attila_interpolate_soa(const AttilaDrawState *ds, const AttilaTriangle *t,
                 _mm_mul_pd(a2, f[h][2])));
         }
         ch[c] = _mm_movelh_ps(half[0], half[1]);
+    }
+}
+
+AttilaInterpolateSoa attila_interpolate_soa_lanes(void)
+{
+#ifdef HAVE_AVX_PATH
+    if (attila_interpolate_avx) {
+        return interpolate_soa_avx;
+    }
+#endif
+    return interpolate_soa_sse2;
+}
+
+/*
+ * Input a of the four fragments by component, for the rasteriser's copy
+ * of a one-MOV program (not under g3d_general_path): the values
+ * attila_interpolate writes to the threads' input a, without the threads.
+ */
+void attila_interpolate_soa(const AttilaDrawState *ds, const AttilaTriangle *t,
+                            const double v[4][4], unsigned a, __m128 ch[4])
+{
+    int c;
+
+    if (!ds->fs_input[a]) {
+        ch[0] = ch[1] = ch[2] = ch[3] = _mm_setzero_ps();
+    } else if (!ds->interpolate[a]) {
+        for (c = 0; c < 4; c++) {
+            ch[c] = _mm_set1_ps(t->attr[2][a][c]);
+        }
+    } else {
+        attila_interpolate_soa_lanes()(t, v, a, ch);
     }
 }
 #endif

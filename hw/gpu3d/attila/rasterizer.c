@@ -638,7 +638,7 @@ static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         /* the copied input by channel, the program's one step counted
          * (shade_stamp); the threads are left as the draw's reset left
          * them, so o0 (the depth when modify_depth) is as before */
-        attila_interpolate_soa(ds, t, v, ds->fs_copy_in, ch);
+        ctx->interpolate_soa(t, v, ds->fs_copy_in, ch);
         ctx->work++;
     } else
 #endif
@@ -925,8 +925,15 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->copy_soa = r->one_sample && ds->fs_copy &&
                         ds->fs_copy_in >= 1 && ds->fs_copy_in <= 14 &&
                         ds->fs_inputs == 1u << ds->fs_copy_in &&
+                        ds->fs_input[ds->fs_copy_in] &&
+                        ds->interpolate[ds->fs_copy_in] &&
                         ctx->rt_count == 1 &&
                         ds->fs_copy_out == 1 + ctx->rt_list[0];
+#ifdef __SSE2__
+        ctx->interpolate_soa = attila_interpolate_soa_lanes();
+#else
+        ctx->copy_soa = false;
+#endif
     }
     for (k = 0; k < n; k++) {
         pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *
