@@ -803,6 +803,7 @@ static void test_bad_programs(void)
  * saturation, predication and relative addressing, over random registers
  * that include NaN, infinities, -0 and denormals. Every thread's bytes,
  * the result, the step count and the texture requests must be the same.
+ * Checked to fail when run_lanes' broadcast of y takes z for x.
  */
 static float random_float(GRand *rnd)
 {
@@ -837,8 +838,11 @@ static void random_source(GRand *rnd, AttilaShSrc *src)
     src->bank = banks[g_rand_int_range(rnd, 0, G_N_ELEMENTS(banks))];
     src->reg = g_rand_int_range(rnd, 0, src->bank == ATTILA_BANK_ADDR ? 2 :
                                 src->bank == ATTILA_BANK_TEMP ? 8 : 4);
-    src->swz = g_rand_int_range(rnd, 0, 4) ? g_rand_int_range(rnd, 0, 256) :
-               XYZW;
+    /* a third of the others broadcast one component (run_lanes shuffles
+     * those) */
+    src->swz = !g_rand_int_range(rnd, 0, 4) ? XYZW :
+               g_rand_int_range(rnd, 0, 3) ? g_rand_int_range(rnd, 0, 256) :
+               0x55 * g_rand_int_range(rnd, 0, 4);
     src->neg = g_rand_int_range(rnd, 0, 4) == 0;
     src->abs = g_rand_int_range(rnd, 0, 4) == 0;
 }

@@ -235,6 +235,9 @@ typedef struct AttilaShOperand {
     uint16_t off;           /* byte offset in AttilaShaderThread, or NO_OFF */
     uint8_t sel[4];         /* the swizzle's component per result component */
     bool plain;             /* .xyzw, no negate or absolute value */
+    /* the swizzle's shape for run_lanes: 0 .xyzw, 1-4 one component
+     * (.xxxx .. .wwww) broadcast, 5 any other */
+    uint8_t shape;
     uint32_t and_bits, xor_bits;    /* abs, neg on a component's bits */
 } AttilaShOperand;
 

@@ -157,6 +157,9 @@ static void prepare_lanes(AttilaShInstr *in)
             o->sel[c] = (o->swz >> (6 - 2 * c)) & 3;
         }
         o->plain = o->swz == ATTILA_SWZ_XYZW && !o->neg && !o->abs;
+        o->shape = o->swz == ATTILA_SWZ_XYZW ? 0 :
+                   o->swz == 0x00 ? 1 : o->swz == 0x55 ? 2 :
+                   o->swz == 0xaa ? 3 : o->swz == 0xff ? 4 : 5;
         /* absolute value and negation are the sign bit's: AND, then XOR */
         o->and_bits = o->abs ? 0x7fffffffu : 0xffffffffu;
         o->xor_bits = o->neg ? 0x80000000u : 0;
@@ -893,13 +896,43 @@ static inline void lane_read(const Exec *x, const AttilaShaderThread *t,
 static inline __m128 lane_read4(const Exec *x, const AttilaShaderThread *t,
                                 const AttilaShOperand *o)
 {
-    float v[4];
+    const AttilaVec4 *r;
+    float f[4];
+    __m128 v;
 
-    if (o->plain && o->off != NO_OFF) {
-        return _mm_loadu_ps((const float *)((const uint8_t *)t + o->off));
+    r = o->off != NO_OFF ? (const AttilaVec4 *)((const uint8_t *)t + o->off) :
+        &x->env->consts[o->reg];
+    if (o->plain) {
+        return _mm_loadu_ps(r->f);
     }
-    lane_read(x, t, o, v);
-    return _mm_loadu_ps(v);
+    /*
+     * .xyzw and the broadcasts of one component as a shuffle, then
+     * lane_read's AND and XOR of every component's bits; other swizzles
+     * component by component (a shuffle needs its pattern at compile time)
+     */
+    v = _mm_loadu_ps(r->f);
+    switch (o->shape) {
+    case 0:
+        break;
+    case 1:
+        v = _mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 0, 0, 0));
+        break;
+    case 2:
+        v = _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1));
+        break;
+    case 3:
+        v = _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 2, 2, 2));
+        break;
+    case 4:
+        v = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 3, 3));
+        break;
+    default:
+        lane_read(x, t, o, f);
+        return _mm_loadu_ps(f);
+    }
+    return _mm_castsi128_ps(_mm_xor_si128(
+        _mm_and_si128(_mm_castps_si128(v), _mm_set1_epi32((int)o->and_bits)),
+        _mm_set1_epi32((int)o->xor_bits)));
 }
 
 static void run_lanes(const Exec *x, const AttilaShInstr *in)
