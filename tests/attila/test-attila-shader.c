@@ -803,7 +803,7 @@ static void test_bad_programs(void)
  * saturation, predication and relative addressing, over random registers
  * that include NaN, infinities, -0 and denormals. Every thread's bytes,
  * the result, the step count and the texture requests must be the same.
- * Checked to fail when run_lanes' broadcast of y takes z for x.
+ * Checked to fail when run_lanes broadcasts the wrong component.
  */
 static float random_float(GRand *rnd)
 {

@@ -500,11 +500,10 @@ stamp_ns(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double tile[4],
                 /* a pixel's samples, four at a time */
 #ifdef __SSE2__
                 /* its colour's channels broadcast, once for its samples */
-                __m128 ch[4], c4 = _mm_loadu_ps(ctx->lane[i].out[1 + k].f);
-                ch[0] = _mm_shuffle_ps(c4, c4, _MM_SHUFFLE(0, 0, 0, 0));
-                ch[1] = _mm_shuffle_ps(c4, c4, _MM_SHUFFLE(1, 1, 1, 1));
-                ch[2] = _mm_shuffle_ps(c4, c4, _MM_SHUFFLE(2, 2, 2, 2));
-                ch[3] = _mm_shuffle_ps(c4, c4, _MM_SHUFFLE(3, 3, 3, 3));
+                __m128 ch[4];
+                for (s = 0; s < 4; s++) {
+                    ch[s] = _mm_set1_ps(ctx->lane[i].out[1 + k].f[s]);
+                }
                 for (s = 0; s < (int)ns && cover[i]; s += 4) {
                     if ((cover[i] >> s) & 15) {
                         attila_color_write4_soa(rt, p0 + 4 * (i * ns + s), ch,

@@ -906,27 +906,15 @@ static inline __m128 lane_read4(const Exec *x, const AttilaShaderThread *t,
         return _mm_loadu_ps(r->f);
     }
     /*
-     * .xyzw and the broadcasts of one component as a shuffle, then
-     * lane_read's AND and XOR of every component's bits; other swizzles
-     * component by component (a shuffle needs its pattern at compile time)
+     * .xyzw as one load, a broadcast of one component as its load to every
+     * lane, then lane_read's AND and XOR of every component's bits; other
+     * swizzles component by component
      */
-    v = _mm_loadu_ps(r->f);
-    switch (o->shape) {
-    case 0:
-        break;
-    case 1:
-        v = _mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 0, 0, 0));
-        break;
-    case 2:
-        v = _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1));
-        break;
-    case 3:
-        v = _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 2, 2, 2));
-        break;
-    case 4:
-        v = _mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 3, 3, 3));
-        break;
-    default:
+    if (o->shape == 0) {
+        v = _mm_loadu_ps(r->f);
+    } else if (o->shape <= 4) {
+        v = _mm_set1_ps(r->f[o->shape - 1]);
+    } else {
         lane_read(x, t, o, f);
         return _mm_loadu_ps(f);
     }
