@@ -813,6 +813,10 @@ static void stamp1_program(AttilaRecBuf *b, int which)
  * lane's kill, when attila_depth_only_test takes equal for greater, and
  * when its by-channel copy (copy_soa) leaves out pixel 3's write.
  * With ns samples (test_stamp_msaa) the same scenes take the MSAA stamp.
+ * The buffers are compared whole, padding included, so the clears'
+ * over-scan tiles (attila_surface_runs) are checked too: these fail when
+ * a tile is filled one slot short, and when a tile only partly inside
+ * the surface is filled whole.
  */
 static void stamp_scenes(uint32_t ns, int scenes, uint32_t seed)
 {

@@ -141,6 +141,46 @@ static inline uint32_t attila_stamp_run(const AttilaPixelMapper *pm,
     return in_tile < in_row ? in_tile : in_row;
 }
 /*
+ * The clears' walk: fn(p, slots) for every run of consecutive slots (a
+ * pixel's samples, 4 a stamp) of the surface at base. An over-scan tile
+ * (64x64 pixels) is one block of the surface (ATTILA ref. Render Buffer
+ * Tiling, the first level), so one inside the surface's pixels is one run
+ * (not under g3d_general_path); the others go by runs of stamps
+ * (attila_stamp_run). Stops when g3d_yield says so, between over-scan
+ * tiles.
+ */
+static inline __attribute__((always_inline)) void
+attila_surface_runs(const AttilaPixelMapper *pm, uint8_t *base,
+                    void (*fn)(uint8_t *p, uint32_t slots, const void *arg),
+                    const void *arg)
+{
+    uint32_t ox, oy, x, y, n;
+
+    for (oy = 0; oy < pm->height; oy += 64) {
+        for (ox = 0; ox < pm->width; ox += 64) {
+            uint32_t x1 = ox + 64 < pm->width ? ox + 64 : pm->width;
+            uint32_t y1 = oy + 64 < pm->height ? oy + 64 : pm->height;
+
+            if (g3d_yield()) {
+                return;     /* reset or unplug */
+            }
+            if (!g3d_general_path && x1 == ox + 64 && y1 == oy + 64) {
+                fn(base + attila_pixel_address(pm, ox, oy),
+                   64 * 64 * pm->samples, arg);
+                continue;
+            }
+            for (y = oy; y < y1; y += 2) {
+                for (x = ox; x < x1; x += 2 * n) {
+                    n = attila_stamp_run(pm, x);
+                    fn(base + attila_pixel_address(pm, x, y),
+                       4 * pm->samples * n, arg);
+                }
+            }
+        }
+    }
+}
+
+/*
  * attila_pixel_address is a sum of shifted bit fields, each of x or of y
  * alone, so the address of (x, y) is that of (x, 0) plus that of (0, y).
  * The table holds both for the even coordinates (stamps): x[] then y[]

@@ -461,11 +461,29 @@ void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
     write_masked(rt->format, rt->mask, px, out);
 }
 
+/* attila_clear_color's runs of 4- and 8-byte slots of the value */
+static void clear_run32(uint8_t *p, uint32_t slots, const void *value)
+{
+    uint32_t v;
+
+    memcpy(&v, value, 4);
+    g3d_fill32(p, slots, v);
+}
+
+static void clear_run64(uint8_t *p, uint32_t slots, const void *value)
+{
+    uint32_t s;
+
+    for (s = 0; s < slots; s++) {
+        memcpy(p + s * 8, value, 8);
+    }
+}
+
 void attila_clear_color(AttilaCore *c)
 {
     uint32_t addr = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_ADDRESS, 0);
     uint32_t fmt = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_FORMAT, 0);
-    uint32_t bytes = attila_rt_bytes(fmt), x, y, s, n;
+    uint32_t bytes = attila_rt_bytes(fmt);
     AttilaPixelMapper pm;
     uint8_t value[8], *base;
 
@@ -477,20 +495,7 @@ void attila_clear_color(AttilaCore *c)
     attila_color_pack(fmt, attila_rf_qf(c, ATTILA_REG_COLOR_BUFFER_CLEAR, 0),
                       value);
     /* whole stamps: their 4 pixels x samples are consecutive, and so are
-     * the stamps of a run (attila_stamp_run) */
-    for (y = 0; y < pm.height && !g3d_yield(); y += 2) {
-        for (x = 0; x < pm.width; x += 2 * n) {
-            uint8_t *p = base + attila_pixel_address(&pm, x, y);
-            n = attila_stamp_run(&pm, x);
-            if (bytes == 4) {
-                uint32_t v;
-                memcpy(&v, value, 4);
-                g3d_fill32(p, 4 * pm.samples * n, v);
-            } else {
-                for (s = 0; s < 4 * pm.samples * n; s++) {
-                    memcpy(p + s * bytes, value, bytes);
-                }
-            }
-        }
-    }
+     * the stamps of a run and an over-scan tile (attila_surface_runs) */
+    attila_surface_runs(&pm, base, bytes == 4 ? clear_run32 : clear_run64,
+                        value);
 }

@@ -14,6 +14,14 @@
 
 #include <glib.h>
 
+/* the z/stencil words of a run: words[0] where words[1] keeps nothing */
+static void clear_run(uint8_t *p, uint32_t slots, const void *arg)
+{
+    const uint32_t *words = arg;
+
+    g3d_fill32_keep(p, slots, words[0], words[1]);
+}
+
 void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil)
 {
     uint32_t addr = attila_rf_u32(c, ATTILA_REG_ZSTENCILBUFFER_ADDR, 0);
@@ -22,22 +30,15 @@ void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil)
     uint32_t sc = (attila_rf_u32(c, ATTILA_REG_STENCIL_BUFFER_CLEAR, 0) & 0xff) << 24;
     AttilaPixelMapper pm;
     uint8_t *base;
-    uint32_t x, y, n;
+    uint32_t words[2];
 
     base = attila_map_render_buffer(c, &pm, addr, 4, true, "z/stencil clear");
     if (!base) {
         return;
     }
-    /* whole stamps, as the clear writes them; a run of stamps
-     * (attila_stamp_run) is consecutive, 4 pixels x samples each */
-    for (y = 0; y < pm.height && !g3d_yield(); y += 2) {
-        for (x = 0; x < pm.width; x += 2 * n) {
-            uint8_t *p = base + attila_pixel_address(&pm, x, y);
-            n = attila_stamp_run(&pm, x);
-            g3d_fill32_keep(p, 4 * pm.samples * n,
-                            (clear_z ? zc : 0) | (clear_stencil ? sc : 0),
-                            (clear_z ? 0 : 0x00ffffff) |
-                            (clear_stencil ? 0 : 0xff000000));
-        }
-    }
+    /* whole stamps, as the clear writes them; a run of stamps and an
+     * over-scan tile are consecutive (attila_surface_runs) */
+    words[0] = (clear_z ? zc : 0) | (clear_stencil ? sc : 0);
+    words[1] = (clear_z ? 0 : 0x00ffffff) | (clear_stencil ? 0 : 0xff000000);
+    attila_surface_runs(&pm, base, clear_run, words);
 }
