@@ -40,6 +40,7 @@ typedef struct SetupTri {
     G3DBlockFn *fill;
     void *user;
     bool no_weights;
+    bool fill_wide;
     /*
      * Every edge value the traversal can meet is an integer below 2^52, so
      * a double holds it exactly and sums of them stay exact: the quads may
@@ -84,6 +85,11 @@ struct G3DRaster {
     SetupTri *tris;
     size_t ntris, cap;
     Bin bins[BIN_GRID * BIN_GRID];
+    /*
+     * Per bin, the entries done from its front (wide_run), or HEAD_BEGUN (past
+     * any entry) once its thread has begun it; zero outside a batch.
+     */
+    uint32_t head[BIN_GRID * BIN_GRID];
     uint16_t used[BIN_GRID * BIN_GRID];  /* bins with entries, first use order */
     uint32_t nused, nentries;
     ArenaBlock *arena;          /* current block first */
@@ -306,6 +312,7 @@ bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
     st->fill = t->fill;
     st->user = t->user;
     st->no_weights = t->no_weights;
+    st->fill_wide = t->fill && t->fill_wide;
     /* the quads reach at most two pixels outside the vertices' box */
     st->exact_double = !g3d_general_path && g.exact_double;
     r->batch_pixels += (uint64_t)(st->box.x1 - st->box.x0) *
@@ -796,6 +803,63 @@ static void raster_tile(TileCtx *tc)
  */
 #define SERIAL_BATCH_PIXELS 4096
 
+/*
+ * Tiles a wide fill may join at once: 256 pixels of a row, within the
+ * yield's granularity (eight tiles' pixels apart at most).
+ */
+#define WIDE_TILES 8
+#define HEAD_BEGUN (1u << 31)
+
+static inline int bin_of(int tx, int ty)
+{
+    return (ty % BIN_GRID) * BIN_GRID + tx % BIN_GRID;
+}
+
+/*
+ * The thread of bin b: g3d_tile_owner of groups of OWNER_TILES tiles along
+ * a row, so that a wide fill's rows stay on one thread for 128 pixels.
+ */
+#define OWNER_TILES 4
+
+static inline int bin_owner(int b, int threads)
+{
+    return g3d_tile_owner(b % BIN_GRID / OWNER_TILES, b / BIN_GRID, threads);
+}
+
+/*
+ * The tile part of a fill_wide triangle grows to the right over the next
+ * tiles of its row that are this thread's and whose bins have not begun,
+ * with this triangle next (every earlier entry of theirs done): each pixel
+ * still meets its triangles in submission order, and raster_tile then
+ * classes and fills the whole run, so the fill gets rows of up to
+ * WIDE_TILES tiles. A 32-pixel row of a 4 KiB-pitch target is two cache
+ * lines 4 KiB from the next row's; rows of 128 pixels or more store at
+ * about memset speed (docs/performance.md, "Branch fill7").
+ */
+static void wide_run(G3DRaster *r, TileCtx *tc, const BinEntry *e,
+                     int threads)
+{
+    int i;
+
+    for (i = 1; i < WIDE_TILES; i++) {
+        int tx = e->tx + i, b = bin_of(tx, e->ty);
+        const Bin *bin = &r->bins[b];
+        const BinEntry *ne;
+
+        if (tc->x1 != tx * G3D_TILE_SIZE || tc->x1 >= tc->st->box.x1 ||
+            bin_owner(b, threads) != tc->thread || r->head[b] >= bin->n) {
+            return;
+        }
+        /* a bin shared by tiles 64 apart may hold another tile's first */
+        ne = &bin->e[r->head[b]];
+        if (ne->tri != e->tri || ne->tx != tx || ne->ty != e->ty) {
+            return;
+        }
+        r->head[b]++;
+        tc->x1 = MIN(tc->st->box.x1, (tx + 1) * G3D_TILE_SIZE);
+    }
+}
+
 /* Thread `thread` of `threads` rasterises the bins it owns. */
 static void raster_batch(G3DRaster *r, int thread, int threads)
 {
@@ -806,10 +870,12 @@ static void raster_batch(G3DRaster *r, int thread, int threads)
         int b = r->used[u];
         const Bin *bin = &r->bins[b];
 
-        if (g3d_tile_owner(b % BIN_GRID, b / BIN_GRID, threads) != thread) {
+        if (bin_owner(b, threads) != thread) {
             continue;
         }
-        for (n = 0; n < bin->n; n++) {
+        n = r->head[b];
+        r->head[b] = HEAD_BEGUN;
+        for (; n < bin->n; n++) {
             const BinEntry *e = &bin->e[n];
             const SetupTri *st = &r->tris[e->tri];
 
@@ -822,6 +888,9 @@ static void raster_batch(G3DRaster *r, int thread, int threads)
             tc.y0 = MAX(st->box.y0, e->ty * G3D_TILE_SIZE);
             tc.x1 = MIN(st->box.x1, (e->tx + 1) * G3D_TILE_SIZE);
             tc.y1 = MIN(st->box.y1, (e->ty + 1) * G3D_TILE_SIZE);
+            if (st->fill_wide) {
+                wide_run(r, &tc, e, threads);
+            }
             raster_tile(&tc);
         }
     }
@@ -854,6 +923,7 @@ static void run_bins(G3DRaster *r)
     }
     for (u = 0; u < r->nused; u++) {
         r->bins[r->used[u]].n = 0;
+        r->head[r->used[u]] = 0;
     }
     r->nused = 0;
     r->nentries = 0;

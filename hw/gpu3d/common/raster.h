@@ -95,8 +95,10 @@ typedef void G3DQuadFn(void *user, const G3DQuad *q, int thread);
  * where all of it is inside; else, in each band of 8 rows (aligned to 8),
  * the whole aligned 8x8 blocks that every row of the band covers as one
  * rectangle, and each row's covered pixels beside them as a one-row run.
- * The covered pixels and the statistics are the quad path's. Same thread
- * and ownership rules as G3DQuadFn.
+ * With G3DTriangle.fill_wide, the rectangles and runs may span up to eight
+ * tiles of one tile row instead (raster.c wide_run). The covered pixels
+ * and the statistics are the quad path's. Same thread and ownership rules
+ * as G3DQuadFn.
  */
 typedef void G3DBlockFn(void *user, int x0, int y0, int x1, int y1,
                         int thread);
@@ -107,6 +109,7 @@ typedef struct G3DTriangle {
     const G3DRasterRules *rules;
     G3DQuadFn *shade;
     G3DBlockFn *fill;               /* optional, NULL: quads only */
+    bool fill_wide;                 /* fill takes rectangles of many tiles */
     void *user;                     /* must live until g3d_raster_flush() */
     bool no_weights;                /* the chip interpolates itself */
 } G3DTriangle;
