@@ -311,6 +311,14 @@ void g3d_pool_free(G3DThreadPool *p);
 int g3d_pool_threads(const G3DThreadPool *p);
 /* Run fn(arg, t) for every t in 0..threads-1 in parallel; wait for all. */
 void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg);
+/*
+ * For a job whose units any thread may take (fn claims them atomically
+ * until none is left): fn(arg, 0) on the caller, and fn(arg, t) on each
+ * helper t that wakes before the caller's fn has returned; the caller then
+ * waits only for the helpers that have begun. A helper that is slow to
+ * wake costs nothing: the caller takes its units.
+ */
+void g3d_pool_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg);
 
 /*
  * Which of `threads` render threads owns screen tile (tx, ty): a
