@@ -79,9 +79,10 @@ typedef struct G3DQuad {
 } G3DQuad;
 
 /*
- * Called for every quad with at least one covered sample, on the thread that
- * owns the quad's tile. `thread` (0 .. threads-1) indexes per-thread scratch
- * or counters. It may only touch the quad's own pixels in shared buffers.
+ * Called for every quad with at least one covered sample, on the one thread
+ * that draws the quad's tile in this batch (any of them; the same one for
+ * every triangle of the tile). `thread` (0 .. threads-1) indexes per-thread
+ * scratch or counters. It may only touch the quad's own pixels in shared buffers.
  */
 typedef void G3DQuadFn(void *user, const G3DQuad *q, int thread);
 
