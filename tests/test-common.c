@@ -585,6 +585,78 @@ static void test_tile_owner(void)
 }
 
 /*
+ * g3d_pool_run_shared: units claimed by whichever thread is free. Every
+ * unit of every job is done exactly once, by the time the call returns
+ * (a helper that wakes late must not run an old job or take units of the
+ * next one), and over many jobs both the caller and the helpers take
+ * some.
+ */
+#define SHARED_UNITS 64
+
+typedef struct SharedJob {
+    uint32_t next;
+    unsigned spin;              /* work a unit: 0 lets the caller finish
+                                 * before the helpers wake */
+    uint32_t done[SHARED_UNITS];
+    uint64_t by_thread[3];
+} SharedJob;
+
+static void shared_fn(void *arg, int thread)
+{
+    SharedJob *j = arg;
+    uint32_t u;
+    volatile unsigned spin;
+
+    while ((u = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) <
+           SHARED_UNITS) {
+        __atomic_fetch_add(&j->done[u], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&j->by_thread[thread], 1, __ATOMIC_RELAXED);
+        for (spin = 0; spin < j->spin; spin++) {
+        }
+    }
+}
+
+static void test_pool_shared(void)
+{
+    int threads, run, u;
+
+    for (threads = 2; threads <= 3; threads++) {
+        G3DThreadPool *p = g3d_pool_new(threads);
+        uint64_t total[2] = { 0 };
+        SharedJob jobs[4];
+        uint32_t next_after[4];
+
+        for (run = 0; run < 4000; run++) {
+            SharedJob *j = &jobs[run % 4], *prev = &jobs[(run + 3) % 4];
+
+            memset(j, 0, sizeof(*j));
+            j->spin = run % 3 * 200;
+            if (run % 100 == 99) {
+                /* a plain job: every helper runs it */
+                g3d_pool_run(p, shared_fn, j);
+            } else {
+                g3d_pool_run_shared(p, shared_fn, j);
+            }
+            next_after[run % 4] = j->next;
+            for (u = 0; u < SHARED_UNITS; u++) {
+                g_assert_cmpuint(j->done[u], ==, 1);
+            }
+            total[0] += j->by_thread[0];
+            total[1] += j->by_thread[1] + j->by_thread[2];
+            /* nothing touched the job before since it returned: each fn
+             * call moves next once past the last unit */
+            if (run > 0) {
+                g_assert_cmpuint(prev->next, ==, next_after[(run + 3) % 4]);
+            }
+        }
+        g_assert_cmpuint(total[0] + total[1], ==, 4000 * SHARED_UNITS);
+        g_assert_cmpuint(total[0], >, 0);
+        g_assert_cmpuint(total[1], >, 0);
+        g3d_pool_free(p);
+    }
+}
+
+/*
  * g3d_fill_pattern / g3d_fill32 / g3d_fill16x4 against a byte loop: every
  * length to past the long-fill threshold at every start alignment of a
  * 64-byte line, on both long loops (AVX2 where the host has it, and SSE2);
@@ -693,5 +765,6 @@ int main(int argc, char **argv)
     g_test_add_func("/common/texaddr", test_texaddr);
     g_test_add_func("/common/clip-helpers", test_clip_helpers);
     g_test_add_func("/common/tile-owner", test_tile_owner);
+    g_test_add_func("/common/pool-shared", test_pool_shared);
     return g_test_run();
 }

@@ -700,6 +700,171 @@ static void test_bins_wide(void)
     g_free(img);
 }
 
+/*
+ * Wide fills (G3DTriangle.fill_wide): a batch of overlapping triangles
+ * where each pixel's value depends on the order its triangles reach it
+ * (v * 31 + id), drawn by quads, by fills and by wide fills, at 1, 2 and 3
+ * threads and with bins that overflow: the same picture every time, and
+ * fills that span several tiles of a row.
+ */
+typedef struct SeqUser {
+    uint32_t *px;
+    uint32_t id;
+    uint64_t *wide_rects;       /* fills wider than a tile, per thread */
+    G3DEdges g;                 /* of the triangle, clipped to box */
+    G3DRect box;
+} SeqUser;
+
+/* whether pixel (x, y) of u's triangle is covered (grid of 16, centres) */
+static bool seq_covered(const SeqUser *u, int x, int y)
+{
+    int k;
+
+    if (x < u->box.x0 || y < u->box.y0 || x >= u->box.x1 || y >= u->box.y1) {
+        return false;
+    }
+    for (k = 0; k < 3; k++) {
+        const G3DEdge *e = &u->g.e[k];
+
+        if (e->a * (x * 16 + 8) + e->b * (y * 16 + 8) + e->c + e->bias < 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void shade_seq(void *opaque, const G3DQuad *q, int thread)
+{
+    SeqUser *u = opaque;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        if (q->mask & (1u << i)) {
+            uint32_t *p = &u->px[(q->y + (i >> 1)) * WIDE_W + q->x + (i & 1)];
+
+            *p = *p * 31 + u->id;
+        }
+    }
+}
+
+static void fill_seq(void *opaque, int x0, int y0, int x1, int y1,
+                       int thread)
+{
+    SeqUser *u = opaque;
+    int x, y;
+
+    /* one tile row, at most four tiles (a group) */
+    g_assert_cmpint(x0, <, x1);
+    g_assert_cmpint(y0, <, y1);
+    g_assert_cmpint(y0 / G3D_TILE_SIZE, ==, (y1 - 1) / G3D_TILE_SIZE);
+    g_assert_cmpint((x1 - 1) / G3D_TILE_SIZE - x0 / G3D_TILE_SIZE, <, 4);
+    /* covered pixels only: the corners of a convex part */
+    g_assert_true(seq_covered(u, x0, y0) && seq_covered(u, x1 - 1, y0) &&
+                  seq_covered(u, x0, y1 - 1) && seq_covered(u, x1 - 1, y1 - 1));
+    if (x0 / G3D_TILE_SIZE != (x1 - 1) / G3D_TILE_SIZE) {
+        u->wide_rects[thread]++;
+    }
+    for (y = y0; y < y1; y++) {
+        for (x = x0; x < x1; x++) {
+            uint32_t *p = &u->px[y * WIDE_W + x];
+
+            *p = *p * 31 + u->id;
+        }
+    }
+}
+
+enum { SEQ_QUADS, SEQ_FILLS, SEQ_WIDE };
+
+static uint64_t seq_scene(uint32_t *px, int threads, uint32_t entries_max,
+                            int mode)
+{
+    G3DRaster *r = g3d_raster_new(threads);
+    GRand *rnd = g_rand_new_with_seed(91);
+    SeqUser *users = g_new0(SeqUser, 80);
+    uint64_t wide[3] = { 0 };
+    G3DRect clip = { 0, 0, WIDE_W, WIDE_H };
+    int i, k;
+
+    g3d_raster_bin_entries_max = entries_max;
+    memset(px, 0, sizeof(uint32_t) * WIDE_W * WIDE_H);
+    for (i = 0; i < 80; i++) {
+        G3DTriangle t = {
+            .clip = clip, .rules = &g3d_rules_top_left_16,
+            .shade = shade_seq, .user = &users[i],
+            .fill = mode != SEQ_QUADS && i % 5 ? fill_seq : NULL,
+            .fill_wide = mode == SEQ_WIDE && i % 3,
+        };
+
+        users[i].px = px;
+        users[i].id = i + 1;
+        users[i].wide_rects = wide;
+        if (i < 2) {
+            /* the whole target first: every bin's first entry; tiles 64
+             * apart share bins */
+            static const int32_t c[2][3][2] = {
+                { { 0, 0 }, { WIDE_W, 0 }, { 0, WIDE_H } },
+                { { WIDE_W, 0 }, { WIDE_W, WIDE_H }, { 0, WIDE_H } },
+            };
+            for (k = 0; k < 3; k++) {
+                t.v[k] = (G3DRasterVertex){ c[i][k][0] * 16, c[i][k][1] * 16,
+                                            1.0f };
+            }
+            g_assert_true(g3d_raster_edges(&t, &users[i].g));
+            users[i].box = t.clip;
+            g3d_raster_triangle(r, &t);
+            continue;
+        }
+        if (i % 7 == 3) {
+            /* a scissored part of the target (ends inside tiles) */
+            t.clip = (G3DRect){ g_rand_int_range(rnd, 0, 200),
+                                g_rand_int_range(rnd, 0, 200),
+                                g_rand_int_range(rnd, WIDE_W - 200, WIDE_W),
+                                g_rand_int_range(rnd, WIDE_H - 200, WIDE_H) };
+        }
+        for (k = 0; k < 3; k++) {
+            t.v[k].x = g_rand_int_range(rnd, -4000, (WIDE_W + 250) * 16);
+            t.v[k].y = g_rand_int_range(rnd, -4000, (WIDE_H + 250) * 16);
+            t.v[k].inv_w = 1.0f;
+        }
+        g_assert_true(g3d_raster_edges(&t, &users[i].g));
+        users[i].box = t.clip;
+        g3d_raster_triangle(r, &t);
+    }
+    g3d_raster_flush(r);
+    g3d_raster_bin_entries_max = 1u << 20;
+    g_free(users);
+    g_rand_free(rnd);
+    g3d_raster_free(r);
+    return wide[0] + wide[1] + wide[2];
+}
+
+static void test_wide_fill(void)
+{
+    uint32_t *ref = g_new(uint32_t, WIDE_W * WIDE_H);
+    uint32_t *img = g_new(uint32_t, WIDE_W * WIDE_H);
+    static const struct { int threads; uint32_t max; } runs[] = {
+        { 1, 1u << 20 }, { 2, 1u << 20 }, { 3, 1u << 20 }, { 1, 500 },
+        { 2, 700 },
+    };
+    unsigned n;
+
+    g_assert_cmpuint(seq_scene(ref, 1, 1u << 20, SEQ_QUADS), ==, 0);
+    g_assert_cmpuint(seq_scene(img, 2, 1u << 20, SEQ_FILLS), ==, 0);
+    g_assert_cmpmem(ref, sizeof(uint32_t) * WIDE_W * WIDE_H,
+                    img, sizeof(uint32_t) * WIDE_W * WIDE_H);
+    for (n = 0; n < G_N_ELEMENTS(runs); n++) {
+        uint64_t wide = seq_scene(img, runs[n].threads, runs[n].max,
+                                    SEQ_WIDE);
+
+        g_test_message("wide %u: %llu", n, (unsigned long long)wide);
+        g_assert_cmpuint(wide, >, 200);
+        g_assert_cmpmem(ref, sizeof(uint32_t) * WIDE_W * WIDE_H,
+                        img, sizeof(uint32_t) * WIDE_W * WIDE_H);
+    }
+    g_free(ref);
+    g_free(img);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -714,5 +879,6 @@ int main(int argc, char **argv)
     g_test_add_func("/raster/vector-path", test_vector_path);
     g_test_add_func("/raster/block-fill", test_block_fill);
     g_test_add_func("/raster/bins/wide", test_bins_wide);
+    g_test_add_func("/raster/wide-fill", test_wide_fill);
     return g_test_run();
 }

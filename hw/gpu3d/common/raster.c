@@ -40,6 +40,7 @@ typedef struct SetupTri {
     G3DBlockFn *fill;
     void *user;
     bool no_weights;
+    bool fill_wide;
     /*
      * Every edge value the traversal can meet is an integer below 2^52, so
      * a double holds it exactly and sums of them stay exact: the quads may
@@ -58,6 +59,12 @@ typedef struct SetupTri {
  * come in submission order.
  */
 #define BIN_GRID 64
+
+/*
+ * Bins a thread takes at once: four tiles along a row, so that a wide
+ * fill's rows (wide_run) are 128 pixels or more on every thread.
+ */
+#define GROUP_TILES 4
 
 uint32_t g3d_raster_bin_entries_max = 1u << 20;
 
@@ -84,8 +91,22 @@ struct G3DRaster {
     SetupTri *tris;
     size_t ntris, cap;
     Bin bins[BIN_GRID * BIN_GRID];
+    /*
+     * Per bin, the entries done from its front (wide_run), or HEAD_BEGUN (past
+     * any entry) once its thread has begun it; zero outside a batch.
+     */
+    uint32_t head[BIN_GRID * BIN_GRID];
     uint16_t used[BIN_GRID * BIN_GRID];  /* bins with entries, first use order */
     uint32_t nused, nentries;
+    /*
+     * The render threads' units: groups of GROUP_TILES bins along a row
+     * (group_of), those with entries in first use order; any thread takes
+     * the next one (next_group, atomic).
+     */
+    uint16_t gused[BIN_GRID * BIN_GRID / GROUP_TILES];
+    bool gmark[BIN_GRID * BIN_GRID / GROUP_TILES];
+    uint32_t ngused;
+    uint32_t next_group;
     ArenaBlock *arena;          /* current block first */
     uint64_t batch_pixels;      /* sum of the queued triangles' boxes */
     uint64_t *thread_quads;     /* per-thread counters, summed at flush */
@@ -306,6 +327,7 @@ bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
     st->fill = t->fill;
     st->user = t->user;
     st->no_weights = t->no_weights;
+    st->fill_wide = t->fill && t->fill_wide;
     /* the quads reach at most two pixels outside the vertices' box */
     st->exact_double = !g3d_general_path && g.exact_double;
     r->batch_pixels += (uint64_t)(st->box.x1 - st->box.x0) *
@@ -796,33 +818,99 @@ static void raster_tile(TileCtx *tc)
  */
 #define SERIAL_BATCH_PIXELS 4096
 
-/* Thread `thread` of `threads` rasterises the bins it owns. */
-static void raster_batch(G3DRaster *r, int thread, int threads)
+/* the bin index of tile (tx, ty), and the group of bin b */
+static inline int bin_of(int tx, int ty)
+{
+    return (ty % BIN_GRID) * BIN_GRID + tx % BIN_GRID;
+}
+
+static inline int group_of(int b)
+{
+    return b / GROUP_TILES;
+}
+
+#define HEAD_BEGUN (1u << 31)
+
+/*
+ * The tile part of a fill_wide triangle grows to the right over the next
+ * tiles of its row in the same group (so this thread's) whose bins have not
+ * begun, with this triangle next (every earlier entry of theirs done): each
+ * pixel still meets its triangles in submission order, and raster_tile
+ * then classes and fills the whole run, so the fill gets rows of up to
+ * GROUP_TILES tiles. A 32-pixel row of a 4 KiB-pitch target is two cache
+ * lines 4 KiB from the next row's; rows of 128 pixels or more store at
+ * about memset speed (docs/performance.md, "Branch fill7").
+ */
+static void wide_run(G3DRaster *r, TileCtx *tc, const BinEntry *e)
+{
+    const int group = group_of(bin_of(e->tx, e->ty));
+    int i;
+
+    for (i = 1; i < GROUP_TILES; i++) {
+        int tx = e->tx + i, b = bin_of(tx, e->ty);
+        const Bin *bin = &r->bins[b];
+        const BinEntry *ne;
+
+        if (tc->x1 != tx * G3D_TILE_SIZE || tc->x1 >= tc->st->box.x1 ||
+            group_of(b) != group || r->head[b] >= bin->n) {
+            return;
+        }
+        /* a bin shared by tiles 64 apart may hold another tile's first */
+        ne = &bin->e[r->head[b]];
+        if (ne->tri != e->tri || ne->tx != tx || ne->ty != e->ty) {
+            return;
+        }
+        r->head[b]++;
+        tc->x1 = MIN(tc->st->box.x1, (tx + 1) * G3D_TILE_SIZE);
+    }
+}
+
+/* One bin's entries from its head on, in submission order. */
+static bool raster_bin(G3DRaster *r, TileCtx *tc, int b)
+{
+    const Bin *bin = &r->bins[b];
+    uint32_t n = r->head[b];
+
+    r->head[b] = HEAD_BEGUN;
+    for (; n < bin->n; n++) {
+        const BinEntry *e = &bin->e[n];
+        const SetupTri *st = &r->tris[e->tri];
+
+        /* at most GROUP_TILES tiles of one triangle apart */
+        if (g3d_yield()) {
+            return false;
+        }
+        tc->st = st;
+        tc->x0 = MAX(st->box.x0, e->tx * G3D_TILE_SIZE);
+        tc->y0 = MAX(st->box.y0, e->ty * G3D_TILE_SIZE);
+        tc->x1 = MIN(st->box.x1, (e->tx + 1) * G3D_TILE_SIZE);
+        tc->y1 = MIN(st->box.y1, (e->ty + 1) * G3D_TILE_SIZE);
+        if (st->fill_wide) {
+            wide_run(r, tc, e);
+        }
+        raster_tile(tc);
+    }
+    return true;
+}
+
+/*
+ * Render thread `thread` takes groups of bins until none is left. Which
+ * thread takes a group never changes what its tiles get: each tile's
+ * triangles are drawn by one thread, in submission order.
+ */
+static void raster_batch(G3DRaster *r, int thread)
 {
     TileCtx tc = { .thread = thread };
-    uint32_t u, n;
+    uint32_t u;
+    int b, i;
 
-    for (u = 0; u < r->nused; u++) {
-        int b = r->used[u];
-        const Bin *bin = &r->bins[b];
-
-        if (g3d_tile_owner(b % BIN_GRID, b / BIN_GRID, threads) != thread) {
-            continue;
-        }
-        for (n = 0; n < bin->n; n++) {
-            const BinEntry *e = &bin->e[n];
-            const SetupTri *st = &r->tris[e->tri];
-
-            /* at most G3D_TILE_SIZE^2 pixels of one triangle apart */
-            if (g3d_yield()) {
+    while ((u = __atomic_fetch_add(&r->next_group, 1, __ATOMIC_RELAXED)) <
+           r->ngused) {
+        b = r->gused[u] * GROUP_TILES;
+        for (i = 0; i < GROUP_TILES; i++) {
+            if (r->bins[b + i].n && !raster_bin(r, &tc, b + i)) {
                 goto done;
             }
-            tc.st = st;
-            tc.x0 = MAX(st->box.x0, e->tx * G3D_TILE_SIZE);
-            tc.y0 = MAX(st->box.y0, e->ty * G3D_TILE_SIZE);
-            tc.x1 = MIN(st->box.x1, (e->tx + 1) * G3D_TILE_SIZE);
-            tc.y1 = MIN(st->box.y1, (e->ty + 1) * G3D_TILE_SIZE);
-            raster_tile(&tc);
         }
     }
 done:
@@ -835,7 +923,7 @@ static void raster_job(void *arg, int thread)
 {
     G3DRaster *r = arg;
 
-    raster_batch(r, thread, g3d_pool_threads(r->pool));
+    raster_batch(r, thread);
 }
 
 /* Rasterise the binned triangles; the arena (their user data) stays. */
@@ -848,14 +936,20 @@ static void run_bins(G3DRaster *r)
         return;
     }
     if (threads == 1 || r->batch_pixels < SERIAL_BATCH_PIXELS) {
-        raster_batch(r, 0, 1);
+        raster_batch(r, 0);
     } else {
-        g3d_pool_run(r->pool, raster_job, r);
+        g3d_pool_run_shared(r->pool, raster_job, r);
     }
     for (u = 0; u < r->nused; u++) {
         r->bins[r->used[u]].n = 0;
+        r->head[r->used[u]] = 0;
+    }
+    for (u = 0; u < r->ngused; u++) {
+        r->gmark[r->gused[u]] = false;
     }
     r->nused = 0;
+    r->ngused = 0;
+    r->next_group = 0;
     r->nentries = 0;
     r->batch_pixels = 0;
     r->ntris = 0;
@@ -915,6 +1009,10 @@ static void bin_triangle(G3DRaster *r)
             bin = &r->bins[b];
             if (bin->n == 0) {
                 r->used[r->nused++] = b;
+                if (!r->gmark[group_of(b)]) {
+                    r->gmark[group_of(b)] = true;
+                    r->gused[r->ngused++] = group_of(b);
+                }
             }
             if (bin->n == bin->cap) {
                 bin->cap = bin->cap ? bin->cap * 2 : 64;

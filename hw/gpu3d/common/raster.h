@@ -79,9 +79,10 @@ typedef struct G3DQuad {
 } G3DQuad;
 
 /*
- * Called for every quad with at least one covered sample, on the thread that
- * owns the quad's tile. `thread` (0 .. threads-1) indexes per-thread scratch
- * or counters. It may only touch the quad's own pixels in shared buffers.
+ * Called for every quad with at least one covered sample, on the one thread
+ * that draws the quad's tile in this batch (any of them; the same one for
+ * every triangle of the tile). `thread` (0 .. threads-1) indexes per-thread
+ * scratch or counters. It may only touch the quad's own pixels in shared buffers.
  */
 typedef void G3DQuadFn(void *user, const G3DQuad *q, int thread);
 
@@ -95,8 +96,10 @@ typedef void G3DQuadFn(void *user, const G3DQuad *q, int thread);
  * where all of it is inside; else, in each band of 8 rows (aligned to 8),
  * the whole aligned 8x8 blocks that every row of the band covers as one
  * rectangle, and each row's covered pixels beside them as a one-row run.
- * The covered pixels and the statistics are the quad path's. Same thread
- * and ownership rules as G3DQuadFn.
+ * With G3DTriangle.fill_wide, the rectangles and runs may span up to eight
+ * tiles of one tile row instead (raster.c wide_run). The covered pixels
+ * and the statistics are the quad path's. Same thread and ownership rules
+ * as G3DQuadFn.
  */
 typedef void G3DBlockFn(void *user, int x0, int y0, int x1, int y1,
                         int thread);
@@ -107,6 +110,7 @@ typedef struct G3DTriangle {
     const G3DRasterRules *rules;
     G3DQuadFn *shade;
     G3DBlockFn *fill;               /* optional, NULL: quads only */
+    bool fill_wide;                 /* fill takes rectangles of many tiles */
     void *user;                     /* must live until g3d_raster_flush() */
     bool no_weights;                /* the chip interpolates itself */
 } G3DTriangle;
@@ -308,6 +312,14 @@ void g3d_pool_free(G3DThreadPool *p);
 int g3d_pool_threads(const G3DThreadPool *p);
 /* Run fn(arg, t) for every t in 0..threads-1 in parallel; wait for all. */
 void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg);
+/*
+ * For a job whose units any thread may take (fn claims them atomically
+ * until none is left): fn(arg, 0) on the caller, and fn(arg, t) on each
+ * helper t that wakes before the caller's fn has returned; the caller then
+ * waits only for the helpers that have begun. A helper that is slow to
+ * wake costs nothing: the caller takes its units.
+ */
+void g3d_pool_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg);
 
 /*
  * Which of `threads` render threads owns screen tile (tx, ty): a

@@ -3,7 +3,10 @@
  *
  * Thread 0 is the caller: a pool of one thread creates no threads at all.
  * Helpers sleep on a condition variable between jobs; a job is one
- * generation, and the caller returns once every helper has finished it.
+ * generation, and the caller returns once every helper has finished it
+ * (g3d_pool_run), or once every helper that joined it has (a shared job,
+ * g3d_pool_run_shared: a helper that wakes after the caller has finished
+ * does nothing).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -22,6 +25,8 @@ struct G3DThreadPool {
     GCond done;          /* a helper finished the generation */
     uint64_t generation;
     int pending;         /* helpers still running the generation */
+    bool shared;         /* the generation is a shared job */
+    bool open;           /* a shared job helpers may still join */
     bool quit;
     G3DJobFn *fn;
     void *arg;
@@ -48,6 +53,12 @@ static gpointer helper_main(gpointer opaque)
             break;
         }
         seen = p->generation;
+        if (p->shared) {
+            if (!p->open) {
+                continue;       /* its caller has done the work */
+            }
+            p->pending++;
+        }
         g3d_preempt_helping = p->preempt;
         g_mutex_unlock(&p->lock);
         p->fn(p->arg, h->index);
@@ -107,7 +118,7 @@ int g3d_pool_threads(const G3DThreadPool *p)
     return p->threads;
 }
 
-void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg)
+static void pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared)
 {
     if (p->threads == 1) {
         fn(arg, 0);
@@ -126,7 +137,9 @@ void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg)
     p->fn = fn;
     p->arg = arg;
     p->preempt = g3d_preempt_current;
-    p->pending = p->threads - 1;
+    p->shared = shared;
+    p->open = shared;
+    p->pending = shared ? 0 : p->threads - 1;
     p->generation++;
     g_cond_broadcast(&p->start);
     g_mutex_unlock(&p->lock);
@@ -134,6 +147,7 @@ void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg)
     fn(arg, 0);
 
     g_mutex_lock(&p->lock);
+    p->open = false;
     while (p->pending) {
         if (!g3d_preempt_current) {
             g_cond_wait(&p->done, &p->lock);
@@ -152,6 +166,16 @@ void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg)
         }
     }
     g_mutex_unlock(&p->lock);
+}
+
+void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg)
+{
+    pool_run(p, fn, arg, false);
+}
+
+void g3d_pool_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg)
+{
+    pool_run(p, fn, arg, true);
 }
 
 int g3d_default_threads(void)

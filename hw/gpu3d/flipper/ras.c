@@ -1303,6 +1303,7 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
             tri.shade = ras_quad_plain;
             if (flat_plain(t)) {
                 tri.fill = ras_fill_plain;
+                tri.fill_wide = true;
             }
 #ifdef __SSE2__
             /*

@@ -254,6 +254,8 @@ static void raster_triangle(GlamoCore *c, const GlamoRenderState *rs,
     }
     gt.fill = glamo_render_fill(t, (MAX(MAX(X[0], X[1]), X[2]) -
                                     MIN(MIN(X[0], X[1]), X[2])) / SUB);
+    /* a flat fill takes any rectangle (render.c flat_fill) */
+    gt.fill_wide = gt.fill && gt.fill == rs->fill_flat;
     if (g3d_raster_triangle(c->raster, &gt)) {
         c->raster_pending++;
         c->stats.primitives++;

@@ -173,6 +173,8 @@ static void emit(Pica200Core *c, const PicaVertex *v[3])
     t.user = tri;
     t.fill = pica_flat_fill(rs, tri) ? pica_fill_rgba8
              : pica_span_choose(rs, tri, &t);
+    /* a fill takes any rectangle (framebuffer.c pica_fill_rgba8) */
+    t.fill_wide = t.fill == pica_fill_rgba8;
     if (!g3d_raster_triangle(c->raster, &t)) {
         return;
     }

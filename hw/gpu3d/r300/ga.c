@@ -359,6 +359,8 @@ static void emit_sample(R300Core *c, const WinVertex *w,
         }
     }
     tri.fill = r300_lanes_fill_choose(t, &tri);
+    /* a fill takes any rectangle (fill.c fill32) */
+    tri.fill_wide = tri.fill == r300_flat_fill;
     c->draw_pending |= g3d_raster_triangle(c->raster, &tri);
 }
 
