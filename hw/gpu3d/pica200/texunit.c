@@ -34,9 +34,7 @@
 
 #include <math.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "texfilter.h"
 
 #include "common/texaddr.h"
 
@@ -669,14 +667,14 @@ lanes_to_texel(__m128 f, __m128i *i)
     return _mm_sub_ps(ft, _mm_and_ps(below, _mm_set1_ps(1.0f)));
 }
 
-/* (int)(f * 256) where 0 <= f < 1, else 0 (NaN included), as floats */
-static inline __attribute__((always_inline)) __m128 lanes_weight(__m128 f)
+/* (int)(f * 256) where 0 <= f < 1, else 0 (NaN included) */
+static inline __attribute__((always_inline)) __m128i lanes_weight(__m128 f)
 {
     __m128 in = _mm_and_ps(_mm_cmpge_ps(f, _mm_setzero_ps()),
                            _mm_cmplt_ps(f, _mm_set1_ps(1.0f)));
     __m128i a = _mm_cvttps_epi32(_mm_mul_ps(f, _mm_set1_ps(256.0f)));
 
-    return _mm_cvtepi32_ps(_mm_and_si128(a, _mm_castps_si128(in)));
+    return _mm_and_si128(a, _mm_castps_si128(in));
 }
 
 /*
@@ -767,59 +765,47 @@ lanes_word(const uint8_t *data, unsigned fmt, uint32_t i)
     }
 }
 
-/* texel words of four lanes to R, G, B (as texel() decodes them) */
-static inline __attribute__((always_inline)) void
-lanes_decode(__m128i v, unsigned fmt, __m128 c[4])
+/*
+ * Texel words of four lanes to the components texel() decodes, 8 bits each
+ * (RGB565 and RGBA4 widened as texel() widens them), in bytes 0-3 in the
+ * order lanes_order says: RGBA8 as the word holds them (A, B, G, R), RGB8
+ * B, G, R, 0, the others R, G, B and A or 0
+ */
+static inline __attribute__((always_inline)) __m128i
+lanes_decode(__m128i v, unsigned fmt)
 {
-    __m128i ff = _mm_set1_epi32(0xFF), r, g, b, a = ff;
+    __m128i r, g, b, a;
 
     switch (fmt) {
-    case PICA_TEXFMT_RGBA8:         /* A, B, G, R */
-        r = _mm_srli_epi32(v, 24);
-        g = _mm_and_si128(_mm_srli_epi32(v, 16), ff);
-        b = _mm_and_si128(_mm_srli_epi32(v, 8), ff);
-        a = _mm_and_si128(v, ff);
-        break;
-    case PICA_TEXFMT_RGB8:          /* B, G, R */
-        r = _mm_srli_epi32(v, 16);
-        g = _mm_and_si128(_mm_srli_epi32(v, 8), ff);
-        b = _mm_and_si128(v, ff);
-        break;
-    case PICA_TEXFMT_RGB565: {      /* ext5 of R and B; G6 << 2 | G6 >> 4 */
-        __m128i f5 = _mm_set1_epi32(31);
-
+    case PICA_TEXFMT_RGBA8:
+    case PICA_TEXFMT_RGB8:
+        return v;
+    case PICA_TEXFMT_RGB565:        /* ext5 of R and B; G6 << 2 | G6 >> 4 */
         r = _mm_srli_epi32(v, 11);
         r = _mm_or_si128(_mm_slli_epi32(r, 3), _mm_srli_epi32(r, 2));
         g = _mm_and_si128(_mm_srli_epi32(v, 5), _mm_set1_epi32(63));
         g = _mm_or_si128(_mm_slli_epi32(g, 2), _mm_srli_epi32(g, 4));
-        b = _mm_and_si128(v, f5);
+        b = _mm_and_si128(v, _mm_set1_epi32(31));
         b = _mm_or_si128(_mm_slli_epi32(b, 3), _mm_srli_epi32(b, 2));
-        break;
-    }
-    default: {                      /* RGBA4: n * 17 = n << 4 | n */
-        __m128i f4 = _mm_set1_epi32(15);
-
+        return _mm_or_si128(_mm_or_si128(r, _mm_slli_epi32(g, 8)),
+                            _mm_slli_epi32(b, 16));
+    default:                        /* RGBA4: n * 17 = n << 4 | n */
         r = _mm_srli_epi32(v, 12);
-        g = _mm_and_si128(_mm_srli_epi32(v, 8), f4);
-        b = _mm_and_si128(_mm_srli_epi32(v, 4), f4);
-        a = _mm_and_si128(v, f4);
-        r = _mm_or_si128(_mm_slli_epi32(r, 4), r);
-        g = _mm_or_si128(_mm_slli_epi32(g, 4), g);
-        b = _mm_or_si128(_mm_slli_epi32(b, 4), b);
-        a = _mm_or_si128(_mm_slli_epi32(a, 4), a);
-        break;
+        g = _mm_and_si128(_mm_srli_epi32(v, 8), _mm_set1_epi32(15));
+        b = _mm_and_si128(_mm_srli_epi32(v, 4), _mm_set1_epi32(15));
+        a = _mm_and_si128(v, _mm_set1_epi32(15));
+        v = _mm_or_si128(_mm_or_si128(r, _mm_slli_epi32(g, 8)),
+                         _mm_or_si128(_mm_slli_epi32(b, 16),
+                                      _mm_slli_epi32(a, 24)));
+        return _mm_or_si128(v, _mm_slli_epi32(v, 4));
     }
-    }
-    c[0] = _mm_cvtepi32_ps(r);
-    c[1] = _mm_cvtepi32_ps(g);
-    c[2] = _mm_cvtepi32_ps(b);
-    c[3] = _mm_cvtepi32_ps(a);
 }
 
-static inline __attribute__((always_inline)) bool
-has_alpha(unsigned fmt)
+static inline __attribute__((always_inline)) PicaFilterOrder
+lanes_order(unsigned fmt)
 {
-    return fmt == PICA_TEXFMT_RGBA8 || fmt == PICA_TEXFMT_RGBA4;
+    return fmt == PICA_TEXFMT_RGBA8 ? PICA_FILTER_REVERSE :
+           fmt == PICA_TEXFMT_RGB8 ? PICA_FILTER_SWAP02 : PICA_FILTER_KEEP;
 }
 
 /*
@@ -851,12 +837,9 @@ quad_linear_lanes(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
                           _mm_set1_ps(0.5f));
     __m128i i0, j0, s0, s1, t0, t1, x0, x1, r0, r1;
     __m128 fi0 = lanes_to_texel(x, &i0), fj0 = lanes_to_texel(y, &j0);
-    __m128 ax = lanes_weight(_mm_sub_ps(x, fi0));
-    __m128 ay = lanes_weight(_mm_sub_ps(y, fj0));
-    __m128 iax = _mm_sub_ps(_mm_set1_ps(256.0f), ax);
-    __m128 iay = _mm_sub_ps(_mm_set1_ps(256.0f), ay);
-    __m128 c[4][4], top, bot, half = _mm_set1_ps(32768.0f);
-    __m128i out[4], hm1 = _mm_set1_epi32(h - 1);
+    __m128i ax = lanes_weight(_mm_sub_ps(x, fi0));
+    __m128i ay = lanes_weight(_mm_sub_ps(y, fj0));
+    __m128i c[4], v, hm1 = _mm_set1_epi32(h - 1);
     uint32_t idx[4][4] __attribute__((aligned(16)));
     const uint8_t *data = u->data;
     int k;
@@ -888,28 +871,19 @@ quad_linear_lanes(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
     _mm_store_si128((__m128i *)idx[2], _mm_add_epi32(x0, r1));
     _mm_store_si128((__m128i *)idx[3], _mm_add_epi32(x1, r1));
     for (k = 0; k < 4; k++) {
-        lanes_decode(_mm_setr_epi32(lanes_word(data, fmt, idx[k][0]),
-                                    lanes_word(data, fmt, idx[k][1]),
-                                    lanes_word(data, fmt, idx[k][2]),
-                                    lanes_word(data, fmt, idx[k][3])),
-                     fmt, c[k]);
+        c[k] = lanes_decode(_mm_setr_epi32(lanes_word(data, fmt, idx[k][0]),
+                                           lanes_word(data, fmt, idx[k][1]),
+                                           lanes_word(data, fmt, idx[k][2]),
+                                           lanes_word(data, fmt, idx[k][3])),
+                            fmt);
     }
     /* c[0..3]: texels (s0, t0), (s1, t0), (s0, t1), (s1, t1) */
-    for (k = 0; k < (has_alpha(fmt) ? 4 : 3); k++) {
-        top = _mm_add_ps(_mm_mul_ps(c[0][k], iax), _mm_mul_ps(c[1][k], ax));
-        bot = _mm_add_ps(_mm_mul_ps(c[2][k], iax), _mm_mul_ps(c[3][k], ax));
-        top = _mm_add_ps(_mm_add_ps(_mm_mul_ps(top, iay), _mm_mul_ps(bot, ay)),
-                         half);
-        out[k] = _mm_srli_epi32(_mm_cvttps_epi32(top), 16);
-    }
-    if (!has_alpha(fmt)) {
+    v = pica_filter8_lanes(c[0], c[1], c[2], c[3], ax, ay, lanes_order(fmt));
+    if (fmt != PICA_TEXFMT_RGBA8 && fmt != PICA_TEXFMT_RGBA4) {
         /* four texels of alpha 255 filter to (255 * 65536 + 32768) >> 16 */
-        out[3] = _mm_set1_epi32(255);
+        v = _mm_or_si128(v, _mm_set1_epi32((int32_t)0xFF000000u));
     }
-    _mm_storeu_si128((__m128i *)tex,
-                     _mm_or_si128(_mm_or_si128(out[0], _mm_slli_epi32(out[1], 8)),
-                                  _mm_or_si128(_mm_slli_epi32(out[2], 16),
-                                               _mm_slli_epi32(out[3], 24))));
+    _mm_storeu_si128((__m128i *)tex, v);
     return true;
 }
 #endif
