@@ -19,6 +19,21 @@
 
 #include <string.h>
 
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__)
+#define R300_TX_LANES_AVX 1
+#endif
+
+bool r300_tx_lanes_no_avx;
+
+bool r300_tx_lanes_use_avx(void)
+{
+#ifdef R300_TX_LANES_AVX
+    return !r300_tx_lanes_no_avx && __builtin_cpu_supports("avx");
+#else
+    return false;
+#endif
+}
+
 #ifdef __SSE2__
 
 #define TX_LANES_MAX_SIZE 4096      /* |index| stays far below 2^31 */
@@ -45,7 +60,7 @@ bool r300_tx_lanes_ok(const R300TexUnit *u)
 }
 
 /* tx_wrap for the modes r300_tx_lanes_ok lets through */
-static inline __m128i wrap(__m128i i, int n, unsigned mode)
+static inline __attribute__((always_inline)) __m128i wrap(__m128i i, int n, unsigned mode)
 {
     static const G3DTexWrap modes[4] = {
         [R300_TX_CLAMP_WRAP] = G3D_TEX_REPEAT,
@@ -67,7 +82,7 @@ static inline __m128i wrap(__m128i i, int n, unsigned mode)
 }
 
 /* floorf of each lane, exact below 2^31 */
-static inline __m128 floor_ps(__m128 v)
+static inline __attribute__((always_inline)) __m128 floor_ps(__m128 v)
 {
     __m128 t = _mm_cvtepi32_ps(_mm_cvttps_epi32(v));
 
@@ -75,7 +90,7 @@ static inline __m128 floor_ps(__m128 v)
 }
 
 /* tx_axis: the two wrapped indices and the weight of the second */
-static inline __m128 axis(__m128 s, int n, unsigned mode, bool linear,
+static inline __attribute__((always_inline)) __m128 axis(__m128 s, int n, unsigned mode, bool linear,
                           __m128i *i0, __m128i *i1)
 {
     /* tx_precl (TX_COORD_LIMIT) for the modes let through: MAXPS then
@@ -100,7 +115,7 @@ static inline __m128 axis(__m128 s, int n, unsigned mode, bool linear,
 }
 
 /* the four texels' components (their own order, before the swizzle) */
-static inline void unpack(const R300TexUnit *u, __m128i w, __m128 c[4])
+static inline __attribute__((always_inline)) void unpack(const R300TexUnit *u, __m128i w, __m128 c[4])
 {
     int k;
 
@@ -112,7 +127,7 @@ static inline void unpack(const R300TexUnit *u, __m128i w, __m128 c[4])
 }
 
 /* a * b of each 32-bit lane, the low 32 bits (SSE2 has no PMULLD) */
-static inline __m128i mullo32(__m128i a, uint32_t b)
+static inline __attribute__((always_inline)) __m128i mullo32(__m128i a, uint32_t b)
 {
     const __m128i bb = _mm_set1_epi32((int32_t)b);
     __m128i even = _mm_mul_epu32(a, bb);
@@ -123,7 +138,7 @@ static inline __m128i mullo32(__m128i a, uint32_t b)
 }
 
 /* the 32-bit texel at each lane's byte offset, all inside the chain */
-static inline __m128i load4(const uint8_t *texels, __m128i off)
+static inline __attribute__((always_inline)) __m128i load4(const uint8_t *texels, __m128i off)
 {
     uint32_t o[4], v[4];
     int p;
@@ -139,7 +154,7 @@ static inline __m128i load4(const uint8_t *texels, __m128i off)
  * load4 of the texels at off and off + 4 of each lane (the two columns of
  * a row when the second is the first's neighbour): one 64-bit read a lane
  */
-static inline void load4_pairs(const uint8_t *texels, __m128i off,
+static inline __attribute__((always_inline)) void load4_pairs(const uint8_t *texels, __m128i off,
                                __m128i *t0, __m128i *t1)
 {
     uint32_t o[4];
@@ -161,7 +176,7 @@ static inline void load4_pairs(const uint8_t *texels, __m128i off,
 }
 
 /* one tap's terms: acc += wt * c per component, one += wt */
-static inline void sum_tap(__m128 wt, const __m128 c[4], __m128 acc[4],
+static inline __attribute__((always_inline)) void sum_tap(__m128 wt, const __m128 c[4], __m128 acc[4],
                            __m128 *one)
 {
     int ch;
@@ -177,7 +192,7 @@ static inline void sum_tap(__m128 wt, const __m128 c[4], __m128 acc[4],
  * byte offset of pixel p's row y in the chain and x4[p] of its column x:
  * component k of the texels' own order (before the swizzle) in c[k]
  */
-static inline void fetch(const R300TexUnit *u, const uint64_t rows[4],
+static inline __attribute__((always_inline)) void fetch(const R300TexUnit *u, const uint64_t rows[4],
                          const uint64_t x4[4], __m128 c[4])
 {
     uint32_t v[4];
@@ -194,8 +209,8 @@ static inline void fetch(const R300TexUnit *u, const uint64_t rows[4],
     unpack(u, _mm_loadu_si128((const __m128i *)v), c);
 }
 
-void r300_tx_lanes_sample(const R300TexUnit *u, int inst,
-                          const __m128 coord[4], __m128 out[4])
+static inline __attribute__((always_inline)) void
+sample(const R300TexUnit *u, int inst, const __m128 coord[4], __m128 out[4])
 {
     bool proj = inst == R300_US_TEX_PROJ ||
                 (inst == R300_US_TEX_LD && u->projected);
@@ -285,6 +300,38 @@ void r300_tx_lanes_sample(const R300TexUnit *u, int inst,
         out[ch] = sel < 4 ? acc[sel] : sel == R300_TX_SEL_ONE
                   ? one : _mm_setzero_ps();
     }
+}
+
+/*
+ * The same code twice: for SSE2, and for AVX, whose three-operand (VEX)
+ * forms of the same instructions save the register copies. No FMA: the
+ * products and sums are the SSE2 ones, rounded one by one.
+ */
+static void sample_sse2(const R300TexUnit *u, int inst,
+                        const __m128 coord[4], __m128 out[4])
+{
+    sample(u, inst, coord, out);
+}
+
+#ifdef R300_TX_LANES_AVX
+__attribute__((target("avx")))
+static void sample_avx(const R300TexUnit *u, int inst,
+                       const __m128 coord[4], __m128 out[4])
+{
+    sample(u, inst, coord, out);
+}
+#endif
+
+void r300_tx_lanes_sample(const R300TexUnit *u, int inst,
+                          const __m128 coord[4], __m128 out[4])
+{
+#ifdef R300_TX_LANES_AVX
+    if (u->lanes_avx) {
+        sample_avx(u, inst, coord, out);
+        return;
+    }
+#endif
+    sample_sse2(u, inst, coord, out);
 }
 
 #endif
