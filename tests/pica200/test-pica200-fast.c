@@ -18,7 +18,8 @@
  * between 8x8 tiles). A second test draws only textured cases the bilinear
  * sampler of texture 0 takes four pixels at a time (texunit.c
  * quad_linear_lanes): its four formats, every wrap mode, sizes that are
- * not powers of two, and coordinates far outside the image. A third draws
+ * not powers of two, and coordinates far outside the image (once more
+ * with the SSE2 samplers where the CPU has AVX too). A third draws
  * only untextured Gouraud cases the replace function takes, so that the
  * spans of its wide triangles (framebuffer.c pica_span_choose) are
  * compared in every depth format and function, one case in four with a
@@ -30,6 +31,7 @@
 #include <string.h>
 
 #include "pica-scene.h"
+#include "pica200/pica200-int.h"
 
 #define W 64
 #define H 64
@@ -344,6 +346,8 @@ static void test_fast_equals_general(gconstpointer data)
 
     linear_cases = GPOINTER_TO_INT(data) & 0x100;
     span_cases = GPOINTER_TO_INT(data) & 0x200;
+    /* the SSE2 bilinear samplers where the CPU has AVX too */
+    pica_texunit_no_avx = GPOINTER_TO_INT(data) & 0x400;
     overlap_cases = threads == 1;
     pt_init(&t, threads);
     img[0] = g_malloc(SURF_BYTES * 2);
@@ -383,10 +387,14 @@ static void test_fast_equals_general(gconstpointer data)
         g_assert_cmpuint(path[PATH_TEX0], >=, cases / 16);
         g_assert_cmpuint(path[PATH_GENERAL], >=, cases / 8);
     }
+#if defined(__x86_64__) && defined(__GNUC__)
+    g_assert(pica_texunit_use_avx() ==
+             (!pica_texunit_no_avx && __builtin_cpu_supports("avx")));
+#endif
     g_free(img[0]);
     g_free(img[1]);
     pt_free(&t);
-    linear_cases = span_cases = false;
+    linear_cases = span_cases = pica_texunit_no_avx = false;
 }
 
 int main(int argc, char **argv)
@@ -400,6 +408,8 @@ int main(int argc, char **argv)
                          GINT_TO_POINTER(0x101), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/bilinear-lanes/2-threads",
                          GINT_TO_POINTER(0x102), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/bilinear-lanes/sse2",
+                         GINT_TO_POINTER(0x501), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/gouraud-spans/1-thread",
                          GINT_TO_POINTER(0x201), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/gouraud-spans/2-threads",

@@ -721,7 +721,7 @@ lanes_wrap_any(__m128i i, int add, int n, unsigned mode)
 }
 
 /* the part of pica_tiled_index that depends on x */
-static inline __m128i lanes_tiled_x(__m128i x)
+static inline __attribute__((always_inline)) __m128i lanes_tiled_x(__m128i x)
 {
     __m128i one = _mm_set1_epi32(1);
 
@@ -733,7 +733,8 @@ static inline __m128i lanes_tiled_x(__m128i x)
 }
 
 /* the part that depends on the memory row (w texels wide, so w * 8 < 2^15) */
-static inline __m128i lanes_tiled_row(__m128i row, int w)
+static inline __attribute__((always_inline)) __m128i
+lanes_tiled_row(__m128i row, int w)
 {
     __m128i tiles = _mm_madd_epi16(_mm_srli_epi32(row, 3),
                                    _mm_set1_epi32(w * 8));
@@ -963,6 +964,51 @@ QUAD_UNIT0_FORMAT(RGBA4)
     { quad_##fmt##_linear_REPEAT, quad_##fmt##_linear_EDGE,                \
       quad_##fmt##_linear_ANY } }
 
+bool pica_texunit_no_avx;
+
+/*
+ * The bilinear samplers again for AVX: the same instructions in their
+ * three-operand (VEX) forms, which save the register copies; no FMA, so
+ * every product and sum is rounded as in the SSE2 ones. Chosen when the
+ * CPU has AVX and pica_texunit_no_avx (set by tests to compare the SSE2
+ * ones) is false.
+ */
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__)
+#define PICA_TEXUNIT_AVX 1
+#define QUAD_UNIT0_AVX(fmt, wrap)                                           \
+    __attribute__((target("avx")))                                         \
+    static void quad_##fmt##_linear_##wrap##_avx(const PicaTexUnit *u,     \
+                                                 const PicaTri *tri,       \
+                                                 const G3DQuad *q,         \
+                                                 uint8_t tex[4][4])        \
+    {                                                                      \
+        quad_unit0(u, tri, q, tex, PICA_TEXFMT_##fmt, true,                \
+                   QU_WRAP_##wrap);                                        \
+    }
+#define QUAD_UNIT0_AVX_FORMAT(fmt)                                          \
+    QUAD_UNIT0_AVX(fmt, REPEAT)                                            \
+    QUAD_UNIT0_AVX(fmt, EDGE)                                              \
+    QUAD_UNIT0_AVX(fmt, ANY)
+
+QUAD_UNIT0_AVX_FORMAT(RGBA8)
+QUAD_UNIT0_AVX_FORMAT(RGB8)
+QUAD_UNIT0_AVX_FORMAT(RGB565)
+QUAD_UNIT0_AVX_FORMAT(RGBA4)
+
+#define QUAD_ROW_AVX(fmt) {                                                 \
+    quad_##fmt##_linear_REPEAT_avx, quad_##fmt##_linear_EDGE_avx,          \
+    quad_##fmt##_linear_ANY_avx }
+#endif
+
+bool pica_texunit_use_avx(void)
+{
+#ifdef PICA_TEXUNIT_AVX
+    return !pica_texunit_no_avx && __builtin_cpu_supports("avx");
+#else
+    return false;
+#endif
+}
+
 PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts)
 {
     static PicaTexQuadFn *const fns[5][2][3] = {
@@ -971,6 +1017,14 @@ PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts)
         [PICA_TEXFMT_RGB565] = QUAD_ROW(RGB565),
         [PICA_TEXFMT_RGBA4] = QUAD_ROW(RGBA4),
     };
+#ifdef PICA_TEXUNIT_AVX
+    static PicaTexQuadFn *const fns_avx[5][3] = {
+        [PICA_TEXFMT_RGBA8] = QUAD_ROW_AVX(RGBA8),
+        [PICA_TEXFMT_RGB8] = QUAD_ROW_AVX(RGB8),
+        [PICA_TEXFMT_RGB565] = QUAD_ROW_AVX(RGB565),
+        [PICA_TEXFMT_RGBA4] = QUAD_ROW_AVX(RGBA4),
+    };
+#endif
     const PicaTexUnit *u = &ts->unit[0];
     unsigned wrap = 2;
 
@@ -986,5 +1040,10 @@ PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts)
                u->wrap_s == PICA_WRAP_CLAMP_TO_EDGE) {
         wrap = 1;
     }
+#ifdef PICA_TEXUNIT_AVX
+    if (u->mag_linear && pica_texunit_use_avx()) {
+        return fns_avx[u->fmt][wrap];
+    }
+#endif
     return fns[u->fmt][u->mag_linear][wrap];
 }
