@@ -815,17 +815,11 @@ lanes_order(unsigned fmt)
  * per-pixel code then fetches.
  */
 static inline __attribute__((always_inline)) bool
-quad_linear_lanes(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
-                  uint8_t tex[4][4], unsigned fmt, unsigned ws, unsigned wt,
-                  bool any)
+lanes_linear(const PicaTexUnit *u, const PicaTri *tri, __m128 b0, __m128 b1,
+             __m128 b2, uint8_t tex[4][4], unsigned fmt, unsigned ws,
+             unsigned wt, bool any)
 {
     const int w = u->w, h = u->h;
-    __m128 b0 = _mm_setr_ps(q->bary[0][0], q->bary[1][0], q->bary[2][0],
-                            q->bary[3][0]);
-    __m128 b1 = _mm_setr_ps(q->bary[0][1], q->bary[1][1], q->bary[2][1],
-                            q->bary[3][1]);
-    __m128 b2 = _mm_setr_ps(q->bary[0][2], q->bary[1][2], q->bary[2][2],
-                            q->bary[3][2]);
     __m128 s = _mm_add_ps(_mm_add_ps(_mm_mul_ps(b0, _mm_set1_ps(tri->tc[0][0])),
                                      _mm_mul_ps(b1, _mm_set1_ps(tri->tc[1][0]))),
                           _mm_mul_ps(b2, _mm_set1_ps(tri->tc[2][0])));
@@ -886,6 +880,22 @@ quad_linear_lanes(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
     }
     _mm_storeu_si128((__m128i *)tex, v);
     return true;
+}
+
+/* lanes_linear at a quad's pixels, from the rasteriser's weights */
+static inline __attribute__((always_inline)) bool
+quad_linear_lanes(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
+                  uint8_t tex[4][4], unsigned fmt, unsigned ws, unsigned wt,
+                  bool any)
+{
+    return lanes_linear(u, tri,
+                        _mm_setr_ps(q->bary[0][0], q->bary[1][0],
+                                    q->bary[2][0], q->bary[3][0]),
+                        _mm_setr_ps(q->bary[0][1], q->bary[1][1],
+                                    q->bary[2][1], q->bary[3][1]),
+                        _mm_setr_ps(q->bary[0][2], q->bary[1][2],
+                                    q->bary[2][2], q->bary[3][2]),
+                        tex, fmt, ws, wt, any);
 }
 #endif
 
@@ -1000,6 +1010,38 @@ QUAD_UNIT0_AVX_FORMAT(RGBA4)
     quad_##fmt##_linear_ANY_avx }
 #endif
 
+#ifdef __SSE2__
+/*
+ * The bilinear samplers of REPEAT and CLAMP_TO_EDGE (which never reach the
+ * border colour) for spans: the weights in lanes (pica_texunit_choose_lanes)
+ */
+#define LANES_UNIT0(fmt, wrap, suffix, attr)                                \
+    attr static void lanes_##fmt##_##wrap##suffix(const PicaTexUnit *u,    \
+                                                  const PicaTri *tri,      \
+                                                  const __m128 bar[3],     \
+                                                  uint8_t tex[4][4])       \
+    {                                                                      \
+        lanes_linear(u, tri, bar[0], bar[1], bar[2], tex,                  \
+                     PICA_TEXFMT_##fmt, QU_WRAP_##wrap, QU_WRAP_##wrap,    \
+                     false);                                               \
+    }
+#define LANES_UNIT0_FORMAT(fmt, suffix, attr)                               \
+    LANES_UNIT0(fmt, REPEAT, suffix, attr)                                 \
+    LANES_UNIT0(fmt, EDGE, suffix, attr)
+#define LANES_UNIT0_ALL(suffix, attr)                                       \
+    LANES_UNIT0_FORMAT(RGBA8, suffix, attr)                                \
+    LANES_UNIT0_FORMAT(RGB8, suffix, attr)                                 \
+    LANES_UNIT0_FORMAT(RGB565, suffix, attr)                               \
+    LANES_UNIT0_FORMAT(RGBA4, suffix, attr)
+#define LANES_ROW(fmt, suffix) {                                            \
+    lanes_##fmt##_REPEAT##suffix, lanes_##fmt##_EDGE##suffix }
+
+LANES_UNIT0_ALL(, )
+#ifdef PICA_TEXUNIT_AVX
+LANES_UNIT0_ALL(_avx, __attribute__((target("avx"))))
+#endif
+#endif
+
 bool pica_texunit_use_avx(void)
 {
 #ifdef PICA_TEXUNIT_AVX
@@ -1047,3 +1089,32 @@ PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts)
 #endif
     return fns[u->fmt][u->mag_linear][wrap];
 }
+
+#ifdef __SSE2__
+PicaTexLanesFn *pica_texunit_choose_lanes(const PicaTexState *ts)
+{
+    static PicaTexLanesFn *const fns[2][5][2] = { {
+        [PICA_TEXFMT_RGBA8] = LANES_ROW(RGBA8, ),
+        [PICA_TEXFMT_RGB8] = LANES_ROW(RGB8, ),
+        [PICA_TEXFMT_RGB565] = LANES_ROW(RGB565, ),
+        [PICA_TEXFMT_RGBA4] = LANES_ROW(RGBA4, ),
+#ifdef PICA_TEXUNIT_AVX
+    }, {
+        [PICA_TEXFMT_RGBA8] = LANES_ROW(RGBA8, _avx),
+        [PICA_TEXFMT_RGB8] = LANES_ROW(RGB8, _avx),
+        [PICA_TEXFMT_RGB565] = LANES_ROW(RGB565, _avx),
+        [PICA_TEXFMT_RGBA4] = LANES_ROW(RGBA4, _avx),
+#endif
+    } };
+    const PicaTexUnit *u = &ts->unit[0];
+
+    /* pica_texunit_choose_unit0's bilinear REPEAT and CLAMP_TO_EDGE ones */
+    if (!pica_texunit_choose_unit0(ts) || !u->mag_linear ||
+        u->wrap_s != u->wrap_t || (u->wrap_s != PICA_WRAP_REPEAT &&
+                                   u->wrap_s != PICA_WRAP_CLAMP_TO_EDGE)) {
+        return NULL;
+    }
+    return fns[pica_texunit_use_avx()][u->fmt]
+              [u->wrap_s == PICA_WRAP_CLAMP_TO_EDGE];
+}
+#endif
