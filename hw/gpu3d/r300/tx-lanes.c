@@ -210,7 +210,8 @@ static inline __attribute__((always_inline)) void fetch(const R300TexUnit *u, co
 }
 
 static inline __attribute__((always_inline)) void
-sample(const R300TexUnit *u, int inst, const __m128 coord[4], __m128 out[4])
+sample(const R300TexUnit *u, int inst, const uint8_t sel[4],
+       const __m128 coord[4], __m128 out[4])
 {
     bool proj = inst == R300_US_TEX_PROJ ||
                 (inst == R300_US_TEX_LD && u->projected);
@@ -236,11 +237,12 @@ sample(const R300TexUnit *u, int inst, const __m128 coord[4], __m128 out[4])
         acc[ch] = _mm_setzero_ps();
     }
     /*
-     * The sums in the texels' component order, swizzled once at the end:
-     * a swizzled channel's sum is its component's, term by term; ONE sums
-     * the weights (w * 1.0 is w) in the same order; ZERO sums w * 0 of
-     * weights that are >= 0 and finite: +0. Taps in the order (x0, y0),
-     * (x1, y0), (x0, y1), (x1, y1) either way.
+     * The sums in the texels' component order, swizzled once at the end
+     * (the unit's swizzle and the caller's in one `sel`): a swizzled
+     * channel's sum is its component's, term by term; ONE sums the weights
+     * (w * 1.0 is w) in the same order; ZERO sums w * 0 of weights that
+     * are >= 0 and finite: +0. Taps in the order (x0, y0), (x1, y0),
+     * (x0, y1), (x1, y1) either way.
      */
     if (u->base_inside) {
         /*
@@ -294,11 +296,16 @@ sample(const R300TexUnit *u, int inst, const __m128 coord[4], __m128 out[4])
             }
         }
     }
-    for (ch = 0; ch < 4; ch++) {
-        unsigned sel = u->sel[ch];
+    if (sel[0] == 0 && sel[1] == 1 && sel[2] == 2 && sel[3] == 3) {
+        for (ch = 0; ch < 4; ch++) {
+            out[ch] = acc[ch];
+        }
+    } else {
+        __m128 v[6] = { acc[0], acc[1], acc[2], acc[3], one, _mm_setzero_ps() };
 
-        out[ch] = sel < 4 ? acc[sel] : sel == R300_TX_SEL_ONE
-                  ? one : _mm_setzero_ps();
+        for (ch = 0; ch < 4; ch++) {
+            out[ch] = v[sel[ch] % 6];
+        }
     }
 }
 
@@ -307,31 +314,31 @@ sample(const R300TexUnit *u, int inst, const __m128 coord[4], __m128 out[4])
  * forms of the same instructions save the register copies. No FMA: the
  * products and sums are the SSE2 ones, rounded one by one.
  */
-static void sample_sse2(const R300TexUnit *u, int inst,
+static void sample_sse2(const R300TexUnit *u, int inst, const uint8_t sel[4],
                         const __m128 coord[4], __m128 out[4])
 {
-    sample(u, inst, coord, out);
+    sample(u, inst, sel, coord, out);
 }
 
 #ifdef R300_TX_LANES_AVX
 __attribute__((target("avx")))
-static void sample_avx(const R300TexUnit *u, int inst,
+static void sample_avx(const R300TexUnit *u, int inst, const uint8_t sel[4],
                        const __m128 coord[4], __m128 out[4])
 {
-    sample(u, inst, coord, out);
+    sample(u, inst, sel, coord, out);
 }
 #endif
 
-void r300_tx_lanes_sample(const R300TexUnit *u, int inst,
+void r300_tx_lanes_sample(const R300TexUnit *u, int inst, const uint8_t sel[4],
                           const __m128 coord[4], __m128 out[4])
 {
 #ifdef R300_TX_LANES_AVX
     if (u->lanes_avx) {
-        sample_avx(u, inst, coord, out);
+        sample_avx(u, inst, sel, coord, out);
         return;
     }
 #endif
-    sample_sse2(u, inst, coord, out);
+    sample_sse2(u, inst, sel, coord, out);
 }
 
 #endif
