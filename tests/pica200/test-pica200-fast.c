@@ -352,7 +352,7 @@ static void test_fast_equals_general(gconstpointer data)
     linear_cases = GPOINTER_TO_INT(data) & 0x100;
     span_cases = GPOINTER_TO_INT(data) & 0x200;
     /* the SSE2 bilinear samplers where the CPU has AVX too */
-    pica_texunit_no_avx = GPOINTER_TO_INT(data) & 0x400;
+    g3d_no_avx = GPOINTER_TO_INT(data) & 0x400;
     overlap_cases = threads == 1;
     pt_init(&t, threads);
     img[0] = g_malloc(SURF_BYTES * 2);
@@ -396,13 +396,13 @@ static void test_fast_equals_general(gconstpointer data)
         g_assert_cmpuint(path[PATH_GENERAL], >=, cases / 8);
     }
 #if defined(__x86_64__) && defined(__GNUC__)
-    g_assert(pica_texunit_use_avx() ==
-             (!pica_texunit_no_avx && __builtin_cpu_supports("avx")));
+    g_assert(g3d_use_avx() ==
+             (!g3d_no_avx && __builtin_cpu_supports("avx")));
 #endif
     g_free(img[0]);
     g_free(img[1]);
     pt_free(&t);
-    linear_cases = span_cases = pica_texunit_no_avx = false;
+    linear_cases = span_cases = g3d_no_avx = false;
 }
 
 int main(int argc, char **argv)

@@ -446,7 +446,7 @@ static void test_fast_equals_general(gconstpointer data)
         zb[n] = g_malloc(SURF_BYTES);
     }
     r300_rig_ring_init(d);
-    r300_tx_lanes_no_avx = v->sse2;
+    g3d_no_avx = v->sse2;
     errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
     for (n = 0; n < cases; n++) {
         uint32_t seed = (v->flat ? 0xf1a70000u : v->lanes ? 0x1a4e0000u
@@ -499,10 +499,10 @@ static void test_fast_equals_general(gconstpointer data)
 #endif
 done:
 #if defined(__x86_64__) && defined(__GNUC__)
-    g_assert(r300_tx_lanes_use_avx() ==
+    g_assert(g3d_use_avx() ==
              (!v->sse2 && __builtin_cpu_supports("avx")));
 #endif
-    r300_tx_lanes_no_avx = false;
+    g3d_no_avx = false;
     for (n = 0; n < 2; n++) {
         g_free(cb[n]);
         g_free(zb[n]);

@@ -457,13 +457,6 @@ typedef void PicaTexQuadFn(const PicaTexUnit *u, const PicaTri *tri,
                            const G3DQuad *q, uint8_t tex[4][4]);
 /* a sampler made for unit 0's setup, or NULL when it is not a plain one */
 PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts);
-/*
- * Whether pica_texunit_choose_unit0 picks the AVX instances of its bilinear
- * samplers: the CPU has AVX and pica_texunit_no_avx (set by tests to
- * compare the SSE2 ones) is false
- */
-extern bool pica_texunit_no_avx;
-bool pica_texunit_use_avx(void);
 #ifdef __SSE2__
 #include <emmintrin.h>
 /*

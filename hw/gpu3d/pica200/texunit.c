@@ -974,14 +974,11 @@ QUAD_UNIT0_FORMAT(RGBA4)
     { quad_##fmt##_linear_REPEAT, quad_##fmt##_linear_EDGE,                \
       quad_##fmt##_linear_ANY } }
 
-bool pica_texunit_no_avx;
-
 /*
  * The bilinear samplers again for AVX: the same instructions in their
  * three-operand (VEX) forms, which save the register copies; no FMA, so
- * every product and sum is rounded as in the SSE2 ones. Chosen when the
- * CPU has AVX and pica_texunit_no_avx (set by tests to compare the SSE2
- * ones) is false.
+ * every product and sum is rounded as in the SSE2 ones. Chosen when
+ * g3d_use_avx() says so.
  */
 #if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__)
 #define PICA_TEXUNIT_AVX 1
@@ -1042,15 +1039,6 @@ LANES_UNIT0_ALL(_avx, __attribute__((target("avx"))))
 #endif
 #endif
 
-bool pica_texunit_use_avx(void)
-{
-#ifdef PICA_TEXUNIT_AVX
-    return !pica_texunit_no_avx && __builtin_cpu_supports("avx");
-#else
-    return false;
-#endif
-}
-
 PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts)
 {
     static PicaTexQuadFn *const fns[5][2][3] = {
@@ -1083,7 +1071,7 @@ PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts)
         wrap = 1;
     }
 #ifdef PICA_TEXUNIT_AVX
-    if (u->mag_linear && pica_texunit_use_avx()) {
+    if (u->mag_linear && g3d_use_avx()) {
         return fns_avx[u->fmt][wrap];
     }
 #endif
@@ -1114,7 +1102,7 @@ PicaTexLanesFn *pica_texunit_choose_lanes(const PicaTexState *ts)
                                    u->wrap_s != PICA_WRAP_CLAMP_TO_EDGE)) {
         return NULL;
     }
-    return fns[pica_texunit_use_avx()][u->fmt]
+    return fns[g3d_use_avx()][u->fmt]
               [u->wrap_s == PICA_WRAP_CLAMP_TO_EDGE];
 }
 #endif

@@ -23,17 +23,6 @@
 #define R300_TX_LANES_AVX 1
 #endif
 
-bool r300_tx_lanes_no_avx;
-
-bool r300_tx_lanes_use_avx(void)
-{
-#ifdef R300_TX_LANES_AVX
-    return !r300_tx_lanes_no_avx && __builtin_cpu_supports("avx");
-#else
-    return false;
-#endif
-}
-
 #ifdef __SSE2__
 
 #define TX_LANES_MAX_SIZE 4096      /* |index| stays far below 2^31 */

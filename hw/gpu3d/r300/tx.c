@@ -850,7 +850,7 @@ bool r300_tx_load(R300TexUnit *u, const uint32_t *regs, int unit,
                      u->level_offset[l] +
                      (uint64_t)(u->level_h[l] - 1) * u->level_pitch[l] +
                      (uint64_t)u->level_w[l] * 4 <= u->bytes;
-    u->lanes_avx = r300_tx_lanes_use_avx();
+    u->lanes_avx = g3d_use_avx();
     u->enabled = true;
     return true;
 }

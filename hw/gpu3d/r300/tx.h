@@ -72,16 +72,8 @@ typedef struct R300TexUnit {
      */
     float scale4[4][4] __attribute__((aligned(16)));
     bool base_inside;
-    bool lanes_avx;                 /* r300_tx_lanes_use_avx() at the load */
+    bool lanes_avx;                 /* g3d_use_avx() at the load */
 } R300TexUnit;
-
-/*
- * tx-lanes.c: whether r300_tx_lanes_sample runs its AVX instance (the CPU
- * has AVX and r300_tx_lanes_no_avx, which tests set to compare the SSE2
- * one, is false)
- */
-extern bool r300_tx_lanes_no_avx;
-bool r300_tx_lanes_use_avx(void);
 
 /*
  * Decode unit `unit` from the register file and make its texels reachable.
