@@ -19,6 +19,7 @@
 #include "pica-scene.h"
 #include "pica-texscene.h"
 #include "pica200/pica200-int.h"
+#include "pica200/texfilter.h"
 
 /* ---- texel packing, from Citra's byte layouts ---------------------------- */
 
@@ -1153,6 +1154,86 @@ static void test_bad_texture(void)
     g_assert_cmpint(c[2], ==, 255);
 }
 
+#ifdef __SSE2__
+/* texunit.c's linear filter of one component, as sample_level_fmt has it */
+static uint8_t filter8(unsigned c00, unsigned c10, unsigned c01, unsigned c11,
+                       unsigned ax, unsigned ay)
+{
+    unsigned top = c00 * (256 - ax) + c10 * ax;
+    unsigned bot = c01 * (256 - ax) + c11 * ax;
+
+    return (top * (256 - ay) + bot * ay + 32768) >> 16;
+}
+
+/*
+ * pica_filter8_lanes (the 16-bit lanes of texunit.c's four-pixel sampler)
+ * against the formula, for every pair of 8-bit fractions (ax, ay): each
+ * lane p gets its own pair, and for each the sixteen combinations of 0 and
+ * 255 at the four texels, then every value 0-255 at each texel position in
+ * turn with random values at the other three; and the three orders of the
+ * results.
+ */
+static void test_filter_lanes(void)
+{
+    static const uint8_t perm[3][4] = {
+        [PICA_FILTER_KEEP] = { 0, 1, 2, 3 },
+        [PICA_FILTER_REVERSE] = { 3, 2, 1, 0 },
+        [PICA_FILTER_SWAP02] = { 2, 1, 0, 3 },
+    };
+    uint32_t x = 11;            /* xorshift32: cheaper than GRand here */
+    uint8_t t[4][16], got[16];
+    unsigned a, b, p, k, r, j, n = 0, order;
+
+    for (a = 0; a < 256; a++) {
+        for (b = 0; b < 256; b++) {
+            /* lane p's fractions: (a, b), (b, a), (255 - a, b), (a, 255 - b) */
+            unsigned ax[4] = { a, b, 255 - a, a }, ay[4] = { b, a, b, 255 - b };
+            __m128i vax = _mm_setr_epi32(ax[0], ax[1], ax[2], ax[3]);
+            __m128i vay = _mm_setr_epi32(ay[0], ay[1], ay[2], ay[3]);
+
+            for (j = 0; j < 65; j++) {
+                order = j % 3;
+                for (k = 0; k < 16; k++) {
+                    for (r = 0; r < 4; r++) {
+                        if (j == 0) {
+                            t[r][k] = k >> r & 1 ? 255 : 0;
+                        } else if ((j - 1) / 16 == r) {
+                            t[r][k] = (j - 1) % 16 * 16 + k;
+                        } else {
+                            x ^= x << 13;
+                            x ^= x >> 17;
+                            x ^= x << 5;
+                            t[r][k] = x >> 24;
+                        }
+                    }
+                }
+                _mm_storeu_si128((__m128i *)got, pica_filter8_lanes(
+                    _mm_loadu_si128((const __m128i *)t[0]),
+                    _mm_loadu_si128((const __m128i *)t[1]),
+                    _mm_loadu_si128((const __m128i *)t[2]),
+                    _mm_loadu_si128((const __m128i *)t[3]), vax, vay,
+                    order));
+                for (p = 0; p < 4; p++) {
+                    for (k = 0; k < 4; k++) {
+                        unsigned i = 4 * p + perm[order][k];
+                        uint8_t want = filter8(t[0][i], t[1][i], t[2][i],
+                                               t[3][i], ax[p], ay[p]);
+
+                        if (got[4 * p + k] != want) {
+                            g_error("ax %u ay %u texels %u %u %u %u: %u, "
+                                    "want %u", ax[p], ay[p], t[0][i], t[1][i],
+                                    t[2][i], t[3][i], got[4 * p + k], want);
+                        }
+                        n++;
+                    }
+                }
+            }
+        }
+    }
+    g_assert_cmpuint(n, ==, 256u * 256 * 65 * 16);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     unsigned i;
@@ -1165,6 +1246,9 @@ int main(int argc, char **argv)
                          test_etc1);
     g_test_add_func("/pica200/texture/wrap-border", test_wrap_border);
     g_test_add_func("/pica200/texture/linear", test_linear);
+#ifdef __SSE2__
+    g_test_add_func("/pica200/texture/filter-lanes", test_filter_lanes);
+#endif
     g_test_add_func("/pica200/texture/mipmap-select", test_mipmap_select);
     g_test_add_func("/pica200/texture/tev-textures", test_tev_textures);
     for (i = 0; i < G_N_ELEMENTS(image_cases); i++) {

@@ -29,13 +29,16 @@
 static uint32_t cmdbuf[8192];
 
 /*
- * threads, whether the states lean towards r300_quad_lanes', and whether
- * they lean towards its one-colour triangles drawn as fills (fill.c)
+ * threads, whether the states lean towards r300_quad_lanes', whether they
+ * lean towards its one-colour triangles drawn as fills (fill.c), and
+ * whether r300_tx_lanes_sample runs its SSE2 instance where the CPU has
+ * AVX too
  */
 typedef struct Variant {
     int threads;
     bool lanes;
     bool flat;
+    bool sse2;
 } Variant;
 
 /* which quad function a case's draw took */
@@ -443,6 +446,7 @@ static void test_fast_equals_general(gconstpointer data)
         zb[n] = g_malloc(SURF_BYTES);
     }
     r300_rig_ring_init(d);
+    g3d_no_avx = v->sse2;
     errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
     for (n = 0; n < cases; n++) {
         uint32_t seed = (v->flat ? 0xf1a70000u : v->lanes ? 0x1a4e0000u
@@ -494,6 +498,11 @@ static void test_fast_equals_general(gconstpointer data)
     g_assert_cmpuint(tex_lanes, >=, v->lanes ? cases / 16 : 1);
 #endif
 done:
+#if defined(__x86_64__) && defined(__GNUC__)
+    g_assert(g3d_use_avx() ==
+             (!v->sse2 && __builtin_cpu_supports("avx")));
+#endif
+    g3d_no_avx = false;
     for (n = 0; n < 2; n++) {
         g_free(cb[n]);
         g_free(zb[n]);
@@ -505,7 +514,7 @@ int main(int argc, char **argv)
 {
     static const Variant v[] = {
         { 1, false }, { 2, false }, { 1, true }, { 2, true },
-        { 1, true, true }, { 2, true, true },
+        { 1, true, true }, { 2, true, true }, { 1, true, false, true },
     };
 
     g_test_init(&argc, &argv, NULL);
@@ -517,6 +526,8 @@ int main(int argc, char **argv)
                          test_fast_equals_general);
     g_test_add_data_func("/r300/fast-path/lanes-equal-general/2-threads",
                          &v[3], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-equal-general/sse2", &v[6],
+                         test_fast_equals_general);
     g_test_add_data_func("/r300/fast-path/flat-fill-equals-general/1-thread",
                          &v[4], test_fast_equals_general);
     g_test_add_data_func("/r300/fast-path/flat-fill-equals-general/2-threads",

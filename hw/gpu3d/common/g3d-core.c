@@ -12,6 +12,16 @@
 #include <string.h>
 
 bool g3d_general_path;
+bool g3d_no_avx;
+
+bool g3d_use_avx(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    return !g3d_no_avx && __builtin_cpu_supports("avx");
+#else
+    return false;
+#endif
+}
 
 static G3DLogFn *log_sink;
 static unsigned log_counts[2];

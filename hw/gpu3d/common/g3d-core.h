@@ -157,6 +157,15 @@ static inline float g3d_clampf(float v, float lo, float hi)
  */
 extern bool g3d_general_path;
 
+/*
+ * Fast functions compiled a second time for AVX (the same operations in
+ * three-operand form, no FMA, so the same bytes) are chosen, per draw,
+ * when this is true: the CPU has AVX and g3d_no_avx, which tests set to
+ * run the SSE2 ones on such a CPU, is false.
+ */
+extern bool g3d_no_avx;
+bool g3d_use_avx(void);
+
 /* ---- preemption of long work ------------------------------------------- */
 
 /*

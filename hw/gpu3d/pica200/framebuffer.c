@@ -1005,6 +1005,82 @@ static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
     (void)thread;
 }
 
+/* each pixel's bytes R, G, B, A to A, B, G, R (or back) */
+static inline __attribute__((always_inline)) __m128i lanes_bswap(__m128i px)
+{
+    px = _mm_or_si128(_mm_slli_epi16(px, 8), _mm_srli_epi16(px, 8));
+    return _mm_shufflehi_epi16(_mm_shufflelo_epi16(px, _MM_SHUFFLE(2, 3, 0, 1)),
+                               _MM_SHUFFLE(2, 3, 0, 1));
+}
+
+/* whether shade_tex0_rgba8's stage reads the primary colour */
+static inline bool tex0_primary(const PicaRenderState *rs)
+{
+    return rs->tev1_rgb != PICA_TEV1_TEX0 || rs->tev1_a != PICA_TEV1_TEX0;
+}
+
+/*
+ * shade_tex0_rgba8's combiner stage at four pixels: tx their texels and
+ * prim their primary colour (when tex0_primary), bytes R, G, B, A; the
+ * result in the pixel's byte order A, B, G, R
+ */
+static inline __attribute__((always_inline)) __m128i
+tex0_combine(const PicaRenderState *rs, __m128i tx, __m128i prim)
+{
+    /* the bytes (R, G, B of each pixel; A) that take each PICA_TEV1_* */
+    static const uint32_t side[2] = { 0x00FFFFFF, 0xFF000000 };
+    uint32_t take[4] = { 0, 0, 0, 0 };
+    __m128i px;
+
+    take[rs->tev1_rgb] |= side[0];
+    take[rs->tev1_a] |= side[1];
+    px = _mm_and_si128(tx, _mm_set1_epi32(take[PICA_TEV1_TEX0]));
+    if (take[PICA_TEV1_PRIMARY] | take[PICA_TEV1_MODULATE]) {
+        __m128i zero = _mm_setzero_si128(), mul = _mm_set1_epi16((short)0x8081);
+        __m128i lo, hi;
+
+        px = _mm_or_si128(px, _mm_and_si128(prim, _mm_set1_epi32(
+                                                take[PICA_TEV1_PRIMARY])));
+        /* prim * tex / 255: below 2^16, where x / 255 = x * 0x8081 >> 23 */
+        lo = _mm_mullo_epi16(_mm_unpacklo_epi8(prim, zero),
+                             _mm_unpacklo_epi8(tx, zero));
+        hi = _mm_mullo_epi16(_mm_unpackhi_epi8(prim, zero),
+                             _mm_unpackhi_epi8(tx, zero));
+        lo = _mm_srli_epi16(_mm_mulhi_epu16(lo, mul), 7);
+        hi = _mm_srli_epi16(_mm_mulhi_epu16(hi, mul), 7);
+        px = _mm_or_si128(px, _mm_and_si128(_mm_packus_epi16(lo, hi),
+                                            _mm_set1_epi32(
+                                                take[PICA_TEV1_MODULATE])));
+    }
+    return lanes_bswap(px);
+}
+
+/*
+ * pica_render_shade for one combiner stage that replaces with texture 0 or
+ * modulates it with the primary colour (PICA_TEV1_*), texture 0 sampled by
+ * the sampler made for its setup. As pica_render_shade, the quad's texels
+ * are all read before any of its pixels is written.
+ */
+static void shade_tex0_rgba8(void *user, const G3DQuad *q, int thread)
+{
+    const PicaTri *t = user;
+    const PicaRenderState *rs = t->rs;
+    uint8_t tex[4][4] __attribute__((aligned(16))) = { { 0 } };
+    uint32_t idx = pica_tiled_index(q->x, q->y, rs->width);
+    unsigned mask = q->mask;
+
+    rs->tex0(&rs->tex.unit[0], t, q, tex);
+    mask = quad_depth(rs, t, q, idx, mask);
+    if (!mask) {
+        return;
+    }
+    lanes_put(rs->color + (size_t)idx * 4,
+              tex0_combine(rs, _mm_load_si128((const __m128i *)tex),
+                           tex0_primary(rs) ? quad_primary(t, q, false)
+                                            : _mm_setzero_si128()),
+              mask);
+    (void)thread;
+}
 /*
  * shade_replace_rgba8 for a triangle's covered pixels [x0, x1) x [y0, y1)
  * (common/raster.h G3DBlockFn), walked as the aligned quads that hold them:
@@ -1013,11 +1089,12 @@ static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
  * mask is the part of it inside the rectangle, all covered. The quad
  * function's operations follow, so each pixel gets the quad path's bytes
  * without a G3DQuad in memory or the rasteriser's per-quad work.
- * `positive`: g3d_inv_w_positive holds for the triangle.
+ * `positive`: g3d_inv_w_positive holds for the triangle. `tex`: the same
+ * for shade_tex0_rgba8 (span_tex0), whose texels are read first as there.
  */
 static inline __attribute__((always_inline)) void
-span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
-             bool positive)
+span_quads(void *user, int x0, int y0, int x1, int y1, bool depth,
+           bool positive, bool tex)
 {
     const PicaTri *t = user;
     const PicaRenderState *rs = t->rs;
@@ -1026,6 +1103,7 @@ span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
     uint8_t *color = rs->color;
     uint32_t width = rs->width;
     int qx0 = x0 & ~1, qx, qy, k;
+    uint8_t texels[4][4] __attribute__((aligned(16)));
     LanesColor lc;
     LanesDepth ld;
 
@@ -1058,38 +1136,54 @@ span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
                 mask &= 0x5;        /* column x1 is outside */
             }
             g3d_weights4_next(&g, e01, e23, step, lin, bar, positive);
+            if (tex) {
+                rs->tex0_lanes(&rs->tex.unit[0], t, bar, texels);
+            }
             if (depth) {
                 mask = lanes_depth(&ld, lin, idx, mask);
                 if (!mask) {
                     continue;
                 }
             }
-            lanes_put(color + (size_t)idx * 4, lanes_primary(&lc, bar),
+            lanes_put(color + (size_t)idx * 4,
+                      !tex ? lanes_primary(&lc, bar) :
+                      tex0_combine(rs, _mm_load_si128((const __m128i *)texels),
+                                   tex0_primary(rs) ?
+                                   lanes_bswap(lanes_primary(&lc, bar)) :
+                                   _mm_setzero_si128()),
                       mask);
         }
     }
 }
 
-/* span_replace for each depth test setting and weighting */
-#define SPAN_REPLACE(d, p)                                                \
-static void span_replace_##d##p(void *user, int x0, int y0, int x1,      \
-                                int y1, int thread)                       \
+/* span_replace and span_tex0 for each depth test setting and weighting */
+#define SPAN_QUADS(name, d, p, tex)                                       \
+static void name##_##d##p(void *user, int x0, int y0, int x1, int y1,    \
+                          int thread)                                     \
 {                                                                         \
-    span_replace(user, x0, y0, x1, y1, d, p);                             \
+    span_quads(user, x0, y0, x1, y1, d, p, tex);                          \
     (void)thread;                                                         \
 }
-SPAN_REPLACE(0, 0)
-SPAN_REPLACE(0, 1)
-SPAN_REPLACE(1, 0)
-SPAN_REPLACE(1, 1)
+SPAN_QUADS(span_replace, 0, 0, false)
+SPAN_QUADS(span_replace, 0, 1, false)
+SPAN_QUADS(span_replace, 1, 0, false)
+SPAN_QUADS(span_replace, 1, 1, false)
+SPAN_QUADS(span_tex0, 0, 0, true)
+SPAN_QUADS(span_tex0, 0, 1, true)
+SPAN_QUADS(span_tex0, 1, 0, true)
+SPAN_QUADS(span_tex0, 1, 1, true)
 
 G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
                              const G3DTriangle *t)
 {
-    static G3DBlockFn *const fn[2][2] = {
+    static G3DBlockFn *const fn[2][2][2] = { {
         { span_replace_00, span_replace_01 },
         { span_replace_10, span_replace_11 },
-    };
+    }, {
+        { span_tex0_00, span_tex0_01 },
+        { span_tex0_10, span_tex0_11 },
+    } };
+    bool tex = rs->shade == shade_tex0_rgba8 && rs->tex0_lanes;
     int32_t minx = MIN(MIN(t->v[0].x, t->v[1].x), t->v[2].x);
     int32_t maxx = MAX(MAX(t->v[0].x, t->v[1].x), t->v[2].x);
     int k;
@@ -1098,7 +1192,7 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
      * Narrow triangles keep their quads: their fills would be row runs of
      * a few pixels, one call each, which cost more than the quads.
      */
-    if (rs->shade != shade_replace_rgba8 ||
+    if ((rs->shade != shade_replace_rgba8 && !tex) ||
         maxx - minx < 16 * t->rules->subpixels ||
         !g3d_raster_edges(t, &tri->edges) || !tri->edges.exact_double) {
         return NULL;
@@ -1111,7 +1205,7 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
         tri->ex[k] = e->a * t->rules->subpixels;
         tri->ey[k] = e->b * t->rules->subpixels;
     }
-    return fn[rs->depth != NULL][g3d_inv_w_positive(t->v)];
+    return fn[tex][rs->depth != NULL][g3d_inv_w_positive(t->v)];
 }
 #else
 /* pica_render_shade for a combiner that passes the primary colour on */
@@ -1273,54 +1367,7 @@ static inline uint32_t tev1(unsigned mode, uint32_t prim, uint32_t tex)
  * the sampler made for its setup. As pica_render_shade, the quad's texels
  * are all read before any of its pixels is written.
  */
-#ifdef __SSE2__
-static void shade_tex0_rgba8(void *user, const G3DQuad *q, int thread)
-{
-    const PicaTri *t = user;
-    const PicaRenderState *rs = t->rs;
-    uint8_t tex[4][4] __attribute__((aligned(16))) = { { 0 } };
-    uint32_t idx = pica_tiled_index(q->x, q->y, rs->width);
-    unsigned mask = q->mask;
-    /* the bytes (R, G, B of each pixel; A) that take each PICA_TEV1_* */
-    static const uint32_t side[2] = { 0x00FFFFFF, 0xFF000000 };
-    uint32_t take[4] = { 0, 0, 0, 0 };
-    __m128i tx, prim, px;
-
-    rs->tex0(&rs->tex.unit[0], t, q, tex);
-    mask = quad_depth(rs, t, q, idx, mask);
-    if (!mask) {
-        return;
-    }
-    take[rs->tev1_rgb] |= side[0];
-    take[rs->tev1_a] |= side[1];
-    tx = _mm_load_si128((const __m128i *)tex);
-    px = _mm_and_si128(tx, _mm_set1_epi32(take[PICA_TEV1_TEX0]));
-    if (take[PICA_TEV1_PRIMARY] | take[PICA_TEV1_MODULATE]) {
-        __m128i zero = _mm_setzero_si128(), mul = _mm_set1_epi16((short)0x8081);
-        __m128i lo, hi;
-
-        prim = quad_primary(t, q, false);
-        px = _mm_or_si128(px, _mm_and_si128(prim, _mm_set1_epi32(
-                                                take[PICA_TEV1_PRIMARY])));
-        /* prim * tex / 255: below 2^16, where x / 255 = x * 0x8081 >> 23 */
-        lo = _mm_mullo_epi16(_mm_unpacklo_epi8(prim, zero),
-                             _mm_unpacklo_epi8(tx, zero));
-        hi = _mm_mullo_epi16(_mm_unpackhi_epi8(prim, zero),
-                             _mm_unpackhi_epi8(tx, zero));
-        lo = _mm_srli_epi16(_mm_mulhi_epu16(lo, mul), 7);
-        hi = _mm_srli_epi16(_mm_mulhi_epu16(hi, mul), 7);
-        px = _mm_or_si128(px, _mm_and_si128(_mm_packus_epi16(lo, hi),
-                                            _mm_set1_epi32(
-                                                take[PICA_TEV1_MODULATE])));
-    }
-    /* R, G, B, A to the pixel's byte order A, B, G, R */
-    px = _mm_or_si128(_mm_slli_epi16(px, 8), _mm_srli_epi16(px, 8));
-    px = _mm_shufflehi_epi16(_mm_shufflelo_epi16(px, _MM_SHUFFLE(2, 3, 0, 1)),
-                             _MM_SHUFFLE(2, 3, 0, 1));
-    lanes_put(rs->color + (size_t)idx * 4, px, mask);
-    (void)thread;
-}
-#else
+#ifndef __SSE2__
 static void shade_tex0_rgba8(void *user, const G3DQuad *q, int thread)
 {
     const PicaTri *t = user;
@@ -1375,11 +1422,32 @@ static bool buffers_overlap(const PicaRenderState *rs)
            rs->color < rs->depth + n * rs->depth_bpp;
 }
 
+#ifdef __SSE2__
+/*
+ * Texture 0's level 0 shares bytes with the colour or depth buffer: a span
+ * draws its quads in another order than the rasteriser hands them out,
+ * which could show in what is read back, so such draws keep the quads.
+ */
+static bool tex0_overlaps(const PicaRenderState *rs)
+{
+    const PicaTexUnit *u = &rs->tex.unit[0];
+    size_t n = (size_t)rs->width * rs->height;
+    size_t bytes = (size_t)u->w * u->h * pica_texfmt_bits(u->fmt) / 8;
+
+    return (u->data < rs->color + n * 4 && rs->color < u->data + bytes) ||
+           (rs->depth && u->data < rs->depth + n * rs->depth_bpp &&
+            rs->depth < u->data + bytes);
+}
+#endif
+
 /* The quad function for a state, chosen once per snapshot. */
 static G3DQuadFn *choose_shade(PicaRenderState *rs)
 {
     unsigned tev1;
 
+#ifdef __SSE2__
+    rs->tex0_lanes = NULL;
+#endif
     if (g3d_general_path || !rs->color || rs->light || rs->shadow_mode ||
         rs->fog.enabled || rs->alpha_test || rs->scissor_inverted ||
         !rs->color_write || !rs->replace ||
@@ -1396,6 +1464,11 @@ static G3DQuadFn *choose_shade(PicaRenderState *rs)
     rs->tex0 = pica_texunit_choose_unit0(&rs->tex);
     if (rs->tex0 && rs->tev1_rgb != PICA_TEV1_OTHER &&
         rs->tev1_a != PICA_TEV1_OTHER) {
+#ifdef __SSE2__
+        if (rs->tex.unit[0].data && !tex0_overlaps(rs)) {
+            rs->tex0_lanes = pica_texunit_choose_lanes(&rs->tex);
+        }
+#endif
         return shade_tex0_rgba8;
     }
     return pica_render_shade;

@@ -457,6 +457,17 @@ typedef void PicaTexQuadFn(const PicaTexUnit *u, const PicaTri *tri,
                            const G3DQuad *q, uint8_t tex[4][4]);
 /* a sampler made for unit 0's setup, or NULL when it is not a plain one */
 PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts);
+#ifdef __SSE2__
+#include <emmintrin.h>
+/*
+ * texture 0's colour at four pixels (R, G, B, A, pixel 0 first) from their
+ * perspective weights in lanes (bar[k]: vertex k's, pixel i in lane i)
+ */
+typedef void PicaTexLanesFn(const PicaTexUnit *u, const PicaTri *tri,
+                            const __m128 bar[3], uint8_t tex[4][4]);
+/* the same sampler as pica_texunit_choose_unit0's taking lanes, or NULL */
+PicaTexLanesFn *pica_texunit_choose_lanes(const PicaTexState *ts);
+#endif
 
 /* ---- fog (fog.c) -------------------------------------------------------- */
 
@@ -555,6 +566,9 @@ struct PicaRenderState {
     uint8_t logic_op;               /* GL order (g3d_logic_op) */
     G3DQuadFn *shade;               /* chosen per snapshot (framebuffer.c) */
     PicaTexQuadFn *tex0;            /* its texture 0 sampler, if it uses one */
+#ifdef __SSE2__
+    PicaTexLanesFn *tex0_lanes;     /* the same for spans, or NULL */
+#endif
     uint8_t tev1_rgb, tev1_a;       /* its combiner, if it uses one */
 };
 

@@ -34,9 +34,7 @@
 
 #include <math.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "texfilter.h"
 
 #include "common/texaddr.h"
 
@@ -669,14 +667,14 @@ lanes_to_texel(__m128 f, __m128i *i)
     return _mm_sub_ps(ft, _mm_and_ps(below, _mm_set1_ps(1.0f)));
 }
 
-/* (int)(f * 256) where 0 <= f < 1, else 0 (NaN included), as floats */
-static inline __attribute__((always_inline)) __m128 lanes_weight(__m128 f)
+/* (int)(f * 256) where 0 <= f < 1, else 0 (NaN included) */
+static inline __attribute__((always_inline)) __m128i lanes_weight(__m128 f)
 {
     __m128 in = _mm_and_ps(_mm_cmpge_ps(f, _mm_setzero_ps()),
                            _mm_cmplt_ps(f, _mm_set1_ps(1.0f)));
     __m128i a = _mm_cvttps_epi32(_mm_mul_ps(f, _mm_set1_ps(256.0f)));
 
-    return _mm_cvtepi32_ps(_mm_and_si128(a, _mm_castps_si128(in)));
+    return _mm_and_si128(a, _mm_castps_si128(in));
 }
 
 /*
@@ -723,7 +721,7 @@ lanes_wrap_any(__m128i i, int add, int n, unsigned mode)
 }
 
 /* the part of pica_tiled_index that depends on x */
-static inline __m128i lanes_tiled_x(__m128i x)
+static inline __attribute__((always_inline)) __m128i lanes_tiled_x(__m128i x)
 {
     __m128i one = _mm_set1_epi32(1);
 
@@ -735,7 +733,8 @@ static inline __m128i lanes_tiled_x(__m128i x)
 }
 
 /* the part that depends on the memory row (w texels wide, so w * 8 < 2^15) */
-static inline __m128i lanes_tiled_row(__m128i row, int w)
+static inline __attribute__((always_inline)) __m128i
+lanes_tiled_row(__m128i row, int w)
 {
     __m128i tiles = _mm_madd_epi16(_mm_srli_epi32(row, 3),
                                    _mm_set1_epi32(w * 8));
@@ -767,59 +766,47 @@ lanes_word(const uint8_t *data, unsigned fmt, uint32_t i)
     }
 }
 
-/* texel words of four lanes to R, G, B (as texel() decodes them) */
-static inline __attribute__((always_inline)) void
-lanes_decode(__m128i v, unsigned fmt, __m128 c[4])
+/*
+ * Texel words of four lanes to the components texel() decodes, 8 bits each
+ * (RGB565 and RGBA4 widened as texel() widens them), in bytes 0-3 in the
+ * order lanes_order says: RGBA8 as the word holds them (A, B, G, R), RGB8
+ * B, G, R, 0, the others R, G, B and A or 0
+ */
+static inline __attribute__((always_inline)) __m128i
+lanes_decode(__m128i v, unsigned fmt)
 {
-    __m128i ff = _mm_set1_epi32(0xFF), r, g, b, a = ff;
+    __m128i r, g, b, a;
 
     switch (fmt) {
-    case PICA_TEXFMT_RGBA8:         /* A, B, G, R */
-        r = _mm_srli_epi32(v, 24);
-        g = _mm_and_si128(_mm_srli_epi32(v, 16), ff);
-        b = _mm_and_si128(_mm_srli_epi32(v, 8), ff);
-        a = _mm_and_si128(v, ff);
-        break;
-    case PICA_TEXFMT_RGB8:          /* B, G, R */
-        r = _mm_srli_epi32(v, 16);
-        g = _mm_and_si128(_mm_srli_epi32(v, 8), ff);
-        b = _mm_and_si128(v, ff);
-        break;
-    case PICA_TEXFMT_RGB565: {      /* ext5 of R and B; G6 << 2 | G6 >> 4 */
-        __m128i f5 = _mm_set1_epi32(31);
-
+    case PICA_TEXFMT_RGBA8:
+    case PICA_TEXFMT_RGB8:
+        return v;
+    case PICA_TEXFMT_RGB565:        /* ext5 of R and B; G6 << 2 | G6 >> 4 */
         r = _mm_srli_epi32(v, 11);
         r = _mm_or_si128(_mm_slli_epi32(r, 3), _mm_srli_epi32(r, 2));
         g = _mm_and_si128(_mm_srli_epi32(v, 5), _mm_set1_epi32(63));
         g = _mm_or_si128(_mm_slli_epi32(g, 2), _mm_srli_epi32(g, 4));
-        b = _mm_and_si128(v, f5);
+        b = _mm_and_si128(v, _mm_set1_epi32(31));
         b = _mm_or_si128(_mm_slli_epi32(b, 3), _mm_srli_epi32(b, 2));
-        break;
-    }
-    default: {                      /* RGBA4: n * 17 = n << 4 | n */
-        __m128i f4 = _mm_set1_epi32(15);
-
+        return _mm_or_si128(_mm_or_si128(r, _mm_slli_epi32(g, 8)),
+                            _mm_slli_epi32(b, 16));
+    default:                        /* RGBA4: n * 17 = n << 4 | n */
         r = _mm_srli_epi32(v, 12);
-        g = _mm_and_si128(_mm_srli_epi32(v, 8), f4);
-        b = _mm_and_si128(_mm_srli_epi32(v, 4), f4);
-        a = _mm_and_si128(v, f4);
-        r = _mm_or_si128(_mm_slli_epi32(r, 4), r);
-        g = _mm_or_si128(_mm_slli_epi32(g, 4), g);
-        b = _mm_or_si128(_mm_slli_epi32(b, 4), b);
-        a = _mm_or_si128(_mm_slli_epi32(a, 4), a);
-        break;
+        g = _mm_and_si128(_mm_srli_epi32(v, 8), _mm_set1_epi32(15));
+        b = _mm_and_si128(_mm_srli_epi32(v, 4), _mm_set1_epi32(15));
+        a = _mm_and_si128(v, _mm_set1_epi32(15));
+        v = _mm_or_si128(_mm_or_si128(r, _mm_slli_epi32(g, 8)),
+                         _mm_or_si128(_mm_slli_epi32(b, 16),
+                                      _mm_slli_epi32(a, 24)));
+        return _mm_or_si128(v, _mm_slli_epi32(v, 4));
     }
-    }
-    c[0] = _mm_cvtepi32_ps(r);
-    c[1] = _mm_cvtepi32_ps(g);
-    c[2] = _mm_cvtepi32_ps(b);
-    c[3] = _mm_cvtepi32_ps(a);
 }
 
-static inline __attribute__((always_inline)) bool
-has_alpha(unsigned fmt)
+static inline __attribute__((always_inline)) PicaFilterOrder
+lanes_order(unsigned fmt)
 {
-    return fmt == PICA_TEXFMT_RGBA8 || fmt == PICA_TEXFMT_RGBA4;
+    return fmt == PICA_TEXFMT_RGBA8 ? PICA_FILTER_REVERSE :
+           fmt == PICA_TEXFMT_RGB8 ? PICA_FILTER_SWAP02 : PICA_FILTER_KEEP;
 }
 
 /*
@@ -828,17 +815,11 @@ has_alpha(unsigned fmt)
  * per-pixel code then fetches.
  */
 static inline __attribute__((always_inline)) bool
-quad_linear_lanes(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
-                  uint8_t tex[4][4], unsigned fmt, unsigned ws, unsigned wt,
-                  bool any)
+lanes_linear(const PicaTexUnit *u, const PicaTri *tri, __m128 b0, __m128 b1,
+             __m128 b2, uint8_t tex[4][4], unsigned fmt, unsigned ws,
+             unsigned wt, bool any)
 {
     const int w = u->w, h = u->h;
-    __m128 b0 = _mm_setr_ps(q->bary[0][0], q->bary[1][0], q->bary[2][0],
-                            q->bary[3][0]);
-    __m128 b1 = _mm_setr_ps(q->bary[0][1], q->bary[1][1], q->bary[2][1],
-                            q->bary[3][1]);
-    __m128 b2 = _mm_setr_ps(q->bary[0][2], q->bary[1][2], q->bary[2][2],
-                            q->bary[3][2]);
     __m128 s = _mm_add_ps(_mm_add_ps(_mm_mul_ps(b0, _mm_set1_ps(tri->tc[0][0])),
                                      _mm_mul_ps(b1, _mm_set1_ps(tri->tc[1][0]))),
                           _mm_mul_ps(b2, _mm_set1_ps(tri->tc[2][0])));
@@ -851,12 +832,9 @@ quad_linear_lanes(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
                           _mm_set1_ps(0.5f));
     __m128i i0, j0, s0, s1, t0, t1, x0, x1, r0, r1;
     __m128 fi0 = lanes_to_texel(x, &i0), fj0 = lanes_to_texel(y, &j0);
-    __m128 ax = lanes_weight(_mm_sub_ps(x, fi0));
-    __m128 ay = lanes_weight(_mm_sub_ps(y, fj0));
-    __m128 iax = _mm_sub_ps(_mm_set1_ps(256.0f), ax);
-    __m128 iay = _mm_sub_ps(_mm_set1_ps(256.0f), ay);
-    __m128 c[4][4], top, bot, half = _mm_set1_ps(32768.0f);
-    __m128i out[4], hm1 = _mm_set1_epi32(h - 1);
+    __m128i ax = lanes_weight(_mm_sub_ps(x, fi0));
+    __m128i ay = lanes_weight(_mm_sub_ps(y, fj0));
+    __m128i c[4], v, hm1 = _mm_set1_epi32(h - 1);
     uint32_t idx[4][4] __attribute__((aligned(16)));
     const uint8_t *data = u->data;
     int k;
@@ -888,29 +866,36 @@ quad_linear_lanes(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
     _mm_store_si128((__m128i *)idx[2], _mm_add_epi32(x0, r1));
     _mm_store_si128((__m128i *)idx[3], _mm_add_epi32(x1, r1));
     for (k = 0; k < 4; k++) {
-        lanes_decode(_mm_setr_epi32(lanes_word(data, fmt, idx[k][0]),
-                                    lanes_word(data, fmt, idx[k][1]),
-                                    lanes_word(data, fmt, idx[k][2]),
-                                    lanes_word(data, fmt, idx[k][3])),
-                     fmt, c[k]);
+        c[k] = lanes_decode(_mm_setr_epi32(lanes_word(data, fmt, idx[k][0]),
+                                           lanes_word(data, fmt, idx[k][1]),
+                                           lanes_word(data, fmt, idx[k][2]),
+                                           lanes_word(data, fmt, idx[k][3])),
+                            fmt);
     }
     /* c[0..3]: texels (s0, t0), (s1, t0), (s0, t1), (s1, t1) */
-    for (k = 0; k < (has_alpha(fmt) ? 4 : 3); k++) {
-        top = _mm_add_ps(_mm_mul_ps(c[0][k], iax), _mm_mul_ps(c[1][k], ax));
-        bot = _mm_add_ps(_mm_mul_ps(c[2][k], iax), _mm_mul_ps(c[3][k], ax));
-        top = _mm_add_ps(_mm_add_ps(_mm_mul_ps(top, iay), _mm_mul_ps(bot, ay)),
-                         half);
-        out[k] = _mm_srli_epi32(_mm_cvttps_epi32(top), 16);
-    }
-    if (!has_alpha(fmt)) {
+    v = pica_filter8_lanes(c[0], c[1], c[2], c[3], ax, ay, lanes_order(fmt));
+    if (fmt != PICA_TEXFMT_RGBA8 && fmt != PICA_TEXFMT_RGBA4) {
         /* four texels of alpha 255 filter to (255 * 65536 + 32768) >> 16 */
-        out[3] = _mm_set1_epi32(255);
+        v = _mm_or_si128(v, _mm_set1_epi32((int32_t)0xFF000000u));
     }
-    _mm_storeu_si128((__m128i *)tex,
-                     _mm_or_si128(_mm_or_si128(out[0], _mm_slli_epi32(out[1], 8)),
-                                  _mm_or_si128(_mm_slli_epi32(out[2], 16),
-                                               _mm_slli_epi32(out[3], 24))));
+    _mm_storeu_si128((__m128i *)tex, v);
     return true;
+}
+
+/* lanes_linear at a quad's pixels, from the rasteriser's weights */
+static inline __attribute__((always_inline)) bool
+quad_linear_lanes(const PicaTexUnit *u, const PicaTri *tri, const G3DQuad *q,
+                  uint8_t tex[4][4], unsigned fmt, unsigned ws, unsigned wt,
+                  bool any)
+{
+    return lanes_linear(u, tri,
+                        _mm_setr_ps(q->bary[0][0], q->bary[1][0],
+                                    q->bary[2][0], q->bary[3][0]),
+                        _mm_setr_ps(q->bary[0][1], q->bary[1][1],
+                                    q->bary[2][1], q->bary[3][1]),
+                        _mm_setr_ps(q->bary[0][2], q->bary[1][2],
+                                    q->bary[2][2], q->bary[3][2]),
+                        tex, fmt, ws, wt, any);
 }
 #endif
 
@@ -989,6 +974,71 @@ QUAD_UNIT0_FORMAT(RGBA4)
     { quad_##fmt##_linear_REPEAT, quad_##fmt##_linear_EDGE,                \
       quad_##fmt##_linear_ANY } }
 
+/*
+ * The bilinear samplers again for AVX: the same instructions in their
+ * three-operand (VEX) forms, which save the register copies; no FMA, so
+ * every product and sum is rounded as in the SSE2 ones. Chosen when
+ * g3d_use_avx() says so.
+ */
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__)
+#define PICA_TEXUNIT_AVX 1
+#define QUAD_UNIT0_AVX(fmt, wrap)                                           \
+    __attribute__((target("avx")))                                         \
+    static void quad_##fmt##_linear_##wrap##_avx(const PicaTexUnit *u,     \
+                                                 const PicaTri *tri,       \
+                                                 const G3DQuad *q,         \
+                                                 uint8_t tex[4][4])        \
+    {                                                                      \
+        quad_unit0(u, tri, q, tex, PICA_TEXFMT_##fmt, true,                \
+                   QU_WRAP_##wrap);                                        \
+    }
+#define QUAD_UNIT0_AVX_FORMAT(fmt)                                          \
+    QUAD_UNIT0_AVX(fmt, REPEAT)                                            \
+    QUAD_UNIT0_AVX(fmt, EDGE)                                              \
+    QUAD_UNIT0_AVX(fmt, ANY)
+
+QUAD_UNIT0_AVX_FORMAT(RGBA8)
+QUAD_UNIT0_AVX_FORMAT(RGB8)
+QUAD_UNIT0_AVX_FORMAT(RGB565)
+QUAD_UNIT0_AVX_FORMAT(RGBA4)
+
+#define QUAD_ROW_AVX(fmt) {                                                 \
+    quad_##fmt##_linear_REPEAT_avx, quad_##fmt##_linear_EDGE_avx,          \
+    quad_##fmt##_linear_ANY_avx }
+#endif
+
+#ifdef __SSE2__
+/*
+ * The bilinear samplers of REPEAT and CLAMP_TO_EDGE (which never reach the
+ * border colour) for spans: the weights in lanes (pica_texunit_choose_lanes)
+ */
+#define LANES_UNIT0(fmt, wrap, suffix, attr)                                \
+    attr static void lanes_##fmt##_##wrap##suffix(const PicaTexUnit *u,    \
+                                                  const PicaTri *tri,      \
+                                                  const __m128 bar[3],     \
+                                                  uint8_t tex[4][4])       \
+    {                                                                      \
+        lanes_linear(u, tri, bar[0], bar[1], bar[2], tex,                  \
+                     PICA_TEXFMT_##fmt, QU_WRAP_##wrap, QU_WRAP_##wrap,    \
+                     false);                                               \
+    }
+#define LANES_UNIT0_FORMAT(fmt, suffix, attr)                               \
+    LANES_UNIT0(fmt, REPEAT, suffix, attr)                                 \
+    LANES_UNIT0(fmt, EDGE, suffix, attr)
+#define LANES_UNIT0_ALL(suffix, attr)                                       \
+    LANES_UNIT0_FORMAT(RGBA8, suffix, attr)                                \
+    LANES_UNIT0_FORMAT(RGB8, suffix, attr)                                 \
+    LANES_UNIT0_FORMAT(RGB565, suffix, attr)                               \
+    LANES_UNIT0_FORMAT(RGBA4, suffix, attr)
+#define LANES_ROW(fmt, suffix) {                                            \
+    lanes_##fmt##_REPEAT##suffix, lanes_##fmt##_EDGE##suffix }
+
+LANES_UNIT0_ALL(, )
+#ifdef PICA_TEXUNIT_AVX
+LANES_UNIT0_ALL(_avx, __attribute__((target("avx"))))
+#endif
+#endif
+
 PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts)
 {
     static PicaTexQuadFn *const fns[5][2][3] = {
@@ -997,6 +1047,14 @@ PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts)
         [PICA_TEXFMT_RGB565] = QUAD_ROW(RGB565),
         [PICA_TEXFMT_RGBA4] = QUAD_ROW(RGBA4),
     };
+#ifdef PICA_TEXUNIT_AVX
+    static PicaTexQuadFn *const fns_avx[5][3] = {
+        [PICA_TEXFMT_RGBA8] = QUAD_ROW_AVX(RGBA8),
+        [PICA_TEXFMT_RGB8] = QUAD_ROW_AVX(RGB8),
+        [PICA_TEXFMT_RGB565] = QUAD_ROW_AVX(RGB565),
+        [PICA_TEXFMT_RGBA4] = QUAD_ROW_AVX(RGBA4),
+    };
+#endif
     const PicaTexUnit *u = &ts->unit[0];
     unsigned wrap = 2;
 
@@ -1012,5 +1070,39 @@ PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts)
                u->wrap_s == PICA_WRAP_CLAMP_TO_EDGE) {
         wrap = 1;
     }
+#ifdef PICA_TEXUNIT_AVX
+    if (u->mag_linear && g3d_use_avx()) {
+        return fns_avx[u->fmt][wrap];
+    }
+#endif
     return fns[u->fmt][u->mag_linear][wrap];
 }
+
+#ifdef __SSE2__
+PicaTexLanesFn *pica_texunit_choose_lanes(const PicaTexState *ts)
+{
+    static PicaTexLanesFn *const fns[2][5][2] = { {
+        [PICA_TEXFMT_RGBA8] = LANES_ROW(RGBA8, ),
+        [PICA_TEXFMT_RGB8] = LANES_ROW(RGB8, ),
+        [PICA_TEXFMT_RGB565] = LANES_ROW(RGB565, ),
+        [PICA_TEXFMT_RGBA4] = LANES_ROW(RGBA4, ),
+#ifdef PICA_TEXUNIT_AVX
+    }, {
+        [PICA_TEXFMT_RGBA8] = LANES_ROW(RGBA8, _avx),
+        [PICA_TEXFMT_RGB8] = LANES_ROW(RGB8, _avx),
+        [PICA_TEXFMT_RGB565] = LANES_ROW(RGB565, _avx),
+        [PICA_TEXFMT_RGBA4] = LANES_ROW(RGBA4, _avx),
+#endif
+    } };
+    const PicaTexUnit *u = &ts->unit[0];
+
+    /* pica_texunit_choose_unit0's bilinear REPEAT and CLAMP_TO_EDGE ones */
+    if (!pica_texunit_choose_unit0(ts) || !u->mag_linear ||
+        u->wrap_s != u->wrap_t || (u->wrap_s != PICA_WRAP_REPEAT &&
+                                   u->wrap_s != PICA_WRAP_CLAMP_TO_EDGE)) {
+        return NULL;
+    }
+    return fns[g3d_use_avx()][u->fmt]
+              [u->wrap_s == PICA_WRAP_CLAMP_TO_EDGE];
+}
+#endif

@@ -394,24 +394,26 @@ shade_lanes(const R300Tri *t, const __m128 lin[3], const __m128 w[3],
         Lanes coord, res;
 
         rs_lanes(tl->coord, w, &coord);
-        if (m->tex_op.dst == m->src) {
-            if (ql->tex_lanes) {
-                r300_tx_lanes_sample(u, m->tex_op.inst, coord.v, src.v);
-            } else {
+        if (m->tex_op.dst == m->src && ql->tex_lanes) {
+            /* US_OUT_FMT's components straight from the sums */
+            r300_tx_lanes_sample(u, m->tex_op.inst, ql->tex_sel, coord.v,
+                                 src.v);
+        } else {
+            if (m->tex_op.dst == m->src) {
                 float crow[4][4], res[4][4];
 
                 lanes_to_rows(&coord, crow);
                 r300_tx_sample_quad(u, m->tex_op.inst,
                                     (const float (*)[4])crow, res);
                 rows_to_lanes((const float (*)[4])res, &src);
+            } else {
+                src = coord;
             }
-        } else {
-            src = coord;
-        }
-        /* US_OUT_FMT's components from the program's R, G, B, A */
-        res = src;
-        for (ch = 0; ch < 4; ch++) {
-            src.v[ch] = res.v[ql->sel[ch]];
+            /* US_OUT_FMT's components from the program's R, G, B, A */
+            res = src;
+            for (ch = 0; ch < 4; ch++) {
+                src.v[ch] = res.v[ql->sel[ch]];
+            }
         }
     } else {
         /* the moved RS vector, its lanes in C0..C3 order already */
@@ -683,8 +685,13 @@ G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
         ql->write_mask = tg->write_mask;
         ql->read = ql->blend || ql->write_mask != 0xFFFFFFFFu;
         for (k = 0; k < 4; k++) {
+            unsigned ts = ds->tx[ds->move.tex_op.unit & 15].sel[ql->sel[k]];
+
             ql->clamp[k] = ql->sel[k] < 3 ? ds->move.rgb_clamp
                                           : ds->move.alpha_clamp;
+            /* the unit's swizzle of the program's R, G, B, A, as
+             * r300_tx_lanes_sample's sums hold them */
+            ql->tex_sel[k] = ts < 4 ? ts : ts == R300_TX_SEL_ONE ? 4 : 5;
         }
         /* the fetch's result or coordinate moved: the program's order */
         ql->src_shader_order = ds->move.tex &&

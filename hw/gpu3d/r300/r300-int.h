@@ -238,6 +238,7 @@ typedef struct R300QuadLanes {
     bool same_layout;           /* colour and depth share pixel offsets */
     bool blend, prequantise;
     bool tex_lanes;             /* the move's fetch by r300_tx_lanes_sample */
+    uint8_t tex_sel[4];         /* C0..C3 from its sums (its `sel`) */
     bool flat;                  /* triangles of one colour may be fills */
     bool span;                  /* span_lanes may draw the triangles */
     bool read;                  /* the colour is read: blend or channel mask */
@@ -403,8 +404,13 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri);
 G3DQuadFn r300_quad_lanes;
 /* tx-lanes.c: true if the unit's sampling fits r300_tx_lanes_sample */
 bool r300_tx_lanes_ok(const R300TexUnit *u);
-/* r300_tx_sample_quad with coordinate/colour component k in vector k */
-void r300_tx_lanes_sample(const R300TexUnit *u, int inst,
+/*
+ * r300_tx_sample_quad with coordinate component k in vector k; out[k] is
+ * the sampled colour's channel that sel[k] names in r300_tx_lanes_sel's
+ * terms (the unit's swizzle applied: the texels' component 0-3, 4 the
+ * weights' sum (ONE), 5 zero)
+ */
+void r300_tx_lanes_sample(const R300TexUnit *u, int inst, const uint8_t sel[4],
                           const __m128 coord[4], __m128 out[4]);
 #endif
 

@@ -695,7 +695,7 @@ bool r300_tx_load(R300TexUnit *u, const uint32_t *regs, int unit,
                   const G3DMem *mem)
 {
     const TxFormat *f;
-    unsigned k, nl;
+    unsigned k, i, l, nl;
 
     unit &= R300_TX_UNITS - 1;
     u->enabled = false;
@@ -840,6 +840,17 @@ bool r300_tx_load(R300TexUnit *u, const uint32_t *regs, int unit,
                  !u->chroma_mode && !u->any_gamma && !u->signed_comp &&
                  u->bits[0] == 8 && u->bits[1] == 8 && u->bits[2] == 8 &&
                  u->bits[3] == 8;
+    for (k = 0; k < 4; k++) {
+        for (i = 0; i < 4; i++) {
+            u->scale4[k][i] = u->scale[k];
+        }
+    }
+    l = u->base_level;
+    u->base_inside = l < R300_TX_MAX_LEVELS && u->bytes < (1u << 31) &&
+                     u->level_offset[l] +
+                     (uint64_t)(u->level_h[l] - 1) * u->level_pitch[l] +
+                     (uint64_t)u->level_w[l] * 4 <= u->bytes;
+    u->lanes_avx = g3d_use_avx();
     u->enabled = true;
     return true;
 }

@@ -65,6 +65,14 @@ typedef struct R300TexUnit {
      * chroma key or gamma, fetched without the general per-texel decode.
      */
     bool plain32;
+    /*
+     * For tx-lanes.c, set by r300_tx_load: scale[k] in four lanes, and
+     * whether the base level lies wholly in the mapped chain (below 2^31
+     * bytes), so that wrapped texel offsets need no bounds check
+     */
+    float scale4[4][4] __attribute__((aligned(16)));
+    bool base_inside;
+    bool lanes_avx;                 /* g3d_use_avx() at the load */
 } R300TexUnit;
 
 /*
