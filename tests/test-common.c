@@ -173,6 +173,24 @@ static void test_unorm_table(void)
     }
     g_assert_cmpfloat(g3d_unorm2f(255, 8), ==, 1.0f);
     g_assert_cmpfloat(g3d_unorm2f(0, 5), ==, 0.0f);
+#ifdef __SSE2__
+    /* the lanes' split reciprocal gives the same quotients */
+    for (bits = 1; bits <= 8; bits++) {
+        for (v = 0; v < (1u << bits); v += 4) {
+            float got[4];
+            int i;
+
+            _mm_storeu_ps(got, g3d_unorm2f_sse2(
+                _mm_setr_ps(v, v + 1, v + 2, v + 3), bits));
+            for (i = 0; i < 4 && v + i < (1u << bits); i++) {
+                float want = (float)(v + i) * one /
+                             (float)((1u << bits) - 1);
+                g_assert_cmpmem(&got[i], sizeof(got[i]), &want,
+                                sizeof(want));
+            }
+        }
+    }
+#endif
 }
 
 /* g3d_f2snorm: GL's SNORM conversion, v * (2^(n-1) - 1) rounded, clamped */

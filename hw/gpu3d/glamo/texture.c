@@ -569,8 +569,8 @@ GlamoTexFetchFn *glamo_tex_fast(const GlamoRenderState *rs, int unit)
  * finite test and clamp (MAXPS/MINPS are g3d_clampf's comparisons), floor
  * as truncation corrected by one where it rounded up (exact: |fx| <= 2^24),
  * the wrap as a mask, and each field's (float)v / max (the quotient
- * g3d_unorm2f's table holds) by DIVPS, which rounds as the scalar division
- * does. Red, green and blue only: the RGB565 destination has no alpha.
+ * g3d_unorm2f's table holds) by g3d_unorm2f_sse2's two products, which
+ * give the division's quotient for every field value. Red, green and blue only: the RGB565 destination has no alpha.
  */
 /* a * b in each lane, modulo 2^32 (SSE2 has no PMULLD) */
 static inline __m128i mul_u32(__m128i a, uint32_t b)
@@ -586,6 +586,11 @@ static inline __m128i mul_u32(__m128i a, uint32_t b)
 static inline int load_le16(const uint8_t *p)
 {
     return p[0] | p[1] << 8;
+}
+
+static inline int load_le32(const uint8_t *p)
+{
+    return (int)(p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24);
 }
 
 static void fetch4_rgb565_wrap2(const GlamoRenderState *rs,
@@ -629,32 +634,51 @@ static void fetch4_rgb565_wrap2(const GlamoRenderState *rs,
         __m128i ca = _mm_add_epi32(i0[0], i0[0]);
         __m128i cb = _mm_add_epi32(i1[0], i1[0]);
         __m128i raw[2] = { _mm_setzero_si128(), _mm_setzero_si128() };
-        const __m128i zero = _mm_setzero_si128();
+        const __m128i low = _mm_set1_epi32(0xffff);
+        __m128i f16[2][3];
+        bool pairs = _mm_movemask_epi8(_mm_cmpeq_epi32(
+            i1[0], _mm_add_epi32(i0[0], _mm_set1_epi32(1)))) == 0xffff;
 
         _mm_storeu_si128((__m128i *)off[0], _mm_add_epi32(ra, ca));
-        _mm_storeu_si128((__m128i *)off[1], _mm_add_epi32(ra, cb));
         _mm_storeu_si128((__m128i *)off[2], _mm_add_epi32(rb, ca));
-        _mm_storeu_si128((__m128i *)off[3], _mm_add_epi32(rb, cb));
-        /* t00 | t10 and t01 | t11 as eight 16-bit lanes each */
-#define TEXEL(v, k, i) \
-        v = _mm_insert_epi16(v, load_le16(tex + off[k][i]), ((k) & 1) * 4 + (i))
-        TEXEL(raw[0], 0, 0); TEXEL(raw[0], 0, 1); TEXEL(raw[0], 0, 2);
-        TEXEL(raw[0], 0, 3); TEXEL(raw[0], 1, 0); TEXEL(raw[0], 1, 1);
-        TEXEL(raw[0], 1, 2); TEXEL(raw[0], 1, 3);
-        TEXEL(raw[1], 2, 0); TEXEL(raw[1], 2, 1); TEXEL(raw[1], 2, 2);
-        TEXEL(raw[1], 2, 3); TEXEL(raw[1], 3, 0); TEXEL(raw[1], 3, 1);
-        TEXEL(raw[1], 3, 2); TEXEL(raw[1], 3, 3);
-#undef TEXEL
+        if (pairs) {
+            /*
+             * No lane's second column wrapped: a row's two texels are
+             * neighbours, one 32-bit read, t00 (t01) in a lane's low half
+             * and t10 (t11) in its high half
+             */
+            for (k = 0; k < 2; k++) {
+                const int32_t *o = off[2 * k];
+                raw[k] = _mm_setr_epi32(load_le32(tex + o[0]),
+                                        load_le32(tex + o[1]),
+                                        load_le32(tex + o[2]),
+                                        load_le32(tex + o[3]));
+            }
+        } else {
+            _mm_storeu_si128((__m128i *)off[1], _mm_add_epi32(ra, cb));
+            _mm_storeu_si128((__m128i *)off[3], _mm_add_epi32(rb, cb));
+            /* t00 | t10 and t01 | t11, each texel in a lane's 16 bits */
+            for (k = 0; k < 4; k++) {
+                for (i = 0; i < 4; i++) {
+                    raw[k >> 1] = _mm_insert_epi16(raw[k >> 1],
+                                                   load_le16(tex + off[k][i]),
+                                                   2 * i + (k & 1));
+                }
+            }
+        }
+        for (a = 0; a < 2; a++) {
+            f16[a][0] = _mm_srli_epi16(raw[a], 11);
+            f16[a][1] = _mm_and_si128(_mm_srli_epi16(raw[a], 5),
+                                      _mm_set1_epi16(63));
+            f16[a][2] = _mm_and_si128(raw[a], _mm_set1_epi16(31));
+        }
         for (k = 0; k < 4; k++) {
-            __m128i w16 = raw[k >> 1], f16[3];
-            f16[0] = _mm_srli_epi16(w16, 11);
-            f16[1] = _mm_and_si128(_mm_srli_epi16(w16, 5), _mm_set1_epi16(63));
-            f16[2] = _mm_and_si128(w16, _mm_set1_epi16(31));
             for (i = 0; i < 3; i++) {
-                __m128i w = k & 1 ? _mm_unpackhi_epi16(f16[i], zero)
-                                  : _mm_unpacklo_epi16(f16[i], zero);
-                texel[k][i] = _mm_div_ps(_mm_cvtepi32_ps(w),
-                                         _mm_set1_ps(i == 1 ? 63.0f : 31.0f));
+                __m128i f = f16[k >> 1][i];
+                __m128i w = k & 1 ? _mm_srli_epi32(f, 16)
+                                  : _mm_and_si128(f, low);
+                texel[k][i] = g3d_unorm2f_sse2(_mm_cvtepi32_ps(w),
+                                               i == 1 ? 6 : 5);
             }
         }
     }
