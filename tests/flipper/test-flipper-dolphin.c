@@ -533,20 +533,20 @@ static void test_ras_plain(gconstpointer data)
  */
 #define RAS_TEX_ADDR 0x00600000u
 
-static void test_ras_textured(void)
+static const uint8_t ras_tex_fmts[] = {
+    TX_FMT_I8, TX_FMT_IA4, TX_FMT_IA8, TX_FMT_RGB565, TX_FMT_RGB5A3,
+    TX_FMT_RGBA8, TX_FMT_I4, TX_FMT_C8, TX_FMT_CMPR,
+};
+
+/* random bytes as both rigs' textures; pw: a perspective projection's XF
+ * words (60 degrees, 4:3, near 0.1, far 100) */
+static void ras_tex_setup(FlipperRig *fast, FlipperRig *slow, GRand *rng,
+                          uint32_t pw[7])
 {
-    static const uint8_t fmts[] = {
-        TX_FMT_I8, TX_FMT_IA4, TX_FMT_IA8, TX_FMT_RGB565, TX_FMT_RGB5A3,
-        TX_FMT_RGBA8, TX_FMT_I4, TX_FMT_C8, TX_FMT_CMPR,
-    };
-    FlipperRig *fast = rig_new(1), *slow = rig_new(1);
-    GRand *rng = g_rand_new_with_seed(41);
     float n = 0.1f, f = 100.0f, ct = 1.0f / tanf(30.0f * (float)M_PI / 180.0f);
     float proj[6] = { ct / (4.0f / 3.0f), 0.0f, ct, 0.0f, -n / (f - n),
                       -(f * n) / (f - n) };
-    uint32_t pw[7];
-    FlipperStats sf, ss;
-    int state, i, k, indirect = 0;
+    int i;
 
     for (i = 0; i < 0x40000; i++) {
         fast->mem1[RAS_TEX_ADDR + i] = slow->mem1[RAS_TEX_ADDR + i] =
@@ -556,6 +556,17 @@ static void test_ras_textured(void)
         pw[i] = gx_fbits(proj[i]);
     }
     pw[6] = 0;
+}
+
+static void test_ras_textured(void)
+{
+    FlipperRig *fast = rig_new(1), *slow = rig_new(1);
+    GRand *rng = g_rand_new_with_seed(41);
+    uint32_t pw[7];
+    FlipperStats sf, ss;
+    int state, i, k, indirect = 0;
+
+    ras_tex_setup(fast, slow, rng, pw);
     for (state = 0; state < 120; state++) {
         GByteArray *b = g_byte_array_new();
         int ntex = g_rand_int_range(rng, 1, 3);
@@ -590,7 +601,8 @@ static void test_ras_textured(void)
                               g_rand_int_range(rng, 0, 256) << 9);
             uint32_t mode1 = g_rand_int_range(rng, 0, 1 << 16);
 
-            gx_tex_map(b, k, fmts[g_rand_int_range(rng, 0, G_N_ELEMENTS(fmts))],
+            gx_tex_map(b, k, ras_tex_fmts[g_rand_int_range(
+                           rng, 0, G_N_ELEMENTS(ras_tex_fmts))],
                        w, h, RAS_TEX_ADDR + g_rand_int_range(rng, 0, 2048) * 32,
                        mode0, mode1, g_rand_int_range(rng, 0, 3) << 10);
         }
@@ -664,29 +676,15 @@ static void test_ras_textured(void)
  */
 static void test_ras_texmod(gconstpointer data)
 {
-    static const uint8_t fmts[] = {
-        TX_FMT_I8, TX_FMT_IA4, TX_FMT_IA8, TX_FMT_RGB565, TX_FMT_RGB5A3,
-        TX_FMT_RGBA8, TX_FMT_I4, TX_FMT_C8, TX_FMT_CMPR,
-    };
     int threads = GPOINTER_TO_INT(data);
     FlipperRig *fast = rig_new(threads), *slow = rig_new(threads);
     GRand *rng = g_rand_new_with_seed(77);
-    float n = 0.1f, f = 100.0f, ct = 1.0f / tanf(30.0f * (float)M_PI / 180.0f);
-    float proj[6] = { ct / (4.0f / 3.0f), 0.0f, ct, 0.0f, -n / (f - n),
-                      -(f * n) / (f - n) };
     uint32_t pw[7];
     FlipperStats sf, ss;
     G3DRasterStats rs;
     int state, i, k;
 
-    for (i = 0; i < 0x40000; i++) {
-        fast->mem1[RAS_TEX_ADDR + i] = slow->mem1[RAS_TEX_ADDR + i] =
-            g_rand_int(rng);
-    }
-    for (i = 0; i < 6; i++) {
-        pw[i] = gx_fbits(proj[i]);
-    }
-    pw[6] = 0;
+    ras_tex_setup(fast, slow, rng, pw);
 #define ODD(n) (g_rand_int_range(rng, 0, n) == 0)
     for (state = 0; state < 160; state++) {
         GByteArray *b = g_byte_array_new();
@@ -735,7 +733,8 @@ static void test_ras_texmod(gconstpointer data)
                 (ODD(6) ? g_rand_int_range(rng, 0, 8) : mag ? 4 : 0) << 5 |
                 (ODD(4) ? g_rand_int_range(rng, 0, 256) << 9 : 0);
         k = g_rand_int_range(rng, 0, 4);
-        gx_tex_map(b, k, fmts[g_rand_int_range(rng, 0, G_N_ELEMENTS(fmts))],
+        gx_tex_map(b, k, ras_tex_fmts[g_rand_int_range(
+                       rng, 0, G_N_ELEMENTS(ras_tex_fmts))],
                    w, h, RAS_TEX_ADDR + g_rand_int_range(rng, 0, 2048) * 32,
                    mode0, g_rand_int_range(rng, 0, 1 << 16),
                    g_rand_int_range(rng, 0, 3) << 10);

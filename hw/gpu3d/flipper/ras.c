@@ -837,6 +837,71 @@ static inline unsigned span_z4(__m128 zf, uint32_t *zrow, unsigned live,
 }
 
 /*
+ * What a span stored, for the box and the pixel count: the extreme
+ * pixels' columns and rows and the count (a span with a Z test adds each
+ * group's passing pixels; without one, the whole rectangle is stored).
+ */
+typedef struct SpanBox {
+    int bx0, bx1, by0, by1;
+    uint64_t pixels;
+    bool row_any;               /* a pixel of the current row stored */
+} SpanBox;
+
+#define SPAN_BOX_INIT { INT_MAX, -1, -1, -1, 0, false }
+
+/* the group of four pixels from xl whose `live` pixels were stored */
+static inline void span_box_group(SpanBox *b, int xl, unsigned live)
+{
+    b->bx0 = MIN(b->bx0, xl + __builtin_ctz(live));
+    b->bx1 = MAX(b->bx1, xl + 31 - __builtin_clz(live));
+    b->pixels += quad_pixels(live);
+    b->row_any = true;
+}
+
+/* the end of row y */
+static inline void span_box_row(SpanBox *b, int y)
+{
+    if (b->row_any) {
+        b->by0 = b->by0 < 0 ? y : b->by0;
+        b->by1 = y;
+        b->row_any = false;
+    }
+}
+
+/* the end of the span [x0, x1) x [y0, y1): the box and count to st */
+static inline void span_box_end(SpanBox *b, FlipperThreadStats *st,
+                                bool ztest, int x0, int y0, int x1, int y1)
+{
+    if (!ztest) {
+        b->bx0 = x0, b->bx1 = x1 - 1, b->by0 = y0, b->by1 = y1 - 1;
+        b->pixels = (uint64_t)(x1 - x0) * (y1 - y0);
+    }
+    if (b->pixels) {
+        /* the pixels' quads: ras_bbox of the extreme pixels */
+        ras_bbox(st, b->bx0, b->by0);
+        ras_bbox(st, b->bx1, b->by1);
+        st->pixels += b->pixels;
+    }
+}
+
+/* a span function f (column terms for a tile's width) over wider fills,
+ * by parts: name and name_z (with the Z test) */
+#define SPAN_BY_TILES(name, f)                                              \
+static void name(void *user, int x0, int y0, int x1, int y1, int thread)    \
+{                                                                           \
+    for (; x0 < x1; x0 += G3D_TILE_SIZE) {                                  \
+        f(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread, false);    \
+    }                                                                       \
+}                                                                           \
+static void name##_z(void *user, int x0, int y0, int x1, int y1,            \
+                     int thread)                                            \
+{                                                                           \
+    for (; x0 < x1; x0 += G3D_TILE_SIZE) {                                  \
+        f(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread, true);     \
+    }                                                                       \
+}
+
+/*
  * ras_quad_plain for a triangle's covered pixels [x0, x1) x [y0, y1)
  * (common/raster.h G3DBlockFn: its pixels depend on nothing but their
  * position). slope_at's value at (x, y) is (f0 + dfdx dx) + dfdy dy with
@@ -863,8 +928,8 @@ span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
     const __m128i lo16 = _mm_set1_epi32(0xFFFF), lo8 = _mm_set1_epi32(0xFF);
     __m128 zcol[SPAN_GROUPS], ccol[3][SPAN_GROUPS];
     float cdy[3], cyoff = cs->yoff;
-    int cy0 = cs->y0, bx0 = INT_MAX, bx1 = -1, by0 = -1, by1 = -1;
-    uint64_t pixels = 0;
+    int cy0 = cs->y0;
+    SpanBox box = SPAN_BOX_INIT;
     int g, j, y;
 
     for (g = 0; g < n; g++) {
@@ -895,7 +960,6 @@ span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
         uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
         float dy = cyoff + (float)(y - cy0);
         __m128 crowt[3], zrowt = _mm_setzero_ps();
-        bool any = false;
 
         for (j = 0; j < 3; j++) {
             crowt[j] = _mm_set1_ps(cdy[j] * dy);
@@ -927,29 +991,12 @@ span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
             }
             efb_store_row4(crow + 4 * g, w, live);
             if (ztest) {
-                int xl = x0 + 4 * g;
-
-                bx0 = MIN(bx0, xl + __builtin_ctz(live));
-                bx1 = MAX(bx1, xl + 31 - __builtin_clz(live));
-                pixels += quad_pixels(live);
-                any = true;
+                span_box_group(&box, x0 + 4 * g, live);
             }
         }
-        if (any) {
-            by0 = by0 < 0 ? y : by0;
-            by1 = y;
-        }
+        span_box_row(&box, y);
     }
-    if (!ztest) {
-        bx0 = x0, bx1 = x1 - 1, by0 = y0, by1 = y1 - 1;
-        pixels = (uint64_t)(x1 - x0) * (y1 - y0);
-    }
-    if (pixels) {
-        /* the pixels' quads: ras_bbox of the extreme pixels */
-        ras_bbox(st, bx0, by0);
-        ras_bbox(st, bx1, by1);
-        st->pixels += pixels;
-    }
+    span_box_end(&box, st, ztest, x0, y0, x1, y1);
 }
 
 /*
@@ -988,8 +1035,7 @@ span_texmod(void *user, int x0, int y0, int x1, int y1, int thread,
     const __m128 one = _mm_set1_ps(1.0f), s128 = _mm_set1_ps(128.0f);
     static const uint8_t rgb[3] = { 0, 1, 2 };
     __m128 zcol[SPAN_GROUPS], pcol[TM_PLANES][SPAN_GROUPS];
-    int bx0 = INT_MAX, bx1 = -1, by0 = -1, by1 = -1;
-    uint64_t pixels = 0;
+    SpanBox box = SPAN_BOX_INIT;
     int g, j, y;
 
     for (g = 0; g < n; g++) {
@@ -1015,7 +1061,6 @@ span_texmod(void *user, int x0, int y0, int x1, int y1, int thread,
         uint32_t *crow = &c->efb_color[y * EFB_W + x0];
         uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
         __m128 prow[TM_PLANES], zrowt = _mm_setzero_ps();
-        bool any = false;
 
         for (j = 0; j < TM_PLANES; j++) {
             prow[j] = _mm_set1_ps(sl[j]->dfdy *
@@ -1069,66 +1114,16 @@ span_texmod(void *user, int x0, int y0, int x1, int y1, int thread,
                                       w);
             efb_store_row4(crow + 4 * g, rgb8_words4(w, rgb), live);
             if (ztest) {
-                int xl = x0 + 4 * g;
-
-                bx0 = MIN(bx0, xl + __builtin_ctz(live));
-                bx1 = MAX(bx1, xl + 31 - __builtin_clz(live));
-                pixels += quad_pixels(live);
-                any = true;
+                span_box_group(&box, x0 + 4 * g, live);
             }
         }
-        if (any) {
-            by0 = by0 < 0 ? y : by0;
-            by1 = y;
-        }
+        span_box_row(&box, y);
     }
-    if (!ztest) {
-        bx0 = x0, bx1 = x1 - 1, by0 = y0, by1 = y1 - 1;
-        pixels = (uint64_t)(x1 - x0) * (y1 - y0);
-    }
-    if (pixels) {
-        ras_bbox(st, bx0, by0);
-        ras_bbox(st, bx1, by1);
-        st->pixels += pixels;
-    }
+    span_box_end(&box, st, ztest, x0, y0, x1, y1);
 }
 
-static void ras_span_texmod(void *user, int x0, int y0, int x1, int y1,
-                            int thread)
-{
-    for (; x0 < x1; x0 += G3D_TILE_SIZE) {
-        span_texmod(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread,
-                    false);
-    }
-}
-
-static void ras_span_texmod_z(void *user, int x0, int y0, int x1, int y1,
-                              int thread)
-{
-    for (; x0 < x1; x0 += G3D_TILE_SIZE) {
-        span_texmod(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread,
-                    true);
-    }
-}
-
-/* span_plain's column terms hold a tile's width: wider fills by parts */
-static void ras_span_plain(void *user, int x0, int y0, int x1, int y1,
-                           int thread)
-{
-    for (; x0 < x1; x0 += G3D_TILE_SIZE) {
-        span_plain(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread,
-                   false);
-    }
-}
-
-static void ras_span_plain_z(void *user, int x0, int y0, int x1, int y1,
-                             int thread)
-{
-    for (; x0 < x1; x0 += G3D_TILE_SIZE) {
-        span_plain(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread,
-                   true);
-    }
-}
+SPAN_BY_TILES(ras_span_plain, span_plain)
+SPAN_BY_TILES(ras_span_texmod, span_texmod)
 #endif
 
 /*
