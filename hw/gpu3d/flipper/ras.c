@@ -1177,6 +1177,7 @@ static bool flat_plain(RasTri *t)
     return true;
 }
 
+#ifdef __SSE2__
 /*
  * Whether span_texmod may draw t (after plain_state): ras_quad_tev4 with
  * one stage modulating the texture and the rasterised colour (TEV_MOD_*),
@@ -1199,6 +1200,7 @@ static bool texmod_span(const RasTri *t)
     m = &tx->map[tx->stage_map[0]];
     return m->lod_fixed && m->level4 && m->src;
 }
+#endif
 
 /*
  * The per-triangle PE and Z decisions (t->pe_plain, zplain and their
