@@ -640,7 +640,7 @@ void fetch4_rgb565(const Fetch4Unit *fu, __m128 u, __m128 v, __m128 out[3])
         __m128i ra = mul_u32(i0[1], pitch), rb = mul_u32(i1[1], pitch);
         __m128i ca = _mm_add_epi32(i0[0], i0[0]);
         __m128i cb = _mm_add_epi32(i1[0], i1[0]);
-        __m128i raw[2] = { _mm_setzero_si128(), _mm_setzero_si128() };
+        __m128i raw[2];
         const __m128i low = _mm_set1_epi32(0xffff);
         __m128i f16[2][3];
         bool pairs = _mm_movemask_epi8(_mm_cmpeq_epi32(
@@ -662,16 +662,19 @@ void fetch4_rgb565(const Fetch4Unit *fu, __m128 u, __m128 v, __m128 out[3])
                                         load_le32(tex + o[3]));
             }
         } else {
+            uint16_t w16[2][8];
+
             _mm_storeu_si128((__m128i *)off[1], _mm_add_epi32(ra, cb));
             _mm_storeu_si128((__m128i *)off[3], _mm_add_epi32(rb, cb));
-            /* t00 | t10 and t01 | t11, each texel in a lane's 16 bits */
+            /* t00 | t10 and t01 | t11, a pixel's two texels in its lane's
+             * low and high 16 bits as the pairs' reads give them */
             for (k = 0; k < 4; k++) {
                 for (i = 0; i < 4; i++) {
-                    raw[k >> 1] = _mm_insert_epi16(raw[k >> 1],
-                                                   load_le16(tex + off[k][i]),
-                                                   2 * i + (k & 1));
+                    w16[k >> 1][2 * i + (k & 1)] = load_le16(tex + off[k][i]);
                 }
             }
+            raw[0] = _mm_loadu_si128((const __m128i *)w16[0]);
+            raw[1] = _mm_loadu_si128((const __m128i *)w16[1]);
         }
         for (a = 0; a < 2; a++) {
             f16[a][0] = _mm_srli_epi16(raw[a], 11);
