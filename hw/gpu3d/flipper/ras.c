@@ -1043,9 +1043,10 @@ span_texmod(void *user, int x0, int y0, int x1, int y1, int thread,
                                    _mm_setr_epi32(0, 1, 2, 3));
 
         for (j = 0; j < TM_PLANES; j++) {
-            __m128 dx = _mm_add_ps(_mm_set1_ps(sl[j]->xoff), _mm_cvtepi32_ps(
-                                       _mm_sub_epi32(xi,
-                                                     _mm_set1_epi32(sl[j]->x0))));
+            __m128i xd = _mm_sub_epi32(xi, _mm_set1_epi32(sl[j]->x0));
+            __m128 dx = _mm_add_ps(_mm_set1_ps(sl[j]->xoff),
+                                   _mm_cvtepi32_ps(xd));
+
             pcol[j][g] = _mm_add_ps(_mm_set1_ps(sl[j]->f0),
                                     _mm_mul_ps(_mm_set1_ps(sl[j]->dfdx), dx));
         }

@@ -570,7 +570,8 @@ GlamoTexFetchFn *glamo_tex_fast(const GlamoRenderState *rs, int unit)
  * as truncation corrected by one where it rounded up (exact: |fx| <= 2^24),
  * the wrap as a mask, and each field's (float)v / max (the quotient
  * g3d_unorm2f's table holds) by g3d_unorm2f_sse2's two products, which
- * give the division's quotient for every field value. Red, green and blue only: the RGB565 destination has no alpha.
+ * give the division's quotient for every field value. Red, green and blue
+ * only: the RGB565 destination has no alpha.
  */
 /* a * b in each lane, modulo 2^32 (SSE2 has no PMULLD) */
 static inline __m128i mul_u32(__m128i a, uint32_t b)
