@@ -157,6 +157,17 @@ static void test_mem(void)
     g_assert_false(g3d_range_ok(UINT64_MAX, 2, 0, UINT64_MAX));
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* g3d_unorm2f_avx of v .. v + 7 into got */
+__attribute__((target("avx")))
+static void unorm_avx(uint32_t v, int bits, float got[8])
+{
+    _mm256_storeu_ps(got, g3d_unorm2f_avx(
+        _mm256_setr_ps(v, v + 1, v + 2, v + 3, v + 4, v + 5, v + 6, v + 7),
+        bits));
+}
+#endif
+
 /* The table behind g3d_unorm2f gives the quotient itself, bit for bit. */
 static void test_unorm_table(void)
 {
@@ -173,6 +184,41 @@ static void test_unorm_table(void)
     }
     g_assert_cmpfloat(g3d_unorm2f(255, 8), ==, 1.0f);
     g_assert_cmpfloat(g3d_unorm2f(0, 5), ==, 0.0f);
+#ifdef __SSE2__
+    /* the lanes' split reciprocal gives the same quotients */
+    for (bits = 1; bits <= 8; bits++) {
+        for (v = 0; v < (1u << bits); v += 4) {
+            float got[4];
+            int i;
+
+            _mm_storeu_ps(got, g3d_unorm2f_sse2(
+                _mm_setr_ps(v, v + 1, v + 2, v + 3), bits));
+            for (i = 0; i < 4 && v + i < (1u << bits); i++) {
+                float want = (float)(v + i) * one /
+                             (float)((1u << bits) - 1);
+                g_assert_cmpmem(&got[i], sizeof(got[i]), &want,
+                                sizeof(want));
+            }
+        }
+    }
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+    /* and the eight AVX lanes, where the CPU has AVX */
+    for (bits = 1; __builtin_cpu_supports("avx") && bits <= 8; bits++) {
+        for (v = 0; v < (1u << bits); v += 8) {
+            float got[8];
+            int i;
+
+            unorm_avx(v, bits, got);
+            for (i = 0; i < 8 && v + i < (1u << bits); i++) {
+                float want = (float)(v + i) * one /
+                             (float)((1u << bits) - 1);
+                g_assert_cmpmem(&got[i], sizeof(got[i]), &want,
+                                sizeof(want));
+            }
+        }
+    }
+#endif
 }
 
 /* g3d_f2snorm: GL's SNORM conversion, v * (2^(n-1) - 1) rounded, clamped */

@@ -533,20 +533,20 @@ static void test_ras_plain(gconstpointer data)
  */
 #define RAS_TEX_ADDR 0x00600000u
 
-static void test_ras_textured(void)
+static const uint8_t ras_tex_fmts[] = {
+    TX_FMT_I8, TX_FMT_IA4, TX_FMT_IA8, TX_FMT_RGB565, TX_FMT_RGB5A3,
+    TX_FMT_RGBA8, TX_FMT_I4, TX_FMT_C8, TX_FMT_CMPR,
+};
+
+/* random bytes as both rigs' textures; pw: a perspective projection's XF
+ * words (60 degrees, 4:3, near 0.1, far 100) */
+static void ras_tex_setup(FlipperRig *fast, FlipperRig *slow, GRand *rng,
+                          uint32_t pw[7])
 {
-    static const uint8_t fmts[] = {
-        TX_FMT_I8, TX_FMT_IA4, TX_FMT_IA8, TX_FMT_RGB565, TX_FMT_RGB5A3,
-        TX_FMT_RGBA8, TX_FMT_I4, TX_FMT_C8, TX_FMT_CMPR,
-    };
-    FlipperRig *fast = rig_new(1), *slow = rig_new(1);
-    GRand *rng = g_rand_new_with_seed(41);
     float n = 0.1f, f = 100.0f, ct = 1.0f / tanf(30.0f * (float)M_PI / 180.0f);
     float proj[6] = { ct / (4.0f / 3.0f), 0.0f, ct, 0.0f, -n / (f - n),
                       -(f * n) / (f - n) };
-    uint32_t pw[7];
-    FlipperStats sf, ss;
-    int state, i, k, indirect = 0;
+    int i;
 
     for (i = 0; i < 0x40000; i++) {
         fast->mem1[RAS_TEX_ADDR + i] = slow->mem1[RAS_TEX_ADDR + i] =
@@ -556,6 +556,17 @@ static void test_ras_textured(void)
         pw[i] = gx_fbits(proj[i]);
     }
     pw[6] = 0;
+}
+
+static void test_ras_textured(void)
+{
+    FlipperRig *fast = rig_new(1), *slow = rig_new(1);
+    GRand *rng = g_rand_new_with_seed(41);
+    uint32_t pw[7];
+    FlipperStats sf, ss;
+    int state, i, k, indirect = 0;
+
+    ras_tex_setup(fast, slow, rng, pw);
     for (state = 0; state < 120; state++) {
         GByteArray *b = g_byte_array_new();
         int ntex = g_rand_int_range(rng, 1, 3);
@@ -590,7 +601,8 @@ static void test_ras_textured(void)
                               g_rand_int_range(rng, 0, 256) << 9);
             uint32_t mode1 = g_rand_int_range(rng, 0, 1 << 16);
 
-            gx_tex_map(b, k, fmts[g_rand_int_range(rng, 0, G_N_ELEMENTS(fmts))],
+            gx_tex_map(b, k, ras_tex_fmts[g_rand_int_range(
+                           rng, 0, G_N_ELEMENTS(ras_tex_fmts))],
                        w, h, RAS_TEX_ADDR + g_rand_int_range(rng, 0, 2048) * 32,
                        mode0, mode1, g_rand_int_range(rng, 0, 3) << 10);
         }
@@ -643,6 +655,148 @@ static void test_ras_textured(void)
     g_assert_cmpuint(sf.pixels, ==, ss.pixels);
     g_assert_cmpuint(sf.pixels, >, 1000000);
     g_assert_cmpint(indirect, >, 15);
+    g_rand_free(rng);
+    rig_free(fast);
+    rig_free(slow);
+}
+
+/*
+ * ras.c span_texmod (a textured triangle at least 16 pixels wide whose
+ * TEV is one GX_MODULATE stage, texel times rasterised colour in either
+ * order, every alpha passing, drawn as row spans) against the general
+ * per-pixel path: random states near it with one thing changed now and
+ * then (a second stage, a bias or scale, a swap table, the texture
+ * disabled, channel 1 or a channel past NCOL, an alpha test that can
+ * fail, a Z texture, a mip filter or MIN unlike MAG, an indirect stage,
+ * an RGBA6 or RGB565_Z16 EFB, blending), textures of nine formats, sizes
+ * and wraps, in perspective, Z tested or not with any function, early or
+ * late, each triangle drawn twice at the same depths, wide and narrow
+ * triangles; two cores, one under flipper_force_general: EFB colour and
+ * depth words, boxes and pixel counts equal. Asserts that spans drew.
+ */
+static void test_ras_texmod(gconstpointer data)
+{
+    int threads = GPOINTER_TO_INT(data);
+    FlipperRig *fast = rig_new(threads), *slow = rig_new(threads);
+    GRand *rng = g_rand_new_with_seed(77);
+    uint32_t pw[7];
+    FlipperStats sf, ss;
+    G3DRasterStats rs;
+    int state, i, k;
+
+    ras_tex_setup(fast, slow, rng, pw);
+#define ODD(n) (g_rand_int_range(rng, 0, n) == 0)
+    for (state = 0; state < 160; state++) {
+        GByteArray *b = g_byte_array_new();
+        int ntex = g_rand_int_range(rng, 1, 3), nstages = ODD(12) ? 2 : 1;
+        bool swap = g_rand_boolean(rng), mag = g_rand_boolean(rng);
+        bool ind = ODD(12), narrow = ODD(4);
+        uint32_t cb = swap ? 10 : 8, cc = swap ? 8 : 10;
+        uint32_t ab = swap ? 5 : 4, ac = swap ? 4 : 5;
+        uint32_t tref, mode0;
+        int w = g_rand_boolean(rng) ? 1 << g_rand_int_range(rng, 0, 7)
+                                    : g_rand_int_range(rng, 1, 65);
+        int h = g_rand_boolean(rng) ? 1 << g_rand_int_range(rng, 0, 7)
+                                    : g_rand_int_range(rng, 1, 65);
+        float ext = narrow ? 0.03f : 1.3f;
+        float cx = (float)g_rand_double_range(rng, -0.6, 0.6);
+        float cy = (float)g_rand_double_range(rng, -0.6, 0.6);
+        float vtx[6][5];
+        uint32_t cols[6];
+
+        if (state == 0) {
+            gx_begin_frame(b, 0x102030FF);
+            gx_xf(b, XF_REG_PROJECTION, 7, pw);
+        }
+        scene_tex_begin(b, ntex, nstages);
+        gx_bp(b, BP_GENMODE, (uint32_t)ntex | g_rand_int_range(rng, 1, 3) << 4 |
+              (uint32_t)(nstages - 1) << 10 | (uint32_t)ind << 16);
+        gx_bp(b, BP_ZMODE, g_rand_int_range(rng, 0, 32));
+        gx_bp(b, BP_ZCOMPARE, (ODD(6) ? g_rand_int_range(rng, 1, 3) : 0) |
+              g_rand_int_range(rng, 0, 2) << 6);
+        gx_bp(b, BP_BLENDMODE, ODD(8) ? g_rand_int(rng) & 0xFFFF :
+              (g_rand_int_range(rng, 0, 32) & ~3) | 8);
+        gx_bp(b, BP_ALPHACOMPARE, ODD(6) ? g_rand_int(rng) & 0xFFFFFF
+                                         : 0x3F0000);
+        gx_bp(b, BP_ZTEX2, ODD(12) ? 1 << 2 : 0);
+        /* the box of this state's pixels alone */
+        gx_bp(b, BP_CLEARBBOX1, 0x3FF);
+        gx_bp(b, BP_CLEARBBOX2, 0x3FF);
+        for (k = 0; k < ntex; k++) {
+            gx_bp(b, (uint8_t)(BP_SU_SSIZE0 + 2 * k),
+                  (uint32_t)g_rand_int_range(rng, 0, 64));
+            gx_bp(b, (uint8_t)(BP_SU_SSIZE0 + 2 * k + 1),
+                  (uint32_t)g_rand_int_range(rng, 0, 64));
+        }
+        /* wrap S/T, MAG, MIN as MAG (no mip) unless ODD, LOD bias */
+        mode0 = (uint32_t)g_rand_int_range(rng, 0, 16) | (uint32_t)mag << 4 |
+                (ODD(6) ? g_rand_int_range(rng, 0, 8) : mag ? 4 : 0) << 5 |
+                (ODD(4) ? g_rand_int_range(rng, 0, 256) << 9 : 0);
+        k = g_rand_int_range(rng, 0, 4);
+        gx_tex_map(b, k, ras_tex_fmts[g_rand_int_range(
+                       rng, 0, G_N_ELEMENTS(ras_tex_fmts))],
+                   w, h, RAS_TEX_ADDR + g_rand_int_range(rng, 0, 2048) * 32,
+                   mode0, g_rand_int_range(rng, 0, 1 << 16),
+                   g_rand_int_range(rng, 0, 3) << 10);
+        /* map k, a coordinate, enabled unless ODD, channel 0 or 1 */
+        tref = (uint32_t)k | (uint32_t)g_rand_int_range(rng, 0, 2) << 3 |
+               (uint32_t)!ODD(12) << 6 |
+               (uint32_t)(ODD(12) ? g_rand_int_range(rng, 0, 8)
+                                  : g_rand_int_range(rng, 0, 2)) << 7;
+        gx_bp(b, BP_TREF0, tref | tref << 12);
+        /* swap tables: the identity unless ODD */
+        for (i = 0; i < 4; i++) {
+            gx_bp(b, BP_TEV_KSEL0 + 2 * i, ODD(10) ?
+                  g_rand_int(rng) & 0xFFFFFF : 0 | 1 << 2);
+            gx_bp(b, BP_TEV_KSEL0 + 2 * i + 1, ODD(10) ?
+                  g_rand_int(rng) & 0xFFFFFF : 2 | 3 << 2);
+        }
+        for (k = 0; k < nstages; k++) {
+            /* D ZERO, C, B the texel and the colour, A ZERO, clamp; bias,
+             * subtract or scale now and then */
+            gx_bp(b, BP_TEV_COLOR_ENV0 + 2 * k,
+                  (ODD(10) ? g_rand_int_range(rng, 0, 16) << 16 : 0) |
+                  1 << 19 | 15 | cc << 4 | cb << 8 | 15 << 12);
+            gx_bp(b, BP_TEV_COLOR_ENV0 + 2 * k + 1,
+                  (ODD(10) ? g_rand_int_range(rng, 0, 16) << 16 : 0) |
+                  1 << 19 | 7 << 4 | ac << 7 | ab << 10 | 7 << 13);
+            gx_bp(b, BP_IND_CMD0 + k, ind ? g_rand_int(rng) & 0x1FFFFF : 0);
+        }
+        if (ind) {
+            gx_bp(b, BP_IREF, g_rand_int(rng) & 0xFFFFFF);
+            gx_bp(b, BP_RAS1_SS0, g_rand_int(rng) & 0xFFFFFF);
+        }
+        for (i = 0; i < 6; i++) {
+            float z = (float)g_rand_double_range(rng, -12.0, -1.2);
+
+            vtx[i][0] = (cx + (float)g_rand_double_range(rng, -ext, ext)) * -z;
+            vtx[i][1] = (cy + (float)g_rand_double_range(rng, -ext, ext)) * -z;
+            vtx[i][2] = z;
+            vtx[i][3] = (float)g_rand_double_range(rng, -3.0, 3.0);
+            vtx[i][4] = (float)g_rand_double_range(rng, -3.0, 3.0);
+            cols[i] = g_rand_int(rng);
+        }
+        /* every triangle twice at the same depths: the equal cases */
+        gx_draw(b, GX_DRAW_TRIANGLES, 6, 12);
+        for (i = 0; i < 12; i++) {
+            scene_tex_vtx(b, vtx[i % 6][0], vtx[i % 6][1], vtx[i % 6][2],
+                          cols[i % 6], vtx[i % 6][3], vtx[i % 6][4]);
+        }
+        exec_both(fast, slow, b);
+        g_byte_array_unref(b);
+    }
+#undef ODD
+    flipper_core_stats(fast->core, &sf);
+    flipper_core_stats(slow->core, &ss);
+    g3d_raster_stats(fast->core->raster, &rs);
+    printf("# GX_MODULATE spans vs general path: %d states, %lu pixels "
+           "drawn, %" G_GUINT64_FORMAT " by spans, EFBs equal\n", state,
+           (unsigned long)sf.pixels, rs.filled);
+    g_assert_cmpuint(sf.pixels, ==, ss.pixels);
+    g_assert_cmpuint(sf.pixels, >, 1000000);
+    /* the spans drew, and the quads too */
+    g_assert_cmpuint(rs.filled, >, 1000000);
+    g_assert_cmpuint(rs.filled, <, rs.samples);
     g_rand_free(rng);
     rig_free(fast);
     rig_free(slow);
@@ -734,6 +888,10 @@ int main(int argc, char **argv)
     g_test_add_data_func("/flipper/ras-plain/2-threads", GINT_TO_POINTER(2),
                          test_ras_plain);
     g_test_add_func("/flipper/ras-textured", test_ras_textured);
+    g_test_add_data_func("/flipper/ras-texmod/1-thread", GINT_TO_POINTER(1),
+                         test_ras_texmod);
+    g_test_add_data_func("/flipper/ras-texmod/2-threads", GINT_TO_POINTER(2),
+                         test_ras_texmod);
     g_test_add_func("/flipper/xfb-conversion", test_xfb_conversion);
     return g_test_run();
 }

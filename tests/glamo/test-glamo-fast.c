@@ -28,6 +28,7 @@
 
 #include "rig.h"
 #include "common/g3d-core.h"
+#include "glamo/glamo-int.h"
 
 #define W 64
 #define H 48
@@ -378,15 +379,32 @@ static GlamoStats run_draw(const Draw *d, bool general, uint8_t *fb,
     return st;
 }
 
-static void test_fast_paths(void)
+/* data: whether the lanes may use AVX2 (else SSE2 alone) */
+static void test_fast_paths(gconstpointer data)
 {
-    GRand *r = g_rand_new_with_seed(0x6a3d0003);
+    GRand *r;
     Draw *d = g_new(Draw, 1);
     static uint8_t fb[2][W * H * 2], zb[2][W * H * 2];
     unsigned hits[8] = { 0 }, general = 0, blended = 0;
     uint64_t spans = 0, flats = 0, quads_kept = 0, tex_lanes = 0;
     int n, i;
 
+#ifdef GLAMO_HAVE_AVX2
+    glamo_lanes_init();
+    if (data && !__builtin_cpu_supports("avx2")) {
+        g_test_skip("no AVX2 on this CPU");
+        g_free(d);
+        return;
+    }
+    glamo_lanes_avx2 = data != NULL;
+#else
+    if (data) {
+        g_test_skip("no AVX2 path in this build");
+        g_free(d);
+        return;
+    }
+#endif
+    r = g_rand_new_with_seed(0x6a3d0003);
     for (n = 0; n < CASES; n++) {
         GlamoStats fast, slow;
 
@@ -461,6 +479,9 @@ static void test_fast_paths(void)
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/glamo/fast/random-states", test_fast_paths);
+    g_test_add_data_func("/glamo/fast/random-states/sse2", NULL,
+                         test_fast_paths);
+    g_test_add_data_func("/glamo/fast/random-states/avx2", "avx2",
+                         test_fast_paths);
     return g_test_run();
 }

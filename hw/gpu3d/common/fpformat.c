@@ -13,6 +13,7 @@
 const G3DFloatFmt g3d_fp16_ieee = { 5, 10, 15, G3D_FP_DENORM | G3D_FP_INFNAN };
 
 float g3d_unorm_table[9][256];
+float g3d_unorm_recip[9][2];
 
 /* filled before main() (and before QEMU creates a device): g3d_unorm2f
  * reads it without a check */
@@ -25,6 +26,16 @@ static void __attribute__((constructor)) unorm_table_init(void)
         for (v = 0; v < 256; v++) {
             g3d_unorm_table[bits][v] = (float)v / (float)((1u << bits) - 1);
         }
+    }
+    /* 1 / max split as hi + lo, hi rounded to 16 significant bits */
+    for (bits = 1; bits <= 8; bits++) {
+        double r = 1.0 / (double)((1u << bits) - 1), m, hi;
+        int e;
+
+        m = frexp(r, &e);
+        hi = ldexp(nearbyint(ldexp(m, 16)), e - 16);
+        g3d_unorm_recip[bits][0] = (float)hi;
+        g3d_unorm_recip[bits][1] = (float)(r - hi);
     }
 }
 

@@ -13,6 +13,12 @@
 
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 enum {
     G3D_FP_DENORM = 1 << 0,  /* exponent 0 holds denormals (else: zero) */
@@ -85,6 +91,41 @@ static inline float g3d_unorm2f(uint32_t v, int bits)
     }
     return (float)v / (float)((1u << bits) - 1);
 }
+
+/*
+ * 1 / (2^bits - 1) for bits 1-8 as hi + lo: hi holds its first 16
+ * significant bits, lo the float nearest the rest.
+ */
+extern float g3d_unorm_recip[9][2];
+
+#ifdef __SSE2__
+/*
+ * g3d_unorm2f of four integers 0..2^bits-1 (bits 1-8, given as floats)
+ * without a division (a DIVPS costs several multiplies' time): v * hi is
+ * exact (8 + 16 bits fit a float's 24), and v * lo is within 2^-40 of
+ * v / max - v * hi relative to v / max, so the sum is v / max to 2^-40
+ * before its one rounding; a fraction of denominator max <= 255 is a float
+ * or at least 2^-33 of itself from a midpoint between two, so it rounds to
+ * the quotient. /common/unorm-table checks every v.
+ */
+static inline __m128 g3d_unorm2f_sse2(__m128 v, int bits)
+{
+    return _mm_add_ps(_mm_mul_ps(v, _mm_set1_ps(g3d_unorm_recip[bits][0])),
+                      _mm_mul_ps(v, _mm_set1_ps(g3d_unorm_recip[bits][1])));
+}
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* the same, eight lanes, for code compiled for AVX (no FMA: a product and
+ * its sum stay two roundings) */
+__attribute__((target("avx")))
+static inline __m256 g3d_unorm2f_avx(__m256 v, int bits)
+{
+    return _mm256_add_ps(
+        _mm256_mul_ps(v, _mm256_set1_ps(g3d_unorm_recip[bits][0])),
+        _mm256_mul_ps(v, _mm256_set1_ps(g3d_unorm_recip[bits][1])));
+}
+#endif
 
 /* signed fixed point with `frac` fraction bits in the low `bits` of v */
 static inline float g3d_sfixed2f(uint32_t v, int bits, int frac)

@@ -19,6 +19,10 @@
 #include "common/raster.h"
 #include "gpu3d/flipper-regs.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define EFB_W FLIPPER_EFB_WIDTH
 #define EFB_H FLIPPER_EFB_HEIGHT
 
@@ -485,6 +489,34 @@ typedef struct TevProgram {
 } TevProgram;
 enum { TEV_MOD_NONE, TEV_MOD_TEX_RAS, TEV_MOD_RAS_TEX };
 void flipper_tev_prepare(FlipperCore *c, TevProgram *prog);
+#ifdef __SSE2__
+/*
+ * tex_mod's stage (TEV_MOD_TEX_RAS or TEV_MOD_RAS_TEX) for four pixels: tw
+ * their texels, rw their rasterised colours, as RGBA bytes a word (R
+ * lowest); the result likewise. Two pixels a vector in 16-bit lanes:
+ * B * C' <= 255 * 256, plus 128, stays below 2^16, so the unsigned 16-bit
+ * product, sum and shift are the 32-bit ones; D is zero, so the sum is
+ * 0-255 and neither clamp changes it.
+ */
+static inline __m128i flipper_tev_mod_words(uint8_t tex_mod, __m128i tw,
+                                            __m128i rw)
+{
+    const __m128i z = _mm_setzero_si128(), r128 = _mm_set1_epi16(128);
+    __m128i bw = tex_mod == TEV_MOD_TEX_RAS ? tw : rw;
+    __m128i cw = tex_mod == TEV_MOD_TEX_RAS ? rw : tw;
+    __m128i v[2];
+    int h;
+
+    for (h = 0; h < 2; h++) {
+        __m128i b = h ? _mm_unpackhi_epi8(bw, z) : _mm_unpacklo_epi8(bw, z);
+        __m128i c = h ? _mm_unpackhi_epi8(cw, z) : _mm_unpacklo_epi8(cw, z);
+
+        c = _mm_add_epi16(c, _mm_srli_epi16(c, 7));
+        v[h] = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(b, c), r128), 8);
+    }
+    return _mm_packus_epi16(v[0], v[1]);
+}
+#endif
 /*
  * Debug switch for tests: when set, the per-draw specialisations (TEV
  * stage kinds) are not chosen and every pixel takes the general path, so a

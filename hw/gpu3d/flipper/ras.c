@@ -798,6 +798,110 @@ static inline __m128i efb_load_row4(const uint32_t *p, unsigned mask)
 #define SPAN_GROUPS (G3D_TILE_SIZE / 4)
 
 /*
+ * The Z test and write of a row's four pixels from zrow on (those of
+ * `live`) with Z values zf (the planes' floats): ras_depth's clamp (NaN
+ * stays NaN: INT32_MIN) and truncation, quad_zplain4's compare and write.
+ * Returns the pixels that pass.
+ */
+static inline unsigned span_z4(__m128 zf, uint32_t *zrow, unsigned live,
+                               G3DCompare zfunc, bool zwrite)
+{
+    const __m128i m24 = _mm_set1_epi32(0xFFFFFF), ones = _mm_set1_epi32(-1);
+    const __m128 zmax = _mm_set1_ps(16777215.0f);
+    __m128 lt = _mm_cmplt_ps(zf, _mm_setzero_ps());
+    __m128 gt = _mm_cmpgt_ps(zf, zmax);
+    __m128i z, dz, zlt, zeq, pass;
+
+    zf = _mm_andnot_ps(lt, zf);
+    zf = _mm_or_ps(_mm_and_ps(gt, zmax), _mm_andnot_ps(gt, zf));
+    z = _mm_and_si128(_mm_cvttps_epi32(zf), m24);
+    dz = _mm_and_si128(efb_load_row4(zrow, live), m24);
+    zlt = _mm_cmplt_epi32(z, dz);
+    zeq = _mm_cmpeq_epi32(z, dz);
+    switch (zfunc) {
+    case G3D_CMP_NEVER:    pass = _mm_setzero_si128(); break;
+    case G3D_CMP_LESS:     pass = zlt; break;
+    case G3D_CMP_EQUAL:    pass = zeq; break;
+    case G3D_CMP_LEQUAL:   pass = _mm_or_si128(zlt, zeq); break;
+    case G3D_CMP_GREATER:  pass = _mm_xor_si128(_mm_or_si128(zlt, zeq), ones);
+                           break;
+    case G3D_CMP_NOTEQUAL: pass = _mm_xor_si128(zeq, ones); break;
+    case G3D_CMP_GEQUAL:   pass = _mm_xor_si128(zlt, ones); break;
+    default:               pass = ones; break;
+    }
+    live &= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(pass));
+    if (zwrite && live) {
+        efb_store_row4(zrow, z, live);
+    }
+    return live;
+}
+
+/*
+ * What a span stored, for the box and the pixel count: the extreme
+ * pixels' columns and rows and the count (a span with a Z test adds each
+ * group's passing pixels; without one, the whole rectangle is stored).
+ */
+typedef struct SpanBox {
+    int bx0, bx1, by0, by1;
+    uint64_t pixels;
+    bool row_any;               /* a pixel of the current row stored */
+} SpanBox;
+
+#define SPAN_BOX_INIT { INT_MAX, -1, -1, -1, 0, false }
+
+/* the group of four pixels from xl whose `live` pixels were stored */
+static inline void span_box_group(SpanBox *b, int xl, unsigned live)
+{
+    b->bx0 = MIN(b->bx0, xl + __builtin_ctz(live));
+    b->bx1 = MAX(b->bx1, xl + 31 - __builtin_clz(live));
+    b->pixels += quad_pixels(live);
+    b->row_any = true;
+}
+
+/* the end of row y */
+static inline void span_box_row(SpanBox *b, int y)
+{
+    if (b->row_any) {
+        b->by0 = b->by0 < 0 ? y : b->by0;
+        b->by1 = y;
+        b->row_any = false;
+    }
+}
+
+/* the end of the span [x0, x1) x [y0, y1): the box and count to st */
+static inline void span_box_end(SpanBox *b, FlipperThreadStats *st,
+                                bool ztest, int x0, int y0, int x1, int y1)
+{
+    if (!ztest) {
+        b->bx0 = x0, b->bx1 = x1 - 1, b->by0 = y0, b->by1 = y1 - 1;
+        b->pixels = (uint64_t)(x1 - x0) * (y1 - y0);
+    }
+    if (b->pixels) {
+        /* the pixels' quads: ras_bbox of the extreme pixels */
+        ras_bbox(st, b->bx0, b->by0);
+        ras_bbox(st, b->bx1, b->by1);
+        st->pixels += b->pixels;
+    }
+}
+
+/* a span function f (column terms for a tile's width) over wider fills,
+ * by parts: name and name_z (with the Z test) */
+#define SPAN_BY_TILES(name, f)                                              \
+static void name(void *user, int x0, int y0, int x1, int y1, int thread)    \
+{                                                                           \
+    for (; x0 < x1; x0 += G3D_TILE_SIZE) {                                  \
+        f(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread, false);    \
+    }                                                                       \
+}                                                                           \
+static void name##_z(void *user, int x0, int y0, int x1, int y1,            \
+                     int thread)                                            \
+{                                                                           \
+    for (; x0 < x1; x0 += G3D_TILE_SIZE) {                                  \
+        f(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread, true);     \
+    }                                                                       \
+}
+
+/*
  * ras_quad_plain for a triangle's covered pixels [x0, x1) x [y0, y1)
  * (common/raster.h G3DBlockFn: its pixels depend on nothing but their
  * position). slope_at's value at (x, y) is (f0 + dfdx dx) + dfdy dy with
@@ -821,13 +925,11 @@ span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
     const int ch = t->fast.chan, n = (x1 - x0 + 3) / 4;
     const bool zwrite = t->zwrite;
     const G3DCompare zfunc = (G3DCompare)t->zfunc;
-    const __m128i m24 = _mm_set1_epi32(0xFFFFFF), ones = _mm_set1_epi32(-1);
     const __m128i lo16 = _mm_set1_epi32(0xFFFF), lo8 = _mm_set1_epi32(0xFF);
-    const __m128 zmax = _mm_set1_ps(16777215.0f);
     __m128 zcol[SPAN_GROUPS], ccol[3][SPAN_GROUPS];
     float cdy[3], cyoff = cs->yoff;
-    int cy0 = cs->y0, bx0 = INT_MAX, bx1 = -1, by0 = -1, by1 = -1;
-    uint64_t pixels = 0;
+    int cy0 = cs->y0;
+    SpanBox box = SPAN_BOX_INIT;
     int g, j, y;
 
     for (g = 0; g < n; g++) {
@@ -858,7 +960,6 @@ span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
         uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
         float dy = cyoff + (float)(y - cy0);
         __m128 crowt[3], zrowt = _mm_setzero_ps();
-        bool any = false;
 
         for (j = 0; j < 3; j++) {
             crowt[j] = _mm_set1_ps(cdy[j] * dy);
@@ -872,36 +973,10 @@ span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
             __m128i w = _mm_setzero_si128();
 
             if (ztest) {
-                __m128 zf = _mm_add_ps(zcol[g], zrowt);
-                __m128 lt = _mm_cmplt_ps(zf, _mm_setzero_ps());
-                __m128 gt = _mm_cmpgt_ps(zf, zmax);
-                __m128i z, dz, zlt, zeq, pass;
-
-                /* ras_depth's clamp (NaN stays NaN: INT32_MIN) */
-                zf = _mm_andnot_ps(lt, zf);
-                zf = _mm_or_ps(_mm_and_ps(gt, zmax), _mm_andnot_ps(gt, zf));
-                z = _mm_and_si128(_mm_cvttps_epi32(zf), m24);
-                dz = _mm_and_si128(efb_load_row4(zrow + 4 * g, live), m24);
-                zlt = _mm_cmplt_epi32(z, dz);
-                zeq = _mm_cmpeq_epi32(z, dz);
-                switch (zfunc) {
-                case G3D_CMP_NEVER:    pass = _mm_setzero_si128(); break;
-                case G3D_CMP_LESS:     pass = zlt; break;
-                case G3D_CMP_EQUAL:    pass = zeq; break;
-                case G3D_CMP_LEQUAL:   pass = _mm_or_si128(zlt, zeq); break;
-                case G3D_CMP_GREATER:
-                    pass = _mm_xor_si128(_mm_or_si128(zlt, zeq), ones);
-                    break;
-                case G3D_CMP_NOTEQUAL: pass = _mm_xor_si128(zeq, ones); break;
-                case G3D_CMP_GEQUAL:   pass = _mm_xor_si128(zlt, ones); break;
-                default:               pass = ones; break;
-                }
-                live &= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(pass));
+                live = span_z4(_mm_add_ps(zcol[g], zrowt), zrow + 4 * g,
+                               live, zfunc, zwrite);
                 if (!live) {
                     continue;
-                }
-                if (zwrite) {
-                    efb_store_row4(zrow + 4 * g, z, live);
                 }
             }
             for (j = 0; j < 3; j++) {
@@ -916,49 +991,140 @@ span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
             }
             efb_store_row4(crow + 4 * g, w, live);
             if (ztest) {
-                int xl = x0 + 4 * g;
-
-                bx0 = MIN(bx0, xl + __builtin_ctz(live));
-                bx1 = MAX(bx1, xl + 31 - __builtin_clz(live));
-                pixels += quad_pixels(live);
-                any = true;
+                span_box_group(&box, x0 + 4 * g, live);
             }
         }
-        if (any) {
-            by0 = by0 < 0 ? y : by0;
-            by1 = y;
+        span_box_row(&box, y);
+    }
+    span_box_end(&box, st, ztest, x0, y0, x1, y1);
+}
+
+/*
+ * The same for a triangle ras_quad_tev4 draws as one texture stage times
+ * the rasterised colour (texmod_span): per group of four pixels of a row,
+ * quad_uv's coordinate (1/w, q, the projection, s17.7 by truncation),
+ * the map's four-pixel sampler at LOD 0 (the map's LOD changes nothing),
+ * quad_colour4's colour, the TEV's modulate (flipper_tev_mod_words) and
+ * quad_store_rgb8's words. Every plane's column term is computed once a
+ * fill and its row term once a row, as span_plain's: the same float
+ * operations as the quads'. The alpha test passes every alpha and the
+ * TEV has no Z texture or fog, so early and late Z are the same test.
+ */
+enum { TM_COL = 0, TM_W = 4, TM_S, TM_T, TM_Q, TM_PLANES };
+
+static inline __attribute__((always_inline)) void
+span_texmod(void *user, int x0, int y0, int x1, int y1, int thread,
+            const bool ztest)
+{
+    const RasTri *t = user;
+    FlipperCore *c = t->c;
+    FlipperThreadStats *st = &c->tstats[thread];
+    const TevProgram *prog = t->tev;
+    const RasTex *tx = t->tx;
+    const TxMap *m = &tx->map[tx->stage_map[0]];
+    const int ch = prog->st[0].chan, tc = tx->stage_coord[0];
+    const int n = (x1 - x0 + 3) / 4;
+    const GXSlope zs = t->z;    /* a copy the stores below cannot alias */
+    const GXSlope *sl[TM_PLANES] = {
+        &t->col[ch][0], &t->col[ch][1], &t->col[ch][2], &t->col[ch][3],
+        &tx->w, &tx->tex[tc][0], &tx->tex[tc][1], &tx->tex[tc][2],
+    };
+    const bool zwrite = t->zwrite;
+    const G3DCompare zfunc = (G3DCompare)t->zfunc;
+    const __m128i lo16 = _mm_set1_epi32(0xFFFF), lo8 = _mm_set1_epi32(0xFF);
+    const __m128 one = _mm_set1_ps(1.0f), s128 = _mm_set1_ps(128.0f);
+    static const uint8_t rgb[3] = { 0, 1, 2 };
+    __m128 zcol[SPAN_GROUPS], pcol[TM_PLANES][SPAN_GROUPS];
+    SpanBox box = SPAN_BOX_INIT;
+    int g, j, y;
+
+    for (g = 0; g < n; g++) {
+        __m128i xi = _mm_add_epi32(_mm_set1_epi32(x0 + 4 * g),
+                                   _mm_setr_epi32(0, 1, 2, 3));
+
+        for (j = 0; j < TM_PLANES; j++) {
+            __m128i xd = _mm_sub_epi32(xi, _mm_set1_epi32(sl[j]->x0));
+            __m128 dx = _mm_add_ps(_mm_set1_ps(sl[j]->xoff),
+                                   _mm_cvtepi32_ps(xd));
+
+            pcol[j][g] = _mm_add_ps(_mm_set1_ps(sl[j]->f0),
+                                    _mm_mul_ps(_mm_set1_ps(sl[j]->dfdx), dx));
+        }
+        if (ztest) {
+            __m128 dx = _mm_add_ps(_mm_set1_ps(zs.xoff), _mm_cvtepi32_ps(
+                                       _mm_sub_epi32(xi,
+                                                     _mm_set1_epi32(zs.x0))));
+            zcol[g] = _mm_add_ps(_mm_set1_ps(zs.f0),
+                                 _mm_mul_ps(_mm_set1_ps(zs.dfdx), dx));
         }
     }
-    if (!ztest) {
-        bx0 = x0, bx1 = x1 - 1, by0 = y0, by1 = y1 - 1;
-        pixels = (uint64_t)(x1 - x0) * (y1 - y0);
+    for (y = y0; y < y1; y++) {
+        uint32_t *crow = &c->efb_color[y * EFB_W + x0];
+        uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
+        __m128 prow[TM_PLANES], zrowt = _mm_setzero_ps();
+
+        for (j = 0; j < TM_PLANES; j++) {
+            prow[j] = _mm_set1_ps(sl[j]->dfdy *
+                                  (sl[j]->yoff + (float)(y - sl[j]->y0)));
+        }
+        if (ztest) {
+            zrowt = _mm_set1_ps(zs.dfdy * (zs.yoff + (float)(y - zs.y0)));
+        }
+        for (g = 0; g < n; g++) {
+            unsigned live = x1 - x0 - 4 * g >= 4 ? 15
+                            : 15u >> (4 - (x1 - x0 - 4 * g));
+            __m128 inv_w, qq, nz, proj;
+            __m128i w = _mm_setzero_si128();
+            int32_t s4[2][4];
+            uint32_t texel[4];
+
+            if (ztest) {
+                live = span_z4(_mm_add_ps(zcol[g], zrowt), zrow + 4 * g,
+                               live, zfunc, zwrite);
+                if (!live) {
+                    continue;
+                }
+            }
+            /* quad_uv's operations */
+            inv_w = _mm_div_ps(one, _mm_add_ps(pcol[TM_W][g], prow[TM_W]));
+            qq = _mm_mul_ps(_mm_add_ps(pcol[TM_Q][g], prow[TM_Q]), inv_w);
+            nz = _mm_cmpneq_ps(qq, _mm_setzero_ps());   /* NaN too */
+            proj = _mm_or_ps(_mm_and_ps(nz, _mm_div_ps(inv_w, qq)),
+                             _mm_andnot_ps(nz, inv_w));
+            for (j = 0; j < 2; j++) {
+                __m128 u = _mm_mul_ps(_mm_add_ps(pcol[TM_S + j][g],
+                                                 prow[TM_S + j]), proj);
+                _mm_storeu_si128((__m128i *)s4[j],
+                                 _mm_cvttps_epi32(_mm_mul_ps(u, s128)));
+            }
+            m->level4(m, s4[0], s4[1], 0, m->mag_linear, (uint8_t *)texel,
+                      sizeof(texel[0]));
+            /* quad_colour4's operations */
+            for (j = 0; j < 4; j++) {
+                __m128i v = _mm_and_si128(_mm_cvttps_epi32(
+                                              _mm_add_ps(pcol[TM_COL + j][g],
+                                                         prow[TM_COL + j])),
+                                          lo16);
+
+                v = _mm_and_si128(_mm_andnot_si128(_mm_srli_epi32(v, 8), v),
+                                  lo8);
+                w = _mm_or_si128(w, _mm_slli_epi32(v, 8 * j));
+            }
+            w = flipper_tev_mod_words(prog->tex_mod,
+                                      _mm_loadu_si128((const __m128i *)texel),
+                                      w);
+            efb_store_row4(crow + 4 * g, rgb8_words4(w, rgb), live);
+            if (ztest) {
+                span_box_group(&box, x0 + 4 * g, live);
+            }
+        }
+        span_box_row(&box, y);
     }
-    if (pixels) {
-        /* the pixels' quads: ras_bbox of the extreme pixels */
-        ras_bbox(st, bx0, by0);
-        ras_bbox(st, bx1, by1);
-        st->pixels += pixels;
-    }
+    span_box_end(&box, st, ztest, x0, y0, x1, y1);
 }
 
-/* span_plain's column terms hold a tile's width: wider fills by parts */
-static void ras_span_plain(void *user, int x0, int y0, int x1, int y1,
-                           int thread)
-{
-    for (; x0 < x1; x0 += G3D_TILE_SIZE) {
-        span_plain(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread,
-                   false);
-    }
-}
-
-static void ras_span_plain_z(void *user, int x0, int y0, int x1, int y1,
-                             int thread)
-{
-    for (; x0 < x1; x0 += G3D_TILE_SIZE) {
-        span_plain(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread,
-                   true);
-    }
-}
+SPAN_BY_TILES(ras_span_plain, span_plain)
+SPAN_BY_TILES(ras_span_texmod, span_texmod)
 #endif
 
 /*
@@ -1011,6 +1177,31 @@ static bool flat_plain(RasTri *t)
               col[swap[2]];
     return true;
 }
+
+#ifdef __SSE2__
+/*
+ * Whether span_texmod may draw t (after plain_state): ras_quad_tev4 with
+ * one stage modulating the texture and the rasterised colour (TEV_MOD_*),
+ * every alpha passing, no Z texture or fog; its texture sampled without an
+ * indirect step through a four-pixel sampler whose LOD changes nothing;
+ * the RGB8 word stored alone; Z none or a plain 24-bit test.
+ */
+static bool texmod_span(const RasTri *t)
+{
+    const TevProgram *p = t->tev;
+    const RasTex *tx = t->tx;
+    const TxMap *m;
+
+    if (!p || !p->tex_mod || !p->alpha_all || p->ztex_op || p->fog ||
+        !tx || !tx->quad || !tx->direct || !tx->ntex ||
+        !(tx->tex_stages & 1) || p->st[0].chan >= t->ncol ||
+        !t->pe_plain || (t->ztest && !t->zplain)) {
+        return false;
+    }
+    m = &tx->map[tx->stage_map[0]];
+    return m->lod_fixed && m->level4 && m->src;
+}
+#endif
 
 /*
  * The per-triangle PE and Z decisions (t->pe_plain, zplain and their
@@ -1249,7 +1440,7 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
         };
         SlopeCtx ctx;
         RasTri *t;
-        bool ok = true;
+        bool ok = true, wide;
 
         for (k = 0; k < 3; k++) {
             ok &= snap(v[k]->screen[0], s->x_off, &tri.v[k].x);
@@ -1299,6 +1490,12 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
                 t->cdy[ch][k] = t->col[ch][k].dfdy;
             }
         }
+        /*
+         * Spans for triangles at least 16 pixels wide: a narrower one's
+         * fills would be row runs of a few pixels, a call each
+         */
+        wide = MAX(MAX(tri.v[0].x, tri.v[1].x), tri.v[2].x) -
+               MIN(MIN(tri.v[0].x, tri.v[1].x), tri.v[2].x) >= 16 * 16;
         if (plain_state(c, t)) {
             tri.shade = ras_quad_plain;
             if (flat_plain(t)) {
@@ -1306,16 +1503,16 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
                 tri.fill_wide = true;
             }
 #ifdef __SSE2__
-            /*
-             * Spans for triangles at least 16 pixels wide: a narrower
-             * one's fills would be row runs of a few pixels, a call each
-             */
-            else if (MAX(MAX(tri.v[0].x, tri.v[1].x), tri.v[2].x) -
-                     MIN(MIN(tri.v[0].x, tri.v[1].x), tri.v[2].x) >= 16 * 16) {
+            else if (wide) {
                 tri.fill = t->ztest ? ras_span_plain_z : ras_span_plain;
             }
 #endif
         }
+#ifdef __SSE2__
+        else if (wide && texmod_span(t)) {
+            tri.fill = t->ztest ? ras_span_texmod_z : ras_span_texmod;
+        }
+#endif
         tri.user = t;
         if (g3d_raster_triangle(c->raster, &tri)) {
             c->stats.triangles++;

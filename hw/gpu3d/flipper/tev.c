@@ -902,32 +902,14 @@ static inline __m128i words4(const uint8_t *p, size_t stride)
     return _mm_loadu_si128((const __m128i *)w);
 }
 
-/*
- * prog->tex_mod: the stage's modulate (kind4) of every component of the
- * four pixels, two pixels a vector in 16-bit lanes. B * C' <= 255 * 256,
- * plus 128, stays below 2^16, so the unsigned 16-bit product, sum and
- * shift are the 32-bit ones; D is zero, so the sum is 0-255 and neither
- * clamp changes it.
- */
+/* prog->tex_mod: the stage's modulate of every component of the four
+ * pixels (flipper_tev_mod_words) */
 static void tex_mod4(const TevProgram *prog, const TevQuad *q,
                      uint8_t out[4][4])
 {
-    const __m128i z = _mm_setzero_si128(), r128 = _mm_set1_epi16(128);
-    __m128i tw = words4(q->tex[0][0], sizeof(q->tex[0]));
-    __m128i rw = _mm_loadu_si128((const __m128i *)q->col[prog->st[0].chan]);
-    __m128i bw = prog->tex_mod == TEV_MOD_TEX_RAS ? tw : rw;
-    __m128i cw = prog->tex_mod == TEV_MOD_TEX_RAS ? rw : tw;
-    __m128i v[2];
-    int h;
-
-    for (h = 0; h < 2; h++) {
-        __m128i b = h ? _mm_unpackhi_epi8(bw, z) : _mm_unpacklo_epi8(bw, z);
-        __m128i c = h ? _mm_unpackhi_epi8(cw, z) : _mm_unpacklo_epi8(cw, z);
-
-        c = _mm_add_epi16(c, _mm_srli_epi16(c, 7));
-        v[h] = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(b, c), r128), 8);
-    }
-    _mm_storeu_si128((__m128i *)out, _mm_packus_epi16(v[0], v[1]));
+    _mm_storeu_si128((__m128i *)out, flipper_tev_mod_words(
+        prog->tex_mod, words4(q->tex[0][0], sizeof(q->tex[0])),
+        _mm_loadu_si128((const __m128i *)q->col[prog->st[0].chan])));
 }
 
 unsigned flipper_tev_shade4(FlipperCore *c, const TevProgram *prog,

@@ -26,6 +26,11 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* eight-lane spans and fetches with AVX2, chosen at run time */
+#define GLAMO_HAVE_AVX2 1
+#endif
 
 #define GLAMO_NREGS       (GLAMO_REG_SIZE / 2)
 #define GLAMO_QUEUE_SIZE  1024          /* 3D queue entries */
@@ -148,10 +153,17 @@ typedef void GlamoTexFetchFn(const GlamoRenderState *rs,
                              const GlamoTexUnit *t, const float uv[4][2],
                              uint32_t mask, float out[4][4]);
 #ifdef __SSE2__
-/* four samples of one unit, one pixel a lane: red, green, blue */
-typedef void GlamoTexFetch4Fn(const GlamoRenderState *rs,
-                              const GlamoTexUnit *t, __m128 u, __m128 v,
-                              __m128 out[3]);
+/* eight samples of one unit, two groups of four pixels, one pixel a
+ * lane: red, green, blue */
+typedef void GlamoTexFetch8Fn(const GlamoRenderState *rs,
+                              const GlamoTexUnit *t, const __m128 u[2],
+                              const __m128 v[2], __m128 out[2][3]);
+#endif
+#ifdef GLAMO_HAVE_AVX2
+/* the same, the eight pixels in one vector (AVX2 code) */
+typedef void GlamoTexFetch8AvxFn(const GlamoRenderState *rs,
+                                 const GlamoTexUnit *t, const __m256 *u,
+                                 const __m256 *v, __m256 out[3]);
 #endif
 
 /* a 16 bpp destination format's fields (EGDST0CFM) */
@@ -223,7 +235,10 @@ struct GlamoRenderState {
     GlamoDstLayout dst_layout;
     GlamoTexFetchFn *fetch0;
 #ifdef __SSE2__
-    GlamoTexFetch4Fn *fetch4;      /* fetch0 four pixels at once, or NULL */
+    GlamoTexFetch8Fn *fetch8;      /* fetch0 eight pixels at once, or NULL */
+#endif
+#ifdef GLAMO_HAVE_AVX2
+    GlamoTexFetch8AvxFn *fetch8_avx2;  /* fetch8 in AVX2 code, or NULL */
 #endif
     uint8_t comb[2][4];            /* per channel: colour = comb[0] * comb[1] */
     bool comb_modulate;            /* comb: diffuse * texel in every channel */
@@ -277,8 +292,19 @@ G3DBlockFn *glamo_render_fill(GlamoTri *t, int width);
 
 /* texture.c */
 #ifdef __SSE2__
-/* the four-lane fetch for `unit`, or NULL */
-GlamoTexFetch4Fn *glamo_tex_fast4(const GlamoRenderState *rs, int unit);
+/* the eight-pixel fetch in lanes for `unit`, or NULL */
+GlamoTexFetch8Fn *glamo_tex_fast8(const GlamoRenderState *rs, int unit);
+#endif
+#ifdef GLAMO_HAVE_AVX2
+/*
+ * Whether the spans and fetches may use AVX2: set from the CPU by
+ * glamo_lanes_init (render.c); a test may clear it to take the SSE2 lanes.
+ */
+extern bool glamo_lanes_avx2;
+void glamo_lanes_init(void);
+/* glamo_tex_fast8's fetch in AVX2 code, or NULL */
+GlamoTexFetch8AvxFn *glamo_tex_fast8_avx2(const GlamoRenderState *rs,
+                                          int unit);
 #endif
 void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs);
 /* returns the samples (bits of mask) that texture transparency removes */

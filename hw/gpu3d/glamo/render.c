@@ -856,6 +856,10 @@ void fast_quad(const GlamoTri *t, const G3DQuad *q, const DstLayout *l,
  */
 enum { SPAN_PLANES = 7 };
 
+/* RGB565's fields: each one's maximum and its shift */
+static const float span_max[3] = { 31.0f, 63.0f, 31.0f };
+static const int span_shift[3] = { 11, 5, 0 };
+
 /* r, g, b, Z, 1/w, u, v: the planes a span in lanes evaluates */
 static const uint8_t span_planes[SPAN_PLANES] = {
     GLAMO_PL_COL, GLAMO_PL_COL + 1, GLAMO_PL_COL + 2, GLAMO_PL_Z,
@@ -870,6 +874,59 @@ static const uint8_t span_planes[SPAN_PLANES] = {
 typedef struct SpanCols {
     __m128 a[G3D_TILE_SIZE / 4][SPAN_PLANES];
 } SpanCols;
+
+/* the Z16 test's state as lane masks (span_z16) */
+typedef struct SpanZ {
+    __m128i lt_on, eq_on, gt_on, zmask;
+} SpanZ;
+
+static inline SpanZ span_z_init(const GlamoRenderState *rs)
+{
+    SpanZ z = {
+        .lt_on = _mm_set1_epi16(rs->z_func & 1 ? -1 : 0),
+        .eq_on = _mm_set1_epi16(rs->z_func & 2 ? -1 : 0),
+        .gt_on = _mm_set1_epi16(rs->z_func & 4 ? -1 : 0),
+        .zmask = _mm_set1_epi16(rs->z_write ? (int16_t)rs->zmask : 0),
+    };
+    return z;
+}
+
+/*
+ * Eight pixels' Z16 test and masked write at pz: zv their Z offset by
+ * -0x8000 (signed 16-bit lanes). Returns the lanes that pass.
+ */
+static inline __m128i span_z16(const SpanZ *zc, __m128i zv, uint16_t *pz)
+{
+    const __m128i flip = _mm_set1_epi16(-0x8000);
+    __m128i old = _mm_xor_si128(_mm_loadu_si128((const __m128i *)pz), flip);
+    __m128i pass = _mm_or_si128(
+        _mm_or_si128(_mm_and_si128(_mm_cmplt_epi16(zv, old), zc->lt_on),
+                     _mm_and_si128(_mm_cmpeq_epi16(zv, old), zc->eq_on)),
+        _mm_and_si128(_mm_cmpgt_epi16(zv, old), zc->gt_on));
+
+    if (_mm_movemask_epi8(pass) == 0) {
+        return pass;
+    }
+    /* (old & ~zmask) | (new & zmask) where the pixel passes */
+    zv = _mm_xor_si128(zv, flip);
+    old = _mm_xor_si128(old, flip);
+    zv = _mm_or_si128(_mm_andnot_si128(zc->zmask, old),
+                      _mm_and_si128(zc->zmask, zv));
+    _mm_storeu_si128((__m128i *)pz, _mm_or_si128(_mm_and_si128(pass, zv),
+                                                 _mm_andnot_si128(pass, old)));
+    return pass;
+}
+
+/* eight RGB565 pens to pd, where `pass` (span_z16) */
+static inline void span_store565(uint16_t *pd, __m128i pen, __m128i pass)
+{
+    if (_mm_movemask_epi8(pass) != 0xffff) {
+        __m128i d = _mm_loadu_si128((const __m128i *)pd);
+        pen = _mm_or_si128(_mm_and_si128(pass, pen),
+                           _mm_andnot_si128(pass, d));
+    }
+    _mm_storeu_si128((__m128i *)pd, pen);
+}
 
 /* the columns of [x, x1)'s whole groups of eight pixels */
 static inline __attribute__((always_inline))
@@ -897,14 +954,9 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
     const float sy = y + 0.5f;
     const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
     const __m128 half = _mm_set1_ps(0.5f);
-    const __m128i lim[3] = {
-        _mm_set1_epi16(31), _mm_set1_epi16(63), _mm_set1_epi16(31),
-    };
-    const float maxf[3] = { 31.0f, 63.0f, 31.0f };
-    const int shift[3] = { 11, 5, 0 };
     __m128 p2y[SPAN_PLANES], bias;
     const __m128 (*col)[SPAN_PLANES] = sc->a;
-    __m128i lt_on, eq_on, gt_on, zmask, flip = _mm_set1_epi16(-0x8000);
+    const SpanZ zc = span_z_init(rs);
     uint16_t *pd = (uint16_t *)(rs->vram + rs->dst_base +
                                 (size_t)y * rs->dst_pitch) + x;
     uint16_t *pz = (uint16_t *)(rs->vram + rs->z_base +
@@ -918,30 +970,31 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
     /* the dither bias repeats every four pixels */
     bias = _mm_setr_ps(dither_bias(rs, x, y), dither_bias(rs, x + 1, y),
                        dither_bias(rs, x + 2, y), dither_bias(rs, x + 3, y));
-    lt_on = _mm_set1_epi16(rs->z_func & 1 ? -1 : 0);
-    eq_on = _mm_set1_epi16(rs->z_func & 2 ? -1 : 0);
-    gt_on = _mm_set1_epi16(rs->z_func & 4 ? -1 : 0);
-    zmask = _mm_set1_epi16(rs->z_write ? (int16_t)rs->zmask : 0);
 
     for (; x + 8 <= x1; x += 8, pd += 8, pz += 8, col += 2) {
         __m128i pen = _mm_setzero_si128(), pass = _mm_set1_epi16(-1);
         __m128 texel[2][3];
-        int h, m;
+        int h;
 
-        /* pixel_uv and texture 0's fetch, four pixels at a time */
-        for (h = 0; tex && h < 2; h++) {
-            __m128 w = one, uv[2];
-            if (rs->tex_persp) {
-                __m128 iw = _mm_add_ps(col[h][4], p2y[4]);
-                w = _mm_and_ps(_mm_cmpneq_ps(iw, zero), _mm_div_ps(one, iw));
+        /* pixel_uv and texture 0's fetch, eight pixels at a time */
+        if (tex) {
+            __m128 uv[2][2];
+            for (h = 0; h < 2; h++) {
+                __m128 w = one;
+                if (rs->tex_persp) {
+                    __m128 iw = _mm_add_ps(col[h][4], p2y[4]);
+                    w = _mm_and_ps(_mm_cmpneq_ps(iw, zero),
+                                   _mm_div_ps(one, iw));
+                }
+                for (k = 0; k < 2; k++) {
+                    uv[k][h] = _mm_mul_ps(_mm_add_ps(col[h][5 + k],
+                                                     p2y[5 + k]), w);
+                }
             }
-            for (k = 0; k < 2; k++) {
-                uv[k] = _mm_mul_ps(_mm_add_ps(col[h][5 + k], p2y[5 + k]), w);
-            }
-            rs->fetch4(rs, &rs->tex[0], uv[0], uv[1], texel[h]);
+            rs->fetch8(rs, &rs->tex[0], uv[0], uv[1], texel);
         }
         if (z16) {
-            __m128i zi[2], zv, old;
+            __m128i zi[2];
             for (h = 0; h < 2; h++) {
                 __m128 z = _mm_add_ps(col[h][3], p2y[3]);
                 z = _mm_min_ps(_mm_max_ps(z, zero), one);
@@ -950,24 +1003,11 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
                         _mm_mul_ps(z, _mm_set1_ps(65535.0f)), half)),
                     _mm_set1_epi32(0x8000));
             }
-            zv = _mm_packs_epi32(zi[0], zi[1]);         /* offset by 0x8000 */
-            old = _mm_xor_si128(_mm_loadu_si128((const __m128i *)pz), flip);
-            pass = _mm_or_si128(
-                _mm_or_si128(_mm_and_si128(_mm_cmplt_epi16(zv, old), lt_on),
-                             _mm_and_si128(_mm_cmpeq_epi16(zv, old), eq_on)),
-                _mm_and_si128(_mm_cmpgt_epi16(zv, old), gt_on));
-            m = _mm_movemask_epi8(pass);
-            if (m == 0) {
+            /* offset by 0x8000 */
+            pass = span_z16(&zc, _mm_packs_epi32(zi[0], zi[1]), pz);
+            if (_mm_movemask_epi8(pass) == 0) {
                 continue;
             }
-            /* (old & ~zmask) | (new & zmask) where the pixel passes */
-            zv = _mm_xor_si128(zv, flip);
-            old = _mm_xor_si128(old, flip);
-            zv = _mm_or_si128(_mm_andnot_si128(zmask, old),
-                              _mm_and_si128(zmask, zv));
-            _mm_storeu_si128((__m128i *)pz,
-                             _mm_or_si128(_mm_and_si128(pass, zv),
-                                          _mm_andnot_si128(pass, old)));
         }
         for (k = 0; k < 3; k++) {
             __m128i u[2], v;
@@ -979,20 +1019,132 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
                     c = _mm_mul_ps(opnd[rs->comb[0][k]], opnd[rs->comb[1][k]]);
                 }
                 c = _mm_min_ps(_mm_max_ps(c, zero), one);
-                c = _mm_add_ps(_mm_mul_ps(c, _mm_set1_ps(maxf[k])), bias);
+                c = _mm_add_ps(_mm_mul_ps(c, _mm_set1_ps(span_max[k])), bias);
                 u[h] = _mm_cvttps_epi32(c);
             }
-            v = _mm_min_epi16(_mm_packs_epi32(u[0], u[1]), lim[k]);
-            pen = _mm_or_si128(pen, _mm_slli_epi16(v, shift[k]));
+            v = _mm_min_epi16(_mm_packs_epi32(u[0], u[1]),
+                              _mm_set1_epi16((int16_t)span_max[k]));
+            pen = _mm_or_si128(pen, _mm_slli_epi16(v, span_shift[k]));
         }
-        if (z16 && _mm_movemask_epi8(pass) != 0xffff) {
-            __m128i d = _mm_loadu_si128((const __m128i *)pd);
-            pen = _mm_or_si128(_mm_and_si128(pass, pen),
-                               _mm_andnot_si128(pass, d));
-        }
-        _mm_storeu_si128((__m128i *)pd, pen);
+        span_store565(pd, pen, pass);
     }
     return x;
+}
+#endif
+
+#ifdef GLAMO_HAVE_AVX2
+bool glamo_lanes_avx2;
+
+void glamo_lanes_init(void)
+{
+    /* once: cores made on several threads must not race on the flag */
+    static gsize done;
+
+    if (g_once_init_enter(&done)) {
+        __builtin_cpu_init();
+        glamo_lanes_avx2 = __builtin_cpu_supports("avx2");
+        g_once_init_leave(&done, 1);
+    }
+}
+
+/*
+ * span_565_sse2 for a textured draw with the eight pixels in one vector
+ * (AVX2, with texture 0's fetch8_avx2): each lane's operations are the
+ * SSE2 lanes' in their order (VMAXPS/VMINPS, VCVTTPS2DQ, the unordered
+ * not-equal of 1/w's test), the eight results packed to 16 bits as there;
+ * no FMA is enabled, so no product and sum are contracted.
+ */
+static inline __attribute__((always_inline, target("avx2")))
+int span_565_tex_avx2(const GlamoTri *t, int x, int x1, int y, bool z16,
+                      const SpanCols *sc)
+{
+    const GlamoRenderState *rs = t->rs;
+    const float sy = y + 0.5f;
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+    const __m256 half = _mm256_set1_ps(0.5f);
+    __m256 p2y[SPAN_PLANES], bias;
+    __m128 bias4;
+    const __m128 (*col)[SPAN_PLANES] = sc->a;
+    const SpanZ zc = span_z_init(rs);
+    uint16_t *pd = (uint16_t *)(rs->vram + rs->dst_base +
+                                (size_t)y * rs->dst_pitch) + x;
+    uint16_t *pz = (uint16_t *)(rs->vram + rs->z_base +
+                                (size_t)y * rs->z_pitch) + x;
+    int k;
+
+    for (k = 0; k < SPAN_PLANES; k++) {
+        p2y[k] = _mm256_set1_ps(t->pl[span_planes[k]][2] * sy);
+    }
+    bias4 = _mm_setr_ps(dither_bias(rs, x, y), dither_bias(rs, x + 1, y),
+                        dither_bias(rs, x + 2, y), dither_bias(rs, x + 3, y));
+    bias = _mm256_set_m128(bias4, bias4);
+
+    for (; x + 8 <= x1; x += 8, pd += 8, pz += 8, col += 2) {
+        __m128i pen = _mm_setzero_si128(), pass = _mm_set1_epi16(-1);
+        __m256 texel[3], a[SPAN_PLANES], uv[2], w = one;
+
+        /* the column terms of the eight pixels plus the row's */
+        for (k = 0; k < SPAN_PLANES; k++) {
+            a[k] = _mm256_add_ps(_mm256_set_m128(col[1][k], col[0][k]),
+                                 p2y[k]);
+        }
+        if (rs->tex_persp) {
+            w = _mm256_and_ps(_mm256_cmp_ps(a[4], zero, _CMP_NEQ_UQ),
+                              _mm256_div_ps(one, a[4]));
+        }
+        uv[0] = _mm256_mul_ps(a[5], w);
+        uv[1] = _mm256_mul_ps(a[6], w);
+        rs->fetch8_avx2(rs, &rs->tex[0], &uv[0], &uv[1], texel);
+        if (z16) {
+            __m256 z = _mm256_min_ps(_mm256_max_ps(a[3], zero), one);
+            __m256i zi = _mm256_sub_epi32(
+                _mm256_cvttps_epi32(_mm256_add_ps(
+                    _mm256_mul_ps(z, _mm256_set1_ps(65535.0f)), half)),
+                _mm256_set1_epi32(0x8000));
+
+            /* offset by 0x8000 */
+            pass = span_z16(&zc, _mm_packs_epi32(
+                                _mm256_castsi256_si128(zi),
+                                _mm256_extracti128_si256(zi, 1)), pz);
+            if (_mm_movemask_epi8(pass) == 0) {
+                continue;
+            }
+        }
+        for (k = 0; k < 3; k++) {
+            /* the texture blend's product (fast_pen) */
+            const __m256 opnd[3] = { texel[k], a[k], one };
+            __m256 c = _mm256_mul_ps(opnd[rs->comb[0][k]],
+                                     opnd[rs->comb[1][k]]);
+            __m256i u;
+            __m128i v;
+
+            c = _mm256_min_ps(_mm256_max_ps(c, zero), one);
+            c = _mm256_add_ps(_mm256_mul_ps(c, _mm256_set1_ps(span_max[k])),
+                              bias);
+            u = _mm256_cvttps_epi32(c);
+            v = _mm_min_epi16(_mm_packs_epi32(_mm256_castsi256_si128(u),
+                                              _mm256_extracti128_si256(u, 1)),
+                              _mm_set1_epi16((int16_t)span_max[k]));
+            pen = _mm_or_si128(pen, _mm_slli_epi16(v, span_shift[k]));
+        }
+        span_store565(pd, pen, pass);
+    }
+    return x;
+}
+
+/* span_565_tex_avx2 compiled without and with the Z16 test */
+__attribute__((target("avx2")))
+static int span_565_tex_avx2_noz(const GlamoTri *t, int x, int x1, int y,
+                                 const SpanCols *sc)
+{
+    return span_565_tex_avx2(t, x, x1, y, false, sc);
+}
+
+__attribute__((target("avx2")))
+static int span_565_tex_avx2_z16(const GlamoTri *t, int x, int x1, int y,
+                                 const SpanCols *sc)
+{
+    return span_565_tex_avx2(t, x, x1, y, true, sc);
 }
 #endif
 
@@ -1010,7 +1162,7 @@ void fast_rect(const GlamoTri *t, int x0, int y0, int x1, int y1,
     float texel[4][4];
     int x, y, n, i;
 #ifdef __SSE2__
-    bool lanes = l == &rgb565 && (!tex || rs->fetch4);
+    bool lanes = l == &rgb565 && (!tex || rs->fetch8);
     SpanCols sc;
 
     if (lanes) {
@@ -1020,6 +1172,12 @@ void fast_rect(const GlamoTri *t, int x0, int y0, int x1, int y1,
 
     for (y = y0; y < y1; y++) {
         x = x0;
+#ifdef GLAMO_HAVE_AVX2
+        if (lanes && tex && rs->fetch8_avx2) {
+            x = z16 ? span_565_tex_avx2_z16(t, x, x1, y, &sc)
+                    : span_565_tex_avx2_noz(t, x, x1, y, &sc);
+        }
+#endif
 #ifdef __SSE2__
         if (lanes) {
             x = span_565_sse2(t, x, x1, y, z16, tex, &sc);
@@ -1184,7 +1342,11 @@ static G3DQuadFn *choose_quad(GlamoRenderState *rs)
     }
     is565 = memcmp(&rs->dst_layout, &rgb565, sizeof(rgb565)) == 0;
 #ifdef __SSE2__
-    rs->fetch4 = tex && is565 ? glamo_tex_fast4(rs, 0) : NULL;
+    rs->fetch8 = tex && is565 ? glamo_tex_fast8(rs, 0) : NULL;
+#endif
+#ifdef GLAMO_HAVE_AVX2
+    glamo_lanes_init();
+    rs->fetch8_avx2 = rs->fetch8 ? glamo_tex_fast8_avx2(rs, 0) : NULL;
 #endif
     if (spans_allowed(rs, z_used, tex)) {
         rs->fill = fills[is565][z_used][tex];

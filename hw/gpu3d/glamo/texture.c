@@ -569,8 +569,9 @@ GlamoTexFetchFn *glamo_tex_fast(const GlamoRenderState *rs, int unit)
  * finite test and clamp (MAXPS/MINPS are g3d_clampf's comparisons), floor
  * as truncation corrected by one where it rounded up (exact: |fx| <= 2^24),
  * the wrap as a mask, and each field's (float)v / max (the quotient
- * g3d_unorm2f's table holds) by DIVPS, which rounds as the scalar division
- * does. Red, green and blue only: the RGB565 destination has no alpha.
+ * g3d_unorm2f's table holds) by g3d_unorm2f_sse2's two products, which
+ * give the division's quotient for every field value. Red, green and blue
+ * only: the RGB565 destination has no alpha.
  */
 /* a * b in each lane, modulo 2^32 (SSE2 has no PMULLD) */
 static inline __m128i mul_u32(__m128i a, uint32_t b)
@@ -588,24 +589,36 @@ static inline int load_le16(const uint8_t *p)
     return p[0] | p[1] << 8;
 }
 
-static void fetch4_rgb565_wrap2(const GlamoRenderState *rs,
-                                const GlamoTexUnit *t, __m128 u, __m128 v,
-                                __m128 out[3])
+static inline int load_le32(const uint8_t *p)
+{
+    return (int)(p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24);
+}
+
+/* what fetch4_rgb565 needs of the unit, the same for every group */
+typedef struct Fetch4Unit {
+    const uint8_t *tex;
+    uint32_t pitch;
+    __m128 size[2];                 /* w, h as floats */
+    __m128i size1[2];               /* w - 1, h - 1 */
+} Fetch4Unit;
+
+static inline __attribute__((always_inline))
+void fetch4_rgb565(const Fetch4Unit *fu, __m128 u, __m128 v, __m128 out[3])
 {
     const __m128 lim = _mm_set1_ps(16777216.0f), half = _mm_set1_ps(0.5f);
     const __m128 one = _mm_set1_ps(1.0f);
     const __m128i expo = _mm_set1_epi32(0x7f800000);
-    const uint8_t *tex = rs->vram + t->base[0];
-    uint32_t pitch = t->pitch[0];
+    const uint8_t *tex = fu->tex;
+    uint32_t pitch = fu->pitch;
     __m128 c[2], frac[2], nfrac[2], texel[4][3];
     __m128i i0[2], i1[2];
     int32_t off[4][4];
     int a, k, i;
 
-    c[0] = _mm_mul_ps(u, _mm_set1_ps((float)(int)MAX(t->w, 1u)));
-    c[1] = _mm_mul_ps(v, _mm_set1_ps((float)(int)MAX(t->h, 1u)));
+    c[0] = _mm_mul_ps(u, fu->size[0]);
+    c[1] = _mm_mul_ps(v, fu->size[1]);
     for (a = 0; a < 2; a++) {
-        __m128i size1 = _mm_set1_epi32((int)MAX(a ? t->h : t->w, 1u) - 1);
+        __m128i size1 = fu->size1[a];
         __m128i finite = _mm_xor_si128(
             _mm_cmpeq_epi32(_mm_and_si128(_mm_castps_si128(c[a]), expo), expo),
             _mm_set1_epi32(-1));
@@ -628,33 +641,55 @@ static void fetch4_rgb565_wrap2(const GlamoRenderState *rs,
         __m128i ra = mul_u32(i0[1], pitch), rb = mul_u32(i1[1], pitch);
         __m128i ca = _mm_add_epi32(i0[0], i0[0]);
         __m128i cb = _mm_add_epi32(i1[0], i1[0]);
-        __m128i raw[2] = { _mm_setzero_si128(), _mm_setzero_si128() };
-        const __m128i zero = _mm_setzero_si128();
+        __m128i raw[2];
+        const __m128i low = _mm_set1_epi32(0xffff);
+        __m128i f16[2][3];
+        bool pairs = _mm_movemask_epi8(_mm_cmpeq_epi32(
+            i1[0], _mm_add_epi32(i0[0], _mm_set1_epi32(1)))) == 0xffff;
 
         _mm_storeu_si128((__m128i *)off[0], _mm_add_epi32(ra, ca));
-        _mm_storeu_si128((__m128i *)off[1], _mm_add_epi32(ra, cb));
         _mm_storeu_si128((__m128i *)off[2], _mm_add_epi32(rb, ca));
-        _mm_storeu_si128((__m128i *)off[3], _mm_add_epi32(rb, cb));
-        /* t00 | t10 and t01 | t11 as eight 16-bit lanes each */
-#define TEXEL(v, k, i) \
-        v = _mm_insert_epi16(v, load_le16(tex + off[k][i]), ((k) & 1) * 4 + (i))
-        TEXEL(raw[0], 0, 0); TEXEL(raw[0], 0, 1); TEXEL(raw[0], 0, 2);
-        TEXEL(raw[0], 0, 3); TEXEL(raw[0], 1, 0); TEXEL(raw[0], 1, 1);
-        TEXEL(raw[0], 1, 2); TEXEL(raw[0], 1, 3);
-        TEXEL(raw[1], 2, 0); TEXEL(raw[1], 2, 1); TEXEL(raw[1], 2, 2);
-        TEXEL(raw[1], 2, 3); TEXEL(raw[1], 3, 0); TEXEL(raw[1], 3, 1);
-        TEXEL(raw[1], 3, 2); TEXEL(raw[1], 3, 3);
-#undef TEXEL
+        if (pairs) {
+            /*
+             * No lane's second column wrapped: a row's two texels are
+             * neighbours, one 32-bit read, t00 (t01) in a lane's low half
+             * and t10 (t11) in its high half
+             */
+            for (k = 0; k < 2; k++) {
+                const int32_t *o = off[2 * k];
+                raw[k] = _mm_setr_epi32(load_le32(tex + o[0]),
+                                        load_le32(tex + o[1]),
+                                        load_le32(tex + o[2]),
+                                        load_le32(tex + o[3]));
+            }
+        } else {
+            uint16_t w16[2][8];
+
+            _mm_storeu_si128((__m128i *)off[1], _mm_add_epi32(ra, cb));
+            _mm_storeu_si128((__m128i *)off[3], _mm_add_epi32(rb, cb));
+            /* t00 | t10 and t01 | t11, a pixel's two texels in its lane's
+             * low and high 16 bits as the pairs' reads give them */
+            for (k = 0; k < 4; k++) {
+                for (i = 0; i < 4; i++) {
+                    w16[k >> 1][2 * i + (k & 1)] = load_le16(tex + off[k][i]);
+                }
+            }
+            raw[0] = _mm_loadu_si128((const __m128i *)w16[0]);
+            raw[1] = _mm_loadu_si128((const __m128i *)w16[1]);
+        }
+        for (a = 0; a < 2; a++) {
+            f16[a][0] = _mm_srli_epi16(raw[a], 11);
+            f16[a][1] = _mm_and_si128(_mm_srli_epi16(raw[a], 5),
+                                      _mm_set1_epi16(63));
+            f16[a][2] = _mm_and_si128(raw[a], _mm_set1_epi16(31));
+        }
         for (k = 0; k < 4; k++) {
-            __m128i w16 = raw[k >> 1], f16[3];
-            f16[0] = _mm_srli_epi16(w16, 11);
-            f16[1] = _mm_and_si128(_mm_srli_epi16(w16, 5), _mm_set1_epi16(63));
-            f16[2] = _mm_and_si128(w16, _mm_set1_epi16(31));
             for (i = 0; i < 3; i++) {
-                __m128i w = k & 1 ? _mm_unpackhi_epi16(f16[i], zero)
-                                  : _mm_unpacklo_epi16(f16[i], zero);
-                texel[k][i] = _mm_div_ps(_mm_cvtepi32_ps(w),
-                                         _mm_set1_ps(i == 1 ? 63.0f : 31.0f));
+                __m128i f = f16[k >> 1][i];
+                __m128i w = k & 1 ? _mm_srli_epi32(f, 16)
+                                  : _mm_and_si128(f, low);
+                texel[k][i] = g3d_unorm2f_sse2(_mm_cvtepi32_ps(w),
+                                               i == 1 ? 6 : 5);
             }
         }
     }
@@ -668,12 +703,139 @@ static void fetch4_rgb565_wrap2(const GlamoRenderState *rs,
     }
 }
 
-GlamoTexFetch4Fn *glamo_tex_fast4(const GlamoRenderState *rs, int unit)
+/* two groups of four a call: the unit's constants and the call once */
+static void fetch8_rgb565_wrap2(const GlamoRenderState *rs,
+                                const GlamoTexUnit *t, const __m128 u[2],
+                                const __m128 v[2], __m128 out[2][3])
+{
+    Fetch4Unit fu = {
+        .tex = rs->vram + t->base[0],
+        .pitch = t->pitch[0],
+        .size = { _mm_set1_ps((float)(int)MAX(t->w, 1u)),
+                  _mm_set1_ps((float)(int)MAX(t->h, 1u)) },
+        .size1 = { _mm_set1_epi32((int)MAX(t->w, 1u) - 1),
+                   _mm_set1_epi32((int)MAX(t->h, 1u) - 1) },
+    };
+
+    fetch4_rgb565(&fu, u[0], v[0], out[0]);
+    fetch4_rgb565(&fu, u[1], v[1], out[1]);
+}
+
+GlamoTexFetch8Fn *glamo_tex_fast8(const GlamoRenderState *rs, int unit)
 {
     const GlamoTexUnit *t = &rs->tex[unit];
 
     return glamo_tex_fast(rs, unit) == fetch_rgb565_wrap2 && t->mag == 1 ?
-           fetch4_rgb565_wrap2 : NULL;
+           fetch8_rgb565_wrap2 : NULL;
+}
+#endif
+
+#ifdef GLAMO_HAVE_AVX2
+/*
+ * fetch8_rgb565_wrap2 with the eight pixels in one vector (AVX2): every
+ * lane's operations are the SSE2 ones (VMAXPS/VMINPS, VCVTTPS2DQ, the
+ * ordered greater-than, VPMULLD for the row offset modulo 2^32), and no
+ * FMA is enabled, so GCC cannot contract a product and a sum.
+ */
+__attribute__((target("avx2")))
+static void fetch8_rgb565_wrap2_avx2(const GlamoRenderState *rs,
+                                     const GlamoTexUnit *t, const __m256 *u,
+                                     const __m256 *v, __m256 out[3])
+{
+    const __m256 lim = _mm256_set1_ps(16777216.0f);
+    const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
+    const __m256i expo = _mm256_set1_epi32(0x7f800000);
+    const __m256i low = _mm256_set1_epi32(0xffff);
+    const uint8_t *tex = rs->vram + t->base[0];
+    uint32_t size[2] = { MAX(t->w, 1u), MAX(t->h, 1u) };
+    __m256 c[2], frac[2], nfrac[2], texel[4][3];
+    __m256i i0[2], i1[2], ra, rb, ca, raw[2], f16[2][3];
+    int32_t off[4][8];
+    int a, k, i;
+
+    c[0] = _mm256_mul_ps(*u, _mm256_set1_ps((float)(int)size[0]));
+    c[1] = _mm256_mul_ps(*v, _mm256_set1_ps((float)(int)size[1]));
+    for (a = 0; a < 2; a++) {
+        __m256i size1 = _mm256_set1_epi32((int)size[a] - 1);
+        __m256i finite = _mm256_cmpeq_epi32(
+            _mm256_and_si256(_mm256_castps_si256(c[a]), expo), expo);
+        __m256 f = _mm256_min_ps(_mm256_max_ps(c[a], _mm256_sub_ps(
+                                     _mm256_setzero_ps(), lim)), lim);
+        __m256i fl;
+
+        f = _mm256_andnot_ps(_mm256_castsi256_ps(finite), f);
+        f = _mm256_sub_ps(f, half);
+        fl = _mm256_cvttps_epi32(f);
+        fl = _mm256_add_epi32(fl, _mm256_castps_si256(
+            _mm256_cmp_ps(_mm256_cvtepi32_ps(fl), f, _CMP_GT_OS)));
+        frac[a] = _mm256_sub_ps(f, _mm256_cvtepi32_ps(fl));
+        nfrac[a] = _mm256_sub_ps(one, frac[a]);
+        i0[a] = _mm256_and_si256(fl, size1);
+        i1[a] = _mm256_and_si256(_mm256_add_epi32(fl, _mm256_set1_epi32(1)),
+                                 size1);
+    }
+    /* byte offsets of t00, t10, t01, t11: row * pitch + 2 * column */
+    ra = _mm256_mullo_epi32(i0[1], _mm256_set1_epi32((int)t->pitch[0]));
+    rb = _mm256_mullo_epi32(i1[1], _mm256_set1_epi32((int)t->pitch[0]));
+    ca = _mm256_add_epi32(i0[0], i0[0]);
+    _mm256_storeu_si256((__m256i *)off[0], _mm256_add_epi32(ra, ca));
+    _mm256_storeu_si256((__m256i *)off[2], _mm256_add_epi32(rb, ca));
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(
+            i1[0], _mm256_add_epi32(i0[0], _mm256_set1_epi32(1)))) == -1) {
+        /* a row's two texels in one 32-bit read, as fetch4_rgb565 */
+        for (k = 0; k < 2; k++) {
+            const int32_t *o = off[2 * k];
+            raw[k] = _mm256_setr_epi32(
+                load_le32(tex + o[0]), load_le32(tex + o[1]),
+                load_le32(tex + o[2]), load_le32(tex + o[3]),
+                load_le32(tex + o[4]), load_le32(tex + o[5]),
+                load_le32(tex + o[6]), load_le32(tex + o[7]));
+        }
+    } else {
+        __m256i cb = _mm256_add_epi32(i1[0], i1[0]);
+        uint16_t w16[2][16];
+
+        _mm256_storeu_si256((__m256i *)off[1], _mm256_add_epi32(ra, cb));
+        _mm256_storeu_si256((__m256i *)off[3], _mm256_add_epi32(rb, cb));
+        for (k = 0; k < 4; k++) {
+            for (i = 0; i < 8; i++) {
+                w16[k >> 1][2 * i + (k & 1)] = load_le16(tex + off[k][i]);
+            }
+        }
+        raw[0] = _mm256_loadu_si256((const __m256i *)w16[0]);
+        raw[1] = _mm256_loadu_si256((const __m256i *)w16[1]);
+    }
+    for (a = 0; a < 2; a++) {
+        f16[a][0] = _mm256_srli_epi16(raw[a], 11);
+        f16[a][1] = _mm256_and_si256(_mm256_srli_epi16(raw[a], 5),
+                                     _mm256_set1_epi16(63));
+        f16[a][2] = _mm256_and_si256(raw[a], _mm256_set1_epi16(31));
+    }
+    for (k = 0; k < 4; k++) {
+        for (i = 0; i < 3; i++) {
+            __m256i f = f16[k >> 1][i];
+            __m256i w = k & 1 ? _mm256_srli_epi32(f, 16)
+                              : _mm256_and_si256(f, low);
+            texel[k][i] = g3d_unorm2f_avx(_mm256_cvtepi32_ps(w),
+                                          i == 1 ? 6 : 5);
+        }
+    }
+    for (k = 0; k < 3; k++) {
+        __m256 top = _mm256_add_ps(_mm256_mul_ps(texel[0][k], nfrac[0]),
+                                   _mm256_mul_ps(texel[1][k], frac[0]));
+        __m256 bot = _mm256_add_ps(_mm256_mul_ps(texel[2][k], nfrac[0]),
+                                   _mm256_mul_ps(texel[3][k], frac[0]));
+        out[k] = _mm256_add_ps(_mm256_mul_ps(top, nfrac[1]),
+                               _mm256_mul_ps(bot, frac[1]));
+    }
+}
+
+GlamoTexFetch8AvxFn *glamo_tex_fast8_avx2(const GlamoRenderState *rs,
+                                          int unit)
+{
+    return glamo_lanes_avx2 &&
+           glamo_tex_fast8(rs, unit) == fetch8_rgb565_wrap2 ?
+           fetch8_rgb565_wrap2_avx2 : NULL;
 }
 #endif
 
