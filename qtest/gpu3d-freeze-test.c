@@ -870,24 +870,6 @@ static char *migrate_wait(QTestState *qts)
     }
 }
 
-static void wait_status(QTestState *qts, const char *want)
-{
-    int64_t deadline = g_get_monotonic_time() + 60 * G_USEC_PER_SEC;
-
-    for (;;) {
-        QDict *resp = qtest_qmp(qts, "{'execute': 'query-status'}");
-        bool done = !strcmp(qdict_get_str(qdict_get_qdict(resp, "return"),
-                                          "status"), want);
-
-        qobject_unref(resp);
-        if (done) {
-            return;
-        }
-        g_assert_cmpint(g_get_monotonic_time(), <, deadline);
-        g_usleep(20 * 1000);
-    }
-}
-
 /*
  * The state is saved at a step boundary (docs/architecture.md, Migration):
  * with work that outlasts the test made of short units, the VM stopped in
@@ -935,8 +917,7 @@ static void migrate_busy(gconstpointer data)
     g3dq_close(d);
 
     args = g_strdup_printf("%s -incoming 'exec:cat %s'", fd->args, file);
-    d = g3dq_open(args, fd->vendor, fd->device);
-    wait_status(d->qts, "paused");
+    d = g3dq_open_incoming(args, fd->vendor, fd->device);
     if (fd->migrate != MIG_LONG_UNIT) {
         /* the work goes on where it was */
         g_assert_true(fd->busy(d));

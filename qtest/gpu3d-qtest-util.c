@@ -44,7 +44,26 @@ void g3dq_remap(G3DQDev *d)
     }
 }
 
-G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device)
+void g3dq_wait_status(QTestState *qts, const char *want)
+{
+    int64_t deadline = g_get_monotonic_time() + 60 * G_USEC_PER_SEC;
+
+    for (;;) {
+        QDict *resp = qtest_qmp(qts, "{'execute': 'query-status'}");
+        bool done = !strcmp(qdict_get_str(qdict_get_qdict(resp, "return"),
+                                          "status"), want);
+
+        qobject_unref(resp);
+        if (done) {
+            return;
+        }
+        g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+        g_usleep(20 * 1000);
+    }
+}
+
+static G3DQDev *open_dev(const char *args, uint16_t vendor, uint16_t device,
+                         bool incoming)
 {
     G3DQDev *d = g_new0(G3DQDev, 1);
     Find f = { NULL };
@@ -54,6 +73,14 @@ G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device)
     close(fd);
     d->qts = qtest_initf("-machine pc %s -d guest_errors,unimp -D %s", args,
                          d->log);
+    if (incoming) {
+        /*
+         * The incoming state loads in the main loop, beside the qtest
+         * commands: scanning the bus before it is in may read a config
+         * space that is being loaded and miss the device
+         */
+        g3dq_wait_status(d->qts, "paused");
+    }
     d->bus = qpci_new_pc(d->qts, NULL);
     d->pio_alloc_start = d->bus->pio_alloc_ptr;
     d->mmio_alloc_start = d->bus->mmio_alloc_ptr;
@@ -64,6 +91,17 @@ G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device)
     d->device = device;
     g3dq_remap(d);
     return d;
+}
+
+G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device)
+{
+    return open_dev(args, vendor, device, false);
+}
+
+G3DQDev *g3dq_open_incoming(const char *args, uint16_t vendor,
+                            uint16_t device)
+{
+    return open_dev(args, vendor, device, true);
 }
 
 void g3dq_close(G3DQDev *d)

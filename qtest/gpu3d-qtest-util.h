@@ -42,6 +42,11 @@ typedef struct G3DQImage {
  * find vendor:device and map every BAR. g3dq_close removes the log.
  */
 G3DQDev *g3dq_open(const char *args, uint16_t vendor, uint16_t device);
+/* args with -incoming: the PCI bus is scanned once the state is loaded */
+G3DQDev *g3dq_open_incoming(const char *args, uint16_t vendor,
+                            uint16_t device);
+/* wait (at most a minute) until query-status says `want` */
+void g3dq_wait_status(QTestState *qts, const char *want);
 void g3dq_close(G3DQDev *d);
 /* Does the log hold `needle` (waiting up to 5 s for the worker to log)? */
 bool g3dq_logged(G3DQDev *d, const char *needle);
