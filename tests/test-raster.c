@@ -624,6 +624,20 @@ static void shade_wide(void *opaque, const G3DQuad *q, int thread)
     }
 }
 
+/* half i (0 or 1) of the whole WIDE_W x WIDE_H target, grid of 16 */
+static void wide_half(G3DTriangle *t, int i)
+{
+    static const int32_t c[2][3][2] = {
+        { { 0, 0 }, { WIDE_W, 0 }, { 0, WIDE_H } },
+        { { WIDE_W, 0 }, { WIDE_W, WIDE_H }, { 0, WIDE_H } },
+    };
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        t->v[k] = (G3DRasterVertex){ c[i][k][0] * 16, c[i][k][1] * 16, 1.0f };
+    }
+}
+
 static void wide_scene(uint32_t *px, int threads, uint32_t entries_max)
 {
     G3DRaster *r = g3d_raster_new(threads);
@@ -644,14 +658,7 @@ static void wide_scene(uint32_t *px, int threads, uint32_t entries_max)
         users[i].id = i;
         if (i < 2) {
             /* the whole target, once: every pixel exactly one triangle */
-            static const int32_t c[2][3][2] = {
-                { { 0, 0 }, { WIDE_W, 0 }, { 0, WIDE_H } },
-                { { WIDE_W, 0 }, { WIDE_W, WIDE_H }, { 0, WIDE_H } },
-            };
-            for (k = 0; k < 3; k++) {
-                t.v[k] = (G3DRasterVertex){ c[i][k][0] * 16, c[i][k][1] * 16,
-                                            1.0f };
-            }
+            wide_half(&t, i);
         } else {
             for (k = 0; k < 3; k++) {
                 t.v[k].x = g_rand_int_range(rnd, -400, (WIDE_W + 25) * 16);
@@ -801,14 +808,7 @@ static uint64_t seq_scene(uint32_t *px, int threads, uint32_t entries_max,
         if (i < 2) {
             /* the whole target first: every bin's first entry; tiles 64
              * apart share bins */
-            static const int32_t c[2][3][2] = {
-                { { 0, 0 }, { WIDE_W, 0 }, { 0, WIDE_H } },
-                { { WIDE_W, 0 }, { WIDE_W, WIDE_H }, { 0, WIDE_H } },
-            };
-            for (k = 0; k < 3; k++) {
-                t.v[k] = (G3DRasterVertex){ c[i][k][0] * 16, c[i][k][1] * 16,
-                                            1.0f };
-            }
+            wide_half(&t, i);
             g_assert_true(g3d_raster_edges(&t, &users[i].g));
             users[i].box = t.clip;
             g3d_raster_triangle(r, &t);
