@@ -682,12 +682,17 @@ void attila_triangle_eval_stamp_add(const AttilaTriangle *t,
                                     const double tile[4], int32_t qx,
                                     int32_t qy, AttilaStampMemo *memo,
                                     double v[4][4]);
-/* inline: the rasteriser's loop keeps the values and the memo at hand */
-static inline void attila_triangle_eval_stamp_in(const AttilaTriangle *t,
-                                                 const double tile[4],
-                                                 int32_t qx, int32_t qy,
-                                                 AttilaStampMemo *memo,
-                                                 double v[4][4])
+/*
+ * attila_triangle_eval_stamp_add's values in SSE2 pairs where it can (a
+ * memo and a triangle of four levels or more): true if it wrote v. Inline:
+ * the rasteriser's loop keeps the values and the memo at hand
+ * (rasterizer.c eval_stamp).
+ */
+static inline bool attila_triangle_eval_stamp_memo(const AttilaTriangle *t,
+                                                   const double tile[4],
+                                                   int32_t qx, int32_t qy,
+                                                   AttilaStampMemo *memo,
+                                                   double v[4][4])
 {
 #ifdef __SSE2__
     uint32_t dx = (uint32_t)(qx - t->start_x), dy = (uint32_t)(qy - t->start_y);
@@ -748,10 +753,10 @@ static inline void attila_triangle_eval_stamp_in(const AttilaTriangle *t,
         _mm_storeu_pd(v[2] + 2, _mm_add_pd(hi, b2z));
         _mm_storeu_pd(v[3], _mm_add_pd(_mm_add_pd(lo, a01), b01));
         _mm_storeu_pd(v[3] + 2, _mm_add_pd(_mm_add_pd(hi, a2z), b2z));
-        return;
+        return true;
     }
 #endif
-    attila_triangle_eval_stamp_add(t, tile, qx, qy, memo, v);
+    return false;
 }
 
 /* GPU_IS_ZERO / GPU_IS_POSITIVE use this bias (attila-sim GPUMath.h) */

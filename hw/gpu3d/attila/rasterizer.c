@@ -85,6 +85,16 @@ void attila_centroid_offset(const double (*pat)[2], uint32_t ns,
     *oy = y / (MSAA_SUBPIXEL * nc);
 }
 
+/* a stamp's four pixels' edge and z values (triangle-setup.c) */
+static inline __attribute__((always_inline)) void
+eval_stamp(const AttilaTriangle *t, const double tile[4], int32_t qx,
+           int32_t qy, AttilaStampMemo *memo, double v[4][4])
+{
+    if (!attila_triangle_eval_stamp_memo(t, tile, qx, qy, memo, v)) {
+        attila_triangle_eval_stamp_add(t, tile, qx, qy, memo, v);
+    }
+}
+
 /*
  * attila_centroid_offset of every sample mask of the 2-, 4- and 8-sample
  * patterns, computed once (attila_raster_new): the MSAA stamp looks a
@@ -300,7 +310,7 @@ stamp_ns(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double tile[4],
     bool want_z = (ds->zptr && (ds->depth_test || ds->stencil_test)) ||
                   (!pat && (ds->fs_inputs & 1));
 
-    attila_triangle_eval_stamp_in(t, tile, qx, qy, memo, v);
+    eval_stamp(t, tile, qx, qy, memo, v);
     for (i = 0; i < 4; i++) {
         int32_t x = qx + (i & 1), y = qy + (i >> 1);
 
@@ -708,7 +718,7 @@ static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
  * Boxes of a tile far outside one of the triangle's edges, or far inside
  * all three. The edge values are linear in the pixel offset (dx, dy) from
  * the tile origin, where they are tv; the exact ones
- * (attila_triangle_eval_stamp_in's additions, a sample's offset) differ
+ * (eval_stamp's additions, a sample's offset) differ
  * from that line by a few ulps of its terms, and the slack is a millionth
  * of the largest terms in the tile. So a box found outside holds no pixel
  * or sample that attila_triangle_inside would accept, and skipping it
@@ -817,8 +827,7 @@ static void raster_job(void *arg, int thread)
                             if (box_outside(&stamps, dx, dy)) {
                                 continue;
                             }
-                            attila_triangle_eval_stamp_in(t, tv, qx, qy,
-                                                          &memo, v);
+                            eval_stamp(t, tv, qx, qy, &memo, v);
                             stamp1(ctx, t, v, qx, qy,
                                    box_inside(&stamps, dx, dy));
                         } else if (box_outside(&stamps, dx, dy)) {

@@ -345,7 +345,7 @@ void attila_triangle_eval_tile(const AttilaTriangle *t, int32_t x0,
                (int)t->level, 5, v);
 }
 
-/* attila_triangle_eval_stamp_in where its SSE2 memo path is not taken */
+/* a stamp's values where attila_triangle_eval_stamp_memo's path is not taken */
 void attila_triangle_eval_stamp_add(const AttilaTriangle *t,
                                     const double tile[4], int32_t qx,
                                     int32_t qy, AttilaStampMemo *memo,
