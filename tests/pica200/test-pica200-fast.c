@@ -22,7 +22,9 @@
  * only untextured Gouraud cases the replace function takes, so that the
  * spans of its wide triangles (framebuffer.c pica_span_choose) are
  * compared in every depth format and function, one case in four with a
- * vertex whose 1/w is below 2^-40.
+ * vertex whose 1/w is below 2^-40. The spans have an SSE2 and an AVX
+ * instance (chosen by the CPU): that test runs once as chosen and once with
+ * g3d_no_avx set, so that both are compared where the CPU has AVX.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -30,6 +32,7 @@
 #include <string.h>
 
 #include "pica-scene.h"
+#include "common/raster.h"
 
 #define W 64
 #define H 64
@@ -50,6 +53,8 @@ static bool linear_cases;
  * wide triangles drawn by spans (framebuffer.c pica_span_choose)
  */
 static bool span_cases;
+/* the chosen paths with g3d_no_avx set: the SSE2 spans */
+static bool sse2_cases;
 /*
  * Overlapping colour and depth buffers, in one-thread runs only: with two
  * threads, tiles drawn at once would write each other's bytes.
@@ -322,9 +327,10 @@ static Path run(PicaTest *t, uint32_t seed, bool general, uint8_t *out,
 
     pica200_stats(t->core, &st0);
     g3d_general_path = general;
+    g3d_no_avx = sse2_cases && !general;
     pt_kick(t, &b, LIST_OFF);
     g_assert_true(pt_run(t, 1u << 20));
-    g3d_general_path = false;
+    g3d_general_path = g3d_no_avx = false;
     pt_wreg(t, GPUREG_IRQ_ACK0, 0);
     memcpy(out, t->vram, SURF_BYTES * 2);
     cb_free(&b);
@@ -344,6 +350,13 @@ static void test_fast_equals_general(gconstpointer data)
 
     linear_cases = GPOINTER_TO_INT(data) & 0x100;
     span_cases = GPOINTER_TO_INT(data) & 0x200;
+    sse2_cases = GPOINTER_TO_INT(data) & 0x400;
+#ifdef G3D_WEIGHTS_AVX
+    if (span_cases) {
+        g_test_message("spans: %s", sse2_cases || !g3d_span_avx()
+                       ? "SSE2" : "AVX");
+    }
+#endif
     overlap_cases = threads == 1;
     pt_init(&t, threads);
     img[0] = g_malloc(SURF_BYTES * 2);
@@ -386,7 +399,7 @@ static void test_fast_equals_general(gconstpointer data)
     g_free(img[0]);
     g_free(img[1]);
     pt_free(&t);
-    linear_cases = span_cases = false;
+    linear_cases = span_cases = sse2_cases = false;
 }
 
 int main(int argc, char **argv)
@@ -404,5 +417,9 @@ int main(int argc, char **argv)
                          GINT_TO_POINTER(0x201), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/gouraud-spans/2-threads",
                          GINT_TO_POINTER(0x202), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/gouraud-spans-sse2/1-thread",
+                         GINT_TO_POINTER(0x601), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/gouraud-spans-sse2/2-threads",
+                         GINT_TO_POINTER(0x602), test_fast_equals_general);
     return g_test_run();
 }

@@ -61,6 +61,9 @@ typedef struct SetupTri {
 
 uint32_t g3d_raster_bin_entries_max = 1u << 20;
 
+/* raster.h g3d_span_avx: set by tests to run the SSE2 span instances */
+bool g3d_no_avx;
+
 typedef struct BinEntry {
     uint32_t tri;
     int32_t tx, ty;

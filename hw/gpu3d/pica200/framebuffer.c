@@ -1013,11 +1013,13 @@ static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
  * mask is the part of it inside the rectangle, all covered. The quad
  * function's operations follow, so each pixel gets the quad path's bytes
  * without a G3DQuad in memory or the rasteriser's per-quad work.
- * `positive`: g3d_inv_w_positive holds for the triangle.
+ * `positive`: g3d_inv_w_positive holds for the triangle; `avx`: the
+ * instance is compiled for AVX and weights the quad's four samples with one
+ * vector of doubles (g3d_weights4_avx: the same operations).
  */
 static inline __attribute__((always_inline)) void
 span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
-             bool positive)
+             bool positive, bool avx)
 {
     const PicaTri *t = user;
     const PicaRenderState *rs = t->rs;
@@ -1037,15 +1039,31 @@ span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
         /* the quad's rows inside the rectangle: samples 0, 1 and 2, 3 */
         unsigned rows = (qy >= y0 ? 0x3u : 0) | (qy + 1 < y1 ? 0xCu : 0);
         __m128d e01[3], e23[3], step[3];
+#ifdef G3D_WEIGHTS_AVX
+        __m256d e4[3], step4[3];
+#endif
+        double ev[3][4], sv[3];
 
         for (k = 0; k < 3; k++) {
             double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
             double ex = (double)t->ex[k], ey = (double)t->ey[k];
 
-            e01[k] = _mm_set_pd(e + ex, e);
-            e23[k] = _mm_set_pd(e + ey + ex, e + ey);
-            step[k] = _mm_set1_pd(2 * ex);
+            ev[k][0] = e;
+            ev[k][1] = e + ex;
+            ev[k][2] = e + ey;
+            ev[k][3] = e + ey + ex;
+            sv[k] = 2 * ex;
+            if (!avx) {
+                e01[k] = _mm_loadu_pd(&ev[k][0]);
+                e23[k] = _mm_loadu_pd(&ev[k][2]);
+                step[k] = _mm_set1_pd(sv[k]);
+            }
         }
+#ifdef G3D_WEIGHTS_AVX
+        if (avx) {
+            g3d_edges4_avx(e4, step4, (const double (*)[4])ev, sv);
+        }
+#endif
         for (qx = qx0; qx < x1; qx += 2) {
             uint32_t idx = pica_tiled_index(qx, qy, width);
             unsigned mask = rows;
@@ -1057,7 +1075,14 @@ span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
             if (qx + 1 >= x1) {
                 mask &= 0x5;        /* column x1 is outside */
             }
-            g3d_weights4_next(&g, e01, e23, step, lin, bar, positive);
+#ifdef G3D_WEIGHTS_AVX
+            if (avx) {
+                g3d_weights4_next_avx(&g, e4, step4, lin, bar, positive);
+            } else
+#endif
+            {
+                g3d_weights4_next(&g, e01, e23, step, lin, bar, positive);
+            }
             if (depth) {
                 mask = lanes_depth(&ld, lin, idx, mask);
                 if (!mask) {
@@ -1070,12 +1095,15 @@ span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
     }
 }
 
-/* span_replace for each depth test setting and weighting */
+/*
+ * span_replace for each depth test setting and weighting, for SSE2 and,
+ * where the compiler can target it, for AVX (chosen at run time)
+ */
 #define SPAN_REPLACE(d, p)                                                \
 static void span_replace_##d##p(void *user, int x0, int y0, int x1,      \
                                 int y1, int thread)                       \
 {                                                                         \
-    span_replace(user, x0, y0, x1, y1, d, p);                             \
+    span_replace(user, x0, y0, x1, y1, d, p, false);                      \
     (void)thread;                                                         \
 }
 SPAN_REPLACE(0, 0)
@@ -1083,13 +1111,33 @@ SPAN_REPLACE(0, 1)
 SPAN_REPLACE(1, 0)
 SPAN_REPLACE(1, 1)
 
+#ifdef G3D_WEIGHTS_AVX
+#define SPAN_REPLACE_AVX(d, p)                                            \
+static __attribute__((target("avx"))) void                               \
+span_replace_avx_##d##p(void *user, int x0, int y0, int x1, int y1,      \
+                        int thread)                                       \
+{                                                                         \
+    span_replace(user, x0, y0, x1, y1, d, p, true);                       \
+    (void)thread;                                                         \
+}
+SPAN_REPLACE_AVX(0, 0)
+SPAN_REPLACE_AVX(0, 1)
+SPAN_REPLACE_AVX(1, 0)
+SPAN_REPLACE_AVX(1, 1)
+#endif
+
 G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
                              const G3DTriangle *t)
 {
-    static G3DBlockFn *const fn[2][2] = {
-        { span_replace_00, span_replace_01 },
-        { span_replace_10, span_replace_11 },
+    static G3DBlockFn *const fn[2][2][2] = {
+        { { span_replace_00, span_replace_01 },
+          { span_replace_10, span_replace_11 } },
+#ifdef G3D_WEIGHTS_AVX
+        { { span_replace_avx_00, span_replace_avx_01 },
+          { span_replace_avx_10, span_replace_avx_11 } },
+#endif
     };
+    bool avx = false;
     int32_t minx = MIN(MIN(t->v[0].x, t->v[1].x), t->v[2].x);
     int32_t maxx = MAX(MAX(t->v[0].x, t->v[1].x), t->v[2].x);
     int k;
@@ -1111,7 +1159,10 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
         tri->ex[k] = e->a * t->rules->subpixels;
         tri->ey[k] = e->b * t->rules->subpixels;
     }
-    return fn[rs->depth != NULL][g3d_inv_w_positive(t->v)];
+#ifdef G3D_WEIGHTS_AVX
+    avx = g3d_span_avx();
+#endif
+    return fn[avx][rs->depth != NULL][g3d_inv_w_positive(t->v)];
 }
 #else
 /* pica_render_shade for a combiner that passes the primary colour on */
