@@ -929,28 +929,22 @@ quad_primary(const PicaTri *t, const G3DQuad *q, bool abgr)
  * quad_primary(..., true) with the weights in lanes (bar[k]: vertex k's,
  * pixel i in lane i) and the components apart: each component of each
  * pixel computed as fast_primary does, (b0 c0 + b1 c1) + b2 c2, clamped
- * (max then min: NaN to 0), times 255 plus 0.5, truncated to 0..255, and
- * packed A, B, G, R
+ * (NaN to 0), times 255 plus 0.5, truncated to 0..255, and packed A, B, G,
+ * R (common/formats.h g3d_unorm8x4_lanes)
  */
 static inline __attribute__((always_inline)) __m128i
 lanes_primary(const LanesColor *lc, const __m128 bar[3])
 {
-    __m128 lo = _mm_setzero_ps(), hi = _mm_set1_ps(1.0f);
-    __m128i u[4];
+    __m128 v[4];
     int k;
 
+    /* A, B, G, R: bytes 0..3 */
     for (k = 0; k < 4; k++) {
-        __m128 v = _mm_add_ps(_mm_add_ps(_mm_mul_ps(bar[0], lc->c[k][0]),
+        v[3 - k] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(bar[0], lc->c[k][0]),
                                          _mm_mul_ps(bar[1], lc->c[k][1])),
                               _mm_mul_ps(bar[2], lc->c[k][2]));
-
-        v = _mm_min_ps(_mm_max_ps(v, lo), hi);
-        v = _mm_add_ps(_mm_mul_ps(v, _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
-        u[k] = _mm_cvttps_epi32(v);
     }
-    return _mm_or_si128(_mm_or_si128(u[3], _mm_slli_epi32(u[2], 8)),
-                        _mm_or_si128(_mm_slli_epi32(u[1], 16),
-                                     _mm_slli_epi32(u[0], 24)));
+    return g3d_unorm8x4_lanes(v);
 }
 
 /* the pixels of `mask` from 16 bytes of four RGBA8 pixels */
@@ -1064,8 +1058,16 @@ span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
             g3d_edges4_avx(e4, step4, (const double (*)[4])ev, sv);
         }
 #endif
-        for (qx = qx0; qx < x1; qx += 2) {
-            uint32_t idx = pica_tiled_index(qx, qy, width);
+        /*
+         * The quads' Morton indices along the row: from quad (qx, qy) to
+         * quad (qx + 2, qy), +4 within a 4x4 block, +12 into the tile's
+         * next 4x4 block, +44 into the next tile (64 pixels, minus the 20
+         * of the last quad of the row's part of the tile)
+         */
+        static const uint8_t next[4] = { 4, 12, 4, 44 };
+        uint32_t idx = pica_tiled_index(qx0, qy, width);
+
+        for (qx = qx0; qx < x1; idx += next[(qx >> 1) & 3], qx += 2) {
             unsigned mask = rows;
             __m128 lin[3], bar[3];
 

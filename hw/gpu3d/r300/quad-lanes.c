@@ -15,6 +15,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "r300-int.h"
+#include "common/formats.h"
 
 #include <string.h>
 
@@ -105,7 +106,8 @@ static inline __m128 clamp01(__m128 v)
  * two 8-byte rows; otherwise only the covered pixels are touched (the
  * others may lie outside the surface).
  */
-static inline __m128i load_quad(uint8_t *const r[2], unsigned mask)
+static inline __attribute__((always_inline)) __m128i
+load_quad(uint8_t *const r[2], unsigned mask)
 {
     uint32_t v[4] = { 0, 0, 0, 0 };
     unsigned i;
@@ -122,8 +124,8 @@ static inline __m128i load_quad(uint8_t *const r[2], unsigned mask)
     return _mm_loadu_si128((const __m128i *)v);
 }
 
-static inline void store_quad(uint8_t *const r[2], unsigned mask,
-                              unsigned full, __m128i val)
+static inline __attribute__((always_inline)) void
+store_quad(uint8_t *const r[2], unsigned mask, unsigned full, __m128i val)
 {
     uint32_t v[4];
     unsigned i;
@@ -250,19 +252,10 @@ static inline unsigned discarded(unsigned disc, const Lanes *s)
     }
 }
 
-/* comp_put of C0..C3 into ARGB8888 words, rounding */
+/* comp_put of C0..C3 into ARGB8888 words, rounding: clamp01, * 255 + 0.5 */
 static inline __m128i pack8888(const Lanes *o)
 {
-    __m128i w = _mm_setzero_si128();
-    int k;
-
-    for (k = 0; k < 4; k++) {
-        __m128 v = _mm_add_ps(_mm_mul_ps(clamp01(o->v[k]),
-                                         _mm_set1_ps(255.0f)),
-                              _mm_set1_ps(0.5f));
-        w = _mm_or_si128(w, _mm_slli_epi32(_mm_cvttps_epi32(v), 8 * k));
-    }
-    return w;
+    return g3d_unorm8x4_lanes(o->v);
 }
 
 /*
