@@ -357,6 +357,52 @@ static inline bool g3d_span_avx(void)
     return !g3d_no_avx && __builtin_cpu_supports("avx");
 }
 #endif
+
+/*
+ * A span's walk along a row, four samples a group: their edge values and
+ * steps for g3d_weights4_next or, in a span instance compiled for AVX
+ * (`avx` true), for g3d_weights4_next_avx
+ */
+typedef struct G3DWalk4 {
+    __m128d e01[3], e23[3], step[3];
+#ifdef G3D_WEIGHTS_AVX
+    __m256d e[3], step4[3];
+#endif
+} G3DWalk4;
+
+/* the walk from edge values v[k][0..3] at the first group, steps s[k] */
+static inline __attribute__((always_inline)) void
+g3d_walk4_start(G3DWalk4 *w, const double v[3][4], const double s[3],
+                const bool avx)
+{
+    int k;
+
+#ifdef G3D_WEIGHTS_AVX
+    if (avx) {
+        g3d_edges4_avx(w->e, w->step4, v, s);
+        return;
+    }
+#endif
+    for (k = 0; k < 3; k++) {
+        w->e01[k] = _mm_loadu_pd(&v[k][0]);
+        w->e23[k] = _mm_loadu_pd(&v[k][2]);
+        w->step[k] = _mm_set1_pd(s[k]);
+    }
+}
+
+/* g3d_weights4_next (or its AVX twin) of the walk's group, then a step */
+static inline __attribute__((always_inline)) void
+g3d_walk4_next(const G3DEdges *g, G3DWalk4 *w, __m128 lin[3],
+               __m128 bar[3], bool positive, const bool avx)
+{
+#ifdef G3D_WEIGHTS_AVX
+    if (avx) {
+        g3d_weights4_next_avx(g, w->e, w->step4, lin, bar, positive);
+        return;
+    }
+#endif
+    g3d_weights4_next(g, w->e01, w->e23, w->step, lin, bar, positive);
+}
 #endif
 
 #define G3D_TILE_SIZE 32            /* pixels; even, so quads stay inside */

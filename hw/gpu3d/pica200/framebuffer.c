@@ -1032,10 +1032,7 @@ span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
     for (qy = y0 & ~1; qy < y1; qy += 2) {
         /* the quad's rows inside the rectangle: samples 0, 1 and 2, 3 */
         unsigned rows = (qy >= y0 ? 0x3u : 0) | (qy + 1 < y1 ? 0xCu : 0);
-        __m128d e01[3], e23[3], step[3];
-#ifdef G3D_WEIGHTS_AVX
-        __m256d e4[3], step4[3];
-#endif
+        G3DWalk4 walk;
         double ev[3][4], sv[3];
 
         for (k = 0; k < 3; k++) {
@@ -1047,17 +1044,8 @@ span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
             ev[k][2] = e + ey;
             ev[k][3] = e + ey + ex;
             sv[k] = 2 * ex;
-            if (!avx) {
-                e01[k] = _mm_loadu_pd(&ev[k][0]);
-                e23[k] = _mm_loadu_pd(&ev[k][2]);
-                step[k] = _mm_set1_pd(sv[k]);
-            }
         }
-#ifdef G3D_WEIGHTS_AVX
-        if (avx) {
-            g3d_edges4_avx(e4, step4, (const double (*)[4])ev, sv);
-        }
-#endif
+        g3d_walk4_start(&walk, (const double (*)[4])ev, sv, avx);
         /*
          * The quads' Morton indices along the row: from quad (qx, qy) to
          * quad (qx + 2, qy), +4 within a 4x4 block, +12 into the tile's
@@ -1077,14 +1065,7 @@ span_replace(void *user, int x0, int y0, int x1, int y1, bool depth,
             if (qx + 1 >= x1) {
                 mask &= 0x5;        /* column x1 is outside */
             }
-#ifdef G3D_WEIGHTS_AVX
-            if (avx) {
-                g3d_weights4_next_avx(&g, e4, step4, lin, bar, positive);
-            } else
-#endif
-            {
-                g3d_weights4_next(&g, e01, e23, step, lin, bar, positive);
-            }
+            g3d_walk4_next(&g, &walk, lin, bar, positive, avx);
             if (depth) {
                 mask = lanes_depth(&ld, lin, idx, mask);
                 if (!mask) {

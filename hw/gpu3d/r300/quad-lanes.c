@@ -489,10 +489,7 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
     uint64_t passed = 0;
 
     for (y = y0; y < y1; y++) {
-        __m128d e01[3], e23[3], step[3];
-#ifdef G3D_WEIGHTS_AVX
-        __m256d e4[3], step4[3];
-#endif
+        G3DWalk4 walk;
         double ev[3][4], sv[3];
         /* linear layouts: the row's first group, then 16 bytes a group */
         uint8_t *zrow = NULL, *crow = NULL;
@@ -513,17 +510,8 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
             ev[k][2] = e + 2 * ex;
             ev[k][3] = e + 3 * ex;
             sv[k] = 4 * ex;
-            if (!avx) {
-                e01[k] = _mm_loadu_pd(&ev[k][0]);
-                e23[k] = _mm_loadu_pd(&ev[k][2]);
-                step[k] = _mm_set1_pd(sv[k]);
-            }
         }
-#ifdef G3D_WEIGHTS_AVX
-        if (avx) {
-            g3d_edges4_avx(e4, step4, (const double (*)[4])ev, sv);
-        }
-#endif
+        g3d_walk4_start(&walk, (const double (*)[4])ev, sv, avx);
         for (x = xa; x < x1; x += 4) {
             unsigned mask = 0xF;
             uint8_t *zr[2] = { NULL, NULL }, *cr[2] = { NULL, NULL };
@@ -538,16 +526,8 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
                     mask &= 0xFu >> (x + 4 - x1);
                 }
             }
-#ifdef G3D_WEIGHTS_AVX
-            if (avx) {
-                g3d_weights4_next_avx(&g, e4, step4, lin, persp ? bar : NULL,
-                                      persp == 2);
-            } else
-#endif
-            {
-                g3d_weights4_next(&g, e01, e23, step, lin,
-                                  persp ? bar : NULL, persp == 2);
-            }
+            g3d_walk4_next(&g, &walk, lin, persp ? bar : NULL, persp == 2,
+                           avx);
             if (depth) {
                 zr[0] = zlinear ? zrow + 4 * (x - xa) : ds->zbase +
                         r300_tile_offset(&ds->ztiling, x, y);
