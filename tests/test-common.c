@@ -792,12 +792,64 @@ static void test_fill(void)
     g3d_fill_no_avx2 = false;
 }
 
+#ifdef __SSE2__
+/*
+ * g3d_unorm8x4_lanes against the clamp it stands for, byte by byte:
+ * (uint8_t)(clamp(c, 0, 1) * 255 + 0.5) with NaN clamped to 0, for NaNs
+ * of either sign, infinities, zeros of either sign, rounding ties, values
+ * just outside [0, 1], huge ones and random ones
+ */
+static void test_unorm8x4_lanes(void)
+{
+    static const float odd[] = {
+        NAN, -NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1.0f, 1.0000001f,
+        0.99999994f, 0.5f / 255, 1.5f / 255, 254.5f / 255, -0.5f / 255,
+        -1e-30f, 1e-45f, -1.0f, 2.0f, 3e38f, -3e38f, 0x1p31f, -0x1p31f,
+        65535.0f, -65536.0f,
+    };
+    GRand *r = g_rand_new_with_seed(0x8888);
+    int n, i, k;
+
+    for (n = 0; n < 20000; n++) {
+        float c[4][4];
+        __m128 v[4];
+        uint8_t got[16];
+
+        for (k = 0; k < 4; k++) {
+            for (i = 0; i < 4; i++) {
+                c[k][i] = g_rand_boolean(r)
+                          ? odd[g_rand_int_range(r, 0, G_N_ELEMENTS(odd))]
+                          : (float)g_rand_double_range(r, -0.2, 1.2);
+            }
+            v[k] = _mm_loadu_ps(c[k]);
+        }
+        _mm_storeu_si128((__m128i *)got, g3d_unorm8x4_lanes(v));
+        for (i = 0; i < 4; i++) {
+            for (k = 0; k < 4; k++) {
+                float x = c[k][i];
+                uint8_t want = (uint8_t)((isnan(x) ? 0.0f : x < 0 ? 0.0f :
+                                          x > 1 ? 1.0f : x) * 255.0f + 0.5f);
+
+                if (got[4 * i + k] != want) {
+                    g_error("pixel %d component %d of %a: %u, not %u", i, k,
+                            x, got[4 * i + k], want);
+                }
+            }
+        }
+    }
+    g_rand_free(r);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/common/fp16", test_fp16);
     g_test_add_func("/common/fp24", test_fp24);
     g_test_add_func("/common/formats", test_formats);
+#ifdef __SSE2__
+    g_test_add_func("/common/unorm8x4-lanes", test_unorm8x4_lanes);
+#endif
     g_test_add_func("/common/fragment", test_fragment);
     g_test_add_func("/common/mem", test_mem);
     g_test_add_func("/common/fill", test_fill);

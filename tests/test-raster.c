@@ -599,6 +599,132 @@ static void test_block_fill(void)
     g_rand_free(rnd);
 }
 
+#ifdef G3D_WEIGHTS_AVX
+/* g3d_weights4_next_avx of edge values v[k][0..3]; bar NULL: lin only */
+__attribute__((target("avx")))
+static void weights_avx(const G3DEdges *g, const double v[3][4],
+                        const double step[3], __m128 lin[3], __m128 bar[3],
+                        bool positive, double next[3][4])
+{
+    __m256d e[3], st[3];
+    int k;
+
+    g3d_edges4_avx(e, st, v, step);
+    g3d_weights4_next_avx(g, e, st, lin, bar, positive);
+    for (k = 0; k < 3; k++) {
+        _mm256_storeu_pd(next[k], e[k]);
+    }
+}
+
+/*
+ * The same bits in every lane, where a NaN equals any NaN: which operand's
+ * NaN an operation passes on depends on the order the compiler gives two
+ * commutative operands, and every user of a weight clamps or compares the
+ * values it makes, which does not see a NaN's sign or payload.
+ */
+static bool same_weights(const __m128 a[3], const __m128 b[3])
+{
+    float x[12], y[12];
+    int i;
+
+    memcpy(x, a, sizeof(x));
+    memcpy(y, b, sizeof(y));
+    for (i = 0; i < 12; i++) {
+        if (isnan(x[i]) ? !isnan(y[i]) : memcmp(&x[i], &y[i], 4)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * The AVX weights (raster.h g3d_weights4_next_avx, the span functions' AVX
+ * instances) against the SSE2 ones (g3d_weights4_next) bit for bit: random
+ * edge values (integers, some zero or negative) and 1/w (random_inv_w:
+ * zero, negative, denormal, huge; now and then infinite or NaN), so that the zero-sum select and the
+ * vertex swap of clockwise triangles are reached, both with `positive`
+ * where it holds and without it
+ */
+static void test_weights_avx(void)
+{
+    GRand *r = g_rand_new_with_seed(0xa5c);
+    unsigned n, zero_sums = 0, swapped = 0;
+
+    if (!__builtin_cpu_supports("avx")) {
+        g_test_skip("the CPU has no AVX");
+        g_rand_free(r);
+        return;
+    }
+    for (n = 0; n < 20000; n++) {
+        G3DEdges g = { .inv_area = 1.0 / g_rand_int_range(r, 1, 1 << 30) };
+        double v[3][4], step[3], next[3][4];
+        __m128d e01[3], e23[3], st[3];
+        __m128 lin[2][3], bar[2][3];
+        bool positive = true;
+        int k, i;
+
+        g.perm[0] = 0;
+        g.perm[1] = g_rand_boolean(r) ? 2 : 1;
+        g.perm[2] = 3 - g.perm[1];
+        swapped += g.perm[1] == 2;
+        for (k = 0; k < 3; k++) {
+            int64_t e = g_rand_int_range(r, -1000, 1 << 30);
+
+            g.inv_w[k] = g_rand_int_range(r, 0, 16) ? random_inv_w(r)
+                         : g_rand_boolean(r) ? INFINITY : NAN;
+            positive &= g.inv_w[k] >= 0x1p-40f && g.inv_w[k] <= 0x1p40f;
+            step[k] = g_rand_int_range(r, -4096, 4096);
+            for (i = 0; i < 4; i++) {
+                v[k][i] = g_rand_int_range(r, 0, 4) ? (double)e + i * step[k]
+                                                     : 0.0;
+                positive &= v[k][i] >= 0;
+            }
+            e01[k] = _mm_loadu_pd(&v[k][0]);
+            e23[k] = _mm_loadu_pd(&v[k][2]);
+            st[k] = _mm_set1_pd(step[k]);
+        }
+        /* `positive` promises a positive sum: only where it holds */
+        positive &= v[0][0] + v[1][0] + v[2][0] > 0 &&
+                    v[0][1] + v[1][1] + v[2][1] > 0 &&
+                    v[0][2] + v[1][2] + v[2][2] > 0 &&
+                    v[0][3] + v[1][3] + v[2][3] > 0 && g_rand_boolean(r);
+        g3d_weights4_next(&g, e01, e23, st, lin[0], bar[0], positive);
+        weights_avx(&g, (const double (*)[4])v, step, lin[1], bar[1],
+                    positive, next);
+        if (!same_weights(lin[0], lin[1]) || !same_weights(bar[0], bar[1])) {
+            g_error("case %u: the AVX weights differ from the SSE2 ones", n);
+        }
+        for (k = 0; k < 3; k++) {
+            double lo[2], hi[2];
+
+            _mm_storeu_pd(lo, e01[k]);
+            _mm_storeu_pd(hi, e23[k]);
+            g_assert_true(lo[0] == next[k][0] && lo[1] == next[k][1] &&
+                          hi[0] == next[k][2] && hi[1] == next[k][3]);
+        }
+        for (i = 0; i < 4; i++) {
+            float p[3];
+
+            for (k = 0; k < 3; k++) {
+                p[k] = (float)(v[k][i] * g.inv_area) * g.inv_w[k];
+            }
+            zero_sums += (double)p[0] + p[1] + p[2] == 0 &&
+                         (v[0][i] || v[1][i] || v[2][i]);
+        }
+        /* lin only (screen-linear draws) */
+        g3d_weights4_next(&g, e01, e23, st, lin[0], NULL, false);
+        weights_avx(&g, (const double (*)[4])next, step, lin[1], NULL,
+                    false, next);
+        g_assert_true(same_weights(lin[0], lin[1]));
+    }
+    g_test_message("%u samples with a zero sum, %u clockwise", zero_sums,
+                   swapped);
+    g_assert_cmpuint(zero_sums, >=, 200);
+    g_assert_cmpuint(swapped, >=, 5000);
+    g_rand_free(r);
+}
+#endif
+
 /* a target wider and taller than the bins' grid (64 tiles) */
 #define WIDE_W 2200
 #define WIDE_H 2100
@@ -877,6 +1003,9 @@ int main(int argc, char **argv)
     g_test_add_func("/raster/scissor", test_scissor);
     g_test_add_func("/raster/threads/invariance", test_thread_invariance);
     g_test_add_func("/raster/vector-path", test_vector_path);
+#ifdef G3D_WEIGHTS_AVX
+    g_test_add_func("/raster/weights-avx", test_weights_avx);
+#endif
     g_test_add_func("/raster/block-fill", test_block_fill);
     g_test_add_func("/raster/bins/wide", test_bins_wide);
     g_test_add_func("/raster/wide-fill", test_wide_fill);

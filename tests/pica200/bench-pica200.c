@@ -341,6 +341,8 @@ int main(int argc, char **argv)
     unsigned i;
     int th;
 
+    /* GPU3D_BENCH_NO_AVX=1: the spans' SSE2 instances (raster.h g3d_no_avx) */
+    g3d_no_avx = getenv("GPU3D_BENCH_NO_AVX") != NULL;
     if (maxthreads < 1) {
         maxthreads = 1;
     }

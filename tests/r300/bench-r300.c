@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "r300-rig.h"
+#include "common/raster.h"
 #include "../bench-row.h"
 
 #define VRAM_SIZE   (32u << 20)
@@ -274,6 +275,8 @@ int main(int argc, char **argv)
     unsigned i, reps = 0;
     uint8_t *frame = g_malloc((size_t)W * H * 4);
 
+    /* GPU3D_BENCH_NO_AVX=1: the spans' SSE2 instances (raster.h g3d_no_avx) */
+    g3d_no_avx = getenv("GPU3D_BENCH_NO_AVX") != NULL;
     while ((opt = getopt(argc, argv, "t:s:k:")) != -1) {
         if (opt == 't') {
             max_threads = MAX(1, atoi(optarg));

@@ -71,4 +71,34 @@ void g3d_fmt_pack(G3DPixFmt fmt, uint8_t *p, G3DRGBA8 c);
 void g3d_fmt_row_to_argb(G3DPixFmt fmt, const uint8_t *src, uint32_t *dst,
                          int n);
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+/*
+ * Four pixels' unorm8 components from floats, c[k] component k of pixel i
+ * in lane i: each byte (uint8_t)(clamp(c, 0, 1) * 255 + 0.5), the clamp
+ * taking NaN to 0, packed one pixel a word with component k in byte k.
+ * Only the upper clamp is a MINPS, min(1, c), which passes a NaN c on (its
+ * second operand): c * 255 + 0.5 then truncates to 255 from 1, to 0 or a
+ * negative number from any c <= 0 (-0 included), and to INT_MIN from NaN,
+ * so the signed and unsigned saturating packs give the clamped bytes.
+ */
+static inline __m128i g3d_unorm8x4_lanes(const __m128 c[4])
+{
+    const __m128 one = _mm_set1_ps(1.0f);
+    __m128i u[4], b, t;
+    int k;
+
+    for (k = 0; k < 4; k++) {
+        u[k] = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(_mm_min_ps(one, c[k]),
+                                                      _mm_set1_ps(255.0f)),
+                                           _mm_set1_ps(0.5f)));
+    }
+    /* bytes: component 0 of pixels 0..3, then 2, 1, 3; transposed */
+    b = _mm_packus_epi16(_mm_packs_epi32(u[0], u[2]),
+                         _mm_packs_epi32(u[1], u[3]));
+    t = _mm_unpacklo_epi8(b, _mm_srli_si128(b, 8));
+    return _mm_unpacklo_epi16(t, _mm_srli_si128(t, 8));
+}
+#endif
+
 #endif

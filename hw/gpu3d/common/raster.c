@@ -68,6 +68,7 @@ typedef struct SetupTri {
 
 uint32_t g3d_raster_bin_entries_max = 1u << 20;
 
+
 typedef struct BinEntry {
     uint32_t tri;
     int32_t tx, ty;

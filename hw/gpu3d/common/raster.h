@@ -254,6 +254,144 @@ static inline void g3d_weights4_next(const G3DEdges *g, __m128d e01[3],
         }
     }
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define G3D_WEIGHTS_AVX 1
+/*
+ * g3d_weights4 with the four samples' doubles in one AVX vector (e[k]:
+ * edge k at samples 0..3), for span functions compiled for AVX
+ * (__attribute__((target("avx"))), chosen at run time by g3d_use_avx(), common/g3d-core.h).
+ * The operations per lane are g3d_weights4's, in the same order and
+ * precision: VEX-encoded IEEE multiplies, additions, divisions and
+ * conversions, and no FMA (the target does not enable it), so the weights
+ * are bit for bit the SSE2 ones, with half the double instructions.
+ * Not always_inline: a span body shared by an SSE2 and an AVX instance
+ * may hold a call to it that only the AVX instance keeps (and inlines).
+ */
+static inline __attribute__((target("avx"))) void
+g3d_weights4_avx(const G3DEdges *g, const __m256d e[3], __m128 lin[3],
+                 __m128 bar[3], bool positive)
+{
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    const __m256d ia = _mm256_set1_pd(g->inv_area);
+    __m256d p[3], s, r;
+    __m256 m;
+    __m128 use;
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        lin[k] = _mm256_cvtpd_ps(_mm256_mul_pd(e[k], ia));
+    }
+    if (!bar) {
+        return;
+    }
+    for (k = 0; k < 3; k++) {
+        p[k] = _mm256_cvtps_pd(_mm_mul_ps(lin[k], _mm_set1_ps(g->inv_w[k])));
+    }
+    s = _mm256_add_pd(_mm256_add_pd(p[0], p[1]), p[2]);
+    r = _mm256_div_pd(one, s);
+    if (positive) {
+        for (k = 0; k < 3; k++) {
+            bar[k] = _mm256_cvtpd_ps(_mm256_mul_pd(p[k], r));
+        }
+        return;
+    }
+    /* r = s != 0 ? 1 / s : 0 (NaN != 0, as in C) */
+    r = _mm256_and_pd(_mm256_cmp_pd(s, zero, _CMP_NEQ_UQ), r);
+    /* r != 0 ? p * r : lin; the low halves of the four 64-bit masks */
+    m = _mm256_castpd_ps(_mm256_cmp_pd(r, zero, _CMP_NEQ_UQ));
+    use = _mm_shuffle_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1),
+                         _MM_SHUFFLE(2, 0, 2, 0));
+    for (k = 0; k < 3; k++) {
+        __m128 pr = _mm256_cvtpd_ps(_mm256_mul_pd(p[k], r));
+
+        bar[k] = _mm_or_ps(_mm_and_ps(use, pr), _mm_andnot_ps(use, lin[k]));
+    }
+}
+
+/* e[k] = v[k][0..3] (edge k at four samples), step[k] = s[k] in each lane */
+static inline __attribute__((target("avx"))) void
+g3d_edges4_avx(__m256d e[3], __m256d step[3], const double v[3][4],
+               const double s[3])
+{
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        e[k] = _mm256_loadu_pd(v[k]);
+        step[k] = _mm256_set1_pd(s[k]);
+    }
+}
+
+/*
+ * g3d_weights4_next for g3d_weights4_avx: the weights of the samples whose
+ * edge values are e, in the caller's vertex order, then e stepped by step.
+ */
+static inline __attribute__((target("avx"))) void
+g3d_weights4_next_avx(const G3DEdges *g, __m256d e[3], const __m256d step[3],
+                      __m128 lin[3], __m128 bar[3], bool positive)
+{
+    __m128 t;
+    int k;
+
+    g3d_weights4_avx(g, e, lin, bar, positive);
+    for (k = 0; k < 3; k++) {
+        e[k] = _mm256_add_pd(e[k], step[k]);
+    }
+    if (g->perm[1] == 2) {
+        t = lin[1], lin[1] = lin[2], lin[2] = t;
+        if (bar) {
+            t = bar[1], bar[1] = bar[2], bar[2] = t;
+        }
+    }
+}
+#endif
+
+/*
+ * A span's walk along a row, four samples a group: their edge values and
+ * steps for g3d_weights4_next or, in a span instance compiled for AVX
+ * (`avx` true), for g3d_weights4_next_avx
+ */
+typedef struct G3DWalk4 {
+    __m128d e01[3], e23[3], step[3];
+#ifdef G3D_WEIGHTS_AVX
+    __m256d e[3], step4[3];
+#endif
+} G3DWalk4;
+
+/* the walk from edge values v[k][0..3] at the first group, steps s[k] */
+static inline __attribute__((always_inline)) void
+g3d_walk4_start(G3DWalk4 *w, const double v[3][4], const double s[3],
+                const bool avx)
+{
+    int k;
+
+#ifdef G3D_WEIGHTS_AVX
+    if (avx) {
+        g3d_edges4_avx(w->e, w->step4, v, s);
+        return;
+    }
+#endif
+    for (k = 0; k < 3; k++) {
+        w->e01[k] = _mm_loadu_pd(&v[k][0]);
+        w->e23[k] = _mm_loadu_pd(&v[k][2]);
+        w->step[k] = _mm_set1_pd(s[k]);
+    }
+}
+
+/* g3d_weights4_next (or its AVX twin) of the walk's group, then a step */
+static inline __attribute__((always_inline)) void
+g3d_walk4_next(const G3DEdges *g, G3DWalk4 *w, __m128 lin[3],
+               __m128 bar[3], bool positive, const bool avx)
+{
+#ifdef G3D_WEIGHTS_AVX
+    if (avx) {
+        g3d_weights4_next_avx(g, w->e, w->step4, lin, bar, positive);
+        return;
+    }
+#endif
+    g3d_weights4_next(g, w->e01, w->e23, w->step, lin, bar, positive);
+}
 #endif
 
 #define G3D_TILE_SIZE 32            /* pixels; even, so quads stay inside */

@@ -929,28 +929,22 @@ quad_primary(const PicaTri *t, const G3DQuad *q, bool abgr)
  * quad_primary(..., true) with the weights in lanes (bar[k]: vertex k's,
  * pixel i in lane i) and the components apart: each component of each
  * pixel computed as fast_primary does, (b0 c0 + b1 c1) + b2 c2, clamped
- * (max then min: NaN to 0), times 255 plus 0.5, truncated to 0..255, and
- * packed A, B, G, R
+ * (NaN to 0), times 255 plus 0.5, truncated to 0..255, and packed A, B, G,
+ * R (common/formats.h g3d_unorm8x4_lanes)
  */
 static inline __attribute__((always_inline)) __m128i
 lanes_primary(const LanesColor *lc, const __m128 bar[3])
 {
-    __m128 lo = _mm_setzero_ps(), hi = _mm_set1_ps(1.0f);
-    __m128i u[4];
+    __m128 v[4];
     int k;
 
+    /* A, B, G, R: bytes 0..3 */
     for (k = 0; k < 4; k++) {
-        __m128 v = _mm_add_ps(_mm_add_ps(_mm_mul_ps(bar[0], lc->c[k][0]),
+        v[3 - k] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(bar[0], lc->c[k][0]),
                                          _mm_mul_ps(bar[1], lc->c[k][1])),
                               _mm_mul_ps(bar[2], lc->c[k][2]));
-
-        v = _mm_min_ps(_mm_max_ps(v, lo), hi);
-        v = _mm_add_ps(_mm_mul_ps(v, _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
-        u[k] = _mm_cvttps_epi32(v);
     }
-    return _mm_or_si128(_mm_or_si128(u[3], _mm_slli_epi32(u[2], 8)),
-                        _mm_or_si128(_mm_slli_epi32(u[1], 16),
-                                     _mm_slli_epi32(u[0], 24)));
+    return g3d_unorm8x4_lanes(v);
 }
 
 /* the pixels of `mask` from 16 bytes of four RGBA8 pixels */
@@ -1091,10 +1085,13 @@ static void shade_tex0_rgba8(void *user, const G3DQuad *q, int thread)
  * without a G3DQuad in memory or the rasteriser's per-quad work.
  * `positive`: g3d_inv_w_positive holds for the triangle. `tex`: the same
  * for shade_tex0_rgba8 (span_tex0), whose texels are read first as there.
+ * `avx`: the instance is compiled for AVX and weights the quad's four
+ * samples with one vector of doubles (g3d_weights4_avx: the same
+ * operations).
  */
 static inline __attribute__((always_inline)) void
 span_quads(void *user, int x0, int y0, int x1, int y1, bool depth,
-           bool positive, bool tex)
+           bool positive, bool tex, bool avx)
 {
     const PicaTri *t = user;
     const PicaRenderState *rs = t->rs;
@@ -1114,18 +1111,30 @@ span_quads(void *user, int x0, int y0, int x1, int y1, bool depth,
     for (qy = y0 & ~1; qy < y1; qy += 2) {
         /* the quad's rows inside the rectangle: samples 0, 1 and 2, 3 */
         unsigned rows = (qy >= y0 ? 0x3u : 0) | (qy + 1 < y1 ? 0xCu : 0);
-        __m128d e01[3], e23[3], step[3];
+        G3DWalk4 walk;
+        double ev[3][4], sv[3];
 
         for (k = 0; k < 3; k++) {
             double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
             double ex = (double)t->ex[k], ey = (double)t->ey[k];
 
-            e01[k] = _mm_set_pd(e + ex, e);
-            e23[k] = _mm_set_pd(e + ey + ex, e + ey);
-            step[k] = _mm_set1_pd(2 * ex);
+            ev[k][0] = e;
+            ev[k][1] = e + ex;
+            ev[k][2] = e + ey;
+            ev[k][3] = e + ey + ex;
+            sv[k] = 2 * ex;
         }
-        for (qx = qx0; qx < x1; qx += 2) {
-            uint32_t idx = pica_tiled_index(qx, qy, width);
+        g3d_walk4_start(&walk, (const double (*)[4])ev, sv, avx);
+        /*
+         * The quads' Morton indices along the row: from quad (qx, qy) to
+         * quad (qx + 2, qy), +4 within a 4x4 block, +12 into the tile's
+         * next 4x4 block, +44 into the next tile (64 pixels, minus the 20
+         * of the last quad of the row's part of the tile)
+         */
+        static const uint8_t next[4] = { 4, 12, 4, 44 };
+        uint32_t idx = pica_tiled_index(qx0, qy, width);
+
+        for (qx = qx0; qx < x1; idx += next[(qx >> 1) & 3], qx += 2) {
             unsigned mask = rows;
             __m128 lin[3], bar[3];
 
@@ -1135,7 +1144,7 @@ span_quads(void *user, int x0, int y0, int x1, int y1, bool depth,
             if (qx + 1 >= x1) {
                 mask &= 0x5;        /* column x1 is outside */
             }
-            g3d_weights4_next(&g, e01, e23, step, lin, bar, positive);
+            g3d_walk4_next(&g, &walk, lin, bar, positive, avx);
             if (tex) {
                 rs->tex0_lanes(&rs->tex.unit[0], t, bar, texels);
             }
@@ -1156,12 +1165,16 @@ span_quads(void *user, int x0, int y0, int x1, int y1, bool depth,
     }
 }
 
-/* span_replace and span_tex0 for each depth test setting and weighting */
+/*
+ * span_replace and span_tex0 for each depth test setting and weighting,
+ * for SSE2 and, where the compiler can target it, for AVX (chosen at run
+ * time)
+ */
 #define SPAN_QUADS(name, d, p, tex)                                       \
 static void name##_##d##p(void *user, int x0, int y0, int x1, int y1,    \
                           int thread)                                     \
 {                                                                         \
-    span_quads(user, x0, y0, x1, y1, d, p, tex);                          \
+    span_quads(user, x0, y0, x1, y1, d, p, tex, false);                   \
     (void)thread;                                                         \
 }
 SPAN_QUADS(span_replace, 0, 0, false)
@@ -1173,17 +1186,48 @@ SPAN_QUADS(span_tex0, 0, 1, true)
 SPAN_QUADS(span_tex0, 1, 0, true)
 SPAN_QUADS(span_tex0, 1, 1, true)
 
+#ifdef G3D_WEIGHTS_AVX
+#define SPAN_QUADS_AVX(name, d, p, tex)                                   \
+static __attribute__((target("avx"))) void                               \
+name##_avx_##d##p(void *user, int x0, int y0, int x1, int y1,            \
+                  int thread)                                             \
+{                                                                         \
+    span_quads(user, x0, y0, x1, y1, d, p, tex, true);                    \
+    (void)thread;                                                         \
+}
+SPAN_QUADS_AVX(span_replace, 0, 0, false)
+SPAN_QUADS_AVX(span_replace, 0, 1, false)
+SPAN_QUADS_AVX(span_replace, 1, 0, false)
+SPAN_QUADS_AVX(span_replace, 1, 1, false)
+SPAN_QUADS_AVX(span_tex0, 0, 0, true)
+SPAN_QUADS_AVX(span_tex0, 0, 1, true)
+SPAN_QUADS_AVX(span_tex0, 1, 0, true)
+SPAN_QUADS_AVX(span_tex0, 1, 1, true)
+#endif
+
 G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
                              const G3DTriangle *t)
 {
-    static G3DBlockFn *const fn[2][2][2] = { {
+    /* [avx][tex][depth][positive] */
+    static G3DBlockFn *const fn[2][2][2][2] = { { {
         { span_replace_00, span_replace_01 },
         { span_replace_10, span_replace_11 },
     }, {
         { span_tex0_00, span_tex0_01 },
         { span_tex0_10, span_tex0_11 },
-    } };
+    } },
+#ifdef G3D_WEIGHTS_AVX
+    { {
+        { span_replace_avx_00, span_replace_avx_01 },
+        { span_replace_avx_10, span_replace_avx_11 },
+    }, {
+        { span_tex0_avx_00, span_tex0_avx_01 },
+        { span_tex0_avx_10, span_tex0_avx_11 },
+    } },
+#endif
+    };
     bool tex = rs->shade == shade_tex0_rgba8 && rs->tex0_lanes;
+    bool avx = false;
     int32_t minx = MIN(MIN(t->v[0].x, t->v[1].x), t->v[2].x);
     int32_t maxx = MAX(MAX(t->v[0].x, t->v[1].x), t->v[2].x);
     int k;
@@ -1205,7 +1249,10 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
         tri->ex[k] = e->a * t->rules->subpixels;
         tri->ey[k] = e->b * t->rules->subpixels;
     }
-    return fn[tex][rs->depth != NULL][g3d_inv_w_positive(t->v)];
+#ifdef G3D_WEIGHTS_AVX
+    avx = g3d_use_avx();
+#endif
+    return fn[avx][tex][rs->depth != NULL][g3d_inv_w_positive(t->v)];
 }
 #else
 /* pica_render_shade for a combiner that passes the primary colour on */

@@ -15,6 +15,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "r300-int.h"
+#include "common/formats.h"
 
 #include <string.h>
 
@@ -105,7 +106,8 @@ static inline __m128 clamp01(__m128 v)
  * two 8-byte rows; otherwise only the covered pixels are touched (the
  * others may lie outside the surface).
  */
-static inline __m128i load_quad(uint8_t *const r[2], unsigned mask)
+static inline __attribute__((always_inline)) __m128i
+load_quad(uint8_t *const r[2], unsigned mask)
 {
     uint32_t v[4] = { 0, 0, 0, 0 };
     unsigned i;
@@ -122,8 +124,8 @@ static inline __m128i load_quad(uint8_t *const r[2], unsigned mask)
     return _mm_loadu_si128((const __m128i *)v);
 }
 
-static inline void store_quad(uint8_t *const r[2], unsigned mask,
-                              unsigned full, __m128i val)
+static inline __attribute__((always_inline)) void
+store_quad(uint8_t *const r[2], unsigned mask, unsigned full, __m128i val)
 {
     uint32_t v[4];
     unsigned i;
@@ -250,19 +252,10 @@ static inline unsigned discarded(unsigned disc, const Lanes *s)
     }
 }
 
-/* comp_put of C0..C3 into ARGB8888 words, rounding */
+/* comp_put of C0..C3 into ARGB8888 words, rounding: clamp01, * 255 + 0.5 */
 static inline __m128i pack8888(const Lanes *o)
 {
-    __m128i w = _mm_setzero_si128();
-    int k;
-
-    for (k = 0; k < 4; k++) {
-        __m128 v = _mm_add_ps(_mm_mul_ps(clamp01(o->v[k]),
-                                         _mm_set1_ps(255.0f)),
-                              _mm_set1_ps(0.5f));
-        w = _mm_or_si128(w, _mm_slli_epi32(_mm_cvttps_epi32(v), 8 * k));
-    }
-    return w;
+    return g3d_unorm8x4_lanes(o->v);
 }
 
 /*
@@ -270,10 +263,9 @@ static inline __m128i pack8888(const Lanes *o)
  * the components C0..C3 (US_OUT_FMT's order)
  */
 static inline __attribute__((always_inline)) void
-colour_lanes(const R300DrawState *ds, uint8_t *const r[2], unsigned mask,
+colour_lanes(const R300QuadLanes *ql, uint8_t *const r[2], unsigned mask,
              unsigned cover, const Lanes *sc, const bool blend)
 {
-    const R300QuadLanes *ql = &ds->lanes;
     const __m128i wm = _mm_set1_epi32((int32_t)ql->write_mask);
     __m128i res, dst = _mm_setzero_si128();
     bool read = ql->read || mask != 0xF;
@@ -343,18 +335,20 @@ static inline void quad_rows(uint8_t *base, const R300Tiling *tl, int x,
  * The lanes path of four pixels: lin[k] and w[k] the screen-linear and the
  * attributes' weights of the triangle's vertex k (one pixel a lane), `mask`
  * the covered pixels; pixel i's depth and colour words are at zr[i >> 1] +
- * 4 * (i & 1) and cr[...] (a quad's two rows, or a row's four pixels).
+ * 4 * (i & 1) and cr[...] (a quad's two rows, or a row's four pixels). ql
+ * is the draw state's lanes or a span's copy of them, which its stores
+ * cannot alias (so the loop need not reload it).
  */
 static inline __attribute__((always_inline)) unsigned
-shade_lanes(const R300Tri *t, const __m128 lin[3], const __m128 w[3],
-            unsigned mask, uint8_t *const zr[2], uint8_t *const cr[2],
-            const bool depth, const bool blend, const bool tex)
+shade_lanes(const R300Tri *t, const R300QuadLanes *ql, const __m128 lin[3],
+            const __m128 w[3], unsigned mask, uint8_t *const zr[2],
+            uint8_t *const cr[2], const bool depth, const bool blend,
+            const bool tex)
 {
     static const uint8_t count[16] = { 0, 1, 1, 2, 1, 2, 2, 3,
                                        1, 2, 2, 3, 2, 3, 3, 4 };
     const R300DrawState *ds = t->ds;
     const R300Lanes *tl = &t->lanes;
-    const R300QuadLanes *ql = &ds->lanes;
     const R300USMove *m = &ds->move;
     unsigned pass = mask;
     Lanes src;
@@ -377,9 +371,9 @@ shade_lanes(const R300Tri *t, const __m128 lin[3], const __m128 w[3],
         z24 = _mm_sub_epi32(z24, _mm_castps_si128(_mm_cmpge_ps(
                   _mm_sub_ps(z, zt), _mm_set1_ps(0.5f))));
         word = load_quad(zr, mask);
-        ok = compare(ds->zfunc, z24, _mm_srli_epi32(word, 8));
+        ok = compare(ql->zfunc, z24, _mm_srli_epi32(word, 8));
         pass &= _mm_movemask_ps(_mm_castsi128_ps(ok));
-        if (ds->zwrite && pass) {
+        if (ql->zwrite && pass) {
             /* depth_z24: Z over the stencil byte, where the test passed */
             __m128i nw = _mm_or_si128(_mm_slli_epi32(z24, 8), _mm_and_si128(
                                           word, _mm_set1_epi32(0xFF)));
@@ -434,7 +428,7 @@ shade_lanes(const R300Tri *t, const __m128 lin[3], const __m128 w[3],
                                    _mm_setzero_ps());
         }
     }
-    colour_lanes(ds, cr, pass, mask, &src, blend);
+    colour_lanes(ql, cr, pass, mask, &src, blend);
     return count[pass];
 }
 
@@ -465,7 +459,7 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
         }
     }
     ds->zpass_thread[thread] += shade_lanes(
-        t, lin, ds->perspective ? bar : lin, q->mask & 0xF, zr, cr,
+        t, ql, lin, ds->perspective ? bar : lin, q->mask & 0xF, zr, cr,
         ds->depth != NULL, ql->blend, ds->move.tex && ql->src_shader_order);
 }
 
@@ -477,15 +471,17 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
  * derivatives: a fetch here is r300_tx_lanes_sample's, whose level cannot
  * change), so the bytes are those of r300_quad_lanes. Four such pixels lie
  * in one 32-bit micro tile (4 or 8 pixels wide, tile.h) or a linear row.
+ * `avx`: the instance is compiled for AVX and weights the four pixels
+ * with one vector of doubles (g3d_weights4_avx: the same operations).
  */
 static inline __attribute__((always_inline)) void
 span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
            const int persp, const bool depth, const bool blend,
-           const bool tex)
+           const bool tex, const bool avx)
 {
     const R300Tri *t = opaque;
     const R300DrawState *ds = t->ds;
-    const R300QuadLanes *ql = &ds->lanes;
+    const R300QuadLanes qlc = ds->lanes, *ql = &qlc;
     const R300Span *sp = &t->span;
     const R300Target *tg = &ds->cb[ds->move.target];
     /* a copy the stores below cannot alias: kept in registers */
@@ -495,7 +491,8 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
     uint64_t passed = 0;
 
     for (y = y0; y < y1; y++) {
-        __m128d e01[3], e23[3], step[3];
+        G3DWalk4 walk;
+        double ev[3][4], sv[3];
         /* linear layouts: the row's first group, then 16 bytes a group */
         uint8_t *zrow = NULL, *crow = NULL;
 
@@ -510,23 +507,29 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
             double e = (double)(sp->e0[k] + sp->ex[k] * xa + sp->ey[k] * y);
             double ex = (double)sp->ex[k];
 
-            e01[k] = _mm_set_pd(e + ex, e);
-            e23[k] = _mm_set_pd(e + 3 * ex, e + 2 * ex);
-            step[k] = _mm_set1_pd(4 * ex);
+            ev[k][0] = e;
+            ev[k][1] = e + ex;
+            ev[k][2] = e + 2 * ex;
+            ev[k][3] = e + 3 * ex;
+            sv[k] = 4 * ex;
         }
+        g3d_walk4_start(&walk, (const double (*)[4])ev, sv, avx);
         for (x = xa; x < x1; x += 4) {
             unsigned mask = 0xF;
             uint8_t *zr[2] = { NULL, NULL }, *cr[2] = { NULL, NULL };
             __m128 lin[3], bar[3];
 
-            if (x < x0) {
-                mask &= 0xFu << (x0 - x);
+            if (__builtin_expect(x < x0 || x + 4 > x1, 0)) {
+                /* a row's first or last group */
+                if (x < x0) {
+                    mask &= 0xFu << (x0 - x);
+                }
+                if (x + 4 > x1) {
+                    mask &= 0xFu >> (x + 4 - x1);
+                }
             }
-            if (x + 4 > x1) {
-                mask &= 0xFu >> (x + 4 - x1);
-            }
-            g3d_weights4_next(&g, e01, e23, step, lin, persp ? bar : NULL,
-                              persp == 2);
+            g3d_walk4_next(&g, &walk, lin, persp ? bar : NULL, persp == 2,
+                           avx);
             if (depth) {
                 zr[0] = zlinear ? zrow + 4 * (x - xa) : ds->zbase +
                         r300_tile_offset(&ds->ztiling, x, y);
@@ -539,8 +542,8 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
                         : tg->base + r300_tile_offset(&tg->tiling, x, y);
                 cr[1] = cr[0] + 8;
             }
-            passed += shade_lanes(t, lin, persp ? bar : lin, mask, zr, cr,
-                                  depth, blend, tex);
+            passed += shade_lanes(t, ql, lin, persp ? bar : lin, mask, zr,
+                                  cr, depth, blend, tex);
         }
     }
     ds->zpass_thread[thread] += passed;
@@ -549,30 +552,46 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
 /*
  * span_lanes instantiated for each weighting (screen-linear, perspective,
  * perspective with every 1/w positive), depth, blend and fetch setting, so
- * that each inner loop holds only its own work
+ * that each inner loop holds only its own work; for SSE2 and, where the
+ * compiler can target it, for AVX (chosen at run time)
  */
 #define SPAN_LANES(p, d, b, x)                                            \
 static void span_lanes_##p##d##b##x(void *o, int x0, int y0, int x1,     \
                                     int y1, int thread)                   \
 {                                                                         \
-    span_lanes(o, x0, y0, x1, y1, thread, p, d, b, x);                    \
+    span_lanes(o, x0, y0, x1, y1, thread, p, d, b, x, false);             \
 }
 /* the eight depth, blend and fetch settings of weighting p */
-#define SPAN_LANES_8(p)                                                   \
-    SPAN_LANES(p, 0, 0, 0) SPAN_LANES(p, 0, 0, 1)                         \
-    SPAN_LANES(p, 0, 1, 0) SPAN_LANES(p, 0, 1, 1)                         \
-    SPAN_LANES(p, 1, 0, 0) SPAN_LANES(p, 1, 0, 1)                         \
-    SPAN_LANES(p, 1, 1, 0) SPAN_LANES(p, 1, 1, 1)
-#define SPAN_LANES_FN_8(p)                                                \
-    span_lanes_##p##000, span_lanes_##p##001, span_lanes_##p##010,       \
-    span_lanes_##p##011, span_lanes_##p##100, span_lanes_##p##101,       \
-    span_lanes_##p##110, span_lanes_##p##111
-SPAN_LANES_8(0)
-SPAN_LANES_8(1)
-SPAN_LANES_8(2)
+#define SPAN_LANES_8(S, p)                                                \
+    S(p, 0, 0, 0) S(p, 0, 0, 1) S(p, 0, 1, 0) S(p, 0, 1, 1)               \
+    S(p, 1, 0, 0) S(p, 1, 0, 1) S(p, 1, 1, 0) S(p, 1, 1, 1)
+#define SPAN_LANES_FN_8(f, p)                                             \
+    f##p##000, f##p##001, f##p##010, f##p##011,                           \
+    f##p##100, f##p##101, f##p##110, f##p##111
+SPAN_LANES_8(SPAN_LANES, 0)
+SPAN_LANES_8(SPAN_LANES, 1)
+SPAN_LANES_8(SPAN_LANES, 2)
 
-static G3DBlockFn *const span_lanes_fn[24] = {
-    SPAN_LANES_FN_8(0), SPAN_LANES_FN_8(1), SPAN_LANES_FN_8(2),
+#ifdef G3D_WEIGHTS_AVX
+#define SPAN_LANES_AVX(p, d, b, x)                                        \
+static __attribute__((target("avx"))) void                               \
+span_lanes_avx_##p##d##b##x(void *o, int x0, int y0, int x1, int y1,     \
+                            int thread)                                   \
+{                                                                         \
+    span_lanes(o, x0, y0, x1, y1, thread, p, d, b, x, true);              \
+}
+SPAN_LANES_8(SPAN_LANES_AVX, 0)
+SPAN_LANES_8(SPAN_LANES_AVX, 1)
+SPAN_LANES_8(SPAN_LANES_AVX, 2)
+#endif
+
+static G3DBlockFn *const span_lanes_fn[2][24] = {
+    { SPAN_LANES_FN_8(span_lanes_, 0), SPAN_LANES_FN_8(span_lanes_, 1),
+      SPAN_LANES_FN_8(span_lanes_, 2) },
+#ifdef G3D_WEIGHTS_AVX
+    { SPAN_LANES_FN_8(span_lanes_avx_, 0), SPAN_LANES_FN_8(span_lanes_avx_, 1),
+      SPAN_LANES_FN_8(span_lanes_avx_, 2) },
+#endif
 };
 
 /* a vertex value in the four lanes */
@@ -600,6 +619,7 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
     const R300DrawState *ds = t->ds;
     const R300QuadLanes *ql = &ds->lanes;
     R300Span *sp = &t->span;
+    bool avx = false;
     int k;
 
     if (ds->shade != r300_quad_lanes) {
@@ -630,9 +650,13 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
         sp->ex[k] = e->a * tri->rules->subpixels;
         sp->ey[k] = e->b * tri->rules->subpixels;
     }
-    return span_lanes_fn[(ds->perspective ? 1 + g3d_inv_w_positive(tri->v) : 0)
-                         * 8 + (ds->depth != NULL) * 4 + ql->blend * 2 +
-                         (ds->move.tex && ql->src_shader_order)];
+#ifdef G3D_WEIGHTS_AVX
+    avx = g3d_use_avx();
+#endif
+    return span_lanes_fn[avx][(ds->perspective ? 1 +
+                               g3d_inv_w_positive(tri->v) : 0) * 8 +
+                              (ds->depth != NULL) * 4 + ql->blend * 2 +
+                              (ds->move.tex && ql->src_shader_order)];
 }
 
 /* the blend factor and function codes of component k */
@@ -661,6 +685,8 @@ G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
         return NULL;
     }
     memset(ql, 0, sizeof(*ql));
+    ql->zfunc = ds->zfunc;
+    ql->zwrite = ds->zwrite;
     ql->tex_lanes = ds->move.tex &&
                     r300_tx_lanes_ok(&ds->tx[ds->move.tex_op.unit & 15]);
     tg = &ds->cb[ds->move.target];

@@ -249,6 +249,8 @@ typedef struct R300QuadLanes {
     uint8_t discard;            /* RB3D_BLENDCNTL.DISCARD_SRC_PIXELS */
     uint32_t write_mask;
     float const_color[4];       /* RB3D_CONSTANT_COLOR, C0..C3 */
+    G3DCompare zfunc;           /* the draw state's, for a span's copy */
+    bool zwrite;
 } R300QuadLanes;
 
 typedef struct R300DrawState {
