@@ -217,6 +217,15 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
                 }
                 r300_cmd_reg(c, R300_TX_FORMAT1(0), f1);
             }
+            /*
+             * now and then the colour or depth buffer itself: its texels
+             * are pixels the draw writes, so spans would read them in
+             * another order than the quads (quad-lanes.c tex_overlaps)
+             */
+            if (g_rand_int_range(r, 0, 8) == 0) {
+                r300_cmd_reg(c, R300_TX_OFFSET(0),
+                             g_rand_boolean(r) ? CB_ADDR : ZB_ADDR);
+            }
         }
         /* node 3: TEX (LD or PROJ) t<dst> <- tex0(t1), then out = t<src> */
         /* move the coordinate t1, t0 (nothing routed: 0) or the fetch t2 */

@@ -671,6 +671,35 @@ static void decode_blend(const R300DrawState *ds, R300QuadLanes *ql, int k)
     ql->comb[k] = G3D_FIELD_EX32(cntl, RB3D_BLENDCNTL, COMB_FCN);
 }
 
+/*
+ * Whether the draw's texture shares bytes with the colour target or the
+ * depth buffer: a span reads and writes its pixels in another order than
+ * the quads, so a texel that is also a pixel of the draw could be read
+ * before or after the draw writes it; such a draw keeps the quads' order.
+ */
+static bool tex_overlaps(const R300DrawState *ds, const R300Target *tg,
+                         bool colour)
+{
+    const R300TexUnit *u = &ds->tx[ds->move.tex_op.unit & 15];
+    uintptr_t t0 = (uintptr_t)u->texels, t1 = t0 + u->bytes;
+
+    if (colour) {
+        uintptr_t c0 = (uintptr_t)tg->base;
+
+        if (t0 < c0 + r300_tile_bytes(&tg->tiling, tg->rows) && c0 < t1) {
+            return true;
+        }
+    }
+    if (ds->depth) {
+        uintptr_t z0 = (uintptr_t)ds->zbase;
+
+        if (t0 < z0 + r300_tile_bytes(&ds->ztiling, ds->zrows) && z0 < t1) {
+            return true;
+        }
+    }
+    return false;
+}
+
 G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
 {
     R300QuadLanes *ql = &ds->lanes;
@@ -734,7 +763,9 @@ G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
      * span_lanes: every pixel's bytes its own (no derivatives), in one
      * 32-bit layout
      */
-    ql->span = ds->samples == 1 && (!ds->move.tex || ql->tex_lanes) &&
+    ql->span = ds->samples == 1 &&
+               (!ds->move.tex || (ql->tex_lanes &&
+                                  !tex_overlaps(ds, tg, ql->colour))) &&
                (!ql->colour || tg->tiling.bpp == 4) &&
                (!ds->depth || ds->ztiling.bpp == 4);
     /* fill.c: one colour and depth a triangle, neither read */
