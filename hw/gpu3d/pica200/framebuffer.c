@@ -1170,6 +1170,12 @@ span_quads(void *user, int x0, int y0, int x1, int y1, bool depth,
  * for SSE2 and, where the compiler can target it, for AVX (chosen at run
  * time)
  */
+#define SPAN_INSTANCES(M)                                                 \
+    M(span_replace, 0, 0, false) M(span_replace, 0, 1, false)            \
+    M(span_replace, 1, 0, false) M(span_replace, 1, 1, false)            \
+    M(span_tex0, 0, 0, true) M(span_tex0, 0, 1, true)                    \
+    M(span_tex0, 1, 0, true) M(span_tex0, 1, 1, true)
+
 #define SPAN_QUADS(name, d, p, tex)                                       \
 static void name##_##d##p(void *user, int x0, int y0, int x1, int y1,    \
                           int thread)                                     \
@@ -1177,14 +1183,7 @@ static void name##_##d##p(void *user, int x0, int y0, int x1, int y1,    \
     span_quads(user, x0, y0, x1, y1, d, p, tex, false);                   \
     (void)thread;                                                         \
 }
-SPAN_QUADS(span_replace, 0, 0, false)
-SPAN_QUADS(span_replace, 0, 1, false)
-SPAN_QUADS(span_replace, 1, 0, false)
-SPAN_QUADS(span_replace, 1, 1, false)
-SPAN_QUADS(span_tex0, 0, 0, true)
-SPAN_QUADS(span_tex0, 0, 1, true)
-SPAN_QUADS(span_tex0, 1, 0, true)
-SPAN_QUADS(span_tex0, 1, 1, true)
+SPAN_INSTANCES(SPAN_QUADS)
 
 #ifdef G3D_WEIGHTS_AVX
 #define SPAN_QUADS_AVX(name, d, p, tex)                                   \
@@ -1195,14 +1194,7 @@ name##_avx_##d##p(void *user, int x0, int y0, int x1, int y1,            \
     span_quads(user, x0, y0, x1, y1, d, p, tex, true);                    \
     (void)thread;                                                         \
 }
-SPAN_QUADS_AVX(span_replace, 0, 0, false)
-SPAN_QUADS_AVX(span_replace, 0, 1, false)
-SPAN_QUADS_AVX(span_replace, 1, 0, false)
-SPAN_QUADS_AVX(span_replace, 1, 1, false)
-SPAN_QUADS_AVX(span_tex0, 0, 0, true)
-SPAN_QUADS_AVX(span_tex0, 0, 1, true)
-SPAN_QUADS_AVX(span_tex0, 1, 0, true)
-SPAN_QUADS_AVX(span_tex0, 1, 1, true)
+SPAN_INSTANCES(SPAN_QUADS_AVX)
 #endif
 
 G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
