@@ -886,11 +886,11 @@ static void fill_seq(void *opaque, int x0, int y0, int x1, int y1,
     SeqUser *u = opaque;
     int x, y;
 
-    /* one tile row */
+    /* one tile row, at most four tiles (a group) */
     g_assert_cmpint(x0, <, x1);
     g_assert_cmpint(y0, <, y1);
     g_assert_cmpint(y0 / G3D_TILE_SIZE, ==, (y1 - 1) / G3D_TILE_SIZE);
-    g_assert_cmpint((x1 - 1) / G3D_TILE_SIZE - x0 / G3D_TILE_SIZE, <, 64);
+    g_assert_cmpint((x1 - 1) / G3D_TILE_SIZE - x0 / G3D_TILE_SIZE, <, 4);
     /* covered pixels only: the corners of a convex part */
     g_assert_true(seq_covered(u, x0, y0) && seq_covered(u, x1 - 1, y0) &&
                   seq_covered(u, x0, y1 - 1) && seq_covered(u, x1 - 1, y1 - 1));

@@ -61,15 +61,10 @@ typedef struct SetupTri {
 #define BIN_GRID 64
 
 /*
- * Bins a thread takes at once: a row of the bins' grid (a band of 32
- * pixel rows), so that a wide fill's rows (wide_run) are whole rows of
- * the triangle on every thread, and two threads never store into the same
- * rows at once. Groups of 4, 8 and 16 tiles were measured too: the same
- * Gouraud and depth speed at 1 and 2 threads, slower fills (r300-3d's
- * 1024x768 fill 6.6-7.3 Gpixels/s against 8.0 at one thread, 2.2-6.0
- * against 8.4-9.0 at two; docs/performance.md, "Branch fill7").
+ * Bins a thread takes at once: four tiles along a row, so that a wide
+ * fill's rows (wide_run) are 128 pixels or more on every thread.
  */
-#define GROUP_TILES BIN_GRID
+#define GROUP_TILES 4
 
 uint32_t g3d_raster_bin_entries_max = 1u << 20;
 
