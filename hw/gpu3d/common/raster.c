@@ -66,6 +66,17 @@ typedef struct SetupTri {
  */
 #define GROUP_TILES 4
 
+/* the bin index of tile (tx, ty), and the group of bin b */
+static inline int bin_of(int tx, int ty)
+{
+    return (ty % BIN_GRID) * BIN_GRID + tx % BIN_GRID;
+}
+
+static inline int group_of(int b)
+{
+    return b / GROUP_TILES;
+}
+
 uint32_t g3d_raster_bin_entries_max = 1u << 20;
 
 
@@ -819,17 +830,6 @@ static void raster_tile(TileCtx *tc)
  */
 #define SERIAL_BATCH_PIXELS 4096
 
-/* the bin index of tile (tx, ty), and the group of bin b */
-static inline int bin_of(int tx, int ty)
-{
-    return (ty % BIN_GRID) * BIN_GRID + tx % BIN_GRID;
-}
-
-static inline int group_of(int b)
-{
-    return b / GROUP_TILES;
-}
-
 #define HEAD_BEGUN (1u << 31)
 
 /*
@@ -983,7 +983,7 @@ static void bin_triangle(G3DRaster *r)
         for (tx = tx0; tx <= tx1; tx++) {
             int x0 = MAX(st->box.x0, tx * G3D_TILE_SIZE);
             int x1 = MIN(st->box.x1, (tx + 1) * G3D_TILE_SIZE) - 1;
-            int b = (ty % BIN_GRID) * BIN_GRID + tx % BIN_GRID;
+            int b = bin_of(tx, ty);
             /* a box of one tile: the traversal's blocks decide */
             bool out = false, one = tx0 == tx1 && ty0 == ty1;
             Bin *bin;
