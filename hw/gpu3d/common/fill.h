@@ -130,6 +130,31 @@ static inline void g3d_fill32_keep(void *p, size_t n, uint32_t v,
     }
 }
 
+#ifdef __SSE2__
+/*
+ * The lanes of v whose bit is set in `mask` to the four consecutive 32-bit
+ * words at p, the others untouched (they may be another thread's pixels
+ * or lie past the buffer): a row of four pixels, or a quad whose pixels
+ * are consecutive.
+ */
+static inline void g3d_store4_masked(void *p, __m128i v, unsigned mask)
+{
+    uint32_t w[4];
+    unsigned i;
+
+    if (mask == 0xF) {
+        _mm_storeu_si128((__m128i *)p, v);
+        return;
+    }
+    _mm_storeu_si128((__m128i *)w, v);
+    for (i = 0; i < 4; i++) {
+        if (mask & (1u << i)) {
+            memcpy((uint8_t *)p + 4 * i, &w[i], 4);
+        }
+    }
+}
+#endif
+
 /* n 16-bit pixels from p on: pixel i is bits 16 (i & 3) .. of pens */
 static inline void g3d_fill16x4(void *p, size_t n, uint64_t pens)
 {

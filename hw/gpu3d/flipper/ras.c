@@ -758,23 +758,6 @@ static void ras_quad_plain(void *user, const G3DQuad *q, int thread)
 }
 
 #ifdef __SSE2__
-/* the lanes of v whose bit is set in `mask` to the words from p */
-static inline void efb_store_row4(uint32_t *p, __m128i v, unsigned mask)
-{
-    uint32_t w[4];
-    int i;
-
-    if (mask == 15) {
-        _mm_storeu_si128((__m128i *)p, v);
-        return;
-    }
-    _mm_storeu_si128((__m128i *)w, v);
-    for (i = 0; i < 4; i++) {
-        if (mask & (1u << i)) {
-            p[i] = w[i];
-        }
-    }
-}
 
 /* the words from p of the lanes in `mask`, the others 0: no read past
  * the lanes (the last row's last group would leave the plane) */
@@ -831,7 +814,7 @@ static inline unsigned span_z4(__m128 zf, uint32_t *zrow, unsigned live,
     }
     live &= (unsigned)_mm_movemask_ps(_mm_castsi128_ps(pass));
     if (zwrite && live) {
-        efb_store_row4(zrow, z, live);
+        g3d_store4_masked(zrow, z, live);
     }
     return live;
 }
@@ -989,7 +972,7 @@ span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
                                   lo8);
                 w = _mm_or_si128(w, _mm_slli_epi32(v, 16 - 8 * j));
             }
-            efb_store_row4(crow + 4 * g, w, live);
+            g3d_store4_masked(crow + 4 * g, w, live);
             if (ztest) {
                 span_box_group(&box, x0 + 4 * g, live);
             }
@@ -1113,7 +1096,7 @@ span_texmod(void *user, int x0, int y0, int x1, int y1, int thread,
             w = flipper_tev_mod_words(prog->tex_mod,
                                       _mm_loadu_si128((const __m128i *)texel),
                                       w);
-            efb_store_row4(crow + 4 * g, rgb8_words4(w, rgb), live);
+            g3d_store4_masked(crow + 4 * g, rgb8_words4(w, rgb), live);
             if (ztest) {
                 span_box_group(&box, x0 + 4 * g, live);
             }

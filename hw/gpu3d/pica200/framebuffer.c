@@ -947,23 +947,6 @@ lanes_primary(const LanesColor *lc, const __m128 bar[3])
     return g3d_unorm8x4_lanes(v);
 }
 
-/* the pixels of `mask` from 16 bytes of four RGBA8 pixels */
-static inline void lanes_put(uint8_t *cp, __m128i px, unsigned mask)
-{
-    uint32_t v[4] __attribute__((aligned(16)));
-    unsigned i;
-
-    if (mask == 0xF) {
-        _mm_storeu_si128((__m128i *)cp, px);
-        return;
-    }
-    _mm_store_si128((__m128i *)v, px);
-    for (i = 0; i < 4; i++) {
-        if (mask & (1u << i)) {
-            memcpy(cp + 4 * i, &v[i], 4);
-        }
-    }
-}
 
 /*
  * A quad function's depth test and write, where the draw tests depth: the
@@ -995,7 +978,7 @@ static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
     if (!mask) {
         return;
     }
-    lanes_put(rs->color + (size_t)idx * 4, quad_primary(t, q, true), mask);
+    g3d_store4_masked(rs->color + (size_t)idx * 4, quad_primary(t, q, true), mask);
     (void)thread;
 }
 
@@ -1068,7 +1051,7 @@ static void shade_tex0_rgba8(void *user, const G3DQuad *q, int thread)
     if (!mask) {
         return;
     }
-    lanes_put(rs->color + (size_t)idx * 4,
+    g3d_store4_masked(rs->color + (size_t)idx * 4,
               tex0_combine(rs, _mm_load_si128((const __m128i *)tex),
                            tex0_primary(rs) ? quad_primary(t, q, false)
                                             : _mm_setzero_si128()),
@@ -1154,7 +1137,7 @@ span_quads(void *user, int x0, int y0, int x1, int y1, bool depth,
                     continue;
                 }
             }
-            lanes_put(color + (size_t)idx * 4,
+            g3d_store4_masked(color + (size_t)idx * 4,
                       !tex ? lanes_primary(&lc, bar) :
                       tex0_combine(rs, _mm_load_si128((const __m128i *)texels),
                                    tex0_primary(rs) ?
