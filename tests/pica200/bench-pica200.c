@@ -21,6 +21,7 @@
 #include "pica200-scene.h"
 #include "common/raster.h"
 #include "../bench-row.h"
+#include "../bench-simd.h"
 
 #define FW 512
 #define FH 512
@@ -341,8 +342,8 @@ int main(int argc, char **argv)
     unsigned i;
     int th;
 
-    /* GPU3D_BENCH_NO_AVX=1: the spans' SSE2 instances (raster.h g3d_no_avx) */
-    g3d_no_avx = getenv("GPU3D_BENCH_NO_AVX") != NULL;
+    /* GPU3D_BENCH_SIMD, GPU3D_BENCH_NO_AVX: the spans' instances */
+    bench_simd_from_env();
     if (maxthreads < 1) {
         maxthreads = 1;
     }

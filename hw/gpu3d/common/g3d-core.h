@@ -166,6 +166,22 @@ extern bool g3d_general_path;
 extern bool g3d_no_avx;
 bool g3d_use_avx(void);
 
+/*
+ * The instruction set levels of the fast functions, lowest first: SSE2
+ * (every x86-64 CPU), AVX (four doubles a vector), AVX2 (eight pixels a
+ * group of 256-bit floats and integers, two vectors of doubles) and
+ * AVX-512 (AVX2 with one vector of eight doubles). Each level does the
+ * same IEEE operations per lane, without FMA, so the bytes are the same.
+ * g3d_simd_level() is the highest the CPU has, at most g3d_simd_max
+ * (tests lower it to run each level; g3d_no_avx gives SSE2).
+ */
+typedef enum G3DSimdLevel {
+    G3D_SIMD_SSE2, G3D_SIMD_AVX, G3D_SIMD_AVX2, G3D_SIMD_AVX512,
+} G3DSimdLevel;
+
+extern G3DSimdLevel g3d_simd_max;
+G3DSimdLevel g3d_simd_level(void);
+
 /* ---- preemption of long work ------------------------------------------- */
 
 /*
