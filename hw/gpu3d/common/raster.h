@@ -419,9 +419,16 @@ g3d_weights8_avx512(const G3DEdges *g, const __m512d e[3], __m256 lin[3],
 
 /*
  * Functions built for AVX-512 keep a * b + c as two roundings: GCC's FMA
- * patterns come with AVX-512F, and GCC contracts by default
+ * patterns come with AVX-512F, and GCC contracts by default (across
+ * statements and inlined intrinsics). Clang contracts only within one
+ * source expression, which the intrinsics never are, and has no such
+ * attribute.
  */
+#ifdef __clang__
+#define G3D_NO_CONTRACT
+#else
 #define G3D_NO_CONTRACT __attribute__((optimize("fp-contract=off")))
+#endif
 
 /*
  * A span's walk along a row, eight samples a group: their edge values and
@@ -457,6 +464,17 @@ g3d_walk8_next_avx512(const G3DEdges *g, G3DWalk8 *w, __m256 lin[3],
     g3d_weights8_avx512(g, w->e8, lin, bar, positive);
     for (k = 0; k < 3; k++) {
         w->e8[k] = _mm512_add_pd(w->e8[k], w->step8[k]);
+    }
+}
+
+/* the walk's edge values (tests) */
+static inline __attribute__((target("avx2,avx512f,avx512vl"))) void
+g3d_walk8_store_avx512(const G3DWalk8 *w, double v[3][8])
+{
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        _mm512_storeu_pd(v[k], w->e8[k]);
     }
 }
 

@@ -784,7 +784,7 @@ span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
             if (!pass) {
                 continue;
             }
-            passed += count[pass & 0xF] + count[pass >> 4];
+            passed += pass == 0xFF ? 8 : count[pass & 0xF] + count[pass >> 4];
             if (!ql->colour) {
                 continue;
             }
