@@ -464,6 +464,41 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
 }
 
 /*
+ * A span's row y from pixel xa: in linear layouts, the depth and colour
+ * words of pixel xa (zrow with `depth`, crow with a colour target); the
+ * edge values of its n samples from xa on, edge k at sample j in
+ * ev[k * n + j], and their step to the next n, sv[k] (all integers below
+ * 2^53, so exact)
+ */
+static inline __attribute__((always_inline)) void
+span_row(const R300Tri *t, const R300QuadLanes *ql, int xa, int y,
+         bool depth, uint8_t **zrow, uint8_t **crow, int n, double *ev,
+         double sv[3])
+{
+    const R300DrawState *ds = t->ds;
+    const R300Span *sp = &t->span;
+    const R300Target *tg = &ds->cb[ds->move.target];
+    int k, j;
+
+    if (depth && ds->ztiling.linear) {
+        *zrow = ds->zbase + r300_tile_offset(&ds->ztiling, xa, y);
+    }
+    if (ql->colour && tg->tiling.linear) {
+        *crow = tg->base + r300_tile_offset(&tg->tiling, xa, y);
+    }
+    for (k = 0; k < 3; k++) {
+        double e = (double)(sp->e0[k] + sp->ex[k] * xa + sp->ey[k] * y);
+        double ex = (double)sp->ex[k];
+
+#pragma GCC unroll 8
+        for (j = 0; j < n; j++) {
+            ev[k * n + j] = e + j * ex;
+        }
+        sv[k] = n * ex;
+    }
+}
+
+/*
  * The triangle's covered pixels [x0, x1) x [y0, y1) (common/raster.h
  * G3DBlockFn) four of a row at a time, from x0 rounded down to a multiple
  * of 4: each pixel's weights are the quads' (g3d_weights4 of its own exact
@@ -487,7 +522,7 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
     /* a copy the stores below cannot alias: kept in registers */
     const G3DEdges g = sp->g;
     const bool zlinear = ds->ztiling.linear, clinear = tg->tiling.linear;
-    int xa = x0 & ~3, y, x, k;
+    int xa = x0 & ~3, y, x;
     uint64_t passed = 0;
 
     for (y = y0; y < y1; y++) {
@@ -496,23 +531,7 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
         /* linear layouts: the row's first group, then 16 bytes a group */
         uint8_t *zrow = NULL, *crow = NULL;
 
-        if (depth && zlinear) {
-            zrow = ds->zbase + r300_tile_offset(&ds->ztiling, xa, y);
-        }
-        if (ql->colour && clinear) {
-            crow = tg->base + r300_tile_offset(&tg->tiling, xa, y);
-        }
-
-        for (k = 0; k < 3; k++) {
-            double e = (double)(sp->e0[k] + sp->ex[k] * xa + sp->ey[k] * y);
-            double ex = (double)sp->ex[k];
-
-            ev[k][0] = e;
-            ev[k][1] = e + ex;
-            ev[k][2] = e + 2 * ex;
-            ev[k][3] = e + 3 * ex;
-            sv[k] = 4 * ex;
-        }
+        span_row(t, ql, xa, y, depth, &zrow, &crow, 4, &ev[0][0], sv);
         g3d_walk4_start(&walk, (const double (*)[4])ev, sv, avx);
         for (x = xa; x < x1; x += 4) {
             unsigned mask = 0xF;
@@ -714,21 +733,7 @@ span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
         /* linear layouts: the row's first group, then 32 bytes a group */
         uint8_t *zrow = NULL, *crow = NULL;
 
-        if (depth && zlinear) {
-            zrow = ds->zbase + r300_tile_offset(&ds->ztiling, xa, y);
-        }
-        if (ql->colour && clinear) {
-            crow = tg->base + r300_tile_offset(&tg->tiling, xa, y);
-        }
-        for (k = 0; k < 3; k++) {
-            double e = (double)(sp->e0[k] + sp->ex[k] * xa + sp->ey[k] * y);
-            double ex = (double)sp->ex[k];
-
-            for (j = 0; j < 8; j++) {
-                ev[k][j] = e + j * ex;      /* integers: exact */
-            }
-            sv[k] = 8 * ex;
-        }
+        span_row(t, ql, xa, y, depth, &zrow, &crow, 8, &ev[0][0], sv);
         g3d_walk8_start(&walk, (const double (*)[8])ev, sv, avx512);
         for (x = xa; x < x1; x += 8) {
             unsigned mask = 0xFF, pass;
