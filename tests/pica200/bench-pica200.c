@@ -21,7 +21,7 @@
 #include "pica200-scene.h"
 #include "common/raster.h"
 #include "../bench-row.h"
-#include "../bench-simd.h"
+#include "../bench-env.h"
 
 #define FW 512
 #define FH 512
@@ -31,7 +31,7 @@
 
 static double now(void)
 {
-    return g_get_monotonic_time() / 1e6;
+    return bench_now();
 }
 
 typedef struct Scene {

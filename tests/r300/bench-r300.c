@@ -23,7 +23,7 @@
 #include "r300-rig.h"
 #include "common/raster.h"
 #include "../bench-row.h"
-#include "../bench-simd.h"
+#include "../bench-env.h"
 
 #define VRAM_SIZE   (32u << 20)
 #define RING_BUFSZ  17              /* 8 << 17 = 1 MiB ring at 0 */
@@ -222,7 +222,7 @@ static double pass(Dev *d, Kind kind, unsigned i)
 
 static double now(void)
 {
-    return g_get_monotonic_time() / 1e6;
+    return bench_now();
 }
 
 /* not inlined: callgrind --toggle-collect=run_case counts one case */

@@ -463,17 +463,30 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
         ds->depth != NULL, ql->blend, ds->move.tex && ql->src_shader_order);
 }
 
+/* the cache lines of the n bytes from p, to be written soon */
+static inline void prefetch_run(const uint8_t *p, int n)
+{
+    int o;
+
+    for (o = 0; o < n; o += 64) {
+        __builtin_prefetch(p + o, 1);
+    }
+}
+
 /*
- * A span's row y from pixel xa: in linear layouts, the depth and colour
- * words of pixel xa (zrow with `depth`, crow with a colour target); the
- * edge values of its n samples from xa on, edge k at sample j in
- * ev[k * n + j], and their step to the next n, sv[k] (all integers below
- * 2^53, so exact)
+ * A span's row y (of the rows before y1) from pixel xa: in linear
+ * layouts, the depth and colour words of pixel xa (zrow with `depth`,
+ * crow with a colour target), and the next row's run [xa, x1) asked
+ * for ahead of time (the spans walk runs of up to 128 pixels, each row
+ * of a 32-bit surface 4 KiB or so from the last: short streams that
+ * the hardware prefetchers pick up late); the edge values of its n
+ * samples from xa on, edge k at sample j in ev[k * n + j], and their
+ * step to the next n, sv[k] (all integers below 2^53, so exact)
  */
 static inline __attribute__((always_inline)) void
-span_row(const R300Tri *t, const R300QuadLanes *ql, int xa, int y,
-         bool depth, uint8_t **zrow, uint8_t **crow, int n, double *ev,
-         double sv[3])
+span_row(const R300Tri *t, const R300QuadLanes *ql, int xa, int x1, int y,
+         int y1, bool depth, uint8_t **zrow, uint8_t **crow, int n,
+         double *ev, double sv[3])
 {
     const R300DrawState *ds = t->ds;
     const R300Span *sp = &t->span;
@@ -482,9 +495,15 @@ span_row(const R300Tri *t, const R300QuadLanes *ql, int xa, int y,
 
     if (depth && ds->ztiling.linear) {
         *zrow = ds->zbase + r300_tile_offset(&ds->ztiling, xa, y);
+        if (y + 1 < y1) {
+            prefetch_run(*zrow + ds->ztiling.pitch * 4, (x1 - xa) * 4);
+        }
     }
     if (ql->colour && tg->tiling.linear) {
         *crow = tg->base + r300_tile_offset(&tg->tiling, xa, y);
+        if (y + 1 < y1) {
+            prefetch_run(*crow + tg->tiling.pitch * 4, (x1 - xa) * 4);
+        }
     }
     for (k = 0; k < 3; k++) {
         double e = (double)(sp->e0[k] + sp->ex[k] * xa + sp->ey[k] * y);
@@ -531,7 +550,8 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
         /* linear layouts: the row's first group, then 16 bytes a group */
         uint8_t *zrow = NULL, *crow = NULL;
 
-        span_row(t, ql, xa, y, depth, &zrow, &crow, 4, &ev[0][0], sv);
+        span_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, 4, &ev[0][0],
+                 sv);
         g3d_walk4_start(&walk, (const double (*)[4])ev, sv, avx);
         for (x = xa; x < x1; x += 4) {
             unsigned mask = 0xF;
@@ -733,7 +753,8 @@ span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
         /* linear layouts: the row's first group, then 32 bytes a group */
         uint8_t *zrow = NULL, *crow = NULL;
 
-        span_row(t, ql, xa, y, depth, &zrow, &crow, 8, &ev[0][0], sv);
+        span_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, 8, &ev[0][0],
+                 sv);
         g3d_walk8_start(&walk, (const double (*)[8])ev, sv, avx512);
         for (x = xa; x < x1; x += 8) {
             unsigned mask = 0xFF, pass;
