@@ -380,6 +380,14 @@ g3d_weights8_avx2(const G3DEdges *g, const __m256d e[2][3], __m256 lin[3],
  * SSE2 code. The caller's function must keep contraction off (AVX-512F
  * has FMA): see G3D_NO_CONTRACT.
  */
+/*
+ * _mm512_cvtpd_ps and _mm512_cvtps_pd, all lanes converted: GCC's own
+ * start from an "undefined" vector that -Wmaybe-uninitialized takes for
+ * an uninitialised one
+ */
+#define cvt8(x) _mm512_maskz_cvtpd_ps((__mmask8)0xFF, (x))
+#define widen8(x) _mm512_maskz_cvtps_pd((__mmask8)0xFF, (x))
+
 static inline __attribute__((target("avx2,avx512f,avx512vl"))) void
 g3d_weights8_avx512(const G3DEdges *g, const __m512d e[3], __m256 lin[3],
                     __m256 bar[3], bool positive)
@@ -391,20 +399,19 @@ g3d_weights8_avx512(const G3DEdges *g, const __m512d e[3], __m256 lin[3],
     int k;
 
     for (k = 0; k < 3; k++) {
-        lin[k] = _mm512_cvtpd_ps(_mm512_mul_pd(e[k], ia));
+        lin[k] = cvt8(_mm512_mul_pd(e[k], ia));
     }
     if (!bar) {
         return;
     }
     for (k = 0; k < 3; k++) {
-        p[k] = _mm512_cvtps_pd(_mm256_mul_ps(lin[k],
-                                             _mm256_set1_ps(g->inv_w[k])));
+        p[k] = widen8(_mm256_mul_ps(lin[k], _mm256_set1_ps(g->inv_w[k])));
     }
     s = _mm512_add_pd(_mm512_add_pd(p[0], p[1]), p[2]);
     r = _mm512_div_pd(one, s);
     if (positive) {
         for (k = 0; k < 3; k++) {
-            bar[k] = _mm512_cvtpd_ps(_mm512_mul_pd(p[k], r));
+            bar[k] = cvt8(_mm512_mul_pd(p[k], r));
         }
         return;
     }
@@ -413,9 +420,11 @@ g3d_weights8_avx512(const G3DEdges *g, const __m512d e[3], __m256 lin[3],
     use = _mm512_cmp_pd_mask(r, zero, _CMP_NEQ_UQ);
     for (k = 0; k < 3; k++) {
         bar[k] = _mm256_mask_blend_ps(use, lin[k],
-                                      _mm512_cvtpd_ps(_mm512_mul_pd(p[k], r)));
+                                      cvt8(_mm512_mul_pd(p[k], r)));
     }
 }
+#undef cvt8
+#undef widen8
 
 /*
  * Functions built for AVX-512 keep a * b + c as two roundings: GCC's FMA
