@@ -463,6 +463,20 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
         ds->depth != NULL, ql->blend, ds->move.tex && ql->src_shader_order);
 }
 
+/* pixels x .. x + n - 1 inside [x0, x1), pixel x in bit 0 */
+static inline unsigned group_mask(int x, int n, int x0, int x1)
+{
+    unsigned m = (1u << n) - 1;
+
+    if (x < x0) {
+        m &= m << (x0 - x);
+    }
+    if (x + n > x1) {
+        m &= m >> (x + n - x1);
+    }
+    return m;
+}
+
 /* the cache lines of the n bytes from p, to be written soon */
 static inline void prefetch_run(const uint8_t *p, int n)
 {
@@ -559,13 +573,7 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
             __m128 lin[3], bar[3];
 
             if (__builtin_expect(x < x0 || x + 4 > x1, 0)) {
-                /* a row's first or last group */
-                if (x < x0) {
-                    mask &= 0xFu << (x0 - x);
-                }
-                if (x + 4 > x1) {
-                    mask &= 0xFu >> (x + 4 - x1);
-                }
+                mask = group_mask(x, 4, x0, x1);
             }
             g3d_walk4_next(&g, &walk, lin, persp ? bar : NULL, persp == 2,
                            avx);
@@ -762,13 +770,7 @@ span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
             __m256 lin[3], bar[3];
 
             if (__builtin_expect(x < x0 || x + 8 > x1, 0)) {
-                /* a row's first or last group */
-                if (x < x0) {
-                    mask &= 0xFFu << (x0 - x);
-                }
-                if (x + 8 > x1) {
-                    mask &= 0xFFu >> (x + 8 - x1);
-                }
+                mask = group_mask(x, 8, x0, x1);
             }
             g3d_walk8_next(&g, &walk, lin, persp ? bar : NULL, persp == 2,
                            avx512);
