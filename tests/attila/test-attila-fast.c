@@ -582,6 +582,85 @@ static void test_stamp_rows_values(void)
 }
 
 /*
+ * The 4-sample stamp's samples in AVX lanes (rasterizer.c
+ * msaa_cover4_avx) against the same pixel's samples one by one
+ * (msaa_cover with the per-triangle steps, as without AVX): random planes
+ * of wide magnitudes and of halves, corner values in the tie band and at
+ * the near/far bounds, infinities and NaN, OpenGL and D3D9 depth, depth
+ * ranges, pixels found inside or not; the coverage and all eight window
+ * z words must be equal. Checked to fail when a sample's z or edge value
+ * adds its two products first, and when the lanes' z skips the factor's
+ * product for the offset's (zw = z + offset).
+ */
+static void test_msaa_cover4(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0x5AC4);
+    AttilaDrawState *ds = g_new0(AttilaDrawState, 1);
+    uint64_t covered = 0;
+    int n, k;
+
+    if (!g3d_use_avx()) {
+        g_test_skip("no AVX: the lanes are not taken");
+        g_free(ds);
+        g_rand_free(rnd);
+        return;
+    }
+    for (n = 0; n < 200000; n++) {
+        AttilaTriangle t = { 0 };
+        bool narrow = g_rand_boolean(rnd), inside = g_rand_int_range(rnd, 0, 4) == 0;
+        double v[4];
+        uint32_t zl[8], zo[8], cl, co;
+
+        ds->d3d9_depth = g_rand_boolean(rnd);
+        ds->z_scale = g_rand_boolean(rnd) ? 0.5 : g_rand_double_range(rnd, -1, 1);
+        ds->z_offset = g_rand_boolean(rnd) ? 0.5 : g_rand_double_range(rnd, -1, 2);
+        for (k = 0; k < 3; k++) {
+            t.e[k][0] = narrow ? random_edge_value(rnd) : random_wide(rnd);
+            t.e[k][1] = narrow ? random_edge_value(rnd) : random_wide(rnd);
+            t.inside_lo[k] = attila_inside_lo(t.e[k][0], t.e[k][1]);
+            v[k] = narrow ? random_edge_value(rnd) : random_wide(rnd);
+            if (g_rand_boolean(rnd)) {
+                v[k] = fabs(v[k]);
+            }
+        }
+        for (k = 0; k < 2; k++) {
+            t.zeq[k] = g_rand_int_range(rnd, 0, 4) == 0 ? random_wide(rnd) :
+                       g_rand_boolean(rnd) ? 0.0 :
+                       g_rand_double_range(rnd, -1e-3, 1e-3);
+        }
+        v[3] = g_rand_boolean(rnd) ? random_edge_value(rnd) :
+               g_rand_double_range(rnd, -1.05, 1.05);
+        /* a sample's value near the tie band or a near/far bound, where
+         * the order of its two additions shows */
+        for (k = 0; k < 4; k++) {
+            static const double ties[] = {
+                0.0, 1e-12, -1e-12, 2e-12, -2e-12, 1.0 + 1e-12,
+                -(1.0 + 1e-12), 1.0, -1.0,
+            };
+            const double *pat = attila_msaa_pattern(4)[g_rand_int_range(rnd, 0, 4)];
+            double a = k < 3 ? t.e[k][0] : t.zeq[0];
+            double b = k < 3 ? t.e[k][1] : t.zeq[1];
+            if (g_rand_boolean(rnd)) {
+                v[k] = ties[g_rand_int_range(rnd, 0, G_N_ELEMENTS(ties))] -
+                       a * (pat[0] / 128.0) - b * (pat[1] / 128.0);
+            }
+        }
+        attila_triangle_pairs(&t);
+        memset(zl, 0xa5, sizeof(zl));
+        memset(zo, 0x5a, sizeof(zo));
+        cl = attila_msaa_cover4(ds, &t, v, inside, true, zl);
+        co = attila_msaa_cover4(ds, &t, v, inside, false, zo);
+        g_assert_cmphex(cl, ==, co);
+        g_assert_cmpmem(zl, sizeof(zl), zo, sizeof(zo));
+        covered += cl != 0;
+    }
+    g_test_message("%" G_GUINT64_FORMAT " pixels covered", covered);
+    g_assert_cmpuint(covered, >, 20000);
+    g_free(ds);
+    g_rand_free(rnd);
+}
+
+/*
  * attila_inside_lo's one comparison against attila_inside_edge (the
  * simulator's INSIDE_EQUATION): edge values at and one ulp either side of
  * +-ATTILA_MIN_BIAS, zeros, infinities, NaN and random ones, for edges
@@ -1075,6 +1154,10 @@ static void test_stamp_msaa(void)
     stamp_scenes(2, 30, 0x57A2);
     stamp_scenes(4, 40, 0x57A4);
     stamp_scenes(8, 30, 0x57A8);
+    /* the 4-sample stamp's samples one by one, as without AVX */
+    g3d_no_avx = true;
+    stamp_scenes(4, 40, 0x57A5);
+    g3d_no_avx = false;
 }
 
 /*
@@ -1167,6 +1250,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/stamp-rows", test_stamp_rows);
     g_test_add_func("/attila/fast/stamp-values", test_stamp_values);
     g_test_add_func("/attila/fast/stamp-rows-values", test_stamp_rows_values);
+    g_test_add_func("/attila/fast/msaa-cover4", test_msaa_cover4);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     return g_test_run();
 }

@@ -789,6 +789,15 @@ void attila_row_steps(const AttilaTriangle *t, bool d3d9_depth,
                       AttilaRowSteps *rs);
 /* the instance for this CPU: AVX (g3d_use_avx) or SSE2; NULL without SSE2 */
 AttilaStampRowFn *attila_stamp_row_fn(void);
+/*
+ * For tests: a 4-sample pixel's coverage and its samples' window z (zs,
+ * 0 where not covered) from its corner values v, by the 4-sample stamp's
+ * AVX lanes where lanes is set and the CPU has them (g3d_use_avx), else
+ * sample by sample; inside: the edges are not tested.
+ */
+uint32_t attila_msaa_cover4(const AttilaDrawState *ds,
+                            const AttilaTriangle *t, const double v[4],
+                            bool inside, bool lanes, uint32_t zs[8]);
 
 /* GPU_IS_ZERO / GPU_IS_POSITIVE use this bias (attila-sim GPUMath.h) */
 #define ATTILA_MIN_BIAS 1.0e-12

@@ -49,6 +49,8 @@ struct AttilaRaster {
     /* where one_sample: the row walk's AVX or SSE2 instance (NULL: stamp
      * by stamp, a build without SSE2) */
     AttilaStampRowFn *rows;
+    /* stamp4's samples in AVX lanes (msaa_cover4_avx): g3d_use_avx() */
+    bool lanes4;
     /* the address tables (AttilaRenderCtx.zx): the z buffer's, then each target's */
     AttilaAddressTable tab[1 + ATTILA_MAX_RENDER_TARGETS];
     uint64_t quads, fragments;
@@ -251,6 +253,95 @@ msaa_cover(const AttilaDrawState *ds, const AttilaTriangle *t,
 }
 
 /*
+ * A 4-sample draw's per-triangle sample steps with the samples in lanes
+ * (x[k][s] = AttilaSampleSteps.x[s][k]), for msaa_cover4_avx; the bounds
+ * of a covered sample's values are attila_row_steps'.
+ */
+typedef struct SampleLanes {
+    double x[4][4], y[4][4];
+    AttilaRowSteps bounds;
+} SampleLanes;
+
+#ifdef HAVE_AVX_PATH
+/*
+ * msaa_cover of a 4-sample pixel with the four samples in AVX lanes (not
+ * under g3d_general_path): each sample's values are the same two
+ * additions (v + a sx, + b sy) of the same products; the edge and near/far
+ * tests are the bounds of attila_row_steps (the exact tests: see the row
+ * walk); window z is attila_convert_z in lanes (the same product, sum
+ * and product, then 0 unless zc > 0, the truncation of min(zc, 2^24 - 1)).
+ * Only additions, products and compares, and this target has no FMA, so
+ * nothing is contracted.
+ */
+__attribute__((target("avx")))
+static uint32_t msaa_cover4_avx(const AttilaDrawState *ds,
+                                const SampleLanes *sl, const double v[4],
+                                bool inside, bool want_z, uint32_t zs[8])
+{
+    const AttilaRowSteps *b = &sl->bounds;
+    __m256d z = _mm256_add_pd(_mm256_add_pd(_mm256_broadcast_sd(&v[3]),
+                                            _mm256_loadu_pd(sl->x[3])),
+                              _mm256_loadu_pd(sl->y[3]));
+    __m256d m = _mm256_and_pd(
+        _mm256_cmp_pd(z, _mm256_broadcast_sd(&b->lo[3]), _CMP_GT_OQ),
+        _mm256_cmp_pd(z, _mm256_broadcast_sd(&b->hi[3]), _CMP_LE_OQ));
+    uint32_t cover;
+    int k;
+
+    for (k = 0; k < 3 && !inside; k++) {
+        __m256d e = _mm256_add_pd(_mm256_add_pd(_mm256_broadcast_sd(&v[k]),
+                                                _mm256_loadu_pd(sl->x[k])),
+                                  _mm256_loadu_pd(sl->y[k]));
+        m = _mm256_and_pd(m, _mm256_cmp_pd(e, _mm256_broadcast_sd(&b->lo[k]),
+                                           _CMP_GT_OQ));
+    }
+    cover = (uint32_t)_mm256_movemask_pd(m);
+    if (want_z) {
+        const __m256d top = _mm256_set1_pd(16777215.0);
+        __m256d zw = _mm256_add_pd(
+            _mm256_mul_pd(_mm256_set1_pd(ds->z_scale), z),
+            _mm256_set1_pd(ds->z_offset));
+        __m256d zc = _mm256_mul_pd(zw, top);
+        /* the samples outside and those with !(zc > 0) read 0 */
+        __m256d keep = _mm256_and_pd(m, _mm256_cmp_pd(zc, _mm256_setzero_pd(),
+                                                      _CMP_GT_OQ));
+        __m128i w = _mm256_cvttpd_epi32(_mm256_and_pd(_mm256_min_pd(zc, top),
+                                                      keep));
+        _mm_storeu_si128((__m128i *)zs, w);
+        memset(zs + 4, 0, 4 * sizeof(zs[0]));
+    }
+    return cover;
+}
+#endif
+
+uint32_t attila_msaa_cover4(const AttilaDrawState *ds,
+                            const AttilaTriangle *t, const double v[4],
+                            bool inside, bool lanes, uint32_t zs[8])
+{
+    AttilaSampleSteps st;
+    SampleLanes sl;
+    int s, k;
+
+    attila_sample_steps(t, msaa4, 4, &st);
+#ifdef HAVE_AVX_PATH
+    if (lanes && g3d_use_avx()) {
+        for (k = 0; k < 4; k++) {
+            for (s = 0; s < 4; s++) {
+                sl.x[k][s] = st.x[s][k];
+                sl.y[k][s] = st.y[s][k];
+            }
+        }
+        attila_row_steps(t, ds->d3d9_depth, &sl.bounds);
+        return msaa_cover4_avx(ds, &sl, v, inside, true, zs);
+    }
+#endif
+    (void)sl;
+    (void)s;
+    (void)k;
+    return msaa_cover(ds, t, &st, msaa4, 4, v, inside, false, true, zs);
+}
+
+/*
  * The fragment program on the stamp's four threads; false after a shader
  * error (kept for the draw's report; the stamp is dropped). Always inline:
  * as a call, or merely inline, the MSAA stamp costs 1.5 % more.
@@ -297,7 +388,8 @@ shade_stamp(AttilaRenderCtx *ctx)
 static inline __attribute__((always_inline)) void
 stamp_ns(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double tile[4],
          AttilaStampMemo *memo, const AttilaSampleSteps *st, int32_t qx,
-         int32_t qy, bool inside, bool general, uint32_t fixed_ns)
+         int32_t qy, bool inside, bool general, uint32_t fixed_ns,
+         const SampleLanes *sl)
 {
     const AttilaDrawState *ds = ctx->ds;
     const double (*pat)[2] = fixed_ns ? attila_msaa_pattern(fixed_ns) :
@@ -337,6 +429,14 @@ stamp_ns(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double tile[4],
             }
         } else {
             /* v is at the pixel corner; samples are offsets from it */
+#ifdef HAVE_AVX_PATH
+            if (fixed_ns == 4 && sl) {
+                cover[i] = msaa_cover4_avx(ds, sl, v[i], inside, want_z,
+                                           zs[i]);
+                any = any || cover[i];
+                continue;
+            }
+#endif
             cover[i] = msaa_cover(ds, t, st, pat, ns, v[i], inside, general,
                                   want_z, zs[i]);
         }
@@ -564,19 +664,20 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                   const AttilaSampleSteps *st, int32_t qx, int32_t qy,
                   bool inside, bool general)
 {
-    stamp_ns(ctx, t, tile, memo, st, qx, qy, inside, general, 0);
+    stamp_ns(ctx, t, tile, memo, st, qx, qy, inside, general, 0, NULL);
 }
 
 /*
  * stamp() of a 4-sample draw (not under g3d_general_path): the samples'
- * loops of a known length, unrolled by the compiler.
+ * loops of a known length, unrolled by the compiler; sl: the pixels'
+ * samples in AVX lanes (msaa_cover4_avx), NULL: one by one.
  */
 static void stamp4(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                    const double tile[4], AttilaStampMemo *memo,
                    const AttilaSampleSteps *st, int32_t qx, int32_t qy,
-                   bool inside)
+                   bool inside, const SampleLanes *sl)
 {
-    stamp_ns(ctx, t, tile, memo, st, qx, qy, inside, false, 4);
+    stamp_ns(ctx, t, tile, memo, st, qx, qy, inside, false, 4, sl);
 }
 
 /*
@@ -1080,6 +1181,9 @@ static void raster_job(void *arg, int thread)
     unsigned m, k;
     /* the row's stamps by copy_stamps */
     bool copy_rows = rows && ctx->copy_soa && !ctx->ztest;
+    /* a 4-sample draw's samples in AVX lanes */
+    bool lanes4 = r->lanes4 && r->ds->msaa && r->ds->samples == 4;
+    SampleLanes lanes;
     size_t n;
 
     for (n = 0; n < r->n; n++) {
@@ -1093,6 +1197,16 @@ static void raster_job(void *arg, int thread)
 
         if (pat && r->skip_boxes) {
             attila_sample_steps(t, pat, r->ds->samples, &steps);
+        }
+        if (lanes4) {
+            int s, k;
+            for (k = 0; k < 4; k++) {
+                for (s = 0; s < 4; s++) {
+                    lanes.x[k][s] = steps.x[s][k];
+                    lanes.y[k][s] = steps.y[s][k];
+                }
+            }
+            attila_row_steps(t, r->ds->d3d9_depth, &lanes.bounds);
         }
         if (rows) {
             attila_row_steps(t, r->ds->d3d9_depth, &rsteps);
@@ -1175,7 +1289,8 @@ static void raster_job(void *arg, int thread)
                             continue;
                         } else if (pat && r->ds->samples == 4) {
                             stamp4(ctx, t, tv, &memo, &steps, qx, qy,
-                                   box_inside(&stamps, dx, dy));
+                                   box_inside(&stamps, dx, dy),
+                                   lanes4 ? &lanes : NULL);
                         } else {
                             stamp(ctx, t, tv, &memo, pat ? &steps : NULL,
                                   qx, qy, box_inside(&stamps, dx, dy), false);
@@ -1236,6 +1351,11 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
     }
     r->one_sample = r->one_sample && r->tables;
     r->rows = attila_stamp_row_fn();
+#ifdef HAVE_AVX_PATH
+    r->lanes4 = r->skip_boxes && g3d_use_avx();
+#else
+    r->lanes4 = false;
+#endif
     if (r->tables && ds->zptr) {
         attila_address_table(&r->tab[0], &ds->zpm);
     }
