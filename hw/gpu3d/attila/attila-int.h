@@ -759,6 +759,46 @@ static inline bool attila_triangle_eval_stamp_memo(const AttilaTriangle *t,
     return false;
 }
 
+/*
+ * The rasteriser's walk of a row of stamps in one-sample draws
+ * (rasterizer.c stamp_row_*, not under g3d_general_path): per triangle,
+ * the products its stamps' values add (a and b times 8, 4, 2, then 1; e0
+ * e1 e2 z each) and the bounds of a covered pixel's values; for the row
+ * qy of the scan tile whose value is tv, the stamps qx0..qx1 (even) with
+ * a pixel covered (in the triangle's box, and lo < v <= hi for all four
+ * values: the edge and near/far tests) into out, in order; their count is
+ * returned.
+ */
+typedef struct AttilaRowSteps {
+    double a[4][4], b[4][4];
+    double lo[4], hi[4];
+} AttilaRowSteps;
+
+typedef struct AttilaRowStamp {
+    double v[4][4];         /* the four pixels' e0 e1 e2 z */
+    int32_t qx;
+    unsigned cov;           /* bit i: pixel i covered */
+} AttilaRowStamp;
+
+typedef unsigned AttilaStampRowFn(const AttilaTriangle *t, const double tv[4],
+                                  const AttilaRowSteps *rs, int32_t qy,
+                                  int32_t qx0, int32_t qx1,
+                                  AttilaRowStamp *out);
+
+void attila_row_steps(const AttilaTriangle *t, bool d3d9_depth,
+                      AttilaRowSteps *rs);
+/* the instance for this CPU: AVX (g3d_use_avx) or SSE2; NULL without SSE2 */
+AttilaStampRowFn *attila_stamp_row_fn(void);
+/*
+ * For tests: a 4-sample pixel's coverage and its samples' window z (zs,
+ * 0 where not covered) from its corner values v, by the 4-sample stamp's
+ * AVX lanes where lanes is set and the CPU has them (g3d_use_avx), else
+ * sample by sample; inside: the edges are not tested.
+ */
+uint32_t attila_msaa_cover4(const AttilaDrawState *ds,
+                            const AttilaTriangle *t, const double v[4],
+                            bool inside, bool lanes, uint32_t zs[8]);
+
 /* GPU_IS_ZERO / GPU_IS_POSITIVE use this bias (attila-sim GPUMath.h) */
 #define ATTILA_MIN_BIAS 1.0e-12
 
