@@ -778,8 +778,9 @@ static void test_fetch_specialised(void)
  * every wrap mode, preloaded or not, level offsets) over random bytes;
  * eight coordinates a call stepping along a row by 0-3 texels a pixel
  * (pixels whose two columns share a tile row and pixels whose second
- * column is the next tile's or wrapped, in one call), or anywhere, at
- * random levels, both filters; every pixel's bytes equal. With g3d_no_avx
+ * column is the next tile's or wrapped, in one call), or anywhere, one to
+ * three groups a call, at random levels, both filters; every pixel's
+ * bytes equal, nothing written past the groups. With g3d_no_avx
  * set the map has no level8.
  */
 static void test_fetch_eight(void)
@@ -823,26 +824,27 @@ static void test_fetch_eight(void)
         flipper_tx_choose(&m);
         g_assert_nonnull(m.level8);
         for (i = 0; i < 40; i++) {
-            int32_t s[8] __attribute__((aligned(32)));
-            int32_t t[8] __attribute__((aligned(32)));
-            uint32_t out[8] __attribute__((aligned(32)));
+            int32_t s[24] __attribute__((aligned(32)));
+            int32_t t[24] __attribute__((aligned(32)));
+            uint32_t out[32] __attribute__((aligned(32)));
             int level = g_rand_int_range(rng, 0, 4), p;
+            int n = g_rand_int_range(rng, 1, 4);     /* groups of eight */
             bool linear = g_rand_int_range(rng, 0, 4) != 0;
             bool row = g_rand_int_range(rng, 0, 4) != 0;
             int step = g_rand_int_range(rng, 0, 3 * 128 + 1);
 
             s[0] = g_rand_int_range(rng, -20000, 20000);
             t[0] = g_rand_int_range(rng, -20000, 20000);
-            for (p = 1; p < 8; p++) {
+            for (p = 1; p < 8 * n; p++) {
                 s[p] = row ? s[p - 1] + step
                            : g_rand_int_range(rng, -20000, 20000);
                 t[p] = row ? t[0] + g_rand_int_range(rng, -8, 9)
                            : g_rand_int_range(rng, -20000, 20000);
             }
             memset(out, 0xA5, sizeof(out));
-            m.level8(&m, (const __m256i *)s, (const __m256i *)t, level,
+            m.level8(&m, (const __m256i *)s, (const __m256i *)t, n, level,
                      linear, (__m256i *)out);
-            for (p = 0; p < 8; p++) {
+            for (p = 0; p < 8 * n; p++) {
                 uint8_t b[4];
                 int is = ((s[p] >> level) - 64) >> 7;
 
@@ -850,6 +852,10 @@ static void test_fetch_eight(void)
                 bad += memcmp(&out[p], b, 4) != 0;
                 pairs += linear && (is & 3) != 3;
                 samples++;
+            }
+            /* nothing past the n groups */
+            for (p = 8 * n; p < 32; p++) {
+                bad += out[p] != 0xA5A5A5A5u;
             }
         }
     }

@@ -206,10 +206,10 @@ typedef void TxSampleLevel4(const TxMap *m, const int32_t s[4],
                             const int32_t t[4], int level, bool linear,
                             uint8_t *out, size_t stride);
 #ifdef FLIPPER_HAVE_AVX2
-/* the same for eight pixels in AVX2 lanes, their RGBA words (R lowest) to
- * *out; AVX2 code, called from AVX2 code alone */
+/* the same for n groups of eight pixels in AVX2 lanes (s[i], t[i]), their
+ * RGBA words (R lowest) to out[i]; AVX2 code */
 typedef void TxSampleLevel8(const TxMap *m, const __m256i *s,
-                            const __m256i *t, int level, bool linear,
+                            const __m256i *t, int n, int level, bool linear,
                             __m256i *out);
 #endif
 struct TxMap {

@@ -1180,6 +1180,8 @@ span_texmod8(void *user, int x0, int y0, int x1, int y1, int thread,
         uint32_t *crow = &c->efb_color[y * EFB_W + x0];
         uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
         __m256 prow[TM_PLANES], zrowt = _mm256_setzero_ps();
+        __m256i st8[2][SPAN_GROUPS8], texel[SPAN_GROUPS8];
+        unsigned live[SPAN_GROUPS8];
 
         for (j = 0; j < TM_PLANES; j++) {
             prow[j] = _mm256_set1_ps(sl[j]->dfdy *
@@ -1188,26 +1190,29 @@ span_texmod8(void *user, int x0, int y0, int x1, int y1, int thread,
         if (ztest) {
             zrowt = _mm256_set1_ps(zs.dfdy * (zs.yoff + (float)(y - zs.y0)));
         }
+        /* the row's Z tests and texel coordinates, then its texels in
+         * one call, then the colours */
         for (g = 0; g < n; g++) {
             int rest = x1 - x0 - 8 * g;
-            unsigned live = rest >= 8 ? 255 : 255u >> (8 - rest);
-            unsigned lo = live & 15, hi = live >> 4;
+            unsigned lo, hi;
             __m256 inv_w, qq, nz, proj;
-            __m256i s8[2], texel, w = _mm256_setzero_si256();
 
+            live[g] = rest >= 8 ? 255 : 255u >> (8 - rest);
             if (ztest) {
                 __m256 zf = _mm256_add_ps(zcol[g], zrowt);
 
-                lo = span_z4(_mm256_castps256_ps128(zf), zrow + 8 * g, lo,
-                             zfunc, zwrite);
+                lo = span_z4(_mm256_castps256_ps128(zf), zrow + 8 * g,
+                             live[g] & 15, zfunc, zwrite);
+                hi = live[g] >> 4;
                 if (hi) {
                     hi = span_z4(_mm256_extractf128_ps(zf, 1),
                                  zrow + 8 * g + 4, hi, zfunc, zwrite);
                 }
-                if (!(lo | hi)) {
+                live[g] = lo | hi << 4;
+                if (!live[g]) {
+                    st8[0][g] = st8[1][g] = _mm256_setzero_si256();
                     continue;
                 }
-                live = lo | hi << 4;
             }
             /* quad_uv's operations */
             inv_w = _mm256_div_ps(one, _mm256_add_ps(pcol[TM_W][g],
@@ -1220,9 +1225,16 @@ span_texmod8(void *user, int x0, int y0, int x1, int y1, int thread,
                 __m256 u = _mm256_mul_ps(_mm256_add_ps(pcol[TM_S + j][g],
                                                        prow[TM_S + j]), proj);
 
-                s8[j] = _mm256_cvttps_epi32(_mm256_mul_ps(u, s128));
+                st8[j][g] = _mm256_cvttps_epi32(_mm256_mul_ps(u, s128));
             }
-            m->level8(m, &s8[0], &s8[1], 0, m->mag_linear, &texel);
+        }
+        m->level8(m, st8[0], st8[1], n, 0, m->mag_linear, texel);
+        for (g = 0; g < n; g++) {
+            __m256i w = _mm256_setzero_si256();
+
+            if (!live[g]) {
+                continue;
+            }
             /* quad_colour4's operations */
             for (j = 0; j < 4; j++) {
                 __m256i v = _mm256_and_si256(_mm256_cvttps_epi32(
@@ -1235,25 +1247,25 @@ span_texmod8(void *user, int x0, int y0, int x1, int y1, int thread,
                                          _mm256_srli_epi32(v, 8), v), lo8);
                 w = _mm256_or_si256(w, _mm256_slli_epi32(v, 8 * j));
             }
-            w = _mm256_shuffle_epi8(flipper_tev_mod_words8(tex_mod, texel, w),
-                                    rgb);
-            if (live == 255) {
+            w = _mm256_shuffle_epi8(flipper_tev_mod_words8(tex_mod, texel[g],
+                                                           w), rgb);
+            if (live[g] == 255) {
                 _mm256_storeu_si256((__m256i *)(crow + 8 * g), w);
             } else {
                 g3d_store4_masked(crow + 8 * g, _mm256_castsi256_si128(w),
-                                  live & 15);
-                if (live >> 4) {
+                                  live[g] & 15);
+                if (live[g] >> 4) {
                     g3d_store4_masked(crow + 8 * g + 4,
                                       _mm256_extracti128_si256(w, 1),
-                                      live >> 4);
+                                      live[g] >> 4);
                 }
             }
             if (ztest) {
-                if (live & 15) {
-                    span_box_group(&box, x0 + 8 * g, live & 15);
+                if (live[g] & 15) {
+                    span_box_group(&box, x0 + 8 * g, live[g] & 15);
                 }
-                if (live >> 4) {
-                    span_box_group(&box, x0 + 8 * g + 4, live >> 4);
+                if (live[g] >> 4) {
+                    span_box_group(&box, x0 + 8 * g + 4, live[g] >> 4);
                 }
             }
         }

@@ -829,7 +829,10 @@ __m256i load8_at(const uint8_t *p, __m256i off)
     for (i = 0; i < 8; i++) {
         memcpy(&w[i], p + o[i], 4);
     }
-    return _mm256_loadu_si256((const __m256i *)w);
+    /* into the lanes straight: eight stores read back as one vector would
+     * miss store forwarding */
+    return _mm256_setr_epi32((int)w[0], (int)w[1], (int)w[2], (int)w[3],
+                             (int)w[4], (int)w[5], (int)w[6], (int)w[7]);
 }
 
 /* the raw 16-bit word at p + off (off even) in each lane's low half, from
@@ -878,10 +881,9 @@ __m256i gather_taps8(const uint8_t *p, __m256i o0, __m256i o1, __m256i pairs,
     return _mm256_or_si256(_mm256_slli_epi16(v, 8), _mm256_srli_epi16(v, 8));
 }
 
-__attribute__((target("avx2")))
-static void sample8_rgba8_avx2(const TxMap *m, const __m256i *s8,
-                               const __m256i *t8, int level, bool linear,
-                               __m256i *out)
+static inline __attribute__((always_inline, target("avx2")))
+__m256i sample8_rgba8(const TxMap *m, const __m256i *s8, const __m256i *t8,
+                      int level, bool linear)
 {
     const uint8_t *p = m->src + m->level_off[level];
     const int wm1 = m->wm1 >> level, hm1 = m->hm1 >> level;
@@ -967,9 +969,29 @@ static void sample8_rgba8_avx2(const TxMap *m, const __m256i *s8,
         c[2] = _mm256_srli_epi32(gb, 8);
         c[3] = _mm256_and_si256(ar, _mm256_set1_epi32(255));
     }
-    *out = _mm256_or_si256(_mm256_or_si256(c[0], _mm256_slli_epi32(c[1], 8)),
+    return _mm256_or_si256(_mm256_or_si256(c[0], _mm256_slli_epi32(c[1], 8)),
                            _mm256_or_si256(_mm256_slli_epi32(c[2], 16),
                                            _mm256_slli_epi32(c[3], 24)));
+}
+
+/* n groups of eight pixels a call: a span's row in one call, so that its
+ * vectors need not be saved around a call a group */
+__attribute__((target("avx2")))
+static void sample8_rgba8_avx2(const TxMap *m, const __m256i *s8,
+                               const __m256i *t8, int n, int level,
+                               bool linear, __m256i *out)
+{
+    int i;
+
+    if (linear) {
+        for (i = 0; i < n; i++) {
+            out[i] = sample8_rgba8(m, &s8[i], &t8[i], level, true);
+        }
+    } else {
+        for (i = 0; i < n; i++) {
+            out[i] = sample8_rgba8(m, &s8[i], &t8[i], level, false);
+        }
+    }
 }
 #endif
 
