@@ -868,14 +868,17 @@ static inline void span_box_end(SpanBox *b, FlipperThreadStats *st,
 }
 
 /* a span function f (column terms for a tile's width) over wider fills,
- * by parts: name and name_z (with the Z test) */
-#define SPAN_BY_TILES(name, f)                                              \
+ * by parts: name and name_z (with the Z test), with the function
+ * attributes that follow f */
+#define SPAN_BY_TILES(name, f, ...)                                         \
+__VA_ARGS__                                                                 \
 static void name(void *user, int x0, int y0, int x1, int y1, int thread)    \
 {                                                                           \
     for (; x0 < x1; x0 += G3D_TILE_SIZE) {                                  \
         f(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread, false);    \
     }                                                                       \
 }                                                                           \
+__VA_ARGS__                                                                 \
 static void name##_z(void *user, int x0, int y0, int x1, int y1,            \
                      int thread)                                            \
 {                                                                           \
@@ -995,6 +998,24 @@ span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
  */
 enum { TM_COL = 0, TM_W = 4, TM_S, TM_T, TM_Q, TM_PLANES };
 
+/* the planes a texmod span interpolates (TM_*) into sl; its map */
+static inline const TxMap *texmod_planes(const RasTri *t,
+                                         const GXSlope *sl[TM_PLANES])
+{
+    const RasTex *tx = t->tx;
+    const int ch = t->tev->st[0].chan, tc = tx->stage_coord[0];
+    int k;
+
+    for (k = 0; k < 4; k++) {
+        sl[TM_COL + k] = &t->col[ch][k];
+    }
+    sl[TM_W] = &tx->w;
+    sl[TM_S] = &tx->tex[tc][0];
+    sl[TM_T] = &tx->tex[tc][1];
+    sl[TM_Q] = &tx->tex[tc][2];
+    return &tx->map[tx->stage_map[0]];
+}
+
 static inline __attribute__((always_inline)) void
 span_texmod(void *user, int x0, int y0, int x1, int y1, int thread,
             const bool ztest)
@@ -1003,15 +1024,10 @@ span_texmod(void *user, int x0, int y0, int x1, int y1, int thread,
     FlipperCore *c = t->c;
     FlipperThreadStats *st = &c->tstats[thread];
     const TevProgram *prog = t->tev;
-    const RasTex *tx = t->tx;
-    const TxMap *m = &tx->map[tx->stage_map[0]];
-    const int ch = prog->st[0].chan, tc = tx->stage_coord[0];
+    const GXSlope *sl[TM_PLANES];
+    const TxMap *m = texmod_planes(t, sl);
     const int n = (x1 - x0 + 3) / 4;
     const GXSlope zs = t->z;    /* a copy the stores below cannot alias */
-    const GXSlope *sl[TM_PLANES] = {
-        &t->col[ch][0], &t->col[ch][1], &t->col[ch][2], &t->col[ch][3],
-        &tx->w, &tx->tex[tc][0], &tx->tex[tc][1], &tx->tex[tc][2],
-    };
     const bool zwrite = t->zwrite;
     const G3DCompare zfunc = (G3DCompare)t->zfunc;
     const __m128i lo16 = _mm_set1_epi32(0xFFFF), lo8 = _mm_set1_epi32(0xFF);
@@ -1130,15 +1146,10 @@ span_texmod8(void *user, int x0, int y0, int x1, int y1, int thread,
     FlipperCore *c = t->c;
     FlipperThreadStats *st = &c->tstats[thread];
     const TevProgram *prog = t->tev;
-    const RasTex *tx = t->tx;
-    const TxMap *m = &tx->map[tx->stage_map[0]];
-    const int ch = prog->st[0].chan, tc = tx->stage_coord[0];
+    const GXSlope *sl[TM_PLANES];
+    const TxMap *m = texmod_planes(t, sl);
     const int n = (x1 - x0 + 7) / 8;
     const GXSlope zs = t->z;    /* a copy the stores below cannot alias */
-    const GXSlope *sl[TM_PLANES] = {
-        &t->col[ch][0], &t->col[ch][1], &t->col[ch][2], &t->col[ch][3],
-        &tx->w, &tx->tex[tc][0], &tx->tex[tc][1], &tx->tex[tc][2],
-    };
     const bool zwrite = t->zwrite;
     const G3DCompare zfunc = (G3DCompare)t->zfunc;
     const uint8_t tex_mod = prog->tex_mod;
@@ -1274,25 +1285,8 @@ span_texmod8(void *user, int x0, int y0, int x1, int y1, int thread,
     span_box_end(&box, st, ztest, x0, y0, x1, y1);
 }
 
-__attribute__((target("avx2")))
-static void ras_span_texmod8(void *user, int x0, int y0, int x1, int y1,
-                             int thread)
-{
-    for (; x0 < x1; x0 += G3D_TILE_SIZE) {
-        span_texmod8(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread,
-                     false);
-    }
-}
-
-__attribute__((target("avx2")))
-static void ras_span_texmod8_z(void *user, int x0, int y0, int x1, int y1,
-                               int thread)
-{
-    for (; x0 < x1; x0 += G3D_TILE_SIZE) {
-        span_texmod8(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread,
-                     true);
-    }
-}
+SPAN_BY_TILES(ras_span_texmod8, span_texmod8,
+              __attribute__((target("avx2"))))
 #endif
 
 /*
