@@ -525,8 +525,9 @@ static void test_ras_plain(gconstpointer data)
  * the general per-pixel path over random states: random bytes as textures
  * of every format, sizes (not only powers of two), wrap modes, filters, LOD
  * bias and clamps, mipmaps; 1-4 TEV stages with random texture maps,
- * coordinates and combiners; an indirect stage a quarter of the time; in
- * perspective (1/w and q vary across each triangle), early or late Z.
+ * coordinates and combiners; one to four indirect stages a quarter of
+ * the time (their texels four at once through flipper_tx_sample4, pixel
+ * by pixel on the general path); in perspective (1/w and q vary across each triangle), early or late Z.
  * Each state draws random triangles on two cores, one under
  * flipper_force_general; the EFB colour and depth words, bounding boxes
  * and pixel counts must be equal.
@@ -578,8 +579,10 @@ static void test_ras_textured(void)
             gx_xf(b, XF_REG_PROJECTION, 7, pw);
         }
         scene_tex_begin(b, ntex, nstages);
+        /* one to four indirect stages (NBMP) */
         gx_bp(b, BP_GENMODE, (uint32_t)ntex | 1 << 4 |
-              (uint32_t)(nstages - 1) << 10 | (uint32_t)ind << 16);
+              (uint32_t)(nstages - 1) << 10 |
+              (uint32_t)(ind ? g_rand_int_range(rng, 1, 5) : 0) << 16);
         gx_bp(b, BP_ZMODE, g_rand_int_range(rng, 0, 32));
         gx_bp(b, BP_ZCOMPARE, g_rand_int_range(rng, 0, 2) << 6);
         gx_bp(b, BP_ALPHACOMPARE, g_rand_int_range(rng, 0, 4) ? 0x3F0000 :
@@ -630,7 +633,10 @@ static void test_ras_textured(void)
         if (ind) {
             indirect++;
             gx_bp(b, BP_IREF, g_rand_int(rng) & 0xFFFFFF);
-            gx_bp(b, BP_RAS1_SS0, g_rand_int(rng) & 0xFFFFFF);
+            /* scales of 1-8 mostly: larger ones leave no coordinate */
+            gx_bp(b, BP_RAS1_SS0, g_rand_int(rng) &
+                  (g_rand_boolean(rng) ? 0x333333 : 0xFFFFFF));
+            gx_bp(b, BP_RAS1_SS1, g_rand_int(rng) & 0x333333);
             for (k = 0; k < 9; k++) {
                 gx_bp(b, BP_IND_MTXA0 + k, g_rand_int(rng) & 0xFFFFFF);
             }

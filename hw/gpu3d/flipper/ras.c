@@ -275,13 +275,25 @@ static void quad_texels(const RasTex *t, const G3DQuad *q,
         bool linear;
 
         quad_lod(m, uv[ic], &lod, &linear);
-        for (i = 0; i < 4; i++) {
-            if (q->mask & (1u << i)) {
-                flipper_tx_sample(m, st[ic][0][i] >> t->ind_ss[n],
-                                  st[ic][1][i] >> t->ind_ts[n], lod, linear,
-                                  ind[i][n]);
+        if (!t->quad) {
+            /* the general path (flipper_force_general): pixel by pixel */
+            for (i = 0; i < 4; i++) {
+                if (q->mask & (1u << i)) {
+                    flipper_tx_sample(m, st[ic][0][i] >> t->ind_ss[n],
+                                      st[ic][1][i] >> t->ind_ts[n], lod,
+                                      linear, ind[i][n]);
+                }
             }
+            continue;
         }
+        for (i = 0; i < 4; i++) {
+            tc[0][i] = st[ic][0][i] >> t->ind_ss[n];
+            tc[1][i] = st[ic][1][i] >> t->ind_ts[n];
+        }
+        /* the quad's four at once where the map has a four-pixel sampler
+         * (an uncovered pixel's texel is never read) */
+        flipper_tx_sample4(m, tc[0], tc[1], lod, linear, q->mask, ind[0][n],
+                           sizeof(ind[0]));
     }
     memset(tc, 0, sizeof(tc));
     for (s = 0; s < t->nstages; s++) {
