@@ -626,6 +626,13 @@ void flipper_tev_ind_prepare(FlipperCore *c, TevIndirect *ind);
 uint8_t flipper_tev_indirect(const TevIndirect *ind, uint32_t cmd, int32_t s,
                              int32_t t, const uint8_t indtex[4],
                              int32_t tc[2]);
+/* the same for the pixels of a quad in `mask` (s[i], t[i], their
+ * indirect texels indtex[i][n], tc[.][i]); pixel i's bump alpha to
+ * bump[i][stage] */
+void flipper_tev_indirect4(const TevIndirect *ind, uint32_t cmd,
+                           unsigned mask, const int32_t s[4],
+                           const int32_t t[4], const uint8_t indtex[4][4][4],
+                           int32_t tc[2][4], uint8_t bump[4][16], int stage);
 
 /* pe.c */
 void flipper_pe_reset(FlipperCore *c);

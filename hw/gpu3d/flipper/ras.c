@@ -307,7 +307,12 @@ static void quad_texels(const RasTex *t, const G3DQuad *q,
             memcpy(tc[0], st[c][0], sizeof(tc[0]));
             memcpy(tc[1], st[c][1], sizeof(tc[1]));
         }
-        for (i = 0; i < 4 && cmd; i++) {
+        if (cmd && t->quad) {
+            flipper_tev_indirect4(&t->ind, cmd, q->mask, st[c][0], st[c][1],
+                                  (const uint8_t (*)[4][4])ind, tc, bump, s);
+        }
+        for (i = 0; i < 4 && cmd && !t->quad; i++) {
+            /* the general path (flipper_force_general): a call a pixel */
             if (!(q->mask & (1u << i))) {
                 continue;
             }
