@@ -29,13 +29,13 @@ void r300_core_free(R300Core *c)
     if (!c) {
         return;
     }
+    r300_vap_free(c);           /* before the raster: it counts the caches */
     g3d_raster_free(c->raster);
     for (; c->ndraws; c->ndraws--) {
         r300_draw_release(c, &c->drawq[c->draw_head], false);
         c->draw_head = (c->draw_head + 1) % R300_DRAW_QUEUE;
     }
     g_free(c->zpass_thread);
-    g_free(c->vtx_cache);
     g_free(c->cp_buf);
     g_free(c->port_data);
     g_free(c);

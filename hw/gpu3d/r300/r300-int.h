@@ -126,6 +126,7 @@ typedef struct R300DrawSrc {
 
 void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src);
 void r300_vap_port_write(R300Core *c, uint32_t offset, uint32_t val);
+void r300_vap_free(R300Core *c);
 void r300_vap_pvs_upload(R300Core *c, uint32_t val);
 
 /* A vertex as the VAP hands it to GA: the PVS outputs in VAP_OUT_VTX_FMT
@@ -508,7 +509,10 @@ struct R300Core {
 
     /* VAP: PVS vector memory and its upload pointer */
     uint32_t pvs_vmem[R300_PVS_VECTOR_OCTWORDS][4];
-    void *vtx_cache;            /* vap.c's processed-vertex cache */
+    /* vap.c's processed-vertex caches, one per render thread */
+    void **vtx_caches;
+    uint32_t vtx_stamp;         /* the caches' current draw or chunk */
+    uint64_t vap_parallel_draws;    /* draws set up on the render threads */
     uint8_t pvs_loaded[R300_PVS_VECTOR_OCTWORDS / 8]; /* octwords written */
     uint32_t pvs_upload;        /* dword index into pvs_vmem */
     R300PVSProgram pvs;
