@@ -17,7 +17,7 @@ R300Core *r300_core_new(const R300CoreConfig *cfg)
     c->cfg = *cfg;
     g3d_error_init(&c->errors, NULL, NULL, NULL);
     c->raster = g3d_raster_new(threads);
-    c->zpass_thread = g_new0(uint64_t, threads);
+    c->zpass_thread = g_new0(uint64_t, threads * R300_COUNTER_STRIDE);
     c->cp_buf = g_new(uint32_t, 1u << 14);
     r300_mc_init(c);
     r300_core_reset(c);

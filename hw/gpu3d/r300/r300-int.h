@@ -497,6 +497,7 @@ void r300_draw_release(R300Core *c, struct R300DrawState *ds, bool write_back);
  * hand-over to the render threads of its own.
  */
 #define R300_DRAW_QUEUE 8
+#define R300_COUNTER_STRIDE 16      /* uint64_t: 128 bytes */
 
 struct R300Core {
     R300CoreConfig cfg;
@@ -535,7 +536,11 @@ struct R300Core {
     bool draw_open;
     R300DrawState *draw;
     bool draw_pending;          /* triangles queued in the rasteriser */
-    uint64_t *zpass_thread;     /* per render thread Z-pass samples */
+    /*
+     * per render thread Z-pass samples, thread t's at [t * R300_COUNTER_STRIDE]:
+     * two threads' counters, added to per quad, never share a cache line
+     */
+    uint64_t *zpass_thread;
     uint32_t zpass[2];          /* ZB_ZPASS_DATA per pipe */
     /* HyperZ RAMs, both pipes' dwords interleaved (zb.c) */
     uint32_t hiz_ram[R300_ZB_PIPES * R300_HIZ_PIPE_DWORDS];
