@@ -31,6 +31,16 @@ typedef void G3DLogFn(G3DLogKind kind, const char *msg);
  */
 void g3d_set_log_sink(G3DLogFn *fn);
 
+/*
+ * Called by each render helper thread (common/tiles.c) as it starts and
+ * before it ends, when set (before the cores are made): helpers may read
+ * guest memory through the QEMU glue's G3DMem (r300-3d's vertex arrays,
+ * r300/vap.c), whose translation is an RCU reader, so the glue registers
+ * them with RCU there.
+ */
+extern void (*g3d_helper_thread_begin)(void);
+extern void (*g3d_helper_thread_end)(void);
+
 void g3d_log(G3DLogKind kind, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

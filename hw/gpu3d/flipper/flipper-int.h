@@ -236,10 +236,15 @@ struct TxMap {
 #endif
 };
 
-/* Statistics per render thread, summed after each flush. */
+/*
+ * Statistics per render thread, summed after each flush. Padded to 128
+ * bytes: the threads add to theirs per quad, and two threads' counters in
+ * one cache line would pass it back and forth.
+ */
 typedef struct FlipperThreadStats {
     uint64_t pixels;
     int bbox[4];
+    uint8_t pad[128 - sizeof(uint64_t) - 4 * sizeof(int)];
 } FlipperThreadStats;
 
 struct FlipperCore {

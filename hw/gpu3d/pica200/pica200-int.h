@@ -50,9 +50,19 @@ static inline uint32_t pica_float_to_f24(float f)
     return g3d_float_pack(f, &pica_f24);
 }
 
-/* quantise a binary32 value to float1.7.16 (what the shader units hold) */
+/*
+ * quantise a binary32 value to float1.7.16 (what the shader units hold):
+ * where its exponent is a normal f24 one (binary32 exponent 65..190, f24
+ * 1..126) that is the value with its mantissa truncated to 16 bits;
+ * elsewhere (zero, the lowest binade, too large, inf, NaN) the round trip
+ */
 static inline float pica_quantize_f24(float f)
 {
+    uint32_t u = g3d_f2u(f), e32 = (u >> 23) & 0xFF;
+
+    if (e32 - 65 <= 190 - 65) {
+        return g3d_u2f(u & ~0x7Fu);
+    }
     return pica_f24_to_float(pica_float_to_f24(f));
 }
 

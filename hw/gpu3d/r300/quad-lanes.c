@@ -458,7 +458,7 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
             quad_rows(tg->base, &tg->tiling, x, q->y, cr);
         }
     }
-    ds->zpass_thread[thread] += shade_lanes(
+    ds->zpass_thread[thread * R300_COUNTER_STRIDE] += shade_lanes(
         t, ql, lin, ds->perspective ? bar : lin, q->mask & 0xF, zr, cr,
         ds->depth != NULL, ql->blend, ds->move.tex && ql->src_shader_order);
 }
@@ -546,7 +546,7 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
                                   cr, depth, blend, tex);
         }
     }
-    ds->zpass_thread[thread] += passed;
+    ds->zpass_thread[thread * R300_COUNTER_STRIDE] += passed;
 }
 
 /*

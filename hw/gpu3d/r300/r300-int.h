@@ -126,6 +126,7 @@ typedef struct R300DrawSrc {
 
 void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src);
 void r300_vap_port_write(R300Core *c, uint32_t offset, uint32_t val);
+void r300_vap_free(R300Core *c);
 void r300_vap_pvs_upload(R300Core *c, uint32_t val);
 
 /* A vertex as the VAP hands it to GA: the PVS outputs in VAP_OUT_VTX_FMT
@@ -496,6 +497,7 @@ void r300_draw_release(R300Core *c, struct R300DrawState *ds, bool write_back);
  * hand-over to the render threads of its own.
  */
 #define R300_DRAW_QUEUE 8
+#define R300_COUNTER_STRIDE 16      /* uint64_t: 128 bytes */
 
 struct R300Core {
     R300CoreConfig cfg;
@@ -508,7 +510,10 @@ struct R300Core {
 
     /* VAP: PVS vector memory and its upload pointer */
     uint32_t pvs_vmem[R300_PVS_VECTOR_OCTWORDS][4];
-    void *vtx_cache;            /* vap.c's processed-vertex cache */
+    /* vap.c's processed-vertex caches, one per render thread */
+    void **vtx_caches;
+    uint32_t vtx_stamp;         /* the caches' current draw or chunk */
+    uint64_t vap_parallel_draws;    /* draws set up on the render threads */
     uint8_t pvs_loaded[R300_PVS_VECTOR_OCTWORDS / 8]; /* octwords written */
     uint32_t pvs_upload;        /* dword index into pvs_vmem */
     R300PVSProgram pvs;
@@ -531,7 +536,11 @@ struct R300Core {
     bool draw_open;
     R300DrawState *draw;
     bool draw_pending;          /* triangles queued in the rasteriser */
-    uint64_t *zpass_thread;     /* per render thread Z-pass samples */
+    /*
+     * per render thread Z-pass samples, thread t's at [t * R300_COUNTER_STRIDE]:
+     * two threads' counters, added to per quad, never share a cache line
+     */
+    uint64_t *zpass_thread;
     uint32_t zpass[2];          /* ZB_ZPASS_DATA per pipe */
     /* HyperZ RAMs, both pipes' dwords interleaved (zb.c) */
     uint32_t hiz_ram[R300_ZB_PIPES * R300_HIZ_PIPE_DWORDS];
