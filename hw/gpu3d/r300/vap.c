@@ -652,6 +652,8 @@ static bool assemble_parallel(DrawCtx *d)
     j.next = 0;
     for (u = 0; u < j.nchunks; u++) {
         j.stage[u] = g3d_raster_stage(c->raster, u);
+        /* a chunk that never runs (the job was cancelled) is abandoned */
+        j.failed[u] = j.cancelled[u] = true;
     }
     /* every cache exists before the threads look for theirs */
     for (u = 0; u < (uint32_t)threads; u++) {
