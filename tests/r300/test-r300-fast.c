@@ -8,8 +8,10 @@
  * g3d_general_path set; the colour and depth bytes must be equal. The test
  * also checks that both paths were taken often enough to mean something.
  * The row spans (quad-lanes.c span_lanes) have an SSE2 and an AVX instance
- * (chosen by the CPU): the lanes cases run once as chosen and once with
- * g3d_no_avx set, so that both are compared where the CPU has AVX.
+ * (chosen by the CPU), and those that move a fetch an AVX2 one sampling
+ * eight pixels a call (span_tex8): the lanes cases run once as chosen,
+ * once with g3d_no_avx set and once with g3d_no_avx2 set, so that each is
+ * compared where the CPU has it.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -42,6 +44,7 @@ typedef struct Variant {
     bool lanes;
     bool flat;
     bool sse2;                  /* the chosen path with g3d_no_avx set */
+    bool avx;                   /* ... with g3d_no_avx2 set */
 } Variant;
 
 /* which quad function a case's draw took */
@@ -429,8 +432,9 @@ static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
 
     g3d_general_path = general;
     g3d_no_avx = var->sse2 && !general;
+    g3d_no_avx2 = var->avx && !general;
     r300_rig_ring_run(d, cmdbuf, c.n);
-    g3d_general_path = g3d_no_avx = false;
+    g3d_general_path = g3d_no_avx = g3d_no_avx2 = false;
     *path = d->core->draw->shade == r300_quad ? PATH_GENERAL : PATH_FAST;
     *tex_lanes = false;
 #ifdef __SSE2__
@@ -496,7 +500,9 @@ static void test_fast_equals_general(gconstpointer data)
                    taken[PATH_FAST], lanes, taken[PATH_LANES_BLEND],
                    tex_lanes, filled);
 #ifdef G3D_WEIGHTS_AVX
-    g_test_message("spans: %s", v->sse2 || !g3d_use_avx() ? "SSE2" : "AVX");
+    g_test_message("spans: %s", v->sse2 || !g3d_use_avx() ? "SSE2" :
+                   v->avx || !g3d_use_avx2() ? "AVX" :
+                   "AVX, fetches AVX2 (eight pixels a call)");
 #endif
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
     g_assert_cmpuint(taken[PATH_FAST] + lanes, >=, cases / 4);
@@ -526,6 +532,7 @@ int main(int argc, char **argv)
         { 1, false }, { 2, false }, { 1, true }, { 2, true },
         { 1, true, true }, { 2, true, true },
         { 1, true, false, true }, { 2, true, false, true },
+        { 1, true, false, false, true }, { 2, true, false, false, true },
     };
 
     g_test_init(&argc, &argv, NULL);
@@ -545,5 +552,9 @@ int main(int argc, char **argv)
                          &v[6], test_fast_equals_general);
     g_test_add_data_func("/r300/fast-path/lanes-equal-general-sse2/2-threads",
                          &v[7], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-equal-general-avx/1-thread",
+                         &v[8], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-equal-general-avx/2-threads",
+                         &v[9], test_fast_equals_general);
     return g_test_run();
 }

@@ -1180,6 +1180,201 @@ name##_avx_##d##p(void *user, int x0, int y0, int x1, int y1,            \
 SPAN_INSTANCES(SPAN_QUADS_AVX)
 #endif
 
+#ifdef G3D_WEIGHTS_AVX
+/*
+ * ---- textured spans eight pixels a vector (AVX2) ---------------------------
+ *
+ * span_tex0 two quads at a time: the two quads' weights as span_quads
+ * walks them (g3d_weights4_avx), texture 0 sampled at their eight pixels
+ * in one call (rs->tex0_lanes8, texunit.c lanes8_linear), the primary
+ * colour and the combiner stage eight pixels a vector with the 128-bit
+ * instructions of lanes_primary and tex0_combine applied to both halves
+ * (each of those works within 128-bit lanes), then each quad's depth test
+ * and masked store as span_quads does them. The texels of the second quad
+ * are read before the first quad is written; tex0_overlaps keeps every
+ * draw whose texture shares bytes with its colour or depth buffer off the
+ * spans, so the order cannot show.
+ */
+#define AVX2_INLINE __attribute__((always_inline, target("avx2")))
+
+/* which bytes of a pixel (R, G, B, A) each PICA_TEV1_* source gives */
+typedef struct Tex0Take {
+    __m256i tex, prim, mod;
+    bool mul;                       /* PRIMARY or MODULATE on some side */
+} Tex0Take;
+
+static inline AVX2_INLINE void tex0_take(const PicaRenderState *rs,
+                                         Tex0Take *tk)
+{
+    static const uint32_t side[2] = { 0x00FFFFFF, 0xFF000000 };
+    uint32_t take[4] = { 0, 0, 0, 0 };
+
+    take[rs->tev1_rgb] |= side[0];
+    take[rs->tev1_a] |= side[1];
+    tk->tex = _mm256_set1_epi32((int32_t)take[PICA_TEV1_TEX0]);
+    tk->prim = _mm256_set1_epi32((int32_t)take[PICA_TEV1_PRIMARY]);
+    tk->mod = _mm256_set1_epi32((int32_t)take[PICA_TEV1_MODULATE]);
+    tk->mul = take[PICA_TEV1_PRIMARY] | take[PICA_TEV1_MODULATE];
+}
+
+/* lanes_bswap of eight pixels */
+static inline AVX2_INLINE __m256i lanes8_bswap(__m256i px)
+{
+    px = _mm256_or_si256(_mm256_slli_epi16(px, 8), _mm256_srli_epi16(px, 8));
+    return _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(
+                                      px, _MM_SHUFFLE(2, 3, 0, 1)),
+                                  _MM_SHUFFLE(2, 3, 0, 1));
+}
+
+/* tex0_combine of eight pixels */
+static inline AVX2_INLINE __m256i tex0_combine8(const Tex0Take *tk,
+                                                __m256i tx, __m256i prim)
+{
+    __m256i px = _mm256_and_si256(tx, tk->tex);
+
+    if (tk->mul) {
+        __m256i zero = _mm256_setzero_si256();
+        __m256i mul = _mm256_set1_epi16((short)0x8081), lo, hi;
+
+        px = _mm256_or_si256(px, _mm256_and_si256(prim, tk->prim));
+        lo = _mm256_mullo_epi16(_mm256_unpacklo_epi8(prim, zero),
+                                _mm256_unpacklo_epi8(tx, zero));
+        hi = _mm256_mullo_epi16(_mm256_unpackhi_epi8(prim, zero),
+                                _mm256_unpackhi_epi8(tx, zero));
+        lo = _mm256_srli_epi16(_mm256_mulhi_epu16(lo, mul), 7);
+        hi = _mm256_srli_epi16(_mm256_mulhi_epu16(hi, mul), 7);
+        px = _mm256_or_si256(px, _mm256_and_si256(_mm256_packus_epi16(lo, hi),
+                                                  tk->mod));
+    }
+    return lanes8_bswap(px);
+}
+
+/* lanes_primary of eight pixels (g3d_unorm8x4_lanes on both halves) */
+static inline AVX2_INLINE __m256i lanes8_primary(const __m256 lc[4][3],
+                                                 const __m256 bar[3])
+{
+    const __m256 one = _mm256_set1_ps(1.0f);
+    __m256i u[4], b, t;
+    int k;
+
+    /* A, B, G, R: bytes 0..3 */
+    for (k = 0; k < 4; k++) {
+        __m256 v = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(bar[0], lc[k][0]),
+                                               _mm256_mul_ps(bar[1], lc[k][1])),
+                                 _mm256_mul_ps(bar[2], lc[k][2]));
+
+        u[3 - k] = _mm256_cvttps_epi32(_mm256_add_ps(
+            _mm256_mul_ps(_mm256_min_ps(one, v), _mm256_set1_ps(255.0f)),
+            _mm256_set1_ps(0.5f)));
+    }
+    b = _mm256_packus_epi16(_mm256_packs_epi32(u[0], u[2]),
+                            _mm256_packs_epi32(u[1], u[3]));
+    t = _mm256_unpacklo_epi8(b, _mm256_srli_si256(b, 8));
+    return _mm256_unpacklo_epi16(t, _mm256_srli_si256(t, 8));
+}
+
+static inline AVX2_INLINE void
+span_tex8(void *user, int x0, int y0, int x1, int y1, bool depth,
+          bool positive)
+{
+    static const uint8_t next[4] = { 4, 12, 4, 44 };
+    const PicaTri *t = user;
+    const PicaRenderState *rs = t->rs;
+    /* copies the stores below cannot alias: kept in registers or the stack */
+    const G3DEdges g = t->edges;
+    uint8_t *color = rs->color;
+    uint32_t width = rs->width;
+    PicaTexLanes8Fn *fetch8 = rs->tex0_lanes8;
+    const PicaTexUnit *unit = &rs->tex.unit[0];
+    bool prim = tex0_primary(rs);
+    int qx0 = x0 & ~1, qx, qy, j, k;
+    Tex0Take tk;
+    LanesColor lc;
+    __m256 lc8[4][3];
+    LanesDepth ld;
+
+    tex0_take(rs, &tk);
+    lanes_color(t, &lc);
+    for (k = 0; k < 4; k++) {
+        for (j = 0; j < 3; j++) {
+            lc8[k][j] = _mm256_set_m128(lc.c[k][j], lc.c[k][j]);
+        }
+    }
+    if (depth) {
+        lanes_depth_setup(rs, t, &ld);
+    }
+    for (qy = y0 & ~1; qy < y1; qy += 2) {
+        unsigned rows = (qy >= y0 ? 0x3u : 0) | (qy + 1 < y1 ? 0xCu : 0);
+        G3DWalk4 walk;
+        double ev[3][4], sv[3];
+        uint32_t idx = pica_tiled_index(qx0, qy, width);
+
+        for (k = 0; k < 3; k++) {
+            double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
+            double ex = (double)t->ex[k], ey = (double)t->ey[k];
+
+            ev[k][0] = e;
+            ev[k][1] = e + ex;
+            ev[k][2] = e + ey;
+            ev[k][3] = e + ey + ex;
+            sv[k] = 2 * ex;
+        }
+        g3d_walk4_start(&walk, (const double (*)[4])ev, sv, true);
+        for (qx = qx0; qx < x1; qx += 4) {
+            /* quads qx and qx + 2 (when it is inside) */
+            int n = qx + 2 < x1 ? 2 : 1;
+            unsigned mask[2] = { rows, 0 };
+            uint32_t qi[2];
+            __m128 lin[2][3], bar[2][3];
+            __m256 bar8[3];
+            __m256i px;
+
+            for (j = 0; j < n; j++) {
+                mask[j] = rows;
+                if (qx + 2 * j < x0) {
+                    mask[j] &= 0xA;
+                }
+                if (qx + 2 * j + 1 >= x1) {
+                    mask[j] &= 0x5;
+                }
+                g3d_walk4_next(&g, &walk, lin[j], bar[j], positive, true);
+                qi[j] = idx;
+                idx += next[((qx >> 1) + j) & 3];
+            }
+            for (k = 0; k < 3; k++) {
+                /* a lone quad's lanes twice: the second half unused */
+                bar8[k] = _mm256_set_m128(bar[n - 1][k], bar[0][k]);
+            }
+            px = tex0_combine8(&tk, fetch8(unit, t, bar8),
+                               prim ? lanes8_bswap(lanes8_primary(lc8, bar8))
+                                    : _mm256_setzero_si256());
+            for (j = 0; j < n; j++) {
+                unsigned m = mask[j];
+
+                if (depth) {
+                    m = lanes_depth(&ld, lin[j], qi[j], m);
+                    if (!m) {
+                        continue;
+                    }
+                }
+                g3d_store4_masked(color + (size_t)qi[j] * 4,
+                                  j ? _mm256_extracti128_si256(px, 1)
+                                    : _mm256_castsi256_si128(px), m);
+            }
+        }
+    }
+}
+
+#define SPAN_TEX8(d, p)                                                   \
+static __attribute__((target("avx2"))) void                              \
+span_tex8_##d##p(void *user, int x0, int y0, int x1, int y1, int thread) \
+{                                                                         \
+    span_tex8(user, x0, y0, x1, y1, d, p);                                \
+    (void)thread;                                                         \
+}
+SPAN_TEX8(0, 0) SPAN_TEX8(0, 1) SPAN_TEX8(1, 0) SPAN_TEX8(1, 1)
+#endif
+
 G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
                              const G3DTriangle *t)
 {
@@ -1225,6 +1420,13 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
         tri->ey[k] = e->b * t->rules->subpixels;
     }
 #ifdef G3D_WEIGHTS_AVX
+    if (tex && rs->tex0_lanes8) {
+        static G3DBlockFn *const fn8[2][2] = {
+            { span_tex8_00, span_tex8_01 }, { span_tex8_10, span_tex8_11 },
+        };
+
+        return fn8[rs->depth != NULL][g3d_inv_w_positive(t->v)];
+    }
     avx = g3d_use_avx();
 #endif
     return fn[avx][tex][rs->depth != NULL][g3d_inv_w_positive(t->v)];
@@ -1255,6 +1457,201 @@ static void shade_replace_rgba8(void *user, const G3DQuad *q, int thread)
     }
     (void)thread;
 }
+
+#ifdef G3D_WEIGHTS_AVX
+/*
+ * ---- textured spans eight pixels a vector (AVX2) ---------------------------
+ *
+ * span_tex0 two quads at a time: the two quads' weights as span_quads
+ * walks them (g3d_weights4_avx), texture 0 sampled at their eight pixels
+ * in one call (rs->tex0_lanes8, texunit.c lanes8_linear), the primary
+ * colour and the combiner stage eight pixels a vector with the 128-bit
+ * instructions of lanes_primary and tex0_combine applied to both halves
+ * (each of those works within 128-bit lanes), then each quad's depth test
+ * and masked store as span_quads does them. The texels of the second quad
+ * are read before the first quad is written; tex0_overlaps keeps every
+ * draw whose texture shares bytes with its colour or depth buffer off the
+ * spans, so the order cannot show.
+ */
+#define AVX2_INLINE __attribute__((always_inline, target("avx2")))
+
+/* which bytes of a pixel (R, G, B, A) each PICA_TEV1_* source gives */
+typedef struct Tex0Take {
+    __m256i tex, prim, mod;
+    bool mul;                       /* PRIMARY or MODULATE on some side */
+} Tex0Take;
+
+static inline AVX2_INLINE void tex0_take(const PicaRenderState *rs,
+                                         Tex0Take *tk)
+{
+    static const uint32_t side[2] = { 0x00FFFFFF, 0xFF000000 };
+    uint32_t take[4] = { 0, 0, 0, 0 };
+
+    take[rs->tev1_rgb] |= side[0];
+    take[rs->tev1_a] |= side[1];
+    tk->tex = _mm256_set1_epi32((int32_t)take[PICA_TEV1_TEX0]);
+    tk->prim = _mm256_set1_epi32((int32_t)take[PICA_TEV1_PRIMARY]);
+    tk->mod = _mm256_set1_epi32((int32_t)take[PICA_TEV1_MODULATE]);
+    tk->mul = take[PICA_TEV1_PRIMARY] | take[PICA_TEV1_MODULATE];
+}
+
+/* lanes_bswap of eight pixels */
+static inline AVX2_INLINE __m256i lanes8_bswap(__m256i px)
+{
+    px = _mm256_or_si256(_mm256_slli_epi16(px, 8), _mm256_srli_epi16(px, 8));
+    return _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(
+                                      px, _MM_SHUFFLE(2, 3, 0, 1)),
+                                  _MM_SHUFFLE(2, 3, 0, 1));
+}
+
+/* tex0_combine of eight pixels */
+static inline AVX2_INLINE __m256i tex0_combine8(const Tex0Take *tk,
+                                                __m256i tx, __m256i prim)
+{
+    __m256i px = _mm256_and_si256(tx, tk->tex);
+
+    if (tk->mul) {
+        __m256i zero = _mm256_setzero_si256();
+        __m256i mul = _mm256_set1_epi16((short)0x8081), lo, hi;
+
+        px = _mm256_or_si256(px, _mm256_and_si256(prim, tk->prim));
+        lo = _mm256_mullo_epi16(_mm256_unpacklo_epi8(prim, zero),
+                                _mm256_unpacklo_epi8(tx, zero));
+        hi = _mm256_mullo_epi16(_mm256_unpackhi_epi8(prim, zero),
+                                _mm256_unpackhi_epi8(tx, zero));
+        lo = _mm256_srli_epi16(_mm256_mulhi_epu16(lo, mul), 7);
+        hi = _mm256_srli_epi16(_mm256_mulhi_epu16(hi, mul), 7);
+        px = _mm256_or_si256(px, _mm256_and_si256(_mm256_packus_epi16(lo, hi),
+                                                  tk->mod));
+    }
+    return lanes8_bswap(px);
+}
+
+/* lanes_primary of eight pixels (g3d_unorm8x4_lanes on both halves) */
+static inline AVX2_INLINE __m256i lanes8_primary(const __m256 lc[4][3],
+                                                 const __m256 bar[3])
+{
+    const __m256 one = _mm256_set1_ps(1.0f);
+    __m256i u[4], b, t;
+    int k;
+
+    /* A, B, G, R: bytes 0..3 */
+    for (k = 0; k < 4; k++) {
+        __m256 v = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(bar[0], lc[k][0]),
+                                               _mm256_mul_ps(bar[1], lc[k][1])),
+                                 _mm256_mul_ps(bar[2], lc[k][2]));
+
+        u[3 - k] = _mm256_cvttps_epi32(_mm256_add_ps(
+            _mm256_mul_ps(_mm256_min_ps(one, v), _mm256_set1_ps(255.0f)),
+            _mm256_set1_ps(0.5f)));
+    }
+    b = _mm256_packus_epi16(_mm256_packs_epi32(u[0], u[2]),
+                            _mm256_packs_epi32(u[1], u[3]));
+    t = _mm256_unpacklo_epi8(b, _mm256_srli_si256(b, 8));
+    return _mm256_unpacklo_epi16(t, _mm256_srli_si256(t, 8));
+}
+
+static inline AVX2_INLINE void
+span_tex8(void *user, int x0, int y0, int x1, int y1, bool depth,
+          bool positive)
+{
+    static const uint8_t next[4] = { 4, 12, 4, 44 };
+    const PicaTri *t = user;
+    const PicaRenderState *rs = t->rs;
+    /* copies the stores below cannot alias: kept in registers or the stack */
+    const G3DEdges g = t->edges;
+    uint8_t *color = rs->color;
+    uint32_t width = rs->width;
+    PicaTexLanes8Fn *fetch8 = rs->tex0_lanes8;
+    const PicaTexUnit *unit = &rs->tex.unit[0];
+    bool prim = tex0_primary(rs);
+    int qx0 = x0 & ~1, qx, qy, j, k;
+    Tex0Take tk;
+    LanesColor lc;
+    __m256 lc8[4][3];
+    LanesDepth ld;
+
+    tex0_take(rs, &tk);
+    lanes_color(t, &lc);
+    for (k = 0; k < 4; k++) {
+        for (j = 0; j < 3; j++) {
+            lc8[k][j] = _mm256_set_m128(lc.c[k][j], lc.c[k][j]);
+        }
+    }
+    if (depth) {
+        lanes_depth_setup(rs, t, &ld);
+    }
+    for (qy = y0 & ~1; qy < y1; qy += 2) {
+        unsigned rows = (qy >= y0 ? 0x3u : 0) | (qy + 1 < y1 ? 0xCu : 0);
+        G3DWalk4 walk;
+        double ev[3][4], sv[3];
+        uint32_t idx = pica_tiled_index(qx0, qy, width);
+
+        for (k = 0; k < 3; k++) {
+            double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
+            double ex = (double)t->ex[k], ey = (double)t->ey[k];
+
+            ev[k][0] = e;
+            ev[k][1] = e + ex;
+            ev[k][2] = e + ey;
+            ev[k][3] = e + ey + ex;
+            sv[k] = 2 * ex;
+        }
+        g3d_walk4_start(&walk, (const double (*)[4])ev, sv, true);
+        for (qx = qx0; qx < x1; qx += 4) {
+            /* quads qx and qx + 2 (when it is inside) */
+            int n = qx + 2 < x1 ? 2 : 1;
+            unsigned mask[2] = { rows, 0 };
+            uint32_t qi[2];
+            __m128 lin[2][3], bar[2][3];
+            __m256 bar8[3];
+            __m256i px;
+
+            for (j = 0; j < n; j++) {
+                mask[j] = rows;
+                if (qx + 2 * j < x0) {
+                    mask[j] &= 0xA;
+                }
+                if (qx + 2 * j + 1 >= x1) {
+                    mask[j] &= 0x5;
+                }
+                g3d_walk4_next(&g, &walk, lin[j], bar[j], positive, true);
+                qi[j] = idx;
+                idx += next[((qx >> 1) + j) & 3];
+            }
+            for (k = 0; k < 3; k++) {
+                /* a lone quad's lanes twice: the second half unused */
+                bar8[k] = _mm256_set_m128(bar[n - 1][k], bar[0][k]);
+            }
+            px = tex0_combine8(&tk, fetch8(unit, t, bar8),
+                               prim ? lanes8_bswap(lanes8_primary(lc8, bar8))
+                                    : _mm256_setzero_si256());
+            for (j = 0; j < n; j++) {
+                unsigned m = mask[j];
+
+                if (depth) {
+                    m = lanes_depth(&ld, lin[j], qi[j], m);
+                    if (!m) {
+                        continue;
+                    }
+                }
+                g3d_store4_masked(color + (size_t)qi[j] * 4,
+                                  j ? _mm256_extracti128_si256(px, 1)
+                                    : _mm256_castsi256_si128(px), m);
+            }
+        }
+    }
+}
+
+#define SPAN_TEX8(d, p)                                                   \
+static __attribute__((target("avx2"))) void                              \
+span_tex8_##d##p(void *user, int x0, int y0, int x1, int y1, int thread) \
+{                                                                         \
+    span_tex8(user, x0, y0, x1, y1, d, p);                                \
+    (void)thread;                                                         \
+}
+SPAN_TEX8(0, 0) SPAN_TEX8(0, 1) SPAN_TEX8(1, 0) SPAN_TEX8(1, 1)
+#endif
 
 G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
                              const G3DTriangle *t)
@@ -1470,6 +1867,9 @@ static G3DQuadFn *choose_shade(PicaRenderState *rs)
 #ifdef __SSE2__
     rs->tex0_lanes = NULL;
 #endif
+#ifdef G3D_WEIGHTS_AVX
+    rs->tex0_lanes8 = NULL;
+#endif
     if (g3d_general_path || !rs->color || rs->light || rs->shadow_mode ||
         rs->fog.enabled || rs->alpha_test || rs->scissor_inverted ||
         !rs->color_write || !rs->replace ||
@@ -1489,6 +1889,9 @@ static G3DQuadFn *choose_shade(PicaRenderState *rs)
 #ifdef __SSE2__
         if (rs->tex.unit[0].data && !tex0_overlaps(rs)) {
             rs->tex0_lanes = pica_texunit_choose_lanes(&rs->tex);
+#ifdef G3D_WEIGHTS_AVX
+            rs->tex0_lanes8 = pica_texunit_choose_lanes8(&rs->tex);
+#endif
         }
 #endif
         return shade_tex0_rgba8;
