@@ -15,6 +15,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "r300-int.h"
+#include "tx-lanes8.h"
 #include "common/formats.h"
 
 #include <string.h>
@@ -617,21 +618,21 @@ static G3DBlockFn *const span_lanes_fn[2][24] = {
 #endif
 };
 
-#ifdef G3D_WEIGHTS_AVX
+#if defined(G3D_WEIGHTS_AVX) && defined(R300_TX_LANES8)
+#define R300_SPAN_TEX8 1
 /*
  * span_lanes of a draw that moves its fetch (r300_tx_lanes_sample) into a
  * colour target, eight pixels a step where the CPU has AVX2: the two
  * groups' weights as span_lanes walks them, the texture coordinate
  * (rs_lanes's (w0 a0 + w1 a1) + w2 a2) and the fetch of the eight pixels
- * at once (r300_tx_lanes_sample8: the same operations per lane), then each
+ * at once (tx-lanes8.h r300_tx_lanes_sample8: the same operations per
+ * lane; a unit whose base level lies wholly in the mapped chain), then each
  * group's depth test, move and colour write as shade_lanes does them. The
  * second group's texels are read before the first group is written:
  * tex_overlaps keeps every draw whose texture shares bytes with its
  * target or depth buffer off the spans, so the order cannot show.
  */
-#define AVX2_INLINE __attribute__((always_inline, target("avx2")))
-
-static inline AVX2_INLINE void
+static inline R300_AVX2_INLINE void
 span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
           const int persp, const bool depth, const bool blend)
 {
@@ -822,8 +823,11 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
     }
 #ifdef G3D_WEIGHTS_AVX
     avx = g3d_use_avx();
+#endif
+#ifdef R300_SPAN_TEX8
     if (ql->colour && ds->move.tex && ql->tex_lanes &&
-        ds->move.tex_op.dst == ds->move.src && g3d_use_avx2()) {
+        ds->move.tex_op.dst == ds->move.src &&
+        ds->tx[ds->move.tex_op.unit & 15].base_inside && g3d_use_avx2()) {
         /* span_tex8: the fetch eight pixels a call */
         return span_tex8_fn[(ds->perspective ? 1 +
                              g3d_inv_w_positive(tri->v) : 0) * 4 +

@@ -414,13 +414,6 @@ bool r300_tx_lanes_ok(const R300TexUnit *u);
  */
 void r300_tx_lanes_sample(const R300TexUnit *u, int inst, const uint8_t sel[4],
                           const __m128 coord[4], __m128 out[4]);
-#ifdef G3D_WEIGHTS_AVX
-/* r300_tx_lanes_sample of eight pixels, pixel p in lane p; AVX2 CPUs only
- * (g3d_use_avx2) */
-void r300_tx_lanes_sample8(const R300TexUnit *u, int inst,
-                           const uint8_t sel[4], const __m256 coord[4],
-                           __m256 out[4]);
-#endif
 #endif
 
 /* ---- crtc.c ---- */

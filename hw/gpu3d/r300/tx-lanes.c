@@ -15,7 +15,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "r300-int.h"
-#include "common/texaddr.h"
+#include "tx-lanes8.h"
 
 #include <string.h>
 
@@ -51,12 +51,6 @@ bool r300_tx_lanes_ok(const R300TexUnit *u)
 /* tx_wrap for the modes r300_tx_lanes_ok lets through */
 static inline __attribute__((always_inline)) __m128i wrap(__m128i i, int n, unsigned mode)
 {
-    static const G3DTexWrap modes[4] = {
-        [R300_TX_CLAMP_WRAP] = G3D_TEX_REPEAT,
-        [R300_TX_CLAMP_MIRROR] = G3D_TEX_MIRROR,
-        [R300_TX_CLAMP_CLAMP_LAST] = G3D_TEX_CLAMP,
-        [R300_TX_CLAMP_MIRROR_ONCE_LAST] = G3D_TEX_MIRROR_ONCE,
-    };
     int32_t v[4];
     int p;
 
@@ -65,7 +59,7 @@ static inline __attribute__((always_inline)) __m128i wrap(__m128i i, int n, unsi
     }
     _mm_storeu_si128((__m128i *)v, i);
     for (p = 0; p < 4; p++) {
-        v[p] = g3d_tex_wrap(v[p], n, modes[mode & 3]);
+        v[p] = g3d_tex_wrap(v[p], n, r300_tx_lanes_wrap_mode(mode));
     }
     return _mm_loadu_si128((const __m128i *)v);
 }
@@ -329,154 +323,5 @@ void r300_tx_lanes_sample(const R300TexUnit *u, int inst, const uint8_t sel[4],
 #endif
     sample_sse2(u, inst, sel, coord, out);
 }
-
-#ifdef R300_TX_LANES_AVX
-/*
- * ---- eight pixels a call (AVX2) ----------------------------------------
- *
- * sample()'s operations for eight pixels, pixel p in lane p: each 256-bit
- * float instruction is the 128-bit one applied to eight lanes (products,
- * sums, MAXPS/MINPS, compares and conversions rounded and ordered as
- * there; no FMA is enabled for this target, so nothing is contracted),
- * VPMULLD gives mullo32's low 32 bits, and the texels of a level wholly in
- * the mapped chain (`base_inside`) are gathered (VPGATHERDD) at the byte
- * offsets load4 reads one by one. A unit without `base_inside` samples the
- * two halves with sample().
- */
-#define AVX2_INLINE __attribute__((always_inline, target("avx2")))
-
-static inline AVX2_INLINE __m256i wrap8(__m256i i, int n, unsigned mode)
-{
-    int32_t v[8] __attribute__((aligned(32)));
-    __m128i lo, hi;
-
-    if (mode == R300_TX_CLAMP_WRAP && !(n & (n - 1))) {
-        return _mm256_and_si256(i, _mm256_set1_epi32(n - 1));
-    }
-    _mm256_store_si256((__m256i *)v, i);
-    lo = wrap(_mm_load_si128((const __m128i *)v), n, mode);
-    hi = wrap(_mm_load_si128((const __m128i *)(v + 4)), n, mode);
-    return _mm256_set_m128i(hi, lo);
-}
-
-static inline AVX2_INLINE __m256 floor8(__m256 v)
-{
-    __m256 t = _mm256_cvtepi32_ps(_mm256_cvttps_epi32(v));
-
-    return _mm256_sub_ps(t, _mm256_and_ps(_mm256_cmp_ps(t, v, _CMP_GT_OS),
-                                          _mm256_set1_ps(1.0f)));
-}
-
-static inline AVX2_INLINE __m256 axis8(__m256 s, int n, unsigned mode,
-                                       bool linear, __m256i *i0, __m256i *i1)
-{
-    __m256 x = _mm256_mul_ps(_mm256_min_ps(_mm256_max_ps(
-                                 s, _mm256_set1_ps(-65536.0f)),
-                                 _mm256_set1_ps(65536.0f)),
-                             _mm256_set1_ps((float)n));
-    __m256 w1;
-
-    if (linear) {
-        __m256 xm = _mm256_sub_ps(x, _mm256_set1_ps(0.5f)), f = floor8(xm);
-        __m256i i = _mm256_cvttps_epi32(f);
-
-        w1 = _mm256_sub_ps(xm, f);
-        *i0 = wrap8(i, n, mode);
-        *i1 = wrap8(_mm256_add_epi32(i, _mm256_set1_epi32(1)), n, mode);
-    } else {
-        *i0 = *i1 = wrap8(_mm256_cvttps_epi32(floor8(x)), n, mode);
-        w1 = _mm256_setzero_ps();
-    }
-    return w1;
-}
-
-static inline AVX2_INLINE void unpack8(const R300TexUnit *u, __m256i w,
-                                       __m256 c[4])
-{
-    int k;
-
-    for (k = 0; k < 4; k++) {
-        c[k] = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_and_si256(
-                                 _mm256_srli_epi32(w, 8 * k),
-                                 _mm256_set1_epi32(0xFF))),
-                             _mm256_broadcast_ps((const __m128 *)u->scale4[k]));
-    }
-}
-
-__attribute__((target("avx2")))
-void r300_tx_lanes_sample8(const R300TexUnit *u, int inst,
-                           const uint8_t sel[4], const __m256 coord[4],
-                           __m256 out[4])
-{
-    bool proj = inst == R300_US_TEX_PROJ ||
-                (inst == R300_US_TEX_LD && u->projected);
-    bool linear = u->mag == R300_TX_FILTER_LINEAR;
-    unsigned level = u->base_level, pitch = u->level_pitch[level];
-    unsigned w = u->level_w[level], h = u->level_h[level];
-    const uint8_t *base = u->texels + u->level_offset[level];
-    __m256 q, wx1, wy1, wx[2], wy[2], acc[4], one = _mm256_setzero_ps();
-    __m256i ix[2], iy[2], x4[2];
-    int jx, jy, ch;
-
-    if (!u->base_inside) {
-        __m128 c[2][4], o[2][4];
-
-        for (ch = 0; ch < 4; ch++) {
-            c[0][ch] = _mm256_castps256_ps128(coord[ch]);
-            c[1][ch] = _mm256_extractf128_ps(coord[ch], 1);
-        }
-        sample_avx(u, inst, sel, c[0], o[0]);
-        sample_avx(u, inst, sel, c[1], o[1]);
-        for (ch = 0; ch < 4; ch++) {
-            out[ch] = _mm256_set_m128(o[1][ch], o[0][ch]);
-        }
-        return;
-    }
-    q = proj ? _mm256_div_ps(_mm256_set1_ps(1.0f), coord[3])
-             : _mm256_set1_ps(1.0f);
-    wx1 = axis8(_mm256_mul_ps(coord[0], q), w, u->clamp[0], linear,
-                &ix[0], &ix[1]);
-    wy1 = axis8(_mm256_mul_ps(coord[1], q), h, u->clamp[1], linear,
-                &iy[0], &iy[1]);
-    wx[0] = _mm256_sub_ps(_mm256_set1_ps(1.0f), wx1);
-    wx[1] = wx1;
-    wy[0] = _mm256_sub_ps(_mm256_set1_ps(1.0f), wy1);
-    wy[1] = wy1;
-    for (ch = 0; ch < 4; ch++) {
-        acc[ch] = _mm256_setzero_ps();
-    }
-    x4[0] = _mm256_slli_epi32(ix[0], 2);
-    x4[1] = _mm256_slli_epi32(ix[1], 2);
-    /* the taps in sample()'s order: (x0, y0), (x1, y0), (x0, y1), (x1, y1) */
-    for (jy = 0; jy < 2; jy++) {
-        __m256i row = _mm256_mullo_epi32(iy[jy],
-                                         _mm256_set1_epi32((int32_t)pitch));
-
-        for (jx = 0; jx < 2; jx++) {
-            __m256 c[4], wt = _mm256_mul_ps(wy[jy], wx[jx]);
-            __m256i t = _mm256_i32gather_epi32(
-                (const int *)base, _mm256_add_epi32(row, x4[jx]), 1);
-
-            unpack8(u, t, c);
-            for (ch = 0; ch < 4; ch++) {
-                acc[ch] = _mm256_add_ps(acc[ch], _mm256_mul_ps(wt, c[ch]));
-            }
-            one = _mm256_add_ps(one, wt);
-        }
-    }
-    if (sel[0] == 0 && sel[1] == 1 && sel[2] == 2 && sel[3] == 3) {
-        for (ch = 0; ch < 4; ch++) {
-            out[ch] = acc[ch];
-        }
-    } else {
-        __m256 v[6] = { acc[0], acc[1], acc[2], acc[3], one,
-                        _mm256_setzero_ps() };
-
-        for (ch = 0; ch < 4; ch++) {
-            out[ch] = v[sel[ch] % 6];
-        }
-    }
-}
-#endif
 
 #endif
