@@ -1249,28 +1249,20 @@ static inline AVX2_INLINE __m256i tex0_combine8(const Tex0Take *tk,
     return lanes8_bswap(px);
 }
 
-/* lanes_primary of eight pixels (g3d_unorm8x4_lanes on both halves) */
+/* lanes_primary of eight pixels */
 static inline AVX2_INLINE __m256i lanes8_primary(const __m256 lc[4][3],
                                                  const __m256 bar[3])
 {
-    const __m256 one = _mm256_set1_ps(1.0f);
-    __m256i u[4], b, t;
+    __m256 v[4];
     int k;
 
     /* A, B, G, R: bytes 0..3 */
     for (k = 0; k < 4; k++) {
-        __m256 v = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(bar[0], lc[k][0]),
+        v[3 - k] = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(bar[0], lc[k][0]),
                                                _mm256_mul_ps(bar[1], lc[k][1])),
                                  _mm256_mul_ps(bar[2], lc[k][2]));
-
-        u[3 - k] = _mm256_cvttps_epi32(_mm256_add_ps(
-            _mm256_mul_ps(_mm256_min_ps(one, v), _mm256_set1_ps(255.0f)),
-            _mm256_set1_ps(0.5f)));
     }
-    b = _mm256_packus_epi16(_mm256_packs_epi32(u[0], u[2]),
-                            _mm256_packs_epi32(u[1], u[3]));
-    t = _mm256_unpacklo_epi8(b, _mm256_srli_si256(b, 8));
-    return _mm256_unpacklo_epi16(t, _mm256_srli_si256(t, 8));
+    return g3d_unorm8x4_lanes8(v);
 }
 
 static inline AVX2_INLINE void

@@ -632,12 +632,46 @@ static G3DBlockFn *const span_lanes_fn[2][24] = {
  * tex_overlaps keeps every draw whose texture shares bytes with its
  * target or depth buffer off the spans, so the order cannot show.
  */
+/* one group of four of span_tex8: its depth test, move and colour write */
+static inline R300_AVX2_INLINE unsigned
+tex8_group(const R300Tri *t, const R300QuadLanes *ql, const __m128 lin[3],
+           unsigned mask, int gx, int y, int xa, uint8_t *zrow, uint8_t *crow,
+           const __m256 src8[4], bool hi, const bool depth, const bool blend)
+{
+    static const uint8_t count[16] = { 0, 1, 1, 2, 1, 2, 2, 3,
+                                       1, 2, 2, 3, 2, 3, 3, 4 };
+    const R300DrawState *ds = t->ds;
+    const R300Target *tg = &ds->cb[ds->move.target];
+    uint8_t *zr[2] = { NULL, NULL }, *cr[2];
+    unsigned pass = mask;
+    Lanes src;
+    int ch;
+
+    if (depth) {
+        zr[0] = zrow ? zrow + 4 * (gx - xa)
+                : ds->zbase + r300_tile_offset(&ds->ztiling, gx, y);
+        zr[1] = zr[0] + 8;
+        pass = depth_lanes(&t->lanes, ql, lin, pass, zr);
+        if (!pass) {
+            return 0;
+        }
+    }
+    cr[0] = crow ? crow + 4 * (gx - xa)
+            : ql->same_layout && zr[0] ? tg->base + (zr[0] - ds->zbase)
+            : tg->base + r300_tile_offset(&tg->tiling, gx, y);
+    cr[1] = cr[0] + 8;
+    for (ch = 0; ch < 4; ch++) {
+        src.v[ch] = hi ? _mm256_extractf128_ps(src8[ch], 1)
+                       : _mm256_castps256_ps128(src8[ch]);
+    }
+    move_colour(ql, cr, pass, mask, &src, blend);
+    return count[pass];
+}
+
 static inline R300_AVX2_INLINE void
 span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
           const int persp, const bool depth, const bool blend)
 {
-    static const uint8_t count[16] = { 0, 1, 1, 2, 1, 2, 2, 3,
-                                       1, 2, 2, 3, 2, 3, 3, 4 };
     const R300Tri *t = opaque;
     const R300DrawState *ds = t->ds;
     const R300QuadLanes qlc = ds->lanes, *ql = &qlc;
@@ -660,13 +694,14 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
     for (y = y0; y < y1; y++) {
         G3DWalk4 walk;
         double ev[3][4], sv[3];
-        uint8_t *zrow = NULL, *crow;
+        uint8_t *zrow = NULL, *crow = NULL;
 
         if (depth && zlinear) {
             zrow = ds->zbase + r300_tile_offset(&ds->ztiling, xa, y);
         }
-        crow = clinear ? tg->base + r300_tile_offset(&tg->tiling, xa, y)
-                       : NULL;
+        if (clinear) {
+            crow = tg->base + r300_tile_offset(&tg->tiling, xa, y);
+        }
         for (k = 0; k < 3; k++) {
             double e = (double)(sp->e0[k] + sp->ex[k] * xa + sp->ey[k] * y);
             double ex = (double)sp->ex[k];
@@ -679,31 +714,33 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
         }
         g3d_walk4_start(&walk, (const double (*)[4])ev, sv, true);
         for (x = xa; x < x1; x += 8) {
-            /* groups x and x + 4 (when it is inside) */
-            int n = x + 4 < x1 ? 2 : 1;
-            unsigned mask[2];
-            __m128 lin[2][3], bar[2][3];
+            unsigned m0 = 0xF, m1 = 0xF;
+            __m128 lin0[3], bar0[3], lin1[3], bar1[3];
             __m256 wk[3], coord[4], src8[4];
 
-            for (j = 0; j < n; j++) {
-                int gx = x + 4 * j;
-
-                mask[j] = 0xF;
-                if (gx < x0) {
-                    mask[j] &= 0xFu << (x0 - gx);
+            /*
+             * Both groups' weights, also where the second lies past x1
+             * (the row's last step): its lanes are then sampled but not
+             * written, as a group's pixels outside [x0, x1) are; every
+             * coordinate, NaN included, wraps to a texel of the level
+             */
+            g3d_walk4_next(&g, &walk, lin0, persp ? bar0 : NULL, persp == 2,
+                           true);
+            g3d_walk4_next(&g, &walk, lin1, persp ? bar1 : NULL, persp == 2,
+                           true);
+            if (__builtin_expect(x < x0 || x + 8 > x1, 0)) {
+                if (x < x0) {
+                    m0 &= 0xFu << (x0 - x);
                 }
-                if (gx + 4 > x1) {
-                    mask[j] &= 0xFu >> (gx + 4 - x1);
+                if (x + 4 > x1) {
+                    m0 &= 0xFu >> (x + 4 - x1);
                 }
-                g3d_walk4_next(&g, &walk, lin[j], persp ? bar[j] : NULL,
-                               persp == 2, true);
+                m1 = x + 4 >= x1 ? 0 : x + 8 > x1 ? 0xFu >> (x + 8 - x1)
+                                                  : 0xF;
             }
             for (k = 0; k < 3; k++) {
-                const __m128 *w0 = persp ? bar[0] : lin[0];
-                const __m128 *w1 = persp ? bar[n - 1] : lin[n - 1];
-
-                /* a lone group's lanes twice: the second half unused */
-                wk[k] = _mm256_set_m128(w1[k], w0[k]);
+                wk[k] = persp ? _mm256_set_m128(bar1[k], bar0[k])
+                              : _mm256_set_m128(lin1[k], lin0[k]);
             }
             for (ch = 0; ch < 4; ch++) {
                 coord[ch] = _mm256_add_ps(
@@ -712,32 +749,23 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
                     _mm256_mul_ps(wk[2], a[ch][2]));
             }
             r300_tx_lanes_sample8(u, inst, ql->tex_sel, coord, src8);
-            for (j = 0; j < n; j++) {
-                int gx = x + 4 * j;
-                uint8_t *zr[2] = { NULL, NULL }, *cr[2];
-                unsigned pass = mask[j];
-                Lanes src;
-
-                if (depth) {
-                    zr[0] = zlinear ? zrow + 4 * (gx - xa) : ds->zbase +
-                            r300_tile_offset(&ds->ztiling, gx, y);
-                    zr[1] = zr[0] + 8;
-                    pass = depth_lanes(tl, ql, lin[j], pass, zr);
-                    if (!pass) {
-                        continue;
-                    }
-                }
-                cr[0] = clinear ? crow + 4 * (gx - xa)
-                        : ql->same_layout && zr[0]
-                        ? tg->base + (zr[0] - ds->zbase)
-                        : tg->base + r300_tile_offset(&tg->tiling, gx, y);
-                cr[1] = cr[0] + 8;
-                for (ch = 0; ch < 4; ch++) {
-                    src.v[ch] = j ? _mm256_extractf128_ps(src8[ch], 1)
-                                  : _mm256_castps256_ps128(src8[ch]);
-                }
-                move_colour(ql, cr, pass, mask[j], &src, blend);
-                passed += count[pass];
+            if (!depth && !blend && !ql->read && !ql->prequantise && crow &&
+                (m0 & m1) == 0xF) {
+                /*
+                 * Two full groups of a linear row written plainly:
+                 * colour_lanes's pack8888 and whole-group store, both at
+                 * once
+                 */
+                _mm256_storeu_si256((__m256i *)(crow + 4 * (x - xa)),
+                                    g3d_unorm8x4_lanes8(src8));
+                passed += 8;
+                continue;
+            }
+            passed += tex8_group(t, ql, lin0, m0, x, y, xa, zrow, crow, src8,
+                                 false, depth, blend);
+            if (m1) {
+                passed += tex8_group(t, ql, lin1, m1, x + 4, y, xa, zrow,
+                                     crow, src8, true, depth, blend);
             }
         }
     }
