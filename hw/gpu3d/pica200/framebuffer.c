@@ -1313,45 +1313,50 @@ span_tex8(void *user, int x0, int y0, int x1, int y1, bool depth,
         }
         g3d_walk4_start(&walk, (const double (*)[4])ev, sv, true);
         for (qx = qx0; qx < x1; qx += 4) {
-            /* quads qx and qx + 2 (when it is inside) */
-            int n = qx + 2 < x1 ? 2 : 1;
-            unsigned mask[2] = { rows, 0 };
-            uint32_t qi[2];
-            __m128 lin[2][3], bar[2][3];
+            /* quads qx and qx + 2 (its mask 0 when it lies past x1) */
+            unsigned m0 = rows, m1 = qx + 2 < x1 ? rows : 0;
+            uint32_t i0 = idx, i1 = idx + next[(qx >> 1) & 3];
+            __m128 lin0[3], bar0[3], lin1[3], bar1[3];
             __m256 bar8[3];
             __m256i px;
 
-            for (j = 0; j < n; j++) {
-                mask[j] = rows;
-                if (qx + 2 * j < x0) {
-                    mask[j] &= 0xA;
-                }
-                if (qx + 2 * j + 1 >= x1) {
-                    mask[j] &= 0x5;
-                }
-                g3d_walk4_next(&g, &walk, lin[j], bar[j], positive, true);
-                qi[j] = idx;
-                idx += next[((qx >> 1) + j) & 3];
+            idx = i1 + next[((qx >> 1) + 1) & 3];
+            if (qx < x0) {
+                m0 &= 0xA;          /* column x0 - 1 is outside */
             }
+            if (qx + 1 >= x1) {
+                m0 &= 0x5;          /* column x1 is outside */
+            }
+            if (qx + 3 >= x1) {
+                m1 &= 0x5;
+            }
+            /*
+             * Both quads' weights, also where the second lies past x1
+             * (the row's last step): its lanes are then sampled but not
+             * written, as a quad's pixels outside the rectangle are; every
+             * coordinate, NaN included, wraps to a texel of the image
+             */
+            g3d_walk4_next(&g, &walk, lin0, bar0, positive, true);
+            g3d_walk4_next(&g, &walk, lin1, bar1, positive, true);
             for (k = 0; k < 3; k++) {
-                /* a lone quad's lanes twice: the second half unused */
-                bar8[k] = _mm256_set_m128(bar[n - 1][k], bar[0][k]);
+                bar8[k] = _mm256_set_m128(bar1[k], bar0[k]);
             }
             px = tex0_combine8(&tk, fetch8(unit, t, bar8),
                                prim ? lanes8_bswap(lanes8_primary(lc8, bar8))
                                     : _mm256_setzero_si256());
-            for (j = 0; j < n; j++) {
-                unsigned m = mask[j];
-
-                if (depth) {
-                    m = lanes_depth(&ld, lin[j], qi[j], m);
-                    if (!m) {
-                        continue;
-                    }
-                }
-                g3d_store4_masked(color + (size_t)qi[j] * 4,
-                                  j ? _mm256_extracti128_si256(px, 1)
-                                    : _mm256_castsi256_si128(px), m);
+            if (depth) {
+                m0 = lanes_depth(&ld, lin0, i0, m0);
+            }
+            if (m0) {
+                g3d_store4_masked(color + (size_t)i0 * 4,
+                                  _mm256_castsi256_si128(px), m0);
+            }
+            if (depth && m1) {
+                m1 = lanes_depth(&ld, lin1, i1, m1);
+            }
+            if (m1) {
+                g3d_store4_masked(color + (size_t)i1 * 4,
+                                  _mm256_extracti128_si256(px, 1), m1);
             }
         }
     }
