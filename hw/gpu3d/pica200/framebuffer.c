@@ -13,6 +13,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "pica200-int.h"
+#include "texlanes8.h"
 
 #include <math.h>
 #include <string.h>
@@ -1267,7 +1268,7 @@ static inline AVX2_INLINE __m256i lanes8_primary(const __m256 lc[4][3],
 
 static inline AVX2_INLINE void
 span_tex8(void *user, int x0, int y0, int x1, int y1, bool depth,
-          bool positive)
+          bool positive, const bool rgba8, const unsigned wrap)
 {
     static const uint8_t next[4] = { 4, 12, 4, 44 };
     const PicaTri *t = user;
@@ -1341,7 +1342,10 @@ span_tex8(void *user, int x0, int y0, int x1, int y1, bool depth,
             for (k = 0; k < 3; k++) {
                 bar8[k] = _mm256_set_m128(bar1[k], bar0[k]);
             }
-            px = tex0_combine8(&tk, fetch8(unit, t, bar8),
+            px = tex0_combine8(&tk, rgba8 ? lanes8_linear(unit, t, bar8,
+                                                          PICA_TEXFMT_RGBA8,
+                                                          wrap)
+                                          : fetch8(unit, t, bar8),
                                prim ? lanes8_bswap(lanes8_primary(lc8, bar8))
                                     : _mm256_setzero_si256());
             if (depth) {
@@ -1362,14 +1366,24 @@ span_tex8(void *user, int x0, int y0, int x1, int y1, bool depth,
     }
 }
 
-#define SPAN_TEX8(d, p)                                                   \
+/*
+ * span_tex8 with the sampler called through rs->tex0_lanes8 (suffix x),
+ * or inline for RGBA8 with REPEAT (r) or CLAMP_TO_EDGE (e)
+ */
+#define SPAN_TEX8(f, d, p, rgba8, wrap)                                   \
 static __attribute__((target("avx2"))) void                              \
-span_tex8_##d##p(void *user, int x0, int y0, int x1, int y1, int thread) \
+span_tex8_##f##d##p(void *user, int x0, int y0, int x1, int y1,          \
+                    int thread)                                           \
 {                                                                         \
-    span_tex8(user, x0, y0, x1, y1, d, p);                                \
+    span_tex8(user, x0, y0, x1, y1, d, p, rgba8, wrap);                   \
     (void)thread;                                                         \
 }
-SPAN_TEX8(0, 0) SPAN_TEX8(0, 1) SPAN_TEX8(1, 0) SPAN_TEX8(1, 1)
+#define SPAN_TEX8_4(f, rgba8, wrap)                                       \
+    SPAN_TEX8(f, 0, 0, rgba8, wrap) SPAN_TEX8(f, 0, 1, rgba8, wrap)      \
+    SPAN_TEX8(f, 1, 0, rgba8, wrap) SPAN_TEX8(f, 1, 1, rgba8, wrap)
+SPAN_TEX8_4(x, false, 0)
+SPAN_TEX8_4(r, true, PICA_WRAP_REPEAT)
+SPAN_TEX8_4(e, true, PICA_WRAP_CLAMP_TO_EDGE)
 #endif
 
 G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
@@ -1418,11 +1432,21 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
     }
 #ifdef G3D_WEIGHTS_AVX
     if (tex && rs->tex0_lanes8) {
-        static G3DBlockFn *const fn8[2][2] = {
-            { span_tex8_00, span_tex8_01 }, { span_tex8_10, span_tex8_11 },
+        /* [pointer, RGBA8 REPEAT, RGBA8 CLAMP_TO_EDGE][depth][positive] */
+        static G3DBlockFn *const fn8[3][2][2] = {
+            { { span_tex8_x00, span_tex8_x01 },
+              { span_tex8_x10, span_tex8_x11 } },
+            { { span_tex8_r00, span_tex8_r01 },
+              { span_tex8_r10, span_tex8_r11 } },
+            { { span_tex8_e00, span_tex8_e01 },
+              { span_tex8_e10, span_tex8_e11 } },
         };
+        const PicaTexUnit *u = &rs->tex.unit[0];
+        /* tex0_lanes8 exists: both axes REPEAT or both CLAMP_TO_EDGE */
+        int f = u->fmt != PICA_TEXFMT_RGBA8 ? 0 :
+                u->wrap_s == PICA_WRAP_REPEAT ? 1 : 2;
 
-        return fn8[rs->depth != NULL][g3d_inv_w_positive(t->v)];
+        return fn8[f][rs->depth != NULL][g3d_inv_w_positive(t->v)];
     }
     avx = g3d_use_avx();
 #endif
