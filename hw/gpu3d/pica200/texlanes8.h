@@ -80,7 +80,8 @@ static inline PICA_AVX2_INLINE __m256i lanes8_weight(__m256 f)
 }
 
 /* lanes_wrap of REPEAT or CLAMP_TO_EDGE */
-static inline PICA_AVX2_INLINE __m256i lanes8_wrap(__m256 i, int n, unsigned mode)
+static inline PICA_AVX2_INLINE __m256i
+lanes8_wrap(__m256 i, int n, unsigned mode)
 {
     __m256 nf = _mm256_set1_ps((float)n), m, q;
     __m256i qi;
