@@ -19,7 +19,9 @@
  * sampler of texture 0 takes four pixels at a time (texunit.c
  * quad_linear_lanes): its four formats, every wrap mode, sizes that are
  * not powers of two, and coordinates far outside the image (once more
- * with the SSE2 samplers where the CPU has AVX too). A third draws
+ * with the SSE2 samplers where the CPU has AVX too, and once with the
+ * AVX ones of four pixels a call where it has AVX2, whose textured spans
+ * sample eight pixels a call). A third draws
  * only untextured Gouraud cases the replace function takes, so that the
  * spans of its wide triangles (framebuffer.c pica_span_choose) are
  * compared in every depth format and function, one case in four with a
@@ -57,6 +59,8 @@ static bool linear_cases;
 static bool span_cases;
 /* the chosen paths with g3d_no_avx set: the SSE2 spans */
 static bool sse2_cases;
+/* ... with g3d_no_avx2 set: the AVX spans, not the AVX2 textured ones */
+static bool avx_cases;
 /*
  * Overlapping colour and depth buffers, in one-thread runs only: with two
  * threads, tiles drawn at once would write each other's bytes.
@@ -335,9 +339,10 @@ static Path run(PicaTest *t, uint32_t seed, bool general, uint8_t *out,
     pica200_stats(t->core, &st0);
     g3d_general_path = general;
     g3d_no_avx = sse2_cases && !general;
+    g3d_no_avx2 = avx_cases && !general;
     pt_kick(t, &b, LIST_OFF);
     g_assert_true(pt_run(t, 1u << 20));
-    g3d_general_path = g3d_no_avx = false;
+    g3d_general_path = g3d_no_avx = g3d_no_avx2 = false;
     pt_wreg(t, GPUREG_IRQ_ACK0, 0);
     memcpy(out, t->vram, SURF_BYTES * 2);
     cb_free(&b);
@@ -359,6 +364,13 @@ static void test_fast_equals_general(gconstpointer data)
     span_cases = GPOINTER_TO_INT(data) & 0x200;
     /* the SSE2 spans and bilinear samplers where the CPU has AVX too */
     sse2_cases = GPOINTER_TO_INT(data) & 0x400;
+    /* the AVX ones (four pixels a call) where the CPU has AVX2 too */
+    avx_cases = GPOINTER_TO_INT(data) & 0x800;
+    if (linear_cases) {
+        g_test_message("textured spans: %s", sse2_cases || !g3d_use_avx()
+                       ? "SSE2" : avx_cases || !g3d_use_avx2()
+                       ? "AVX" : "AVX2, eight pixels a call");
+    }
     if (span_cases) {
         g_test_message("spans: %s", sse2_cases || !g3d_use_avx()
                        ? "SSE2" : "AVX");
@@ -408,7 +420,7 @@ static void test_fast_equals_general(gconstpointer data)
     g_free(img[0]);
     g_free(img[1]);
     pt_free(&t);
-    linear_cases = span_cases = sse2_cases = false;
+    linear_cases = span_cases = sse2_cases = avx_cases = false;
 }
 
 int main(int argc, char **argv)
@@ -424,6 +436,8 @@ int main(int argc, char **argv)
                          GINT_TO_POINTER(0x102), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/bilinear-lanes/sse2",
                          GINT_TO_POINTER(0x501), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/bilinear-lanes/avx",
+                         GINT_TO_POINTER(0x901), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/gouraud-spans/1-thread",
                          GINT_TO_POINTER(0x201), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/gouraud-spans/2-threads",

@@ -277,6 +277,9 @@ int main(int argc, char **argv)
 
     /* GPU3D_BENCH_NO_AVX=1: the spans' SSE2 instances (raster.h g3d_no_avx) */
     g3d_no_avx = getenv("GPU3D_BENCH_NO_AVX") != NULL;
+    /* GPU3D_BENCH_NO_AVX2=1: the AVX instances, not the AVX2 ones
+     * (g3d-core.h g3d_no_avx2) */
+    g3d_no_avx2 = getenv("GPU3D_BENCH_NO_AVX2") != NULL;
     while ((opt = getopt(argc, argv, "t:s:k:")) != -1) {
         if (opt == 't') {
             max_threads = MAX(1, atoi(optarg));

@@ -8,8 +8,10 @@
  * g3d_general_path set; the colour and depth bytes must be equal. The test
  * also checks that both paths were taken often enough to mean something.
  * The row spans (quad-lanes.c span_lanes) have an SSE2 and an AVX instance
- * (chosen by the CPU): the lanes cases run once as chosen and once with
- * g3d_no_avx set, so that both are compared where the CPU has AVX.
+ * (chosen by the CPU), and those that move a fetch an AVX2 one sampling
+ * eight pixels a call (span_tex8): the lanes cases run once as chosen,
+ * once with g3d_no_avx set and once with g3d_no_avx2 set, so that each is
+ * compared where the CPU has it.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -42,7 +44,15 @@ typedef struct Variant {
     bool lanes;
     bool flat;
     bool sse2;                  /* the chosen path with g3d_no_avx set */
+    bool avx;                   /* ... with g3d_no_avx2 set */
+    /*
+     * lanes states leaning towards span_tex8's whole-row store: textured,
+     * unblended, mostly without a depth test and into a linear target
+     */
+    bool plain;
 } Variant;
+
+static bool plain_cases;
 
 /* which quad function a case's draw took */
 typedef enum Path {
@@ -82,16 +92,17 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
     uint32_t out_fmt, zcntl = 0, rgb_inst = 0x40050A80u, alpha_inst = 0x40040889u;
     unsigned k;
 
-    if (g_rand_int_range(r, 0, 4) == 0) {
+    if (g_rand_int_range(r, 0, plain_cases ? 8 : 4) == 0) {
         pitch |= R_RB3D_COLORPITCH_0_COLORTILE_MASK;
     }
-    if (g_rand_int_range(r, 0, 4) == 0) {
+    if (g_rand_int_range(r, 0, plain_cases ? 8 : 4) == 0) {
         pitch |= 1u << R_RB3D_COLORPITCH_0_COLORMICROTILE_SHIFT;
     }
     r300_cmd_reg(c, R300_RB3D_COLORPITCH(0), pitch);
     r300_cmd_reg(c, A_RB3D_COLOR_CHANNEL_MASK,
                  g_rand_int_range(r, 0, 3) ? 0xF : g_rand_int_range(r, 0, 16));
-    if (lanes && g_rand_int_range(r, 0, 3)) {
+    if (lanes && (plain_cases ? g_rand_int_range(r, 0, 12) == 0
+                              : g_rand_int_range(r, 0, 3) != 0)) {
         /* any blend, alpha apart or not, any constant colour */
         r300_cmd_reg(c, A_RB3D_BLENDCNTL,
                      R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK |
@@ -131,7 +142,7 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
     if (g_rand_int_range(r, 0, lanes ? 16 : 4) == 0) {
         zcntl |= R_ZB_CNTL_STENCIL_ENABLE_MASK;
     }
-    if (g_rand_int_range(r, 0, 5) == 0) {
+    if (g_rand_int_range(r, 0, plain_cases ? 2 : 5) == 0) {
         zcntl = 0;
     }
     /* 13E3 also with INVERT */
@@ -178,7 +189,7 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
     r300_cmd_reg(c, A_US_ALU_RGB_INST_0, rgb_inst);
     r300_cmd_reg(c, A_US_ALU_ALPHA_INST_0, alpha_inst);
 
-    *textured = g_rand_boolean(r);
+    *textured = plain_cases || g_rand_boolean(r);
     if (*textured) {
         /* PVS output 1 is texcoord 0 (no colour), routed to t1 */
         r300_cmd_reg(c, A_VAP_OUT_VTX_FMT_0,
@@ -429,8 +440,9 @@ static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
 
     g3d_general_path = general;
     g3d_no_avx = var->sse2 && !general;
+    g3d_no_avx2 = var->avx && !general;
     r300_rig_ring_run(d, cmdbuf, c.n);
-    g3d_general_path = g3d_no_avx = false;
+    g3d_general_path = g3d_no_avx = g3d_no_avx2 = false;
     *path = d->core->draw->shade == r300_quad ? PATH_GENERAL : PATH_FAST;
     *tex_lanes = false;
 #ifdef __SSE2__
@@ -459,9 +471,11 @@ static void test_fast_equals_general(gconstpointer data)
         zb[n] = g_malloc(SURF_BYTES);
     }
     r300_rig_ring_init(d);
+    plain_cases = v->plain;
     errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
     for (n = 0; n < cases; n++) {
-        uint32_t seed = (v->flat ? 0xf1a70000u : v->lanes ? 0x1a4e0000u
+        uint32_t seed = (v->flat ? 0xf1a70000u : v->plain ? 0x91a10000u :
+                         v->lanes ? 0x1a4e0000u
                          : 0x5eed0000u) + n;
         Path fp, gp;
         bool ft, gt;
@@ -496,7 +510,9 @@ static void test_fast_equals_general(gconstpointer data)
                    taken[PATH_FAST], lanes, taken[PATH_LANES_BLEND],
                    tex_lanes, filled);
 #ifdef G3D_WEIGHTS_AVX
-    g_test_message("spans: %s", v->sse2 || !g3d_use_avx() ? "SSE2" : "AVX");
+    g_test_message("spans: %s", v->sse2 || !g3d_use_avx() ? "SSE2" :
+                   v->avx || !g3d_use_avx2() ? "AVX" :
+                   "AVX, fetches AVX2 (eight pixels a call)");
 #endif
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
     g_assert_cmpuint(taken[PATH_FAST] + lanes, >=, cases / 4);
@@ -509,10 +525,12 @@ static void test_fast_equals_general(gconstpointer data)
     g_assert_cmpuint(taken[PATH_GENERAL], >=, v->lanes ? cases / 32 : cases / 8);
 #ifdef __SSE2__
     g_assert_cmpuint(lanes, >=, v->lanes ? cases / 2 : cases / 20);
-    g_assert_cmpuint(taken[PATH_LANES_BLEND], >=, v->lanes ? cases / 4 : 1);
+    g_assert_cmpuint(taken[PATH_LANES_BLEND], >=,
+                     v->lanes && !v->plain ? cases / 4 : 1);
     g_assert_cmpuint(tex_lanes, >=, v->lanes ? cases / 16 : 1);
 #endif
 done:
+    plain_cases = false;
     for (n = 0; n < 2; n++) {
         g_free(cb[n]);
         g_free(zb[n]);
@@ -526,6 +544,8 @@ int main(int argc, char **argv)
         { 1, false }, { 2, false }, { 1, true }, { 2, true },
         { 1, true, true }, { 2, true, true },
         { 1, true, false, true }, { 2, true, false, true },
+        { 1, true, false, false, true }, { 2, true, false, false, true },
+        { 1, true, false, false, false, true },
     };
 
     g_test_init(&argc, &argv, NULL);
@@ -545,5 +565,11 @@ int main(int argc, char **argv)
                          &v[6], test_fast_equals_general);
     g_test_add_data_func("/r300/fast-path/lanes-equal-general-sse2/2-threads",
                          &v[7], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-equal-general-avx/1-thread",
+                         &v[8], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-equal-general-avx/2-threads",
+                         &v[9], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-plain-textured/1-thread",
+                         &v[10], test_fast_equals_general);
     return g_test_run();
 }

@@ -82,7 +82,8 @@ void g3d_fmt_row_to_argb(G3DPixFmt fmt, const uint8_t *src, uint32_t *dst,
  * negative number from any c <= 0 (-0 included), and to INT_MIN from NaN,
  * so the signed and unsigned saturating packs give the clamped bytes.
  */
-static inline __m128i g3d_unorm8x4_lanes(const __m128 c[4])
+static inline __attribute__((always_inline)) __m128i
+g3d_unorm8x4_lanes(const __m128 c[4])
 {
     const __m128 one = _mm_set1_ps(1.0f);
     __m128i u[4], b, t;
@@ -99,6 +100,33 @@ static inline __m128i g3d_unorm8x4_lanes(const __m128 c[4])
     t = _mm_unpacklo_epi8(b, _mm_srli_si128(b, 8));
     return _mm_unpacklo_epi16(t, _mm_srli_si128(t, 8));
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/*
+ * g3d_unorm8x4_lanes of eight pixels (pixel i in lane i) for AVX2 code:
+ * every instruction above works within each 128-bit half of a 256-bit
+ * register (the packs, byte shifts and unpacks too), so each half is
+ * g3d_unorm8x4_lanes of its four pixels
+ */
+static inline __attribute__((always_inline, target("avx2"))) __m256i
+g3d_unorm8x4_lanes8(const __m256 c[4])
+{
+    const __m256 one = _mm256_set1_ps(1.0f);
+    __m256i u[4], b, t;
+    int k;
+
+    for (k = 0; k < 4; k++) {
+        u[k] = _mm256_cvttps_epi32(_mm256_add_ps(
+            _mm256_mul_ps(_mm256_min_ps(one, c[k]), _mm256_set1_ps(255.0f)),
+            _mm256_set1_ps(0.5f)));
+    }
+    b = _mm256_packus_epi16(_mm256_packs_epi32(u[0], u[2]),
+                            _mm256_packs_epi32(u[1], u[3]));
+    t = _mm256_unpacklo_epi8(b, _mm256_srli_si256(b, 8));
+    return _mm256_unpacklo_epi16(t, _mm256_srli_si256(t, 8));
+}
+#endif
 #endif
 
 #endif

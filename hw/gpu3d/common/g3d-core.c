@@ -13,11 +13,21 @@
 
 bool g3d_general_path;
 bool g3d_no_avx;
+bool g3d_no_avx2;
 
 bool g3d_use_avx(void)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
     return !g3d_no_avx && __builtin_cpu_supports("avx");
+#else
+    return false;
+#endif
+}
+
+bool g3d_use_avx2(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    return g3d_use_avx() && !g3d_no_avx2 && __builtin_cpu_supports("avx2");
 #else
     return false;
 #endif

@@ -175,6 +175,14 @@ extern bool g3d_general_path;
  */
 extern bool g3d_no_avx;
 bool g3d_use_avx(void);
+/*
+ * Eight-pixel functions compiled for AVX2 (the AVX ones' operations on two
+ * groups of four at once) are chosen when this is true: g3d_use_avx() and
+ * the CPU has AVX2, and g3d_no_avx2, which tests set to run the AVX ones
+ * on such a CPU, is false.
+ */
+extern bool g3d_no_avx2;
+bool g3d_use_avx2(void);
 
 /* ---- preemption of long work ------------------------------------------- */
 

@@ -478,6 +478,18 @@ typedef void PicaTexLanesFn(const PicaTexUnit *u, const PicaTri *tri,
 /* the same sampler as pica_texunit_choose_unit0's taking lanes, or NULL */
 PicaTexLanesFn *pica_texunit_choose_lanes(const PicaTexState *ts);
 #endif
+#ifdef G3D_WEIGHTS_AVX
+/*
+ * texture 0's colour at eight pixels (R, G, B, A, pixel p in 32-bit lane
+ * p) from their weights (bar[k]: vertex k's, pixel p in lane p), for the
+ * AVX2 spans
+ */
+typedef __m256i PicaTexLanes8Fn(const PicaTexUnit *u, const PicaTri *tri,
+                                const __m256 bar[3]);
+/* pica_texunit_choose_lanes's sampler eight pixels a call, where the CPU
+ * has AVX2 (g3d_use_avx2), or NULL */
+PicaTexLanes8Fn *pica_texunit_choose_lanes8(const PicaTexState *ts);
+#endif
 
 /* ---- fog (fog.c) -------------------------------------------------------- */
 
@@ -578,6 +590,9 @@ struct PicaRenderState {
     PicaTexQuadFn *tex0;            /* its texture 0 sampler, if it uses one */
 #ifdef __SSE2__
     PicaTexLanesFn *tex0_lanes;     /* the same for spans, or NULL */
+#endif
+#ifdef G3D_WEIGHTS_AVX
+    PicaTexLanes8Fn *tex0_lanes8;   /* ... eight pixels a call, or NULL */
 #endif
     uint8_t tev1_rgb, tev1_a;       /* its combiner, if it uses one */
 };
