@@ -482,9 +482,9 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
             quad_rows(tg->base, &tg->tiling, x, q->y, cr);
         }
     }
-    ds->zpass_thread[thread * R300_COUNTER_STRIDE] += shade_lanes(
+    r300_zpass_add(ds, thread, shade_lanes(
         t, ql, lin, ds->perspective ? bar : lin, q->mask & 0xF, zr, cr,
-        ds->depth != NULL, ql->blend, ds->move.tex && ql->src_shader_order);
+        ds->depth != NULL, ql->blend, ds->move.tex && ql->src_shader_order));
 }
 
 /*
@@ -570,7 +570,7 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
                                   cr, depth, blend, tex);
         }
     }
-    ds->zpass_thread[thread * R300_COUNTER_STRIDE] += passed;
+    r300_zpass_add(ds, thread, passed);
 }
 
 /*
@@ -769,7 +769,7 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
             }
         }
     }
-    ds->zpass_thread[thread] += passed;
+    r300_zpass_add(ds, thread, passed);
 }
 
 #define SPAN_TEX8(p, d, b)                                                \

@@ -316,7 +316,7 @@ typedef struct R300DrawState {
     R300TexUnit tx[R300_TX_UNITS];
     G3DRasterRules rules_tri, rules_point, rules_line;
     G3DRect scissor;
-    uint64_t *zpass_thread;     /* per render thread: samples passing Z */
+    uint64_t *zpass_thread;     /* the core's: add with r300_zpass_add */
     /* chosen per draw by r300_draw_specialise from the fields above */
     G3DQuadFn *shade;           /* the quad function triangles are queued with */
     uint32_t cb_mapped;         /* bit t: target t (< ncb) has a surface */
@@ -328,6 +328,19 @@ typedef struct R300DrawState {
     int move_coord_vec;         /* RS vector of the fetch's coordinate */
     R300QuadLanes lanes;        /* quad-lanes.c: the move in SSE2 lanes */
 } R300DrawState;
+
+/*
+ * Per render thread Z-pass samples, thread t's at [t * R300_COUNTER_STRIDE]
+ * (uint64_t, 128 bytes apart): the threads add to theirs per quad, and two
+ * threads' counters in one cache line would pass it back and forth.
+ */
+#define R300_COUNTER_STRIDE 16
+
+static inline void r300_zpass_add(const R300DrawState *ds, int thread,
+                                  uint64_t n)
+{
+    ds->zpass_thread[thread * R300_COUNTER_STRIDE] += n;
+}
 
 /* quad-lanes.c span_lanes: a triangle's exact edge values */
 typedef struct R300Span {
@@ -497,7 +510,6 @@ void r300_draw_release(R300Core *c, struct R300DrawState *ds, bool write_back);
  * hand-over to the render threads of its own.
  */
 #define R300_DRAW_QUEUE 8
-#define R300_COUNTER_STRIDE 16      /* uint64_t: 128 bytes */
 
 struct R300Core {
     R300CoreConfig cfg;
@@ -536,11 +548,7 @@ struct R300Core {
     bool draw_open;
     R300DrawState *draw;
     bool draw_pending;          /* triangles queued in the rasteriser */
-    /*
-     * per render thread Z-pass samples, thread t's at [t * R300_COUNTER_STRIDE]:
-     * two threads' counters, added to per quad, never share a cache line
-     */
-    uint64_t *zpass_thread;
+    uint64_t *zpass_thread;     /* see r300_zpass_add */
     uint32_t zpass[2];          /* ZB_ZPASS_DATA per pipe */
     /* HyperZ RAMs, both pipes' dwords interleaved (zb.c) */
     uint32_t hiz_ram[R300_ZB_PIPES * R300_HIZ_PIPE_DWORDS];
