@@ -533,6 +533,8 @@ typedef struct AttilaRenderCtx {
     bool copy_soa;
 #ifdef __SSE2__
     AttilaInterpolateSoa interpolate_soa;      /* where copy_soa */
+    /* copy_stamps by the AVX row functions (g3d_use_avx) */
+    bool row_avx;
 #endif
     /* the draw's z/stencil test reads the buffer; it is early (stamp1) */
     bool ztest, early;
@@ -885,6 +887,17 @@ void attila_interpolate_soa(const AttilaDrawState *ds, const AttilaTriangle *t,
  * (attila_interpolate_avx) */
 AttilaInterpolateSoa attila_interpolate_soa_lanes(void);
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * The AVX instance of a row's copy (rasterizer.c copy_stamps): input a,
+ * interpolated and enabled, of the m stamps of a row by component, ch[k]
+ * stamp k's as attila_interpolate_soa gives it; the attribute converted to
+ * double once a row. Only where the CPU has AVX (g3d_use_avx).
+ */
+void attila_interpolate_row_avx(const AttilaTriangle *t, unsigned a,
+                                const AttilaRowStamp *row, unsigned m,
+                                __m128 (*ch)[4]);
+#endif
 
 /* rasterizer.c: fragment generation and the per-quad fragment pipeline */
 typedef struct AttilaRaster AttilaRaster;
@@ -1032,6 +1045,16 @@ void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
  * slot j's channel c */
 void attila_color_write4_soa(const AttilaRenderTarget *rt, uint8_t *px,
                              const __m128 ch[4], unsigned mask);
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * attila_color_write4_soa for the m stamps of a row (AVX, two stamps an
+ * operation): stamp k's four slots at line + rtx[row[k].qx / 2], its
+ * colours ch[k], its mask row[k].cov.
+ */
+void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
+                                const uint32_t *rtx, const AttilaRowStamp *row,
+                                unsigned m, const __m128 (*ch)[4]);
+#endif
 #endif
 void attila_color_read(uint32_t format, const uint8_t *px, float out[4]);
 void attila_color_pack(uint32_t format, const float in[4], uint8_t *px);

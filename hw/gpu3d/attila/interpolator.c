@@ -115,6 +115,52 @@ static void interpolate_soa_avx(const AttilaTriangle *t, const double v[4][4],
     avx_weights(p, f);
     avx_components(t, a, f, ch);
 }
+
+/*
+ * interpolate_soa_avx for a row's stamps: the same weights and sums (the
+ * products commute bit for bit), the attribute's components converted and
+ * broadcast once a row instead of once a stamp, and the four pixels' edge
+ * values transposed by unpacks instead of gathered one by one.
+ */
+__attribute__((target("avx")))
+void attila_interpolate_row_avx(const AttilaTriangle *t, unsigned a,
+                                const AttilaRowStamp *row, unsigned m,
+                                __m128 (*ch)[4])
+{
+    __m256d ad[3][4];
+    unsigned k;
+    int c, l;
+
+    for (l = 0; l < 3; l++) {
+        for (c = 0; c < 4; c++) {
+            ad[l][c] = _mm256_set1_pd((double)t->attr[l][a][c]);
+        }
+    }
+    for (k = 0; k < m; k++) {
+        const double (*v)[4] = row[k].v;
+        __m256d p0 = _mm256_loadu_pd(v[0]), p1 = _mm256_loadu_pd(v[1]);
+        __m256d p2 = _mm256_loadu_pd(v[2]), p3 = _mm256_loadu_pd(v[3]);
+        /* lane i of e_j: pixel i's e_j (z is not used) */
+        __m256d t0 = _mm256_unpacklo_pd(p0, p1);
+        __m256d t1 = _mm256_unpackhi_pd(p0, p1);
+        __m256d t2 = _mm256_unpacklo_pd(p2, p3);
+        __m256d t3 = _mm256_unpackhi_pd(p2, p3);
+        __m256d e0 = _mm256_permute2f128_pd(t0, t2, 0x20);
+        __m256d e1 = _mm256_permute2f128_pd(t1, t3, 0x20);
+        __m256d e2 = _mm256_permute2f128_pd(t0, t2, 0x31);
+        __m256d r = _mm256_div_pd(_mm256_set1_pd(1.0),
+                                  _mm256_add_pd(_mm256_add_pd(e0, e1), e2));
+        __m256d f0 = _mm256_mul_pd(r, e0), f1 = _mm256_mul_pd(r, e1);
+        __m256d f2 = _mm256_mul_pd(r, e2);
+
+        for (c = 0; c < 4; c++) {
+            ch[k][c] = _mm256_cvtpd_ps(_mm256_add_pd(
+                _mm256_add_pd(_mm256_mul_pd(ad[0][c], f0),
+                              _mm256_mul_pd(ad[1][c], f1)),
+                _mm256_mul_pd(ad[2][c], f2)));
+        }
+    }
+}
 #endif
 
 void attila_interpolate_init(void)

@@ -855,6 +855,22 @@ static void copy_stamps(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     uint8_t *line = rt->ptr + ctx->rty[0][qy >> 1];
     unsigned k, in = ds->fs_copy_in;
 
+#ifdef HAVE_AVX_PATH
+    if (ctx->row_avx) {
+        /* the row's values by channel, then its writes, each one call */
+        __m128 ch[TILE / 2][4];
+
+        attila_interpolate_row_avx(t, in, row, m, ch);
+        attila_color_write_row_avx(rt, line, rtx, row, m,
+                                   (const __m128 (*)[4])ch);
+        for (k = 0; k < m; k++) {
+            ctx->fragments += (0x4332322132212110ull >> (4 * row[k].cov)) & 15;
+        }
+        ctx->quads += m;
+        ctx->work += m;
+        return;
+    }
+#endif
     for (k = 0; k < m; k++) {
         __m128 ch[4];
 
@@ -1401,6 +1417,9 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
                         ds->fs_copy_out == 1 + ctx->rt_list[0];
 #ifdef __SSE2__
         ctx->interpolate_soa = attila_interpolate_soa_lanes();
+#ifdef HAVE_AVX_PATH
+        ctx->row_avx = g3d_use_avx();
+#endif
 #else
         ctx->copy_soa = false;
 #endif
