@@ -27,6 +27,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 /* ---- GPU register file (command-processor.c) ---------------------------- */
 
@@ -889,14 +892,38 @@ AttilaInterpolateSoa attila_interpolate_soa_lanes(void);
 #endif
 #if defined(__x86_64__) && defined(__GNUC__)
 /*
- * The AVX instance of a row's copy (rasterizer.c copy_stamps): input a,
- * interpolated and enabled, of the m stamps of a row by component, ch[k]
- * stamp k's as attila_interpolate_soa gives it; the attribute converted to
- * double once a row. Only where the CPU has AVX (g3d_use_avx).
+ * The Interpolator's AVX lanes (interpolator.c, rasterizer.c's copy row
+ * walk), lane i fragment i, attila_interpolate's operations in its order:
+ * the weights r = 1 / ((e0 + e1) + e2), f_k = r e_k; a component
+ * (a0 f0 + a1 f1) + a2 f2 rounded to float by VCVTPD2PS, with ad[l][c]
+ * vertex l's component c broadcast. No FMA: the AVX target has none, so
+ * GCC cannot contract.
  */
-void attila_interpolate_row_avx(const AttilaTriangle *t, unsigned a,
-                                const AttilaRowStamp *row, unsigned m,
-                                __m128 (*ch)[4]);
+__attribute__((target("avx"), always_inline))
+static inline void attila_interp_weights_avx(__m256d e0, __m256d e1,
+                                             __m256d e2, __m256d f[3])
+{
+    __m256d r = _mm256_div_pd(_mm256_set1_pd(1.0),
+                              _mm256_add_pd(_mm256_add_pd(e0, e1), e2));
+
+    f[0] = _mm256_mul_pd(r, e0);
+    f[1] = _mm256_mul_pd(r, e1);
+    f[2] = _mm256_mul_pd(r, e2);
+}
+
+__attribute__((target("avx"), always_inline))
+static inline void attila_interp_comps_avx(const __m256d ad[3][4],
+                                           const __m256d f[3], __m128 ch[4])
+{
+    int c;
+
+    for (c = 0; c < 4; c++) {
+        ch[c] = _mm256_cvtpd_ps(_mm256_add_pd(
+            _mm256_add_pd(_mm256_mul_pd(ad[0][c], f[0]),
+                          _mm256_mul_pd(ad[1][c], f[1])),
+            _mm256_mul_pd(ad[2][c], f[2])));
+    }
+}
 #endif
 
 /* rasterizer.c: fragment generation and the per-quad fragment pipeline */
