@@ -538,6 +538,9 @@ typedef struct AttilaRenderCtx {
     AttilaInterpolateSoa interpolate_soa;      /* where copy_soa */
     /* copy_stamps by the AVX row functions (g3d_use_avx) */
     bool row_avx;
+    /* the triangle whose copied input copy_attr holds (rasterizer.c) */
+    const void *copy_tri;
+    double copy_attr[3][4];
 #endif
     /* the draw's z/stencil test reads the buffer; it is early (stamp1) */
     bool ztest, early;

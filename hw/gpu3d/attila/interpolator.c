@@ -47,12 +47,15 @@ __attribute__((target("avx"), always_inline))
 static inline void avx_components(const AttilaTriangle *t, int a,
                                   const __m256d f[3], __m128 comp[4])
 {
+    double d[3][4] __attribute__((aligned(32)));
     __m256d ad[3][4];
     int c, l;
 
+    /* each vertex's four components converted by one VCVTPS2PD */
     for (l = 0; l < 3; l++) {
+        _mm256_store_pd(d[l], _mm256_cvtps_pd(_mm_loadu_ps(t->attr[l][a])));
         for (c = 0; c < 4; c++) {
-            ad[l][c] = _mm256_set1_pd((double)t->attr[l][a][c]);
+            ad[l][c] = _mm256_broadcast_sd(&d[l][c]);
         }
     }
     attila_interp_comps_avx(ad, f, comp);

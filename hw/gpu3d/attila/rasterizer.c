@@ -1189,8 +1189,7 @@ static unsigned stamp_row_avx(const AttilaTriangle *t,
 __attribute__((target("avx")))
 static unsigned copy_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                              const double tv[4], const AttilaRowSteps *rs,
-                             const double adc[3][4], int32_t qy,
-                             int32_t qx0, int32_t qx1)
+                             int32_t qy, int32_t qx0, int32_t qx1)
 {
     const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
     AttilaRowStamp row[TILE / 2];
@@ -1199,9 +1198,17 @@ static unsigned copy_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     unsigned m, k;
     int c, l;
 
+    if (ctx->copy_tri != t) {
+        /* the copied input's components in double, once a triangle */
+        ctx->copy_tri = t;
+        for (l = 0; l < 3; l++) {
+            _mm256_storeu_pd(ctx->copy_attr[l], _mm256_cvtps_pd(
+                _mm_loadu_ps(t->attr[l][ctx->ds->fs_copy_in])));
+        }
+    }
     for (l = 0; l < 3; l++) {
         for (c = 0; c < 4; c++) {
-            ad[l][c] = _mm256_broadcast_sd(&adc[l][c]);
+            ad[l][c] = _mm256_broadcast_sd(&ctx->copy_attr[l][c]);
         }
     }
 
@@ -1245,7 +1252,6 @@ static void raster_job(void *arg, int thread)
     bool lanes4 = r->lanes4 && r->ds->msaa && r->ds->samples == 4;
     SampleLanes lanes;
     size_t n;
-    double adc[3][4];       /* the copied input, per triangle */
 
     for (n = 0; n < r->n; n++) {
         const AttilaTriangle *t = &r->tris[n];
@@ -1271,9 +1277,6 @@ static void raster_job(void *arg, int thread)
         }
         if (rows) {
             attila_row_steps(t, r->ds->d3d9_depth, &rsteps);
-        }
-        for (k = 0; k < 12 && copy_rows; k++) {
-            adc[k / 4][k % 4] = t->attr[k / 4][r->ds->fs_copy_in][k % 4];
         }
         for (ty = ty0; ty <= ty1; ty++) {
             for (tx = tx0; tx <= tx1; tx++) {
@@ -1320,9 +1323,10 @@ static void raster_job(void *arg, int thread)
                         }
 #ifdef HAVE_AVX_PATH
                         if (copy_rows && ctx->row_avx) {
+                            /* walked and written with the copy */
                             if (lo <= hi) {
-                                copy_row_avx(ctx, t, tv, &rsteps, adc, qy,
-                                             lo, hi);
+                                copy_row_avx(ctx, t, tv, &rsteps, qy, lo,
+                                             hi);
                             }
                             m = 0;
                         } else
@@ -1478,6 +1482,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->interpolate_soa = attila_interpolate_soa_lanes();
 #ifdef HAVE_AVX_PATH
         ctx->row_avx = g3d_use_avx();
+        ctx->copy_tri = NULL;
 #endif
 #else
         ctx->copy_soa = false;
