@@ -198,6 +198,107 @@ static void test_color_write4(void)
     g_rand_free(rnd);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * The AVX colour write of a row of the one-sample copy (rasterizer.c
+ * copy_row_avx) against the general path: rows of 1 to 8 stamps at
+ * shuffled slots of a line, random RGBA8888 write states, colours
+ * (specials among them), bytes and coverage; the line against the general
+ * write slot by slot. Checked to fail when the second stamp of a pair is
+ * written whatever its pixel 3's coverage, when an odd last stamp is
+ * written from its neighbour's colours, and when alpha blends with the
+ * colour's factor. (The row walk's interpolation is
+ * attila_interp_weights_avx and _comps_avx, which /attila/fast/interpolate
+ * checks through the AVX lanes; /attila/fast/stamp-rows draws with it.)
+ */
+static void test_copy_row(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0xC09E);
+    AttilaDrawState *ds = g_new0(AttilaDrawState, 1);
+    AttilaRowStamp row[8];
+    unsigned taken[3] = { 0, 0, 0 };
+    int n, c, j;
+
+    if (!g3d_use_avx()) {
+        g_test_skip("no AVX on this CPU");
+        g_free(ds);
+        g_rand_free(rnd);
+        return;
+    }
+    for (n = 0; n < 40000; n++) {
+        AttilaRenderTarget rt = { 0 }, grt;
+        uint8_t fast[8 * 16], ref[8 * 16];
+        uint32_t rtx[8];
+        __m128 ch[8][4];
+        unsigned m = g_rand_int_range(rnd, 1, 9), k;
+        int index = g_rand_int_range(rnd, 0, 4) == 0;
+
+        /* stamp k at slot rtx[k] of the line: a permutation */
+        for (k = 0; k < 8; k++) {
+            rtx[k] = 16 * k;
+        }
+        for (k = 7; k > 0; k--) {
+            uint32_t i = g_rand_int_range(rnd, 0, k + 1), x = rtx[k];
+            rtx[k] = rtx[i];
+            rtx[i] = x;
+        }
+        for (k = 0; k < m; k++) {
+            row[k].qx = 2 * k;
+            row[k].cov = g_rand_int_range(rnd, 0, 16);
+        }
+        for (k = 0; k < m; k++) {
+            for (c = 0; c < 4; c++) {
+                ch[k][c] = _mm_setr_ps(random_float(rnd), random_float(rnd),
+                                       random_float(rnd), random_float(rnd));
+            }
+        }
+        rt.format = ATTILA_FMT_RGBA8888;
+        rt.bytes = 4;
+        random_blend(rnd, ds, &rt, 8, 5, 20, 16);
+        attila_color_choose(ds, &rt, index);
+        taken[rt.path]++;
+        if (rt.path == ATTILA_CW_GENERAL) {
+            continue;
+        }
+        for (c = 0; c < (int)sizeof(fast); c++) {
+            fast[c] = ref[c] = g_rand_int(rnd);
+        }
+        attila_color_write_row_avx(&rt, fast, rtx, row, m,
+                                   (const __m128 (*)[4])ch);
+        grt = rt;
+        g3d_general_path = true;
+        attila_color_choose(ds, &grt, index);
+        g3d_general_path = false;
+        for (k = 0; k < m; k++) {
+            float col[4][4];
+            for (c = 0; c < 4; c++) {
+                _mm_storeu_ps(col[c], ch[k][c]);
+            }
+            for (j = 0; j < 4; j++) {
+                float px[4] = { col[0][j], col[1][j], col[2][j], col[3][j] };
+                if ((row[k].cov >> j) & 1) {
+                    attila_color_write(ds, &grt, ref + rtx[k] + 4 * j, px,
+                                       index);
+                }
+            }
+        }
+        if (memcmp(fast, ref, sizeof(fast))) {
+            g_test_message("case %d: m %u path %u blend %d factors %u %u %u "
+                           "%u", n, m, rt.path, rt.blend, rt.src_rgb,
+                           rt.dst_rgb, rt.src_a, rt.dst_a);
+            g_assert_not_reached();
+        }
+    }
+    g_test_message("general %u, RGBA8 %u, RGBA8 blend %u", taken[0], taken[1],
+                   taken[2]);
+    for (c = 1; c < 3; c++) {
+        g_assert_cmpuint(taken[c], >, 40000 / 10);
+    }
+    g_free(ds);
+    g_rand_free(rnd);
+}
+#endif
+
 /*
  * A vertex for the random triangles: a pixel position on a grid of 1/2,
  * 1/4 or any fraction (so that edges run exactly through pixel centres and
@@ -1240,6 +1341,9 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/attila/fast/color-write", test_color_write);
     g_test_add_func("/attila/fast/color-write4", test_color_write4);
+#if defined(__x86_64__) && defined(__GNUC__)
+    g_test_add_func("/attila/fast/copy-row", test_copy_row);
+#endif
     g_test_add_func("/attila/fast/inside-edge", test_inside_edge);
     g_test_add_func("/attila/fast/interpolate", test_interpolate);
     g_test_add_func("/attila/fast/raster", test_raster);

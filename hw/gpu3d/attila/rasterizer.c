@@ -1068,13 +1068,21 @@ static unsigned stamp_row_sse2(const AttilaTriangle *t,
 #endif
 
 #ifdef HAVE_AVX_PATH
-/* the row walk with a pixel's four values one AVX operation; only
- * additions and compares, so nothing GCC could contract */
-__attribute__((target("avx")))
-static unsigned stamp_row_avx(const AttilaTriangle *t,
-                               const double tv[4], const AttilaRowSteps *rs,
-                               int32_t qy, int32_t qx0, int32_t qx1,
-                               AttilaRowStamp *out)
+/*
+ * The row walk with a pixel's four values one AVX operation; only
+ * additions and compares, so nothing GCC could contract. With ad (the
+ * one-sample copy's input, attila_interp_consts_avx) a covered stamp's
+ * input by component goes to ch[n] (attila_interp_weights_avx and _comps_avx,
+ * from the transposed edge values the coverage used) instead of its values to
+ * out[n].v.
+ */
+__attribute__((target("avx"), always_inline))
+static inline unsigned row_walk_avx(const AttilaTriangle *t,
+                                    const double tv[4],
+                                    const AttilaRowSteps *rs, int32_t qy,
+                                    int32_t qx0, int32_t qx1,
+                                    AttilaRowStamp *out,
+                                    const __m256d (*ad)[4], __m128 (*ch)[4])
 {
     unsigned n = 0;
     uint32_t dy = (uint32_t)(qy - t->start_y), key4 = ~0u, key3 = ~0u;
@@ -1126,37 +1134,96 @@ static unsigned stamp_row_avx(const AttilaTriangle *t,
         p[3] = _mm256_add_pd(p[1], b);
         /* the four pixels' e0, e1, e2 and z each in one vector, lane i
          * pixel i: its coverage is bit i of one mask */
-        {
-            __m256d t0 = _mm256_unpacklo_pd(p[0], p[1]);
-            __m256d t1 = _mm256_unpackhi_pd(p[0], p[1]);
-            __m256d t2 = _mm256_unpacklo_pd(p[2], p[3]);
-            __m256d t3 = _mm256_unpackhi_pd(p[2], p[3]);
-            __m256d e0 = _mm256_permute2f128_pd(t0, t2, 0x20);
-            __m256d e2 = _mm256_permute2f128_pd(t0, t2, 0x31);
-            __m256d e1 = _mm256_permute2f128_pd(t1, t3, 0x20);
-            __m256d z = _mm256_permute2f128_pd(t1, t3, 0x31);
-            __m256d m = _mm256_and_pd(
-                _mm256_and_pd(_mm256_cmp_pd(e0, lo0, _CMP_GT_OQ),
-                              _mm256_cmp_pd(e1, lo1, _CMP_GT_OQ)),
-                _mm256_and_pd(_mm256_cmp_pd(e2, lo2, _CMP_GT_OQ),
-                              _mm256_and_pd(_mm256_cmp_pd(z, lo3, _CMP_GT_OQ),
-                                            _mm256_cmp_pd(z, hi3,
-                                                          _CMP_LE_OQ))));
-            cov = (unsigned)_mm256_movemask_pd(m) & rows;
-        }
+        __m256d t0 = _mm256_unpacklo_pd(p[0], p[1]);
+        __m256d t1 = _mm256_unpackhi_pd(p[0], p[1]);
+        __m256d t2 = _mm256_unpacklo_pd(p[2], p[3]);
+        __m256d t3 = _mm256_unpackhi_pd(p[2], p[3]);
+        __m256d e0 = _mm256_permute2f128_pd(t0, t2, 0x20);
+        __m256d e2 = _mm256_permute2f128_pd(t0, t2, 0x31);
+        __m256d e1 = _mm256_permute2f128_pd(t1, t3, 0x20);
+        __m256d z = _mm256_permute2f128_pd(t1, t3, 0x31);
+        __m256d m = _mm256_and_pd(
+            _mm256_and_pd(_mm256_cmp_pd(e0, lo0, _CMP_GT_OQ),
+                          _mm256_cmp_pd(e1, lo1, _CMP_GT_OQ)),
+            _mm256_and_pd(_mm256_cmp_pd(e2, lo2, _CMP_GT_OQ),
+                          _mm256_and_pd(_mm256_cmp_pd(z, lo3, _CMP_GT_OQ),
+                                        _mm256_cmp_pd(z, hi3, _CMP_LE_OQ))));
+
+        cov = (unsigned)_mm256_movemask_pd(m) & rows;
         if ((uint32_t)(qx - t->x0) >= (uint32_t)(t->x1 - t->x0)) {
             /* a column outside the triangle's box */
             cov &= box_bits(t, qx, rows);
         }
         if (cov) {
-            for (i = 0; i < 4; i++) {
-                _mm256_storeu_pd(out[n].v[i], p[i]);
+            if (ad) {
+                __m256d f[3];
+
+                attila_interp_weights_avx(e0, e1, e2, f);
+                attila_interp_comps_avx(ad, f, ch[n]);
+            } else {
+                for (i = 0; i < 4; i++) {
+                    _mm256_storeu_pd(out[n].v[i], p[i]);
+                }
             }
             out[n].qx = qx;
             out[n++].cov = cov;
         }
     }
     return n;
+}
+
+__attribute__((target("avx")))
+static unsigned stamp_row_avx(const AttilaTriangle *t,
+                              const double tv[4], const AttilaRowSteps *rs,
+                              int32_t qy, int32_t qx0, int32_t qx1,
+                              AttilaRowStamp *out)
+{
+    return row_walk_avx(t, tv, rs, qy, qx0, qx1, out, NULL, NULL);
+}
+
+/*
+ * copy_stamps' AVX instance with the walk: the covered stamps of the row
+ * (qx0..qx1) interpolated as they are found, then written (one call); the
+ * number of covered stamps.
+ */
+__attribute__((target("avx")))
+static unsigned copy_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                             const double tv[4], const AttilaRowSteps *rs,
+                             int32_t qy, int32_t qx0, int32_t qx1)
+{
+    const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
+    AttilaRowStamp row[TILE / 2];
+    __m128 ch[TILE / 2][4];
+    __m256d ad[3][4];
+    unsigned m, k;
+    int c, l;
+
+    if (ctx->copy_tri != t) {
+        /* the copied input's components in double, once a triangle */
+        ctx->copy_tri = t;
+        for (l = 0; l < 3; l++) {
+            _mm256_storeu_pd(ctx->copy_attr[l], _mm256_cvtps_pd(
+                _mm_loadu_ps(t->attr[l][ctx->ds->fs_copy_in])));
+        }
+    }
+    for (l = 0; l < 3; l++) {
+        for (c = 0; c < 4; c++) {
+            ad[l][c] = _mm256_broadcast_sd(&ctx->copy_attr[l][c]);
+        }
+    }
+
+    m = row_walk_avx(t, tv, rs, qy, qx0, qx1, row, ad, ch);
+    if (m) {
+        attila_color_write_row_avx(rt, rt->ptr + ctx->rty[0][qy >> 1],
+                                   ctx->rtx[0], row, m,
+                                   (const __m128 (*)[4])ch);
+    }
+    for (k = 0; k < m; k++) {
+        ctx->fragments += (0x4332322132212110ull >> (4 * row[k].cov)) & 15;
+    }
+    ctx->quads += m;
+    ctx->work += m;
+    return m;
 }
 #endif
 
@@ -1254,10 +1321,22 @@ static void raster_job(void *arg, int thread)
                                box_outside(&stamps, hi - tx * TILE, dy)) {
                             hi -= 2;
                         }
-                        m = lo <= hi ? rows(t, tv, &rsteps, qy, lo, hi,
-                                            row) : 0;
+#ifdef HAVE_AVX_PATH
+                        if (copy_rows && ctx->row_avx) {
+                            /* walked and written with the copy */
+                            if (lo <= hi) {
+                                copy_row_avx(ctx, t, tv, &rsteps, qy, lo,
+                                             hi);
+                            }
+                            m = 0;
+                        } else
+#endif
+                        {
+                            m = lo <= hi ? rows(t, tv, &rsteps, qy, lo, hi,
+                                                row) : 0;
+                        }
 #ifdef __SSE2__
-                        if (copy_rows) {
+                        if (copy_rows && m) {
                             copy_stamps(ctx, t, row, m, qy);
                             m = 0;
                         }
@@ -1401,6 +1480,10 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
                         ds->fs_copy_out == 1 + ctx->rt_list[0];
 #ifdef __SSE2__
         ctx->interpolate_soa = attila_interpolate_soa_lanes();
+#ifdef HAVE_AVX_PATH
+        ctx->row_avx = g3d_use_avx();
+        ctx->copy_tri = NULL;
+#endif
 #else
         ctx->copy_soa = false;
 #endif
