@@ -677,6 +677,88 @@ static void test_fast_vs_general(void)
     rig_free(slow);
 }
 
+/*
+ * The copies run by bands on the render threads (pe-copy.c copy_run): the
+ * same random display and texture copies on cores with 1, 2 and 3 render
+ * threads must leave the same MEM1 and EFB, and the bands must produce
+ * each output line (display) or row of tiles (texture) once:
+ * copy_units equals the count computed here from the copy's size.
+ */
+static void test_threads(void)
+{
+    FlipperRig *rigs[3] = { rig_new(1), rig_new(2), rig_new(3) };
+    GRand *rng = g_rand_new_with_seed(7);
+    int iter, k, display = 0, texture = 0, many = 0;
+
+    for (iter = 0; iter < 120; iter++) {
+        int pf = g_rand_int_range(rng, 0, 4);
+        uint32_t seed = g_rand_int(rng);
+        bool disp = g_rand_int_range(rng, 0, 2) == 0;
+        int w = g_rand_int_range(rng, 1, 321) * 2;
+        int h = g_rand_int_range(rng, 1, 529);
+        int x = g_rand_int_range(rng, 0, (EFB_W - w) / 2 + 1) * 2;
+        int y = g_rand_int_range(rng, 0, EFB_H - h + 1);
+        uint32_t ys = g_rand_int_range(rng, 128, 512), trig, units;
+        uint32_t fa = g_rand_int(rng) & 0xFFFFFF, fb = g_rand_int(rng) & 0x3FFFF;
+        int fmt = g_rand_int_range(rng, 0, 13);
+        bool half = g_rand_boolean(rng);
+
+        trig = (g_rand_int(rng) & 3) | (uint32_t)g_rand_int_range(rng, 0, 4) << 7 |
+               (uint32_t)(g_rand_int_range(rng, 0, 8) == 0) << 11;
+        if (g_rand_int_range(rng, 0, 3) == 0) {
+            fa = 21u << 12 | 22u << 18;         /* the identity filter */
+            fb = 21;
+            trig &= ~(3u << 7);
+        }
+        if (disp) {
+            bool up = g_rand_boolean(rng);
+            float scale = up ? 256.0f / (float)ys : (float)ys / 256.0f;
+
+            trig |= 1u << 14 | (uint32_t)up << 10;
+            units = MIN(1024u, (uint32_t)(1.0f + (float)(h - 1) * scale));
+            display++;
+        } else {
+            int th = ((h - 1) >> half) + 1, bh = fmt == 0 ? 8 : 4;
+
+            trig |= trigger(fmt, g_rand_boolean(rng), half, false);
+            units = (uint32_t)((th + bh - 1) / bh);
+            texture++;
+        }
+        many += units > 64;
+        for (k = 0; k < 3; k++) {
+            FlipperRig *r = rigs[k];
+
+            fill_efb(r, pf, seed);
+            rig_bp(r, BP_COPYFILTER_A, fa);
+            rig_bp(r, BP_COPYFILTER_B, fb);
+            rig_bp(r, BP_EFB_TL, (uint32_t)y << 10 | (uint32_t)x);
+            rig_bp(r, BP_EFB_WH, (uint32_t)(h - 1) << 10 | (uint32_t)(w - 1));
+            rig_bp(r, BP_EFB_ADDR, DEST >> 5);
+            rig_bp(r, BP_MIPMAP_STRIDE, (uint32_t)(w * (disp ? 2 : 16) + 31) >> 5);
+            rig_bp(r, BP_DISPCOPYYSCALE, ys);
+            memset(r->mem1 + DEST, 0xA5, 0x200000);
+            r->core->copy_units = 0;
+            rig_bp(r, BP_TRIGGER_EFB_COPY, trig);
+            g_assert_cmpuint(r->core->copy_units, ==, units);
+        }
+        for (k = 1; k < 3; k++) {
+            g_assert_cmpmem(rigs[0]->mem1 + DEST, 0x200000,
+                            rigs[k]->mem1 + DEST, 0x200000);
+            g_assert_cmpmem(rigs[0]->core->efb_color, EFB_W * EFB_H * 4,
+                            rigs[k]->core->efb_color, EFB_W * EFB_H * 4);
+            g_assert_cmpmem(rigs[0]->core->efb_depth, EFB_W * EFB_H * 4,
+                            rigs[k]->core->efb_depth, EFB_W * EFB_H * 4);
+        }
+    }
+    g_assert_cmpint(display, >, 40);
+    g_assert_cmpint(texture, >, 40);
+    g_assert_cmpint(many, >, 40);
+    g_rand_free(rng);
+    for (k = 0; k < 3; k++) {
+        rig_free(rigs[k]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -687,5 +769,6 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/efbcopy/filter", test_filter);
     g_test_add_func("/flipper/efbcopy/bad", test_bad_copies);
     g_test_add_func("/flipper/efbcopy/fast-vs-general", test_fast_vs_general);
+    g_test_add_func("/flipper/efbcopy/threads", test_threads);
     return g_test_run();
 }
