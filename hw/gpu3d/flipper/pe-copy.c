@@ -443,6 +443,24 @@ static bool copy_band(CopyJob *j, uint32_t *u0, uint32_t *u1)
     return true;
 }
 
+/* a copy of `units` units of unit_bytes each, `band` units a band, from
+ * the width x height rectangle at (left, top) */
+static void copy_job_init(CopyJob *j, FlipperCore *c, uint32_t trigger,
+                          int left, int top, int width, int height,
+                          uint32_t units, uint32_t band, uint32_t unit_bytes)
+{
+    j->c = c;
+    j->trigger = trigger;
+    j->left = left;
+    j->top = top;
+    j->width = width;
+    j->height = height;
+    j->units = units;
+    j->band = band;
+    j->unit_bytes = unit_bytes;
+    j->out = g_malloc((size_t)units * unit_bytes);
+}
+
 /* per output unit: false (and the copy abandoned) when g3d_yield() says so */
 static bool copy_unit_yield(CopyJob *j)
 {
@@ -546,16 +564,8 @@ static bool copy_to_xfb(FlipperCore *c, uint32_t trigger, int left, int top,
                         "outside MEM1", dest, lines, stride);
         return true;
     }
-    j.c = c;
-    j.trigger = trigger;
-    j.left = left;
-    j.top = top;
-    j.width = width;
-    j.height = height;
-    j.units = lines;
-    j.band = XFB_BAND_LINES;
-    j.unit_bytes = line_bytes;
-    j.out = g_malloc((size_t)lines * line_bytes);
+    copy_job_init(&j, c, trigger, left, top, width, height, lines,
+                  XFB_BAND_LINES, line_bytes);
     done = copy_run(&j, xfb_job, dest, stride);
     g_free(j.out);
     return done;
@@ -957,15 +967,8 @@ static bool copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
     tf.identity = tf.wt[0] == 0 && tf.wt[1] == 64 && tf.wt[2] == 0 &&
                   G3D_FIELD_EX32(trigger, BP_COPY_R, GAMMA) == 0;
     tf.lines = NULL;
-    j.c = c;
-    j.trigger = trigger;
-    j.left = left;
-    j.top = top;
-    j.width = width;
-    j.height = height;
-    j.units = tiles_y;
-    j.band = TEX_BAND_ROWS;
-    j.unit_bytes = row_bytes;
+    copy_job_init(&j, c, trigger, left, top, width, height, tiles_y,
+                  TEX_BAND_ROWS, row_bytes);
     j.fmt = fmt;
     j.bh = bh;
     j.span = span;
@@ -975,7 +978,6 @@ static bool copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
     j.depth = depth;
     j.intens = intens;
     j.tf = &tf;
-    j.out = g_malloc((size_t)tiles_y * row_bytes);
     done = copy_run(&j, tex_job, dest, stride);
     g_free(j.out);
     return done;
