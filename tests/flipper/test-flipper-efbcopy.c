@@ -706,14 +706,15 @@ static void test_fast_vs_general(void)
  * The copies run by bands on the render threads (pe-copy.c copy_run): the
  * same random copies (as above) on cores with 1, 2 and 3 render threads
  * must leave the same MEM1 and EFB, and the bands must produce each output
- * line (display) or row of tiles (texture) once: copy_units equals the
- * count computed here from the copy's size and Y scale.
+ * line (display) or row of tiles (texture) and each row of the clear
+ * after once: copy_units equals the count computed here from the copy's
+ * size and Y scale.
  */
 static void test_threads(void)
 {
     FlipperRig *rigs[3] = { rig_new(1), rig_new(2), rig_new(3) };
     GRand *rng = g_rand_new_with_seed(7);
-    int iter, k, display = 0, texture = 0, many = 0;
+    int iter, k, display = 0, texture = 0, many = 0, clears = 0;
     RandomCopy rc;
 
     for (iter = 0; iter < 150; iter++) {
@@ -736,6 +737,10 @@ static void test_threads(void)
             texture++;
         }
         many += units > 64;
+        if ((rc.trig >> 11) & 1) {
+            units += (uint32_t)rc.h;            /* the clear's rows */
+            clears++;
+        }
         for (k = 0; k < 3; k++) {
             rigs[k]->core->copy_units = 0;
             run_random_copy(rigs[k], &rc);
@@ -747,6 +752,7 @@ static void test_threads(void)
     g_assert_cmpint(display, >, 30);
     g_assert_cmpint(texture, >, 60);
     g_assert_cmpint(many, >, 30);
+    g_assert_cmpint(clears, >, 10);
     g_rand_free(rng);
     for (k = 0; k < 3; k++) {
         rig_free(rigs[k]);

@@ -289,9 +289,10 @@ struct FlipperCore {
 
     FlipperStats stats;
     /*
-     * Lines (display copy) or rows of tiles (texture copy) the last EFB
-     * copy's bands produced, summed over the render threads: equal to the
-     * copy's count when no band was skipped or run twice (tests).
+     * Lines (display copy) or rows of tiles (texture copy) and rows
+     * cleared that the last EFB copy's bands produced, summed over the
+     * render threads: equal to the copy's count when no band was skipped
+     * or run twice (tests).
      */
     uint32_t copy_units;
 };

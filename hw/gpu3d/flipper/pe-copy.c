@@ -407,6 +407,7 @@ static void encode_line(FlipperCore *c, RowCache *rc, int y, int top,
 enum {
     XFB_BAND_LINES = 16,
     TEX_BAND_ROWS = 4,
+    CLEAR_BAND_ROWS = 16,
 };
 
 typedef struct CopyJob {
@@ -423,6 +424,9 @@ typedef struct CopyJob {
     int fmt, bh, span, tiles_x;
     bool half, six, depth, intens;
     const struct TexFilter *tf;
+    /* the clear: colour words' kept bits and set bits, Z and its update */
+    uint32_t keep, set, z;
+    bool zupd;
 } CopyJob;
 
 /*
@@ -471,25 +475,28 @@ static bool copy_unit_yield(CopyJob *j)
     return true;
 }
 
+/* run job j's bands on the render threads; false when abandoned */
+static bool copy_bands(CopyJob *j, G3DJobFn *fn)
+{
+    j->next = 0;
+    j->cancelled = false;
+    g3d_raster_run_shared(j->c->raster, fn, j);
+    return !j->cancelled;
+}
+
 /*
- * Run job j's bands on the render threads, then write its units to MEM1 at
- * dest, `stride` bytes apart; false when the copy was abandoned (nothing
- * written).
+ * Run job j's bands, then write its units to MEM1 at dest, `stride` bytes
+ * apart; false when the copy was abandoned (nothing written).
  */
 static bool copy_run(CopyJob *j, G3DJobFn *fn, uint32_t dest, uint32_t stride)
 {
-    FlipperCore *c = j->c;
     uint32_t u;
 
-    j->next = 0;
-    j->cancelled = false;
-    c->copy_units = 0;
-    g3d_raster_run_shared(c->raster, fn, j);
-    if (j->cancelled) {
+    if (!copy_bands(j, fn)) {
         return false;
     }
     for (u = 0; u < j->units; u++) {
-        g3d_mem_write(&c->cfg.vram, dest + u * stride,
+        g3d_mem_write(&j->c->cfg.vram, dest + u * stride,
                       j->out + (size_t)u * j->unit_bytes, j->unit_bytes);
     }
     return true;
@@ -571,37 +578,61 @@ static bool copy_to_xfb(FlipperCore *c, uint32_t trigger, int left, int top,
     return done;
 }
 
+/* one row of the clear: the format and masks decided once per clear
+ * (flipper_pe_set_color and flipper_pe_set_depth per pixel give the same
+ * words) */
+static void clear_row(FlipperCore *c, const CopyJob *j, int y)
+{
+    uint32_t *cp = &c->efb_color[y * EFB_W + j->left];
+    uint32_t *zp = &c->efb_depth[y * EFB_W + j->left];
+    int x;
+
+    if (j->keep == 0) {
+        for (x = 0; x < j->width; x++) {
+            cp[x] = j->set;
+        }
+    } else if (j->keep != ~0u) {
+        for (x = 0; x < j->width; x++) {
+            cp[x] = (cp[x] & j->keep) | j->set;
+        }
+    }
+    if (j->zupd) {
+        for (x = 0; x < j->width; x++) {
+            zp[x] = j->z;
+        }
+    }
+}
+
+/* the clear's bands of rows; each row is its own, so any thread may */
+static void clear_job(void *arg, int thread)
+{
+    CopyJob *j = arg;
+    uint32_t u0, u1, y;
+
+    while (copy_band(j, &u0, &u1)) {
+        for (y = u0; y < u1; y++) {
+            if (!copy_unit_yield(j)) {
+                break;
+            }
+            clear_row(j->c, j, j->top + (int)y);
+        }
+    }
+}
+
 static void clear_rect(FlipperCore *c, int left, int top, int width,
                        int height)
 {
     uint32_t ar = c->bp[BP_CLEAR_AR], gb = c->bp[BP_CLEAR_GB];
     uint8_t col[4] = { ar & 0xFF, (gb >> 8) & 0xFF, gb & 0xFF, (ar >> 8) & 0xFF };
-    uint32_t z = flipper_pe_clear_depth(c, c->bp[BP_CLEAR_Z]), keep, set;
-    bool zupd = (c->bp[BP_ZMODE] >> 4) & 1;
-    int x, y;
+    CopyJob j = { 0 };
 
-    /* whole rows, the format and masks decided once (flipper_pe_set_color
-     * and flipper_pe_set_depth per pixel give the same words) */
-    flipper_pe_store_masks(c, col, &keep, &set);
-    for (y = top; y < top + height; y++) {
-        uint32_t *cp = &c->efb_color[y * EFB_W + left];
-        uint32_t *zp = &c->efb_depth[y * EFB_W + left];
-
-        if (keep == 0) {
-            for (x = 0; x < width; x++) {
-                cp[x] = set;
-            }
-        } else if (keep != ~0u) {
-            for (x = 0; x < width; x++) {
-                cp[x] = (cp[x] & keep) | set;
-            }
-        }
-        if (zupd) {
-            for (x = 0; x < width; x++) {
-                zp[x] = z;
-            }
-        }
-    }
+    copy_job_init(&j, c, 0, left, top, width, height, height,
+                  CLEAR_BAND_ROWS, 0);
+    j.z = flipper_pe_clear_depth(c, c->bp[BP_CLEAR_Z]);
+    j.zupd = (c->bp[BP_ZMODE] >> 4) & 1;
+    flipper_pe_store_masks(c, col, &j.keep, &j.set);
+    copy_bands(&j, clear_job);
+    g_free(j.out);
 }
 
 /* ---- copies to texture formats ------------------------------------------ */
@@ -992,6 +1023,7 @@ void flipper_pe_copy(FlipperCore *c, uint32_t trigger)
     flipper_flush(c);
     gamma_lut_init();
     c->stats.efb_copies++;
+    c->copy_units = 0;
     if (left >= EFB_W || top >= EFB_H) {
         g3d_guest_error("flipper: PE: EFB copy source (%d, %d) outside the EFB",
                         left, top);
