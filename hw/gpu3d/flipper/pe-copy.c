@@ -585,20 +585,23 @@ static void clear_row(FlipperCore *c, const CopyJob *j, int y)
 {
     uint32_t *cp = &c->efb_color[y * EFB_W + j->left];
     uint32_t *zp = &c->efb_depth[y * EFB_W + j->left];
+    /* locals: the rows' stores may not alias them, so the loops vectorise */
+    const uint32_t keep = j->keep, set = j->set, z = j->z;
+    const int width = j->width;
     int x;
 
-    if (j->keep == 0) {
-        for (x = 0; x < j->width; x++) {
-            cp[x] = j->set;
+    if (keep == 0) {
+        for (x = 0; x < width; x++) {
+            cp[x] = set;
         }
-    } else if (j->keep != ~0u) {
-        for (x = 0; x < j->width; x++) {
-            cp[x] = (cp[x] & j->keep) | j->set;
+    } else if (keep != ~0u) {
+        for (x = 0; x < width; x++) {
+            cp[x] = (cp[x] & keep) | set;
         }
     }
     if (j->zupd) {
-        for (x = 0; x < j->width; x++) {
-            zp[x] = j->z;
+        for (x = 0; x < width; x++) {
+            zp[x] = z;
         }
     }
 }
