@@ -288,6 +288,13 @@ struct FlipperCore {
     G3DErrorLatch errors;       /* raises PI INTSR GP error */
 
     FlipperStats stats;
+    /*
+     * Lines (display copy) or rows of tiles (texture copy) and rows
+     * cleared that the last EFB copy's bands produced, summed over the
+     * render threads: equal to the copy's count when no band was skipped
+     * or run twice (tests).
+     */
+    uint32_t copy_units;
 };
 
 /* flipper-core.c */
