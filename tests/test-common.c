@@ -841,11 +841,82 @@ static void test_unorm8x4_lanes(void)
 }
 #endif
 
+/*
+ * g3d_float_unpack against ldexpf (the library's exact scaling) for every
+ * bit pattern of every format the chips use with at most 24 bits, and
+ * every exponent of the 31-bit one with its mantissa's edges
+ */
+static float unpack_ref(uint32_t bits, const G3DFloatFmt *f)
+{
+    uint32_t man_mask = (1u << f->man_bits) - 1;
+    uint32_t exp_max = (1u << f->exp_bits) - 1;
+    uint32_t sign = (bits >> (f->exp_bits + f->man_bits)) & 1;
+    uint32_t e = (bits >> f->man_bits) & exp_max, m = bits & man_mask;
+    float v;
+
+    if (e == 0 && !(m != 0 && (f->flags & G3D_FP_EXP0_NORMAL))) {
+        if (!(f->flags & G3D_FP_DENORM) || m == 0) {
+            return sign ? -0.0f : 0.0f;
+        }
+        v = ldexpf((float)m, 1 - f->bias - f->man_bits);
+    } else if (e == exp_max && (f->flags & G3D_FP_INFNAN)) {
+        v = m ? NAN : INFINITY;
+    } else {
+        v = ldexpf((float)(m | (man_mask + 1)), (int)e - f->bias - f->man_bits);
+    }
+    return sign ? -v : v;
+}
+
+static void check_unpack(uint32_t bits, const G3DFloatFmt *f)
+{
+    float a = g3d_float_unpack(bits, f), b = unpack_ref(bits, f);
+
+    if (isnan(b)) {
+        g_assert_true(isnan(a));
+    } else {
+        g_assert_cmphex(g3d_f2u(a), ==, g3d_f2u(b));
+    }
+}
+
+static void test_float_unpack(void)
+{
+    static const G3DFloatFmt fmts[] = {
+        { 5, 10, 15, G3D_FP_DENORM | G3D_FP_INFNAN },       /* binary16 */
+        { 7, 16, 63, G3D_FP_INFNAN | G3D_FP_EXP0_NORMAL },  /* PICA f24 */
+        { 7, 12, 63, G3D_FP_INFNAN | G3D_FP_EXP0_NORMAL },  /* PICA f20 */
+        { 5, 10, 15, G3D_FP_INFNAN | G3D_FP_EXP0_NORMAL },  /* PICA f16 */
+        { 7, 16, 63, G3D_FP_ROUND },        /* Glamo f24, R300 fp24: 0 */
+        { 7, 10, 63, G3D_FP_ROUND },        /* Glamo f18 */
+        { 5, 11, 31, G3D_FP_ROUND },        /* Glamo float depth */
+    };
+    static const G3DFloatFmt f31 = { 7, 23, 63,
+                                     G3D_FP_INFNAN | G3D_FP_EXP0_NORMAL };
+    uint32_t i, b, e, m;
+
+    for (i = 0; i < G_N_ELEMENTS(fmts); i++) {
+        uint32_t n = 1u << (1 + fmts[i].exp_bits + fmts[i].man_bits);
+
+        for (b = 0; b < n; b++) {
+            check_unpack(b, &fmts[i]);
+        }
+    }
+    for (e = 0; e < 128; e++) {
+        for (m = 0; m < 64; m++) {
+            uint32_t lo = m, hi = 0x7FFFFFu - m;
+
+            check_unpack(e << 23 | lo, &f31);
+            check_unpack(e << 23 | hi, &f31);
+            check_unpack(1u << 30 | e << 23 | lo, &f31);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/common/fp16", test_fp16);
     g_test_add_func("/common/fp24", test_fp24);
+    g_test_add_func("/common/float-unpack", test_float_unpack);
     g_test_add_func("/common/formats", test_formats);
 #ifdef __SSE2__
     g_test_add_func("/common/unorm8x4-lanes", test_unorm8x4_lanes);

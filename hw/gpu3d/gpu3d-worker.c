@@ -31,6 +31,9 @@ static void log_sink(G3DLogKind kind, const char *msg)
 void g3d_install_qemu_log(void)
 {
     g3d_set_log_sink(log_sink);
+    /* render helpers read guest memory through guest_translate */
+    g3d_helper_thread_begin = rcu_register_thread;
+    g3d_helper_thread_end = rcu_unregister_thread;
 }
 
 /* ---- guest memory ----------------------------------------------------- */

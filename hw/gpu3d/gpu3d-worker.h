@@ -286,7 +286,10 @@ extern const VMStateDescription g3d_vmstate_worker;
         },                                                                 \
     }
 
-/* Route the cores' g3d_log() into qemu_log_mask (process-wide). */
+/*
+ * Route the cores' g3d_log() into qemu_log_mask, and register their render
+ * helper threads with RCU (process-wide).
+ */
 void g3d_install_qemu_log(void);
 
 #endif

@@ -198,6 +198,107 @@ static void test_color_write4(void)
     g_rand_free(rnd);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * The AVX colour write of a row of the one-sample copy (rasterizer.c
+ * copy_row_avx) against the general path: rows of 1 to 8 stamps at
+ * shuffled slots of a line, random RGBA8888 write states, colours
+ * (specials among them), bytes and coverage; the line against the general
+ * write slot by slot. Checked to fail when the second stamp of a pair is
+ * written whatever its pixel 3's coverage, when an odd last stamp is
+ * written from its neighbour's colours, and when alpha blends with the
+ * colour's factor. (The row walk's interpolation is
+ * attila_interp_weights_avx and _comps_avx, which /attila/fast/interpolate
+ * checks through the AVX lanes; /attila/fast/stamp-rows draws with it.)
+ */
+static void test_copy_row(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0xC09E);
+    AttilaDrawState *ds = g_new0(AttilaDrawState, 1);
+    AttilaRowStamp row[8];
+    unsigned taken[3] = { 0, 0, 0 };
+    int n, c, j;
+
+    if (!g3d_use_avx()) {
+        g_test_skip("no AVX on this CPU");
+        g_free(ds);
+        g_rand_free(rnd);
+        return;
+    }
+    for (n = 0; n < 40000; n++) {
+        AttilaRenderTarget rt = { 0 }, grt;
+        uint8_t fast[8 * 16], ref[8 * 16];
+        uint32_t rtx[8];
+        __m128 ch[8][4];
+        unsigned m = g_rand_int_range(rnd, 1, 9), k;
+        int index = g_rand_int_range(rnd, 0, 4) == 0;
+
+        /* stamp k at slot rtx[k] of the line: a permutation */
+        for (k = 0; k < 8; k++) {
+            rtx[k] = 16 * k;
+        }
+        for (k = 7; k > 0; k--) {
+            uint32_t i = g_rand_int_range(rnd, 0, k + 1), x = rtx[k];
+            rtx[k] = rtx[i];
+            rtx[i] = x;
+        }
+        for (k = 0; k < m; k++) {
+            row[k].qx = 2 * k;
+            row[k].cov = g_rand_int_range(rnd, 0, 16);
+        }
+        for (k = 0; k < m; k++) {
+            for (c = 0; c < 4; c++) {
+                ch[k][c] = _mm_setr_ps(random_float(rnd), random_float(rnd),
+                                       random_float(rnd), random_float(rnd));
+            }
+        }
+        rt.format = ATTILA_FMT_RGBA8888;
+        rt.bytes = 4;
+        random_blend(rnd, ds, &rt, 8, 5, 20, 16);
+        attila_color_choose(ds, &rt, index);
+        taken[rt.path]++;
+        if (rt.path == ATTILA_CW_GENERAL) {
+            continue;
+        }
+        for (c = 0; c < (int)sizeof(fast); c++) {
+            fast[c] = ref[c] = g_rand_int(rnd);
+        }
+        attila_color_write_row_avx(&rt, fast, rtx, row, m,
+                                   (const __m128 (*)[4])ch);
+        grt = rt;
+        g3d_general_path = true;
+        attila_color_choose(ds, &grt, index);
+        g3d_general_path = false;
+        for (k = 0; k < m; k++) {
+            float col[4][4];
+            for (c = 0; c < 4; c++) {
+                _mm_storeu_ps(col[c], ch[k][c]);
+            }
+            for (j = 0; j < 4; j++) {
+                float px[4] = { col[0][j], col[1][j], col[2][j], col[3][j] };
+                if ((row[k].cov >> j) & 1) {
+                    attila_color_write(ds, &grt, ref + rtx[k] + 4 * j, px,
+                                       index);
+                }
+            }
+        }
+        if (memcmp(fast, ref, sizeof(fast))) {
+            g_test_message("case %d: m %u path %u blend %d factors %u %u %u "
+                           "%u", n, m, rt.path, rt.blend, rt.src_rgb,
+                           rt.dst_rgb, rt.src_a, rt.dst_a);
+            g_assert_not_reached();
+        }
+    }
+    g_test_message("general %u, RGBA8 %u, RGBA8 blend %u", taken[0], taken[1],
+                   taken[2]);
+    for (c = 1; c < 3; c++) {
+        g_assert_cmpuint(taken[c], >, 40000 / 10);
+    }
+    g_free(ds);
+    g_rand_free(rnd);
+}
+#endif
+
 /*
  * A vertex for the random triangles: a pixel position on a grid of 1/2,
  * 1/4 or any fraction (so that edges run exactly through pixel centres and
@@ -446,6 +547,217 @@ static void test_stamp_values(void)
             g_assert_cmpmem(fast, sizeof(fast), slow, sizeof(slow));
         }
     }
+    g_rand_free(rnd);
+}
+
+/* a value for test_stamp_rows_values: wide, small whole, tie band, special */
+static double random_edge_value(GRand *rnd)
+{
+    static const double special[] = {
+        0.0, -0.0, 1e-12, -1e-12, 1.0 + 1e-12, -(1.0 + 1e-12), 1.0, -1.0,
+        INFINITY, -INFINITY, NAN,
+    };
+
+    switch (g_rand_int_range(rnd, 0, 6)) {
+    case 0:
+        return special[g_rand_int_range(rnd, 0, G_N_ELEMENTS(special))];
+    case 1:
+    case 2:
+        return g_rand_int_range(rnd, -64, 65) * 0.5;
+    case 3:
+        return g_rand_int_range(rnd, -4, 5) * 2.5e-13;
+    default:
+        return random_wide(rnd);
+    }
+}
+
+/*
+ * The row walk of one-sample draws (attila_stamp_row_fn: rasterizer.c
+ * stamp_row_sse2 and, where the CPU has AVX, stamp_row_avx) against the
+ * general stamp: every level added for each stamp
+ * (attila_triangle_eval_stamp_add without memo), the simulator's edge
+ * test (attila_triangle_inside) and the triangle's box per pixel. Random
+ * planes of wide magnitudes, and planes of halves, values in the tie band
+ * and at the near/far bounds, infinities and NaN, OpenGL and D3D9 depth,
+ * boxes cutting the tile, random runs of a row; the stamps with a pixel
+ * covered, their values bit for bit and their coverage must be equal.
+ * Checked to fail when pixel 3 is pixel 2 + a instead of pixel 1 + b (in
+ * either instance), when the box test of the row's columns lets qx = x1
+ * through whole, and when the OpenGL near bound is -c itself (z = -c
+ * then fails).
+ */
+static void test_stamp_rows_values(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0x5AB2);
+    int n, k, inst;
+    uint64_t covered = 0;
+
+    for (inst = 0; inst < 2; inst++) {
+        AttilaStampRowFn *fn;
+
+        g3d_no_avx = inst == 0;
+        fn = attila_stamp_row_fn();
+        g_assert_nonnull(fn);
+        g_test_message("row walk: %s", g3d_use_avx() ? "AVX" : "SSE2");
+        for (n = 0; n < 12000; n++) {
+            AttilaTriangle t = { 0 };
+            AttilaRowSteps rs;
+            AttilaRowStamp out[8];
+            bool d3d9 = g_rand_boolean(rnd);
+            bool narrow = g_rand_boolean(rnd);
+            double tile[4];
+            int32_t tx, ty, tiles, r;
+
+            for (k = 0; k < 3; k++) {
+                t.e[k][0] = narrow ? random_edge_value(rnd) : random_wide(rnd);
+                t.e[k][1] = narrow ? random_edge_value(rnd) : random_wide(rnd);
+                t.inside_lo[k] = attila_inside_lo(t.e[k][0], t.e[k][1]);
+            }
+            /* z mostly near the near/far planes, or exactly at them */
+            for (k = 0; k < 2; k++) {
+                t.zeq[k] = g_rand_int_range(rnd, 0, 4) == 0 ? random_wide(rnd) :
+                           g_rand_boolean(rnd) ? 0.0 :
+                           g_rand_double_range(rnd, -1e-3, 1e-3);
+            }
+            attila_triangle_pairs(&t);
+            t.level = g_rand_int_range(rnd, 4, 13);
+            t.start_x = 16 * g_rand_int_range(rnd, 0, 64);
+            t.start_y = 16 * g_rand_int_range(rnd, 0, 64);
+            for (k = 0; k < 3; k++) {
+                t.start[k] = narrow ? random_edge_value(rnd) :
+                             random_wide(rnd);
+                if (g_rand_boolean(rnd)) {
+                    /* more stamps covered */
+                    t.start[k] = fabs(t.start[k]);
+                }
+            }
+            t.start[3] = g_rand_boolean(rnd) ? random_edge_value(rnd) :
+                         g_rand_double_range(rnd, -1.05, 1.05);
+            tiles = 1 << (t.level - 4);
+            tx = t.start_x + 16 * g_rand_int_range(rnd, 0, tiles);
+            ty = t.start_y + 16 * g_rand_int_range(rnd, 0, tiles);
+            /* the triangle's pixel box: the tile, or cutting it */
+            t.x0 = tx + (g_rand_boolean(rnd) ? 0 : g_rand_int_range(rnd, -3, 16));
+            t.y0 = ty + (g_rand_boolean(rnd) ? 0 : g_rand_int_range(rnd, -3, 16));
+            t.x1 = g_rand_boolean(rnd) ? tx + 15 : t.x0 + g_rand_int_range(rnd, 0, 18);
+            t.y1 = g_rand_boolean(rnd) ? ty + 15 : t.y0 + g_rand_int_range(rnd, 0, 18);
+            attila_triangle_eval_tile(&t, tx, ty, tile);
+            attila_row_steps(&t, d3d9, &rs);
+            for (r = 0; r < 8; r++) {
+                int32_t qy = ty + 2 * r;
+                int32_t qx0 = tx + 2 * g_rand_int_range(rnd, 0, 8);
+                int32_t qx1 = tx + 2 * g_rand_int_range(rnd, 0, 8);
+                unsigned got = fn(&t, tile, &rs, qy, qx0, qx1, out), want = 0;
+                int32_t qx;
+
+                for (qx = qx0; qx <= qx1; qx += 2) {
+                    double v[4][4];
+                    unsigned cov = 0, i;
+
+                    attila_triangle_eval_stamp_add(&t, tile, qx, qy, NULL, v);
+                    for (i = 0; i < 4; i++) {
+                        int32_t x = qx + (i & 1), y = qy + (i >> 1);
+                        bool in = x >= t.x0 && x <= t.x1 && y >= t.y0 &&
+                                  y <= t.y1 &&
+                                  attila_triangle_inside(&t, v[i], d3d9);
+                        cov |= (unsigned)in << i;
+                    }
+                    if (!cov) {
+                        continue;
+                    }
+                    g_assert_cmpuint(want, <, got);
+                    g_assert_cmpint(out[want].qx, ==, qx);
+                    g_assert_cmphex(out[want].cov, ==, cov);
+                    g_assert_cmpmem(out[want].v, sizeof(v), v, sizeof(v));
+                    want++;
+                    covered++;
+                }
+                g_assert_cmpuint(got, ==, want);
+            }
+        }
+    }
+    g3d_no_avx = false;
+    g_test_message("%" G_GUINT64_FORMAT " covered stamps", covered);
+    g_assert_cmpuint(covered, >, 8000);
+    g_rand_free(rnd);
+}
+
+/*
+ * The 4-sample stamp's samples in AVX lanes (rasterizer.c
+ * msaa_cover4_avx) against the same pixel's samples one by one
+ * (msaa_cover with the per-triangle steps, as without AVX): random planes
+ * of wide magnitudes and of halves, corner values in the tie band and at
+ * the near/far bounds, infinities and NaN, OpenGL and D3D9 depth, depth
+ * ranges, pixels found inside or not; the coverage and all eight window
+ * z words must be equal. Checked to fail when a sample's z or edge value
+ * adds its two products first, and when the lanes' z skips the factor's
+ * product for the offset's (zw = z + offset).
+ */
+static void test_msaa_cover4(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0x5AC4);
+    AttilaDrawState *ds = g_new0(AttilaDrawState, 1);
+    uint64_t covered = 0;
+    int n, k;
+
+    if (!g3d_use_avx()) {
+        g_test_skip("no AVX: the lanes are not taken");
+        g_free(ds);
+        g_rand_free(rnd);
+        return;
+    }
+    for (n = 0; n < 200000; n++) {
+        AttilaTriangle t = { 0 };
+        bool narrow = g_rand_boolean(rnd), inside = g_rand_int_range(rnd, 0, 4) == 0;
+        double v[4];
+        uint32_t zl[8], zo[8], cl, co;
+
+        ds->d3d9_depth = g_rand_boolean(rnd);
+        ds->z_scale = g_rand_boolean(rnd) ? 0.5 : g_rand_double_range(rnd, -1, 1);
+        ds->z_offset = g_rand_boolean(rnd) ? 0.5 : g_rand_double_range(rnd, -1, 2);
+        for (k = 0; k < 3; k++) {
+            t.e[k][0] = narrow ? random_edge_value(rnd) : random_wide(rnd);
+            t.e[k][1] = narrow ? random_edge_value(rnd) : random_wide(rnd);
+            t.inside_lo[k] = attila_inside_lo(t.e[k][0], t.e[k][1]);
+            v[k] = narrow ? random_edge_value(rnd) : random_wide(rnd);
+            if (g_rand_boolean(rnd)) {
+                v[k] = fabs(v[k]);
+            }
+        }
+        for (k = 0; k < 2; k++) {
+            t.zeq[k] = g_rand_int_range(rnd, 0, 4) == 0 ? random_wide(rnd) :
+                       g_rand_boolean(rnd) ? 0.0 :
+                       g_rand_double_range(rnd, -1e-3, 1e-3);
+        }
+        v[3] = g_rand_boolean(rnd) ? random_edge_value(rnd) :
+               g_rand_double_range(rnd, -1.05, 1.05);
+        /* a sample's value near the tie band or a near/far bound, where
+         * the order of its two additions shows */
+        for (k = 0; k < 4; k++) {
+            static const double ties[] = {
+                0.0, 1e-12, -1e-12, 2e-12, -2e-12, 1.0 + 1e-12,
+                -(1.0 + 1e-12), 1.0, -1.0,
+            };
+            const double *pat = attila_msaa_pattern(4)[g_rand_int_range(rnd, 0, 4)];
+            double a = k < 3 ? t.e[k][0] : t.zeq[0];
+            double b = k < 3 ? t.e[k][1] : t.zeq[1];
+            if (g_rand_boolean(rnd)) {
+                v[k] = ties[g_rand_int_range(rnd, 0, G_N_ELEMENTS(ties))] -
+                       a * (pat[0] / 128.0) - b * (pat[1] / 128.0);
+            }
+        }
+        attila_triangle_pairs(&t);
+        memset(zl, 0xa5, sizeof(zl));
+        memset(zo, 0x5a, sizeof(zo));
+        cl = attila_msaa_cover4(ds, &t, v, inside, true, zl);
+        co = attila_msaa_cover4(ds, &t, v, inside, false, zo);
+        g_assert_cmphex(cl, ==, co);
+        g_assert_cmpmem(zl, sizeof(zl), zo, sizeof(zo));
+        covered += cl != 0;
+    }
+    g_test_message("%" G_GUINT64_FORMAT " pixels covered", covered);
+    g_assert_cmpuint(covered, >, 20000);
+    g_free(ds);
     g_rand_free(rnd);
 }
 
@@ -913,6 +1225,24 @@ static void test_stamp1(void)
 }
 
 /*
+ * stamp_scenes' one-sample draws walked by rows of stamps (rasterizer.c
+ * stamp_row_*, copy_stamps) with the SSE2 instance (g3d_no_avx) and with
+ * the AVX one where the CPU has it, against the general path: colour and
+ * z/stencil buffers and errors equal. Checked to fail when copy_stamps
+ * writes a stamp's pixel 3 whatever its coverage. (A last-bit change of
+ * the values shows only in the tie band: /attila/fast/stamp-rows-values
+ * checks the walk itself.)
+ */
+static void test_stamp_rows(void)
+{
+    g3d_no_avx = true;
+    stamp_scenes(1, 60, 0x57B1);
+    g3d_no_avx = false;
+    g_test_message("rows: %s", g3d_use_avx() ? "AVX" : "SSE2");
+    stamp_scenes(1, 60, 0x57B2);
+}
+
+/*
  * stamp_scenes with 2, 4 and 8 samples: the MSAA stamp's chosen steps
  * (the depth test of a pixel's samples four at a time, the 4-sample
  * stamp, the partly covered pixels' centroids from a table) against the
@@ -925,6 +1255,10 @@ static void test_stamp_msaa(void)
     stamp_scenes(2, 30, 0x57A2);
     stamp_scenes(4, 40, 0x57A4);
     stamp_scenes(8, 30, 0x57A8);
+    /* the 4-sample stamp's samples one by one, as without AVX */
+    g3d_no_avx = true;
+    stamp_scenes(4, 40, 0x57A5);
+    g3d_no_avx = false;
 }
 
 /*
@@ -1007,6 +1341,9 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/attila/fast/color-write", test_color_write);
     g_test_add_func("/attila/fast/color-write4", test_color_write4);
+#if defined(__x86_64__) && defined(__GNUC__)
+    g_test_add_func("/attila/fast/copy-row", test_copy_row);
+#endif
     g_test_add_func("/attila/fast/inside-edge", test_inside_edge);
     g_test_add_func("/attila/fast/interpolate", test_interpolate);
     g_test_add_func("/attila/fast/raster", test_raster);
@@ -1014,7 +1351,10 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/copy-program", test_copy_program);
     g_test_add_func("/attila/fast/stamp1", test_stamp1);
     g_test_add_func("/attila/fast/stamp-msaa", test_stamp_msaa);
+    g_test_add_func("/attila/fast/stamp-rows", test_stamp_rows);
     g_test_add_func("/attila/fast/stamp-values", test_stamp_values);
+    g_test_add_func("/attila/fast/stamp-rows-values", test_stamp_rows_values);
+    g_test_add_func("/attila/fast/msaa-cover4", test_msaa_cover4);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     return g_test_run();
 }

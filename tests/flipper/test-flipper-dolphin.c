@@ -525,8 +525,9 @@ static void test_ras_plain(gconstpointer data)
  * the general per-pixel path over random states: random bytes as textures
  * of every format, sizes (not only powers of two), wrap modes, filters, LOD
  * bias and clamps, mipmaps; 1-4 TEV stages with random texture maps,
- * coordinates and combiners; an indirect stage a quarter of the time; in
- * perspective (1/w and q vary across each triangle), early or late Z.
+ * coordinates and combiners; one to four indirect stages a quarter of
+ * the time (their texels four at once through flipper_tx_sample4, pixel
+ * by pixel on the general path); in perspective (1/w and q vary across each triangle), early or late Z.
  * Each state draws random triangles on two cores, one under
  * flipper_force_general; the EFB colour and depth words, bounding boxes
  * and pixel counts must be equal.
@@ -578,8 +579,10 @@ static void test_ras_textured(void)
             gx_xf(b, XF_REG_PROJECTION, 7, pw);
         }
         scene_tex_begin(b, ntex, nstages);
+        /* one to four indirect stages (NBMP) */
         gx_bp(b, BP_GENMODE, (uint32_t)ntex | 1 << 4 |
-              (uint32_t)(nstages - 1) << 10 | (uint32_t)ind << 16);
+              (uint32_t)(nstages - 1) << 10 |
+              (uint32_t)(ind ? g_rand_int_range(rng, 1, 5) : 0) << 16);
         gx_bp(b, BP_ZMODE, g_rand_int_range(rng, 0, 32));
         gx_bp(b, BP_ZCOMPARE, g_rand_int_range(rng, 0, 2) << 6);
         gx_bp(b, BP_ALPHACOMPARE, g_rand_int_range(rng, 0, 4) ? 0x3F0000 :
@@ -630,7 +633,10 @@ static void test_ras_textured(void)
         if (ind) {
             indirect++;
             gx_bp(b, BP_IREF, g_rand_int(rng) & 0xFFFFFF);
-            gx_bp(b, BP_RAS1_SS0, g_rand_int(rng) & 0xFFFFFF);
+            /* scales of 1-8 mostly: larger ones leave no coordinate */
+            gx_bp(b, BP_RAS1_SS0, g_rand_int(rng) &
+                  (g_rand_boolean(rng) ? 0x333333 : 0xFFFFFF));
+            gx_bp(b, BP_RAS1_SS1, g_rand_int(rng) & 0x333333);
             for (k = 0; k < 9; k++) {
                 gx_bp(b, BP_IND_MTXA0 + k, g_rand_int(rng) & 0xFFFFFF);
             }
@@ -673,10 +679,14 @@ static void test_ras_textured(void)
  * late, each triangle drawn twice at the same depths, wide and narrow
  * triangles; two cores, one under flipper_force_general: EFB colour and
  * depth words, boxes and pixel counts equal. Asserts that spans drew.
+ * Run with the CPU's best instances (RGBA8 maps by the eight-pixel AVX2
+ * span and sampler where the CPU has AVX2) and with g3d_no_avx set (the
+ * four-pixel SSE2 ones); RGBA8 is half the maps.
  */
 static void test_ras_texmod(gconstpointer data)
 {
-    int threads = GPOINTER_TO_INT(data);
+    int threads = GPOINTER_TO_INT(data) & 0xFF;
+    bool sse2 = GPOINTER_TO_INT(data) >> 8;
     FlipperRig *fast = rig_new(threads), *slow = rig_new(threads);
     GRand *rng = g_rand_new_with_seed(77);
     uint32_t pw[7];
@@ -685,6 +695,7 @@ static void test_ras_texmod(gconstpointer data)
     int state, i, k;
 
     ras_tex_setup(fast, slow, rng, pw);
+    g3d_no_avx = sse2;
 #define ODD(n) (g_rand_int_range(rng, 0, n) == 0)
     for (state = 0; state < 160; state++) {
         GByteArray *b = g_byte_array_new();
@@ -733,7 +744,8 @@ static void test_ras_texmod(gconstpointer data)
                 (ODD(6) ? g_rand_int_range(rng, 0, 8) : mag ? 4 : 0) << 5 |
                 (ODD(4) ? g_rand_int_range(rng, 0, 256) << 9 : 0);
         k = g_rand_int_range(rng, 0, 4);
-        gx_tex_map(b, k, ras_tex_fmts[g_rand_int_range(
+        gx_tex_map(b, k, g_rand_boolean(rng) ? TX_FMT_RGBA8 :
+                   ras_tex_fmts[g_rand_int_range(
                        rng, 0, G_N_ELEMENTS(ras_tex_fmts))],
                    w, h, RAS_TEX_ADDR + g_rand_int_range(rng, 0, 2048) * 32,
                    mode0, g_rand_int_range(rng, 0, 1 << 16),
@@ -786,11 +798,13 @@ static void test_ras_texmod(gconstpointer data)
         g_byte_array_unref(b);
     }
 #undef ODD
+    g3d_no_avx = false;
     flipper_core_stats(fast->core, &sf);
     flipper_core_stats(slow->core, &ss);
     g3d_raster_stats(fast->core->raster, &rs);
-    printf("# GX_MODULATE spans vs general path: %d states, %lu pixels "
-           "drawn, %" G_GUINT64_FORMAT " by spans, EFBs equal\n", state,
+    printf("# GX_MODULATE spans (%s) vs general path: %d states, %lu pixels "
+           "drawn, %" G_GUINT64_FORMAT " by spans, EFBs equal\n",
+           sse2 ? "SSE2" : "the CPU's best", state,
            (unsigned long)sf.pixels, rs.filled);
     g_assert_cmpuint(sf.pixels, ==, ss.pixels);
     g_assert_cmpuint(sf.pixels, >, 1000000);
@@ -891,6 +905,8 @@ int main(int argc, char **argv)
     g_test_add_data_func("/flipper/ras-texmod/1-thread", GINT_TO_POINTER(1),
                          test_ras_texmod);
     g_test_add_data_func("/flipper/ras-texmod/2-threads", GINT_TO_POINTER(2),
+                         test_ras_texmod);
+    g_test_add_data_func("/flipper/ras-texmod/sse2", GINT_TO_POINTER(1 | 256),
                          test_ras_texmod);
     g_test_add_func("/flipper/xfb-conversion", test_xfb_conversion);
     return g_test_run();

@@ -580,101 +580,183 @@ static void test_bad_copies(void)
     rig_free(r);
 }
 
+/* a random copy: the EFB's format and seed, rectangle, filter, trigger */
+typedef struct RandomCopy {
+    int pf;
+    uint32_t seed;
+    bool disp, identity;
+    int w, h, x, y;
+    uint32_t fa, fb, trig, ys;
+} RandomCopy;
+
+static void random_copy(GRand *rng, RandomCopy *rc)
+{
+    int fmt;
+
+    rc->pf = g_rand_int_range(rng, 0, 4);
+    rc->seed = g_rand_int(rng);
+    rc->disp = g_rand_int_range(rng, 0, 3) == 0;
+    rc->identity = false;
+    rc->w = g_rand_int_range(rng, 1, 321) * 2;
+    rc->h = g_rand_int_range(rng, 1, 529);
+    rc->x = g_rand_int_range(rng, 0, (EFB_W - rc->w) / 2 + 1) * 2;
+    rc->y = g_rand_int_range(rng, 0, EFB_H - rc->h + 1);
+    rc->ys = g_rand_int_range(rng, 128, 512);
+    fmt = g_rand_int_range(rng, 0, 13);
+    if (g_rand_boolean(rng)) {
+        rc->fa = (uint32_t)g_rand_int_range(rng, 0, 64) << 12 |
+                 (uint32_t)g_rand_int_range(rng, 0, 64) << 18;
+        rc->fb = g_rand_int_range(rng, 0, 64);
+    } else {
+        rc->fa = g_rand_int(rng) & 0xFFFFFF;
+        rc->fb = g_rand_int(rng) & 0x3FFFF;
+    }
+    rc->trig = (g_rand_int(rng) & 3) |
+               (uint32_t)g_rand_int_range(rng, 0, 4) << 7 |
+               (uint32_t)(g_rand_int_range(rng, 0, 8) == 0) << 11;
+    if (rc->disp) {
+        rc->trig |= 1u << 14 | (uint32_t)g_rand_boolean(rng) << 10;
+        if (g_rand_int_range(rng, 0, 3) == 0) {
+            /* the default filter {0, 0, 21, 22, 21, 0, 0}, gamma 1.0:
+             * every byte maps to itself (pe-copy.c split_rgb) */
+            rc->fa = 21u << 12 | 22u << 18;
+            rc->fb = 21;
+            rc->trig &= ~(3u << 7);
+            rc->identity = true;
+        }
+        if (g_rand_int_range(rng, 0, 4) == 0 && rc->w > 2) {
+            rc->w--;            /* an odd line: the last pair half written */
+        }
+    } else {
+        rc->trig |= trigger(fmt, g_rand_boolean(rng), g_rand_boolean(rng),
+                            false);
+    }
+}
+
+/* make copy rc on rig r, MEM1 around the destination poisoned first */
+static void run_random_copy(FlipperRig *r, const RandomCopy *rc)
+{
+    fill_efb(r, rc->pf, rc->seed);
+    rig_bp(r, BP_COPYFILTER_A, rc->fa);
+    rig_bp(r, BP_COPYFILTER_B, rc->fb);
+    rig_bp(r, BP_BLENDMODE, 3 << 3);
+    rig_bp(r, BP_EFB_TL, (uint32_t)rc->y << 10 | (uint32_t)rc->x);
+    rig_bp(r, BP_EFB_WH, (uint32_t)(rc->h - 1) << 10 | (uint32_t)(rc->w - 1));
+    rig_bp(r, BP_EFB_ADDR, DEST >> 5);
+    /* the line (display) or row of tiles (texture), at most */
+    rig_bp(r, BP_MIPMAP_STRIDE,
+           (uint32_t)(rc->w * (rc->disp ? 2 : 16) + 31) >> 5);
+    rig_bp(r, BP_DISPCOPYYSCALE, rc->ys);
+    memset(r->mem1 + DEST, 0xA5, 0x200000);
+    rig_bp(r, BP_TRIGGER_EFB_COPY, rc->trig);
+}
+
+/* MEM1 around the destination and the EFB of rigs a and b are equal */
+static void assert_same_copy(FlipperRig *a, FlipperRig *b)
+{
+    g_assert_cmpmem(a->mem1 + DEST, 0x200000, b->mem1 + DEST, 0x200000);
+    g_assert_cmpmem(a->core->efb_color, EFB_W * EFB_H * 4,
+                    b->core->efb_color, EFB_W * EFB_H * 4);
+    g_assert_cmpmem(a->core->efb_depth, EFB_W * EFB_H * 4,
+                    b->core->efb_depth, EFB_W * EFB_H * 4);
+}
+
 /*
- * The copies' specialised paths (pe-copy.c: texture tile rows compiled per
- * format and box filter, the display copy's YUV in 16-bit SSE2 lanes, the
- * RGB8 row read as words, the default filter's line split in lanes, the
- * 4:2:2 line sixteen bytes at a time) against the general ones
- * (flipper_force_general) over random copies: pixel format, EFB contents,
- * copy filter taps (half of them the one-line form, a third of the display
- * copies the default filter at gamma 1.0), gamma, clamps, box filter,
- * intensity, every texture format and the display copy with random Y
- * scales, rectangles (odd widths too) and the clear after. MEM1 around the destination and the EFB must be equal.
+ * The fast paths against flipper_force_general on random copies: filters
+ * (the default filter at gamma 1.0 among them: the display copy's
+ * identity path), gamma, clamps, box filter, intensity, every texture
+ * format and the display copy with random Y scales, rectangles (odd widths
+ * too) and the clear after. MEM1 around the destination and the EFB must
+ * be equal.
  */
 static void test_fast_vs_general(void)
 {
-    FlipperRig *fast = rig_new(1), *slow = rig_new(1);
-    FlipperRig *rigs[2] = { fast, slow };
+    FlipperRig *rigs[2] = { rig_new(1), rig_new(1) };
     GRand *rng = g_rand_new_with_seed(42);
     int iter, k, display = 0, texture = 0, identity = 0;
     unsigned errors;
+    RandomCopy rc;
 
     for (iter = 0; iter < 240; iter++) {
-        int pf = g_rand_int_range(rng, 0, 4);
-        uint32_t seed = g_rand_int(rng);
-        bool disp = g_rand_int_range(rng, 0, 3) == 0;
-        int w = g_rand_int_range(rng, 1, 321) * 2;
-        int h = g_rand_int_range(rng, 1, 529);
-        int x = g_rand_int_range(rng, 0, (EFB_W - w) / 2 + 1) * 2;
-        int y = g_rand_int_range(rng, 0, EFB_H - h + 1);
-        uint32_t fa, fb, trig, ys = g_rand_int_range(rng, 128, 512);
-        int fmt = g_rand_int_range(rng, 0, 13);
-
-        if (g_rand_boolean(rng)) {
-            fa = (uint32_t)g_rand_int_range(rng, 0, 64) << 12 |
-                 (uint32_t)g_rand_int_range(rng, 0, 64) << 18;
-            fb = g_rand_int_range(rng, 0, 64);
-        } else {
-            fa = g_rand_int(rng) & 0xFFFFFF;
-            fb = g_rand_int(rng) & 0x3FFFF;
-        }
-        trig = (g_rand_int(rng) & 3) | (uint32_t)g_rand_int_range(rng, 0, 4) << 7 |
-               (uint32_t)(g_rand_int_range(rng, 0, 8) == 0) << 11;
-        if (disp) {
-            trig |= 1u << 14 | (uint32_t)g_rand_boolean(rng) << 10;
-            if (g_rand_int_range(rng, 0, 3) == 0) {
-                /* the default filter {0, 0, 21, 22, 21, 0, 0}, gamma 1.0:
-                 * every byte maps to itself (pe-copy.c split_rgb) */
-                fa = 21u << 12 | 22u << 18;
-                fb = 21;
-                trig &= ~(3u << 7);
-                identity++;
-            }
-            if (g_rand_int_range(rng, 0, 4) == 0 && w > 2) {
-                w--;            /* an odd line: the last pair half written */
-            }
-            display++;
-        } else {
-            trig |= trigger(fmt, g_rand_boolean(rng), g_rand_boolean(rng),
-                            false);
-            texture++;
-        }
+        random_copy(rng, &rc);
+        display += rc.disp;
+        texture += !rc.disp;
+        identity += rc.identity;
         for (k = 0; k < 2; k++) {
-            FlipperRig *r = rigs[k];
-
-            fill_efb(r, pf, seed);
-            rig_bp(r, BP_COPYFILTER_A, fa);
-            rig_bp(r, BP_COPYFILTER_B, fb);
-            rig_bp(r, BP_BLENDMODE, 3 << 3);
-            rig_bp(r, BP_EFB_TL, (uint32_t)y << 10 | (uint32_t)x);
-            rig_bp(r, BP_EFB_WH, (uint32_t)(h - 1) << 10 | (uint32_t)(w - 1));
-            rig_bp(r, BP_EFB_ADDR, DEST >> 5);
-            /* the line (display) or row of tiles (texture), at most */
-            rig_bp(r, BP_MIPMAP_STRIDE, (uint32_t)(w * (disp ? 2 : 16) + 31) >> 5);
-            rig_bp(r, BP_DISPCOPYYSCALE, ys);
-            memset(r->mem1 + DEST, 0xA5, 0x200000);
             errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
             flipper_force_general = k == 1;
-            rig_bp(r, BP_TRIGGER_EFB_COPY, trig);
+            run_random_copy(rigs[k], &rc);
             flipper_force_general = false;
             /* every copy is made, none refused; an odd display line is
              * made and logged */
             g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==,
-                             errors + (disp && (w & 1)));
+                             errors + (rc.disp && (rc.w & 1)));
         }
-        g_assert_cmpmem(fast->mem1 + DEST, 0x200000, slow->mem1 + DEST,
-                        0x200000);
-        g_assert_cmpmem(fast->core->efb_color, EFB_W * EFB_H * 4,
-                        slow->core->efb_color, EFB_W * EFB_H * 4);
-        g_assert_cmpmem(fast->core->efb_depth, EFB_W * EFB_H * 4,
-                        slow->core->efb_depth, EFB_W * EFB_H * 4);
+        assert_same_copy(rigs[0], rigs[1]);
     }
     g_assert_cmpint(display, >, 40);
     g_assert_cmpint(identity, >, 10);
     g_assert_cmpint(texture, >, 60);
     g_rand_free(rng);
-    rig_free(fast);
-    rig_free(slow);
+    rig_free(rigs[0]);
+    rig_free(rigs[1]);
+}
+
+/*
+ * The copies run by bands on the render threads (pe-copy.c copy_run): the
+ * same random copies (as above) on cores with 1, 2 and 3 render threads
+ * must leave the same MEM1 and EFB, and the bands must produce each output
+ * line (display) or row of tiles (texture) and each row of the clear
+ * after once: copy_units equals the count computed here from the copy's
+ * size and Y scale.
+ */
+static void test_threads(void)
+{
+    FlipperRig *rigs[3] = { rig_new(1), rig_new(2), rig_new(3) };
+    GRand *rng = g_rand_new_with_seed(7);
+    int iter, k, display = 0, texture = 0, many = 0, clears = 0;
+    RandomCopy rc;
+
+    for (iter = 0; iter < 150; iter++) {
+        uint32_t units;
+
+        random_copy(rng, &rc);
+        if (rc.disp) {
+            bool up = (rc.trig >> 10) & 1;
+            float scale = up ? 256.0f / (float)rc.ys : (float)rc.ys / 256.0f;
+
+            units = MIN(1024u, (uint32_t)(1.0f + (float)(rc.h - 1) * scale));
+            display++;
+        } else {
+            uint32_t v = (rc.trig >> 3) & 15;
+            int fmt = (int)(v >> 1 | (v & 1) << 3);
+            bool half = (rc.trig >> 9) & 1;
+            int th = ((rc.h - 1) >> half) + 1, bh = fmt == 0 ? 8 : 4;
+
+            units = (uint32_t)((th + bh - 1) / bh);
+            texture++;
+        }
+        many += units > 64;
+        if ((rc.trig >> 11) & 1) {
+            units += (uint32_t)rc.h;            /* the clear's rows */
+            clears++;
+        }
+        for (k = 0; k < 3; k++) {
+            rigs[k]->core->copy_units = 0;
+            run_random_copy(rigs[k], &rc);
+            g_assert_cmpuint(rigs[k]->core->copy_units, ==, units);
+        }
+        assert_same_copy(rigs[0], rigs[1]);
+        assert_same_copy(rigs[0], rigs[2]);
+    }
+    g_assert_cmpint(display, >, 30);
+    g_assert_cmpint(texture, >, 60);
+    g_assert_cmpint(many, >, 30);
+    g_assert_cmpint(clears, >, 10);
+    g_rand_free(rng);
+    for (k = 0; k < 3; k++) {
+        rig_free(rigs[k]);
+    }
 }
 
 int main(int argc, char **argv)
@@ -687,5 +769,6 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/efbcopy/filter", test_filter);
     g_test_add_func("/flipper/efbcopy/bad", test_bad_copies);
     g_test_add_func("/flipper/efbcopy/fast-vs-general", test_fast_vs_general);
+    g_test_add_func("/flipper/efbcopy/threads", test_threads);
     return g_test_run();
 }

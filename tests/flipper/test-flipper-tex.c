@@ -771,6 +771,104 @@ static void test_fetch_specialised(void)
     g_rand_free(rng);
 }
 
+#ifdef FLIPPER_HAVE_AVX2
+/*
+ * The eight-pixel RGBA8 sampler (tx.c level8, AVX2) against the map's
+ * per-pixel one (level): random RGBA8 maps (sizes, powers of two or not,
+ * every wrap mode, preloaded or not, level offsets) over random bytes;
+ * eight coordinates a call stepping along a row by 0-3 texels a pixel
+ * (pixels whose two columns share a tile row and pixels whose second
+ * column is the next tile's or wrapped, in one call), or anywhere, one to
+ * three groups a call, at random levels, both filters; every pixel's
+ * bytes equal, nothing written past the groups. With g3d_no_avx
+ * set the map has no level8.
+ */
+static void test_fetch_eight(void)
+{
+    enum { SIZE = 64 * 64 * 4 };
+    GRand *rng = g_rand_new_with_seed(23);
+    uint8_t *mem = g_malloc(3 * SIZE);
+    long samples = 0, bad = 0, pairs = 0;
+    int i, map, l;
+
+    if (!__builtin_cpu_supports("avx2")) {
+        g_test_skip("the CPU has no AVX2");
+        g_free(mem);
+        g_rand_free(rng);
+        return;
+    }
+    for (i = 0; i < 3 * SIZE; i++) {
+        mem[i] = g_rand_int(rng);
+    }
+    for (map = 0; map < 3000; map++) {
+        TxMap m = { 0 };
+
+        m.fmt = TX_FMT_RGBA8;
+        m.src = mem;
+        m.src_gb = g_rand_boolean(rng) ? mem + SIZE : NULL;
+        m.wrap_s = g_rand_int_range(rng, 0, 4);
+        m.wrap_t = g_rand_int_range(rng, 0, 4);
+        m.wm1 = (1 << g_rand_int_range(rng, 0, 7)) - 1;
+        m.hm1 = (1 << g_rand_int_range(rng, 0, 7)) - 1;
+        if (g_rand_int_range(rng, 0, 3) == 0) {
+            m.wm1 = g_rand_int_range(rng, 0, 64);
+            m.hm1 = g_rand_int_range(rng, 0, 64);
+        }
+        for (l = 0; l < TX_MAX_LEVELS; l++) {
+            m.level_off[l] = g_rand_int_range(rng, 0, 64) * 32;
+        }
+        g3d_no_avx = true;
+        flipper_tx_choose(&m);
+        g_assert_null(m.level8);
+        g3d_no_avx = false;
+        flipper_tx_choose(&m);
+        g_assert_nonnull(m.level8);
+        for (i = 0; i < 40; i++) {
+            int32_t s[24] __attribute__((aligned(32)));
+            int32_t t[24] __attribute__((aligned(32)));
+            uint32_t out[32] __attribute__((aligned(32)));
+            int level = g_rand_int_range(rng, 0, 4), p;
+            int n = g_rand_int_range(rng, 1, 4);     /* groups of eight */
+            bool linear = g_rand_int_range(rng, 0, 4) != 0;
+            bool row = g_rand_int_range(rng, 0, 4) != 0;
+            int step = g_rand_int_range(rng, 0, 3 * 128 + 1);
+
+            s[0] = g_rand_int_range(rng, -20000, 20000);
+            t[0] = g_rand_int_range(rng, -20000, 20000);
+            for (p = 1; p < 8 * n; p++) {
+                s[p] = row ? s[p - 1] + step
+                           : g_rand_int_range(rng, -20000, 20000);
+                t[p] = row ? t[0] + g_rand_int_range(rng, -8, 9)
+                           : g_rand_int_range(rng, -20000, 20000);
+            }
+            memset(out, 0xA5, sizeof(out));
+            m.level8(&m, (const __m256i *)s, (const __m256i *)t, n, level,
+                     linear, (__m256i *)out);
+            for (p = 0; p < 8 * n; p++) {
+                uint8_t b[4];
+                int is = ((s[p] >> level) - 64) >> 7;
+
+                m.level(&m, s[p], t[p], level, linear, b);
+                bad += memcmp(&out[p], b, 4) != 0;
+                pairs += linear && (is & 3) != 3;
+                samples++;
+            }
+            /* nothing past the n groups */
+            for (p = 8 * n; p < 32; p++) {
+                bad += out[p] != 0xA5A5A5A5u;
+            }
+        }
+    }
+    printf("# eight-pixel RGBA8 sampler vs per pixel: %ld of %ld samples "
+           "differ (%ld with both columns in a tile row)\n", bad, samples,
+           pairs);
+    g_assert_cmpint(bad, ==, 0);
+    g_assert_cmpint(pairs, >, samples / 4);
+    g_free(mem);
+    g_rand_free(rng);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -780,6 +878,9 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/tex/wrap", test_wrap);
     g_test_add_func("/flipper/tex/bilinear", test_bilinear);
     g_test_add_func("/flipper/tex/fetch-specialised", test_fetch_specialised);
+#ifdef FLIPPER_HAVE_AVX2
+    g_test_add_func("/flipper/tex/fetch-eight", test_fetch_eight);
+#endif
     g_test_add_func("/flipper/tex/mipmap", test_mipmap);
     g_test_add_func("/flipper/tex/lod", test_lod);
     g_test_add_func("/flipper/tex/preload", test_preload);

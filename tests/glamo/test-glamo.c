@@ -15,6 +15,7 @@
 #include "rig.h"
 #include "scene.h"
 #include "image.h"
+#include "../float-sweep.h"
 
 #define FB      0x000000
 #define ZB      0x040000
@@ -119,6 +120,17 @@ static void test_halves(void)
     g_assert_cmphex(rig_r16(&r, A_EGCLLR), ==, 0x0123);
     g_assert_cmphex(rig_r16(&r, A_EGCLLR + 2), ==, 0x0005);
     rig_free(&r);
+}
+
+/* glamo_f24_round's bit path equals the round trip through s[7].16 */
+static float f24_round_ref(float f)
+{
+    return glamo_f24_to_float(glamo_f24_from_float(f));
+}
+
+static void test_f24_round(void)
+{
+    float_sweep(glamo_f24_round, f24_round_ref);
 }
 
 static void test_f24(void)
@@ -2091,6 +2103,7 @@ int main(int argc, char **argv)
     g_test_add_func("/glamo/regs/masks", test_masks);
     g_test_add_func("/glamo/regs/halves", test_halves);
     g_test_add_func("/glamo/f24", test_f24);
+    g_test_add_func("/glamo/f24-round", test_f24_round);
     g_test_add_func("/glamo/fire", test_fire);
     g_test_add_func("/glamo/cmdq/triangles", test_cmdq_triangles);
     g_test_add_func("/glamo/parser/streams", test_streams);

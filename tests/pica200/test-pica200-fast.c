@@ -19,7 +19,9 @@
  * sampler of texture 0 takes four pixels at a time (texunit.c
  * quad_linear_lanes): its four formats, every wrap mode, sizes that are
  * not powers of two, and coordinates far outside the image (once more
- * with the SSE2 samplers where the CPU has AVX too). A third draws
+ * with the SSE2 samplers where the CPU has AVX too, and once with the
+ * AVX ones of four pixels a call where it has AVX2, whose textured spans
+ * sample eight pixels a call). A third draws
  * only untextured Gouraud cases the replace function takes, so that the
  * spans of its wide triangles (framebuffer.c pica_span_choose) are
  * compared in every depth format and function, one case in four with a
@@ -365,6 +367,13 @@ static void test_fast_equals_general(gconstpointer data)
                : GPOINTER_TO_INT(data) & 0x800 ? G3D_SIMD_AVX
                : GPOINTER_TO_INT(data) & 0x1000 ? G3D_SIMD_AVX2
                : G3D_SIMD_AVX512;
+    if (linear_cases) {
+        g3d_simd_max = simd_cap;
+        g_test_message("textured spans: %s", (const char *[]){
+                           "SSE2", "AVX", "AVX2, eight pixels a call",
+                           "AVX2, eight pixels a call" }[g3d_simd_level()]);
+        g3d_simd_max = G3D_SIMD_AVX512;
+    }
     if (span_cases) {
         g3d_simd_max = simd_cap;
         g_test_message("spans: %s", (const char *[]){
@@ -434,6 +443,8 @@ int main(int argc, char **argv)
                          GINT_TO_POINTER(0x102), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/bilinear-lanes/sse2",
                          GINT_TO_POINTER(0x501), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/bilinear-lanes/avx",
+                         GINT_TO_POINTER(0x901), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/gouraud-spans/1-thread",
                          GINT_TO_POINTER(0x201), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/gouraud-spans/2-threads",

@@ -12,6 +12,18 @@
 
 #include "pica-test.h"
 #include "pica200/pica200-int.h"
+#include "../float-sweep.h"
+
+/* pica_quantize_f24's bit path equals the round trip through the format */
+static float quantize_ref(float f)
+{
+    return pica_f24_to_float(pica_float_to_f24(f));
+}
+
+static void test_quantize(void)
+{
+    float_sweep(pica_quantize_f24, quantize_ref);
+}
 
 static void test_f24_vectors(void)
 {
@@ -126,6 +138,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/pica200/float/f24-vectors", test_f24_vectors);
+    g_test_add_func("/pica200/float/quantize", test_quantize);
     g_test_add_func("/pica200/float/f24-vs-citro3d", test_f24_against_citro3d);
     g_test_add_func("/pica200/float/f31", test_f31);
     g_test_add_func("/pica200/float/f16-f20", test_f16_f20);

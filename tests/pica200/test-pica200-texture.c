@@ -1165,40 +1165,75 @@ static uint8_t filter8(unsigned c00, unsigned c10, unsigned c01, unsigned c11,
     return (top * (256 - ay) + bot * ay + 32768) >> 16;
 }
 
+#ifdef PICA_FILTER_AVX2
+/* pica_filter8x2_lanes of t[r] (eight pixels' bytes) into got */
+__attribute__((target("avx2")))
+static void filter8x2(const uint8_t t[4][32], const unsigned ax[8],
+                      const unsigned ay[8], PicaFilterOrder order,
+                      uint8_t got[32])
+{
+    __m256i v = pica_filter8x2_lanes(
+        _mm256_loadu_si256((const __m256i *)t[0]),
+        _mm256_loadu_si256((const __m256i *)t[1]),
+        _mm256_loadu_si256((const __m256i *)t[2]),
+        _mm256_loadu_si256((const __m256i *)t[3]),
+        _mm256_loadu_si256((const __m256i *)ax),
+        _mm256_loadu_si256((const __m256i *)ay), order);
+
+    _mm256_storeu_si256((__m256i *)got, v);
+}
+#endif
+
 /*
  * pica_filter8_lanes (the 16-bit lanes of texunit.c's four-pixel sampler)
  * against the formula, for every pair of 8-bit fractions (ax, ay): each
  * lane p gets its own pair, and for each the sixteen combinations of 0 and
  * 255 at the four texels, then every value 0-255 at each texel position in
  * turn with random values at the other three; and the three orders of the
- * results.
+ * results. With `data` set, the same for pica_filter8x2_lanes (the eight
+ * pixels of the AVX2 spans' sampler), lanes 4-7 with the fractions of
+ * lanes 0-3 swapped or complemented and texels of their own.
  */
-static void test_filter_lanes(void)
+static void test_filter_lanes(gconstpointer data)
 {
     static const uint8_t perm[3][4] = {
         [PICA_FILTER_KEEP] = { 0, 1, 2, 3 },
         [PICA_FILTER_REVERSE] = { 3, 2, 1, 0 },
         [PICA_FILTER_SWAP02] = { 2, 1, 0, 3 },
     };
+    const bool wide = data != NULL;
+    const unsigned px = wide ? 8 : 4;
     uint32_t x = 11;            /* xorshift32: cheaper than GRand here */
-    uint8_t t[4][16], got[16];
+    uint8_t t[4][32], got[32];
     unsigned a, b, p, k, r, j, n = 0, order;
 
+#ifdef PICA_FILTER_AVX2
+    if (wide && !__builtin_cpu_supports("avx2")) {
+        g_test_skip("the CPU has no AVX2");
+        return;
+    }
+#else
+    if (wide) {
+        g_test_skip("no AVX2 filter in this build");
+        return;
+    }
+#endif
     for (a = 0; a < 256; a++) {
         for (b = 0; b < 256; b++) {
             /* lane p's fractions: (a, b), (b, a), (255 - a, b), (a, 255 - b) */
-            unsigned ax[4] = { a, b, 255 - a, a }, ay[4] = { b, a, b, 255 - b };
+            unsigned ax[8] = { a, b, 255 - a, a, b, a, 255 - b, 255 - a };
+            unsigned ay[8] = { b, a, b, 255 - b, 255 - b, 255 - a, a, b };
             __m128i vax = _mm_setr_epi32(ax[0], ax[1], ax[2], ax[3]);
             __m128i vay = _mm_setr_epi32(ay[0], ay[1], ay[2], ay[3]);
 
             for (j = 0; j < 65; j++) {
                 order = j % 3;
-                for (k = 0; k < 16; k++) {
+                for (k = 0; k < 4 * px; k++) {
                     for (r = 0; r < 4; r++) {
                         if (j == 0) {
                             t[r][k] = k >> r & 1 ? 255 : 0;
                         } else if ((j - 1) / 16 == r) {
-                            t[r][k] = (j - 1) % 16 * 16 + k;
+                            t[r][k] = ((j - 1) % 16 * 16 + k) & 0xFF;
                         } else {
                             x ^= x << 13;
                             x ^= x >> 17;
@@ -1207,13 +1242,20 @@ static void test_filter_lanes(void)
                         }
                     }
                 }
-                _mm_storeu_si128((__m128i *)got, pica_filter8_lanes(
-                    _mm_loadu_si128((const __m128i *)t[0]),
-                    _mm_loadu_si128((const __m128i *)t[1]),
-                    _mm_loadu_si128((const __m128i *)t[2]),
-                    _mm_loadu_si128((const __m128i *)t[3]), vax, vay,
-                    order));
-                for (p = 0; p < 4; p++) {
+#ifdef PICA_FILTER_AVX2
+                if (wide) {
+                    filter8x2((const uint8_t (*)[32])t, ax, ay, order, got);
+                } else
+#endif
+                {
+                    _mm_storeu_si128((__m128i *)got, pica_filter8_lanes(
+                        _mm_loadu_si128((const __m128i *)t[0]),
+                        _mm_loadu_si128((const __m128i *)t[1]),
+                        _mm_loadu_si128((const __m128i *)t[2]),
+                        _mm_loadu_si128((const __m128i *)t[3]), vax, vay,
+                        order));
+                }
+                for (p = 0; p < px; p++) {
                     for (k = 0; k < 4; k++) {
                         unsigned i = 4 * p + perm[order][k];
                         uint8_t want = filter8(t[0][i], t[1][i], t[2][i],
@@ -1230,7 +1272,7 @@ static void test_filter_lanes(void)
             }
         }
     }
-    g_assert_cmpuint(n, ==, 256u * 256 * 65 * 16);
+    g_assert_cmpuint(n, ==, 256u * 256 * 65 * 4 * px);
 }
 #endif
 
@@ -1247,7 +1289,10 @@ int main(int argc, char **argv)
     g_test_add_func("/pica200/texture/wrap-border", test_wrap_border);
     g_test_add_func("/pica200/texture/linear", test_linear);
 #ifdef __SSE2__
-    g_test_add_func("/pica200/texture/filter-lanes", test_filter_lanes);
+    g_test_add_data_func("/pica200/texture/filter-lanes", NULL,
+                         test_filter_lanes);
+    g_test_add_data_func("/pica200/texture/filter-lanes-avx2", "wide",
+                         test_filter_lanes);
 #endif
     g_test_add_func("/pica200/texture/mipmap-select", test_mipmap_select);
     g_test_add_func("/pica200/texture/tev-textures", test_tev_textures);

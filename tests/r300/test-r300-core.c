@@ -1615,6 +1615,150 @@ static void test_gart_colour_buffer(void)
     r300_rig_free(d);
 }
 
+/*
+ * A draw's front end on the render threads (vap.c assemble_parallel):
+ * random meshes of every triangle primitive type, immediate, from vertex
+ * arrays and through indices in the GART, clipped, culled and
+ * depth-tested, give the same colour and depth bytes and the same guest
+ * errors with 1, 2 and 3 render threads. Some indexed draws reach an
+ * unmapped GART page part way: the draw runs again serially, which logs
+ * the error once and draws the triangles before it.
+ */
+#define FT_POS  0x1000u             /* GART offsets: positions, colours, */
+#define FT_COL  0x2000u             /* indices; page 3 maps nowhere */
+#define FT_IDX  0x3000u
+#define FT_MAXV 200
+
+static uint32_t ft_rand(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+static float ft_unit(uint32_t *s)
+{
+    return (ft_rand(s) & 0xFFFF) / 65535.0f;
+}
+
+static void ft_draw(Dev *d, uint32_t seed)
+{
+    static const uint32_t prims[] = {
+        R300_PRIM_TRIANGLES, R300_PRIM_TRIANGLE_STRIP, R300_PRIM_TRIANGLE_FAN,
+        R300_PRIM_QUADS, R300_PRIM_QUAD_STRIP, R300_PRIM_POLYGON,
+    };
+    static float v[FT_MAXV * 8];
+    static uint32_t buf[FT_MAXV * 8 + 64];
+    uint32_t s = seed, prim = prims[ft_rand(&s) % 6];
+    uint32_t n = 32 + ft_rand(&s) % (FT_MAXV - 32), kind = ft_rand(&s) % 3;
+    uint32_t *pt = (uint32_t *)d->sysram, i;
+    uint16_t *idx = (uint16_t *)(d->sysram + FT_IDX);
+    R300Cmd c;
+
+    for (i = 0; i < n; i++) {
+        float w = 0.5f + 1.5f * ft_unit(&s);
+        float *p = v + 8 * i;
+
+        p[0] = (ft_unit(&s) * 2.6f - 1.3f) * w;
+        p[1] = (ft_unit(&s) * 2.6f - 1.3f) * w;
+        p[2] = (ft_unit(&s) * 1.4f - 0.2f) * w;
+        p[3] = w;
+        p[4] = ft_unit(&s), p[5] = ft_unit(&s);
+        p[6] = ft_unit(&s), p[7] = ft_unit(&s);
+        memcpy(d->sysram + FT_POS + 16 * i, p, 16);
+        memcpy(d->sysram + FT_COL + 16 * i, p + 4, 16);
+    }
+    pt[1] = 0x1000, pt[2] = 0x2000, pt[3] = 0x3000;
+    r300_rig_cmd_begin(&c, buf, G_N_ELEMENTS(buf));
+    r300_cmd_reg(&c, A_SU_CULL_MODE, ft_rand(&s) % 8);
+    /* without the depth test the triangles' order shows */
+    r300_cmd_reg(&c, A_ZB_CNTL, ft_rand(&s) % 2 ? 0 :
+                 R_ZB_CNTL_Z_ENABLE_MASK | R_ZB_CNTL_ZWRITEENABLE_MASK);
+    if (kind == 0) {
+        r300_cmd_draw(&c, prim, v, n);
+    } else {
+        /* two arrays of 4 floats, stride 4 dwords */
+        r300_cmd_dw(&c, R300_PACKET3(R300_PKT3_3D_LOAD_VBPNTR, 3));
+        r300_cmd_dw(&c, 2);
+        r300_cmd_dw(&c, 4 | 4 << 8 | 4u << 16 | 4u << 24);
+        r300_cmd_dw(&c, GART_BASE + FT_POS);
+        r300_cmd_dw(&c, GART_BASE + FT_COL);
+        r300_cmd_reg(&c, A_VAP_VF_MIN_VTX_INDX, 0);
+        /* an index past the arrays' last page now and then */
+        r300_cmd_reg(&c, A_VAP_VF_MAX_VTX_INDX, 1024);
+    }
+    if (kind == 1) {
+        r300_cmd_dw(&c, R300_PACKET3(R300_PKT3_3D_DRAW_VBUF_2, 0));
+        r300_cmd_dw(&c, prim | R300_PRIM_WALK_LIST << 4 | n << 16);
+    } else if (kind == 2) {
+        bool bad = ft_rand(&s) % 4 == 0;
+
+        for (i = 0; i < n; i++) {
+            idx[i] = ft_rand(&s) % n;
+        }
+        if (bad) {
+            idx[n / 2 + ft_rand(&s) % (n / 2)] = 900;   /* past GART page 3 */
+        }
+        r300_cmd_dw(&c, R300_PACKET3(R300_PKT3_3D_DRAW_INDX_2, 0));
+        r300_cmd_dw(&c, prim | R300_PRIM_WALK_INDICES << 4 | n << 16);
+        r300_cmd_dw(&c, R300_PACKET3(R300_PKT3_INDX_BUFFER, 2));
+        r300_cmd_dw(&c, R300_PM4_PKT0_ONE_REG_WR << 16 |
+                        A_VAP_PORT_IDX_0 >> 2);
+        r300_cmd_dw(&c, GART_BASE + FT_IDX);
+        r300_cmd_dw(&c, (n + 1) / 2);
+    }
+    r300_cmd_finish(&c);
+    g_assert_false(c.overflow);
+    r300_rig_ring_run(d, buf, c.n);
+}
+
+static void test_front_threads(void)
+{
+    Dev *devs[3];
+    unsigned errs[3], bad = 0;
+    uint32_t seed;
+    int i;
+
+    for (i = 0; i < 3; i++) {
+        uint32_t *pt;
+
+        devs[i] = dev_new(i + 1);
+        pt = (uint32_t *)devs[i]->sysram;
+        memset(devs[i]->sysram, 0, sizeof(devs[i]->sysram));
+        r300_rig_ring_init(devs[i]);
+        setup(devs[i], R300_COLOR_FORMAT_ARGB8888, true);
+        pt[0] = 0;
+        r300_rig_wr(devs[i], A_AIC_PT_BASE, 0);
+        r300_rig_wr(devs[i], A_AIC_LO_ADDR, GART_BASE);
+        r300_rig_wr(devs[i], A_AIC_HI_ADDR, GART_BASE + 4 * 4096 - 1);
+        r300_rig_wr(devs[i], A_AIC_CNTL, R_AIC_CNTL_PCIGART_TRANSLATE_EN_MASK);
+        r300_rig_wr(devs[i], A_ZB_ZSTENCILCNTL, R300_ZS_LESS);
+    }
+    for (seed = 1; seed <= 60; seed++) {
+        for (i = 0; i < 3; i++) {
+            errs[i] = g3d_log_count(G3D_LOG_GUEST_ERROR);
+            ft_draw(devs[i], seed * 0x9E3779B9u);
+            errs[i] = g3d_log_count(G3D_LOG_GUEST_ERROR) - errs[i];
+        }
+        g_assert_cmpuint(errs[1], ==, errs[0]);
+        g_assert_cmpuint(errs[2], ==, errs[0]);
+        bad += errs[0];
+        for (i = 1; i < 3; i++) {
+            g_assert_cmpmem(devs[i]->vram + CB_ADDR, 4 * W * H,
+                            devs[0]->vram + CB_ADDR, 4 * W * H);
+            g_assert_cmpmem(devs[i]->vram + ZB_ADDR, 4 * W * H,
+                            devs[0]->vram + ZB_ADDR, 4 * W * H);
+        }
+    }
+    /* some draws failed part way; the threads did set the others up */
+    g_assert_cmpuint(bad, >, 2);
+    g_assert_cmpuint(r300_parallel_draws(devs[0]->core), ==, 0);
+    g_assert_cmpuint(r300_parallel_draws(devs[1]->core), >, 20);
+    g_assert_cmpuint(r300_parallel_draws(devs[2]->core), >, 20);
+    for (i = 0; i < 3; i++) {
+        r300_rig_free(devs[i]);
+    }
+}
+
 static void test_threads(void)
 {
     Dev *a = dev_new(1), *b = dev_new(3);
@@ -1656,6 +1800,7 @@ int main(int argc, char **argv)
     g_test_add_func("/r300/core/cp", test_cp_features);
     g_test_add_func("/r300/core/cp-ring-wrap", test_cp_ring_wrap);
     g_test_add_func("/r300/core/threads", test_threads);
+    g_test_add_func("/r300/core/front-threads", test_front_threads);
     g_test_add_func("/r300/core/gart-arrays", test_gart_arrays);
     g_test_add_func("/r300/core/gart-colour-buffer", test_gart_colour_buffer);
     g_test_add_func("/r300/bad/ring", test_bad_ring);

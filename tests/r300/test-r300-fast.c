@@ -8,8 +8,9 @@
  * g3d_general_path set; the colour and depth bytes must be equal. The test
  * also checks that both paths were taken often enough to mean something.
  * The row spans (quad-lanes.c span_lanes, span8) have SSE2, AVX, AVX2 and
- * AVX-512 instances (chosen by the CPU): the lanes cases run at each level
- * (g3d_simd_max), so that every level the CPU has is compared.
+ * AVX-512 instances (chosen by the CPU), and those that move a fetch an
+ * AVX2 one sampling eight pixels a call (span_tex8): the lanes cases run at
+ * each level (g3d_simd_max), so that every level the CPU has is compared.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -42,7 +43,14 @@ typedef struct Variant {
     bool lanes;
     bool flat;
     G3DSimdLevel simd;          /* the chosen path at most at this level */
+    /*
+     * lanes states leaning towards span_tex8's whole-row store: textured,
+     * unblended, mostly without a depth test and into a linear target
+     */
+    bool plain;
 } Variant;
+
+static bool plain_cases;
 
 /* which quad function a case's draw took */
 typedef enum Path {
@@ -82,16 +90,17 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
     uint32_t out_fmt, zcntl = 0, rgb_inst = 0x40050A80u, alpha_inst = 0x40040889u;
     unsigned k;
 
-    if (g_rand_int_range(r, 0, 4) == 0) {
+    if (g_rand_int_range(r, 0, plain_cases ? 8 : 4) == 0) {
         pitch |= R_RB3D_COLORPITCH_0_COLORTILE_MASK;
     }
-    if (g_rand_int_range(r, 0, 4) == 0) {
+    if (g_rand_int_range(r, 0, plain_cases ? 8 : 4) == 0) {
         pitch |= 1u << R_RB3D_COLORPITCH_0_COLORMICROTILE_SHIFT;
     }
     r300_cmd_reg(c, R300_RB3D_COLORPITCH(0), pitch);
     r300_cmd_reg(c, A_RB3D_COLOR_CHANNEL_MASK,
                  g_rand_int_range(r, 0, 3) ? 0xF : g_rand_int_range(r, 0, 16));
-    if (lanes && g_rand_int_range(r, 0, 3)) {
+    if (lanes && (plain_cases ? g_rand_int_range(r, 0, 12) == 0
+                              : g_rand_int_range(r, 0, 3) != 0)) {
         /* any blend, alpha apart or not, any constant colour */
         r300_cmd_reg(c, A_RB3D_BLENDCNTL,
                      R_RB3D_BLENDCNTL_ALPHA_BLEND_ENABLE_MASK |
@@ -131,7 +140,7 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
     if (g_rand_int_range(r, 0, lanes ? 16 : 4) == 0) {
         zcntl |= R_ZB_CNTL_STENCIL_ENABLE_MASK;
     }
-    if (g_rand_int_range(r, 0, 5) == 0) {
+    if (g_rand_int_range(r, 0, plain_cases ? 2 : 5) == 0) {
         zcntl = 0;
     }
     /* 13E3 also with INVERT */
@@ -183,7 +192,7 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
     r300_cmd_reg(c, A_US_ALU_RGB_INST_0, rgb_inst);
     r300_cmd_reg(c, A_US_ALU_ALPHA_INST_0, alpha_inst);
 
-    *textured = g_rand_boolean(r);
+    *textured = plain_cases || g_rand_boolean(r);
     if (*textured) {
         /* PVS output 1 is texcoord 0 (no colour), routed to t1 */
         r300_cmd_reg(c, A_VAP_OUT_VTX_FMT_0,
@@ -465,9 +474,11 @@ static void test_fast_equals_general(gconstpointer data)
         zb[n] = g_malloc(SURF_BYTES);
     }
     r300_rig_ring_init(d);
+    plain_cases = v->plain;
     errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
     for (n = 0; n < cases; n++) {
-        uint32_t seed = (v->flat ? 0xf1a70000u : v->lanes ? 0x1a4e0000u
+        uint32_t seed = (v->flat ? 0xf1a70000u : v->plain ? 0x91a10000u :
+                         v->lanes ? 0x1a4e0000u
                          : 0x5eed0000u) + n;
         Path fp, gp;
         bool ft, gt;
@@ -517,10 +528,12 @@ static void test_fast_equals_general(gconstpointer data)
     g_assert_cmpuint(taken[PATH_GENERAL], >=, v->lanes ? cases / 32 : cases / 8);
 #ifdef __SSE2__
     g_assert_cmpuint(lanes, >=, v->lanes ? cases / 2 : cases / 20);
-    g_assert_cmpuint(taken[PATH_LANES_BLEND], >=, v->lanes ? cases / 4 : 1);
+    g_assert_cmpuint(taken[PATH_LANES_BLEND], >=,
+                     v->lanes && !v->plain ? cases / 4 : 1);
     g_assert_cmpuint(tex_lanes, >=, v->lanes ? cases / 16 : 1);
 #endif
 done:
+    plain_cases = false;
     for (n = 0; n < 2; n++) {
         g_free(cb[n]);
         g_free(zb[n]);
@@ -538,6 +551,7 @@ int main(int argc, char **argv)
         { 1, true, false, G3D_SIMD_SSE2 }, { 2, true, false, G3D_SIMD_SSE2 },
         { 1, true, false, G3D_SIMD_AVX }, { 2, true, false, G3D_SIMD_AVX },
         { 1, true, false, G3D_SIMD_AVX2 }, { 2, true, false, G3D_SIMD_AVX2 },
+        { 1, true, false, G3D_SIMD_AVX512, true },
     };
 
     g_test_init(&argc, &argv, NULL);
@@ -565,5 +579,7 @@ int main(int argc, char **argv)
                          &v[10], test_fast_equals_general);
     g_test_add_data_func("/r300/fast-path/lanes-equal-general-avx2/2-threads",
                          &v[11], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-plain-textured/1-thread",
+                         &v[12], test_fast_equals_general);
     return g_test_run();
 }

@@ -27,6 +27,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 /* ---- GPU register file (command-processor.c) ---------------------------- */
 
@@ -533,6 +536,11 @@ typedef struct AttilaRenderCtx {
     bool copy_soa;
 #ifdef __SSE2__
     AttilaInterpolateSoa interpolate_soa;      /* where copy_soa */
+    /* copy_stamps by the AVX row functions (g3d_use_avx) */
+    bool row_avx;
+    /* the triangle whose copied input copy_attr holds (rasterizer.c) */
+    const void *copy_tri;
+    double copy_attr[3][4];
 #endif
     /* the draw's z/stencil test reads the buffer; it is early (stamp1) */
     bool ztest, early;
@@ -759,6 +767,46 @@ static inline bool attila_triangle_eval_stamp_memo(const AttilaTriangle *t,
     return false;
 }
 
+/*
+ * The rasteriser's walk of a row of stamps in one-sample draws
+ * (rasterizer.c stamp_row_*, not under g3d_general_path): per triangle,
+ * the products its stamps' values add (a and b times 8, 4, 2, then 1; e0
+ * e1 e2 z each) and the bounds of a covered pixel's values; for the row
+ * qy of the scan tile whose value is tv, the stamps qx0..qx1 (even) with
+ * a pixel covered (in the triangle's box, and lo < v <= hi for all four
+ * values: the edge and near/far tests) into out, in order; their count is
+ * returned.
+ */
+typedef struct AttilaRowSteps {
+    double a[4][4], b[4][4];
+    double lo[4], hi[4];
+} AttilaRowSteps;
+
+typedef struct AttilaRowStamp {
+    double v[4][4];         /* the four pixels' e0 e1 e2 z */
+    int32_t qx;
+    unsigned cov;           /* bit i: pixel i covered */
+} AttilaRowStamp;
+
+typedef unsigned AttilaStampRowFn(const AttilaTriangle *t, const double tv[4],
+                                  const AttilaRowSteps *rs, int32_t qy,
+                                  int32_t qx0, int32_t qx1,
+                                  AttilaRowStamp *out);
+
+void attila_row_steps(const AttilaTriangle *t, bool d3d9_depth,
+                      AttilaRowSteps *rs);
+/* the instance for this CPU: AVX (g3d_use_avx) or SSE2; NULL without SSE2 */
+AttilaStampRowFn *attila_stamp_row_fn(void);
+/*
+ * For tests: a 4-sample pixel's coverage and its samples' window z (zs,
+ * 0 where not covered) from its corner values v, by the 4-sample stamp's
+ * AVX lanes where lanes is set and the CPU has them (g3d_use_avx), else
+ * sample by sample; inside: the edges are not tested.
+ */
+uint32_t attila_msaa_cover4(const AttilaDrawState *ds,
+                            const AttilaTriangle *t, const double v[4],
+                            bool inside, bool lanes, uint32_t zs[8]);
+
 /* GPU_IS_ZERO / GPU_IS_POSITIVE use this bias (attila-sim GPUMath.h) */
 #define ATTILA_MIN_BIAS 1.0e-12
 
@@ -844,6 +892,41 @@ void attila_interpolate_soa(const AttilaDrawState *ds, const AttilaTriangle *t,
 /* its lanes for an interpolated, enabled input: AVX or SSE2 by the CPU
  * (attila_interpolate_avx) */
 AttilaInterpolateSoa attila_interpolate_soa_lanes(void);
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * The Interpolator's AVX lanes (interpolator.c, rasterizer.c's copy row
+ * walk), lane i fragment i, attila_interpolate's operations in its order:
+ * the weights r = 1 / ((e0 + e1) + e2), f_k = r e_k; a component
+ * (a0 f0 + a1 f1) + a2 f2 rounded to float by VCVTPD2PS, with ad[l][c]
+ * vertex l's component c broadcast. No FMA: the AVX target has none, so
+ * GCC cannot contract.
+ */
+__attribute__((target("avx"), always_inline))
+static inline void attila_interp_weights_avx(__m256d e0, __m256d e1,
+                                             __m256d e2, __m256d f[3])
+{
+    __m256d r = _mm256_div_pd(_mm256_set1_pd(1.0),
+                              _mm256_add_pd(_mm256_add_pd(e0, e1), e2));
+
+    f[0] = _mm256_mul_pd(r, e0);
+    f[1] = _mm256_mul_pd(r, e1);
+    f[2] = _mm256_mul_pd(r, e2);
+}
+
+__attribute__((target("avx"), always_inline))
+static inline void attila_interp_comps_avx(const __m256d ad[3][4],
+                                           const __m256d f[3], __m128 ch[4])
+{
+    int c;
+
+    for (c = 0; c < 4; c++) {
+        ch[c] = _mm256_cvtpd_ps(_mm256_add_pd(
+            _mm256_add_pd(_mm256_mul_pd(ad[0][c], f[0]),
+                          _mm256_mul_pd(ad[1][c], f[1])),
+            _mm256_mul_pd(ad[2][c], f[2])));
+    }
+}
 #endif
 
 /* rasterizer.c: fragment generation and the per-quad fragment pipeline */
@@ -992,6 +1075,16 @@ void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
  * slot j's channel c */
 void attila_color_write4_soa(const AttilaRenderTarget *rt, uint8_t *px,
                              const __m128 ch[4], unsigned mask);
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * attila_color_write4_soa for the m stamps of a row (AVX, two stamps an
+ * operation): stamp k's four slots at line + rtx[row[k].qx / 2], its
+ * colours ch[k], its mask row[k].cov.
+ */
+void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
+                                const uint32_t *rtx, const AttilaRowStamp *row,
+                                unsigned m, const __m128 (*ch)[4]);
+#endif
 #endif
 void attila_color_read(uint32_t format, const uint8_t *px, float out[4]);
 void attila_color_pack(uint32_t format, const float in[4], uint8_t *px);

@@ -23,6 +23,10 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX_PATH 1
+#endif
 
 uint32_t attila_rt_bytes(uint32_t fmt)
 {
@@ -328,6 +332,15 @@ static void write_rgba8(const AttilaRenderTarget *rt, uint8_t *px,
 }
 
 #ifdef __SSE2__
+/* slot j's byte mask: bit j of the index */
+static const uint32_t slot_masks[16][4] __attribute__((aligned(16))) = {
+#define S(m) { (m) & 1 ? ~0u : 0, (m) & 2 ? ~0u : 0, (m) & 4 ? ~0u : 0, \
+               (m) & 8 ? ~0u : 0 }
+    S(0), S(1), S(2), S(3), S(4), S(5), S(6), S(7),
+    S(8), S(9), S(10), S(11), S(12), S(13), S(14), S(15),
+#undef S
+};
+
 /*
  * Four consecutive 4-byte slots of an RGBA8888 target on its chosen path
  * (a stamp's four pixels, or a pixel's samples: ATTILA ref. Render Buffer
@@ -344,14 +357,6 @@ static void write_rgba8(const AttilaRenderTarget *rt, uint8_t *px,
 void attila_color_write4_soa(const AttilaRenderTarget *rt, uint8_t *px,
                              const __m128 ch[4], unsigned mask)
 {
-    /* slot j's byte mask: bit j of `mask` */
-    static const uint32_t slots[16][4] __attribute__((aligned(16))) = {
-#define S(m) { (m) & 1 ? ~0u : 0, (m) & 2 ? ~0u : 0, (m) & 4 ? ~0u : 0, \
-               (m) & 8 ? ~0u : 0 }
-        S(0), S(1), S(2), S(3), S(4), S(5), S(6), S(7),
-        S(8), S(9), S(10), S(11), S(12), S(13), S(14), S(15),
-#undef S
-    };
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
     const __m128 k255 = _mm_set1_ps(255.0f);
     __m128i old = _mm_loadu_si128((const __m128i *)px), res, wm, u[4];
@@ -390,11 +395,113 @@ void attila_color_write4_soa(const AttilaRenderTarget *rt, uint8_t *px,
     res = _mm_or_si128(_mm_or_si128(u[0], _mm_slli_epi32(u[1], 8)),
                        _mm_or_si128(_mm_slli_epi32(u[2], 16),
                                     _mm_slli_epi32(u[3], 24)));
-    wm = _mm_and_si128(_mm_load_si128((const __m128i *)slots[mask & 15]),
+    wm = _mm_and_si128(_mm_load_si128((const __m128i *)slot_masks[mask & 15]),
                        _mm_set1_epi32((int)rt->chan));
     res = _mm_or_si128(_mm_and_si128(wm, res), _mm_andnot_si128(wm, old));
     _mm_storeu_si128((__m128i *)px, res);
 }
+#endif
+
+#ifdef HAVE_AVX_PATH
+/* the four slots' channel bits: bytes c, c + 4, c + 8, c + 12 to the low
+ * bytes of the dwords (PSHUFB; 0x80 clears a byte) */
+#define PICK(c) _mm_setr_epi8(c, -128, -128, -128, c + 4, -128, -128, -128, \
+                              c + 8, -128, -128, -128, c + 12, -128, -128, -128)
+
+/* the packed dwords of one stamp's four slots stored under its masks */
+__attribute__((target("avx"), always_inline))
+static inline void store_slots(uint8_t *px, __m128i old, __m128i res,
+                               unsigned mask, __m128i chan)
+{
+    __m128i wm = _mm_and_si128(_mm_load_si128((const __m128i *)
+                                              slot_masks[mask & 15]), chan);
+
+    res = _mm_or_si128(_mm_and_si128(wm, res), _mm_andnot_si128(wm, old));
+    _mm_storeu_si128((__m128i *)px, res);
+}
+
+/*
+ * attila_color_write4_soa's operations for two stamps at once: stamp k's
+ * lanes 0-3 and stamp k + 1's 4-7 of eight-float vectors, each lane the
+ * same float operations in the same order (clamp as MIN then MAX, the
+ * destination as x * (1/255), s * sf + (d * (1/255)) * df, the clamp, the
+ * product by 255 truncated), with the factors' constants and the choice
+ * of blending once a row. Integer work (the destination's bytes, the
+ * packing) is by 128-bit halves: AVX without AVX2 has no 256-bit integer
+ * operations. An odd last stamp is computed twice and stored once. Two
+ * stamps of a row never share a slot, so both are read before either is
+ * written.
+ */
+__attribute__((target("avx")))
+void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
+                                const uint32_t *rtx, const AttilaRowStamp *row,
+                                unsigned m, const __m128 (*ch)[4])
+{
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    const __m256 k255 = _mm256_set1_ps(255.0f);
+    const __m256 inv = _mm256_set1_ps(1.0f / 255.0f);
+    const __m128i chan = _mm_set1_epi32((int)rt->chan);
+    const bool blend = rt->path == ATTILA_CW_RGBA8_BLEND;
+    __m256 sb[2], ss[2], db[2], ds[2];
+    unsigned k;
+    int c;
+
+    /* red, green and blue share their factors (attila_color_choose) */
+    for (c = 0; c < 2; c++) {
+        sb[c] = _mm256_set1_ps(rt->fbase[0][3 * c]);
+        ss[c] = _mm256_set1_ps(rt->fslope[0][3 * c]);
+        db[c] = _mm256_set1_ps(rt->fbase[1][3 * c]);
+        ds[c] = _mm256_set1_ps(rt->fslope[1][3 * c]);
+    }
+    for (k = 0; k < m; k += 2) {
+        unsigned k1 = k + 1 < m ? k + 1 : k;
+        uint8_t *p0 = line + rtx[row[k].qx >> 1];
+        uint8_t *p1 = line + rtx[row[k1].qx >> 1];
+        __m128i old0 = _mm_loadu_si128((const __m128i *)p0);
+        __m128i old1 = _mm_loadu_si128((const __m128i *)p1);
+        __m128i lo[4], hi[4], res0, res1;
+        __m256 s[4];
+
+        for (c = 0; c < 4; c++) {
+            s[c] = _mm256_set_m128(ch[k1][c], ch[k][c]);
+            s[c] = _mm256_max_ps(_mm256_min_ps(s[c], one), zero);
+        }
+        if (blend) {
+            const __m256 sa = s[3];
+            __m256 sf[2], df[2];
+
+            for (c = 0; c < 2; c++) {
+                sf[c] = _mm256_add_ps(sb[c], _mm256_mul_ps(ss[c], sa));
+                df[c] = _mm256_add_ps(db[c], _mm256_mul_ps(ds[c], sa));
+            }
+            for (c = 0; c < 4; c++) {
+                __m256 d = _mm256_cvtepi32_ps(
+                    _mm256_set_m128i(_mm_shuffle_epi8(old1, PICK(c)),
+                                     _mm_shuffle_epi8(old0, PICK(c))));
+                s[c] = _mm256_add_ps(_mm256_mul_ps(s[c], sf[c == 3]),
+                                     _mm256_mul_ps(_mm256_mul_ps(d, inv),
+                                                   df[c == 3]));
+                s[c] = _mm256_max_ps(_mm256_min_ps(s[c], one), zero);
+            }
+        }
+        for (c = 0; c < 4; c++) {
+            __m256i u = _mm256_cvttps_epi32(_mm256_mul_ps(s[c], k255));
+            lo[c] = _mm256_castsi256_si128(u);
+            hi[c] = _mm256_extractf128_si256(u, 1);
+        }
+        res0 = _mm_or_si128(_mm_or_si128(lo[0], _mm_slli_epi32(lo[1], 8)),
+                            _mm_or_si128(_mm_slli_epi32(lo[2], 16),
+                                         _mm_slli_epi32(lo[3], 24)));
+        res1 = _mm_or_si128(_mm_or_si128(hi[0], _mm_slli_epi32(hi[1], 8)),
+                            _mm_or_si128(_mm_slli_epi32(hi[2], 16),
+                                         _mm_slli_epi32(hi[3], 24)));
+        store_slots(p0, old0, res0, row[k].cov, chan);
+        if (k1 != k) {
+            store_slots(p1, old1, res1, row[k1].cov, chan);
+        }
+    }
+}
+#undef PICK
 #endif
 
 /* attila_color_write4_soa with slot j's colour color[j] */

@@ -28,25 +28,18 @@ bool attila_interpolate_avx;
 
 #ifdef HAVE_AVX_PATH
 /*
- * The AVX lanes, selected at run time (attila_interpolate_init), not under
+ * The AVX lanes (attila_interp_weights_avx, attila_interp_comps_avx),
+ * selected at run time (attila_interpolate_init), not under
  * g3d_general_path: the four fragments' weights and each component's sum
- * one 4-double operation each, the same operations in the same order as
- * the scalar path (the weights r = 1 / (e0 + e1 + e2), f_k = r e_k;
- * a0 f0 + a1 f1, + a2 f2; rounded to float by VCVTPD2PS). No FMA: this
- * target has none enabled, so GCC cannot contract a product and a sum.
+ * one 4-double operation each.
  */
 __attribute__((target("avx"), always_inline))
 static inline void avx_weights(const double *const v[4], __m256d f[3])
 {
-    __m256d e0 = _mm256_setr_pd(v[0][0], v[1][0], v[2][0], v[3][0]);
-    __m256d e1 = _mm256_setr_pd(v[0][1], v[1][1], v[2][1], v[3][1]);
-    __m256d e2 = _mm256_setr_pd(v[0][2], v[1][2], v[2][2], v[3][2]);
-    __m256d r = _mm256_div_pd(_mm256_set1_pd(1.0),
-                              _mm256_add_pd(_mm256_add_pd(e0, e1), e2));
-
-    f[0] = _mm256_mul_pd(r, e0);
-    f[1] = _mm256_mul_pd(r, e1);
-    f[2] = _mm256_mul_pd(r, e2);
+    attila_interp_weights_avx(_mm256_setr_pd(v[0][0], v[1][0], v[2][0], v[3][0]),
+                              _mm256_setr_pd(v[0][1], v[1][1], v[2][1], v[3][1]),
+                              _mm256_setr_pd(v[0][2], v[1][2], v[2][2], v[3][2]),
+                              f);
 }
 
 /* interpolated attribute a of the four fragments: comp[c] has component c */
@@ -54,19 +47,18 @@ __attribute__((target("avx"), always_inline))
 static inline void avx_components(const AttilaTriangle *t, int a,
                                   const __m256d f[3], __m128 comp[4])
 {
-    double ad[3][4] __attribute__((aligned(32)));
+    double d[3][4] __attribute__((aligned(32)));
+    __m256d ad[3][4];
     int c, l;
 
+    /* each vertex's four components converted by one VCVTPS2PD */
     for (l = 0; l < 3; l++) {
-        _mm256_store_pd(ad[l], _mm256_cvtps_pd(_mm_loadu_ps(t->attr[l][a])));
+        _mm256_store_pd(d[l], _mm256_cvtps_pd(_mm_loadu_ps(t->attr[l][a])));
+        for (c = 0; c < 4; c++) {
+            ad[l][c] = _mm256_broadcast_sd(&d[l][c]);
+        }
     }
-    for (c = 0; c < 4; c++) {
-        __m256d x = _mm256_add_pd(
-            _mm256_add_pd(_mm256_mul_pd(_mm256_broadcast_sd(&ad[0][c]), f[0]),
-                          _mm256_mul_pd(_mm256_broadcast_sd(&ad[1][c]), f[1])),
-            _mm256_mul_pd(_mm256_broadcast_sd(&ad[2][c]), f[2]));
-        comp[c] = _mm256_cvtpd_ps(x);
-    }
+    attila_interp_comps_avx(ad, f, comp);
 }
 
 /* the inputs in `left` into the four threads */

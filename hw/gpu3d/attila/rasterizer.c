@@ -22,6 +22,11 @@
 #include <glib.h>
 #include <math.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX_PATH 1
+#endif
+
 #define TILE 16
 #define MSAA_SUBPIXEL 128.0     /* MSAA_SUBPIXEL_PRECISSION */
 
@@ -41,6 +46,11 @@ struct AttilaRaster {
      * looked up (not under g3d_general_path) */
     bool one_sample;
     bool tables;
+    /* where one_sample: the row walk's AVX or SSE2 instance (NULL: stamp
+     * by stamp, a build without SSE2) */
+    AttilaStampRowFn *rows;
+    /* stamp4's samples in AVX lanes (msaa_cover4_avx): g3d_use_avx() */
+    bool lanes4;
     /* the address tables (AttilaRenderCtx.zx): the z buffer's, then each target's */
     AttilaAddressTable tab[1 + ATTILA_MAX_RENDER_TARGETS];
     uint64_t quads, fragments;
@@ -243,6 +253,95 @@ msaa_cover(const AttilaDrawState *ds, const AttilaTriangle *t,
 }
 
 /*
+ * A 4-sample draw's per-triangle sample steps with the samples in lanes
+ * (x[k][s] = AttilaSampleSteps.x[s][k]), for msaa_cover4_avx; the bounds
+ * of a covered sample's values are attila_row_steps'.
+ */
+typedef struct SampleLanes {
+    double x[4][4], y[4][4];
+    AttilaRowSteps bounds;
+} SampleLanes;
+
+#ifdef HAVE_AVX_PATH
+/*
+ * msaa_cover of a 4-sample pixel with the four samples in AVX lanes (not
+ * under g3d_general_path): each sample's values are the same two
+ * additions (v + a sx, + b sy) of the same products; the edge and near/far
+ * tests are the bounds of attila_row_steps (the exact tests: see the row
+ * walk); window z is attila_convert_z in lanes (the same product, sum
+ * and product, then 0 unless zc > 0, the truncation of min(zc, 2^24 - 1)).
+ * Only additions, products and compares, and this target has no FMA, so
+ * nothing is contracted.
+ */
+__attribute__((target("avx")))
+static uint32_t msaa_cover4_avx(const AttilaDrawState *ds,
+                                const SampleLanes *sl, const double v[4],
+                                bool inside, bool want_z, uint32_t zs[8])
+{
+    const AttilaRowSteps *b = &sl->bounds;
+    __m256d z = _mm256_add_pd(_mm256_add_pd(_mm256_broadcast_sd(&v[3]),
+                                            _mm256_loadu_pd(sl->x[3])),
+                              _mm256_loadu_pd(sl->y[3]));
+    __m256d m = _mm256_and_pd(
+        _mm256_cmp_pd(z, _mm256_broadcast_sd(&b->lo[3]), _CMP_GT_OQ),
+        _mm256_cmp_pd(z, _mm256_broadcast_sd(&b->hi[3]), _CMP_LE_OQ));
+    uint32_t cover;
+    int k;
+
+    for (k = 0; k < 3 && !inside; k++) {
+        __m256d e = _mm256_add_pd(_mm256_add_pd(_mm256_broadcast_sd(&v[k]),
+                                                _mm256_loadu_pd(sl->x[k])),
+                                  _mm256_loadu_pd(sl->y[k]));
+        m = _mm256_and_pd(m, _mm256_cmp_pd(e, _mm256_broadcast_sd(&b->lo[k]),
+                                           _CMP_GT_OQ));
+    }
+    cover = (uint32_t)_mm256_movemask_pd(m);
+    if (want_z) {
+        const __m256d top = _mm256_set1_pd(16777215.0);
+        __m256d zw = _mm256_add_pd(
+            _mm256_mul_pd(_mm256_set1_pd(ds->z_scale), z),
+            _mm256_set1_pd(ds->z_offset));
+        __m256d zc = _mm256_mul_pd(zw, top);
+        /* the samples outside and those with !(zc > 0) read 0 */
+        __m256d keep = _mm256_and_pd(m, _mm256_cmp_pd(zc, _mm256_setzero_pd(),
+                                                      _CMP_GT_OQ));
+        __m128i w = _mm256_cvttpd_epi32(_mm256_and_pd(_mm256_min_pd(zc, top),
+                                                      keep));
+        _mm_storeu_si128((__m128i *)zs, w);
+        memset(zs + 4, 0, 4 * sizeof(zs[0]));
+    }
+    return cover;
+}
+#endif
+
+uint32_t attila_msaa_cover4(const AttilaDrawState *ds,
+                            const AttilaTriangle *t, const double v[4],
+                            bool inside, bool lanes, uint32_t zs[8])
+{
+    AttilaSampleSteps st;
+    SampleLanes sl;
+    int s, k;
+
+    attila_sample_steps(t, msaa4, 4, &st);
+#ifdef HAVE_AVX_PATH
+    if (lanes && g3d_use_avx()) {
+        for (k = 0; k < 4; k++) {
+            for (s = 0; s < 4; s++) {
+                sl.x[k][s] = st.x[s][k];
+                sl.y[k][s] = st.y[s][k];
+            }
+        }
+        attila_row_steps(t, ds->d3d9_depth, &sl.bounds);
+        return msaa_cover4_avx(ds, &sl, v, inside, true, zs);
+    }
+#endif
+    (void)sl;
+    (void)s;
+    (void)k;
+    return msaa_cover(ds, t, &st, msaa4, 4, v, inside, false, true, zs);
+}
+
+/*
  * The fragment program on the stamp's four threads; false after a shader
  * error (kept for the draw's report; the stamp is dropped). Always inline:
  * as a call, or merely inline, the MSAA stamp costs 1.5 % more.
@@ -289,7 +388,8 @@ shade_stamp(AttilaRenderCtx *ctx)
 static inline __attribute__((always_inline)) void
 stamp_ns(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double tile[4],
          AttilaStampMemo *memo, const AttilaSampleSteps *st, int32_t qx,
-         int32_t qy, bool inside, bool general, uint32_t fixed_ns)
+         int32_t qy, bool inside, bool general, uint32_t fixed_ns,
+         const SampleLanes *sl)
 {
     const AttilaDrawState *ds = ctx->ds;
     const double (*pat)[2] = fixed_ns ? attila_msaa_pattern(fixed_ns) :
@@ -329,6 +429,14 @@ stamp_ns(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double tile[4],
             }
         } else {
             /* v is at the pixel corner; samples are offsets from it */
+#ifdef HAVE_AVX_PATH
+            if (fixed_ns == 4 && sl) {
+                cover[i] = msaa_cover4_avx(ds, sl, v[i], inside, want_z,
+                                           zs[i]);
+                any = any || cover[i];
+                continue;
+            }
+#endif
             cover[i] = msaa_cover(ds, t, st, pat, ns, v[i], inside, general,
                                   want_z, zs[i]);
         }
@@ -556,41 +664,34 @@ static void stamp(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                   const AttilaSampleSteps *st, int32_t qx, int32_t qy,
                   bool inside, bool general)
 {
-    stamp_ns(ctx, t, tile, memo, st, qx, qy, inside, general, 0);
+    stamp_ns(ctx, t, tile, memo, st, qx, qy, inside, general, 0, NULL);
 }
 
 /*
  * stamp() of a 4-sample draw (not under g3d_general_path): the samples'
- * loops of a known length, unrolled by the compiler.
+ * loops of a known length, unrolled by the compiler; sl: the pixels'
+ * samples in AVX lanes (msaa_cover4_avx), NULL: one by one.
  */
 static void stamp4(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                    const double tile[4], AttilaStampMemo *memo,
                    const AttilaSampleSteps *st, int32_t qx, int32_t qy,
-                   bool inside)
+                   bool inside, const SampleLanes *sl)
 {
-    stamp_ns(ctx, t, tile, memo, st, qx, qy, inside, false, 4);
+    stamp_ns(ctx, t, tile, memo, st, qx, qy, inside, false, 4, sl);
 }
 
 /*
- * One stamp of a one-sample draw whose mapped targets all have a chosen
- * write path (AttilaRaster.one_sample, not under g3d_general_path): the
- * steps of stamp() for one sample, with the coverage as a 4-bit mask and
- * no per-sample loops. The same tests, float operations and z/stencil and
- * colour accesses in the same order; v are the four pixels' edge values.
+ * The coverage of a one-sample stamp as a 4-bit mask (bit i: pixel i) from
+ * its four pixels' edge and z values v; inside: stamp1's box test found the
+ * stamp far inside the three edges, only near/far are tested.
  */
-static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                   const double v[4][4], int32_t qx, int32_t qy, bool inside)
+static inline unsigned stamp1_cover(const AttilaDrawState *ds,
+                                    const AttilaTriangle *t,
+                                    const double v[4][4], int32_t qx,
+                                    int32_t qy, bool inside)
 {
-    const AttilaDrawState *ds = ctx->ds;
-    bool d3d9 = ds->d3d9_depth, early;
-    const double *lane_v[4] = { v[0], v[1], v[2], v[3] };
-    uint32_t zs[4] = { 0 }, lane_z[4] = { 0 };
-    uint8_t *z0 = NULL;
-    unsigned cov = 0, i, n;
-    bool cov_write_done = false;
-#ifdef __SSE2__
-    __m128 ch[4];
-#endif
+    bool d3d9 = ds->d3d9_depth;
+    unsigned cov = 0, i;
 
     for (i = 0; i < 4; i++) {
         bool in = inside ? attila_inside_depth(v[i][3], d3d9) :
@@ -612,9 +713,32 @@ static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             cov &= ~12u;
         }
     }
-    if (!cov) {
-        return;
-    }
+    return cov;
+}
+
+/*
+ * One stamp of a one-sample draw whose mapped targets all have a chosen
+ * write path (AttilaRaster.one_sample, not under g3d_general_path): the
+ * steps of stamp() for one sample, with the coverage cov (non-zero) as a
+ * 4-bit mask and no per-sample loops. The same tests, float operations and
+ * z/stencil and colour accesses in the same order; v are the four pixels'
+ * edge values. Not inlined: the row walks' two instances call it.
+ */
+static __attribute__((noinline)) void
+stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double v[4][4],
+       int32_t qx, int32_t qy, unsigned cov)
+{
+    const AttilaDrawState *ds = ctx->ds;
+    bool early;
+    const double *lane_v[4] = { v[0], v[1], v[2], v[3] };
+    uint32_t zs[4] = { 0 }, lane_z[4] = { 0 };
+    uint8_t *z0 = NULL;
+    unsigned i, n;
+    bool cov_write_done = false;
+#ifdef __SSE2__
+    __m128 ch[4];
+#endif
+
     ctx->quads++;
 
     early = ctx->early;
@@ -714,6 +838,36 @@ static void stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     ctx->fragments += (0x4332322132212110ull >> (4 * cov)) & 15;
 }
 
+#ifdef __SSE2__
+/*
+ * stamp1 of a row's covered stamps (raster_job's row walk) where the
+ * program is the copy taken by channel (copy_soa) and no z/stencil test
+ * reads the buffer: the same steps (the input interpolated by channel,
+ * the program's one step counted, the write by channel), without
+ * stamp1's decisions per stamp.
+ */
+static void copy_stamps(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                        const AttilaRowStamp *row, unsigned m, int32_t qy)
+{
+    const AttilaDrawState *ds = ctx->ds;
+    const AttilaRenderTarget *rt = &ds->rt[ctx->rt_list[0]];
+    const uint32_t *rtx = ctx->rtx[0];
+    uint8_t *line = rt->ptr + ctx->rty[0][qy >> 1];
+    unsigned k, in = ds->fs_copy_in;
+
+    for (k = 0; k < m; k++) {
+        __m128 ch[4];
+
+        ctx->interpolate_soa(t, row[k].v, in, ch);
+        attila_color_write4_soa(rt, line + rtx[row[k].qx >> 1], ch,
+                                row[k].cov);
+        ctx->fragments += (0x4332322132212110ull >> (4 * row[k].cov)) & 15;
+    }
+    ctx->quads += m;
+    ctx->work += m;
+}
+#endif
+
 /*
  * Boxes of a tile far outside one of the triangle's edges, or far inside
  * all three. The edge values are linear in the pixel offset (dx, dy) from
@@ -771,10 +925,332 @@ static inline bool box_inside(const TileEdges *te, double dx, double dy)
            te->a[2] * dx + te->b[2] * dy > te->hi[2];
 }
 
+/*
+ * The one-sample path's walk of a row of stamps (not under
+ * g3d_general_path). A stamp's edge and z values are the memo's sums
+ * (attila_triangle_eval_stamp_memo): the scan tile's value, then for the
+ * levels 4, 3, 2 (8x8, 4x4, stamp) a 2^(l-1) where dx has the bit and
+ * b 2^(l-1) where dy has it, the same products added in the same order;
+ * along a row the 8x8 and 4x4 nodes are redone only when dx leaves them.
+ * A pixel is covered when all four of its values (e0 e1 e2 z) lie in
+ * (lo, hi]: the edges' attila_triangle_inside_lo limits, and the near/far
+ * test of attila_inside_depth as bounds on z (|z| <= c is
+ * -c <= z <= c, i.e. z above the double below -c). A NaN fails every
+ * bound, as it fails the scalar tests. That is the exact test, so the
+ * stamps stamp1_cover would take by the box test as inside get the same
+ * coverage. The stamps of the row between the first and the last the box
+ * test admits are visited (raster_job); one with no pixel covered is
+ * skipped as stamp1 would skip it.
+ */
+void attila_row_steps(const AttilaTriangle *t, bool d3d9_depth,
+                      AttilaRowSteps *rs)
+{
+    int l, k;
+
+    for (k = 0; k < 4; k++) {
+        for (l = 0; l < 3; l++) {
+            double s = (double)(8u >> l);
+            rs->a[l][k] = t->ea[k] * s;
+            rs->b[l][k] = t->eb[k] * s;
+        }
+        rs->a[3][k] = t->ea[k];
+        rs->b[3][k] = t->eb[k];
+        rs->lo[k] = k < 3 ? t->inside_lo[k] : d3d9_depth ? -ATTILA_MIN_BIAS :
+                    nextafter(-(1.0 + ATTILA_MIN_BIAS), -INFINITY);
+        rs->hi[k] = k < 3 ? INFINITY : 1.0 + ATTILA_MIN_BIAS;
+    }
+}
+
+/* the pixels of stamp (qx, qy) inside the triangle's box, as cov bits */
+static inline unsigned box_bits(const AttilaTriangle *t, int32_t qx,
+                                unsigned rows)
+{
+    unsigned cols = (qx >= t->x0 && qx <= t->x1 ? 5u : 0u) |
+                    (qx + 1 >= t->x0 && qx + 1 <= t->x1 ? 10u : 0u);
+    return cols & rows;
+}
+
+static inline unsigned row_bits(const AttilaTriangle *t, int32_t qy)
+{
+    return (qy >= t->y0 && qy <= t->y1 ? 3u : 0u) |
+           (qy + 1 >= t->y0 && qy + 1 <= t->y1 ? 12u : 0u);
+}
+
+#ifdef __SSE2__
+/* the row walk with a pixel's values two an SSE2 operation (e0 e1, e2 z) */
+static unsigned stamp_row_sse2(const AttilaTriangle *t,
+                                const double tv[4], const AttilaRowSteps *rs,
+                                int32_t qy, int32_t qx0, int32_t qx1,
+                                AttilaRowStamp *out)
+{
+    unsigned n = 0;
+    uint32_t dy = (uint32_t)(qy - t->start_y), key4 = ~0u, key3 = ~0u;
+    const __m128d lo01 = _mm_loadu_pd(rs->lo), lo2z = _mm_loadu_pd(rs->lo + 2);
+    const __m128d hi2z = _mm_loadu_pd(rs->hi + 2);
+    const __m128d a01 = _mm_loadu_pd(rs->a[3]), a2z = _mm_loadu_pd(rs->a[3] + 2);
+    const __m128d b01 = _mm_loadu_pd(rs->b[3]), b2z = _mm_loadu_pd(rs->b[3] + 2);
+    __m128d n4[2] = { _mm_setzero_pd(), _mm_setzero_pd() };
+    __m128d n3[2] = { _mm_setzero_pd(), _mm_setzero_pd() };
+    unsigned rows = row_bits(t, qy);
+    int32_t qx;
+
+    for (qx = qx0; qx <= qx1; qx += 2) {
+        uint32_t dx = (uint32_t)(qx - t->start_x);
+        __m128d p[4][2];
+        unsigned cov = 0, i;
+
+        if ((dx >> 3 & 1) != key4) {
+            key4 = dx >> 3 & 1;
+            n4[0] = _mm_loadu_pd(tv);
+            n4[1] = _mm_loadu_pd(tv + 2);
+            if (dx & 8) {
+                n4[0] = _mm_add_pd(n4[0], _mm_loadu_pd(rs->a[0]));
+                n4[1] = _mm_add_pd(n4[1], _mm_loadu_pd(rs->a[0] + 2));
+            }
+            if (dy & 8) {
+                n4[0] = _mm_add_pd(n4[0], _mm_loadu_pd(rs->b[0]));
+                n4[1] = _mm_add_pd(n4[1], _mm_loadu_pd(rs->b[0] + 2));
+            }
+        }
+        if ((dx >> 2 & 3) != key3) {
+            key3 = dx >> 2 & 3;
+            n3[0] = n4[0];
+            n3[1] = n4[1];
+            if (dx & 4) {
+                n3[0] = _mm_add_pd(n3[0], _mm_loadu_pd(rs->a[1]));
+                n3[1] = _mm_add_pd(n3[1], _mm_loadu_pd(rs->a[1] + 2));
+            }
+            if (dy & 4) {
+                n3[0] = _mm_add_pd(n3[0], _mm_loadu_pd(rs->b[1]));
+                n3[1] = _mm_add_pd(n3[1], _mm_loadu_pd(rs->b[1] + 2));
+            }
+        }
+        p[0][0] = n3[0];
+        p[0][1] = n3[1];
+        if (dx & 2) {
+            p[0][0] = _mm_add_pd(p[0][0], _mm_loadu_pd(rs->a[2]));
+            p[0][1] = _mm_add_pd(p[0][1], _mm_loadu_pd(rs->a[2] + 2));
+        }
+        if (dy & 2) {
+            p[0][0] = _mm_add_pd(p[0][0], _mm_loadu_pd(rs->b[2]));
+            p[0][1] = _mm_add_pd(p[0][1], _mm_loadu_pd(rs->b[2] + 2));
+        }
+        /* v1 = v0 + a, v2 = v0 + b, v3 = v1 + b */
+        p[1][0] = _mm_add_pd(p[0][0], a01);
+        p[1][1] = _mm_add_pd(p[0][1], a2z);
+        p[2][0] = _mm_add_pd(p[0][0], b01);
+        p[2][1] = _mm_add_pd(p[0][1], b2z);
+        p[3][0] = _mm_add_pd(p[1][0], b01);
+        p[3][1] = _mm_add_pd(p[1][1], b2z);
+        for (i = 0; i < 4; i++) {
+            /* lane 0: e0 and e2, lane 1: e1 and z */
+            __m128d m = _mm_and_pd(_mm_and_pd(_mm_cmpgt_pd(p[i][0], lo01),
+                                              _mm_cmpgt_pd(p[i][1], lo2z)),
+                                   _mm_cmple_pd(p[i][1], hi2z));
+            cov |= (unsigned)(_mm_movemask_pd(m) == 3) << i;
+        }
+        cov &= rows;
+        if ((uint32_t)(qx - t->x0) >= (uint32_t)(t->x1 - t->x0)) {
+            /* a column outside the triangle's box */
+            cov &= box_bits(t, qx, rows);
+        }
+        if (cov) {
+            for (i = 0; i < 4; i++) {
+                _mm_storeu_pd(out[n].v[i], p[i][0]);
+                _mm_storeu_pd(out[n].v[i] + 2, p[i][1]);
+            }
+            out[n].qx = qx;
+            out[n++].cov = cov;
+        }
+    }
+    return n;
+}
+#endif
+
+#ifdef HAVE_AVX_PATH
+/*
+ * The row walk with a pixel's four values one AVX operation; only
+ * additions and compares, so nothing GCC could contract. With ad (the
+ * one-sample copy's input, attila_interp_consts_avx) a covered stamp's
+ * input by component goes to ch[n] (attila_interp_weights_avx and _comps_avx,
+ * from the transposed edge values the coverage used) instead of its values to
+ * out[n].v.
+ */
+__attribute__((target("avx"), always_inline))
+static inline unsigned row_walk_avx(const AttilaTriangle *t,
+                                    const double tv[4],
+                                    const AttilaRowSteps *rs, int32_t qy,
+                                    int32_t qx0, int32_t qx1,
+                                    AttilaRowStamp *out,
+                                    const __m256d (*ad)[4], __m128 (*ch)[4])
+{
+    unsigned n = 0;
+    uint32_t dy = (uint32_t)(qy - t->start_y), key4 = ~0u, key3 = ~0u;
+    const __m256d lo0 = _mm256_broadcast_sd(&rs->lo[0]);
+    const __m256d lo1 = _mm256_broadcast_sd(&rs->lo[1]);
+    const __m256d lo2 = _mm256_broadcast_sd(&rs->lo[2]);
+    const __m256d lo3 = _mm256_broadcast_sd(&rs->lo[3]);
+    const __m256d hi3 = _mm256_broadcast_sd(&rs->hi[3]);
+    const __m256d a = _mm256_loadu_pd(rs->a[3]), b = _mm256_loadu_pd(rs->b[3]);
+    __m256d n4 = _mm256_setzero_pd(), n3 = _mm256_setzero_pd();
+    unsigned rows = row_bits(t, qy);
+    int32_t qx;
+
+    for (qx = qx0; qx <= qx1; qx += 2) {
+        uint32_t dx = (uint32_t)(qx - t->start_x);
+        __m256d p[4];
+        unsigned cov, i;
+
+        if ((dx >> 3 & 1) != key4) {
+            key4 = dx >> 3 & 1;
+            n4 = _mm256_loadu_pd(tv);
+            if (dx & 8) {
+                n4 = _mm256_add_pd(n4, _mm256_loadu_pd(rs->a[0]));
+            }
+            if (dy & 8) {
+                n4 = _mm256_add_pd(n4, _mm256_loadu_pd(rs->b[0]));
+            }
+        }
+        if ((dx >> 2 & 3) != key3) {
+            key3 = dx >> 2 & 3;
+            n3 = n4;
+            if (dx & 4) {
+                n3 = _mm256_add_pd(n3, _mm256_loadu_pd(rs->a[1]));
+            }
+            if (dy & 4) {
+                n3 = _mm256_add_pd(n3, _mm256_loadu_pd(rs->b[1]));
+            }
+        }
+        p[0] = n3;
+        if (dx & 2) {
+            p[0] = _mm256_add_pd(p[0], _mm256_loadu_pd(rs->a[2]));
+        }
+        if (dy & 2) {
+            p[0] = _mm256_add_pd(p[0], _mm256_loadu_pd(rs->b[2]));
+        }
+        /* v1 = v0 + a, v2 = v0 + b, v3 = v1 + b */
+        p[1] = _mm256_add_pd(p[0], a);
+        p[2] = _mm256_add_pd(p[0], b);
+        p[3] = _mm256_add_pd(p[1], b);
+        /* the four pixels' e0, e1, e2 and z each in one vector, lane i
+         * pixel i: its coverage is bit i of one mask */
+        __m256d t0 = _mm256_unpacklo_pd(p[0], p[1]);
+        __m256d t1 = _mm256_unpackhi_pd(p[0], p[1]);
+        __m256d t2 = _mm256_unpacklo_pd(p[2], p[3]);
+        __m256d t3 = _mm256_unpackhi_pd(p[2], p[3]);
+        __m256d e0 = _mm256_permute2f128_pd(t0, t2, 0x20);
+        __m256d e2 = _mm256_permute2f128_pd(t0, t2, 0x31);
+        __m256d e1 = _mm256_permute2f128_pd(t1, t3, 0x20);
+        __m256d z = _mm256_permute2f128_pd(t1, t3, 0x31);
+        __m256d m = _mm256_and_pd(
+            _mm256_and_pd(_mm256_cmp_pd(e0, lo0, _CMP_GT_OQ),
+                          _mm256_cmp_pd(e1, lo1, _CMP_GT_OQ)),
+            _mm256_and_pd(_mm256_cmp_pd(e2, lo2, _CMP_GT_OQ),
+                          _mm256_and_pd(_mm256_cmp_pd(z, lo3, _CMP_GT_OQ),
+                                        _mm256_cmp_pd(z, hi3, _CMP_LE_OQ))));
+
+        cov = (unsigned)_mm256_movemask_pd(m) & rows;
+        if ((uint32_t)(qx - t->x0) >= (uint32_t)(t->x1 - t->x0)) {
+            /* a column outside the triangle's box */
+            cov &= box_bits(t, qx, rows);
+        }
+        if (cov) {
+            if (ad) {
+                __m256d f[3];
+
+                attila_interp_weights_avx(e0, e1, e2, f);
+                attila_interp_comps_avx(ad, f, ch[n]);
+            } else {
+                for (i = 0; i < 4; i++) {
+                    _mm256_storeu_pd(out[n].v[i], p[i]);
+                }
+            }
+            out[n].qx = qx;
+            out[n++].cov = cov;
+        }
+    }
+    return n;
+}
+
+__attribute__((target("avx")))
+static unsigned stamp_row_avx(const AttilaTriangle *t,
+                              const double tv[4], const AttilaRowSteps *rs,
+                              int32_t qy, int32_t qx0, int32_t qx1,
+                              AttilaRowStamp *out)
+{
+    return row_walk_avx(t, tv, rs, qy, qx0, qx1, out, NULL, NULL);
+}
+
+/*
+ * copy_stamps' AVX instance with the walk: the covered stamps of the row
+ * (qx0..qx1) interpolated as they are found, then written (one call); the
+ * number of covered stamps.
+ */
+__attribute__((target("avx")))
+static unsigned copy_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                             const double tv[4], const AttilaRowSteps *rs,
+                             int32_t qy, int32_t qx0, int32_t qx1)
+{
+    const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
+    AttilaRowStamp row[TILE / 2];
+    __m128 ch[TILE / 2][4];
+    __m256d ad[3][4];
+    unsigned m, k;
+    int c, l;
+
+    if (ctx->copy_tri != t) {
+        /* the copied input's components in double, once a triangle */
+        ctx->copy_tri = t;
+        for (l = 0; l < 3; l++) {
+            _mm256_storeu_pd(ctx->copy_attr[l], _mm256_cvtps_pd(
+                _mm_loadu_ps(t->attr[l][ctx->ds->fs_copy_in])));
+        }
+    }
+    for (l = 0; l < 3; l++) {
+        for (c = 0; c < 4; c++) {
+            ad[l][c] = _mm256_broadcast_sd(&ctx->copy_attr[l][c]);
+        }
+    }
+
+    m = row_walk_avx(t, tv, rs, qy, qx0, qx1, row, ad, ch);
+    if (m) {
+        attila_color_write_row_avx(rt, rt->ptr + ctx->rty[0][qy >> 1],
+                                   ctx->rtx[0], row, m,
+                                   (const __m128 (*)[4])ch);
+    }
+    for (k = 0; k < m; k++) {
+        ctx->fragments += (0x4332322132212110ull >> (4 * row[k].cov)) & 15;
+    }
+    ctx->quads += m;
+    ctx->work += m;
+    return m;
+}
+#endif
+
+AttilaStampRowFn *attila_stamp_row_fn(void)
+{
+#ifdef HAVE_AVX_PATH
+    return g3d_use_avx() ? stamp_row_avx : stamp_row_sse2;
+#elif defined(__SSE2__)
+    return stamp_row_sse2;
+#else
+    return NULL;
+#endif
+}
+
 static void raster_job(void *arg, int thread)
 {
     AttilaRaster *r = arg;
     AttilaRenderCtx *ctx = &r->ctx[thread];
+    AttilaStampRowFn *rows = r->one_sample ? r->rows : NULL;
+    AttilaRowSteps rsteps;
+    AttilaRowStamp row[TILE / 2];
+    unsigned m, k;
+    /* the row's stamps by copy_stamps */
+    bool copy_rows = rows && ctx->copy_soa && !ctx->ztest;
+    /* a 4-sample draw's samples in AVX lanes */
+    bool lanes4 = r->lanes4 && r->ds->msaa && r->ds->samples == 4;
+    SampleLanes lanes;
     size_t n;
 
     for (n = 0; n < r->n; n++) {
@@ -789,6 +1265,19 @@ static void raster_job(void *arg, int thread)
         if (pat && r->skip_boxes) {
             attila_sample_steps(t, pat, r->ds->samples, &steps);
         }
+        if (lanes4) {
+            int s, k;
+            for (k = 0; k < 4; k++) {
+                for (s = 0; s < 4; s++) {
+                    lanes.x[k][s] = steps.x[s][k];
+                    lanes.y[k][s] = steps.y[s][k];
+                }
+            }
+            attila_row_steps(t, r->ds->d3d9_depth, &lanes.bounds);
+        }
+        if (rows) {
+            attila_row_steps(t, r->ds->d3d9_depth, &rsteps);
+        }
         for (ty = ty0; ty <= ty1; ty++) {
             for (tx = tx0; tx <= tx1; tx++) {
                 int32_t x0, y0, x1, y1, qx, qy;
@@ -796,6 +1285,7 @@ static void raster_job(void *arg, int thread)
                 TileEdges whole, stamps;
                 AttilaStampMemo memo = { 0 };
                 bool outside;
+                unsigned cov;
 
                 if (g3d_tile_owner(tx, ty, r->threads) != thread) {
                     continue;
@@ -817,7 +1307,46 @@ static void raster_job(void *arg, int thread)
                     if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
                         return;     /* the draw is stopped (reported) */
                     }
-                    for (qx = x0; qx <= x1 && !outside; qx += 2) {
+                    if (rows && !outside) {
+                        /* the stamps between the first and the last the
+                         * box test admits (they are a run: each edge's
+                         * a dx + b dy is monotonic in dx) */
+                        double dy = qy - ty * TILE;
+                        int32_t lo = x0, hi = x1 & ~1;
+                        while (lo <= hi &&
+                               box_outside(&stamps, lo - tx * TILE, dy)) {
+                            lo += 2;
+                        }
+                        while (hi > lo &&
+                               box_outside(&stamps, hi - tx * TILE, dy)) {
+                            hi -= 2;
+                        }
+#ifdef HAVE_AVX_PATH
+                        if (copy_rows && ctx->row_avx) {
+                            /* walked and written with the copy */
+                            if (lo <= hi) {
+                                copy_row_avx(ctx, t, tv, &rsteps, qy, lo,
+                                             hi);
+                            }
+                            m = 0;
+                        } else
+#endif
+                        {
+                            m = lo <= hi ? rows(t, tv, &rsteps, qy, lo, hi,
+                                                row) : 0;
+                        }
+#ifdef __SSE2__
+                        if (copy_rows && m) {
+                            copy_stamps(ctx, t, row, m, qy);
+                            m = 0;
+                        }
+#endif
+                        for (k = 0; k < m; k++) {
+                            stamp1(ctx, t, (const double (*)[4])row[k].v,
+                                   row[k].qx, qy, row[k].cov);
+                        }
+                    }
+                    for (qx = x0; qx <= x1 && !outside && !rows; qx += 2) {
                         double dx = qx - tx * TILE, dy = qy - ty * TILE;
                         if (!r->skip_boxes) {
                             stamp(ctx, t, tv, NULL, NULL, qx, qy, false,
@@ -828,13 +1357,19 @@ static void raster_job(void *arg, int thread)
                                 continue;
                             }
                             eval_stamp(t, tv, qx, qy, &memo, v);
-                            stamp1(ctx, t, v, qx, qy,
-                                   box_inside(&stamps, dx, dy));
+                            cov = stamp1_cover(r->ds, t,
+                                               (const double (*)[4])v, qx, qy,
+                                               box_inside(&stamps, dx, dy));
+                            if (cov) {
+                                stamp1(ctx, t, (const double (*)[4])v, qx,
+                                       qy, cov);
+                            }
                         } else if (box_outside(&stamps, dx, dy)) {
                             continue;
                         } else if (pat && r->ds->samples == 4) {
                             stamp4(ctx, t, tv, &memo, &steps, qx, qy,
-                                   box_inside(&stamps, dx, dy));
+                                   box_inside(&stamps, dx, dy),
+                                   lanes4 ? &lanes : NULL);
                         } else {
                             stamp(ctx, t, tv, &memo, pat ? &steps : NULL,
                                   qx, qy, box_inside(&stamps, dx, dy), false);
@@ -894,6 +1429,12 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         }
     }
     r->one_sample = r->one_sample && r->tables;
+    r->rows = attila_stamp_row_fn();
+#ifdef HAVE_AVX_PATH
+    r->lanes4 = r->skip_boxes && g3d_use_avx();
+#else
+    r->lanes4 = false;
+#endif
     if (r->tables && ds->zptr) {
         attila_address_table(&r->tab[0], &ds->zpm);
     }
@@ -939,6 +1480,10 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
                         ds->fs_copy_out == 1 + ctx->rt_list[0];
 #ifdef __SSE2__
         ctx->interpolate_soa = attila_interpolate_soa_lanes();
+#ifdef HAVE_AVX_PATH
+        ctx->row_avx = g3d_use_avx();
+        ctx->copy_tri = NULL;
+#endif
 #else
         ctx->copy_soa = false;
 #endif

@@ -82,7 +82,8 @@ void g3d_fmt_row_to_argb(G3DPixFmt fmt, const uint8_t *src, uint32_t *dst,
  * negative number from any c <= 0 (-0 included), and to INT_MIN from NaN,
  * so the signed and unsigned saturating packs give the clamped bytes.
  */
-static inline __m128i g3d_unorm8x4_lanes(const __m128 c[4])
+static inline __attribute__((always_inline)) __m128i
+g3d_unorm8x4_lanes(const __m128 c[4])
 {
     const __m128 one = _mm_set1_ps(1.0f);
     __m128i u[4], b, t;
@@ -109,7 +110,7 @@ static inline __m128i g3d_unorm8x4_lanes(const __m128 c[4])
  * its pixels 0..3, then 2, 1, 3), put in pixel order by one byte shuffle.
  * Pixels 0..3 in the low half, 4..7 in the high.
  */
-static inline __attribute__((target("avx2"))) __m256i
+static inline __attribute__((always_inline, target("avx2"))) __m256i
 g3d_unorm8x8_lanes(const __m256 c[4])
 {
     const __m256 one = _mm256_set1_ps(1.0f);

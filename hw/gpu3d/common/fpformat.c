@@ -39,6 +39,20 @@ static void __attribute__((constructor)) unorm_table_init(void)
     }
 }
 
+/*
+ * ldexpf(v, k) for an integer 1 <= v < 2^24: a multiply by the power of two
+ * built from its bits where the product is a normal binary32 (then exact,
+ * as ldexpf is), the library call elsewhere (denormal or overflowing
+ * results, which no format here produces).
+ */
+static inline float scale2(float v, int k)
+{
+    if (k >= -126 && k <= 127 - 24) {
+        return v * g3d_u2f((uint32_t)(k + 127) << 23);
+    }
+    return ldexpf(v, k);
+}
+
 float g3d_float_unpack(uint32_t bits, const G3DFloatFmt *fmt)
 {
     uint32_t man_mask = (1u << fmt->man_bits) - 1;
@@ -52,11 +66,11 @@ float g3d_float_unpack(uint32_t bits, const G3DFloatFmt *fmt)
         if (!(fmt->flags & G3D_FP_DENORM) || m == 0) {
             return sign ? -0.0f : 0.0f;
         }
-        v = ldexpf((float)m, 1 - fmt->bias - fmt->man_bits);
+        v = scale2((float)m, 1 - fmt->bias - fmt->man_bits);
     } else if (e == exp_max && (fmt->flags & G3D_FP_INFNAN)) {
         v = m ? NAN : INFINITY;
     } else {
-        v = ldexpf((float)(m | (man_mask + 1)),
+        v = scale2((float)(m | (man_mask + 1)),
                    (int)e - fmt->bias - fmt->man_bits);
     }
     return sign ? -v : v;

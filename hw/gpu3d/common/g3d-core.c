@@ -42,6 +42,11 @@ bool g3d_use_avx(void)
     return g3d_simd_level() >= G3D_SIMD_AVX;
 }
 
+bool g3d_use_avx2(void)
+{
+    return g3d_simd_level() >= G3D_SIMD_AVX2;
+}
+
 static G3DLogFn *log_sink;
 static unsigned log_counts[2];
 

@@ -31,6 +31,16 @@ typedef void G3DLogFn(G3DLogKind kind, const char *msg);
  */
 void g3d_set_log_sink(G3DLogFn *fn);
 
+/*
+ * Called by each render helper thread (common/tiles.c) as it starts and
+ * before it ends, when set (before the cores are made): helpers may read
+ * guest memory through the QEMU glue's G3DMem (r300-3d's vertex arrays,
+ * r300/vap.c), whose translation is an RCU reader, so the glue registers
+ * them with RCU there.
+ */
+extern void (*g3d_helper_thread_begin)(void);
+extern void (*g3d_helper_thread_end)(void);
+
 void g3d_log(G3DLogKind kind, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -165,6 +175,12 @@ extern bool g3d_general_path;
  */
 extern bool g3d_no_avx;
 bool g3d_use_avx(void);
+/*
+ * Eight-pixel functions compiled for AVX2 (the AVX ones' operations on two
+ * groups of four at once) are chosen when this is true: g3d_simd_level()
+ * (below) is AVX2 or more; tests lower g3d_simd_max to run the AVX ones.
+ */
+bool g3d_use_avx2(void);
 
 /*
  * The instruction set levels of the fast functions, lowest first: SSE2

@@ -96,7 +96,30 @@ typedef struct ArenaBlock {
     /* data follows, 16-aligned */
 } ArenaBlock;
 
+/* Blocks of at least `block` bytes, the current one first. */
+typedef struct Arena {
+    ArenaBlock *head;
+    size_t block;
+} Arena;
+
 #define ARENA_BLOCK (1u << 20)
+#define STAGE_ARENA_BLOCK (64u << 10)
+
+/*
+ * A front end's chunk of triangles (raster.h, staged triangles): their
+ * setup, queued in order by g3d_raster_stage_commit, and their user data,
+ * which lives until the raster's next flush like any queued triangle's.
+ */
+struct G3DRasterStage {
+    SetupTri *tris;
+    size_t ntris, cap;
+    Arena arena;
+};
+
+#define MAX_STAGES 256
+
+/* the stage the calling thread queues into (g3d_raster_stage_enter) */
+static __thread G3DRasterStage *staging;
 
 struct G3DRaster {
     G3DThreadPool *pool;
@@ -119,7 +142,8 @@ struct G3DRaster {
     bool gmark[BIN_GRID * BIN_GRID / GROUP_TILES];
     uint32_t ngused;
     uint32_t next_group;
-    ArenaBlock *arena;          /* current block first */
+    Arena arena;                /* the queued triangles' user data */
+    G3DRasterStage *stages[MAX_STAGES];     /* made on first use */
     uint64_t batch_pixels;      /* sum of the queued triangles' boxes */
     uint64_t *thread_quads;     /* per-thread counters, summed at flush */
     uint64_t *thread_samples;
@@ -139,6 +163,8 @@ static inline int64_t ceil_div(int64_t a, int64_t b)
     return -floor_div(-a, b);
 }
 
+static void arena_free(Arena *a);
+
 G3DRaster *g3d_raster_new(int threads)
 {
     G3DRaster *r = g_new0(G3DRaster, 1);
@@ -147,6 +173,7 @@ G3DRaster *g3d_raster_new(int threads)
         threads = 1;
     }
     r->pool = g3d_pool_new(threads);
+    r->arena.block = ARENA_BLOCK;
     r->thread_quads = g_new0(uint64_t, threads);
     r->thread_samples = g_new0(uint64_t, threads);
     r->thread_filled = g_new0(uint64_t, threads);
@@ -155,7 +182,6 @@ G3DRaster *g3d_raster_new(int threads)
 
 void g3d_raster_free(G3DRaster *r)
 {
-    ArenaBlock *b, *next;
     int i;
 
     if (!r) {
@@ -165,9 +191,13 @@ void g3d_raster_free(G3DRaster *r)
     for (i = 0; i < BIN_GRID * BIN_GRID; i++) {
         g_free(r->bins[i].e);
     }
-    for (b = r->arena; b; b = next) {
-        next = b->next;
-        g_free(b);
+    arena_free(&r->arena);
+    for (i = 0; i < MAX_STAGES; i++) {
+        if (r->stages[i]) {
+            arena_free(&r->stages[i]->arena);
+            g_free(r->stages[i]->tris);
+            g_free(r->stages[i]);
+        }
     }
     g_free(r->tris);
     g_free(r->thread_quads);
@@ -181,29 +211,34 @@ int g3d_raster_threads(const G3DRaster *r)
     return g3d_pool_threads(r->pool);
 }
 
-void *g3d_raster_alloc(G3DRaster *r, size_t size)
+static void *arena_alloc(Arena *a, size_t size)
 {
-    ArenaBlock *b = r->arena;
+    ArenaBlock *b = a->head;
     size_t hdr = (sizeof(ArenaBlock) + 15) & ~(size_t)15;
     void *p;
 
     size = (size + 15) & ~(size_t)15;
     if (!b || b->size - b->used < size) {
-        size_t bsize = size > ARENA_BLOCK ? size : ARENA_BLOCK;
+        size_t bsize = size > a->block ? size : a->block;
         b = g_malloc(hdr + bsize);
         b->size = bsize;
         b->used = 0;
-        b->next = r->arena;
-        r->arena = b;
+        b->next = a->head;
+        a->head = b;
     }
     p = (uint8_t *)b + hdr + b->used;
     b->used += size;
     return p;
 }
 
-static void arena_reset(G3DRaster *r)
+void *g3d_raster_alloc(G3DRaster *r, size_t size)
 {
-    ArenaBlock *b = r->arena, *next;
+    return arena_alloc(staging ? &staging->arena : &r->arena, size);
+}
+
+static void arena_reset(Arena *a)
+{
+    ArenaBlock *b = a->head, *next;
 
     if (!b) {
         return;
@@ -216,9 +251,31 @@ static void arena_reset(G3DRaster *r)
     }
     b->next = NULL;
     b->used = 0;
-    if (b->size > ARENA_BLOCK) {
+    if (b->size > a->block) {
         g_free(b);
-        r->arena = NULL;
+        a->head = NULL;
+    }
+}
+
+static void arena_free(Arena *a)
+{
+    ArenaBlock *b, *next;
+
+    for (b = a->head; b; b = next) {
+        next = b->next;
+        g_free(b);
+    }
+    a->head = NULL;
+}
+
+/* the user data of every queued or staged triangle, at a flush */
+static void arenas_reset(G3DRaster *r)
+{
+    int i;
+
+    arena_reset(&r->arena);
+    for (i = 0; i < MAX_STAGES && r->stages[i]; i++) {
+        arena_reset(&r->stages[i]->arena);
     }
 }
 
@@ -298,24 +355,18 @@ bool g3d_raster_edges(const G3DTriangle *t, G3DEdges *g)
     return true;
 }
 
-bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
+/* t's setup in *st; false for a degenerate or fully clipped triangle */
+static bool setup_triangle(const G3DTriangle *t, SetupTri *st)
 {
     const G3DRasterRules *rules = t->rules;
     const G3DRasterVertex *v[3] = { &t->v[0], &t->v[1], &t->v[2] };
     int64_t S = rules->subpixels;
     int64_t minx, maxx, miny, maxy;
     G3DEdges g;
-    SetupTri *st;
 
     if (!g3d_raster_edges(t, &g)) {
         return false;
     }
-    r->preempt = g3d_preempt_current;
-    if (r->ntris == r->cap) {
-        r->cap = r->cap ? r->cap * 2 : 1024;
-        r->tris = g_renew(SetupTri, r->tris, r->cap);
-    }
-    st = &r->tris[r->ntris];
     memcpy(st->e, g.e, sizeof(st->e));
     st->area = g.area;
     st->inv_area = g.inv_area;
@@ -342,12 +393,100 @@ bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
     st->fill_wide = t->fill && t->fill_wide;
     /* the quads reach at most two pixels outside the vertices' box */
     st->exact_double = !g3d_general_path && g.exact_double;
+    return true;
+}
+
+/* a slot at the end of a list of SetupTri */
+static SetupTri *tri_slot(SetupTri **tris, size_t n, size_t *cap)
+{
+    if (n == *cap) {
+        *cap = *cap ? *cap * 2 : 1024;
+        *tris = g_renew(SetupTri, *tris, *cap);
+    }
+    return &(*tris)[n];
+}
+
+/* queue tris[ntris], set up: the bins of its tiles get it */
+static void queue_triangle(G3DRaster *r)
+{
+    const SetupTri *st = &r->tris[r->ntris];
+
+    r->preempt = g3d_preempt_current;
     r->batch_pixels += (uint64_t)(st->box.x1 - st->box.x0) *
                        (st->box.y1 - st->box.y0);
     r->ntris++;
     r->stats.triangles++;
     bin_triangle(r);
+}
+
+bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
+{
+    G3DRasterStage *s = staging;
+
+    if (s) {
+        if (!setup_triangle(t, tri_slot(&s->tris, s->ntris, &s->cap))) {
+            return false;
+        }
+        s->ntris++;
+        return true;
+    }
+    if (!setup_triangle(t, tri_slot(&r->tris, r->ntris, &r->cap))) {
+        return false;
+    }
+    queue_triangle(r);
     return true;
+}
+
+G3DRasterStage *g3d_raster_stage(G3DRaster *r, unsigned i)
+{
+    G3DRasterStage *s;
+
+    g_assert(i < MAX_STAGES);
+    if (!r->stages[i]) {
+        /* in order, so that arenas_reset stops at the first gap */
+        g_assert(i == 0 || r->stages[i - 1]);
+        s = g_new0(G3DRasterStage, 1);
+        s->arena.block = STAGE_ARENA_BLOCK;
+        r->stages[i] = s;
+    }
+    return r->stages[i];
+}
+
+void g3d_raster_stage_enter(G3DRasterStage *s)
+{
+    staging = s;
+}
+
+void g3d_raster_stage_leave(void)
+{
+    staging = NULL;
+}
+
+bool g3d_raster_staging(void)
+{
+    return staging != NULL;
+}
+
+size_t g3d_raster_stage_commit(G3DRaster *r, G3DRasterStage *s)
+{
+    size_t i, n = s->ntris;
+
+    for (i = 0; i < n; i++) {
+        *tri_slot(&r->tris, r->ntris, &r->cap) = s->tris[i];
+        queue_triangle(r);
+    }
+    s->ntris = 0;
+    return n;
+}
+
+void g3d_raster_stage_drop(G3DRasterStage *s)
+{
+    s->ntris = 0;
+}
+
+void g3d_raster_run_shared(G3DRaster *r, G3DJobFn *fn, void *arg)
+{
+    g3d_pool_run_shared(r->pool, fn, arg);
 }
 
 /*
@@ -1036,7 +1175,7 @@ void g3d_raster_flush(G3DRaster *r)
         return;
     }
     run_bins(r);
-    arena_reset(r);
+    arenas_reset(r);
 }
 
 void g3d_raster_stats(G3DRaster *r, G3DRasterStats *out)

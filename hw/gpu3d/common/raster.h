@@ -599,6 +599,30 @@ bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t);
  */
 void *g3d_raster_alloc(G3DRaster *r, size_t size);
 
+/*
+ * Staged triangles: a chip may run a draw's front end (vertex fetch and
+ * programs, clipping, setup) on the render threads, in chunks of its
+ * primitives. A thread that has entered a stage queues its triangles there
+ * (g3d_raster_triangle sets them up and returns as usual, but bins nothing)
+ * and allocates their user data from it (g3d_raster_alloc; it lives until
+ * the raster's next flush, like a queued triangle's). The thread that
+ * drives the raster then commits the stages in the primitives' order: the
+ * bins, hence the image, are those of the serial front end.
+ */
+typedef struct G3DRasterStage G3DRasterStage;
+
+/* the raster's i-th stage (i < 256), made on first use, in order */
+G3DRasterStage *g3d_raster_stage(G3DRaster *r, unsigned i);
+/* the calling thread queues into s until it leaves */
+void g3d_raster_stage_enter(G3DRasterStage *s);
+void g3d_raster_stage_leave(void);
+/* is the calling thread queuing into a stage? */
+bool g3d_raster_staging(void);
+/* queue s's triangles, in order, as g3d_raster_triangle would; how many */
+size_t g3d_raster_stage_commit(G3DRaster *r, G3DRasterStage *s);
+/* forget s's triangles (the front end runs the draw again serially) */
+void g3d_raster_stage_drop(G3DRasterStage *s);
+
 /* Rasterise everything queued, on all threads; returns when all are done. */
 void g3d_raster_flush(G3DRaster *r);
 
@@ -645,6 +669,8 @@ void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg);
  * wake costs nothing: the caller takes its units.
  */
 void g3d_pool_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg);
+/* g3d_pool_run_shared on the raster's render threads (between flushes) */
+void g3d_raster_run_shared(G3DRaster *r, G3DJobFn *fn, void *arg);
 
 /*
  * Which of `threads` render threads owns screen tile (tx, ty): a

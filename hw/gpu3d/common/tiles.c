@@ -17,6 +17,9 @@
 
 #define MAX_THREADS 64
 
+void (*g3d_helper_thread_begin)(void);
+void (*g3d_helper_thread_end)(void);
+
 struct G3DThreadPool {
     int threads;
     GThread **helpers;
@@ -44,6 +47,9 @@ static gpointer helper_main(gpointer opaque)
     G3DThreadPool *p = h->pool;
     uint64_t seen = 0;
 
+    if (g3d_helper_thread_begin) {
+        g3d_helper_thread_begin();
+    }
     g_mutex_lock(&p->lock);
     for (;;) {
         while (!p->quit && p->generation == seen) {
@@ -69,6 +75,9 @@ static gpointer helper_main(gpointer opaque)
         }
     }
     g_mutex_unlock(&p->lock);
+    if (g3d_helper_thread_end) {
+        g3d_helper_thread_end();
+    }
     g_free(h);
     return NULL;
 }

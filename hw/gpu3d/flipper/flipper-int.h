@@ -22,6 +22,12 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* eight-pixel textured spans and samplers with AVX2, chosen at run time
+ * (flipper_tx_choose) */
+#define FLIPPER_HAVE_AVX2 1
+#endif
 
 #define EFB_W FLIPPER_EFB_WIDTH
 #define EFB_H FLIPPER_EFB_HEIGHT
@@ -199,6 +205,13 @@ typedef void TxSampleLevel(const TxMap *m, int32_t s, int32_t t, int level,
 typedef void TxSampleLevel4(const TxMap *m, const int32_t s[4],
                             const int32_t t[4], int level, bool linear,
                             uint8_t *out, size_t stride);
+#ifdef FLIPPER_HAVE_AVX2
+/* the same for n groups of eight pixels in AVX2 lanes (s[i], t[i]), their
+ * RGBA words (R lowest) to out[i]; AVX2 code */
+typedef void TxSampleLevel8(const TxMap *m, const __m256i *s,
+                            const __m256i *t, int n, int level, bool linear,
+                            __m256i *out);
+#endif
 struct TxMap {
     const uint8_t *src;         /* level 0 in host memory; NULL reads 0 */
     const uint8_t *src_gb;      /* preloaded RGBA8: the GB half (odd TMEM) */
@@ -216,12 +229,22 @@ struct TxMap {
      * the caller need not compute it (lod 0, filter mag_linear); false
      * under flipper_force_general (flipper_tx_choose) */
     bool lod_fixed;
+#ifdef FLIPPER_HAVE_AVX2
+    /* level4 eight pixels at a time (RGBA8), where the CPU has AVX2 and
+     * g3d_no_avx is false; else NULL */
+    TxSampleLevel8 *level8;
+#endif
 };
 
-/* Statistics per render thread, summed after each flush. */
+/*
+ * Statistics per render thread, summed after each flush. Padded to 128
+ * bytes: the threads add to theirs per quad, and two threads' counters in
+ * one cache line would pass it back and forth.
+ */
 typedef struct FlipperThreadStats {
     uint64_t pixels;
     int bbox[4];
+    uint8_t pad[128 - sizeof(uint64_t) - 4 * sizeof(int)];
 } FlipperThreadStats;
 
 struct FlipperCore {
@@ -265,6 +288,13 @@ struct FlipperCore {
     G3DErrorLatch errors;       /* raises PI INTSR GP error */
 
     FlipperStats stats;
+    /*
+     * Lines (display copy) or rows of tiles (texture copy) and rows
+     * cleared that the last EFB copy's bands produced, summed over the
+     * render threads: equal to the copy's count when no band was skipped
+     * or run twice (tests).
+     */
+    uint32_t copy_units;
 };
 
 /* flipper-core.c */
@@ -517,6 +547,31 @@ static inline __m128i flipper_tev_mod_words(uint8_t tex_mod, __m128i tw,
     return _mm_packus_epi16(v[0], v[1]);
 }
 #endif
+#ifdef FLIPPER_HAVE_AVX2
+/* the same for eight pixels (AVX2): the unpacks and the pack work within
+ * each 128-bit half, so every word keeps its place */
+static inline __attribute__((always_inline, target("avx2")))
+__m256i flipper_tev_mod_words8(uint8_t tex_mod, __m256i tw, __m256i rw)
+{
+    const __m256i z = _mm256_setzero_si256(), r128 = _mm256_set1_epi16(128);
+    __m256i bw = tex_mod == TEV_MOD_TEX_RAS ? tw : rw;
+    __m256i cw = tex_mod == TEV_MOD_TEX_RAS ? rw : tw;
+    __m256i v[2];
+    int h;
+
+    for (h = 0; h < 2; h++) {
+        __m256i b = h ? _mm256_unpackhi_epi8(bw, z)
+                      : _mm256_unpacklo_epi8(bw, z);
+        __m256i c = h ? _mm256_unpackhi_epi8(cw, z)
+                      : _mm256_unpacklo_epi8(cw, z);
+
+        c = _mm256_add_epi16(c, _mm256_srli_epi16(c, 7));
+        v[h] = _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(b, c),
+                                                  r128), 8);
+    }
+    return _mm256_packus_epi16(v[0], v[1]);
+}
+#endif
 /*
  * Debug switch for tests: when set, the per-draw specialisations (TEV
  * stage kinds) are not chosen and every pixel takes the general path, so a
@@ -583,6 +638,13 @@ void flipper_tev_ind_prepare(FlipperCore *c, TevIndirect *ind);
 uint8_t flipper_tev_indirect(const TevIndirect *ind, uint32_t cmd, int32_t s,
                              int32_t t, const uint8_t indtex[4],
                              int32_t tc[2]);
+/* the same for the pixels of a quad in `mask` (s[i], t[i], their
+ * indirect texels indtex[i][n], tc[.][i]); pixel i's bump alpha to
+ * bump[i][stage] */
+void flipper_tev_indirect4(const TevIndirect *ind, uint32_t cmd,
+                           unsigned mask, const int32_t s[4],
+                           const int32_t t[4], const uint8_t indtex[4][4][4],
+                           int32_t tc[2][4], uint8_t bump[4][16], int stage);
 
 /* pe.c */
 void flipper_pe_reset(FlipperCore *c);

@@ -396,17 +396,159 @@ static void encode_line(FlipperCore *c, RowCache *rc, int y, int top,
     yuv422_line(ly, u, v, width, out);
 }
 
-static void copy_to_xfb(FlipperCore *c, uint32_t trigger, int left, int top,
+/*
+ * The copies run on the render threads (g3d_raster_run_shared) by bands of
+ * output lines (display) or rows of tiles (texture), claimed by whichever
+ * thread is free: each output line depends only on the EFB lines it reads,
+ * which nothing changes during the copy, so the bytes are the same for any
+ * thread count. The bands fill a host buffer; the command processor's
+ * thread then writes it to MEM1, so only that thread touches guest memory.
+ */
+enum {
+    XFB_BAND_LINES = 16,
+    TEX_BAND_ROWS = 4,
+    CLEAR_BAND_ROWS = 16,
+};
+
+typedef struct CopyJob {
+    FlipperCore *c;
+    uint32_t trigger;
+    int left, top, width, height;
+    uint32_t units;             /* output lines or rows of tiles */
+    uint32_t band;              /* units a band */
+    uint32_t unit_bytes;
+    uint8_t *out;               /* units * unit_bytes */
+    uint32_t next;              /* atomic: the next band to claim */
+    bool cancelled;             /* atomic: a g3d_yield() said abandon */
+    /* texture copies */
+    int fmt, bh, span, tiles_x;
+    bool half, six, depth, intens;
+    const struct TexFilter *tf;
+    /* the clear: colour words' kept bits and set bits, Z and its update */
+    uint32_t keep, set, z;
+    bool zupd;
+} CopyJob;
+
+/*
+ * The next band [*u0, *u1) of job j, or false when none is left or the
+ * copy was abandoned; counts the band's units in copy_units.
+ */
+static bool copy_band(CopyJob *j, uint32_t *u0, uint32_t *u1)
+{
+    uint32_t b = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+
+    if (__atomic_load_n(&j->cancelled, __ATOMIC_RELAXED) ||
+        (uint64_t)b * j->band >= j->units) {
+        return false;
+    }
+    *u0 = b * j->band;
+    *u1 = MIN(j->units, *u0 + j->band);
+    __atomic_fetch_add(&j->c->copy_units, *u1 - *u0, __ATOMIC_RELAXED);
+    return true;
+}
+
+/* a copy of `units` units of unit_bytes each, `band` units a band, from
+ * the width x height rectangle at (left, top) */
+static void copy_job_init(CopyJob *j, FlipperCore *c, uint32_t trigger,
+                          int left, int top, int width, int height,
+                          uint32_t units, uint32_t band, uint32_t unit_bytes)
+{
+    j->c = c;
+    j->trigger = trigger;
+    j->left = left;
+    j->top = top;
+    j->width = width;
+    j->height = height;
+    j->units = units;
+    j->band = band;
+    j->unit_bytes = unit_bytes;
+    j->out = g_malloc((size_t)units * unit_bytes);
+}
+
+/* per output unit: false (and the copy abandoned) when g3d_yield() says so */
+static bool copy_unit_yield(CopyJob *j)
+{
+    if (g3d_yield()) {
+        __atomic_store_n(&j->cancelled, true, __ATOMIC_RELAXED);
+        return false;
+    }
+    return true;
+}
+
+/* run job j's bands on the render threads; false when abandoned */
+static bool copy_bands(CopyJob *j, G3DJobFn *fn)
+{
+    j->next = 0;
+    j->cancelled = false;
+    g3d_raster_run_shared(j->c->raster, fn, j);
+    return !j->cancelled;
+}
+
+/*
+ * Run job j's bands, then write its units to MEM1 at dest, `stride` bytes
+ * apart; false when the copy was abandoned (nothing written).
+ */
+static bool copy_run(CopyJob *j, G3DJobFn *fn, uint32_t dest, uint32_t stride)
+{
+    uint32_t u;
+
+    if (!copy_bands(j, fn)) {
+        return false;
+    }
+    for (u = 0; u < j->units; u++) {
+        g3d_mem_write(&j->c->cfg.vram, dest + u * stride,
+                      j->out + (size_t)u * j->unit_bytes, j->unit_bytes);
+    }
+    return true;
+}
+
+/* a display copy's bands: each encodes the source line of its first line,
+ * and of every line whose source line differs from the line before */
+static void xfb_job(void *arg, int thread)
+{
+    CopyJob *j = arg;
+    RowCache *rc = NULL;
+    uint32_t u0, u1, l;
+
+    while (copy_band(j, &u0, &u1)) {
+        int prev = -1;
+
+        if (!rc) {
+            rc = g_new(RowCache, 1);
+            rc->y[0] = rc->y[1] = rc->y[2] = -1;
+            rc->left = j->left;
+            rc->width = j->width;
+            row_cache_filter(j->c, rc, j->trigger);
+        }
+        for (l = u0; l < u1; l++) {
+            int src = (int)((uint64_t)l * j->height / j->units);
+            uint8_t *out = j->out + (size_t)l * j->unit_bytes;
+
+            if (!copy_unit_yield(j)) {
+                break;
+            }
+            if (src != prev) {
+                encode_line(j->c, rc, j->top + src, j->top,
+                            j->top + j->height, j->trigger, out);
+                prev = src;
+            } else {
+                memcpy(out, out - j->unit_bytes, j->unit_bytes);
+            }
+        }
+    }
+    g_free(rc);
+}
+
+static bool copy_to_xfb(FlipperCore *c, uint32_t trigger, int left, int top,
                         int width, int height)
 {
     uint32_t dest = (c->bp[BP_EFB_ADDR] & 0xFFFFFF) << 5;
     uint32_t stride = (c->bp[BP_MIPMAP_STRIDE] & 0x3FF) << 5;
     uint32_t ys = c->bp[BP_DISPCOPYYSCALE] & 0x1FF;
     float scale;
-    uint32_t lines, j, line_bytes = (uint32_t)width * 2;
-    uint8_t *buf;
-    RowCache *rc;
-    int prev = -1;
+    uint32_t lines, line_bytes = (uint32_t)width * 2;
+    CopyJob j = { 0 };
+    bool done;
 
     if (ys == 0) {
         g3d_guest_error("flipper: PE: display copy Y scale 0, using 1.0");
@@ -422,29 +564,62 @@ static void copy_to_xfb(FlipperCore *c, uint32_t trigger, int left, int top,
     if (stride < line_bytes) {
         g3d_guest_error("flipper: PE: display copy stride %u below its line "
                         "of %u bytes", stride, line_bytes);
-        return;
+        return true;
     }
     if (!flipper_mem1_ok(c, dest, (uint64_t)stride * (lines - 1) + line_bytes)) {
         g3d_guest_error("flipper: PE: XFB 0x%08x (%u lines of %u bytes) "
                         "outside MEM1", dest, lines, stride);
-        return;
+        return true;
     }
-    buf = g_malloc(line_bytes);
-    rc = g_new(RowCache, 1);
-    rc->y[0] = rc->y[1] = rc->y[2] = -1;
-    rc->left = left;
-    rc->width = width;
-    row_cache_filter(c, rc, trigger);
-    for (j = 0; j < lines; j++) {
-        int src = (int)((uint64_t)j * height / lines);
-        if (src != prev) {
-            encode_line(c, rc, top + src, top, top + height, trigger, buf);
-            prev = src;
+    copy_job_init(&j, c, trigger, left, top, width, height, lines,
+                  XFB_BAND_LINES, line_bytes);
+    done = copy_run(&j, xfb_job, dest, stride);
+    g_free(j.out);
+    return done;
+}
+
+/* one row of the clear: the format and masks decided once per clear
+ * (flipper_pe_set_color and flipper_pe_set_depth per pixel give the same
+ * words) */
+static void clear_row(FlipperCore *c, const CopyJob *j, int y)
+{
+    uint32_t *cp = &c->efb_color[y * EFB_W + j->left];
+    uint32_t *zp = &c->efb_depth[y * EFB_W + j->left];
+    /* locals: the rows' stores may not alias them, so the loops vectorise */
+    const uint32_t keep = j->keep, set = j->set, z = j->z;
+    const int width = j->width;
+    int x;
+
+    if (keep == 0) {
+        for (x = 0; x < width; x++) {
+            cp[x] = set;
         }
-        g3d_mem_write(&c->cfg.vram, dest + j * stride, buf, line_bytes);
+    } else if (keep != ~0u) {
+        for (x = 0; x < width; x++) {
+            cp[x] = (cp[x] & keep) | set;
+        }
     }
-    g_free(rc);
-    g_free(buf);
+    if (j->zupd) {
+        for (x = 0; x < width; x++) {
+            zp[x] = z;
+        }
+    }
+}
+
+/* the clear's bands of rows; each row is its own, so any thread may */
+static void clear_job(void *arg, int thread)
+{
+    CopyJob *j = arg;
+    uint32_t u0, u1, y;
+
+    while (copy_band(j, &u0, &u1)) {
+        for (y = u0; y < u1; y++) {
+            if (!copy_unit_yield(j)) {
+                break;
+            }
+            clear_row(j->c, j, j->top + (int)y);
+        }
+    }
 }
 
 static void clear_rect(FlipperCore *c, int left, int top, int width,
@@ -452,32 +627,15 @@ static void clear_rect(FlipperCore *c, int left, int top, int width,
 {
     uint32_t ar = c->bp[BP_CLEAR_AR], gb = c->bp[BP_CLEAR_GB];
     uint8_t col[4] = { ar & 0xFF, (gb >> 8) & 0xFF, gb & 0xFF, (ar >> 8) & 0xFF };
-    uint32_t z = flipper_pe_clear_depth(c, c->bp[BP_CLEAR_Z]), keep, set;
-    bool zupd = (c->bp[BP_ZMODE] >> 4) & 1;
-    int x, y;
+    CopyJob j = { 0 };
 
-    /* whole rows, the format and masks decided once (flipper_pe_set_color
-     * and flipper_pe_set_depth per pixel give the same words) */
-    flipper_pe_store_masks(c, col, &keep, &set);
-    for (y = top; y < top + height; y++) {
-        uint32_t *cp = &c->efb_color[y * EFB_W + left];
-        uint32_t *zp = &c->efb_depth[y * EFB_W + left];
-
-        if (keep == 0) {
-            for (x = 0; x < width; x++) {
-                cp[x] = set;
-            }
-        } else if (keep != ~0u) {
-            for (x = 0; x < width; x++) {
-                cp[x] = (cp[x] & keep) | set;
-            }
-        }
-        if (zupd) {
-            for (x = 0; x < width; x++) {
-                zp[x] = z;
-            }
-        }
-    }
+    copy_job_init(&j, c, 0, left, top, width, height, height,
+                  CLEAR_BAND_ROWS, 0);
+    j.z = flipper_pe_clear_depth(c, c->bp[BP_CLEAR_Z]);
+    j.zupd = (c->bp[BP_ZMODE] >> 4) & 1;
+    flipper_pe_store_masks(c, col, &j.keep, &j.set);
+    copy_bands(&j, clear_job);
+    g_free(j.out);
 }
 
 /* ---- copies to texture formats ------------------------------------------ */
@@ -760,7 +918,42 @@ static void tex_copy_tile_row_any(int fmt, bool half, bool six, bool depth,
 #undef TILE_ROW
 }
 
-static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
+/* a texture copy's bands of rows of tiles, each thread with its own
+ * source rows and filter scratch */
+static void tex_job(void *arg, int thread)
+{
+    CopyJob *j = arg;
+    TexFilter tf = *j->tf;
+    int rows = j->bh << j->half;
+    uint8_t *src = NULL;
+    uint32_t u0, u1, ty;
+
+    tf.lines = NULL;
+    while (copy_band(j, &u0, &u1)) {
+        if (!src) {
+            src = g_malloc((size_t)j->span * rows * 4);
+            if (!tf.identity) {
+                tf.lines = g_malloc((size_t)j->span * 4 * 3);
+            }
+        }
+        for (ty = u0; ty < u1; ty++) {
+            uint8_t *row = j->out + (size_t)ty * j->unit_bytes;
+
+            if (!copy_unit_yield(j)) {
+                break;
+            }
+            memset(row, 0, j->unit_bytes);
+            tex_copy_rows(j->c, j->depth, &tf, j->left,
+                          j->top + (int)ty * rows, rows, j->span, src);
+            tex_copy_tile_row_any(j->fmt, j->half, j->six, j->depth,
+                                  j->intens, src, j->span, j->tiles_x, row);
+        }
+    }
+    g_free(tf.lines);
+    g_free(src);
+}
+
+static bool copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
                             int top, int width, int height)
 {
     uint32_t v = G3D_FIELD_EX32(trigger, BP_COPY_R, TARGET_FMT);
@@ -770,14 +963,14 @@ static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
     bool depth = (c->bp[BP_ZCOMPARE] & 7) == PE_FMT_Z24;
     uint32_t dest = (c->bp[BP_EFB_ADDR] & 0xFFFFFF) << 5;
     uint32_t stride = (c->bp[BP_MIPMAP_STRIDE] & 0x3FF) << 5;
-    int tw, th, bw, bh, tiles_x, tiles_y, row_bytes, ty, span;
-    uint8_t *row, *src;
+    int tw, th, bw, bh, tiles_x, tiles_y, row_bytes, span;
     TexFilter tf;
-    bool six;
+    CopyJob j = { 0 };
+    bool six, done;
 
     if (fmt > TC_GB8) {
         g3d_guest_error("flipper: PE: EFB copy to texture format %d", fmt);
-        return;
+        return true;
     }
     if (intens && fmt != TC_R4 && fmt != TC_R8_1 && fmt != TC_RA4 &&
         fmt != TC_RA8 && fmt != TC_R8) {
@@ -796,7 +989,7 @@ static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
         g3d_guest_error("flipper: PE: texture copy to 0x%08x (%d rows of "
                         "%d bytes, stride %u) outside MEM1", dest, tiles_y,
                         row_bytes, stride);
-        return;
+        return true;
     }
     six = !depth && (c->bp[BP_ZCOMPARE] & 7) == PE_FMT_RGBA6_Z24;
     span = (tiles_x * bw) << half;
@@ -807,21 +1000,21 @@ static void copy_to_texture(FlipperCore *c, uint32_t trigger, int left,
     tf.trigger = trigger;
     tf.identity = tf.wt[0] == 0 && tf.wt[1] == 64 && tf.wt[2] == 0 &&
                   G3D_FIELD_EX32(trigger, BP_COPY_R, GAMMA) == 0;
-    tf.lines = tf.identity ? NULL : g_malloc((size_t)span * 4 * 3);
-    src = g_malloc((size_t)span * (bh << half) * 4);
-    row = g_malloc(row_bytes);
-    for (ty = 0; ty < tiles_y; ty++) {
-        memset(row, 0, row_bytes);
-        tex_copy_rows(c, depth, &tf, left, top + ((ty * bh) << half),
-                      bh << half, span, src);
-        tex_copy_tile_row_any(fmt, half, six, depth, intens, src, span,
-                              tiles_x, row);
-        g3d_mem_write(&c->cfg.vram, dest + (uint32_t)ty * stride, row,
-                      row_bytes);
-    }
-    g_free(row);
-    g_free(src);
-    g_free(tf.lines);
+    tf.lines = NULL;
+    copy_job_init(&j, c, trigger, left, top, width, height, tiles_y,
+                  TEX_BAND_ROWS, row_bytes);
+    j.fmt = fmt;
+    j.bh = bh;
+    j.span = span;
+    j.tiles_x = tiles_x;
+    j.half = half;
+    j.six = six;
+    j.depth = depth;
+    j.intens = intens;
+    j.tf = &tf;
+    done = copy_run(&j, tex_job, dest, stride);
+    g_free(j.out);
+    return done;
 }
 
 void flipper_pe_copy(FlipperCore *c, uint32_t trigger)
@@ -833,6 +1026,7 @@ void flipper_pe_copy(FlipperCore *c, uint32_t trigger)
     flipper_flush(c);
     gamma_lut_init();
     c->stats.efb_copies++;
+    c->copy_units = 0;
     if (left >= EFB_W || top >= EFB_H) {
         g3d_guest_error("flipper: PE: EFB copy source (%d, %d) outside the EFB",
                         left, top);
@@ -849,9 +1043,11 @@ void flipper_pe_copy(FlipperCore *c, uint32_t trigger)
             g3d_guest_error("flipper: PE: display copy at x %d width %d is not "
                             "pixel-pair aligned", left, width);
         }
-        copy_to_xfb(c, trigger, left, top, width, height);
-    } else {
-        copy_to_texture(c, trigger, left, top, width, height);
+        if (!copy_to_xfb(c, trigger, left, top, width, height)) {
+            return;             /* abandoned: reset, unplug, quit */
+        }
+    } else if (!copy_to_texture(c, trigger, left, top, width, height)) {
+        return;
     }
     if ((trigger >> 11) & 1) {
         clear_rect(c, left, top, width, height);

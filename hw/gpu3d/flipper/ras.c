@@ -275,13 +275,25 @@ static void quad_texels(const RasTex *t, const G3DQuad *q,
         bool linear;
 
         quad_lod(m, uv[ic], &lod, &linear);
-        for (i = 0; i < 4; i++) {
-            if (q->mask & (1u << i)) {
-                flipper_tx_sample(m, st[ic][0][i] >> t->ind_ss[n],
-                                  st[ic][1][i] >> t->ind_ts[n], lod, linear,
-                                  ind[i][n]);
+        if (!t->quad) {
+            /* the general path (flipper_force_general): pixel by pixel */
+            for (i = 0; i < 4; i++) {
+                if (q->mask & (1u << i)) {
+                    flipper_tx_sample(m, st[ic][0][i] >> t->ind_ss[n],
+                                      st[ic][1][i] >> t->ind_ts[n], lod,
+                                      linear, ind[i][n]);
+                }
             }
+            continue;
         }
+        for (i = 0; i < 4; i++) {
+            tc[0][i] = st[ic][0][i] >> t->ind_ss[n];
+            tc[1][i] = st[ic][1][i] >> t->ind_ts[n];
+        }
+        /* the quad's four at once where the map has a four-pixel sampler
+         * (an uncovered pixel's texel is never read) */
+        flipper_tx_sample4(m, tc[0], tc[1], lod, linear, q->mask, ind[0][n],
+                           sizeof(ind[0]));
     }
     memset(tc, 0, sizeof(tc));
     for (s = 0; s < t->nstages; s++) {
@@ -295,7 +307,12 @@ static void quad_texels(const RasTex *t, const G3DQuad *q,
             memcpy(tc[0], st[c][0], sizeof(tc[0]));
             memcpy(tc[1], st[c][1], sizeof(tc[1]));
         }
-        for (i = 0; i < 4 && cmd; i++) {
+        if (cmd && t->quad) {
+            flipper_tev_indirect4(&t->ind, cmd, q->mask, st[c][0], st[c][1],
+                                  (const uint8_t (*)[4][4])ind, tc, bump, s);
+        }
+        for (i = 0; i < 4 && cmd && !t->quad; i++) {
+            /* the general path (flipper_force_general): a call a pixel */
             if (!(q->mask & (1u << i))) {
                 continue;
             }
@@ -868,14 +885,17 @@ static inline void span_box_end(SpanBox *b, FlipperThreadStats *st,
 }
 
 /* a span function f (column terms for a tile's width) over wider fills,
- * by parts: name and name_z (with the Z test) */
-#define SPAN_BY_TILES(name, f)                                              \
+ * by parts: name and name_z (with the Z test), with the function
+ * attributes that follow f */
+#define SPAN_BY_TILES(name, f, ...)                                         \
+__VA_ARGS__                                                                 \
 static void name(void *user, int x0, int y0, int x1, int y1, int thread)    \
 {                                                                           \
     for (; x0 < x1; x0 += G3D_TILE_SIZE) {                                  \
         f(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread, false);    \
     }                                                                       \
 }                                                                           \
+__VA_ARGS__                                                                 \
 static void name##_z(void *user, int x0, int y0, int x1, int y1,            \
                      int thread)                                            \
 {                                                                           \
@@ -995,6 +1015,24 @@ span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
  */
 enum { TM_COL = 0, TM_W = 4, TM_S, TM_T, TM_Q, TM_PLANES };
 
+/* the planes a texmod span interpolates (TM_*) into sl; its map */
+static inline const TxMap *texmod_planes(const RasTri *t,
+                                         const GXSlope *sl[TM_PLANES])
+{
+    const RasTex *tx = t->tx;
+    const int ch = t->tev->st[0].chan, tc = tx->stage_coord[0];
+    int k;
+
+    for (k = 0; k < 4; k++) {
+        sl[TM_COL + k] = &t->col[ch][k];
+    }
+    sl[TM_W] = &tx->w;
+    sl[TM_S] = &tx->tex[tc][0];
+    sl[TM_T] = &tx->tex[tc][1];
+    sl[TM_Q] = &tx->tex[tc][2];
+    return &tx->map[tx->stage_map[0]];
+}
+
 static inline __attribute__((always_inline)) void
 span_texmod(void *user, int x0, int y0, int x1, int y1, int thread,
             const bool ztest)
@@ -1003,15 +1041,10 @@ span_texmod(void *user, int x0, int y0, int x1, int y1, int thread,
     FlipperCore *c = t->c;
     FlipperThreadStats *st = &c->tstats[thread];
     const TevProgram *prog = t->tev;
-    const RasTex *tx = t->tx;
-    const TxMap *m = &tx->map[tx->stage_map[0]];
-    const int ch = prog->st[0].chan, tc = tx->stage_coord[0];
+    const GXSlope *sl[TM_PLANES];
+    const TxMap *m = texmod_planes(t, sl);
     const int n = (x1 - x0 + 3) / 4;
     const GXSlope zs = t->z;    /* a copy the stores below cannot alias */
-    const GXSlope *sl[TM_PLANES] = {
-        &t->col[ch][0], &t->col[ch][1], &t->col[ch][2], &t->col[ch][3],
-        &tx->w, &tx->tex[tc][0], &tx->tex[tc][1], &tx->tex[tc][2],
-    };
     const bool zwrite = t->zwrite;
     const G3DCompare zfunc = (G3DCompare)t->zfunc;
     const __m128i lo16 = _mm_set1_epi32(0xFFFF), lo8 = _mm_set1_epi32(0xFF);
@@ -1108,6 +1141,169 @@ span_texmod(void *user, int x0, int y0, int x1, int y1, int thread,
 
 SPAN_BY_TILES(ras_span_plain, span_plain)
 SPAN_BY_TILES(ras_span_texmod, span_texmod)
+#endif
+
+#ifdef FLIPPER_HAVE_AVX2
+/* eight-pixel groups of a tile's width */
+#define SPAN_GROUPS8 (G3D_TILE_SIZE / 8)
+
+/*
+ * span_texmod with eight pixels a vector (AVX2; the map's level8 sampler):
+ * every lane does the SSE2 lanes' float operations in their order (no FMA
+ * is enabled, so no product and sum are contracted: VMULPS, VADDPS,
+ * VDIVPS, VCVTTPS2DQ, the unordered not-equal of q), then the same integer
+ * ones; the Z test and the stores by the four-pixel halves (span_z4,
+ * g3d_store4_masked), a whole group of eight at once.
+ */
+static inline __attribute__((always_inline, target("avx2"))) void
+span_texmod8(void *user, int x0, int y0, int x1, int y1, int thread,
+             const bool ztest)
+{
+    const RasTri *t = user;
+    FlipperCore *c = t->c;
+    FlipperThreadStats *st = &c->tstats[thread];
+    const TevProgram *prog = t->tev;
+    const GXSlope *sl[TM_PLANES];
+    const TxMap *m = texmod_planes(t, sl);
+    const int n = (x1 - x0 + 7) / 8;
+    const GXSlope zs = t->z;    /* a copy the stores below cannot alias */
+    const bool zwrite = t->zwrite;
+    const G3DCompare zfunc = (G3DCompare)t->zfunc;
+    const uint8_t tex_mod = prog->tex_mod;
+    const __m256i lo16 = _mm256_set1_epi32(0xFFFF);
+    const __m256i lo8 = _mm256_set1_epi32(0xFF);
+    const __m256 one = _mm256_set1_ps(1.0f), s128 = _mm256_set1_ps(128.0f);
+    /* rgb8_words4 with the identity: R << 16 | G << 8 | B */
+    const __m256i rgb = _mm256_setr_epi8(
+        2, 1, 0, -1, 6, 5, 4, -1, 10, 9, 8, -1, 14, 13, 12, -1,
+        2, 1, 0, -1, 6, 5, 4, -1, 10, 9, 8, -1, 14, 13, 12, -1);
+    __m256 zcol[SPAN_GROUPS8], pcol[TM_PLANES][SPAN_GROUPS8];
+    SpanBox box = SPAN_BOX_INIT;
+    int g, j, y;
+
+    for (g = 0; g < n; g++) {
+        __m256i xi = _mm256_add_epi32(_mm256_set1_epi32(x0 + 8 * g),
+                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6,
+                                                        7));
+
+        for (j = 0; j < TM_PLANES; j++) {
+            __m256i xd = _mm256_sub_epi32(xi, _mm256_set1_epi32(sl[j]->x0));
+            __m256 dx = _mm256_add_ps(_mm256_set1_ps(sl[j]->xoff),
+                                      _mm256_cvtepi32_ps(xd));
+
+            pcol[j][g] = _mm256_add_ps(_mm256_set1_ps(sl[j]->f0),
+                                       _mm256_mul_ps(
+                                           _mm256_set1_ps(sl[j]->dfdx), dx));
+        }
+        if (ztest) {
+            __m256 dx = _mm256_add_ps(_mm256_set1_ps(zs.xoff),
+                                      _mm256_cvtepi32_ps(_mm256_sub_epi32(
+                                          xi, _mm256_set1_epi32(zs.x0))));
+            zcol[g] = _mm256_add_ps(_mm256_set1_ps(zs.f0),
+                                    _mm256_mul_ps(_mm256_set1_ps(zs.dfdx),
+                                                  dx));
+        }
+    }
+    for (y = y0; y < y1; y++) {
+        uint32_t *crow = &c->efb_color[y * EFB_W + x0];
+        uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
+        __m256 prow[TM_PLANES], zrowt = _mm256_setzero_ps();
+        __m256i st8[2][SPAN_GROUPS8], texel[SPAN_GROUPS8];
+        unsigned live[SPAN_GROUPS8];
+
+        for (j = 0; j < TM_PLANES; j++) {
+            prow[j] = _mm256_set1_ps(sl[j]->dfdy *
+                                     (sl[j]->yoff + (float)(y - sl[j]->y0)));
+        }
+        if (ztest) {
+            zrowt = _mm256_set1_ps(zs.dfdy * (zs.yoff + (float)(y - zs.y0)));
+        }
+        /* the row's Z tests and texel coordinates, then its texels in
+         * one call, then the colours */
+        for (g = 0; g < n; g++) {
+            int rest = x1 - x0 - 8 * g;
+            unsigned lo, hi;
+            __m256 inv_w, qq, nz, proj;
+
+            live[g] = rest >= 8 ? 255 : 255u >> (8 - rest);
+            if (ztest) {
+                __m256 zf = _mm256_add_ps(zcol[g], zrowt);
+
+                lo = span_z4(_mm256_castps256_ps128(zf), zrow + 8 * g,
+                             live[g] & 15, zfunc, zwrite);
+                hi = live[g] >> 4;
+                if (hi) {
+                    hi = span_z4(_mm256_extractf128_ps(zf, 1),
+                                 zrow + 8 * g + 4, hi, zfunc, zwrite);
+                }
+                live[g] = lo | hi << 4;
+                if (!live[g]) {
+                    st8[0][g] = st8[1][g] = _mm256_setzero_si256();
+                    continue;
+                }
+            }
+            /* quad_uv's operations */
+            inv_w = _mm256_div_ps(one, _mm256_add_ps(pcol[TM_W][g],
+                                                     prow[TM_W]));
+            qq = _mm256_mul_ps(_mm256_add_ps(pcol[TM_Q][g], prow[TM_Q]),
+                               inv_w);
+            nz = _mm256_cmp_ps(qq, _mm256_setzero_ps(), _CMP_NEQ_UQ);
+            proj = _mm256_blendv_ps(inv_w, _mm256_div_ps(inv_w, qq), nz);
+            for (j = 0; j < 2; j++) {
+                __m256 u = _mm256_mul_ps(_mm256_add_ps(pcol[TM_S + j][g],
+                                                       prow[TM_S + j]), proj);
+
+                st8[j][g] = _mm256_cvttps_epi32(_mm256_mul_ps(u, s128));
+            }
+        }
+        m->level8(m, st8[0], st8[1], n, 0, m->mag_linear, texel);
+        for (g = 0; g < n; g++) {
+            __m256i w = _mm256_setzero_si256();
+
+            if (!live[g]) {
+                continue;
+            }
+            /* quad_colour4's operations */
+            for (j = 0; j < 4; j++) {
+                __m256i v = _mm256_and_si256(_mm256_cvttps_epi32(
+                                                 _mm256_add_ps(
+                                                     pcol[TM_COL + j][g],
+                                                     prow[TM_COL + j])),
+                                             lo16);
+
+                v = _mm256_and_si256(_mm256_andnot_si256(
+                                         _mm256_srli_epi32(v, 8), v), lo8);
+                w = _mm256_or_si256(w, _mm256_slli_epi32(v, 8 * j));
+            }
+            w = _mm256_shuffle_epi8(flipper_tev_mod_words8(tex_mod, texel[g],
+                                                           w), rgb);
+            if (live[g] == 255) {
+                _mm256_storeu_si256((__m256i *)(crow + 8 * g), w);
+            } else {
+                g3d_store4_masked(crow + 8 * g, _mm256_castsi256_si128(w),
+                                  live[g] & 15);
+                if (live[g] >> 4) {
+                    g3d_store4_masked(crow + 8 * g + 4,
+                                      _mm256_extracti128_si256(w, 1),
+                                      live[g] >> 4);
+                }
+            }
+            if (ztest) {
+                if (live[g] & 15) {
+                    span_box_group(&box, x0 + 8 * g, live[g] & 15);
+                }
+                if (live[g] >> 4) {
+                    span_box_group(&box, x0 + 8 * g + 4, live[g] >> 4);
+                }
+            }
+        }
+        span_box_row(&box, y);
+    }
+    span_box_end(&box, st, ztest, x0, y0, x1, y1);
+}
+
+SPAN_BY_TILES(ras_span_texmod8, span_texmod8,
+              __attribute__((target("avx2"))))
 #endif
 
 /*
@@ -1494,6 +1690,12 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
 #ifdef __SSE2__
         else if (wide && texmod_span(t)) {
             tri.fill = t->ztest ? ras_span_texmod_z : ras_span_texmod;
+#ifdef FLIPPER_HAVE_AVX2
+            /* the map's eight-pixel sampler, where the CPU has AVX2 */
+            if (t->tx->map[t->tx->stage_map[0]].level8) {
+                tri.fill = t->ztest ? ras_span_texmod8_z : ras_span_texmod8;
+            }
+#endif
         }
 #endif
         tri.user = t;

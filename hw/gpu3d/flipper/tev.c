@@ -288,31 +288,56 @@ static int32_t ind_scale(int64_t v, int shift)
     return (int32_t)(u << ((-shift) & 31));
 }
 
-uint8_t flipper_tev_indirect(const TevIndirect *ind, uint32_t cmd, int32_t s,
-                             int32_t t, const uint8_t indtex[4],
-                             int32_t tc[2])
+/* an IND_CMD's fields, decoded once for the pixels it steps */
+typedef struct IndStep {
+    int fmt_shift, biasval, bump_shift;
+    unsigned fmt, bias, bs, sw, tw, kind;   /* kind: mtx >> 2 */
+    bool fb;
+    const int32_t *m;           /* the matrix; NULL: no translation */
+    int shift;
+} IndStep;
+
+static inline __attribute__((always_inline))
+void ind_decode(const TevIndirect *ind, uint32_t cmd, IndStep *d)
 {
-    unsigned fmt = (cmd >> 2) & 3, bias = (cmd >> 4) & 7, bs = (cmd >> 7) & 3;
-    unsigned mtx = (cmd >> 9) & 15, sw = (cmd >> 13) & 7, tw = (cmd >> 16) & 7;
     static const int fmt_shift[4] = { 0, 3, 4, 5 };
-    int biasval = fmt == 0 ? -128 : 1;
+    unsigned mtx = (cmd >> 9) & 15;
+
+    d->fmt = (cmd >> 2) & 3;
+    d->bias = (cmd >> 4) & 7;
+    d->bs = (cmd >> 7) & 3;
+    d->sw = (cmd >> 13) & 7;
+    d->tw = (cmd >> 16) & 7;
+    d->fb = (cmd >> 20) & 1;
+    d->fmt_shift = fmt_shift[d->fmt];
+    d->biasval = d->fmt == 0 ? -128 : 1;
+    d->kind = mtx >> 2;
+    d->m = (mtx & 3) != 0 && (mtx >> 2) < 3 ? ind->mtx[(mtx & 3) - 1] : NULL;
+    d->shift = d->m ? ind->shift[(mtx & 3) - 1] : 0;
+}
+
+static inline __attribute__((always_inline))
+uint8_t ind_step(const IndStep *d, int32_t s, int32_t t,
+                 const uint8_t indtex[4], int32_t tc[2])
+{
     int32_t off[3];
     int64_t trans[2] = { 0, 0 };
     uint8_t bump;
     int k;
 
     /* (s, t, u) from the texel's A, B, G */
-    off[0] = indtex[A] >> fmt_shift[fmt];
-    off[1] = indtex[B] >> fmt_shift[fmt];
-    off[2] = indtex[G] >> fmt_shift[fmt];
-    bump = bs == 0 ? 0 : indtex[bs == 1 ? A : bs == 2 ? B : G];
-    bump = fmt == 0 ? (uint8_t)(bump & 0xF8) : (uint8_t)(bump << (8 - fmt_shift[fmt]));
+    off[0] = indtex[A] >> d->fmt_shift;
+    off[1] = indtex[B] >> d->fmt_shift;
+    off[2] = indtex[G] >> d->fmt_shift;
+    bump = d->bs == 0 ? 0 : indtex[d->bs == 1 ? A : d->bs == 2 ? B : G];
+    bump = d->fmt == 0 ? (uint8_t)(bump & 0xF8)
+                       : (uint8_t)(bump << (8 - d->fmt_shift));
     for (k = 0; k < 3; k++) {
-        off[k] += (bias >> k) & 1 ? biasval : 0;
+        off[k] += (d->bias >> k) & 1 ? d->biasval : 0;
     }
-    if ((mtx & 3) != 0 && (mtx >> 2) < 3) {
-        const int32_t *m = ind->mtx[(mtx & 3) - 1];
-        switch (mtx >> 2) {
+    if (d->m) {
+        const int32_t *m = d->m;
+        switch (d->kind) {
         case 0:     /* static: S0.10 elements, S17.7 result */
             trans[0] = ((int64_t)m[0] * off[0] + (int64_t)m[2] * off[1] +
                         (int64_t)m[4] * off[2]) >> 3;
@@ -328,19 +353,50 @@ uint8_t flipper_tev_indirect(const TevIndirect *ind, uint32_t cmd, int32_t s,
             trans[1] = (int64_t)t * off[1] / 256;
             break;
         }
-        trans[0] = ind_scale(trans[0], ind->shift[(mtx & 3) - 1]);
-        trans[1] = ind_scale(trans[1], ind->shift[(mtx & 3) - 1]);
+        trans[0] = ind_scale(trans[0], d->shift);
+        trans[1] = ind_scale(trans[1], d->shift);
     }
-    if ((cmd >> 20) & 1) {
-        tc[0] = (int32_t)((uint32_t)tc[0] + (uint32_t)ind_wrap(s, sw) +
+    if (d->fb) {
+        tc[0] = (int32_t)((uint32_t)tc[0] + (uint32_t)ind_wrap(s, d->sw) +
                           (uint32_t)trans[0]);
-        tc[1] = (int32_t)((uint32_t)tc[1] + (uint32_t)ind_wrap(t, tw) +
+        tc[1] = (int32_t)((uint32_t)tc[1] + (uint32_t)ind_wrap(t, d->tw) +
                           (uint32_t)trans[1]);
     } else {
-        tc[0] = (int32_t)((uint32_t)ind_wrap(s, sw) + (uint32_t)trans[0]);
-        tc[1] = (int32_t)((uint32_t)ind_wrap(t, tw) + (uint32_t)trans[1]);
+        tc[0] = (int32_t)((uint32_t)ind_wrap(s, d->sw) + (uint32_t)trans[0]);
+        tc[1] = (int32_t)((uint32_t)ind_wrap(t, d->tw) + (uint32_t)trans[1]);
     }
     return bump;
+}
+
+uint8_t flipper_tev_indirect(const TevIndirect *ind, uint32_t cmd, int32_t s,
+                             int32_t t, const uint8_t indtex[4],
+                             int32_t tc[2])
+{
+    IndStep d;
+
+    ind_decode(ind, cmd, &d);
+    return ind_step(&d, s, t, indtex, tc);
+}
+
+void flipper_tev_indirect4(const TevIndirect *ind, uint32_t cmd,
+                           unsigned mask, const int32_t s[4],
+                           const int32_t t[4], const uint8_t indtex[4][4][4],
+                           int32_t tc[2][4], uint8_t bump[4][16], int stage)
+{
+    IndStep d;
+    int i;
+
+    /* the command's fields decoded once a quad */
+    ind_decode(ind, cmd, &d);
+    for (i = 0; i < 4; i++) {
+        if (mask & (1u << i)) {
+            int32_t p[2] = { tc[0][i], tc[1][i] };
+
+            bump[i][stage] = ind_step(&d, s[i], t[i], indtex[i][cmd & 3], p);
+            tc[0][i] = p[0];
+            tc[1][i] = p[1];
+        }
+    }
 }
 
 static float fog_float(uint32_t v)

@@ -23,8 +23,20 @@ float glamo_f24_to_float(uint32_t bits)
     return g3d_float_unpack(bits & 0xffffff, &f24_fmt);
 }
 
+/*
+ * Where the binary32 exponent is a normal s[7].16 one below the largest
+ * (65..190: rounding may carry into the next, which is still normal), the
+ * round trip is the mantissa rounded to 16 bits, to nearest even, in
+ * place; elsewhere (zero, too small, the top binade, inf, NaN) it is
+ * taken through the format.
+ */
 float glamo_f24_round(float f)
 {
+    uint32_t u = g3d_f2u(f), e32 = (u >> 23) & 0xFF;
+
+    if (e32 - 65 <= 190 - 65) {
+        return g3d_u2f((u + 0x3F + ((u >> 7) & 1)) & ~0x7Fu);
+    }
     return glamo_f24_to_float(glamo_f24_from_float(f));
 }
 

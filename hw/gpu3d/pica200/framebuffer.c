@@ -13,6 +13,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "pica200-int.h"
+#include "texlanes8.h"
 
 #include <math.h>
 #include <string.h>
@@ -1390,6 +1391,211 @@ SPAN8_4(SPAN8_AVX2)
 SPAN8_4(SPAN8_AVX512)
 #endif
 
+#ifdef G3D_WEIGHTS_AVX
+/*
+ * ---- textured spans eight pixels a vector (AVX2) ---------------------------
+ *
+ * span_tex0 two quads at a time: the two quads' weights as span_quads
+ * walks them (g3d_weights4_avx), texture 0 sampled at their eight pixels
+ * in one call (rs->tex0_lanes8, texunit.c lanes8_linear), the primary
+ * colour and the combiner stage eight pixels a vector with the 128-bit
+ * instructions of lanes_primary and tex0_combine applied to both halves
+ * (each of those works within 128-bit lanes), then each quad's depth test
+ * and masked store as span_quads does them. The texels of the second quad
+ * are read before the first quad is written; tex0_overlaps keeps every
+ * draw whose texture shares bytes with its colour or depth buffer off the
+ * spans, so the order cannot show.
+ */
+#define AVX2_INLINE __attribute__((always_inline, target("avx2")))
+
+/* which bytes of a pixel (R, G, B, A) each PICA_TEV1_* source gives */
+typedef struct Tex0Take {
+    __m256i tex, prim, mod;
+    bool mul;                       /* PRIMARY or MODULATE on some side */
+} Tex0Take;
+
+static inline AVX2_INLINE void tex0_take(const PicaRenderState *rs,
+                                         Tex0Take *tk)
+{
+    static const uint32_t side[2] = { 0x00FFFFFF, 0xFF000000 };
+    uint32_t take[4] = { 0, 0, 0, 0 };
+
+    take[rs->tev1_rgb] |= side[0];
+    take[rs->tev1_a] |= side[1];
+    tk->tex = _mm256_set1_epi32((int32_t)take[PICA_TEV1_TEX0]);
+    tk->prim = _mm256_set1_epi32((int32_t)take[PICA_TEV1_PRIMARY]);
+    tk->mod = _mm256_set1_epi32((int32_t)take[PICA_TEV1_MODULATE]);
+    tk->mul = take[PICA_TEV1_PRIMARY] | take[PICA_TEV1_MODULATE];
+}
+
+/* lanes_bswap of eight pixels */
+static inline AVX2_INLINE __m256i lanes8_bswap(__m256i px)
+{
+    px = _mm256_or_si256(_mm256_slli_epi16(px, 8), _mm256_srli_epi16(px, 8));
+    return _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(
+                                      px, _MM_SHUFFLE(2, 3, 0, 1)),
+                                  _MM_SHUFFLE(2, 3, 0, 1));
+}
+
+/* tex0_combine of eight pixels */
+static inline AVX2_INLINE __m256i tex0_combine8(const Tex0Take *tk,
+                                                __m256i tx, __m256i prim)
+{
+    __m256i px = _mm256_and_si256(tx, tk->tex);
+
+    if (tk->mul) {
+        __m256i zero = _mm256_setzero_si256();
+        __m256i mul = _mm256_set1_epi16((short)0x8081), lo, hi;
+
+        px = _mm256_or_si256(px, _mm256_and_si256(prim, tk->prim));
+        lo = _mm256_mullo_epi16(_mm256_unpacklo_epi8(prim, zero),
+                                _mm256_unpacklo_epi8(tx, zero));
+        hi = _mm256_mullo_epi16(_mm256_unpackhi_epi8(prim, zero),
+                                _mm256_unpackhi_epi8(tx, zero));
+        lo = _mm256_srli_epi16(_mm256_mulhi_epu16(lo, mul), 7);
+        hi = _mm256_srli_epi16(_mm256_mulhi_epu16(hi, mul), 7);
+        px = _mm256_or_si256(px, _mm256_and_si256(_mm256_packus_epi16(lo, hi),
+                                                  tk->mod));
+    }
+    return lanes8_bswap(px);
+}
+
+/* lanes_primary of eight pixels */
+static inline AVX2_INLINE __m256i lanes8_primary(const __m256 lc[4][3],
+                                                 const __m256 bar[3])
+{
+    __m256 v[4];
+    int k;
+
+    /* A, B, G, R: bytes 0..3 */
+    for (k = 0; k < 4; k++) {
+        v[3 - k] = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(bar[0], lc[k][0]),
+                                               _mm256_mul_ps(bar[1], lc[k][1])),
+                                 _mm256_mul_ps(bar[2], lc[k][2]));
+    }
+    return g3d_unorm8x8_lanes(v);
+}
+
+static inline AVX2_INLINE void
+span_tex8(void *user, int x0, int y0, int x1, int y1, bool depth,
+          bool positive, const bool rgba8, const unsigned wrap)
+{
+    static const uint8_t next[4] = { 4, 12, 4, 44 };
+    const PicaTri *t = user;
+    const PicaRenderState *rs = t->rs;
+    /* copies the stores below cannot alias: kept in registers or the stack */
+    const G3DEdges g = t->edges;
+    uint8_t *color = rs->color;
+    uint32_t width = rs->width;
+    PicaTexLanes8Fn *fetch8 = rs->tex0_lanes8;
+    const PicaTexUnit *unit = &rs->tex.unit[0];
+    bool prim = tex0_primary(rs);
+    int qx0 = x0 & ~1, qx, qy, j, k;
+    Tex0Take tk;
+    LanesColor lc;
+    __m256 lc8[4][3];
+    LanesDepth ld;
+
+    tex0_take(rs, &tk);
+    lanes_color(t, &lc);
+    for (k = 0; k < 4; k++) {
+        for (j = 0; j < 3; j++) {
+            lc8[k][j] = _mm256_set_m128(lc.c[k][j], lc.c[k][j]);
+        }
+    }
+    if (depth) {
+        lanes_depth_setup(rs, t, &ld);
+    }
+    for (qy = y0 & ~1; qy < y1; qy += 2) {
+        unsigned rows = (qy >= y0 ? 0x3u : 0) | (qy + 1 < y1 ? 0xCu : 0);
+        G3DWalk4 walk;
+        double ev[3][4], sv[3];
+        uint32_t idx = pica_tiled_index(qx0, qy, width);
+
+        for (k = 0; k < 3; k++) {
+            double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
+            double ex = (double)t->ex[k], ey = (double)t->ey[k];
+
+            ev[k][0] = e;
+            ev[k][1] = e + ex;
+            ev[k][2] = e + ey;
+            ev[k][3] = e + ey + ex;
+            sv[k] = 2 * ex;
+        }
+        g3d_walk4_start(&walk, (const double (*)[4])ev, sv, true);
+        for (qx = qx0; qx < x1; qx += 4) {
+            /* quads qx and qx + 2 (its mask 0 when it lies past x1) */
+            unsigned m0 = rows, m1 = qx + 2 < x1 ? rows : 0;
+            uint32_t i0 = idx, i1 = idx + next[(qx >> 1) & 3];
+            __m128 lin0[3], bar0[3], lin1[3], bar1[3];
+            __m256 bar8[3];
+            __m256i px;
+
+            idx = i1 + next[((qx >> 1) + 1) & 3];
+            if (qx < x0) {
+                m0 &= 0xA;          /* column x0 - 1 is outside */
+            }
+            if (qx + 1 >= x1) {
+                m0 &= 0x5;          /* column x1 is outside */
+            }
+            if (qx + 3 >= x1) {
+                m1 &= 0x5;
+            }
+            /*
+             * Both quads' weights, also where the second lies past x1
+             * (the row's last step): its lanes are then sampled but not
+             * written, as a quad's pixels outside the rectangle are; every
+             * coordinate, NaN included, wraps to a texel of the image
+             */
+            g3d_walk4_next(&g, &walk, lin0, bar0, positive, true);
+            g3d_walk4_next(&g, &walk, lin1, bar1, positive, true);
+            for (k = 0; k < 3; k++) {
+                bar8[k] = _mm256_set_m128(bar1[k], bar0[k]);
+            }
+            px = tex0_combine8(&tk, rgba8 ? lanes8_linear(unit, t, bar8,
+                                                          PICA_TEXFMT_RGBA8,
+                                                          wrap)
+                                          : fetch8(unit, t, bar8),
+                               prim ? lanes8_bswap(lanes8_primary(lc8, bar8))
+                                    : _mm256_setzero_si256());
+            if (depth) {
+                m0 = lanes_depth(&ld, lin0, i0, m0);
+            }
+            if (m0) {
+                g3d_store4_masked(color + (size_t)i0 * 4,
+                                  _mm256_castsi256_si128(px), m0);
+            }
+            if (depth && m1) {
+                m1 = lanes_depth(&ld, lin1, i1, m1);
+            }
+            if (m1) {
+                g3d_store4_masked(color + (size_t)i1 * 4,
+                                  _mm256_extracti128_si256(px, 1), m1);
+            }
+        }
+    }
+}
+
+/*
+ * span_tex8 with the sampler called through rs->tex0_lanes8 (suffix x),
+ * or inline for RGBA8 with REPEAT (r) or CLAMP_TO_EDGE (e)
+ */
+#define SPAN_TEX8(f, d, p, rgba8, wrap)                                   \
+static __attribute__((target("avx2"))) void                              \
+span_tex8_##f##d##p(void *user, int x0, int y0, int x1, int y1,          \
+                    int thread)                                           \
+{                                                                         \
+    span_tex8(user, x0, y0, x1, y1, d, p, rgba8, wrap);                   \
+    (void)thread;                                                         \
+}
+#define SPAN_TEX8_4(f, rgba8, wrap)                                       \
+    SPAN_TEX8(f, 0, 0, rgba8, wrap) SPAN_TEX8(f, 0, 1, rgba8, wrap)      \
+    SPAN_TEX8(f, 1, 0, rgba8, wrap) SPAN_TEX8(f, 1, 1, rgba8, wrap)
+SPAN_TEX8_4(x, false, 0)
+SPAN_TEX8_4(r, true, PICA_WRAP_REPEAT)
+SPAN_TEX8_4(e, true, PICA_WRAP_CLAMP_TO_EDGE)
+#endif
+
 G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
                              const G3DTriangle *t)
 {
@@ -1446,6 +1652,23 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
 #ifdef G3D_WEIGHTS_AVX
     level = g3d_simd_level();
     avx = level >= G3D_SIMD_AVX;
+    if (tex && rs->tex0_lanes8) {
+        /* [pointer, RGBA8 REPEAT, RGBA8 CLAMP_TO_EDGE][depth][positive] */
+        static G3DBlockFn *const tex8_fn[3][2][2] = {
+            { { span_tex8_x00, span_tex8_x01 },
+              { span_tex8_x10, span_tex8_x11 } },
+            { { span_tex8_r00, span_tex8_r01 },
+              { span_tex8_r10, span_tex8_r11 } },
+            { { span_tex8_e00, span_tex8_e01 },
+              { span_tex8_e10, span_tex8_e11 } },
+        };
+        const PicaTexUnit *u = &rs->tex.unit[0];
+        /* tex0_lanes8 exists: both axes REPEAT or both CLAMP_TO_EDGE */
+        int f = u->fmt != PICA_TEXFMT_RGBA8 ? 0 :
+                u->wrap_s == PICA_WRAP_REPEAT ? 1 : 2;
+
+        return tex8_fn[f][rs->depth != NULL][g3d_inv_w_positive(t->v)];
+    }
 #endif
 #ifdef G3D_WEIGHTS_WIDE
     if (level >= G3D_SIMD_AVX2 && !tex) {
@@ -1696,6 +1919,9 @@ static G3DQuadFn *choose_shade(PicaRenderState *rs)
 #ifdef __SSE2__
     rs->tex0_lanes = NULL;
 #endif
+#ifdef G3D_WEIGHTS_AVX
+    rs->tex0_lanes8 = NULL;
+#endif
     if (g3d_general_path || !rs->color || rs->light || rs->shadow_mode ||
         rs->fog.enabled || rs->alpha_test || rs->scissor_inverted ||
         !rs->color_write || !rs->replace ||
@@ -1715,6 +1941,9 @@ static G3DQuadFn *choose_shade(PicaRenderState *rs)
 #ifdef __SSE2__
         if (rs->tex.unit[0].data && !tex0_overlaps(rs)) {
             rs->tex0_lanes = pica_texunit_choose_lanes(&rs->tex);
+#ifdef G3D_WEIGHTS_AVX
+            rs->tex0_lanes8 = pica_texunit_choose_lanes8(&rs->tex);
+#endif
         }
 #endif
         return shade_tex0_rgba8;

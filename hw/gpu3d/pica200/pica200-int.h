@@ -50,9 +50,19 @@ static inline uint32_t pica_float_to_f24(float f)
     return g3d_float_pack(f, &pica_f24);
 }
 
-/* quantise a binary32 value to float1.7.16 (what the shader units hold) */
+/*
+ * quantise a binary32 value to float1.7.16 (what the shader units hold):
+ * where its exponent is a normal f24 one (binary32 exponent 65..190, f24
+ * 1..126) that is the value with its mantissa truncated to 16 bits;
+ * elsewhere (zero, the lowest binade, too large, inf, NaN) the round trip
+ */
 static inline float pica_quantize_f24(float f)
 {
+    uint32_t u = g3d_f2u(f), e32 = (u >> 23) & 0xFF;
+
+    if (e32 - 65 <= 190 - 65) {
+        return g3d_u2f(u & ~0x7Fu);
+    }
     return pica_f24_to_float(pica_float_to_f24(f));
 }
 
@@ -468,6 +478,18 @@ typedef void PicaTexLanesFn(const PicaTexUnit *u, const PicaTri *tri,
 /* the same sampler as pica_texunit_choose_unit0's taking lanes, or NULL */
 PicaTexLanesFn *pica_texunit_choose_lanes(const PicaTexState *ts);
 #endif
+#ifdef G3D_WEIGHTS_AVX
+/*
+ * texture 0's colour at eight pixels (R, G, B, A, pixel p in 32-bit lane
+ * p) from their weights (bar[k]: vertex k's, pixel p in lane p), for the
+ * AVX2 spans
+ */
+typedef __m256i PicaTexLanes8Fn(const PicaTexUnit *u, const PicaTri *tri,
+                                const __m256 bar[3]);
+/* pica_texunit_choose_lanes's sampler eight pixels a call, where the CPU
+ * has AVX2 (g3d_use_avx2), or NULL */
+PicaTexLanes8Fn *pica_texunit_choose_lanes8(const PicaTexState *ts);
+#endif
 
 /* ---- fog (fog.c) -------------------------------------------------------- */
 
@@ -568,6 +590,9 @@ struct PicaRenderState {
     PicaTexQuadFn *tex0;            /* its texture 0 sampler, if it uses one */
 #ifdef __SSE2__
     PicaTexLanesFn *tex0_lanes;     /* the same for spans, or NULL */
+#endif
+#ifdef G3D_WEIGHTS_AVX
+    PicaTexLanes8Fn *tex0_lanes8;   /* ... eight pixels a call, or NULL */
 #endif
     uint8_t tev1_rgb, tev1_a;       /* its combiner, if it uses one */
 };

@@ -35,6 +35,7 @@
 #include <math.h>
 #include <string.h>
 #include "texfilter.h"
+#include "texlanes8.h"
 
 #include "common/texaddr.h"
 
@@ -747,24 +748,6 @@ lanes_tiled_row(__m128i row, int w)
                                    _mm_set1_epi32(32))));
 }
 
-/* the texel word at index i of a format, its bytes in memory order */
-static inline __attribute__((always_inline)) uint32_t
-lanes_word(const uint8_t *data, unsigned fmt, uint32_t i)
-{
-    uint32_t v;
-
-    switch (fmt) {
-    case PICA_TEXFMT_RGBA8:
-        memcpy(&v, data + (size_t)i * 4, 4);
-        return GUINT32_FROM_LE(v);
-    case PICA_TEXFMT_RGB8:          /* never past the image's last byte */
-        data += (size_t)i * 3;
-        return data[0] | data[1] << 8 | (uint32_t)data[2] << 16;
-    default:                        /* 16-bit formats */
-        data += (size_t)i * 2;
-        return data[0] | data[1] << 8;
-    }
-}
 
 /*
  * Texel words of four lanes to the components texel() decodes, 8 bits each
@@ -802,12 +785,6 @@ lanes_decode(__m128i v, unsigned fmt)
     }
 }
 
-static inline __attribute__((always_inline)) PicaFilterOrder
-lanes_order(unsigned fmt)
-{
-    return fmt == PICA_TEXFMT_RGBA8 ? PICA_FILTER_REVERSE :
-           fmt == PICA_TEXFMT_RGB8 ? PICA_FILTER_SWAP02 : PICA_FILTER_KEEP;
-}
 
 /*
  * The linear filter of unit 0's level 0 at the quad's four pixels; false
@@ -1039,6 +1016,27 @@ LANES_UNIT0_ALL(_avx, __attribute__((target("avx"))))
 #endif
 #endif
 
+#ifdef PICA_TEXLANES8
+#define PICA_TEXUNIT_AVX2 1
+#define LANES8_UNIT0(fmt, wrap)                                             \
+    __attribute__((target("avx2")))                                        \
+    static __m256i lanes8_##fmt##_##wrap(const PicaTexUnit *u,             \
+                                         const PicaTri *tri,               \
+                                         const __m256 bar[3])              \
+    {                                                                      \
+        return lanes8_linear(u, tri, bar, PICA_TEXFMT_##fmt,               \
+                             QU_WRAP_##wrap);                              \
+    }
+#define LANES8_UNIT0_FORMAT(fmt)                                            \
+    LANES8_UNIT0(fmt, REPEAT)                                              \
+    LANES8_UNIT0(fmt, EDGE)
+LANES8_UNIT0_FORMAT(RGBA8)
+LANES8_UNIT0_FORMAT(RGB8)
+LANES8_UNIT0_FORMAT(RGB565)
+LANES8_UNIT0_FORMAT(RGBA4)
+#define LANES8_ROW(fmt) { lanes8_##fmt##_REPEAT, lanes8_##fmt##_EDGE }
+#endif
+
 PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts)
 {
     static PicaTexQuadFn *const fns[5][2][3] = {
@@ -1077,6 +1075,29 @@ PicaTexQuadFn *pica_texunit_choose_unit0(const PicaTexState *ts)
 #endif
     return fns[u->fmt][u->mag_linear][wrap];
 }
+
+#ifdef G3D_WEIGHTS_AVX
+PicaTexLanes8Fn *pica_texunit_choose_lanes8(const PicaTexState *ts)
+{
+#ifdef PICA_TEXUNIT_AVX2
+    static PicaTexLanes8Fn *const fns[5][2] = {
+        [PICA_TEXFMT_RGBA8] = LANES8_ROW(RGBA8),
+        [PICA_TEXFMT_RGB8] = LANES8_ROW(RGB8),
+        [PICA_TEXFMT_RGB565] = LANES8_ROW(RGB565),
+        [PICA_TEXFMT_RGBA4] = LANES8_ROW(RGBA4),
+    };
+    const PicaTexUnit *u = &ts->unit[0];
+
+    /* pica_texunit_choose_lanes's samplers, where the CPU has AVX2 */
+    if (!g3d_use_avx2() || !pica_texunit_choose_lanes(ts)) {
+        return NULL;
+    }
+    return fns[u->fmt][u->wrap_s == PICA_WRAP_CLAMP_TO_EDGE];
+#else
+    return NULL;
+#endif
+}
+#endif
 
 #ifdef __SSE2__
 PicaTexLanesFn *pica_texunit_choose_lanes(const PicaTexState *ts)

@@ -64,8 +64,8 @@ void r300_flush_render(R300Core *c)
         c->ndraws--;
     }
     for (t = 0; t < threads; t++) {
-        passed += c->zpass_thread[t];
-        c->zpass_thread[t] = 0;
+        passed += c->zpass_thread[t * R300_COUNTER_STRIDE];
+        c->zpass_thread[t * R300_COUNTER_STRIDE] = 0;
     }
     /* all samples are counted by pipe 0 [R3xx 3D ref. §1.11 ZB, EXT note] */
     c->zpass[0] += (uint32_t)passed;

@@ -132,7 +132,7 @@ void r300_flat_fill(void *opaque, int x0, int y0, int x1, int y1, int thread)
         fill32(ds->zbase, &ds->ztiling, x0, y0, x1, y1, t->flat_z24 << 8,
                0xFF);
     }
-    ds->zpass_thread[thread] += (uint64_t)(x1 - x0) * (y1 - y0);
+    r300_zpass_add(ds, thread, (uint64_t)(x1 - x0) * (y1 - y0));
 }
 
 /* clamp01 (quad.c), as MAXPS then MINPS: NaN gives 0 */

@@ -361,7 +361,10 @@ static void emit_sample(R300Core *c, const WinVertex *w,
     tri.fill = r300_lanes_fill_choose(t, &tri);
     /* a fill takes any rectangle (fill.c fill32) */
     tri.fill_wide = tri.fill == r300_flat_fill;
-    c->draw_pending |= g3d_raster_triangle(c->raster, &tri);
+    /* a staged triangle (vap.c front_job) is counted when committed */
+    if (g3d_raster_triangle(c->raster, &tri) && !g3d_raster_staging()) {
+        c->draw_pending = true;
+    }
 }
 
 /*

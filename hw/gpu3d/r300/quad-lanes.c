@@ -15,6 +15,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "r300-int.h"
+#include "tx-lanes8.h"
 #include "common/formats.h"
 
 #include <string.h>
@@ -332,6 +333,67 @@ static inline void quad_rows(uint8_t *base, const R300Tiling *tl, int x,
 }
 
 /*
+ * quad_tail's depth test and write of the covered pixels `mask`: z24 =
+ * clamp(roundf(z0 + w1 dz1 + w2 dz2)), clamped first (NaN: 0), then the
+ * integer part and one more where the fraction, exact in float, is at
+ * least one half. The pixels that pass.
+ */
+static inline __attribute__((always_inline)) unsigned
+depth_lanes(const R300Lanes *tl, const R300QuadLanes *ql, const __m128 lin[3],
+            unsigned mask, uint8_t *const zr[2])
+{
+    __m128 z, zt;
+    __m128i z24, word, ok;
+    unsigned pass;
+
+    z = _mm_add_ps(_mm_add_ps(_mm_load_ps(tl->z[0]), _mm_mul_ps(
+                       lin[1], _mm_load_ps(tl->z[1]))),
+                   _mm_mul_ps(lin[2], _mm_load_ps(tl->z[2])));
+    z = _mm_min_ps(_mm_max_ps(z, _mm_setzero_ps()),
+                   _mm_set1_ps(16777215.0f));
+    z24 = _mm_cvttps_epi32(z);
+    zt = _mm_cvtepi32_ps(z24);
+    z24 = _mm_sub_epi32(z24, _mm_castps_si128(_mm_cmpge_ps(
+              _mm_sub_ps(z, zt), _mm_set1_ps(0.5f))));
+    word = load_quad(zr, mask);
+    ok = compare(ql->zfunc, z24, _mm_srli_epi32(word, 8));
+    pass = mask & _mm_movemask_ps(_mm_castsi128_ps(ok));
+    if (ql->zwrite && pass) {
+        /* depth_z24: Z over the stencil byte, where the test passed */
+        __m128i nw = _mm_or_si128(_mm_slli_epi32(z24, 8), _mm_and_si128(
+                                      word, _mm_set1_epi32(0xFF)));
+        store_quad(zr, pass, mask, select_i(ok, nw, word));
+    }
+    return pass;
+}
+
+/*
+ * The move of sc (C0..C3) and the colour write of the pixels `pass` of the
+ * covered ones `cover`: the interpreter's MAD src * 1 + 0, then its clamps
+ * (component k is the program's channel sel[k]). clamp01(x * 1 + 0) is
+ * clamp01(x) for every x (-0 and NaN give +0), and without blending the
+ * write clamps the component before anything else reads it (the
+ * pre-quantise or pack8888): there the move changes nothing.
+ */
+static inline __attribute__((always_inline)) void
+move_colour(const R300QuadLanes *ql, uint8_t *const cr[2], unsigned pass,
+            unsigned cover, const Lanes *sc, const bool blend)
+{
+    Lanes src = *sc;
+    int ch;
+
+    for (ch = 0; ch < 4 && blend; ch++) {
+        if (ql->clamp[ch]) {
+            src.v[ch] = clamp01(src.v[ch]);
+        } else {
+            src.v[ch] = _mm_add_ps(_mm_mul_ps(src.v[ch], _mm_set1_ps(1.0f)),
+                                   _mm_setzero_ps());
+        }
+    }
+    colour_lanes(ql, cr, pass, cover, &src, blend);
+}
+
+/*
  * The lanes path of four pixels: lin[k] and w[k] the screen-linear and the
  * attributes' weights of the triangle's vertex k (one pixel a lane), `mask`
  * the covered pixels; pixel i's depth and colour words are at zr[i >> 1] +
@@ -355,30 +417,7 @@ shade_lanes(const R300Tri *t, const R300QuadLanes *ql, const __m128 lin[3],
     int ch;
 
     if (depth) {
-        /* quad_tail: z24 = clamp(roundf(z0 + w1 dz1 + w2 dz2)); clamped
-         * first (NaN: 0), then the integer part and one more where the
-         * fraction, exact in float, is at least one half */
-        __m128 z, zt;
-        __m128i z24, word, ok;
-
-        z = _mm_add_ps(_mm_add_ps(_mm_load_ps(tl->z[0]), _mm_mul_ps(
-                           lin[1], _mm_load_ps(tl->z[1]))),
-                       _mm_mul_ps(lin[2], _mm_load_ps(tl->z[2])));
-        z = _mm_min_ps(_mm_max_ps(z, _mm_setzero_ps()),
-                       _mm_set1_ps(16777215.0f));
-        z24 = _mm_cvttps_epi32(z);
-        zt = _mm_cvtepi32_ps(z24);
-        z24 = _mm_sub_epi32(z24, _mm_castps_si128(_mm_cmpge_ps(
-                  _mm_sub_ps(z, zt), _mm_set1_ps(0.5f))));
-        word = load_quad(zr, mask);
-        ok = compare(ql->zfunc, z24, _mm_srli_epi32(word, 8));
-        pass &= _mm_movemask_ps(_mm_castsi128_ps(ok));
-        if (ql->zwrite && pass) {
-            /* depth_z24: Z over the stencil byte, where the test passed */
-            __m128i nw = _mm_or_si128(_mm_slli_epi32(z24, 8), _mm_and_si128(
-                                          word, _mm_set1_epi32(0xFF)));
-            store_quad(zr, pass, mask, select_i(ok, nw, word));
-        }
+        pass = depth_lanes(tl, ql, lin, mask, zr);
     }
     if (!pass || !ql->colour) {
         return count[pass];
@@ -413,22 +452,7 @@ shade_lanes(const R300Tri *t, const R300QuadLanes *ql, const __m128 lin[3],
         /* the moved RS vector, its lanes in C0..C3 order already */
         rs_lanes(tl->src, w, &src);
     }
-    /*
-     * The move: the interpreter's MAD src * 1 + 0, then its clamps
-     * (component k is the program's channel sel[k]). clamp01(x * 1 + 0) is
-     * clamp01(x) for every x (-0 and NaN give +0), and without blending
-     * the write clamps the component before anything else reads it (the
-     * pre-quantise or pack8888): there the move changes nothing.
-     */
-    for (ch = 0; ch < 4 && blend; ch++) {
-        if (ql->clamp[ch]) {
-            src.v[ch] = clamp01(src.v[ch]);
-        } else {
-            src.v[ch] = _mm_add_ps(_mm_mul_ps(src.v[ch], _mm_set1_ps(1.0f)),
-                                   _mm_setzero_ps());
-        }
-    }
-    colour_lanes(ql, cr, pass, mask, &src, blend);
+    move_colour(ql, cr, pass, mask, &src, blend);
     return count[pass];
 }
 
@@ -458,9 +482,9 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
             quad_rows(tg->base, &tg->tiling, x, q->y, cr);
         }
     }
-    ds->zpass_thread[thread] += shade_lanes(
+    r300_zpass_add(ds, thread, shade_lanes(
         t, ql, lin, ds->perspective ? bar : lin, q->mask & 0xF, zr, cr,
-        ds->depth != NULL, ql->blend, ds->move.tex && ql->src_shader_order);
+        ds->depth != NULL, ql->blend, ds->move.tex && ql->src_shader_order));
 }
 
 /* pixels x .. x + n - 1 inside [x0, x1), pixel x in bit 0 */
@@ -593,7 +617,7 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
                                   cr, depth, blend, tex);
         }
     }
-    ds->zpass_thread[thread] += passed;
+    r300_zpass_add(ds, thread, passed);
 }
 
 /*
@@ -854,7 +878,7 @@ span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
             }
         }
     }
-    ds->zpass_thread[thread] += passed;
+    r300_zpass_add(ds, thread, passed);
 }
 
 /* span8 for each weighting and depth setting, for AVX2 and AVX-512 */
@@ -881,6 +905,181 @@ static G3DBlockFn *const span8_fn[2][6] = {
       span8_avx2_20, span8_avx2_21 },
     { span8_avx512_00, span8_avx512_01, span8_avx512_10, span8_avx512_11,
       span8_avx512_20, span8_avx512_21 },
+};
+#endif
+
+#if defined(G3D_WEIGHTS_AVX) && defined(R300_TX_LANES8)
+#define R300_SPAN_TEX8 1
+/*
+ * span_lanes of a draw that moves its fetch (r300_tx_lanes_sample) into a
+ * colour target, eight pixels a step where the CPU has AVX2: the two
+ * groups' weights as span_lanes walks them, the texture coordinate
+ * (rs_lanes's (w0 a0 + w1 a1) + w2 a2) and the fetch of the eight pixels
+ * at once (tx-lanes8.h r300_tx_lanes_sample8: the same operations per
+ * lane; a unit whose base level lies wholly in the mapped chain), then each
+ * group's depth test, move and colour write as shade_lanes does them. The
+ * second group's texels are read before the first group is written:
+ * tex_overlaps keeps every draw whose texture shares bytes with its
+ * target or depth buffer off the spans, so the order cannot show.
+ */
+/* one group of four of span_tex8: its depth test, move and colour write */
+static inline R300_AVX2_INLINE unsigned
+tex8_group(const R300Tri *t, const R300QuadLanes *ql, const __m128 lin[3],
+           unsigned mask, int gx, int y, int xa, uint8_t *zrow, uint8_t *crow,
+           const __m256 src8[4], bool hi, const bool depth, const bool blend)
+{
+    static const uint8_t count[16] = { 0, 1, 1, 2, 1, 2, 2, 3,
+                                       1, 2, 2, 3, 2, 3, 3, 4 };
+    const R300DrawState *ds = t->ds;
+    const R300Target *tg = &ds->cb[ds->move.target];
+    uint8_t *zr[2] = { NULL, NULL }, *cr[2];
+    unsigned pass = mask;
+    Lanes src;
+    int ch;
+
+    if (depth) {
+        zr[0] = zrow ? zrow + 4 * (gx - xa)
+                : ds->zbase + r300_tile_offset(&ds->ztiling, gx, y);
+        zr[1] = zr[0] + 8;
+        pass = depth_lanes(&t->lanes, ql, lin, pass, zr);
+        if (!pass) {
+            return 0;
+        }
+    }
+    cr[0] = crow ? crow + 4 * (gx - xa)
+            : ql->same_layout && zr[0] ? tg->base + (zr[0] - ds->zbase)
+            : tg->base + r300_tile_offset(&tg->tiling, gx, y);
+    cr[1] = cr[0] + 8;
+    for (ch = 0; ch < 4; ch++) {
+        src.v[ch] = hi ? _mm256_extractf128_ps(src8[ch], 1)
+                       : _mm256_castps256_ps128(src8[ch]);
+    }
+    move_colour(ql, cr, pass, mask, &src, blend);
+    return count[pass];
+}
+
+static inline R300_AVX2_INLINE void
+span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
+          const int persp, const bool depth, const bool blend)
+{
+    const R300Tri *t = opaque;
+    const R300DrawState *ds = t->ds;
+    const R300QuadLanes qlc = ds->lanes, *ql = &qlc;
+    const R300Span *sp = &t->span;
+    const R300Target *tg = &ds->cb[ds->move.target];
+    const R300Lanes *tl = &t->lanes;
+    const R300TexUnit *u = &ds->tx[ds->move.tex_op.unit & 15];
+    const int inst = ds->move.tex_op.inst;
+    const G3DEdges g = sp->g;
+    const bool zlinear = ds->ztiling.linear, clinear = tg->tiling.linear;
+    int xa = x0 & ~3, y, x, j, k, ch;
+    uint64_t passed = 0;
+    __m256 a[4][3];
+
+    for (ch = 0; ch < 4; ch++) {
+        for (j = 0; j < 3; j++) {
+            a[ch][j] = _mm256_broadcast_ps((const __m128 *)tl->coord[ch][j]);
+        }
+    }
+    for (y = y0; y < y1; y++) {
+        G3DWalk4 walk;
+        double ev[3][4], sv[3];
+        uint8_t *zrow = NULL, *crow = NULL;
+
+        if (depth && zlinear) {
+            zrow = ds->zbase + r300_tile_offset(&ds->ztiling, xa, y);
+        }
+        if (clinear) {
+            crow = tg->base + r300_tile_offset(&tg->tiling, xa, y);
+        }
+        for (k = 0; k < 3; k++) {
+            double e = (double)(sp->e0[k] + sp->ex[k] * xa + sp->ey[k] * y);
+            double ex = (double)sp->ex[k];
+
+            ev[k][0] = e;
+            ev[k][1] = e + ex;
+            ev[k][2] = e + 2 * ex;
+            ev[k][3] = e + 3 * ex;
+            sv[k] = 4 * ex;
+        }
+        g3d_walk4_start(&walk, (const double (*)[4])ev, sv, true);
+        for (x = xa; x < x1; x += 8) {
+            unsigned m0 = 0xF, m1 = 0xF;
+            __m128 lin0[3], bar0[3], lin1[3], bar1[3];
+            __m256 wk[3], coord[4], src8[4];
+
+            /*
+             * Both groups' weights, also where the second lies past x1
+             * (the row's last step): its lanes are then sampled but not
+             * written, as a group's pixels outside [x0, x1) are; every
+             * coordinate, NaN included, wraps to a texel of the level
+             */
+            g3d_walk4_next(&g, &walk, lin0, persp ? bar0 : NULL, persp == 2,
+                           true);
+            g3d_walk4_next(&g, &walk, lin1, persp ? bar1 : NULL, persp == 2,
+                           true);
+            if (__builtin_expect(x < x0 || x + 8 > x1, 0)) {
+                if (x < x0) {
+                    m0 &= 0xFu << (x0 - x);
+                }
+                if (x + 4 > x1) {
+                    m0 &= 0xFu >> (x + 4 - x1);
+                }
+                m1 = x + 4 >= x1 ? 0 : x + 8 > x1 ? 0xFu >> (x + 8 - x1)
+                                                  : 0xF;
+            }
+            for (k = 0; k < 3; k++) {
+                wk[k] = persp ? _mm256_set_m128(bar1[k], bar0[k])
+                              : _mm256_set_m128(lin1[k], lin0[k]);
+            }
+            for (ch = 0; ch < 4; ch++) {
+                coord[ch] = _mm256_add_ps(
+                    _mm256_add_ps(_mm256_mul_ps(wk[0], a[ch][0]),
+                                  _mm256_mul_ps(wk[1], a[ch][1])),
+                    _mm256_mul_ps(wk[2], a[ch][2]));
+            }
+            r300_tx_lanes_sample8(u, inst, ql->tex_sel, coord, src8);
+            if (!depth && !blend && !ql->read && !ql->prequantise && crow &&
+                (m0 & m1) == 0xF) {
+                /*
+                 * Two full groups of a linear row written plainly:
+                 * colour_lanes's pack8888 and whole-group store, both at
+                 * once
+                 */
+                _mm256_storeu_si256((__m256i *)(crow + 4 * (x - xa)),
+                                    g3d_unorm8x8_lanes(src8));
+                passed += 8;
+                continue;
+            }
+            passed += tex8_group(t, ql, lin0, m0, x, y, xa, zrow, crow, src8,
+                                 false, depth, blend);
+            if (m1) {
+                passed += tex8_group(t, ql, lin1, m1, x + 4, y, xa, zrow,
+                                     crow, src8, true, depth, blend);
+            }
+        }
+    }
+    r300_zpass_add(ds, thread, passed);
+}
+
+#define SPAN_TEX8(p, d, b)                                                \
+static __attribute__((target("avx2"))) void                              \
+span_tex8_##p##d##b(void *o, int x0, int y0, int x1, int y1, int thread) \
+{                                                                         \
+    span_tex8(o, x0, y0, x1, y1, thread, p, d, b);                        \
+}
+#define SPAN_TEX8_4(p)                                                    \
+    SPAN_TEX8(p, 0, 0) SPAN_TEX8(p, 0, 1) SPAN_TEX8(p, 1, 0)              \
+    SPAN_TEX8(p, 1, 1)
+SPAN_TEX8_4(0)
+SPAN_TEX8_4(1)
+SPAN_TEX8_4(2)
+#define SPAN_TEX8_FN_4(p)                                                 \
+    span_tex8_##p##00, span_tex8_##p##01, span_tex8_##p##10,              \
+    span_tex8_##p##11
+
+static G3DBlockFn *const span_tex8_fn[12] = {
+    SPAN_TEX8_FN_4(0), SPAN_TEX8_FN_4(1), SPAN_TEX8_FN_4(2),
 };
 #endif
 
@@ -946,6 +1145,15 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
     avx = level >= G3D_SIMD_AVX;
 #endif
     persp = ds->perspective ? 1 + g3d_inv_w_positive(tri->v) : 0;
+#ifdef R300_SPAN_TEX8
+    if (ql->colour && ds->move.tex && ql->tex_lanes &&
+        ds->move.tex_op.dst == ds->move.src &&
+        ds->tx[ds->move.tex_op.unit & 15].base_inside &&
+        level >= G3D_SIMD_AVX2) {
+        /* span_tex8: the fetch eight pixels a call */
+        return span_tex8_fn[persp * 4 + (ds->depth != NULL) * 2 + ql->blend];
+    }
+#endif
 #ifdef G3D_WEIGHTS_WIDE
     if (level >= G3D_SIMD_AVX2 && !ql->blend &&
         !(ds->move.tex && ql->src_shader_order)) {
@@ -1057,6 +1265,15 @@ G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
             tg->tiling.mw == ds->ztiling.mw && tg->tiling.mh == ds->ztiling.mh &&
             tg->tiling.row_tiles == ds->ztiling.row_tiles &&
             tg->tiling.linear == ds->ztiling.linear;
+    }
+    /*
+     * A quad's depth is tested and written before its fetch here, after it
+     * in r300_quad (the program runs first): a texture that shares bytes
+     * with the depth buffer would show the order, so such a draw takes
+     * the general quads
+     */
+    if (ds->move.tex && tex_overlaps(ds, tg, false)) {
+        return NULL;
     }
     /*
      * span_lanes: every pixel's bytes its own (no derivatives), in one

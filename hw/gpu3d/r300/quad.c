@@ -823,7 +823,7 @@ quad_tail(const R300Tri *t, const G3DQuad *q, const float (*w)[3],
             target->write(ds, target, sx, y, rgba);
         }
     }
-    ds->zpass_thread[thread] += zpassed;
+    r300_zpass_add(ds, thread, zpassed);
 }
 
 void r300_quad(void *opaque, const G3DQuad *q, int thread)

@@ -17,7 +17,7 @@ R300Core *r300_core_new(const R300CoreConfig *cfg)
     c->cfg = *cfg;
     g3d_error_init(&c->errors, NULL, NULL, NULL);
     c->raster = g3d_raster_new(threads);
-    c->zpass_thread = g_new0(uint64_t, threads);
+    c->zpass_thread = g_new0(uint64_t, threads * R300_COUNTER_STRIDE);
     c->cp_buf = g_new(uint32_t, 1u << 14);
     r300_mc_init(c);
     r300_core_reset(c);
@@ -29,13 +29,13 @@ void r300_core_free(R300Core *c)
     if (!c) {
         return;
     }
+    r300_vap_free(c);           /* before the raster: it counts the caches */
     g3d_raster_free(c->raster);
     for (; c->ndraws; c->ndraws--) {
         r300_draw_release(c, &c->drawq[c->draw_head], false);
         c->draw_head = (c->draw_head + 1) % R300_DRAW_QUEUE;
     }
     g_free(c->zpass_thread);
-    g_free(c->vtx_cache);
     g_free(c->cp_buf);
     g_free(c->port_data);
     g_free(c);

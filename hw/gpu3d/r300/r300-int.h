@@ -126,6 +126,7 @@ typedef struct R300DrawSrc {
 
 void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src);
 void r300_vap_port_write(R300Core *c, uint32_t offset, uint32_t val);
+void r300_vap_free(R300Core *c);
 void r300_vap_pvs_upload(R300Core *c, uint32_t val);
 
 /* A vertex as the VAP hands it to GA: the PVS outputs in VAP_OUT_VTX_FMT
@@ -315,7 +316,7 @@ typedef struct R300DrawState {
     R300TexUnit tx[R300_TX_UNITS];
     G3DRasterRules rules_tri, rules_point, rules_line;
     G3DRect scissor;
-    uint64_t *zpass_thread;     /* per render thread: samples passing Z */
+    uint64_t *zpass_thread;     /* the core's: add with r300_zpass_add */
     /* chosen per draw by r300_draw_specialise from the fields above */
     G3DQuadFn *shade;           /* the quad function triangles are queued with */
     uint32_t cb_mapped;         /* bit t: target t (< ncb) has a surface */
@@ -327,6 +328,19 @@ typedef struct R300DrawState {
     int move_coord_vec;         /* RS vector of the fetch's coordinate */
     R300QuadLanes lanes;        /* quad-lanes.c: the move in SSE2 lanes */
 } R300DrawState;
+
+/*
+ * Per render thread Z-pass samples, thread t's at [t * R300_COUNTER_STRIDE]
+ * (uint64_t, 128 bytes apart): the threads add to theirs per quad, and two
+ * threads' counters in one cache line would pass it back and forth.
+ */
+#define R300_COUNTER_STRIDE 16
+
+static inline void r300_zpass_add(const R300DrawState *ds, int thread,
+                                  uint64_t n)
+{
+    ds->zpass_thread[thread * R300_COUNTER_STRIDE] += n;
+}
 
 /* quad-lanes.c span_lanes: a triangle's exact edge values */
 typedef struct R300Span {
@@ -508,7 +522,10 @@ struct R300Core {
 
     /* VAP: PVS vector memory and its upload pointer */
     uint32_t pvs_vmem[R300_PVS_VECTOR_OCTWORDS][4];
-    void *vtx_cache;            /* vap.c's processed-vertex cache */
+    /* vap.c's processed-vertex caches, one per render thread */
+    void **vtx_caches;
+    uint32_t vtx_stamp;         /* the caches' current draw or chunk */
+    uint64_t vap_parallel_draws;    /* draws set up on the render threads */
     uint8_t pvs_loaded[R300_PVS_VECTOR_OCTWORDS / 8]; /* octwords written */
     uint32_t pvs_upload;        /* dword index into pvs_vmem */
     R300PVSProgram pvs;
@@ -531,7 +548,7 @@ struct R300Core {
     bool draw_open;
     R300DrawState *draw;
     bool draw_pending;          /* triangles queued in the rasteriser */
-    uint64_t *zpass_thread;     /* per render thread Z-pass samples */
+    uint64_t *zpass_thread;     /* see r300_zpass_add */
     uint32_t zpass[2];          /* ZB_ZPASS_DATA per pipe */
     /* HyperZ RAMs, both pipes' dwords interleaved (zb.c) */
     uint32_t hiz_ram[R300_ZB_PIPES * R300_HIZ_PIPE_DWORDS];

@@ -66,6 +66,9 @@ bool r300_core_work(R300Core *c, unsigned budget);
 
 bool r300_irq_level(R300Core *c);
 
+/* Draws whose front end ran on the render threads (tests, benchmarks). */
+uint64_t r300_parallel_draws(R300Core *c);
+
 /*
  * A vertical blank at time now_ns (the glue calls this at the refresh rate):
  * counts the frame, takes a pending page flip, raises the vblank interrupt.

@@ -15,7 +15,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "r300-int.h"
-#include "common/texaddr.h"
+#include "tx-lanes8.h"
 
 #include <string.h>
 
@@ -51,12 +51,6 @@ bool r300_tx_lanes_ok(const R300TexUnit *u)
 /* tx_wrap for the modes r300_tx_lanes_ok lets through */
 static inline __attribute__((always_inline)) __m128i wrap(__m128i i, int n, unsigned mode)
 {
-    static const G3DTexWrap modes[4] = {
-        [R300_TX_CLAMP_WRAP] = G3D_TEX_REPEAT,
-        [R300_TX_CLAMP_MIRROR] = G3D_TEX_MIRROR,
-        [R300_TX_CLAMP_CLAMP_LAST] = G3D_TEX_CLAMP,
-        [R300_TX_CLAMP_MIRROR_ONCE_LAST] = G3D_TEX_MIRROR_ONCE,
-    };
     int32_t v[4];
     int p;
 
@@ -65,7 +59,7 @@ static inline __attribute__((always_inline)) __m128i wrap(__m128i i, int n, unsi
     }
     _mm_storeu_si128((__m128i *)v, i);
     for (p = 0; p < 4; p++) {
-        v[p] = g3d_tex_wrap(v[p], n, modes[mode & 3]);
+        v[p] = g3d_tex_wrap(v[p], n, r300_tx_lanes_wrap_mode(mode));
     }
     return _mm_loadu_si128((const __m128i *)v);
 }

@@ -40,7 +40,8 @@ typedef struct StreamElem {
 } StreamElem;
 
 typedef struct VtxCacheEntry {
-    uint32_t key;               /* fetch index + 1; 0 = empty */
+    /* the draw's or chunk's stamp << 32 | (fetch index + 1); 0 = empty */
+    uint64_t key;
     R300Vertex v;
 } VtxCacheEntry;
 
@@ -57,7 +58,10 @@ typedef struct DrawCtx {
     bool bypass;                /* PVS_BYPASS */
     uint32_t out_fmt0, out_fmt1;
     bool failed;                /* a fetch failed: stop the draw */
+    bool cancelled;             /* g3d_yield() said abandon */
+    bool quiet;                 /* a chunk (front_job): fail, do not log */
     VtxCacheEntry *cache;
+    uint64_t stamp;             /* of the draw or chunk, << 32 */
     /*
      * The input vectors, zeroed once a draw: a vertex rewrites only the
      * stream elements' destinations (zeroed first, as an element may write
@@ -251,9 +255,11 @@ static bool fetch_inputs(DrawCtx *d, uint32_t i, uint32_t index,
         for (e = 0; e < d->nelems; e++) {
             const StreamElem *s = &d->elem[e];
             if (used + s->dwords > d->vtx_size) {
-                g3d_error(&c->errors, 0, 0,
-                          "r300: stream elements need more than "
-                          "VAP_VTX_SIZE = %u dwords", d->vtx_size);
+                if (!d->quiet) {
+                    g3d_error(&c->errors, 0, 0,
+                              "r300: stream elements need more than "
+                              "VAP_VTX_SIZE = %u dwords", d->vtx_size);
+                }
                 return false;
             }
             decode_elem(s, dw + used, in);
@@ -273,10 +279,12 @@ static bool fetch_inputs(DrawCtx *d, uint32_t i, uint32_t index,
 
         addr += 4ull * stride * index;
         if (!g3d_mem_read(&c->gpu, addr, dw, 4 * s->dwords)) {
-            g3d_error(&c->errors, 0, 0,
-                      "r300: vertex array %u element %u at 0x%08"
-                      G_GINT64_MODIFIER "x outside memory", e, index,
-                      addr);
+            if (!d->quiet) {
+                g3d_error(&c->errors, 0, 0,
+                          "r300: vertex array %u element %u at 0x%08"
+                          G_GINT64_MODIFIER "x outside memory", e, index,
+                          addr);
+            }
             return false;
         }
         for (k = 0; k < s->dwords; k++) {
@@ -332,7 +340,8 @@ static void outputs_to_vertex(DrawCtx *d, float out[R300_PVS_MAX_OUTPUTS][4],
 
 static const R300Vertex *get_vertex(DrawCtx *d, uint32_t i)
 {
-    uint32_t index = i, key;
+    uint32_t index = i, slot;
+    uint64_t key;
     VtxCacheEntry *e;
     float out[R300_PVS_MAX_OUTPUTS][4];
 
@@ -340,19 +349,23 @@ static const R300Vertex *get_vertex(DrawCtx *d, uint32_t i)
         return NULL;
     }
     if (g3d_yield()) {
-        d->failed = true;       /* reset or unplug: the draw is abandoned */
+        /* reset or unplug: the draw is abandoned */
+        d->failed = d->cancelled = true;
         return NULL;
     }
     if (d->src->kind != R300_SRC_IMMD && !vertex_index(d, i, &index)) {
-        g3d_error(&d->c->errors, 0, 0,
-                  "r300: draw of %u vertices has too few indices",
-                  d->nverts);
+        if (!d->quiet) {
+            g3d_error(&d->c->errors, 0, 0,
+                      "r300: draw of %u vertices has too few indices",
+                      d->nverts);
+        }
         d->failed = true;
         return NULL;
     }
     /* immediate vertices are keyed by position, the others by index */
-    key = (d->src->kind == R300_SRC_IMMD ? i : index) + 1;
-    e = &d->cache[key % VCACHE];
+    slot = (d->src->kind == R300_SRC_IMMD ? i : index) + 1;
+    key = d->stamp | slot;
+    e = &d->cache[slot % VCACHE];
     if (e->key == key) {
         return &e->v;
     }
@@ -432,6 +445,74 @@ static void line(DrawCtx *d, uint32_t i0, uint32_t i1)
                                 GA_COLOR_CONTROL, PROVOKING_VERTEX) ? &vb : &va);
 }
 
+/*
+ * The triangles a triangle primitive type makes of n vertices, and the
+ * vertices of its p-th triangle (with the winding swap of a strip's odd
+ * ones) [R3xx 3D ref. §1.10 VAP_VF_CNTL PRIM_TYPE]; 0 for points and lines.
+ */
+static uint32_t tri_count(uint32_t prim, uint32_t n)
+{
+    switch (prim) {
+    case R300_PRIM_TRIANGLES:
+    case R300_PRIM_TRIANGLE_W_FLAGS:
+        return n / 3;
+    case R300_PRIM_TRIANGLE_STRIP:
+    case R300_PRIM_TRIANGLE_FAN:
+    case R300_PRIM_POLYGON:
+        return n > 2 ? n - 2 : 0;
+    case R300_PRIM_QUADS:
+        return n / 4 * 2;
+    case R300_PRIM_QUAD_STRIP:
+        return n > 3 ? (n - 2) / 2 * 2 : 0;
+    default:
+        return 0;
+    }
+}
+
+static void tri_of(uint32_t prim, uint32_t p, uint32_t v[3], bool *swap)
+{
+    uint32_t q = p / 2 * 2;
+
+    *swap = false;
+    switch (prim) {
+    case R300_PRIM_TRIANGLE_STRIP:
+        /* every other triangle swaps two vertices to keep its winding */
+        v[0] = p, v[1] = p + 1, v[2] = p + 2;
+        *swap = p & 1;
+        return;
+    case R300_PRIM_TRIANGLE_FAN:
+    case R300_PRIM_POLYGON:
+        v[0] = 0, v[1] = p + 1, v[2] = p + 2;
+        return;
+    case R300_PRIM_QUADS:
+        v[0] = 2 * q;
+        v[1] = 2 * q + 1 + (p & 1);
+        v[2] = 2 * q + 2 + (p & 1);
+        return;
+    case R300_PRIM_QUAD_STRIP:
+        /* quad i, i+1, i+3, i+2 (i = q) as (i, i+1, i+3), (i, i+3, i+2) */
+        v[0] = q;
+        v[1] = p & 1 ? q + 3 : q + 1;
+        v[2] = p & 1 ? q + 2 : q + 3;
+        return;
+    default:
+        v[0] = 3 * p, v[1] = 3 * p + 1, v[2] = 3 * p + 2;
+        return;
+    }
+}
+
+/* triangles [p0, p1) of the draw */
+static void assemble_tris(DrawCtx *d, uint32_t p0, uint32_t p1)
+{
+    uint32_t p, v[3];
+    bool swap;
+
+    for (p = p0; p < p1 && !d->failed; p++) {
+        tri_of(d->prim, p, v, &swap);
+        tri(d, v[0], v[1], v[2], swap);
+    }
+}
+
 static void assemble(DrawCtx *d)
 {
     uint32_t n = d->nverts, i;
@@ -460,45 +541,167 @@ static void assemble(DrawCtx *d)
             line(d, n - 1, 0);
         }
         break;
-    case R300_PRIM_TRIANGLES:
-    case R300_PRIM_TRIANGLE_W_FLAGS:
-        for (i = 0; i + 2 < n && !d->failed; i += 3) {
-            tri(d, i, i + 1, i + 2, false);
-        }
-        break;
-    case R300_PRIM_TRIANGLE_STRIP:
-        for (i = 0; i + 2 < n && !d->failed; i++) {
-            /* every other triangle swaps two vertices to keep its winding */
-            tri(d, i, i + 1, i + 2, i & 1);
-        }
-        break;
-    case R300_PRIM_TRIANGLE_FAN:
-    case R300_PRIM_POLYGON:
-        for (i = 1; i + 1 < n && !d->failed; i++) {
-            tri(d, 0, i, i + 1, false);
-        }
-        break;
-    case R300_PRIM_QUADS:
-        for (i = 0; i + 3 < n && !d->failed; i += 4) {
-            tri(d, i, i + 1, i + 2, false);
-            tri(d, i, i + 2, i + 3, false);
-        }
-        break;
-    case R300_PRIM_QUAD_STRIP:
-        for (i = 0; i + 3 < n && !d->failed; i += 2) {
-            tri(d, i, i + 1, i + 3, false);
-            tri(d, i, i + 3, i + 2, false);
-        }
-        break;
     default:
+        assemble_tris(d, 0, tri_count(d->prim, n));
         break;
     }
+}
+
+/* ---- the front end on the render threads ----------------------------- */
+
+/*
+ * A draw of many triangles runs its vertex fetch, PVS, clipping and setup
+ * in chunks of triangles on every render thread, each chunk queuing into
+ * its own G3DRasterStage and each thread with its own vertex cache (which
+ * only saves work: a vertex's outputs depend on its inputs alone); the
+ * stages are then committed in order, so the rasteriser gets the serial
+ * front end's triangles in the serial order. A chunk whose fetch fails
+ * (bad indices or arrays) makes the whole draw run again serially, which
+ * logs the error and draws what comes before it, as it always has.
+ */
+#define FRONT_MIN_TRIS  32      /* fewer: one thread (waking costs more) */
+#define FRONT_CHUNK     16      /* triangles a chunk, at least */
+#define FRONT_CHUNKS    64      /* chunks a draw, at most */
+
+typedef struct FrontJob {
+    const DrawCtx *draw;        /* the serial draw's context, as set up */
+    uint32_t ntris, per_chunk, nchunks;
+    uint32_t next;              /* the next chunk to take (atomic) */
+    uint32_t stamp;             /* the first chunk's stamp */
+    G3DRasterStage *stage[FRONT_CHUNKS];
+    bool failed[FRONT_CHUNKS], cancelled[FRONT_CHUNKS];
+} FrontJob;
+
+static VtxCacheEntry *vtx_cache(R300Core *c, int thread)
+{
+    VtxCacheEntry **caches;
+
+    if (!c->vtx_caches) {
+        c->vtx_caches = g_new0(void *, g3d_raster_threads(c->raster));
+    }
+    caches = (VtxCacheEntry **)c->vtx_caches;
+    if (!caches[thread]) {
+        caches[thread] = g_new0(VtxCacheEntry, VCACHE);
+    }
+    return caches[thread];
+}
+
+/*
+ * A fresh stamp for a draw or chunk: keys of earlier ones never match. When
+ * the 32-bit count wraps, every cache is emptied (on the driving thread,
+ * between front jobs).
+ */
+static uint32_t vtx_stamps(R300Core *c, uint32_t n)
+{
+    uint32_t first = c->vtx_stamp + 1;
+    int t;
+
+    if (first == 0 || first + n < first) {
+        for (t = 0; c->vtx_caches && t < g3d_raster_threads(c->raster); t++) {
+            if (c->vtx_caches[t]) {
+                memset(c->vtx_caches[t], 0, VCACHE * sizeof(VtxCacheEntry));
+            }
+        }
+        first = 1;
+    }
+    c->vtx_stamp = first + n - 1;
+    return first;
+}
+
+static void front_job(void *arg, int thread)
+{
+    FrontJob *j = arg;
+    DrawCtx d = *j->draw;
+    uint32_t u;
+
+    d.quiet = true;
+    d.cache = vtx_cache(d.c, thread);
+    while ((u = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) <
+           j->nchunks) {
+        memset(d.in, 0, sizeof(d.in));
+        d.failed = d.cancelled = false;
+        d.stamp = (uint64_t)(j->stamp + u) << 32;
+        g3d_raster_stage_enter(j->stage[u]);
+        assemble_tris(&d, u * j->per_chunk,
+                      MIN(j->ntris, (u + 1) * j->per_chunk));
+        g3d_raster_stage_leave();
+        j->failed[u] = d.failed;
+        j->cancelled[u] = d.cancelled;
+    }
+}
+
+/*
+ * The draw's triangles on every render thread; false when it must run
+ * serially (too small, one thread, not triangles, or a fetch failed).
+ */
+static bool assemble_parallel(DrawCtx *d)
+{
+    R300Core *c = d->c;
+    int threads = g3d_raster_threads(c->raster);
+    uint32_t ntris = tri_count(d->prim, d->nverts), u;
+    bool failed = false, cancelled = false;
+    FrontJob j;
+
+    if (threads == 1 || ntris < FRONT_MIN_TRIS || g3d_general_path) {
+        return false;
+    }
+    j.draw = d;
+    j.ntris = ntris;
+    j.per_chunk = MAX(FRONT_CHUNK, (ntris + FRONT_CHUNKS - 1) / FRONT_CHUNKS);
+    j.nchunks = (ntris + j.per_chunk - 1) / j.per_chunk;
+    j.next = 0;
+    for (u = 0; u < j.nchunks; u++) {
+        j.stage[u] = g3d_raster_stage(c->raster, u);
+        /* a chunk that never runs (the job was cancelled) is abandoned */
+        j.failed[u] = j.cancelled[u] = true;
+    }
+    /* every cache exists before the threads look for theirs */
+    for (u = 0; u < (uint32_t)threads; u++) {
+        vtx_cache(c, u);
+    }
+    j.stamp = vtx_stamps(c, j.nchunks);
+    g3d_raster_run_shared(c->raster, front_job, &j);
+    for (u = 0; u < j.nchunks; u++) {
+        failed |= j.failed[u];
+        cancelled |= j.cancelled[u];
+    }
+    if (failed) {
+        for (u = 0; u < j.nchunks; u++) {
+            g3d_raster_stage_drop(j.stage[u]);
+        }
+        /* abandoned: done; a bad fetch: the serial draw says where */
+        d->failed = cancelled;
+        return cancelled;
+    }
+    for (u = 0; u < j.nchunks; u++) {
+        if (g3d_raster_stage_commit(c->raster, j.stage[u])) {
+            c->draw_pending = true;
+        }
+    }
+    c->vap_parallel_draws++;
+    return true;
+}
+
+uint64_t r300_parallel_draws(R300Core *c)
+{
+    return c->vap_parallel_draws;
+}
+
+void r300_vap_free(R300Core *c)
+{
+    int t;
+
+    for (t = 0; c->vtx_caches && t < g3d_raster_threads(c->raster); t++) {
+        g_free(c->vtx_caches[t]);
+    }
+    g_free(c->vtx_caches);
+    c->vtx_caches = NULL;
 }
 
 void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src)
 {
     DrawCtx d = { .c = c, .src = src };
-    uint32_t need, k;
+    uint32_t need;
 
     d.prim = G3D_FIELD_EX32(vf_cntl, VAP_VF_CNTL, PRIM_TYPE);
     d.walk = G3D_FIELD_EX32(vf_cntl, VAP_VF_CNTL, PRIM_WALK);
@@ -581,16 +784,13 @@ void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src)
     if (!r300_draw_begin(c)) {
         return;
     }
-    memset(d.in, 0, sizeof(d.in));
-    /* allocated once, emptied per draw: its entries are large */
-    if (!c->vtx_cache) {
-        c->vtx_cache = g_new(VtxCacheEntry, VCACHE);
+    if (!assemble_parallel(&d)) {
+        /* allocated once, its entries stamped per draw: they are large */
+        memset(d.in, 0, sizeof(d.in));
+        d.cache = vtx_cache(c, 0);
+        d.stamp = (uint64_t)vtx_stamps(c, 1) << 32;
+        assemble(&d);
     }
-    d.cache = c->vtx_cache;
-    for (k = 0; k < VCACHE; k++) {
-        d.cache[k].key = 0;
-    }
-    assemble(&d);
     r300_draw_end(c);
 }
 

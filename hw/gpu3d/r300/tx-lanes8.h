@@ -1,0 +1,167 @@
+/*
+ * The TX sampling of tx-lanes.c (r300_tx_lanes_sample) for eight pixels a
+ * call with AVX2, inline so that quad-lanes.c's AVX2 span keeps the
+ * coordinates and the sums in registers.
+ *
+ * Per lane the operations are r300_tx_lanes_sample's, which are tx.c's:
+ * each 256-bit float instruction is the 128-bit one applied to eight lanes
+ * (products, sums, MAXPS/MINPS, compares and conversions rounded and
+ * ordered as there; the AVX2 target does not enable FMA, so nothing is
+ * contracted), VPMULLD gives the same low 32 bits as tx-lanes.c's mullo32,
+ * and the texels are gathered (VPGATHERDD) at the byte offsets tx-lanes.c's
+ * load4 reads one by one. Only for a unit whose base level lies wholly in
+ * the mapped chain (`base_inside`: every wrapped index is inside it).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HW_GPU3D_R300_TX_LANES8_H
+#define HW_GPU3D_R300_TX_LANES8_H
+
+#include "r300-int.h"
+#include "common/texaddr.h"
+
+/* tx_wrap's mode for the modes r300_tx_lanes_ok lets through */
+static inline G3DTexWrap r300_tx_lanes_wrap_mode(unsigned mode)
+{
+    static const G3DTexWrap modes[4] = {
+        [R300_TX_CLAMP_WRAP] = G3D_TEX_REPEAT,
+        [R300_TX_CLAMP_MIRROR] = G3D_TEX_MIRROR,
+        [R300_TX_CLAMP_CLAMP_LAST] = G3D_TEX_CLAMP,
+        [R300_TX_CLAMP_MIRROR_ONCE_LAST] = G3D_TEX_MIRROR_ONCE,
+    };
+
+    return modes[mode & 3];
+}
+
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define R300_TX_LANES8 1
+
+#define R300_AVX2_INLINE __attribute__((always_inline, target("avx2")))
+
+/* tx-lanes.c's wrap() of eight indices */
+static inline R300_AVX2_INLINE __m256i
+r300_tx_wrap8(__m256i i, int n, unsigned mode)
+{
+    int32_t v[8] __attribute__((aligned(32)));
+    int p;
+
+    if (mode == R300_TX_CLAMP_WRAP && !(n & (n - 1))) {
+        return _mm256_and_si256(i, _mm256_set1_epi32(n - 1));
+    }
+    _mm256_store_si256((__m256i *)v, i);
+    for (p = 0; p < 8; p++) {
+        v[p] = g3d_tex_wrap(v[p], n, r300_tx_lanes_wrap_mode(mode));
+    }
+    return _mm256_load_si256((const __m256i *)v);
+}
+
+/* tx-lanes.c's floor_ps */
+static inline R300_AVX2_INLINE __m256 r300_tx_floor8(__m256 v)
+{
+    __m256 t = _mm256_cvtepi32_ps(_mm256_cvttps_epi32(v));
+
+    return _mm256_sub_ps(t, _mm256_and_ps(_mm256_cmp_ps(t, v, _CMP_GT_OS),
+                                          _mm256_set1_ps(1.0f)));
+}
+
+/* tx-lanes.c's axis */
+static inline R300_AVX2_INLINE __m256
+r300_tx_axis8(__m256 s, int n, unsigned mode, bool linear, __m256i *i0,
+              __m256i *i1)
+{
+    __m256 x = _mm256_mul_ps(_mm256_min_ps(_mm256_max_ps(
+                                 s, _mm256_set1_ps(-65536.0f)),
+                                 _mm256_set1_ps(65536.0f)),
+                             _mm256_set1_ps((float)n));
+    __m256 w1;
+
+    if (linear) {
+        __m256 xm = _mm256_sub_ps(x, _mm256_set1_ps(0.5f));
+        __m256 f = r300_tx_floor8(xm);
+        __m256i i = _mm256_cvttps_epi32(f);
+
+        w1 = _mm256_sub_ps(xm, f);
+        *i0 = r300_tx_wrap8(i, n, mode);
+        *i1 = r300_tx_wrap8(_mm256_add_epi32(i, _mm256_set1_epi32(1)), n,
+                            mode);
+    } else {
+        *i0 = *i1 = r300_tx_wrap8(_mm256_cvttps_epi32(r300_tx_floor8(x)), n,
+                                  mode);
+        w1 = _mm256_setzero_ps();
+    }
+    return w1;
+}
+
+/*
+ * r300_tx_lanes_sample of eight pixels (coordinate component k in coord[k],
+ * pixel p in lane p; out[k] as there) for a unit with `base_inside`
+ */
+static inline R300_AVX2_INLINE void
+r300_tx_lanes_sample8(const R300TexUnit *u, int inst, const uint8_t sel[4],
+                      const __m256 coord[4], __m256 out[4])
+{
+    bool proj = inst == R300_US_TEX_PROJ ||
+                (inst == R300_US_TEX_LD && u->projected);
+    bool linear = u->mag == R300_TX_FILTER_LINEAR;
+    unsigned level = u->base_level, pitch = u->level_pitch[level];
+    unsigned w = u->level_w[level], h = u->level_h[level];
+    const uint8_t *base = u->texels + u->level_offset[level];
+    __m256 q, wx1, wy1, wx[2], wy[2], acc[4], one = _mm256_setzero_ps();
+    __m256i ix[2], iy[2], x4[2];
+    int jx, jy, ch, k;
+
+    q = proj ? _mm256_div_ps(_mm256_set1_ps(1.0f), coord[3])
+             : _mm256_set1_ps(1.0f);
+    wx1 = r300_tx_axis8(_mm256_mul_ps(coord[0], q), w, u->clamp[0], linear,
+                        &ix[0], &ix[1]);
+    wy1 = r300_tx_axis8(_mm256_mul_ps(coord[1], q), h, u->clamp[1], linear,
+                        &iy[0], &iy[1]);
+    wx[0] = _mm256_sub_ps(_mm256_set1_ps(1.0f), wx1);
+    wx[1] = wx1;
+    wy[0] = _mm256_sub_ps(_mm256_set1_ps(1.0f), wy1);
+    wy[1] = wy1;
+    for (ch = 0; ch < 4; ch++) {
+        acc[ch] = _mm256_setzero_ps();
+    }
+    x4[0] = _mm256_slli_epi32(ix[0], 2);
+    x4[1] = _mm256_slli_epi32(ix[1], 2);
+    /* the taps in sample()'s order: (x0, y0), (x1, y0), (x0, y1), (x1, y1) */
+    for (jy = 0; jy < 2; jy++) {
+        __m256i row = _mm256_mullo_epi32(iy[jy],
+                                         _mm256_set1_epi32((int32_t)pitch));
+
+        for (jx = 0; jx < 2; jx++) {
+            __m256 wt = _mm256_mul_ps(wy[jy], wx[jx]);
+            __m256i t = _mm256_i32gather_epi32(
+                (const int *)base, _mm256_add_epi32(row, x4[jx]), 1);
+
+            /* tx-lanes.c's unpack and sum_tap */
+            for (k = 0; k < 4; k++) {
+                __m256 c = _mm256_mul_ps(
+                    _mm256_cvtepi32_ps(_mm256_and_si256(
+                        _mm256_srli_epi32(t, 8 * k),
+                        _mm256_set1_epi32(0xFF))),
+                    _mm256_broadcast_ps((const __m128 *)u->scale4[k]));
+
+                acc[k] = _mm256_add_ps(acc[k], _mm256_mul_ps(wt, c));
+            }
+            one = _mm256_add_ps(one, wt);
+        }
+    }
+    if (sel[0] == 0 && sel[1] == 1 && sel[2] == 2 && sel[3] == 3) {
+        for (ch = 0; ch < 4; ch++) {
+            out[ch] = acc[ch];
+        }
+    } else {
+        __m256 v[6] = { acc[0], acc[1], acc[2], acc[3], one,
+                        _mm256_setzero_ps() };
+
+        for (ch = 0; ch < 4; ch++) {
+            out[ch] = v[sel[ch] % 6];
+        }
+    }
+}
+#endif
+
+#endif
