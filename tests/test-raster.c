@@ -637,6 +637,110 @@ static bool same_weights(const __m128 a[3], const __m128 b[3])
     return true;
 }
 
+#ifdef G3D_WEIGHTS_WIDE
+/*
+ * g3d_walk8_next of edge values v[k][0..7] (AVX-512 or AVX2): the eight
+ * lanes' weights as two groups of four, and the edge values a step on
+ */
+static inline __attribute__((always_inline, target("avx2"))) void
+weights8(const G3DEdges *g, const double v[3][8], const double step[3],
+         __m128 lin[2][3], __m128 bar[2][3], bool positive,
+         double next[3][8], const bool avx512)
+{
+    G3DWalk8 w;
+    __m256 l[3], b[3];
+    int k;
+
+    g3d_walk8_start(&w, v, step, avx512);
+    g3d_walk8_next(g, &w, l, bar ? b : NULL, positive, avx512);
+    for (k = 0; k < 3; k++) {
+        lin[0][k] = _mm256_castps256_ps128(l[k]);
+        lin[1][k] = _mm256_extractf128_ps(l[k], 1);
+        if (bar) {
+            bar[0][k] = _mm256_castps256_ps128(b[k]);
+            bar[1][k] = _mm256_extractf128_ps(b[k], 1);
+        }
+    }
+    for (k = 0; k < 3 && !avx512; k++) {
+        _mm256_storeu_pd(&next[k][0], w.e[0][k]);
+        _mm256_storeu_pd(&next[k][4], w.e[1][k]);
+    }
+    if (avx512) {
+        g3d_walk8_store_avx512(&w, next);
+    }
+}
+
+static __attribute__((target("avx2"))) void
+weights8_avx2(const G3DEdges *g, const double v[3][8], const double step[3],
+              __m128 lin[2][3], __m128 bar[2][3], bool positive,
+              double next[3][8])
+{
+    weights8(g, v, step, lin, bar, positive, next, false);
+}
+
+static __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT void
+weights8_avx512(const G3DEdges *g, const double v[3][8], const double step[3],
+                __m128 lin[2][3], __m128 bar[2][3], bool positive,
+                double next[3][8])
+{
+    weights8(g, v, step, lin, bar, positive, next, true);
+}
+
+/*
+ * The eight-sample weights of each level the CPU has (AVX2, AVX-512)
+ * against g3d_weights4_next of the two groups of four (samples 0..3 at
+ * v, 4..7 at v + step), with and without bar; how many levels ran
+ */
+static unsigned check_weights8(const G3DEdges *g, const double v[3][4],
+                               const double step[3], bool positive)
+{
+    double v8[3][8], step8[3], next[3][8];
+    __m128d e01[3], e23[3], st[3];
+    __m128 lin[2][3], bar[2][3], l8[2][3], b8[2][3];
+    unsigned levels = 0, level, h;
+    int k, i;
+
+    for (k = 0; k < 3; k++) {
+        for (i = 0; i < 4; i++) {
+            v8[k][i] = v[k][i];
+            v8[k][4 + i] = v[k][i] + step[k];
+        }
+        step8[k] = 2 * step[k];
+        e01[k] = _mm_loadu_pd(&v[k][0]);
+        e23[k] = _mm_loadu_pd(&v[k][2]);
+        st[k] = _mm_set1_pd(step[k]);
+    }
+    for (h = 0; h < 2; h++) {
+        g3d_weights4_next(g, e01, e23, st, lin[h], bar[h], positive);
+    }
+    for (level = G3D_SIMD_AVX2; level <= G3D_SIMD_AVX512; level++) {
+        g3d_simd_max = level;
+        if (g3d_simd_level() != level) {
+            continue;
+        }
+        for (h = 0; h < 2; h++) {
+            (level == G3D_SIMD_AVX512 ? weights8_avx512 : weights8_avx2)(
+                g, (const double (*)[8])v8, step8, l8, h ? NULL : b8,
+                positive, next);
+            if (!same_weights(lin[0], l8[0]) || !same_weights(lin[1], l8[1]) ||
+                (!h && (!same_weights(bar[0], b8[0]) ||
+                        !same_weights(bar[1], b8[1])))) {
+                g_error("the weights of level %u differ from the SSE2 ones",
+                        level);
+            }
+            for (k = 0; k < 3; k++) {
+                for (i = 0; i < 8; i++) {
+                    g_assert_true(next[k][i] == v8[k][i] + step8[k]);
+                }
+            }
+        }
+        levels++;
+    }
+    g3d_simd_max = G3D_SIMD_AVX512;
+    return levels;
+}
+#endif
+
 /*
  * The AVX weights (raster.h g3d_weights4_next_avx, the span functions' AVX
  * instances) against the SSE2 ones (g3d_weights4_next) bit for bit: random
@@ -648,7 +752,7 @@ static bool same_weights(const __m128 a[3], const __m128 b[3])
 static void test_weights_avx(void)
 {
     GRand *r = g_rand_new_with_seed(0xa5c);
-    unsigned n, zero_sums = 0, swapped = 0;
+    unsigned n, zero_sums = 0, swapped = 0, wide = 0;
 
     if (!__builtin_cpu_supports("avx")) {
         g_test_skip("the CPU has no AVX");
@@ -711,14 +815,17 @@ static void test_weights_avx(void)
             zero_sums += (double)p[0] + p[1] + p[2] == 0 &&
                          (v[0][i] || v[1][i] || v[2][i]);
         }
+#ifdef G3D_WEIGHTS_WIDE
+        wide += check_weights8(&g, (const double (*)[4])v, step, positive);
+#endif
         /* lin only (screen-linear draws) */
         g3d_weights4_next(&g, e01, e23, st, lin[0], NULL, false);
         weights_avx(&g, (const double (*)[4])next, step, lin[1], NULL,
                     false, next);
         g_assert_true(same_weights(lin[0], lin[1]));
     }
-    g_test_message("%u samples with a zero sum, %u clockwise", zero_sums,
-                   swapped);
+    g_test_message("%u samples with a zero sum, %u clockwise, %u cases of "
+                   "eight samples", zero_sums, swapped, wide);
     g_assert_cmpuint(zero_sums, >=, 200);
     g_assert_cmpuint(swapped, >=, 5000);
     g_rand_free(r);

@@ -21,6 +21,7 @@
 #include "pica200-scene.h"
 #include "common/raster.h"
 #include "../bench-row.h"
+#include "../bench-env.h"
 
 #define FW 512
 #define FH 512
@@ -30,7 +31,7 @@
 
 static double now(void)
 {
-    return g_get_monotonic_time() / 1e6;
+    return bench_now();
 }
 
 typedef struct Scene {
@@ -341,11 +342,8 @@ int main(int argc, char **argv)
     unsigned i;
     int th;
 
-    /* GPU3D_BENCH_NO_AVX=1: the spans' SSE2 instances (raster.h g3d_no_avx) */
-    g3d_no_avx = getenv("GPU3D_BENCH_NO_AVX") != NULL;
-    /* GPU3D_BENCH_NO_AVX2=1: the AVX instances, not the AVX2 ones
-     * (g3d-core.h g3d_no_avx2) */
-    g3d_no_avx2 = getenv("GPU3D_BENCH_NO_AVX2") != NULL;
+    /* GPU3D_BENCH_SIMD, GPU3D_BENCH_NO_AVX: the spans' instances */
+    bench_simd_from_env();
     if (maxthreads < 1) {
         maxthreads = 1;
     }

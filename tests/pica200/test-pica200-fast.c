@@ -25,9 +25,10 @@
  * only untextured Gouraud cases the replace function takes, so that the
  * spans of its wide triangles (framebuffer.c pica_span_choose) are
  * compared in every depth format and function, one case in four with a
- * vertex whose 1/w is below 2^-40. The spans have an SSE2 and an AVX
- * instance (chosen by the CPU): that test runs once as chosen and once with
- * g3d_no_avx set, so that both are compared where the CPU has AVX.
+ * vertex whose 1/w is below 2^-40. The spans have SSE2, AVX, AVX2 and
+ * AVX-512 instances (the last two eight pixels a group; chosen by the
+ * CPU): that test runs at each level (g3d_simd_max), so that every level
+ * the CPU has is compared.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -57,10 +58,8 @@ static bool linear_cases;
  * wide triangles drawn by spans (framebuffer.c pica_span_choose)
  */
 static bool span_cases;
-/* the chosen paths with g3d_no_avx set: the SSE2 spans */
-static bool sse2_cases;
-/* ... with g3d_no_avx2 set: the AVX spans, not the AVX2 textured ones */
-static bool avx_cases;
+/* the chosen paths at most at this level (g3d_simd_max) */
+static G3DSimdLevel simd_cap = G3D_SIMD_AVX512;
 /*
  * Overlapping colour and depth buffers, in one-thread runs only: with two
  * threads, tiles drawn at once would write each other's bytes.
@@ -338,11 +337,11 @@ static Path run(PicaTest *t, uint32_t seed, bool general, uint8_t *out,
 
     pica200_stats(t->core, &st0);
     g3d_general_path = general;
-    g3d_no_avx = sse2_cases && !general;
-    g3d_no_avx2 = avx_cases && !general;
+    g3d_simd_max = general ? G3D_SIMD_SSE2 : simd_cap;
     pt_kick(t, &b, LIST_OFF);
     g_assert_true(pt_run(t, 1u << 20));
-    g3d_general_path = g3d_no_avx = g3d_no_avx2 = false;
+    g3d_general_path = false;
+    g3d_simd_max = G3D_SIMD_AVX512;
     pt_wreg(t, GPUREG_IRQ_ACK0, 0);
     memcpy(out, t->vram, SURF_BYTES * 2);
     cb_free(&b);
@@ -362,18 +361,25 @@ static void test_fast_equals_general(gconstpointer data)
 
     linear_cases = GPOINTER_TO_INT(data) & 0x100;
     span_cases = GPOINTER_TO_INT(data) & 0x200;
-    /* the SSE2 spans and bilinear samplers where the CPU has AVX too */
-    sse2_cases = GPOINTER_TO_INT(data) & 0x400;
-    /* the AVX ones (four pixels a call) where the CPU has AVX2 too */
-    avx_cases = GPOINTER_TO_INT(data) & 0x800;
+    /* the SSE2 spans and bilinear samplers where the CPU has AVX too,
+     * or the AVX or AVX2 spans where it has more */
+    simd_cap = GPOINTER_TO_INT(data) & 0x400 ? G3D_SIMD_SSE2
+               : GPOINTER_TO_INT(data) & 0x800 ? G3D_SIMD_AVX
+               : GPOINTER_TO_INT(data) & 0x1000 ? G3D_SIMD_AVX2
+               : G3D_SIMD_AVX512;
     if (linear_cases) {
-        g_test_message("textured spans: %s", sse2_cases || !g3d_use_avx()
-                       ? "SSE2" : avx_cases || !g3d_use_avx2()
-                       ? "AVX" : "AVX2, eight pixels a call");
+        g3d_simd_max = simd_cap;
+        g_test_message("textured spans: %s", (const char *[]){
+                           "SSE2", "AVX", "AVX2, eight pixels a call",
+                           "AVX2, eight pixels a call" }[g3d_simd_level()]);
+        g3d_simd_max = G3D_SIMD_AVX512;
     }
     if (span_cases) {
-        g_test_message("spans: %s", sse2_cases || !g3d_use_avx()
-                       ? "SSE2" : "AVX");
+        g3d_simd_max = simd_cap;
+        g_test_message("spans: %s", (const char *[]){
+                           "SSE2", "AVX", "AVX2, 8 pixels",
+                           "AVX-512, 8 pixels" }[g3d_simd_level()]);
+        g3d_simd_max = G3D_SIMD_AVX512;
     }
     overlap_cases = threads == 1;
     pt_init(&t, threads);
@@ -420,7 +426,8 @@ static void test_fast_equals_general(gconstpointer data)
     g_free(img[0]);
     g_free(img[1]);
     pt_free(&t);
-    linear_cases = span_cases = sse2_cases = avx_cases = false;
+    linear_cases = span_cases = false;
+    simd_cap = G3D_SIMD_AVX512;
 }
 
 int main(int argc, char **argv)
@@ -446,5 +453,13 @@ int main(int argc, char **argv)
                          GINT_TO_POINTER(0x601), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/gouraud-spans-sse2/2-threads",
                          GINT_TO_POINTER(0x602), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/gouraud-spans-avx/1-thread",
+                         GINT_TO_POINTER(0xA01), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/gouraud-spans-avx/2-threads",
+                         GINT_TO_POINTER(0xA02), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/gouraud-spans-avx2/1-thread",
+                         GINT_TO_POINTER(0x1201), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/gouraud-spans-avx2/2-threads",
+                         GINT_TO_POINTER(0x1202), test_fast_equals_general);
     return g_test_run();
 }

@@ -23,6 +23,7 @@
 #include "r300-rig.h"
 #include "common/raster.h"
 #include "../bench-row.h"
+#include "../bench-env.h"
 
 #define VRAM_SIZE   (32u << 20)
 #define RING_BUFSZ  17              /* 8 << 17 = 1 MiB ring at 0 */
@@ -221,7 +222,7 @@ static double pass(Dev *d, Kind kind, unsigned i)
 
 static double now(void)
 {
-    return g_get_monotonic_time() / 1e6;
+    return bench_now();
 }
 
 /* not inlined: callgrind --toggle-collect=run_case counts one case */
@@ -275,11 +276,8 @@ int main(int argc, char **argv)
     unsigned i, reps = 0;
     uint8_t *frame = g_malloc((size_t)W * H * 4);
 
-    /* GPU3D_BENCH_NO_AVX=1: the spans' SSE2 instances (raster.h g3d_no_avx) */
-    g3d_no_avx = getenv("GPU3D_BENCH_NO_AVX") != NULL;
-    /* GPU3D_BENCH_NO_AVX2=1: the AVX instances, not the AVX2 ones
-     * (g3d-core.h g3d_no_avx2) */
-    g3d_no_avx2 = getenv("GPU3D_BENCH_NO_AVX2") != NULL;
+    /* GPU3D_BENCH_SIMD, GPU3D_BENCH_NO_AVX: the spans' instances */
+    bench_simd_from_env();
     while ((opt = getopt(argc, argv, "t:s:k:")) != -1) {
         if (opt == 't') {
             max_threads = MAX(1, atoi(optarg));

@@ -7,11 +7,10 @@
  * the same random colour and depth contents, once as chosen and once with
  * g3d_general_path set; the colour and depth bytes must be equal. The test
  * also checks that both paths were taken often enough to mean something.
- * The row spans (quad-lanes.c span_lanes) have an SSE2 and an AVX instance
- * (chosen by the CPU), and those that move a fetch an AVX2 one sampling
- * eight pixels a call (span_tex8): the lanes cases run once as chosen,
- * once with g3d_no_avx set and once with g3d_no_avx2 set, so that each is
- * compared where the CPU has it.
+ * The row spans (quad-lanes.c span_lanes, span8) have SSE2, AVX, AVX2 and
+ * AVX-512 instances (chosen by the CPU), and those that move a fetch an
+ * AVX2 one sampling eight pixels a call (span_tex8): the lanes cases run at
+ * each level (g3d_simd_max), so that every level the CPU has is compared.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -43,8 +42,7 @@ typedef struct Variant {
     int threads;
     bool lanes;
     bool flat;
-    bool sse2;                  /* the chosen path with g3d_no_avx set */
-    bool avx;                   /* ... with g3d_no_avx2 set */
+    G3DSimdLevel simd;          /* the chosen path at most at this level */
     /*
      * lanes states leaning towards span_tex8's whole-row store: textured,
      * unblended, mostly without a depth test and into a linear target
@@ -153,7 +151,12 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
     r300_cmd_reg(c, A_RB3D_DITHER_CTL, g_rand_int_range(r, 0, 2) |
                  g_rand_int_range(r, 0, 2) << 2);
     r300_cmd_reg(c, A_ZB_DEPTHOFFSET, ZB_ADDR);
-    r300_cmd_reg(c, A_ZB_DEPTHPITCH, W);
+    /* any tiling now and then (the spans' depth in 4x2 micro tiles too) */
+    r300_cmd_reg(c, A_ZB_DEPTHPITCH, W |
+                 (g_rand_int_range(r, 0, 4) ? 0 :
+                  R_ZB_DEPTHPITCH_DEPTHMACROTILE_MASK) |
+                 (g_rand_int_range(r, 0, 4) ? 0 :
+                  1u << R_ZB_DEPTHPITCH_DEPTHMICROTILE_SHIFT));
     r300_cmd_reg(c, A_ZB_CNTL, zcntl);
     /* ZFUNC, stencil functions and ops: every field random */
     r300_cmd_reg(c, A_ZB_ZSTENCILCNTL, g_rand_int(r));
@@ -439,10 +442,10 @@ static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
     g_rand_free(r);
 
     g3d_general_path = general;
-    g3d_no_avx = var->sse2 && !general;
-    g3d_no_avx2 = var->avx && !general;
+    g3d_simd_max = general ? G3D_SIMD_SSE2 : var->simd;
     r300_rig_ring_run(d, cmdbuf, c.n);
-    g3d_general_path = g3d_no_avx = g3d_no_avx2 = false;
+    g3d_general_path = false;
+    g3d_simd_max = G3D_SIMD_AVX512;
     *path = d->core->draw->shade == r300_quad ? PATH_GENERAL : PATH_FAST;
     *tex_lanes = false;
 #ifdef __SSE2__
@@ -509,11 +512,11 @@ static void test_fast_equals_general(gconstpointer data)
                    "sampler %u, fills %u)", taken[PATH_GENERAL],
                    taken[PATH_FAST], lanes, taken[PATH_LANES_BLEND],
                    tex_lanes, filled);
-#ifdef G3D_WEIGHTS_AVX
-    g_test_message("spans: %s", v->sse2 || !g3d_use_avx() ? "SSE2" :
-                   v->avx || !g3d_use_avx2() ? "AVX" :
-                   "AVX, fetches AVX2 (eight pixels a call)");
-#endif
+    g3d_simd_max = v->simd;
+    g_test_message("spans: %s", (const char *[]){
+                       "SSE2", "AVX", "AVX2, 8 pixels",
+                       "AVX-512, 8 pixels" }[g3d_simd_level()]);
+    g3d_simd_max = G3D_SIMD_AVX512;
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
     g_assert_cmpuint(taken[PATH_FAST] + lanes, >=, cases / 4);
     if (v->flat) {
@@ -541,11 +544,14 @@ done:
 int main(int argc, char **argv)
 {
     static const Variant v[] = {
-        { 1, false }, { 2, false }, { 1, true }, { 2, true },
-        { 1, true, true }, { 2, true, true },
-        { 1, true, false, true }, { 2, true, false, true },
-        { 1, true, false, false, true }, { 2, true, false, false, true },
-        { 1, true, false, false, false, true },
+        { 1, false, false, G3D_SIMD_AVX512 },
+        { 2, false, false, G3D_SIMD_AVX512 },
+        { 1, true, false, G3D_SIMD_AVX512 }, { 2, true, false, G3D_SIMD_AVX512 },
+        { 1, true, true, G3D_SIMD_AVX512 }, { 2, true, true, G3D_SIMD_AVX512 },
+        { 1, true, false, G3D_SIMD_SSE2 }, { 2, true, false, G3D_SIMD_SSE2 },
+        { 1, true, false, G3D_SIMD_AVX }, { 2, true, false, G3D_SIMD_AVX },
+        { 1, true, false, G3D_SIMD_AVX2 }, { 2, true, false, G3D_SIMD_AVX2 },
+        { 1, true, false, G3D_SIMD_AVX512, true },
     };
 
     g_test_init(&argc, &argv, NULL);
@@ -569,7 +575,11 @@ int main(int argc, char **argv)
                          &v[8], test_fast_equals_general);
     g_test_add_data_func("/r300/fast-path/lanes-equal-general-avx/2-threads",
                          &v[9], test_fast_equals_general);
-    g_test_add_data_func("/r300/fast-path/lanes-plain-textured/1-thread",
+    g_test_add_data_func("/r300/fast-path/lanes-equal-general-avx2/1-thread",
                          &v[10], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-equal-general-avx2/2-threads",
+                         &v[11], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-plain-textured/1-thread",
+                         &v[12], test_fast_equals_general);
     return g_test_run();
 }

@@ -153,6 +153,22 @@ static inline void g3d_store4_masked(void *p, __m128i v, unsigned mask)
         }
     }
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* g3d_store4_masked of eight consecutive words, in functions built for AVX2 */
+static inline __attribute__((target("avx2"))) void
+g3d_store8_masked(void *p, __m256i v, unsigned mask)
+{
+    if (mask == 0xFF) {
+        _mm256_storeu_si256((__m256i *)p, v);
+        return;
+    }
+    g3d_store4_masked(p, _mm256_castsi256_si128(v), mask & 0xF);
+    g3d_store4_masked((uint8_t *)p + 16, _mm256_extracti128_si256(v, 1),
+                      mask >> 4);
+}
+#endif
 #endif
 
 /* n 16-bit pixels from p on: pixel i is bits 16 (i & 3) .. of pens */

@@ -104,27 +104,31 @@ g3d_unorm8x4_lanes(const __m128 c[4])
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 /*
- * g3d_unorm8x4_lanes of eight pixels (pixel i in lane i) for AVX2 code:
- * every instruction above works within each 128-bit half of a 256-bit
- * register (the packs, byte shifts and unpacks too), so each half is
- * g3d_unorm8x4_lanes of its four pixels
+ * g3d_unorm8x4_lanes of eight pixels (pixel i in lane i), for functions
+ * built for AVX2: the same operations per lane, and the packs, which work
+ * in each 128-bit half, give each half's bytes as there (component 0 of
+ * its pixels 0..3, then 2, 1, 3), put in pixel order by one byte shuffle.
+ * Pixels 0..3 in the low half, 4..7 in the high.
  */
 static inline __attribute__((always_inline, target("avx2"))) __m256i
-g3d_unorm8x4_lanes8(const __m256 c[4])
+g3d_unorm8x8_lanes(const __m256 c[4])
 {
     const __m256 one = _mm256_set1_ps(1.0f);
-    __m256i u[4], b, t;
+    __m256i u[4], b;
     int k;
 
     for (k = 0; k < 4; k++) {
         u[k] = _mm256_cvttps_epi32(_mm256_add_ps(
-            _mm256_mul_ps(_mm256_min_ps(one, c[k]), _mm256_set1_ps(255.0f)),
-            _mm256_set1_ps(0.5f)));
+                   _mm256_mul_ps(_mm256_min_ps(one, c[k]),
+                                 _mm256_set1_ps(255.0f)),
+                   _mm256_set1_ps(0.5f)));
     }
     b = _mm256_packus_epi16(_mm256_packs_epi32(u[0], u[2]),
                             _mm256_packs_epi32(u[1], u[3]));
-    t = _mm256_unpacklo_epi8(b, _mm256_srli_si256(b, 8));
-    return _mm256_unpacklo_epi16(t, _mm256_srli_si256(t, 8));
+    /* byte 4i + k of a half from component k's run: 0, 8, 4, 12 */
+    return _mm256_shuffle_epi8(b, _mm256_setr_epi8(
+        0, 8, 4, 12, 1, 9, 5, 13, 2, 10, 6, 14, 3, 11, 7, 15,
+        0, 8, 4, 12, 1, 9, 5, 13, 2, 10, 6, 14, 3, 11, 7, 15));
 }
 #endif
 #endif

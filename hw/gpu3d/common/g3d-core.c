@@ -13,24 +13,38 @@
 
 bool g3d_general_path;
 bool g3d_no_avx;
-bool g3d_no_avx2;
+G3DSimdLevel g3d_simd_max = G3D_SIMD_AVX512;
+
+G3DSimdLevel g3d_simd_level(void)
+{
+    G3DSimdLevel l = G3D_SIMD_SSE2;
+
+#if defined(__x86_64__) && defined(__GNUC__)
+    /* libgcc's CPU model also checks that the OS saves the wide registers */
+    if (__builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx2")) {
+        l = G3D_SIMD_AVX512;
+    } else if (__builtin_cpu_supports("avx2")) {
+        l = G3D_SIMD_AVX2;
+    } else if (__builtin_cpu_supports("avx")) {
+        l = G3D_SIMD_AVX;
+    }
+#endif
+    if (g3d_no_avx) {
+        return G3D_SIMD_SSE2;
+    }
+    return l < g3d_simd_max ? l : g3d_simd_max;
+}
 
 bool g3d_use_avx(void)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-    return !g3d_no_avx && __builtin_cpu_supports("avx");
-#else
-    return false;
-#endif
+    return g3d_simd_level() >= G3D_SIMD_AVX;
 }
 
 bool g3d_use_avx2(void)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-    return g3d_use_avx() && !g3d_no_avx2 && __builtin_cpu_supports("avx2");
-#else
-    return false;
-#endif
+    return g3d_simd_level() >= G3D_SIMD_AVX2;
 }
 
 static G3DLogFn *log_sink;

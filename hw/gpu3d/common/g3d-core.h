@@ -177,12 +177,26 @@ extern bool g3d_no_avx;
 bool g3d_use_avx(void);
 /*
  * Eight-pixel functions compiled for AVX2 (the AVX ones' operations on two
- * groups of four at once) are chosen when this is true: g3d_use_avx() and
- * the CPU has AVX2, and g3d_no_avx2, which tests set to run the AVX ones
- * on such a CPU, is false.
+ * groups of four at once) are chosen when this is true: g3d_simd_level()
+ * (below) is AVX2 or more; tests lower g3d_simd_max to run the AVX ones.
  */
-extern bool g3d_no_avx2;
 bool g3d_use_avx2(void);
+
+/*
+ * The instruction set levels of the fast functions, lowest first: SSE2
+ * (every x86-64 CPU), AVX (four doubles a vector), AVX2 (eight pixels a
+ * group of 256-bit floats and integers, two vectors of doubles) and
+ * AVX-512 (AVX2 with one vector of eight doubles). Each level does the
+ * same IEEE operations per lane, without FMA, so the bytes are the same.
+ * g3d_simd_level() is the highest the CPU has, at most g3d_simd_max
+ * (tests lower it to run each level; g3d_no_avx gives SSE2).
+ */
+typedef enum G3DSimdLevel {
+    G3D_SIMD_SSE2, G3D_SIMD_AVX, G3D_SIMD_AVX2, G3D_SIMD_AVX512,
+} G3DSimdLevel;
+
+extern G3DSimdLevel g3d_simd_max;
+G3DSimdLevel g3d_simd_level(void);
 
 /* ---- preemption of long work ------------------------------------------- */
 

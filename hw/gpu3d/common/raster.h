@@ -345,6 +345,193 @@ g3d_weights4_next_avx(const G3DEdges *g, __m256d e[3], const __m256d step[3],
         }
     }
 }
+
+#define G3D_WEIGHTS_WIDE 1
+/*
+ * Eight samples a group, for span functions compiled for AVX2 or AVX-512
+ * (g3d_simd_level(), common/g3d-core.h): lin and bar as in g3d_weights4,
+ * sample i in lane i of one 256-bit vector. AVX2: the samples' doubles in
+ * two vectors of four (e[h][k]: edge k at samples 4h..4h+3), each weighted
+ * by g3d_weights4_avx.
+ */
+static inline __attribute__((target("avx2"))) void
+g3d_weights8_avx2(const G3DEdges *g, const __m256d e[2][3], __m256 lin[3],
+                  __m256 bar[3], bool positive)
+{
+    __m128 l[2][3], b[2][3];
+    int k;
+
+    g3d_weights4_avx(g, e[0], l[0], bar ? b[0] : NULL, positive);
+    g3d_weights4_avx(g, e[1], l[1], bar ? b[1] : NULL, positive);
+    for (k = 0; k < 3; k++) {
+        lin[k] = _mm256_set_m128(l[1][k], l[0][k]);
+        if (bar) {
+            bar[k] = _mm256_set_m128(b[1][k], b[0][k]);
+        }
+    }
+}
+
+/*
+ * AVX-512: the eight samples' doubles in one vector (e[k]: edge k), each
+ * lane with g3d_weights4's operations in its order (multiply, round to
+ * float, multiply by 1/w, widen, two additions, one division, multiply,
+ * round). The zero-sum select with mask registers: r is the division's
+ * result where s != 0 (NaN included) and +0 elsewhere, as the AND of the
+ * SSE2 code. The caller's function must keep contraction off (AVX-512F
+ * has FMA): see G3D_NO_CONTRACT.
+ */
+/*
+ * _mm512_cvtpd_ps and _mm512_cvtps_pd, all lanes converted: GCC's own
+ * start from an "undefined" vector that -Wmaybe-uninitialized takes for
+ * an uninitialised one
+ */
+#define cvt8(x) _mm512_maskz_cvtpd_ps((__mmask8)0xFF, (x))
+#define widen8(x) _mm512_maskz_cvtps_pd((__mmask8)0xFF, (x))
+
+static inline __attribute__((target("avx2,avx512f,avx512vl"))) void
+g3d_weights8_avx512(const G3DEdges *g, const __m512d e[3], __m256 lin[3],
+                    __m256 bar[3], bool positive)
+{
+    const __m512d zero = _mm512_setzero_pd(), one = _mm512_set1_pd(1.0);
+    const __m512d ia = _mm512_set1_pd(g->inv_area);
+    __m512d p[3], s, r;
+    __mmask8 use;
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        lin[k] = cvt8(_mm512_mul_pd(e[k], ia));
+    }
+    if (!bar) {
+        return;
+    }
+    for (k = 0; k < 3; k++) {
+        p[k] = widen8(_mm256_mul_ps(lin[k], _mm256_set1_ps(g->inv_w[k])));
+    }
+    s = _mm512_add_pd(_mm512_add_pd(p[0], p[1]), p[2]);
+    r = _mm512_div_pd(one, s);
+    if (positive) {
+        for (k = 0; k < 3; k++) {
+            bar[k] = cvt8(_mm512_mul_pd(p[k], r));
+        }
+        return;
+    }
+    /* r = s != 0 ? 1 / s : 0 (NaN != 0, as in C); r != 0 ? p * r : lin */
+    r = _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(s, zero, _CMP_NEQ_UQ), r);
+    use = _mm512_cmp_pd_mask(r, zero, _CMP_NEQ_UQ);
+    for (k = 0; k < 3; k++) {
+        bar[k] = _mm256_mask_blend_ps(use, lin[k],
+                                      cvt8(_mm512_mul_pd(p[k], r)));
+    }
+}
+#undef cvt8
+#undef widen8
+
+/*
+ * Functions built for AVX-512 keep a * b + c as two roundings: GCC's FMA
+ * patterns come with AVX-512F, and GCC contracts by default (across
+ * statements and inlined intrinsics). Clang contracts only within one
+ * source expression, which the intrinsics never are, and has no such
+ * attribute.
+ */
+#ifdef __clang__
+#define G3D_NO_CONTRACT
+#else
+#define G3D_NO_CONTRACT __attribute__((optimize("fp-contract=off")))
+#endif
+
+/*
+ * A span's walk along a row, eight samples a group: their edge values and
+ * steps for g3d_weights8_avx2 or, with `avx512`, g3d_weights8_avx512
+ */
+typedef struct G3DWalk8 {
+    __m512d e8[3], step8[3];
+    __m256d e[2][3], step[3];
+} G3DWalk8;
+
+/*
+ * The AVX-512 parts of the walk, not always_inline: an always_inline body
+ * built for AVX2 may hold calls to them that only its AVX-512 instance
+ * keeps (and inlines)
+ */
+static inline __attribute__((target("avx2,avx512f,avx512vl"))) void
+g3d_walk8_start_avx512(G3DWalk8 *w, const double v[3][8], const double s[3])
+{
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        w->e8[k] = _mm512_loadu_pd(v[k]);
+        w->step8[k] = _mm512_set1_pd(s[k]);
+    }
+}
+
+static inline __attribute__((target("avx2,avx512f,avx512vl"))) void
+g3d_walk8_next_avx512(const G3DEdges *g, G3DWalk8 *w, __m256 lin[3],
+                      __m256 bar[3], bool positive)
+{
+    int k;
+
+    g3d_weights8_avx512(g, w->e8, lin, bar, positive);
+    for (k = 0; k < 3; k++) {
+        w->e8[k] = _mm512_add_pd(w->e8[k], w->step8[k]);
+    }
+}
+
+/* the walk's edge values (tests) */
+static inline __attribute__((target("avx2,avx512f,avx512vl"))) void
+g3d_walk8_store_avx512(const G3DWalk8 *w, double v[3][8])
+{
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        _mm512_storeu_pd(v[k], w->e8[k]);
+    }
+}
+
+/* the walk from edge values v[k][0..7] at the first group, steps s[k] */
+static inline __attribute__((always_inline, target("avx2"))) void
+g3d_walk8_start(G3DWalk8 *w, const double v[3][8], const double s[3],
+                const bool avx512)
+{
+    int k;
+
+    if (avx512) {
+        g3d_walk8_start_avx512(w, v, s);
+        return;
+    }
+    for (k = 0; k < 3; k++) {
+        w->e[0][k] = _mm256_loadu_pd(&v[k][0]);
+        w->e[1][k] = _mm256_loadu_pd(&v[k][4]);
+        w->step[k] = _mm256_set1_pd(s[k]);
+    }
+}
+
+/*
+ * The weights of the walk's group in the caller's vertex order (as
+ * g3d_weights4_next), then a step to the next group
+ */
+static inline __attribute__((always_inline, target("avx2"))) void
+g3d_walk8_next(const G3DEdges *g, G3DWalk8 *w, __m256 lin[3], __m256 bar[3],
+               bool positive, const bool avx512)
+{
+    __m256 t;
+    int k;
+
+    if (avx512) {
+        g3d_walk8_next_avx512(g, w, lin, bar, positive);
+    } else {
+        g3d_weights8_avx2(g, (const __m256d (*)[3])w->e, lin, bar, positive);
+        for (k = 0; k < 3; k++) {
+            w->e[0][k] = _mm256_add_pd(w->e[0][k], w->step[k]);
+            w->e[1][k] = _mm256_add_pd(w->e[1][k], w->step[k]);
+        }
+    }
+    if (g->perm[1] == 2) {
+        t = lin[1], lin[1] = lin[2], lin[2] = t;
+        if (bar) {
+            t = bar[1], bar[1] = bar[2], bar[2] = t;
+        }
+    }
+}
 #endif
 
 /*

@@ -1181,6 +1181,216 @@ name##_avx_##d##p(void *user, int x0, int y0, int x1, int y1,            \
 SPAN_INSTANCES(SPAN_QUADS_AVX)
 #endif
 
+#ifdef G3D_WEIGHTS_WIDE
+/*
+ * span_replace with eight pixels a group, for AVX2 and AVX-512: the two
+ * quads (qx, qy) and (qx + 2, qy) from qx a multiple of 4, a 4x2 block
+ * whose pixels are eight consecutive ones of the Morton order (the bits
+ * x & 1, y & 1, x & 2 of pica_morton8), so lane l is sample l & 3 of quad
+ * l >> 2: pixel (qx + (l & 1) + (l >> 1 & 2), qy + (l >> 1 & 1)). Each
+ * lane does span_quads's operations (the weights by g3d_walk8_next,
+ * raster.h; lanes_primary's colour), the depth test and write of the
+ * block's two quads by lanes_depth, one after the other.
+ */
+#define T8 __attribute__((target("avx2")))
+
+/* LanesDepth's vectors in eight lanes */
+typedef struct LanesDepth8 {
+    __m256 zw[3], inv_w[3], scale, offset, zmaxf;
+    __m256i zmax;
+} LanesDepth8;
+
+static inline __attribute__((always_inline)) T8 void
+lanes_depth8_setup(const LanesDepth *ld, LanesDepth8 *l8)
+{
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        l8->zw[k] = _mm256_set_m128(ld->zw[k], ld->zw[k]);
+        l8->inv_w[k] = _mm256_set_m128(ld->inv_w[k], ld->inv_w[k]);
+    }
+    l8->scale = _mm256_set_m128(ld->scale, ld->scale);
+    l8->offset = _mm256_set_m128(ld->offset, ld->offset);
+    l8->zmaxf = _mm256_set_m128(ld->zmaxf, ld->zmaxf);
+    l8->zmax = _mm256_set_m128i(ld->zmax, ld->zmax);
+}
+
+/* lanes_dot of eight lanes */
+static inline __attribute__((always_inline)) T8 __m256
+lanes_dot8(const __m256 w[3], const __m256 a[3])
+{
+    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(w[0], a[0]),
+                                       _mm256_mul_ps(w[1], a[1])),
+                         _mm256_mul_ps(w[2], a[2]));
+}
+
+/*
+ * lanes_depth of a block's eight pixels from index idx: a 32-bit depth
+ * buffer in eight lanes, the others as two quads
+ */
+static inline __attribute__((always_inline)) T8 unsigned
+lanes_depth8(const LanesDepth *ld, const LanesDepth8 *l8,
+             const __m256 lin[3], uint32_t idx, unsigned covered)
+{
+    uint8_t *dp = ld->base + (size_t)idx * 4;
+    __m256 d;
+    __m256i z, stored, have, ok;
+    unsigned pass;
+
+    if (ld->bpp != 4) {
+        __m128 lo[3], hi[3];
+        int k;
+
+        for (k = 0; k < 3; k++) {
+            lo[k] = _mm256_castps256_ps128(lin[k]);
+            hi[k] = _mm256_extractf128_ps(lin[k], 1);
+        }
+        return lanes_depth(ld, lo, idx, covered & 0xF) |
+               lanes_depth(ld, hi, idx + 4, covered >> 4) << 4;
+    }
+    d = _mm256_add_ps(_mm256_mul_ps(lanes_dot8(lin, l8->zw), l8->scale),
+                      l8->offset);
+    if (ld->wbuffer) {
+        d = _mm256_div_ps(d, lanes_dot8(lin, l8->inv_w));
+    }
+    d = _mm256_min_ps(_mm256_max_ps(d, _mm256_setzero_ps()),
+                      _mm256_set1_ps(1.0f));
+    z = _mm256_cvttps_epi32(_mm256_mul_ps(d, l8->zmaxf));
+    stored = _mm256_loadu_si256((const __m256i *)dp);
+    have = _mm256_and_si256(stored, l8->zmax);
+    switch (ld->func) {
+    case G3D_CMP_NEVER:    ok = _mm256_setzero_si256(); break;
+    case G3D_CMP_LESS:     ok = _mm256_cmpgt_epi32(have, z); break;
+    case G3D_CMP_EQUAL:    ok = _mm256_cmpeq_epi32(z, have); break;
+    case G3D_CMP_LEQUAL:   ok = _mm256_cmpgt_epi32(z, have); break;
+    case G3D_CMP_GREATER:  ok = _mm256_cmpgt_epi32(z, have); break;
+    case G3D_CMP_NOTEQUAL: ok = _mm256_cmpeq_epi32(z, have); break;
+    case G3D_CMP_GEQUAL:   ok = _mm256_cmpgt_epi32(have, z); break;
+    default:               ok = _mm256_set1_epi32(-1); break;
+    }
+    pass = _mm256_movemask_ps(_mm256_castsi256_ps(ok));
+    if (ld->func == G3D_CMP_LEQUAL || ld->func == G3D_CMP_NOTEQUAL ||
+        ld->func == G3D_CMP_GEQUAL) {
+        pass ^= 0xFF;               /* the negations of GREATER, EQUAL, LESS */
+    }
+    pass &= covered;
+    if (ld->write && pass) {
+        /* keeps the stencil byte of D24S8 */
+        __m256i now = _mm256_or_si256(_mm256_andnot_si256(l8->zmax, stored),
+                                      z);
+
+        g3d_store8_masked(dp, now, pass);
+    }
+    return pass;
+}
+
+static inline __attribute__((always_inline)) T8 void
+span8_quads(void *user, int x0, int y0, int x1, int y1, bool depth,
+            bool positive, bool avx512)
+{
+    /* the lanes of block columns 0..3 */
+    static const uint8_t column[4] = { 0x05, 0x0A, 0x50, 0xA0 };
+    const PicaTri *t = user;
+    const PicaRenderState *rs = t->rs;
+    /* copies the stores below cannot alias: kept in registers or the stack */
+    const G3DEdges g = t->edges;
+    uint8_t *color = rs->color;
+    uint32_t width = rs->width;
+    int qx0 = x0 & ~3, qx, qy, k, l;
+    unsigned left = 0, right = 0;
+    __m256 c[4][3];
+    LanesDepth ld;
+    LanesDepth8 ld8;
+
+    for (k = 0; k < 4; k++) {
+        for (l = 0; l < 3; l++) {
+            c[k][l] = _mm256_broadcast_ss(&t->color[l][k]);
+        }
+    }
+    if (depth) {
+        lanes_depth_setup(rs, t, &ld);
+        lanes_depth8_setup(&ld, &ld8);
+    }
+    /* the block columns inside [x0, x1) of the row's first and last block */
+    for (k = 0; k < 4; k++) {
+        left |= qx0 + k >= x0 ? column[k] : 0;
+        right |= ((x1 - 1) & ~3) + k < x1 ? column[k] : 0;
+    }
+    for (qy = y0 & ~1; qy < y1; qy += 2) {
+        /* the block's rows inside the rectangle: lanes l with l & 2 clear, set */
+        unsigned rows = (qy >= y0 ? 0x33u : 0) | (qy + 1 < y1 ? 0xCCu : 0);
+        G3DWalk8 walk;
+        double ev[3][8], sv[3];
+        uint32_t idx = pica_tiled_index(qx0, qy, width);
+
+        for (k = 0; k < 3; k++) {
+            double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
+            double ex = (double)t->ex[k], ey = (double)t->ey[k];
+
+            for (l = 0; l < 8; l++) {
+                /* integers: exact */
+                ev[k][l] = e + ((l & 1) + (l >> 1 & 2)) * ex +
+                           (l >> 1 & 1) * ey;
+            }
+            sv[k] = 4 * ex;
+        }
+        g3d_walk8_start(&walk, (const double (*)[8])ev, sv, avx512);
+        /*
+         * The blocks' Morton indices along the row: from block (qx, qy) to
+         * (qx + 4, qy), +16 within the tile (x & 4), +48 into the next
+         * tile (64 pixels, minus the 16 of the tile's second block)
+         */
+        for (qx = qx0; qx < x1; idx += qx & 4 ? 48 : 16, qx += 4) {
+            unsigned mask = rows;
+            __m256 lin[3], bar[3], v[4];
+            uint8_t *cp = color + (size_t)idx * 4;
+
+            if (qx == qx0) {
+                mask &= left;
+            }
+            if (qx + 4 >= x1) {
+                mask &= right;
+            }
+            g3d_walk8_next(&g, &walk, lin, bar, positive, avx512);
+            if (depth) {
+                mask = lanes_depth8(&ld, &ld8, lin, idx, mask);
+                if (!mask) {
+                    continue;
+                }
+            }
+            /* lanes_primary: A, B, G, R in bytes 0..3 */
+            for (k = 0; k < 4; k++) {
+                v[3 - k] = _mm256_add_ps(_mm256_add_ps(
+                               _mm256_mul_ps(bar[0], c[k][0]),
+                               _mm256_mul_ps(bar[1], c[k][1])),
+                               _mm256_mul_ps(bar[2], c[k][2]));
+            }
+            g3d_store8_masked(cp, g3d_unorm8x8_lanes(v), mask);
+        }
+    }
+}
+
+/* span8_quads for each depth test setting and weighting, AVX2 and AVX-512 */
+#define SPAN8_4(S) S(0, 0) S(0, 1) S(1, 0) S(1, 1)
+#define SPAN8_AVX2(d, p)                                                  \
+static T8 void span8_avx2_##d##p(void *user, int x0, int y0, int x1,      \
+                                 int y1, int thread)                      \
+{                                                                         \
+    span8_quads(user, x0, y0, x1, y1, d, p, false);                       \
+    (void)thread;                                                         \
+}
+#define SPAN8_AVX512(d, p)                                                \
+static __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT \
+void span8_avx512_##d##p(void *user, int x0, int y0, int x1, int y1,      \
+                         int thread)                                      \
+{                                                                         \
+    span8_quads(user, x0, y0, x1, y1, d, p, true);                        \
+    (void)thread;                                                         \
+}
+SPAN8_4(SPAN8_AVX2)
+SPAN8_4(SPAN8_AVX512)
+#endif
+
 #ifdef G3D_WEIGHTS_AVX
 /*
  * ---- textured spans eight pixels a vector (AVX2) ---------------------------
@@ -1263,7 +1473,7 @@ static inline AVX2_INLINE __m256i lanes8_primary(const __m256 lc[4][3],
                                                _mm256_mul_ps(bar[1], lc[k][1])),
                                  _mm256_mul_ps(bar[2], lc[k][2]));
     }
-    return g3d_unorm8x4_lanes8(v);
+    return g3d_unorm8x8_lanes(v);
 }
 
 static inline AVX2_INLINE void
@@ -1389,6 +1599,14 @@ SPAN_TEX8_4(e, true, PICA_WRAP_CLAMP_TO_EDGE)
 G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
                              const G3DTriangle *t)
 {
+#ifdef G3D_WEIGHTS_WIDE
+    /* [avx512][depth][positive] */
+    static G3DBlockFn *const fn8[2][2][2] = {
+        { { span8_avx2_00, span8_avx2_01 }, { span8_avx2_10, span8_avx2_11 } },
+        { { span8_avx512_00, span8_avx512_01 },
+          { span8_avx512_10, span8_avx512_11 } },
+    };
+#endif
     /* [avx][tex][depth][positive] */
     static G3DBlockFn *const fn[2][2][2][2] = { { {
         { span_replace_00, span_replace_01 },
@@ -1408,6 +1626,7 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
 #endif
     };
     bool tex = rs->shade == shade_tex0_rgba8 && rs->tex0_lanes;
+    G3DSimdLevel level = G3D_SIMD_SSE2;
     bool avx = false;
     int32_t minx = MIN(MIN(t->v[0].x, t->v[1].x), t->v[2].x);
     int32_t maxx = MAX(MAX(t->v[0].x, t->v[1].x), t->v[2].x);
@@ -1431,9 +1650,11 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
         tri->ey[k] = e->b * t->rules->subpixels;
     }
 #ifdef G3D_WEIGHTS_AVX
+    level = g3d_simd_level();
+    avx = level >= G3D_SIMD_AVX;
     if (tex && rs->tex0_lanes8) {
         /* [pointer, RGBA8 REPEAT, RGBA8 CLAMP_TO_EDGE][depth][positive] */
-        static G3DBlockFn *const fn8[3][2][2] = {
+        static G3DBlockFn *const tex8_fn[3][2][2] = {
             { { span_tex8_x00, span_tex8_x01 },
               { span_tex8_x10, span_tex8_x11 } },
             { { span_tex8_r00, span_tex8_r01 },
@@ -1446,9 +1667,14 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
         int f = u->fmt != PICA_TEXFMT_RGBA8 ? 0 :
                 u->wrap_s == PICA_WRAP_REPEAT ? 1 : 2;
 
-        return fn8[f][rs->depth != NULL][g3d_inv_w_positive(t->v)];
+        return tex8_fn[f][rs->depth != NULL][g3d_inv_w_positive(t->v)];
     }
-    avx = g3d_use_avx();
+#endif
+#ifdef G3D_WEIGHTS_WIDE
+    if (level >= G3D_SIMD_AVX2 && !tex) {
+        return fn8[level >= G3D_SIMD_AVX512][rs->depth != NULL]
+                  [g3d_inv_w_positive(t->v)];
+    }
 #endif
     return fn[avx][tex][rs->depth != NULL][g3d_inv_w_positive(t->v)];
 }

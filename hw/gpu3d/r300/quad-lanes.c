@@ -487,6 +487,74 @@ void r300_quad_lanes(void *opaque, const G3DQuad *q, int thread)
         ds->depth != NULL, ql->blend, ds->move.tex && ql->src_shader_order));
 }
 
+/* pixels x .. x + n - 1 inside [x0, x1), pixel x in bit 0 */
+static inline unsigned group_mask(int x, int n, int x0, int x1)
+{
+    unsigned m = (1u << n) - 1;
+
+    if (x < x0) {
+        m &= m << (x0 - x);
+    }
+    if (x + n > x1) {
+        m &= m >> (x + n - x1);
+    }
+    return m;
+}
+
+/* the cache lines of the n bytes from p, to be written soon */
+static inline void prefetch_run(const uint8_t *p, int n)
+{
+    int o;
+
+    for (o = 0; o < n; o += 64) {
+        __builtin_prefetch(p + o, 1);
+    }
+}
+
+/*
+ * A span's row y (of the rows before y1) from pixel xa: in linear
+ * layouts, the depth and colour words of pixel xa (zrow with `depth`,
+ * crow with a colour target), and the next row's run [xa, x1) asked
+ * for ahead of time (the spans walk runs of up to 128 pixels, each row
+ * of a 32-bit surface 4 KiB or so from the last: short streams that
+ * the hardware prefetchers pick up late); the edge values of its n
+ * samples from xa on, edge k at sample j in ev[k * n + j], and their
+ * step to the next n, sv[k] (all integers below 2^53, so exact)
+ */
+static inline __attribute__((always_inline)) void
+span_row(const R300Tri *t, const R300QuadLanes *ql, int xa, int x1, int y,
+         int y1, bool depth, uint8_t **zrow, uint8_t **crow, int n,
+         double *ev, double sv[3])
+{
+    const R300DrawState *ds = t->ds;
+    const R300Span *sp = &t->span;
+    const R300Target *tg = &ds->cb[ds->move.target];
+    int k, j;
+
+    if (depth && ds->ztiling.linear) {
+        *zrow = ds->zbase + r300_tile_offset(&ds->ztiling, xa, y);
+        if (y + 1 < y1) {
+            prefetch_run(*zrow + ds->ztiling.pitch * 4, (x1 - xa) * 4);
+        }
+    }
+    if (ql->colour && tg->tiling.linear) {
+        *crow = tg->base + r300_tile_offset(&tg->tiling, xa, y);
+        if (y + 1 < y1) {
+            prefetch_run(*crow + tg->tiling.pitch * 4, (x1 - xa) * 4);
+        }
+    }
+    for (k = 0; k < 3; k++) {
+        double e = (double)(sp->e0[k] + sp->ex[k] * xa + sp->ey[k] * y);
+        double ex = (double)sp->ex[k];
+
+#pragma GCC unroll 8
+        for (j = 0; j < n; j++) {
+            ev[k * n + j] = e + j * ex;
+        }
+        sv[k] = n * ex;
+    }
+}
+
 /*
  * The triangle's covered pixels [x0, x1) x [y0, y1) (common/raster.h
  * G3DBlockFn) four of a row at a time, from x0 rounded down to a multiple
@@ -511,7 +579,7 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
     /* a copy the stores below cannot alias: kept in registers */
     const G3DEdges g = sp->g;
     const bool zlinear = ds->ztiling.linear, clinear = tg->tiling.linear;
-    int xa = x0 & ~3, y, x, k;
+    int xa = x0 & ~3, y, x;
     uint64_t passed = 0;
 
     for (y = y0; y < y1; y++) {
@@ -520,23 +588,8 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
         /* linear layouts: the row's first group, then 16 bytes a group */
         uint8_t *zrow = NULL, *crow = NULL;
 
-        if (depth && zlinear) {
-            zrow = ds->zbase + r300_tile_offset(&ds->ztiling, xa, y);
-        }
-        if (ql->colour && clinear) {
-            crow = tg->base + r300_tile_offset(&tg->tiling, xa, y);
-        }
-
-        for (k = 0; k < 3; k++) {
-            double e = (double)(sp->e0[k] + sp->ex[k] * xa + sp->ey[k] * y);
-            double ex = (double)sp->ex[k];
-
-            ev[k][0] = e;
-            ev[k][1] = e + ex;
-            ev[k][2] = e + 2 * ex;
-            ev[k][3] = e + 3 * ex;
-            sv[k] = 4 * ex;
-        }
+        span_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, 4, &ev[0][0],
+                 sv);
         g3d_walk4_start(&walk, (const double (*)[4])ev, sv, avx);
         for (x = xa; x < x1; x += 4) {
             unsigned mask = 0xF;
@@ -544,13 +597,7 @@ span_lanes(void *opaque, int x0, int y0, int x1, int y1, int thread,
             __m128 lin[3], bar[3];
 
             if (__builtin_expect(x < x0 || x + 4 > x1, 0)) {
-                /* a row's first or last group */
-                if (x < x0) {
-                    mask &= 0xFu << (x0 - x);
-                }
-                if (x + 4 > x1) {
-                    mask &= 0xFu >> (x + 4 - x1);
-                }
+                mask = group_mask(x, 4, x0, x1);
             }
             g3d_walk4_next(&g, &walk, lin, persp ? bar : NULL, persp == 2,
                            avx);
@@ -617,6 +664,249 @@ static G3DBlockFn *const span_lanes_fn[2][24] = {
       SPAN_LANES_FN_8(span_lanes_avx_, 2) },
 #endif
 };
+
+#ifdef G3D_WEIGHTS_WIDE
+/*
+ * ---- eight pixels of a row a group (AVX2, AVX-512) -------------------------
+ *
+ * span_lanes's unblended, untextured draws with eight pixels of a row in
+ * the lanes of 256-bit vectors: the same operations per pixel as
+ * shade_lanes (the weights by g3d_walk8_next, raster.h), the Z24 test and
+ * write and the colour pack of the eight at once. Eight pixels from a
+ * multiple of 8 lie in one 32-bit micro tile 8 wide (the linear ones), or
+ * in two 4x2 ones side by side (32 bytes apart, in one macro tile): pixels
+ * 4..7 are `half` bytes after pixels 0..3.
+ */
+#define T8 __attribute__((target("avx2")))
+
+/* the eight pixels' words; only the covered ones are read */
+static inline __attribute__((always_inline)) T8 __m256i
+load8(uint8_t *p, unsigned half, unsigned cover)
+{
+    uint8_t *r[2][2] = { { p, p + 8 }, { p + half, p + half + 8 } };
+
+    if (cover == 0xFF) {
+        return _mm256_loadu2_m128i((const __m128i *)(p + half),
+                                   (const __m128i *)p);
+    }
+    return _mm256_set_m128i(load_quad(r[1], cover >> 4),
+                            load_quad(r[0], cover & 0xF));
+}
+
+/*
+ * The pixels `mask` of val; with every pixel covered, all eight (the
+ * others as they were read)
+ */
+static inline __attribute__((always_inline)) T8 void
+store8(uint8_t *p, unsigned half, unsigned mask, unsigned cover, __m256i val)
+{
+    uint8_t *r[2][2] = { { p, p + 8 }, { p + half, p + half + 8 } };
+
+    if (cover == 0xFF) {
+        _mm256_storeu2_m128i((__m128i *)(p + half), (__m128i *)p, val);
+        return;
+    }
+    store_quad(r[0], mask & 0xF, cover & 0xF, _mm256_castsi256_si128(val));
+    store_quad(r[1], mask >> 4, cover >> 4, _mm256_extracti128_si256(val, 1));
+}
+
+/* lane i all ones where bit i of m is set */
+static inline __attribute__((always_inline)) T8 __m256i lanes_of_mask(unsigned m)
+{
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(m), bit),
+                              bit);
+}
+
+/* compare() of eight lanes */
+static inline __attribute__((always_inline)) T8 __m256i
+compare8(G3DCompare f, __m256i in, __m256i st)
+{
+    const __m256i ones = _mm256_set1_epi32(-1);
+
+    switch (f) {
+    case G3D_CMP_NEVER:    return _mm256_setzero_si256();
+    case G3D_CMP_LESS:     return _mm256_cmpgt_epi32(st, in);
+    case G3D_CMP_EQUAL:    return _mm256_cmpeq_epi32(in, st);
+    case G3D_CMP_LEQUAL:   return _mm256_xor_si256(_mm256_cmpgt_epi32(in, st),
+                                                   ones);
+    case G3D_CMP_GREATER:  return _mm256_cmpgt_epi32(in, st);
+    case G3D_CMP_NOTEQUAL: return _mm256_xor_si256(_mm256_cmpeq_epi32(in, st),
+                                                   ones);
+    case G3D_CMP_GEQUAL:   return _mm256_xor_si256(_mm256_cmpgt_epi32(st, in),
+                                                   ones);
+    default:               return ones;
+    }
+}
+
+/* the triangle's lanes (R300Lanes) in eight */
+typedef struct Lanes8Tri {
+    __m256 src[4][3], z[3];
+} Lanes8Tri;
+
+/*
+ * span_lanes without blend or fetch, eight pixels a group from x0 rounded
+ * down to a multiple of 8; `avx512`: the weights' doubles in one AVX-512
+ * vector (g3d_weights8_avx512), else in two AVX ones
+ */
+static inline __attribute__((always_inline)) T8 void
+span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
+      const int persp, const bool depth, const bool avx512)
+{
+    static const uint8_t count[16] = { 0, 1, 1, 2, 1, 2, 2, 3,
+                                       1, 2, 2, 3, 2, 3, 3, 4 };
+    const R300Tri *t = opaque;
+    const R300DrawState *ds = t->ds;
+    const R300QuadLanes qlc = ds->lanes, *ql = &qlc;
+    const R300Span *sp = &t->span;
+    const R300Target *tg = &ds->cb[ds->move.target];
+    /* copies the stores below cannot alias: kept in registers */
+    const G3DEdges g = sp->g;
+    const bool zlinear = ds->ztiling.linear, clinear = tg->tiling.linear;
+    const unsigned zhalf = ds->ztiling.uw >= 3 ? 16 : 32;
+    const unsigned chalf = tg->tiling.uw >= 3 ? 16 : 32;
+    const __m256i wm = _mm256_set1_epi32((int32_t)ql->write_mask);
+    int xa = x0 & ~7, y, x, k, j;
+    uint64_t passed = 0;
+    Lanes8Tri l8;
+
+    for (k = 0; k < 4; k++) {
+        for (j = 0; j < 3; j++) {
+            l8.src[k][j] = _mm256_broadcast_ss(&t->lanes.src[k][j][0]);
+        }
+    }
+    for (j = 0; j < 3; j++) {
+        l8.z[j] = _mm256_broadcast_ss(&t->lanes.z[j][0]);
+    }
+    for (y = y0; y < y1; y++) {
+        G3DWalk8 walk;
+        double ev[3][8], sv[3];
+        /* linear layouts: the row's first group, then 32 bytes a group */
+        uint8_t *zrow = NULL, *crow = NULL;
+
+        span_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, 8, &ev[0][0],
+                 sv);
+        g3d_walk8_start(&walk, (const double (*)[8])ev, sv, avx512);
+        for (x = xa; x < x1; x += 8) {
+            unsigned mask = 0xFF, pass;
+            uint8_t *zp = NULL, *cp = NULL;
+            __m256 lin[3], bar[3];
+
+            if (__builtin_expect(x < x0 || x + 8 > x1, 0)) {
+                mask = group_mask(x, 8, x0, x1);
+            }
+            g3d_walk8_next(&g, &walk, lin, persp ? bar : NULL, persp == 2,
+                           avx512);
+            if (!persp) {
+                for (k = 0; k < 3; k++) {
+                    bar[k] = lin[k];
+                }
+            }
+            pass = mask;
+            if (depth) {
+                /* shade_lanes's Z24 test and write, eight lanes */
+                __m256 z, zt;
+                __m256i z24, word, ok;
+
+                zp = zlinear ? zrow + 4 * (x - xa) : ds->zbase +
+                     r300_tile_offset(&ds->ztiling, x, y);
+                z = _mm256_add_ps(_mm256_add_ps(l8.z[0], _mm256_mul_ps(
+                                      lin[1], l8.z[1])),
+                                  _mm256_mul_ps(lin[2], l8.z[2]));
+                z = _mm256_min_ps(_mm256_max_ps(z, _mm256_setzero_ps()),
+                                  _mm256_set1_ps(16777215.0f));
+                z24 = _mm256_cvttps_epi32(z);
+                zt = _mm256_cvtepi32_ps(z24);
+                z24 = _mm256_sub_epi32(z24, _mm256_castps_si256(
+                          _mm256_cmp_ps(_mm256_sub_ps(z, zt),
+                                        _mm256_set1_ps(0.5f), _CMP_GE_OQ)));
+                word = load8(zp, zhalf, mask);
+                ok = compare8(ql->zfunc, z24, _mm256_srli_epi32(word, 8));
+                pass &= _mm256_movemask_ps(_mm256_castsi256_ps(ok));
+                if (ql->zwrite && pass) {
+                    __m256i nw = _mm256_or_si256(
+                        _mm256_slli_epi32(z24, 8),
+                        _mm256_and_si256(word, _mm256_set1_epi32(0xFF)));
+
+                    store8(zp, zhalf, pass, mask,
+                           _mm256_blendv_epi8(word, nw, ok));
+                }
+            }
+            if (!pass) {
+                continue;
+            }
+            passed += pass == 0xFF ? 8 : count[pass & 0xF] + count[pass >> 4];
+            if (!ql->colour) {
+                continue;
+            }
+            {
+                /* colour_lanes without blend: the move changes nothing */
+                __m256 c[4];
+                __m256i res;
+
+                cp = clinear ? crow + 4 * (x - xa)
+                     : ql->same_layout && zp ? tg->base + (zp - ds->zbase)
+                     : tg->base + r300_tile_offset(&tg->tiling, x, y);
+                for (k = 0; k < 4; k++) {
+                    c[k] = _mm256_add_ps(_mm256_add_ps(
+                               _mm256_mul_ps(bar[0], l8.src[k][0]),
+                               _mm256_mul_ps(bar[1], l8.src[k][1])),
+                               _mm256_mul_ps(bar[2], l8.src[k][2]));
+                    if (ql->prequantise) {
+                        c[k] = _mm256_div_ps(_mm256_cvtepi32_ps(
+                                   _mm256_cvttps_epi32(_mm256_add_ps(
+                                       _mm256_mul_ps(_mm256_min_ps(
+                                           _mm256_max_ps(c[k],
+                                                         _mm256_setzero_ps()),
+                                           _mm256_set1_ps(1.0f)),
+                                           _mm256_set1_ps(255.0f)),
+                                       _mm256_set1_ps(0.5f)))),
+                                   _mm256_set1_ps(255.0f));
+                    }
+                }
+                res = g3d_unorm8x8_lanes(c);
+                if (ql->read || pass != 0xFF) {
+                    /* the written bits of the passed pixels: select_i */
+                    __m256i m = _mm256_and_si256(lanes_of_mask(pass), wm);
+
+                    res = _mm256_or_si256(_mm256_and_si256(m, res),
+                                          _mm256_andnot_si256(
+                                              m, load8(cp, chalf, mask)));
+                }
+                store8(cp, chalf, pass, mask, res);
+            }
+        }
+    }
+    r300_zpass_add(ds, thread, passed);
+}
+
+/* span8 for each weighting and depth setting, for AVX2 and AVX-512 */
+#define SPAN8_6(S)                                                        \
+    S(0, 0) S(0, 1) S(1, 0) S(1, 1) S(2, 0) S(2, 1)
+#define SPAN8_AVX2(p, d)                                                  \
+static T8 void span8_avx2_##p##d(void *o, int x0, int y0, int x1, int y1, \
+                                 int thread)                              \
+{                                                                         \
+    span8(o, x0, y0, x1, y1, thread, p, d, false);                        \
+}
+#define SPAN8_AVX512(p, d)                                                \
+static __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT \
+void span8_avx512_##p##d(void *o, int x0, int y0, int x1, int y1,         \
+                         int thread)                                      \
+{                                                                         \
+    span8(o, x0, y0, x1, y1, thread, p, d, true);                         \
+}
+SPAN8_6(SPAN8_AVX2)
+SPAN8_6(SPAN8_AVX512)
+
+static G3DBlockFn *const span8_fn[2][6] = {
+    { span8_avx2_00, span8_avx2_01, span8_avx2_10, span8_avx2_11,
+      span8_avx2_20, span8_avx2_21 },
+    { span8_avx512_00, span8_avx512_01, span8_avx512_10, span8_avx512_11,
+      span8_avx512_20, span8_avx512_21 },
+};
+#endif
 
 #if defined(G3D_WEIGHTS_AVX) && defined(R300_TX_LANES8)
 #define R300_SPAN_TEX8 1
@@ -757,7 +1047,7 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
                  * once
                  */
                 _mm256_storeu_si256((__m256i *)(crow + 4 * (x - xa)),
-                                    g3d_unorm8x4_lanes8(src8));
+                                    g3d_unorm8x8_lanes(src8));
                 passed += 8;
                 continue;
             }
@@ -818,8 +1108,9 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
     const R300DrawState *ds = t->ds;
     const R300QuadLanes *ql = &ds->lanes;
     R300Span *sp = &t->span;
+    G3DSimdLevel level = G3D_SIMD_SSE2;
     bool avx = false;
-    int k;
+    int persp, k;
 
     if (ds->shade != r300_quad_lanes) {
         return NULL;
@@ -850,20 +1141,27 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
         sp->ey[k] = e->b * tri->rules->subpixels;
     }
 #ifdef G3D_WEIGHTS_AVX
-    avx = g3d_use_avx();
+    level = g3d_simd_level();
+    avx = level >= G3D_SIMD_AVX;
 #endif
+    persp = ds->perspective ? 1 + g3d_inv_w_positive(tri->v) : 0;
 #ifdef R300_SPAN_TEX8
     if (ql->colour && ds->move.tex && ql->tex_lanes &&
         ds->move.tex_op.dst == ds->move.src &&
-        ds->tx[ds->move.tex_op.unit & 15].base_inside && g3d_use_avx2()) {
+        ds->tx[ds->move.tex_op.unit & 15].base_inside &&
+        level >= G3D_SIMD_AVX2) {
         /* span_tex8: the fetch eight pixels a call */
-        return span_tex8_fn[(ds->perspective ? 1 +
-                             g3d_inv_w_positive(tri->v) : 0) * 4 +
-                            (ds->depth != NULL) * 2 + ql->blend];
+        return span_tex8_fn[persp * 4 + (ds->depth != NULL) * 2 + ql->blend];
     }
 #endif
-    return span_lanes_fn[avx][(ds->perspective ? 1 +
-                               g3d_inv_w_positive(tri->v) : 0) * 8 +
+#ifdef G3D_WEIGHTS_WIDE
+    if (level >= G3D_SIMD_AVX2 && !ql->blend &&
+        !(ds->move.tex && ql->src_shader_order)) {
+        return span8_fn[level >= G3D_SIMD_AVX512][persp * 2 +
+                                                  (ds->depth != NULL)];
+    }
+#endif
+    return span_lanes_fn[avx][persp * 8 +
                               (ds->depth != NULL) * 4 + ql->blend * 2 +
                               (ds->move.tex && ql->src_shader_order)];
 }
@@ -967,6 +1265,15 @@ G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
             tg->tiling.mw == ds->ztiling.mw && tg->tiling.mh == ds->ztiling.mh &&
             tg->tiling.row_tiles == ds->ztiling.row_tiles &&
             tg->tiling.linear == ds->ztiling.linear;
+    }
+    /*
+     * A quad's depth is tested and written before its fetch here, after it
+     * in r300_quad (the program runs first): a texture that shares bytes
+     * with the depth buffer would show the order, so such a draw takes
+     * the general quads
+     */
+    if (ds->move.tex && tex_overlaps(ds, tg, false)) {
+        return NULL;
     }
     /*
      * span_lanes: every pixel's bytes its own (no derivatives), in one

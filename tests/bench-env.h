@@ -1,0 +1,58 @@
+/*
+ * Benchmark settings from the environment:
+ *   GPU3D_BENCH_SIMD=sse2|avx|avx2|avx512  the fast functions' instruction
+ *                 set level at most that (common/g3d-core.h g3d_simd_max)
+ *   GPU3D_BENCH_NO_AVX=1                   SSE2 (as GPU3D_BENCH_SIMD=sse2)
+ *   GPU3D_BENCH_CPU_CLOCK=1                time by the process's CPU time
+ *                 instead of the wall clock: on a shared machine, time
+ *                 spent waiting for a core is not counted (one render
+ *                 thread only: the threads' times would add up)
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef TESTS_BENCH_ENV_H
+#define TESTS_BENCH_ENV_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <glib.h>
+
+#include "common/g3d-core.h"
+
+static inline void bench_simd_from_env(void)
+{
+    static const char *const names[] = { "sse2", "avx", "avx2", "avx512" };
+    const char *s = getenv("GPU3D_BENCH_SIMD");
+    unsigned i;
+
+    g3d_no_avx = getenv("GPU3D_BENCH_NO_AVX") != NULL;
+    for (i = 0; s && i < sizeof(names) / sizeof(names[0]); i++) {
+        if (!strcmp(s, names[i])) {
+            g3d_simd_max = (G3DSimdLevel)i;
+            return;
+        }
+    }
+    if (s) {
+        fprintf(stderr, "GPU3D_BENCH_SIMD: sse2, avx, avx2 or avx512\n");
+        exit(1);
+    }
+}
+
+/* seconds: the monotonic clock, or the process's CPU time */
+static inline double bench_now(void)
+{
+    static int cpu = -1;
+    struct timespec ts;
+
+    if (cpu < 0) {
+        cpu = getenv("GPU3D_BENCH_CPU_CLOCK") != NULL;
+    }
+    if (cpu && !clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)) {
+        return ts.tv_sec + ts.tv_nsec / 1e9;
+    }
+    return g_get_monotonic_time() / 1e6;
+}
+
+#endif
