@@ -966,12 +966,10 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
     const R300DrawState *ds = t->ds;
     const R300QuadLanes qlc = ds->lanes, *ql = &qlc;
     const R300Span *sp = &t->span;
-    const R300Target *tg = &ds->cb[ds->move.target];
     const R300Lanes *tl = &t->lanes;
     const R300TexUnit *u = &ds->tx[ds->move.tex_op.unit & 15];
     const int inst = ds->move.tex_op.inst;
     const G3DEdges g = sp->g;
-    const bool zlinear = ds->ztiling.linear, clinear = tg->tiling.linear;
     int xa = x0 & ~3, y, x, j, k, ch;
     uint64_t passed = 0;
     __m256 a[4][3];
@@ -986,22 +984,8 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
         double ev[3][4], sv[3];
         uint8_t *zrow = NULL, *crow = NULL;
 
-        if (depth && zlinear) {
-            zrow = ds->zbase + r300_tile_offset(&ds->ztiling, xa, y);
-        }
-        if (clinear) {
-            crow = tg->base + r300_tile_offset(&tg->tiling, xa, y);
-        }
-        for (k = 0; k < 3; k++) {
-            double e = (double)(sp->e0[k] + sp->ex[k] * xa + sp->ey[k] * y);
-            double ex = (double)sp->ex[k];
-
-            ev[k][0] = e;
-            ev[k][1] = e + ex;
-            ev[k][2] = e + 2 * ex;
-            ev[k][3] = e + 3 * ex;
-            sv[k] = 4 * ex;
-        }
+        span_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, 4, &ev[0][0],
+                 sv);
         g3d_walk4_start(&walk, (const double (*)[4])ev, sv, true);
         for (x = xa; x < x1; x += 8) {
             unsigned m0 = 0xF, m1 = 0xF;
