@@ -1203,53 +1203,6 @@ static unsigned stamp_row_avx(const AttilaTriangle *t,
 }
 
 /*
- * copy_stamps' AVX instance with the walk: the covered stamps of the row
- * (qx0..qx1) interpolated as they are found, then written (one call); the
- * number of covered stamps.
- */
-__attribute__((target("avx")))
-static unsigned copy_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                             const double tv[4], const AttilaRowSteps *rs,
-                             int32_t qy, int32_t qx0, int32_t qx1)
-{
-    const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
-    AttilaRowStamp row[TILE / 2];
-    __m128 ch[TILE / 2][4];
-    __m256d ad[3][4];
-    unsigned m, k;
-    int c, l;
-
-    if (ctx->copy_tri != t) {
-        /* the copied input's components in double, once a triangle */
-        ctx->copy_tri = t;
-        for (l = 0; l < 3; l++) {
-            _mm256_storeu_pd(ctx->copy_attr[l], _mm256_cvtps_pd(
-                _mm_loadu_ps(t->attr[l][ctx->ds->fs_copy_in])));
-        }
-    }
-    for (l = 0; l < 3; l++) {
-        for (c = 0; c < 4; c++) {
-            ad[l][c] = _mm256_broadcast_sd(&ctx->copy_attr[l][c]);
-        }
-    }
-
-    m = row_walk_avx(t, tv, rs, qy, qx0, qx1, row, ad, ch);
-    if (m) {
-        attila_color_write_row_avx(rt, rt->ptr + ctx->rty[0][qy >> 1],
-                                   ctx->rtx[0], row, m,
-                                   (const __m128 (*)[4])ch);
-    }
-    for (k = 0; k < m; k++) {
-        ctx->fragments += (0x4332322132212110ull >> (4 * row[k].cov)) & 15;
-    }
-    ctx->quads += m;
-    ctx->work += m;
-    return m;
-}
-#endif
-
-#ifdef HAVE_AVX_PATH
-/*
  * The copied input's components in double, broadcast (attila_interp_comps_avx),
  * converted once a triangle
  */
@@ -1272,6 +1225,43 @@ static inline void copy_consts_avx(AttilaRenderCtx *ctx,
         }
     }
 }
+
+/*
+ * copy_stamps' AVX instance with the walk: the covered stamps of the row
+ * (qx0..qx1) interpolated as they are found, then written (one call); the
+ * number of covered stamps.
+ */
+__attribute__((target("avx")))
+static unsigned copy_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                             const double tv[4], const AttilaRowSteps *rs,
+                             int32_t qy, int32_t qx0, int32_t qx1)
+{
+    const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
+    AttilaRowStamp row[TILE / 2];
+    __m128 ch[TILE / 2][4];
+    __m256d ad[3][4];
+    unsigned m, k;
+
+    copy_consts_avx(ctx, t, ad);
+    m = row_walk_avx(t, tv, rs, qy, qx0, qx1, row, ad, ch);
+    if (m) {
+        attila_color_write_row_avx(rt, rt->ptr + ctx->rty[0][qy >> 1],
+                                   ctx->rtx[0], row, m,
+                                   (const __m128 (*)[4])ch);
+    }
+    for (k = 0; k < m; k++) {
+        ctx->fragments += (0x4332322132212110ull >> (4 * row[k].cov)) & 15;
+    }
+    ctx->quads += m;
+    ctx->work += m;
+    return m;
+}
+
+/* bit i of m to bit 4 i */
+static const uint16_t spread4[16] = {
+    0x0000, 0x0001, 0x0010, 0x0011, 0x0100, 0x0101, 0x0110, 0x0111,
+    0x1000, 0x1001, 0x1010, 0x1011, 0x1100, 0x1101, 0x1110, 0x1111,
+};
 
 /*
  * A row of a 4-sample draw whose program is the copy (copy4, not under
@@ -1305,12 +1295,18 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
     unsigned rows = row_bits(t, qy);
     bool ztest = ctx->ztest;
-    __m256d lo[4], hi3, ea[3], eb[3], ad[3][4];
+    __m256d lo[4], hi3, ea[3], eb[3], ad[3][4], sx[4][4], sy[4][4];
     int32_t qx;
-    int k;
+    int k, j;
 
     for (k = 0; k < 4; k++) {
         lo[k] = _mm256_broadcast_sd(&rs->lo[k]);
+        /* the samples' steps splatted once a row: each stamp adds them
+         * from memory */
+        for (j = 0; j < 4; j++) {
+            sx[k][j] = _mm256_broadcast_sd(&sl->x[k][j]);
+            sy[k][j] = _mm256_broadcast_sd(&sl->y[k][j]);
+        }
     }
     hi3 = _mm256_broadcast_sd(&rs->hi[3]);
     for (k = 0; k < 3; k++) {
@@ -1330,30 +1326,28 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             box &= box_bits(t, qx, rows);
         }
         for (s = 0; s < 4; s++) {
-            __m256d z = _mm256_add_pd(
-                _mm256_add_pd(v[3], _mm256_broadcast_sd(&sl->x[3][s])),
-                _mm256_broadcast_sd(&sl->y[3][s]));
+            __m256d z = _mm256_add_pd(_mm256_add_pd(v[3], sx[3][s]),
+                                      sy[3][s]);
             __m256d m = _mm256_and_pd(_mm256_cmp_pd(z, lo[3], _CMP_GT_OQ),
                                       _mm256_cmp_pd(z, hi3, _CMP_LE_OQ));
             for (k = 0; k < 3; k++) {
-                __m256d e = _mm256_add_pd(
-                    _mm256_add_pd(v[k], _mm256_broadcast_sd(&sl->x[k][s])),
-                    _mm256_broadcast_sd(&sl->y[k][s]));
+                __m256d e = _mm256_add_pd(_mm256_add_pd(v[k], sx[k][s]),
+                                          sy[k][s]);
                 m = _mm256_and_pd(m, _mm256_cmp_pd(e, lo[k], _CMP_GT_OQ));
             }
             zsv[s] = z;
             msk[s] = m;
             mask[s] = (unsigned)_mm256_movemask_pd(m) & box;
         }
-        /* sample s of pixel i: bit i of mask[s] to bit s of cover[i] */
-        left = 0;
-        for (i = 0; i < 4; i++) {
-            cover[i] = (mask[0] >> i & 1) | (mask[1] >> i & 1) << 1 |
-                       (mask[2] >> i & 1) << 2 | (mask[3] >> i & 1) << 3;
-            left |= cover[i];
-        }
+        /* sample s of pixel i: bit i of mask[s] to bit s of cover[i]
+         * (bit 4 i + s of the spread masks) */
+        left = spread4[mask[0]] | spread4[mask[1]] << 1 |
+               spread4[mask[2]] << 2 | spread4[mask[3]] << 3;
         if (!left) {
             continue;
+        }
+        for (i = 0; i < 4; i++) {
+            cover[i] = left >> 4 * i & 15;
         }
         ctx->quads++;
 
