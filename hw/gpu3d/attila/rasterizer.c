@@ -260,6 +260,9 @@ msaa_cover(const AttilaDrawState *ds, const AttilaTriangle *t,
 typedef struct SampleLanes {
     double x[4][4], y[4][4];
     AttilaRowSteps bounds;
+    /* x[k][s] and y[k][s] in four lanes, for copy4_row_avx's stamps to add
+     * from memory (rows are short: a row's set-up would cost more) */
+    double sx[4][4][4], sy[4][4][4];
 } SampleLanes;
 
 #ifdef HAVE_AVX_PATH
@@ -1295,18 +1298,12 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
     unsigned rows = row_bits(t, qy);
     bool ztest = ctx->ztest;
-    __m256d lo[4], hi3, ea[3], eb[3], ad[3][4], sx[4][4], sy[4][4];
+    __m256d lo[4], hi3, ea[3], eb[3], ad[3][4];
     int32_t qx;
-    int k, j;
+    int k;
 
     for (k = 0; k < 4; k++) {
         lo[k] = _mm256_broadcast_sd(&rs->lo[k]);
-        /* the samples' steps splatted once a row: each stamp adds them
-         * from memory */
-        for (j = 0; j < 4; j++) {
-            sx[k][j] = _mm256_broadcast_sd(&sl->x[k][j]);
-            sy[k][j] = _mm256_broadcast_sd(&sl->y[k][j]);
-        }
     }
     hi3 = _mm256_broadcast_sd(&rs->hi[3]);
     for (k = 0; k < 3; k++) {
@@ -1326,13 +1323,15 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             box &= box_bits(t, qx, rows);
         }
         for (s = 0; s < 4; s++) {
-            __m256d z = _mm256_add_pd(_mm256_add_pd(v[3], sx[3][s]),
-                                      sy[3][s]);
+            __m256d z = _mm256_add_pd(
+                _mm256_add_pd(v[3], _mm256_loadu_pd(sl->sx[3][s])),
+                _mm256_loadu_pd(sl->sy[3][s]));
             __m256d m = _mm256_and_pd(_mm256_cmp_pd(z, lo[3], _CMP_GT_OQ),
                                       _mm256_cmp_pd(z, hi3, _CMP_LE_OQ));
             for (k = 0; k < 3; k++) {
-                __m256d e = _mm256_add_pd(_mm256_add_pd(v[k], sx[k][s]),
-                                          sy[k][s]);
+                __m256d e = _mm256_add_pd(
+                    _mm256_add_pd(v[k], _mm256_loadu_pd(sl->sx[k][s])),
+                    _mm256_loadu_pd(sl->sy[k][s]));
                 m = _mm256_and_pd(m, _mm256_cmp_pd(e, lo[k], _CMP_GT_OQ));
             }
             zsv[s] = z;
@@ -1477,11 +1476,15 @@ static void raster_job(void *arg, int thread)
             attila_sample_steps(t, pat, r->ds->samples, &steps);
         }
         if (lanes4) {
-            int s, k;
+            int s, k, l;
             for (k = 0; k < 4; k++) {
                 for (s = 0; s < 4; s++) {
                     lanes.x[k][s] = steps.x[s][k];
                     lanes.y[k][s] = steps.y[s][k];
+                    for (l = 0; l < 4 && copy4; l++) {
+                        lanes.sx[k][s][l] = steps.x[s][k];
+                        lanes.sy[k][s][l] = steps.y[s][k];
+                    }
                 }
             }
             attila_row_steps(t, r->ds->d3d9_depth, &lanes.bounds);
