@@ -65,8 +65,9 @@ static const float *linear8(void)
     return table;
 }
 
-static uint32_t pixel_argb(const AttilaDisplay *d, const uint8_t *p,
-                           uint32_t bytes)
+/* not inlined, as resolve_rgba8 */
+static __attribute__((noinline)) uint32_t
+pixel_argb(const AttilaDisplay *d, const uint8_t *p, uint32_t bytes)
 {
     float ref[4], cur[4], sum[3] = { 0, 0, 0 };
     bool full = true;
@@ -139,9 +140,11 @@ static uint8_t gamma_byte(float q)
  * g3d_general_path): the same float sums of the linear values from the
  * table, in sample order, divided by the sample count, and each channel's
  * byte from gamma_byte; without pixel_argb's float reads of the samples,
- * which the table makes unused.
+ * which the table makes unused. Not inlined: in the one-sample rows'
+ * loop it would cost their registers.
  */
-static uint32_t resolve_rgba8(const AttilaDisplay *d, const uint8_t *p)
+static __attribute__((noinline)) uint32_t
+resolve_rgba8(const AttilaDisplay *d, const uint8_t *p)
 {
     const float *lin = linear8();
     uint32_t out = 0xff000000u, s;

@@ -1460,6 +1460,8 @@ static void raster_job(void *arg, int thread)
     bool lanes4 = r->lanes4 && r->ds->msaa && r->ds->samples == 4;
     /* its rows by copy4_row_avx */
     bool copy4 = lanes4 && ctx->copy4;
+    /* rows of stamps: one-sample draws, copy4 */
+    bool walk = rows || copy4;
     SampleLanes lanes;
     size_t n;
 
@@ -1521,7 +1523,7 @@ static void raster_job(void *arg, int thread)
                     if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
                         return;     /* the draw is stopped (reported) */
                     }
-                    if ((rows || copy4) && !outside) {
+                    if (walk && !outside) {
                         /* the stamps between the first and the last the
                          * box test admits (they are a run: each edge's
                          * a dx + b dy is monotonic in dx) */
@@ -1536,16 +1538,16 @@ static void raster_job(void *arg, int thread)
                             hi -= 2;
                         }
 #ifdef HAVE_AVX_PATH
-                        if (copy4) {
-                            if (lo <= hi) {
-                                copy4_row_avx(ctx, t, tv, &lanes, qy, lo, hi);
-                            }
-                            m = 0;
-                        } else if (copy_rows && ctx->row_avx) {
+                        if (copy_rows && ctx->row_avx) {
                             /* walked and written with the copy */
                             if (lo <= hi) {
                                 copy_row_avx(ctx, t, tv, &rsteps, qy, lo,
                                              hi);
+                            }
+                            m = 0;
+                        } else if (copy4) {
+                            if (lo <= hi) {
+                                copy4_row_avx(ctx, t, tv, &lanes, qy, lo, hi);
                             }
                             m = 0;
                         } else
@@ -1565,8 +1567,7 @@ static void raster_job(void *arg, int thread)
                                    row[k].qx, qy, row[k].cov);
                         }
                     }
-                    for (qx = x0; qx <= x1 && !outside && !rows && !copy4;
-                         qx += 2) {
+                    for (qx = x0; qx <= x1 && !outside && !walk; qx += 2) {
                         double dx = qx - tx * TILE, dy = qy - ty * TILE;
                         if (!r->skip_boxes) {
                             stamp(ctx, t, tv, NULL, NULL, qx, qy, false,
