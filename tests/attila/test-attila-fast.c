@@ -1226,6 +1226,18 @@ static void test_stamp1(void)
     stamp_scenes(1, 80, 0x57A1, false);
 }
 
+/* stamp_scenes without AVX (g3d_no_avx, seed), then with the CPU's best
+ * (seed + 1) */
+static void stamp_scenes_levels(uint32_t ns, int plain, int best,
+                                uint32_t seed, bool copies)
+{
+    g3d_no_avx = true;
+    stamp_scenes(ns, plain, seed, copies);
+    g3d_no_avx = false;
+    g_test_message("%u-sample rows: %s", ns, g3d_use_avx() ? "AVX" : "SSE2");
+    stamp_scenes(ns, best, seed + 1, copies);
+}
+
 /*
  * stamp_scenes' one-sample draws walked by rows of stamps (rasterizer.c
  * stamp_row_*, copy_stamps) with the SSE2 instance (g3d_no_avx) and with
@@ -1237,11 +1249,7 @@ static void test_stamp1(void)
  */
 static void test_stamp_rows(void)
 {
-    g3d_no_avx = true;
-    stamp_scenes(1, 60, 0x57B1, false);
-    g3d_no_avx = false;
-    g_test_message("rows: %s", g3d_use_avx() ? "AVX" : "SSE2");
-    stamp_scenes(1, 60, 0x57B2, false);
+    stamp_scenes_levels(1, 60, 60, 0x57B1, false);
 }
 
 /*
@@ -1278,11 +1286,7 @@ static void test_stamp_msaa(void)
  */
 static void test_stamp4_rows(void)
 {
-    g3d_no_avx = true;
-    stamp_scenes(4, 30, 0x57C4, true);
-    g3d_no_avx = false;
-    g_test_message("4-sample rows: %s", g3d_use_avx() ? "AVX" : "SSE2");
-    stamp_scenes(4, 60, 0x57C5, true);
+    stamp_scenes_levels(4, 30, 60, 0x57C4, true);
 }
 
 /*
