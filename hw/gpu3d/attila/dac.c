@@ -211,6 +211,34 @@ static inline uint32_t pixel_rgba8(const AttilaDisplay *d, const uint8_t *p)
     return 0xff000000u | p[0] << 16 | p[1] << 8 | p[2];
 }
 
+#ifdef __SSE2__
+/*
+ * The m pixels of a row's run of stamps (two every four) of a 4-sample
+ * RGBA8888 surface (not under g3d_general_path): pixel_rgba8 with the
+ * sample count known, a pixel's four RGB words against sample 0's in one
+ * compare. Not inlined: the one-sample rows keep their registers.
+ */
+static __attribute__((noinline)) void
+run_rgba8x4(const AttilaDisplay *d, const uint8_t *p, uint32_t *dst,
+            uint32_t m)
+{
+    const __m128i rgb = _mm_set1_epi32(0x00ffffff);
+    uint32_t k;
+
+    for (k = 0; k < m; k++) {
+        const uint8_t *px = p + ((k >> 1) * 4 + (k & 1)) * 16;
+        __m128i w = _mm_and_si128(_mm_loadu_si128((const __m128i *)px), rgb);
+        __m128i eq = _mm_cmpeq_epi32(w, _mm_shuffle_epi32(w, 0));
+        uint32_t s0 = (uint32_t)_mm_cvtsi128_si32(w);
+
+        dst[k] = _mm_movemask_epi8(eq) == 0xffff ?
+                 0xff000000u | (s0 & 0xff) << 16 | (s0 & 0xff00) |
+                 (s0 >> 16 & 0xff) :
+                 resolve_rgba8(d, px);
+    }
+}
+#endif
+
 void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
                     uint32_t *dst, uint32_t row)
 {
@@ -256,6 +284,12 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
             }
             continue;
         }
+#ifdef __SSE2__
+        if (rgba8 && d->samples == 4) {
+            run_rgba8x4(d, p, dst + x, MIN(2 * n, d->width - x));
+            continue;
+        }
+#endif
         for (k = 0; k < 2 * n && x + k < d->width; k++) {
             const uint8_t *px = p + ((k >> 1) * 4 + (k & 1)) * spb;
             dst[x + k] = rgba8 ? pixel_rgba8(d, px) : pixel_argb(d, px, bytes);
