@@ -293,7 +293,9 @@ static void test_dac_resolve(void)
  * keeps G's low bit out (0xfe00 for 0xff00), when the samples' compare
  * leaves the blue byte out (0xffff for 0xffffff), when the resolve's
  * cache takes a valid entry whatever its key, and when it divides by the
- * count less one.
+ * count less one; in the 4-sample runs' compare (run_rgba8x4), when it
+ * leaves the blue byte out, when its pixel steps by 4 bytes for 16, and
+ * when it takes G for B in the word it writes.
  */
 static void test_dac_general(void)
 {
