@@ -1280,8 +1280,11 @@ static const uint16_t spread4[16] = {
  * centroid table's sums; the copied input from the centroids' edge values
  * by channel (attila_interp_weights_avx, _comps_avx: attila_interpolate's
  * operations), the program's one step counted, and each pixel's colour
- * broadcast to its samples' slots (attila_color_write4_soa). Additions,
- * products, one division and compares; no FMA in this target.
+ * broadcast to its samples' slots (attila_color_write4_soa). The run is
+ * raster_job's, the stamps the box test admits; the bounds are the exact
+ * tests, so a stamp stamp4 would have taken as far inside (edges not
+ * tested) gets the same coverage. Additions, products, one division and
+ * compares; no FMA in this target.
  */
 __attribute__((target("avx")))
 static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
