@@ -9,7 +9,7 @@
  * repeated, about 1.5 texels a pixel.
  *
  *   bench-flipper [seconds-per-case] [threads] [only: cases/scenes whose
- *                 name contains this]
+ *                 name contains this, or =NAME: the one so named]
  *
  * A negative seconds-per-case -N runs every case and frame exactly N times
  * instead: for instruction counts under callgrind, which are stable where
@@ -225,6 +225,12 @@ static void run_copies(double secs)
     rig_free(r);
 }
 
+/* whether case or scene `name` is among those `only` asks for */
+static bool wanted(const char *name, const char *only)
+{
+    return only[0] == '=' ? !strcmp(name, only + 1) : !!strstr(name, only);
+}
+
 static void baseline(double secs)
 {
     size_t px = FLIPPER_EFB_WIDTH * FLIPPER_EFB_HEIGHT;
@@ -263,7 +269,7 @@ int main(int argc, char **argv)
     }
     baseline(secs);
     for (i = 0; i < G_N_ELEMENTS(cases); i++) {
-        if (!strstr(cases[i].name, only)) {
+        if (!wanted(cases[i].name, only)) {
             continue;
         }
         run_case(&cases[i], secs, 1);
@@ -275,7 +281,7 @@ int main(int argc, char **argv)
         run_copies(secs);
     }
     for (sc = flipper_scene_names(); *sc; sc++) {
-        if (!strstr(*sc, only)) {
+        if (!wanted(*sc, only)) {
             continue;
         }
         run_frame(*sc, secs, 1);
