@@ -101,7 +101,11 @@ static void tex_copy(GRand *g, GByteArray *b)
 
     gx_bp(b, BP_EFB_TL, (uint32_t)y << 10 | (uint32_t)x);
     gx_bp(b, BP_EFB_WH, (uint32_t)(h - 1) << 10 | (uint32_t)(w - 1));
-    gx_bp(b, BP_MIPMAP_STRIDE, (uint32_t)(w / 4 * 64) >> 5);
+    /* a third of the time rows of tiles closer than a row's bytes: they
+     * overlap in MEM1, and the last one written must win */
+    gx_bp(b, BP_MIPMAP_STRIDE, g_rand_int_range(g, 0, 3) ?
+          (uint32_t)(w / 4 * 64) >> 5 :
+          (uint32_t)g_rand_int_range(g, 1, w / 4 * 64 / 32 + 1));
     gx_bp(b, BP_EFB_ADDR, COPY_ADDR >> 5);
     /* RGBA8, clear afterwards half of the time */
     gx_bp(b, BP_TRIGGER_EFB_COPY, 12 << 3 |
