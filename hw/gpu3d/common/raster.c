@@ -489,6 +489,11 @@ void g3d_raster_run_shared(G3DRaster *r, G3DJobFn *fn, void *arg)
     g3d_pool_run_shared(r->pool, fn, arg);
 }
 
+bool g3d_raster_try_run_shared(G3DRaster *r, G3DJobFn *fn, void *arg)
+{
+    return g3d_pool_try_run_shared(r->pool, fn, arg);
+}
+
 /*
  * The weights of a quad's four samples from their edge values. Multiply by
  * reciprocals in double: a product within an ulp of 1.0 (or exactly 0)

@@ -671,6 +671,15 @@ void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg);
 void g3d_pool_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg);
 /* g3d_pool_run_shared on the raster's render threads (between flushes) */
 void g3d_raster_run_shared(G3DRaster *r, G3DJobFn *fn, void *arg);
+/*
+ * For a thread other than the one that drives the pool, while that one
+ * cannot start a job (it waits for the caller's lock, or is parked at a
+ * g3d_yield): g3d_pool_run_shared, or false, having run nothing, when the
+ * pool is in the middle of a job (its driver parked inside it). The job
+ * must not call g3d_yield.
+ */
+bool g3d_pool_try_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg);
+bool g3d_raster_try_run_shared(G3DRaster *r, G3DJobFn *fn, void *arg);
 
 /*
  * Which of `threads` render threads owns screen tile (tx, ty): a

@@ -127,11 +127,13 @@ int g3d_pool_threads(const G3DThreadPool *p)
     return p->threads;
 }
 
-static void pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared)
+/* false only with `try`, when a job is in progress: nothing was run */
+static bool pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared,
+                     bool try)
 {
     if (p->threads == 1) {
         fn(arg, 0);
-        return;
+        return true;
     }
     /*
      * An operation already cancelled (a reset flushing the batch it
@@ -139,10 +141,14 @@ static void pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared)
      * only after the host schedules it, which on a busy host is milliseconds
      * the reset waits for.
      */
-    if (g3d_yield()) {
-        return;
+    if (!try && g3d_yield()) {
+        return true;
     }
     g_mutex_lock(&p->lock);
+    if (try && (p->open || p->pending)) {
+        g_mutex_unlock(&p->lock);
+        return false;
+    }
     p->fn = fn;
     p->arg = arg;
     p->preempt = g3d_preempt_current;
@@ -175,16 +181,22 @@ static void pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared)
         }
     }
     g_mutex_unlock(&p->lock);
+    return true;
 }
 
 void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg)
 {
-    pool_run(p, fn, arg, false);
+    pool_run(p, fn, arg, false, false);
 }
 
 void g3d_pool_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg)
 {
-    pool_run(p, fn, arg, true);
+    pool_run(p, fn, arg, true, false);
+}
+
+bool g3d_pool_try_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg)
+{
+    return pool_run(p, fn, arg, true, true);
 }
 
 int g3d_default_threads(void)
