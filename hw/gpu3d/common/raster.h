@@ -655,6 +655,12 @@ static inline float g3d_interp(const float w[3], float a0, float a1, float a2)
 typedef struct G3DThreadPool G3DThreadPool;
 typedef void G3DJobFn(void *arg, int thread);
 
+/*
+ * Microseconds a helper polls for the next job, and the caller for the
+ * helpers' end, before sleeping (0: sleep at once); tiles.c says why.
+ */
+extern unsigned g3d_pool_spin_us;
+
 /* `threads` >= 1; thread 0 is always the caller of g3d_pool_run(). */
 G3DThreadPool *g3d_pool_new(int threads);
 void g3d_pool_free(G3DThreadPool *p);
