@@ -710,6 +710,7 @@ static void test_pool_shared(void)
 
     for (k = 0; k < G_N_ELEMENTS(spins); k++) {
         g3d_pool_spin_us = spins[k];
+        g_test_message("helpers poll %u us between jobs", spins[k]);
         pool_shared_runs();
     }
     g3d_pool_spin_us = saved;

@@ -118,8 +118,6 @@ struct G3DRasterStage {
 
 #define MAX_STAGES 256
 
-/* the segments' counters a cache line apart (uint32_t units) */
-#define SEG_STRIDE 16
 
 /* the stage the calling thread queues into (g3d_raster_stage_enter) */
 static __thread G3DRasterStage *staging;
@@ -138,9 +136,8 @@ struct G3DRaster {
     uint32_t nused, nentries;
     /*
      * The render threads' units: groups of GROUP_TILES bins along a row
-     * (group_of), those with entries in first use order. They are cut into
-     * one run per thread (segment); a thread takes its own run's groups
-     * first, then the others' (seg_next, atomic, SEG_STRIDE apart).
+     * (group_of), those with entries in first use order, claimed by the
+     * threads with g3d_claim (seg_next: its counters).
      */
     uint16_t gused[BIN_GRID * BIN_GRID / GROUP_TILES];
     bool gmark[BIN_GRID * BIN_GRID / GROUP_TILES];
@@ -181,7 +178,7 @@ G3DRaster *g3d_raster_new(int threads)
     r->thread_quads = g_new0(uint64_t, threads);
     r->thread_samples = g_new0(uint64_t, threads);
     r->thread_filled = g_new0(uint64_t, threads);
-    r->seg_next = g_new0(uint32_t, (size_t)threads * SEG_STRIDE);
+    r->seg_next = g_new0(uint32_t, (size_t)threads * G3D_CLAIM_STRIDE);
     return r;
 }
 
@@ -1040,33 +1037,24 @@ static bool raster_bin(G3DRaster *r, TileCtx *tc, int b)
 }
 
 /*
- * Render thread `thread` takes groups of bins until none is left: those of
- * its own segment first, then what is left of the others'. Which thread
- * takes a group never changes what its tiles get: each tile's triangles
- * are drawn by one thread, in submission order. A thread's own segment is
- * the same part of the screen from batch to batch, so a thread mostly
- * writes lines its own core's cache holds from the last batch; taking the
- * next group of one shared list instead made the threads alternate along
- * every row, and two threads filled a frame at 0.66x of one (r300-3d's
- * flat case, docs/performance.md).
+ * Render thread `thread` takes groups of bins until none is left, those of
+ * its own run first (g3d_claim). Which thread takes a group never changes
+ * what its tiles get: each tile's triangles are drawn by one thread, in
+ * submission order. Taking the next group of one shared list instead made
+ * two threads alternate along every row, and they filled a frame at 0.66x
+ * of one thread (r300-3d's flat case, docs/performance.md).
  */
 static void raster_batch(G3DRaster *r, int thread, int threads)
 {
     TileCtx tc = { .thread = thread };
-    uint32_t u, lo, hi;
-    int b, i, k, s;
+    uint32_t u;
+    int b, i, k = 0;
 
-    for (k = 0; k < threads; k++) {
-        s = (thread + k) % threads;
-        lo = (uint32_t)((uint64_t)r->ngused * s / threads);
-        hi = (uint32_t)((uint64_t)r->ngused * (s + 1) / threads);
-        while ((u = lo + __atomic_fetch_add(&r->seg_next[s * SEG_STRIDE], 1,
-                                            __ATOMIC_RELAXED)) < hi) {
-            b = r->gused[u] * GROUP_TILES;
-            for (i = 0; i < GROUP_TILES; i++) {
-                if (r->bins[b + i].n && !raster_bin(r, &tc, b + i)) {
-                    goto done;
-                }
+    while (g3d_claim(r->seg_next, r->ngused, threads, thread, &k, &u)) {
+        b = r->gused[u] * GROUP_TILES;
+        for (i = 0; i < GROUP_TILES; i++) {
+            if (r->bins[b + i].n && !raster_bin(r, &tc, b + i)) {
+                goto done;
             }
         }
     }
@@ -1107,7 +1095,7 @@ static void run_bins(G3DRaster *r)
     r->nused = 0;
     r->ngused = 0;
     for (t = 0; t < threads; t++) {
-        r->seg_next[t * SEG_STRIDE] = 0;
+        r->seg_next[t * G3D_CLAIM_STRIDE] = 0;
     }
     r->nentries = 0;
     r->batch_pixels = 0;
