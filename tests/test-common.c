@@ -635,7 +635,8 @@ static void test_tile_owner(void)
  * unit of every job is done exactly once, by the time the call returns
  * (a helper that wakes late must not run an old job or take units of the
  * next one), and over many jobs both the caller and the helpers take
- * some.
+ * some; with the helpers polling between jobs (g3d_pool_spin_us), where
+ * the caller also sees their end without the lock, and sleeping at once.
  */
 #define SHARED_UNITS 64
 
@@ -662,7 +663,7 @@ static void shared_fn(void *arg, int thread)
     }
 }
 
-static void test_pool_shared(void)
+static void pool_shared_runs(void)
 {
     int threads, run, u;
 
@@ -700,6 +701,19 @@ static void test_pool_shared(void)
         g_assert_cmpuint(total[1], >, 0);
         g3d_pool_free(p);
     }
+}
+
+static void test_pool_shared(void)
+{
+    static const unsigned spins[] = { 0, 200, 5 };
+    unsigned saved = g3d_pool_spin_us, k;
+
+    for (k = 0; k < G_N_ELEMENTS(spins); k++) {
+        g3d_pool_spin_us = spins[k];
+        g_test_message("helpers poll %u us between jobs", spins[k]);
+        pool_shared_runs();
+    }
+    g3d_pool_spin_us = saved;
 }
 
 /*

@@ -26,6 +26,7 @@
 #include "rig.h"
 #include "tex-build.h"
 #include "../bench-row.h"
+#include "../bench-env.h"
 
 #define BENCH_TEX_ADDR 0x00600000u
 
@@ -265,6 +266,9 @@ int main(int argc, char **argv)
     const char *only = argc > 3 ? argv[3] : "";
     const char *const *sc;
     size_t i;
+
+    /* GPU3D_BENCH_SIMD, GPU3D_BENCH_SPIN_US (bench-env.h) */
+    bench_simd_from_env();
 
     if (secs == 0) {
         secs = 0.5;
