@@ -175,7 +175,7 @@ static void emit(Pica200Core *c, const PicaVertex *v[3])
              : pica_span_choose(rs, tri, &t);
     /*
      * Both the flat fill and the spans take any rectangle (framebuffer.c
-     * pica_fill_rgba8, span_quads, span8_quads: the Morton index is stepped
+     * pica_fill_rgba8, span_quads, span8: the Morton index is stepped
      * along a row across tiles), so they get rows of several tiles: fewer
      * calls and row set-ups a pixel
      */
