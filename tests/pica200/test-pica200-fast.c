@@ -19,9 +19,10 @@
  * sampler of texture 0 takes four pixels at a time (texunit.c
  * quad_linear_lanes): its four formats, every wrap mode, sizes that are
  * not powers of two, and coordinates far outside the image (once more
- * with the SSE2 samplers where the CPU has AVX too, and once with the
- * AVX ones of four pixels a call where it has AVX2, whose textured spans
- * sample eight pixels a call). A third draws
+ * with the SSE2 samplers where the CPU has AVX too, once with the AVX
+ * ones of four pixels a call where it has AVX2, whose textured spans
+ * sample eight pixels a call, and once with the AVX2 spans where it has
+ * AVX-512, which has textured spans of its own). A third draws
  * only untextured Gouraud cases the replace function takes, so that the
  * spans of its wide triangles (framebuffer.c pica_span_choose) are
  * compared in every depth format and function, one case in four with a
@@ -362,7 +363,7 @@ static void test_fast_equals_general(gconstpointer data)
     linear_cases = GPOINTER_TO_INT(data) & 0x100;
     span_cases = GPOINTER_TO_INT(data) & 0x200;
     /* the SSE2 spans and bilinear samplers where the CPU has AVX too,
-     * or the AVX or AVX2 spans where it has more */
+     * or the AVX or AVX2 spans (Gouraud and textured) where it has more */
     simd_cap = GPOINTER_TO_INT(data) & 0x400 ? G3D_SIMD_SSE2
                : GPOINTER_TO_INT(data) & 0x800 ? G3D_SIMD_AVX
                : GPOINTER_TO_INT(data) & 0x1000 ? G3D_SIMD_AVX2
@@ -371,7 +372,7 @@ static void test_fast_equals_general(gconstpointer data)
         g3d_simd_max = simd_cap;
         g_test_message("textured spans: %s", (const char *[]){
                            "SSE2", "AVX", "AVX2, eight pixels a call",
-                           "AVX2, eight pixels a call" }[g3d_simd_level()]);
+                           "AVX-512, eight pixels a call" }[g3d_simd_level()]);
         g3d_simd_max = G3D_SIMD_AVX512;
     }
     if (span_cases) {
@@ -445,6 +446,8 @@ int main(int argc, char **argv)
                          GINT_TO_POINTER(0x501), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/bilinear-lanes/avx",
                          GINT_TO_POINTER(0x901), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/bilinear-lanes/avx2",
+                         GINT_TO_POINTER(0x1101), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/gouraud-spans/1-thread",
                          GINT_TO_POINTER(0x201), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/gouraud-spans/2-threads",

@@ -1284,140 +1284,32 @@ lanes_depth8(const LanesDepth *ld, const LanesDepth8 *l8,
     return pass;
 }
 
-static inline __attribute__((always_inline)) T8 void
-span8_quads(void *user, int x0, int y0, int x1, int y1, bool depth,
-            bool positive, bool avx512)
-{
-    /* the lanes of block columns 0..3 */
-    static const uint8_t column[4] = { 0x05, 0x0A, 0x50, 0xA0 };
-    const PicaTri *t = user;
-    const PicaRenderState *rs = t->rs;
-    /* copies the stores below cannot alias: kept in registers or the stack */
-    const G3DEdges g = t->edges;
-    uint8_t *color = rs->color;
-    uint32_t width = rs->width;
-    int qx0 = x0 & ~3, qx, qy, k, l;
-    unsigned left = 0, right = 0;
-    __m256 c[4][3];
-    LanesDepth ld;
-    LanesDepth8 ld8;
-
-    for (k = 0; k < 4; k++) {
-        for (l = 0; l < 3; l++) {
-            c[k][l] = _mm256_broadcast_ss(&t->color[l][k]);
-        }
-    }
-    if (depth) {
-        lanes_depth_setup(rs, t, &ld);
-        lanes_depth8_setup(&ld, &ld8);
-    }
-    /* the block columns inside [x0, x1) of the row's first and last block */
-    for (k = 0; k < 4; k++) {
-        left |= qx0 + k >= x0 ? column[k] : 0;
-        right |= ((x1 - 1) & ~3) + k < x1 ? column[k] : 0;
-    }
-    for (qy = y0 & ~1; qy < y1; qy += 2) {
-        /* the block's rows inside the rectangle: lanes l with l & 2 clear, set */
-        unsigned rows = (qy >= y0 ? 0x33u : 0) | (qy + 1 < y1 ? 0xCCu : 0);
-        G3DWalk8 walk;
-        double ev[3][8], sv[3];
-        uint32_t idx = pica_tiled_index(qx0, qy, width);
-
-        for (k = 0; k < 3; k++) {
-            double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
-            double ex = (double)t->ex[k], ey = (double)t->ey[k];
-
-            for (l = 0; l < 8; l++) {
-                /* integers: exact */
-                ev[k][l] = e + ((l & 1) + (l >> 1 & 2)) * ex +
-                           (l >> 1 & 1) * ey;
-            }
-            sv[k] = 4 * ex;
-        }
-        g3d_walk8_start(&walk, (const double (*)[8])ev, sv, avx512);
-        /*
-         * The blocks' Morton indices along the row: from block (qx, qy) to
-         * (qx + 4, qy), +16 within the tile (x & 4), +48 into the next
-         * tile (64 pixels, minus the 16 of the tile's second block)
-         */
-        for (qx = qx0; qx < x1; idx += qx & 4 ? 48 : 16, qx += 4) {
-            unsigned mask = rows;
-            __m256 lin[3], bar[3], v[4];
-            uint8_t *cp = color + (size_t)idx * 4;
-
-            if (qx == qx0) {
-                mask &= left;
-            }
-            if (qx + 4 >= x1) {
-                mask &= right;
-            }
-            g3d_walk8_next(&g, &walk, lin, bar, positive, avx512);
-            if (depth) {
-                mask = lanes_depth8(&ld, &ld8, lin, idx, mask);
-                if (!mask) {
-                    continue;
-                }
-            }
-            /* lanes_primary: A, B, G, R in bytes 0..3 */
-            for (k = 0; k < 4; k++) {
-                v[3 - k] = _mm256_add_ps(_mm256_add_ps(
-                               _mm256_mul_ps(bar[0], c[k][0]),
-                               _mm256_mul_ps(bar[1], c[k][1])),
-                               _mm256_mul_ps(bar[2], c[k][2]));
-            }
-            g3d_store8_masked(cp, g3d_unorm8x8_lanes(v), mask);
-        }
-    }
-}
-
-/* span8_quads for each depth test setting and weighting, AVX2 and AVX-512 */
-#define SPAN8_4(S) S(0, 0) S(0, 1) S(1, 0) S(1, 1)
-#define SPAN8_AVX2(d, p)                                                  \
-static T8 void span8_avx2_##d##p(void *user, int x0, int y0, int x1,      \
-                                 int y1, int thread)                      \
-{                                                                         \
-    span8_quads(user, x0, y0, x1, y1, d, p, false);                       \
-    (void)thread;                                                         \
-}
-#define SPAN8_AVX512(d, p)                                                \
-static __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT \
-void span8_avx512_##d##p(void *user, int x0, int y0, int x1, int y1,      \
-                         int thread)                                      \
-{                                                                         \
-    span8_quads(user, x0, y0, x1, y1, d, p, true);                        \
-    (void)thread;                                                         \
-}
-SPAN8_4(SPAN8_AVX2)
-SPAN8_4(SPAN8_AVX512)
-#endif
-
-#ifdef G3D_WEIGHTS_AVX
 /*
- * ---- textured spans eight pixels a vector (AVX2) ---------------------------
+ * ---- textured blocks: the combiner stage of eight pixels ------------------
  *
- * span_tex0 two quads at a time: the two quads' weights as span_quads
- * walks them (g3d_weights4_avx), texture 0 sampled at their eight pixels
- * in one call (rs->tex0_lanes8, texunit.c lanes8_linear), the primary
- * colour and the combiner stage eight pixels a vector with the 128-bit
- * instructions of lanes_primary and tex0_combine applied to both halves
- * (each of those works within 128-bit lanes), then each quad's depth test
- * and masked store as span_quads does them. The texels of the second quad
- * are read before the first quad is written; tex0_overlaps keeps every
- * draw whose texture shares bytes with its colour or depth buffer off the
- * spans, so the order cannot show.
+ * shade_tex0_rgba8's stage (tex0_combine) of a block's eight pixels with
+ * the 128-bit instructions applied to both halves (each works within its
+ * 128-bit lane). `abgr`: the texels and the primary colour come in the
+ * pixel's byte order A, B, G, R (the RGBA8 samplers inline, their filter
+ * leaving the texel's bytes where they are), so the stage takes them as
+ * they are and gives the pixel without a byte swap; else R, G, B, A, as
+ * rs->tex0_lanes8 returns them. The stage works on each byte alone, so the
+ * order changes no byte.
  */
 #define AVX2_INLINE __attribute__((always_inline, target("avx2")))
 
-/* which bytes of a pixel (R, G, B, A) each PICA_TEV1_* source gives */
+/* which bytes of a pixel each PICA_TEV1_* source gives */
 typedef struct Tex0Take {
     __m256i tex, prim, mod;
     bool mul;                       /* PRIMARY or MODULATE on some side */
 } Tex0Take;
 
 static inline AVX2_INLINE void tex0_take(const PicaRenderState *rs,
-                                         Tex0Take *tk)
+                                         Tex0Take *tk, bool abgr)
 {
-    static const uint32_t side[2] = { 0x00FFFFFF, 0xFF000000 };
+    /* R, G, B and A: bytes 0-2 and 3, or 1-3 and 0 */
+    const uint32_t side[2] = { abgr ? 0xFFFFFF00 : 0x00FFFFFF,
+                               abgr ? 0x000000FF : 0xFF000000 };
     uint32_t take[4] = { 0, 0, 0, 0 };
 
     take[rs->tev1_rgb] |= side[0];
@@ -1437,9 +1329,10 @@ static inline AVX2_INLINE __m256i lanes8_bswap(__m256i px)
                                   _MM_SHUFFLE(2, 3, 0, 1));
 }
 
-/* tex0_combine of eight pixels */
+/* tex0_combine of eight pixels, in the order `abgr` says */
 static inline AVX2_INLINE __m256i tex0_combine8(const Tex0Take *tk,
-                                                __m256i tx, __m256i prim)
+                                                __m256i tx, __m256i prim,
+                                                bool abgr)
 {
     __m256i px = _mm256_and_si256(tx, tk->tex);
 
@@ -1457,154 +1350,249 @@ static inline AVX2_INLINE __m256i tex0_combine8(const Tex0Take *tk,
         px = _mm256_or_si256(px, _mm256_and_si256(_mm256_packus_epi16(lo, hi),
                                                   tk->mod));
     }
-    return lanes8_bswap(px);
+    return abgr ? px : lanes8_bswap(px);
 }
 
-/* lanes_primary of eight pixels */
+/*
+ * lanes_primary of eight pixels: bytes A, B, G, R with `abgr`, else R, G,
+ * B, A (each component computed as fast_primary computes it)
+ */
 static inline AVX2_INLINE __m256i lanes8_primary(const __m256 lc[4][3],
-                                                 const __m256 bar[3])
+                                                 const __m256 bar[3],
+                                                 bool abgr)
 {
     __m256 v[4];
     int k;
 
-    /* A, B, G, R: bytes 0..3 */
     for (k = 0; k < 4; k++) {
-        v[3 - k] = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(bar[0], lc[k][0]),
-                                               _mm256_mul_ps(bar[1], lc[k][1])),
-                                 _mm256_mul_ps(bar[2], lc[k][2]));
+        v[abgr ? 3 - k : k] =
+            _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(bar[0], lc[k][0]),
+                                        _mm256_mul_ps(bar[1], lc[k][1])),
+                          _mm256_mul_ps(bar[2], lc[k][2]));
     }
     return g3d_unorm8x8_lanes(v);
 }
 
-static inline AVX2_INLINE void
-span_tex8(void *user, int x0, int y0, int x1, int y1, bool depth,
-          bool positive, const bool rgba8, const unsigned wrap)
+/* how span8 colours a block's pixels */
+typedef enum Span8Colour {
+    SPAN8_PRIMARY,          /* shade_replace_rgba8: the primary colour */
+    SPAN8_TEX_CALL,         /* shade_tex0_rgba8, rs->tex0_lanes8 called */
+    SPAN8_TEX_REPEAT,       /* ... RGBA8 with REPEAT, the sampler inline */
+    SPAN8_TEX_EDGE,         /* ... RGBA8 with CLAMP_TO_EDGE, inline */
+} Span8Colour;
+
+/*
+ * span_quads eight pixels a group, for AVX2 and AVX-512 (`avx512`): the
+ * two quads (qx, qy) and (qx + 2, qy) from qx a multiple of 4, a 4x2 block
+ * whose pixels are eight consecutive ones of the Morton order (the bits
+ * x & 1, y & 1, x & 2 of pica_morton8), so lane l is sample l & 3 of quad
+ * l >> 2: pixel (qx + (l & 1) + (l >> 1 & 2), qy + (l >> 1 & 1)). Each
+ * lane does span_quads's operations: the weights by g3d_walk8_next
+ * (raster.h), the depth test and write (lanes_depth8), then the colour
+ * (lanes_primary's, or shade_tex0_rgba8's stage of texture 0 sampled at
+ * the eight pixels), stored as one masked 32-byte block.
+ *
+ * Textured blocks sample after the depth test, and only blocks with a
+ * pixel left; texels are read after other pixels are written, which
+ * cannot show: tex0_overlaps keeps every draw whose texture shares bytes
+ * with its colour or depth buffer off the spans. Lanes outside the
+ * rectangle (a block's columns left of x0 or from x1 on) are sampled but
+ * never written; every coordinate, NaN included, wraps to a texel of the
+ * image.
+ *
+ * `swap`: the triangle's internal vertices 1 and 2 are the caller's 2 and
+ * 1 (G3DEdges.perm), a constant here, so that g3d_walk8_next's exchange of
+ * the weights is register naming instead of a test a group. The edge
+ * values of a row pair's first block are the previous row pair's plus 2
+ * ey: integers below 2^50 (exact_double), so each is exactly the value
+ * computed from e0, as every edge value the walk steps to.
+ */
+static inline __attribute__((always_inline)) T8 void
+span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
+           bool positive, bool avx512, Span8Colour how, bool swap)
 {
-    static const uint8_t next[4] = { 4, 12, 4, 44 };
-    const PicaTri *t = user;
+    /* the lanes of block columns 0..3 */
+    static const uint8_t column[4] = { 0x05, 0x0A, 0x50, 0xA0 };
     const PicaRenderState *rs = t->rs;
+    const bool tex = how != SPAN8_PRIMARY, abgr = how != SPAN8_TEX_CALL;
+    const bool prim = !tex || tex0_primary(rs);
+    /*
+     * Without a depth test a block's pixels wait for its weights' division
+     * (a long latency), so the walk runs a block ahead: 1.3x the Gouraud
+     * and textured blocks a second on this machine. With one, the
+     * registers it takes cost more than it gains (2x slower in the
+     * benchmark's depth case, whose blocks mostly fail)
+     */
+    const bool ahead = !depth;
+    const unsigned wrap = how == SPAN8_TEX_EDGE ? PICA_WRAP_CLAMP_TO_EDGE
+                                                : PICA_WRAP_REPEAT;
     /* copies the stores below cannot alias: kept in registers or the stack */
-    const G3DEdges g = t->edges;
+    G3DEdges g = t->edges;
     uint8_t *color = rs->color;
     uint32_t width = rs->width;
-    PicaTexLanes8Fn *fetch8 = rs->tex0_lanes8;
     const PicaTexUnit *unit = &rs->tex.unit[0];
-    bool prim = tex0_primary(rs);
-    int qx0 = x0 & ~1, qx, qy, j, k;
+    PicaTexLanes8Fn *fetch8 = rs->tex0_lanes8;
+    int qx0 = x0 & ~3, qx, qy = y0 & ~1, k, l;
+    unsigned left = 0, right = 0;
+    double ev[3][8], sv[3], dy[3];
+    __m256 c[4][3];
     Tex0Take tk;
-    LanesColor lc;
-    __m256 lc8[4][3];
     LanesDepth ld;
+    LanesDepth8 ld8;
 
-    tex0_take(rs, &tk);
-    lanes_color(t, &lc);
-    for (k = 0; k < 4; k++) {
-        for (j = 0; j < 3; j++) {
-            lc8[k][j] = _mm256_set_m128(lc.c[k][j], lc.c[k][j]);
+    g.perm[1] = swap ? 2 : 1;
+    if (prim) {
+        for (k = 0; k < 4; k++) {
+            for (l = 0; l < 3; l++) {
+                c[k][l] = _mm256_broadcast_ss(&t->color[l][k]);
+            }
         }
+    }
+    if (tex) {
+        tex0_take(rs, &tk, abgr);
     }
     if (depth) {
         lanes_depth_setup(rs, t, &ld);
+        lanes_depth8_setup(&ld, &ld8);
     }
-    for (qy = y0 & ~1; qy < y1; qy += 2) {
-        unsigned rows = (qy >= y0 ? 0x3u : 0) | (qy + 1 < y1 ? 0xCu : 0);
-        G3DWalk4 walk;
-        double ev[3][4], sv[3];
+    /* the block columns inside [x0, x1) of the row's first and last block */
+    for (k = 0; k < 4; k++) {
+        left |= qx0 + k >= x0 ? column[k] : 0;
+        right |= ((x1 - 1) & ~3) + k < x1 ? column[k] : 0;
+    }
+    for (k = 0; k < 3; k++) {
+        double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
+        double ex = (double)t->ex[k], ey = (double)t->ey[k];
+
+        for (l = 0; l < 8; l++) {
+            /* integers: exact */
+            ev[k][l] = e + ((l & 1) + (l >> 1 & 2)) * ex + (l >> 1 & 1) * ey;
+        }
+        sv[k] = 4 * ex;
+        dy[k] = 2 * ey;
+    }
+    for (; qy < y1; qy += 2) {
+        /* the block's rows inside the rectangle: lanes l with l & 2 clear, set */
+        unsigned rows = (qy >= y0 ? 0x33u : 0) | (qy + 1 < y1 ? 0xCCu : 0);
+        G3DWalk8 walk;
         uint32_t idx = pica_tiled_index(qx0, qy, width);
 
-        for (k = 0; k < 3; k++) {
-            double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
-            double ex = (double)t->ex[k], ey = (double)t->ey[k];
+        __m256 lin[3], bar[3], nlin[3], nbar[3];
 
-            ev[k][0] = e;
-            ev[k][1] = e + ex;
-            ev[k][2] = e + ey;
-            ev[k][3] = e + ey + ex;
-            sv[k] = 2 * ex;
+        g3d_walk8_start(&walk, (const double (*)[8])ev, sv, avx512);
+        for (k = 0; k < 3; k++) {
+            for (l = 0; l < 8; l++) {
+                ev[k][l] += dy[k];
+            }
         }
-        g3d_walk4_start(&walk, (const double (*)[4])ev, sv, true);
-        for (qx = qx0; qx < x1; qx += 4) {
-            /* quads qx and qx + 2 (its mask 0 when it lies past x1) */
-            unsigned m0 = rows, m1 = qx + 2 < x1 ? rows : 0;
-            uint32_t i0 = idx, i1 = idx + next[(qx >> 1) & 3];
-            __m128 lin0[3], bar0[3], lin1[3], bar1[3];
-            __m256 bar8[3];
+        if (ahead) {
+            g3d_walk8_next(&g, &walk, nlin, nbar, positive, avx512);
+        }
+        /*
+         * The blocks' Morton indices along the row: from block (qx, qy) to
+         * (qx + 4, qy), +16 within the tile (x & 4), +48 into the next
+         * tile (64 pixels, minus the 16 of the tile's second block)
+         */
+        for (qx = qx0; qx < x1; idx += qx & 4 ? 48 : 16, qx += 4) {
+            unsigned mask = rows;
             __m256i px;
 
-            idx = i1 + next[((qx >> 1) + 1) & 3];
-            if (qx < x0) {
-                m0 &= 0xA;          /* column x0 - 1 is outside */
+            if (qx == qx0) {
+                mask &= left;
             }
-            if (qx + 1 >= x1) {
-                m0 &= 0x5;          /* column x1 is outside */
-            }
-            if (qx + 3 >= x1) {
-                m1 &= 0x5;
+            if (qx + 4 >= x1) {
+                mask &= right;
             }
             /*
-             * Both quads' weights, also where the second lies past x1
-             * (the row's last step): its lanes are then sampled but not
-             * written, as a quad's pixels outside the rectangle are; every
-             * coordinate, NaN included, wraps to a texel of the image
+             * `ahead`: the next block's weights before this block's
+             * pixels, so that its division runs while they are computed
+             * (the row's last block has one past the row weighted, never
+             * used)
              */
-            g3d_walk4_next(&g, &walk, lin0, bar0, positive, true);
-            g3d_walk4_next(&g, &walk, lin1, bar1, positive, true);
-            for (k = 0; k < 3; k++) {
-                bar8[k] = _mm256_set_m128(bar1[k], bar0[k]);
+            if (ahead) {
+                for (k = 0; k < 3; k++) {
+                    lin[k] = nlin[k];
+                    bar[k] = nbar[k];
+                }
+                g3d_walk8_next(&g, &walk, nlin, nbar, positive, avx512);
+            } else {
+                g3d_walk8_next(&g, &walk, lin, bar, positive, avx512);
             }
-            px = tex0_combine8(&tk, rgba8 ? lanes8_linear(unit, t, bar8,
-                                                          PICA_TEXFMT_RGBA8,
-                                                          wrap)
-                                          : fetch8(unit, t, bar8),
-                               prim ? lanes8_bswap(lanes8_primary(lc8, bar8))
-                                    : _mm256_setzero_si256());
             if (depth) {
-                m0 = lanes_depth(&ld, lin0, i0, m0);
+                mask = lanes_depth8(&ld, &ld8, lin, idx, mask);
+                if (!mask) {
+                    continue;
+                }
             }
-            if (m0) {
-                g3d_store4_masked(color + (size_t)i0 * 4,
-                                  _mm256_castsi256_si128(px), m0);
+            px = prim ? lanes8_primary(c, bar, abgr) : _mm256_setzero_si256();
+            if (tex) {
+                px = tex0_combine8(&tk, abgr ? lanes8_linear_order(
+                                                   unit, t, bar,
+                                                   PICA_TEXFMT_RGBA8, wrap,
+                                                   PICA_FILTER_KEEP)
+                                             : fetch8(unit, t, bar),
+                                   px, abgr);
             }
-            if (depth && m1) {
-                m1 = lanes_depth(&ld, lin1, i1, m1);
-            }
-            if (m1) {
-                g3d_store4_masked(color + (size_t)i1 * 4,
-                                  _mm256_extracti128_si256(px, 1), m1);
-            }
+            g3d_store8_masked(color + (size_t)idx * 4, px, mask);
         }
+    }
+}
+
+static inline __attribute__((always_inline)) T8 void
+span8(void *user, int x0, int y0, int x1, int y1, bool depth, bool positive,
+      bool avx512, Span8Colour how)
+{
+    const PicaTri *t = user;
+
+    if (t->edges.perm[1] == 2) {
+        span8_rows(t, x0, y0, x1, y1, depth, positive, avx512, how, true);
+    } else {
+        span8_rows(t, x0, y0, x1, y1, depth, positive, avx512, how, false);
     }
 }
 
 /*
- * span_tex8 with the sampler called through rs->tex0_lanes8 (suffix x),
- * or inline for RGBA8 with REPEAT (r) or CLAMP_TO_EDGE (e)
+ * span8 for each colour, depth test setting and weighting, AVX2 and
+ * AVX-512 (whose functions keep a * b + c as two roundings:
+ * G3D_NO_CONTRACT)
  */
-#define SPAN_TEX8(f, d, p, rgba8, wrap)                                   \
-static __attribute__((target("avx2"))) void                              \
-span_tex8_##f##d##p(void *user, int x0, int y0, int x1, int y1,          \
-                    int thread)                                           \
+#define SPAN8_AVX2(c, how, d, p)                                          \
+static T8 void span8_avx2_##c##d##p(void *user, int x0, int y0, int x1,   \
+                                    int y1, int thread)                   \
 {                                                                         \
-    span_tex8(user, x0, y0, x1, y1, d, p, rgba8, wrap);                   \
+    span8(user, x0, y0, x1, y1, d, p, false, how);                        \
     (void)thread;                                                         \
 }
-#define SPAN_TEX8_4(f, rgba8, wrap)                                       \
-    SPAN_TEX8(f, 0, 0, rgba8, wrap) SPAN_TEX8(f, 0, 1, rgba8, wrap)      \
-    SPAN_TEX8(f, 1, 0, rgba8, wrap) SPAN_TEX8(f, 1, 1, rgba8, wrap)
-SPAN_TEX8_4(x, false, 0)
-SPAN_TEX8_4(r, true, PICA_WRAP_REPEAT)
-SPAN_TEX8_4(e, true, PICA_WRAP_CLAMP_TO_EDGE)
+#define SPAN8_AVX512(c, how, d, p)                                        \
+static __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT \
+void span8_avx512_##c##d##p(void *user, int x0, int y0, int x1, int y1,   \
+                            int thread)                                   \
+{                                                                         \
+    span8(user, x0, y0, x1, y1, d, p, true, how);                         \
+    (void)thread;                                                         \
+}
+#define SPAN8_4(S, c, how) S(c, how, 0, 0) S(c, how, 0, 1)                \
+                           S(c, how, 1, 0) S(c, how, 1, 1)
+#define SPAN8_ALL(S)                                                      \
+    SPAN8_4(S, p, SPAN8_PRIMARY) SPAN8_4(S, x, SPAN8_TEX_CALL)           \
+    SPAN8_4(S, r, SPAN8_TEX_REPEAT) SPAN8_4(S, e, SPAN8_TEX_EDGE)
+SPAN8_ALL(SPAN8_AVX2)
+SPAN8_ALL(SPAN8_AVX512)
+#define SPAN8_ROW(level, c)                                               \
+    { { span8_##level##_##c##00, span8_##level##_##c##01 },              \
+      { span8_##level##_##c##10, span8_##level##_##c##11 } }
+#define SPAN8_LEVEL(level)                                                \
+    { SPAN8_ROW(level, p), SPAN8_ROW(level, x), SPAN8_ROW(level, r),      \
+      SPAN8_ROW(level, e) }
 #endif
 
 G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
                              const G3DTriangle *t)
 {
 #ifdef G3D_WEIGHTS_WIDE
-    /* [avx512][depth][positive] */
-    static G3DBlockFn *const fn8[2][2][2] = {
-        { { span8_avx2_00, span8_avx2_01 }, { span8_avx2_10, span8_avx2_11 } },
-        { { span8_avx512_00, span8_avx512_01 },
-          { span8_avx512_10, span8_avx512_11 } },
+    /* [avx512][Span8Colour][depth][positive] */
+    static G3DBlockFn *const fn8[2][4][2][2] = {
+        SPAN8_LEVEL(avx2), SPAN8_LEVEL(avx512),
     };
 #endif
     /* [avx][tex][depth][positive] */
@@ -1652,27 +1640,18 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
 #ifdef G3D_WEIGHTS_AVX
     level = g3d_simd_level();
     avx = level >= G3D_SIMD_AVX;
-    if (tex && rs->tex0_lanes8) {
-        /* [pointer, RGBA8 REPEAT, RGBA8 CLAMP_TO_EDGE][depth][positive] */
-        static G3DBlockFn *const tex8_fn[3][2][2] = {
-            { { span_tex8_x00, span_tex8_x01 },
-              { span_tex8_x10, span_tex8_x11 } },
-            { { span_tex8_r00, span_tex8_r01 },
-              { span_tex8_r10, span_tex8_r11 } },
-            { { span_tex8_e00, span_tex8_e01 },
-              { span_tex8_e10, span_tex8_e11 } },
-        };
-        const PicaTexUnit *u = &rs->tex.unit[0];
-        /* tex0_lanes8 exists: both axes REPEAT or both CLAMP_TO_EDGE */
-        int f = u->fmt != PICA_TEXFMT_RGBA8 ? 0 :
-                u->wrap_s == PICA_WRAP_REPEAT ? 1 : 2;
-
-        return tex8_fn[f][rs->depth != NULL][g3d_inv_w_positive(t->v)];
-    }
 #endif
 #ifdef G3D_WEIGHTS_WIDE
-    if (level >= G3D_SIMD_AVX2 && !tex) {
-        return fn8[level >= G3D_SIMD_AVX512][rs->depth != NULL]
+    /* tex0_lanes8 is there where the CPU has AVX2 (texunit.c) */
+    if (level >= G3D_SIMD_AVX2 && (!tex || rs->tex0_lanes8)) {
+        const PicaTexUnit *u = &rs->tex.unit[0];
+        /* tex0_lanes8 exists: both axes REPEAT or both CLAMP_TO_EDGE */
+        Span8Colour how = !tex ? SPAN8_PRIMARY :
+                          u->fmt != PICA_TEXFMT_RGBA8 ? SPAN8_TEX_CALL :
+                          u->wrap_s == PICA_WRAP_REPEAT ? SPAN8_TEX_REPEAT
+                                                        : SPAN8_TEX_EDGE;
+
+        return fn8[level >= G3D_SIMD_AVX512][how][rs->depth != NULL]
                   [g3d_inv_w_positive(t->v)];
     }
 #endif

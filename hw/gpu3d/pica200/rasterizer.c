@@ -173,8 +173,13 @@ static void emit(Pica200Core *c, const PicaVertex *v[3])
     t.user = tri;
     t.fill = pica_flat_fill(rs, tri) ? pica_fill_rgba8
              : pica_span_choose(rs, tri, &t);
-    /* a fill takes any rectangle (framebuffer.c pica_fill_rgba8) */
-    t.fill_wide = t.fill == pica_fill_rgba8;
+    /*
+     * Both the flat fill and the spans take any rectangle (framebuffer.c
+     * pica_fill_rgba8, span_quads, span8: the Morton index is stepped
+     * along a row across tiles), so they get rows of several tiles: fewer
+     * calls and row set-ups a pixel
+     */
+    t.fill_wide = t.fill != NULL;
     if (!g3d_raster_triangle(c->raster, &t)) {
         return;
     }

@@ -177,11 +177,14 @@ static inline PICA_AVX2_INLINE __m256i lanes8_words(const uint8_t *data,
 /*
  * The linear filter of unit 0's level 0 at eight pixels (REPEAT or
  * CLAMP_TO_EDGE on both axes: never the border colour): bar[k] vertex k's
- * weights, pixel p in lane p; the texels R, G, B, A, pixel 0 first
+ * weights, pixel p in lane p; each pixel's four bytes in the order asked
+ * (lanes_order(fmt): R, G, B, A; PICA_FILTER_KEEP for RGBA8: the texel's
+ * bytes A, B, G, R as in memory)
  */
 static inline PICA_AVX2_INLINE __m256i
-lanes8_linear(const PicaTexUnit *u, const PicaTri *tri, const __m256 bar[3],
-              unsigned fmt, unsigned wrap)
+lanes8_linear_order(const PicaTexUnit *u, const PicaTri *tri,
+                    const __m256 bar[3], unsigned fmt, unsigned wrap,
+                    PicaFilterOrder order)
 {
     const int w = u->w, h = u->h;
     __m256 s = _mm256_add_ps(
@@ -217,11 +220,19 @@ lanes8_linear(const PicaTexUnit *u, const PicaTri *tri, const __m256 bar[3],
                          fmt);
     c[3] = lanes8_decode(lanes8_words(u->data, fmt, _mm256_add_epi32(x1, r1)),
                          fmt);
-    v = pica_filter8x2_lanes(c[0], c[1], c[2], c[3], ax, ay, lanes_order(fmt));
+    v = pica_filter8x2_lanes(c[0], c[1], c[2], c[3], ax, ay, order);
     if (fmt != PICA_TEXFMT_RGBA8 && fmt != PICA_TEXFMT_RGBA4) {
         v = _mm256_or_si256(v, _mm256_set1_epi32((int32_t)0xFF000000u));
     }
     return v;
+}
+
+/* the same, the texels R, G, B, A, pixel 0 first */
+static inline PICA_AVX2_INLINE __m256i
+lanes8_linear(const PicaTexUnit *u, const PicaTri *tri, const __m256 bar[3],
+              unsigned fmt, unsigned wrap)
+{
+    return lanes8_linear_order(u, tri, bar, fmt, wrap, lanes_order(fmt));
 }
 #endif
 #endif
