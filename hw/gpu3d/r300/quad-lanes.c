@@ -519,7 +519,9 @@ static inline void prefetch_run(const uint8_t *p, int n)
  * of a 32-bit surface 4 KiB or so from the last: short streams that
  * the hardware prefetchers pick up late); the edge values of its n
  * samples from xa on, edge k at sample j in ev[k * n + j], and their
- * step to the next n, sv[k] (all integers below 2^53, so exact)
+ * step to the next n, sv[k] (all integers below 2^53, so exact: the
+ * sample's offset j * ex comes from the triangle's table, R300Span.jx,
+ * as the same exact double)
  */
 static inline __attribute__((always_inline)) void
 span_row(const R300Tri *t, const R300QuadLanes *ql, int xa, int x1, int y,
@@ -545,13 +547,12 @@ span_row(const R300Tri *t, const R300QuadLanes *ql, int xa, int x1, int y,
     }
     for (k = 0; k < 3; k++) {
         double e = (double)(sp->e0[k] + sp->ex[k] * xa + sp->ey[k] * y);
-        double ex = (double)sp->ex[k];
 
 #pragma GCC unroll 8
         for (j = 0; j < n; j++) {
-            ev[k * n + j] = e + j * ex;
+            ev[k * n + j] = e + sp->jx[k][j];
         }
-        sv[k] = n * ex;
+        sv[k] = n * (double)sp->ex[k];
     }
 }
 
@@ -1094,7 +1095,7 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
     R300Span *sp = &t->span;
     G3DSimdLevel level = G3D_SIMD_SSE2;
     bool avx = false;
-    int persp, k;
+    int persp, k, j;
 
     if (ds->shade != r300_quad_lanes) {
         return NULL;
@@ -1123,6 +1124,9 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
                     e->b * tri->rules->sample_y + e->c;
         sp->ex[k] = e->a * tri->rules->subpixels;
         sp->ey[k] = e->b * tri->rules->subpixels;
+        for (j = 0; j < 8; j++) {
+            sp->jx[k][j] = j * (double)sp->ex[k];
+        }
     }
 #ifdef G3D_WEIGHTS_AVX
     level = g3d_simd_level();
