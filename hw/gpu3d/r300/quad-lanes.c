@@ -756,6 +756,118 @@ typedef struct Lanes8Tri {
  * test, and the colour target is linear and written without channel
  * mask, blend or pre-quantise (the loop holds no test of them).
  */
+/* a span8 call's constants, in registers */
+typedef struct Span8Const {
+    Lanes8Tri l8;
+    __m256i wm;                 /* the target's write mask */
+    unsigned zhalf, chalf;      /* pixels 4..7 after pixels 0..3 */
+    bool zlinear, clinear, colour, read, prequantise;
+} Span8Const;
+
+/* the weights of span8's next group, then a step of the walk */
+static inline __attribute__((always_inline)) T8 void
+span8_weights(const G3DEdges *g, G3DWalk8 *walk, __m256 lin[3],
+              __m256 bar[3], const int persp, const bool avx512)
+{
+    int k;
+
+    g3d_walk8_next(g, walk, lin, persp ? bar : NULL, persp == 2, avx512);
+    if (!persp) {
+        for (k = 0; k < 3; k++) {
+            bar[k] = lin[k];
+        }
+    }
+}
+
+/*
+ * One group of span8 from its weights: the eight pixels from x of row y,
+ * `mask` the covered ones; the pixels that passed the depth test
+ */
+static inline __attribute__((always_inline)) T8 unsigned
+span8_shade(const R300Tri *t, const R300QuadLanes *ql, const Span8Const *sc,
+            const __m256 lin[3], const __m256 bar[3], int x, int y, int xa,
+            uint8_t *zrow, uint8_t *crow, unsigned mask, const bool depth,
+            const bool plain)
+{
+    const R300DrawState *ds = t->ds;
+    const R300Target *tg = &ds->cb[ds->move.target];
+    const Lanes8Tri *l8 = &sc->l8;
+    unsigned pass = mask;
+    uint8_t *zp = NULL, *cp;
+    __m256 c[4];
+    __m256i res;
+    int k;
+
+    if (depth) {
+        /* shade_lanes's Z24 test and write, eight lanes */
+        __m256 z, zt;
+        __m256i z24, word, ok;
+
+        zp = sc->zlinear ? zrow + 4 * (x - xa) : ds->zbase +
+             r300_tile_offset(&ds->ztiling, x, y);
+        z = _mm256_add_ps(_mm256_add_ps(l8->z[0], _mm256_mul_ps(
+                              lin[1], l8->z[1])),
+                          _mm256_mul_ps(lin[2], l8->z[2]));
+        z = _mm256_min_ps(_mm256_max_ps(z, _mm256_setzero_ps()),
+                          _mm256_set1_ps(16777215.0f));
+        z24 = _mm256_cvttps_epi32(z);
+        zt = _mm256_cvtepi32_ps(z24);
+        z24 = _mm256_sub_epi32(z24, _mm256_castps_si256(
+                  _mm256_cmp_ps(_mm256_sub_ps(z, zt),
+                                _mm256_set1_ps(0.5f), _CMP_GE_OQ)));
+        word = load8(zp, sc->zhalf, mask);
+        ok = compare8(ql->zfunc, z24, _mm256_srli_epi32(word, 8));
+        pass &= _mm256_movemask_ps(_mm256_castsi256_ps(ok));
+        if (ql->zwrite && pass) {
+            __m256i nw = _mm256_or_si256(
+                _mm256_slli_epi32(z24, 8),
+                _mm256_and_si256(word, _mm256_set1_epi32(0xFF)));
+
+            store8(zp, sc->zhalf, pass, mask,
+                   _mm256_blendv_epi8(word, nw, ok));
+        }
+    }
+    if (!pass || !sc->colour) {
+        return pass;
+    }
+    /* colour_lanes without blend: the move changes nothing */
+    cp = sc->clinear ? crow + 4 * (x - xa)
+         : ql->same_layout && zp ? tg->base + (zp - ds->zbase)
+         : tg->base + r300_tile_offset(&tg->tiling, x, y);
+    for (k = 0; k < 4; k++) {
+        c[k] = _mm256_add_ps(_mm256_add_ps(
+                   _mm256_mul_ps(bar[0], l8->src[k][0]),
+                   _mm256_mul_ps(bar[1], l8->src[k][1])),
+                   _mm256_mul_ps(bar[2], l8->src[k][2]));
+        if (sc->prequantise) {
+            c[k] = _mm256_div_ps(_mm256_cvtepi32_ps(
+                       _mm256_cvttps_epi32(_mm256_add_ps(
+                           _mm256_mul_ps(_mm256_min_ps(
+                               _mm256_max_ps(c[k], _mm256_setzero_ps()),
+                               _mm256_set1_ps(1.0f)),
+                               _mm256_set1_ps(255.0f)),
+                           _mm256_set1_ps(0.5f)))),
+                       _mm256_set1_ps(255.0f));
+        }
+    }
+    res = g3d_unorm8x8_lanes(c);
+    if (plain && pass == 0xFF) {
+        /* a linear row's eight words are contiguous */
+        _mm256_storeu_si256((__m256i *)cp, res);
+        return pass;
+    }
+    if (sc->read || pass != 0xFF) {
+        /* the written bits of the passed pixels: select_i */
+        __m256i m = _mm256_and_si256(lanes_of_mask(pass), sc->wm);
+
+        res = _mm256_or_si256(_mm256_and_si256(m, res),
+                              _mm256_andnot_si256(m, load8(cp, sc->chalf,
+                                                           mask)));
+    }
+    store8(cp, sc->chalf, pass, mask, res);
+    return pass;
+}
+
 static inline __attribute__((always_inline)) T8 void
 span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
       const int persp, const bool depth, const bool avx512, const bool swap,
@@ -770,25 +882,26 @@ span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
     const R300Target *tg = &ds->cb[ds->move.target];
     /* copies the stores below cannot alias: kept in registers */
     G3DEdges g = sp->g;
-    const bool zlinear = ds->ztiling.linear;
-    const bool clinear = plain || tg->tiling.linear;
-    const bool colour = plain || ql->colour;
-    const bool read = !plain && ql->read;
-    const bool prequantise = !plain && ql->prequantise;
-    const unsigned zhalf = ds->ztiling.uw >= 3 ? 16 : 32;
-    const unsigned chalf = tg->tiling.uw >= 3 ? 16 : 32;
-    const __m256i wm = _mm256_set1_epi32((int32_t)ql->write_mask);
+    Span8Const sc;
     int xa = x0 & ~7, y, x, k, j;
     uint64_t passed = 0;
-    Lanes8Tri l8;
+    unsigned pass;
 
+    sc.zlinear = ds->ztiling.linear;
+    sc.clinear = plain || tg->tiling.linear;
+    sc.colour = plain || ql->colour;
+    sc.read = !plain && ql->read;
+    sc.prequantise = !plain && ql->prequantise;
+    sc.zhalf = ds->ztiling.uw >= 3 ? 16 : 32;
+    sc.chalf = tg->tiling.uw >= 3 ? 16 : 32;
+    sc.wm = _mm256_set1_epi32((int32_t)ql->write_mask);
     for (k = 0; k < 4; k++) {
         for (j = 0; j < 3; j++) {
-            l8.src[k][j] = _mm256_broadcast_ss(&t->lanes.src[k][j][0]);
+            sc.l8.src[k][j] = _mm256_broadcast_ss(&t->lanes.src[k][j][0]);
         }
     }
     for (j = 0; j < 3; j++) {
-        l8.z[j] = _mm256_broadcast_ss(&t->lanes.z[j][0]);
+        sc.l8.z[j] = _mm256_broadcast_ss(&t->lanes.z[j][0]);
     }
     /* the only use of perm in the walk, now a constant */
     g.perm[1] = swap ? 2 : 1;
@@ -805,102 +918,40 @@ span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
         span_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, 8, &ev[0][0],
                  sv);
         g3d_walk8_start(&walk, (const double (*)[8])ev, sv, avx512);
-        for (x = xa; x < x1; x += 8) {
-            unsigned mask = 0xFF, pass;
-            uint8_t *zp = NULL, *cp = NULL;
-            __m256 lin[3], bar[3];
+        for (x = xa; x < x1;) {
+            __m256 lin[2][3], bar[2][3];
+            unsigned mask = 0xFF;
 
-            if (__builtin_expect(x < x0 || x + 8 > x1, 0)) {
+            /*
+             * Whole groups two at a time, without the mask's tests: the
+             * second group's weights (a long chain of conversions and a
+             * division) overlap the first's
+             */
+            while (x >= x0 && x + 16 <= x1) {
+                span8_weights(&g, &walk, lin[0], bar[0], persp, avx512);
+                span8_weights(&g, &walk, lin[1], bar[1], persp, avx512);
+                for (k = 0; k < 2; k++) {
+                    pass = span8_shade(t, ql, &sc, lin[k], bar[k], x, y, xa,
+                                       zrow, crow, 0xFF, depth, plain);
+                    if (depth) {
+                        passed += count[pass & 0xF] + count[pass >> 4];
+                    }
+                    x += 8;
+                }
+            }
+            if (x >= x1) {
+                break;
+            }
+            if (x < x0 || x + 8 > x1) {
                 mask = group_mask(x, 8, x0, x1);
             }
-            g3d_walk8_next(&g, &walk, lin, persp ? bar : NULL, persp == 2,
-                           avx512);
-            if (!persp) {
-                for (k = 0; k < 3; k++) {
-                    bar[k] = lin[k];
-                }
-            }
-            pass = mask;
+            span8_weights(&g, &walk, lin[0], bar[0], persp, avx512);
+            pass = span8_shade(t, ql, &sc, lin[0], bar[0], x, y, xa, zrow,
+                               crow, mask, depth, plain);
             if (depth) {
-                /* shade_lanes's Z24 test and write, eight lanes */
-                __m256 z, zt;
-                __m256i z24, word, ok;
-
-                zp = zlinear ? zrow + 4 * (x - xa) : ds->zbase +
-                     r300_tile_offset(&ds->ztiling, x, y);
-                z = _mm256_add_ps(_mm256_add_ps(l8.z[0], _mm256_mul_ps(
-                                      lin[1], l8.z[1])),
-                                  _mm256_mul_ps(lin[2], l8.z[2]));
-                z = _mm256_min_ps(_mm256_max_ps(z, _mm256_setzero_ps()),
-                                  _mm256_set1_ps(16777215.0f));
-                z24 = _mm256_cvttps_epi32(z);
-                zt = _mm256_cvtepi32_ps(z24);
-                z24 = _mm256_sub_epi32(z24, _mm256_castps_si256(
-                          _mm256_cmp_ps(_mm256_sub_ps(z, zt),
-                                        _mm256_set1_ps(0.5f), _CMP_GE_OQ)));
-                word = load8(zp, zhalf, mask);
-                ok = compare8(ql->zfunc, z24, _mm256_srli_epi32(word, 8));
-                pass &= _mm256_movemask_ps(_mm256_castsi256_ps(ok));
-                if (ql->zwrite && pass) {
-                    __m256i nw = _mm256_or_si256(
-                        _mm256_slli_epi32(z24, 8),
-                        _mm256_and_si256(word, _mm256_set1_epi32(0xFF)));
-
-                    store8(zp, zhalf, pass, mask,
-                           _mm256_blendv_epi8(word, nw, ok));
-                }
+                passed += count[pass & 0xF] + count[pass >> 4];
             }
-            if (!pass) {
-                continue;
-            }
-            if (depth) {
-                passed += pass == 0xFF ? 8
-                          : count[pass & 0xF] + count[pass >> 4];
-            }
-            if (!colour) {
-                continue;
-            }
-            {
-                /* colour_lanes without blend: the move changes nothing */
-                __m256 c[4];
-                __m256i res;
-
-                cp = clinear ? crow + 4 * (x - xa)
-                     : ql->same_layout && zp ? tg->base + (zp - ds->zbase)
-                     : tg->base + r300_tile_offset(&tg->tiling, x, y);
-                for (k = 0; k < 4; k++) {
-                    c[k] = _mm256_add_ps(_mm256_add_ps(
-                               _mm256_mul_ps(bar[0], l8.src[k][0]),
-                               _mm256_mul_ps(bar[1], l8.src[k][1])),
-                               _mm256_mul_ps(bar[2], l8.src[k][2]));
-                    if (prequantise) {
-                        c[k] = _mm256_div_ps(_mm256_cvtepi32_ps(
-                                   _mm256_cvttps_epi32(_mm256_add_ps(
-                                       _mm256_mul_ps(_mm256_min_ps(
-                                           _mm256_max_ps(c[k],
-                                                         _mm256_setzero_ps()),
-                                           _mm256_set1_ps(1.0f)),
-                                           _mm256_set1_ps(255.0f)),
-                                       _mm256_set1_ps(0.5f)))),
-                                   _mm256_set1_ps(255.0f));
-                    }
-                }
-                res = g3d_unorm8x8_lanes(c);
-                if (plain && pass == 0xFF) {
-                    /* a linear row's eight words are contiguous */
-                    _mm256_storeu_si256((__m256i *)cp, res);
-                    continue;
-                }
-                if (read || pass != 0xFF) {
-                    /* the written bits of the passed pixels: select_i */
-                    __m256i m = _mm256_and_si256(lanes_of_mask(pass), wm);
-
-                    res = _mm256_or_si256(_mm256_and_si256(m, res),
-                                          _mm256_andnot_si256(
-                                              m, load8(cp, chalf, mask)));
-                }
-                store8(cp, chalf, pass, mask, res);
-            }
+            x += 8;
         }
     }
     r300_zpass_add(ds, thread, passed);
