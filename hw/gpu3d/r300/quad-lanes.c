@@ -1082,7 +1082,40 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
         span_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, 8, &ev[0][0],
                  sv);
         g3d_walk8_start(&walk, (const double (*)[8])ev, sv, avx512);
-        for (x = xa; x < x1; x += 8) {
+        x = xa;
+        /*
+         * A plain write's whole groups two at a time: the second group's
+         * weights, coordinates and texels (long chains of conversions, a
+         * division and gathers) overlap the first's
+         */
+        while (plain && x >= x0 && x + 16 <= x1) {
+            __m256 lin[2][3], bar[2][3], coord[2][4], src[2][4];
+            int h;
+
+            for (h = 0; h < 2; h++) {
+                g3d_walk8_next(&g, &walk, lin[h], persp ? bar[h] : NULL,
+                               persp == 2, avx512);
+            }
+            for (h = 0; h < 2; h++) {
+                const __m256 *wk = persp ? bar[h] : lin[h];
+
+                for (ch = 0; ch < 4; ch++) {
+                    coord[h][ch] = _mm256_add_ps(
+                        _mm256_add_ps(_mm256_mul_ps(wk[0], a[ch][0]),
+                                      _mm256_mul_ps(wk[1], a[ch][1])),
+                        _mm256_mul_ps(wk[2], a[ch][2]));
+                }
+            }
+            for (h = 0; h < 2; h++) {
+                r300_tx_lanes_sample8(&tc, coord[h], src[h]);
+            }
+            for (h = 0; h < 2; h++) {
+                _mm256_storeu_si256((__m256i *)(crow + 4 * (x - xa)),
+                                    g3d_unorm8x8_lanes(src[h]));
+                x += 8;
+            }
+        }
+        for (; x < x1; x += 8) {
             unsigned m0 = 0xF, m1 = 0xF;
             __m256 lin[3], bar[3], coord[4], src8[4];
             const __m256 *wk = persp ? bar : lin;
@@ -1153,7 +1186,8 @@ span_tex8_##p##m(void *o, int x0, int y0, int x1, int y1, int thread)    \
     span_tex8(o, x0, y0, x1, y1, thread, p, m == 2 || m == 3,             \
               m == 1 || m == 3, false, m == 4);                           \
 }                                                                         \
-static __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT \
+static __attribute__((target("avx2,avx512f,avx512vl"), flatten))       \
+G3D_NO_CONTRACT                                                           \
 void span_tex8_avx512_##p##m(void *o, int x0, int y0, int x1, int y1,     \
                              int thread)                                  \
 {                                                                         \
