@@ -347,7 +347,7 @@ typedef struct R300Span {
     G3DEdges g;
     int64_t e0[3], ex[3], ey[3];   /* edge k at pixel (0, 0), a pixel's step */
     /* j * ex[k] as doubles (exact), the offsets of a group's samples */
-    double jx[3][8] __attribute__((aligned(32)));
+    double jx[3][8];
 } R300Span;
 
 /*
