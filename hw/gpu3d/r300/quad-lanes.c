@@ -746,16 +746,6 @@ typedef struct Lanes8Tri {
     __m256 src[4][3], z[3];
 } Lanes8Tri;
 
-/*
- * span_lanes without blend or fetch, eight pixels a group from x0 rounded
- * down to a multiple of 8; `avx512`: the weights' doubles in one AVX-512
- * vector (g3d_weights8_avx512), else in two AVX ones. `swap`: the
- * triangle's internal vertices 1 and 2 are the caller's 2 and 1
- * (G3DEdges.perm[1] == 2), known to the instance, so that the walk's
- * exchange of the weights costs nothing a group. `plain`: no depth
- * test, and the colour target is linear and written without channel
- * mask, blend or pre-quantise (the loop holds no test of them).
- */
 /* a span8 call's constants, in registers */
 typedef struct Span8Const {
     Lanes8Tri l8;
@@ -868,6 +858,18 @@ span8_shade(const R300Tri *t, const R300QuadLanes *ql, const Span8Const *sc,
     return pass;
 }
 
+/*
+ * span_lanes without blend or fetch, eight pixels a group from x0 rounded
+ * down to a multiple of 8; `avx512`: the weights' doubles in one AVX-512
+ * vector (g3d_weights8_avx512), else in two AVX ones. `swap`: the
+ * triangle's internal vertices 1 and 2 are the caller's 2 and 1
+ * (G3DEdges.perm[1] == 2), known to the instance, so that the walk's
+ * exchange of the weights costs nothing a group. `plain`: no depth
+ * test, and the colour target is linear and written without channel
+ * mask, blend or pre-quantise (the loop holds no test of them). Whole
+ * groups go two a step: the second group's weights (a long chain of
+ * conversions and a division) overlap the first's.
+ */
 static inline __attribute__((always_inline)) T8 void
 span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
       const int persp, const bool depth, const bool avx512, const bool swap,
@@ -922,11 +924,7 @@ span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
             __m256 lin[2][3], bar[2][3];
             unsigned mask = 0xFF;
 
-            /*
-             * Whole groups two at a time, without the mask's tests: the
-             * second group's weights (a long chain of conversions and a
-             * division) overlap the first's
-             */
+            /* whole groups two at a time, without the mask's tests */
             while (x >= x0 && x + 16 <= x1) {
                 span8_weights(&g, &walk, lin[0], bar[0], persp, avx512);
                 span8_weights(&g, &walk, lin[1], bar[1], persp, avx512);
