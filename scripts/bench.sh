@@ -107,8 +107,9 @@ if [ -n "$instructions" ]; then
     bench-pica200 0 1 gouraud
   ir_row "flipper-gx: flat fill (2 batches)" --toggle-collect=flipper_gx_exec \
     bench-flipper -2 1 "flat fill"
+  # rig_scanout_argb: the frame's scan-out since flip10 (rig_scanout before)
   ir_row "flipper-gx: frame gouraud (2 frames)" \
-    "--toggle-collect=rig_run_scene --toggle-collect=rig_scanout" \
+    "--toggle-collect=rig_run_scene --toggle-collect=rig_scanout --toggle-collect=rig_scanout_argb" \
     bench-flipper -2 1 gouraud
   ir_row "glamo-3d: all cases, 1 submission, 1+2 threads" \
     --toggle-collect=run_case bench-glamo -1

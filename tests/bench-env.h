@@ -7,6 +7,9 @@
  *                 instead of the wall clock: on a shared machine, time
  *                 spent waiting for a core is not counted (one render
  *                 thread only: the threads' times would add up)
+ *   GPU3D_BENCH_SPIN_US=N                  the render threads poll N us
+ *                 between jobs before sleeping (common/raster.h
+ *                 g3d_pool_spin_us)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -20,12 +23,18 @@
 #include <glib.h>
 
 #include "common/g3d-core.h"
+#include "common/raster.h"
 
 static inline void bench_simd_from_env(void)
 {
     static const char *const names[] = { "sse2", "avx", "avx2", "avx512" };
     const char *s = getenv("GPU3D_BENCH_SIMD");
+    const char *spin = getenv("GPU3D_BENCH_SPIN_US");
     unsigned i;
+
+    if (spin) {
+        g3d_pool_spin_us = (unsigned)strtoul(spin, NULL, 10);
+    }
 
     g3d_no_avx = getenv("GPU3D_BENCH_NO_AVX") != NULL;
     for (i = 0; s && i < sizeof(names) / sizeof(names[0]); i++) {

@@ -19,6 +19,7 @@
 
 #include "common/raster.h"
 #include "bench-row.h"
+#include "bench-env.h"
 
 #define FW 1024
 #define FH 768
@@ -146,6 +147,9 @@ int main(int argc, char **argv)
         { "flat, 2px triangles", shade_flat, 2, false },
     };
     unsigned c;
+
+    /* GPU3D_BENCH_SIMD, GPU3D_BENCH_SPIN_US (bench-env.h) */
+    bench_simd_from_env();
 
     printf("baseline: memset %.0f Mpixels/s, memcpy %.0f Mpixels/s "
            "(32-bit pixels, %dx%d frame)\n",

@@ -635,7 +635,8 @@ static void test_tile_owner(void)
  * unit of every job is done exactly once, by the time the call returns
  * (a helper that wakes late must not run an old job or take units of the
  * next one), and over many jobs both the caller and the helpers take
- * some.
+ * some; with the helpers polling between jobs (g3d_pool_spin_us), where
+ * the caller also sees their end without the lock, and sleeping at once.
  */
 #define SHARED_UNITS 64
 
@@ -662,7 +663,7 @@ static void shared_fn(void *arg, int thread)
     }
 }
 
-static void test_pool_shared(void)
+static void pool_shared_runs(void)
 {
     int threads, run, u;
 
@@ -699,6 +700,86 @@ static void test_pool_shared(void)
         g_assert_cmpuint(total[0], >, 0);
         g_assert_cmpuint(total[1], >, 0);
         g3d_pool_free(p);
+    }
+}
+
+static void test_pool_shared(void)
+{
+    static const unsigned spins[] = { 0, 200, 5 };
+    unsigned saved = g3d_pool_spin_us, k;
+
+    for (k = 0; k < G_N_ELEMENTS(spins); k++) {
+        g3d_pool_spin_us = spins[k];
+        g_test_message("helpers poll %u us between jobs", spins[k]);
+        pool_shared_runs();
+    }
+    g3d_pool_spin_us = saved;
+}
+
+/*
+ * g3d_pool_try_run_shared from another thread: while the pool's driver is
+ * inside a job (its fn on thread 0, the helpers maybe too) it runs nothing
+ * and says so; between jobs it runs the whole job, helpers included, as
+ * g3d_pool_run_shared does.
+ */
+typedef struct TryCtx {
+    G3DThreadPool *pool;
+    SharedJob inner;
+    bool tried, ran;
+} TryCtx;
+
+static gpointer try_thread(gpointer opaque)
+{
+    TryCtx *t = opaque;
+    unsigned spin = t->inner.spin;
+
+    memset(&t->inner, 0, sizeof(t->inner));
+    t->inner.spin = spin;
+    t->ran = g3d_pool_try_run_shared(t->pool, shared_fn, &t->inner);
+    return NULL;
+}
+
+static void try_in_job(void *arg, int thread)
+{
+    TryCtx *t = arg;
+
+    if (thread == 0) {
+        g_thread_join(g_thread_new("try", try_thread, t));
+        t->tried = true;
+    }
+}
+
+static void test_pool_try(void)
+{
+    int threads, run, u;
+
+    for (threads = 1; threads <= 3; threads++) {
+        TryCtx t = { .pool = g3d_pool_new(threads) };
+        uint64_t helpers = 0;
+
+        for (run = 0; run < 200; run++) {
+            /* inside a job: nothing (one thread: no job to be inside) */
+            t.tried = false;
+            t.inner.spin = 0;
+            g3d_pool_run_shared(t.pool, try_in_job, &t);
+            g_assert_true(t.tried);
+            g_assert_cmpint(t.ran, ==, threads == 1);
+            g_assert_cmpuint(t.inner.next, ==, threads == 1 ? SHARED_UNITS + 1
+                                                            : 0);
+            /* between jobs: every unit once */
+            t.inner.spin = 200;
+            g_thread_join(g_thread_new("try", try_thread, &t));
+            g_assert_true(t.ran);
+            for (u = 0; u < SHARED_UNITS; u++) {
+                g_assert_cmpuint(t.inner.done[u], ==, 1);
+            }
+            helpers += t.inner.by_thread[1] + t.inner.by_thread[2];
+        }
+        if (threads > 1) {
+            g_test_message("%d threads: helpers took %" G_GUINT64_FORMAT
+                           " units", threads, helpers);
+        }
+        g3d_pool_free(t.pool);
     }
 }
 
@@ -935,5 +1016,6 @@ int main(int argc, char **argv)
     g_test_add_func("/common/clip-helpers", test_clip_helpers);
     g_test_add_func("/common/tile-owner", test_tile_owner);
     g_test_add_func("/common/pool-shared", test_pool_shared);
+    g_test_add_func("/common/pool-try", test_pool_try);
     return g_test_run();
 }

@@ -31,6 +31,7 @@
 #include "attila-dxt-records.h"
 #include "common/raster.h"
 #include "../bench-row.h"
+#include "../bench-env.h"
 
 static double now(void)
 {
@@ -83,6 +84,9 @@ int main(int argc, char **argv)
     int threads = g3d_default_threads(), opt;
     double budget = 1.0, bw;
     size_t i;
+
+    /* GPU3D_BENCH_SIMD, GPU3D_BENCH_SPIN_US (bench-env.h) */
+    bench_simd_from_env();
 
     while ((opt = getopt(argc, argv, "t:s:n:")) != -1) {
         switch (opt) {

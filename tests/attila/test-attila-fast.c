@@ -1133,7 +1133,7 @@ static void stamp1_program(AttilaRecBuf *b, int which)
  * a tile is filled one slot short, and when a tile only partly inside
  * the surface is filled whole.
  */
-static void stamp_scenes(uint32_t ns, int scenes, uint32_t seed)
+static void stamp_scenes(uint32_t ns, int scenes, uint32_t seed, bool copies)
 {
     static const uint32_t factors[5] = {
         ATTILA_BF_ZERO, ATTILA_BF_ONE, ATTILA_BF_SRC_ALPHA,
@@ -1182,7 +1182,9 @@ static void stamp_scenes(uint32_t ns, int scenes, uint32_t seed)
         for (d = 0; d < 3; d++) {
             bool stencil = g_rand_int_range(rnd, 0, 3) == 0;
 
-            stamp1_program(&b, g_rand_int_range(rnd, 0, 12));
+            /* copies: the plain copy (program 0) three draws in four */
+            stamp1_program(&b, copies && g_rand_int_range(rnd, 0, 4) ?
+                           0 : g_rand_int_range(rnd, 0, 12));
             attila_rec_reg_u32(&b, ATTILA_REG_FRAGMENT_INPUT_ATTRIBUTES, 0,
                                g_rand_boolean(rnd));
             attila_rec_reg_u32(&b, ATTILA_REG_INTERPOLATION, 1,
@@ -1221,7 +1223,19 @@ static void stamp_scenes(uint32_t ns, int scenes, uint32_t seed)
 
 static void test_stamp1(void)
 {
-    stamp_scenes(1, 80, 0x57A1);
+    stamp_scenes(1, 80, 0x57A1, false);
+}
+
+/* stamp_scenes without AVX (g3d_no_avx, seed), then with the CPU's best
+ * (seed + 1) */
+static void stamp_scenes_levels(uint32_t ns, int plain, int best,
+                                uint32_t seed, bool copies)
+{
+    g3d_no_avx = true;
+    stamp_scenes(ns, plain, seed, copies);
+    g3d_no_avx = false;
+    g_test_message("%u-sample rows: %s", ns, g3d_use_avx() ? "AVX" : "SSE2");
+    stamp_scenes(ns, best, seed + 1, copies);
 }
 
 /*
@@ -1235,11 +1249,7 @@ static void test_stamp1(void)
  */
 static void test_stamp_rows(void)
 {
-    g3d_no_avx = true;
-    stamp_scenes(1, 60, 0x57B1);
-    g3d_no_avx = false;
-    g_test_message("rows: %s", g3d_use_avx() ? "AVX" : "SSE2");
-    stamp_scenes(1, 60, 0x57B2);
+    stamp_scenes_levels(1, 60, 60, 0x57B1, false);
 }
 
 /*
@@ -1252,13 +1262,31 @@ static void test_stamp_rows(void)
  */
 static void test_stamp_msaa(void)
 {
-    stamp_scenes(2, 30, 0x57A2);
-    stamp_scenes(4, 40, 0x57A4);
-    stamp_scenes(8, 30, 0x57A8);
+    stamp_scenes(2, 30, 0x57A2, false);
+    stamp_scenes(4, 40, 0x57A4, false);
+    stamp_scenes(8, 30, 0x57A8, false);
     /* the 4-sample stamp's samples one by one, as without AVX */
     g3d_no_avx = true;
-    stamp_scenes(4, 40, 0x57A5);
+    stamp_scenes(4, 40, 0x57A5, false);
     g3d_no_avx = false;
+}
+
+/*
+ * stamp_scenes' 4-sample draws with the copy program in most draws: their
+ * rows walked by copy4_row_avx where the CPU has AVX (the 16 samples in
+ * lanes, the early depth test, the centroids, the copy by channel and
+ * the write of each pixel's samples), by stamp4 without it (g3d_no_avx),
+ * against the general path: colour and z/stencil buffers and errors
+ * equal. Checked to fail when the walk takes every pixel's centroid as
+ * all four samples', when it leaves out the triangle's box at the row's
+ * columns, when the depth test of a pixel's samples takes all four
+ * whatever their coverage, when a pixel's coverage takes sample 2's bit
+ * for sample 1's, and when pixel 3's colour is written to pixel 2's
+ * samples.
+ */
+static void test_stamp4_rows(void)
+{
+    stamp_scenes_levels(4, 30, 60, 0x57C4, true);
 }
 
 /*
@@ -1352,6 +1380,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/stamp1", test_stamp1);
     g_test_add_func("/attila/fast/stamp-msaa", test_stamp_msaa);
     g_test_add_func("/attila/fast/stamp-rows", test_stamp_rows);
+    g_test_add_func("/attila/fast/stamp4-rows", test_stamp4_rows);
     g_test_add_func("/attila/fast/stamp-values", test_stamp_values);
     g_test_add_func("/attila/fast/stamp-rows-values", test_stamp_rows_values);
     g_test_add_func("/attila/fast/msaa-cover4", test_msaa_cover4);

@@ -287,14 +287,22 @@ static void test_dac_resolve(void)
  * bytes compared and the linear values from a table for MSAA) against the
  * general path (g3d_general_path): random surfaces of 1-8 samples, widths
  * and heights that are and are not tile multiples, both pixel origins,
- * samples equal, differing in one channel or random; every row byte-equal.
- * Checked to fail when the one-sample rows' SSE2 conversion keeps G's low
- * bit out (0xfe00 for 0xff00), and when the samples' compare leaves the
- * blue byte out (0xffff for 0xffffff).
+ * samples equal, differing in one channel, random, or each one of two
+ * colours (the resolve's averages repeat: its cache's hits); every row
+ * byte-equal. Checked to fail when the one-sample rows' SSE2 conversion
+ * keeps G's low bit out (0xfe00 for 0xff00), when the samples' compare
+ * leaves the blue byte out (0xffff for 0xffffff), when the resolve's
+ * cache takes a valid entry whatever its key, and when it divides by the
+ * count less one; in the 4-sample runs' compare (run_rgba8x4), when it
+ * leaves the blue byte out, when its pixel steps by 4 bytes for 16, and
+ * when it takes G for B in the word it writes.
  */
 static void test_dac_general(void)
 {
     static const uint32_t sample_counts[4] = { 1, 2, 4, 8 };
+    static const uint8_t palette[2][4] = {
+        { 0x20, 0xc0, 0x7f, 0xff }, { 0xf0, 0x31, 0x08, 0x80 },
+    };
     GRand *rng = g_rand_new_with_seed(4);
     int n;
 
@@ -318,7 +326,7 @@ static void test_dac_general(void)
         for (row = 0; row < d.height; row++) {
             for (x = 0; x < d.width; x++) {
                 uint8_t px[4];
-                uint32_t kind = g_rand_int_range(rng, 0, 3);
+                uint32_t kind = g_rand_int_range(rng, 0, 4);
                 for (k = 0; k < 4; k++) {
                     px[k] = g_rand_int_range(rng, 0, 256);
                 }
@@ -329,6 +337,10 @@ static void test_dac_general(void)
                         for (k = 0; k < 4; k++) {
                             px[k] = g_rand_int_range(rng, 0, 256);
                         }
+                    } else if (kind == 3) {
+                        /* an edge between two colours: the same few
+                         * averages again and again */
+                        memcpy(px, palette[g_rand_int_range(rng, 0, 2)], 4);
                     }
                     fill(surf, &pm, x, row, s, px);
                 }

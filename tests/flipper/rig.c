@@ -44,6 +44,7 @@ void rig_free(FlipperRig *r)
     if (r) {
         flipper_core_free(r->core);
         g_free(r->mem1);
+        g_free(r->surface);
         g_free(r);
     }
 }
@@ -171,25 +172,40 @@ void rig_vi_init(FlipperRig *r, uint32_t xfb)
     }
 }
 
-bool rig_scanout(FlipperRig *r, G3DImage *img)
+const uint32_t *rig_scanout_argb(FlipperRig *r, uint32_t *width,
+                                 uint32_t *height)
 {
     G3DScanout so;
-    uint32_t *px;
-    bool ok;
+    size_t n;
 
     if (!flipper_scanout(r->core, 0, &so)) {
+        return NULL;
+    }
+    n = (size_t)so.width * so.height;
+    if (n > r->surface_len) {
+        g_free(r->surface);
+        r->surface = g_new(uint32_t, n);
+        r->surface_len = n;
+    }
+    if (!g3d_scanout_copy(&so, &r->mem, r->surface, so.width, "rig")) {
+        return NULL;
+    }
+    *width = so.width;
+    *height = so.height;
+    return r->surface;
+}
+
+bool rig_scanout(FlipperRig *r, G3DImage *img)
+{
+    const uint32_t *px;
+    uint32_t w, h;
+
+    px = rig_scanout_argb(r, &w, &h);
+    if (!px || !g3d_image_alloc(img, (int)w, (int)h)) {
         return false;
     }
-    px = g_new(uint32_t, (size_t)so.width * so.height);
-    ok = g3d_scanout_copy(&so, &r->mem, px, so.width, "rig");
-    if (ok) {
-        ok = g3d_image_alloc(img, (int)so.width, (int)so.height);
-        if (ok) {
-            g3d_image_from_argb(img, px, (int)so.width);
-        }
-    }
-    g_free(px);
-    return ok;
+    g3d_image_from_argb(img, px, (int)w);
+    return true;
 }
 
 char *rig_src_path(const char *rel)

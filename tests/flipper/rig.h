@@ -21,6 +21,8 @@ typedef struct FlipperRig {
     G3DMem mem;
     FlipperCore *core;
     int64_t clock_ns;           /* the fake clock the core reads */
+    uint32_t *surface;          /* rig_scanout_argb's picture */
+    size_t surface_len;
 } FlipperRig;
 
 FlipperRig *rig_new(int threads);
@@ -48,6 +50,13 @@ void rig_bp(FlipperRig *r, uint8_t reg, uint32_t val);
 void rig_run_scene(FlipperRig *r, const FlipperScene *s);
 /* the VI: 640x480 NTSC interlaced, double-field XFB at xfb */
 void rig_vi_init(FlipperRig *r, uint32_t xfb);
+/*
+ * the VI scanout as ARGB words (width a row), as the glue converts it into
+ * its console surface: the rig's buffer, valid until the next call; NULL
+ * if the VI shows nothing
+ */
+const uint32_t *rig_scanout_argb(FlipperRig *r, uint32_t *width,
+                                 uint32_t *height);
 /* the VI scanout as an image; false if the VI shows nothing */
 bool rig_scanout(FlipperRig *r, G3DImage *img);
 

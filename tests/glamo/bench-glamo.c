@@ -19,6 +19,7 @@
 
 #include "rig.h"
 #include "../bench-row.h"
+#include "../bench-env.h"
 
 #define W 480
 #define H 320
@@ -203,6 +204,9 @@ int main(int argc, char **argv)
 {
     double secs = argc > 1 ? atof(argv[1]) : 0.5;
     size_t i;
+
+    /* GPU3D_BENCH_SIMD, GPU3D_BENCH_SPIN_US (bench-env.h) */
+    bench_simd_from_env();
 
     baseline(secs);
     for (i = 0; i < G_N_ELEMENTS(cases); i++) {

@@ -545,6 +545,12 @@ typedef struct AttilaRenderCtx {
     /* the draw's z/stencil test reads the buffer; it is early (stamp1) */
     bool ztest, early;
     /*
+     * a 4-sample draw's rows of stamps by the copy's AVX walk (rasterizer.c
+     * copy4_row_avx): the copy of copy_soa, the target and z buffer with
+     * four samples a pixel, no z/stencil test or an early one
+     */
+    bool copy4;
+    /*
      * the rasteriser's addresses where tables is set (not under
      * g3d_general_path): a stamp's byte
      * offset in the z buffer and in target rt_list[n] is

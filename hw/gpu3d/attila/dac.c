@@ -65,8 +65,9 @@ static const float *linear8(void)
     return table;
 }
 
-static uint32_t pixel_argb(const AttilaDisplay *d, const uint8_t *p,
-                           uint32_t bytes)
+/* not inlined, as resolve_rgba8 */
+static __attribute__((noinline)) uint32_t
+pixel_argb(const AttilaDisplay *d, const uint8_t *p, uint32_t bytes)
 {
     float ref[4], cur[4], sum[3] = { 0, 0, 0 };
     bool full = true;
@@ -110,6 +111,56 @@ static uint32_t pixel_argb(const AttilaDisplay *d, const uint8_t *p,
 }
 
 /*
+ * The resolve's byte of a channel from its gamma-space average q:
+ * to8((float)pow(q, 1 / 2.2f)), pixel_argb's formula, a function of the
+ * float q alone. Looked up in a small cache per thread (the DAC rows of
+ * several cores may run at once), keyed by q's bits: edge pixels repeat
+ * the same few averages.
+ */
+#define GAMMA_CACHE 1024
+
+static uint8_t gamma_byte(float q)
+{
+    static __thread uint64_t cache[GAMMA_CACHE];
+    uint32_t bits;
+    uint64_t *e;
+
+    memcpy(&bits, &q, 4);
+    e = &cache[(bits * 2654435761u) >> 22];
+    if ((*e & 0x100) && (uint32_t)(*e >> 32) == bits) {
+        return (uint8_t)*e;
+    }
+    *e = (uint64_t)bits << 32 | 0x100 |
+         to8((float)pow((double)q, (double)(1.0f / 2.2f)));
+    return (uint8_t)*e;
+}
+
+/*
+ * pixel_argb of an RGBA8888 pixel whose samples differ (not under
+ * g3d_general_path): the same float sums of the linear values from the
+ * table, in sample order, divided by the sample count, and each channel's
+ * byte from gamma_byte; without pixel_argb's float reads of the samples,
+ * which the table makes unused. Not inlined: in the one-sample rows'
+ * loop it would cost their registers.
+ */
+static __attribute__((noinline)) uint32_t
+resolve_rgba8(const AttilaDisplay *d, const uint8_t *p)
+{
+    const float *lin = linear8();
+    uint32_t out = 0xff000000u, s;
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        float sum = 0;
+        for (s = 0; s < d->samples; s++) {
+            sum += lin[p[s * 4 + k]];
+        }
+        out |= (uint32_t)gamma_byte(sum / (float)d->samples) << (16 - 8 * k);
+    }
+    return out;
+}
+
+/*
  * pixel_argb for RGBA8888 without the float round trip: to8(b / 255.0f)
  * is b for every byte b, and samples with equal RGB bytes are samples with
  * equal RGB after dac_read (b / 255.0f is one to one), so only a pixel
@@ -133,7 +184,7 @@ static inline uint32_t pixel_rgba8(const AttilaDisplay *d, const uint8_t *p)
                                                rgb), s0);
             bits = _mm_movemask_epi8(eq) & 0xff;
             if (bits != 0xff) {
-                return pixel_argb(d, p, 4);
+                return resolve_rgba8(d, p);
             }
         } else {
             for (s = 0; s < d->samples; s += 4) {
@@ -141,7 +192,7 @@ static inline uint32_t pixel_rgba8(const AttilaDisplay *d, const uint8_t *p)
                                                    rgb), s0);
                 bits = _mm_movemask_epi8(eq);
                 if (bits != 0xffff) {
-                    return pixel_argb(d, p, 4);
+                    return resolve_rgba8(d, p);
                 }
             }
         }
@@ -154,11 +205,39 @@ static inline uint32_t pixel_rgba8(const AttilaDisplay *d, const uint8_t *p)
     for (s = 1; s < d->samples; s++) {
         const uint8_t *q = p + 4 * s;
         if ((uint32_t)(q[0] | q[1] << 8 | q[2] << 16) != rgb0) {
-            return pixel_argb(d, p, 4);
+            return resolve_rgba8(d, p);
         }
     }
     return 0xff000000u | p[0] << 16 | p[1] << 8 | p[2];
 }
+
+#ifdef __SSE2__
+/*
+ * The m pixels of a row's run of stamps (two every four) of a 4-sample
+ * RGBA8888 surface (not under g3d_general_path): pixel_rgba8 with the
+ * sample count known, a pixel's four RGB words against sample 0's in one
+ * compare. Not inlined: the one-sample rows keep their registers.
+ */
+static __attribute__((noinline)) void
+run_rgba8x4(const AttilaDisplay *d, const uint8_t *p, uint32_t *dst,
+            uint32_t m)
+{
+    const __m128i rgb = _mm_set1_epi32(0x00ffffff);
+    uint32_t k;
+
+    for (k = 0; k < m; k++) {
+        const uint8_t *px = p + ((k >> 1) * 4 + (k & 1)) * 16;
+        __m128i w = _mm_and_si128(_mm_loadu_si128((const __m128i *)px), rgb);
+        __m128i eq = _mm_cmpeq_epi32(w, _mm_shuffle_epi32(w, 0));
+        uint32_t s0 = (uint32_t)_mm_cvtsi128_si32(w);
+
+        dst[k] = _mm_movemask_epi8(eq) == 0xffff ?
+                 0xff000000u | (s0 & 0xff) << 16 | (s0 & 0xff00) |
+                 (s0 >> 16 & 0xff) :
+                 resolve_rgba8(d, px);
+    }
+}
+#endif
 
 void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
                     uint32_t *dst, uint32_t row)
@@ -205,6 +284,12 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
             }
             continue;
         }
+#ifdef __SSE2__
+        if (rgba8 && d->samples == 4) {
+            run_rgba8x4(d, p, dst + x, MIN(2 * n, d->width - x));
+            continue;
+        }
+#endif
         for (k = 0; k < 2 * n && x + k < d->width; k++) {
             const uint8_t *px = p + ((k >> 1) * 4 + (k & 1)) * spb;
             dst[x + k] = rgba8 ? pixel_rgba8(d, px) : pixel_argb(d, px, bytes);

@@ -260,6 +260,9 @@ msaa_cover(const AttilaDrawState *ds, const AttilaTriangle *t,
 typedef struct SampleLanes {
     double x[4][4], y[4][4];
     AttilaRowSteps bounds;
+    /* x[k][s] and y[k][s] in four lanes, for copy4_row_avx's stamps to add
+     * from memory (rows are short: a row's set-up would cost more) */
+    double sx[4][4][4], sy[4][4][4];
 } SampleLanes;
 
 #ifdef HAVE_AVX_PATH
@@ -1069,6 +1072,66 @@ static unsigned stamp_row_sse2(const AttilaTriangle *t,
 
 #ifdef HAVE_AVX_PATH
 /*
+ * A row walk's nodes (the 8x8 and 4x4 levels' sums, redone only when dx
+ * leaves them) and its stamps' values: p[i] pixel i's e0 e1 e2 z, e[k]
+ * value k of the four pixels (lane i pixel i), the memo's sums (see
+ * attila_row_steps); only additions, so nothing GCC could contract.
+ */
+typedef struct RowNodes {
+    __m256d n4, n3;
+    uint32_t key4, key3;
+} RowNodes;
+
+__attribute__((target("avx"), always_inline))
+static inline void row_stamp_avx(const double tv[4], const AttilaRowSteps *rs,
+                                 uint32_t dx, uint32_t dy, RowNodes *nd,
+                                 __m256d p[4], __m256d e[4])
+{
+    const __m256d a = _mm256_loadu_pd(rs->a[3]), b = _mm256_loadu_pd(rs->b[3]);
+
+    if ((dx >> 3 & 1) != nd->key4) {
+        nd->key4 = dx >> 3 & 1;
+        nd->n4 = _mm256_loadu_pd(tv);
+        if (dx & 8) {
+            nd->n4 = _mm256_add_pd(nd->n4, _mm256_loadu_pd(rs->a[0]));
+        }
+        if (dy & 8) {
+            nd->n4 = _mm256_add_pd(nd->n4, _mm256_loadu_pd(rs->b[0]));
+        }
+    }
+    if ((dx >> 2 & 3) != nd->key3) {
+        nd->key3 = dx >> 2 & 3;
+        nd->n3 = nd->n4;
+        if (dx & 4) {
+            nd->n3 = _mm256_add_pd(nd->n3, _mm256_loadu_pd(rs->a[1]));
+        }
+        if (dy & 4) {
+            nd->n3 = _mm256_add_pd(nd->n3, _mm256_loadu_pd(rs->b[1]));
+        }
+    }
+    p[0] = nd->n3;
+    if (dx & 2) {
+        p[0] = _mm256_add_pd(p[0], _mm256_loadu_pd(rs->a[2]));
+    }
+    if (dy & 2) {
+        p[0] = _mm256_add_pd(p[0], _mm256_loadu_pd(rs->b[2]));
+    }
+    /* v1 = v0 + a, v2 = v0 + b, v3 = v1 + b */
+    p[1] = _mm256_add_pd(p[0], a);
+    p[2] = _mm256_add_pd(p[0], b);
+    p[3] = _mm256_add_pd(p[1], b);
+    /* the four pixels' e0, e1, e2 and z each in one vector */
+    __m256d t0 = _mm256_unpacklo_pd(p[0], p[1]);
+    __m256d t1 = _mm256_unpackhi_pd(p[0], p[1]);
+    __m256d t2 = _mm256_unpacklo_pd(p[2], p[3]);
+    __m256d t3 = _mm256_unpackhi_pd(p[2], p[3]);
+    e[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+    e[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+    e[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+    e[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+
+/*
  * The row walk with a pixel's four values one AVX operation; only
  * additions and compares, so nothing GCC could contract. With ad (the
  * one-sample copy's input, attila_interp_consts_avx) a covered stamp's
@@ -1085,63 +1148,24 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
                                     const __m256d (*ad)[4], __m128 (*ch)[4])
 {
     unsigned n = 0;
-    uint32_t dy = (uint32_t)(qy - t->start_y), key4 = ~0u, key3 = ~0u;
+    uint32_t dy = (uint32_t)(qy - t->start_y);
     const __m256d lo0 = _mm256_broadcast_sd(&rs->lo[0]);
     const __m256d lo1 = _mm256_broadcast_sd(&rs->lo[1]);
     const __m256d lo2 = _mm256_broadcast_sd(&rs->lo[2]);
     const __m256d lo3 = _mm256_broadcast_sd(&rs->lo[3]);
     const __m256d hi3 = _mm256_broadcast_sd(&rs->hi[3]);
-    const __m256d a = _mm256_loadu_pd(rs->a[3]), b = _mm256_loadu_pd(rs->b[3]);
-    __m256d n4 = _mm256_setzero_pd(), n3 = _mm256_setzero_pd();
+    RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
     unsigned rows = row_bits(t, qy);
     int32_t qx;
 
     for (qx = qx0; qx <= qx1; qx += 2) {
         uint32_t dx = (uint32_t)(qx - t->start_x);
-        __m256d p[4];
+        __m256d p[4], ev[4];
         unsigned cov, i;
 
-        if ((dx >> 3 & 1) != key4) {
-            key4 = dx >> 3 & 1;
-            n4 = _mm256_loadu_pd(tv);
-            if (dx & 8) {
-                n4 = _mm256_add_pd(n4, _mm256_loadu_pd(rs->a[0]));
-            }
-            if (dy & 8) {
-                n4 = _mm256_add_pd(n4, _mm256_loadu_pd(rs->b[0]));
-            }
-        }
-        if ((dx >> 2 & 3) != key3) {
-            key3 = dx >> 2 & 3;
-            n3 = n4;
-            if (dx & 4) {
-                n3 = _mm256_add_pd(n3, _mm256_loadu_pd(rs->a[1]));
-            }
-            if (dy & 4) {
-                n3 = _mm256_add_pd(n3, _mm256_loadu_pd(rs->b[1]));
-            }
-        }
-        p[0] = n3;
-        if (dx & 2) {
-            p[0] = _mm256_add_pd(p[0], _mm256_loadu_pd(rs->a[2]));
-        }
-        if (dy & 2) {
-            p[0] = _mm256_add_pd(p[0], _mm256_loadu_pd(rs->b[2]));
-        }
-        /* v1 = v0 + a, v2 = v0 + b, v3 = v1 + b */
-        p[1] = _mm256_add_pd(p[0], a);
-        p[2] = _mm256_add_pd(p[0], b);
-        p[3] = _mm256_add_pd(p[1], b);
-        /* the four pixels' e0, e1, e2 and z each in one vector, lane i
-         * pixel i: its coverage is bit i of one mask */
-        __m256d t0 = _mm256_unpacklo_pd(p[0], p[1]);
-        __m256d t1 = _mm256_unpackhi_pd(p[0], p[1]);
-        __m256d t2 = _mm256_unpacklo_pd(p[2], p[3]);
-        __m256d t3 = _mm256_unpackhi_pd(p[2], p[3]);
-        __m256d e0 = _mm256_permute2f128_pd(t0, t2, 0x20);
-        __m256d e2 = _mm256_permute2f128_pd(t0, t2, 0x31);
-        __m256d e1 = _mm256_permute2f128_pd(t1, t3, 0x20);
-        __m256d z = _mm256_permute2f128_pd(t1, t3, 0x31);
+        row_stamp_avx(tv, rs, dx, dy, &nd, p, ev);
+        __m256d e0 = ev[0], e1 = ev[1], e2 = ev[2], z = ev[3];
+        /* lane i pixel i: its coverage is bit i of one mask */
         __m256d m = _mm256_and_pd(
             _mm256_and_pd(_mm256_cmp_pd(e0, lo0, _CMP_GT_OQ),
                           _mm256_cmp_pd(e1, lo1, _CMP_GT_OQ)),
@@ -1182,6 +1206,30 @@ static unsigned stamp_row_avx(const AttilaTriangle *t,
 }
 
 /*
+ * The copied input's components in double, broadcast (attila_interp_comps_avx),
+ * converted once a triangle
+ */
+__attribute__((target("avx"), always_inline))
+static inline void copy_consts_avx(AttilaRenderCtx *ctx,
+                                   const AttilaTriangle *t, __m256d ad[3][4])
+{
+    int c, l;
+
+    if (ctx->copy_tri != t) {
+        ctx->copy_tri = t;
+        for (l = 0; l < 3; l++) {
+            _mm256_storeu_pd(ctx->copy_attr[l], _mm256_cvtps_pd(
+                _mm_loadu_ps(t->attr[l][ctx->ds->fs_copy_in])));
+        }
+    }
+    for (l = 0; l < 3; l++) {
+        for (c = 0; c < 4; c++) {
+            ad[l][c] = _mm256_broadcast_sd(&ctx->copy_attr[l][c]);
+        }
+    }
+}
+
+/*
  * copy_stamps' AVX instance with the walk: the covered stamps of the row
  * (qx0..qx1) interpolated as they are found, then written (one call); the
  * number of covered stamps.
@@ -1196,22 +1244,8 @@ static unsigned copy_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     __m128 ch[TILE / 2][4];
     __m256d ad[3][4];
     unsigned m, k;
-    int c, l;
 
-    if (ctx->copy_tri != t) {
-        /* the copied input's components in double, once a triangle */
-        ctx->copy_tri = t;
-        for (l = 0; l < 3; l++) {
-            _mm256_storeu_pd(ctx->copy_attr[l], _mm256_cvtps_pd(
-                _mm_loadu_ps(t->attr[l][ctx->ds->fs_copy_in])));
-        }
-    }
-    for (l = 0; l < 3; l++) {
-        for (c = 0; c < 4; c++) {
-            ad[l][c] = _mm256_broadcast_sd(&ctx->copy_attr[l][c]);
-        }
-    }
-
+    copy_consts_avx(ctx, t, ad);
     m = row_walk_avx(t, tv, rs, qy, qx0, qx1, row, ad, ch);
     if (m) {
         attila_color_write_row_avx(rt, rt->ptr + ctx->rty[0][qy >> 1],
@@ -1224,6 +1258,183 @@ static unsigned copy_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     ctx->quads += m;
     ctx->work += m;
     return m;
+}
+
+/* bit i of m to bit 4 i */
+static const uint16_t spread4[16] = {
+    0x0000, 0x0001, 0x0010, 0x0011, 0x0100, 0x0101, 0x0110, 0x0111,
+    0x1000, 0x1001, 0x1010, 0x1011, 0x1100, 0x1101, 0x1110, 0x1111,
+};
+
+/*
+ * A row of a 4-sample draw whose program is the copy (copy4, not under
+ * g3d_general_path): stamp4's steps for the stamps qx0..qx1 with the
+ * stamp's 16 samples in four AVX operations a value (sample s of the four
+ * pixels in one vector, lane i pixel i). The pixels' corner values are the
+ * row walk's (the memo's sums, row_stamp_avx); sample s's values the same
+ * two additions of the same products as msaa_cover4_avx ((v + a sx) +
+ * b sy), tested against the same exact bounds, its window z the same
+ * conversion; the early depth test of a pixel's samples (four at a time
+ * where depth_only); the centroid of the covered samples (all of them
+ * where none is) as (v + a ox) + b oy, attila_centroid_values' and the
+ * centroid table's sums; the copied input from the centroids' edge values
+ * by channel (attila_interp_weights_avx, _comps_avx: attila_interpolate's
+ * operations), the program's one step counted, and each pixel's colour
+ * broadcast to its samples' slots (attila_color_write4_soa). The run is
+ * raster_job's, the stamps the box test admits; the bounds are the exact
+ * tests, so a stamp stamp4 would have taken as far inside (edges not
+ * tested) gets the same coverage. Additions, products, one division and
+ * compares; no FMA in this target.
+ */
+__attribute__((target("avx")))
+static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                          const double tv[4], const SampleLanes *sl,
+                          int32_t qy, int32_t qx0, int32_t qx1)
+{
+    const AttilaDrawState *ds = ctx->ds;
+    const AttilaRowSteps *rs = &sl->bounds;
+    const AttilaRenderTarget *rt = &ds->rt[ctx->rt_list[0]];
+    const double (*ctab)[2] = centroid_table(4);
+    uint8_t *line = rt->ptr + ctx->rty[0][qy >> 1];
+    const uint32_t *rtx = ctx->rtx[0];
+    uint32_t dy = (uint32_t)(qy - t->start_y);
+    RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
+    unsigned rows = row_bits(t, qy);
+    bool ztest = ctx->ztest;
+    __m256d lo[4], hi3, ea[3], eb[3], ad[3][4];
+    int32_t qx;
+    int k;
+
+    for (k = 0; k < 4; k++) {
+        lo[k] = _mm256_broadcast_sd(&rs->lo[k]);
+    }
+    hi3 = _mm256_broadcast_sd(&rs->hi[3]);
+    for (k = 0; k < 3; k++) {
+        ea[k] = _mm256_broadcast_sd(&t->e[k][0]);
+        eb[k] = _mm256_broadcast_sd(&t->e[k][1]);
+    }
+    copy_consts_avx(ctx, t, ad);
+
+    for (qx = qx0; qx <= qx1; qx += 2) {
+        uint32_t dx = (uint32_t)(qx - t->start_x);
+        __m256d p[4], v[4], zsv[4], msk[4];
+        unsigned mask[4], cover[4], box = rows, left, i, s;
+
+        row_stamp_avx(tv, rs, dx, dy, &nd, p, v);
+        if ((uint32_t)(qx - t->x0) >= (uint32_t)(t->x1 - t->x0)) {
+            /* a column outside the triangle's box */
+            box &= box_bits(t, qx, rows);
+        }
+        for (s = 0; s < 4; s++) {
+            __m256d z = _mm256_add_pd(
+                _mm256_add_pd(v[3], _mm256_loadu_pd(sl->sx[3][s])),
+                _mm256_loadu_pd(sl->sy[3][s]));
+            __m256d m = _mm256_and_pd(_mm256_cmp_pd(z, lo[3], _CMP_GT_OQ),
+                                      _mm256_cmp_pd(z, hi3, _CMP_LE_OQ));
+            for (k = 0; k < 3; k++) {
+                __m256d e = _mm256_add_pd(
+                    _mm256_add_pd(v[k], _mm256_loadu_pd(sl->sx[k][s])),
+                    _mm256_loadu_pd(sl->sy[k][s]));
+                m = _mm256_and_pd(m, _mm256_cmp_pd(e, lo[k], _CMP_GT_OQ));
+            }
+            zsv[s] = z;
+            msk[s] = m;
+            mask[s] = (unsigned)_mm256_movemask_pd(m) & box;
+        }
+        /* sample s of pixel i: bit i of mask[s] to bit s of cover[i]
+         * (bit 4 i + s of the spread masks) */
+        left = spread4[mask[0]] | spread4[mask[1]] << 1 |
+               spread4[mask[2]] << 2 | spread4[mask[3]] << 3;
+        if (!left) {
+            continue;
+        }
+        for (i = 0; i < 4; i++) {
+            cover[i] = left >> 4 * i & 15;
+        }
+        ctx->quads++;
+
+        if (ztest) {
+            /* attila_convert_z of the covered samples (0 elsewhere and
+             * unless zc > 0), then each pixel's four words */
+            const __m256d top = _mm256_set1_pd(16777215.0);
+            uint8_t *z0 = ds->zptr + ctx->zx[qx >> 1] + ctx->zy[qy >> 1];
+            __m128 w[4];
+            uint32_t zs[4][4];
+
+            for (s = 0; s < 4; s++) {
+                __m256d zw = _mm256_add_pd(
+                    _mm256_mul_pd(_mm256_set1_pd(ds->z_scale), zsv[s]),
+                    _mm256_set1_pd(ds->z_offset));
+                __m256d zc = _mm256_mul_pd(zw, top);
+                __m256d keep = _mm256_and_pd(
+                    msk[s], _mm256_cmp_pd(zc, _mm256_setzero_pd(), _CMP_GT_OQ));
+                w[s] = _mm_castsi128_ps(_mm256_cvttpd_epi32(
+                    _mm256_and_pd(_mm256_min_pd(zc, top), keep)));
+            }
+            _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
+            left = 0;
+            for (i = 0; i < 4; i++) {
+                uint8_t *za = z0 + 16 * i;
+                if (!cover[i]) {
+                    continue;
+                }
+                if (ds->depth_only) {
+                    cover[i] = attila_depth_only_test4(
+                        ds, _mm_castps_si128(w[i]), za, cover[i]);
+                } else {
+                    _mm_storeu_ps((float *)zs[i], w[i]);
+                    for (s = 0; s < 4; s++) {
+                        if ((cover[i] >> s) & 1) {
+                            uint32_t word;
+                            memcpy(&word, za + 4 * s, 4);
+                            if (!attila_zs_test(ds, zs[i][s], &word)) {
+                                cover[i] &= ~(1u << s);
+                            }
+                            memcpy(za + 4 * s, &word, 4);
+                        }
+                    }
+                }
+                left |= cover[i];
+            }
+            if (!left) {
+                continue;
+            }
+        }
+
+        /* the centroids' edge values, the copied input there */
+        {
+            unsigned m0 = cover[0] ? cover[0] : 15, m1 = cover[1] ? cover[1] : 15;
+            unsigned m2 = cover[2] ? cover[2] : 15, m3 = cover[3] ? cover[3] : 15;
+            __m256d ox = _mm256_setr_pd(ctab[m0][0], ctab[m1][0], ctab[m2][0],
+                                        ctab[m3][0]);
+            __m256d oy = _mm256_setr_pd(ctab[m0][1], ctab[m1][1], ctab[m2][1],
+                                        ctab[m3][1]);
+            __m256d c[3], f[3];
+            __m128 ch[4];
+            uint8_t *p0 = line + rtx[qx >> 1];
+
+            for (k = 0; k < 3; k++) {
+                c[k] = _mm256_add_pd(_mm256_add_pd(v[k],
+                                                   _mm256_mul_pd(ea[k], ox)),
+                                     _mm256_mul_pd(eb[k], oy));
+            }
+            attila_interp_weights_avx(c[0], c[1], c[2], f);
+            attila_interp_comps_avx((const __m256d (*)[4])ad, f, ch);
+            ctx->work++;
+            for (i = 0; i < 4; i++) {
+                __m128 px[4];
+                if (!cover[i]) {
+                    continue;
+                }
+                /* pixel i's colour on its four samples */
+                for (k = 0; k < 4; k++) {
+                    px[k] = _mm_permutevar_ps(ch[k], _mm_set1_epi32((int)i));
+                }
+                attila_color_write4_soa(rt, p0 + 16 * i, px, cover[i]);
+                ctx->fragments++;
+            }
+        }
+    }
 }
 #endif
 
@@ -1250,6 +1461,10 @@ static void raster_job(void *arg, int thread)
     bool copy_rows = rows && ctx->copy_soa && !ctx->ztest;
     /* a 4-sample draw's samples in AVX lanes */
     bool lanes4 = r->lanes4 && r->ds->msaa && r->ds->samples == 4;
+    /* its rows by copy4_row_avx */
+    bool copy4 = lanes4 && ctx->copy4;
+    /* rows of stamps: one-sample draws, copy4 */
+    bool walk = rows || copy4;
     SampleLanes lanes;
     size_t n;
 
@@ -1266,11 +1481,15 @@ static void raster_job(void *arg, int thread)
             attila_sample_steps(t, pat, r->ds->samples, &steps);
         }
         if (lanes4) {
-            int s, k;
+            int s, k, l;
             for (k = 0; k < 4; k++) {
                 for (s = 0; s < 4; s++) {
                     lanes.x[k][s] = steps.x[s][k];
                     lanes.y[k][s] = steps.y[s][k];
+                    for (l = 0; l < 4 && copy4; l++) {
+                        lanes.sx[k][s][l] = steps.x[s][k];
+                        lanes.sy[k][s][l] = steps.y[s][k];
+                    }
                 }
             }
             attila_row_steps(t, r->ds->d3d9_depth, &lanes.bounds);
@@ -1307,7 +1526,7 @@ static void raster_job(void *arg, int thread)
                     if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
                         return;     /* the draw is stopped (reported) */
                     }
-                    if (rows && !outside) {
+                    if (walk && !outside) {
                         /* the stamps between the first and the last the
                          * box test admits (they are a run: each edge's
                          * a dx + b dy is monotonic in dx) */
@@ -1329,6 +1548,11 @@ static void raster_job(void *arg, int thread)
                                              hi);
                             }
                             m = 0;
+                        } else if (copy4) {
+                            if (lo <= hi) {
+                                copy4_row_avx(ctx, t, tv, &lanes, qy, lo, hi);
+                            }
+                            m = 0;
                         } else
 #endif
                         {
@@ -1346,7 +1570,7 @@ static void raster_job(void *arg, int thread)
                                    row[k].qx, qy, row[k].cov);
                         }
                     }
-                    for (qx = x0; qx <= x1 && !outside && !rows; qx += 2) {
+                    for (qx = x0; qx <= x1 && !outside && !walk; qx += 2) {
                         double dx = qx - tx * TILE, dy = qy - ty * TILE;
                         if (!r->skip_boxes) {
                             stamp(ctx, t, tv, NULL, NULL, qx, qy, false,
@@ -1398,6 +1622,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
     uint64_t pixels = 0;
     size_t k;
     bool over = false;
+    bool copy;
 
     for (t = 0; t < r->threads; t++) {
         if (r->ctx[t].work > ATTILA_DRAW_WORK_LIMIT) {
@@ -1471,13 +1696,21 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->tables = r->tables;
         ctx->ztest = ds->zptr && (ds->depth_test || ds->stencil_test);
         ctx->early = ds->early_z && !ds->modify_depth && !ds->fs_kills;
-        ctx->copy_soa = r->one_sample && ds->fs_copy &&
-                        ds->fs_copy_in >= 1 && ds->fs_copy_in <= 14 &&
-                        ds->fs_inputs == 1u << ds->fs_copy_in &&
-                        ds->fs_input[ds->fs_copy_in] &&
-                        ds->interpolate[ds->fs_copy_in] &&
-                        ctx->rt_count == 1 &&
-                        ds->fs_copy_out == 1 + ctx->rt_list[0];
+        /* the program copies input 1-14 to the one mapped target's
+         * output and reads no other input */
+        copy = ds->fs_copy && ds->fs_copy_in >= 1 && ds->fs_copy_in <= 14 &&
+               ds->fs_inputs == 1u << ds->fs_copy_in &&
+               ds->fs_input[ds->fs_copy_in] &&
+               ds->interpolate[ds->fs_copy_in] &&
+               ctx->rt_count == 1 && ds->fs_copy_out == 1 + ctx->rt_list[0];
+        ctx->copy_soa = r->one_sample && copy;
+        /* the 4-sample stamp's rows: its target's slots and z words four
+         * a pixel, the z/stencil test (if any) early */
+        ctx->copy4 = r->lanes4 && r->tables && copy && ds->msaa &&
+                     ds->samples == 4 &&
+                     ds->rt[ctx->rt_list[0]].path != ATTILA_CW_GENERAL &&
+                     ds->rt[ctx->rt_list[0]].pm.samples == 4 &&
+                     (!ctx->ztest || (ctx->early && ds->zpm.samples == 4));
 #ifdef __SSE2__
         ctx->interpolate_soa = attila_interpolate_soa_lanes();
 #ifdef HAVE_AVX_PATH

@@ -118,6 +118,7 @@ struct G3DRasterStage {
 
 #define MAX_STAGES 256
 
+
 /* the stage the calling thread queues into (g3d_raster_stage_enter) */
 static __thread G3DRasterStage *staging;
 
@@ -135,13 +136,13 @@ struct G3DRaster {
     uint32_t nused, nentries;
     /*
      * The render threads' units: groups of GROUP_TILES bins along a row
-     * (group_of), those with entries in first use order; any thread takes
-     * the next one (next_group, atomic).
+     * (group_of), those with entries in first use order, claimed by the
+     * threads with g3d_claim (seg_next: its counters).
      */
     uint16_t gused[BIN_GRID * BIN_GRID / GROUP_TILES];
     bool gmark[BIN_GRID * BIN_GRID / GROUP_TILES];
     uint32_t ngused;
-    uint32_t next_group;
+    uint32_t *seg_next;
     Arena arena;                /* the queued triangles' user data */
     G3DRasterStage *stages[MAX_STAGES];     /* made on first use */
     uint64_t batch_pixels;      /* sum of the queued triangles' boxes */
@@ -177,6 +178,7 @@ G3DRaster *g3d_raster_new(int threads)
     r->thread_quads = g_new0(uint64_t, threads);
     r->thread_samples = g_new0(uint64_t, threads);
     r->thread_filled = g_new0(uint64_t, threads);
+    r->seg_next = g_new0(uint32_t, (size_t)threads * G3D_CLAIM_STRIDE);
     return r;
 }
 
@@ -188,6 +190,7 @@ void g3d_raster_free(G3DRaster *r)
         return;
     }
     g3d_pool_free(r->pool);
+    g_free(r->seg_next);
     for (i = 0; i < BIN_GRID * BIN_GRID; i++) {
         g_free(r->bins[i].e);
     }
@@ -487,6 +490,11 @@ void g3d_raster_stage_drop(G3DRasterStage *s)
 void g3d_raster_run_shared(G3DRaster *r, G3DJobFn *fn, void *arg)
 {
     g3d_pool_run_shared(r->pool, fn, arg);
+}
+
+bool g3d_raster_try_run_shared(G3DRaster *r, G3DJobFn *fn, void *arg)
+{
+    return g3d_pool_try_run_shared(r->pool, fn, arg);
 }
 
 /*
@@ -1034,18 +1042,20 @@ static bool raster_bin(G3DRaster *r, TileCtx *tc, int b)
 }
 
 /*
- * Render thread `thread` takes groups of bins until none is left. Which
- * thread takes a group never changes what its tiles get: each tile's
- * triangles are drawn by one thread, in submission order.
+ * Render thread `thread` takes groups of bins until none is left, those of
+ * its own run first (g3d_claim). Which thread takes a group never changes
+ * what its tiles get: each tile's triangles are drawn by one thread, in
+ * submission order. Taking the next group of one shared list instead made
+ * two threads alternate along every row, and they filled a frame at 0.66x
+ * of one thread (r300-3d's flat case, docs/performance.md).
  */
-static void raster_batch(G3DRaster *r, int thread)
+static void raster_batch(G3DRaster *r, int thread, int threads)
 {
     TileCtx tc = { .thread = thread };
     uint32_t u;
-    int b, i;
+    int b, i, k = 0;
 
-    while ((u = __atomic_fetch_add(&r->next_group, 1, __ATOMIC_RELAXED)) <
-           r->ngused) {
+    while (g3d_claim(r->seg_next, r->ngused, threads, thread, &k, &u)) {
         b = r->gused[u] * GROUP_TILES;
         for (i = 0; i < GROUP_TILES; i++) {
             if (r->bins[b + i].n && !raster_bin(r, &tc, b + i)) {
@@ -1063,7 +1073,7 @@ static void raster_job(void *arg, int thread)
 {
     G3DRaster *r = arg;
 
-    raster_batch(r, thread);
+    raster_batch(r, thread, g3d_pool_threads(r->pool));
 }
 
 /* Rasterise the binned triangles; the arena (their user data) stays. */
@@ -1076,7 +1086,7 @@ static void run_bins(G3DRaster *r)
         return;
     }
     if (threads == 1 || r->batch_pixels < SERIAL_BATCH_PIXELS) {
-        raster_batch(r, 0);
+        raster_batch(r, 0, 1);
     } else {
         g3d_pool_run_shared(r->pool, raster_job, r);
     }
@@ -1089,7 +1099,9 @@ static void run_bins(G3DRaster *r)
     }
     r->nused = 0;
     r->ngused = 0;
-    r->next_group = 0;
+    for (t = 0; t < threads; t++) {
+        r->seg_next[t * G3D_CLAIM_STRIDE] = 0;
+    }
     r->nentries = 0;
     r->batch_pixels = 0;
     r->ntris = 0;

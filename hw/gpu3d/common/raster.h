@@ -655,6 +655,12 @@ static inline float g3d_interp(const float w[3], float a0, float a1, float a2)
 typedef struct G3DThreadPool G3DThreadPool;
 typedef void G3DJobFn(void *arg, int thread);
 
+/*
+ * Microseconds a helper polls for the next job, and the caller for the
+ * helpers' end, before sleeping (0: sleep at once); tiles.c says why.
+ */
+extern unsigned g3d_pool_spin_us;
+
 /* `threads` >= 1; thread 0 is always the caller of g3d_pool_run(). */
 G3DThreadPool *g3d_pool_new(int threads);
 void g3d_pool_free(G3DThreadPool *p);
@@ -669,8 +675,45 @@ void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg);
  * wake costs nothing: the caller takes its units.
  */
 void g3d_pool_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg);
+/*
+ * Units 0..n-1 of a shared job cut into one run per thread: thread
+ * `thread` of `threads` claims its own run's units first, then what is
+ * left of the others' runs. A thread thus works on the same part of the
+ * screen from job to job, in its own core's cache, while a thread that is
+ * slow to come leaves its units to the others. `next` holds the runs'
+ * counters, G3D_CLAIM_STRIDE apart (a cache line), zero before the job;
+ * `*k` starts at 0. True with *unit claimed; false once none is left.
+ */
+#define G3D_CLAIM_STRIDE 16
+
+static inline bool g3d_claim(uint32_t *next, uint32_t n, int threads,
+                             int thread, int *k, uint32_t *unit)
+{
+    for (; *k < threads; (*k)++) {
+        int s = (thread + *k) % threads;
+        uint32_t lo = (uint32_t)((uint64_t)n * s / threads);
+        uint32_t hi = (uint32_t)((uint64_t)n * (s + 1) / threads);
+        uint32_t u = lo + __atomic_fetch_add(&next[s * G3D_CLAIM_STRIDE], 1,
+                                             __ATOMIC_RELAXED);
+        if (u < hi) {
+            *unit = u;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* g3d_pool_run_shared on the raster's render threads (between flushes) */
 void g3d_raster_run_shared(G3DRaster *r, G3DJobFn *fn, void *arg);
+/*
+ * For a thread other than the one that drives the pool, while that one
+ * cannot start a job (it waits for the caller's lock, or is parked at a
+ * g3d_yield): g3d_pool_run_shared, or false, having run nothing, when the
+ * pool is in the middle of a job (its driver parked inside it). The job
+ * must not call g3d_yield.
+ */
+bool g3d_pool_try_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg);
+bool g3d_raster_try_run_shared(G3DRaster *r, G3DJobFn *fn, void *arg);
 
 /*
  * Which of `threads` render threads owns screen tile (tx, ty): a

@@ -72,6 +72,46 @@ bool g3d_scanout_check(const G3DScanout *so, const G3DMem *mem,
     return true;
 }
 
+/* rows converted a band at a time, by whichever thread claims it */
+#define ROW_BAND 16
+
+typedef struct RowJob {
+    const G3DScanout *so;
+    const uint8_t *base;
+    uint32_t *dst;
+    uint32_t dst_pitch;
+    uint32_t next;              /* the next band, claimed atomically */
+} RowJob;
+
+static void copy_rows(const G3DScanout *so, const uint8_t *base,
+                      uint32_t *dst, uint32_t dst_pitch, uint32_t y0,
+                      uint32_t y1)
+{
+    uint32_t y;
+
+    for (y = y0; y < y1; y++) {
+        const uint8_t *src = base + (size_t)y * so->pitch;
+        if (so->convert) {
+            so->convert(so, src, dst + (size_t)y * dst_pitch, (int)y);
+        } else {
+            g3d_fmt_row_to_argb(so->format, src,
+                                dst + (size_t)y * dst_pitch, so->width);
+        }
+    }
+}
+
+static void row_job(void *arg, int thread)
+{
+    RowJob *j = arg;
+    uint32_t b;
+
+    while ((b = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) * ROW_BAND <
+           j->so->height) {
+        copy_rows(j->so, j->base, j->dst, j->dst_pitch, b * ROW_BAND,
+                  MIN((b + 1) * ROW_BAND, j->so->height));
+    }
+}
+
 bool g3d_scanout_copy(const G3DScanout *so, const G3DMem *mem,
                       uint32_t *dst, uint32_t dst_pitch, const char *who)
 {
@@ -100,14 +140,11 @@ bool g3d_scanout_copy(const G3DScanout *so, const G3DMem *mem,
         return true;
     }
     if (!so->rotate) {
-        for (y = 0; y < so->height; y++) {
-            const uint8_t *src = base + (size_t)y * so->pitch;
-            if (so->convert) {
-                so->convert(so, src, dst + (size_t)y * dst_pitch, (int)y);
-            } else {
-                g3d_fmt_row_to_argb(so->format, src,
-                                    dst + (size_t)y * dst_pitch, so->width);
-            }
+        RowJob j = { so, base, dst, dst_pitch, 0 };
+
+        if (!so->run || so->height <= ROW_BAND ||
+            !so->run(so->run_opaque, row_job, &j)) {
+            copy_rows(so, base, dst, dst_pitch, 0, so->height);
         }
         return true;
     }

@@ -25,6 +25,14 @@ typedef void G3DScanoutRowFn(const G3DScanout *so, const uint8_t *src,
 typedef void G3DScanoutFetchFn(const G3DScanout *so, const uint8_t *base,
                                uint8_t *line, uint32_t row);
 
+/*
+ * Run job(arg, t) on a chip's render threads, each thread claiming rows
+ * until none is left (g3d_raster_try_run_shared); false, having run
+ * nothing, when the threads are busy.
+ */
+typedef bool G3DScanoutRunFn(void *opaque, void (*job)(void *arg, int thread),
+                             void *arg);
+
 struct G3DScanout {
     bool enabled;          /* false: the screen is blank */
     uint64_t addr;         /* chip address of the first byte scanned */
@@ -51,6 +59,14 @@ struct G3DScanout {
     G3DScanoutFetchFn *fetch;
     const void *fetch_opaque;
     uint64_t span;
+    /*
+     * Optional, for unrotated pictures of rows `pitch` apart: the rows are
+     * converted in bands on the threads `run` lends (the picture is the
+     * same; `convert` must be safe to call from any thread). Not part of
+     * what the picture is: the display cache does not compare it.
+     */
+    G3DScanoutRunFn *run;
+    void *run_opaque;
 };
 
 /*

@@ -8,6 +8,14 @@
  * g3d_pool_run_shared: a helper that wakes after the caller has finished
  * does nothing).
  *
+ * Between jobs a helper first polls for the next one for a short while
+ * (g3d_pool_spin_us), and the caller polls for the helpers' end, before
+ * either sleeps: waking a sleeping thread costs a futex wake and, on a
+ * virtual machine, an interrupt to an idle virtual CPU, tens of
+ * microseconds, as long as a small draw's whole work. Draws come in
+ * streams, so a helper that has just finished one is usually still polling
+ * when the next begins.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "raster.h"
@@ -16,6 +24,18 @@
 #include <glib.h>
 
 #define MAX_THREADS 64
+
+unsigned g3d_pool_spin_us = 200;
+
+/*
+ * A helper that notices a job this long after it was posted although it
+ * was polling for it was not given a core meanwhile: on a busy host a
+ * polling thread waits for its turn, while one that sleeps is woken at
+ * once. It then sleeps between its next SLEEP_JOBS jobs before polling
+ * again.
+ */
+#define SPIN_LATE_US 50
+#define SLEEP_JOBS 64
 
 void (*g3d_helper_thread_begin)(void);
 void (*g3d_helper_thread_end)(void);
@@ -27,6 +47,7 @@ struct G3DThreadPool {
     GCond start;         /* a new generation or quit */
     GCond done;          /* a helper finished the generation */
     uint64_t generation;
+    int64_t posted;      /* when the generation began, monotonic us */
     int pending;         /* helpers still running the generation */
     bool shared;         /* the generation is a shared job */
     bool open;           /* a shared job helpers may still join */
@@ -35,6 +56,47 @@ struct G3DThreadPool {
     void *arg;
     G3DPreempt *preempt;    /* the caller's, lent to the helpers */
 };
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static bool new_generation(G3DThreadPool *p, uint64_t seen)
+{
+    return __atomic_load_n(&p->generation, __ATOMIC_ACQUIRE) != seen ||
+           __atomic_load_n(&p->quit, __ATOMIC_ACQUIRE);
+}
+
+static bool helpers_done(G3DThreadPool *p, uint64_t unused)
+{
+    return __atomic_load_n(&p->pending, __ATOMIC_ACQUIRE) == 0;
+}
+
+/*
+ * Poll ready(p, v) for up to g3d_pool_spin_us microseconds, without the
+ * lock; true once it holds. The poller gives its core away between reads
+ * of the clock, so that on a busy host it delays no runnable thread long.
+ */
+static bool pool_poll(G3DThreadPool *p, bool (*ready)(G3DThreadPool *, uint64_t),
+                      uint64_t v)
+{
+    int64_t end = g_get_monotonic_time() + g3d_pool_spin_us;
+    unsigned i;
+
+    for (i = 1; !ready(p, v); i++) {
+        if (i % 64 == 0) {
+            if (g_get_monotonic_time() >= end) {
+                return false;
+            }
+            g_thread_yield();
+        }
+        cpu_relax();
+    }
+    return true;
+}
 
 typedef struct Helper {
     G3DThreadPool *pool;
@@ -46,18 +108,42 @@ static gpointer helper_main(gpointer opaque)
     Helper *h = opaque;
     G3DThreadPool *p = h->pool;
     uint64_t seen = 0;
+    bool late = false;
 
     if (g3d_helper_thread_begin) {
         g3d_helper_thread_begin();
     }
+    int sleep_jobs = 0;
+
     g_mutex_lock(&p->lock);
     for (;;) {
+        if (!p->quit && p->generation == seen && g3d_pool_spin_us &&
+            !sleep_jobs) {
+            g_mutex_unlock(&p->lock);
+            if (pool_poll(p, new_generation, seen)) {
+                /*
+                 * Seen long after it was posted: this thread was not
+                 * running while it polled (a busy host), where a sleeper
+                 * is woken sooner; sleep between the next jobs.
+                 */
+                late = g_get_monotonic_time() -
+                       __atomic_load_n(&p->posted, __ATOMIC_RELAXED) >
+                       SPIN_LATE_US;
+            }
+            g_mutex_lock(&p->lock);
+        }
         while (!p->quit && p->generation == seen) {
             g_cond_wait(&p->start, &p->lock);
         }
         if (p->quit) {
             break;
         }
+        if (sleep_jobs) {
+            sleep_jobs--;
+        } else if (late) {
+            sleep_jobs = SLEEP_JOBS;
+        }
+        late = false;
         seen = p->generation;
         if (p->shared) {
             if (!p->open) {
@@ -70,7 +156,8 @@ static gpointer helper_main(gpointer opaque)
         p->fn(p->arg, h->index);
         g_mutex_lock(&p->lock);
         g3d_preempt_helping = NULL;
-        if (--p->pending == 0) {
+        /* release: the caller may see 0 without the lock (helpers_done) */
+        if (__atomic_sub_fetch(&p->pending, 1, __ATOMIC_RELEASE) == 0) {
             g_cond_signal(&p->done);
         }
     }
@@ -109,7 +196,7 @@ void g3d_pool_free(G3DThreadPool *p)
         return;
     }
     g_mutex_lock(&p->lock);
-    p->quit = true;
+    __atomic_store_n(&p->quit, true, __ATOMIC_RELEASE);
     g_cond_broadcast(&p->start);
     g_mutex_unlock(&p->lock);
     for (i = 1; i < p->threads; i++) {
@@ -127,11 +214,13 @@ int g3d_pool_threads(const G3DThreadPool *p)
     return p->threads;
 }
 
-static void pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared)
+/* false only with `try`, when a job is in progress: nothing was run */
+static bool pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared,
+                     bool try)
 {
     if (p->threads == 1) {
         fn(arg, 0);
-        return;
+        return true;
     }
     /*
      * An operation already cancelled (a reset flushing the batch it
@@ -139,17 +228,22 @@ static void pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared)
      * only after the host schedules it, which on a busy host is milliseconds
      * the reset waits for.
      */
-    if (g3d_yield()) {
-        return;
+    if (!try && g3d_yield()) {
+        return true;
     }
     g_mutex_lock(&p->lock);
+    if (try && (p->open || p->pending)) {
+        g_mutex_unlock(&p->lock);
+        return false;
+    }
     p->fn = fn;
     p->arg = arg;
     p->preempt = g3d_preempt_current;
     p->shared = shared;
     p->open = shared;
     p->pending = shared ? 0 : p->threads - 1;
-    p->generation++;
+    __atomic_store_n(&p->posted, g_get_monotonic_time(), __ATOMIC_RELAXED);
+    __atomic_store_n(&p->generation, p->generation + 1, __ATOMIC_RELEASE);
     g_cond_broadcast(&p->start);
     g_mutex_unlock(&p->lock);
 
@@ -157,6 +251,11 @@ static void pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared)
 
     g_mutex_lock(&p->lock);
     p->open = false;
+    if (p->pending && g3d_pool_spin_us) {
+        g_mutex_unlock(&p->lock);
+        pool_poll(p, helpers_done, 0);
+        g_mutex_lock(&p->lock);
+    }
     while (p->pending) {
         if (!g3d_preempt_current) {
             g_cond_wait(&p->done, &p->lock);
@@ -175,16 +274,22 @@ static void pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared)
         }
     }
     g_mutex_unlock(&p->lock);
+    return true;
 }
 
 void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg)
 {
-    pool_run(p, fn, arg, false);
+    pool_run(p, fn, arg, false, false);
 }
 
 void g3d_pool_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg)
 {
-    pool_run(p, fn, arg, true);
+    pool_run(p, fn, arg, true, false);
+}
+
+bool g3d_pool_try_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg)
+{
+    return pool_run(p, fn, arg, true, true);
 }
 
 int g3d_default_threads(void)

@@ -420,6 +420,9 @@ typedef struct CopyJob {
     uint8_t *out;               /* units * unit_bytes */
     uint32_t next;              /* atomic: the next band to claim */
     bool cancelled;             /* atomic: a g3d_yield() said abandon */
+    /* the write to MEM1: units `stride` bytes apart from dest */
+    uint32_t dest, stride;
+    uint32_t wnext;             /* atomic: the next band to write */
     /* texture copies */
     int fmt, bh, span, tiles_x;
     bool half, six, depth, intens;
@@ -484,20 +487,48 @@ static bool copy_bands(CopyJob *j, G3DJobFn *fn)
     return !j->cancelled;
 }
 
-/*
- * Run job j's bands, then write its units to MEM1 at dest, `stride` bytes
- * apart; false when the copy was abandoned (nothing written).
- */
-static bool copy_run(CopyJob *j, G3DJobFn *fn, uint32_t dest, uint32_t stride)
+/* units [u0, u1) of job j to MEM1 */
+static void copy_write(CopyJob *j, uint32_t u0, uint32_t u1)
 {
     uint32_t u;
 
+    for (u = u0; u < u1; u++) {
+        g3d_mem_write(&j->c->cfg.vram, j->dest + u * j->stride,
+                      j->out + (size_t)u * j->unit_bytes, j->unit_bytes);
+    }
+}
+
+static void write_job(void *arg, int thread)
+{
+    CopyJob *j = arg;
+    uint32_t b;
+
+    while ((uint64_t)(b = __atomic_fetch_add(&j->wnext, 1,
+                                             __ATOMIC_RELAXED)) * j->band <
+           j->units) {
+        copy_write(j, b * j->band, MIN(j->units, (b + 1) * j->band));
+    }
+}
+
+/*
+ * Run job j's bands, then write its units to MEM1 at dest, `stride` bytes
+ * apart; false when the copy was abandoned (nothing written). MEM1 is
+ * host memory to the core (G3DMem), so the render threads write the
+ * bands too, unless units overlap there (a stride below a unit): then
+ * the later unit must win, as one thread writing them in order gives.
+ */
+static bool copy_run(CopyJob *j, G3DJobFn *fn, uint32_t dest, uint32_t stride)
+{
     if (!copy_bands(j, fn)) {
         return false;
     }
-    for (u = 0; u < j->units; u++) {
-        g3d_mem_write(&j->c->cfg.vram, dest + u * stride,
-                      j->out + (size_t)u * j->unit_bytes, j->unit_bytes);
+    j->dest = dest;
+    j->stride = stride;
+    j->wnext = 0;
+    if (stride < j->unit_bytes || j->units <= j->band) {
+        copy_write(j, 0, j->units);
+    } else {
+        g3d_raster_run_shared(j->c->raster, write_job, j);
     }
     return true;
 }

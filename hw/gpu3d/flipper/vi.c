@@ -420,6 +420,19 @@ static void vi_scaler(FlipperCore *c, G3DScanout *out, uint32_t xof)
     out->convert_opaque = VI_ROW(xof, stp, srcw);
 }
 
+/*
+ * The scanout's rows in bands on the render threads: the display refresh
+ * runs while the command processor waits (the glue holds its lock), so
+ * the threads are free unless it is parked in the middle of a job
+ */
+static bool vi_run(void *opaque, void (*job)(void *arg, int thread),
+                   void *arg)
+{
+    FlipperCore *c = opaque;
+
+    return g3d_raster_try_run_shared(c->raster, job, arg);
+}
+
 bool flipper_vi_scanout(FlipperCore *c, G3DScanout *out)
 {
     uint16_t dcr = REG(c, A_VI_DCR), hsw = REG(c, A_VI_HSW);
@@ -445,6 +458,8 @@ bool flipper_vi_scanout(FlipperCore *c, G3DScanout *out)
     out->bytes_per_line = line_bytes;
     out->convert = xfb_row;
     out->convert_opaque = VI_ROW(xof, 0, 0);
+    out->run = vi_run;
+    out->run_opaque = c;
     if (REG(c, A_VI_HSR) & R_VI_HSR_HS_EN_MASK) {
         vi_scaler(c, out, xof);
     }
