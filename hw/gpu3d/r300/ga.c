@@ -359,8 +359,11 @@ static void emit_sample(R300Core *c, const WinVertex *w,
         }
     }
     tri.fill = r300_lanes_fill_choose(t, &tri);
-    /* a fill takes any rectangle (fill.c fill32) */
-    tri.fill_wide = tri.fill == r300_flat_fill;
+    /*
+     * every fill takes any rectangle (fill.c fill32; quad-lanes.c's spans
+     * address each group of a row by itself): rows of several tiles
+     */
+    tri.fill_wide = tri.fill != NULL;
     /* a staged triangle (vap.c front_job) is counted when committed */
     if (g3d_raster_triangle(c->raster, &tri) && !g3d_raster_staging()) {
         c->draw_pending = true;

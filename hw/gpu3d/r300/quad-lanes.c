@@ -519,7 +519,9 @@ static inline void prefetch_run(const uint8_t *p, int n)
  * of a 32-bit surface 4 KiB or so from the last: short streams that
  * the hardware prefetchers pick up late); the edge values of its n
  * samples from xa on, edge k at sample j in ev[k * n + j], and their
- * step to the next n, sv[k] (all integers below 2^53, so exact)
+ * step to the next n, sv[k] (all integers below 2^53, so exact: the
+ * sample's offset j * ex comes from the triangle's table, R300Span.jx,
+ * as the same exact double)
  */
 static inline __attribute__((always_inline)) void
 span_row(const R300Tri *t, const R300QuadLanes *ql, int xa, int x1, int y,
@@ -545,13 +547,12 @@ span_row(const R300Tri *t, const R300QuadLanes *ql, int xa, int x1, int y,
     }
     for (k = 0; k < 3; k++) {
         double e = (double)(sp->e0[k] + sp->ex[k] * xa + sp->ey[k] * y);
-        double ex = (double)sp->ex[k];
 
 #pragma GCC unroll 8
         for (j = 0; j < n; j++) {
-            ev[k * n + j] = e + j * ex;
+            ev[k * n + j] = e + sp->jx[k][j];
         }
-        sv[k] = n * ex;
+        sv[k] = n * (double)sp->ex[k];
     }
 }
 
@@ -745,14 +746,134 @@ typedef struct Lanes8Tri {
     __m256 src[4][3], z[3];
 } Lanes8Tri;
 
+/* a span8 call's constants, in registers */
+typedef struct Span8Const {
+    Lanes8Tri l8;
+    __m256i wm;                 /* the target's write mask */
+    unsigned zhalf, chalf;      /* pixels 4..7 after pixels 0..3 */
+    bool zlinear, clinear, colour, read, prequantise;
+} Span8Const;
+
+/* the weights of span8's next group, then a step of the walk */
+static inline __attribute__((always_inline)) T8 void
+span8_weights(const G3DEdges *g, G3DWalk8 *walk, __m256 lin[3],
+              __m256 bar[3], const int persp, const bool avx512)
+{
+    int k;
+
+    g3d_walk8_next(g, walk, lin, persp ? bar : NULL, persp == 2, avx512);
+    if (!persp) {
+        for (k = 0; k < 3; k++) {
+            bar[k] = lin[k];
+        }
+    }
+}
+
+/*
+ * One group of span8 from its weights: the eight pixels from x of row y,
+ * `mask` the covered ones; the pixels that passed the depth test
+ */
+static inline __attribute__((always_inline)) T8 unsigned
+span8_shade(const R300Tri *t, const R300QuadLanes *ql, const Span8Const *sc,
+            const __m256 lin[3], const __m256 bar[3], int x, int y, int xa,
+            uint8_t *zrow, uint8_t *crow, unsigned mask, const bool depth,
+            const bool plain)
+{
+    const R300DrawState *ds = t->ds;
+    const R300Target *tg = &ds->cb[ds->move.target];
+    const Lanes8Tri *l8 = &sc->l8;
+    unsigned pass = mask;
+    uint8_t *zp = NULL, *cp;
+    __m256 c[4];
+    __m256i res;
+    int k;
+
+    if (depth) {
+        /* shade_lanes's Z24 test and write, eight lanes */
+        __m256 z, zt;
+        __m256i z24, word, ok;
+
+        zp = sc->zlinear ? zrow + 4 * (x - xa) : ds->zbase +
+             r300_tile_offset(&ds->ztiling, x, y);
+        z = _mm256_add_ps(_mm256_add_ps(l8->z[0], _mm256_mul_ps(
+                              lin[1], l8->z[1])),
+                          _mm256_mul_ps(lin[2], l8->z[2]));
+        z = _mm256_min_ps(_mm256_max_ps(z, _mm256_setzero_ps()),
+                          _mm256_set1_ps(16777215.0f));
+        z24 = _mm256_cvttps_epi32(z);
+        zt = _mm256_cvtepi32_ps(z24);
+        z24 = _mm256_sub_epi32(z24, _mm256_castps_si256(
+                  _mm256_cmp_ps(_mm256_sub_ps(z, zt),
+                                _mm256_set1_ps(0.5f), _CMP_GE_OQ)));
+        word = load8(zp, sc->zhalf, mask);
+        ok = compare8(ql->zfunc, z24, _mm256_srli_epi32(word, 8));
+        pass &= _mm256_movemask_ps(_mm256_castsi256_ps(ok));
+        if (ql->zwrite && pass) {
+            __m256i nw = _mm256_or_si256(
+                _mm256_slli_epi32(z24, 8),
+                _mm256_and_si256(word, _mm256_set1_epi32(0xFF)));
+
+            store8(zp, sc->zhalf, pass, mask,
+                   _mm256_blendv_epi8(word, nw, ok));
+        }
+    }
+    if (!pass || !sc->colour) {
+        return pass;
+    }
+    /* colour_lanes without blend: the move changes nothing */
+    cp = sc->clinear ? crow + 4 * (x - xa)
+         : ql->same_layout && zp ? tg->base + (zp - ds->zbase)
+         : tg->base + r300_tile_offset(&tg->tiling, x, y);
+    for (k = 0; k < 4; k++) {
+        c[k] = _mm256_add_ps(_mm256_add_ps(
+                   _mm256_mul_ps(bar[0], l8->src[k][0]),
+                   _mm256_mul_ps(bar[1], l8->src[k][1])),
+                   _mm256_mul_ps(bar[2], l8->src[k][2]));
+        if (sc->prequantise) {
+            c[k] = _mm256_div_ps(_mm256_cvtepi32_ps(
+                       _mm256_cvttps_epi32(_mm256_add_ps(
+                           _mm256_mul_ps(_mm256_min_ps(
+                               _mm256_max_ps(c[k], _mm256_setzero_ps()),
+                               _mm256_set1_ps(1.0f)),
+                               _mm256_set1_ps(255.0f)),
+                           _mm256_set1_ps(0.5f)))),
+                       _mm256_set1_ps(255.0f));
+        }
+    }
+    res = g3d_unorm8x8_lanes(c);
+    if (plain && pass == 0xFF) {
+        /* a linear row's eight words are contiguous */
+        _mm256_storeu_si256((__m256i *)cp, res);
+        return pass;
+    }
+    if (sc->read || pass != 0xFF) {
+        /* the written bits of the passed pixels: select_i */
+        __m256i m = _mm256_and_si256(lanes_of_mask(pass), sc->wm);
+
+        res = _mm256_or_si256(_mm256_and_si256(m, res),
+                              _mm256_andnot_si256(m, load8(cp, sc->chalf,
+                                                           mask)));
+    }
+    store8(cp, sc->chalf, pass, mask, res);
+    return pass;
+}
+
 /*
  * span_lanes without blend or fetch, eight pixels a group from x0 rounded
  * down to a multiple of 8; `avx512`: the weights' doubles in one AVX-512
- * vector (g3d_weights8_avx512), else in two AVX ones
+ * vector (g3d_weights8_avx512), else in two AVX ones. `swap`: the
+ * triangle's internal vertices 1 and 2 are the caller's 2 and 1
+ * (G3DEdges.perm[1] == 2), known to the instance, so that the walk's
+ * exchange of the weights costs nothing a group. `plain`: no depth
+ * test, and the colour target is linear and written without channel
+ * mask, blend or pre-quantise (the loop holds no test of them). Whole
+ * groups go two a step: the second group's weights (a long chain of
+ * conversions and a division) overlap the first's.
  */
 static inline __attribute__((always_inline)) T8 void
 span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
-      const int persp, const bool depth, const bool avx512)
+      const int persp, const bool depth, const bool avx512, const bool swap,
+      const bool plain)
 {
     static const uint8_t count[16] = { 0, 1, 1, 2, 1, 2, 2, 3,
                                        1, 2, 2, 3, 2, 3, 3, 4 };
@@ -762,22 +883,33 @@ span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
     const R300Span *sp = &t->span;
     const R300Target *tg = &ds->cb[ds->move.target];
     /* copies the stores below cannot alias: kept in registers */
-    const G3DEdges g = sp->g;
-    const bool zlinear = ds->ztiling.linear, clinear = tg->tiling.linear;
-    const unsigned zhalf = ds->ztiling.uw >= 3 ? 16 : 32;
-    const unsigned chalf = tg->tiling.uw >= 3 ? 16 : 32;
-    const __m256i wm = _mm256_set1_epi32((int32_t)ql->write_mask);
+    G3DEdges g = sp->g;
+    Span8Const sc;
     int xa = x0 & ~7, y, x, k, j;
     uint64_t passed = 0;
-    Lanes8Tri l8;
+    unsigned pass;
 
+    sc.zlinear = ds->ztiling.linear;
+    sc.clinear = plain || tg->tiling.linear;
+    sc.colour = plain || ql->colour;
+    sc.read = !plain && ql->read;
+    sc.prequantise = !plain && ql->prequantise;
+    sc.zhalf = ds->ztiling.uw >= 3 ? 16 : 32;
+    sc.chalf = tg->tiling.uw >= 3 ? 16 : 32;
+    sc.wm = _mm256_set1_epi32((int32_t)ql->write_mask);
     for (k = 0; k < 4; k++) {
         for (j = 0; j < 3; j++) {
-            l8.src[k][j] = _mm256_broadcast_ss(&t->lanes.src[k][j][0]);
+            sc.l8.src[k][j] = _mm256_broadcast_ss(&t->lanes.src[k][j][0]);
         }
     }
     for (j = 0; j < 3; j++) {
-        l8.z[j] = _mm256_broadcast_ss(&t->lanes.z[j][0]);
+        sc.l8.z[j] = _mm256_broadcast_ss(&t->lanes.z[j][0]);
+    }
+    /* the only use of perm in the walk, now a constant */
+    g.perm[1] = swap ? 2 : 1;
+    if (!depth) {
+        /* every covered pixel passes */
+        passed = (uint64_t)(x1 - x0) * (y1 - y0);
     }
     for (y = y0; y < y1; y++) {
         G3DWalk8 walk;
@@ -788,135 +920,86 @@ span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
         span_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, 8, &ev[0][0],
                  sv);
         g3d_walk8_start(&walk, (const double (*)[8])ev, sv, avx512);
-        for (x = xa; x < x1; x += 8) {
-            unsigned mask = 0xFF, pass;
-            uint8_t *zp = NULL, *cp = NULL;
-            __m256 lin[3], bar[3];
+        for (x = xa; x < x1;) {
+            __m256 lin[2][3], bar[2][3];
+            unsigned mask = 0xFF;
 
-            if (__builtin_expect(x < x0 || x + 8 > x1, 0)) {
+            /* whole groups two at a time, without the mask's tests */
+            while (x >= x0 && x + 16 <= x1) {
+                span8_weights(&g, &walk, lin[0], bar[0], persp, avx512);
+                span8_weights(&g, &walk, lin[1], bar[1], persp, avx512);
+                for (k = 0; k < 2; k++) {
+                    pass = span8_shade(t, ql, &sc, lin[k], bar[k], x, y, xa,
+                                       zrow, crow, 0xFF, depth, plain);
+                    if (depth) {
+                        passed += count[pass & 0xF] + count[pass >> 4];
+                    }
+                    x += 8;
+                }
+            }
+            if (x >= x1) {
+                break;
+            }
+            if (x < x0 || x + 8 > x1) {
                 mask = group_mask(x, 8, x0, x1);
             }
-            g3d_walk8_next(&g, &walk, lin, persp ? bar : NULL, persp == 2,
-                           avx512);
-            if (!persp) {
-                for (k = 0; k < 3; k++) {
-                    bar[k] = lin[k];
-                }
-            }
-            pass = mask;
+            span8_weights(&g, &walk, lin[0], bar[0], persp, avx512);
+            pass = span8_shade(t, ql, &sc, lin[0], bar[0], x, y, xa, zrow,
+                               crow, mask, depth, plain);
             if (depth) {
-                /* shade_lanes's Z24 test and write, eight lanes */
-                __m256 z, zt;
-                __m256i z24, word, ok;
-
-                zp = zlinear ? zrow + 4 * (x - xa) : ds->zbase +
-                     r300_tile_offset(&ds->ztiling, x, y);
-                z = _mm256_add_ps(_mm256_add_ps(l8.z[0], _mm256_mul_ps(
-                                      lin[1], l8.z[1])),
-                                  _mm256_mul_ps(lin[2], l8.z[2]));
-                z = _mm256_min_ps(_mm256_max_ps(z, _mm256_setzero_ps()),
-                                  _mm256_set1_ps(16777215.0f));
-                z24 = _mm256_cvttps_epi32(z);
-                zt = _mm256_cvtepi32_ps(z24);
-                z24 = _mm256_sub_epi32(z24, _mm256_castps_si256(
-                          _mm256_cmp_ps(_mm256_sub_ps(z, zt),
-                                        _mm256_set1_ps(0.5f), _CMP_GE_OQ)));
-                word = load8(zp, zhalf, mask);
-                ok = compare8(ql->zfunc, z24, _mm256_srli_epi32(word, 8));
-                pass &= _mm256_movemask_ps(_mm256_castsi256_ps(ok));
-                if (ql->zwrite && pass) {
-                    __m256i nw = _mm256_or_si256(
-                        _mm256_slli_epi32(z24, 8),
-                        _mm256_and_si256(word, _mm256_set1_epi32(0xFF)));
-
-                    store8(zp, zhalf, pass, mask,
-                           _mm256_blendv_epi8(word, nw, ok));
-                }
+                passed += count[pass & 0xF] + count[pass >> 4];
             }
-            if (!pass) {
-                continue;
-            }
-            passed += pass == 0xFF ? 8 : count[pass & 0xF] + count[pass >> 4];
-            if (!ql->colour) {
-                continue;
-            }
-            {
-                /* colour_lanes without blend: the move changes nothing */
-                __m256 c[4];
-                __m256i res;
-
-                cp = clinear ? crow + 4 * (x - xa)
-                     : ql->same_layout && zp ? tg->base + (zp - ds->zbase)
-                     : tg->base + r300_tile_offset(&tg->tiling, x, y);
-                for (k = 0; k < 4; k++) {
-                    c[k] = _mm256_add_ps(_mm256_add_ps(
-                               _mm256_mul_ps(bar[0], l8.src[k][0]),
-                               _mm256_mul_ps(bar[1], l8.src[k][1])),
-                               _mm256_mul_ps(bar[2], l8.src[k][2]));
-                    if (ql->prequantise) {
-                        c[k] = _mm256_div_ps(_mm256_cvtepi32_ps(
-                                   _mm256_cvttps_epi32(_mm256_add_ps(
-                                       _mm256_mul_ps(_mm256_min_ps(
-                                           _mm256_max_ps(c[k],
-                                                         _mm256_setzero_ps()),
-                                           _mm256_set1_ps(1.0f)),
-                                           _mm256_set1_ps(255.0f)),
-                                       _mm256_set1_ps(0.5f)))),
-                                   _mm256_set1_ps(255.0f));
-                    }
-                }
-                res = g3d_unorm8x8_lanes(c);
-                if (ql->read || pass != 0xFF) {
-                    /* the written bits of the passed pixels: select_i */
-                    __m256i m = _mm256_and_si256(lanes_of_mask(pass), wm);
-
-                    res = _mm256_or_si256(_mm256_and_si256(m, res),
-                                          _mm256_andnot_si256(
-                                              m, load8(cp, chalf, mask)));
-                }
-                store8(cp, chalf, pass, mask, res);
-            }
+            x += 8;
         }
     }
     r300_zpass_add(ds, thread, passed);
 }
 
-/* span8 for each weighting and depth setting, for AVX2 and AVX-512 */
-#define SPAN8_6(S)                                                        \
-    S(0, 0) S(0, 1) S(1, 0) S(1, 1) S(2, 0) S(2, 1)
-#define SPAN8_AVX2(p, d)                                                  \
-static T8 void span8_avx2_##p##d(void *o, int x0, int y0, int x1, int y1, \
-                                 int thread)                              \
+/*
+ * span8 for each weighting, depth setting (m: 0 none, 1 depth, 2 none and
+ * a plain colour write) and vertex order (s), for AVX2 and AVX-512
+ */
+#define SPAN8_18(S)                                                       \
+    S(0, 0, 0) S(0, 1, 0) S(0, 2, 0) S(1, 0, 0) S(1, 1, 0) S(1, 2, 0)     \
+    S(2, 0, 0) S(2, 1, 0) S(2, 2, 0) S(0, 0, 1) S(0, 1, 1) S(0, 2, 1)     \
+    S(1, 0, 1) S(1, 1, 1) S(1, 2, 1) S(2, 0, 1) S(2, 1, 1) S(2, 2, 1)
+#define SPAN8_AVX2(p, m, s)                                               \
+static T8 void span8_avx2_##p##m##s(void *o, int x0, int y0, int x1,     \
+                                    int y1, int thread)                   \
 {                                                                         \
-    span8(o, x0, y0, x1, y1, thread, p, d, false);                        \
+    span8(o, x0, y0, x1, y1, thread, p, m == 1, false, s, m == 2);        \
 }
-#define SPAN8_AVX512(p, d)                                                \
+#define SPAN8_AVX512(p, m, s)                                             \
 static __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT \
-void span8_avx512_##p##d(void *o, int x0, int y0, int x1, int y1,         \
-                         int thread)                                      \
+void span8_avx512_##p##m##s(void *o, int x0, int y0, int x1, int y1,      \
+                            int thread)                                   \
 {                                                                         \
-    span8(o, x0, y0, x1, y1, thread, p, d, true);                         \
+    span8(o, x0, y0, x1, y1, thread, p, m == 1, true, s, m == 2);         \
 }
-SPAN8_6(SPAN8_AVX2)
-SPAN8_6(SPAN8_AVX512)
+SPAN8_18(SPAN8_AVX2)
+SPAN8_18(SPAN8_AVX512)
 
-static G3DBlockFn *const span8_fn[2][6] = {
-    { span8_avx2_00, span8_avx2_01, span8_avx2_10, span8_avx2_11,
-      span8_avx2_20, span8_avx2_21 },
-    { span8_avx512_00, span8_avx512_01, span8_avx512_10, span8_avx512_11,
-      span8_avx512_20, span8_avx512_21 },
+#define SPAN8_FN_9(f, s)                                                  \
+    { f##00##s, f##01##s, f##02##s, f##10##s, f##11##s, f##12##s,         \
+      f##20##s, f##21##s, f##22##s }
+/* [AVX-512][swap][weighting * 3 + m] */
+static G3DBlockFn *const span8_fn[2][2][9] = {
+    { SPAN8_FN_9(span8_avx2_, 0), SPAN8_FN_9(span8_avx2_, 1) },
+    { SPAN8_FN_9(span8_avx512_, 0), SPAN8_FN_9(span8_avx512_, 1) },
 };
 #endif
 
-#if defined(G3D_WEIGHTS_AVX) && defined(R300_TX_LANES8)
+#if defined(G3D_WEIGHTS_WIDE) && defined(R300_TX_LANES8)
 #define R300_SPAN_TEX8 1
 /*
  * span_lanes of a draw that moves its fetch (r300_tx_lanes_sample) into a
- * colour target, eight pixels a step where the CPU has AVX2: the two
- * groups' weights as span_lanes walks them, the texture coordinate
- * (rs_lanes's (w0 a0 + w1 a1) + w2 a2) and the fetch of the eight pixels
- * at once (tx-lanes8.h r300_tx_lanes_sample8: the same operations per
- * lane; a unit whose base level lies wholly in the mapped chain), then each
+ * colour target, eight pixels a step where the CPU has AVX2: the eight
+ * pixels' weights at once (g3d_walk8_next: with AVX2 the two groups of
+ * four as span_lanes walks them, with AVX-512 in one vector of doubles,
+ * the same operations per lane), the texture coordinate (rs_lanes's
+ * (w0 a0 + w1 a1) + w2 a2) and the fetch of the eight pixels at once
+ * (tx-lanes8.h r300_tx_lanes_sample8: the same operations per lane; a
+ * unit whose base level lies wholly in the mapped chain), then each
  * group's depth test, move and colour write as shade_lanes does them. The
  * second group's texels are read before the first group is written:
  * tex_overlaps keeps every draw whose texture shares bytes with its
@@ -958,39 +1041,83 @@ tex8_group(const R300Tri *t, const R300QuadLanes *ql, const __m128 lin[3],
     return count[pass];
 }
 
+/*
+ * `plain`: no depth test or blend, a linear target written without
+ * channel mask or pre-quantise (the loop holds no test of them)
+ */
 static inline R300_AVX2_INLINE void
 span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
-          const int persp, const bool depth, const bool blend)
+               const int persp, const bool depth, const bool blend,
+               const bool avx512, const bool plain)
 {
     const R300Tri *t = opaque;
     const R300DrawState *ds = t->ds;
     const R300QuadLanes qlc = ds->lanes, *ql = &qlc;
     const R300Span *sp = &t->span;
     const R300Lanes *tl = &t->lanes;
-    const R300TexUnit *u = &ds->tx[ds->move.tex_op.unit & 15];
-    const int inst = ds->move.tex_op.inst;
     const G3DEdges g = sp->g;
     int xa = x0 & ~3, y, x, j, k, ch;
     uint64_t passed = 0;
+    R300TxLanes8 tc;
     __m256 a[4][3];
 
+    r300_tx_lanes8_setup(&tc, &ds->tx[ds->move.tex_op.unit & 15],
+                         ds->move.tex_op.inst, ql->tex_sel);
     for (ch = 0; ch < 4; ch++) {
         for (j = 0; j < 3; j++) {
             a[ch][j] = _mm256_broadcast_ps((const __m128 *)tl->coord[ch][j]);
         }
     }
+    if (!depth) {
+        /* every covered pixel passes */
+        passed = (uint64_t)(x1 - x0) * (y1 - y0);
+    }
     for (y = y0; y < y1; y++) {
-        G3DWalk4 walk;
-        double ev[3][4], sv[3];
+        G3DWalk8 walk;
+        double ev[3][8], sv[3];
         uint8_t *zrow = NULL, *crow = NULL;
 
-        span_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, 4, &ev[0][0],
+        span_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, 8, &ev[0][0],
                  sv);
-        g3d_walk4_start(&walk, (const double (*)[4])ev, sv, true);
-        for (x = xa; x < x1; x += 8) {
+        g3d_walk8_start(&walk, (const double (*)[8])ev, sv, avx512);
+        x = xa;
+        /*
+         * A plain write's whole groups two at a time: the second group's
+         * weights, coordinates and texels (long chains of conversions, a
+         * division and gathers) overlap the first's
+         */
+        while (plain && x >= x0 && x + 16 <= x1) {
+            __m256 lin[2][3], bar[2][3], coord[2][4], src[2][4];
+            int h;
+
+            for (h = 0; h < 2; h++) {
+                g3d_walk8_next(&g, &walk, lin[h], persp ? bar[h] : NULL,
+                               persp == 2, avx512);
+            }
+            for (h = 0; h < 2; h++) {
+                const __m256 *wk = persp ? bar[h] : lin[h];
+
+                for (ch = 0; ch < 4; ch++) {
+                    coord[h][ch] = _mm256_add_ps(
+                        _mm256_add_ps(_mm256_mul_ps(wk[0], a[ch][0]),
+                                      _mm256_mul_ps(wk[1], a[ch][1])),
+                        _mm256_mul_ps(wk[2], a[ch][2]));
+                }
+            }
+            for (h = 0; h < 2; h++) {
+                r300_tx_lanes_sample8(&tc, coord[h], src[h]);
+            }
+            for (h = 0; h < 2; h++) {
+                _mm256_storeu_si256((__m256i *)(crow + 4 * (x - xa)),
+                                    g3d_unorm8x8_lanes(src[h]));
+                x += 8;
+            }
+        }
+        for (; x < x1; x += 8) {
             unsigned m0 = 0xF, m1 = 0xF;
-            __m128 lin0[3], bar0[3], lin1[3], bar1[3];
-            __m256 wk[3], coord[4], src8[4];
+            __m256 lin[3], bar[3], coord[4], src8[4];
+            const __m256 *wk = persp ? bar : lin;
+            __m128 lin0[3], lin1[3];
 
             /*
              * Both groups' weights, also where the second lies past x1
@@ -998,10 +1125,8 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
              * written, as a group's pixels outside [x0, x1) are; every
              * coordinate, NaN included, wraps to a texel of the level
              */
-            g3d_walk4_next(&g, &walk, lin0, persp ? bar0 : NULL, persp == 2,
-                           true);
-            g3d_walk4_next(&g, &walk, lin1, persp ? bar1 : NULL, persp == 2,
-                           true);
+            g3d_walk8_next(&g, &walk, lin, persp ? bar : NULL, persp == 2,
+                           avx512);
             if (__builtin_expect(x < x0 || x + 8 > x1, 0)) {
                 if (x < x0) {
                     m0 &= 0xFu << (x0 - x);
@@ -1012,19 +1137,14 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
                 m1 = x + 4 >= x1 ? 0 : x + 8 > x1 ? 0xFu >> (x + 8 - x1)
                                                   : 0xF;
             }
-            for (k = 0; k < 3; k++) {
-                wk[k] = persp ? _mm256_set_m128(bar1[k], bar0[k])
-                              : _mm256_set_m128(lin1[k], lin0[k]);
-            }
             for (ch = 0; ch < 4; ch++) {
                 coord[ch] = _mm256_add_ps(
                     _mm256_add_ps(_mm256_mul_ps(wk[0], a[ch][0]),
                                   _mm256_mul_ps(wk[1], a[ch][1])),
                     _mm256_mul_ps(wk[2], a[ch][2]));
             }
-            r300_tx_lanes_sample8(u, inst, ql->tex_sel, coord, src8);
-            if (!depth && !blend && !ql->read && !ql->prequantise && crow &&
-                (m0 & m1) == 0xF) {
+            r300_tx_lanes_sample8(&tc, coord, src8);
+            if (plain && (m0 & m1) == 0xF) {
                 /*
                  * Two full groups of a linear row written plainly:
                  * colour_lanes's pack8888 and whole-group store, both at
@@ -1032,38 +1152,62 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
                  */
                 _mm256_storeu_si256((__m256i *)(crow + 4 * (x - xa)),
                                     g3d_unorm8x8_lanes(src8));
-                passed += 8;
                 continue;
             }
-            passed += tex8_group(t, ql, lin0, m0, x, y, xa, zrow, crow, src8,
-                                 false, depth, blend);
+            for (k = 0; k < 3; k++) {
+                lin0[k] = _mm256_castps256_ps128(lin[k]);
+                lin1[k] = _mm256_extractf128_ps(lin[k], 1);
+            }
+            k = tex8_group(t, ql, lin0, m0, x, y, xa, zrow, crow, src8,
+                           false, depth, blend);
             if (m1) {
-                passed += tex8_group(t, ql, lin1, m1, x + 4, y, xa, zrow,
-                                     crow, src8, true, depth, blend);
+                k += tex8_group(t, ql, lin1, m1, x + 4, y, xa, zrow, crow,
+                                src8, true, depth, blend);
+            }
+            if (depth) {
+                passed += k;
             }
         }
     }
     r300_zpass_add(ds, thread, passed);
 }
 
-#define SPAN_TEX8(p, d, b)                                                \
-static __attribute__((target("avx2"))) void                              \
-span_tex8_##p##d##b(void *o, int x0, int y0, int x1, int y1, int thread) \
+/*
+ * span_tex8 for each weighting, depth and blend setting (m: 0 neither,
+ * 1 blend, 2 depth, 3 both, 4 neither and a plain colour write): AVX2,
+ * AVX-512
+ */
+#define SPAN_TEX8(p, m)                                                   \
+static __attribute__((target("avx2"), flatten)) void                     \
+span_tex8_##p##m(void *o, int x0, int y0, int x1, int y1, int thread)    \
 {                                                                         \
-    span_tex8(o, x0, y0, x1, y1, thread, p, d, b);                        \
+    span_tex8(o, x0, y0, x1, y1, thread, p, m == 2 || m == 3,             \
+              m == 1 || m == 3, false, m == 4);                           \
+}                                                                         \
+static __attribute__((target("avx2,avx512f,avx512vl"), flatten))       \
+G3D_NO_CONTRACT                                                           \
+void span_tex8_avx512_##p##m(void *o, int x0, int y0, int x1, int y1,     \
+                             int thread)                                  \
+{                                                                         \
+    span_tex8(o, x0, y0, x1, y1, thread, p, m == 2 || m == 3,             \
+              m == 1 || m == 3, true, m == 4);                            \
 }
-#define SPAN_TEX8_4(p)                                                    \
-    SPAN_TEX8(p, 0, 0) SPAN_TEX8(p, 0, 1) SPAN_TEX8(p, 1, 0)              \
-    SPAN_TEX8(p, 1, 1)
-SPAN_TEX8_4(0)
-SPAN_TEX8_4(1)
-SPAN_TEX8_4(2)
-#define SPAN_TEX8_FN_4(p)                                                 \
-    span_tex8_##p##00, span_tex8_##p##01, span_tex8_##p##10,              \
-    span_tex8_##p##11
+#define SPAN_TEX8_5(p)                                                    \
+    SPAN_TEX8(p, 0) SPAN_TEX8(p, 1) SPAN_TEX8(p, 2) SPAN_TEX8(p, 3)       \
+    SPAN_TEX8(p, 4)
+SPAN_TEX8_5(0)
+SPAN_TEX8_5(1)
+SPAN_TEX8_5(2)
+#define SPAN_TEX8_FN_5(f, p)                                              \
+    f##p##0, f##p##1, f##p##2, f##p##3, f##p##4
 
-static G3DBlockFn *const span_tex8_fn[12] = {
-    SPAN_TEX8_FN_4(0), SPAN_TEX8_FN_4(1), SPAN_TEX8_FN_4(2),
+/* [AVX-512][weighting * 5 + m] */
+static G3DBlockFn *const span_tex8_fn[2][15] = {
+    { SPAN_TEX8_FN_5(span_tex8_, 0), SPAN_TEX8_FN_5(span_tex8_, 1),
+      SPAN_TEX8_FN_5(span_tex8_, 2) },
+    { SPAN_TEX8_FN_5(span_tex8_avx512_, 0),
+      SPAN_TEX8_FN_5(span_tex8_avx512_, 1),
+      SPAN_TEX8_FN_5(span_tex8_avx512_, 2) },
 };
 #endif
 
@@ -1093,8 +1237,8 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
     const R300QuadLanes *ql = &ds->lanes;
     R300Span *sp = &t->span;
     G3DSimdLevel level = G3D_SIMD_SSE2;
-    bool avx = false;
-    int persp, k;
+    bool avx = false, plain;
+    int persp, k, j;
 
     if (ds->shade != r300_quad_lanes) {
         return NULL;
@@ -1123,26 +1267,37 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
                     e->b * tri->rules->sample_y + e->c;
         sp->ex[k] = e->a * tri->rules->subpixels;
         sp->ey[k] = e->b * tri->rules->subpixels;
+        for (j = 0; j < 8; j++) {
+            sp->jx[k][j] = j * (double)sp->ex[k];
+        }
     }
 #ifdef G3D_WEIGHTS_AVX
     level = g3d_simd_level();
     avx = level >= G3D_SIMD_AVX;
 #endif
     persp = ds->perspective ? 1 + g3d_inv_w_positive(tri->v) : 0;
+    /*
+     * a plain colour write: no depth test, one linear target written
+     * without channel mask, blend (ql->read) or pre-quantise
+     */
+    plain = !ds->depth && ql->colour && !ql->read && !ql->prequantise &&
+            ds->cb[ds->move.target].tiling.linear;
 #ifdef R300_SPAN_TEX8
     if (ql->colour && ds->move.tex && ql->tex_lanes &&
         ds->move.tex_op.dst == ds->move.src &&
         ds->tx[ds->move.tex_op.unit & 15].base_inside &&
         level >= G3D_SIMD_AVX2) {
         /* span_tex8: the fetch eight pixels a call */
-        return span_tex8_fn[persp * 4 + (ds->depth != NULL) * 2 + ql->blend];
+        return span_tex8_fn[level >= G3D_SIMD_AVX512]
+                           [persp * 5 + (plain ? 4 :
+                                         (ds->depth != NULL) * 2 + ql->blend)];
     }
 #endif
 #ifdef G3D_WEIGHTS_WIDE
     if (level >= G3D_SIMD_AVX2 && !ql->blend &&
         !(ds->move.tex && ql->src_shader_order)) {
-        return span8_fn[level >= G3D_SIMD_AVX512][persp * 2 +
-                                                  (ds->depth != NULL)];
+        return span8_fn[level >= G3D_SIMD_AVX512][sp->g.perm[1] == 2]
+                       [persp * 3 + (plain ? 2 : ds->depth != NULL)];
     }
 #endif
     return span_lanes_fn[avx][persp * 8 +

@@ -346,6 +346,8 @@ static inline void r300_zpass_add(const R300DrawState *ds, int thread,
 typedef struct R300Span {
     G3DEdges g;
     int64_t e0[3], ex[3], ey[3];   /* edge k at pixel (0, 0), a pixel's step */
+    /* j * ex[k] as doubles (exact), the offsets of a group's samples */
+    double jx[3][8];
 } R300Span;
 
 /*

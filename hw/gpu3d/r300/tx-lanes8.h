@@ -94,29 +94,75 @@ r300_tx_axis8(__m256 s, int n, unsigned mode, bool linear, __m256i *i0,
 }
 
 /*
+ * A unit's constants for r300_tx_lanes_sample8, read once a span: a local
+ * copy that the span's stores cannot alias, so its loop keeps them in
+ * registers instead of reading the unit again for every group
+ */
+typedef struct R300TxLanes8 {
+    const uint8_t *base;        /* the base level's texels */
+    float scale[4];             /* tx.c's scale of component k */
+    unsigned pitch, w, h;       /* the base level's */
+    unsigned clamp[2];          /* TX_FILTER0's CLAMP_S, CLAMP_T */
+    bool proj, linear;
+    bool ident;                 /* sel is R, G, B, A */
+    uint8_t sel[4];
+} R300TxLanes8;
+
+static inline R300_AVX2_INLINE void
+r300_tx_lanes8_setup(R300TxLanes8 *c, const R300TexUnit *u, int inst,
+                     const uint8_t sel[4])
+{
+    unsigned level = u->base_level;
+    int k;
+
+    c->proj = inst == R300_US_TEX_PROJ ||
+              (inst == R300_US_TEX_LD && u->projected);
+    c->linear = u->mag == R300_TX_FILTER_LINEAR;
+    c->pitch = u->level_pitch[level];
+    c->w = u->level_w[level];
+    c->h = u->level_h[level];
+    c->base = u->texels + u->level_offset[level];
+    c->clamp[0] = u->clamp[0];
+    c->clamp[1] = u->clamp[1];
+    for (k = 0; k < 4; k++) {
+        c->scale[k] = u->scale4[k][0];
+        c->sel[k] = sel[k];
+    }
+    c->ident = sel[0] == 0 && sel[1] == 1 && sel[2] == 2 && sel[3] == 3;
+}
+
+/*
+ * Byte k of each 32-bit lane as the lane's value: (t >> 8k) & 0xFF in
+ * one byte shuffle
+ */
+static inline R300_AVX2_INLINE __m256i r300_tx_byte8(__m256i t, int k)
+{
+    const int8_t z = -128;
+
+    return _mm256_shuffle_epi8(t, _mm256_setr_epi8(
+        k, z, z, z, 4 + k, z, z, z, 8 + k, z, z, z, 12 + k, z, z, z,
+        k, z, z, z, 4 + k, z, z, z, 8 + k, z, z, z, 12 + k, z, z, z));
+}
+
+/*
  * r300_tx_lanes_sample of eight pixels (coordinate component k in coord[k],
- * pixel p in lane p; out[k] as there) for a unit with `base_inside`
+ * pixel p in lane p; out[k] as there) for a unit with `base_inside`, its
+ * constants in c (r300_tx_lanes8_setup)
  */
 static inline R300_AVX2_INLINE void
-r300_tx_lanes_sample8(const R300TexUnit *u, int inst, const uint8_t sel[4],
-                      const __m256 coord[4], __m256 out[4])
+r300_tx_lanes_sample8(const R300TxLanes8 *c, const __m256 coord[4],
+                      __m256 out[4])
 {
-    bool proj = inst == R300_US_TEX_PROJ ||
-                (inst == R300_US_TEX_LD && u->projected);
-    bool linear = u->mag == R300_TX_FILTER_LINEAR;
-    unsigned level = u->base_level, pitch = u->level_pitch[level];
-    unsigned w = u->level_w[level], h = u->level_h[level];
-    const uint8_t *base = u->texels + u->level_offset[level];
     __m256 q, wx1, wy1, wx[2], wy[2], acc[4], one = _mm256_setzero_ps();
     __m256i ix[2], iy[2], x4[2];
     int jx, jy, ch, k;
 
-    q = proj ? _mm256_div_ps(_mm256_set1_ps(1.0f), coord[3])
-             : _mm256_set1_ps(1.0f);
-    wx1 = r300_tx_axis8(_mm256_mul_ps(coord[0], q), w, u->clamp[0], linear,
-                        &ix[0], &ix[1]);
-    wy1 = r300_tx_axis8(_mm256_mul_ps(coord[1], q), h, u->clamp[1], linear,
-                        &iy[0], &iy[1]);
+    q = c->proj ? _mm256_div_ps(_mm256_set1_ps(1.0f), coord[3])
+                : _mm256_set1_ps(1.0f);
+    wx1 = r300_tx_axis8(_mm256_mul_ps(coord[0], q), c->w, c->clamp[0],
+                        c->linear, &ix[0], &ix[1]);
+    wy1 = r300_tx_axis8(_mm256_mul_ps(coord[1], q), c->h, c->clamp[1],
+                        c->linear, &iy[0], &iy[1]);
     wx[0] = _mm256_sub_ps(_mm256_set1_ps(1.0f), wx1);
     wx[1] = wx1;
     wy[0] = _mm256_sub_ps(_mm256_set1_ps(1.0f), wy1);
@@ -129,27 +175,25 @@ r300_tx_lanes_sample8(const R300TexUnit *u, int inst, const uint8_t sel[4],
     /* the taps in sample()'s order: (x0, y0), (x1, y0), (x0, y1), (x1, y1) */
     for (jy = 0; jy < 2; jy++) {
         __m256i row = _mm256_mullo_epi32(iy[jy],
-                                         _mm256_set1_epi32((int32_t)pitch));
+                                         _mm256_set1_epi32((int32_t)c->pitch));
 
         for (jx = 0; jx < 2; jx++) {
             __m256 wt = _mm256_mul_ps(wy[jy], wx[jx]);
             __m256i t = _mm256_i32gather_epi32(
-                (const int *)base, _mm256_add_epi32(row, x4[jx]), 1);
+                (const int *)c->base, _mm256_add_epi32(row, x4[jx]), 1);
 
             /* tx-lanes.c's unpack and sum_tap */
             for (k = 0; k < 4; k++) {
-                __m256 c = _mm256_mul_ps(
-                    _mm256_cvtepi32_ps(_mm256_and_si256(
-                        _mm256_srli_epi32(t, 8 * k),
-                        _mm256_set1_epi32(0xFF))),
-                    _mm256_broadcast_ps((const __m128 *)u->scale4[k]));
+                __m256 v = _mm256_mul_ps(
+                    _mm256_cvtepi32_ps(r300_tx_byte8(t, k)),
+                    _mm256_set1_ps(c->scale[k]));
 
-                acc[k] = _mm256_add_ps(acc[k], _mm256_mul_ps(wt, c));
+                acc[k] = _mm256_add_ps(acc[k], _mm256_mul_ps(wt, v));
             }
             one = _mm256_add_ps(one, wt);
         }
     }
-    if (sel[0] == 0 && sel[1] == 1 && sel[2] == 2 && sel[3] == 3) {
+    if (c->ident) {
         for (ch = 0; ch < 4; ch++) {
             out[ch] = acc[ch];
         }
@@ -158,7 +202,7 @@ r300_tx_lanes_sample8(const R300TexUnit *u, int inst, const uint8_t sel[4],
                         _mm256_setzero_ps() };
 
         for (ch = 0; ch < 4; ch++) {
-            out[ch] = v[sel[ch] % 6];
+            out[ch] = v[c->sel[ch] % 6];
         }
     }
 }
