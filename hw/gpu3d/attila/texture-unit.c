@@ -371,8 +371,9 @@ TEXEL_PATH_INLINE void texel_finish(const AttilaTexState *ts, TexelPath path,
     }
 }
 
-/* TextureEmulator::applyWrap, normalized coordinate */
-static float wrap_coord(uint32_t mode, float a, uint32_t size)
+/* TextureEmulator::applyWrap, normalized coordinate (inlined: a call
+ * cost as much as REPEAT's wrap) */
+TEXEL_PATH_INLINE float wrap_coord(uint32_t mode, float a, uint32_t size)
 {
     float mn, mx, w;
 
@@ -405,7 +406,9 @@ static uint32_t wrap_index(uint32_t mode, uint32_t i, uint32_t size)
 {
     switch (mode) {
     case ATTILA_REPEAT:
-        return (i + size) % size;
+        /* a power of two divides 2^32: the same remainder without a
+         * division */
+        return (size & (size - 1)) ? (i + size) % size : i & (size - 1);
     case ATTILA_CLAMP_TO_EDGE:
     case ATTILA_MIRRORED_REPEAT:
         return MIN(i, size - 1);
