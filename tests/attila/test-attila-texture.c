@@ -388,7 +388,11 @@ static float random_coord(GRand *rnd)
  * Checked to fail when the path reads texels with the wrong superblock
  * row width, when it skips the D3D9 swap, and when its bilinear footprint
  * (the columns' and rows' offset parts) takes a row part by column or
- * reads the column just past the level's width.
+ * reads the column just past the level's width; and (branch attila11)
+ * when the path without LOD samples the level after the base one or also
+ * takes NEAREST_MIPMAP_NEAREST both ways, when its filter in lanes weighs
+ * texel 2 as texel 1, leaves out the D3D9 swap or reverses B and G in
+ * place, or converts the bytes as 7-bit values.
  */
 static void test_rgba8_vs_general(void)
 {
@@ -434,8 +438,17 @@ static void test_rgba8_vs_general(void)
         }
         ts->min_filter = g_rand_int_range(rnd, ATTILA_NEAREST,
                                           ATTILA_LINEAR_MIPMAP_LINEAR + 1);
-        ts->mag_filter = g_rand_int_range(rnd, ATTILA_NEAREST,
-                                          ATTILA_LINEAR + 1);
+        /* GL's magnification filters, and sometimes a mipmap mode (a
+         * guest may write one); a quarter of the textures with one filter
+         * both ways (the path's LOD left out for NEAREST and LINEAR) */
+        ts->mag_filter = g_rand_int_range(rnd, 0, 8) ?
+                         g_rand_int_range(rnd, ATTILA_NEAREST,
+                                          ATTILA_LINEAR + 1) :
+                         g_rand_int_range(rnd, ATTILA_NEAREST,
+                                          ATTILA_LINEAR_MIPMAP_LINEAR + 1);
+        if (g_rand_int_range(rnd, 0, 4) == 0) {
+            ts->min_filter = ts->mag_filter;
+        }
         ts->v_invert = g_rand_int_range(rnd, 0, 4) == 0;
         ts->d3d9_conv = g_rand_int_range(rnd, 0, 4) == 0;
         ts->reverse = g_rand_int_range(rnd, 0, 4) == 0;

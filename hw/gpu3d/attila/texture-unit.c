@@ -371,8 +371,9 @@ TEXEL_PATH_INLINE void texel_finish(const AttilaTexState *ts, TexelPath path,
     }
 }
 
-/* TextureEmulator::applyWrap, normalized coordinate */
-static float wrap_coord(uint32_t mode, float a, uint32_t size)
+/* TextureEmulator::applyWrap, normalized coordinate (inlined: a call
+ * cost as much as REPEAT's wrap) */
+TEXEL_PATH_INLINE float wrap_coord(uint32_t mode, float a, uint32_t size)
 {
     float mn, mx, w;
 
@@ -405,7 +406,9 @@ static uint32_t wrap_index(uint32_t mode, uint32_t i, uint32_t size)
 {
     switch (mode) {
     case ATTILA_REPEAT:
-        return (i + size) % size;
+        /* a power of two divides 2^32: the same remainder without a
+         * division */
+        return (size & (size - 1)) ? (i + size) % size : i & (size - 1);
     case ATTILA_CLAMP_TO_EDGE:
     case ATTILA_MIRRORED_REPEAT:
         return MIN(i, size - 1);
@@ -507,12 +510,51 @@ TEXEL_PATH_INLINE void sample_level(const AttilaTexState *ts, TexelPath path,
                 bool yin[2] = { lv->ptr && d > 0 && j0 < h,
                                 lv->ptr && d > 0 && j1 < h };
                 int q;
+#ifdef __SSE2__
+                /*
+                 * The four channels in the lanes of one vector: each
+                 * texel's bytes converted as g3d_unorm2f does (exact, see
+                 * g3d_unorm2f_sse2), the weights' products and sums in the
+                 * scalar code's order below. The D3D9 swap and the
+                 * reversed order move channels only, so they move the
+                 * filtered channels once instead of each texel's.
+                 */
+                __m128 tv[4], va = _mm_set1_ps(a), vb = _mm_set1_ps(b);
+                __m128 na = _mm_set1_ps(1.0f - a), nb = _mm_set1_ps(1.0f - b);
+                __m128 ov;
 
+                for (q = 0; q < 4; q++) {
+                    const uint8_t *p = xin[q & 1] && yin[q >> 1] ?
+                        lv->ptr + (size_t)(x[q & 1] + y[q >> 1]) * 4 : zero;
+                    uint32_t word;
+                    __m128i z = _mm_setzero_si128(), bytes;
+
+                    memcpy(&word, p, 4);
+                    bytes = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)word), z);
+                    tv[q] = g3d_unorm2f_sse2(
+                        _mm_cvtepi32_ps(_mm_unpacklo_epi16(bytes, z)), 8);
+                }
+                ov = _mm_add_ps(
+                    _mm_add_ps(
+                        _mm_add_ps(_mm_mul_ps(_mm_mul_ps(tv[0], na), nb),
+                                   _mm_mul_ps(_mm_mul_ps(tv[1], va), nb)),
+                        _mm_mul_ps(_mm_mul_ps(tv[2], na), vb)),
+                    _mm_mul_ps(_mm_mul_ps(tv[3], va), vb));
+                if (ts->d3d9_conv) {
+                    ov = _mm_shuffle_ps(ov, ov, _MM_SHUFFLE(3, 0, 1, 2));
+                }
+                if (ts->reverse) {
+                    ov = _mm_shuffle_ps(ov, ov, _MM_SHUFFLE(0, 1, 2, 3));
+                }
+                _mm_storeu_ps(o, ov);
+                return;
+#else
                 for (q = 0; q < 4; q++) {
                     const uint8_t *p = xin[q & 1] && yin[q >> 1] ?
                         lv->ptr + (size_t)(x[q & 1] + y[q >> 1]) * 4 : zero;
                     texel_finish(ts, path, p, ref, t[q]);
                 }
+#endif
             } else {
                 texel_fetch(ts, path, l, face, i0, j0, k0, ref, t[0]);
                 texel_fetch(ts, path, l, face, i1, j0, k0, ref, t[1]);
@@ -603,6 +645,22 @@ TEXEL_PATH_INLINE void sample_quad(const AttilaTexState *ts, TexelPath path,
     memcpy(coord, coord_in, sizeof(coord));
     if (ts->mode == ATTILA_TEX_CUBEMAP) {
         face = cube_face(coord);
+    }
+    if (path == TEXELS_RGBA8_MORTON && ts->min_filter == ts->mag_filter &&
+        (ts->min_filter == ATTILA_NEAREST ||
+         ts->min_filter == ATTILA_LINEAR)) {
+        /*
+         * One filter without mipmaps whether the quad minifies or
+         * magnifies (ATTILA ref. Texture Registers, TEXTURE_MIN_FILTER /
+         * MAG_FILTER): the LOD below would choose that filter at the base
+         * level whatever it is, so this path leaves the LOD out.
+         */
+        for (i = 0; i < 4; i++) {
+            float s[3] = { coord[i].f[0], coord[i].f[1], coord[i].f[2] };
+            sample_level(ts, path, MIN(base, ATTILA_MAX_TEXTURE_SIZE - 1),
+                         face, ts->min_filter == ATTILA_LINEAR, s, out[i].f);
+        }
+        return;
     }
     if (op != ATTILA_TEXOP_READ_LOD) {
         /* derivatives from the quad (c0 c1 / c2 c3), in texels */
