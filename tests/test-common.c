@@ -677,7 +677,12 @@ static void pool_shared_runs(void)
             SharedJob *j = &jobs[run % 4], *prev = &jobs[(run + 3) % 4];
 
             memset(j, 0, sizeof(*j));
-            j->spin = run % 3 * 200;
+            /*
+             * a tenth of the jobs long enough (about 1 ms) that a helper
+             * joins even on a busy host, where a polling one waits for a
+             * core: over the run the helpers must take some units
+             */
+            j->spin = run % 10 == 5 ? 20000 : run % 3 * 200;
             if (run % 100 == 99) {
                 /* a plain job: every helper runs it */
                 g3d_pool_run(p, shared_fn, j);
