@@ -269,6 +269,12 @@ typedef struct R300DrawState {
     unsigned samples;           /* 1: no multisampling */
     G3DRasterRules ms_rules[3][R300_MAX_SAMPLES]; /* tri, point, line */
     bool resolving;
+    /*
+     * A texture shares bytes with a target or the depth buffer: a texel may
+     * be a pixel the draw writes, so its value depends on the order of the
+     * tiles, and the draw's batches run on one thread (g3d_raster_serial)
+     */
+    bool tex_feedback;
     bool resolve_gamma, resolve_alpha_avg;
     R300Target resolve;
     uint8_t *zbase;
@@ -379,6 +385,10 @@ typedef struct R300Tri {
 bool r300_draw_begin(R300Core *c);
 void r300_draw_end(R300Core *c);
 G3DQuadFn r300_quad;
+/* whether texture unit u's texels share bytes with a target in `targets`
+ * (bit t: ds->cb[t]) or with the depth buffer */
+bool r300_tex_overlaps(const R300DrawState *ds, const R300TexUnit *u,
+                       uint32_t targets);
 /* A target's packing, write mask and rounding for this draw's state. */
 void r300_target_prepare(R300Target *tg, const struct R300DrawState *ds);
 
