@@ -430,29 +430,6 @@ static void draw_textures(R300Core *c, R300DrawState *ds)
     }
 }
 
-bool r300_tex_overlaps(const R300DrawState *ds, const R300TexUnit *u,
-                       uint32_t targets)
-{
-    uintptr_t t0 = (uintptr_t)u->texels, t1 = t0 + u->bytes;
-
-    for (targets &= ds->cb_mapped; targets; targets &= targets - 1) {
-        const R300Target *tg = &ds->cb[__builtin_ctz(targets)];
-        uintptr_t c0 = (uintptr_t)tg->base;
-
-        if (t0 < c0 + r300_tile_bytes(&tg->tiling, tg->rows) && c0 < t1) {
-            return true;
-        }
-    }
-    if (ds->depth) {
-        uintptr_t z0 = (uintptr_t)ds->zbase;
-
-        if (t0 < z0 + r300_tile_bytes(&ds->ztiling, ds->zrows) && z0 < t1) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* whether any enabled texture shares bytes with a target or the depth buffer */
 static bool draw_tex_feedback(const R300DrawState *ds)
 {
