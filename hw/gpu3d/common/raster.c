@@ -146,6 +146,7 @@ struct G3DRaster {
     Arena arena;                /* the queued triangles' user data */
     G3DRasterStage *stages[MAX_STAGES];     /* made on first use */
     uint64_t batch_pixels;      /* sum of the queued triangles' boxes */
+    bool serial;                /* g3d_raster_serial: one thread */
     uint64_t *thread_quads;     /* per-thread counters, summed at flush */
     uint64_t *thread_samples;
     uint64_t *thread_filled;
@@ -468,6 +469,11 @@ void g3d_raster_stage_leave(void)
 bool g3d_raster_staging(void)
 {
     return staging != NULL;
+}
+
+void g3d_raster_serial(G3DRaster *r)
+{
+    r->serial = true;
 }
 
 size_t g3d_raster_stage_commit(G3DRaster *r, G3DRasterStage *s)
@@ -1085,7 +1091,7 @@ static void run_bins(G3DRaster *r)
     if (!r->ntris) {
         return;
     }
-    if (threads == 1 || r->batch_pixels < SERIAL_BATCH_PIXELS) {
+    if (threads == 1 || r->serial || r->batch_pixels < SERIAL_BATCH_PIXELS) {
         raster_batch(r, 0, 1);
     } else {
         g3d_pool_run_shared(r->pool, raster_job, r);
@@ -1104,6 +1110,7 @@ static void run_bins(G3DRaster *r)
     }
     r->nentries = 0;
     r->batch_pixels = 0;
+    r->serial = false;
     r->ntris = 0;
     r->stats.flushes++;
     for (t = 0; t < threads; t++) {

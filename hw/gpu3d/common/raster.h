@@ -618,6 +618,14 @@ void g3d_raster_stage_enter(G3DRasterStage *s);
 void g3d_raster_stage_leave(void);
 /* is the calling thread queuing into a stage? */
 bool g3d_raster_staging(void);
+/*
+ * The batch queued so far, and what is queued until the next flush, runs
+ * on one thread, its tiles in the order one thread takes them: for a draw
+ * whose pixels depend on the order of the tiles (it samples a texture that
+ * shares bytes with its own target), which would otherwise differ with the
+ * thread count and from run to run. Call on the driving thread.
+ */
+void g3d_raster_serial(G3DRaster *r);
 /* queue s's triangles, in order, as g3d_raster_triangle would; how many */
 size_t g3d_raster_stage_commit(G3DRaster *r, G3DRasterStage *s);
 /* forget s's triangles (the front end runs the draw again serially) */

@@ -430,6 +430,20 @@ static void draw_textures(R300Core *c, R300DrawState *ds)
     }
 }
 
+/* whether any enabled texture shares bytes with a target or the depth buffer */
+static bool draw_tex_feedback(const R300DrawState *ds)
+{
+    unsigned t;
+
+    for (t = 0; t < R300_TX_UNITS; t++) {
+        if (ds->tx[t].enabled && ds->tx[t].texels &&
+            r300_tex_overlaps(ds, &ds->tx[t], ~0u)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The draw state from the registers into ds; false: skip the draw. */
 static bool draw_build(R300Core *c, R300DrawState *ds)
 {
@@ -444,6 +458,8 @@ static bool draw_build(R300Core *c, R300DrawState *ds)
     draw_routing(c, ds);
     draw_textures(c, ds);
     r300_draw_specialise(ds);
+    /* after: ds->depth says whether the draw tests (and may write) depth */
+    ds->tex_feedback = draw_tex_feedback(ds);
     return true;
 }
 

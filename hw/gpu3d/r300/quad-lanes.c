@@ -1326,24 +1326,8 @@ static void decode_blend(const R300DrawState *ds, R300QuadLanes *ql, int k)
 static bool tex_overlaps(const R300DrawState *ds, const R300Target *tg,
                          bool colour)
 {
-    const R300TexUnit *u = &ds->tx[ds->move.tex_op.unit & 15];
-    uintptr_t t0 = (uintptr_t)u->texels, t1 = t0 + u->bytes;
-
-    if (colour) {
-        uintptr_t c0 = (uintptr_t)tg->base;
-
-        if (t0 < c0 + r300_tile_bytes(&tg->tiling, tg->rows) && c0 < t1) {
-            return true;
-        }
-    }
-    if (ds->depth) {
-        uintptr_t z0 = (uintptr_t)ds->zbase;
-
-        if (t0 < z0 + r300_tile_bytes(&ds->ztiling, ds->zrows) && z0 < t1) {
-            return true;
-        }
-    }
-    return false;
+    return r300_tex_overlaps(ds, &ds->tx[ds->move.tex_op.unit & 15],
+                             colour ? 1u << (tg - ds->cb) : 0);
 }
 
 G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)

@@ -269,6 +269,12 @@ typedef struct R300DrawState {
     unsigned samples;           /* 1: no multisampling */
     G3DRasterRules ms_rules[3][R300_MAX_SAMPLES]; /* tri, point, line */
     bool resolving;
+    /*
+     * A texture shares bytes with a target or the depth buffer: a texel may
+     * be a pixel the draw writes, so its value depends on the order of the
+     * tiles, and the draw's batches run on one thread (g3d_raster_serial)
+     */
+    bool tex_feedback;
     bool resolve_gamma, resolve_alpha_avg;
     R300Target resolve;
     uint8_t *zbase;
@@ -379,6 +385,31 @@ typedef struct R300Tri {
 bool r300_draw_begin(R300Core *c);
 void r300_draw_end(R300Core *c);
 G3DQuadFn r300_quad;
+/* whether texture unit u's texels share bytes with a target in `targets`
+ * (bit t: ds->cb[t]) or, where the draw tests depth, the depth buffer */
+static inline bool r300_tex_overlaps(const R300DrawState *ds,
+                                     const R300TexUnit *u, uint32_t targets)
+{
+    uintptr_t t0 = (uintptr_t)u->texels, t1 = t0 + u->bytes;
+
+    for (targets &= ds->cb_mapped; targets; targets &= targets - 1) {
+        const R300Target *tg = &ds->cb[__builtin_ctz(targets)];
+        uintptr_t c0 = (uintptr_t)tg->base;
+
+        if (t0 < c0 + r300_tile_bytes(&tg->tiling, tg->rows) && c0 < t1) {
+            return true;
+        }
+    }
+    if (ds->depth) {
+        uintptr_t z0 = (uintptr_t)ds->zbase;
+
+        if (t0 < z0 + r300_tile_bytes(&ds->ztiling, ds->zrows) && z0 < t1) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* A target's packing, write mask and rounding for this draw's state. */
 void r300_target_prepare(R300Target *tg, const struct R300DrawState *ds);
 

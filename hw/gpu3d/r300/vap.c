@@ -678,6 +678,9 @@ static bool assemble_parallel(DrawCtx *d)
             c->draw_pending = true;
         }
     }
+    if (c->draw->tex_feedback) {
+        g3d_raster_serial(c->raster);      /* as emit_sample does */
+    }
     c->vap_parallel_draws++;
     return true;
 }
