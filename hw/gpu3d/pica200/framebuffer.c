@@ -363,6 +363,7 @@ static bool build(Pica200Core *c, PicaRenderState *rs)
 }
 
 static G3DQuadFn *choose_shade(PicaRenderState *rs);
+static bool tile_order_shows(const PicaRenderState *rs);
 
 /*
  * Snapshots live in the rasteriser's arena until the next flush; a list
@@ -385,6 +386,7 @@ PicaRenderState *pica_render_state(Pica200Core *c)
         c->rs->color = NULL;          /* every triangle of this state is skipped */
     }
     c->rs->shade = choose_shade(c->rs);
+    c->rs->serial_tiles = tile_order_shows(c->rs);
     c->state_bytes += sizeof(PicaRenderState) +
                       (c->rs->light ? sizeof(PicaLighting) : 0) +
                       (c->rs->tex.proctex ? sizeof(PicaProcTex) : 0);
@@ -1872,6 +1874,17 @@ static bool buffers_overlap(const PicaRenderState *rs)
            rs->color < rs->depth + n * rs->depth_bpp;
 }
 
+/* whether [p, p + bytes) shares bytes with the colour or depth buffer */
+static bool overlaps_buffers(const PicaRenderState *rs, const uint8_t *p,
+                             size_t bytes)
+{
+    size_t n = (size_t)rs->width * rs->height;
+
+    return (rs->color && p < rs->color + n * 4 && rs->color < p + bytes) ||
+           (rs->depth && p < rs->depth + n * rs->depth_bpp &&
+            rs->depth < p + bytes);
+}
+
 #ifdef __SSE2__
 /*
  * Texture 0's level 0 shares bytes with the colour or depth buffer: a span
@@ -1881,14 +1894,47 @@ static bool buffers_overlap(const PicaRenderState *rs)
 static bool tex0_overlaps(const PicaRenderState *rs)
 {
     const PicaTexUnit *u = &rs->tex.unit[0];
-    size_t n = (size_t)rs->width * rs->height;
-    size_t bytes = (size_t)u->w * u->h * pica_texfmt_bits(u->fmt) / 8;
 
-    return (u->data < rs->color + n * 4 && rs->color < u->data + bytes) ||
-           (rs->depth && u->data < rs->depth + n * rs->depth_bpp &&
-            rs->depth < u->data + bytes);
+    return overlaps_buffers(rs, u->data,
+                            (size_t)u->w * u->h * pica_texfmt_bits(u->fmt) / 8);
 }
 #endif
+
+/*
+ * Whether a pixel's value can depend on the order in which the tiles are
+ * drawn: a texture (any level or cube face) that shares bytes with the
+ * colour or depth buffer, where a texel may be a pixel another tile
+ * writes, or buffers that share bytes other than each pixel's own. With
+ * several render threads that order changes from run to run, so such a
+ * state's batches run on one thread (g3d_raster_serial, rasterizer.c).
+ */
+static bool tile_order_shows(const PicaRenderState *rs)
+{
+    unsigned i, f;
+
+    if (buffers_overlap(rs)) {
+        return true;
+    }
+    for (i = 0; i < G_N_ELEMENTS(rs->tex.unit); i++) {
+        const PicaTexUnit *u = &rs->tex.unit[i];
+        size_t bytes;
+
+        if (!u->data) {
+            continue;
+        }
+        bytes = u->level_offset[u->max_level] +
+                pica_tex_level_size(u->fmt, u->w >> u->max_level,
+                                    u->h >> u->max_level);
+        for (f = 0; f < (u->cube ? 6u : 1u); f++) {
+            const uint8_t *p = f ? u->face[f] : u->data;
+
+            if (p && overlaps_buffers(rs, p, bytes)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
 
 /* The quad function for a state, chosen once per snapshot. */
 static G3DQuadFn *choose_shade(PicaRenderState *rs)

@@ -587,6 +587,7 @@ struct PicaRenderState {
     uint8_t blend_color[4];
     uint8_t logic_op;               /* GL order (g3d_logic_op) */
     G3DQuadFn *shade;               /* chosen per snapshot (framebuffer.c) */
+    bool serial_tiles;              /* its batches on one thread (tile_order_shows) */
     PicaTexQuadFn *tex0;            /* its texture 0 sampler, if it uses one */
 #ifdef __SSE2__
     PicaTexLanesFn *tex0_lanes;     /* the same for spans, or NULL */

@@ -183,6 +183,9 @@ static void emit(Pica200Core *c, const PicaVertex *v[3])
     if (!g3d_raster_triangle(c->raster, &t)) {
         return;
     }
+    if (rs->serial_tiles) {
+        g3d_raster_serial(c->raster);
+    }
     c->stats.triangles++;
     c->budget_used++;
     /* bound the queue (a geometry shader can emit many triangles at once) */
