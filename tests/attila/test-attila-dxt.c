@@ -20,6 +20,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "attila/attila-int.h"
 #include "attila-run.h"
 #include "attila-dxt-records.h"
 
@@ -155,11 +156,74 @@ static void test_dxt_wrong_format(void)
     g3d_image_free(&ref);
 }
 
+/* the scene (with bad->quad's texture at bad->tex_addr) on `threads` */
+static void render_threads(const DxtBad *bad, int threads, G3DImage *img)
+{
+    AttilaRun *run = attila_run_new(ATTILA_MEM_SIZE_DEFAULT, 1u << 20,
+                                    threads);
+    AttilaRecBuf b = { g_malloc(65536), 0, 65536, 0 };
+
+    dxt_scene_records(&b, bad, 0.0f, false);
+    g_assert_false(b.overflow);
+    g_assert_true(attila_run_records(run, b.buf, b.n));
+    g_assert_true(attila_run_capture(run, img));
+    g_assert_cmpuint(attila_reg_read(run->core, A_ATTILA_ERROR_COUNT, 4), ==,
+                     0);
+    g_free(b.buf);
+    attila_run_free(run);
+}
+
+/*
+ * A quad whose texture is the bytes of a tile in the middle of the quad
+ * itself: each texel read may be a pixel another render thread is
+ * writing, so the draw's stamps are drawn by one thread (draw-state.c
+ * tile_order_shows) and the frame is the same at any thread count and in
+ * every run. Each of the eight quads (every compression) is drawn so at
+ * one thread, then four times each at two and three threads. Without the
+ * one-thread draw, frames differed between runs.
+ */
+static void test_dxt_feedback_threads(void)
+{
+    AttilaPixelMapper pm;
+    int q, t, run;
+
+    g_assert_true(attila_pixel_mapper_init(&pm, DXT_SCENE_W, DXT_SCENE_H, 1,
+                                           4));
+    for (q = 0; q < DXT_QUADS; q++) {
+        /* the quad's centre (image rows from the top, memory rows from
+         * the bottom), rounded to a 16x16 tile */
+        uint32_t x = ((q % 4) * DXT_QUAD_PX + 24) & ~15u;
+        uint32_t y = (DXT_SCENE_H - 1 - ((q / 4) * DXT_QUAD_PX + 24)) & ~15u;
+        DxtBad bad = { .quad = q,
+                       .tex_addr = DXT_FB(0) +
+                                   attila_pixel_address(&pm, x, y) };
+        G3DImage one = { 0 }, img = { 0 };
+        G3DImageDiff d = { 0 };
+
+        render_threads(&bad, 1, &one);
+        for (t = 2; t <= 3; t++) {
+            for (run = 0; run < 4; run++) {
+                render_threads(&bad, t, &img);
+                g_assert_true(g3d_image_compare(&img, &one, &d));
+                if (d.differing) {
+                    g_test_message("quad %d at %d threads, run %d: %ld "
+                                   "pixels differ from one thread", q, t,
+                                   run, d.differing);
+                }
+                g_assert_cmpint(d.differing, ==, 0);
+                g3d_image_free(&img);
+            }
+        }
+        g3d_image_free(&one);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/attila/dxt/scene", test_dxt_scene);
     g_test_add_func("/attila/dxt/bad-input", test_dxt_bad);
     g_test_add_func("/attila/dxt/wrong-format", test_dxt_wrong_format);
+    g_test_add_func("/attila/dxt/feedback/threads", test_dxt_feedback_threads);
     return g_test_run();
 }

@@ -28,6 +28,9 @@
 #define TEX_ADDR    0x00100000u     /* 32x32 ARGB8888 */
 #define CB_ADDR     0x00200000u
 #define ZB_ADDR     0x00300000u
+/* where the states put the depth buffer: ZB_ADDR, or in the colour
+ * buffer for test_buffer_overlap_threads */
+static uint32_t zb_offset = ZB_ADDR;
 #define W 64
 #define H 48
 #define TEX 32
@@ -157,7 +160,7 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
     /* colour and alpha: truncate or round */
     r300_cmd_reg(c, A_RB3D_DITHER_CTL, g_rand_int_range(r, 0, 2) |
                  g_rand_int_range(r, 0, 2) << 2);
-    r300_cmd_reg(c, A_ZB_DEPTHOFFSET, ZB_ADDR);
+    r300_cmd_reg(c, A_ZB_DEPTHOFFSET, zb_offset);
     /* any tiling now and then (the spans' depth in 4x2 micro tiles too) */
     r300_cmd_reg(c, A_ZB_DEPTHPITCH, W |
                  (g_rand_int_range(r, 0, 4) ? 0 :
@@ -306,7 +309,7 @@ static void state_flat(R300Cmd *c, GRand *r)
     r300_cmd_reg(c, A_RB3D_DITHER_CTL, g_rand_int_range(r, 0, 8) ? 5 :
                  g_rand_int_range(r, 0, 2) | g_rand_int_range(r, 0, 2) << 2);
     r300_cmd_reg(c, A_ZB_FORMAT, R300_DEPTHFORMAT_24BIT_INT_Z_8BIT_STENCIL);
-    r300_cmd_reg(c, A_ZB_DEPTHOFFSET, ZB_ADDR);
+    r300_cmd_reg(c, A_ZB_DEPTHOFFSET, zb_offset);
     r300_cmd_reg(c, A_ZB_DEPTHPITCH, W |
                  (g_rand_boolean(r) ? R_ZB_DEPTHPITCH_DEPTHMACROTILE_MASK : 0) |
                  (g_rand_boolean(r)
@@ -598,7 +601,7 @@ static void test_tex_feedback_threads(void)
                 run(d, seed, &v, general, threads == 1 && !rep && !general
                     ? ref : cb, zb, &path, &tex, &plain);
                 /* the case still samples its own target */
-                g_assert_true(d->core->draw->tex_feedback);
+                g_assert_true(d->core->draw->serial_tiles);
                 if (threads > 1 || rep || general) {
                     g_assert_true(memcmp(ref, cb, SURF_BYTES) == 0);
                 }
@@ -606,6 +609,77 @@ static void test_tex_feedback_threads(void)
         }
         r300_rig_free(d);
     }
+    plain_cases = gouraud_cases = false;
+    g_free(ref);
+    g_free(cb);
+    g_free(zb);
+}
+
+/*
+ * Random states whose depth buffer starts eight rows and four pixels into
+ * the colour buffer: a pixel's depth is another pixel's colour, perhaps in
+ * a tile another render thread draws, so the image depends on the order of
+ * the tiles; such a draw (as one whose colour and depth buffers have the
+ * same base but another tiling) runs its batches on one thread. Every seed
+ * whose last draw maps a depth buffer is drawn at one thread, then at two and three
+ * threads five times each, fast and general: the colour buffer must be the
+ * one-thread image. It failed without the one-thread batches (and with such
+ * draws queued together: a batch of draws is drawn tile by tile), and with
+ * such a draw given the fast paths (whose spans and lanes read and write in
+ * another order than the general quads).
+ */
+static void test_buffer_overlap_threads(void)
+{
+    uint8_t *ref = g_malloc(SURF_BYTES), *cb = g_malloc(SURF_BYTES);
+    uint8_t *zb = g_malloc(SURF_BYTES);
+    uint32_t overlapping = 0;
+    int i, threads, rep, general;
+
+    plain_cases = gouraud_cases = true;
+    zb_offset = CB_ADDR + 8 * W * 4 + 16;
+    for (i = 0; i < 96; i++) {
+        uint32_t seed = 0x60a30000u + i;
+
+        /* a fresh core for every run: the registers a state leaves alone
+         * are the same each time */
+        for (threads = 1; threads <= 3; threads++) {
+            const Variant v = { threads, true, false, G3D_SIMD_AVX512, true,
+                                true };
+
+            for (rep = 0; rep < (threads == 1 ? 1 : 5); rep++) {
+                for (general = 0; general < (threads == 1 ? 1 : 2);
+                     general++) {
+                    R300Rig *d = r300_rig_new(threads, VRAM_SIZE, RING_BUFSZ);
+                    Path path;
+                    bool tex, plain, serial;
+
+                    r300_rig_ring_init(d);
+                    run(d, seed, &v, general, threads == 1 ? ref : cb, zb,
+                        &path, &tex, &plain);
+                    serial = d->core->draw->serial_tiles;
+                    r300_rig_free(d);
+                    if (threads == 1) {
+                        overlapping += serial;
+                        if (!serial) {
+                            goto next;      /* no depth buffer mapped */
+                        }
+                        continue;
+                    }
+                    g_assert_true(serial);
+                    if (memcmp(ref, cb, SURF_BYTES)) {
+                        g_error("seed %#x, %d threads, run %d, %s path: not "
+                                "the one-thread image", seed, threads, rep,
+                                general ? "general" : "chosen");
+                    }
+                }
+            }
+        }
+next:;
+    }
+    g_test_message("%u of 96 states draw depth over their colour buffer",
+                   overlapping);
+    g_assert_cmpuint(overlapping, >=, 8);
+    zb_offset = ZB_ADDR;
     plain_cases = gouraud_cases = false;
     g_free(ref);
     g_free(cb);
@@ -666,5 +740,7 @@ int main(int argc, char **argv)
                          &v[15], test_fast_equals_general);
     g_test_add_func("/r300/fast-path/texture-feedback/threads",
                     test_tex_feedback_threads);
+    g_test_add_func("/r300/fast-path/buffer-overlap/threads",
+                    test_buffer_overlap_threads);
     return g_test_run();
 }

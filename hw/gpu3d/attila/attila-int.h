@@ -399,6 +399,7 @@ typedef struct AttilaTexLevel {
      * space offset of the base from there (TextureEmulator::texel2address).
      */
     uint32_t skew;
+    uint64_t bytes;         /* mapped at ptr */
 } AttilaTexLevel;
 
 typedef struct AttilaTexState {
@@ -504,6 +505,8 @@ typedef struct AttilaDrawState {
     uint32_t logic_func;
     /* textures */
     AttilaTexState tex[ATTILA_MAX_TEXTURES];
+    /* its stamps drawn by one thread (draw-state.c tile_order_shows) */
+    bool serial_tiles;
 } AttilaDrawState;
 
 /* ---- per-thread rendering context --------------------------------------- */

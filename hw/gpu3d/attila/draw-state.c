@@ -232,6 +232,7 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
                 addr -= mis;
             }
             lv->ptr = bytes ? attila_mem_map(c, addr, bytes, false) : NULL;
+            lv->bytes = bytes;
             if (!lv->ptr) {
                 g3d_error(&c->errors, ATTILA_ERR_ADDRESS, addr,
                           "texture unit %u level %u: 0x%08x + %" G_GUINT64_FORMAT
@@ -464,6 +465,67 @@ static bool draw_targets(AttilaCore *c, AttilaDrawState *ds)
     return true;
 }
 
+static bool bytes_meet(const uint8_t *a, uint64_t an, const uint8_t *b,
+                       uint64_t bn)
+{
+    return a && b && a < b + bn && b < a + an;
+}
+
+/*
+ * Whether a pixel's value can depend on the order in which the tiles are
+ * drawn: a texture level that shares bytes with a render target or the
+ * z/stencil buffer (a texel may be a pixel another tile writes), or two of
+ * those buffers that share bytes other than each pixel's own (the same
+ * surface at the same geometry). Every thread owns its own tiles
+ * (rasterizer.c), so with several threads such a draw's image would change
+ * from run to run: its stamps are drawn by one thread.
+ */
+static bool tile_order_shows(const AttilaDrawState *ds)
+{
+    const uint8_t *buf[ATTILA_MAX_RENDER_TARGETS + 1];
+    const AttilaPixelMapper *pm[ATTILA_MAX_RENDER_TARGETS + 1];
+    unsigned n = 0, i, j, u, l, f;
+
+    for (i = 0; i < ATTILA_MAX_RENDER_TARGETS; i++) {
+        if (ds->rt[i].ptr) {
+            buf[n] = ds->rt[i].ptr;
+            pm[n++] = &ds->rt[i].pm;
+        }
+    }
+    if (ds->zptr) {
+        buf[n] = ds->zptr;
+        pm[n++] = &ds->zpm;
+    }
+    for (i = 0; i < n; i++) {
+        for (j = i + 1; j < n; j++) {
+            if (bytes_meet(buf[i], pm[i]->surface, buf[j], pm[j]->surface) &&
+                (buf[i] != buf[j] || pm[i]->width != pm[j]->width ||
+                 pm[i]->height != pm[j]->height ||
+                 pm[i]->samples != pm[j]->samples ||
+                 pm[i]->bytes != pm[j]->bytes)) {
+                return true;
+            }
+        }
+    }
+    for (u = 0; u < ATTILA_MAX_TEXTURES; u++) {
+        const AttilaTexState *ts = &ds->tex[u];
+
+        for (l = 0; ts->enabled && l < ATTILA_MAX_TEXTURE_SIZE; l++) {
+            for (f = 0; f < ATTILA_CUBEMAP_IMAGES; f++) {
+                const AttilaTexLevel *lv = &ts->level[l][f];
+
+                for (i = 0; i < n; i++) {
+                    if (bytes_meet(lv->ptr, lv->bytes, buf[i],
+                                   pm[i]->surface)) {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    return false;
+}
+
 bool attila_draw_state_build(AttilaCore *c, AttilaDrawState *ds)
 {
     uint32_t i;
@@ -479,5 +541,6 @@ bool attila_draw_state_build(AttilaCore *c, AttilaDrawState *ds)
     for (i = 0; i < ATTILA_MAX_TEXTURES; i++) {
         build_texture(c, i, &ds->tex[i]);
     }
+    ds->serial_tiles = tile_order_shows(ds);
     return true;
 }

@@ -1725,8 +1725,9 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *
                   (tris[k].y1 - tris[k].y0 + 1);
     }
-    /* small batches are not worth waking the helpers; same image either way */
-    if (r->threads == 1 || pixels < 4096) {
+    /* small batches are not worth waking the helpers; same image either
+     * way, but for a draw whose image depends on the tiles' order */
+    if (r->threads == 1 || pixels < 4096 || ds->serial_tiles) {
         AttilaRaster one = *r;
         one.threads = 1;
         raster_job(&one, 0);

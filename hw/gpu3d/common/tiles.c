@@ -109,11 +109,11 @@ static gpointer helper_main(gpointer opaque)
     G3DThreadPool *p = h->pool;
     uint64_t seen = 0;
     bool late = false;
+    int sleep_jobs = 0;
 
     if (g3d_helper_thread_begin) {
         g3d_helper_thread_begin();
     }
-    int sleep_jobs = 0;
 
     g_mutex_lock(&p->lock);
     for (;;) {

@@ -243,6 +243,8 @@ struct GlamoRenderState {
     uint8_t comb[2][4];            /* per channel: colour = comb[0] * comb[1] */
     bool comb_modulate;            /* comb: diffuse * texel in every channel */
     uint32_t comb_lanes[2][3][4];  /* comb as lane masks per operand */
+    bool serial_tiles;             /* its batches on one thread (render.c
+                                    * tile_order_shows) */
 };
 
 /* the operands of a texture blend that is one product (GlamoRenderState.comb) */

@@ -89,6 +89,7 @@ static void unpack_dst(const DstLayout *l, uint16_t p, float dst_alpha,
 /* ---- decoding the state ------------------------------------------------- */
 
 static G3DQuadFn *choose_quad(GlamoRenderState *rs);
+static bool tile_order_shows(const GlamoRenderState *rs);
 
 static bool surface_fits(GlamoRenderState *rs, uint32_t base, uint32_t pitch,
                          uint64_t line_bytes, const char *what)
@@ -360,6 +361,7 @@ void glamo_render_decode(GlamoCore *c, GlamoRenderState *rs)
     rs->aa_inv_half = glamo_rf24(c, A_RGRCpHalf);
     glamo_tex_decode(c, rs);
     rs->shade = choose_quad(rs);
+    rs->serial_tiles = tile_order_shows(rs);
 }
 
 /* the AA coverage of the quad's pixels (1 where AA is off) */
@@ -1310,6 +1312,77 @@ static bool spans_allowed(const GlamoRenderState *rs, bool z_used, bool tex)
         }
     }
     return true;
+}
+
+/* a surface the draw reads or writes: its bytes and where its pixels lie */
+typedef struct Surface {
+    uint64_t lo, hi;
+    uint32_t base, pitch;
+    unsigned bits;              /* per pixel; 0: a texture level */
+} Surface;
+
+/*
+ * Whether a pixel's value can depend on the order in which the tiles are
+ * drawn: a texture level that shares bytes with the colour, Z or stencil
+ * buffer (a texel may be a pixel another tile writes), or two of those
+ * buffers that share bytes other than each pixel's own (the same base,
+ * pitch and pixel size). With several render threads that order changes
+ * from run to run, so such a draw's batches run on one thread
+ * (g3d_raster_serial, setup.c).
+ */
+static bool tile_order_shows(const GlamoRenderState *rs)
+{
+    const G3DRect *c = &rs->clip;
+    Surface s[3];
+    int n = 0, i, j, l;
+
+    if (c->x1 <= c->x0 || c->y1 <= c->y0) {
+        return false;
+    }
+    s[n] = (Surface){ .base = rs->dst_base, .pitch = rs->dst_pitch,
+                      .bits = 16 };
+    surface_bytes(rs->dst_base, rs->dst_pitch, c->y0, c->y1,
+                  (uint64_t)c->x1 * 2, &s[n].lo, &s[n].hi);
+    n++;
+    if (rs->z_test || rs->z_write) {
+        s[n] = (Surface){ .base = rs->z_base, .pitch = rs->z_pitch,
+                          .bits = 16 };
+        surface_bytes(rs->z_base, rs->z_pitch, c->y0, c->y1,
+                      (uint64_t)c->x1 * 2, &s[n].lo, &s[n].hi);
+        n++;
+    }
+    if (rs->st_test) {
+        s[n] = (Surface){ .base = rs->st_base, .pitch = rs->st_pitch,
+                          .bits = rs->st_bits };
+        surface_bytes(rs->st_base, rs->st_pitch, c->y0, c->y1,
+                      ((uint64_t)c->x1 * rs->st_bits + 7) / 8,
+                      &s[n].lo, &s[n].hi);
+        n++;
+    }
+    for (i = 0; i < n; i++) {
+        for (j = i + 1; j < n; j++) {
+            if (!bytes_apart(s[i].lo, s[i].hi, s[j].lo, s[j].hi) &&
+                (s[i].base != s[j].base || s[i].pitch != s[j].pitch ||
+                 s[i].bits != s[j].bits)) {
+                return true;
+            }
+        }
+    }
+    for (i = 0; i < (int)G_N_ELEMENTS(rs->tex); i++) {
+        const GlamoTexUnit *u = &rs->tex[i];
+
+        for (l = 0; u->enabled && l < u->levels; l++) {
+            uint64_t lo = u->base[l];
+            uint64_t hi = lo + (uint64_t)u->pitch[l] * MAX(u->h >> l, 1u);
+
+            for (j = 0; j < n; j++) {
+                if (!bytes_apart(lo, hi, s[j].lo, s[j].hi)) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
 }
 
 static G3DQuadFn *choose_quad(GlamoRenderState *rs)

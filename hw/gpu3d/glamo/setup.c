@@ -257,6 +257,9 @@ static void raster_triangle(GlamoCore *c, const GlamoRenderState *rs,
     /* a flat fill takes any rectangle (render.c flat_fill) */
     gt.fill_wide = gt.fill && gt.fill == rs->fill_flat;
     if (g3d_raster_triangle(c->raster, &gt)) {
+        if (rs->serial_tiles) {
+            g3d_raster_serial(c->raster);
+        }
         c->raster_pending++;
         c->stats.primitives++;
         c->stats.fast_primitives += rs->shade != glamo_render_quad;

@@ -430,11 +430,74 @@ static void draw_textures(R300Core *c, R300DrawState *ds)
     }
 }
 
-/* whether any enabled texture shares bytes with a target or the depth buffer */
-static bool draw_tex_feedback(const R300DrawState *ds)
+/* a surface the draw writes: its bytes and the layout of its pixels */
+typedef struct DrawSurface {
+    uintptr_t lo, hi;
+    const R300Tiling *tiling;
+} DrawSurface;
+
+static bool same_layout(const R300Tiling *a, const R300Tiling *b)
+{
+    return a->bpp == b->bpp && a->pitch == b->pitch && a->uw == b->uw &&
+           a->uh == b->uh && a->mw == b->mw && a->mh == b->mh &&
+           a->linear == b->linear;
+}
+
+/*
+ * Whether two of the draw's colour targets and depth buffer share bytes
+ * other than each pixel's own (the same base and layout): a pixel's depth
+ * or colour is then another pixel's, perhaps in another tile.
+ */
+static bool buffers_overlap(const R300DrawState *ds)
+{
+    DrawSurface s[G_N_ELEMENTS(ds->cb) + 1];
+    unsigned t, n = 0, i, j;
+
+    for (t = 0; t < ds->ncb && t < G_N_ELEMENTS(ds->cb); t++) {
+        const R300Target *tg = &ds->cb[t];
+
+        if (tg->base) {
+            s[n].lo = (uintptr_t)tg->base;
+            s[n].hi = s[n].lo + r300_tile_bytes(&tg->tiling, tg->rows);
+            s[n++].tiling = &tg->tiling;
+        }
+    }
+    /*
+     * ZB_CB_CLEAR: Mesa's CBZB clear (r300_blit.c) points the depth buffer
+     * at the lower half of a colour buffer and draws the upper half: the
+     * mapped ranges meet, the pixels drawn share no bytes
+     */
+    if (ds->zbase && !ds->zb_cb_clear) {
+        s[n].lo = (uintptr_t)ds->zbase;
+        s[n].hi = s[n].lo + r300_tile_bytes(&ds->ztiling, ds->zrows);
+        s[n++].tiling = &ds->ztiling;
+    }
+    for (i = 0; i < n; i++) {
+        for (j = i + 1; j < n; j++) {
+            if (s[i].lo < s[j].hi && s[j].lo < s[i].hi &&
+                (s[i].lo != s[j].lo ||
+                 !same_layout(s[i].tiling, s[j].tiling))) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/*
+ * Whether a pixel's value can depend on the order in which the tiles are
+ * drawn: buffers that overlap, or an enabled texture that shares bytes
+ * with a target or the depth buffer (a texel may be a pixel the draw
+ * writes). With several render threads that order changes from run to
+ * run.
+ */
+static bool tile_order_shows(const R300DrawState *ds)
 {
     unsigned t;
 
+    if (ds->buffers_overlap) {
+        return true;
+    }
     for (t = 0; t < R300_TX_UNITS; t++) {
         if (ds->tx[t].enabled && ds->tx[t].texels &&
             r300_tex_overlaps(ds, &ds->tx[t], ~0u)) {
@@ -457,22 +520,27 @@ static bool draw_build(R300Core *c, R300DrawState *ds)
     }
     draw_routing(c, ds);
     draw_textures(c, ds);
+    ds->buffers_overlap = buffers_overlap(ds);
     r300_draw_specialise(ds);
     /* after: ds->depth says whether the draw tests (and may write) depth */
-    ds->tex_feedback = draw_tex_feedback(ds);
+    ds->serial_tiles = tile_order_shows(ds);
     return true;
 }
 
 /*
  * What the queued draws may not have written yet: ds reads memory at set-up
  * (texture copies, the copies of surfaces that do not map), or keeps HyperZ
- * state the rasteriser updates. Such a draw waits for the queue.
+ * state the rasteriser updates. Such a draw waits for the queue. So does
+ * one whose pixels depend on the order of the tiles (serial_tiles), and
+ * the queue waits for it: a batch of several draws is drawn tile by tile,
+ * each tile all its draws, which such a draw would show, and only with
+ * several threads are draws queued.
  */
 static bool draw_waits(const R300DrawState *ds)
 {
     unsigned t;
 
-    if (ds->nshadow || ds->hz.on) {
+    if (ds->nshadow || ds->hz.on || ds->serial_tiles) {
         return true;
     }
     for (t = 0; t < R300_TX_UNITS; t++) {

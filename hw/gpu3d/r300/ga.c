@@ -367,7 +367,7 @@ static void emit_sample(R300Core *c, const WinVertex *w,
     /* a staged triangle (vap.c front_job) is counted when committed */
     if (g3d_raster_triangle(c->raster, &tri) && !g3d_raster_staging()) {
         c->draw_pending = true;
-        if (ds->tex_feedback) {
+        if (ds->serial_tiles) {
             g3d_raster_serial(c->raster);
         }
     }

@@ -858,6 +858,18 @@ span8_shade(const R300Tri *t, const R300QuadLanes *ql, const Span8Const *sc,
     return pass;
 }
 
+/* an eight-pixel span's row: its first group's rows and edge walk */
+static inline __attribute__((always_inline)) T8 void
+span8_row(const R300Tri *t, const R300QuadLanes *ql, int xa, int x1, int y,
+          int y1, bool depth, uint8_t **zrow, uint8_t **crow, G3DWalk8 *walk,
+          bool avx512)
+{
+    double ev[3][8], sv[3];
+
+    span_row(t, ql, xa, x1, y, y1, depth, zrow, crow, 8, &ev[0][0], sv);
+    g3d_walk8_start(walk, (const double (*)[8])ev, sv, avx512);
+}
+
 /*
  * span_lanes without blend or fetch, eight pixels a group from x0 rounded
  * down to a multiple of 8; `avx512`: the weights' doubles in one AVX-512
@@ -913,13 +925,10 @@ span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
     }
     for (y = y0; y < y1; y++) {
         G3DWalk8 walk;
-        double ev[3][8], sv[3];
         /* linear layouts: the row's first group, then 32 bytes a group */
         uint8_t *zrow = NULL, *crow = NULL;
 
-        span_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, 8, &ev[0][0],
-                 sv);
-        g3d_walk8_start(&walk, (const double (*)[8])ev, sv, avx512);
+        span8_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, &walk, avx512);
         for (x = xa; x < x1;) {
             __m256 lin[2][3], bar[2][3];
             unsigned mask = 0xFF;
@@ -1074,12 +1083,9 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
     }
     for (y = y0; y < y1; y++) {
         G3DWalk8 walk;
-        double ev[3][8], sv[3];
         uint8_t *zrow = NULL, *crow = NULL;
 
-        span_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, 8, &ev[0][0],
-                 sv);
-        g3d_walk8_start(&walk, (const double (*)[8])ev, sv, avx512);
+        span8_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, &walk, avx512);
         x = xa;
         /*
          * A plain write's whole groups two at a time: the second group's

@@ -975,7 +975,7 @@ void r300_draw_specialise(R300DrawState *ds)
         ds->depth = depth_cb_clear;
     }
     ds->lanes.flat = ds->lanes.span = false;
-    if (g3d_general_path) {
+    if (g3d_general_path || ds->buffers_overlap) {
         return;
     }
     if (!ds->resolving && r300_us_match_move(&ds->us, &ds->move)) {

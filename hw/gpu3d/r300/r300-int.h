@@ -270,11 +270,19 @@ typedef struct R300DrawState {
     G3DRasterRules ms_rules[3][R300_MAX_SAMPLES]; /* tri, point, line */
     bool resolving;
     /*
-     * A texture shares bytes with a target or the depth buffer: a texel may
-     * be a pixel the draw writes, so its value depends on the order of the
-     * tiles, and the draw's batches run on one thread (g3d_raster_serial)
+     * A texture shares bytes with a target or the depth buffer (a texel may
+     * be a pixel the draw writes), or two of those buffers share bytes other
+     * than each pixel's own: a pixel's value depends on the order of the
+     * tiles, and the draw's batches run on one thread (g3d_raster_serial;
+     * draw-state.c tile_order_shows)
      */
-    bool tex_feedback;
+    bool serial_tiles;
+    /*
+     * Two of the colour targets and the depth buffer share bytes other than
+     * each pixel's own: the general path's order of reads and writes is the
+     * draw's (draw-state.c buffers_overlap; quad.c r300_draw_specialise)
+     */
+    bool buffers_overlap;
     bool resolve_gamma, resolve_alpha_avg;
     R300Target resolve;
     uint8_t *zbase;

@@ -678,7 +678,7 @@ static bool assemble_parallel(DrawCtx *d)
             c->draw_pending = true;
         }
     }
-    if (c->draw->tex_feedback) {
+    if (c->draw->serial_tiles) {
         g3d_raster_serial(c->raster);      /* as emit_sample does */
     }
     c->vap_parallel_draws++;
