@@ -709,10 +709,51 @@ static inline __m128i morton_part_lanes(__m128i i, int odd, uint32_t sb_shift)
 }
 
 /*
+ * filter_rgba8 for a quad's four fragments, one lane a fragment: texel q
+ * of each footprint in w[q], the weights a, b by fragment; channel by
+ * channel the same conversion (g3d_unorm2f_sse2), products and sums in
+ * the same order, then each fragment's four channels moved by the D3D9
+ * swap and the reversed order
+ */
+static inline void filter_rgba8_quad(const AttilaTexState *ts,
+                                     const __m128i w[4], __m128 a, __m128 b,
+                                     AttilaVec4 out[4])
+{
+    const __m128 one = _mm_set1_ps(1.0f);
+    const __m128i byte = _mm_set1_epi32(0xff);
+    __m128 na = _mm_sub_ps(one, a), nb = _mm_sub_ps(one, b), ch[4], t[4];
+    int c, q;
+
+    for (c = 0; c < 4; c++) {
+        for (q = 0; q < 4; q++) {
+            __m128i v = _mm_and_si128(
+                _mm_srl_epi32(w[q], _mm_cvtsi32_si128(8 * c)), byte);
+            t[q] = g3d_unorm2f_sse2(_mm_cvtepi32_ps(v), 8);
+        }
+        ch[c] = _mm_add_ps(
+            _mm_add_ps(
+                _mm_add_ps(_mm_mul_ps(_mm_mul_ps(t[0], na), nb),
+                           _mm_mul_ps(_mm_mul_ps(t[1], a), nb)),
+                _mm_mul_ps(_mm_mul_ps(t[2], na), b)),
+            _mm_mul_ps(_mm_mul_ps(t[3], a), b));
+    }
+    _MM_TRANSPOSE4_PS(ch[0], ch[1], ch[2], ch[3]);
+    for (q = 0; q < 4; q++) {
+        if (ts->d3d9_conv) {
+            ch[q] = _mm_shuffle_ps(ch[q], ch[q], _MM_SHUFFLE(3, 0, 1, 2));
+        }
+        if (ts->reverse) {
+            ch[q] = _mm_shuffle_ps(ch[q], ch[q], _MM_SHUFFLE(0, 1, 2, 3));
+        }
+        _mm_storeu_ps(out[q].f, ch[q]);
+    }
+}
+
+/*
  * sample_level's bilinear RGBA8888 Morton read for a quad's four fragments
  * at once, one lane a fragment: the wrap, scale, floors, weights, texel
- * indices and their offsets with the same float operations, then each
- * fragment's footprint through filter_rgba8. False (nothing done) for what
+ * indices and their offsets with the same float operations, then the
+ * footprints' filter (filter_rgba8_quad). False (nothing done) for what
  * it leaves to sample_level: an undescribed level, non-normalised
  * coordinates (their floors may pass 2^31), MIRRORED_REPEAT, REPEAT of a
  * size that is not a power of two.
@@ -726,10 +767,10 @@ static bool sample_quad_linear_rgba8(const AttilaTexState *ts, uint32_t l,
     uint32_t w = lv->width, h = lv->height, dim[2] = { w, h };
     uint32_t lw = attila_log2_ceil(w), row_l2 = lw > MORTON_BITS ?
                   lw - MORTON_BITS : 0;
+    const uint8_t *base;
     __m128 uv[4], wt[2];
-    __m128i idx[2][2], part[2][2], in[2][2], rows;
-    uint32_t off[4][4], ok[4][4];
-    float fw[2][4];
+    __m128i idx[2][2], part[2][2], in[2][2], rows, texels[4];
+    uint32_t off[4];
     int k, q, f;
 
     if (w == 0 || ts->non_normalized) {
@@ -773,22 +814,26 @@ static bool sample_quad_linear_rgba8(const AttilaTexState *ts, uint32_t l,
                 in[k][q] = _mm_and_si128(in[k][q], rows);
             }
         }
-        _mm_storeu_ps(fw[k], wt[k]);
     }
+    /*
+     * The texels' words by fragment, without a branch: a footprint texel
+     * outside the level reads the level's first word (or a zero one when
+     * the level is unmapped), then its word is cleared
+     */
+    base = lv->ptr && lv->depth > 0 ? lv->ptr : zero;
     for (q = 0; q < 4; q++) {
-        _mm_storeu_si128((__m128i *)off[q],
-                         _mm_add_epi32(part[0][q & 1], part[1][q >> 1]));
-        _mm_storeu_si128((__m128i *)ok[q],
-                         _mm_and_si128(in[0][q & 1], in[1][q >> 1]));
-    }
-    for (f = 0; f < 4; f++) {
-        const uint8_t *p[4];
+        __m128i m = _mm_and_si128(in[0][q & 1], in[1][q >> 1]);
+        uint32_t word[4];
 
-        for (q = 0; q < 4; q++) {
-            p[q] = ok[q][f] ? lv->ptr + (size_t)off[q][f] * 4 : zero;
+        _mm_storeu_si128((__m128i *)off,
+                         _mm_and_si128(m, _mm_add_epi32(part[0][q & 1],
+                                                        part[1][q >> 1])));
+        for (f = 0; f < 4; f++) {
+            memcpy(&word[f], base + (size_t)off[f] * 4, 4);
         }
-        filter_rgba8(ts, p, fw[0][f], fw[1][f], out[f].f);
+        texels[q] = _mm_and_si128(m, _mm_loadu_si128((const __m128i *)word));
     }
+    filter_rgba8_quad(ts, texels, wt[0], wt[1], out);
     return true;
 }
 #endif
