@@ -400,7 +400,14 @@ static float random_coord(GRand *rnd)
  * when the path without LOD samples the level after the base one or also
  * takes NEAREST_MIPMAP_NEAREST both ways, when its filter in lanes weighs
  * texel 2 as texel 1, leaves out the D3D9 swap or reverses B and G in
- * place, or converts the bytes as 7-bit values.
+ * place, or converts the bytes as 7-bit values; and (branch attila12)
+ * when the quad in lanes (sample_quad_linear_rgba8) floors without its
+ * whole-number blend, clamps NaN to the lower bound, puts the row part on
+ * the even bits, compares indices signed, wraps the next index by size +
+ * 1, swaps the weights, doubles the superblock row, swaps two fragments'
+ * v, keeps an outside texel's word, takes 7-bit channels, multiplies
+ * texel 3's weights in the other order, leaves fragment 0 unreversed or
+ * reads the texels one word on.
  */
 static void test_rgba8_vs_general(void)
 {
