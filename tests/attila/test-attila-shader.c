@@ -803,7 +803,10 @@ static void test_bad_programs(void)
  * saturation, predication and relative addressing, over random registers
  * that include NaN, infinities, -0 and denormals. Every thread's bytes,
  * the result, the step count and the texture requests must be the same.
- * Checked to fail when run_lanes broadcasts the wrong component.
+ * Checked to fail when run_lanes broadcasts the wrong component; and
+ * (branch attila12) when TEX's lane write (exec_texture_lanes) ignores
+ * the predicate, the write mask or saturation, or reads lane 1's
+ * coordinate for lane 0 of a vertex (one-lane) run.
  */
 static float random_float(GRand *rnd)
 {
@@ -913,7 +916,7 @@ static void test_lanes_vs_general(void)
 {
     GRand *rnd = g_rand_new_with_seed(0xA771A);
     Machine *fast = machine_new(), *gen = machine_new();
-    unsigned fast_ops = 0, ops = 0;
+    unsigned fast_ops = 0, ops = 0, tex_lanes = 0;
     int prog;
 
     for (prog = 0; prog < 3000; prog++) {
@@ -935,7 +938,9 @@ static void test_lanes_vs_general(void)
             g3d_general_path = true;
             g_assert_true(attila_shader_decode(raw, &gen->imem[i]));
             g_assert_false(gen->imem[i].fast);
+            g_assert_false(gen->imem[i].tex_lanes);
             fast_ops += fast->imem[i].fast;
+            tex_lanes += fast->imem[i].tex_lanes;
             ops++;
         }
         g3d_general_path = false;
@@ -975,6 +980,10 @@ static void test_lanes_vs_general(void)
         g_assert_cmpint(fast->tex.calls, ==, gen->tex.calls);
         g_assert_true(attila_same_words(fast->tex.coord, gen->tex.coord,
                                  sizeof(fast->tex.coord)));
+        g_assert_cmpint(fast->tex.op, ==, gen->tex.op);
+        g_assert_cmpuint(fast->tex.unit, ==, gen->tex.unit);
+        g_assert_true(attila_same_words(fast->tex.param, gen->tex.param,
+                                 sizeof(fast->tex.param)));
         for (l = 0; l < 4; l++) {
             if (!attila_same_words(&fast->t[l], &gen->t[l], sizeof(fast->t[l]))) {
                 g_test_message("program %d lane %d differs", prog, l);
@@ -985,6 +994,8 @@ static void test_lanes_vs_general(void)
     /* most instructions took run_lanes, and the test saw the others too */
     g_assert_cmpuint(fast_ops, >, ops / 2);
     g_assert_cmpuint(fast_ops, <, ops * 9 / 10);
+    /* and TEX's lane reads and writes (exec_texture_lanes) */
+    g_assert_cmpuint(tex_lanes, >, 200);
     fast->env.steps = gen->env.steps = NULL;
     machine_free(fast);
     machine_free(gen);

@@ -365,14 +365,22 @@ static void test_sample_dxt1(void)
     g_free(ds);
 }
 
-/* a texture coordinate: mostly in [0, 1], some far out, some not finite */
+/*
+ * a texture coordinate: mostly in [0, 1], some far out (past 2^23, where
+ * a float is whole and the lanes' floor is the value), some not finite,
+ * -0 and tiny negatives (whose floors are -0 and -1)
+ */
 static float random_coord(GRand *rnd)
 {
-    switch (g_rand_int_range(rnd, 0, 12)) {
+    switch (g_rand_int_range(rnd, 0, 15)) {
     case 0:  return (float)g_rand_double_range(rnd, -40.0, 40.0);
     case 1:  return NAN;
     case 2:  return g_rand_boolean(rnd) ? INFINITY : -INFINITY;
     case 3:  return (float)g_rand_int_range(rnd, -2, 3) * 0.5f;
+    case 12: return (float)ldexp(g_rand_double_range(rnd, -2.0, 2.0),
+                                 g_rand_int_range(rnd, 22, 40));
+    case 13: return g_rand_boolean(rnd) ? -0.0f : -1e-30f;
+    case 14: return (float)g_rand_double_range(rnd, -1e-6, 1e-6);
     default: return (float)g_rand_double_range(rnd, -0.2, 1.2);
     }
 }
@@ -392,7 +400,14 @@ static float random_coord(GRand *rnd)
  * when the path without LOD samples the level after the base one or also
  * takes NEAREST_MIPMAP_NEAREST both ways, when its filter in lanes weighs
  * texel 2 as texel 1, leaves out the D3D9 swap or reverses B and G in
- * place, or converts the bytes as 7-bit values.
+ * place, or converts the bytes as 7-bit values; and (branch attila12)
+ * when the quad in lanes (sample_quad_linear_rgba8) floors without its
+ * whole-number blend, clamps NaN to the lower bound, puts the row part on
+ * the even bits, compares indices signed, wraps the next index by size +
+ * 1, swaps the weights, doubles the superblock row, swaps two fragments'
+ * v, keeps an outside texel's word, takes 7-bit channels, multiplies
+ * texel 3's weights in the other order, leaves fragment 0 unreversed or
+ * reads the texels one word on.
  */
 static void test_rgba8_vs_general(void)
 {
@@ -448,6 +463,11 @@ static void test_rgba8_vs_general(void)
                                           ATTILA_LINEAR_MIPMAP_LINEAR + 1);
         if (g_rand_int_range(rnd, 0, 4) == 0) {
             ts->min_filter = ts->mag_filter;
+        }
+        if (g_rand_int_range(rnd, 0, 4) == 0) {
+            /* LINEAR both ways: the quad's four reads in lanes
+             * (sample_quad_linear_rgba8) */
+            ts->min_filter = ts->mag_filter = ATTILA_LINEAR;
         }
         ts->v_invert = g_rand_int_range(rnd, 0, 4) == 0;
         ts->d3d9_conv = g_rand_int_range(rnd, 0, 4) == 0;

@@ -303,6 +303,7 @@ typedef struct AttilaShInstr {
     uint32_t imm;           /* op2 immediate, JMP offset */
     uint16_t res_off;       /* result's byte offset in AttilaShaderThread */
     bool fast;              /* the operation runs on all lanes at once */
+    bool tex_lanes;         /* TEX with lane-addressed operand and result */
     uint32_t wmask[4];      /* mask per component: all ones if written */
 } AttilaShInstr;
 

@@ -170,6 +170,12 @@ static void prepare_lanes(AttilaShInstr *in)
     in->res_off = in->has_result ? thread_offset(in->res_bank, in->res_reg)
                                  : NO_OFF;
     in->fast = false;
+    /* TEX: its coordinate read and result write as run_lanes's (the
+     * texture unit takes the quad in one call either way) */
+    in->tex_lanes = in->opcode == ATTILA_SH_TEX && !g3d_general_path &&
+                    in->res_off != NO_OFF &&
+                    (in->op[0].off != NO_OFF ||
+                     (in->op[0].bank == ATTILA_BANK_PARAM && !in->relmode));
     switch (in->opcode) {
     case ATTILA_SH_ADD: case ATTILA_SH_MUL: case ATTILA_SH_MAD:
     case ATTILA_SH_MOV: case ATTILA_SH_DP3: case ATTILA_SH_DP4:
@@ -884,6 +890,59 @@ static inline void lane_read(const Exec *x, const AttilaShaderThread *t,
     memcpy(v, u, sizeof(u));
 }
 
+/*
+ * write_result for a lane of a run_lanes instruction (predication tested
+ * before): saturated as clampf(v, 0, 1), the masked components written
+ */
+static inline void lane_write(const AttilaShInstr *in, AttilaShaderThread *t,
+                              AttilaVec4 r)
+{
+    AttilaVec4 *dst = (AttilaVec4 *)((uint8_t *)t + in->res_off);
+    int k;
+
+    if (in->mask == 15 && !in->sat) {
+        *dst = r;
+        return;
+    }
+    if (in->sat) {
+        for (k = 0; k < 4; k++) {
+            r.f[k] = clampf(r.f[k], 0.0f, 1.0f);
+        }
+    }
+    for (k = 0; k < 4; k++) {
+        dst->u[k] = (dst->u[k] & ~in->wmask[k]) | (r.u[k] & in->wmask[k]);
+    }
+}
+
+/*
+ * exec_texture for TEX (in->tex_lanes): the coordinates read and the
+ * results written as run_lanes does, the four lanes' reads one call
+ */
+static void exec_texture_lanes(const Exec *x, const AttilaShInstr *in)
+{
+    AttilaVec4 coord[4], res[4];
+    static const float param[4];
+    int l;
+
+    for (l = 0; l < 4; l++) {
+        /* vertex: replicate lane 0 */
+        lane_read(x, &x->t[l < x->lanes ? l : 0], &in->op[0], coord[l].f);
+    }
+    if (x->env->tex) {
+        x->env->tex(x->env->tex_opaque, ATTILA_TEXOP_READ, in->op[1].reg,
+                    coord, param, res);
+    } else {
+        memset(res, 0, sizeof(res));
+    }
+    for (l = 0; l < x->lanes; l++) {
+        AttilaShaderThread *t = &x->t[l];
+
+        if (!in->predicated || t->pred[in->pred_reg] != in->invert_pred) {
+            lane_write(in, t, res[l]);
+        }
+    }
+}
+
 #ifdef __SSE2__
 /*
  * run_lanes with a lane's four components in one SSE2 register: the same
@@ -1023,7 +1082,7 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
 
     for (l = 0; l < x->lanes; l++) {
         AttilaShaderThread *t = &x->t[l];
-        AttilaVec4 r, *dst;
+        AttilaVec4 r;
         float a[4], b[4], c[4] = { 0 };
 
         if (in->predicated && t->pred[in->pred_reg] == in->invert_pred) {
@@ -1102,19 +1161,7 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
             r.f[0] = r.f[1] = r.f[2] = r.f[3] = scalar_op(in->opcode, a[3]);
             break;
         }
-        dst = (AttilaVec4 *)((uint8_t *)t + in->res_off);
-        if (in->mask == 15 && !in->sat) {
-            *dst = r;
-            continue;
-        }
-        if (in->sat) {
-            for (k = 0; k < 4; k++) {
-                r.f[k] = clampf(r.f[k], 0.0f, 1.0f);
-            }
-        }
-        for (k = 0; k < 4; k++) {
-            dst->u[k] = (dst->u[k] & ~in->wmask[k]) | (r.u[k] & in->wmask[k]);
-        }
+        lane_write(in, t, r);
     }
 }
 
@@ -1169,7 +1216,11 @@ static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
         case ATTILA_SH_TXL:
         case ATTILA_SH_TXP:
         case ATTILA_SH_LDA:
-            exec_texture(&x, in);
+            if (in->tex_lanes) {
+                exec_texture_lanes(&x, in);
+            } else {
+                exec_texture(&x, in);
+            }
             break;
         case ATTILA_SH_JMP:
             if (jump_taken(&x, in)) {

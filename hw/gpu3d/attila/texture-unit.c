@@ -371,30 +371,53 @@ TEXEL_PATH_INLINE void texel_finish(const AttilaTexState *ts, TexelPath path,
     }
 }
 
+/*
+ * The bounds TextureEmulator::applyWrap clamps a normalized coordinate to,
+ * for every mode but REPEAT (MIRRORED_REPEAT's are CLAMP_TO_EDGE's)
+ */
+static inline void wrap_bounds(uint32_t mode, uint32_t size, float *lo,
+                               float *hi)
+{
+    switch (mode) {
+    case ATTILA_CLAMP_TO_EDGE:
+    case ATTILA_MIRRORED_REPEAT:
+        *lo = 1.0f / (2.0f * (float)size);
+        *hi = 1.0f - *lo;
+        break;
+    case ATTILA_CLAMP_TO_BORDER:
+        *lo = -1.0f / (2.0f * (float)size);
+        *hi = 1.0f - *lo;
+        break;
+    default:        /* CLAMP */
+        *lo = 0.0f;
+        *hi = 1.0f;
+        break;
+    }
+}
+
 /* TextureEmulator::applyWrap, normalized coordinate (inlined: a call
  * cost as much as REPEAT's wrap) */
 TEXEL_PATH_INLINE float wrap_coord(uint32_t mode, float a, uint32_t size)
 {
-    float mn, mx, w;
+    float lo, hi;
 
-    switch (mode) {
-    case ATTILA_REPEAT:
+    if (mode == ATTILA_REPEAT) {
         return a - floorf(a);
-    case ATTILA_CLAMP_TO_EDGE:
-        mn = 1.0f / (2.0f * (float)size);
-        return clampf(a, mn, 1.0f - mn);
-    case ATTILA_CLAMP_TO_BORDER:
-        mn = -1.0f / (2.0f * (float)size);
-        return clampf(a, mn, 1.0f - mn);
-    case ATTILA_MIRRORED_REPEAT:
-        mn = 1.0f / (2.0f * (float)size);
-        mx = 1.0f - mn;
-        w = (to_u32(floor((double)a)) & 1) ? 1.0f - (a - (float)floor((double)a)) :
-            a - (float)floor((double)a);
-        return clampf(w, mn, mx);
-    default:        /* CLAMP */
-        return clampf(a, 0.0f, 1.0f);
     }
+    if (mode == ATTILA_MIRRORED_REPEAT) {
+        a = (to_u32(floor((double)a)) & 1) ? 1.0f - (a - (float)floor((double)a)) :
+            a - (float)floor((double)a);
+    }
+    wrap_bounds(mode, size, &lo, &hi);
+    return clampf(a, lo, hi);
+}
+
+/* the largest texel index a clamping wrap mode leaves: CLAMP and
+ * CLAMP_TO_BORDER keep the far border's (black) */
+static inline uint32_t wrap_index_max(uint32_t mode, uint32_t size)
+{
+    return mode == ATTILA_CLAMP_TO_EDGE || mode == ATTILA_MIRRORED_REPEAT ?
+           size - 1 : size;
 }
 
 /*
@@ -404,18 +427,56 @@ TEXEL_PATH_INLINE float wrap_coord(uint32_t mode, float a, uint32_t size)
  */
 static uint32_t wrap_index(uint32_t mode, uint32_t i, uint32_t size)
 {
-    switch (mode) {
-    case ATTILA_REPEAT:
+    if (mode == ATTILA_REPEAT) {
         /* a power of two divides 2^32: the same remainder without a
          * division */
         return (size & (size - 1)) ? (i + size) % size : i & (size - 1);
-    case ATTILA_CLAMP_TO_EDGE:
-    case ATTILA_MIRRORED_REPEAT:
-        return MIN(i, size - 1);
-    default:        /* CLAMP, CLAMP_TO_BORDER: the border is black */
-        return MIN(i, size);
     }
+    return MIN(i, wrap_index_max(mode, size));
 }
+
+#ifdef __SSE2__
+/*
+ * The bilinear filter of four RGBA8888 texels (p: 0 1 / 2 3) with the
+ * weights a, b, their four channels in the lanes of one vector: each
+ * texel's bytes converted as g3d_unorm2f does (exact, see
+ * g3d_unorm2f_sse2), the weights' products and sums in sample_level's
+ * order. The D3D9 swap and the reversed order move channels only, so they
+ * move the filtered channels once instead of each texel's.
+ */
+static inline void filter_rgba8(const AttilaTexState *ts,
+                                const uint8_t *const p[4], float a, float b,
+                                float o[4])
+{
+    __m128 tv[4], va = _mm_set1_ps(a), vb = _mm_set1_ps(b);
+    __m128 na = _mm_set1_ps(1.0f - a), nb = _mm_set1_ps(1.0f - b);
+    __m128 ov;
+    int q;
+
+    for (q = 0; q < 4; q++) {
+        uint32_t word;
+        __m128i z = _mm_setzero_si128(), bytes;
+
+        memcpy(&word, p[q], 4);
+        bytes = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)word), z);
+        tv[q] = g3d_unorm2f_sse2(
+            _mm_cvtepi32_ps(_mm_unpacklo_epi16(bytes, z)), 8);
+    }
+    ov = _mm_add_ps(
+        _mm_add_ps(
+            _mm_add_ps(_mm_mul_ps(_mm_mul_ps(tv[0], na), nb),
+                       _mm_mul_ps(_mm_mul_ps(tv[1], va), nb)),
+            _mm_mul_ps(_mm_mul_ps(tv[2], na), vb)),
+        _mm_mul_ps(_mm_mul_ps(tv[3], va), vb));
+    if (ts->d3d9_conv) {
+        ov = _mm_shuffle_ps(ov, ov, _MM_SHUFFLE(3, 0, 1, 2));
+    }
+    if (ts->reverse) {
+        ov = _mm_shuffle_ps(ov, ov, _MM_SHUFFLE(0, 1, 2, 3));
+    }
+    _mm_storeu_ps(o, ov);
+}
+#endif
 
 TEXEL_PATH_INLINE void sample_level(const AttilaTexState *ts, TexelPath path,
                                     uint32_t l, uint32_t face, bool linear,
@@ -511,42 +572,13 @@ TEXEL_PATH_INLINE void sample_level(const AttilaTexState *ts, TexelPath path,
                                 lv->ptr && d > 0 && j1 < h };
                 int q;
 #ifdef __SSE2__
-                /*
-                 * The four channels in the lanes of one vector: each
-                 * texel's bytes converted as g3d_unorm2f does (exact, see
-                 * g3d_unorm2f_sse2), the weights' products and sums in the
-                 * scalar code's order below. The D3D9 swap and the
-                 * reversed order move channels only, so they move the
-                 * filtered channels once instead of each texel's.
-                 */
-                __m128 tv[4], va = _mm_set1_ps(a), vb = _mm_set1_ps(b);
-                __m128 na = _mm_set1_ps(1.0f - a), nb = _mm_set1_ps(1.0f - b);
-                __m128 ov;
+                const uint8_t *p[4];
 
                 for (q = 0; q < 4; q++) {
-                    const uint8_t *p = xin[q & 1] && yin[q >> 1] ?
+                    p[q] = xin[q & 1] && yin[q >> 1] ?
                         lv->ptr + (size_t)(x[q & 1] + y[q >> 1]) * 4 : zero;
-                    uint32_t word;
-                    __m128i z = _mm_setzero_si128(), bytes;
-
-                    memcpy(&word, p, 4);
-                    bytes = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)word), z);
-                    tv[q] = g3d_unorm2f_sse2(
-                        _mm_cvtepi32_ps(_mm_unpacklo_epi16(bytes, z)), 8);
                 }
-                ov = _mm_add_ps(
-                    _mm_add_ps(
-                        _mm_add_ps(_mm_mul_ps(_mm_mul_ps(tv[0], na), nb),
-                                   _mm_mul_ps(_mm_mul_ps(tv[1], va), nb)),
-                        _mm_mul_ps(_mm_mul_ps(tv[2], na), vb)),
-                    _mm_mul_ps(_mm_mul_ps(tv[3], va), vb));
-                if (ts->d3d9_conv) {
-                    ov = _mm_shuffle_ps(ov, ov, _MM_SHUFFLE(3, 0, 1, 2));
-                }
-                if (ts->reverse) {
-                    ov = _mm_shuffle_ps(ov, ov, _MM_SHUFFLE(0, 1, 2, 3));
-                }
-                _mm_storeu_ps(o, ov);
+                filter_rgba8(ts, p, a, b, o);
                 return;
 #else
                 for (q = 0; q < 4; q++) {
@@ -587,6 +619,224 @@ TEXEL_PATH_INLINE void sample_level(const AttilaTexState *ts, TexelPath path,
         }
     }
 }
+
+#ifdef __SSE2__
+/*
+ * floorf of four lanes, bit for bit: below 2^23 in magnitude the
+ * truncation, less one where it rounded up, with x's sign (floorf(-0) is
+ * -0); from 2^23 up a float is an integer and is its own floor, and so
+ * are infinities and NaN (the compare is true for them: not less).
+ */
+static inline __m128 floor_lanes(__m128 x)
+{
+    const __m128 sign = _mm_set1_ps(-0.0f);
+    __m128 whole = _mm_cmpnlt_ps(_mm_andnot_ps(sign, x),
+                                 _mm_set1_ps(8388608.0f));
+    __m128 t = _mm_cvtepi32_ps(_mm_cvttps_epi32(x));
+
+    t = _mm_sub_ps(t, _mm_and_ps(_mm_cmpgt_ps(t, x), _mm_set1_ps(1.0f)));
+    t = _mm_or_ps(t, _mm_and_ps(x, sign));
+    return _mm_or_ps(_mm_and_ps(whole, x), _mm_andnot_ps(whole, t));
+}
+
+/* wrap_coord in lanes for every mode but MIRRORED_REPEAT; clampf's
+ * compares (NaN to the upper bound) */
+static inline __m128 wrap_coord_lanes(uint32_t mode, __m128 a, uint32_t size)
+{
+    __m128 lo, hi, in, below;
+    float flo, fhi;
+
+    if (mode == ATTILA_REPEAT) {
+        return _mm_sub_ps(a, floor_lanes(a));
+    }
+    wrap_bounds(mode, size, &flo, &fhi);
+    lo = _mm_set1_ps(flo);
+    hi = _mm_set1_ps(fhi);
+    in = _mm_and_ps(_mm_cmple_ps(lo, a), _mm_cmple_ps(a, hi));
+    below = _mm_cmplt_ps(a, lo);
+    return _mm_or_ps(_mm_and_ps(in, a),
+                     _mm_andnot_ps(in, _mm_or_ps(_mm_and_ps(below, lo),
+                                                 _mm_andnot_ps(below, hi))));
+}
+
+/* unsigned a < b in lanes (SSE2 compares signed: flip the sign bits) */
+static inline __m128i below_u32(__m128i a, __m128i b)
+{
+    const __m128i s = _mm_set1_epi32((int)0x80000000u);
+
+    return _mm_cmplt_epi32(_mm_xor_si128(a, s), _mm_xor_si128(b, s));
+}
+
+/* wrap_index in lanes (REPEAT of a power-of-two size or a clamp) */
+static inline __m128i wrap_index_lanes(uint32_t mode, __m128i i, uint32_t size)
+{
+    __m128i mx, big;
+
+    if (mode == ATTILA_REPEAT) {
+        return _mm_and_si128(i, _mm_set1_epi32((int)(size - 1)));
+    }
+    mx = _mm_set1_epi32((int)wrap_index_max(mode, size));
+    big = below_u32(mx, i);
+    return _mm_or_si128(_mm_and_si128(big, mx), _mm_andnot_si128(big, i));
+}
+
+/*
+ * attila_texel_offset(i, 0) (col) or (0, j) (row) in lanes: the block's and
+ * superblock's Morton bits are the index's low ATTILA_TEX_BLOCK_DIM +
+ * ATTILA_TEX_SBLOCK_DIM bits spread to the even (column) or odd (row) bits,
+ * the superblock's column adds i >> those bits shifted past them, its row
+ * j >> them shifted past a padded row of superblocks (sb_shift)
+ */
+#define MORTON_BITS (ATTILA_TEX_BLOCK_DIM + ATTILA_TEX_SBLOCK_DIM)
+G_STATIC_ASSERT(MORTON_BITS <= 8);
+static inline __m128i morton_part_lanes(__m128i i, int odd, uint32_t sb_shift)
+{
+    __m128i x = _mm_and_si128(i, _mm_set1_epi32((1 << MORTON_BITS) - 1));
+
+    /* the bits of a byte to every other bit of 16 */
+    x = _mm_and_si128(_mm_or_si128(x, _mm_slli_epi32(x, 4)),
+                      _mm_set1_epi32(0x0f0f));
+    x = _mm_and_si128(_mm_or_si128(x, _mm_slli_epi32(x, 2)),
+                      _mm_set1_epi32(0x3333));
+    x = _mm_and_si128(_mm_or_si128(x, _mm_slli_epi32(x, 1)),
+                      _mm_set1_epi32(0x5555));
+    if (odd) {
+        x = _mm_slli_epi32(x, 1);
+    }
+    return _mm_add_epi32(
+        _mm_sll_epi32(_mm_srli_epi32(i, MORTON_BITS),
+                      _mm_cvtsi32_si128((int)sb_shift)), x);
+}
+
+/*
+ * filter_rgba8 for a quad's four fragments, one lane a fragment: texel q
+ * of each footprint in w[q], the weights a, b by fragment; channel by
+ * channel the same conversion (g3d_unorm2f_sse2), products and sums in
+ * the same order, then each fragment's four channels moved by the D3D9
+ * swap and the reversed order
+ */
+static inline void filter_rgba8_quad(const AttilaTexState *ts,
+                                     const __m128i w[4], __m128 a, __m128 b,
+                                     AttilaVec4 out[4])
+{
+    const __m128 one = _mm_set1_ps(1.0f);
+    const __m128i byte = _mm_set1_epi32(0xff);
+    __m128 na = _mm_sub_ps(one, a), nb = _mm_sub_ps(one, b), ch[4], t[4];
+    int c, q;
+
+    for (c = 0; c < 4; c++) {
+        for (q = 0; q < 4; q++) {
+            __m128i v = _mm_and_si128(
+                _mm_srl_epi32(w[q], _mm_cvtsi32_si128(8 * c)), byte);
+            t[q] = g3d_unorm2f_sse2(_mm_cvtepi32_ps(v), 8);
+        }
+        ch[c] = _mm_add_ps(
+            _mm_add_ps(
+                _mm_add_ps(_mm_mul_ps(_mm_mul_ps(t[0], na), nb),
+                           _mm_mul_ps(_mm_mul_ps(t[1], a), nb)),
+                _mm_mul_ps(_mm_mul_ps(t[2], na), b)),
+            _mm_mul_ps(_mm_mul_ps(t[3], a), b));
+    }
+    _MM_TRANSPOSE4_PS(ch[0], ch[1], ch[2], ch[3]);
+    for (q = 0; q < 4; q++) {
+        if (ts->d3d9_conv) {
+            ch[q] = _mm_shuffle_ps(ch[q], ch[q], _MM_SHUFFLE(3, 0, 1, 2));
+        }
+        if (ts->reverse) {
+            ch[q] = _mm_shuffle_ps(ch[q], ch[q], _MM_SHUFFLE(0, 1, 2, 3));
+        }
+        _mm_storeu_ps(out[q].f, ch[q]);
+    }
+}
+
+/*
+ * sample_level's bilinear RGBA8888 Morton read for a quad's four fragments
+ * at once, one lane a fragment: the wrap, scale, floors, weights, texel
+ * indices and their offsets with the same float operations, then the
+ * footprints' filter (filter_rgba8_quad). False (nothing done) for what
+ * it leaves to sample_level: an undescribed level, non-normalised
+ * coordinates (their floors may pass 2^31), MIRRORED_REPEAT, REPEAT of a
+ * size that is not a power of two.
+ */
+static bool sample_quad_linear_rgba8(const AttilaTexState *ts, uint32_t l,
+                                     uint32_t face, const AttilaVec4 c[4],
+                                     AttilaVec4 out[4])
+{
+    static const uint8_t zero[4];
+    const AttilaTexLevel *lv = &ts->level[l][face];
+    uint32_t w = lv->width, h = lv->height, dim[2] = { w, h };
+    uint32_t lw = attila_log2_ceil(w), row_l2 = lw > MORTON_BITS ?
+                  lw - MORTON_BITS : 0;
+    const uint8_t *base;
+    __m128 uv[4], wt[2];
+    __m128i idx[2][2], part[2][2], in[2][2], rows, texels[4];
+    uint32_t off[4];
+    int k, q, f;
+
+    if (w == 0 || ts->non_normalized) {
+        return false;
+    }
+    for (k = 0; k < 2; k++) {
+        if (ts->wrap[k] == ATTILA_MIRRORED_REPEAT ||
+            (ts->wrap[k] == ATTILA_REPEAT && (dim[k] & (dim[k] - 1)))) {
+            return false;
+        }
+    }
+    for (k = 0; k < 4; k++) {
+        uv[k] = _mm_loadu_ps(c[k].f);
+    }
+    _MM_TRANSPOSE4_PS(uv[0], uv[1], uv[2], uv[3]);
+    rows = _mm_set1_epi32(lv->ptr && lv->depth > 0 ? -1 : 0);
+    for (k = 0; k < 2; k++) {
+        __m128 t = wrap_coord_lanes(ts->wrap[k], uv[k], dim[k]), fl;
+        __m128i i;
+
+        if (k == 1 && ts->v_invert) {
+            t = _mm_sub_ps(_mm_set1_ps(1.0f), t);
+        }
+        t = _mm_sub_ps(_mm_mul_ps(t, _mm_set1_ps((float)dim[k])),
+                       _mm_set1_ps(0.5f));
+        fl = floor_lanes(t);
+        wt[k] = _mm_sub_ps(t, fl);
+        /* to_u32: t is at most the size, so the floor is below 2^31 and
+         * the truncation exact; NaN gives 0x80000000 as to_u32 does */
+        i = _mm_cvttps_epi32(fl);
+        idx[k][0] = wrap_index_lanes(ts->wrap[k], i, dim[k]);
+        idx[k][1] = wrap_index_lanes(ts->wrap[k],
+                                     _mm_add_epi32(i, _mm_set1_epi32(1)),
+                                     dim[k]);
+        for (q = 0; q < 2; q++) {
+            part[k][q] = morton_part_lanes(idx[k][q], k,
+                                           k ? row_l2 + 2 * MORTON_BITS :
+                                               2 * MORTON_BITS);
+            in[k][q] = below_u32(idx[k][q], _mm_set1_epi32((int)dim[k]));
+            if (k) {
+                in[k][q] = _mm_and_si128(in[k][q], rows);
+            }
+        }
+    }
+    /*
+     * The texels' words by fragment, without a branch: a footprint texel
+     * outside the level reads the level's first word (or a zero one when
+     * the level is unmapped), then its word is cleared
+     */
+    base = lv->ptr && lv->depth > 0 ? lv->ptr : zero;
+    for (q = 0; q < 4; q++) {
+        __m128i m = _mm_and_si128(in[0][q & 1], in[1][q >> 1]);
+        uint32_t word[4];
+
+        _mm_storeu_si128((__m128i *)off,
+                         _mm_and_si128(m, _mm_add_epi32(part[0][q & 1],
+                                                        part[1][q >> 1])));
+        for (f = 0; f < 4; f++) {
+            memcpy(&word[f], base + (size_t)off[f] * 4, 4);
+        }
+        texels[q] = _mm_and_si128(m, _mm_loadu_si128((const __m128i *)word));
+    }
+    filter_rgba8_quad(ts, texels, wt[0], wt[1], out);
+    return true;
+}
+#endif
 
 /* the cube face for the quad and its 2D coordinates (selectCubeMapFace) */
 static uint32_t cube_face(AttilaVec4 c[4])
@@ -655,10 +905,18 @@ TEXEL_PATH_INLINE void sample_quad(const AttilaTexState *ts, TexelPath path,
          * MAG_FILTER): the LOD below would choose that filter at the base
          * level whatever it is, so this path leaves the LOD out.
          */
+        uint32_t l = MIN(base, ATTILA_MAX_TEXTURE_SIZE - 1);
+
+#ifdef __SSE2__
+        if (ts->min_filter == ATTILA_LINEAR &&
+            sample_quad_linear_rgba8(ts, l, face, coord, out)) {
+            return;
+        }
+#endif
         for (i = 0; i < 4; i++) {
             float s[3] = { coord[i].f[0], coord[i].f[1], coord[i].f[2] };
-            sample_level(ts, path, MIN(base, ATTILA_MAX_TEXTURE_SIZE - 1),
-                         face, ts->min_filter == ATTILA_LINEAR, s, out[i].f);
+            sample_level(ts, path, l, face, ts->min_filter == ATTILA_LINEAR,
+                         s, out[i].f);
         }
         return;
     }
