@@ -1090,6 +1090,13 @@ void attila_color_write4_soa(const AttilaRenderTarget *rt, uint8_t *px,
 void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
                                 const uint32_t *rtx, const AttilaRowStamp *row,
                                 unsigned m, const __m128 (*ch)[4]);
+/*
+ * the four pixels of a 4-sample stamp (AVX): pixel i's four samples at
+ * px + 16 i get its colour, lane i of ch[c], where bit 4 i + s of cover is
+ * set
+ */
+void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
+                                   const __m128 ch[4], unsigned cover);
 #endif
 #endif
 void attila_color_read(uint32_t format, const uint8_t *px, float out[4]);

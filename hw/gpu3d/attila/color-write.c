@@ -501,6 +501,115 @@ void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
         }
     }
 }
+
+/*
+ * The four pixels of a 4-sample stamp, each pixel's colour on its four
+ * samples (rasterizer.c copy4_row_avx): pixel i's slots at px + 16 i, its
+ * colour lane i of ch[c], sample s written where bit 4 i + s of `cover`
+ * is set. attila_color_write4_soa would be called a pixel with the colour
+ * in all four lanes; here what depends on the colour alone is done once
+ * for the four pixels, lane i pixel i: the clamp and the blend factors
+ * (the same operations on the same values in every lane of the per-pixel
+ * call), and without blending the product by 255, truncation and packing
+ * (a pixel's samples then get the same word). With blending the samples'
+ * destinations differ, so two pixels' eight samples take
+ * attila_color_write_row_avx's operations in one eight-lane vector, the
+ * source and its factors spread from the pixel's lane to its samples'.
+ */
+__attribute__((target("avx")))
+void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
+                                   const __m128 ch[4], unsigned cover)
+{
+    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+    const __m128i chan = _mm_set1_epi32((int)rt->chan);
+    __m128 s[4];
+    unsigned i;
+    int c;
+
+    for (c = 0; c < 4; c++) {
+        s[c] = _mm_max_ps(_mm_min_ps(ch[c], one), zero);
+    }
+    if (rt->path == ATTILA_CW_RGBA8_BLEND) {
+        const __m256 one8 = _mm256_set1_ps(1.0f), zero8 = _mm256_setzero_ps();
+        const __m256 k255 = _mm256_set1_ps(255.0f);
+        const __m256 inv = _mm256_set1_ps(1.0f / 255.0f);
+        const __m128 sa = s[3];
+        __m128 sf[2], df[2];
+
+        /* red, green and blue share their factors (attila_color_choose) */
+        for (c = 0; c < 2; c++) {
+            sf[c] = _mm_add_ps(_mm_set1_ps(rt->fbase[0][3 * c]),
+                               _mm_mul_ps(_mm_set1_ps(rt->fslope[0][3 * c]), sa));
+            df[c] = _mm_add_ps(_mm_set1_ps(rt->fbase[1][3 * c]),
+                               _mm_mul_ps(_mm_set1_ps(rt->fslope[1][3 * c]), sa));
+        }
+        for (i = 0; i < 4; i += 2) {
+            /* lanes 0-3 pixel i's samples, 4-7 pixel i + 1's */
+            const __m256i sel = _mm256_setr_epi32(i, i, i, i, i + 1, i + 1,
+                                                  i + 1, i + 1);
+            uint8_t *p0 = px + 16 * i, *p1 = p0 + 16;
+            __m128i old0, old1, lo[4], hi[4], res0, res1;
+            __m256 sf8[2], df8[2];
+
+            if (!(cover >> 4 * i & 0xff)) {
+                continue;
+            }
+            old0 = _mm_loadu_si128((const __m128i *)p0);
+            old1 = _mm_loadu_si128((const __m128i *)p1);
+            for (c = 0; c < 2; c++) {
+                sf8[c] = _mm256_permutevar_ps(
+                    _mm256_set_m128(sf[c], sf[c]), sel);
+                df8[c] = _mm256_permutevar_ps(
+                    _mm256_set_m128(df[c], df[c]), sel);
+            }
+            for (c = 0; c < 4; c++) {
+                __m256 v = _mm256_permutevar_ps(_mm256_set_m128(s[c], s[c]),
+                                                sel);
+                __m256 d = _mm256_cvtepi32_ps(
+                    _mm256_set_m128i(_mm_shuffle_epi8(old1, PICK(c)),
+                                     _mm_shuffle_epi8(old0, PICK(c))));
+                __m256i u;
+
+                v = _mm256_add_ps(_mm256_mul_ps(v, sf8[c == 3]),
+                                  _mm256_mul_ps(_mm256_mul_ps(d, inv),
+                                                df8[c == 3]));
+                v = _mm256_max_ps(_mm256_min_ps(v, one8), zero8);
+                u = _mm256_cvttps_epi32(_mm256_mul_ps(v, k255));
+                lo[c] = _mm256_castsi256_si128(u);
+                hi[c] = _mm256_extractf128_si256(u, 1);
+            }
+            res0 = _mm_or_si128(_mm_or_si128(lo[0], _mm_slli_epi32(lo[1], 8)),
+                                _mm_or_si128(_mm_slli_epi32(lo[2], 16),
+                                             _mm_slli_epi32(lo[3], 24)));
+            res1 = _mm_or_si128(_mm_or_si128(hi[0], _mm_slli_epi32(hi[1], 8)),
+                                _mm_or_si128(_mm_slli_epi32(hi[2], 16),
+                                             _mm_slli_epi32(hi[3], 24)));
+            store_slots(p0, old0, res0, cover >> 4 * i, chan);
+            store_slots(p1, old1, res1, cover >> 4 * (i + 1), chan);
+        }
+    } else {
+        const __m128 k255 = _mm_set1_ps(255.0f);
+        __m128i u[4], res;
+
+        for (c = 0; c < 4; c++) {
+            u[c] = _mm_cvttps_epi32(_mm_mul_ps(s[c], k255));
+        }
+        res = _mm_or_si128(_mm_or_si128(u[0], _mm_slli_epi32(u[1], 8)),
+                           _mm_or_si128(_mm_slli_epi32(u[2], 16),
+                                        _mm_slli_epi32(u[3], 24)));
+        for (i = 0; i < 4; i++) {
+            uint8_t *p = px + 16 * i;
+
+            if (cover >> 4 * i & 15) {
+                /* pixel i's word on its four samples */
+                __m128i w = _mm_castps_si128(_mm_permutevar_ps(
+                    _mm_castsi128_ps(res), _mm_set1_epi32((int)i)));
+                store_slots(p, _mm_loadu_si128((const __m128i *)p), w,
+                            cover >> 4 * i, chan);
+            }
+        }
+    }
+}
 #undef PICK
 #endif
 

@@ -1280,7 +1280,7 @@ static const uint16_t spread4[16] = {
  * centroid table's sums; the copied input from the centroids' edge values
  * by channel (attila_interp_weights_avx, _comps_avx: attila_interpolate's
  * operations), the program's one step counted, and each pixel's colour
- * broadcast to its samples' slots (attila_color_write4_soa). The run is
+ * written to its samples' slots (attila_color_write_stamp4_avx). The run is
  * raster_job's, the stamps the box test admits; the bounds are the exact
  * tests, so a stamp stamp4 would have taken as far inside (edges not
  * tested) gets the same coverage. Additions, products, one division and
@@ -1421,18 +1421,12 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             attila_interp_weights_avx(c[0], c[1], c[2], f);
             attila_interp_comps_avx((const __m256d (*)[4])ad, f, ch);
             ctx->work++;
-            for (i = 0; i < 4; i++) {
-                __m128 px[4];
-                if (!cover[i]) {
-                    continue;
-                }
-                /* pixel i's colour on its four samples */
-                for (k = 0; k < 4; k++) {
-                    px[k] = _mm_permutevar_ps(ch[k], _mm_set1_epi32((int)i));
-                }
-                attila_color_write4_soa(rt, p0 + 16 * i, px, cover[i]);
-                ctx->fragments++;
-            }
+            /* each pixel's colour on its covered samples */
+            attila_color_write_stamp4_avx(rt, p0, ch, cover[0] |
+                                          cover[1] << 4 | cover[2] << 8 |
+                                          cover[3] << 12);
+            ctx->fragments += (cover[0] != 0) + (cover[1] != 0) +
+                              (cover[2] != 0) + (cover[3] != 0);
         }
     }
 }
