@@ -1300,7 +1300,17 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     uint32_t dy = (uint32_t)(qy - t->start_y);
     RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
     unsigned rows = row_bits(t, qy);
-    bool ztest = ctx->ztest;
+    /* the draw's fields in locals: the z and colour stores go through
+     * byte pointers, which could alias ds and ctx, so GCC would load the
+     * fields again after each store */
+    const bool ztest = ctx->ztest, depth_only = ds->depth_only;
+    const bool zwrite = ds->depth_mask;
+    const uint8_t ztable = ds->depth_table;
+    uint8_t *const zrow = ztest ? ds->zptr + ctx->zy[qy >> 1] : NULL;
+    const uint32_t *const zx = ctx->zx;
+    const __m256d zscale = _mm256_set1_pd(ds->z_scale);
+    const __m256d zoffset = _mm256_set1_pd(ds->z_offset);
+    uint64_t quads = 0, shaded = 0, fragments = 0;
     __m256d lo[4], hi3, ea[3], eb[3], ad[3][4];
     int32_t qx;
     int k;
@@ -1351,20 +1361,19 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         for (i = 0; i < 4; i++) {
             cover[i] = left >> 4 * i & 15;
         }
-        ctx->quads++;
+        quads++;
 
         if (ztest) {
             /* attila_convert_z of the covered samples (0 elsewhere and
              * unless zc > 0), then each pixel's four words */
             const __m256d top = _mm256_set1_pd(16777215.0);
-            uint8_t *z0 = ds->zptr + ctx->zx[qx >> 1] + ctx->zy[qy >> 1];
+            uint8_t *z0 = zrow + zx[qx >> 1];
             __m128 w[4];
             uint32_t zs[4][4];
 
             for (s = 0; s < 4; s++) {
-                __m256d zw = _mm256_add_pd(
-                    _mm256_mul_pd(_mm256_set1_pd(ds->z_scale), zsv[s]),
-                    _mm256_set1_pd(ds->z_offset));
+                __m256d zw = _mm256_add_pd(_mm256_mul_pd(zscale, zsv[s]),
+                                           zoffset);
                 __m256d zc = _mm256_mul_pd(zw, top);
                 __m256d keep = _mm256_and_pd(
                     msk[s], _mm256_cmp_pd(zc, _mm256_setzero_pd(), _CMP_GT_OQ));
@@ -1378,9 +1387,9 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 if (!cover[i]) {
                     continue;
                 }
-                if (ds->depth_only) {
-                    cover[i] = attila_depth_only_test4(
-                        ds, _mm_castps_si128(w[i]), za, cover[i]);
+                if (depth_only) {
+                    cover[i] = attila_depth_test4_table(
+                        ztable, zwrite, _mm_castps_si128(w[i]), za, cover[i]);
                 } else {
                     _mm_storeu_ps((float *)zs[i], w[i]);
                     for (s = 0; s < 4; s++) {
@@ -1420,15 +1429,18 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             }
             attila_interp_weights_avx(c[0], c[1], c[2], f);
             attila_interp_comps_avx((const __m256d (*)[4])ad, f, ch);
-            ctx->work++;
+            shaded++;
             /* each pixel's colour on its covered samples */
             attila_color_write_stamp4_avx(rt, p0, ch, cover[0] |
                                           cover[1] << 4 | cover[2] << 8 |
                                           cover[3] << 12);
-            ctx->fragments += (cover[0] != 0) + (cover[1] != 0) +
-                              (cover[2] != 0) + (cover[3] != 0);
+            fragments += (cover[0] != 0) + (cover[1] != 0) +
+                         (cover[2] != 0) + (cover[3] != 0);
         }
     }
+    ctx->quads += quads;
+    ctx->work += shaded;
+    ctx->fragments += fragments;
 }
 #endif
 
