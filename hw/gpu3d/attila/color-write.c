@@ -438,19 +438,16 @@ static inline void pack_slots8(__m256 s[4], const __m256 *sf, const __m256 *df,
     __m128i lo[4], hi[4];
     int c;
 
+    for (c = 0; c < 4 && sf; c++) {
+        __m256 d = _mm256_cvtepi32_ps(
+            _mm256_set_m128i(_mm_shuffle_epi8(old1, PICK(c)),
+                             _mm_shuffle_epi8(old0, PICK(c))));
+        s[c] = _mm256_add_ps(_mm256_mul_ps(s[c], sf[c == 3]),
+                             _mm256_mul_ps(_mm256_mul_ps(d, inv), df[c == 3]));
+        s[c] = _mm256_max_ps(_mm256_min_ps(s[c], one), zero);
+    }
     for (c = 0; c < 4; c++) {
-        __m256i u;
-
-        if (sf) {
-            __m256 d = _mm256_cvtepi32_ps(
-                _mm256_set_m128i(_mm_shuffle_epi8(old1, PICK(c)),
-                                 _mm_shuffle_epi8(old0, PICK(c))));
-            s[c] = _mm256_add_ps(_mm256_mul_ps(s[c], sf[c == 3]),
-                                 _mm256_mul_ps(_mm256_mul_ps(d, inv),
-                                               df[c == 3]));
-            s[c] = _mm256_max_ps(_mm256_min_ps(s[c], one), zero);
-        }
-        u = _mm256_cvttps_epi32(_mm256_mul_ps(s[c], k255));
+        __m256i u = _mm256_cvttps_epi32(_mm256_mul_ps(s[c], k255));
         lo[c] = _mm256_castsi256_si128(u);
         hi[c] = _mm256_extractf128_si256(u, 1);
     }
@@ -514,7 +511,7 @@ void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
                 df[c] = _mm256_add_ps(db[c], _mm256_mul_ps(ds[c], sa));
             }
         }
-        pack_slots8(s, blend ? sf : NULL, blend ? df : NULL, old0, old1, res);
+        pack_slots8(s, blend ? sf : NULL, df, old0, old1, res);
         store_slots(p0, old0, res[0], row[k].cov, chan);
         if (k1 != k) {
             store_slots(p1, old1, res[1], row[k1].cov, chan);
