@@ -890,16 +890,26 @@ typedef struct TileEdges {
     double hi[3];           /* inside edge k if a dx + b dy > hi */
 } TileEdges;
 
-/* for boxes [dx, dx + w] x [dy, dy + w] with offsets up to `span` */
-static void tile_edges(const AttilaTriangle *t, const double tv[4], double w,
-                       double span, TileEdges *te)
+/*
+ * for boxes [dx, dx + w] x [dy, dy + w] with offsets up to `span`; true
+ * when the box [0, wt] x [0, wt] is outside an edge (box_outside at (0, 0)
+ * of these bounds with w = wt: the slack depends on span alone, so the
+ * whole tile's test shares it)
+ */
+static bool tile_edges(const AttilaTriangle *t, const double tv[4], double w,
+                       double wt, double span, TileEdges *te)
 {
+    bool outside = false;
     int k;
 
     for (k = 0; k < 3; k++) {
         double a = t->e[k][0], b = t->e[k][1];
         double slack = 1e-6 * (fabs(tv[k]) + (fabs(a) + fabs(b)) * span) +
                        1e-9;
+        double limt = -slack - tv[k] - (a > 0.0 ? a * wt : 0.0) -
+                      (b > 0.0 ? b * wt : 0.0);
+
+        outside |= a * 0.0 + b * 0.0 < limt;
         te->a[k] = a;
         te->b[k] = b;
         /* the box's largest value is at dx (+ w where a > 0), likewise dy */
@@ -912,6 +922,7 @@ static void tile_edges(const AttilaTriangle *t, const double tv[4], double w,
             te->hi[k] = INFINITY;
         }
     }
+    return outside;
 }
 
 static inline bool box_outside(const TileEdges *te, double dx, double dy)
@@ -1507,7 +1518,7 @@ static void raster_job(void *arg, int thread)
             for (tx = tx0; tx <= tx1; tx++) {
                 int32_t x0, y0, x1, y1, qx, qy;
                 double tv[4];
-                TileEdges whole, stamps;
+                TileEdges stamps;
                 AttilaStampMemo memo = { 0 };
                 bool outside;
                 unsigned cov;
@@ -1525,9 +1536,8 @@ static void raster_job(void *arg, int thread)
                 y1 = MIN(t->y1, ty * TILE + TILE - 1);
                 /* offsets up to 2 past a stamp's origin: its second
                  * pixel and that pixel's MSAA samples */
-                tile_edges(t, tv, TILE + 2, TILE + 2, &whole);
-                tile_edges(t, tv, 2, TILE + 2, &stamps);
-                outside = r->skip_boxes && box_outside(&whole, 0, 0);
+                outside = tile_edges(t, tv, 2, TILE + 2, TILE + 2, &stamps) &&
+                          r->skip_boxes;
                 for (qy = y0; qy <= y1; qy += 2) {
                     if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
                         return;     /* the draw is stopped (reported) */
