@@ -200,6 +200,55 @@ static void test_color_write4(void)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /*
+ * The colour write of a 4-sample stamp (rasterizer.c copy4_row_avx:
+ * attila_color_write_stamp4_avx) with the write state rt against the
+ * general one grt: four pixel colours (lane i of ch[c] pixel i's channel
+ * c), random bytes and 16-bit sample coverage (whole pixels uncovered a
+ * third of the time); each covered sample written by attila_color_write
+ * with its pixel's colour. Checked to fail when pixel 3's colour was
+ * taken for pixel 2's samples without blending, when the blend's second
+ * pair of pixels read pixel 1's destination, when the blend factors were
+ * spread from pixel i + 1 to pixel i's samples, and when a pixel's
+ * coverage took the next pixel's bits.
+ */
+static void check_stamp4(GRand *rnd, const AttilaDrawState *ds,
+                         const AttilaRenderTarget *rt,
+                         const AttilaRenderTarget *grt, int index,
+                         const __m128 ch[4], int n)
+{
+    uint8_t fast[64], ref[64];
+    float col[4][4];
+    unsigned cover = 0, i, j;
+    int c;
+
+    for (c = 0; c < 4; c++) {
+        _mm_storeu_ps(col[c], ch[c]);
+    }
+    for (i = 0; i < 4; i++) {
+        if (g_rand_int_range(rnd, 0, 3)) {
+            cover |= (unsigned)g_rand_int_range(rnd, 0, 16) << 4 * i;
+        }
+    }
+    for (c = 0; c < (int)sizeof(fast); c++) {
+        fast[c] = ref[c] = g_rand_int(rnd);
+    }
+    attila_color_write_stamp4_avx(rt, fast, ch, cover);
+    for (i = 0; i < 4; i++) {
+        float px[4] = { col[0][i], col[1][i], col[2][i], col[3][i] };
+        for (j = 0; j < 4; j++) {
+            if ((cover >> (4 * i + j)) & 1) {
+                attila_color_write(ds, grt, ref + 16 * i + 4 * j, px, index);
+            }
+        }
+    }
+    if (memcmp(fast, ref, sizeof(fast))) {
+        g_test_message("stamp4 case %d: cover %04x path %u", n, cover,
+                       rt->path);
+        g_assert_not_reached();
+    }
+}
+
+/*
  * The AVX colour write of a row of the one-sample copy (rasterizer.c
  * copy_row_avx) against the general path: rows of 1 to 8 stamps at
  * shuffled slots of a line, random RGBA8888 write states, colours
@@ -207,7 +256,8 @@ static void test_color_write4(void)
  * write slot by slot. Checked to fail when the second stamp of a pair is
  * written whatever its pixel 3's coverage, when an odd last stamp is
  * written from its neighbour's colours, and when alpha blends with the
- * colour's factor. (The row walk's interpolation is
+ * colour's factor. Each case also checks check_stamp4 with its state.
+ * (The row walk's interpolation is
  * attila_interp_weights_avx and _comps_avx, which /attila/fast/interpolate
  * checks through the AVX lanes; /attila/fast/stamp-rows draws with it.)
  */
@@ -288,6 +338,8 @@ static void test_copy_row(void)
                            rt.dst_rgb, rt.src_a, rt.dst_a);
             g_assert_not_reached();
         }
+        /* the same state and first stamp's colours as a 4-sample stamp */
+        check_stamp4(rnd, ds, &rt, &grt, index, ch[0], n);
     }
     g_test_message("general %u, RGBA8 %u, RGBA8 blend %u", taken[0], taken[1],
                    taken[2]);
@@ -297,6 +349,7 @@ static void test_copy_row(void)
     g_free(ds);
     g_rand_free(rnd);
 }
+
 #endif
 
 /*

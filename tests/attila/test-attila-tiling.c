@@ -297,7 +297,27 @@ static void test_dac_resolve(void)
  * leaves the blue byte out, when its pixel steps by 4 bytes for 16, and
  * when it takes G for B in the word it writes.
  */
+/*
+ * The DAC's rows against the general path, in the AVX instance (where the
+ * CPU has it) and without it (g3d_no_avx): the one-sample RGBA8888 run's
+ * AVX loop failed with R and B left in place, with the second stamp's
+ * words read 8 bytes on instead of 16, and with the run's last pixels
+ * (fewer than four) counted as done; the row's address as its y part once
+ * plus a run's x part failed with the y part of the even row below an odd
+ * one, and with the x part of the column two to the left.
+ */
+static void test_dac_general_once(void);
+
 static void test_dac_general(void)
+{
+    g3d_no_avx = false;
+    test_dac_general_once();
+    g3d_no_avx = true;
+    test_dac_general_once();
+    g3d_no_avx = false;
+}
+
+static void test_dac_general_once(void)
 {
     static const uint32_t sample_counts[4] = { 1, 2, 4, 8 };
     static const uint8_t palette[2][4] = {

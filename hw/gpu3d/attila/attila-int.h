@@ -1033,9 +1033,9 @@ static inline bool attila_depth_only_test(const AttilaDrawState *ds,
  * 24-bit values compare alike as signed words; the table gives the pass
  * bit of less, equal and greater as before.
  */
-static inline unsigned attila_depth_only_test4(const AttilaDrawState *ds,
-                                               __m128i zin, uint8_t *zbuf,
-                                               unsigned cover)
+static inline unsigned attila_depth_test4_table(uint8_t table, bool write,
+                                                __m128i zin, uint8_t *zbuf,
+                                                unsigned cover)
 {
     const __m128i low = _mm_set1_epi32(0x00ffffff);
     __m128i w = _mm_loadu_si128((const __m128i *)zbuf);
@@ -1046,11 +1046,11 @@ static inline unsigned attila_depth_only_test4(const AttilaDrawState *ds,
     __m128i lt = _mm_cmplt_epi32(zin, depth), gt = _mm_cmpgt_epi32(zin, depth);
     __m128i eq = _mm_cmpeq_epi32(zin, depth);
     __m128i pass = _mm_and_si128(cov, _mm_or_si128(
-        _mm_or_si128(_mm_and_si128(lt, _mm_set1_epi32(-(ds->depth_table & 1))),
-                     _mm_and_si128(eq, _mm_set1_epi32(-(ds->depth_table >> 1 & 1)))),
-        _mm_and_si128(gt, _mm_set1_epi32(-(ds->depth_table >> 2 & 1)))));
+        _mm_or_si128(_mm_and_si128(lt, _mm_set1_epi32(-(table & 1))),
+                     _mm_and_si128(eq, _mm_set1_epi32(-(table >> 1 & 1)))),
+        _mm_and_si128(gt, _mm_set1_epi32(-(table >> 2 & 1)))));
 
-    if (ds->depth_mask) {
+    if (write) {
         __m128i neww = _mm_or_si128(_mm_andnot_si128(low, w),
                                     _mm_and_si128(zin, low));
         _mm_storeu_si128((__m128i *)zbuf,
@@ -1058,6 +1058,17 @@ static inline unsigned attila_depth_only_test4(const AttilaDrawState *ds,
                                       _mm_andnot_si128(pass, w)));
     }
     return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(pass));
+}
+
+/* the same with the draw's table and depth mask (a caller that stores
+ * to the z buffer between tests may pass them as locals instead: the
+ * stores could alias ds, so ds's fields would be loaded again each test) */
+static inline unsigned attila_depth_only_test4(const AttilaDrawState *ds,
+                                               __m128i zin, uint8_t *zbuf,
+                                               unsigned cover)
+{
+    return attila_depth_test4_table(ds->depth_table, ds->depth_mask, zin,
+                                    zbuf, cover);
 }
 #endif
 
@@ -1094,6 +1105,13 @@ void attila_color_write4_soa(const AttilaRenderTarget *rt, uint8_t *px,
 void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
                                 const uint32_t *rtx, const AttilaRowStamp *row,
                                 unsigned m, const __m128 (*ch)[4]);
+/*
+ * the four pixels of a 4-sample stamp (AVX): pixel i's four samples at
+ * px + 16 i get its colour, lane i of ch[c], where bit 4 i + s of cover is
+ * set
+ */
+void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
+                                   const __m128 ch[4], unsigned cover);
 #endif
 #endif
 void attila_color_read(uint32_t format, const uint8_t *px, float out[4]);

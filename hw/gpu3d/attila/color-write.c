@@ -421,6 +421,45 @@ static inline void store_slots(uint8_t *px, __m128i old, __m128i res,
 }
 
 /*
+ * Eight slots (lanes 0-3 those of old0, 4-7 those of old1) from their
+ * clamped colours by channel s: where sf is given, the blend s * sf +
+ * (d * (1/255)) * df with d the slots' destination bytes (red, green and
+ * blue take sf[0], df[0], alpha sf[1], df[1]) and the clamp; then the
+ * product by 255 truncated and the bytes packed, the slots' words in
+ * res[0] and res[1].
+ */
+__attribute__((target("avx"), always_inline))
+static inline void pack_slots8(__m256 s[4], const __m256 *sf, const __m256 *df,
+                               __m128i old0, __m128i old1, __m128i res[2])
+{
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    const __m256 k255 = _mm256_set1_ps(255.0f);
+    const __m256 inv = _mm256_set1_ps(1.0f / 255.0f);
+    __m128i lo[4], hi[4];
+    int c;
+
+    for (c = 0; c < 4 && sf; c++) {
+        __m256 d = _mm256_cvtepi32_ps(
+            _mm256_set_m128i(_mm_shuffle_epi8(old1, PICK(c)),
+                             _mm_shuffle_epi8(old0, PICK(c))));
+        s[c] = _mm256_add_ps(_mm256_mul_ps(s[c], sf[c == 3]),
+                             _mm256_mul_ps(_mm256_mul_ps(d, inv), df[c == 3]));
+        s[c] = _mm256_max_ps(_mm256_min_ps(s[c], one), zero);
+    }
+    for (c = 0; c < 4; c++) {
+        __m256i u = _mm256_cvttps_epi32(_mm256_mul_ps(s[c], k255));
+        lo[c] = _mm256_castsi256_si128(u);
+        hi[c] = _mm256_extractf128_si256(u, 1);
+    }
+    res[0] = _mm_or_si128(_mm_or_si128(lo[0], _mm_slli_epi32(lo[1], 8)),
+                          _mm_or_si128(_mm_slli_epi32(lo[2], 16),
+                                       _mm_slli_epi32(lo[3], 24)));
+    res[1] = _mm_or_si128(_mm_or_si128(hi[0], _mm_slli_epi32(hi[1], 8)),
+                          _mm_or_si128(_mm_slli_epi32(hi[2], 16),
+                                       _mm_slli_epi32(hi[3], 24)));
+}
+
+/*
  * attila_color_write4_soa's operations for two stamps at once: stamp k's
  * lanes 0-3 and stamp k + 1's 4-7 of eight-float vectors, each lane the
  * same float operations in the same order (clamp as MIN then MAX, the
@@ -438,8 +477,6 @@ void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
                                 unsigned m, const __m128 (*ch)[4])
 {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
-    const __m256 k255 = _mm256_set1_ps(255.0f);
-    const __m256 inv = _mm256_set1_ps(1.0f / 255.0f);
     const __m128i chan = _mm_set1_epi32((int)rt->chan);
     const bool blend = rt->path == ATTILA_CW_RGBA8_BLEND;
     __m256 sb[2], ss[2], db[2], ds[2];
@@ -459,8 +496,8 @@ void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
         uint8_t *p1 = line + rtx[row[k1].qx >> 1];
         __m128i old0 = _mm_loadu_si128((const __m128i *)p0);
         __m128i old1 = _mm_loadu_si128((const __m128i *)p1);
-        __m128i lo[4], hi[4], res0, res1;
-        __m256 s[4];
+        __m128i res[2];
+        __m256 s[4], sf[2], df[2];
 
         for (c = 0; c < 4; c++) {
             s[c] = _mm256_set_m128(ch[k1][c], ch[k][c]);
@@ -468,36 +505,104 @@ void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
         }
         if (blend) {
             const __m256 sa = s[3];
-            __m256 sf[2], df[2];
 
             for (c = 0; c < 2; c++) {
                 sf[c] = _mm256_add_ps(sb[c], _mm256_mul_ps(ss[c], sa));
                 df[c] = _mm256_add_ps(db[c], _mm256_mul_ps(ds[c], sa));
             }
-            for (c = 0; c < 4; c++) {
-                __m256 d = _mm256_cvtepi32_ps(
-                    _mm256_set_m128i(_mm_shuffle_epi8(old1, PICK(c)),
-                                     _mm_shuffle_epi8(old0, PICK(c))));
-                s[c] = _mm256_add_ps(_mm256_mul_ps(s[c], sf[c == 3]),
-                                     _mm256_mul_ps(_mm256_mul_ps(d, inv),
-                                                   df[c == 3]));
-                s[c] = _mm256_max_ps(_mm256_min_ps(s[c], one), zero);
-            }
         }
-        for (c = 0; c < 4; c++) {
-            __m256i u = _mm256_cvttps_epi32(_mm256_mul_ps(s[c], k255));
-            lo[c] = _mm256_castsi256_si128(u);
-            hi[c] = _mm256_extractf128_si256(u, 1);
-        }
-        res0 = _mm_or_si128(_mm_or_si128(lo[0], _mm_slli_epi32(lo[1], 8)),
-                            _mm_or_si128(_mm_slli_epi32(lo[2], 16),
-                                         _mm_slli_epi32(lo[3], 24)));
-        res1 = _mm_or_si128(_mm_or_si128(hi[0], _mm_slli_epi32(hi[1], 8)),
-                            _mm_or_si128(_mm_slli_epi32(hi[2], 16),
-                                         _mm_slli_epi32(hi[3], 24)));
-        store_slots(p0, old0, res0, row[k].cov, chan);
+        pack_slots8(s, blend ? sf : NULL, df, old0, old1, res);
+        store_slots(p0, old0, res[0], row[k].cov, chan);
         if (k1 != k) {
-            store_slots(p1, old1, res1, row[k1].cov, chan);
+            store_slots(p1, old1, res[1], row[k1].cov, chan);
+        }
+    }
+}
+
+/*
+ * The four pixels of a 4-sample stamp, each pixel's colour on its four
+ * samples (rasterizer.c copy4_row_avx): pixel i's slots at px + 16 i, its
+ * colour lane i of ch[c], sample s written where bit 4 i + s of `cover`
+ * is set. attila_color_write4_soa would be called a pixel with the colour
+ * in all four lanes; here what depends on the colour alone is done once
+ * for the four pixels, lane i pixel i: the clamp and the blend factors
+ * (the same operations on the same values in every lane of the per-pixel
+ * call), and without blending the product by 255, truncation and packing
+ * (a pixel's samples then get the same word). With blending the samples'
+ * destinations differ, so two pixels' eight samples take
+ * attila_color_write_row_avx's operations in one eight-lane vector, the
+ * source and its factors spread from the pixel's lane to its samples'.
+ */
+__attribute__((target("avx")))
+void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
+                                   const __m128 ch[4], unsigned cover)
+{
+    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+    const __m128i chan = _mm_set1_epi32((int)rt->chan);
+    __m128 s[4];
+    unsigned i;
+    int c;
+
+    for (c = 0; c < 4; c++) {
+        s[c] = _mm_max_ps(_mm_min_ps(ch[c], one), zero);
+    }
+    if (rt->path == ATTILA_CW_RGBA8_BLEND) {
+        const __m128 sa = s[3];
+        __m128 sf[2], df[2];
+
+        /* red, green and blue share their factors (attila_color_choose) */
+        for (c = 0; c < 2; c++) {
+            sf[c] = _mm_add_ps(_mm_set1_ps(rt->fbase[0][3 * c]),
+                               _mm_mul_ps(_mm_set1_ps(rt->fslope[0][3 * c]), sa));
+            df[c] = _mm_add_ps(_mm_set1_ps(rt->fbase[1][3 * c]),
+                               _mm_mul_ps(_mm_set1_ps(rt->fslope[1][3 * c]), sa));
+        }
+        for (i = 0; i < 4; i += 2) {
+            /* lanes 0-3 pixel i's samples, 4-7 pixel i + 1's */
+            const __m256i sel = _mm256_setr_epi32(i, i, i, i, i + 1, i + 1,
+                                                  i + 1, i + 1);
+            uint8_t *p0 = px + 16 * i, *p1 = p0 + 16;
+            __m128i old0, old1, res[2];
+            __m256 v[4], sf8[2], df8[2];
+
+            if (!(cover >> 4 * i & 0xff)) {
+                continue;
+            }
+            old0 = _mm_loadu_si128((const __m128i *)p0);
+            old1 = _mm_loadu_si128((const __m128i *)p1);
+            for (c = 0; c < 2; c++) {
+                sf8[c] = _mm256_permutevar_ps(
+                    _mm256_set_m128(sf[c], sf[c]), sel);
+                df8[c] = _mm256_permutevar_ps(
+                    _mm256_set_m128(df[c], df[c]), sel);
+            }
+            for (c = 0; c < 4; c++) {
+                v[c] = _mm256_permutevar_ps(_mm256_set_m128(s[c], s[c]), sel);
+            }
+            pack_slots8(v, sf8, df8, old0, old1, res);
+            store_slots(p0, old0, res[0], cover >> 4 * i, chan);
+            store_slots(p1, old1, res[1], cover >> 4 * (i + 1), chan);
+        }
+    } else {
+        const __m128 k255 = _mm_set1_ps(255.0f);
+        __m128i u[4], res;
+
+        for (c = 0; c < 4; c++) {
+            u[c] = _mm_cvttps_epi32(_mm_mul_ps(s[c], k255));
+        }
+        res = _mm_or_si128(_mm_or_si128(u[0], _mm_slli_epi32(u[1], 8)),
+                           _mm_or_si128(_mm_slli_epi32(u[2], 16),
+                                        _mm_slli_epi32(u[3], 24)));
+        for (i = 0; i < 4; i++) {
+            uint8_t *p = px + 16 * i;
+
+            if (cover >> 4 * i & 15) {
+                /* pixel i's word on its four samples */
+                __m128i w = _mm_castps_si128(_mm_permutevar_ps(
+                    _mm_castsi128_ps(res), _mm_set1_epi32((int)i)));
+                store_slots(p, _mm_loadu_si128((const __m128i *)p), w,
+                            cover >> 4 * i, chan);
+            }
         }
     }
 }

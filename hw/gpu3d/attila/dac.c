@@ -21,6 +21,10 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX_PATH 1
+#endif
 
 static inline uint8_t to8(float v)
 {
@@ -239,12 +243,39 @@ run_rgba8x4(const AttilaDisplay *d, const uint8_t *p, uint32_t *dst,
 }
 #endif
 
+#ifdef HAVE_AVX_PATH
+/*
+ * A one-sample RGBA8888 run's pixels four at a time (the row's two words
+ * of two consecutive stamps) as 0xffRRGGBB: one byte shuffle (PSHUFB, in
+ * the AVX instruction set) puts R, G, B in place and clears the top byte,
+ * which the OR sets. The SSE2 loop's result with fewer operations; the
+ * number of pixels done (the rest, fewer than four, are the caller's).
+ */
+__attribute__((target("avx")))
+static uint32_t run_rgba8_avx(const uint8_t *p, uint32_t *dst, uint32_t m)
+{
+    const __m128i rgb = _mm_setr_epi8(2, 1, 0, -128, 6, 5, 4, -128,
+                                      10, 9, 8, -128, 14, 13, 12, -128);
+    const __m128i alpha = _mm_set1_epi32((int)0xff000000u);
+    uint32_t k;
+
+    for (k = 0; k + 4 <= m; k += 4) {
+        __m128i w = _mm_unpacklo_epi64(
+            _mm_loadl_epi64((const __m128i *)(p + k * 8)),
+            _mm_loadl_epi64((const __m128i *)(p + k * 8 + 16)));
+        _mm_storeu_si128((__m128i *)(dst + k),
+                         _mm_or_si128(_mm_shuffle_epi8(w, rgb), alpha));
+    }
+    return k;
+}
+#endif
+
 void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
                     uint32_t *dst, uint32_t row)
 {
     AttilaPixelMapper pm;
-    uint32_t bytes = attila_rt_bytes(d->format), x, y, n;
-    bool rgba8;
+    uint32_t bytes = attila_rt_bytes(d->format), x, y, n, ay;
+    bool rgba8, avx = false;
 
     if (!attila_pixel_mapper_init(&pm, d->width, d->height, d->samples,
                                   bytes) || row >= d->height) {
@@ -252,16 +283,30 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
     }
     y = d->d3d9_pixel ? row : d->height - 1 - row;
     rgba8 = d->format == ATTILA_FMT_RGBA8888 && !g3d_general_path;
+#ifdef HAVE_AVX_PATH
+    avx = rgba8 && g3d_use_avx();
+#endif
     /* by runs of consecutive stamps: the row's two pixels of stamp k are
      * at k * 4 and k * 4 + 1 pixels from the run's first */
+    /* the address is a sum of fields of x alone and of y alone
+     * (attila_address_table), so the row's y part is found once; the
+     * general path keeps the whole address a run */
+    ay = attila_pixel_address(&pm, 0, y);
     for (x = 0; x < d->width; x += 2 * n) {
-        const uint8_t *p = surface + attila_pixel_address(&pm, x, y);
+        const uint8_t *p = surface + (g3d_general_path ?
+                                      attila_pixel_address(&pm, x, y) :
+                                      ay + attila_pixel_address(&pm, x, 0));
         uint32_t spb = pm.samples * bytes, k;
         n = attila_stamp_run(&pm, x);
         if (rgba8 && d->samples <= 1) {
             /* the run's pixels of this row: two words every four */
             uint32_t m = MIN(2 * n, d->width - x);
             k = 0;
+#ifdef HAVE_AVX_PATH
+            if (avx) {
+                k = run_rgba8_avx(p, dst + x, m);
+            }
+#endif
 #ifdef __SSE2__
             /* two stamps' two words at once: RGBA bytes to 0xffRRGGBB */
             for (; k + 4 <= m; k += 4) {

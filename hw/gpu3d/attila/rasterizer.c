@@ -890,16 +890,26 @@ typedef struct TileEdges {
     double hi[3];           /* inside edge k if a dx + b dy > hi */
 } TileEdges;
 
-/* for boxes [dx, dx + w] x [dy, dy + w] with offsets up to `span` */
-static void tile_edges(const AttilaTriangle *t, const double tv[4], double w,
-                       double span, TileEdges *te)
+/*
+ * for boxes [dx, dx + w] x [dy, dy + w] with offsets up to `span`; true
+ * when the box [0, wt] x [0, wt] is outside an edge (box_outside at (0, 0)
+ * of these bounds with w = wt: the slack depends on span alone, so the
+ * whole tile's test shares it)
+ */
+static bool tile_edges(const AttilaTriangle *t, const double tv[4], double w,
+                       double wt, double span, TileEdges *te)
 {
+    bool outside = false;
     int k;
 
     for (k = 0; k < 3; k++) {
         double a = t->e[k][0], b = t->e[k][1];
         double slack = 1e-6 * (fabs(tv[k]) + (fabs(a) + fabs(b)) * span) +
                        1e-9;
+        double limt = -slack - tv[k] - (a > 0.0 ? a * wt : 0.0) -
+                      (b > 0.0 ? b * wt : 0.0);
+
+        outside |= a * 0.0 + b * 0.0 < limt;
         te->a[k] = a;
         te->b[k] = b;
         /* the box's largest value is at dx (+ w where a > 0), likewise dy */
@@ -912,6 +922,7 @@ static void tile_edges(const AttilaTriangle *t, const double tv[4], double w,
             te->hi[k] = INFINITY;
         }
     }
+    return outside;
 }
 
 static inline bool box_outside(const TileEdges *te, double dx, double dy)
@@ -1280,7 +1291,7 @@ static const uint16_t spread4[16] = {
  * centroid table's sums; the copied input from the centroids' edge values
  * by channel (attila_interp_weights_avx, _comps_avx: attila_interpolate's
  * operations), the program's one step counted, and each pixel's colour
- * broadcast to its samples' slots (attila_color_write4_soa). The run is
+ * written to its samples' slots (attila_color_write_stamp4_avx). The run is
  * raster_job's, the stamps the box test admits; the bounds are the exact
  * tests, so a stamp stamp4 would have taken as far inside (edges not
  * tested) gets the same coverage. Additions, products, one division and
@@ -1300,7 +1311,17 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     uint32_t dy = (uint32_t)(qy - t->start_y);
     RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
     unsigned rows = row_bits(t, qy);
-    bool ztest = ctx->ztest;
+    /* the draw's fields in locals: the z and colour stores go through
+     * byte pointers, which could alias ds and ctx, so GCC would load the
+     * fields again after each store */
+    const bool ztest = ctx->ztest, depth_only = ds->depth_only;
+    const bool zwrite = ds->depth_mask;
+    const uint8_t ztable = ds->depth_table;
+    uint8_t *const zrow = ztest ? ds->zptr + ctx->zy[qy >> 1] : NULL;
+    const uint32_t *const zx = ctx->zx;
+    const __m256d zscale = _mm256_set1_pd(ds->z_scale);
+    const __m256d zoffset = _mm256_set1_pd(ds->z_offset);
+    uint64_t quads = 0, shaded = 0, fragments = 0;
     __m256d lo[4], hi3, ea[3], eb[3], ad[3][4];
     int32_t qx;
     int k;
@@ -1351,20 +1372,19 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         for (i = 0; i < 4; i++) {
             cover[i] = left >> 4 * i & 15;
         }
-        ctx->quads++;
+        quads++;
 
         if (ztest) {
             /* attila_convert_z of the covered samples (0 elsewhere and
              * unless zc > 0), then each pixel's four words */
             const __m256d top = _mm256_set1_pd(16777215.0);
-            uint8_t *z0 = ds->zptr + ctx->zx[qx >> 1] + ctx->zy[qy >> 1];
+            uint8_t *z0 = zrow + zx[qx >> 1];
             __m128 w[4];
             uint32_t zs[4][4];
 
             for (s = 0; s < 4; s++) {
-                __m256d zw = _mm256_add_pd(
-                    _mm256_mul_pd(_mm256_set1_pd(ds->z_scale), zsv[s]),
-                    _mm256_set1_pd(ds->z_offset));
+                __m256d zw = _mm256_add_pd(_mm256_mul_pd(zscale, zsv[s]),
+                                           zoffset);
                 __m256d zc = _mm256_mul_pd(zw, top);
                 __m256d keep = _mm256_and_pd(
                     msk[s], _mm256_cmp_pd(zc, _mm256_setzero_pd(), _CMP_GT_OQ));
@@ -1378,9 +1398,9 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 if (!cover[i]) {
                     continue;
                 }
-                if (ds->depth_only) {
-                    cover[i] = attila_depth_only_test4(
-                        ds, _mm_castps_si128(w[i]), za, cover[i]);
+                if (depth_only) {
+                    cover[i] = attila_depth_test4_table(
+                        ztable, zwrite, _mm_castps_si128(w[i]), za, cover[i]);
                 } else {
                     _mm_storeu_ps((float *)zs[i], w[i]);
                     for (s = 0; s < 4; s++) {
@@ -1420,21 +1440,18 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             }
             attila_interp_weights_avx(c[0], c[1], c[2], f);
             attila_interp_comps_avx((const __m256d (*)[4])ad, f, ch);
-            ctx->work++;
-            for (i = 0; i < 4; i++) {
-                __m128 px[4];
-                if (!cover[i]) {
-                    continue;
-                }
-                /* pixel i's colour on its four samples */
-                for (k = 0; k < 4; k++) {
-                    px[k] = _mm_permutevar_ps(ch[k], _mm_set1_epi32((int)i));
-                }
-                attila_color_write4_soa(rt, p0 + 16 * i, px, cover[i]);
-                ctx->fragments++;
-            }
+            shaded++;
+            /* each pixel's colour on its covered samples */
+            attila_color_write_stamp4_avx(rt, p0, ch, cover[0] |
+                                          cover[1] << 4 | cover[2] << 8 |
+                                          cover[3] << 12);
+            fragments += (cover[0] != 0) + (cover[1] != 0) +
+                         (cover[2] != 0) + (cover[3] != 0);
         }
     }
+    ctx->quads += quads;
+    ctx->work += shaded;
+    ctx->fragments += fragments;
 }
 #endif
 
@@ -1501,7 +1518,7 @@ static void raster_job(void *arg, int thread)
             for (tx = tx0; tx <= tx1; tx++) {
                 int32_t x0, y0, x1, y1, qx, qy;
                 double tv[4];
-                TileEdges whole, stamps;
+                TileEdges stamps;
                 AttilaStampMemo memo = { 0 };
                 bool outside;
                 unsigned cov;
@@ -1519,9 +1536,8 @@ static void raster_job(void *arg, int thread)
                 y1 = MIN(t->y1, ty * TILE + TILE - 1);
                 /* offsets up to 2 past a stamp's origin: its second
                  * pixel and that pixel's MSAA samples */
-                tile_edges(t, tv, TILE + 2, TILE + 2, &whole);
-                tile_edges(t, tv, 2, TILE + 2, &stamps);
-                outside = r->skip_boxes && box_outside(&whole, 0, 0);
+                outside = tile_edges(t, tv, 2, TILE + 2, TILE + 2, &stamps) &&
+                          r->skip_boxes;
                 for (qy = y0; qy <= y1; qy += 2) {
                     if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
                         return;     /* the draw is stopped (reported) */
