@@ -1493,27 +1493,10 @@ static void raster_job(void *arg, int thread)
         int tx0 = t->x0 / TILE, tx1 = t->x1 / TILE;
         int ty0 = t->y0 / TILE, ty1 = t->y1 / TILE;
         int tx, ty;
+        /* the triangle's steps, made at its first tile this thread owns:
+         * with several threads most small triangles have none */
+        bool prepared = false;
 
-        if (pat && r->skip_boxes) {
-            attila_sample_steps(t, pat, r->ds->samples, &steps);
-        }
-        if (lanes4) {
-            int s, k, l;
-            for (k = 0; k < 4; k++) {
-                for (s = 0; s < 4; s++) {
-                    lanes.x[k][s] = steps.x[s][k];
-                    lanes.y[k][s] = steps.y[s][k];
-                    for (l = 0; l < 4 && copy4; l++) {
-                        lanes.sx[k][s][l] = steps.x[s][k];
-                        lanes.sy[k][s][l] = steps.y[s][k];
-                    }
-                }
-            }
-            attila_row_steps(t, r->ds->d3d9_depth, &lanes.bounds);
-        }
-        if (rows) {
-            attila_row_steps(t, r->ds->d3d9_depth, &rsteps);
-        }
         for (ty = ty0; ty <= ty1; ty++) {
             for (tx = tx0; tx <= tx1; tx++) {
                 int32_t x0, y0, x1, y1, qx, qy;
@@ -1525,6 +1508,29 @@ static void raster_job(void *arg, int thread)
 
                 if (g3d_tile_owner(tx, ty, r->threads) != thread) {
                     continue;
+                }
+                if (!prepared) {
+                    prepared = true;
+                    if (pat && r->skip_boxes) {
+                        attila_sample_steps(t, pat, r->ds->samples, &steps);
+                    }
+                    if (lanes4) {
+                        int s, k, l;
+                        for (k = 0; k < 4; k++) {
+                            for (s = 0; s < 4; s++) {
+                                lanes.x[k][s] = steps.x[s][k];
+                                lanes.y[k][s] = steps.y[s][k];
+                                for (l = 0; l < 4 && copy4; l++) {
+                                    lanes.sx[k][s][l] = steps.x[s][k];
+                                    lanes.sy[k][s][l] = steps.y[s][k];
+                                }
+                            }
+                        }
+                        attila_row_steps(t, r->ds->d3d9_depth, &lanes.bounds);
+                    }
+                    if (rows) {
+                        attila_row_steps(t, r->ds->d3d9_depth, &rsteps);
+                    }
                 }
                 if (g3d_yield()) {
                     return;     /* reset or unplug: the draw is abandoned */
