@@ -46,8 +46,15 @@ if [ -n "${GPU3D_QEMU_EXTRA_CONFIGURE:-}" ]; then
   read -r -a _extra <<<"$GPU3D_QEMU_EXTRA_CONFIGURE"
   QEMU_CONFIGURE_ARGS+=("${_extra[@]}")
 fi
-# the prepared tree is keyed by the QEMU version, our patch and the flags
-PATCH_KEY=$( (cat "$QEMU_PATCH"; printf '%s\n' "${QEMU_CONFIGURE_ARGS[@]}") |
+# the prepared tree is keyed by the QEMU version, our patch and the flags,
+# but not by the compiler launcher: a script sources this before setup.sh
+# installs ccache and the build scripts it runs after, and on a fresh
+# machine both must name the same tree
+_key_args=()
+for _a in "${QEMU_CONFIGURE_ARGS[@]}"; do
+  case $_a in --cc=*) ;; *) _key_args+=("$_a") ;; esac
+done
+PATCH_KEY=$( (cat "$QEMU_PATCH"; printf '%s\n' "${_key_args[@]}") |
              sha256sum | cut -c1-12)
 # The pristine source, shared by every tree.
 QEMU_SRC=$GPU3D_CACHE/qemu-$QEMU_VERSION-src
