@@ -804,6 +804,16 @@ static void test_bad_programs(void)
  * that include NaN, infinities, -0 and denormals. Every thread's bytes,
  * the result, the step count and the texture requests must be the same.
  * Checked to fail when run_lanes broadcasts the wrong component.
+ * Programs run at 1-4 lanes, mostly with env.by_component (run_soa: the
+ * registers by component, as the vertex batches run), a quarter of them
+ * of run_lanes' operations only (long runs by component); checked to fail
+ * when run_soa's DP4 adds the last two products first, when RSQ leaves
+ * out the absolute value (its square root in float instead of double is
+ * no perturbation: a float's square root rounded through double is the
+ * float one), when a predicated write keeps the new value
+ * in a lane whose predicate fails, when a partial write mask does not
+ * load the register first, and when the registers are not written back
+ * before an instruction run_soa cannot run.
  */
 static float random_float(GRand *rnd)
 {
@@ -847,7 +857,7 @@ static void random_source(GRand *rnd, AttilaShSrc *src)
     src->abs = g_rand_int_range(rnd, 0, 4) == 0;
 }
 
-static void random_instruction(GRand *rnd, Ins *in)
+static void random_instruction(GRand *rnd, Ins *in, bool lanes_only)
 {
     static const uint8_t ops[] = {
         /* run_lanes' operations, twice as likely */
@@ -867,7 +877,9 @@ static void random_instruction(GRand *rnd, Ins *in)
     int k;
 
     memset(in, 0, sizeof(*in));
-    in->opc = ops[g_rand_int_range(rnd, 0, G_N_ELEMENTS(ops))];
+    /* the first 32 are run_lanes' */
+    in->opc = ops[g_rand_int_range(rnd, 0, lanes_only ? 32 :
+                                   G_N_ELEMENTS(ops))];
     for (k = 0; k < 3; k++) {
         random_source(rnd, &in->s[k]);
     }
@@ -926,7 +938,7 @@ static void test_lanes_vs_general(void)
             uint8_t raw[16];
             AttilaShInstr probe;
             do {
-                random_instruction(rnd, &code[i]);
+                random_instruction(rnd, &code[i], prog % 4 == 3);
                 code[i].end = i == n - 1;
                 encode(&code[i], raw);
             } while (!attila_shader_decode(raw, &probe));
@@ -967,7 +979,9 @@ static void test_lanes_vs_general(void)
         memset(&gen->tex, 0, sizeof(gen->tex));
         fast->env.steps = &sf;
         gen->env.steps = &sg;
-        lanes = prog % 5 == 0 ? 1 : 4;
+        /* 1-4 lanes; by component (the vertex batches' way) or by lane */
+        lanes = prog % 5 == 0 ? 1 : prog % 5 == 1 ? 2 : prog % 5 == 2 ? 3 : 4;
+        fast->env.by_component = prog % 7 != 0;
         rf = run(fast, lanes);
         rg = run(gen, lanes);
         g_assert_cmpint(rf, ==, rg);
@@ -986,6 +1000,7 @@ static void test_lanes_vs_general(void)
     g_assert_cmpuint(fast_ops, >, ops / 2);
     g_assert_cmpuint(fast_ops, <, ops * 9 / 10);
     fast->env.steps = gen->env.steps = NULL;
+    fast->env.by_component = false;
     machine_free(fast);
     machine_free(gen);
     g_rand_free(rnd);

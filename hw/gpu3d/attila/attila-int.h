@@ -348,6 +348,10 @@ typedef struct AttilaShaderEnv {
     AttilaTexFn *tex;
     void *tex_opaque;
     uint64_t *steps;                    /* if set: instructions executed += */
+    /* several lanes run run_lanes' operations by component (shader.c):
+     * for the long vertex programs; a short program pays more for the
+     * registers' transposes than it gains */
+    bool by_component;
 } AttilaShaderEnv;
 
 typedef enum AttilaShaderResult {

@@ -310,7 +310,7 @@ static bool shade_batch(AttilaCore *c, const AttilaDrawState *ds,
     AttilaShaderThread t[4];
     AttilaShaderEnv env = {
         .imem = c->imem, .consts = c->vconst, .tex = attila_texture_sample,
-        .tex_opaque = tctx,
+        .tex_opaque = tctx, .by_component = true,
     };
     uint32_t bad_pc = 0, i, n = b->n;
     uint64_t steps = 0;
