@@ -44,7 +44,7 @@ typedef struct TexCall {
 typedef struct Machine {
     AttilaShInstr *imem;
     AttilaVec4 consts[ATTILA_SH_CONSTS];
-    AttilaShaderThread t[4];
+    AttilaShaderThread t[ATTILA_SH_BATCH];
     AttilaShaderEnv env;
     TexCall tex;
     uint32_t bad_pc;
@@ -806,14 +806,16 @@ static void test_bad_programs(void)
  * Checked to fail when run_lanes broadcasts the wrong component.
  * Programs run at 1-4 lanes, mostly with env.by_component (run_soa: the
  * registers by component, as the vertex batches run), a quarter of them
- * of run_lanes' operations only (long runs by component); checked to fail
- * when run_soa's DP4 adds the last two products first, when RSQ leaves
+ * of run_lanes' operations only (long runs by component), those also at
+ * 5-ATTILA_SH_BATCH lanes; every thread is compared; checked to fail
+ * when run_soa's DP4 adds the last three products first, when RSQ leaves
  * out the absolute value (its square root in float instead of double is
  * no perturbation: a float's square root rounded through double is the
- * float one), when a predicated write keeps the new value
- * in a lane whose predicate fails, when a partial write mask does not
- * load the register first, and when the registers are not written back
- * before an instruction run_soa cannot run.
+ * float one), when a predicated write keeps the new value in a lane whose
+ * predicate fails, when a partial write mask does not load the register
+ * first, when the registers are not written back before an instruction
+ * run_soa cannot run, when lanes past the eighth are not written back,
+ * and when saturation takes 0 >= v (-0 to +0).
  */
 static float random_float(GRand *rnd)
 {
@@ -957,7 +959,7 @@ static void test_lanes_vs_general(void)
             }
         }
         memcpy(gen->consts, fast->consts, sizeof(fast->consts));
-        for (l = 0; l < 4; l++) {
+        for (l = 0; l < ATTILA_SH_BATCH; l++) {
             AttilaShaderThread *t = &fast->t[l];
             attila_shader_reset_thread(t);
             for (i = 0; i < 4 * ATTILA_SH_IO; i++) {
@@ -979,8 +981,15 @@ static void test_lanes_vs_general(void)
         memset(&gen->tex, 0, sizeof(gen->tex));
         fast->env.steps = &sf;
         gen->env.steps = &sg;
-        /* 1-4 lanes; by component (the vertex batches' way) or by lane */
+        /*
+         * 1-4 lanes, and up to a whole vertex batch for the programs
+         * without texture reads or derivatives (the streamer's batches);
+         * by component (the vertex batches' way) or by lane
+         */
         lanes = prog % 5 == 0 ? 1 : prog % 5 == 1 ? 2 : prog % 5 == 2 ? 3 : 4;
+        if (prog % 4 == 3 && prog % 5 >= 3) {
+            lanes = g_rand_int_range(rnd, 5, ATTILA_SH_BATCH + 1);
+        }
         fast->env.by_component = prog % 7 != 0;
         rf = run(fast, lanes);
         rg = run(gen, lanes);
@@ -989,7 +998,7 @@ static void test_lanes_vs_general(void)
         g_assert_cmpint(fast->tex.calls, ==, gen->tex.calls);
         g_assert_true(attila_same_words(fast->tex.coord, gen->tex.coord,
                                  sizeof(fast->tex.coord)));
-        for (l = 0; l < 4; l++) {
+        for (l = 0; l < ATTILA_SH_BATCH; l++) {
             if (!attila_same_words(&fast->t[l], &gen->t[l], sizeof(fast->t[l]))) {
                 g_test_message("program %d lane %d differs", prog, l);
                 g_assert_not_reached();

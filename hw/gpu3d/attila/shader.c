@@ -568,7 +568,7 @@ static inline void lit_op(const float a[4], float r[4])
 }
 
 static void exec_alu(const Exec *x, const AttilaShInstr *in, int l,
-                     double fxacc[4][4])
+                     double fxacc[ATTILA_SH_BATCH][4])
 {
     float a[4], b[4], c[4], r[4];
     int32_t ia[4], ib[4], ir[4];
@@ -845,7 +845,9 @@ static void exec_texture(const Exec *x, const AttilaShInstr *in)
     } else {
         memset(res, 0, sizeof(res));
     }
-    for (l = 0; l < x->lanes; l++) {
+    /* a quad at most: the batches of more lanes (vertices) run only
+     * programs without texture reads (draw-state.c's lanes_apart) */
+    for (l = 0; l < x->lanes && l < 4; l++) {
         write_vec(x, in, l, res[l].f);
     }
 }
@@ -1017,19 +1019,25 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
 }
 
 /*
- * Several lanes: the registers by component, four lanes a vector (the
- * threads' registers are a lane's four components). A register is moved
- * into this form (a 4x4 transpose) when an instruction first names it,
- * and the ones written are moved back when a run of run_lanes'
- * instructions ends; in between an instruction is one SSE2 operation a
- * component for all lanes: the same float operations as exec_alu, each
- * lane's in the same order (a dot product's products summed left to
- * right, MAD a multiply then an add, no FMA), MINPS/MAXPS/CMPLTPS as
- * run_lanes uses them, the operand's abs/neg as AND/XOR of the sign bit.
- * The libm operations (EX2, LG2, SIN, COS, LIT's power) stay calls per
- * lane; RCP is DIVPS and RSQ DIVPS then SQRTPD of the doubles, which are
- * the C expressions' IEEE operations.
+ * Several lanes: the registers by component, up to ATTILA_SH_BATCH lanes
+ * a vector (the threads' registers are a lane's four components). A
+ * register is moved into this form (4x4 transposes) when an instruction
+ * first names it, and the ones written are moved back when a run of
+ * run_lanes' instructions ends; in between an instruction is one vector
+ * operation a component for all lanes (GCC's vector types: four SSE2
+ * operations for sixteen lanes; the decoding and dispatch, most of an
+ * instruction's cost, shared by the batch): the same float operations as exec_alu, each lane's in the
+ * same order (a dot product's products summed left to right, MAD a
+ * multiply then an add, no FMA), the comparisons as C writes them, the
+ * operand's abs/neg as AND/XOR of the sign bit. The libm operations (EX2,
+ * LG2, SIN, COS, LIT's power) and RSQ's double square root stay one per
+ * lane; RCP is a vector division, the C expression's IEEE operation.
  */
+/* the vectors are passed only between inline functions of this file */
+#pragma GCC diagnostic ignored "-Wpsabi"
+typedef float SoaF __attribute__((vector_size(4 * ATTILA_SH_BATCH)));
+typedef int32_t SoaI __attribute__((vector_size(4 * ATTILA_SH_BATCH)));
+
 /* in, out, temp and addr one after the other: a register is offset / 16 */
 #define SOA_NREG (offsetof(AttilaShaderThread, addr) / sizeof(AttilaVec4) + 2)
 _Static_assert(offsetof(AttilaShaderThread, out) ==
@@ -1039,11 +1047,13 @@ _Static_assert(offsetof(AttilaShaderThread, out) ==
                   offsetof(AttilaShaderThread, addr) ==
                   (2 * ATTILA_SH_IO + ATTILA_SH_TEMPS) * sizeof(AttilaVec4),
                "thread banks one after the other");
+_Static_assert(ATTILA_SH_BATCH % 4 == 0, "lanes by fours");
 
 typedef struct Soa {
-    __m128 r[SOA_NREG][4];      /* register, component: lanes 0-3 */
+    SoaF r[SOA_NREG][4];        /* register, component: every lane */
     uint64_t valid[2], dirty[2];
-    AttilaShaderThread *lane[4];  /* lanes past x->lanes repeat the last */
+    /* lanes past x->lanes repeat the last */
+    AttilaShaderThread *lane[ATTILA_SH_BATCH];
 } Soa;
 
 static inline float *soa_reg(AttilaShaderThread *t, unsigned r)
@@ -1056,12 +1066,28 @@ static inline bool soa_bit(const uint64_t *m, unsigned r)
     return m[r >> 6] >> (r & 63) & 1;
 }
 
+static inline SoaF soa_sel(SoaI m, SoaF a, SoaF b)
+{
+    return (SoaF)((m & (SoaI)a) | (~m & (SoaI)b));
+}
+
+static inline SoaF soa_splat(float f)
+{
+    SoaF v;
+    int l;
+
+    for (l = 0; l < ATTILA_SH_BATCH; l++) {
+        v[l] = f;
+    }
+    return v;
+}
+
 static void soa_begin(Soa *s, const Exec *x)
 {
     int l;
 
     s->valid[0] = s->valid[1] = s->dirty[0] = s->dirty[1] = 0;
-    for (l = 0; l < 4; l++) {
+    for (l = 0; l < ATTILA_SH_BATCH; l++) {
         s->lane[l] = &x->t[l < x->lanes ? l : x->lanes - 1];
     }
 }
@@ -1069,33 +1095,42 @@ static void soa_begin(Soa *s, const Exec *x)
 /* register r (thread offset / 16) from the lanes, by component */
 static void soa_load(Soa *s, unsigned r)
 {
-    __m128 v0 = _mm_loadu_ps(soa_reg(s->lane[0], r));
-    __m128 v1 = _mm_loadu_ps(soa_reg(s->lane[1], r));
-    __m128 v2 = _mm_loadu_ps(soa_reg(s->lane[2], r));
-    __m128 v3 = _mm_loadu_ps(soa_reg(s->lane[3], r));
+    int h;
 
-    _MM_TRANSPOSE4_PS(v0, v1, v2, v3);
-    s->r[r][0] = v0;
-    s->r[r][1] = v1;
-    s->r[r][2] = v2;
-    s->r[r][3] = v3;
+    for (h = 0; h < ATTILA_SH_BATCH; h += 4) {
+        __m128 v0 = _mm_loadu_ps(soa_reg(s->lane[h], r));
+        __m128 v1 = _mm_loadu_ps(soa_reg(s->lane[h + 1], r));
+        __m128 v2 = _mm_loadu_ps(soa_reg(s->lane[h + 2], r));
+        __m128 v3 = _mm_loadu_ps(soa_reg(s->lane[h + 3], r));
+
+        _MM_TRANSPOSE4_PS(v0, v1, v2, v3);
+        _mm_storeu_ps((float *)&s->r[r][0] + h, v0);
+        _mm_storeu_ps((float *)&s->r[r][1] + h, v1);
+        _mm_storeu_ps((float *)&s->r[r][2] + h, v2);
+        _mm_storeu_ps((float *)&s->r[r][3] + h, v3);
+    }
     s->valid[r >> 6] |= 1ull << (r & 63);
 }
 
 /* the registers written back to the lanes; the next run loads afresh */
 static void soa_end(Soa *s, const Exec *x)
 {
-    int w, l;
+    int w, l, h;
 
     for (w = 0; w < 2; w++) {
         while (s->dirty[w]) {
             unsigned r = w * 64 + __builtin_ctzll(s->dirty[w]);
-            __m128 v[4] = { s->r[r][0], s->r[r][1], s->r[r][2], s->r[r][3] };
 
             s->dirty[w] &= s->dirty[w] - 1;
-            _MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
-            for (l = 0; l < x->lanes; l++) {
-                _mm_storeu_ps(soa_reg(&x->t[l], r), v[l]);
+            for (h = 0; h < x->lanes; h += 4) {
+                __m128 v[4];
+                for (l = 0; l < 4; l++) {
+                    v[l] = _mm_loadu_ps((const float *)&s->r[r][l] + h);
+                }
+                _MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
+                for (l = 0; l < 4 && h + l < x->lanes; l++) {
+                    _mm_storeu_ps(soa_reg(&x->t[h + l], r), v[l]);
+                }
             }
         }
         s->valid[w] = 0;
@@ -1105,11 +1140,11 @@ static void soa_end(Soa *s, const Exec *x)
 /* an operand of one instruction: its register by component, or its
  * constant, and its modifiers */
 typedef struct SoaSrc {
-    const __m128 *reg;          /* NULL: the constant cf */
+    const SoaF *reg;            /* NULL: the constant cf */
     const float *cf;
     const uint8_t *sel;
     bool mod;
-    __m128i andm, xorm;
+    SoaI andm, xorm;
 } SoaSrc;
 
 static inline void soa_src(Soa *s, const Exec *x, const AttilaShOperand *o,
@@ -1128,44 +1163,30 @@ static inline void soa_src(Soa *s, const Exec *x, const AttilaShOperand *o,
     }
     q->mod = !o->plain;
     if (q->mod) {
-        q->andm = _mm_set1_epi32((int)o->and_bits);
-        q->xorm = _mm_set1_epi32((int)o->xor_bits);
+        q->andm = (SoaI)soa_splat(0) + (int32_t)o->and_bits;
+        q->xorm = (SoaI)soa_splat(0) + (int32_t)o->xor_bits;
     }
 }
 
 /* the operand's component c (after the swizzle and modifiers), all lanes */
-static inline __m128 soa_read(const SoaSrc *q, int c)
+static inline SoaF soa_read(const SoaSrc *q, int c)
 {
-    __m128 v = q->reg ? q->reg[q->sel[c]] : _mm_set1_ps(q->cf[q->sel[c]]);
+    SoaF v = q->reg ? q->reg[q->sel[c]] : soa_splat(q->cf[q->sel[c]]);
 
     if (!q->mod) {
         return v;
     }
-    return _mm_castsi128_ps(_mm_xor_si128(
-        _mm_and_si128(_mm_castps_si128(v), q->andm), q->xorm));
+    return (SoaF)(((SoaI)v & q->andm) ^ q->xorm);
 }
 
-/* a scalar operation of every lane's value v, one call a lane */
-static inline __m128 soa_scalar_calls(const Exec *x, uint8_t opcode, __m128 v)
+static void run_soa(Soa *s, const Exec *x, const AttilaShInstr *in)
 {
-    float f[4], r[4] = { 0 };
-    int l;
-
-    _mm_storeu_ps(f, v);
-    for (l = 0; l < x->lanes; l++) {
-        r[l] = scalar_op(opcode, f[l]);
-    }
-    return _mm_loadu_ps(r);
-}
-
-static void
-run_soa(Soa *s, const Exec *x, const AttilaShInstr *in)
-{
-    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+    const SoaF one = soa_splat(1.0f), zero = soa_splat(0.0f);
     unsigned rr = in->res_off / sizeof(AttilaVec4);
-    __m128 r[4], a[4], m = _mm_setzero_ps();
+    SoaF r[4], a[4], m = zero, v;
+    SoaI pm = { 0 };
     SoaSrc qa = { 0 }, qb = { 0 }, qc = { 0 };
-    SoaSrc *oa = &qa, *ob = &qb, *oc = &qc;
+    const SoaSrc *oa = &qa, *ob = &qb, *oc = &qc;
     int c, l;
 
     soa_src(s, x, &in->op[0], &qa);
@@ -1175,14 +1196,13 @@ run_soa(Soa *s, const Exec *x, const AttilaShInstr *in)
     if (in->nops > 2) {
         soa_src(s, x, &in->op[2], &qc);
     }
-
     switch (in->opcode) {
     case ATTILA_SH_ADD: case ATTILA_SH_MUL: case ATTILA_SH_MAD:
     case ATTILA_SH_MOV: case ATTILA_SH_MAX: case ATTILA_SH_MIN:
     case ATTILA_SH_SLT: case ATTILA_SH_SGE: case ATTILA_SH_CMP:
         /* component by component: only the written ones */
         for (c = 0; c < 4; c++) {
-            __m128 va, vb;
+            SoaF va, vb;
             if (!in->wmask[c]) {
                 continue;
             }
@@ -1192,29 +1212,22 @@ run_soa(Soa *s, const Exec *x, const AttilaShInstr *in)
                 r[c] = va;
                 continue;
             case ATTILA_SH_MAD:
-                r[c] = _mm_add_ps(_mm_mul_ps(va, soa_read(ob, c)),
-                                  soa_read(oc, c));
+                r[c] = va * soa_read(ob, c) + soa_read(oc, c);
                 continue;
             case ATTILA_SH_CMP:
-                m = _mm_cmplt_ps(va, zero);
-                r[c] = _mm_or_ps(_mm_and_ps(m, soa_read(ob, c)),
-                                 _mm_andnot_ps(m, soa_read(oc, c)));
+                r[c] = soa_sel(va < zero, soa_read(ob, c), soa_read(oc, c));
                 continue;
             default:
                 break;
             }
             vb = soa_read(ob, c);
             switch (in->opcode) {
-            case ATTILA_SH_ADD: r[c] = _mm_add_ps(va, vb); break;
-            case ATTILA_SH_MUL: r[c] = _mm_mul_ps(va, vb); break;
-            case ATTILA_SH_MAX: r[c] = _mm_max_ps(va, vb); break;
-            case ATTILA_SH_MIN: r[c] = _mm_min_ps(va, vb); break;
-            case ATTILA_SH_SLT:
-                r[c] = _mm_and_ps(_mm_cmplt_ps(va, vb), one);
-                break;
-            default:
-                r[c] = _mm_andnot_ps(_mm_cmplt_ps(va, vb), one);
-                break;
+            case ATTILA_SH_ADD: r[c] = va + vb; break;
+            case ATTILA_SH_MUL: r[c] = va * vb; break;
+            case ATTILA_SH_MAX: r[c] = soa_sel(va > vb, va, vb); break;
+            case ATTILA_SH_MIN: r[c] = soa_sel(va < vb, va, vb); break;
+            case ATTILA_SH_SLT: r[c] = soa_sel(va < vb, one, zero); break;
+            default:            r[c] = soa_sel(va < vb, zero, one); break;
             }
         }
         break;
@@ -1222,87 +1235,77 @@ run_soa(Soa *s, const Exec *x, const AttilaShInstr *in)
     case ATTILA_SH_DP4:
     case ATTILA_SH_DPH:
         /* each lane's products summed left to right, as exec_alu */
-        m = _mm_add_ps(_mm_add_ps(
-                _mm_mul_ps(soa_read(oa, 0), soa_read(ob, 0)),
-                _mm_mul_ps(soa_read(oa, 1), soa_read(ob, 1))),
-                _mm_mul_ps(soa_read(oa, 2), soa_read(ob, 2)));
+        m = soa_read(oa, 0) * soa_read(ob, 0) + soa_read(oa, 1) * soa_read(ob, 1) +
+            soa_read(oa, 2) * soa_read(ob, 2);
         if (in->opcode == ATTILA_SH_DP4) {
-            m = _mm_add_ps(m, _mm_mul_ps(soa_read(oa, 3),
-                                         soa_read(ob, 3)));
+            m = m + soa_read(oa, 3) * soa_read(ob, 3);
         } else if (in->opcode == ATTILA_SH_DPH) {
-            m = _mm_add_ps(m, soa_read(ob, 3));
+            m = m + soa_read(ob, 3);
         }
         r[0] = r[1] = r[2] = r[3] = m;
         break;
     case ATTILA_SH_DST:
         r[0] = one;
-        r[1] = _mm_mul_ps(soa_read(oa, 1), soa_read(ob, 1));
+        r[1] = soa_read(oa, 1) * soa_read(ob, 1);
         r[2] = soa_read(oa, 2);
         r[3] = soa_read(ob, 3);
         break;
-    case ATTILA_SH_LIT: {
-        float fa[4][4], lit[4];
+    case ATTILA_SH_LIT:
         for (c = 0; c < 4; c++) {
             a[c] = soa_read(oa, c);
-            _mm_storeu_ps(fa[c], a[c]);
         }
         /* x < 0 ? 0 : x (NaN and -0 kept), the power per lane */
         r[0] = r[3] = one;
-        r[1] = _mm_andnot_ps(_mm_cmplt_ps(a[0], zero), a[0]);
-        for (l = 0; l < 4; l++) {
-            float v[4] = { fa[0][l], fa[1][l], fa[2][l], fa[3][l] }, o[4];
-            lit[l] = 0.0f;
-            if (l < x->lanes) {
-                lit_op(v, o);
-                lit[l] = o[2];
-            }
+        r[1] = soa_sel(a[0] < zero, zero, a[0]);
+        r[2] = zero;
+        for (l = 0; l < x->lanes; l++) {
+            float f[4] = { a[0][l], a[1][l], a[2][l], a[3][l] }, o[4];
+            lit_op(f, o);
+            r[2][l] = o[2];
         }
-        r[2] = _mm_loadu_ps(lit);
         break;
-    }
     case ATTILA_SH_RCP:
-        m = _mm_div_ps(one, soa_read(oa, 3));
+        m = one / soa_read(oa, 3);
         r[0] = r[1] = r[2] = r[3] = m;
         break;
-    case ATTILA_SH_RSQ: {
-        /* (float)sqrt((double)(1.0f / fabsf(s))), two lanes a SQRTPD */
-        __m128 q = _mm_div_ps(one, _mm_castsi128_ps(_mm_and_si128(
-                       _mm_castps_si128(soa_read(oa, 3)),
-                       _mm_set1_epi32(0x7fffffff))));
-        __m128 lo = _mm_cvtpd_ps(_mm_sqrt_pd(_mm_cvtps_pd(q)));
-        __m128 hi = _mm_cvtpd_ps(_mm_sqrt_pd(_mm_cvtps_pd(
-                        _mm_movehl_ps(q, q))));
-        m = _mm_movelh_ps(lo, hi);
+    case ATTILA_SH_RSQ:
+        /* (float)sqrt((double)(1.0f / fabsf(s))) */
+        v = one / (SoaF)((SoaI)soa_read(oa, 3) & 0x7fffffff);
+        for (l = 0; l < ATTILA_SH_BATCH; l++) {
+            m[l] = (float)sqrt((double)v[l]);
+        }
         r[0] = r[1] = r[2] = r[3] = m;
         break;
-    }
     default:        /* EX2, LG2, SIN, COS: of the last selector, per lane */
-        m = soa_scalar_calls(x, in->opcode, soa_read(oa, 3));
+        v = soa_read(oa, 3);
+        for (l = 0; l < x->lanes; l++) {
+            m[l] = scalar_op(in->opcode, v[l]);
+        }
         r[0] = r[1] = r[2] = r[3] = m;
         break;
     }
     if (in->predicated) {
         /* the lanes whose predicate holds */
-        int32_t p[4];
-        for (l = 0; l < 4; l++) {
-            p[l] = s->lane[l]->pred[in->pred_reg] != in->invert_pred ? -1 : 0;
+        for (l = 0; l < ATTILA_SH_BATCH; l++) {
+            pm[l] = s->lane[l]->pred[in->pred_reg] != in->invert_pred ? -1 : 0;
         }
-        m = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)p));
     }
     if (!soa_bit(s->valid, rr) && (in->mask != 15 || in->predicated)) {
         soa_load(s, rr);        /* the components or lanes kept */
     }
     for (c = 0; c < 4; c++) {
-        __m128 v;
         if (!in->wmask[c]) {
             continue;
         }
         v = r[c];
         if (in->sat) {
-            v = _mm_max_ps(zero, _mm_min_ps(v, one));
+            /* clampf(v, 0, 1): v < 1 ? v : 1 (NaN to 1), then 0 > v ? 0 : v
+             * (-0 kept) */
+            v = soa_sel(v < one, v, one);
+            v = soa_sel(zero > v, zero, v);
         }
         if (in->predicated) {
-            v = _mm_or_ps(_mm_and_ps(m, v), _mm_andnot_ps(m, s->r[rr][c]));
+            v = soa_sel(pm, v, s->r[rr][c]);
         }
         s->r[rr][c] = v;
     }
@@ -1472,7 +1475,7 @@ static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
                               uint32_t *bad_pc, unsigned *nsteps)
 {
     Exec x = { env, t, lanes };
-    double fxacc[4][4] = { { 0 } };
+    double fxacc[ATTILA_SH_BATCH][4] = { { 0 } };
     unsigned steps;
     int l;
 
