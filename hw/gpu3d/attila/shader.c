@@ -1475,9 +1475,13 @@ static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
                               uint32_t *bad_pc, unsigned *nsteps)
 {
     Exec x = { env, t, lanes };
-    double fxacc[ATTILA_SH_BATCH][4] = { { 0 } };
+    double fxacc[ATTILA_SH_BATCH][4];
     unsigned steps;
     int l;
+
+    /* the lanes' fixed-point accumulators (a quad's: as many as before
+     * the batches of more lanes) */
+    memset(fxacc, 0, lanes * sizeof(fxacc[0]));
 
     for (steps = 0; steps < ATTILA_SH_MAX_STEPS; steps++) {
         const AttilaShInstr *in;
