@@ -1144,7 +1144,7 @@ typedef struct SoaSrc {
     const float *cf;
     const uint8_t *sel;
     bool mod;
-    SoaI andm, xorm;
+    int32_t andm, xorm;         /* broadcast where used */
 } SoaSrc;
 
 static inline void soa_src(Soa *s, const Exec *x, const AttilaShOperand *o,
@@ -1162,10 +1162,8 @@ static inline void soa_src(Soa *s, const Exec *x, const AttilaShOperand *o,
         q->cf = x->env->consts[o->reg].f;
     }
     q->mod = !o->plain;
-    if (q->mod) {
-        q->andm = (SoaI)soa_splat(0) + (int32_t)o->and_bits;
-        q->xorm = (SoaI)soa_splat(0) + (int32_t)o->xor_bits;
-    }
+    q->andm = (int32_t)o->and_bits;
+    q->xorm = (int32_t)o->xor_bits;
 }
 
 /* the operand's component c (after the swizzle and modifiers), all lanes */
