@@ -44,7 +44,7 @@ typedef struct TexCall {
 typedef struct Machine {
     AttilaShInstr *imem;
     AttilaVec4 consts[ATTILA_SH_CONSTS];
-    AttilaShaderThread t[4];
+    AttilaShaderThread t[ATTILA_SH_BATCH];
     AttilaShaderEnv env;
     TexCall tex;
     uint32_t bad_pc;
@@ -807,6 +807,18 @@ static void test_bad_programs(void)
  * (branch attila12) when TEX's lane write (exec_texture_lanes) ignores
  * the predicate, the write mask or saturation, or reads lane 1's
  * coordinate for lane 0 of a vertex (one-lane) run.
+ * Programs run at 1-4 lanes, mostly with env.by_component (run_soa: the
+ * registers by component, as the vertex batches run), a quarter of them
+ * of run_lanes' operations only (long runs by component), those also at
+ * 5-ATTILA_SH_BATCH lanes; every thread is compared; checked to fail
+ * when run_soa's DP4 adds the last three products first, when RSQ leaves
+ * out the absolute value (its square root in float instead of double is
+ * no perturbation: a float's square root rounded through double is the
+ * float one), when a predicated write keeps the new value in a lane whose
+ * predicate fails, when a partial write mask does not load the register
+ * first, when the registers are not written back before an instruction
+ * run_soa cannot run, when lanes past the eighth are not written back,
+ * and when saturation takes 0 >= v (-0 to +0).
  */
 static float random_float(GRand *rnd)
 {
@@ -850,7 +862,7 @@ static void random_source(GRand *rnd, AttilaShSrc *src)
     src->abs = g_rand_int_range(rnd, 0, 4) == 0;
 }
 
-static void random_instruction(GRand *rnd, Ins *in)
+static void random_instruction(GRand *rnd, Ins *in, bool lanes_only)
 {
     static const uint8_t ops[] = {
         /* run_lanes' operations, twice as likely */
@@ -870,7 +882,9 @@ static void random_instruction(GRand *rnd, Ins *in)
     int k;
 
     memset(in, 0, sizeof(*in));
-    in->opc = ops[g_rand_int_range(rnd, 0, G_N_ELEMENTS(ops))];
+    /* the first 32 are run_lanes' */
+    in->opc = ops[g_rand_int_range(rnd, 0, lanes_only ? 32 :
+                                   G_N_ELEMENTS(ops))];
     for (k = 0; k < 3; k++) {
         random_source(rnd, &in->s[k]);
     }
@@ -929,7 +943,7 @@ static void test_lanes_vs_general(void)
             uint8_t raw[16];
             AttilaShInstr probe;
             do {
-                random_instruction(rnd, &code[i]);
+                random_instruction(rnd, &code[i], prog % 4 == 3);
                 code[i].end = i == n - 1;
                 encode(&code[i], raw);
             } while (!attila_shader_decode(raw, &probe));
@@ -950,7 +964,7 @@ static void test_lanes_vs_general(void)
             }
         }
         memcpy(gen->consts, fast->consts, sizeof(fast->consts));
-        for (l = 0; l < 4; l++) {
+        for (l = 0; l < ATTILA_SH_BATCH; l++) {
             AttilaShaderThread *t = &fast->t[l];
             attila_shader_reset_thread(t);
             for (i = 0; i < 4 * ATTILA_SH_IO; i++) {
@@ -972,7 +986,16 @@ static void test_lanes_vs_general(void)
         memset(&gen->tex, 0, sizeof(gen->tex));
         fast->env.steps = &sf;
         gen->env.steps = &sg;
-        lanes = prog % 5 == 0 ? 1 : 4;
+        /*
+         * 1-4 lanes, and up to a whole vertex batch for the programs
+         * without texture reads or derivatives (the streamer's batches);
+         * by component (the vertex batches' way) or by lane
+         */
+        lanes = prog % 5 == 0 ? 1 : prog % 5 == 1 ? 2 : prog % 5 == 2 ? 3 : 4;
+        if (prog % 4 == 3 && prog % 5 >= 3) {
+            lanes = g_rand_int_range(rnd, 5, ATTILA_SH_BATCH + 1);
+        }
+        fast->env.by_component = prog % 7 != 0;
         rf = run(fast, lanes);
         rg = run(gen, lanes);
         g_assert_cmpint(rf, ==, rg);
@@ -984,7 +1007,7 @@ static void test_lanes_vs_general(void)
         g_assert_cmpuint(fast->tex.unit, ==, gen->tex.unit);
         g_assert_true(attila_same_words(fast->tex.param, gen->tex.param,
                                  sizeof(fast->tex.param)));
-        for (l = 0; l < 4; l++) {
+        for (l = 0; l < ATTILA_SH_BATCH; l++) {
             if (!attila_same_words(&fast->t[l], &gen->t[l], sizeof(fast->t[l]))) {
                 g_test_message("program %d lane %d differs", prog, l);
                 g_assert_not_reached();
@@ -997,6 +1020,7 @@ static void test_lanes_vs_general(void)
     /* and TEX's lane reads and writes (exec_texture_lanes) */
     g_assert_cmpuint(tex_lanes, >, 200);
     fast->env.steps = gen->env.steps = NULL;
+    fast->env.by_component = false;
     machine_free(fast);
     machine_free(gen);
     g_rand_free(rnd);

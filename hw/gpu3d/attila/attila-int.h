@@ -310,6 +310,8 @@ typedef struct AttilaShInstr {
 /* decode one 16-byte instruction; false (and *in->valid false) if invalid */
 bool attila_shader_decode(const uint8_t code[16], AttilaShInstr *in);
 
+/* vertices a batch shades together (streamer.c, shader.c's run_soa) */
+#define ATTILA_SH_BATCH 16
 #define ATTILA_SH_TEMPS 32
 #define ATTILA_SH_PREDS 32
 #define ATTILA_SH_IO 16
@@ -349,6 +351,10 @@ typedef struct AttilaShaderEnv {
     AttilaTexFn *tex;
     void *tex_opaque;
     uint64_t *steps;                    /* if set: instructions executed += */
+    /* several lanes run run_lanes' operations by component (shader.c):
+     * for the long vertex programs; a short program pays more for the
+     * registers' transposes than it gains */
+    bool by_component;
 } AttilaShaderEnv;
 
 typedef enum AttilaShaderResult {
@@ -360,7 +366,9 @@ typedef enum AttilaShaderResult {
 
 /*
  * Run the program at `pc` on `lanes` threads (1 for a vertex, 4 for a
- * fragment quad) in lockstep. *bad_pc gets the failing pc on error.
+ * fragment quad, up to ATTILA_SH_BATCH for a batch of vertices whose
+ * program has no texture read, derivative or jump) in lockstep. *bad_pc
+ * gets the failing pc on error.
  */
 AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
                                      AttilaShaderThread *t, int lanes,
@@ -464,7 +472,7 @@ typedef struct AttilaDrawState {
     uint32_t primitive;
     /* shaders */
     uint32_t vs_pc, fs_pc;
-    uint32_t vs_lanes;                  /* vertices shaded together (1, 4) */
+    uint32_t vs_lanes;                  /* 4: vertices shaded in batches */
     bool fs_kills;                      /* the fragment program may kill */
     uint32_t fs_temps, fs_outs;         /* temporaries, outputs to reset */
     uint32_t fs_inputs;                 /* inputs it may read (interpolated) */

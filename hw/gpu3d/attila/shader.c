@@ -574,7 +574,7 @@ static inline void lit_op(const float a[4], float r[4])
 }
 
 static void exec_alu(const Exec *x, const AttilaShInstr *in, int l,
-                     double fxacc[4][4])
+                     double fxacc[ATTILA_SH_BATCH][4])
 {
     float a[4], b[4], c[4], r[4];
     int32_t ia[4], ib[4], ir[4];
@@ -851,7 +851,9 @@ static void exec_texture(const Exec *x, const AttilaShInstr *in)
     } else {
         memset(res, 0, sizeof(res));
     }
-    for (l = 0; l < x->lanes; l++) {
+    /* a quad at most: the batches of more lanes (vertices) run only
+     * programs without texture reads (draw-state.c's lanes_apart) */
+    for (l = 0; l < x->lanes && l < 4; l++) {
         write_vec(x, in, l, res[l].f);
     }
 }
@@ -1074,6 +1076,299 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
         _mm_storeu_ps((float *)dst, r);
     }
 }
+
+/*
+ * Several lanes: the registers by component, up to ATTILA_SH_BATCH lanes
+ * a vector (the threads' registers are a lane's four components). A
+ * register is moved into this form (4x4 transposes) when an instruction
+ * first names it, and the ones written are moved back when a run of
+ * run_lanes' instructions ends; in between an instruction is one vector
+ * operation a component for all lanes (GCC's vector types: four SSE2
+ * operations for sixteen lanes; the decoding and dispatch, most of an
+ * instruction's cost, shared by the batch): the same float operations as exec_alu, each lane's in the
+ * same order (a dot product's products summed left to right, MAD a
+ * multiply then an add, no FMA), the comparisons as C writes them, the
+ * operand's abs/neg as AND/XOR of the sign bit. The libm operations (EX2,
+ * LG2, SIN, COS, LIT's power) and RSQ's double square root stay one per
+ * lane; RCP is a vector division, the C expression's IEEE operation.
+ */
+/* the vectors are passed only between inline functions of this file */
+#pragma GCC diagnostic ignored "-Wpsabi"
+typedef float SoaF __attribute__((vector_size(4 * ATTILA_SH_BATCH)));
+typedef int32_t SoaI __attribute__((vector_size(4 * ATTILA_SH_BATCH)));
+
+/* in, out, temp and addr one after the other: a register is offset / 16 */
+#define SOA_NREG (offsetof(AttilaShaderThread, addr) / sizeof(AttilaVec4) + 2)
+_Static_assert(offsetof(AttilaShaderThread, out) ==
+                  ATTILA_SH_IO * sizeof(AttilaVec4) &&
+                  offsetof(AttilaShaderThread, temp) ==
+                  2 * ATTILA_SH_IO * sizeof(AttilaVec4) &&
+                  offsetof(AttilaShaderThread, addr) ==
+                  (2 * ATTILA_SH_IO + ATTILA_SH_TEMPS) * sizeof(AttilaVec4),
+               "thread banks one after the other");
+_Static_assert(ATTILA_SH_BATCH % 4 == 0, "lanes by fours");
+
+typedef struct Soa {
+    SoaF r[SOA_NREG][4];        /* register, component: every lane */
+    uint64_t valid[2], dirty[2];
+    /* lanes past x->lanes repeat the last */
+    AttilaShaderThread *lane[ATTILA_SH_BATCH];
+} Soa;
+
+static inline float *soa_reg(AttilaShaderThread *t, unsigned r)
+{
+    return (float *)((uint8_t *)t + r * sizeof(AttilaVec4));
+}
+
+static inline bool soa_bit(const uint64_t *m, unsigned r)
+{
+    return m[r >> 6] >> (r & 63) & 1;
+}
+
+static inline SoaF soa_sel(SoaI m, SoaF a, SoaF b)
+{
+    return (SoaF)((m & (SoaI)a) | (~m & (SoaI)b));
+}
+
+static inline SoaF soa_splat(float f)
+{
+    SoaF v;
+    int l;
+
+    for (l = 0; l < ATTILA_SH_BATCH; l++) {
+        v[l] = f;
+    }
+    return v;
+}
+
+static void soa_begin(Soa *s, const Exec *x)
+{
+    int l;
+
+    s->valid[0] = s->valid[1] = s->dirty[0] = s->dirty[1] = 0;
+    for (l = 0; l < ATTILA_SH_BATCH; l++) {
+        s->lane[l] = &x->t[l < x->lanes ? l : x->lanes - 1];
+    }
+}
+
+/* register r (thread offset / 16) from the lanes, by component */
+static void soa_load(Soa *s, unsigned r)
+{
+    int h;
+
+    for (h = 0; h < ATTILA_SH_BATCH; h += 4) {
+        __m128 v0 = _mm_loadu_ps(soa_reg(s->lane[h], r));
+        __m128 v1 = _mm_loadu_ps(soa_reg(s->lane[h + 1], r));
+        __m128 v2 = _mm_loadu_ps(soa_reg(s->lane[h + 2], r));
+        __m128 v3 = _mm_loadu_ps(soa_reg(s->lane[h + 3], r));
+
+        _MM_TRANSPOSE4_PS(v0, v1, v2, v3);
+        _mm_storeu_ps((float *)&s->r[r][0] + h, v0);
+        _mm_storeu_ps((float *)&s->r[r][1] + h, v1);
+        _mm_storeu_ps((float *)&s->r[r][2] + h, v2);
+        _mm_storeu_ps((float *)&s->r[r][3] + h, v3);
+    }
+    s->valid[r >> 6] |= 1ull << (r & 63);
+}
+
+/* the registers written back to the lanes; the next run loads afresh */
+static void soa_end(Soa *s, const Exec *x)
+{
+    int w, l, h;
+
+    for (w = 0; w < 2; w++) {
+        while (s->dirty[w]) {
+            unsigned r = w * 64 + __builtin_ctzll(s->dirty[w]);
+
+            s->dirty[w] &= s->dirty[w] - 1;
+            for (h = 0; h < x->lanes; h += 4) {
+                __m128 v[4];
+                for (l = 0; l < 4; l++) {
+                    v[l] = _mm_loadu_ps((const float *)&s->r[r][l] + h);
+                }
+                _MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
+                for (l = 0; l < 4 && h + l < x->lanes; l++) {
+                    _mm_storeu_ps(soa_reg(&x->t[h + l], r), v[l]);
+                }
+            }
+        }
+        s->valid[w] = 0;
+    }
+}
+
+/* an operand of one instruction: its register by component, or its
+ * constant, and its modifiers */
+typedef struct SoaSrc {
+    const SoaF *reg;            /* NULL: the constant cf */
+    const float *cf;
+    const uint8_t *sel;
+    bool mod;
+    int32_t andm, xorm;         /* broadcast where used */
+} SoaSrc;
+
+static inline void soa_src(Soa *s, const Exec *x, const AttilaShOperand *o,
+                           SoaSrc *q)
+{
+    q->sel = o->sel;
+    if (o->off != NO_OFF) {
+        unsigned r = o->off / sizeof(AttilaVec4);
+        if (!soa_bit(s->valid, r)) {
+            soa_load(s, r);
+        }
+        q->reg = s->r[r];
+    } else {
+        q->reg = NULL;
+        q->cf = x->env->consts[o->reg].f;
+    }
+    q->mod = !o->plain;
+    q->andm = (int32_t)o->and_bits;
+    q->xorm = (int32_t)o->xor_bits;
+}
+
+/* the operand's component c (after the swizzle and modifiers), all lanes */
+static inline SoaF soa_read(const SoaSrc *q, int c)
+{
+    SoaF v = q->reg ? q->reg[q->sel[c]] : soa_splat(q->cf[q->sel[c]]);
+
+    if (!q->mod) {
+        return v;
+    }
+    return (SoaF)(((SoaI)v & q->andm) ^ q->xorm);
+}
+
+static void run_soa(Soa *s, const Exec *x, const AttilaShInstr *in)
+{
+    const SoaF one = soa_splat(1.0f), zero = soa_splat(0.0f);
+    unsigned rr = in->res_off / sizeof(AttilaVec4);
+    SoaF r[4], a[4], m = zero, v;
+    SoaI pm = { 0 };
+    SoaSrc qa = { 0 }, qb = { 0 }, qc = { 0 };
+    const SoaSrc *oa = &qa, *ob = &qb, *oc = &qc;
+    int c, l;
+
+    soa_src(s, x, &in->op[0], &qa);
+    if (in->nops > 1) {
+        soa_src(s, x, &in->op[1], &qb);
+    }
+    if (in->nops > 2) {
+        soa_src(s, x, &in->op[2], &qc);
+    }
+    switch (in->opcode) {
+    case ATTILA_SH_ADD: case ATTILA_SH_MUL: case ATTILA_SH_MAD:
+    case ATTILA_SH_MOV: case ATTILA_SH_MAX: case ATTILA_SH_MIN:
+    case ATTILA_SH_SLT: case ATTILA_SH_SGE: case ATTILA_SH_CMP:
+        /* component by component: only the written ones */
+        for (c = 0; c < 4; c++) {
+            SoaF va, vb;
+            if (!in->wmask[c]) {
+                continue;
+            }
+            va = soa_read(oa, c);
+            switch (in->opcode) {
+            case ATTILA_SH_MOV:
+                r[c] = va;
+                continue;
+            case ATTILA_SH_MAD:
+                r[c] = va * soa_read(ob, c) + soa_read(oc, c);
+                continue;
+            case ATTILA_SH_CMP:
+                r[c] = soa_sel(va < zero, soa_read(ob, c), soa_read(oc, c));
+                continue;
+            default:
+                break;
+            }
+            vb = soa_read(ob, c);
+            switch (in->opcode) {
+            case ATTILA_SH_ADD: r[c] = va + vb; break;
+            case ATTILA_SH_MUL: r[c] = va * vb; break;
+            case ATTILA_SH_MAX: r[c] = soa_sel(va > vb, va, vb); break;
+            case ATTILA_SH_MIN: r[c] = soa_sel(va < vb, va, vb); break;
+            case ATTILA_SH_SLT: r[c] = soa_sel(va < vb, one, zero); break;
+            default:            r[c] = soa_sel(va < vb, zero, one); break;
+            }
+        }
+        break;
+    case ATTILA_SH_DP3:
+    case ATTILA_SH_DP4:
+    case ATTILA_SH_DPH:
+        /* each lane's products summed left to right, as exec_alu */
+        m = soa_read(oa, 0) * soa_read(ob, 0) + soa_read(oa, 1) * soa_read(ob, 1) +
+            soa_read(oa, 2) * soa_read(ob, 2);
+        if (in->opcode == ATTILA_SH_DP4) {
+            m = m + soa_read(oa, 3) * soa_read(ob, 3);
+        } else if (in->opcode == ATTILA_SH_DPH) {
+            m = m + soa_read(ob, 3);
+        }
+        r[0] = r[1] = r[2] = r[3] = m;
+        break;
+    case ATTILA_SH_DST:
+        r[0] = one;
+        r[1] = soa_read(oa, 1) * soa_read(ob, 1);
+        r[2] = soa_read(oa, 2);
+        r[3] = soa_read(ob, 3);
+        break;
+    case ATTILA_SH_LIT:
+        for (c = 0; c < 4; c++) {
+            a[c] = soa_read(oa, c);
+        }
+        /* x < 0 ? 0 : x (NaN and -0 kept), the power per lane */
+        r[0] = r[3] = one;
+        r[1] = soa_sel(a[0] < zero, zero, a[0]);
+        r[2] = zero;
+        for (l = 0; l < x->lanes; l++) {
+            float f[4] = { a[0][l], a[1][l], a[2][l], a[3][l] }, o[4];
+            lit_op(f, o);
+            r[2][l] = o[2];
+        }
+        break;
+    case ATTILA_SH_RCP:
+        m = one / soa_read(oa, 3);
+        r[0] = r[1] = r[2] = r[3] = m;
+        break;
+    case ATTILA_SH_RSQ:
+        /* (float)sqrt((double)(1.0f / fabsf(s))) */
+        v = one / (SoaF)((SoaI)soa_read(oa, 3) & 0x7fffffff);
+        for (l = 0; l < ATTILA_SH_BATCH; l++) {
+            m[l] = (float)sqrt((double)v[l]);
+        }
+        r[0] = r[1] = r[2] = r[3] = m;
+        break;
+    default:        /* EX2, LG2, SIN, COS: of the last selector, per lane */
+        v = soa_read(oa, 3);
+        for (l = 0; l < x->lanes; l++) {
+            m[l] = scalar_op(in->opcode, v[l]);
+        }
+        r[0] = r[1] = r[2] = r[3] = m;
+        break;
+    }
+    if (in->predicated) {
+        /* the lanes whose predicate holds */
+        for (l = 0; l < ATTILA_SH_BATCH; l++) {
+            pm[l] = s->lane[l]->pred[in->pred_reg] != in->invert_pred ? -1 : 0;
+        }
+    }
+    if (!soa_bit(s->valid, rr) && (in->mask != 15 || in->predicated)) {
+        soa_load(s, rr);        /* the components or lanes kept */
+    }
+    for (c = 0; c < 4; c++) {
+        if (!in->wmask[c]) {
+            continue;
+        }
+        v = r[c];
+        if (in->sat) {
+            /* clampf(v, 0, 1): v < 1 ? v : 1 (NaN to 1), then 0 > v ? 0 : v
+             * (-0 kept) */
+            v = soa_sel(v < one, v, one);
+            v = soa_sel(zero > v, zero, v);
+        }
+        if (in->predicated) {
+            v = soa_sel(pm, v, s->r[rr][c]);
+        }
+        s->r[rr][c] = v;
+    }
+    s->valid[rr >> 6] |= 1ull << (rr & 63);
+    s->dirty[rr >> 6] |= 1ull << (rr & 63);
+}
 #else
 /* exec_alu's arithmetic and write_result's predication, saturation, mask */
 static void run_lanes(const Exec *x, const AttilaShInstr *in)
@@ -1165,6 +1460,23 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
     }
 }
 
+/* without SSE2 every lane count takes run_lanes */
+typedef struct Soa {
+    int unused;
+} Soa;
+
+static inline void soa_begin(Soa *s, const Exec *x)
+{
+}
+
+static inline void soa_end(Soa *s, const Exec *x)
+{
+}
+
+static inline void run_soa(Soa *s, const Exec *x, const AttilaShInstr *in)
+{
+    run_lanes(x, in);
+}
 #endif
 
 void attila_shader_reset_thread(AttilaShaderThread *t)
@@ -1172,14 +1484,49 @@ void attila_shader_reset_thread(AttilaShaderThread *t)
     memset(t, 0, sizeof(*t));
 }
 
+/*
+ * A run of run_lanes' operations from *pc by component; stops before an
+ * instruction it cannot run (the caller's loop reports or runs it), after
+ * the end flag (true) or after limit instructions. *n: those run.
+ */
+static bool soa_block(const Exec *x, uint32_t *pc, unsigned *n,
+                      unsigned limit)
+{
+    Soa s;
+    unsigned k = 0;
+    bool ended = false;
+
+    soa_begin(&s, x);
+    while (k < limit && *pc < ATTILA_INSTRUCTION_MEMORY) {
+        const AttilaShInstr *in = &x->env->imem[*pc];
+        if (!in->valid || !in->fast) {
+            break;
+        }
+        run_soa(&s, x, in);
+        k++;
+        if (in->end) {
+            ended = true;
+            break;
+        }
+        (*pc)++;
+    }
+    soa_end(&s, x);
+    *n = k;
+    return ended;
+}
+
 static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
                               AttilaShaderThread *t, int lanes,
                               uint32_t *bad_pc, unsigned *nsteps)
 {
     Exec x = { env, t, lanes };
-    double fxacc[4][4] = { { 0 } };
+    double fxacc[ATTILA_SH_BATCH][4];
     unsigned steps;
     int l;
+
+    /* the lanes' fixed-point accumulators (a quad's: as many as before
+     * the batches of more lanes) */
+    memset(fxacc, 0, lanes * sizeof(fxacc[0]));
 
     for (steps = 0; steps < ATTILA_SH_MAX_STEPS; steps++) {
         const AttilaShInstr *in;
@@ -1198,6 +1545,15 @@ static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
         }
         if (in->fast) {
             /* no kill, no jump: only the end flag to look at */
+            if (env->by_component && lanes > 1) {
+                unsigned n;
+                if (soa_block(&x, &pc, &n, ATTILA_SH_MAX_STEPS - steps)) {
+                    *nsteps = steps + n;
+                    return ATTILA_SHADER_OK;
+                }
+                steps += n - 1;     /* the loop counts the last */
+                continue;
+            }
             run_lanes(&x, in);
             if (in->end) {
                 *nsteps = steps + 1;

@@ -280,15 +280,16 @@ static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
 /*
  * Vertices waiting to be shaded together: a program whose lanes never
  * look at each other (ds->vs_lanes 4, draw-state.c) runs the same
- * instructions for every vertex, so four threads run through the shader
- * at once, its decoding shared. Only a batch whose attributes are all in
+ * instructions for every vertex, so up to ATTILA_SH_BATCH threads run
+ * through the shader at once, its decoding shared (and its operations by
+ * component over the batch, shader.c's run_soa). Only a batch whose attributes are all in
  * memory and whose program ends normally is kept; any other is shaded
  * again one vertex at a time, so that errors, their order and the work
  * counted are the one-vertex path's.
  */
 typedef struct VertexBatch {
     uint32_t n;
-    uint32_t slot[4], index[4];
+    uint32_t slot[ATTILA_SH_BATCH], index[ATTILA_SH_BATCH];
 } VertexBatch;
 
 static bool work_left(AttilaCore *c, uint64_t work)
@@ -307,10 +308,10 @@ static bool shade_batch(AttilaCore *c, const AttilaDrawState *ds,
                         uint32_t instance, VertexBatch *b, AttilaVertex *vtx,
                         uint64_t *work, AttilaRenderCtx *tctx)
 {
-    AttilaShaderThread t[4];
+    AttilaShaderThread t[ATTILA_SH_BATCH];
     AttilaShaderEnv env = {
         .imem = c->imem, .consts = c->vconst, .tex = attila_texture_sample,
-        .tex_opaque = tctx,
+        .tex_opaque = tctx, .by_component = true,
     };
     uint32_t bad_pc = 0, i, n = b->n;
     uint64_t steps = 0;
@@ -399,7 +400,7 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
                 g_hash_table_insert(cache, GUINT_TO_POINTER(index),
                                     GUINT_TO_POINTER(v));
             }
-            if (batch.n >= MAX(ds->vs_lanes, 1u) &&
+            if ((ds->vs_lanes <= 1 || batch.n == ATTILA_SH_BATCH) &&
                 !shade_batch(c, ds, inst, &batch, g.vtx, &vs_work, tctx)) {
                 goto out;
             }
