@@ -2,8 +2,9 @@
  * A draw's front end on the render threads (pipeline.c draw_parallel):
  * random meshes of every topology (list, strip, fan, mode 3 without a
  * geometry shader), from arrays and through u8 and u16 indices, several
- * draws a list with and without a primitive restart between them (a strip
- * or a list part way carries over), clipped, culled, depth-tested or
+ * draws a list with and without a primitive restart or a render-state
+ * write between them (a strip, a fan or a list part way carries over; a
+ * run may begin at a draw's first vertex), clipped, culled, depth-tested or
  * blended (then the triangles' order shows), worked with budgets from 300
  * to 20000 units a call, give the same colour and depth bytes and the same
  * guest errors, message by message, with 1, 2 and 3 render threads. Some
@@ -131,7 +132,11 @@ static void ft_run(uint32_t seed, int threads, FtResult *r)
         } else {
             count = MIN(count, n - first);
         }
-        pica_cmd_reg(&b, GPUREG_FACECULLING_CONFIG, ft_rand(&s) % 4);
+        if (k == 0 || ft_rand(&s) % 2) {
+            /* a render-state write: the next draw's first triangle makes
+             * the snapshot, serially; without, a run may start the draw */
+            pica_cmd_reg(&b, GPUREG_FACECULLING_CONFIG, ft_rand(&s) % 4);
+        }
         pica_cmd_regm(&b, GPUREG_PRIMITIVE_CONFIG, 0x2, tp << 8);
         if (k == 0 || ft_rand(&s) % 2) {
             pica_cmd_reg(&b, GPUREG_RESTART_PRIMITIVE, 1);
