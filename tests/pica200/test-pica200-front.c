@@ -30,7 +30,7 @@
 #define VB_OFF 0x200000u
 #define RAM_PA(off) (PICA200_PHYS_FCRAM + (off))
 #define MAXV 700
-#define SEEDS 80
+#define SEEDS 120
 
 static GString *ft_log;
 
@@ -70,6 +70,7 @@ static void ft_run(uint32_t seed, int threads, FtResult *r)
     uint32_t s = seed * 2654435761u + 1, i, vb = VB_OFF;
     uint32_t n = 100 + ft_rand(&s) % (MAXV - 100);
     uint32_t ndraws = 1 + ft_rand(&s) % 3, budget, k, calls = 0;
+    unsigned tp_last = 0;
     bool bad = ft_rand(&s) % 4 == 0, wide = ft_rand(&s) % 8 == 0;
     PicaTest t;
     CmdBuf b;
@@ -113,7 +114,8 @@ static void ft_run(uint32_t seed, int threads, FtResult *r)
     pica_cmd_attribs(&b, RAM_PA(BASE_OFF), PICA_F32X4, PICA_F32X4, 32);
     pica_cmd_reg(&b, PICA_ATTRIBBUFFER_OFFSET(0), vb - BASE_OFF);
     for (k = 0; k < ndraws; k++) {
-        unsigned tp = topo[ft_rand(&s) % 4];
+        /* often the last draw's: its assembly state carries over */
+        unsigned tp = k && ft_rand(&s) % 2 ? tp_last : topo[ft_rand(&s) % 4];
         uint32_t count = 1 + ft_rand(&s) % n, first = ft_rand(&s) % n;
         bool indexed = ft_rand(&s) % 2, u16 = ft_rand(&s) % 2;
         uint32_t icfg = (IDX_OFF + 0x800 * k) | (uint32_t)u16 << 31;
@@ -137,7 +139,11 @@ static void ft_run(uint32_t seed, int threads, FtResult *r)
              * the snapshot, serially; without, a run may start the draw */
             pica_cmd_reg(&b, GPUREG_FACECULLING_CONFIG, ft_rand(&s) % 4);
         }
-        pica_cmd_regm(&b, GPUREG_PRIMITIVE_CONFIG, 0x2, tp << 8);
+        tp_last = tp;
+        if (k == 0 || tp != tp_last) {
+            /* a write restarts assembly too (regs.c) */
+            pica_cmd_regm(&b, GPUREG_PRIMITIVE_CONFIG, 0x2, tp << 8);
+        }
         if (k == 0 || ft_rand(&s) % 2) {
             pica_cmd_reg(&b, GPUREG_RESTART_PRIMITIVE, 1);
         }
