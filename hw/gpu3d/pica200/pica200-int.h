@@ -291,7 +291,7 @@ struct Pica200Core {
     PicaDraw draw;
     PicaPrimAsm pa;
     PicaFront front;                /* the serial front end: c's own state */
-    PicaVtxCache **vcaches;         /* one a render thread (draw_parallel) */
+    void **vcaches;                 /* a PicaVtxCache a render thread */
     unsigned front_cost16;          /* budget units a vertex x 16, last run */
     uint64_t front_runs;            /* runs on the render threads */
     PicaGsInput gs_in;

@@ -587,7 +587,7 @@ static void front_job(void *arg, int thread)
 {
     FrontJob *j = arg;
     Pica200Core *c = j->c;
-    PicaVtxCache *cache = j->cached ? c->vcaches[thread] : NULL;
+    PicaVtxCache *cache = j->cached ? (PicaVtxCache *)c->vcaches[thread] : NULL;
     uint32_t u, k;
 
     while ((u = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) <
@@ -625,15 +625,15 @@ static void front_job(void *arg, int thread)
 static bool draw_parallel(Pica200Core *c, unsigned budget)
 {
     PicaDraw *d = &c->draw;
-    int threads = g3d_raster_threads(c->raster);
     PicaRenderState *rs = c->rs;
+    int threads;
     uint32_t left = d->count - d->next, nv, per, off, u, redo = 0;
     bool list, stop = false;
     uint64_t units = 0;
     size_t queued = 0;
     FrontJob j;
 
-    if (threads < 2 || g3d_general_path || gs_enabled(c) || c->pa.winding ||
+    if (gs_enabled(c) || c->pa.winding ||
         !rs || c->rs_dirty || !rs->color) {
         return false;
     }
@@ -643,6 +643,7 @@ static bool draw_parallel(Pica200Core *c, unsigned budget)
     if (nv < FRONT_MIN_VERTS) {
         return false;
     }
+    threads = g3d_raster_threads(c->raster);
     list = G3D_FIELD_EX32(c->regs[GPUREG_PRIMITIVE_CONFIG],
                           GPUREG_PRIMITIVE_CONFIG, TOPOLOGY) !=
            PICA_TOPOLOGY_STRIP &&
@@ -669,13 +670,9 @@ static bool draw_parallel(Pica200Core *c, unsigned budget)
         j.stage[u] = g3d_raster_stage(c->raster, u);
         j.out[u].failed = true;         /* until it has run */
     }
-    if (!c->vcaches) {
-        c->vcaches = g_new0(PicaVtxCache *, threads);
-    }
     for (u = 0; u < (uint32_t)threads && j.cached; u++) {
-        if (!c->vcaches[u]) {
-            c->vcaches[u] = g_new(PicaVtxCache, 1);
-        }
+        g3d_raster_thread_block(c->raster, &c->vcaches, u,
+                                sizeof(PicaVtxCache));
     }
     g3d_raster_run_shared(c->raster, front_job, &j);
 
@@ -734,6 +731,7 @@ bool pica_draw_step(Pica200Core *c, unsigned budget)
 {
     PicaDraw *d = &c->draw;
     PicaVtxCache *cache = d->indexed && !gs_enabled(c) ? &d->cache : NULL;
+    bool threads = g3d_raster_threads(c->raster) > 1 && !g3d_general_path;
 
     /* a vertex (a chunk of them) is a unit: between two, nothing is half done */
     while (d->active && c->budget_used < budget && !g3d_step_end()) {
@@ -741,7 +739,7 @@ bool pica_draw_step(Pica200Core *c, unsigned budget)
             d->active = false;
             break;
         }
-        if (draw_parallel(c, budget)) {
+        if (threads && draw_parallel(c, budget)) {
             continue;
         }
         if (!draw_vertex(&c->front, cache, d->next++)) {
@@ -753,13 +751,7 @@ bool pica_draw_step(Pica200Core *c, unsigned budget)
 
 void pica_pipeline_free(Pica200Core *c)
 {
-    int t;
-
-    for (t = 0; c->vcaches && t < g3d_raster_threads(c->raster); t++) {
-        g_free(c->vcaches[t]);
-    }
-    g_free(c->vcaches);
-    c->vcaches = NULL;
+    g3d_raster_thread_blocks_free(c->raster, &c->vcaches);
 }
 /* ---- fixed attributes and immediate mode (3dbrew GPU/Fixed Vertex
  * Attributes) */
