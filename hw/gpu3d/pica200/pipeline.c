@@ -446,6 +446,12 @@ void pica_draw_start(Pica200Core *c, bool indexed)
         return;
     }
     memset(d->cache.valid, 0, sizeof(d->cache.valid));
+    /*
+     * a draw's first run on the render threads takes a vertex to cost one
+     * unit; later ones what the last cost (a draw of large triangles
+     * then stays serial, and does not keep the next draw so)
+     */
+    c->front_cost16 = 16;
     d->active = d->count > 0;
 }
 
