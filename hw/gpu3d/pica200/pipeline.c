@@ -447,11 +447,12 @@ void pica_draw_start(Pica200Core *c, bool indexed)
     }
     memset(d->cache.valid, 0, sizeof(d->cache.valid));
     /*
-     * a draw's first run on the render threads takes a vertex to cost one
-     * unit; later ones what the last cost (a draw of large triangles
-     * then stays serial, and does not keep the next draw so)
+     * a draw's first run on the render threads takes a vertex to cost two
+     * units (a vertex and a small triangle of a strip: a list's cost
+     * less), later ones what the last cost: a draw of large triangles
+     * then stays serial, and does not keep the next draw so
      */
-    c->front_cost16 = 16;
+    c->front_cost16 = 32;
     d->active = d->count > 0;
 }
 
