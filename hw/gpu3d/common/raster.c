@@ -215,6 +215,29 @@ int g3d_raster_threads(const G3DRaster *r)
     return g3d_pool_threads(r->pool);
 }
 
+void *g3d_raster_thread_block(G3DRaster *r, void ***blocks, int thread,
+                              size_t size)
+{
+    if (!*blocks) {
+        *blocks = g_new0(void *, g3d_raster_threads(r));
+    }
+    if (!(*blocks)[thread]) {
+        (*blocks)[thread] = g_malloc0(size);
+    }
+    return (*blocks)[thread];
+}
+
+void g3d_raster_thread_blocks_free(G3DRaster *r, void ***blocks)
+{
+    int t;
+
+    for (t = 0; *blocks && t < g3d_raster_threads(r); t++) {
+        g_free((*blocks)[t]);
+    }
+    g_free(*blocks);
+    *blocks = NULL;
+}
+
 static void *arena_alloc(Arena *a, size_t size)
 {
     ArenaBlock *b = a->head;

@@ -711,6 +711,16 @@ static inline bool g3d_claim(uint32_t *next, uint32_t n, int threads,
     return false;
 }
 
+/*
+ * A block of `size` bytes of render thread `thread`'s own, zeroed when
+ * made (a front end's per-thread vertex cache): *blocks is NULL until the
+ * first call. Make every thread's before a job in which they look for
+ * theirs; on the driving thread.
+ */
+void *g3d_raster_thread_block(G3DRaster *r, void ***blocks, int thread,
+                              size_t size);
+void g3d_raster_thread_blocks_free(G3DRaster *r, void ***blocks);
+
 /* g3d_pool_run_shared on the raster's render threads (between flushes) */
 void g3d_raster_run_shared(G3DRaster *r, G3DJobFn *fn, void *arg);
 /*

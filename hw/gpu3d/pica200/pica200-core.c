@@ -46,6 +46,7 @@ void pica200_core_free(Pica200Core *c)
         return;
     }
     g3d_raster_flush(c->raster);
+    pica_pipeline_free(c);
     g3d_raster_free(c->raster);
     g_array_free(c->queue, TRUE);
     g_free(c);

@@ -194,6 +194,14 @@ typedef struct PicaAttribSource {
     uint32_t stride;
 } PicaAttribSource;
 
+/* a post-vertex cache, direct-mapped by index */
+#define PICA_VCACHE 64
+typedef struct PicaVtxCache {
+    uint32_t tag[PICA_VCACHE];
+    bool valid[PICA_VCACHE];
+    PicaVertex vtx[PICA_VCACHE];
+} PicaVtxCache;
+
 typedef struct PicaDraw {
     bool active;
     bool indexed;
@@ -203,10 +211,7 @@ typedef struct PicaDraw {
     bool index_u16;
     unsigned nattrs;
     PicaAttribSource attr[12];
-    /* post-vertex cache for indexed draws, direct-mapped by index */
-    uint32_t cache_tag[64];
-    bool cache_valid[64];
-    PicaVertex cache_vtx[64];
+    PicaVtxCache cache;             /* indexed draws without GS */
 } PicaDraw;
 
 typedef struct PicaPrimAsm {
@@ -230,6 +235,25 @@ typedef struct PicaGsInput {
 } PicaGsInput;
 
 typedef struct PicaRenderState PicaRenderState;
+
+/*
+ * Where the front end (vertex shader, primitive assembly, clipping and
+ * set-up) of a run of vertices keeps its assembly state and counts: the
+ * core's own (`front`, on the command processor's thread), or those of a
+ * chunk of a draw on a render thread (pipeline.c draw_parallel). A staged
+ * chunk queues its triangles into its G3DRasterStage and, where the serial
+ * front end would log a guest error, stops with `failed` set instead: the
+ * serial front end then runs that chunk again and logs it in its place.
+ */
+typedef struct PicaFront {
+    Pica200Core *c;
+    PicaPrimAsm *pa;
+    unsigned *budget_used;
+    uint64_t *vertices, *triangles;
+    bool staged;
+    bool failed;
+    bool warm;                      /* strip/fan: buffer vertices, draw none */
+} PicaFront;
 
 struct Pica200Core {
     Pica200CoreConfig cfg;
@@ -266,6 +290,10 @@ struct Pica200Core {
 
     PicaDraw draw;
     PicaPrimAsm pa;
+    PicaFront front;                /* the serial front end: c's own state */
+    void **vcaches;                 /* a PicaVtxCache a render thread */
+    unsigned front_cost16;          /* budget units a vertex x 16, last run */
+    uint64_t front_runs;            /* runs on the render threads */
     PicaGsInput gs_in;
     PicaEmitter emitter;
     unsigned gs_prims;              /* primitives emitted by this GS run */
@@ -337,15 +365,18 @@ void pica_draw_abort(Pica200Core *c);
 void pica_fixedattrib_index(Pica200Core *c, uint32_t value);
 void pica_fixedattrib_data(Pica200Core *c, uint32_t value);
 void pica_pipeline_reset(Pica200Core *c);
+void pica_pipeline_free(Pica200Core *c);
 
 /* primitive.c */
 void pica_pa_restart(Pica200Core *c);
-void pica_pa_vertex(Pica200Core *c, const PicaVertex *v);
+void pica_pa_vertex(PicaFront *f, const PicaVertex *v);
 void pica_pa_set_winding(Pica200Core *c);
 
 /* rasterizer.c */
-void pica_rasterize_triangle(Pica200Core *c, const PicaVertex *v0,
+void pica_rasterize_triangle(PicaFront *f, const PicaVertex *v0,
                              const PicaVertex *v1, const PicaVertex *v2);
+/* n more triangles queued: flush when the queue is long */
+void pica_raster_count(Pica200Core *c, size_t n);
 
 /* ---- texture combiners (texenv.c) ------------------------------------- */
 

@@ -106,5 +106,7 @@ typedef struct Pica200Stats {
 } Pica200Stats;
 
 void pica200_stats(Pica200Core *c, Pica200Stats *out);
+/* runs of a draw's vertices whose front end ran on the render threads */
+uint64_t pica200_front_runs(Pica200Core *c);
 
 #endif

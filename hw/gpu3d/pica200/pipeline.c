@@ -12,6 +12,7 @@
  */
 #include "pica200-int.h"
 
+#include <limits.h>
 #include <string.h>
 
 static const uint8_t elem_size[4] = { 1, 1, 2, 4 };  /* s8, u8, s16, f32 */
@@ -20,6 +21,11 @@ void pica_pipeline_reset(Pica200Core *c)
 {
     memset(&c->draw, 0, sizeof(c->draw));
     memset(&c->pa, 0, sizeof(c->pa));
+    c->front = (PicaFront) {
+        .c = c, .pa = &c->pa, .budget_used = &c->budget_used,
+        .vertices = &c->stats.vertices, .triangles = &c->stats.triangles,
+    };
+    c->front_cost16 = 16;
     memset(&c->gs_in, 0, sizeof(c->gs_in));
     memset(c->fixed_attr, 0, sizeof(c->fixed_attr));
     memset(c->fixed_words, 0, sizeof(c->fixed_words));
@@ -126,7 +132,7 @@ static void gs_emit(void *opaque, float (*v[3])[4], bool winding)
     }
     for (i = 0; i < 3; i++) {
         output_vertex(c, (const float (*)[4])v[i], mask, &out);
-        pica_pa_vertex(c, &out);
+        pica_pa_vertex(&c->front, &out);
     }
 }
 
@@ -271,9 +277,10 @@ static bool gs_input(Pica200Core *c, const float out[16][4], uint16_t mask)
  * to the GS input buffer, or through the output map to primitive assembly.
  * `cached` (indexed draws without GS) receives the output vertex.
  */
-static bool process_vertex(Pica200Core *c, const float (*attr)[4],
+static bool process_vertex(PicaFront *f, const float (*attr)[4],
                            unsigned nattr, PicaVertex *cached)
 {
+    Pica200Core *c = f->c;
     PicaShaderConfig cfg;
     PicaShaderState st;
     uint64_t perm = c->regs[PICA_VSH_BASE + PICA_SH_ATTRIBUTES_PERMUTATION_LOW] |
@@ -289,11 +296,15 @@ static bool process_vertex(Pica200Core *c, const float (*attr)[4],
     }
     st.emitter = NULL;
     pica_shader_config(c, PICA_UNIT_VS, &cfg);
-    c->stats.vertices++;
+    (*f->vertices)++;
     j = pica_shader_run(&cfg, &st);
-    c->budget_used += st.steps >> 10;       /* long shaders cost budget */
+    *f->budget_used += st.steps >> 10;      /* long shaders cost budget */
     if (j != PICA_SHADER_OK) {
-        shader_fault(c, "vertex", &st);
+        if (f->staged) {
+            f->failed = true;               /* the serial run logs it */
+        } else {
+            shader_fault(c, "vertex", &st);
+        }
         return false;
     }
     if (gs_enabled(c)) {
@@ -303,7 +314,7 @@ static bool process_vertex(Pica200Core *c, const float (*attr)[4],
     if (cached) {
         *cached = v;
     }
-    pica_pa_vertex(c, &v);
+    pica_pa_vertex(f, &v);
     return true;
 }
 
@@ -434,72 +445,321 @@ void pica_draw_start(Pica200Core *c, bool indexed)
                         d->index_addr);
         return;
     }
-    memset(d->cache_valid, 0, sizeof(d->cache_valid));
+    memset(d->cache.valid, 0, sizeof(d->cache.valid));
+    /*
+     * a draw's first run on the render threads takes a vertex to cost two
+     * units (a vertex and a small triangle of a strip: a list's cost
+     * less), later ones what the last cost: a draw of large triangles
+     * then stays serial, and does not keep the next draw so
+     */
+    c->front_cost16 = 32;
     d->active = d->count > 0;
+}
+
+/*
+ * Vertex k of the draw: fetch it (or find it in `cache`), shade it and
+ * pass it on to f's primitive assembly. False when the front end stopped:
+ * the draw is aborted (serial) or f->failed is set (staged).
+ */
+static bool draw_vertex(PicaFront *f, PicaVtxCache *cache, uint32_t k)
+{
+    Pica200Core *c = f->c;
+    const PicaDraw *d = &c->draw;
+    float attr[12][4];
+    uint32_t index;
+    unsigned j, slot;
+
+    (*f->budget_used)++;
+    if (d->indexed) {
+        uint8_t b[2] = { 0, 0 };
+        /* inside memory: pica_draw_start mapped every index */
+        pica_mem_read(c, d->index_addr + ((uint64_t)k << d->index_u16),
+                      b, 1 + d->index_u16);
+        index = b[0] | b[1] << 8;
+    } else {
+        index = d->first + k;
+    }
+    if (c->gs_in.need_count) {
+        gs_variable_count(c, index);
+        return true;
+    }
+    slot = index % PICA_VCACHE;
+    if (cache && cache->valid[slot] && cache->tag[slot] == index) {
+        pica_pa_vertex(f, &cache->vtx[slot]);
+        return true;
+    }
+    for (j = 0; j < d->nattrs; j++) {
+        if (d->attr[j].fixed) {
+            memcpy(attr[j], c->fixed_attr[j], sizeof(attr[j]));
+        } else if (!load_attrib(c, &d->attr[j], index, attr[j])) {
+            if (f->staged) {
+                f->failed = true;           /* the serial run logs it */
+                return false;
+            }
+            g3d_guest_error("pica200: attribute %u of vertex %u is "
+                            "outside memory; draw skipped", j, index);
+            pica_draw_abort(c);
+            return false;
+        }
+    }
+    if (!process_vertex(f, (const float (*)[4])attr, d->nattrs,
+                        cache ? &cache->vtx[slot] : NULL)) {
+        return false;
+    }
+    if (cache) {
+        cache->valid[slot] = true;
+        cache->tag[slot] = index;
+    }
+    return true;
+}
+
+/*
+ * ---- the front end on the render threads ----------------------------------
+ *
+ * A run of a draw's vertices is cut into chunks that the render threads
+ * take (g3d_raster_run_shared); each chunk shades its vertices (a thread's
+ * own post-vertex cache, emptied a chunk: it only saves work, a vertex's
+ * outputs depend on its index alone within a draw), assembles, clips and
+ * sets its triangles up into its own G3DRasterStage. The stages are then
+ * committed in order on this thread, so the rasteriser gets the serial
+ * front end's triangles in the serial order and the image does not depend
+ * on the thread count. A chunk is the unit of budget: chunks are committed
+ * until the budget is spent, the draw resuming after the last one. A chunk
+ * that met what the serial front end logs (an attribute outside memory, a
+ * shader fault, a vertex out of the rasteriser's range) is dropped with
+ * those after it, and runs again serially, which logs it in its place.
+ *
+ * Serial stay: geometry shader draws (the GS's uniforms, inputs and emit
+ * count are one state through the draw), a pending GS winding reversal,
+ * and a draw before its render-state snapshot exists (the first triangle
+ * builds it, and building may log: that stays where the serial path has it).
+ */
+#define FRONT_MIN_VERTS  96     /* fewer: one thread (waking costs more) */
+#define FRONT_CHUNK      48     /* vertices a chunk, at least */
+#define FRONT_CHUNKS     64     /* chunks a run, at most */
+
+typedef struct FrontChunk {
+    PicaPrimAsm pa;             /* assembly state after its last vertex */
+    unsigned units;             /* budget spent */
+    uint64_t vertices, triangles;
+    bool failed;
+} FrontChunk;
+
+typedef struct FrontJob {
+    Pica200Core *c;
+    uint32_t first;             /* the draw's vertex at the run's start */
+    uint32_t nchunks;
+    uint32_t next;              /* the next chunk to take (atomic) */
+    uint32_t at[FRONT_CHUNKS + 1];  /* chunk u: run vertices [at[u], at[u+1]) */
+    bool cached;                /* indexed: use the threads' caches */
+    G3DRasterStage *stage[FRONT_CHUNKS];
+    FrontChunk out[FRONT_CHUNKS];
+} FrontJob;
+
+/*
+ * A chunk's assembly state at run vertex a > 0, from the run's start state
+ * (f->pa) and the vertices before a (3dbrew GPU/Internal Registers 0x25E;
+ * primitive.c): a list's chunks start at a triangle's first vertex; a
+ * strip holds the last two vertices, in the slots they were written to;
+ * a fan its centre (the run's first vertex unless one was buffered
+ * before) and the last vertex.
+ */
+static void front_warm(PicaFront *f, PicaVtxCache *cache, uint32_t first,
+                       uint32_t a)
+{
+    Pica200Core *c = f->c;
+
+    f->warm = true;
+    switch (G3D_FIELD_EX32(c->regs[GPUREG_PRIMITIVE_CONFIG],
+                           GPUREG_PRIMITIVE_CONFIG, TOPOLOGY)) {
+    case PICA_TOPOLOGY_STRIP:
+        f->pa->index ^= (a - 2) & 1;    /* the slot vertex a - 2 took */
+        draw_vertex(f, cache, first + a - 2);
+        draw_vertex(f, cache, first + a - 1);
+        break;
+    case PICA_TOPOLOGY_FAN:
+        if (f->pa->index == 0) {
+            draw_vertex(f, cache, first);
+        }
+        draw_vertex(f, cache, first + a - 1);
+        break;
+    default:
+        f->pa->n = 0;
+        break;
+    }
+    f->warm = false;
+}
+
+static void front_job(void *arg, int thread)
+{
+    FrontJob *j = arg;
+    Pica200Core *c = j->c;
+    PicaVtxCache *cache = j->cached ? (PicaVtxCache *)c->vcaches[thread] : NULL;
+    uint32_t u, k;
+
+    while ((u = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) <
+           j->nchunks) {
+        FrontChunk *o = &j->out[u];
+        PicaFront f = {
+            .c = c, .pa = &o->pa, .budget_used = &o->units,
+            .vertices = &o->vertices, .triangles = &o->triangles,
+            .staged = true,
+        };
+
+        if (cache) {
+            memset(cache->valid, 0, sizeof(cache->valid));
+        }
+        o->pa = c->pa;
+        g3d_raster_stage_enter(j->stage[u]);
+        if (u > 0) {
+            front_warm(&f, cache, j->first, j->at[u]);
+        }
+        /* the warm-up's vertices are counted by the chunk before */
+        o->units = 0;
+        o->vertices = o->triangles = 0;
+        for (k = j->at[u]; k < j->at[u + 1] && !f.failed; k++) {
+            draw_vertex(&f, cache, j->first + k);
+        }
+        g3d_raster_stage_leave();
+        o->failed = f.failed;
+    }
+}
+
+/*
+ * A run of the draw's vertices on every render thread; false when it must
+ * run serially (see above). On return the draw has moved on.
+ */
+static bool draw_parallel(Pica200Core *c, unsigned budget)
+{
+    PicaDraw *d = &c->draw;
+    PicaRenderState *rs = c->rs;
+    int threads;
+    uint32_t left = d->count - d->next, nv, per, off, u, redo = 0;
+    bool list, stop = false;
+    uint64_t units = 0;
+    size_t queued = 0;
+    FrontJob j;
+
+    if (gs_enabled(c) || c->pa.winding ||
+        !rs || c->rs_dirty || !rs->color) {
+        return false;
+    }
+    /* as many vertices as the budget left pays for, at the last run's cost */
+    nv = (uint32_t)MIN((uint64_t)(budget - c->budget_used) * 16 /
+                       MAX(c->front_cost16, 1u), left);
+    if (nv < FRONT_MIN_VERTS) {
+        return false;
+    }
+    threads = g3d_raster_threads(c->raster);
+    list = G3D_FIELD_EX32(c->regs[GPUREG_PRIMITIVE_CONFIG],
+                          GPUREG_PRIMITIVE_CONFIG, TOPOLOGY) !=
+           PICA_TOPOLOGY_STRIP &&
+           G3D_FIELD_EX32(c->regs[GPUREG_PRIMITIVE_CONFIG],
+                          GPUREG_PRIMITIVE_CONFIG, TOPOLOGY) !=
+           PICA_TOPOLOGY_FAN;
+    per = MAX(FRONT_CHUNK, (nv + FRONT_CHUNKS - 1) / FRONT_CHUNKS);
+    off = 0;
+    if (list) {
+        per = (per + 2) / 3 * 3;
+        off = (3 - c->pa.n) % 3;    /* the rest of a started triangle */
+    }
+    j.c = c;
+    j.first = d->next;
+    j.next = 0;
+    j.cached = d->indexed;
+    j.at[0] = 0;
+    for (u = 1; u < FRONT_CHUNKS && off + u * per < nv; u++) {
+        j.at[u] = off + u * per;
+    }
+    j.at[u] = nv;
+    j.nchunks = u;
+    for (u = 0; u < j.nchunks; u++) {
+        j.stage[u] = g3d_raster_stage(c->raster, u);
+        j.out[u].failed = true;         /* until it has run */
+    }
+    for (u = 0; u < (uint32_t)threads && j.cached; u++) {
+        g3d_raster_thread_block(c->raster, &c->vcaches, u,
+                                sizeof(PicaVtxCache));
+    }
+    g3d_raster_run_shared(c->raster, front_job, &j);
+
+    for (u = 0; u < j.nchunks; u++) {
+        FrontChunk *o = &j.out[u];
+
+        if (stop || o->failed) {
+            if (!stop && o->failed) {
+                redo = j.first + j.at[u + 1];
+            }
+            stop = true;
+            g3d_raster_stage_drop(j.stage[u]);
+            continue;
+        }
+        queued += g3d_raster_stage_commit(c->raster, j.stage[u]);
+        c->pa = o->pa;
+        d->next = j.first + j.at[u + 1];
+        c->budget_used += o->units;
+        c->stats.vertices += o->vertices;
+        c->stats.triangles += o->triangles;
+        units += o->units;
+        stop = c->budget_used >= budget;
+    }
+    if (d->next > j.first) {
+        c->front_cost16 = (unsigned)MIN(units * 16 / (d->next - j.first),
+                                        (uint64_t)UINT_MAX);
+    }
+    /*
+     * What emit does a triangle, once the stages are in: nothing was
+     * flushed while a stage's triangles waited (the flush ends their
+     * arenas and the snapshot)
+     */
+    if (queued && rs->serial_tiles) {
+        g3d_raster_serial(c->raster);
+    }
+    pica_raster_count(c, queued);
+    /* a failed chunk: serially, from its start to its end, logging */
+    while (d->active && d->next < redo) {
+        if (!draw_vertex(&c->front, j.cached ? &d->cache : NULL, d->next++)) {
+            break;
+        }
+    }
+    if (d->next >= d->count) {
+        d->active = false;
+    }
+    c->front_runs++;
+    return true;
+}
+
+uint64_t pica200_front_runs(Pica200Core *c)
+{
+    return c->front_runs;
 }
 
 bool pica_draw_step(Pica200Core *c, unsigned budget)
 {
     PicaDraw *d = &c->draw;
-    bool use_cache = d->indexed && !gs_enabled(c);
+    PicaVtxCache *cache = d->indexed && !gs_enabled(c) ? &d->cache : NULL;
+    bool threads = g3d_raster_threads(c->raster) > 1 && !g3d_general_path;
 
-    /* a vertex is a unit: between two, nothing is half done */
+    /* a vertex (a chunk of them) is a unit: between two, nothing is half done */
     while (d->active && c->budget_used < budget && !g3d_step_end()) {
-        float attr[12][4];
-        uint32_t index;
-        unsigned j;
-
         if (d->next >= d->count) {
             d->active = false;
             break;
         }
-        c->budget_used++;
-        if (d->indexed) {
-            uint8_t b[2] = { 0, 0 };
-            pica_mem_read(c, d->index_addr + ((uint64_t)d->next << d->index_u16),
-                          b, 1 + d->index_u16);
-            index = b[0] | b[1] << 8;
-        } else {
-            index = d->first + d->next;
-        }
-        d->next++;
-        if (c->gs_in.need_count) {
-            gs_variable_count(c, index);
+        if (threads && draw_parallel(c, budget)) {
             continue;
         }
-        if (use_cache) {
-            unsigned slot = index & 63;
-            if (d->cache_valid[slot] && d->cache_tag[slot] == index) {
-                pica_pa_vertex(c, &d->cache_vtx[slot]);
-                continue;
-            }
-        }
-        for (j = 0; j < d->nattrs; j++) {
-            if (d->attr[j].fixed) {
-                memcpy(attr[j], c->fixed_attr[j], sizeof(attr[j]));
-            } else if (!load_attrib(c, &d->attr[j], index, attr[j])) {
-                g3d_guest_error("pica200: attribute %u of vertex %u is "
-                                "outside memory; draw skipped", j, index);
-                pica_draw_abort(c);
-                return false;
-            }
-        }
-        if (use_cache) {
-            unsigned slot = index & 63;
-            if (!process_vertex(c, (const float (*)[4])attr, d->nattrs,
-                                &d->cache_vtx[slot])) {
-                return false;
-            }
-            d->cache_valid[slot] = true;
-            d->cache_tag[slot] = index;
-        } else if (!process_vertex(c, (const float (*)[4])attr, d->nattrs,
-                                   NULL)) {
+        if (!draw_vertex(&c->front, cache, d->next++)) {
             return false;
         }
     }
     return d->active;
 }
 
+void pica_pipeline_free(Pica200Core *c)
+{
+    g3d_raster_thread_blocks_free(c->raster, &c->vcaches);
+}
 /* ---- fixed attributes and immediate mode (3dbrew GPU/Fixed Vertex
  * Attributes) */
 
@@ -537,6 +797,6 @@ void pica_fixedattrib_data(Pica200Core *c, uint32_t value)
     if (c->imm_n > (c->regs[GPUREG_VSH_NUM_ATTR] & 0xF)) {
         unsigned n = c->imm_n;
         c->imm_n = 0;
-        process_vertex(c, (const float (*)[4])c->imm_attr, n, NULL);
+        process_vertex(&c->front, (const float (*)[4])c->imm_attr, n, NULL);
     }
 }

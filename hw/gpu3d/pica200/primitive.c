@@ -24,17 +24,18 @@ void pica_pa_set_winding(Pica200Core *c)
     c->pa.winding = true;
 }
 
-void pica_pa_vertex(Pica200Core *c, const PicaVertex *v)
+void pica_pa_vertex(PicaFront *f, const PicaVertex *v)
 {
-    PicaPrimAsm *pa = &c->pa;
-    unsigned topo = G3D_FIELD_EX32(c->regs[GPUREG_PRIMITIVE_CONFIG],
+    PicaPrimAsm *pa = f->pa;
+    unsigned topo = G3D_FIELD_EX32(f->c->regs[GPUREG_PRIMITIVE_CONFIG],
                                    GPUREG_PRIMITIVE_CONFIG, TOPOLOGY);
 
     switch (topo) {
     case PICA_TOPOLOGY_STRIP:
     case PICA_TOPOLOGY_FAN:
-        if (pa->strip_ready) {
-            pica_rasterize_triangle(c, &pa->buf[0], &pa->buf[1], v);
+        /* warm: a chunk refills the buffer its predecessor left */
+        if (pa->strip_ready && !f->warm) {
+            pica_rasterize_triangle(f, &pa->buf[0], &pa->buf[1], v);
         }
         pa->buf[pa->index] = *v;
         pa->strip_ready |= pa->index == 1;
@@ -49,9 +50,9 @@ void pica_pa_vertex(Pica200Core *c, const PicaVertex *v)
         pa->n = 0;
         if (topo == PICA_TOPOLOGY_GEOMETRY && pa->winding) {
             pa->winding = false;
-            pica_rasterize_triangle(c, &pa->buf[1], &pa->buf[0], v);
+            pica_rasterize_triangle(f, &pa->buf[1], &pa->buf[0], v);
         } else {
-            pica_rasterize_triangle(c, &pa->buf[0], &pa->buf[1], v);
+            pica_rasterize_triangle(f, &pa->buf[0], &pa->buf[1], v);
         }
         return;
     }

@@ -81,9 +81,11 @@ typedef struct ScreenVert {
     float zw, inv_w;
 } ScreenVert;
 
-static void emit(Pica200Core *c, const PicaVertex *v[3])
+static void emit(PicaFront *f, const PicaVertex *v[3])
 {
+    Pica200Core *c = f->c;
     const uint32_t *r = c->regs;
+    /* staged: built before the chunks ran (draw_parallel), only read here */
     PicaRenderState *rs = pica_render_state(c);
     float hw = pica_f24_to_float(r[GPUREG_VIEWPORT_WIDTH]);
     float hh = pica_f24_to_float(r[GPUREG_VIEWPORT_HEIGHT]);
@@ -106,6 +108,10 @@ static void emit(Pica200Core *c, const PicaVertex *v[3])
         sv[k].zw = v[k]->s[2] * iw;
         sv[k].inv_w = iw;
         if (!(fabsf(sv[k].x) < 32768.0f && fabsf(sv[k].y) < 32768.0f)) {
+            if (f->staged) {
+                f->failed = true;    /* the serial run logs it */
+                return;
+            }
             g3d_guest_error("pica200: vertex lands at (%g, %g), outside the "
                             "rasteriser's range (viewport too large?); "
                             "triangle skipped", sv[k].x, sv[k].y);
@@ -183,14 +189,14 @@ static void emit(Pica200Core *c, const PicaVertex *v[3])
     if (!g3d_raster_triangle(c->raster, &t)) {
         return;
     }
-    if (rs->serial_tiles) {
-        g3d_raster_serial(c->raster);
-    }
-    c->stats.triangles++;
-    c->budget_used++;
-    /* bound the queue (a geometry shader can emit many triangles at once) */
-    if (++c->queued_tris >= PICA_RASTER_BATCH) {
-        pica_raster_flush(c);
+    (*f->triangles)++;
+    (*f->budget_used)++;
+    /* staged: draw_parallel does both as it commits the stage */
+    if (!f->staged) {
+        if (rs->serial_tiles) {
+            g3d_raster_serial(c->raster);
+        }
+        pica_raster_count(c, 1);
     }
     /* budget: one unit per triangle and per 1024 pixels of its box */
     minx = MIN(MIN(t.v[0].x, t.v[1].x), t.v[2].x) >> 4;
@@ -202,13 +208,23 @@ static void emit(Pica200Core *c, const PicaVertex *v[3])
     miny = MAX(miny, t.clip.y0);
     maxy = MIN(maxy, t.clip.y1);
     if (maxx > minx && maxy > miny) {
-        c->budget_used += (unsigned)(((maxx - minx) * (maxy - miny)) >> 10);
+        *f->budget_used += (unsigned)(((maxx - minx) * (maxy - miny)) >> 10);
     }
 }
 
-void pica_rasterize_triangle(Pica200Core *c, const PicaVertex *v0,
+/* bound the queue (a geometry shader can emit many triangles at once) */
+void pica_raster_count(Pica200Core *c, size_t n)
+{
+    c->queued_tris += n;
+    if (c->queued_tris >= PICA_RASTER_BATCH) {
+        pica_raster_flush(c);
+    }
+}
+
+void pica_rasterize_triangle(PicaFront *f, const PicaVertex *v0,
                              const PicaVertex *v1, const PicaVertex *v2)
 {
+    Pica200Core *c = f->c;
     PicaVertex buf[2][MAX_CLIP_VERTS];
     const PicaVertex *tri[3] = { v0, v1, v2 };
     ClipPlane planes[8];
@@ -233,7 +249,7 @@ void pica_rasterize_triangle(Pica200Core *c, const PicaVertex *v0,
         }
     }
     if (inside) {
-        emit(c, tri);
+        emit(f, tri);
         return;
     }
     buf[0][0] = *v0;
@@ -245,6 +261,6 @@ void pica_rasterize_triangle(Pica200Core *c, const PicaVertex *v0,
     for (i = 1; i + 1 < n; i++) {
         const PicaVertex *fan[3] = { &buf[p & 1][0], &buf[p & 1][i],
                                      &buf[p & 1][i + 1] };
-        emit(c, fan);
+        emit(f, fan);
     }
 }

@@ -707,7 +707,7 @@ void pica_reg_write(Pica200Core *c, uint32_t id, uint32_t value, uint32_t mask)
         return;
     case GPUREG_VTX_FUNC:
         if (written) {
-            memset(c->draw.cache_valid, 0, sizeof(c->draw.cache_valid));
+            memset(c->draw.cache.valid, 0, sizeof(c->draw.cache.valid));
         }
         return;
     case GPUREG_FIXEDATTRIB_INDEX:

@@ -170,9 +170,9 @@ static void save_pipeline(Pica200Core *c, G3DStateOut *o)
         g3d_state_put_u32(o, d->attr[i].stride);
     }
     for (i = 0; i < 64; i++) {
-        g3d_state_put_u8(o, d->cache_valid[i]);
-        g3d_state_put_u32(o, d->cache_tag[i]);
-        put_vertex(o, &d->cache_vtx[i]);
+        g3d_state_put_u8(o, d->cache.valid[i]);
+        g3d_state_put_u32(o, d->cache.tag[i]);
+        put_vertex(o, &d->cache.vtx[i]);
     }
 
     put_vertex(o, &c->pa.buf[0]);
@@ -400,9 +400,9 @@ static void load_pipeline(Pica200Core *c, G3DStateIn *in)
         a->stride = g3d_state_get_u32(in);
     }
     for (i = 0; i < 64; i++) {
-        d->cache_valid[i] = g3d_state_get_bool(in);
-        d->cache_tag[i] = g3d_state_get_u32(in);
-        get_vertex(in, &d->cache_vtx[i]);
+        d->cache.valid[i] = g3d_state_get_bool(in);
+        d->cache.tag[i] = g3d_state_get_u32(in);
+        get_vertex(in, &d->cache.vtx[i]);
     }
 
     get_vertex(in, &c->pa.buf[0]);

@@ -574,16 +574,8 @@ typedef struct FrontJob {
 
 static VtxCacheEntry *vtx_cache(R300Core *c, int thread)
 {
-    VtxCacheEntry **caches;
-
-    if (!c->vtx_caches) {
-        c->vtx_caches = g_new0(void *, g3d_raster_threads(c->raster));
-    }
-    caches = (VtxCacheEntry **)c->vtx_caches;
-    if (!caches[thread]) {
-        caches[thread] = g_new0(VtxCacheEntry, VCACHE);
-    }
-    return caches[thread];
+    return g3d_raster_thread_block(c->raster, &c->vtx_caches, thread,
+                                   VCACHE * sizeof(VtxCacheEntry));
 }
 
 /*
@@ -692,13 +684,7 @@ uint64_t r300_parallel_draws(R300Core *c)
 
 void r300_vap_free(R300Core *c)
 {
-    int t;
-
-    for (t = 0; c->vtx_caches && t < g3d_raster_threads(c->raster); t++) {
-        g_free(c->vtx_caches[t]);
-    }
-    g_free(c->vtx_caches);
-    c->vtx_caches = NULL;
+    g3d_raster_thread_blocks_free(c->raster, &c->vtx_caches);
 }
 
 void r300_vap_draw(R300Core *c, uint32_t vf_cntl, const R300DrawSrc *src)
