@@ -1318,7 +1318,7 @@ static bool spans_allowed(const GlamoRenderState *rs, bool z_used, bool tex)
 typedef struct Surface {
     uint64_t lo, hi;
     uint32_t base, pitch;
-    unsigned bits;              /* per pixel; 0: a texture level */
+    unsigned bits;              /* per pixel */
 } Surface;
 
 /*
