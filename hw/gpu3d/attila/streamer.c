@@ -161,6 +161,9 @@ typedef struct Geometry {
     AttilaCore *c;
     const AttilaDrawState *ds;
     AttilaVertex *vtx;          /* shaded vertex per list position */
+    /* the list position whose shaded vertex each position uses: its own,
+     * or the first with the same index (the post-transform cache) */
+    uint32_t *src;
     size_t ntris;
     bool stopped;               /* the draw ran out of work */
 } Geometry;
@@ -179,7 +182,8 @@ static void triangle(void *opaque, uint32_t a, uint32_t b, uint32_t cc)
 {
     Geometry *g = opaque;
     AttilaCore *c = g->c;
-    const AttilaVertex *v0 = &g->vtx[a], *v1 = &g->vtx[b], *v2 = &g->vtx[cc];
+    const AttilaVertex *v0 = &g->vtx[g->src[a]], *v1 = &g->vtx[g->src[b]];
+    const AttilaVertex *v2 = &g->vtx[g->src[cc]];
 
     if (g->stopped) {
         return;
@@ -228,9 +232,8 @@ static bool vertex_inputs(AttilaCore *c, const AttilaDrawState *ds,
     return attila_streamer_fetch(c, ds, index, instance, t->in);
 }
 
-/* a shaded thread's outputs to the vertex */
-static void vertex_outputs(AttilaCore *c, const AttilaShaderThread *t,
-                           AttilaVertex *out)
+/* a shaded thread's outputs to the vertex (any render thread) */
+static void vertex_store(const AttilaShaderThread *t, AttilaVertex *out)
 {
     int k;
 
@@ -243,7 +246,6 @@ static void vertex_outputs(AttilaCore *c, const AttilaShaderThread *t,
         float v = out->out[1][k];
         out->out[1][k] = (0.0f <= v && v <= 1.0f) ? v : (v < 0.0f ? 0.0f : 1.0f);
     }
-    c->vertices++;
 }
 
 static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
@@ -273,7 +275,8 @@ static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
                   "too many steps", bad_pc);
         return false;
     }
-    vertex_outputs(c, &t, out);
+    vertex_store(&t, out);
+    c->vertices++;
     return true;
 }
 
@@ -282,15 +285,37 @@ static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
  * look at each other (ds->vs_lanes 4, draw-state.c) runs the same
  * instructions for every vertex, so up to ATTILA_SH_BATCH threads run
  * through the shader at once, its decoding shared (and its operations by
- * component over the batch, shader.c's run_soa). Only a batch whose attributes are all in
- * memory and whose program ends normally is kept; any other is shaded
- * again one vertex at a time, so that errors, their order and the work
- * counted are the one-vertex path's.
+ * component over the batch, shader.c's run_soa). Only a batch whose
+ * attributes are all in memory and whose program ends normally is kept;
+ * any other is shaded again one vertex at a time, so that errors, their
+ * order and the work counted are the one-vertex path's.
  */
 typedef struct VertexBatch {
     uint32_t n;
     uint32_t slot[ATTILA_SH_BATCH], index[ATTILA_SH_BATCH];
+    bool whole;                 /* shaded by shade_whole */
+    uint64_t steps;             /* the program's steps for each vertex */
 } VertexBatch;
+
+/*
+ * Batches gathered before they are shaded: with several render threads
+ * they are shaded in parallel (the batches are independent: each reads
+ * memory and writes its own vertices), and their work, errors and counts
+ * are then taken in the list's order. Few enough that a draw over its
+ * work limit stops soon after it.
+ */
+#define CHUNK_BATCHES 32
+
+typedef struct VertexChunk {
+    AttilaCore *c;
+    const AttilaDrawState *ds;
+    uint32_t instance;
+    AttilaVertex *vtx;
+    uint32_t n;                 /* batches; the last one may be filling */
+    VertexBatch b[CHUNK_BATCHES];
+    int threads;
+    uint32_t *next;             /* g3d_claim's counters, one a thread */
+} VertexChunk;
 
 static bool work_left(AttilaCore *c, uint64_t work)
 {
@@ -303,44 +328,99 @@ static bool work_left(AttilaCore *c, uint64_t work)
     return true;
 }
 
-/* the waiting vertices; false (reported) if the draw stops */
-static bool shade_batch(AttilaCore *c, const AttilaDrawState *ds,
-                        uint32_t instance, VertexBatch *b, AttilaVertex *vtx,
-                        uint64_t *work, AttilaRenderCtx *tctx)
+/*
+ * A batch of two or more vertices at once, reporting nothing: whole if
+ * every attribute was in memory and the program ended normally, the
+ * vertices then stored (any render thread). A program with texture reads
+ * is never batched (vs_lanes), so no texture unit is reached here.
+ */
+static void shade_whole(const VertexChunk *k, VertexBatch *b)
 {
     AttilaShaderThread t[ATTILA_SH_BATCH];
     AttilaShaderEnv env = {
-        .imem = c->imem, .consts = c->vconst, .tex = attila_texture_sample,
-        .tex_opaque = tctx, .by_component = true,
+        .imem = k->c->imem, .consts = k->c->vconst, .by_component = true,
+        .steps = &b->steps,
     };
-    uint32_t bad_pc = 0, i, n = b->n;
-    uint64_t steps = 0;
-    bool whole = n > 1;
+    uint32_t bad_pc = 0, i;
 
-    b->n = 0;
-    for (i = 0; i < n && whole; i++) {
-        whole = vertex_inputs(c, ds, b->index[i], instance, &t[i]);
+    b->whole = b->n > 1;
+    b->steps = 0;
+    for (i = 0; i < b->n && b->whole; i++) {
+        b->whole = vertex_inputs(k->c, k->ds, b->index[i], k->instance, &t[i]);
     }
-    if (whole) {
-        env.steps = &steps;
-        whole = attila_shader_run(&env, ds->vs_pc, t, n, &bad_pc) ==
-                ATTILA_SHADER_OK;
+    if (b->whole) {
+        b->whole = attila_shader_run(&env, k->ds->vs_pc, t, b->n, &bad_pc) ==
+                   ATTILA_SHADER_OK;
     }
-    for (i = 0; i < n; i++) {
-        if (!whole) {
-            if (!shade_vertex(c, ds, b->index[i], instance, &vtx[b->slot[i]],
-                              work, tctx)) {
+    for (i = 0; i < b->n && b->whole; i++) {
+        vertex_store(&t[i], &k->vtx[b->slot[i]]);
+    }
+}
+
+static void shade_chunk_job(void *arg, int thread)
+{
+    VertexChunk *k = arg;
+    uint32_t unit;
+    int at = 0;
+
+    while (g3d_claim(k->next, k->n, k->threads, thread, &at, &unit)) {
+        shade_whole(k, &k->b[unit]);
+    }
+}
+
+/* the gathered batches; false (reported) if the draw stops */
+static bool shade_chunk(VertexChunk *k, uint64_t *work, AttilaRenderCtx *tctx)
+{
+    uint32_t i, j;
+
+    if (k->n > 1 && k->threads > 1 && k->ds->vs_lanes > 1) {
+        memset(k->next, 0, sizeof(*k->next) * G3D_CLAIM_STRIDE * k->threads);
+        attila_raster_run_shared(k->c->raster, shade_chunk_job, k);
+    } else {
+        for (i = 0; i < k->n; i++) {
+            shade_whole(k, &k->b[i]);
+        }
+    }
+    for (i = 0; i < k->n; i++) {
+        const VertexBatch *b = &k->b[i];
+
+        for (j = 0; j < b->n; j++) {
+            if (!b->whole) {
+                if (!shade_vertex(k->c, k->ds, b->index[j], k->instance,
+                                  &k->vtx[b->slot[j]], work, tctx)) {
+                    return false;
+                }
+            } else {
+                /* as the one-vertex path: each vertex's steps counted */
+                *work += b->steps;
+                k->c->vertices++;
+            }
+            if (!work_left(k->c, *work)) {
                 return false;
             }
-        } else {
-            /* as the one-vertex path: each vertex's steps counted */
-            *work += steps;
-            vertex_outputs(c, &t[i], &vtx[b->slot[i]]);
-        }
-        if (!work_left(c, *work)) {
-            return false;
         }
     }
+    k->n = 0;
+    return true;
+}
+
+/* position `slot` with `index` to shade; false (reported) if the draw
+ * stops */
+static bool chunk_add(VertexChunk *k, uint32_t slot, uint32_t index,
+                      uint64_t *work, AttilaRenderCtx *tctx)
+{
+    VertexBatch *b = &k->b[k->n ? k->n - 1 : 0];
+    uint32_t cap = k->ds->vs_lanes > 1 ? ATTILA_SH_BATCH : 1;
+
+    if (k->n == 0 || b->n == cap) {
+        if (k->n == CHUNK_BATCHES && !shade_chunk(k, work, tctx)) {
+            return false;
+        }
+        b = &k->b[k->n++];
+        b->n = 0;
+    }
+    b->slot[b->n] = slot;
+    b->index[b->n++] = index;
     return true;
 }
 
@@ -350,15 +430,21 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
     /* the vertex shader reaches the Texture Unit too: LDA (attila-sim
      * GPUEmulator.cpp) */
     AttilaRenderCtx *tctx = g_new0(AttilaRenderCtx, 1);
+    VertexChunk *chunk = g_new(VertexChunk, 1);
     GHashTable *cache = NULL;
-    VertexBatch batch = { 0 };
     uint32_t inst, v;
     uint64_t vs_work = 0;
 
     tctx->core = c;
     tctx->ds = ds;
+    chunk->c = c;
+    chunk->ds = ds;
+    chunk->threads = attila_raster_threads(c->raster);
+    chunk->next = g_new(uint32_t, G3D_CLAIM_STRIDE * chunk->threads);
     attila_raster_begin(c->raster);
     g.vtx = g_new(AttilaVertex, MAX(ds->count, 1));
+    g.src = g_new(uint32_t, MAX(ds->count, 1));
+    chunk->vtx = g.vtx;
     if (ds->indexed) {
         cache = g_hash_table_new(g_direct_hash, g_direct_equal);
     }
@@ -367,45 +453,39 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
         if (cache) {
             g_hash_table_remove_all(cache);
         }
+        chunk->instance = inst;
+        chunk->n = 0;
         for (v = 0; v < ds->count; v++) {
             uint32_t index;
             gpointer slot;
-            bool hit;
 
             if (g3d_yield()) {
                 goto out;       /* reset or unplug: the draw is abandoned */
             }
             if (!attila_streamer_read_index(c, ds, v, &index)) {
                 /* the vertices before it first, as one at a time */
-                if (shade_batch(c, ds, inst, &batch, g.vtx, &vs_work, tctx)) {
+                if (shade_chunk(chunk, &vs_work, tctx)) {
                     g3d_error(&c->errors, ATTILA_ERR_ADDRESS,
                               ds->stream[ds->index_stream].address,
                               "draw: index %u outside memory; draw stopped", v);
                 }
                 goto out;
             }
-            hit = cache && g_hash_table_lookup_extended(
-                      cache, GUINT_TO_POINTER(index), NULL, &slot);
-            if (hit && batch.n && GPOINTER_TO_UINT(slot) >= batch.slot[0] &&
-                !shade_batch(c, ds, inst, &batch, g.vtx, &vs_work, tctx)) {
-                goto out;       /* a copy of a waiting vertex: shade it */
-            }
-            if (hit) {
-                g.vtx[v] = g.vtx[GPOINTER_TO_UINT(slot)];
+            if (cache && g_hash_table_lookup_extended(
+                    cache, GUINT_TO_POINTER(index), NULL, &slot)) {
+                g.src[v] = GPOINTER_TO_UINT(slot);
                 continue;
             }
-            batch.slot[batch.n] = v;
-            batch.index[batch.n++] = index;
+            g.src[v] = v;
             if (cache) {
                 g_hash_table_insert(cache, GUINT_TO_POINTER(index),
                                     GUINT_TO_POINTER(v));
             }
-            if ((ds->vs_lanes <= 1 || batch.n == ATTILA_SH_BATCH) &&
-                !shade_batch(c, ds, inst, &batch, g.vtx, &vs_work, tctx)) {
+            if (!chunk_add(chunk, v, index, &vs_work, tctx)) {
                 goto out;
             }
         }
-        if (!shade_batch(c, ds, inst, &batch, g.vtx, &vs_work, tctx)) {
+        if (!shade_chunk(chunk, &vs_work, tctx)) {
             goto out;
         }
         attila_primitive_assembly(ds->primitive, ds->count, triangle, &g);
@@ -420,5 +500,8 @@ out:
         g_hash_table_destroy(cache);
     }
     g_free(g.vtx);
+    g_free(g.src);
+    g_free(chunk->next);
+    g_free(chunk);
     g_free(tctx);
 }
