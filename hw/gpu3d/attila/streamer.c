@@ -76,6 +76,31 @@ static float convert(uint32_t data, const uint8_t *p)
     }
 }
 
+/* an element's bytes to the attribute's components (over its defaults) */
+static inline void convert_element(const AttilaStream *s, const uint8_t *buf,
+                                   AttilaVec4 *out)
+{
+    uint32_t e;
+
+    if (s->data == ATTILA_SD_FLOAT32 && s->elements <= 4) {
+        /* little-endian IEEE words: convert()'s g3d_u2f of ld() */
+        for (e = 0; e < s->elements; e++) {
+            out->f[e] = g3d_u2f(ld(buf + 4 * e, 4));
+        }
+    } else {
+        for (e = 0; e < s->elements; e++) {
+            out->f[e] = convert(s->data, buf + e * sd_bytes[s->data]);
+        }
+    }
+    if (s->d3d9_color) {
+        /* D3D9 colours are stored B, G, R, A (reference defect ATTILA-6,
+         * docs/references.md) */
+        float r = out->f[2];
+        out->f[2] = out->f[0];
+        out->f[0] = r;
+    }
+}
+
 /*
  * One attribute from element `element` of its stream; false if the element
  * is outside memory.
@@ -85,7 +110,7 @@ static bool fetch_element(AttilaCore *c, const AttilaDrawState *ds,
 {
     const AttilaStream *s;
     uint8_t buf[16];
-    uint32_t addr, e, size;
+    uint32_t addr, size;
     bool ok = true;
 
     memcpy(out->f, ds->attr_default[a], 16);
@@ -99,28 +124,27 @@ static bool fetch_element(AttilaCore *c, const AttilaDrawState *ds,
         memset(buf, 0, sizeof(buf));
         ok = false;
     }
-    for (e = 0; e < s->elements; e++) {
-        out->f[e] = convert(s->data, buf + e * sd_bytes[s->data]);
-    }
-    if (s->d3d9_color) {
-        /* D3D9 colours are stored B, G, R, A (reference defect ATTILA-6,
-         * docs/references.md) */
-        float r = out->f[2];
-        out->f[2] = out->f[0];
-        out->f[0] = r;
-    }
+    convert_element(s, buf, out);
     return ok;
 }
 
 /* the Streamer's element: per vertex, or every `frequency` instances */
-static bool fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
-                            uint32_t a, uint32_t index, uint32_t instance,
-                            AttilaVec4 *out)
+static inline uint32_t attribute_element(const AttilaDrawState *ds,
+                                         uint32_t a, uint32_t index,
+                                         uint32_t instance)
 {
     uint32_t freq = ds->attr_map[a] == ATTILA_ST_INACTIVE_ATTRIBUTE ? 0 :
                     ds->stream[ds->attr_map[a]].frequency;
 
-    return fetch_element(c, ds, a, freq == 0 ? index : instance / freq, out);
+    return freq == 0 ? index : instance / freq;
+}
+
+static bool fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
+                            uint32_t a, uint32_t index, uint32_t instance,
+                            AttilaVec4 *out)
+{
+    return fetch_element(c, ds, a, attribute_element(ds, a, index, instance),
+                         out);
 }
 
 bool attila_streamer_fetch(AttilaCore *c, const AttilaDrawState *ds,
@@ -311,6 +335,14 @@ typedef struct VertexChunk {
     const AttilaDrawState *ds;
     uint32_t instance;
     AttilaVertex *vtx;
+    /*
+     * Each active attribute's elements that the chunk's vertices read, as
+     * one host block from element `lo` on (G3DMem map, valid for the
+     * command), or NULL where they are not one mapped block: such an
+     * attribute is read element by element.
+     */
+    const uint8_t *win[ATTILA_MAX_VERTEX_ATTRIBUTES];
+    uint32_t win_lo[ATTILA_MAX_VERTEX_ATTRIBUTES];
     uint32_t n;                 /* batches; the last one may be filling */
     VertexBatch b[CHUNK_BATCHES];
     int threads;
@@ -326,6 +358,82 @@ static bool work_left(AttilaCore *c, uint64_t work)
         return false;
     }
     return true;
+}
+
+/* the chunk's attribute blocks (chunk_windows); false if an element
+ * is outside memory */
+static bool window_inputs(const VertexChunk *k, uint32_t index,
+                          AttilaShaderThread *t)
+{
+    const AttilaDrawState *ds = k->ds;
+    bool ok = true;
+    uint32_t a;
+
+    if (ds->load_bypass) {
+        return vertex_inputs(k->c, ds, index, k->instance, t);
+    }
+    attila_shader_reset_thread(t);
+    for (a = 0; a < ATTILA_MAX_VERTEX_ATTRIBUTES; a++) {
+        const AttilaStream *s;
+        uint32_t e;
+
+        memcpy(t->in[a].f, ds->attr_default[a], 16);
+        if (ds->attr_map[a] == ATTILA_ST_INACTIVE_ATTRIBUTE) {
+            continue;
+        }
+        s = &ds->stream[ds->attr_map[a]];
+        e = attribute_element(ds, a, index, k->instance);
+        if (!k->win[a]) {
+            ok = fetch_element(k->c, ds, a, e, &t->in[a]) && ok;
+            continue;
+        }
+        convert_element(s, k->win[a] + (uint64_t)s->stride * (e - k->win_lo[a]),
+                        &t->in[a]);
+    }
+    return ok;
+}
+
+/*
+ * The blocks window_inputs reads: for each active attribute, the elements
+ * from the lowest to the highest the chunk's batches read, where their
+ * addresses do not wrap (so that the block's offsets are fetch_element's
+ * 32-bit sums) and the block is one mapping.
+ */
+static void chunk_windows(VertexChunk *k)
+{
+    const AttilaDrawState *ds = k->ds;
+    uint32_t a, i, j;
+
+    for (a = 0; a < ATTILA_MAX_VERTEX_ATTRIBUTES; a++) {
+        const AttilaStream *s;
+        uint32_t lo = UINT32_MAX, hi = 0, size;
+        uint64_t first, last;
+
+        k->win[a] = NULL;
+        if (ds->load_bypass || ds->attr_map[a] == ATTILA_ST_INACTIVE_ATTRIBUTE) {
+            continue;
+        }
+        s = &ds->stream[ds->attr_map[a]];
+        size = sd_bytes[s->data] * s->elements;
+        for (i = 0; i < k->n; i++) {
+            for (j = 0; j < k->b[i].n; j++) {
+                uint32_t e = attribute_element(ds, a, k->b[i].index[j],
+                                               k->instance);
+                lo = MIN(lo, e);
+                hi = MAX(hi, e);
+            }
+        }
+        if (lo > hi || size == 0) {
+            continue;
+        }
+        first = s->address + (uint64_t)s->stride * lo;
+        last = s->address + (uint64_t)s->stride * hi + size;
+        if (last > (uint64_t)UINT32_MAX + 1) {
+            continue;
+        }
+        k->win[a] = attila_mem_map(k->c, (uint32_t)first, last - first, false);
+        k->win_lo[a] = lo;
+    }
 }
 
 /*
@@ -346,7 +454,7 @@ static void shade_whole(const VertexChunk *k, VertexBatch *b)
     b->whole = b->n > 1;
     b->steps = 0;
     for (i = 0; i < b->n && b->whole; i++) {
-        b->whole = vertex_inputs(k->c, k->ds, b->index[i], k->instance, &t[i]);
+        b->whole = window_inputs(k, b->index[i], &t[i]);
     }
     if (b->whole) {
         b->whole = attila_shader_run(&env, k->ds->vs_pc, t, b->n, &bad_pc) ==
@@ -373,6 +481,9 @@ static bool shade_chunk(VertexChunk *k, uint64_t *work, AttilaRenderCtx *tctx)
 {
     uint32_t i, j;
 
+    if (k->ds->vs_lanes > 1) {
+        chunk_windows(k);
+    }
     if (k->n > 1 && k->threads > 1 && k->ds->vs_lanes > 1) {
         memset(k->next, 0, sizeof(*k->next) * G3D_CLAIM_STRIDE * k->threads);
         attila_raster_run_shared(k->c->raster, shade_chunk_job, k);
