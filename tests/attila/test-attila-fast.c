@@ -1353,10 +1353,13 @@ static void test_stamp4_rows(void)
  * registers must be the same. `many`: up to 1500 vertices a draw, most of
  * them distinct or not indexed at all, so that a draw's batches fill
  * several chunks; with `threads` > 1 the chunks' batches are shaded on the
- * render threads. Checked to fail when a batch's outputs go to the wrong
+ * render threads, and the triangles are set up on them too (streamer.c
+ * set_up_pending). Checked to fail when a batch's outputs go to the wrong
  * vertices, when a failed batch is not redone one at a time, when a cache
- * hit takes its own position's vertex, and when the batches a helper
- * thread takes are left unshaded.
+ * hit takes its own position's vertex, when the batches a helper thread
+ * takes are left unshaded, when an attribute block is read at its first
+ * element for every vertex, when the triangles a helper sets up are
+ * dropped, and when a set-up triangle is batched in its neighbour's place.
  */
 #define BATCH_SYS_BYTES 65536
 #define BATCH_VERTS 1024        /* `many`: the vertex data's, 32 KiB */

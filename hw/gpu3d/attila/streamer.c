@@ -181,6 +181,24 @@ bool attila_streamer_fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
 
 #define BATCH_TRIANGLES 2048
 
+/*
+ * Triangles assembled but not yet set up: with several render threads they
+ * are set up together on all of them (the clipper's trivial reject and
+ * triangle setup read only the draw state and the shaded vertices), then
+ * counted and batched in order, as triangle() does one at a time.
+ */
+#define PENDING_TRIANGLES 64
+#define SETUP_UNIT 16           /* triangles a render thread takes at once */
+
+typedef struct PendingTriangles {
+    uint32_t n;
+    uint32_t v[PENDING_TRIANGLES][3];      /* list positions */
+    bool kept[PENDING_TRIANGLES];          /* not rejected, set up */
+    AttilaTriangle tri[PENDING_TRIANGLES];
+    int threads;
+    uint32_t *next;                        /* g3d_claim's counters */
+} PendingTriangles;
+
 typedef struct Geometry {
     AttilaCore *c;
     const AttilaDrawState *ds;
@@ -188,6 +206,7 @@ typedef struct Geometry {
     /* the list position whose shaded vertex each position uses: its own,
      * or the first with the same index (the post-transform cache) */
     uint32_t *src;
+    PendingTriangles *pend;     /* NULL: one render thread */
     size_t ntris;
     bool stopped;               /* the draw ran out of work */
 } Geometry;
@@ -201,33 +220,103 @@ static void flush_batch(Geometry *g)
     g->ntris = 0;
 }
 
-/* primitive assembly -> clipper -> triangle setup -> rasterizer batch */
-static void triangle(void *opaque, uint32_t a, uint32_t b, uint32_t cc)
+/* the batch's next triangle, kept by batch_commit */
+static AttilaTriangle *batch_slot(Geometry *g)
 {
-    Geometry *g = opaque;
     AttilaCore *c = g->c;
-    const AttilaVertex *v0 = &g->vtx[g->src[a]], *v1 = &g->vtx[g->src[b]];
-    const AttilaVertex *v2 = &g->vtx[g->src[cc]];
 
-    if (g->stopped) {
-        return;
-    }
-    c->triangles++;
-    if (g->ds->frustum_clip &&
-        attila_clipper_trivial_reject(v0->out[0], v1->out[0], v2->out[0],
-                                      g->ds->d3d9_depth)) {
-        return;
-    }
     if (g->ntris == c->tris_cap) {
         c->tris_cap = c->tris_cap ? c->tris_cap * 2 : 64;
         c->tris_cap = MIN(c->tris_cap, BATCH_TRIANGLES);
         c->tris = g_renew(AttilaTriangle, c->tris, c->tris_cap);
     }
-    if (attila_triangle_setup(g->ds, v0, v1, v2, &c->tris[g->ntris])) {
-        g->ntris++;
-        if (g->ntris == BATCH_TRIANGLES) {
-            flush_batch(g);
+    return &c->tris[g->ntris];
+}
+
+static void batch_commit(Geometry *g)
+{
+    g->ntris++;
+    if (g->ntris == BATCH_TRIANGLES) {
+        flush_batch(g);
+    }
+}
+
+/* clipper -> triangle setup; false if the triangle is not drawn */
+static bool set_up(const Geometry *g, const uint32_t v[3], AttilaTriangle *out)
+{
+    const AttilaVertex *v0 = &g->vtx[g->src[v[0]]];
+    const AttilaVertex *v1 = &g->vtx[g->src[v[1]]];
+    const AttilaVertex *v2 = &g->vtx[g->src[v[2]]];
+
+    if (g->ds->frustum_clip &&
+        attila_clipper_trivial_reject(v0->out[0], v1->out[0], v2->out[0],
+                                      g->ds->d3d9_depth)) {
+        return false;
+    }
+    return attila_triangle_setup(g->ds, v0, v1, v2, out);
+}
+
+static void set_up_job(void *arg, int thread)
+{
+    const Geometry *g = arg;
+    PendingTriangles *p = g->pend;
+    uint32_t unit, i, units = (p->n + SETUP_UNIT - 1) / SETUP_UNIT;
+    int at = 0;
+
+    while (g3d_claim(p->next, units, p->threads, thread, &at, &unit)) {
+        for (i = unit * SETUP_UNIT; i < MIN(p->n, (unit + 1) * SETUP_UNIT);
+             i++) {
+            p->kept[i] = set_up(g, p->v[i], &p->tri[i]);
         }
+    }
+}
+
+/* the pending triangles set up, then counted and batched in order */
+static void set_up_pending(Geometry *g)
+{
+    PendingTriangles *p = g->pend;
+    uint32_t i;
+
+    if (!p || p->n == 0) {
+        return;
+    }
+    if (p->n > SETUP_UNIT) {
+        memset(p->next, 0, sizeof(*p->next) * G3D_CLAIM_STRIDE * p->threads);
+        attila_raster_run_shared(g->c->raster, set_up_job, g);
+    } else {
+        for (i = 0; i < p->n; i++) {
+            p->kept[i] = set_up(g, p->v[i], &p->tri[i]);
+        }
+    }
+    for (i = 0; i < p->n && !g->stopped; i++) {
+        g->c->triangles++;
+        if (p->kept[i]) {
+            memcpy(batch_slot(g), &p->tri[i], sizeof(AttilaTriangle));
+            batch_commit(g);
+        }
+    }
+    p->n = 0;
+}
+
+/* primitive assembly -> clipper -> triangle setup -> rasterizer batch */
+static void triangle(void *opaque, uint32_t a, uint32_t b, uint32_t cc)
+{
+    Geometry *g = opaque;
+    const uint32_t v[3] = { a, b, cc };
+
+    if (g->stopped) {
+        return;
+    }
+    if (g->pend) {
+        memcpy(g->pend->v[g->pend->n], v, sizeof(v));
+        if (++g->pend->n == PENDING_TRIANGLES) {
+            set_up_pending(g);
+        }
+        return;
+    }
+    g->c->triangles++;
+    if (set_up(g, v, batch_slot(g))) {
+        batch_commit(g);
     }
 }
 
@@ -556,6 +645,12 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
     g.vtx = g_new(AttilaVertex, MAX(ds->count, 1));
     g.src = g_new(uint32_t, MAX(ds->count, 1));
     chunk->vtx = g.vtx;
+    if (chunk->threads > 1) {
+        g.pend = g_new(PendingTriangles, 1);
+        g.pend->n = 0;
+        g.pend->threads = chunk->threads;
+        g.pend->next = chunk->next;     /* not in use while triangles are */
+    }
     if (ds->indexed) {
         cache = g_hash_table_new(g_direct_hash, g_direct_equal);
     }
@@ -600,6 +695,7 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
             goto out;
         }
         attila_primitive_assembly(ds->primitive, ds->count, triangle, &g);
+        set_up_pending(&g);
         flush_batch(&g);
         if (g.stopped) {
             break;
@@ -612,6 +708,7 @@ out:
     }
     g_free(g.vtx);
     g_free(g.src);
+    g_free(g.pend);
     g_free(chunk->next);
     g_free(chunk);
     g_free(tctx);
