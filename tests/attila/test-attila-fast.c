@@ -4,8 +4,8 @@
  * color-write.c) over random render-target states and pixels; the
  * rasteriser's stamps found far inside or outside the edges
  * (rasterizer.c box_inside, box_outside) over random triangles; vertices
- * shaded four at a time (streamer.c shade_batch) over random indexed
- * draws. The
+ * shaded in batches (streamer.c shade_whole), on one render thread or
+ * several, over random indexed draws. The
  * shader's all-lanes operations have their comparison in
  * test-attila-shader.c (/attila/shader/lanes-vs-general), the whole
  * pipeline's is the corpus replayed both ways (test-attila-corpus.c,
@@ -1343,49 +1343,71 @@ static void test_stamp4_rows(void)
 }
 
 /*
- * Vertices shaded four at a time (streamer.c shade_batch) against one at
- * a time: indexed draws whose indices repeat (post-transform cache hits on
- * vertices still waiting in a batch and on shaded ones), 8-, 16- and 32-bit
- * indices, some pointing past the vertex data (the attribute fetch fails
- * in the middle of a batch), some index streams running out of memory in
- * the middle of the draw, and instanced draws; the frames and the error
- * registers must be the same. Checked to fail when a batch's outputs go to
- * the wrong vertices and when a failed batch is not redone one at a time.
+ * Vertices shaded in batches (streamer.c shade_whole, shade_chunk)
+ * against one at a time (the general path, one render thread): indexed
+ * draws whose indices repeat (post-transform cache hits on vertices still
+ * waiting in a batch and on shaded ones), 8-, 16- and 32-bit indices,
+ * some pointing past the vertex data (the attribute fetch fails in the
+ * middle of a batch), some index streams running out of memory in the
+ * middle of the draw, and instanced draws; the frames and the error
+ * registers must be the same. `many`: up to 1500 vertices a draw, most of
+ * them distinct or not indexed at all, so that a draw's batches fill
+ * several chunks; with `threads` > 1 the chunks' batches are shaded on the
+ * render threads, and the triangles are set up on them too (streamer.c
+ * set_up_pending). Checked to fail when a batch's outputs go to the wrong
+ * vertices, when a failed batch is not redone one at a time, when a cache
+ * hit takes its own position's vertex, when the batches a helper thread
+ * takes are left unshaded, when an attribute block is read at its first
+ * element for every vertex, when the triangles a helper sets up are
+ * dropped, and when a set-up triangle is batched in its neighbour's place.
  */
-static void test_vertex_batches(void)
+#define BATCH_SYS_BYTES 65536
+#define BATCH_VERTS 1024        /* `many`: the vertex data's, 32 KiB */
+
+static void vertex_batch_draws(int threads, bool many, uint32_t seed)
 {
     static const uint32_t idx_fmt[3] = {
         ATTILA_SD_UINT8, ATTILA_SD_UINT16, ATTILA_SD_UINT32,
     };
-    const uint32_t w = 64, h = 48, idx_at = 4096;
-    GRand *rnd = g_rand_new_with_seed(17);
-    uint8_t *buf = g_malloc(65536);
+    const uint32_t w = 64, h = 48;
+    const uint32_t idx_at = many ? BATCH_VERTS * 32 : 4096;
+    const uint32_t nverts = many ? BATCH_VERTS : SCENE_VERTS;
+    GRand *rnd = g_rand_new_with_seed(seed);
+    uint8_t *buf = g_malloc(65536), *sys = g_malloc(BATCH_SYS_BYTES);
+    float (*verts)[8] = g_malloc(sizeof(float[8]) * nverts);
     uint64_t drawn = 0;
     AttilaRun *runs[2];
     int n, errors = 0;
 
-    runs_new(runs);
+    runs[0] = attila_run_new(32u << 20, ATTILA_SCENE_SYS_SIZE, threads);
+    runs[1] = attila_run_new(32u << 20, ATTILA_SCENE_SYS_SIZE, 1);
 
     for (n = 0; n < 60; n++) {
-        uint8_t sys[8192];
-        float verts[SCENE_VERTS][8];
         uint32_t fmt = idx_fmt[n % 3], bytes = 1u << (n % 3);
-        uint32_t count = 3 * g_rand_int_range(rnd, 1, 40), v;
+        uint32_t count = 3 * g_rand_int_range(rnd, 1, many ? 500 : 40), v;
         uint32_t kind = g_rand_int_range(rnd, 0, 4);
         uint32_t idx_addr = 0x80000000u + idx_at, err;
+        /* `many`: half the plain draws read their vertices in order */
+        bool indexed = !many || kind != 0 || n % 2;
         AttilaRecBuf b = { buf, 0, 65536, 0 };
 
-        for (v = 0; v < SCENE_VERTS; v++) {
+        for (v = 0; v < nverts; v++) {
             random_vertex(rnd, w, h, verts[v]);
             verts[v][3] = fabsf(verts[v][3]) + 0.5f;
         }
-        memset(sys, 0, sizeof(sys));
-        memcpy(sys, verts, sizeof(verts));
+        memset(sys, 0, BATCH_SYS_BYTES);
+        memcpy(sys, verts, sizeof(float[8]) * nverts);
         for (v = 0; v < count; v++) {
-            /* few distinct indices: many repeats, near and far apart */
-            uint32_t i = g_rand_int_range(rnd, 0, v % 7 == 0 ? SCENE_VERTS : 9);
-            if (kind == 1 && g_rand_int_range(rnd, 0, 40) == 0) {
+            /* few distinct indices: many repeats, near and far apart;
+             * `many`: mostly new ones, some repeats */
+            uint32_t i = many ? (g_rand_int_range(rnd, 0, 4) ? v % nverts :
+                                 g_rand_int_range(rnd, 0, nverts)) :
+                         g_rand_int_range(rnd, 0, v % 7 == 0 ? nverts : 9);
+            if (kind == 1 && g_rand_int_range(rnd, 0, many ? 400 : 40) == 0) {
                 i = bytes == 1 ? 250 : 40000;   /* vertex data past memory */
+            }
+            if (bytes == 1) {
+                i &= 0xff;
             }
             memcpy(sys + idx_at + v * bytes, &i, bytes);
         }
@@ -1395,7 +1417,7 @@ static void test_vertex_batches(void)
                        bytes * g_rand_int_range(rnd, 1, count);
         }
         identity_records(&b);
-        attila_rec_reg_u32(&b, ATTILA_REG_INDEX_MODE, 0, 1);
+        attila_rec_reg_u32(&b, ATTILA_REG_INDEX_MODE, 0, indexed);
         attila_rec_reg_u32(&b, ATTILA_REG_INDEX_STREAM, 0, 2);
         attila_rec_reg_u32(&b, ATTILA_REG_STREAM_ADDRESS, 2, idx_addr);
         attila_rec_reg_u32(&b, ATTILA_REG_STREAM_DATA, 2, fmt);
@@ -1405,16 +1427,31 @@ static void test_vertex_batches(void)
         attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
         attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
         attila_rec_cmd(&b, ATTILA_CMD_DRAW);
-        drawn += draw_twice(runs, w, h, 1, sys, sizeof(sys), &b, &err);
+        drawn += draw_twice(runs, w, h, 1, sys, BATCH_SYS_BYTES, &b, &err);
         errors += err != 0;
     }
-    g_test_message("%" G_GUINT64_FORMAT " samples drawn, %d draws with "
-                   "errors", drawn, errors);
+    g_test_message("%d render threads: %" G_GUINT64_FORMAT " samples drawn, "
+                   "%d draws with errors", threads, drawn, errors);
     g_assert_cmpuint(drawn, >, 10000);
     g_assert_cmpint(errors, >, 5);
     runs_free(runs);
+    g_free(verts);
+    g_free(sys);
     g_free(buf);
     g_rand_free(rnd);
+}
+
+static void test_vertex_batches(void)
+{
+    vertex_batch_draws(1, false, 17);
+    vertex_batch_draws(3, false, 18);
+}
+
+static void test_vertex_chunks(void)
+{
+    vertex_batch_draws(1, true, 19);
+    vertex_batch_draws(3, true, 20);
+    vertex_batch_draws(2, true, 21);
 }
 
 int main(int argc, char **argv)
@@ -1438,5 +1475,6 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/stamp-rows-values", test_stamp_rows_values);
     g_test_add_func("/attila/fast/msaa-cover4", test_msaa_cover4);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
+    g_test_add_func("/attila/fast/vertex-chunks", test_vertex_chunks);
     return g_test_run();
 }

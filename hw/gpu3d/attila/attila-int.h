@@ -953,6 +953,10 @@ AttilaRaster *attila_raster_new(AttilaCore *c, int threads);
 void attila_raster_free(AttilaRaster *r);
 /* a new draw: its work counters start from 0 */
 void attila_raster_begin(AttilaRaster *r);
+/* the render threads, for the streamer's vertex batches: how many, and a
+ * job whose units any of them takes (g3d_pool_run_shared) */
+int attila_raster_threads(const AttilaRaster *r);
+void attila_raster_run_shared(AttilaRaster *r, G3DJobFn *fn, void *arg);
 /*
  * Rasterise and shade a batch of the draw. False once the draw has used up
  * its work (ATTILA_DRAW_WORK_LIMIT per render thread): the rest is skipped.

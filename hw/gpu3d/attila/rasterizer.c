@@ -1628,6 +1628,16 @@ static void raster_job(void *arg, int thread)
     }
 }
 
+int attila_raster_threads(const AttilaRaster *r)
+{
+    return r->threads;
+}
+
+void attila_raster_run_shared(AttilaRaster *r, G3DJobFn *fn, void *arg)
+{
+    g3d_pool_run_shared(r->pool, fn, arg);
+}
+
 void attila_raster_begin(AttilaRaster *r)
 {
     int t;

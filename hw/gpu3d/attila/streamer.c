@@ -76,6 +76,31 @@ static float convert(uint32_t data, const uint8_t *p)
     }
 }
 
+/* an element's bytes to the attribute's components (over its defaults) */
+static inline void convert_element(const AttilaStream *s, const uint8_t *buf,
+                                   AttilaVec4 *out)
+{
+    uint32_t e;
+
+    if (s->data == ATTILA_SD_FLOAT32 && s->elements <= 4) {
+        /* little-endian IEEE words: convert()'s g3d_u2f of ld() */
+        for (e = 0; e < s->elements; e++) {
+            out->f[e] = g3d_u2f(ld(buf + 4 * e, 4));
+        }
+    } else {
+        for (e = 0; e < s->elements; e++) {
+            out->f[e] = convert(s->data, buf + e * sd_bytes[s->data]);
+        }
+    }
+    if (s->d3d9_color) {
+        /* D3D9 colours are stored B, G, R, A (reference defect ATTILA-6,
+         * docs/references.md) */
+        float r = out->f[2];
+        out->f[2] = out->f[0];
+        out->f[0] = r;
+    }
+}
+
 /*
  * One attribute from element `element` of its stream; false if the element
  * is outside memory.
@@ -85,7 +110,7 @@ static bool fetch_element(AttilaCore *c, const AttilaDrawState *ds,
 {
     const AttilaStream *s;
     uint8_t buf[16];
-    uint32_t addr, e, size;
+    uint32_t addr, size;
     bool ok = true;
 
     memcpy(out->f, ds->attr_default[a], 16);
@@ -99,28 +124,27 @@ static bool fetch_element(AttilaCore *c, const AttilaDrawState *ds,
         memset(buf, 0, sizeof(buf));
         ok = false;
     }
-    for (e = 0; e < s->elements; e++) {
-        out->f[e] = convert(s->data, buf + e * sd_bytes[s->data]);
-    }
-    if (s->d3d9_color) {
-        /* D3D9 colours are stored B, G, R, A (reference defect ATTILA-6,
-         * docs/references.md) */
-        float r = out->f[2];
-        out->f[2] = out->f[0];
-        out->f[0] = r;
-    }
+    convert_element(s, buf, out);
     return ok;
 }
 
 /* the Streamer's element: per vertex, or every `frequency` instances */
-static bool fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
-                            uint32_t a, uint32_t index, uint32_t instance,
-                            AttilaVec4 *out)
+static inline uint32_t attribute_element(const AttilaDrawState *ds,
+                                         uint32_t a, uint32_t index,
+                                         uint32_t instance)
 {
     uint32_t freq = ds->attr_map[a] == ATTILA_ST_INACTIVE_ATTRIBUTE ? 0 :
                     ds->stream[ds->attr_map[a]].frequency;
 
-    return fetch_element(c, ds, a, freq == 0 ? index : instance / freq, out);
+    return freq == 0 ? index : instance / freq;
+}
+
+static bool fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
+                            uint32_t a, uint32_t index, uint32_t instance,
+                            AttilaVec4 *out)
+{
+    return fetch_element(c, ds, a, attribute_element(ds, a, index, instance),
+                         out);
 }
 
 bool attila_streamer_fetch(AttilaCore *c, const AttilaDrawState *ds,
@@ -157,10 +181,32 @@ bool attila_streamer_fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
 
 #define BATCH_TRIANGLES 2048
 
+/*
+ * Triangles assembled but not yet set up: with several render threads they
+ * are set up together on all of them (the clipper's trivial reject and
+ * triangle setup read only the draw state and the shaded vertices), then
+ * counted and batched in order, as triangle() does one at a time.
+ */
+#define PENDING_TRIANGLES 64
+#define SETUP_UNIT 16           /* triangles a render thread takes at once */
+
+typedef struct PendingTriangles {
+    uint32_t n;
+    uint32_t v[PENDING_TRIANGLES][3];      /* list positions */
+    bool kept[PENDING_TRIANGLES];          /* not rejected, set up */
+    AttilaTriangle tri[PENDING_TRIANGLES];
+    int threads;
+    uint32_t *next;                        /* g3d_claim's counters */
+} PendingTriangles;
+
 typedef struct Geometry {
     AttilaCore *c;
     const AttilaDrawState *ds;
     AttilaVertex *vtx;          /* shaded vertex per list position */
+    /* the list position whose shaded vertex each position uses: its own,
+     * or the first with the same index (the post-transform cache) */
+    uint32_t *src;
+    PendingTriangles *pend;     /* NULL: one render thread */
     size_t ntris;
     bool stopped;               /* the draw ran out of work */
 } Geometry;
@@ -174,32 +220,103 @@ static void flush_batch(Geometry *g)
     g->ntris = 0;
 }
 
-/* primitive assembly -> clipper -> triangle setup -> rasterizer batch */
-static void triangle(void *opaque, uint32_t a, uint32_t b, uint32_t cc)
+/* the batch's next triangle, kept by batch_commit */
+static AttilaTriangle *batch_slot(Geometry *g)
 {
-    Geometry *g = opaque;
     AttilaCore *c = g->c;
-    const AttilaVertex *v0 = &g->vtx[a], *v1 = &g->vtx[b], *v2 = &g->vtx[cc];
 
-    if (g->stopped) {
-        return;
-    }
-    c->triangles++;
-    if (g->ds->frustum_clip &&
-        attila_clipper_trivial_reject(v0->out[0], v1->out[0], v2->out[0],
-                                      g->ds->d3d9_depth)) {
-        return;
-    }
     if (g->ntris == c->tris_cap) {
         c->tris_cap = c->tris_cap ? c->tris_cap * 2 : 64;
         c->tris_cap = MIN(c->tris_cap, BATCH_TRIANGLES);
         c->tris = g_renew(AttilaTriangle, c->tris, c->tris_cap);
     }
-    if (attila_triangle_setup(g->ds, v0, v1, v2, &c->tris[g->ntris])) {
-        g->ntris++;
-        if (g->ntris == BATCH_TRIANGLES) {
-            flush_batch(g);
+    return &c->tris[g->ntris];
+}
+
+static void batch_commit(Geometry *g)
+{
+    g->ntris++;
+    if (g->ntris == BATCH_TRIANGLES) {
+        flush_batch(g);
+    }
+}
+
+/* clipper -> triangle setup; false if the triangle is not drawn */
+static bool set_up(const Geometry *g, const uint32_t v[3], AttilaTriangle *out)
+{
+    const AttilaVertex *v0 = &g->vtx[g->src[v[0]]];
+    const AttilaVertex *v1 = &g->vtx[g->src[v[1]]];
+    const AttilaVertex *v2 = &g->vtx[g->src[v[2]]];
+
+    if (g->ds->frustum_clip &&
+        attila_clipper_trivial_reject(v0->out[0], v1->out[0], v2->out[0],
+                                      g->ds->d3d9_depth)) {
+        return false;
+    }
+    return attila_triangle_setup(g->ds, v0, v1, v2, out);
+}
+
+static void set_up_job(void *arg, int thread)
+{
+    const Geometry *g = arg;
+    PendingTriangles *p = g->pend;
+    uint32_t unit, i, units = (p->n + SETUP_UNIT - 1) / SETUP_UNIT;
+    int at = 0;
+
+    while (g3d_claim(p->next, units, p->threads, thread, &at, &unit)) {
+        for (i = unit * SETUP_UNIT; i < MIN(p->n, (unit + 1) * SETUP_UNIT);
+             i++) {
+            p->kept[i] = set_up(g, p->v[i], &p->tri[i]);
         }
+    }
+}
+
+/* the pending triangles set up, then counted and batched in order */
+static void set_up_pending(Geometry *g)
+{
+    PendingTriangles *p = g->pend;
+    uint32_t i;
+
+    if (!p || p->n == 0) {
+        return;
+    }
+    if (p->n > SETUP_UNIT) {
+        memset(p->next, 0, sizeof(*p->next) * G3D_CLAIM_STRIDE * p->threads);
+        attila_raster_run_shared(g->c->raster, set_up_job, g);
+    } else {
+        for (i = 0; i < p->n; i++) {
+            p->kept[i] = set_up(g, p->v[i], &p->tri[i]);
+        }
+    }
+    for (i = 0; i < p->n && !g->stopped; i++) {
+        g->c->triangles++;
+        if (p->kept[i]) {
+            memcpy(batch_slot(g), &p->tri[i], sizeof(AttilaTriangle));
+            batch_commit(g);
+        }
+    }
+    p->n = 0;
+}
+
+/* primitive assembly -> clipper -> triangle setup -> rasterizer batch */
+static void triangle(void *opaque, uint32_t a, uint32_t b, uint32_t cc)
+{
+    Geometry *g = opaque;
+    const uint32_t v[3] = { a, b, cc };
+
+    if (g->stopped) {
+        return;
+    }
+    if (g->pend) {
+        memcpy(g->pend->v[g->pend->n], v, sizeof(v));
+        if (++g->pend->n == PENDING_TRIANGLES) {
+            set_up_pending(g);
+        }
+        return;
+    }
+    g->c->triangles++;
+    if (set_up(g, v, batch_slot(g))) {
+        batch_commit(g);
     }
 }
 
@@ -228,9 +345,8 @@ static bool vertex_inputs(AttilaCore *c, const AttilaDrawState *ds,
     return attila_streamer_fetch(c, ds, index, instance, t->in);
 }
 
-/* a shaded thread's outputs to the vertex */
-static void vertex_outputs(AttilaCore *c, const AttilaShaderThread *t,
-                           AttilaVertex *out)
+/* a shaded thread's outputs to the vertex (any render thread) */
+static void vertex_store(const AttilaShaderThread *t, AttilaVertex *out)
 {
     int k;
 
@@ -243,7 +359,6 @@ static void vertex_outputs(AttilaCore *c, const AttilaShaderThread *t,
         float v = out->out[1][k];
         out->out[1][k] = (0.0f <= v && v <= 1.0f) ? v : (v < 0.0f ? 0.0f : 1.0f);
     }
-    c->vertices++;
 }
 
 static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
@@ -273,7 +388,8 @@ static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
                   "too many steps", bad_pc);
         return false;
     }
-    vertex_outputs(c, &t, out);
+    vertex_store(&t, out);
+    c->vertices++;
     return true;
 }
 
@@ -282,15 +398,45 @@ static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
  * look at each other (ds->vs_lanes 4, draw-state.c) runs the same
  * instructions for every vertex, so up to ATTILA_SH_BATCH threads run
  * through the shader at once, its decoding shared (and its operations by
- * component over the batch, shader.c's run_soa). Only a batch whose attributes are all in
- * memory and whose program ends normally is kept; any other is shaded
- * again one vertex at a time, so that errors, their order and the work
- * counted are the one-vertex path's.
+ * component over the batch, shader.c's run_soa). Only a batch whose
+ * attributes are all in memory and whose program ends normally is kept;
+ * any other is shaded again one vertex at a time, so that errors, their
+ * order and the work counted are the one-vertex path's.
  */
 typedef struct VertexBatch {
     uint32_t n;
     uint32_t slot[ATTILA_SH_BATCH], index[ATTILA_SH_BATCH];
+    bool whole;                 /* shaded by shade_whole */
+    uint64_t steps;             /* the program's steps for each vertex */
 } VertexBatch;
+
+/*
+ * Batches gathered before they are shaded: with several render threads
+ * they are shaded in parallel (the batches are independent: each reads
+ * memory and writes its own vertices), and their work, errors and counts
+ * are then taken in the list's order. Few enough that a draw over its
+ * work limit stops soon after it.
+ */
+#define CHUNK_BATCHES 32
+
+typedef struct VertexChunk {
+    AttilaCore *c;
+    const AttilaDrawState *ds;
+    uint32_t instance;
+    AttilaVertex *vtx;
+    /*
+     * Each active attribute's elements that the chunk's vertices read, as
+     * one host block from element `lo` on (G3DMem map, valid for the
+     * command), or NULL where they are not one mapped block: such an
+     * attribute is read element by element.
+     */
+    const uint8_t *win[ATTILA_MAX_VERTEX_ATTRIBUTES];
+    uint32_t win_lo[ATTILA_MAX_VERTEX_ATTRIBUTES];
+    uint32_t n;                 /* batches; the last one may be filling */
+    VertexBatch b[CHUNK_BATCHES];
+    int threads;
+    uint32_t *next;             /* g3d_claim's counters, one a thread */
+} VertexChunk;
 
 static bool work_left(AttilaCore *c, uint64_t work)
 {
@@ -303,44 +449,178 @@ static bool work_left(AttilaCore *c, uint64_t work)
     return true;
 }
 
-/* the waiting vertices; false (reported) if the draw stops */
-static bool shade_batch(AttilaCore *c, const AttilaDrawState *ds,
-                        uint32_t instance, VertexBatch *b, AttilaVertex *vtx,
-                        uint64_t *work, AttilaRenderCtx *tctx)
+/* the chunk's attribute blocks (chunk_windows); false if an element
+ * is outside memory */
+static bool window_inputs(const VertexChunk *k, uint32_t index,
+                          AttilaShaderThread *t)
+{
+    const AttilaDrawState *ds = k->ds;
+    bool ok = true;
+    uint32_t a;
+
+    if (ds->load_bypass) {
+        return vertex_inputs(k->c, ds, index, k->instance, t);
+    }
+    attila_shader_reset_thread(t);
+    for (a = 0; a < ATTILA_MAX_VERTEX_ATTRIBUTES; a++) {
+        const AttilaStream *s;
+        uint32_t e;
+
+        memcpy(t->in[a].f, ds->attr_default[a], 16);
+        if (ds->attr_map[a] == ATTILA_ST_INACTIVE_ATTRIBUTE) {
+            continue;
+        }
+        s = &ds->stream[ds->attr_map[a]];
+        e = attribute_element(ds, a, index, k->instance);
+        if (!k->win[a]) {
+            ok = fetch_element(k->c, ds, a, e, &t->in[a]) && ok;
+            continue;
+        }
+        convert_element(s, k->win[a] + (uint64_t)s->stride * (e - k->win_lo[a]),
+                        &t->in[a]);
+    }
+    return ok;
+}
+
+/*
+ * The blocks window_inputs reads: for each active attribute, the elements
+ * from the lowest to the highest the chunk's batches read, where their
+ * addresses do not wrap (so that the block's offsets are fetch_element's
+ * 32-bit sums) and the block is one mapping.
+ */
+static void chunk_windows(VertexChunk *k)
+{
+    const AttilaDrawState *ds = k->ds;
+    uint32_t a, i, j;
+
+    for (a = 0; a < ATTILA_MAX_VERTEX_ATTRIBUTES; a++) {
+        const AttilaStream *s;
+        uint32_t lo = UINT32_MAX, hi = 0, size;
+        uint64_t first, last;
+
+        k->win[a] = NULL;
+        if (ds->load_bypass || ds->attr_map[a] == ATTILA_ST_INACTIVE_ATTRIBUTE) {
+            continue;
+        }
+        s = &ds->stream[ds->attr_map[a]];
+        size = sd_bytes[s->data] * s->elements;
+        for (i = 0; i < k->n; i++) {
+            for (j = 0; j < k->b[i].n; j++) {
+                uint32_t e = attribute_element(ds, a, k->b[i].index[j],
+                                               k->instance);
+                lo = MIN(lo, e);
+                hi = MAX(hi, e);
+            }
+        }
+        if (lo > hi || size == 0) {
+            continue;
+        }
+        first = s->address + (uint64_t)s->stride * lo;
+        last = s->address + (uint64_t)s->stride * hi + size;
+        if (last > (uint64_t)UINT32_MAX + 1) {
+            continue;
+        }
+        k->win[a] = attila_mem_map(k->c, (uint32_t)first, last - first, false);
+        k->win_lo[a] = lo;
+    }
+}
+
+/*
+ * A batch of two or more vertices at once, reporting nothing: whole if
+ * every attribute was in memory and the program ended normally, the
+ * vertices then stored (any render thread). A program with texture reads
+ * is never batched (vs_lanes), so no texture unit is reached here.
+ */
+static void shade_whole(const VertexChunk *k, VertexBatch *b)
 {
     AttilaShaderThread t[ATTILA_SH_BATCH];
     AttilaShaderEnv env = {
-        .imem = c->imem, .consts = c->vconst, .tex = attila_texture_sample,
-        .tex_opaque = tctx, .by_component = true,
+        .imem = k->c->imem, .consts = k->c->vconst, .by_component = true,
+        .steps = &b->steps,
     };
-    uint32_t bad_pc = 0, i, n = b->n;
-    uint64_t steps = 0;
-    bool whole = n > 1;
+    uint32_t bad_pc = 0, i;
 
-    b->n = 0;
-    for (i = 0; i < n && whole; i++) {
-        whole = vertex_inputs(c, ds, b->index[i], instance, &t[i]);
+    b->whole = b->n > 1;
+    b->steps = 0;
+    for (i = 0; i < b->n && b->whole; i++) {
+        b->whole = window_inputs(k, b->index[i], &t[i]);
     }
-    if (whole) {
-        env.steps = &steps;
-        whole = attila_shader_run(&env, ds->vs_pc, t, n, &bad_pc) ==
-                ATTILA_SHADER_OK;
+    if (b->whole) {
+        b->whole = attila_shader_run(&env, k->ds->vs_pc, t, b->n, &bad_pc) ==
+                   ATTILA_SHADER_OK;
     }
-    for (i = 0; i < n; i++) {
-        if (!whole) {
-            if (!shade_vertex(c, ds, b->index[i], instance, &vtx[b->slot[i]],
-                              work, tctx)) {
+    for (i = 0; i < b->n && b->whole; i++) {
+        vertex_store(&t[i], &k->vtx[b->slot[i]]);
+    }
+}
+
+static void shade_chunk_job(void *arg, int thread)
+{
+    VertexChunk *k = arg;
+    uint32_t unit;
+    int at = 0;
+
+    while (g3d_claim(k->next, k->n, k->threads, thread, &at, &unit)) {
+        shade_whole(k, &k->b[unit]);
+    }
+}
+
+/* the gathered batches; false (reported) if the draw stops */
+static bool shade_chunk(VertexChunk *k, uint64_t *work, AttilaRenderCtx *tctx)
+{
+    uint32_t i, j;
+
+    if (k->ds->vs_lanes > 1) {
+        chunk_windows(k);
+    }
+    if (k->n > 1 && k->threads > 1 && k->ds->vs_lanes > 1) {
+        memset(k->next, 0, sizeof(*k->next) * G3D_CLAIM_STRIDE * k->threads);
+        attila_raster_run_shared(k->c->raster, shade_chunk_job, k);
+    } else {
+        for (i = 0; i < k->n; i++) {
+            shade_whole(k, &k->b[i]);
+        }
+    }
+    for (i = 0; i < k->n; i++) {
+        const VertexBatch *b = &k->b[i];
+
+        for (j = 0; j < b->n; j++) {
+            if (!b->whole) {
+                if (!shade_vertex(k->c, k->ds, b->index[j], k->instance,
+                                  &k->vtx[b->slot[j]], work, tctx)) {
+                    return false;
+                }
+            } else {
+                /* as the one-vertex path: each vertex's steps counted */
+                *work += b->steps;
+                k->c->vertices++;
+            }
+            if (!work_left(k->c, *work)) {
                 return false;
             }
-        } else {
-            /* as the one-vertex path: each vertex's steps counted */
-            *work += steps;
-            vertex_outputs(c, &t[i], &vtx[b->slot[i]]);
-        }
-        if (!work_left(c, *work)) {
-            return false;
         }
     }
+    k->n = 0;
+    return true;
+}
+
+/* position `slot` with `index` to shade; false (reported) if the draw
+ * stops */
+static bool chunk_add(VertexChunk *k, uint32_t slot, uint32_t index,
+                      uint64_t *work, AttilaRenderCtx *tctx)
+{
+    VertexBatch *b = &k->b[k->n ? k->n - 1 : 0];
+    uint32_t cap = k->ds->vs_lanes > 1 ? ATTILA_SH_BATCH : 1;
+
+    if (k->n == 0 || b->n == cap) {
+        if (k->n == CHUNK_BATCHES && !shade_chunk(k, work, tctx)) {
+            return false;
+        }
+        b = &k->b[k->n++];
+        b->n = 0;
+    }
+    b->slot[b->n] = slot;
+    b->index[b->n++] = index;
     return true;
 }
 
@@ -350,15 +630,27 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
     /* the vertex shader reaches the Texture Unit too: LDA (attila-sim
      * GPUEmulator.cpp) */
     AttilaRenderCtx *tctx = g_new0(AttilaRenderCtx, 1);
+    VertexChunk *chunk = g_new(VertexChunk, 1);
     GHashTable *cache = NULL;
-    VertexBatch batch = { 0 };
     uint32_t inst, v;
     uint64_t vs_work = 0;
 
     tctx->core = c;
     tctx->ds = ds;
+    chunk->c = c;
+    chunk->ds = ds;
+    chunk->threads = attila_raster_threads(c->raster);
+    chunk->next = g_new(uint32_t, G3D_CLAIM_STRIDE * chunk->threads);
     attila_raster_begin(c->raster);
     g.vtx = g_new(AttilaVertex, MAX(ds->count, 1));
+    g.src = g_new(uint32_t, MAX(ds->count, 1));
+    chunk->vtx = g.vtx;
+    if (chunk->threads > 1) {
+        g.pend = g_new(PendingTriangles, 1);
+        g.pend->n = 0;
+        g.pend->threads = chunk->threads;
+        g.pend->next = chunk->next;     /* not in use while triangles are */
+    }
     if (ds->indexed) {
         cache = g_hash_table_new(g_direct_hash, g_direct_equal);
     }
@@ -367,48 +659,43 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
         if (cache) {
             g_hash_table_remove_all(cache);
         }
+        chunk->instance = inst;
+        chunk->n = 0;
         for (v = 0; v < ds->count; v++) {
             uint32_t index;
             gpointer slot;
-            bool hit;
 
             if (g3d_yield()) {
                 goto out;       /* reset or unplug: the draw is abandoned */
             }
             if (!attila_streamer_read_index(c, ds, v, &index)) {
                 /* the vertices before it first, as one at a time */
-                if (shade_batch(c, ds, inst, &batch, g.vtx, &vs_work, tctx)) {
+                if (shade_chunk(chunk, &vs_work, tctx)) {
                     g3d_error(&c->errors, ATTILA_ERR_ADDRESS,
                               ds->stream[ds->index_stream].address,
                               "draw: index %u outside memory; draw stopped", v);
                 }
                 goto out;
             }
-            hit = cache && g_hash_table_lookup_extended(
-                      cache, GUINT_TO_POINTER(index), NULL, &slot);
-            if (hit && batch.n && GPOINTER_TO_UINT(slot) >= batch.slot[0] &&
-                !shade_batch(c, ds, inst, &batch, g.vtx, &vs_work, tctx)) {
-                goto out;       /* a copy of a waiting vertex: shade it */
-            }
-            if (hit) {
-                g.vtx[v] = g.vtx[GPOINTER_TO_UINT(slot)];
+            if (cache && g_hash_table_lookup_extended(
+                    cache, GUINT_TO_POINTER(index), NULL, &slot)) {
+                g.src[v] = GPOINTER_TO_UINT(slot);
                 continue;
             }
-            batch.slot[batch.n] = v;
-            batch.index[batch.n++] = index;
+            g.src[v] = v;
             if (cache) {
                 g_hash_table_insert(cache, GUINT_TO_POINTER(index),
                                     GUINT_TO_POINTER(v));
             }
-            if ((ds->vs_lanes <= 1 || batch.n == ATTILA_SH_BATCH) &&
-                !shade_batch(c, ds, inst, &batch, g.vtx, &vs_work, tctx)) {
+            if (!chunk_add(chunk, v, index, &vs_work, tctx)) {
                 goto out;
             }
         }
-        if (!shade_batch(c, ds, inst, &batch, g.vtx, &vs_work, tctx)) {
+        if (!shade_chunk(chunk, &vs_work, tctx)) {
             goto out;
         }
         attila_primitive_assembly(ds->primitive, ds->count, triangle, &g);
+        set_up_pending(&g);
         flush_batch(&g);
         if (g.stopped) {
             break;
@@ -420,5 +707,9 @@ out:
         g_hash_table_destroy(cache);
     }
     g_free(g.vtx);
+    g_free(g.src);
+    g_free(g.pend);
+    g_free(chunk->next);
+    g_free(chunk);
     g_free(tctx);
 }
