@@ -967,7 +967,10 @@ static void identity_records(AttilaRecBuf *b)
  * and 2, 4, 8 samples, OpenGL and D3D9 rules and depth ranges; the color
  * and z buffers byte-equal. Checked to fail when box_inside's box is half
  * as wide as the stamp's, and when a stamp found inside skips the near/far
- * test.
+ * test; and (raster_job's box of a stamp's pixels and samples, wbox) when
+ * the box reaches half a pixel past the stamp's origin instead of one,
+ * and half the samples' offsets past its second pixel (as did
+ * /attila/fast/stamp-rows and /attila/fast/stamp4-rows).
  */
 static void test_raster(void)
 {

@@ -1483,8 +1483,17 @@ static void raster_job(void *arg, int thread)
     /* rows of stamps: one-sample draws, copy4 */
     bool walk = rows || copy4;
     SampleLanes lanes;
+    /* a stamp's box: its pixels' corners are 0 and 1 past its origin, an
+     * MSAA pixel's samples up to pat / 128 past its corner */
+    double wbox = 1.0;
     size_t n;
+    uint32_t s;
 
+    for (s = 0; r->ds->msaa && attila_msaa_pattern(r->ds->samples) &&
+                s < r->ds->samples; s++) {
+        const double *ps = attila_msaa_pattern(r->ds->samples)[s];
+        wbox = MAX(wbox, 1.0 + MAX(ps[0], ps[1]) / MSAA_SUBPIXEL);
+    }
     for (n = 0; n < r->n; n++) {
         const AttilaTriangle *t = &r->tris[n];
         const double (*pat)[2] = r->ds->msaa ? attila_msaa_pattern(r->ds->samples) :
@@ -1540,10 +1549,8 @@ static void raster_job(void *arg, int thread)
                 y0 = MAX(t->y0, ty * TILE) & ~1;
                 x1 = MIN(t->x1, tx * TILE + TILE - 1);
                 y1 = MIN(t->y1, ty * TILE + TILE - 1);
-                /* offsets up to 2 past a stamp's origin: its second
-                 * pixel and that pixel's MSAA samples */
-                outside = tile_edges(t, tv, 2, TILE + 2, TILE + 2, &stamps) &&
-                          r->skip_boxes;
+                outside = tile_edges(t, tv, wbox, TILE + 2, TILE + 2,
+                                     &stamps) && r->skip_boxes;
                 for (qy = y0; qy <= y1; qy += 2) {
                     if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
                         return;     /* the draw is stopped (reported) */
