@@ -1338,11 +1338,24 @@ static void test_stamp_msaa(void)
  * columns, when the depth test of a pixel's samples takes all four
  * whatever their coverage, when a pixel's coverage takes sample 2's bit
  * for sample 1's, and when pixel 3's colour is written to pixel 2's
- * samples.
+ * samples. The walk's depth test runs at AVX2 and above by
+ * depth_stamp4_avx2 (the CPU's best level), at AVX by pixels (g3d_simd_max
+ * lowered); the AVX2 one was checked to fail when pixels 2 and 3 took
+ * pixels 0 and 1's coverage, when each relation took the next bit of the
+ * table (a shift of 29 for 30), when the samples' words were put in pixel
+ * order as (0 1 4 5 2 3 6 7) for (0 4 1 5 2 6 3 7), and when a covered
+ * word was written whatever its test.
  */
 static void test_stamp4_rows(void)
 {
     stamp_scenes_levels(4, 30, 60, 0x57C4, true);
+    if (g3d_use_avx2()) {
+        g3d_simd_max = G3D_SIMD_AVX;
+        g_test_message("4-sample rows, depth by pixels: %s",
+                       g3d_use_avx() ? "AVX" : "SSE2");
+        stamp_scenes(4, 40, 0x57C6, true);
+        g3d_simd_max = G3D_SIMD_AVX512;
+    }
 }
 
 /*

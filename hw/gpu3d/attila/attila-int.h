@@ -550,6 +550,8 @@ typedef struct AttilaRenderCtx {
     AttilaInterpolateSoa interpolate_soa;      /* where copy_soa */
     /* copy_stamps by the AVX row functions (g3d_use_avx) */
     bool row_avx;
+    /* copy4_row_avx's depth test by depth_stamp4_avx2: g3d_use_avx2() */
+    bool z8;
     /* the triangle whose copied input copy_attr holds (rasterizer.c) */
     const void *copy_tri;
     double copy_attr[3][4];

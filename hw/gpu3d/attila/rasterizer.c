@@ -1271,6 +1271,63 @@ static unsigned copy_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     return m;
 }
 
+/*
+ * The early depth test of a 4-sample stamp's 16 z words (depth_only):
+ * attila_depth_test4_table of its four pixels, two pixels' eight words
+ * in each 256-bit operation (AVX2 integers). zin[s]: sample s's window z
+ * of the four pixels (lane i pixel i), as copy4_row_avx converts them;
+ * zbuf: pixel 0's first word (pixel i's four at 16 i bytes, ATTILA ref.
+ * Render Buffer Tiling); bit 4 i + s of cover: sample s of pixel i
+ * covered. The pass bit is the table's bit of less, equal or greater
+ * (attila_depth_only_test: bit (zin >= z) + (zin > z)), here moved to
+ * the lane's sign by a shift of 30 + (zin > z) - (zin < z) (compare
+ * masks are -1). The words of samples not covered are written back as
+ * they were read (the stamp's 64 bytes lie in this thread's tile).
+ * Returns the covered samples that pass, bit for bit as cover.
+ */
+__attribute__((target("avx2"), noinline))
+static unsigned depth_stamp4_avx2(uint32_t table, bool write, __m128i z0,
+                                  __m128i z1, __m128i z2, __m128i z3,
+                                  uint8_t *zbuf, unsigned cover)
+{
+    const __m256i low = _mm256_set1_epi32(0x00ffffff);
+    const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    /* lanes (p0 s0 p0 s2 p1 s0 p1 s2 | p0 s1 p0 s3 p1 s1 p1 s3) of the
+     * unpacks to pixel order */
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m256i tab = _mm256_set1_epi32((int)table);
+    const __m256i a = _mm256_set_m128i(z1, z0), b = _mm256_set_m128i(z3, z2);
+    const __m256i zp[2] = {
+        _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi32(a, b), order),
+        _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi32(a, b), order),
+    };
+    unsigned pass = 0, h;
+
+    for (h = 0; h < 2; h++) {
+        __m256i *p = (__m256i *)(zbuf + 32 * h);
+        __m256i z = zp[h];
+        __m256i w = _mm256_loadu_si256(p);
+        __m256i depth = _mm256_and_si256(w, low);
+        __m256i cov = _mm256_cmpeq_epi32(
+            _mm256_and_si256(_mm256_set1_epi32((int)(cover >> 8 * h)), bits),
+            bits);
+        __m256i sh = _mm256_sub_epi32(
+            _mm256_add_epi32(_mm256_set1_epi32(30),
+                             _mm256_cmpgt_epi32(z, depth)),
+            _mm256_cmpgt_epi32(depth, z));
+        __m256i ok = _mm256_and_si256(
+            cov, _mm256_srai_epi32(_mm256_sllv_epi32(tab, sh), 31));
+
+        if (write) {
+            __m256i neww = _mm256_or_si256(_mm256_andnot_si256(low, w),
+                                           _mm256_and_si256(z, low));
+            _mm256_storeu_si256(p, _mm256_blendv_epi8(w, neww, ok));
+        }
+        pass |= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(ok)) << 8 * h;
+    }
+    return pass;
+}
+
 /* bit i of m to bit 4 i */
 static const uint16_t spread4[16] = {
     0x0000, 0x0001, 0x0010, 0x0011, 0x0100, 0x0101, 0x0110, 0x0111,
@@ -1317,6 +1374,8 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     const bool ztest = ctx->ztest, depth_only = ds->depth_only;
     const bool zwrite = ds->depth_mask;
     const uint8_t ztable = ds->depth_table;
+    /* the depth test of the stamp by 256-bit integer operations */
+    const bool z8 = ctx->z8;
     uint8_t *const zrow = ztest ? ds->zptr + ctx->zy[qy >> 1] : NULL;
     const uint32_t *const zx = ctx->zx;
     const __m256d zscale = _mm256_set1_pd(ds->z_scale);
@@ -1391,30 +1450,42 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 w[s] = _mm_castsi128_ps(_mm256_cvttpd_epi32(
                     _mm256_and_pd(_mm256_min_pd(zc, top), keep)));
             }
-            _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
-            left = 0;
-            for (i = 0; i < 4; i++) {
-                uint8_t *za = z0 + 16 * i;
-                if (!cover[i]) {
-                    continue;
+            if (depth_only && z8) {
+                left = depth_stamp4_avx2(ztable, zwrite,
+                                         _mm_castps_si128(w[0]),
+                                         _mm_castps_si128(w[1]),
+                                         _mm_castps_si128(w[2]),
+                                         _mm_castps_si128(w[3]), z0, left);
+                for (i = 0; i < 4; i++) {
+                    cover[i] = left >> 4 * i & 15;
                 }
-                if (depth_only) {
-                    cover[i] = attila_depth_test4_table(
-                        ztable, zwrite, _mm_castps_si128(w[i]), za, cover[i]);
-                } else {
-                    _mm_storeu_ps((float *)zs[i], w[i]);
-                    for (s = 0; s < 4; s++) {
-                        if ((cover[i] >> s) & 1) {
-                            uint32_t word;
-                            memcpy(&word, za + 4 * s, 4);
-                            if (!attila_zs_test(ds, zs[i][s], &word)) {
-                                cover[i] &= ~(1u << s);
+            } else {
+                _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
+                left = 0;
+                for (i = 0; i < 4; i++) {
+                    uint8_t *za = z0 + 16 * i;
+                    if (!cover[i]) {
+                        continue;
+                    }
+                    if (depth_only) {
+                        cover[i] = attila_depth_test4_table(
+                            ztable, zwrite, _mm_castps_si128(w[i]), za,
+                            cover[i]);
+                    } else {
+                        _mm_storeu_ps((float *)zs[i], w[i]);
+                        for (s = 0; s < 4; s++) {
+                            if ((cover[i] >> s) & 1) {
+                                uint32_t word;
+                                memcpy(&word, za + 4 * s, 4);
+                                if (!attila_zs_test(ds, zs[i][s], &word)) {
+                                    cover[i] &= ~(1u << s);
+                                }
+                                memcpy(za + 4 * s, &word, 4);
                             }
-                            memcpy(za + 4 * s, &word, 4);
                         }
                     }
+                    left |= cover[i];
                 }
-                left |= cover[i];
             }
             if (!left) {
                 continue;
@@ -1744,6 +1815,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->interpolate_soa = attila_interpolate_soa_lanes();
 #ifdef HAVE_AVX_PATH
         ctx->row_avx = g3d_use_avx();
+        ctx->z8 = g3d_use_avx2();
         ctx->copy_tri = NULL;
 #endif
 #else
