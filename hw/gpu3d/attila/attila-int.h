@@ -1141,9 +1141,14 @@ void attila_dac_latch(AttilaCore *c);
 bool attila_dac_scanout(AttilaCore *c, G3DScanout *out);
 /* the DAC's picture memory for a w x h picture (its contents undefined) */
 void attila_dac_screen_alloc(AttilaCore *c, uint32_t w, uint32_t h);
-/* de-tile (and resolve) one displayed row into 0xAARRGGBB words */
+/*
+ * de-tile (and resolve) one displayed row into 0xAARRGGBB words; tab, if
+ * not NULL and of the display's geometry, gives each run's x part of the
+ * address (attila_address_table, made once a latch)
+ */
 void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
-                    uint32_t *dst, uint32_t row);
+                    uint32_t *dst, uint32_t row,
+                    const AttilaAddressTable *tab);
 
 /* blitter.c */
 void attila_blit(AttilaCore *c);
@@ -1180,6 +1185,7 @@ struct AttilaCore {
     AttilaDisplay display;
     uint32_t *screen;                   /* the DAC's picture, 0xXXRRGGBB */
     size_t screen_words;
+    AttilaAddressTable dac_tab;         /* the front buffer's addresses */
     G3DFlatMem screen_flat;
     G3DMem screen_mem;
 
