@@ -200,7 +200,7 @@ static void test_color_write4(void)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /*
- * The colour write of a 4-sample stamp (rasterizer.c copy4_row_avx:
+ * The colour write of a 4-sample stamp (rasterizer.c copy4_tile_avx:
  * attila_color_write_stamp4_avx) with the write state rt against the
  * general one grt: four pixel colours (lane i of ch[c] pixel i's channel
  * c), random bytes and 16-bit sample coverage (whole pixels uncovered a
@@ -1329,7 +1329,7 @@ static void test_stamp_msaa(void)
 
 /*
  * stamp_scenes' 4-sample draws with the copy program in most draws: their
- * rows walked by copy4_row_avx where the CPU has AVX (the 16 samples in
+ * rows walked by copy4_tile_avx where the CPU has AVX (the 16 samples in
  * lanes, the early depth test, the centroids, the copy by channel and
  * the write of each pixel's samples), by stamp4 without it (g3d_no_avx),
  * against the general path: colour and z/stencil buffers and errors
@@ -1344,7 +1344,10 @@ static void test_stamp_msaa(void)
  * pixels 0 and 1's coverage, when each relation took the next bit of the
  * table (a shift of 29 for 30), when the samples' words were put in pixel
  * order as (0 1 4 5 2 3 6 7) for (0 4 1 5 2 6 3 7), and when a covered
- * word was written whatever its test.
+ * word was written whatever its test. The walk takes a scan tile's rows
+ * in one call (copy4_tile_avx): it failed with the rows' runs found with
+ * the tile's x for its y, with every row's box bits and with its
+ * y step taken from the tile's first row.
  */
 static void test_stamp4_rows(void)
 {

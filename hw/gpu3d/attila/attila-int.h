@@ -550,7 +550,7 @@ typedef struct AttilaRenderCtx {
     AttilaInterpolateSoa interpolate_soa;      /* where copy_soa */
     /* copy_stamps by the AVX row functions (g3d_use_avx) */
     bool row_avx;
-    /* copy4_row_avx's depth test by depth_stamp4_avx2: g3d_use_avx2() */
+    /* copy4_tile_avx's depth test by depth_stamp4_avx2: g3d_use_avx2() */
     bool z8;
     /* the triangle whose copied input copy_attr holds (rasterizer.c) */
     const void *copy_tri;
@@ -560,7 +560,7 @@ typedef struct AttilaRenderCtx {
     bool ztest, early;
     /*
      * a 4-sample draw's rows of stamps by the copy's AVX walk (rasterizer.c
-     * copy4_row_avx): the copy of copy_soa, the target and z buffer with
+     * copy4_tile_avx): the copy of copy_soa, the target and z buffer with
      * four samples a pixel, no z/stencil test or an early one
      */
     bool copy4;
