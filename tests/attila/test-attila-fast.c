@@ -250,7 +250,7 @@ static void check_stamp4(GRand *rnd, const AttilaDrawState *ds,
 
 /*
  * The AVX colour write of a row of the one-sample copy (rasterizer.c
- * copy_row_avx) against the general path: rows of 1 to 8 stamps at
+ * copy_tile_avx) against the general path: rows of 1 to 8 stamps at
  * shuffled slots of a line, random RGBA8888 write states, colours
  * (specials among them), bytes and coverage; the line against the general
  * write slot by slot. Checked to fail when the second stamp of a pair is
@@ -1299,7 +1299,9 @@ static void stamp_scenes_levels(uint32_t ns, int plain, int best,
  * stamp_row_*, copy_stamps) with the SSE2 instance (g3d_no_avx) and with
  * the AVX one where the CPU has it, against the general path: colour and
  * z/stencil buffers and errors equal. Checked to fail when copy_stamps
- * writes a stamp's pixel 3 whatever its coverage. (A last-bit change of
+ * writes a stamp's pixel 3 whatever its coverage; the AVX copy by tiles
+ * (copy_tile_avx) when it found the rows' runs with the tile's x for its
+ * y, and when it wrote every row to the tile's first line. (A last-bit change of
  * the values shows only in the tie band: /attila/fast/stamp-rows-values
  * checks the walk itself.)
  */

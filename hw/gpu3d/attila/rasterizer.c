@@ -1262,34 +1262,53 @@ static inline void copy_consts_avx(AttilaRenderCtx *ctx,
 }
 
 /*
- * copy_stamps' AVX instance with the walk: the covered stamps of the row
- * (qx0..qx1) interpolated as they are found, then written (one call); the
- * number of covered stamps.
+ * copy_stamps' AVX instance with the walk, for the rows y0..y1 of a scan
+ * tile (at tile_x, tile_y; columns x0..x1) in one call (a row's call and
+ * set-up cost more than a short row's walk): each row's run found as
+ * raster_job finds it (row_run), its covered stamps interpolated as they
+ * are found, then written (one call a row); each row's work counted and
+ * the draw's limit tested as raster_job does (false: the draw is stopped).
  */
 __attribute__((target("avx")))
-static unsigned copy_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                             const double tv[4], const AttilaRowSteps *rs,
-                             int32_t qy, int32_t qx0, int32_t qx1)
+static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                          const double tv[4], const AttilaRowSteps *rs,
+                          const TileEdges *te, int32_t tile_x, int32_t tile_y,
+                          int32_t x0, int32_t x1, int32_t y0, int32_t y1)
 {
     const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
+    const uint32_t *rtx = ctx->rtx[0], *rty = ctx->rty[0];
     AttilaRowStamp row[TILE / 2];
     __m128 ch[TILE / 2][4];
     __m256d ad[3][4];
+    uint64_t work = ctx->work, quads = 0, fragments = 0;
+    bool done = true;
+    int32_t qy, lo, hi;
     unsigned m, k;
 
     copy_consts_avx(ctx, t, ad);
-    m = row_walk_avx(t, tv, rs, qy, qx0, qx1, row, ad, ch);
-    if (m) {
-        attila_color_write_row_avx(rt, rt->ptr + ctx->rty[0][qy >> 1],
-                                   ctx->rtx[0], row, m,
-                                   (const __m128 (*)[4])ch);
+    for (qy = y0; qy <= y1; qy += 2) {
+        if (work > ATTILA_DRAW_WORK_LIMIT) {
+            done = false;       /* the draw is stopped (reported) */
+            break;
+        }
+        row_run(te, tile_x, tile_y, qy, x0, x1, &lo, &hi);
+        m = lo <= hi ? row_walk_avx(t, tv, rs, qy, lo, hi, row,
+                                    (const __m256d (*)[4])ad, ch) : 0;
+        if (m) {
+            attila_color_write_row_avx(rt, rt->ptr + rty[qy >> 1], rtx, row,
+                                       m, (const __m128 (*)[4])ch);
+        }
+        for (k = 0; k < m; k++) {
+            fragments += (0x4332322132212110ull >> (4 * row[k].cov)) & 15;
+        }
+        quads += m;
+        /* the program's steps, then raster_job's count of the row */
+        work += m + (uint64_t)(x1 - x0) / 2 + 1;
     }
-    for (k = 0; k < m; k++) {
-        ctx->fragments += (0x4332322132212110ull >> (4 * row[k].cov)) & 15;
-    }
-    ctx->quads += m;
-    ctx->work += m;
-    return m;
+    ctx->quads += quads;
+    ctx->work = work;
+    ctx->fragments += fragments;
+    return done;
 }
 
 /*
@@ -1597,8 +1616,7 @@ static void raster_job(void *arg, int thread)
     /* rows of stamps: one-sample draws, copy4 */
     bool walk = rows || copy4;
 #ifdef HAVE_AVX_PATH
-    /* the row's stamps by copy_row_avx (read once: a row would load the
-     * field again after the stores of the last row) */
+    /* the tile's rows by copy_tile_avx */
     bool copy_avx = copy_rows && ctx->row_avx;
 #endif
     SampleLanes lanes;
@@ -1671,6 +1689,15 @@ static void raster_job(void *arg, int thread)
                 outside = tile_edges(t, tv, wbox, TILE + 2, TILE + 2,
                                      &stamps) && r->skip_boxes;
 #ifdef HAVE_AVX_PATH
+                if (copy_avx && !outside) {
+                    /* the tile's rows walked and written with the copy */
+                    if (!copy_tile_avx(ctx, t, tv, &rsteps, &stamps,
+                                       tx * TILE, ty * TILE, x0, x1, y0,
+                                       y1)) {
+                        return;     /* the draw is stopped (reported) */
+                    }
+                    continue;
+                }
                 if (copy4 && !outside) {
                     /* the tile's rows walked, written and counted */
                     if (!copy4_tile_avx(ctx, t, tv, &lanes, &stamps,
@@ -1690,20 +1717,8 @@ static void raster_job(void *arg, int thread)
 
                         row_run(&stamps, tx * TILE, ty * TILE, qy, x0, x1,
                                 &lo, &hi);
-#ifdef HAVE_AVX_PATH
-                        if (copy_avx) {
-                            /* walked and written with the copy */
-                            if (lo <= hi) {
-                                copy_row_avx(ctx, t, tv, &rsteps, qy, lo,
-                                             hi);
-                            }
-                            m = 0;
-                        } else
-#endif
-                        {
-                            m = lo <= hi ? rows(t, tv, &rsteps, qy, lo, hi,
-                                                row) : 0;
-                        }
+                        m = lo <= hi ? rows(t, tv, &rsteps, qy, lo, hi, row) :
+                            0;
 #ifdef __SSE2__
                         if (copy_rows && m) {
                             copy_stamps(ctx, t, row, m, qy);
