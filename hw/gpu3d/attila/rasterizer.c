@@ -1689,20 +1689,15 @@ static void raster_job(void *arg, int thread)
                 outside = tile_edges(t, tv, wbox, TILE + 2, TILE + 2,
                                      &stamps) && r->skip_boxes;
 #ifdef HAVE_AVX_PATH
-                if (copy_avx && !outside) {
-                    /* the tile's rows walked and written with the copy */
-                    if (!copy_tile_avx(ctx, t, tv, &rsteps, &stamps,
-                                       tx * TILE, ty * TILE, x0, x1, y0,
-                                       y1)) {
-                        return;     /* the draw is stopped (reported) */
-                    }
-                    continue;
-                }
-                if (copy4 && !outside) {
-                    /* the tile's rows walked, written and counted */
-                    if (!copy4_tile_avx(ctx, t, tv, &lanes, &stamps,
-                                        tx * TILE, ty * TILE, x0, x1, y0,
-                                        y1)) {
+                if ((copy_avx || copy4) && !outside) {
+                    /* the tile's rows walked, written and counted with
+                     * the copy (one sample or four) */
+                    bool go = copy_avx ?
+                        copy_tile_avx(ctx, t, tv, &rsteps, &stamps,
+                                      tx * TILE, ty * TILE, x0, x1, y0, y1) :
+                        copy4_tile_avx(ctx, t, tv, &lanes, &stamps,
+                                       tx * TILE, ty * TILE, x0, x1, y0, y1);
+                    if (!go) {
                         return;     /* the draw is stopped (reported) */
                     }
                     continue;
