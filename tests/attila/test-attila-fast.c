@@ -200,7 +200,7 @@ static void test_color_write4(void)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /*
- * The colour write of a 4-sample stamp (rasterizer.c copy4_row_avx:
+ * The colour write of a 4-sample stamp (rasterizer.c copy4_tile_avx:
  * attila_color_write_stamp4_avx) with the write state rt against the
  * general one grt: four pixel colours (lane i of ch[c] pixel i's channel
  * c), random bytes and 16-bit sample coverage (whole pixels uncovered a
@@ -250,7 +250,7 @@ static void check_stamp4(GRand *rnd, const AttilaDrawState *ds,
 
 /*
  * The AVX colour write of a row of the one-sample copy (rasterizer.c
- * copy_row_avx) against the general path: rows of 1 to 8 stamps at
+ * copy_tile_avx) against the general path: rows of 1 to 8 stamps at
  * shuffled slots of a line, random RGBA8888 write states, colours
  * (specials among them), bytes and coverage; the line against the general
  * write slot by slot. Checked to fail when the second stamp of a pair is
@@ -967,7 +967,10 @@ static void identity_records(AttilaRecBuf *b)
  * and 2, 4, 8 samples, OpenGL and D3D9 rules and depth ranges; the color
  * and z buffers byte-equal. Checked to fail when box_inside's box is half
  * as wide as the stamp's, and when a stamp found inside skips the near/far
- * test.
+ * test; and (raster_job's box of a stamp's pixels and samples, wbox) when
+ * the box reaches half a pixel past the stamp's origin instead of one,
+ * and half the samples' offsets past its second pixel (as did
+ * /attila/fast/stamp-rows and /attila/fast/stamp4-rows).
  */
 static void test_raster(void)
 {
@@ -1296,7 +1299,9 @@ static void stamp_scenes_levels(uint32_t ns, int plain, int best,
  * stamp_row_*, copy_stamps) with the SSE2 instance (g3d_no_avx) and with
  * the AVX one where the CPU has it, against the general path: colour and
  * z/stencil buffers and errors equal. Checked to fail when copy_stamps
- * writes a stamp's pixel 3 whatever its coverage. (A last-bit change of
+ * writes a stamp's pixel 3 whatever its coverage; the AVX copy by tiles
+ * (copy_tile_avx) when it found the rows' runs with the tile's x for its
+ * y, and when it wrote every row to the tile's first line. (A last-bit change of
  * the values shows only in the tie band: /attila/fast/stamp-rows-values
  * checks the walk itself.)
  */
@@ -1326,7 +1331,7 @@ static void test_stamp_msaa(void)
 
 /*
  * stamp_scenes' 4-sample draws with the copy program in most draws: their
- * rows walked by copy4_row_avx where the CPU has AVX (the 16 samples in
+ * rows walked by copy4_tile_avx where the CPU has AVX (the 16 samples in
  * lanes, the early depth test, the centroids, the copy by channel and
  * the write of each pixel's samples), by stamp4 without it (g3d_no_avx),
  * against the general path: colour and z/stencil buffers and errors
@@ -1335,11 +1340,27 @@ static void test_stamp_msaa(void)
  * columns, when the depth test of a pixel's samples takes all four
  * whatever their coverage, when a pixel's coverage takes sample 2's bit
  * for sample 1's, and when pixel 3's colour is written to pixel 2's
- * samples.
+ * samples. The walk's depth test runs at AVX2 and above by
+ * depth_stamp4_avx2 (the CPU's best level), at AVX by pixels (g3d_simd_max
+ * lowered); the AVX2 one was checked to fail when pixels 2 and 3 took
+ * pixels 0 and 1's coverage, when each relation took the next bit of the
+ * table (a shift of 29 for 30), when the samples' words were put in pixel
+ * order as (0 1 4 5 2 3 6 7) for (0 4 1 5 2 6 3 7), and when a covered
+ * word was written whatever its test. The walk takes a scan tile's rows
+ * in one call (copy4_tile_avx): it failed with the rows' runs found with
+ * the tile's x for its y, with every row's box bits and with its
+ * y step taken from the tile's first row.
  */
 static void test_stamp4_rows(void)
 {
     stamp_scenes_levels(4, 30, 60, 0x57C4, true);
+    if (g3d_use_avx2()) {
+        g3d_simd_max = G3D_SIMD_AVX;
+        g_test_message("4-sample rows, depth by pixels: %s",
+                       g3d_use_avx() ? "AVX" : "SSE2");
+        stamp_scenes(4, 40, 0x57C6, true);
+        g3d_simd_max = G3D_SIMD_AVX512;
+    }
 }
 
 /*

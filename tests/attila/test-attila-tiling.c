@@ -216,7 +216,7 @@ static void test_dac_detile(void)
         /* OpenGL pixel coordinates: memory row 0 is the bottom of the screen */
         d.d3d9_pixel = flip;
         for (r = 0; r < d.height; r++) {
-            attila_dac_row(&d, surf, row, r);
+            attila_dac_row(&d, surf, row, r, NULL);
             y = flip ? r : d.height - 1 - r;
             for (x = 0; x < d.width; x++) {
                 g_assert_cmphex(row[x], ==, 0xff000000u | x << 16 | y << 8 |
@@ -262,7 +262,7 @@ static void test_dac_resolve(void)
         fill(surf, &pm, 3, 5, s, red);          /* all samples equal */
         fill(surf, &pm, 4, 5, s, mix[s]);       /* an edge pixel */
     }
-    attila_dac_row(&d, surf, row, 5);
+    attila_dac_row(&d, surf, row, 5, NULL);
     g_assert_cmphex(row[3], ==, 0xffff0000u);
     for (k = 0; k < 3; k++) {
         for (s = 0; s < 4; s++) {
@@ -304,7 +304,9 @@ static void test_dac_resolve(void)
  * words read 8 bytes on instead of 16, and with the run's last pixels
  * (fewer than four) counted as done; the row's address as its y part once
  * plus a run's x part failed with the y part of the even row below an odd
- * one, and with the x part of the column two to the left.
+ * one, and with the x part of the column two to the left; the x part from the
+ * table (attila_address_table) failed when looked up a stamp column to
+ * the right.
  */
 static void test_dac_general_once(void);
 
@@ -335,11 +337,13 @@ static void test_dac_general_once(void)
             .d3d9_pixel = g_rand_boolean(rng),
         };
         AttilaPixelMapper pm;
+        AttilaAddressTable tab = { 0 };
         uint8_t *surf;
         uint32_t *fast, *gen, row, x, s, k;
 
         g_assert_true(attila_pixel_mapper_init(&pm, d.width, d.height,
                                                d.samples, 4));
+        attila_address_table(&tab, &pm);
         surf = g_malloc0(pm.surface);
         fast = g_new(uint32_t, d.width);
         gen = g_new(uint32_t, d.width);
@@ -367,12 +371,14 @@ static void test_dac_general_once(void)
             }
         }
         for (row = 0; row < d.height; row++) {
-            attila_dac_row(&d, surf, fast, row);
+            /* the x parts computed, and looked up (every other row) */
+            attila_dac_row(&d, surf, fast, row, row & 1 ? &tab : NULL);
             g3d_general_path = true;
-            attila_dac_row(&d, surf, gen, row);
+            attila_dac_row(&d, surf, gen, row, NULL);
             g3d_general_path = false;
             g_assert_cmpmem(fast, d.width * 4, gen, d.width * 4);
         }
+        g_free(tab.x);
         g_free(surf);
         g_free(fast);
         g_free(gen);

@@ -245,6 +245,7 @@ void attila_core_free(AttilaCore *c)
     g_free(c->vcache);
     g_free(c->tris);
     g_free(c->screen);
+    g_free(c->dac_tab.x);
     g_free(c);
 }
 

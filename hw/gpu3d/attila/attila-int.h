@@ -550,6 +550,8 @@ typedef struct AttilaRenderCtx {
     AttilaInterpolateSoa interpolate_soa;      /* where copy_soa */
     /* copy_stamps by the AVX row functions (g3d_use_avx) */
     bool row_avx;
+    /* copy4_tile_avx's depth test by depth_stamp4_avx2: g3d_use_avx2() */
+    bool z8;
     /* the triangle whose copied input copy_attr holds (rasterizer.c) */
     const void *copy_tri;
     double copy_attr[3][4];
@@ -558,7 +560,7 @@ typedef struct AttilaRenderCtx {
     bool ztest, early;
     /*
      * a 4-sample draw's rows of stamps by the copy's AVX walk (rasterizer.c
-     * copy4_row_avx): the copy of copy_soa, the target and z buffer with
+     * copy4_tile_avx): the copy of copy_soa, the target and z buffer with
      * four samples a pixel, no z/stencil test or an early one
      */
     bool copy4;
@@ -1143,9 +1145,14 @@ void attila_dac_latch(AttilaCore *c);
 bool attila_dac_scanout(AttilaCore *c, G3DScanout *out);
 /* the DAC's picture memory for a w x h picture (its contents undefined) */
 void attila_dac_screen_alloc(AttilaCore *c, uint32_t w, uint32_t h);
-/* de-tile (and resolve) one displayed row into 0xAARRGGBB words */
+/*
+ * de-tile (and resolve) one displayed row into 0xAARRGGBB words; tab, if
+ * not NULL and of the display's geometry, gives each run's x part of the
+ * address (attila_address_table, made once a latch)
+ */
 void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
-                    uint32_t *dst, uint32_t row);
+                    uint32_t *dst, uint32_t row,
+                    const AttilaAddressTable *tab);
 
 /* blitter.c */
 void attila_blit(AttilaCore *c);
@@ -1182,6 +1189,7 @@ struct AttilaCore {
     AttilaDisplay display;
     uint32_t *screen;                   /* the DAC's picture, 0xXXRRGGBB */
     size_t screen_words;
+    AttilaAddressTable dac_tab;         /* the front buffer's addresses */
     G3DFlatMem screen_flat;
     G3DMem screen_mem;
 

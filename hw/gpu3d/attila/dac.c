@@ -271,11 +271,13 @@ static uint32_t run_rgba8_avx(const uint8_t *p, uint32_t *dst, uint32_t m)
 #endif
 
 void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
-                    uint32_t *dst, uint32_t row)
+                    uint32_t *dst, uint32_t row,
+                    const AttilaAddressTable *tab)
 {
     AttilaPixelMapper pm;
     uint32_t bytes = attila_rt_bytes(d->format), x, y, n, ay;
     bool rgba8, avx = false;
+    const uint32_t *ax = NULL;
 
     if (!attila_pixel_mapper_init(&pm, d->width, d->height, d->samples,
                                   bytes) || row >= d->height) {
@@ -292,10 +294,15 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
      * (attila_address_table), so the row's y part is found once; the
      * general path keeps the whole address a run */
     ay = attila_pixel_address(&pm, 0, y);
+    if (tab && tab->width == pm.width && tab->height == pm.height &&
+        tab->samples == pm.samples && tab->bytes == pm.bytes) {
+        ax = tab->x;        /* the x parts looked up (stamp columns) */
+    }
     for (x = 0; x < d->width; x += 2 * n) {
         const uint8_t *p = surface + (g3d_general_path ?
                                       attila_pixel_address(&pm, x, y) :
-                                      ay + attila_pixel_address(&pm, x, 0));
+                                      ay + (ax ? ax[x >> 1] :
+                                            attila_pixel_address(&pm, x, 0)));
         uint32_t spb = pm.samples * bytes, k;
         n = attila_stamp_run(&pm, x);
         if (rgba8 && d->samples <= 1) {
@@ -376,8 +383,11 @@ void attila_dac_latch(AttilaCore *c)
         return;
     }
     attila_dac_screen_alloc(c, d->width, d->height);
+    /* the x parts of the runs' addresses (kept while the geometry is) */
+    attila_address_table(&c->dac_tab, &pm);
     for (row = 0; row < d->height; row++) {
-        attila_dac_row(d, base, c->screen + (size_t)row * d->width, row);
+        attila_dac_row(d, base, c->screen + (size_t)row * d->width, row,
+                       &c->dac_tab);
     }
     d->shown = true;
 }

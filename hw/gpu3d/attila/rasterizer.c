@@ -260,7 +260,7 @@ msaa_cover(const AttilaDrawState *ds, const AttilaTriangle *t,
 typedef struct SampleLanes {
     double x[4][4], y[4][4];
     AttilaRowSteps bounds;
-    /* x[k][s] and y[k][s] in four lanes, for copy4_row_avx's stamps to add
+    /* x[k][s] and y[k][s] in four lanes, for copy4_tile_avx's stamps to add
      * from memory (rows are short: a row's set-up would cost more) */
     double sx[4][4][4], sy[4][4][4];
 } SampleLanes;
@@ -940,6 +940,27 @@ static inline bool box_inside(const TileEdges *te, double dx, double dy)
 }
 
 /*
+ * The stamps of row qy of the tile at (ox, oy), columns x0..x1, between
+ * the first and the last the box test admits (they are a run: each edge's
+ * a dx + b dy is monotonic in dx); none when *lo > *hi
+ */
+static inline void row_run(const TileEdges *te, int32_t ox, int32_t oy,
+                           int32_t qy, int32_t x0, int32_t x1, int32_t *lo,
+                           int32_t *hi)
+{
+    double dy = qy - oy;
+
+    *lo = x0;
+    *hi = x1 & ~1;
+    while (*lo <= *hi && box_outside(te, *lo - ox, dy)) {
+        *lo += 2;
+    }
+    while (*hi > *lo && box_outside(te, *hi - ox, dy)) {
+        *hi -= 2;
+    }
+}
+
+/*
  * The one-sample path's walk of a row of stamps (not under
  * g3d_general_path). A stamp's edge and z values are the memo's sums
  * (attila_triangle_eval_stamp_memo): the scan tile's value, then for the
@@ -1241,34 +1262,110 @@ static inline void copy_consts_avx(AttilaRenderCtx *ctx,
 }
 
 /*
- * copy_stamps' AVX instance with the walk: the covered stamps of the row
- * (qx0..qx1) interpolated as they are found, then written (one call); the
- * number of covered stamps.
+ * copy_stamps' AVX instance with the walk, for the rows y0..y1 of a scan
+ * tile (at tile_x, tile_y; columns x0..x1) in one call (a row's call and
+ * set-up cost more than a short row's walk): each row's run found as
+ * raster_job finds it (row_run), its covered stamps interpolated as they
+ * are found, then written (one call a row); each row's work counted and
+ * the draw's limit tested as raster_job does (false: the draw is stopped).
  */
 __attribute__((target("avx")))
-static unsigned copy_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                             const double tv[4], const AttilaRowSteps *rs,
-                             int32_t qy, int32_t qx0, int32_t qx1)
+static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                          const double tv[4], const AttilaRowSteps *rs,
+                          const TileEdges *te, int32_t tile_x, int32_t tile_y,
+                          int32_t x0, int32_t x1, int32_t y0, int32_t y1)
 {
     const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
+    const uint32_t *rtx = ctx->rtx[0], *rty = ctx->rty[0];
     AttilaRowStamp row[TILE / 2];
     __m128 ch[TILE / 2][4];
     __m256d ad[3][4];
+    uint64_t work = ctx->work, quads = 0, fragments = 0;
+    bool done = true;
+    int32_t qy, lo, hi;
     unsigned m, k;
 
     copy_consts_avx(ctx, t, ad);
-    m = row_walk_avx(t, tv, rs, qy, qx0, qx1, row, ad, ch);
-    if (m) {
-        attila_color_write_row_avx(rt, rt->ptr + ctx->rty[0][qy >> 1],
-                                   ctx->rtx[0], row, m,
-                                   (const __m128 (*)[4])ch);
+    for (qy = y0; qy <= y1; qy += 2) {
+        if (work > ATTILA_DRAW_WORK_LIMIT) {
+            done = false;       /* the draw is stopped (reported) */
+            break;
+        }
+        row_run(te, tile_x, tile_y, qy, x0, x1, &lo, &hi);
+        m = lo <= hi ? row_walk_avx(t, tv, rs, qy, lo, hi, row,
+                                    (const __m256d (*)[4])ad, ch) : 0;
+        if (m) {
+            attila_color_write_row_avx(rt, rt->ptr + rty[qy >> 1], rtx, row,
+                                       m, (const __m128 (*)[4])ch);
+        }
+        for (k = 0; k < m; k++) {
+            fragments += (0x4332322132212110ull >> (4 * row[k].cov)) & 15;
+        }
+        quads += m;
+        /* the program's steps, then raster_job's count of the row */
+        work += m + (uint64_t)(x1 - x0) / 2 + 1;
     }
-    for (k = 0; k < m; k++) {
-        ctx->fragments += (0x4332322132212110ull >> (4 * row[k].cov)) & 15;
+    ctx->quads += quads;
+    ctx->work = work;
+    ctx->fragments += fragments;
+    return done;
+}
+
+/*
+ * The early depth test of a 4-sample stamp's 16 z words (depth_only):
+ * attila_depth_test4_table of its four pixels, two pixels' eight words
+ * in each 256-bit operation (AVX2 integers). zin[s]: sample s's window z
+ * of the four pixels (lane i pixel i), as copy4_tile_avx converts them;
+ * zbuf: pixel 0's first word (pixel i's four at 16 i bytes, ATTILA ref.
+ * Render Buffer Tiling); bit 4 i + s of cover: sample s of pixel i
+ * covered. The pass bit is the table's bit of less, equal or greater
+ * (attila_depth_only_test: bit (zin >= z) + (zin > z)), here moved to
+ * the lane's sign by a shift of 30 + (zin > z) - (zin < z) (compare
+ * masks are -1). The words of samples not covered are written back as
+ * they were read (the stamp's 64 bytes lie in this thread's tile).
+ * Returns the covered samples that pass, bit for bit as cover.
+ */
+__attribute__((target("avx2"), noinline))
+static unsigned depth_stamp4_avx2(uint32_t table, bool write, __m128i z0,
+                                  __m128i z1, __m128i z2, __m128i z3,
+                                  uint8_t *zbuf, unsigned cover)
+{
+    const __m256i low = _mm256_set1_epi32(0x00ffffff);
+    const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    /* lanes (p0 s0 p0 s2 p1 s0 p1 s2 | p0 s1 p0 s3 p1 s1 p1 s3) of the
+     * unpacks to pixel order */
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m256i tab = _mm256_set1_epi32((int)table);
+    const __m256i a = _mm256_set_m128i(z1, z0), b = _mm256_set_m128i(z3, z2);
+    const __m256i zp[2] = {
+        _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi32(a, b), order),
+        _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi32(a, b), order),
+    };
+    unsigned pass = 0, h;
+
+    for (h = 0; h < 2; h++) {
+        __m256i *p = (__m256i *)(zbuf + 32 * h);
+        __m256i z = zp[h];
+        __m256i w = _mm256_loadu_si256(p);
+        __m256i depth = _mm256_and_si256(w, low);
+        __m256i cov = _mm256_cmpeq_epi32(
+            _mm256_and_si256(_mm256_set1_epi32((int)(cover >> 8 * h)), bits),
+            bits);
+        __m256i sh = _mm256_sub_epi32(
+            _mm256_add_epi32(_mm256_set1_epi32(30),
+                             _mm256_cmpgt_epi32(z, depth)),
+            _mm256_cmpgt_epi32(depth, z));
+        __m256i ok = _mm256_and_si256(
+            cov, _mm256_srai_epi32(_mm256_sllv_epi32(tab, sh), 31));
+
+        if (write) {
+            __m256i neww = _mm256_or_si256(_mm256_andnot_si256(low, w),
+                                           _mm256_and_si256(z, low));
+            _mm256_storeu_si256(p, _mm256_blendv_epi8(w, neww, ok));
+        }
+        pass |= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(ok)) << 8 * h;
     }
-    ctx->quads += m;
-    ctx->work += m;
-    return m;
+    return pass;
 }
 
 /* bit i of m to bit 4 i */
@@ -1278,52 +1375,57 @@ static const uint16_t spread4[16] = {
 };
 
 /*
- * A row of a 4-sample draw whose program is the copy (copy4, not under
- * g3d_general_path): stamp4's steps for the stamps qx0..qx1 with the
- * stamp's 16 samples in four AVX operations a value (sample s of the four
- * pixels in one vector, lane i pixel i). The pixels' corner values are the
- * row walk's (the memo's sums, row_stamp_avx); sample s's values the same
- * two additions of the same products as msaa_cover4_avx ((v + a sx) +
- * b sy), tested against the same exact bounds, its window z the same
- * conversion; the early depth test of a pixel's samples (four at a time
- * where depth_only); the centroid of the covered samples (all of them
- * where none is) as (v + a ox) + b oy, attila_centroid_values' and the
- * centroid table's sums; the copied input from the centroids' edge values
- * by channel (attila_interp_weights_avx, _comps_avx: attila_interpolate's
- * operations), the program's one step counted, and each pixel's colour
- * written to its samples' slots (attila_color_write_stamp4_avx). The run is
- * raster_job's, the stamps the box test admits; the bounds are the exact
- * tests, so a stamp stamp4 would have taken as far inside (edges not
- * tested) gets the same coverage. Additions, products, one division and
- * compares; no FMA in this target.
+ * The rows y0..y1 of a scan tile (at tile_x, tile_y; columns x0..x1) of a
+ * 4-sample draw whose program is the copy (copy4, not under
+ * g3d_general_path), the draw's and triangle's constants read once for the
+ * tile's rows (rows are 2.8 stamps on average: a call a row cost about a
+ * tenth of the walk); each row's work counted and the draw's limit tested as
+ * raster_job does (false: the draw is stopped). For the stamps of a row's
+ * run, stamp4's steps with the stamp's 16 samples in four AVX operations a
+ * value (sample s of the four pixels in one vector, lane i pixel i). The
+ * pixels' corner values are the row walk's (the memo's sums, row_stamp_avx);
+ * sample s's values the same two additions of the same products as
+ * msaa_cover4_avx ((v + a sx) + b sy), tested against the same exact bounds,
+ * its window z the same conversion; the early depth test (where depth_only,
+ * at AVX2 a stamp's 16 samples at once: depth_stamp4_avx2; below, a pixel's
+ * four at a time); the centroid of the covered samples (all of them where
+ * none is) as (v + a ox) + b oy, attila_centroid_values' and the centroid
+ * table's sums; the copied input from the centroids' edge values by channel
+ * (attila_interp_weights_avx, _comps_avx: attila_interpolate's operations),
+ * the program's one step counted, and each pixel's colour written to its
+ * samples' slots (attila_color_write_stamp4_avx). The run is raster_job's
+ * (row_run), the stamps the box test admits; the bounds are the exact tests,
+ * so a stamp stamp4 would have taken as far inside (edges not tested) gets
+ * the same coverage. Additions, products, one division and compares; no FMA
+ * in this target.
  */
 __attribute__((target("avx")))
-static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                          const double tv[4], const SampleLanes *sl,
-                          int32_t qy, int32_t qx0, int32_t qx1)
+static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                           const double tv[4], const SampleLanes *sl,
+                           const TileEdges *te, int32_t tile_x,
+                           int32_t tile_y, int32_t x0, int32_t x1, int32_t y0,
+                           int32_t y1)
 {
     const AttilaDrawState *ds = ctx->ds;
     const AttilaRowSteps *rs = &sl->bounds;
     const AttilaRenderTarget *rt = &ds->rt[ctx->rt_list[0]];
     const double (*ctab)[2] = centroid_table(4);
-    uint8_t *line = rt->ptr + ctx->rty[0][qy >> 1];
     const uint32_t *rtx = ctx->rtx[0];
-    uint32_t dy = (uint32_t)(qy - t->start_y);
-    RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
-    unsigned rows = row_bits(t, qy);
     /* the draw's fields in locals: the z and colour stores go through
      * byte pointers, which could alias ds and ctx, so GCC would load the
      * fields again after each store */
     const bool ztest = ctx->ztest, depth_only = ds->depth_only;
     const bool zwrite = ds->depth_mask;
     const uint8_t ztable = ds->depth_table;
-    uint8_t *const zrow = ztest ? ds->zptr + ctx->zy[qy >> 1] : NULL;
+    /* the depth test of the stamp by 256-bit integer operations */
+    const bool z8 = ctx->z8;
     const uint32_t *const zx = ctx->zx;
     const __m256d zscale = _mm256_set1_pd(ds->z_scale);
     const __m256d zoffset = _mm256_set1_pd(ds->z_offset);
-    uint64_t quads = 0, shaded = 0, fragments = 0;
+    uint64_t quads = 0, work = ctx->work, fragments = 0;
     __m256d lo[4], hi3, ea[3], eb[3], ad[3][4];
-    int32_t qx;
+    int32_t qx, qy, qx0, qx1;
+    bool done = true;
     int k;
 
     for (k = 0; k < 4; k++) {
@@ -1336,122 +1438,153 @@ static void copy4_row_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     }
     copy_consts_avx(ctx, t, ad);
 
-    for (qx = qx0; qx <= qx1; qx += 2) {
-        uint32_t dx = (uint32_t)(qx - t->start_x);
-        __m256d p[4], v[4], zsv[4], msk[4];
-        unsigned mask[4], cover[4], box = rows, left, i, s;
+    for (qy = y0; qy <= y1; qy += 2) {
+        uint8_t *line = rt->ptr + ctx->rty[0][qy >> 1];
+        uint32_t dy = (uint32_t)(qy - t->start_y);
+        RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
+        unsigned rows = row_bits(t, qy);
+        uint8_t *const zrow = ztest ? ds->zptr + ctx->zy[qy >> 1] : NULL;
 
-        row_stamp_avx(tv, rs, dx, dy, &nd, p, v);
-        if ((uint32_t)(qx - t->x0) >= (uint32_t)(t->x1 - t->x0)) {
-            /* a column outside the triangle's box */
-            box &= box_bits(t, qx, rows);
+        if (work > ATTILA_DRAW_WORK_LIMIT) {
+            done = false;       /* the draw is stopped (reported) */
+            break;
         }
-        for (s = 0; s < 4; s++) {
-            __m256d z = _mm256_add_pd(
-                _mm256_add_pd(v[3], _mm256_loadu_pd(sl->sx[3][s])),
-                _mm256_loadu_pd(sl->sy[3][s]));
-            __m256d m = _mm256_and_pd(_mm256_cmp_pd(z, lo[3], _CMP_GT_OQ),
-                                      _mm256_cmp_pd(z, hi3, _CMP_LE_OQ));
-            for (k = 0; k < 3; k++) {
-                __m256d e = _mm256_add_pd(
-                    _mm256_add_pd(v[k], _mm256_loadu_pd(sl->sx[k][s])),
-                    _mm256_loadu_pd(sl->sy[k][s]));
-                m = _mm256_and_pd(m, _mm256_cmp_pd(e, lo[k], _CMP_GT_OQ));
+        row_run(te, tile_x, tile_y, qy, x0, x1, &qx0, &qx1);
+        for (qx = qx0; qx <= qx1; qx += 2) {
+            uint32_t dx = (uint32_t)(qx - t->start_x);
+            __m256d p[4], v[4], zsv[4], msk[4];
+            unsigned mask[4], cover[4], box = rows, left, i, s;
+
+            row_stamp_avx(tv, rs, dx, dy, &nd, p, v);
+            if ((uint32_t)(qx - t->x0) >= (uint32_t)(t->x1 - t->x0)) {
+                /* a column outside the triangle's box */
+                box &= box_bits(t, qx, rows);
             }
-            zsv[s] = z;
-            msk[s] = m;
-            mask[s] = (unsigned)_mm256_movemask_pd(m) & box;
-        }
-        /* sample s of pixel i: bit i of mask[s] to bit s of cover[i]
-         * (bit 4 i + s of the spread masks) */
-        left = spread4[mask[0]] | spread4[mask[1]] << 1 |
-               spread4[mask[2]] << 2 | spread4[mask[3]] << 3;
-        if (!left) {
-            continue;
-        }
-        for (i = 0; i < 4; i++) {
-            cover[i] = left >> 4 * i & 15;
-        }
-        quads++;
-
-        if (ztest) {
-            /* attila_convert_z of the covered samples (0 elsewhere and
-             * unless zc > 0), then each pixel's four words */
-            const __m256d top = _mm256_set1_pd(16777215.0);
-            uint8_t *z0 = zrow + zx[qx >> 1];
-            __m128 w[4];
-            uint32_t zs[4][4];
-
             for (s = 0; s < 4; s++) {
-                __m256d zw = _mm256_add_pd(_mm256_mul_pd(zscale, zsv[s]),
-                                           zoffset);
-                __m256d zc = _mm256_mul_pd(zw, top);
-                __m256d keep = _mm256_and_pd(
-                    msk[s], _mm256_cmp_pd(zc, _mm256_setzero_pd(), _CMP_GT_OQ));
-                w[s] = _mm_castsi128_ps(_mm256_cvttpd_epi32(
-                    _mm256_and_pd(_mm256_min_pd(zc, top), keep)));
-            }
-            _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
-            left = 0;
-            for (i = 0; i < 4; i++) {
-                uint8_t *za = z0 + 16 * i;
-                if (!cover[i]) {
-                    continue;
+                __m256d z = _mm256_add_pd(
+                    _mm256_add_pd(v[3], _mm256_loadu_pd(sl->sx[3][s])),
+                    _mm256_loadu_pd(sl->sy[3][s]));
+                __m256d m = _mm256_and_pd(_mm256_cmp_pd(z, lo[3], _CMP_GT_OQ),
+                                          _mm256_cmp_pd(z, hi3, _CMP_LE_OQ));
+                for (k = 0; k < 3; k++) {
+                    __m256d e = _mm256_add_pd(
+                        _mm256_add_pd(v[k], _mm256_loadu_pd(sl->sx[k][s])),
+                        _mm256_loadu_pd(sl->sy[k][s]));
+                    m = _mm256_and_pd(m, _mm256_cmp_pd(e, lo[k], _CMP_GT_OQ));
                 }
-                if (depth_only) {
-                    cover[i] = attila_depth_test4_table(
-                        ztable, zwrite, _mm_castps_si128(w[i]), za, cover[i]);
-                } else {
-                    _mm_storeu_ps((float *)zs[i], w[i]);
-                    for (s = 0; s < 4; s++) {
-                        if ((cover[i] >> s) & 1) {
-                            uint32_t word;
-                            memcpy(&word, za + 4 * s, 4);
-                            if (!attila_zs_test(ds, zs[i][s], &word)) {
-                                cover[i] &= ~(1u << s);
-                            }
-                            memcpy(za + 4 * s, &word, 4);
-                        }
-                    }
-                }
-                left |= cover[i];
+                zsv[s] = z;
+                msk[s] = m;
+                mask[s] = (unsigned)_mm256_movemask_pd(m) & box;
             }
+            /* sample s of pixel i: bit i of mask[s] to bit s of cover[i]
+             * (bit 4 i + s of the spread masks) */
+            left = spread4[mask[0]] | spread4[mask[1]] << 1 |
+                   spread4[mask[2]] << 2 | spread4[mask[3]] << 3;
             if (!left) {
                 continue;
             }
-        }
-
-        /* the centroids' edge values, the copied input there */
-        {
-            unsigned m0 = cover[0] ? cover[0] : 15, m1 = cover[1] ? cover[1] : 15;
-            unsigned m2 = cover[2] ? cover[2] : 15, m3 = cover[3] ? cover[3] : 15;
-            __m256d ox = _mm256_setr_pd(ctab[m0][0], ctab[m1][0], ctab[m2][0],
-                                        ctab[m3][0]);
-            __m256d oy = _mm256_setr_pd(ctab[m0][1], ctab[m1][1], ctab[m2][1],
-                                        ctab[m3][1]);
-            __m256d c[3], f[3];
-            __m128 ch[4];
-            uint8_t *p0 = line + rtx[qx >> 1];
-
-            for (k = 0; k < 3; k++) {
-                c[k] = _mm256_add_pd(_mm256_add_pd(v[k],
-                                                   _mm256_mul_pd(ea[k], ox)),
-                                     _mm256_mul_pd(eb[k], oy));
+            for (i = 0; i < 4; i++) {
+                cover[i] = left >> 4 * i & 15;
             }
-            attila_interp_weights_avx(c[0], c[1], c[2], f);
-            attila_interp_comps_avx((const __m256d (*)[4])ad, f, ch);
-            shaded++;
-            /* each pixel's colour on its covered samples */
-            attila_color_write_stamp4_avx(rt, p0, ch, cover[0] |
-                                          cover[1] << 4 | cover[2] << 8 |
-                                          cover[3] << 12);
-            fragments += (cover[0] != 0) + (cover[1] != 0) +
-                         (cover[2] != 0) + (cover[3] != 0);
+            quads++;
+
+            if (ztest) {
+                /* attila_convert_z of the covered samples (0 elsewhere and
+                 * unless zc > 0), then each pixel's four words */
+                const __m256d top = _mm256_set1_pd(16777215.0);
+                uint8_t *z0 = zrow + zx[qx >> 1];
+                __m128 w[4];
+                uint32_t zs[4][4];
+
+                for (s = 0; s < 4; s++) {
+                    __m256d zw = _mm256_add_pd(_mm256_mul_pd(zscale, zsv[s]),
+                                               zoffset);
+                    __m256d zc = _mm256_mul_pd(zw, top);
+                    __m256d keep = _mm256_and_pd(
+                        msk[s], _mm256_cmp_pd(zc, _mm256_setzero_pd(),
+                                              _CMP_GT_OQ));
+                    w[s] = _mm_castsi128_ps(_mm256_cvttpd_epi32(
+                        _mm256_and_pd(_mm256_min_pd(zc, top), keep)));
+                }
+                if (depth_only && z8) {
+                    left = depth_stamp4_avx2(ztable, zwrite,
+                                             _mm_castps_si128(w[0]),
+                                             _mm_castps_si128(w[1]),
+                                             _mm_castps_si128(w[2]),
+                                             _mm_castps_si128(w[3]), z0, left);
+                    for (i = 0; i < 4; i++) {
+                        cover[i] = left >> 4 * i & 15;
+                    }
+                } else {
+                    _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
+                    left = 0;
+                    for (i = 0; i < 4; i++) {
+                        uint8_t *za = z0 + 16 * i;
+                        if (!cover[i]) {
+                            continue;
+                        }
+                        if (depth_only) {
+                            cover[i] = attila_depth_test4_table(
+                                ztable, zwrite, _mm_castps_si128(w[i]), za,
+                                cover[i]);
+                        } else {
+                            _mm_storeu_ps((float *)zs[i], w[i]);
+                            for (s = 0; s < 4; s++) {
+                                if ((cover[i] >> s) & 1) {
+                                    uint32_t word;
+                                    memcpy(&word, za + 4 * s, 4);
+                                    if (!attila_zs_test(ds, zs[i][s], &word)) {
+                                        cover[i] &= ~(1u << s);
+                                    }
+                                    memcpy(za + 4 * s, &word, 4);
+                                }
+                            }
+                        }
+                        left |= cover[i];
+                    }
+                }
+                if (!left) {
+                    continue;
+                }
+            }
+
+            /* the centroids' edge values, the copied input there */
+            {
+                unsigned m0 = cover[0] ? cover[0] : 15;
+                unsigned m1 = cover[1] ? cover[1] : 15;
+                unsigned m2 = cover[2] ? cover[2] : 15;
+                unsigned m3 = cover[3] ? cover[3] : 15;
+                __m256d ox = _mm256_setr_pd(ctab[m0][0], ctab[m1][0],
+                                            ctab[m2][0], ctab[m3][0]);
+                __m256d oy = _mm256_setr_pd(ctab[m0][1], ctab[m1][1],
+                                            ctab[m2][1], ctab[m3][1]);
+                __m256d c[3], f[3];
+                __m128 ch[4];
+                uint8_t *p0 = line + rtx[qx >> 1];
+
+                for (k = 0; k < 3; k++) {
+                    c[k] = _mm256_add_pd(
+                        _mm256_add_pd(v[k], _mm256_mul_pd(ea[k], ox)),
+                        _mm256_mul_pd(eb[k], oy));
+                }
+                attila_interp_weights_avx(c[0], c[1], c[2], f);
+                attila_interp_comps_avx((const __m256d (*)[4])ad, f, ch);
+                work++;
+                /* each pixel's colour on its covered samples */
+                attila_color_write_stamp4_avx(rt, p0, ch, cover[0] |
+                                              cover[1] << 4 | cover[2] << 8 |
+                                              cover[3] << 12);
+                fragments += (cover[0] != 0) + (cover[1] != 0) +
+                             (cover[2] != 0) + (cover[3] != 0);
+            }
         }
+        /* raster_job's count of the row's stamps */
+        work += (uint64_t)(x1 - x0) / 2 + 1;
     }
     ctx->quads += quads;
-    ctx->work += shaded;
+    ctx->work = work;
     ctx->fragments += fragments;
+    return done;
 }
 #endif
 
@@ -1478,13 +1611,26 @@ static void raster_job(void *arg, int thread)
     bool copy_rows = rows && ctx->copy_soa && !ctx->ztest;
     /* a 4-sample draw's samples in AVX lanes */
     bool lanes4 = r->lanes4 && r->ds->msaa && r->ds->samples == 4;
-    /* its rows by copy4_row_avx */
+    /* its rows by copy4_tile_avx */
     bool copy4 = lanes4 && ctx->copy4;
     /* rows of stamps: one-sample draws, copy4 */
     bool walk = rows || copy4;
+#ifdef HAVE_AVX_PATH
+    /* the tile's rows by copy_tile_avx */
+    bool copy_avx = copy_rows && ctx->row_avx;
+#endif
     SampleLanes lanes;
+    /* a stamp's box: its pixels' corners are 0 and 1 past its origin, an
+     * MSAA pixel's samples up to pat / 128 past its corner */
+    double wbox = 1.0;
     size_t n;
+    uint32_t s;
 
+    for (s = 0; r->ds->msaa && attila_msaa_pattern(r->ds->samples) &&
+                s < r->ds->samples; s++) {
+        const double *ps = attila_msaa_pattern(r->ds->samples)[s];
+        wbox = MAX(wbox, 1.0 + MAX(ps[0], ps[1]) / MSAA_SUBPIXEL);
+    }
     for (n = 0; n < r->n; n++) {
         const AttilaTriangle *t = &r->tris[n];
         const double (*pat)[2] = r->ds->msaa ? attila_msaa_pattern(r->ds->samples) :
@@ -1540,47 +1686,34 @@ static void raster_job(void *arg, int thread)
                 y0 = MAX(t->y0, ty * TILE) & ~1;
                 x1 = MIN(t->x1, tx * TILE + TILE - 1);
                 y1 = MIN(t->y1, ty * TILE + TILE - 1);
-                /* offsets up to 2 past a stamp's origin: its second
-                 * pixel and that pixel's MSAA samples */
-                outside = tile_edges(t, tv, 2, TILE + 2, TILE + 2, &stamps) &&
-                          r->skip_boxes;
+                outside = tile_edges(t, tv, wbox, TILE + 2, TILE + 2,
+                                     &stamps) && r->skip_boxes;
+#ifdef HAVE_AVX_PATH
+                if ((copy_avx || copy4) && !outside) {
+                    /* the tile's rows walked, written and counted with
+                     * the copy (one sample or four) */
+                    bool go = copy_avx ?
+                        copy_tile_avx(ctx, t, tv, &rsteps, &stamps,
+                                      tx * TILE, ty * TILE, x0, x1, y0, y1) :
+                        copy4_tile_avx(ctx, t, tv, &lanes, &stamps,
+                                       tx * TILE, ty * TILE, x0, x1, y0, y1);
+                    if (!go) {
+                        return;     /* the draw is stopped (reported) */
+                    }
+                    continue;
+                }
+#endif
                 for (qy = y0; qy <= y1; qy += 2) {
                     if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
                         return;     /* the draw is stopped (reported) */
                     }
                     if (walk && !outside) {
-                        /* the stamps between the first and the last the
-                         * box test admits (they are a run: each edge's
-                         * a dx + b dy is monotonic in dx) */
-                        double dy = qy - ty * TILE;
-                        int32_t lo = x0, hi = x1 & ~1;
-                        while (lo <= hi &&
-                               box_outside(&stamps, lo - tx * TILE, dy)) {
-                            lo += 2;
-                        }
-                        while (hi > lo &&
-                               box_outside(&stamps, hi - tx * TILE, dy)) {
-                            hi -= 2;
-                        }
-#ifdef HAVE_AVX_PATH
-                        if (copy_rows && ctx->row_avx) {
-                            /* walked and written with the copy */
-                            if (lo <= hi) {
-                                copy_row_avx(ctx, t, tv, &rsteps, qy, lo,
-                                             hi);
-                            }
-                            m = 0;
-                        } else if (copy4) {
-                            if (lo <= hi) {
-                                copy4_row_avx(ctx, t, tv, &lanes, qy, lo, hi);
-                            }
-                            m = 0;
-                        } else
-#endif
-                        {
-                            m = lo <= hi ? rows(t, tv, &rsteps, qy, lo, hi,
-                                                row) : 0;
-                        }
+                        int32_t lo, hi;
+
+                        row_run(&stamps, tx * TILE, ty * TILE, qy, x0, x1,
+                                &lo, &hi);
+                        m = lo <= hi ? rows(t, tv, &rsteps, qy, lo, hi, row) :
+                            0;
 #ifdef __SSE2__
                         if (copy_rows && m) {
                             copy_stamps(ctx, t, row, m, qy);
@@ -1747,6 +1880,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->interpolate_soa = attila_interpolate_soa_lanes();
 #ifdef HAVE_AVX_PATH
         ctx->row_avx = g3d_use_avx();
+        ctx->z8 = g3d_use_avx2();
         ctx->copy_tri = NULL;
 #endif
 #else
