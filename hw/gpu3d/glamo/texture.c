@@ -854,8 +854,9 @@ G3D_NO_CONTRACT __m512 unorm2f16(__m512 v, int bits)
  * float and integer operations are the AVX2 lanes' (the non-finite
  * lanes' zero by a zeroing move, floor's correction by a masked
  * subtraction), and a row's two texels are read as one 32-bit word by
- * VPGATHERDD, the words the AVX2 fetch reads. A group with a lane whose
- * second column wrapped (once in a texture width) is fetched by the AVX2
+ * VPGATHERDD, the words the AVX2 fetch reads; a lane whose second column
+ * wrapped (once in a texture width) reads two words of its rows, inside
+ * them, or on a texture one texel wide the group is fetched by the AVX2
  * fetch in two halves. No FMA: GCC's come with AVX-512F (G3D_NO_CONTRACT).
  */
 __attribute__((target(GLAMO_AVX512))) G3D_NO_CONTRACT
@@ -872,6 +873,7 @@ static void fetch16_rgb565_wrap2(const GlamoRenderState *rs,
     uint32_t size[2] = { MAX(t->w, 1u), MAX(t->h, 1u) };
     __m512 c[2], frac[2], nfrac[2], texel[4][3];
     __m512i i0[2], i1[2], ra, rb, ca, raw[2], f16[2][3];
+    __mmask16 wrapped;
     int a, k, i;
 
     c[0] = _mm512_mul_ps(*u, _mm512_set1_ps((float)(int)size[0]));
@@ -895,7 +897,8 @@ static void fetch16_rgb565_wrap2(const GlamoRenderState *rs,
         i0[a] = _mm512_and_si512(fl, size1);
         i1[a] = _mm512_and_si512(_mm512_add_epi32(fl, one_i), size1);
     }
-    if (_mm512_cmpneq_epi32_mask(i1[0], _mm512_add_epi32(i0[0], one_i))) {
+    wrapped = _mm512_cmpneq_epi32_mask(i1[0], _mm512_add_epi32(i0[0], one_i));
+    if (wrapped && size[0] < 2) {
         __m256 uh[2], vh[2], oh[2][3];
 
         for (a = 0; a < 2; a++) {
@@ -917,8 +920,29 @@ static void fetch16_rgb565_wrap2(const GlamoRenderState *rs,
     ra = _mm512_mullo_epi32(i0[1], _mm512_set1_epi32((int)t->pitch[0]));
     rb = _mm512_mullo_epi32(i1[1], _mm512_set1_epi32((int)t->pitch[0]));
     ca = _mm512_add_epi32(i0[0], i0[0]);
-    raw[0] = _mm512_i32gather_epi32(_mm512_add_epi32(ra, ca), tex, 1);
-    raw[1] = _mm512_i32gather_epi32(_mm512_add_epi32(rb, ca), tex, 1);
+    for (a = 0; a < 2; a++) {
+        __m512i r = a ? rb : ra;
+
+        raw[a] = _mm512_i32gather_epi32(_mm512_add_epi32(r, ca), tex, 1);
+        if (wrapped) {
+            /*
+             * A wrapped lane's columns are the last, w - 1, and 0 (the
+             * wrap is a mask): with w >= 2 the 32-bit words at columns
+             * w - 2 and 0 lie in the row and hold them, t00 (t01) in the
+             * first's high half, t10 (t11) in the second's low half
+             */
+            __m512i hi = _mm512_mask_i32gather_epi32(
+                raw[a], wrapped, _mm512_add_epi32(r, _mm512_sub_epi32(
+                                    ca, _mm512_set1_epi32(2))), tex, 1);
+            __m512i lo = _mm512_mask_i32gather_epi32(
+                raw[a], wrapped, _mm512_add_epi32(r, _mm512_add_epi32(
+                                    i1[0], i1[0])), tex, 1);
+
+            raw[a] = _mm512_mask_mov_epi32(
+                raw[a], wrapped, _mm512_or_si512(_mm512_srli_epi32(hi, 16),
+                                                 _mm512_slli_epi32(lo, 16)));
+        }
+    }
     for (a = 0; a < 2; a++) {
         f16[a][0] = _mm512_srli_epi16(raw[a], 11);
         f16[a][1] = _mm512_and_si512(_mm512_srli_epi16(raw[a], 5),
