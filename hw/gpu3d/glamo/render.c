@@ -1140,11 +1140,36 @@ int span_565_tex_avx2(const GlamoTri *t, int x, int x1, int y, bool z16,
 
 #define GLAMO_AVX512 "avx2,avx512f,avx512bw,avx512vl"
 
+/* span_z16 of the pixels of `live` (bit i: pixel i) alone, the others
+ * neither read nor written (masked moves); returns those that pass */
+static inline __attribute__((always_inline, target(GLAMO_AVX512)))
+__mmask8 span_z16_part(const SpanZ *zc, __m128i zv, uint16_t *pz,
+                       __mmask8 live)
+{
+    const __m128i flip = _mm_set1_epi16(-0x8000);
+    __m128i old = _mm_xor_si128(_mm_maskz_loadu_epi16(live, pz), flip);
+    __m128i pass = _mm_or_si128(
+        _mm_or_si128(_mm_and_si128(_mm_cmplt_epi16(zv, old), zc->lt_on),
+                     _mm_and_si128(_mm_cmpeq_epi16(zv, old), zc->eq_on)),
+        _mm_and_si128(_mm_cmpgt_epi16(zv, old), zc->gt_on));
+    __mmask8 m = _mm_movepi16_mask(pass) & live;
+
+    if (m) {
+        zv = _mm_xor_si128(zv, flip);
+        old = _mm_xor_si128(old, flip);
+        _mm_mask_storeu_epi16(pz, m, _mm_or_si128(
+                                  _mm_andnot_si128(zc->zmask, old),
+                                  _mm_and_si128(zc->zmask, zv)));
+    }
+    return m;
+}
+
 /*
  * span_565_tex_avx2 with sixteen pixels a vector (AVX-512, texture 0's
- * fetch16), for the groups of eight of [x, x1): two at a time, and a last
- * one in the low half (the high lanes' texels are read, inside the
- * texture, and dropped). Each plane's column term pl[0] + pl[1] * sx is
+ * fetch16), for every pixel of [x, x1): a last group of fewer than
+ * sixteen by masked moves (span_z16_part; its other lanes' texels are
+ * read, inside the texture, and dropped), where the AVX2 span leaves a
+ * row's last pixels to fast_pixel. Each plane's column term pl[0] + pl[1] * sx is
  * computed here as span_cols computes it, then the row's term added: the
  * same operations in the same order; the rest is each lane's AVX2
  * operations, the 32-bit results narrowed with signed saturation (VPMOVSDW,
@@ -1176,9 +1201,12 @@ G3D_NO_CONTRACT int span_565_tex_avx512(const GlamoTri *t, int x, int x1, int y,
         dither_bias(rs, x, y), dither_bias(rs, x + 1, y),
         dither_bias(rs, x + 2, y), dither_bias(rs, x + 3, y)));
 
-    for (; x + 8 <= x1; x += 16, pd += 16, pz += 16) {
-        const bool both = x + 16 <= x1;
+    for (; x < x1; x += 16, pd += 16, pz += 16) {
+        const int n = MIN(x1 - x, 16);
+        const __mmask8 part[2] = { n >= 8 ? 0xFF : (1u << n) - 1,
+                                   n >= 16 ? 0xFF : (1u << MAX(n - 8, 0)) - 1 };
         __m128i pass[2] = { _mm_set1_epi16(-1), _mm_set1_epi16(-1) };
+        __mmask8 live[2] = { part[0], part[1] };
         __m256i pen = _mm256_setzero_si256();
         __m512 texel[3], a[SPAN_PLANES], uv[2], w = one;
         __m512 sx = _mm512_add_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(
@@ -1209,11 +1237,17 @@ G3D_NO_CONTRACT int span_565_tex_avx512(const GlamoTri *t, int x, int x1, int y,
             int any = 0;
 
             /* offset by 0x8000 */
-            for (h = 0; h < (both ? 2 : 1); h++) {
-                pass[h] = span_z16(&zc, h ? _mm256_extracti128_si256(zi, 1)
-                                          : _mm256_castsi256_si128(zi),
-                                   pz + 8 * h);
-                any |= _mm_movemask_epi8(pass[h]);
+            for (h = 0; h < 2 && part[h]; h++) {
+                __m128i zh = h ? _mm256_extracti128_si256(zi, 1)
+                               : _mm256_castsi256_si128(zi);
+
+                if (part[h] == 0xFF) {
+                    pass[h] = span_z16(&zc, zh, pz + 8 * h);
+                    live[h] = _mm_movepi16_mask(pass[h]);
+                } else {
+                    live[h] = span_z16_part(&zc, zh, pz + 8 * h, part[h]);
+                }
+                any |= live[h];
             }
             if (!any) {
                 continue;
@@ -1233,13 +1267,18 @@ G3D_NO_CONTRACT int span_565_tex_avx512(const GlamoTri *t, int x, int x1, int y,
                                  _mm256_set1_epi16((int16_t)span_max[k]));
             pen = _mm256_or_si256(pen, _mm256_slli_epi16(v, span_shift[k]));
         }
-        span_store565(pd, _mm256_castsi256_si128(pen), pass[0]);
-        if (both) {
-            span_store565(pd + 8, _mm256_extracti128_si256(pen, 1), pass[1]);
+        for (h = 0; h < 2 && part[h]; h++) {
+            __m128i ph = h ? _mm256_extracti128_si256(pen, 1)
+                           : _mm256_castsi256_si128(pen);
+
+            if (part[h] == 0xFF) {
+                span_store565(pd + 8 * h, ph, pass[h]);
+            } else {
+                _mm_mask_storeu_epi16(pd + 8 * h, live[h], ph);
+            }
         }
     }
-    /* the first pixel not done: a group of eight was done in the low half */
-    return x > x1 ? x - 8 : x;
+    return x1;
 }
 
 __attribute__((target(GLAMO_AVX512))) G3D_NO_CONTRACT
