@@ -919,6 +919,13 @@ static inline __m128i span_z16(const SpanZ *zc, __m128i zv, uint16_t *pz)
     return pass;
 }
 
+/* pixel x of row y of a 16-bit buffer at base, pitch bytes a row */
+static inline uint16_t *span_row(const GlamoRenderState *rs, uint32_t base,
+                                 uint32_t pitch, int x, int y)
+{
+    return (uint16_t *)(rs->vram + base + (size_t)y * pitch) + x;
+}
+
 /* eight RGB565 pens to pd, where `pass` (span_z16) */
 static inline void span_store565(uint16_t *pd, __m128i pen, __m128i pass)
 {
@@ -959,10 +966,8 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
     __m128 p2y[SPAN_PLANES], bias;
     const __m128 (*col)[SPAN_PLANES] = sc->a;
     const SpanZ zc = span_z_init(rs);
-    uint16_t *pd = (uint16_t *)(rs->vram + rs->dst_base +
-                                (size_t)y * rs->dst_pitch) + x;
-    uint16_t *pz = (uint16_t *)(rs->vram + rs->z_base +
-                                (size_t)y * rs->z_pitch) + x;
+    uint16_t *pd = span_row(rs, rs->dst_base, rs->dst_pitch, x, y);
+    uint16_t *pz = span_row(rs, rs->z_base, rs->z_pitch, x, y);
     int k;
 
     /* the plane terms that are the same along the row */
@@ -1072,10 +1077,8 @@ int span_565_tex_avx2(const GlamoTri *t, int x, int x1, int y, bool z16,
     __m128 bias4;
     const __m128 (*col)[SPAN_PLANES] = sc->a;
     const SpanZ zc = span_z_init(rs);
-    uint16_t *pd = (uint16_t *)(rs->vram + rs->dst_base +
-                                (size_t)y * rs->dst_pitch) + x;
-    uint16_t *pz = (uint16_t *)(rs->vram + rs->z_base +
-                                (size_t)y * rs->z_pitch) + x;
+    uint16_t *pd = span_row(rs, rs->dst_base, rs->dst_pitch, x, y);
+    uint16_t *pz = span_row(rs, rs->z_base, rs->z_pitch, x, y);
     int k;
 
     for (k = 0; k < SPAN_PLANES; k++) {
@@ -1184,10 +1187,8 @@ G3D_NO_CONTRACT int span_565_tex_avx512(const GlamoTri *t, int x, int x1, int y,
     const __m512 half = _mm512_set1_ps(0.5f);
     __m512 p2y[SPAN_PLANES], p0[SPAN_PLANES], p1[SPAN_PLANES], bias;
     const SpanZ zc = span_z_init(rs);
-    uint16_t *pd = (uint16_t *)(rs->vram + rs->dst_base +
-                                (size_t)y * rs->dst_pitch) + x;
-    uint16_t *pz = (uint16_t *)(rs->vram + rs->z_base +
-                                (size_t)y * rs->z_pitch) + x;
+    uint16_t *pd = span_row(rs, rs->dst_base, rs->dst_pitch, x, y);
+    uint16_t *pz = span_row(rs, rs->z_base, rs->z_pitch, x, y);
     int k;
 
     for (k = 0; k < SPAN_PLANES; k++) {
