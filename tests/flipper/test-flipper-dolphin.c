@@ -702,13 +702,15 @@ static void test_ras_textured(void)
  * triangles; two cores, one under flipper_force_general: EFB colour and
  * depth words, boxes and pixel counts equal. Asserts that spans drew.
  * Run with the CPU's best instances (RGBA8 maps by the eight-pixel AVX2
- * span and sampler where the CPU has AVX2) and with g3d_no_avx set (the
- * four-pixel SSE2 ones); RGBA8 is half the maps.
+ * span and sampler where the CPU has AVX2, the sixteen-pixel ones where
+ * it has AVX-512), at most AVX2, and with g3d_no_avx set (the four-pixel
+ * SSE2 ones); RGBA8 is half the maps.
  */
 static void test_ras_texmod(gconstpointer data)
 {
     int threads = GPOINTER_TO_INT(data) & 0xFF;
-    bool sse2 = GPOINTER_TO_INT(data) >> 8;
+    bool sse2 = GPOINTER_TO_INT(data) >> 8 & 1;
+    bool avx2 = GPOINTER_TO_INT(data) >> 9 & 1;
     FlipperRig *fast = rig_new(threads), *slow = rig_new(threads);
     GRand *rng = g_rand_new_with_seed(77);
     uint32_t pw[7];
@@ -718,6 +720,7 @@ static void test_ras_texmod(gconstpointer data)
 
     ras_tex_setup(fast, slow, rng, pw);
     g3d_no_avx = sse2;
+    g3d_simd_max = avx2 ? G3D_SIMD_AVX2 : G3D_SIMD_AVX512;
 #define ODD(n) (g_rand_int_range(rng, 0, n) == 0)
     for (state = 0; state < 160; state++) {
         GByteArray *b = g_byte_array_new();
@@ -821,12 +824,13 @@ static void test_ras_texmod(gconstpointer data)
     }
 #undef ODD
     g3d_no_avx = false;
+    g3d_simd_max = G3D_SIMD_AVX512;
     flipper_core_stats(fast->core, &sf);
     flipper_core_stats(slow->core, &ss);
     g3d_raster_stats(fast->core->raster, &rs);
     printf("# GX_MODULATE spans (%s) vs general path: %d states, %lu pixels "
            "drawn, %" G_GUINT64_FORMAT " by spans, EFBs equal\n",
-           sse2 ? "SSE2" : "the CPU's best", state,
+           sse2 ? "SSE2" : avx2 ? "at most AVX2" : "the CPU's best", state,
            (unsigned long)sf.pixels, rs.filled);
     g_assert_cmpuint(sf.pixels, ==, ss.pixels);
     g_assert_cmpuint(sf.pixels, >, 1000000);
@@ -933,6 +937,8 @@ int main(int argc, char **argv)
     g_test_add_data_func("/flipper/ras-texmod/2-threads", GINT_TO_POINTER(2),
                          test_ras_texmod);
     g_test_add_data_func("/flipper/ras-texmod/sse2", GINT_TO_POINTER(1 | 256),
+                         test_ras_texmod);
+    g_test_add_data_func("/flipper/ras-texmod/avx2", GINT_TO_POINTER(1 | 512),
                          test_ras_texmod);
     g_test_add_func("/flipper/xfb-conversion", test_xfb_conversion);
     return g_test_run();

@@ -1227,6 +1227,13 @@ span_box_group8(SpanBox *b, int xl, unsigned live)
     b->row_any = true;
 }
 
+/* span_box_group of a group of sixteen */
+static inline __attribute__((always_inline, target("avx2,popcnt"))) void
+span_box_group16(SpanBox *b, int xl, unsigned live)
+{
+    span_box_group8(b, xl, live);
+}
+
 /* the planes' column terms of span_plain8, a row's terms, the EFB rows */
 typedef struct Plain8Row {
     __m256 ccol[3][SPAN_WIDE / 8], zcol[SPAN_WIDE / 8];
@@ -1530,6 +1537,196 @@ span_texmod8(void *user, int x0, int y0, int x1, int y1, int thread,
 
 SPAN_BY_PARTS(ras_span_texmod8, span_texmod8, G3D_TILE_SIZE,
               __attribute__((target("avx2"))))
+
+#define RAS_AVX512 "avx2,popcnt,avx512f,avx512bw,avx512vl"
+
+/* span_z8 of sixteen pixels (AVX-512: the compare to a mask, masked moves
+ * at a row's end) */
+static inline __attribute__((always_inline, target(RAS_AVX512))) __mmask16
+span_z16(__m512 zf, uint32_t *zrow, __mmask16 live, G3DCompare zfunc,
+         bool zwrite)
+{
+    const __m512i m24 = _mm512_set1_epi32(0xFFFFFF);
+    __m512i z, dz;
+    __mmask16 pass;
+
+    zf = _mm512_min_ps(_mm512_set1_ps(16777215.0f),
+                       _mm512_max_ps(_mm512_setzero_ps(), zf));
+    z = _mm512_and_si512(_mm512_cvttps_epi32(zf), m24);
+    dz = _mm512_and_si512(_mm512_maskz_loadu_epi32(live, zrow), m24);
+    switch (zfunc) {
+    case G3D_CMP_NEVER:    pass = 0; break;
+    case G3D_CMP_LESS:     pass = _mm512_cmplt_epi32_mask(z, dz); break;
+    case G3D_CMP_EQUAL:    pass = _mm512_cmpeq_epi32_mask(z, dz); break;
+    case G3D_CMP_LEQUAL:   pass = _mm512_cmple_epi32_mask(z, dz); break;
+    case G3D_CMP_GREATER:  pass = _mm512_cmpgt_epi32_mask(z, dz); break;
+    case G3D_CMP_NOTEQUAL: pass = _mm512_cmpneq_epi32_mask(z, dz); break;
+    case G3D_CMP_GEQUAL:   pass = _mm512_cmpge_epi32_mask(z, dz); break;
+    default:               pass = 0xFFFF; break;
+    }
+    live &= pass;
+    if (zwrite && live) {
+        _mm512_mask_storeu_epi32(zrow, live, z);
+    }
+    return live;
+}
+
+/* flipper_tev_mod_words8 for sixteen pixels: the same unpacks, products
+ * and pack within each 128-bit quarter */
+static inline __attribute__((always_inline, target(RAS_AVX512))) __m512i
+tev_mod_words16(uint8_t tex_mod, __m512i tw, __m512i rw)
+{
+    const __m512i z = _mm512_setzero_si512(), r128 = _mm512_set1_epi16(128);
+    __m512i bw = tex_mod == TEV_MOD_TEX_RAS ? tw : rw;
+    __m512i cw = tex_mod == TEV_MOD_TEX_RAS ? rw : tw;
+    __m512i v[2];
+    int h;
+
+    for (h = 0; h < 2; h++) {
+        __m512i b = h ? _mm512_unpackhi_epi8(bw, z)
+                      : _mm512_unpacklo_epi8(bw, z);
+        __m512i c = h ? _mm512_unpackhi_epi8(cw, z)
+                      : _mm512_unpacklo_epi8(cw, z);
+
+        c = _mm512_add_epi16(c, _mm512_srli_epi16(c, 7));
+        v[h] = _mm512_srli_epi16(_mm512_add_epi16(_mm512_mullo_epi16(b, c),
+                                                  r128), 8);
+    }
+    return _mm512_packus_epi16(v[0], v[1]);
+}
+
+/*
+ * span_texmod8 with sixteen pixels a vector (AVX-512, the map's level8
+ * sampler on the row's coordinates as groups of eight): each lane does the
+ * AVX2 lanes' float operations in their order (1/w's quotient where q is
+ * unordered-not-equal to 0 by a masked division: the same quotient), no
+ * FMA (G3D_NO_CONTRACT), then the same integer ones; Z by span_z16, the
+ * stores masked.
+ */
+static inline __attribute__((always_inline, target(RAS_AVX512)))
+G3D_NO_CONTRACT void
+span_texmod16(void *user, int x0, int y0, int x1, int y1, int thread,
+              const bool ztest)
+{
+    const RasTri *t = user;
+    FlipperCore *c = t->c;
+    FlipperThreadStats *st = &c->tstats[thread];
+    const GXSlope *sl[TM_PLANES];
+    const TxMap *m = texmod_planes(t, sl);
+    const int n = (x1 - x0 + 15) / 16;
+    const GXSlope zs = t->z;    /* a copy the stores below cannot alias */
+    const bool zwrite = t->zwrite;
+    const G3DCompare zfunc = (G3DCompare)t->zfunc;
+    const uint8_t tex_mod = t->tev->tex_mod;
+    const __m512i lo16 = _mm512_set1_epi32(0xFFFF);
+    const __m512i lo8 = _mm512_set1_epi32(0xFF);
+    const __m512 one = _mm512_set1_ps(1.0f), s128 = _mm512_set1_ps(128.0f);
+    /* rgb8_words4 with the identity: R << 16 | G << 8 | B */
+    const __m512i rgb = _mm512_broadcast_i32x4(_mm_setr_epi8(
+        2, 1, 0, -1, 6, 5, 4, -1, 10, 9, 8, -1, 14, 13, 12, -1));
+    __m512 zcol[G3D_TILE_SIZE / 16], pcol[TM_PLANES][G3D_TILE_SIZE / 16];
+    SpanBox box = SPAN_BOX_INIT;
+    int g, j, y;
+
+    for (g = 0; g < n; g++) {
+        __m512i xi = _mm512_add_epi32(_mm512_set1_epi32(x0 + 16 * g),
+                                      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6,
+                                                        7, 8, 9, 10, 11, 12,
+                                                        13, 14, 15));
+
+        for (j = 0; j < TM_PLANES; j++) {
+            __m512i xd = _mm512_sub_epi32(xi, _mm512_set1_epi32(sl[j]->x0));
+            __m512 dx = _mm512_add_ps(_mm512_set1_ps(sl[j]->xoff),
+                                      _mm512_cvtepi32_ps(xd));
+
+            pcol[j][g] = _mm512_add_ps(_mm512_set1_ps(sl[j]->f0),
+                                       _mm512_mul_ps(
+                                           _mm512_set1_ps(sl[j]->dfdx), dx));
+        }
+        if (ztest) {
+            __m512 dx = _mm512_add_ps(_mm512_set1_ps(zs.xoff),
+                                      _mm512_cvtepi32_ps(_mm512_sub_epi32(
+                                          xi, _mm512_set1_epi32(zs.x0))));
+            zcol[g] = _mm512_add_ps(_mm512_set1_ps(zs.f0),
+                                    _mm512_mul_ps(_mm512_set1_ps(zs.dfdx),
+                                                  dx));
+        }
+    }
+    for (y = y0; y < y1; y++) {
+        uint32_t *crow = &c->efb_color[y * EFB_W + x0];
+        uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
+        __m512 prow[TM_PLANES], zrowt = _mm512_setzero_ps();
+        __m256i st8[2][G3D_TILE_SIZE / 8], texel[G3D_TILE_SIZE / 8];
+        __mmask16 live[G3D_TILE_SIZE / 16];
+
+        for (j = 0; j < TM_PLANES; j++) {
+            prow[j] = _mm512_set1_ps(sl[j]->dfdy *
+                                     (sl[j]->yoff + (float)(y - sl[j]->y0)));
+        }
+        if (ztest) {
+            zrowt = _mm512_set1_ps(zs.dfdy * (zs.yoff + (float)(y - zs.y0)));
+        }
+        for (g = 0; g < n; g++) {
+            int rest = x1 - x0 - 16 * g;
+            __m512 inv_w, qq, proj;
+
+            live[g] = rest >= 16 ? 0xFFFF : (1u << rest) - 1;
+            if (ztest) {
+                live[g] = span_z16(_mm512_add_ps(zcol[g], zrowt),
+                                   zrow + 16 * g, live[g], zfunc, zwrite);
+            }
+            /* quad_uv's operations (a group whose Z failed too: the
+             * sampler call is once a row) */
+            inv_w = _mm512_div_ps(one, _mm512_add_ps(pcol[TM_W][g],
+                                                     prow[TM_W]));
+            qq = _mm512_mul_ps(_mm512_add_ps(pcol[TM_Q][g], prow[TM_Q]),
+                               inv_w);
+            proj = _mm512_mask_div_ps(inv_w, _mm512_cmp_ps_mask(
+                                          qq, _mm512_setzero_ps(),
+                                          _CMP_NEQ_UQ), inv_w, qq);
+            for (j = 0; j < 2; j++) {
+                __m512 u = _mm512_mul_ps(_mm512_add_ps(pcol[TM_S + j][g],
+                                                       prow[TM_S + j]), proj);
+
+                _mm512_storeu_si512(&st8[j][2 * g], _mm512_cvttps_epi32(
+                                        _mm512_mul_ps(u, s128)));
+            }
+        }
+        m->level8(m, st8[0], st8[1], (x1 - x0 + 7) / 8, 0, m->mag_linear,
+                  texel);
+        for (g = 0; g < n; g++) {
+            __m512i w = _mm512_setzero_si512();
+
+            if (!live[g]) {
+                continue;
+            }
+            /* quad_colour4's operations */
+            for (j = 0; j < 4; j++) {
+                __m512i v = _mm512_and_si512(_mm512_cvttps_epi32(
+                                                 _mm512_add_ps(
+                                                     pcol[TM_COL + j][g],
+                                                     prow[TM_COL + j])),
+                                             lo16);
+
+                v = _mm512_and_si512(_mm512_andnot_si512(
+                                         _mm512_srli_epi32(v, 8), v), lo8);
+                w = _mm512_or_si512(w, _mm512_slli_epi32(v, 8 * j));
+            }
+            w = _mm512_shuffle_epi8(tev_mod_words16(
+                                        tex_mod, _mm512_loadu_si512(
+                                            &texel[2 * g]), w), rgb);
+            _mm512_mask_storeu_epi32(crow + 16 * g, live[g], w);
+            if (ztest) {
+                span_box_group16(&box, x0 + 16 * g, live[g]);
+            }
+        }
+        span_box_row(&box, y);
+    }
+    span_box_end(&box, st, ztest, x0, y0, x1, y1);
+}
+
+SPAN_BY_PARTS(ras_span_texmod16, span_texmod16, G3D_TILE_SIZE,
+              __attribute__((target(RAS_AVX512))) G3D_NO_CONTRACT)
 #endif
 
 /*
@@ -1823,6 +2020,16 @@ static const RasTex *setup_textures(FlipperCore *c, const SlopeCtx *ctx,
     return t;
 }
 
+#ifdef FLIPPER_HAVE_AVX2
+/* whether span_texmod16 may run: AVX-512 F, BW and VL, at the level the
+ * tests allow (g3d_simd_level) */
+static bool flipper_ras_avx512(void)
+{
+    return g3d_simd_level() >= G3D_SIMD_AVX512 &&
+           __builtin_cpu_supports("avx512bw");
+}
+#endif
+
 void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
                           const GXVertex *v1, const GXVertex *v2)
 {
@@ -1927,6 +2134,11 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
             /* the map's eight-pixel sampler, where the CPU has AVX2 */
             if (t->tx->map[t->tx->stage_map[0]].level8) {
                 tri.fill = t->ztest ? ras_span_texmod8_z : ras_span_texmod8;
+                /* sixteen pixels a vector where the CPU has AVX-512 */
+                if (flipper_ras_avx512()) {
+                    tri.fill = t->ztest ? ras_span_texmod16_z
+                                        : ras_span_texmod16;
+                }
             }
 #endif
         }
