@@ -397,7 +397,10 @@ static void test_tev_stage_kinds(void)
  * and channel, swap table, sometimes an alpha test that is not always
  * true; each state draws random overlapping triangles on two cores, one
  * under flipper_force_general, and the EFB colour and depth words, pixel
- * counts and bounding boxes must be equal after every state.
+ * counts and bounding boxes must be equal after every state. Run with the
+ * CPU's best instances (the spans eight pixels a vector and rows of
+ * several tiles where it has AVX2), at most AVX2 (simd 2) and with
+ * g3d_no_avx set (the four-pixel SSE2 spans, simd 1).
  */
 /* the stream b on fast as chosen per draw and on slow under
  * flipper_force_general: the EFB colour and depth words and the bounding
@@ -419,7 +422,8 @@ static void exec_both(FlipperRig *fast, FlipperRig *slow, GByteArray *b)
 
 static void test_ras_plain(gconstpointer data)
 {
-    int threads = GPOINTER_TO_INT(data);
+    int threads = GPOINTER_TO_INT(data) & 0xFF;
+    int simd = GPOINTER_TO_INT(data) >> 8;
     FlipperRig *fast = rig_new(threads), *slow = rig_new(threads);
     GRand *rng = g_rand_new_with_seed(15);
     FlipperStats sf, ss;
@@ -429,6 +433,15 @@ static void test_ras_plain(gconstpointer data)
     uint32_t col = 0, cols[6];
     long drawn;
 
+    if (simd == 2 && g3d_simd_level() < G3D_SIMD_AVX2) {
+        g_test_skip("the CPU has no AVX2");
+        g_rand_free(rng);
+        rig_free(fast);
+        rig_free(slow);
+        return;
+    }
+    g3d_no_avx = simd == 1;
+    g3d_simd_max = simd == 2 ? G3D_SIMD_AVX2 : G3D_SIMD_AVX512;
     for (state = 0; state < 200; state++) {
         GByteArray *b = g_byte_array_new();
         bool fmt_rgb8 = g_rand_int_range(rng, 0, 3) != 0;
@@ -475,6 +488,11 @@ static void test_ras_plain(gconstpointer data)
             pos[i][0] = cx + g_rand_double_range(rng, -ext, ext);
             pos[i][1] = cy + g_rand_double_range(rng, -ext, ext);
             pos[i][2] = g_rand_double_range(rng, -1.0, 0.0);
+            /* one vertex in four at the depth range's ends, so that
+             * pixels beside it reach ras_depth's clamps */
+            if (g_rand_int_range(rng, 0, 4) == 0) {
+                pos[i][2] = g_rand_boolean(rng) ? -1.5 : 0.5;
+            }
             /* every other state: one colour a triangle (ras_fill_plain
              * where Z is not tested); in every fourth, the second
              * triangle's colour changes along y only (dfdx 0, dfdy not):
@@ -499,13 +517,17 @@ static void test_ras_plain(gconstpointer data)
         general += !flipper_pe_plain(fast->core);
         g_byte_array_unref(b);
     }
+    g3d_no_avx = false;
+    g3d_simd_max = G3D_SIMD_AVX512;
     flipper_core_stats(fast->core, &sf);
     flipper_core_stats(slow->core, &ss);
     drawn = (long)sf.pixels;
     g3d_raster_stats(fast->core->raster, &rs);
-    printf("# plain quad vs general path: %d plain states, %d general, "
-           "%ld pixels drawn (%" G_GUINT64_FORMAT " by fills and spans), "
-           "EFBs equal\n", plain, general, drawn, rs.filled);
+    printf("# plain quad vs general path (%s): %d plain states, %d "
+           "general, %ld pixels drawn (%" G_GUINT64_FORMAT " by fills and "
+           "spans), EFBs equal\n",
+           simd == 1 ? "SSE2" : simd == 2 ? "at most AVX2" : "the CPU's best",
+           plain, general, drawn, rs.filled);
     g_assert_cmpuint(sf.pixels, ==, ss.pixels);
     /* ras.c ras_span_plain: the plain states' wide triangles */
     g_assert_cmpuint(rs.filled, >, 200000);
@@ -680,13 +702,15 @@ static void test_ras_textured(void)
  * triangles; two cores, one under flipper_force_general: EFB colour and
  * depth words, boxes and pixel counts equal. Asserts that spans drew.
  * Run with the CPU's best instances (RGBA8 maps by the eight-pixel AVX2
- * span and sampler where the CPU has AVX2) and with g3d_no_avx set (the
- * four-pixel SSE2 ones); RGBA8 is half the maps.
+ * span and sampler where the CPU has AVX2, the sixteen-pixel ones where
+ * it has AVX-512), at most AVX2, and with g3d_no_avx set (the four-pixel
+ * SSE2 ones); RGBA8 is half the maps.
  */
 static void test_ras_texmod(gconstpointer data)
 {
     int threads = GPOINTER_TO_INT(data) & 0xFF;
-    bool sse2 = GPOINTER_TO_INT(data) >> 8;
+    bool sse2 = GPOINTER_TO_INT(data) >> 8 & 1;
+    bool avx2 = GPOINTER_TO_INT(data) >> 9 & 1;
     FlipperRig *fast = rig_new(threads), *slow = rig_new(threads);
     GRand *rng = g_rand_new_with_seed(77);
     uint32_t pw[7];
@@ -696,6 +720,7 @@ static void test_ras_texmod(gconstpointer data)
 
     ras_tex_setup(fast, slow, rng, pw);
     g3d_no_avx = sse2;
+    g3d_simd_max = avx2 ? G3D_SIMD_AVX2 : G3D_SIMD_AVX512;
 #define ODD(n) (g_rand_int_range(rng, 0, n) == 0)
     for (state = 0; state < 160; state++) {
         GByteArray *b = g_byte_array_new();
@@ -799,12 +824,13 @@ static void test_ras_texmod(gconstpointer data)
     }
 #undef ODD
     g3d_no_avx = false;
+    g3d_simd_max = G3D_SIMD_AVX512;
     flipper_core_stats(fast->core, &sf);
     flipper_core_stats(slow->core, &ss);
     g3d_raster_stats(fast->core->raster, &rs);
     printf("# GX_MODULATE spans (%s) vs general path: %d states, %lu pixels "
            "drawn, %" G_GUINT64_FORMAT " by spans, EFBs equal\n",
-           sse2 ? "SSE2" : "the CPU's best", state,
+           sse2 ? "SSE2" : avx2 ? "at most AVX2" : "the CPU's best", state,
            (unsigned long)sf.pixels, rs.filled);
     g_assert_cmpuint(sf.pixels, ==, ss.pixels);
     g_assert_cmpuint(sf.pixels, >, 1000000);
@@ -901,12 +927,18 @@ int main(int argc, char **argv)
                          test_ras_plain);
     g_test_add_data_func("/flipper/ras-plain/2-threads", GINT_TO_POINTER(2),
                          test_ras_plain);
+    g_test_add_data_func("/flipper/ras-plain/avx2", GINT_TO_POINTER(1 | 2 << 8),
+                         test_ras_plain);
+    g_test_add_data_func("/flipper/ras-plain/sse2", GINT_TO_POINTER(1 | 1 << 8),
+                         test_ras_plain);
     g_test_add_func("/flipper/ras-textured", test_ras_textured);
     g_test_add_data_func("/flipper/ras-texmod/1-thread", GINT_TO_POINTER(1),
                          test_ras_texmod);
     g_test_add_data_func("/flipper/ras-texmod/2-threads", GINT_TO_POINTER(2),
                          test_ras_texmod);
     g_test_add_data_func("/flipper/ras-texmod/sse2", GINT_TO_POINTER(1 | 256),
+                         test_ras_texmod);
+    g_test_add_data_func("/flipper/ras-texmod/avx2", GINT_TO_POINTER(1 | 512),
                          test_ras_texmod);
     g_test_add_func("/flipper/xfb-conversion", test_xfb_conversion);
     return g_test_run();

@@ -781,7 +781,9 @@ static void test_fetch_specialised(void)
  * column is the next tile's or wrapped, in one call), or anywhere, one to
  * three groups a call, at random levels, both filters; every pixel's
  * bytes equal, nothing written past the groups. With g3d_no_avx
- * set the map has no level8.
+ * set the map has no level8. Odd maps at most AVX2 (the AVX2 sampler),
+ * even ones at the CPU's best (tx.c sample8_rgba8_avx512 where it has
+ * AVX-512 BW).
  */
 static void test_fetch_eight(void)
 {
@@ -821,7 +823,11 @@ static void test_fetch_eight(void)
         flipper_tx_choose(&m);
         g_assert_null(m.level8);
         g3d_no_avx = false;
+        /* the AVX2 sampler, then the CPU's best (AVX-512's, where it has
+         * AVX-512 BW) */
+        g3d_simd_max = map & 1 ? G3D_SIMD_AVX2 : G3D_SIMD_AVX512;
         flipper_tx_choose(&m);
+        g3d_simd_max = G3D_SIMD_AVX512;
         g_assert_nonnull(m.level8);
         for (i = 0; i < 40; i++) {
             int32_t s[24] __attribute__((aligned(32)));

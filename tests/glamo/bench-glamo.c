@@ -46,9 +46,11 @@ static const Case cases[] = {
     { "tiny tris (4x4)",    4, 1, true,  false, false },
 };
 
+/* the wall clock, or with GPU3D_BENCH_CPU_CLOCK=1 the process's CPU time
+ * (bench-env.h: one render thread only) */
 static double now(void)
 {
-    return g_get_monotonic_time() / 1e6;
+    return bench_now();
 }
 
 static void put_uv(GlamoRig *r, uint32_t n, float x, float y)

@@ -380,7 +380,8 @@ static GlamoStats run_draw(const Draw *d, bool general, int threads,
     return st;
 }
 
-/* data: whether the lanes may use AVX2 (else SSE2 alone) */
+/* data: whether the lanes may use AVX2 (else SSE2 alone): "avx2" at most
+ * AVX2, "avx512" the sixteen-pixel spans and fetch too */
 static void test_fast_paths(gconstpointer data)
 {
     GRand *r;
@@ -397,7 +398,16 @@ static void test_fast_paths(gconstpointer data)
         g_free(d);
         return;
     }
+    if (data && !strcmp(data, "avx512") &&
+        !(__builtin_cpu_supports("avx512f") &&
+          __builtin_cpu_supports("avx512bw") &&
+          __builtin_cpu_supports("avx512vl"))) {
+        g_test_skip("no AVX-512 (F, BW, VL) on this CPU");
+        g_free(d);
+        return;
+    }
     glamo_lanes_avx2 = data != NULL;
+    glamo_lanes_avx512 = data && !strcmp(data, "avx512");
 #else
     if (data) {
         g_test_skip("no AVX2 path in this build");
@@ -549,6 +559,8 @@ int main(int argc, char **argv)
     g_test_add_data_func("/glamo/fast/random-states/sse2", NULL,
                          test_fast_paths);
     g_test_add_data_func("/glamo/fast/random-states/avx2", "avx2",
+                         test_fast_paths);
+    g_test_add_data_func("/glamo/fast/random-states/avx512", "avx512",
                          test_fast_paths);
     g_test_add_func("/glamo/fast/overlap/threads", test_overlap_threads);
     return g_test_run();

@@ -884,23 +884,23 @@ static inline void span_box_end(SpanBox *b, FlipperThreadStats *st,
     }
 }
 
-/* a span function f (column terms for a tile's width) over wider fills,
+/* a span function f (column terms for `width` pixels) over wider fills,
  * by parts: name and name_z (with the Z test), with the function
- * attributes that follow f */
-#define SPAN_BY_TILES(name, f, ...)                                         \
+ * attributes that follow width */
+#define SPAN_BY_PARTS(name, f, width, ...)                                  \
 __VA_ARGS__                                                                 \
 static void name(void *user, int x0, int y0, int x1, int y1, int thread)    \
 {                                                                           \
-    for (; x0 < x1; x0 += G3D_TILE_SIZE) {                                  \
-        f(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread, false);    \
+    for (; x0 < x1; x0 += (width)) {                                        \
+        f(user, x0, y0, MIN(x1, x0 + (width)), y1, thread, false);          \
     }                                                                       \
 }                                                                           \
 __VA_ARGS__                                                                 \
 static void name##_z(void *user, int x0, int y0, int x1, int y1,            \
                      int thread)                                            \
 {                                                                           \
-    for (; x0 < x1; x0 += G3D_TILE_SIZE) {                                  \
-        f(user, x0, y0, MIN(x1, x0 + G3D_TILE_SIZE), y1, thread, true);     \
+    for (; x0 < x1; x0 += (width)) {                                        \
+        f(user, x0, y0, MIN(x1, x0 + (width)), y1, thread, true);           \
     }                                                                       \
 }
 
@@ -1139,13 +1139,246 @@ span_texmod(void *user, int x0, int y0, int x1, int y1, int thread,
     span_box_end(&box, st, ztest, x0, y0, x1, y1);
 }
 
-SPAN_BY_TILES(ras_span_plain, span_plain)
-SPAN_BY_TILES(ras_span_texmod, span_texmod)
+SPAN_BY_PARTS(ras_span_plain, span_plain, G3D_TILE_SIZE)
+SPAN_BY_PARTS(ras_span_texmod, span_texmod, G3D_TILE_SIZE)
 #endif
 
 #ifdef FLIPPER_HAVE_AVX2
 /* eight-pixel groups of a tile's width */
 #define SPAN_GROUPS8 (G3D_TILE_SIZE / 8)
+
+/*
+ * The part of a wide fill (G3DTriangle.fill_wide: rows of up to
+ * raster.c's GROUP_TILES tiles) that span_plain8 walks row by row: a row
+ * of 128 pixels is 512 bytes of each plane, where a tile's row is two
+ * cache lines 2560 bytes from the next row's
+ */
+#define SPAN_WIDE (4 * G3D_TILE_SIZE)
+
+/* efb_load_row4 of eight words: VPMASKMOVD reads no masked lane (and
+ * faults on none) */
+static inline __attribute__((always_inline, target("avx2"))) __m256i
+efb_load_row8(const uint32_t *p, unsigned mask)
+{
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+
+    if (mask == 255) {
+        return _mm256_loadu_si256((const __m256i *)p);
+    }
+    return _mm256_maskload_epi32((const int *)p, _mm256_cmpeq_epi32(
+        _mm256_and_si256(_mm256_set1_epi32(mask), bit), bit));
+}
+
+/* the lanes of eight 24-bit Z values z that pass zfunc against the EFB's
+ * dz, as quad_zplain4 (signed compares of 24-bit values are the unsigned
+ * ones); with zfunc a constant, one or two instructions */
+static inline __attribute__((always_inline, target("avx2"))) __m256i
+z_pass8(__m256i z, __m256i dz, G3DCompare zfunc)
+{
+    const __m256i ones = _mm256_set1_epi32(-1);
+
+    switch (zfunc) {
+    case G3D_CMP_NEVER:    return _mm256_setzero_si256();
+    case G3D_CMP_LESS:     return _mm256_cmpgt_epi32(dz, z);
+    case G3D_CMP_EQUAL:    return _mm256_cmpeq_epi32(z, dz);
+    case G3D_CMP_LEQUAL:   return _mm256_xor_si256(_mm256_cmpgt_epi32(z, dz),
+                                                   ones);
+    case G3D_CMP_GREATER:  return _mm256_cmpgt_epi32(z, dz);
+    case G3D_CMP_NOTEQUAL: return _mm256_xor_si256(_mm256_cmpeq_epi32(z, dz),
+                                                   ones);
+    case G3D_CMP_GEQUAL:   return _mm256_xor_si256(_mm256_cmpgt_epi32(dz, z),
+                                                   ones);
+    default:               return ones;
+    }
+}
+
+/*
+ * span_z4 of eight pixels. ras_depth's clamp is one VMAXPS against 0 and
+ * one VMINPS against 2^24 - 1: each returns its second operand (the
+ * plane's value) unless the first is greater (smaller), so NaN stays NaN
+ * and -0 stays -0, as span_z4's selects keep them.
+ */
+static inline __attribute__((always_inline, target("avx2"))) unsigned
+span_z8(__m256 zf, uint32_t *zrow, unsigned live, G3DCompare zfunc,
+        bool zwrite)
+{
+    const __m256i m24 = _mm256_set1_epi32(0xFFFFFF);
+    __m256i z, dz;
+
+    zf = _mm256_min_ps(_mm256_set1_ps(16777215.0f),
+                       _mm256_max_ps(_mm256_setzero_ps(), zf));
+    z = _mm256_and_si256(_mm256_cvttps_epi32(zf), m24);
+    dz = _mm256_and_si256(efb_load_row8(zrow, live), m24);
+    live &= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
+                                             z_pass8(z, dz, zfunc)));
+    if (zwrite && live) {
+        g3d_store8_masked(zrow, z, live);
+    }
+    return live;
+}
+
+/* span_box_group of a group of eight */
+static inline __attribute__((always_inline, target("avx2,popcnt"))) void
+span_box_group8(SpanBox *b, int xl, unsigned live)
+{
+    b->bx0 = MIN(b->bx0, xl + __builtin_ctz(live));
+    b->bx1 = MAX(b->bx1, xl + 31 - __builtin_clz(live));
+    b->pixels += (unsigned)__builtin_popcount(live);
+    b->row_any = true;
+}
+
+/* span_box_group of a group of sixteen */
+static inline __attribute__((always_inline, target("avx2,popcnt"))) void
+span_box_group16(SpanBox *b, int xl, unsigned live)
+{
+    span_box_group8(b, xl, live);
+}
+
+/* the planes' column terms of span_plain8, a row's terms, the EFB rows */
+typedef struct Plain8Row {
+    __m256 ccol[3][SPAN_WIDE / 8], zcol[SPAN_WIDE / 8];
+    __m256 crowt[3], zrowt;
+    uint32_t *crow, *zrow;
+} Plain8Row;
+
+/* a row of span_plain8 from x0 (xr pixels) with zfunc a constant */
+static inline __attribute__((always_inline, target("avx2,popcnt"))) void
+plain8_row(const Plain8Row *r, int x0, int xr, SpanBox *box,
+           const bool ztest, const G3DCompare zfunc, const bool zwrite)
+{
+    /* byte 0 of each lane to byte 2, 1 (G) and 0 (B) of the RGB8 word */
+    const __m256i to[3] = {
+        _mm256_setr_epi8(-1, -1, 0, -1, -1, -1, 4, -1, -1, -1, 8, -1,
+                         -1, -1, 12, -1, -1, -1, 0, -1, -1, -1, 4, -1,
+                         -1, -1, 8, -1, -1, -1, 12, -1),
+        _mm256_setr_epi8(-1, 0, -1, -1, -1, 4, -1, -1, -1, 8, -1, -1,
+                         -1, 12, -1, -1, -1, 0, -1, -1, -1, 4, -1, -1,
+                         -1, 8, -1, -1, -1, 12, -1, -1),
+        _mm256_setr_epi8(0, -1, -1, -1, 4, -1, -1, -1, 8, -1, -1, -1,
+                         12, -1, -1, -1, 0, -1, -1, -1, 4, -1, -1, -1,
+                         8, -1, -1, -1, 12, -1, -1, -1),
+    };
+    int g, j;
+
+    for (g = 0; 8 * g < xr; g++) {
+        unsigned live = xr - 8 * g >= 8 ? 255 : 255u >> (8 - (xr - 8 * g));
+        __m256i w = _mm256_setzero_si256();
+
+        if (ztest) {
+            live = span_z8(_mm256_add_ps(r->zcol[g], r->zrowt), r->zrow + 8 * g,
+                           live, zfunc, zwrite);
+            if (!live) {
+                continue;
+            }
+        }
+        for (j = 0; j < 3; j++) {
+            /* the low byte of v & ~(v >> 8), v = (uint16_t)f: bits 8-15
+             * of v are those of the 32-bit truncation */
+            __m256i v = _mm256_cvttps_epi32(_mm256_add_ps(r->ccol[j][g],
+                                                          r->crowt[j]));
+
+            v = _mm256_andnot_si256(_mm256_srli_epi32(v, 8), v);
+            w = _mm256_or_si256(w, _mm256_shuffle_epi8(v, to[j]));
+        }
+        g3d_store8_masked(r->crow + 8 * g, w, live);
+        if (ztest) {
+            span_box_group8(box, x0 + 8 * g, live);
+        }
+    }
+}
+
+/*
+ * span_plain with eight pixels a vector (AVX2) over up to SPAN_WIDE
+ * pixels a row: each lane does the SSE2 lanes' float operations in their
+ * order (no FMA is enabled: VMULPS and VADDPS), the colour bytes by one
+ * VPSHUFB each, the Z test by span_z8, with the Z function's compare
+ * chosen once a row rather than once a group.
+ */
+static inline __attribute__((always_inline, target("avx2,popcnt"))) void
+span_plain8(void *user, int x0, int y0, int x1, int y1, int thread,
+            const bool ztest)
+{
+    const RasTri *t = user;
+    FlipperCore *c = t->c;
+    FlipperThreadStats *st = &c->tstats[thread];
+    const GXSlope *cs = &t->col[t->fast.chan][0];
+    const GXSlope zs = t->z;    /* a copy the stores below cannot alias */
+    const int ch = t->fast.chan, n = (x1 - x0 + 7) / 8;
+    const bool zwrite = t->zwrite;
+    const G3DCompare zfunc = (G3DCompare)t->zfunc;
+    Plain8Row r;
+    float cdy[3], cyoff = cs->yoff;
+    int cy0 = cs->y0;
+    SpanBox box = SPAN_BOX_INIT;
+    int g, j, y;
+
+    for (g = 0; g < n; g++) {
+        __m256i xi = _mm256_add_epi32(_mm256_set1_epi32(x0 + 8 * g),
+                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6,
+                                                        7));
+        __m256 dx = _mm256_add_ps(_mm256_set1_ps(cs->xoff),
+                                  _mm256_cvtepi32_ps(_mm256_sub_epi32(
+                                      xi, _mm256_set1_epi32(cs->x0))));
+
+        for (j = 0; j < 3; j++) {
+            int k = t->fast.swap[j];
+
+            r.ccol[j][g] = _mm256_add_ps(_mm256_set1_ps(t->cf0[ch][k]),
+                                         _mm256_mul_ps(_mm256_set1_ps(
+                                             t->cdx[ch][k]), dx));
+        }
+        if (ztest) {
+            dx = _mm256_add_ps(_mm256_set1_ps(zs.xoff),
+                               _mm256_cvtepi32_ps(_mm256_sub_epi32(
+                                   xi, _mm256_set1_epi32(zs.x0))));
+            r.zcol[g] = _mm256_add_ps(_mm256_set1_ps(zs.f0),
+                                      _mm256_mul_ps(_mm256_set1_ps(zs.dfdx),
+                                                    dx));
+        }
+    }
+    for (j = 0; j < 3; j++) {
+        cdy[j] = t->cdy[ch][t->fast.swap[j]];
+    }
+    r.zrowt = _mm256_setzero_ps();
+    for (y = y0; y < y1; y++) {
+        float dy = cyoff + (float)(y - cy0);
+
+        r.crow = &c->efb_color[y * EFB_W + x0];
+        r.zrow = &c->efb_depth[y * EFB_W + x0];
+        for (j = 0; j < 3; j++) {
+            r.crowt[j] = _mm256_set1_ps(cdy[j] * dy);
+        }
+        if (!ztest) {
+            plain8_row(&r, x0, x1 - x0, &box, false, G3D_CMP_ALWAYS, false);
+            continue;
+        }
+        r.zrowt = _mm256_set1_ps(zs.dfdy * (zs.yoff + (float)(y - zs.y0)));
+        switch (zfunc) {
+#define PLAIN8_ROW(f)                                                       \
+        case f:                                                             \
+            if (zwrite) {                                                   \
+                plain8_row(&r, x0, x1 - x0, &box, true, f, true);           \
+            } else {                                                        \
+                plain8_row(&r, x0, x1 - x0, &box, true, f, false);          \
+            }                                                               \
+            break;
+        PLAIN8_ROW(G3D_CMP_NEVER)
+        PLAIN8_ROW(G3D_CMP_LESS)
+        PLAIN8_ROW(G3D_CMP_EQUAL)
+        PLAIN8_ROW(G3D_CMP_LEQUAL)
+        PLAIN8_ROW(G3D_CMP_GREATER)
+        PLAIN8_ROW(G3D_CMP_NOTEQUAL)
+        PLAIN8_ROW(G3D_CMP_GEQUAL)
+        PLAIN8_ROW(G3D_CMP_ALWAYS)
+#undef PLAIN8_ROW
+        }
+        span_box_row(&box, y);
+    }
+    span_box_end(&box, st, ztest, x0, y0, x1, y1);
+}
+
+SPAN_BY_PARTS(ras_span_plain8, span_plain8, SPAN_WIDE,
+              __attribute__((target("avx2,popcnt"))))
 
 /*
  * span_texmod with eight pixels a vector (AVX2; the map's level8 sampler):
@@ -1302,8 +1535,198 @@ span_texmod8(void *user, int x0, int y0, int x1, int y1, int thread,
     span_box_end(&box, st, ztest, x0, y0, x1, y1);
 }
 
-SPAN_BY_TILES(ras_span_texmod8, span_texmod8,
+SPAN_BY_PARTS(ras_span_texmod8, span_texmod8, G3D_TILE_SIZE,
               __attribute__((target("avx2"))))
+
+#define RAS_AVX512 "avx2,popcnt,avx512f,avx512bw,avx512vl"
+
+/* span_z8 of sixteen pixels (AVX-512: the compare to a mask, masked moves
+ * at a row's end) */
+static inline __attribute__((always_inline, target(RAS_AVX512))) __mmask16
+span_z16(__m512 zf, uint32_t *zrow, __mmask16 live, G3DCompare zfunc,
+         bool zwrite)
+{
+    const __m512i m24 = _mm512_set1_epi32(0xFFFFFF);
+    __m512i z, dz;
+    __mmask16 pass;
+
+    zf = _mm512_min_ps(_mm512_set1_ps(16777215.0f),
+                       _mm512_max_ps(_mm512_setzero_ps(), zf));
+    z = _mm512_and_si512(_mm512_cvttps_epi32(zf), m24);
+    dz = _mm512_and_si512(_mm512_maskz_loadu_epi32(live, zrow), m24);
+    switch (zfunc) {
+    case G3D_CMP_NEVER:    pass = 0; break;
+    case G3D_CMP_LESS:     pass = _mm512_cmplt_epi32_mask(z, dz); break;
+    case G3D_CMP_EQUAL:    pass = _mm512_cmpeq_epi32_mask(z, dz); break;
+    case G3D_CMP_LEQUAL:   pass = _mm512_cmple_epi32_mask(z, dz); break;
+    case G3D_CMP_GREATER:  pass = _mm512_cmpgt_epi32_mask(z, dz); break;
+    case G3D_CMP_NOTEQUAL: pass = _mm512_cmpneq_epi32_mask(z, dz); break;
+    case G3D_CMP_GEQUAL:   pass = _mm512_cmpge_epi32_mask(z, dz); break;
+    default:               pass = 0xFFFF; break;
+    }
+    live &= pass;
+    if (zwrite && live) {
+        _mm512_mask_storeu_epi32(zrow, live, z);
+    }
+    return live;
+}
+
+/* flipper_tev_mod_words8 for sixteen pixels: the same unpacks, products
+ * and pack within each 128-bit quarter */
+static inline __attribute__((always_inline, target(RAS_AVX512))) __m512i
+tev_mod_words16(uint8_t tex_mod, __m512i tw, __m512i rw)
+{
+    const __m512i z = _mm512_setzero_si512(), r128 = _mm512_set1_epi16(128);
+    __m512i bw = tex_mod == TEV_MOD_TEX_RAS ? tw : rw;
+    __m512i cw = tex_mod == TEV_MOD_TEX_RAS ? rw : tw;
+    __m512i v[2];
+    int h;
+
+    for (h = 0; h < 2; h++) {
+        __m512i b = h ? _mm512_unpackhi_epi8(bw, z)
+                      : _mm512_unpacklo_epi8(bw, z);
+        __m512i c = h ? _mm512_unpackhi_epi8(cw, z)
+                      : _mm512_unpacklo_epi8(cw, z);
+
+        c = _mm512_add_epi16(c, _mm512_srli_epi16(c, 7));
+        v[h] = _mm512_srli_epi16(_mm512_add_epi16(_mm512_mullo_epi16(b, c),
+                                                  r128), 8);
+    }
+    return _mm512_packus_epi16(v[0], v[1]);
+}
+
+/*
+ * span_texmod8 with sixteen pixels a vector (AVX-512, the map's level8
+ * sampler on the row's coordinates as groups of eight): each lane does the
+ * AVX2 lanes' float operations in their order (1/w's quotient where q is
+ * unordered-not-equal to 0 by a masked division: the same quotient), no
+ * FMA (G3D_NO_CONTRACT), then the same integer ones; Z by span_z16, the
+ * stores masked.
+ */
+static inline __attribute__((always_inline, target(RAS_AVX512)))
+G3D_NO_CONTRACT void
+span_texmod16(void *user, int x0, int y0, int x1, int y1, int thread,
+              const bool ztest)
+{
+    const RasTri *t = user;
+    FlipperCore *c = t->c;
+    FlipperThreadStats *st = &c->tstats[thread];
+    const GXSlope *sl[TM_PLANES];
+    const TxMap *m = texmod_planes(t, sl);
+    const int n = (x1 - x0 + 15) / 16;
+    const GXSlope zs = t->z;    /* a copy the stores below cannot alias */
+    const bool zwrite = t->zwrite;
+    const G3DCompare zfunc = (G3DCompare)t->zfunc;
+    const uint8_t tex_mod = t->tev->tex_mod;
+    const __m512i lo16 = _mm512_set1_epi32(0xFFFF);
+    const __m512i lo8 = _mm512_set1_epi32(0xFF);
+    const __m512 one = _mm512_set1_ps(1.0f), s128 = _mm512_set1_ps(128.0f);
+    /* rgb8_words4 with the identity: R << 16 | G << 8 | B */
+    const __m512i rgb = _mm512_broadcast_i32x4(_mm_setr_epi8(
+        2, 1, 0, -1, 6, 5, 4, -1, 10, 9, 8, -1, 14, 13, 12, -1));
+    __m512 zcol[G3D_TILE_SIZE / 16], pcol[TM_PLANES][G3D_TILE_SIZE / 16];
+    SpanBox box = SPAN_BOX_INIT;
+    int g, j, y;
+
+    for (g = 0; g < n; g++) {
+        __m512i xi = _mm512_add_epi32(_mm512_set1_epi32(x0 + 16 * g),
+                                      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6,
+                                                        7, 8, 9, 10, 11, 12,
+                                                        13, 14, 15));
+
+        for (j = 0; j < TM_PLANES; j++) {
+            __m512i xd = _mm512_sub_epi32(xi, _mm512_set1_epi32(sl[j]->x0));
+            __m512 dx = _mm512_add_ps(_mm512_set1_ps(sl[j]->xoff),
+                                      _mm512_cvtepi32_ps(xd));
+
+            pcol[j][g] = _mm512_add_ps(_mm512_set1_ps(sl[j]->f0),
+                                       _mm512_mul_ps(
+                                           _mm512_set1_ps(sl[j]->dfdx), dx));
+        }
+        if (ztest) {
+            __m512 dx = _mm512_add_ps(_mm512_set1_ps(zs.xoff),
+                                      _mm512_cvtepi32_ps(_mm512_sub_epi32(
+                                          xi, _mm512_set1_epi32(zs.x0))));
+            zcol[g] = _mm512_add_ps(_mm512_set1_ps(zs.f0),
+                                    _mm512_mul_ps(_mm512_set1_ps(zs.dfdx),
+                                                  dx));
+        }
+    }
+    for (y = y0; y < y1; y++) {
+        uint32_t *crow = &c->efb_color[y * EFB_W + x0];
+        uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
+        __m512 prow[TM_PLANES], zrowt = _mm512_setzero_ps();
+        __m256i st8[2][G3D_TILE_SIZE / 8], texel[G3D_TILE_SIZE / 8];
+        __mmask16 live[G3D_TILE_SIZE / 16];
+
+        for (j = 0; j < TM_PLANES; j++) {
+            prow[j] = _mm512_set1_ps(sl[j]->dfdy *
+                                     (sl[j]->yoff + (float)(y - sl[j]->y0)));
+        }
+        if (ztest) {
+            zrowt = _mm512_set1_ps(zs.dfdy * (zs.yoff + (float)(y - zs.y0)));
+        }
+        for (g = 0; g < n; g++) {
+            int rest = x1 - x0 - 16 * g;
+            __m512 inv_w, qq, proj;
+
+            live[g] = rest >= 16 ? 0xFFFF : (1u << rest) - 1;
+            if (ztest) {
+                live[g] = span_z16(_mm512_add_ps(zcol[g], zrowt),
+                                   zrow + 16 * g, live[g], zfunc, zwrite);
+            }
+            /* quad_uv's operations (a group whose Z failed too: the
+             * sampler call is once a row) */
+            inv_w = _mm512_div_ps(one, _mm512_add_ps(pcol[TM_W][g],
+                                                     prow[TM_W]));
+            qq = _mm512_mul_ps(_mm512_add_ps(pcol[TM_Q][g], prow[TM_Q]),
+                               inv_w);
+            proj = _mm512_mask_div_ps(inv_w, _mm512_cmp_ps_mask(
+                                          qq, _mm512_setzero_ps(),
+                                          _CMP_NEQ_UQ), inv_w, qq);
+            for (j = 0; j < 2; j++) {
+                __m512 u = _mm512_mul_ps(_mm512_add_ps(pcol[TM_S + j][g],
+                                                       prow[TM_S + j]), proj);
+
+                _mm512_storeu_si512(&st8[j][2 * g], _mm512_cvttps_epi32(
+                                        _mm512_mul_ps(u, s128)));
+            }
+        }
+        m->level8(m, st8[0], st8[1], (x1 - x0 + 7) / 8, 0, m->mag_linear,
+                  texel);
+        for (g = 0; g < n; g++) {
+            __m512i w = _mm512_setzero_si512();
+
+            if (!live[g]) {
+                continue;
+            }
+            /* quad_colour4's operations */
+            for (j = 0; j < 4; j++) {
+                __m512i v = _mm512_and_si512(_mm512_cvttps_epi32(
+                                                 _mm512_add_ps(
+                                                     pcol[TM_COL + j][g],
+                                                     prow[TM_COL + j])),
+                                             lo16);
+
+                v = _mm512_and_si512(_mm512_andnot_si512(
+                                         _mm512_srli_epi32(v, 8), v), lo8);
+                w = _mm512_or_si512(w, _mm512_slli_epi32(v, 8 * j));
+            }
+            w = _mm512_shuffle_epi8(tev_mod_words16(
+                                        tex_mod, _mm512_loadu_si512(
+                                            &texel[2 * g]), w), rgb);
+            _mm512_mask_storeu_epi32(crow + 16 * g, live[g], w);
+            if (ztest) {
+                span_box_group16(&box, x0 + 16 * g, live[g]);
+            }
+        }
+        span_box_row(&box, y);
+    }
+    span_box_end(&box, st, ztest, x0, y0, x1, y1);
+}
+
+SPAN_BY_PARTS(ras_span_texmod16, span_texmod16, G3D_TILE_SIZE,
+              __attribute__((target(RAS_AVX512))) G3D_NO_CONTRACT)
 #endif
 
 /*
@@ -1597,6 +2020,16 @@ static const RasTex *setup_textures(FlipperCore *c, const SlopeCtx *ctx,
     return t;
 }
 
+#ifdef FLIPPER_HAVE_AVX2
+/* whether span_texmod16 may run: AVX-512 F, BW and VL, at the level the
+ * tests allow (g3d_simd_level) */
+static bool flipper_ras_avx512(void)
+{
+    return g3d_simd_level() >= G3D_SIMD_AVX512 &&
+           __builtin_cpu_supports("avx512bw");
+}
+#endif
+
 void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
                           const GXVertex *v1, const GXVertex *v2)
 {
@@ -1684,6 +2117,13 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
 #ifdef __SSE2__
             else if (wide) {
                 tri.fill = t->ztest ? ras_span_plain_z : ras_span_plain;
+#ifdef FLIPPER_HAVE_AVX2
+                /* eight pixels a vector, rows of several tiles */
+                if (g3d_use_avx2()) {
+                    tri.fill = t->ztest ? ras_span_plain8_z : ras_span_plain8;
+                    tri.fill_wide = true;
+                }
+#endif
             }
 #endif
         }
@@ -1694,6 +2134,11 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
             /* the map's eight-pixel sampler, where the CPU has AVX2 */
             if (t->tx->map[t->tx->stage_map[0]].level8) {
                 tri.fill = t->ztest ? ras_span_texmod8_z : ras_span_texmod8;
+                /* sixteen pixels a vector where the CPU has AVX-512 */
+                if (flipper_ras_avx512()) {
+                    tri.fill = t->ztest ? ras_span_texmod16_z
+                                        : ras_span_texmod16;
+                }
             }
 #endif
         }

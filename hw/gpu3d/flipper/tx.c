@@ -974,6 +974,212 @@ __m256i sample8_rgba8(const TxMap *m, const __m256i *s8, const __m256i *t8,
                                            _mm256_slli_epi32(c[3], 24)));
 }
 
+/*
+ * sample8_rgba8 for sixteen pixels in AVX-512 lanes: each lane does the
+ * AVX2 lanes' integer operations (the same wrap, tile offsets, 16-bit
+ * weights, VPMADDWD and shift) and reads the same 32-bit words, by
+ * VPGATHERDD: on this project's Intel Xeon (Sapphire Rapids) a gather of
+ * sixteen is a few instructions where scalar loads into the lanes are
+ * about three a word (docs/performance.md, "Branch flip11").
+ */
+#define TX_AVX512 "avx2,avx512f,avx512bw,avx512vl"
+
+static inline __attribute__((always_inline, target(TX_AVX512)))
+__m512i wrap16(__m512i i, unsigned mode, int n)
+{
+    __m512i nm1 = _mm512_set1_epi32(n - 1);
+
+    switch (mode) {
+    case 1:                     /* g3d_tex_repeat_pow2 */
+        return _mm512_and_si512(i, nm1);
+    case 2: {                   /* g3d_tex_mirror_pow2: i ^ -1 where i & n */
+        __m512i z = _mm512_maskz_mov_epi32(
+            _mm512_test_epi32_mask(i, _mm512_set1_epi32(n)),
+            _mm512_set1_epi32(-1));
+        return _mm512_and_si512(_mm512_xor_si512(i, z), nm1);
+    }
+    default:                    /* g3d_tex_clamp */
+        i = _mm512_andnot_si512(_mm512_srai_epi32(i, 31), i);
+        return _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(i, nm1), i,
+                                       nm1);
+    }
+}
+
+/* row_off8 and col_off8 */
+static inline __attribute__((always_inline, target(TX_AVX512)))
+__m512i row_off16(__m512i t, int tile_bytes, int wm1)
+{
+    __m512i tiles = _mm512_madd_epi16(_mm512_srli_epi32(t, 2),
+                                      _mm512_set1_epi32(((wm1 >> 2) + 1) *
+                                                        tile_bytes));
+
+    return _mm512_add_epi32(tiles, _mm512_slli_epi32(
+                                _mm512_and_si512(t, _mm512_set1_epi32(3)),
+                                3));
+}
+
+static inline __attribute__((always_inline, target(TX_AVX512)))
+__m512i col_off16(__m512i s, int tile_bytes)
+{
+    return _mm512_add_epi32(_mm512_mullo_epi16(_mm512_srli_epi32(s, 2),
+                                               _mm512_set1_epi32(tile_bytes)),
+                            _mm512_slli_epi32(_mm512_and_si512(
+                                                  s, _mm512_set1_epi32(3)),
+                                              1));
+}
+
+/* gather_word8 */
+static inline __attribute__((always_inline, target(TX_AVX512)))
+__m512i gather_word16(const uint8_t *p, __m512i off)
+{
+    __m512i w = _mm512_i32gather_epi32(
+        _mm512_andnot_si512(_mm512_set1_epi32(3), off), p, 1);
+    __m512i sh = _mm512_slli_epi32(_mm512_and_si512(off, _mm512_set1_epi32(2)),
+                                   3);
+
+    return _mm512_and_si512(_mm512_srlv_epi32(w, sh),
+                            _mm512_set1_epi32(0xFFFF));
+}
+
+/* gather_taps8 */
+static inline __attribute__((always_inline, target(TX_AVX512)))
+__m512i gather_taps16(const uint8_t *p, __m512i o0, __m512i o1,
+                      __mmask16 pairs)
+{
+    const __m512i m3 = _mm512_set1_epi32(3), m2 = _mm512_set1_epi32(2);
+    __m512i v;
+
+    if (pairs == 0xFFFF) {
+        v = _mm512_i32gather_epi32(o0, p, 1);
+    } else {
+        __m512i a = _mm512_i32gather_epi32(_mm512_mask_blend_epi32(
+            pairs, _mm512_andnot_si512(m3, o0), o0), p, 1);
+        __m512i w0 = _mm512_and_si512(_mm512_srlv_epi32(
+            a, _mm512_slli_epi32(_mm512_and_si512(o0, m2), 3)),
+            _mm512_set1_epi32(0xFFFF));
+        /* the second taps of the other lanes alone */
+        __m512i b = _mm512_i32gather_epi32(_mm512_andnot_si512(m3, o1), p, 1);
+        __m512i w1 = _mm512_srlv_epi32(b, _mm512_slli_epi32(
+                                           _mm512_and_si512(o1, m2), 3));
+
+        v = _mm512_or_si512(w0, _mm512_slli_epi32(w1, 16));
+        v = _mm512_mask_blend_epi32(pairs, v, a);
+    }
+    return _mm512_or_si512(_mm512_slli_epi16(v, 8), _mm512_srli_epi16(v, 8));
+}
+
+static inline __attribute__((always_inline, target(TX_AVX512)))
+__m512i sample16_rgba8(const TxMap *m, __m512i s, __m512i t, int level,
+                       bool linear)
+{
+    const uint8_t *p = m->src + m->level_off[level];
+    const int wm1 = m->wm1 >> level, hm1 = m->hm1 >> level;
+    const int tile_bytes = m->src_gb ? 32 : 64;
+    const uint8_t *gbp = m->src_gb ? m->src_gb : p + 32;
+    const __m512i ff = _mm512_set1_epi16(255);
+    __m512i c[4];
+    int k;
+
+    s = _mm512_sra_epi32(s, _mm_cvtsi32_si128(level));
+    t = _mm512_sra_epi32(t, _mm_cvtsi32_si128(level));
+    if (linear) {
+        const __m512i m7 = _mm512_set1_epi32(0x7F);
+        const __m512i n128 = _mm512_set1_epi32(128);
+        const __m512i one = _mm512_set1_epi32(1);
+        __m512i is, it, is1, it1, fs, ft, r0, r1, c0, c1, w01, w23;
+        __m512i ar[2], gb[2];
+        __mmask16 pairs;
+        int r;
+
+        s = _mm512_sub_epi32(s, _mm512_set1_epi32(64));
+        t = _mm512_sub_epi32(t, _mm512_set1_epi32(64));
+        is = _mm512_srai_epi32(s, 7);
+        it = _mm512_srai_epi32(t, 7);
+        fs = _mm512_and_si512(s, m7);
+        ft = _mm512_and_si512(t, m7);
+        is1 = wrap16(_mm512_add_epi32(is, one), m->wrap_s, wm1 + 1);
+        it1 = wrap16(_mm512_add_epi32(it, one), m->wrap_t, hm1 + 1);
+        is = wrap16(is, m->wrap_s, wm1 + 1);
+        it = wrap16(it, m->wrap_t, hm1 + 1);
+        r0 = row_off16(it, tile_bytes, wm1);
+        r1 = row_off16(it1, tile_bytes, wm1);
+        c0 = col_off16(is, tile_bytes);
+        c1 = col_off16(is1, tile_bytes);
+        w01 = _mm512_or_si512(
+            _mm512_mullo_epi16(_mm512_sub_epi32(n128, fs),
+                               _mm512_sub_epi32(n128, ft)),
+            _mm512_slli_epi32(_mm512_mullo_epi16(
+                                  fs, _mm512_sub_epi32(n128, ft)), 16));
+        w23 = _mm512_or_si512(
+            _mm512_mullo_epi16(_mm512_sub_epi32(n128, fs), ft),
+            _mm512_slli_epi32(_mm512_mullo_epi16(fs, ft), 16));
+        pairs = _mm512_cmpeq_epi32_mask(is1, _mm512_add_epi32(is, one)) &
+                _mm512_cmpgt_epi32_mask(_mm512_set1_epi32(3),
+                                        _mm512_and_si512(
+                                            is, _mm512_set1_epi32(3)));
+        for (r = 0; r < 2; r++) {
+            __m512i o0 = _mm512_add_epi32(r ? r1 : r0, c0);
+            __m512i o1 = _mm512_add_epi32(r ? r1 : r0, c1);
+
+            ar[r] = gather_taps16(p, o0, o1, pairs);
+            gb[r] = gather_taps16(gbp, o0, o1, pairs);
+        }
+        for (k = 0; k < 4; k++) {
+            __m512i v[2];
+
+            for (r = 0; r < 2; r++) {
+                v[r] = k == 0 ? _mm512_and_si512(ar[r], ff)
+                     : k == 1 ? _mm512_srli_epi16(gb[r], 8)
+                     : k == 2 ? _mm512_and_si512(gb[r], ff)
+                              : _mm512_srli_epi16(ar[r], 8);
+            }
+            c[k] = _mm512_srli_epi32(_mm512_add_epi32(
+                                         _mm512_madd_epi16(v[0], w01),
+                                         _mm512_madd_epi16(v[1], w23)),
+                                     14);
+        }
+    } else {
+        __m512i is = wrap16(_mm512_srai_epi32(s, 7), m->wrap_s, wm1 + 1);
+        __m512i it = wrap16(_mm512_srai_epi32(t, 7), m->wrap_t, hm1 + 1);
+        __m512i off = _mm512_add_epi32(row_off16(it, tile_bytes, wm1),
+                                       col_off16(is, tile_bytes));
+        __m512i ar = gather_word16(p, off), gb = gather_word16(gbp, off);
+
+        c[0] = _mm512_srli_epi32(ar, 8);
+        c[1] = _mm512_and_si512(gb, _mm512_set1_epi32(255));
+        c[2] = _mm512_srli_epi32(gb, 8);
+        c[3] = _mm512_and_si512(ar, _mm512_set1_epi32(255));
+    }
+    return _mm512_or_si512(_mm512_or_si512(c[0], _mm512_slli_epi32(c[1], 8)),
+                           _mm512_or_si512(_mm512_slli_epi32(c[2], 16),
+                                           _mm512_slli_epi32(c[3], 24)));
+}
+
+/* the AVX2 sampler's interface (n groups of eight), two groups a vector;
+ * an odd last group fills both halves, so it reads no other words */
+__attribute__((target(TX_AVX512)))
+static void sample8_rgba8_avx512(const TxMap *m, const __m256i *s8,
+                                 const __m256i *t8, int n, int level,
+                                 bool linear, __m256i *out)
+{
+    int i;
+
+    for (i = 0; i < n; i += 2) {
+        int j = i + 1 < n ? i + 1 : i;
+        __m512i s = _mm512_inserti64x4(_mm512_castsi256_si512(s8[i]),
+                                       s8[j], 1);
+        __m512i t = _mm512_inserti64x4(_mm512_castsi256_si512(t8[i]),
+                                       t8[j], 1);
+        __m512i r = linear ? sample16_rgba8(m, s, t, level, true)
+                           : sample16_rgba8(m, s, t, level, false);
+
+        out[i] = _mm512_castsi512_si256(r);
+        if (j != i) {
+            out[j] = _mm512_extracti64x4_epi64(r, 1);
+        }
+    }
+}
+
 /* n groups of eight pixels a call: a span's row in one call, so that its
  * vectors need not be saved around a call a group */
 __attribute__((target("avx2")))
@@ -1031,6 +1237,11 @@ void flipper_tx_choose(TxMap *m)
     if (m->fmt == TX_FMT_RGBA8 && !flipper_force_general && g3d_use_avx() &&
         __builtin_cpu_supports("avx2")) {
         m->level8 = sample8_rgba8_avx2;
+        /* sixteen pixels a vector where the CPU has AVX-512 (BW too) */
+        if (g3d_simd_level() >= G3D_SIMD_AVX512 &&
+            __builtin_cpu_supports("avx512bw")) {
+            m->level8 = sample8_rgba8_avx512;
+        }
     }
 #endif
 }

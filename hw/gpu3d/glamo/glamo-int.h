@@ -164,6 +164,10 @@ typedef void GlamoTexFetch8Fn(const GlamoRenderState *rs,
 typedef void GlamoTexFetch8AvxFn(const GlamoRenderState *rs,
                                  const GlamoTexUnit *t, const __m256 *u,
                                  const __m256 *v, __m256 out[3]);
+/* the same for sixteen pixels in AVX-512 lanes; AVX-512 code */
+typedef void GlamoTexFetch16Fn(const GlamoRenderState *rs,
+                               const GlamoTexUnit *t, const __m512 *u,
+                               const __m512 *v, __m512 out[3]);
 #endif
 
 /* a 16 bpp destination format's fields (EGDST0CFM) */
@@ -239,6 +243,7 @@ struct GlamoRenderState {
 #endif
 #ifdef GLAMO_HAVE_AVX2
     GlamoTexFetch8AvxFn *fetch8_avx2;  /* fetch8 in AVX2 code, or NULL */
+    GlamoTexFetch16Fn *fetch16;    /* fetch8_avx2 sixteen pixels, or NULL */
 #endif
     uint8_t comb[2][4];            /* per channel: colour = comb[0] * comb[1] */
     bool comb_modulate;            /* comb: diffuse * texel in every channel */
@@ -303,10 +308,15 @@ GlamoTexFetch8Fn *glamo_tex_fast8(const GlamoRenderState *rs, int unit);
  * glamo_lanes_init (render.c); a test may clear it to take the SSE2 lanes.
  */
 extern bool glamo_lanes_avx2;
+/* the same for AVX-512 (F, BW, VL): sixteen-pixel spans and fetches; a
+ * test may clear it to take the AVX2 ones */
+extern bool glamo_lanes_avx512;
 void glamo_lanes_init(void);
 /* glamo_tex_fast8's fetch in AVX2 code, or NULL */
 GlamoTexFetch8AvxFn *glamo_tex_fast8_avx2(const GlamoRenderState *rs,
                                           int unit);
+/* and sixteen pixels in AVX-512 code (glamo_lanes_avx512), or NULL */
+GlamoTexFetch16Fn *glamo_tex_fast16(const GlamoRenderState *rs, int unit);
 #endif
 void glamo_tex_decode(GlamoCore *c, GlamoRenderState *rs);
 /* returns the samples (bits of mask) that texture transparency removes */

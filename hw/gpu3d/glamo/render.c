@@ -919,6 +919,13 @@ static inline __m128i span_z16(const SpanZ *zc, __m128i zv, uint16_t *pz)
     return pass;
 }
 
+/* pixel x of row y of a 16-bit buffer at base, pitch bytes a row */
+static inline uint16_t *span_row(const GlamoRenderState *rs, uint32_t base,
+                                 uint32_t pitch, int x, int y)
+{
+    return (uint16_t *)(rs->vram + base + (size_t)y * pitch) + x;
+}
+
 /* eight RGB565 pens to pd, where `pass` (span_z16) */
 static inline void span_store565(uint16_t *pd, __m128i pen, __m128i pass)
 {
@@ -959,10 +966,8 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
     __m128 p2y[SPAN_PLANES], bias;
     const __m128 (*col)[SPAN_PLANES] = sc->a;
     const SpanZ zc = span_z_init(rs);
-    uint16_t *pd = (uint16_t *)(rs->vram + rs->dst_base +
-                                (size_t)y * rs->dst_pitch) + x;
-    uint16_t *pz = (uint16_t *)(rs->vram + rs->z_base +
-                                (size_t)y * rs->z_pitch) + x;
+    uint16_t *pd = span_row(rs, rs->dst_base, rs->dst_pitch, x, y);
+    uint16_t *pz = span_row(rs, rs->z_base, rs->z_pitch, x, y);
     int k;
 
     /* the plane terms that are the same along the row */
@@ -1035,7 +1040,7 @@ int span_565_sse2(const GlamoTri *t, int x, int x1, int y, bool z16,
 #endif
 
 #ifdef GLAMO_HAVE_AVX2
-bool glamo_lanes_avx2;
+bool glamo_lanes_avx2, glamo_lanes_avx512;
 
 void glamo_lanes_init(void)
 {
@@ -1045,6 +1050,10 @@ void glamo_lanes_init(void)
     if (g_once_init_enter(&done)) {
         __builtin_cpu_init();
         glamo_lanes_avx2 = __builtin_cpu_supports("avx2");
+        glamo_lanes_avx512 = glamo_lanes_avx2 &&
+                             __builtin_cpu_supports("avx512f") &&
+                             __builtin_cpu_supports("avx512bw") &&
+                             __builtin_cpu_supports("avx512vl");
         g_once_init_leave(&done, 1);
     }
 }
@@ -1068,10 +1077,8 @@ int span_565_tex_avx2(const GlamoTri *t, int x, int x1, int y, bool z16,
     __m128 bias4;
     const __m128 (*col)[SPAN_PLANES] = sc->a;
     const SpanZ zc = span_z_init(rs);
-    uint16_t *pd = (uint16_t *)(rs->vram + rs->dst_base +
-                                (size_t)y * rs->dst_pitch) + x;
-    uint16_t *pz = (uint16_t *)(rs->vram + rs->z_base +
-                                (size_t)y * rs->z_pitch) + x;
+    uint16_t *pd = span_row(rs, rs->dst_base, rs->dst_pitch, x, y);
+    uint16_t *pz = span_row(rs, rs->z_base, rs->z_pitch, x, y);
     int k;
 
     for (k = 0; k < SPAN_PLANES; k++) {
@@ -1134,6 +1141,159 @@ int span_565_tex_avx2(const GlamoTri *t, int x, int x1, int y, bool z16,
     return x;
 }
 
+#define GLAMO_AVX512 "avx2,avx512f,avx512bw,avx512vl"
+
+/* span_z16 of the pixels of `live` (bit i: pixel i) alone, the others
+ * neither read nor written (masked moves); returns those that pass */
+static inline __attribute__((always_inline, target(GLAMO_AVX512)))
+__mmask8 span_z16_part(const SpanZ *zc, __m128i zv, uint16_t *pz,
+                       __mmask8 live)
+{
+    const __m128i flip = _mm_set1_epi16(-0x8000);
+    __m128i old = _mm_xor_si128(_mm_maskz_loadu_epi16(live, pz), flip);
+    __m128i pass = _mm_or_si128(
+        _mm_or_si128(_mm_and_si128(_mm_cmplt_epi16(zv, old), zc->lt_on),
+                     _mm_and_si128(_mm_cmpeq_epi16(zv, old), zc->eq_on)),
+        _mm_and_si128(_mm_cmpgt_epi16(zv, old), zc->gt_on));
+    __mmask8 m = _mm_movepi16_mask(pass) & live;
+
+    if (m) {
+        zv = _mm_xor_si128(zv, flip);
+        old = _mm_xor_si128(old, flip);
+        _mm_mask_storeu_epi16(pz, m, _mm_or_si128(
+                                  _mm_andnot_si128(zc->zmask, old),
+                                  _mm_and_si128(zc->zmask, zv)));
+    }
+    return m;
+}
+
+/*
+ * span_565_tex_avx2 with sixteen pixels a vector (AVX-512, texture 0's
+ * fetch16), for every pixel of [x, x1): a last group of fewer than
+ * sixteen by masked moves (span_z16_part; its other lanes' texels are
+ * read, inside the texture, and dropped), where the AVX2 span leaves a
+ * row's last pixels to fast_pixel. Each plane's column term pl[0] + pl[1] * sx is
+ * computed here as span_cols computes it, then the row's term added: the
+ * same operations in the same order; the rest is each lane's AVX2
+ * operations, the 32-bit results narrowed with signed saturation (VPMOVSDW,
+ * VPACKSSDW's) in pixel order; no FMA (G3D_NO_CONTRACT).
+ */
+static inline __attribute__((always_inline, target(GLAMO_AVX512)))
+G3D_NO_CONTRACT int span_565_tex_avx512(const GlamoTri *t, int x, int x1, int y, bool z16)
+{
+    const GlamoRenderState *rs = t->rs;
+    const float sy = y + 0.5f;
+    const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f);
+    const __m512 half = _mm512_set1_ps(0.5f);
+    __m512 p2y[SPAN_PLANES], p0[SPAN_PLANES], p1[SPAN_PLANES], bias;
+    const SpanZ zc = span_z_init(rs);
+    uint16_t *pd = span_row(rs, rs->dst_base, rs->dst_pitch, x, y);
+    uint16_t *pz = span_row(rs, rs->z_base, rs->z_pitch, x, y);
+    int k;
+
+    for (k = 0; k < SPAN_PLANES; k++) {
+        const float *pl = t->pl[span_planes[k]];
+
+        p0[k] = _mm512_set1_ps(pl[0]);
+        p1[k] = _mm512_set1_ps(pl[1]);
+        p2y[k] = _mm512_set1_ps(pl[2] * sy);
+    }
+    bias = _mm512_broadcast_f32x4(_mm_setr_ps(
+        dither_bias(rs, x, y), dither_bias(rs, x + 1, y),
+        dither_bias(rs, x + 2, y), dither_bias(rs, x + 3, y)));
+
+    for (; x < x1; x += 16, pd += 16, pz += 16) {
+        const int n = MIN(x1 - x, 16);
+        const __mmask8 part[2] = { n >= 8 ? 0xFF : (1u << n) - 1,
+                                   n >= 16 ? 0xFF : (1u << MAX(n - 8, 0)) - 1 };
+        __m128i pass[2] = { _mm_set1_epi16(-1), _mm_set1_epi16(-1) };
+        __mmask8 live[2] = { part[0], part[1] };
+        __m256i pen = _mm256_setzero_si256();
+        __m512 texel[3], a[SPAN_PLANES], uv[2], w = one;
+        __m512 sx = _mm512_add_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(
+                        _mm512_set1_epi32(x), _mm512_setr_epi32(
+                            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+                            14, 15))), _mm512_set1_ps(0.5f));
+        int h;
+
+        for (k = 0; k < SPAN_PLANES; k++) {
+            a[k] = _mm512_add_ps(_mm512_add_ps(p0[k],
+                                               _mm512_mul_ps(p1[k], sx)),
+                                 p2y[k]);
+        }
+        if (rs->tex_persp) {
+            w = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(a[4], zero,
+                                                       _CMP_NEQ_UQ),
+                                    one, a[4]);
+        }
+        uv[0] = _mm512_mul_ps(a[5], w);
+        uv[1] = _mm512_mul_ps(a[6], w);
+        rs->fetch16(rs, &rs->tex[0], &uv[0], &uv[1], texel);
+        if (z16) {
+            __m512 z = _mm512_min_ps(_mm512_max_ps(a[3], zero), one);
+            __m256i zi = _mm512_cvtsepi32_epi16(_mm512_sub_epi32(
+                _mm512_cvttps_epi32(_mm512_add_ps(
+                    _mm512_mul_ps(z, _mm512_set1_ps(65535.0f)), half)),
+                _mm512_set1_epi32(0x8000)));
+            int any = 0;
+
+            /* offset by 0x8000 */
+            for (h = 0; h < 2 && part[h]; h++) {
+                __m128i zh = h ? _mm256_extracti128_si256(zi, 1)
+                               : _mm256_castsi256_si128(zi);
+
+                if (part[h] == 0xFF) {
+                    pass[h] = span_z16(&zc, zh, pz + 8 * h);
+                    live[h] = _mm_movepi16_mask(pass[h]);
+                } else {
+                    live[h] = span_z16_part(&zc, zh, pz + 8 * h, part[h]);
+                }
+                any |= live[h];
+            }
+            if (!any) {
+                continue;
+            }
+        }
+        for (k = 0; k < 3; k++) {
+            const __m512 opnd[3] = { texel[k], a[k], one };
+            __m512 c = _mm512_mul_ps(opnd[rs->comb[0][k]],
+                                     opnd[rs->comb[1][k]]);
+            __m256i v;
+
+            c = _mm512_min_ps(_mm512_max_ps(c, zero), one);
+            c = _mm512_add_ps(_mm512_mul_ps(c, _mm512_set1_ps(span_max[k])),
+                              bias);
+            v = _mm256_min_epi16(_mm512_cvtsepi32_epi16(
+                                     _mm512_cvttps_epi32(c)),
+                                 _mm256_set1_epi16((int16_t)span_max[k]));
+            pen = _mm256_or_si256(pen, _mm256_slli_epi16(v, span_shift[k]));
+        }
+        for (h = 0; h < 2 && part[h]; h++) {
+            __m128i ph = h ? _mm256_extracti128_si256(pen, 1)
+                           : _mm256_castsi256_si128(pen);
+
+            if (part[h] == 0xFF) {
+                span_store565(pd + 8 * h, ph, pass[h]);
+            } else {
+                _mm_mask_storeu_epi16(pd + 8 * h, live[h], ph);
+            }
+        }
+    }
+    return x1;
+}
+
+__attribute__((target(GLAMO_AVX512))) G3D_NO_CONTRACT
+static int span_565_tex_avx512_noz(const GlamoTri *t, int x, int x1, int y)
+{
+    return span_565_tex_avx512(t, x, x1, y, false);
+}
+
+__attribute__((target(GLAMO_AVX512))) G3D_NO_CONTRACT
+static int span_565_tex_avx512_z16(const GlamoTri *t, int x, int x1, int y)
+{
+    return span_565_tex_avx512(t, x, x1, y, true);
+}
+
 /* span_565_tex_avx2 compiled without and with the Z16 test */
 __attribute__((target("avx2")))
 static int span_565_tex_avx2_noz(const GlamoTri *t, int x, int x1, int y,
@@ -1175,7 +1335,10 @@ void fast_rect(const GlamoTri *t, int x0, int y0, int x1, int y1,
     for (y = y0; y < y1; y++) {
         x = x0;
 #ifdef GLAMO_HAVE_AVX2
-        if (lanes && tex && rs->fetch8_avx2) {
+        if (lanes && tex && rs->fetch16) {
+            x = z16 ? span_565_tex_avx512_z16(t, x, x1, y)
+                    : span_565_tex_avx512_noz(t, x, x1, y);
+        } else if (lanes && tex && rs->fetch8_avx2) {
             x = z16 ? span_565_tex_avx2_z16(t, x, x1, y, &sc)
                     : span_565_tex_avx2_noz(t, x, x1, y, &sc);
         }
@@ -1420,6 +1583,7 @@ static G3DQuadFn *choose_quad(GlamoRenderState *rs)
 #ifdef GLAMO_HAVE_AVX2
     glamo_lanes_init();
     rs->fetch8_avx2 = rs->fetch8 ? glamo_tex_fast8_avx2(rs, 0) : NULL;
+    rs->fetch16 = rs->fetch8 ? glamo_tex_fast16(rs, 0) : NULL;
 #endif
     if (spans_allowed(rs, z_used, tex)) {
         rs->fill = fills[is565][z_used][tex];

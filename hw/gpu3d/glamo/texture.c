@@ -837,6 +837,141 @@ GlamoTexFetch8AvxFn *glamo_tex_fast8_avx2(const GlamoRenderState *rs,
            glamo_tex_fast8(rs, unit) == fetch8_rgb565_wrap2 ?
            fetch8_rgb565_wrap2_avx2 : NULL;
 }
+
+#define GLAMO_AVX512 "avx2,avx512f,avx512bw,avx512vl"
+
+/* g3d_unorm2f_avx in sixteen lanes (two products and a sum, no FMA) */
+static inline __attribute__((always_inline, target(GLAMO_AVX512)))
+G3D_NO_CONTRACT __m512 unorm2f16(__m512 v, int bits)
+{
+    return _mm512_add_ps(
+        _mm512_mul_ps(v, _mm512_set1_ps(g3d_unorm_recip[bits][0])),
+        _mm512_mul_ps(v, _mm512_set1_ps(g3d_unorm_recip[bits][1])));
+}
+
+/*
+ * fetch8_rgb565_wrap2_avx2 for sixteen pixels (AVX-512): every lane's
+ * float and integer operations are the AVX2 lanes' (the non-finite
+ * lanes' zero by a zeroing move, floor's correction by a masked
+ * subtraction), and a row's two texels are read as one 32-bit word by
+ * VPGATHERDD, the words the AVX2 fetch reads; a lane whose second column
+ * wrapped (once in a texture width) reads two words of its rows, inside
+ * them, or on a texture one texel wide the group is fetched by the AVX2
+ * fetch in two halves. No FMA: GCC's come with AVX-512F (G3D_NO_CONTRACT).
+ */
+__attribute__((target(GLAMO_AVX512))) G3D_NO_CONTRACT
+static void fetch16_rgb565_wrap2(const GlamoRenderState *rs,
+                                 const GlamoTexUnit *t, const __m512 *u,
+                                 const __m512 *v, __m512 out[3])
+{
+    const __m512 lim = _mm512_set1_ps(16777216.0f);
+    const __m512 half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
+    const __m512i expo = _mm512_set1_epi32(0x7f800000);
+    const __m512i low = _mm512_set1_epi32(0xffff);
+    const __m512i one_i = _mm512_set1_epi32(1);
+    const uint8_t *tex = rs->vram + t->base[0];
+    uint32_t size[2] = { MAX(t->w, 1u), MAX(t->h, 1u) };
+    __m512 c[2], frac[2], nfrac[2], texel[4][3];
+    __m512i i0[2], i1[2], ra, rb, ca, raw[2], f16[2][3];
+    __mmask16 wrapped;
+    int a, k, i;
+
+    c[0] = _mm512_mul_ps(*u, _mm512_set1_ps((float)(int)size[0]));
+    c[1] = _mm512_mul_ps(*v, _mm512_set1_ps((float)(int)size[1]));
+    for (a = 0; a < 2; a++) {
+        __m512i size1 = _mm512_set1_epi32((int)size[a] - 1);
+        __mmask16 finite = _mm512_cmpneq_epi32_mask(
+            _mm512_and_si512(_mm512_castps_si512(c[a]), expo), expo);
+        __m512 f = _mm512_min_ps(_mm512_max_ps(c[a], _mm512_sub_ps(
+                                     _mm512_setzero_ps(), lim)), lim);
+        __m512i fl;
+
+        f = _mm512_maskz_mov_ps(finite, f);
+        f = _mm512_sub_ps(f, half);
+        fl = _mm512_cvttps_epi32(f);
+        fl = _mm512_mask_sub_epi32(fl, _mm512_cmp_ps_mask(
+                                       _mm512_cvtepi32_ps(fl), f, _CMP_GT_OS),
+                                   fl, one_i);
+        frac[a] = _mm512_sub_ps(f, _mm512_cvtepi32_ps(fl));
+        nfrac[a] = _mm512_sub_ps(one, frac[a]);
+        i0[a] = _mm512_and_si512(fl, size1);
+        i1[a] = _mm512_and_si512(_mm512_add_epi32(fl, one_i), size1);
+    }
+    wrapped = _mm512_cmpneq_epi32_mask(i1[0], _mm512_add_epi32(i0[0], one_i));
+    if (wrapped && size[0] < 2) {
+        __m256 uh[2], vh[2], oh[2][3];
+
+        for (a = 0; a < 2; a++) {
+            uh[a] = _mm256_castpd_ps(_mm512_extractf64x4_pd(
+                                         _mm512_castps_pd(*u), a));
+            vh[a] = _mm256_castpd_ps(_mm512_extractf64x4_pd(
+                                         _mm512_castps_pd(*v), a));
+            fetch8_rgb565_wrap2_avx2(rs, t, &uh[a], &vh[a], oh[a]);
+        }
+        for (k = 0; k < 3; k++) {
+            out[k] = _mm512_castpd_ps(_mm512_insertf64x4(
+                _mm512_castpd256_pd512(_mm256_castps_pd(oh[0][k])),
+                _mm256_castps_pd(oh[1][k]), 1));
+        }
+        return;
+    }
+    /* byte offsets of t00 and t01 (row * pitch + 2 * column), whose
+     * 32-bit words hold t10 and t11 too */
+    ra = _mm512_mullo_epi32(i0[1], _mm512_set1_epi32((int)t->pitch[0]));
+    rb = _mm512_mullo_epi32(i1[1], _mm512_set1_epi32((int)t->pitch[0]));
+    ca = _mm512_add_epi32(i0[0], i0[0]);
+    for (a = 0; a < 2; a++) {
+        __m512i r = a ? rb : ra;
+
+        raw[a] = _mm512_i32gather_epi32(_mm512_add_epi32(r, ca), tex, 1);
+        if (wrapped) {
+            /*
+             * A wrapped lane's columns are the last, w - 1, and 0 (the
+             * wrap is a mask): with w >= 2 the 32-bit words at columns
+             * w - 2 and 0 lie in the row and hold them, t00 (t01) in the
+             * first's high half, t10 (t11) in the second's low half
+             */
+            __m512i hi = _mm512_mask_i32gather_epi32(
+                raw[a], wrapped, _mm512_add_epi32(r, _mm512_sub_epi32(
+                                    ca, _mm512_set1_epi32(2))), tex, 1);
+            __m512i lo = _mm512_mask_i32gather_epi32(
+                raw[a], wrapped, _mm512_add_epi32(r, _mm512_add_epi32(
+                                    i1[0], i1[0])), tex, 1);
+
+            raw[a] = _mm512_mask_mov_epi32(
+                raw[a], wrapped, _mm512_or_si512(_mm512_srli_epi32(hi, 16),
+                                                 _mm512_slli_epi32(lo, 16)));
+        }
+    }
+    for (a = 0; a < 2; a++) {
+        f16[a][0] = _mm512_srli_epi16(raw[a], 11);
+        f16[a][1] = _mm512_and_si512(_mm512_srli_epi16(raw[a], 5),
+                                     _mm512_set1_epi16(63));
+        f16[a][2] = _mm512_and_si512(raw[a], _mm512_set1_epi16(31));
+    }
+    for (k = 0; k < 4; k++) {
+        for (i = 0; i < 3; i++) {
+            __m512i f = f16[k >> 1][i];
+            __m512i w = k & 1 ? _mm512_srli_epi32(f, 16)
+                              : _mm512_and_si512(f, low);
+            texel[k][i] = unorm2f16(_mm512_cvtepi32_ps(w), i == 1 ? 6 : 5);
+        }
+    }
+    for (k = 0; k < 3; k++) {
+        __m512 top = _mm512_add_ps(_mm512_mul_ps(texel[0][k], nfrac[0]),
+                                   _mm512_mul_ps(texel[1][k], frac[0]));
+        __m512 bot = _mm512_add_ps(_mm512_mul_ps(texel[2][k], nfrac[0]),
+                                   _mm512_mul_ps(texel[3][k], frac[0]));
+        out[k] = _mm512_add_ps(_mm512_mul_ps(top, nfrac[1]),
+                               _mm512_mul_ps(bot, frac[1]));
+    }
+}
+
+GlamoTexFetch16Fn *glamo_tex_fast16(const GlamoRenderState *rs, int unit)
+{
+    return glamo_lanes_avx512 && glamo_tex_fast8_avx2(rs, unit) ?
+           fetch16_rgb565_wrap2 : NULL;
+}
 #endif
 
 uint32_t glamo_tex_sample(const GlamoRenderState *rs, int unit,
