@@ -704,7 +704,9 @@ static void test_ras_textured(void)
  * Run with the CPU's best instances (RGBA8 maps by the eight-pixel AVX2
  * span and sampler where the CPU has AVX2, the sixteen-pixel ones where
  * it has AVX-512), at most AVX2, and with g3d_no_avx set (the four-pixel
- * SSE2 ones); RGBA8 is half the maps.
+ * SSE2 ones); RGBA8 is half the maps. Every fourth state tests LEQUAL
+ * and updates Z, so that the sixteen-pixel span's equal case is reached
+ * (it failed with that case dropped).
  */
 static void test_ras_texmod(gconstpointer data)
 {
@@ -747,7 +749,10 @@ static void test_ras_texmod(gconstpointer data)
         scene_tex_begin(b, ntex, nstages);
         gx_bp(b, BP_GENMODE, (uint32_t)ntex | g_rand_int_range(rng, 1, 3) << 4 |
               (uint32_t)(nstages - 1) << 10 | (uint32_t)ind << 16);
-        gx_bp(b, BP_ZMODE, g_rand_int_range(rng, 0, 32));
+        /* every fourth state Z on, GX_LEQUAL (3), updating: the second draw
+         * of a triangle passes only by the equal case */
+        gx_bp(b, BP_ZMODE, state % 4 == 3 ? 1 | 3 << 1 | 1 << 4 :
+              g_rand_int_range(rng, 0, 32));
         gx_bp(b, BP_ZCOMPARE, (ODD(6) ? g_rand_int_range(rng, 1, 3) : 0) |
               g_rand_int_range(rng, 0, 2) << 6);
         gx_bp(b, BP_BLENDMODE, ODD(8) ? g_rand_int(rng) & 0xFFFF :

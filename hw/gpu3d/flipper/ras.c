@@ -1571,28 +1571,18 @@ span_z16(__m512 zf, uint32_t *zrow, __mmask16 live, G3DCompare zfunc,
     return live;
 }
 
-/* flipper_tev_mod_words8 for sixteen pixels: the same unpacks, products
- * and pack within each 128-bit quarter */
+/* flipper_tev_mod_words8 for sixteen pixels: its unpacks, products and
+ * pack stay within 128-bit quarters, so each half is its eight pixels' */
 static inline __attribute__((always_inline, target(RAS_AVX512))) __m512i
 tev_mod_words16(uint8_t tex_mod, __m512i tw, __m512i rw)
 {
-    const __m512i z = _mm512_setzero_si512(), r128 = _mm512_set1_epi16(128);
-    __m512i bw = tex_mod == TEV_MOD_TEX_RAS ? tw : rw;
-    __m512i cw = tex_mod == TEV_MOD_TEX_RAS ? rw : tw;
-    __m512i v[2];
-    int h;
+    __m256i lo = flipper_tev_mod_words8(tex_mod, _mm512_castsi512_si256(tw),
+                                        _mm512_castsi512_si256(rw));
+    __m256i hi = flipper_tev_mod_words8(tex_mod,
+                                        _mm512_extracti64x4_epi64(tw, 1),
+                                        _mm512_extracti64x4_epi64(rw, 1));
 
-    for (h = 0; h < 2; h++) {
-        __m512i b = h ? _mm512_unpackhi_epi8(bw, z)
-                      : _mm512_unpacklo_epi8(bw, z);
-        __m512i c = h ? _mm512_unpackhi_epi8(cw, z)
-                      : _mm512_unpacklo_epi8(cw, z);
-
-        c = _mm512_add_epi16(c, _mm512_srli_epi16(c, 7));
-        v[h] = _mm512_srli_epi16(_mm512_add_epi16(_mm512_mullo_epi16(b, c),
-                                                  r128), 8);
-    }
-    return _mm512_packus_epi16(v[0], v[1]);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
 
 /*
