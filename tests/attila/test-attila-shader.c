@@ -710,6 +710,35 @@ static void test_fixed_point(void)
     /* fx(2/3) = 170/256; * 3 = 510/256; + 1 */
     ASSERT_VEC(m->t[0].temp[4], 510.0 / 256 + 1, 510.0 / 256 + 1,
                510.0 / 256 + 1, 510.0 / 256 + 1, 0);
+
+    /*
+     * every run starts with the accumulators at zero (run clears them
+     * when the program first needs exec_alu): a run that leaves them at
+     * 3 * 3, then one that reads them first, in every lane
+     */
+    {
+        Ins acc9[] = {
+            { .opc = ATTILA_SH_FXMUL, .s = { T(1), T(1) },
+              .rbank = ATTILA_BANK_TEMP, .rreg = 5, .mask = 0xF },
+        };
+        Ins read[] = {
+            { .opc = ATTILA_SH_FXMAD, .s = { T(3), T(3) },
+              .rbank = ATTILA_BANK_TEMP, .rreg = 2, .mask = 0xF },
+        };
+        int l;
+
+        for (l = 0; l < 4; l++) {
+            set4(&m->t[l].temp[1], 3, 3, 3, 3);
+            set4(&m->t[l].temp[3], 0.5f, 0.5f, 0.5f, 0.5f);
+        }
+        load(m, 0, acc9, G_N_ELEMENTS(acc9));
+        g_assert_cmpint(run(m, 4), ==, ATTILA_SHADER_OK);
+        load(m, 0, read, G_N_ELEMENTS(read));
+        g_assert_cmpint(run(m, 4), ==, ATTILA_SHADER_OK);
+        for (l = 0; l < 4; l++) {
+            ASSERT_VEC(m->t[l].temp[2], 0.25, 0.25, 0.25, 0.25, 0);
+        }
+    }
     machine_free(m);
 }
 
