@@ -890,6 +890,40 @@ static inline uint32_t attila_convert_z(const AttilaDrawState *ds, double z)
     return zc >= 16777215.0 ? 0xffffff : (uint32_t)zc;
 }
 
+/*
+ * attila_convert_z of a stamp's four pixels (z in v[i][3]) into z[i]; in
+ * SSE2 two pixels a vector with the same double operations, then
+ * !(zc > 0) as 0 and zc >= 2^24 - 1 as 2^24 - 1 by MINPD (zc < m ? zc :
+ * m) masked with zc > 0 (NaN fails it), and the truncation, exact for
+ * 0 <= zc < 2^24 - 1
+ */
+static inline void attila_convert_z4(const AttilaDrawState *ds,
+                                     const double v[4][4], uint32_t z[4])
+{
+#ifdef __SSE2__
+    const __m128d s = _mm_set1_pd(ds->z_scale), o = _mm_set1_pd(ds->z_offset);
+    const __m128d m = _mm_set1_pd(16777215.0);
+    __m128i h[2];
+    int k;
+
+    for (k = 0; k < 2; k++) {
+        __m128d zc = _mm_mul_pd(_mm_add_pd(_mm_mul_pd(
+            s, _mm_setr_pd(v[2 * k][3], v[2 * k + 1][3])), o),
+            _mm_set1_pd((double)((1 << 24) - 1)));
+        zc = _mm_and_pd(_mm_cmpgt_pd(zc, _mm_setzero_pd()),
+                        _mm_min_pd(zc, m));
+        h[k] = _mm_cvttpd_epi32(zc);
+    }
+    _mm_storeu_si128((__m128i *)z, _mm_unpacklo_epi64(h[0], h[1]));
+#else
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        z[i] = attila_convert_z(ds, v[i][3]);
+    }
+#endif
+}
+
 /* interpolator.c */
 /*
  * attila_interpolate's AVX lanes (x86-64 with AVX, not under
