@@ -304,6 +304,9 @@ typedef struct AttilaShInstr {
     uint16_t res_off;       /* result's byte offset in AttilaShaderThread */
     bool fast;              /* the operation runs on all lanes at once */
     bool tex_lanes;         /* TEX with lane-addressed operand and result */
+    /* tex_lanes with a thread register read whole and written whole,
+     * unpredicated and unsaturated: a quad's read may go by pointers */
+    bool tex_quad;
     uint32_t wmask[4];      /* mask per component: all ones if written */
 } AttilaShInstr;
 
@@ -345,10 +348,21 @@ typedef void AttilaTexFn(void *opaque, AttilaTexOp op, uint32_t unit,
                          const AttilaVec4 coord[4], const float param[4],
                          AttilaVec4 result[4]);
 
+/*
+ * A quad's TEX read (ATTILA_TEXOP_READ, no bias) from the four lanes'
+ * coordinate registers straight into their result registers: false,
+ * nothing written, for a texture the unit does not read that way (the
+ * caller then takes AttilaTexFn).
+ */
+typedef bool AttilaTexQuadFn(void *opaque, uint32_t unit,
+                             const float *const coord[4],
+                             float *const result[4]);
+
 typedef struct AttilaShaderEnv {
     const AttilaShInstr *imem;          /* ATTILA_INSTRUCTION_MEMORY */
     const AttilaVec4 *consts;           /* this target's 512 constants */
     AttilaTexFn *tex;
+    AttilaTexQuadFn *tex_quad;          /* NULL: every read through tex */
     void *tex_opaque;
     uint64_t *steps;                    /* if set: instructions executed += */
     /* several lanes run run_lanes' operations by component (shader.c):
@@ -998,6 +1012,9 @@ void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
 
 /* texture-unit.c */
 AttilaTexFn attila_texture_sample;
+/* attila_texture_sample's quad of one LINEAR RGBA8888 Morton level by
+ * pointers (sample_quad's LOD-free path), false for every other texture */
+AttilaTexQuadFn attila_texture_sample_quad;
 
 /*
  * The Z Stencil Test (zstencil-test.c has the clears): one pixel or sample

@@ -1706,6 +1706,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->fs_env.imem = r->core->imem;
         ctx->fs_env.consts = r->core->fconst;
         ctx->fs_env.tex = attila_texture_sample;
+        ctx->fs_env.tex_quad = attila_texture_sample_quad;
         ctx->fs_env.tex_opaque = ctx;
         ctx->fs_env.steps = &ctx->work;
         ctx->shader_error = 0;

@@ -176,6 +176,9 @@ static void prepare_lanes(AttilaShInstr *in)
                     in->res_off != NO_OFF &&
                     (in->op[0].off != NO_OFF ||
                      (in->op[0].bank == ATTILA_BANK_PARAM && !in->relmode));
+    in->tex_quad = in->tex_lanes && in->op[0].off != NO_OFF &&
+                   in->op[0].plain && !in->predicated && in->mask == 15 &&
+                   !in->sat;
     switch (in->opcode) {
     case ATTILA_SH_ADD: case ATTILA_SH_MUL: case ATTILA_SH_MAD:
     case ATTILA_SH_MOV: case ATTILA_SH_DP3: case ATTILA_SH_DP4:
@@ -932,6 +935,20 @@ static void exec_texture_lanes(const Exec *x, const AttilaShInstr *in)
     static const float param[4];
     int l;
 
+    if (in->tex_quad && x->lanes == 4 && x->env->tex_quad) {
+        /* the registers themselves: no copies of the coordinates or the
+         * results (a whole unpredicated write is lane_write's store) */
+        const float *cp[4];
+        float *rp[4];
+
+        for (l = 0; l < 4; l++) {
+            cp[l] = (const float *)((const uint8_t *)&x->t[l] + in->op[0].off);
+            rp[l] = (float *)((uint8_t *)&x->t[l] + in->res_off);
+        }
+        if (x->env->tex_quad(x->env->tex_opaque, in->op[1].reg, cp, rp)) {
+            return;
+        }
+    }
     for (l = 0; l < 4; l++) {
         /* vertex: replicate lane 0 */
         lane_read(x, &x->t[l < x->lanes ? l : 0], &in->op[0], coord[l].f);
