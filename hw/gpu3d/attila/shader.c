@@ -1142,22 +1142,22 @@ lanes_op(const Exec *x, const AttilaShInstr *in, uint8_t opc)
 
 static void run_lanes(const Exec *x, const AttilaShInstr *in)
 {
-    switch (in->opcode) {
-    case ATTILA_SH_ADD:
-        lanes_op(x, in, ATTILA_SH_ADD);
-        break;
-    case ATTILA_SH_MUL:
-        lanes_op(x, in, ATTILA_SH_MUL);
-        break;
-    case ATTILA_SH_MAD:
-        lanes_op(x, in, ATTILA_SH_MAD);
-        break;
-    case ATTILA_SH_MOV:
-        lanes_op(x, in, ATTILA_SH_MOV);
-        break;
-    default:
-        lanes_op(x, in, in->opcode);
-        break;
+    /* an instance a common componentwise operation, one for the rest */
+    static const uint8_t own[] = {
+        ATTILA_SH_ADD, ATTILA_SH_MUL, ATTILA_SH_MAD, ATTILA_SH_MOV,
+    };
+    uint8_t opc = in->opcode;
+
+    if (opc == own[0]) {
+        lanes_op(x, in, own[0]);
+    } else if (opc == own[1]) {
+        lanes_op(x, in, own[1]);
+    } else if (opc == own[2]) {
+        lanes_op(x, in, own[2]);
+    } else if (opc == own[3]) {
+        lanes_op(x, in, own[3]);
+    } else {
+        lanes_op(x, in, opc);
     }
 }
 
