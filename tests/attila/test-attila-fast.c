@@ -550,6 +550,79 @@ static void test_sample_steps(void)
 }
 
 /*
+ * attila_convert_z4 (stamp1's four pixels at once) against
+ * attila_convert_z pixel by pixel, bit for bit: random depth ranges (the
+ * D3D9 and OpenGL factors of random near/far, and wide ones) and z of
+ * every kind: within and around [-1, 1], wide magnitudes, +-0, +-inf, NaN,
+ * and those whose zc lands on 0 and 2^24 - 1 or next to them. Checked to
+ * fail with pixels 1 and 2 swapped, with MAXPD for MINPD, without the
+ * zc > 0 mask, and with the offset added after the 2^24 - 1 scale.
+ */
+static void test_convert_z4(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0x2C4);
+    AttilaDrawState *ds = g_new0(AttilaDrawState, 1);
+    int n, i;
+
+    for (n = 0; n < 200000; n++) {
+        double v[4][4] = { { 0 } };
+        uint32_t got[4];
+        float zn = (float)g_rand_double(rnd), zf = (float)g_rand_double(rnd);
+
+        switch (n % 3) {
+        case 0:     /* D3D9: far - near, near (draw-state.c) */
+            ds->z_scale = (double)(zf - zn);
+            ds->z_offset = (double)zn;
+            break;
+        case 1:     /* OpenGL: half the range, its middle */
+            ds->z_scale = (double)((zf - zn) * 0.5f);
+            ds->z_offset = (double)((zf + zn) * 0.5f);
+            break;
+        default:
+            ds->z_scale = random_wide(rnd);
+            ds->z_offset = random_wide(rnd);
+            break;
+        }
+        for (i = 0; i < 4; i++) {
+            double z;
+            switch (g_rand_int_range(rnd, 0, 8)) {
+            case 0:
+                z = random_wide(rnd);
+                break;
+            case 1: {
+                static const double special[] = {
+                    0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.0,
+                };
+                z = special[g_rand_int_range(rnd, 0, G_N_ELEMENTS(special))];
+                break;
+            }
+            case 2: {
+                /* zc at or next to 0 or 2^24 - 1 */
+                double w = g_rand_boolean(rnd) ? 1.0 : 0.0;
+                z = ds->z_scale != 0.0 ? (w - ds->z_offset) / ds->z_scale : 0.0;
+                z = nextafter(z, g_rand_boolean(rnd) ? INFINITY : -INFINITY);
+                if (g_rand_boolean(rnd)) {
+                    z = nextafter(z, g_rand_boolean(rnd) ? INFINITY : -INFINITY);
+                }
+                break;
+            }
+            default:
+                z = g_rand_double_range(rnd, -1.5, 1.5);
+                break;
+            }
+            v[i][3] = z;
+            v[i][0] = random_wide(rnd);
+        }
+        attila_convert_z4(ds, (const double (*)[4])v, got);
+        for (i = 0; i < 4; i++) {
+            g_assert_cmphex(got[i], ==, attila_convert_z(ds, v[i][3]));
+        }
+    }
+    g_free(ds);
+    g_rand_free(rnd);
+}
+
+/*
  * A stamp's edge and z values with the memo of its tile's 8x8 and 4x4
  * sub-tiles (attila_triangle_eval_stamp_memo's SSE2 pairs, the rasteriser's
  * path) against every level added for each stamp (no memo, as under
@@ -1487,6 +1560,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/interpolate", test_interpolate);
     g_test_add_func("/attila/fast/raster", test_raster);
     g_test_add_func("/attila/fast/sample-steps", test_sample_steps);
+    g_test_add_func("/attila/fast/convert-z4", test_convert_z4);
     g_test_add_func("/attila/fast/copy-program", test_copy_program);
     g_test_add_func("/attila/fast/stamp1", test_stamp1);
     g_test_add_func("/attila/fast/stamp-msaa", test_stamp_msaa);

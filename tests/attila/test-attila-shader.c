@@ -70,6 +70,34 @@ static void fake_tex(void *opaque, AttilaTexOp op, uint32_t unit,
     }
 }
 
+/*
+ * fake_tex by the lanes' registers (AttilaTexQuadFn): the same request
+ * remembered and the same results, for the odd units; the even ones are
+ * left to fake_tex (false, nothing written)
+ */
+static unsigned fake_quads;
+
+static bool fake_tex_quad(void *opaque, uint32_t unit,
+                          const float *const coord[4], float *const result[4])
+{
+    static const float param[4];
+    AttilaVec4 c[4], r[4];
+    int l;
+
+    if (!(unit & 1)) {
+        return false;
+    }
+    for (l = 0; l < 4; l++) {
+        memcpy(c[l].f, coord[l], sizeof(c[l].f));
+    }
+    fake_tex(opaque, ATTILA_TEXOP_READ, unit, c, param, r);
+    for (l = 0; l < 4; l++) {
+        memcpy(result[l], r[l].f, sizeof(r[l].f));
+    }
+    fake_quads++;
+    return true;
+}
+
 static Machine *machine_new(void)
 {
     Machine *m = g_new0(Machine, 1);
@@ -710,6 +738,35 @@ static void test_fixed_point(void)
     /* fx(2/3) = 170/256; * 3 = 510/256; + 1 */
     ASSERT_VEC(m->t[0].temp[4], 510.0 / 256 + 1, 510.0 / 256 + 1,
                510.0 / 256 + 1, 510.0 / 256 + 1, 0);
+
+    /*
+     * every run starts with the accumulators at zero (run clears them
+     * when the program first needs exec_alu): a run that leaves them at
+     * 3 * 3, then one that reads them first, in every lane
+     */
+    {
+        Ins acc9[] = {
+            { .opc = ATTILA_SH_FXMUL, .s = { T(1), T(1) },
+              .rbank = ATTILA_BANK_TEMP, .rreg = 5, .mask = 0xF },
+        };
+        Ins read[] = {
+            { .opc = ATTILA_SH_FXMAD, .s = { T(3), T(3) },
+              .rbank = ATTILA_BANK_TEMP, .rreg = 2, .mask = 0xF },
+        };
+        int l;
+
+        for (l = 0; l < 4; l++) {
+            set4(&m->t[l].temp[1], 3, 3, 3, 3);
+            set4(&m->t[l].temp[3], 0.5f, 0.5f, 0.5f, 0.5f);
+        }
+        load(m, 0, acc9, G_N_ELEMENTS(acc9));
+        g_assert_cmpint(run(m, 4), ==, ATTILA_SHADER_OK);
+        load(m, 0, read, G_N_ELEMENTS(read));
+        g_assert_cmpint(run(m, 4), ==, ATTILA_SHADER_OK);
+        for (l = 0; l < 4; l++) {
+            ASSERT_VEC(m->t[l].temp[2], 0.25, 0.25, 0.25, 0.25, 0);
+        }
+    }
     machine_free(m);
 }
 
@@ -924,6 +981,23 @@ static void random_instruction(GRand *rnd, Ins *in, bool lanes_only)
     in->areg = g_rand_int_range(rnd, 0, 2);
     in->acomp = g_rand_int_range(rnd, 0, 4);
     in->aoff = g_rand_int_range(rnd, -4, 5);
+    if (in->opc == ATTILA_SH_TEX && g_rand_boolean(rnd)) {
+        /* half the TEX a thread register read and written whole, without
+         * predicate or saturation (tex_quad: the registers by pointers),
+         * but for one of those conditions left out now and then */
+        int keep = g_rand_int_range(rnd, 0, 6);
+        if (in->s[0].bank == ATTILA_BANK_PARAM ||
+            in->s[0].bank == ATTILA_BANK_PARAM2) {
+            in->s[0].bank = ATTILA_BANK_TEMP;
+        }
+        if (keep != 0) {
+            in->s[0].swz = XYZW;
+            in->s[0].neg = in->s[0].abs = false;
+        }
+        in->mask = keep == 1 ? in->mask : 15;
+        in->sat = keep == 2 ? in->sat : false;
+        in->pred = keep == 3 ? in->pred : false;
+    }
 }
 
 static void test_lanes_vs_general(void)
@@ -932,6 +1006,10 @@ static void test_lanes_vs_general(void)
     Machine *fast = machine_new(), *gen = machine_new();
     unsigned fast_ops = 0, ops = 0, tex_lanes = 0;
     int prog;
+
+    /* TEX's quads by the registers themselves where the decoding allows */
+    fast->env.tex_quad = fake_tex_quad;
+    fake_quads = 0;
 
     for (prog = 0; prog < 3000; prog++) {
         Ins code[24];
@@ -1017,8 +1095,11 @@ static void test_lanes_vs_general(void)
     /* most instructions took run_lanes, and the test saw the others too */
     g_assert_cmpuint(fast_ops, >, ops / 2);
     g_assert_cmpuint(fast_ops, <, ops * 9 / 10);
-    /* and TEX's lane reads and writes (exec_texture_lanes) */
+    /* and TEX's lane reads and writes (exec_texture_lanes), some of them
+     * by the registers (tex_quad) */
     g_assert_cmpuint(tex_lanes, >, 200);
+    g_test_message("TEX quads by the registers: %u", fake_quads);
+    g_assert_cmpuint(fake_quads, >, 20);
     fast->env.steps = gen->env.steps = NULL;
     fast->env.by_component = false;
     machine_free(fast);

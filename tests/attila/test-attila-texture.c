@@ -418,7 +418,7 @@ static void test_rgba8_vs_general(void)
     uint8_t *mem[8][ATTILA_CUBEMAP_IMAGES];
     /* up to 256 x 256 texels: 4 x 4 superblocks of 64 x 64 */
     const size_t level_bytes = 256 * 256 * 4;
-    uint32_t l, f;
+    uint32_t l, f, quads = 0;
     int n, q, k;
 
     for (l = 0; l < 8; l++) {
@@ -520,8 +520,44 @@ static void test_rgba8_vs_general(void)
             attila_texture_sample(&ctx, op, 0, c, param, want);
             /* NaN payloads aside (same-words.h) */
             g_assert_true(attila_same_words(got, want, sizeof(got)));
+
+            /*
+             * the shader's one call with the lanes' registers
+             * (attila_texture_sample_quad): registers apart in memory,
+             * the general read's result when it takes the quad, nothing
+             * written when it does not
+             */
+            {
+                AttilaVec4 reg[4][3];
+                const float *cp[4];
+                float *rp[4];
+
+                memset(reg, 0x5a, sizeof(reg));
+                for (k = 0; k < 4; k++) {
+                    reg[k][k % 3] = c[k];
+                    cp[k] = reg[k][k % 3].f;
+                    rp[k] = reg[k][(k + 1) % 3].f;
+                }
+                ts->rgba8_morton = true;
+                if (attila_texture_sample_quad(&ctx, 0, cp, rp)) {
+                    quads++;
+                    for (k = 0; k < 4; k++) {
+                        g_assert_true(attila_same_words(rp[k], want[k].f,
+                                                        sizeof(want[k])));
+                    }
+                } else {
+                    for (k = 0; k < 4; k++) {
+                        g_assert_cmphex(reg[k][(k + 1) % 3].u[0], ==,
+                                        0x5a5a5a5au);
+                    }
+                }
+                ts->rgba8_morton = false;
+            }
         }
     }
+    /* the quad path taken often enough to mean something */
+    g_test_message("quads by pointers: %u", quads);
+    g_assert_cmpuint(quads, >, 1000);
     for (l = 0; l < 8; l++) {
         for (f = 0; f < ATTILA_CUBEMAP_IMAGES; f++) {
             g_free(mem[l][f]);

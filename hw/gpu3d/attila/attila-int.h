@@ -304,6 +304,9 @@ typedef struct AttilaShInstr {
     uint16_t res_off;       /* result's byte offset in AttilaShaderThread */
     bool fast;              /* the operation runs on all lanes at once */
     bool tex_lanes;         /* TEX with lane-addressed operand and result */
+    /* tex_lanes with a thread register read whole and written whole,
+     * unpredicated and unsaturated: a quad's read may go by pointers */
+    bool tex_quad;
     uint32_t wmask[4];      /* mask per component: all ones if written */
 } AttilaShInstr;
 
@@ -345,10 +348,21 @@ typedef void AttilaTexFn(void *opaque, AttilaTexOp op, uint32_t unit,
                          const AttilaVec4 coord[4], const float param[4],
                          AttilaVec4 result[4]);
 
+/*
+ * A quad's TEX read (ATTILA_TEXOP_READ, no bias) from the four lanes'
+ * coordinate registers straight into their result registers: false,
+ * nothing written, for a texture the unit does not read that way (the
+ * caller then takes AttilaTexFn).
+ */
+typedef bool AttilaTexQuadFn(void *opaque, uint32_t unit,
+                             const float *const coord[4],
+                             float *const result[4]);
+
 typedef struct AttilaShaderEnv {
     const AttilaShInstr *imem;          /* ATTILA_INSTRUCTION_MEMORY */
     const AttilaVec4 *consts;           /* this target's 512 constants */
     AttilaTexFn *tex;
+    AttilaTexQuadFn *tex_quad;          /* NULL: every read through tex */
     void *tex_opaque;
     uint64_t *steps;                    /* if set: instructions executed += */
     /* several lanes run run_lanes' operations by component (shader.c):
@@ -892,6 +906,40 @@ static inline uint32_t attila_convert_z(const AttilaDrawState *ds, double z)
     return zc >= 16777215.0 ? 0xffffff : (uint32_t)zc;
 }
 
+/*
+ * attila_convert_z of a stamp's four pixels (z in v[i][3]) into z[i]; in
+ * SSE2 two pixels a vector with the same double operations, then
+ * !(zc > 0) as 0 and zc >= 2^24 - 1 as 2^24 - 1 by MINPD (zc < m ? zc :
+ * m) masked with zc > 0 (NaN fails it), and the truncation, exact for
+ * 0 <= zc < 2^24 - 1
+ */
+static inline void attila_convert_z4(const AttilaDrawState *ds,
+                                     const double v[4][4], uint32_t z[4])
+{
+#ifdef __SSE2__
+    const __m128d s = _mm_set1_pd(ds->z_scale), o = _mm_set1_pd(ds->z_offset);
+    const __m128d m = _mm_set1_pd(16777215.0);
+    __m128i h[2];
+    int k;
+
+    for (k = 0; k < 2; k++) {
+        __m128d zc = _mm_mul_pd(_mm_add_pd(_mm_mul_pd(
+            s, _mm_setr_pd(v[2 * k][3], v[2 * k + 1][3])), o),
+            _mm_set1_pd((double)((1 << 24) - 1)));
+        zc = _mm_and_pd(_mm_cmpgt_pd(zc, _mm_setzero_pd()),
+                        _mm_min_pd(zc, m));
+        h[k] = _mm_cvttpd_epi32(zc);
+    }
+    _mm_storeu_si128((__m128i *)z, _mm_unpacklo_epi64(h[0], h[1]));
+#else
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        z[i] = attila_convert_z(ds, v[i][3]);
+    }
+#endif
+}
+
 /* interpolator.c */
 /*
  * attila_interpolate's AVX lanes (x86-64 with AVX, not under
@@ -970,6 +1018,9 @@ void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
 
 /* texture-unit.c */
 AttilaTexFn attila_texture_sample;
+/* attila_texture_sample's quad of one LINEAR RGBA8888 Morton level by
+ * pointers (sample_quad's LOD-free path), false for every other texture */
+AttilaTexQuadFn attila_texture_sample_quad;
 
 /*
  * The Z Stencil Test (zstencil-test.c has the clears): one pixel or sample

@@ -737,24 +737,29 @@ stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double v[4][4],
     uint32_t zs[4] = { 0 }, lane_z[4] = { 0 };
     uint8_t *z0 = NULL;
     unsigned i, n;
-    bool cov_write_done = false;
+    bool cov_write_done = false, scalar_early;
 #ifdef __SSE2__
     __m128 ch[4];
 #endif
 
     ctx->quads++;
 
-    early = ctx->early;
+    early = scalar_early = ctx->early;
     if (ctx->ztest) {
         /* a stamp's four pixels are consecutive (ATTILA ref. Render
          * Buffer Tiling, level 5) */
         z0 = ds->zptr + ctx->zx[qx >> 1] + ctx->zy[qy >> 1];
-        for (i = 0; i < 4; i++) {
-            if ((cov >> i) & 1) {
-                zs[i] = attila_convert_z(ds, v[i][3]);
-            }
+        /* the four pixels' z (an uncovered pixel's is not used) */
+        attila_convert_z4(ds, v, zs);
+#ifdef __SSE2__
+        if (early && ds->depth_only) {
+            /* the four consecutive z words by one test */
+            cov = attila_depth_only_test4(ds, _mm_loadu_si128((__m128i *)zs),
+                                          z0, cov);
+            scalar_early = false;
         }
-        for (i = 0; i < 4 && early; i++) {
+#endif
+        for (i = 0; i < 4 && scalar_early; i++) {
             if ((cov >> i) & 1) {
                 uint32_t w;
                 memcpy(&w, z0 + 4 * i, 4);
@@ -783,9 +788,13 @@ stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double v[4][4],
             attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps,
                                          ds->fs_outs);
         }
-        /* input 0's z (the covered pixels' were converted above: the same) */
-        for (i = 0; i < 4 && (ds->fs_inputs & 1); i++) {
-            lane_z[i] = attila_convert_z(ds, v[i][3]);
+        /* input 0's z (converted above when the draw tests z) */
+        if (ds->fs_inputs & 1) {
+            if (ctx->ztest) {
+                memcpy(lane_z, zs, sizeof(zs));
+            } else {
+                attila_convert_z4(ds, v, lane_z);
+            }
         }
         attila_interpolate(ds, t, lane_v, lane_z, qx, qy, ctx->lane);
         if (!shade_stamp(ctx)) {
@@ -1840,6 +1849,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->fs_env.imem = r->core->imem;
         ctx->fs_env.consts = r->core->fconst;
         ctx->fs_env.tex = attila_texture_sample;
+        ctx->fs_env.tex_quad = attila_texture_sample_quad;
         ctx->fs_env.tex_opaque = ctx;
         ctx->fs_env.steps = &ctx->work;
         ctx->shader_error = 0;

@@ -176,6 +176,9 @@ static void prepare_lanes(AttilaShInstr *in)
                     in->res_off != NO_OFF &&
                     (in->op[0].off != NO_OFF ||
                      (in->op[0].bank == ATTILA_BANK_PARAM && !in->relmode));
+    in->tex_quad = in->tex_lanes && in->op[0].off != NO_OFF &&
+                   in->op[0].plain && !in->predicated && in->mask == 15 &&
+                   !in->sat;
     switch (in->opcode) {
     case ATTILA_SH_ADD: case ATTILA_SH_MUL: case ATTILA_SH_MAD:
     case ATTILA_SH_MOV: case ATTILA_SH_DP3: case ATTILA_SH_DP4:
@@ -873,12 +876,10 @@ static bool jump_taken(const Exec *x, const AttilaShInstr *in)
 
 /* ---- the common operations over all lanes (prepare_lanes) ---------------- */
 
-static inline void lane_read(const Exec *x, const AttilaShaderThread *t,
-                             const AttilaShOperand *o, float v[4])
+/* the operand o of a lane whose register is r */
+static inline void lane_read_at(const AttilaVec4 *r, const AttilaShOperand *o,
+                                float v[4])
 {
-    const AttilaVec4 *r = o->off != NO_OFF ?
-        (const AttilaVec4 *)((const uint8_t *)t + o->off) :
-        &x->env->consts[o->reg];
     uint32_t u[4];
     int c;
 
@@ -890,6 +891,14 @@ static inline void lane_read(const Exec *x, const AttilaShaderThread *t,
         u[c] = (r->u[o->sel[c]] & o->and_bits) ^ o->xor_bits;
     }
     memcpy(v, u, sizeof(u));
+}
+
+static inline void lane_read(const Exec *x, const AttilaShaderThread *t,
+                             const AttilaShOperand *o, float v[4])
+{
+    lane_read_at(o->off != NO_OFF ?
+                 (const AttilaVec4 *)((const uint8_t *)t + o->off) :
+                 &x->env->consts[o->reg], o, v);
 }
 
 /*
@@ -926,6 +935,20 @@ static void exec_texture_lanes(const Exec *x, const AttilaShInstr *in)
     static const float param[4];
     int l;
 
+    if (in->tex_quad && x->lanes == 4 && x->env->tex_quad) {
+        /* the registers themselves: no copies of the coordinates or the
+         * results (a whole unpredicated write is lane_write's store) */
+        const float *cp[4];
+        float *rp[4];
+
+        for (l = 0; l < 4; l++) {
+            cp[l] = (const float *)((const uint8_t *)&x->t[l] + in->op[0].off);
+            rp[l] = (float *)((uint8_t *)&x->t[l] + in->res_off);
+        }
+        if (x->env->tex_quad(x->env->tex_opaque, in->op[1].reg, cp, rp)) {
+            return;
+        }
+    }
     for (l = 0; l < 4; l++) {
         /* vertex: replicate lane 0 */
         lane_read(x, &x->t[l < x->lanes ? l : 0], &in->op[0], coord[l].f);
@@ -954,15 +977,11 @@ static void exec_texture_lanes(const Exec *x, const AttilaShInstr *in)
  * saturation MAXPS(0, MINPS(v, 1)), which is clampf(v, 0, 1) with NaN to 1
  * and -0 kept, and the write mask as AND/ANDNOT of the old and new bits.
  */
-static inline __m128 lane_read4(const Exec *x, const AttilaShaderThread *t,
-                                const AttilaShOperand *o)
+static inline __m128 lane_read4(const AttilaVec4 *r, const AttilaShOperand *o)
 {
-    const AttilaVec4 *r;
     float f[4];
     __m128 v;
 
-    r = o->off != NO_OFF ? (const AttilaVec4 *)((const uint8_t *)t + o->off) :
-        &x->env->consts[o->reg];
     if (o->plain) {
         return _mm_loadu_ps(r->f);
     }
@@ -976,7 +995,7 @@ static inline __m128 lane_read4(const Exec *x, const AttilaShaderThread *t,
     } else if (o->shape <= 4) {
         v = _mm_set1_ps(r->f[o->shape - 1]);
     } else {
-        lane_read(x, t, o, f);
+        lane_read_at(r, o, f);
         return _mm_loadu_ps(f);
     }
     return _mm_castsi128_ps(_mm_xor_si128(
@@ -984,12 +1003,56 @@ static inline __m128 lane_read4(const Exec *x, const AttilaShaderThread *t,
         _mm_set1_epi32((int)o->xor_bits)));
 }
 
-static void run_lanes(const Exec *x, const AttilaShInstr *in)
+/*
+ * An operand's register in lane 0 and the step to the next lane's: the
+ * threads' registers are one AttilaShaderThread apart, a constant is the
+ * same for every lane
+ */
+typedef struct LaneSrc {
+    const uint8_t *p;
+    size_t step;
+} LaneSrc;
+
+static inline LaneSrc lane_src(const Exec *x, const AttilaShOperand *o)
+{
+    LaneSrc q;
+
+    if (o->off != NO_OFF) {
+        q.p = (const uint8_t *)x->t + o->off;
+        q.step = sizeof(AttilaShaderThread);
+    } else {
+        q.p = (const uint8_t *)&x->env->consts[o->reg];
+        q.step = 0;
+    }
+    return q;
+}
+
+static inline const AttilaVec4 *lane_at(LaneSrc q, int l)
+{
+    return (const AttilaVec4 *)(q.p + (size_t)l * q.step);
+}
+
+/*
+ * The lanes of one instruction; opc is a constant in run_lanes' instances
+ * of the common componentwise operations, so that their opcode switch and
+ * operand count are decided once for the instruction, not once a lane
+ */
+static inline __attribute__((always_inline)) void
+lanes_op(const Exec *x, const AttilaShInstr *in, uint8_t opc)
 {
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
     const __m128i wm = _mm_loadu_si128((const __m128i *)in->wmask);
+    int nops = opc == ATTILA_SH_MOV ? 1 : opc == ATTILA_SH_MAD ? 3 :
+               opc == ATTILA_SH_ADD || opc == ATTILA_SH_MUL ? 2 : in->nops;
+    LaneSrc qa = lane_src(x, &in->op[0]), qb = qa, qc = qa;
     int l;
 
+    if (nops > 1) {
+        qb = lane_src(x, &in->op[1]);
+    }
+    if (nops > 2) {
+        qc = lane_src(x, &in->op[2]);
+    }
     for (l = 0; l < x->lanes; l++) {
         AttilaShaderThread *t = &x->t[l];
         __m128 a, b = zero, c = zero, r, m;
@@ -999,14 +1062,14 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
         if (in->predicated && t->pred[in->pred_reg] == in->invert_pred) {
             continue;
         }
-        a = lane_read4(x, t, &in->op[0]);
-        if (in->nops > 1) {
-            b = lane_read4(x, t, &in->op[1]);
+        a = lane_read4(lane_at(qa, l), &in->op[0]);
+        if (nops > 1) {
+            b = lane_read4(lane_at(qb, l), &in->op[1]);
         }
-        if (in->nops > 2) {
-            c = lane_read4(x, t, &in->op[2]);
+        if (nops > 2) {
+            c = lane_read4(lane_at(qc, l), &in->op[2]);
         }
-        switch (in->opcode) {
+        switch (opc) {
         case ATTILA_SH_ADD:
             r = _mm_add_ps(a, b);
             break;
@@ -1025,8 +1088,8 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
             /* the products at once, their sum in the C order */
             _mm_storeu_ps(fr, _mm_mul_ps(a, b));
             _mm_storeu_ps(fb, b);
-            fr[0] = in->opcode == ATTILA_SH_DP3 ? fr[0] + fr[1] + fr[2] :
-                    in->opcode == ATTILA_SH_DP4 ?
+            fr[0] = opc == ATTILA_SH_DP3 ? fr[0] + fr[1] + fr[2] :
+                    opc == ATTILA_SH_DP4 ?
                     fr[0] + fr[1] + fr[2] + fr[3] :
                     fr[0] + fr[1] + fr[2] + fb[3];
             r = _mm_set1_ps(fr[0]);
@@ -1060,7 +1123,7 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
             break;
         default:        /* the scalar operations: of a's last selector */
             _mm_storeu_ps(fa, a);
-            r = _mm_set1_ps(scalar_op(in->opcode, fa[3]));
+            r = _mm_set1_ps(scalar_op(opc, fa[3]));
             break;
         }
         if (in->sat) {
@@ -1074,6 +1137,27 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
                     _mm_andnot_si128(wm, old)));
         }
         _mm_storeu_ps((float *)dst, r);
+    }
+}
+
+static void run_lanes(const Exec *x, const AttilaShInstr *in)
+{
+    /* an instance a common componentwise operation, one for the rest */
+    static const uint8_t own[] = {
+        ATTILA_SH_ADD, ATTILA_SH_MUL, ATTILA_SH_MAD, ATTILA_SH_MOV,
+    };
+    uint8_t opc = in->opcode;
+
+    if (opc == own[0]) {
+        lanes_op(x, in, own[0]);
+    } else if (opc == own[1]) {
+        lanes_op(x, in, own[1]);
+    } else if (opc == own[2]) {
+        lanes_op(x, in, own[2]);
+    } else if (opc == own[3]) {
+        lanes_op(x, in, own[3]);
+    } else {
+        lanes_op(x, in, opc);
     }
 }
 
@@ -1521,12 +1605,9 @@ static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
 {
     Exec x = { env, t, lanes };
     double fxacc[ATTILA_SH_BATCH][4];
+    bool fx_clear = false;
     unsigned steps;
     int l;
-
-    /* the lanes' fixed-point accumulators (a quad's: as many as before
-     * the batches of more lanes) */
-    memset(fxacc, 0, lanes * sizeof(fxacc[0]));
 
     for (steps = 0; steps < ATTILA_SH_MAX_STEPS; steps++) {
         const AttilaShInstr *in;
@@ -1589,6 +1670,16 @@ static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
             }
             break;
         default:
+            /*
+             * the lanes' fixed-point accumulators start at zero each run:
+             * cleared when the program first reaches an instruction that
+             * exec_alu runs (the FX ones among them), not for every
+             * fragment quad of a program that has none
+             */
+            if (!fx_clear) {
+                memset(fxacc, 0, lanes * sizeof(fxacc[0]));
+                fx_clear = true;
+            }
             for (l = 0; l < lanes; l++) {
                 exec_alu(&x, in, l, fxacc);
             }

@@ -717,7 +717,7 @@ static inline __m128i morton_part_lanes(__m128i i, int odd, uint32_t sb_shift)
  */
 static inline void filter_rgba8_quad(const AttilaTexState *ts,
                                      const __m128i w[4], __m128 a, __m128 b,
-                                     AttilaVec4 out[4])
+                                     float *const out[4])
 {
     const __m128 one = _mm_set1_ps(1.0f);
     const __m128i byte = _mm_set1_epi32(0xff);
@@ -745,7 +745,7 @@ static inline void filter_rgba8_quad(const AttilaTexState *ts,
         if (ts->reverse) {
             ch[q] = _mm_shuffle_ps(ch[q], ch[q], _MM_SHUFFLE(0, 1, 2, 3));
         }
-        _mm_storeu_ps(out[q].f, ch[q]);
+        _mm_storeu_ps(out[q], ch[q]);
     }
 }
 
@@ -759,8 +759,8 @@ static inline void filter_rgba8_quad(const AttilaTexState *ts,
  * size that is not a power of two.
  */
 static bool sample_quad_linear_rgba8(const AttilaTexState *ts, uint32_t l,
-                                     uint32_t face, const AttilaVec4 c[4],
-                                     AttilaVec4 out[4])
+                                     uint32_t face, const float *const c[4],
+                                     float *const out[4])
 {
     static const uint8_t zero[4];
     const AttilaTexLevel *lv = &ts->level[l][face];
@@ -783,7 +783,7 @@ static bool sample_quad_linear_rgba8(const AttilaTexState *ts, uint32_t l,
         }
     }
     for (k = 0; k < 4; k++) {
-        uv[k] = _mm_loadu_ps(c[k].f);
+        uv[k] = _mm_loadu_ps(c[k]);
     }
     _MM_TRANSPOSE4_PS(uv[0], uv[1], uv[2], uv[3]);
     rows = _mm_set1_epi32(lv->ptr && lv->depth > 0 ? -1 : 0);
@@ -908,8 +908,11 @@ TEXEL_PATH_INLINE void sample_quad(const AttilaTexState *ts, TexelPath path,
         uint32_t l = MIN(base, ATTILA_MAX_TEXTURE_SIZE - 1);
 
 #ifdef __SSE2__
+        const float *cp[4] = { coord[0].f, coord[1].f, coord[2].f, coord[3].f };
+        float *op[4] = { out[0].f, out[1].f, out[2].f, out[3].f };
+
         if (ts->min_filter == ATTILA_LINEAR &&
-            sample_quad_linear_rgba8(ts, l, face, coord, out)) {
+            sample_quad_linear_rgba8(ts, l, face, cp, op)) {
             return;
         }
 #endif
@@ -1025,6 +1028,32 @@ TEXEL_PATH_INLINE void sample_quad(const AttilaTexState *ts, TexelPath path,
                          filter == ATTILA_LINEAR_MIPMAP_NEAREST, s, out[i].f);
         }
     }
+}
+
+bool attila_texture_sample_quad(void *opaque, uint32_t unit,
+                                const float *const coord[4],
+                                float *const result[4])
+{
+#ifdef __SSE2__
+    AttilaRenderCtx *ctx = opaque;
+    const AttilaTexState *ts;
+
+    if (unit >= ATTILA_MAX_TEXTURES) {
+        return false;
+    }
+    /* sample_quad's conditions for its LOD-free LINEAR path; a cube map's
+     * face and coordinates are sample_quad's */
+    ts = &ctx->ds->tex[unit];
+    if (!ts->enabled || !ts->rgba8_morton || ts->mode == ATTILA_TEX_CUBEMAP ||
+        ts->min_filter != ATTILA_LINEAR || ts->mag_filter != ATTILA_LINEAR) {
+        return false;
+    }
+    return sample_quad_linear_rgba8(ts, MIN(ts->min_level,
+                                            ATTILA_MAX_TEXTURE_SIZE - 1), 0,
+                                    coord, result);
+#else
+    return false;
+#endif
 }
 
 void attila_texture_sample(void *opaque, AttilaTexOp op, uint32_t unit,
