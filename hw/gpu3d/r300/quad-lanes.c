@@ -1051,30 +1051,6 @@ tex8_group(const R300Tri *t, const R300QuadLanes *ql, const __m128 lin[3],
 }
 
 /*
- * The texture coordinate of eight pixels from their weights wk: rs_lanes's
- * (w0 a0 + w1 a1) + w2 a2 of the components the fetch reads (S, T, and Q
- * where it projects: r300_tx_lanes_sample8); R is never read, and stays
- * unset
- */
-static inline R300_AVX2_INLINE void
-tex8_coord(const __m256 wk[3], const __m256 a[4][3], bool proj,
-           __m256 coord[4])
-{
-    int ch;
-
-    for (ch = 0; ch < 4; ch++) {
-        if (ch == 2 || (ch == 3 && !proj)) {
-            coord[ch] = _mm256_setzero_ps();
-            continue;
-        }
-        coord[ch] = _mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(wk[0], a[ch][0]),
-                          _mm256_mul_ps(wk[1], a[ch][1])),
-            _mm256_mul_ps(wk[2], a[ch][2]));
-    }
-}
-
-/*
  * `plain`: no depth test or blend, a linear target written without
  * channel mask or pre-quantise (the loop holds no test of them)
  */
@@ -1120,20 +1096,23 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
             __m256 lin[2][3], bar[2][3], coord[2][4], src[2][4];
             int h;
 
-#pragma GCC unroll 2
             for (h = 0; h < 2; h++) {
                 g3d_walk8_next(&g, &walk, lin[h], persp ? bar[h] : NULL,
                                persp == 2, avx512);
             }
-#pragma GCC unroll 2
             for (h = 0; h < 2; h++) {
-                tex8_coord(persp ? bar[h] : lin[h], a, tc.proj, coord[h]);
+                const __m256 *wk = persp ? bar[h] : lin[h];
+
+                for (ch = 0; ch < 4; ch++) {
+                    coord[h][ch] = _mm256_add_ps(
+                        _mm256_add_ps(_mm256_mul_ps(wk[0], a[ch][0]),
+                                      _mm256_mul_ps(wk[1], a[ch][1])),
+                        _mm256_mul_ps(wk[2], a[ch][2]));
+                }
             }
-#pragma GCC unroll 2
             for (h = 0; h < 2; h++) {
                 r300_tx_lanes_sample8(&tc, coord[h], src[h]);
             }
-#pragma GCC unroll 2
             for (h = 0; h < 2; h++) {
                 _mm256_storeu_si256((__m256i *)(crow + 4 * (x - xa)),
                                     g3d_unorm8x8_lanes(src[h]));
@@ -1164,7 +1143,12 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
                 m1 = x + 4 >= x1 ? 0 : x + 8 > x1 ? 0xFu >> (x + 8 - x1)
                                                   : 0xF;
             }
-            tex8_coord(wk, a, tc.proj, coord);
+            for (ch = 0; ch < 4; ch++) {
+                coord[ch] = _mm256_add_ps(
+                    _mm256_add_ps(_mm256_mul_ps(wk[0], a[ch][0]),
+                                  _mm256_mul_ps(wk[1], a[ch][1])),
+                    _mm256_mul_ps(wk[2], a[ch][2]));
+            }
             r300_tx_lanes_sample8(&tc, coord, src8);
             if (plain && (m0 & m1) == 0xF) {
                 /*

@@ -147,31 +147,22 @@ static inline R300_AVX2_INLINE __m256i r300_tx_byte8(__m256i t, int k)
 /*
  * r300_tx_lanes_sample of eight pixels (coordinate component k in coord[k],
  * pixel p in lane p; out[k] as there) for a unit with `base_inside`, its
- * constants in c (r300_tx_lanes8_setup). Reads coord[0], coord[1] and,
- * projected (c->proj), coord[3] only.
+ * constants in c (r300_tx_lanes8_setup)
  */
 static inline R300_AVX2_INLINE void
 r300_tx_lanes_sample8(const R300TxLanes8 *c, const __m256 coord[4],
                       __m256 out[4])
 {
-    __m256 q, s, t, wx1, wy1, wx[2], wy[2], acc[4];
-    __m256 one = _mm256_setzero_ps();
+    __m256 q, wx1, wy1, wx[2], wy[2], acc[4], one = _mm256_setzero_ps();
     __m256i ix[2], iy[2], x4[2];
     int jx, jy, ch, k;
 
-    /*
-     * Unprojected, tx-lanes.c's s * 1.0f is s (NaN but for its quiet bit,
-     * which the clamp's MAXPS turns into -65536 either way): not done
-     */
-    s = coord[0];
-    t = coord[1];
-    if (c->proj) {
-        q = _mm256_div_ps(_mm256_set1_ps(1.0f), coord[3]);
-        s = _mm256_mul_ps(s, q);
-        t = _mm256_mul_ps(t, q);
-    }
-    wx1 = r300_tx_axis8(s, c->w, c->clamp[0], c->linear, &ix[0], &ix[1]);
-    wy1 = r300_tx_axis8(t, c->h, c->clamp[1], c->linear, &iy[0], &iy[1]);
+    q = c->proj ? _mm256_div_ps(_mm256_set1_ps(1.0f), coord[3])
+                : _mm256_set1_ps(1.0f);
+    wx1 = r300_tx_axis8(_mm256_mul_ps(coord[0], q), c->w, c->clamp[0],
+                        c->linear, &ix[0], &ix[1]);
+    wy1 = r300_tx_axis8(_mm256_mul_ps(coord[1], q), c->h, c->clamp[1],
+                        c->linear, &iy[0], &iy[1]);
     wx[0] = _mm256_sub_ps(_mm256_set1_ps(1.0f), wx1);
     wx[1] = wx1;
     wy[0] = _mm256_sub_ps(_mm256_set1_ps(1.0f), wy1);
