@@ -1,7 +1,9 @@
 /*
  * Benchmark settings from the environment:
  *   GPU3D_BENCH_SIMD=sse2|avx|avx2|avx512  the fast functions' instruction
- *                 set level at most that (common/g3d-core.h g3d_simd_max)
+ *                 set level at most that (common/g3d-core.h g3d_simd_max,
+ *                 and g3d_simd_textured_max: without it, textured spans
+ *                 take AVX2 on an Intel CPU with AVX-512)
  *   GPU3D_BENCH_NO_AVX=1                   SSE2 (as GPU3D_BENCH_SIMD=sse2)
  *   GPU3D_BENCH_CPU_CLOCK=1                time by the process's CPU time
  *                 instead of the wall clock: on a shared machine, time
@@ -39,7 +41,9 @@ static inline void bench_simd_from_env(void)
     g3d_no_avx = getenv("GPU3D_BENCH_NO_AVX") != NULL;
     for (i = 0; s && i < sizeof(names) / sizeof(names[0]); i++) {
         if (!strcmp(s, names[i])) {
+            /* that level for every span, the textured ones too */
             g3d_simd_max = (G3DSimdLevel)i;
+            g3d_simd_textured_max = (int)i;
             return;
         }
     }

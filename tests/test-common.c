@@ -997,6 +997,39 @@ static void test_float_unpack(void)
     }
 }
 
+/*
+ * g3d_simd_level_textured: by default AVX2 at most on an Intel CPU (whose
+ * 512-bit uops take port 1's vector units from the 256-bit work), the
+ * CPU's level elsewhere; never above g3d_simd_level(); exactly the level
+ * asked for when g3d_simd_textured_max and g3d_simd_max name one (tests,
+ * GPU3D_BENCH_SIMD)
+ */
+static void test_simd_textured(void)
+{
+    G3DSimdLevel cpu = g3d_simd_level(), want = cpu;
+    int l;
+
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (cpu == G3D_SIMD_AVX512 && __builtin_cpu_is("intel")) {
+        want = G3D_SIMD_AVX2;
+    }
+#endif
+    g_test_message("CPU level %d, textured spans %d", cpu,
+                   g3d_simd_level_textured());
+    g_assert_cmpint(g3d_simd_textured_max, ==, -1);
+    g_assert_cmpint(g3d_simd_level_textured(), ==, want);
+    for (l = G3D_SIMD_SSE2; l <= G3D_SIMD_AVX512; l++) {
+        g3d_simd_max = (G3DSimdLevel)l;
+        g_assert_cmpint(g3d_simd_level_textured(), <=, g3d_simd_level());
+        g3d_simd_textured_max = G3D_SIMD_AVX512;
+        g_assert_cmpint(g3d_simd_level_textured(), ==, g3d_simd_level());
+        g3d_simd_textured_max = l;
+        g_assert_cmpint(g3d_simd_level_textured(), ==, g3d_simd_level());
+        g3d_simd_textured_max = -1;
+    }
+    g3d_simd_max = G3D_SIMD_AVX512;
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1022,5 +1055,6 @@ int main(int argc, char **argv)
     g_test_add_func("/common/tile-owner", test_tile_owner);
     g_test_add_func("/common/pool-shared", test_pool_shared);
     g_test_add_func("/common/pool-try", test_pool_try);
+    g_test_add_func("/common/simd-textured", test_simd_textured);
     return g_test_run();
 }

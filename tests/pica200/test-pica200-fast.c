@@ -28,8 +28,10 @@
  * compared in every depth format and function, one case in four with a
  * vertex whose 1/w is below 2^-40. The spans have SSE2, AVX, AVX2 and
  * AVX-512 instances (the last two eight pixels a group; chosen by the
- * CPU): that test runs at each level (g3d_simd_max), so that every level
- * the CPU has is compared.
+ * CPU): that test runs at each level (g3d_simd_max, and
+ * g3d_simd_textured_max: the textured spans at that level too, although
+ * an Intel CPU takes AVX2 ones by default), so that every level the CPU
+ * has is compared.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -340,11 +342,14 @@ static Path run(PicaTest *t, uint32_t seed, bool general, uint8_t *out,
 
     pica200_stats(t->core, &st0);
     g3d_general_path = general;
+    /* exactly that level, the textured spans too (whatever the CPU) */
     g3d_simd_max = general ? G3D_SIMD_SSE2 : simd_cap;
+    g3d_simd_textured_max = (int)simd_cap;
     pt_kick(t, &b, LIST_OFF);
     g_assert_true(pt_run(t, 1u << 20));
     g3d_general_path = false;
     g3d_simd_max = G3D_SIMD_AVX512;
+    g3d_simd_textured_max = -1;
     pt_wreg(t, GPUREG_IRQ_ACK0, 0);
     memcpy(out, t->vram, SURF_BYTES * 2);
     cb_free(&b);
@@ -372,10 +377,13 @@ static void test_fast_equals_general(gconstpointer data)
                : G3D_SIMD_AVX512;
     if (linear_cases) {
         g3d_simd_max = simd_cap;
+        g3d_simd_textured_max = (int)simd_cap;
         g_test_message("textured spans: %s", (const char *[]){
                            "SSE2", "AVX", "AVX2, eight pixels a call",
-                           "AVX-512, eight pixels a call" }[g3d_simd_level()]);
+                           "AVX-512, eight pixels a call" }
+                       [g3d_simd_level_textured()]);
         g3d_simd_max = G3D_SIMD_AVX512;
+        g3d_simd_textured_max = -1;
     }
     if (span_cases) {
         g3d_simd_max = simd_cap;

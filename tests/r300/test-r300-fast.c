@@ -11,9 +11,10 @@
  * AVX-512 instances (chosen by the CPU), and those that move a fetch AVX2
  * and AVX-512 ones sampling eight pixels a call (span_tex8); span8 and
  * span_tex8 have instances for a plain colour write and span8 for each
- * vertex order: the lanes cases run at each level (g3d_simd_max), so that
- * every level the CPU has is compared, and the plain ones lean towards
- * the plain instances.
+ * vertex order: the lanes cases run at each level (g3d_simd_max, and
+ * g3d_simd_textured_max: the textured spans at that level too, although
+ * an Intel CPU takes AVX2 ones by default), so that every level the CPU
+ * has is compared, and the plain ones lean towards the plain instances.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -460,10 +461,13 @@ static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
     g_rand_free(r);
 
     g3d_general_path = general;
+    /* exactly that level, the textured spans too (whatever the CPU) */
     g3d_simd_max = general ? G3D_SIMD_SSE2 : var->simd;
+    g3d_simd_textured_max = (int)var->simd;
     r300_rig_ring_run(d, cmdbuf, c.n);
     g3d_general_path = false;
     g3d_simd_max = G3D_SIMD_AVX512;
+    g3d_simd_textured_max = -1;
     *path = d->core->draw->shade == r300_quad ? PATH_GENERAL : PATH_FAST;
     *tex_lanes = *plain = false;
 #ifdef __SSE2__
@@ -541,10 +545,14 @@ static void test_fast_equals_general(gconstpointer data)
                    taken[PATH_GENERAL], taken[PATH_FAST], lanes,
                    taken[PATH_LANES_BLEND], tex_lanes, plain, filled);
     g3d_simd_max = v->simd;
-    g_test_message("spans: %s", (const char *[]){
+    g3d_simd_textured_max = (int)v->simd;
+    g_test_message("spans: %s, textured %s", (const char *[]){
                        "SSE2", "AVX", "AVX2, 8 pixels",
-                       "AVX-512, 8 pixels" }[g3d_simd_level()]);
+                       "AVX-512, 8 pixels" }[g3d_simd_level()],
+                   (const char *[]){ "SSE2", "AVX", "AVX2", "AVX-512" }
+                   [g3d_simd_level_textured()]);
     g3d_simd_max = G3D_SIMD_AVX512;
+    g3d_simd_textured_max = -1;
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
     g_assert_cmpuint(taken[PATH_FAST] + lanes, >=, cases / 4);
     if (v->flat) {

@@ -37,6 +37,21 @@ G3DSimdLevel g3d_simd_level(void)
     return l < g3d_simd_max ? l : g3d_simd_max;
 }
 
+int g3d_simd_textured_max = -1;
+
+G3DSimdLevel g3d_simd_level_textured(void)
+{
+    G3DSimdLevel l = g3d_simd_level();
+    int cap = g3d_simd_textured_max;
+
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (cap < 0) {
+        cap = __builtin_cpu_is("intel") ? G3D_SIMD_AVX2 : G3D_SIMD_AVX512;
+    }
+#endif
+    return cap >= 0 && (int)l > cap ? (G3DSimdLevel)cap : l;
+}
+
 bool g3d_use_avx(void)
 {
     return g3d_simd_level() >= G3D_SIMD_AVX;

@@ -1653,6 +1653,10 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
                           u->wrap_s == PICA_WRAP_REPEAT ? SPAN8_TEX_REPEAT
                                                         : SPAN8_TEX_EDGE;
 
+        /* textured blocks: as the CPU runs them fastest */
+        if (tex) {
+            level = g3d_simd_level_textured();
+        }
         return fn8[level >= G3D_SIMD_AVX512][how][rs->depth != NULL]
                   [g3d_inv_w_positive(t->v)];
     }

@@ -1293,8 +1293,11 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
         ds->move.tex_op.dst == ds->move.src &&
         ds->tx[ds->move.tex_op.unit & 15].base_inside &&
         level >= G3D_SIMD_AVX2) {
-        /* span_tex8: the fetch eight pixels a call */
-        return span_tex8_fn[level >= G3D_SIMD_AVX512]
+        /*
+         * span_tex8: the fetch eight pixels a call; its level as the
+         * CPU runs textured spans fastest (g3d_simd_level_textured)
+         */
+        return span_tex8_fn[g3d_simd_level_textured() >= G3D_SIMD_AVX512]
                            [persp * 5 + (plain ? 4 :
                                          (ds->depth != NULL) * 2 + ql->blend)];
     }
