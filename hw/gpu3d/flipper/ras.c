@@ -1381,6 +1381,44 @@ SPAN_BY_PARTS(ras_span_plain8, span_plain8, SPAN_WIDE,
               __attribute__((target("avx2,popcnt"))))
 
 /*
+ * The planes' column terms of span_texmod8 and span_texmod16, eight
+ * columns a vector from x0 on, `groups` groups: f0 + dfdx (xoff + (x -
+ * x0)) in quad_uv's order; the z plane's too where ztest.
+ */
+static inline __attribute__((always_inline, target("avx2"))) void
+texmod_columns8(const GXSlope *const sl[TM_PLANES], const GXSlope *zs,
+                bool ztest, int x0, int groups,
+                __m256 pcol[TM_PLANES][SPAN_GROUPS8],
+                __m256 zcol[SPAN_GROUPS8])
+{
+    int g, j;
+
+    for (g = 0; g < groups; g++) {
+        __m256i xi = _mm256_add_epi32(_mm256_set1_epi32(x0 + 8 * g),
+                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6,
+                                                        7));
+
+        for (j = 0; j < TM_PLANES; j++) {
+            __m256i xd = _mm256_sub_epi32(xi, _mm256_set1_epi32(sl[j]->x0));
+            __m256 dx = _mm256_add_ps(_mm256_set1_ps(sl[j]->xoff),
+                                      _mm256_cvtepi32_ps(xd));
+
+            pcol[j][g] = _mm256_add_ps(_mm256_set1_ps(sl[j]->f0),
+                                       _mm256_mul_ps(
+                                           _mm256_set1_ps(sl[j]->dfdx), dx));
+        }
+        if (ztest) {
+            __m256 dx = _mm256_add_ps(_mm256_set1_ps(zs->xoff),
+                                      _mm256_cvtepi32_ps(_mm256_sub_epi32(
+                                          xi, _mm256_set1_epi32(zs->x0))));
+            zcol[g] = _mm256_add_ps(_mm256_set1_ps(zs->f0),
+                                    _mm256_mul_ps(_mm256_set1_ps(zs->dfdx),
+                                                  dx));
+        }
+    }
+}
+
+/*
  * span_texmod with eight pixels a vector (AVX2; the map's level8 sampler):
  * every lane does the SSE2 lanes' float operations in their order (no FMA
  * is enabled, so no product and sum are contracted: VMULPS, VADDPS,
@@ -1414,29 +1452,7 @@ span_texmod8(void *user, int x0, int y0, int x1, int y1, int thread,
     SpanBox box = SPAN_BOX_INIT;
     int g, j, y;
 
-    for (g = 0; g < n; g++) {
-        __m256i xi = _mm256_add_epi32(_mm256_set1_epi32(x0 + 8 * g),
-                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6,
-                                                        7));
-
-        for (j = 0; j < TM_PLANES; j++) {
-            __m256i xd = _mm256_sub_epi32(xi, _mm256_set1_epi32(sl[j]->x0));
-            __m256 dx = _mm256_add_ps(_mm256_set1_ps(sl[j]->xoff),
-                                      _mm256_cvtepi32_ps(xd));
-
-            pcol[j][g] = _mm256_add_ps(_mm256_set1_ps(sl[j]->f0),
-                                       _mm256_mul_ps(
-                                           _mm256_set1_ps(sl[j]->dfdx), dx));
-        }
-        if (ztest) {
-            __m256 dx = _mm256_add_ps(_mm256_set1_ps(zs.xoff),
-                                      _mm256_cvtepi32_ps(_mm256_sub_epi32(
-                                          xi, _mm256_set1_epi32(zs.x0))));
-            zcol[g] = _mm256_add_ps(_mm256_set1_ps(zs.f0),
-                                    _mm256_mul_ps(_mm256_set1_ps(zs.dfdx),
-                                                  dx));
-        }
-    }
+    texmod_columns8(sl, &zs, ztest, x0, n, pcol, zcol);
     for (y = y0; y < y1; y++) {
         uint32_t *crow = &c->efb_color[y * EFB_W + x0];
         uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
@@ -1593,6 +1609,9 @@ tev_mod_words16(uint8_t tex_mod, __m512i tw, __m512i rw)
  * FMA (G3D_NO_CONTRACT), then the same integer ones; Z by span_z16, the
  * stores masked.
  */
+/* sixteen columns from two eight-column groups side by side in memory */
+#define COL16(a, g) _mm512_loadu_ps((const float *)&(a)[2 * (g)])
+
 static inline __attribute__((always_inline, target(RAS_AVX512)))
 G3D_NO_CONTRACT void
 span_texmod16(void *user, int x0, int y0, int x1, int y1, int thread,
@@ -1614,34 +1633,12 @@ span_texmod16(void *user, int x0, int y0, int x1, int y1, int thread,
     /* rgb8_words4 with the identity: R << 16 | G << 8 | B */
     const __m512i rgb = _mm512_broadcast_i32x4(_mm_setr_epi8(
         2, 1, 0, -1, 6, 5, 4, -1, 10, 9, 8, -1, 14, 13, 12, -1));
-    __m512 zcol[G3D_TILE_SIZE / 16], pcol[TM_PLANES][G3D_TILE_SIZE / 16];
+    __m256 zcol[SPAN_GROUPS8], pcol[TM_PLANES][SPAN_GROUPS8];
     SpanBox box = SPAN_BOX_INIT;
     int g, j, y;
 
-    for (g = 0; g < n; g++) {
-        __m512i xi = _mm512_add_epi32(_mm512_set1_epi32(x0 + 16 * g),
-                                      _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6,
-                                                        7, 8, 9, 10, 11, 12,
-                                                        13, 14, 15));
-
-        for (j = 0; j < TM_PLANES; j++) {
-            __m512i xd = _mm512_sub_epi32(xi, _mm512_set1_epi32(sl[j]->x0));
-            __m512 dx = _mm512_add_ps(_mm512_set1_ps(sl[j]->xoff),
-                                      _mm512_cvtepi32_ps(xd));
-
-            pcol[j][g] = _mm512_add_ps(_mm512_set1_ps(sl[j]->f0),
-                                       _mm512_mul_ps(
-                                           _mm512_set1_ps(sl[j]->dfdx), dx));
-        }
-        if (ztest) {
-            __m512 dx = _mm512_add_ps(_mm512_set1_ps(zs.xoff),
-                                      _mm512_cvtepi32_ps(_mm512_sub_epi32(
-                                          xi, _mm512_set1_epi32(zs.x0))));
-            zcol[g] = _mm512_add_ps(_mm512_set1_ps(zs.f0),
-                                    _mm512_mul_ps(_mm512_set1_ps(zs.dfdx),
-                                                  dx));
-        }
-    }
+    /* the columns eight at a time; a group of sixteen loads two */
+    texmod_columns8(sl, &zs, ztest, x0, 2 * n, pcol, zcol);
     for (y = y0; y < y1; y++) {
         uint32_t *crow = &c->efb_color[y * EFB_W + x0];
         uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
@@ -1662,20 +1659,20 @@ span_texmod16(void *user, int x0, int y0, int x1, int y1, int thread,
 
             live[g] = rest >= 16 ? 0xFFFF : (1u << rest) - 1;
             if (ztest) {
-                live[g] = span_z16(_mm512_add_ps(zcol[g], zrowt),
+                live[g] = span_z16(_mm512_add_ps(COL16(zcol, g), zrowt),
                                    zrow + 16 * g, live[g], zfunc, zwrite);
             }
             /* quad_uv's operations (a group whose Z failed too: the
              * sampler call is once a row) */
-            inv_w = _mm512_div_ps(one, _mm512_add_ps(pcol[TM_W][g],
+            inv_w = _mm512_div_ps(one, _mm512_add_ps(COL16(pcol[TM_W], g),
                                                      prow[TM_W]));
-            qq = _mm512_mul_ps(_mm512_add_ps(pcol[TM_Q][g], prow[TM_Q]),
+            qq = _mm512_mul_ps(_mm512_add_ps(COL16(pcol[TM_Q], g), prow[TM_Q]),
                                inv_w);
             proj = _mm512_mask_div_ps(inv_w, _mm512_cmp_ps_mask(
                                           qq, _mm512_setzero_ps(),
                                           _CMP_NEQ_UQ), inv_w, qq);
             for (j = 0; j < 2; j++) {
-                __m512 u = _mm512_mul_ps(_mm512_add_ps(pcol[TM_S + j][g],
+                __m512 u = _mm512_mul_ps(_mm512_add_ps(COL16(pcol[TM_S + j], g),
                                                        prow[TM_S + j]), proj);
 
                 _mm512_storeu_si512(&st8[j][2 * g], _mm512_cvttps_epi32(
@@ -1694,7 +1691,7 @@ span_texmod16(void *user, int x0, int y0, int x1, int y1, int thread,
             for (j = 0; j < 4; j++) {
                 __m512i v = _mm512_and_si512(_mm512_cvttps_epi32(
                                                  _mm512_add_ps(
-                                                     pcol[TM_COL + j][g],
+                                                     COL16(pcol[TM_COL + j], g),
                                                      prow[TM_COL + j])),
                                              lo16);
 
