@@ -357,11 +357,43 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
  * the guest reuses the buffer afterwards (the corpus traces render the next
  * frame into the same buffer).
  */
+/*
+ * The latch's rows on every render thread (the pool is idle between a
+ * swap's draws): each row is attila_dac_row's alone, so bands of rows are
+ * independent and the picture is the same whoever converts them.
+ */
+#define DAC_BAND_ROWS 16
+
+typedef struct DacJob {
+    AttilaCore *c;
+    const uint8_t *base;
+    uint32_t bands;
+    int threads;
+    uint32_t *next;             /* g3d_claim's counters */
+} DacJob;
+
+static void dac_job(void *arg, int thread)
+{
+    DacJob *j = arg;
+    const AttilaDisplay *d = &j->c->display;
+    uint32_t band, row;
+    int at = 0;
+
+    while (g3d_claim(j->next, j->bands, j->threads, thread, &at, &band)) {
+        for (row = band * DAC_BAND_ROWS;
+             row < MIN(d->height, (band + 1) * DAC_BAND_ROWS); row++) {
+            attila_dac_row(d, j->base, j->c->screen + (size_t)row * d->width,
+                           row, &j->c->dac_tab);
+        }
+    }
+}
+
 void attila_dac_latch(AttilaCore *c)
 {
     AttilaDisplay *d = &c->display;
     AttilaPixelMapper pm;
     const uint8_t *base;
+    DacJob job;
     uint32_t row;
 
     d->shown = false;
@@ -385,9 +417,19 @@ void attila_dac_latch(AttilaCore *c)
     attila_dac_screen_alloc(c, d->width, d->height);
     /* the x parts of the runs' addresses (kept while the geometry is) */
     attila_address_table(&c->dac_tab, &pm);
-    for (row = 0; row < d->height; row++) {
-        attila_dac_row(d, base, c->screen + (size_t)row * d->width, row,
-                       &c->dac_tab);
+    job.c = c;
+    job.base = base;
+    job.bands = (d->height + DAC_BAND_ROWS - 1) / DAC_BAND_ROWS;
+    job.threads = attila_raster_threads(c->raster);
+    if (job.threads > 1 && job.bands > 1) {
+        job.next = g_new0(uint32_t, G3D_CLAIM_STRIDE * job.threads);
+        attila_raster_run_shared(c->raster, dac_job, &job);
+        g_free(job.next);
+    } else {
+        for (row = 0; row < d->height; row++) {
+            attila_dac_row(d, base, c->screen + (size_t)row * d->width, row,
+                           &c->dac_tab);
+        }
     }
     d->shown = true;
 }
