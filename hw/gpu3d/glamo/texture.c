@@ -923,7 +923,12 @@ static void fetch16_rgb565_wrap2(const GlamoRenderState *rs,
     for (a = 0; a < 2; a++) {
         __m512i r = a ? rb : ra;
 
-        raw[a] = _mm512_i32gather_epi32(_mm512_add_epi32(r, ca), tex, 1);
+        /* a wrapped lane's word at w - 1 would reach two bytes past its
+         * row (past VRAM for the last row of a texture at its end): only
+         * the other lanes read it */
+        raw[a] = _mm512_mask_i32gather_epi32(
+            _mm512_setzero_si512(), (__mmask16)~wrapped,
+            _mm512_add_epi32(r, ca), tex, 1);
         if (wrapped) {
             /*
              * A wrapped lane's columns are the last, w - 1, and 0 (the
