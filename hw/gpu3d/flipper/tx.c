@@ -759,60 +759,9 @@ SAMPLE4_FMT(sample4_rgba8, TX_FMT_RGBA8)
 
 #ifdef FLIPPER_HAVE_AVX2
 /*
- * sample4_rgba8 for eight pixels in AVX2 lanes: each lane does the SSE2
- * lanes' integer operations (wrap4, row_off4, col_off4, the weights and
- * the pmaddwd blend), so every byte is the scalar one. Texel words are
- * read 32 bits at a time (load8_at): a pixel whose second column is the next word of its
- * tile row reads both taps of a row as one 32-bit word (gather_pairs4's
- * read); any other pixel reads each tap from the 4-byte-aligned word of
- * its tile that holds it, so no read leaves the tiles sample4_fmt reads.
+ * The RGBA8 sampler eight pixels a vector (AVX2) and sixteen (AVX-512):
+ * one body, tx-rgba8-lanes.h, over each width's primitives below.
  */
-static inline __attribute__((always_inline, target("avx2")))
-__m256i wrap8(__m256i i, unsigned mode, int n)
-{
-    __m256i nm1 = _mm256_set1_epi32(n - 1);
-
-    switch (mode) {
-    case 1:                     /* g3d_tex_repeat_pow2 */
-        return _mm256_and_si256(i, nm1);
-    case 2: {                   /* g3d_tex_mirror_pow2 */
-        __m256i z = _mm256_cmpeq_epi32(_mm256_and_si256(
-                                           i, _mm256_set1_epi32(n)),
-                                       _mm256_setzero_si256());
-        return _mm256_and_si256(_mm256_xor_si256(i, _mm256_xor_si256(
-                                    z, _mm256_set1_epi32(-1))), nm1);
-    }
-    default: {                  /* g3d_tex_clamp */
-        __m256i over;
-        i = _mm256_andnot_si256(_mm256_srai_epi32(i, 31), i);
-        over = _mm256_cmpgt_epi32(i, nm1);
-        return _mm256_blendv_epi8(i, nm1, over);
-    }
-    }
-}
-
-/* row_off4 and col_off4 of RGBA8's 4x4 tiles of two-byte words */
-static inline __attribute__((always_inline, target("avx2")))
-__m256i row_off8(__m256i t, int tile_bytes, int wm1)
-{
-    __m256i tiles = _mm256_madd_epi16(_mm256_srli_epi32(t, 2),
-                                      _mm256_set1_epi32(((wm1 >> 2) + 1) *
-                                                        tile_bytes));
-
-    return _mm256_add_epi32(tiles, _mm256_slli_epi32(
-                                _mm256_and_si256(t, _mm256_set1_epi32(3)),
-                                3));
-}
-
-static inline __attribute__((always_inline, target("avx2")))
-__m256i col_off8(__m256i s, int tile_bytes)
-{
-    return _mm256_add_epi32(_mm256_mullo_epi16(_mm256_srli_epi32(s, 2),
-                                               _mm256_set1_epi32(tile_bytes)),
-                            _mm256_slli_epi32(_mm256_and_si256(
-                                                  s, _mm256_set1_epi32(3)),
-                                              1));
-}
 
 /*
  * The 32-bit words at p + off (byte offsets): eight scalar loads, which
@@ -820,7 +769,7 @@ __m256i col_off8(__m256i s, int tile_bytes)
  * VPGATHERDD of the same words
  */
 static inline __attribute__((always_inline, target("avx2")))
-__m256i load8_at(const uint8_t *p, __m256i off)
+__m256i load_at8(const uint8_t *p, __m256i off)
 {
     uint32_t o[8], w[8];
     int i;
@@ -835,325 +784,47 @@ __m256i load8_at(const uint8_t *p, __m256i off)
                              (int)w[4], (int)w[5], (int)w[6], (int)w[7]);
 }
 
-/* the raw 16-bit word at p + off (off even) in each lane's low half, from
- * the aligned 32-bit word holding it */
-static inline __attribute__((always_inline, target("avx2")))
-__m256i gather_word8(const uint8_t *p, __m256i off)
-{
-    __m256i w = load8_at(p, _mm256_andnot_si256(_mm256_set1_epi32(3), off));
-    __m256i sh = _mm256_slli_epi32(_mm256_and_si256(off, _mm256_set1_epi32(2)),
-                                   3);
-
-    return _mm256_and_si256(_mm256_srlv_epi32(w, sh),
-                            _mm256_set1_epi32(0xFFFF));
-}
-
-/*
- * Each pixel's taps (s, t), (s + 1, t) of a row as the raw words of its
- * two 16-bit lanes (o0, o1 their offsets from p; `pairs`: the lanes whose
- * second tap follows the first in a tile row), byte-swapped to values
- */
-static inline __attribute__((always_inline, target("avx2")))
-__m256i gather_taps8(const uint8_t *p, __m256i o0, __m256i o1, __m256i pairs,
-                     bool all_pairs)
-{
-    __m256i v;
-
-    if (all_pairs) {
-        v = load8_at(p, o0);
-    } else {
-        __m256i a = load8_at(p, _mm256_blendv_epi8(
-                _mm256_andnot_si256(_mm256_set1_epi32(3), o0), o0, pairs));
-        __m256i sh = _mm256_slli_epi32(
-            _mm256_and_si256(o0, _mm256_set1_epi32(2)), 3);
-        __m256i w0 = _mm256_and_si256(_mm256_srlv_epi32(a, sh),
-                                      _mm256_set1_epi32(0xFFFF));
-
-        /* the second taps of the other lanes alone */
-        __m256i b = load8_at(p, _mm256_andnot_si256(_mm256_set1_epi32(3), o1));
-        __m256i w1 = _mm256_srlv_epi32(b, _mm256_slli_epi32(
-                                           _mm256_and_si256(
-                                               o1, _mm256_set1_epi32(2)), 3));
-
-        v = _mm256_or_si256(w0, _mm256_slli_epi32(w1, 16));
-        v = _mm256_blendv_epi8(v, a, pairs);
-    }
-    return _mm256_or_si256(_mm256_slli_epi16(v, 8), _mm256_srli_epi16(v, 8));
-}
-
-static inline __attribute__((always_inline, target("avx2")))
-__m256i sample8_rgba8(const TxMap *m, const __m256i *s8, const __m256i *t8,
-                      int level, bool linear)
-{
-    const uint8_t *p = m->src + m->level_off[level];
-    const int wm1 = m->wm1 >> level, hm1 = m->hm1 >> level;
-    const int tile_bytes = m->src_gb ? 32 : 64;
-    /* the GB word 32 bytes on in the tile, or in the odd TMEM half */
-    const uint8_t *gbp = m->src_gb ? m->src_gb : p + 32;
-    const __m256i ff = _mm256_set1_epi16(255);
-    __m256i s = _mm256_sra_epi32(*s8, _mm_cvtsi32_si128(level));
-    __m256i t = _mm256_sra_epi32(*t8, _mm_cvtsi32_si128(level));
-    __m256i c[4];
-    int k;
-
-    if (linear) {
-        const __m256i m7 = _mm256_set1_epi32(0x7F);
-        const __m256i n128 = _mm256_set1_epi32(128);
-        const __m256i one = _mm256_set1_epi32(1);
-        __m256i is, it, is1, it1, fs, ft, r0, r1, c0, c1, w01, w23, pairs;
-        __m256i ar[2], gb[2];
-        bool all_pairs;
-        int r;
-
-        /* half a texel back; the 32-bit adder wraps */
-        s = _mm256_sub_epi32(s, _mm256_set1_epi32(64));
-        t = _mm256_sub_epi32(t, _mm256_set1_epi32(64));
-        is = _mm256_srai_epi32(s, 7);
-        it = _mm256_srai_epi32(t, 7);
-        fs = _mm256_and_si256(s, m7);
-        ft = _mm256_and_si256(t, m7);
-        is1 = wrap8(_mm256_add_epi32(is, one), m->wrap_s, wm1 + 1);
-        it1 = wrap8(_mm256_add_epi32(it, one), m->wrap_t, hm1 + 1);
-        is = wrap8(is, m->wrap_s, wm1 + 1);
-        it = wrap8(it, m->wrap_t, hm1 + 1);
-        r0 = row_off8(it, tile_bytes, wm1);
-        r1 = row_off8(it1, tile_bytes, wm1);
-        c0 = col_off8(is, tile_bytes);
-        c1 = col_off8(is1, tile_bytes);
-        /* weights below 2^15: 16-bit products */
-        w01 = _mm256_or_si256(
-            _mm256_mullo_epi16(_mm256_sub_epi32(n128, fs),
-                               _mm256_sub_epi32(n128, ft)),
-            _mm256_slli_epi32(_mm256_mullo_epi16(
-                                  fs, _mm256_sub_epi32(n128, ft)), 16));
-        w23 = _mm256_or_si256(
-            _mm256_mullo_epi16(_mm256_sub_epi32(n128, fs), ft),
-            _mm256_slli_epi32(_mm256_mullo_epi16(fs, ft), 16));
-        pairs = _mm256_and_si256(
-            _mm256_cmpeq_epi32(is1, _mm256_add_epi32(is, one)),
-            _mm256_cmpgt_epi32(_mm256_set1_epi32(3),
-                               _mm256_and_si256(is, _mm256_set1_epi32(3))));
-        all_pairs = _mm256_movemask_epi8(pairs) == -1;
-        for (r = 0; r < 2; r++) {
-            __m256i o0 = _mm256_add_epi32(r ? r1 : r0, c0);
-            __m256i o1 = _mm256_add_epi32(r ? r1 : r0, c1);
-
-            ar[r] = gather_taps8(p, o0, o1, pairs, all_pairs);
-            gb[r] = gather_taps8(gbp, o0, o1, pairs, all_pairs);
-        }
-        /* R, G, B, A: each pixel's two taps of a row in its 16-bit lanes */
-        for (k = 0; k < 4; k++) {
-            __m256i v[2];
-
-            for (r = 0; r < 2; r++) {
-                v[r] = k == 0 ? _mm256_and_si256(ar[r], ff)
-                     : k == 1 ? _mm256_srli_epi16(gb[r], 8)
-                     : k == 2 ? _mm256_and_si256(gb[r], ff)
-                              : _mm256_srli_epi16(ar[r], 8);
-            }
-            c[k] = _mm256_srli_epi32(_mm256_add_epi32(
-                                         _mm256_madd_epi16(v[0], w01),
-                                         _mm256_madd_epi16(v[1], w23)),
-                                     14);
-        }
-    } else {
-        __m256i is = wrap8(_mm256_srai_epi32(s, 7), m->wrap_s, wm1 + 1);
-        __m256i it = wrap8(_mm256_srai_epi32(t, 7), m->wrap_t, hm1 + 1);
-        __m256i off = _mm256_add_epi32(row_off8(it, tile_bytes, wm1),
-                                       col_off8(is, tile_bytes));
-        __m256i ar = gather_word8(p, off), gb = gather_word8(gbp, off);
-
-        /* the big-endian AR and GB words' bytes */
-        c[0] = _mm256_srli_epi32(ar, 8);
-        c[1] = _mm256_and_si256(gb, _mm256_set1_epi32(255));
-        c[2] = _mm256_srli_epi32(gb, 8);
-        c[3] = _mm256_and_si256(ar, _mm256_set1_epi32(255));
-    }
-    return _mm256_or_si256(_mm256_or_si256(c[0], _mm256_slli_epi32(c[1], 8)),
-                           _mm256_or_si256(_mm256_slli_epi32(c[2], 16),
-                                           _mm256_slli_epi32(c[3], 24)));
-}
+#define TXV __m256i
+#define TXM __m256i
+#define TX_TARGET "avx2"
+#define TXI(op) _mm256_##op
+#define TXS(op) _mm256_##op##_si256
+#define TXN(name) name##8
+#define TX_CMPEQ(a, b) _mm256_cmpeq_epi32(a, b)
+#define TX_CMPGT(a, b) _mm256_cmpgt_epi32(a, b)
+#define TX_BLEND(m, a, b) _mm256_blendv_epi8(a, b, m)
+#define TX_NONZERO(v) _mm256_xor_si256(_mm256_cmpeq_epi32( \
+        v, _mm256_setzero_si256()), _mm256_set1_epi32(-1))
+#define TX_ALL(m) (_mm256_movemask_epi8(m) == -1)
+#include "tx-rgba8-lanes.h"
 
 /*
- * sample8_rgba8 for sixteen pixels in AVX-512 lanes: each lane does the
- * AVX2 lanes' integer operations (the same wrap, tile offsets, 16-bit
- * weights, VPMADDWD and shift) and reads the same 32-bit words, by
- * VPGATHERDD: on this project's Intel Xeon (Sapphire Rapids) a gather of
- * sixteen is a few instructions where scalar loads into the lanes are
- * about three a word (docs/performance.md, "Branch flip11").
+ * Sixteen pixels: the words by VPGATHERDD. On this project's Intel Xeon
+ * (Sapphire Rapids) a gather of sixteen is a few instructions where scalar
+ * loads into the lanes are about three a word (docs/performance.md,
+ * "Branch flip11").
  */
 #define TX_AVX512 "avx2,avx512f,avx512bw,avx512vl"
 
 static inline __attribute__((always_inline, target(TX_AVX512)))
-__m512i wrap16(__m512i i, unsigned mode, int n)
+__m512i load_at16(const uint8_t *p, __m512i off)
 {
-    __m512i nm1 = _mm512_set1_epi32(n - 1);
-
-    switch (mode) {
-    case 1:                     /* g3d_tex_repeat_pow2 */
-        return _mm512_and_si512(i, nm1);
-    case 2: {                   /* g3d_tex_mirror_pow2: i ^ -1 where i & n */
-        __m512i z = _mm512_maskz_mov_epi32(
-            _mm512_test_epi32_mask(i, _mm512_set1_epi32(n)),
-            _mm512_set1_epi32(-1));
-        return _mm512_and_si512(_mm512_xor_si512(i, z), nm1);
-    }
-    default:                    /* g3d_tex_clamp */
-        i = _mm512_andnot_si512(_mm512_srai_epi32(i, 31), i);
-        return _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(i, nm1), i,
-                                       nm1);
-    }
+    return _mm512_i32gather_epi32(off, p, 1);
 }
 
-/* row_off8 and col_off8 */
-static inline __attribute__((always_inline, target(TX_AVX512)))
-__m512i row_off16(__m512i t, int tile_bytes, int wm1)
-{
-    __m512i tiles = _mm512_madd_epi16(_mm512_srli_epi32(t, 2),
-                                      _mm512_set1_epi32(((wm1 >> 2) + 1) *
-                                                        tile_bytes));
-
-    return _mm512_add_epi32(tiles, _mm512_slli_epi32(
-                                _mm512_and_si512(t, _mm512_set1_epi32(3)),
-                                3));
-}
-
-static inline __attribute__((always_inline, target(TX_AVX512)))
-__m512i col_off16(__m512i s, int tile_bytes)
-{
-    return _mm512_add_epi32(_mm512_mullo_epi16(_mm512_srli_epi32(s, 2),
-                                               _mm512_set1_epi32(tile_bytes)),
-                            _mm512_slli_epi32(_mm512_and_si512(
-                                                  s, _mm512_set1_epi32(3)),
-                                              1));
-}
-
-/* gather_word8 */
-static inline __attribute__((always_inline, target(TX_AVX512)))
-__m512i gather_word16(const uint8_t *p, __m512i off)
-{
-    __m512i w = _mm512_i32gather_epi32(
-        _mm512_andnot_si512(_mm512_set1_epi32(3), off), p, 1);
-    __m512i sh = _mm512_slli_epi32(_mm512_and_si512(off, _mm512_set1_epi32(2)),
-                                   3);
-
-    return _mm512_and_si512(_mm512_srlv_epi32(w, sh),
-                            _mm512_set1_epi32(0xFFFF));
-}
-
-/* gather_taps8 */
-static inline __attribute__((always_inline, target(TX_AVX512)))
-__m512i gather_taps16(const uint8_t *p, __m512i o0, __m512i o1,
-                      __mmask16 pairs)
-{
-    const __m512i m3 = _mm512_set1_epi32(3), m2 = _mm512_set1_epi32(2);
-    __m512i v;
-
-    if (pairs == 0xFFFF) {
-        v = _mm512_i32gather_epi32(o0, p, 1);
-    } else {
-        __m512i a = _mm512_i32gather_epi32(_mm512_mask_blend_epi32(
-            pairs, _mm512_andnot_si512(m3, o0), o0), p, 1);
-        __m512i w0 = _mm512_and_si512(_mm512_srlv_epi32(
-            a, _mm512_slli_epi32(_mm512_and_si512(o0, m2), 3)),
-            _mm512_set1_epi32(0xFFFF));
-        /* the second taps of the other lanes alone */
-        __m512i b = _mm512_i32gather_epi32(_mm512_andnot_si512(m3, o1), p, 1);
-        __m512i w1 = _mm512_srlv_epi32(b, _mm512_slli_epi32(
-                                           _mm512_and_si512(o1, m2), 3));
-
-        v = _mm512_or_si512(w0, _mm512_slli_epi32(w1, 16));
-        v = _mm512_mask_blend_epi32(pairs, v, a);
-    }
-    return _mm512_or_si512(_mm512_slli_epi16(v, 8), _mm512_srli_epi16(v, 8));
-}
-
-static inline __attribute__((always_inline, target(TX_AVX512)))
-__m512i sample16_rgba8(const TxMap *m, __m512i s, __m512i t, int level,
-                       bool linear)
-{
-    const uint8_t *p = m->src + m->level_off[level];
-    const int wm1 = m->wm1 >> level, hm1 = m->hm1 >> level;
-    const int tile_bytes = m->src_gb ? 32 : 64;
-    const uint8_t *gbp = m->src_gb ? m->src_gb : p + 32;
-    const __m512i ff = _mm512_set1_epi16(255);
-    __m512i c[4];
-    int k;
-
-    s = _mm512_sra_epi32(s, _mm_cvtsi32_si128(level));
-    t = _mm512_sra_epi32(t, _mm_cvtsi32_si128(level));
-    if (linear) {
-        const __m512i m7 = _mm512_set1_epi32(0x7F);
-        const __m512i n128 = _mm512_set1_epi32(128);
-        const __m512i one = _mm512_set1_epi32(1);
-        __m512i is, it, is1, it1, fs, ft, r0, r1, c0, c1, w01, w23;
-        __m512i ar[2], gb[2];
-        __mmask16 pairs;
-        int r;
-
-        s = _mm512_sub_epi32(s, _mm512_set1_epi32(64));
-        t = _mm512_sub_epi32(t, _mm512_set1_epi32(64));
-        is = _mm512_srai_epi32(s, 7);
-        it = _mm512_srai_epi32(t, 7);
-        fs = _mm512_and_si512(s, m7);
-        ft = _mm512_and_si512(t, m7);
-        is1 = wrap16(_mm512_add_epi32(is, one), m->wrap_s, wm1 + 1);
-        it1 = wrap16(_mm512_add_epi32(it, one), m->wrap_t, hm1 + 1);
-        is = wrap16(is, m->wrap_s, wm1 + 1);
-        it = wrap16(it, m->wrap_t, hm1 + 1);
-        r0 = row_off16(it, tile_bytes, wm1);
-        r1 = row_off16(it1, tile_bytes, wm1);
-        c0 = col_off16(is, tile_bytes);
-        c1 = col_off16(is1, tile_bytes);
-        w01 = _mm512_or_si512(
-            _mm512_mullo_epi16(_mm512_sub_epi32(n128, fs),
-                               _mm512_sub_epi32(n128, ft)),
-            _mm512_slli_epi32(_mm512_mullo_epi16(
-                                  fs, _mm512_sub_epi32(n128, ft)), 16));
-        w23 = _mm512_or_si512(
-            _mm512_mullo_epi16(_mm512_sub_epi32(n128, fs), ft),
-            _mm512_slli_epi32(_mm512_mullo_epi16(fs, ft), 16));
-        pairs = _mm512_cmpeq_epi32_mask(is1, _mm512_add_epi32(is, one)) &
-                _mm512_cmpgt_epi32_mask(_mm512_set1_epi32(3),
-                                        _mm512_and_si512(
-                                            is, _mm512_set1_epi32(3)));
-        for (r = 0; r < 2; r++) {
-            __m512i o0 = _mm512_add_epi32(r ? r1 : r0, c0);
-            __m512i o1 = _mm512_add_epi32(r ? r1 : r0, c1);
-
-            ar[r] = gather_taps16(p, o0, o1, pairs);
-            gb[r] = gather_taps16(gbp, o0, o1, pairs);
-        }
-        for (k = 0; k < 4; k++) {
-            __m512i v[2];
-
-            for (r = 0; r < 2; r++) {
-                v[r] = k == 0 ? _mm512_and_si512(ar[r], ff)
-                     : k == 1 ? _mm512_srli_epi16(gb[r], 8)
-                     : k == 2 ? _mm512_and_si512(gb[r], ff)
-                              : _mm512_srli_epi16(ar[r], 8);
-            }
-            c[k] = _mm512_srli_epi32(_mm512_add_epi32(
-                                         _mm512_madd_epi16(v[0], w01),
-                                         _mm512_madd_epi16(v[1], w23)),
-                                     14);
-        }
-    } else {
-        __m512i is = wrap16(_mm512_srai_epi32(s, 7), m->wrap_s, wm1 + 1);
-        __m512i it = wrap16(_mm512_srai_epi32(t, 7), m->wrap_t, hm1 + 1);
-        __m512i off = _mm512_add_epi32(row_off16(it, tile_bytes, wm1),
-                                       col_off16(is, tile_bytes));
-        __m512i ar = gather_word16(p, off), gb = gather_word16(gbp, off);
-
-        c[0] = _mm512_srli_epi32(ar, 8);
-        c[1] = _mm512_and_si512(gb, _mm512_set1_epi32(255));
-        c[2] = _mm512_srli_epi32(gb, 8);
-        c[3] = _mm512_and_si512(ar, _mm512_set1_epi32(255));
-    }
-    return _mm512_or_si512(_mm512_or_si512(c[0], _mm512_slli_epi32(c[1], 8)),
-                           _mm512_or_si512(_mm512_slli_epi32(c[2], 16),
-                                           _mm512_slli_epi32(c[3], 24)));
-}
+#define TXV __m512i
+#define TXM __mmask16
+#define TX_TARGET TX_AVX512
+#define TXI(op) _mm512_##op
+#define TXS(op) _mm512_##op##_si512
+#define TXN(name) name##16
+#define TX_CMPEQ(a, b) _mm512_cmpeq_epi32_mask(a, b)
+#define TX_CMPGT(a, b) _mm512_cmpgt_epi32_mask(a, b)
+#define TX_BLEND(m, a, b) _mm512_mask_blend_epi32(m, a, b)
+#define TX_NONZERO(v) _mm512_maskz_mov_epi32(_mm512_test_epi32_mask(v, v), \
+                                          _mm512_set1_epi32(-1))
+#define TX_ALL(m) ((m) == 0xFFFF)
+#include "tx-rgba8-lanes.h"
 
 /* the AVX2 sampler's interface (n groups of eight), two groups a vector;
  * an odd last group fills both halves, so it reads no other words */
@@ -1170,8 +841,8 @@ static void sample8_rgba8_avx512(const TxMap *m, const __m256i *s8,
                                        s8[j], 1);
         __m512i t = _mm512_inserti64x4(_mm512_castsi256_si512(t8[i]),
                                        t8[j], 1);
-        __m512i r = linear ? sample16_rgba8(m, s, t, level, true)
-                           : sample16_rgba8(m, s, t, level, false);
+        __m512i r = linear ? rgba8_sample16(m, s, t, level, true)
+                           : rgba8_sample16(m, s, t, level, false);
 
         out[i] = _mm512_castsi512_si256(r);
         if (j != i) {
@@ -1191,11 +862,11 @@ static void sample8_rgba8_avx2(const TxMap *m, const __m256i *s8,
 
     if (linear) {
         for (i = 0; i < n; i++) {
-            out[i] = sample8_rgba8(m, &s8[i], &t8[i], level, true);
+            out[i] = rgba8_sample8(m, s8[i], t8[i], level, true);
         }
     } else {
         for (i = 0; i < n; i++) {
-            out[i] = sample8_rgba8(m, &s8[i], &t8[i], level, false);
+            out[i] = rgba8_sample8(m, s8[i], t8[i], level, false);
         }
     }
 }
