@@ -731,49 +731,42 @@ GlamoTexFetch8Fn *glamo_tex_fast8(const GlamoRenderState *rs, int unit)
 #endif
 
 #ifdef GLAMO_HAVE_AVX2
+#define TXF __m256
+#define TXV __m256i
+#define TX_TARGET "avx2"
+#define TX_ATTR
+#define TXI(op) _mm256_##op
+#define TXS(op) _mm256_##op##_si256
+#define TXN(name) name##8
+#define TX_ZERO_NONFINITE(f, c) _mm256_andnot_ps(_mm256_castsi256_ps(      \
+        _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_castps_si256(c),         \
+                                            _mm256_set1_epi32(0x7f800000)), \
+                           _mm256_set1_epi32(0x7f800000))), f)
+/* the all-ones compare is -1 */
+#define TX_FLOOR_FIX(fl, f) _mm256_add_epi32(fl, _mm256_castps_si256(       \
+        _mm256_cmp_ps(_mm256_cvtepi32_ps(fl), f, _CMP_GT_OS)))
+#define TX_UNORM2F(v, bits) g3d_unorm2f_avx(v, bits)
+#include "texture-lanes.h"
+
 /*
  * fetch8_rgb565_wrap2 with the eight pixels in one vector (AVX2): every
- * lane's operations are the SSE2 ones (VMAXPS/VMINPS, VCVTTPS2DQ, the
- * ordered greater-than, VPMULLD for the row offset modulo 2^32), and no
- * FMA is enabled, so GCC cannot contract a product and a sum.
+ * lane's operations are the SSE2 ones (texture-lanes.h; VPMULLD for the
+ * row offset modulo 2^32), and no FMA is enabled, so GCC cannot contract
+ * a product and a sum.
  */
 __attribute__((target("avx2")))
 static void fetch8_rgb565_wrap2_avx2(const GlamoRenderState *rs,
                                      const GlamoTexUnit *t, const __m256 *u,
                                      const __m256 *v, __m256 out[3])
 {
-    const __m256 lim = _mm256_set1_ps(16777216.0f);
-    const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
-    const __m256i expo = _mm256_set1_epi32(0x7f800000);
-    const __m256i low = _mm256_set1_epi32(0xffff);
     const uint8_t *tex = rs->vram + t->base[0];
     uint32_t size[2] = { MAX(t->w, 1u), MAX(t->h, 1u) };
-    __m256 c[2], frac[2], nfrac[2], texel[4][3];
-    __m256i i0[2], i1[2], ra, rb, ca, raw[2], f16[2][3];
+    __m256 frac[2], nfrac[2];
+    __m256i i0[2], i1[2], ra, rb, ca, raw[2];
     int32_t off[4][8];
-    int a, k, i;
+    int k, i;
 
-    c[0] = _mm256_mul_ps(*u, _mm256_set1_ps((float)(int)size[0]));
-    c[1] = _mm256_mul_ps(*v, _mm256_set1_ps((float)(int)size[1]));
-    for (a = 0; a < 2; a++) {
-        __m256i size1 = _mm256_set1_epi32((int)size[a] - 1);
-        __m256i finite = _mm256_cmpeq_epi32(
-            _mm256_and_si256(_mm256_castps_si256(c[a]), expo), expo);
-        __m256 f = _mm256_min_ps(_mm256_max_ps(c[a], _mm256_sub_ps(
-                                     _mm256_setzero_ps(), lim)), lim);
-        __m256i fl;
-
-        f = _mm256_andnot_ps(_mm256_castsi256_ps(finite), f);
-        f = _mm256_sub_ps(f, half);
-        fl = _mm256_cvttps_epi32(f);
-        fl = _mm256_add_epi32(fl, _mm256_castps_si256(
-            _mm256_cmp_ps(_mm256_cvtepi32_ps(fl), f, _CMP_GT_OS)));
-        frac[a] = _mm256_sub_ps(f, _mm256_cvtepi32_ps(fl));
-        nfrac[a] = _mm256_sub_ps(one, frac[a]);
-        i0[a] = _mm256_and_si256(fl, size1);
-        i1[a] = _mm256_and_si256(_mm256_add_epi32(fl, _mm256_set1_epi32(1)),
-                                 size1);
-    }
+    rgb565_axes8(size, *u, *v, frac, nfrac, i0, i1);
     /* byte offsets of t00, t10, t01, t11: row * pitch + 2 * column */
     ra = _mm256_mullo_epi32(i0[1], _mm256_set1_epi32((int)t->pitch[0]));
     rb = _mm256_mullo_epi32(i1[1], _mm256_set1_epi32((int)t->pitch[0]));
@@ -805,29 +798,7 @@ static void fetch8_rgb565_wrap2_avx2(const GlamoRenderState *rs,
         raw[0] = _mm256_loadu_si256((const __m256i *)w16[0]);
         raw[1] = _mm256_loadu_si256((const __m256i *)w16[1]);
     }
-    for (a = 0; a < 2; a++) {
-        f16[a][0] = _mm256_srli_epi16(raw[a], 11);
-        f16[a][1] = _mm256_and_si256(_mm256_srli_epi16(raw[a], 5),
-                                     _mm256_set1_epi16(63));
-        f16[a][2] = _mm256_and_si256(raw[a], _mm256_set1_epi16(31));
-    }
-    for (k = 0; k < 4; k++) {
-        for (i = 0; i < 3; i++) {
-            __m256i f = f16[k >> 1][i];
-            __m256i w = k & 1 ? _mm256_srli_epi32(f, 16)
-                              : _mm256_and_si256(f, low);
-            texel[k][i] = g3d_unorm2f_avx(_mm256_cvtepi32_ps(w),
-                                          i == 1 ? 6 : 5);
-        }
-    }
-    for (k = 0; k < 3; k++) {
-        __m256 top = _mm256_add_ps(_mm256_mul_ps(texel[0][k], nfrac[0]),
-                                   _mm256_mul_ps(texel[1][k], frac[0]));
-        __m256 bot = _mm256_add_ps(_mm256_mul_ps(texel[2][k], nfrac[0]),
-                                   _mm256_mul_ps(texel[3][k], frac[0]));
-        out[k] = _mm256_add_ps(_mm256_mul_ps(top, nfrac[1]),
-                               _mm256_mul_ps(bot, frac[1]));
-    }
+    rgb565_blend8(raw, frac, nfrac, out);
 }
 
 GlamoTexFetch8AvxFn *glamo_tex_fast8_avx2(const GlamoRenderState *rs,
@@ -849,54 +820,47 @@ G3D_NO_CONTRACT __m512 unorm2f16(__m512 v, int bits)
         _mm512_mul_ps(v, _mm512_set1_ps(g3d_unorm_recip[bits][1])));
 }
 
+/* the non-finite lanes' zero by a zeroing move, floor's correction by a
+ * masked subtraction; no FMA: GCC's come with AVX-512F (G3D_NO_CONTRACT) */
+#define TXF __m512
+#define TXV __m512i
+#define TX_TARGET GLAMO_AVX512
+#define TX_ATTR G3D_NO_CONTRACT
+#define TXI(op) _mm512_##op
+#define TXS(op) _mm512_##op##_si512
+#define TXN(name) name##16
+#define TX_ZERO_NONFINITE(f, c) _mm512_maskz_mov_ps(_mm512_cmpneq_epi32_mask( \
+        _mm512_and_si512(_mm512_castps_si512(c),                            \
+                         _mm512_set1_epi32(0x7f800000)),                    \
+        _mm512_set1_epi32(0x7f800000)), f)
+#define TX_FLOOR_FIX(fl, f) _mm512_mask_sub_epi32(fl, _mm512_cmp_ps_mask(     \
+        _mm512_cvtepi32_ps(fl), f, _CMP_GT_OS), fl, _mm512_set1_epi32(1))
+#define TX_UNORM2F(v, bits) unorm2f16(v, bits)
+#include "texture-lanes.h"
+
 /*
  * fetch8_rgb565_wrap2_avx2 for sixteen pixels (AVX-512): every lane's
- * float and integer operations are the AVX2 lanes' (the non-finite
- * lanes' zero by a zeroing move, floor's correction by a masked
- * subtraction), and a row's two texels are read as one 32-bit word by
- * VPGATHERDD, the words the AVX2 fetch reads; a lane whose second column
- * wrapped (once in a texture width) reads two words of its rows, inside
- * them, or on a texture one texel wide the group is fetched by the AVX2
- * fetch in two halves. No FMA: GCC's come with AVX-512F (G3D_NO_CONTRACT).
+ * float and integer operations are the AVX2 lanes' (texture-lanes.h), and
+ * a row's two texels are read as one 32-bit word by VPGATHERDD, the words
+ * the AVX2 fetch reads; a lane whose second column wrapped (once in a
+ * texture width) reads two words of its rows, inside them, or on a
+ * texture one texel wide the group is fetched by the AVX2 fetch in two
+ * halves.
  */
 __attribute__((target(GLAMO_AVX512))) G3D_NO_CONTRACT
 static void fetch16_rgb565_wrap2(const GlamoRenderState *rs,
                                  const GlamoTexUnit *t, const __m512 *u,
                                  const __m512 *v, __m512 out[3])
 {
-    const __m512 lim = _mm512_set1_ps(16777216.0f);
-    const __m512 half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
-    const __m512i expo = _mm512_set1_epi32(0x7f800000);
-    const __m512i low = _mm512_set1_epi32(0xffff);
     const __m512i one_i = _mm512_set1_epi32(1);
     const uint8_t *tex = rs->vram + t->base[0];
     uint32_t size[2] = { MAX(t->w, 1u), MAX(t->h, 1u) };
-    __m512 c[2], frac[2], nfrac[2], texel[4][3];
-    __m512i i0[2], i1[2], ra, rb, ca, raw[2], f16[2][3];
+    __m512 frac[2], nfrac[2];
+    __m512i i0[2], i1[2], ra, rb, ca, raw[2];
     __mmask16 wrapped;
-    int a, k, i;
+    int a, k;
 
-    c[0] = _mm512_mul_ps(*u, _mm512_set1_ps((float)(int)size[0]));
-    c[1] = _mm512_mul_ps(*v, _mm512_set1_ps((float)(int)size[1]));
-    for (a = 0; a < 2; a++) {
-        __m512i size1 = _mm512_set1_epi32((int)size[a] - 1);
-        __mmask16 finite = _mm512_cmpneq_epi32_mask(
-            _mm512_and_si512(_mm512_castps_si512(c[a]), expo), expo);
-        __m512 f = _mm512_min_ps(_mm512_max_ps(c[a], _mm512_sub_ps(
-                                     _mm512_setzero_ps(), lim)), lim);
-        __m512i fl;
-
-        f = _mm512_maskz_mov_ps(finite, f);
-        f = _mm512_sub_ps(f, half);
-        fl = _mm512_cvttps_epi32(f);
-        fl = _mm512_mask_sub_epi32(fl, _mm512_cmp_ps_mask(
-                                       _mm512_cvtepi32_ps(fl), f, _CMP_GT_OS),
-                                   fl, one_i);
-        frac[a] = _mm512_sub_ps(f, _mm512_cvtepi32_ps(fl));
-        nfrac[a] = _mm512_sub_ps(one, frac[a]);
-        i0[a] = _mm512_and_si512(fl, size1);
-        i1[a] = _mm512_and_si512(_mm512_add_epi32(fl, one_i), size1);
-    }
+    rgb565_axes16(size, *u, *v, frac, nfrac, i0, i1);
     wrapped = _mm512_cmpneq_epi32_mask(i1[0], _mm512_add_epi32(i0[0], one_i));
     if (wrapped && size[0] < 2) {
         __m256 uh[2], vh[2], oh[2][3];
@@ -948,28 +912,7 @@ static void fetch16_rgb565_wrap2(const GlamoRenderState *rs,
                                                  _mm512_slli_epi32(lo, 16)));
         }
     }
-    for (a = 0; a < 2; a++) {
-        f16[a][0] = _mm512_srli_epi16(raw[a], 11);
-        f16[a][1] = _mm512_and_si512(_mm512_srli_epi16(raw[a], 5),
-                                     _mm512_set1_epi16(63));
-        f16[a][2] = _mm512_and_si512(raw[a], _mm512_set1_epi16(31));
-    }
-    for (k = 0; k < 4; k++) {
-        for (i = 0; i < 3; i++) {
-            __m512i f = f16[k >> 1][i];
-            __m512i w = k & 1 ? _mm512_srli_epi32(f, 16)
-                              : _mm512_and_si512(f, low);
-            texel[k][i] = unorm2f16(_mm512_cvtepi32_ps(w), i == 1 ? 6 : 5);
-        }
-    }
-    for (k = 0; k < 3; k++) {
-        __m512 top = _mm512_add_ps(_mm512_mul_ps(texel[0][k], nfrac[0]),
-                                   _mm512_mul_ps(texel[1][k], frac[0]));
-        __m512 bot = _mm512_add_ps(_mm512_mul_ps(texel[2][k], nfrac[0]),
-                                   _mm512_mul_ps(texel[3][k], frac[0]));
-        out[k] = _mm512_add_ps(_mm512_mul_ps(top, nfrac[1]),
-                               _mm512_mul_ps(bot, frac[1]));
-    }
+    rgb565_blend16(raw, frac, nfrac, out);
 }
 
 GlamoTexFetch16Fn *glamo_tex_fast16(const GlamoRenderState *rs, int unit)
