@@ -10,6 +10,12 @@
  * convert in bands, must equal a conversion of the rows one by one on the
  * calling thread.
  *
+ * With more than one thread, a draw's vertices run through the front end
+ * on the render threads (front.c): the guest errors are compared message
+ * by message (a chunk that would log is run again serially, in order),
+ * some indexed draws read vertices past MEM1 (logged) and some draws have
+ * GEN_MODE.ZFREEZE (serial); the runs on the render threads are counted.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <glib.h>
@@ -82,9 +88,11 @@ static void state(GRand *g, GByteArray *b)
         gx_bp(b, BP_BLENDMODE, mode);
     }
     if (g_rand_int_range(g, 0, 3) == 0) {
-        /* one colour channel, one stage; culling none, back, front, all */
-        gx_bp(b, BP_GENMODE, 0x000010 | (uint32_t)g_rand_int_range(g, 0, 4)
-                                        << 14);
+        /* one colour channel, one stage; culling none, back, front, all;
+         * a fifth with the depth plane frozen */
+        gx_bp(b, BP_GENMODE, 0x000010 |
+                             (uint32_t)g_rand_int_range(g, 0, 4) << 14 |
+                             (g_rand_int_range(g, 0, 5) == 0 ? 1u << 19 : 0));
     }
     if (g_rand_int_range(g, 0, 3) == 0) {
         gx_bp(b, BP_LINEPTWIDTH, (uint32_t)g_rand_int_range(g, 1, 64) |
@@ -122,6 +130,12 @@ static void draw(GRand *g, GByteArray *b)
     int i;
 
     if (indexed) {
+        /* a sixth of them with the positions at MEM1's end: indices from
+         * 200 on are past it (logged, read as zero) */
+        bool past = g_rand_int_range(g, 0, 6) == 0;
+
+        gx_cp(b, CPR_ARRAY_BASE + 0, past ? FLIPPER_MEM1_SIZE - 12 * 200
+                                          : POS_ADDR);
         /* positions by 16-bit, colours by 8-bit indices, VAT 1 */
         gx_cp(b, CPR_VCD_LO, VCD_INDEX16 << 9 | VCD_INDEX8 << 13);
         gx_draw(b, prim, 1, (uint16_t)n);
@@ -184,6 +198,8 @@ typedef struct Result {
     uint32_t *scan;
     uint32_t scan_w, scan_h;
     unsigned errors;
+    GPtrArray *messages;        /* the guest errors, in order */
+    uint64_t front_runs;
     uint32_t intsr;
     FlipperStats stats;
 } Result;
@@ -195,6 +211,16 @@ static void result_free(Result *res)
     g_free(res->xfb);
     g_free(res->copy);
     g_free(res->scan);
+    g_ptr_array_unref(res->messages);
+}
+
+static GPtrArray *log_messages;
+
+static void log_sink(G3DLogKind kind, const char *msg)
+{
+    if (kind == G3D_LOG_GUEST_ERROR) {
+        g_ptr_array_add(log_messages, g_strdup(msg));
+    }
 }
 
 static void render(uint32_t seed, int threads, Result *res)
@@ -208,6 +234,9 @@ static void render(uint32_t seed, int threads, Result *res)
     uint32_t *ref;
     size_t n;
 
+    res->messages = g_ptr_array_new_with_free_func(g_free);
+    log_messages = res->messages;
+    g3d_set_log_sink(log_sink);
     arrays(g, r->mem1);
     b = stream(g);
     rig_fifo_init(r, RIG_FIFO_BASE, RIG_FIFO_SIZE);
@@ -218,6 +247,8 @@ static void render(uint32_t seed, int threads, Result *res)
         flipper_gx_exec(r->core, b->data, b->len);
     }
     res->errors = g3d_log_count(G3D_LOG_GUEST_ERROR) - errors;
+    g3d_set_log_sink(NULL);
+    res->front_runs = flipper_front_runs(r->core);
     res->intsr = rig_r32(r, A_PI_INTSR);
     flipper_core_stats(r->core, &res->stats);
     res->color = g_memdup2(r->core->efb_color, sizeof(uint32_t) * EFB_W * EFB_H);
@@ -246,14 +277,17 @@ static void render(uint32_t seed, int threads, Result *res)
 static void test_threads(void)
 {
     uint32_t seed;
-    uint64_t triangles = 0, pixels = 0;
+    uint64_t triangles = 0, pixels = 0, runs = 0;
+    unsigned errors = 0;
 
     for (seed = 0; seed < STREAMS; seed++) {
         Result one, more;
         int threads;
+        guint i;
 
         render(seed, 1, &one);
-        g_assert_cmpuint(one.stats.triangles, >, 0);
+        g_assert_cmpuint(one.front_runs, ==, 0);
+        errors += one.errors;
         triangles += one.stats.triangles;
         pixels += one.stats.pixels;
         for (threads = 2; threads <= 3; threads++) {
@@ -269,6 +303,12 @@ static void test_threads(void)
             g_assert_cmpmem(one.scan, one.scan_w * one.scan_h * 4, more.scan,
                             more.scan_w * more.scan_h * 4);
             g_assert_cmpuint(one.errors, ==, more.errors);
+            g_assert_cmpuint(one.messages->len, ==, more.messages->len);
+            for (i = 0; i < one.messages->len; i++) {
+                g_assert_cmpstr(one.messages->pdata[i], ==,
+                                more.messages->pdata[i]);
+            }
+            runs += more.front_runs;
             g_assert_cmphex(one.intsr, ==, more.intsr);
             g_assert_cmpuint(one.stats.triangles, ==, more.stats.triangles);
             g_assert_cmpuint(one.stats.pixels, ==, more.stats.pixels);
@@ -280,7 +320,13 @@ static void test_threads(void)
     /* the streams drew something */
     g_test_message("%u streams: %" G_GUINT64_FORMAT " triangles, %"
                    G_GUINT64_FORMAT " pixels", STREAMS, triangles, pixels);
+    g_assert_cmpuint(triangles, >, STREAMS * 100);
     g_assert_cmpuint(pixels, >, 1000000);
+    /* draws ran on the render threads, and some logged */
+    g_test_message("front end runs on the render threads: %" G_GUINT64_FORMAT
+                   "; guest errors at one thread: %u", runs, errors);
+    g_assert_cmpuint(runs, >, STREAMS / 2);
+    g_assert_cmpuint(errors, >, 0);
 }
 
 int main(int argc, char **argv)

@@ -44,6 +44,14 @@ extern void (*g3d_helper_thread_end)(void);
 void g3d_log(G3DLogKind kind, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/*
+ * While `held` is set, the messages the calling thread logs are counted
+ * into *held and neither logged nor counted below; NULL ends it. For a
+ * front end running a part of a draw ahead on a render thread: a part that
+ * would log is run again in order on the driving thread, which logs.
+ */
+void g3d_log_hold(unsigned *held);
+
 /* How many messages of each kind were logged since start (tests read this). */
 unsigned g3d_log_count(G3DLogKind kind);
 

@@ -178,7 +178,7 @@ size_t flipper_gx_decode(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
 
     while (*budget) {
         if (d->in_draw) {
-            uint32_t vsize = d->fmt.size;
+            uint32_t vsize = d->fmt.size, serial = 0;
 
             while (d->left && *budget && len - pos >= vsize) {
                 GXInVertex in;
@@ -193,9 +193,27 @@ size_t flipper_gx_decode(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
                     *budget = 0;
                     return pos;
                 }
+                if (!serial && vsize) {
+                    /* the vertices the budget pays for, on every thread */
+                    uint32_t n = MIN(MIN(d->left, *budget),
+                                     (len - pos) / vsize);
+                    uint32_t done = flipper_front_run(c, d, buf + pos, n,
+                                                      &serial);
+
+                    pos += (size_t)done * vsize;
+                    d->left -= done;
+                    *budget -= done;
+                    c->stats.vertices += done;
+                    if (done) {
+                        continue;
+                    }
+                }
+                if (serial) {
+                    serial--;
+                }
                 flipper_vtx_load(c, &d->fmt, buf + pos, &in);
                 flipper_xf_transform(c, &in, &out);
-                flipper_su_vertex(c, &out);
+                flipper_su_vertex(c, &c->su, &out);
                 pos += vsize;
                 d->left--;
                 (*budget)--;

@@ -280,6 +280,7 @@ struct FlipperCore {
 
     FlipperSU su;
     GXSlope zfreeze;            /* depth plane kept for GEN_MODE.ZFREEZE */
+    uint64_t front_runs;        /* runs of front.c on the render threads */
     /* EFB: colour (format-packed 24 bits) and depth (24 bits) */
     uint32_t *efb_color, *efb_depth;
     FlipperThreadStats *tstats;
@@ -422,6 +423,19 @@ size_t flipper_gx_decode(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
 void flipper_cpr_write(FlipperCore *c, uint8_t reg, uint32_t val);
 void flipper_gx_reset_regs(FlipperCore *c);
 
+/*
+ * front.c: the next n vertices of the draw d decodes (all in buf, n within
+ * the call's budget) run through the front end (vertex loader, XF, SU,
+ * clipper, setup) in chunks on every render thread, their triangles
+ * queued in the draw's order. Returns how many were done: 0 when the draw
+ * must go on serially (its state, too few vertices, one thread); on fewer
+ * than n, the next chunk would log a guest error and *serial says how many
+ * vertices to run serially (logging) before trying again.
+ */
+uint32_t flipper_front_run(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
+                           uint32_t n, uint32_t *serial);
+uint64_t flipper_front_runs(FlipperCore *c);
+
 /* cp-vertex.c */
 void flipper_vtx_format(FlipperCore *c, int vat, GXVertexFormat *f);
 void flipper_vtx_load(FlipperCore *c, const GXVertexFormat *f,
@@ -439,9 +453,9 @@ static inline uint32_t xf_reg(FlipperCore *c, uint32_t addr)
     return c->xf[addr];
 }
 
-/* su.c */
+/* su.c: assembly into su (the core's, or a front.c chunk's own) */
 void flipper_su_begin(FlipperCore *c, int prim);
-void flipper_su_vertex(FlipperCore *c, const GXVertex *v);
+void flipper_su_vertex(FlipperCore *c, FlipperSU *su, const GXVertex *v);
 
 /* clipper.c */
 void flipper_clip_triangle(FlipperCore *c, const GXVertex *v0,
@@ -452,6 +466,18 @@ void flipper_clip_point(FlipperCore *c, const GXVertex *v);
 /* ras.c: v0..v2 in window coordinates, already in front-facing order */
 void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
                           const GXVertex *v1, const GXVertex *v2);
+/*
+ * What the triangles a thread sets up while `o` is set (NULL ends it)
+ * leave behind, in place of the core's: their count and the last one's
+ * depth plane (GEN_MODE.ZFREEZE's); for front.c's chunks, which commit
+ * them in order
+ */
+typedef struct FlipperRasOut {
+    uint64_t triangles;
+    GXSlope zfreeze;
+    bool zfreeze_set;
+} FlipperRasOut;
+void flipper_ras_out(FlipperRasOut *o);
 int flipper_iround(float x);
 extern const G3DRasterRules flipper_raster_rules;
 

@@ -2017,6 +2017,13 @@ static bool flipper_ras_avx512(void)
 }
 #endif
 
+static __thread FlipperRasOut *ras_out;
+
+void flipper_ras_out(FlipperRasOut *o)
+{
+    ras_out = o;
+}
+
 void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
                           const GXVertex *v1, const GXVertex *v2)
 {
@@ -2078,7 +2085,12 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
         } else {
             slope_init(&t->z, &ctx, v0->screen[2], v1->screen[2],
                        v2->screen[2]);
-            c->zfreeze = t->z;
+            if (ras_out) {
+                ras_out->zfreeze = t->z;
+                ras_out->zfreeze_set = true;
+            } else {
+                c->zfreeze = t->z;
+            }
         }
         for (ch = 0; ch < ncol; ch++) {
             for (k = 0; k < 4; k++) {
@@ -2132,7 +2144,11 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
 #endif
         tri.user = t;
         if (g3d_raster_triangle(c->raster, &tri)) {
-            c->stats.triangles++;
+            if (ras_out) {
+                ras_out->triangles++;
+            } else {
+                c->stats.triangles++;
+            }
         }
     }
 }

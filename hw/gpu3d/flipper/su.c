@@ -27,9 +27,8 @@ void flipper_su_begin(FlipperCore *c, int prim)
     c->su.count = 0;
 }
 
-void flipper_su_vertex(FlipperCore *c, const GXVertex *v)
+void flipper_su_vertex(FlipperCore *c, FlipperSU *su, const GXVertex *v)
 {
-    FlipperSU *su = &c->su;
     unsigned n = su->count++;
     GXVertex *s = su->v;
 
