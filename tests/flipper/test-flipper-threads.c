@@ -167,6 +167,37 @@ static void draw(GRand *g, GByteArray *b)
     }
 }
 
+/*
+ * A draw of many small triangles (on the render threads), then one with
+ * the depth plane frozen at its last triangle's (GEN_MODE.ZFREEZE), depth
+ * tested and written
+ */
+static void frozen(GRand *g, GByteArray *b)
+{
+    float cx = coord(g), cy = coord(g);
+    int i, n = 3 * g_rand_int_range(g, 40, 100);
+
+    gx_bp(b, BP_GENMODE, 0x000010);
+    gx_cp(b, CPR_VCD_LO, VCD_DIRECT << 9 | VCD_DIRECT << 13);
+    gx_draw(b, GX_DRAW_TRIANGLES, 0, (uint16_t)n);
+    for (i = 0; i < n; i++) {
+        gx_f32(b, cx + (float)g_rand_double_range(g, -0.2, 0.2));
+        gx_f32(b, cy + (float)g_rand_double_range(g, -0.2, 0.2));
+        gx_f32(b, (float)g_rand_double_range(g, -0.95, -0.05));
+        gx_u32(b, g_rand_int(g));
+    }
+    gx_bp(b, BP_GENMODE, 0x000010 | 1u << 19);
+    gx_bp(b, BP_ZMODE, 1 | 7 << 1 | 1 << 4);    /* ALWAYS, update */
+    gx_draw(b, GX_DRAW_QUADS, 0, 4);
+    for (i = 0; i < 4; i++) {
+        gx_f32(b, i == 1 || i == 2 ? 0.9f : -0.9f);
+        gx_f32(b, i >= 2 ? -0.9f : 0.9f);
+        gx_f32(b, -0.5f);
+        gx_u32(b, g_rand_int(g));
+    }
+    gx_bp(b, BP_GENMODE, 0x000010);
+}
+
 static GByteArray *stream(GRand *g)
 {
     GByteArray *b = g_byte_array_new();
@@ -184,6 +215,9 @@ static GByteArray *stream(GRand *g)
     for (i = 0; i < ndraws; i++) {
         state(g, b);
         draw(g, b);
+        if (g_rand_int_range(g, 0, 8) == 0) {
+            frozen(g, b);
+        }
         if (g_rand_int_range(g, 0, 6) == 0) {
             tex_copy(g, b);
         }
@@ -216,8 +250,17 @@ static void result_free(Result *res)
 
 static GPtrArray *log_messages;
 
+/* a render helper thread logs nothing: front.c holds what it would */
+static __thread bool render_helper;
+
+static void helper_begin(void)
+{
+    render_helper = true;
+}
+
 static void log_sink(G3DLogKind kind, const char *msg)
 {
+    g_assert_false(render_helper);
     if (kind == G3D_LOG_GUEST_ERROR) {
         g_ptr_array_add(log_messages, g_strdup(msg));
     }
@@ -332,6 +375,7 @@ static void test_threads(void)
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
+    g3d_helper_thread_begin = helper_begin;
     g_test_add_func("/flipper/threads/random-streams", test_threads);
     return g_test_run();
 }
