@@ -249,8 +249,9 @@ static void check_stamp4(GRand *rnd, const AttilaDrawState *ds,
 }
 
 /*
- * The AVX colour write of a row of the one-sample copy (rasterizer.c
- * copy_tile_avx) against the general path: rows of 1 to 8 stamps at
+ * The AVX colour write of a row of the one-sample copy
+ * (attila_color_write_row_avx: its pairs by attila_color_write_pair_avx,
+ * which rasterizer.c's copy walk calls) against the general path: rows of 1 to 8 stamps at
  * shuffled slots of a line, random RGBA8888 write states, colours
  * (specials among them), bytes and coverage; the line against the general
  * write slot by slot. Checked to fail when the second stamp of a pair is
@@ -1374,9 +1375,14 @@ static void stamp_scenes_levels(uint32_t ns, int plain, int best,
  * z/stencil buffers and errors equal. Checked to fail when copy_stamps
  * writes a stamp's pixel 3 whatever its coverage; the AVX copy by tiles
  * (copy_tile_avx) when it found the rows' runs with the tile's x for its
- * y, and when it wrote every row to the tile's first line. (A last-bit change of
- * the values shows only in the tie band: /attila/fast/stamp-rows-values
- * checks the walk itself.)
+ * y, and when it wrote every row to the tile's first line. The walk writes
+ * its covered stamps two at a time as it finds them (row_walk_avx with
+ * CopyRow, attila_color_write_pair_avx): it failed with the second
+ * stamp of a pair written under the first's coverage, with a row's odd
+ * last stamp left unwritten, with the waiting stamp's address taken from
+ * the row's first column, and with its colour's channels reversed. (A
+ * last-bit change of the values shows only in the tie band:
+ * /attila/fast/stamp-rows-values checks the walk itself.)
  */
 static void test_stamp_rows(void)
 {
