@@ -202,6 +202,7 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
                         ts->mode == ATTILA_TEX_CUBEMAP) &&
                        ts->blocking != ATTILA_TXBLOCK_FRAMEBUFFER &&
                        !ts->tc_block && !ts->compare && !ts->srgb;
+    ts->filter_avx2 = ts->rgba8_morton && g3d_use_avx2();
     faces = ts->mode == ATTILA_TEX_CUBEMAP ? ATTILA_CUBEMAP_IMAGES : 1;
     for (l = ts->min_level; l < ATTILA_MAX_TEXTURE_SIZE && l <= ts->max_level;
          l++) {
