@@ -1351,6 +1351,90 @@ static void stamp_scenes(uint32_t ns, int scenes, uint32_t seed, bool copies)
     random_draws_end(runs, buf, rnd, drawn, 10000);
 }
 
+/*
+ * attila_draw_state_build into the core's one draw state, draw after draw
+ * (each texture unit's levels cleared only where the previous build had
+ * the unit enabled), against a build into a cleared state: random texture
+ * registers on the scene's set-up core (units enabled or not, 1D to cube,
+ * compressed or not, framebuffer blocking, sizes, level ranges, addresses
+ * in and outside memory), some draws refused (a viewport of width 0, then
+ * the state is not used); the two states byte-equal after every build
+ * that succeeds. Checked to fail when an enabled unit's levels were not
+ * cleared, when the fields after the levels were not, and when the last
+ * 64 bytes before the levels were not.
+ */
+static void test_draw_state(void)
+{
+    AttilaRun *run = attila_scene_run_new(64, 48, 1);
+    AttilaCore *c = run->core;
+    AttilaDrawState *fresh = g_new0(AttilaDrawState, 1);
+    GRand *rnd = g_rand_new_with_seed(0xD5);
+    uint32_t vp_w = attila_rf_u32(c, ATTILA_REG_VIEWPORT_WIDTH, 0);
+    unsigned built = 0, refused = 0;
+    int n, u, k;
+
+    for (n = 0; n < 3000; n++) {
+        bool ok, fresh_ok;
+
+        for (u = 0; u < ATTILA_MAX_TEXTURES; u++) {
+            if (g_rand_int_range(rnd, 0, 3)) {
+                continue;       /* the unit as the last draw had it */
+            }
+            c->rf[ATTILA_REG_TEXTURE_ENABLE][u].u[0] = g_rand_boolean(rnd);
+            c->rf[ATTILA_REG_TEXTURE_MODE][u].u[0] =
+                g_rand_int_range(rnd, ATTILA_TEX_1D, ATTILA_TEX_CUBEMAP + 1);
+            c->rf[ATTILA_REG_TEXTURE_FORMAT][u].u[0] =
+                g_rand_int_range(rnd, 0, 4) ? ATTILA_FMT_RGBA8888 :
+                g_rand_int_range(rnd, 0, 32);
+            c->rf[ATTILA_REG_TEXTURE_COMPRESSION][u].u[0] =
+                g_rand_int_range(rnd, 0, 3) ? ATTILA_TC_NONE :
+                g_rand_int_range(rnd, 0, 9);
+            c->rf[ATTILA_REG_TEXTURE_BLOCKING][u].u[0] =
+                g_rand_int_range(rnd, 0, 4) == 0 ?
+                ATTILA_TXBLOCK_FRAMEBUFFER : ATTILA_TXBLOCK_TEXTURE;
+            c->rf[ATTILA_REG_TEXTURE_WIDTH][u].u[0] =
+                g_rand_int_range(rnd, 0, 8) ? 1u << g_rand_int_range(rnd, 0, 9)
+                : 0;
+            c->rf[ATTILA_REG_TEXTURE_HEIGHT][u].u[0] =
+                1u << g_rand_int_range(rnd, 0, 9);
+            c->rf[ATTILA_REG_TEXTURE_DEPTH][u].u[0] =
+                g_rand_int_range(rnd, 1, 5);
+            c->rf[ATTILA_REG_TEXTURE_MIN_LEVEL][u].u[0] =
+                g_rand_int_range(rnd, 0, 4);
+            c->rf[ATTILA_REG_TEXTURE_MAX_LEVEL][u].u[0] =
+                g_rand_int_range(rnd, 0, 14);
+            for (k = 0; k < ATTILA_MAX_TEXTURE_SIZE * ATTILA_CUBEMAP_IMAGES;
+                 k++) {
+                c->rf[ATTILA_REG_TEXTURE_ADDRESS]
+                     [u * ATTILA_MAX_TEXTURE_SIZE * ATTILA_CUBEMAP_IMAGES + k]
+                     .u[0] = g_rand_int_range(rnd, 0, 16) ?
+                             g_rand_int_range(rnd, 0, 1 << 20) * 64u :
+                             g_rand_int(rnd);
+            }
+        }
+        c->rf[ATTILA_REG_VIEWPORT_WIDTH][0].u[0] =
+            g_rand_int_range(rnd, 0, 10) ? vp_w : 0;
+        ok = attila_draw_state_build(c, c->ds);
+        /* what a build into a cleared state gives (the error latch takes
+         * the same reports twice) */
+        memset(fresh, 0, sizeof(*fresh));
+        fresh_ok = attila_draw_state_build(c, fresh);
+        g_assert_cmpint(ok, ==, fresh_ok);
+        if (ok) {
+            built++;
+            g_assert_cmpmem(c->ds, sizeof(*fresh), fresh, sizeof(*fresh));
+        } else {
+            refused++;
+        }
+    }
+    g_test_message("draw states: %u built, %u refused", built, refused);
+    g_assert_cmpuint(built, >, 2000);
+    g_assert_cmpuint(refused, >, 100);
+    g_rand_free(rnd);
+    g_free(fresh);
+    attila_run_free(run);
+}
+
 static void test_stamp1(void)
 {
     stamp_scenes(1, 80, 0x57A1, false);
@@ -1568,6 +1652,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/sample-steps", test_sample_steps);
     g_test_add_func("/attila/fast/convert-z4", test_convert_z4);
     g_test_add_func("/attila/fast/copy-program", test_copy_program);
+    g_test_add_func("/attila/fast/draw-state", test_draw_state);
     g_test_add_func("/attila/fast/stamp1", test_stamp1);
     g_test_add_func("/attila/fast/stamp-msaa", test_stamp_msaa);
     g_test_add_func("/attila/fast/stamp-rows", test_stamp_rows);
