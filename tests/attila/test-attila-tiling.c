@@ -310,7 +310,8 @@ static void test_dac_resolve(void)
  * (run_rgba8x4_avx2, where the CPU has AVX2; also run at AVX alone by
  * lowering g3d_simd_max) failed with the second pixel's word taken from
  * the first's lane, with the blue byte left out of the compare, and with
- * the second of two differing pixels resolved from the first.
+ * the second of two differing pixels resolved from the first; its
+ * resolve's instance for 4 samples (resolve_rgba8x4) failed with 3 for 4.
  */
 static void test_dac_general_once(void);
 

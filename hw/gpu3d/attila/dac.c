@@ -144,11 +144,13 @@ static uint8_t gamma_byte(float q)
  * g3d_general_path): the same float sums of the linear values from the
  * table, in sample order, divided by the sample count, and each channel's
  * byte from gamma_byte; without pixel_argb's float reads of the samples,
- * which the table makes unused. Not inlined: in the one-sample rows'
- * loop it would cost their registers.
+ * which the table makes unused. An instance for any count and one for
+ * 4 samples, whose sums the compiler unrolls (the loops were about a
+ * third of a resolve); neither inlined: in the one-sample rows' loop it
+ * would cost their registers.
  */
-static __attribute__((noinline)) uint32_t
-resolve_rgba8(const AttilaDisplay *d, const uint8_t *p)
+static inline __attribute__((always_inline)) uint32_t
+resolve_samples(const uint8_t *p, uint32_t samples)
 {
     const float *lin = linear8();
     uint32_t out = 0xff000000u, s;
@@ -156,12 +158,23 @@ resolve_rgba8(const AttilaDisplay *d, const uint8_t *p)
 
     for (k = 0; k < 3; k++) {
         float sum = 0;
-        for (s = 0; s < d->samples; s++) {
+        for (s = 0; s < samples; s++) {
             sum += lin[p[s * 4 + k]];
         }
-        out |= (uint32_t)gamma_byte(sum / (float)d->samples) << (16 - 8 * k);
+        out |= (uint32_t)gamma_byte(sum / (float)samples) << (16 - 8 * k);
     }
     return out;
+}
+
+static __attribute__((noinline)) uint32_t
+resolve_rgba8(const AttilaDisplay *d, const uint8_t *p)
+{
+    return resolve_samples(p, d->samples);
+}
+
+static __attribute__((noinline)) uint32_t resolve_rgba8x4(const uint8_t *p)
+{
+    return resolve_samples(p, 4);
 }
 
 /*
@@ -220,8 +233,7 @@ static inline uint32_t pixel_rgba8(const AttilaDisplay *d, const uint8_t *p)
  * pixel_rgba8 of a 4-sample RGBA8888 pixel (not under g3d_general_path):
  * its four RGB words against sample 0's in one compare
  */
-static inline uint32_t pixel_rgba8x4(const AttilaDisplay *d,
-                                     const uint8_t *px)
+static inline uint32_t pixel_rgba8x4(const uint8_t *px)
 {
     __m128i w = _mm_and_si128(_mm_loadu_si128((const __m128i *)px),
                               _mm_set1_epi32(0x00ffffff));
@@ -231,21 +243,22 @@ static inline uint32_t pixel_rgba8x4(const AttilaDisplay *d,
     return _mm_movemask_epi8(eq) == 0xffff ?
            0xff000000u | (s0 & 0xff) << 16 | (s0 & 0xff00) |
            (s0 >> 16 & 0xff) :
-           resolve_rgba8(d, px);
+           resolve_rgba8x4(px);
 }
 
 /*
  * The m pixels of a row's run of stamps (two every four) of a 4-sample
- * RGBA8888 surface from pixel k on (not under g3d_general_path):
+ * RGBA8888 surface (not under g3d_general_path):
  * pixel_rgba8 with the sample count known. Not inlined: the one-sample
  * rows keep their registers.
  */
 static __attribute__((noinline)) void
-run_rgba8x4(const AttilaDisplay *d, const uint8_t *p, uint32_t *dst,
-            uint32_t k, uint32_t m)
+run_rgba8x4(const uint8_t *p, uint32_t *dst, uint32_t m)
 {
-    for (; k < m; k++) {
-        dst[k] = pixel_rgba8x4(d, p + ((k >> 1) * 4 + (k & 1)) * 16);
+    uint32_t k;
+
+    for (k = 0; k < m; k++) {
+        dst[k] = pixel_rgba8x4(p + ((k >> 1) * 4 + (k & 1)) * 16);
     }
 }
 #endif
@@ -258,12 +271,10 @@ run_rgba8x4(const AttilaDisplay *d, const uint8_t *p, uint32_t *dst,
  * 256-bit compare; when both pixels' samples are equal, one byte shuffle
  * puts each one's R, G, B in place (the top byte cleared, which the OR
  * sets) and their two words are stored together; otherwise each pixel
- * as run_rgba8x4 does. The number of pixels done (an odd last one is the
- * caller's).
+ * as run_rgba8x4 does; an odd last pixel too.
  */
 __attribute__((target("avx2")))
-static uint32_t run_rgba8x4_avx2(const AttilaDisplay *d, const uint8_t *p,
-                                 uint32_t *dst, uint32_t m)
+static void run_rgba8x4_avx2(const uint8_t *p, uint32_t *dst, uint32_t m)
 {
     const __m256i rgb = _mm256_set1_epi32(0x00ffffff);
     const __m256i alpha = _mm256_set1_epi32((int)0xff000000u);
@@ -286,11 +297,13 @@ static uint32_t run_rgba8x4_avx2(const AttilaDisplay *d, const uint8_t *p,
             o = _mm256_permutevar8x32_epi32(o, words04);
             _mm_storel_epi64((__m128i *)(dst + k), _mm256_castsi256_si128(o));
         } else {
-            dst[k] = pixel_rgba8x4(d, px);
-            dst[k + 1] = pixel_rgba8x4(d, px + 16);
+            dst[k] = pixel_rgba8x4(px);
+            dst[k + 1] = pixel_rgba8x4(px + 16);
         }
     }
-    return k;
+    if (k < m) {
+        dst[k] = pixel_rgba8x4(p + (k >> 1) * 64);
+    }
 }
 #endif
 
@@ -392,13 +405,13 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
         if (rgba8 && d->samples == 4) {
             uint32_t m = MIN(2 * n, d->width - x);
 
-            k = 0;
 #ifdef HAVE_AVX_PATH
             if (avx2) {
-                k = run_rgba8x4_avx2(d, p, dst + x, m);
+                run_rgba8x4_avx2(p, dst + x, m);
+                continue;
             }
 #endif
-            run_rgba8x4(d, p, dst + x, k, m);
+            run_rgba8x4(p, dst + x, m);
             continue;
         }
 #endif
