@@ -407,7 +407,12 @@ static float random_coord(GRand *rnd)
  * 1, swaps the weights, doubles the superblock row, swaps two fragments'
  * v, keeps an outside texel's word, takes 7-bit channels, multiplies
  * texel 3's weights in the other order, leaves fragment 0 unreversed or
- * reads the texels one word on.
+ * reads the texels one word on; and (branch attila17) when its AVX2
+ * filter (two channels a vector, filter_avx2, taken at random where the
+ * CPU has AVX2) took fragment 1's odd channels from its even bytes,
+ * swapped a vector's two channels, multiplied texel 3's weights in the
+ * other order, took 1 - a for 1 - b in the upper half, or converted 7-bit
+ * bytes.
  */
 static void test_rgba8_vs_general(void)
 {
@@ -418,7 +423,7 @@ static void test_rgba8_vs_general(void)
     uint8_t *mem[8][ATTILA_CUBEMAP_IMAGES];
     /* up to 256 x 256 texels: 4 x 4 superblocks of 64 x 64 */
     const size_t level_bytes = 256 * 256 * 4;
-    uint32_t l, f, quads = 0;
+    uint32_t l, f, quads = 0, quads_avx2 = 0;
     int n, q, k;
 
     for (l = 0; l < 8; l++) {
@@ -514,6 +519,8 @@ static void test_rgba8_vs_general(void)
                 param[k] = g_rand_int_range(rnd, 0, 3) ? 0.0f :
                            (float)g_rand_double_range(rnd, -2, 4);
             }
+            /* the LINEAR quads' filter in AVX2 or in SSE2 lanes */
+            ts->filter_avx2 = g3d_use_avx2() && g_rand_boolean(rnd);
             ts->rgba8_morton = true;
             attila_texture_sample(&ctx, op, 0, c, param, got);
             ts->rgba8_morton = false;
@@ -541,6 +548,7 @@ static void test_rgba8_vs_general(void)
                 ts->rgba8_morton = true;
                 if (attila_texture_sample_quad(&ctx, 0, cp, rp)) {
                     quads++;
+                    quads_avx2 += ts->filter_avx2;
                     for (k = 0; k < 4; k++) {
                         g_assert_true(attila_same_words(rp[k], want[k].f,
                                                         sizeof(want[k])));
@@ -556,8 +564,10 @@ static void test_rgba8_vs_general(void)
         }
     }
     /* the quad path taken often enough to mean something */
-    g_test_message("quads by pointers: %u", quads);
+    g_test_message("quads by pointers: %u, %u of them filtered in AVX2",
+                   quads, quads_avx2);
     g_assert_cmpuint(quads, >, 1000);
+    g_assert_true(!g3d_use_avx2() || quads_avx2 > 500);
     for (l = 0; l < 8; l++) {
         for (f = 0; f < ATTILA_CUBEMAP_IMAGES; f++) {
             g_free(mem[l][f]);

@@ -306,7 +306,12 @@ static void test_dac_resolve(void)
  * plus a run's x part failed with the y part of the even row below an odd
  * one, and with the x part of the column two to the left; the x part from the
  * table (attila_address_table) failed when looked up a stamp column to
- * the right.
+ * the right. The 4-sample runs two pixels a 256-bit compare
+ * (run_rgba8x4_avx2, where the CPU has AVX2; also run at AVX alone by
+ * lowering g3d_simd_max) failed with the second pixel's word taken from
+ * the first's lane, with the blue byte left out of the compare, and with
+ * the second of two differing pixels resolved from the first; its
+ * resolve's instance for 4 samples (resolve_rgba8x4) failed with 3 for 4.
  */
 static void test_dac_general_once(void);
 
@@ -314,6 +319,12 @@ static void test_dac_general(void)
 {
     g3d_no_avx = false;
     test_dac_general_once();
+    if (g3d_use_avx2()) {
+        /* AVX without AVX2: the 4-sample runs by run_rgba8x4 alone */
+        g3d_simd_max = G3D_SIMD_AVX;
+        test_dac_general_once();
+        g3d_simd_max = G3D_SIMD_AVX512;
+    }
     g3d_no_avx = true;
     test_dac_general_once();
     g3d_no_avx = false;

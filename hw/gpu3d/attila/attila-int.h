@@ -442,6 +442,8 @@ typedef struct AttilaTexState {
     /* uncompressed RGBA8888 2D or cube texels in Morton order, no compare
      * or sRGB: read through the Texture Unit's specialised path */
     bool rgba8_morton;
+    /* its LINEAR quads filtered in AVX2 (texture-unit.c), by the CPU */
+    bool filter_avx2;
 } AttilaTexState;
 
 /* ---- one draw's state (built by the command processor at GPU_DRAW) ------ */
@@ -1177,6 +1179,145 @@ void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
  */
 void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
                                    const __m128 ch[4], unsigned cover);
+
+/*
+ * The pieces of those writes that rasterizer.c's one-sample copy walk
+ * also calls, so that it writes two stamps as soon as it has their
+ * colours (inline: a call a pair costs about as much as the walk saves).
+ * attila_slot_masks[m]: slot j's byte mask is bit j of m.
+ */
+extern const uint32_t attila_slot_masks[16][4];
+
+/* the packed dwords of one stamp's four slots stored under its masks */
+__attribute__((target("avx"), always_inline))
+static inline void attila_store_slots_avx(uint8_t *px, __m128i old,
+                                          __m128i res, unsigned mask,
+                                          __m128i chan)
+{
+    __m128i wm = _mm_and_si128(_mm_load_si128((const __m128i *)
+                                              attila_slot_masks[mask & 15]),
+                               chan);
+
+    res = _mm_or_si128(_mm_and_si128(wm, res), _mm_andnot_si128(wm, old));
+    _mm_storeu_si128((__m128i *)px, res);
+}
+
+/* the four slots' channel bits: bytes c, c + 4, c + 8, c + 12 to the low
+ * bytes of the dwords (PSHUFB; 0x80 clears a byte) */
+#define ATTILA_PICK_CHANNEL(c) \
+    _mm_setr_epi8(c, -128, -128, -128, c + 4, -128, -128, -128, \
+                  c + 8, -128, -128, -128, c + 12, -128, -128, -128)
+
+/*
+ * Eight slots (lanes 0-3 those of old0, 4-7 those of old1) from their
+ * clamped colours by channel s: where sf is given, the blend s * sf +
+ * (d * (1/255)) * df with d the slots' destination bytes (red, green and
+ * blue take sf[0], df[0], alpha sf[1], df[1]) and the clamp; then the
+ * product by 255 truncated and the bytes packed, the slots' words in
+ * res[0] and res[1].
+ */
+__attribute__((target("avx"), always_inline))
+static inline void attila_pack_slots8_avx(__m256 s[4], const __m256 *sf,
+                                          const __m256 *df, __m128i old0,
+                                          __m128i old1, __m128i res[2])
+{
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    const __m256 k255 = _mm256_set1_ps(255.0f);
+    const __m256 inv = _mm256_set1_ps(1.0f / 255.0f);
+    __m128i lo[4], hi[4];
+    int c;
+
+    for (c = 0; c < 4 && sf; c++) {
+        __m256 d = _mm256_cvtepi32_ps(
+            _mm256_set_m128i(_mm_shuffle_epi8(old1, ATTILA_PICK_CHANNEL(c)),
+                             _mm_shuffle_epi8(old0, ATTILA_PICK_CHANNEL(c))));
+        s[c] = _mm256_add_ps(_mm256_mul_ps(s[c], sf[c == 3]),
+                             _mm256_mul_ps(_mm256_mul_ps(d, inv), df[c == 3]));
+        s[c] = _mm256_max_ps(_mm256_min_ps(s[c], one), zero);
+    }
+    for (c = 0; c < 4; c++) {
+        __m256i u = _mm256_cvttps_epi32(_mm256_mul_ps(s[c], k255));
+        lo[c] = _mm256_castsi256_si128(u);
+        hi[c] = _mm256_extractf128_si256(u, 1);
+    }
+    res[0] = _mm_or_si128(_mm_or_si128(lo[0], _mm_slli_epi32(lo[1], 8)),
+                          _mm_or_si128(_mm_slli_epi32(lo[2], 16),
+                                       _mm_slli_epi32(lo[3], 24)));
+    res[1] = _mm_or_si128(_mm_or_si128(hi[0], _mm_slli_epi32(hi[1], 8)),
+                          _mm_or_si128(_mm_slli_epi32(hi[2], 16),
+                                       _mm_slli_epi32(hi[3], 24)));
+}
+
+/* a row's write state (attila_row_write_init_avx): the factors' constants,
+ * the channels written and whether the target blends */
+typedef struct AttilaRowWrite {
+    __m256 sb[2], ss[2], db[2], ds[2];
+    __m128i chan;
+    bool blend;
+} AttilaRowWrite;
+
+__attribute__((target("avx"), always_inline))
+static inline void attila_row_write_init_avx(const AttilaRenderTarget *rt,
+                                             AttilaRowWrite *w)
+{
+    int c;
+
+    /* red, green and blue share their factors (attila_color_choose) */
+    for (c = 0; c < 2; c++) {
+        w->sb[c] = _mm256_set1_ps(rt->fbase[0][3 * c]);
+        w->ss[c] = _mm256_set1_ps(rt->fslope[0][3 * c]);
+        w->db[c] = _mm256_set1_ps(rt->fbase[1][3 * c]);
+        w->ds[c] = _mm256_set1_ps(rt->fslope[1][3 * c]);
+    }
+    w->chan = _mm_set1_epi32((int)rt->chan);
+    w->blend = rt->path == ATTILA_CW_RGBA8_BLEND;
+}
+
+/*
+ * attila_color_write4_soa's operations for two stamps at once: the stamp
+ * at p0 (colours ch0, mask cov0) in lanes 0-3 and the one at p1 (ch1,
+ * cov1) in 4-7 of eight-float vectors, each lane the same float
+ * operations in the same order (clamp as MIN then MAX, the destination as
+ * x * (1/255), s * sf + (d * (1/255)) * df, the clamp, the product by 255
+ * truncated). Integer work (the destination's bytes, the packing) is by
+ * 128-bit halves: AVX without AVX2 has no 256-bit integer operations.
+ * With `two` false only the first is stored (an odd last stamp, given
+ * twice). Two stamps of a row never share a slot, so both are read before
+ * either is written.
+ */
+__attribute__((target("avx"), always_inline))
+static inline void attila_color_write_pair_avx(const AttilaRowWrite *w,
+                                               uint8_t *p0, uint8_t *p1,
+                                               const __m128 ch0[4],
+                                               const __m128 ch1[4],
+                                               unsigned cov0, unsigned cov1,
+                                               bool two)
+{
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    __m128i old0 = _mm_loadu_si128((const __m128i *)p0);
+    __m128i old1 = _mm_loadu_si128((const __m128i *)p1);
+    __m128i res[2];
+    __m256 s[4], sf[2], df[2];
+    int c;
+
+    for (c = 0; c < 4; c++) {
+        s[c] = _mm256_set_m128(ch1[c], ch0[c]);
+        s[c] = _mm256_max_ps(_mm256_min_ps(s[c], one), zero);
+    }
+    if (w->blend) {
+        const __m256 sa = s[3];
+
+        for (c = 0; c < 2; c++) {
+            sf[c] = _mm256_add_ps(w->sb[c], _mm256_mul_ps(w->ss[c], sa));
+            df[c] = _mm256_add_ps(w->db[c], _mm256_mul_ps(w->ds[c], sa));
+        }
+    }
+    attila_pack_slots8_avx(s, w->blend ? sf : NULL, df, old0, old1, res);
+    attila_store_slots_avx(p0, old0, res[0], cov0, w->chan);
+    if (two) {
+        attila_store_slots_avx(p1, old1, res[1], cov1, w->chan);
+    }
+}
 #endif
 #endif
 void attila_color_read(uint32_t format, const uint8_t *px, float out[4]);

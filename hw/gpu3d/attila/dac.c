@@ -144,11 +144,13 @@ static uint8_t gamma_byte(float q)
  * g3d_general_path): the same float sums of the linear values from the
  * table, in sample order, divided by the sample count, and each channel's
  * byte from gamma_byte; without pixel_argb's float reads of the samples,
- * which the table makes unused. Not inlined: in the one-sample rows'
- * loop it would cost their registers.
+ * which the table makes unused. An instance for any count and one for
+ * 4 samples, whose sums the compiler unrolls (the loops were about a
+ * third of a resolve); neither inlined: in the one-sample rows' loop it
+ * would cost their registers.
  */
-static __attribute__((noinline)) uint32_t
-resolve_rgba8(const AttilaDisplay *d, const uint8_t *p)
+static inline __attribute__((always_inline)) uint32_t
+resolve_samples(const uint8_t *p, uint32_t samples)
 {
     const float *lin = linear8();
     uint32_t out = 0xff000000u, s;
@@ -156,12 +158,23 @@ resolve_rgba8(const AttilaDisplay *d, const uint8_t *p)
 
     for (k = 0; k < 3; k++) {
         float sum = 0;
-        for (s = 0; s < d->samples; s++) {
+        for (s = 0; s < samples; s++) {
             sum += lin[p[s * 4 + k]];
         }
-        out |= (uint32_t)gamma_byte(sum / (float)d->samples) << (16 - 8 * k);
+        out |= (uint32_t)gamma_byte(sum / (float)samples) << (16 - 8 * k);
     }
     return out;
+}
+
+static __attribute__((noinline)) uint32_t
+resolve_rgba8(const AttilaDisplay *d, const uint8_t *p)
+{
+    return resolve_samples(p, d->samples);
+}
+
+static __attribute__((noinline)) uint32_t resolve_rgba8x4(const uint8_t *p)
+{
+    return resolve_samples(p, 4);
 }
 
 /*
@@ -217,28 +230,79 @@ static inline uint32_t pixel_rgba8(const AttilaDisplay *d, const uint8_t *p)
 
 #ifdef __SSE2__
 /*
+ * pixel_rgba8 of a 4-sample RGBA8888 pixel (not under g3d_general_path):
+ * its four RGB words against sample 0's in one compare
+ */
+static inline uint32_t pixel_rgba8x4(const uint8_t *px)
+{
+    __m128i w = _mm_and_si128(_mm_loadu_si128((const __m128i *)px),
+                              _mm_set1_epi32(0x00ffffff));
+    __m128i eq = _mm_cmpeq_epi32(w, _mm_shuffle_epi32(w, 0));
+    uint32_t s0 = (uint32_t)_mm_cvtsi128_si32(w);
+
+    return _mm_movemask_epi8(eq) == 0xffff ?
+           0xff000000u | (s0 & 0xff) << 16 | (s0 & 0xff00) |
+           (s0 >> 16 & 0xff) :
+           resolve_rgba8x4(px);
+}
+
+/*
  * The m pixels of a row's run of stamps (two every four) of a 4-sample
- * RGBA8888 surface (not under g3d_general_path): pixel_rgba8 with the
- * sample count known, a pixel's four RGB words against sample 0's in one
- * compare. Not inlined: the one-sample rows keep their registers.
+ * RGBA8888 surface (not under g3d_general_path):
+ * pixel_rgba8 with the sample count known. Not inlined: the one-sample
+ * rows keep their registers.
  */
 static __attribute__((noinline)) void
-run_rgba8x4(const AttilaDisplay *d, const uint8_t *p, uint32_t *dst,
-            uint32_t m)
+run_rgba8x4(const uint8_t *p, uint32_t *dst, uint32_t m)
 {
-    const __m128i rgb = _mm_set1_epi32(0x00ffffff);
     uint32_t k;
 
     for (k = 0; k < m; k++) {
-        const uint8_t *px = p + ((k >> 1) * 4 + (k & 1)) * 16;
-        __m128i w = _mm_and_si128(_mm_loadu_si128((const __m128i *)px), rgb);
-        __m128i eq = _mm_cmpeq_epi32(w, _mm_shuffle_epi32(w, 0));
-        uint32_t s0 = (uint32_t)_mm_cvtsi128_si32(w);
+        dst[k] = pixel_rgba8x4(p + ((k >> 1) * 4 + (k & 1)) * 16);
+    }
+}
+#endif
 
-        dst[k] = _mm_movemask_epi8(eq) == 0xffff ?
-                 0xff000000u | (s0 & 0xff) << 16 | (s0 & 0xff00) |
-                 (s0 >> 16 & 0xff) :
-                 resolve_rgba8(d, px);
+#ifdef HAVE_AVX_PATH
+/*
+ * run_rgba8x4 two pixels at a time (AVX2): a stamp's pixels 2j and 2j + 1
+ * of the row are its consecutive 32 bytes (ATTILA ref. Render Buffer
+ * Tiling), each pixel's four RGB words against its sample 0's in one
+ * 256-bit compare; when both pixels' samples are equal, one byte shuffle
+ * puts each one's R, G, B in place (the top byte cleared, which the OR
+ * sets) and their two words are stored together; otherwise each pixel
+ * as run_rgba8x4 does; an odd last pixel too.
+ */
+__attribute__((target("avx2")))
+static void run_rgba8x4_avx2(const uint8_t *p, uint32_t *dst, uint32_t m)
+{
+    const __m256i rgb = _mm256_set1_epi32(0x00ffffff);
+    const __m256i alpha = _mm256_set1_epi32((int)0xff000000u);
+    const __m256i pick = _mm256_setr_epi8(
+        2, 1, 0, -128, -128, -128, -128, -128, -128, -128, -128, -128,
+        -128, -128, -128, -128, 2, 1, 0, -128, -128, -128, -128, -128,
+        -128, -128, -128, -128, -128, -128, -128, -128);
+    const __m256i words04 = _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0);
+    uint32_t k;
+
+    for (k = 0; k + 2 <= m; k += 2) {
+        const uint8_t *px = p + (k >> 1) * 64;
+        __m256i w = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)px),
+                                     rgb);
+        __m256i eq = _mm256_cmpeq_epi32(w, _mm256_shuffle_epi32(w, 0));
+
+        if (_mm256_movemask_epi8(eq) == -1) {
+            __m256i o = _mm256_or_si256(_mm256_shuffle_epi8(w, pick), alpha);
+
+            o = _mm256_permutevar8x32_epi32(o, words04);
+            _mm_storel_epi64((__m128i *)(dst + k), _mm256_castsi256_si128(o));
+        } else {
+            dst[k] = pixel_rgba8x4(px);
+            dst[k + 1] = pixel_rgba8x4(px + 16);
+        }
+    }
+    if (k < m) {
+        dst[k] = pixel_rgba8x4(p + (k >> 1) * 64);
     }
 }
 #endif
@@ -276,7 +340,7 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
 {
     AttilaPixelMapper pm;
     uint32_t bytes = attila_rt_bytes(d->format), x, y, n, ay;
-    bool rgba8, avx = false;
+    bool rgba8, avx = false, avx2 = false;
     const uint32_t *ax = NULL;
 
     if (!attila_pixel_mapper_init(&pm, d->width, d->height, d->samples,
@@ -287,6 +351,7 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
     rgba8 = d->format == ATTILA_FMT_RGBA8888 && !g3d_general_path;
 #ifdef HAVE_AVX_PATH
     avx = rgba8 && g3d_use_avx();
+    avx2 = avx && d->samples == 4 && g3d_use_avx2();
 #endif
     /* by runs of consecutive stamps: the row's two pixels of stamp k are
      * at k * 4 and k * 4 + 1 pixels from the run's first */
@@ -338,7 +403,15 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
         }
 #ifdef __SSE2__
         if (rgba8 && d->samples == 4) {
-            run_rgba8x4(d, p, dst + x, MIN(2 * n, d->width - x));
+            uint32_t m = MIN(2 * n, d->width - x);
+
+#ifdef HAVE_AVX_PATH
+            if (avx2) {
+                run_rgba8x4_avx2(p, dst + x, m);
+                continue;
+            }
+#endif
+            run_rgba8x4(p, dst + x, m);
             continue;
         }
 #endif

@@ -1173,23 +1173,43 @@ static inline void row_stamp_avx(const double tv[4], const AttilaRowSteps *rs,
 }
 
 /*
+ * The one-sample copy's row (copy_tile_avx): the copied input's
+ * components in double, broadcast (attila_interp_comps_avx), the target's
+ * write state and row, and the last covered stamp while it waits for a
+ * second to be written with (attila_color_write_pair_avx)
+ */
+typedef struct CopyRow {
+    __m256d ad[3][4];
+    AttilaRowWrite w;
+    uint8_t *line;
+    const uint32_t *rtx;
+    __m128 ch[4];
+    uint8_t *px;
+    unsigned cov;
+    uint64_t fragments;
+} CopyRow;
+
+/*
  * The row walk with a pixel's four values one AVX operation; only
- * additions and compares, so nothing GCC could contract. With ad (the
- * one-sample copy's input, attila_interp_consts_avx) a covered stamp's
- * input by component goes to ch[n] (attila_interp_weights_avx and _comps_avx,
- * from the transposed edge values the coverage used) instead of its values to
- * out[n].v.
+ * additions and compares, so nothing GCC could contract. With cp (the
+ * one-sample copy) a covered stamp's input by component
+ * (attila_interp_weights_avx and _comps_avx, from the transposed edge
+ * values the coverage used) is written with the previous one as a pair,
+ * an odd last stamp alone, instead of its values going to out[n].v; the
+ * colours do not depend on the target, so writing them as they come
+ * changes no pixel.
  */
 __attribute__((target("avx"), always_inline))
 static inline unsigned row_walk_avx(const AttilaTriangle *t,
                                     const double tv[4],
                                     const AttilaRowSteps *rs, int32_t qy,
                                     int32_t qx0, int32_t qx1,
-                                    AttilaRowStamp *out,
-                                    const __m256d (*ad)[4], __m128 (*ch)[4])
+                                    AttilaRowStamp *out, CopyRow *cp)
 {
     unsigned n = 0;
     uint32_t dy = (uint32_t)(qy - t->start_y);
+    const int32_t sx = t->start_x, bx = t->x0;
+    const uint32_t bw = (uint32_t)(t->x1 - t->x0);
     const __m256d lo0 = _mm256_broadcast_sd(&rs->lo[0]);
     const __m256d lo1 = _mm256_broadcast_sd(&rs->lo[1]);
     const __m256d lo2 = _mm256_broadcast_sd(&rs->lo[2]);
@@ -1200,7 +1220,7 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
     int32_t qx;
 
     for (qx = qx0; qx <= qx1; qx += 2) {
-        uint32_t dx = (uint32_t)(qx - t->start_x);
+        uint32_t dx = (uint32_t)(qx - sx);
         __m256d p[4], ev[4];
         unsigned cov, i;
 
@@ -1215,24 +1235,43 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
                                         _mm256_cmp_pd(z, hi3, _CMP_LE_OQ))));
 
         cov = (unsigned)_mm256_movemask_pd(m) & rows;
-        if ((uint32_t)(qx - t->x0) >= (uint32_t)(t->x1 - t->x0)) {
+        if ((uint32_t)(qx - bx) >= bw) {
             /* a column outside the triangle's box */
             cov &= box_bits(t, qx, rows);
         }
-        if (cov) {
-            if (ad) {
-                __m256d f[3];
+        if (!cov) {
+            continue;
+        }
+        if (cp) {
+            uint8_t *px = cp->line + cp->rtx[qx >> 1];
+            __m256d f[3];
+            __m128 ch[4];
 
-                attila_interp_weights_avx(e0, e1, e2, f);
-                attila_interp_comps_avx(ad, f, ch[n]);
+            attila_interp_weights_avx(e0, e1, e2, f);
+            attila_interp_comps_avx((const __m256d (*)[4])cp->ad, f, ch);
+            cp->fragments += (0x4332322132212110ull >> (4 * cov)) & 15;
+            if (n & 1) {
+                attila_color_write_pair_avx(&cp->w, cp->px, px, cp->ch, ch,
+                                            cp->cov, cov, true);
             } else {
                 for (i = 0; i < 4; i++) {
-                    _mm256_storeu_pd(out[n].v[i], p[i]);
+                    cp->ch[i] = ch[i];
                 }
+                cp->px = px;
+                cp->cov = cov;
+            }
+        } else {
+            for (i = 0; i < 4; i++) {
+                _mm256_storeu_pd(out[n].v[i], p[i]);
             }
             out[n].qx = qx;
-            out[n++].cov = cov;
+            out[n].cov = cov;
         }
+        n++;
+    }
+    if (cp && (n & 1)) {
+        attila_color_write_pair_avx(&cp->w, cp->px, cp->px, cp->ch, cp->ch,
+                                    cp->cov, cp->cov, false);
     }
     return n;
 }
@@ -1243,7 +1282,7 @@ static unsigned stamp_row_avx(const AttilaTriangle *t,
                               int32_t qy, int32_t qx0, int32_t qx1,
                               AttilaRowStamp *out)
 {
-    return row_walk_avx(t, tv, rs, qy, qx0, qx1, out, NULL, NULL);
+    return row_walk_avx(t, tv, rs, qy, qx0, qx1, out, NULL);
 }
 
 /*
@@ -1274,9 +1313,10 @@ static inline void copy_consts_avx(AttilaRenderCtx *ctx,
  * copy_stamps' AVX instance with the walk, for the rows y0..y1 of a scan
  * tile (at tile_x, tile_y; columns x0..x1) in one call (a row's call and
  * set-up cost more than a short row's walk): each row's run found as
- * raster_job finds it (row_run), its covered stamps interpolated as they
- * are found, then written (one call a row); each row's work counted and
- * the draw's limit tested as raster_job does (false: the draw is stopped).
+ * raster_job finds it (row_run), its covered stamps interpolated and
+ * written two at a time as they are found (row_walk_avx); each row's work
+ * counted and the draw's limit tested as raster_job does (false: the draw
+ * is stopped).
  */
 __attribute__((target("avx")))
 static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
@@ -1285,38 +1325,32 @@ static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                           int32_t x0, int32_t x1, int32_t y0, int32_t y1)
 {
     const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
-    const uint32_t *rtx = ctx->rtx[0], *rty = ctx->rty[0];
-    AttilaRowStamp row[TILE / 2];
-    __m128 ch[TILE / 2][4];
-    __m256d ad[3][4];
-    uint64_t work = ctx->work, quads = 0, fragments = 0;
+    const uint32_t *rty = ctx->rty[0];
+    uint64_t work = ctx->work, quads = 0;
     bool done = true;
     int32_t qy, lo, hi;
-    unsigned m, k;
+    unsigned m;
+    CopyRow cp;
 
-    copy_consts_avx(ctx, t, ad);
+    copy_consts_avx(ctx, t, cp.ad);
+    attila_row_write_init_avx(rt, &cp.w);
+    cp.rtx = ctx->rtx[0];
+    cp.fragments = 0;
     for (qy = y0; qy <= y1; qy += 2) {
         if (work > ATTILA_DRAW_WORK_LIMIT) {
             done = false;       /* the draw is stopped (reported) */
             break;
         }
         row_run(te, tile_x, tile_y, qy, x0, x1, &lo, &hi);
-        m = lo <= hi ? row_walk_avx(t, tv, rs, qy, lo, hi, row,
-                                    (const __m256d (*)[4])ad, ch) : 0;
-        if (m) {
-            attila_color_write_row_avx(rt, rt->ptr + rty[qy >> 1], rtx, row,
-                                       m, (const __m128 (*)[4])ch);
-        }
-        for (k = 0; k < m; k++) {
-            fragments += (0x4332322132212110ull >> (4 * row[k].cov)) & 15;
-        }
+        cp.line = rt->ptr + rty[qy >> 1];
+        m = lo <= hi ? row_walk_avx(t, tv, rs, qy, lo, hi, NULL, &cp) : 0;
         quads += m;
         /* the program's steps, then raster_job's count of the row */
         work += m + (uint64_t)(x1 - x0) / 2 + 1;
     }
     ctx->quads += quads;
     ctx->work = work;
-    ctx->fragments += fragments;
+    ctx->fragments += cp.fragments;
     return done;
 }
 

@@ -709,6 +709,27 @@ static inline __m128i morton_part_lanes(__m128i i, int odd, uint32_t sb_shift)
 }
 
 /*
+ * a quad's filtered texels by channel (lane i fragment i of ch[c]) to its
+ * four results, each moved by the D3D9 swap and the reversed order
+ */
+static inline void store_quad(const AttilaTexState *ts, __m128 ch[4],
+                              float *const out[4])
+{
+    int q;
+
+    _MM_TRANSPOSE4_PS(ch[0], ch[1], ch[2], ch[3]);
+    for (q = 0; q < 4; q++) {
+        if (ts->d3d9_conv) {
+            ch[q] = _mm_shuffle_ps(ch[q], ch[q], _MM_SHUFFLE(3, 0, 1, 2));
+        }
+        if (ts->reverse) {
+            ch[q] = _mm_shuffle_ps(ch[q], ch[q], _MM_SHUFFLE(0, 1, 2, 3));
+        }
+        _mm_storeu_ps(out[q], ch[q]);
+    }
+}
+
+/*
  * filter_rgba8 for a quad's four fragments, one lane a fragment: texel q
  * of each footprint in w[q], the weights a, b by fragment; channel by
  * channel the same conversion (g3d_unorm2f_sse2), products and sums in
@@ -737,17 +758,61 @@ static inline void filter_rgba8_quad(const AttilaTexState *ts,
                 _mm_mul_ps(_mm_mul_ps(t[2], na), b)),
             _mm_mul_ps(_mm_mul_ps(t[3], a), b));
     }
-    _MM_TRANSPOSE4_PS(ch[0], ch[1], ch[2], ch[3]);
-    for (q = 0; q < 4; q++) {
-        if (ts->d3d9_conv) {
-            ch[q] = _mm_shuffle_ps(ch[q], ch[q], _MM_SHUFFLE(3, 0, 1, 2));
-        }
-        if (ts->reverse) {
-            ch[q] = _mm_shuffle_ps(ch[q], ch[q], _MM_SHUFFLE(0, 1, 2, 3));
-        }
-        _mm_storeu_ps(out[q], ch[q]);
-    }
+    store_quad(ts, ch, out);
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * filter_rgba8_quad with two channels a 256-bit vector (AVX2, where
+ * AttilaTexState.filter_avx2): channel 2h of the four fragments in lanes
+ * 0-3, channel 2h + 1 in lanes 4-7, each texel word's two bytes taken by
+ * one byte shuffle for the shift and mask; every lane the same conversion
+ * (g3d_unorm2f_avx, g3d_unorm2f_sse2's operations), products and sums in
+ * the same order, with 1 - a and 1 - b as filter_rgba8_quad computes them
+ */
+__attribute__((target("avx2")))
+static void filter_rgba8_quad_avx2(const AttilaTexState *ts,
+                                   const __m128i w[4], __m128 a, __m128 b,
+                                   float *const out[4])
+{
+    const __m128 one = _mm_set1_ps(1.0f);
+    const __m128 na = _mm_sub_ps(one, a), nb = _mm_sub_ps(one, b);
+    const __m256 a8 = _mm256_set_m128(a, a), b8 = _mm256_set_m128(b, b);
+    const __m256 na8 = _mm256_set_m128(na, na);
+    const __m256 nb8 = _mm256_set_m128(nb, nb);
+    __m256i wq[4];
+    __m128 ch[4];
+    int h, q;
+
+    for (q = 0; q < 4; q++) {
+        wq[q] = _mm256_broadcastsi128_si256(w[q]);
+    }
+    for (h = 0; h < 2; h++) {
+        /* byte 2h of each word to lanes 0-3, byte 2h + 1 to lanes 4-7
+         * (0x80 clears a byte) */
+        const __m256i pick = _mm256_setr_epi8(
+            2 * h, -128, -128, -128, 2 * h + 4, -128, -128, -128,
+            2 * h + 8, -128, -128, -128, 2 * h + 12, -128, -128, -128,
+            2 * h + 1, -128, -128, -128, 2 * h + 5, -128, -128, -128,
+            2 * h + 9, -128, -128, -128, 2 * h + 13, -128, -128, -128);
+        __m256 t[4], v;
+
+        for (q = 0; q < 4; q++) {
+            t[q] = g3d_unorm2f_avx(_mm256_cvtepi32_ps(
+                _mm256_shuffle_epi8(wq[q], pick)), 8);
+        }
+        v = _mm256_add_ps(
+            _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(t[0], na8), nb8),
+                              _mm256_mul_ps(_mm256_mul_ps(t[1], a8), nb8)),
+                _mm256_mul_ps(_mm256_mul_ps(t[2], na8), b8)),
+            _mm256_mul_ps(_mm256_mul_ps(t[3], a8), b8));
+        ch[2 * h] = _mm256_castps256_ps128(v);
+        ch[2 * h + 1] = _mm256_extractf128_ps(v, 1);
+    }
+    store_quad(ts, ch, out);
+}
+#endif
 
 /*
  * sample_level's bilinear RGBA8888 Morton read for a quad's four fragments
@@ -833,6 +898,12 @@ static bool sample_quad_linear_rgba8(const AttilaTexState *ts, uint32_t l,
         }
         texels[q] = _mm_and_si128(m, _mm_loadu_si128((const __m128i *)word));
     }
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (ts->filter_avx2) {
+        filter_rgba8_quad_avx2(ts, texels, wt[0], wt[1], out);
+        return true;
+    }
+#endif
     filter_rgba8_quad(ts, texels, wt[0], wt[1], out);
     return true;
 }
