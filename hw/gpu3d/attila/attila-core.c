@@ -242,7 +242,7 @@ void attila_core_free(AttilaCore *c)
     g_free(c->rf_store);
     g_free(c->stage);
     g_free(c->ds);
-    g_free(c->vcache);
+    attila_streamer_free(c);
     g_free(c->tris);
     g_free(c->screen);
     g_free(c->dac_tab.x);

@@ -614,6 +614,9 @@ bool attila_streamer_fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
                                      AttilaVec4 *out);
 /* shade the draw's vertices, assemble, clip, set up and rasterise */
 void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds);
+/* the buffers attila_streamer_draw keeps between draws */
+typedef struct AttilaStreamerScratch AttilaStreamerScratch;
+void attila_streamer_free(AttilaCore *c);
 
 /* primitive-assembly.c: triangles of a draw as vertex-slot triples */
 typedef void AttilaTriangleFn(void *opaque, uint32_t a, uint32_t b,
@@ -1247,8 +1250,7 @@ struct AttilaCore {
     /* rendering */
     AttilaRaster *raster;
     AttilaDrawState *ds;                /* scratch for the current draw */
-    AttilaVertex *vcache;               /* shaded vertices of the draw */
-    size_t vcache_cap;
+    AttilaStreamerScratch *streamer;    /* a draw's buffers (streamer.c) */
     AttilaTriangle *tris;
     size_t tris_cap;
     uint64_t triangles, vertices;       /* statistics */
