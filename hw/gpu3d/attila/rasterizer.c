@@ -28,6 +28,10 @@
 #endif
 
 #define TILE 16
+/* the work units (attila_raster_draw's estimate) of a batch worth the
+ * helpers whatever its pixels: a unit took 100-300 instructions in
+ * simplefog and 8lights, so some 15-50 us, against a hand-over's few */
+#define RASTER_SHARED_WORK 512
 #define MSAA_SUBPIXEL 128.0     /* MSAA_SUBPIXEL_PRECISSION */
 
 struct AttilaRaster {
@@ -54,6 +58,9 @@ struct AttilaRaster {
     /* the address tables (AttilaRenderCtx.zx): the z buffer's, then each target's */
     AttilaAddressTable tab[1 + ATTILA_MAX_RENDER_TARGETS];
     uint64_t quads, fragments;
+    /* the last batch's work (stamps and fragment program steps) per
+     * pixel of its triangles' boxes, in 1/16: the next batch's estimate */
+    uint64_t work_px16;
 };
 
 /* Sample positions in 1/128 pixel from the pixel corner (RasterizerEmulator) */
@@ -170,6 +177,7 @@ AttilaRaster *attila_raster_new(AttilaCore *c, int threads)
     r->pool = g3d_pool_new(r->threads);
     r->threads = g3d_pool_threads(r->pool);
     r->ctx = g_new0(AttilaRenderCtx, r->threads);
+    r->work_px16 = 4;
     return r;
 }
 
@@ -1793,7 +1801,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
                         const AttilaTriangle *tris, size_t n)
 {
     int t;
-    uint64_t pixels = 0;
+    uint64_t pixels = 0, work = 0, work_after = 0;
     size_t k;
     bool over = false;
     bool copy;
@@ -1901,9 +1909,19 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *
                   (tris[k].y1 - tris[k].y0 + 1);
     }
-    /* small batches are not worth waking the helpers; same image either
-     * way, but for a draw whose image depends on the tiles' order */
-    if (r->threads == 1 || pixels < 4096 || ds->serial_tiles) {
+    for (t = 0; t < r->threads; t++) {
+        work += r->ctx[t].work;
+    }
+    /*
+     * Small batches are not worth waking the helpers: under 4096 pixels of
+     * boxes, unless the last batch's work per pixel says that these take
+     * RASTER_SHARED_WORK or more (a fragment program of many steps:
+     * simplefog's and 8lights's draws of 1000-4000 pixels took 200-300
+     * thousand instructions each). Same image either way, but for a draw
+     * whose image depends on the tiles' order.
+     */
+    if (r->threads == 1 || ds->serial_tiles ||
+        (pixels < 4096 && pixels * r->work_px16 < RASTER_SHARED_WORK * 16)) {
         AttilaRaster one = *r;
         one.threads = 1;
         raster_job(&one, 0);
@@ -1924,7 +1942,9 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
                       "too many steps", ctx->shader_error_pc);
         }
         over = over || ctx->work > ATTILA_DRAW_WORK_LIMIT;
+        work_after += ctx->work;
     }
+    r->work_px16 = (work_after - work) * 16 / MAX(pixels, 1);
     if (over) {
         g3d_error(&r->core->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
                   "draw: more than %llu stamps and fragment shader "
