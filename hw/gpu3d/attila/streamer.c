@@ -777,19 +777,22 @@ struct AttilaStreamerScratch {
     uint32_t (*pos)[3];
 };
 
+static void arrays_free(AttilaStreamerScratch *sc)
+{
+    g_free(sc->vtx);
+    g_free(sc->src);
+    g_free(sc->pos);
+}
+
 void attila_streamer_free(AttilaCore *c)
 {
-    AttilaStreamerScratch *sc = c->streamer;
-
-    if (sc) {
-        g_free(sc->chunk_next);
-        g_free(sc->pend_next);
-        g_free(sc->vtx);
-        g_free(sc->src);
-        g_free(sc->pos);
-        g_free(sc);
-        c->streamer = NULL;
+    if (!c->streamer) {
+        return;
     }
+    arrays_free(c->streamer);
+    g_free(c->streamer->chunk_next);
+    g_free(c->streamer->pend_next);
+    g_clear_pointer(&c->streamer, g_free);
 }
 
 static AttilaStreamerScratch *scratch(AttilaCore *c)
@@ -821,9 +824,7 @@ static void geometry_arrays(AttilaStreamerScratch *sc, Geometry *g,
     }
     if (n > sc->cap) {
         sc->cap = MAX(n, MIN(2 * sc->cap, KEEP_VERTICES));
-        g_free(sc->vtx);
-        g_free(sc->src);
-        g_free(sc->pos);
+        arrays_free(sc);
         sc->vtx = g_new(AttilaVertex, sc->cap);
         sc->src = g_new(uint32_t, sc->cap);
         sc->pos = g_malloc_n(sc->cap, sizeof(*sc->pos));
