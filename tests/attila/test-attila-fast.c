@@ -1548,9 +1548,10 @@ static void test_vertex_chunks(void)
     vertex_batch_draws(1, 500, 19);
     vertex_batch_draws(3, 500, 20);
     vertex_batch_draws(2, 500, 21);
-    /* up to 6000 vertices: several chunks, several groups of triangles */
-    vertex_batch_draws(2, 2000, 22);
-    vertex_batch_draws(3, 2000, 23);
+    /* up to 9000 vertices: several chunks, several groups of triangles,
+     * more than a raster batch (2048) of them */
+    vertex_batch_draws(2, 3000, 22);
+    vertex_batch_draws(3, 3000, 23);
 }
 
 int main(int argc, char **argv)
