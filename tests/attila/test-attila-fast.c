@@ -1545,11 +1545,12 @@ static void test_stamp4_rows(void)
  * element for every vertex, when the triangles a helper sets up are
  * dropped, and when a set-up triangle is batched in its neighbour's place.
  */
-#define BATCH_SYS_BYTES 65536
-#define BATCH_VERTS 1024        /* `many`: the vertex data's, 32 KiB */
+#define BATCH_SYS_BYTES (256u << 10)
+#define BATCH_VERTS 4096        /* `many`: the vertex data's, 128 KiB */
 
-static void vertex_batch_draws(int threads, bool many, uint32_t seed)
+static void vertex_batch_draws(int threads, uint32_t max_tris, uint32_t seed)
 {
+    const bool many = max_tris > 40;
     static const uint32_t idx_fmt[3] = {
         ATTILA_SD_UINT8, ATTILA_SD_UINT16, ATTILA_SD_UINT32,
     };
@@ -1563,12 +1564,13 @@ static void vertex_batch_draws(int threads, bool many, uint32_t seed)
     AttilaRun *runs[2];
     int n, errors = 0;
 
+    g_assert_cmpuint(idx_at + 3 * max_tris * 4, <=, BATCH_SYS_BYTES);
     runs[0] = attila_run_new(32u << 20, ATTILA_SCENE_SYS_SIZE, threads);
     runs[1] = attila_run_new(32u << 20, ATTILA_SCENE_SYS_SIZE, 1);
 
     for (n = 0; n < 60; n++) {
         uint32_t fmt = idx_fmt[n % 3], bytes = 1u << (n % 3);
-        uint32_t count = 3 * g_rand_int_range(rnd, 1, many ? 500 : 40), v;
+        uint32_t count = 3 * g_rand_int_range(rnd, 1, max_tris), v;
         uint32_t kind = g_rand_int_range(rnd, 0, 4);
         uint32_t idx_addr = 0x80000000u + idx_at, err;
         /* `many`: half the plain draws read their vertices in order */
@@ -1627,15 +1629,19 @@ static void vertex_batch_draws(int threads, bool many, uint32_t seed)
 
 static void test_vertex_batches(void)
 {
-    vertex_batch_draws(1, false, 17);
-    vertex_batch_draws(3, false, 18);
+    vertex_batch_draws(1, 40, 17);
+    vertex_batch_draws(3, 40, 18);
 }
 
 static void test_vertex_chunks(void)
 {
-    vertex_batch_draws(1, true, 19);
-    vertex_batch_draws(3, true, 20);
-    vertex_batch_draws(2, true, 21);
+    vertex_batch_draws(1, 500, 19);
+    vertex_batch_draws(3, 500, 20);
+    vertex_batch_draws(2, 500, 21);
+    /* up to 9000 vertices: several chunks, several groups of triangles,
+     * more than a raster batch (2048) of them */
+    vertex_batch_draws(2, 3000, 22);
+    vertex_batch_draws(3, 3000, 23);
 }
 
 int main(int argc, char **argv)

@@ -242,7 +242,7 @@ void attila_core_free(AttilaCore *c)
     g_free(c->rf_store);
     g_free(c->stage);
     g_free(c->ds);
-    g_free(c->vcache);
+    attila_streamer_free(c);
     g_free(c->tris);
     g_free(c->screen);
     g_free(c->dac_tab.x);
@@ -265,8 +265,11 @@ void attila_core_reset(AttilaCore *c)
     c->regfile_select = 0;
     memset(&c->display, 0, sizeof(c->display));
     memset(c->imem_raw, 0, sizeof(c->imem_raw));
-    for (i = 0; i < ATTILA_INSTRUCTION_MEMORY; i++) {
-        attila_shader_decode(c->imem_raw[i], &c->imem[i]);
+    /* every word is zero: one decoding serves all (4096 took about 1.3
+     * million instructions, on the command processor's thread) */
+    attila_shader_decode(c->imem_raw[0], &c->imem[0]);
+    for (i = 1; i < ATTILA_INSTRUCTION_MEMORY; i++) {
+        c->imem[i] = c->imem[0];
     }
     attila_gpu_reset_state(c);
     if (irq && c->cfg.hooks.irq_update) {

@@ -144,41 +144,50 @@ static inline uint32_t attila_stamp_run(const AttilaPixelMapper *pm,
     return in_tile < in_row ? in_tile : in_row;
 }
 /*
- * The clears' walk: fn(p, slots) for every run of consecutive slots (a
- * pixel's samples, 4 a stamp) of the surface at base. An over-scan tile
- * (64x64 pixels) is one block of the surface (ATTILA ref. Render Buffer
- * Tiling, the first level), so one inside the surface's pixels is one run
- * (not under g3d_general_path); the others go by runs of stamps
- * (attila_stamp_run). Stops when g3d_yield says so, between over-scan
- * tiles.
+ * A clear (color-write.c, zstencil-test.c): fn(p, slots, value) for every
+ * run of consecutive slots (a pixel's samples, 4 a stamp) of the surface
+ * at base (attila_surface_runs).
+ */
+typedef struct AttilaClear {
+    AttilaPixelMapper pm;
+    uint8_t *base;
+    void (*fn)(uint8_t *p, uint32_t slots, const void *value);
+    uint32_t value[2];
+} AttilaClear;
+
+/* the over-scan tiles (64x64 pixels) of a clear's surface, in rows */
+static inline uint32_t attila_surface_tiles(const AttilaPixelMapper *pm)
+{
+    return ((pm->width + 63) / 64) * ((pm->height + 63) / 64);
+}
+
+/*
+ * The clears' walk over over-scan tile `tile` (attila_surface_tiles'
+ * order). An over-scan tile is one block of the surface (ATTILA ref.
+ * Render Buffer Tiling, the first level), so one inside the surface's
+ * pixels is one run (not under g3d_general_path); the others go by runs
+ * of stamps (attila_stamp_run).
  */
 static inline __attribute__((always_inline)) void
-attila_surface_runs(const AttilaPixelMapper *pm, uint8_t *base,
-                    void (*fn)(uint8_t *p, uint32_t slots, const void *arg),
-                    const void *arg)
+attila_surface_runs(const AttilaClear *cl, uint32_t tile)
 {
-    uint32_t ox, oy, x, y, n;
+    const AttilaPixelMapper *pm = &cl->pm;
+    uint32_t ox = tile % ((pm->width + 63) / 64) * 64;
+    uint32_t oy = tile / ((pm->width + 63) / 64) * 64;
+    uint32_t x1 = ox + 64 < pm->width ? ox + 64 : pm->width;
+    uint32_t y1 = oy + 64 < pm->height ? oy + 64 : pm->height;
+    uint32_t x, y, n;
 
-    for (oy = 0; oy < pm->height; oy += 64) {
-        for (ox = 0; ox < pm->width; ox += 64) {
-            uint32_t x1 = ox + 64 < pm->width ? ox + 64 : pm->width;
-            uint32_t y1 = oy + 64 < pm->height ? oy + 64 : pm->height;
-
-            if (g3d_yield()) {
-                return;     /* reset or unplug */
-            }
-            if (!g3d_general_path && x1 == ox + 64 && y1 == oy + 64) {
-                fn(base + attila_pixel_address(pm, ox, oy),
-                   64 * 64 * pm->samples, arg);
-                continue;
-            }
-            for (y = oy; y < y1; y += 2) {
-                for (x = ox; x < x1; x += 2 * n) {
-                    n = attila_stamp_run(pm, x);
-                    fn(base + attila_pixel_address(pm, x, y),
-                       4 * pm->samples * n, arg);
-                }
-            }
+    if (!g3d_general_path && x1 == ox + 64 && y1 == oy + 64) {
+        cl->fn(cl->base + attila_pixel_address(pm, ox, oy),
+               64 * 64 * pm->samples, cl->value);
+        return;
+    }
+    for (y = oy; y < y1; y += 2) {
+        for (x = ox; x < x1; x += 2 * n) {
+            n = attila_stamp_run(pm, x);
+            cl->fn(cl->base + attila_pixel_address(pm, x, y),
+                   4 * pm->samples * n, cl->value);
         }
     }
 }
@@ -616,6 +625,9 @@ bool attila_streamer_fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
                                      AttilaVec4 *out);
 /* shade the draw's vertices, assemble, clip, set up and rasterise */
 void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds);
+/* the buffers attila_streamer_draw keeps between draws */
+typedef struct AttilaStreamerScratch AttilaStreamerScratch;
+void attila_streamer_free(AttilaCore *c);
 
 /* primitive-assembly.c: triangles of a draw as vertex-slot triples */
 typedef void AttilaTriangleFn(void *opaque, uint32_t a, uint32_t b,
@@ -1350,6 +1362,12 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
 void attila_blit(AttilaCore *c);
 
 /* clears (color-write.c, zstencil-test.c) */
+/* the clear of render target 0, of the z/stencil buffer: false (reported
+ * where the buffer is not mapped) if there is nothing to clear */
+bool attila_clear_color_target(AttilaCore *c, AttilaClear *cl);
+bool attila_clear_zstencil_target(AttilaCore *c, bool clear_z,
+                                  bool clear_stencil, AttilaClear *cl);
+/* rasterizer.c: the clears, on the render threads */
 void attila_clear_color(AttilaCore *c);
 void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil);
 
@@ -1388,8 +1406,7 @@ struct AttilaCore {
     /* rendering */
     AttilaRaster *raster;
     AttilaDrawState *ds;                /* scratch for the current draw */
-    AttilaVertex *vcache;               /* shaded vertices of the draw */
-    size_t vcache_cap;
+    AttilaStreamerScratch *streamer;    /* a draw's buffers (streamer.c) */
     AttilaTriangle *tris;
     size_t tris_cap;
     uint64_t triangles, vertices;       /* statistics */

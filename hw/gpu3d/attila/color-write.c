@@ -597,23 +597,22 @@ static void clear_run64(uint8_t *p, uint32_t slots, const void *value)
     }
 }
 
-void attila_clear_color(AttilaCore *c)
+bool attila_clear_color_target(AttilaCore *c, AttilaClear *cl)
 {
     uint32_t addr = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_ADDRESS, 0);
     uint32_t fmt = attila_rf_u32(c, ATTILA_REG_RENDER_TARGET_FORMAT, 0);
     uint32_t bytes = attila_rt_bytes(fmt);
-    AttilaPixelMapper pm;
-    uint8_t value[8], *base;
 
-    base = attila_map_render_buffer(c, &pm, addr, bytes, true, "color clear");
-    if (!base) {
-        return;
+    cl->base = attila_map_render_buffer(c, &cl->pm, addr, bytes, true,
+                                        "color clear");
+    if (!cl->base) {
+        return false;
     }
     /* the clear value converted to the RT0 format (clearColorBuffer) */
     attila_color_pack(fmt, attila_rf_qf(c, ATTILA_REG_COLOR_BUFFER_CLEAR, 0),
-                      value);
+                      (uint8_t *)cl->value);
     /* whole stamps: their 4 pixels x samples are consecutive, and so are
      * the stamps of a run and an over-scan tile (attila_surface_runs) */
-    attila_surface_runs(&pm, base, bytes == 4 ? clear_run32 : clear_run64,
-                        value);
+    cl->fn = bytes == 4 ? clear_run32 : clear_run64;
+    return true;
 }

@@ -28,6 +28,10 @@
 #endif
 
 #define TILE 16
+/* the work units (attila_raster_draw's estimate) of a batch worth the
+ * helpers whatever its pixels: a unit took 100-300 instructions in
+ * simplefog and 8lights, so some 15-50 us, against a hand-over's few */
+#define RASTER_SHARED_WORK 512
 #define MSAA_SUBPIXEL 128.0     /* MSAA_SUBPIXEL_PRECISSION */
 
 struct AttilaRaster {
@@ -54,6 +58,10 @@ struct AttilaRaster {
     /* the address tables (AttilaRenderCtx.zx): the z buffer's, then each target's */
     AttilaAddressTable tab[1 + ATTILA_MAX_RENDER_TARGETS];
     uint64_t quads, fragments;
+    /* the last batch's work (stamps and fragment program steps) per
+     * pixel of its triangles' boxes, in 1/16: the next batch's estimate */
+    uint64_t work_px16;
+    uint32_t *clear_next;       /* raster_clear's g3d_claim counters */
 };
 
 /* Sample positions in 1/128 pixel from the pixel corner (RasterizerEmulator) */
@@ -170,6 +178,8 @@ AttilaRaster *attila_raster_new(AttilaCore *c, int threads)
     r->pool = g3d_pool_new(r->threads);
     r->threads = g3d_pool_threads(r->pool);
     r->ctx = g_new0(AttilaRenderCtx, r->threads);
+    r->work_px16 = 4;
+    r->clear_next = g_new0(uint32_t, G3D_CLAIM_STRIDE * r->threads);
     return r;
 }
 
@@ -185,6 +195,7 @@ void attila_raster_free(AttilaRaster *r)
         g_free(r->tab[t].x);
     }
     g_free(r->ctx);
+    g_free(r->clear_next);
     g_free(r);
 }
 
@@ -1814,6 +1825,72 @@ void attila_raster_run_shared(AttilaRaster *r, G3DJobFn *fn, void *arg)
     g3d_pool_run_shared(r->pool, fn, arg);
 }
 
+/* ---- the clears --------------------------------------------------------- */
+
+/* a clear's over-scan tiles that the render threads take (g3d_claim) */
+typedef struct ClearJob {
+    const AttilaClear *cl;
+    uint32_t tiles;
+    int threads;
+    uint32_t *next;
+} ClearJob;
+
+static void clear_job(void *arg, int thread)
+{
+    ClearJob *j = arg;
+    uint32_t tile;
+    int at = 0;
+
+    while (g3d_claim(j->next, j->tiles, j->threads, thread, &at, &tile)) {
+        if (g3d_yield()) {
+            return;     /* reset or unplug */
+        }
+        attila_surface_runs(j->cl, tile);
+    }
+}
+
+/*
+ * A clear's tiles on every render thread: each tile is its own memory
+ * (an over-scan tile is one block of the surface), so which thread writes
+ * it does not matter; two threads write memory about 1.8 times as fast
+ * as one (the bench's memset). A surface of few tiles is not worth the
+ * hand-over.
+ */
+static void raster_clear(AttilaRaster *r, const AttilaClear *cl)
+{
+    uint32_t tiles = attila_surface_tiles(&cl->pm);
+    ClearJob j = { .cl = cl, .tiles = tiles, .threads = r->threads,
+                   .next = r->clear_next };
+
+    if (r->threads == 1 || tiles < 8) {
+        j.threads = 1;
+        j.next = r->clear_next;
+        memset(j.next, 0, sizeof(*j.next) * G3D_CLAIM_STRIDE);
+        clear_job(&j, 0);
+        return;
+    }
+    memset(j.next, 0, sizeof(*j.next) * G3D_CLAIM_STRIDE * r->threads);
+    g3d_pool_run_shared(r->pool, clear_job, &j);
+}
+
+void attila_clear_color(AttilaCore *c)
+{
+    AttilaClear cl;
+
+    if (attila_clear_color_target(c, &cl)) {
+        raster_clear(c->raster, &cl);
+    }
+}
+
+void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil)
+{
+    AttilaClear cl;
+
+    if (attila_clear_zstencil_target(c, clear_z, clear_stencil, &cl)) {
+        raster_clear(c->raster, &cl);
+    }
+}
+
 void attila_raster_begin(AttilaRaster *r)
 {
     int t;
@@ -1827,7 +1904,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
                         const AttilaTriangle *tris, size_t n)
 {
     int t;
-    uint64_t pixels = 0;
+    uint64_t pixels = 0, work = 0, work_after = 0;
     size_t k;
     bool over = false;
     bool copy;
@@ -1935,9 +2012,19 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *
                   (tris[k].y1 - tris[k].y0 + 1);
     }
-    /* small batches are not worth waking the helpers; same image either
-     * way, but for a draw whose image depends on the tiles' order */
-    if (r->threads == 1 || pixels < 4096 || ds->serial_tiles) {
+    for (t = 0; t < r->threads; t++) {
+        work += r->ctx[t].work;
+    }
+    /*
+     * Small batches are not worth waking the helpers: under 4096 pixels of
+     * boxes, unless the last batch's work per pixel says that these take
+     * RASTER_SHARED_WORK or more (a fragment program of many steps:
+     * simplefog's and 8lights's draws of 1000-4000 pixels took 200-300
+     * thousand instructions each). Same image either way, but for a draw
+     * whose image depends on the tiles' order.
+     */
+    if (r->threads == 1 || ds->serial_tiles ||
+        (pixels < 4096 && pixels * r->work_px16 < RASTER_SHARED_WORK * 16)) {
         AttilaRaster one = *r;
         one.threads = 1;
         raster_job(&one, 0);
@@ -1958,7 +2045,9 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
                       "too many steps", ctx->shader_error_pc);
         }
         over = over || ctx->work > ATTILA_DRAW_WORK_LIMIT;
+        work_after += ctx->work;
     }
+    r->work_px16 = (work_after - work) * 16 / MAX(pixels, 1);
     if (over) {
         g3d_error(&r->core->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
                   "draw: more than %llu stamps and fragment shader "

@@ -182,21 +182,28 @@ bool attila_streamer_fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
 #define BATCH_TRIANGLES 2048
 
 /*
- * Triangles assembled but not yet set up: with several render threads they
- * are set up together on all of them (the clipper's trivial reject and
- * triangle setup read only the draw state and the shaded vertices), then
- * counted and batched in order, as triangle() does one at a time.
+ * Triangles assembled but not yet set up: with several render threads
+ * they are set up together on all of them (the clipper's trivial reject
+ * and triangle setup read only the draw state and the shaded vertices),
+ * then counted and batched in order, as triangle() does one at a time.
+ * A group is as large as a hand-over to the helpers is worth (a draw of
+ * 8lights has about 100 triangles, spaceship's one draw 8700).
  */
-#define PENDING_TRIANGLES 64
+#define PENDING_TRIANGLES 480     /* not a divisor of BATCH_TRIANGLES, so
+                                   * that groups cut at a batch's end */
 #define SETUP_UNIT 16           /* triangles a render thread takes at once */
 
 typedef struct PendingTriangles {
     uint32_t n;
-    uint32_t v[PENDING_TRIANGLES][3];      /* list positions */
+    const uint32_t (*v)[3];                /* list positions */
     bool kept[PENDING_TRIANGLES];          /* not rejected, set up */
     AttilaTriangle tri[PENDING_TRIANGLES];
+    /* the batch's next slot: the group's kept triangles go there in
+     * order (a group never reaches past the batch's BATCH_TRIANGLES) */
+    AttilaTriangle *dst;
     int threads;
-    uint32_t *next;                        /* g3d_claim's counters */
+    uint32_t *next, *next_place;           /* g3d_claim's counters */
+    uint32_t set;                          /* units set up */
 } PendingTriangles;
 
 typedef struct Geometry {
@@ -207,6 +214,10 @@ typedef struct Geometry {
      * or the first with the same index (the post-transform cache) */
     uint32_t *src;
     PendingTriangles *pend;     /* NULL: one render thread */
+    /* with several render threads: the instance's assembled triangles
+     * (list positions), set up a group at a time */
+    uint32_t (*pos)[3];
+    uint32_t npos;
     size_t ntris;
     bool stopped;               /* the draw ran out of work */
 } Geometry;
@@ -256,11 +267,44 @@ static bool set_up(const Geometry *g, const uint32_t v[3], AttilaTriangle *out)
     return attila_triangle_setup(g->ds, v0, v1, v2, out);
 }
 
+static inline void spin_pause(unsigned i)
+{
+    if (i % 64 == 0) {
+        g_thread_yield();       /* a busy host: let the awaited thread run */
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* set-up unit `unit`'s kept triangles to their batch slots, after the
+ * kept ones before them */
+static void place_unit(PendingTriangles *p, uint32_t unit)
+{
+    uint32_t i, at = 0, end = MIN(p->n, (unit + 1) * SETUP_UNIT);
+
+    for (i = 0; i < unit * SETUP_UNIT; i++) {
+        at += p->kept[i];
+    }
+    for (; i < end; i++) {
+        if (p->kept[i]) {
+            memcpy(&p->dst[at++], &p->tri[i], sizeof(AttilaTriangle));
+        }
+    }
+}
+
+/*
+ * Each render thread sets units up while any is left, waits until every
+ * claimed unit is (their claimers are in this job), then copies units'
+ * kept triangles to the batch: the copies (1 KB a triangle) were 5 % of
+ * spaceship on the command processor's thread.
+ */
 static void set_up_job(void *arg, int thread)
 {
     const Geometry *g = arg;
     PendingTriangles *p = g->pend;
     uint32_t unit, i, units = (p->n + SETUP_UNIT - 1) / SETUP_UNIT;
+    unsigned k;
     int at = 0;
 
     while (g3d_claim(p->next, units, p->threads, thread, &at, &unit)) {
@@ -268,34 +312,92 @@ static void set_up_job(void *arg, int thread)
              i++) {
             p->kept[i] = set_up(g, p->v[i], &p->tri[i]);
         }
+        /* release: place_unit reads the unit's triangles */
+        __atomic_fetch_add(&p->set, 1, __ATOMIC_RELEASE);
+    }
+    for (k = 1; __atomic_load_n(&p->set, __ATOMIC_ACQUIRE) < units; k++) {
+        spin_pause(k);
+    }
+    at = 0;
+    while (g3d_claim(p->next_place, units, p->threads, thread, &at, &unit)) {
+        place_unit(p, unit);
     }
 }
 
-/* the pending triangles set up, then counted and batched in order */
-static void set_up_pending(Geometry *g)
+/* the group's slots in the batch, its counters cleared */
+static void group_prepare(Geometry *g)
+{
+    PendingTriangles *p = g->pend;
+    AttilaCore *c = g->c;
+    size_t words = G3D_CLAIM_STRIDE * p->threads;
+
+    if (g->ntris + p->n > c->tris_cap) {
+        c->tris_cap = BATCH_TRIANGLES;
+        c->tris = g_renew(AttilaTriangle, c->tris, c->tris_cap);
+    }
+    p->dst = c->tris + g->ntris;
+    p->set = 0;
+    memset(p->next, 0, sizeof(*p->next) * words);
+    memset(p->next_place, 0, sizeof(*p->next_place) * words);
+}
+
+/* the pending triangles set up on every render thread, the kept ones
+ * in their batch slots */
+static void set_up_shared(Geometry *g)
 {
     PendingTriangles *p = g->pend;
     uint32_t i;
 
-    if (!p || p->n == 0) {
-        return;
-    }
+    group_prepare(g);
     if (p->n > SETUP_UNIT) {
-        memset(p->next, 0, sizeof(*p->next) * G3D_CLAIM_STRIDE * p->threads);
         attila_raster_run_shared(g->c->raster, set_up_job, g);
     } else {
         for (i = 0; i < p->n; i++) {
             p->kept[i] = set_up(g, p->v[i], &p->tri[i]);
         }
+        place_unit(p, 0);
     }
+}
+
+/* the set-up pending triangles (in their slots) counted and batched in
+ * order */
+static void batch_pending(Geometry *g)
+{
+    PendingTriangles *p = g->pend;
+    uint32_t i;
+
     for (i = 0; i < p->n && !g->stopped; i++) {
         g->c->triangles++;
         if (p->kept[i]) {
-            memcpy(batch_slot(g), &p->tri[i], sizeof(AttilaTriangle));
             batch_commit(g);
         }
     }
     p->n = 0;
+}
+
+/* the next group's size: at most PENDING_TRIANGLES, and within the
+ * batch (a flush comes only after the group's last kept triangle) */
+static uint32_t group_size(const Geometry *g, uint32_t first)
+{
+    return MIN(MIN(g->npos - first, PENDING_TRIANGLES),
+               BATCH_TRIANGLES - g->ntris);
+}
+
+/*
+ * The instance's assembled triangles from `first` on, a group at a time:
+ * set up on every render thread, then counted and batched in order
+ */
+static void set_up_from(Geometry *g, uint32_t first)
+{
+    PendingTriangles *p = g->pend;
+
+    while (first < g->npos && !g->stopped) {
+        p->n = group_size(g, first);
+        p->v = (const uint32_t (*)[3])g->pos + first;
+        first += p->n;
+        set_up_shared(g);
+        batch_pending(g);
+    }
 }
 
 /* primitive assembly -> clipper -> triangle setup -> rasterizer batch */
@@ -308,10 +410,9 @@ static void triangle(void *opaque, uint32_t a, uint32_t b, uint32_t cc)
         return;
     }
     if (g->pend) {
-        memcpy(g->pend->v[g->pend->n], v, sizeof(v));
-        if (++g->pend->n == PENDING_TRIANGLES) {
-            set_up_pending(g);
-        }
+        /* at most one triangle a list position (a quad strip's two a
+         * step of two), so pos (ds->count entries) holds them all */
+        memcpy(g->pos[g->npos++], v, sizeof(v));
         return;
     }
     g->c->triangles++;
@@ -415,9 +516,12 @@ typedef struct VertexBatch {
  * they are shaded in parallel (the batches are independent: each reads
  * memory and writes its own vertices), and their work, errors and counts
  * are then taken in the list's order. Few enough that a draw over its
- * work limit stops soon after it.
+ * work limit stops soon after it: 2048 vertices of at most
+ * ATTILA_SH_MAX_STEPS steps are half of ATTILA_DRAW_WORK_LIMIT; enough
+ * that a hand-over to the helpers is worth it (spaceship's one draw shades
+ * 26000 vertices).
  */
-#define CHUNK_BATCHES 32
+#define CHUNK_BATCHES 128
 
 typedef struct VertexChunk {
     AttilaCore *c;
@@ -436,6 +540,7 @@ typedef struct VertexChunk {
     VertexBatch b[CHUNK_BATCHES];
     int threads;
     uint32_t *next;             /* g3d_claim's counters, one a thread */
+    uint32_t shaded;            /* batches shade_chunk_job has shaded */
 } VertexChunk;
 
 static bool work_left(AttilaCore *c, uint64_t work)
@@ -562,28 +667,42 @@ static void shade_chunk_job(void *arg, int thread)
 
     while (g3d_claim(k->next, k->n, k->threads, thread, &at, &unit)) {
         shade_whole(k, &k->b[unit]);
+        /* release: set_up_after_shading's set-up reads the vertices */
+        __atomic_fetch_add(&k->shaded, 1, __ATOMIC_RELEASE);
     }
 }
 
-/* the gathered batches; false (reported) if the draw stops */
-static bool shade_chunk(VertexChunk *k, uint64_t *work, AttilaRenderCtx *tctx)
+/* the batches are shaded on every render thread (shade_whole) */
+static bool chunk_shared(const VertexChunk *k)
 {
-    uint32_t i, j;
+    return k->threads > 1 && k->ds->vs_lanes > 1;
+}
 
+/* the gathered batches shaded, nothing reported yet */
+static void chunk_prepare(VertexChunk *k)
+{
     if (k->ds->vs_lanes > 1) {
         chunk_windows(k);
     }
-    if (k->n > 1 && k->threads > 1 && k->ds->vs_lanes > 1) {
-        memset(k->next, 0, sizeof(*k->next) * G3D_CLAIM_STRIDE * k->threads);
-        attila_raster_run_shared(k->c->raster, shade_chunk_job, k);
-    } else {
-        for (i = 0; i < k->n; i++) {
-            shade_whole(k, &k->b[i]);
-        }
-    }
+    memset(k->next, 0, sizeof(*k->next) * G3D_CLAIM_STRIDE * k->threads);
+    k->shaded = 0;
+}
+
+/*
+ * The shaded batches' work, errors and counts taken in the list's order,
+ * a batch that was not whole shaded again one vertex at a time (reporting);
+ * false (reported) if the draw stops. *redone: some batch was.
+ */
+static bool chunk_account(VertexChunk *k, uint64_t *work,
+                          AttilaRenderCtx *tctx, bool *redone)
+{
+    uint32_t i, j;
+
+    *redone = false;
     for (i = 0; i < k->n; i++) {
         const VertexBatch *b = &k->b[i];
 
+        *redone = *redone || !b->whole;
         for (j = 0; j < b->n; j++) {
             if (!b->whole) {
                 if (!shade_vertex(k->c, k->ds, b->index[j], k->instance,
@@ -601,6 +720,86 @@ static bool shade_chunk(VertexChunk *k, uint64_t *work, AttilaRenderCtx *tctx)
         }
     }
     k->n = 0;
+    return true;
+}
+
+/* the gathered batches; false (reported) if the draw stops */
+static bool shade_chunk(VertexChunk *k, uint64_t *work, AttilaRenderCtx *tctx)
+{
+    uint32_t i;
+    bool redone;
+
+    chunk_prepare(k);
+    if (k->n > 1 && chunk_shared(k)) {
+        attila_raster_run_shared(k->c->raster, shade_chunk_job, k);
+    } else {
+        for (i = 0; i < k->n; i++) {
+            shade_whole(k, &k->b[i]);
+        }
+    }
+    return chunk_account(k, work, tctx, &redone);
+}
+
+/* the instance's last chunk and its first group of triangles */
+typedef struct ShadeSetUp {
+    VertexChunk *k;
+    Geometry *g;
+} ShadeSetUp;
+
+/*
+ * One hand-over instead of two: each render thread shades batches while
+ * any is left, waits until every claimed batch is shaded (their claimers
+ * are in this job, so the wait ends), then sets triangles up.
+ */
+static void shade_set_up_job(void *arg, int thread)
+{
+    ShadeSetUp *j = arg;
+    unsigned i;
+
+    shade_chunk_job(j->k, thread);
+    for (i = 1; __atomic_load_n(&j->k->shaded, __ATOMIC_ACQUIRE) < j->k->n;
+         i++) {
+        spin_pause(i);
+    }
+    set_up_job(j->g, thread);
+}
+
+/*
+ * With several render threads: the instance's last chunk shaded and its
+ * triangles set up and batched; false (reported) if the draw stops. The
+ * first group's set-up runs in the shading's job, before the shaded
+ * batches are accounted for: it is redone if a batch was shaded again
+ * one vertex at a time (its vertices were not stored by the job).
+ */
+static bool shade_set_up(VertexChunk *k, Geometry *g, uint64_t *work,
+                         AttilaRenderCtx *tctx)
+{
+    PendingTriangles *p = g->pend;
+    ShadeSetUp j = { .k = k, .g = g };
+    uint32_t first;
+    bool redone;
+
+    if (!chunk_shared(k) || g->npos == 0) {
+        if (!shade_chunk(k, work, tctx)) {
+            return false;
+        }
+        set_up_from(g, 0);
+        return true;
+    }
+    chunk_prepare(k);
+    p->n = first = group_size(g, 0);
+    p->v = (const uint32_t (*)[3])g->pos;
+    group_prepare(g);
+    attila_raster_run_shared(g->c->raster, shade_set_up_job, &j);
+    if (!chunk_account(k, work, tctx, &redone)) {
+        p->n = 0;
+        return false;
+    }
+    if (redone) {
+        set_up_shared(g);
+    }
+    batch_pending(g);
+    set_up_from(g, first);
     return true;
 }
 
@@ -624,32 +823,114 @@ static bool chunk_add(VertexChunk *k, uint32_t slot, uint32_t index,
     return true;
 }
 
+/*
+ * A draw's buffers, kept in the core between draws (allocating them cost
+ * every draw page faults and a 70 KB clear); none carries anything from
+ * one draw to the next. The per-vertex arrays are kept up to
+ * KEEP_VERTICES positions: a larger draw's are its own.
+ */
+#define KEEP_VERTICES 32768
+
+struct AttilaStreamerScratch {
+    AttilaRenderCtx tctx;
+    VertexChunk chunk;
+    PendingTriangles pend;
+    /* G3D_CLAIM_STRIDE a thread */
+    uint32_t *chunk_next, *pend_next, *place_next;
+    size_t cap;                         /* positions vtx, src, pos hold */
+    AttilaVertex *vtx;
+    uint32_t *src;
+    uint32_t (*pos)[3];
+};
+
+static void arrays_free(AttilaStreamerScratch *sc)
+{
+    g_free(sc->vtx);
+    g_free(sc->src);
+    g_free(sc->pos);
+}
+
+void attila_streamer_free(AttilaCore *c)
+{
+    if (!c->streamer) {
+        return;
+    }
+    arrays_free(c->streamer);
+    g_free(c->streamer->chunk_next);
+    g_free(c->streamer->pend_next);
+    g_free(c->streamer->place_next);
+    g_clear_pointer(&c->streamer, g_free);
+}
+
+static AttilaStreamerScratch *scratch(AttilaCore *c)
+{
+    AttilaStreamerScratch *sc = c->streamer;
+    int threads = attila_raster_threads(c->raster);
+
+    if (!sc) {
+        sc = c->streamer = g_new0(AttilaStreamerScratch, 1);
+        sc->chunk_next = g_new0(uint32_t, G3D_CLAIM_STRIDE * threads);
+        sc->pend_next = g_new0(uint32_t, G3D_CLAIM_STRIDE * threads);
+        sc->place_next = g_new0(uint32_t, G3D_CLAIM_STRIDE * threads);
+    }
+    return sc;
+}
+
+/* the per-position arrays for `count` positions: the kept ones, or the
+ * draw's own (*own) */
+static void geometry_arrays(AttilaStreamerScratch *sc, Geometry *g,
+                            uint32_t count, bool *own)
+{
+    size_t n = MAX(count, 1);
+
+    *own = n > KEEP_VERTICES;
+    if (*own) {
+        g->vtx = g_new(AttilaVertex, n);
+        g->src = g_new(uint32_t, n);
+        g->pos = g_malloc_n(n, sizeof(*g->pos));
+        return;
+    }
+    if (n > sc->cap) {
+        sc->cap = MAX(n, MIN(2 * sc->cap, KEEP_VERTICES));
+        arrays_free(sc);
+        sc->vtx = g_new(AttilaVertex, sc->cap);
+        sc->src = g_new(uint32_t, sc->cap);
+        sc->pos = g_malloc_n(sc->cap, sizeof(*sc->pos));
+    }
+    g->vtx = sc->vtx;
+    g->src = sc->src;
+    g->pos = sc->pos;
+}
+
 void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
 {
+    AttilaStreamerScratch *sc = scratch(c);
     Geometry g = { .c = c, .ds = ds };
     /* the vertex shader reaches the Texture Unit too: LDA (attila-sim
      * GPUEmulator.cpp) */
-    AttilaRenderCtx *tctx = g_new0(AttilaRenderCtx, 1);
-    VertexChunk *chunk = g_new(VertexChunk, 1);
+    AttilaRenderCtx *tctx = &sc->tctx;
+    VertexChunk *chunk = &sc->chunk;
     GHashTable *cache = NULL;
     uint32_t inst, v;
     uint64_t vs_work = 0;
+    bool own;
 
+    memset(tctx, 0, sizeof(*tctx));
     tctx->core = c;
     tctx->ds = ds;
     chunk->c = c;
     chunk->ds = ds;
     chunk->threads = attila_raster_threads(c->raster);
-    chunk->next = g_new(uint32_t, G3D_CLAIM_STRIDE * chunk->threads);
+    chunk->next = sc->chunk_next;
     attila_raster_begin(c->raster);
-    g.vtx = g_new(AttilaVertex, MAX(ds->count, 1));
-    g.src = g_new(uint32_t, MAX(ds->count, 1));
+    geometry_arrays(sc, &g, ds->count, &own);
     chunk->vtx = g.vtx;
     if (chunk->threads > 1) {
-        g.pend = g_new(PendingTriangles, 1);
+        g.pend = &sc->pend;
         g.pend->n = 0;
         g.pend->threads = chunk->threads;
-        g.pend->next = chunk->next;     /* not in use while triangles are */
+        g.pend->next = sc->pend_next;
+        g.pend->next_place = sc->place_next;
     }
     if (ds->indexed) {
         cache = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -691,11 +972,20 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
                 goto out;
             }
         }
-        if (!shade_chunk(chunk, &vs_work, tctx)) {
-            goto out;
+        if (g.pend) {
+            /* the triangles' list positions do not depend on the
+             * vertices: assembled first, set up with the last chunk */
+            g.npos = 0;
+            attila_primitive_assembly(ds->primitive, ds->count, triangle, &g);
+            if (!shade_set_up(chunk, &g, &vs_work, tctx)) {
+                goto out;
+            }
+        } else {
+            if (!shade_chunk(chunk, &vs_work, tctx)) {
+                goto out;
+            }
+            attila_primitive_assembly(ds->primitive, ds->count, triangle, &g);
         }
-        attila_primitive_assembly(ds->primitive, ds->count, triangle, &g);
-        set_up_pending(&g);
         flush_batch(&g);
         if (g.stopped) {
             break;
@@ -706,10 +996,9 @@ out:
     if (cache) {
         g_hash_table_destroy(cache);
     }
-    g_free(g.vtx);
-    g_free(g.src);
-    g_free(g.pend);
-    g_free(chunk->next);
-    g_free(chunk);
-    g_free(tctx);
+    if (own) {
+        g_free(g.vtx);
+        g_free(g.src);
+        g_free(g.pos);
+    }
 }

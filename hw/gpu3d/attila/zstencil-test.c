@@ -22,23 +22,23 @@ static void clear_run(uint8_t *p, uint32_t slots, const void *arg)
     g3d_fill32_keep(p, slots, words[0], words[1]);
 }
 
-void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil)
+bool attila_clear_zstencil_target(AttilaCore *c, bool clear_z,
+                                  bool clear_stencil, AttilaClear *cl)
 {
     uint32_t addr = attila_rf_u32(c, ATTILA_REG_ZSTENCILBUFFER_ADDR, 0);
     uint32_t zc = attila_rf_u32(c, ATTILA_REG_Z_BUFFER_CLEAR, 0) & 0x00ffffff;
     /* the simulator writes (clear && 0xff) << 24; the intent is & 0xff */
     uint32_t sc = (attila_rf_u32(c, ATTILA_REG_STENCIL_BUFFER_CLEAR, 0) & 0xff) << 24;
-    AttilaPixelMapper pm;
-    uint8_t *base;
-    uint32_t words[2];
 
-    base = attila_map_render_buffer(c, &pm, addr, 4, true, "z/stencil clear");
-    if (!base) {
-        return;
+    cl->base = attila_map_render_buffer(c, &cl->pm, addr, 4, true,
+                                        "z/stencil clear");
+    if (!cl->base) {
+        return false;
     }
     /* whole stamps, as the clear writes them; a run of stamps and an
      * over-scan tile are consecutive (attila_surface_runs) */
-    words[0] = (clear_z ? zc : 0) | (clear_stencil ? sc : 0);
-    words[1] = (clear_z ? 0 : 0x00ffffff) | (clear_stencil ? 0 : 0xff000000);
-    attila_surface_runs(&pm, base, clear_run, words);
+    cl->value[0] = (clear_z ? zc : 0) | (clear_stencil ? sc : 0);
+    cl->value[1] = (clear_z ? 0 : 0x00ffffff) | (clear_stencil ? 0 : 0xff000000);
+    cl->fn = clear_run;
+    return true;
 }
