@@ -1375,6 +1375,50 @@ static inline AVX2_INLINE __m256i lanes8_primary(const __m256 lc[4][3],
     return g3d_unorm8x8_lanes(v);
 }
 
+/*
+ * A span's row of blocks from block column qx0 (qx0 and qy as span8_rows
+ * takes them): the lanes of the first and last block's columns inside
+ * [x0, x1) (`column`: lanes of block columns 0..3), the edge values of
+ * span8_rows's eight lanes of block (qx0, qy), ev[k][l], and their step
+ * to the next block
+ */
+static inline __attribute__((always_inline)) void
+block_row(const PicaTri *t, int x0, int x1, int qx0, int qy,
+          const uint16_t column[4], unsigned *left, unsigned *right,
+          double ev[3][8], double sv[3])
+{
+    int k, l;
+
+    *left = *right = 0;
+    for (k = 0; k < 4; k++) {
+        *left |= qx0 + k >= x0 ? column[k] : 0;
+        *right |= ((x1 - 1) & ~3) + k < x1 ? column[k] : 0;
+    }
+    for (k = 0; k < 3; k++) {
+        double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
+        double ex = (double)t->ex[k], ey = (double)t->ey[k];
+
+        for (l = 0; l < 8; l++) {
+            /* integers: exact */
+            ev[k][l] = e + ((l & 1) + (l >> 1 & 2)) * ex + (l >> 1 & 1) * ey;
+        }
+        sv[k] = 4 * ex;
+    }
+}
+
+/* the lanes of block qx of a row inside [x0, x1): `rows` less the ends' */
+static inline unsigned block_mask(int qx, int qx0, int x1, unsigned rows,
+                                  unsigned left, unsigned right)
+{
+    if (qx == qx0) {
+        rows &= left;
+    }
+    if (qx + 4 >= x1) {
+        rows &= right;
+    }
+    return rows;
+}
+
 /* how span8 colours a block's pixels */
 typedef enum Span8Colour {
     SPAN8_PRIMARY,          /* shade_replace_rgba8: the primary colour */
@@ -1414,7 +1458,7 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
            bool positive, bool avx512, Span8Colour how, bool swap)
 {
     /* the lanes of block columns 0..3 */
-    static const uint8_t column[4] = { 0x05, 0x0A, 0x50, 0xA0 };
+    static const uint16_t column[4] = { 0x05, 0x0A, 0x50, 0xA0 };
     const PicaRenderState *rs = t->rs;
     const bool tex = how != SPAN8_PRIMARY, abgr = how != SPAN8_TEX_CALL;
     const bool prim = !tex || tex0_primary(rs);
@@ -1435,7 +1479,7 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
     const PicaTexUnit *unit = &rs->tex.unit[0];
     PicaTexLanes8Fn *fetch8 = rs->tex0_lanes8;
     int qx0 = x0 & ~3, qx, qy = y0 & ~1, k, l;
-    unsigned left = 0, right = 0;
+    unsigned left, right;
     double ev[3][8], sv[3], dy[3];
     __m256 c[4][3];
     Tex0Take tk;
@@ -1457,21 +1501,9 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
         lanes_depth_setup(rs, t, &ld);
         lanes_depth8_setup(&ld, &ld8);
     }
-    /* the block columns inside [x0, x1) of the row's first and last block */
-    for (k = 0; k < 4; k++) {
-        left |= qx0 + k >= x0 ? column[k] : 0;
-        right |= ((x1 - 1) & ~3) + k < x1 ? column[k] : 0;
-    }
+    block_row(t, x0, x1, qx0, qy, column, &left, &right, ev, sv);
     for (k = 0; k < 3; k++) {
-        double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
-        double ex = (double)t->ex[k], ey = (double)t->ey[k];
-
-        for (l = 0; l < 8; l++) {
-            /* integers: exact */
-            ev[k][l] = e + ((l & 1) + (l >> 1 & 2)) * ex + (l >> 1 & 1) * ey;
-        }
-        sv[k] = 4 * ex;
-        dy[k] = 2 * ey;
+        dy[k] = 2 * (double)t->ey[k];
     }
     for (; qy < y1; qy += 2) {
         /* the block's rows inside the rectangle: lanes l with l & 2 clear, set */
@@ -1496,15 +1528,9 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
          * tile (64 pixels, minus the 16 of the tile's second block)
          */
         for (qx = qx0; qx < x1; idx += qx & 4 ? 48 : 16, qx += 4) {
-            unsigned mask = rows;
+            unsigned mask = block_mask(qx, qx0, x1, rows, left, right);
             __m256i px;
 
-            if (qx == qx0) {
-                mask &= left;
-            }
-            if (qx + 4 >= x1) {
-                mask &= right;
-            }
             /*
              * `ahead`: the next block's weights before this block's
              * pixels, so that its division runs while they are computed
@@ -1601,15 +1627,6 @@ SPAN8_ALL(SPAN8_AVX512)
  */
 #define T16 __attribute__((target("avx2,avx512f,avx512vl,avx512bw")))
 
-/* lanes 0..7 from lo, 8..15 from hi */
-static inline __attribute__((always_inline)) T16 __m512
-join16(__m256 lo, __m256 hi)
-{
-    return _mm512_castpd_ps(_mm512_insertf64x4(
-        _mm512_castpd256_pd512(_mm256_castps_pd(lo)), _mm256_castps_pd(hi),
-        1));
-}
-
 /* the perspective weights of a block's two halves, then a step of each */
 static inline __attribute__((always_inline)) T16 void
 span16_weights(const G3DEdges *g, G3DWalk8 walk[2], __m512 bar[3],
@@ -1622,7 +1639,7 @@ span16_weights(const G3DEdges *g, G3DWalk8 walk[2], __m512 bar[3],
         g3d_walk8_next(g, &walk[h], lin[h], b[h], positive, true);
     }
     for (k = 0; k < 3; k++) {
-        bar[k] = join16(b[0][k], b[1][k]);
+        bar[k] = g3d_join16_ps(b[0][k], b[1][k]);
     }
 }
 
@@ -1639,7 +1656,7 @@ span16_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool positive,
     uint8_t *color = rs->color;
     uint32_t width = rs->width;
     int qx0 = x0 & ~3, qx, qy = y0 & ~3, k, l, h;
-    unsigned left = 0, right = 0;
+    unsigned left, right;
     double ev[2][3][8], sv[3], dy[3];
     __m512 c[4][3], bar[3], nbar[3], v[4];
 
@@ -1649,23 +1666,13 @@ span16_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool positive,
             c[k][l] = _mm512_set1_ps(t->color[l][k]);
         }
     }
-    /* the block columns inside [x0, x1) of the row's first and last block */
-    for (k = 0; k < 4; k++) {
-        left |= qx0 + k >= x0 ? column[k] : 0;
-        right |= ((x1 - 1) & ~3) + k < x1 ? column[k] : 0;
-    }
+    block_row(t, x0, x1, qx0, qy, column, &left, &right, ev[0], sv);
     for (k = 0; k < 3; k++) {
-        double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
-        double ex = (double)t->ex[k], ey = (double)t->ey[k];
-
         for (l = 0; l < 8; l++) {
             /* integers: exact */
-            ev[0][k][l] = e + ((l & 1) + (l >> 1 & 2)) * ex +
-                          (l >> 1 & 1) * ey;
-            ev[1][k][l] = ev[0][k][l] + 2 * ey;
+            ev[1][k][l] = ev[0][k][l] + 2 * (double)t->ey[k];
         }
-        sv[k] = 4 * ex;
-        dy[k] = 4 * ey;
+        dy[k] = 4 * (double)t->ey[k];
     }
     for (; qy < y1; qy += 4) {
         unsigned rows = 0;
@@ -1686,14 +1693,8 @@ span16_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool positive,
         span16_weights(&g, walk, nbar, positive);
         /* the blocks' Morton indices along the row as in span8_rows */
         for (qx = qx0; qx < x1; idx += qx & 4 ? 48 : 16, qx += 4) {
-            unsigned mask = rows;
+            unsigned mask = block_mask(qx, qx0, x1, rows, left, right);
 
-            if (qx == qx0) {
-                mask &= left;
-            }
-            if (qx + 4 >= x1) {
-                mask &= right;
-            }
             for (k = 0; k < 3; k++) {
                 bar[k] = nbar[k];
             }

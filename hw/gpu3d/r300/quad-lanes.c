@@ -1018,15 +1018,6 @@ static G3DBlockFn *const span8_fn[2][2][9] = {
  */
 #define T16 __attribute__((target("avx2,popcnt,avx512f,avx512vl,avx512bw")))
 
-/* lanes 0..7 from lo, 8..15 from hi */
-static inline __attribute__((always_inline)) T16 __m512
-join16(__m256 lo, __m256 hi)
-{
-    return _mm512_castpd_ps(_mm512_insertf64x4(
-        _mm512_castpd256_pd512(_mm256_castps_pd(lo)), _mm256_castps_pd(hi),
-        1));
-}
-
 /* the weights of span16's next group, then two steps of the walk */
 static inline __attribute__((always_inline)) T16 void
 span16_weights(const G3DEdges *g, G3DWalk8 *walk, __m512 lin[3],
@@ -1039,8 +1030,8 @@ span16_weights(const G3DEdges *g, G3DWalk8 *walk, __m512 lin[3],
         span8_weights(g, walk, l[h], b[h], persp, true);
     }
     for (k = 0; k < 3; k++) {
-        lin[k] = join16(l[0][k], l[1][k]);
-        bar[k] = persp ? join16(b[0][k], b[1][k]) : lin[k];
+        lin[k] = g3d_join16_ps(l[0][k], l[1][k]);
+        bar[k] = persp ? g3d_join16_ps(b[0][k], b[1][k]) : lin[k];
     }
 }
 
