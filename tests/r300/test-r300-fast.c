@@ -58,9 +58,14 @@ typedef struct Variant {
      */
     bool plain;
     bool gouraud;
+    /*
+     * plain states mostly with a depth test, linear depth buffers leaning
+     * towards Z24 (span16's depth-tested instances)
+     */
+    bool depth;
 } Variant;
 
-static bool plain_cases, gouraud_cases;
+static bool plain_cases, gouraud_cases, depth_cases;
 
 /* which quad function a case's draw took */
 typedef enum Path {
@@ -151,7 +156,11 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
     if (g_rand_int_range(r, 0, lanes ? 16 : 4) == 0) {
         zcntl |= R_ZB_CNTL_STENCIL_ENABLE_MASK;
     }
-    if (g_rand_int_range(r, 0, plain_cases ? 3 : 5) < (plain_cases ? 2 : 1)) {
+    if (depth_cases) {
+        zcntl |= R_ZB_CNTL_Z_ENABLE_MASK;
+    }
+    if (g_rand_int_range(r, 0, plain_cases ? 3 : 5) < (plain_cases ? 2 : 1) &&
+        (!depth_cases || g_rand_int_range(r, 0, 4) == 0)) {
         zcntl = 0;
     }
     /* 13E3 also with INVERT */
@@ -164,9 +173,9 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
     r300_cmd_reg(c, A_ZB_DEPTHOFFSET, zb_offset);
     /* any tiling now and then (the spans' depth in 4x2 micro tiles too) */
     r300_cmd_reg(c, A_ZB_DEPTHPITCH, W |
-                 (g_rand_int_range(r, 0, 4) ? 0 :
+                 (g_rand_int_range(r, 0, depth_cases ? 8 : 4) ? 0 :
                   R_ZB_DEPTHPITCH_DEPTHMACROTILE_MASK) |
-                 (g_rand_int_range(r, 0, 4) ? 0 :
+                 (g_rand_int_range(r, 0, depth_cases ? 8 : 4) ? 0 :
                   1u << R_ZB_DEPTHPITCH_DEPTHMICROTILE_SHIFT));
     r300_cmd_reg(c, A_ZB_CNTL, zcntl);
     /* ZFUNC, stencil functions and ops: every field random */
@@ -402,11 +411,12 @@ static void draw_flat(R300Cmd *c, GRand *r)
  * Draw the case's triangles with the path chosen or the general one;
  * *plain: the draw's spans write their colour plainly (quad-lanes.c
  * r300_lanes_fill_choose: no depth test, one linear target without channel
- * mask, blend or pre-quantise)
+ * mask, blend or pre-quantise); *wide: its spans may take sixteen pixels a
+ * group (r300_lanes_span16), with *wide_depth a depth test
  */
 static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
                 uint8_t *cb, uint8_t *zb, Path *path, bool *tex_lanes,
-                bool *plain)
+                bool *plain, bool *wide, bool *wide_depth)
 {
     bool lanes = var->lanes;
     R300Surface cbs = { CB_ADDR, W, R300_COLOR_FORMAT_ARGB8888 };
@@ -469,7 +479,7 @@ static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
     g3d_simd_max = G3D_SIMD_AVX512;
     g3d_simd_textured_max = -1;
     *path = d->core->draw->shade == r300_quad ? PATH_GENERAL : PATH_FAST;
-    *tex_lanes = *plain = false;
+    *tex_lanes = *plain = *wide = *wide_depth = false;
 #ifdef __SSE2__
     if (d->core->draw->shade == r300_quad_lanes) {
         const R300DrawState *ds = d->core->draw;
@@ -480,10 +490,25 @@ static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
         *plain = ds->lanes.span && !ds->depth && ds->lanes.colour &&
                  !ds->lanes.read && !ds->lanes.prequantise &&
                  ds->cb[ds->move.target].tiling.linear;
+        *wide = r300_lanes_span16(ds);
+        *wide_depth = *wide && ds->depth;
     }
 #endif
     memcpy(cb, d->vram + CB_ADDR, SURF_BYTES);
     memcpy(zb, d->vram + ZB_ADDR, SURF_BYTES);
+}
+
+/* the CPU runs quad-lanes.c span16 where the level is AVX-512 */
+static bool span16_cpu(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    return __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("popcnt");
+#else
+    return false;
+#endif
 }
 
 static void test_fast_equals_general(gconstpointer data)
@@ -492,7 +517,7 @@ static void test_fast_equals_general(gconstpointer data)
     R300Rig *d = r300_rig_new(v->threads, VRAM_SIZE, RING_BUFSZ);
     uint8_t *cb[2], *zb[2];
     unsigned n, errors, taken[PATH_N] = { 0 }, lanes, tex_lanes = 0;
-    unsigned plain = 0;
+    unsigned plain = 0, wide = 0, wide_depth = 0;
     const unsigned cases = 300;
     G3DRasterStats st0, st1;
     unsigned filled = 0;
@@ -504,25 +529,29 @@ static void test_fast_equals_general(gconstpointer data)
     r300_rig_ring_init(d);
     plain_cases = v->plain;
     gouraud_cases = v->gouraud;
+    depth_cases = v->depth;
     errors = g3d_log_count(G3D_LOG_GUEST_ERROR);
     for (n = 0; n < cases; n++) {
         uint32_t seed = (v->flat ? 0xf1a70000u :
+                         v->depth ? 0xde970000u :
                          v->gouraud ? 0x60a10000u :
                          v->plain ? 0x91a10000u :
                          v->lanes ? 0x1a4e0000u
                          : 0x5eed0000u) + n;
         Path fp, gp;
-        bool ft, gt, fplain, gplain;
+        bool ft, gt, fplain, gplain, fwide, gwide, fwide_depth, gwide_depth;
 
         uint32_t zpass[3];
 
         zpass[0] = d->core->zpass[0];
         g3d_raster_stats(d->core->raster, &st0);
-        run(d, seed, v, false, cb[0], zb[0], &fp, &ft, &fplain);
+        run(d, seed, v, false, cb[0], zb[0], &fp, &ft, &fplain, &fwide,
+            &fwide_depth);
         g3d_raster_stats(d->core->raster, &st1);
         filled += st1.filled != st0.filled;
         zpass[1] = d->core->zpass[0];
-        run(d, seed, v, true, cb[1], zb[1], &gp, &gt, &gplain);
+        run(d, seed, v, true, cb[1], zb[1], &gp, &gt, &gplain, &gwide,
+            &gwide_depth);
         zpass[2] = d->core->zpass[0];
         /* the samples that passed Z (occlusion queries) */
         g_assert_cmpuint(zpass[1] - zpass[0], ==, zpass[2] - zpass[1]);
@@ -537,18 +566,23 @@ static void test_fast_equals_general(gconstpointer data)
         taken[fp]++;
         tex_lanes += ft;
         plain += fplain;
+        wide += fwide;
+        wide_depth += fwide_depth;
     }
     /* the draws were well-formed, and each kind of quad function ran */
     lanes = taken[PATH_LANES] + taken[PATH_LANES_BLEND];
     g_test_message("general %u, fast %u, lanes %u (blended %u, lanes "
-                   "sampler %u, plain colour write %u, fills %u)",
+                   "sampler %u, plain colour write %u, span16 states %u, "
+                   "with depth %u, fills %u)",
                    taken[PATH_GENERAL], taken[PATH_FAST], lanes,
-                   taken[PATH_LANES_BLEND], tex_lanes, plain, filled);
+                   taken[PATH_LANES_BLEND], tex_lanes, plain, wide,
+                   wide_depth, filled);
     g3d_simd_max = v->simd;
     g3d_simd_textured_max = (int)v->simd;
     g_test_message("spans: %s, textured %s", (const char *[]){
                        "SSE2", "AVX", "AVX2, 8 pixels",
-                       "AVX-512, 8 pixels" }[g3d_simd_level()],
+                       span16_cpu() ? "AVX-512, 8 pixels, 16 where linear"
+                                    : "AVX-512, 8 pixels" }[g3d_simd_level()],
                    (const char *[]){ "SSE2", "AVX", "AVX2", "AVX-512" }
                    [g3d_simd_level_textured()]);
     g3d_simd_max = G3D_SIMD_AVX512;
@@ -568,10 +602,11 @@ static void test_fast_equals_general(gconstpointer data)
                      v->lanes && !v->plain ? cases / 4 : 1);
     g_assert_cmpuint(tex_lanes, >=,
                      v->lanes && !v->gouraud ? cases / 16 : 1);
-    g_assert_cmpuint(plain, >=, v->plain ? cases / 10 : 0);
+    g_assert_cmpuint(plain, >=, v->plain && !v->depth ? cases / 10 : 0);
+    g_assert_cmpuint(wide_depth, >=, v->depth ? cases / 10 : 0);
 #endif
 done:
-    plain_cases = gouraud_cases = false;
+    plain_cases = gouraud_cases = depth_cases = false;
     for (n = 0; n < 2; n++) {
         g_free(cb[n]);
         g_free(zb[n]);
@@ -604,10 +639,10 @@ static void test_tex_feedback_threads(void)
         for (rep = 0; rep < (threads == 1 ? 1 : 20); rep++) {
             for (general = 0; general < 2; general++) {
                 Path path;
-                bool tex, plain;
+                bool tex, plain, wide, wide_depth;
 
                 run(d, seed, &v, general, threads == 1 && !rep && !general
-                    ? ref : cb, zb, &path, &tex, &plain);
+                    ? ref : cb, zb, &path, &tex, &plain, &wide, &wide_depth);
                 /* the case still samples its own target */
                 g_assert_true(d->core->draw->serial_tiles);
                 if (threads > 1 || rep || general) {
@@ -659,11 +694,11 @@ static void test_buffer_overlap_threads(void)
                      general++) {
                     R300Rig *d = r300_rig_new(threads, VRAM_SIZE, RING_BUFSZ);
                     Path path;
-                    bool tex, plain, serial;
+                    bool tex, plain, serial, wide, wide_depth;
 
                     r300_rig_ring_init(d);
                     run(d, seed, &v, general, threads == 1 ? ref : cb, zb,
-                        &path, &tex, &plain);
+                        &path, &tex, &plain, &wide, &wide_depth);
                     serial = d->core->draw->serial_tiles;
                     r300_rig_free(d);
                     if (threads == 1) {
@@ -709,6 +744,9 @@ int main(int argc, char **argv)
         { 1, true, false, G3D_SIMD_AVX2, true, true },
         { 1, true, false, G3D_SIMD_AVX2, true },
         { 2, true, false, G3D_SIMD_AVX512, true, true },
+        { 1, true, false, G3D_SIMD_AVX512, true, true, true },
+        { 2, true, false, G3D_SIMD_AVX512, true, true, true },
+        { 1, true, false, G3D_SIMD_AVX2, true, true, true },
     };
 
     g_test_init(&argc, &argv, NULL);
@@ -746,6 +784,12 @@ int main(int argc, char **argv)
                          &v[14], test_fast_equals_general);
     g_test_add_data_func("/r300/fast-path/lanes-plain-textured-avx2/1-thread",
                          &v[15], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-depth-gouraud/1-thread",
+                         &v[17], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-depth-gouraud/2-threads",
+                         &v[18], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-depth-gouraud-avx2/1-thread",
+                         &v[19], test_fast_equals_general);
     g_test_add_func("/r300/fast-path/texture-feedback/threads",
                     test_tex_feedback_threads);
     g_test_add_func("/r300/fast-path/buffer-overlap/threads",

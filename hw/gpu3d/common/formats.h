@@ -130,6 +130,30 @@ g3d_unorm8x8_lanes(const __m256 c[4])
         0, 8, 4, 12, 1, 9, 5, 13, 2, 10, 6, 14, 3, 11, 7, 15,
         0, 8, 4, 12, 1, 9, 5, 13, 2, 10, 6, 14, 3, 11, 7, 15));
 }
+
+/*
+ * The same of sixteen pixels (pixel i in lane i), for functions built for
+ * AVX-512F and BW: the packs work in each 128-bit quarter as the SSE2 ones
+ * do, so one byte shuffle puts every quarter's four pixels in order
+ */
+static inline __attribute__((always_inline,
+                             target("avx2,avx512f,avx512bw,avx512vl"))) __m512i
+g3d_unorm8x16_lanes(const __m512 c[4])
+{
+    __m512i u[4];
+    int k;
+
+    for (k = 0; k < 4; k++) {
+        u[k] = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_mul_ps(
+            _mm512_min_ps(_mm512_set1_ps(1.0f), c[k]),
+            _mm512_set1_ps(255.0f)), _mm512_set1_ps(0.5f)));
+    }
+    return _mm512_shuffle_epi8(
+        _mm512_packus_epi16(_mm512_packs_epi32(u[0], u[2]),
+                            _mm512_packs_epi32(u[1], u[3])),
+        _mm512_broadcast_i32x4(_mm_setr_epi8(0, 8, 4, 12, 1, 9, 5, 13, 2, 10,
+                                             6, 14, 3, 11, 7, 15)));
+}
 #endif
 #endif
 

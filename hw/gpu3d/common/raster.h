@@ -487,6 +487,19 @@ g3d_walk8_store_avx512(const G3DWalk8 *w, double v[3][8])
     }
 }
 
+/*
+ * Sixteen lanes from two groups of eight (lanes 0..7 from lo, 8..15 from
+ * hi), for spans that weight two groups and shade them at once
+ */
+static inline __attribute__((always_inline,
+                             target("avx2,avx512f,avx512vl"))) __m512
+g3d_join16_ps(__m256 lo, __m256 hi)
+{
+    return _mm512_castpd_ps(_mm512_insertf64x4(
+        _mm512_castpd256_pd512(_mm256_castps_pd(lo)), _mm256_castps_pd(hi),
+        1));
+}
+
 /* the walk from edge values v[k][0..7] at the first group, steps s[k] */
 static inline __attribute__((always_inline, target("avx2"))) void
 g3d_walk8_start(G3DWalk8 *w, const double v[3][8], const double s[3],

@@ -1375,6 +1375,50 @@ static inline AVX2_INLINE __m256i lanes8_primary(const __m256 lc[4][3],
     return g3d_unorm8x8_lanes(v);
 }
 
+/*
+ * A span's row of blocks from block column qx0 (qx0 and qy as span8_rows
+ * takes them): the lanes of the first and last block's columns inside
+ * [x0, x1) (`column`: lanes of block columns 0..3), the edge values of
+ * span8_rows's eight lanes of block (qx0, qy), ev[k][l], and their step
+ * to the next block
+ */
+static inline __attribute__((always_inline)) void
+block_row(const PicaTri *t, int x0, int x1, int qx0, int qy,
+          const uint16_t column[4], unsigned *left, unsigned *right,
+          double ev[3][8], double sv[3])
+{
+    int k, l;
+
+    *left = *right = 0;
+    for (k = 0; k < 4; k++) {
+        *left |= qx0 + k >= x0 ? column[k] : 0;
+        *right |= ((x1 - 1) & ~3) + k < x1 ? column[k] : 0;
+    }
+    for (k = 0; k < 3; k++) {
+        double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
+        double ex = (double)t->ex[k], ey = (double)t->ey[k];
+
+        for (l = 0; l < 8; l++) {
+            /* integers: exact */
+            ev[k][l] = e + ((l & 1) + (l >> 1 & 2)) * ex + (l >> 1 & 1) * ey;
+        }
+        sv[k] = 4 * ex;
+    }
+}
+
+/* the lanes of block qx of a row inside [x0, x1): `rows` less the ends' */
+static inline unsigned block_mask(int qx, int qx0, int x1, unsigned rows,
+                                  unsigned left, unsigned right)
+{
+    if (qx == qx0) {
+        rows &= left;
+    }
+    if (qx + 4 >= x1) {
+        rows &= right;
+    }
+    return rows;
+}
+
 /* how span8 colours a block's pixels */
 typedef enum Span8Colour {
     SPAN8_PRIMARY,          /* shade_replace_rgba8: the primary colour */
@@ -1414,7 +1458,7 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
            bool positive, bool avx512, Span8Colour how, bool swap)
 {
     /* the lanes of block columns 0..3 */
-    static const uint8_t column[4] = { 0x05, 0x0A, 0x50, 0xA0 };
+    static const uint16_t column[4] = { 0x05, 0x0A, 0x50, 0xA0 };
     const PicaRenderState *rs = t->rs;
     const bool tex = how != SPAN8_PRIMARY, abgr = how != SPAN8_TEX_CALL;
     const bool prim = !tex || tex0_primary(rs);
@@ -1435,7 +1479,7 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
     const PicaTexUnit *unit = &rs->tex.unit[0];
     PicaTexLanes8Fn *fetch8 = rs->tex0_lanes8;
     int qx0 = x0 & ~3, qx, qy = y0 & ~1, k, l;
-    unsigned left = 0, right = 0;
+    unsigned left, right;
     double ev[3][8], sv[3], dy[3];
     __m256 c[4][3];
     Tex0Take tk;
@@ -1457,21 +1501,9 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
         lanes_depth_setup(rs, t, &ld);
         lanes_depth8_setup(&ld, &ld8);
     }
-    /* the block columns inside [x0, x1) of the row's first and last block */
-    for (k = 0; k < 4; k++) {
-        left |= qx0 + k >= x0 ? column[k] : 0;
-        right |= ((x1 - 1) & ~3) + k < x1 ? column[k] : 0;
-    }
+    block_row(t, x0, x1, qx0, qy, column, &left, &right, ev, sv);
     for (k = 0; k < 3; k++) {
-        double e = (double)(t->e0[k] + t->ex[k] * qx0 + t->ey[k] * qy);
-        double ex = (double)t->ex[k], ey = (double)t->ey[k];
-
-        for (l = 0; l < 8; l++) {
-            /* integers: exact */
-            ev[k][l] = e + ((l & 1) + (l >> 1 & 2)) * ex + (l >> 1 & 1) * ey;
-        }
-        sv[k] = 4 * ex;
-        dy[k] = 2 * ey;
+        dy[k] = 2 * (double)t->ey[k];
     }
     for (; qy < y1; qy += 2) {
         /* the block's rows inside the rectangle: lanes l with l & 2 clear, set */
@@ -1496,15 +1528,9 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
          * tile (64 pixels, minus the 16 of the tile's second block)
          */
         for (qx = qx0; qx < x1; idx += qx & 4 ? 48 : 16, qx += 4) {
-            unsigned mask = rows;
+            unsigned mask = block_mask(qx, qx0, x1, rows, left, right);
             __m256i px;
 
-            if (qx == qx0) {
-                mask &= left;
-            }
-            if (qx + 4 >= x1) {
-                mask &= right;
-            }
             /*
              * `ahead`: the next block's weights before this block's
              * pixels, so that its division runs while they are computed
@@ -1580,6 +1606,131 @@ void span8_avx512_##c##d##p(void *user, int x0, int y0, int x1, int y1,   \
     SPAN8_4(S, r, SPAN8_TEX_REPEAT) SPAN8_4(S, e, SPAN8_TEX_EDGE)
 SPAN8_ALL(SPAN8_AVX2)
 SPAN8_ALL(SPAN8_AVX512)
+
+/*
+ * ---- sixteen pixels a block (AVX-512 with BW) ------------------------------
+ *
+ * span8_rows's primary-colour blocks without a depth test (the Gouraud
+ * draws), sixteen pixels a block: the 4x4 block (qx, qy) from qx and qy
+ * multiples of 4, whose pixels are sixteen consecutive ones of the Morton
+ * order (pica_morton8's bits x & 1, y & 1, x & 2, y & 2), so lane l is
+ * lane l & 7 of span8_rows's block (qx, qy + 2 (l >> 3)). Each half's
+ * weights by g3d_walk8_next from its own row pair's edge values (the
+ * upper's plus 2 ey: integers below 2^50, exact), joined into 512-bit
+ * vectors, then lanes8_primary's interpolation and pack of the sixteen at
+ * once, each lane's operations in its order, stored as one masked 64-byte
+ * block. On Intel cores any 512-bit uop in flight keeps port 1 from
+ * vector work (Intel's optimisation manual, Skylake Server), which
+ * span8_rows's 256-bit half of the work then pays for; here it is half as
+ * many uops. The next block's weights are computed ahead of this block's
+ * pixels, as span8_rows does.
+ */
+#define T16 __attribute__((target("avx2,avx512f,avx512vl,avx512bw")))
+
+/* the perspective weights of a block's two halves, then a step of each */
+static inline __attribute__((always_inline)) T16 void
+span16_weights(const G3DEdges *g, G3DWalk8 walk[2], __m512 bar[3],
+               bool positive)
+{
+    __m256 lin[2][3], b[2][3];
+    int h, k;
+
+    for (h = 0; h < 2; h++) {
+        g3d_walk8_next(g, &walk[h], lin[h], b[h], positive, true);
+    }
+    for (k = 0; k < 3; k++) {
+        bar[k] = g3d_join16_ps(b[0][k], b[1][k]);
+    }
+}
+
+static inline __attribute__((always_inline)) T16 void
+span16_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool positive,
+            bool swap)
+{
+    /* the lanes of block columns 0..3 and rows 0..3 */
+    static const uint16_t column[4] = { 0x0505, 0x0A0A, 0x5050, 0xA0A0 };
+    static const uint16_t row[4] = { 0x0033, 0x00CC, 0x3300, 0xCC00 };
+    const PicaRenderState *rs = t->rs;
+    /* copies the stores below cannot alias: kept in registers or the stack */
+    G3DEdges g = t->edges;
+    uint8_t *color = rs->color;
+    uint32_t width = rs->width;
+    int qx0 = x0 & ~3, qx, qy = y0 & ~3, k, l, h;
+    unsigned left, right;
+    double ev[2][3][8], sv[3], dy[3];
+    __m512 c[4][3], bar[3], nbar[3], v[4];
+
+    g.perm[1] = swap ? 2 : 1;
+    for (k = 0; k < 4; k++) {
+        for (l = 0; l < 3; l++) {
+            c[k][l] = _mm512_set1_ps(t->color[l][k]);
+        }
+    }
+    block_row(t, x0, x1, qx0, qy, column, &left, &right, ev[0], sv);
+    for (k = 0; k < 3; k++) {
+        for (l = 0; l < 8; l++) {
+            /* integers: exact */
+            ev[1][k][l] = ev[0][k][l] + 2 * (double)t->ey[k];
+        }
+        dy[k] = 4 * (double)t->ey[k];
+    }
+    for (; qy < y1; qy += 4) {
+        unsigned rows = 0;
+        G3DWalk8 walk[2];
+        uint32_t idx = pica_tiled_index(qx0, qy, width);
+
+        for (l = 0; l < 4; l++) {
+            rows |= qy + l >= y0 && qy + l < y1 ? row[l] : 0;
+        }
+        for (h = 0; h < 2; h++) {
+            g3d_walk8_start(&walk[h], (const double (*)[8])ev[h], sv, true);
+            for (k = 0; k < 3; k++) {
+                for (l = 0; l < 8; l++) {
+                    ev[h][k][l] += dy[k];
+                }
+            }
+        }
+        span16_weights(&g, walk, nbar, positive);
+        /* the blocks' Morton indices along the row as in span8_rows */
+        for (qx = qx0; qx < x1; idx += qx & 4 ? 48 : 16, qx += 4) {
+            unsigned mask = block_mask(qx, qx0, x1, rows, left, right);
+
+            for (k = 0; k < 3; k++) {
+                bar[k] = nbar[k];
+            }
+            if (qx + 4 < x1) {
+                span16_weights(&g, walk, nbar, positive);
+            }
+            /* lanes8_primary's components, bytes A, B, G, R */
+            for (k = 0; k < 4; k++) {
+                v[3 - k] = _mm512_add_ps(
+                    _mm512_add_ps(_mm512_mul_ps(bar[0], c[k][0]),
+                                  _mm512_mul_ps(bar[1], c[k][1])),
+                    _mm512_mul_ps(bar[2], c[k][2]));
+            }
+            _mm512_mask_storeu_epi32(color + (size_t)idx * 4, mask,
+                                     g3d_unorm8x16_lanes(v));
+        }
+    }
+}
+
+/* span16_rows for each weighting; G3D_NO_CONTRACT as span8's */
+#define SPAN16(p)                                                         \
+static T16 G3D_NO_CONTRACT void                                          \
+span16_##p(void *user, int x0, int y0, int x1, int y1, int thread)       \
+{                                                                         \
+    const PicaTri *t = user;                                              \
+                                                                          \
+    if (t->edges.perm[1] == 2) {                                          \
+        span16_rows(t, x0, y0, x1, y1, p, true);                          \
+    } else {                                                              \
+        span16_rows(t, x0, y0, x1, y1, p, false);                         \
+    }                                                                     \
+    (void)thread;                                                         \
+}
+SPAN16(0)
+SPAN16(1)
+
 #define SPAN8_ROW(level, c)                                               \
     { { span8_##level##_##c##00, span8_##level##_##c##01 },              \
       { span8_##level##_##c##10, span8_##level##_##c##11 } }
@@ -1653,6 +1804,11 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
                           u->wrap_s == PICA_WRAP_REPEAT ? SPAN8_TEX_REPEAT
                                                         : SPAN8_TEX_EDGE;
 
+        if (how == SPAN8_PRIMARY && !rs->depth &&
+            level >= G3D_SIMD_AVX512 && __builtin_cpu_supports("avx512bw")) {
+            /* sixteen pixels a block */
+            return g3d_inv_w_positive(t->v) ? span16_1 : span16_0;
+        }
         /* textured blocks: as the CPU runs them fastest */
         if (tex) {
             level = g3d_simd_level_textured();

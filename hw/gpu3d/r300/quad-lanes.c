@@ -996,7 +996,197 @@ static G3DBlockFn *const span8_fn[2][2][9] = {
     { SPAN8_FN_9(span8_avx2_, 0), SPAN8_FN_9(span8_avx2_, 1) },
     { SPAN8_FN_9(span8_avx512_, 0), SPAN8_FN_9(span8_avx512_, 1) },
 };
+
+/*
+ * ---- sixteen pixels of a row a group (AVX-512 with BW) ---------------------
+ *
+ * span8's draws into a linear colour target written without channel mask,
+ * blend or pre-quantise, with no depth test or a linear Z24 one (Mesa's
+ * and the benchmark's Gouraud draws), sixteen pixels of a row a group: the
+ * weights of its two groups of eight by g3d_walk8_next (one vector of
+ * eight doubles each, span8's operations), joined into 512-bit vectors of
+ * floats, then span8_shade's interpolation, Z24 test and write and pack
+ * of the sixteen at once, each lane's operations in span8_shade's order.
+ * On Intel cores any 512-bit uop in flight closes port 1 to vector work
+ * (Intel's optimisation manual, Skylake Server), which span8's 256-bit
+ * half of the work then pays for; here it is half as many uops. The
+ * covered pixels are a mask register: the depth and colour words are
+ * read and written masked (a masked lane is neither read nor written, and
+ * cannot fault), so a row's ends need no other code. The next group's
+ * weights are computed before this group's pixels, so that their
+ * divisions (a long latency) run while the pixels are.
+ */
+#define T16 __attribute__((target("avx2,popcnt,avx512f,avx512vl,avx512bw")))
+
+/* the weights of span16's next group, then two steps of the walk */
+static inline __attribute__((always_inline)) T16 void
+span16_weights(const G3DEdges *g, G3DWalk8 *walk, __m512 lin[3],
+               __m512 bar[3], const int persp)
+{
+    __m256 l[2][3], b[2][3];
+    int h, k;
+
+    for (h = 0; h < 2; h++) {
+        span8_weights(g, walk, l[h], b[h], persp, true);
+    }
+    for (k = 0; k < 3; k++) {
+        lin[k] = g3d_join16_ps(l[0][k], l[1][k]);
+        bar[k] = persp ? g3d_join16_ps(b[0][k], b[1][k]) : lin[k];
+    }
+}
+
+/* the Z24 words' test (compare8's) */
+static inline __attribute__((always_inline)) T16 __mmask16
+compare16(G3DCompare f, __m512i in, __m512i st)
+{
+    switch (f) {
+    case G3D_CMP_NEVER:    return 0;
+    case G3D_CMP_LESS:     return _mm512_cmplt_epi32_mask(in, st);
+    case G3D_CMP_EQUAL:    return _mm512_cmpeq_epi32_mask(in, st);
+    case G3D_CMP_LEQUAL:   return _mm512_cmple_epi32_mask(in, st);
+    case G3D_CMP_GREATER:  return _mm512_cmpgt_epi32_mask(in, st);
+    case G3D_CMP_NOTEQUAL: return _mm512_cmpneq_epi32_mask(in, st);
+    case G3D_CMP_GEQUAL:   return _mm512_cmpge_epi32_mask(in, st);
+    default:               return 0xFFFF;
+    }
+}
+
+/*
+ * span8_shade of sixteen pixels from weights lin and bar: the covered
+ * pixels `mask` of the linear rows' words zp (with `depth`) and cp; the
+ * pixels that passed
+ */
+static inline __attribute__((always_inline)) T16 __mmask16
+span16_shade(const R300QuadLanes *ql, const __m512 src[4][3],
+             const __m512 z[3], const __m512 lin[3], const __m512 bar[3],
+             uint8_t *zp, uint8_t *cp, __mmask16 mask, const bool depth)
+{
+    __mmask16 pass = mask;
+    __m512 c[4];
+    int k;
+
+    if (depth) {
+        __m512 zf, zt;
+        __m512i z24, word, nw;
+
+        zf = _mm512_add_ps(_mm512_add_ps(z[0], _mm512_mul_ps(lin[1], z[1])),
+                           _mm512_mul_ps(lin[2], z[2]));
+        zf = _mm512_min_ps(_mm512_max_ps(zf, _mm512_setzero_ps()),
+                           _mm512_set1_ps(16777215.0f));
+        z24 = _mm512_cvttps_epi32(zf);
+        zt = _mm512_cvtepi32_ps(z24);
+        /* one more where the fraction is at least one half */
+        z24 = _mm512_mask_add_epi32(
+            z24, _mm512_cmp_ps_mask(_mm512_sub_ps(zf, zt),
+                                    _mm512_set1_ps(0.5f), _CMP_GE_OQ),
+            z24, _mm512_set1_epi32(1));
+        word = _mm512_maskz_loadu_epi32(mask, zp);
+        pass &= compare16(ql->zfunc, z24, _mm512_srli_epi32(word, 8));
+        if (ql->zwrite && pass) {
+            /* depth_z24: Z over the stencil byte */
+            nw = _mm512_or_si512(_mm512_slli_epi32(z24, 8), _mm512_and_si512(
+                                     word, _mm512_set1_epi32(0xFF)));
+            _mm512_mask_storeu_epi32(zp, pass, nw);
+        }
+        if (!pass) {
+            return 0;
+        }
+    }
+    for (k = 0; k < 4; k++) {
+        c[k] = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(bar[0], src[k][0]),
+                                           _mm512_mul_ps(bar[1], src[k][1])),
+                             _mm512_mul_ps(bar[2], src[k][2]));
+    }
+    _mm512_mask_storeu_epi32(cp, pass, g3d_unorm8x16_lanes(c));
+    return pass;
+}
+
+static inline __attribute__((always_inline)) T16 void
+span16(void *opaque, int x0, int y0, int x1, int y1, int thread,
+       const int persp, const bool depth, const bool swap)
+{
+    const R300Tri *t = opaque;
+    const R300DrawState *ds = t->ds;
+    /* copies the stores below cannot alias: kept in registers */
+    const R300QuadLanes qlc = ds->lanes, *ql = &qlc;
+    G3DEdges g = t->span.g;
+    __m512 src[4][3], z[3];
+    int xa = x0 & ~15, y, x, k, j;
+    uint64_t passed = 0;
+
+    for (k = 0; k < 4; k++) {
+        for (j = 0; j < 3; j++) {
+            src[k][j] = _mm512_set1_ps(t->lanes.src[k][j][0]);
+        }
+    }
+    for (j = 0; j < 3; j++) {
+        z[j] = _mm512_set1_ps(t->lanes.z[j][0]);
+    }
+    /* the only use of perm in the walk, now a constant */
+    g.perm[1] = swap ? 2 : 1;
+    if (!depth) {
+        /* every covered pixel passes */
+        passed = (uint64_t)(x1 - x0) * (y1 - y0);
+    }
+    for (y = y0; y < y1; y++) {
+        G3DWalk8 walk;
+        __m512 lin[3], bar[3], nlin[3], nbar[3];
+        uint8_t *zrow = NULL, *crow = NULL;
+
+        span8_row(t, ql, xa, x1, y, y1, depth, &zrow, &crow, &walk, true);
+        span16_weights(&g, &walk, nlin, nbar, persp);
+        for (x = xa; x < x1; x += 16) {
+            __mmask16 pass;
+
+            for (k = 0; k < 3; k++) {
+                lin[k] = nlin[k];
+                bar[k] = nbar[k];
+            }
+            if (x + 16 < x1) {
+                span16_weights(&g, &walk, nlin, nbar, persp);
+            }
+            pass = span16_shade(ql, (const __m512 (*)[3])src, z, lin, bar,
+                                depth ? zrow + 4 * (x - xa) : NULL,
+                                crow + 4 * (x - xa),
+                                group_mask(x, 16, x0, x1), depth);
+            if (depth) {
+                passed += __builtin_popcount(pass);
+            }
+        }
+    }
+    r300_zpass_add(ds, thread, passed);
+}
+
+/* span16 for each weighting, depth setting and vertex order */
+#define SPAN16(p, d, s)                                                   \
+static T16 G3D_NO_CONTRACT void                                          \
+span16_##p##d##s(void *o, int x0, int y0, int x1, int y1, int thread)    \
+{                                                                         \
+    span16(o, x0, y0, x1, y1, thread, p, d, s);                           \
+}
+#define SPAN16_4(p) SPAN16(p, 0, 0) SPAN16(p, 0, 1) SPAN16(p, 1, 0)       \
+                    SPAN16(p, 1, 1)
+SPAN16_4(0)
+SPAN16_4(1)
+SPAN16_4(2)
+#define SPAN16_FN_3(d, s) { span16_0##d##s, span16_1##d##s, span16_2##d##s }
+
+/* [depth][swap][weighting] */
+static G3DBlockFn *const span16_fn[2][2][3] = {
+    { SPAN16_FN_3(0, 0), SPAN16_FN_3(0, 1) },
+    { SPAN16_FN_3(1, 0), SPAN16_FN_3(1, 1) },
+};
 #endif
+
+bool r300_lanes_span16(const R300DrawState *ds)
+{
+    const R300QuadLanes *ql = &ds->lanes;
+
+    return ql->span && ql->colour && !ql->read && !ql->prequantise &&
+           !(ds->move.tex && ql->src_shader_order) &&
+           ds->cb[ds->move.target].tiling.linear &&
+           (!ds->depth || ds->ztiling.linear);
+}
 
 #if defined(G3D_WEIGHTS_WIDE) && defined(R300_TX_LANES8)
 #define R300_SPAN_TEX8 1
@@ -1303,6 +1493,10 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
     }
 #endif
 #ifdef G3D_WEIGHTS_WIDE
+    if (level >= G3D_SIMD_AVX512 && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("popcnt") && r300_lanes_span16(ds)) {
+        return span16_fn[ds->depth != NULL][sp->g.perm[1] == 2][persp];
+    }
     if (level >= G3D_SIMD_AVX2 && !ql->blend &&
         !(ds->move.tex && ql->src_shader_order)) {
         return span8_fn[level >= G3D_SIMD_AVX512][sp->g.perm[1] == 2]
@@ -1434,6 +1628,11 @@ G3DQuadFn *r300_quad_lanes_choose(R300DrawState *ds, bool z24)
 G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
 {
     return NULL;
+}
+
+bool r300_lanes_span16(const R300DrawState *ds)
+{
+    return false;
 }
 
 #endif

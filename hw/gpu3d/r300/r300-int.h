@@ -456,6 +456,13 @@ G3DBlockFn r300_flat_fill;
  * or a span function; set up in t), or NULL: its quads
  */
 G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri);
+/*
+ * quad-lanes.c: true if the draw's spans may take sixteen pixels a group
+ * where the CPU has AVX-512 (span16): an untextured-order move into a
+ * linear colour target written without channel mask, blend or
+ * pre-quantise, no depth test or a linear one
+ */
+bool r300_lanes_span16(const R300DrawState *ds);
 #ifdef __SSE2__
 #include <emmintrin.h>
 G3DQuadFn r300_quad_lanes;
