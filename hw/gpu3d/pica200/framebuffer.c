@@ -1556,7 +1556,9 @@ span8(void *user, int x0, int y0, int x1, int y1, bool depth, bool positive,
 /*
  * span8 for each colour, depth test setting and weighting, AVX2 and
  * AVX-512 (whose functions keep a * b + c as two roundings:
- * G3D_NO_CONTRACT)
+ * G3D_NO_CONTRACT); the textured ones also for AVX-512VL with 256-bit
+ * vectors only (the weights as AVX2 takes them, 32 registers:
+ * g3d_simd_textured_wide)
  */
 #define SPAN8_AVX2(c, how, d, p)                                          \
 static T8 void span8_avx2_##c##d##p(void *user, int x0, int y0, int x1,   \
@@ -1578,23 +1580,38 @@ void span8_avx512_##c##d##p(void *user, int x0, int y0, int x1, int y1,   \
 #define SPAN8_ALL(S)                                                      \
     SPAN8_4(S, p, SPAN8_PRIMARY) SPAN8_4(S, x, SPAN8_TEX_CALL)           \
     SPAN8_4(S, r, SPAN8_TEX_REPEAT) SPAN8_4(S, e, SPAN8_TEX_EDGE)
+#define SPAN8_VL(c, how, d, p)                                            \
+static __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT \
+void span8_vl_##c##d##p(void *user, int x0, int y0, int x1, int y1,       \
+                        int thread)                                       \
+{                                                                         \
+    span8(user, x0, y0, x1, y1, d, p, false, how);                        \
+    (void)thread;                                                         \
+}
 SPAN8_ALL(SPAN8_AVX2)
 SPAN8_ALL(SPAN8_AVX512)
+SPAN8_4(SPAN8_VL, x, SPAN8_TEX_CALL)
+SPAN8_4(SPAN8_VL, r, SPAN8_TEX_REPEAT)
+SPAN8_4(SPAN8_VL, e, SPAN8_TEX_EDGE)
 #define SPAN8_ROW(level, c)                                               \
     { { span8_##level##_##c##00, span8_##level##_##c##01 },              \
       { span8_##level##_##c##10, span8_##level##_##c##11 } }
 #define SPAN8_LEVEL(level)                                                \
     { SPAN8_ROW(level, p), SPAN8_ROW(level, x), SPAN8_ROW(level, r),      \
       SPAN8_ROW(level, e) }
+/* the textured ones alone (the Gouraud ones take AVX2's or AVX-512's) */
+#define SPAN8_LEVEL_TEX(level)                                            \
+    { { { NULL, NULL }, { NULL, NULL } }, SPAN8_ROW(level, x),            \
+      SPAN8_ROW(level, r), SPAN8_ROW(level, e) }
 #endif
 
 G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
                              const G3DTriangle *t)
 {
 #ifdef G3D_WEIGHTS_WIDE
-    /* [avx512][Span8Colour][depth][positive] */
-    static G3DBlockFn *const fn8[2][4][2][2] = {
-        SPAN8_LEVEL(avx2), SPAN8_LEVEL(avx512),
+    /* [AVX2, AVX-512VL at 256 bits, AVX-512][Span8Colour][depth][positive] */
+    static G3DBlockFn *const fn8[3][4][2][2] = {
+        SPAN8_LEVEL(avx2), SPAN8_LEVEL_TEX(vl), SPAN8_LEVEL(avx512),
     };
 #endif
     /* [avx][tex][depth][positive] */
@@ -1654,11 +1671,13 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
                                                         : SPAN8_TEX_EDGE;
 
         /* textured blocks: as the CPU runs them fastest */
+        int row = level >= G3D_SIMD_AVX512 ? 2 : 0;
+
         if (tex) {
-            level = g3d_simd_level_textured();
+            row = g3d_simd_level_textured() < G3D_SIMD_AVX512 ? 0
+                  : 1 + g3d_simd_textured_wide();
         }
-        return fn8[level >= G3D_SIMD_AVX512][how][rs->depth != NULL]
-                  [g3d_inv_w_positive(t->v)];
+        return fn8[row][how][rs->depth != NULL][g3d_inv_w_positive(t->v)];
     }
 #endif
     return fn[avx][tex][rs->depth != NULL][g3d_inv_w_positive(t->v)];
