@@ -1560,34 +1560,35 @@ span8(void *user, int x0, int y0, int x1, int y1, bool depth, bool positive,
  * vectors only (the weights as AVX2 takes them, 32 registers:
  * g3d_simd_textured_wide)
  */
-#define SPAN8_AVX2(c, how, d, p)                                          \
-static T8 void span8_avx2_##c##d##p(void *user, int x0, int y0, int x1,   \
-                                    int y1, int thread)                   \
+#define SPAN8_AT(level, attrs, wide, c, how, d, p)                        \
+static attrs SPAN8_FLAT_##c void                                          \
+span8_##level##_##c##d##p(void *user, int x0, int y0, int x1, int y1,     \
+                          int thread)                                     \
 {                                                                         \
-    span8(user, x0, y0, x1, y1, d, p, false, how);                        \
+    span8(user, x0, y0, x1, y1, d, p, wide, how);                         \
     (void)thread;                                                         \
 }
+/*
+ * The textured instances flattened: with three levels of them the
+ * walk's g3d_weights8_avx2 (inline, not always_inline) met GCC's growth
+ * limits and stayed a call in some of them
+ */
+#define SPAN8_FLAT_p
+#define SPAN8_FLAT_x __attribute__((flatten))
+#define SPAN8_FLAT_r __attribute__((flatten))
+#define SPAN8_FLAT_e __attribute__((flatten))
+#define SPAN8_VL_ATTRS                                                    \
+    __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT
+#define SPAN8_AVX2(c, how, d, p) SPAN8_AT(avx2, T8, false, c, how, d, p)
 #define SPAN8_AVX512(c, how, d, p)                                        \
-static __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT \
-void span8_avx512_##c##d##p(void *user, int x0, int y0, int x1, int y1,   \
-                            int thread)                                   \
-{                                                                         \
-    span8(user, x0, y0, x1, y1, d, p, true, how);                         \
-    (void)thread;                                                         \
-}
+    SPAN8_AT(avx512, SPAN8_VL_ATTRS, true, c, how, d, p)
+#define SPAN8_VL(c, how, d, p)                                            \
+    SPAN8_AT(vl, SPAN8_VL_ATTRS, false, c, how, d, p)
 #define SPAN8_4(S, c, how) S(c, how, 0, 0) S(c, how, 0, 1)                \
                            S(c, how, 1, 0) S(c, how, 1, 1)
 #define SPAN8_ALL(S)                                                      \
     SPAN8_4(S, p, SPAN8_PRIMARY) SPAN8_4(S, x, SPAN8_TEX_CALL)           \
     SPAN8_4(S, r, SPAN8_TEX_REPEAT) SPAN8_4(S, e, SPAN8_TEX_EDGE)
-#define SPAN8_VL(c, how, d, p)                                            \
-static __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT \
-void span8_vl_##c##d##p(void *user, int x0, int y0, int x1, int y1,       \
-                        int thread)                                       \
-{                                                                         \
-    span8(user, x0, y0, x1, y1, d, p, false, how);                        \
-    (void)thread;                                                         \
-}
 SPAN8_ALL(SPAN8_AVX2)
 SPAN8_ALL(SPAN8_AVX512)
 SPAN8_4(SPAN8_VL, x, SPAN8_TEX_CALL)

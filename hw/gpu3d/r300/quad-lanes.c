@@ -1186,29 +1186,20 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
  * uop takes port 1 from the 256-bit work; g3d_simd_textured_wide); AVX-512
  * with the weights' doubles in 512-bit vectors
  */
-#define SPAN_TEX8(p, m)                                                   \
-static __attribute__((target("avx2"), flatten)) void                     \
-span_tex8_##p##m(void *o, int x0, int y0, int x1, int y1, int thread)    \
+#define SPAN_TEX8_AT(f, attrs, wide, p, m)                                \
+static attrs void f##p##m(void *o, int x0, int y0, int x1, int y1,       \
+                          int thread)                                     \
 {                                                                         \
     span_tex8(o, x0, y0, x1, y1, thread, p, m == 2 || m == 3,             \
-              m == 1 || m == 3, false, m == 4);                           \
-}                                                                         \
-static __attribute__((target("avx2,avx512f,avx512vl"), flatten))       \
-G3D_NO_CONTRACT                                                           \
-void span_tex8_vl_##p##m(void *o, int x0, int y0, int x1, int y1,         \
-                         int thread)                                      \
-{                                                                         \
-    span_tex8(o, x0, y0, x1, y1, thread, p, m == 2 || m == 3,             \
-              m == 1 || m == 3, false, m == 4);                           \
-}                                                                         \
-static __attribute__((target("avx2,avx512f,avx512vl"), flatten))       \
-G3D_NO_CONTRACT                                                           \
-void span_tex8_avx512_##p##m(void *o, int x0, int y0, int x1, int y1,     \
-                             int thread)                                  \
-{                                                                         \
-    span_tex8(o, x0, y0, x1, y1, thread, p, m == 2 || m == 3,             \
-              m == 1 || m == 3, true, m == 4);                            \
+              m == 1 || m == 3, wide, m == 4);                            \
 }
+#define TEX8_AVX2 __attribute__((target("avx2"), flatten))
+#define TEX8_VL __attribute__((target("avx2,avx512f,avx512vl"), flatten)) \
+    G3D_NO_CONTRACT
+#define SPAN_TEX8(p, m)                                                   \
+    SPAN_TEX8_AT(span_tex8_, TEX8_AVX2, false, p, m)                      \
+    SPAN_TEX8_AT(span_tex8_vl_, TEX8_VL, false, p, m)                     \
+    SPAN_TEX8_AT(span_tex8_avx512_, TEX8_VL, true, p, m)
 #define SPAN_TEX8_5(p)                                                    \
     SPAN_TEX8(p, 0) SPAN_TEX8(p, 1) SPAN_TEX8(p, 2) SPAN_TEX8(p, 3)       \
     SPAN_TEX8(p, 4)
