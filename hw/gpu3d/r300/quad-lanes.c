@@ -1181,10 +1181,10 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
 /*
  * span_tex8 for each weighting, depth and blend setting (m: 0 neither,
  * 1 blend, 2 depth, 3 both, 4 neither and a plain colour write): AVX2;
- * AVX-512VL with 256-bit vectors only (the weights as AVX2 takes them:
- * the 32 registers hold the loop's vectors without spills, and no 512-bit
- * uop takes port 1 from the 256-bit work; g3d_simd_textured_wide); AVX-512
- * with the weights' doubles in 512-bit vectors
+ * AVX-512VL with 256-bit vectors in the loop (the weights as AVX2 takes
+ * them: 32 registers, fewer spills, and no 512-bit uop a group to take
+ * port 1 from the 256-bit work; g3d_simd_textured_wide); AVX-512 with the
+ * weights' doubles in 512-bit vectors
  */
 #define SPAN_TEX8_AT(f, attrs, wide, p, m)                                \
 static attrs void f##p##m(void *o, int x0, int y0, int x1, int y1,       \
