@@ -2,8 +2,10 @@
  * Benchmark settings from the environment:
  *   GPU3D_BENCH_SIMD=sse2|avx|avx2|avx512  the fast functions' instruction
  *                 set level at most that (common/g3d-core.h g3d_simd_max,
- *                 and g3d_simd_textured_max: without it, textured spans
- *                 take AVX2 on an Intel CPU with AVX-512)
+ *                 and g3d_simd_textured_max)
+ *   GPU3D_BENCH_TEX_WIDE=0|1               the textured spans' AVX-512
+ *                 weights in 512-bit vectors or not (g3d_simd_textured_zmm;
+ *                 without it, not on an Intel CPU)
  *   GPU3D_BENCH_NO_AVX=1                   SSE2 (as GPU3D_BENCH_SIMD=sse2)
  *   GPU3D_BENCH_CPU_CLOCK=1                time by the process's CPU time
  *                 instead of the wall clock: on a shared machine, time
@@ -32,7 +34,12 @@ static inline void bench_simd_from_env(void)
     static const char *const names[] = { "sse2", "avx", "avx2", "avx512" };
     const char *s = getenv("GPU3D_BENCH_SIMD");
     const char *spin = getenv("GPU3D_BENCH_SPIN_US");
+    const char *wide = getenv("GPU3D_BENCH_TEX_WIDE");
     unsigned i;
+
+    if (wide) {
+        g3d_simd_textured_zmm = atoi(wide) != 0;
+    }
 
     if (spin) {
         g3d_pool_spin_us = (unsigned)strtoul(spin, NULL, 10);

@@ -998,36 +998,45 @@ static void test_float_unpack(void)
 }
 
 /*
- * g3d_simd_level_textured: by default AVX2 at most on an Intel CPU (whose
- * 512-bit uops take port 1's vector units from the 256-bit work), the
- * CPU's level elsewhere; never above g3d_simd_level(); exactly the level
- * asked for when g3d_simd_textured_max and g3d_simd_max name one (tests,
- * GPU3D_BENCH_SIMD)
+ * g3d_simd_level_textured: the CPU's level by default, never above
+ * g3d_simd_level(); exactly the level asked for when g3d_simd_textured_max
+ * and g3d_simd_max name one (tests, GPU3D_BENCH_SIMD).
+ * g3d_simd_textured_wide: by default not on an Intel CPU (whose 512-bit
+ * uops take port 1's vector units from the 256-bit work), elsewhere yes;
+ * as g3d_simd_textured_zmm says where it says
  */
 static void test_simd_textured(void)
 {
-    G3DSimdLevel cpu = g3d_simd_level(), want = cpu;
+    G3DSimdLevel cpu = g3d_simd_level();
+    bool wide = true;
     int l;
 
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (cpu == G3D_SIMD_AVX512 && __builtin_cpu_is("intel")) {
-        want = G3D_SIMD_AVX2;
-    }
+    wide = !__builtin_cpu_is("intel");
 #endif
-    g_test_message("CPU level %d, textured spans %d", cpu,
-                   g3d_simd_level_textured());
+    g_test_message("CPU level %d, textured spans %d, wide weights %d", cpu,
+                   g3d_simd_level_textured(), g3d_simd_textured_wide());
     g_assert_cmpint(g3d_simd_textured_max, ==, -1);
-    g_assert_cmpint(g3d_simd_level_textured(), ==, want);
+    g_assert_cmpint(g3d_simd_textured_zmm, ==, -1);
+    g_assert_cmpint(g3d_simd_level_textured(), ==, cpu);
+    g_assert_cmpint(g3d_simd_textured_wide(), ==, wide);
     for (l = G3D_SIMD_SSE2; l <= G3D_SIMD_AVX512; l++) {
         g3d_simd_max = (G3DSimdLevel)l;
-        g_assert_cmpint(g3d_simd_level_textured(), <=, g3d_simd_level());
+        g_assert_cmpint(g3d_simd_level_textured(), ==, g3d_simd_level());
         g3d_simd_textured_max = G3D_SIMD_AVX512;
         g_assert_cmpint(g3d_simd_level_textured(), ==, g3d_simd_level());
         g3d_simd_textured_max = l;
         g_assert_cmpint(g3d_simd_level_textured(), ==, g3d_simd_level());
+        g3d_simd_textured_max = G3D_SIMD_SSE2;
+        g_assert_cmpint(g3d_simd_level_textured(), ==, G3D_SIMD_SSE2);
         g3d_simd_textured_max = -1;
     }
     g3d_simd_max = G3D_SIMD_AVX512;
+    for (l = 0; l <= 1; l++) {
+        g3d_simd_textured_zmm = l;
+        g_assert_cmpint(g3d_simd_textured_wide(), ==, l);
+    }
+    g3d_simd_textured_zmm = -1;
 }
 
 int main(int argc, char **argv)

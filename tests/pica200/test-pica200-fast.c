@@ -29,9 +29,11 @@
  * vertex whose 1/w is below 2^-40. The spans have SSE2, AVX, AVX2 and
  * AVX-512 instances (the last two eight pixels a group; chosen by the
  * CPU): that test runs at each level (g3d_simd_max, and
- * g3d_simd_textured_max: the textured spans at that level too, although
- * an Intel CPU takes AVX2 ones by default), so that every level the CPU
- * has is compared.
+ * g3d_simd_textured_max: the textured spans at that level too), so that
+ * every level the CPU has is compared. At AVX-512 the textured spans have
+ * two instances, 256-bit vectors only (AVX-512VL) or the weights in
+ * 512-bit ones (g3d_simd_textured_zmm): bilinear-lanes/wide runs the
+ * latter.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -63,6 +65,11 @@ static bool linear_cases;
 static bool span_cases;
 /* the chosen paths at most at this level (g3d_simd_max) */
 static G3DSimdLevel simd_cap = G3D_SIMD_AVX512;
+/*
+ * at AVX-512, the textured spans' weights in 512-bit vectors
+ * (g3d_simd_textured_zmm), else the AVX-512VL instances of 256 bits
+ */
+static bool simd_wide;
 /*
  * Overlapping colour and depth buffers, and textures in them: at every
  * thread count, since such a state's batches run on one thread
@@ -345,11 +352,13 @@ static Path run(PicaTest *t, uint32_t seed, bool general, uint8_t *out,
     /* exactly that level, the textured spans too (whatever the CPU) */
     g3d_simd_max = general ? G3D_SIMD_SSE2 : simd_cap;
     g3d_simd_textured_max = (int)simd_cap;
+    g3d_simd_textured_zmm = simd_wide;
     pt_kick(t, &b, LIST_OFF);
     g_assert_true(pt_run(t, 1u << 20));
     g3d_general_path = false;
     g3d_simd_max = G3D_SIMD_AVX512;
     g3d_simd_textured_max = -1;
+    g3d_simd_textured_zmm = -1;
     pt_wreg(t, GPUREG_IRQ_ACK0, 0);
     memcpy(out, t->vram, SURF_BYTES * 2);
     cb_free(&b);
@@ -387,15 +396,22 @@ static void test_fast_equals_general(gconstpointer data)
                : GPOINTER_TO_INT(data) & 0x800 ? G3D_SIMD_AVX
                : GPOINTER_TO_INT(data) & 0x1000 ? G3D_SIMD_AVX2
                : G3D_SIMD_AVX512;
+    simd_wide = GPOINTER_TO_INT(data) & 0x2000;
     if (linear_cases) {
         g3d_simd_max = simd_cap;
         g3d_simd_textured_max = (int)simd_cap;
-        g_test_message("textured spans: %s", (const char *[]){
-                           "SSE2", "AVX", "AVX2, eight pixels a call",
-                           "AVX-512, eight pixels a call" }
-                       [g3d_simd_level_textured()]);
+        g3d_simd_textured_zmm = simd_wide;
+        g_test_message("textured spans: %s",
+                       g3d_simd_level_textured() < G3D_SIMD_AVX512 ?
+                       (const char *[]){ "SSE2", "AVX",
+                                         "AVX2, eight pixels a call" }
+                       [g3d_simd_level_textured()] :
+                       g3d_simd_textured_wide() ?
+                       "AVX-512, eight pixels a call, 512-bit weights" :
+                       "AVX-512VL, eight pixels a call, 256 bits");
         g3d_simd_max = G3D_SIMD_AVX512;
         g3d_simd_textured_max = -1;
+        g3d_simd_textured_zmm = -1;
     }
     if (span_cases) {
         g3d_simd_max = simd_cap;
@@ -452,6 +468,7 @@ static void test_fast_equals_general(gconstpointer data)
     pt_free(&t);
     linear_cases = span_cases = false;
     simd_cap = G3D_SIMD_AVX512;
+    simd_wide = false;
 }
 
 int main(int argc, char **argv)
@@ -471,6 +488,8 @@ int main(int argc, char **argv)
                          GINT_TO_POINTER(0x901), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/bilinear-lanes/avx2",
                          GINT_TO_POINTER(0x1101), test_fast_equals_general);
+    g_test_add_data_func("/pica200/fast-path/bilinear-lanes/wide",
+                         GINT_TO_POINTER(0x2101), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/gouraud-spans/1-thread",
                          GINT_TO_POINTER(0x201), test_fast_equals_general);
     g_test_add_data_func("/pica200/fast-path/gouraud-spans/2-threads",

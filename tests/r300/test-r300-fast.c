@@ -12,9 +12,11 @@
  * and AVX-512 ones sampling eight pixels a call (span_tex8); span8 and
  * span_tex8 have instances for a plain colour write and span8 for each
  * vertex order: the lanes cases run at each level (g3d_simd_max, and
- * g3d_simd_textured_max: the textured spans at that level too, although
- * an Intel CPU takes AVX2 ones by default), so that every level the CPU
- * has is compared, and the plain ones lean towards the plain instances.
+ * g3d_simd_textured_max: the textured spans at that level too), so that
+ * every level the CPU has is compared, and the plain ones lean towards
+ * the plain instances. At AVX-512 the textured spans have two instances,
+ * 256-bit vectors only (AVX-512VL) or the weights in 512-bit ones
+ * (g3d_simd_textured_zmm): the `-wide` cases run the latter.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -63,6 +65,11 @@ typedef struct Variant {
      * towards Z24 (span16's depth-tested instances)
      */
     bool depth;
+    /*
+     * at AVX-512, the textured spans' weights in 512-bit vectors
+     * (g3d_simd_textured_zmm; else the AVX-512VL instances of 256 bits)
+     */
+    bool wide;
 } Variant;
 
 static bool plain_cases, gouraud_cases, depth_cases;
@@ -474,10 +481,12 @@ static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
     /* exactly that level, the textured spans too (whatever the CPU) */
     g3d_simd_max = general ? G3D_SIMD_SSE2 : var->simd;
     g3d_simd_textured_max = (int)var->simd;
+    g3d_simd_textured_zmm = var->wide;
     r300_rig_ring_run(d, cmdbuf, c.n);
     g3d_general_path = false;
     g3d_simd_max = G3D_SIMD_AVX512;
     g3d_simd_textured_max = -1;
+    g3d_simd_textured_zmm = -1;
     *path = d->core->draw->shade == r300_quad ? PATH_GENERAL : PATH_FAST;
     *tex_lanes = *plain = *wide = *wide_depth = false;
 #ifdef __SSE2__
@@ -579,14 +588,19 @@ static void test_fast_equals_general(gconstpointer data)
                    wide_depth, filled);
     g3d_simd_max = v->simd;
     g3d_simd_textured_max = (int)v->simd;
+    g3d_simd_textured_zmm = v->wide;
     g_test_message("spans: %s, textured %s", (const char *[]){
                        "SSE2", "AVX", "AVX2, 8 pixels",
                        span16_cpu() ? "AVX-512, 8 pixels, 16 where linear"
                                     : "AVX-512, 8 pixels" }[g3d_simd_level()],
-                   (const char *[]){ "SSE2", "AVX", "AVX2", "AVX-512" }
-                   [g3d_simd_level_textured()]);
+                   g3d_simd_level_textured() < G3D_SIMD_AVX512 ?
+                   (const char *[]){ "SSE2", "AVX", "AVX2" }
+                   [g3d_simd_level_textured()] :
+                   g3d_simd_textured_wide() ? "AVX-512, 512-bit weights"
+                   : "AVX-512VL, 256 bits");
     g3d_simd_max = G3D_SIMD_AVX512;
     g3d_simd_textured_max = -1;
+    g3d_simd_textured_zmm = -1;
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
     g_assert_cmpuint(taken[PATH_FAST] + lanes, >=, cases / 4);
     if (v->flat) {
@@ -747,6 +761,8 @@ int main(int argc, char **argv)
         { 1, true, false, G3D_SIMD_AVX512, true, true, true },
         { 2, true, false, G3D_SIMD_AVX512, true, true, true },
         { 1, true, false, G3D_SIMD_AVX2, true, true, true },
+        { 1, true, false, G3D_SIMD_AVX512, false, false, false, true },
+        { 1, true, false, G3D_SIMD_AVX512, true, false, false, true },
     };
 
     g_test_init(&argc, &argv, NULL);
@@ -790,6 +806,10 @@ int main(int argc, char **argv)
                          &v[18], test_fast_equals_general);
     g_test_add_data_func("/r300/fast-path/lanes-depth-gouraud-avx2/1-thread",
                          &v[19], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-equal-general-wide/1-thread",
+                         &v[20], test_fast_equals_general);
+    g_test_add_data_func("/r300/fast-path/lanes-plain-textured-wide/1-thread",
+                         &v[21], test_fast_equals_general);
     g_test_add_func("/r300/fast-path/texture-feedback/threads",
                     test_tex_feedback_threads);
     g_test_add_func("/r300/fast-path/buffer-overlap/threads",

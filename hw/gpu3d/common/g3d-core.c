@@ -38,18 +38,26 @@ G3DSimdLevel g3d_simd_level(void)
 }
 
 int g3d_simd_textured_max = -1;
+int g3d_simd_textured_zmm = -1;
 
 G3DSimdLevel g3d_simd_level_textured(void)
 {
     G3DSimdLevel l = g3d_simd_level();
     int cap = g3d_simd_textured_max;
 
-#if defined(__x86_64__) && defined(__GNUC__)
-    if (cap < 0) {
-        cap = __builtin_cpu_is("intel") ? G3D_SIMD_AVX2 : G3D_SIMD_AVX512;
-    }
-#endif
     return cap >= 0 && (int)l > cap ? (G3DSimdLevel)cap : l;
+}
+
+bool g3d_simd_textured_wide(void)
+{
+    if (g3d_simd_textured_zmm >= 0) {
+        return g3d_simd_textured_zmm;
+    }
+#if defined(__x86_64__) && defined(__GNUC__)
+    return !__builtin_cpu_is("intel");
+#else
+    return true;
+#endif
 }
 
 bool g3d_use_avx(void)

@@ -207,22 +207,31 @@ extern G3DSimdLevel g3d_simd_max;
 G3DSimdLevel g3d_simd_level(void);
 
 /*
- * The level for the textured spans (r300-3d, pica200-3d): their work is
- * 256-bit floats, integers and gathers, only their weights' doubles go
- * 512 bits wide at AVX-512. On Intel cores, while 512-bit uops are in
- * flight, port 1's vector units take no 256-bit work (ports 0 and 1 are
- * fused for 512-bit uops: Intel 64 and IA-32 Architectures Optimization
- * Reference Manual, the Skylake Server microarchitecture), so one
- * 512-bit division a group costs the rest a third of its ports: on a
- * Sapphire Rapids Xeon those spans ran 0.75-0.85x as fast at AVX-512 as
- * at AVX2 (docs/performance.md, branch span10), on an AMD EPYC faster.
- * So: g3d_simd_level(), but at most AVX2 on an Intel CPU, unless
- * g3d_simd_textured_max says otherwise (tests and GPU3D_BENCH_SIMD set
- * it to run a given level; -1: by the CPU's vendor). Every level's spans
- * give the same bytes, so the choice shows in the time only.
+ * The level for the textured spans (r300-3d, pica200-3d): g3d_simd_level(),
+ * at most g3d_simd_textured_max where that names a level (-1: none; tests
+ * and GPU3D_BENCH_SIMD set it to run a given level).
  */
 extern int g3d_simd_textured_max;
 G3DSimdLevel g3d_simd_level_textured(void);
+
+/*
+ * Whether the textured spans' AVX-512 instances take their weights' doubles
+ * in 512-bit vectors (one division of eight a group), or in two 256-bit
+ * halves with every other vector 256 bits wide too, the instance still
+ * compiled for AVX-512VL (32 vector registers, EVEX forms). Their work is
+ * 256-bit floats, integers and gathers; on Intel cores, while 512-bit uops
+ * are in flight, port 1's vector units take no 256-bit work (ports 0 and 1
+ * are fused for 512-bit uops: Intel 64 and IA-32 Architectures
+ * Optimization Reference Manual, the Skylake Server microarchitecture),
+ * so a few 512-bit uops a group cost the rest a third of its ports: on a
+ * Sapphire Rapids Xeon the 512-bit weights ran 0.75-0.85x as fast as
+ * AVX2, on an AMD EPYC faster (docs/performance.md, branches span10 and
+ * bilin11). So: not on an Intel CPU, unless g3d_simd_textured_zmm says
+ * otherwise (-1: by the CPU's vendor, 0 no, 1 yes; tests set it to run
+ * both). Both give the same bytes, so the choice shows in the time only.
+ */
+extern int g3d_simd_textured_zmm;
+bool g3d_simd_textured_wide(void);
 
 /* ---- preemption of long work ------------------------------------------- */
 

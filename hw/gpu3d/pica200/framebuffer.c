@@ -1582,23 +1582,34 @@ span8(void *user, int x0, int y0, int x1, int y1, bool depth, bool positive,
 /*
  * span8 for each colour, depth test setting and weighting, AVX2 and
  * AVX-512 (whose functions keep a * b + c as two roundings:
- * G3D_NO_CONTRACT)
+ * G3D_NO_CONTRACT); the textured ones also for AVX-512VL with 256-bit
+ * vectors only (the weights as AVX2 takes them, 32 registers:
+ * g3d_simd_textured_wide)
  */
-#define SPAN8_AVX2(c, how, d, p)                                          \
-static T8 void span8_avx2_##c##d##p(void *user, int x0, int y0, int x1,   \
-                                    int y1, int thread)                   \
+#define SPAN8_AT(level, attrs, wide, c, how, d, p)                        \
+static attrs SPAN8_FLAT_##c void                                          \
+span8_##level##_##c##d##p(void *user, int x0, int y0, int x1, int y1,     \
+                          int thread)                                     \
 {                                                                         \
-    span8(user, x0, y0, x1, y1, d, p, false, how);                        \
+    span8(user, x0, y0, x1, y1, d, p, wide, how);                         \
     (void)thread;                                                         \
 }
+/*
+ * The textured instances flattened: with three levels of them the
+ * walk's g3d_weights8_avx2 (inline, not always_inline) met GCC's growth
+ * limits and stayed a call in some of them
+ */
+#define SPAN8_FLAT_p
+#define SPAN8_FLAT_x __attribute__((flatten))
+#define SPAN8_FLAT_r __attribute__((flatten))
+#define SPAN8_FLAT_e __attribute__((flatten))
+#define SPAN8_VL_ATTRS                                                    \
+    __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT
+#define SPAN8_AVX2(c, how, d, p) SPAN8_AT(avx2, T8, false, c, how, d, p)
 #define SPAN8_AVX512(c, how, d, p)                                        \
-static __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT \
-void span8_avx512_##c##d##p(void *user, int x0, int y0, int x1, int y1,   \
-                            int thread)                                   \
-{                                                                         \
-    span8(user, x0, y0, x1, y1, d, p, true, how);                         \
-    (void)thread;                                                         \
-}
+    SPAN8_AT(avx512, SPAN8_VL_ATTRS, true, c, how, d, p)
+#define SPAN8_VL(c, how, d, p)                                            \
+    SPAN8_AT(vl, SPAN8_VL_ATTRS, false, c, how, d, p)
 #define SPAN8_4(S, c, how) S(c, how, 0, 0) S(c, how, 0, 1)                \
                            S(c, how, 1, 0) S(c, how, 1, 1)
 #define SPAN8_ALL(S)                                                      \
@@ -1606,6 +1617,9 @@ void span8_avx512_##c##d##p(void *user, int x0, int y0, int x1, int y1,   \
     SPAN8_4(S, r, SPAN8_TEX_REPEAT) SPAN8_4(S, e, SPAN8_TEX_EDGE)
 SPAN8_ALL(SPAN8_AVX2)
 SPAN8_ALL(SPAN8_AVX512)
+SPAN8_4(SPAN8_VL, x, SPAN8_TEX_CALL)
+SPAN8_4(SPAN8_VL, r, SPAN8_TEX_REPEAT)
+SPAN8_4(SPAN8_VL, e, SPAN8_TEX_EDGE)
 
 /*
  * ---- sixteen pixels a block (AVX-512 with BW) ------------------------------
@@ -1737,15 +1751,19 @@ SPAN16(1)
 #define SPAN8_LEVEL(level)                                                \
     { SPAN8_ROW(level, p), SPAN8_ROW(level, x), SPAN8_ROW(level, r),      \
       SPAN8_ROW(level, e) }
+/* the textured ones alone (the Gouraud ones take AVX2's or AVX-512's) */
+#define SPAN8_LEVEL_TEX(level)                                            \
+    { { { NULL, NULL }, { NULL, NULL } }, SPAN8_ROW(level, x),            \
+      SPAN8_ROW(level, r), SPAN8_ROW(level, e) }
 #endif
 
 G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
                              const G3DTriangle *t)
 {
 #ifdef G3D_WEIGHTS_WIDE
-    /* [avx512][Span8Colour][depth][positive] */
-    static G3DBlockFn *const fn8[2][4][2][2] = {
-        SPAN8_LEVEL(avx2), SPAN8_LEVEL(avx512),
+    /* [AVX2, AVX-512VL at 256 bits, AVX-512][Span8Colour][depth][positive] */
+    static G3DBlockFn *const fn8[3][4][2][2] = {
+        SPAN8_LEVEL(avx2), SPAN8_LEVEL_TEX(vl), SPAN8_LEVEL(avx512),
     };
 #endif
     /* [avx][tex][depth][positive] */
@@ -1810,11 +1828,13 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
             return g3d_inv_w_positive(t->v) ? span16_1 : span16_0;
         }
         /* textured blocks: as the CPU runs them fastest */
+        int row = level >= G3D_SIMD_AVX512 ? 2 : 0;
+
         if (tex) {
-            level = g3d_simd_level_textured();
+            row = g3d_simd_level_textured() < G3D_SIMD_AVX512 ? 0
+                  : 1 + g3d_simd_textured_wide();
         }
-        return fn8[level >= G3D_SIMD_AVX512][how][rs->depth != NULL]
-                  [g3d_inv_w_positive(t->v)];
+        return fn8[row][how][rs->depth != NULL][g3d_inv_w_positive(t->v)];
     }
 #endif
     return fn[avx][tex][rs->depth != NULL][g3d_inv_w_positive(t->v)];
