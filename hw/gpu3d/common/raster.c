@@ -511,6 +511,19 @@ size_t g3d_raster_stage_commit(G3DRaster *r, G3DRasterStage *s)
     return n;
 }
 
+unsigned g3d_raster_chunks(uint32_t *at, unsigned max, uint32_t off,
+                           uint32_t per, uint32_t n)
+{
+    unsigned u;
+
+    at[0] = 0;
+    for (u = 1; u < max && off + u * per < n; u++) {
+        at[u] = off + u * per;
+    }
+    at[u] = n;
+    return u;
+}
+
 void g3d_raster_stage_drop(G3DRasterStage *s)
 {
     s->ntris = 0;

@@ -643,6 +643,13 @@ void g3d_raster_serial(G3DRaster *r);
 size_t g3d_raster_stage_commit(G3DRaster *r, G3DRasterStage *s);
 /* forget s's triangles (the front end runs the draw again serially) */
 void g3d_raster_stage_drop(G3DRasterStage *s);
+/*
+ * A run of n vertices cut into at most `max` chunks for the stages: chunk
+ * u is [at[u], at[u + 1]), the first ending at off + per, the others per
+ * long, the last taking the rest. Returns how many chunks.
+ */
+unsigned g3d_raster_chunks(uint32_t *at, unsigned max, uint32_t off,
+                           uint32_t per, uint32_t n);
 
 /* Rasterise everything queued, on all threads; returns when all are done. */
 void g3d_raster_flush(G3DRaster *r);

@@ -138,12 +138,7 @@ uint32_t flipper_front_run(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
     j.buf = buf;
     j.su0 = &c->su;
     j.next = 0;
-    j.at[0] = 0;
-    for (u = 1; u < FRONT_CHUNKS && off + u * per < n; u++) {
-        j.at[u] = off + u * per;
-    }
-    j.at[u] = n;
-    j.nchunks = u;
+    j.nchunks = g3d_raster_chunks(j.at, FRONT_CHUNKS, off, per, n);
     for (u = 0; u < j.nchunks; u++) {
         j.stage[u] = g3d_raster_stage(c->raster, u);
     }

@@ -667,12 +667,7 @@ static bool draw_parallel(Pica200Core *c, unsigned budget)
     j.first = d->next;
     j.next = 0;
     j.cached = d->indexed;
-    j.at[0] = 0;
-    for (u = 1; u < FRONT_CHUNKS && off + u * per < nv; u++) {
-        j.at[u] = off + u * per;
-    }
-    j.at[u] = nv;
-    j.nchunks = u;
+    j.nchunks = g3d_raster_chunks(j.at, FRONT_CHUNKS, off, per, nv);
     for (u = 0; u < j.nchunks; u++) {
         j.stage[u] = g3d_raster_stage(c->raster, u);
         j.out[u].failed = true;         /* until it has run */
