@@ -356,7 +356,8 @@ static void test_dac_general_once(void)
                                                d.samples, 4));
         attila_address_table(&tab, &pm);
         surf = g_malloc0(pm.surface);
-        fast = g_new(uint32_t, d.width);
+        /* a word past the row: no run may write beyond its pixels */
+        fast = g_new(uint32_t, d.width + 1);
         gen = g_new(uint32_t, d.width);
         for (row = 0; row < d.height; row++) {
             for (x = 0; x < d.width; x++) {
@@ -383,7 +384,9 @@ static void test_dac_general_once(void)
         }
         for (row = 0; row < d.height; row++) {
             /* the x parts computed, and looked up (every other row) */
+            fast[d.width] = 0x5a5a5a5au;
             attila_dac_row(&d, surf, fast, row, row & 1 ? &tab : NULL);
+            g_assert_cmphex(fast[d.width], ==, 0x5a5a5a5au);
             g3d_general_path = true;
             attila_dac_row(&d, surf, gen, row, NULL);
             g3d_general_path = false;
