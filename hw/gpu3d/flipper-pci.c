@@ -264,14 +264,16 @@ static const G3DCoreOps flipper_core_ops = {
     .queue_events = FLIPPER_EFB_CPU_BASE + FLIPPER_BAR4_SIZE -
                     FLIPPER_BAR0_SIZE,
     /*
-     * One unit is one FIFO command or one vertex (with its triangle queued);
-     * the rasteriser runs at the end of each step. The worst a guest can
-     * make of a unit is a vertex adding a full-screen triangle or a
-     * full EFB copy, a few milliseconds each, so 64 units hold the core
-     * lock (and a vCPU reading a register) for a fraction of a second at
-     * most; the demo's frames (about 180 units) run as fast as with 512.
+     * One unit is one FIFO command, one vertex, or 2048 pixels of a
+     * triangle's box or an EFB copy (flipper.h); the rasteriser runs at
+     * the end of each step. A step of 1024 units holds about two
+     * full-screen triangles' pixels plus the unit that ends it (at most a
+     * full EFB copy or 48 vertices of a front-end chunk, front.c), so it
+     * holds the core lock (and a vCPU reading a register) for a fraction
+     * of a second at most; a draw of small triangles gets runs of up to
+     * 1024 vertices, which the front end spreads over the render threads.
      */
-    .work_budget = 64,
+    .work_budget = FLIPPER_WORK_BUDGET,
 };
 
 /* ---- PCI ---------------------------------------------------------------- */

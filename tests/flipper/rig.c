@@ -101,7 +101,8 @@ void rig_run(FlipperRig *r)
 {
     int guard = 0;
 
-    while (flipper_core_work(r->core, 1u << 16)) {
+    /* in the device's steps */
+    while (flipper_core_work(r->core, FLIPPER_WORK_BUDGET)) {
         g_assert_cmpint(++guard, <, 1 << 20);
     }
 }
@@ -131,7 +132,7 @@ void rig_submit(FlipperRig *r, const uint8_t *p, size_t len)
         size_t n = MIN(32, len - pos);
         /* the CPU waits while the ring is nearly full */
         while (rig_cp32(r, A_CP_FIFO_DIST_LO) + 64 > ring) {
-            flipper_core_work(r->core, 4096);
+            flipper_core_work(r->core, FLIPPER_WORK_BUDGET);
         }
         wgp_write(r, p + pos, n);
         pos += n;

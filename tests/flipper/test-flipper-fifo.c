@@ -1,8 +1,8 @@
 /*
  * flipper-gx: the GX FIFO (PI write-gather pipe, CP pointers, distance,
- * watermarks, breakpoint, link), the PE token and draw-done interrupts, and
- * a whole frame from gather-pipe writes to the VI scanout with its
- * interrupts. Expected values come from the reference and libogc/Dolphin
+ * watermarks, breakpoint, link), the PE token and draw-done interrupts, a
+ * whole frame from gather-pipe writes to the VI scanout with its
+ * interrupts, and the command processor's work budget counted by cost. Expected values come from the reference and libogc/Dolphin
  * (§2.1, §2.2, §2.3, §5, §8), not from the code.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "flipper/flipper-int.h"
 #include "gx-build.h"
 #include "rig.h"
 
@@ -359,6 +360,79 @@ static void test_full_frame(void)
     rig_free(r);
 }
 
+/* n triangles of a list: large (two thirds of the screen) or small */
+static GByteArray *triangles(int n, bool large)
+{
+    GByteArray *b = g_byte_array_new();
+    float s = large ? 0.9f : 0.02f;
+    int i;
+
+    gx_begin_frame(b, 0x102030FF);
+    gx_cp(b, CPR_VCD_LO, VCD_DIRECT << 9 | VCD_DIRECT << 13);
+    gx_draw(b, GX_DRAW_TRIANGLES, 0, (uint16_t)(3 * n));
+    for (i = 0; i < n; i++) {
+        float x = large ? 0.0f : -0.9f + 0.05f * (float)(i % 36);
+        float y = large ? 0.0f : -0.9f + 0.05f * (float)(i / 36);
+
+        gx_f32(b, x - s);
+        gx_f32(b, y - s);
+        gx_f32(b, -0.5f);
+        gx_u32(b, 0xFF0000FF);
+        gx_f32(b, x + s);
+        gx_f32(b, y - s);
+        gx_f32(b, -0.5f);
+        gx_u32(b, 0x00FF00FF);
+        gx_f32(b, x);
+        gx_f32(b, y + s);
+        gx_f32(b, -0.5f);
+        gx_u32(b, 0x0000FFFF);
+    }
+    return b;
+}
+
+/*
+ * A budget unit is a command, a vertex or 2048 pixels of a triangle's box
+ * (flipper.h): FLIPPER_WORK_BUDGET units, the device's step, hold the
+ * commands and vertices of 300 large triangles but not the pixels of 30
+ * (30 x about 580 x 430 / 2048 = about 3700 units), at one thread or in
+ * the front end's chunks at two, and do hold 200 small
+ * triangles (600 vertices, boxes of about 13 x 10 pixels) after the
+ * frame's clearing copy (640 x 528 pixels, 165 units). At two threads
+ * the small ones run through the front end on the render threads
+ * (front.c) within the step.
+ */
+static void test_budget_by_cost(void)
+{
+    int threads;
+
+    for (threads = 1; threads <= 2; threads++) {
+        GByteArray *large = triangles(300, true), *small = triangles(200, false);
+        FlipperRig *r = rig_new(threads);
+        FlipperStats st;
+
+        g_assert_false(flipper_gx_exec_budget(r->core, large->data, large->len,
+                                              FLIPPER_WORK_BUDGET));
+        flipper_core_stats(r->core, &st);
+        g_assert_cmpuint(st.triangles, >, 0);
+        g_assert_cmpuint(st.triangles, <, 30);
+        rig_free(r);
+
+        r = rig_new(threads);
+        g_assert_true(flipper_gx_exec_budget(r->core, small->data, small->len,
+                                             FLIPPER_WORK_BUDGET));
+        flipper_core_stats(r->core, &st);
+        g_assert_cmpuint(st.triangles, ==, 200);
+        if (threads > 1) {
+            g_assert_cmpuint(flipper_front_runs(r->core), >, 0);
+        } else {
+            g_assert_cmpuint(flipper_front_runs(r->core), ==, 0);
+        }
+        rig_free(r);
+        g_byte_array_unref(large);
+        g_byte_array_unref(small);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -368,5 +442,6 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/fifo/unlinked", test_unlinked);
     g_test_add_func("/flipper/pe/token-draw-done", test_token_and_draw_done);
     g_test_add_func("/flipper/frame/wgp-to-scanout", test_full_frame);
+    g_test_add_func("/flipper/cp/budget-by-cost", test_budget_by_cost);
     return g_test_run();
 }

@@ -3,8 +3,9 @@
  * streams (every primitive type, direct and indexed vertices, state changes
  * between draws, texture copies with and without a clear, the display
  * copy) rendered on cores with 1, 2 and 3 render threads, through the
- * gather pipe and the FIFO or executed at once, must leave the same EFB
- * colour and depth, the same MEM1 (XFB, copy targets), the same counters
+ * gather pipe and the FIFO or executed at once, with the draws in display
+ * lists or not, must leave the same EFB colour and depth, the same MEM1
+ * (XFB, copy targets), the same counters
  * (triangles, pixels), the same guest errors and PI interrupt causes, and
  * the same VI scanout; and the scanout, whose rows the render threads
  * convert in bands, must equal a conversion of the rows one by one on the
@@ -14,7 +15,9 @@
  * on the render threads (front.c): the guest errors are compared message
  * by message (a chunk that would log is run again serially, in order),
  * some indexed draws read vertices past MEM1 (logged) and some draws have
- * GEN_MODE.ZFREEZE (serial); the runs on the render threads are counted.
+ * GEN_MODE.ZFREEZE (serial); the runs on the render threads are counted,
+ * also those within the device's steps (FLIPPER_WORK_BUDGET) of the
+ * streams sent through the FIFO.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -32,6 +35,8 @@
 #define COPY_ADDR 0x00600000u               /* texture copies' target */
 #define COPY_BYTES (640 * 480 * 4)
 #define XFB_BYTES (640 * 480 * 2)
+#define DL_ADDR 0x00C00000u                 /* the draws' display lists */
+#define DL_END 0x01000000u
 
 static const uint8_t prims[] = {
     GX_DRAW_QUADS, GX_DRAW_QUADS_2, GX_DRAW_TRIANGLES, GX_DRAW_TRIANGLE_STRIP,
@@ -198,10 +203,25 @@ static void frozen(GRand *g, GByteArray *b)
     gx_bp(b, BP_GENMODE, 0x000010);
 }
 
-static GByteArray *stream(GRand *g)
+/* the draw, in a display list at *dl in MEM1, called */
+static void draw_dl(GRand *g, GByteArray *b, uint8_t *mem1, uint32_t *dl)
+{
+    GByteArray *list = g_byte_array_new();
+
+    draw(g, list);
+    gx_pad32(list);
+    g_assert_cmpuint(*dl + list->len, <=, DL_END);
+    memcpy(mem1 + *dl, list->data, list->len);
+    gx_call_dl(b, *dl, list->len);
+    *dl += list->len;
+    g_byte_array_unref(list);
+}
+
+static GByteArray *stream(GRand *g, uint8_t *mem1, bool lists)
 {
     GByteArray *b = g_byte_array_new();
     int i, ndraws = g_rand_int_range(g, 1, 24);
+    uint32_t dl = DL_ADDR;
 
     gx_begin_frame(b, g_rand_int(g) | 0xFF);
     /* VAT 1: xyz f32, RGBA8888, as VAT 0, for the indexed draws */
@@ -214,7 +234,11 @@ static GByteArray *stream(GRand *g)
     gx_cp(b, CPR_ARRAY_STRIDE + 2, 4);
     for (i = 0; i < ndraws; i++) {
         state(g, b);
-        draw(g, b);
+        if (lists) {
+            draw_dl(g, b, mem1, &dl);
+        } else {
+            draw(g, b);
+        }
         if (g_rand_int_range(g, 0, 8) == 0) {
             frozen(g, b);
         }
@@ -281,7 +305,7 @@ static void render(uint32_t seed, int threads, Result *res)
     log_messages = res->messages;
     g3d_set_log_sink(log_sink);
     arrays(g, r->mem1);
-    b = stream(g);
+    b = stream(g, r->mem1, seed & 2);
     rig_fifo_init(r, RIG_FIFO_BASE, RIG_FIFO_SIZE);
     rig_vi_init(r, SCENE_XFB_ADDR);
     if (seed & 1) {
@@ -320,7 +344,7 @@ static void render(uint32_t seed, int threads, Result *res)
 static void test_threads(void)
 {
     uint32_t seed;
-    uint64_t triangles = 0, pixels = 0, runs = 0;
+    uint64_t triangles = 0, pixels = 0, runs = 0, fifo_runs = 0, dl_runs = 0;
     unsigned errors = 0;
 
     for (seed = 0; seed < STREAMS; seed++) {
@@ -352,6 +376,8 @@ static void test_threads(void)
                                 more.messages->pdata[i]);
             }
             runs += more.front_runs;
+            fifo_runs += seed & 1 ? more.front_runs : 0;
+            dl_runs += seed & 2 ? more.front_runs : 0;
             g_assert_cmphex(one.intsr, ==, more.intsr);
             g_assert_cmpuint(one.stats.triangles, ==, more.stats.triangles);
             g_assert_cmpuint(one.stats.pixels, ==, more.stats.pixels);
@@ -367,8 +393,13 @@ static void test_threads(void)
     g_assert_cmpuint(pixels, >, 1000000);
     /* draws ran on the render threads, and some logged */
     g_test_message("front end runs on the render threads: %" G_GUINT64_FORMAT
-                   "; guest errors at one thread: %u", runs, errors);
+                   " (through the FIFO in the device's steps: %"
+                   G_GUINT64_FORMAT ", in display lists: %" G_GUINT64_FORMAT
+                   "); guest errors at one thread: %u",
+                   runs, fifo_runs, dl_runs, errors);
     g_assert_cmpuint(runs, >, STREAMS / 2);
+    g_assert_cmpuint(fifo_runs, >, STREAMS / 8);
+    g_assert_cmpuint(dl_runs, >, STREAMS / 8);
     g_assert_cmpuint(errors, >, 0);
 }
 

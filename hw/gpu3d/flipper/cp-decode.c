@@ -167,6 +167,7 @@ static void begin_draw(FlipperCore *c, GXDecoder *d, uint8_t op, uint16_t n)
     d->prim = GX_DRAW_PRIM(op);
     d->vat = GX_DRAW_VAT(op);
     d->left = n;
+    d->cost16 = 0;
     flipper_vtx_format(c, d->vat, &d->fmt);
     flipper_su_begin(c, d->prim);
 }
@@ -195,14 +196,12 @@ size_t flipper_gx_decode(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
                 }
                 if (!serial && vsize) {
                     /* the vertices the budget pays for, on every thread */
-                    uint32_t n = MIN(MIN(d->left, *budget),
-                                     (len - pos) / vsize);
+                    uint32_t n = MIN(d->left, (len - pos) / vsize);
                     uint32_t done = flipper_front_run(c, d, buf + pos, n,
-                                                      &serial);
+                                                      budget, &serial);
 
                     pos += (size_t)done * vsize;
                     d->left -= done;
-                    *budget -= done;
                     c->stats.vertices += done;
                     if (done) {
                         continue;
@@ -216,7 +215,7 @@ size_t flipper_gx_decode(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
                 flipper_su_vertex(c, &c->su, &out);
                 pos += vsize;
                 d->left--;
-                (*budget)--;
+                flipper_charge(c, budget, 1);
                 c->stats.vertices++;
             }
             if (d->left == 0) {
@@ -290,6 +289,7 @@ size_t flipper_gx_decode(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
             default:            /* NOP, metrics, vertex cache: nothing */
                 break;
             }
+            flipper_charge(c, budget, 0);   /* an EFB copy's pixels */
         }
     }
     return pos;

@@ -126,7 +126,8 @@ static bool fetch(FlipperCore *c)
 bool flipper_cp_dl_work(FlipperCore *c, unsigned *budget)
 {
     FlipperCP *cp = &c->cp;
-    uint8_t buf[1024];
+    /* room for a front-end run (front.c: 96 vertices and more) */
+    uint8_t buf[8192];
 
     while (cp->dl_active && *budget && !g3d_yield()) {
         uint32_t left = cp->dl_size - cp->dl_pos;

@@ -265,6 +265,7 @@ void flipper_core_reset(FlipperCore *c)
     memset(&c->su, 0, sizeof(c->su));
     /* ZFREEZE before any triangle: a flat plane at 1.0 (Dolphin's guess) */
     memset(&c->zfreeze, 0, sizeof(c->zfreeze));
+    c->work_px = 0;
     c->zfreeze.f0 = 1.0f;
     memset(c->efb_color, 0, sizeof(uint32_t) * EFB_W * EFB_H);
     memset(c->efb_depth, 0, sizeof(uint32_t) * EFB_W * EFB_H);

@@ -63,6 +63,11 @@ typedef struct GXDecoder {
     uint8_t prim, vat;
     uint32_t left;              /* vertices still to load */
     GXVertexFormat fmt;
+    /*
+     * budget units a vertex of the draw's last front.c run cost, x16 (0:
+     * none yet); sizes the next run. Not saved: it only paces the work.
+     */
+    uint32_t cost16;
 } GXDecoder;
 
 typedef struct FlipperCP {
@@ -281,6 +286,7 @@ struct FlipperCore {
     FlipperSU su;
     GXSlope zfreeze;            /* depth plane kept for GEN_MODE.ZFREEZE */
     uint64_t front_runs;        /* runs of front.c on the render threads */
+    uint64_t work_px;           /* pixels drawn or copied, not yet charged */
     /* EFB: colour (format-packed 24 bits) and depth (24 bits) */
     uint32_t *efb_color, *efb_depth;
     FlipperThreadStats *tstats;
@@ -424,16 +430,34 @@ void flipper_cpr_write(FlipperCore *c, uint8_t reg, uint32_t val);
 void flipper_gx_reset_regs(FlipperCore *c);
 
 /*
- * front.c: the next n vertices of the draw d decodes (all in buf, n within
- * the call's budget) run through the front end (vertex loader, XF, SU,
- * clipper, setup) in chunks on every render thread, their triangles
- * queued in the draw's order. Returns how many were done: 0 when the draw
- * must go on serially (its state, too few vertices, one thread); on fewer
- * than n, the next chunk would log a guest error and *serial says how many
- * vertices to run serially (logging) before trying again.
+ * The work budget (flipper_core_work) is counted by cost: a unit is a
+ * command, a vertex, or 2^FLIPPER_UNIT_PX_SHIFT pixels of a triangle's
+ * clipped box or of an EFB copy (c->work_px gathers them), so a step holds
+ * many small triangles and few large ones. Charges `units` and the pixels
+ * gathered so far.
+ */
+#define FLIPPER_UNIT_PX_SHIFT 11
+
+static inline void flipper_charge(FlipperCore *c, unsigned *budget,
+                                  uint64_t units)
+{
+    units += c->work_px >> FLIPPER_UNIT_PX_SHIFT;
+    c->work_px &= (1u << FLIPPER_UNIT_PX_SHIFT) - 1;
+    *budget -= (unsigned)MIN((uint64_t)*budget, units);
+}
+
+/*
+ * front.c: of the next n vertices of the draw d decodes (all in buf), as
+ * many as *budget pays for run through the front end (vertex loader, XF,
+ * SU, clipper, setup) in chunks on every render thread, their triangles
+ * queued in the draw's order and charged to *budget. Returns how many
+ * were done: 0 when the draw must go on serially (its state, too few
+ * vertices, one thread); short of the budget's end, the next chunk would
+ * log a guest error and *serial says how many vertices to run serially
+ * (logging) before trying again.
  */
 uint32_t flipper_front_run(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
-                           uint32_t n, uint32_t *serial);
+                           uint32_t n, unsigned *budget, uint32_t *serial);
 uint64_t flipper_front_runs(FlipperCore *c);
 
 /* cp-vertex.c */
@@ -474,6 +498,7 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
  */
 typedef struct FlipperRasOut {
     uint64_t triangles;
+    uint64_t px;                /* the triangles' clipped boxes, pixels */
     GXSlope zfreeze;
     bool zfreeze_set;
 } FlipperRasOut;

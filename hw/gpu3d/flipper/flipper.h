@@ -45,10 +45,18 @@ void flipper_reg_write(FlipperCore *c, uint32_t offset, uint64_t val,
                        unsigned size);
 
 /*
- * Advance the command processor by at most `budget` units (one unit = one
- * FIFO command or one vertex). Returns true if more work is pending.
+ * Advance the command processor by about `budget` units (one unit = one
+ * FIFO command, one vertex, or 2048 pixels of a triangle's box or an EFB
+ * copy; a step ends after the unit that spends it). Returns true if more
+ * work is pending.
  */
 bool flipper_core_work(FlipperCore *c, unsigned budget);
+/*
+ * The device's step (flipper-pci.c): about two full-screen triangles'
+ * pixels, or 1024 small triangles' vertices, which the front end spreads
+ * over the render threads (runs of 96 vertices and more).
+ */
+#define FLIPPER_WORK_BUDGET 1024
 
 bool flipper_irq_level(FlipperCore *c);
 
@@ -69,8 +77,8 @@ int64_t flipper_next_event_ns(FlipperCore *c);
  */
 void flipper_gx_exec(FlipperCore *c, const uint8_t *cmds, size_t len);
 /*
- * The same, stopping once `budget` commands (the unit of flipper_core_work)
- * have run, display lists included; false when it stopped on the budget.
+ * The same, stopping once `budget` units (those of flipper_core_work) are
+ * spent, display lists included; false when it stopped on the budget.
  */
 bool flipper_gx_exec_budget(FlipperCore *c, const uint8_t *cmds, size_t len,
                             unsigned budget);

@@ -22,6 +22,12 @@ enum {
     FRONT_MIN_VERTS = 96,   /* fewer: one thread (waking costs more) */
     FRONT_CHUNK = 48,       /* vertices a chunk, at least */
     FRONT_CHUNKS = 64,      /* chunks a run, at most */
+    /*
+     * a draw's first run takes a vertex to cost two budget units (itself
+     * and a small triangle's box), later ones what the last run's cost: a
+     * draw of large triangles then stays serial
+     */
+    FRONT_COST16_FIRST = 32,
 };
 
 /* GX_DRAW_PRIM() (su.c) */
@@ -114,12 +120,16 @@ static void front_job(void *arg, int thread)
 }
 
 uint32_t flipper_front_run(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
-                           uint32_t n, uint32_t *serial)
+                           uint32_t n, unsigned *budget, uint32_t *serial)
 {
     FrontJob j;
     uint32_t per, off = 0, group, u, done = 0;
+    unsigned before = *budget;
     bool stop = false;
 
+    /* as many vertices as the budget pays for, at the last run's cost */
+    n = (uint32_t)MIN((uint64_t)*budget * 16 /
+                      (d->cost16 ? d->cost16 : FRONT_COST16_FIRST), n);
     *serial = n;
     if (n < FRONT_MIN_VERTS || d->fmt.size == 0 || d->prim > PRIM_FAN ||
         g3d_raster_threads(c->raster) < 2 || g3d_general_path ||
@@ -162,9 +172,20 @@ uint32_t flipper_front_run(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
             c->zfreeze = o->ras.zfreeze;
         }
         done = j.at[u + 1];
+        c->work_px += o->ras.px;
+        flipper_charge(c, budget, j.at[u + 1] - j.at[u]);
+        if (*budget == 0) {
+            *serial = 0;            /* spent: the draw goes on next step */
+            stop = true;
+        }
     }
     if (!stop) {
         *serial = 0;
+    }
+    if (done) {
+        d->cost16 = (uint32_t)MIN((uint64_t)(before - *budget) * 16 / done,
+                                  (uint64_t)UINT32_MAX);
+        d->cost16 = MAX(d->cost16, 1);
     }
     c->front_runs++;
     return done;

@@ -1069,6 +1069,7 @@ void flipper_pe_copy(FlipperCore *c, uint32_t trigger)
         width = MIN(width, EFB_W - left);
         height = MIN(height, EFB_H - top);
     }
+    c->work_px += (uint64_t)width * height;     /* its budget (cp-decode.c) */
     if ((trigger >> 14) & 1) {
         if ((left | width) & 1) {
             g3d_guest_error("flipper: PE: display copy at x %d width %d is not "

@@ -2019,6 +2019,21 @@ static bool flipper_ras_avx512(void)
 
 static __thread FlipperRasOut *ras_out;
 
+/* the pixels of a triangle's box within its clip rectangle: its work */
+static uint64_t box_px(const G3DTriangle *t)
+{
+    int32_t x0 = MIN(MIN(t->v[0].x, t->v[1].x), t->v[2].x) >> 4;
+    int32_t x1 = (MAX(MAX(t->v[0].x, t->v[1].x), t->v[2].x) + 15) >> 4;
+    int32_t y0 = MIN(MIN(t->v[0].y, t->v[1].y), t->v[2].y) >> 4;
+    int32_t y1 = (MAX(MAX(t->v[0].y, t->v[1].y), t->v[2].y) + 15) >> 4;
+
+    x0 = MAX(x0, t->clip.x0);
+    y0 = MAX(y0, t->clip.y0);
+    x1 = MIN(x1, t->clip.x1);
+    y1 = MIN(y1, t->clip.y1);
+    return x1 > x0 && y1 > y0 ? (uint64_t)(x1 - x0) * (uint64_t)(y1 - y0) : 0;
+}
+
 void flipper_ras_out(FlipperRasOut *o)
 {
     ras_out = o;
@@ -2144,10 +2159,14 @@ void flipper_ras_triangle(FlipperCore *c, const GXVertex *v0,
 #endif
         tri.user = t;
         if (g3d_raster_triangle(c->raster, &tri)) {
+            uint64_t px = box_px(&tri);
+
             if (ras_out) {
                 ras_out->triangles++;
+                ras_out->px += px;
             } else {
                 c->stats.triangles++;
+                c->work_px += px;
             }
         }
     }
