@@ -28,6 +28,10 @@
 #endif
 
 #define TILE 16
+/* a raster batch's units: RASTER_CLASSES classes of each render thread's
+ * tiles, by blocks of RASTER_BLOCK x RASTER_BLOCK tiles (raster_job) */
+#define RASTER_CLASSES 4
+#define RASTER_BLOCK 4
 /* the work units (attila_raster_draw's estimate) of a batch worth the
  * helpers whatever its pixels: a unit took 100-300 instructions in
  * simplefog and 8lights, so some 15-50 us, against a hand-over's few */
@@ -63,6 +67,11 @@ struct AttilaRaster {
     uint64_t work_px16;
     uint32_t *clear_next;       /* raster_clear's g3d_claim counters */
     uint32_t *raster_next;      /* raster_job's */
+    /* the batch's triangles that meet each class's blocks, in order:
+     * class c's are class_tri[c * class_cap ...], class_n[c] of them */
+    uint32_t *class_tri;
+    size_t class_cap;
+    uint32_t class_n[RASTER_CLASSES];
 };
 
 /* Sample positions in 1/128 pixel from the pixel corner (RasterizerEmulator) */
@@ -199,6 +208,7 @@ void attila_raster_free(AttilaRaster *r)
     g_free(r->ctx);
     g_free(r->clear_next);
     g_free(r->raster_next);
+    g_free(r->class_tri);
     g_free(r);
 }
 
@@ -1670,9 +1680,6 @@ AttilaStampRowFn *attila_stamp_row_fn(void)
  * on who takes it, as with the fixed owners (a draw whose image shows the
  * tiles' order is drawn by one thread: draw-state.c tile_order_shows).
  */
-#define RASTER_CLASSES 4
-#define RASTER_BLOCK 4
-
 bool attila_raster_caller_only;
 
 /* which of RASTER_CLASSES a tile's block is: neighbouring blocks differ */
@@ -1680,6 +1687,49 @@ static inline int tile_class(int tx, int ty)
 {
     return (int)(((unsigned)tx / RASTER_BLOCK +
                   2 * ((unsigned)ty / RASTER_BLOCK)) % RASTER_CLASSES);
+}
+
+/* the classes whose blocks a triangle's box meets, a bit each */
+static unsigned triangle_classes(const AttilaTriangle *t)
+{
+    /* boxes start at 0 or more (triangle-setup.c: the scissor's origin) */
+    int bx0 = t->x0 / (TILE * RASTER_BLOCK), bx1 = t->x1 / (TILE * RASTER_BLOCK);
+    int by0 = t->y0 / (TILE * RASTER_BLOCK), by1 = t->y1 / (TILE * RASTER_BLOCK);
+    unsigned mask = 0;
+    int bx, by;
+
+    if (bx1 - bx0 >= RASTER_CLASSES - 1) {
+        return (1u << RASTER_CLASSES) - 1;
+    }
+    /* tile_class repeats every two block rows */
+    for (by = by0; by <= MIN(by1, by0 + 1); by++) {
+        for (bx = bx0; bx <= bx1; bx++) {
+            mask |= 1u << tile_class(bx * RASTER_BLOCK, by * RASTER_BLOCK);
+        }
+    }
+    return mask;
+}
+
+/* each class's triangles (class_tri), so that a unit visits only those */
+static void class_lists(AttilaRaster *r)
+{
+    size_t k;
+    int c;
+
+    if (r->n > r->class_cap) {
+        r->class_cap = r->n;
+        g_free(r->class_tri);
+        r->class_tri = g_new(uint32_t, RASTER_CLASSES * r->class_cap);
+    }
+    memset(r->class_n, 0, sizeof(r->class_n));
+    for (k = 0; k < r->n; k++) {
+        unsigned mask = triangle_classes(&r->tris[k]);
+        for (c = 0; c < RASTER_CLASSES; c++) {
+            if (mask & (1u << c)) {
+                r->class_tri[c * r->class_cap + r->class_n[c]++] = k;
+            }
+        }
+    }
 }
 
 /*
@@ -1710,7 +1760,7 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
     /* a stamp's box: its pixels' corners are 0 and 1 past its origin, an
      * MSAA pixel's samples up to pat / 128 past its corner */
     double wbox = 1.0;
-    size_t n;
+    size_t i;
     uint32_t s;
 
     for (s = 0; r->ds->msaa && attila_msaa_pattern(r->ds->samples) &&
@@ -1718,8 +1768,9 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
         const double *ps = attila_msaa_pattern(r->ds->samples)[s];
         wbox = MAX(wbox, 1.0 + MAX(ps[0], ps[1]) / MSAA_SUBPIXEL);
     }
-    for (n = 0; n < r->n; n++) {
-        const AttilaTriangle *t = &r->tris[n];
+    for (i = 0; i < (all ? r->n : r->class_n[cls]); i++) {
+        const AttilaTriangle *t =
+            &r->tris[all ? i : r->class_tri[cls * r->class_cap + i]];
         const double (*pat)[2] = r->ds->msaa ? attila_msaa_pattern(r->ds->samples) :
                                  NULL;
         AttilaSampleSteps steps;
@@ -2086,6 +2137,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
     } else {
         memset(r->raster_next, 0,
                sizeof(*r->raster_next) * G3D_CLAIM_STRIDE * r->threads);
+        class_lists(r);
         if (attila_raster_caller_only) {
             raster_job(r, 0);
         } else {
