@@ -31,7 +31,7 @@
 /* a raster batch's units: RASTER_CLASSES classes of each render thread's
  * tiles, by blocks of RASTER_BLOCK x RASTER_BLOCK tiles (raster_job) */
 #define RASTER_CLASSES 4
-#define RASTER_BLOCK 4
+#define RASTER_BLOCK 8
 /* the work units (attila_raster_draw's estimate) of a batch worth the
  * helpers whatever its pixels: a unit took 100-300 instructions in
  * simplefog and 8lights, so some 15-50 us, against a hand-over's few */
@@ -1675,7 +1675,9 @@ AttilaStampRowFn *attila_stamp_row_fn(void)
  * from batch to batch, while a helper that the host schedules late (5-100
  * us a job on the Intel host, branch thr14) leaves its classes to the
  * others instead of holding the caller. A small triangle lies in one block,
- * so it is prepared once a thread as before. Each tile is one class's and a
+ * so it is prepared once a thread as before (a triangle is prepared once a
+ * class it meets: blocks of 4x4 tiles cost torus 3M instructions a replay
+ * at two threads, blocks of 8x8 half that). Each tile is one class's and a
  * class takes the batch's triangles in order, so the image does not depend
  * on who takes it, as with the fixed owners (a draw whose image shows the
  * tiles' order is drawn by one thread: draw-state.c tile_order_shows).
