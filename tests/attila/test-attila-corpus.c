@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "attila-corpus.h"
+#include "attila/attila-int.h"
 #include "common/g3d-core.h"
 #include "common/raster.h"
 
@@ -160,7 +161,7 @@ static void assert_same_frames(const Frames *a, const Frames *b)
  * The frames at 2 and 3 render threads against one: the vertex chunks,
  * the triangles' set-up, the raster batches (simplefog's and 8lights's
  * small ones of long fragment programs too) and the DAC's bands on the
- * helpers.
+ * helpers; a raster batch's tile classes taken by any thread.
  */
 static void test_thread_invariance(gconstpointer data)
 {
@@ -173,9 +174,17 @@ static void test_thread_invariance(gconstpointer data)
         replay(ct, threads, &many);
         assert_same_frames(&one, &many);
         frames_free(&many);
+        /* every raster batch's tile classes taken by the caller, the
+         * helpers' runs too (as when they come late) */
+        attila_raster_caller_only = true;
+        replay(ct, threads, &many);
+        attila_raster_caller_only = false;
+        assert_same_frames(&one, &many);
+        frames_free(&many);
     }
-    g_test_message("%s: 1, 2 and 3 render threads give identical frames",
-                   ct->name);
+    g_test_message("%s: 1, 2 and 3 render threads give identical frames, "
+                   "also with the raster batches' tiles all taken by the "
+                   "caller", ct->name);
     frames_free(&one);
 }
 
@@ -355,6 +364,12 @@ int main(int argc, char **argv)
                          test_thread_invariance);
     g_test_add_data_func("/attila/threads/8lights", corpus_find("8lights"),
                          test_thread_invariance);
+    g_test_add_data_func("/attila/threads/spheremap", corpus_find("spheremap"),
+                         test_thread_invariance);
+    g_test_add_data_func("/attila/threads/blendedcubes",
+                         corpus_find("blendedcubes"), test_thread_invariance);
+    g_test_add_data_func("/attila/threads/copyteximage",
+                         corpus_find("copyteximage"), test_thread_invariance);
     g_test_add_data_func("/attila/general/torus", corpus_find("torus"),
                          test_general_path);
     g_test_add_data_func("/attila/general/spaceship", corpus_find("spaceship"),

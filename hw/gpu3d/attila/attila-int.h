@@ -1022,6 +1022,11 @@ void attila_raster_begin(AttilaRaster *r);
 int attila_raster_threads(const AttilaRaster *r);
 void attila_raster_run_shared(AttilaRaster *r, G3DJobFn *fn, void *arg);
 /*
+ * Tests: a batch's tile classes (rasterizer.c raster_job) all taken by the
+ * calling thread, as when no helper comes in time, the helpers not woken.
+ */
+extern bool attila_raster_caller_only;
+/*
  * Rasterise and shade a batch of the draw. False once the draw has used up
  * its work (ATTILA_DRAW_WORK_LIMIT per render thread): the rest is skipped.
  */

@@ -28,6 +28,10 @@
 #endif
 
 #define TILE 16
+/* a raster batch's units: RASTER_CLASSES classes of each render thread's
+ * tiles, by blocks of RASTER_BLOCK x RASTER_BLOCK tiles (raster_job) */
+#define RASTER_CLASSES 4
+#define RASTER_BLOCK 8
 /* the work units (attila_raster_draw's estimate) of a batch worth the
  * helpers whatever its pixels: a unit took 100-300 instructions in
  * simplefog and 8lights, so some 15-50 us, against a hand-over's few */
@@ -62,6 +66,12 @@ struct AttilaRaster {
      * pixel of its triangles' boxes, in 1/16: the next batch's estimate */
     uint64_t work_px16;
     uint32_t *clear_next;       /* raster_clear's g3d_claim counters */
+    uint32_t *raster_next;      /* raster_job's */
+    /* the batch's triangles that meet each class's blocks, in order:
+     * class c's are class_tri[c * class_cap ...], class_n[c] of them */
+    uint32_t *class_tri;
+    size_t class_cap;
+    uint32_t class_n[RASTER_CLASSES];
 };
 
 /* Sample positions in 1/128 pixel from the pixel corner (RasterizerEmulator) */
@@ -180,6 +190,7 @@ AttilaRaster *attila_raster_new(AttilaCore *c, int threads)
     r->ctx = g_new0(AttilaRenderCtx, r->threads);
     r->work_px16 = 4;
     r->clear_next = g_new0(uint32_t, G3D_CLAIM_STRIDE * r->threads);
+    r->raster_next = g_new0(uint32_t, G3D_CLAIM_STRIDE * r->threads);
     return r;
 }
 
@@ -196,6 +207,8 @@ void attila_raster_free(AttilaRaster *r)
     }
     g_free(r->ctx);
     g_free(r->clear_next);
+    g_free(r->raster_next);
+    g_free(r->class_tri);
     g_free(r);
 }
 
@@ -1653,10 +1666,82 @@ AttilaStampRowFn *attila_stamp_row_fn(void)
 #endif
 }
 
-static void raster_job(void *arg, int thread)
+/*
+ * A batch's tiles cut into units that any render thread may take
+ * (g3d_claim): RASTER_CLASSES classes of each thread's tiles
+ * (g3d_tile_owner), the class a tile's block of RASTER_BLOCK x RASTER_BLOCK
+ * tiles. A thread's own run of units is exactly the tiles it owned before,
+ * so with every helper on time each writes the same part of the screen
+ * from batch to batch, while a helper that the host schedules late (5-100
+ * us a job on the Intel host, branch thr14) leaves its classes to the
+ * others instead of holding the caller. A small triangle lies in one block,
+ * so it is prepared once a thread as before (a triangle is prepared once a
+ * class it meets: blocks of 4x4 tiles cost torus 3M instructions a replay
+ * at two threads, blocks of 8x8 half that). Each tile is one class's and a
+ * class takes the batch's triangles in order, so the image does not depend
+ * on who takes it, as with the fixed owners (a draw whose image shows the
+ * tiles' order is drawn by one thread: draw-state.c tile_order_shows).
+ */
+bool attila_raster_caller_only;
+
+/* which of RASTER_CLASSES a tile's block is: neighbouring blocks differ */
+static inline int tile_class(int tx, int ty)
 {
-    AttilaRaster *r = arg;
-    AttilaRenderCtx *ctx = &r->ctx[thread];
+    return (int)(((unsigned)tx / RASTER_BLOCK +
+                  2 * ((unsigned)ty / RASTER_BLOCK)) % RASTER_CLASSES);
+}
+
+/* the classes whose blocks a triangle's box meets, a bit each */
+static unsigned triangle_classes(const AttilaTriangle *t)
+{
+    /* boxes start at 0 or more (triangle-setup.c: the scissor's origin) */
+    int bx0 = t->x0 / (TILE * RASTER_BLOCK), bx1 = t->x1 / (TILE * RASTER_BLOCK);
+    int by0 = t->y0 / (TILE * RASTER_BLOCK), by1 = t->y1 / (TILE * RASTER_BLOCK);
+    unsigned mask = 0;
+    int bx, by;
+
+    if (bx1 - bx0 >= RASTER_CLASSES - 1) {
+        return (1u << RASTER_CLASSES) - 1;
+    }
+    /* tile_class repeats every two block rows */
+    for (by = by0; by <= MIN(by1, by0 + 1); by++) {
+        for (bx = bx0; bx <= bx1; bx++) {
+            mask |= 1u << tile_class(bx * RASTER_BLOCK, by * RASTER_BLOCK);
+        }
+    }
+    return mask;
+}
+
+/* each class's triangles (class_tri), so that a unit visits only those */
+static void class_lists(AttilaRaster *r)
+{
+    size_t k;
+    int c;
+
+    if (r->n > r->class_cap) {
+        r->class_cap = r->n;
+        g_free(r->class_tri);
+        r->class_tri = g_new(uint32_t, RASTER_CLASSES * r->class_cap);
+    }
+    memset(r->class_n, 0, sizeof(r->class_n));
+    for (k = 0; k < r->n; k++) {
+        unsigned mask = triangle_classes(&r->tris[k]);
+        for (c = 0; c < RASTER_CLASSES; c++) {
+            if (mask & (1u << c)) {
+                r->class_tri[c * r->class_cap + r->class_n[c]++] = k;
+            }
+        }
+    }
+}
+
+/*
+ * The batch's triangles, in order, over the tiles of thread `owner`
+ * (g3d_tile_owner) in class `cls` (every class if `all`); false if the
+ * draw is stopped or abandoned.
+ */
+static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
+                         int cls, bool all)
+{
     AttilaStampRowFn *rows = r->one_sample ? r->rows : NULL;
     AttilaRowSteps rsteps;
     AttilaRowStamp row[TILE / 2];
@@ -1677,7 +1762,7 @@ static void raster_job(void *arg, int thread)
     /* a stamp's box: its pixels' corners are 0 and 1 past its origin, an
      * MSAA pixel's samples up to pat / 128 past its corner */
     double wbox = 1.0;
-    size_t n;
+    size_t i;
     uint32_t s;
 
     for (s = 0; r->ds->msaa && attila_msaa_pattern(r->ds->samples) &&
@@ -1685,8 +1770,9 @@ static void raster_job(void *arg, int thread)
         const double *ps = attila_msaa_pattern(r->ds->samples)[s];
         wbox = MAX(wbox, 1.0 + MAX(ps[0], ps[1]) / MSAA_SUBPIXEL);
     }
-    for (n = 0; n < r->n; n++) {
-        const AttilaTriangle *t = &r->tris[n];
+    for (i = 0; i < (all ? r->n : r->class_n[cls]); i++) {
+        const AttilaTriangle *t =
+            &r->tris[all ? i : r->class_tri[cls * r->class_cap + i]];
         const double (*pat)[2] = r->ds->msaa ? attila_msaa_pattern(r->ds->samples) :
                                  NULL;
         AttilaSampleSteps steps;
@@ -1706,7 +1792,8 @@ static void raster_job(void *arg, int thread)
                 bool outside;
                 unsigned cov;
 
-                if (g3d_tile_owner(tx, ty, r->threads) != thread) {
+                if ((!all && tile_class(tx, ty) != cls) ||
+                    g3d_tile_owner(tx, ty, r->threads) != owner) {
                     continue;
                 }
                 if (!prepared) {
@@ -1733,7 +1820,7 @@ static void raster_job(void *arg, int thread)
                     }
                 }
                 if (g3d_yield()) {
-                    return;     /* reset or unplug: the draw is abandoned */
+                    return false;   /* reset or unplug: the draw is abandoned */
                 }
                 attila_triangle_eval_tile(t, tx * TILE, ty * TILE, tv);
                 x0 = MAX(t->x0, tx * TILE) & ~1;
@@ -1752,14 +1839,14 @@ static void raster_job(void *arg, int thread)
                         copy4_tile_avx(ctx, t, tv, &lanes, &stamps,
                                        tx * TILE, ty * TILE, x0, x1, y0, y1);
                     if (!go) {
-                        return;     /* the draw is stopped (reported) */
+                        return false;   /* the draw is stopped (reported) */
                     }
                     continue;
                 }
 #endif
                 for (qy = y0; qy <= y1; qy += 2) {
                     if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
-                        return;     /* the draw is stopped (reported) */
+                        return false;   /* the draw is stopped (reported) */
                     }
                     if (walk && !outside) {
                         int32_t lo, hi;
@@ -1811,6 +1898,27 @@ static void raster_job(void *arg, int thread)
                     ctx->work += (uint64_t)(x1 - x0) / 2 + 1;
                 }
             }
+        }
+    }
+    return true;
+}
+
+static void raster_job(void *arg, int thread)
+{
+    AttilaRaster *r = arg;
+    int at = 0;
+    uint32_t unit;
+
+    if (r->threads == 1) {
+        raster_tiles(r, &r->ctx[0], 0, 0, true);
+        return;
+    }
+    /* unit u of thread t's run: its tiles of class u mod RASTER_CLASSES */
+    while (g3d_claim(r->raster_next, r->threads * RASTER_CLASSES, r->threads,
+                     thread, &at, &unit)) {
+        if (!raster_tiles(r, &r->ctx[thread], unit / RASTER_CLASSES,
+                          unit % RASTER_CLASSES, false)) {
+            return;
         }
     }
 }
@@ -2029,7 +2137,14 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         one.threads = 1;
         raster_job(&one, 0);
     } else {
-        g3d_pool_run(r->pool, raster_job, r);
+        memset(r->raster_next, 0,
+               sizeof(*r->raster_next) * G3D_CLAIM_STRIDE * r->threads);
+        class_lists(r);
+        if (attila_raster_caller_only) {
+            raster_job(r, 0);
+        } else {
+            g3d_pool_run_shared(r->pool, raster_job, r);
+        }
     }
     for (t = 0; t < r->threads; t++) {
         AttilaRenderCtx *ctx = &r->ctx[t];

@@ -49,6 +49,14 @@ struct G3DThreadPool {
     uint64_t generation;
     int64_t posted;      /* when the generation began, monotonic us */
     int pending;         /* helpers still running the generation */
+    /*
+     * Helpers asleep on `start`, and whether the caller sleeps on `done`:
+     * a GCond's broadcast or signal is a futex call even with no one
+     * waiting (about 2.4 calls a job in simplefog before branch thr14),
+     * so they are made only for a sleeper. Both change under the lock.
+     */
+    int sleepers;
+    bool caller_sleeps;
     bool shared;         /* the generation is a shared job */
     bool open;           /* a shared job helpers may still join */
     bool quit;
@@ -98,6 +106,24 @@ static bool pool_poll(G3DThreadPool *p, bool (*ready)(G3DThreadPool *, uint64_t)
     return true;
 }
 
+/*
+ * The lock, polled for a while before blocking: a helper that has just
+ * seen a new job meets the caller still holding it, and a thread that
+ * blocks on a GMutex costs both a futex call.
+ */
+static void pool_lock(G3DThreadPool *p)
+{
+    unsigned i;
+
+    for (i = 0; i < 64; i++) {
+        if (g_mutex_trylock(&p->lock)) {
+            return;
+        }
+        cpu_relax();
+    }
+    g_mutex_lock(&p->lock);
+}
+
 typedef struct Helper {
     G3DThreadPool *pool;
     int index;
@@ -130,10 +156,12 @@ static gpointer helper_main(gpointer opaque)
                        __atomic_load_n(&p->posted, __ATOMIC_RELAXED) >
                        SPIN_LATE_US;
             }
-            g_mutex_lock(&p->lock);
+            pool_lock(p);
         }
         while (!p->quit && p->generation == seen) {
+            p->sleepers++;
             g_cond_wait(&p->start, &p->lock);
+            p->sleepers--;
         }
         if (p->quit) {
             break;
@@ -154,10 +182,11 @@ static gpointer helper_main(gpointer opaque)
         g3d_preempt_helping = p->preempt;
         g_mutex_unlock(&p->lock);
         p->fn(p->arg, h->index);
-        g_mutex_lock(&p->lock);
+        pool_lock(p);
         g3d_preempt_helping = NULL;
         /* release: the caller may see 0 without the lock (helpers_done) */
-        if (__atomic_sub_fetch(&p->pending, 1, __ATOMIC_RELEASE) == 0) {
+        if (__atomic_sub_fetch(&p->pending, 1, __ATOMIC_RELEASE) == 0 &&
+            p->caller_sleeps) {
             g_cond_signal(&p->done);
         }
     }
@@ -218,6 +247,8 @@ int g3d_pool_threads(const G3DThreadPool *p)
 static bool pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared,
                      bool try)
 {
+    bool woken;
+
     if (p->threads == 1) {
         fn(arg, 0);
         return true;
@@ -231,7 +262,7 @@ static bool pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared,
     if (!try && g3d_yield()) {
         return true;
     }
-    g_mutex_lock(&p->lock);
+    pool_lock(p);
     if (try && (p->open || p->pending)) {
         g_mutex_unlock(&p->lock);
         return false;
@@ -244,21 +275,25 @@ static bool pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared,
     p->pending = shared ? 0 : p->threads - 1;
     __atomic_store_n(&p->posted, g_get_monotonic_time(), __ATOMIC_RELAXED);
     __atomic_store_n(&p->generation, p->generation + 1, __ATOMIC_RELEASE);
-    g_cond_broadcast(&p->start);
+    if (p->sleepers) {
+        g_cond_broadcast(&p->start);
+    }
     g_mutex_unlock(&p->lock);
 
     fn(arg, 0);
 
-    g_mutex_lock(&p->lock);
+    pool_lock(p);
     p->open = false;
     if (p->pending && g3d_pool_spin_us) {
         g_mutex_unlock(&p->lock);
         pool_poll(p, helpers_done, 0);
-        g_mutex_lock(&p->lock);
+        pool_lock(p);
     }
     while (p->pending) {
         if (!g3d_preempt_current) {
+            p->caller_sleeps = true;
             g_cond_wait(&p->done, &p->lock);
+            p->caller_sleeps = false;
             continue;
         }
         /*
@@ -266,8 +301,11 @@ static bool pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared,
          * helpers finish, give way every millisecond (the helpers check
          * for a stop or a cancel by themselves).
          */
-        if (!g_cond_wait_until(&p->done, &p->lock,
-                               g_get_monotonic_time() + 1000) && p->pending) {
+        p->caller_sleeps = true;
+        woken = g_cond_wait_until(&p->done, &p->lock,
+                                  g_get_monotonic_time() + 1000);
+        p->caller_sleeps = false;
+        if (!woken && p->pending) {
             g_mutex_unlock(&p->lock);
             (void)g3d_yield();
             g_mutex_lock(&p->lock);
