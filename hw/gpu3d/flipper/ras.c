@@ -904,103 +904,34 @@ static void name##_z(void *user, int x0, int y0, int x1, int y1,            \
     }                                                                       \
 }
 
-/*
- * ras_quad_plain for a triangle's covered pixels [x0, x1) x [y0, y1)
- * (common/raster.h G3DBlockFn: its pixels depend on nothing but their
- * position). slope_at's value at (x, y) is (f0 + dfdx dx) + dfdy dy with
- * dx a function of x alone and dy of y alone, so the first sum is computed
- * once a fill for each column and the product once a row, and each pixel
- * does the last addition: the same single-precision operations as
- * quad_depth4 and quad_colour4, in the same order. An EFB row's words are
- * contiguous, so a row is walked four pixels at a time from x0; the Z test
- * and write (quad_zplain4), the RGB8 words (rgb8_words4), the pixel count
- * and the box grown by whole quads (ras_bbox) are the quads'.
- */
-static inline __attribute__((always_inline)) void
-span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
-           const bool ztest)
+/* span-plain-lanes.h's channel j for four pixels: the low byte of
+ * v & ~(v >> 8), v = (uint16_t)f, shifted to its byte of the RGB8 word */
+static inline __m128i plain_channel4(__m128i v, int j)
 {
-    const RasTri *t = user;
-    FlipperCore *c = t->c;
-    FlipperThreadStats *st = &c->tstats[thread];
-    const GXSlope *cs = &t->col[t->fast.chan][0];
-    const GXSlope zs = t->z;    /* a copy the stores below cannot alias */
-    const int ch = t->fast.chan, n = (x1 - x0 + 3) / 4;
-    const bool zwrite = t->zwrite;
-    const G3DCompare zfunc = (G3DCompare)t->zfunc;
-    const __m128i lo16 = _mm_set1_epi32(0xFFFF), lo8 = _mm_set1_epi32(0xFF);
-    __m128 zcol[SPAN_GROUPS], ccol[3][SPAN_GROUPS];
-    float cdy[3], cyoff = cs->yoff;
-    int cy0 = cs->y0;
-    SpanBox box = SPAN_BOX_INIT;
-    int g, j, y;
-
-    for (g = 0; g < n; g++) {
-        __m128i xi = _mm_add_epi32(_mm_set1_epi32(x0 + 4 * g),
-                                   _mm_setr_epi32(0, 1, 2, 3));
-        __m128 dx = _mm_add_ps(_mm_set1_ps(cs->xoff), _mm_cvtepi32_ps(
-                                   _mm_sub_epi32(xi, _mm_set1_epi32(cs->x0))));
-
-        for (j = 0; j < 3; j++) {
-            int k = t->fast.swap[j];
-
-            ccol[j][g] = _mm_add_ps(_mm_set1_ps(t->cf0[ch][k]),
-                                    _mm_mul_ps(_mm_set1_ps(t->cdx[ch][k]),
-                                               dx));
-        }
-        if (ztest) {
-            dx = _mm_add_ps(_mm_set1_ps(zs.xoff), _mm_cvtepi32_ps(
-                                _mm_sub_epi32(xi, _mm_set1_epi32(zs.x0))));
-            zcol[g] = _mm_add_ps(_mm_set1_ps(zs.f0),
-                                 _mm_mul_ps(_mm_set1_ps(zs.dfdx), dx));
-        }
-    }
-    for (j = 0; j < 3; j++) {
-        cdy[j] = t->cdy[ch][t->fast.swap[j]];
-    }
-    for (y = y0; y < y1; y++) {
-        uint32_t *crow = &c->efb_color[y * EFB_W + x0];
-        uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
-        float dy = cyoff + (float)(y - cy0);
-        __m128 crowt[3], zrowt = _mm_setzero_ps();
-
-        for (j = 0; j < 3; j++) {
-            crowt[j] = _mm_set1_ps(cdy[j] * dy);
-        }
-        if (ztest) {
-            zrowt = _mm_set1_ps(zs.dfdy * (zs.yoff + (float)(y - zs.y0)));
-        }
-        for (g = 0; g < n; g++) {
-            unsigned live = x1 - x0 - 4 * g >= 4 ? 15
-                            : 15u >> (4 - (x1 - x0 - 4 * g));
-            __m128i w = _mm_setzero_si128();
-
-            if (ztest) {
-                live = span_z4(_mm_add_ps(zcol[g], zrowt), zrow + 4 * g,
-                               live, zfunc, zwrite);
-                if (!live) {
-                    continue;
-                }
-            }
-            for (j = 0; j < 3; j++) {
-                /* v = (uint16_t)f; v & ~(v >> 8), the low byte */
-                __m128i v = _mm_and_si128(_mm_cvttps_epi32(
-                                              _mm_add_ps(ccol[j][g],
-                                                         crowt[j])), lo16);
-
-                v = _mm_and_si128(_mm_andnot_si128(_mm_srli_epi32(v, 8), v),
-                                  lo8);
-                w = _mm_or_si128(w, _mm_slli_epi32(v, 16 - 8 * j));
-            }
-            g3d_store4_masked(crow + 4 * g, w, live);
-            if (ztest) {
-                span_box_group(&box, x0 + 4 * g, live);
-            }
-        }
-        span_box_row(&box, y);
-    }
-    span_box_end(&box, st, ztest, x0, y0, x1, y1);
+    v = _mm_and_si128(v, _mm_set1_epi32(0xFFFF));
+    v = _mm_and_si128(_mm_andnot_si128(_mm_srli_epi32(v, 8), v),
+                      _mm_set1_epi32(0xFF));
+    return _mm_slli_epi32(v, 16 - 8 * j);
 }
+
+/* span_plain4: the Gouraud span four pixels a vector (SSE2) */
+#define PLV __m128
+#define PLW __m128i
+#define PL_LANES 4
+#define PL_ATTR
+#define PLF(op) _mm_##op##_ps
+#define PLP(op) _mm_##op
+#define PLN(name) name##4
+#define PL_WIDTH G3D_TILE_SIZE
+#define PL_IOTA _mm_setr_epi32(0, 1, 2, 3)
+#define PL_ZERO _mm_setzero_si128()
+#define PL_OR(a, b) _mm_or_si128(a, b)
+#define PL_CHANNEL(v, j) plain_channel4(v, j)
+#define PL_ZTEST(zf, zrow, live, zfunc, zwrite) \
+        span_z4(zf, zrow, live, zfunc, zwrite)
+#define PL_STORE(p, w, live) g3d_store4_masked(p, w, live)
+#define PL_BOX(box, x, live) span_box_group(box, x, live)
+#include "span-plain-lanes.h"
 
 /*
  * The same for a triangle ras_quad_tev4 draws as one texture stage times
@@ -1009,7 +940,7 @@ span_plain(void *user, int x0, int y0, int x1, int y1, int thread,
  * the map's four-pixel sampler at LOD 0 (the map's LOD changes nothing),
  * quad_colour4's colour, the TEV's modulate (flipper_tev_mod_words) and
  * quad_store_rgb8's words. Every plane's column term is computed once a
- * fill and its row term once a row, as span_plain's: the same float
+ * fill and its row term once a row, as span_plain4's: the same float
  * operations as the quads'. The alpha test passes every alpha and the
  * TEV has no Z texture or fog, so early and late Z are the same test.
  */
@@ -1139,7 +1070,7 @@ span_texmod(void *user, int x0, int y0, int x1, int y1, int thread,
     span_box_end(&box, st, ztest, x0, y0, x1, y1);
 }
 
-SPAN_BY_PARTS(ras_span_plain, span_plain, G3D_TILE_SIZE)
+SPAN_BY_PARTS(ras_span_plain, span_plain4, G3D_TILE_SIZE)
 SPAN_BY_PARTS(ras_span_texmod, span_texmod, G3D_TILE_SIZE)
 #endif
 
@@ -1234,17 +1165,10 @@ span_box_group16(SpanBox *b, int xl, unsigned live)
     span_box_group8(b, xl, live);
 }
 
-/* the planes' column terms of span_plain8, a row's terms, the EFB rows */
-typedef struct Plain8Row {
-    __m256 ccol[3][SPAN_WIDE / 8], zcol[SPAN_WIDE / 8];
-    __m256 crowt[3], zrowt;
-    uint32_t *crow, *zrow;
-} Plain8Row;
-
-/* a row of span_plain8 from x0 (xr pixels) with zfunc a constant */
-static inline __attribute__((always_inline, target("avx2,popcnt"))) void
-plain8_row(const Plain8Row *r, int x0, int xr, SpanBox *box,
-           const bool ztest, const G3DCompare zfunc, const bool zwrite)
+/* plain_channel4 for eight pixels: bits 8-15 of v are those of the 32-bit
+ * truncation, and the byte is put in place by one VPSHUFB */
+static inline __attribute__((always_inline, target("avx2"))) __m256i
+plain_channel8(__m256i v, int j)
 {
     /* byte 0 of each lane to byte 2, 1 (G) and 0 (B) of the RGB8 word */
     const __m256i to[3] = {
@@ -1258,124 +1182,30 @@ plain8_row(const Plain8Row *r, int x0, int xr, SpanBox *box,
                          12, -1, -1, -1, 0, -1, -1, -1, 4, -1, -1, -1,
                          8, -1, -1, -1, 12, -1, -1, -1),
     };
-    int g, j;
 
-    for (g = 0; 8 * g < xr; g++) {
-        unsigned live = xr - 8 * g >= 8 ? 255 : 255u >> (8 - (xr - 8 * g));
-        __m256i w = _mm256_setzero_si256();
-
-        if (ztest) {
-            live = span_z8(_mm256_add_ps(r->zcol[g], r->zrowt), r->zrow + 8 * g,
-                           live, zfunc, zwrite);
-            if (!live) {
-                continue;
-            }
-        }
-        for (j = 0; j < 3; j++) {
-            /* the low byte of v & ~(v >> 8), v = (uint16_t)f: bits 8-15
-             * of v are those of the 32-bit truncation */
-            __m256i v = _mm256_cvttps_epi32(_mm256_add_ps(r->ccol[j][g],
-                                                          r->crowt[j]));
-
-            v = _mm256_andnot_si256(_mm256_srli_epi32(v, 8), v);
-            w = _mm256_or_si256(w, _mm256_shuffle_epi8(v, to[j]));
-        }
-        g3d_store8_masked(r->crow + 8 * g, w, live);
-        if (ztest) {
-            span_box_group8(box, x0 + 8 * g, live);
-        }
-    }
+    v = _mm256_andnot_si256(_mm256_srli_epi32(v, 8), v);
+    return _mm256_shuffle_epi8(v, to[j]);
 }
 
-/*
- * span_plain with eight pixels a vector (AVX2) over up to SPAN_WIDE
- * pixels a row: each lane does the SSE2 lanes' float operations in their
- * order (no FMA is enabled: VMULPS and VADDPS), the colour bytes by one
- * VPSHUFB each, the Z test by span_z8, with the Z function's compare
- * chosen once a row rather than once a group.
- */
-static inline __attribute__((always_inline, target("avx2,popcnt"))) void
-span_plain8(void *user, int x0, int y0, int x1, int y1, int thread,
-            const bool ztest)
-{
-    const RasTri *t = user;
-    FlipperCore *c = t->c;
-    FlipperThreadStats *st = &c->tstats[thread];
-    const GXSlope *cs = &t->col[t->fast.chan][0];
-    const GXSlope zs = t->z;    /* a copy the stores below cannot alias */
-    const int ch = t->fast.chan, n = (x1 - x0 + 7) / 8;
-    const bool zwrite = t->zwrite;
-    const G3DCompare zfunc = (G3DCompare)t->zfunc;
-    Plain8Row r;
-    float cdy[3], cyoff = cs->yoff;
-    int cy0 = cs->y0;
-    SpanBox box = SPAN_BOX_INIT;
-    int g, j, y;
-
-    for (g = 0; g < n; g++) {
-        __m256i xi = _mm256_add_epi32(_mm256_set1_epi32(x0 + 8 * g),
-                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6,
-                                                        7));
-        __m256 dx = _mm256_add_ps(_mm256_set1_ps(cs->xoff),
-                                  _mm256_cvtepi32_ps(_mm256_sub_epi32(
-                                      xi, _mm256_set1_epi32(cs->x0))));
-
-        for (j = 0; j < 3; j++) {
-            int k = t->fast.swap[j];
-
-            r.ccol[j][g] = _mm256_add_ps(_mm256_set1_ps(t->cf0[ch][k]),
-                                         _mm256_mul_ps(_mm256_set1_ps(
-                                             t->cdx[ch][k]), dx));
-        }
-        if (ztest) {
-            dx = _mm256_add_ps(_mm256_set1_ps(zs.xoff),
-                               _mm256_cvtepi32_ps(_mm256_sub_epi32(
-                                   xi, _mm256_set1_epi32(zs.x0))));
-            r.zcol[g] = _mm256_add_ps(_mm256_set1_ps(zs.f0),
-                                      _mm256_mul_ps(_mm256_set1_ps(zs.dfdx),
-                                                    dx));
-        }
-    }
-    for (j = 0; j < 3; j++) {
-        cdy[j] = t->cdy[ch][t->fast.swap[j]];
-    }
-    r.zrowt = _mm256_setzero_ps();
-    for (y = y0; y < y1; y++) {
-        float dy = cyoff + (float)(y - cy0);
-
-        r.crow = &c->efb_color[y * EFB_W + x0];
-        r.zrow = &c->efb_depth[y * EFB_W + x0];
-        for (j = 0; j < 3; j++) {
-            r.crowt[j] = _mm256_set1_ps(cdy[j] * dy);
-        }
-        if (!ztest) {
-            plain8_row(&r, x0, x1 - x0, &box, false, G3D_CMP_ALWAYS, false);
-            continue;
-        }
-        r.zrowt = _mm256_set1_ps(zs.dfdy * (zs.yoff + (float)(y - zs.y0)));
-        switch (zfunc) {
-#define PLAIN8_ROW(f)                                                       \
-        case f:                                                             \
-            if (zwrite) {                                                   \
-                plain8_row(&r, x0, x1 - x0, &box, true, f, true);           \
-            } else {                                                        \
-                plain8_row(&r, x0, x1 - x0, &box, true, f, false);          \
-            }                                                               \
-            break;
-        PLAIN8_ROW(G3D_CMP_NEVER)
-        PLAIN8_ROW(G3D_CMP_LESS)
-        PLAIN8_ROW(G3D_CMP_EQUAL)
-        PLAIN8_ROW(G3D_CMP_LEQUAL)
-        PLAIN8_ROW(G3D_CMP_GREATER)
-        PLAIN8_ROW(G3D_CMP_NOTEQUAL)
-        PLAIN8_ROW(G3D_CMP_GEQUAL)
-        PLAIN8_ROW(G3D_CMP_ALWAYS)
-#undef PLAIN8_ROW
-        }
-        span_box_row(&box, y);
-    }
-    span_box_end(&box, st, ztest, x0, y0, x1, y1);
-}
+/* span_plain8: eight pixels a vector (AVX2) over up to SPAN_WIDE pixels a
+ * row, the Z test by span_z8 */
+#define PLV __m256
+#define PLW __m256i
+#define PL_LANES 8
+#define PL_ATTR __attribute__((target("avx2,popcnt")))
+#define PLF(op) _mm256_##op##_ps
+#define PLP(op) _mm256_##op
+#define PLN(name) name##8
+#define PL_WIDTH SPAN_WIDE
+#define PL_IOTA _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
+#define PL_ZERO _mm256_setzero_si256()
+#define PL_OR(a, b) _mm256_or_si256(a, b)
+#define PL_CHANNEL(v, j) plain_channel8(v, j)
+#define PL_ZTEST(zf, zrow, live, zfunc, zwrite) \
+        span_z8(zf, zrow, live, zfunc, zwrite)
+#define PL_STORE(p, w, live) g3d_store8_masked(p, w, live)
+#define PL_BOX(box, x, live) span_box_group8(box, x, live)
+#include "span-plain-lanes.h"
 
 SPAN_BY_PARTS(ras_span_plain8, span_plain8, SPAN_WIDE,
               __attribute__((target("avx2,popcnt"))))
