@@ -281,16 +281,27 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
          */
         common = lanes && g_rand_boolean(extra);
         if (common) {
+            /* now and then all but one of its properties */
             unsigned sz = 1u << g_rand_int_range(extra, 0, 6);
+            unsigned miss = g_rand_int_range(extra, 0, 12);
 
-            r300_cmd_reg(c, R300_TX_FILTER0(0), 2u << 9 | 2u << 11);
-            r300_cmd_reg(c, R300_TX_FORMAT0(0), (sz - 1) | (sz - 1) << 11);
+            if (miss == 2) {
+                sz = sz == TEX ? sz - 1 : sz + 1;   /* not a power of two */
+            }
+            r300_cmd_reg(c, R300_TX_FILTER0(0), (miss == 3 ? 1u : 2u) << 9 |
+                         (miss == 3 ? 1u : 2u) << 11 |
+                         (miss == 4 ? g_rand_int_range(extra, 1, 4) : 0) |
+                         (miss == 5 ? g_rand_int_range(extra, 1, 4) << 3 : 0));
+            r300_cmd_reg(c, R300_TX_FORMAT0(0), (sz - 1) | (sz - 1) << 11 |
+                         (miss == 0 ? R_TX_FORMAT0_0_PROJECTED_MASK : 0));
             /* ARGB8888 with r300_cmd_tex0_argb8888's swizzle */
             r300_cmd_reg(c, R300_TX_FORMAT1(0),
-                         12 | 3u << 9 | 2u << 12 | 1u << 15);
+                         12 | 3u << 9 | 2u << 12 | 1u << 15 |
+                         (miss == 6 ? 5u << 18 : 0));    /* A: ONE */
             r300_cmd_reg(c, R300_TX_FORMAT2(0), sz - 1 +
                          (g_rand_int_range(extra, 0, 4) ? 0
                           : g_rand_int_range(extra, 0, TEX - sz + 1)));
+            common = miss != 1;     /* else TEX_PROJ as it comes */
         }
         /* node 3: TEX (LD or PROJ) t<dst> <- tex0(t1), then out = t<src> */
         /* move the coordinate t1, t0 (nothing routed: 0) or the fetch t2 */
