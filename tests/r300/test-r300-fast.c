@@ -73,6 +73,8 @@ typedef struct Variant {
 } Variant;
 
 static bool plain_cases, gouraud_cases, depth_cases;
+/* the random choices added since the seeds below were named (run()) */
+static GRand *extra;
 
 /* which quad function a case's draw took */
 typedef enum Path {
@@ -111,6 +113,7 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
     uint32_t zformat = zformats[g_rand_int_range(r, 0, lanes ? 2 : 4)];
     uint32_t out_fmt, zcntl = 0, rgb_inst = 0x40050A80u, alpha_inst = 0x40040889u;
     unsigned k;
+    bool common;
 
     if (g_rand_int_range(r, 0, plain_cases ? 8 : 4) == 0) {
         pitch |= R_RB3D_COLORPITCH_0_COLORTILE_MASK;
@@ -269,6 +272,37 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
                              g_rand_boolean(r) ? CB_ADDR : ZB_ADDR);
             }
         }
+        /*
+         * now and then the common unit (quad-lanes.c
+         * r300_lanes_tex_common): bilinear, REPEAT, a power-of-two size,
+         * no projection or swizzle, the pitch now and then more than the
+         * width; its choices from another stream, so that every other
+         * case (and the seeds named below) stays as it was
+         */
+        common = lanes && g_rand_boolean(extra);
+        if (common) {
+            /* now and then all but one of its properties */
+            unsigned sz = 1u << g_rand_int_range(extra, 0, 6);
+            unsigned miss = g_rand_int_range(extra, 0, 12);
+
+            if (miss == 2) {
+                sz = sz == TEX ? sz - 1 : sz + 1;   /* not a power of two */
+            }
+            r300_cmd_reg(c, R300_TX_FILTER0(0), (miss == 3 ? 1u : 2u) << 9 |
+                         (miss == 3 ? 1u : 2u) << 11 |
+                         (miss == 4 ? g_rand_int_range(extra, 1, 4) : 0) |
+                         (miss == 5 ? g_rand_int_range(extra, 1, 4) << 3 : 0));
+            r300_cmd_reg(c, R300_TX_FORMAT0(0), (sz - 1) | (sz - 1) << 11 |
+                         (miss == 0 ? R_TX_FORMAT0_0_PROJECTED_MASK : 0));
+            /* ARGB8888 with r300_cmd_tex0_argb8888's swizzle */
+            r300_cmd_reg(c, R300_TX_FORMAT1(0),
+                         12 | 3u << 9 | 2u << 12 | 1u << 15 |
+                         (miss == 6 ? 5u << 18 : 0));    /* A: ONE */
+            r300_cmd_reg(c, R300_TX_FORMAT2(0), sz - 1 +
+                         (g_rand_int_range(extra, 0, 4) ? 0
+                          : g_rand_int_range(extra, 0, TEX - sz + 1)));
+            common = miss != 1;     /* else TEX_PROJ as it comes */
+        }
         /* node 3: TEX (LD or PROJ) t<dst> <- tex0(t1), then out = t<src> */
         /* move the coordinate t1, t0 (nothing routed: 0) or the fetch t2 */
         k = g_rand_int_range(r, 0, 3);
@@ -280,8 +314,8 @@ static void state(R300Cmd *c, GRand *r, bool lanes, bool *textured)
         r300_cmd_reg(c, R300_US_CODE_ADDR(3), R_US_CODE_ADDR_0_RGBA_OUT_MASK);
         r300_cmd_reg(c, R300_US_TEX_INST(0),
                      1u | 2u << 6 | 0u << 11 |
-                     (g_rand_boolean(r) ? R300_US_TEX_LD : R300_US_TEX_PROJ)
-                     << 15);
+                     (g_rand_boolean(r) || common ? R300_US_TEX_LD
+                                                  : R300_US_TEX_PROJ) << 15);
         r300_cmd_reg(c, A_US_ALU_RGB_ADDR_0,
                      0x1C000000u | (k == 0 ? 1 : k == 1 ? 0 : 2));
         r300_cmd_reg(c, A_US_ALU_ALPHA_ADDR_0,
@@ -423,14 +457,17 @@ static void draw_flat(R300Cmd *c, GRand *r)
  */
 static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
                 uint8_t *cb, uint8_t *zb, Path *path, bool *tex_lanes,
-                bool *plain, bool *wide, bool *wide_depth)
+                bool *plain, bool *wide, bool *wide_depth, bool *tex_common,
+                bool *neg_w)
 {
     bool lanes = var->lanes;
     R300Surface cbs = { CB_ADDR, W, R300_COLOR_FORMAT_ARGB8888 };
     R300Surface zbs = { 0, 0, 0 };
     GRand *r = g_rand_new_with_seed(seed);
     R300Cmd c;
-    bool textured;
+    bool textured, unclipped = false;
+
+    extra = g_rand_new_with_seed(seed ^ 0xe7a20000u);
     unsigned i, k;
 
     /* the same random starting picture, depth and texture every time */
@@ -450,12 +487,27 @@ static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
         draw_flat(&c, r);
     } else {
         state(&c, r, lanes, &textured);
+        /*
+         * now and then no clipping, so that vertices with w < 0 (and
+         * 1/w below 2^-40) reach the rasteriser: triangles with a
+         * 1/w <= 0 (the spans' `persp` 1 instances)
+         */
+        unclipped = lanes && g_rand_int_range(extra, 0, 4) == 0;
+        if (unclipped) {
+            r300_cmd_reg(&c, A_VAP_CLIP_CNTL,
+                         R_VAP_CLIP_CNTL_CLIP_DISABLE_MASK);
+        }
     }
+    *neg_w = false;
     for (i = 0; i < (var->flat ? 0 : 6); i++) {
         float v[3 * 8];
         for (k = 0; k < 3; k++) {
             float w = g_rand_boolean(r) ? 1.0f
                       : (float)g_rand_double_range(r, 0.5, 2.0);
+            if (unclipped && g_rand_int_range(extra, 0, 3) == 0) {
+                w = g_rand_int_range(extra, 0, 4) ? -w : 0x1p42f;
+                *neg_w = true;
+            }
             float *p = &v[8 * k];
             p[0] = (float)g_rand_double_range(r, -1.2, 1.2) * w;
             p[1] = (float)g_rand_double_range(r, -1.2, 1.2) * w;
@@ -476,6 +528,7 @@ static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
     r300_cmd_finish(&c);
     g_assert_false(c.overflow);
     g_rand_free(r);
+    g_rand_free(extra);
 
     g3d_general_path = general;
     /* exactly that level, the textured spans too (whatever the CPU) */
@@ -488,7 +541,7 @@ static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
     g3d_simd_textured_max = -1;
     g3d_simd_textured_zmm = -1;
     *path = d->core->draw->shade == r300_quad ? PATH_GENERAL : PATH_FAST;
-    *tex_lanes = *plain = *wide = *wide_depth = false;
+    *tex_lanes = *plain = *wide = *wide_depth = *tex_common = false;
 #ifdef __SSE2__
     if (d->core->draw->shade == r300_quad_lanes) {
         const R300DrawState *ds = d->core->draw;
@@ -501,6 +554,10 @@ static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
                  ds->cb[ds->move.target].tiling.linear;
         *wide = r300_lanes_span16(ds);
         *wide_depth = *wide && ds->depth;
+        /* span_tex8's instances of the common unit (depth or plain) */
+        *tex_common = *tex_lanes && r300_lanes_tex_common(ds) &&
+                      !ds->lanes.blend && ds->lanes.span && ds->lanes.colour;
+        *neg_w = *neg_w && *tex_lanes && ds->perspective;
     }
 #endif
     memcpy(cb, d->vram + CB_ADDR, SURF_BYTES);
@@ -526,7 +583,7 @@ static void test_fast_equals_general(gconstpointer data)
     R300Rig *d = r300_rig_new(v->threads, VRAM_SIZE, RING_BUFSZ);
     uint8_t *cb[2], *zb[2];
     unsigned n, errors, taken[PATH_N] = { 0 }, lanes, tex_lanes = 0;
-    unsigned plain = 0, wide = 0, wide_depth = 0;
+    unsigned plain = 0, wide = 0, wide_depth = 0, tex_common = 0, neg_w = 0;
     const unsigned cases = 300;
     G3DRasterStats st0, st1;
     unsigned filled = 0;
@@ -549,18 +606,19 @@ static void test_fast_equals_general(gconstpointer data)
                          : 0x5eed0000u) + n;
         Path fp, gp;
         bool ft, gt, fplain, gplain, fwide, gwide, fwide_depth, gwide_depth;
+        bool fcommon, gcommon, fneg, gneg;
 
         uint32_t zpass[3];
 
         zpass[0] = d->core->zpass[0];
         g3d_raster_stats(d->core->raster, &st0);
         run(d, seed, v, false, cb[0], zb[0], &fp, &ft, &fplain, &fwide,
-            &fwide_depth);
+            &fwide_depth, &fcommon, &fneg);
         g3d_raster_stats(d->core->raster, &st1);
         filled += st1.filled != st0.filled;
         zpass[1] = d->core->zpass[0];
         run(d, seed, v, true, cb[1], zb[1], &gp, &gt, &gplain, &gwide,
-            &gwide_depth);
+            &gwide_depth, &gcommon, &gneg);
         zpass[2] = d->core->zpass[0];
         /* the samples that passed Z (occlusion queries) */
         g_assert_cmpuint(zpass[1] - zpass[0], ==, zpass[2] - zpass[1]);
@@ -577,15 +635,17 @@ static void test_fast_equals_general(gconstpointer data)
         plain += fplain;
         wide += fwide;
         wide_depth += fwide_depth;
+        tex_common += fcommon;
+        neg_w += fneg;
     }
     /* the draws were well-formed, and each kind of quad function ran */
     lanes = taken[PATH_LANES] + taken[PATH_LANES_BLEND];
     g_test_message("general %u, fast %u, lanes %u (blended %u, lanes "
-                   "sampler %u, plain colour write %u, span16 states %u, "
-                   "with depth %u, fills %u)",
+                   "sampler %u, common unit %u, a 1/w <= 0 %u, plain colour "
+                   "write %u, span16 states %u, with depth %u, fills %u)",
                    taken[PATH_GENERAL], taken[PATH_FAST], lanes,
-                   taken[PATH_LANES_BLEND], tex_lanes, plain, wide,
-                   wide_depth, filled);
+                   taken[PATH_LANES_BLEND], tex_lanes, tex_common, neg_w,
+                   plain, wide, wide_depth, filled);
     g3d_simd_max = v->simd;
     g3d_simd_textured_max = (int)v->simd;
     g3d_simd_textured_zmm = v->wide;
@@ -618,6 +678,9 @@ static void test_fast_equals_general(gconstpointer data)
                      v->lanes && !v->gouraud ? cases / 16 : 1);
     g_assert_cmpuint(plain, >=, v->plain && !v->depth ? cases / 10 : 0);
     g_assert_cmpuint(wide_depth, >=, v->depth ? cases / 10 : 0);
+    /* the common unit's instances and the textured 1/w <= 0 ones ran */
+    g_assert_cmpuint(tex_common, >=, v->lanes && !v->gouraud ? 2 : 0);
+    g_assert_cmpuint(neg_w, >=, v->lanes && !v->gouraud ? 2 : 0);
 #endif
 done:
     plain_cases = gouraud_cases = depth_cases = false;
@@ -653,10 +716,11 @@ static void test_tex_feedback_threads(void)
         for (rep = 0; rep < (threads == 1 ? 1 : 20); rep++) {
             for (general = 0; general < 2; general++) {
                 Path path;
-                bool tex, plain, wide, wide_depth;
+                bool tex, plain, wide, wide_depth, common, neg_w;
 
                 run(d, seed, &v, general, threads == 1 && !rep && !general
-                    ? ref : cb, zb, &path, &tex, &plain, &wide, &wide_depth);
+                    ? ref : cb, zb, &path, &tex, &plain, &wide, &wide_depth,
+                    &common, &neg_w);
                 /* the case still samples its own target */
                 g_assert_true(d->core->draw->serial_tiles);
                 if (threads > 1 || rep || general) {
@@ -708,11 +772,12 @@ static void test_buffer_overlap_threads(void)
                      general++) {
                     R300Rig *d = r300_rig_new(threads, VRAM_SIZE, RING_BUFSZ);
                     Path path;
-                    bool tex, plain, serial, wide, wide_depth;
+                    bool tex, plain, serial, wide, wide_depth, common, neg_w;
 
                     r300_rig_ring_init(d);
                     run(d, seed, &v, general, threads == 1 ? ref : cb, zb,
-                        &path, &tex, &plain, &wide, &wide_depth);
+                        &path, &tex, &plain, &wide, &wide_depth, &common,
+                        &neg_w);
                     serial = d->core->draw->serial_tiles;
                     r300_rig_free(d);
                     if (threads == 1) {

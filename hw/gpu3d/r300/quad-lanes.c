@@ -1242,12 +1242,14 @@ tex8_group(const R300Tri *t, const R300QuadLanes *ql, const __m128 lin[3],
 
 /*
  * `plain`: no depth test or blend, a linear target written without
- * channel mask or pre-quantise (the loop holds no test of them)
+ * channel mask or pre-quantise (the loop holds no test of them);
+ * `common`: the unit is r300_tx_lanes8_common's (the sampler's tests and
+ * scalar wrap loops out of the loop)
  */
 static inline R300_AVX2_INLINE void
 span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
                const int persp, const bool depth, const bool blend,
-               const bool avx512, const bool plain)
+               const bool avx512, const bool plain, const bool common)
 {
     const R300Tri *t = opaque;
     const R300DrawState *ds = t->ds;
@@ -1301,7 +1303,7 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
                 }
             }
             for (h = 0; h < 2; h++) {
-                r300_tx_lanes_sample8(&tc, coord[h], src[h]);
+                r300_tx_lanes_sample8(&tc, coord[h], src[h], common);
             }
             for (h = 0; h < 2; h++) {
                 _mm256_storeu_si256((__m256i *)(crow + 4 * (x - xa)),
@@ -1339,7 +1341,7 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
                                   _mm256_mul_ps(wk[1], a[ch][1])),
                     _mm256_mul_ps(wk[2], a[ch][2]));
             }
-            r300_tx_lanes_sample8(&tc, coord, src8);
+            r300_tx_lanes_sample8(&tc, coord, src8, common);
             if (plain && (m0 & m1) == 0xF) {
                 /*
                  * Two full groups of a linear row written plainly:
@@ -1370,7 +1372,8 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
 
 /*
  * span_tex8 for each weighting, depth and blend setting (m: 0 neither,
- * 1 blend, 2 depth, 3 both, 4 neither and a plain colour write): AVX2;
+ * 1 blend, 2 depth, 3 both, 4 neither and a plain colour write; 5 depth
+ * and 6 a plain write for the common unit, r300_tx_lanes8_common): AVX2;
  * AVX-512VL with 256-bit vectors in the loop (the weights as AVX2 takes
  * them: 32 registers, fewer spills, and no 512-bit uop a group to take
  * port 1 from the 256-bit work; g3d_simd_textured_wide); AVX-512 with the
@@ -1380,8 +1383,8 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
 static attrs void f##p##m(void *o, int x0, int y0, int x1, int y1,       \
                           int thread)                                     \
 {                                                                         \
-    span_tex8(o, x0, y0, x1, y1, thread, p, m == 2 || m == 3,             \
-              m == 1 || m == 3, wide, m == 4);                            \
+    span_tex8(o, x0, y0, x1, y1, thread, p, m == 2 || m == 3 || m == 5,   \
+              m == 1 || m == 3, wide, m == 4 || m == 6, m >= 5);          \
 }
 #define TEX8_AVX2 __attribute__((target("avx2"), flatten))
 #define TEX8_VL __attribute__((target("avx2,avx512f,avx512vl"), flatten)) \
@@ -1390,26 +1393,42 @@ static attrs void f##p##m(void *o, int x0, int y0, int x1, int y1,       \
     SPAN_TEX8_AT(span_tex8_, TEX8_AVX2, false, p, m)                      \
     SPAN_TEX8_AT(span_tex8_vl_, TEX8_VL, false, p, m)                     \
     SPAN_TEX8_AT(span_tex8_avx512_, TEX8_VL, true, p, m)
-#define SPAN_TEX8_5(p)                                                    \
+#define SPAN_TEX8_7(p)                                                    \
     SPAN_TEX8(p, 0) SPAN_TEX8(p, 1) SPAN_TEX8(p, 2) SPAN_TEX8(p, 3)       \
-    SPAN_TEX8(p, 4)
-SPAN_TEX8_5(0)
-SPAN_TEX8_5(1)
-SPAN_TEX8_5(2)
-#define SPAN_TEX8_FN_5(f, p)                                              \
-    f##p##0, f##p##1, f##p##2, f##p##3, f##p##4
+    SPAN_TEX8(p, 4) SPAN_TEX8(p, 5) SPAN_TEX8(p, 6)
+SPAN_TEX8_7(0)
+SPAN_TEX8_7(1)
+SPAN_TEX8_7(2)
+#define SPAN_TEX8_FN_7(f, p)                                              \
+    f##p##0, f##p##1, f##p##2, f##p##3, f##p##4, f##p##5, f##p##6
 
-/* [AVX2, AVX-512VL at 256 bits, AVX-512][weighting * 5 + m] */
-static G3DBlockFn *const span_tex8_fn[3][15] = {
-    { SPAN_TEX8_FN_5(span_tex8_, 0), SPAN_TEX8_FN_5(span_tex8_, 1),
-      SPAN_TEX8_FN_5(span_tex8_, 2) },
-    { SPAN_TEX8_FN_5(span_tex8_vl_, 0), SPAN_TEX8_FN_5(span_tex8_vl_, 1),
-      SPAN_TEX8_FN_5(span_tex8_vl_, 2) },
-    { SPAN_TEX8_FN_5(span_tex8_avx512_, 0),
-      SPAN_TEX8_FN_5(span_tex8_avx512_, 1),
-      SPAN_TEX8_FN_5(span_tex8_avx512_, 2) },
+/* [AVX2, AVX-512VL at 256 bits, AVX-512][weighting * 7 + m] */
+static G3DBlockFn *const span_tex8_fn[3][21] = {
+    { SPAN_TEX8_FN_7(span_tex8_, 0), SPAN_TEX8_FN_7(span_tex8_, 1),
+      SPAN_TEX8_FN_7(span_tex8_, 2) },
+    { SPAN_TEX8_FN_7(span_tex8_vl_, 0), SPAN_TEX8_FN_7(span_tex8_vl_, 1),
+      SPAN_TEX8_FN_7(span_tex8_vl_, 2) },
+    { SPAN_TEX8_FN_7(span_tex8_avx512_, 0),
+      SPAN_TEX8_FN_7(span_tex8_avx512_, 1),
+      SPAN_TEX8_FN_7(span_tex8_avx512_, 2) },
 };
 #endif
+
+bool r300_lanes_tex_common(const R300DrawState *ds)
+{
+#ifdef R300_SPAN_TEX8
+    R300TxLanes8 tc;
+
+    if (!ds->lanes.tex_lanes) {
+        return false;
+    }
+    r300_tx_lanes8_setup(&tc, &ds->tx[ds->move.tex_op.unit & 15],
+                         ds->move.tex_op.inst, ds->lanes.tex_sel);
+    return r300_tx_lanes8_common(&tc);
+#else
+    return false;
+#endif
+}
 
 /* a vertex value in the four lanes */
 static inline void lanes_of(float v, float out[4])
@@ -1492,10 +1511,13 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
          * CPU runs textured spans fastest (g3d_simd_level_textured,
          * g3d_simd_textured_wide)
          */
+        int m = plain ? 4 : (ds->depth != NULL) * 2 + ql->blend;
+
+        if ((m == 2 || m == 4) && r300_lanes_tex_common(ds)) {
+            m = m == 2 ? 5 : 6;
+        }
         return span_tex8_fn[g3d_simd_level_textured() < G3D_SIMD_AVX512 ? 0
-                            : 1 + g3d_simd_textured_wide()]
-                           [persp * 5 + (plain ? 4 :
-                                         (ds->depth != NULL) * 2 + ql->blend)];
+                            : 1 + g3d_simd_textured_wide()][persp * 7 + m];
     }
 #endif
 #ifdef G3D_WEIGHTS_WIDE
@@ -1637,6 +1659,11 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
 }
 
 bool r300_lanes_span16(const R300DrawState *ds)
+{
+    return false;
+}
+
+bool r300_lanes_tex_common(const R300DrawState *ds)
 {
     return false;
 }

@@ -463,6 +463,12 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri);
  * pre-quantise, no depth test or a linear one
  */
 bool r300_lanes_span16(const R300DrawState *ds);
+/*
+ * quad-lanes.c: true if the draw's textured spans may take the instances
+ * of the common unit (tx-lanes8.h r300_tx_lanes8_common: bilinear,
+ * unprojected, identity swizzle, REPEAT of powers of two)
+ */
+bool r300_lanes_tex_common(const R300DrawState *ds);
 #ifdef __SSE2__
 #include <emmintrin.h>
 G3DQuadFn r300_quad_lanes;

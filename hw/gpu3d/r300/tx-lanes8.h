@@ -39,14 +39,18 @@ static inline G3DTexWrap r300_tx_lanes_wrap_mode(unsigned mode)
 
 #define R300_AVX2_INLINE __attribute__((always_inline, target("avx2")))
 
-/* tx-lanes.c's wrap() of eight indices */
+/*
+ * tx-lanes.c's wrap() of eight indices; `pow2_repeat`: the caller knows
+ * the mode is REPEAT and n a power of two (the common unit's instances)
+ */
 static inline R300_AVX2_INLINE __m256i
-r300_tx_wrap8(__m256i i, int n, unsigned mode)
+r300_tx_wrap8(__m256i i, int n, unsigned mode, const bool pow2_repeat)
 {
     int32_t v[8] __attribute__((aligned(32)));
     int p;
 
-    if (mode == R300_TX_CLAMP_WRAP && !(n & (n - 1))) {
+    if (pow2_repeat ||
+        (mode == R300_TX_CLAMP_WRAP && !(n & (n - 1)))) {
         return _mm256_and_si256(i, _mm256_set1_epi32(n - 1));
     }
     _mm256_store_si256((__m256i *)v, i);
@@ -68,7 +72,7 @@ static inline R300_AVX2_INLINE __m256 r300_tx_floor8(__m256 v)
 /* tx-lanes.c's axis */
 static inline R300_AVX2_INLINE __m256
 r300_tx_axis8(__m256 s, int n, unsigned mode, bool linear, __m256i *i0,
-              __m256i *i1)
+              __m256i *i1, const bool pow2_repeat)
 {
     __m256 x = _mm256_mul_ps(_mm256_min_ps(_mm256_max_ps(
                                  s, _mm256_set1_ps(-65536.0f)),
@@ -82,12 +86,12 @@ r300_tx_axis8(__m256 s, int n, unsigned mode, bool linear, __m256i *i0,
         __m256i i = _mm256_cvttps_epi32(f);
 
         w1 = _mm256_sub_ps(xm, f);
-        *i0 = r300_tx_wrap8(i, n, mode);
+        *i0 = r300_tx_wrap8(i, n, mode, pow2_repeat);
         *i1 = r300_tx_wrap8(_mm256_add_epi32(i, _mm256_set1_epi32(1)), n,
-                            mode);
+                            mode, pow2_repeat);
     } else {
         *i0 = *i1 = r300_tx_wrap8(_mm256_cvttps_epi32(r300_tx_floor8(x)), n,
-                                  mode);
+                                  mode, pow2_repeat);
         w1 = _mm256_setzero_ps();
     }
     return w1;
@@ -105,10 +109,11 @@ typedef struct R300TxLanes8 {
     unsigned clamp[2];          /* TX_FILTER0's CLAMP_S, CLAMP_T */
     bool proj, linear;
     bool ident;                 /* sel is R, G, B, A */
+    bool one;                   /* sel takes ONE (the weights' sum) */
     uint8_t sel[4];
 } R300TxLanes8;
 
-static inline R300_AVX2_INLINE void
+static inline void
 r300_tx_lanes8_setup(R300TxLanes8 *c, const R300TexUnit *u, int inst,
                      const uint8_t sel[4])
 {
@@ -129,6 +134,22 @@ r300_tx_lanes8_setup(R300TxLanes8 *c, const R300TexUnit *u, int inst,
         c->sel[k] = sel[k];
     }
     c->ident = sel[0] == 0 && sel[1] == 1 && sel[2] == 2 && sel[3] == 3;
+    c->one = sel[0] == 4 || sel[1] == 4 || sel[2] == 4 || sel[3] == 4;
+}
+
+/*
+ * Whether the unit is the common one that r300_tx_lanes_sample8's
+ * `common` instances take: bilinear, unprojected, the identity swizzle,
+ * REPEAT of power-of-two sizes on both axes (Mesa's default GL_REPEAT
+ * texture), and a pitch below 2^15 bytes, so that a row's offset (index
+ * below 4096 times the pitch) is one VPMADDWD of 16-bit halves
+ */
+static inline bool r300_tx_lanes8_common(const R300TxLanes8 *c)
+{
+    return c->linear && !c->proj && c->ident &&
+           c->clamp[0] == R300_TX_CLAMP_WRAP &&
+           c->clamp[1] == R300_TX_CLAMP_WRAP &&
+           !(c->w & (c->w - 1)) && !(c->h & (c->h - 1)) && c->pitch < 32768;
 }
 
 /*
@@ -147,35 +168,50 @@ static inline R300_AVX2_INLINE __m256i r300_tx_byte8(__m256i t, int k)
 /*
  * r300_tx_lanes_sample of eight pixels (coordinate component k in coord[k],
  * pixel p in lane p; out[k] as there) for a unit with `base_inside`, its
- * constants in c (r300_tx_lanes8_setup)
+ * constants in c (r300_tx_lanes8_setup); `common`: the unit is
+ * r300_tx_lanes8_common's, whose tests are then constants.
+ *
+ * Each sum starts from its first tap's product, not from 0 + product as
+ * tx.c's acc does: the product is never -0 (nor NaN), so 0 + p is p.
+ * The weights are >= +0 and finite (the coordinate clamped to
+ * [-65536, 65536] by MAXPS/MINPS, which give the bound for a NaN, so
+ * w1 = xm - floor(xm) lies in [0, 1)), and each component is a byte times
+ * tx.c's scale, 1 / 255 for plain32's 8-bit unsigned components: +0 or
+ * positive. The ONE sum (the weights') only where the swizzle takes it.
  */
 static inline R300_AVX2_INLINE void
 r300_tx_lanes_sample8(const R300TxLanes8 *c, const __m256 coord[4],
-                      __m256 out[4])
+                      __m256 out[4], const bool common)
 {
+    const bool proj = !common && c->proj, linear = common || c->linear;
+    const bool one_used = !common && c->one;
     __m256 q, wx1, wy1, wx[2], wy[2], acc[4], one = _mm256_setzero_ps();
     __m256i ix[2], iy[2], x4[2];
     int jx, jy, ch, k;
 
-    q = c->proj ? _mm256_div_ps(_mm256_set1_ps(1.0f), coord[3])
-                : _mm256_set1_ps(1.0f);
-    wx1 = r300_tx_axis8(_mm256_mul_ps(coord[0], q), c->w, c->clamp[0],
-                        c->linear, &ix[0], &ix[1]);
-    wy1 = r300_tx_axis8(_mm256_mul_ps(coord[1], q), c->h, c->clamp[1],
-                        c->linear, &iy[0], &iy[1]);
+    q = proj ? _mm256_div_ps(_mm256_set1_ps(1.0f), coord[3])
+             : _mm256_set1_ps(1.0f);
+    /* an unprojected coordinate times 1.0f is itself: no product */
+    wx1 = r300_tx_axis8(proj ? _mm256_mul_ps(coord[0], q) : coord[0], c->w,
+                        c->clamp[0], linear, &ix[0], &ix[1], common);
+    wy1 = r300_tx_axis8(proj ? _mm256_mul_ps(coord[1], q) : coord[1], c->h,
+                        c->clamp[1], linear, &iy[0], &iy[1], common);
     wx[0] = _mm256_sub_ps(_mm256_set1_ps(1.0f), wx1);
     wx[1] = wx1;
     wy[0] = _mm256_sub_ps(_mm256_set1_ps(1.0f), wy1);
     wy[1] = wy1;
-    for (ch = 0; ch < 4; ch++) {
-        acc[ch] = _mm256_setzero_ps();
-    }
     x4[0] = _mm256_slli_epi32(ix[0], 2);
     x4[1] = _mm256_slli_epi32(ix[1], 2);
     /* the taps in sample()'s order: (x0, y0), (x1, y0), (x0, y1), (x1, y1) */
     for (jy = 0; jy < 2; jy++) {
-        __m256i row = _mm256_mullo_epi32(iy[jy],
-                                         _mm256_set1_epi32((int32_t)c->pitch));
+        /*
+         * the row's byte offset; for the common unit the index (below
+         * 4096) and the pitch (below 2^15) are 16-bit halves whose high
+         * halves are 0: VPMADDWD's sum of products is the one product
+         */
+        __m256i row = common
+            ? _mm256_madd_epi16(iy[jy], _mm256_set1_epi32((int32_t)c->pitch))
+            : _mm256_mullo_epi32(iy[jy], _mm256_set1_epi32((int32_t)c->pitch));
 
         for (jx = 0; jx < 2; jx++) {
             __m256 wt = _mm256_mul_ps(wy[jy], wx[jx]);
@@ -187,13 +223,16 @@ r300_tx_lanes_sample8(const R300TxLanes8 *c, const __m256 coord[4],
                 __m256 v = _mm256_mul_ps(
                     _mm256_cvtepi32_ps(r300_tx_byte8(t, k)),
                     _mm256_set1_ps(c->scale[k]));
+                __m256 p = _mm256_mul_ps(wt, v);
 
-                acc[k] = _mm256_add_ps(acc[k], _mm256_mul_ps(wt, v));
+                acc[k] = jx + jy ? _mm256_add_ps(acc[k], p) : p;
             }
-            one = _mm256_add_ps(one, wt);
+            if (one_used) {
+                one = jx + jy ? _mm256_add_ps(one, wt) : wt;
+            }
         }
     }
-    if (c->ident) {
+    if (common || c->ident) {
         for (ch = 0; ch < 4; ch++) {
             out[ch] = acc[ch];
         }
