@@ -1466,11 +1466,25 @@ static void stamp_scenes_levels(uint32_t ns, int plain, int best,
  * last stamp left unwritten, with the waiting stamp's address taken from
  * the row's first column, and with its colour's channels reversed. (A
  * last-bit change of the values shows only in the tie band:
- * /attila/fast/stamp-rows-values checks the walk itself.)
+ * /attila/fast/stamp-rows-values checks the walk itself.) The copy by
+ * tiles has an AVX2 instance (copy_tile_avx2: the write's destination
+ * bytes, packing and masked stores by 256-bit integer operations), run at
+ * the CPU's best level; the AVX one also runs where the CPU has AVX2
+ * (g3d_simd_max lowered). The AVX2 write failed with a channel's
+ * destination bytes shifted by 8 c + 1, green packed at bit 9, the
+ * second stamp's masks taken from the first's coverage, and the second
+ * stamp stored at an odd last one.
  */
 static void test_stamp_rows(void)
 {
     stamp_scenes_levels(1, 60, 60, 0x57B1, false);
+    if (g3d_use_avx2()) {
+        g3d_simd_max = G3D_SIMD_AVX;
+        g_test_message("1-sample rows, 128-bit writes: %s",
+                       g3d_use_avx() ? "AVX" : "SSE2");
+        stamp_scenes(1, 60, 0x57B3, false);
+        g3d_simd_max = G3D_SIMD_AVX512;
+    }
 }
 
 /*

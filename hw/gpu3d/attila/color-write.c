@@ -421,7 +421,7 @@ void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
         attila_color_write_pair_avx(&w, line + rtx[row[k].qx >> 1],
                                     line + rtx[row[k1].qx >> 1], ch[k],
                                     ch[k1], row[k].cov, row[k1].cov,
-                                    k1 != k);
+                                    k1 != k, false);
     }
 }
 
@@ -468,14 +468,13 @@ void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
             const __m256i sel = _mm256_setr_epi32(i, i, i, i, i + 1, i + 1,
                                                   i + 1, i + 1);
             uint8_t *p0 = px + 16 * i, *p1 = p0 + 16;
-            __m128i old0, old1, res[2];
+            __m256i old;
             __m256 v[4], sf8[2], df8[2];
 
             if (!(cover >> 4 * i & 0xff)) {
                 continue;
             }
-            old0 = _mm_loadu_si128((const __m128i *)p0);
-            old1 = _mm_loadu_si128((const __m128i *)p1);
+            old = _mm256_loadu_si256((const __m256i *)p0);
             for (c = 0; c < 2; c++) {
                 sf8[c] = _mm256_permutevar_ps(
                     _mm256_set_m128(sf[c], sf[c]), sel);
@@ -485,10 +484,11 @@ void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
             for (c = 0; c < 4; c++) {
                 v[c] = _mm256_permutevar_ps(_mm256_set_m128(s[c], s[c]), sel);
             }
-            attila_pack_slots8_avx(v, sf8, df8, old0, old1, res);
-            attila_store_slots_avx(p0, old0, res[0], cover >> 4 * i, chan);
-            attila_store_slots_avx(p1, old1, res[1], cover >> 4 * (i + 1),
-                                   chan);
+            attila_store_slots2_avx(p0, p1, old,
+                                    attila_pack_slots8_avx(v, sf8, df8, old,
+                                                           false),
+                                    cover >> 4 * i, cover >> 4 * (i + 1),
+                                    chan, true, false);
         }
     } else {
         const __m128 k255 = _mm_set1_ps(255.0f);

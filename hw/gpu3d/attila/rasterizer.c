@@ -1208,14 +1208,16 @@ typedef struct CopyRow {
  * values the coverage used) is written with the previous one as a pair,
  * an odd last stamp alone, instead of its values going to out[n].v; the
  * colours do not depend on the target, so writing them as they come
- * changes no pixel.
+ * changes no pixel. `wide`: the write's integer work by 256-bit
+ * operations (an AVX2 caller, attila_color_write_pair_avx).
  */
 __attribute__((target("avx"), always_inline))
 static inline unsigned row_walk_avx(const AttilaTriangle *t,
                                     const double tv[4],
                                     const AttilaRowSteps *rs, int32_t qy,
                                     int32_t qx0, int32_t qx1,
-                                    AttilaRowStamp *out, CopyRow *cp)
+                                    AttilaRowStamp *out, CopyRow *cp,
+                                    bool wide)
 {
     unsigned n = 0;
     uint32_t dy = (uint32_t)(qy - t->start_y);
@@ -1263,7 +1265,7 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
             cp->fragments += (0x4332322132212110ull >> (4 * cov)) & 15;
             if (n & 1) {
                 attila_color_write_pair_avx(&cp->w, cp->px, px, cp->ch, ch,
-                                            cp->cov, cov, true);
+                                            cp->cov, cov, true, wide);
             } else {
                 for (i = 0; i < 4; i++) {
                     cp->ch[i] = ch[i];
@@ -1282,7 +1284,7 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
     }
     if (cp && (n & 1)) {
         attila_color_write_pair_avx(&cp->w, cp->px, cp->px, cp->ch, cp->ch,
-                                    cp->cov, cp->cov, false);
+                                    cp->cov, cp->cov, false, wide);
     }
     return n;
 }
@@ -1293,7 +1295,7 @@ static unsigned stamp_row_avx(const AttilaTriangle *t,
                               int32_t qy, int32_t qx0, int32_t qx1,
                               AttilaRowStamp *out)
 {
-    return row_walk_avx(t, tv, rs, qy, qx0, qx1, out, NULL);
+    return row_walk_avx(t, tv, rs, qy, qx0, qx1, out, NULL, false);
 }
 
 /*
@@ -1327,13 +1329,15 @@ static inline void copy_consts_avx(AttilaRenderCtx *ctx,
  * raster_job finds it (row_run), its covered stamps interpolated and
  * written two at a time as they are found (row_walk_avx); each row's work
  * counted and the draw's limit tested as raster_job does (false: the draw
- * is stopped).
+ * is stopped). `wide`: the AVX2 instance (copy_tile_avx2), whose writes
+ * take 256-bit integer operations.
  */
-__attribute__((target("avx")))
-static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                          const double tv[4], const AttilaRowSteps *rs,
-                          const TileEdges *te, int32_t tile_x, int32_t tile_y,
-                          int32_t x0, int32_t x1, int32_t y0, int32_t y1)
+__attribute__((target("avx"), always_inline))
+static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                             const double tv[4], const AttilaRowSteps *rs,
+                             const TileEdges *te, int32_t tile_x,
+                             int32_t tile_y, int32_t x0, int32_t x1,
+                             int32_t y0, int32_t y1, bool wide)
 {
     const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
     const uint32_t *rty = ctx->rty[0];
@@ -1354,7 +1358,8 @@ static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         }
         row_run(te, tile_x, tile_y, qy, x0, x1, &lo, &hi);
         cp.line = rt->ptr + rty[qy >> 1];
-        m = lo <= hi ? row_walk_avx(t, tv, rs, qy, lo, hi, NULL, &cp) : 0;
+        m = lo <= hi ? row_walk_avx(t, tv, rs, qy, lo, hi, NULL, &cp, wide) :
+            0;
         quads += m;
         /* the program's steps, then raster_job's count of the row */
         work += m + (uint64_t)(x1 - x0) / 2 + 1;
@@ -1363,6 +1368,27 @@ static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     ctx->work = work;
     ctx->fragments += cp.fragments;
     return done;
+}
+
+__attribute__((target("avx")))
+static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                          const double tv[4], const AttilaRowSteps *rs,
+                          const TileEdges *te, int32_t tile_x, int32_t tile_y,
+                          int32_t x0, int32_t x1, int32_t y0, int32_t y1)
+{
+    return copy_tile(ctx, t, tv, rs, te, tile_x, tile_y, x0, x1, y0, y1,
+                     false);
+}
+
+__attribute__((target("avx2")))
+static bool copy_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                           const double tv[4], const AttilaRowSteps *rs,
+                           const TileEdges *te, int32_t tile_x,
+                           int32_t tile_y, int32_t x0, int32_t x1, int32_t y0,
+                           int32_t y1)
+{
+    return copy_tile(ctx, t, tv, rs, te, tile_x, tile_y, x0, x1, y0, y1,
+                     true);
 }
 
 /*
@@ -1472,7 +1498,7 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     const bool zwrite = ds->depth_mask;
     const uint8_t ztable = ds->depth_table;
     /* the depth test of the stamp by 256-bit integer operations */
-    const bool z8 = ctx->z8;
+    const bool z8 = ctx->avx2;
     const uint32_t *const zx = ctx->zx;
     const __m256d zscale = _mm256_set1_pd(ds->z_scale);
     const __m256d zoffset = _mm256_set1_pd(ds->z_offset);
@@ -1747,8 +1773,9 @@ static void raster_job(void *arg, int thread)
                     /* the tile's rows walked, written and counted with
                      * the copy (one sample or four) */
                     bool go = copy_avx ?
-                        copy_tile_avx(ctx, t, tv, &rsteps, &stamps,
-                                      tx * TILE, ty * TILE, x0, x1, y0, y1) :
+                        (ctx->avx2 ? copy_tile_avx2 : copy_tile_avx)(
+                            ctx, t, tv, &rsteps, &stamps, tx * TILE,
+                            ty * TILE, x0, x1, y0, y1) :
                         copy4_tile_avx(ctx, t, tv, &lanes, &stamps,
                                        tx * TILE, ty * TILE, x0, x1, y0, y1);
                     if (!go) {
@@ -2001,7 +2028,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->interpolate_soa = attila_interpolate_soa_lanes();
 #ifdef HAVE_AVX_PATH
         ctx->row_avx = g3d_use_avx();
-        ctx->z8 = g3d_use_avx2();
+        ctx->avx2 = g3d_use_avx2();
         ctx->copy_tri = NULL;
 #endif
 #else
