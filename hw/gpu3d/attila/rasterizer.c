@@ -1533,7 +1533,7 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         for (qx = qx0; qx <= qx1; qx += 2) {
             uint32_t dx = (uint32_t)(qx - t->start_x);
             __m256d p[4], v[4], zsv[4], msk[4];
-            unsigned mask[4], cover[4], box = rows, left, i, s;
+            unsigned mask[4], box = rows, left, i, s;
 
             row_stamp_avx(tv, rs, dx, dy, &nd, p, v);
             if ((uint32_t)(qx - t->x0) >= (uint32_t)(t->x1 - t->x0)) {
@@ -1556,15 +1556,13 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 msk[s] = m;
                 mask[s] = (unsigned)_mm256_movemask_pd(m) & box;
             }
-            /* sample s of pixel i: bit i of mask[s] to bit s of cover[i]
-             * (bit 4 i + s of the spread masks) */
+            /* sample s of pixel i: bit i of mask[s] to bit 4 i + s of
+             * left (the spread masks), the stamp's coverage as the
+             * depth test and the write take it */
             left = spread4[mask[0]] | spread4[mask[1]] << 1 |
                    spread4[mask[2]] << 2 | spread4[mask[3]] << 3;
             if (!left) {
                 continue;
-            }
-            for (i = 0; i < 4; i++) {
-                cover[i] = left >> 4 * i & 15;
             }
             quads++;
 
@@ -1592,35 +1590,36 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                                              _mm_castps_si128(w[1]),
                                              _mm_castps_si128(w[2]),
                                              _mm_castps_si128(w[3]), z0, left);
-                    for (i = 0; i < 4; i++) {
-                        cover[i] = left >> 4 * i & 15;
-                    }
                 } else {
+                    const unsigned in = left;
+
                     _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
                     left = 0;
                     for (i = 0; i < 4; i++) {
                         uint8_t *za = z0 + 16 * i;
-                        if (!cover[i]) {
+                        unsigned cover = in >> 4 * i & 15;
+
+                        if (!cover) {
                             continue;
                         }
                         if (depth_only) {
-                            cover[i] = attila_depth_test4_table(
+                            cover = attila_depth_test4_table(
                                 ztable, zwrite, _mm_castps_si128(w[i]), za,
-                                cover[i]);
+                                cover);
                         } else {
                             _mm_storeu_ps((float *)zs[i], w[i]);
                             for (s = 0; s < 4; s++) {
-                                if ((cover[i] >> s) & 1) {
+                                if ((cover >> s) & 1) {
                                     uint32_t word;
                                     memcpy(&word, za + 4 * s, 4);
                                     if (!attila_zs_test(ds, zs[i][s], &word)) {
-                                        cover[i] &= ~(1u << s);
+                                        cover &= ~(1u << s);
                                     }
                                     memcpy(za + 4 * s, &word, 4);
                                 }
                             }
                         }
-                        left |= cover[i];
+                        left |= cover << 4 * i;
                     }
                 }
                 if (!left) {
@@ -1628,12 +1627,15 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 }
             }
 
-            /* the centroids' edge values, the copied input there */
+            /* the centroids' edge values, the copied input there (pixel
+             * i's covered samples are bits 4 i to 4 i + 3 of left) */
             {
-                unsigned m0 = cover[0] ? cover[0] : 15;
-                unsigned m1 = cover[1] ? cover[1] : 15;
-                unsigned m2 = cover[2] ? cover[2] : 15;
-                unsigned m3 = cover[3] ? cover[3] : 15;
+                unsigned m0 = left & 15 ? left & 15 : 15;
+                unsigned m1 = left >> 4 & 15 ? left >> 4 & 15 : 15;
+                unsigned m2 = left >> 8 & 15 ? left >> 8 & 15 : 15;
+                unsigned m3 = left >> 12 ? left >> 12 : 15;
+                /* a bit at 4 i where pixel i has a covered sample */
+                unsigned any = (left | left >> 1) & 0x5555;
                 __m256d ox = _mm256_setr_pd(ctab[m0][0], ctab[m1][0],
                                             ctab[m2][0], ctab[m3][0]);
                 __m256d oy = _mm256_setr_pd(ctab[m0][1], ctab[m1][1],
@@ -1651,11 +1653,11 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 attila_interp_comps_avx((const __m256d (*)[4])ad, f, ch);
                 work++;
                 /* each pixel's colour on its covered samples */
-                attila_color_write_stamp4_avx(rt, p0, ch, cover[0] |
-                                              cover[1] << 4 | cover[2] << 8 |
-                                              cover[3] << 12);
-                fragments += (cover[0] != 0) + (cover[1] != 0) +
-                             (cover[2] != 0) + (cover[3] != 0);
+                attila_color_write_stamp4_avx(rt, p0, ch, left);
+                /* the pixels with a covered sample: the 0x1111 product
+                 * sums the bits at 0, 4, 8 and 12 into bits 12-14 */
+                any = (any | any >> 2) & 0x1111;
+                fragments += (any * 0x1111u) >> 12 & 7;
             }
         }
         /* raster_job's count of the row's stamps */
