@@ -209,7 +209,11 @@ static void test_color_write4(void)
  * taken for pixel 2's samples without blending, when the blend's second
  * pair of pixels read pixel 1's destination, when the blend factors were
  * spread from pixel i + 1 to pixel i's samples, and when a pixel's
- * coverage took the next pixel's bits.
+ * coverage took the next pixel's bits. Where the CPU has AVX2 the 256-bit
+ * instance (attila_color_write_stamp4_avx2) is checked on the same case
+ * too: it failed with the second pixel of a pair given the first's word
+ * without blending, the pair skipped when only its second pixel is
+ * covered, and the second pixel's masks from the first's coverage.
  */
 static void check_stamp4(GRand *rnd, const AttilaDrawState *ds,
                          const AttilaRenderTarget *rt,
@@ -232,7 +236,11 @@ static void check_stamp4(GRand *rnd, const AttilaDrawState *ds,
     for (c = 0; c < (int)sizeof(fast); c++) {
         fast[c] = ref[c] = g_rand_int(rnd);
     }
-    attila_color_write_stamp4_avx(rt, fast, ch, cover);
+    if (g3d_use_avx2() && (n & 1)) {
+        attila_color_write_stamp4_avx2(rt, fast, ch, cover);
+    } else {
+        attila_color_write_stamp4_avx(rt, fast, ch, cover);
+    }
     for (i = 0; i < 4; i++) {
         float px[4] = { col[0][i], col[1][i], col[2][i], col[3][i] };
         for (j = 0; j < 4; j++) {

@@ -1192,6 +1192,9 @@ void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
  */
 void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
                                    const __m128 ch[4], unsigned cover);
+/* the same by 256-bit integer operations (AVX2, where g3d_use_avx2) */
+void attila_color_write_stamp4_avx2(const AttilaRenderTarget *rt, uint8_t *px,
+                                    const __m128 ch[4], unsigned cover);
 
 /*
  * The pieces of those writes that rasterizer.c's one-sample copy walk

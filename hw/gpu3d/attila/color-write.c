@@ -438,10 +438,15 @@ void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
  * destinations differ, so two pixels' eight samples take
  * attila_color_write_row_avx's operations in one eight-lane vector, the
  * source and its factors spread from the pixel's lane to its samples'.
+ * `wide` (attila_color_write_stamp4_avx2): the integer work by 256-bit
+ * operations, two pixels' slots (32 bytes) an operation; without blending
+ * a pair of pixels is stored whole when either has a covered sample, the
+ * other's words as they were read (the stamp lies in this render thread's
+ * tile).
  */
-__attribute__((target("avx")))
-void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
-                                   const __m128 ch[4], unsigned cover)
+__attribute__((target("avx"), always_inline))
+static inline void write_stamp4(const AttilaRenderTarget *rt, uint8_t *px,
+                                const __m128 ch[4], unsigned cover, bool wide)
 {
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
     const __m128i chan = _mm_set1_epi32((int)rt->chan);
@@ -486,9 +491,9 @@ void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
             }
             attila_store_slots2_avx(p0, p1, old,
                                     attila_pack_slots8_avx(v, sf8, df8, old,
-                                                           false),
+                                                           wide),
                                     cover >> 4 * i, cover >> 4 * (i + 1),
-                                    chan, true, false);
+                                    chan, true, wide);
         }
     } else {
         const __m128 k255 = _mm_set1_ps(255.0f);
@@ -500,7 +505,21 @@ void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
         res = _mm_or_si128(_mm_or_si128(u[0], _mm_slli_epi32(u[1], 8)),
                            _mm_or_si128(_mm_slli_epi32(u[2], 16),
                                         _mm_slli_epi32(u[3], 24)));
-        for (i = 0; i < 4; i++) {
+        for (i = 0; i < 4 && wide; i += 2) {
+            /* pixel i's word in lanes 0-3, pixel i + 1's in 4-7 */
+            const __m256i sel = _mm256_setr_epi32(i, i, i, i, i + 1, i + 1,
+                                                  i + 1, i + 1);
+            uint8_t *p0 = px + 16 * i;
+
+            if (cover >> 4 * i & 0xff) {
+                __m256i w = _mm256_castps_si256(_mm256_permutevar_ps(
+                    _mm256_castsi256_ps(_mm256_set_m128i(res, res)), sel));
+                attila_store_slots2_avx(
+                    p0, p0 + 16, _mm256_loadu_si256((const __m256i *)p0), w,
+                    cover >> 4 * i, cover >> 4 * (i + 1), chan, true, true);
+            }
+        }
+        for (i = 0; i < 4 && !wide; i++) {
             uint8_t *p = px + 16 * i;
 
             if (cover >> 4 * i & 15) {
@@ -512,6 +531,20 @@ void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
             }
         }
     }
+}
+
+__attribute__((target("avx")))
+void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
+                                   const __m128 ch[4], unsigned cover)
+{
+    write_stamp4(rt, px, ch, cover, false);
+}
+
+__attribute__((target("avx2")))
+void attila_color_write_stamp4_avx2(const AttilaRenderTarget *rt, uint8_t *px,
+                                    const __m128 ch[4], unsigned cover)
+{
+    write_stamp4(rt, px, ch, cover, true);
 }
 #endif
 

@@ -1653,7 +1653,8 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 attila_interp_comps_avx((const __m256d (*)[4])ad, f, ch);
                 work++;
                 /* each pixel's colour on its covered samples */
-                attila_color_write_stamp4_avx(rt, p0, ch, left);
+                (z8 ? attila_color_write_stamp4_avx2 :
+                 attila_color_write_stamp4_avx)(rt, p0, ch, left);
                 /* the pixels with a covered sample: the 0x1111 product
                  * sums the bits at 0, 4, 8 and 12 into bits 12-14 */
                 any = (any | any >> 2) & 0x1111;
