@@ -1186,17 +1186,13 @@ static inline void row_stamp_avx(const double tv[4], const AttilaRowSteps *rs,
 /*
  * The one-sample copy's row (copy_tile_avx): the copied input's
  * components in double, broadcast (attila_interp_comps_avx), the target's
- * write state and row, and the last covered stamp while it waits for a
- * second to be written with (attila_color_write_pair_avx)
+ * write state and row, the fragments counted
  */
 typedef struct CopyRow {
     __m256d ad[3][4];
     AttilaRowWrite w;
     uint8_t *line;
     const uint32_t *rtx;
-    __m128 ch[4];
-    uint8_t *px;
-    unsigned cov;
     uint64_t fragments;
 } CopyRow;
 
@@ -1231,6 +1227,21 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
     RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
     unsigned rows = row_bits(t, qy);
     int32_t qx;
+    /*
+     * the copy's row and waiting stamp in locals: the colour stores go
+     * through byte pointers, which could alias *cp, so GCC would load
+     * and store its fields again around each pair's write
+     */
+    uint8_t *const line = cp ? cp->line : NULL;
+    const uint32_t *const rtx = cp ? cp->rtx : NULL;
+    const AttilaRowWrite *const w = cp ? &cp->w : NULL;
+    uint8_t *wpx = NULL;
+    /* read only after a stamp is kept (n odd), which GCC cannot tell: set
+     * once a row rather than warned about */
+    __m128 wch[4] = { _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(),
+                      _mm_setzero_ps() };
+    unsigned wcov = 0;
+    uint64_t fragments = 0;
 
     for (qx = qx0; qx <= qx1; qx += 2) {
         uint32_t dx = (uint32_t)(qx - sx);
@@ -1256,22 +1267,22 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
             continue;
         }
         if (cp) {
-            uint8_t *px = cp->line + cp->rtx[qx >> 1];
+            uint8_t *px = line + rtx[qx >> 1];
             __m256d f[3];
             __m128 ch[4];
 
             attila_interp_weights_avx(e0, e1, e2, f);
             attila_interp_comps_avx((const __m256d (*)[4])cp->ad, f, ch);
-            cp->fragments += (0x4332322132212110ull >> (4 * cov)) & 15;
+            fragments += (0x4332322132212110ull >> (4 * cov)) & 15;
             if (n & 1) {
-                attila_color_write_pair_avx(&cp->w, cp->px, px, cp->ch, ch,
-                                            cp->cov, cov, true, wide);
+                attila_color_write_pair_avx(w, wpx, px, wch, ch, wcov, cov,
+                                            true, wide);
             } else {
                 for (i = 0; i < 4; i++) {
-                    cp->ch[i] = ch[i];
+                    wch[i] = ch[i];
                 }
-                cp->px = px;
-                cp->cov = cov;
+                wpx = px;
+                wcov = cov;
             }
         } else {
             for (i = 0; i < 4; i++) {
@@ -1283,8 +1294,11 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
         n++;
     }
     if (cp && (n & 1)) {
-        attila_color_write_pair_avx(&cp->w, cp->px, cp->px, cp->ch, cp->ch,
-                                    cp->cov, cp->cov, false, wide);
+        attila_color_write_pair_avx(w, wpx, wpx, wch, wch, wcov, wcov, false,
+                                    wide);
+    }
+    if (cp) {
+        cp->fragments += fragments;
     }
     return n;
 }
