@@ -1449,8 +1449,9 @@ static void test_stamp1(void)
 }
 
 /* stamp_scenes without AVX (g3d_no_avx, seed), then with the CPU's best
- * (seed + 1) */
-static void stamp_scenes_levels(uint32_t ns, int plain, int best,
+ * (seed + 1), then where the CPU has AVX2 at AVX (g3d_simd_max lowered,
+ * seed + 2: the AVX instances beside the AVX2 ones) */
+static void stamp_scenes_levels(uint32_t ns, int plain, int best, int avx,
                                 uint32_t seed, bool copies)
 {
     g3d_no_avx = true;
@@ -1458,6 +1459,13 @@ static void stamp_scenes_levels(uint32_t ns, int plain, int best,
     g3d_no_avx = false;
     g_test_message("%u-sample rows: %s", ns, g3d_use_avx() ? "AVX" : "SSE2");
     stamp_scenes(ns, best, seed + 1, copies);
+    if (g3d_use_avx2()) {
+        g3d_simd_max = G3D_SIMD_AVX;
+        g_test_message("%u-sample rows below AVX2: %s", ns,
+                       g3d_use_avx() ? "AVX" : "SSE2");
+        stamp_scenes(ns, avx, seed + 2, copies);
+        g3d_simd_max = G3D_SIMD_AVX512;
+    }
 }
 
 /*
@@ -1481,18 +1489,12 @@ static void stamp_scenes_levels(uint32_t ns, int plain, int best,
  * (g3d_simd_max lowered). The AVX2 write failed with a channel's
  * destination bytes shifted by 8 c + 1, green packed at bit 9, the
  * second stamp's masks taken from the first's coverage, and the second
- * stamp stored at an odd last one.
+ * stamp's words taken from the first's lanes; the walk's waiting stamp
+ * (in locals since) when its colour was the second's.
  */
 static void test_stamp_rows(void)
 {
-    stamp_scenes_levels(1, 60, 60, 0x57B1, false);
-    if (g3d_use_avx2()) {
-        g3d_simd_max = G3D_SIMD_AVX;
-        g_test_message("1-sample rows, 128-bit writes: %s",
-                       g3d_use_avx() ? "AVX" : "SSE2");
-        stamp_scenes(1, 60, 0x57B3, false);
-        g3d_simd_max = G3D_SIMD_AVX512;
-    }
+    stamp_scenes_levels(1, 60, 60, 60, 0x57B1, false);
 }
 
 /*
@@ -1538,14 +1540,7 @@ static void test_stamp_msaa(void)
  */
 static void test_stamp4_rows(void)
 {
-    stamp_scenes_levels(4, 30, 60, 0x57C4, true);
-    if (g3d_use_avx2()) {
-        g3d_simd_max = G3D_SIMD_AVX;
-        g_test_message("4-sample rows, depth by pixels: %s",
-                       g3d_use_avx() ? "AVX" : "SSE2");
-        stamp_scenes(4, 40, 0x57C6, true);
-        g3d_simd_max = G3D_SIMD_AVX512;
-    }
+    stamp_scenes_levels(4, 30, 60, 40, 0x57C4, true);
 }
 
 /*

@@ -1129,6 +1129,11 @@ static unsigned stamp_row_sse2(const AttilaTriangle *t,
  * value k of the four pixels (lane i pixel i), the memo's sums (see
  * attila_row_steps); only additions, so nothing GCC could contract.
  */
+/* a scan tile's origin and the columns and rows its walk takes */
+typedef struct TileRows {
+    int32_t tile_x, tile_y, x0, x1, y0, y1;
+} TileRows;
+
 typedef struct RowNodes {
     __m256d n4, n3;
     uint32_t key4, key3;
@@ -1349,10 +1354,10 @@ static inline void copy_consts_avx(AttilaRenderCtx *ctx,
 __attribute__((target("avx"), always_inline))
 static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                              const double tv[4], const AttilaRowSteps *rs,
-                             const TileEdges *te, int32_t tile_x,
-                             int32_t tile_y, int32_t x0, int32_t x1,
-                             int32_t y0, int32_t y1, bool wide)
+                             const TileEdges *te, const TileRows *tr,
+                             bool wide)
 {
+    const int32_t x0 = tr->x0, x1 = tr->x1, y0 = tr->y0, y1 = tr->y1;
     const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
     const uint32_t *rty = ctx->rty[0];
     uint64_t work = ctx->work, quads = 0;
@@ -1370,7 +1375,7 @@ static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             done = false;       /* the draw is stopped (reported) */
             break;
         }
-        row_run(te, tile_x, tile_y, qy, x0, x1, &lo, &hi);
+        row_run(te, tr->tile_x, tr->tile_y, qy, x0, x1, &lo, &hi);
         cp.line = rt->ptr + rty[qy >> 1];
         m = lo <= hi ? row_walk_avx(t, tv, rs, qy, lo, hi, NULL, &cp, wide) :
             0;
@@ -1387,22 +1392,17 @@ static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 __attribute__((target("avx")))
 static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                           const double tv[4], const AttilaRowSteps *rs,
-                          const TileEdges *te, int32_t tile_x, int32_t tile_y,
-                          int32_t x0, int32_t x1, int32_t y0, int32_t y1)
+                          const TileEdges *te, const TileRows *tr)
 {
-    return copy_tile(ctx, t, tv, rs, te, tile_x, tile_y, x0, x1, y0, y1,
-                     false);
+    return copy_tile(ctx, t, tv, rs, te, tr, false);
 }
 
 __attribute__((target("avx2")))
 static bool copy_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                            const double tv[4], const AttilaRowSteps *rs,
-                           const TileEdges *te, int32_t tile_x,
-                           int32_t tile_y, int32_t x0, int32_t x1, int32_t y0,
-                           int32_t y1)
+                           const TileEdges *te, const TileRows *tr)
 {
-    return copy_tile(ctx, t, tv, rs, te, tile_x, tile_y, x0, x1, y0, y1,
-                     true);
+    return copy_tile(ctx, t, tv, rs, te, tr, true);
 }
 
 /*
@@ -1496,10 +1496,9 @@ static const uint16_t spread4[16] = {
 __attribute__((target("avx")))
 static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                            const double tv[4], const SampleLanes *sl,
-                           const TileEdges *te, int32_t tile_x,
-                           int32_t tile_y, int32_t x0, int32_t x1, int32_t y0,
-                           int32_t y1)
+                           const TileEdges *te, const TileRows *tr)
 {
+    const int32_t x0 = tr->x0, x1 = tr->x1, y0 = tr->y0, y1 = tr->y1;
     const AttilaDrawState *ds = ctx->ds;
     const AttilaRowSteps *rs = &sl->bounds;
     const AttilaRenderTarget *rt = &ds->rt[ctx->rt_list[0]];
@@ -1543,7 +1542,7 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             done = false;       /* the draw is stopped (reported) */
             break;
         }
-        row_run(te, tile_x, tile_y, qy, x0, x1, &qx0, &qx1);
+        row_run(te, tr->tile_x, tr->tile_y, qy, x0, x1, &qx0, &qx1);
         for (qx = qx0; qx <= qx1; qx += 2) {
             uint32_t dx = (uint32_t)(qx - t->start_x);
             __m256d p[4], v[4], zsv[4], msk[4];
@@ -1789,12 +1788,12 @@ static void raster_job(void *arg, int thread)
                 if ((copy_avx || copy4) && !outside) {
                     /* the tile's rows walked, written and counted with
                      * the copy (one sample or four) */
+                    const TileRows tr = { tx * TILE, ty * TILE, x0, x1, y0,
+                                          y1 };
                     bool go = copy_avx ?
                         (ctx->avx2 ? copy_tile_avx2 : copy_tile_avx)(
-                            ctx, t, tv, &rsteps, &stamps, tx * TILE,
-                            ty * TILE, x0, x1, y0, y1) :
-                        copy4_tile_avx(ctx, t, tv, &lanes, &stamps,
-                                       tx * TILE, ty * TILE, x0, x1, y0, y1);
+                            ctx, t, tv, &rsteps, &stamps, &tr) :
+                        copy4_tile_avx(ctx, t, tv, &lanes, &stamps, &tr);
                     if (!go) {
                         return;     /* the draw is stopped (reported) */
                     }
