@@ -209,7 +209,11 @@ static void test_color_write4(void)
  * taken for pixel 2's samples without blending, when the blend's second
  * pair of pixels read pixel 1's destination, when the blend factors were
  * spread from pixel i + 1 to pixel i's samples, and when a pixel's
- * coverage took the next pixel's bits.
+ * coverage took the next pixel's bits. Where the CPU has AVX2 the 256-bit
+ * instance (attila_color_write_stamp4_avx2) is checked on the same case
+ * too: it failed with the second pixel of a pair given the first's word
+ * without blending, the pair skipped when only its second pixel is
+ * covered, and the second pixel's masks from the first's coverage.
  */
 static void check_stamp4(GRand *rnd, const AttilaDrawState *ds,
                          const AttilaRenderTarget *rt,
@@ -232,7 +236,11 @@ static void check_stamp4(GRand *rnd, const AttilaDrawState *ds,
     for (c = 0; c < (int)sizeof(fast); c++) {
         fast[c] = ref[c] = g_rand_int(rnd);
     }
-    attila_color_write_stamp4_avx(rt, fast, ch, cover);
+    if (g3d_use_avx2() && (n & 1)) {
+        attila_color_write_stamp4_avx2(rt, fast, ch, cover);
+    } else {
+        attila_color_write_stamp4_avx(rt, fast, ch, cover);
+    }
     for (i = 0; i < 4; i++) {
         float px[4] = { col[0][i], col[1][i], col[2][i], col[3][i] };
         for (j = 0; j < 4; j++) {
@@ -1441,8 +1449,9 @@ static void test_stamp1(void)
 }
 
 /* stamp_scenes without AVX (g3d_no_avx, seed), then with the CPU's best
- * (seed + 1) */
-static void stamp_scenes_levels(uint32_t ns, int plain, int best,
+ * (seed + 1), then where the CPU has AVX2 at AVX (g3d_simd_max lowered,
+ * seed + 2: the AVX instances beside the AVX2 ones) */
+static void stamp_scenes_levels(uint32_t ns, int plain, int best, int avx,
                                 uint32_t seed, bool copies)
 {
     g3d_no_avx = true;
@@ -1450,6 +1459,13 @@ static void stamp_scenes_levels(uint32_t ns, int plain, int best,
     g3d_no_avx = false;
     g_test_message("%u-sample rows: %s", ns, g3d_use_avx() ? "AVX" : "SSE2");
     stamp_scenes(ns, best, seed + 1, copies);
+    if (g3d_use_avx2()) {
+        g3d_simd_max = G3D_SIMD_AVX;
+        g_test_message("%u-sample rows below AVX2: %s", ns,
+                       g3d_use_avx() ? "AVX" : "SSE2");
+        stamp_scenes(ns, avx, seed + 2, copies);
+        g3d_simd_max = G3D_SIMD_AVX512;
+    }
 }
 
 /*
@@ -1466,11 +1482,19 @@ static void stamp_scenes_levels(uint32_t ns, int plain, int best,
  * last stamp left unwritten, with the waiting stamp's address taken from
  * the row's first column, and with its colour's channels reversed. (A
  * last-bit change of the values shows only in the tie band:
- * /attila/fast/stamp-rows-values checks the walk itself.)
+ * /attila/fast/stamp-rows-values checks the walk itself.) The copy by
+ * tiles has an AVX2 instance (copy_tile_avx2: the write's destination
+ * bytes, packing and masked stores by 256-bit integer operations), run at
+ * the CPU's best level; the AVX one also runs where the CPU has AVX2
+ * (g3d_simd_max lowered). The AVX2 write failed with a channel's
+ * destination bytes shifted by 8 c + 1, green packed at bit 9, the
+ * second stamp's masks taken from the first's coverage, and the second
+ * stamp's words taken from the first's lanes; the walk's waiting stamp
+ * (in locals since) when its colour was the second's.
  */
 static void test_stamp_rows(void)
 {
-    stamp_scenes_levels(1, 60, 60, 0x57B1, false);
+    stamp_scenes_levels(1, 60, 60, 60, 0x57B1, false);
 }
 
 /*
@@ -1516,14 +1540,7 @@ static void test_stamp_msaa(void)
  */
 static void test_stamp4_rows(void)
 {
-    stamp_scenes_levels(4, 30, 60, 0x57C4, true);
-    if (g3d_use_avx2()) {
-        g3d_simd_max = G3D_SIMD_AVX;
-        g_test_message("4-sample rows, depth by pixels: %s",
-                       g3d_use_avx() ? "AVX" : "SSE2");
-        stamp_scenes(4, 40, 0x57C6, true);
-        g3d_simd_max = G3D_SIMD_AVX512;
-    }
+    stamp_scenes_levels(4, 30, 60, 40, 0x57C4, true);
 }
 
 /*

@@ -575,8 +575,9 @@ typedef struct AttilaRenderCtx {
     AttilaInterpolateSoa interpolate_soa;      /* where copy_soa */
     /* copy_stamps by the AVX row functions (g3d_use_avx) */
     bool row_avx;
-    /* copy4_tile_avx's depth test by depth_stamp4_avx2: g3d_use_avx2() */
-    bool z8;
+    /* the AVX2 instances (g3d_use_avx2()): copy4_tile_avx's depth test by
+     * depth_stamp4_avx2, the one-sample copy by copy_tile_avx2 */
+    bool avx2;
     /* the triangle whose copied input copy_attr holds (rasterizer.c) */
     const void *copy_tri;
     double copy_attr[3][4];
@@ -1196,6 +1197,9 @@ void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
  */
 void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
                                    const __m128 ch[4], unsigned cover);
+/* the same by 256-bit integer operations (AVX2, where g3d_use_avx2) */
+void attila_color_write_stamp4_avx2(const AttilaRenderTarget *rt, uint8_t *px,
+                                    const __m128 ch[4], unsigned cover);
 
 /*
  * The pieces of those writes that rasterizer.c's one-sample copy walk
@@ -1219,6 +1223,47 @@ static inline void attila_store_slots_avx(uint8_t *px, __m128i old,
     _mm_storeu_si128((__m128i *)px, res);
 }
 
+/*
+ * Eight slots' words as GCC's generic vector: its operators give
+ * 256-bit integer instructions in an AVX2 function and need no AVX2
+ * intrinsic, so one inline body serves the AVX instance (which takes the
+ * 128-bit halves instead, `wide` false) and the AVX2 one (`wide` true)
+ */
+typedef uint32_t AttilaU32x8 __attribute__((vector_size(32)));
+
+/*
+ * two stamps' (or pixels') packed words, lanes 0-3 at p0 and 4-7 at p1,
+ * stored under their masks; p1's only when `two`
+ */
+__attribute__((target("avx"), always_inline))
+static inline void attila_store_slots2_avx(uint8_t *p0, uint8_t *p1,
+                                           __m256i old, __m256i res,
+                                           unsigned mask0, unsigned mask1,
+                                           __m128i chan, bool two, bool wide)
+{
+    if (wide) {
+        AttilaU32x8 wm = (AttilaU32x8)_mm256_set_m128i(
+            _mm_load_si128((const __m128i *)attila_slot_masks[mask1 & 15]),
+            _mm_load_si128((const __m128i *)attila_slot_masks[mask0 & 15]));
+        AttilaU32x8 r;
+
+        wm &= (AttilaU32x8)_mm256_set_m128i(chan, chan);
+        r = ((AttilaU32x8)res & wm) | ((AttilaU32x8)old & ~wm);
+        _mm_storeu_si128((__m128i *)p0, _mm256_castsi256_si128((__m256i)r));
+        if (two) {
+            _mm_storeu_si128((__m128i *)p1,
+                             _mm256_extractf128_si256((__m256i)r, 1));
+        }
+        return;
+    }
+    attila_store_slots_avx(p0, _mm256_castsi256_si128(old),
+                           _mm256_castsi256_si128(res), mask0, chan);
+    if (two) {
+        attila_store_slots_avx(p1, _mm256_extractf128_si256(old, 1),
+                               _mm256_extractf128_si256(res, 1), mask1, chan);
+    }
+}
+
 /* the four slots' channel bits: bytes c, c + 4, c + 8, c + 12 to the low
  * bytes of the dwords (PSHUFB; 0x80 clears a byte) */
 #define ATTILA_PICK_CHANNEL(c) \
@@ -1226,26 +1271,32 @@ static inline void attila_store_slots_avx(uint8_t *px, __m128i old,
                   c + 8, -128, -128, -128, c + 12, -128, -128, -128)
 
 /*
- * Eight slots (lanes 0-3 those of old0, 4-7 those of old1) from their
- * clamped colours by channel s: where sf is given, the blend s * sf +
- * (d * (1/255)) * df with d the slots' destination bytes (red, green and
- * blue take sf[0], df[0], alpha sf[1], df[1]) and the clamp; then the
- * product by 255 truncated and the bytes packed, the slots' words in
- * res[0] and res[1].
+ * Eight slots (their words in old: lanes 0-3 one stamp's, 4-7 the
+ * other's) from their clamped colours by channel s: where sf is given,
+ * the blend s * sf + (d * (1/255)) * df with d the slots' destination
+ * bytes (red, green and blue take sf[0], df[0], alpha sf[1], df[1]) and
+ * the clamp; then the product by 255 truncated and the bytes packed: the
+ * slots' words. The integer work (the destination's bytes, the packing)
+ * is by 128-bit halves unless `wide` (an AVX2 caller: 256-bit shifts,
+ * ANDs and ORs); the float operations are the same either way.
  */
 __attribute__((target("avx"), always_inline))
-static inline void attila_pack_slots8_avx(__m256 s[4], const __m256 *sf,
-                                          const __m256 *df, __m128i old0,
-                                          __m128i old1, __m128i res[2])
+static inline __m256i attila_pack_slots8_avx(__m256 s[4], const __m256 *sf,
+                                             const __m256 *df, __m256i old,
+                                             bool wide)
 {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     const __m256 k255 = _mm256_set1_ps(255.0f);
     const __m256 inv = _mm256_set1_ps(1.0f / 255.0f);
-    __m128i lo[4], hi[4];
+    const __m128i old0 = _mm256_castsi256_si128(old);
+    const __m128i old1 = _mm256_extractf128_si256(old, 1);
+    __m128i lo[4], hi[4], res[2];
+    __m256i u[4];
     int c;
 
     for (c = 0; c < 4 && sf; c++) {
         __m256 d = _mm256_cvtepi32_ps(
+            wide ? (__m256i)((AttilaU32x8)old >> (8 * c) & 0xff) :
             _mm256_set_m128i(_mm_shuffle_epi8(old1, ATTILA_PICK_CHANNEL(c)),
                              _mm_shuffle_epi8(old0, ATTILA_PICK_CHANNEL(c))));
         s[c] = _mm256_add_ps(_mm256_mul_ps(s[c], sf[c == 3]),
@@ -1253,9 +1304,13 @@ static inline void attila_pack_slots8_avx(__m256 s[4], const __m256 *sf,
         s[c] = _mm256_max_ps(_mm256_min_ps(s[c], one), zero);
     }
     for (c = 0; c < 4; c++) {
-        __m256i u = _mm256_cvttps_epi32(_mm256_mul_ps(s[c], k255));
-        lo[c] = _mm256_castsi256_si128(u);
-        hi[c] = _mm256_extractf128_si256(u, 1);
+        u[c] = _mm256_cvttps_epi32(_mm256_mul_ps(s[c], k255));
+        lo[c] = _mm256_castsi256_si128(u[c]);
+        hi[c] = _mm256_extractf128_si256(u[c], 1);
+    }
+    if (wide) {
+        return (__m256i)(((AttilaU32x8)u[0] | (AttilaU32x8)u[1] << 8) |
+                         ((AttilaU32x8)u[2] << 16 | (AttilaU32x8)u[3] << 24));
     }
     res[0] = _mm_or_si128(_mm_or_si128(lo[0], _mm_slli_epi32(lo[1], 8)),
                           _mm_or_si128(_mm_slli_epi32(lo[2], 16),
@@ -1263,6 +1318,7 @@ static inline void attila_pack_slots8_avx(__m256 s[4], const __m256 *sf,
     res[1] = _mm_or_si128(_mm_or_si128(hi[0], _mm_slli_epi32(hi[1], 8)),
                           _mm_or_si128(_mm_slli_epi32(hi[2], 16),
                                        _mm_slli_epi32(hi[3], 24)));
+    return _mm256_set_m128i(res[1], res[0]);
 }
 
 /* a row's write state (attila_row_write_init_avx): the factors' constants,
@@ -1296,11 +1352,11 @@ static inline void attila_row_write_init_avx(const AttilaRenderTarget *rt,
  * cov1) in 4-7 of eight-float vectors, each lane the same float
  * operations in the same order (clamp as MIN then MAX, the destination as
  * x * (1/255), s * sf + (d * (1/255)) * df, the clamp, the product by 255
- * truncated). Integer work (the destination's bytes, the packing) is by
- * 128-bit halves: AVX without AVX2 has no 256-bit integer operations.
- * With `two` false only the first is stored (an odd last stamp, given
- * twice). Two stamps of a row never share a slot, so both are read before
- * either is written.
+ * truncated). Integer work (the destination's bytes, the packing, the
+ * masked store) is by 128-bit halves, or with `wide` (an AVX2 caller) by
+ * 256-bit operations. With `two` false only the first is stored (an odd
+ * last stamp, given twice). Two stamps of a row never share a slot, so
+ * both are read before either is written.
  */
 __attribute__((target("avx"), always_inline))
 static inline void attila_color_write_pair_avx(const AttilaRowWrite *w,
@@ -1308,12 +1364,11 @@ static inline void attila_color_write_pair_avx(const AttilaRowWrite *w,
                                                const __m128 ch0[4],
                                                const __m128 ch1[4],
                                                unsigned cov0, unsigned cov1,
-                                               bool two)
+                                               bool two, bool wide)
 {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
-    __m128i old0 = _mm_loadu_si128((const __m128i *)p0);
-    __m128i old1 = _mm_loadu_si128((const __m128i *)p1);
-    __m128i res[2];
+    __m256i old = _mm256_set_m128i(_mm_loadu_si128((const __m128i *)p1),
+                                   _mm_loadu_si128((const __m128i *)p0));
     __m256 s[4], sf[2], df[2];
     int c;
 
@@ -1329,11 +1384,10 @@ static inline void attila_color_write_pair_avx(const AttilaRowWrite *w,
             df[c] = _mm256_add_ps(w->db[c], _mm256_mul_ps(w->ds[c], sa));
         }
     }
-    attila_pack_slots8_avx(s, w->blend ? sf : NULL, df, old0, old1, res);
-    attila_store_slots_avx(p0, old0, res[0], cov0, w->chan);
-    if (two) {
-        attila_store_slots_avx(p1, old1, res[1], cov1, w->chan);
-    }
+    attila_store_slots2_avx(p0, p1, old,
+                            attila_pack_slots8_avx(s, w->blend ? sf : NULL,
+                                                   df, old, wide),
+                            cov0, cov1, w->chan, two, wide);
 }
 #endif
 #endif

@@ -421,7 +421,7 @@ void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
         attila_color_write_pair_avx(&w, line + rtx[row[k].qx >> 1],
                                     line + rtx[row[k1].qx >> 1], ch[k],
                                     ch[k1], row[k].cov, row[k1].cov,
-                                    k1 != k);
+                                    k1 != k, false);
     }
 }
 
@@ -438,10 +438,15 @@ void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
  * destinations differ, so two pixels' eight samples take
  * attila_color_write_row_avx's operations in one eight-lane vector, the
  * source and its factors spread from the pixel's lane to its samples'.
+ * `wide` (attila_color_write_stamp4_avx2): the integer work by 256-bit
+ * operations, two pixels' slots (32 bytes) an operation; without blending
+ * a pair of pixels is stored whole when either has a covered sample, the
+ * other's words as they were read (the stamp lies in this render thread's
+ * tile).
  */
-__attribute__((target("avx")))
-void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
-                                   const __m128 ch[4], unsigned cover)
+__attribute__((target("avx"), always_inline))
+static inline void write_stamp4(const AttilaRenderTarget *rt, uint8_t *px,
+                                const __m128 ch[4], unsigned cover, bool wide)
 {
     const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
     const __m128i chan = _mm_set1_epi32((int)rt->chan);
@@ -468,14 +473,13 @@ void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
             const __m256i sel = _mm256_setr_epi32(i, i, i, i, i + 1, i + 1,
                                                   i + 1, i + 1);
             uint8_t *p0 = px + 16 * i, *p1 = p0 + 16;
-            __m128i old0, old1, res[2];
+            __m256i old;
             __m256 v[4], sf8[2], df8[2];
 
             if (!(cover >> 4 * i & 0xff)) {
                 continue;
             }
-            old0 = _mm_loadu_si128((const __m128i *)p0);
-            old1 = _mm_loadu_si128((const __m128i *)p1);
+            old = _mm256_loadu_si256((const __m256i *)p0);
             for (c = 0; c < 2; c++) {
                 sf8[c] = _mm256_permutevar_ps(
                     _mm256_set_m128(sf[c], sf[c]), sel);
@@ -485,10 +489,11 @@ void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
             for (c = 0; c < 4; c++) {
                 v[c] = _mm256_permutevar_ps(_mm256_set_m128(s[c], s[c]), sel);
             }
-            attila_pack_slots8_avx(v, sf8, df8, old0, old1, res);
-            attila_store_slots_avx(p0, old0, res[0], cover >> 4 * i, chan);
-            attila_store_slots_avx(p1, old1, res[1], cover >> 4 * (i + 1),
-                                   chan);
+            attila_store_slots2_avx(p0, p1, old,
+                                    attila_pack_slots8_avx(v, sf8, df8, old,
+                                                           wide),
+                                    cover >> 4 * i, cover >> 4 * (i + 1),
+                                    chan, true, wide);
         }
     } else {
         const __m128 k255 = _mm_set1_ps(255.0f);
@@ -500,7 +505,21 @@ void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
         res = _mm_or_si128(_mm_or_si128(u[0], _mm_slli_epi32(u[1], 8)),
                            _mm_or_si128(_mm_slli_epi32(u[2], 16),
                                         _mm_slli_epi32(u[3], 24)));
-        for (i = 0; i < 4; i++) {
+        for (i = 0; i < 4 && wide; i += 2) {
+            /* pixel i's word in lanes 0-3, pixel i + 1's in 4-7 */
+            const __m256i sel = _mm256_setr_epi32(i, i, i, i, i + 1, i + 1,
+                                                  i + 1, i + 1);
+            uint8_t *p0 = px + 16 * i;
+
+            if (cover >> 4 * i & 0xff) {
+                __m256i w = _mm256_castps_si256(_mm256_permutevar_ps(
+                    _mm256_castsi256_ps(_mm256_set_m128i(res, res)), sel));
+                attila_store_slots2_avx(
+                    p0, p0 + 16, _mm256_loadu_si256((const __m256i *)p0), w,
+                    cover >> 4 * i, cover >> 4 * (i + 1), chan, true, true);
+            }
+        }
+        for (i = 0; i < 4 && !wide; i++) {
             uint8_t *p = px + 16 * i;
 
             if (cover >> 4 * i & 15) {
@@ -512,6 +531,20 @@ void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
             }
         }
     }
+}
+
+__attribute__((target("avx")))
+void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
+                                   const __m128 ch[4], unsigned cover)
+{
+    write_stamp4(rt, px, ch, cover, false);
+}
+
+__attribute__((target("avx2")))
+void attila_color_write_stamp4_avx2(const AttilaRenderTarget *rt, uint8_t *px,
+                                    const __m128 ch[4], unsigned cover)
+{
+    write_stamp4(rt, px, ch, cover, true);
 }
 #endif
 

@@ -1142,6 +1142,11 @@ static unsigned stamp_row_sse2(const AttilaTriangle *t,
  * value k of the four pixels (lane i pixel i), the memo's sums (see
  * attila_row_steps); only additions, so nothing GCC could contract.
  */
+/* a scan tile's origin and the columns and rows its walk takes */
+typedef struct TileRows {
+    int32_t tile_x, tile_y, x0, x1, y0, y1;
+} TileRows;
+
 typedef struct RowNodes {
     __m256d n4, n3;
     uint32_t key4, key3;
@@ -1199,17 +1204,13 @@ static inline void row_stamp_avx(const double tv[4], const AttilaRowSteps *rs,
 /*
  * The one-sample copy's row (copy_tile_avx): the copied input's
  * components in double, broadcast (attila_interp_comps_avx), the target's
- * write state and row, and the last covered stamp while it waits for a
- * second to be written with (attila_color_write_pair_avx)
+ * write state and row, the fragments counted
  */
 typedef struct CopyRow {
     __m256d ad[3][4];
     AttilaRowWrite w;
     uint8_t *line;
     const uint32_t *rtx;
-    __m128 ch[4];
-    uint8_t *px;
-    unsigned cov;
     uint64_t fragments;
 } CopyRow;
 
@@ -1221,14 +1222,16 @@ typedef struct CopyRow {
  * values the coverage used) is written with the previous one as a pair,
  * an odd last stamp alone, instead of its values going to out[n].v; the
  * colours do not depend on the target, so writing them as they come
- * changes no pixel.
+ * changes no pixel. `wide`: the write's integer work by 256-bit
+ * operations (an AVX2 caller, attila_color_write_pair_avx).
  */
 __attribute__((target("avx"), always_inline))
 static inline unsigned row_walk_avx(const AttilaTriangle *t,
                                     const double tv[4],
                                     const AttilaRowSteps *rs, int32_t qy,
                                     int32_t qx0, int32_t qx1,
-                                    AttilaRowStamp *out, CopyRow *cp)
+                                    AttilaRowStamp *out, CopyRow *cp,
+                                    bool wide)
 {
     unsigned n = 0;
     uint32_t dy = (uint32_t)(qy - t->start_y);
@@ -1242,6 +1245,21 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
     RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
     unsigned rows = row_bits(t, qy);
     int32_t qx;
+    /*
+     * the copy's row and waiting stamp in locals: the colour stores go
+     * through byte pointers, which could alias *cp, so GCC would load
+     * and store its fields again around each pair's write
+     */
+    uint8_t *const line = cp ? cp->line : NULL;
+    const uint32_t *const rtx = cp ? cp->rtx : NULL;
+    const AttilaRowWrite *const w = cp ? &cp->w : NULL;
+    uint8_t *wpx = NULL;
+    /* read only after a stamp is kept (n odd), which GCC cannot tell: set
+     * once a row rather than warned about */
+    __m128 wch[4] = { _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(),
+                      _mm_setzero_ps() };
+    unsigned wcov = 0;
+    uint64_t fragments = 0;
 
     for (qx = qx0; qx <= qx1; qx += 2) {
         uint32_t dx = (uint32_t)(qx - sx);
@@ -1267,22 +1285,22 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
             continue;
         }
         if (cp) {
-            uint8_t *px = cp->line + cp->rtx[qx >> 1];
+            uint8_t *px = line + rtx[qx >> 1];
             __m256d f[3];
             __m128 ch[4];
 
             attila_interp_weights_avx(e0, e1, e2, f);
             attila_interp_comps_avx((const __m256d (*)[4])cp->ad, f, ch);
-            cp->fragments += (0x4332322132212110ull >> (4 * cov)) & 15;
+            fragments += (0x4332322132212110ull >> (4 * cov)) & 15;
             if (n & 1) {
-                attila_color_write_pair_avx(&cp->w, cp->px, px, cp->ch, ch,
-                                            cp->cov, cov, true);
+                attila_color_write_pair_avx(w, wpx, px, wch, ch, wcov, cov,
+                                            true, wide);
             } else {
                 for (i = 0; i < 4; i++) {
-                    cp->ch[i] = ch[i];
+                    wch[i] = ch[i];
                 }
-                cp->px = px;
-                cp->cov = cov;
+                wpx = px;
+                wcov = cov;
             }
         } else {
             for (i = 0; i < 4; i++) {
@@ -1294,8 +1312,11 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
         n++;
     }
     if (cp && (n & 1)) {
-        attila_color_write_pair_avx(&cp->w, cp->px, cp->px, cp->ch, cp->ch,
-                                    cp->cov, cp->cov, false);
+        attila_color_write_pair_avx(w, wpx, wpx, wch, wch, wcov, wcov, false,
+                                    wide);
+    }
+    if (cp) {
+        cp->fragments += fragments;
     }
     return n;
 }
@@ -1306,7 +1327,7 @@ static unsigned stamp_row_avx(const AttilaTriangle *t,
                               int32_t qy, int32_t qx0, int32_t qx1,
                               AttilaRowStamp *out)
 {
-    return row_walk_avx(t, tv, rs, qy, qx0, qx1, out, NULL);
+    return row_walk_avx(t, tv, rs, qy, qx0, qx1, out, NULL, false);
 }
 
 /*
@@ -1340,14 +1361,16 @@ static inline void copy_consts_avx(AttilaRenderCtx *ctx,
  * raster_job finds it (row_run), its covered stamps interpolated and
  * written two at a time as they are found (row_walk_avx); each row's work
  * counted and the draw's limit tested as raster_job does (false: the draw
- * is stopped).
+ * is stopped). `wide`: the AVX2 instance (copy_tile_avx2), whose writes
+ * take 256-bit integer operations.
  */
-__attribute__((target("avx")))
-static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                          const double tv[4], const AttilaRowSteps *rs,
-                          const TileEdges *te, int32_t tile_x, int32_t tile_y,
-                          int32_t x0, int32_t x1, int32_t y0, int32_t y1)
+__attribute__((target("avx"), always_inline))
+static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                             const double tv[4], const AttilaRowSteps *rs,
+                             const TileEdges *te, const TileRows *tr,
+                             bool wide)
 {
+    const int32_t x0 = tr->x0, x1 = tr->x1, y0 = tr->y0, y1 = tr->y1;
     const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
     const uint32_t *rty = ctx->rty[0];
     uint64_t work = ctx->work, quads = 0;
@@ -1365,9 +1388,10 @@ static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             done = false;       /* the draw is stopped (reported) */
             break;
         }
-        row_run(te, tile_x, tile_y, qy, x0, x1, &lo, &hi);
+        row_run(te, tr->tile_x, tr->tile_y, qy, x0, x1, &lo, &hi);
         cp.line = rt->ptr + rty[qy >> 1];
-        m = lo <= hi ? row_walk_avx(t, tv, rs, qy, lo, hi, NULL, &cp) : 0;
+        m = lo <= hi ? row_walk_avx(t, tv, rs, qy, lo, hi, NULL, &cp, wide) :
+            0;
         quads += m;
         /* the program's steps, then raster_job's count of the row */
         work += m + (uint64_t)(x1 - x0) / 2 + 1;
@@ -1376,6 +1400,22 @@ static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     ctx->work = work;
     ctx->fragments += cp.fragments;
     return done;
+}
+
+__attribute__((target("avx")))
+static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                          const double tv[4], const AttilaRowSteps *rs,
+                          const TileEdges *te, const TileRows *tr)
+{
+    return copy_tile(ctx, t, tv, rs, te, tr, false);
+}
+
+__attribute__((target("avx2")))
+static bool copy_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                           const double tv[4], const AttilaRowSteps *rs,
+                           const TileEdges *te, const TileRows *tr)
+{
+    return copy_tile(ctx, t, tv, rs, te, tr, true);
 }
 
 /*
@@ -1469,10 +1509,9 @@ static const uint16_t spread4[16] = {
 __attribute__((target("avx")))
 static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                            const double tv[4], const SampleLanes *sl,
-                           const TileEdges *te, int32_t tile_x,
-                           int32_t tile_y, int32_t x0, int32_t x1, int32_t y0,
-                           int32_t y1)
+                           const TileEdges *te, const TileRows *tr)
 {
+    const int32_t x0 = tr->x0, x1 = tr->x1, y0 = tr->y0, y1 = tr->y1;
     const AttilaDrawState *ds = ctx->ds;
     const AttilaRowSteps *rs = &sl->bounds;
     const AttilaRenderTarget *rt = &ds->rt[ctx->rt_list[0]];
@@ -1485,7 +1524,7 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     const bool zwrite = ds->depth_mask;
     const uint8_t ztable = ds->depth_table;
     /* the depth test of the stamp by 256-bit integer operations */
-    const bool z8 = ctx->z8;
+    const bool z8 = ctx->avx2;
     const uint32_t *const zx = ctx->zx;
     const __m256d zscale = _mm256_set1_pd(ds->z_scale);
     const __m256d zoffset = _mm256_set1_pd(ds->z_offset);
@@ -1516,11 +1555,11 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             done = false;       /* the draw is stopped (reported) */
             break;
         }
-        row_run(te, tile_x, tile_y, qy, x0, x1, &qx0, &qx1);
+        row_run(te, tr->tile_x, tr->tile_y, qy, x0, x1, &qx0, &qx1);
         for (qx = qx0; qx <= qx1; qx += 2) {
             uint32_t dx = (uint32_t)(qx - t->start_x);
             __m256d p[4], v[4], zsv[4], msk[4];
-            unsigned mask[4], cover[4], box = rows, left, i, s;
+            unsigned mask[4], box = rows, left, i, s;
 
             row_stamp_avx(tv, rs, dx, dy, &nd, p, v);
             if ((uint32_t)(qx - t->x0) >= (uint32_t)(t->x1 - t->x0)) {
@@ -1543,15 +1582,13 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 msk[s] = m;
                 mask[s] = (unsigned)_mm256_movemask_pd(m) & box;
             }
-            /* sample s of pixel i: bit i of mask[s] to bit s of cover[i]
-             * (bit 4 i + s of the spread masks) */
+            /* sample s of pixel i: bit i of mask[s] to bit 4 i + s of
+             * left (the spread masks), the stamp's coverage as the
+             * depth test and the write take it */
             left = spread4[mask[0]] | spread4[mask[1]] << 1 |
                    spread4[mask[2]] << 2 | spread4[mask[3]] << 3;
             if (!left) {
                 continue;
-            }
-            for (i = 0; i < 4; i++) {
-                cover[i] = left >> 4 * i & 15;
             }
             quads++;
 
@@ -1579,35 +1616,36 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                                              _mm_castps_si128(w[1]),
                                              _mm_castps_si128(w[2]),
                                              _mm_castps_si128(w[3]), z0, left);
-                    for (i = 0; i < 4; i++) {
-                        cover[i] = left >> 4 * i & 15;
-                    }
                 } else {
+                    const unsigned in = left;
+
                     _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
                     left = 0;
                     for (i = 0; i < 4; i++) {
                         uint8_t *za = z0 + 16 * i;
-                        if (!cover[i]) {
+                        unsigned cover = in >> 4 * i & 15;
+
+                        if (!cover) {
                             continue;
                         }
                         if (depth_only) {
-                            cover[i] = attila_depth_test4_table(
+                            cover = attila_depth_test4_table(
                                 ztable, zwrite, _mm_castps_si128(w[i]), za,
-                                cover[i]);
+                                cover);
                         } else {
                             _mm_storeu_ps((float *)zs[i], w[i]);
                             for (s = 0; s < 4; s++) {
-                                if ((cover[i] >> s) & 1) {
+                                if ((cover >> s) & 1) {
                                     uint32_t word;
                                     memcpy(&word, za + 4 * s, 4);
                                     if (!attila_zs_test(ds, zs[i][s], &word)) {
-                                        cover[i] &= ~(1u << s);
+                                        cover &= ~(1u << s);
                                     }
                                     memcpy(za + 4 * s, &word, 4);
                                 }
                             }
                         }
-                        left |= cover[i];
+                        left |= cover << 4 * i;
                     }
                 }
                 if (!left) {
@@ -1615,12 +1653,15 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 }
             }
 
-            /* the centroids' edge values, the copied input there */
+            /* the centroids' edge values, the copied input there (pixel
+             * i's covered samples are bits 4 i to 4 i + 3 of left) */
             {
-                unsigned m0 = cover[0] ? cover[0] : 15;
-                unsigned m1 = cover[1] ? cover[1] : 15;
-                unsigned m2 = cover[2] ? cover[2] : 15;
-                unsigned m3 = cover[3] ? cover[3] : 15;
+                unsigned m0 = left & 15 ? left & 15 : 15;
+                unsigned m1 = left >> 4 & 15 ? left >> 4 & 15 : 15;
+                unsigned m2 = left >> 8 & 15 ? left >> 8 & 15 : 15;
+                unsigned m3 = left >> 12 ? left >> 12 : 15;
+                /* a bit at 4 i where pixel i has a covered sample */
+                unsigned any = (left | left >> 1) & 0x5555;
                 __m256d ox = _mm256_setr_pd(ctab[m0][0], ctab[m1][0],
                                             ctab[m2][0], ctab[m3][0]);
                 __m256d oy = _mm256_setr_pd(ctab[m0][1], ctab[m1][1],
@@ -1638,11 +1679,12 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 attila_interp_comps_avx((const __m256d (*)[4])ad, f, ch);
                 work++;
                 /* each pixel's colour on its covered samples */
-                attila_color_write_stamp4_avx(rt, p0, ch, cover[0] |
-                                              cover[1] << 4 | cover[2] << 8 |
-                                              cover[3] << 12);
-                fragments += (cover[0] != 0) + (cover[1] != 0) +
-                             (cover[2] != 0) + (cover[3] != 0);
+                (z8 ? attila_color_write_stamp4_avx2 :
+                 attila_color_write_stamp4_avx)(rt, p0, ch, left);
+                /* the pixels with a covered sample: the 0x1111 product
+                 * sums the bits at 0, 4, 8 and 12 into bits 12-14 */
+                any = (any | any >> 2) & 0x1111;
+                fragments += (any * 0x1111u) >> 12 & 7;
             }
         }
         /* raster_job's count of the row's stamps */
@@ -1833,11 +1875,12 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
                 if ((copy_avx || copy4) && !outside) {
                     /* the tile's rows walked, written and counted with
                      * the copy (one sample or four) */
+                    const TileRows tr = { tx * TILE, ty * TILE, x0, x1, y0,
+                                          y1 };
                     bool go = copy_avx ?
-                        copy_tile_avx(ctx, t, tv, &rsteps, &stamps,
-                                      tx * TILE, ty * TILE, x0, x1, y0, y1) :
-                        copy4_tile_avx(ctx, t, tv, &lanes, &stamps,
-                                       tx * TILE, ty * TILE, x0, x1, y0, y1);
+                        (ctx->avx2 ? copy_tile_avx2 : copy_tile_avx)(
+                            ctx, t, tv, &rsteps, &stamps, &tr) :
+                        copy4_tile_avx(ctx, t, tv, &lanes, &stamps, &tr);
                     if (!go) {
                         return false;   /* the draw is stopped (reported) */
                     }
@@ -2109,7 +2152,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->interpolate_soa = attila_interpolate_soa_lanes();
 #ifdef HAVE_AVX_PATH
         ctx->row_avx = g3d_use_avx();
-        ctx->z8 = g3d_use_avx2();
+        ctx->avx2 = g3d_use_avx2();
         ctx->copy_tri = NULL;
 #endif
 #else

@@ -766,21 +766,27 @@ static void exec_alu(const Exec *x, const AttilaShInstr *in, int l,
     case ATTILA_SH_FXMAD2:
         read_vec(x, in, 0, l, a);
         read_vec(x, in, 1, l, b);
+        /*
+         * a loop an opcode: c (FXMAD2's third operand) is used only on
+         * the path that read it. With the opcode tested again in one
+         * loop GCC could not tell (the accumulator's stores may alias
+         * the byte in->opcode, for all it knows) and warned that c might
+         * be used unread
+         */
         if (in->opcode == ATTILA_SH_FXMAD2) {
             read_vec(x, in, 2, l, c);
-        }
-        for (k = 0; k < 4; k++) {
-            double p = to_fxp(a[k]) * to_fxp(b[k]);
-            if (in->opcode == ATTILA_SH_FXMAD) {
-                r[k] = (float)(p + fxacc[l][k]);
-            } else if (in->opcode == ATTILA_SH_FXMAD2) {
-                fxacc[l][k] = p + to_fxp(c[k]);
-            } else {
-                fxacc[l][k] = p;
+            for (k = 0; k < 4; k++) {
+                fxacc[l][k] = to_fxp(a[k]) * to_fxp(b[k]) + to_fxp(c[k]);
             }
-        }
-        if (in->opcode == ATTILA_SH_FXMAD) {
+        } else if (in->opcode == ATTILA_SH_FXMAD) {
+            for (k = 0; k < 4; k++) {
+                r[k] = (float)(to_fxp(a[k]) * to_fxp(b[k]) + fxacc[l][k]);
+            }
             write_vec(x, in, l, r);
+        } else {
+            for (k = 0; k < 4; k++) {
+                fxacc[l][k] = to_fxp(a[k]) * to_fxp(b[k]);
+            }
         }
         break;
     default:        /* NOP, END */

@@ -437,6 +437,18 @@ static uint32_t wrap_index(uint32_t mode, uint32_t i, uint32_t size)
 
 #ifdef __SSE2__
 /*
+ * The bilinear sum of texels t[0] t[1] / t[2] t[3] with the weights a, b
+ * and their complements na = 1 - a, nb = 1 - b, sample_level's products
+ * and sums in its order; t and the weights are vectors of one width
+ * (__m128 or __m256: GCC's vector operators give MULPS/ADDPS at either,
+ * and no FMA, which none of these targets has), so every width's filter
+ * shares it.
+ */
+#define BILINEAR_SUM(t, a, na, b, nb) \
+    ((t)[0] * (na) * (nb) + (t)[1] * (a) * (nb) + (t)[2] * (na) * (b) + \
+     (t)[3] * (a) * (b))
+
+/*
  * The bilinear filter of four RGBA8888 texels (p: 0 1 / 2 3) with the
  * weights a, b, their four channels in the lanes of one vector: each
  * texel's bytes converted as g3d_unorm2f does (exact, see
@@ -462,12 +474,7 @@ static inline void filter_rgba8(const AttilaTexState *ts,
         tv[q] = g3d_unorm2f_sse2(
             _mm_cvtepi32_ps(_mm_unpacklo_epi16(bytes, z)), 8);
     }
-    ov = _mm_add_ps(
-        _mm_add_ps(
-            _mm_add_ps(_mm_mul_ps(_mm_mul_ps(tv[0], na), nb),
-                       _mm_mul_ps(_mm_mul_ps(tv[1], va), nb)),
-            _mm_mul_ps(_mm_mul_ps(tv[2], na), vb)),
-        _mm_mul_ps(_mm_mul_ps(tv[3], va), vb));
+    ov = BILINEAR_SUM(tv, va, na, vb, nb);
     if (ts->d3d9_conv) {
         ov = _mm_shuffle_ps(ov, ov, _MM_SHUFFLE(3, 0, 1, 2));
     }
@@ -751,12 +758,7 @@ static inline void filter_rgba8_quad(const AttilaTexState *ts,
                 _mm_srl_epi32(w[q], _mm_cvtsi32_si128(8 * c)), byte);
             t[q] = g3d_unorm2f_sse2(_mm_cvtepi32_ps(v), 8);
         }
-        ch[c] = _mm_add_ps(
-            _mm_add_ps(
-                _mm_add_ps(_mm_mul_ps(_mm_mul_ps(t[0], na), nb),
-                           _mm_mul_ps(_mm_mul_ps(t[1], a), nb)),
-                _mm_mul_ps(_mm_mul_ps(t[2], na), b)),
-            _mm_mul_ps(_mm_mul_ps(t[3], a), b));
+        ch[c] = BILINEAR_SUM(t, a, na, b, nb);
     }
     store_quad(ts, ch, out);
 }
@@ -801,12 +803,7 @@ static void filter_rgba8_quad_avx2(const AttilaTexState *ts,
             t[q] = g3d_unorm2f_avx(_mm256_cvtepi32_ps(
                 _mm256_shuffle_epi8(wq[q], pick)), 8);
         }
-        v = _mm256_add_ps(
-            _mm256_add_ps(
-                _mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(t[0], na8), nb8),
-                              _mm256_mul_ps(_mm256_mul_ps(t[1], a8), nb8)),
-                _mm256_mul_ps(_mm256_mul_ps(t[2], na8), b8)),
-            _mm256_mul_ps(_mm256_mul_ps(t[3], a8), b8));
+        v = BILINEAR_SUM(t, a8, na8, b8, nb8);
         ch[2 * h] = _mm256_castps256_ps128(v);
         ch[2 * h + 1] = _mm256_extractf128_ps(v, 1);
     }
