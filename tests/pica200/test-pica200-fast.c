@@ -460,7 +460,7 @@ static void test_fast_equals_general(gconstpointer data)
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
     g_test_message("paths: %u general, %u replace (%u with block fills or "
                    "spans), "
-                   "%u texture 0; triangles of one power-of-two w %u",
+                   "%u texture 0; triangles of one w at its three vertices %u",
                    path[PATH_GENERAL], path[PATH_REPLACE],
                    filled_cases, path[PATH_TEX0], same_w_tris / 2);
     same_w_tris = 0;

@@ -594,8 +594,8 @@ static void test_fast_equals_general(gconstpointer data)
     lanes = taken[PATH_LANES] + taken[PATH_LANES_BLEND];
     g_test_message("general %u, fast %u, lanes %u (blended %u, lanes "
                    "sampler %u, plain colour write %u, span16 states %u, "
-                   "with depth %u, fills %u; triangles of one power-of-two "
-                   "w %u)",
+                   "with depth %u, fills %u; triangles of one w at its three "
+                   "vertices %u)",
                    taken[PATH_GENERAL], taken[PATH_FAST], lanes,
                    taken[PATH_LANES_BLEND], tex_lanes, plain, wide,
                    wide_depth, filled, same_w_tris);
