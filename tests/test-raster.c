@@ -644,7 +644,7 @@ static bool same_weights(const __m128 a[3], const __m128 b[3])
  */
 static inline __attribute__((always_inline, target("avx2"))) void
 weights8(const G3DEdges *g, const double v[3][8], const double step[3],
-         __m128 lin[2][3], __m128 bar[2][3], bool positive,
+         __m128 lin[2][3], __m128 bar[2][3], int positive,
          double next[3][8], const bool avx512)
 {
     G3DWalk8 w;
@@ -672,7 +672,7 @@ weights8(const G3DEdges *g, const double v[3][8], const double step[3],
 
 static __attribute__((target("avx2"))) void
 weights8_avx2(const G3DEdges *g, const double v[3][8], const double step[3],
-              __m128 lin[2][3], __m128 bar[2][3], bool positive,
+              __m128 lin[2][3], __m128 bar[2][3], int positive,
               double next[3][8])
 {
     weights8(g, v, step, lin, bar, positive, next, false);
@@ -680,7 +680,7 @@ weights8_avx2(const G3DEdges *g, const double v[3][8], const double step[3],
 
 static __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT void
 weights8_avx512(const G3DEdges *g, const double v[3][8], const double step[3],
-                __m128 lin[2][3], __m128 bar[2][3], bool positive,
+                __m128 lin[2][3], __m128 bar[2][3], int positive,
                 double next[3][8])
 {
     weights8(g, v, step, lin, bar, positive, next, true);
@@ -689,10 +689,12 @@ weights8_avx512(const G3DEdges *g, const double v[3][8], const double step[3],
 /*
  * The eight-sample weights of each level the CPU has (AVX2, AVX-512)
  * against g3d_weights4_next of the two groups of four (samples 0..3 at
- * v, 4..7 at v + step), with and without bar; how many levels ran
+ * v, 4..7 at v + step), with and without bar; how many levels ran.
+ * `positive` as the wide weights take it: G3D_WEIGHTS_UNIT_W is the
+ * general `positive` one for g3d_weights4_next.
  */
 static unsigned check_weights8(const G3DEdges *g, const double v[3][4],
-                               const double step[3], bool positive)
+                               const double step[3], int positive)
 {
     double v8[3][8], step8[3], next[3][8];
     __m128d e01[3], e23[3], st[3];
@@ -711,7 +713,7 @@ static unsigned check_weights8(const G3DEdges *g, const double v[3][4],
         st[k] = _mm_set1_pd(step[k]);
     }
     for (h = 0; h < 2; h++) {
-        g3d_weights4_next(g, e01, e23, st, lin[h], bar[h], positive);
+        g3d_weights4_next(g, e01, e23, st, lin[h], bar[h], positive != 0);
     }
     for (level = G3D_SIMD_AVX2; level <= G3D_SIMD_AVX512; level++) {
         g3d_simd_max = level;
@@ -738,6 +740,69 @@ static unsigned check_weights8(const G3DEdges *g, const double v[3][4],
     }
     g3d_simd_max = G3D_SIMD_AVX512;
     return levels;
+}
+
+/*
+ * G3D_WEIGHTS_UNIT_W's eight-sample weights (no product by 1/w) against
+ * the general positive ones where g3d_inv_w_unit holds: the three 1/w
+ * one power of two in [2^-40, 2^40], at samples inside a triangle (edge
+ * values integers >= 0, not all 0; 1/area >= 2^-30, so lin is 0 or at
+ * least 2^-30), bit for bit at every level the CPU has
+ */
+static void test_weights_unit(void)
+{
+    GRand *r = g_rand_new_with_seed(0x1f1);
+    unsigned n, wide = 0;
+
+    if (!__builtin_cpu_supports("avx2")) {
+        g_test_skip("the CPU has no AVX2");
+        g_rand_free(r);
+        return;
+    }
+    for (n = 0; n < 20000; n++) {
+        G3DEdges g = { .inv_area = 1.0 / g_rand_int_range(r, 1, 1 << 30) };
+        G3DRasterVertex vx[3];
+        float c = g_rand_boolean(r) ? 1.0f
+                  : ldexpf(1.0f, g_rand_int_range(r, -40, 41));
+        double v[3][4], step[3];
+        int k, i;
+
+        g.perm[0] = 0;
+        g.perm[1] = g_rand_boolean(r) ? 2 : 1;
+        g.perm[2] = 3 - g.perm[1];
+        for (k = 0; k < 3; k++) {
+            int64_t e = g_rand_int_range(r, 0, 1 << 30);
+
+            g.inv_w[k] = vx[k].inv_w = c;
+            step[k] = g_rand_int_range(r, 0, 4096);
+            for (i = 0; i < 4; i++) {
+                v[k][i] = g_rand_int_range(r, 0, 4) || k == 0
+                          ? (double)e + i * step[k] + (k == 0) : 0.0;
+            }
+        }
+        g_assert_true(g3d_inv_w_unit(vx));
+        wide += check_weights8(&g, (const double (*)[4])v, step,
+                               G3D_WEIGHTS_UNIT_W);
+    }
+    /* one 1/w not a power of two, out of range or negative; not one 1/w */
+    {
+        static const float not_unit[4][3] = {
+            { 1.5f, 1.5f, 1.5f }, { 1.0f, 1.0f, 2.0f },
+            { 0x1p-41f, 0x1p-41f, 0x1p-41f }, { -1.0f, -1.0f, -1.0f },
+        };
+        G3DRasterVertex vx[3];
+        int j, k;
+
+        for (j = 0; j < 4; j++) {
+            for (k = 0; k < 3; k++) {
+                vx[k].inv_w = not_unit[j][k];
+            }
+            g_assert_false(g3d_inv_w_unit(vx));
+        }
+    }
+    g_test_message("%u cases of eight samples", wide);
+    g_assert_cmpuint(wide, >=, 20000);
+    g_rand_free(r);
 }
 #endif
 
@@ -1112,6 +1177,9 @@ int main(int argc, char **argv)
     g_test_add_func("/raster/vector-path", test_vector_path);
 #ifdef G3D_WEIGHTS_AVX
     g_test_add_func("/raster/weights-avx", test_weights_avx);
+#ifdef G3D_WEIGHTS_WIDE
+    g_test_add_func("/raster/weights-unit", test_weights_unit);
+#endif
 #endif
     g_test_add_func("/raster/block-fill", test_block_fill);
     g_test_add_func("/raster/bins/wide", test_bins_wide);

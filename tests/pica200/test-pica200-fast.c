@@ -63,6 +63,8 @@ static bool linear_cases;
  * wide triangles drawn by spans (framebuffer.c pica_span_choose)
  */
 static bool span_cases;
+/* span cases' triangles of one power-of-two w, each case built twice */
+static unsigned same_w_tris;
 /* the chosen paths at most at this level (g3d_simd_max) */
 static G3DSimdLevel simd_cap = G3D_SIMD_AVX512;
 /*
@@ -214,7 +216,7 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
     /* spans: one case in four with a vertex far away (1/w below 2^-40) */
     unsigned far = span_cases && seed % 4 == 1 ? seed / 4 % (NTRIS * 3)
                    : NTRIS * 3;
-    float v[NTRIS * 3 * 8];
+    float v[NTRIS * 3 * 8], tw = 0.0f;
     uint32_t depth_mask;
     unsigned i, k;
 
@@ -240,8 +242,21 @@ static Path build_case(PicaTest *t, uint32_t seed, CmdBuf *b)
         t->vram[i] = g_rand_int(r);
     }
     for (i = 0; i < NTRIS * 3; i++) {
-        float w = i == far ? 0x1p41f : g_rand_boolean(r) ? 1.0f
-                  : (float)g_rand_double_range(r, 0.5, 2.0);
+        /*
+         * span cases: a third of the triangles with one w at the three
+         * vertices, mostly a power of two (g3d_inv_w_unit: the weights'
+         * unit 1/w instances; 1.5 is not)
+         */
+        static const float same_w[5] = { 1.0f, 0.5f, 2.0f, 0.25f, 1.5f };
+        float w;
+
+        if (i % 3 == 0) {
+            tw = span_cases && g_rand_int_range(r, 0, 3) == 0
+                 ? same_w[g_rand_int_range(r, 0, 5)] : 0.0f;
+            same_w_tris += tw != 0.0f;
+        }
+        w = i == far ? 0x1p41f : tw != 0.0f ? tw : g_rand_boolean(r) ? 1.0f
+            : (float)g_rand_double_range(r, 0.5, 2.0);
         /* the far vertex's triangle inside the view volume: not clipped */
         double xy = far / 3 == i / 3 ? 1.0 : 1.2;
         float *p = &v[8 * i];
@@ -445,8 +460,10 @@ static void test_fast_equals_general(gconstpointer data)
     g_assert_cmpuint(g3d_log_count(G3D_LOG_GUEST_ERROR), ==, errors);
     g_test_message("paths: %u general, %u replace (%u with block fills or "
                    "spans), "
-                   "%u texture 0", path[PATH_GENERAL], path[PATH_REPLACE],
-                   filled_cases, path[PATH_TEX0]);
+                   "%u texture 0; triangles of one w at its three vertices %u",
+                   path[PATH_GENERAL], path[PATH_REPLACE],
+                   filled_cases, path[PATH_TEX0], same_w_tris / 2);
+    same_w_tris = 0;
     if (span_cases) {
         /* all but the overlapping buffers' cases with a depth buffer, and
          * nearly all of them with some triangle drawn by spans */

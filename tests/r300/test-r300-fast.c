@@ -75,6 +75,8 @@ typedef struct Variant {
 static bool plain_cases, gouraud_cases, depth_cases;
 /* the random choices added since the seeds below were named (run()) */
 static GRand *extra;
+/* triangles drawn with one w at their three vertices (run, lanes cases) */
+static unsigned same_w_tris;
 
 /* which quad function a case's draw took */
 typedef enum Path {
@@ -500,10 +502,23 @@ static void run(R300Rig *d, uint32_t seed, const Variant *var, bool general,
     }
     *neg_w = false;
     for (i = 0; i < (var->flat ? 0 : 6); i++) {
-        float v[3 * 8];
+        /*
+         * spans: a third of the triangles with one w at the three
+         * vertices, mostly a power of two (g3d_inv_w_unit: the weights'
+         * unit 1/w instances; 1.5 is not), others with w 1 or not at
+         * each vertex
+         */
+        static const float same_w[5] = { 1.0f, 0.5f, 2.0f, 0.25f, 1.5f };
+        float v[3 * 8], tw = lanes && g_rand_int_range(extra, 0, 3) == 0
+                             ? same_w[g_rand_int_range(extra, 0, 5)] : 0.0f;
+
+        same_w_tris += tw != 0.0f && !general;
         for (k = 0; k < 3; k++) {
+            /* drawn from r as before tw was, so the named seeds hold */
             float w = g_rand_boolean(r) ? 1.0f
                       : (float)g_rand_double_range(r, 0.5, 2.0);
+
+            w = tw != 0.0f ? tw : w;
             if (unclipped && g_rand_int_range(extra, 0, 3) == 0) {
                 w = g_rand_int_range(extra, 0, 4) ? -w : 0x1p42f;
                 *neg_w = true;
@@ -642,10 +657,12 @@ static void test_fast_equals_general(gconstpointer data)
     lanes = taken[PATH_LANES] + taken[PATH_LANES_BLEND];
     g_test_message("general %u, fast %u, lanes %u (blended %u, lanes "
                    "sampler %u, common unit %u, a 1/w <= 0 %u, plain colour "
-                   "write %u, span16 states %u, with depth %u, fills %u)",
+                   "write %u, span16 states %u, with depth %u, fills %u; "
+                   "triangles of one w at its three vertices %u)",
                    taken[PATH_GENERAL], taken[PATH_FAST], lanes,
                    taken[PATH_LANES_BLEND], tex_lanes, tex_common, neg_w,
-                   plain, wide, wide_depth, filled);
+                   plain, wide, wide_depth, filled, same_w_tris);
+    same_w_tris = 0;
     g3d_simd_max = v->simd;
     g3d_simd_textured_max = (int)v->simd;
     g3d_simd_textured_zmm = v->wide;

@@ -165,6 +165,28 @@ static inline bool g3d_inv_w_positive(const G3DRasterVertex v[3])
     return true;
 }
 
+/*
+ * g3d_inv_w_positive, and the three 1/w the same power of two (all 1 when
+ * every w is 1: 2D and orthographic draws). At a covered sample p = lin *
+ * inv_w is then lin scaled exactly (no underflow: see above), and the
+ * scale cancels in p * (1 / (p0 + p1 + p2)) (power-of-two scalings of the
+ * doubles round nowhere), so the weights may skip the product: the
+ * `positive` setting G3D_WEIGHTS_UNIT_W of g3d_weights8_avx512 and
+ * g3d_weights4_avx.
+ */
+static inline bool g3d_inv_w_unit(const G3DRasterVertex v[3])
+{
+    union { float f; uint32_t u; } w = { v[0].inv_w };
+
+    return g3d_inv_w_positive(v) && v[1].inv_w == w.f &&
+           v[2].inv_w == w.f && (w.u & 0x7FFFFF) == 0;
+}
+
+/* the `positive` settings of the weights: any sums, positive ones, ... */
+enum { G3D_WEIGHTS_ANY, G3D_WEIGHTS_POSITIVE,
+       /* ... positive and g3d_inv_w_unit: p = lin (no product) */
+       G3D_WEIGHTS_UNIT_W };
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 /*
@@ -271,7 +293,7 @@ static inline void g3d_weights4_next(const G3DEdges *g, __m128d e01[3],
  */
 static inline __attribute__((target("avx"))) void
 g3d_weights4_avx(const G3DEdges *g, const __m256d e[3], __m128 lin[3],
-                 __m128 bar[3], bool positive)
+                 __m128 bar[3], int positive)
 {
     const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
     const __m256d ia = _mm256_set1_pd(g->inv_area);
@@ -287,7 +309,8 @@ g3d_weights4_avx(const G3DEdges *g, const __m256d e[3], __m128 lin[3],
         return;
     }
     for (k = 0; k < 3; k++) {
-        p[k] = _mm256_cvtps_pd(_mm_mul_ps(lin[k], _mm_set1_ps(g->inv_w[k])));
+        p[k] = _mm256_cvtps_pd(positive == G3D_WEIGHTS_UNIT_W ? lin[k] :
+                               _mm_mul_ps(lin[k], _mm_set1_ps(g->inv_w[k])));
     }
     s = _mm256_add_pd(_mm256_add_pd(p[0], p[1]), p[2]);
     r = _mm256_div_pd(one, s);
@@ -356,7 +379,7 @@ g3d_weights4_next_avx(const G3DEdges *g, __m256d e[3], const __m256d step[3],
  */
 static inline __attribute__((target("avx2"))) void
 g3d_weights8_avx2(const G3DEdges *g, const __m256d e[2][3], __m256 lin[3],
-                  __m256 bar[3], bool positive)
+                  __m256 bar[3], int positive)
 {
     __m128 l[2][3], b[2][3];
     int k;
@@ -390,7 +413,7 @@ g3d_weights8_avx2(const G3DEdges *g, const __m256d e[2][3], __m256 lin[3],
 
 static inline __attribute__((target("avx2,avx512f,avx512vl"))) void
 g3d_weights8_avx512(const G3DEdges *g, const __m512d e[3], __m256 lin[3],
-                    __m256 bar[3], bool positive)
+                    __m256 bar[3], int positive)
 {
     const __m512d zero = _mm512_setzero_pd(), one = _mm512_set1_pd(1.0);
     const __m512d ia = _mm512_set1_pd(g->inv_area);
@@ -405,7 +428,9 @@ g3d_weights8_avx512(const G3DEdges *g, const __m512d e[3], __m256 lin[3],
         return;
     }
     for (k = 0; k < 3; k++) {
-        p[k] = widen8(_mm256_mul_ps(lin[k], _mm256_set1_ps(g->inv_w[k])));
+        /* G3D_WEIGHTS_UNIT_W: the scale cancels (g3d_inv_w_unit) */
+        p[k] = widen8(positive == G3D_WEIGHTS_UNIT_W ? lin[k] :
+                      _mm256_mul_ps(lin[k], _mm256_set1_ps(g->inv_w[k])));
     }
     s = _mm512_add_pd(_mm512_add_pd(p[0], p[1]), p[2]);
     r = _mm512_div_pd(one, s);
@@ -466,7 +491,7 @@ g3d_walk8_start_avx512(G3DWalk8 *w, const double v[3][8], const double s[3])
 
 static inline __attribute__((target("avx2,avx512f,avx512vl"))) void
 g3d_walk8_next_avx512(const G3DEdges *g, G3DWalk8 *w, __m256 lin[3],
-                      __m256 bar[3], bool positive)
+                      __m256 bar[3], int positive)
 {
     int k;
 
@@ -524,7 +549,7 @@ g3d_walk8_start(G3DWalk8 *w, const double v[3][8], const double s[3],
  */
 static inline __attribute__((always_inline, target("avx2"))) void
 g3d_walk8_next(const G3DEdges *g, G3DWalk8 *w, __m256 lin[3], __m256 bar[3],
-               bool positive, const bool avx512)
+               int positive, const bool avx512)
 {
     __m256 t;
     int k;

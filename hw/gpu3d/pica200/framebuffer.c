@@ -1455,7 +1455,7 @@ typedef enum Span8Colour {
  */
 static inline __attribute__((always_inline)) T8 void
 span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
-           bool positive, bool avx512, Span8Colour how, bool swap)
+           int positive, bool avx512, Span8Colour how, bool swap)
 {
     /* the lanes of block columns 0..3 */
     static const uint16_t column[4] = { 0x05, 0x0A, 0x50, 0xA0 };
@@ -1567,7 +1567,7 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
 }
 
 static inline __attribute__((always_inline)) T8 void
-span8(void *user, int x0, int y0, int x1, int y1, bool depth, bool positive,
+span8(void *user, int x0, int y0, int x1, int y1, bool depth, int positive,
       bool avx512, Span8Colour how)
 {
     const PicaTri *t = user;
@@ -1617,6 +1617,11 @@ span8_##level##_##c##d##p(void *user, int x0, int y0, int x1, int y1,     \
     SPAN8_4(S, r, SPAN8_TEX_REPEAT) SPAN8_4(S, e, SPAN8_TEX_EDGE)
 SPAN8_ALL(SPAN8_AVX2)
 SPAN8_ALL(SPAN8_AVX512)
+/* the primary colour's with G3D_WEIGHTS_UNIT_W (g3d_inv_w_unit) */
+SPAN8_AVX2(p, SPAN8_PRIMARY, 0, 2)
+SPAN8_AVX2(p, SPAN8_PRIMARY, 1, 2)
+SPAN8_AVX512(p, SPAN8_PRIMARY, 0, 2)
+SPAN8_AVX512(p, SPAN8_PRIMARY, 1, 2)
 SPAN8_4(SPAN8_VL, x, SPAN8_TEX_CALL)
 SPAN8_4(SPAN8_VL, r, SPAN8_TEX_REPEAT)
 SPAN8_4(SPAN8_VL, e, SPAN8_TEX_EDGE)
@@ -1644,7 +1649,7 @@ SPAN8_4(SPAN8_VL, e, SPAN8_TEX_EDGE)
 /* the perspective weights of a block's two halves, then a step of each */
 static inline __attribute__((always_inline)) T16 void
 span16_weights(const G3DEdges *g, G3DWalk8 walk[2], __m512 bar[3],
-               bool positive)
+               int positive)
 {
     __m256 lin[2][3], b[2][3];
     int h, k;
@@ -1658,7 +1663,7 @@ span16_weights(const G3DEdges *g, G3DWalk8 walk[2], __m512 bar[3],
 }
 
 static inline __attribute__((always_inline)) T16 void
-span16_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool positive,
+span16_rows(const PicaTri *t, int x0, int y0, int x1, int y1, int positive,
             bool swap)
 {
     /* the lanes of block columns 0..3 and rows 0..3 */
@@ -1728,7 +1733,10 @@ span16_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool positive,
     }
 }
 
-/* span16_rows for each weighting; G3D_NO_CONTRACT as span8's */
+/*
+ * span16_rows for each weighting (G3D_WEIGHTS_ANY, _POSITIVE, _UNIT_W);
+ * G3D_NO_CONTRACT as span8's
+ */
 #define SPAN16(p)                                                         \
 static T16 G3D_NO_CONTRACT void                                          \
 span16_##p(void *user, int x0, int y0, int x1, int y1, int thread)       \
@@ -1744,6 +1752,7 @@ span16_##p(void *user, int x0, int y0, int x1, int y1, int thread)       \
 }
 SPAN16(0)
 SPAN16(1)
+SPAN16(2)
 
 #define SPAN8_ROW(level, c)                                               \
     { { span8_##level##_##c##00, span8_##level##_##c##01 },              \
@@ -1825,7 +1834,17 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
         if (how == SPAN8_PRIMARY && !rs->depth &&
             level >= G3D_SIMD_AVX512 && __builtin_cpu_supports("avx512bw")) {
             /* sixteen pixels a block */
-            return g3d_inv_w_positive(t->v) ? span16_1 : span16_0;
+            return g3d_inv_w_unit(t->v) ? span16_2 :
+                   g3d_inv_w_positive(t->v) ? span16_1 : span16_0;
+        }
+        if (how == SPAN8_PRIMARY && g3d_inv_w_unit(t->v)) {
+            /* [AVX-512][depth] */
+            static G3DBlockFn *const unit8[2][2] = {
+                { span8_avx2_p02, span8_avx2_p12 },
+                { span8_avx512_p02, span8_avx512_p12 },
+            };
+
+            return unit8[level >= G3D_SIMD_AVX512][rs->depth != NULL];
         }
         /* textured blocks: as the CPU runs them fastest */
         int row = level >= G3D_SIMD_AVX512 ? 2 : 0;

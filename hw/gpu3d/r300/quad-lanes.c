@@ -761,7 +761,9 @@ span8_weights(const G3DEdges *g, G3DWalk8 *walk, __m256 lin[3],
 {
     int k;
 
-    g3d_walk8_next(g, walk, lin, persp ? bar : NULL, persp == 2, avx512);
+    /* persp 1, 2, 3: G3D_WEIGHTS_ANY, _POSITIVE, _UNIT_W */
+    g3d_walk8_next(g, walk, lin, persp ? bar : NULL, persp ? persp - 1 : 0,
+                   avx512);
     if (!persp) {
         for (k = 0; k < 3; k++) {
             bar[k] = lin[k];
@@ -965,13 +967,16 @@ span8(void *opaque, int x0, int y0, int x1, int y1, int thread,
 }
 
 /*
- * span8 for each weighting, depth setting (m: 0 none, 1 depth, 2 none and
- * a plain colour write) and vertex order (s), for AVX2 and AVX-512
+ * span8 for each weighting (p: 0 screen-linear, 1 perspective, 2 every 1/w
+ * positive, 3 and g3d_inv_w_unit), depth setting (m: 0 none, 1 depth, 2
+ * none and a plain colour write) and vertex order (s), for AVX2 and
+ * AVX-512
  */
-#define SPAN8_18(S)                                                       \
+#define SPAN8_24(S)                                                       \
     S(0, 0, 0) S(0, 1, 0) S(0, 2, 0) S(1, 0, 0) S(1, 1, 0) S(1, 2, 0)     \
     S(2, 0, 0) S(2, 1, 0) S(2, 2, 0) S(0, 0, 1) S(0, 1, 1) S(0, 2, 1)     \
-    S(1, 0, 1) S(1, 1, 1) S(1, 2, 1) S(2, 0, 1) S(2, 1, 1) S(2, 2, 1)
+    S(1, 0, 1) S(1, 1, 1) S(1, 2, 1) S(2, 0, 1) S(2, 1, 1) S(2, 2, 1)     \
+    S(3, 0, 0) S(3, 1, 0) S(3, 2, 0) S(3, 0, 1) S(3, 1, 1) S(3, 2, 1)
 #define SPAN8_AVX2(p, m, s)                                               \
 static T8 void span8_avx2_##p##m##s(void *o, int x0, int y0, int x1,     \
                                     int y1, int thread)                   \
@@ -985,16 +990,16 @@ void span8_avx512_##p##m##s(void *o, int x0, int y0, int x1, int y1,      \
 {                                                                         \
     span8(o, x0, y0, x1, y1, thread, p, m == 1, true, s, m == 2);         \
 }
-SPAN8_18(SPAN8_AVX2)
-SPAN8_18(SPAN8_AVX512)
+SPAN8_24(SPAN8_AVX2)
+SPAN8_24(SPAN8_AVX512)
 
-#define SPAN8_FN_9(f, s)                                                  \
+#define SPAN8_FN_12(f, s)                                                 \
     { f##00##s, f##01##s, f##02##s, f##10##s, f##11##s, f##12##s,         \
-      f##20##s, f##21##s, f##22##s }
+      f##20##s, f##21##s, f##22##s, f##30##s, f##31##s, f##32##s }
 /* [AVX-512][swap][weighting * 3 + m] */
-static G3DBlockFn *const span8_fn[2][2][9] = {
-    { SPAN8_FN_9(span8_avx2_, 0), SPAN8_FN_9(span8_avx2_, 1) },
-    { SPAN8_FN_9(span8_avx512_, 0), SPAN8_FN_9(span8_avx512_, 1) },
+static G3DBlockFn *const span8_fn[2][2][12] = {
+    { SPAN8_FN_12(span8_avx2_, 0), SPAN8_FN_12(span8_avx2_, 1) },
+    { SPAN8_FN_12(span8_avx512_, 0), SPAN8_FN_12(span8_avx512_, 1) },
 };
 
 /*
@@ -1169,12 +1174,14 @@ span16_##p##d##s(void *o, int x0, int y0, int x1, int y1, int thread)    \
 SPAN16_4(0)
 SPAN16_4(1)
 SPAN16_4(2)
-#define SPAN16_FN_3(d, s) { span16_0##d##s, span16_1##d##s, span16_2##d##s }
+SPAN16_4(3)
+#define SPAN16_FN_4(d, s) { span16_0##d##s, span16_1##d##s, span16_2##d##s, \
+                            span16_3##d##s }
 
 /* [depth][swap][weighting] */
-static G3DBlockFn *const span16_fn[2][2][3] = {
-    { SPAN16_FN_3(0, 0), SPAN16_FN_3(0, 1) },
-    { SPAN16_FN_3(1, 0), SPAN16_FN_3(1, 1) },
+static G3DBlockFn *const span16_fn[2][2][4] = {
+    { SPAN16_FN_4(0, 0), SPAN16_FN_4(0, 1) },
+    { SPAN16_FN_4(1, 0), SPAN16_FN_4(1, 1) },
 };
 #endif
 
@@ -1521,14 +1528,17 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
     }
 #endif
 #ifdef G3D_WEIGHTS_WIDE
+    /* the eight- and sixteen-pixel spans' weighting: 3 for unit 1/w */
+    int wide = persp == 2 && g3d_inv_w_unit(tri->v) ? 3 : persp;
+
     if (level >= G3D_SIMD_AVX512 && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("popcnt") && r300_lanes_span16(ds)) {
-        return span16_fn[ds->depth != NULL][sp->g.perm[1] == 2][persp];
+        return span16_fn[ds->depth != NULL][sp->g.perm[1] == 2][wide];
     }
     if (level >= G3D_SIMD_AVX2 && !ql->blend &&
         !(ds->move.tex && ql->src_shader_order)) {
         return span8_fn[level >= G3D_SIMD_AVX512][sp->g.perm[1] == 2]
-                       [persp * 3 + (plain ? 2 : ds->depth != NULL)];
+                       [wide * 3 + (plain ? 2 : ds->depth != NULL)];
     }
 #endif
     return span_lanes_fn[avx][persp * 8 +
