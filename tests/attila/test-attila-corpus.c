@@ -348,6 +348,11 @@ static const RingCase ring_cases[] = {
 
 int main(int argc, char **argv)
 {
+    /* the traces replayed at 1, 2 and 3 render threads */
+    static const char *const thread_traces[] = {
+        "torus", "spaceship", "simplefog", "8lights", "spheremap",
+        "blendedcubes", "copyteximage",
+    };
     size_t i;
 
     g_test_init(&argc, &argv, NULL);
@@ -356,20 +361,12 @@ int main(int argc, char **argv)
         g_test_add_data_func(name, &attila_corpus[i], test_corpus_trace);
         g_free(name);
     }
-    g_test_add_data_func("/attila/threads/torus", corpus_find("torus"),
-                         test_thread_invariance);
-    g_test_add_data_func("/attila/threads/spaceship", corpus_find("spaceship"),
-                         test_thread_invariance);
-    g_test_add_data_func("/attila/threads/simplefog", corpus_find("simplefog"),
-                         test_thread_invariance);
-    g_test_add_data_func("/attila/threads/8lights", corpus_find("8lights"),
-                         test_thread_invariance);
-    g_test_add_data_func("/attila/threads/spheremap", corpus_find("spheremap"),
-                         test_thread_invariance);
-    g_test_add_data_func("/attila/threads/blendedcubes",
-                         corpus_find("blendedcubes"), test_thread_invariance);
-    g_test_add_data_func("/attila/threads/copyteximage",
-                         corpus_find("copyteximage"), test_thread_invariance);
+    for (i = 0; i < G_N_ELEMENTS(thread_traces); i++) {
+        char *name = g_strdup_printf("/attila/threads/%s", thread_traces[i]);
+        g_test_add_data_func(name, corpus_find(thread_traces[i]),
+                             test_thread_invariance);
+        g_free(name);
+    }
     g_test_add_data_func("/attila/general/torus", corpus_find("torus"),
                          test_general_path);
     g_test_add_data_func("/attila/general/spaceship", corpus_find("spaceship"),
