@@ -433,6 +433,100 @@ static void test_budget_by_cost(void)
     }
 }
 
+/*
+ * A draw of 6000 vertices (96 KiB) through the FIFO. fetch() stages 2 KiB
+ * a call and the stage holds 4 KiB (256 of these vertices), so without
+ * cp.c's draw window no front-end run could take more than 256 vertices;
+ * with it a run takes what a step's budget pays for. The image is the
+ * same at one and two threads and through a 16 KiB ring that wraps
+ * inside the window; a breakpoint in the middle of the draw stops the
+ * read pointer on it exactly, and the draw then goes on to the same image.
+ */
+#define WIN_TRIS 2000
+
+static uint32_t *window_image(int threads, uint32_t ring, uint32_t bp,
+                              uint64_t *runs, uint64_t *windows)
+{
+    GByteArray *b = triangles(WIN_TRIS, false);
+    FlipperRig *r = rig_new(threads);
+    uint32_t cr = R_CP_CR_GP_LINK_ENABLE_MASK | R_CP_CR_GP_READ_ENABLE_MASK;
+    uint32_t *img;
+    FlipperStats st;
+
+    rig_fifo_init(r, BASE, ring);
+    if (bp) {
+        /* the whole stream in the ring before the GP reads it */
+        g_assert_cmpuint(b->len + 32, <, ring);
+        rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK);
+        static const uint8_t nops[32];
+
+        rig_wgp_write(r, b->data, b->len);
+        rig_wgp_write(r, nops, (32 - b->len % 32) % 32);
+        rig_set_cp32(r, A_CP_FIFO_BP_LO, BASE + bp);
+        rig_w16(r, A_CP_CR, cr | R_CP_CR_BP_ENABLE_MASK);
+        rig_run(r);
+        g_assert_cmphex(rig_cp32(r, A_CP_FIFO_RPTR_LO), ==, BASE + bp);
+        g_assert_true(rig_r16(r, A_CP_SR) & R_CP_SR_BREAKPOINT_MASK);
+        g_assert_false(rig_r16(r, A_CP_SR) & R_CP_SR_CMD_IDLE_MASK);
+        flipper_core_stats(r->core, &st);
+        /* no vertex past the breakpoint was read */
+        g_assert_cmpuint(st.vertices, >, 0);
+        g_assert_cmpuint(st.vertices * 16, <=, bp);
+        rig_w16(r, A_CP_CR, cr);
+        rig_run(r);
+    } else {
+        rig_submit(r, b->data, b->len);
+    }
+    g_assert_cmpuint(rig_cp32(r, A_CP_FIFO_DIST_LO), ==, 0);
+    g_assert_true(rig_r16(r, A_CP_SR) & R_CP_SR_CMD_IDLE_MASK);
+    flipper_core_stats(r->core, &st);
+    /* the rows above the screen are clipped away, the same in each run */
+    g_assert_cmpuint(st.triangles, >, WIN_TRIS / 2);
+    g_assert_cmpuint(st.vertices, ==, 3 * WIN_TRIS);
+    *runs = flipper_front_runs(r->core);
+    *windows = flipper_cp_window_draws(r->core);
+    img = g_memdup2(r->core->efb_color, sizeof(uint32_t) * EFB_W * EFB_H);
+    rig_free(r);
+    g_byte_array_unref(b);
+    return img;
+}
+
+static void test_draw_window(void)
+{
+    uint64_t runs, windows;
+    uint32_t *ref = window_image(1, 0x40000, 0, &runs, &windows);
+    size_t px = sizeof(uint32_t) * EFB_W * EFB_H;
+    int threads;
+
+    g_assert_cmpuint(runs, ==, 0);
+    g_assert_cmpuint(windows, >, 0);
+    for (threads = 1; threads <= 2; threads++) {
+        static const uint32_t rings[] = { 0x40000, 0x4000 };
+        size_t i;
+
+        for (i = 0; i < G_N_ELEMENTS(rings); i++) {
+            g_autofree uint32_t *img = window_image(threads, rings[i], 0,
+                                                    &runs, &windows);
+
+            g_assert_true(memcmp(img, ref, px) == 0);
+            g_assert_cmpuint(windows, >, 0);
+            if (threads > 1) {
+                /* runs longer than a stage's 256 vertices */
+                g_assert_cmpuint(runs, >, 0);
+                g_assert_cmpuint(runs * 256, <, 3 * WIN_TRIS);
+            }
+        }
+        {
+            /* the breakpoint in the draw, 40 KiB in, on a block */
+            g_autofree uint32_t *img = window_image(threads, 0x40000, 0xA000,
+                                                    &runs, &windows);
+
+            g_assert_true(memcmp(img, ref, px) == 0);
+        }
+    }
+    g_free(ref);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -443,5 +537,6 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/pe/token-draw-done", test_token_and_draw_done);
     g_test_add_func("/flipper/frame/wgp-to-scanout", test_full_frame);
     g_test_add_func("/flipper/cp/budget-by-cost", test_budget_by_cost);
+    g_test_add_func("/flipper/cp/draw-window", test_draw_window);
     return g_test_run();
 }
