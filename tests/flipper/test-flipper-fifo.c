@@ -101,6 +101,27 @@ static void test_pointers_and_watermarks(void)
                         R_CP_CR_GP_READ_ENABLE_MASK);
     g_assert_false(flipper_irq_level(r->core));
     g_assert_cmpuint(intsr(r) & PI_INT_CP, ==, 0);
+
+    /*
+     * the CPU's bursts alone raise the overflow interrupt as the distance
+     * passes the high watermark (libogc's overflow handler stalls the CPU
+     * on it), and the underflow one as they lift it over the low one
+     */
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK |
+                        R_CP_CR_OVF_INT_ENABLE_MASK);
+    wgp_bytes(r, 2048);
+    g_assert_cmpuint(rig_cp32(r, A_CP_FIFO_DIST_LO), ==, 2048);
+    g_assert_false(flipper_irq_level(r->core));
+    wgp_bytes(r, 32);
+    g_assert_true(flipper_irq_level(r->core));
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK |
+                        R_CP_CR_GP_READ_ENABLE_MASK);
+    rig_run(r);
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK |
+                        R_CP_CR_UNF_INT_ENABLE_MASK);
+    g_assert_true(flipper_irq_level(r->core));
+    wgp_bytes(r, 512);
+    g_assert_false(flipper_irq_level(r->core));
     rig_free(r);
 }
 

@@ -68,6 +68,7 @@ void flipper_cp_burst(FlipperCore *c)
 {
     FlipperCP *cp = &c->cp;
     uint32_t ring = cp->end >= cp->base ? cp->end - cp->base + 32 : 32;
+    bool ovf = ovf_level(cp), unf = unf_level(cp);
 
     cp->wptr = ring_next(cp, cp->wptr);
     if (cp->dist + 32 > ring) {
@@ -75,6 +76,9 @@ void flipper_cp_burst(FlipperCore *c)
                         " the CPU overwrote unread commands", cp->dist, ring);
     }
     cp->dist += 32;
+    if (ovf != ovf_level(cp) || unf != unf_level(cp)) {
+        flipper_irq_changed(c);     /* a watermark crossed: SR, INTSR */
+    }
 }
 
 static bool can_fetch(const FlipperCP *cp)

@@ -173,9 +173,12 @@ void flipper_reg_write(FlipperCore *c, uint32_t offset, uint64_t val,
     const FlipperBlock *b;
     uint32_t off;
 
-    flipper_sync_time(c);
     if (offset >= FLIPPER_WGP_BASE &&
         offset - FLIPPER_WGP_BASE < FLIPPER_WGP_SIZE) {
+        /*
+         * a FIFO write reads no timed state (the VI and AI advance on the
+         * next register access or timer): no clock read per word
+         */
         if (size == 1 || size == 2 || size == 4 || size == 8) {
             flipper_pi_gather_write(c, val, size);
         } else {
@@ -183,6 +186,7 @@ void flipper_reg_write(FlipperCore *c, uint32_t offset, uint64_t val,
         }
         return;
     }
+    flipper_sync_time(c);
     b = find_block(offset);
     if (!b) {
         g3d_guest_error("flipper: write 0x%" G_GINT64_MODIFIER
