@@ -548,6 +548,64 @@ static void test_draw_window(void)
     g_free(ref);
 }
 
+/* the PE's bounding box (left, right, top, bottom) as the CPU reads it */
+static void read_bbox(FlipperRig *r, uint32_t box[4])
+{
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        box[i] = rig_r16(r, A_PE_BBOX_LEFT + 2 * i);
+    }
+}
+
+/*
+ * At two threads a step that ends inside a long draw leaves its raster
+ * batch queued (flipper-core.c flipper_defer_flush), so the next steps'
+ * triangles join it; reading the PE's bounding box draws it first: the
+ * box is that of the triangles whose vertices the steps read, as one
+ * thread draws them with nothing deferred.
+ */
+static void test_deferred_raster(void)
+{
+    GByteArray *b = triangles(WIN_TRIS, false);
+    FlipperRig *r = rig_new(2);
+    static const uint8_t nops[32];
+    uint32_t box[4], want[4];
+    size_t tris;
+    uint64_t px, v;
+    int steps = 0;
+
+    rig_fifo_init(r, BASE, 0x40000);
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK);
+    rig_wgp_write(r, b->data, b->len);
+    rig_wgp_write(r, nops, (32 - b->len % 32) % 32);
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK |
+                        R_CP_CR_GP_READ_ENABLE_MASK);
+    /* steps until a batch is left queued after the frame's first copy */
+    do {
+        g_assert_true(flipper_core_work(r->core, FLIPPER_WORK_BUDGET));
+        g3d_raster_queued(r->core->raster, &tris, &px);
+        g_assert_cmpint(++steps, <, 8);
+    } while (!tris);
+    v = r->core->stats.vertices;
+    g_assert_cmpuint(v, <, 3 * WIN_TRIS);
+    read_bbox(r, box);
+    g3d_raster_queued(r->core->raster, &tris, &px);
+    g_assert_cmpuint(tris, ==, 0);
+    rig_free(r);
+    g_byte_array_unref(b);
+
+    /* one thread, the whole triangles among those vertices */
+    b = triangles((int)(v / 3), false);
+    r = rig_new(1);
+    flipper_gx_exec(r->core, b->data, b->len);
+    read_bbox(r, want);
+    g_assert_cmpmem(box, sizeof(box), want, sizeof(want));
+    g_assert_cmpuint(want[0], <=, want[1]);
+    rig_free(r);
+    g_byte_array_unref(b);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -559,5 +617,6 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/frame/wgp-to-scanout", test_full_frame);
     g_test_add_func("/flipper/cp/budget-by-cost", test_budget_by_cost);
     g_test_add_func("/flipper/cp/draw-window", test_draw_window);
+    g_test_add_func("/flipper/cp/deferred-raster", test_deferred_raster);
     return g_test_run();
 }
