@@ -107,7 +107,7 @@ void rig_run(FlipperRig *r)
     }
 }
 
-static void wgp_write(FlipperRig *r, const uint8_t *p, size_t n)
+void rig_wgp_write(FlipperRig *r, const uint8_t *p, size_t n)
 {
     size_t i = 0;
 
@@ -134,11 +134,11 @@ void rig_submit(FlipperRig *r, const uint8_t *p, size_t len)
         while (rig_cp32(r, A_CP_FIFO_DIST_LO) + 64 > ring) {
             flipper_core_work(r->core, FLIPPER_WORK_BUDGET);
         }
-        wgp_write(r, p + pos, n);
+        rig_wgp_write(r, p + pos, n);
         pos += n;
     }
     /* push out the partial burst, as GX_Flush does */
-    wgp_write(r, nops, (32 - len % 32) % 32);
+    rig_wgp_write(r, nops, (32 - len % 32) % 32);
     rig_run(r);
 }
 

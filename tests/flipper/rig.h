@@ -42,6 +42,8 @@ uint32_t rig_cp32(FlipperRig *r, uint32_t off);
 void rig_set_cp32(FlipperRig *r, uint32_t off, uint32_t v);
 /* stream bytes through the gather pipe, waiting for the GP when the ring
  * fills, then pad to 32 bytes and run until the GP is idle */
+/* bytes through the gather pipe as words (the tail as bytes), no work */
+void rig_wgp_write(FlipperRig *r, const uint8_t *p, size_t n);
 void rig_submit(FlipperRig *r, const uint8_t *p, size_t len);
 void rig_run(FlipperRig *r);
 /* one BP register load executed directly (flipper_gx_exec) */

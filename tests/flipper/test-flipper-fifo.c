@@ -101,6 +101,27 @@ static void test_pointers_and_watermarks(void)
                         R_CP_CR_GP_READ_ENABLE_MASK);
     g_assert_false(flipper_irq_level(r->core));
     g_assert_cmpuint(intsr(r) & PI_INT_CP, ==, 0);
+
+    /*
+     * the CPU's bursts alone raise the overflow interrupt as the distance
+     * passes the high watermark (libogc's overflow handler stalls the CPU
+     * on it), and the underflow one as they lift it over the low one
+     */
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK |
+                        R_CP_CR_OVF_INT_ENABLE_MASK);
+    wgp_bytes(r, 2048);
+    g_assert_cmpuint(rig_cp32(r, A_CP_FIFO_DIST_LO), ==, 2048);
+    g_assert_false(flipper_irq_level(r->core));
+    wgp_bytes(r, 32);
+    g_assert_true(flipper_irq_level(r->core));
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK |
+                        R_CP_CR_GP_READ_ENABLE_MASK);
+    rig_run(r);
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK |
+                        R_CP_CR_UNF_INT_ENABLE_MASK);
+    g_assert_true(flipper_irq_level(r->core));
+    wgp_bytes(r, 512);
+    g_assert_false(flipper_irq_level(r->core));
     rig_free(r);
 }
 
@@ -433,6 +454,158 @@ static void test_budget_by_cost(void)
     }
 }
 
+/*
+ * A draw of 6000 vertices (96 KiB) through the FIFO. fetch() stages 2 KiB
+ * a call and the stage holds 4 KiB (256 of these vertices), so without
+ * cp.c's draw window no front-end run could take more than 256 vertices;
+ * with it a run takes what a step's budget pays for. The image is the
+ * same at one and two threads and through a 16 KiB ring that wraps
+ * inside the window; a breakpoint in the middle of the draw stops the
+ * read pointer on it exactly, and the draw then goes on to the same image.
+ */
+#define WIN_TRIS 2000
+
+static uint32_t *window_image(int threads, uint32_t ring, uint32_t bp,
+                              uint64_t *runs, uint64_t *windows)
+{
+    GByteArray *b = triangles(WIN_TRIS, false);
+    FlipperRig *r = rig_new(threads);
+    uint32_t cr = R_CP_CR_GP_LINK_ENABLE_MASK | R_CP_CR_GP_READ_ENABLE_MASK;
+    uint32_t *img;
+    FlipperStats st;
+
+    rig_fifo_init(r, BASE, ring);
+    if (bp) {
+        /* the whole stream in the ring before the GP reads it */
+        g_assert_cmpuint(b->len + 32, <, ring);
+        rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK);
+        static const uint8_t nops[32];
+
+        rig_wgp_write(r, b->data, b->len);
+        rig_wgp_write(r, nops, (32 - b->len % 32) % 32);
+        rig_set_cp32(r, A_CP_FIFO_BP_LO, BASE + bp);
+        rig_w16(r, A_CP_CR, cr | R_CP_CR_BP_ENABLE_MASK);
+        rig_run(r);
+        g_assert_cmphex(rig_cp32(r, A_CP_FIFO_RPTR_LO), ==, BASE + bp);
+        g_assert_true(rig_r16(r, A_CP_SR) & R_CP_SR_BREAKPOINT_MASK);
+        g_assert_false(rig_r16(r, A_CP_SR) & R_CP_SR_CMD_IDLE_MASK);
+        flipper_core_stats(r->core, &st);
+        /* no vertex past the breakpoint was read */
+        g_assert_cmpuint(st.vertices, >, 0);
+        g_assert_cmpuint(st.vertices * 16, <=, bp);
+        rig_w16(r, A_CP_CR, cr);
+        rig_run(r);
+    } else {
+        rig_submit(r, b->data, b->len);
+    }
+    g_assert_cmpuint(rig_cp32(r, A_CP_FIFO_DIST_LO), ==, 0);
+    g_assert_true(rig_r16(r, A_CP_SR) & R_CP_SR_CMD_IDLE_MASK);
+    flipper_core_stats(r->core, &st);
+    /* the rows above the screen are clipped away, the same in each run */
+    g_assert_cmpuint(st.triangles, >, WIN_TRIS / 2);
+    g_assert_cmpuint(st.vertices, ==, 3 * WIN_TRIS);
+    *runs = flipper_front_runs(r->core);
+    *windows = flipper_cp_window_draws(r->core);
+    img = g_memdup2(r->core->efb_color, sizeof(uint32_t) * EFB_W * EFB_H);
+    rig_free(r);
+    g_byte_array_unref(b);
+    return img;
+}
+
+static void test_draw_window(void)
+{
+    uint64_t runs, windows;
+    uint32_t *ref = window_image(1, 0x40000, 0, &runs, &windows);
+    size_t px = sizeof(uint32_t) * EFB_W * EFB_H;
+    int threads;
+
+    g_assert_cmpuint(runs, ==, 0);
+    g_assert_cmpuint(windows, >, 0);
+    for (threads = 1; threads <= 2; threads++) {
+        static const uint32_t rings[] = { 0x40000, 0x4000 };
+        size_t i;
+
+        for (i = 0; i < G_N_ELEMENTS(rings); i++) {
+            g_autofree uint32_t *img = window_image(threads, rings[i], 0,
+                                                    &runs, &windows);
+
+            g_assert_true(memcmp(img, ref, px) == 0);
+            g_assert_cmpuint(windows, >, 0);
+            if (threads > 1) {
+                /* runs longer than a stage's 256 vertices */
+                g_assert_cmpuint(runs, >, 0);
+                g_assert_cmpuint(runs * 256, <, 3 * WIN_TRIS);
+            }
+        }
+        {
+            /* the breakpoint in the draw, 40 KiB in, on a block */
+            g_autofree uint32_t *img = window_image(threads, 0x40000, 0xA000,
+                                                    &runs, &windows);
+
+            g_assert_true(memcmp(img, ref, px) == 0);
+        }
+    }
+    g_free(ref);
+}
+
+/* the PE's bounding box (left, right, top, bottom) as the CPU reads it */
+static void read_bbox(FlipperRig *r, uint32_t box[4])
+{
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        box[i] = rig_r16(r, A_PE_BBOX_LEFT + 2 * i);
+    }
+}
+
+/*
+ * At two threads a step that ends inside a long draw leaves its raster
+ * batch queued (flipper-core.c flipper_defer_flush), so the next steps'
+ * triangles join it; reading the PE's bounding box draws it first: the
+ * box is that of the triangles whose vertices the steps read, as one
+ * thread draws them with nothing deferred.
+ */
+static void test_deferred_raster(void)
+{
+    GByteArray *b = triangles(WIN_TRIS, false);
+    FlipperRig *r = rig_new(2);
+    static const uint8_t nops[32];
+    uint32_t box[4], want[4];
+    size_t tris;
+    uint64_t px, v;
+    int steps = 0;
+
+    rig_fifo_init(r, BASE, 0x40000);
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK);
+    rig_wgp_write(r, b->data, b->len);
+    rig_wgp_write(r, nops, (32 - b->len % 32) % 32);
+    rig_w16(r, A_CP_CR, R_CP_CR_GP_LINK_ENABLE_MASK |
+                        R_CP_CR_GP_READ_ENABLE_MASK);
+    /* steps until a batch is left queued after the frame's first copy */
+    do {
+        g_assert_true(flipper_core_work(r->core, FLIPPER_WORK_BUDGET));
+        g3d_raster_queued(r->core->raster, &tris, &px);
+        g_assert_cmpint(++steps, <, 8);
+    } while (!tris);
+    v = r->core->stats.vertices;
+    g_assert_cmpuint(v, <, 3 * WIN_TRIS);
+    read_bbox(r, box);
+    g3d_raster_queued(r->core->raster, &tris, &px);
+    g_assert_cmpuint(tris, ==, 0);
+    rig_free(r);
+    g_byte_array_unref(b);
+
+    /* one thread, the whole triangles among those vertices */
+    b = triangles((int)(v / 3), false);
+    r = rig_new(1);
+    flipper_gx_exec(r->core, b->data, b->len);
+    read_bbox(r, want);
+    g_assert_cmpmem(box, sizeof(box), want, sizeof(want));
+    g_assert_cmpuint(want[0], <=, want[1]);
+    rig_free(r);
+    g_byte_array_unref(b);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -443,5 +616,7 @@ int main(int argc, char **argv)
     g_test_add_func("/flipper/pe/token-draw-done", test_token_and_draw_done);
     g_test_add_func("/flipper/frame/wgp-to-scanout", test_full_frame);
     g_test_add_func("/flipper/cp/budget-by-cost", test_budget_by_cost);
+    g_test_add_func("/flipper/cp/draw-window", test_draw_window);
+    g_test_add_func("/flipper/cp/deferred-raster", test_deferred_raster);
     return g_test_run();
 }

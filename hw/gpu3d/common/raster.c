@@ -1233,6 +1233,12 @@ void g3d_raster_flush(G3DRaster *r)
     arenas_reset(r);
 }
 
+void g3d_raster_queued(const G3DRaster *r, size_t *tris, uint64_t *pixels)
+{
+    *tris = r->ntris;
+    *pixels = r->batch_pixels;
+}
+
 void g3d_raster_stats(G3DRaster *r, G3DRasterStats *out)
 {
     *out = r->stats;

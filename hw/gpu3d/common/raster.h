@@ -679,6 +679,9 @@ unsigned g3d_raster_chunks(uint32_t *at, unsigned max, uint32_t off,
 /* Rasterise everything queued, on all threads; returns when all are done. */
 void g3d_raster_flush(G3DRaster *r);
 
+/* The triangles queued and the sum of their boxes' pixels. */
+void g3d_raster_queued(const G3DRaster *r, size_t *tris, uint64_t *pixels);
+
 /*
  * How many (triangle, tile) entries the per-tile bins hold before the
  * queued triangles are drawn by themselves (their `user` data stays valid

@@ -68,6 +68,7 @@ void flipper_cp_burst(FlipperCore *c)
 {
     FlipperCP *cp = &c->cp;
     uint32_t ring = cp->end >= cp->base ? cp->end - cp->base + 32 : 32;
+    bool ovf = ovf_level(cp), unf = unf_level(cp);
 
     cp->wptr = ring_next(cp, cp->wptr);
     if (cp->dist + 32 > ring) {
@@ -75,6 +76,9 @@ void flipper_cp_burst(FlipperCore *c)
                         " the CPU overwrote unread commands", cp->dist, ring);
     }
     cp->dist += 32;
+    if (ovf != ovf_level(cp) || unf != unf_level(cp)) {
+        flipper_irq_changed(c);     /* a watermark crossed: SR, INTSR */
+    }
 }
 
 static bool can_fetch(const FlipperCP *cp)
@@ -120,6 +124,87 @@ static bool fetch(FlipperCore *c)
         flipper_irq_changed(c);     /* the distance moved */
     }
     return n > 0;
+}
+
+/* Take n blocks that draw_window() read ahead, as fetch() takes them. */
+static void take_blocks(FlipperCore *c, uint32_t n)
+{
+    FlipperCP *cp = &c->cp;
+
+    while (n--) {
+        cp->rptr = ring_next(cp, cp->rptr);
+        cp->dist -= 32;
+    }
+    flipper_irq_changed(c);         /* the distance moved */
+}
+
+/*
+ * A draw whose vertices run past the staged bytes is decoded from a window:
+ * the stage, then the FIFO blocks after it read without moving the read
+ * pointer (as many as the step's budget pays vertices for, at most
+ * CP_WINDOW_AHEAD bytes); the blocks the decoder consumed are then taken as
+ * fetch() takes them and the rest stay in the FIFO. fetch()'s 2 KiB a call
+ * would cut a draw into runs of about 128 vertices, each a hand-over to the
+ * render threads (front.c); the window gives a run what the budget pays for.
+ * The guest sees the read pointer, the distance and the watermark levels
+ * move as fetch() moves them, by whole blocks of the draw; a breakpoint,
+ * a pointer outside MEM1 or an empty FIFO ends the window, and fetch()
+ * meets and reports it as before. False when nothing was decoded.
+ */
+static bool draw_window(FlipperCore *c, unsigned *budget)
+{
+    FlipperCP *cp = &c->cp;
+    GXDecoder *d = &cp->dec;
+    uint8_t *win = c->cp_window;
+    uint64_t want;
+    uint32_t len, end, p, dist;
+    size_t used;
+
+    if (!d->in_draw || d->fmt.size == 0) {
+        return false;
+    }
+    want = (uint64_t)MIN(d->left, flipper_front_paid(d, *budget)) *
+           d->fmt.size;
+    if (want <= cp->stage_len || cp->fault ||
+        !(cp->cr & R_CP_CR_GP_READ_ENABLE_MASK)) {
+        return false;
+    }
+    end = cp->stage_len + (uint32_t)MIN(want - cp->stage_len + 31,
+                                        CP_WINDOW_AHEAD) / 32 * 32;
+    memcpy(win, cp->stage, cp->stage_len);
+    len = cp->stage_len;
+    p = cp->rptr;
+    dist = cp->dist;
+    while (len < end && dist >= 32 &&
+           !((cp->cr & R_CP_CR_BP_ENABLE_MASK) && p == cp->bp) &&
+           flipper_mem1_ok(c, p, 32) &&
+           g3d_mem_read(&c->cfg.vram, p, win + len, 32)) {
+        len += 32;
+        dist -= 32;
+        p = ring_next(cp, p);
+    }
+    if (len == cp->stage_len) {
+        return false;
+    }
+    used = flipper_gx_decode(c, d, win, len, budget, false, false);
+    if (used == 0) {
+        return false;
+    }
+    c->window_draws++;
+    if (used > cp->stage_len) {
+        uint32_t n = (uint32_t)(used - cp->stage_len + 31) / 32;
+
+        take_blocks(c, n);
+        cp->stage_len += n * 32;
+    }
+    cp->stage_len -= used;
+    memmove(cp->stage, win + used, cp->stage_len);
+    return true;
+}
+
+uint64_t flipper_cp_window_draws(FlipperCore *c)
+{
+    return c->window_draws;
 }
 
 /* Run the current display list; false when it is done. */
@@ -168,6 +253,9 @@ bool flipper_cp_work(FlipperCore *c, unsigned *budget)
         }
         if (cp->dl_active) {
             flipper_cp_dl_work(c, budget);
+            continue;
+        }
+        if (draw_window(c, budget)) {
             continue;
         }
         if (cp->stage_len) {

@@ -173,9 +173,12 @@ void flipper_reg_write(FlipperCore *c, uint32_t offset, uint64_t val,
     const FlipperBlock *b;
     uint32_t off;
 
-    flipper_sync_time(c);
     if (offset >= FLIPPER_WGP_BASE &&
         offset - FLIPPER_WGP_BASE < FLIPPER_WGP_SIZE) {
+        /*
+         * a FIFO write reads no timed state (the VI and AI advance on the
+         * next register access or timer): no clock read per word
+         */
         if (size == 1 || size == 2 || size == 4 || size == 8) {
             flipper_pi_gather_write(c, val, size);
         } else {
@@ -183,6 +186,7 @@ void flipper_reg_write(FlipperCore *c, uint32_t offset, uint64_t val,
         }
         return;
     }
+    flipper_sync_time(c);
     b = find_block(offset);
     if (!b) {
         g3d_guest_error("flipper: write 0x%" G_GINT64_MODIFIER
@@ -283,14 +287,40 @@ void flipper_core_reset(FlipperCore *c)
 
 /* ---- work ---------------------------------------------------------------- */
 
+/*
+ * Whether a step that ends with the CP's work not done (its budget spent)
+ * may leave its raster batch queued for the next step: a long draw of small
+ * triangles is then rasterised in batches large enough to share between
+ * the render threads (common/raster.c draws a batch of fewer than 4096
+ * pixels on one thread), where a flush a step gave each a few hundred
+ * triangles. What reads the drawn picture flushes first: a BP write (the
+ * state the queued triangles use, EFB copies, tokens), EFB peeks and pokes,
+ * the PE's bounding box, saving the state, reset, and the step that ends
+ * the CP's work. A step then holds the core lock for at most the
+ * FLIPPER_DEFER_* batch more than its own budget.
+ */
+#define FLIPPER_DEFER_TRIS 2048
+#define FLIPPER_DEFER_PX (64 * 1024)
+
+static bool flipper_defer_flush(FlipperCore *c)
+{
+    size_t tris;
+    uint64_t px;
+
+    g3d_raster_queued(c->raster, &tris, &px);
+    return g3d_raster_threads(c->raster) > 1 && tris < FLIPPER_DEFER_TRIS &&
+           px < FLIPPER_DEFER_PX;
+}
+
 bool flipper_core_work(FlipperCore *c, unsigned budget)
 {
     bool more;
 
     flipper_sync_time(c);
     more = flipper_cp_work(c, &budget);
-    /* status reads must tell the truth about what is drawn */
-    flipper_flush(c);
+    if (!more || !flipper_defer_flush(c)) {
+        flipper_flush(c);
+    }
     flipper_irq_changed(c);
     return more;
 }
@@ -331,6 +361,7 @@ bool flipper_scanout(FlipperCore *c, int head, G3DScanout *out)
 
 void flipper_core_stats(FlipperCore *c, FlipperStats *out)
 {
+    flipper_flush(c);           /* the pixels are counted when drawn */
     *out = c->stats;
 }
 

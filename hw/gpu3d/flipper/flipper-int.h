@@ -40,6 +40,8 @@
 /* ---- CP ------------------------------------------------------------------ */
 
 #define CP_STAGE_SIZE 4096      /* bytes fetched from the FIFO, not yet decoded */
+/* a draw's vertices read ahead of the read pointer (cp.c draw_window) */
+#define CP_WINDOW_AHEAD 32768
 
 /* How one vertex attribute is laid out (cp-vertex.c). */
 typedef struct GXAttrFormat {
@@ -286,6 +288,10 @@ struct FlipperCore {
     FlipperSU su;
     GXSlope zfreeze;            /* depth plane kept for GEN_MODE.ZFREEZE */
     uint64_t front_runs;        /* runs of front.c on the render threads */
+    uint64_t window_draws;      /* decodes of cp.c's draw window */
+    /* the staged bytes and the FIFO blocks after them (cp.c draw_window):
+     * scratch, not state */
+    uint8_t cp_window[CP_STAGE_SIZE + CP_WINDOW_AHEAD];
     uint64_t work_px;           /* pixels drawn or copied, not yet charged */
     /* EFB: colour (format-packed 24 bits) and depth (24 bits) */
     uint32_t *efb_color, *efb_depth;
@@ -459,6 +465,8 @@ static inline void flipper_charge(FlipperCore *c, unsigned *budget,
 uint32_t flipper_front_run(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
                            uint32_t n, unsigned *budget, uint32_t *serial);
 uint64_t flipper_front_runs(FlipperCore *c);
+uint32_t flipper_front_paid(const GXDecoder *d, unsigned budget);
+uint64_t flipper_cp_window_draws(FlipperCore *c);
 
 /* cp-vertex.c */
 void flipper_vtx_format(FlipperCore *c, int vat, GXVertexFormat *f);

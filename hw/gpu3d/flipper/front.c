@@ -119,6 +119,14 @@ static void front_job(void *arg, int thread)
     }
 }
 
+/* the vertices `budget` pays for at the draw's last run's cost */
+uint32_t flipper_front_paid(const GXDecoder *d, unsigned budget)
+{
+    return (uint32_t)MIN((uint64_t)budget * 16 /
+                         (d->cost16 ? d->cost16 : FRONT_COST16_FIRST),
+                         UINT32_MAX);
+}
+
 uint32_t flipper_front_run(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
                            uint32_t n, unsigned *budget, uint32_t *serial)
 {
@@ -128,8 +136,7 @@ uint32_t flipper_front_run(FlipperCore *c, GXDecoder *d, const uint8_t *buf,
     bool stop = false;
 
     /* as many vertices as the budget pays for, at the last run's cost */
-    n = (uint32_t)MIN((uint64_t)*budget * 16 /
-                      (d->cost16 ? d->cost16 : FRONT_COST16_FIRST), n);
+    n = MIN(flipper_front_paid(d, *budget), n);
     *serial = n;
     if (n < FRONT_MIN_VERTS || d->fmt.size == 0 || d->prim > PRIM_FAN ||
         g3d_raster_threads(c->raster) < 2 || g3d_general_path ||

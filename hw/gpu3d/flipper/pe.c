@@ -521,13 +521,11 @@ static uint16_t pe_read16(FlipperCore *c, uint32_t off)
     case A_PE_TOKEN:
         return pe->token;
     case A_PE_BBOX_LEFT:
-        return pe->bbox[0];
     case A_PE_BBOX_RIGHT:
-        return pe->bbox[1];
     case A_PE_BBOX_TOP:
-        return pe->bbox[2];
     case A_PE_BBOX_BOTTOM:
-        return pe->bbox[3];
+        flipper_flush(c);       /* the box grows as the triangles are drawn */
+        return pe->bbox[(off + FLIPPER_PE_BASE - A_PE_BBOX_LEFT) / 2];
     default:
         if (off + FLIPPER_PE_BASE >= A_PE_PERF_FIRST) {
             return 0;       /* performance counters: not modelled */

@@ -50,6 +50,21 @@ void flipper_pi_gather_write(FlipperCore *c, uint64_t val, unsigned size)
     FlipperPI *pi = &c->pi;
     unsigned i;
 
+    if (size == 4 && !(pi->gather_len & 3)) {
+        /* GX's writes: a whole word into a word of the burst */
+        uint8_t *g = pi->gather + pi->gather_len;
+
+        g[0] = (uint8_t)(val >> 24);
+        g[1] = (uint8_t)(val >> 16);
+        g[2] = (uint8_t)(val >> 8);
+        g[3] = (uint8_t)val;
+        pi->gather_len += 4;
+        if (pi->gather_len == FLIPPER_WGP_SIZE) {
+            burst(c);
+            pi->gather_len = 0;
+        }
+        return;
+    }
     for (i = 0; i < size; i++) {
         pi->gather[pi->gather_len++] = (uint8_t)(val >> (8 * (size - 1 - i)));
         if (pi->gather_len == FLIPPER_WGP_SIZE) {
