@@ -1033,6 +1033,19 @@ extern bool attila_raster_caller_only;
  */
 bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
                         const AttilaTriangle *tris, size_t n);
+/*
+ * A batch slot that visits no tile (a rejected triangle's, left in the
+ * batch where the render threads set triangles up straight into their
+ * slots, streamer.c): its box is empty, every tile index of it too
+ */
+static inline void attila_triangle_empty(AttilaTriangle *t)
+{
+    t->x0 = t->y0 = INT32_MAX;
+    t->x1 = t->y1 = 0;
+}
+/* tests: each vertex batch's shading on the render threads delayed this
+ * long (streamer.c), so that the set-up meets batches still being shaded */
+extern unsigned attila_vertex_delay_us;
 void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
                          uint64_t *fragments);
 

@@ -2160,8 +2160,11 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
 #endif
     }
     for (k = 0; k < n; k++) {
-        pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *
-                  (tris[k].y1 - tris[k].y0 + 1);
+        /* empty slots (attila_triangle_empty) count nothing */
+        if (tris[k].x1 >= tris[k].x0 && tris[k].y1 >= tris[k].y0) {
+            pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *
+                      (tris[k].y1 - tris[k].y0 + 1);
+        }
     }
     for (t = 0; t < r->threads; t++) {
         work += r->ctx[t].work;
