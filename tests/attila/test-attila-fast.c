@@ -1565,9 +1565,10 @@ static void test_stamp4_rows(void)
  * their batch slots (a rejected one's left empty), each as soon as its
  * vertices' batches are shaded; with the shading delayed
  * (attila_vertex_delay_us) this failed when a triangle's set-up did not
- * wait for its vertices, when it waited for the batch after theirs, when
- * a rejected triangle's slot was left as it was, and when the chunk's
- * first position was taken one too late.
+ * wait for its vertices, when it waited for the batch before theirs, and
+ * when the chunk's first position was taken as its last batch's (also
+ * /attila/threads/*), and when a rejected triangle's slot was left as it
+ * was (the corpus then reports errors).
  */
 #define BATCH_SYS_BYTES (256u << 10)
 #define BATCH_VERTS 4096        /* `many`: the vertex data's, 128 KiB */
