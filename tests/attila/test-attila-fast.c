@@ -1567,7 +1567,7 @@ static void test_stamp4_rows(void)
  * (attila_vertex_delay_us) this failed when a triangle's set-up did not
  * wait for its vertices, when it waited for the batch before theirs, and
  * when the chunk's first position was taken as its last batch's (also
- * /attila/threads/*), and when a rejected triangle's slot was left as it
+ * the /attila/threads tests), and when a rejected triangle's slot was left as it
  * was (the corpus then reports errors).
  */
 #define BATCH_SYS_BYTES (256u << 10)

@@ -265,6 +265,7 @@ typedef struct PendingTriangles {
     AttilaTriangle *dst;
     int threads;
     uint32_t *next;                        /* g3d_claim's counters */
+    uint32_t set;                          /* units set up */
 } PendingTriangles;
 
 typedef struct Geometry {
@@ -384,11 +385,11 @@ static void set_up_slot(const Geometry *g, PendingTriangles *p, uint32_t i)
  * before branch thr13, and their wait for every unit's set-up 0.3-0.5 ms
  * a replay in 8lights and simplefog before branch thr15).
  */
-static void set_up_job(void *arg, int thread)
+static bool set_up_units(const Geometry *g, int thread)
 {
-    const Geometry *g = arg;
     PendingTriangles *p = g->pend;
     uint32_t unit, i, units = (p->n + SETUP_UNIT - 1) / SETUP_UNIT;
+    bool last = false;
     int at = 0;
 
     while (g3d_claim(p->next, units, p->threads, thread, &at, &unit)) {
@@ -396,7 +397,16 @@ static void set_up_job(void *arg, int thread)
              i++) {
             set_up_slot(g, p, i);
         }
+        /* release, and acquire for the last: its thread then reads every
+         * slot (draw_job) */
+        last = __atomic_add_fetch(&p->set, 1, __ATOMIC_ACQ_REL) == units;
     }
+    return last;
+}
+
+static void set_up_job(void *arg, int thread)
+{
+    set_up_units(arg, thread);
 }
 
 /* the group's slots in the batch, its counters cleared */
@@ -410,6 +420,7 @@ static void group_prepare(Geometry *g)
         c->tris = g_renew(AttilaTriangle, c->tris, c->tris_cap);
     }
     p->dst = c->tris + g->ntris;
+    p->set = 0;
     memset(p->next, 0, sizeof(*p->next) * G3D_CLAIM_STRIDE * p->threads);
 }
 
@@ -768,7 +779,74 @@ static bool shade_chunk(VertexChunk *k, uint64_t *work, AttilaRenderCtx *tctx)
 typedef struct ShadeSetUp {
     VertexChunk *k;
     Geometry *g;
+    /*
+     * The group is the instance's every triangle, the batch's first: its
+     * batch is rasterised in the job too (draw_job). `work`: the draw's
+     * vertex work before the chunk; `raster`: RASTER_PENDING until the
+     * thread that set up the last unit has begun the batch or not.
+     */
+    bool one_job;
+    uint64_t work;
+    uint32_t raster;
 } ShadeSetUp;
+
+enum { RASTER_PENDING, RASTER_BEGUN, RASTER_NOT };
+
+/*
+ * The chunk's batches would all be accounted for by chunk_account without
+ * a vertex shaded again and without the draw stopping: each whole, and
+ * the work within the limit (work_left's test of each vertex's sum holds
+ * for every one if it holds for the last, the steps being counts)
+ */
+static bool chunk_whole(const VertexChunk *k, uint64_t work)
+{
+    uint32_t i;
+
+    for (i = 0; i < k->n; i++) {
+        if (!k->b[i].whole) {
+            return false;
+        }
+        work += k->b[i].steps * k->b[i].n;
+    }
+    return work <= ATTILA_DRAW_WORK_LIMIT;
+}
+
+/*
+ * The raster batch in the shading and set-up's job (a small draw's three
+ * hand-overs made one): the thread that set up the last unit begins the
+ * batch if the chunk's vertices are all as chunk_account will take them
+ * (else the command processor's thread redoes the set-up and rasterises
+ * it as before), then every thread takes raster units. The batch is the
+ * one attila_raster_draw would draw after chunk_account and batch_pending:
+ * the same slots, so the same triangles in the same order for each tile.
+ */
+static void draw_job(ShadeSetUp *j, int thread, bool last)
+{
+    AttilaRaster *r = j->g->c->raster;
+    uint32_t state;
+    unsigned i;
+
+    if (last) {
+        state = chunk_whole(j->k, j->work) &&
+                attila_raster_batch_begin(r, j->g->ds, j->g->pend->dst,
+                                          j->g->pend->n) ?
+                RASTER_BEGUN : RASTER_NOT;
+        /* release: the batch's state for the other threads */
+        __atomic_store_n(&j->raster, state, __ATOMIC_RELEASE);
+        if (state == RASTER_BEGUN) {
+            attila_raster_batch_job(r, thread, true);
+        }
+        return;
+    }
+    /* the last unit's thread is in the job: the wait ends */
+    for (i = 1; (state = __atomic_load_n(&j->raster, __ATOMIC_ACQUIRE)) ==
+                RASTER_PENDING; i++) {
+        spin_pause(i);
+    }
+    if (state == RASTER_BEGUN) {
+        attila_raster_batch_job(r, thread, false);
+    }
+}
 
 /*
  * One hand-over instead of two: each render thread shades batches while
@@ -781,8 +859,13 @@ static void shade_set_up_job(void *arg, int thread)
 {
     ShadeSetUp *j = arg;
 
+    bool last;
+
     shade_chunk_job(j->k, thread);
-    set_up_job(j->g, thread);
+    last = set_up_units(j->g, thread);
+    if (j->one_job) {
+        draw_job(j, thread, last);
+    }
 }
 
 /*
@@ -811,9 +894,23 @@ static bool shade_set_up(VertexChunk *k, Geometry *g, uint64_t *work,
     p->n = first = group_size(g, 0);
     p->v = (const uint32_t (*)[3])g->pos;
     group_prepare(g);
+    j.one_job = first == g->npos && g->ntris == 0;
+    j.work = *work;
+    j.raster = RASTER_PENDING;
     g->shading = k;
     attila_raster_run_shared(g->c->raster, shade_set_up_job, &j);
     g->shading = NULL;
+    if (j.one_job && j.raster == RASTER_BEGUN) {
+        /* chunk_account takes every batch as it is (chunk_whole) */
+        bool ok = chunk_account(k, work, tctx, &redone);
+
+        g->c->triangles += p->n;
+        p->n = 0;
+        if (!attila_raster_batch_end(g->c->raster) || !ok) {
+            g->stopped = true;
+        }
+        return ok;
+    }
     if (!chunk_account(k, work, tctx, &redone)) {
         p->n = 0;
         return false;
