@@ -228,12 +228,9 @@ typedef struct VertexChunk {
     /*
      * With several render threads, for the set-up that runs in the
      * shading's job (await_shaded): each batch's flag, set (release) once
-     * shade_chunk_job has shaded it; the chunk's batch of each list
-     * position it shades, `batch[pos]`, for the positions from `first`
-     * (the chunk's first) on.
+     * shade_chunk_job has shaded it; the chunk's first list position.
      */
     uint8_t done[CHUNK_BATCHES];
-    uint8_t *batch;
     uint32_t first;
 } VertexChunk;
 
@@ -283,7 +280,6 @@ typedef struct Geometry {
      * (list positions), set up a group at a time */
     uint32_t (*pos)[3];
     uint32_t npos;
-    uint8_t *batch;             /* VertexChunk.batch's array */
     size_t ntris;
     bool stopped;               /* the draw ran out of work */
 } Geometry;
@@ -355,13 +351,22 @@ static void await_shaded(const Geometry *g, const uint32_t v[3])
     unsigned i, j;
 
     for (j = 0; j < 3; j++) {
-        uint32_t pos = g->src[v[j]];
+        uint32_t pos = g->src[v[j]], lo = 0, hi = k->n - 1, mid;
 
         if (pos < k->first) {
             continue;
         }
-        for (i = 1; !__atomic_load_n(&k->done[k->batch[pos]],
-                                     __ATOMIC_ACQUIRE); i++) {
+        /* its batch: the last to begin at or before it (the batches take
+         * the positions in order) */
+        while (lo < hi) {
+            mid = (lo + hi + 1) / 2;
+            if (k->b[mid].slot[0] <= pos) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        for (i = 1; !__atomic_load_n(&k->done[lo], __ATOMIC_ACQUIRE); i++) {
             spin_pause(i);
         }
     }
@@ -940,9 +945,6 @@ static bool chunk_add(VertexChunk *k, uint32_t slot, uint32_t index,
     }
     b->slot[b->n] = slot;
     b->index[b->n++] = index;
-    if (k->batch) {
-        k->batch[slot] = k->n - 1;
-    }
     return true;
 }
 
@@ -960,11 +962,10 @@ struct AttilaStreamerScratch {
     PendingTriangles pend;
     /* G3D_CLAIM_STRIDE a thread */
     uint32_t *chunk_next, *pend_next;
-    size_t cap;                     /* positions vtx, src, pos, batch hold */
+    size_t cap;                         /* positions vtx, src, pos hold */
     AttilaVertex *vtx;
     uint32_t *src;
     uint32_t (*pos)[3];
-    uint8_t *batch;
 };
 
 static void arrays_free(AttilaStreamerScratch *sc)
@@ -972,7 +973,6 @@ static void arrays_free(AttilaStreamerScratch *sc)
     g_free(sc->vtx);
     g_free(sc->src);
     g_free(sc->pos);
-    g_free(sc->batch);
 }
 
 void attila_streamer_free(AttilaCore *c)
@@ -1011,7 +1011,6 @@ static void geometry_arrays(AttilaStreamerScratch *sc, Geometry *g,
         g->vtx = g_new(AttilaVertex, n);
         g->src = g_new(uint32_t, n);
         g->pos = g_malloc_n(n, sizeof(*g->pos));
-        g->batch = g_new(uint8_t, n);
         return;
     }
     if (n > sc->cap) {
@@ -1020,12 +1019,11 @@ static void geometry_arrays(AttilaStreamerScratch *sc, Geometry *g,
         sc->vtx = g_new(AttilaVertex, sc->cap);
         sc->src = g_new(uint32_t, sc->cap);
         sc->pos = g_malloc_n(sc->cap, sizeof(*sc->pos));
-        sc->batch = g_new(uint8_t, sc->cap);
     }
     g->vtx = sc->vtx;
     g->src = sc->src;
     g->pos = sc->pos;
-    g->batch = sc->batch;
+
 }
 
 void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
@@ -1051,9 +1049,7 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
     attila_raster_begin(c->raster);
     geometry_arrays(sc, &g, ds->count, &own);
     chunk->vtx = g.vtx;
-    chunk->batch = NULL;
     if (chunk->threads > 1) {
-        chunk->batch = g.batch;
         g.pend = &sc->pend;
         g.pend->n = 0;
         g.pend->threads = chunk->threads;
@@ -1127,6 +1123,5 @@ out:
         g_free(g.vtx);
         g_free(g.src);
         g_free(g.pos);
-        g_free(g.batch);
     }
 }
