@@ -1568,7 +1568,10 @@ static void test_stamp4_rows(void)
  * wait for its vertices, when it waited for the batch before theirs, and
  * when the chunk's first position was taken as its last batch's (also
  * the /attila/threads tests), and when a rejected triangle's slot was left as it
- * was (the corpus then reports errors).
+ * was (the corpus then reports errors). A draw of 480 triangles or fewer
+ * is shaded, set up and rasterised in one job (streamer.c draw_job): it
+ * failed here when the raster batch was begun without chunk_whole's
+ * check (a batch with bad vertex data then drawn from the job).
  */
 #define BATCH_SYS_BYTES (256u << 10)
 #define BATCH_VERTS 4096        /* `many`: the vertex data's, 128 KiB */
