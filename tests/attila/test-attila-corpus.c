@@ -161,7 +161,11 @@ static void assert_same_frames(const Frames *a, const Frames *b)
  * The frames at 2 and 3 render threads against one: the vertex chunks,
  * the triangles' set-up, the raster batches (simplefog's and 8lights's
  * small ones of long fragment programs too) and the DAC's bands on the
- * helpers; a raster batch's tile classes taken by any thread.
+ * helpers; a raster batch's tile classes taken by any thread; a small
+ * draw's shading, set-up and raster batch in one job (streamer.c
+ * draw_job: this failed when the thread that began a batch not worth the
+ * helpers did not walk it, and when the other threads took raster units
+ * before the batch was begun).
  */
 static void test_thread_invariance(gconstpointer data)
 {

@@ -1561,6 +1561,17 @@ static void test_stamp4_rows(void)
  * takes are left unshaded, when an attribute block is read at its first
  * element for every vertex, when the triangles a helper sets up are
  * dropped, and when a set-up triangle is batched in its neighbour's place.
+ * Since branch thr15 the render threads set triangles up straight into
+ * their batch slots (a rejected one's left empty), each as soon as its
+ * vertices' batches are shaded; with the shading delayed
+ * (attila_vertex_delay_us) this failed when a triangle's set-up did not
+ * wait for its vertices, when it waited for the batch before theirs, and
+ * when the chunk's first position was taken as its last batch's (also
+ * the /attila/threads tests), and when a rejected triangle's slot was left as it
+ * was (the corpus then reports errors). A draw of 480 triangles or fewer
+ * is shaded, set up and rasterised in one job (streamer.c draw_job): it
+ * failed here when the raster batch was begun without chunk_whole's
+ * check (a batch with bad vertex data then drawn from the job).
  */
 #define BATCH_SYS_BYTES (256u << 10)
 #define BATCH_VERTS 4096        /* `many`: the vertex data's, 128 KiB */
@@ -1659,6 +1670,12 @@ static void test_vertex_chunks(void)
      * more than a raster batch (2048) of them */
     vertex_batch_draws(2, 3000, 22);
     vertex_batch_draws(3, 3000, 23);
+    /* each batch's shading delayed: the set-up of the batch's triangles
+     * on the other render thread meets it still being shaded */
+    attila_vertex_delay_us = 20;
+    vertex_batch_draws(2, 500, 24);
+    vertex_batch_draws(3, 500, 25);
+    attila_vertex_delay_us = 0;
 }
 
 int main(int argc, char **argv)

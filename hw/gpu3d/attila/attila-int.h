@@ -1033,6 +1033,33 @@ extern bool attila_raster_caller_only;
  */
 bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
                         const AttilaTriangle *tris, size_t n);
+/*
+ * attila_raster_draw in three parts, for a batch rasterised inside
+ * another shared job (streamer.c: a small draw's shading, set-up and
+ * raster as one job). begin: the batch prepared, on one thread; false if
+ * there is nothing to draw or the draw is over (nothing begun). job: the
+ * begun batch's part of render thread `thread` in a shared job, after
+ * begin (`first`: the thread that began it, which walks a batch that is
+ * not worth the helpers alone). end: after every thread's job, on the
+ * command processor's thread: counts, errors; false if the draw is over.
+ */
+bool attila_raster_batch_begin(AttilaRaster *r, const AttilaDrawState *ds,
+                               const AttilaTriangle *tris, size_t n);
+void attila_raster_batch_job(AttilaRaster *r, int thread, bool first);
+bool attila_raster_batch_end(AttilaRaster *r);
+/*
+ * A batch slot that visits no tile (a rejected triangle's, left in the
+ * batch where the render threads set triangles up straight into their
+ * slots, streamer.c): its box is empty, every tile index of it too
+ */
+static inline void attila_triangle_empty(AttilaTriangle *t)
+{
+    t->x0 = t->y0 = INT32_MAX;
+    t->x1 = t->y1 = 0;
+}
+/* tests: each vertex batch's shading on the render threads delayed this
+ * long (streamer.c), so that the set-up meets batches still being shaded */
+extern unsigned attila_vertex_delay_us;
 void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
                          uint64_t *fragments);
 

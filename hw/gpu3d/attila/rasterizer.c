@@ -65,6 +65,11 @@ struct AttilaRaster {
     /* the last batch's work (stamps and fragment program steps) per
      * pixel of its triangles' boxes, in 1/16: the next batch's estimate */
     uint64_t work_px16;
+    /* the batch begun (attila_raster_batch_begin): its pixels of boxes,
+     * the render threads' work before it, whether its tiles are units
+     * of a shared job (else one thread walks them) */
+    uint64_t pixels, work_before;
+    bool shared;
     uint32_t *clear_next;       /* raster_clear's g3d_claim counters */
     uint32_t *raster_next;      /* raster_job's */
     /* the batch's triangles that meet each class's blocks, in order:
@@ -2051,22 +2056,29 @@ void attila_raster_begin(AttilaRaster *r)
     }
 }
 
-bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
-                        const AttilaTriangle *tris, size_t n)
+/* the draw has used up its work on some render thread */
+static bool raster_over(const AttilaRaster *r)
 {
     int t;
-    uint64_t pixels = 0, work = 0, work_after = 0;
-    size_t k;
-    bool over = false;
-    bool copy;
 
     for (t = 0; t < r->threads; t++) {
         if (r->ctx[t].work > ATTILA_DRAW_WORK_LIMIT) {
-            return false;
+            return true;
         }
     }
-    if (n == 0) {
-        return true;
+    return false;
+}
+
+bool attila_raster_batch_begin(AttilaRaster *r, const AttilaDrawState *ds,
+                               const AttilaTriangle *tris, size_t n)
+{
+    int t;
+    uint64_t pixels = 0, work = 0;
+    size_t k;
+    bool copy;
+
+    if (raster_over(r) || n == 0) {
+        return false;
     }
     r->ds = ds;
     r->tris = tris;
@@ -2160,8 +2172,11 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
 #endif
     }
     for (k = 0; k < n; k++) {
-        pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *
-                  (tris[k].y1 - tris[k].y0 + 1);
+        /* empty slots (attila_triangle_empty) count nothing */
+        if (tris[k].x1 >= tris[k].x0 && tris[k].y1 >= tris[k].y0) {
+            pixels += (uint64_t)(tris[k].x1 - tris[k].x0 + 1) *
+                      (tris[k].y1 - tris[k].y0 + 1);
+        }
     }
     for (t = 0; t < r->threads; t++) {
         work += r->ctx[t].work;
@@ -2174,21 +2189,45 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
      * thousand instructions each). Same image either way, but for a draw
      * whose image depends on the tiles' order.
      */
-    if (r->threads == 1 || ds->serial_tiles ||
-        (pixels < 4096 && pixels * r->work_px16 < RASTER_SHARED_WORK * 16)) {
-        AttilaRaster one = *r;
-        one.threads = 1;
-        raster_job(&one, 0);
-    } else {
+    r->pixels = pixels;
+    r->work_before = work;
+    r->shared = !(r->threads == 1 || ds->serial_tiles ||
+                  (pixels < 4096 &&
+                   pixels * r->work_px16 < RASTER_SHARED_WORK * 16));
+    if (r->shared) {
         memset(r->raster_next, 0,
                sizeof(*r->raster_next) * G3D_CLAIM_STRIDE * r->threads);
         class_lists(r);
-        if (attila_raster_caller_only) {
-            raster_job(r, 0);
-        } else {
-            g3d_pool_run_shared(r->pool, raster_job, r);
-        }
     }
+    return true;
+}
+
+/* the begun batch's tiles on one thread */
+static void raster_one(AttilaRaster *r)
+{
+    AttilaRaster one = *r;
+
+    one.threads = 1;
+    raster_job(&one, 0);
+}
+
+void attila_raster_batch_job(AttilaRaster *r, int thread, bool first)
+{
+    if (!r->shared) {
+        if (first) {
+            raster_one(r);
+        }
+    } else if (!attila_raster_caller_only || thread == 0) {
+        raster_job(r, thread);
+    }
+}
+
+bool attila_raster_batch_end(AttilaRaster *r)
+{
+    uint64_t work_after = 0;
+    bool over = false;
+    int t;
+
     for (t = 0; t < r->threads; t++) {
         AttilaRenderCtx *ctx = &r->ctx[t];
         r->quads += ctx->quads;
@@ -2205,7 +2244,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
         over = over || ctx->work > ATTILA_DRAW_WORK_LIMIT;
         work_after += ctx->work;
     }
-    r->work_px16 = (work_after - work) * 16 / MAX(pixels, 1);
+    r->work_px16 = (work_after - r->work_before) * 16 / MAX(r->pixels, 1);
     if (over) {
         g3d_error(&r->core->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
                   "draw: more than %llu stamps and fragment shader "
@@ -2213,4 +2252,23 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
                   (unsigned long long)ATTILA_DRAW_WORK_LIMIT);
     }
     return !over;
+}
+
+bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
+                        const AttilaTriangle *tris, size_t n)
+{
+    if (raster_over(r)) {
+        return false;
+    }
+    if (!attila_raster_batch_begin(r, ds, tris, n)) {
+        return true;        /* no triangle */
+    }
+    if (!r->shared) {
+        raster_one(r);
+    } else if (attila_raster_caller_only) {
+        raster_job(r, 0);
+    } else {
+        g3d_pool_run_shared(r->pool, raster_job, r);
+    }
+    return attila_raster_batch_end(r);
 }

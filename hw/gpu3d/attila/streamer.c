@@ -177,6 +177,63 @@ bool attila_streamer_fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
     return fetch_element(c, ds, attribute, index, out);
 }
 
+/*
+ * Vertices waiting to be shaded together: a program whose lanes never
+ * look at each other (ds->vs_lanes 4, draw-state.c) runs the same
+ * instructions for every vertex, so up to ATTILA_SH_BATCH threads run
+ * through the shader at once, its decoding shared (and its operations by
+ * component over the batch, shader.c's run_soa). Only a batch whose
+ * attributes are all in memory and whose program ends normally is kept;
+ * any other is shaded again one vertex at a time, so that errors, their
+ * order and the work counted are the one-vertex path's.
+ */
+typedef struct VertexBatch {
+    uint32_t n;
+    uint32_t slot[ATTILA_SH_BATCH], index[ATTILA_SH_BATCH];
+    bool whole;                 /* shaded by shade_whole */
+    uint64_t steps;             /* the program's steps for each vertex */
+} VertexBatch;
+
+/*
+ * Batches gathered before they are shaded: with several render threads
+ * they are shaded in parallel (the batches are independent: each reads
+ * memory and writes its own vertices), and their work, errors and counts
+ * are then taken in the list's order. Few enough that a draw over its
+ * work limit stops soon after it: 2048 vertices of at most
+ * ATTILA_SH_MAX_STEPS steps are half of ATTILA_DRAW_WORK_LIMIT; enough
+ * that a hand-over to the helpers is worth it (spaceship's one draw shades
+ * 26000 vertices).
+ */
+#define CHUNK_BATCHES 128
+
+unsigned attila_vertex_delay_us;
+
+typedef struct VertexChunk {
+    AttilaCore *c;
+    const AttilaDrawState *ds;
+    uint32_t instance;
+    AttilaVertex *vtx;
+    /*
+     * Each active attribute's elements that the chunk's vertices read, as
+     * one host block from element `lo` on (G3DMem map, valid for the
+     * command), or NULL where they are not one mapped block: such an
+     * attribute is read element by element.
+     */
+    const uint8_t *win[ATTILA_MAX_VERTEX_ATTRIBUTES];
+    uint32_t win_lo[ATTILA_MAX_VERTEX_ATTRIBUTES];
+    uint32_t n;                 /* batches; the last one may be filling */
+    VertexBatch b[CHUNK_BATCHES];
+    int threads;
+    uint32_t *next;             /* g3d_claim's counters, one a thread */
+    /*
+     * With several render threads, for the set-up that runs in the
+     * shading's job (await_shaded): each batch's flag, set (release) once
+     * shade_chunk_job has shaded it; the chunk's first list position.
+     */
+    uint8_t done[CHUNK_BATCHES];
+    uint32_t first;
+} VertexChunk;
+
 /* ---- the geometry pass of a draw ---------------------------------------- */
 
 #define BATCH_TRIANGLES 2048
@@ -185,9 +242,13 @@ bool attila_streamer_fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
  * Triangles assembled but not yet set up: with several render threads
  * they are set up together on all of them (the clipper's trivial reject
  * and triangle setup read only the draw state and the shaded vertices),
- * then counted and batched in order, as triangle() does one at a time.
- * A group is as large as a hand-over to the helpers is worth (a draw of
- * 8lights has about 100 triangles, spaceship's one draw 8700).
+ * each straight into its own batch slot, a rejected one's slot left empty
+ * (attila_triangle_empty), then counted in order, as triangle() does one
+ * at a time. A group is as large as a hand-over to the helpers is worth
+ * (a draw of 8lights has about 100 triangles, spaceship's one draw 8700).
+ * The slots keep the assembly's order, so a tile sees the kept triangles
+ * in the same order as with one render thread; only the batches' ends
+ * differ (2048 slots, not 2048 kept triangles), which no pixel sees.
  */
 #define PENDING_TRIANGLES 480     /* not a divisor of BATCH_TRIANGLES, so
                                    * that groups cut at a batch's end */
@@ -196,13 +257,11 @@ bool attila_streamer_fetch_attribute(AttilaCore *c, const AttilaDrawState *ds,
 typedef struct PendingTriangles {
     uint32_t n;
     const uint32_t (*v)[3];                /* list positions */
-    bool kept[PENDING_TRIANGLES];          /* not rejected, set up */
-    AttilaTriangle tri[PENDING_TRIANGLES];
-    /* the batch's next slot: the group's kept triangles go there in
-     * order (a group never reaches past the batch's BATCH_TRIANGLES) */
+    /* the batch's next slot: triangle i of the group goes to dst[i] (a
+     * group never reaches past the batch's BATCH_TRIANGLES) */
     AttilaTriangle *dst;
     int threads;
-    uint32_t *next, *next_place;           /* g3d_claim's counters */
+    uint32_t *next;                        /* g3d_claim's counters */
     uint32_t set;                          /* units set up */
 } PendingTriangles;
 
@@ -214,6 +273,9 @@ typedef struct Geometry {
      * or the first with the same index (the post-transform cache) */
     uint32_t *src;
     PendingTriangles *pend;     /* NULL: one render thread */
+    /* the chunk whose shading runs in the set-up's job (await_shaded),
+     * else NULL */
+    const VertexChunk *shading;
     /* with several render threads: the instance's assembled triangles
      * (list positions), set up a group at a time */
     uint32_t (*pos)[3];
@@ -277,51 +339,79 @@ static inline void spin_pause(unsigned i)
 #endif
 }
 
-/* set-up unit `unit`'s kept triangles to their batch slots, after the
- * kept ones before them */
-static void place_unit(PendingTriangles *p, uint32_t unit)
+/*
+ * Wait until the vertices a triangle's list positions use are shaded: an
+ * earlier chunk's are; one of the chunk being shaded is once its batch is.
+ * The wait ends: every batch is claimed by a thread in the job before any
+ * thread sets up, and shading waits for nothing.
+ */
+static void await_shaded(const Geometry *g, const uint32_t v[3])
 {
-    uint32_t i, at = 0, end = MIN(p->n, (unit + 1) * SETUP_UNIT);
+    const VertexChunk *k = g->shading;
+    unsigned i, j;
 
-    for (i = 0; i < unit * SETUP_UNIT; i++) {
-        at += p->kept[i];
-    }
-    for (; i < end; i++) {
-        if (p->kept[i]) {
-            memcpy(&p->dst[at++], &p->tri[i], sizeof(AttilaTriangle));
+    for (j = 0; j < 3; j++) {
+        uint32_t pos = g->src[v[j]], lo = 0, hi = k->n - 1, mid;
+
+        if (pos < k->first) {
+            continue;
+        }
+        /* its batch: the last to begin at or before it (the batches take
+         * the positions in order) */
+        while (lo < hi) {
+            mid = (lo + hi + 1) / 2;
+            if (k->b[mid].slot[0] <= pos) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        for (i = 1; !__atomic_load_n(&k->done[lo], __ATOMIC_ACQUIRE); i++) {
+            spin_pause(i);
         }
     }
 }
 
-/*
- * Each render thread sets units up while any is left, waits until every
- * claimed unit is (their claimers are in this job), then copies units'
- * kept triangles to the batch: the copies (1 KB a triangle) were 5 % of
- * spaceship on the command processor's thread.
- */
-static void set_up_job(void *arg, int thread)
+/* triangle i of the group into its slot, the slot empty if not drawn */
+static void set_up_slot(const Geometry *g, PendingTriangles *p, uint32_t i)
 {
-    const Geometry *g = arg;
+    if (g->shading) {
+        await_shaded(g, p->v[i]);
+    }
+    if (!set_up(g, p->v[i], &p->dst[i])) {
+        attila_triangle_empty(&p->dst[i]);
+    }
+}
+
+/*
+ * Each render thread sets units up while any is left, each triangle into
+ * its batch slot: no thread waits for the others' units (the copies to
+ * the slots were 5 % of spaceship on the command processor's thread
+ * before branch thr13, and their wait for every unit's set-up 0.3-0.5 ms
+ * a replay in 8lights and simplefog before branch thr15).
+ */
+static bool set_up_units(const Geometry *g, int thread)
+{
     PendingTriangles *p = g->pend;
     uint32_t unit, i, units = (p->n + SETUP_UNIT - 1) / SETUP_UNIT;
-    unsigned k;
+    bool last = false;
     int at = 0;
 
     while (g3d_claim(p->next, units, p->threads, thread, &at, &unit)) {
         for (i = unit * SETUP_UNIT; i < MIN(p->n, (unit + 1) * SETUP_UNIT);
              i++) {
-            p->kept[i] = set_up(g, p->v[i], &p->tri[i]);
+            set_up_slot(g, p, i);
         }
-        /* release: place_unit reads the unit's triangles */
-        __atomic_fetch_add(&p->set, 1, __ATOMIC_RELEASE);
+        /* release, and acquire for the last: its thread then reads every
+         * slot (draw_job) */
+        last = __atomic_add_fetch(&p->set, 1, __ATOMIC_ACQ_REL) == units;
     }
-    for (k = 1; __atomic_load_n(&p->set, __ATOMIC_ACQUIRE) < units; k++) {
-        spin_pause(k);
-    }
-    at = 0;
-    while (g3d_claim(p->next_place, units, p->threads, thread, &at, &unit)) {
-        place_unit(p, unit);
-    }
+    return last;
+}
+
+static void set_up_job(void *arg, int thread)
+{
+    set_up_units(arg, thread);
 }
 
 /* the group's slots in the batch, its counters cleared */
@@ -329,7 +419,6 @@ static void group_prepare(Geometry *g)
 {
     PendingTriangles *p = g->pend;
     AttilaCore *c = g->c;
-    size_t words = G3D_CLAIM_STRIDE * p->threads;
 
     if (g->ntris + p->n > c->tris_cap) {
         c->tris_cap = BATCH_TRIANGLES;
@@ -337,12 +426,11 @@ static void group_prepare(Geometry *g)
     }
     p->dst = c->tris + g->ntris;
     p->set = 0;
-    memset(p->next, 0, sizeof(*p->next) * words);
-    memset(p->next_place, 0, sizeof(*p->next_place) * words);
+    memset(p->next, 0, sizeof(*p->next) * G3D_CLAIM_STRIDE * p->threads);
 }
 
-/* the pending triangles set up on every render thread, the kept ones
- * in their batch slots */
+/* the pending triangles set up on every render thread, into their batch
+ * slots */
 static void set_up_shared(Geometry *g)
 {
     PendingTriangles *p = g->pend;
@@ -353,30 +441,26 @@ static void set_up_shared(Geometry *g)
         attila_raster_run_shared(g->c->raster, set_up_job, g);
     } else {
         for (i = 0; i < p->n; i++) {
-            p->kept[i] = set_up(g, p->v[i], &p->tri[i]);
+            set_up_slot(g, p, i);
         }
-        place_unit(p, 0);
     }
 }
 
-/* the set-up pending triangles (in their slots) counted and batched in
- * order */
+/* the set-up pending triangles (in their slots) counted and batched */
 static void batch_pending(Geometry *g)
 {
     PendingTriangles *p = g->pend;
-    uint32_t i;
 
-    for (i = 0; i < p->n && !g->stopped; i++) {
-        g->c->triangles++;
-        if (p->kept[i]) {
-            batch_commit(g);
-        }
-    }
+    g->c->triangles += p->n;
+    g->ntris += p->n;
     p->n = 0;
+    if (g->ntris == BATCH_TRIANGLES) {
+        flush_batch(g);
+    }
 }
 
 /* the next group's size: at most PENDING_TRIANGLES, and within the
- * batch (a flush comes only after the group's last kept triangle) */
+ * batch (a flush comes only after the group's last slot) */
 static uint32_t group_size(const Geometry *g, uint32_t first)
 {
     return MIN(MIN(g->npos - first, PENDING_TRIANGLES),
@@ -385,7 +469,7 @@ static uint32_t group_size(const Geometry *g, uint32_t first)
 
 /*
  * The instance's assembled triangles from `first` on, a group at a time:
- * set up on every render thread, then counted and batched in order
+ * set up on every render thread, then counted and batched
  */
 static void set_up_from(Geometry *g, uint32_t first)
 {
@@ -494,54 +578,6 @@ static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
     return true;
 }
 
-/*
- * Vertices waiting to be shaded together: a program whose lanes never
- * look at each other (ds->vs_lanes 4, draw-state.c) runs the same
- * instructions for every vertex, so up to ATTILA_SH_BATCH threads run
- * through the shader at once, its decoding shared (and its operations by
- * component over the batch, shader.c's run_soa). Only a batch whose
- * attributes are all in memory and whose program ends normally is kept;
- * any other is shaded again one vertex at a time, so that errors, their
- * order and the work counted are the one-vertex path's.
- */
-typedef struct VertexBatch {
-    uint32_t n;
-    uint32_t slot[ATTILA_SH_BATCH], index[ATTILA_SH_BATCH];
-    bool whole;                 /* shaded by shade_whole */
-    uint64_t steps;             /* the program's steps for each vertex */
-} VertexBatch;
-
-/*
- * Batches gathered before they are shaded: with several render threads
- * they are shaded in parallel (the batches are independent: each reads
- * memory and writes its own vertices), and their work, errors and counts
- * are then taken in the list's order. Few enough that a draw over its
- * work limit stops soon after it: 2048 vertices of at most
- * ATTILA_SH_MAX_STEPS steps are half of ATTILA_DRAW_WORK_LIMIT; enough
- * that a hand-over to the helpers is worth it (spaceship's one draw shades
- * 26000 vertices).
- */
-#define CHUNK_BATCHES 128
-
-typedef struct VertexChunk {
-    AttilaCore *c;
-    const AttilaDrawState *ds;
-    uint32_t instance;
-    AttilaVertex *vtx;
-    /*
-     * Each active attribute's elements that the chunk's vertices read, as
-     * one host block from element `lo` on (G3DMem map, valid for the
-     * command), or NULL where they are not one mapped block: such an
-     * attribute is read element by element.
-     */
-    const uint8_t *win[ATTILA_MAX_VERTEX_ATTRIBUTES];
-    uint32_t win_lo[ATTILA_MAX_VERTEX_ATTRIBUTES];
-    uint32_t n;                 /* batches; the last one may be filling */
-    VertexBatch b[CHUNK_BATCHES];
-    int threads;
-    uint32_t *next;             /* g3d_claim's counters, one a thread */
-    uint32_t shaded;            /* batches shade_chunk_job has shaded */
-} VertexChunk;
 
 static bool work_left(AttilaCore *c, uint64_t work)
 {
@@ -666,9 +702,12 @@ static void shade_chunk_job(void *arg, int thread)
     int at = 0;
 
     while (g3d_claim(k->next, k->n, k->threads, thread, &at, &unit)) {
+        if (attila_vertex_delay_us) {
+            g_usleep(attila_vertex_delay_us);
+        }
         shade_whole(k, &k->b[unit]);
-        /* release: set_up_after_shading's set-up reads the vertices */
-        __atomic_fetch_add(&k->shaded, 1, __ATOMIC_RELEASE);
+        /* release: await_shaded's set-up reads the vertices */
+        __atomic_store_n(&k->done[unit], 1, __ATOMIC_RELEASE);
     }
 }
 
@@ -685,7 +724,8 @@ static void chunk_prepare(VertexChunk *k)
         chunk_windows(k);
     }
     memset(k->next, 0, sizeof(*k->next) * G3D_CLAIM_STRIDE * k->threads);
-    k->shaded = 0;
+    memset(k->done, 0, k->n);
+    k->first = k->n ? k->b[0].slot[0] : UINT32_MAX;
 }
 
 /*
@@ -744,24 +784,93 @@ static bool shade_chunk(VertexChunk *k, uint64_t *work, AttilaRenderCtx *tctx)
 typedef struct ShadeSetUp {
     VertexChunk *k;
     Geometry *g;
+    /*
+     * The group is the instance's every triangle, the batch's first: its
+     * batch is rasterised in the job too (draw_job). `work`: the draw's
+     * vertex work before the chunk; `raster`: RASTER_PENDING until the
+     * thread that set up the last unit has begun the batch or not.
+     */
+    bool one_job;
+    uint64_t work;
+    uint32_t raster;
 } ShadeSetUp;
+
+enum { RASTER_PENDING, RASTER_BEGUN, RASTER_NOT };
+
+/*
+ * The chunk's batches would all be accounted for by chunk_account without
+ * a vertex shaded again and without the draw stopping: each whole, and
+ * the work within the limit (work_left's test of each vertex's sum holds
+ * for every one if it holds for the last, the steps being counts)
+ */
+static bool chunk_whole(const VertexChunk *k, uint64_t work)
+{
+    uint32_t i;
+
+    for (i = 0; i < k->n; i++) {
+        if (!k->b[i].whole) {
+            return false;
+        }
+        work += k->b[i].steps * k->b[i].n;
+    }
+    return work <= ATTILA_DRAW_WORK_LIMIT;
+}
+
+/*
+ * The raster batch in the shading and set-up's job (a small draw's three
+ * hand-overs made one): the thread that set up the last unit begins the
+ * batch if the chunk's vertices are all as chunk_account will take them
+ * (else the command processor's thread redoes the set-up and rasterises
+ * it as before), then every thread takes raster units. The batch is the
+ * one attila_raster_draw would draw after chunk_account and batch_pending:
+ * the same slots, so the same triangles in the same order for each tile.
+ */
+static void draw_job(ShadeSetUp *j, int thread, bool last)
+{
+    AttilaRaster *r = j->g->c->raster;
+    uint32_t state;
+    unsigned i;
+
+    if (last) {
+        state = chunk_whole(j->k, j->work) &&
+                attila_raster_batch_begin(r, j->g->ds, j->g->pend->dst,
+                                          j->g->pend->n) ?
+                RASTER_BEGUN : RASTER_NOT;
+        /* release: the batch's state for the other threads */
+        __atomic_store_n(&j->raster, state, __ATOMIC_RELEASE);
+        if (state == RASTER_BEGUN) {
+            attila_raster_batch_job(r, thread, true);
+        }
+        return;
+    }
+    /* the last unit's thread is in the job: the wait ends */
+    for (i = 1; (state = __atomic_load_n(&j->raster, __ATOMIC_ACQUIRE)) ==
+                RASTER_PENDING; i++) {
+        spin_pause(i);
+    }
+    if (state == RASTER_BEGUN) {
+        attila_raster_batch_job(r, thread, false);
+    }
+}
 
 /*
  * One hand-over instead of two: each render thread shades batches while
- * any is left, waits until every claimed batch is shaded (their claimers
- * are in this job, so the wait ends), then sets triangles up.
+ * any is left, then sets triangles up, each as soon as the batches its
+ * vertices are in are shaded (await_shaded): a thread's first set-up
+ * units mostly use the batches it shaded itself (both are claimed from
+ * the thread's own run, in the list's order).
  */
 static void shade_set_up_job(void *arg, int thread)
 {
     ShadeSetUp *j = arg;
-    unsigned i;
+
+    bool last;
 
     shade_chunk_job(j->k, thread);
-    for (i = 1; __atomic_load_n(&j->k->shaded, __ATOMIC_ACQUIRE) < j->k->n;
-         i++) {
-        spin_pause(i);
+    last = set_up_units(j->g, thread);
+    if (j->one_job) {
+        draw_job(j, thread, last);
     }
-    set_up_job(j->g, thread);
 }
 
 /*
@@ -790,7 +899,23 @@ static bool shade_set_up(VertexChunk *k, Geometry *g, uint64_t *work,
     p->n = first = group_size(g, 0);
     p->v = (const uint32_t (*)[3])g->pos;
     group_prepare(g);
+    j.one_job = first == g->npos && g->ntris == 0;
+    j.work = *work;
+    j.raster = RASTER_PENDING;
+    g->shading = k;
     attila_raster_run_shared(g->c->raster, shade_set_up_job, &j);
+    g->shading = NULL;
+    if (j.one_job && j.raster == RASTER_BEGUN) {
+        /* chunk_account takes every batch as it is (chunk_whole) */
+        bool ok = chunk_account(k, work, tctx, &redone);
+
+        g->c->triangles += p->n;
+        p->n = 0;
+        if (!attila_raster_batch_end(g->c->raster) || !ok) {
+            g->stopped = true;
+        }
+        return ok;
+    }
     if (!chunk_account(k, work, tctx, &redone)) {
         p->n = 0;
         return false;
@@ -836,7 +961,7 @@ struct AttilaStreamerScratch {
     VertexChunk chunk;
     PendingTriangles pend;
     /* G3D_CLAIM_STRIDE a thread */
-    uint32_t *chunk_next, *pend_next, *place_next;
+    uint32_t *chunk_next, *pend_next;
     size_t cap;                         /* positions vtx, src, pos hold */
     AttilaVertex *vtx;
     uint32_t *src;
@@ -858,7 +983,6 @@ void attila_streamer_free(AttilaCore *c)
     arrays_free(c->streamer);
     g_free(c->streamer->chunk_next);
     g_free(c->streamer->pend_next);
-    g_free(c->streamer->place_next);
     g_clear_pointer(&c->streamer, g_free);
 }
 
@@ -871,7 +995,6 @@ static AttilaStreamerScratch *scratch(AttilaCore *c)
         sc = c->streamer = g_new0(AttilaStreamerScratch, 1);
         sc->chunk_next = g_new0(uint32_t, G3D_CLAIM_STRIDE * threads);
         sc->pend_next = g_new0(uint32_t, G3D_CLAIM_STRIDE * threads);
-        sc->place_next = g_new0(uint32_t, G3D_CLAIM_STRIDE * threads);
     }
     return sc;
 }
@@ -900,6 +1023,7 @@ static void geometry_arrays(AttilaStreamerScratch *sc, Geometry *g,
     g->vtx = sc->vtx;
     g->src = sc->src;
     g->pos = sc->pos;
+
 }
 
 void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
@@ -930,7 +1054,6 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
         g.pend->n = 0;
         g.pend->threads = chunk->threads;
         g.pend->next = sc->pend_next;
-        g.pend->next_place = sc->place_next;
     }
     if (ds->indexed) {
         cache = g_hash_table_new(g_direct_hash, g_direct_equal);
