@@ -287,19 +287,25 @@ static bool read_index(GlamoCore *c, uint32_t k, uint32_t *idx)
     return true;
 }
 
+bool glamo_parser_fetch(GlamoCore *c, uint32_t k, GlamoVertex *v)
+{
+    uint32_t idx = k;
+
+    return c->vram && (!c->parser.indexed || read_index(c, k, &idx)) &&
+           fetch_vertex(c, idx, v);
+}
+
 bool glamo_parser_step(GlamoCore *c, unsigned vertices)
 {
     GlamoParser *p = &c->parser;
 
     while (p->active && vertices--) {
-        uint32_t idx = p->next;
         GlamoVertex v;
 
         if (g3d_yield()) {
             break;              /* resumes at p->next, or reset abandons it */
         }
-        if (!c->vram || (p->indexed && !read_index(c, p->next, &idx)) ||
-            !fetch_vertex(c, idx, &v)) {
+        if (!glamo_parser_fetch(c, p->next, &v)) {
             /* a list that reads outside VRAM is abandoned */
             g3d_error_silent(&c->errors, 0, 0);
             p->active = false;
@@ -321,15 +327,21 @@ void glamo_assembly_reset(GlamoCore *c)
     c->asmb.count = 0;
 }
 
+void glamo_vertex_gl(GlamoCore *c, const GlamoVertex *in, GlamoClipVertex *out)
+{
+    GlamoVertex vin = *in;
+
+    use_defaults(c, &vin);
+    glamo_gl_vertex(c, &vin, out);
+}
+
 void glamo_assemble(GlamoCore *c, const GlamoVertex *in)
 {
     GlamoAssembly *a = &c->asmb;
-    GlamoVertex vin = *in;
     GlamoClipVertex v;
     uint32_t n;
 
-    use_defaults(c, &vin);
-    glamo_gl_vertex(c, &vin, &v);
+    glamo_vertex_gl(c, in, &v);
     c->stats.vertices++;
     n = a->count++;
     switch (GLAMO_FIELD(c, EGPrim1, EGPDTYPE)) {

@@ -21,7 +21,6 @@
 
 #define SUB 16                    /* grid steps per pixel */
 #define LIMIT (512 * SUB)         /* s9 integer part */
-#define FLUSH_TRIANGLES 4096      /* bound the rasteriser's queue */
 
 static uint32_t f32bits(float f)
 {
@@ -146,7 +145,7 @@ static void write_setup_outputs(GlamoCore *c, const int32_t X[3],
  * changes; it lives in the rasteriser's arena */
 static const GlamoRenderState *render_state(GlamoCore *c)
 {
-    if (c->raster_pending >= FLUSH_TRIANGLES) {
+    if (c->raster_pending >= GLAMO_FLUSH_TRIANGLES) {
         glamo_flush(c);
     }
     if (!c->rs || c->rs_dirty) {
@@ -355,6 +354,7 @@ void glamo_setup_triangle(GlamoCore *c, const GlamoScreenVertex *v[3],
         }
         write_setup_outputs(c, X, Y, attr, area);
     }
+    c->setups++;
     /* lines and points (allow_cull false) always show the front colour */
     raster_triangle(c, rs, X, Y, v, allow_cull && ccw_side);
 }
