@@ -31,6 +31,7 @@ typedef struct Result {
     uint8_t *fb, *zb;
     GlamoStats st;
     uint16_t setup[(SETUP_HI - SETUP_LO) / 2];
+    uint16_t status;            /* EGSTATUSA: the last EGDRAWDIR */
     char *log;
 } Result;
 
@@ -45,17 +46,25 @@ static void put_f(uint8_t *p, float f)
  * indexed (u8 or u16), some reading past VRAM or past the setup range,
  * culled or not, depth-tested, blended, flat or Gouraud, worked with a
  * budget of 1 to 1000 units a call; EGEND after each list or only at the
- * end (so the rasteriser's queue bound is crossed inside a list).
+ * end (so the rasteriser's queue bound is crossed inside a list; with a
+ * reserved blend factor every decode of the state logs, so where the
+ * serial setup flushes shows in the messages).
  */
 static void draw_case(guint32 seed, int threads, Result *out)
 {
     GRand *rnd = g_rand_new_with_seed(seed);
     GlamoRig r;
     int lists = g_rand_int_range(rnd, 1, 5), l, i;
-    bool tnl = g_rand_boolean(rnd), depth = g_rand_boolean(rnd);
-    bool end_each = g_rand_boolean(rnd);
+    bool tnl, depth = g_rand_boolean(rnd);
+    /* every eighth case: lists of 9000-12000 vertices under one EGEND
+     * and a state whose decode logs: a run crosses the rasteriser's queue
+     * bound, maybe twice */
+    bool bound = seed % 8 == 0;
+    bool end_each = !bound && g_rand_boolean(rnd);
+
+    tnl = !bound && g_rand_boolean(rnd);
     unsigned budgets[] = { 1, 3, 8, 64, 1000 };
-    unsigned budget = budgets[g_rand_int_range(rnd, 0, 5)];
+    unsigned budget = bound ? 1000 : budgets[g_rand_int_range(rnd, 0, 5)];
     uint32_t f0;
 
     g_string_truncate(messages, 0);
@@ -79,11 +88,14 @@ static void draw_case(guint32 seed, int threads, Result *out)
         rig_w32(&r, A_RGXScaleZ, glamo_f24_from_float(1.0f));
     }
     rig_w32(&r, A_RGXFEN0, f0);
-    if (g_rand_int_range(rnd, 0, 4) == 0) {
+    if (bound || g_rand_int_range(rnd, 0, 4) == 0) {
         rig_w32(&r, A_EGEN0, (depth ? R_EGEN0_EGenZT_MASK |
                               R_EGEN0_EGenZW_MASK : 0) |
                 R_EGEN0_EGenBLEND_MASK);
-        rig_w32(&r, A_EGBLSET, GLAMO_BLEQ_ADD << 24 | 4 << 4 | 5);
+        /* a reserved destination factor: every decode of the state
+         * logs, so the rasteriser's queue bound shows in the messages */
+        rig_w32(&r, A_EGBLSET, GLAMO_BLEQ_ADD << 24 | 4 << 4 |
+                (bound || g_rand_boolean(rnd) ? 15 : 5));
     }
     rig_w32(&r, A_RGXFEN3, (g_rand_boolean(rnd) ? GLAMO_SHADE_GOURAUD :
                             GLAMO_SHADE_FLAT_B) << 11 |
@@ -103,7 +115,8 @@ static void draw_case(guint32 seed, int threads, Result *out)
             GLAMO_PRIM_TRIANGLES, GLAMO_PRIM_TRIANGLES2,
             GLAMO_PRIM_TRIANGLE_STRIP, GLAMO_PRIM_TRIANGLE_FAN,
         };
-        uint32_t nv = g_rand_int_range(rnd, 0, 4) == 0 ?
+        uint32_t nv = bound ? g_rand_int_range(rnd, 9000, 12001) :
+                      g_rand_int_range(rnd, 0, 4) == 0 ?
                       g_rand_int_range(rnd, 1000, 3001) :
                       g_rand_int_range(rnd, 100, 900);
         uint32_t pool = nv + 8;
@@ -205,6 +218,7 @@ static void draw_case(guint32 seed, int threads, Result *out)
     for (i = 0; i < (SETUP_HI - SETUP_LO) / 2; i++) {
         out->setup[i] = rig_r16(&r, SETUP_LO + 2 * i);
     }
+    out->status = rig_r16(&r, A_EGSTATUSA);
     out->log = g_strdup(messages->str);
     rig_free(&r);
     g_rand_free(rnd);
@@ -241,9 +255,10 @@ static void test_front_threads(void)
                                seed, threads);
                 g_test_fail();
             }
-            if (memcmp(one.setup, got.setup, sizeof(one.setup))) {
+            if (memcmp(one.setup, got.setup, sizeof(one.setup)) ||
+                one.status != got.status) {
                 g_test_message("case %u at %d threads: setup registers "
-                               "differ", seed, threads);
+                               "or EGSTATUSA differ", seed, threads);
                 g_test_fail();
             }
             if (strcmp(one.log, got.log)) {
