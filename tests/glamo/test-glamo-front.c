@@ -101,14 +101,18 @@ static void draw_case(guint32 seed, int threads, Result *out)
                             GLAMO_SHADE_FLAT_B) << 11 |
             (g_rand_int_range(rnd, 0, 3) == 0 ? R_RGXFEN3_RGPenCull_MASK |
              (uint32_t)g_rand_boolean(rnd) << 16 : 0));
-    /* position x y z w (stream 0), colour (stream 1) */
-    rig_w32(&r, A_MGVStreamActive, 3);
-    rig_w32(&r, GLAMO_MGVSTRM_DESC(0), 20 << 16 | 3 << 8 |
-            GLAMO_VTYPE_FLOAT << 4 | GLAMO_VARRAY_POSITION);
-    rig_w32(&r, GLAMO_MGVSTRM_BAS(0), VB);
-    rig_w32(&r, GLAMO_MGVSTRM_DESC(1), 20 << 16 | 3 << 8 |
-            GLAMO_VTYPE_UBYTE << 4 | GLAMO_VARRAY_DIFFUSE);
-    rig_w32(&r, GLAMO_MGVSTRM_BAS(1), VB + 16);
+    /* position x y z w (stream 0), colour (stream 1), 20 bytes a vertex;
+     * the bases are written per list */
+    {
+        static const uint32_t desc[2] = {
+            GLAMO_VTYPE_FLOAT << 4 | GLAMO_VARRAY_POSITION,
+            GLAMO_VTYPE_UBYTE << 4 | GLAMO_VARRAY_DIFFUSE,
+        };
+        for (i = 0; i < 2; i++) {
+            rig_w32(&r, GLAMO_MGVSTRM_DESC(i), 20 << 16 | 3 << 8 | desc[i]);
+        }
+        rig_w32(&r, A_MGVStreamActive, 3);
+    }
 
     for (l = 0; l < lists; l++) {
         static const uint16_t prims[] = {
