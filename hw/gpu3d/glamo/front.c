@@ -18,9 +18,12 @@
  * a fan's the vertex before it (the centre is the core's). A chunk that
  * would log a guest error or count one stops; it and the chunks after it
  * are dropped and the parser runs its vertices serially, which logs in
- * order. So is a chunk whose triangles would reach the rasteriser's queue
- * bound (the serial setup flushes there, and making the state again may
- * log). Lines, points, fill modes other than solid, the register vertex
+ * order. The serial setup flushes where the rasteriser's queue reaches
+ * its bound and decodes the state again: where that happens changes no
+ * pixel (draws whose tiles' order shows stay serial), but a decode that
+ * logs shows there; for such a state a chunk whose triangles would reach
+ * the bound stops as well, and for any other a run starts with that flush
+ * once the queue is past it. Lines, points, fill modes other than solid, the register vertex
  * path, a list before its first triangle made the render state (making it
  * may log) and a draw whose tiles' order shows (render.c
  * tile_order_shows) stay serial.
@@ -155,7 +158,7 @@ static bool front_fits(GlamoCore *c, uint32_t *group)
 
     if (threads < 2 || threads > FRONT_THREADS || g3d_general_path ||
         !c->vram || !rs || c->rs_dirty || !rs->valid || rs->serial_tiles ||
-        c->raster_pending >= GLAMO_FLUSH_TRIANGLES) {
+        (c->raster_pending >= GLAMO_FLUSH_TRIANGLES && c->rs_logs)) {
         return false;
     }
     if (GLAMO_FIELD(c, EGPrim0, EGFillMode) != GLAMO_FILL_SOLID ||
@@ -191,6 +194,14 @@ unsigned glamo_front_run(GlamoCore *c, unsigned units)
     if (n < FRONT_MIN_VERTS || !front_fits(c, &group)) {
         return 0;
     }
+    if (c->raster_pending >= GLAMO_FLUSH_TRIANGLES) {
+        /*
+         * The flush the serial setup makes at its next triangle, and the
+         * state decoded again (the same state: no register changes during
+         * a list, and its decode does not log)
+         */
+        glamo_setup_state(c);
+    }
     if (!j) {
         j = c->front = g_new0(GlamoFrontJob, 1);
     }
@@ -215,8 +226,9 @@ unsigned glamo_front_run(GlamoCore *c, unsigned units)
     for (u = 0; u < j->nchunks; u++) {
         FrontChunk *o = &j->out[u];
 
-        if (!stop && (o->failed || c->raster_pending + o->stats.primitives >=
-                                   GLAMO_FLUSH_TRIANGLES)) {
+        if (!stop && (o->failed ||
+                      (c->rs_logs && c->raster_pending +
+                       o->stats.primitives >= GLAMO_FLUSH_TRIANGLES))) {
             stop = true;        /* the parser goes on from here serially */
         }
         if (stop) {

@@ -381,6 +381,7 @@ struct GlamoCore {
     unsigned raster_pending;
     GlamoRenderState *rs;    /* current decoded state (raster arena) */
     bool rs_dirty;
+    bool rs_logs;            /* decoding it logged (it does each time) */
     bool last_drawdir;
     uint8_t prim_kind;       /* GLAMO_KIND_* of what setup draws now */
     GlamoLineInfo line;      /* the line setup draws now */
@@ -484,5 +485,8 @@ void glamo_setup_triangle(GlamoCore *c, const GlamoScreenVertex *v[3],
 void glamo_setup_line(GlamoCore *c, const GlamoScreenVertex *a,
                       const GlamoScreenVertex *b);
 void glamo_setup_point(GlamoCore *c, const GlamoScreenVertex *a);
+/* the render state for the next triangle: made if it is not, after a
+ * flush when the rasteriser's queue reached GLAMO_FLUSH_TRIANGLES */
+const GlamoRenderState *glamo_setup_state(GlamoCore *c);
 
 #endif

@@ -143,15 +143,20 @@ static void write_setup_outputs(GlamoCore *c, const int32_t X[3],
 
 /* the decoded back-end state, shared by the triangles queued until it
  * changes; it lives in the rasteriser's arena */
-static const GlamoRenderState *render_state(GlamoCore *c)
+const GlamoRenderState *glamo_setup_state(GlamoCore *c)
 {
     if (c->raster_pending >= GLAMO_FLUSH_TRIANGLES) {
         glamo_flush(c);
     }
     if (!c->rs || c->rs_dirty) {
+        unsigned logged = g3d_log_count(G3D_LOG_GUEST_ERROR) +
+                          g3d_log_count(G3D_LOG_UNIMP);
         c->rs = g3d_raster_alloc(c->raster, sizeof(GlamoRenderState));
         glamo_render_decode(c, c->rs);
         c->rs_dirty = false;
+        /* front.c: where this state is decoded again may show */
+        c->rs_logs = g3d_log_count(G3D_LOG_GUEST_ERROR) +
+                     g3d_log_count(G3D_LOG_UNIMP) != logged;
     }
     return c->rs;
 }
@@ -324,7 +329,7 @@ void glamo_setup_triangle(GlamoCore *c, const GlamoScreenVertex *v[3],
         return;
     }
 
-    rs = render_state(c);
+    rs = glamo_setup_state(c);
     if (!rs->valid) {
         g3d_error_silent(&c->errors, 0, 0);
         return;
