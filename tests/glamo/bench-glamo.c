@@ -5,10 +5,12 @@
  * target, at 1 and 2 render threads, beside a memory-bandwidth baseline
  * (memset / memcpy of the same frame) measured in the same run.
  *
- *   bench-glamo [seconds-per-case [case-name]]
+ *   bench-glamo [seconds-per-case [case-name [threads]]]
  *
  * A negative seconds-per-case -N runs each case exactly N submissions (for
- * instruction counts under callgrind); a case name runs that case only.
+ * instruction counts under callgrind); a case name runs that case only,
+ * and a thread count (1 or 2) only that count (a thread's instructions
+ * under callgrind --separate-threads).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -205,6 +207,7 @@ static void baseline(double secs)
 int main(int argc, char **argv)
 {
     double secs = argc > 1 ? atof(argv[1]) : 0.5;
+    int only = argc > 3 ? atoi(argv[3]) : 0;
     size_t i;
 
     /* GPU3D_BENCH_SIMD, GPU3D_BENCH_SPIN_US (bench-env.h) */
@@ -215,8 +218,12 @@ int main(int argc, char **argv)
         if (argc > 2 && strcmp(argv[2], cases[i].name) != 0) {
             continue;
         }
-        run_case(&cases[i], 1, secs);
-        run_case(&cases[i], 2, secs);
+        if (only != 2) {
+            run_case(&cases[i], 1, secs);
+        }
+        if (only != 1) {
+            run_case(&cases[i], 2, secs);
+        }
     }
     return 0;
 }

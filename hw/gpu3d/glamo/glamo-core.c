@@ -444,7 +444,13 @@ bool glamo_core_work(GlamoCore *c, unsigned budget)
         }
         run = clocks_running(c);
         if (run && c->parser.active) {
-            glamo_parser_step(c, 64);
+            /* a unit is 64 vertices; a run may take the units left */
+            unsigned spent = glamo_front_run(c, budget + 1);
+            if (spent) {
+                budget -= MIN(budget, spent - 1);
+            } else {
+                glamo_parser_step(c, 64);
+            }
             continue;
         }
         if (run && c->q_count) {
@@ -506,6 +512,7 @@ void glamo_core_free(GlamoCore *c)
         return;
     }
     glamo_flush(c);
+    glamo_front_free(c);
     g3d_raster_free(c->raster);
     g_free(c);
 }

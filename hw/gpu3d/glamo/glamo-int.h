@@ -34,6 +34,7 @@
 
 #define GLAMO_NREGS       (GLAMO_REG_SIZE / 2)
 #define GLAMO_QUEUE_SIZE  1024          /* 3D queue entries */
+#define GLAMO_FLUSH_TRIANGLES 4096      /* bound the rasteriser's queue */
 
 /* ---- register table (regfile.c) ---------------------------------------- */
 
@@ -380,9 +381,12 @@ struct GlamoCore {
     unsigned raster_pending;
     GlamoRenderState *rs;    /* current decoded state (raster arena) */
     bool rs_dirty;
+    bool rs_logs;            /* decoding it logged (it does each time) */
     bool last_drawdir;
     uint8_t prim_kind;       /* GLAMO_KIND_* of what setup draws now */
     GlamoLineInfo line;      /* the line setup draws now */
+    uint32_t setups;         /* triangles whose setup registers were written */
+    struct GlamoFrontJob *front;   /* front.c's runs, made on first use */
 
     bool lcd_dirty;
     GlamoStats stats;       /* errors: see `errors` */
@@ -456,6 +460,16 @@ bool glamo_parser_step(GlamoCore *c, unsigned vertices);
 void glamo_fire_register_vertex(GlamoCore *c);
 void glamo_assembly_reset(GlamoCore *c);
 void glamo_assemble(GlamoCore *c, const GlamoVertex *v);
+/* list vertex k of the list being fetched (through its index in
+ * stream-index mode); false, logged, when it reads outside VRAM */
+bool glamo_parser_fetch(GlamoCore *c, uint32_t k, GlamoVertex *v);
+/* a fetched vertex with the defaults through the G/L engine */
+void glamo_vertex_gl(GlamoCore *c, const GlamoVertex *in, GlamoClipVertex *out);
+
+/* front.c: a run of the list on the render threads (units of 64 vertices
+ * spent, 0: nothing done, the parser steps serially) */
+unsigned glamo_front_run(GlamoCore *c, unsigned units);
+void glamo_front_free(GlamoCore *c);
 
 /* gl.c */
 void glamo_gl_vertex(GlamoCore *c, const GlamoVertex *in, GlamoClipVertex *out);
@@ -471,5 +485,8 @@ void glamo_setup_triangle(GlamoCore *c, const GlamoScreenVertex *v[3],
 void glamo_setup_line(GlamoCore *c, const GlamoScreenVertex *a,
                       const GlamoScreenVertex *b);
 void glamo_setup_point(GlamoCore *c, const GlamoScreenVertex *a);
+/* the render state for the next triangle: made if it is not, after a
+ * flush when the rasteriser's queue reached GLAMO_FLUSH_TRIANGLES */
+const GlamoRenderState *glamo_setup_state(GlamoCore *c);
 
 #endif

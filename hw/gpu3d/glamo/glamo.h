@@ -78,6 +78,7 @@ typedef struct GlamoStats {
     uint64_t culled;         /* removed by culling or clipping */
     uint64_t cmdq_packets;
     uint64_t errors;         /* bad guest input skipped */
+    uint64_t front_runs;     /* runs of a list set up on the render threads */
 } GlamoStats;
 
 void glamo_stats(GlamoCore *c, GlamoStats *out);

@@ -32,7 +32,8 @@ static void unpack_argb(uint32_t w, bool abgr, float out[4])
 }
 
 /* register defaults (1E00h-1E4Fh), "s[8].23 -> s[7].16 by hardware" */
-static void use_defaults(GlamoCore *c, GlamoVertex *v)
+static inline __attribute__((always_inline)) void
+use_defaults(GlamoCore *c, GlamoVertex *v)
 {
     uint32_t f0 = glamo_r32(c, A_RGXFEN0);
     bool regs = GLAMO_FIELD(c, RGXFEN2, RGXUseDefSel);
@@ -169,7 +170,8 @@ void glamo_parser_start(GlamoCore *c, uint16_t mode)
 
 static const uint8_t type_size[8] = { 4, 2, 4, 1, 1, 0, 0, 0 };
 
-static float element(const uint8_t *p, int type, int array)
+static inline __attribute__((always_inline)) float
+element(const uint8_t *p, int type, int array)
 {
     bool colour = array == GLAMO_VARRAY_DIFFUSE || array == GLAMO_VARRAY_SPECULAR;
     bool normal = array == GLAMO_VARRAY_NORMAL;
@@ -198,7 +200,8 @@ static float element(const uint8_t *p, int type, int array)
 }
 
 /* read vertex `idx` from the active streams into v; false on bad input */
-static bool fetch_vertex(GlamoCore *c, uint32_t idx, GlamoVertex *v)
+static inline __attribute__((always_inline)) bool
+fetch_vertex(GlamoCore *c, uint32_t idx, GlamoVertex *v)
 {
     uint32_t active = glamo_r32(c, A_MGVStreamActive) & 0xff;
     int last = GLAMO_FIELD(c, MGVStrmCtl, MGVLastStrmNum), n, k;
@@ -287,19 +290,33 @@ static bool read_index(GlamoCore *c, uint32_t k, uint32_t *idx)
     return true;
 }
 
+/* inlined into the serial parser's loop; front.c calls it through
+ * glamo_parser_fetch */
+static inline __attribute__((always_inline)) bool
+parser_fetch(GlamoCore *c, uint32_t k, GlamoVertex *v)
+{
+    uint32_t idx = k;
+
+    return c->vram && (!c->parser.indexed || read_index(c, k, &idx)) &&
+           fetch_vertex(c, idx, v);
+}
+
+bool glamo_parser_fetch(GlamoCore *c, uint32_t k, GlamoVertex *v)
+{
+    return parser_fetch(c, k, v);
+}
+
 bool glamo_parser_step(GlamoCore *c, unsigned vertices)
 {
     GlamoParser *p = &c->parser;
 
     while (p->active && vertices--) {
-        uint32_t idx = p->next;
         GlamoVertex v;
 
         if (g3d_yield()) {
             break;              /* resumes at p->next, or reset abandons it */
         }
-        if (!c->vram || (p->indexed && !read_index(c, p->next, &idx)) ||
-            !fetch_vertex(c, idx, &v)) {
+        if (!parser_fetch(c, p->next, &v)) {
             /* a list that reads outside VRAM is abandoned */
             g3d_error_silent(&c->errors, 0, 0);
             p->active = false;
@@ -321,15 +338,27 @@ void glamo_assembly_reset(GlamoCore *c)
     c->asmb.count = 0;
 }
 
+static inline __attribute__((always_inline)) void
+vertex_gl(GlamoCore *c, const GlamoVertex *in, GlamoClipVertex *out)
+{
+    GlamoVertex vin = *in;
+
+    use_defaults(c, &vin);
+    glamo_gl_vertex(c, &vin, out);
+}
+
+void glamo_vertex_gl(GlamoCore *c, const GlamoVertex *in, GlamoClipVertex *out)
+{
+    vertex_gl(c, in, out);
+}
+
 void glamo_assemble(GlamoCore *c, const GlamoVertex *in)
 {
     GlamoAssembly *a = &c->asmb;
-    GlamoVertex vin = *in;
     GlamoClipVertex v;
     uint32_t n;
 
-    use_defaults(c, &vin);
-    glamo_gl_vertex(c, &vin, &v);
+    vertex_gl(c, in, &v);
     c->stats.vertices++;
     n = a->count++;
     switch (GLAMO_FIELD(c, EGPrim1, EGPDTYPE)) {

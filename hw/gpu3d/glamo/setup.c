@@ -21,7 +21,6 @@
 
 #define SUB 16                    /* grid steps per pixel */
 #define LIMIT (512 * SUB)         /* s9 integer part */
-#define FLUSH_TRIANGLES 4096      /* bound the rasteriser's queue */
 
 static uint32_t f32bits(float f)
 {
@@ -144,15 +143,20 @@ static void write_setup_outputs(GlamoCore *c, const int32_t X[3],
 
 /* the decoded back-end state, shared by the triangles queued until it
  * changes; it lives in the rasteriser's arena */
-static const GlamoRenderState *render_state(GlamoCore *c)
+const GlamoRenderState *glamo_setup_state(GlamoCore *c)
 {
-    if (c->raster_pending >= FLUSH_TRIANGLES) {
+    if (c->raster_pending >= GLAMO_FLUSH_TRIANGLES) {
         glamo_flush(c);
     }
     if (!c->rs || c->rs_dirty) {
+        unsigned logged = g3d_log_count(G3D_LOG_GUEST_ERROR) +
+                          g3d_log_count(G3D_LOG_UNIMP);
         c->rs = g3d_raster_alloc(c->raster, sizeof(GlamoRenderState));
         glamo_render_decode(c, c->rs);
         c->rs_dirty = false;
+        /* front.c: where this state is decoded again may show */
+        c->rs_logs = g3d_log_count(G3D_LOG_GUEST_ERROR) +
+                     g3d_log_count(G3D_LOG_UNIMP) != logged;
     }
     return c->rs;
 }
@@ -325,7 +329,7 @@ void glamo_setup_triangle(GlamoCore *c, const GlamoScreenVertex *v[3],
         return;
     }
 
-    rs = render_state(c);
+    rs = glamo_setup_state(c);
     if (!rs->valid) {
         g3d_error_silent(&c->errors, 0, 0);
         return;
@@ -355,6 +359,7 @@ void glamo_setup_triangle(GlamoCore *c, const GlamoScreenVertex *v[3],
         }
         write_setup_outputs(c, X, Y, attr, area);
     }
+    c->setups++;
     /* lines and points (allow_cull false) always show the front colour */
     raster_triangle(c, rs, X, Y, v, allow_cull && ccw_side);
 }
