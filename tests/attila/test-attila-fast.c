@@ -1449,16 +1449,26 @@ static void test_stamp1(void)
 }
 
 /* stamp_scenes without AVX (g3d_no_avx, seed), then with the CPU's best
- * (seed + 1), then where the CPU has AVX2 at AVX (g3d_simd_max lowered,
- * seed + 2: the AVX instances beside the AVX2 ones) */
+ * (seed + 1), then where the CPU has AVX-512 at AVX2 (g3d_simd_max
+ * lowered, seed + 3: the AVX2 instances beside the AVX-512 ones), then
+ * where the CPU has AVX2 at AVX (seed + 2: the AVX instances beside the
+ * AVX2 ones) */
 static void stamp_scenes_levels(uint32_t ns, int plain, int best, int avx,
                                 uint32_t seed, bool copies)
 {
     g3d_no_avx = true;
     stamp_scenes(ns, plain, seed, copies);
     g3d_no_avx = false;
-    g_test_message("%u-sample rows: %s", ns, g3d_use_avx() ? "AVX" : "SSE2");
+    g_test_message("%u-sample rows: %s", ns,
+                   g3d_simd_level() >= G3D_SIMD_AVX512 ? "AVX-512" :
+                   g3d_use_avx2() ? "AVX2" : g3d_use_avx() ? "AVX" : "SSE2");
     stamp_scenes(ns, best, seed + 1, copies);
+    if (g3d_simd_level() >= G3D_SIMD_AVX512) {
+        g3d_simd_max = G3D_SIMD_AVX2;
+        g_test_message("%u-sample rows below AVX-512: AVX2", ns);
+        stamp_scenes(ns, avx, seed + 3, copies);
+        g3d_simd_max = G3D_SIMD_AVX512;
+    }
     if (g3d_use_avx2()) {
         g3d_simd_max = G3D_SIMD_AVX;
         g_test_message("%u-sample rows below AVX2: %s", ns,

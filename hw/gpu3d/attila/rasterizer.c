@@ -1208,11 +1208,49 @@ static inline void row_stamp_avx(const double tv[4], const AttilaRowSteps *rs,
  */
 typedef struct CopyRow {
     __m256d ad[3][4];
+    const double (*attr)[4];    /* the same, vertex l's in attr[l] */
     AttilaRowWrite w;
     uint8_t *line;
     const uint32_t *rtx;
     uint64_t fragments;
 } CopyRow;
+
+/*
+ * The copied input of two stamps at AVX-512 (row_walk_avx's pairs, its
+ * w512): a the first stamp's edge values (lane i pixel i), b the
+ * second's, in lanes 0-3 and 4-7 of eight doubles; each lane
+ * attila_interp_weights_avx's and _comps_avx's operations in their order
+ * (r = 1 / ((e0 + e1) + e2), f_k = r e_k, (a0 f0 + a1 f1) + a2 f2
+ * rounded to float), attr[l][c] vertex l's component c: s[c] channel c of
+ * the eight slots, as attila_color_write_pair8_avx takes them. No FMA:
+ * the caller keeps contraction off (G3D_NO_CONTRACT).
+ */
+__attribute__((target("avx2,avx512f"))) G3D_NO_CONTRACT
+static inline void copy_pair_avx512(const double attr[3][4],
+                                    const __m256d a[3], const __m256d b[3],
+                                    __m256 s[4])
+{
+    __m512d e[3], r;
+    int c, k;
+
+    for (k = 0; k < 3; k++) {
+        e[k] = _mm512_insertf64x4(_mm512_castpd256_pd512(a[k]), b[k], 1);
+    }
+    r = _mm512_div_pd(_mm512_set1_pd(1.0),
+                      _mm512_add_pd(_mm512_add_pd(e[0], e[1]), e[2]));
+    for (k = 0; k < 3; k++) {
+        e[k] = _mm512_mul_pd(r, e[k]);
+    }
+    for (c = 0; c < 4; c++) {
+        /* all lanes converted: GCC's _mm512_cvtpd_ps starts from an
+         * "undefined" vector that -Wmaybe-uninitialized takes for an
+         * uninitialised one */
+        s[c] = _mm512_maskz_cvtpd_ps((__mmask8)0xff, _mm512_add_pd(
+            _mm512_add_pd(_mm512_mul_pd(_mm512_set1_pd(attr[0][c]), e[0]),
+                          _mm512_mul_pd(_mm512_set1_pd(attr[1][c]), e[1])),
+            _mm512_mul_pd(_mm512_set1_pd(attr[2][c]), e[2])));
+    }
+}
 
 /*
  * The row walk with a pixel's four values one AVX operation; only
@@ -1223,7 +1261,9 @@ typedef struct CopyRow {
  * an odd last stamp alone, instead of its values going to out[n].v; the
  * colours do not depend on the target, so writing them as they come
  * changes no pixel. `wide`: the write's integer work by 256-bit
- * operations (an AVX2 caller, attila_color_write_pair_avx).
+ * operations (an AVX2 caller, attila_color_write_pair_avx). `w512`: an
+ * AVX-512 caller, which keeps the first stamp of a pair's edge values and
+ * interpolates both stamps at once (copy_pair_avx512).
  */
 __attribute__((target("avx"), always_inline))
 static inline unsigned row_walk_avx(const AttilaTriangle *t,
@@ -1231,7 +1271,7 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
                                     const AttilaRowSteps *rs, int32_t qy,
                                     int32_t qx0, int32_t qx1,
                                     AttilaRowStamp *out, CopyRow *cp,
-                                    bool wide)
+                                    bool wide, bool w512)
 {
     unsigned n = 0;
     uint32_t dy = (uint32_t)(qy - t->start_y);
@@ -1258,6 +1298,9 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
      * once a row rather than warned about */
     __m128 wch[4] = { _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(),
                       _mm_setzero_ps() };
+    __m256d we[3] = { _mm256_setzero_pd(), _mm256_setzero_pd(),
+                      _mm256_setzero_pd() };
+    __m256 s8[4];
     unsigned wcov = 0;
     uint64_t fragments = 0;
 
@@ -1284,7 +1327,24 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
         if (!cov) {
             continue;
         }
-        if (cp) {
+        if (cp && w512) {
+            uint8_t *px = line + rtx[qx >> 1];
+
+            fragments += (0x4332322132212110ull >> (4 * cov)) & 15;
+            if (n & 1) {
+                const __m256d eb[3] = { e0, e1, e2 };
+
+                copy_pair_avx512(cp->attr, we, eb, s8);
+                attila_color_write_pair8_avx(w, wpx, px, s8, wcov, cov, true,
+                                             wide);
+            } else {
+                we[0] = e0;
+                we[1] = e1;
+                we[2] = e2;
+                wpx = px;
+                wcov = cov;
+            }
+        } else if (cp) {
             uint8_t *px = line + rtx[qx >> 1];
             __m256d f[3];
             __m128 ch[4];
@@ -1311,7 +1371,11 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
         }
         n++;
     }
-    if (cp && (n & 1)) {
+    if (cp && (n & 1) && w512) {
+        copy_pair_avx512(cp->attr, we, we, s8);
+        attila_color_write_pair8_avx(w, wpx, wpx, s8, wcov, wcov, false,
+                                     wide);
+    } else if (cp && (n & 1)) {
         attila_color_write_pair_avx(w, wpx, wpx, wch, wch, wcov, wcov, false,
                                     wide);
     }
@@ -1327,7 +1391,7 @@ static unsigned stamp_row_avx(const AttilaTriangle *t,
                               int32_t qy, int32_t qx0, int32_t qx1,
                               AttilaRowStamp *out)
 {
-    return row_walk_avx(t, tv, rs, qy, qx0, qx1, out, NULL, false);
+    return row_walk_avx(t, tv, rs, qy, qx0, qx1, out, NULL, false, false);
 }
 
 /*
@@ -1362,13 +1426,14 @@ static inline void copy_consts_avx(AttilaRenderCtx *ctx,
  * written two at a time as they are found (row_walk_avx); each row's work
  * counted and the draw's limit tested as raster_job does (false: the draw
  * is stopped). `wide`: the AVX2 instance (copy_tile_avx2), whose writes
- * take 256-bit integer operations.
+ * take 256-bit integer operations; `w512` (with `wide`): the AVX-512 one
+ * (copy_tile_avx512), which interpolates a pair's two stamps at once.
  */
 __attribute__((target("avx"), always_inline))
 static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                              const double tv[4], const AttilaRowSteps *rs,
                              const TileEdges *te, const TileRows *tr,
-                             bool wide)
+                             bool wide, bool w512)
 {
     const int32_t x0 = tr->x0, x1 = tr->x1, y0 = tr->y0, y1 = tr->y1;
     const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
@@ -1381,6 +1446,7 @@ static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 
     copy_consts_avx(ctx, t, cp.ad);
     attila_row_write_init_avx(rt, &cp.w);
+    cp.attr = (const double (*)[4])ctx->copy_attr;
     cp.rtx = ctx->rtx[0];
     cp.fragments = 0;
     for (qy = y0; qy <= y1; qy += 2) {
@@ -1390,8 +1456,8 @@ static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         }
         row_run(te, tr->tile_x, tr->tile_y, qy, x0, x1, &lo, &hi);
         cp.line = rt->ptr + rty[qy >> 1];
-        m = lo <= hi ? row_walk_avx(t, tv, rs, qy, lo, hi, NULL, &cp, wide) :
-            0;
+        m = lo <= hi ? row_walk_avx(t, tv, rs, qy, lo, hi, NULL, &cp, wide,
+                                    w512) : 0;
         quads += m;
         /* the program's steps, then raster_job's count of the row */
         work += m + (uint64_t)(x1 - x0) / 2 + 1;
@@ -1407,7 +1473,7 @@ static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                           const double tv[4], const AttilaRowSteps *rs,
                           const TileEdges *te, const TileRows *tr)
 {
-    return copy_tile(ctx, t, tv, rs, te, tr, false);
+    return copy_tile(ctx, t, tv, rs, te, tr, false, false);
 }
 
 __attribute__((target("avx2")))
@@ -1415,15 +1481,26 @@ static bool copy_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                            const double tv[4], const AttilaRowSteps *rs,
                            const TileEdges *te, const TileRows *tr)
 {
-    return copy_tile(ctx, t, tv, rs, te, tr, true);
+    return copy_tile(ctx, t, tv, rs, te, tr, true, false);
+}
+
+/* copy_pair_avx512 inlined (flatten), contraction off (AVX-512F brings
+ * FMA: G3D_NO_CONTRACT) */
+__attribute__((target("avx2,avx512f"), flatten)) G3D_NO_CONTRACT
+static bool copy_tile_avx512(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                             const double tv[4], const AttilaRowSteps *rs,
+                             const TileEdges *te, const TileRows *tr)
+{
+    return copy_tile(ctx, t, tv, rs, te, tr, true, true);
 }
 
 /*
  * The early depth test of a 4-sample stamp's 16 z words (depth_only):
  * attila_depth_test4_table of its four pixels, two pixels' eight words
- * in each 256-bit operation (AVX2 integers). zin[s]: sample s's window z
- * of the four pixels (lane i pixel i), as copy4_tile_avx converts them;
- * zbuf: pixel 0's first word (pixel i's four at 16 i bytes, ATTILA ref.
+ * in each 256-bit operation (AVX2 integers). a: samples 0 and 1's window
+ * z of the four pixels (lanes 0-3 sample 0, lane i pixel i; 4-7 sample
+ * 1), b: samples 2 and 3's, as copy4_tile converts them; zbuf: pixel 0's
+ * first word (pixel i's four at 16 i bytes, ATTILA ref.
  * Render Buffer Tiling); bit 4 i + s of cover: sample s of pixel i
  * covered. The pass bit is the table's bit of less, equal or greater
  * (attila_depth_only_test: bit (zin >= z) + (zin > z)), here moved to
@@ -1433,9 +1510,8 @@ static bool copy_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
  * Returns the covered samples that pass, bit for bit as cover.
  */
 __attribute__((target("avx2"), noinline))
-static unsigned depth_stamp4_avx2(uint32_t table, bool write, __m128i z0,
-                                  __m128i z1, __m128i z2, __m128i z3,
-                                  uint8_t *zbuf, unsigned cover)
+static unsigned depth_stamp4_avx2(uint32_t table, bool write, __m256i a,
+                                  __m256i b, uint8_t *zbuf, unsigned cover)
 {
     const __m256i low = _mm256_set1_epi32(0x00ffffff);
     const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
@@ -1443,7 +1519,6 @@ static unsigned depth_stamp4_avx2(uint32_t table, bool write, __m128i z0,
      * unpacks to pixel order */
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     const __m256i tab = _mm256_set1_epi32((int)table);
-    const __m256i a = _mm256_set_m128i(z1, z0), b = _mm256_set_m128i(z3, z2);
     const __m256i zp[2] = {
         _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi32(a, b), order),
         _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi32(a, b), order),
@@ -1482,6 +1557,82 @@ static const uint16_t spread4[16] = {
 };
 
 /*
+ * copy4_tile's coverage and window z of a stamp's 16 samples at AVX-512:
+ * samples 2h and 2h + 1 of the four pixels in one vector of eight doubles
+ * (lanes 0-3 sample 2h, lane i pixel i, 4-7 sample 2h + 1: sl->sx[k][2h]
+ * and [2h + 1] are consecutive), each lane the AVX walk's additions in its
+ * order and its compares, which go to mask registers and are ANDed there
+ * (v: the pixels' corner values, lane i pixel i). Returns the coverage as
+ * the AVX walk's `left` (bit 4 i + s), box (bit i pixel i) applied. With
+ * want_z and a covered sample, zw[h] the window z of samples 2h and
+ * 2h + 1 as the AVX walk converts them (the same product, sum and
+ * product, the truncation of min(zc, 2^24 - 1); 0 where not covered or
+ * unless zc > 0, which NaN fails). Products, sums and compares: no FMA
+ * (nothing to contract into).
+ */
+__attribute__((target("avx2,avx512f"))) G3D_NO_CONTRACT
+static inline unsigned cover4_avx512(const SampleLanes *sl,
+                                     const __m256d v[4], unsigned box,
+                                     bool want_z, double zscale,
+                                     double zoffset, __m256i zw[2])
+{
+    const AttilaRowSteps *rs = &sl->bounds;
+    /* a pixel's box bit for both samples of a vector */
+    const __mmask8 bb = (__mmask8)(box * 0x11);
+    __m512d v8[4], z[2];
+    __mmask8 km[2];
+    unsigned x, t;
+    int h, k;
+
+    for (k = 0; k < 4; k++) {
+        v8[k] = _mm512_insertf64x4(_mm512_castpd256_pd512(v[k]), v[k], 1);
+    }
+    for (h = 0; h < 2; h++) {
+        __mmask8 m;
+
+        z[h] = _mm512_add_pd(_mm512_add_pd(v8[3],
+                                           _mm512_loadu_pd(sl->sx[3][2 * h])),
+                             _mm512_loadu_pd(sl->sy[3][2 * h]));
+        m = _mm512_mask_cmp_pd_mask(bb, z[h], _mm512_set1_pd(rs->lo[3]),
+                                    _CMP_GT_OQ);
+        m = _mm512_mask_cmp_pd_mask(m, z[h], _mm512_set1_pd(rs->hi[3]),
+                                    _CMP_LE_OQ);
+        for (k = 0; k < 3; k++) {
+            __m512d e = _mm512_add_pd(
+                _mm512_add_pd(v8[k], _mm512_loadu_pd(sl->sx[k][2 * h])),
+                _mm512_loadu_pd(sl->sy[k][2 * h]));
+            m = _mm512_mask_cmp_pd_mask(m, e, _mm512_set1_pd(rs->lo[k]),
+                                        _CMP_GT_OQ);
+        }
+        km[h] = m;
+    }
+    /*
+     * bit 4 s + i (sample s of pixel i) to bit 4 i + s: the 4x4 bit
+     * matrix transposed by two exchanges of its off-diagonal blocks
+     * (Hacker's Delight, 7-3)
+     */
+    x = km[0] | (unsigned)km[1] << 8;
+    t = (x ^ x >> 3) & 0x0a0a;
+    x ^= t ^ t << 3;
+    t = (x ^ x >> 6) & 0x00cc;
+    x ^= t ^ t << 6;
+    if (x && want_z) {
+        const __m512d top = _mm512_set1_pd(16777215.0);
+
+        for (h = 0; h < 2; h++) {
+            __m512d zc = _mm512_mul_pd(
+                _mm512_add_pd(_mm512_mul_pd(_mm512_set1_pd(zscale), z[h]),
+                              _mm512_set1_pd(zoffset)), top);
+            __mmask8 keep = _mm512_mask_cmp_pd_mask(
+                km[h], zc, _mm512_setzero_pd(), _CMP_GT_OQ);
+
+            zw[h] = _mm512_maskz_cvttpd_epi32(keep, _mm512_min_pd(zc, top));
+        }
+    }
+    return x;
+}
+
+/*
  * The rows y0..y1 of a scan tile (at tile_x, tile_y; columns x0..x1) of a
  * 4-sample draw whose program is the copy (copy4, not under
  * g3d_general_path), the draw's and triangle's constants read once for the
@@ -1504,12 +1655,14 @@ static const uint16_t spread4[16] = {
  * (row_run), the stamps the box test admits; the bounds are the exact tests,
  * so a stamp stamp4 would have taken as far inside (edges not tested) gets
  * the same coverage. Additions, products, one division and compares; no FMA
- * in this target.
+ * in this target. `w512`: the AVX-512 instance (copy4_tile_avx512), whose
+ * coverage and window z take two samples a vector (cover4_avx512).
  */
-__attribute__((target("avx")))
-static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                           const double tv[4], const SampleLanes *sl,
-                           const TileEdges *te, const TileRows *tr)
+__attribute__((target("avx"), always_inline))
+static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                              const double tv[4], const SampleLanes *sl,
+                              const TileEdges *te, const TileRows *tr,
+                              const bool w512)
 {
     const int32_t x0 = tr->x0, x1 = tr->x1, y0 = tr->y0, y1 = tr->y1;
     const AttilaDrawState *ds = ctx->ds;
@@ -1550,6 +1703,10 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
         unsigned rows = row_bits(t, qy);
         uint8_t *const zrow = ztest ? ds->zptr + ctx->zy[qy >> 1] : NULL;
+        /* a stamp's window z (samples 0 and 1, 2 and 3), read only where
+         * ztest set them, which GCC cannot tell: set once a row rather
+         * than warned about */
+        __m256i zw[2] = { _mm256_setzero_si256(), _mm256_setzero_si256() };
 
         if (work > ATTILA_DRAW_WORK_LIMIT) {
             done = false;       /* the draw is stopped (reported) */
@@ -1566,59 +1723,78 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 /* a column outside the triangle's box */
                 box &= box_bits(t, qx, rows);
             }
-            for (s = 0; s < 4; s++) {
-                __m256d z = _mm256_add_pd(
-                    _mm256_add_pd(v[3], _mm256_loadu_pd(sl->sx[3][s])),
-                    _mm256_loadu_pd(sl->sy[3][s]));
-                __m256d m = _mm256_and_pd(_mm256_cmp_pd(z, lo[3], _CMP_GT_OQ),
-                                          _mm256_cmp_pd(z, hi3, _CMP_LE_OQ));
-                for (k = 0; k < 3; k++) {
-                    __m256d e = _mm256_add_pd(
-                        _mm256_add_pd(v[k], _mm256_loadu_pd(sl->sx[k][s])),
-                        _mm256_loadu_pd(sl->sy[k][s]));
-                    m = _mm256_and_pd(m, _mm256_cmp_pd(e, lo[k], _CMP_GT_OQ));
+            if (w512) {
+                left = cover4_avx512(sl, v, box, ztest, ds->z_scale,
+                                     ds->z_offset, zw);
+            } else {
+                for (s = 0; s < 4; s++) {
+                    __m256d z = _mm256_add_pd(
+                        _mm256_add_pd(v[3], _mm256_loadu_pd(sl->sx[3][s])),
+                        _mm256_loadu_pd(sl->sy[3][s]));
+                    __m256d m = _mm256_and_pd(
+                        _mm256_cmp_pd(z, lo[3], _CMP_GT_OQ),
+                        _mm256_cmp_pd(z, hi3, _CMP_LE_OQ));
+                    for (k = 0; k < 3; k++) {
+                        __m256d e = _mm256_add_pd(
+                            _mm256_add_pd(v[k],
+                                          _mm256_loadu_pd(sl->sx[k][s])),
+                            _mm256_loadu_pd(sl->sy[k][s]));
+                        m = _mm256_and_pd(m, _mm256_cmp_pd(e, lo[k],
+                                                           _CMP_GT_OQ));
+                    }
+                    zsv[s] = z;
+                    msk[s] = m;
+                    mask[s] = (unsigned)_mm256_movemask_pd(m) & box;
                 }
-                zsv[s] = z;
-                msk[s] = m;
-                mask[s] = (unsigned)_mm256_movemask_pd(m) & box;
+                /* sample s of pixel i: bit i of mask[s] to bit 4 i + s of
+                 * left (the spread masks), the stamp's coverage as the
+                 * depth test and the write take it */
+                left = spread4[mask[0]] | spread4[mask[1]] << 1 |
+                       spread4[mask[2]] << 2 | spread4[mask[3]] << 3;
+                if (ztest && left) {
+                    /* attila_convert_z of the covered samples (0 elsewhere
+                     * and unless zc > 0), samples 0 and 1 in zw[0], 2 and
+                     * 3 in zw[1] */
+                    const __m256d top = _mm256_set1_pd(16777215.0);
+                    __m128i w[4];
+
+                    for (s = 0; s < 4; s++) {
+                        __m256d zc = _mm256_mul_pd(
+                            _mm256_add_pd(_mm256_mul_pd(zscale, zsv[s]),
+                                          zoffset), top);
+                        __m256d keep = _mm256_and_pd(
+                            msk[s], _mm256_cmp_pd(zc, _mm256_setzero_pd(),
+                                                  _CMP_GT_OQ));
+                        w[s] = _mm256_cvttpd_epi32(
+                            _mm256_and_pd(_mm256_min_pd(zc, top), keep));
+                    }
+                    zw[0] = _mm256_set_m128i(w[1], w[0]);
+                    zw[1] = _mm256_set_m128i(w[3], w[2]);
+                }
             }
-            /* sample s of pixel i: bit i of mask[s] to bit 4 i + s of
-             * left (the spread masks), the stamp's coverage as the
-             * depth test and the write take it */
-            left = spread4[mask[0]] | spread4[mask[1]] << 1 |
-                   spread4[mask[2]] << 2 | spread4[mask[3]] << 3;
             if (!left) {
                 continue;
             }
             quads++;
 
             if (ztest) {
-                /* attila_convert_z of the covered samples (0 elsewhere and
-                 * unless zc > 0), then each pixel's four words */
-                const __m256d top = _mm256_set1_pd(16777215.0);
+                /* each pixel's four words */
                 uint8_t *z0 = zrow + zx[qx >> 1];
                 __m128 w[4];
                 uint32_t zs[4][4];
 
-                for (s = 0; s < 4; s++) {
-                    __m256d zw = _mm256_add_pd(_mm256_mul_pd(zscale, zsv[s]),
-                                               zoffset);
-                    __m256d zc = _mm256_mul_pd(zw, top);
-                    __m256d keep = _mm256_and_pd(
-                        msk[s], _mm256_cmp_pd(zc, _mm256_setzero_pd(),
-                                              _CMP_GT_OQ));
-                    w[s] = _mm_castsi128_ps(_mm256_cvttpd_epi32(
-                        _mm256_and_pd(_mm256_min_pd(zc, top), keep)));
-                }
                 if (depth_only && z8) {
-                    left = depth_stamp4_avx2(ztable, zwrite,
-                                             _mm_castps_si128(w[0]),
-                                             _mm_castps_si128(w[1]),
-                                             _mm_castps_si128(w[2]),
-                                             _mm_castps_si128(w[3]), z0, left);
+                    left = depth_stamp4_avx2(ztable, zwrite, zw[0], zw[1], z0,
+                                             left);
                 } else {
                     const unsigned in = left;
 
+                    w[0] = _mm_castsi128_ps(_mm256_castsi256_si128(zw[0]));
+                    w[1] = _mm_castsi128_ps(
+                        _mm256_extractf128_si256(zw[0], 1));
+                    w[2] = _mm_castsi128_ps(_mm256_castsi256_si128(zw[1]));
+                    w[3] = _mm_castsi128_ps(
+                        _mm256_extractf128_si256(zw[1], 1));
                     _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
                     left = 0;
                     for (i = 0; i < 4; i++) {
@@ -1694,6 +1870,25 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     ctx->work = work;
     ctx->fragments += fragments;
     return done;
+}
+
+__attribute__((target("avx")))
+static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                           const double tv[4], const SampleLanes *sl,
+                           const TileEdges *te, const TileRows *tr)
+{
+    return copy4_tile(ctx, t, tv, sl, te, tr, false);
+}
+
+/* cover4_avx512 inlined (flatten: GCC would not inline it into a
+ * function it sees as large); contraction off, as AVX-512F brings FMA
+ * (G3D_NO_CONTRACT) */
+__attribute__((target("avx2,avx512f"), flatten)) G3D_NO_CONTRACT
+static bool copy4_tile_avx512(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                              const double tv[4], const SampleLanes *sl,
+                              const TileEdges *te, const TileRows *tr)
+{
+    return copy4_tile(ctx, t, tv, sl, te, tr, true);
 }
 #endif
 
@@ -1878,9 +2073,11 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
                     const TileRows tr = { tx * TILE, ty * TILE, x0, x1, y0,
                                           y1 };
                     bool go = copy_avx ?
-                        (ctx->avx2 ? copy_tile_avx2 : copy_tile_avx)(
+                        (ctx->avx512 ? copy_tile_avx512 :
+                         ctx->avx2 ? copy_tile_avx2 : copy_tile_avx)(
                             ctx, t, tv, &rsteps, &stamps, &tr) :
-                        copy4_tile_avx(ctx, t, tv, &lanes, &stamps, &tr);
+                        (ctx->avx512 ? copy4_tile_avx512 : copy4_tile_avx)(
+                            ctx, t, tv, &lanes, &stamps, &tr);
                     if (!go) {
                         return false;   /* the draw is stopped (reported) */
                     }
@@ -2153,6 +2350,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
 #ifdef HAVE_AVX_PATH
         ctx->row_avx = g3d_use_avx();
         ctx->avx2 = g3d_use_avx2();
+        ctx->avx512 = g3d_simd_level() >= G3D_SIMD_AVX512;
         ctx->copy_tri = NULL;
 #endif
 #else
