@@ -578,10 +578,8 @@ typedef struct AttilaRenderCtx {
     /* the AVX2 instances (g3d_use_avx2()): copy4_tile_avx's depth test by
      * depth_stamp4_avx2, the one-sample copy by copy_tile_avx2 */
     bool avx2;
-    /* the AVX-512 instances (g3d_simd_level()): copy4_tile_avx's coverage
-     * two samples a vector of eight doubles, the one-sample copy's pairs
-     * interpolated at once (rasterizer.c copy4_tile_avx512,
-     * copy_tile_avx512) */
+    /* copy4_tile_avx's coverage with AVX-512VL's mask registers
+     * (g3d_simd_level() AVX-512: rasterizer.c copy4_tile_avx512) */
     bool avx512;
     /* the triangle whose copied input copy_attr holds (rasterizer.c) */
     const void *copy_tri;
@@ -1353,8 +1351,8 @@ static inline void attila_row_write_init_avx(const AttilaRenderTarget *rt,
 
 /*
  * attila_color_write4_soa's operations for two stamps at once: the stamp
- * at p0 (mask cov0) in lanes 0-3 and the one at p1 (cov1) in 4-7 of
- * eight-float vectors (s[c]: channel c), each lane the same float
+ * at p0 (colours ch0, mask cov0) in lanes 0-3 and the one at p1 (ch1,
+ * cov1) in 4-7 of eight-float vectors, each lane the same float
  * operations in the same order (clamp as MIN then MAX, the destination as
  * x * (1/255), s * sf + (d * (1/255)) * df, the clamp, the product by 255
  * truncated). Integer work (the destination's bytes, the packing, the
@@ -1364,19 +1362,21 @@ static inline void attila_row_write_init_avx(const AttilaRenderTarget *rt,
  * both are read before either is written.
  */
 __attribute__((target("avx"), always_inline))
-static inline void attila_color_write_pair8_avx(const AttilaRowWrite *w,
-                                                uint8_t *p0, uint8_t *p1,
-                                                __m256 s[4], unsigned cov0,
-                                                unsigned cov1, bool two,
-                                                bool wide)
+static inline void attila_color_write_pair_avx(const AttilaRowWrite *w,
+                                               uint8_t *p0, uint8_t *p1,
+                                               const __m128 ch0[4],
+                                               const __m128 ch1[4],
+                                               unsigned cov0, unsigned cov1,
+                                               bool two, bool wide)
 {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     __m256i old = _mm256_set_m128i(_mm_loadu_si128((const __m128i *)p1),
                                    _mm_loadu_si128((const __m128i *)p0));
-    __m256 sf[2], df[2];
+    __m256 s[4], sf[2], df[2];
     int c;
 
     for (c = 0; c < 4; c++) {
+        s[c] = _mm256_set_m128(ch1[c], ch0[c]);
         s[c] = _mm256_max_ps(_mm256_min_ps(s[c], one), zero);
     }
     if (w->blend) {
@@ -1391,25 +1391,6 @@ static inline void attila_color_write_pair8_avx(const AttilaRowWrite *w,
                             attila_pack_slots8_avx(s, w->blend ? sf : NULL,
                                                    df, old, wide),
                             cov0, cov1, w->chan, two, wide);
-}
-
-/* the same with each stamp's colours by channel (lane j of ch0[c]: the
- * first stamp's slot j, channel c) */
-__attribute__((target("avx"), always_inline))
-static inline void attila_color_write_pair_avx(const AttilaRowWrite *w,
-                                               uint8_t *p0, uint8_t *p1,
-                                               const __m128 ch0[4],
-                                               const __m128 ch1[4],
-                                               unsigned cov0, unsigned cov1,
-                                               bool two, bool wide)
-{
-    __m256 s[4];
-    int c;
-
-    for (c = 0; c < 4; c++) {
-        s[c] = _mm256_set_m128(ch1[c], ch0[c]);
-    }
-    attila_color_write_pair8_avx(w, p0, p1, s, cov0, cov1, two, wide);
 }
 #endif
 #endif

@@ -1208,49 +1208,11 @@ static inline void row_stamp_avx(const double tv[4], const AttilaRowSteps *rs,
  */
 typedef struct CopyRow {
     __m256d ad[3][4];
-    const double (*attr)[4];    /* the same, vertex l's in attr[l] */
     AttilaRowWrite w;
     uint8_t *line;
     const uint32_t *rtx;
     uint64_t fragments;
 } CopyRow;
-
-/*
- * The copied input of two stamps at AVX-512 (row_walk_avx's pairs, its
- * w512): a the first stamp's edge values (lane i pixel i), b the
- * second's, in lanes 0-3 and 4-7 of eight doubles; each lane
- * attila_interp_weights_avx's and _comps_avx's operations in their order
- * (r = 1 / ((e0 + e1) + e2), f_k = r e_k, (a0 f0 + a1 f1) + a2 f2
- * rounded to float), attr[l][c] vertex l's component c: s[c] channel c of
- * the eight slots, as attila_color_write_pair8_avx takes them. No FMA:
- * the caller keeps contraction off (G3D_NO_CONTRACT).
- */
-__attribute__((target("avx2,avx512f"))) G3D_NO_CONTRACT
-static inline void copy_pair_avx512(const double attr[3][4],
-                                    const __m256d a[3], const __m256d b[3],
-                                    __m256 s[4])
-{
-    __m512d e[3], r;
-    int c, k;
-
-    for (k = 0; k < 3; k++) {
-        e[k] = _mm512_insertf64x4(_mm512_castpd256_pd512(a[k]), b[k], 1);
-    }
-    r = _mm512_div_pd(_mm512_set1_pd(1.0),
-                      _mm512_add_pd(_mm512_add_pd(e[0], e[1]), e[2]));
-    for (k = 0; k < 3; k++) {
-        e[k] = _mm512_mul_pd(r, e[k]);
-    }
-    for (c = 0; c < 4; c++) {
-        /* all lanes converted: GCC's _mm512_cvtpd_ps starts from an
-         * "undefined" vector that -Wmaybe-uninitialized takes for an
-         * uninitialised one */
-        s[c] = _mm512_maskz_cvtpd_ps((__mmask8)0xff, _mm512_add_pd(
-            _mm512_add_pd(_mm512_mul_pd(_mm512_set1_pd(attr[0][c]), e[0]),
-                          _mm512_mul_pd(_mm512_set1_pd(attr[1][c]), e[1])),
-            _mm512_mul_pd(_mm512_set1_pd(attr[2][c]), e[2])));
-    }
-}
 
 /*
  * The row walk with a pixel's four values one AVX operation; only
@@ -1261,9 +1223,7 @@ static inline void copy_pair_avx512(const double attr[3][4],
  * an odd last stamp alone, instead of its values going to out[n].v; the
  * colours do not depend on the target, so writing them as they come
  * changes no pixel. `wide`: the write's integer work by 256-bit
- * operations (an AVX2 caller, attila_color_write_pair_avx). `w512`: an
- * AVX-512 caller, which keeps the first stamp of a pair's edge values and
- * interpolates both stamps at once (copy_pair_avx512).
+ * operations (an AVX2 caller, attila_color_write_pair_avx).
  */
 __attribute__((target("avx"), always_inline))
 static inline unsigned row_walk_avx(const AttilaTriangle *t,
@@ -1271,7 +1231,7 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
                                     const AttilaRowSteps *rs, int32_t qy,
                                     int32_t qx0, int32_t qx1,
                                     AttilaRowStamp *out, CopyRow *cp,
-                                    bool wide, bool w512)
+                                    bool wide)
 {
     unsigned n = 0;
     uint32_t dy = (uint32_t)(qy - t->start_y);
@@ -1298,9 +1258,6 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
      * once a row rather than warned about */
     __m128 wch[4] = { _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(),
                       _mm_setzero_ps() };
-    __m256d we[3] = { _mm256_setzero_pd(), _mm256_setzero_pd(),
-                      _mm256_setzero_pd() };
-    __m256 s8[4];
     unsigned wcov = 0;
     uint64_t fragments = 0;
 
@@ -1327,24 +1284,7 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
         if (!cov) {
             continue;
         }
-        if (cp && w512) {
-            uint8_t *px = line + rtx[qx >> 1];
-
-            fragments += (0x4332322132212110ull >> (4 * cov)) & 15;
-            if (n & 1) {
-                const __m256d eb[3] = { e0, e1, e2 };
-
-                copy_pair_avx512(cp->attr, we, eb, s8);
-                attila_color_write_pair8_avx(w, wpx, px, s8, wcov, cov, true,
-                                             wide);
-            } else {
-                we[0] = e0;
-                we[1] = e1;
-                we[2] = e2;
-                wpx = px;
-                wcov = cov;
-            }
-        } else if (cp) {
+        if (cp) {
             uint8_t *px = line + rtx[qx >> 1];
             __m256d f[3];
             __m128 ch[4];
@@ -1371,11 +1311,7 @@ static inline unsigned row_walk_avx(const AttilaTriangle *t,
         }
         n++;
     }
-    if (cp && (n & 1) && w512) {
-        copy_pair_avx512(cp->attr, we, we, s8);
-        attila_color_write_pair8_avx(w, wpx, wpx, s8, wcov, wcov, false,
-                                     wide);
-    } else if (cp && (n & 1)) {
+    if (cp && (n & 1)) {
         attila_color_write_pair_avx(w, wpx, wpx, wch, wch, wcov, wcov, false,
                                     wide);
     }
@@ -1391,7 +1327,7 @@ static unsigned stamp_row_avx(const AttilaTriangle *t,
                               int32_t qy, int32_t qx0, int32_t qx1,
                               AttilaRowStamp *out)
 {
-    return row_walk_avx(t, tv, rs, qy, qx0, qx1, out, NULL, false, false);
+    return row_walk_avx(t, tv, rs, qy, qx0, qx1, out, NULL, false);
 }
 
 /*
@@ -1426,14 +1362,13 @@ static inline void copy_consts_avx(AttilaRenderCtx *ctx,
  * written two at a time as they are found (row_walk_avx); each row's work
  * counted and the draw's limit tested as raster_job does (false: the draw
  * is stopped). `wide`: the AVX2 instance (copy_tile_avx2), whose writes
- * take 256-bit integer operations; `w512` (with `wide`): the AVX-512 one
- * (copy_tile_avx512), which interpolates a pair's two stamps at once.
+ * take 256-bit integer operations.
  */
 __attribute__((target("avx"), always_inline))
 static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                              const double tv[4], const AttilaRowSteps *rs,
                              const TileEdges *te, const TileRows *tr,
-                             bool wide, bool w512)
+                             bool wide)
 {
     const int32_t x0 = tr->x0, x1 = tr->x1, y0 = tr->y0, y1 = tr->y1;
     const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
@@ -1446,7 +1381,6 @@ static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 
     copy_consts_avx(ctx, t, cp.ad);
     attila_row_write_init_avx(rt, &cp.w);
-    cp.attr = (const double (*)[4])ctx->copy_attr;
     cp.rtx = ctx->rtx[0];
     cp.fragments = 0;
     for (qy = y0; qy <= y1; qy += 2) {
@@ -1456,8 +1390,8 @@ static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         }
         row_run(te, tr->tile_x, tr->tile_y, qy, x0, x1, &lo, &hi);
         cp.line = rt->ptr + rty[qy >> 1];
-        m = lo <= hi ? row_walk_avx(t, tv, rs, qy, lo, hi, NULL, &cp, wide,
-                                    w512) : 0;
+        m = lo <= hi ? row_walk_avx(t, tv, rs, qy, lo, hi, NULL, &cp, wide) :
+            0;
         quads += m;
         /* the program's steps, then raster_job's count of the row */
         work += m + (uint64_t)(x1 - x0) / 2 + 1;
@@ -1473,7 +1407,7 @@ static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                           const double tv[4], const AttilaRowSteps *rs,
                           const TileEdges *te, const TileRows *tr)
 {
-    return copy_tile(ctx, t, tv, rs, te, tr, false, false);
+    return copy_tile(ctx, t, tv, rs, te, tr, false);
 }
 
 __attribute__((target("avx2")))
@@ -1481,17 +1415,7 @@ static bool copy_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                            const double tv[4], const AttilaRowSteps *rs,
                            const TileEdges *te, const TileRows *tr)
 {
-    return copy_tile(ctx, t, tv, rs, te, tr, true, false);
-}
-
-/* copy_pair_avx512 inlined (flatten), contraction off (AVX-512F brings
- * FMA: G3D_NO_CONTRACT) */
-__attribute__((target("avx2,avx512f"), flatten)) G3D_NO_CONTRACT
-static bool copy_tile_avx512(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                             const double tv[4], const AttilaRowSteps *rs,
-                             const TileEdges *te, const TileRows *tr)
-{
-    return copy_tile(ctx, t, tv, rs, te, tr, true, true);
+    return copy_tile(ctx, t, tv, rs, te, tr, true);
 }
 
 /*
@@ -1557,77 +1481,77 @@ static const uint16_t spread4[16] = {
 };
 
 /*
- * copy4_tile's coverage and window z of a stamp's 16 samples at AVX-512:
- * samples 2h and 2h + 1 of the four pixels in one vector of eight doubles
- * (lanes 0-3 sample 2h, lane i pixel i, 4-7 sample 2h + 1: sl->sx[k][2h]
- * and [2h + 1] are consecutive), each lane the AVX walk's additions in its
- * order and its compares, which go to mask registers and are ANDed there
- * (v: the pixels' corner values, lane i pixel i). Returns the coverage as
+ * copy4_tile's coverage and window z of a stamp's 16 samples at AVX-512,
+ * by AVX-512VL's 256-bit forms (512-bit ones measured slower on the Intel
+ * host: their floating point lowers the core's clock): sample s of the
+ * four pixels in one vector (lane i pixel i, v the pixels' corner
+ * values), each lane the AVX walk's additions in its order and its
+ * compares, which go to mask registers and are ANDed there instead of
+ * ANDs of compare masks and a MOVMSKPD a sample. Returns the coverage as
  * the AVX walk's `left` (bit 4 i + s), box (bit i pixel i) applied. With
- * want_z and a covered sample, zw[h] the window z of samples 2h and
- * 2h + 1 as the AVX walk converts them (the same product, sum and
- * product, the truncation of min(zc, 2^24 - 1); 0 where not covered or
- * unless zc > 0, which NaN fails). Products, sums and compares: no FMA
- * (nothing to contract into).
+ * want_z and a covered sample, zw[0] samples 0 and 1's window z (lanes
+ * 0-3, 4-7) and zw[1] samples 2 and 3's, as the AVX walk converts them
+ * (the same product, sum and product, the truncation of min(zc,
+ * 2^24 - 1); 0 where not covered or unless zc > 0, which NaN fails).
+ * Products, sums and compares: no FMA (the callers keep contraction off,
+ * G3D_NO_CONTRACT: AVX-512F brings FMA).
  */
-__attribute__((target("avx2,avx512f"))) G3D_NO_CONTRACT
+__attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT
 static inline unsigned cover4_avx512(const SampleLanes *sl,
                                      const __m256d v[4], unsigned box,
                                      bool want_z, double zscale,
                                      double zoffset, __m256i zw[2])
 {
     const AttilaRowSteps *rs = &sl->bounds;
-    /* a pixel's box bit for both samples of a vector */
-    const __mmask8 bb = (__mmask8)(box * 0x11);
-    __m512d v8[4], z[2];
-    __mmask8 km[2];
+    __m256d z[4];
+    __mmask8 km[4];
     unsigned x, t;
-    int h, k;
+    int s, k;
 
-    for (k = 0; k < 4; k++) {
-        v8[k] = _mm512_insertf64x4(_mm512_castpd256_pd512(v[k]), v[k], 1);
-    }
-    for (h = 0; h < 2; h++) {
+    for (s = 0; s < 4; s++) {
         __mmask8 m;
 
-        z[h] = _mm512_add_pd(_mm512_add_pd(v8[3],
-                                           _mm512_loadu_pd(sl->sx[3][2 * h])),
-                             _mm512_loadu_pd(sl->sy[3][2 * h]));
-        m = _mm512_mask_cmp_pd_mask(bb, z[h], _mm512_set1_pd(rs->lo[3]),
-                                    _CMP_GT_OQ);
-        m = _mm512_mask_cmp_pd_mask(m, z[h], _mm512_set1_pd(rs->hi[3]),
+        z[s] = _mm256_add_pd(_mm256_add_pd(v[3],
+                                           _mm256_loadu_pd(sl->sx[3][s])),
+                             _mm256_loadu_pd(sl->sy[3][s]));
+        m = _mm256_mask_cmp_pd_mask((__mmask8)box, z[s],
+                                    _mm256_set1_pd(rs->lo[3]), _CMP_GT_OQ);
+        m = _mm256_mask_cmp_pd_mask(m, z[s], _mm256_set1_pd(rs->hi[3]),
                                     _CMP_LE_OQ);
         for (k = 0; k < 3; k++) {
-            __m512d e = _mm512_add_pd(
-                _mm512_add_pd(v8[k], _mm512_loadu_pd(sl->sx[k][2 * h])),
-                _mm512_loadu_pd(sl->sy[k][2 * h]));
-            m = _mm512_mask_cmp_pd_mask(m, e, _mm512_set1_pd(rs->lo[k]),
+            __m256d e = _mm256_add_pd(
+                _mm256_add_pd(v[k], _mm256_loadu_pd(sl->sx[k][s])),
+                _mm256_loadu_pd(sl->sy[k][s]));
+            m = _mm256_mask_cmp_pd_mask(m, e, _mm256_set1_pd(rs->lo[k]),
                                         _CMP_GT_OQ);
         }
-        km[h] = m;
+        km[s] = m;
     }
     /*
      * bit 4 s + i (sample s of pixel i) to bit 4 i + s: the 4x4 bit
      * matrix transposed by two exchanges of its off-diagonal blocks
      * (Hacker's Delight, 7-3)
      */
-    x = km[0] | (unsigned)km[1] << 8;
+    x = km[0] | km[1] << 4 | km[2] << 8 | (unsigned)km[3] << 12;
     t = (x ^ x >> 3) & 0x0a0a;
     x ^= t ^ t << 3;
     t = (x ^ x >> 6) & 0x00cc;
     x ^= t ^ t << 6;
     if (x && want_z) {
-        const __m512d top = _mm512_set1_pd(16777215.0);
+        const __m256d top = _mm256_set1_pd(16777215.0);
+        __m128i w[4];
 
-        for (h = 0; h < 2; h++) {
-            __m512d zc = _mm512_mul_pd(
-                _mm512_add_pd(_mm512_mul_pd(_mm512_set1_pd(zscale), z[h]),
-                              _mm512_set1_pd(zoffset)), top);
-            __mmask8 keep = _mm512_mask_cmp_pd_mask(
-                km[h], zc, _mm512_setzero_pd(), _CMP_GT_OQ);
+        for (s = 0; s < 4; s++) {
+            __m256d zc = _mm256_mul_pd(
+                _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(zscale), z[s]),
+                              _mm256_set1_pd(zoffset)), top);
+            __mmask8 keep = _mm256_mask_cmp_pd_mask(
+                km[s], zc, _mm256_setzero_pd(), _CMP_GT_OQ);
 
-            zw[h] = _mm512_maskz_cvttpd_epi32(keep, _mm512_min_pd(zc, top));
+            w[s] = _mm256_maskz_cvttpd_epi32(keep, _mm256_min_pd(zc, top));
         }
+        zw[0] = _mm256_set_m128i(w[1], w[0]);
+        zw[1] = _mm256_set_m128i(w[3], w[2]);
     }
     return x;
 }
@@ -1656,7 +1580,7 @@ static inline unsigned cover4_avx512(const SampleLanes *sl,
  * so a stamp stamp4 would have taken as far inside (edges not tested) gets
  * the same coverage. Additions, products, one division and compares; no FMA
  * in this target. `w512`: the AVX-512 instance (copy4_tile_avx512), whose
- * coverage and window z take two samples a vector (cover4_avx512).
+ * coverage and window z take mask registers (cover4_avx512).
  */
 __attribute__((target("avx"), always_inline))
 static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
@@ -1883,7 +1807,7 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 /* cover4_avx512 inlined (flatten: GCC would not inline it into a
  * function it sees as large); contraction off, as AVX-512F brings FMA
  * (G3D_NO_CONTRACT) */
-__attribute__((target("avx2,avx512f"), flatten)) G3D_NO_CONTRACT
+__attribute__((target("avx2,avx512f,avx512vl"), flatten)) G3D_NO_CONTRACT
 static bool copy4_tile_avx512(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                               const double tv[4], const SampleLanes *sl,
                               const TileEdges *te, const TileRows *tr)
@@ -2073,8 +1997,7 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
                     const TileRows tr = { tx * TILE, ty * TILE, x0, x1, y0,
                                           y1 };
                     bool go = copy_avx ?
-                        (ctx->avx512 ? copy_tile_avx512 :
-                         ctx->avx2 ? copy_tile_avx2 : copy_tile_avx)(
+                        (ctx->avx2 ? copy_tile_avx2 : copy_tile_avx)(
                             ctx, t, tv, &rsteps, &stamps, &tr) :
                         (ctx->avx512 ? copy4_tile_avx512 : copy4_tile_avx)(
                             ctx, t, tv, &lanes, &stamps, &tr);
