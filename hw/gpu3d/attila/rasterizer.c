@@ -1487,8 +1487,9 @@ static const uint16_t spread4[16] = {
  * four pixels in one vector (lane i pixel i, v the pixels' corner
  * values), each lane the AVX walk's additions in its order and its
  * compares, which go to mask registers and are ANDed there instead of
- * ANDs of compare masks and a MOVMSKPD a sample. Returns the coverage as
- * the AVX walk's `left` (bit 4 i + s), box (bit i pixel i) applied. With
+ * ANDs of compare masks and a MOVMSKPD a sample (lo, hi3: the bounds
+ * broadcast, as copy4_tile keeps them). Returns the coverage as the AVX
+ * walk's `left` (bit 4 i + s), box (bit i pixel i) applied. With
  * want_z and a covered sample, zw[0] samples 0 and 1's window z (lanes
  * 0-3, 4-7) and zw[1] samples 2 and 3's, as the AVX walk converts them
  * (the same product, sum and product, the truncation of min(zc,
@@ -1498,14 +1499,14 @@ static const uint16_t spread4[16] = {
  */
 __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT
 static inline unsigned cover4_avx512(const SampleLanes *sl,
-                                     const __m256d v[4], unsigned box,
-                                     bool want_z, double zscale,
-                                     double zoffset, __m256i zw[2])
+                                     const __m256d v[4], const __m256d lo[4],
+                                     __m256d hi3, unsigned box, bool want_z,
+                                     __m256d zscale, __m256d zoffset,
+                                     __m256i zw[2])
 {
-    const AttilaRowSteps *rs = &sl->bounds;
     __m256d z[4];
     __mmask8 km[4];
-    unsigned x, t;
+    unsigned x;
     int s, k;
 
     for (s = 0; s < 4; s++) {
@@ -1514,37 +1515,27 @@ static inline unsigned cover4_avx512(const SampleLanes *sl,
         z[s] = _mm256_add_pd(_mm256_add_pd(v[3],
                                            _mm256_loadu_pd(sl->sx[3][s])),
                              _mm256_loadu_pd(sl->sy[3][s]));
-        m = _mm256_mask_cmp_pd_mask((__mmask8)box, z[s],
-                                    _mm256_set1_pd(rs->lo[3]), _CMP_GT_OQ);
-        m = _mm256_mask_cmp_pd_mask(m, z[s], _mm256_set1_pd(rs->hi[3]),
-                                    _CMP_LE_OQ);
+        m = _mm256_mask_cmp_pd_mask((__mmask8)box, z[s], lo[3], _CMP_GT_OQ);
+        m = _mm256_mask_cmp_pd_mask(m, z[s], hi3, _CMP_LE_OQ);
         for (k = 0; k < 3; k++) {
             __m256d e = _mm256_add_pd(
                 _mm256_add_pd(v[k], _mm256_loadu_pd(sl->sx[k][s])),
                 _mm256_loadu_pd(sl->sy[k][s]));
-            m = _mm256_mask_cmp_pd_mask(m, e, _mm256_set1_pd(rs->lo[k]),
-                                        _CMP_GT_OQ);
+            m = _mm256_mask_cmp_pd_mask(m, e, lo[k], _CMP_GT_OQ);
         }
         km[s] = m;
     }
-    /*
-     * bit 4 s + i (sample s of pixel i) to bit 4 i + s: the 4x4 bit
-     * matrix transposed by two exchanges of its off-diagonal blocks
-     * (Hacker's Delight, 7-3)
-     */
-    x = km[0] | km[1] << 4 | km[2] << 8 | (unsigned)km[3] << 12;
-    t = (x ^ x >> 3) & 0x0a0a;
-    x ^= t ^ t << 3;
-    t = (x ^ x >> 6) & 0x00cc;
-    x ^= t ^ t << 6;
+    /* sample s of pixel i: bit i of km[s] to bit 4 i + s (the spread
+     * masks, as the AVX walk) */
+    x = spread4[km[0]] | spread4[km[1]] << 1 | spread4[km[2]] << 2 |
+        spread4[km[3]] << 3;
     if (x && want_z) {
         const __m256d top = _mm256_set1_pd(16777215.0);
         __m128i w[4];
 
         for (s = 0; s < 4; s++) {
             __m256d zc = _mm256_mul_pd(
-                _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(zscale), z[s]),
-                              _mm256_set1_pd(zoffset)), top);
+                _mm256_add_pd(_mm256_mul_pd(zscale, z[s]), zoffset), top);
             __mmask8 keep = _mm256_mask_cmp_pd_mask(
                 km[s], zc, _mm256_setzero_pd(), _CMP_GT_OQ);
 
@@ -1648,8 +1639,8 @@ static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 box &= box_bits(t, qx, rows);
             }
             if (w512) {
-                left = cover4_avx512(sl, v, box, ztest, ds->z_scale,
-                                     ds->z_offset, zw);
+                left = cover4_avx512(sl, v, lo, hi3, box, ztest, zscale,
+                                     zoffset, zw);
             } else {
                 for (s = 0; s < 4; s++) {
                     __m256d z = _mm256_add_pd(
