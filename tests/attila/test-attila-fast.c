@@ -817,6 +817,49 @@ static void test_stamp_rows_values(void)
     g_rand_free(rnd);
 }
 
+static void check_top_level(int64_t n)
+{
+    uint32_t fast = attila_triangle_top_level(n), general;
+
+    g3d_general_path = true;
+    general = attila_triangle_top_level(n);
+    g3d_general_path = false;
+    if (fast != general) {
+        g_test_message("n %" G_GINT64_FORMAT ": %u against %u", (gint64)n,
+                       fast, general);
+    }
+    g_assert_cmpuint(fast, ==, general);
+}
+
+/*
+ * The top tile's level (triangle-setup.c attila_triangle_top_level: the
+ * integer ceil(log2 n) up to 2^28) against the general path's formula
+ * (the quotient of two logarithms, its ceiling, at least 4): every n to
+ * 2^21, each power of two to 2^32 and its neighbours, 200000 random n up
+ * to 2^33, and n of 0 and below. Checked to fail with the bound at 2^29
+ * (2^29 gives one more by the formula), with the floor of 4 taken only
+ * at n = 1, and with the bits of n counted rather than of n - 1.
+ */
+static void test_top_level(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0x70B1);
+    int64_t n;
+    int k, d;
+
+    for (n = -3; n <= (1 << 21); n++) {
+        check_top_level(n);
+    }
+    for (k = 0; k <= 32; k++) {
+        for (d = -2; d <= 2; d++) {
+            check_top_level(((int64_t)1 << k) + d);
+        }
+    }
+    for (k = 0; k < 200000; k++) {
+        check_top_level((int64_t)(g_rand_double(rnd) * 8589934592.0));
+    }
+    g_rand_free(rnd);
+}
+
 /*
  * The 4-sample stamp's samples in AVX lanes (rasterizer.c
  * msaa_cover4_avx) against the same pixel's samples one by one
@@ -1693,6 +1736,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/stamp-values", test_stamp_values);
     g_test_add_func("/attila/fast/stamp-rows-values", test_stamp_rows_values);
     g_test_add_func("/attila/fast/msaa-cover4", test_msaa_cover4);
+    g_test_add_func("/attila/fast/top-level", test_top_level);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     g_test_add_func("/attila/fast/vertex-chunks", test_vertex_chunks);
     return g_test_run();

@@ -716,6 +716,9 @@ static inline void attila_triangle_pairs(AttilaTriangle *t)
     }
 }
 
+/* the top tile's level of a box whose longer side is n pixels (the
+ * general path's formula under g3d_general_path) */
+uint32_t attila_triangle_top_level(int64_t n);
 /* false: culled (facing, zero area, nothing on screen) */
 bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
                            const AttilaVertex *v1, const AttilaVertex *v2,
