@@ -1589,7 +1589,12 @@ static void test_stamp_msaa(void)
  * word was written whatever its test. The walk takes a scan tile's rows
  * in one call (copy4_tile_avx): it failed with the rows' runs found with
  * the tile's x for its y, with every row's box bits and with its
- * y step taken from the tile's first row.
+ * y step taken from the tile's first row. Where the CPU has AVX-512 the
+ * walk's coverage and window z take mask registers (copy4_tile_avx512,
+ * cover4_avx512), run at the best level, the AVX2 instance below it:
+ * failed with sample 3's spread taken from sample 2's mask, with the box
+ * bits left out, with samples 2 and 3's window z taken from 0 and 1's,
+ * and with every sample's x step taken from sample 0's.
  */
 static void test_stamp4_rows(void)
 {
