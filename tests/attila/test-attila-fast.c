@@ -817,6 +817,49 @@ static void test_stamp_rows_values(void)
     g_rand_free(rnd);
 }
 
+static void check_top_level(int64_t n)
+{
+    uint32_t fast = attila_triangle_top_level(n), general;
+
+    g3d_general_path = true;
+    general = attila_triangle_top_level(n);
+    g3d_general_path = false;
+    if (fast != general) {
+        g_test_message("n %" G_GINT64_FORMAT ": %u against %u", (gint64)n,
+                       fast, general);
+    }
+    g_assert_cmpuint(fast, ==, general);
+}
+
+/*
+ * The top tile's level (triangle-setup.c attila_triangle_top_level: the
+ * integer ceil(log2 n) up to 2^28) against the general path's formula
+ * (the quotient of two logarithms, its ceiling, at least 4): every n to
+ * 2^21, each power of two to 2^32 and its neighbours, 200000 random n up
+ * to 2^33, and n of 0 and below. Checked to fail with the bound at 2^29
+ * (2^29 gives one more by the formula), with the floor of 4 taken only
+ * at n = 1, and with the bits of n counted rather than of n - 1.
+ */
+static void test_top_level(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0x70B1);
+    int64_t n;
+    int k, d;
+
+    for (n = -3; n <= (1 << 21); n++) {
+        check_top_level(n);
+    }
+    for (k = 0; k <= 32; k++) {
+        for (d = -2; d <= 2; d++) {
+            check_top_level(((int64_t)1 << k) + d);
+        }
+    }
+    for (k = 0; k < 200000; k++) {
+        check_top_level((int64_t)(g_rand_double(rnd) * 8589934592.0));
+    }
+    g_rand_free(rnd);
+}
+
 /*
  * The 4-sample stamp's samples in AVX lanes (rasterizer.c
  * msaa_cover4_avx) against the same pixel's samples one by one
@@ -1449,16 +1492,26 @@ static void test_stamp1(void)
 }
 
 /* stamp_scenes without AVX (g3d_no_avx, seed), then with the CPU's best
- * (seed + 1), then where the CPU has AVX2 at AVX (g3d_simd_max lowered,
- * seed + 2: the AVX instances beside the AVX2 ones) */
+ * (seed + 1), then where the CPU has AVX-512 at AVX2 (g3d_simd_max
+ * lowered, seed + 3: the AVX2 instances beside the AVX-512 ones), then
+ * where the CPU has AVX2 at AVX (seed + 2: the AVX instances beside the
+ * AVX2 ones) */
 static void stamp_scenes_levels(uint32_t ns, int plain, int best, int avx,
                                 uint32_t seed, bool copies)
 {
     g3d_no_avx = true;
     stamp_scenes(ns, plain, seed, copies);
     g3d_no_avx = false;
-    g_test_message("%u-sample rows: %s", ns, g3d_use_avx() ? "AVX" : "SSE2");
+    g_test_message("%u-sample rows: %s", ns,
+                   g3d_simd_level() >= G3D_SIMD_AVX512 ? "AVX-512" :
+                   g3d_use_avx2() ? "AVX2" : g3d_use_avx() ? "AVX" : "SSE2");
     stamp_scenes(ns, best, seed + 1, copies);
+    if (g3d_simd_level() >= G3D_SIMD_AVX512) {
+        g3d_simd_max = G3D_SIMD_AVX2;
+        g_test_message("%u-sample rows below AVX-512: AVX2", ns);
+        stamp_scenes(ns, avx, seed + 3, copies);
+        g3d_simd_max = G3D_SIMD_AVX512;
+    }
     if (g3d_use_avx2()) {
         g3d_simd_max = G3D_SIMD_AVX;
         g_test_message("%u-sample rows below AVX2: %s", ns,
@@ -1536,7 +1589,12 @@ static void test_stamp_msaa(void)
  * word was written whatever its test. The walk takes a scan tile's rows
  * in one call (copy4_tile_avx): it failed with the rows' runs found with
  * the tile's x for its y, with every row's box bits and with its
- * y step taken from the tile's first row.
+ * y step taken from the tile's first row. Where the CPU has AVX-512 the
+ * walk's coverage and window z take mask registers (copy4_tile_avx512,
+ * cover4_avx512), run at the best level, the AVX2 instance below it:
+ * failed with sample 3's spread taken from sample 2's mask, with the box
+ * bits left out, with samples 2 and 3's window z taken from 0 and 1's,
+ * and with every sample's x step taken from sample 0's.
  */
 static void test_stamp4_rows(void)
 {
@@ -1700,6 +1758,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/stamp-values", test_stamp_values);
     g_test_add_func("/attila/fast/stamp-rows-values", test_stamp_rows_values);
     g_test_add_func("/attila/fast/msaa-cover4", test_msaa_cover4);
+    g_test_add_func("/attila/fast/top-level", test_top_level);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     g_test_add_func("/attila/fast/vertex-chunks", test_vertex_chunks);
     return g_test_run();

@@ -578,6 +578,9 @@ typedef struct AttilaRenderCtx {
     /* the AVX2 instances (g3d_use_avx2()): copy4_tile_avx's depth test by
      * depth_stamp4_avx2, the one-sample copy by copy_tile_avx2 */
     bool avx2;
+    /* copy4_tile_avx's coverage with AVX-512VL's mask registers
+     * (g3d_simd_level() AVX-512: rasterizer.c copy4_tile_avx512) */
+    bool avx512;
     /* the triangle whose copied input copy_attr holds (rasterizer.c) */
     const void *copy_tri;
     double copy_attr[3][4];
@@ -713,6 +716,9 @@ static inline void attila_triangle_pairs(AttilaTriangle *t)
     }
 }
 
+/* the top tile's level of a box whose longer side is n pixels (the
+ * general path's formula under g3d_general_path) */
+uint32_t attila_triangle_top_level(int64_t n);
 /* false: culled (facing, zero area, nothing on screen) */
 bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
                            const AttilaVertex *v1, const AttilaVertex *v2,

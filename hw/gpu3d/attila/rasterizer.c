@@ -1426,9 +1426,10 @@ static bool copy_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 /*
  * The early depth test of a 4-sample stamp's 16 z words (depth_only):
  * attila_depth_test4_table of its four pixels, two pixels' eight words
- * in each 256-bit operation (AVX2 integers). zin[s]: sample s's window z
- * of the four pixels (lane i pixel i), as copy4_tile_avx converts them;
- * zbuf: pixel 0's first word (pixel i's four at 16 i bytes, ATTILA ref.
+ * in each 256-bit operation (AVX2 integers). a: samples 0 and 1's window
+ * z of the four pixels (lanes 0-3 sample 0, lane i pixel i; 4-7 sample
+ * 1), b: samples 2 and 3's, as copy4_tile converts them; zbuf: pixel 0's
+ * first word (pixel i's four at 16 i bytes, ATTILA ref.
  * Render Buffer Tiling); bit 4 i + s of cover: sample s of pixel i
  * covered. The pass bit is the table's bit of less, equal or greater
  * (attila_depth_only_test: bit (zin >= z) + (zin > z)), here moved to
@@ -1438,9 +1439,8 @@ static bool copy_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
  * Returns the covered samples that pass, bit for bit as cover.
  */
 __attribute__((target("avx2"), noinline))
-static unsigned depth_stamp4_avx2(uint32_t table, bool write, __m128i z0,
-                                  __m128i z1, __m128i z2, __m128i z3,
-                                  uint8_t *zbuf, unsigned cover)
+static unsigned depth_stamp4_avx2(uint32_t table, bool write, __m256i a,
+                                  __m256i b, uint8_t *zbuf, unsigned cover)
 {
     const __m256i low = _mm256_set1_epi32(0x00ffffff);
     const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
@@ -1448,7 +1448,6 @@ static unsigned depth_stamp4_avx2(uint32_t table, bool write, __m128i z0,
      * unpacks to pixel order */
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     const __m256i tab = _mm256_set1_epi32((int)table);
-    const __m256i a = _mm256_set_m128i(z1, z0), b = _mm256_set_m128i(z3, z2);
     const __m256i zp[2] = {
         _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi32(a, b), order),
         _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi32(a, b), order),
@@ -1487,6 +1486,73 @@ static const uint16_t spread4[16] = {
 };
 
 /*
+ * copy4_tile's coverage and window z of a stamp's 16 samples at AVX-512,
+ * by AVX-512VL's 256-bit forms (512-bit ones measured slower on the Intel
+ * host: their floating point lowers the core's clock): sample s of the
+ * four pixels in one vector (lane i pixel i, v the pixels' corner
+ * values), each lane the AVX walk's additions in its order and its
+ * compares, which go to mask registers and are ANDed there instead of
+ * ANDs of compare masks and a MOVMSKPD a sample (lo, hi3: the bounds
+ * broadcast, as copy4_tile keeps them). Returns the coverage as the AVX
+ * walk's `left` (bit 4 i + s), box (bit i pixel i) applied. With
+ * want_z and a covered sample, zw[0] samples 0 and 1's window z (lanes
+ * 0-3, 4-7) and zw[1] samples 2 and 3's, as the AVX walk converts them
+ * (the same product, sum and product, the truncation of min(zc,
+ * 2^24 - 1); 0 where not covered or unless zc > 0, which NaN fails).
+ * Products, sums and compares: no FMA (the callers keep contraction off,
+ * G3D_NO_CONTRACT: AVX-512F brings FMA).
+ */
+__attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT
+static inline unsigned cover4_avx512(const SampleLanes *sl,
+                                     const __m256d v[4], const __m256d lo[4],
+                                     __m256d hi3, unsigned box, bool want_z,
+                                     __m256d zscale, __m256d zoffset,
+                                     __m256i zw[2])
+{
+    __m256d z[4];
+    __mmask8 km[4];
+    unsigned x;
+    int s, k;
+
+    for (s = 0; s < 4; s++) {
+        __mmask8 m;
+
+        z[s] = _mm256_add_pd(_mm256_add_pd(v[3],
+                                           _mm256_loadu_pd(sl->sx[3][s])),
+                             _mm256_loadu_pd(sl->sy[3][s]));
+        m = _mm256_mask_cmp_pd_mask((__mmask8)box, z[s], lo[3], _CMP_GT_OQ);
+        m = _mm256_mask_cmp_pd_mask(m, z[s], hi3, _CMP_LE_OQ);
+        for (k = 0; k < 3; k++) {
+            __m256d e = _mm256_add_pd(
+                _mm256_add_pd(v[k], _mm256_loadu_pd(sl->sx[k][s])),
+                _mm256_loadu_pd(sl->sy[k][s]));
+            m = _mm256_mask_cmp_pd_mask(m, e, lo[k], _CMP_GT_OQ);
+        }
+        km[s] = m;
+    }
+    /* sample s of pixel i: bit i of km[s] to bit 4 i + s (the spread
+     * masks, as the AVX walk) */
+    x = spread4[km[0]] | spread4[km[1]] << 1 | spread4[km[2]] << 2 |
+        spread4[km[3]] << 3;
+    if (x && want_z) {
+        const __m256d top = _mm256_set1_pd(16777215.0);
+        __m128i w[4];
+
+        for (s = 0; s < 4; s++) {
+            __m256d zc = _mm256_mul_pd(
+                _mm256_add_pd(_mm256_mul_pd(zscale, z[s]), zoffset), top);
+            __mmask8 keep = _mm256_mask_cmp_pd_mask(
+                km[s], zc, _mm256_setzero_pd(), _CMP_GT_OQ);
+
+            w[s] = _mm256_maskz_cvttpd_epi32(keep, _mm256_min_pd(zc, top));
+        }
+        zw[0] = _mm256_set_m128i(w[1], w[0]);
+        zw[1] = _mm256_set_m128i(w[3], w[2]);
+    }
+    return x;
+}
+
+/*
  * The rows y0..y1 of a scan tile (at tile_x, tile_y; columns x0..x1) of a
  * 4-sample draw whose program is the copy (copy4, not under
  * g3d_general_path), the draw's and triangle's constants read once for the
@@ -1509,12 +1575,14 @@ static const uint16_t spread4[16] = {
  * (row_run), the stamps the box test admits; the bounds are the exact tests,
  * so a stamp stamp4 would have taken as far inside (edges not tested) gets
  * the same coverage. Additions, products, one division and compares; no FMA
- * in this target.
+ * in this target. `w512`: the AVX-512 instance (copy4_tile_avx512), whose
+ * coverage and window z take mask registers (cover4_avx512).
  */
-__attribute__((target("avx")))
-static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
-                           const double tv[4], const SampleLanes *sl,
-                           const TileEdges *te, const TileRows *tr)
+__attribute__((target("avx"), always_inline))
+static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                              const double tv[4], const SampleLanes *sl,
+                              const TileEdges *te, const TileRows *tr,
+                              const bool w512)
 {
     const int32_t x0 = tr->x0, x1 = tr->x1, y0 = tr->y0, y1 = tr->y1;
     const AttilaDrawState *ds = ctx->ds;
@@ -1555,6 +1623,10 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
         unsigned rows = row_bits(t, qy);
         uint8_t *const zrow = ztest ? ds->zptr + ctx->zy[qy >> 1] : NULL;
+        /* a stamp's window z (samples 0 and 1, 2 and 3), read only where
+         * ztest set them, which GCC cannot tell: set once a row rather
+         * than warned about */
+        __m256i zw[2] = { _mm256_setzero_si256(), _mm256_setzero_si256() };
 
         if (work > ATTILA_DRAW_WORK_LIMIT) {
             done = false;       /* the draw is stopped (reported) */
@@ -1571,59 +1643,78 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 /* a column outside the triangle's box */
                 box &= box_bits(t, qx, rows);
             }
-            for (s = 0; s < 4; s++) {
-                __m256d z = _mm256_add_pd(
-                    _mm256_add_pd(v[3], _mm256_loadu_pd(sl->sx[3][s])),
-                    _mm256_loadu_pd(sl->sy[3][s]));
-                __m256d m = _mm256_and_pd(_mm256_cmp_pd(z, lo[3], _CMP_GT_OQ),
-                                          _mm256_cmp_pd(z, hi3, _CMP_LE_OQ));
-                for (k = 0; k < 3; k++) {
-                    __m256d e = _mm256_add_pd(
-                        _mm256_add_pd(v[k], _mm256_loadu_pd(sl->sx[k][s])),
-                        _mm256_loadu_pd(sl->sy[k][s]));
-                    m = _mm256_and_pd(m, _mm256_cmp_pd(e, lo[k], _CMP_GT_OQ));
+            if (w512) {
+                left = cover4_avx512(sl, v, lo, hi3, box, ztest, zscale,
+                                     zoffset, zw);
+            } else {
+                for (s = 0; s < 4; s++) {
+                    __m256d z = _mm256_add_pd(
+                        _mm256_add_pd(v[3], _mm256_loadu_pd(sl->sx[3][s])),
+                        _mm256_loadu_pd(sl->sy[3][s]));
+                    __m256d m = _mm256_and_pd(
+                        _mm256_cmp_pd(z, lo[3], _CMP_GT_OQ),
+                        _mm256_cmp_pd(z, hi3, _CMP_LE_OQ));
+                    for (k = 0; k < 3; k++) {
+                        __m256d e = _mm256_add_pd(
+                            _mm256_add_pd(v[k],
+                                          _mm256_loadu_pd(sl->sx[k][s])),
+                            _mm256_loadu_pd(sl->sy[k][s]));
+                        m = _mm256_and_pd(m, _mm256_cmp_pd(e, lo[k],
+                                                           _CMP_GT_OQ));
+                    }
+                    zsv[s] = z;
+                    msk[s] = m;
+                    mask[s] = (unsigned)_mm256_movemask_pd(m) & box;
                 }
-                zsv[s] = z;
-                msk[s] = m;
-                mask[s] = (unsigned)_mm256_movemask_pd(m) & box;
+                /* sample s of pixel i: bit i of mask[s] to bit 4 i + s of
+                 * left (the spread masks), the stamp's coverage as the
+                 * depth test and the write take it */
+                left = spread4[mask[0]] | spread4[mask[1]] << 1 |
+                       spread4[mask[2]] << 2 | spread4[mask[3]] << 3;
+                if (ztest && left) {
+                    /* attila_convert_z of the covered samples (0 elsewhere
+                     * and unless zc > 0), samples 0 and 1 in zw[0], 2 and
+                     * 3 in zw[1] */
+                    const __m256d top = _mm256_set1_pd(16777215.0);
+                    __m128i w[4];
+
+                    for (s = 0; s < 4; s++) {
+                        __m256d zc = _mm256_mul_pd(
+                            _mm256_add_pd(_mm256_mul_pd(zscale, zsv[s]),
+                                          zoffset), top);
+                        __m256d keep = _mm256_and_pd(
+                            msk[s], _mm256_cmp_pd(zc, _mm256_setzero_pd(),
+                                                  _CMP_GT_OQ));
+                        w[s] = _mm256_cvttpd_epi32(
+                            _mm256_and_pd(_mm256_min_pd(zc, top), keep));
+                    }
+                    zw[0] = _mm256_set_m128i(w[1], w[0]);
+                    zw[1] = _mm256_set_m128i(w[3], w[2]);
+                }
             }
-            /* sample s of pixel i: bit i of mask[s] to bit 4 i + s of
-             * left (the spread masks), the stamp's coverage as the
-             * depth test and the write take it */
-            left = spread4[mask[0]] | spread4[mask[1]] << 1 |
-                   spread4[mask[2]] << 2 | spread4[mask[3]] << 3;
             if (!left) {
                 continue;
             }
             quads++;
 
             if (ztest) {
-                /* attila_convert_z of the covered samples (0 elsewhere and
-                 * unless zc > 0), then each pixel's four words */
-                const __m256d top = _mm256_set1_pd(16777215.0);
+                /* each pixel's four words */
                 uint8_t *z0 = zrow + zx[qx >> 1];
                 __m128 w[4];
                 uint32_t zs[4][4];
 
-                for (s = 0; s < 4; s++) {
-                    __m256d zw = _mm256_add_pd(_mm256_mul_pd(zscale, zsv[s]),
-                                               zoffset);
-                    __m256d zc = _mm256_mul_pd(zw, top);
-                    __m256d keep = _mm256_and_pd(
-                        msk[s], _mm256_cmp_pd(zc, _mm256_setzero_pd(),
-                                              _CMP_GT_OQ));
-                    w[s] = _mm_castsi128_ps(_mm256_cvttpd_epi32(
-                        _mm256_and_pd(_mm256_min_pd(zc, top), keep)));
-                }
                 if (depth_only && z8) {
-                    left = depth_stamp4_avx2(ztable, zwrite,
-                                             _mm_castps_si128(w[0]),
-                                             _mm_castps_si128(w[1]),
-                                             _mm_castps_si128(w[2]),
-                                             _mm_castps_si128(w[3]), z0, left);
+                    left = depth_stamp4_avx2(ztable, zwrite, zw[0], zw[1], z0,
+                                             left);
                 } else {
                     const unsigned in = left;
 
+                    w[0] = _mm_castsi128_ps(_mm256_castsi256_si128(zw[0]));
+                    w[1] = _mm_castsi128_ps(
+                        _mm256_extractf128_si256(zw[0], 1));
+                    w[2] = _mm_castsi128_ps(_mm256_castsi256_si128(zw[1]));
+                    w[3] = _mm_castsi128_ps(
+                        _mm256_extractf128_si256(zw[1], 1));
                     _MM_TRANSPOSE4_PS(w[0], w[1], w[2], w[3]);
                     left = 0;
                     for (i = 0; i < 4; i++) {
@@ -1699,6 +1790,25 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     ctx->work = work;
     ctx->fragments += fragments;
     return done;
+}
+
+__attribute__((target("avx")))
+static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                           const double tv[4], const SampleLanes *sl,
+                           const TileEdges *te, const TileRows *tr)
+{
+    return copy4_tile(ctx, t, tv, sl, te, tr, false);
+}
+
+/* cover4_avx512 inlined (flatten: GCC would not inline it into a
+ * function it sees as large); contraction off, as AVX-512F brings FMA
+ * (G3D_NO_CONTRACT) */
+__attribute__((target("avx2,avx512f,avx512vl"), flatten)) G3D_NO_CONTRACT
+static bool copy4_tile_avx512(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                              const double tv[4], const SampleLanes *sl,
+                              const TileEdges *te, const TileRows *tr)
+{
+    return copy4_tile(ctx, t, tv, sl, te, tr, true);
 }
 #endif
 
@@ -1885,7 +1995,8 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
                     bool go = copy_avx ?
                         (ctx->avx2 ? copy_tile_avx2 : copy_tile_avx)(
                             ctx, t, tv, &rsteps, &stamps, &tr) :
-                        copy4_tile_avx(ctx, t, tv, &lanes, &stamps, &tr);
+                        (ctx->avx512 ? copy4_tile_avx512 : copy4_tile_avx)(
+                            ctx, t, tv, &lanes, &stamps, &tr);
                     if (!go) {
                         return false;   /* the draw is stopped (reported) */
                     }
@@ -2165,6 +2276,7 @@ bool attila_raster_batch_begin(AttilaRaster *r, const AttilaDrawState *ds,
 #ifdef HAVE_AVX_PATH
         ctx->row_avx = g3d_use_avx();
         ctx->avx2 = g3d_use_avx2();
+        ctx->avx512 = g3d_simd_level() >= G3D_SIMD_AVX512;
         ctx->copy_tri = NULL;
 #endif
 #else

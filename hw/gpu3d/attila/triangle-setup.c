@@ -154,6 +154,25 @@ static double log2_ceil(double n)
     return l - f > 0 ? f + 1 : f;       /* GPU_CEIL2 */
 }
 
+/*
+ * The top tile's level for a box n pixels on its longer side: the
+ * simulator's MAX(GPU_CEIL2(GPU_LOG2(n)), 4) (log2_ceil). For n from 1 to
+ * 2^28 that is the integer ceil(log2 n), at least 4: the quotient of the
+ * two logarithms is within a few units in the last place of log2 n,
+ * which is an integer only at powers of two (where it comes out exact up
+ * to 2^28; 2^29 and 2^31 give one more) and is elsewhere more than 2^-28
+ * from one. So the integer count is taken there (not under
+ * g3d_general_path), the two calls of log a triangle saved; larger and
+ * non-positive n take the formula.
+ */
+uint32_t attila_triangle_top_level(int64_t n)
+{
+    if (n >= 1 && n <= (1 << 28) && !g3d_general_path) {
+        return n <= 16 ? 4 : 32 - (uint32_t)__builtin_clz((uint32_t)n - 1);
+    }
+    return (uint32_t)MAX(log2_ceil((double)n), 4.0);
+}
+
 bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
                            const AttilaVertex *v1, const AttilaVertex *v2,
                            AttilaTriangle *t)
@@ -287,9 +306,8 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     /* the top tile of the recursive rasteriser (topLevelTile) */
     t->start_x = xmin - xmin % 16;
     t->start_y = ymin - ymin % 16;
-    t->level = (uint32_t)MAX(log2_ceil((double)MAX(xmax - t->start_x + 1,
-                                                   ymax - t->start_y + 1)),
-                             4.0);
+    t->level = attila_triangle_top_level(MAX((int64_t)xmax - t->start_x + 1,
+                                             (int64_t)ymax - t->start_y + 1));
     off = ds->msaa ? -0.5 : 0.0;
     for (i = 0; i < 4; i++) {
         const double *q = i < 3 ? e[i] : zeq;
