@@ -1477,6 +1477,7 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
     uint8_t *color = rs->color;
     uint32_t width = rs->width;
     const PicaTexUnit *unit = &rs->tex.unit[0];
+    PicaLanes8Unit lunit;
     PicaTexLanes8Fn *fetch8 = rs->tex0_lanes8;
     int qx0 = x0 & ~3, qx, qy = y0 & ~1, k, l;
     unsigned left, right;
@@ -1496,6 +1497,7 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
     }
     if (tex) {
         tex0_take(rs, &tk, abgr);
+        lanes8_unit_setup(unit, wrap, &lunit);
     }
     if (depth) {
         lanes_depth_setup(rs, t, &ld);
@@ -1555,7 +1557,7 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
             px = prim ? lanes8_primary(c, bar, abgr) : _mm256_setzero_si256();
             if (tex) {
                 px = tex0_combine8(&tk, abgr ? lanes8_linear_order(
-                                                   unit, t, bar,
+                                                   &lunit, t, bar,
                                                    PICA_TEXFMT_RGBA8, wrap,
                                                    PICA_FILTER_KEEP)
                                              : fetch8(unit, t, bar),
