@@ -1627,6 +1627,16 @@ SPAN8_AVX512(p, SPAN8_PRIMARY, 1, 2)
 SPAN8_4(SPAN8_VL, x, SPAN8_TEX_CALL)
 SPAN8_4(SPAN8_VL, r, SPAN8_TEX_REPEAT)
 SPAN8_4(SPAN8_VL, e, SPAN8_TEX_EDGE)
+/*
+ * the inline RGBA8 samplers' with G3D_WEIGHTS_UNIT_W, at each level: the
+ * texture coordinates take the same perspective weights
+ */
+#define SPAN8_UNIT_TEX(S) S(r, SPAN8_TEX_REPEAT, 0, 2)                   \
+    S(r, SPAN8_TEX_REPEAT, 1, 2) S(e, SPAN8_TEX_EDGE, 0, 2)              \
+    S(e, SPAN8_TEX_EDGE, 1, 2)
+SPAN8_UNIT_TEX(SPAN8_AVX2)
+SPAN8_UNIT_TEX(SPAN8_VL)
+SPAN8_UNIT_TEX(SPAN8_AVX512)
 
 /*
  * ---- sixteen pixels a block (AVX-512 with BW) ------------------------------
@@ -1854,6 +1864,18 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
         if (tex) {
             row = g3d_simd_level_textured() < G3D_SIMD_AVX512 ? 0
                   : 1 + g3d_simd_textured_wide();
+        }
+        if (how >= SPAN8_TEX_REPEAT && g3d_inv_w_unit(t->v)) {
+            /* [AVX2, AVX-512VL at 256 bits, AVX-512][edge][depth] */
+#define SPAN8_UNIT_ROW(level)                                             \
+    { { span8_##level##_r02, span8_##level##_r12 },                       \
+      { span8_##level##_e02, span8_##level##_e12 } }
+            static G3DBlockFn *const unit_tex[3][2][2] = {
+                SPAN8_UNIT_ROW(avx2), SPAN8_UNIT_ROW(vl),
+                SPAN8_UNIT_ROW(avx512),
+            };
+
+            return unit_tex[row][how == SPAN8_TEX_EDGE][rs->depth != NULL];
         }
         return fn8[row][how][rs->depth != NULL][g3d_inv_w_positive(t->v)];
     }
