@@ -1477,6 +1477,7 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
     uint8_t *color = rs->color;
     uint32_t width = rs->width;
     const PicaTexUnit *unit = &rs->tex.unit[0];
+    PicaLanes8Unit lunit;
     PicaTexLanes8Fn *fetch8 = rs->tex0_lanes8;
     int qx0 = x0 & ~3, qx, qy = y0 & ~1, k, l;
     unsigned left, right;
@@ -1496,6 +1497,7 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
     }
     if (tex) {
         tex0_take(rs, &tk, abgr);
+        lanes8_unit_setup(unit, wrap, &lunit);
     }
     if (depth) {
         lanes_depth_setup(rs, t, &ld);
@@ -1555,7 +1557,7 @@ span8_rows(const PicaTri *t, int x0, int y0, int x1, int y1, bool depth,
             px = prim ? lanes8_primary(c, bar, abgr) : _mm256_setzero_si256();
             if (tex) {
                 px = tex0_combine8(&tk, abgr ? lanes8_linear_order(
-                                                   unit, t, bar,
+                                                   &lunit, t, bar,
                                                    PICA_TEXFMT_RGBA8, wrap,
                                                    PICA_FILTER_KEEP)
                                              : fetch8(unit, t, bar),
@@ -1625,6 +1627,16 @@ SPAN8_AVX512(p, SPAN8_PRIMARY, 1, 2)
 SPAN8_4(SPAN8_VL, x, SPAN8_TEX_CALL)
 SPAN8_4(SPAN8_VL, r, SPAN8_TEX_REPEAT)
 SPAN8_4(SPAN8_VL, e, SPAN8_TEX_EDGE)
+/*
+ * the inline RGBA8 samplers' with G3D_WEIGHTS_UNIT_W, at each level: the
+ * texture coordinates take the same perspective weights
+ */
+#define SPAN8_UNIT_TEX(S) S(r, SPAN8_TEX_REPEAT, 0, 2)                   \
+    S(r, SPAN8_TEX_REPEAT, 1, 2) S(e, SPAN8_TEX_EDGE, 0, 2)              \
+    S(e, SPAN8_TEX_EDGE, 1, 2)
+SPAN8_UNIT_TEX(SPAN8_AVX2)
+SPAN8_UNIT_TEX(SPAN8_VL)
+SPAN8_UNIT_TEX(SPAN8_AVX512)
 
 /*
  * ---- sixteen pixels a block (AVX-512 with BW) ------------------------------
@@ -1852,6 +1864,18 @@ G3DBlockFn *pica_span_choose(const PicaRenderState *rs, PicaTri *tri,
         if (tex) {
             row = g3d_simd_level_textured() < G3D_SIMD_AVX512 ? 0
                   : 1 + g3d_simd_textured_wide();
+        }
+        if (how >= SPAN8_TEX_REPEAT && g3d_inv_w_unit(t->v)) {
+            /* [AVX2, AVX-512VL at 256 bits, AVX-512][edge][depth] */
+#define SPAN8_UNIT_ROW(level)                                             \
+    { { span8_##level##_r02, span8_##level##_r12 },                       \
+      { span8_##level##_e02, span8_##level##_e12 } }
+            static G3DBlockFn *const unit_tex[3][2][2] = {
+                SPAN8_UNIT_ROW(avx2), SPAN8_UNIT_ROW(vl),
+                SPAN8_UNIT_ROW(avx512),
+            };
+
+            return unit_tex[row][how == SPAN8_TEX_EDGE][rs->depth != NULL];
         }
         return fn8[row][how][rs->depth != NULL][g3d_inv_w_positive(t->v)];
     }

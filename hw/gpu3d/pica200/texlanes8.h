@@ -175,6 +175,60 @@ static inline PICA_AVX2_INLINE __m256i lanes8_words(const uint8_t *data,
 }
 
 /*
+ * A unit's constants for lanes8_linear_order, made once a span (or a
+ * call): `pow2` REPEAT of sizes powers of two with w >= 8, where a
+ * texel's index is the OR of its column's bits (0, 2, 4, then 6 on: the
+ * 8x8 tiles along a row; xm those of column w - 1) and its memory row's
+ * (1, 3, 5, then log2(8 w) on; ym those of row h - 1)
+ */
+typedef struct PicaLanes8Unit {
+    const uint8_t *data;
+    int w, h;
+    bool pow2;
+    __m256 wf, hf;
+    __m256i xm, ym;
+} PicaLanes8Unit;
+
+static inline PICA_AVX2_INLINE void
+lanes8_unit_setup(const PicaTexUnit *u, unsigned wrap, PicaLanes8Unit *lu)
+{
+    const int w = u->w, h = u->h;
+
+    lu->data = u->data;
+    lu->w = w;
+    lu->h = h;
+    lu->pow2 = wrap == PICA_WRAP_REPEAT && w >= 8 && !(w & (w - 1)) &&
+               !(h & (h - 1));
+    lu->wf = _mm256_set1_ps((float)w);
+    lu->hf = _mm256_set1_ps((float)h);
+    lu->xm = lanes8_tiled_x(_mm256_set1_epi32(w - 1));
+    lu->ym = lanes8_tiled_row(_mm256_set1_epi32(h - 1), w);
+}
+
+/*
+ * lanes8_wrap of columns (or rows) f0 and f0 + 1 from lanes8_to_texel's
+ * integer i0 of f0: f0 is integral and |f0| <= 2^20, so f0 + 1 is exact
+ * and the truncations of f0 and f0 + 1 are i0 and i0 + 1. CLAMP_TO_EDGE's
+ * MAXPS/MINPS order those integral floats as VPMAXSD/VPMINSD order the
+ * integers. Other modes keep lanes8_wrap.
+ */
+static inline PICA_AVX2_INLINE void
+lanes8_wrap2(__m256 f0, __m256i i0, int n, unsigned mode, __m256i *c0,
+             __m256i *c1)
+{
+    if (mode == PICA_WRAP_CLAMP_TO_EDGE) {
+        __m256i i1 = _mm256_sub_epi32(i0, _mm256_set1_epi32(-1));
+        __m256i nm1 = _mm256_set1_epi32(n - 1), zero = _mm256_setzero_si256();
+
+        *c0 = _mm256_min_epi32(_mm256_max_epi32(i0, zero), nm1);
+        *c1 = _mm256_min_epi32(_mm256_max_epi32(i1, zero), nm1);
+        return;
+    }
+    *c0 = lanes8_wrap(f0, n, mode);
+    *c1 = lanes8_wrap(_mm256_add_ps(f0, _mm256_set1_ps(1.0f)), n, mode);
+}
+
+/*
  * The linear filter of unit 0's level 0 at eight pixels (REPEAT or
  * CLAMP_TO_EDGE on both axes: never the border colour): bar[k] vertex k's
  * weights, pixel p in lane p; each pixel's four bytes in the order asked
@@ -182,7 +236,7 @@ static inline PICA_AVX2_INLINE __m256i lanes8_words(const uint8_t *data,
  * bytes A, B, G, R as in memory)
  */
 static inline PICA_AVX2_INLINE __m256i
-lanes8_linear_order(const PicaTexUnit *u, const PicaTri *tri,
+lanes8_linear_order(const PicaLanes8Unit *u, const PicaTri *tri,
                     const __m256 bar[3], unsigned fmt, unsigned wrap,
                     PicaFilterOrder order)
 {
@@ -195,23 +249,39 @@ lanes8_linear_order(const PicaTexUnit *u, const PicaTri *tri,
         _mm256_add_ps(_mm256_mul_ps(bar[0], _mm256_set1_ps(tri->tc[0][1])),
                       _mm256_mul_ps(bar[1], _mm256_set1_ps(tri->tc[1][1]))),
         _mm256_mul_ps(bar[2], _mm256_set1_ps(tri->tc[2][1])));
-    __m256 x = _mm256_sub_ps(_mm256_mul_ps(s, _mm256_set1_ps((float)w)),
-                             _mm256_set1_ps(0.5f));
-    __m256 y = _mm256_sub_ps(_mm256_mul_ps(t, _mm256_set1_ps((float)h)),
-                             _mm256_set1_ps(0.5f));
+    __m256 x = _mm256_sub_ps(_mm256_mul_ps(s, u->wf), _mm256_set1_ps(0.5f));
+    __m256 y = _mm256_sub_ps(_mm256_mul_ps(t, u->hf), _mm256_set1_ps(0.5f));
     __m256i i0, j0, x0, x1, r0, r1, c[4], v;
     __m256 fi0 = lanes8_to_texel(x, &i0), fj0 = lanes8_to_texel(y, &j0);
     __m256i ax = lanes8_weight(_mm256_sub_ps(x, fi0));
     __m256i ay = lanes8_weight(_mm256_sub_ps(y, fj0));
-    __m256 one = _mm256_set1_ps(1.0f);
-    __m256i hm1 = _mm256_set1_epi32(h - 1);
+    __m256i hm1 = _mm256_set1_epi32(h - 1), c0, c1;
 
     /* texel row t is memory row h - 1 - t */
-    x0 = lanes8_tiled_x(lanes8_wrap(fi0, w, wrap));
-    x1 = lanes8_tiled_x(lanes8_wrap(_mm256_add_ps(fi0, one), w, wrap));
-    r0 = lanes8_tiled_row(_mm256_sub_epi32(hm1, lanes8_wrap(fj0, h, wrap)), w);
-    r1 = lanes8_tiled_row(_mm256_sub_epi32(
-             hm1, lanes8_wrap(_mm256_add_ps(fj0, one), h, wrap)), w);
+    if (u->pow2) {
+        /*
+         * lanes8_wrap's truncation of fi0 is i0 (above), wrapped by the
+         * same AND; column i0 + 1 mod w is then x0's increment carried
+         * across the row's bits (dilated-integer addition), and memory row
+         * h - 1 - (t + 1 mod h) = (h - 1 - t) - 1 mod h r0's decrement by
+         * the row's lowest bit (2)
+         */
+        __m256i ones = _mm256_set1_epi32(-1);
+
+        x0 = lanes8_tiled_x(_mm256_and_si256(i0, _mm256_set1_epi32(w - 1)));
+        r0 = lanes8_tiled_row(_mm256_andnot_si256(j0, hm1), w);
+        x1 = _mm256_or_si256(x0, _mm256_xor_si256(u->xm, ones));
+        x1 = _mm256_and_si256(_mm256_sub_epi32(x1, ones), u->xm);
+        r1 = _mm256_and_si256(_mm256_sub_epi32(r0, _mm256_set1_epi32(2)),
+                              u->ym);
+    } else {
+        lanes8_wrap2(fi0, i0, w, wrap, &c0, &c1);
+        x0 = lanes8_tiled_x(c0);
+        x1 = lanes8_tiled_x(c1);
+        lanes8_wrap2(fj0, j0, h, wrap, &c0, &c1);
+        r0 = lanes8_tiled_row(_mm256_sub_epi32(hm1, c0), w);
+        r1 = lanes8_tiled_row(_mm256_sub_epi32(hm1, c1), w);
+    }
     c[0] = lanes8_decode(lanes8_words(u->data, fmt, _mm256_add_epi32(x0, r0)),
                          fmt);
     c[1] = lanes8_decode(lanes8_words(u->data, fmt, _mm256_add_epi32(x1, r0)),
@@ -232,7 +302,10 @@ static inline PICA_AVX2_INLINE __m256i
 lanes8_linear(const PicaTexUnit *u, const PicaTri *tri, const __m256 bar[3],
               unsigned fmt, unsigned wrap)
 {
-    return lanes8_linear_order(u, tri, bar, fmt, wrap, lanes_order(fmt));
+    PicaLanes8Unit lu;
+
+    lanes8_unit_setup(u, wrap, &lu);
+    return lanes8_linear_order(&lu, tri, bar, fmt, wrap, lanes_order(fmt));
 }
 #endif
 #endif

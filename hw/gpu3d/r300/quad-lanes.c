@@ -1297,7 +1297,7 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
 
             for (h = 0; h < 2; h++) {
                 g3d_walk8_next(&g, &walk, lin[h], persp ? bar[h] : NULL,
-                               persp == 2, avx512);
+                               persp ? persp - 1 : 0, avx512);
             }
             for (h = 0; h < 2; h++) {
                 const __m256 *wk = persp ? bar[h] : lin[h];
@@ -1330,8 +1330,8 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
              * written, as a group's pixels outside [x0, x1) are; every
              * coordinate, NaN included, wraps to a texel of the level
              */
-            g3d_walk8_next(&g, &walk, lin, persp ? bar : NULL, persp == 2,
-                           avx512);
+            g3d_walk8_next(&g, &walk, lin, persp ? bar : NULL,
+                           persp ? persp - 1 : 0, avx512);
             if (__builtin_expect(x < x0 || x + 8 > x1, 0)) {
                 if (x < x0) {
                     m0 &= 0xFu << (x0 - x);
@@ -1378,7 +1378,9 @@ span_tex8(void *opaque, int x0, int y0, int x1, int y1, int thread,
 }
 
 /*
- * span_tex8 for each weighting, depth and blend setting (m: 0 neither,
+ * span_tex8 for each weighting (p: 0 screen-linear, 1 perspective, 2
+ * every 1/w positive, 3 also one power of two: G3D_WEIGHTS_UNIT_W, for
+ * the common unit only), depth and blend setting (m: 0 neither,
  * 1 blend, 2 depth, 3 both, 4 neither and a plain colour write; 5 depth
  * and 6 a plain write for the common unit, r300_tx_lanes8_common): AVX2;
  * AVX-512VL with 256-bit vectors in the loop (the weights as AVX2 takes
@@ -1406,6 +1408,9 @@ static attrs void f##p##m(void *o, int x0, int y0, int x1, int y1,       \
 SPAN_TEX8_7(0)
 SPAN_TEX8_7(1)
 SPAN_TEX8_7(2)
+/* the common unit's with G3D_WEIGHTS_UNIT_W (weighting 3, g3d_inv_w_unit) */
+SPAN_TEX8(3, 5)
+SPAN_TEX8(3, 6)
 #define SPAN_TEX8_FN_7(f, p)                                              \
     f##p##0, f##p##1, f##p##2, f##p##3, f##p##4, f##p##5, f##p##6
 
@@ -1520,11 +1525,23 @@ G3DBlockFn *r300_lanes_fill_choose(R300Tri *t, const G3DTriangle *tri)
          */
         int m = plain ? 4 : (ds->depth != NULL) * 2 + ql->blend;
 
+        int row = g3d_simd_level_textured() < G3D_SIMD_AVX512 ? 0
+                  : 1 + g3d_simd_textured_wide();
+
         if ((m == 2 || m == 4) && r300_lanes_tex_common(ds)) {
             m = m == 2 ? 5 : 6;
+            if (persp == 2 && g3d_inv_w_unit(tri->v)) {
+                /* [level][plain] */
+                static G3DBlockFn *const unit_tex[3][2] = {
+                    { span_tex8_35, span_tex8_36 },
+                    { span_tex8_vl_35, span_tex8_vl_36 },
+                    { span_tex8_avx512_35, span_tex8_avx512_36 },
+                };
+
+                return unit_tex[row][m == 6];
+            }
         }
-        return span_tex8_fn[g3d_simd_level_textured() < G3D_SIMD_AVX512 ? 0
-                            : 1 + g3d_simd_textured_wide()][persp * 7 + m];
+        return span_tex8_fn[row][persp * 7 + m];
     }
 #endif
 #ifdef G3D_WEIGHTS_WIDE
