@@ -81,13 +81,19 @@ void flipper_cp_burst(FlipperCore *c)
     }
 }
 
+/* whether the GP stops reading at block p: the enabled breakpoint */
+static bool at_breakpoint(const FlipperCP *cp, uint32_t p)
+{
+    return (cp->cr & R_CP_CR_BP_ENABLE_MASK) && p == cp->bp;
+}
+
 static bool can_fetch(const FlipperCP *cp)
 {
     if (!(cp->cr & R_CP_CR_GP_READ_ENABLE_MASK) || cp->fault ||
         cp->dist < 32) {
         return false;
     }
-    return !((cp->cr & R_CP_CR_BP_ENABLE_MASK) && cp->rptr == cp->bp);
+    return !at_breakpoint(cp, cp->rptr);
 }
 
 /* Copy FIFO blocks into the staging buffer; false if none could be read. */
@@ -99,7 +105,7 @@ static bool fetch(FlipperCore *c)
     while (n < FETCH_BLOCKS_MAX && cp->stage_len + 32 <= CP_STAGE_SIZE &&
            (cp->cr & R_CP_CR_GP_READ_ENABLE_MASK) && !cp->fault &&
            cp->dist >= 32) {
-        if ((cp->cr & R_CP_CR_BP_ENABLE_MASK) && cp->rptr == cp->bp) {
+        if (at_breakpoint(cp, cp->rptr)) {
             if (!cp->bp_hit) {
                 cp->bp_hit = true;
                 flipper_irq_changed(c);
@@ -176,7 +182,7 @@ static bool draw_window(FlipperCore *c, unsigned *budget)
     p = cp->rptr;
     dist = cp->dist;
     while (len < end && dist >= 32 &&
-           !((cp->cr & R_CP_CR_BP_ENABLE_MASK) && p == cp->bp) &&
+           !at_breakpoint(cp, p) &&
            flipper_mem1_ok(c, p, 32) &&
            g3d_mem_read(&c->cfg.vram, p, win + len, 32)) {
         len += 32;
