@@ -68,8 +68,9 @@ uint64_t attila_reg_read(AttilaCore *c, uint32_t offset, unsigned size)
     case A_ATTILA_MAX_RECORD:
         return c->ring_size ? c->ring_size - 1 : 0;
     case A_ATTILA_STATUS: {
-        bool idle = !c->ring_enable || c->ring_size == 0 ||
-                    c->ring_read == c->ring_write;
+        bool idle = !c->in_record &&
+                    (!c->ring_enable || c->ring_size == 0 ||
+                     c->ring_read == c->ring_write);
         return (idle ? R_ATTILA_STATUS_IDLE_MASK : 0) |
                (c->errors.latched ? R_ATTILA_STATUS_ERROR_MASK : 0) |
                (c->ring_enable ? R_ATTILA_STATUS_RING_ON_MASK : 0) |
@@ -257,6 +258,7 @@ void attila_core_reset(AttilaCore *c)
     g3d_error_reset(&c->errors);
     c->frame = c->records = 0;
     c->ring_base = c->ring_size = c->ring_read = c->ring_write = 0;
+    c->in_record = false;
     c->ring_enable = false;
     c->sysmem_base = 0;
     c->sysmem_size = 0;

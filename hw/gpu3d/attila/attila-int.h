@@ -1473,6 +1473,13 @@ struct AttilaCore {
     uint32_t frame, records;
     uint32_t ring_base, ring_size, ring_read, ring_write;
     bool ring_enable;
+    /*
+     * A record is executing: the read pointer is already past it, and an
+     * MMIO access the worker gave way to at a g3d_yield() inside it (a
+     * draw, or a swap drawing the queued batches) must not see the core
+     * idle. Not state: a save ends the step between records.
+     */
+    bool in_record;
     uint64_t sysmem_base;
     uint32_t sysmem_size;
     uint32_t event_count, last_event, fence;

@@ -389,7 +389,9 @@ bool attila_core_work(AttilaCore *c, unsigned budget)
         c->ring_read = (uint32_t)((c->ring_read + need) % c->ring_size);
         r = attila_agp_parse(c->stage, need, &t, &used);
         if (r == ATTILA_PARSE_OK) {
+            c->in_record = true;
             attila_core_execute(c, &t);
+            c->in_record = false;
         } else {
             c->records++;
             g3d_error(&c->errors, ATTILA_ERR_REGISTER, t.reg,
