@@ -1248,141 +1248,30 @@ texmod_columns8(const GXSlope *const sl[TM_PLANES], const GXSlope *zs,
     }
 }
 
-/*
- * span_texmod with eight pixels a vector (AVX2; the map's level8 sampler):
- * every lane does the SSE2 lanes' float operations in their order (no FMA
- * is enabled, so no product and sum are contracted: VMULPS, VADDPS,
- * VDIVPS, VCVTTPS2DQ, the unordered not-equal of q), then the same integer
- * ones; the Z test and the stores by the four-pixel halves (span_z4,
- * g3d_store4_masked), a whole group of eight at once.
- */
-static inline __attribute__((always_inline, target("avx2"))) void
-span_texmod8(void *user, int x0, int y0, int x1, int y1, int thread,
-             const bool ztest)
-{
-    const RasTri *t = user;
-    FlipperCore *c = t->c;
-    FlipperThreadStats *st = &c->tstats[thread];
-    const TevProgram *prog = t->tev;
-    const GXSlope *sl[TM_PLANES];
-    const TxMap *m = texmod_planes(t, sl);
-    const int n = (x1 - x0 + 7) / 8;
-    const GXSlope zs = t->z;    /* a copy the stores below cannot alias */
-    const bool zwrite = t->zwrite;
-    const G3DCompare zfunc = (G3DCompare)t->zfunc;
-    const uint8_t tex_mod = prog->tex_mod;
-    const __m256i lo16 = _mm256_set1_epi32(0xFFFF);
-    const __m256i lo8 = _mm256_set1_epi32(0xFF);
-    const __m256 one = _mm256_set1_ps(1.0f), s128 = _mm256_set1_ps(128.0f);
-    /* rgb8_words4 with the identity: R << 16 | G << 8 | B */
-    const __m256i rgb = _mm256_setr_epi8(
-        2, 1, 0, -1, 6, 5, 4, -1, 10, 9, 8, -1, 14, 13, 12, -1,
-        2, 1, 0, -1, 6, 5, 4, -1, 10, 9, 8, -1, 14, 13, 12, -1);
-    __m256 zcol[SPAN_GROUPS8], pcol[TM_PLANES][SPAN_GROUPS8];
-    SpanBox box = SPAN_BOX_INIT;
-    int g, j, y;
-
-    texmod_columns8(sl, &zs, ztest, x0, n, pcol, zcol);
-    for (y = y0; y < y1; y++) {
-        uint32_t *crow = &c->efb_color[y * EFB_W + x0];
-        uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
-        __m256 prow[TM_PLANES], zrowt = _mm256_setzero_ps();
-        __m256i st8[2][SPAN_GROUPS8], texel[SPAN_GROUPS8];
-        unsigned live[SPAN_GROUPS8];
-
-        for (j = 0; j < TM_PLANES; j++) {
-            prow[j] = _mm256_set1_ps(sl[j]->dfdy *
-                                     (sl[j]->yoff + (float)(y - sl[j]->y0)));
-        }
-        if (ztest) {
-            zrowt = _mm256_set1_ps(zs.dfdy * (zs.yoff + (float)(y - zs.y0)));
-        }
-        /* the row's Z tests and texel coordinates, then its texels in
-         * one call, then the colours */
-        for (g = 0; g < n; g++) {
-            int rest = x1 - x0 - 8 * g;
-            unsigned lo, hi;
-            __m256 inv_w, qq, nz, proj;
-
-            live[g] = rest >= 8 ? 255 : 255u >> (8 - rest);
-            if (ztest) {
-                __m256 zf = _mm256_add_ps(zcol[g], zrowt);
-
-                lo = span_z4(_mm256_castps256_ps128(zf), zrow + 8 * g,
-                             live[g] & 15, zfunc, zwrite);
-                hi = live[g] >> 4;
-                if (hi) {
-                    hi = span_z4(_mm256_extractf128_ps(zf, 1),
-                                 zrow + 8 * g + 4, hi, zfunc, zwrite);
-                }
-                live[g] = lo | hi << 4;
-                if (!live[g]) {
-                    st8[0][g] = st8[1][g] = _mm256_setzero_si256();
-                    continue;
-                }
-            }
-            /* quad_uv's operations */
-            inv_w = _mm256_div_ps(one, _mm256_add_ps(pcol[TM_W][g],
-                                                     prow[TM_W]));
-            qq = _mm256_mul_ps(_mm256_add_ps(pcol[TM_Q][g], prow[TM_Q]),
-                               inv_w);
-            nz = _mm256_cmp_ps(qq, _mm256_setzero_ps(), _CMP_NEQ_UQ);
-            proj = _mm256_blendv_ps(inv_w, _mm256_div_ps(inv_w, qq), nz);
-            for (j = 0; j < 2; j++) {
-                __m256 u = _mm256_mul_ps(_mm256_add_ps(pcol[TM_S + j][g],
-                                                       prow[TM_S + j]), proj);
-
-                st8[j][g] = _mm256_cvttps_epi32(_mm256_mul_ps(u, s128));
-            }
-        }
-        m->level8(m, st8[0], st8[1], n, 0, m->mag_linear, texel);
-        for (g = 0; g < n; g++) {
-            __m256i w = _mm256_setzero_si256();
-
-            if (!live[g]) {
-                continue;
-            }
-            /* quad_colour4's operations */
-            for (j = 0; j < 4; j++) {
-                __m256i v = _mm256_and_si256(_mm256_cvttps_epi32(
-                                                 _mm256_add_ps(
-                                                     pcol[TM_COL + j][g],
-                                                     prow[TM_COL + j])),
-                                             lo16);
-
-                v = _mm256_and_si256(_mm256_andnot_si256(
-                                         _mm256_srli_epi32(v, 8), v), lo8);
-                w = _mm256_or_si256(w, _mm256_slli_epi32(v, 8 * j));
-            }
-            w = _mm256_shuffle_epi8(flipper_tev_mod_words8(tex_mod, texel[g],
-                                                           w), rgb);
-            if (live[g] == 255) {
-                _mm256_storeu_si256((__m256i *)(crow + 8 * g), w);
-            } else {
-                g3d_store4_masked(crow + 8 * g, _mm256_castsi256_si128(w),
-                                  live[g] & 15);
-                if (live[g] >> 4) {
-                    g3d_store4_masked(crow + 8 * g + 4,
-                                      _mm256_extracti128_si256(w, 1),
-                                      live[g] >> 4);
-                }
-            }
-            if (ztest) {
-                if (live[g] & 15) {
-                    span_box_group(&box, x0 + 8 * g, live[g] & 15);
-                }
-                if (live[g] >> 4) {
-                    span_box_group(&box, x0 + 8 * g + 4, live[g] >> 4);
-                }
-            }
-        }
-        span_box_row(&box, y);
-    }
-    span_box_end(&box, st, ztest, x0, y0, x1, y1);
-}
+/* span_texmod8: span-texmod-lanes.h with eight pixels a vector (AVX2) */
+#define TMV __m256
+#define TMW __m256i
+#define TM_LANES 8
+#define TM_MASK unsigned
+#define TM_ATTR __attribute__((target("avx2,popcnt"))) G3D_NO_CONTRACT
+#define TMF(op) _mm256_##op##_ps
+#define TMP(op) _mm256_##op
+#define TMI(op) _mm256_##op##_si256
+#define TMN(name) name##8
+#define TM_COLS(a, g) ((a)[g])
+#define TM_BCAST128(x) _mm256_broadcastsi128_si256(x)
+#define TM_PROJ(inv_w, qq) \
+        _mm256_blendv_ps(inv_w, _mm256_div_ps(inv_w, qq), \
+                         _mm256_cmp_ps(qq, _mm256_setzero_ps(), _CMP_NEQ_UQ))
+#define TM_MODW(tex_mod, tw, rw) flipper_tev_mod_words8(tex_mod, tw, rw)
+#define TM_ZTEST(zf, zrow, live, zfunc, zwrite) \
+        span_z8(zf, zrow, live, zfunc, zwrite)
+#define TM_STORE(p, w, live) g3d_store8_masked(p, w, live)
+#define TM_BOX(box, x, live) span_box_group8(box, x, live)
+#include "span-texmod-lanes.h"
 
 SPAN_BY_PARTS(ras_span_texmod8, span_texmod8, G3D_TILE_SIZE,
-              __attribute__((target("avx2"))))
+              __attribute__((target("avx2,popcnt"))) G3D_NO_CONTRACT)
 
 #define RAS_AVX512 "avx2,popcnt,avx512f,avx512bw,avx512vl"
 
@@ -1431,116 +1320,30 @@ tev_mod_words16(uint8_t tex_mod, __m512i tw, __m512i rw)
     return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
 
-/*
- * span_texmod8 with sixteen pixels a vector (AVX-512, the map's level8
- * sampler on the row's coordinates as groups of eight): each lane does the
- * AVX2 lanes' float operations in their order (1/w's quotient where q is
- * unordered-not-equal to 0 by a masked division: the same quotient), no
- * FMA (G3D_NO_CONTRACT), then the same integer ones; Z by span_z16, the
- * stores masked.
- */
+/* span_texmod16: span-texmod-lanes.h with sixteen pixels a vector
+ * (AVX-512: Z by span_z16, 1/w's quotient by a masked division, the
+ * stores masked) */
+#define TMV __m512
+#define TMW __m512i
+#define TM_LANES 16
+#define TM_MASK __mmask16
+#define TM_ATTR __attribute__((target(RAS_AVX512))) G3D_NO_CONTRACT
+#define TMF(op) _mm512_##op##_ps
+#define TMP(op) _mm512_##op
+#define TMI(op) _mm512_##op##_si512
+#define TMN(name) name##16
 /* sixteen columns from two eight-column groups side by side in memory */
-#define COL16(a, g) _mm512_loadu_ps((const float *)&(a)[2 * (g)])
-
-static inline __attribute__((always_inline, target(RAS_AVX512)))
-G3D_NO_CONTRACT void
-span_texmod16(void *user, int x0, int y0, int x1, int y1, int thread,
-              const bool ztest)
-{
-    const RasTri *t = user;
-    FlipperCore *c = t->c;
-    FlipperThreadStats *st = &c->tstats[thread];
-    const GXSlope *sl[TM_PLANES];
-    const TxMap *m = texmod_planes(t, sl);
-    const int n = (x1 - x0 + 15) / 16;
-    const GXSlope zs = t->z;    /* a copy the stores below cannot alias */
-    const bool zwrite = t->zwrite;
-    const G3DCompare zfunc = (G3DCompare)t->zfunc;
-    const uint8_t tex_mod = t->tev->tex_mod;
-    const __m512i lo16 = _mm512_set1_epi32(0xFFFF);
-    const __m512i lo8 = _mm512_set1_epi32(0xFF);
-    const __m512 one = _mm512_set1_ps(1.0f), s128 = _mm512_set1_ps(128.0f);
-    /* rgb8_words4 with the identity: R << 16 | G << 8 | B */
-    const __m512i rgb = _mm512_broadcast_i32x4(_mm_setr_epi8(
-        2, 1, 0, -1, 6, 5, 4, -1, 10, 9, 8, -1, 14, 13, 12, -1));
-    __m256 zcol[SPAN_GROUPS8], pcol[TM_PLANES][SPAN_GROUPS8];
-    SpanBox box = SPAN_BOX_INIT;
-    int g, j, y;
-
-    /* the columns eight at a time; a group of sixteen loads two */
-    texmod_columns8(sl, &zs, ztest, x0, 2 * n, pcol, zcol);
-    for (y = y0; y < y1; y++) {
-        uint32_t *crow = &c->efb_color[y * EFB_W + x0];
-        uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
-        __m512 prow[TM_PLANES], zrowt = _mm512_setzero_ps();
-        __m256i st8[2][G3D_TILE_SIZE / 8], texel[G3D_TILE_SIZE / 8];
-        __mmask16 live[G3D_TILE_SIZE / 16];
-
-        for (j = 0; j < TM_PLANES; j++) {
-            prow[j] = _mm512_set1_ps(sl[j]->dfdy *
-                                     (sl[j]->yoff + (float)(y - sl[j]->y0)));
-        }
-        if (ztest) {
-            zrowt = _mm512_set1_ps(zs.dfdy * (zs.yoff + (float)(y - zs.y0)));
-        }
-        for (g = 0; g < n; g++) {
-            int rest = x1 - x0 - 16 * g;
-            __m512 inv_w, qq, proj;
-
-            live[g] = rest >= 16 ? 0xFFFF : (1u << rest) - 1;
-            if (ztest) {
-                live[g] = span_z16(_mm512_add_ps(COL16(zcol, g), zrowt),
-                                   zrow + 16 * g, live[g], zfunc, zwrite);
-            }
-            /* quad_uv's operations (a group whose Z failed too: the
-             * sampler call is once a row) */
-            inv_w = _mm512_div_ps(one, _mm512_add_ps(COL16(pcol[TM_W], g),
-                                                     prow[TM_W]));
-            qq = _mm512_mul_ps(_mm512_add_ps(COL16(pcol[TM_Q], g), prow[TM_Q]),
-                               inv_w);
-            proj = _mm512_mask_div_ps(inv_w, _mm512_cmp_ps_mask(
-                                          qq, _mm512_setzero_ps(),
-                                          _CMP_NEQ_UQ), inv_w, qq);
-            for (j = 0; j < 2; j++) {
-                __m512 u = _mm512_mul_ps(_mm512_add_ps(COL16(pcol[TM_S + j], g),
-                                                       prow[TM_S + j]), proj);
-
-                _mm512_storeu_si512(&st8[j][2 * g], _mm512_cvttps_epi32(
-                                        _mm512_mul_ps(u, s128)));
-            }
-        }
-        m->level8(m, st8[0], st8[1], (x1 - x0 + 7) / 8, 0, m->mag_linear,
-                  texel);
-        for (g = 0; g < n; g++) {
-            __m512i w = _mm512_setzero_si512();
-
-            if (!live[g]) {
-                continue;
-            }
-            /* quad_colour4's operations */
-            for (j = 0; j < 4; j++) {
-                __m512i v = _mm512_and_si512(_mm512_cvttps_epi32(
-                                                 _mm512_add_ps(
-                                                     COL16(pcol[TM_COL + j], g),
-                                                     prow[TM_COL + j])),
-                                             lo16);
-
-                v = _mm512_and_si512(_mm512_andnot_si512(
-                                         _mm512_srli_epi32(v, 8), v), lo8);
-                w = _mm512_or_si512(w, _mm512_slli_epi32(v, 8 * j));
-            }
-            w = _mm512_shuffle_epi8(tev_mod_words16(
-                                        tex_mod, _mm512_loadu_si512(
-                                            &texel[2 * g]), w), rgb);
-            _mm512_mask_storeu_epi32(crow + 16 * g, live[g], w);
-            if (ztest) {
-                span_box_group16(&box, x0 + 16 * g, live[g]);
-            }
-        }
-        span_box_row(&box, y);
-    }
-    span_box_end(&box, st, ztest, x0, y0, x1, y1);
-}
+#define TM_COLS(a, g) _mm512_loadu_ps((const float *)&(a)[2 * (g)])
+#define TM_BCAST128(x) _mm512_broadcast_i32x4(x)
+#define TM_PROJ(inv_w, qq) \
+        _mm512_mask_div_ps(inv_w, _mm512_cmp_ps_mask(qq, _mm512_setzero_ps(), \
+                                                     _CMP_NEQ_UQ), inv_w, qq)
+#define TM_MODW(tex_mod, tw, rw) tev_mod_words16(tex_mod, tw, rw)
+#define TM_ZTEST(zf, zrow, live, zfunc, zwrite) \
+        span_z16(zf, zrow, live, zfunc, zwrite)
+#define TM_STORE(p, w, live) _mm512_mask_storeu_epi32(p, live, w)
+#define TM_BOX(box, x, live) span_box_group16(box, x, live)
+#include "span-texmod-lanes.h"
 
 SPAN_BY_PARTS(ras_span_texmod16, span_texmod16, G3D_TILE_SIZE,
               __attribute__((target(RAS_AVX512))) G3D_NO_CONTRACT)
