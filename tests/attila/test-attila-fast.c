@@ -1594,7 +1594,12 @@ static void test_stamp_msaa(void)
  * cover4_avx512), run at the best level, the AVX2 instance below it:
  * failed with sample 3's spread taken from sample 2's mask, with the box
  * bits left out, with samples 2 and 3's window z taken from 0 and 1's,
- * and with every sample's x step taken from sample 0's.
+ * and with every sample's x step taken from sample 0's. Since branch
+ * attila20 the AVX2 level has an instance of its own (copy4_tile_avx2)
+ * with depth_stamp4_avx2 inlined, as the AVX-512 one has it: run below
+ * AVX-512 (g3d_simd_max lowered), it failed with its depth test given
+ * samples 2 and 3's window z for 0 and 1's, and with z written whatever
+ * the draw's depth mask.
  */
 static void test_stamp4_rows(void)
 {

@@ -1438,8 +1438,8 @@ static bool copy_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
  * they were read (the stamp's 64 bytes lie in this thread's tile).
  * Returns the covered samples that pass, bit for bit as cover.
  */
-__attribute__((target("avx2"), noinline))
-static unsigned depth_stamp4_avx2(uint32_t table, bool write, __m256i a,
+__attribute__((target("avx2")))
+static inline unsigned depth_stamp4_avx2(uint32_t table, bool write, __m256i a,
                                   __m256i b, uint8_t *zbuf, unsigned cover)
 {
     const __m256i low = _mm256_set1_epi32(0x00ffffff);
@@ -1575,15 +1575,20 @@ static inline unsigned cover4_avx512(const SampleLanes *sl,
  * (row_run), the stamps the box test admits; the bounds are the exact tests,
  * so a stamp stamp4 would have taken as far inside (edges not tested) gets
  * the same coverage. Additions, products, one division and compares; no FMA
- * in this target. `w512`: the AVX-512 instance (copy4_tile_avx512), whose
- * coverage and window z take mask registers (cover4_avx512).
+ * in this target. `level`: 1 the AVX instance (copy4_tile_avx), whose
+ * depth test goes by pixels; 2 the AVX2 one (copy4_tile_avx2), 3 the
+ * AVX-512 one (copy4_tile_avx512), whose depth test is depth_stamp4_avx2
+ * inlined (by flatten: no call a covered stamp, the window z kept in
+ * registers) and whose colour write is the AVX2 one; at 3 the coverage
+ * and window z take mask registers (cover4_avx512).
  */
 __attribute__((target("avx"), always_inline))
 static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                               const double tv[4], const SampleLanes *sl,
                               const TileEdges *te, const TileRows *tr,
-                              const bool w512)
+                              const int level)
 {
+    const bool w512 = level >= 3;
     const int32_t x0 = tr->x0, x1 = tr->x1, y0 = tr->y0, y1 = tr->y1;
     const AttilaDrawState *ds = ctx->ds;
     const AttilaRowSteps *rs = &sl->bounds;
@@ -1597,7 +1602,7 @@ static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     const bool zwrite = ds->depth_mask;
     const uint8_t ztable = ds->depth_table;
     /* the depth test of the stamp by 256-bit integer operations */
-    const bool z8 = ctx->avx2;
+    const bool z8 = level >= 2;
     const uint32_t *const zx = ctx->zx;
     const __m256d zscale = _mm256_set1_pd(ds->z_scale);
     const __m256d zoffset = _mm256_set1_pd(ds->z_offset);
@@ -1797,7 +1802,17 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                            const double tv[4], const SampleLanes *sl,
                            const TileEdges *te, const TileRows *tr)
 {
-    return copy4_tile(ctx, t, tv, sl, te, tr, false);
+    return copy4_tile(ctx, t, tv, sl, te, tr, 1);
+}
+
+/* depth_stamp4_avx2 inlined (flatten, as GCC would not inline it into a
+ * function it sees as large) */
+__attribute__((target("avx2"), flatten))
+static bool copy4_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                            const double tv[4], const SampleLanes *sl,
+                            const TileEdges *te, const TileRows *tr)
+{
+    return copy4_tile(ctx, t, tv, sl, te, tr, 2);
 }
 
 /* cover4_avx512 inlined (flatten: GCC would not inline it into a
@@ -1808,7 +1823,7 @@ static bool copy4_tile_avx512(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                               const double tv[4], const SampleLanes *sl,
                               const TileEdges *te, const TileRows *tr)
 {
-    return copy4_tile(ctx, t, tv, sl, te, tr, true);
+    return copy4_tile(ctx, t, tv, sl, te, tr, 3);
 }
 #endif
 
@@ -1995,7 +2010,8 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
                     bool go = copy_avx ?
                         (ctx->avx2 ? copy_tile_avx2 : copy_tile_avx)(
                             ctx, t, tv, &rsteps, &stamps, &tr) :
-                        (ctx->avx512 ? copy4_tile_avx512 : copy4_tile_avx)(
+                        (ctx->avx512 ? copy4_tile_avx512 :
+                         ctx->avx2 ? copy4_tile_avx2 : copy4_tile_avx)(
                             ctx, t, tv, &lanes, &stamps, &tr);
                     if (!go) {
                         return false;   /* the draw is stopped (reported) */
