@@ -1599,7 +1599,10 @@ static void test_stamp_msaa(void)
  * with depth_stamp4_avx2 inlined, as the AVX-512 one has it: run below
  * AVX-512 (g3d_simd_max lowered), it failed with its depth test given
  * samples 2 and 3's window z for 0 and 1's, and with z written whatever
- * the draw's depth mask.
+ * the draw's depth mask. The walk's colour write is inlined
+ * (attila_color_write_stamp4_lanes, the body of
+ * attila_color_write_stamp4_avx and _avx2): failed at the CPU's best level
+ * with the second pixel of a pair stored under the first's coverage.
  */
 static void test_stamp4_rows(void)
 {

@@ -1571,10 +1571,10 @@ static inline unsigned cover4_avx512(const SampleLanes *sl,
  * table's sums; the copied input from the centroids' edge values by channel
  * (attila_interp_weights_avx, _comps_avx: attila_interpolate's operations),
  * the program's one step counted, and each pixel's colour written to its
- * samples' slots (attila_color_write_stamp4_avx). The run is raster_job's
- * (row_run), the stamps the box test admits; the bounds are the exact tests,
- * so a stamp stamp4 would have taken as far inside (edges not tested) gets
- * the same coverage. Additions, products, one division and compares; no FMA
+ * samples' slots (attila_color_write_stamp4_lanes, inlined). The run is
+ * raster_job's (row_run), the stamps the box test admits; the bounds are
+ * the exact tests, so a stamp stamp4 would have taken as far inside
+ * (edges not tested) gets the same coverage. Additions, products, one division and compares; no FMA
  * in this target. `level`: 1 the AVX instance (copy4_tile_avx), whose
  * depth test goes by pixels; 2 the AVX2 one (copy4_tile_avx2), 3 the
  * AVX-512 one (copy4_tile_avx512), whose depth test is depth_stamp4_avx2
@@ -1780,8 +1780,7 @@ static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 attila_interp_comps_avx((const __m256d (*)[4])ad, f, ch);
                 work++;
                 /* each pixel's colour on its covered samples */
-                (z8 ? attila_color_write_stamp4_avx2 :
-                 attila_color_write_stamp4_avx)(rt, p0, ch, left);
+                attila_color_write_stamp4_lanes(rt, p0, ch, left, z8);
                 /* the pixels with a covered sample: the 0x1111 product
                  * sums the bits at 0, 4, 8 and 12 into bits 12-14 */
                 any = (any | any >> 2) & 0x1111;
