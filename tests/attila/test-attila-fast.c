@@ -1543,7 +1543,13 @@ static void stamp_scenes_levels(uint32_t ns, int plain, int best, int avx,
  * destination bytes shifted by 8 c + 1, green packed at bit 9, the
  * second stamp's masks taken from the first's coverage, and the second
  * stamp's words taken from the first's lanes; the walk's waiting stamp
- * (in locals since) when its colour was the second's.
+ * (in locals since) when its colour was the second's. Where the CPU has
+ * AVX-512 the best level takes copy_tile_avx512 (the AVX2 code compiled
+ * for AVX-512VL's 32 registers), the AVX2 instance below it: failed with
+ * that instance's rows cut one stamp short. Its compilation with FMA
+ * contraction allowed (20 VFMADD/VFMSUB in the object) was not caught:
+ * a last bit of the interpolation seldom moves a byte; the build keeps
+ * contraction off there (G3D_NO_CONTRACT) and objdump checks the object.
  */
 static void test_stamp_rows(void)
 {
