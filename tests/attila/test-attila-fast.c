@@ -509,7 +509,10 @@ static double random_wide(GRand *rnd)
  * attila_centroid_values) against the general stamp's v + a sx + b sy,
  * bit for bit, over random planes and corner values of wide magnitudes
  * (where the additions' order shows in the last bit). Checked to fail
- * when a sample's value adds the two products first.
+ * when a sample's value adds the two products first. The samples'
+ * offsets are divided once a call (branch attila20): failed with the y
+ * offsets taken from the x ones, and with sample 1's x offset taken from
+ * sample 0's.
  */
 static void test_sample_steps(void)
 {

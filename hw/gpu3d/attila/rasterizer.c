@@ -165,16 +165,23 @@ static inline const double (*centroid_table(uint32_t ns))[2]
 void attila_sample_steps(const AttilaTriangle *t, const double (*pat)[2],
                          uint32_t ns, AttilaSampleSteps *st)
 {
-    double ox, oy;
+    double ox, oy, px[8], py[8];
     uint32_t s;
     int k;
 
     attila_centroid_offset(pat, ns, (1u << ns) - 1, &ox, &oy);
+    /* the samples' offsets in pixels once, not again for each value (the
+     * stores to st could alias pat, so GCC would redo the divisions);
+     * the same quotients */
+    for (s = 0; s < ns && s < 8; s++) {
+        px[s] = pat[s][0] / MSAA_SUBPIXEL;
+        py[s] = pat[s][1] / MSAA_SUBPIXEL;
+    }
     for (k = 0; k < 4; k++) {
         const double *e = k < 3 ? t->e[k] : t->zeq;
-        for (s = 0; s < ns; s++) {
-            st->x[s][k] = e[0] * (pat[s][0] / MSAA_SUBPIXEL);
-            st->y[s][k] = e[1] * (pat[s][1] / MSAA_SUBPIXEL);
+        for (s = 0; s < ns && s < 8; s++) {
+            st->x[s][k] = e[0] * px[s];
+            st->y[s][k] = e[1] * py[s];
         }
         st->cx[k] = e[0] * ox;
         st->cy[k] = e[1] * oy;
