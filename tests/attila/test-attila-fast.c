@@ -509,7 +509,10 @@ static double random_wide(GRand *rnd)
  * attila_centroid_values) against the general stamp's v + a sx + b sy,
  * bit for bit, over random planes and corner values of wide magnitudes
  * (where the additions' order shows in the last bit). Checked to fail
- * when a sample's value adds the two products first.
+ * when a sample's value adds the two products first. The samples'
+ * offsets are divided once a call (branch attila20): failed with the y
+ * offsets taken from the x ones, and with sample 1's x offset taken from
+ * sample 0's.
  */
 static void test_sample_steps(void)
 {
@@ -1543,7 +1546,13 @@ static void stamp_scenes_levels(uint32_t ns, int plain, int best, int avx,
  * destination bytes shifted by 8 c + 1, green packed at bit 9, the
  * second stamp's masks taken from the first's coverage, and the second
  * stamp's words taken from the first's lanes; the walk's waiting stamp
- * (in locals since) when its colour was the second's.
+ * (in locals since) when its colour was the second's. Where the CPU has
+ * AVX-512 the best level takes copy_tile_avx512 (the AVX2 code compiled
+ * for AVX-512VL's 32 registers), the AVX2 instance below it: failed with
+ * that instance's rows cut one stamp short. Its compilation with FMA
+ * contraction allowed (20 VFMADD/VFMSUB in the object) was not caught:
+ * a last bit of the interpolation seldom moves a byte; the build keeps
+ * contraction off there (G3D_NO_CONTRACT) and objdump checks the object.
  */
 static void test_stamp_rows(void)
 {
@@ -1594,7 +1603,15 @@ static void test_stamp_msaa(void)
  * cover4_avx512), run at the best level, the AVX2 instance below it:
  * failed with sample 3's spread taken from sample 2's mask, with the box
  * bits left out, with samples 2 and 3's window z taken from 0 and 1's,
- * and with every sample's x step taken from sample 0's.
+ * and with every sample's x step taken from sample 0's. Since branch
+ * attila20 the AVX2 level has an instance of its own (copy4_tile_avx2)
+ * with depth_stamp4_avx2 inlined, as the AVX-512 one has it: run below
+ * AVX-512 (g3d_simd_max lowered), it failed with its depth test given
+ * samples 2 and 3's window z for 0 and 1's, and with z written whatever
+ * the draw's depth mask. The walk's colour write is inlined
+ * (attila_color_write_stamp4_lanes, the body of
+ * attila_color_write_stamp4_avx and _avx2): failed at the CPU's best level
+ * with the second pixel of a pair stored under the first's coverage.
  */
 static void test_stamp4_rows(void)
 {

@@ -425,126 +425,18 @@ void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
     }
 }
 
-/*
- * The four pixels of a 4-sample stamp, each pixel's colour on its four
- * samples (rasterizer.c copy4_row_avx): pixel i's slots at px + 16 i, its
- * colour lane i of ch[c], sample s written where bit 4 i + s of `cover`
- * is set. attila_color_write4_soa would be called a pixel with the colour
- * in all four lanes; here what depends on the colour alone is done once
- * for the four pixels, lane i pixel i: the clamp and the blend factors
- * (the same operations on the same values in every lane of the per-pixel
- * call), and without blending the product by 255, truncation and packing
- * (a pixel's samples then get the same word). With blending the samples'
- * destinations differ, so two pixels' eight samples take
- * attila_color_write_row_avx's operations in one eight-lane vector, the
- * source and its factors spread from the pixel's lane to its samples'.
- * `wide` (attila_color_write_stamp4_avx2): the integer work by 256-bit
- * operations, two pixels' slots (32 bytes) an operation; without blending
- * a pair of pixels is stored whole when either has a covered sample, the
- * other's words as they were read (the stamp lies in this render thread's
- * tile).
- */
-__attribute__((target("avx"), always_inline))
-static inline void write_stamp4(const AttilaRenderTarget *rt, uint8_t *px,
-                                const __m128 ch[4], unsigned cover, bool wide)
-{
-    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
-    const __m128i chan = _mm_set1_epi32((int)rt->chan);
-    __m128 s[4];
-    unsigned i;
-    int c;
-
-    for (c = 0; c < 4; c++) {
-        s[c] = _mm_max_ps(_mm_min_ps(ch[c], one), zero);
-    }
-    if (rt->path == ATTILA_CW_RGBA8_BLEND) {
-        const __m128 sa = s[3];
-        __m128 sf[2], df[2];
-
-        /* red, green and blue share their factors (attila_color_choose) */
-        for (c = 0; c < 2; c++) {
-            sf[c] = _mm_add_ps(_mm_set1_ps(rt->fbase[0][3 * c]),
-                               _mm_mul_ps(_mm_set1_ps(rt->fslope[0][3 * c]), sa));
-            df[c] = _mm_add_ps(_mm_set1_ps(rt->fbase[1][3 * c]),
-                               _mm_mul_ps(_mm_set1_ps(rt->fslope[1][3 * c]), sa));
-        }
-        for (i = 0; i < 4; i += 2) {
-            /* lanes 0-3 pixel i's samples, 4-7 pixel i + 1's */
-            const __m256i sel = _mm256_setr_epi32(i, i, i, i, i + 1, i + 1,
-                                                  i + 1, i + 1);
-            uint8_t *p0 = px + 16 * i, *p1 = p0 + 16;
-            __m256i old;
-            __m256 v[4], sf8[2], df8[2];
-
-            if (!(cover >> 4 * i & 0xff)) {
-                continue;
-            }
-            old = _mm256_loadu_si256((const __m256i *)p0);
-            for (c = 0; c < 2; c++) {
-                sf8[c] = _mm256_permutevar_ps(
-                    _mm256_set_m128(sf[c], sf[c]), sel);
-                df8[c] = _mm256_permutevar_ps(
-                    _mm256_set_m128(df[c], df[c]), sel);
-            }
-            for (c = 0; c < 4; c++) {
-                v[c] = _mm256_permutevar_ps(_mm256_set_m128(s[c], s[c]), sel);
-            }
-            attila_store_slots2_avx(p0, p1, old,
-                                    attila_pack_slots8_avx(v, sf8, df8, old,
-                                                           wide),
-                                    cover >> 4 * i, cover >> 4 * (i + 1),
-                                    chan, true, wide);
-        }
-    } else {
-        const __m128 k255 = _mm_set1_ps(255.0f);
-        __m128i u[4], res;
-
-        for (c = 0; c < 4; c++) {
-            u[c] = _mm_cvttps_epi32(_mm_mul_ps(s[c], k255));
-        }
-        res = _mm_or_si128(_mm_or_si128(u[0], _mm_slli_epi32(u[1], 8)),
-                           _mm_or_si128(_mm_slli_epi32(u[2], 16),
-                                        _mm_slli_epi32(u[3], 24)));
-        for (i = 0; i < 4 && wide; i += 2) {
-            /* pixel i's word in lanes 0-3, pixel i + 1's in 4-7 */
-            const __m256i sel = _mm256_setr_epi32(i, i, i, i, i + 1, i + 1,
-                                                  i + 1, i + 1);
-            uint8_t *p0 = px + 16 * i;
-
-            if (cover >> 4 * i & 0xff) {
-                __m256i w = _mm256_castps_si256(_mm256_permutevar_ps(
-                    _mm256_castsi256_ps(_mm256_set_m128i(res, res)), sel));
-                attila_store_slots2_avx(
-                    p0, p0 + 16, _mm256_loadu_si256((const __m256i *)p0), w,
-                    cover >> 4 * i, cover >> 4 * (i + 1), chan, true, true);
-            }
-        }
-        for (i = 0; i < 4 && !wide; i++) {
-            uint8_t *p = px + 16 * i;
-
-            if (cover >> 4 * i & 15) {
-                /* pixel i's word on its four samples */
-                __m128i w = _mm_castps_si128(_mm_permutevar_ps(
-                    _mm_castsi128_ps(res), _mm_set1_epi32((int)i)));
-                attila_store_slots_avx(p, _mm_loadu_si128((const __m128i *)p),
-                                       w, cover >> 4 * i, chan);
-            }
-        }
-    }
-}
-
 __attribute__((target("avx")))
 void attila_color_write_stamp4_avx(const AttilaRenderTarget *rt, uint8_t *px,
                                    const __m128 ch[4], unsigned cover)
 {
-    write_stamp4(rt, px, ch, cover, false);
+    attila_color_write_stamp4_lanes(rt, px, ch, cover, false);
 }
 
 __attribute__((target("avx2")))
 void attila_color_write_stamp4_avx2(const AttilaRenderTarget *rt, uint8_t *px,
                                     const __m128 ch[4], unsigned cover)
 {
-    write_stamp4(rt, px, ch, cover, true);
+    attila_color_write_stamp4_lanes(rt, px, ch, cover, true);
 }
 #endif
 

@@ -165,16 +165,23 @@ static inline const double (*centroid_table(uint32_t ns))[2]
 void attila_sample_steps(const AttilaTriangle *t, const double (*pat)[2],
                          uint32_t ns, AttilaSampleSteps *st)
 {
-    double ox, oy;
+    double ox, oy, px[8], py[8];
     uint32_t s;
     int k;
 
     attila_centroid_offset(pat, ns, (1u << ns) - 1, &ox, &oy);
+    /* the samples' offsets in pixels once, not again for each value (the
+     * stores to st could alias pat, so GCC would redo the divisions);
+     * the same quotients */
+    for (s = 0; s < ns && s < 8; s++) {
+        px[s] = pat[s][0] / MSAA_SUBPIXEL;
+        py[s] = pat[s][1] / MSAA_SUBPIXEL;
+    }
     for (k = 0; k < 4; k++) {
         const double *e = k < 3 ? t->e[k] : t->zeq;
-        for (s = 0; s < ns; s++) {
-            st->x[s][k] = e[0] * (pat[s][0] / MSAA_SUBPIXEL);
-            st->y[s][k] = e[1] * (pat[s][1] / MSAA_SUBPIXEL);
+        for (s = 0; s < ns && s < 8; s++) {
+            st->x[s][k] = e[0] * px[s];
+            st->y[s][k] = e[1] * py[s];
         }
         st->cx[k] = e[0] * ox;
         st->cy[k] = e[1] * oy;
@@ -1424,6 +1431,21 @@ static bool copy_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 }
 
 /*
+ * The AVX2 instance's code at AVX-512VL: the same 256-bit operations
+ * (512-bit ones measured slower on the Intel host, branch attila19), with
+ * 32 vector registers instead of 16, so the walk's constants, the write's
+ * factors and the waiting stamp stay in registers; contraction off, as
+ * AVX-512F brings FMA (G3D_NO_CONTRACT)
+ */
+__attribute__((target("avx2,avx512f,avx512vl"), flatten)) G3D_NO_CONTRACT
+static bool copy_tile_avx512(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                             const double tv[4], const AttilaRowSteps *rs,
+                             const TileEdges *te, const TileRows *tr)
+{
+    return copy_tile(ctx, t, tv, rs, te, tr, true);
+}
+
+/*
  * The early depth test of a 4-sample stamp's 16 z words (depth_only):
  * attila_depth_test4_table of its four pixels, two pixels' eight words
  * in each 256-bit operation (AVX2 integers). a: samples 0 and 1's window
@@ -1438,8 +1460,8 @@ static bool copy_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
  * they were read (the stamp's 64 bytes lie in this thread's tile).
  * Returns the covered samples that pass, bit for bit as cover.
  */
-__attribute__((target("avx2"), noinline))
-static unsigned depth_stamp4_avx2(uint32_t table, bool write, __m256i a,
+__attribute__((target("avx2")))
+static inline unsigned depth_stamp4_avx2(uint32_t table, bool write, __m256i a,
                                   __m256i b, uint8_t *zbuf, unsigned cover)
 {
     const __m256i low = _mm256_set1_epi32(0x00ffffff);
@@ -1571,19 +1593,24 @@ static inline unsigned cover4_avx512(const SampleLanes *sl,
  * table's sums; the copied input from the centroids' edge values by channel
  * (attila_interp_weights_avx, _comps_avx: attila_interpolate's operations),
  * the program's one step counted, and each pixel's colour written to its
- * samples' slots (attila_color_write_stamp4_avx). The run is raster_job's
- * (row_run), the stamps the box test admits; the bounds are the exact tests,
- * so a stamp stamp4 would have taken as far inside (edges not tested) gets
- * the same coverage. Additions, products, one division and compares; no FMA
- * in this target. `w512`: the AVX-512 instance (copy4_tile_avx512), whose
- * coverage and window z take mask registers (cover4_avx512).
+ * samples' slots (attila_color_write_stamp4_lanes, inlined). The run is
+ * raster_job's (row_run), the stamps the box test admits; the bounds are
+ * the exact tests, so a stamp stamp4 would have taken as far inside
+ * (edges not tested) gets the same coverage. Additions, products, one division and compares; no FMA
+ * in this target. `level`: 1 the AVX instance (copy4_tile_avx), whose
+ * depth test goes by pixels; 2 the AVX2 one (copy4_tile_avx2), 3 the
+ * AVX-512 one (copy4_tile_avx512), whose depth test is depth_stamp4_avx2
+ * inlined (by flatten: no call a covered stamp, the window z kept in
+ * registers) and whose colour write is the AVX2 one; at 3 the coverage
+ * and window z take mask registers (cover4_avx512).
  */
 __attribute__((target("avx"), always_inline))
 static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                               const double tv[4], const SampleLanes *sl,
                               const TileEdges *te, const TileRows *tr,
-                              const bool w512)
+                              const int level)
 {
+    const bool w512 = level >= 3;
     const int32_t x0 = tr->x0, x1 = tr->x1, y0 = tr->y0, y1 = tr->y1;
     const AttilaDrawState *ds = ctx->ds;
     const AttilaRowSteps *rs = &sl->bounds;
@@ -1597,7 +1624,7 @@ static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     const bool zwrite = ds->depth_mask;
     const uint8_t ztable = ds->depth_table;
     /* the depth test of the stamp by 256-bit integer operations */
-    const bool z8 = ctx->avx2;
+    const bool z8 = level >= 2;
     const uint32_t *const zx = ctx->zx;
     const __m256d zscale = _mm256_set1_pd(ds->z_scale);
     const __m256d zoffset = _mm256_set1_pd(ds->z_offset);
@@ -1775,8 +1802,7 @@ static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 attila_interp_comps_avx((const __m256d (*)[4])ad, f, ch);
                 work++;
                 /* each pixel's colour on its covered samples */
-                (z8 ? attila_color_write_stamp4_avx2 :
-                 attila_color_write_stamp4_avx)(rt, p0, ch, left);
+                attila_color_write_stamp4_lanes(rt, p0, ch, left, z8);
                 /* the pixels with a covered sample: the 0x1111 product
                  * sums the bits at 0, 4, 8 and 12 into bits 12-14 */
                 any = (any | any >> 2) & 0x1111;
@@ -1797,7 +1823,17 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                            const double tv[4], const SampleLanes *sl,
                            const TileEdges *te, const TileRows *tr)
 {
-    return copy4_tile(ctx, t, tv, sl, te, tr, false);
+    return copy4_tile(ctx, t, tv, sl, te, tr, 1);
+}
+
+/* depth_stamp4_avx2 inlined (flatten, as GCC would not inline it into a
+ * function it sees as large) */
+__attribute__((target("avx2"), flatten))
+static bool copy4_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                            const double tv[4], const SampleLanes *sl,
+                            const TileEdges *te, const TileRows *tr)
+{
+    return copy4_tile(ctx, t, tv, sl, te, tr, 2);
 }
 
 /* cover4_avx512 inlined (flatten: GCC would not inline it into a
@@ -1808,7 +1844,7 @@ static bool copy4_tile_avx512(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                               const double tv[4], const SampleLanes *sl,
                               const TileEdges *te, const TileRows *tr)
 {
-    return copy4_tile(ctx, t, tv, sl, te, tr, true);
+    return copy4_tile(ctx, t, tv, sl, te, tr, 3);
 }
 #endif
 
@@ -1993,9 +2029,11 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
                     const TileRows tr = { tx * TILE, ty * TILE, x0, x1, y0,
                                           y1 };
                     bool go = copy_avx ?
-                        (ctx->avx2 ? copy_tile_avx2 : copy_tile_avx)(
+                        (ctx->avx512 ? copy_tile_avx512 :
+                         ctx->avx2 ? copy_tile_avx2 : copy_tile_avx)(
                             ctx, t, tv, &rsteps, &stamps, &tr) :
-                        (ctx->avx512 ? copy4_tile_avx512 : copy4_tile_avx)(
+                        (ctx->avx512 ? copy4_tile_avx512 :
+                         ctx->avx2 ? copy4_tile_avx2 : copy4_tile_avx)(
                             ctx, t, tv, &lanes, &stamps, &tr);
                     if (!go) {
                         return false;   /* the draw is stopped (reported) */
