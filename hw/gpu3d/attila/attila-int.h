@@ -1034,6 +1034,12 @@ void attila_raster_run_shared(AttilaRaster *r, G3DJobFn *fn, void *arg);
  */
 extern bool attila_raster_caller_only;
 /*
+ * Tests: each raster unit a helper takes, and a batch a helper walks
+ * alone, begun this late: the command processor's thread then meets
+ * batches still in flight (the pipeline's records that must wait).
+ */
+extern unsigned attila_raster_delay_us;
+/*
  * Rasterise and shade a batch of the draw. False once the draw has used up
  * its work (ATTILA_DRAW_WORK_LIMIT per render thread): the rest is skipped.
  */
@@ -1053,6 +1059,22 @@ bool attila_raster_batch_begin(AttilaRaster *r, const AttilaDrawState *ds,
                                const AttilaTriangle *tris, size_t n);
 void attila_raster_batch_job(AttilaRaster *r, int thread, bool first);
 bool attila_raster_batch_end(AttilaRaster *r);
+/*
+ * The pipeline: the command processor's thread decodes the next records
+ * while the helpers finish a draw's last raster batch (docs/performance.md,
+ * branch thr17, gives the ordering argument). post: a shared job whose
+ * caller returns once its own part is done (g3d_pool_post_shared), how
+ * many helpers joined it. detach, in place of batch_end after a posted
+ * job whose batch was begun: its end is taken by the next
+ * attila_raster_sync, which waits for the helpers first. Every job, batch
+ * and clear syncs first; so must every record that writes what the batch
+ * reads (attila_core_settle). busy: the draw state of the batch in
+ * flight, or NULL.
+ */
+int attila_raster_post_shared(AttilaRaster *r, G3DJobFn *fn, void *arg);
+void attila_raster_detach(AttilaRaster *r);
+void attila_raster_sync(AttilaRaster *r);
+const AttilaDrawState *attila_raster_busy(const AttilaRaster *r);
 /*
  * A batch slot that visits no tile (a rejected triangle's, left in the
  * batch where the render threads set triangles up straight into their
@@ -1504,7 +1526,9 @@ struct AttilaCore {
 
     /* rendering */
     AttilaRaster *raster;
-    AttilaDrawState *ds;                /* scratch for the current draw */
+    /* scratch for the current draw, kept twice: the next draw's is built
+     * while the helpers may still draw a batch of the last one's */
+    AttilaDrawState *ds[2];
     AttilaStreamerScratch *streamer;    /* a draw's buffers (streamer.c) */
     AttilaTriangle *tris;
     size_t tris_cap;
