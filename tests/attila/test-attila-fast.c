@@ -1789,19 +1789,20 @@ static void pipeline_draws(int threads, uint32_t seed)
             /* 1-400 triangles: one set-up group, one job a draw */
             uint32_t count = 3 * g_rand_int_range(rnd, 1, m % 2 ? 12 : 400);
             uint32_t start = g_rand_int_range(rnd, 0, nverts - count);
-            uint8_t bytes[64];
+            uint8_t bytes[4096];
 
             attila_rec_reg_u32(&b, ATTILA_REG_STREAM_START, 0, start);
             attila_rec_reg_u32(&b, ATTILA_REG_STREAM_COUNT, 0, count);
             attila_rec_cmd(&b, ATTILA_CMD_DRAW);
             switch ((n + m) % 6) {
             case 0:
-                for (k = 0; k < 64; k++) {
+                /* a third of the buffer */
+                for (k = 0; k < 4096; k++) {
                     bytes[k] = g_rand_int(rnd);
                 }
                 attila_rec_write(&b, ATTILA_SCENE_FB(0) +
-                                 g_rand_int_range(rnd, 0, w * h * 4 / 64) * 64,
-                                 bytes, 64);
+                                 g_rand_int_range(rnd, 0, 2) * 4096,
+                                 bytes, 4096);
                 break;
             case 1:
                 attila_rec_reg_vec4(&b, ATTILA_REG_FRAGMENT_CONSTANT, 0,
