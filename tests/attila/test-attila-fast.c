@@ -1774,6 +1774,7 @@ static void pipeline_draws(int threads, uint32_t seed)
         AttilaRecBuf b = { buf, 0, 65536, 0 };
         G3DImage img[2] = { { 0 } };
         uint32_t err, v;
+        int prog;
 
         for (v = 0; v < nverts; v++) {
             random_vertex(rnd, w, h, verts[v]);
@@ -1783,6 +1784,13 @@ static void pipeline_draws(int threads, uint32_t seed)
         memcpy(sys, verts, sizeof(float[8]) * nverts);
         identity_records(&b);
         attila_rec_reg_u32(&b, ATTILA_REG_INDEX_MODE, 0, 0);
+        /* both programs in memory ahead: a load then waits by itself */
+        attila_rec_write(&b, ATTILA_SCENE_FPROG, fp[0], 16);
+        attila_rec_write(&b, ATTILA_SCENE_FPROG + 16, fp[1], 16);
+        prog = n % 2;
+        attila_rec_reg_u32(&b, ATTILA_REG_FRAGMENT_PROGRAM, 0,
+                           ATTILA_SCENE_FPROG + 16 * prog);
+        attila_rec_cmd(&b, ATTILA_CMD_LOAD_FRAGMENT_PROGRAM);
         attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
         attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
         for (m = 0; m < 6; m++) {
@@ -1804,13 +1812,23 @@ static void pipeline_draws(int threads, uint32_t seed)
                                  g_rand_int_range(rnd, 0, 2) * 4096,
                                  bytes, 4096);
                 break;
+            case 5:
+                /* a draw after a draw, a register write that does not
+                 * wait between them */
+                attila_rec_reg_vec4(&b, ATTILA_REG_VERTEX_CONSTANT, 8, 1, 2,
+                                    3, 4);
+                break;
             case 1:
+                /* the constant the program reads (if it is the constant
+                 * one) */
                 attila_rec_reg_vec4(&b, ATTILA_REG_FRAGMENT_CONSTANT, 0,
                                     g_rand_double(rnd), g_rand_double(rnd),
                                     g_rand_double(rnd), 1);
                 break;
             case 2:
-                attila_rec_write(&b, ATTILA_SCENE_FPROG, fp[m % 2], 16);
+                prog = !prog;
+                attila_rec_reg_u32(&b, ATTILA_REG_FRAGMENT_PROGRAM, 0,
+                                   ATTILA_SCENE_FPROG + 16 * prog);
                 attila_rec_cmd(&b, ATTILA_CMD_LOAD_FRAGMENT_PROGRAM);
                 break;
             case 3:
@@ -1820,11 +1838,12 @@ static void pipeline_draws(int threads, uint32_t seed)
             case 4:
                 attila_rec_cmd(&b, ATTILA_CMD_SWAPBUFFERS);
                 break;
-            default:
-                break;      /* a draw right after a draw */
             }
         }
         drawn += draw_twice(runs, w, h, 1, sys, BATCH_SYS_BYTES, &b, &err);
+        /* the draws after the swap went to the other buffer */
+        g_assert_cmpmem(runs[0]->gpu + ATTILA_SCENE_FB(1), w * h * 4,
+                        runs[1]->gpu + ATTILA_SCENE_FB(1), w * h * 4);
         /* every run swaps by its fifth draw */
         for (k = 0; k < 2; k++) {
             g_assert_true(attila_run_capture(runs[k], &img[k]));
