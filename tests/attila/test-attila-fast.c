@@ -1795,7 +1795,7 @@ static void pipeline_draws(int threads, uint32_t seed)
         attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
         for (m = 0; m < 6; m++) {
             /* 1-400 triangles: one set-up group, one job a draw */
-            uint32_t count = 3 * g_rand_int_range(rnd, 1, m % 2 ? 12 : 400);
+            uint32_t count = 3 * g_rand_int_range(rnd, 1, m % 3 ? 400 : 12);
             uint32_t start = g_rand_int_range(rnd, 0, nverts - count);
             uint8_t bytes[4096];
 
