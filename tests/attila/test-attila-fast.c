@@ -1814,9 +1814,10 @@ static void pipeline_draws(int threads, uint32_t seed)
                 break;
             case 5:
                 /* a draw after a draw, a register write that does not
-                 * wait between them */
-                attila_rec_reg_vec4(&b, ATTILA_REG_VERTEX_CONSTANT, 8, 1, 2,
-                                    3, 4);
+                 * wait between them: the next draw's state is built
+                 * while the batch still reads its own */
+                attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_FUNCTION, 0,
+                                   m % 2 ? ATTILA_CMP_LESS : ATTILA_CMP_ALWAYS);
                 break;
             case 1:
                 /* the constant the program reads (if it is the constant
