@@ -1818,6 +1818,11 @@ static void pipeline_draws(int threads, uint32_t seed)
                  * while the batch still reads its own */
                 attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_FUNCTION, 0,
                                    m % 2 ? ATTILA_CMP_LESS : ATTILA_CMP_ALWAYS);
+                /* and a memory write that reaches nothing the batch
+                 * reads (the next draw's vertex data would be such) */
+                memset(bytes, m, 64);
+                attila_rec_write(&b, 0x80000000u + BATCH_SYS_BYTES - 64,
+                                 bytes, 64);
                 break;
             case 1:
                 /* the constant the program reads (if it is the constant

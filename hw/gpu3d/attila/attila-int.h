@@ -499,6 +499,7 @@ typedef struct AttilaDrawState {
     uint32_t vs_pc, fs_pc;
     uint32_t vs_lanes;                  /* 4: vertices shaded in batches */
     bool fs_kills;                      /* the fragment program may kill */
+    bool fs_fetches;                    /* ... may read the streams (LDA) */
     uint32_t fs_temps, fs_outs;         /* temporaries, outputs to reset */
     uint32_t fs_inputs;                 /* inputs it may read (interpolated) */
     /* the program is one MOV o[fs_copy_out] = i[fs_copy_in] (the shader's
@@ -1579,6 +1580,13 @@ void attila_irq_raise(AttilaCore *c, uint32_t bits);
 
 /* draw-state.c: snapshot the registers of a draw; false (reported): refused */
 bool attila_draw_state_build(AttilaCore *c, AttilaDrawState *ds);
+/*
+ * Does host memory [p, p + len) meet what a draw of ds reads or writes
+ * on the render threads: its targets, z/stencil buffer, textures (any
+ * memory if its fragment program may read the streams)?
+ */
+bool attila_draw_state_reaches(const AttilaDrawState *ds, const uint8_t *p,
+                               uint64_t len);
 
 /* command-processor.c */
 #define ATTILA_RING_MIN_SIZE 64u        /* RING_SIZE limits, in bytes */

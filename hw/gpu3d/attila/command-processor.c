@@ -232,6 +232,24 @@ static void event(AttilaCore *c, const AttilaTransaction *t)
     attila_irq_raise(c, bits);
 }
 
+/*
+ * Does a memory write reach what the batch in flight reads or writes? The
+ * next draw's vertex and index data, which drivers write right before it,
+ * usually do not: the command processor goes on while the helpers draw.
+ * A write that is not one mapped block (or outside memory) waits.
+ */
+static bool agp_write_reaches(AttilaCore *c, const AttilaTransaction *t)
+{
+    const AttilaDrawState *ds = attila_raster_busy(c->raster);
+    const uint8_t *p;
+
+    if (!ds || t->size == 0) {
+        return false;
+    }
+    p = attila_mem_map(c, t->address, t->size, true);
+    return !p || attila_draw_state_reaches(ds, p, t->size);
+}
+
 void attila_core_execute(AttilaCore *c, const AttilaTransaction *t)
 {
     c->records++;
@@ -239,16 +257,18 @@ void attila_core_execute(AttilaCore *c, const AttilaTransaction *t)
      * The pipeline's ordering (docs/performance.md, branch thr17): a
      * record that writes what a batch in flight reads waits for it, so
      * its effect lands after every pixel of the draws before it. The
-     * batch reads guest memory (textures, targets, z; an AGP write may
-     * reach any), the fragment constants and the instruction memory
+     * batch reads guest memory (textures, targets, z: an AGP write that
+     * reaches them waits), the fragment constants and the instruction memory
      * (through the core, not the draw state's snapshot), and an event
      * (a fence) tells the guest that the draws before it are done. Other
      * register writes go to the register file, which only the command
      * processor reads: the draw state is a snapshot of it.
      */
-    if (t->kind != ATTILA_AGP_COMMAND &&
-        (t->kind != ATTILA_AGP_REG_WRITE ||
-         t->reg == ATTILA_REG_FRAGMENT_CONSTANT)) {
+    if (t->kind == ATTILA_AGP_EVENT ||
+        (t->kind == ATTILA_AGP_REG_WRITE &&
+         t->reg == ATTILA_REG_FRAGMENT_CONSTANT) ||
+        ((t->kind == ATTILA_AGP_WRITE || t->kind == ATTILA_AGP_PRELOAD) &&
+         agp_write_reaches(c, t))) {
         attila_core_idle(c);
     }
     switch (t->kind) {
