@@ -1797,20 +1797,18 @@ static void pipeline_draws(int threads, uint32_t seed)
             /* 1-400 triangles: one set-up group, one job a draw */
             uint32_t count = 3 * g_rand_int_range(rnd, 1, m % 3 ? 400 : 12);
             uint32_t start = g_rand_int_range(rnd, 0, nverts - count);
-            uint8_t bytes[4096];
+            uint8_t bytes[64 * 48 * 4];
 
             attila_rec_reg_u32(&b, ATTILA_REG_STREAM_START, 0, start);
             attila_rec_reg_u32(&b, ATTILA_REG_STREAM_COUNT, 0, count);
             attila_rec_cmd(&b, ATTILA_CMD_DRAW);
             switch ((n + m) % 6) {
             case 0:
-                /* a third of the buffer */
-                for (k = 0; k < 4096; k++) {
+                /* the whole buffer */
+                for (k = 0; k < (int)sizeof(bytes); k++) {
                     bytes[k] = g_rand_int(rnd);
                 }
-                attila_rec_write(&b, ATTILA_SCENE_FB(0) +
-                                 g_rand_int_range(rnd, 0, 2) * 4096,
-                                 bytes, 4096);
+                attila_rec_write(&b, ATTILA_SCENE_FB(0), bytes, sizeof(bytes));
                 break;
             case 5:
                 /* a draw after a draw, a register write that does not
