@@ -80,6 +80,15 @@ struct AttilaRaster {
     bool in_flight;
     bool fresh;
     bool syncing;
+    /*
+     * The batch is in a posted job (attila_raster_post_shared): the
+     * caller leaves the last `leave` raster units to a helper that has
+     * joined, to go on with the next records meanwhile. `leave` follows
+     * the helpers: one more where they had finished by the next sync
+     * (they waited for work), one fewer where the caller waited for them.
+     */
+    bool posted;
+    uint32_t leave;
     uint32_t *clear_next;       /* raster_clear's g3d_claim counters */
     uint32_t *raster_next;      /* raster_job's */
     /* the batch's triangles that meet each class's blocks, in order:
@@ -2075,6 +2084,30 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
     return true;
 }
 
+/*
+ * The caller of a posted batch leaves the units still unclaimed to the
+ * helpers once they are `leave` or fewer and a helper has joined (which
+ * then takes them: raster_job claims while any is left). Which thread
+ * draws a tile does not change its pixels (each tile is one class's).
+ */
+static bool caller_leaves(AttilaRaster *r)
+{
+    uint32_t n = r->threads * RASTER_CLASSES, left = 0;
+    int s;
+
+    if (!r->leave || attila_raster_caller_only) {
+        return false;
+    }
+    for (s = 0; s < r->threads; s++) {
+        uint32_t run = (uint32_t)((uint64_t)n * (s + 1) / r->threads) -
+                       (uint32_t)((uint64_t)n * s / r->threads);
+        uint32_t got = __atomic_load_n(&r->raster_next[s * G3D_CLAIM_STRIDE],
+                                       __ATOMIC_RELAXED);
+        left += got < run ? run - got : 0;
+    }
+    return left <= r->leave && g3d_pool_joined(r->pool) > 0;
+}
+
 static void raster_job(void *arg, int thread)
 {
     AttilaRaster *r = arg;
@@ -2086,7 +2119,8 @@ static void raster_job(void *arg, int thread)
         return;
     }
     /* unit u of thread t's run: its tiles of class u mod RASTER_CLASSES */
-    while (g3d_claim(r->raster_next, r->threads * RASTER_CLASSES, r->threads,
+    while ((thread || !r->posted || !caller_leaves(r)) &&
+           g3d_claim(r->raster_next, r->threads * RASTER_CLASSES, r->threads,
                      thread, &at, &unit)) {
         if (attila_raster_delay_us && thread) {
             g_usleep(attila_raster_delay_us);
@@ -2106,12 +2140,14 @@ int attila_raster_threads(const AttilaRaster *r)
 void attila_raster_run_shared(AttilaRaster *r, G3DJobFn *fn, void *arg)
 {
     attila_raster_sync(r);
+    r->posted = false;
     g3d_pool_run_shared(r->pool, fn, arg);
 }
 
 int attila_raster_post_shared(AttilaRaster *r, G3DJobFn *fn, void *arg)
 {
     attila_raster_sync(r);
+    r->posted = true;
     return g3d_pool_post_shared(r->pool, fn, arg);
 }
 
@@ -2142,6 +2178,11 @@ void attila_raster_sync(AttilaRaster *r)
     }
     r->syncing = true;
     if (r->in_flight) {
+        if (g3d_pool_busy(r->pool)) {
+            r->leave -= r->leave > 0;
+        } else if (r->leave < (uint32_t)r->threads * RASTER_CLASSES / 2) {
+            r->leave++;
+        }
         g3d_pool_wait(r->pool);
         r->in_flight = false;
         attila_raster_batch_end(r);

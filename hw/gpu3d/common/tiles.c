@@ -184,7 +184,7 @@ static gpointer helper_main(gpointer opaque)
                 continue;       /* its caller has done the work */
             }
             p->pending++;
-            p->joined++;
+            __atomic_add_fetch(&p->joined, 1, __ATOMIC_RELEASE);
         }
         g3d_preempt_helping = p->preempt;
         g_mutex_unlock(&p->lock);
@@ -368,6 +368,16 @@ int g3d_pool_post_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg)
 
     pool_run(p, fn, arg, true, false, true, &joined);
     return joined;
+}
+
+int g3d_pool_joined(G3DThreadPool *p)
+{
+    return __atomic_load_n(&p->joined, __ATOMIC_ACQUIRE);
+}
+
+bool g3d_pool_busy(G3DThreadPool *p)
+{
+    return __atomic_load_n(&p->pending, __ATOMIC_ACQUIRE) != 0;
 }
 
 void g3d_pool_wait(G3DThreadPool *p)
