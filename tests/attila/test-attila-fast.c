@@ -1868,6 +1868,72 @@ static void pipeline_draws(int threads, uint32_t seed)
     g_rand_free(rnd);
 }
 
+/*
+ * STATUS.IDLE only with no batch in flight: a draw's records executed one
+ * at a time, STATUS read right after the draw; where it says idle, the
+ * colour buffer must not change when the core is then made idle. The
+ * helpers begin their units late, so that most draws are still in flight.
+ */
+static void pipeline_status(void)
+{
+    const uint32_t w = 64, h = 48, nverts = 1200;
+    AttilaRun *run = attila_run_new(32u << 20, ATTILA_SCENE_SYS_SIZE, 2);
+    GRand *rnd = g_rand_new_with_seed(29);
+    uint8_t *buf = g_malloc(65536), *fb = g_malloc(w * h * 4);
+    unsigned busy = 0;
+    int n;
+
+    attila_raster_delay_us = 300;
+    for (n = 0; n < 30; n++) {
+        AttilaRecBuf b = { buf, 0, 65536, 0 };
+        const uint8_t *p;
+        size_t left, used;
+        uint32_t v;
+
+        for (v = 0; v < nverts; v++) {
+            float *f = (float *)(run->sys + 32 * v);
+            random_vertex(rnd, w, h, f);
+            f[3] = fabsf(f[3]) + 0.5f;
+        }
+        attila_reg_write(run->core, A_ATTILA_CONTROL,
+                         R_ATTILA_CONTROL_RESET_MASK, 4);
+        attila_reg_write(run->core, A_ATTILA_SYSMEM_SIZE,
+                         (uint32_t)run->sys_size, 4);
+        attila_scene_setup(&b, w, h, 0x80000000u);
+        identity_records(&b);
+        attila_rec_reg_u32(&b, ATTILA_REG_STREAM_COUNT, 0, nverts);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_DRAW);
+        g_assert_false(b.overflow);
+        for (p = b.buf, left = b.n; left; p += used, left -= used) {
+            AttilaTransaction t;
+            g_assert_cmpint(attila_agp_parse(p, left, &t, &used), ==,
+                            ATTILA_PARSE_OK);
+            attila_core_execute(run->core, &t);
+        }
+        if (attila_reg_read(run->core, A_ATTILA_STATUS, 4) &
+            R_ATTILA_STATUS_IDLE_MASK) {
+            memcpy(fb, run->gpu + ATTILA_SCENE_FB(0), w * h * 4);
+            attila_core_idle(run->core);
+            g_assert_cmpmem(fb, w * h * 4, run->gpu + ATTILA_SCENE_FB(0),
+                            w * h * 4);
+        } else {
+            busy++;
+            attila_core_idle(run->core);
+            g_assert_true(attila_reg_read(run->core, A_ATTILA_STATUS, 4) &
+                          R_ATTILA_STATUS_IDLE_MASK);
+        }
+    }
+    attila_raster_delay_us = 0;
+    g_test_message("STATUS busy right after %u of 30 draws", busy);
+    g_assert_cmpuint(busy, >, 0);
+    attila_run_free(run);
+    g_free(fb);
+    g_free(buf);
+    g_rand_free(rnd);
+}
+
 static void test_pipeline(void)
 {
     pipeline_draws(2, 26);
@@ -1877,6 +1943,7 @@ static void test_pipeline(void)
     attila_raster_caller_only = true;
     pipeline_draws(2, 28);
     attila_raster_caller_only = false;
+    pipeline_status();
 }
 
 int main(int argc, char **argv)

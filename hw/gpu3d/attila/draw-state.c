@@ -441,7 +441,8 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
 /* does [p, p + len) meet [q, q + n)? */
 static bool meets(const uint8_t *p, uint64_t len, const uint8_t *q, uint64_t n)
 {
-    return q && (uintptr_t)p < (uintptr_t)q + n && (uintptr_t)q < (uintptr_t)p + len;
+    return q && (uintptr_t)p < (uintptr_t)q + n &&
+           (uintptr_t)q < (uintptr_t)p + len;
 }
 
 bool attila_draw_state_reaches(const AttilaDrawState *ds, const uint8_t *p,

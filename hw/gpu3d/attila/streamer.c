@@ -927,7 +927,9 @@ static bool shade_set_up(VertexChunk *k, Geometry *g, uint64_t *work,
     post = j.one_job && g->pipeline;
     if (post) {
         joined = attila_raster_post_shared(g->c->raster, shade_set_up_job, &j);
-        for (i = 1; __atomic_load_n(&j.left, __ATOMIC_ACQUIRE) !=
+        /* (a cancelled job ran nothing: joined < 0) */
+        for (i = 1; joined >= 0 &&
+                    __atomic_load_n(&j.left, __ATOMIC_ACQUIRE) !=
                     (uint32_t)joined + 1; i++) {
             spin_pause(i);
         }

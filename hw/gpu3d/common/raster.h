@@ -738,7 +738,8 @@ void g3d_pool_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg);
  * joined (the count returned) perhaps still running. The pool's next job
  * and g3d_pool_wait wait for them first. For a pipeline: the caller goes
  * on with work that touches nothing the helpers use, and waits before
- * anything that does.
+ * anything that does. -1: the operation is being cancelled (g3d_yield),
+ * nothing was run.
  */
 int g3d_pool_post_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg);
 /* Wait for the helpers of a g3d_pool_post_shared job (if any). */

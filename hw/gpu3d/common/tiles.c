@@ -311,6 +311,9 @@ static bool pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared,
      * the reset waits for.
      */
     if (!try && g3d_yield()) {
+        if (joined) {
+            *joined = -1;       /* nothing run */
+        }
         return true;
     }
     pool_lock(p);
