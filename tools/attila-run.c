@@ -61,6 +61,7 @@ bool attila_run_capture(AttilaRun *r, G3DImage *img)
     uint32_t *px;
     bool ok;
 
+    attila_core_idle(r->core);
     if (!attila_scanout(r->core, 0, &so)) {
         return false;
     }
@@ -97,10 +98,12 @@ bool attila_run_trace(AttilaRun *r, AttilaTrace *tr, AttilaFrameFn *fn,
             g3d_image_free(&img);
             r->frame++;
             if (!go) {
+                attila_core_idle(r->core);
                 return true;
             }
         }
     }
+    attila_core_idle(r->core);  /* the last draw's pixels, for the caller */
     return n == 0;
 }
 
@@ -111,6 +114,7 @@ bool attila_run_records(AttilaRun *r, const uint8_t *p, size_t n)
 
     while (n) {
         if (attila_agp_parse(p, n, &t, &used) != ATTILA_PARSE_OK) {
+            attila_core_idle(r->core);
             return false;
         }
         attila_core_execute(r->core, &t);
@@ -118,5 +122,6 @@ bool attila_run_records(AttilaRun *r, const uint8_t *p, size_t n)
         p += used;
         n -= used;
     }
+    attila_core_idle(r->core);  /* the last draw's pixels, for the caller */
     return true;
 }

@@ -76,6 +76,7 @@ static void __attribute__((noinline)) replay_trace(AttilaRun *run,
         attila_core_execute(run->core,
                             &g_array_index(recs, AttilaTransaction, k));
     }
+    attila_core_idle(run->core);    /* the replay's last pixels drawn */
 }
 
 int main(int argc, char **argv)

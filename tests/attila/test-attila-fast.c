@@ -1468,7 +1468,7 @@ static void test_draw_state(void)
         }
         c->rf[ATTILA_REG_VIEWPORT_WIDTH][0].u[0] =
             g_rand_int_range(rnd, 0, 10) ? vp_w : 0;
-        ok = attila_draw_state_build(c, c->ds);
+        ok = attila_draw_state_build(c, c->ds[0]);
         /* what a build into a cleared state gives (the error latch takes
          * the same reports twice) */
         memset(fresh, 0, sizeof(*fresh));
@@ -1476,7 +1476,7 @@ static void test_draw_state(void)
         g_assert_cmpint(ok, ==, fresh_ok);
         if (ok) {
             built++;
-            g_assert_cmpmem(c->ds, sizeof(*fresh), fresh, sizeof(*fresh));
+            g_assert_cmpmem(c->ds[0], sizeof(*fresh), fresh, sizeof(*fresh));
         } else {
             refused++;
         }
@@ -1753,6 +1753,216 @@ static void test_vertex_chunks(void)
     attila_vertex_delay_us = 0;
 }
 
+/*
+ * The pipeline (branch thr17): a draw's last raster batch may still be
+ * drawn by the helpers while the command processor's thread executes the
+ * next records. Draws follow each other without clears, and after each
+ * comes a record that must wait for the batch: an AGP write into the
+ * colour buffer, a fragment constant the program reads, a fragment
+ * program load, a clear, a swap (the DAC's picture compared too). The
+ * helpers begin each raster unit late (attila_raster_delay_us), so that
+ * the records meet batches still in flight. Colour, z, the DAC's picture
+ * and the errors equal one render thread's on the general path.
+ */
+static void pipeline_draws(int threads, uint32_t seed)
+{
+    const uint32_t w = 64, h = 48, nverts = 2048;
+    GRand *rnd = g_rand_new_with_seed(seed);
+    uint8_t *buf = g_malloc(65536), *sys = g_malloc(BATCH_SYS_BYTES);
+    float (*verts)[8] = g_malloc(sizeof(float[8]) * nverts);
+    const AttilaShSrc in1 = ATTILA_SRC(ATTILA_BANK_IN, 1);
+    const AttilaShSrc c0 = ATTILA_SRC(ATTILA_BANK_PARAM, 0);
+    uint8_t fp[2][16];
+    uint64_t drawn = 0;
+    AttilaRun *runs[2];
+    int n, m, k;
+
+    for (k = 0; k < 2; k++) {
+        /* the scene's copy of input 1, or constant 0 */
+        AttilaShIns f = { .opc = ATTILA_SH_MOV, .end = true,
+                          .rbank = ATTILA_BANK_OUT, .rreg = 1, .mask = 15,
+                          .s = { k ? c0 : in1 } };
+        attila_sh_encode(&f, fp[k]);
+    }
+    runs[0] = attila_run_new(32u << 20, ATTILA_SCENE_SYS_SIZE, threads);
+    runs[1] = attila_run_new(32u << 20, ATTILA_SCENE_SYS_SIZE, 1);
+    attila_raster_delay_us = 300;
+    for (n = 0; n < 24; n++) {
+        AttilaRecBuf b = { buf, 0, 65536, 0 };
+        G3DImage img[2] = { { 0 } };
+        uint32_t err, v;
+        int prog;
+
+        for (v = 0; v < nverts; v++) {
+            random_vertex(rnd, w, h, verts[v]);
+            verts[v][3] = fabsf(verts[v][3]) + 0.5f;
+        }
+        memset(sys, 0, BATCH_SYS_BYTES);
+        memcpy(sys, verts, sizeof(float[8]) * nverts);
+        identity_records(&b);
+        attila_rec_reg_u32(&b, ATTILA_REG_INDEX_MODE, 0, 0);
+        /* both programs in memory ahead: a load then waits by itself */
+        attila_rec_write(&b, ATTILA_SCENE_FPROG, fp[0], 16);
+        attila_rec_write(&b, ATTILA_SCENE_FPROG + 16, fp[1], 16);
+        prog = n % 2;
+        attila_rec_reg_u32(&b, ATTILA_REG_FRAGMENT_PROGRAM, 0,
+                           ATTILA_SCENE_FPROG + 16 * prog);
+        attila_rec_cmd(&b, ATTILA_CMD_LOAD_FRAGMENT_PROGRAM);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+        for (m = 0; m < 6; m++) {
+            /* 1-400 triangles: one set-up group, one job a draw */
+            uint32_t count = 3 * g_rand_int_range(rnd, 1, m % 3 ? 400 : 12);
+            uint32_t start = g_rand_int_range(rnd, 0, nverts - count);
+            uint8_t bytes[64 * 48 * 4];
+
+            attila_rec_reg_u32(&b, ATTILA_REG_STREAM_START, 0, start);
+            attila_rec_reg_u32(&b, ATTILA_REG_STREAM_COUNT, 0, count);
+            attila_rec_cmd(&b, ATTILA_CMD_DRAW);
+            switch ((n + m) % 6) {
+            case 0:
+                /* the whole buffer */
+                for (k = 0; k < (int)sizeof(bytes); k++) {
+                    bytes[k] = g_rand_int(rnd);
+                }
+                attila_rec_write(&b, ATTILA_SCENE_FB(0), bytes, sizeof(bytes));
+                break;
+            case 5:
+                /* a draw after a draw, a register write that does not
+                 * wait between them: the next draw's state is built
+                 * while the batch still reads its own */
+                attila_rec_reg_u32(&b, ATTILA_REG_DEPTH_FUNCTION, 0,
+                                   m % 2 ? ATTILA_CMP_LESS : ATTILA_CMP_ALWAYS);
+                /* and a memory write that reaches nothing the batch
+                 * reads (the next draw's vertex data would be such) */
+                memset(bytes, m, 64);
+                attila_rec_write(&b, 0x80000000u + BATCH_SYS_BYTES - 64,
+                                 bytes, 64);
+                break;
+            case 1:
+                /* the constant the program reads (if it is the constant
+                 * one) */
+                attila_rec_reg_vec4(&b, ATTILA_REG_FRAGMENT_CONSTANT, 0,
+                                    g_rand_double(rnd), g_rand_double(rnd),
+                                    g_rand_double(rnd), 1);
+                break;
+            case 2:
+                prog = !prog;
+                attila_rec_reg_u32(&b, ATTILA_REG_FRAGMENT_PROGRAM, 0,
+                                   ATTILA_SCENE_FPROG + 16 * prog);
+                attila_rec_cmd(&b, ATTILA_CMD_LOAD_FRAGMENT_PROGRAM);
+                break;
+            case 3:
+                attila_rec_cmd(&b, m % 2 ? ATTILA_CMD_CLEARZSTENCILBUFFER :
+                               ATTILA_CMD_CLEARCOLORBUFFER);
+                break;
+            case 4:
+                attila_rec_cmd(&b, ATTILA_CMD_SWAPBUFFERS);
+                break;
+            }
+        }
+        drawn += draw_twice(runs, w, h, 1, sys, BATCH_SYS_BYTES, &b, &err);
+        /* the draws after the swap went to the other buffer */
+        g_assert_cmpmem(runs[0]->gpu + ATTILA_SCENE_FB(1), w * h * 4,
+                        runs[1]->gpu + ATTILA_SCENE_FB(1), w * h * 4);
+        /* every run swaps by its fifth draw */
+        for (k = 0; k < 2; k++) {
+            g_assert_true(attila_run_capture(runs[k], &img[k]));
+        }
+        g_assert_cmpmem(img[0].rgb, img[0].width * img[0].height * 3,
+                        img[1].rgb, img[1].width * img[1].height * 3);
+        g3d_image_free(&img[0]);
+        g3d_image_free(&img[1]);
+    }
+    attila_raster_delay_us = 0;
+    g_test_message("%d render threads: %" G_GUINT64_FORMAT " samples drawn",
+                   threads, drawn);
+    g_assert_cmpuint(drawn, >, 5000);
+    runs_free(runs);
+    g_free(verts);
+    g_free(sys);
+    g_free(buf);
+    g_rand_free(rnd);
+}
+
+/*
+ * STATUS.IDLE only with no batch in flight: a draw's records executed one
+ * at a time, STATUS read right after the draw; where it says idle, the
+ * colour buffer must not change when the core is then made idle. The
+ * helpers begin their units late, so that most draws are still in flight.
+ */
+static void pipeline_status(void)
+{
+    const uint32_t w = 64, h = 48, nverts = 1200;
+    AttilaRun *run = attila_run_new(32u << 20, ATTILA_SCENE_SYS_SIZE, 2);
+    GRand *rnd = g_rand_new_with_seed(29);
+    uint8_t *buf = g_malloc(65536), *fb = g_malloc(w * h * 4);
+    unsigned busy = 0;
+    int n;
+
+    attila_raster_delay_us = 300;
+    for (n = 0; n < 30; n++) {
+        AttilaRecBuf b = { buf, 0, 65536, 0 };
+        const uint8_t *p;
+        size_t left, used;
+        uint32_t v;
+
+        for (v = 0; v < nverts; v++) {
+            float *f = (float *)(run->sys + 32 * v);
+            random_vertex(rnd, w, h, f);
+            f[3] = fabsf(f[3]) + 0.5f;
+        }
+        attila_reg_write(run->core, A_ATTILA_CONTROL,
+                         R_ATTILA_CONTROL_RESET_MASK, 4);
+        attila_reg_write(run->core, A_ATTILA_SYSMEM_SIZE,
+                         (uint32_t)run->sys_size, 4);
+        attila_scene_setup(&b, w, h, 0x80000000u);
+        identity_records(&b);
+        attila_rec_reg_u32(&b, ATTILA_REG_STREAM_COUNT, 0, nverts);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_DRAW);
+        g_assert_false(b.overflow);
+        for (p = b.buf, left = b.n; left; p += used, left -= used) {
+            AttilaTransaction t;
+            g_assert_cmpint(attila_agp_parse(p, left, &t, &used), ==,
+                            ATTILA_PARSE_OK);
+            attila_core_execute(run->core, &t);
+        }
+        if (attila_reg_read(run->core, A_ATTILA_STATUS, 4) &
+            R_ATTILA_STATUS_IDLE_MASK) {
+            memcpy(fb, run->gpu + ATTILA_SCENE_FB(0), w * h * 4);
+            attila_core_idle(run->core);
+            g_assert_cmpmem(fb, w * h * 4, run->gpu + ATTILA_SCENE_FB(0),
+                            w * h * 4);
+        } else {
+            busy++;
+            attila_core_idle(run->core);
+            g_assert_true(attila_reg_read(run->core, A_ATTILA_STATUS, 4) &
+                          R_ATTILA_STATUS_IDLE_MASK);
+        }
+    }
+    attila_raster_delay_us = 0;
+    g_test_message("STATUS busy right after %u of 30 draws", busy);
+    g_assert_cmpuint(busy, >, 0);
+    attila_run_free(run);
+    g_free(fb);
+    g_free(buf);
+    g_rand_free(rnd);
+}
+
+static void test_pipeline(void)
+{
+    pipeline_draws(2, 26);
+    pipeline_draws(3, 27);
+    /* every raster unit taken by the caller: the batches walked by the
+     * helper that began them still overlap */
+    attila_raster_caller_only = true;
+    pipeline_draws(2, 28);
+    attila_raster_caller_only = false;
+    pipeline_status();
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1778,5 +1988,6 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/top-level", test_top_level);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     g_test_add_func("/attila/fast/vertex-chunks", test_vertex_chunks);
+    g_test_add_func("/attila/fast/pipeline", test_pipeline);
     return g_test_run();
 }

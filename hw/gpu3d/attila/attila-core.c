@@ -20,6 +20,21 @@ static void error_raise(void *opaque, bool first)
     }
 }
 
+/* The latch's settle hook: a batch in flight reports its errors first. */
+static void error_settle(void *opaque)
+{
+    AttilaCore *c = opaque;
+
+    if (c->raster) {
+        attila_raster_sync(c->raster);
+    }
+}
+
+void attila_core_idle(AttilaCore *c)
+{
+    attila_raster_sync(c->raster);
+}
+
 /* ---- BAR0 ---------------------------------------------------------------- */
 
 static uint32_t regfile_word(AttilaCore *c, uint32_t id, uint32_t idx,
@@ -68,7 +83,8 @@ uint64_t attila_reg_read(AttilaCore *c, uint32_t offset, unsigned size)
     case A_ATTILA_MAX_RECORD:
         return c->ring_size ? c->ring_size - 1 : 0;
     case A_ATTILA_STATUS: {
-        bool idle = !c->in_record &&
+        /* a batch in flight (the pipeline) is work not yet done */
+        bool idle = !c->in_record && !attila_raster_busy(c->raster) &&
                     (!c->ring_enable || c->ring_size == 0 ||
                      c->ring_read == c->ring_write);
         return (idle ? R_ATTILA_STATUS_IDLE_MASK : 0) |
@@ -136,6 +152,10 @@ void attila_reg_write(AttilaCore *c, uint32_t offset, uint64_t val64,
                         offset);
         return;
     }
+    /* a reset, an error clear, a new ring or memory window: after the
+     * draws before it (the glue's writes come between work steps, which
+     * end idle; a tool's may come right after a draw) */
+    attila_core_idle(c);
     switch (offset) {
     case A_ATTILA_CONTROL:
         if (val & R_ATTILA_CONTROL_RESET_MASK) {
@@ -224,11 +244,13 @@ AttilaCore *attila_core_new(const AttilaCoreConfig *cfg)
 
     c->cfg = *cfg;
     g3d_error_init(&c->errors, "attila-3d: ", error_raise, c);
+    c->errors.settle = error_settle;
     if (c->cfg.hooks.threads < 1) {
         c->cfg.hooks.threads = 1;
     }
     attila_regfile_init(c);
-    c->ds = g_new0(AttilaDrawState, 1);
+    c->ds[0] = g_new0(AttilaDrawState, 1);
+    c->ds[1] = g_new0(AttilaDrawState, 1);
     c->raster = attila_raster_new(c, c->cfg.hooks.threads);
     attila_core_reset(c);
     return c;
@@ -239,10 +261,11 @@ void attila_core_free(AttilaCore *c)
     if (!c) {
         return;
     }
-    attila_raster_free(c->raster);
+    attila_raster_free(c->raster);      /* after the batch in flight */
     g_free(c->rf_store);
     g_free(c->stage);
-    g_free(c->ds);
+    g_free(c->ds[0]);
+    g_free(c->ds[1]);
     attila_streamer_free(c);
     g_free(c->tris);
     g_free(c->screen);
@@ -255,6 +278,7 @@ void attila_core_reset(AttilaCore *c)
     bool irq = attila_irq_level(c);
     int i;
 
+    attila_core_idle(c);    /* its constants and programs are cleared */
     g3d_error_reset(&c->errors);
     c->frame = c->records = 0;
     c->ring_base = c->ring_size = c->ring_read = c->ring_write = 0;

@@ -499,6 +499,7 @@ typedef struct AttilaDrawState {
     uint32_t vs_pc, fs_pc;
     uint32_t vs_lanes;                  /* 4: vertices shaded in batches */
     bool fs_kills;                      /* the fragment program may kill */
+    bool fs_fetches;                    /* ... may read the streams (LDA) */
     uint32_t fs_temps, fs_outs;         /* temporaries, outputs to reset */
     uint32_t fs_inputs;                 /* inputs it may read (interpolated) */
     /* the program is one MOV o[fs_copy_out] = i[fs_copy_in] (the shader's
@@ -1034,6 +1035,12 @@ void attila_raster_run_shared(AttilaRaster *r, G3DJobFn *fn, void *arg);
  */
 extern bool attila_raster_caller_only;
 /*
+ * Tests: each raster unit a helper takes, and a batch a helper walks
+ * alone, begun this late: the command processor's thread then meets
+ * batches still in flight (the pipeline's records that must wait).
+ */
+extern unsigned attila_raster_delay_us;
+/*
  * Rasterise and shade a batch of the draw. False once the draw has used up
  * its work (ATTILA_DRAW_WORK_LIMIT per render thread): the rest is skipped.
  */
@@ -1053,6 +1060,22 @@ bool attila_raster_batch_begin(AttilaRaster *r, const AttilaDrawState *ds,
                                const AttilaTriangle *tris, size_t n);
 void attila_raster_batch_job(AttilaRaster *r, int thread, bool first);
 bool attila_raster_batch_end(AttilaRaster *r);
+/*
+ * The pipeline: the command processor's thread decodes the next records
+ * while the helpers finish a draw's last raster batch (docs/performance.md,
+ * branch thr17, gives the ordering argument). post: a shared job whose
+ * caller returns once its own part is done (g3d_pool_post_shared), how
+ * many helpers joined it. detach, in place of batch_end after a posted
+ * job whose batch was begun: its end is taken by the next
+ * attila_raster_sync, which waits for the helpers first. Every job, batch
+ * and clear syncs first; so must every record that writes what the batch
+ * reads (attila_core_settle). busy: the draw state of the batch in
+ * flight, or NULL.
+ */
+int attila_raster_post_shared(AttilaRaster *r, G3DJobFn *fn, void *arg);
+void attila_raster_detach(AttilaRaster *r);
+void attila_raster_sync(AttilaRaster *r);
+const AttilaDrawState *attila_raster_busy(const AttilaRaster *r);
 /*
  * A batch slot that visits no tile (a rejected triangle's, left in the
  * batch where the render threads set triangles up straight into their
@@ -1615,7 +1638,9 @@ struct AttilaCore {
 
     /* rendering */
     AttilaRaster *raster;
-    AttilaDrawState *ds;                /* scratch for the current draw */
+    /* scratch for the current draw, kept twice: the next draw's is built
+     * while the helpers may still draw a batch of the last one's */
+    AttilaDrawState *ds[2];
     AttilaStreamerScratch *streamer;    /* a draw's buffers (streamer.c) */
     AttilaTriangle *tris;
     size_t tris_cap;
@@ -1666,6 +1691,13 @@ void attila_irq_raise(AttilaCore *c, uint32_t bits);
 
 /* draw-state.c: snapshot the registers of a draw; false (reported): refused */
 bool attila_draw_state_build(AttilaCore *c, AttilaDrawState *ds);
+/*
+ * Does host memory [p, p + len) meet what a draw of ds reads or writes
+ * on the render threads: its targets, z/stencil buffer, textures (any
+ * memory if its fragment program may read the streams)?
+ */
+bool attila_draw_state_reaches(const AttilaDrawState *ds, const uint8_t *p,
+                               uint64_t len);
 
 /* command-processor.c */
 #define ATTILA_RING_MIN_SIZE 64u        /* RING_SIZE limits, in bytes */

@@ -98,8 +98,16 @@ size_t attila_agp_size(const AttilaTransaction *t);
 size_t attila_agp_encode(const AttilaTransaction *t, uint8_t *buf);
 const char *attila_parse_error(AttilaParse r);
 
-/* The command processor: execute one transaction now (tools, ring). */
+/*
+ * The command processor: execute one transaction (tools, ring). With
+ * several render threads a draw's last raster batch may still be drawn by
+ * the helpers when this returns (the pipeline); a record that needs its
+ * pixels waits for it, and so does attila_core_idle: call it before
+ * reading the memory the draws write (attila_core_work, the BAR0
+ * registers' writes, reset and the saved state do).
+ */
 void attila_core_execute(AttilaCore *c, const AttilaTransaction *t);
+void attila_core_idle(AttilaCore *c);
 
 /* ---- trace files (gzip, ATTILA ref. AGP Transactions; attila-sim
  * AGPTransaction.cpp) */

@@ -74,7 +74,8 @@ static void load_program(AttilaCore *c, const char *what, int addr_reg,
 
 void attila_draw(AttilaCore *c)
 {
-    AttilaDrawState *ds = c->ds;
+    /* not the draw state a batch in flight reads (the pipeline) */
+    AttilaDrawState *ds = c->ds[c->ds[0] == attila_raster_busy(c->raster)];
 
     if (!attila_draw_state_build(c, ds)) {
         return;
@@ -135,6 +136,16 @@ static void swap_buffers(AttilaCore *c)
 
 static void command(AttilaCore *c, uint32_t cmd)
 {
+    if (cmd != ATTILA_CMD_DRAW) {
+        /*
+         * Every other command reads or writes what a batch in flight may
+         * use (the targets: clears, blits, the DAC at a swap; the
+         * constants and the programs: a reset, a program load), or is
+         * rare: after the draw's pixels. A draw waits where it first
+         * needs the render threads or the batch's buffers (streamer.c).
+         */
+        attila_core_idle(c);
+    }
     switch (cmd) {
     case ATTILA_CMD_RESET:
         attila_gpu_reset_state(c);
@@ -221,9 +232,45 @@ static void event(AttilaCore *c, const AttilaTransaction *t)
     attila_irq_raise(c, bits);
 }
 
+/*
+ * Does a memory write reach what the batch in flight reads or writes? The
+ * next draw's vertex and index data, which drivers write right before it,
+ * usually do not: the command processor goes on while the helpers draw.
+ * A write that is not one mapped block (or outside memory) waits.
+ */
+static bool agp_write_reaches(AttilaCore *c, const AttilaTransaction *t)
+{
+    const AttilaDrawState *ds = attila_raster_busy(c->raster);
+    const uint8_t *p;
+
+    if (!ds || t->size == 0) {
+        return false;
+    }
+    p = attila_mem_map(c, t->address, t->size, true);
+    return !p || attila_draw_state_reaches(ds, p, t->size);
+}
+
 void attila_core_execute(AttilaCore *c, const AttilaTransaction *t)
 {
     c->records++;
+    /*
+     * The pipeline's ordering (docs/performance.md, branch thr17): a
+     * record that writes what a batch in flight reads waits for it, so
+     * its effect lands after every pixel of the draws before it. The
+     * batch reads guest memory (textures, targets, z: an AGP write that
+     * reaches them waits), the fragment constants and the instruction memory
+     * (through the core, not the draw state's snapshot), and an event
+     * (a fence) tells the guest that the draws before it are done. Other
+     * register writes go to the register file, which only the command
+     * processor reads: the draw state is a snapshot of it.
+     */
+    if (t->kind == ATTILA_AGP_EVENT ||
+        (t->kind == ATTILA_AGP_REG_WRITE &&
+         t->reg == ATTILA_REG_FRAGMENT_CONSTANT) ||
+        ((t->kind == ATTILA_AGP_WRITE || t->kind == ATTILA_AGP_PRELOAD) &&
+         agp_write_reaches(c, t))) {
+        attila_core_idle(c);
+    }
     switch (t->kind) {
     case ATTILA_AGP_WRITE:
     case ATTILA_AGP_PRELOAD:
@@ -339,7 +386,7 @@ static uint64_t ring_record_length(AttilaCore *c, uint32_t pending,
     }
 }
 
-bool attila_core_work(AttilaCore *c, unsigned budget)
+static bool work_records(AttilaCore *c, unsigned budget)
 {
     unsigned done = 0;
 
@@ -358,6 +405,7 @@ bool attila_core_work(AttilaCore *c, unsigned budget)
         }
         if (pending == 0) {
             if (done) {
+                attila_core_idle(c);    /* the draws' pixels first */
                 attila_irq_raise(c, R_ATTILA_INT_IDLE_MASK);
             }
             return false;
@@ -401,4 +449,14 @@ bool attila_core_work(AttilaCore *c, unsigned budget)
         done++;
     }
     return ring_pending(c) != 0;
+}
+
+bool attila_core_work(AttilaCore *c, unsigned budget)
+{
+    bool more = work_records(c, budget);
+
+    /* a step ends idle: the glue then saves, resets, or reads the
+     * guest's memory and the registers with the core left alone */
+    attila_core_idle(c);
+    return more;
 }

@@ -19,6 +19,8 @@
 /* what a program can touch, for the fragment thread's reset and inputs */
 typedef struct ProgramUse {
     bool kills;             /* can kill (early z is then not used) */
+    /* can read the vertex streams (LDA), or any instruction (a jump) */
+    bool fetches;
     /* no instruction looks across lanes or stops early for one lane (JMP,
      * DDX/DDY, texture reads, kills): four threads run it together as each
      * alone */
@@ -48,6 +50,7 @@ static bool program_ok(AttilaCore *c, uint32_t pc, ProgramUse *use)
             in->opcode == ATTILA_SH_CMPKIL) {
             use->kills = true;
         }
+        use->fetches = use->fetches || in->opcode == ATTILA_SH_LDA;
         all = all || in->opcode == ATTILA_SH_JMP;
         switch (in->opcode) {
         case ATTILA_SH_JMP: case ATTILA_SH_DDX: case ATTILA_SH_DDY:
@@ -76,6 +79,7 @@ static bool program_ok(AttilaCore *c, uint32_t pc, ProgramUse *use)
         if (in->end || in->opcode == ATTILA_SH_END) {
             use->lanes_apart = apart && !g3d_general_path;
             if (all) {
+                use->fetches = true;
                 use->temps = ATTILA_SH_TEMPS;
                 use->outs = ATTILA_SH_IO;
                 use->inputs = ~0u;
@@ -414,6 +418,7 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
     }
     ds->vs_lanes = vs_use.lanes_apart ? 4 : 1;
     ds->fs_kills = fs_use.kills;
+    ds->fs_fetches = fs_use.fetches;
     ds->fs_temps = fs_use.temps;
     ds->fs_inputs = fs_use.inputs;
     {
@@ -431,6 +436,43 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
     /* and the outputs the depth (o0) and color writes (o1 + rt) read */
     ds->fs_outs = MAX(fs_use.outs, 1);
     return true;
+}
+
+/* does [p, p + len) meet [q, q + n)? */
+static bool meets(const uint8_t *p, uint64_t len, const uint8_t *q, uint64_t n)
+{
+    return q && (uintptr_t)p < (uintptr_t)q + n &&
+           (uintptr_t)q < (uintptr_t)p + len;
+}
+
+bool attila_draw_state_reaches(const AttilaDrawState *ds, const uint8_t *p,
+                               uint64_t len)
+{
+    uint32_t u, l, f;
+
+    if (ds->fs_fetches) {
+        return true;    /* LDA reads the streams: any memory */
+    }
+    for (u = 0; u < ATTILA_MAX_RENDER_TARGETS; u++) {
+        if (meets(p, len, ds->rt[u].ptr, ds->rt[u].pm.surface)) {
+            return true;
+        }
+    }
+    if (meets(p, len, ds->zptr, ds->zpm.surface)) {
+        return true;
+    }
+    for (u = 0; u < ATTILA_MAX_TEXTURES; u++) {
+        const AttilaTexState *t = &ds->tex[u];
+
+        for (l = 0; t->enabled && l < t->nlevels; l++) {
+            for (f = 0; f < ATTILA_CUBEMAP_IMAGES; f++) {
+                if (meets(p, len, t->level[l][f].ptr, t->level[l][f].bytes)) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
 }
 
 /* render targets with their blending, and the z/stencil buffer, mapped */

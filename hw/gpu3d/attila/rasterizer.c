@@ -70,6 +70,25 @@ struct AttilaRaster {
      * of a shared job (else one thread walks them) */
     uint64_t pixels, work_before;
     bool shared;
+    /*
+     * The pipeline (attila_raster_post_shared): a batch whose helpers may
+     * still be drawing, its end (attila_raster_batch_end) not yet taken;
+     * a draw begun (attila_raster_begin) whose work counters are cleared
+     * at the next attila_raster_sync, since the batch in flight counts its
+     * work in them; attila_raster_sync running.
+     */
+    bool in_flight;
+    bool fresh;
+    bool syncing;
+    /*
+     * The batch is in a posted job (attila_raster_post_shared): the
+     * caller leaves the last `leave` raster units to a helper that has
+     * joined, to go on with the next records meanwhile. `leave` follows
+     * the helpers: one more where they had finished by the next sync
+     * (they waited for work), one fewer where the caller waited for them.
+     */
+    bool posted;
+    uint32_t leave;
     uint32_t *clear_next;       /* raster_clear's g3d_claim counters */
     uint32_t *raster_next;      /* raster_job's */
     /* the batch's triangles that meet each class's blocks, in order:
@@ -213,6 +232,7 @@ void attila_raster_free(AttilaRaster *r)
     if (!r) {
         return;
     }
+    attila_raster_sync(r);
     g3d_pool_free(r->pool);
     for (t = 0; t <= ATTILA_MAX_RENDER_TARGETS; t++) {
         g_free(r->tab[t].x);
@@ -227,6 +247,7 @@ void attila_raster_free(AttilaRaster *r)
 void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
                          uint64_t *fragments)
 {
+    attila_raster_sync(r);
     *quads = r->quads;
     *fragments = r->fragments;
 }
@@ -1876,6 +1897,7 @@ AttilaStampRowFn *attila_stamp_row_fn(void)
  * tiles' order is drawn by one thread: draw-state.c tile_order_shows).
  */
 bool attila_raster_caller_only;
+unsigned attila_raster_delay_us;
 
 /* which of RASTER_CLASSES a tile's block is: neighbouring blocks differ */
 static inline int tile_class(int tx, int ty)
@@ -2100,6 +2122,30 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
     return true;
 }
 
+/*
+ * The caller of a posted batch leaves the units still unclaimed to the
+ * helpers once they are `leave` or fewer and a helper has joined (which
+ * then takes them: raster_job claims while any is left). Which thread
+ * draws a tile does not change its pixels (each tile is one class's).
+ */
+static bool caller_leaves(AttilaRaster *r)
+{
+    uint32_t n = r->threads * RASTER_CLASSES, left = 0;
+    int s;
+
+    if (!r->leave || attila_raster_caller_only) {
+        return false;
+    }
+    for (s = 0; s < r->threads; s++) {
+        uint32_t run = (uint32_t)((uint64_t)n * (s + 1) / r->threads) -
+                       (uint32_t)((uint64_t)n * s / r->threads);
+        uint32_t got = __atomic_load_n(&r->raster_next[s * G3D_CLAIM_STRIDE],
+                                       __ATOMIC_RELAXED);
+        left += got < run ? run - got : 0;
+    }
+    return left <= r->leave && g3d_pool_joined(r->pool) > 0;
+}
+
 static void raster_job(void *arg, int thread)
 {
     AttilaRaster *r = arg;
@@ -2111,8 +2157,12 @@ static void raster_job(void *arg, int thread)
         return;
     }
     /* unit u of thread t's run: its tiles of class u mod RASTER_CLASSES */
-    while (g3d_claim(r->raster_next, r->threads * RASTER_CLASSES, r->threads,
+    while ((thread || !r->posted || !caller_leaves(r)) &&
+           g3d_claim(r->raster_next, r->threads * RASTER_CLASSES, r->threads,
                      thread, &at, &unit)) {
+        if (attila_raster_delay_us && thread) {
+            g_usleep(attila_raster_delay_us);
+        }
         if (!raster_tiles(r, &r->ctx[thread], unit / RASTER_CLASSES,
                           unit % RASTER_CLASSES, false)) {
             return;
@@ -2127,7 +2177,61 @@ int attila_raster_threads(const AttilaRaster *r)
 
 void attila_raster_run_shared(AttilaRaster *r, G3DJobFn *fn, void *arg)
 {
+    attila_raster_sync(r);
+    r->posted = false;
     g3d_pool_run_shared(r->pool, fn, arg);
+}
+
+int attila_raster_post_shared(AttilaRaster *r, G3DJobFn *fn, void *arg)
+{
+    attila_raster_sync(r);
+    r->posted = true;
+    return g3d_pool_post_shared(r->pool, fn, arg);
+}
+
+void attila_raster_detach(AttilaRaster *r)
+{
+    r->in_flight = r->threads > 1;
+    if (!r->in_flight) {
+        attila_raster_batch_end(r);
+    }
+}
+
+const AttilaDrawState *attila_raster_busy(const AttilaRaster *r)
+{
+    return r->in_flight ? r->ds : NULL;
+}
+
+/*
+ * The batch in flight finished and its end taken (its counts, its errors
+ * in the order one thread gives: before anything the command processor
+ * reports after the draw), then a begun draw's counters cleared
+ */
+void attila_raster_sync(AttilaRaster *r)
+{
+    int t;
+
+    if (r->syncing) {
+        return;     /* the batch's end reports an error: settled already */
+    }
+    r->syncing = true;
+    if (r->in_flight) {
+        if (g3d_pool_busy(r->pool)) {
+            r->leave -= r->leave > 0;
+        } else if (r->leave < (uint32_t)r->threads * RASTER_CLASSES / 2) {
+            r->leave++;
+        }
+        g3d_pool_wait(r->pool);
+        r->in_flight = false;
+        attila_raster_batch_end(r);
+    }
+    if (r->fresh) {
+        r->fresh = false;
+        for (t = 0; t < r->threads; t++) {
+            r->ctx[t].work = 0;
+        }
+    }
+    r->syncing = false;
 }
 
 /* ---- the clears --------------------------------------------------------- */
@@ -2167,6 +2271,7 @@ static void raster_clear(AttilaRaster *r, const AttilaClear *cl)
     ClearJob j = { .cl = cl, .tiles = tiles, .threads = r->threads,
                    .next = r->clear_next };
 
+    attila_raster_sync(r);      /* the targets a batch in flight writes */
     if (r->threads == 1 || tiles < 8) {
         j.threads = 1;
         j.next = r->clear_next;
@@ -2175,7 +2280,7 @@ static void raster_clear(AttilaRaster *r, const AttilaClear *cl)
         return;
     }
     memset(j.next, 0, sizeof(*j.next) * G3D_CLAIM_STRIDE * r->threads);
-    g3d_pool_run_shared(r->pool, clear_job, &j);
+    attila_raster_run_shared(r, clear_job, &j);
 }
 
 void attila_clear_color(AttilaCore *c)
@@ -2198,11 +2303,9 @@ void attila_clear_zstencil(AttilaCore *c, bool clear_z, bool clear_stencil)
 
 void attila_raster_begin(AttilaRaster *r)
 {
-    int t;
-
-    for (t = 0; t < r->threads; t++) {
-        r->ctx[t].work = 0;
-    }
+    /* cleared at the draw's first job (attila_raster_sync): a batch of
+     * the draw before may still count its work */
+    r->fresh = true;
 }
 
 /* the draw has used up its work on some render thread */
@@ -2365,6 +2468,9 @@ void attila_raster_batch_job(AttilaRaster *r, int thread, bool first)
 {
     if (!r->shared) {
         if (first) {
+            if (attila_raster_delay_us && thread) {
+                g_usleep(attila_raster_delay_us);
+            }
             raster_one(r);
         }
     } else if (!attila_raster_caller_only || thread == 0) {
@@ -2407,6 +2513,7 @@ bool attila_raster_batch_end(AttilaRaster *r)
 bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
                         const AttilaTriangle *tris, size_t n)
 {
+    attila_raster_sync(r);
     if (raster_over(r)) {
         return false;
     }
@@ -2418,7 +2525,7 @@ bool attila_raster_draw(AttilaRaster *r, const AttilaDrawState *ds,
     } else if (attila_raster_caller_only) {
         raster_job(r, 0);
     } else {
-        g3d_pool_run_shared(r->pool, raster_job, r);
+        attila_raster_run_shared(r, raster_job, r);
     }
     return attila_raster_batch_end(r);
 }

@@ -28,6 +28,7 @@ void attila_state_save(AttilaCore *c, G3DStateOut *o)
     const AttilaDisplay *d = &c->display;
     size_t total = rf_total(), i;
 
+    attila_core_idle(c);        /* a tool's save right after a draw */
     g3d_state_begin(o, ATTILA_STATE_MAGIC, ATTILA_STATE_VERSION);
     /* BAR0 */
     g3d_error_save(&c->errors, o);
@@ -87,6 +88,7 @@ bool attila_state_load(AttilaCore *c, G3DStateIn *in)
     size_t total = rf_total(), i, at;
     int id;
 
+    attila_core_idle(c);
     load_reset(c);
     if (!g3d_state_expect(in, ATTILA_STATE_MAGIC, ATTILA_STATE_VERSION,
                           "attila")) {

@@ -282,11 +282,16 @@ typedef struct Geometry {
     uint32_t npos;
     size_t ntris;
     bool stopped;               /* the draw ran out of work */
+    /* the draw's last instance, its arrays the scratch's: a one-job
+     * batch may be left to the helpers (shade_set_up) */
+    bool pipeline;
 } Geometry;
 
 static void flush_batch(Geometry *g)
 {
-    if (!g->stopped &&
+    /* an empty batch draws nothing: a draw stopped by an earlier batch
+     * was stopped there */
+    if (g->ntris && !g->stopped &&
         !attila_raster_draw(g->c->raster, g->ds, g->c->tris, g->ntris)) {
         g->stopped = true;
     }
@@ -420,6 +425,7 @@ static void group_prepare(Geometry *g)
     PendingTriangles *p = g->pend;
     AttilaCore *c = g->c;
 
+    attila_raster_sync(c->raster);      /* the slots a batch in flight reads */
     if (g->ntris + p->n > c->tris_cap) {
         c->tris_cap = BATCH_TRIANGLES;
         c->tris = g_renew(AttilaTriangle, c->tris, c->tris_cap);
@@ -793,6 +799,10 @@ typedef struct ShadeSetUp {
     bool one_job;
     uint64_t work;
     uint32_t raster;
+    /* threads past the shading and the set-up (draw_job): the job's
+     * caller may leave the rest of the batch to the helpers once every
+     * thread in the job is, as they then read nothing else of the draw */
+    uint32_t left;
 } ShadeSetUp;
 
 enum { RASTER_PENDING, RASTER_BEGUN, RASTER_NOT };
@@ -838,6 +848,7 @@ static void draw_job(ShadeSetUp *j, int thread, bool last)
                 RASTER_BEGUN : RASTER_NOT;
         /* release: the batch's state for the other threads */
         __atomic_store_n(&j->raster, state, __ATOMIC_RELEASE);
+        __atomic_add_fetch(&j->left, 1, __ATOMIC_RELEASE);  /* j's last use */
         if (state == RASTER_BEGUN) {
             attila_raster_batch_job(r, thread, true);
         }
@@ -848,6 +859,7 @@ static void draw_job(ShadeSetUp *j, int thread, bool last)
                 RASTER_PENDING; i++) {
         spin_pause(i);
     }
+    __atomic_add_fetch(&j->left, 1, __ATOMIC_RELEASE);      /* j's last use */
     if (state == RASTER_BEGUN) {
         attila_raster_batch_job(r, thread, false);
     }
@@ -885,8 +897,9 @@ static bool shade_set_up(VertexChunk *k, Geometry *g, uint64_t *work,
 {
     PendingTriangles *p = g->pend;
     ShadeSetUp j = { .k = k, .g = g };
-    uint32_t first;
-    bool redone;
+    uint32_t first, i;
+    bool redone, post;
+    int joined;
 
     if (!chunk_shared(k) || g->npos == 0) {
         if (!shade_chunk(k, work, tctx)) {
@@ -903,7 +916,28 @@ static bool shade_set_up(VertexChunk *k, Geometry *g, uint64_t *work,
     j.work = *work;
     j.raster = RASTER_PENDING;
     g->shading = k;
-    attila_raster_run_shared(g->c->raster, shade_set_up_job, &j);
+    /*
+     * The pipeline: the draw's last batch left to the helpers that have
+     * joined, its end taken when the next record or job needs it
+     * (attila_raster_sync), while this thread goes on to the next records.
+     * Every thread in the job has then set its triangles up and shaded its
+     * vertices: what is left reads the batch (its slots, the draw state,
+     * memory) and nothing of j, g or k.
+     */
+    post = j.one_job && g->pipeline;
+    if (post) {
+        joined = attila_raster_post_shared(g->c->raster, shade_set_up_job, &j);
+        /* (a cancelled job ran nothing: joined < 0) */
+        for (i = 1; joined >= 0 &&
+                    __atomic_load_n(&j.left, __ATOMIC_ACQUIRE) !=
+                    (uint32_t)joined + 1; i++) {
+            spin_pause(i);
+        }
+        /* not begun: the helpers have nothing left of it (the pool's
+         * next job waits for them to return) */
+    } else {
+        attila_raster_run_shared(g->c->raster, shade_set_up_job, &j);
+    }
     g->shading = NULL;
     if (j.one_job && j.raster == RASTER_BEGUN) {
         /* chunk_account takes every batch as it is (chunk_whole) */
@@ -911,7 +945,10 @@ static bool shade_set_up(VertexChunk *k, Geometry *g, uint64_t *work,
 
         g->c->triangles += p->n;
         p->n = 0;
-        if (!attila_raster_batch_end(g->c->raster) || !ok) {
+        if (post) {
+            /* the draw's last: the end, and any stop, are reported later */
+            attila_raster_detach(g->c->raster);
+        } else if (!attila_raster_batch_end(g->c->raster) || !ok) {
             g->stopped = true;
         }
         return ok;
@@ -1065,6 +1102,7 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
         }
         chunk->instance = inst;
         chunk->n = 0;
+        g.pipeline = !own && inst == ds->instances - 1;
         for (v = 0; v < ds->count; v++) {
             uint32_t index;
             gpointer slot;

@@ -82,6 +82,9 @@ bool g3d_error(G3DErrorLatch *e, uint32_t code, uint32_t info,
 {
     va_list ap;
 
+    if (e->settle) {
+        e->settle(e->opaque);
+    }
     va_start(ap, fmt);
     log_v(e, G3D_LOG_GUEST_ERROR, fmt, ap);
     va_end(ap);
@@ -90,6 +93,9 @@ bool g3d_error(G3DErrorLatch *e, uint32_t code, uint32_t info,
 
 bool g3d_error_silent(G3DErrorLatch *e, uint32_t code, uint32_t info)
 {
+    if (e->settle) {
+        e->settle(e->opaque);
+    }
     return latch(e, code, info);
 }
 

@@ -24,6 +24,13 @@ typedef struct G3DErrorLatch {
     /* the chip raises its status bit; first: nothing was latched before */
     void (*raise)(void *opaque, bool first);
     void *opaque;
+    /*
+     * Optional, set by the chip after init: called before an error is
+     * logged or latched, so that errors of work still running behind the
+     * caller (a pipelined draw's) come first, in the order one thread
+     * would give.
+     */
+    void (*settle)(void *opaque);
 
     /* state, zeroed by g3d_error_reset */
     uint32_t count;         /* guest errors since reset */

@@ -732,6 +732,26 @@ void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg);
  */
 void g3d_pool_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg);
 /*
+ * A shared job whose caller does not wait for the helpers: fn(arg, 0) on
+ * the caller, and the helpers that wake before it returns join as with
+ * g3d_pool_run_shared, but the caller returns at once, the helpers that
+ * joined (the count returned) perhaps still running. The pool's next job
+ * and g3d_pool_wait wait for them first. For a pipeline: the caller goes
+ * on with work that touches nothing the helpers use, and waits before
+ * anything that does. -1: the operation is being cancelled (g3d_yield),
+ * nothing was run.
+ */
+int g3d_pool_post_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg);
+/* Wait for the helpers of a g3d_pool_post_shared job (if any). */
+void g3d_pool_wait(G3DThreadPool *p);
+/*
+ * In a shared job's fn on the caller: how many helpers have joined it (a
+ * helper that has joined runs fn to its end, so it takes any unit the
+ * caller leaves). busy: some helper of the last job still runs.
+ */
+int g3d_pool_joined(G3DThreadPool *p);
+bool g3d_pool_busy(G3DThreadPool *p);
+/*
  * Units 0..n-1 of a shared job cut into one run per thread: thread
  * `thread` of `threads` claims its own run's units first, then what is
  * left of the others' runs. A thread thus works on the same part of the

@@ -59,6 +59,12 @@ struct G3DThreadPool {
     bool caller_sleeps;
     bool shared;         /* the generation is a shared job */
     bool open;           /* a shared job helpers may still join */
+    int joined;          /* helpers that joined the shared job */
+    /*
+     * A shared job whose caller returned before its helpers finished
+     * (g3d_pool_post_shared): the next job or g3d_pool_wait waits for them
+     */
+    bool detached;
     bool quit;
     G3DJobFn *fn;
     void *arg;
@@ -178,6 +184,7 @@ static gpointer helper_main(gpointer opaque)
                 continue;       /* its caller has done the work */
             }
             p->pending++;
+            __atomic_add_fetch(&p->joined, 1, __ATOMIC_RELEASE);
         }
         g3d_preempt_helping = p->preempt;
         g_mutex_unlock(&p->lock);
@@ -243,47 +250,15 @@ int g3d_pool_threads(const G3DThreadPool *p)
     return p->threads;
 }
 
-/* false only with `try`, when a job is in progress: nothing was run */
-static bool pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared,
-                     bool try)
+/*
+ * The caller's wait for the helpers of the job it has left (the lock
+ * held): polled for a while, then asleep; a caller that drives a core
+ * gives way every millisecond meanwhile.
+ */
+static void pool_wait_locked(G3DThreadPool *p)
 {
     bool woken;
 
-    if (p->threads == 1) {
-        fn(arg, 0);
-        return true;
-    }
-    /*
-     * An operation already cancelled (a reset flushing the batch it
-     * abandoned) wakes no helper: each would give up at its first tile, but
-     * only after the host schedules it, which on a busy host is milliseconds
-     * the reset waits for.
-     */
-    if (!try && g3d_yield()) {
-        return true;
-    }
-    pool_lock(p);
-    if (try && (p->open || p->pending)) {
-        g_mutex_unlock(&p->lock);
-        return false;
-    }
-    p->fn = fn;
-    p->arg = arg;
-    p->preempt = g3d_preempt_current;
-    p->shared = shared;
-    p->open = shared;
-    p->pending = shared ? 0 : p->threads - 1;
-    __atomic_store_n(&p->posted, g_get_monotonic_time(), __ATOMIC_RELAXED);
-    __atomic_store_n(&p->generation, p->generation + 1, __ATOMIC_RELEASE);
-    if (p->sleepers) {
-        g_cond_broadcast(&p->start);
-    }
-    g_mutex_unlock(&p->lock);
-
-    fn(arg, 0);
-
-    pool_lock(p);
-    p->open = false;
     if (p->pending && g3d_pool_spin_us) {
         g_mutex_unlock(&p->lock);
         pool_poll(p, helpers_done, 0);
@@ -311,23 +286,116 @@ static bool pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared,
             g_mutex_lock(&p->lock);
         }
     }
+    p->detached = false;
+}
+
+/*
+ * false only with `try`, when a job is in progress: nothing was run.
+ * `detach`: return once the caller's fn has (a shared job), the helpers
+ * that joined still running; *joined is how many did.
+ */
+static bool pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg, bool shared,
+                     bool try, bool detach, int *joined)
+{
+    if (joined) {
+        *joined = 0;
+    }
+    if (p->threads == 1) {
+        fn(arg, 0);
+        return true;
+    }
+    /*
+     * An operation already cancelled (a reset flushing the batch it
+     * abandoned) wakes no helper: each would give up at its first tile, but
+     * only after the host schedules it, which on a busy host is milliseconds
+     * the reset waits for.
+     */
+    if (!try && g3d_yield()) {
+        if (joined) {
+            *joined = -1;       /* nothing run */
+        }
+        return true;
+    }
+    pool_lock(p);
+    if (try && (p->open || p->pending)) {
+        g_mutex_unlock(&p->lock);
+        return false;
+    }
+    if (p->detached) {
+        pool_wait_locked(p);    /* one job at a time */
+    }
+    p->fn = fn;
+    p->arg = arg;
+    p->preempt = g3d_preempt_current;
+    p->shared = shared;
+    p->open = shared;
+    p->joined = 0;
+    p->pending = shared ? 0 : p->threads - 1;
+    __atomic_store_n(&p->posted, g_get_monotonic_time(), __ATOMIC_RELAXED);
+    __atomic_store_n(&p->generation, p->generation + 1, __ATOMIC_RELEASE);
+    if (p->sleepers) {
+        g_cond_broadcast(&p->start);
+    }
+    g_mutex_unlock(&p->lock);
+
+    fn(arg, 0);
+
+    pool_lock(p);
+    p->open = false;
+    if (detach) {
+        if (joined) {
+            *joined = p->joined;
+        }
+        p->detached = p->pending != 0;
+        g_mutex_unlock(&p->lock);
+        return true;
+    }
+    pool_wait_locked(p);
     g_mutex_unlock(&p->lock);
     return true;
 }
 
 void g3d_pool_run(G3DThreadPool *p, G3DJobFn *fn, void *arg)
 {
-    pool_run(p, fn, arg, false, false);
+    pool_run(p, fn, arg, false, false, false, NULL);
 }
 
 void g3d_pool_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg)
 {
-    pool_run(p, fn, arg, true, false);
+    pool_run(p, fn, arg, true, false, false, NULL);
+}
+
+int g3d_pool_post_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg)
+{
+    int joined;
+
+    pool_run(p, fn, arg, true, false, true, &joined);
+    return joined;
+}
+
+int g3d_pool_joined(G3DThreadPool *p)
+{
+    return __atomic_load_n(&p->joined, __ATOMIC_ACQUIRE);
+}
+
+bool g3d_pool_busy(G3DThreadPool *p)
+{
+    return __atomic_load_n(&p->pending, __ATOMIC_ACQUIRE) != 0;
+}
+
+void g3d_pool_wait(G3DThreadPool *p)
+{
+    if (p->threads == 1) {
+        return;
+    }
+    pool_lock(p);
+    pool_wait_locked(p);
+    g_mutex_unlock(&p->lock);
 }
 
 bool g3d_pool_try_run_shared(G3DThreadPool *p, G3DJobFn *fn, void *arg)
 {
-    return pool_run(p, fn, arg, true, true);
+    return pool_run(p, fn, arg, true, true, false, NULL);
 }
 
 int g3d_default_threads(void)
