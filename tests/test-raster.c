@@ -1143,9 +1143,10 @@ static uint64_t seq_scene(uint32_t *px, int threads, uint32_t entries_max,
  * overlapping triangles (1-16 pixels, some 40) whose pixels depend on the
  * order they come (shade_seq, fill_seq), by quads, fills and wide fills,
  * queued directly or through stages committed in order, in batches big
- * enough to run on every thread: the same picture at 1, 2 and 3 threads,
- * with bins that hold everything, 300, 7 entries or 1 (batches split in the
- * middle of triangles), and the helpers' share of the quads counted.
+ * enough to run on every thread: the same picture and the same wide fills
+ * at 1, 2 and 3 threads, with bins that hold everything, 300, 7 entries or
+ * 1 (batches split in the middle of triangles); the helpers' share of the
+ * quads counted.
  */
 #define SMALL_TRIS 4000
 #define SMALL_W 600
@@ -1159,14 +1160,14 @@ static void shade_small(void *opaque, const G3DQuad *q, int thread)
     shade_seq(opaque, q, thread);
 }
 
-static void small_scene(uint32_t *px, int threads, uint32_t entries_max,
-                        bool staged)
+static uint64_t small_scene(uint32_t *px, int threads, uint32_t entries_max,
+                            bool staged)
 {
     G3DRaster *r = g3d_raster_new(threads);
     GRand *rnd = g_rand_new_with_seed(4242);
     SeqUser *users = g_new0(SeqUser, SMALL_TRIS);
     uint64_t wide[3] = { 0 };
-    G3DRect clip = { 0, 0, SMALL_W, SMALL_H };
+    G3DRect clip = { 0, 0, WIDE_W, SMALL_H };
     unsigned chunk = 0;
     int i, k;
 
@@ -1177,10 +1178,14 @@ static void small_scene(uint32_t *px, int threads, uint32_t entries_max,
             .clip = clip, .rules = &g3d_rules_top_left_16,
             .shade = shade_small, .user = &users[i],
             .fill = i % 3 ? fill_seq : NULL,
-            .fill_wide = i % 3 == 2,
+            .fill_wide = i % 3 == 2 || i % 25 == 7,
         };
-        int size = i % 50 == 7 ? 40 : g_rand_int_range(rnd, 1, 17);
-        int x = g_rand_int_range(rnd, -8, SMALL_W + 8);
+        /* every 25th larger, most of them alone right of the small ones
+         * (wide fills where their neighbours' bins have them next) */
+        int size = i % 25 == 7 ? 80 : g_rand_int_range(rnd, 1, 17);
+        int x = i % 25 == 7 && i % 2 ? g_rand_int_range(rnd, SMALL_W + 40,
+                                                         WIDE_W - 60)
+                                     : g_rand_int_range(rnd, -8, SMALL_W + 8);
         int y = g_rand_int_range(rnd, -8, SMALL_H + 8);
 
         users[i].px = px;
@@ -1221,6 +1226,7 @@ static void small_scene(uint32_t *px, int threads, uint32_t entries_max,
     g_free(users);
     g_rand_free(rnd);
     g3d_raster_free(r);
+    return wide[0] + wide[1] + wide[2];
 }
 
 static void test_bins_small(void)
@@ -1228,6 +1234,7 @@ static void test_bins_small(void)
     uint32_t *ref = g_new(uint32_t, WIDE_W * WIDE_H);
     uint32_t *img = g_new(uint32_t, WIDE_W * WIDE_H);
     static const uint32_t maxes[] = { 1u << 20, 300, 7, 1 };
+    uint64_t wide[G_N_ELEMENTS(maxes)][2], w;
     int threads, m, staged;
 
     small_scene(ref, 1, 1u << 20, false);
@@ -1235,9 +1242,19 @@ static void test_bins_small(void)
         for (m = 0; m < (int)G_N_ELEMENTS(maxes); m++) {
             for (staged = 0; staged < 2; staged++) {
                 memset(small_thread_quads, 0, sizeof(small_thread_quads));
-                small_scene(img, threads, maxes[m], staged);
+                w = small_scene(img, threads, maxes[m], staged);
                 g_assert_cmpmem(ref, sizeof(uint32_t) * WIDE_W * WIDE_H,
                                 img, sizeof(uint32_t) * WIDE_W * WIDE_H);
+                /*
+                 * the wide fills' runs are those of one thread: a group's
+                 * bins are one thread's whatever the slices
+                 */
+                if (threads == 1) {
+                    wide[m][staged] = w;
+                    g_test_message("max %u staged %d: %" G_GUINT64_FORMAT
+                                   " wide fills", maxes[m], staged, w);
+                }
+                g_assert_cmpuint(w, ==, wide[m][staged]);
                 if (threads > 1 && maxes[m] > 1) {
                     /* the batches ran on several threads (bound 1: each
                      * batch is one tile, run on the caller) */
