@@ -1080,6 +1080,18 @@ static void fill_seq(void *opaque, int x0, int y0, int x1, int y1,
 
 enum { SEQ_QUADS, SEQ_FILLS, SEQ_WIDE };
 
+/* a scene's end: its last batch drawn, the bins' bound back; wide fills */
+static uint64_t seq_end(G3DRaster *r, SeqUser *users, GRand *rnd,
+                        const uint64_t wide[3])
+{
+    g3d_raster_flush(r);
+    g3d_raster_bin_entries_max = 1u << 20;
+    g_free(users);
+    g_rand_free(rnd);
+    g3d_raster_free(r);
+    return wide[0] + wide[1] + wide[2];
+}
+
 static uint64_t seq_scene(uint32_t *px, int threads, uint32_t entries_max,
                             int mode)
 {
@@ -1128,12 +1140,7 @@ static uint64_t seq_scene(uint32_t *px, int threads, uint32_t entries_max,
         users[i].box = t.clip;
         g3d_raster_triangle(r, &t);
     }
-    g3d_raster_flush(r);
-    g3d_raster_bin_entries_max = 1u << 20;
-    g_free(users);
-    g_rand_free(rnd);
-    g3d_raster_free(r);
-    return wide[0] + wide[1] + wide[2];
+    return seq_end(r, users, rnd, wide);
 }
 
 /*
@@ -1221,12 +1228,7 @@ static uint64_t small_scene(uint32_t *px, int threads, uint32_t entries_max,
             g3d_raster_flush(r);   /* batches of varying size */
         }
     }
-    g3d_raster_flush(r);
-    g3d_raster_bin_entries_max = 1u << 20;
-    g_free(users);
-    g_rand_free(rnd);
-    g3d_raster_free(r);
-    return wide[0] + wide[1] + wide[2];
+    return seq_end(r, users, rnd, wide);
 }
 
 static void test_bins_small(void)
