@@ -167,6 +167,8 @@ struct G3DRaster {
      */
     uint8_t hslice[BIN_GRID * BIN_GRID];
     uint32_t head[BIN_GRID * BIN_GRID];
+    /* bins with entries in any slice (stored by the slices' threads) */
+    bool bmark[BIN_GRID * BIN_GRID];
     /*
      * The render threads' units: groups of GROUP_TILES bins along a row
      * (group_of), those with entries in first use order (the slices'
@@ -497,6 +499,14 @@ static void queue_triangle(G3DRaster *r)
     r->batch_pixels += (uint64_t)(st->box.x1 - st->box.x0) *
                        (st->box.y1 - st->box.y0);
     r->stats.triangles++;
+    if (r->nentries < max && tiles <= max - r->nentries) {
+        /* the common case of the loop below: all of it fits */
+        r->first_from = r->ntris ? r->first_from : 0;
+        r->ntris++;
+        r->last_to = tiles;
+        r->nentries += tiles;
+        return;
+    }
     for (;;) {
         uint32_t room = r->nentries < max ? max - r->nentries : 0;
 
@@ -1198,7 +1208,7 @@ static void raster_batch(G3DRaster *r, int thread, int threads)
     while (g3d_claim(r->seg_next, r->ngused, threads, thread, &k, &u)) {
         b = r->gused[u] * GROUP_TILES;
         for (i = 0; i < GROUP_TILES; i++) {
-            if (!raster_bin(r, &tc, b + i)) {
+            if (r->bmark[b + i] && !raster_bin(r, &tc, b + i)) {
                 goto done;
             }
         }
@@ -1213,8 +1223,8 @@ done:
  * Bin the batch's triangles [t0, t1) into slice sl: each into the bins of
  * the tiles of its box that it may cover (the batch's first from tile
  * first_from, its last up to tile last_to); a tile whose samples all lie
- * outside one edge gets nothing. Each triangle checks g3d_yield (the
- * batch's length is the guest's); true: abandoned.
+ * outside one edge gets nothing. Every 16th triangle checks g3d_yield
+ * (the batch's length is the guest's); true: abandoned.
  */
 static bool bin_slice(G3DRaster *r, BinSlice *sl, uint32_t t0, uint32_t t1)
 {
@@ -1233,7 +1243,7 @@ static bool bin_slice(G3DRaster *r, BinSlice *sl, uint32_t t0, uint32_t t1)
         uint32_t n = i + 1 == r->ntris ? r->last_to : UINT32_MAX;
         int tx = tx0, ty = ty0, k;
 
-        if (g3d_yield()) {
+        if (i % 16 == 0 && g3d_yield()) {
             return true;
         }
         if (i == 0 && r->first_from) {
@@ -1262,6 +1272,8 @@ static bool bin_slice(G3DRaster *r, BinSlice *sl, uint32_t t0, uint32_t t1)
             if (!out) {
                 bin = &sl->bins[b];
                 if (bin->n == 0) {
+                    /* the same value from any thread, read after them */
+                    __atomic_store_n(&r->bmark[b], true, __ATOMIC_RELAXED);
                     sl->used[sl->nused++] = b;
                     g = group_of(b);
                     if (!sl->gmark[g]) {
@@ -1363,9 +1375,10 @@ static void run_bins(G3DRaster *r)
         r->binned = false;
         g3d_pool_run_shared(r->pool, raster_job, r);
     }
-    /* the cursors of the groups' bins, every one begun even if empty */
+    /* the cursors and marks of the groups' bins */
     for (u = 0; u < r->ngused; u++) {
         memset(&r->hslice[r->gused[u] * GROUP_TILES], 0, GROUP_TILES);
+        memset(&r->bmark[r->gused[u] * GROUP_TILES], 0, GROUP_TILES);
         memset(&r->head[r->gused[u] * GROUP_TILES], 0,
                GROUP_TILES * sizeof(r->head[0]));
     }
