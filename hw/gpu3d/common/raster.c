@@ -76,7 +76,8 @@ typedef struct SetupTri {
 /* the bin index of tile (tx, ty), and the group of bin b */
 static inline int bin_of(int tx, int ty)
 {
-    return (ty % BIN_GRID) * BIN_GRID + tx % BIN_GRID;
+    /* tiles of the target: tx, ty >= 0 */
+    return ((unsigned)ty % BIN_GRID) * BIN_GRID + (unsigned)tx % BIN_GRID;
 }
 
 static inline int group_of(int b)
@@ -104,7 +105,7 @@ typedef struct BinSlice {
     Bin bins[BIN_GRID * BIN_GRID];
     uint16_t used[BIN_GRID * BIN_GRID];  /* bins with entries, first use order */
     uint16_t gused[BIN_GROUPS];          /* their groups, first use order */
-    bool gmark[BIN_GROUPS];
+    uint8_t gbits[BIN_GROUPS];           /* a group's bins with entries */
     uint32_t nused, ngused;
 } BinSlice;
 
@@ -167,8 +168,6 @@ struct G3DRaster {
      */
     uint8_t hslice[BIN_GRID * BIN_GRID];
     uint32_t head[BIN_GRID * BIN_GRID];
-    /* bins with entries in any slice (stored by the slices' threads) */
-    bool bmark[BIN_GRID * BIN_GRID];
     /*
      * The render threads' units: groups of GROUP_TILES bins along a row
      * (group_of), those with entries in first use order (the slices'
@@ -176,8 +175,9 @@ struct G3DRaster {
      * g3d_claim (seg_next: its counters).
      */
     const uint16_t *gused;
+    const uint8_t *gbits;       /* a group's bins with entries, bit i: bin i */
     uint16_t gmerged[BIN_GROUPS];
-    bool gmark[BIN_GROUPS];
+    uint8_t gbmerged[BIN_GROUPS];
     uint32_t ngused;
     uint32_t *seg_next;
     Arena arena;                /* the queued triangles' user data */
@@ -1112,14 +1112,18 @@ static void raster_tile(TileCtx *tc)
  */
 static inline const BinEntry *bin_next(G3DRaster *r, int b)
 {
-    while (r->hslice[b] < r->nslices) {
-        const Bin *bin = &r->slices[r->hslice[b]].bins[b];
+    unsigned s = r->hslice[b];
+    uint32_t h = r->head[b];
 
-        if (r->head[b] < bin->n) {
-            return &bin->e[r->head[b]];
+    /* the cursor moves only to an entry: run_bins resets used bins' */
+    for (; s < r->nslices; s++, h = 0) {
+        const Bin *bin = &r->slices[s].bins[b];
+
+        if (h < bin->n) {
+            r->hslice[b] = s;
+            r->head[b] = h;
+            return &bin->e[h];
         }
-        r->hslice[b]++;
-        r->head[b] = 0;
     }
     return NULL;
 }
@@ -1206,9 +1210,11 @@ static void raster_batch(G3DRaster *r, int thread, int threads)
     int b, i, k = 0;
 
     while (g3d_claim(r->seg_next, r->ngused, threads, thread, &k, &u)) {
+        const unsigned bits = r->gbits[r->gused[u]];
+
         b = r->gused[u] * GROUP_TILES;
         for (i = 0; i < GROUP_TILES; i++) {
-            if (r->bmark[b + i] && !raster_bin(r, &tc, b + i)) {
+            if ((bits >> i & 1) && !raster_bin(r, &tc, b + i)) {
                 goto done;
             }
         }
@@ -1217,6 +1223,28 @@ done:
     r->thread_quads[thread] += tc.nquads;
     r->thread_samples[thread] += tc.nsamples;
     r->thread_filled[thread] += tc.nfilled;
+}
+
+/* triangle tri in slice sl's bin of tile (tx, ty), after its others */
+static inline void bin_add(BinSlice *sl, uint32_t tri, int tx, int ty)
+{
+    const int b = bin_of(tx, ty);
+    Bin *bin = &sl->bins[b];
+
+    if (bin->n == 0) {
+        const int g = group_of(b);
+
+        sl->used[sl->nused++] = b;
+        if (!sl->gbits[g]) {
+            sl->gused[sl->ngused++] = g;
+        }
+        sl->gbits[g] |= 1u << (b % GROUP_TILES);
+    }
+    if (bin->n == bin->cap) {
+        bin->cap = bin->cap ? bin->cap * 2 : 64;
+        bin->e = g_renew(BinEntry, bin->e, bin->cap);
+    }
+    bin->e[bin->n++] = (BinEntry){ tri, tx, ty };
 }
 
 /*
@@ -1233,19 +1261,26 @@ static bool bin_slice(G3DRaster *r, BinSlice *sl, uint32_t t0, uint32_t t1)
     for (i = t0; i < t1; i++) {
         const SetupTri *st = &r->tris[i];
         const int64_t S = st->rules->subpixels;
-        /* box.x0/y0 >= 0 (setup clamps the clip), so / rounds down */
-        const int tx0 = st->box.x0 / G3D_TILE_SIZE;
-        const int tx1 = (st->box.x1 - 1) / G3D_TILE_SIZE;
-        const int ty0 = st->box.y0 / G3D_TILE_SIZE;
-        const int ty1 = (st->box.y1 - 1) / G3D_TILE_SIZE;
-        /* a box of one tile: the traversal's blocks decide */
-        const bool one = tx0 == tx1 && ty0 == ty1;
-        uint32_t n = i + 1 == r->ntris ? r->last_to : UINT32_MAX;
+        /* box.x0/y0 >= 0 (setup clamps the clip) */
+        const int tx0 = (unsigned)st->box.x0 / G3D_TILE_SIZE;
+        const int tx1 = (unsigned)(st->box.x1 - 1) / G3D_TILE_SIZE;
+        const int ty0 = (unsigned)st->box.y0 / G3D_TILE_SIZE;
+        const int ty1 = (unsigned)(st->box.y1 - 1) / G3D_TILE_SIZE;
+        uint32_t n;
         int tx = tx0, ty = ty0, k;
 
         if (i % 16 == 0 && g3d_yield()) {
             return true;
         }
+        if (tx0 == tx1 && ty0 == ty1) {
+            /*
+             * A box of one tile: the traversal's blocks decide; never
+             * split (queue_triangle: it fits or waits for the next batch).
+             */
+            bin_add(sl, i, tx0, ty0);
+            continue;
+        }
+        n = i + 1 == r->ntris ? r->last_to : UINT32_MAX;
         if (i == 0 && r->first_from) {
             const int w = tx1 - tx0 + 1;
 
@@ -1258,11 +1293,9 @@ static bool bin_slice(G3DRaster *r, BinSlice *sl, uint32_t t0, uint32_t t1)
             int x1 = MIN(st->box.x1, (tx + 1) * G3D_TILE_SIZE) - 1;
             int y0 = MAX(st->box.y0, ty * G3D_TILE_SIZE);
             int y1 = MIN(st->box.y1, (ty + 1) * G3D_TILE_SIZE) - 1;
-            int b = bin_of(tx, ty), g;
             bool out = false;
-            Bin *bin;
 
-            for (k = 0; k < 3 && !out && !one; k++) {
+            for (k = 0; k < 3 && !out; k++) {
                 const Edge *e = &st->e[k];
                 /* the largest E over the tile's samples is at a corner */
                 int64_t xs = (e->a > 0 ? x1 : x0) * S + st->rules->sample_x;
@@ -1270,22 +1303,7 @@ static bool bin_slice(G3DRaster *r, BinSlice *sl, uint32_t t0, uint32_t t1)
                 out = e->a * xs + e->b * ys + e->c + e->bias < 0;
             }
             if (!out) {
-                bin = &sl->bins[b];
-                if (bin->n == 0) {
-                    /* the same value from any thread, read after them */
-                    __atomic_store_n(&r->bmark[b], true, __ATOMIC_RELAXED);
-                    sl->used[sl->nused++] = b;
-                    g = group_of(b);
-                    if (!sl->gmark[g]) {
-                        sl->gmark[g] = true;
-                        sl->gused[sl->ngused++] = g;
-                    }
-                }
-                if (bin->n == bin->cap) {
-                    bin->cap = bin->cap ? bin->cap * 2 : 64;
-                    bin->e = g_renew(BinEntry, bin->e, bin->cap);
-                }
-                bin->e[bin->n++] = (BinEntry){ i, tx, ty };
+                bin_add(sl, i, tx, ty);
             }
             if (++tx > tx1) {
                 tx = tx0;
@@ -1307,13 +1325,16 @@ static void merge_groups(G3DRaster *r)
         const BinSlice *sl = &r->slices[s];
 
         for (u = 0; u < sl->ngused; u++) {
-            if (!r->gmark[sl->gused[u]]) {
-                r->gmark[sl->gused[u]] = true;
-                r->gmerged[r->ngused++] = sl->gused[u];
+            const int g = sl->gused[u];
+
+            if (!r->gbmerged[g]) {
+                r->gmerged[r->ngused++] = g;
             }
+            r->gbmerged[g] |= sl->gbits[g];
         }
     }
     r->gused = r->gmerged;
+    r->gbits = r->gbmerged;
 }
 
 /*
@@ -1366,6 +1387,7 @@ static void run_bins(G3DRaster *r)
         r->nslices = 1;
         if (!bin_slice(r, &r->slices[0], 0, r->ntris)) {
             r->gused = r->slices[0].gused;
+            r->gbits = r->slices[0].gbits;
             r->ngused = r->slices[0].ngused;
             raster_batch(r, 0, 1);
         }
@@ -1375,22 +1397,17 @@ static void run_bins(G3DRaster *r)
         r->binned = false;
         g3d_pool_run_shared(r->pool, raster_job, r);
     }
-    /* the cursors and marks of the groups' bins */
-    for (u = 0; u < r->ngused; u++) {
-        memset(&r->hslice[r->gused[u] * GROUP_TILES], 0, GROUP_TILES);
-        memset(&r->bmark[r->gused[u] * GROUP_TILES], 0, GROUP_TILES);
-        memset(&r->head[r->gused[u] * GROUP_TILES], 0,
-               GROUP_TILES * sizeof(r->head[0]));
-    }
     for (s = 0; s < r->nslices; s++) {
         BinSlice *sl = &r->slices[s];
 
         for (u = 0; u < sl->nused; u++) {
             sl->bins[sl->used[u]].n = 0;
+            r->hslice[sl->used[u]] = 0;
+            r->head[sl->used[u]] = 0;
         }
         for (u = 0; u < sl->ngused; u++) {
-            sl->gmark[sl->gused[u]] = false;
-            r->gmark[sl->gused[u]] = false;
+            sl->gbits[sl->gused[u]] = 0;
+            r->gbmerged[sl->gused[u]] = 0;
         }
         sl->nused = sl->ngused = 0;
     }
