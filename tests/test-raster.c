@@ -1261,7 +1261,8 @@ static void test_bins_small(void)
                     /* the batches ran on several threads (bound 1: each
                      * batch is one tile, run on the caller) */
                     g_test_message("threads %d max %u staged %d: helper "
-                                   "quads %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT, threads,
+                                   "quads %" G_GUINT64_FORMAT " of %"
+                                   G_GUINT64_FORMAT, threads,
                                    maxes[m], staged, small_thread_quads[1] +
                                    small_thread_quads[2],
                                    small_thread_quads[0] +

@@ -103,7 +103,7 @@ typedef struct Bin {
 /* the bins of one slice of a batch's triangles */
 typedef struct BinSlice {
     Bin bins[BIN_GRID * BIN_GRID];
-    uint16_t used[BIN_GRID * BIN_GRID];  /* bins with entries, first use order */
+    uint16_t used[BIN_GRID * BIN_GRID];  /* bins with entries, in first use */
     uint16_t gused[BIN_GROUPS];          /* their groups, first use order */
     uint8_t gbits[BIN_GROUPS];           /* a group's bins with entries */
     uint32_t nused, ngused;
