@@ -1080,6 +1080,18 @@ static void fill_seq(void *opaque, int x0, int y0, int x1, int y1,
 
 enum { SEQ_QUADS, SEQ_FILLS, SEQ_WIDE };
 
+/* a scene's end: its last batch drawn, the bins' bound back; wide fills */
+static uint64_t seq_end(G3DRaster *r, SeqUser *users, GRand *rnd,
+                        const uint64_t wide[3])
+{
+    g3d_raster_flush(r);
+    g3d_raster_bin_entries_max = 1u << 20;
+    g_free(users);
+    g_rand_free(rnd);
+    g3d_raster_free(r);
+    return wide[0] + wide[1] + wide[2];
+}
+
 static uint64_t seq_scene(uint32_t *px, int threads, uint32_t entries_max,
                             int mode)
 {
@@ -1128,12 +1140,140 @@ static uint64_t seq_scene(uint32_t *px, int threads, uint32_t entries_max,
         users[i].box = t.clip;
         g3d_raster_triangle(r, &t);
     }
-    g3d_raster_flush(r);
-    g3d_raster_bin_entries_max = 1u << 20;
-    g_free(users);
-    g_rand_free(rnd);
-    g3d_raster_free(r);
-    return wide[0] + wide[1] + wide[2];
+    return seq_end(r, users, rnd, wide);
+}
+
+/*
+ * Small triangles, binned on the render threads (raster.c bin_slice): a
+ * batch's triangles cut into one slice a thread, each slice binned into its
+ * own bins, a tile's entries taken in slice order. Thousands of small
+ * overlapping triangles (1-16 pixels, some 40) whose pixels depend on the
+ * order they come (shade_seq, fill_seq), by quads, fills and wide fills,
+ * queued directly or through stages committed in order, in batches big
+ * enough to run on every thread: the same picture and the same wide fills
+ * at 1, 2 and 3 threads, with bins that hold everything, 300, 7 entries or
+ * 1 (batches split in the middle of triangles); the helpers' share of the
+ * quads counted.
+ */
+#define SMALL_TRIS 4000
+#define SMALL_W 600
+#define SMALL_H 400
+
+static uint64_t small_thread_quads[3];
+
+static void shade_small(void *opaque, const G3DQuad *q, int thread)
+{
+    small_thread_quads[thread]++;
+    shade_seq(opaque, q, thread);
+}
+
+static uint64_t small_scene(uint32_t *px, int threads, uint32_t entries_max,
+                            bool staged)
+{
+    G3DRaster *r = g3d_raster_new(threads);
+    GRand *rnd = g_rand_new_with_seed(4242);
+    SeqUser *users = g_new0(SeqUser, SMALL_TRIS);
+    uint64_t wide[3] = { 0 };
+    G3DRect clip = { 0, 0, WIDE_W, SMALL_H };
+    unsigned chunk = 0;
+    int i, k;
+
+    g3d_raster_bin_entries_max = entries_max;
+    memset(px, 0, sizeof(uint32_t) * WIDE_W * WIDE_H);
+    for (i = 0; i < SMALL_TRIS; i++) {
+        G3DTriangle t = {
+            .clip = clip, .rules = &g3d_rules_top_left_16,
+            .shade = shade_small, .user = &users[i],
+            .fill = i % 3 ? fill_seq : NULL,
+            .fill_wide = i % 3 == 2 || i % 25 == 7,
+        };
+        /* every 25th larger, most of them alone right of the small ones
+         * (wide fills where their neighbours' bins have them next) */
+        int size = i % 25 == 7 ? 80 : g_rand_int_range(rnd, 1, 17);
+        int x = i % 25 == 7 && i % 2 ? g_rand_int_range(rnd, SMALL_W + 40,
+                                                         WIDE_W - 60)
+                                     : g_rand_int_range(rnd, -8, SMALL_W + 8);
+        int y = g_rand_int_range(rnd, -8, SMALL_H + 8);
+
+        users[i].px = px;
+        users[i].id = i + 1;
+        users[i].wide_rects = wide;
+        for (k = 0; k < 3; k++) {
+            t.v[k].x = (x + g_rand_int_range(rnd, 0, size + 1)) * 16 +
+                       g_rand_int_range(rnd, 0, 16);
+            t.v[k].y = (y + g_rand_int_range(rnd, 0, size + 1)) * 16 +
+                       g_rand_int_range(rnd, 0, 16);
+            t.v[k].inv_w = 1.0f;
+        }
+        if (!g3d_raster_edges(&t, &users[i].g)) {
+            continue;
+        }
+        users[i].box = t.clip;
+        if (staged && i % 2000 < 1600) {
+            /* chunks of 100 into stages 0-3, committed every four */
+            G3DRasterStage *s = g3d_raster_stage(r, (i / 100) % 4);
+
+            g3d_raster_stage_enter(s);
+            g3d_raster_triangle(r, &t);
+            g3d_raster_stage_leave();
+            if (i % 100 == 99 && ++chunk % 4 == 0) {
+                for (k = 0; k < 4; k++) {
+                    g3d_raster_stage_commit(r, g3d_raster_stage(r, k));
+                }
+            }
+        } else {
+            g3d_raster_triangle(r, &t);
+        }
+        if (i % 1500 == 1499) {
+            g3d_raster_flush(r);   /* batches of varying size */
+        }
+    }
+    return seq_end(r, users, rnd, wide);
+}
+
+static void test_bins_small(void)
+{
+    uint32_t *ref = g_new(uint32_t, WIDE_W * WIDE_H);
+    uint32_t *img = g_new(uint32_t, WIDE_W * WIDE_H);
+    static const uint32_t maxes[] = { 1u << 20, 300, 7, 1 };
+    uint64_t wide[G_N_ELEMENTS(maxes)][2], w;
+    int threads, m, staged;
+
+    small_scene(ref, 1, 1u << 20, false);
+    for (threads = 1; threads <= 3; threads++) {
+        for (m = 0; m < (int)G_N_ELEMENTS(maxes); m++) {
+            for (staged = 0; staged < 2; staged++) {
+                memset(small_thread_quads, 0, sizeof(small_thread_quads));
+                w = small_scene(img, threads, maxes[m], staged);
+                g_assert_cmpmem(ref, sizeof(uint32_t) * WIDE_W * WIDE_H,
+                                img, sizeof(uint32_t) * WIDE_W * WIDE_H);
+                /*
+                 * the wide fills' runs are those of one thread: a group's
+                 * bins are one thread's whatever the slices
+                 */
+                if (threads == 1) {
+                    wide[m][staged] = w;
+                    g_test_message("max %u staged %d: %" G_GUINT64_FORMAT
+                                   " wide fills", maxes[m], staged, w);
+                }
+                g_assert_cmpuint(w, ==, wide[m][staged]);
+                if (threads > 1 && maxes[m] > 1) {
+                    /* the batches ran on several threads (bound 1: each
+                     * batch is one tile, run on the caller) */
+                    g_test_message("threads %d max %u staged %d: helper "
+                                   "quads %" G_GUINT64_FORMAT " of %"
+                                   G_GUINT64_FORMAT, threads,
+                                   maxes[m], staged, small_thread_quads[1] +
+                                   small_thread_quads[2],
+                                   small_thread_quads[0] +
+                                   small_thread_quads[1] +
+                                   small_thread_quads[2]);
+                }
+            }
+        }
+    }
+    g_free(ref);
+    g_free(img);
 }
 
 static void test_wide_fill(void)
@@ -1184,5 +1324,6 @@ int main(int argc, char **argv)
     g_test_add_func("/raster/block-fill", test_block_fill);
     g_test_add_func("/raster/bins/wide", test_bins_wide);
     g_test_add_func("/raster/wide-fill", test_wide_fill);
+    g_test_add_func("/raster/bins/small", test_bins_small);
     return g_test_run();
 }

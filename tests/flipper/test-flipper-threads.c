@@ -24,6 +24,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "common/raster.h"
 #include "common/scanout.h"
 #include "flipper/flipper-int.h"
 #include "gx-build.h"
@@ -358,7 +359,11 @@ static void test_threads(void)
         triangles += one.stats.triangles;
         pixels += one.stats.pixels;
         for (threads = 2; threads <= 3; threads++) {
+            /* every other seed with bins of 5 entries: the batches
+             * split in the middle of triangles (raster.c queue_triangle) */
+            g3d_raster_bin_entries_max = seed % 2 ? 5 : 1u << 20;
             render(seed, threads, &more);
+            g3d_raster_bin_entries_max = 1u << 20;
             g_assert_cmpmem(one.color, EFB_W * EFB_H * 4, more.color,
                             EFB_W * EFB_H * 4);
             g_assert_cmpmem(one.depth, EFB_W * EFB_H * 4, more.depth,

@@ -20,6 +20,7 @@
 
 #include "pica-scene.h"
 #include "common/g3d-core.h"
+#include "common/raster.h"
 
 #define FW 64
 #define FH 64
@@ -198,7 +199,11 @@ static void test_front_threads(void)
             }
         }
         for (th = 2; th <= 3; th++) {
+            /* every other seed with bins of 5 entries: the batches
+             * split in the middle of triangles (raster.c queue_triangle) */
+            g3d_raster_bin_entries_max = seed % 2 ? 5 : 1u << 20;
             ft_run(seed, th, &r[1]);
+            g3d_raster_bin_entries_max = 1u << 20;
             runs[th] += r[1].front_runs;
             if (memcmp(r[0].color, r[1].color, sizeof(r[0].color)) ||
                 memcmp(r[0].depth, r[1].depth, sizeof(r[0].depth)) ||

@@ -50,13 +50,20 @@ typedef struct SetupTri {
 } SetupTri;
 
 /*
- * Per-tile bins, filled when a triangle is queued (llvmpipe's scene
- * binning, src/gallium/drivers/llvmpipe/lp_scene.c): each bin lists, in
- * submission order, the triangles that may cover one screen tile, so a
- * render thread walks only its own tiles' lists. Tile (tx, ty) goes to bin
- * (tx % BIN_GRID, ty % BIN_GRID); an entry keeps its tile, so a target
- * wider than the grid only shares bins, and each tile's triangles still
- * come in submission order.
+ * Per-tile bins (llvmpipe's scene binning, src/gallium/drivers/llvmpipe/
+ * lp_scene.c): each bin lists, in submission order, the triangles that may
+ * cover one screen tile, so a render thread walks only its own tiles'
+ * lists. Tile (tx, ty) goes to bin (tx % BIN_GRID, ty % BIN_GRID); an
+ * entry keeps its tile, so a target wider than the grid only shares bins,
+ * and each tile's triangles still come in submission order.
+ *
+ * The bins are filled at the start of the batch's raster job, on the
+ * render threads, not as a triangle is queued: the batch's triangles are
+ * cut into one contiguous slice a render thread, each slice binned into
+ * its own bins (BinSlice), and after every slice is binned a tile's
+ * entries are its bins' lists taken in slice order, which is submission
+ * order. The thread that queues triangles (a chip's command processor)
+ * then only sets them up and counts them.
  */
 #define BIN_GRID 64
 
@@ -69,7 +76,8 @@ typedef struct SetupTri {
 /* the bin index of tile (tx, ty), and the group of bin b */
 static inline int bin_of(int tx, int ty)
 {
-    return (ty % BIN_GRID) * BIN_GRID + tx % BIN_GRID;
+    /* tiles of the target: tx, ty >= 0 */
+    return ((unsigned)ty % BIN_GRID) * BIN_GRID + (unsigned)tx % BIN_GRID;
 }
 
 static inline int group_of(int b)
@@ -89,6 +97,20 @@ typedef struct Bin {
     BinEntry *e;
     uint32_t n, cap;
 } Bin;
+
+#define BIN_GROUPS (BIN_GRID * BIN_GRID / GROUP_TILES)
+
+/* the bins of one slice of a batch's triangles */
+typedef struct BinSlice {
+    Bin bins[BIN_GRID * BIN_GRID];
+    uint16_t used[BIN_GRID * BIN_GRID];  /* bins with entries, in first use */
+    uint16_t gused[BIN_GROUPS];          /* their groups, first use order */
+    uint8_t gbits[BIN_GROUPS];           /* a group's bins with entries */
+    uint32_t nused, ngused;
+} BinSlice;
+
+/* a bin's cursor (G3DRaster.hslice) once its thread has begun it */
+#define SLICE_BEGUN 255
 
 typedef struct ArenaBlock {
     struct ArenaBlock *next;
@@ -126,21 +148,36 @@ struct G3DRaster {
     G3DThreadPool *pool;
     SetupTri *tris;
     size_t ntris, cap;
-    Bin bins[BIN_GRID * BIN_GRID];
     /*
-     * Per bin, the entries done from its front (wide_run), or HEAD_BEGUN (past
-     * any entry) once its thread has begun it; zero outside a batch.
+     * The batch's (triangle, tile) entries, bounded by
+     * g3d_raster_bin_entries_max; counted as the tiles of the triangles'
+     * boxes (binning may leave some out), so that the bound is kept before
+     * the bins are filled. A triangle whose tiles do not fit is split: the
+     * batch's first triangle is binned from tile first_from of its box
+     * (row by row), its last up to tile last_to.
      */
+    uint32_t nentries, first_from, last_to;
+    BinSlice *slices;           /* one a render thread */
+    unsigned nslices;           /* the batch's, set when it runs */
+    uint32_t bin_next, bin_done;    /* the slices claimed, and binned */
+    bool binned;                /* every slice binned and groups merged */
+    /*
+     * Per bin, the slice and the entry in it from which its entries are not
+     * yet done (wide_run), or hslice SLICE_BEGUN once its thread has begun
+     * it; zero outside a batch.
+     */
+    uint8_t hslice[BIN_GRID * BIN_GRID];
     uint32_t head[BIN_GRID * BIN_GRID];
-    uint16_t used[BIN_GRID * BIN_GRID];  /* bins with entries, first use order */
-    uint32_t nused, nentries;
     /*
      * The render threads' units: groups of GROUP_TILES bins along a row
-     * (group_of), those with entries in first use order, claimed by the
-     * threads with g3d_claim (seg_next: its counters).
+     * (group_of), those with entries in first use order (the slices'
+     * lists merged, or the one slice's), claimed by the threads with
+     * g3d_claim (seg_next: its counters).
      */
-    uint16_t gused[BIN_GRID * BIN_GRID / GROUP_TILES];
-    bool gmark[BIN_GRID * BIN_GRID / GROUP_TILES];
+    const uint16_t *gused;
+    const uint8_t *gbits;       /* a group's bins with entries, bit i: bin i */
+    uint16_t gmerged[BIN_GROUPS];
+    uint8_t gbmerged[BIN_GROUPS];
     uint32_t ngused;
     uint32_t *seg_next;
     Arena arena;                /* the queued triangles' user data */
@@ -180,21 +217,25 @@ G3DRaster *g3d_raster_new(int threads)
     r->thread_samples = g_new0(uint64_t, threads);
     r->thread_filled = g_new0(uint64_t, threads);
     r->seg_next = g_new0(uint32_t, (size_t)threads * G3D_CLAIM_STRIDE);
+    r->slices = g_new0(BinSlice, g3d_pool_threads(r->pool));
     return r;
 }
 
 void g3d_raster_free(G3DRaster *r)
 {
-    int i;
+    int i, s;
 
     if (!r) {
         return;
     }
+    for (s = 0; s < g3d_pool_threads(r->pool); s++) {
+        for (i = 0; i < BIN_GRID * BIN_GRID; i++) {
+            g_free(r->slices[s].bins[i].e);
+        }
+    }
+    g_free(r->slices);
     g3d_pool_free(r->pool);
     g_free(r->seg_next);
-    for (i = 0; i < BIN_GRID * BIN_GRID; i++) {
-        g_free(r->bins[i].e);
-    }
     arena_free(&r->arena);
     for (i = 0; i < MAX_STAGES; i++) {
         if (r->stages[i]) {
@@ -306,7 +347,7 @@ static void arenas_reset(G3DRaster *r)
     }
 }
 
-static void bin_triangle(G3DRaster *r);
+static void run_bins(G3DRaster *r);
 
 static uint8_t classify(int64_t dx, int64_t dy, bool vertical_first)
 {
@@ -433,17 +474,63 @@ static SetupTri *tri_slot(SetupTri **tris, size_t n, size_t *cap)
     return &(*tris)[n];
 }
 
-/* queue tris[ntris], set up: the bins of its tiles get it */
+/* the tiles of a box: x and y >= 0 (setup clamps the clip) */
+static inline uint32_t box_tiles(const G3DRect *b)
+{
+    return ((unsigned)(b->x1 - 1) / G3D_TILE_SIZE -
+            (unsigned)b->x0 / G3D_TILE_SIZE + 1) *
+           ((unsigned)(b->y1 - 1) / G3D_TILE_SIZE -
+            (unsigned)b->y0 / G3D_TILE_SIZE + 1);
+}
+
+/*
+ * Queue tris[ntris], set up; its tiles are counted, the render threads bin
+ * it. Where the batch's entries would pass the bound, the batch is drawn
+ * with the part of this triangle's tiles that fits, and the rest goes on.
+ */
 static void queue_triangle(G3DRaster *r)
 {
-    const SetupTri *st = &r->tris[r->ntris];
+    SetupTri *st = &r->tris[r->ntris];
+    const uint32_t max = MAX(g3d_raster_bin_entries_max, 1);
+    const uint32_t tiles = box_tiles(&st->box);
+    uint32_t from = 0;
 
     r->preempt = g3d_preempt_current;
     r->batch_pixels += (uint64_t)(st->box.x1 - st->box.x0) *
                        (st->box.y1 - st->box.y0);
-    r->ntris++;
     r->stats.triangles++;
-    bin_triangle(r);
+    if (r->nentries < max && tiles <= max - r->nentries) {
+        /* the common case of the loop below: all of it fits */
+        r->first_from = r->ntris ? r->first_from : 0;
+        r->ntris++;
+        r->last_to = tiles;
+        r->nentries += tiles;
+        return;
+    }
+    for (;;) {
+        uint32_t room = r->nentries < max ? max - r->nentries : 0;
+
+        if (room) {
+            if (!r->ntris) {
+                r->first_from = from;
+            }
+            r->ntris++;
+            if (tiles - from <= room) {
+                r->last_to = tiles;
+                r->nentries += tiles - from;
+                return;
+            }
+            r->last_to = from + room;
+            r->nentries = max;
+            from += room;
+        }
+        /* draw what is queued, this triangle's tiles so far too */
+        run_bins(r);
+        if (st != &r->tris[0]) {
+            r->tris[0] = *st;
+            st = &r->tris[0];
+        }
+    }
 }
 
 bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
@@ -1019,7 +1106,27 @@ static void raster_tile(TileCtx *tc)
  */
 #define SERIAL_BATCH_PIXELS 4096
 
-#define HEAD_BEGUN (1u << 31)
+/*
+ * Bin b's first entry not yet done, in slice order, its cursor moved to
+ * it; NULL when there is none or its thread has begun it.
+ */
+static inline const BinEntry *bin_next(G3DRaster *r, int b)
+{
+    unsigned s = r->hslice[b];
+    uint32_t h = r->head[b];
+
+    /* the cursor moves only to an entry: run_bins resets used bins' */
+    for (; s < r->nslices; s++, h = 0) {
+        const Bin *bin = &r->slices[s].bins[b];
+
+        if (h < bin->n) {
+            r->hslice[b] = s;
+            r->head[b] = h;
+            return &bin->e[h];
+        }
+    }
+    return NULL;
+}
 
 /*
  * The tile part of a fill_wide triangle grows to the right over the next
@@ -1038,15 +1145,13 @@ static void wide_run(G3DRaster *r, TileCtx *tc, const BinEntry *e)
 
     for (i = 1; i < GROUP_TILES; i++) {
         int tx = e->tx + i, b = bin_of(tx, e->ty);
-        const Bin *bin = &r->bins[b];
         const BinEntry *ne;
 
         if (tc->x1 != tx * G3D_TILE_SIZE || tc->x1 >= tc->st->box.x1 ||
-            group_of(b) != group || r->head[b] >= bin->n) {
+            group_of(b) != group || !(ne = bin_next(r, b))) {
             return;
         }
         /* a bin shared by tiles 64 apart may hold another tile's first */
-        ne = &bin->e[r->head[b]];
         if (ne->tri != e->tri || ne->tx != tx || ne->ty != e->ty) {
             return;
         }
@@ -1055,30 +1160,37 @@ static void wide_run(G3DRaster *r, TileCtx *tc, const BinEntry *e)
     }
 }
 
-/* One bin's entries from its head on, in submission order. */
+/*
+ * One bin's entries from its cursor on: the slices' lists in slice order,
+ * so in submission order.
+ */
 static bool raster_bin(G3DRaster *r, TileCtx *tc, int b)
 {
-    const Bin *bin = &r->bins[b];
+    unsigned s = r->hslice[b];
     uint32_t n = r->head[b];
 
-    r->head[b] = HEAD_BEGUN;
-    for (; n < bin->n; n++) {
-        const BinEntry *e = &bin->e[n];
-        const SetupTri *st = &r->tris[e->tri];
+    r->hslice[b] = SLICE_BEGUN;
+    for (; s < r->nslices; s++, n = 0) {
+        const Bin *bin = &r->slices[s].bins[b];
 
-        /* at most GROUP_TILES tiles of one triangle apart */
-        if (g3d_yield()) {
-            return false;
+        for (; n < bin->n; n++) {
+            const BinEntry *e = &bin->e[n];
+            const SetupTri *st = &r->tris[e->tri];
+
+            /* at most GROUP_TILES tiles of one triangle apart */
+            if (g3d_yield()) {
+                return false;
+            }
+            tc->st = st;
+            tc->x0 = MAX(st->box.x0, e->tx * G3D_TILE_SIZE);
+            tc->y0 = MAX(st->box.y0, e->ty * G3D_TILE_SIZE);
+            tc->x1 = MIN(st->box.x1, (e->tx + 1) * G3D_TILE_SIZE);
+            tc->y1 = MIN(st->box.y1, (e->ty + 1) * G3D_TILE_SIZE);
+            if (st->fill_wide) {
+                wide_run(r, tc, e);
+            }
+            raster_tile(tc);
         }
-        tc->st = st;
-        tc->x0 = MAX(st->box.x0, e->tx * G3D_TILE_SIZE);
-        tc->y0 = MAX(st->box.y0, e->ty * G3D_TILE_SIZE);
-        tc->x1 = MIN(st->box.x1, (e->tx + 1) * G3D_TILE_SIZE);
-        tc->y1 = MIN(st->box.y1, (e->ty + 1) * G3D_TILE_SIZE);
-        if (st->fill_wide) {
-            wide_run(r, tc, e);
-        }
-        raster_tile(tc);
     }
     return true;
 }
@@ -1098,9 +1210,11 @@ static void raster_batch(G3DRaster *r, int thread, int threads)
     int b, i, k = 0;
 
     while (g3d_claim(r->seg_next, r->ngused, threads, thread, &k, &u)) {
+        const unsigned bits = r->gbits[r->gused[u]];
+
         b = r->gused[u] * GROUP_TILES;
         for (i = 0; i < GROUP_TILES; i++) {
-            if (r->bins[b + i].n && !raster_bin(r, &tc, b + i)) {
+            if ((bits >> i & 1) && !raster_bin(r, &tc, b + i)) {
                 goto done;
             }
         }
@@ -1111,35 +1225,192 @@ done:
     r->thread_filled[thread] += tc.nfilled;
 }
 
+/* triangle tri in slice sl's bin of tile (tx, ty), after its others */
+static inline void bin_add(BinSlice *sl, uint32_t tri, int tx, int ty)
+{
+    const int b = bin_of(tx, ty);
+    Bin *bin = &sl->bins[b];
+
+    if (bin->n == 0) {
+        const int g = group_of(b);
+
+        sl->used[sl->nused++] = b;
+        if (!sl->gbits[g]) {
+            sl->gused[sl->ngused++] = g;
+        }
+        sl->gbits[g] |= 1u << (b % GROUP_TILES);
+    }
+    if (bin->n == bin->cap) {
+        bin->cap = bin->cap ? bin->cap * 2 : 64;
+        bin->e = g_renew(BinEntry, bin->e, bin->cap);
+    }
+    bin->e[bin->n++] = (BinEntry){ tri, tx, ty };
+}
+
+/*
+ * Bin the batch's triangles [t0, t1) into slice sl: each into the bins of
+ * the tiles of its box that it may cover (the batch's first from tile
+ * first_from, its last up to tile last_to); a tile whose samples all lie
+ * outside one edge gets nothing. Every 16th triangle checks g3d_yield
+ * (the batch's length is the guest's); true: abandoned.
+ */
+static bool bin_slice(G3DRaster *r, BinSlice *sl, uint32_t t0, uint32_t t1)
+{
+    uint32_t i;
+
+    for (i = t0; i < t1; i++) {
+        const SetupTri *st = &r->tris[i];
+        const int64_t S = st->rules->subpixels;
+        /* box.x0/y0 >= 0 (setup clamps the clip) */
+        const int tx0 = (unsigned)st->box.x0 / G3D_TILE_SIZE;
+        const int tx1 = (unsigned)(st->box.x1 - 1) / G3D_TILE_SIZE;
+        const int ty0 = (unsigned)st->box.y0 / G3D_TILE_SIZE;
+        const int ty1 = (unsigned)(st->box.y1 - 1) / G3D_TILE_SIZE;
+        uint32_t n;
+        int tx = tx0, ty = ty0, k;
+
+        if (i % 16 == 0 && g3d_yield()) {
+            return true;
+        }
+        if (tx0 == tx1 && ty0 == ty1) {
+            /*
+             * A box of one tile: the traversal's blocks decide; never
+             * split (queue_triangle: it fits or waits for the next batch).
+             */
+            bin_add(sl, i, tx0, ty0);
+            continue;
+        }
+        n = i + 1 == r->ntris ? r->last_to : UINT32_MAX;
+        if (i == 0 && r->first_from) {
+            const int w = tx1 - tx0 + 1;
+
+            tx = tx0 + r->first_from % w;
+            ty = ty0 + r->first_from / w;
+            n -= n == UINT32_MAX ? 0 : r->first_from;
+        }
+        for (; n && ty <= ty1; n--) {
+            int x0 = MAX(st->box.x0, tx * G3D_TILE_SIZE);
+            int x1 = MIN(st->box.x1, (tx + 1) * G3D_TILE_SIZE) - 1;
+            int y0 = MAX(st->box.y0, ty * G3D_TILE_SIZE);
+            int y1 = MIN(st->box.y1, (ty + 1) * G3D_TILE_SIZE) - 1;
+            bool out = false;
+
+            for (k = 0; k < 3 && !out; k++) {
+                const Edge *e = &st->e[k];
+                /* the largest E over the tile's samples is at a corner */
+                int64_t xs = (e->a > 0 ? x1 : x0) * S + st->rules->sample_x;
+                int64_t ys = (e->b > 0 ? y1 : y0) * S + st->rules->sample_y;
+                out = e->a * xs + e->b * ys + e->c + e->bias < 0;
+            }
+            if (!out) {
+                bin_add(sl, i, tx, ty);
+            }
+            if (++tx > tx1) {
+                tx = tx0;
+                ty++;
+            }
+        }
+    }
+    return false;
+}
+
+/* the slices' groups, each once, in slice order: the units of the batch */
+static void merge_groups(G3DRaster *r)
+{
+    unsigned s;
+    uint32_t u;
+
+    r->ngused = 0;
+    for (s = 0; s < r->nslices; s++) {
+        const BinSlice *sl = &r->slices[s];
+
+        for (u = 0; u < sl->ngused; u++) {
+            const int g = sl->gused[u];
+
+            if (!r->gbmerged[g]) {
+                r->gmerged[r->ngused++] = g;
+            }
+            r->gbmerged[g] |= sl->gbits[g];
+        }
+    }
+    r->gused = r->gmerged;
+    r->gbits = r->gbmerged;
+}
+
+/*
+ * A batch on several render threads: each thread bins the slices it
+ * claims (its own first is as good as any: the slices are the same
+ * size); the one that bins the last merges the groups, and every thread
+ * then takes groups of bins (raster_batch). A thread waiting for the
+ * slices polls, giving its core away now and then, and parks at
+ * g3d_yield like any render thread.
+ */
 static void raster_job(void *arg, int thread)
 {
     G3DRaster *r = arg;
+    const unsigned n = r->nslices;
+    unsigned s, i;
 
+    while ((s = __atomic_fetch_add(&r->bin_next, 1, __ATOMIC_RELAXED)) < n) {
+        (void)bin_slice(r, &r->slices[s], (uint32_t)(r->ntris * s / n),
+                        (uint32_t)(r->ntris * (s + 1) / n));
+        if (__atomic_add_fetch(&r->bin_done, 1, __ATOMIC_ACQ_REL) == n) {
+            merge_groups(r);
+            __atomic_store_n(&r->binned, true, __ATOMIC_RELEASE);
+        }
+    }
+    for (i = 1; !__atomic_load_n(&r->binned, __ATOMIC_ACQUIRE); i++) {
+        if (i % 64 == 0) {
+            if (g3d_yield()) {
+                return;
+            }
+            g_thread_yield();
+        }
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
     raster_batch(r, thread, g3d_pool_threads(r->pool));
 }
 
-/* Rasterise the binned triangles; the arena (their user data) stays. */
+/* Bin and rasterise the queued triangles; the arena (their user data) stays. */
 static void run_bins(G3DRaster *r)
 {
     int t, threads = g3d_pool_threads(r->pool);
+    unsigned s;
     uint32_t u;
 
     if (!r->ntris) {
         return;
     }
     if (threads == 1 || r->serial || r->batch_pixels < SERIAL_BATCH_PIXELS) {
-        raster_batch(r, 0, 1);
+        r->nslices = 1;
+        if (!bin_slice(r, &r->slices[0], 0, r->ntris)) {
+            r->gused = r->slices[0].gused;
+            r->gbits = r->slices[0].gbits;
+            r->ngused = r->slices[0].ngused;
+            raster_batch(r, 0, 1);
+        }
     } else {
+        r->nslices = threads;
+        r->bin_next = r->bin_done = 0;
+        r->binned = false;
         g3d_pool_run_shared(r->pool, raster_job, r);
     }
-    for (u = 0; u < r->nused; u++) {
-        r->bins[r->used[u]].n = 0;
-        r->head[r->used[u]] = 0;
+    for (s = 0; s < r->nslices; s++) {
+        BinSlice *sl = &r->slices[s];
+
+        for (u = 0; u < sl->nused; u++) {
+            sl->bins[sl->used[u]].n = 0;
+            r->hslice[sl->used[u]] = 0;
+            r->head[sl->used[u]] = 0;
+        }
+        for (u = 0; u < sl->ngused; u++) {
+            sl->gbits[sl->gused[u]] = 0;
+            r->gbmerged[sl->gused[u]] = 0;
+        }
+        sl->nused = sl->ngused = 0;
     }
-    for (u = 0; u < r->ngused; u++) {
-        r->gmark[r->gused[u]] = false;
-    }
-    r->nused = 0;
     r->ngused = 0;
     for (t = 0; t < threads; t++) {
         r->seg_next[t * G3D_CLAIM_STRIDE] = 0;
@@ -1154,68 +1425,6 @@ static void run_bins(G3DRaster *r)
         r->stats.samples += r->thread_samples[t];
         r->stats.filled += r->thread_filled[t];
         r->thread_quads[t] = r->thread_samples[t] = r->thread_filled[t] = 0;
-    }
-}
-
-/*
- * Queue triangle tris[ntris - 1] in the bins of the tiles it may cover: a
- * tile whose samples all lie outside one edge gets nothing.
- */
-static void bin_triangle(G3DRaster *r)
-{
-    const SetupTri *st = &r->tris[r->ntris - 1];
-    const int64_t S = st->rules->subpixels;
-    int tx0 = st->box.x0 / G3D_TILE_SIZE, tx1 = (st->box.x1 - 1) / G3D_TILE_SIZE;
-    int ty0 = st->box.y0 / G3D_TILE_SIZE, ty1 = (st->box.y1 - 1) / G3D_TILE_SIZE;
-    int tx, ty, k;
-
-    /* box.x0/y0 >= 0 (setup clamps the clip), so / rounds down */
-    for (ty = ty0; ty <= ty1; ty++) {
-        int y0 = MAX(st->box.y0, ty * G3D_TILE_SIZE);
-        int y1 = MIN(st->box.y1, (ty + 1) * G3D_TILE_SIZE) - 1;
-
-        for (tx = tx0; tx <= tx1; tx++) {
-            int x0 = MAX(st->box.x0, tx * G3D_TILE_SIZE);
-            int x1 = MIN(st->box.x1, (tx + 1) * G3D_TILE_SIZE) - 1;
-            int b = bin_of(tx, ty);
-            /* a box of one tile: the traversal's blocks decide */
-            bool out = false, one = tx0 == tx1 && ty0 == ty1;
-            Bin *bin;
-
-            for (k = 0; k < 3 && !out && !one; k++) {
-                const Edge *e = &st->e[k];
-                /* the largest E over the tile's samples is at a corner */
-                int64_t xs = (e->a > 0 ? x1 : x0) * S + st->rules->sample_x;
-                int64_t ys = (e->b > 0 ? y1 : y0) * S + st->rules->sample_y;
-                out = e->a * xs + e->b * ys + e->c + e->bias < 0;
-            }
-            if (out) {
-                continue;
-            }
-            if (r->nentries >= g3d_raster_bin_entries_max) {
-                /* draw what is binned, this triangle's tiles so far too */
-                SetupTri keep = r->tris[r->ntris - 1];
-
-                run_bins(r);
-                r->tris[0] = keep;
-                r->ntris = 1;
-                st = &r->tris[0];
-            }
-            bin = &r->bins[b];
-            if (bin->n == 0) {
-                r->used[r->nused++] = b;
-                if (!r->gmark[group_of(b)]) {
-                    r->gmark[group_of(b)] = true;
-                    r->gused[r->ngused++] = group_of(b);
-                }
-            }
-            if (bin->n == bin->cap) {
-                bin->cap = bin->cap ? bin->cap * 2 : 64;
-                bin->e = g_renew(BinEntry, bin->e, bin->cap);
-            }
-            bin->e[bin->n++] = (BinEntry){ r->ntris - 1, tx, ty };
-            r->nentries++;
-        }
     }
 }
 

@@ -9,10 +9,12 @@
  * with screen-linear and perspective-correct barycentric weights.
  *
  * Work is split over `threads` threads by screen tile: a tile belongs to one
- * thread for the life of the rasteriser. Queuing a triangle appends it to
- * the bin of every tile it may cover; each thread walks only its own tiles'
- * bins, each in submission order, so every pixel sees the same triangles in
- * the same order whatever the thread count: the image is bit-identical.
+ * thread for the life of the rasteriser. A batch's queued triangles are
+ * appended to the bin of every tile they may cover (by the render threads,
+ * a slice of the batch each, at the start of its raster job); each thread
+ * walks only its own tiles' bins, each in submission order, so every pixel
+ * sees the same triangles in the same order whatever the thread count: the
+ * image is bit-identical.
  *
  * Coordinates: x grows right, y grows down, pixel (x, y) covers
  * [x, x+1) x [y, y+1); chips with other conventions convert in setup.
@@ -685,7 +687,10 @@ void g3d_raster_queued(const G3DRaster *r, size_t *tris, uint64_t *pixels);
 /*
  * How many (triangle, tile) entries the per-tile bins hold before the
  * queued triangles are drawn by themselves (their `user` data stays valid
- * until g3d_raster_flush()). Tests lower it to exercise that path.
+ * until g3d_raster_flush()), counted as the tiles of the triangles' boxes
+ * when they are queued (binning, later, may leave some out); a triangle
+ * whose tiles do not fit is split there. Tests lower it to exercise that
+ * path.
  */
 extern uint32_t g3d_raster_bin_entries_max;
 
