@@ -1118,6 +1118,38 @@ static void raster_job(void *arg, int thread)
     raster_batch(r, thread, g3d_pool_threads(r->pool));
 }
 
+/*
+ * The groups with entries in screen order (rows of the bin grid, each from
+ * the left), so that g3d_claim's run of each render thread is one band of
+ * tile rows: a thread's share of a fill is contiguous memory, and a linear
+ * target's pixel rows (a 4 KiB page of a 1024-pixel 32-bit row) are
+ * written by one thread but at the band's ends. In first-use order a pair
+ * of triangles covering the target gave one thread the groups right of
+ * the diagonal and the other those left of it, both in most pixel rows.
+ * Which thread takes a group changes no pixel (raster_batch).
+ */
+static void order_groups(G3DRaster *r)
+{
+    const int ngroups = BIN_GRID * BIN_GRID / GROUP_TILES;
+    uint32_t n = 0;
+    int g, i;
+
+    for (g = 0; g < ngroups; g += 8) {
+        uint64_t w;
+
+        /* eight marks at a time: most of the grid is empty */
+        memcpy(&w, &r->gmark[g], 8);
+        if (!w) {
+            continue;
+        }
+        for (i = g; i < g + 8; i++) {
+            if (r->gmark[i]) {
+                r->gused[n++] = i;
+            }
+        }
+    }
+}
+
 /* Rasterise the binned triangles; the arena (their user data) stays. */
 static void run_bins(G3DRaster *r)
 {
@@ -1130,6 +1162,7 @@ static void run_bins(G3DRaster *r)
     if (threads == 1 || r->serial || r->batch_pixels < SERIAL_BATCH_PIXELS) {
         raster_batch(r, 0, 1);
     } else {
+        order_groups(r);
         g3d_pool_run_shared(r->pool, raster_job, r);
     }
     for (u = 0; u < r->nused; u++) {
