@@ -1303,6 +1303,86 @@ static void test_wide_fill(void)
     g_free(img);
 }
 
+/*
+ * Batches of a few triangles anywhere on a target wider and taller than
+ * the bins' grid, so that the render threads' units (groups of four bins,
+ * taken in screen order: raster.c order_groups) are sparse and wrap: few
+ * groups marked in most words of eight, some only at a word's end, the
+ * grid's last group too; every fifth batch a pair covering the target.
+ * Each pixel's value depends on the order its triangles reach it.
+ */
+static void sparse_scene(uint32_t *px, int threads)
+{
+    G3DRaster *r = g3d_raster_new(threads);
+    GRand *rnd = g_rand_new_with_seed(4242);
+    SeqUser *users = g_new0(SeqUser, 2000);
+    uint64_t wide[3] = { 0 };
+    G3DRect clip = { 0, 0, WIDE_W, WIDE_H };
+    int b, i, k, n = 0;
+
+    memset(px, 0, sizeof(uint32_t) * WIDE_W * WIDE_H);
+    for (b = 0; b < 300; b++) {
+        int count = b % 5 == 4 ? 2 : g_rand_int_range(rnd, 1, 7);
+
+        for (i = 0; i < count; i++, n++) {
+            G3DTriangle t = {
+                .clip = clip, .rules = &g3d_rules_top_left_16,
+                .shade = shade_seq, .user = &users[n],
+                .fill = n % 4 ? fill_seq : NULL,
+                .fill_wide = n % 4 >= 2,
+            };
+            /* the first at least 70 pixels a side: the batch goes to the
+             * render threads (SERIAL_BATCH_PIXELS) */
+            int size = i == 0 ? g_rand_int_range(rnd, 70, 400)
+                              : g_rand_int_range(rnd, 4, 200);
+            int x = g_rand_int_range(rnd, 0, WIDE_W - 4);
+            int y = g_rand_int_range(rnd, 0, WIDE_H - 4);
+
+            users[n].px = px;
+            users[n].id = n + 1;
+            users[n].wide_rects = wide;
+            if (b % 5 == 4) {
+                wide_half(&t, i);
+            } else {
+                if (b % 7 == 3 && i == 0) {
+                    /* the grid's last group: tile (63, 63) and those
+                     * before it in its row */
+                    x = 63 * G3D_TILE_SIZE - size / 2;
+                    y = 63 * G3D_TILE_SIZE;
+                }
+                for (k = 0; k < 3; k++) {
+                    t.v[k].x = (x + (k == 1 ? size : 0)) * 16 +
+                               g_rand_int_range(rnd, 0, 16);
+                    t.v[k].y = (y + (k == 2 ? size : 0)) * 16 +
+                               g_rand_int_range(rnd, 0, 16);
+                    t.v[k].inv_w = 1.0f;
+                }
+            }
+            g_assert_true(g3d_raster_edges(&t, &users[n].g));
+            users[n].box = t.clip;
+            g3d_raster_triangle(r, &t);
+        }
+        g3d_raster_flush(r);
+    }
+    g3d_raster_free(r);
+    g_rand_free(rnd);
+    g_free(users);
+}
+
+static void test_group_order(void)
+{
+    const size_t px = (size_t)WIDE_W * WIDE_H;
+    uint32_t *img = g_new(uint32_t, 3 * px);      /* at 1, 2 and 3 threads */
+    int t;
+
+    for (t = 0; t < 3; t++) {
+        sparse_scene(img + t * px, t + 1);
+    }
+    g_assert_cmpmem(img, px * 4, img + px, px * 4);
+    g_assert_cmpmem(img, px * 4, img + 2 * px, px * 4);
+    g_free(img);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1325,5 +1405,6 @@ int main(int argc, char **argv)
     g_test_add_func("/raster/bins/wide", test_bins_wide);
     g_test_add_func("/raster/wide-fill", test_wide_fill);
     g_test_add_func("/raster/bins/small", test_bins_small);
+    g_test_add_func("/raster/threads/group-order", test_group_order);
     return g_test_run();
 }
