@@ -81,6 +81,8 @@ typedef struct FreezeDev {
     /* migration while busy: MIG_OK, or MIG_LONG_UNIT (one unit of the
      * work outlasts what a save waits) */
     int migrate;
+    /* the benchmark's register write that changes nothing drawn, or NULL */
+    void (*poke)(G3DQDev *d);
 } FreezeDev;
 
 enum { MIG_OK, MIG_LONG_UNIT };
@@ -821,11 +823,23 @@ static void fl_works(G3DQDev *d)
     g3dq_wait_bits16(d, FL_REGS, A_PE_TOKEN, 0xFFFF, 0x600D);
 }
 
+/* a word of GX_NOPs into the gather pipe, behind the FIFO's draw-done */
+static void fl_poke(G3DQDev *d)
+{
+    g3dq_wr32(d, FL_REGS, FLIPPER_WGP_BASE, 0);
+}
+
+/* a scratch register, with no write-back enabled */
+static void r3_poke(G3DQDev *d)
+{
+    g3dq_wr32(d, R3_MMIO, A_SCRATCH_REG0, 0x5C5C5C5C);
+}
+
 static const FreezeDev freeze_devs[] = {
     { "r300-3d draw", R3_ARGS, R300_PCI_VENDOR_ID, R300_PCI_DEVICE_ID,
-      r3_start_draw, r3_busy, r3_works, MIG_LONG_UNIT },
+      r3_start_draw, r3_busy, r3_works, MIG_LONG_UNIT, r3_poke },
     { "r300-3d self-jump", R3_ARGS, R300_PCI_VENDOR_ID, R300_PCI_DEVICE_ID,
-      r3_start_self_jump, r3_busy, r3_works, MIG_OK },
+      r3_start_self_jump, r3_busy, r3_works, MIG_OK, r3_poke },
     { "pica200-3d self-jump", "-device pica200-3d,id=gpu,render-threads=2",
       PICA200_PCI_VENDOR_ID, PICA200_PCI_DEVICE_ID,
       pi_start, pi_busy, pi_works, MIG_OK },
@@ -840,11 +854,11 @@ static const FreezeDev freeze_devs[] = {
       at_works, MIG_OK },
     { "flipper-gx display lists", "-device flipper-gx,id=gpu,render-threads=2",
       FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE, fl_start, fl_busy, fl_works,
-      MIG_OK },
+      MIG_OK, fl_poke },
     { "flipper-gx FIFO wrap loop",
       "-device flipper-gx,id=gpu,render-threads=2",
       FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE, fl_start_wrap, fl_wrap_busy,
-      fl_works, MIG_OK },
+      fl_works, MIG_OK, fl_poke },
 };
 
 /* ---- migration while the command processor is busy ---------------------- */
@@ -1063,6 +1077,7 @@ static void test_q35_unplug(void)
 /* ---- latency benchmark (GPU3D_FREEZE_BENCH=1; not part of the gate) ------ */
 
 #define BENCH_READS     2000
+#define BENCH_WRITES    2000
 #define BENCH_RESETS    20
 
 static int cmp_i64(const void *a, const void *b)
@@ -1084,16 +1099,26 @@ static void bench(gconstpointer data)
 {
     const FreezeDev *fd = data;
     G3DQDev *d = g3dq_open(fd->args, fd->vendor, fd->device);
-    int64_t reads[BENCH_READS], resets[BENCH_RESETS];
+    int64_t reads[BENCH_READS], writes[BENCH_WRITES], resets[BENCH_RESETS];
+    int64_t start;
     int i;
 
+    start = g_get_monotonic_time();
     fd->start(d);
+    start = g_get_monotonic_time() - start;
     g_usleep(200 * 1000);
     for (i = 0; i < BENCH_READS; i++) {
         tick();
         g_assert_true(fd->busy(d));
         reads[i] = g_get_monotonic_time() - t0;
     }
+    for (i = 0; fd->poke && i < BENCH_WRITES; i++) {
+        tick();
+        fd->poke(d);
+        writes[i] = g_get_monotonic_time() - t0;
+    }
+    /* the writes went behind the work: the device is still busy */
+    g_assert_true(fd->busy(d));
     for (i = 0; i < BENCH_RESETS; i++) {
         /* the QMP command alone; the BARs are mapped again after it */
         g_usleep(50 * 1000);
@@ -1105,7 +1130,12 @@ static void bench(gconstpointer data)
         g3dq_remap(d);
         fd->start(d);
     }
+    printf("# latency %-26s %-14s %8.3f ms\n", fd->name, "start",
+           start / 1000.0);
     report(fd->name, "register read", reads, BENCH_READS);
+    if (fd->poke) {
+        report(fd->name, "register write", writes, BENCH_WRITES);
+    }
     report(fd->name, "system_reset", resets, BENCH_RESETS);
     g3dq_close(d);
 }

@@ -247,6 +247,74 @@ void g3d_ram_mem_init(G3DMem *mem, G3DRamMem *ram, MemoryRegion *mr)
                       memory_region_size(mr));
 }
 
+/*
+ * ---- the write queue ----------------------------------------------------
+ *
+ * Guest writes queue under `qlock` alone, so a vCPU never waits for the
+ * worker to leave the core (which it may hold for a quantum). The worker
+ * and the clients that apply writes take `qlock` inside `lock`.
+ */
+
+/* writes queued, read without qlock: a peek that a writer may outdate */
+static unsigned queue_peek(G3DWorker *w)
+{
+    return qatomic_read(&w->qcount);
+}
+
+/* the oldest queued write into *wr; false when there is none */
+static bool queue_pop(G3DWorker *w, G3DWrite *wr)
+{
+    bool any;
+
+    qemu_mutex_lock(&w->qlock);
+    any = w->qcount != 0;
+    if (any) {
+        *wr = w->queue[w->qhead];
+        w->qhead = (w->qhead + 1) & (w->qsize - 1);
+        qatomic_set(&w->qcount, w->qcount - 1);
+    }
+    qemu_mutex_unlock(&w->qlock);
+    return any;
+}
+
+static void queue_clear(G3DWorker *w)
+{
+    qemu_mutex_lock(&w->qlock);
+    qatomic_set(&w->qcount, 0);
+    qemu_mutex_unlock(&w->qlock);
+}
+
+/*
+ * qlock held: append a write. Never wait for the chip: the queue grows
+ * (the guest's writes keep their order) up to a bound, past which a guest
+ * that outruns the chip loses writes, logged.
+ */
+static void queue_push_locked(G3DWorker *w, G3DWrite wr)
+{
+    if (w->qcount == w->qsize) {
+        if (w->qsize < QUEUE_MAX) {
+            G3DWrite *q = g_new(G3DWrite, w->qsize * 2);
+            unsigned i;
+
+            for (i = 0; i < w->qcount; i++) {
+                q[i] = w->queue[(w->qhead + i) & (w->qsize - 1)];
+            }
+            g_free(w->queue);
+            w->queue = q;
+            w->qhead = 0;
+            w->qsize *= 2;
+        } else {
+            qemu_log_mask(LOG_GUEST_ERROR, "%s: %u register writes queued "
+                          "behind the chip's work: write of 0x%" PRIx64
+                          " to 0x%x dropped\n", w->name, w->qcount, wr.val,
+                          wr.offset);
+            return;
+        }
+    }
+    w->queue[(w->qhead + w->qcount) & (w->qsize - 1)] = wr;
+    qatomic_set(&w->qcount, w->qcount + 1);
+}
+
 /* ---- the worker thread ---------------------------------------------- */
 
 /*
@@ -322,7 +390,7 @@ static bool worker_yield(G3DPreempt *p)
             (f / G3D_PREEMPT_WAITER == 0 || w->served - served0 >= waiting)) {
             break;
         }
-        if (!w->busy && w->qcount && !(f & G3D_PREEMPT_PAUSE)) {
+        if (!w->busy && queue_peek(w) && !(f & G3D_PREEMPT_PAUSE)) {
             /*
              * Between steps, writes came in while parked: a client may be
              * waiting for them to be applied (drain_locked), which is the
@@ -352,19 +420,11 @@ static void worker_leave(G3DWorker *w)
     qemu_cond_broadcast(&w->changed);
 }
 
-static G3DWrite queue_pop(G3DWorker *w)
-{
-    G3DWrite wr = w->queue[w->qhead];
-
-    w->qhead = (w->qhead + 1) & (w->qsize - 1);
-    w->qcount--;
-    return wr;
-}
-
 static void *worker_main(void *opaque)
 {
     G3DWorker *w = opaque;
     bool stepped = false;       /* a step ran since the last hand-over */
+    G3DWrite wr;
 
     rcu_register_thread();
     qemu_mutex_lock(&w->lock);
@@ -377,9 +437,7 @@ static void *worker_main(void *opaque)
             qemu_cond_wait(&w->wake, &w->lock);
             continue;
         }
-        if (w->qcount) {
-            G3DWrite wr = queue_pop(w);
-
+        if (queue_pop(w, &wr)) {
             worker_enter(w);
             w->ops->reg_write(w->core, wr.offset, wr.val, wr.size);
             worker_leave(w);
@@ -405,7 +463,17 @@ static void *worker_main(void *opaque)
             continue;
         }
         qemu_cond_broadcast(&w->changed);
-        qemu_cond_wait(&w->wake, &w->lock);
+        /*
+         * Idle: a writer that queues from now on wakes the worker (it sees
+         * `idle`, or the worker sees its write: both are stored before
+         * the other is read).
+         */
+        qatomic_set(&w->idle, true);
+        smp_mb();
+        if (!queue_peek(w)) {
+            qemu_cond_wait(&w->wake, &w->lock);
+        }
+        qatomic_set(&w->idle, false);
     }
     qemu_mutex_unlock(&w->lock);
     rcu_unregister_thread();
@@ -445,7 +513,9 @@ void g3d_worker_irq_cb(void *worker)
  */
 static void drain_locked(G3DWorker *w)
 {
-    while (w->qcount && !w->busy &&
+    G3DWrite wr;
+
+    while (queue_peek(w) && !w->busy &&
            !(qatomic_read(&w->preempt.flags) &
              (G3D_PREEMPT_PAUSE | G3D_PREEMPT_CANCEL))) {
         client_wait(w);
@@ -453,9 +523,7 @@ static void drain_locked(G3DWorker *w)
     if (w->busy) {
         return;
     }
-    while (w->qcount) {
-        G3DWrite wr = queue_pop(w);
-
+    while (queue_pop(w, &wr)) {
         w->ops->reg_write(w->core, wr.offset, wr.val, wr.size);
     }
 }
@@ -463,45 +531,28 @@ static void drain_locked(G3DWorker *w)
 void g3d_worker_mmio_write(G3DWorker *w, uint32_t offset, uint64_t val,
                            unsigned size)
 {
+    G3DWrite wr = { .offset = offset, .size = size, .val = val };
+
     if (w->ops->write_seen) {
         w->ops->write_seen(w, offset, val, size);
     }
-    client_lock(w);
-    if (w->ops->reg_write_now &&
-        w->ops->reg_write_now(w->core, offset, val, size)) {
+    if (w->ops->write_now && w->ops->write_now(offset, val, size)) {
+        client_lock(w);
+        w->ops->reg_write(w->core, offset, val, size);
         client_unlock(w);
         return;
     }
-    if (w->qcount == w->qsize) {
-        /*
-         * Never wait for the chip: the queue grows (the guest's writes keep
-         * their order) up to a bound, past which a guest that outruns the
-         * chip loses writes, logged.
-         */
-        if (w->qsize < QUEUE_MAX) {
-            G3DWrite *q = g_new(G3DWrite, w->qsize * 2);
-            unsigned i;
-
-            for (i = 0; i < w->qcount; i++) {
-                q[i] = w->queue[(w->qhead + i) & (w->qsize - 1)];
-            }
-            g_free(w->queue);
-            w->queue = q;
-            w->qhead = 0;
-            w->qsize *= 2;
-        } else {
-            qemu_log_mask(LOG_GUEST_ERROR, "%s: %u register writes queued "
-                          "behind the chip's work: write of 0x%" PRIx64
-                          " to 0x%x dropped\n", w->name, w->qcount, val,
-                          offset);
-            client_unlock(w);
-            return;
-        }
+    qemu_mutex_lock(&w->qlock);
+    queue_push_locked(w, wr);
+    qemu_mutex_unlock(&w->qlock);
+    /* pairs with the worker's barrier between `idle` and its queue peek */
+    smp_mb();
+    if (qatomic_read(&w->idle)) {
+        /* the worker holds the lock only up to its wait: not for long */
+        qemu_mutex_lock(&w->lock);
+        qemu_cond_broadcast(&w->wake);
+        qemu_mutex_unlock(&w->lock);
     }
-    w->queue[(w->qhead + w->qcount) & (w->qsize - 1)] =
-        (G3DWrite){ .offset = offset, .size = size, .val = val };
-    w->qcount++;
-    client_unlock(w);
 }
 
 void g3d_worker_kick(G3DWorker *w)
@@ -609,7 +660,7 @@ static void worker_release(G3DWorker *w)
 void g3d_worker_reset(G3DWorker *w)
 {
     worker_cancel(w);
-    w->qcount = 0;
+    queue_clear(w);
     w->kick = false;
     saved_free(w);
     /*
@@ -762,6 +813,7 @@ static int worker_pre_save(void *opaque)
     g3d_state_out_init(&queue);
     g3d_state_begin(&queue, QUEUE_MAGIC, QUEUE_VERSION);
     g3d_state_put_u8(&queue, w->kick);
+    qemu_mutex_lock(&w->qlock);
     g3d_state_put_u32(&queue, w->qcount);
     for (i = 0; i < w->qcount; i++) {
         const G3DWrite *wr = &w->queue[(w->qhead + i) & (w->qsize - 1)];
@@ -770,6 +822,7 @@ static int worker_pre_save(void *opaque)
         g3d_state_put_u8(&queue, wr->size);
         g3d_state_put_u64(&queue, wr->val);
     }
+    qemu_mutex_unlock(&w->qlock);
     g_free(w->saved_queue);
     w->saved_queue = queue.buf;
     w->saved_queue_len = queue.len;
@@ -816,11 +869,12 @@ static bool queue_load(G3DWorker *w, G3DStateIn *in)
     while (size < n) {
         size *= 2;
     }
+    qemu_mutex_lock(&w->qlock);
     g_free(w->queue);
     w->queue = g_new0(G3DWrite, size);
     w->qsize = size;
     w->qhead = 0;
-    w->qcount = 0;
+    qatomic_set(&w->qcount, 0);
     for (i = 0; i < n && in->ok; i++) {
         G3DWrite *wr = &w->queue[i];
 
@@ -832,10 +886,13 @@ static bool queue_load(G3DWorker *w, G3DStateIn *in)
             g3d_state_fail(in, "saved queued write has size %u", wr->size);
         }
     }
-    if (!g3d_state_end(in)) {
+    if (g3d_state_end(in)) {
+        qatomic_set(&w->qcount, n);
+    }
+    qemu_mutex_unlock(&w->qlock);
+    if (!in->ok) {
         return false;
     }
-    w->qcount = n;
     w->kick = kick;
     return true;
 }
@@ -849,7 +906,7 @@ static int worker_post_load(void *opaque, int version_id)
 
     /* loadvm over a running core: it abandons whatever it was doing */
     worker_cancel(w);
-    w->qcount = 0;
+    queue_clear(w);
     w->kick = false;
     g3d_state_in_init(&in, w->saved_core, w->saved_core_len);
     /* as the worker's stand-in, with CANCEL set (as a reset is) */
@@ -1001,6 +1058,7 @@ void g3d_worker_start(G3DWorker *w, PCIDevice *pdev, const char *name,
     w->qsize = QUEUE_SIZE;
     w->queue = g_new0(G3DWrite, w->qsize);
     qemu_mutex_init(&w->lock);
+    qemu_mutex_init(&w->qlock);
     qemu_cond_init(&w->wake);
     qemu_cond_init(&w->changed);
     g3d_preempt_init(&w->preempt, worker_yield);
@@ -1045,6 +1103,7 @@ void g3d_worker_stop(G3DWorker *w)
     qemu_bh_delete(w->irq_bh);
     g3d_preempt_destroy(&w->preempt);
     qemu_mutex_destroy(&w->lock);
+    qemu_mutex_destroy(&w->qlock);
     if (w->wlog.used) {
         write_log_clear(&w->wlog);
         qemu_mutex_destroy(&w->wlog.lock);

@@ -37,13 +37,14 @@ typedef struct G3DCoreOps {
     void (*reg_write)(void *core, uint32_t offset, uint64_t val,
                       unsigned size);
     /*
-     * Optional: a write the chip applies at once rather than behind its
-     * queued work (a bus-interface register such as an interrupt
-     * acknowledge, which an interrupt handler must see take effect before
-     * it returns); true when it did, false for writes that queue.
+     * Optional, and without the lock (it must not touch the core): true
+     * for a write the chip applies at once rather than behind its queued
+     * work (a bus-interface register such as an interrupt acknowledge,
+     * which an interrupt handler must see take effect before it returns).
+     * The glue then applies it through reg_write under the lock; every
+     * other write queues.
      */
-    bool (*reg_write_now)(void *core, uint32_t offset, uint64_t val,
-                          unsigned size);
+    bool (*write_now)(uint32_t offset, uint64_t val, unsigned size);
     uint64_t (*reg_read)(void *core, uint32_t offset, unsigned size);
     bool (*work)(void *core, unsigned budget);
     void (*reset)(void *core);
@@ -110,8 +111,15 @@ typedef struct G3DWorker {
     QemuCond wake;              /* for the worker: writes, kicks, hand-back */
     QemuCond changed;           /* for clients: drained, parked, left core */
     G3DPreempt preempt;         /* waiters, PAUSE, CANCEL; the core's yield */
+    /*
+     * The queue has its own lock, taken inside `lock` or alone: a write
+     * queues without waiting for the worker to leave the core.
+     */
+    QemuMutex qlock;
     G3DWrite *queue;            /* ring of qsize (a power of 2) */
-    unsigned qhead, qcount, qsize;
+    unsigned qhead, qsize;
+    unsigned qcount;            /* atomic outside qlock: a peek */
+    bool idle;                  /* atomic: the worker waits for work */
     bool kick, quit;
     bool hold;                  /* saving: stay outside the core */
     bool busy;                  /* the worker is inside a core call */

@@ -98,15 +98,10 @@ static void r300_glue_reg_write(void *core, uint32_t offset, uint64_t val,
  * ends. SW_INT_FIRE (raise the software interrupt) keeps its place in the
  * queue.
  */
-static bool r300_glue_reg_write_now(void *core, uint32_t offset, uint64_t val,
-                                    unsigned size)
+static bool r300_write_now(uint32_t offset, uint64_t val, unsigned size)
 {
-    if (offset != A_GEN_INT_STATUS || size != 4 ||
-        (val & R_GEN_INT_STATUS_SW_INT_FIRE_MASK)) {
-        return false;
-    }
-    r300_op_reg_write(core, offset, val, size);
-    return true;
+    return offset == A_GEN_INT_STATUS && size == 4 &&
+           !(val & R_GEN_INT_STATUS_SW_INT_FIRE_MASK);
 }
 
 static int64_t r300_now_ns(void *opaque)
@@ -227,7 +222,7 @@ static const MemoryRegionOps r300_surf_ops = {
 
 static const G3DCoreOps r300_core_ops = {
     .reg_write = r300_glue_reg_write,
-    .reg_write_now = r300_glue_reg_write_now,
+    .write_now = r300_write_now,
     .reg_read = r300_op_reg_read,
     .work = r300_op_work,
     .reset = r300_op_reset,
