@@ -722,6 +722,193 @@ static void test_pool_shared(void)
 }
 
 /*
+ * g3d_claim_runs: each unit claimed exactly once; a run's owner takes its
+ * units from the front in order, every other thread from the back
+ * (descending, after all of its own run), so the owner's units are a
+ * prefix of the run and the others' a suffix; g3d_claim_left counts what
+ * no thread has yet. First the threads' claims interleaved in a random
+ * order on one thread (every order reachable), then on a pool's threads.
+ */
+#define CLAIM_MAX 300
+
+static uint32_t claim_bound(const uint32_t *start, uint32_t n, int threads,
+                            int s)
+{
+    return s == threads ? n : start ? start[s] :
+           (uint32_t)((uint64_t)n * s / threads);
+}
+
+/* by[u]: the thread that claimed unit u; when[u]: the claim's place in
+ * time; own[u]: claimed in its own run (g3d_claim's *k 0) */
+static void claim_check_runs(const uint32_t *start, uint32_t n, int threads,
+                             const int8_t *by, const uint32_t *when,
+                             const bool *own, bool exact)
+{
+    int64_t last_own[4] = { -1, -1, -1, -1 }, first_stolen[4];
+    uint32_t u;
+    int s;
+
+    for (s = 0; s < 4; s++) {
+        first_stolen[s] = INT64_MAX;
+    }
+    for (s = 0; s < threads; s++) {
+        uint32_t lo = claim_bound(start, n, threads, s);
+        uint32_t hi = claim_bound(start, n, threads, s + 1);
+
+        for (u = lo; u < hi; u++) {
+            g_assert_cmpint(by[u], >=, 0);      /* claimed */
+            g_assert_cmpint(own[u], ==, by[u] == s);
+            if (u > lo && own[u]) {
+                /* the owner's a prefix, in order */
+                g_assert_true(own[u - 1]);
+                g_assert_cmpuint(when[u - 1], <, when[u]);
+            }
+            if (u > lo && !own[u - 1]) {
+                /* the others' a suffix, back to front (on a pool: each
+                 * thread's, its clock read after the claim) */
+                g_assert_false(own[u]);
+                if (exact || by[u - 1] == by[u]) {
+                    g_assert_cmpuint(when[u - 1], >, when[u]);
+                }
+            }
+        }
+    }
+    for (u = 0; u < n; u++) {
+        if (own[u]) {
+            last_own[by[u]] = MAX(last_own[by[u]], (int64_t)when[u]);
+        } else {
+            first_stolen[by[u]] = MIN(first_stolen[by[u]], (int64_t)when[u]);
+        }
+    }
+    for (s = 0; s < threads; s++) {
+        g_assert_cmpint(first_stolen[s], >, last_own[s]);
+    }
+}
+
+static void test_claim(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0xC1A1);
+    uint64_t next[G3D_CLAIM_STRIDE * 4];
+    uint32_t start[4], when[CLAIM_MAX];
+    int8_t by[CLAIM_MAX];
+    bool own[CLAIM_MAX];
+    uint64_t stolen_all = 0;
+    int run;
+
+    for (run = 0; run < 20000; run++) {
+        int threads = g_rand_int_range(rnd, 1, 5), t, s, live;
+        uint32_t n = g_rand_int_range(rnd, 0, run % 7 ? 40 : CLAIM_MAX);
+        const bool cuts = g_rand_boolean(rnd);
+        int k[4] = { 0 };
+        bool done[4] = { false };
+        uint32_t u, order = 0;
+
+        memset(next, 0, sizeof(next));
+        memset(by, -1, sizeof(by));
+        memset(own, 0, sizeof(own));
+        if (cuts) {
+            /* any non-decreasing starts, empty runs too */
+            start[0] = 0;
+            for (s = 1; s < threads; s++) {
+                start[s] = g_rand_int_range(rnd, start[s - 1], n + 1);
+            }
+        }
+        for (live = threads; live; ) {
+            t = g_rand_int_range(rnd, 0, threads);
+            if (done[t]) {
+                continue;
+            }
+            if (!g3d_claim_runs(next, cuts ? start : NULL, n, threads, t,
+                                &k[t], &u)) {
+                done[t] = true;
+                live--;
+                continue;
+            }
+            g_assert_cmpuint(u, <, n);
+            g_assert_cmpint(by[u], ==, -1);     /* once */
+            by[u] = (int8_t)t;
+            own[u] = k[t] == 0;
+            stolen_all += k[t] != 0;
+            when[u] = order++;
+            if (!cuts) {
+                g_assert_cmpuint(g3d_claim_left(next, n, threads), ==,
+                                 n - order);
+            }
+        }
+        g_assert_cmpuint(order, ==, n);
+        claim_check_runs(cuts ? start : NULL, n, threads, by, when, own, true);
+    }
+    g_assert_cmpuint(stolen_all, >, 0);
+    g_rand_free(rnd);
+}
+
+/*
+ * The same on a pool's threads (2 and 3), every job's units counted: each
+ * once, the owners' a prefix of their runs, and over the jobs some taken
+ * by a thread that is not the owner.
+ */
+typedef struct ClaimJob {
+    uint64_t next[G3D_CLAIM_STRIDE * 3];
+    uint32_t n, clock;
+    int threads;
+    unsigned spin;
+    int8_t by[CLAIM_MAX];
+    uint32_t when[CLAIM_MAX];
+    bool own[CLAIM_MAX];
+} ClaimJob;
+
+static void claim_fn(void *arg, int thread)
+{
+    ClaimJob *j = arg;
+    volatile unsigned spin;
+    uint32_t u;
+    int k = 0;
+
+    while (g3d_claim(j->next, j->n, j->threads, thread, &k, &u)) {
+        j->by[u] = (int8_t)thread;
+        j->own[u] = k == 0;
+        /* a unit's claim is ordered with its run's others by the counter;
+         * the clock taken after it keeps that order within the run */
+        j->when[u] = __atomic_fetch_add(&j->clock, 1, __ATOMIC_SEQ_CST);
+        for (spin = 0; spin < j->spin; spin++) {
+        }
+    }
+}
+
+static void test_claim_pool(void)
+{
+    int threads, run;
+
+    for (threads = 2; threads <= 3; threads++) {
+        G3DThreadPool *p = g3d_pool_new(threads);
+        uint64_t stolen = 0;
+        uint32_t u;
+
+        for (run = 0; run < 2000; run++) {
+            ClaimJob *j = g_new0(ClaimJob, 1);
+
+            j->n = 1 + run % CLAIM_MAX;
+            j->threads = threads;
+            j->spin = run % 4 * 300;
+            memset(j->by, -1, sizeof(j->by));
+            g3d_pool_run_shared(p, claim_fn, j);
+            for (u = 0; u < j->n; u++) {
+                g_assert_cmpint(j->by[u], >=, 0);
+                stolen += !j->own[u];
+            }
+            g_assert_cmpuint(j->clock, ==, j->n);
+            claim_check_runs(NULL, j->n, threads, j->by, j->when, j->own,
+                             false);
+            g_free(j);
+        }
+        g_test_message("%d threads: %" G_GUINT64_FORMAT " units taken from "
+                       "another's run", threads, stolen);
+        g_assert_cmpuint(stolen, >, 0);
+        g3d_pool_free(p);
+    }
+}
+
+/*
  * g3d_pool_try_run_shared from another thread: while the pool's driver is
  * inside a job (its fn on thread 0, the helpers maybe too) it runs nothing
  * and says so; between jobs it runs the whole job, helpers included, as
@@ -1064,6 +1251,8 @@ int main(int argc, char **argv)
     g_test_add_func("/common/tile-owner", test_tile_owner);
     g_test_add_func("/common/pool-shared", test_pool_shared);
     g_test_add_func("/common/pool-try", test_pool_try);
+    g_test_add_func("/common/claim", test_claim);
+    g_test_add_func("/common/claim-pool", test_claim_pool);
     g_test_add_func("/common/simd-textured", test_simd_textured);
     return g_test_run();
 }

@@ -442,7 +442,7 @@ typedef struct DacJob {
     const uint8_t *base;
     uint32_t bands;
     int threads;
-    uint32_t *next;             /* g3d_claim's counters */
+    uint64_t *next;             /* g3d_claim's counters */
 } DacJob;
 
 static void dac_job(void *arg, int thread)
@@ -495,7 +495,7 @@ void attila_dac_latch(AttilaCore *c)
     job.bands = (d->height + DAC_BAND_ROWS - 1) / DAC_BAND_ROWS;
     job.threads = attila_raster_threads(c->raster);
     if (job.threads > 1 && job.bands > 1) {
-        job.next = g_new0(uint32_t, G3D_CLAIM_STRIDE * job.threads);
+        job.next = g_new0(uint64_t, G3D_CLAIM_STRIDE * job.threads);
         attila_raster_run_shared(c->raster, dac_job, &job);
         g_free(job.next);
     } else {

@@ -89,8 +89,8 @@ struct AttilaRaster {
      */
     bool posted;
     uint32_t leave;
-    uint32_t *clear_next;       /* raster_clear's g3d_claim counters */
-    uint32_t *raster_next;      /* raster_job's */
+    uint64_t *clear_next;       /* raster_clear's g3d_claim counters */
+    uint64_t *raster_next;      /* raster_job's */
     /* the batch's triangles that meet each class's blocks, in order:
      * class c's are class_tri[c * class_cap ...], class_n[c] of them */
     uint32_t *class_tri;
@@ -220,8 +220,8 @@ AttilaRaster *attila_raster_new(AttilaCore *c, int threads)
     r->threads = g3d_pool_threads(r->pool);
     r->ctx = g_new0(AttilaRenderCtx, r->threads);
     r->work_px16 = 4;
-    r->clear_next = g_new0(uint32_t, G3D_CLAIM_STRIDE * r->threads);
-    r->raster_next = g_new0(uint32_t, G3D_CLAIM_STRIDE * r->threads);
+    r->clear_next = g_new0(uint64_t, G3D_CLAIM_STRIDE * r->threads);
+    r->raster_next = g_new0(uint64_t, G3D_CLAIM_STRIDE * r->threads);
     return r;
 }
 
@@ -2130,20 +2130,12 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
  */
 static bool caller_leaves(AttilaRaster *r)
 {
-    uint32_t n = r->threads * RASTER_CLASSES, left = 0;
-    int s;
-
     if (!r->leave || attila_raster_caller_only) {
         return false;
     }
-    for (s = 0; s < r->threads; s++) {
-        uint32_t run = (uint32_t)((uint64_t)n * (s + 1) / r->threads) -
-                       (uint32_t)((uint64_t)n * s / r->threads);
-        uint32_t got = __atomic_load_n(&r->raster_next[s * G3D_CLAIM_STRIDE],
-                                       __ATOMIC_RELAXED);
-        left += got < run ? run - got : 0;
-    }
-    return left <= r->leave && g3d_pool_joined(r->pool) > 0;
+    return g3d_claim_left(r->raster_next, r->threads * RASTER_CLASSES,
+                          r->threads) <= r->leave &&
+           g3d_pool_joined(r->pool) > 0;
 }
 
 static void raster_job(void *arg, int thread)
@@ -2241,7 +2233,7 @@ typedef struct ClearJob {
     const AttilaClear *cl;
     uint32_t tiles;
     int threads;
-    uint32_t *next;
+    uint64_t *next;
 } ClearJob;
 
 static void clear_job(void *arg, int thread)

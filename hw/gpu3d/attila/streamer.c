@@ -224,7 +224,7 @@ typedef struct VertexChunk {
     uint32_t n;                 /* batches; the last one may be filling */
     VertexBatch b[CHUNK_BATCHES];
     int threads;
-    uint32_t *next;             /* g3d_claim's counters, one a thread */
+    uint64_t *next;             /* g3d_claim's counters, one a thread */
     /*
      * With several render threads, for the set-up that runs in the
      * shading's job (await_shaded): each batch's flag, set (release) once
@@ -261,7 +261,7 @@ typedef struct PendingTriangles {
      * group never reaches past the batch's BATCH_TRIANGLES) */
     AttilaTriangle *dst;
     int threads;
-    uint32_t *next;                        /* g3d_claim's counters */
+    uint64_t *next;                        /* g3d_claim's counters */
     uint32_t set;                          /* units set up */
 } PendingTriangles;
 
@@ -998,7 +998,7 @@ struct AttilaStreamerScratch {
     VertexChunk chunk;
     PendingTriangles pend;
     /* G3D_CLAIM_STRIDE a thread */
-    uint32_t *chunk_next, *pend_next;
+    uint64_t *chunk_next, *pend_next;
     size_t cap;                         /* positions vtx, src, pos hold */
     AttilaVertex *vtx;
     uint32_t *src;
@@ -1030,8 +1030,8 @@ static AttilaStreamerScratch *scratch(AttilaCore *c)
 
     if (!sc) {
         sc = c->streamer = g_new0(AttilaStreamerScratch, 1);
-        sc->chunk_next = g_new0(uint32_t, G3D_CLAIM_STRIDE * threads);
-        sc->pend_next = g_new0(uint32_t, G3D_CLAIM_STRIDE * threads);
+        sc->chunk_next = g_new0(uint64_t, G3D_CLAIM_STRIDE * threads);
+        sc->pend_next = g_new0(uint64_t, G3D_CLAIM_STRIDE * threads);
     }
     return sc;
 }

@@ -179,7 +179,7 @@ struct G3DRaster {
     uint16_t gmerged[BIN_GROUPS];
     uint8_t gbmerged[BIN_GROUPS];
     uint32_t ngused;
-    uint32_t *seg_next;
+    uint64_t *seg_next;
     Arena arena;                /* the queued triangles' user data */
     G3DRasterStage *stages[MAX_STAGES];     /* made on first use */
     uint64_t batch_pixels;      /* sum of the queued triangles' boxes */
@@ -216,7 +216,7 @@ G3DRaster *g3d_raster_new(int threads)
     r->thread_quads = g_new0(uint64_t, threads);
     r->thread_samples = g_new0(uint64_t, threads);
     r->thread_filled = g_new0(uint64_t, threads);
-    r->seg_next = g_new0(uint32_t, (size_t)threads * G3D_CLAIM_STRIDE);
+    r->seg_next = g_new0(uint64_t, (size_t)threads * G3D_CLAIM_STRIDE);
     r->slices = g_new0(BinSlice, g3d_pool_threads(r->pool));
     return r;
 }
@@ -1197,7 +1197,9 @@ static bool raster_bin(G3DRaster *r, TileCtx *tc, int b)
 
 /*
  * Render thread `thread` takes groups of bins until none is left, those of
- * its own run first (g3d_claim). Which thread takes a group never changes
+ * its own run first, then the others' from their runs' ends (g3d_claim):
+ * a thread that has finished its band of tile rows takes the rows farthest
+ * from those its neighbour is storing. Which thread takes a group never changes
  * what its tiles get: each tile's triangles are drawn by one thread, in
  * submission order. Taking the next group of one shared list instead made
  * two threads alternate along every row, and they filled a frame at 0.66x

@@ -758,30 +758,71 @@ int g3d_pool_joined(G3DThreadPool *p);
 bool g3d_pool_busy(G3DThreadPool *p);
 /*
  * Units 0..n-1 of a shared job cut into one run per thread: thread
- * `thread` of `threads` claims its own run's units first, then what is
- * left of the others' runs. A thread thus works on the same part of the
- * screen from job to job, in its own core's cache, while a thread that is
- * slow to come leaves its units to the others. `next` holds the runs'
- * counters, G3D_CLAIM_STRIDE apart (a cache line), zero before the job;
- * `*k` starts at 0. True with *unit claimed; false once none is left.
+ * `thread` of `threads` claims its own run's units first, from the run's
+ * front, then what is left of the others' runs, from their backs. A thread
+ * thus works on the same part of the screen from job to job, in its own
+ * core's cache, while a thread that is slow to come leaves its units to
+ * the others; one that takes another's units takes them as far from the
+ * owner's as they can be, so that the two share the memory (a linear
+ * target's pages) of at most the one place where they meet. `next` holds
+ * the runs' counters, G3D_CLAIM_STRIDE apart (a cache line), zero before
+ * the job: a run's units taken from its front in the low 32 bits, from its
+ * back in the high, one 64-bit fetch-and-add for either, so that the two
+ * ends never cross (a unit is claimed only while the sum is below the
+ * run's length). `start`: the runs' first units (start[s], s < threads),
+ * or NULL for n * s / threads. `*k` starts at 0. True with *unit claimed;
+ * false once none is left.
  */
-#define G3D_CLAIM_STRIDE 16
+#define G3D_CLAIM_STRIDE 8
+#define G3D_CLAIM_BACK ((uint64_t)1 << 32)
 
-static inline bool g3d_claim(uint32_t *next, uint32_t n, int threads,
-                             int thread, int *k, uint32_t *unit)
+static inline bool g3d_claim_runs(uint64_t *next, const uint32_t *start,
+                                  uint32_t n, int threads, int thread,
+                                  int *k, uint32_t *unit)
 {
     for (; *k < threads; (*k)++) {
         int s = (thread + *k) % threads;
-        uint32_t lo = (uint32_t)((uint64_t)n * s / threads);
-        uint32_t hi = (uint32_t)((uint64_t)n * (s + 1) / threads);
-        uint32_t u = lo + __atomic_fetch_add(&next[s * G3D_CLAIM_STRIDE], 1,
-                                             __ATOMIC_RELAXED);
-        if (u < hi) {
-            *unit = u;
+        uint32_t lo = start ? start[s] : (uint32_t)((uint64_t)n * s / threads);
+        uint32_t hi = s + 1 == threads ? n :
+                      start ? start[s + 1] :
+                      (uint32_t)((uint64_t)n * (s + 1) / threads);
+        uint64_t got = __atomic_fetch_add(&next[s * G3D_CLAIM_STRIDE],
+                                          *k ? G3D_CLAIM_BACK : 1,
+                                          __ATOMIC_RELAXED);
+        /* each sum at most n + threads: the 32-bit halves never carry */
+        uint32_t front = (uint32_t)got, back = (uint32_t)(got >> 32);
+
+        if ((uint64_t)front + back < hi - lo) {
+            *unit = *k ? hi - 1 - back : lo + front;
             return true;
         }
     }
     return false;
+}
+
+static inline bool g3d_claim(uint64_t *next, uint32_t n, int threads,
+                             int thread, int *k, uint32_t *unit)
+{
+    return g3d_claim_runs(next, NULL, n, threads, thread, k, unit);
+}
+
+/* the units of g3d_claim's runs that no thread has claimed yet */
+static inline uint32_t g3d_claim_left(const uint64_t *next, uint32_t n,
+                                      int threads)
+{
+    uint32_t left = 0;
+    int s;
+
+    for (s = 0; s < threads; s++) {
+        uint32_t run = (uint32_t)((uint64_t)n * (s + 1) / threads) -
+                       (uint32_t)((uint64_t)n * s / threads);
+        uint64_t got = __atomic_load_n(&next[s * G3D_CLAIM_STRIDE],
+                                       __ATOMIC_RELAXED);
+        uint64_t taken = (uint64_t)(uint32_t)got + (uint32_t)(got >> 32);
+
+        left += taken < run ? run - (uint32_t)taken : 0;
+    }
+    return left;
 }
 
 /*
