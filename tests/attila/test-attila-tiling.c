@@ -312,6 +312,11 @@ static void test_dac_resolve(void)
  * the first's lane, with the blue byte left out of the compare, and with
  * the second of two differing pixels resolved from the first; its
  * resolve's instance for 4 samples (resolve_rgba8x4) failed with 3 for 4.
+ * The one-sample row whole where the x parts are looked up (row_rgba8_avx,
+ * the odd rows here; branch attila21) failed with its four pixels' stamp
+ * column taken one to the right, with an odd last pixel read from the
+ * pixel to its left, with the last pixel left, and with the last (fewer
+ * than four) pixels left.
  */
 static void test_dac_general_once(void);
 

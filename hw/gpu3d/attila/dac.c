@@ -309,28 +309,64 @@ static void run_rgba8x4_avx2(const uint8_t *p, uint32_t *dst, uint32_t m)
 
 #ifdef HAVE_AVX_PATH
 /*
- * A one-sample RGBA8888 run's pixels four at a time (the row's two words
- * of two consecutive stamps) as 0xffRRGGBB: one byte shuffle (PSHUFB, in
- * the AVX instruction set) puts R, G, B in place and clears the top byte,
- * which the OR sets. The SSE2 loop's result with fewer operations; the
- * number of pixels done (the rest, fewer than four, are the caller's).
+ * Four pixels of a one-sample RGBA8888 row (the row's two words of two
+ * consecutive stamps, at p and p + 16) as 0xffRRGGBB: one byte shuffle
+ * (PSHUFB, in the AVX instruction set) puts R, G, B in place and clears
+ * the top byte, which the OR sets. The SSE2 loop's result with fewer
+ * operations.
+ */
+__attribute__((target("avx"), always_inline))
+static inline void words4_rgba8_avx(const uint8_t *p, uint32_t *dst)
+{
+    const __m128i rgb = _mm_setr_epi8(2, 1, 0, -128, 6, 5, 4, -128,
+                                      10, 9, 8, -128, 14, 13, 12, -128);
+    __m128i w = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)p),
+                                   _mm_loadl_epi64((const __m128i *)(p + 16)));
+
+    _mm_storeu_si128((__m128i *)dst,
+                     _mm_or_si128(_mm_shuffle_epi8(w, rgb),
+                                  _mm_set1_epi32((int)0xff000000u)));
+}
+
+/*
+ * A one-sample RGBA8888 run's pixels four at a time (words4_rgba8_avx);
+ * the number of pixels done (the rest, fewer than four, are the caller's).
  */
 __attribute__((target("avx")))
 static uint32_t run_rgba8_avx(const uint8_t *p, uint32_t *dst, uint32_t m)
 {
-    const __m128i rgb = _mm_setr_epi8(2, 1, 0, -128, 6, 5, 4, -128,
-                                      10, 9, 8, -128, 14, 13, 12, -128);
-    const __m128i alpha = _mm_set1_epi32((int)0xff000000u);
     uint32_t k;
 
     for (k = 0; k + 4 <= m; k += 4) {
-        __m128i w = _mm_unpacklo_epi64(
-            _mm_loadl_epi64((const __m128i *)(p + k * 8)),
-            _mm_loadl_epi64((const __m128i *)(p + k * 8 + 16)));
-        _mm_storeu_si128((__m128i *)(dst + k),
-                         _mm_or_si128(_mm_shuffle_epi8(w, rgb), alpha));
+        words4_rgba8_avx(p + k * 8, dst + k);
     }
     return k;
+}
+
+/*
+ * A one-sample RGBA8888 row whole, from its y part's address (row) and
+ * the stamp columns' x parts (attila_address_table): four pixels an
+ * iteration from stamps x / 2 and x / 2 + 1 with x a multiple of four,
+ * which lie one after the other (a generation tile's row holds gen_w >= 2
+ * stamps, the caller's test; ATTILA ref. Render Buffer Tiling). A run
+ * (attila_stamp_run) is only a generation tile's row, 8 pixels here, so
+ * this saves a run's set-up and call every 8 pixels; the last pixels
+ * (fewer than four) one at a time.
+ */
+__attribute__((target("avx")))
+static void row_rgba8_avx(const uint8_t *row, const uint32_t *ax,
+                          uint32_t *dst, uint32_t width)
+{
+    uint32_t x;
+
+    for (x = 0; x + 4 <= width; x += 4) {
+        words4_rgba8_avx(row + ax[x >> 1], dst + x);
+    }
+    for (; x < width; x++) {
+        const uint8_t *px = row + ax[x >> 1] + (x & 1) * 4;
+
+        dst[x] = 0xff000000u | px[0] << 16 | px[1] << 8 | px[2];
+    }
 }
 #endif
 
@@ -363,6 +399,12 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
         tab->samples == pm.samples && tab->bytes == pm.bytes) {
         ax = tab->x;        /* the x parts looked up (stamp columns) */
     }
+#ifdef HAVE_AVX_PATH
+    if (avx && ax && d->samples <= 1 && pm.gen_w >= 2) {
+        row_rgba8_avx(surface + ay, ax, dst, d->width);
+        return;
+    }
+#endif
     for (x = 0; x < d->width; x += 2 * n) {
         const uint8_t *p = surface + (g3d_general_path ?
                                       attila_pixel_address(&pm, x, y) :
