@@ -316,7 +316,10 @@ static void test_dac_resolve(void)
  * the odd rows here; branch attila21) failed with its four pixels' stamp
  * column taken one to the right, with an odd last pixel read from the
  * pixel to its left, with the last pixel left, and with the last (fewer
- * than four) pixels left.
+ * than four) pixels left; the 4-sample row whole (row_rgba8x4_avx2, AVX2)
+ * with a stamp's pixels taken from the stamp column to the right, with an
+ * odd last pixel left or read 16 bytes on, and with an even row's last
+ * stamp taken as an odd last pixel.
  */
 static void test_dac_general_once(void);
 

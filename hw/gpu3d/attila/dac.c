@@ -266,43 +266,70 @@ run_rgba8x4(const uint8_t *p, uint32_t *dst, uint32_t m)
 #ifdef HAVE_AVX_PATH
 /*
  * run_rgba8x4 two pixels at a time (AVX2): a stamp's pixels 2j and 2j + 1
- * of the row are its consecutive 32 bytes (ATTILA ref. Render Buffer
+ * of the row are its consecutive 32 bytes at px (ATTILA ref. Render Buffer
  * Tiling), each pixel's four RGB words against its sample 0's in one
  * 256-bit compare; when both pixels' samples are equal, one byte shuffle
  * puts each one's R, G, B in place (the top byte cleared, which the OR
  * sets) and their two words are stored together; otherwise each pixel
- * as run_rgba8x4 does; an odd last pixel too.
+ * as run_rgba8x4 does.
  */
-__attribute__((target("avx2")))
-static void run_rgba8x4_avx2(const uint8_t *p, uint32_t *dst, uint32_t m)
+__attribute__((target("avx2"), always_inline))
+static inline void pair_rgba8x4_avx2(const uint8_t *px, uint32_t *dst)
 {
-    const __m256i rgb = _mm256_set1_epi32(0x00ffffff);
-    const __m256i alpha = _mm256_set1_epi32((int)0xff000000u);
     const __m256i pick = _mm256_setr_epi8(
         2, 1, 0, -128, -128, -128, -128, -128, -128, -128, -128, -128,
         -128, -128, -128, -128, 2, 1, 0, -128, -128, -128, -128, -128,
         -128, -128, -128, -128, -128, -128, -128, -128);
-    const __m256i words04 = _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0);
+    __m256i w = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)px),
+                                 _mm256_set1_epi32(0x00ffffff));
+    __m256i eq = _mm256_cmpeq_epi32(w, _mm256_shuffle_epi32(w, 0));
+
+    if (_mm256_movemask_epi8(eq) == -1) {
+        __m256i o = _mm256_or_si256(_mm256_shuffle_epi8(w, pick),
+                                    _mm256_set1_epi32((int)0xff000000u));
+
+        o = _mm256_permutevar8x32_epi32(
+            o, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
+        _mm_storel_epi64((__m128i *)dst, _mm256_castsi256_si128(o));
+    } else {
+        dst[0] = pixel_rgba8x4(px);
+        dst[1] = pixel_rgba8x4(px + 16);
+    }
+}
+
+/* a run's m pixels two at a time (pair_rgba8x4_avx2); an odd last one as
+ * run_rgba8x4 does */
+__attribute__((target("avx2")))
+static void run_rgba8x4_avx2(const uint8_t *p, uint32_t *dst, uint32_t m)
+{
     uint32_t k;
 
     for (k = 0; k + 2 <= m; k += 2) {
-        const uint8_t *px = p + (k >> 1) * 64;
-        __m256i w = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)px),
-                                     rgb);
-        __m256i eq = _mm256_cmpeq_epi32(w, _mm256_shuffle_epi32(w, 0));
-
-        if (_mm256_movemask_epi8(eq) == -1) {
-            __m256i o = _mm256_or_si256(_mm256_shuffle_epi8(w, pick), alpha);
-
-            o = _mm256_permutevar8x32_epi32(o, words04);
-            _mm_storel_epi64((__m128i *)(dst + k), _mm256_castsi256_si128(o));
-        } else {
-            dst[k] = pixel_rgba8x4(px);
-            dst[k + 1] = pixel_rgba8x4(px + 16);
-        }
+        pair_rgba8x4_avx2(p + (k >> 1) * 64, dst + k);
     }
     if (k < m) {
         dst[k] = pixel_rgba8x4(p + (k >> 1) * 64);
+    }
+}
+
+/*
+ * A 4-sample row whole, from its y part's address (row) and the stamp
+ * columns' x parts (attila_address_table): a stamp's two pixels an
+ * iteration (pair_rgba8x4_avx2), an odd last one alone. A run is a
+ * generation tile's row, two stamps (4 pixels) at 4 samples, so this
+ * saves a run's set-up and call every 4 pixels.
+ */
+__attribute__((target("avx2")))
+static void row_rgba8x4_avx2(const uint8_t *row, const uint32_t *ax,
+                             uint32_t *dst, uint32_t width)
+{
+    uint32_t x;
+
+    for (x = 0; x + 2 <= width; x += 2) {
+        pair_rgba8x4_avx2(row + ax[x >> 1], dst + x);
+    }
+    if (x < width) {
+        dst[x] = pixel_rgba8x4(row + ax[x >> 1]);
     }
 }
 #endif
@@ -402,6 +429,10 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
 #ifdef HAVE_AVX_PATH
     if (avx && ax && d->samples <= 1 && pm.gen_w >= 2) {
         row_rgba8_avx(surface + ay, ax, dst, d->width);
+        return;
+    }
+    if (avx2 && ax) {
+        row_rgba8x4_avx2(surface + ay, ax, dst, d->width);
         return;
     }
 #endif
