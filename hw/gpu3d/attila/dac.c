@@ -312,26 +312,6 @@ static void run_rgba8x4_avx2(const uint8_t *p, uint32_t *dst, uint32_t m)
     }
 }
 
-/*
- * A 4-sample row whole, from its y part's address (row) and the stamp
- * columns' x parts (attila_address_table): a stamp's two pixels an
- * iteration (pair_rgba8x4_avx2), an odd last one alone. A run is a
- * generation tile's row, two stamps (4 pixels) at 4 samples, so this
- * saves a run's set-up and call every 4 pixels.
- */
-__attribute__((target("avx2")))
-static void row_rgba8x4_avx2(const uint8_t *row, const uint32_t *ax,
-                             uint32_t *dst, uint32_t width)
-{
-    uint32_t x;
-
-    for (x = 0; x + 2 <= width; x += 2) {
-        pair_rgba8x4_avx2(row + ax[x >> 1], dst + x);
-    }
-    if (x < width) {
-        dst[x] = pixel_rgba8x4(row + ax[x >> 1]);
-    }
-}
 #endif
 
 #ifdef HAVE_AVX_PATH
@@ -370,30 +350,58 @@ static uint32_t run_rgba8_avx(const uint8_t *p, uint32_t *dst, uint32_t m)
     return k;
 }
 
+/* a one-sample RGBA8888 pixel as 0xffRRGGBB */
+static inline uint32_t word_rgba8(const uint8_t *px)
+{
+    return 0xff000000u | px[0] << 16 | px[1] << 8 | px[2];
+}
+
 /*
- * A one-sample RGBA8888 row whole, from its y part's address (row) and
- * the stamp columns' x parts (attila_address_table): four pixels an
- * iteration from stamps x / 2 and x / 2 + 1 with x a multiple of four,
- * which lie one after the other (a generation tile's row holds gen_w >= 2
- * stamps, the caller's test; ATTILA ref. Render Buffer Tiling). A run
- * (attila_stamp_run) is only a generation tile's row, 8 pixels here, so
- * this saves a run's set-up and call every 8 pixels; the last pixels
- * (fewer than four) one at a time.
+ * An RGBA8888 row whole, from its y part's address (row) and the stamp
+ * columns' x parts (attila_address_table): `group` pixels an iteration
+ * from the stamp at column x (fn), the pixels of the group's stamps lying
+ * one after the other; the last ones (fewer than `group`) one at a time
+ * (one), a stamp's second pixel `pixel` bytes after its first. A run
+ * (attila_stamp_run) is only a generation tile's row (8 pixels at one
+ * sample, 4 at four), so this saves a run's set-up and call that often.
+ */
+typedef void DacGroupFn(const uint8_t *p, uint32_t *dst);
+typedef uint32_t DacPixelFn(const uint8_t *px);
+
+static inline __attribute__((always_inline)) void
+row_whole(const uint8_t *row, const uint32_t *ax, uint32_t *dst,
+          uint32_t width, uint32_t group, uint32_t pixel, DacGroupFn *fn,
+          DacPixelFn *one)
+{
+    uint32_t x;
+
+    for (x = 0; x + group <= width; x += group) {
+        fn(row + ax[x >> 1], dst + x);
+    }
+    for (; x < width; x++) {
+        dst[x] = one(row + ax[x >> 1] + (x & 1) * pixel);
+    }
+}
+
+/*
+ * One sample: four pixels an iteration from stamps x / 2 and x / 2 + 1
+ * with x a multiple of four, which lie one after the other (a generation
+ * tile's row holds gen_w >= 2 stamps, the caller's test; ATTILA ref.
+ * Render Buffer Tiling)
  */
 __attribute__((target("avx")))
 static void row_rgba8_avx(const uint8_t *row, const uint32_t *ax,
                           uint32_t *dst, uint32_t width)
 {
-    uint32_t x;
+    row_whole(row, ax, dst, width, 4, 4, words4_rgba8_avx, word_rgba8);
+}
 
-    for (x = 0; x + 4 <= width; x += 4) {
-        words4_rgba8_avx(row + ax[x >> 1], dst + x);
-    }
-    for (; x < width; x++) {
-        const uint8_t *px = row + ax[x >> 1] + (x & 1) * 4;
-
-        dst[x] = 0xff000000u | px[0] << 16 | px[1] << 8 | px[2];
-    }
+/* four samples: a stamp's two pixels an iteration (pair_rgba8x4_avx2) */
+__attribute__((target("avx2")))
+static void row_rgba8x4_avx2(const uint8_t *row, const uint32_t *ax,
+                             uint32_t *dst, uint32_t width)
+{
+    row_whole(row, ax, dst, width, 2, 16, pair_rgba8x4_avx2, pixel_rgba8x4);
 }
 #endif
 
