@@ -1651,6 +1651,43 @@ static void test_stamp4_rows(void)
 #define BATCH_SYS_BYTES (256u << 10)
 #define BATCH_VERTS 4096        /* `many`: the vertex data's, 128 KiB */
 
+/*
+ * The scene's vertex program with a colour that reads what a thread's
+ * clear gives: o1.xy = i3 + r5 with r5 read before it is written (then
+ * written from i0, so that a thread left uncleared would hold it), o1.zw
+ * never written. A batch's threads are cleared but for their inputs
+ * (streamer.c window_inputs), one vertex's on the general path whole
+ * (vertex_inputs): both must read 0 there. Checked to fail when the
+ * batch's clear starts at the temporaries (the outputs left from the
+ * batch before) and when it ends before them.
+ */
+static void unwritten_reads_program(AttilaRecBuf *b)
+{
+    const uint32_t at = ATTILA_SCENE_VPROG + 0x200;
+    const AttilaShSrc in0 = ATTILA_SRC(ATTILA_BANK_IN, 0);
+    const AttilaShSrc r5 = ATTILA_SRC(ATTILA_BANK_TEMP, 5);
+    uint8_t vp[6][16];
+    AttilaShIns v[6];
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        v[i] = (AttilaShIns){ .opc = ATTILA_SH_DP4, .rbank = ATTILA_BANK_OUT,
+                              .rreg = 0, .mask = 8 >> i,
+                              .s = { ATTILA_SRC(ATTILA_BANK_PARAM, i), in0 } };
+    }
+    v[4] = (AttilaShIns){ .opc = ATTILA_SH_ADD, .rbank = ATTILA_BANK_OUT,
+                          .rreg = 1, .mask = 12,
+                          .s = { ATTILA_SRC(ATTILA_BANK_IN, 3), r5 } };
+    v[5] = (AttilaShIns){ .opc = ATTILA_SH_MOV, .end = true,
+                          .rbank = ATTILA_BANK_TEMP, .rreg = 5, .mask = 15,
+                          .s = { in0 } };
+    attila_scene_ins(v, 6, vp);
+    attila_rec_write(b, at, vp, sizeof(vp));
+    attila_rec_reg_u32(b, ATTILA_REG_VERTEX_PROGRAM, 0, at);
+    attila_rec_reg_u32(b, ATTILA_REG_VERTEX_PROGRAM_SIZE, 0, sizeof(vp));
+    attila_rec_cmd(b, ATTILA_CMD_LOAD_VERTEX_PROGRAM);
+}
+
 static void vertex_batch_draws(int threads, uint32_t max_tris, uint32_t seed)
 {
     const bool many = max_tris > 40;
@@ -1706,6 +1743,9 @@ static void vertex_batch_draws(int threads, uint32_t max_tris, uint32_t seed)
                        bytes * g_rand_int_range(rnd, 1, count);
         }
         identity_records(&b);
+        if (n % 4 == 1) {
+            unwritten_reads_program(&b);
+        }
         attila_rec_reg_u32(&b, ATTILA_REG_INDEX_MODE, 0, indexed);
         attila_rec_reg_u32(&b, ATTILA_REG_INDEX_STREAM, 0, 2);
         attila_rec_reg_u32(&b, ATTILA_REG_STREAM_ADDRESS, 2, idx_addr);

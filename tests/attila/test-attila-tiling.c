@@ -312,6 +312,13 @@ static void test_dac_resolve(void)
  * the first's lane, with the blue byte left out of the compare, and with
  * the second of two differing pixels resolved from the first; its
  * resolve's instance for 4 samples (resolve_rgba8x4) failed with 3 for 4.
+ * The rows whole where the x parts are looked up (row_whole: its one-sample
+ * instance row_rgba8_avx and its 4-sample one row_rgba8x4_avx2 at AVX2;
+ * the odd rows here; branch attila21) failed with a group's stamp column
+ * taken one to the right, with an odd last pixel read from the pixel to
+ * its left, with the last pixel left, with the one-sample row's last
+ * (fewer than four) pixels left, and with the 4-sample row's odd last
+ * pixel read 16 bytes on.
  */
 static void test_dac_general_once(void);
 

@@ -266,71 +266,142 @@ run_rgba8x4(const uint8_t *p, uint32_t *dst, uint32_t m)
 #ifdef HAVE_AVX_PATH
 /*
  * run_rgba8x4 two pixels at a time (AVX2): a stamp's pixels 2j and 2j + 1
- * of the row are its consecutive 32 bytes (ATTILA ref. Render Buffer
+ * of the row are its consecutive 32 bytes at px (ATTILA ref. Render Buffer
  * Tiling), each pixel's four RGB words against its sample 0's in one
  * 256-bit compare; when both pixels' samples are equal, one byte shuffle
  * puts each one's R, G, B in place (the top byte cleared, which the OR
  * sets) and their two words are stored together; otherwise each pixel
- * as run_rgba8x4 does; an odd last pixel too.
+ * as run_rgba8x4 does.
  */
-__attribute__((target("avx2")))
-static void run_rgba8x4_avx2(const uint8_t *p, uint32_t *dst, uint32_t m)
+__attribute__((target("avx2"), always_inline))
+static inline void pair_rgba8x4_avx2(const uint8_t *px, uint32_t *dst)
 {
-    const __m256i rgb = _mm256_set1_epi32(0x00ffffff);
-    const __m256i alpha = _mm256_set1_epi32((int)0xff000000u);
     const __m256i pick = _mm256_setr_epi8(
         2, 1, 0, -128, -128, -128, -128, -128, -128, -128, -128, -128,
         -128, -128, -128, -128, 2, 1, 0, -128, -128, -128, -128, -128,
         -128, -128, -128, -128, -128, -128, -128, -128);
-    const __m256i words04 = _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0);
+    __m256i w = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)px),
+                                 _mm256_set1_epi32(0x00ffffff));
+    __m256i eq = _mm256_cmpeq_epi32(w, _mm256_shuffle_epi32(w, 0));
+
+    if (_mm256_movemask_epi8(eq) == -1) {
+        __m256i o = _mm256_or_si256(_mm256_shuffle_epi8(w, pick),
+                                    _mm256_set1_epi32((int)0xff000000u));
+
+        o = _mm256_permutevar8x32_epi32(
+            o, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
+        _mm_storel_epi64((__m128i *)dst, _mm256_castsi256_si128(o));
+    } else {
+        dst[0] = pixel_rgba8x4(px);
+        dst[1] = pixel_rgba8x4(px + 16);
+    }
+}
+
+/* a run's m pixels two at a time (pair_rgba8x4_avx2); an odd last one as
+ * run_rgba8x4 does */
+__attribute__((target("avx2")))
+static void run_rgba8x4_avx2(const uint8_t *p, uint32_t *dst, uint32_t m)
+{
     uint32_t k;
 
     for (k = 0; k + 2 <= m; k += 2) {
-        const uint8_t *px = p + (k >> 1) * 64;
-        __m256i w = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)px),
-                                     rgb);
-        __m256i eq = _mm256_cmpeq_epi32(w, _mm256_shuffle_epi32(w, 0));
-
-        if (_mm256_movemask_epi8(eq) == -1) {
-            __m256i o = _mm256_or_si256(_mm256_shuffle_epi8(w, pick), alpha);
-
-            o = _mm256_permutevar8x32_epi32(o, words04);
-            _mm_storel_epi64((__m128i *)(dst + k), _mm256_castsi256_si128(o));
-        } else {
-            dst[k] = pixel_rgba8x4(px);
-            dst[k + 1] = pixel_rgba8x4(px + 16);
-        }
+        pair_rgba8x4_avx2(p + (k >> 1) * 64, dst + k);
     }
     if (k < m) {
         dst[k] = pixel_rgba8x4(p + (k >> 1) * 64);
     }
 }
+
 #endif
 
 #ifdef HAVE_AVX_PATH
 /*
- * A one-sample RGBA8888 run's pixels four at a time (the row's two words
- * of two consecutive stamps) as 0xffRRGGBB: one byte shuffle (PSHUFB, in
- * the AVX instruction set) puts R, G, B in place and clears the top byte,
- * which the OR sets. The SSE2 loop's result with fewer operations; the
- * number of pixels done (the rest, fewer than four, are the caller's).
+ * Four pixels of a one-sample RGBA8888 row (the row's two words of two
+ * consecutive stamps, at p and p + 16) as 0xffRRGGBB: one byte shuffle
+ * (PSHUFB, in the AVX instruction set) puts R, G, B in place and clears
+ * the top byte, which the OR sets. The SSE2 loop's result with fewer
+ * operations.
+ */
+__attribute__((target("avx"), always_inline))
+static inline void words4_rgba8_avx(const uint8_t *p, uint32_t *dst)
+{
+    const __m128i rgb = _mm_setr_epi8(2, 1, 0, -128, 6, 5, 4, -128,
+                                      10, 9, 8, -128, 14, 13, 12, -128);
+    __m128i w = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)p),
+                                   _mm_loadl_epi64((const __m128i *)(p + 16)));
+
+    _mm_storeu_si128((__m128i *)dst,
+                     _mm_or_si128(_mm_shuffle_epi8(w, rgb),
+                                  _mm_set1_epi32((int)0xff000000u)));
+}
+
+/*
+ * A one-sample RGBA8888 run's pixels four at a time (words4_rgba8_avx);
+ * the number of pixels done (the rest, fewer than four, are the caller's).
  */
 __attribute__((target("avx")))
 static uint32_t run_rgba8_avx(const uint8_t *p, uint32_t *dst, uint32_t m)
 {
-    const __m128i rgb = _mm_setr_epi8(2, 1, 0, -128, 6, 5, 4, -128,
-                                      10, 9, 8, -128, 14, 13, 12, -128);
-    const __m128i alpha = _mm_set1_epi32((int)0xff000000u);
     uint32_t k;
 
     for (k = 0; k + 4 <= m; k += 4) {
-        __m128i w = _mm_unpacklo_epi64(
-            _mm_loadl_epi64((const __m128i *)(p + k * 8)),
-            _mm_loadl_epi64((const __m128i *)(p + k * 8 + 16)));
-        _mm_storeu_si128((__m128i *)(dst + k),
-                         _mm_or_si128(_mm_shuffle_epi8(w, rgb), alpha));
+        words4_rgba8_avx(p + k * 8, dst + k);
     }
     return k;
+}
+
+/* a one-sample RGBA8888 pixel as 0xffRRGGBB */
+static inline uint32_t word_rgba8(const uint8_t *px)
+{
+    return 0xff000000u | px[0] << 16 | px[1] << 8 | px[2];
+}
+
+/*
+ * An RGBA8888 row whole, from its y part's address (row) and the stamp
+ * columns' x parts (attila_address_table): `group` pixels an iteration
+ * from the stamp at column x (fn), the pixels of the group's stamps lying
+ * one after the other; the last ones (fewer than `group`) one at a time
+ * (one), a stamp's second pixel `pixel` bytes after its first. A run
+ * (attila_stamp_run) is only a generation tile's row (8 pixels at one
+ * sample, 4 at four), so this saves a run's set-up and call that often.
+ */
+typedef void DacGroupFn(const uint8_t *p, uint32_t *dst);
+typedef uint32_t DacPixelFn(const uint8_t *px);
+
+static inline __attribute__((always_inline)) void
+row_whole(const uint8_t *row, const uint32_t *ax, uint32_t *dst,
+          uint32_t width, uint32_t group, uint32_t pixel, DacGroupFn *fn,
+          DacPixelFn *one)
+{
+    uint32_t x;
+
+    for (x = 0; x + group <= width; x += group) {
+        fn(row + ax[x >> 1], dst + x);
+    }
+    for (; x < width; x++) {
+        dst[x] = one(row + ax[x >> 1] + (x & 1) * pixel);
+    }
+}
+
+/*
+ * One sample: four pixels an iteration from stamps x / 2 and x / 2 + 1
+ * with x a multiple of four, which lie one after the other (a generation
+ * tile's row holds gen_w >= 2 stamps, the caller's test; ATTILA ref.
+ * Render Buffer Tiling)
+ */
+__attribute__((target("avx")))
+static void row_rgba8_avx(const uint8_t *row, const uint32_t *ax,
+                          uint32_t *dst, uint32_t width)
+{
+    row_whole(row, ax, dst, width, 4, 4, words4_rgba8_avx, word_rgba8);
+}
+
+/* four samples: a stamp's two pixels an iteration (pair_rgba8x4_avx2) */
+__attribute__((target("avx2")))
+static void row_rgba8x4_avx2(const uint8_t *row, const uint32_t *ax,
+                             uint32_t *dst, uint32_t width)
+{
+    row_whole(row, ax, dst, width, 2, 16, pair_rgba8x4_avx2, pixel_rgba8x4);
 }
 #endif
 
@@ -363,6 +434,16 @@ void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
         tab->samples == pm.samples && tab->bytes == pm.bytes) {
         ax = tab->x;        /* the x parts looked up (stamp columns) */
     }
+#ifdef HAVE_AVX_PATH
+    if (avx && ax && d->samples <= 1 && pm.gen_w >= 2) {
+        row_rgba8_avx(surface + ay, ax, dst, d->width);
+        return;
+    }
+    if (avx2 && ax) {
+        row_rgba8x4_avx2(surface + ay, ax, dst, d->width);
+        return;
+    }
+#endif
     for (x = 0; x < d->width; x += 2 * n) {
         const uint8_t *p = surface + (g3d_general_path ?
                                       attila_pixel_address(&pm, x, y) :
