@@ -30,12 +30,12 @@
 #define TILE 16
 /* a raster batch's units: RASTER_CLASSES classes of each render thread's
  * tiles, by blocks of 1 << RASTER_BLOCK_SHIFT tiles a side, or of
- * 1 << RASTER_FINE_SHIFT for a one-sample batch of up to
- * RASTER_FINE_TRIANGLES triangles (raster_job) */
+ * 1 << RASTER_FINE_SHIFT for a one-sample batch of under
+ * RASTER_FINE_PIXELS pixels of boxes (raster_job) */
 #define RASTER_CLASSES 8
 #define RASTER_BLOCK_SHIFT 3
 #define RASTER_FINE_SHIFT 1
-#define RASTER_FINE_TRIANGLES 256
+#define RASTER_FINE_PIXELS 16384
 #define RASTER_ROW_STEP 3
 /* the work units (attila_raster_draw's estimate) of a batch worth the
  * helpers whatever its pixels: a unit took 100-300 instructions in
@@ -1903,9 +1903,11 @@ AttilaStampRowFn *attila_stamp_row_fn(void)
  * tiles had up to half their work in one unit of 4 classes of 8x8 blocks
  * (the units' own work counted, branch thr18), so that even with no
  * hand-over cost two threads drew them only 1.77x as fast as one. A
- * multisampled batch (torus) keeps 8x8 blocks, and so does a batch of many
- * triangles (spaceship's 2048: 2 % more instructions at two threads with
- * 2x2 blocks, its units as even either way). Each tile is one class's and a
+ * multisampled batch (torus) keeps 8x8 blocks, and so does a large one
+ * (spaceship, spheremap, blendedcubes: 16700 to 662000 pixels of boxes,
+ * against simplefog's and 8lights's 1200 to 6700), whose units are even
+ * either way and whose triangles would be prepared in more classes (2 %
+ * more instructions at two threads). Each tile is one class's and a
  * class takes the batch's triangles in order, so the image does not depend
  * on who takes it, as with the fixed owners (a draw whose image shows the
  * tiles' order is drawn by one thread: draw-state.c tile_order_shows).
@@ -2477,7 +2479,7 @@ bool attila_raster_batch_begin(AttilaRaster *r, const AttilaDrawState *ds,
                   (pixels < 4096 &&
                    pixels * r->work_px16 < RASTER_SHARED_WORK * 16));
     if (r->shared) {
-        r->block_shift = r->one_sample && n <= RASTER_FINE_TRIANGLES ?
+        r->block_shift = r->one_sample && pixels < RASTER_FINE_PIXELS ?
                          RASTER_FINE_SHIFT : RASTER_BLOCK_SHIFT;
         memset(r->raster_next, 0,
                sizeof(*r->raster_next) * G3D_CLAIM_STRIDE * r->threads);
