@@ -1754,12 +1754,13 @@ static void test_vertex_chunks(void)
 }
 
 /*
- * A raster batch's units (branch thr18: a one-sample batch in classes of
- * 2x2-tile blocks, a multisampled one of 8x8): triangles narrow or flat
- * in one direction and long in the other (their boxes meet a few block
- * columns over many block rows, or the reverse), and some small ones, at
- * 2 and 3 render threads against one on the general path, one sample or
- * four. Checked to fail when a triangle's classes leave out those that
+ * A raster batch's units (branch thr18: a small one-sample batch in
+ * classes of 2x2-tile blocks, a large or multisampled one of 8x8): draws of
+ * 2 to 5 triangles narrow or flat in one direction and long in the other
+ * (their boxes meet a few block columns over many block rows, or the
+ * reverse), some small, so that their boxes' pixels are on both sides of
+ * RASTER_FINE_PIXELS, at 2 and 3 render threads against one on the
+ * general path, one sample or four. Checked to fail when a triangle's classes leave out those that
  * wrap past the last (triangle_classes), when they are taken from two
  * block rows only (the 4-class pattern's period), and when a unit's walk
  * skips to one tile past its class's next block (raster_tiles).
@@ -1775,8 +1776,9 @@ static void raster_units_draws(int threads, uint32_t seed)
 
     runs[0] = attila_run_new(32u << 20, ATTILA_SCENE_SYS_SIZE, threads);
     runs[1] = attila_run_new(32u << 20, ATTILA_SCENE_SYS_SIZE, 1);
-    for (n = 0; n < 24; n++) {
+    for (n = 0; n < 40; n++) {
         uint32_t ns = n % 4 == 3 ? 4 : 1, err;
+        uint32_t count = 3 * g_rand_int_range(rnd, 2, 6);
         float verts[SCENE_VERTS][8];
         AttilaRecBuf b = { buf, 0, 65536, 0 };
 
@@ -1785,8 +1787,8 @@ static void raster_units_draws(int threads, uint32_t seed)
             int shape = g_rand_int_range(rnd, 0, 3);
             double cx = g_rand_double_range(rnd, 0, w);
             double cy = g_rand_double_range(rnd, 0, h);
-            double sx = shape == 1 ? w : shape == 0 ? 48 : 24;
-            double sy = shape == 0 ? h : shape == 1 ? 48 : 24;
+            double sx = shape == 1 ? w : shape == 0 ? 32 : 24;
+            double sy = shape == 0 ? h : shape == 1 ? 32 : 24;
 
             for (k = 0; k < 3 && v + k < SCENE_VERTS; k++) {
                 float *p = verts[v + k];
@@ -1806,6 +1808,7 @@ static void raster_units_draws(int threads, uint32_t seed)
         identity_records(&b);
         attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
         attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
+        attila_rec_reg_u32(&b, ATTILA_REG_STREAM_COUNT, 0, count);
         attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
         attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
         attila_rec_cmd(&b, ATTILA_CMD_DRAW);
@@ -1814,7 +1817,7 @@ static void raster_units_draws(int threads, uint32_t seed)
     }
     g_test_message("%d render threads: %" G_GUINT64_FORMAT " samples drawn",
                    threads, drawn);
-    random_draws_end(runs, buf, rnd, drawn, 100000);
+    random_draws_end(runs, buf, rnd, drawn, 20000);
 }
 
 static void test_raster_units(void)
