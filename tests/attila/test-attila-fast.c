@@ -1794,6 +1794,79 @@ static void test_vertex_chunks(void)
 }
 
 /*
+ * A raster batch's units (branch thr18: a small one-sample batch in
+ * classes of 2x2-tile blocks, a large or multisampled one of 8x8): draws of
+ * 2 to 5 triangles narrow or flat in one direction and long in the other
+ * (their boxes meet a few block columns over many block rows, or the
+ * reverse), some small, so that their boxes' pixels are on both sides of
+ * RASTER_FINE_PIXELS, at 2 and 3 render threads against one on the
+ * general path, one sample or four. Checked to fail when a triangle's classes leave out those that
+ * wrap past the last (triangle_classes), when they are taken from two
+ * block rows only (the 4-class pattern's period), and when a unit's walk
+ * skips to one tile past its class's next block (raster_tiles).
+ */
+static void raster_units_draws(int threads, uint32_t seed)
+{
+    const uint32_t w = 320, h = 240;
+    GRand *rnd = g_rand_new_with_seed(seed);
+    uint8_t *buf = g_malloc(65536);
+    uint64_t drawn = 0;
+    AttilaRun *runs[2];
+    int n, v, k;
+
+    runs[0] = attila_run_new(32u << 20, ATTILA_SCENE_SYS_SIZE, threads);
+    runs[1] = attila_run_new(32u << 20, ATTILA_SCENE_SYS_SIZE, 1);
+    for (n = 0; n < 40; n++) {
+        uint32_t ns = n % 4 == 3 ? 4 : 1, err;
+        uint32_t count = 3 * g_rand_int_range(rnd, 2, 6);
+        float verts[SCENE_VERTS][8];
+        AttilaRecBuf b = { buf, 0, 65536, 0 };
+
+        for (v = 0; v < SCENE_VERTS; v += 3) {
+            /* 0: tall, 1: wide, 2: small */
+            int shape = g_rand_int_range(rnd, 0, 3);
+            double cx = g_rand_double_range(rnd, 0, w);
+            double cy = g_rand_double_range(rnd, 0, h);
+            double sx = shape == 1 ? w : shape == 0 ? 32 : 24;
+            double sy = shape == 0 ? h : shape == 1 ? 32 : 24;
+
+            for (k = 0; k < 3 && v + k < SCENE_VERTS; k++) {
+                float *p = verts[v + k];
+                double px = cx + g_rand_double_range(rnd, -0.5, 0.5) * sx;
+                double py = cy + g_rand_double_range(rnd, -0.5, 0.5) * sy;
+                int c;
+
+                p[0] = (float)(2.0 * px / w - 1.0);
+                p[1] = (float)(2.0 * py / h - 1.0);
+                p[2] = (float)g_rand_double_range(rnd, -0.9, 0.9);
+                p[3] = 1.0f;
+                for (c = 4; c < 8; c++) {
+                    p[c] = (float)g_rand_double(rnd);
+                }
+            }
+        }
+        identity_records(&b);
+        attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
+        attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
+        attila_rec_reg_u32(&b, ATTILA_REG_STREAM_COUNT, 0, count);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_DRAW);
+        drawn += draw_twice(runs, w, h, ns, verts, sizeof(verts), &b, &err);
+        g_assert_cmpuint(err, ==, 0);
+    }
+    g_test_message("%d render threads: %" G_GUINT64_FORMAT " samples drawn",
+                   threads, drawn);
+    random_draws_end(runs, buf, rnd, drawn, 20000);
+}
+
+static void test_raster_units(void)
+{
+    raster_units_draws(2, 29);
+    raster_units_draws(3, 30);
+}
+
+/*
  * The pipeline (branch thr17): a draw's last raster batch may still be
  * drawn by the helpers while the command processor's thread executes the
  * next records. Draws follow each other without clears, and after each
@@ -2029,5 +2102,6 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     g_test_add_func("/attila/fast/vertex-chunks", test_vertex_chunks);
     g_test_add_func("/attila/fast/pipeline", test_pipeline);
+    g_test_add_func("/attila/fast/raster-units", test_raster_units);
     return g_test_run();
 }

@@ -29,9 +29,14 @@
 
 #define TILE 16
 /* a raster batch's units: RASTER_CLASSES classes of each render thread's
- * tiles, by blocks of RASTER_BLOCK x RASTER_BLOCK tiles (raster_job) */
-#define RASTER_CLASSES 4
-#define RASTER_BLOCK 8
+ * tiles, by blocks of 1 << RASTER_BLOCK_SHIFT tiles a side, or of
+ * 1 << RASTER_FINE_SHIFT for a one-sample batch of under
+ * RASTER_FINE_PIXELS pixels of boxes (raster_job) */
+#define RASTER_CLASSES 8
+#define RASTER_BLOCK_SHIFT 3
+#define RASTER_FINE_SHIFT 1
+#define RASTER_FINE_PIXELS 16384
+#define RASTER_ROW_STEP 3
 /* the work units (attila_raster_draw's estimate) of a batch worth the
  * helpers whatever its pixels: a unit took 100-300 instructions in
  * simplefog and 8lights, so some 15-50 us, against a hand-over's few */
@@ -96,6 +101,7 @@ struct AttilaRaster {
     uint32_t *class_tri;
     size_t class_cap;
     uint32_t class_n[RASTER_CLASSES];
+    int block_shift;            /* the batch's blocks: 1 << it tiles a side */
 };
 
 /* Sample positions in 1/128 pixel from the pixel corner (RasterizerEmulator) */
@@ -1883,15 +1889,25 @@ AttilaStampRowFn *attila_stamp_row_fn(void)
 /*
  * A batch's tiles cut into units that any render thread may take
  * (g3d_claim): RASTER_CLASSES classes of each thread's tiles
- * (g3d_tile_owner), the class a tile's block of RASTER_BLOCK x RASTER_BLOCK
- * tiles. A thread's own run of units is exactly the tiles it owned before,
- * so with every helper on time each writes the same part of the screen
+ * (g3d_tile_owner), the class a tile's block's (r->block_shift). A
+ * thread's own run of units is exactly the tiles it owned before, so with
+ * every helper on time each writes the same part of the screen
  * from batch to batch, while a helper that the host schedules late (5-100
  * us a job on the Intel host, branch thr14) leaves its classes to the
  * others instead of holding the caller. A small triangle lies in one block,
  * so it is prepared once a thread as before (a triangle is prepared once a
  * class it meets: blocks of 4x4 tiles cost torus 3M instructions a replay
- * at two threads, blocks of 8x8 half that). Each tile is one class's and a
+ * at two threads, blocks of 8x8 half that). A one-sample batch, whose
+ * triangles cost little to prepare (the row steps), is cut finer, into
+ * blocks of 2x2 tiles: simplefog's and 8lights's batches of a few dozen
+ * tiles had up to half their work in one unit of 4 classes of 8x8 blocks
+ * (the units' own work counted, branch thr18), so that even with no
+ * hand-over cost two threads drew them only 1.77x as fast as one. A
+ * multisampled batch (torus) keeps 8x8 blocks, and so does a large one
+ * (spaceship, spheremap, blendedcubes: 16700 to 662000 pixels of boxes,
+ * against simplefog's and 8lights's 1200 to 6700), whose units are even
+ * either way and whose triangles would be prepared in more classes (2 %
+ * more instructions at two threads). Each tile is one class's and a
  * class takes the batch's triangles in order, so the image does not depend
  * on who takes it, as with the fixed owners (a draw whose image shows the
  * tiles' order is drawn by one thread: draw-state.c tile_order_shows).
@@ -1899,30 +1915,38 @@ AttilaStampRowFn *attila_stamp_row_fn(void)
 bool attila_raster_caller_only;
 unsigned attila_raster_delay_us;
 
-/* which of RASTER_CLASSES a tile's block is: neighbouring blocks differ */
-static inline int tile_class(int tx, int ty)
+/*
+ * which of RASTER_CLASSES a tile's block is: neighbouring blocks differ, a
+ * row's classes follow one another, and a block row down is RASTER_ROW_STEP
+ * classes on, so that the blocks about any block differ too; the classes
+ * repeat every RASTER_CLASSES blocks across and down
+ */
+static inline int tile_class(int tx, int ty, int shift)
 {
-    return (int)(((unsigned)tx / RASTER_BLOCK +
-                  2 * ((unsigned)ty / RASTER_BLOCK)) % RASTER_CLASSES);
+    return (int)((((unsigned)tx >> shift) +
+                  RASTER_ROW_STEP * ((unsigned)ty >> shift)) % RASTER_CLASSES);
 }
 
 /* the classes whose blocks a triangle's box meets, a bit each */
-static unsigned triangle_classes(const AttilaTriangle *t)
+static unsigned triangle_classes(const AttilaTriangle *t, int shift)
 {
     /* boxes start at 0 or more (triangle-setup.c: the scissor's origin) */
-    int bx0 = t->x0 / (TILE * RASTER_BLOCK), bx1 = t->x1 / (TILE * RASTER_BLOCK);
-    int by0 = t->y0 / (TILE * RASTER_BLOCK), by1 = t->y1 / (TILE * RASTER_BLOCK);
-    unsigned mask = 0;
-    int bx, by;
+    int bx0 = (t->x0 / TILE) >> shift, bx1 = (t->x1 / TILE) >> shift;
+    int by0 = (t->y0 / TILE) >> shift, by1 = (t->y1 / TILE) >> shift;
+    const unsigned all = (1u << RASTER_CLASSES) - 1;
+    unsigned mask = 0, run, first;
+    int by;
 
     if (bx1 - bx0 >= RASTER_CLASSES - 1) {
-        return (1u << RASTER_CLASSES) - 1;
+        return all;
     }
-    /* tile_class repeats every two block rows */
-    for (by = by0; by <= MIN(by1, by0 + 1); by++) {
-        for (bx = bx0; bx <= bx1; bx++) {
-            mask |= 1u << tile_class(bx * RASTER_BLOCK, by * RASTER_BLOCK);
-        }
+    /* a block row's classes are bx1 - bx0 + 1 in a row from its first
+     * block's, cyclically; the rows repeat every RASTER_CLASSES */
+    run = (1u << (bx1 - bx0 + 1)) - 1;
+    for (by = by0; by <= MIN(by1, by0 + RASTER_CLASSES - 1) && mask != all;
+         by++) {
+        first = tile_class(bx0 << shift, by << shift, shift);
+        mask |= ((run << first) | (run >> (RASTER_CLASSES - first))) & all;
     }
     return mask;
 }
@@ -1940,7 +1964,7 @@ static void class_lists(AttilaRaster *r)
     }
     memset(r->class_n, 0, sizeof(r->class_n));
     for (k = 0; k < r->n; k++) {
-        unsigned mask = triangle_classes(&r->tris[k]);
+        unsigned mask = triangle_classes(&r->tris[k], r->block_shift);
         for (c = 0; c < RASTER_CLASSES; c++) {
             if (mask & (1u << c)) {
                 r->class_tri[c * r->class_cap + r->class_n[c]++] = k;
@@ -2006,9 +2030,16 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
                 AttilaStampMemo memo = { 0 };
                 bool outside;
                 unsigned cov;
+                int cl = all ? cls : tile_class(tx, ty, r->block_shift);
 
-                if ((!all && tile_class(tx, ty) != cls) ||
-                    g3d_tile_owner(tx, ty, r->threads) != owner) {
+                if (cl != cls) {
+                    /* on to the row's next block of the class */
+                    tx = (((tx >> r->block_shift) +
+                           (cls - cl + RASTER_CLASSES) % RASTER_CLASSES)
+                          << r->block_shift) - 1;
+                    continue;
+                }
+                if (g3d_tile_owner(tx, ty, r->threads) != owner) {
                     continue;
                 }
                 if (!prepared) {
@@ -2440,6 +2471,8 @@ bool attila_raster_batch_begin(AttilaRaster *r, const AttilaDrawState *ds,
                   (pixels < 4096 &&
                    pixels * r->work_px16 < RASTER_SHARED_WORK * 16));
     if (r->shared) {
+        r->block_shift = r->one_sample && pixels < RASTER_FINE_PIXELS ?
+                         RASTER_FINE_SHIFT : RASTER_BLOCK_SHIFT;
         memset(r->raster_next, 0,
                sizeof(*r->raster_next) * G3D_CLAIM_STRIDE * r->threads);
         class_lists(r);
