@@ -1225,6 +1225,12 @@ static uint64_t small_scene(uint32_t *px, int threads, uint32_t entries_max,
                 for (k = 0; k < 4; k++) {
                     g3d_raster_stage_commit(r, g3d_raster_stage(r, k));
                 }
+                if (chunk % 8 == 4) {
+                    /* a batch ending, and the next beginning, at a
+                     * stage's commit (the batch's first and last
+                     * triangle: first_from, last_to) */
+                    g3d_raster_flush(r);
+                }
             }
         } else {
             g3d_raster_triangle(r, &t);
