@@ -1156,6 +1156,7 @@ static uint64_t seq_scene(uint32_t *px, int threads, uint32_t entries_max,
  * quads counted.
  */
 #define SMALL_TRIS 4000
+#define SMALL_TINY 1000
 #define SMALL_W 600
 #define SMALL_H 400
 
@@ -1188,9 +1189,13 @@ static uint64_t small_scene(uint32_t *px, int threads, uint32_t entries_max,
             .fill_wide = i % 3 == 2 || i % 25 == 7,
         };
         /* every 25th larger, most of them alone right of the small ones
-         * (wide fills where their neighbours' bins have them next) */
-        int size = i % 25 == 7 ? 80 : g_rand_int_range(rnd, 1, 17);
-        int x = i % 25 == 7 && i % 2 ? g_rand_int_range(rnd, SMALL_W + 40,
+         * (wide fills where their neighbours' bins have them next); the
+         * first SMALL_TINY of 1-3 pixels in batches of 150, which run on
+         * every thread by their entries, not their pixels (run_bins) */
+        const bool tiny = i < SMALL_TINY;
+        const bool big = i % 25 == 7 && !tiny;
+        int size = big ? 80 : g_rand_int_range(rnd, 1, tiny ? 4 : 17);
+        int x = big && i % 2 ? g_rand_int_range(rnd, SMALL_W + 40,
                                                          WIDE_W - 60)
                                      : g_rand_int_range(rnd, -8, SMALL_W + 8);
         int y = g_rand_int_range(rnd, -8, SMALL_H + 8);
@@ -1220,11 +1225,17 @@ static uint64_t small_scene(uint32_t *px, int threads, uint32_t entries_max,
                 for (k = 0; k < 4; k++) {
                     g3d_raster_stage_commit(r, g3d_raster_stage(r, k));
                 }
+                if (chunk % 8 == 4) {
+                    /* a batch ending, and the next beginning, at a
+                     * stage's commit (the batch's first and last
+                     * triangle: first_from, last_to) */
+                    g3d_raster_flush(r);
+                }
             }
         } else {
             g3d_raster_triangle(r, &t);
         }
-        if (i % 1500 == 1499) {
+        if (i % 1500 == 1499 || (tiny && i % 150 == 149)) {
             g3d_raster_flush(r);   /* batches of varying size */
         }
     }

@@ -128,13 +128,33 @@ typedef struct Arena {
 #define STAGE_ARENA_BLOCK (64u << 10)
 
 /*
+ * Set-up triangles whose addresses hold until the flush: a batch lists
+ * them by address, so that committing a stage copies its list of
+ * addresses, not its triangles (184 bytes each), on the thread that drives
+ * the raster. Blocks are kept from flush to flush.
+ */
+#define TRI_BLOCK 256
+
+typedef struct TriBlock {
+    struct TriBlock *next;
+    SetupTri t[TRI_BLOCK];
+} TriBlock;
+
+typedef struct TriStore {
+    TriBlock *first, *cur;      /* cur NULL: nothing taken since the reset */
+    uint32_t used;              /* of cur */
+} TriStore;
+
+/*
  * A front end's chunk of triangles (raster.h, staged triangles): their
  * setup, queued in order by g3d_raster_stage_commit, and their user data,
  * which lives until the raster's next flush like any queued triangle's.
  */
 struct G3DRasterStage {
-    SetupTri *tris;
+    SetupTri **tris;
     size_t ntris, cap;
+    uint64_t tiles, pixels;     /* the sums of the triangles' boxes' */
+    TriStore store;
     Arena arena;
 };
 
@@ -146,8 +166,10 @@ static __thread G3DRasterStage *staging;
 
 struct G3DRaster {
     G3DThreadPool *pool;
-    SetupTri *tris;
+    /* the batch: its own triangles (store) and the committed stages' */
+    SetupTri **tris;
     size_t ntris, cap;
+    TriStore store;
     /*
      * The batch's (triangle, tile) entries, bounded by
      * g3d_raster_bin_entries_max; counted as the tiles of the triangles'
@@ -203,6 +225,7 @@ static inline int64_t ceil_div(int64_t a, int64_t b)
 }
 
 static void arena_free(Arena *a);
+static void store_free(TriStore *s);
 
 G3DRaster *g3d_raster_new(int threads)
 {
@@ -237,9 +260,11 @@ void g3d_raster_free(G3DRaster *r)
     g3d_pool_free(r->pool);
     g_free(r->seg_next);
     arena_free(&r->arena);
+    store_free(&r->store);
     for (i = 0; i < MAX_STAGES; i++) {
         if (r->stages[i]) {
             arena_free(&r->stages[i]->arena);
+            store_free(&r->stages[i]->store);
             g_free(r->stages[i]->tris);
             g_free(r->stages[i]);
         }
@@ -336,14 +361,60 @@ static void arena_free(Arena *a)
     a->head = NULL;
 }
 
-/* the user data of every queued or staged triangle, at a flush */
+/* the next free slot of s, not yet taken (store_take) */
+static SetupTri *store_slot(TriStore *s)
+{
+    if (!s->cur || s->used == TRI_BLOCK) {
+        TriBlock **next = s->cur ? &s->cur->next : &s->first;
+
+        if (!*next) {
+            *next = g_new(TriBlock, 1);
+            (*next)->next = NULL;
+        }
+        s->cur = *next;
+        s->used = 0;
+    }
+    return &s->cur->t[s->used];
+}
+
+static inline void store_take(TriStore *s)
+{
+    s->used++;
+}
+
+static void store_reset(TriStore *s)
+{
+    s->cur = NULL;
+    s->used = 0;
+}
+
+static void store_free(TriStore *s)
+{
+    TriBlock *b, *next;
+
+    for (b = s->first; b; b = next) {
+        next = b->next;
+        g_free(b);
+    }
+    s->first = s->cur = NULL;
+}
+
+/*
+ * Every queued triangle and its user data, at a flush; a stage's only when
+ * it holds no triangles not yet committed (a flush may come between
+ * staging and the commit).
+ */
 static void arenas_reset(G3DRaster *r)
 {
     int i;
 
     arena_reset(&r->arena);
+    store_reset(&r->store);
     for (i = 0; i < MAX_STAGES && r->stages[i]; i++) {
-        arena_reset(&r->stages[i]->arena);
+        if (!r->stages[i]->ntris) {
+            arena_reset(&r->stages[i]->arena);
+            store_reset(&r->stages[i]->store);
+        }
     }
 }
 
@@ -464,14 +535,20 @@ static bool setup_triangle(const G3DTriangle *t, SetupTri *st)
     return true;
 }
 
-/* a slot at the end of a list of SetupTri */
-static SetupTri *tri_slot(SetupTri **tris, size_t n, size_t *cap)
+/* room for n more entries after the first `used` of a list of triangles */
+static SetupTri **tri_room(SetupTri ***tris, size_t used, size_t n,
+                           size_t *cap)
 {
-    if (n == *cap) {
-        *cap = *cap ? *cap * 2 : 1024;
-        *tris = g_renew(SetupTri, *tris, *cap);
+    if (n > *cap - used) {
+        size_t c = *cap ? *cap * 2 : 1024;
+
+        while (c - used < n) {
+            c *= 2;
+        }
+        *cap = c;
+        *tris = g_renew(SetupTri *, *tris, c);
     }
-    return &(*tris)[n];
+    return &(*tris)[used];
 }
 
 /* the tiles of a box: x and y >= 0 (setup clamps the clip) */
@@ -490,7 +567,7 @@ static inline uint32_t box_tiles(const G3DRect *b)
  */
 static void queue_triangle(G3DRaster *r)
 {
-    SetupTri *st = &r->tris[r->ntris];
+    SetupTri *st = r->tris[r->ntris];
     const uint32_t max = MAX(g3d_raster_bin_entries_max, 1);
     const uint32_t tiles = box_tiles(&st->box);
     uint32_t from = 0;
@@ -526,27 +603,35 @@ static void queue_triangle(G3DRaster *r)
         }
         /* draw what is queued, this triangle's tiles so far too */
         run_bins(r);
-        if (st != &r->tris[0]) {
-            r->tris[0] = *st;
-            st = &r->tris[0];
-        }
+        r->tris[0] = st;
     }
 }
 
 bool g3d_raster_triangle(G3DRaster *r, const G3DTriangle *t)
 {
     G3DRasterStage *s = staging;
+    SetupTri *st;
 
     if (s) {
-        if (!setup_triangle(t, tri_slot(&s->tris, s->ntris, &s->cap))) {
+        st = store_slot(&s->store);
+        if (!setup_triangle(t, st)) {
             return false;
         }
+        store_take(&s->store);
+        *tri_room(&s->tris, s->ntris, 1, &s->cap) = st;
         s->ntris++;
+        /* what queue_triangle counts, here on the staging thread */
+        s->tiles += box_tiles(&st->box);
+        s->pixels += (uint64_t)(st->box.x1 - st->box.x0) *
+                     (st->box.y1 - st->box.y0);
         return true;
     }
-    if (!setup_triangle(t, tri_slot(&r->tris, r->ntris, &r->cap))) {
+    st = store_slot(&r->store);
+    if (!setup_triangle(t, st)) {
         return false;
     }
+    store_take(&r->store);
+    *tri_room(&r->tris, r->ntris, 1, &r->cap) = st;
     queue_triangle(r);
     return true;
 }
@@ -586,15 +671,37 @@ void g3d_raster_serial(G3DRaster *r)
     r->serial = true;
 }
 
+/*
+ * The stage's triangles join the batch by address (they live until the
+ * flush, in the stage's store); where all their tiles fit under the bound,
+ * as one list with the sums counted at staging, else one by one.
+ */
 size_t g3d_raster_stage_commit(G3DRaster *r, G3DRasterStage *s)
 {
+    const uint32_t max = MAX(g3d_raster_bin_entries_max, 1);
     size_t i, n = s->ntris;
 
-    for (i = 0; i < n; i++) {
-        *tri_slot(&r->tris, r->ntris, &r->cap) = s->tris[i];
-        queue_triangle(r);
+    if (!n) {
+        return 0;
+    }
+    if (r->nentries < max && s->tiles <= max - r->nentries) {
+        memcpy(tri_room(&r->tris, r->ntris, n, &r->cap), s->tris,
+               n * sizeof(*s->tris));
+        r->preempt = g3d_preempt_current;
+        r->first_from = r->ntris ? r->first_from : 0;
+        r->ntris += n;
+        r->last_to = box_tiles(&s->tris[n - 1]->box);
+        r->nentries += (uint32_t)s->tiles;
+        r->batch_pixels += s->pixels;
+        r->stats.triangles += n;
+    } else {
+        for (i = 0; i < n; i++) {
+            *tri_room(&r->tris, r->ntris, 1, &r->cap) = s->tris[i];
+            queue_triangle(r);
+        }
     }
     s->ntris = 0;
+    s->tiles = s->pixels = 0;
     return n;
 }
 
@@ -614,6 +721,7 @@ unsigned g3d_raster_chunks(uint32_t *at, unsigned max, uint32_t off,
 void g3d_raster_stage_drop(G3DRasterStage *s)
 {
     s->ntris = 0;
+    s->tiles = s->pixels = 0;
 }
 
 void g3d_raster_run_shared(G3DRaster *r, G3DJobFn *fn, void *arg)
@@ -1102,9 +1210,15 @@ static void raster_tile(TileCtx *tc)
 /*
  * Batches smaller than this many candidate pixels run on the calling thread
  * alone: waking helpers costs more than the work. The image is the same,
- * since which thread runs a tile never changes what the tile gets.
+ * since which thread runs a tile never changes what the tile gets. A bin
+ * entry (a triangle's tile) counts as ENTRY_PIXELS pixels more: its
+ * traversal's set-up (classing the tile, the first block's edges) costs
+ * about that many pixels' shading, so that a batch of 256 triangles of 2
+ * pixels (2304 box pixels, each its tile) is worth the helpers
+ * (docs/performance.md, "Branch small18").
  */
 #define SERIAL_BATCH_PIXELS 4096
+#define ENTRY_PIXELS 16
 
 /*
  * Bin b's first entry not yet done, in slice order, its cursor moved to
@@ -1175,7 +1289,7 @@ static bool raster_bin(G3DRaster *r, TileCtx *tc, int b)
 
         for (; n < bin->n; n++) {
             const BinEntry *e = &bin->e[n];
-            const SetupTri *st = &r->tris[e->tri];
+            const SetupTri *st = r->tris[e->tri];
 
             /* at most GROUP_TILES tiles of one triangle apart */
             if (g3d_yield()) {
@@ -1261,7 +1375,7 @@ static bool bin_slice(G3DRaster *r, BinSlice *sl, uint32_t t0, uint32_t t1)
     uint32_t i;
 
     for (i = t0; i < t1; i++) {
-        const SetupTri *st = &r->tris[i];
+        const SetupTri *st = r->tris[i];
         const int64_t S = st->rules->subpixels;
         /* box.x0/y0 >= 0 (setup clamps the clip) */
         const int tx0 = (unsigned)st->box.x0 / G3D_TILE_SIZE;
@@ -1407,7 +1521,9 @@ static void run_bins(G3DRaster *r)
     if (!r->ntris) {
         return;
     }
-    if (threads == 1 || r->serial || r->batch_pixels < SERIAL_BATCH_PIXELS) {
+    if (threads == 1 || r->serial ||
+        r->batch_pixels + (uint64_t)ENTRY_PIXELS * r->nentries <
+        SERIAL_BATCH_PIXELS) {
         r->nslices = 1;
         if (!bin_slice(r, &r->slices[0], 0, r->ntris)) {
             r->gused = r->slices[0].gused;

@@ -645,9 +645,12 @@ void *g3d_raster_alloc(G3DRaster *r, size_t size);
  * primitives. A thread that has entered a stage queues its triangles there
  * (g3d_raster_triangle sets them up and returns as usual, but bins nothing)
  * and allocates their user data from it (g3d_raster_alloc; it lives until
- * the raster's next flush, like a queued triangle's). The thread that
- * drives the raster then commits the stages in the primitives' order: the
- * bins, hence the image, are those of the serial front end.
+ * the raster's next flush, like a queued triangle's, or a later one while
+ * the stage holds triangles not yet committed). The thread that drives the
+ * raster then commits the stages in the primitives' order: the bins, hence
+ * the image, are those of the serial front end. A commit adds the stage's
+ * triangles to the batch by address, with their tiles and pixels counted
+ * on the staging thread.
  */
 typedef struct G3DRasterStage G3DRasterStage;
 
