@@ -1173,7 +1173,7 @@ static uint64_t small_scene(uint32_t *px, int threads, uint32_t entries_max,
 {
     G3DRaster *r = g3d_raster_new(threads);
     GRand *rnd = g_rand_new_with_seed(4242);
-    SeqUser *users = g_new0(SeqUser, SMALL_TRIS);
+    SeqUser *users = g_new0(SeqUser, SMALL_TRIS + 3);
     uint64_t wide[3] = { 0 };
     G3DRect clip = { 0, 0, WIDE_W, SMALL_H };
     unsigned chunk = 0;
@@ -1239,6 +1239,42 @@ static uint64_t small_scene(uint32_t *px, int threads, uint32_t entries_max,
             g3d_raster_flush(r);   /* batches of varying size */
         }
     }
+    /*
+     * A batch that begins inside a triangle (binned from its tile
+     * first_from: the large one below, cut by a small bound), flushed,
+     * then a stage's commit that begins the next batch at once (its two
+     * small triangles fit): that batch's first triangle is binned from
+     * its own first tile.
+     */
+    g3d_raster_flush(r);
+    for (i = SMALL_TRIS; i < SMALL_TRIS + 3; i++) {
+        const int size = i == SMALL_TRIS ? 300 : 6;
+        const int x = i == SMALL_TRIS ? 40 : 20 + 10 * (i - SMALL_TRIS);
+        G3DTriangle t = {
+            .clip = clip, .rules = &g3d_rules_top_left_16,
+            .shade = shade_small, .user = &users[i],
+        };
+
+        users[i].px = px;
+        users[i].id = i + 1;
+        users[i].wide_rects = wide;
+        for (k = 0; k < 3; k++) {
+            t.v[k].x = (x + (k == 1 ? size : 0)) * 16;
+            t.v[k].y = (30 + (k == 2 ? size : 0)) * 16;
+            t.v[k].inv_w = 1.0f;
+        }
+        g_assert_true(g3d_raster_edges(&t, &users[i].g));
+        users[i].box = t.clip;
+        if (i == SMALL_TRIS) {
+            g3d_raster_triangle(r, &t);
+            g3d_raster_flush(r);
+        } else {
+            g3d_raster_stage_enter(g3d_raster_stage(r, 0));
+            g3d_raster_triangle(r, &t);
+            g3d_raster_stage_leave();
+        }
+    }
+    g3d_raster_stage_commit(r, g3d_raster_stage(r, 0));
     return seq_end(r, users, rnd, wide);
 }
 
