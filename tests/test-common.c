@@ -722,7 +722,7 @@ static void test_pool_shared(void)
 }
 
 /*
- * g3d_claim_runs: each unit claimed exactly once; a run's owner takes its
+ * g3d_claim: each unit claimed exactly once; a run's owner takes its
  * units from the front in order, every other thread from the back
  * (descending, after all of its own run), so the owner's units are a
  * prefix of the run and the others' a suffix; g3d_claim_left counts what
@@ -731,16 +731,9 @@ static void test_pool_shared(void)
  */
 #define CLAIM_MAX 300
 
-static uint32_t claim_bound(const uint32_t *start, uint32_t n, int threads,
-                            int s)
-{
-    return s == threads ? n : start ? start[s] :
-           (uint32_t)((uint64_t)n * s / threads);
-}
-
 /* by[u]: the thread that claimed unit u; when[u]: the claim's place in
  * time; own[u]: claimed in its own run (g3d_claim's *k 0) */
-static void claim_check_runs(const uint32_t *start, uint32_t n, int threads,
+static void claim_check_runs(uint32_t n, int threads,
                              const int8_t *by, const uint32_t *when,
                              const bool *own, bool exact)
 {
@@ -752,8 +745,8 @@ static void claim_check_runs(const uint32_t *start, uint32_t n, int threads,
         first_stolen[s] = INT64_MAX;
     }
     for (s = 0; s < threads; s++) {
-        uint32_t lo = claim_bound(start, n, threads, s);
-        uint32_t hi = claim_bound(start, n, threads, s + 1);
+        uint32_t lo = g3d_claim_run_start(n, threads, s);
+        uint32_t hi = g3d_claim_run_start(n, threads, s + 1);
 
         for (u = lo; u < hi; u++) {
             g_assert_cmpint(by[u], >=, 0);      /* claimed */
@@ -789,16 +782,15 @@ static void test_claim(void)
 {
     GRand *rnd = g_rand_new_with_seed(0xC1A1);
     uint64_t next[G3D_CLAIM_STRIDE * 4];
-    uint32_t start[4], when[CLAIM_MAX];
+    uint32_t when[CLAIM_MAX];
     int8_t by[CLAIM_MAX];
     bool own[CLAIM_MAX];
     uint64_t stolen_all = 0;
     int run;
 
     for (run = 0; run < 20000; run++) {
-        int threads = g_rand_int_range(rnd, 1, 5), t, s, live;
+        int threads = g_rand_int_range(rnd, 1, 5), t, live;
         uint32_t n = g_rand_int_range(rnd, 0, run % 7 ? 40 : CLAIM_MAX);
-        const bool cuts = g_rand_boolean(rnd);
         int k[4] = { 0 };
         bool done[4] = { false };
         uint32_t u, order = 0;
@@ -806,20 +798,12 @@ static void test_claim(void)
         memset(next, 0, sizeof(next));
         memset(by, -1, sizeof(by));
         memset(own, 0, sizeof(own));
-        if (cuts) {
-            /* any non-decreasing starts, empty runs too */
-            start[0] = 0;
-            for (s = 1; s < threads; s++) {
-                start[s] = g_rand_int_range(rnd, start[s - 1], n + 1);
-            }
-        }
         for (live = threads; live; ) {
             t = g_rand_int_range(rnd, 0, threads);
             if (done[t]) {
                 continue;
             }
-            if (!g3d_claim_runs(next, cuts ? start : NULL, n, threads, t,
-                                &k[t], &u)) {
+            if (!g3d_claim(next, n, threads, t, &k[t], &u)) {
                 done[t] = true;
                 live--;
                 continue;
@@ -830,13 +814,10 @@ static void test_claim(void)
             own[u] = k[t] == 0;
             stolen_all += k[t] != 0;
             when[u] = order++;
-            if (!cuts) {
-                g_assert_cmpuint(g3d_claim_left(next, n, threads), ==,
-                                 n - order);
-            }
+            g_assert_cmpuint(g3d_claim_left(next, n, threads), ==, n - order);
         }
         g_assert_cmpuint(order, ==, n);
-        claim_check_runs(cuts ? start : NULL, n, threads, by, when, own, true);
+        claim_check_runs(n, threads, by, when, own, true);
     }
     g_assert_cmpuint(stolen_all, >, 0);
     g_rand_free(rnd);
@@ -897,7 +878,7 @@ static void test_claim_pool(void)
                 stolen += !j->own[u];
             }
             g_assert_cmpuint(j->clock, ==, j->n);
-            claim_check_runs(NULL, j->n, threads, j->by, j->when, j->own,
+            claim_check_runs(j->n, threads, j->by, j->when, j->own,
                              false);
             g_free(j);
         }

@@ -772,23 +772,25 @@ bool g3d_pool_busy(G3DThreadPool *p);
  * the job: a run's units taken from its front in the low 32 bits, from its
  * back in the high, one 64-bit fetch-and-add for either, so that the two
  * ends never cross (a unit is claimed only while the sum is below the
- * run's length). `start`: the runs' first units (start[s], s < threads),
- * or NULL for n * s / threads. `*k` starts at 0. True with *unit claimed;
- * false once none is left.
+ * run's length). Run s is units g3d_claim_run_start(n, threads, s) up to
+ * the next run's start. `*k` starts at 0. True with *unit claimed; false
+ * once none is left.
  */
 #define G3D_CLAIM_STRIDE 8
 #define G3D_CLAIM_BACK ((uint64_t)1 << 32)
 
-static inline bool g3d_claim_runs(uint64_t *next, const uint32_t *start,
-                                  uint32_t n, int threads, int thread,
-                                  int *k, uint32_t *unit)
+static inline uint32_t g3d_claim_run_start(uint32_t n, int threads, int s)
+{
+    return (uint32_t)((uint64_t)n * s / threads);
+}
+
+static inline bool g3d_claim(uint64_t *next, uint32_t n, int threads,
+                             int thread, int *k, uint32_t *unit)
 {
     for (; *k < threads; (*k)++) {
         int s = (thread + *k) % threads;
-        uint32_t lo = start ? start[s] : (uint32_t)((uint64_t)n * s / threads);
-        uint32_t hi = s + 1 == threads ? n :
-                      start ? start[s + 1] :
-                      (uint32_t)((uint64_t)n * (s + 1) / threads);
+        uint32_t lo = g3d_claim_run_start(n, threads, s);
+        uint32_t hi = g3d_claim_run_start(n, threads, s + 1);
         uint64_t got = __atomic_fetch_add(&next[s * G3D_CLAIM_STRIDE],
                                           *k ? G3D_CLAIM_BACK : 1,
                                           __ATOMIC_RELAXED);
@@ -803,12 +805,6 @@ static inline bool g3d_claim_runs(uint64_t *next, const uint32_t *start,
     return false;
 }
 
-static inline bool g3d_claim(uint64_t *next, uint32_t n, int threads,
-                             int thread, int *k, uint32_t *unit)
-{
-    return g3d_claim_runs(next, NULL, n, threads, thread, k, unit);
-}
-
 /* the units of g3d_claim's runs that no thread has claimed yet */
 static inline uint32_t g3d_claim_left(const uint64_t *next, uint32_t n,
                                       int threads)
@@ -817,8 +813,8 @@ static inline uint32_t g3d_claim_left(const uint64_t *next, uint32_t n,
     int s;
 
     for (s = 0; s < threads; s++) {
-        uint32_t run = (uint32_t)((uint64_t)n * (s + 1) / threads) -
-                       (uint32_t)((uint64_t)n * s / threads);
+        uint32_t run = g3d_claim_run_start(n, threads, s + 1) -
+                       g3d_claim_run_start(n, threads, s);
         uint64_t got = __atomic_load_n(&next[s * G3D_CLAIM_STRIDE],
                                        __ATOMIC_RELAXED);
         uint64_t taken = (uint64_t)(uint32_t)got + (uint32_t)(got >> 32);
