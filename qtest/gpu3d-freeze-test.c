@@ -83,6 +83,8 @@ typedef struct FreezeDev {
     int migrate;
     /* the benchmark's register write that changes nothing drawn, or NULL */
     void (*poke)(G3DQDev *d);
+    /* where a busy check fails: print the registers that say why, or NULL */
+    void (*diag)(G3DQDev *d);
 } FreezeDev;
 
 enum { MIG_OK, MIG_LONG_UNIT };
@@ -91,6 +93,22 @@ enum { MIG_OK, MIG_LONG_UNIT };
  * Started work shows as busy once the worker has applied the start (a
  * loaded host may take a while to run it): poll for up to 10 s.
  */
+/* a busy check failed: the device's registers and QEMU's log, for the
+ * record (the failure is rare and not reproduced on demand) */
+static void diagnose(const FreezeDev *fd, G3DQDev *d)
+{
+    g_autofree char *text = NULL;
+    gsize len = 0;
+
+    if (fd->diag) {
+        fd->diag(d);
+    }
+    if (g_file_get_contents(d->log, &text, &len, NULL)) {
+        fprintf(stderr, "%s: QEMU's log (%zu bytes): %.4096s\n", fd->name,
+                (size_t)len, text);
+    }
+}
+
 static bool became_busy(const FreezeDev *fd, G3DQDev *d)
 {
     int i;
@@ -101,7 +119,17 @@ static bool became_busy(const FreezeDev *fd, G3DQDev *d)
         }
         g_usleep(10 * 1000);
     }
+    diagnose(fd, d);
     return false;
+}
+
+/* a busy read that must say busy, with the registers printed if not */
+static void assert_busy(const FreezeDev *fd, G3DQDev *d, bool busy)
+{
+    if (!busy) {
+        diagnose(fd, d);
+    }
+    g_assert_true(busy);
 }
 
 static void in_flight(gconstpointer data)
@@ -122,7 +150,7 @@ static void in_flight(gconstpointer data)
     busy = fd->busy(d);
     within_bound(STEP("status register read"));
     /* still in flight: else this test proves nothing */
-    g_assert_true(busy);
+    assert_busy(fd, d, busy);
 
     tick();
     g_assert_true(g3dq_screendump(d, "gpu", 0, &img));
@@ -133,7 +161,7 @@ static void in_flight(gconstpointer data)
     tick();
     busy = fd->busy(d);
     within_bound(STEP("status read while stopped"));
-    g_assert_true(busy);
+    assert_busy(fd, d, busy);
     qmp_ok(d->qts, "cont", STEP("cont"));
 
     tick();
@@ -294,6 +322,14 @@ static void r3_works(G3DQDev *d)
 static bool r3_busy(G3DQDev *d)
 {
     return r3_rd(d, A_RBBM_STATUS) & R_RBBM_STATUS_GUI_ACTIVE_MASK;
+}
+
+static void r3_diag(G3DQDev *d)
+{
+    fprintf(stderr, "r300-3d: RBBM_STATUS 0x%08x CP_RB_RPTR %u CP_RB_WPTR %u "
+            "CP_RB_CNTL 0x%08x\n", r3_rd(d, A_RBBM_STATUS),
+            r3_rd(d, A_CP_RB_RPTR), r3_rd(d, A_CP_RB_WPTR),
+            r3_rd(d, A_CP_RB_CNTL));
 }
 
 /* 200 full-target triangles at 2048x2048 in one 3D_DRAW_IMMD_2 */
@@ -671,6 +707,28 @@ static bool at_busy(G3DQDev *d)
              R_ATTILA_STATUS_IDLE_MASK);
 }
 
+/* the records run (20006 for at_clears' 20000) tell a ring read wrong
+ * from work that ended */
+static void at_diag(G3DQDev *d)
+{
+    static const struct { uint32_t off; const char *name; } r[] = {
+        { A_ATTILA_STATUS, "STATUS" }, { A_ATTILA_RECORDS, "RECORDS" },
+        { A_ATTILA_RING_READ, "RING_READ" },
+        { A_ATTILA_RING_WRITE, "RING_WRITE" },
+        { A_ATTILA_RING_CONTROL, "RING_CONTROL" },
+        { A_ATTILA_ERROR_COUNT, "ERROR_COUNT" },
+        { A_ATTILA_ERROR_CODE, "ERROR_CODE" },
+        { A_ATTILA_ERROR_INFO, "ERROR_INFO" },
+        { A_ATTILA_FRAME, "FRAME" }, { A_ATTILA_FENCE, "FENCE" },
+    };
+    unsigned i;
+
+    for (i = 0; i < G_N_ELEMENTS(r); i++) {
+        fprintf(stderr, "attila-3d: %s 0x%08x\n", r[i].name,
+                g3dq_rd32(d, AT_REGS, r[i].off));
+    }
+}
+
 /* after a reset: a small clear runs to its fence */
 static void at_works(G3DQDev *d)
 {
@@ -837,9 +895,9 @@ static void r3_poke(G3DQDev *d)
 
 static const FreezeDev freeze_devs[] = {
     { "r300-3d draw", R3_ARGS, R300_PCI_VENDOR_ID, R300_PCI_DEVICE_ID,
-      r3_start_draw, r3_busy, r3_works, MIG_LONG_UNIT, r3_poke },
+      r3_start_draw, r3_busy, r3_works, MIG_LONG_UNIT, r3_poke, r3_diag },
     { "r300-3d self-jump", R3_ARGS, R300_PCI_VENDOR_ID, R300_PCI_DEVICE_ID,
-      r3_start_self_jump, r3_busy, r3_works, MIG_OK, r3_poke },
+      r3_start_self_jump, r3_busy, r3_works, MIG_OK, r3_poke, r3_diag },
     { "pica200-3d self-jump", "-device pica200-3d,id=gpu,render-threads=2",
       PICA200_PCI_VENDOR_ID, PICA200_PCI_DEVICE_ID,
       pi_start, pi_busy, pi_works, MIG_OK },
@@ -851,7 +909,7 @@ static const FreezeDev freeze_devs[] = {
       gl_works, MIG_LONG_UNIT },
     { "attila-3d clears", "-device attila-3d,id=gpu,render-threads=2",
       ATTILA_PCI_VENDOR_ID, ATTILA_PCI_DEVICE_ID, at_start, at_busy,
-      at_works, MIG_OK },
+      at_works, MIG_OK, NULL, at_diag },
     { "flipper-gx display lists", "-device flipper-gx,id=gpu,render-threads=2",
       FLIPPER_PCI_VENDOR, FLIPPER_PCI_DEVICE, fl_start, fl_busy, fl_works,
       MIG_OK, fl_poke },
