@@ -96,6 +96,10 @@ if [ -n "$instructions" ]; then
     bench-raster -40 1 "Gouraud, 8"
   ir_row "raster: flat, 2px triangles" --toggle-collect=run \
     bench-raster -200 1 "flat, 2"
+  ir_row "raster: Gouraud, staged, 8px triangles" --toggle-collect=run \
+    bench-raster -40 1 "Gouraud, staged"
+  ir_row "raster: flat, staged, 2px triangles" --toggle-collect=run \
+    bench-raster -200 1 "flat, staged"
   ir_row "r300-3d: flat, no blend or depth" --toggle-collect=run_case \
     bench-r300 -t 1 -s 0 -k "flat"
   ir_row "r300-3d: Gouraud, full screen" --toggle-collect=run_case \

@@ -957,6 +957,61 @@ static void test_pool_try(void)
 }
 
 /*
+ * The helpers' pace between jobs (tiles.c): stated here as its rule, and
+ * the pool's functions driven through random sequences of notices against
+ * it. One late notice changes nothing (a hiccup of the host costs no job
+ * a wake-up); two with no punctual one between put the helper to sleep
+ * between its next 8 jobs seen otherwise, each further late notice twice
+ * as many up to 64; a punctual notice starts that over; a helper that
+ * polls polls g3d_pool_spin_us (0: the helpers sleep at once, always).
+ */
+static void test_pool_pace(void)
+{
+    static const unsigned spins[] = { 200, 5, 0 };
+    unsigned saved = g3d_pool_spin_us, k, i;
+    GRand *rnd = g_rand_new_with_seed(19);
+
+    for (k = 0; k < G_N_ELEMENTS(spins); k++) {
+        G3DPoolPace pc = { 0 };
+        unsigned row = 0, asleep = 0, next = 8, longest = 0;
+
+        g3d_pool_spin_us = spins[k];
+        for (i = 0; i < 200000; i++) {
+            /* stretches of each kind, so that long rows of both occur */
+            G3DPoolNotice n = g_rand_int_range(rnd, 0, 8) == 0 ?
+                (G3DPoolNotice)g_rand_int_range(rnd, 0, 3) :
+                i % 20000 < 10000 ? (i % 3 ? G3D_POOL_UNPOLLED
+                                           : G3D_POOL_PUNCTUAL) :
+                i % 2 ? G3D_POOL_UNPOLLED : G3D_POOL_LATE;
+
+            /* a helper that sleeps between jobs notices nothing */
+            if (asleep) {
+                n = G3D_POOL_UNPOLLED;
+            }
+            g3d_pool_pace_note(&pc, n);
+            if (n == G3D_POOL_PUNCTUAL) {
+                row = 0;
+                next = 8;
+            } else if (n == G3D_POOL_LATE) {
+                if (++row >= 2) {
+                    asleep = next;
+                    next = MIN(next * 2, 64);
+                }
+            } else if (asleep) {
+                asleep--;
+            }
+            longest = MAX(longest, asleep);
+            g_assert_cmpuint(g3d_pool_pace_spin(&pc), ==,
+                             asleep ? 0 : spins[k]);
+        }
+        /* the sequences reached the longest sleep */
+        g_assert_cmpuint(longest, ==, 64);
+    }
+    g3d_pool_spin_us = saved;
+    g_rand_free(rnd);
+}
+
+/*
  * g3d_fill_pattern / g3d_fill32 / g3d_fill16x4 against a byte loop: every
  * length to past the long-fill threshold at every start alignment of a
  * 64-byte line, on both long loops (AVX2 where the host has it, and SSE2);
@@ -1232,6 +1287,7 @@ int main(int argc, char **argv)
     g_test_add_func("/common/tile-owner", test_tile_owner);
     g_test_add_func("/common/pool-shared", test_pool_shared);
     g_test_add_func("/common/pool-try", test_pool_try);
+    g_test_add_func("/common/pool-pace", test_pool_pace);
     g_test_add_func("/common/claim", test_claim);
     g_test_add_func("/common/claim-pool", test_claim_pool);
     g_test_add_func("/common/simd-textured", test_simd_textured);

@@ -725,6 +725,26 @@ typedef void G3DJobFn(void *arg, int thread);
  */
 extern unsigned g3d_pool_spin_us;
 
+/*
+ * A helper's pace between jobs (tiles.c says why): how long it polls for
+ * the next job after one (us), and how it saw the next: public for the
+ * tests, which drive it through every sequence.
+ */
+typedef enum G3DPoolNotice {
+    G3D_POOL_UNPOLLED,          /* it slept, or the job came before it polled */
+    G3D_POOL_PUNCTUAL,          /* seen while polling, soon after its post */
+    G3D_POOL_LATE,              /* seen while polling, long after its post */
+} G3DPoolNotice;
+
+typedef struct G3DPoolPace {
+    unsigned late_row;          /* late notices since the last punctual one */
+    unsigned sleep_jobs;        /* jobs left to sleep between, not polling */
+    unsigned period;            /* the next such sleep's jobs (0: the least) */
+} G3DPoolPace;
+
+unsigned g3d_pool_pace_spin(const G3DPoolPace *pc);
+void g3d_pool_pace_note(G3DPoolPace *pc, G3DPoolNotice n);
+
 /* `threads` >= 1; thread 0 is always the caller of g3d_pool_run(). */
 G3DThreadPool *g3d_pool_new(int threads);
 void g3d_pool_free(G3DThreadPool *p);

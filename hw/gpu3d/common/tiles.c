@@ -30,12 +30,46 @@ unsigned g3d_pool_spin_us = 200;
 /*
  * A helper that notices a job this long after it was posted although it
  * was polling for it was not given a core meanwhile: on a busy host a
- * polling thread waits for its turn, while one that sleeps is woken at
- * once. It then sleeps between its next SLEEP_JOBS jobs before polling
- * again.
+ * polling thread waits for its turn (a polling helper, on a loaded host,
+ * saw 90-95 % of the jobs a scheduler's slice, 5-8 ms, late), while one
+ * that sleeps is woken at once. After LATE_ROW such notices with no
+ * punctual one between, it sleeps between its next jobs without polling:
+ * SLEEP_JOBS_MIN of them, twice as many after each late notice that
+ * follows, up to SLEEP_JOBS_MAX; a punctual notice starts that over. One
+ * hiccup of a virtual machine's host costs nothing, two in a row at most
+ * SLEEP_JOBS_MIN wake-ups, and a loaded host's helper soon polls for one
+ * job in 65, as it did when one late notice put it to sleep for 64 jobs
+ * (docs/performance.md, "Branch pool19").
  */
 #define SPIN_LATE_US 50
-#define SLEEP_JOBS 64
+#define LATE_ROW 2
+#define SLEEP_JOBS_MIN 8
+#define SLEEP_JOBS_MAX 64
+
+unsigned g3d_pool_pace_spin(const G3DPoolPace *pc)
+{
+    return pc->sleep_jobs ? 0 : g3d_pool_spin_us;
+}
+
+void g3d_pool_pace_note(G3DPoolPace *pc, G3DPoolNotice n)
+{
+    switch (n) {
+    case G3D_POOL_PUNCTUAL:
+        pc->late_row = 0;
+        pc->period = 0;
+        break;
+    case G3D_POOL_LATE:
+        if (++pc->late_row >= LATE_ROW) {
+            pc->late_row = LATE_ROW;
+            pc->sleep_jobs = pc->period ? pc->period : SLEEP_JOBS_MIN;
+            pc->period = MIN(pc->sleep_jobs * 2, SLEEP_JOBS_MAX);
+        }
+        break;
+    default:
+        pc->sleep_jobs -= pc->sleep_jobs != 0;
+        break;
+    }
+}
 
 void (*g3d_helper_thread_begin)(void);
 void (*g3d_helper_thread_end)(void);
@@ -90,14 +124,14 @@ static bool helpers_done(G3DThreadPool *p, uint64_t unused)
 }
 
 /*
- * Poll ready(p, v) for up to g3d_pool_spin_us microseconds, without the
+ * Poll ready(p, v) for up to `us` microseconds, without the
  * lock; true once it holds. The poller gives its core away between reads
  * of the clock, so that on a busy host it delays no runnable thread long.
  */
 static bool pool_poll(G3DThreadPool *p, bool (*ready)(G3DThreadPool *, uint64_t),
-                      uint64_t v)
+                      uint64_t v, unsigned us)
 {
-    int64_t end = g_get_monotonic_time() + g3d_pool_spin_us;
+    int64_t end = g_get_monotonic_time() + us;
     unsigned i;
 
     for (i = 1; !ready(p, v); i++) {
@@ -140,8 +174,7 @@ static gpointer helper_main(gpointer opaque)
     Helper *h = opaque;
     G3DThreadPool *p = h->pool;
     uint64_t seen = 0;
-    bool late = false;
-    int sleep_jobs = 0;
+    G3DPoolPace pace = { 0 };
 
     if (g3d_helper_thread_begin) {
         g3d_helper_thread_begin();
@@ -149,18 +182,20 @@ static gpointer helper_main(gpointer opaque)
 
     g_mutex_lock(&p->lock);
     for (;;) {
-        if (!p->quit && p->generation == seen && g3d_pool_spin_us &&
-            !sleep_jobs) {
+        const unsigned spin = g3d_pool_pace_spin(&pace);
+        G3DPoolNotice notice = G3D_POOL_UNPOLLED;
+
+        if (!p->quit && p->generation == seen && spin) {
             g_mutex_unlock(&p->lock);
-            if (pool_poll(p, new_generation, seen)) {
+            if (pool_poll(p, new_generation, seen, spin)) {
                 /*
                  * Seen long after it was posted: this thread was not
                  * running while it polled (a busy host), where a sleeper
-                 * is woken sooner; sleep between the next jobs.
+                 * is woken sooner
                  */
-                late = g_get_monotonic_time() -
-                       __atomic_load_n(&p->posted, __ATOMIC_RELAXED) >
-                       SPIN_LATE_US;
+                notice = g_get_monotonic_time() -
+                         __atomic_load_n(&p->posted, __ATOMIC_RELAXED) >
+                         SPIN_LATE_US ? G3D_POOL_LATE : G3D_POOL_PUNCTUAL;
             }
             pool_lock(p);
         }
@@ -172,12 +207,7 @@ static gpointer helper_main(gpointer opaque)
         if (p->quit) {
             break;
         }
-        if (sleep_jobs) {
-            sleep_jobs--;
-        } else if (late) {
-            sleep_jobs = SLEEP_JOBS;
-        }
-        late = false;
+        g3d_pool_pace_note(&pace, notice);
         seen = p->generation;
         if (p->shared) {
             if (!p->open) {
@@ -261,7 +291,7 @@ static void pool_wait_locked(G3DThreadPool *p)
 
     if (p->pending && g3d_pool_spin_us) {
         g_mutex_unlock(&p->lock);
-        pool_poll(p, helpers_done, 0);
+        pool_poll(p, helpers_done, 0, g3d_pool_spin_us);
         pool_lock(p);
     }
     while (p->pending) {
