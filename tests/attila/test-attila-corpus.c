@@ -172,6 +172,8 @@ static void test_thread_invariance(gconstpointer data)
     const AttilaCorpusTrace *ct = data;
     Frames one, many;
     int threads;
+    uint64_t links;
+    unsigned spin;
 
     replay(ct, 1, &one);
     for (threads = 2; threads <= 3; threads++) {
@@ -186,9 +188,32 @@ static void test_thread_invariance(gconstpointer data)
         assert_same_frames(&one, &many);
         frames_free(&many);
     }
+    /*
+     * the helpers waiting long in the chain (branch thr19), so that
+     * consecutive small draws are handed over in one pool job on a busy
+     * host too; and none handed over in it
+     */
+    spin = g3d_pool_spin_us;
+    g3d_pool_spin_us = 50000;
+    links = attila_raster_chain_links;
+    replay(ct, 2, &many);
+    g3d_pool_spin_us = spin;
+    links = attila_raster_chain_links - links;
+    if (!strcmp(ct->name, "simplefog") || !strcmp(ct->name, "8lights")) {
+        /* 80 and 50 small draws a replay, few records between them */
+        g_assert_cmpuint(links, >, 0);
+    }
+    assert_same_frames(&one, &many);
+    frames_free(&many);
+    attila_raster_chain_off = true;
+    replay(ct, 2, &many);
+    attila_raster_chain_off = false;
+    assert_same_frames(&one, &many);
+    frames_free(&many);
     g_test_message("%s: 1, 2 and 3 render threads give identical frames, "
                    "also with the raster batches' tiles all taken by the "
-                   "caller", ct->name);
+                   "caller; %" G_GUINT64_FORMAT " draws handed over in the "
+                   "chain", ct->name, links);
     frames_free(&one);
 }
 

@@ -2066,13 +2066,36 @@ static void pipeline_status(void)
 
 static void test_pipeline(void)
 {
+    unsigned spin = g3d_pool_spin_us;
+    uint64_t links;
+
     pipeline_draws(2, 26);
     pipeline_draws(3, 27);
     /* every raster unit taken by the caller: the batches walked by the
-     * helper that began them still overlap */
+     * helpers that began them still overlap */
     attila_raster_caller_only = true;
     pipeline_draws(2, 28);
     attila_raster_caller_only = false;
+    /*
+     * The chain (branch thr19): helpers that wait long for the next draw's
+     * job, so that consecutive draws (those with a register write and a
+     * memory write that wait for nothing between them too) are handed over
+     * in one pool job on a busy host as well; and with no draw handed over
+     * in the chain, each a pool job.
+     */
+    g3d_pool_spin_us = 50000;
+    links = attila_raster_chain_links;
+    pipeline_draws(2, 31);
+    pipeline_draws(3, 32);
+    g_test_message("%" G_GUINT64_FORMAT " draws handed over in the chain",
+                   attila_raster_chain_links - links);
+    g_assert_cmpuint(attila_raster_chain_links, >, links);
+    g3d_pool_spin_us = spin;
+    attila_raster_chain_off = true;
+    links = attila_raster_chain_links;
+    pipeline_draws(2, 33);
+    attila_raster_chain_off = false;
+    g_assert_cmpuint(attila_raster_chain_links, ==, links);
     pipeline_status();
 }
 

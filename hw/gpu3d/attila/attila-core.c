@@ -32,7 +32,7 @@ static void error_settle(void *opaque)
 
 void attila_core_idle(AttilaCore *c)
 {
-    attila_raster_sync(c->raster);
+    attila_raster_idle(c->raster);
 }
 
 /* ---- BAR0 ---------------------------------------------------------------- */

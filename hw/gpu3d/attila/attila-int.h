@@ -1075,6 +1075,27 @@ bool attila_raster_batch_end(AttilaRaster *r);
 int attila_raster_post_shared(AttilaRaster *r, G3DJobFn *fn, void *arg);
 void attila_raster_detach(AttilaRaster *r);
 void attila_raster_sync(AttilaRaster *r);
+/*
+ * The chain (branch thr19): the helpers done with a posted job may wait in
+ * it for the next one, which post then hands them without a new pool job
+ * (its `joined` are those that waited). sync leaves them waiting; idle is
+ * sync and the chain closed, every helper back in the pool (reset, save,
+ * a work step's end, any other job).
+ */
+void attila_raster_idle(AttilaRaster *r);
+/* a spinning wait's i-th step (i from 1) for another render thread */
+static inline void attila_spin_pause(unsigned i)
+{
+    if (i % 64 == 0) {
+        g_thread_yield();       /* a busy host: let the awaited thread run */
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+/* tests: no job handed over in the chain; the jobs handed so far */
+extern bool attila_raster_chain_off;
+extern uint64_t attila_raster_chain_links;
 const AttilaDrawState *attila_raster_busy(const AttilaRaster *r);
 /*
  * A batch slot that visits no tile (a rejected triangle's, left in the

@@ -94,6 +94,21 @@ struct AttilaRaster {
      */
     bool posted;
     uint32_t leave;
+    /*
+     * The chain (attila_raster_post_shared): a posted job's helpers, done
+     * with its draw, wait a while for the next small draw's job (a link)
+     * in the same pool job, instead of returning to the pool and being
+     * handed the next as a new one. `chain`: CHAIN_CLOSED, the link's
+     * number (CHAIN_SEQ), the helpers waiting for the next link
+     * (CHAIN_WAITING) and those done with this one (CHAIN_DONE); the
+     * link's job is link_fn/link_arg (NULL: closed), run by link_joined
+     * helpers (-1: the pool's first link, g3d_pool_joined).
+     */
+    bool chained;
+    uint64_t chain;
+    G3DJobFn *link_fn;
+    void *link_arg;
+    int link_joined;
     uint64_t *clear_next;       /* raster_clear's g3d_claim counters */
     uint64_t *raster_next;      /* raster_job's */
     /* the batch's triangles that meet each class's blocks, in order:
@@ -238,7 +253,7 @@ void attila_raster_free(AttilaRaster *r)
     if (!r) {
         return;
     }
-    attila_raster_sync(r);
+    attila_raster_idle(r);
     g3d_pool_free(r->pool);
     for (t = 0; t <= ATTILA_MAX_RENDER_TARGETS; t++) {
         g_free(r->tab[t].x);
@@ -1914,6 +1929,9 @@ AttilaStampRowFn *attila_stamp_row_fn(void)
  */
 bool attila_raster_caller_only;
 unsigned attila_raster_delay_us;
+/* tests: no draw's job handed over in the chain; the links handed so far */
+bool attila_raster_chain_off;
+uint64_t attila_raster_chain_links;
 
 /*
  * which of RASTER_CLASSES a tile's block is: neighbouring blocks differ, a
@@ -2166,7 +2184,8 @@ static bool caller_leaves(AttilaRaster *r)
     }
     return g3d_claim_left(r->raster_next, r->threads * RASTER_CLASSES,
                           r->threads) <= r->leave &&
-           g3d_pool_joined(r->pool) > 0;
+           (r->link_joined < 0 ? g3d_pool_joined(r->pool) :
+            r->link_joined) > 0;
 }
 
 static void raster_job(void *arg, int thread)
@@ -2200,16 +2219,151 @@ int attila_raster_threads(const AttilaRaster *r)
 
 void attila_raster_run_shared(AttilaRaster *r, G3DJobFn *fn, void *arg)
 {
-    attila_raster_sync(r);
+    attila_raster_idle(r);
     r->posted = false;
     g3d_pool_run_shared(r->pool, fn, arg);
 }
 
+/*
+ * The chain: consecutive small draws' jobs (branch thr15's shading, set-up
+ * and raster batch, posted by the pipeline) handed to the helpers in one
+ * pool job. A helper done with a link waits for the next for as long as
+ * the pool's helpers poll for a job (g3d_pool_spin_us), then leaves; the
+ * caller hands a draw's job to the helpers waiting (attila_raster_post_shared)
+ * once every helper that ran the last link is done with it, and the batch's
+ * end is taken (attila_raster_sync), so a link starts where a new pool job
+ * would: the ordering is the pipeline's (branch thr17). simplefog's 80 draws
+ * a replay were 80 pool jobs, each a wake of the helper that went to sleep
+ * on a busy host. Every other job, and attila_raster_idle, closes the chain
+ * and waits for the helpers to return to the pool.
+ */
+#define CHAIN_CLOSED (1ull << 63)
+#define CHAIN_SEQ(w) ((uint32_t)((w) >> 32) & 0x7fffffffu)
+#define CHAIN_WAITING(w) ((uint32_t)((w) >> 16) & 0xffffu)
+#define CHAIN_DONE(w) ((uint32_t)(w) & 0xffffu)
+#define CHAIN_ONE_WAITING (1ull << 16)
+
+/* a helper's part of the chain's pool job: the links while any comes */
+static void chain_job(void *arg, int thread)
+{
+    AttilaRaster *r = arg;
+    uint64_t w = __atomic_load_n(&r->chain, __ATOMIC_ACQUIRE);
+    G3DJobFn *fn = r->link_fn;
+    void *link = r->link_arg;
+    uint32_t seq = CHAIN_SEQ(w);
+    int64_t end;
+    unsigned i;
+
+    if (thread == 0) {
+        fn(link, 0);        /* the caller's part of the first link */
+        return;
+    }
+    for (;;) {
+        fn(link, thread);
+        /* release: the caller then takes the batch's end */
+        w = __atomic_add_fetch(&r->chain, CHAIN_ONE_WAITING + 1,
+                               __ATOMIC_ACQ_REL);
+        end = g_get_monotonic_time() + g3d_pool_spin_us;
+        for (i = 1; !(w & CHAIN_CLOSED) && CHAIN_SEQ(w) == seq; i++) {
+            if (i % 64 == 0 && g_get_monotonic_time() >= end &&
+                __atomic_compare_exchange_n(&r->chain, &w,
+                                            w - CHAIN_ONE_WAITING, false,
+                                            __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE)) {
+                return;     /* no link came: back to the pool */
+            }
+            attila_spin_pause(i);
+            w = __atomic_load_n(&r->chain, __ATOMIC_ACQUIRE);
+        }
+        if (w & CHAIN_CLOSED) {
+            return;
+        }
+        /* the link published with the new number (release) */
+        seq = CHAIN_SEQ(w);
+        fn = r->link_fn;
+        link = r->link_arg;
+    }
+}
+
+/* the chain closed and its helpers back in the pool */
+static void chain_close(AttilaRaster *r)
+{
+    if (r->chained) {
+        __atomic_or_fetch(&r->chain, CHAIN_CLOSED, __ATOMIC_RELEASE);
+        g3d_pool_wait(r->pool);
+        r->chained = false;
+    }
+}
+
+/*
+ * Every helper that ran the chain's link is done with it, waited for as
+ * long as the helpers poll; *drawing: some was not at first
+ */
+static bool chain_done(AttilaRaster *r, bool *drawing)
+{
+    int64_t end = 0;
+    uint64_t w;
+    unsigned i;
+
+    for (i = 1;; i++) {
+        w = __atomic_load_n(&r->chain, __ATOMIC_ACQUIRE);
+        if (CHAIN_DONE(w) == (uint32_t)r->link_joined) {
+            return true;
+        }
+        *drawing = true;
+        if (i == 1) {
+            end = g_get_monotonic_time() + g3d_pool_spin_us;
+        } else if (i % 64 == 0 && g_get_monotonic_time() >= end) {
+            return false;
+        }
+        attila_spin_pause(i);
+    }
+}
+
+/* the link `fn` handed to the helpers waiting in the chain: how many, or
+ * 0 if none is (nothing handed) */
+static int chain_link(AttilaRaster *r, G3DJobFn *fn, void *arg)
+{
+    uint64_t w = __atomic_load_n(&r->chain, __ATOMIC_ACQUIRE);
+
+    r->link_fn = fn;
+    r->link_arg = arg;
+    while (CHAIN_WAITING(w) > 0 &&
+           !__atomic_compare_exchange_n(&r->chain, &w,
+                                        (uint64_t)((CHAIN_SEQ(w) + 1) &
+                                                   0x7fffffffu) << 32,
+                                        false, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE)) {
+        /* a helper left meanwhile: w reloaded */
+    }
+    return CHAIN_WAITING(w);
+}
+
 int attila_raster_post_shared(AttilaRaster *r, G3DJobFn *fn, void *arg)
 {
-    attila_raster_sync(r);
+    int joined;
+
+    attila_raster_sync(r);      /* keeps the chain where its helpers wait */
     r->posted = true;
-    return g3d_pool_post_shared(r->pool, fn, arg);
+    /* (an operation already cancelled: the pool's post runs nothing) */
+    if (r->chained && !attila_raster_chain_off && !g3d_yield()) {
+        r->link_joined = chain_link(r, fn, arg);
+        if (r->link_joined > 0) {
+            attila_raster_chain_links++;
+            fn(arg, 0);
+            return r->link_joined;
+        }
+    }
+    chain_close(r);
+    r->link_fn = fn;
+    r->link_arg = arg;
+    r->link_joined = -1;
+    /* a new number, nothing done: published by the pool's post */
+    r->chain = (uint64_t)((CHAIN_SEQ(r->chain) + 1) & 0x7fffffffu) << 32;
+    joined = g3d_pool_post_shared(r->pool, chain_job, r);
+    r->chained = joined >= 0;   /* (a cancelled job ran nothing) */
+    r->link_joined = MAX(joined, 0);
+    return joined;
 }
 
 void attila_raster_detach(AttilaRaster *r)
@@ -2232,19 +2386,28 @@ const AttilaDrawState *attila_raster_busy(const AttilaRaster *r)
  */
 void attila_raster_sync(AttilaRaster *r)
 {
+    bool drawing = false;
     int t;
 
     if (r->syncing) {
         return;     /* the batch's end reports an error: settled already */
     }
     r->syncing = true;
+    if (r->chained) {
+        /* the helpers done with the link may stay for the next */
+        if (!chain_done(r, &drawing)) {
+            chain_close(r);
+        }
+    } else if (r->in_flight) {
+        drawing = g3d_pool_busy(r->pool);
+        g3d_pool_wait(r->pool);
+    }
     if (r->in_flight) {
-        if (g3d_pool_busy(r->pool)) {
+        if (drawing) {
             r->leave -= r->leave > 0;
         } else if (r->leave < (uint32_t)r->threads * RASTER_CLASSES / 2) {
             r->leave++;
         }
-        g3d_pool_wait(r->pool);
         r->in_flight = false;
         attila_raster_batch_end(r);
     }
@@ -2255,6 +2418,12 @@ void attila_raster_sync(AttilaRaster *r)
         }
     }
     r->syncing = false;
+}
+
+void attila_raster_idle(AttilaRaster *r)
+{
+    attila_raster_sync(r);
+    chain_close(r);
 }
 
 /* ---- the clears --------------------------------------------------------- */

@@ -334,16 +334,6 @@ static bool set_up(const Geometry *g, const uint32_t v[3], AttilaTriangle *out)
     return attila_triangle_setup(g->ds, v0, v1, v2, out);
 }
 
-static inline void spin_pause(unsigned i)
-{
-    if (i % 64 == 0) {
-        g_thread_yield();       /* a busy host: let the awaited thread run */
-    }
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
 /*
  * Wait until the vertices a triangle's list positions use are shaded: an
  * earlier chunk's are; one of the chunk being shaded is once its batch is.
@@ -372,7 +362,7 @@ static void await_shaded(const Geometry *g, const uint32_t v[3])
             }
         }
         for (i = 1; !__atomic_load_n(&k->done[lo], __ATOMIC_ACQUIRE); i++) {
-            spin_pause(i);
+            attila_spin_pause(i);
         }
     }
 }
@@ -865,7 +855,7 @@ static void draw_job(ShadeSetUp *j, int thread, bool last)
     /* the last unit's thread is in the job: the wait ends */
     for (i = 1; (state = __atomic_load_n(&j->raster, __ATOMIC_ACQUIRE)) ==
                 RASTER_PENDING; i++) {
-        spin_pause(i);
+        attila_spin_pause(i);
     }
     __atomic_add_fetch(&j->left, 1, __ATOMIC_RELEASE);      /* j's last use */
     if (state == RASTER_BEGUN) {
@@ -939,7 +929,7 @@ static bool shade_set_up(VertexChunk *k, Geometry *g, uint64_t *work,
         for (i = 1; joined >= 0 &&
                     __atomic_load_n(&j.left, __ATOMIC_ACQUIRE) !=
                     (uint32_t)joined + 1; i++) {
-            spin_pause(i);
+            attila_spin_pause(i);
         }
         /* not begun: the helpers have nothing left of it (the pool's
          * next job waits for them to return) */
