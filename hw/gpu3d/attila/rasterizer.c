@@ -1351,29 +1351,51 @@ typedef struct StampCols {
     int32_t sx, x0, x1;
 } StampCols;
 
+/* the coverage's bounds (attila_row_steps' lo and hi) broadcast, once a
+ * row for stamp_row_avx, whose stores could alias *rs */
+typedef struct RowBounds {
+    __m256d lo0, lo1, lo2, lo3, hi3;
+} RowBounds;
+
+__attribute__((target("avx"), always_inline))
+static inline void row_bounds_avx(const AttilaRowSteps *rs, RowBounds *rb)
+{
+    rb->lo0 = _mm256_broadcast_sd(&rs->lo[0]);
+    rb->lo1 = _mm256_broadcast_sd(&rs->lo[1]);
+    rb->lo2 = _mm256_broadcast_sd(&rs->lo[2]);
+    rb->lo3 = _mm256_broadcast_sd(&rs->lo[3]);
+    rb->hi3 = _mm256_broadcast_sd(&rs->hi[3]);
+}
+
+/* rb: the bounds in locals, or NULL for broadcasts from rs at each stamp
+ * (the copy walk: fewer instructions there, by GCC's register choice) */
 __attribute__((target("avx"), always_inline))
 static inline unsigned stamp_cover_avx(const StampCols *sc,
                                        const double tv[4],
-                                       const AttilaRowSteps *rs, int32_t qx,
+                                       const AttilaRowSteps *rs,
+                                       const RowBounds *rb, int32_t qx,
                                        uint32_t dy, unsigned rows,
                                        RowNodes *nd, __m256d p[4],
                                        __m256d e[4])
 {
-    const __m256d lo0 = _mm256_broadcast_sd(&rs->lo[0]);
-    const __m256d lo1 = _mm256_broadcast_sd(&rs->lo[1]);
-    const __m256d lo2 = _mm256_broadcast_sd(&rs->lo[2]);
-    const __m256d lo3 = _mm256_broadcast_sd(&rs->lo[3]);
-    const __m256d hi3 = _mm256_broadcast_sd(&rs->hi[3]);
+    RowBounds b;
     unsigned cov;
+
+    if (rb) {
+        b = *rb;
+    } else {
+        row_bounds_avx(rs, &b);
+    }
 
     row_stamp_avx(tv, rs, (uint32_t)(qx - sc->sx), dy, nd, p, e);
     /* lane i pixel i: its coverage is bit i of one mask */
     cov = (unsigned)_mm256_movemask_pd(_mm256_and_pd(
-        _mm256_and_pd(_mm256_cmp_pd(e[0], lo0, _CMP_GT_OQ),
-                      _mm256_cmp_pd(e[1], lo1, _CMP_GT_OQ)),
-        _mm256_and_pd(_mm256_cmp_pd(e[2], lo2, _CMP_GT_OQ),
-                      _mm256_and_pd(_mm256_cmp_pd(e[3], lo3, _CMP_GT_OQ),
-                                    _mm256_cmp_pd(e[3], hi3, _CMP_LE_OQ)))))
+        _mm256_and_pd(_mm256_cmp_pd(e[0], b.lo0, _CMP_GT_OQ),
+                      _mm256_cmp_pd(e[1], b.lo1, _CMP_GT_OQ)),
+        _mm256_and_pd(_mm256_cmp_pd(e[2], b.lo2, _CMP_GT_OQ),
+                      _mm256_and_pd(_mm256_cmp_pd(e[3], b.lo3, _CMP_GT_OQ),
+                                    _mm256_cmp_pd(e[3], b.hi3,
+                                                  _CMP_LE_OQ)))))
         & rows;
     if ((uint32_t)(qx - sc->x0) >= (uint32_t)(sc->x1 - sc->x0)) {
         /* a column outside the triangle's box */
@@ -1392,14 +1414,18 @@ static unsigned stamp_row_avx(const AttilaTriangle *t,
 {
     const uint32_t dy = (uint32_t)(qy - t->start_y);
     const unsigned rows = row_bits(t, qy);
-    const StampCols sc = { t->start_x, t->x0, t->x1 };
     RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
     unsigned n = 0, i;
     int32_t qx;
+    const StampCols sc = { t->start_x, t->x0, t->x1 };
+    RowBounds rb;
+
+    row_bounds_avx(rs, &rb);
 
     for (qx = qx0; qx <= qx1; qx += 2) {
         __m256d p[4], e[4];
-        unsigned cov = stamp_cover_avx(&sc, tv, rs, qx, dy, rows, &nd, p, e);
+        unsigned cov = stamp_cover_avx(&sc, tv, rs, &rb, qx, dy, rows, &nd,
+                                       p, e);
 
         if (cov) {
             for (i = 0; i < 4; i++) {
@@ -1478,8 +1504,8 @@ static inline bool copy_next(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             continue;
         }
         wk->qx = qx + 2;
-        c = stamp_cover_avx(&wk->sc, tv, rs, qx, wk->dy, wk->rows, &wk->nd,
-                            p, ev);
+        c = stamp_cover_avx(&wk->sc, tv, rs, NULL, qx, wk->dy, wk->rows,
+                            &wk->nd, p, ev);
         if (c) {
             e[0] = ev[0];
             e[1] = ev[1];
