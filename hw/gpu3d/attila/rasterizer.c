@@ -1060,7 +1060,7 @@ static bool tile_edges_avx(const AttilaTriangle *t, const double tv[4],
 
 /* tile_edges_scalar, or by AVX lanes where `avx` (not under
  * g3d_general_path: raster_tiles' skip_boxes) */
-static bool tile_edges(const AttilaTriangle *t, const double tv[4], double w,
+static inline bool tile_edges(const AttilaTriangle *t, const double tv[4], double w,
                        double wt, double span, bool avx, TileEdges *te)
 {
 #ifdef HAVE_AVX_PATH
