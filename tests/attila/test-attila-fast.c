@@ -863,6 +863,71 @@ static void test_top_level(void)
     g_rand_free(rnd);
 }
 
+/* a value of one of wide magnitudes, or a zero of either sign, an
+ * infinity or a NaN, for test_tile_edges */
+static double edge_value(GRand *rnd)
+{
+    switch (g_rand_int_range(rnd, 0, 12)) {
+    case 0:
+        return g_rand_boolean(rnd) ? 0.0 : -0.0;
+    case 1:
+        return g_rand_boolean(rnd) ? INFINITY : -INFINITY;
+    case 2:
+        return NAN;
+    case 3:     /* near the largest double: the products overflow */
+        return g_rand_double_range(rnd, -1.0, 1.0) * 1.7e308;
+    default:
+        return g_rand_double_range(rnd, -1.0, 1.0) *
+               ldexp(1.0, g_rand_int_range(rnd, -60, 60));
+    }
+}
+
+/*
+ * A scan tile's box-test bounds (rasterizer.c tile_edges: AVX lanes, the
+ * three edges in one operation, where the CPU has AVX) against the scalar
+ * code (g3d_general_path):
+ * 300000 random edges and tile values of wide magnitudes, zeros of
+ * either sign, infinities and NaN, the one-sample and MSAA box widths;
+ * the outside flag and the twelve bounds bit for bit. Checked to fail
+ * with edge 2's slack without its 1e-9, with hi's (a < 0 ? a w : 0) for
+ * a > 0, with the tile's outside test by w for wt, and with hi left
+ * finite where the slack is not.
+ */
+static void test_tile_edges(void)
+{
+    static const double wbox[3] = { 1.0, 1.0 + 120.0 / 128, 1.5 };
+    GRand *rnd = g_rand_new_with_seed(0x7E1E);
+    AttilaTriangle *t = g_new0(AttilaTriangle, 1);
+    int n, k;
+
+    for (n = 0; n < 300000; n++) {
+        double tv[4], fast[12], general[12];
+        double w = wbox[n % 3];
+        bool of, og;
+
+        for (k = 0; k < 3; k++) {
+            t->e[k][0] = edge_value(rnd);
+            t->e[k][1] = edge_value(rnd);
+            t->e[k][2] = edge_value(rnd);
+            tv[k] = edge_value(rnd);
+        }
+        tv[3] = edge_value(rnd);
+        of = attila_tile_edges(t, tv, w, 18.0, 18.0, fast);
+        g3d_general_path = true;
+        og = attila_tile_edges(t, tv, w, 18.0, 18.0, general);
+        g3d_general_path = false;
+        if (of != og || memcmp(fast, general, sizeof(fast))) {
+            for (k = 0; k < 12; k++) {
+                g_test_message("%d: %a against %a", k, fast[k], general[k]);
+            }
+        }
+        g_assert_cmpint(of, ==, og);
+        g_assert_cmpmem(fast, sizeof(fast), general, sizeof(general));
+    }
+    g_free(t);
+    g_rand_free(rnd);
+}
+
 /*
  * The 4-sample stamp's samples in AVX lanes (rasterizer.c
  * msaa_cover4_avx) against the same pixel's samples one by one
@@ -2122,6 +2187,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/stamp-rows-values", test_stamp_rows_values);
     g_test_add_func("/attila/fast/msaa-cover4", test_msaa_cover4);
     g_test_add_func("/attila/fast/top-level", test_top_level);
+    g_test_add_func("/attila/fast/tile-edges", test_tile_edges);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     g_test_add_func("/attila/fast/vertex-chunks", test_vertex_chunks);
     g_test_add_func("/attila/fast/pipeline", test_pipeline);

@@ -1021,6 +1021,15 @@ static inline void attila_interp_comps_avx(const __m256d ad[3][4],
 
 /* rasterizer.c: fragment generation and the per-quad fragment pipeline */
 typedef struct AttilaRaster AttilaRaster;
+/*
+ * Tests: a scan tile's box-test bounds (rasterizer.c tile_edges: AVX
+ * lanes, the scalar code under g3d_general_path) for boxes w wide, the
+ * tile wt wide, offsets up to span: edge k's a, b, lim and hi at out[k],
+ * out[3 + k], out[6 + k] and out[9 + k]; true when the tile is outside
+ * an edge
+ */
+bool attila_tile_edges(const AttilaTriangle *t, const double tv[4], double w,
+                       double wt, double span, double out[12]);
 AttilaRaster *attila_raster_new(AttilaCore *c, int threads);
 void attila_raster_free(AttilaRaster *r);
 /* a new draw: its work counters start from 0 */

@@ -20,6 +20,7 @@
 #include "attila-int.h"
 
 #include <glib.h>
+#include <float.h>
 #include <math.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -972,9 +973,10 @@ static void copy_stamps(AttilaRenderCtx *ctx, const AttilaTriangle *t,
  * is neither: such a box takes the exact path.
  */
 typedef struct TileEdges {
-    double a[3], b[3];
-    double lim[3];          /* a box is outside edge k if a dx + b dy < lim */
-    double hi[3];           /* inside edge k if a dx + b dy > hi */
+    /* edges 0-2 (a fourth lane for tile_edges_avx's stores) */
+    double a[4], b[4];
+    double lim[4];          /* a box is outside edge k if a dx + b dy < lim */
+    double hi[4];           /* inside edge k if a dx + b dy > hi */
 } TileEdges;
 
 /*
@@ -983,8 +985,8 @@ typedef struct TileEdges {
  * of these bounds with w = wt: the slack depends on span alone, so the
  * whole tile's test shares it)
  */
-static bool tile_edges(const AttilaTriangle *t, const double tv[4], double w,
-                       double wt, double span, TileEdges *te)
+static bool tile_edges_scalar(const AttilaTriangle *t, const double tv[4],
+                              double w, double wt, double span, TileEdges *te)
 {
     bool outside = false;
     int k;
@@ -1009,6 +1011,92 @@ static bool tile_edges(const AttilaTriangle *t, const double tv[4], double w,
             te->hi[k] = INFINITY;
         }
     }
+    return outside;
+}
+
+#ifdef HAVE_AVX_PATH
+/*
+ * tile_edges_scalar's operations for the three edges in one AVX operation
+ * (lane k edge k; lane 3 takes edge 2 again, its results unused), lane by
+ * lane the same: fabs as the sign cleared, -slack as the sign flipped,
+ * (a > 0.0 ? a w : 0.0) as a w ANDed with the compare's mask (+0.0 where
+ * it fails, NaN included), isfinite as |x| <= DBL_MAX (false for a NaN);
+ * no FMA in this target
+ */
+__attribute__((target("avx")))
+static bool tile_edges_avx(const AttilaTriangle *t, const double tv[4],
+                           double w, double wt, double span, TileEdges *te)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
+    const __m256d vw = _mm256_set1_pd(w), vwt = _mm256_set1_pd(wt);
+    const __m256d big = _mm256_set1_pd(DBL_MAX);
+    const __m256d a = _mm256_setr_pd(t->e[0][0], t->e[1][0], t->e[2][0],
+                                     t->e[2][0]);
+    const __m256d b = _mm256_setr_pd(t->e[0][1], t->e[1][1], t->e[2][1],
+                                     t->e[2][1]);
+    const __m256d v = _mm256_setr_pd(tv[0], tv[1], tv[2], tv[2]);
+    const __m256d slack = _mm256_add_pd(
+        _mm256_mul_pd(_mm256_set1_pd(1e-6),
+                      _mm256_add_pd(_mm256_andnot_pd(sign, v),
+                                    _mm256_mul_pd(
+                                        _mm256_add_pd(_mm256_andnot_pd(sign, a),
+                                                      _mm256_andnot_pd(sign, b)),
+                                        _mm256_set1_pd(span)))),
+        _mm256_set1_pd(1e-9));
+    const __m256d apos = _mm256_cmp_pd(a, zero, _CMP_GT_OQ);
+    const __m256d bpos = _mm256_cmp_pd(b, zero, _CMP_GT_OQ);
+    const __m256d aneg = _mm256_cmp_pd(a, zero, _CMP_LT_OQ);
+    const __m256d bneg = _mm256_cmp_pd(b, zero, _CMP_LT_OQ);
+    /* -slack - tv[k] */
+    const __m256d base = _mm256_sub_pd(_mm256_xor_pd(slack, sign), v);
+    const __m256d limt = _mm256_sub_pd(
+        _mm256_sub_pd(base, _mm256_and_pd(apos, _mm256_mul_pd(a, vwt))),
+        _mm256_and_pd(bpos, _mm256_mul_pd(b, vwt)));
+    const __m256d hi = _mm256_sub_pd(
+        _mm256_sub_pd(_mm256_sub_pd(slack, v),
+                      _mm256_and_pd(aneg, _mm256_mul_pd(a, vw))),
+        _mm256_and_pd(bneg, _mm256_mul_pd(b, vw)));
+    const __m256d fin = _mm256_and_pd(
+        _mm256_cmp_pd(_mm256_andnot_pd(sign, hi), big, _CMP_LE_OQ),
+        _mm256_cmp_pd(_mm256_andnot_pd(sign, slack), big, _CMP_LE_OQ));
+
+    _mm256_storeu_pd(te->a, a);
+    _mm256_storeu_pd(te->b, b);
+    _mm256_storeu_pd(te->lim, _mm256_sub_pd(
+        _mm256_sub_pd(base, _mm256_and_pd(apos, _mm256_mul_pd(a, vw))),
+        _mm256_and_pd(bpos, _mm256_mul_pd(b, vw))));
+    _mm256_storeu_pd(te->hi, _mm256_blendv_pd(_mm256_set1_pd(INFINITY), hi,
+                                              fin));
+    return (_mm256_movemask_pd(_mm256_cmp_pd(
+        _mm256_add_pd(_mm256_mul_pd(a, zero), _mm256_mul_pd(b, zero)), limt,
+        _CMP_LT_OQ)) & 7) != 0;
+}
+#endif
+
+/* tile_edges_scalar, or by AVX lanes where `avx` (not under
+ * g3d_general_path: raster_tiles' skip_boxes) */
+static inline bool tile_edges(const AttilaTriangle *t, const double tv[4], double w,
+                       double wt, double span, bool avx, TileEdges *te)
+{
+#ifdef HAVE_AVX_PATH
+    if (avx) {
+        return tile_edges_avx(t, tv, w, wt, span, te);
+    }
+#endif
+    return tile_edges_scalar(t, tv, w, wt, span, te);
+}
+
+bool attila_tile_edges(const AttilaTriangle *t, const double tv[4], double w,
+                       double wt, double span, double out[12])
+{
+    TileEdges te;
+    bool outside = tile_edges(t, tv, w, wt, span,
+                              !g3d_general_path && g3d_use_avx(), &te);
+
+    memcpy(out, te.a, 3 * sizeof(double));
+    memcpy(out + 3, te.b, 3 * sizeof(double));
+    memcpy(out + 6, te.lim, 3 * sizeof(double));
+    memcpy(out + 9, te.hi, 3 * sizeof(double));
     return outside;
 }
 
@@ -1083,13 +1171,21 @@ void attila_row_steps(const AttilaTriangle *t, bool d3d9_depth,
     }
 }
 
+/* the pixels of stamp (qx, qy) inside the box's columns x0..x1 (rows:
+ * its rows' bits), as cov bits */
+static inline unsigned box_cols_bits(int32_t x0, int32_t x1, int32_t qx,
+                                     unsigned rows)
+{
+    unsigned cols = (qx >= x0 && qx <= x1 ? 5u : 0u) |
+                    (qx + 1 >= x0 && qx + 1 <= x1 ? 10u : 0u);
+    return cols & rows;
+}
+
 /* the pixels of stamp (qx, qy) inside the triangle's box, as cov bits */
 static inline unsigned box_bits(const AttilaTriangle *t, int32_t qx,
                                 unsigned rows)
 {
-    unsigned cols = (qx >= t->x0 && qx <= t->x1 ? 5u : 0u) |
-                    (qx + 1 >= t->x0 && qx + 1 <= t->x1 ? 10u : 0u);
-    return cols & rows;
+    return box_cols_bits(t->x0, t->x1, qx, rows);
 }
 
 static inline unsigned row_bits(const AttilaTriangle *t, int32_t qy)
@@ -1256,132 +1352,187 @@ static inline void row_stamp_avx(const double tv[4], const AttilaRowSteps *rs,
 }
 
 /*
- * The one-sample copy's row (copy_tile_avx): the copied input's
- * components in double, broadcast (attila_interp_comps_avx), the target's
- * write state and row, the fragments counted
+ * Stamp qx of a row (dy from the triangle's start, rows its row_bits,
+ * nd the row's nodes): p[i] pixel i's values and e[k] value k of the four
+ * pixels (row_stamp_avx), and the pixels' coverage, bit i pixel i: all
+ * four values in (lo, hi] (see attila_row_steps), the row's and the
+ * triangle's box bits. Only additions and compares, so nothing GCC could
+ * contract.
  */
-typedef struct CopyRow {
-    __m256d ad[3][4];
-    AttilaRowWrite w;
-    uint8_t *line;
-    const uint32_t *rtx;
-    uint64_t fragments;
-} CopyRow;
+/* the triangle's start column and box columns, in locals of the walks:
+ * the colour stores go through byte pointers, which could alias *t, so
+ * GCC would load them again after each store */
+typedef struct StampCols {
+    int32_t sx, x0, x1;
+} StampCols;
 
-/*
- * The row walk with a pixel's four values one AVX operation; only
- * additions and compares, so nothing GCC could contract. With cp (the
- * one-sample copy) a covered stamp's input by component
- * (attila_interp_weights_avx and _comps_avx, from the transposed edge
- * values the coverage used) is written with the previous one as a pair,
- * an odd last stamp alone, instead of its values going to out[n].v; the
- * colours do not depend on the target, so writing them as they come
- * changes no pixel. `wide`: the write's integer work by 256-bit
- * operations (an AVX2 caller, attila_color_write_pair_avx).
- */
+/* the coverage's bounds (attila_row_steps' lo and hi) broadcast, once a
+ * row for stamp_row_avx, whose stores could alias *rs */
+typedef struct RowBounds {
+    __m256d lo0, lo1, lo2, lo3, hi3;
+} RowBounds;
+
 __attribute__((target("avx"), always_inline))
-static inline unsigned row_walk_avx(const AttilaTriangle *t,
-                                    const double tv[4],
-                                    const AttilaRowSteps *rs, int32_t qy,
-                                    int32_t qx0, int32_t qx1,
-                                    AttilaRowStamp *out, CopyRow *cp,
-                                    bool wide)
+static inline void row_bounds_avx(const AttilaRowSteps *rs, RowBounds *rb)
 {
-    unsigned n = 0;
-    uint32_t dy = (uint32_t)(qy - t->start_y);
-    const int32_t sx = t->start_x, bx = t->x0;
-    const uint32_t bw = (uint32_t)(t->x1 - t->x0);
-    const __m256d lo0 = _mm256_broadcast_sd(&rs->lo[0]);
-    const __m256d lo1 = _mm256_broadcast_sd(&rs->lo[1]);
-    const __m256d lo2 = _mm256_broadcast_sd(&rs->lo[2]);
-    const __m256d lo3 = _mm256_broadcast_sd(&rs->lo[3]);
-    const __m256d hi3 = _mm256_broadcast_sd(&rs->hi[3]);
-    RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
-    unsigned rows = row_bits(t, qy);
-    int32_t qx;
-    /*
-     * the copy's row and waiting stamp in locals: the colour stores go
-     * through byte pointers, which could alias *cp, so GCC would load
-     * and store its fields again around each pair's write
-     */
-    uint8_t *const line = cp ? cp->line : NULL;
-    const uint32_t *const rtx = cp ? cp->rtx : NULL;
-    const AttilaRowWrite *const w = cp ? &cp->w : NULL;
-    uint8_t *wpx = NULL;
-    /* read only after a stamp is kept (n odd), which GCC cannot tell: set
-     * once a row rather than warned about */
-    __m128 wch[4] = { _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(),
-                      _mm_setzero_ps() };
-    unsigned wcov = 0;
-    uint64_t fragments = 0;
-
-    for (qx = qx0; qx <= qx1; qx += 2) {
-        uint32_t dx = (uint32_t)(qx - sx);
-        __m256d p[4], ev[4];
-        unsigned cov, i;
-
-        row_stamp_avx(tv, rs, dx, dy, &nd, p, ev);
-        __m256d e0 = ev[0], e1 = ev[1], e2 = ev[2], z = ev[3];
-        /* lane i pixel i: its coverage is bit i of one mask */
-        __m256d m = _mm256_and_pd(
-            _mm256_and_pd(_mm256_cmp_pd(e0, lo0, _CMP_GT_OQ),
-                          _mm256_cmp_pd(e1, lo1, _CMP_GT_OQ)),
-            _mm256_and_pd(_mm256_cmp_pd(e2, lo2, _CMP_GT_OQ),
-                          _mm256_and_pd(_mm256_cmp_pd(z, lo3, _CMP_GT_OQ),
-                                        _mm256_cmp_pd(z, hi3, _CMP_LE_OQ))));
-
-        cov = (unsigned)_mm256_movemask_pd(m) & rows;
-        if ((uint32_t)(qx - bx) >= bw) {
-            /* a column outside the triangle's box */
-            cov &= box_bits(t, qx, rows);
-        }
-        if (!cov) {
-            continue;
-        }
-        if (cp) {
-            uint8_t *px = line + rtx[qx >> 1];
-            __m256d f[3];
-            __m128 ch[4];
-
-            attila_interp_weights_avx(e0, e1, e2, f);
-            attila_interp_comps_avx((const __m256d (*)[4])cp->ad, f, ch);
-            fragments += (0x4332322132212110ull >> (4 * cov)) & 15;
-            if (n & 1) {
-                attila_color_write_pair_avx(w, wpx, px, wch, ch, wcov, cov,
-                                            true, wide);
-            } else {
-                for (i = 0; i < 4; i++) {
-                    wch[i] = ch[i];
-                }
-                wpx = px;
-                wcov = cov;
-            }
-        } else {
-            for (i = 0; i < 4; i++) {
-                _mm256_storeu_pd(out[n].v[i], p[i]);
-            }
-            out[n].qx = qx;
-            out[n].cov = cov;
-        }
-        n++;
-    }
-    if (cp && (n & 1)) {
-        attila_color_write_pair_avx(w, wpx, wpx, wch, wch, wcov, wcov, false,
-                                    wide);
-    }
-    if (cp) {
-        cp->fragments += fragments;
-    }
-    return n;
+    rb->lo0 = _mm256_broadcast_sd(&rs->lo[0]);
+    rb->lo1 = _mm256_broadcast_sd(&rs->lo[1]);
+    rb->lo2 = _mm256_broadcast_sd(&rs->lo[2]);
+    rb->lo3 = _mm256_broadcast_sd(&rs->lo[3]);
+    rb->hi3 = _mm256_broadcast_sd(&rs->hi[3]);
 }
 
+/* rb: the bounds in locals, or NULL for broadcasts from rs at each stamp
+ * (the copy walk: fewer instructions there, by GCC's register choice) */
+__attribute__((target("avx"), always_inline))
+static inline unsigned stamp_cover_avx(const StampCols *sc,
+                                       const double tv[4],
+                                       const AttilaRowSteps *rs,
+                                       const RowBounds *rb, int32_t qx,
+                                       uint32_t dy, unsigned rows,
+                                       RowNodes *nd, __m256d p[4],
+                                       __m256d e[4])
+{
+    RowBounds b;
+    unsigned cov;
+
+    if (rb) {
+        b = *rb;
+    } else {
+        row_bounds_avx(rs, &b);
+    }
+
+    row_stamp_avx(tv, rs, (uint32_t)(qx - sc->sx), dy, nd, p, e);
+    /* lane i pixel i: its coverage is bit i of one mask */
+    cov = (unsigned)_mm256_movemask_pd(_mm256_and_pd(
+        _mm256_and_pd(_mm256_cmp_pd(e[0], b.lo0, _CMP_GT_OQ),
+                      _mm256_cmp_pd(e[1], b.lo1, _CMP_GT_OQ)),
+        _mm256_and_pd(_mm256_cmp_pd(e[2], b.lo2, _CMP_GT_OQ),
+                      _mm256_and_pd(_mm256_cmp_pd(e[3], b.lo3, _CMP_GT_OQ),
+                                    _mm256_cmp_pd(e[3], b.hi3,
+                                                  _CMP_LE_OQ)))))
+        & rows;
+    if ((uint32_t)(qx - sc->x0) >= (uint32_t)(sc->x1 - sc->x0)) {
+        /* a column outside the triangle's box */
+        cov &= box_cols_bits(sc->x0, sc->x1, qx, rows);
+    }
+    return cov;
+}
+
+/* the row walk with a pixel's four values one AVX operation, the covered
+ * stamps' values to out[n] */
 __attribute__((target("avx")))
 static unsigned stamp_row_avx(const AttilaTriangle *t,
                               const double tv[4], const AttilaRowSteps *rs,
                               int32_t qy, int32_t qx0, int32_t qx1,
                               AttilaRowStamp *out)
 {
-    return row_walk_avx(t, tv, rs, qy, qx0, qx1, out, NULL, false);
+    const uint32_t dy = (uint32_t)(qy - t->start_y);
+    const unsigned rows = row_bits(t, qy);
+    RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
+    unsigned n = 0, i;
+    int32_t qx;
+    const StampCols sc = { t->start_x, t->x0, t->x1 };
+    RowBounds rb;
+
+    row_bounds_avx(rs, &rb);
+
+    for (qx = qx0; qx <= qx1; qx += 2) {
+        __m256d p[4], e[4];
+        unsigned cov = stamp_cover_avx(&sc, tv, rs, &rb, qx, dy, rows, &nd,
+                                       p, e);
+
+        if (cov) {
+            for (i = 0; i < 4; i++) {
+                _mm256_storeu_pd(out[n].v[i], p[i]);
+            }
+            out[n].qx = qx;
+            out[n++].cov = cov;
+        }
+    }
+    return n;
+}
+
+/* the pixels a stamp's cov bits cover (a load and an add where the
+ * shifted constant took four instructions) */
+static const uint8_t cov_pixels[16] = {
+    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4
+};
+
+/*
+ * Where the one-sample copy's walk of a scan tile is (copy_tile): the
+ * next stamp's column qx and the end of its row's run, the row (qy; dy
+ * from the triangle's start, its row_bits, its line of the target and
+ * its nodes), raster_job's counts
+ */
+typedef struct CopyWalk {
+    StampCols sc;
+    int32_t qx, hi, qy;
+    uint32_t dy;
+    unsigned rows;
+    RowNodes nd;
+    uint8_t *line;
+    uint64_t work, quads, fragments;
+    bool done;
+} CopyWalk;
+
+/*
+ * The tile's next covered stamp in row order (its pixels' edge values in
+ * e[0..2], its address and coverage), false when there is none: each row's
+ * run found as raster_job finds it (row_run), the row's work counted and
+ * the draw's limit tested before it as raster_job does (done false: the
+ * draw is stopped), a covered stamp counted with the program's step.
+ */
+__attribute__((target("avx"), always_inline))
+static inline bool copy_next(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                             const double tv[4], const AttilaRowSteps *rs,
+                             const TileEdges *te, const TileRows *tr,
+                             CopyWalk *wk, __m256d e[3], uint8_t **px,
+                             unsigned *cov)
+{
+    for (;;) {
+        int32_t qx = wk->qx;
+        __m256d p[4], ev[4];
+        unsigned c;
+
+        if (qx > wk->hi) {
+            int32_t qy = wk->qy;
+
+            if (qy > tr->y1) {
+                return false;
+            }
+            if (wk->work > ATTILA_DRAW_WORK_LIMIT) {
+                wk->done = false;       /* the draw is stopped (reported) */
+                wk->qy = tr->y1 + 2;
+                return false;
+            }
+            row_run(te, tr->tile_x, tr->tile_y, qy, tr->x0, tr->x1, &wk->qx,
+                    &wk->hi);
+            /* raster_job's count of the row */
+            wk->work += (uint64_t)(tr->x1 - tr->x0) / 2 + 1;
+            wk->dy = (uint32_t)(qy - t->start_y);
+            wk->rows = row_bits(t, qy);
+            wk->line = ctx->ds->rt[ctx->rt_list[0]].ptr +
+                       ctx->rty[0][qy >> 1];
+            wk->nd.key4 = wk->nd.key3 = ~0u;
+            wk->qy = qy + 2;
+            continue;
+        }
+        wk->qx = qx + 2;
+        c = stamp_cover_avx(&wk->sc, tv, rs, NULL, qx, wk->dy, wk->rows,
+                            &wk->nd, p, ev);
+        if (c) {
+            e[0] = ev[0];
+            e[1] = ev[1];
+            e[2] = ev[2];
+            *px = wk->line + ctx->rtx[0][qx >> 1];
+            *cov = c;
+            wk->work++;         /* the program's step */
+            wk->quads++;
+            wk->fragments += cov_pixels[c];
+            return true;
+        }
+    }
 }
 
 /*
@@ -1411,12 +1562,15 @@ static inline void copy_consts_avx(AttilaRenderCtx *ctx,
 /*
  * copy_stamps' AVX instance with the walk, for the rows y0..y1 of a scan
  * tile (at tile_x, tile_y; columns x0..x1) in one call (a row's call and
- * set-up cost more than a short row's walk): each row's run found as
- * raster_job finds it (row_run), its covered stamps interpolated and
- * written two at a time as they are found (row_walk_avx); each row's work
- * counted and the draw's limit tested as raster_job does (false: the draw
- * is stopped). `wide`: the AVX2 instance (copy_tile_avx2), whose writes
- * take 256-bit integer operations.
+ * set-up cost more than a short row's walk): the tile's covered stamps
+ * in row order (copy_next), their input by component
+ * (attila_interp_weights_avx and _comps_avx, from the transposed edge
+ * values the coverage used) written two at a time as they are found
+ * (attila_color_write_pair_avx; two stamps of a tile never share a slot,
+ * also from two rows), an odd last stamp alone; the colours do not depend
+ * on the target, so writing them as they come changes no pixel. False:
+ * the draw is stopped. `wide`: the AVX2 instance (copy_tile_avx2), whose
+ * writes take 256-bit integer operations.
  */
 __attribute__((target("avx"), always_inline))
 static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
@@ -1424,36 +1578,39 @@ static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                              const TileEdges *te, const TileRows *tr,
                              bool wide)
 {
-    const int32_t x0 = tr->x0, x1 = tr->x1, y0 = tr->y0, y1 = tr->y1;
     const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
-    const uint32_t *rty = ctx->rty[0];
-    uint64_t work = ctx->work, quads = 0;
-    bool done = true;
-    int32_t qy, lo, hi;
-    unsigned m;
-    CopyRow cp;
+    __m256d ad[3][4], e[3], f[3];
+    __m128 ch[2][4];
+    uint8_t *px[2];
+    unsigned cov[2];
+    AttilaRowWrite w;
+    CopyWalk wk = {
+        .sc = { t->start_x, t->x0, t->x1 },
+        .qx = 0, .hi = -1, .qy = tr->y0,
+        .nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u },
+        .work = ctx->work, .done = true,
+    };
 
-    copy_consts_avx(ctx, t, cp.ad);
-    attila_row_write_init_avx(rt, &cp.w);
-    cp.rtx = ctx->rtx[0];
-    cp.fragments = 0;
-    for (qy = y0; qy <= y1; qy += 2) {
-        if (work > ATTILA_DRAW_WORK_LIMIT) {
-            done = false;       /* the draw is stopped (reported) */
+    copy_consts_avx(ctx, t, ad);
+    attila_row_write_init_avx(rt, &w);
+    while (copy_next(ctx, t, tv, rs, te, tr, &wk, e, &px[0], &cov[0])) {
+        attila_interp_weights_avx(e[0], e[1], e[2], f);
+        attila_interp_comps_avx((const __m256d (*)[4])ad, f, ch[0]);
+        if (!copy_next(ctx, t, tv, rs, te, tr, &wk, e, &px[1], &cov[1])) {
+            /* the last stamp alone */
+            attila_color_write_pair_avx(&w, px[0], px[0], ch[0], ch[0],
+                                        cov[0], cov[0], false, wide);
             break;
         }
-        row_run(te, tr->tile_x, tr->tile_y, qy, x0, x1, &lo, &hi);
-        cp.line = rt->ptr + rty[qy >> 1];
-        m = lo <= hi ? row_walk_avx(t, tv, rs, qy, lo, hi, NULL, &cp, wide) :
-            0;
-        quads += m;
-        /* the program's steps, then raster_job's count of the row */
-        work += m + (uint64_t)(x1 - x0) / 2 + 1;
+        attila_interp_weights_avx(e[0], e[1], e[2], f);
+        attila_interp_comps_avx((const __m256d (*)[4])ad, f, ch[1]);
+        attila_color_write_pair_avx(&w, px[0], px[1], ch[0], ch[1], cov[0],
+                                    cov[1], true, wide);
     }
-    ctx->quads += quads;
-    ctx->work = work;
-    ctx->fragments += cp.fragments;
-    return done;
+    ctx->quads += wk.quads;
+    ctx->work = wk.work;
+    ctx->fragments += wk.fragments;
+    return wk.done;
 }
 
 __attribute__((target("avx")))
@@ -2011,9 +2168,13 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
     bool copy4 = lanes4 && ctx->copy4;
     /* rows of stamps: one-sample draws, copy4 */
     bool walk = rows || copy4;
+    /* the tiles' box-test bounds by tile_edges_avx */
+    bool edges_avx = false;
 #ifdef HAVE_AVX_PATH
     /* the tile's rows by copy_tile_avx */
     bool copy_avx = copy_rows && ctx->row_avx;
+
+    edges_avx = ctx->row_avx && r->skip_boxes;
 #endif
     SampleLanes lanes;
     /* a stamp's box: its pixels' corners are 0 and 1 past its origin, an
@@ -2092,7 +2253,7 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
                 x1 = MIN(t->x1, tx * TILE + TILE - 1);
                 y1 = MIN(t->y1, ty * TILE + TILE - 1);
                 outside = tile_edges(t, tv, wbox, TILE + 2, TILE + 2,
-                                     &stamps) && r->skip_boxes;
+                                     edges_avx, &stamps) && r->skip_boxes;
 #ifdef HAVE_AVX_PATH
                 if ((copy_avx || copy4) && !outside) {
                     /* the tile's rows walked, written and counted with
