@@ -1013,7 +1013,8 @@ static void test_lanes_vs_general(void)
 
     for (prog = 0; prog < 3000; prog++) {
         Ins code[24];
-        int n = g_rand_int_range(rnd, 1, 25), i, l, lanes;
+        int n = g_rand_int_range(rnd, 1, 25), i, l, lanes, level;
+        AttilaShaderThread gen0[ATTILA_SH_BATCH];
         AttilaShaderResult rf, rg;
         uint64_t sf = 0, sg = 0;
 
@@ -1060,9 +1061,8 @@ static void test_lanes_vs_general(void)
             }
         }
         memcpy(gen->t, fast->t, sizeof(fast->t));
-        memset(&fast->tex, 0, sizeof(fast->tex));
+        memcpy(gen0, fast->t, sizeof(fast->t));
         memset(&gen->tex, 0, sizeof(gen->tex));
-        fast->env.steps = &sf;
         gen->env.steps = &sg;
         /*
          * 1-4 lanes, and up to a whole vertex batch for the programs
@@ -1074,21 +1074,36 @@ static void test_lanes_vs_general(void)
             lanes = g_rand_int_range(rnd, 5, ATTILA_SH_BATCH + 1);
         }
         fast->env.by_component = prog % 7 != 0;
-        rf = run(fast, lanes);
         rg = run(gen, lanes);
-        g_assert_cmpint(rf, ==, rg);
-        g_assert_cmpuint(sf, ==, sg);
-        g_assert_cmpint(fast->tex.calls, ==, gen->tex.calls);
-        g_assert_true(attila_same_words(fast->tex.coord, gen->tex.coord,
-                                 sizeof(fast->tex.coord)));
-        g_assert_cmpint(fast->tex.op, ==, gen->tex.op);
-        g_assert_cmpuint(fast->tex.unit, ==, gen->tex.unit);
-        g_assert_true(attila_same_words(fast->tex.param, gen->tex.param,
-                                 sizeof(fast->tex.param)));
-        for (l = 0; l < ATTILA_SH_BATCH; l++) {
-            if (!attila_same_words(&fast->t[l], &gen->t[l], sizeof(fast->t[l]))) {
-                g_test_message("program %d lane %d differs", prog, l);
-                g_assert_not_reached();
+        /* soa_block's instances: the CPU's best level, then AVX2 below it
+         * (g3d_simd_max), then SSE2 (g3d_no_avx), each from the same
+         * registers */
+        for (level = 0; level < 3; level++) {
+            memcpy(fast->t, gen0, sizeof(fast->t));
+            memset(&fast->tex, 0, sizeof(fast->tex));
+            sf = 0;
+            fast->env.steps = &sf;
+            g3d_simd_max = level == 1 ? G3D_SIMD_AVX2 : G3D_SIMD_AVX512;
+            g3d_no_avx = level == 2;
+            rf = run(fast, lanes);
+            g3d_simd_max = G3D_SIMD_AVX512;
+            g3d_no_avx = false;
+            g_assert_cmpint(rf, ==, rg);
+            g_assert_cmpuint(sf, ==, sg);
+            g_assert_cmpint(fast->tex.calls, ==, gen->tex.calls);
+            g_assert_true(attila_same_words(fast->tex.coord, gen->tex.coord,
+                                     sizeof(fast->tex.coord)));
+            g_assert_cmpint(fast->tex.op, ==, gen->tex.op);
+            g_assert_cmpuint(fast->tex.unit, ==, gen->tex.unit);
+            g_assert_true(attila_same_words(fast->tex.param, gen->tex.param,
+                                     sizeof(fast->tex.param)));
+            for (l = 0; l < ATTILA_SH_BATCH; l++) {
+                if (!attila_same_words(&fast->t[l], &gen->t[l],
+                                       sizeof(fast->t[l]))) {
+                    g_test_message("program %d lane %d differs at level %d",
+                                   prog, l, level);
+                    g_assert_not_reached();
+                }
             }
         }
     }
