@@ -1508,29 +1508,20 @@ SOA_INLINE void soa_op(Soa *s, const Exec *x, const AttilaShInstr *in,
     s->dirty[rr >> 6] |= 1ull << (rr & 63);
 }
 
+/* soa_op with the opcode a constant */
+#define SOA_OWN(opc) case opc: soa_op(s, x, in, opc); break
+
 SOA_INLINE void run_soa(Soa *s, const Exec *x, const AttilaShInstr *in)
 {
     /* an instance for each of the most frequent operations of vertex
      * programs, one for the rest */
     switch (in->opcode) {
-    case ATTILA_SH_MAD:
-        soa_op(s, x, in, ATTILA_SH_MAD);
-        break;
-    case ATTILA_SH_MUL:
-        soa_op(s, x, in, ATTILA_SH_MUL);
-        break;
-    case ATTILA_SH_ADD:
-        soa_op(s, x, in, ATTILA_SH_ADD);
-        break;
-    case ATTILA_SH_MOV:
-        soa_op(s, x, in, ATTILA_SH_MOV);
-        break;
-    case ATTILA_SH_DP3:
-        soa_op(s, x, in, ATTILA_SH_DP3);
-        break;
-    case ATTILA_SH_DP4:
-        soa_op(s, x, in, ATTILA_SH_DP4);
-        break;
+    SOA_OWN(ATTILA_SH_MAD);
+    SOA_OWN(ATTILA_SH_MUL);
+    SOA_OWN(ATTILA_SH_ADD);
+    SOA_OWN(ATTILA_SH_MOV);
+    SOA_OWN(ATTILA_SH_DP3);
+    SOA_OWN(ATTILA_SH_DP4);
     default:
         soa_op(s, x, in, in->opcode);
         break;
