@@ -1170,13 +1170,14 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
 
 /*
  * Several lanes: the registers by component, up to ATTILA_SH_BATCH lanes
- * a vector (the threads' registers are a lane's four components). A
- * register is moved into this form (4x4 transposes) when an instruction
- * first names it, and the ones written are moved back when a run of
- * run_lanes' instructions ends; in between an instruction is one vector
- * operation a component for all lanes (GCC's vector types: four SSE2
- * operations for sixteen lanes; the decoding and dispatch, most of an
- * instruction's cost, shared by the batch): the same float operations as exec_alu, each lane's in the
+ * in groups of SOA_W (the threads' registers are a lane's four
+ * components). A register is moved into this form (4x4 transposes) when
+ * an instruction first names it, and the ones written are moved back when
+ * a run of run_lanes' instructions ends; in between an instruction is one
+ * vector operation a component a group (GCC's vector types: one 256-bit
+ * operation for eight lanes, two SSE2 ones; the decoding and dispatch,
+ * most of an instruction's cost, shared by the batch): the same float
+ * operations as exec_alu, each lane's in the
  * same order (a dot product's products summed left to right, MAD a
  * multiply then an add, no FMA), the comparisons as C writes them, the
  * operand's abs/neg as AND/XOR of the sign bit. The libm operations (EX2,
@@ -1681,10 +1682,10 @@ static bool soa_block_sse2(const Exec *x, uint32_t *pc, unsigned *n,
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /*
- * The same code for AVX2: a 16-lane vector is two 256-bit operations
- * instead of four SSE2 ones (the same IEEE operation on each lane), and
- * the 4x4 transposes in VEX form. No FMA in AVX2's target, so nothing to
- * contract.
+ * The same code for AVX2: a group of eight lanes is one 256-bit
+ * operation instead of two SSE2 ones (the same IEEE operation on each
+ * lane), the 4x4 transposes in VEX form. No FMA in AVX2's target, so
+ * nothing to contract.
  */
 __attribute__((target("avx2")))
 static bool soa_block_avx2(const Exec *x, uint32_t *pc, unsigned *n,
@@ -1694,9 +1695,9 @@ static bool soa_block_avx2(const Exec *x, uint32_t *pc, unsigned *n,
 }
 
 /*
- * And for AVX-512: a 16-lane vector is one 512-bit operation, the
- * comparisons into mask registers; contraction off, as AVX-512F brings
- * FMA (G3D_NO_CONTRACT)
+ * And for AVX-512VL: the same 256-bit operations with 32 vector
+ * registers, the comparisons into mask registers; contraction off, as
+ * AVX-512F brings FMA (G3D_NO_CONTRACT)
  */
 __attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT
 static bool soa_block_avx512(const Exec *x, uint32_t *pc, unsigned *n,
