@@ -1074,6 +1074,10 @@ static void test_lanes_vs_general(void)
             lanes = g_rand_int_range(rnd, 5, ATTILA_SH_BATCH + 1);
         }
         fast->env.by_component = prog % 7 != 0;
+        /* a third of those as the vertex batches run: only the outputs
+         * compared (the temporaries of a block that ends the program are
+         * not moved back) */
+        fast->env.outputs_only = fast->env.by_component && prog % 3 == 0;
         rg = run(gen, lanes);
         /* soa_block's instances: the CPU's best level, then AVX2 below it
          * (g3d_simd_max), then SSE2 (g3d_no_avx), each from the same
@@ -1098,7 +1102,10 @@ static void test_lanes_vs_general(void)
             g_assert_true(attila_same_words(fast->tex.param, gen->tex.param,
                                      sizeof(fast->tex.param)));
             for (l = 0; l < ATTILA_SH_BATCH; l++) {
-                if (!attila_same_words(&fast->t[l], &gen->t[l],
+                if (fast->env.outputs_only ?
+                    !attila_same_words(fast->t[l].out, gen->t[l].out,
+                                       sizeof(fast->t[l].out)) :
+                    !attila_same_words(&fast->t[l], &gen->t[l],
                                        sizeof(fast->t[l]))) {
                     g_test_message("program %d lane %d differs at level %d",
                                    prog, l, level);
@@ -1116,7 +1123,7 @@ static void test_lanes_vs_general(void)
     g_test_message("TEX quads by the registers: %u", fake_quads);
     g_assert_cmpuint(fake_quads, >, 20);
     fast->env.steps = gen->env.steps = NULL;
-    fast->env.by_component = false;
+    fast->env.by_component = fast->env.outputs_only = false;
     machine_free(fast);
     machine_free(gen);
     g_rand_free(rnd);

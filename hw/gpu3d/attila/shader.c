@@ -1280,11 +1280,20 @@ SOA_INLINE void soa_load(Soa *s, unsigned r)
     s->valid[r >> 6] |= 1ull << (r & 63);
 }
 
-/* the registers written back to the lanes; the next run loads afresh */
-SOA_INLINE void soa_end(Soa *s, const Exec *x)
+/* the registers written back to the lanes; the next run loads afresh.
+ * outputs: only the output bank's (the program ended, env->outputs_only) */
+SOA_INLINE void soa_end(Soa *s, const Exec *x, bool outputs)
 {
+    const unsigned out0 = offsetof(AttilaShaderThread, out) /
+                          sizeof(AttilaVec4);
     int w, l, h;
 
+    _Static_assert(offsetof(AttilaShaderThread, temp) / sizeof(AttilaVec4) <=
+                   64, "the outputs in the first dirty word");
+    if (outputs) {
+        s->dirty[0] &= ((1ull << ATTILA_SH_IO) - 1) << out0;
+        s->dirty[1] = 0;
+    }
     for (w = 0; w < 2; w++) {
         while (s->dirty[w]) {
             unsigned r = w * 64 + __builtin_ctzll(s->dirty[w]);
@@ -1628,7 +1637,7 @@ static inline void soa_begin(Soa *s, const Exec *x)
 {
 }
 
-static inline void soa_end(Soa *s, const Exec *x)
+static inline void soa_end(Soa *s, const Exec *x, bool outputs)
 {
 }
 
@@ -1669,7 +1678,7 @@ soa_run(const Exec *x, uint32_t *pc, unsigned *n, unsigned limit)
         }
         (*pc)++;
     }
-    soa_end(&s, x);
+    soa_end(&s, x, ended && x->env->outputs_only);
     *n = k;
     return ended;
 }

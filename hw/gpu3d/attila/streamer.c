@@ -698,7 +698,7 @@ static void shade_whole(const VertexChunk *k, VertexBatch *b)
     AttilaShaderThread t[ATTILA_SH_BATCH];
     AttilaShaderEnv env = {
         .imem = k->c->imem, .consts = k->c->vconst, .by_component = true,
-        .steps = &b->steps,
+        .outputs_only = true, .steps = &b->steps,
     };
     uint32_t bad_pc = 0, i;
 
