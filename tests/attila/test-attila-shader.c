@@ -876,6 +876,13 @@ static void test_bad_programs(void)
  * first, when the registers are not written back before an instruction
  * run_soa cannot run, when lanes past the eighth are not written back,
  * and when saturation takes 0 >= v (-0 to +0).
+ * Each program runs soa_block's instances in turn (branch attila22): the
+ * CPU's best level, AVX2 (g3d_simd_max), SSE2 (g3d_no_avx); checked to
+ * fail when one instance flips a bit of a lane after its run, when the
+ * second group of eight lanes reads the first's operand or predicate,
+ * when DP4 runs as DP3, and (outputs_only, a third of the by-component
+ * programs, only the outputs compared) when an output is not moved back
+ * or the outputs alone are moved back before the program's end.
  */
 static float random_float(GRand *rnd)
 {
