@@ -378,6 +378,10 @@ typedef struct AttilaShaderEnv {
      * for the long vertex programs; a short program pays more for the
      * registers' transposes than it gains */
     bool by_component;
+    /* with by_component: only the outputs are read once the program has
+     * ended (the vertex batches), so a block that ends the program moves
+     * back only the outputs it wrote, not its temporaries */
+    bool outputs_only;
 } AttilaShaderEnv;
 
 typedef enum AttilaShaderResult {

@@ -20,6 +20,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "common/fpformat.h"
 #include "common/g3d-core.h"
 
 /* ---- decoding ------------------------------------------------------------ */
@@ -1169,13 +1170,14 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
 
 /*
  * Several lanes: the registers by component, up to ATTILA_SH_BATCH lanes
- * a vector (the threads' registers are a lane's four components). A
- * register is moved into this form (4x4 transposes) when an instruction
- * first names it, and the ones written are moved back when a run of
- * run_lanes' instructions ends; in between an instruction is one vector
- * operation a component for all lanes (GCC's vector types: four SSE2
- * operations for sixteen lanes; the decoding and dispatch, most of an
- * instruction's cost, shared by the batch): the same float operations as exec_alu, each lane's in the
+ * in groups of SOA_W (the threads' registers are a lane's four
+ * components). A register is moved into this form (4x4 transposes) when
+ * an instruction first names it, and the ones written are moved back when
+ * a run of run_lanes' instructions ends; in between an instruction is one
+ * vector operation a component a group (GCC's vector types: one 256-bit
+ * operation for eight lanes, two SSE2 ones; the decoding and dispatch,
+ * most of an instruction's cost, shared by the batch): the same float
+ * operations as exec_alu, each lane's in the
  * same order (a dot product's products summed left to right, MAD a
  * multiply then an add, no FMA), the comparisons as C writes them, the
  * operand's abs/neg as AND/XOR of the sign bit. The libm operations (EX2,
@@ -1184,8 +1186,23 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
  */
 /* the vectors are passed only between inline functions of this file */
 #pragma GCC diagnostic ignored "-Wpsabi"
-typedef float SoaF __attribute__((vector_size(4 * ATTILA_SH_BATCH)));
-typedef int32_t SoaI __attribute__((vector_size(4 * ATTILA_SH_BATCH)));
+/*
+ * soa_op's results are set and stored under the same write mask, which GCC
+ * does not follow across the two loops (a zeroed r cost 5 % of 8lights'
+ * instructions)
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+/*
+ * Eight lanes a vector, the batch's 16 in two groups: 256 bits, one
+ * register of AVX and up (two SSE2 ones), so GCC keeps a value in
+ * registers; a 16-lane vector without AVX-512 went through the stack
+ * (each operand copied there by 16-byte moves)
+ */
+#define SOA_W 8
+#define SOA_GROUPS (ATTILA_SH_BATCH / SOA_W)
+typedef float SoaF __attribute__((vector_size(4 * SOA_W)));
+typedef int32_t SoaI __attribute__((vector_size(4 * SOA_W)));
 
 /* in, out, temp and addr one after the other: a register is offset / 16 */
 #define SOA_NREG (offsetof(AttilaShaderThread, addr) / sizeof(AttilaVec4) + 2)
@@ -1196,42 +1213,44 @@ _Static_assert(offsetof(AttilaShaderThread, out) ==
                   offsetof(AttilaShaderThread, addr) ==
                   (2 * ATTILA_SH_IO + ATTILA_SH_TEMPS) * sizeof(AttilaVec4),
                "thread banks one after the other");
-_Static_assert(ATTILA_SH_BATCH % 4 == 0, "lanes by fours");
+_Static_assert(ATTILA_SH_BATCH % SOA_W == 0, "lanes by groups");
+
+/* every piece inlined into each instruction set's soa_block (below) */
+#define SOA_INLINE static inline __attribute__((always_inline))
 
 typedef struct Soa {
-    SoaF r[SOA_NREG][4];        /* register, component: every lane */
+    /* register, component, group: every lane */
+    SoaF r[SOA_NREG][4][SOA_GROUPS];
     uint64_t valid[2], dirty[2];
     /* lanes past x->lanes repeat the last */
     AttilaShaderThread *lane[ATTILA_SH_BATCH];
 } Soa;
 
-static inline float *soa_reg(AttilaShaderThread *t, unsigned r)
+SOA_INLINE float *soa_reg(AttilaShaderThread *t, unsigned r)
 {
     return (float *)((uint8_t *)t + r * sizeof(AttilaVec4));
 }
 
-static inline bool soa_bit(const uint64_t *m, unsigned r)
+SOA_INLINE bool soa_bit(const uint64_t *m, unsigned r)
 {
     return m[r >> 6] >> (r & 63) & 1;
 }
 
-static inline SoaF soa_sel(SoaI m, SoaF a, SoaF b)
+SOA_INLINE SoaF soa_sel(SoaI m, SoaF a, SoaF b)
 {
     return (SoaF)((m & (SoaI)a) | (~m & (SoaI)b));
 }
 
-static inline SoaF soa_splat(float f)
+/* f in every lane, its bits as they are: a vector-scalar OR is one
+ * broadcast (a loop of lane stores was built element by element) */
+SOA_INLINE SoaF soa_splat(float f)
 {
-    SoaF v;
-    int l;
+    const SoaI none = { 0 };
 
-    for (l = 0; l < ATTILA_SH_BATCH; l++) {
-        v[l] = f;
-    }
-    return v;
+    return (SoaF)(none | (int32_t)g3d_f2u(f));
 }
 
-static void soa_begin(Soa *s, const Exec *x)
+SOA_INLINE void soa_begin(Soa *s, const Exec *x)
 {
     int l;
 
@@ -1242,7 +1261,7 @@ static void soa_begin(Soa *s, const Exec *x)
 }
 
 /* register r (thread offset / 16) from the lanes, by component */
-static void soa_load(Soa *s, unsigned r)
+SOA_INLINE void soa_load(Soa *s, unsigned r)
 {
     int h;
 
@@ -1261,11 +1280,20 @@ static void soa_load(Soa *s, unsigned r)
     s->valid[r >> 6] |= 1ull << (r & 63);
 }
 
-/* the registers written back to the lanes; the next run loads afresh */
-static void soa_end(Soa *s, const Exec *x)
+/* the registers written back to the lanes; the next run loads afresh.
+ * outputs: only the output bank's (the program ended, env->outputs_only) */
+SOA_INLINE void soa_end(Soa *s, const Exec *x, bool outputs)
 {
+    const unsigned out0 = offsetof(AttilaShaderThread, out) /
+                          sizeof(AttilaVec4);
     int w, l, h;
 
+    _Static_assert(offsetof(AttilaShaderThread, temp) / sizeof(AttilaVec4) <=
+                   64, "the outputs in the first dirty word");
+    if (outputs) {
+        s->dirty[0] &= ((1ull << ATTILA_SH_IO) - 1) << out0;
+        s->dirty[1] = 0;
+    }
     for (w = 0; w < 2; w++) {
         while (s->dirty[w]) {
             unsigned r = w * 64 + __builtin_ctzll(s->dirty[w]);
@@ -1289,15 +1317,15 @@ static void soa_end(Soa *s, const Exec *x)
 /* an operand of one instruction: its register by component, or its
  * constant, and its modifiers */
 typedef struct SoaSrc {
-    const SoaF *reg;            /* NULL: the constant cf */
+    const SoaF (*reg)[SOA_GROUPS];  /* NULL: the constant cf */
     const float *cf;
     const uint8_t *sel;
     bool mod;
     int32_t andm, xorm;         /* broadcast where used */
 } SoaSrc;
 
-static inline void soa_src(Soa *s, const Exec *x, const AttilaShOperand *o,
-                           SoaSrc *q)
+SOA_INLINE void soa_src(Soa *s, const Exec *x, const AttilaShOperand *o,
+                        SoaSrc *q)
 {
     q->sel = o->sel;
     if (o->off != NO_OFF) {
@@ -1315,10 +1343,11 @@ static inline void soa_src(Soa *s, const Exec *x, const AttilaShOperand *o,
     q->xorm = (int32_t)o->xor_bits;
 }
 
-/* the operand's component c (after the swizzle and modifiers), all lanes */
-static inline SoaF soa_read(const SoaSrc *q, int c)
+/* the operand's component c (after the swizzle and modifiers), group g's
+ * lanes */
+SOA_INLINE SoaF soa_read(const SoaSrc *q, int c, int g)
 {
-    SoaF v = q->reg ? q->reg[q->sel[c]] : soa_splat(q->cf[q->sel[c]]);
+    SoaF v = q->reg ? q->reg[q->sel[c]][g] : soa_splat(q->cf[q->sel[c]]);
 
     if (!q->mod) {
         return v;
@@ -1326,15 +1355,20 @@ static inline SoaF soa_read(const SoaSrc *q, int c)
     return (SoaF)(((SoaI)v & q->andm) ^ q->xorm);
 }
 
-static void run_soa(Soa *s, const Exec *x, const AttilaShInstr *in)
+/* one instruction, each component's groups of lanes together (the
+ * opcode's and the write mask's branches taken once for them); opc is a
+ * constant in run_soa's instances, as in lanes_op */
+SOA_INLINE void soa_op(Soa *s, const Exec *x, const AttilaShInstr *in,
+                       uint8_t opc)
 {
     const SoaF one = soa_splat(1.0f), zero = soa_splat(0.0f);
     unsigned rr = in->res_off / sizeof(AttilaVec4);
-    SoaF r[4], a[4], m = zero, v;
-    SoaI pm = { 0 };
     SoaSrc qa = { 0 }, qb = { 0 }, qc = { 0 };
     const SoaSrc *oa = &qa, *ob = &qb, *oc = &qc;
-    int c, l;
+    /* r: only the written components (the mask) are set and read */
+    SoaF r[4][SOA_GROUPS], a[4], m = zero, v;
+    SoaI pm[SOA_GROUPS] = { { 0 } };
+    int c, l, g;
 
     soa_src(s, x, &in->op[0], &qa);
     if (in->nops > 1) {
@@ -1343,98 +1377,120 @@ static void run_soa(Soa *s, const Exec *x, const AttilaShInstr *in)
     if (in->nops > 2) {
         soa_src(s, x, &in->op[2], &qc);
     }
-    switch (in->opcode) {
+    switch (opc) {
     case ATTILA_SH_ADD: case ATTILA_SH_MUL: case ATTILA_SH_MAD:
     case ATTILA_SH_MOV: case ATTILA_SH_MAX: case ATTILA_SH_MIN:
     case ATTILA_SH_SLT: case ATTILA_SH_SGE: case ATTILA_SH_CMP:
         /* component by component: only the written ones */
         for (c = 0; c < 4; c++) {
-            SoaF va, vb;
             if (!in->wmask[c]) {
                 continue;
             }
-            va = soa_read(oa, c);
-            switch (in->opcode) {
-            case ATTILA_SH_MOV:
-                r[c] = va;
-                continue;
-            case ATTILA_SH_MAD:
-                r[c] = va * soa_read(ob, c) + soa_read(oc, c);
-                continue;
-            case ATTILA_SH_CMP:
-                r[c] = soa_sel(va < zero, soa_read(ob, c), soa_read(oc, c));
-                continue;
-            default:
-                break;
-            }
-            vb = soa_read(ob, c);
-            switch (in->opcode) {
-            case ATTILA_SH_ADD: r[c] = va + vb; break;
-            case ATTILA_SH_MUL: r[c] = va * vb; break;
-            case ATTILA_SH_MAX: r[c] = soa_sel(va > vb, va, vb); break;
-            case ATTILA_SH_MIN: r[c] = soa_sel(va < vb, va, vb); break;
-            case ATTILA_SH_SLT: r[c] = soa_sel(va < vb, one, zero); break;
-            default:            r[c] = soa_sel(va < vb, zero, one); break;
+            for (g = 0; g < SOA_GROUPS; g++) {
+                SoaF va = soa_read(oa, c, g), vb;
+
+                switch (opc) {
+                case ATTILA_SH_MOV:
+                    r[c][g] = va;
+                    continue;
+                case ATTILA_SH_MAD:
+                    r[c][g] = va * soa_read(ob, c, g) + soa_read(oc, c, g);
+                    continue;
+                case ATTILA_SH_CMP:
+                    r[c][g] = soa_sel(va < zero, soa_read(ob, c, g),
+                                      soa_read(oc, c, g));
+                    continue;
+                default:
+                    break;
+                }
+                vb = soa_read(ob, c, g);
+                switch (opc) {
+                case ATTILA_SH_ADD: r[c][g] = va + vb; break;
+                case ATTILA_SH_MUL: r[c][g] = va * vb; break;
+                case ATTILA_SH_MAX: r[c][g] = soa_sel(va > vb, va, vb); break;
+                case ATTILA_SH_MIN: r[c][g] = soa_sel(va < vb, va, vb); break;
+                case ATTILA_SH_SLT:
+                    r[c][g] = soa_sel(va < vb, one, zero);
+                    break;
+                default:
+                    r[c][g] = soa_sel(va < vb, zero, one);
+                    break;
+                }
             }
         }
         break;
     case ATTILA_SH_DP3:
     case ATTILA_SH_DP4:
     case ATTILA_SH_DPH:
-        /* each lane's products summed left to right, as exec_alu */
-        m = soa_read(oa, 0) * soa_read(ob, 0) + soa_read(oa, 1) * soa_read(ob, 1) +
-            soa_read(oa, 2) * soa_read(ob, 2);
-        if (in->opcode == ATTILA_SH_DP4) {
-            m = m + soa_read(oa, 3) * soa_read(ob, 3);
-        } else if (in->opcode == ATTILA_SH_DPH) {
-            m = m + soa_read(ob, 3);
+        for (g = 0; g < SOA_GROUPS; g++) {
+            /* each lane's products summed left to right, as exec_alu */
+            m = soa_read(oa, 0, g) * soa_read(ob, 0, g) +
+                soa_read(oa, 1, g) * soa_read(ob, 1, g) +
+                soa_read(oa, 2, g) * soa_read(ob, 2, g);
+            if (opc == ATTILA_SH_DP4) {
+                m = m + soa_read(oa, 3, g) * soa_read(ob, 3, g);
+            } else if (opc == ATTILA_SH_DPH) {
+                m = m + soa_read(ob, 3, g);
+            }
+            r[0][g] = r[1][g] = r[2][g] = r[3][g] = m;
         }
-        r[0] = r[1] = r[2] = r[3] = m;
         break;
     case ATTILA_SH_DST:
-        r[0] = one;
-        r[1] = soa_read(oa, 1) * soa_read(ob, 1);
-        r[2] = soa_read(oa, 2);
-        r[3] = soa_read(ob, 3);
+        for (g = 0; g < SOA_GROUPS; g++) {
+            r[0][g] = one;
+            r[1][g] = soa_read(oa, 1, g) * soa_read(ob, 1, g);
+            r[2][g] = soa_read(oa, 2, g);
+            r[3][g] = soa_read(ob, 3, g);
+        }
         break;
     case ATTILA_SH_LIT:
-        for (c = 0; c < 4; c++) {
-            a[c] = soa_read(oa, c);
-        }
-        /* x < 0 ? 0 : x (NaN and -0 kept), the power per lane */
-        r[0] = r[3] = one;
-        r[1] = soa_sel(a[0] < zero, zero, a[0]);
-        r[2] = zero;
-        for (l = 0; l < x->lanes; l++) {
-            float f[4] = { a[0][l], a[1][l], a[2][l], a[3][l] }, o[4];
-            lit_op(f, o);
-            r[2][l] = o[2];
+        for (g = 0; g < SOA_GROUPS; g++) {
+            for (c = 0; c < 4; c++) {
+                a[c] = soa_read(oa, c, g);
+            }
+            /* x < 0 ? 0 : x (NaN and -0 kept), the power per lane */
+            r[0][g] = r[3][g] = one;
+            r[1][g] = soa_sel(a[0] < zero, zero, a[0]);
+            r[2][g] = zero;
+            for (l = 0; l < SOA_W && g * SOA_W + l < x->lanes; l++) {
+                float f[4] = { a[0][l], a[1][l], a[2][l], a[3][l] }, o[4];
+                lit_op(f, o);
+                r[2][g][l] = o[2];
+            }
         }
         break;
     case ATTILA_SH_RCP:
-        m = one / soa_read(oa, 3);
-        r[0] = r[1] = r[2] = r[3] = m;
+        for (g = 0; g < SOA_GROUPS; g++) {
+            m = one / soa_read(oa, 3, g);
+            r[0][g] = r[1][g] = r[2][g] = r[3][g] = m;
+        }
         break;
     case ATTILA_SH_RSQ:
-        /* (float)sqrt((double)(1.0f / fabsf(s))) */
-        v = one / (SoaF)((SoaI)soa_read(oa, 3) & 0x7fffffff);
-        for (l = 0; l < ATTILA_SH_BATCH; l++) {
-            m[l] = (float)sqrt((double)v[l]);
+        for (g = 0; g < SOA_GROUPS; g++) {
+            /* (float)sqrt((double)(1.0f / fabsf(s))) */
+            v = one / (SoaF)((SoaI)soa_read(oa, 3, g) & 0x7fffffff);
+            for (l = 0; l < SOA_W; l++) {
+                m[l] = (float)sqrt((double)v[l]);
+            }
+            r[0][g] = r[1][g] = r[2][g] = r[3][g] = m;
         }
-        r[0] = r[1] = r[2] = r[3] = m;
         break;
     default:        /* EX2, LG2, SIN, COS: of the last selector, per lane */
-        v = soa_read(oa, 3);
-        for (l = 0; l < x->lanes; l++) {
-            m[l] = scalar_op(in->opcode, v[l]);
+        for (g = 0; g < SOA_GROUPS; g++) {
+            v = soa_read(oa, 3, g);
+            m = zero;
+            for (l = 0; l < SOA_W && g * SOA_W + l < x->lanes; l++) {
+                m[l] = scalar_op(opc, v[l]);
+            }
+            r[0][g] = r[1][g] = r[2][g] = r[3][g] = m;
         }
-        r[0] = r[1] = r[2] = r[3] = m;
         break;
     }
     if (in->predicated) {
         /* the lanes whose predicate holds */
         for (l = 0; l < ATTILA_SH_BATCH; l++) {
-            pm[l] = s->lane[l]->pred[in->pred_reg] != in->invert_pred ? -1 : 0;
+            pm[l / SOA_W][l % SOA_W] =
+                s->lane[l]->pred[in->pred_reg] != in->invert_pred ? -1 : 0;
         }
     }
     if (!soa_bit(s->valid, rr) && (in->mask != 15 || in->predicated)) {
@@ -1444,20 +1500,42 @@ static void run_soa(Soa *s, const Exec *x, const AttilaShInstr *in)
         if (!in->wmask[c]) {
             continue;
         }
-        v = r[c];
-        if (in->sat) {
-            /* clampf(v, 0, 1): v < 1 ? v : 1 (NaN to 1), then 0 > v ? 0 : v
-             * (-0 kept) */
-            v = soa_sel(v < one, v, one);
-            v = soa_sel(zero > v, zero, v);
+        for (g = 0; g < SOA_GROUPS; g++) {
+            v = r[c][g];
+            if (in->sat) {
+                /* clampf(v, 0, 1): v < 1 ? v : 1 (NaN to 1), then 0 > v ?
+                 * 0 : v (-0 kept) */
+                v = soa_sel(v < one, v, one);
+                v = soa_sel(zero > v, zero, v);
+            }
+            if (in->predicated) {
+                v = soa_sel(pm[g], v, s->r[rr][c][g]);
+            }
+            s->r[rr][c][g] = v;
         }
-        if (in->predicated) {
-            v = soa_sel(pm, v, s->r[rr][c]);
-        }
-        s->r[rr][c] = v;
     }
     s->valid[rr >> 6] |= 1ull << (rr & 63);
     s->dirty[rr >> 6] |= 1ull << (rr & 63);
+}
+
+/* soa_op with the opcode a constant */
+#define SOA_OWN(opc) case opc: soa_op(s, x, in, opc); break
+
+SOA_INLINE void run_soa(Soa *s, const Exec *x, const AttilaShInstr *in)
+{
+    /* an instance for each of the most frequent operations of vertex
+     * programs, one for the rest */
+    switch (in->opcode) {
+    SOA_OWN(ATTILA_SH_MAD);
+    SOA_OWN(ATTILA_SH_MUL);
+    SOA_OWN(ATTILA_SH_ADD);
+    SOA_OWN(ATTILA_SH_MOV);
+    SOA_OWN(ATTILA_SH_DP3);
+    SOA_OWN(ATTILA_SH_DP4);
+    default:
+        soa_op(s, x, in, in->opcode);
+        break;
+    }
 }
 #else
 /* exec_alu's arithmetic and write_result's predication, saturation, mask */
@@ -1559,7 +1637,7 @@ static inline void soa_begin(Soa *s, const Exec *x)
 {
 }
 
-static inline void soa_end(Soa *s, const Exec *x)
+static inline void soa_end(Soa *s, const Exec *x, bool outputs)
 {
 }
 
@@ -1579,8 +1657,8 @@ void attila_shader_reset_thread(AttilaShaderThread *t)
  * instruction it cannot run (the caller's loop reports or runs it), after
  * the end flag (true) or after limit instructions. *n: those run.
  */
-static bool soa_block(const Exec *x, uint32_t *pc, unsigned *n,
-                      unsigned limit)
+static inline __attribute__((always_inline)) bool
+soa_run(const Exec *x, uint32_t *pc, unsigned *n, unsigned limit)
 {
     Soa s;
     unsigned k = 0;
@@ -1600,9 +1678,63 @@ static bool soa_block(const Exec *x, uint32_t *pc, unsigned *n,
         }
         (*pc)++;
     }
-    soa_end(&s, x);
+    soa_end(&s, x, ended && x->env->outputs_only);
     *n = k;
     return ended;
+}
+
+static bool soa_block_sse2(const Exec *x, uint32_t *pc, unsigned *n,
+                           unsigned limit)
+{
+    return soa_run(x, pc, n, limit);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * The same code for AVX2: a group of eight lanes is one 256-bit
+ * operation instead of two SSE2 ones (the same IEEE operation on each
+ * lane), the 4x4 transposes in VEX form. No FMA in AVX2's target, so
+ * nothing to contract.
+ */
+__attribute__((target("avx2")))
+static bool soa_block_avx2(const Exec *x, uint32_t *pc, unsigned *n,
+                           unsigned limit)
+{
+    return soa_run(x, pc, n, limit);
+}
+
+/*
+ * And for AVX-512VL: the same 256-bit operations with 32 vector
+ * registers, the comparisons into mask registers; contraction off, as
+ * AVX-512F brings FMA (G3D_NO_CONTRACT)
+ */
+__attribute__((target("avx2,avx512f,avx512vl"))) G3D_NO_CONTRACT
+static bool soa_block_avx512(const Exec *x, uint32_t *pc, unsigned *n,
+                             unsigned limit)
+{
+    return soa_run(x, pc, n, limit);
+}
+#endif
+
+#ifdef __SSE2__
+#pragma GCC diagnostic pop
+#endif
+
+/* the instance for the CPU's best level (g3d_simd_level) */
+static bool soa_block(const Exec *x, uint32_t *pc, unsigned *n,
+                      unsigned limit)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    switch (g3d_simd_level()) {
+    case G3D_SIMD_AVX512:
+        return soa_block_avx512(x, pc, n, limit);
+    case G3D_SIMD_AVX2:
+        return soa_block_avx2(x, pc, n, limit);
+    default:
+        break;
+    }
+#endif
+    return soa_block_sse2(x, pc, n, limit);
 }
 
 static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,

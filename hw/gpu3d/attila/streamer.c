@@ -221,6 +221,10 @@ typedef struct VertexChunk {
      */
     const uint8_t *win[ATTILA_MAX_VERTEX_ATTRIBUTES];
     uint32_t win_lo[ATTILA_MAX_VERTEX_ATTRIBUTES];
+    /* the active attributes in order (chunk_windows), the others' inputs
+     * being their defaults alone */
+    uint8_t active[ATTILA_MAX_VERTEX_ATTRIBUTES];
+    uint32_t nactive;
     uint32_t n;                 /* batches; the last one may be filling */
     VertexBatch b[CHUNK_BATCHES];
     int threads;
@@ -593,7 +597,7 @@ static bool window_inputs(const VertexChunk *k, uint32_t index,
 {
     const AttilaDrawState *ds = k->ds;
     bool ok = true;
-    uint32_t a;
+    uint32_t i;
 
     if (ds->load_bypass) {
         return vertex_inputs(k->c, ds, index, k->instance, t);
@@ -607,14 +611,15 @@ static bool window_inputs(const VertexChunk *k, uint32_t index,
     _Static_assert(ATTILA_MAX_VERTEX_ATTRIBUTES == ATTILA_SH_IO,
                    "window_inputs writes every input");
     memset(t->out, 0, sizeof(*t) - offsetof(AttilaShaderThread, out));
-    for (a = 0; a < ATTILA_MAX_VERTEX_ATTRIBUTES; a++) {
+    /* every input's default in one copy, then the active ones' elements
+     * over theirs: the inputs the loop over all 16 wrote */
+    _Static_assert(sizeof(t->in) == sizeof(ds->attr_default),
+                   "an input a default");
+    memcpy(t->in, ds->attr_default, sizeof(t->in));
+    for (i = 0; i < k->nactive; i++) {
         const AttilaStream *s;
-        uint32_t e;
+        uint32_t e, a = k->active[i];
 
-        memcpy(t->in[a].f, ds->attr_default[a], 16);
-        if (ds->attr_map[a] == ATTILA_ST_INACTIVE_ATTRIBUTE) {
-            continue;
-        }
         s = &ds->stream[ds->attr_map[a]];
         e = attribute_element(ds, a, index, k->instance);
         if (!k->win[a]) {
@@ -638,6 +643,7 @@ static void chunk_windows(VertexChunk *k)
     const AttilaDrawState *ds = k->ds;
     uint32_t a, i, j;
 
+    k->nactive = 0;
     for (a = 0; a < ATTILA_MAX_VERTEX_ATTRIBUTES; a++) {
         const AttilaStream *s;
         uint32_t lo = UINT32_MAX, hi = 0, size;
@@ -647,6 +653,7 @@ static void chunk_windows(VertexChunk *k)
         if (ds->load_bypass || ds->attr_map[a] == ATTILA_ST_INACTIVE_ATTRIBUTE) {
             continue;
         }
+        k->active[k->nactive++] = a;
         s = &ds->stream[ds->attr_map[a]];
         size = sd_bytes[s->data] * s->elements;
         for (i = 0; i < k->n; i++) {
@@ -681,7 +688,7 @@ static void shade_whole(const VertexChunk *k, VertexBatch *b)
     AttilaShaderThread t[ATTILA_SH_BATCH];
     AttilaShaderEnv env = {
         .imem = k->c->imem, .consts = k->c->vconst, .by_component = true,
-        .steps = &b->steps,
+        .outputs_only = true, .steps = &b->steps,
     };
     uint32_t bad_pc = 0, i;
 
