@@ -2051,6 +2051,13 @@ static void pipeline_draws(int threads, uint32_t seed)
                         img[1].rgb, img[1].width * img[1].height * 3);
         g3d_image_free(&img[0]);
         g3d_image_free(&img[1]);
+        /*
+         * idle: every helper back in the pool, none waiting in the chain
+         * for a next draw (reset, save and a work step's end rely on it;
+         * test_pipeline's long chain waits would outlast this check)
+         */
+        attila_core_idle(runs[0]->core);
+        g_assert_false(attila_raster_helpers_busy(runs[0]->core->raster));
     }
     attila_raster_delay_us = 0;
     g_test_message("%d render threads: %" G_GUINT64_FORMAT " samples drawn",

@@ -1109,6 +1109,9 @@ static inline void attila_spin_pause(unsigned i)
 /* tests: no job handed over in the chain; the jobs handed so far */
 extern bool attila_raster_chain_off;
 extern uint64_t attila_raster_chain_links;
+/* tests: a helper still in one of the raster's pool jobs (the chain's
+ * waiting included); false once attila_core_idle has returned */
+bool attila_raster_helpers_busy(AttilaRaster *r);
 const AttilaDrawState *attila_raster_busy(const AttilaRaster *r);
 /*
  * A batch slot that visits no tile (a rejected triangle's, left in the

@@ -2587,6 +2587,11 @@ void attila_raster_idle(AttilaRaster *r)
     chain_close(r);
 }
 
+bool attila_raster_helpers_busy(AttilaRaster *r)
+{
+    return g3d_pool_busy(r->pool);
+}
+
 /* ---- the clears --------------------------------------------------------- */
 
 /* a clear's over-scan tiles that the render threads take (g3d_claim) */
