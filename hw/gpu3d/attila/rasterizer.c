@@ -102,8 +102,9 @@ struct AttilaRaster {
      * handed the next as a new one. `chain`: CHAIN_CLOSED, the link's
      * number (CHAIN_SEQ), the helpers waiting for the next link
      * (CHAIN_WAITING) and those done with this one (CHAIN_DONE); the
-     * link's job is link_fn/link_arg (NULL: closed), run by link_joined
-     * helpers (-1: the pool's first link, g3d_pool_joined).
+     * link's job is link_fn/link_arg, run by link_joined
+     * helpers (-1: the pool's first link, g3d_pool_joined); `chained`: a
+     * chain job is in the pool (closed by CHAIN_CLOSED and chain_close).
      */
     bool chained;
     uint64_t chain;
