@@ -1096,16 +1096,6 @@ void attila_raster_sync(AttilaRaster *r);
  * a work step's end, any other job).
  */
 void attila_raster_idle(AttilaRaster *r);
-/* a spinning wait's i-th step (i from 1) for another render thread */
-static inline void attila_spin_pause(unsigned i)
-{
-    if (i % 64 == 0) {
-        g_thread_yield();       /* a busy host: let the awaited thread run */
-    }
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
 /* tests: no job handed over in the chain; the jobs handed so far */
 extern bool attila_raster_chain_off;
 extern uint64_t attila_raster_chain_links;

@@ -2413,8 +2413,7 @@ static void chain_job(void *arg, int thread)
     G3DJobFn *fn = r->link_fn;
     void *link = r->link_arg;
     uint32_t seq = CHAIN_SEQ(w);
-    int64_t end;
-    unsigned i;
+    G3DPoll poll;
 
     if (thread == 0) {
         fn(link, 0);        /* the caller's part of the first link */
@@ -2425,16 +2424,16 @@ static void chain_job(void *arg, int thread)
         /* release: the caller then takes the batch's end */
         w = __atomic_add_fetch(&r->chain, CHAIN_ONE_WAITING + 1,
                                __ATOMIC_ACQ_REL);
-        end = g_get_monotonic_time() + g3d_pool_spin_us;
-        for (i = 1; !(w & CHAIN_CLOSED) && CHAIN_SEQ(w) == seq; i++) {
-            if (i % 64 == 0 && g_get_monotonic_time() >= end &&
+        poll = g3d_poll_begin(g3d_pool_spin_us);
+        while (!(w & CHAIN_CLOSED) && CHAIN_SEQ(w) == seq) {
+            /* time up: leave unless a link came meanwhile (w reloaded) */
+            if (!g3d_poll_step(&poll) &&
                 __atomic_compare_exchange_n(&r->chain, &w,
                                             w - CHAIN_ONE_WAITING, false,
                                             __ATOMIC_ACQ_REL,
                                             __ATOMIC_ACQUIRE)) {
                 return;     /* no link came: back to the pool */
             }
-            attila_spin_pause(i);
             w = __atomic_load_n(&r->chain, __ATOMIC_ACQUIRE);
         }
         if (w & CHAIN_CLOSED) {
@@ -2457,29 +2456,32 @@ static void chain_close(AttilaRaster *r)
     }
 }
 
+/* every helper that ran the chain's link is done with it */
+static bool chain_linked_done(AttilaRaster *r)
+{
+    return CHAIN_DONE(__atomic_load_n(&r->chain, __ATOMIC_ACQUIRE)) ==
+           (uint32_t)r->link_joined;
+}
+
 /*
  * Every helper that ran the chain's link is done with it, waited for as
  * long as the helpers poll; *drawing: some was not at first
  */
 static bool chain_done(AttilaRaster *r, bool *drawing)
 {
-    int64_t end = 0;
-    uint64_t w;
-    unsigned i;
+    G3DPoll poll;
 
-    for (i = 1;; i++) {
-        w = __atomic_load_n(&r->chain, __ATOMIC_ACQUIRE);
-        if (CHAIN_DONE(w) == (uint32_t)r->link_joined) {
-            return true;
-        }
-        *drawing = true;
-        if (i == 1) {
-            end = g_get_monotonic_time() + g3d_pool_spin_us;
-        } else if (i % 64 == 0 && g_get_monotonic_time() >= end) {
+    if (chain_linked_done(r)) {
+        return true;
+    }
+    *drawing = true;
+    poll = g3d_poll_begin(g3d_pool_spin_us);
+    while (!chain_linked_done(r)) {
+        if (!g3d_poll_step(&poll)) {
             return false;
         }
-        attila_spin_pause(i);
     }
+    return true;
 }
 
 /* the link `fn` handed to the helpers waiting in the chain: how many, or

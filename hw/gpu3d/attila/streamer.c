@@ -366,7 +366,7 @@ static void await_shaded(const Geometry *g, const uint32_t v[3])
             }
         }
         for (i = 1; !__atomic_load_n(&k->done[lo], __ATOMIC_ACQUIRE); i++) {
-            attila_spin_pause(i);
+            g3d_spin_pause(i);
         }
     }
 }
@@ -862,7 +862,7 @@ static void draw_job(ShadeSetUp *j, int thread, bool last)
     /* the last unit's thread is in the job: the wait ends */
     for (i = 1; (state = __atomic_load_n(&j->raster, __ATOMIC_ACQUIRE)) ==
                 RASTER_PENDING; i++) {
-        attila_spin_pause(i);
+        g3d_spin_pause(i);
     }
     __atomic_add_fetch(&j->left, 1, __ATOMIC_RELEASE);      /* j's last use */
     if (state == RASTER_BEGUN) {
@@ -936,7 +936,7 @@ static bool shade_set_up(VertexChunk *k, Geometry *g, uint64_t *work,
         for (i = 1; joined >= 0 &&
                     __atomic_load_n(&j.left, __ATOMIC_ACQUIRE) !=
                     (uint32_t)joined + 1; i++) {
-            attila_spin_pause(i);
+            g3d_spin_pause(i);
         }
         /* not begun: the helpers have nothing left of it (the pool's
          * next job waits for them to return) */

@@ -1498,15 +1498,10 @@ static void raster_job(void *arg, int thread)
         }
     }
     for (i = 1; !__atomic_load_n(&r->binned, __ATOMIC_ACQUIRE); i++) {
-        if (i % 64 == 0) {
-            if (g3d_yield()) {
-                return;
-            }
-            g_thread_yield();
+        if (i % 64 == 0 && g3d_yield()) {
+            return;
         }
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
+        g3d_spin_pause(i);
     }
     raster_batch(r, thread, g3d_pool_threads(r->pool));
 }

@@ -105,13 +105,6 @@ struct G3DThreadPool {
     G3DPreempt *preempt;    /* the caller's, lent to the helpers */
 };
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
 static bool new_generation(G3DThreadPool *p, uint64_t seen)
 {
     return __atomic_load_n(&p->generation, __ATOMIC_ACQUIRE) != seen ||
@@ -123,25 +116,17 @@ static bool helpers_done(G3DThreadPool *p, uint64_t unused)
     return __atomic_load_n(&p->pending, __ATOMIC_ACQUIRE) == 0;
 }
 
-/*
- * Poll ready(p, v) for up to `us` microseconds, without the
- * lock; true once it holds. The poller gives its core away between reads
- * of the clock, so that on a busy host it delays no runnable thread long.
- */
+/* Poll ready(p, v) for up to `us` microseconds, without the lock; true
+ * once it holds. */
 static bool pool_poll(G3DThreadPool *p, bool (*ready)(G3DThreadPool *, uint64_t),
                       uint64_t v, unsigned us)
 {
-    int64_t end = g_get_monotonic_time() + us;
-    unsigned i;
+    G3DPoll poll = g3d_poll_begin(us);
 
-    for (i = 1; !ready(p, v); i++) {
-        if (i % 64 == 0) {
-            if (g_get_monotonic_time() >= end) {
-                return false;
-            }
-            g_thread_yield();
+    while (!ready(p, v)) {
+        if (!g3d_poll_step(&poll)) {
+            return false;
         }
-        cpu_relax();
     }
     return true;
 }
@@ -155,11 +140,12 @@ static void pool_lock(G3DThreadPool *p)
 {
     unsigned i;
 
-    for (i = 0; i < 64; i++) {
+    /* 63 tries: the 64th step would give the core away */
+    for (i = 1; i < 64; i++) {
         if (g_mutex_trylock(&p->lock)) {
             return;
         }
-        cpu_relax();
+        g3d_spin_pause(i);
     }
     g_mutex_lock(&p->lock);
 }
