@@ -794,9 +794,6 @@ static inline __m128i efb_load_row4(const uint32_t *p, unsigned mask)
     return _mm_loadu_si128((const __m128i *)w);
 }
 
-/* a tile's width (a fill's, common/raster.h) in groups of four pixels */
-#define SPAN_GROUPS (G3D_TILE_SIZE / 4)
-
 /*
  * The Z test and write of a row's four pixels from zrow on (those of
  * `live`) with Z values zf (the planes' floats): ras_depth's clamp (NaN
@@ -964,120 +961,55 @@ static inline const TxMap *texmod_planes(const RasTri *t,
     return &tx->map[tx->stage_map[0]];
 }
 
-static inline __attribute__((always_inline)) void
-span_texmod(void *user, int x0, int y0, int x1, int y1, int thread,
-            const bool ztest)
-{
-    const RasTri *t = user;
-    FlipperCore *c = t->c;
-    FlipperThreadStats *st = &c->tstats[thread];
-    const TevProgram *prog = t->tev;
-    const GXSlope *sl[TM_PLANES];
-    const TxMap *m = texmod_planes(t, sl);
-    const int n = (x1 - x0 + 3) / 4;
-    const GXSlope zs = t->z;    /* a copy the stores below cannot alias */
-    const bool zwrite = t->zwrite;
-    const G3DCompare zfunc = (G3DCompare)t->zfunc;
-    const __m128i lo16 = _mm_set1_epi32(0xFFFF), lo8 = _mm_set1_epi32(0xFF);
-    const __m128 one = _mm_set1_ps(1.0f), s128 = _mm_set1_ps(128.0f);
-    static const uint8_t rgb[3] = { 0, 1, 2 };
-    __m128 zcol[SPAN_GROUPS], pcol[TM_PLANES][SPAN_GROUPS];
-    SpanBox box = SPAN_BOX_INIT;
-    int g, j, y;
+/* the RGB8 words of the texmod span's RGBA quadruples: R << 16 | G << 8 | B */
+static const uint8_t texmod_rgb[3] = { 0, 1, 2 };
 
-    for (g = 0; g < n; g++) {
-        __m128i xi = _mm_add_epi32(_mm_set1_epi32(x0 + 4 * g),
-                                   _mm_setr_epi32(0, 1, 2, 3));
-
-        for (j = 0; j < TM_PLANES; j++) {
-            __m128i xd = _mm_sub_epi32(xi, _mm_set1_epi32(sl[j]->x0));
-            __m128 dx = _mm_add_ps(_mm_set1_ps(sl[j]->xoff),
-                                   _mm_cvtepi32_ps(xd));
-
-            pcol[j][g] = _mm_add_ps(_mm_set1_ps(sl[j]->f0),
-                                    _mm_mul_ps(_mm_set1_ps(sl[j]->dfdx), dx));
-        }
-        if (ztest) {
-            __m128 dx = _mm_add_ps(_mm_set1_ps(zs.xoff), _mm_cvtepi32_ps(
-                                       _mm_sub_epi32(xi,
-                                                     _mm_set1_epi32(zs.x0))));
-            zcol[g] = _mm_add_ps(_mm_set1_ps(zs.f0),
-                                 _mm_mul_ps(_mm_set1_ps(zs.dfdx), dx));
-        }
-    }
-    for (y = y0; y < y1; y++) {
-        uint32_t *crow = &c->efb_color[y * EFB_W + x0];
-        uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
-        __m128 prow[TM_PLANES], zrowt = _mm_setzero_ps();
-
-        for (j = 0; j < TM_PLANES; j++) {
-            prow[j] = _mm_set1_ps(sl[j]->dfdy *
-                                  (sl[j]->yoff + (float)(y - sl[j]->y0)));
-        }
-        if (ztest) {
-            zrowt = _mm_set1_ps(zs.dfdy * (zs.yoff + (float)(y - zs.y0)));
-        }
-        for (g = 0; g < n; g++) {
-            unsigned live = x1 - x0 - 4 * g >= 4 ? 15
-                            : 15u >> (4 - (x1 - x0 - 4 * g));
-            __m128 inv_w, qq, nz, proj;
-            __m128i w = _mm_setzero_si128();
-            int32_t s4[2][4];
-            uint32_t texel[4];
-
-            if (ztest) {
-                live = span_z4(_mm_add_ps(zcol[g], zrowt), zrow + 4 * g,
-                               live, zfunc, zwrite);
-                if (!live) {
-                    continue;
-                }
-            }
-            /* quad_uv's operations */
-            inv_w = _mm_div_ps(one, _mm_add_ps(pcol[TM_W][g], prow[TM_W]));
-            qq = _mm_mul_ps(_mm_add_ps(pcol[TM_Q][g], prow[TM_Q]), inv_w);
-            nz = _mm_cmpneq_ps(qq, _mm_setzero_ps());   /* NaN too */
-            proj = _mm_or_ps(_mm_and_ps(nz, _mm_div_ps(inv_w, qq)),
-                             _mm_andnot_ps(nz, inv_w));
-            for (j = 0; j < 2; j++) {
-                __m128 u = _mm_mul_ps(_mm_add_ps(pcol[TM_S + j][g],
-                                                 prow[TM_S + j]), proj);
-                _mm_storeu_si128((__m128i *)s4[j],
-                                 _mm_cvttps_epi32(_mm_mul_ps(u, s128)));
-            }
-            m->level4(m, s4[0], s4[1], 0, m->mag_linear, (uint8_t *)texel,
-                      sizeof(texel[0]));
-            /* quad_colour4's operations */
-            for (j = 0; j < 4; j++) {
-                __m128i v = _mm_and_si128(_mm_cvttps_epi32(
-                                              _mm_add_ps(pcol[TM_COL + j][g],
-                                                         prow[TM_COL + j])),
-                                          lo16);
-
-                v = _mm_and_si128(_mm_andnot_si128(_mm_srli_epi32(v, 8), v),
-                                  lo8);
-                w = _mm_or_si128(w, _mm_slli_epi32(v, 8 * j));
-            }
-            w = flipper_tev_mod_words(prog->tex_mod,
-                                      _mm_loadu_si128((const __m128i *)texel),
-                                      w);
-            g3d_store4_masked(crow + 4 * g, rgb8_words4(w, rgb), live);
-            if (ztest) {
-                span_box_group(&box, x0 + 4 * g, live);
-            }
-        }
-        span_box_row(&box, y);
-    }
-    span_box_end(&box, st, ztest, x0, y0, x1, y1);
-}
+/* span_texmod4: span-texmod-lanes.h with four pixels a vector (SSE2), the
+ * map's four-pixel sampler a live group */
+#define TMV __m128
+#define TMW __m128i
+#define TM_LANES 4
+#define TM_MASK unsigned
+#define TM_ATTR
+#define TMF(op) _mm_##op##_ps
+#define TMP(op) _mm_##op
+#define TMI(op) _mm_##op##_si128
+#define TMN(name) name##4
+#define TM_COLV __m128
+#define TM_COLW 4
+#define TM_OWN_COLUMNS
+#define TM_IOTA _mm_setr_epi32(0, 1, 2, 3)
+#define TM_COLUMNS texmod_columns4
+#define TM_COLS(a, g) ((a)[g])
+#define TM_PROJ(inv_w, qq) \
+        _mm_or_ps(_mm_and_ps(_mm_cmpneq_ps(qq, _mm_setzero_ps()), \
+                             _mm_div_ps(inv_w, qq)), \
+                  _mm_andnot_ps(_mm_cmpneq_ps(qq, _mm_setzero_ps()), inv_w))
+#define TM_SAMPLE(m, s, t, texel, live, n, x0, x1) \
+        do { \
+            int g_; \
+            for (g_ = 0; g_ < (n); g_++) { \
+                if ((live)[g_]) { \
+                    (m)->level4(m, &(s)[4 * g_], &(t)[4 * g_], 0, \
+                                (m)->mag_linear, \
+                                (uint8_t *)&(texel)[4 * g_], \
+                                sizeof((texel)[0])); \
+                } \
+            } \
+        } while (0)
+#define TM_MODW(tex_mod, tw, rw) flipper_tev_mod_words(tex_mod, tw, rw)
+#define TM_RGB(w) rgb8_words4(w, texmod_rgb)
+#define TM_ZTEST(zf, zrow, live, zfunc, zwrite) \
+        span_z4(zf, zrow, live, zfunc, zwrite)
+#define TM_STORE(p, w, live) g3d_store4_masked(p, w, live)
+#define TM_BOX(box, x, live) span_box_group(box, x, live)
+#include "span-texmod-lanes.h"
 
 SPAN_BY_PARTS(ras_span_plain, span_plain4, G3D_TILE_SIZE)
-SPAN_BY_PARTS(ras_span_texmod, span_texmod, G3D_TILE_SIZE)
+SPAN_BY_PARTS(ras_span_texmod, span_texmod4, G3D_TILE_SIZE)
 #endif
 
 #ifdef FLIPPER_HAVE_AVX2
-/* eight-pixel groups of a tile's width */
-#define SPAN_GROUPS8 (G3D_TILE_SIZE / 8)
-
 /*
  * The part of a wide fill (G3DTriangle.fill_wide: rows of up to
  * raster.c's GROUP_TILES tiles) that span_plain8 walks row by row: a row
@@ -1210,42 +1142,14 @@ plain_channel8(__m256i v, int j)
 SPAN_BY_PARTS(ras_span_plain8, span_plain8, SPAN_WIDE,
               __attribute__((target("avx2,popcnt"))))
 
-/*
- * The planes' column terms of span_texmod8 and span_texmod16, eight
- * columns a vector from x0 on, `groups` groups: f0 + dfdx (xoff + (x -
- * x0)) in quad_uv's order; the z plane's too where ztest.
- */
+/* the texels of a row of the wide texmod spans: the map's eight-pixel
+ * sampler on every group of eight from x0 (the dead groups' coordinates 0) */
 static inline __attribute__((always_inline, target("avx2"))) void
-texmod_columns8(const GXSlope *const sl[TM_PLANES], const GXSlope *zs,
-                bool ztest, int x0, int groups,
-                __m256 pcol[TM_PLANES][SPAN_GROUPS8],
-                __m256 zcol[SPAN_GROUPS8])
+texmod_level8(const TxMap *m, const int32_t *s, const int32_t *t,
+              uint32_t *texel, int x0, int x1)
 {
-    int g, j;
-
-    for (g = 0; g < groups; g++) {
-        __m256i xi = _mm256_add_epi32(_mm256_set1_epi32(x0 + 8 * g),
-                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6,
-                                                        7));
-
-        for (j = 0; j < TM_PLANES; j++) {
-            __m256i xd = _mm256_sub_epi32(xi, _mm256_set1_epi32(sl[j]->x0));
-            __m256 dx = _mm256_add_ps(_mm256_set1_ps(sl[j]->xoff),
-                                      _mm256_cvtepi32_ps(xd));
-
-            pcol[j][g] = _mm256_add_ps(_mm256_set1_ps(sl[j]->f0),
-                                       _mm256_mul_ps(
-                                           _mm256_set1_ps(sl[j]->dfdx), dx));
-        }
-        if (ztest) {
-            __m256 dx = _mm256_add_ps(_mm256_set1_ps(zs->xoff),
-                                      _mm256_cvtepi32_ps(_mm256_sub_epi32(
-                                          xi, _mm256_set1_epi32(zs->x0))));
-            zcol[g] = _mm256_add_ps(_mm256_set1_ps(zs->f0),
-                                    _mm256_mul_ps(_mm256_set1_ps(zs->dfdx),
-                                                  dx));
-        }
-    }
+    m->level8(m, (const __m256i *)s, (const __m256i *)t, (x1 - x0 + 7) / 8,
+              0, m->mag_linear, (__m256i *)texel);
 }
 
 /* span_texmod8: span-texmod-lanes.h with eight pixels a vector (AVX2) */
@@ -1258,8 +1162,16 @@ texmod_columns8(const GXSlope *const sl[TM_PLANES], const GXSlope *zs,
 #define TMP(op) _mm256_##op
 #define TMI(op) _mm256_##op##_si256
 #define TMN(name) name##8
+#define TM_COLV __m256
+#define TM_COLW 8
+#define TM_OWN_COLUMNS
+#define TM_IOTA _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
+#define TM_COLUMNS texmod_columns8
 #define TM_COLS(a, g) ((a)[g])
-#define TM_BCAST128(x) _mm256_broadcastsi128_si256(x)
+#define TM_SAMPLE(m, s, t, texel, live, n, x0, x1) \
+        texmod_level8(m, s, t, texel, x0, x1)
+#define TM_RGB(w) _mm256_shuffle_epi8(w, _mm256_broadcastsi128_si256( \
+        _mm_setr_epi8(2, 1, 0, -1, 6, 5, 4, -1, 10, 9, 8, -1, 14, 13, 12, -1)))
 #define TM_PROJ(inv_w, qq) \
         _mm256_blendv_ps(inv_w, _mm256_div_ps(inv_w, qq), \
                          _mm256_cmp_ps(qq, _mm256_setzero_ps(), _CMP_NEQ_UQ))
@@ -1332,9 +1244,15 @@ tev_mod_words16(uint8_t tex_mod, __m512i tw, __m512i rw)
 #define TMP(op) _mm512_##op
 #define TMI(op) _mm512_##op##_si512
 #define TMN(name) name##16
-/* sixteen columns from two eight-column groups side by side in memory */
+/* the column terms as span_texmod8's: a group reads two side by side */
+#define TM_COLV __m256
+#define TM_COLW 8
+#define TM_COLUMNS texmod_columns8
 #define TM_COLS(a, g) _mm512_loadu_ps((const float *)&(a)[2 * (g)])
-#define TM_BCAST128(x) _mm512_broadcast_i32x4(x)
+#define TM_SAMPLE(m, s, t, texel, live, n, x0, x1) \
+        texmod_level8(m, s, t, texel, x0, x1)
+#define TM_RGB(w) _mm512_shuffle_epi8(w, _mm512_broadcast_i32x4( \
+        _mm_setr_epi8(2, 1, 0, -1, 6, 5, 4, -1, 10, 9, 8, -1, 14, 13, 12, -1)))
 #define TM_PROJ(inv_w, qq) \
         _mm512_mask_div_ps(inv_w, _mm512_cmp_ps_mask(qq, _mm512_setzero_ps(), \
                                                      _CMP_NEQ_UQ), inv_w, qq)

@@ -1,35 +1,78 @@
 /*
- * flipper-gx: the textured modulate span (span_texmod's one GX_MODULATE
- * stage over a triangle's covered pixels [x0, x1) x [y0, y1), common/
- * raster.h G3DBlockFn) in the lanes of one vector, written once for the
- * wide widths. ras.c includes this file twice: AVX2 (eight pixels a
- * vector) and AVX-512 (sixteen), both taking the map's level8 sampler on
- * a row's coordinates as groups of eight.
+ * flipper-gx: the textured modulate span (one GX_MODULATE stage over a
+ * triangle's covered pixels [x0, x1) x [y0, y1), common/raster.h
+ * G3DBlockFn) in the lanes of one vector, written once for every width.
+ * ras.c includes this file three times: SSE2 (four pixels a vector, the
+ * map's four-pixel sampler a group, any format), AVX2 (eight, the map's
+ * level8 sampler on a row's coordinates as groups of eight: RGBA8) and
+ * AVX-512 (sixteen, the same sampler).
  *
- * Every lane does span_texmod's float operations in their order (no FMA
+ * Every lane does the quads' float operations in their order (no FMA
  * is enabled, so no product and sum are contracted: MULPS, ADDPS, DIVPS,
  * CVTTPS2DQ; 1/w's quotient where q is unordered-not-equal to 0), then
  * the same integer ones. A row is three passes: the Z tests and texel
- * coordinates of its groups, its texels in one sampler call, then the
- * colours and stores. The columns' plane terms come from texmod_columns8
- * as groups of eight; a group of sixteen reads two side by side.
+ * coordinates of its groups, its texels, then the colours and stores.
+ * The columns' plane terms are computed once a span (TMN(texmod_columns)),
+ * in TM_COLW-lane vectors; a group reads TM_LANES / TM_COLW side by side.
  *
  * The includer defines, for its width: TMV (the float vector), TMW (the
  * integer vector), TM_LANES, TM_MASK (a group's lane mask type), TM_ATTR
  * (the function's attributes), TMF(op) (op's float intrinsic), TMP(op)
  * (op's intrinsic by its full suffix), TMI(op) (op's whole-register
  * integer intrinsic), TMN(name) (name with the width appended),
- * TM_COLS(a, g) (group g's columns of the eight-column groups a),
- * TM_BCAST128(x) (a 128-bit constant in every quarter), TM_PROJ(inv_w, qq)
- * (inv_w / qq where qq is unordered-not-equal to 0, else inv_w),
- * TM_MODW(tex_mod, tw, rw) (flipper_tev_mod_words8 of the width),
+ * TM_COLV and TM_COLW (the column terms' vector and its lanes),
+ * TM_COLUMNS (the function computing them: TMN(texmod_columns), defined
+ * here where the includer defines TM_OWN_COLUMNS and TM_IOTA, the lanes'
+ * offsets 0, 1, ...), TM_COLS(a, g) (group g's columns), TM_PROJ(inv_w,
+ * qq) (inv_w / qq where qq is unordered-not-equal to 0, else inv_w),
+ * TM_SAMPLE(m, s, t, texel, live, n, x0, x1) (the row's texels from its
+ * coordinates), TM_MODW(tex_mod, tw, rw) (flipper_tev_mod_words of the
+ * width), TM_RGB(w) (the RGB8 EFB words of RGBA byte quadruples),
  * TM_ZTEST(zf, zrow, live, zfunc, zwrite) (the lanes that pass, the
  * passing Z written), TM_STORE(p, w, live) and TM_BOX(box, x, live). The
  * macros are undefined at the end.
  */
 
-/* eight-pixel groups of a TM_LANES group */
-#define TM_G8 (TM_LANES / 8)
+/* column groups in a group of TM_LANES */
+#define TM_GC (TM_LANES / TM_COLW)
+/* column groups in a tile's width */
+#define TM_COLGROUPS (G3D_TILE_SIZE / TM_COLW)
+
+#ifdef TM_OWN_COLUMNS
+/*
+ * The planes' column terms, TM_COLW columns a vector from x0 on, `groups`
+ * groups: f0 + dfdx (xoff + (x - x0)) in quad_uv's order; the z plane's
+ * too where ztest.
+ */
+static inline __attribute__((always_inline)) TM_ATTR void
+TMN(texmod_columns)(const GXSlope *const sl[TM_PLANES], const GXSlope *zs,
+                    bool ztest, int x0, int groups,
+                    TM_COLV pcol[TM_PLANES][TM_COLGROUPS],
+                    TM_COLV zcol[TM_COLGROUPS])
+{
+    int g, j;
+
+    for (g = 0; g < groups; g++) {
+        TMW xi = TMP(add_epi32)(TMP(set1_epi32)(x0 + TM_COLW * g), TM_IOTA);
+
+        for (j = 0; j < TM_PLANES; j++) {
+            TMW xd = TMP(sub_epi32)(xi, TMP(set1_epi32)(sl[j]->x0));
+            TMV dx = TMF(add)(TMF(set1)(sl[j]->xoff), TMP(cvtepi32_ps)(xd));
+
+            pcol[j][g] = TMF(add)(TMF(set1)(sl[j]->f0),
+                                  TMF(mul)(TMF(set1)(sl[j]->dfdx), dx));
+        }
+        if (ztest) {
+            TMV dx = TMF(add)(TMF(set1)(zs->xoff), TMP(cvtepi32_ps)(
+                                  TMP(sub_epi32)(xi,
+                                                 TMP(set1_epi32)(zs->x0))));
+
+            zcol[g] = TMF(add)(TMF(set1)(zs->f0),
+                               TMF(mul)(TMF(set1)(zs->dfdx), dx));
+        }
+    }
+}
+#endif
 
 static inline __attribute__((always_inline)) TM_ATTR void
 TMN(span_texmod)(void *user, int x0, int y0, int x1, int y1, int thread,
@@ -48,20 +91,18 @@ TMN(span_texmod)(void *user, int x0, int y0, int x1, int y1, int thread,
     const TMW lo16 = TMP(set1_epi32)(0xFFFF);
     const TMW lo8 = TMP(set1_epi32)(0xFF);
     const TMV one = TMF(set1)(1.0f), s128 = TMF(set1)(128.0f);
-    /* rgb8_words4 with the identity: R << 16 | G << 8 | B */
-    const TMW rgb = TM_BCAST128(_mm_setr_epi8(2, 1, 0, -1, 6, 5, 4, -1,
-                                              10, 9, 8, -1, 14, 13, 12, -1));
-    __m256 zcol[SPAN_GROUPS8], pcol[TM_PLANES][SPAN_GROUPS8];
+    TM_COLV zcol[TM_COLGROUPS], pcol[TM_PLANES][TM_COLGROUPS];
     SpanBox box = SPAN_BOX_INIT;
     int g, j, y;
 
-    texmod_columns8(sl, &zs, ztest, x0, TM_G8 * n, pcol, zcol);
+    TM_COLUMNS(sl, &zs, ztest, x0, TM_GC * n, pcol, zcol);
     for (y = y0; y < y1; y++) {
         uint32_t *crow = &c->efb_color[y * EFB_W + x0];
         uint32_t *zrow = &c->efb_depth[y * EFB_W + x0];
         TMV prow[TM_PLANES], zrowt = TMF(setzero)();
-        __m256i st8[2][SPAN_GROUPS8], texel[SPAN_GROUPS8];
-        TM_MASK live[SPAN_GROUPS8 / TM_G8];
+        int32_t st4[2][G3D_TILE_SIZE] __attribute__((aligned(64)));
+        uint32_t texel[G3D_TILE_SIZE] __attribute__((aligned(64)));
+        TM_MASK live[G3D_TILE_SIZE / TM_LANES];
 
         for (j = 0; j < TM_PLANES; j++) {
             prow[j] = TMF(set1)(sl[j]->dfdy *
@@ -81,9 +122,9 @@ TMN(span_texmod)(void *user, int x0, int y0, int x1, int y1, int thread,
                                    zrow + TM_LANES * g, live[g], zfunc,
                                    zwrite);
                 if (!live[g]) {
-                    /* the sampler still reads the group's coordinates */
+                    /* a row's sampler may still read the coordinates */
                     for (j = 0; j < 2; j++) {
-                        TMI(storeu)((void *)&st8[j][TM_G8 * g],
+                        TMI(storeu)((void *)&st4[j][TM_LANES * g],
                                     TMI(setzero)());
                     }
                     continue;
@@ -99,12 +140,11 @@ TMN(span_texmod)(void *user, int x0, int y0, int x1, int y1, int thread,
                 TMV u = TMF(mul)(TMF(add)(TM_COLS(pcol[TM_S + j], g),
                                           prow[TM_S + j]), proj);
 
-                TMI(storeu)((void *)&st8[j][TM_G8 * g],
+                TMI(storeu)((void *)&st4[j][TM_LANES * g],
                             TMP(cvttps_epi32)(TMF(mul)(u, s128)));
             }
         }
-        m->level8(m, st8[0], st8[1], (x1 - x0 + 7) / 8, 0, m->mag_linear,
-                  texel);
+        TM_SAMPLE(m, st4[0], st4[1], texel, live, n, x0, x1);
         for (g = 0; g < n; g++) {
             TMW w = TMI(setzero)();
 
@@ -120,9 +160,8 @@ TMN(span_texmod)(void *user, int x0, int y0, int x1, int y1, int thread,
                 v = TMI(and)(TMI(andnot)(TMP(srli_epi32)(v, 8), v), lo8);
                 w = TMI(or)(w, TMP(slli_epi32)(v, 8 * j));
             }
-            w = TMP(shuffle_epi8)(TM_MODW(tex_mod, TMI(loadu)(
-                                              (const void *)&texel[TM_G8 * g]),
-                                          w), rgb);
+            w = TM_RGB(TM_MODW(tex_mod, TMI(loadu)(
+                                   (const void *)&texel[TM_LANES * g]), w));
             TM_STORE(crow + TM_LANES * g, w, live[g]);
             if (ztest) {
                 TM_BOX(&box, x0 + TM_LANES * g, live[g]);
@@ -133,7 +172,15 @@ TMN(span_texmod)(void *user, int x0, int y0, int x1, int y1, int thread,
     span_box_end(&box, st, ztest, x0, y0, x1, y1);
 }
 
-#undef TM_G8
+#undef TM_GC
+#undef TM_COLGROUPS
+#undef TM_COLV
+#undef TM_COLW
+#undef TM_COLUMNS
+#undef TM_OWN_COLUMNS
+#undef TM_IOTA
+#undef TM_SAMPLE
+#undef TM_RGB
 #undef TMV
 #undef TMW
 #undef TM_LANES
@@ -144,7 +191,6 @@ TMN(span_texmod)(void *user, int x0, int y0, int x1, int y1, int thread,
 #undef TMI
 #undef TMN
 #undef TM_COLS
-#undef TM_BCAST128
 #undef TM_PROJ
 #undef TM_MODW
 #undef TM_ZTEST
