@@ -965,7 +965,7 @@ static inline const TxMap *texmod_planes(const RasTri *t,
 static const uint8_t texmod_rgb[3] = { 0, 1, 2 };
 
 /* span_texmod4: span-texmod-lanes.h with four pixels a vector (SSE2), the
- * map's four-pixel sampler a live group */
+ * map's four-pixel sampler a live group, as soon as it has its coordinates */
 #define TMV __m128
 #define TMW __m128i
 #define TM_LANES 4
@@ -985,18 +985,9 @@ static const uint8_t texmod_rgb[3] = { 0, 1, 2 };
         _mm_or_ps(_mm_and_ps(_mm_cmpneq_ps(qq, _mm_setzero_ps()), \
                              _mm_div_ps(inv_w, qq)), \
                   _mm_andnot_ps(_mm_cmpneq_ps(qq, _mm_setzero_ps()), inv_w))
-#define TM_SAMPLE(m, s, t, texel, live, n, x0, x1) \
-        do { \
-            int g_; \
-            for (g_ = 0; g_ < (n); g_++) { \
-                if ((live)[g_]) { \
-                    (m)->level4(m, &(s)[4 * g_], &(t)[4 * g_], 0, \
-                                (m)->mag_linear, \
-                                (uint8_t *)&(texel)[4 * g_], \
-                                sizeof((texel)[0])); \
-                } \
-            } \
-        } while (0)
+#define TM_SAMPLE_GROUP(m, s, t, texel, g) \
+        (m)->level4(m, &(s)[4 * (g)], &(t)[4 * (g)], 0, (m)->mag_linear, \
+                    (uint8_t *)&(texel)[4 * (g)], sizeof((texel)[0]))
 #define TM_MODW(tex_mod, tw, rw) flipper_tev_mod_words(tex_mod, tw, rw)
 #define TM_RGB(w) rgb8_words4(w, texmod_rgb)
 #define TM_ZTEST(zf, zrow, live, zfunc, zwrite) \
@@ -1168,7 +1159,7 @@ texmod_level8(const TxMap *m, const int32_t *s, const int32_t *t,
 #define TM_IOTA _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
 #define TM_COLUMNS texmod_columns8
 #define TM_COLS(a, g) ((a)[g])
-#define TM_SAMPLE(m, s, t, texel, live, n, x0, x1) \
+#define TM_SAMPLE_ROW(m, s, t, texel, x0, x1) \
         texmod_level8(m, s, t, texel, x0, x1)
 #define TM_RGB(w) _mm256_shuffle_epi8(w, _mm256_broadcastsi128_si256( \
         _mm_setr_epi8(2, 1, 0, -1, 6, 5, 4, -1, 10, 9, 8, -1, 14, 13, 12, -1)))
@@ -1249,7 +1240,7 @@ tev_mod_words16(uint8_t tex_mod, __m512i tw, __m512i rw)
 #define TM_COLW 8
 #define TM_COLUMNS texmod_columns8
 #define TM_COLS(a, g) _mm512_loadu_ps((const float *)&(a)[2 * (g)])
-#define TM_SAMPLE(m, s, t, texel, live, n, x0, x1) \
+#define TM_SAMPLE_ROW(m, s, t, texel, x0, x1) \
         texmod_level8(m, s, t, texel, x0, x1)
 #define TM_RGB(w) _mm512_shuffle_epi8(w, _mm512_broadcast_i32x4( \
         _mm_setr_epi8(2, 1, 0, -1, 6, 5, 4, -1, 10, 9, 8, -1, 14, 13, 12, -1)))

@@ -10,10 +10,13 @@
  * Every lane does the quads' float operations in their order (no FMA
  * is enabled, so no product and sum are contracted: MULPS, ADDPS, DIVPS,
  * CVTTPS2DQ; 1/w's quotient where q is unordered-not-equal to 0), then
- * the same integer ones. A row is three passes: the Z tests and texel
- * coordinates of its groups, its texels, then the colours and stores.
- * The columns' plane terms are computed once a span (TMN(texmod_columns)),
- * in TM_COLW-lane vectors; a group reads TM_LANES / TM_COLW side by side.
+ * the same integer ones. A row of the wide widths is three passes: the Z
+ * tests and texel coordinates of its groups, its texels in one sampler
+ * call (TM_SAMPLE_ROW), then the colours and stores; the four-pixel width
+ * samples and stores a group as soon as it has its coordinates
+ * (TM_SAMPLE_GROUP: one pass). The columns' plane terms are computed once
+ * a span (TMN(texmod_columns)), in TM_COLW-lane vectors; a group reads
+ * TM_LANES / TM_COLW side by side.
  *
  * The includer defines, for its width: TMV (the float vector), TMW (the
  * integer vector), TM_LANES, TM_MASK (a group's lane mask type), TM_ATTR
@@ -25,12 +28,13 @@
  * here where the includer defines TM_OWN_COLUMNS and TM_IOTA, the lanes'
  * offsets 0, 1, ...), TM_COLS(a, g) (group g's columns), TM_PROJ(inv_w,
  * qq) (inv_w / qq where qq is unordered-not-equal to 0, else inv_w),
- * TM_SAMPLE(m, s, t, texel, live, n, x0, x1) (the row's texels from its
- * coordinates), TM_MODW(tex_mod, tw, rw) (flipper_tev_mod_words of the
- * width), TM_RGB(w) (the RGB8 EFB words of RGBA byte quadruples),
- * TM_ZTEST(zf, zrow, live, zfunc, zwrite) (the lanes that pass, the
- * passing Z written), TM_STORE(p, w, live) and TM_BOX(box, x, live). The
- * macros are undefined at the end.
+ * TM_SAMPLE_ROW(m, s, t, texel, x0, x1) (the row's texels from its
+ * coordinates) or TM_SAMPLE_GROUP(m, s, t, texel, g) (group g's),
+ * TM_MODW(tex_mod, tw, rw) (flipper_tev_mod_words of the width), TM_RGB(w)
+ * (the RGB8 EFB words of RGBA byte quadruples), TM_ZTEST(zf, zrow, live,
+ * zfunc, zwrite) (the lanes that pass, the passing Z written),
+ * TM_STORE(p, w, live) and TM_BOX(box, x, live). The macros are undefined
+ * at the end.
  */
 
 /* column groups in a group of TM_LANES */
@@ -74,6 +78,38 @@ TMN(texmod_columns)(const GXSlope *const sl[TM_PLANES], const GXSlope *zs,
 }
 #endif
 
+/*
+ * Group g of a row: its colours (quad_colour4's operations) modulated by
+ * its texels, the RGB8 words stored in its live lanes; the box grown where
+ * box is not NULL (Z tested)
+ */
+static inline __attribute__((always_inline)) TM_ATTR void
+TMN(texmod_colour)(const TM_COLV pcol[TM_PLANES][TM_COLGROUPS],
+                   const TMV prow[TM_PLANES], int g, const uint32_t *texel,
+                   uint8_t tex_mod, uint32_t *crow, TM_MASK live,
+                   SpanBox *box, int x0)
+{
+    const TMW lo16 = TMP(set1_epi32)(0xFFFF);
+    const TMW lo8 = TMP(set1_epi32)(0xFF);
+    TMW w = TMI(setzero)();
+    int j;
+
+    for (j = 0; j < 4; j++) {
+        TMW v = TMI(and)(TMP(cvttps_epi32)(
+                             TMF(add)(TM_COLS(pcol[TM_COL + j], g),
+                                      prow[TM_COL + j])), lo16);
+
+        v = TMI(and)(TMI(andnot)(TMP(srli_epi32)(v, 8), v), lo8);
+        w = TMI(or)(w, TMP(slli_epi32)(v, 8 * j));
+    }
+    w = TM_RGB(TM_MODW(tex_mod, TMI(loadu)((const void *)&texel[TM_LANES * g]),
+                       w));
+    TM_STORE(crow + TM_LANES * g, w, live);
+    if (box) {
+        TM_BOX(box, x0 + TM_LANES * g, live);
+    }
+}
+
 static inline __attribute__((always_inline)) TM_ATTR void
 TMN(span_texmod)(void *user, int x0, int y0, int x1, int y1, int thread,
                  const bool ztest)
@@ -88,8 +124,6 @@ TMN(span_texmod)(void *user, int x0, int y0, int x1, int y1, int thread,
     const bool zwrite = t->zwrite;
     const G3DCompare zfunc = (G3DCompare)t->zfunc;
     const uint8_t tex_mod = t->tev->tex_mod;
-    const TMW lo16 = TMP(set1_epi32)(0xFFFF);
-    const TMW lo8 = TMP(set1_epi32)(0xFF);
     const TMV one = TMF(set1)(1.0f), s128 = TMF(set1)(128.0f);
     TM_COLV zcol[TM_COLGROUPS], pcol[TM_PLANES][TM_COLGROUPS];
     SpanBox box = SPAN_BOX_INIT;
@@ -143,30 +177,21 @@ TMN(span_texmod)(void *user, int x0, int y0, int x1, int y1, int thread,
                 TMI(storeu)((void *)&st4[j][TM_LANES * g],
                             TMP(cvttps_epi32)(TMF(mul)(u, s128)));
             }
+#ifdef TM_SAMPLE_GROUP
+            TM_SAMPLE_GROUP(m, st4[0], st4[1], texel, g);
+            TMN(texmod_colour)(pcol, prow, g, texel, tex_mod, crow, live[g],
+                               ztest ? &box : NULL, x0);
+#endif
         }
-        TM_SAMPLE(m, st4[0], st4[1], texel, live, n, x0, x1);
+#ifdef TM_SAMPLE_ROW
+        TM_SAMPLE_ROW(m, st4[0], st4[1], texel, x0, x1);
         for (g = 0; g < n; g++) {
-            TMW w = TMI(setzero)();
-
-            if (!live[g]) {
-                continue;
-            }
-            /* quad_colour4's operations */
-            for (j = 0; j < 4; j++) {
-                TMW v = TMI(and)(TMP(cvttps_epi32)(
-                                     TMF(add)(TM_COLS(pcol[TM_COL + j], g),
-                                              prow[TM_COL + j])), lo16);
-
-                v = TMI(and)(TMI(andnot)(TMP(srli_epi32)(v, 8), v), lo8);
-                w = TMI(or)(w, TMP(slli_epi32)(v, 8 * j));
-            }
-            w = TM_RGB(TM_MODW(tex_mod, TMI(loadu)(
-                                   (const void *)&texel[TM_LANES * g]), w));
-            TM_STORE(crow + TM_LANES * g, w, live[g]);
-            if (ztest) {
-                TM_BOX(&box, x0 + TM_LANES * g, live[g]);
+            if (live[g]) {
+                TMN(texmod_colour)(pcol, prow, g, texel, tex_mod, crow,
+                                   live[g], ztest ? &box : NULL, x0);
             }
         }
+#endif
         span_box_row(&box, y);
     }
     span_box_end(&box, st, ztest, x0, y0, x1, y1);
@@ -179,7 +204,8 @@ TMN(span_texmod)(void *user, int x0, int y0, int x1, int y1, int thread,
 #undef TM_COLUMNS
 #undef TM_OWN_COLUMNS
 #undef TM_IOTA
-#undef TM_SAMPLE
+#undef TM_SAMPLE_ROW
+#undef TM_SAMPLE_GROUP
 #undef TM_RGB
 #undef TMV
 #undef TMW
