@@ -1835,6 +1835,183 @@ static void vertex_batch_draws(int threads, uint32_t max_tris, uint32_t seed)
     g_rand_free(rnd);
 }
 
+/*
+ * The triangle set-up's copy of only the vertex outputs the fragment side
+ * reads (ds->setup_attrs) and the vertex store of only those and the
+ * position (ds->vertex_outs, streamer.c vertex_store) against every output
+ * copied and stored (g3d_general_path): the vertex program writes outputs
+ * 1-15 from the colour and random constants (some outputs unwritten, some
+ * values outside 0..1 for the colour clamp), the fragment program sums a
+ * random set of inputs 0-15 or copies one of 1-14 (the rasteriser's copy,
+ * fs_copy and copy_soa); inputs enabled or not, flat or interpolated,
+ * two-sided colours, culling and face mode random; one sample or four.
+ * Three draws a scene with different programs, so that the batch slots
+ * and the vertices hold another draw's values where an output is left
+ * out; some vertex constants NaN, infinite or signed zeros, some
+ * fragment programs a reciprocal (which tells -0 from +0). Checked to
+ * fail with setup_attrs' last input left out, with the mask one input up (<< 1),
+ * with the back colours not stored (vertex_outs without outputs 3 and
+ * 4), with the clamp's MINPS operands swapped (NaN to 0) and with the
+ * clamp left out of the SSE2 store.
+ */
+/* a vertex constant of test_setup_attributes: within -m..m, or (one in
+ * `in` draws) NaN, an infinity or a signed zero, for the colour clamp */
+static double setup_constant(GRand *rnd, double m, int in)
+{
+    static const double special[5] = { NAN, INFINITY, -INFINITY, -0.0, 0.0 };
+
+    return g_rand_int_range(rnd, 0, in) ? g_rand_double_range(rnd, -m, m) :
+           special[g_rand_int_range(rnd, 0, 5)];
+}
+
+static void setup_attribute_draws(AttilaRecBuf *b, GRand *rnd)
+{
+    const AttilaShSrc in0 = ATTILA_SRC(ATTILA_BANK_IN, 0);
+    const AttilaShSrc in3 = ATTILA_SRC(ATTILA_BANK_IN, 3);
+    const AttilaShSrc t0 = ATTILA_SRC(ATTILA_BANK_TEMP, 0);
+    uint8_t code[24][16];
+    AttilaShIns p[24];
+    int d, k, n, in;
+    bool negz;
+
+    for (d = 0; d < 3; d++) {
+        /* the position (identity_records' constants), then outputs
+         * o[k] = i3 * c[4 + k] + c[20 + k] */
+        for (n = 0; n < 4; n++) {
+            p[n] = (AttilaShIns){ .opc = ATTILA_SH_DP4,
+                                  .rbank = ATTILA_BANK_OUT, .rreg = 0,
+                                  .mask = 8 >> n,
+                                  .s = { ATTILA_SRC(ATTILA_BANK_PARAM, n),
+                                         in0 } };
+        }
+        for (k = 1; k < ATTILA_SH_IO; k++) {
+            if (g_rand_int_range(rnd, 0, 5) == 0) {
+                continue;
+            }
+            p[n++] = (AttilaShIns){
+                .opc = ATTILA_SH_MAD, .rbank = ATTILA_BANK_OUT, .rreg = k,
+                .mask = 15, .s = { in3, ATTILA_SRC(ATTILA_BANK_PARAM, 4 + k),
+                                   ATTILA_SRC(ATTILA_BANK_PARAM, 20 + k) } };
+            /* the special values more often in the clamped colour, and
+             * one draw in three its x -0 (-0 * i3 + -0) */
+            in = k == 1 ? 2 : 6;
+            negz = k == 1 && g_rand_int_range(rnd, 0, 3) == 0;
+            attila_rec_reg_vec4(b, ATTILA_REG_VERTEX_CONSTANT, 4 + k,
+                                negz ? -0.0 : setup_constant(rnd, 2.0, in),
+                                setup_constant(rnd, 2.0, in),
+                                setup_constant(rnd, 2.0, in),
+                                setup_constant(rnd, 2.0, in));
+            attila_rec_reg_vec4(b, ATTILA_REG_VERTEX_CONSTANT, 20 + k,
+                                negz ? -0.0 : setup_constant(rnd, 0.5, in),
+                                setup_constant(rnd, 0.5, in),
+                                setup_constant(rnd, 0.5, in),
+                                setup_constant(rnd, 0.5, in));
+        }
+        p[n - 1].end = true;
+        attila_scene_ins(p, n, code);
+        attila_rec_write(b, ATTILA_SCENE_VPROG, code, 16 * n);
+        attila_rec_reg_u32(b, ATTILA_REG_VERTEX_PROGRAM, 0, ATTILA_SCENE_VPROG);
+        attila_rec_reg_u32(b, ATTILA_REG_VERTEX_PROGRAM_PC, 0, 0);
+        attila_rec_reg_u32(b, ATTILA_REG_VERTEX_PROGRAM_SIZE, 0, 16 * n);
+        attila_rec_cmd(b, ATTILA_CMD_LOAD_VERTEX_PROGRAM);
+
+        /* the fragment program after the vertex one's 19 instructions */
+        if (g_rand_int_range(rnd, 0, 4) == 0) {
+            /* the reciprocal of an input's x: -0 and +0 tell apart; the
+             * colours half the time */
+            k = g_rand_int_range(rnd, 1, g_rand_boolean(rnd) ? 3 : 15);
+            p[0] = (AttilaShIns){ .opc = ATTILA_SH_RCP, .end = true,
+                                  .rbank = ATTILA_BANK_OUT, .rreg = 1,
+                                  .mask = 15,
+                                  .s = { ATTILA_SRC(ATTILA_BANK_IN, k) } };
+            n = 1;
+        } else if (g_rand_int_range(rnd, 0, 4) == 0) {
+            /* a copy of one input */
+            k = g_rand_int_range(rnd, 1, 15);
+            p[0] = (AttilaShIns){ .opc = ATTILA_SH_MOV, .end = true,
+                                  .rbank = ATTILA_BANK_OUT, .rreg = 1,
+                                  .mask = 15,
+                                  .s = { ATTILA_SRC(ATTILA_BANK_IN, k) } };
+            n = 1;
+        } else {
+            /* t0 = sum of i[k] * c[k] over 1-5 random inputs, to o1 */
+            int reads = g_rand_int_range(rnd, 1, 6);
+
+            for (n = 0; n < reads; n++) {
+                k = g_rand_int_range(rnd, 0, ATTILA_SH_IO);
+                p[n] = (AttilaShIns){
+                    .opc = n ? ATTILA_SH_MAD : ATTILA_SH_MUL,
+                    .rbank = ATTILA_BANK_TEMP, .rreg = 0, .mask = 15,
+                    .s = { ATTILA_SRC(ATTILA_BANK_IN, k),
+                           ATTILA_SRC(ATTILA_BANK_PARAM, k), t0 } };
+            }
+            p[n++] = (AttilaShIns){ .opc = ATTILA_SH_MOV, .end = true,
+                                    .rbank = ATTILA_BANK_OUT, .rreg = 1,
+                                    .mask = 15, .s = { t0 } };
+        }
+        for (k = 0; k < ATTILA_SH_IO; k++) {
+            /* input 0 is the window position: small factors */
+            double f = k ? 0.6 : 0.004;
+
+            attila_rec_reg_vec4(b, ATTILA_REG_FRAGMENT_CONSTANT, k,
+                                g_rand_double_range(rnd, 0.05, f),
+                                g_rand_double_range(rnd, 0.05, f),
+                                g_rand_double_range(rnd, 0.05, f),
+                                g_rand_double_range(rnd, 0.05, f));
+            attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_INPUT_ATTRIBUTES, k,
+                               g_rand_int_range(rnd, 0, 6) != 0);
+            attila_rec_reg_u32(b, ATTILA_REG_INTERPOLATION, k,
+                               g_rand_int_range(rnd, 0, 4) != 0);
+        }
+        attila_scene_ins(p, n, code);
+        attila_rec_write(b, ATTILA_SCENE_FPROG, code, 16 * n);
+        attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM, 0,
+                           ATTILA_SCENE_FPROG);
+        attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM_PC, 0, 64);
+        attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM_SIZE, 0, 16 * n);
+        attila_rec_cmd(b, ATTILA_CMD_LOAD_FRAGMENT_PROGRAM);
+        attila_rec_reg_u32(b, ATTILA_REG_TWOSIDED_LIGHTING, 0,
+                           g_rand_boolean(rnd));
+        attila_rec_reg_u32(b, ATTILA_REG_CULLING, 0,
+                           g_rand_int_range(rnd, ATTILA_CULL_NONE,
+                                            ATTILA_CULL_BACK + 1));
+        attila_rec_reg_u32(b, ATTILA_REG_FACEMODE, 0,
+                           g_rand_boolean(rnd) ? ATTILA_FACE_CW :
+                           ATTILA_FACE_CCW);
+        attila_rec_cmd(b, ATTILA_CMD_DRAW);
+    }
+}
+
+static void test_setup_attributes(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0x5E7A);
+    uint8_t *buf = g_malloc(65536);
+    uint64_t drawn = 0;
+    AttilaRun *runs[2];
+    int n;
+
+    runs_new(runs);
+    for (n = 0; n < 60; n++) {
+        uint32_t w = g_rand_int_range(rnd, 8, 100);
+        uint32_t h = g_rand_int_range(rnd, 8, 80);
+        uint32_t ns = n % 3 == 2 ? 4 : 1;
+        float verts[SCENE_VERTS][8];
+        AttilaRecBuf b = { buf, 0, 65536, 0 };
+        uint32_t err;
+
+        random_triangles(rnd, w, h, verts);
+        identity_records(&b);
+        attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
+        attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+        attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+        setup_attribute_draws(&b, rnd);
+        drawn += draw_twice(runs, w, h, ns, verts, sizeof(verts), &b, &err);
+        g_assert_cmpuint(err, ==, 0);
+    }
+    random_draws_end(runs, buf, rnd, drawn, 10000);
+}
+
 static void test_vertex_batches(void)
 {
     vertex_batch_draws(1, 40, 17);
@@ -2195,6 +2372,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/msaa-cover4", test_msaa_cover4);
     g_test_add_func("/attila/fast/top-level", test_top_level);
     g_test_add_func("/attila/fast/tile-edges", test_tile_edges);
+    g_test_add_func("/attila/fast/setup-attributes", test_setup_attributes);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     g_test_add_func("/attila/fast/vertex-chunks", test_vertex_chunks);
     g_test_add_func("/attila/fast/pipeline", test_pipeline);

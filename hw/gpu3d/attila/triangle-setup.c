@@ -182,6 +182,7 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     const float *p[3] = { pos[0], pos[1], pos[2] };
     double e[3][3], zeq[3], area, sx, sy, off;
     int32_t xmin, xmax, ymin, ymax, scx0, scy0, scx1, scy1;
+    uint32_t m;
     int i, k;
     bool back;
 
@@ -275,13 +276,17 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     }
     attila_triangle_pairs(t);
     t->area = area;
-    for (i = 0; i < 3; i++) {
-        memcpy(t->attr[i], vx[i]->out, sizeof(t->attr[i]));
-        if (ds->two_sided && back) {
+    /* the outputs the fragment side reads (setup_attrs), not all 16 */
+    for (m = ds->setup_attrs; m; m &= m - 1) {
+        uint32_t a = __builtin_ctz(m), o = a;
+
+        if (ds->two_sided && back && (a == 1 || a == 2)) {
             /* back colours are outputs 3 and 4 (ATTILA ref. Registers,
              * TWOSIDED) */
-            memcpy(t->attr[i][1], vx[i]->out[3], 16);
-            memcpy(t->attr[i][2], vx[i]->out[4], 16);
+            o = a + 2;
+        }
+        for (i = 0; i < 3; i++) {
+            memcpy(t->attr[i][a], vx[i]->out[o], 16);
         }
     }
 
