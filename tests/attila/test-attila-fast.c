@@ -863,6 +863,141 @@ static void test_top_level(void)
     g_rand_free(rnd);
 }
 
+/* a clip-space coordinate for test_triangle_setup: mostly within a few
+ * w of the viewport, some of wide magnitude, zeros, infinities, NaN */
+static float setup_coordinate(GRand *rnd, float w)
+{
+    switch (g_rand_int_range(rnd, 0, 40)) {
+    case 0:
+        return (float)ldexp(g_rand_double_range(rnd, -1.0, 1.0),
+                            g_rand_int_range(rnd, -140, 128));
+    case 1:
+        return g_rand_boolean(rnd) ? 0.0f : -0.0f;
+    case 2:
+        return g_rand_boolean(rnd) ? INFINITY : -INFINITY;
+    case 3:
+        return NAN;
+    default:
+        return (float)g_rand_double_range(rnd, -1.6, 1.6) * w;
+    }
+}
+
+/* a and b the same bits, or both NaN */
+static void same_doubles(const double *a, const double *b, int n)
+{
+    int k;
+
+    for (k = 0; k < n; k++) {
+        if (!(isnan(a[k]) && isnan(b[k]))) {
+            g_assert_cmpmem(&a[k], sizeof(a[k]), &b[k], sizeof(b[k]));
+        }
+    }
+}
+
+/* two set-ups' triangles: the integers and the copied outputs byte-equal,
+ * the planes' doubles too but for a NaN's sign and payload */
+static void same_triangles(const AttilaTriangle *a, const AttilaTriangle *b)
+{
+    same_doubles(&a->e[0][0], &b->e[0][0], 9);
+    same_doubles(a->zeq, b->zeq, 3);
+    same_doubles(&a->area, &b->area, 1);
+    same_doubles(a->start, b->start, 4);
+    same_doubles(a->inside_lo, b->inside_lo, 3);
+    same_doubles(a->ea, b->ea, 4);
+    same_doubles(a->eb, b->eb, 4);
+    g_assert_cmpint(a->x0, ==, b->x0);
+    g_assert_cmpint(a->y0, ==, b->y0);
+    g_assert_cmpint(a->x1, ==, b->x1);
+    g_assert_cmpint(a->y1, ==, b->y1);
+    g_assert_cmpint(a->start_x, ==, b->start_x);
+    g_assert_cmpint(a->start_y, ==, b->start_y);
+    g_assert_cmpuint(a->level, ==, b->level);
+    g_assert_cmpmem(a->attr, sizeof(a->attr), b->attr, sizeof(b->attr));
+}
+
+/*
+ * The triangle set-up's AVX build (triangle-setup.c setup_avx,
+ * ds->setup_avx) against its SSE2 build, the one g3d_general_path runs:
+ * 400000 random triangles (positions on and off the viewport, w of
+ * either sign and wide magnitudes, zeros, infinities, NaN) under random
+ * viewports, displays, scissors, face modes, culling, D3D9 rules and
+ * pixel coordinates, MSAA, two-sided colours and copied outputs; the
+ * result and the triangle equal (same_triangles: bit for bit but for a
+ * NaN's sign and payload, which GCC's operand order for commutative
+ * operations decides, differently in the two builds; the planes'
+ * readers only compare them or convert them to integers). Checked to fail with the AVX
+ * build given FMA (target "avx,fma", contraction on), and with its
+ * bounding box one pixel wider on the left.
+ */
+static void test_triangle_setup(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0x5E70);
+    AttilaDrawState *ds = g_new0(AttilaDrawState, 1);
+    AttilaTriangle *t = g_new(AttilaTriangle, 2);
+    AttilaVertex v[3];
+    unsigned drawn = 0;
+    int n, i, k, r;
+
+    if (!g3d_use_avx()) {
+        g_test_skip("no AVX: the set-up has one build");
+        goto out;
+    }
+    for (n = 0; n < 400000; n++) {
+        bool res[2];
+
+        if (n % 64 == 0) {
+            ds->vp_x = g_rand_int_range(rnd, -40, 40);
+            ds->vp_y = g_rand_int_range(rnd, -40, 40);
+            ds->vp_w = g_rand_int_range(rnd, 1, 900);
+            ds->vp_h = g_rand_int_range(rnd, 1, 700);
+            ds->disp_w = g_rand_int_range(rnd, 1, 1000);
+            ds->disp_h = g_rand_int_range(rnd, 1, 800);
+            ds->scissor = g_rand_boolean(rnd);
+            ds->sc_x = g_rand_int_range(rnd, -20, 300);
+            ds->sc_y = g_rand_int_range(rnd, -20, 300);
+            ds->sc_w = g_rand_int_range(rnd, 0, 1000);
+            ds->sc_h = g_rand_int_range(rnd, 0, 800);
+            ds->face_mode = g_rand_boolean(rnd) ? ATTILA_FACE_CW :
+                            ATTILA_FACE_CCW;
+            ds->cull = g_rand_int_range(rnd, 0, 4);
+            ds->d3d9_pixel = g_rand_boolean(rnd);
+            ds->d3d9_rules = g_rand_boolean(rnd);
+            ds->msaa = g_rand_boolean(rnd);
+            ds->two_sided = g_rand_boolean(rnd);
+            ds->setup_attrs = g_rand_int(rnd) & 0xfffe;
+        }
+        for (i = 0; i < 3; i++) {
+            float w = g_rand_int_range(rnd, 0, 8) ? 1.0f :
+                      setup_coordinate(rnd, 4.0f);
+
+            for (k = 0; k < 3; k++) {
+                v[i].out[0][k] = setup_coordinate(rnd, w);
+            }
+            v[i].out[0][3] = w;
+            for (k = 1; k < ATTILA_SH_IO; k++) {
+                for (r = 0; r < 4; r++) {
+                    v[i].out[k][r] = (float)g_rand_double(rnd);
+                }
+            }
+        }
+        for (r = 0; r < 2; r++) {
+            memset(&t[r], 0xA5, sizeof(t[r]));
+            ds->setup_avx = r == 0;
+            res[r] = attila_triangle_setup(ds, &v[0], &v[1], &v[2], &t[r]);
+        }
+        ds->setup_avx = false;
+        g_assert_cmpint(res[0], ==, res[1]);
+        same_triangles(&t[0], &t[1]);
+        drawn += res[0];
+    }
+    g_test_message("%u of 400000 triangles drawn", drawn);
+    g_assert_cmpuint(drawn, >, 100000);
+out:
+    g_free(t);
+    g_free(ds);
+    g_rand_free(rnd);
+}
+
 /* a value of one of wide magnitudes, or a zero of either sign, an
  * infinity or a NaN, for test_tile_edges */
 static double edge_value(GRand *rnd)
@@ -2371,6 +2506,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/stamp-rows-values", test_stamp_rows_values);
     g_test_add_func("/attila/fast/msaa-cover4", test_msaa_cover4);
     g_test_add_func("/attila/fast/top-level", test_top_level);
+    g_test_add_func("/attila/fast/triangle-setup", test_triangle_setup);
     g_test_add_func("/attila/fast/tile-edges", test_tile_edges);
     g_test_add_func("/attila/fast/setup-attributes", test_setup_attributes);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);

@@ -524,6 +524,9 @@ typedef struct AttilaDrawState {
      * and 4) of the front ones it copies (1 and 2); every output under
      * g3d_general_path */
     uint32_t vertex_outs;
+    /* the triangle set-up's AVX build (g3d_use_avx(), not under
+     * g3d_general_path: triangle-setup.c setup_avx) */
+    bool setup_avx;
     /* clipper / setup */
     bool frustum_clip, d3d9_pixel, d3d9_depth, d3d9_rules, two_sided;
     uint32_t face_mode, cull;

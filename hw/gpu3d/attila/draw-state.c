@@ -422,6 +422,7 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
     ds->fs_fetches = fs_use.fetches;
     ds->fs_temps = fs_use.temps;
     ds->fs_inputs = fs_use.inputs;
+    ds->setup_avx = !g3d_general_path && g3d_use_avx();
     if (g3d_general_path) {
         ds->setup_attrs = ds->vertex_outs = (1u << ATTILA_SH_IO) - 1;
     } else {

@@ -20,16 +20,22 @@
 #include <emmintrin.h>
 #endif
 
+/*
+ * The set-up's pieces are inlined into each of its instances
+ * (attila_triangle_setup): the SSE2 build and the AVX one
+ */
+#define SETUP_INLINE __attribute__((always_inline))
+
 /* ---- bounding box (GPUMath::boundingBox, Blinn's screen coverage) ------- */
 
-static uint32_t outcode(const float *v, int c, uint32_t lo, uint32_t hi)
+static inline SETUP_INLINE uint32_t outcode(const float *v, int c, uint32_t lo, uint32_t hi)
 {
     /* BOUNDCODES: c - (-1) w < 0 -> lo, -c + (1) w < 0 -> hi */
     return ((v[c] - -1.0f * v[3]) < 0.0f ? lo : 0) |
            ((-v[c] + 1.0f * v[3]) < 0.0f ? hi : 0);
 }
 
-static void bound_range(uint32_t oc, uint32_t mask, float c, float w,
+static inline SETUP_INLINE void bound_range(uint32_t oc, uint32_t mask, float c, float w,
                         float *min, float *max, bool *vis)
 {
     if ((oc & mask) == 0) {
@@ -43,7 +49,7 @@ static void bound_range(uint32_t oc, uint32_t mask, float c, float w,
     }
 }
 
-static void bound_range2(uint32_t oc, uint32_t m0, uint32_t m1, float c,
+static inline SETUP_INLINE void bound_range2(uint32_t oc, uint32_t m0, uint32_t m1, float c,
                          float w, float *min, float *max)
 {
     if ((oc & m0) && (c - *min * w) < 0.0f) {
@@ -54,7 +60,7 @@ static void bound_range2(uint32_t oc, uint32_t m0, uint32_t m1, float c,
     }
 }
 
-static void bounding_box(const float *p[3], int32_t x0, int32_t y0, uint32_t w,
+static inline SETUP_INLINE void bounding_box(const float *p[3], int32_t x0, int32_t y0, uint32_t w,
                          uint32_t h, int32_t *xmin, int32_t *xmax,
                          int32_t *ymin, int32_t *ymax)
 {
@@ -113,7 +119,7 @@ static void bounding_box(const float *p[3], int32_t x0, int32_t y0, uint32_t w,
  * traversal is narrowed to it. The edge equations, the top tile and its
  * start values stay the simulator's, so the coverage is unchanged.
  */
-static void projected_box(const float *p[3], const AttilaDrawState *ds,
+static inline SETUP_INLINE void projected_box(const float *p[3], const AttilaDrawState *ds,
                           AttilaTriangle *t)
 {
     double mn[2] = { INFINITY, INFINITY }, mx[2] = { -INFINITY, -INFINITY };
@@ -146,7 +152,7 @@ static void projected_box(const float *p[3], const AttilaDrawState *ds,
     t->y1 = MIN(t->y1, hi[1]);
 }
 
-static double log2_ceil(double n)
+static inline SETUP_INLINE double log2_ceil(double n)
 {
     double l = log(n) / log(2.0);       /* GPU_LOG2 */
     double f = floor(l);
@@ -165,7 +171,7 @@ static double log2_ceil(double n)
  * g3d_general_path), the two calls of log a triangle saved; larger and
  * non-positive n take the formula.
  */
-uint32_t attila_triangle_top_level(int64_t n)
+static inline SETUP_INLINE uint32_t top_level(int64_t n)
 {
     if (n >= 1 && n <= (1 << 28) && !g3d_general_path) {
         return n <= 16 ? 4 : 32 - (uint32_t)__builtin_clz((uint32_t)n - 1);
@@ -173,9 +179,14 @@ uint32_t attila_triangle_top_level(int64_t n)
     return (uint32_t)MAX(log2_ceil((double)n), 4.0);
 }
 
-bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
-                           const AttilaVertex *v1, const AttilaVertex *v2,
-                           AttilaTriangle *t)
+uint32_t attila_triangle_top_level(int64_t n)
+{
+    return top_level(n);
+}
+
+static inline SETUP_INLINE bool
+setup_body(const AttilaDrawState *ds, const AttilaVertex *v0,
+           const AttilaVertex *v1, const AttilaVertex *v2, AttilaTriangle *t)
 {
     const AttilaVertex *vx[3] = { v0, v1, v2 };
     float pos[3][4];
@@ -311,7 +322,7 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     /* the top tile of the recursive rasteriser (topLevelTile) */
     t->start_x = xmin - xmin % 16;
     t->start_y = ymin - ymin % 16;
-    t->level = attila_triangle_top_level(MAX((int64_t)xmax - t->start_x + 1,
+    t->level = top_level(MAX((int64_t)xmax - t->start_x + 1,
                                              (int64_t)ymax - t->start_y + 1));
     off = ds->msaa ? -0.5 : 0.0;
     for (i = 0; i < 4; i++) {
@@ -329,6 +340,41 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     t->y1 = MIN(t->y1, (int32_t)ds->disp_h - 1);
     projected_box(p, ds, t);
     return t->x0 <= t->x1 && t->y0 <= t->y1 && t->level < 32;
+}
+
+static bool setup_sse2(const AttilaDrawState *ds, const AttilaVertex *v0,
+                       const AttilaVertex *v1, const AttilaVertex *v2,
+                       AttilaTriangle *t)
+{
+    return setup_body(ds, v0, v1, v2, t);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * The same body built for AVX (ds->setup_avx): floor and ceil one
+ * ROUNDSD each instead of SSE2's sequences, the three-operand forms; no
+ * FMA (not in the target, and contraction off), so the same operations
+ * in the same order and the same bytes
+ */
+__attribute__((target("avx"))) G3D_NO_CONTRACT
+static bool setup_avx(const AttilaDrawState *ds, const AttilaVertex *v0,
+                      const AttilaVertex *v1, const AttilaVertex *v2,
+                      AttilaTriangle *t)
+{
+    return setup_body(ds, v0, v1, v2, t);
+}
+#endif
+
+bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
+                           const AttilaVertex *v1, const AttilaVertex *v2,
+                           AttilaTriangle *t)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (ds->setup_avx) {
+        return setup_avx(ds, v0, v1, v2, t);
+    }
+#endif
+    return setup_sse2(ds, v0, v1, v2, t);
 }
 
 /*
