@@ -917,7 +917,9 @@ static void same_triangles(const AttilaTriangle *a, const AttilaTriangle *b)
 
 /*
  * The triangle set-up's AVX build (triangle-setup.c setup_avx,
- * ds->setup_avx) against its SSE2 build, the one g3d_general_path runs:
+ * ds->setup_avx) and its SSE2 build against the general path (the SSE2
+ * build under g3d_general_path: the outcodes one coordinate at a time,
+ * the top level by logarithms):
  * 400000 random triangles (positions on and off the viewport, w of
  * either sign and wide magnitudes, zeros, infinities, NaN) under random
  * viewports, displays, scissors, face modes, culling, D3D9 rules and
@@ -933,7 +935,7 @@ static void test_triangle_setup(void)
 {
     GRand *rnd = g_rand_new_with_seed(0x5E70);
     AttilaDrawState *ds = g_new0(AttilaDrawState, 1);
-    AttilaTriangle *t = g_new(AttilaTriangle, 2);
+    AttilaTriangle *t = g_new(AttilaTriangle, 3);
     AttilaVertex v[3];
     unsigned drawn = 0;
     int n, i, k, r;
@@ -943,7 +945,7 @@ static void test_triangle_setup(void)
         goto out;
     }
     for (n = 0; n < 400000; n++) {
-        bool res[2];
+        bool res[3];
 
         if (n % 64 == 0) {
             ds->vp_x = g_rand_int_range(rnd, -40, 40);
@@ -980,14 +982,18 @@ static void test_triangle_setup(void)
                 }
             }
         }
-        for (r = 0; r < 2; r++) {
+        for (r = 0; r < 3; r++) {
             memset(&t[r], 0xA5, sizeof(t[r]));
             ds->setup_avx = r == 0;
+            g3d_general_path = r == 2;
             res[r] = attila_triangle_setup(ds, &v[0], &v[1], &v[2], &t[r]);
         }
         ds->setup_avx = false;
+        g3d_general_path = false;
         g_assert_cmpint(res[0], ==, res[1]);
+        g_assert_cmpint(res[0], ==, res[2]);
         same_triangles(&t[0], &t[1]);
+        same_triangles(&t[0], &t[2]);
         drawn += res[0];
     }
     g_test_message("%u of 400000 triangles drawn", drawn);

@@ -35,6 +35,25 @@ static inline SETUP_INLINE uint32_t outcode(const float *v, int c, uint32_t lo, 
            ((-v[c] + 1.0f * v[3]) < 0.0f ? hi : 0);
 }
 
+#ifdef __SSE2__
+/*
+ * The three outcodes of a vertex's x, y, z at once (not under
+ * g3d_general_path): c - -1 w is c + w and -c + 1 w is w - c, the same
+ * roundings (-1 w and 1 w are exact, x - -y is x + y), compared with 0
+ * as outcode does; lane j's two bits go to bits 2j and 2j + 1
+ */
+static inline SETUP_INLINE uint32_t outcodes_sse2(const float *v)
+{
+    static const uint8_t spread[8] = { 0, 1, 4, 5, 16, 17, 20, 21 };
+    __m128 p = _mm_loadu_ps(v), w = _mm_shuffle_ps(p, p, 0xff);
+    __m128 zero = _mm_setzero_ps();
+    unsigned lo = _mm_movemask_ps(_mm_cmplt_ps(_mm_add_ps(p, w), zero)) & 7;
+    unsigned hi = _mm_movemask_ps(_mm_cmplt_ps(_mm_sub_ps(w, p), zero)) & 7;
+
+    return spread[lo] | (uint32_t)spread[hi] << 1;
+}
+#endif
+
 static inline SETUP_INLINE void bound_range(uint32_t oc, uint32_t mask, float c, float w,
                         float *min, float *max, bool *vis)
 {
@@ -70,6 +89,12 @@ static inline SETUP_INLINE void bounding_box(const float *p[3], int32_t x0, int3
     int i, a;
 
     for (i = 0; i < 3; i++) {
+#ifdef __SSE2__
+        if (!g3d_general_path) {
+            oc[i] = outcodes_sse2(p[i]);
+            continue;
+        }
+#endif
         oc[i] = outcode(p[i], 0, 0x01, 0x02) | outcode(p[i], 1, 0x04, 0x08) |
                 outcode(p[i], 2, 0x10, 0x20);
     }
