@@ -1295,6 +1295,16 @@ static void identity_records(AttilaRecBuf *b)
     }
 }
 
+/* a scene's start: random triangles, the identity matrix, ns samples */
+static void scene_begin(GRand *rnd, AttilaRecBuf *b, uint32_t w, uint32_t h,
+                        uint32_t ns, float verts[SCENE_VERTS][8])
+{
+    random_triangles(rnd, w, h, verts);
+    identity_records(b);
+    attila_rec_reg_u32(b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
+    attila_rec_reg_u32(b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
+}
+
 /*
  * Random triangles (some sharing edges, some huge, some thin) drawn with
  * the stamps' box tests (fast) and without (g3d_general_path): MSAA off
@@ -1326,10 +1336,7 @@ static void test_raster(void)
         AttilaRecBuf b = { buf, 0, 65536, 0 };
         uint32_t err;
 
-        random_triangles(rnd, w, h, verts);
-        identity_records(&b);
-        attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
-        attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
+        scene_begin(rnd, &b, w, h, ns, verts);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_RASTERIZATION_RULES, 0, d3d9);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_PIXEL_COORDINATES, 0, d3d9);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_DEPTH_RANGE, 0, d3d9_depth);
@@ -1554,10 +1561,7 @@ static void stamp_scenes(uint32_t ns, int scenes, uint32_t seed, bool copies)
         AttilaRecBuf b = { buf, 0, 65536, 0 };
         uint32_t err;
 
-        random_triangles(rnd, w, h, verts);
-        identity_records(&b);
-        attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
-        attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
+        scene_begin(rnd, &b, w, h, ns, verts);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_RASTERIZATION_RULES, 0, d3d9);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_PIXEL_COORDINATES, 0, d3d9);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_DEPTH_RANGE, 0,
@@ -2123,6 +2127,25 @@ static void setup_attribute_draws(AttilaRecBuf *b, GRand *rnd)
     }
 }
 
+/* one scene of test_setup_attributes at ns samples: its samples drawn */
+static uint64_t setup_attribute_scene(AttilaRun *runs[2], GRand *rnd,
+                                      uint8_t *buf, uint32_t ns)
+{
+    float verts[SCENE_VERTS][8];
+    AttilaRecBuf b = { buf, 0, 65536, 0 };
+    uint32_t w = g_rand_int_range(rnd, 8, 100), h = g_rand_int_range(rnd, 8, 80);
+    uint32_t err;
+    uint64_t drawn;
+
+    scene_begin(rnd, &b, w, h, ns, verts);
+    attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+    attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+    setup_attribute_draws(&b, rnd);
+    drawn = draw_twice(runs, w, h, ns, verts, sizeof(verts), &b, &err);
+    g_assert_cmpuint(err, ==, 0);
+    return drawn;
+}
+
 static void test_setup_attributes(void)
 {
     GRand *rnd = g_rand_new_with_seed(0x5E7A);
@@ -2133,22 +2156,7 @@ static void test_setup_attributes(void)
 
     runs_new(runs);
     for (n = 0; n < 60; n++) {
-        uint32_t w = g_rand_int_range(rnd, 8, 100);
-        uint32_t h = g_rand_int_range(rnd, 8, 80);
-        uint32_t ns = n % 3 == 2 ? 4 : 1;
-        float verts[SCENE_VERTS][8];
-        AttilaRecBuf b = { buf, 0, 65536, 0 };
-        uint32_t err;
-
-        random_triangles(rnd, w, h, verts);
-        identity_records(&b);
-        attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
-        attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
-        attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
-        attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
-        setup_attribute_draws(&b, rnd);
-        drawn += draw_twice(runs, w, h, ns, verts, sizeof(verts), &b, &err);
-        g_assert_cmpuint(err, ==, 0);
+        drawn += setup_attribute_scene(runs, rnd, buf, n % 3 == 2 ? 4 : 1);
     }
     random_draws_end(runs, buf, rnd, drawn, 10000);
 }
