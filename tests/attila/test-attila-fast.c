@@ -863,23 +863,16 @@ static void test_top_level(void)
     g_rand_free(rnd);
 }
 
+static double edge_value(GRand *rnd);
+
 /* a clip-space coordinate for test_triangle_setup: mostly within a few
- * w of the viewport, some of wide magnitude, zeros, infinities, NaN */
+ * w of the viewport, one in ten an edge_value (zeros, infinities, NaN,
+ * wide magnitudes) */
 static float setup_coordinate(GRand *rnd, float w)
 {
-    switch (g_rand_int_range(rnd, 0, 40)) {
-    case 0:
-        return (float)ldexp(g_rand_double_range(rnd, -1.0, 1.0),
-                            g_rand_int_range(rnd, -140, 128));
-    case 1:
-        return g_rand_boolean(rnd) ? 0.0f : -0.0f;
-    case 2:
-        return g_rand_boolean(rnd) ? INFINITY : -INFINITY;
-    case 3:
-        return NAN;
-    default:
-        return (float)g_rand_double_range(rnd, -1.6, 1.6) * w;
-    }
+    return g_rand_int_range(rnd, 0, 10) ?
+           (float)g_rand_double_range(rnd, -1.6, 1.6) * w :
+           (float)edge_value(rnd);
 }
 
 /* a and b the same bits, or both NaN */
@@ -2148,13 +2141,15 @@ static uint64_t setup_attribute_scene(AttilaRun *runs[2], GRand *rnd,
 
 static void test_setup_attributes(void)
 {
-    GRand *rnd = g_rand_new_with_seed(0x5E7A);
-    uint8_t *buf = g_malloc(65536);
-    uint64_t drawn = 0;
     AttilaRun *runs[2];
+    uint64_t drawn = 0;
+    uint8_t *buf;
+    GRand *rnd;
     int n;
 
     runs_new(runs);
+    buf = g_malloc(65536);
+    rnd = g_rand_new_with_seed(0x5E7A);
     for (n = 0; n < 60; n++) {
         drawn += setup_attribute_scene(runs, rnd, buf, n % 3 == 2 ? 4 : 1);
     }
