@@ -2031,9 +2031,9 @@ static void setup_attribute_draws(AttilaRecBuf *b, GRand *rnd)
                 .mask = 15, .s = { in3, ATTILA_SRC(ATTILA_BANK_PARAM, 4 + k),
                                    ATTILA_SRC(ATTILA_BANK_PARAM, 20 + k) } };
             /* the special values more often in the clamped colour, and
-             * one draw in three its x -0 (-0 * i3 + -0) */
+             * one draw in two its x -0 (-0 * i3 + -0) */
             in = k == 1 ? 2 : 6;
-            negz = k == 1 && g_rand_int_range(rnd, 0, 3) == 0;
+            negz = k == 1 && g_rand_boolean(rnd);
             attila_rec_reg_vec4(b, ATTILA_REG_VERTEX_CONSTANT, 4 + k,
                                 negz ? -0.0 : setup_constant(rnd, 2.0, in),
                                 setup_constant(rnd, 2.0, in),
@@ -2056,8 +2056,8 @@ static void setup_attribute_draws(AttilaRecBuf *b, GRand *rnd)
         /* the fragment program after the vertex one's 19 instructions */
         if (g_rand_int_range(rnd, 0, 4) == 0) {
             /* the reciprocal of an input's x: -0 and +0 tell apart; the
-             * colours half the time */
-            k = g_rand_int_range(rnd, 1, g_rand_boolean(rnd) ? 3 : 15);
+             * colour half the time */
+            k = g_rand_boolean(rnd) ? 1 : g_rand_int_range(rnd, 2, 15);
             p[0] = (AttilaShIns){ .opc = ATTILA_SH_RCP, .end = true,
                                   .rbank = ATTILA_BANK_OUT, .rreg = 1,
                                   .mask = 15,
