@@ -863,6 +863,140 @@ static void test_top_level(void)
     g_rand_free(rnd);
 }
 
+static double edge_value(GRand *rnd);
+
+/* a clip-space coordinate for test_triangle_setup: mostly within a few
+ * w of the viewport, one in ten an edge_value (zeros, infinities, NaN,
+ * wide magnitudes) */
+static float setup_coordinate(GRand *rnd, float w)
+{
+    return g_rand_int_range(rnd, 0, 10) ?
+           (float)g_rand_double_range(rnd, -1.6, 1.6) * w :
+           (float)edge_value(rnd);
+}
+
+/* a and b the same bits, or both NaN */
+static void same_doubles(const double *a, const double *b, int n)
+{
+    int k;
+
+    for (k = 0; k < n; k++) {
+        if (!(isnan(a[k]) && isnan(b[k]))) {
+            g_assert_cmpmem(&a[k], sizeof(a[k]), &b[k], sizeof(b[k]));
+        }
+    }
+}
+
+/* two set-ups' triangles: the integers and the copied outputs byte-equal,
+ * the planes' doubles too but for a NaN's sign and payload */
+static void same_triangles(const AttilaTriangle *a, const AttilaTriangle *b)
+{
+    same_doubles(&a->e[0][0], &b->e[0][0], 9);
+    same_doubles(a->zeq, b->zeq, 3);
+    same_doubles(&a->area, &b->area, 1);
+    same_doubles(a->start, b->start, 4);
+    same_doubles(a->inside_lo, b->inside_lo, 3);
+    same_doubles(a->ea, b->ea, 4);
+    same_doubles(a->eb, b->eb, 4);
+    g_assert_cmpint(a->x0, ==, b->x0);
+    g_assert_cmpint(a->y0, ==, b->y0);
+    g_assert_cmpint(a->x1, ==, b->x1);
+    g_assert_cmpint(a->y1, ==, b->y1);
+    g_assert_cmpint(a->start_x, ==, b->start_x);
+    g_assert_cmpint(a->start_y, ==, b->start_y);
+    g_assert_cmpuint(a->level, ==, b->level);
+    g_assert_cmpmem(a->attr, sizeof(a->attr), b->attr, sizeof(b->attr));
+}
+
+/*
+ * The triangle set-up's AVX build (triangle-setup.c setup_avx,
+ * ds->setup_avx) and its SSE2 build against the general path (the SSE2
+ * build under g3d_general_path: the outcodes one coordinate at a time,
+ * the top level by logarithms):
+ * 400000 random triangles (positions on and off the viewport, w of
+ * either sign and wide magnitudes, zeros, infinities, NaN) under random
+ * viewports, displays, scissors, face modes, culling, D3D9 rules and
+ * pixel coordinates, MSAA, two-sided colours and copied outputs; the
+ * result and the triangle equal (same_triangles: bit for bit but for a
+ * NaN's sign and payload, which GCC's operand order for commutative
+ * operations decides, differently in the two builds; the planes'
+ * readers only compare them or convert them to integers). Checked to fail with the AVX
+ * build given FMA (target "avx,fma", contraction on), and with its
+ * bounding box one pixel wider on the left.
+ */
+static void test_triangle_setup(void)
+{
+    GRand *rnd = g_rand_new_with_seed(0x5E70);
+    AttilaDrawState *ds = g_new0(AttilaDrawState, 1);
+    AttilaTriangle *t = g_new(AttilaTriangle, 3);
+    AttilaVertex v[3];
+    unsigned drawn = 0;
+    int n, i, k, r;
+
+    if (!g3d_use_avx()) {
+        g_test_skip("no AVX: the set-up has one build");
+        goto out;
+    }
+    for (n = 0; n < 400000; n++) {
+        bool res[3];
+
+        if (n % 64 == 0) {
+            ds->vp_x = g_rand_int_range(rnd, -40, 40);
+            ds->vp_y = g_rand_int_range(rnd, -40, 40);
+            ds->vp_w = g_rand_int_range(rnd, 1, 900);
+            ds->vp_h = g_rand_int_range(rnd, 1, 700);
+            ds->disp_w = g_rand_int_range(rnd, 1, 1000);
+            ds->disp_h = g_rand_int_range(rnd, 1, 800);
+            ds->scissor = g_rand_boolean(rnd);
+            ds->sc_x = g_rand_int_range(rnd, -20, 300);
+            ds->sc_y = g_rand_int_range(rnd, -20, 300);
+            ds->sc_w = g_rand_int_range(rnd, 0, 1000);
+            ds->sc_h = g_rand_int_range(rnd, 0, 800);
+            ds->face_mode = g_rand_boolean(rnd) ? ATTILA_FACE_CW :
+                            ATTILA_FACE_CCW;
+            ds->cull = g_rand_int_range(rnd, 0, 4);
+            ds->d3d9_pixel = g_rand_boolean(rnd);
+            ds->d3d9_rules = g_rand_boolean(rnd);
+            ds->msaa = g_rand_boolean(rnd);
+            ds->two_sided = g_rand_boolean(rnd);
+            ds->setup_attrs = g_rand_int(rnd) & 0xfffe;
+        }
+        for (i = 0; i < 3; i++) {
+            float w = g_rand_int_range(rnd, 0, 8) ? 1.0f :
+                      setup_coordinate(rnd, 4.0f);
+
+            for (k = 0; k < 3; k++) {
+                v[i].out[0][k] = setup_coordinate(rnd, w);
+            }
+            v[i].out[0][3] = w;
+            for (k = 1; k < ATTILA_SH_IO; k++) {
+                for (r = 0; r < 4; r++) {
+                    v[i].out[k][r] = (float)g_rand_double(rnd);
+                }
+            }
+        }
+        for (r = 0; r < 3; r++) {
+            memset(&t[r], 0xA5, sizeof(t[r]));
+            ds->setup_avx = r == 0;
+            g3d_general_path = r == 2;
+            res[r] = attila_triangle_setup(ds, &v[0], &v[1], &v[2], &t[r]);
+        }
+        ds->setup_avx = false;
+        g3d_general_path = false;
+        g_assert_cmpint(res[0], ==, res[1]);
+        g_assert_cmpint(res[0], ==, res[2]);
+        same_triangles(&t[0], &t[1]);
+        same_triangles(&t[0], &t[2]);
+        drawn += res[0];
+    }
+    g_test_message("%u of 400000 triangles drawn", drawn);
+    g_assert_cmpuint(drawn, >, 100000);
+out:
+    g_free(t);
+    g_free(ds);
+    g_rand_free(rnd);
+}
+
 /* a value of one of wide magnitudes, or a zero of either sign, an
  * infinity or a NaN, for test_tile_edges */
 static double edge_value(GRand *rnd)
@@ -1154,6 +1288,16 @@ static void identity_records(AttilaRecBuf *b)
     }
 }
 
+/* a scene's start: random triangles, the identity matrix, ns samples */
+static void scene_begin(GRand *rnd, AttilaRecBuf *b, uint32_t w, uint32_t h,
+                        uint32_t ns, float verts[SCENE_VERTS][8])
+{
+    random_triangles(rnd, w, h, verts);
+    identity_records(b);
+    attila_rec_reg_u32(b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
+    attila_rec_reg_u32(b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
+}
+
 /*
  * Random triangles (some sharing edges, some huge, some thin) drawn with
  * the stamps' box tests (fast) and without (g3d_general_path): MSAA off
@@ -1185,10 +1329,7 @@ static void test_raster(void)
         AttilaRecBuf b = { buf, 0, 65536, 0 };
         uint32_t err;
 
-        random_triangles(rnd, w, h, verts);
-        identity_records(&b);
-        attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
-        attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
+        scene_begin(rnd, &b, w, h, ns, verts);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_RASTERIZATION_RULES, 0, d3d9);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_PIXEL_COORDINATES, 0, d3d9);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_DEPTH_RANGE, 0, d3d9_depth);
@@ -1413,10 +1554,7 @@ static void stamp_scenes(uint32_t ns, int scenes, uint32_t seed, bool copies)
         AttilaRecBuf b = { buf, 0, 65536, 0 };
         uint32_t err;
 
-        random_triangles(rnd, w, h, verts);
-        identity_records(&b);
-        attila_rec_reg_u32(&b, ATTILA_REG_MULTISAMPLING, 0, ns > 1);
-        attila_rec_reg_u32(&b, ATTILA_REG_MSAA_SAMPLES, 0, ns > 1 ? ns : 2);
+        scene_begin(rnd, &b, w, h, ns, verts);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_RASTERIZATION_RULES, 0, d3d9);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_PIXEL_COORDINATES, 0, d3d9);
         attila_rec_reg_u32(&b, ATTILA_REG_D3D9_DEPTH_RANGE, 0,
@@ -1835,6 +1973,189 @@ static void vertex_batch_draws(int threads, uint32_t max_tris, uint32_t seed)
     g_rand_free(rnd);
 }
 
+/*
+ * The triangle set-up's copy of only the vertex outputs the fragment side
+ * reads (ds->setup_attrs) and the vertex store of only those and the
+ * position (ds->vertex_outs, streamer.c vertex_store) against every output
+ * copied and stored (g3d_general_path): the vertex program writes outputs
+ * 1-15 from the colour and random constants (some outputs unwritten, some
+ * values outside 0..1 for the colour clamp), the fragment program sums a
+ * random set of inputs 0-15 or copies one of 1-14 (the rasteriser's copy,
+ * fs_copy and copy_soa); inputs enabled or not, flat or interpolated,
+ * two-sided colours, culling and face mode random; one sample or four.
+ * Three draws a scene with different programs, so that the batch slots
+ * and the vertices hold another draw's values where an output is left
+ * out; some vertex constants NaN, infinite or signed zeros, some
+ * fragment programs a reciprocal (which tells -0 from +0). Checked to
+ * fail with setup_attrs' last input left out, with the mask one input up (<< 1),
+ * with the back colours not stored (vertex_outs without outputs 3 and
+ * 4), with the clamp's MINPS operands swapped (NaN to 0) and with the
+ * clamp left out of the SSE2 store.
+ */
+/* a vertex constant of test_setup_attributes: within -m..m, or (one in
+ * `in` draws) NaN, an infinity or a signed zero, for the colour clamp */
+static double setup_constant(GRand *rnd, double m, int in)
+{
+    static const double special[5] = { NAN, INFINITY, -INFINITY, -0.0, 0.0 };
+
+    return g_rand_int_range(rnd, 0, in) ? g_rand_double_range(rnd, -m, m) :
+           special[g_rand_int_range(rnd, 0, 5)];
+}
+
+static void setup_attribute_draws(AttilaRecBuf *b, GRand *rnd)
+{
+    const AttilaShSrc in0 = ATTILA_SRC(ATTILA_BANK_IN, 0);
+    const AttilaShSrc in3 = ATTILA_SRC(ATTILA_BANK_IN, 3);
+    const AttilaShSrc t0 = ATTILA_SRC(ATTILA_BANK_TEMP, 0);
+    uint8_t code[24][16];
+    AttilaShIns p[24];
+    int d, k, n, in;
+    bool negz;
+
+    for (d = 0; d < 3; d++) {
+        /* the position (identity_records' constants), then outputs
+         * o[k] = i3 * c[4 + k] + c[20 + k] */
+        for (n = 0; n < 4; n++) {
+            p[n] = (AttilaShIns){ .opc = ATTILA_SH_DP4,
+                                  .rbank = ATTILA_BANK_OUT, .rreg = 0,
+                                  .mask = 8 >> n,
+                                  .s = { ATTILA_SRC(ATTILA_BANK_PARAM, n),
+                                         in0 } };
+        }
+        for (k = 1; k < ATTILA_SH_IO; k++) {
+            if (g_rand_int_range(rnd, 0, 5) == 0) {
+                continue;
+            }
+            p[n++] = (AttilaShIns){
+                .opc = ATTILA_SH_MAD, .rbank = ATTILA_BANK_OUT, .rreg = k,
+                .mask = 15, .s = { in3, ATTILA_SRC(ATTILA_BANK_PARAM, 4 + k),
+                                   ATTILA_SRC(ATTILA_BANK_PARAM, 20 + k) } };
+            /* the special values more often in the clamped colour, and
+             * one draw in two its x -0 (-0 * i3 + -0) */
+            in = k == 1 ? 2 : 6;
+            negz = k == 1 && g_rand_boolean(rnd);
+            attila_rec_reg_vec4(b, ATTILA_REG_VERTEX_CONSTANT, 4 + k,
+                                negz ? -0.0 : setup_constant(rnd, 2.0, in),
+                                setup_constant(rnd, 2.0, in),
+                                setup_constant(rnd, 2.0, in),
+                                setup_constant(rnd, 2.0, in));
+            attila_rec_reg_vec4(b, ATTILA_REG_VERTEX_CONSTANT, 20 + k,
+                                negz ? -0.0 : setup_constant(rnd, 0.5, in),
+                                setup_constant(rnd, 0.5, in),
+                                setup_constant(rnd, 0.5, in),
+                                setup_constant(rnd, 0.5, in));
+        }
+        p[n - 1].end = true;
+        attila_scene_ins(p, n, code);
+        attila_rec_write(b, ATTILA_SCENE_VPROG, code, 16 * n);
+        attila_rec_reg_u32(b, ATTILA_REG_VERTEX_PROGRAM, 0, ATTILA_SCENE_VPROG);
+        attila_rec_reg_u32(b, ATTILA_REG_VERTEX_PROGRAM_PC, 0, 0);
+        attila_rec_reg_u32(b, ATTILA_REG_VERTEX_PROGRAM_SIZE, 0, 16 * n);
+        attila_rec_cmd(b, ATTILA_CMD_LOAD_VERTEX_PROGRAM);
+
+        /* the fragment program after the vertex one's 19 instructions */
+        if (g_rand_int_range(rnd, 0, 4) == 0) {
+            /* the reciprocal of an input's x: -0 and +0 tell apart; the
+             * colour half the time */
+            k = g_rand_boolean(rnd) ? 1 : g_rand_int_range(rnd, 2, 15);
+            p[0] = (AttilaShIns){ .opc = ATTILA_SH_RCP, .end = true,
+                                  .rbank = ATTILA_BANK_OUT, .rreg = 1,
+                                  .mask = 15,
+                                  .s = { ATTILA_SRC(ATTILA_BANK_IN, k) } };
+            n = 1;
+        } else if (g_rand_int_range(rnd, 0, 4) == 0) {
+            /* a copy of one input */
+            k = g_rand_int_range(rnd, 1, 15);
+            p[0] = (AttilaShIns){ .opc = ATTILA_SH_MOV, .end = true,
+                                  .rbank = ATTILA_BANK_OUT, .rreg = 1,
+                                  .mask = 15,
+                                  .s = { ATTILA_SRC(ATTILA_BANK_IN, k) } };
+            n = 1;
+        } else {
+            /* t0 = sum of i[k] * c[k] over 1-5 random inputs, to o1 */
+            int reads = g_rand_int_range(rnd, 1, 6);
+
+            for (n = 0; n < reads; n++) {
+                k = g_rand_int_range(rnd, 0, ATTILA_SH_IO);
+                p[n] = (AttilaShIns){
+                    .opc = n ? ATTILA_SH_MAD : ATTILA_SH_MUL,
+                    .rbank = ATTILA_BANK_TEMP, .rreg = 0, .mask = 15,
+                    .s = { ATTILA_SRC(ATTILA_BANK_IN, k),
+                           ATTILA_SRC(ATTILA_BANK_PARAM, k), t0 } };
+            }
+            p[n++] = (AttilaShIns){ .opc = ATTILA_SH_MOV, .end = true,
+                                    .rbank = ATTILA_BANK_OUT, .rreg = 1,
+                                    .mask = 15, .s = { t0 } };
+        }
+        for (k = 0; k < ATTILA_SH_IO; k++) {
+            /* input 0 is the window position: small factors */
+            double f = k ? 0.6 : 0.004;
+
+            attila_rec_reg_vec4(b, ATTILA_REG_FRAGMENT_CONSTANT, k,
+                                g_rand_double_range(rnd, 0.05, f),
+                                g_rand_double_range(rnd, 0.05, f),
+                                g_rand_double_range(rnd, 0.05, f),
+                                g_rand_double_range(rnd, 0.05, f));
+            attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_INPUT_ATTRIBUTES, k,
+                               g_rand_int_range(rnd, 0, 6) != 0);
+            attila_rec_reg_u32(b, ATTILA_REG_INTERPOLATION, k,
+                               g_rand_int_range(rnd, 0, 4) != 0);
+        }
+        attila_scene_ins(p, n, code);
+        attila_rec_write(b, ATTILA_SCENE_FPROG, code, 16 * n);
+        attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM, 0,
+                           ATTILA_SCENE_FPROG);
+        attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM_PC, 0, 64);
+        attila_rec_reg_u32(b, ATTILA_REG_FRAGMENT_PROGRAM_SIZE, 0, 16 * n);
+        attila_rec_cmd(b, ATTILA_CMD_LOAD_FRAGMENT_PROGRAM);
+        attila_rec_reg_u32(b, ATTILA_REG_TWOSIDED_LIGHTING, 0,
+                           g_rand_boolean(rnd));
+        attila_rec_reg_u32(b, ATTILA_REG_CULLING, 0,
+                           g_rand_int_range(rnd, ATTILA_CULL_NONE,
+                                            ATTILA_CULL_BACK + 1));
+        attila_rec_reg_u32(b, ATTILA_REG_FACEMODE, 0,
+                           g_rand_boolean(rnd) ? ATTILA_FACE_CW :
+                           ATTILA_FACE_CCW);
+        attila_rec_cmd(b, ATTILA_CMD_DRAW);
+    }
+}
+
+/* one scene of test_setup_attributes at ns samples: its samples drawn */
+static uint64_t setup_attribute_scene(AttilaRun *runs[2], GRand *rnd,
+                                      uint8_t *buf, uint32_t ns)
+{
+    float verts[SCENE_VERTS][8];
+    AttilaRecBuf b = { buf, 0, 65536, 0 };
+    uint32_t w = g_rand_int_range(rnd, 8, 100), h = g_rand_int_range(rnd, 8, 80);
+    uint32_t err;
+    uint64_t drawn;
+
+    scene_begin(rnd, &b, w, h, ns, verts);
+    attila_rec_cmd(&b, ATTILA_CMD_CLEARCOLORBUFFER);
+    attila_rec_cmd(&b, ATTILA_CMD_CLEARZSTENCILBUFFER);
+    setup_attribute_draws(&b, rnd);
+    drawn = draw_twice(runs, w, h, ns, verts, sizeof(verts), &b, &err);
+    g_assert_cmpuint(err, ==, 0);
+    return drawn;
+}
+
+static void test_setup_attributes(void)
+{
+    AttilaRun *runs[2];
+    uint64_t drawn = 0;
+    uint8_t *buf;
+    GRand *rnd;
+    int n;
+
+    runs_new(runs);
+    buf = g_malloc(65536);
+    rnd = g_rand_new_with_seed(0x5E7A);
+    for (n = 0; n < 60; n++) {
+        drawn += setup_attribute_scene(runs, rnd, buf, n % 3 == 2 ? 4 : 1);
+    }
+    random_draws_end(runs, buf, rnd, drawn, 10000);
+}
+
 static void test_vertex_batches(void)
 {
     vertex_batch_draws(1, 40, 17);
@@ -2194,7 +2515,9 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/stamp-rows-values", test_stamp_rows_values);
     g_test_add_func("/attila/fast/msaa-cover4", test_msaa_cover4);
     g_test_add_func("/attila/fast/top-level", test_top_level);
+    g_test_add_func("/attila/fast/triangle-setup", test_triangle_setup);
     g_test_add_func("/attila/fast/tile-edges", test_tile_edges);
+    g_test_add_func("/attila/fast/setup-attributes", test_setup_attributes);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);
     g_test_add_func("/attila/fast/vertex-chunks", test_vertex_chunks);
     g_test_add_func("/attila/fast/pipeline", test_pipeline);

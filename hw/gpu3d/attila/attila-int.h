@@ -510,6 +510,23 @@ typedef struct AttilaDrawState {
      * run_lanes copies the register): the rasteriser copies it itself */
     bool fs_copy;
     uint8_t fs_copy_in, fs_copy_out;
+    /*
+     * The vertex outputs the triangle set-up copies to AttilaTriangle.attr
+     * (bit a: output a): the inputs the program reads (fs_inputs) that are
+     * enabled (fs_input: a disabled one reads 0), input 0 aside (the
+     * window position, not a vertex output); every output under
+     * g3d_general_path. The interpolator and the rasteriser read only
+     * these.
+     */
+    uint32_t setup_attrs;
+    /* the outputs a shaded vertex keeps (streamer.c vertex_store): the
+     * position, setup_attrs and, two-sided, the back colours (outputs 3
+     * and 4) of the front ones it copies (1 and 2); every output under
+     * g3d_general_path */
+    uint32_t vertex_outs;
+    /* the triangle set-up's AVX build (g3d_use_avx(), not under
+     * g3d_general_path: triangle-setup.c setup_avx) */
+    bool setup_avx;
     /* clipper / setup */
     bool frustum_clip, d3d9_pixel, d3d9_depth, d3d9_rules, two_sided;
     uint32_t face_mode, cull;

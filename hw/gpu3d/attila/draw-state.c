@@ -369,6 +369,7 @@ static void draw_blend(AttilaCore *c, AttilaDrawState *ds)
 static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
 {
     ProgramUse vs_use, fs_use;
+    uint32_t i;
 
     if (ds->disp_w == 0 || ds->disp_h == 0 || ds->vp_w == 0 || ds->vp_h == 0) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VIEWPORT_WIDTH,
@@ -421,6 +422,20 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
     ds->fs_fetches = fs_use.fetches;
     ds->fs_temps = fs_use.temps;
     ds->fs_inputs = fs_use.inputs;
+    ds->setup_avx = !g3d_general_path && g3d_use_avx();
+    if (g3d_general_path) {
+        ds->setup_attrs = ds->vertex_outs = (1u << ATTILA_SH_IO) - 1;
+    } else {
+        for (i = 1; i < ATTILA_MAX_FRAGMENT_ATTRIBUTES; i++) {
+            if ((ds->fs_inputs >> i & 1) && ds->fs_input[i]) {
+                ds->setup_attrs |= 1u << i;
+            }
+        }
+        /* TWOSIDED: a back triangle's inputs 1 and 2 are outputs 3 and 4
+         * (attila_triangle_setup) */
+        ds->vertex_outs = 1 | ds->setup_attrs |
+                          (ds->two_sided ? (ds->setup_attrs & 6) << 2 : 0);
+    }
     {
         const AttilaShInstr *in = &c->imem[ds->fs_pc];
         ds->fs_copy = !g3d_general_path && in->fast && in->end &&

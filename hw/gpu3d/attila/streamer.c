@@ -12,6 +12,9 @@
 #include "common/fpformat.h"
 
 #include <glib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 static const uint8_t sd_bytes[ATTILA_SD_COUNT] = {
     1, 1, 2, 2, 4, 4, 2, 4, 1, 1, 2, 2, 4, 4,
@@ -530,18 +533,41 @@ static bool vertex_inputs(AttilaCore *c, const AttilaDrawState *ds,
     return attila_streamer_fetch(c, ds, index, instance, t->in);
 }
 
-/* a shaded thread's outputs to the vertex (any render thread) */
-static void vertex_store(const AttilaShaderThread *t, AttilaVertex *out)
+/*
+ * A shaded thread's outputs to the vertex (any render thread): those the
+ * set-up and the fragment side read (ds->vertex_outs), the others left
+ * as they are.
+ */
+static void vertex_store(const AttilaDrawState *ds,
+                         const AttilaShaderThread *t, AttilaVertex *out)
 {
+    uint32_t m;
     int k;
 
-    for (k = 0; k < ATTILA_SH_IO; k++) {
+    for (m = ds->vertex_outs & ~2u; m; m &= m - 1) {
+        k = __builtin_ctz(m);
         memcpy(out->out[k], t->out[k].f, 16);
+    }
+    if (!(ds->vertex_outs & 2)) {
+        return;
     }
     /* the primary color is clamped after the vertex shader (attila-sim
      * GPUEmulator.cpp) */
+#ifdef __SSE2__
+    if (!g3d_general_path) {
+        /*
+         * MINPS gives its second operand where the first is NaN or not
+         * below it, MAXPS likewise: NaN and above 1 -> 1, then below 0
+         * -> +0; -0 and the values in range stay as they are, as below
+         */
+        __m128 v = _mm_min_ps(_mm_loadu_ps(t->out[1].f), _mm_set1_ps(1.0f));
+
+        _mm_storeu_ps(out->out[1], _mm_max_ps(_mm_setzero_ps(), v));
+        return;
+    }
+#endif
     for (k = 0; k < 4; k++) {
-        float v = out->out[1][k];
+        float v = t->out[1].f[k];
         out->out[1][k] = (0.0f <= v && v <= 1.0f) ? v : (v < 0.0f ? 0.0f : 1.0f);
     }
 }
@@ -573,7 +599,7 @@ static bool shade_vertex(AttilaCore *c, const AttilaDrawState *ds,
                   "too many steps", bad_pc);
         return false;
     }
-    vertex_store(&t, out);
+    vertex_store(ds, &t, out);
     c->vertices++;
     return true;
 }
@@ -702,7 +728,7 @@ static void shade_whole(const VertexChunk *k, VertexBatch *b)
                    ATTILA_SHADER_OK;
     }
     for (i = 0; i < b->n && b->whole; i++) {
-        vertex_store(&t[i], &k->vtx[b->slot[i]]);
+        vertex_store(k->ds, &t[i], &k->vtx[b->slot[i]]);
     }
 }
 

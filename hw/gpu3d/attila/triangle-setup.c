@@ -20,16 +20,41 @@
 #include <emmintrin.h>
 #endif
 
+/*
+ * The set-up's pieces are inlined into each of its instances
+ * (attila_triangle_setup): the SSE2 build and the AVX one
+ */
+#define SETUP_INLINE __attribute__((always_inline))
+
 /* ---- bounding box (GPUMath::boundingBox, Blinn's screen coverage) ------- */
 
-static uint32_t outcode(const float *v, int c, uint32_t lo, uint32_t hi)
+static inline SETUP_INLINE uint32_t outcode(const float *v, int c, uint32_t lo, uint32_t hi)
 {
     /* BOUNDCODES: c - (-1) w < 0 -> lo, -c + (1) w < 0 -> hi */
     return ((v[c] - -1.0f * v[3]) < 0.0f ? lo : 0) |
            ((-v[c] + 1.0f * v[3]) < 0.0f ? hi : 0);
 }
 
-static void bound_range(uint32_t oc, uint32_t mask, float c, float w,
+#ifdef __SSE2__
+/*
+ * The three outcodes of a vertex's x, y, z at once (not under
+ * g3d_general_path): c - -1 w is c + w and -c + 1 w is w - c, the same
+ * roundings (-1 w and 1 w are exact, x - -y is x + y), compared with 0
+ * as outcode does; lane j's two bits go to bits 2j and 2j + 1
+ */
+static inline SETUP_INLINE uint32_t outcodes_sse2(const float *v)
+{
+    static const uint8_t spread[8] = { 0, 1, 4, 5, 16, 17, 20, 21 };
+    __m128 p = _mm_loadu_ps(v), w = _mm_shuffle_ps(p, p, 0xff);
+    __m128 zero = _mm_setzero_ps();
+    unsigned lo = _mm_movemask_ps(_mm_cmplt_ps(_mm_add_ps(p, w), zero)) & 7;
+    unsigned hi = _mm_movemask_ps(_mm_cmplt_ps(_mm_sub_ps(w, p), zero)) & 7;
+
+    return spread[lo] | (uint32_t)spread[hi] << 1;
+}
+#endif
+
+static inline SETUP_INLINE void bound_range(uint32_t oc, uint32_t mask, float c, float w,
                         float *min, float *max, bool *vis)
 {
     if ((oc & mask) == 0) {
@@ -43,7 +68,7 @@ static void bound_range(uint32_t oc, uint32_t mask, float c, float w,
     }
 }
 
-static void bound_range2(uint32_t oc, uint32_t m0, uint32_t m1, float c,
+static inline SETUP_INLINE void bound_range2(uint32_t oc, uint32_t m0, uint32_t m1, float c,
                          float w, float *min, float *max)
 {
     if ((oc & m0) && (c - *min * w) < 0.0f) {
@@ -54,7 +79,7 @@ static void bound_range2(uint32_t oc, uint32_t m0, uint32_t m1, float c,
     }
 }
 
-static void bounding_box(const float *p[3], int32_t x0, int32_t y0, uint32_t w,
+static inline SETUP_INLINE void bounding_box(const float *p[3], int32_t x0, int32_t y0, uint32_t w,
                          uint32_t h, int32_t *xmin, int32_t *xmax,
                          int32_t *ymin, int32_t *ymax)
 {
@@ -64,6 +89,12 @@ static void bounding_box(const float *p[3], int32_t x0, int32_t y0, uint32_t w,
     int i, a;
 
     for (i = 0; i < 3; i++) {
+#ifdef __SSE2__
+        if (!g3d_general_path) {
+            oc[i] = outcodes_sse2(p[i]);
+            continue;
+        }
+#endif
         oc[i] = outcode(p[i], 0, 0x01, 0x02) | outcode(p[i], 1, 0x04, 0x08) |
                 outcode(p[i], 2, 0x10, 0x20);
     }
@@ -113,7 +144,7 @@ static void bounding_box(const float *p[3], int32_t x0, int32_t y0, uint32_t w,
  * traversal is narrowed to it. The edge equations, the top tile and its
  * start values stay the simulator's, so the coverage is unchanged.
  */
-static void projected_box(const float *p[3], const AttilaDrawState *ds,
+static inline SETUP_INLINE void projected_box(const float *p[3], const AttilaDrawState *ds,
                           AttilaTriangle *t)
 {
     double mn[2] = { INFINITY, INFINITY }, mx[2] = { -INFINITY, -INFINITY };
@@ -146,7 +177,7 @@ static void projected_box(const float *p[3], const AttilaDrawState *ds,
     t->y1 = MIN(t->y1, hi[1]);
 }
 
-static double log2_ceil(double n)
+static inline SETUP_INLINE double log2_ceil(double n)
 {
     double l = log(n) / log(2.0);       /* GPU_LOG2 */
     double f = floor(l);
@@ -165,7 +196,7 @@ static double log2_ceil(double n)
  * g3d_general_path), the two calls of log a triangle saved; larger and
  * non-positive n take the formula.
  */
-uint32_t attila_triangle_top_level(int64_t n)
+static inline SETUP_INLINE uint32_t top_level(int64_t n)
 {
     if (n >= 1 && n <= (1 << 28) && !g3d_general_path) {
         return n <= 16 ? 4 : 32 - (uint32_t)__builtin_clz((uint32_t)n - 1);
@@ -173,15 +204,21 @@ uint32_t attila_triangle_top_level(int64_t n)
     return (uint32_t)MAX(log2_ceil((double)n), 4.0);
 }
 
-bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
-                           const AttilaVertex *v1, const AttilaVertex *v2,
-                           AttilaTriangle *t)
+uint32_t attila_triangle_top_level(int64_t n)
+{
+    return top_level(n);
+}
+
+static inline SETUP_INLINE bool
+setup_body(const AttilaDrawState *ds, const AttilaVertex *v0,
+           const AttilaVertex *v1, const AttilaVertex *v2, AttilaTriangle *t)
 {
     const AttilaVertex *vx[3] = { v0, v1, v2 };
     float pos[3][4];
     const float *p[3] = { pos[0], pos[1], pos[2] };
     double e[3][3], zeq[3], area, sx, sy, off;
     int32_t xmin, xmax, ymin, ymax, scx0, scy0, scx1, scy1;
+    uint32_t m;
     int i, k;
     bool back;
 
@@ -275,13 +312,17 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     }
     attila_triangle_pairs(t);
     t->area = area;
-    for (i = 0; i < 3; i++) {
-        memcpy(t->attr[i], vx[i]->out, sizeof(t->attr[i]));
-        if (ds->two_sided && back) {
+    /* the outputs the fragment side reads (setup_attrs), not all 16 */
+    for (m = ds->setup_attrs; m; m &= m - 1) {
+        uint32_t a = __builtin_ctz(m), o = a;
+
+        if (ds->two_sided && back && (a == 1 || a == 2)) {
             /* back colours are outputs 3 and 4 (ATTILA ref. Registers,
              * TWOSIDED) */
-            memcpy(t->attr[i][1], vx[i]->out[3], 16);
-            memcpy(t->attr[i][2], vx[i]->out[4], 16);
+            o = a + 2;
+        }
+        for (i = 0; i < 3; i++) {
+            memcpy(t->attr[i][a], vx[i]->out[o], 16);
         }
     }
 
@@ -306,7 +347,7 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     /* the top tile of the recursive rasteriser (topLevelTile) */
     t->start_x = xmin - xmin % 16;
     t->start_y = ymin - ymin % 16;
-    t->level = attila_triangle_top_level(MAX((int64_t)xmax - t->start_x + 1,
+    t->level = top_level(MAX((int64_t)xmax - t->start_x + 1,
                                              (int64_t)ymax - t->start_y + 1));
     off = ds->msaa ? -0.5 : 0.0;
     for (i = 0; i < 4; i++) {
@@ -324,6 +365,41 @@ bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
     t->y1 = MIN(t->y1, (int32_t)ds->disp_h - 1);
     projected_box(p, ds, t);
     return t->x0 <= t->x1 && t->y0 <= t->y1 && t->level < 32;
+}
+
+static bool setup_sse2(const AttilaDrawState *ds, const AttilaVertex *v0,
+                       const AttilaVertex *v1, const AttilaVertex *v2,
+                       AttilaTriangle *t)
+{
+    return setup_body(ds, v0, v1, v2, t);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * The same body built for AVX (ds->setup_avx): floor and ceil one
+ * ROUNDSD each instead of SSE2's sequences, the three-operand forms; no
+ * FMA (not in the target, and contraction off), so the same operations
+ * in the same order and the same bytes
+ */
+__attribute__((target("avx"))) G3D_NO_CONTRACT
+static bool setup_avx(const AttilaDrawState *ds, const AttilaVertex *v0,
+                      const AttilaVertex *v1, const AttilaVertex *v2,
+                      AttilaTriangle *t)
+{
+    return setup_body(ds, v0, v1, v2, t);
+}
+#endif
+
+bool attila_triangle_setup(const AttilaDrawState *ds, const AttilaVertex *v0,
+                           const AttilaVertex *v1, const AttilaVertex *v2,
+                           AttilaTriangle *t)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (ds->setup_avx) {
+        return setup_avx(ds, v0, v1, v2, t);
+    }
+#endif
+    return setup_sse2(ds, v0, v1, v2, t);
 }
 
 /*
