@@ -67,7 +67,9 @@ struct AttilaRaster {
     bool lanes4;
     /* the address tables (AttilaRenderCtx.zx): the z buffer's, then each target's */
     AttilaAddressTable tab[1 + ATTILA_MAX_RENDER_TARGETS];
-    uint64_t quads, fragments;
+    /* the draws' counts since the core was made (attila_raster_stats):
+     * covered stamps, fragments, work (stamps and program steps) */
+    uint64_t quads, fragments, work;
     /* the last batch's work (stamps and fragment program steps) per
      * pixel of its triangles' boxes, in 1/16: the next batch's estimate */
     uint64_t work_px16;
@@ -268,11 +270,12 @@ void attila_raster_free(AttilaRaster *r)
 }
 
 void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
-                         uint64_t *fragments)
+                         uint64_t *fragments, uint64_t *work)
 {
     attila_raster_sync(r);
     *quads = r->quads;
     *fragments = r->fragments;
+    *work = r->work;
 }
 
 /*
@@ -2861,6 +2864,7 @@ bool attila_raster_batch_end(AttilaRaster *r)
         over = over || ctx->work > ATTILA_DRAW_WORK_LIMIT;
         work_after += ctx->work;
     }
+    r->work += work_after - r->work_before;
     r->work_px16 = (work_after - r->work_before) * 16 / MAX(r->pixels, 1);
     if (over) {
         g3d_error(&r->core->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
