@@ -1652,6 +1652,10 @@ static void stamp_scenes_levels(uint32_t ns, int plain, int best, int avx,
  * contraction allowed (20 VFMADD/VFMSUB in the object) was not caught:
  * a last bit of the interpolation seldom moves a byte; the build keeps
  * contraction off there (G3D_NO_CONTRACT) and objdump checks the object.
+ * The copy walks' row runs by AVX lanes (rasterizer.c row_run_avx, for
+ * copy_tile and copy4_tile): failed here and in stamp4-rows with b dy
+ * taken as b times the row's x offset, with the run's last stamp left
+ * out, and with its first stamp left out.
  */
 static void test_stamp_rows(void)
 {
