@@ -1514,6 +1514,10 @@ typedef struct CopyWalk {
     unsigned rows;
     RowNodes nd;
     uint8_t *line;
+    /* the target and its address tables, in locals: the colour stores
+     * could alias ctx, so GCC loaded them again at each stamp */
+    uint8_t *base;
+    const uint32_t *rtx, *rty;
     uint64_t work, quads, fragments;
     bool done;
 } CopyWalk;
@@ -1554,8 +1558,7 @@ static inline bool copy_next(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             wk->work += (uint64_t)(tr->x1 - tr->x0) / 2 + 1;
             wk->dy = (uint32_t)(qy - t->start_y);
             wk->rows = row_bits(t, qy);
-            wk->line = ctx->ds->rt[ctx->rt_list[0]].ptr +
-                       ctx->rty[0][qy >> 1];
+            wk->line = wk->base + wk->rty[qy >> 1];
             wk->nd.key4 = wk->nd.key3 = ~0u;
             wk->qy = qy + 2;
             continue;
@@ -1567,7 +1570,7 @@ static inline bool copy_next(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             e[0] = ev[0];
             e[1] = ev[1];
             e[2] = ev[2];
-            *px = wk->line + ctx->rtx[0][qx >> 1];
+            *px = wk->line + wk->rtx[qx >> 1];
             *cov = c;
             wk->work++;         /* the program's step */
             wk->quads++;
@@ -1630,6 +1633,7 @@ static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         .sc = { t->start_x, t->x0, t->x1 },
         .qx = 0, .hi = -1, .qy = tr->y0,
         .nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u },
+        .base = rt->ptr, .rtx = ctx->rtx[0], .rty = ctx->rty[0],
         .work = ctx->work, .done = true,
     };
 
