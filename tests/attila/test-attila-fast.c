@@ -1200,6 +1200,9 @@ static void random_triangles(GRand *rnd, uint32_t w, uint32_t h,
  * surface and the error registers must be equal. Returns the samples
  * whose depth was written.
  */
+/* draw_twice's covered stamps since random_draws_end */
+static uint64_t counted_quads;
+
 static uint64_t draw_twice(AttilaRun *runs[2], uint32_t w, uint32_t h,
                            uint32_t ns, const void *sys, size_t sys_len,
                            const AttilaRecBuf *recs, uint32_t *errors)
@@ -1208,6 +1211,8 @@ static uint64_t draw_twice(AttilaRun *runs[2], uint32_t w, uint32_t h,
     uint8_t *img[2][2], setup[16384];
     AttilaRecBuf b = { setup, 0, sizeof(setup), 0 };
     uint32_t err[2][3];
+    /* the raster's counts of the records: quads, fragments, work */
+    uint64_t count[2][3], before[3];
     uint64_t drawn = 0;
     int pass, k;
 
@@ -1227,7 +1232,14 @@ static uint64_t draw_twice(AttilaRun *runs[2], uint32_t w, uint32_t h,
         memcpy(run->sys, sys, sys_len);
         g3d_general_path = pass == 1;
         g_assert_true(attila_run_records(run, b.buf, b.n));
+        attila_raster_stats(run->core->raster, &before[0], &before[1],
+                            &before[2]);
         attila_run_records(run, recs->buf, recs->n);
+        attila_raster_stats(run->core->raster, &count[pass][0],
+                            &count[pass][1], &count[pass][2]);
+        for (k = 0; k < 3; k++) {
+            count[pass][k] -= before[k];
+        }
         g3d_general_path = false;
         err[pass][0] = attila_reg_read(run->core, A_ATTILA_ERROR_COUNT, 4);
         err[pass][1] = attila_reg_read(run->core, A_ATTILA_ERROR_CODE, 4);
@@ -1236,6 +1248,19 @@ static uint64_t draw_twice(AttilaRun *runs[2], uint32_t w, uint32_t h,
         img[pass][1] = g_memdup2(run->gpu + ATTILA_SCENE_ZB, pm.surface);
     }
     g_assert_cmpmem(err[0], sizeof(err[0]), err[1], sizeof(err[1]));
+    /*
+     * The fast paths count as the general one (attila_raster_stats):
+     * covered stamps, fragments, work. Checked to fail (stamp-rows,
+     * stamp4-rows, stamp1, counts) with the one-sample copy walk's
+     * fragments counted without pixel 3, with its program step left
+     * uncounted, with a row's work one stamp short; with the 4-sample
+     * walk's fragments taken as three at most, and its stamps counted
+     * after the depth test; with copy_stamps (no AVX) counting a row's
+     * stamps one short; with stamp1's fragments as two at most.
+     */
+    g_assert_cmpuint(count[0][0], ==, count[1][0]);
+    g_assert_cmpuint(count[0][1], ==, count[1][1]);
+    g_assert_cmpuint(count[0][2], ==, count[1][2]);
     *errors = err[0][0];
     for (k = 0; k < (int)pm.surface; k += 4) {
         uint32_t z;
@@ -1243,6 +1268,11 @@ static uint64_t draw_twice(AttilaRun *runs[2], uint32_t w, uint32_t h,
         /* neither cleared (1.0) nor padding never written (0) */
         drawn += (z & 0xffffff) != 0xffffff && (z & 0xffffff) != 0;
     }
+    /* the counts are the draws': a counted fragment is one of a counted
+     * stamp's four pixels, a stamp one position of the work */
+    g_assert_cmpuint(count[0][1], <=, 4 * count[0][0]);
+    g_assert_cmpuint(count[0][0], <=, count[0][2]);
+    counted_quads += count[0][0];
     for (k = 0; k < 2; k++) {
         g_assert_cmpmem(img[0][k], pm.surface, img[1][k], pm.surface);
         g_free(img[0][k]);
@@ -1270,8 +1300,12 @@ static void runs_free(AttilaRun *runs[2])
 static void random_draws_end(AttilaRun *runs[2], void *buf, GRand *rnd,
                              uint64_t drawn, uint64_t min)
 {
-    g_test_message("%" G_GUINT64_FORMAT " samples drawn", drawn);
+    g_test_message("%" G_GUINT64_FORMAT " samples drawn, %" G_GUINT64_FORMAT
+                   " stamps counted", drawn, counted_quads);
     g_assert_cmpuint(drawn, >, min);
+    /* the counts compared were the draws' */
+    g_assert_cmpuint(counted_quads, >, min / 16);
+    counted_quads = 0;
     runs_free(runs);
     g_free(buf);
     g_rand_free(rnd);
@@ -1756,10 +1790,28 @@ static void stamp_scenes_levels(uint32_t ns, int plain, int best, int avx,
  * contraction allowed (20 VFMADD/VFMSUB in the object) was not caught:
  * a last bit of the interpolation seldom moves a byte; the build keeps
  * contraction off there (G3D_NO_CONTRACT) and objdump checks the object.
+ * The copy walks' row runs by AVX lanes (rasterizer.c row_run_avx, for
+ * copy_tile and copy4_tile): failed here and in stamp4-rows with b dy
+ * taken as b times the row's x offset, with the run's last stamp left
+ * out, and with its first stamp left out.
  */
 static void test_stamp_rows(void)
 {
     stamp_scenes_levels(1, 60, 60, 60, 0x57B1, false);
+}
+
+/*
+ * The draws' counts (attila_raster_stats: covered stamps, fragments,
+ * work), which draw_twice compares between the chosen paths and the
+ * general one in every test that draws through it: here stamp_scenes'
+ * one-sample draws with the copy program in most of them, so that each
+ * level's copy walk (copy_tile_avx512, _avx2, _avx; copy_stamps without
+ * AVX) counts many draws. Checked to fail with the AVX instance's
+ * covered stamps one more a tile (the levels above it right).
+ */
+static void test_counts(void)
+{
+    stamp_scenes_levels(1, 20, 20, 20, 0x57D1, true);
 }
 
 /*
@@ -2511,6 +2563,7 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/stamp-msaa", test_stamp_msaa);
     g_test_add_func("/attila/fast/stamp-rows", test_stamp_rows);
     g_test_add_func("/attila/fast/stamp4-rows", test_stamp4_rows);
+    g_test_add_func("/attila/fast/counts", test_counts);
     g_test_add_func("/attila/fast/stamp-values", test_stamp_values);
     g_test_add_func("/attila/fast/stamp-rows-values", test_stamp_rows_values);
     g_test_add_func("/attila/fast/msaa-cover4", test_msaa_cover4);

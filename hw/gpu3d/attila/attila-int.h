@@ -1133,8 +1133,15 @@ static inline void attila_triangle_empty(AttilaTriangle *t)
 /* tests: each vertex batch's shading on the render threads delayed this
  * long (streamer.c), so that the set-up meets batches still being shaded */
 extern unsigned attila_vertex_delay_us;
+/*
+ * The draws' counts since the core was made, after the batch in flight:
+ * covered stamps (quads), covered fragments that reach the colour write,
+ * work (each stamp position of a triangle's tile rows and each fragment
+ * program step, what ATTILA_DRAW_WORK_LIMIT bounds). The fast paths keep
+ * them as the general path counts them (/attila/fast: draw_twice).
+ */
 void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
-                         uint64_t *fragments);
+                         uint64_t *fragments, uint64_t *work);
 
 /* texture-unit.c */
 AttilaTexFn attila_texture_sample;

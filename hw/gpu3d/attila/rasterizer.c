@@ -67,7 +67,9 @@ struct AttilaRaster {
     bool lanes4;
     /* the address tables (AttilaRenderCtx.zx): the z buffer's, then each target's */
     AttilaAddressTable tab[1 + ATTILA_MAX_RENDER_TARGETS];
-    uint64_t quads, fragments;
+    /* the draws' counts since the core was made (attila_raster_stats):
+     * covered stamps, fragments, work (stamps and program steps) */
+    uint64_t quads, fragments, work;
     /* the last batch's work (stamps and fragment program steps) per
      * pixel of its triangles' boxes, in 1/16: the next batch's estimate */
     uint64_t work_px16;
@@ -268,11 +270,12 @@ void attila_raster_free(AttilaRaster *r)
 }
 
 void attila_raster_stats(AttilaRaster *r, uint64_t *quads,
-                         uint64_t *fragments)
+                         uint64_t *fragments, uint64_t *work)
 {
     attila_raster_sync(r);
     *quads = r->quads;
     *fragments = r->fragments;
+    *work = r->work;
 }
 
 /*
@@ -1012,6 +1015,11 @@ static bool tile_edges_scalar(const AttilaTriangle *t, const double tv[4],
             te->hi[k] = INFINITY;
         }
     }
+    /* lane 3 edge 2 again, as tile_edges_avx leaves it (row_run_avx) */
+    te->a[3] = te->a[2];
+    te->b[3] = te->b[2];
+    te->lim[3] = te->lim[2];
+    te->hi[3] = te->hi[2];
     return outside;
 }
 
@@ -1135,6 +1143,39 @@ static inline void row_run(const TileEdges *te, int32_t ox, int32_t oy,
         *hi -= 2;
     }
 }
+
+#ifdef HAVE_AVX_PATH
+/*
+ * row_run with box_outside's three edges in one AVX operation (lane k edge
+ * k, lane 3 edge 2 again): the same products and sum a dx + b dy lane by
+ * lane, the same compare (a NaN fails it in both); b dy once a row. For
+ * the copy walks, whose rows are short (torus 1.9 stamps a row, 93k rows
+ * a replay), so that the scans' tests were a tenth of the walk.
+ */
+__attribute__((target("avx"), always_inline))
+static inline void row_run_avx(const TileEdges *te, int32_t ox, int32_t oy,
+                               int32_t qy, int32_t x0, int32_t x1,
+                               int32_t *lo, int32_t *hi)
+{
+    const __m256d a = _mm256_loadu_pd(te->a), lim = _mm256_loadu_pd(te->lim);
+    const __m256d by = _mm256_mul_pd(_mm256_loadu_pd(te->b),
+                                     _mm256_set1_pd((double)(qy - oy)));
+    int32_t l = x0, h = x1 & ~1;
+
+#define ROW_OUTSIDE(x) (_mm256_movemask_pd(_mm256_cmp_pd(                    \
+        _mm256_add_pd(_mm256_mul_pd(a, _mm256_set1_pd((double)((x) - ox))), \
+                      by), lim, _CMP_LT_OQ)) != 0)
+    while (l <= h && ROW_OUTSIDE(l)) {
+        l += 2;
+    }
+    while (h > l && ROW_OUTSIDE(h)) {
+        h -= 2;
+    }
+#undef ROW_OUTSIDE
+    *lo = l;
+    *hi = h;
+}
+#endif
 
 /*
  * The one-sample path's walk of a row of stamps (not under
@@ -1473,6 +1514,10 @@ typedef struct CopyWalk {
     unsigned rows;
     RowNodes nd;
     uint8_t *line;
+    /* the target and its address tables, in locals: the colour stores
+     * could alias ctx, so GCC loaded them again at each stamp */
+    uint8_t *base;
+    const uint32_t *rtx, *rty;
     uint64_t work, quads, fragments;
     bool done;
 } CopyWalk;
@@ -1507,14 +1552,13 @@ static inline bool copy_next(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 wk->qy = tr->y1 + 2;
                 return false;
             }
-            row_run(te, tr->tile_x, tr->tile_y, qy, tr->x0, tr->x1, &wk->qx,
-                    &wk->hi);
+            row_run_avx(te, tr->tile_x, tr->tile_y, qy, tr->x0, tr->x1,
+                        &wk->qx, &wk->hi);
             /* raster_job's count of the row */
             wk->work += (uint64_t)(tr->x1 - tr->x0) / 2 + 1;
             wk->dy = (uint32_t)(qy - t->start_y);
             wk->rows = row_bits(t, qy);
-            wk->line = ctx->ds->rt[ctx->rt_list[0]].ptr +
-                       ctx->rty[0][qy >> 1];
+            wk->line = wk->base + wk->rty[qy >> 1];
             wk->nd.key4 = wk->nd.key3 = ~0u;
             wk->qy = qy + 2;
             continue;
@@ -1526,7 +1570,7 @@ static inline bool copy_next(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             e[0] = ev[0];
             e[1] = ev[1];
             e[2] = ev[2];
-            *px = wk->line + ctx->rtx[0][qx >> 1];
+            *px = wk->line + wk->rtx[qx >> 1];
             *cov = c;
             wk->work++;         /* the program's step */
             wk->quads++;
@@ -1589,6 +1633,7 @@ static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         .sc = { t->start_x, t->x0, t->x1 },
         .qx = 0, .hi = -1, .qy = tr->y0,
         .nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u },
+        .base = rt->ptr, .rtx = ctx->rtx[0], .rty = ctx->rty[0],
         .work = ctx->work, .done = true,
     };
 
@@ -1859,7 +1904,7 @@ static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             done = false;       /* the draw is stopped (reported) */
             break;
         }
-        row_run(te, tr->tile_x, tr->tile_y, qy, x0, x1, &qx0, &qx1);
+        row_run_avx(te, tr->tile_x, tr->tile_y, qy, x0, x1, &qx0, &qx1);
         for (qx = qx0; qx <= qx1; qx += 2) {
             uint32_t dx = (uint32_t)(qx - t->start_x);
             __m256d p[4], v[4], zsv[4], msk[4];
@@ -2863,6 +2908,7 @@ bool attila_raster_batch_end(AttilaRaster *r)
         over = over || ctx->work > ATTILA_DRAW_WORK_LIMIT;
         work_after += ctx->work;
     }
+    r->work += work_after - r->work_before;
     r->work_px16 = (work_after - r->work_before) * 16 / MAX(r->pixels, 1);
     if (over) {
         g3d_error(&r->core->errors, ATTILA_ERR_DRAW, ATTILA_REG_STREAM_COUNT,
