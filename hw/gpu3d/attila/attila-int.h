@@ -382,6 +382,10 @@ typedef struct AttilaShaderEnv {
      * ended (the vertex batches), so a block that ends the program moves
      * back only the outputs it wrote, not its temporaries */
     bool outputs_only;
+    /* a fragment quad's run_lanes operations by the AVX2 instance
+     * (shader.c's quad_block_avx2): g3d_simd_level() is AVX2 or more,
+     * asked once a raster batch, not once a quad */
+    bool quad_avx2;
 } AttilaShaderEnv;
 
 typedef enum AttilaShaderResult {
