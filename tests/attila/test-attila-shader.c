@@ -883,6 +883,12 @@ static void test_bad_programs(void)
  * when DP4 runs as DP3, and (outputs_only, a third of the by-component
  * programs, only the outputs compared) when an output is not moved back
  * or the outputs alone are moved back before the program's end.
+ * Half the 4-lane programs run as fragment quads (not by component:
+ * quad_block_avx2 where the level has AVX2, branch attila26); checked to
+ * fail when every operand is read as .xyzw, lane 1's predicate is lane
+ * 0's, DPH adds the product's w, MAD leaves out its third operand,
+ * saturation or the write mask is left out, lanes 2-3 read lanes 0-1's
+ * registers, or SGE runs as SLT.
  */
 static float random_float(GRand *rnd)
 {

@@ -459,7 +459,8 @@ typedef struct AttilaTexState {
     /* uncompressed RGBA8888 2D or cube texels in Morton order, no compare
      * or sRGB: read through the Texture Unit's specialised path */
     bool rgba8_morton;
-    /* its LINEAR quads filtered in AVX2 (texture-unit.c), by the CPU */
+    /* its LINEAR quads' footprints (levels up to 2^14 a side) and filter
+     * in AVX2 (texture-unit.c), by the CPU */
     bool filter_avx2;
 } AttilaTexState;
 

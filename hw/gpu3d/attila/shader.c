@@ -1272,14 +1272,16 @@ QUAD_INLINE void quad_op(const Exec *x, const AttilaShInstr *in, uint8_t opc)
         __m256 m;
 
         switch (opc) {
+        /* GCC's vector operators: VADDPS, VMULPS, and MAD's multiply
+         * then add (this target has no FMA to contract them into) */
         case ATTILA_SH_ADD:
-            r[h] = _mm256_add_ps(a.v[h], b.v[h]);
+            r[h] = a.v[h] + b.v[h];
             break;
         case ATTILA_SH_MUL:
-            r[h] = _mm256_mul_ps(a.v[h], b.v[h]);
+            r[h] = a.v[h] * b.v[h];
             break;
         case ATTILA_SH_MAD:
-            r[h] = _mm256_add_ps(_mm256_mul_ps(a.v[h], b.v[h]), c.v[h]);
+            r[h] = a.v[h] * b.v[h] + c.v[h];
             break;
         case ATTILA_SH_DP3:
         case ATTILA_SH_DP4:

@@ -696,17 +696,23 @@ static inline __m128i wrap_index_lanes(uint32_t mode, __m128i i, uint32_t size)
  */
 #define MORTON_BITS (ATTILA_TEX_BLOCK_DIM + ATTILA_TEX_SBLOCK_DIM)
 G_STATIC_ASSERT(MORTON_BITS <= 8);
+typedef uint32_t MortonU4 __attribute__((vector_size(16)));
+typedef uint32_t MortonU8 __attribute__((vector_size(32)));
+/*
+ * The index's low MORTON_BITS bits (a byte at most) spread to every other
+ * bit of 16, in lanes of uint32_t of either width (MortonU4, MortonU8:
+ * GCC's vector operators give the SSE2 and the AVX2 forms alike)
+ */
+#define MORTON_SPREAD(i) ({ \
+    __typeof__(i) s_ = (i) & ((1u << MORTON_BITS) - 1); \
+    s_ = (s_ | s_ << 4) & 0x0f0fu; \
+    s_ = (s_ | s_ << 2) & 0x3333u; \
+    (s_ | s_ << 1) & 0x5555u; })
+
 static inline __m128i morton_part_lanes(__m128i i, int odd, uint32_t sb_shift)
 {
-    __m128i x = _mm_and_si128(i, _mm_set1_epi32((1 << MORTON_BITS) - 1));
+    __m128i x = (__m128i)MORTON_SPREAD((MortonU4)i);
 
-    /* the bits of a byte to every other bit of 16 */
-    x = _mm_and_si128(_mm_or_si128(x, _mm_slli_epi32(x, 4)),
-                      _mm_set1_epi32(0x0f0f));
-    x = _mm_and_si128(_mm_or_si128(x, _mm_slli_epi32(x, 2)),
-                      _mm_set1_epi32(0x3333));
-    x = _mm_and_si128(_mm_or_si128(x, _mm_slli_epi32(x, 1)),
-                      _mm_set1_epi32(0x5555));
     if (odd) {
         x = _mm_slli_epi32(x, 1);
     }
@@ -917,13 +923,7 @@ static void sample_quad_linear_rgba8_avx2(const AttilaTexState *ts,
 
         idx[q] = _mm256_min_epu32(_mm256_and_si256(j, am), mx);
         /* morton_part_lanes: the low bits spread, v's to the odd bits */
-        x = _mm256_and_si256(idx[q], _mm256_set1_epi32((1 << MORTON_BITS) - 1));
-        x = _mm256_and_si256(_mm256_or_si256(x, _mm256_slli_epi32(x, 4)),
-                             _mm256_set1_epi32(0x0f0f));
-        x = _mm256_and_si256(_mm256_or_si256(x, _mm256_slli_epi32(x, 2)),
-                             _mm256_set1_epi32(0x3333));
-        x = _mm256_and_si256(_mm256_or_si256(x, _mm256_slli_epi32(x, 1)),
-                             _mm256_set1_epi32(0x5555));
+        x = (__m256i)MORTON_SPREAD((MortonU8)idx[q]);
         x = _mm256_sllv_epi32(x, _mm256_srli_epi32(half1, 31));
         part[q] = _mm256_add_epi32(
             _mm256_sllv_epi32(_mm256_srli_epi32(idx[q], MORTON_BITS),
