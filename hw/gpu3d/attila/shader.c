@@ -1352,9 +1352,10 @@ QUAD_INLINE void quad_op(const Exec *x, const AttilaShInstr *in, uint8_t opc)
  * (exec_texture_lanes) from *pc over a fragment quad (4 lanes); stops
  * before an instruction it cannot run (the caller's loop runs it), after
  * the end flag or once every lane is killed (true, as run's loop) or after
- * limit instructions. *n: those run.
+ * limit instructions. *n: those run. Contraction off all the same: a build
+ * for a CPU with FMA would otherwise fuse MAD's multiply and add.
  */
-__attribute__((target("avx2")))
+__attribute__((target("avx2"))) G3D_NO_CONTRACT
 static bool quad_block_avx2(const Exec *x, uint32_t *pc, unsigned *n,
                             unsigned limit)
 {

@@ -838,10 +838,11 @@ static void filter_rgba8_quad_avx2(const AttilaTexState *ts,
  * fragments a gather. Levels of more than 2^14 texels a side are left to
  * the SSE2 lanes: below that every offset is under 2^29 (a 2^14 square's
  * last superblock starts at 2^28), so the gather's signed index holds it.
+ * Contraction off in case the build's CPU has FMA (G3D_NO_CONTRACT).
  */
 #define QUAD_GATHER_MAX (1u << 14)
 
-__attribute__((target("avx2")))
+__attribute__((target("avx2"))) G3D_NO_CONTRACT
 static void sample_quad_linear_rgba8_avx2(const AttilaTexState *ts,
                                           const AttilaTexLevel *lv,
                                           const float *const c[4],
