@@ -883,6 +883,12 @@ static void test_bad_programs(void)
  * when DP4 runs as DP3, and (outputs_only, a third of the by-component
  * programs, only the outputs compared) when an output is not moved back
  * or the outputs alone are moved back before the program's end.
+ * Half the 4-lane programs run as fragment quads (not by component:
+ * quad_block_avx2 where the level has AVX2, branch attila26); checked to
+ * fail when every operand is read as .xyzw, lane 1's predicate is lane
+ * 0's, DPH adds the product's w, MAD leaves out its third operand,
+ * saturation or the write mask is left out, lanes 2-3 read lanes 0-1's
+ * registers, or SGE runs as SLT.
  */
 static float random_float(GRand *rnd)
 {
@@ -1011,7 +1017,7 @@ static void test_lanes_vs_general(void)
 {
     GRand *rnd = g_rand_new_with_seed(0xA771A);
     Machine *fast = machine_new(), *gen = machine_new();
-    unsigned fast_ops = 0, ops = 0, tex_lanes = 0;
+    unsigned fast_ops = 0, ops = 0, tex_lanes = 0, quads = 0;
     int prog;
 
     /* TEX's quads by the registers themselves where the decoding allows */
@@ -1080,7 +1086,11 @@ static void test_lanes_vs_general(void)
         if (prog % 4 == 3 && prog % 5 >= 3) {
             lanes = g_rand_int_range(rnd, 5, ATTILA_SH_BATCH + 1);
         }
-        fast->env.by_component = prog % 7 != 0;
+        /* a fragment quad (4 lanes, not by component) half the time at
+         * 4 lanes: quad_block_avx2 where the level has AVX2 */
+        fast->env.by_component = prog % 7 != 0 &&
+                                 !(lanes == 4 && prog % 2 == 0);
+        quads += lanes == 4 && !fast->env.by_component;
         /* a third of those as the vertex batches run: only the outputs
          * compared (the temporaries of a block that ends the program are
          * not moved back) */
@@ -1096,6 +1106,8 @@ static void test_lanes_vs_general(void)
             fast->env.steps = &sf;
             g3d_simd_max = level == 1 ? G3D_SIMD_AVX2 : G3D_SIMD_AVX512;
             g3d_no_avx = level == 2;
+            /* as the rasteriser sets it a batch */
+            fast->env.quad_avx2 = g3d_simd_level() >= G3D_SIMD_AVX2;
             rf = run(fast, lanes);
             g3d_simd_max = G3D_SIMD_AVX512;
             g3d_no_avx = false;
@@ -1128,9 +1140,13 @@ static void test_lanes_vs_general(void)
      * by the registers (tex_quad) */
     g_assert_cmpuint(tex_lanes, >, 200);
     g_test_message("TEX quads by the registers: %u", fake_quads);
+    /* and fragment quads' programs (quad_block_avx2 at AVX2 and up) */
+    g_test_message("fragment quads: %u", quads);
+    g_assert_cmpuint(quads, >, 300);
     g_assert_cmpuint(fake_quads, >, 20);
     fast->env.steps = gen->env.steps = NULL;
     fast->env.by_component = fast->env.outputs_only = false;
+    fast->env.quad_avx2 = false;
     machine_free(fast);
     machine_free(gen);
     g_rand_free(rnd);

@@ -412,7 +412,12 @@ static float random_coord(GRand *rnd)
  * CPU has AVX2) took fragment 1's odd channels from its even bytes,
  * swapped a vector's two channels, multiplied texel 3's weights in the
  * other order, took 1 - a for 1 - b in the upper half, or converted 7-bit
- * bytes.
+ * bytes; and (branch attila26) when the AVX2 footprints (u and v in one
+ * vector, the texels by gathers; the quads given filter_avx2) put v's
+ * Morton bits on the even bits, floored by truncation, took u's clamp
+ * bounds or index limit for v, REPEAT's fraction in the other half, V
+ * inversion of u, read an unmapped level, left out the superblock row's
+ * padded width, or kept an outside texel's word.
  */
 static void test_rgba8_vs_general(void)
 {

@@ -382,6 +382,10 @@ typedef struct AttilaShaderEnv {
      * ended (the vertex batches), so a block that ends the program moves
      * back only the outputs it wrote, not its temporaries */
     bool outputs_only;
+    /* a fragment quad's run_lanes operations by the AVX2 instance
+     * (shader.c's quad_block_avx2): g3d_simd_level() is AVX2 or more,
+     * asked once a raster batch, not once a quad */
+    bool quad_avx2;
 } AttilaShaderEnv;
 
 typedef enum AttilaShaderResult {
@@ -455,7 +459,8 @@ typedef struct AttilaTexState {
     /* uncompressed RGBA8888 2D or cube texels in Morton order, no compare
      * or sRGB: read through the Texture Unit's specialised path */
     bool rgba8_morton;
-    /* its LINEAR quads filtered in AVX2 (texture-unit.c), by the CPU */
+    /* its LINEAR quads' footprints (levels up to 2^14 a side) and filter
+     * in AVX2 (texture-unit.c), by the CPU */
     bool filter_avx2;
 } AttilaTexState;
 

@@ -2782,6 +2782,7 @@ bool attila_raster_batch_begin(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->fs_env.consts = r->core->fconst;
         ctx->fs_env.tex = attila_texture_sample;
         ctx->fs_env.tex_quad = attila_texture_sample_quad;
+        ctx->fs_env.quad_avx2 = g3d_simd_level() >= G3D_SIMD_AVX2;
         ctx->fs_env.tex_opaque = ctx;
         ctx->fs_env.steps = &ctx->work;
         ctx->shader_error = 0;

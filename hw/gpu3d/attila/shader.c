@@ -19,6 +19,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "common/fpformat.h"
 #include "common/g3d-core.h"
@@ -1168,6 +1171,251 @@ static void run_lanes(const Exec *x, const AttilaShInstr *in)
     }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define QUAD_AVX2_BLOCK 1
+/*
+ * A fragment quad's run of run_lanes' operations with AVX2 (the CPU's
+ * level AVX2 or more): two lanes' registers a 256-bit vector, each
+ * 128-bit half a lane's four components, so an instruction is one
+ * operation for two lanes and the operand's swizzle one VPERMILPS
+ * (variable control, per half) for any shape; abs and negation the same
+ * AND and XOR of the sign bit, constants read once for the four lanes.
+ * The float operations are lanes_op's, in its order (MAD a multiply then
+ * an add, no FMA in this target; MINPS/MAXPS and the compares in the same
+ * operand order; a dot product's products summed left to right), so the
+ * bits are the same. Operations it has no instance for (DST, LIT, the
+ * scalar ones) go to run_lanes.
+ */
+#define QUAD_INLINE static inline __attribute__((always_inline, target("avx2")))
+
+typedef struct QuadSrc {
+    __m256 v[2];        /* lanes 0-1, 2-3 */
+} QuadSrc;
+
+/* an operand's value in the lanes 2h, 2h + 1 */
+QUAD_INLINE __m256 quad_load2(const uint8_t *p, size_t step, int h)
+{
+    return _mm256_insertf128_ps(
+        _mm256_castps128_ps256(_mm_loadu_ps(
+            (const float *)(p + (size_t)(2 * h) * step))),
+        _mm_loadu_ps((const float *)(p + (size_t)(2 * h + 1) * step)), 1);
+}
+
+QUAD_INLINE __m256 quad_mods(__m256 v, const AttilaShOperand *o)
+{
+    uint32_t sel;
+    __m256i ctl;
+
+    if (o->plain) {
+        return v;
+    }
+    memcpy(&sel, o->sel, 4);
+    ctl = _mm256_cvtepu8_epi32(_mm_set1_epi32((int)sel));
+    v = _mm256_permutevar_ps(v, ctl);
+    return _mm256_castsi256_ps(_mm256_xor_si256(
+        _mm256_and_si256(_mm256_castps_si256(v),
+                         _mm256_set1_epi32((int)o->and_bits)),
+        _mm256_set1_epi32((int)o->xor_bits)));
+}
+
+QUAD_INLINE void quad_src(const Exec *x, const AttilaShOperand *o, QuadSrc *q)
+{
+    if (o->off != NO_OFF) {
+        const uint8_t *p = (const uint8_t *)x->t + o->off;
+        q->v[0] = quad_mods(quad_load2(p, sizeof(AttilaShaderThread), 0), o);
+        q->v[1] = quad_mods(quad_load2(p, sizeof(AttilaShaderThread), 1), o);
+    } else {
+        /* a constant: the same for every lane, swizzled once */
+        q->v[0] = q->v[1] = quad_mods(_mm256_broadcast_ps(
+            (const __m128 *)&x->env->consts[o->reg]), o);
+    }
+}
+
+/* a dot product's sums, left to right, in every component of a lane */
+QUAD_INLINE __m256 quad_dot(__m256 p, __m256 b, uint8_t opc)
+{
+    __m256 s = _mm256_add_ps(_mm256_permute_ps(p, 0x00),
+                             _mm256_permute_ps(p, 0x55));
+
+    s = _mm256_add_ps(s, _mm256_permute_ps(p, 0xaa));
+    if (opc == ATTILA_SH_DP3) {
+        return s;
+    }
+    return _mm256_add_ps(s, _mm256_permute_ps(opc == ATTILA_SH_DP4 ? p : b,
+                                              0xff));
+}
+
+/*
+ * One instruction over the quad; opc is a constant in each instance, so
+ * that the operation and its operand count are decided once for the
+ * instruction
+ */
+QUAD_INLINE void quad_op(const Exec *x, const AttilaShInstr *in, uint8_t opc)
+{
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    int nops = opc == ATTILA_SH_MOV ? 1 :
+               opc == ATTILA_SH_MAD || opc == ATTILA_SH_CMP ? 3 : 2;
+    uint8_t *d = (uint8_t *)x->t + in->res_off;
+    const size_t step = sizeof(AttilaShaderThread);
+    QuadSrc a, b, c;
+    __m256 r[2];
+    int h;
+
+    quad_src(x, &in->op[0], &a);
+    if (nops > 1) {
+        quad_src(x, &in->op[1], &b);
+    }
+    if (nops > 2) {
+        quad_src(x, &in->op[2], &c);
+    }
+    for (h = 0; h < 2; h++) {
+        __m256 m;
+
+        switch (opc) {
+        /* GCC's vector operators: VADDPS, VMULPS, and MAD's multiply
+         * then add (this target has no FMA to contract them into) */
+        case ATTILA_SH_ADD:
+            r[h] = a.v[h] + b.v[h];
+            break;
+        case ATTILA_SH_MUL:
+            r[h] = a.v[h] * b.v[h];
+            break;
+        case ATTILA_SH_MAD:
+            r[h] = a.v[h] * b.v[h] + c.v[h];
+            break;
+        case ATTILA_SH_DP3:
+        case ATTILA_SH_DP4:
+        case ATTILA_SH_DPH:
+            r[h] = quad_dot(_mm256_mul_ps(a.v[h], b.v[h]), b.v[h], opc);
+            break;
+        case ATTILA_SH_MAX:
+            r[h] = _mm256_max_ps(a.v[h], b.v[h]);
+            break;
+        case ATTILA_SH_MIN:
+            r[h] = _mm256_min_ps(a.v[h], b.v[h]);
+            break;
+        case ATTILA_SH_SLT:
+            r[h] = _mm256_and_ps(_mm256_cmp_ps(a.v[h], b.v[h], _CMP_LT_OS),
+                                 one);
+            break;
+        case ATTILA_SH_SGE:
+            r[h] = _mm256_andnot_ps(_mm256_cmp_ps(a.v[h], b.v[h],
+                                                  _CMP_LT_OS), one);
+            break;
+        case ATTILA_SH_CMP:
+            m = _mm256_cmp_ps(a.v[h], zero, _CMP_LT_OS);
+            r[h] = _mm256_or_ps(_mm256_and_ps(m, b.v[h]),
+                                _mm256_andnot_ps(m, c.v[h]));
+            break;
+        default:        /* MOV */
+            r[h] = a.v[h];
+            break;
+        }
+    }
+    if (in->sat) {
+        for (h = 0; h < 2; h++) {
+            r[h] = _mm256_max_ps(zero, _mm256_min_ps(r[h], one));
+        }
+    }
+    if (in->mask != 15 || in->predicated) {
+        /* the old bits where the mask or the lane's predicate fails */
+        __m256i wm[2];
+
+        wm[0] = wm[1] = _mm256_broadcastsi128_si256(
+            _mm_loadu_si128((const __m128i *)in->wmask));
+        if (in->predicated) {
+            for (h = 0; h < 2; h++) {
+                const AttilaShaderThread *t = &x->t[2 * h];
+                int p0 = -(t[0].pred[in->pred_reg] != in->invert_pred);
+                int p1 = -(t[1].pred[in->pred_reg] != in->invert_pred);
+                wm[h] = _mm256_and_si256(wm[h], _mm256_setr_epi32(
+                    p0, p0, p0, p0, p1, p1, p1, p1));
+            }
+        }
+        for (h = 0; h < 2; h++) {
+            r[h] = _mm256_blendv_ps(quad_load2(d, step, h), r[h],
+                                    _mm256_castsi256_ps(wm[h]));
+        }
+    }
+    for (h = 0; h < 2; h++) {
+        _mm_storeu_ps((float *)(d + (size_t)(2 * h) * step),
+                      _mm256_castps256_ps128(r[h]));
+        _mm_storeu_ps((float *)(d + (size_t)(2 * h + 1) * step),
+                      _mm256_extractf128_ps(r[h], 1));
+    }
+}
+
+#define QUAD_OWN(opc) case opc: quad_op(x, in, opc); break
+
+/*
+ * A run of run_lanes' operations and lane-addressed texture reads
+ * (exec_texture_lanes) from *pc over a fragment quad (4 lanes); stops
+ * before an instruction it cannot run (the caller's loop runs it), after
+ * the end flag or once every lane is killed (true, as run's loop) or after
+ * limit instructions. *n: those run. Contraction off all the same: a build
+ * for a CPU with FMA would otherwise fuse MAD's multiply and add.
+ */
+__attribute__((target("avx2"))) G3D_NO_CONTRACT
+static bool quad_block_avx2(const Exec *x, uint32_t *pc, unsigned *n,
+                            unsigned limit)
+{
+    const AttilaShInstr *imem = x->env->imem;
+    uint32_t p = *pc;
+    unsigned k = 0;
+    bool ended = false;
+
+    while (k < limit && p < ATTILA_INSTRUCTION_MEMORY) {
+        const AttilaShInstr *in = &imem[p];
+
+        if (!in->valid || !(in->fast || in->tex_lanes)) {
+            break;
+        }
+        switch (in->opcode) {
+        case ATTILA_SH_TEX:
+        case ATTILA_SH_TXB:
+        case ATTILA_SH_TXL:
+        case ATTILA_SH_TXP:
+        case ATTILA_SH_LDA:
+            exec_texture_lanes(x, in);
+            /* run's loop stops once every lane is killed (an earlier KIL
+             * may have killed them) */
+            if (x->t[0].kill && x->t[1].kill && x->t[2].kill &&
+                x->t[3].kill) {
+                k++;
+                *pc = p;
+                *n = k;
+                return true;
+            }
+            break;
+        QUAD_OWN(ATTILA_SH_ADD);
+        QUAD_OWN(ATTILA_SH_MUL);
+        QUAD_OWN(ATTILA_SH_MAD);
+        QUAD_OWN(ATTILA_SH_MOV);
+        QUAD_OWN(ATTILA_SH_DP3);
+        QUAD_OWN(ATTILA_SH_DP4);
+        QUAD_OWN(ATTILA_SH_DPH);
+        QUAD_OWN(ATTILA_SH_MAX);
+        QUAD_OWN(ATTILA_SH_MIN);
+        QUAD_OWN(ATTILA_SH_SLT);
+        QUAD_OWN(ATTILA_SH_SGE);
+        QUAD_OWN(ATTILA_SH_CMP);
+        default:
+            run_lanes(x, in);
+            break;
+        }
+        k++;
+        if (in->end) {
+            ended = true;
+            break;
+        }
+        p++;
+    }
+    *pc = p;
+    *n = k;
+    return ended;
+}
+#endif
+
 /*
  * Several lanes: the registers by component, up to ATTILA_SH_BATCH lanes
  * in groups of SOA_W (the threads' registers are a lane's four
@@ -1739,7 +1987,8 @@ static bool soa_block(const Exec *x, uint32_t *pc, unsigned *n,
 
 static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
                               AttilaShaderThread *t, int lanes,
-                              uint32_t *bad_pc, unsigned *nsteps)
+                              uint32_t *bad_pc, unsigned *nsteps,
+                              unsigned start)
 {
     Exec x = { env, t, lanes };
     double fxacc[ATTILA_SH_BATCH][4];
@@ -1747,7 +1996,7 @@ static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
     unsigned steps;
     int l;
 
-    for (steps = 0; steps < ATTILA_SH_MAX_STEPS; steps++) {
+    for (steps = start; steps < ATTILA_SH_MAX_STEPS; steps++) {
         const AttilaShInstr *in;
         bool all_killed = true;
 
@@ -1773,6 +2022,19 @@ static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
                 steps += n - 1;     /* the loop counts the last */
                 continue;
             }
+#ifdef QUAD_AVX2_BLOCK
+            if (lanes == 4 && env->quad_avx2) {
+                /* after an instruction the block does not run */
+                unsigned n;
+                if (quad_block_avx2(&x, &pc, &n,
+                                    ATTILA_SH_MAX_STEPS - steps)) {
+                    *nsteps = steps + n;
+                    return ATTILA_SHADER_OK;
+                }
+                steps += n - 1;     /* the loop counts the last */
+                continue;
+            }
+#endif
             run_lanes(&x, in);
             if (in->end) {
                 *nsteps = steps + 1;
@@ -1846,7 +2108,26 @@ AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
                                      uint32_t *bad_pc)
 {
     unsigned n = 0;
-    AttilaShaderResult r = run(env, pc, t, lanes, bad_pc, &n);
+    AttilaShaderResult r;
+
+#ifdef QUAD_AVX2_BLOCK
+    if (lanes == 4 && env->quad_avx2) {
+        /*
+         * A fragment quad: its program's first run of the block's
+         * instructions (often the whole program) before run, whose loop
+         * goes on from where the block stopped with the steps counted
+         */
+        Exec x = { env, t, lanes };
+        if (quad_block_avx2(&x, &pc, &n, ATTILA_SH_MAX_STEPS)) {
+            r = ATTILA_SHADER_OK;
+        } else {
+            r = run(env, pc, t, lanes, bad_pc, &n, n);
+        }
+    } else
+#endif
+    {
+        r = run(env, pc, t, lanes, bad_pc, &n, 0);
+    }
 
     if (env->steps) {
         *env->steps += n;

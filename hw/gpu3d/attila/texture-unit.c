@@ -696,17 +696,23 @@ static inline __m128i wrap_index_lanes(uint32_t mode, __m128i i, uint32_t size)
  */
 #define MORTON_BITS (ATTILA_TEX_BLOCK_DIM + ATTILA_TEX_SBLOCK_DIM)
 G_STATIC_ASSERT(MORTON_BITS <= 8);
+typedef uint32_t MortonU4 __attribute__((vector_size(16)));
+typedef uint32_t MortonU8 __attribute__((vector_size(32)));
+/*
+ * The index's low MORTON_BITS bits (a byte at most) spread to every other
+ * bit of 16, in lanes of uint32_t of either width (MortonU4, MortonU8:
+ * GCC's vector operators give the SSE2 and the AVX2 forms alike)
+ */
+#define MORTON_SPREAD(i) ({ \
+    __typeof__(i) s_ = (i) & ((1u << MORTON_BITS) - 1); \
+    s_ = (s_ | s_ << 4) & 0x0f0fu; \
+    s_ = (s_ | s_ << 2) & 0x3333u; \
+    (s_ | s_ << 1) & 0x5555u; })
+
 static inline __m128i morton_part_lanes(__m128i i, int odd, uint32_t sb_shift)
 {
-    __m128i x = _mm_and_si128(i, _mm_set1_epi32((1 << MORTON_BITS) - 1));
+    __m128i x = (__m128i)MORTON_SPREAD((MortonU4)i);
 
-    /* the bits of a byte to every other bit of 16 */
-    x = _mm_and_si128(_mm_or_si128(x, _mm_slli_epi32(x, 4)),
-                      _mm_set1_epi32(0x0f0f));
-    x = _mm_and_si128(_mm_or_si128(x, _mm_slli_epi32(x, 2)),
-                      _mm_set1_epi32(0x3333));
-    x = _mm_and_si128(_mm_or_si128(x, _mm_slli_epi32(x, 1)),
-                      _mm_set1_epi32(0x5555));
     if (odd) {
         x = _mm_slli_epi32(x, 1);
     }
@@ -772,10 +778,9 @@ static inline void filter_rgba8_quad(const AttilaTexState *ts,
  * (g3d_unorm2f_avx, g3d_unorm2f_sse2's operations), products and sums in
  * the same order, with 1 - a and 1 - b as filter_rgba8_quad computes them
  */
-__attribute__((target("avx2")))
-static void filter_rgba8_quad_avx2(const AttilaTexState *ts,
-                                   const __m128i w[4], __m128 a, __m128 b,
-                                   float *const out[4])
+static inline __attribute__((always_inline, target("avx2"))) void
+filter_rgba8_quad_avx2_body(const AttilaTexState *ts, const __m128i w[4],
+                            __m128 a, __m128 b, float *const out[4])
 {
     const __m128 one = _mm_set1_ps(1.0f);
     const __m128 na = _mm_sub_ps(one, a), nb = _mm_sub_ps(one, b);
@@ -809,23 +814,172 @@ static void filter_rgba8_quad_avx2(const AttilaTexState *ts,
     }
     store_quad(ts, ch, out);
 }
+
+/* the same as a call, for the SSE2 lanes' footprints (a level too wide
+ * for the AVX2 instance's gathers) */
+__attribute__((target("avx2")))
+static void filter_rgba8_quad_avx2(const AttilaTexState *ts,
+                                   const __m128i w[4], __m128 a, __m128 b,
+                                   float *const out[4])
+{
+    filter_rgba8_quad_avx2_body(ts, w, a, b, out);
+}
+
+/*
+ * sample_quad_linear_rgba8's footprints with AVX2 (filter_avx2): u's four
+ * fragments in lanes 0-3 and v's in lanes 4-7 of one vector, so each step
+ * is one operation for both axes, with each axis's constants in its half:
+ * the wrap (REPEAT's a - floor(a), the clamps' compares), V inversion,
+ * scale, - 0.5, floor (VROUNDPS toward minus infinity: floorf bit for bit,
+ * -0, infinities and NaN included), weight and truncation as there; the
+ * index wrap as one unsigned minimum (REPEAT's mask with no limit, a
+ * clamp's limit with no mask); the Morton parts with per-half shifts
+ * (VPSLLVD: a count past 31 gives 0, as PSLLD's); two texels of the four
+ * fragments a gather. Levels of more than 2^14 texels a side are left to
+ * the SSE2 lanes: below that every offset is under 2^29 (a 2^14 square's
+ * last superblock starts at 2^28), so the gather's signed index holds it.
+ * Contraction off in case the build's CPU has FMA (G3D_NO_CONTRACT).
+ */
+#define QUAD_GATHER_MAX (1u << 14)
+
+__attribute__((target("avx2"))) G3D_NO_CONTRACT
+static void sample_quad_linear_rgba8_avx2(const AttilaTexState *ts,
+                                          const AttilaTexLevel *lv,
+                                          const float *const c[4],
+                                          float *const out[4])
+{
+    static const uint8_t zero[4];
+    const uint32_t w = lv->width, h = lv->height;
+    const uint32_t lw = attila_log2_ceil(w);
+    const uint32_t row_l2 = lw > MORTON_BITS ? lw - MORTON_BITS : 0;
+    const bool mapped = lv->ptr && lv->depth > 0;
+    const uint8_t *base = mapped ? lv->ptr : zero;
+    const bool rep[2] = { ts->wrap[0] == ATTILA_REPEAT,
+                          ts->wrap[1] == ATTILA_REPEAT };
+    const __m256i half1 = _mm256_setr_epi32(0, 0, 0, 0, -1, -1, -1, -1);
+    const __m256i sign = _mm256_set1_epi32((int)0x80000000u);
+    __m128 t0, t1, lo4[2], hi4[2];
+    __m256 uv, t, fl, wt;
+    __m256i i, idx[2], part[2], in[2], dim, am, mx, rows, tex[2];
+    __m128i wq[4];
+    int k, q;
+
+    /* u and v of the four fragments */
+    t0 = _mm_unpacklo_ps(_mm_loadu_ps(c[0]), _mm_loadu_ps(c[1]));
+    t1 = _mm_unpacklo_ps(_mm_loadu_ps(c[2]), _mm_loadu_ps(c[3]));
+    uv = _mm256_set_m128(_mm_movehl_ps(t1, t0), _mm_movelh_ps(t0, t1));
+
+    /* wrap_coord_lanes: the clamps, REPEAT's fraction where an axis has it */
+    if (rep[0] && rep[1]) {
+        t = _mm256_sub_ps(uv, _mm256_floor_ps(uv));
+    } else {
+        __m256 lo, hi, inr, below;
+
+        for (k = 0; k < 2; k++) {
+            float flo = 0.0f, fhi = 1.0f;
+            if (!rep[k]) {
+                wrap_bounds(ts->wrap[k], k ? h : w, &flo, &fhi);
+            }
+            lo4[k] = _mm_set1_ps(flo);
+            hi4[k] = _mm_set1_ps(fhi);
+        }
+        lo = _mm256_set_m128(lo4[1], lo4[0]);
+        hi = _mm256_set_m128(hi4[1], hi4[0]);
+        inr = _mm256_and_ps(_mm256_cmp_ps(lo, uv, _CMP_LE_OS),
+                            _mm256_cmp_ps(uv, hi, _CMP_LE_OS));
+        below = _mm256_cmp_ps(uv, lo, _CMP_LT_OS);
+        t = _mm256_blendv_ps(_mm256_blendv_ps(hi, lo, below), uv, inr);
+        if (rep[0] || rep[1]) {
+            t = _mm256_blendv_ps(t, _mm256_sub_ps(uv, _mm256_floor_ps(uv)),
+                                 _mm256_castsi256_ps(rep[1] ? half1 :
+                                     _mm256_xor_si256(half1,
+                                         _mm256_set1_epi32(-1))));
+        }
+    }
+    if (ts->v_invert) {
+        t = _mm256_blend_ps(t, _mm256_sub_ps(_mm256_set1_ps(1.0f), t), 0xf0);
+    }
+    t = _mm256_sub_ps(_mm256_mul_ps(t, _mm256_setr_ps(
+                          (float)w, (float)w, (float)w, (float)w,
+                          (float)h, (float)h, (float)h, (float)h)),
+                      _mm256_set1_ps(0.5f));
+    fl = _mm256_floor_ps(t);
+    wt = _mm256_sub_ps(t, fl);
+    /* to_u32 as in the SSE2 lanes: NaN gives 0x80000000 */
+    i = _mm256_cvttps_epi32(fl);
+
+    /* wrap_index_lanes: REPEAT's mask (no limit) or a clamp's limit (no
+     * mask), each axis's in its half */
+    dim = _mm256_setr_epi32((int)w, (int)w, (int)w, (int)w,
+                            (int)h, (int)h, (int)h, (int)h);
+    am = _mm256_set_m128i(_mm_set1_epi32(rep[1] ? (int)(h - 1) : -1),
+                          _mm_set1_epi32(rep[0] ? (int)(w - 1) : -1));
+    mx = _mm256_set_m128i(
+        _mm_set1_epi32(rep[1] ? -1 : (int)wrap_index_max(ts->wrap[1], h)),
+        _mm_set1_epi32(rep[0] ? -1 : (int)wrap_index_max(ts->wrap[0], w)));
+    rows = _mm256_or_si256(_mm256_xor_si256(half1, _mm256_set1_epi32(-1)),
+                           mapped ? half1 : _mm256_setzero_si256());
+    for (q = 0; q < 2; q++) {
+        __m256i j = q ? _mm256_add_epi32(i, _mm256_set1_epi32(1)) : i, x;
+
+        idx[q] = _mm256_min_epu32(_mm256_and_si256(j, am), mx);
+        /* morton_part_lanes: the low bits spread, v's to the odd bits */
+        x = (__m256i)MORTON_SPREAD((MortonU8)idx[q]);
+        x = _mm256_sllv_epi32(x, _mm256_srli_epi32(half1, 31));
+        part[q] = _mm256_add_epi32(
+            _mm256_sllv_epi32(_mm256_srli_epi32(idx[q], MORTON_BITS),
+                              _mm256_setr_epi32(
+                                  2 * MORTON_BITS, 2 * MORTON_BITS,
+                                  2 * MORTON_BITS, 2 * MORTON_BITS,
+                                  (int)row_l2 + 2 * MORTON_BITS,
+                                  (int)row_l2 + 2 * MORTON_BITS,
+                                  (int)row_l2 + 2 * MORTON_BITS,
+                                  (int)row_l2 + 2 * MORTON_BITS)), x);
+        /* below_u32(idx, dim), v's also by the level's mapping */
+        in[q] = _mm256_and_si256(
+            _mm256_cmpgt_epi32(_mm256_xor_si256(dim, sign),
+                               _mm256_xor_si256(idx[q], sign)), rows);
+    }
+    /*
+     * texels 0 and 1 (rows j0), 2 and 3 (rows j1) of the four fragments a
+     * vector: the columns i0 | i1 with the row's part in both halves; an
+     * outside texel reads the level's first word, then is cleared
+     */
+    {
+        __m256i cols = _mm256_permute2x128_si256(part[0], part[1], 0x20);
+        __m256i cin = _mm256_permute2x128_si256(in[0], in[1], 0x20);
+
+        for (q = 0; q < 2; q++) {
+            __m256i m = _mm256_and_si256(
+                cin, _mm256_permute2x128_si256(in[q], in[q], 0x11));
+            __m256i off = _mm256_and_si256(m, _mm256_add_epi32(
+                cols, _mm256_permute2x128_si256(part[q], part[q], 0x11)));
+            tex[q] = _mm256_and_si256(m, _mm256_i32gather_epi32(
+                (const int *)base, off, 4));
+        }
+    }
+    wq[0] = _mm256_castsi256_si128(tex[0]);
+    wq[1] = _mm256_extracti128_si256(tex[0], 1);
+    wq[2] = _mm256_castsi256_si128(tex[1]);
+    wq[3] = _mm256_extracti128_si256(tex[1], 1);
+    filter_rgba8_quad_avx2_body(ts, wq, _mm256_castps256_ps128(wt),
+                                _mm256_extractf128_ps(wt, 1), out);
+}
 #endif
 
 /*
  * sample_level's bilinear RGBA8888 Morton read for a quad's four fragments
- * at once, one lane a fragment: the wrap, scale, floors, weights, texel
- * indices and their offsets with the same float operations, then the
- * footprints' filter (filter_rgba8_quad). False (nothing done) for what
- * it leaves to sample_level: an undescribed level, non-normalised
- * coordinates (their floors may pass 2^31), MIRRORED_REPEAT, REPEAT of a
- * size that is not a power of two.
+ * at once in SSE2 lanes, one lane a fragment (sample_quad_linear_rgba8
+ * below has checked the level, coordinates and wraps): the wrap, scale,
+ * floors, weights, texel indices and their offsets with the same float
+ * operations, then the footprints' filter (filter_rgba8_quad).
  */
-static bool sample_quad_linear_rgba8(const AttilaTexState *ts, uint32_t l,
-                                     uint32_t face, const float *const c[4],
-                                     float *const out[4])
+static void sample_quad_linear_rgba8_sse2(const AttilaTexState *ts,
+                                         const AttilaTexLevel *lv,
+                                         const float *const c[4],
+                                         float *const out[4])
 {
     static const uint8_t zero[4];
-    const AttilaTexLevel *lv = &ts->level[l][face];
     uint32_t w = lv->width, h = lv->height, dim[2] = { w, h };
     uint32_t lw = attila_log2_ceil(w), row_l2 = lw > MORTON_BITS ?
                   lw - MORTON_BITS : 0;
@@ -835,15 +989,6 @@ static bool sample_quad_linear_rgba8(const AttilaTexState *ts, uint32_t l,
     uint32_t off[4];
     int k, q, f;
 
-    if (w == 0 || ts->non_normalized) {
-        return false;
-    }
-    for (k = 0; k < 2; k++) {
-        if (ts->wrap[k] == ATTILA_MIRRORED_REPEAT ||
-            (ts->wrap[k] == ATTILA_REPEAT && (dim[k] & (dim[k] - 1)))) {
-            return false;
-        }
-    }
     for (k = 0; k < 4; k++) {
         uv[k] = _mm_loadu_ps(c[k]);
     }
@@ -898,10 +1043,47 @@ static bool sample_quad_linear_rgba8(const AttilaTexState *ts, uint32_t l,
 #if defined(__x86_64__) && defined(__GNUC__)
     if (ts->filter_avx2) {
         filter_rgba8_quad_avx2(ts, texels, wt[0], wt[1], out);
-        return true;
+        return;
     }
 #endif
     filter_rgba8_quad(ts, texels, wt[0], wt[1], out);
+}
+
+/*
+ * sample_level's bilinear RGBA8888 Morton read for a quad's four fragments
+ * at once: false (nothing done) for what it leaves to sample_level (an
+ * undescribed level, non-normalised coordinates, whose floors may pass
+ * 2^31, MIRRORED_REPEAT, REPEAT of a size that is not a power of two);
+ * else the AVX2 instance where the draw chose it (filter_avx2) and the
+ * level is small enough for its gathers, the SSE2 lanes otherwise.
+ * Inline: the shader's quad read (attila_texture_sample_quad) calls it
+ * once a quad.
+ */
+static inline __attribute__((always_inline)) bool
+sample_quad_linear_rgba8(const AttilaTexState *ts, uint32_t l, uint32_t face,
+                         const float *const c[4], float *const out[4])
+{
+    const AttilaTexLevel *lv = &ts->level[l][face];
+    uint32_t dim[2] = { lv->width, lv->height };
+    int k;
+
+    if (dim[0] == 0 || ts->non_normalized) {
+        return false;
+    }
+    for (k = 0; k < 2; k++) {
+        if (ts->wrap[k] == ATTILA_MIRRORED_REPEAT ||
+            (ts->wrap[k] == ATTILA_REPEAT && (dim[k] & (dim[k] - 1)))) {
+            return false;
+        }
+    }
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (ts->filter_avx2 && dim[0] <= QUAD_GATHER_MAX &&
+        dim[1] <= QUAD_GATHER_MAX) {
+        sample_quad_linear_rgba8_avx2(ts, lv, c, out);
+        return true;
+    }
+#endif
+    sample_quad_linear_rgba8_sse2(ts, lv, c, out);
     return true;
 }
 #endif
