@@ -298,6 +298,48 @@ static inline bool g3d_preempt_foreign(const G3DPreempt *p)
            __atomic_load_n(&p->active, __ATOMIC_ACQUIRE);
 }
 
+/* ---- waits between threads ------------------------------------------- */
+
+/*
+ * A thread polling a word another thread will set: one step between reads,
+ * `i` counting from 1. The core is paused (a spinning hyperthread takes
+ * less of its sibling), and every 64th step given away, so that on a busy
+ * host the thread that will set the word gets to run.
+ */
+static inline void g3d_spin_pause(unsigned i)
+{
+    if (i % 64 == 0) {
+        g_thread_yield();
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/*
+ * A poll bounded in time: g3d_poll_begin(us), then g3d_poll_step() between
+ * reads until the word is seen or the step says the time is up (false). The
+ * clock is read every 64th step only: a read costs as much as the poll.
+ */
+typedef struct G3DPoll {
+    int64_t end;
+    unsigned step;
+} G3DPoll;
+
+static inline G3DPoll g3d_poll_begin(unsigned us)
+{
+    return (G3DPoll){ .end = g_get_monotonic_time() + us };
+}
+
+static inline bool g3d_poll_step(G3DPoll *p)
+{
+    if (++p->step % 64 == 0 && g_get_monotonic_time() >= p->end) {
+        return false;
+    }
+    g3d_spin_pause(p->step);
+    return true;
+}
+
 /*
  * A render helper thread working for the driving thread (common/tiles.c
  * sets it around each job): its g3d_yield() parks while PAUSE is set and

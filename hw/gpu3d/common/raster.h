@@ -28,8 +28,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <glib.h>
-
 /* Edges, classified by where the triangle lies relative to them. */
 enum {
     G3D_EDGE_LEFT   = 1 << 0, /* triangle to the right of the edge */
@@ -726,46 +724,6 @@ typedef void G3DJobFn(void *arg, int thread);
  * helpers' end, before sleeping (0: sleep at once); tiles.c says why.
  */
 extern unsigned g3d_pool_spin_us;
-
-/*
- * A thread polling a word another thread will set: one step between reads,
- * `i` counting from 1. The core is paused (a spinning hyperthread takes
- * less of its sibling), and every 64th step given away, so that on a busy
- * host the thread that will set the word gets to run.
- */
-static inline void g3d_spin_pause(unsigned i)
-{
-    if (i % 64 == 0) {
-        g_thread_yield();
-    }
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
-/*
- * A poll bounded in time: g3d_poll_begin(us), then g3d_poll_step() between
- * reads until the word is seen or the step says the time is up (false). The
- * clock is read every 64th step only: a read costs as much as the poll.
- */
-typedef struct G3DPoll {
-    int64_t end;
-    unsigned step;
-} G3DPoll;
-
-static inline G3DPoll g3d_poll_begin(unsigned us)
-{
-    return (G3DPoll){ .end = g_get_monotonic_time() + us };
-}
-
-static inline bool g3d_poll_step(G3DPoll *p)
-{
-    if (++p->step % 64 == 0 && g_get_monotonic_time() >= p->end) {
-        return false;
-    }
-    g3d_spin_pause(p->step);
-    return true;
-}
 
 /*
  * A helper's pace between jobs (tiles.c says why): how long it polls for
