@@ -1035,8 +1035,12 @@ static void test_lanes_vs_general(void)
          * constants (the slots run out first) or of one (the list's
          * operations do)
          */
-        bool again = prog % 4 == 3 && prog % 5 == 4 && prog > 4;
+#define AGAIN(p) ((p) % 4 == 3 && (p) % 5 == 4)
+        bool again = AGAIN(prog);
         bool long_prog = prog % 150 == 7 || prog % 150 == 11;
+        /* the batches' programs (no texture read or derivative), and the
+         * one before a program that keeps its code */
+        bool lanes_only = prog % 4 == 3 || long_prog || AGAIN(prog + 1);
 
         if (!again) {
             n = long_prog ? LONG : g_rand_int_range(rnd, 1, 25);
@@ -1044,8 +1048,10 @@ static void test_lanes_vs_general(void)
         for (i = 0; i < n && !again; i++) {
             uint8_t raw[16];
             AttilaShInstr probe;
+
+            g3d_general_path = false;
             do {
-                random_instruction(rnd, &code[i], prog % 4 == 3 || long_prog);
+                random_instruction(rnd, &code[i], lanes_only);
                 if (prog % 150 == 11) {
                     for (l = 0; l < 3; l++) {
                         if (code[i].s[l].bank == ATTILA_BANK_PARAM ||
