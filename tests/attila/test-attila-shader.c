@@ -11,7 +11,6 @@
  */
 #include <glib.h>
 #include <math.h>
-#include <stddef.h>
 #include <string.h>
 
 #include "attila/attila-int.h"
@@ -1015,7 +1014,6 @@ static void test_lanes_vs_general(void)
     AttilaSoaProg *batches = g_new0(AttilaSoaProg, 1);
     unsigned fast_ops = 0, ops = 0, tex_lanes = 0;
     unsigned listed = 0, kept = 0, list_ended = 0, list_cut = 0;
-    unsigned bare_runs = 0, bare_whole = 0;
     int prog, n = 0;
     /* a long program: more instructions than the list holds */
     enum { LONG = ATTILA_SOA_OPS + 88 };
@@ -1135,42 +1133,12 @@ static void test_lanes_vs_general(void)
             g_assert_true(batches->n <= ATTILA_SOA_OPS);
             g_assert_true(batches->nk <= ATTILA_SOA_KSLOTS);
         }
-        /*
-         * half the batches' runs with outputs only bare (as the streamer's
-         * batches of a whole program): the threads' registers past the
-         * inputs left as they are, against the general path from them
-         * cleared; where the list is not the whole program the run clears
-         * them itself
-         */
-        fast->env.bare = fast->env.batches && fast->env.outputs_only &&
-                         prog % 2 == 0;
-        if (fast->env.bare) {
-            size_t from = offsetof(AttilaShaderThread, out);
-            size_t len = offsetof(AttilaShaderThread, pred) - from;
-            for (l = 0; l < ATTILA_SH_BATCH; l++) {
-                memset((uint8_t *)&gen->t[l] + from, 0, len);
-                memset((uint8_t *)&gen0[l] + from, 0, len);
-            }
-            bare_runs++;
-            bare_whole += attila_shader_batches_whole(batches, 0);
-        }
         rg = run(gen, lanes);
         /* soa_block's instances: the CPU's best level, then AVX2 below it
          * (g3d_simd_max), then SSE2 (g3d_no_avx), each from the same
          * registers */
         for (level = 0; level < 3; level++) {
             memcpy(fast->t, gen0, sizeof(fast->t));
-            if (fast->env.bare) {
-                /* not cleared: a bare run must not read these (the
-                 * lanes past the run's are not its) */
-                for (l = 0; l < lanes; l++) {
-                    uint32_t *w = (uint32_t *)fast->t[l].out;
-                    for (i = 0; i < 4 * (ATTILA_SH_IO + ATTILA_SH_TEMPS + 2);
-                         i++) {
-                        w[i] = g_rand_int(rnd);
-                    }
-                }
-            }
             memset(&fast->tex, 0, sizeof(fast->tex));
             sf = 0;
             fast->env.steps = &sf;
@@ -1216,14 +1184,9 @@ static void test_lanes_vs_general(void)
     g_assert_cmpuint(kept, >, 30);
     g_assert_cmpuint(list_ended, >, 200);
     g_assert_cmpuint(list_cut, >=, 30);
-    g_test_message("bare runs: %u (%u of whole programs)", bare_runs,
-                   bare_whole);
-    g_assert_cmpuint(bare_whole, >, 50);
-    g_assert_cmpuint(bare_runs - bare_whole, >, 50);
     fast->env.steps = gen->env.steps = NULL;
     fast->env.by_component = fast->env.outputs_only = false;
     fast->env.batches = NULL;
-    fast->env.bare = false;
     machine_free(fast);
     machine_free(gen);
     g_free(batches);

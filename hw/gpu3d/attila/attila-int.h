@@ -425,8 +425,6 @@ typedef struct AttilaSoaProg {
  */
 void attila_shader_prepare_batches(AttilaSoaProg *p, const AttilaShInstr *imem,
                                    uint32_t pc, const AttilaVec4 *consts);
-/* p (or NULL) is the whole program at pc: its batches may run bare */
-bool attila_shader_batches_whole(const AttilaSoaProg *p, uint32_t pc);
 
 typedef struct AttilaShaderEnv {
     const AttilaShInstr *imem;          /* ATTILA_INSTRUCTION_MEMORY */
@@ -446,13 +444,6 @@ typedef struct AttilaShaderEnv {
     /* with by_component: the program at its pc decoded for the batches
      * (attila_shader_prepare_batches), or NULL */
     const AttilaSoaProg *batches;
-    /*
-     * with outputs_only: the threads' registers past the inputs are not
-     * cleared (their predicates are). Where batches run the whole program
-     * (attila_shader_batches_whole) the run takes those registers as zero
-     * and writes every output; elsewhere it clears them first
-     */
-    bool bare;
 } AttilaShaderEnv;
 
 typedef enum AttilaShaderResult {

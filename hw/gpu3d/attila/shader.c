@@ -1173,25 +1173,6 @@ void attila_shader_prepare_batches(AttilaSoaProg *p, const AttilaShInstr *imem,
     }
 }
 
-bool attila_shader_batches_whole(const AttilaSoaProg *p, uint32_t pc)
-{
-#ifdef __SSE2__
-    return p && p->pc == pc && p->n && p->ended;
-#else
-    return false;               /* no by-component run */
-#endif
-}
-
-/* the draw's list runs at pc (soa_run), from its start to its end */
-static bool soa_list_runs(const AttilaShaderEnv *env, uint32_t pc, int lanes)
-{
-    const AttilaSoaProg *b = env->batches;
-
-    return env->by_component && lanes > 1 &&
-           attila_shader_batches_whole(b, pc) && b->imem == env->imem &&
-           b->consts == env->consts && b->n <= ATTILA_SH_MAX_STEPS;
-}
-
 #ifdef __SSE2__
 /*
  * run_lanes with a lane's four components in one SSE2 register: the same
@@ -1890,7 +1871,7 @@ soa_run(const Exec *x, uint32_t *pc, unsigned *n, unsigned limit)
     const AttilaSoaProg *b = x->env->batches;
     Soa s;
     unsigned k = 0;
-    bool ended = false, listed = false;
+    bool ended = false;
 
     soa_begin(&s, x);
 #ifdef __SSE2__
@@ -1901,14 +1882,7 @@ soa_run(const Exec *x, uint32_t *pc, unsigned *n, unsigned limit)
         for (w = 0; w < 2; w++) {
             uint64_t m = b->load[w];
             for (; m; m &= m - 1) {
-                unsigned r = w * 64 + __builtin_ctzll(m);
-                if (x->env->bare && r >= ATTILA_SH_IO) {
-                    /* not cleared in the threads: zero, as cleared */
-                    memset(s.r[r], 0, sizeof(s.r[r]));
-                    soa_mark(s.valid, r);
-                } else {
-                    soa_load(&s, r);
-                }
+                soa_load(&s, w * 64 + __builtin_ctzll(m));
             }
             s.dirty[w] = b->store[w];
         }
@@ -1918,7 +1892,6 @@ soa_run(const Exec *x, uint32_t *pc, unsigned *n, unsigned limit)
         ended = b->ended;
         *pc += ended ? k - 1 : k;
         limit = 0;
-        listed = true;
     }
 #endif
     while (k < limit && *pc < ATTILA_INSTRUCTION_MEMORY) {
@@ -1935,23 +1908,6 @@ soa_run(const Exec *x, uint32_t *pc, unsigned *n, unsigned limit)
         (*pc)++;
     }
     soa_end(&s, x, ended && x->env->outputs_only);
-#ifdef __SSE2__
-    if (listed && x->env->bare) {
-        /* the outputs the program does not write, as cleared (run()
-         * clears the threads where the list does not run) */
-        const unsigned out0 = offsetof(AttilaShaderThread, out) /
-                              sizeof(AttilaVec4);
-        unsigned o;
-        int l;
-        for (o = 0; o < ATTILA_SH_IO; o++) {
-            if (!soa_marked(b->store, out0 + o)) {
-                for (l = 0; l < x->lanes; l++) {
-                    memset(&x->t[l].out[o], 0, sizeof(x->t[l].out[o]));
-                }
-            }
-        }
-    }
-#endif
     *n = k;
     return ended;
 }
@@ -2019,14 +1975,6 @@ static AttilaShaderResult run(const AttilaShaderEnv *env, uint32_t pc,
     bool fx_clear = false;
     unsigned steps;
     int l;
-
-    if (env->bare && !soa_list_runs(env, pc, lanes)) {
-        /* the registers past the inputs, as the caller did not */
-        for (l = 0; l < lanes; l++) {
-            memset(t[l].out, 0, offsetof(AttilaShaderThread, pred) -
-                   offsetof(AttilaShaderThread, out));
-        }
-    }
 
     for (steps = 0; steps < ATTILA_SH_MAX_STEPS; steps++) {
         const AttilaShInstr *in;

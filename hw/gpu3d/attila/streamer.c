@@ -595,13 +595,9 @@ static bool work_left(AttilaCore *c, uint64_t work)
 /* the chunk's attribute blocks (chunk_windows); false if an element
  * is outside memory */
 static bool window_inputs(const VertexChunk *k, uint32_t index,
-                          AttilaShaderThread *t, bool bare)
+                          AttilaShaderThread *t)
 {
     const AttilaDrawState *ds = k->ds;
-    /* bare (AttilaShaderEnv.bare): the shader takes the registers past
-     * the inputs as zero, only the predicates are cleared */
-    size_t from = bare ? offsetof(AttilaShaderThread, pred) :
-                         offsetof(AttilaShaderThread, out);
     bool ok = true;
     uint32_t i;
 
@@ -616,7 +612,7 @@ static bool window_inputs(const VertexChunk *k, uint32_t index,
      */
     _Static_assert(ATTILA_MAX_VERTEX_ATTRIBUTES == ATTILA_SH_IO,
                    "window_inputs writes every input");
-    memset((uint8_t *)t + from, 0, sizeof(*t) - from);
+    memset(t->out, 0, sizeof(*t) - offsetof(AttilaShaderThread, out));
     /* every input's default in one copy, then the active ones' elements
      * over theirs: the inputs the loop over all 16 wrote */
     _Static_assert(sizeof(t->in) == sizeof(ds->attr_default),
@@ -695,14 +691,13 @@ static void shade_whole(const VertexChunk *k, VertexBatch *b)
     AttilaShaderEnv env = {
         .imem = k->c->imem, .consts = k->c->vconst, .by_component = true,
         .outputs_only = true, .steps = &b->steps, .batches = k->batches,
-        .bare = attila_shader_batches_whole(k->batches, k->ds->vs_pc),
     };
     uint32_t bad_pc = 0, i;
 
     b->whole = b->n > 1;
     b->steps = 0;
     for (i = 0; i < b->n && b->whole; i++) {
-        b->whole = window_inputs(k, b->index[i], &t[i], env.bare);
+        b->whole = window_inputs(k, b->index[i], &t[i]);
     }
     if (b->whole) {
         b->whole = attila_shader_run(&env, k->ds->vs_pc, t, b->n, &bad_pc) ==
