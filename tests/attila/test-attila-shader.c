@@ -1017,28 +1017,59 @@ static void test_lanes_vs_general(void)
 {
     GRand *rnd = g_rand_new_with_seed(0xA771A);
     Machine *fast = machine_new(), *gen = machine_new();
+    AttilaSoaProg *batches = g_new0(AttilaSoaProg, 1);
     unsigned fast_ops = 0, ops = 0, tex_lanes = 0, quads = 0;
-    int prog;
+    unsigned listed = 0, kept = 0, list_ended = 0, list_cut = 0;
+    int prog, n = 0;
+    /* a long program: more instructions than the list holds */
+    enum { LONG = ATTILA_SOA_OPS + 88 };
+    Ins *code = g_new0(Ins, LONG);
 
     /* TEX's quads by the registers themselves where the decoding allows */
     fast->env.tex_quad = fake_tex_quad;
     fake_quads = 0;
 
     for (prog = 0; prog < 3000; prog++) {
-        Ins code[24];
-        int n = g_rand_int_range(rnd, 1, 25), i, l, lanes, level;
+        int i, l, lanes, level;
         AttilaShaderThread gen0[ATTILA_SH_BATCH];
         AttilaShaderResult rf, rg;
         uint64_t sf = 0, sg = 0;
+        /*
+         * A fifth of the by-component programs keep the last one's code
+         * with new constants (the batches' list kept, its constant slots
+         * filled again); one in 150 is longer than the list: of many
+         * constants (the slots run out first) or of one (the list's
+         * operations do)
+         */
+#define AGAIN(p) ((p) % 4 == 3 && (p) % 5 == 4)
+        bool again = AGAIN(prog);
+        bool long_prog = prog % 150 == 7 || prog % 150 == 11;
+        /* the batches' programs (no texture read or derivative), and the
+         * one before a program that keeps its code */
+        bool lanes_only = prog % 4 == 3 || long_prog || AGAIN(prog + 1);
 
-        for (i = 0; i < n; i++) {
+        if (!again) {
+            n = long_prog ? LONG : g_rand_int_range(rnd, 1, 25);
+        }
+        for (i = 0; i < n && !again; i++) {
             uint8_t raw[16];
             AttilaShInstr probe;
+
+            g3d_general_path = false;
             do {
-                random_instruction(rnd, &code[i], prog % 4 == 3);
+                random_instruction(rnd, &code[i], lanes_only);
+                if (prog % 150 == 11) {
+                    for (l = 0; l < 3; l++) {
+                        if (code[i].s[l].bank == ATTILA_BANK_PARAM ||
+                            code[i].s[l].bank == ATTILA_BANK_PARAM2) {
+                            code[i].s[l] = C(0);
+                        }
+                    }
+                }
                 code[i].end = i == n - 1;
                 encode(&code[i], raw);
-            } while (!attila_shader_decode(raw, &probe));
+            } while (!attila_shader_decode(raw, &probe) ||
+                     (long_prog && !probe.fast));
             g3d_general_path = false;
             g_assert_true(attila_shader_decode(raw, &fast->imem[i]));
             g3d_general_path = true;
@@ -1083,18 +1114,36 @@ static void test_lanes_vs_general(void)
          * by component (the vertex batches' way) or by lane
          */
         lanes = prog % 5 == 0 ? 1 : prog % 5 == 1 ? 2 : prog % 5 == 2 ? 3 : 4;
-        if (prog % 4 == 3 && prog % 5 >= 3) {
+        if ((prog % 4 == 3 && prog % 5 >= 3) || long_prog) {
             lanes = g_rand_int_range(rnd, 5, ATTILA_SH_BATCH + 1);
         }
         /* a fragment quad (4 lanes, not by component) half the time at
          * 4 lanes: quad_block_avx2 where the level has AVX2 */
-        fast->env.by_component = prog % 7 != 0 &&
-                                 !(lanes == 4 && prog % 2 == 0);
+        fast->env.by_component = long_prog ||
+                                 (prog % 7 != 0 &&
+                                  !(lanes == 4 && prog % 2 == 0));
         quads += lanes == 4 && !fast->env.by_component;
         /* a third of those as the vertex batches run: only the outputs
          * compared (the temporaries of a block that ends the program are
          * not moved back) */
         fast->env.outputs_only = fast->env.by_component && prog % 3 == 0;
+        /*
+         * two thirds of them with the program decoded for the batches
+         * (attila_shader_prepare_batches, as a draw does), the rest
+         * decoded an instruction at a time (run_soa)
+         */
+        fast->env.batches = NULL;
+        if (fast->env.by_component && (prog % 3 != 1 || long_prog)) {
+            attila_shader_prepare_batches(batches, fast->imem, 0,
+                                          fast->consts);
+            fast->env.batches = batches;
+            kept += again && batches->n > 0;
+            listed += batches->n > 0;
+            list_ended += batches->ended;
+            list_cut += long_prog && !batches->ended && batches->n > 0;
+            g_assert_true(batches->n <= ATTILA_SOA_OPS);
+            g_assert_true(batches->nk <= ATTILA_SOA_KSLOTS);
+        }
         rg = run(gen, lanes);
         /* soa_block's instances: the CPU's best level, then AVX2 below it
          * (g3d_simd_max), then SSE2 (g3d_no_avx), each from the same
@@ -1144,11 +1193,21 @@ static void test_lanes_vs_general(void)
     g_test_message("fragment quads: %u", quads);
     g_assert_cmpuint(quads, >, 300);
     g_assert_cmpuint(fake_quads, >, 20);
+    /* the batches' lists: kept for the same code, whole programs, and
+     * long ones cut (by the slots or by the operations) */
+    g_test_message("batches' lists: %u (%u kept, %u to the end, %u cut)",
+                   listed, kept, list_ended, list_cut);
+    g_assert_cmpuint(kept, >, 30);
+    g_assert_cmpuint(list_ended, >, 200);
+    g_assert_cmpuint(list_cut, >=, 30);
     fast->env.steps = gen->env.steps = NULL;
     fast->env.by_component = fast->env.outputs_only = false;
     fast->env.quad_avx2 = false;
+    fast->env.batches = NULL;
     machine_free(fast);
     machine_free(gen);
+    g_free(batches);
+    g_free(code);
     g_rand_free(rnd);
 }
 

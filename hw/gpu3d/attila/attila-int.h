@@ -367,6 +367,65 @@ typedef bool AttilaTexQuadFn(void *opaque, uint32_t unit,
                              const float *const coord[4],
                              float *const result[4]);
 
+/*
+ * A vertex program decoded for the batches (shader.c's by-component run):
+ * its straight run of run_lanes' instructions from `pc` as a flat list of
+ * operations whose operands are byte offsets (the register's component
+ * after the swizzle), its constants broadcast once a draw with their
+ * swizzle and modifiers folded in (`kslot`), the registers the run reads
+ * before it writes them whole and those it writes. Built by
+ * attila_shader_prepare_batches, once a draw (streamer.c); the list is
+ * kept while the instructions are the same, the constants are refilled.
+ */
+#define ATTILA_SOA_OPS 512
+#define ATTILA_SOA_KSLOTS 128
+
+typedef struct AttilaSoaSrc {
+    /* from the operand's base (the batch's registers, or kslot), bytes;
+     * component c of the operand */
+    uint16_t off[4];
+    bool konst;                 /* base: kslot */
+    int32_t andm, xorm;         /* abs, neg on the bits: -1 and 0 if none */
+} AttilaSoaSrc;
+
+typedef struct AttilaSoaOp {
+    uint8_t opc;
+    uint8_t kind;               /* the instance that runs it (shader.c) */
+    uint8_t nops, mask;
+    bool sat, predicated, invert_pred;
+    uint8_t pred_reg;
+    uint16_t dst;               /* the result register's offset, bytes */
+    AttilaSoaSrc src[3];
+} AttilaSoaOp;
+
+typedef struct AttilaSoaKey {
+    uint16_t reg;               /* the constant */
+    uint8_t swz;
+    int32_t andm, xorm;
+} AttilaSoaKey;
+
+typedef struct AttilaSoaProg {
+    const AttilaShInstr *imem;
+    uint32_t pc, n;             /* n instructions from pc; 0: none */
+    bool ended;                 /* the last has the end flag */
+    uint64_t load[2], store[2]; /* registers (thread offset / 16) */
+    AttilaSoaOp op[ATTILA_SOA_OPS];
+    AttilaShInstr code[ATTILA_SOA_OPS];     /* what op was decoded from */
+    const AttilaVec4 *consts;   /* kslot's constants, as of the fill */
+    uint32_t nk;
+    AttilaSoaKey key[ATTILA_SOA_KSLOTS];
+    /* slot, component, lane: every lane the same bits */
+    float kslot[ATTILA_SOA_KSLOTS][4][ATTILA_SH_BATCH];
+} AttilaSoaProg;
+
+/*
+ * Decode (or keep) the batches' list for the program at pc of imem, its
+ * constant slots filled from consts (which must not change until the
+ * batches are shaded)
+ */
+void attila_shader_prepare_batches(AttilaSoaProg *p, const AttilaShInstr *imem,
+                                   uint32_t pc, const AttilaVec4 *consts);
+
 typedef struct AttilaShaderEnv {
     const AttilaShInstr *imem;          /* ATTILA_INSTRUCTION_MEMORY */
     const AttilaVec4 *consts;           /* this target's 512 constants */
@@ -386,6 +445,9 @@ typedef struct AttilaShaderEnv {
      * (shader.c's quad_block_avx2): g3d_simd_level() is AVX2 or more,
      * asked once a raster batch, not once a quad */
     bool quad_avx2;
+    /* with by_component: the program at its pc decoded for the batches
+     * (attila_shader_prepare_batches), or NULL */
+    const AttilaSoaProg *batches;
 } AttilaShaderEnv;
 
 typedef enum AttilaShaderResult {

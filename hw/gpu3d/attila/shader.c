@@ -978,6 +978,204 @@ static void exec_texture_lanes(const Exec *x, const AttilaShInstr *in)
     }
 }
 
+/* ---- the vertex batches' operations, decoded (AttilaSoaProg) ------------- */
+
+/*
+ * The by-component registers (shader.c's Soa, below) and the constant slots
+ * (AttilaSoaProg.kslot) have one layout: a register is four components of
+ * ATTILA_SH_BATCH lanes, an operand's component c at register * SOA_REG +
+ * selector * SOA_COMP bytes, a group of lanes at that plus its own
+ */
+#define SOA_COMP (ATTILA_SH_BATCH * sizeof(float))
+#define SOA_REG (4 * SOA_COMP)
+
+/* the instances of run_soa's operations: one for each of the frequent
+ * ones, with and without operand modifiers, with and without a
+ * saturated or predicated write; 0 the rest */
+enum { SOA_KIND_MODS = 1, SOA_KIND_WRITE = 2 };
+#define SOA_OWN_LIST(X)                                                     \
+    X(0, ATTILA_SH_MAD) X(1, ATTILA_SH_MUL) X(2, ATTILA_SH_ADD)             \
+    X(3, ATTILA_SH_MOV) X(4, ATTILA_SH_DP3) X(5, ATTILA_SH_DP4)
+#define SOA_KIND_OF(i, o) case (o): return 1 + 4 * (i) + variant;
+
+static uint8_t soa_kind(const AttilaSoaOp *op)
+{
+    unsigned k, variant = op->sat || op->predicated ? SOA_KIND_WRITE : 0;
+
+    for (k = 0; k < op->nops; k++) {
+        if (op->src[k].andm != -1 || op->src[k].xorm != 0) {
+            variant |= SOA_KIND_MODS;
+        }
+    }
+    switch (op->opc) {
+    SOA_OWN_LIST(SOA_KIND_OF)
+    default:
+        return 0;
+    }
+}
+
+/* slot of the constant operand o in its swizzled, modified form: an
+ * existing one with the same key, or a new one (filled by soa_fill) up to
+ * max; -1 when none is left */
+static int soa_slot(AttilaSoaKey *key, uint32_t *nk, uint32_t max,
+                    const AttilaShOperand *o)
+{
+    AttilaSoaKey q = {
+        .reg = o->reg, .swz = o->swz,
+        .andm = (int32_t)o->and_bits, .xorm = (int32_t)o->xor_bits,
+    };
+    uint32_t i;
+
+    for (i = 0; i < *nk; i++) {
+        if (key[i].reg == q.reg && key[i].swz == q.swz &&
+            key[i].andm == q.andm && key[i].xorm == q.xorm) {
+            return i;
+        }
+    }
+    if (*nk == max) {
+        return -1;
+    }
+    key[*nk] = q;
+    return (*nk)++;
+}
+
+/* slot k's components: the constant's, swizzled, AND then XOR of the
+ * bits (read_vec's abs then negate), in every lane */
+static void soa_fill(float (*slot)[ATTILA_SH_BATCH], const AttilaSoaKey *k,
+                     const AttilaVec4 *consts)
+{
+    int c, l;
+
+    for (c = 0; c < 4; c++) {
+        uint32_t u = (consts[k->reg].u[(k->swz >> (6 - 2 * c)) & 3] &
+                      (uint32_t)k->andm) ^ (uint32_t)k->xorm;
+        float f = g3d_u2f(u);
+        for (l = 0; l < ATTILA_SH_BATCH; l++) {
+            slot[c][l] = f;
+        }
+    }
+}
+
+/*
+ * A run_lanes instruction (in->fast) as one operation: the operands'
+ * offsets, a constant in a slot of key (up to max; false when they are
+ * full, op then unusable).
+ */
+static bool soa_decode(const AttilaShInstr *in, AttilaSoaOp *op,
+                       AttilaSoaKey *key, uint32_t *nk, uint32_t max)
+{
+    int k, c;
+
+    memset(op, 0, sizeof(*op));
+    op->opc = in->opcode;
+    op->nops = in->nops;
+    op->mask = in->mask;
+    op->sat = in->sat;
+    op->predicated = in->predicated;
+    op->invert_pred = in->invert_pred;
+    op->pred_reg = in->pred_reg;
+    op->dst = in->res_off / sizeof(AttilaVec4) * SOA_REG;
+    for (k = 0; k < in->nops; k++) {
+        const AttilaShOperand *o = &in->op[k];
+        AttilaSoaSrc *q = &op->src[k];
+
+        if (o->off != NO_OFF) {
+            for (c = 0; c < 4; c++) {
+                q->off[c] = o->off / sizeof(AttilaVec4) * SOA_REG +
+                            o->sel[c] * SOA_COMP;
+            }
+            q->andm = (int32_t)o->and_bits;
+            q->xorm = (int32_t)o->xor_bits;
+        } else {
+            /* a directly addressed constant (in->fast): the slot holds the
+             * swizzle and the modifiers */
+            int s = soa_slot(key, nk, max, o);
+            if (s < 0) {
+                return false;
+            }
+            q->konst = true;
+            for (c = 0; c < 4; c++) {
+                q->off[c] = s * SOA_REG + c * SOA_COMP;
+            }
+            q->andm = -1;
+            q->xorm = 0;
+        }
+    }
+    op->kind = soa_kind(op);
+    return true;
+}
+
+static inline void soa_mark(uint64_t *m, unsigned r)
+{
+    m[r >> 6] |= 1ull << (r & 63);
+}
+
+static inline bool soa_marked(const uint64_t *m, unsigned r)
+{
+    return m[r >> 6] >> (r & 63) & 1;
+}
+
+void attila_shader_prepare_batches(AttilaSoaProg *p, const AttilaShInstr *imem,
+                                   uint32_t pc, const AttilaVec4 *consts)
+{
+    uint64_t whole[2] = { 0 };
+    uint32_t i, n;
+
+    /* the same instructions as last time: the list is kept */
+    if (p->imem != imem || p->pc != pc || p->n == 0 ||
+        pc + p->n > ATTILA_INSTRUCTION_MEMORY ||
+        memcmp(p->code, &imem[pc], p->n * sizeof(*imem))) {
+        p->imem = imem;
+        p->pc = pc;
+        p->n = 0;
+        p->nk = 0;
+        p->ended = false;
+        memset(p->load, 0, sizeof(p->load));
+        memset(p->store, 0, sizeof(p->store));
+        for (n = 0; n < ATTILA_SOA_OPS && pc + n < ATTILA_INSTRUCTION_MEMORY;
+             n++) {
+            const AttilaShInstr *in = &imem[pc + n];
+            unsigned k, r;
+
+            if (!in->valid || !in->fast ||
+                !soa_decode(in, &p->op[n], p->key, &p->nk,
+                            ATTILA_SOA_KSLOTS)) {
+                break;
+            }
+            /* the registers read before the run writes them whole are
+             * moved in at its start; a masked or predicated write keeps
+             * the rest of its register */
+            for (k = 0; k < in->nops; k++) {
+                r = in->op[k].off / sizeof(AttilaVec4);
+                if (in->op[k].off != NO_OFF && !soa_marked(whole, r)) {
+                    soa_mark(p->load, r);
+                }
+            }
+            r = in->res_off / sizeof(AttilaVec4);
+            if (!soa_marked(whole, r)) {
+                if (in->mask != 15 || in->predicated) {
+                    soa_mark(p->load, r);
+                } else {
+                    soa_mark(whole, r);
+                }
+            }
+            soa_mark(p->store, r);
+            p->code[n] = *in;
+            if (in->end) {
+                p->ended = true;
+                n++;
+                break;
+            }
+        }
+        p->n = n;
+    }
+    /* the constants, every draw */
+    p->consts = consts;
+    for (i = 0; i < p->nk; i++) {
+        soa_fill(p->kslot[i], &p->key[i], consts);
+    }
+}
+
 #ifdef __SSE2__
 /*
  * run_lanes with a lane's four components in one SSE2 register: the same
@@ -1469,6 +1667,8 @@ _Static_assert(ATTILA_SH_BATCH % SOA_W == 0, "lanes by groups");
 typedef struct Soa {
     /* register, component, group: every lane */
     SoaF r[SOA_NREG][4][SOA_GROUPS];
+    /* run_soa's constant slots, AttilaSoaProg.kslot's layout */
+    float k[3][4][ATTILA_SH_BATCH];
     uint64_t valid[2], dirty[2];
     /* lanes past x->lanes repeat the last */
     AttilaShaderThread *lane[ATTILA_SH_BATCH];
@@ -1477,11 +1677,6 @@ typedef struct Soa {
 SOA_INLINE float *soa_reg(AttilaShaderThread *t, unsigned r)
 {
     return (float *)((uint8_t *)t + r * sizeof(AttilaVec4));
-}
-
-SOA_INLINE bool soa_bit(const uint64_t *m, unsigned r)
-{
-    return m[r >> 6] >> (r & 63) & 1;
 }
 
 SOA_INLINE SoaF soa_sel(SoaI m, SoaF a, SoaF b)
@@ -1525,7 +1720,7 @@ SOA_INLINE void soa_load(Soa *s, unsigned r)
         _mm_storeu_ps((float *)&s->r[r][2] + h, v2);
         _mm_storeu_ps((float *)&s->r[r][3] + h, v3);
     }
-    s->valid[r >> 6] |= 1ull << (r & 63);
+    soa_mark(s->valid, r);
 }
 
 /* the registers written back to the lanes; the next run loads afresh.
@@ -1562,96 +1757,71 @@ SOA_INLINE void soa_end(Soa *s, const Exec *x, bool outputs)
     }
 }
 
-/* an operand of one instruction: its register by component, or its
- * constant, and its modifiers */
-typedef struct SoaSrc {
-    const SoaF (*reg)[SOA_GROUPS];  /* NULL: the constant cf */
-    const float *cf;
-    const uint8_t *sel;
-    bool mod;
-    int32_t andm, xorm;         /* broadcast where used */
-} SoaSrc;
-
-SOA_INLINE void soa_src(Soa *s, const Exec *x, const AttilaShOperand *o,
-                        SoaSrc *q)
+/* the operand's component c (after the swizzle; with mods its AND and
+ * XOR, identities where it has no modifier), group g's lanes; pa its base
+ * (the registers or the constant slots) */
+SOA_INLINE SoaF soa_read(const uint8_t *pa, const AttilaSoaSrc *q, int c,
+                         int g, bool mods)
 {
-    q->sel = o->sel;
-    if (o->off != NO_OFF) {
-        unsigned r = o->off / sizeof(AttilaVec4);
-        if (!soa_bit(s->valid, r)) {
-            soa_load(s, r);
-        }
-        q->reg = s->r[r];
-    } else {
-        q->reg = NULL;
-        q->cf = x->env->consts[o->reg].f;
+    SoaF v;
+
+    memcpy(&v, pa + q->off[c] + g * sizeof(SoaF), sizeof(v));
+    if (mods) {
+        v = (SoaF)(((SoaI)v & q->andm) ^ q->xorm);
     }
-    q->mod = !o->plain;
-    q->andm = (int32_t)o->and_bits;
-    q->xorm = (int32_t)o->xor_bits;
+    return v;
 }
 
-/* the operand's component c (after the swizzle and modifiers), group g's
- * lanes */
-SOA_INLINE SoaF soa_read(const SoaSrc *q, int c, int g)
-{
-    SoaF v = q->reg ? q->reg[q->sel[c]][g] : soa_splat(q->cf[q->sel[c]]);
-
-    if (!q->mod) {
-        return v;
-    }
-    return (SoaF)(((SoaI)v & q->andm) ^ q->xorm);
-}
-
-/* one instruction, each component's groups of lanes together (the
- * opcode's and the write mask's branches taken once for them); opc is a
- * constant in run_soa's instances, as in lanes_op */
-SOA_INLINE void soa_op(Soa *s, const Exec *x, const AttilaShInstr *in,
-                       uint8_t opc)
+/*
+ * One operation, each component's groups of lanes together (the opcode's
+ * and the write mask's branches taken once for them). opc, mods and write
+ * (a saturated or predicated write) are constants in soa_dispatch's
+ * instances, as the opcode is in lanes_op. kbase: the constant slots.
+ */
+SOA_INLINE void soa_op(Soa *s, const uint8_t *kbase, const AttilaSoaOp *op,
+                       uint8_t opc, bool mods, bool write, int lanes)
 {
     const SoaF one = soa_splat(1.0f), zero = soa_splat(0.0f);
-    unsigned rr = in->res_off / sizeof(AttilaVec4);
-    SoaSrc qa = { 0 }, qb = { 0 }, qc = { 0 };
-    const SoaSrc *oa = &qa, *ob = &qb, *oc = &qc;
+    uint8_t *regs = (uint8_t *)s->r;
+    const AttilaSoaSrc *oa = &op->src[0], *ob = &op->src[1],
+                       *oc = &op->src[2];
+    const uint8_t *pa = oa->konst ? kbase : regs;
+    const uint8_t *pb = ob->konst ? kbase : regs;
+    const uint8_t *pc = oc->konst ? kbase : regs;
     /* r: only the written components (the mask) are set and read */
     SoaF r[4][SOA_GROUPS], a[4], m = zero, v;
     SoaI pm[SOA_GROUPS] = { { 0 } };
     int c, l, g;
 
-    soa_src(s, x, &in->op[0], &qa);
-    if (in->nops > 1) {
-        soa_src(s, x, &in->op[1], &qb);
-    }
-    if (in->nops > 2) {
-        soa_src(s, x, &in->op[2], &qc);
-    }
+#define SOA_A(c, g) soa_read(pa, oa, (c), (g), mods)
+#define SOA_B(c, g) soa_read(pb, ob, (c), (g), mods)
+#define SOA_C(c, g) soa_read(pc, oc, (c), (g), mods)
     switch (opc) {
     case ATTILA_SH_ADD: case ATTILA_SH_MUL: case ATTILA_SH_MAD:
     case ATTILA_SH_MOV: case ATTILA_SH_MAX: case ATTILA_SH_MIN:
     case ATTILA_SH_SLT: case ATTILA_SH_SGE: case ATTILA_SH_CMP:
         /* component by component: only the written ones */
         for (c = 0; c < 4; c++) {
-            if (!in->wmask[c]) {
+            if (!(op->mask & (8 >> c))) {
                 continue;
             }
             for (g = 0; g < SOA_GROUPS; g++) {
-                SoaF va = soa_read(oa, c, g), vb;
+                SoaF va = SOA_A(c, g), vb;
 
                 switch (opc) {
                 case ATTILA_SH_MOV:
                     r[c][g] = va;
                     continue;
                 case ATTILA_SH_MAD:
-                    r[c][g] = va * soa_read(ob, c, g) + soa_read(oc, c, g);
+                    r[c][g] = va * SOA_B(c, g) + SOA_C(c, g);
                     continue;
                 case ATTILA_SH_CMP:
-                    r[c][g] = soa_sel(va < zero, soa_read(ob, c, g),
-                                      soa_read(oc, c, g));
+                    r[c][g] = soa_sel(va < zero, SOA_B(c, g), SOA_C(c, g));
                     continue;
                 default:
                     break;
                 }
-                vb = soa_read(ob, c, g);
+                vb = SOA_B(c, g);
                 switch (opc) {
                 case ATTILA_SH_ADD: r[c][g] = va + vb; break;
                 case ATTILA_SH_MUL: r[c][g] = va * vb; break;
@@ -1672,13 +1842,12 @@ SOA_INLINE void soa_op(Soa *s, const Exec *x, const AttilaShInstr *in,
     case ATTILA_SH_DPH:
         for (g = 0; g < SOA_GROUPS; g++) {
             /* each lane's products summed left to right, as exec_alu */
-            m = soa_read(oa, 0, g) * soa_read(ob, 0, g) +
-                soa_read(oa, 1, g) * soa_read(ob, 1, g) +
-                soa_read(oa, 2, g) * soa_read(ob, 2, g);
+            m = SOA_A(0, g) * SOA_B(0, g) + SOA_A(1, g) * SOA_B(1, g) +
+                SOA_A(2, g) * SOA_B(2, g);
             if (opc == ATTILA_SH_DP4) {
-                m = m + soa_read(oa, 3, g) * soa_read(ob, 3, g);
+                m = m + SOA_A(3, g) * SOA_B(3, g);
             } else if (opc == ATTILA_SH_DPH) {
-                m = m + soa_read(ob, 3, g);
+                m = m + SOA_B(3, g);
             }
             r[0][g] = r[1][g] = r[2][g] = r[3][g] = m;
         }
@@ -1686,21 +1855,21 @@ SOA_INLINE void soa_op(Soa *s, const Exec *x, const AttilaShInstr *in,
     case ATTILA_SH_DST:
         for (g = 0; g < SOA_GROUPS; g++) {
             r[0][g] = one;
-            r[1][g] = soa_read(oa, 1, g) * soa_read(ob, 1, g);
-            r[2][g] = soa_read(oa, 2, g);
-            r[3][g] = soa_read(ob, 3, g);
+            r[1][g] = SOA_A(1, g) * SOA_B(1, g);
+            r[2][g] = SOA_A(2, g);
+            r[3][g] = SOA_B(3, g);
         }
         break;
     case ATTILA_SH_LIT:
         for (g = 0; g < SOA_GROUPS; g++) {
             for (c = 0; c < 4; c++) {
-                a[c] = soa_read(oa, c, g);
+                a[c] = SOA_A(c, g);
             }
             /* x < 0 ? 0 : x (NaN and -0 kept), the power per lane */
             r[0][g] = r[3][g] = one;
             r[1][g] = soa_sel(a[0] < zero, zero, a[0]);
             r[2][g] = zero;
-            for (l = 0; l < SOA_W && g * SOA_W + l < x->lanes; l++) {
+            for (l = 0; l < SOA_W && g * SOA_W + l < lanes; l++) {
                 float f[4] = { a[0][l], a[1][l], a[2][l], a[3][l] }, o[4];
                 lit_op(f, o);
                 r[2][g][l] = o[2];
@@ -1709,14 +1878,14 @@ SOA_INLINE void soa_op(Soa *s, const Exec *x, const AttilaShInstr *in,
         break;
     case ATTILA_SH_RCP:
         for (g = 0; g < SOA_GROUPS; g++) {
-            m = one / soa_read(oa, 3, g);
+            m = one / SOA_A(3, g);
             r[0][g] = r[1][g] = r[2][g] = r[3][g] = m;
         }
         break;
     case ATTILA_SH_RSQ:
         for (g = 0; g < SOA_GROUPS; g++) {
             /* (float)sqrt((double)(1.0f / fabsf(s))) */
-            v = one / (SoaF)((SoaI)soa_read(oa, 3, g) & 0x7fffffff);
+            v = one / (SoaF)((SoaI)SOA_A(3, g) & 0x7fffffff);
             for (l = 0; l < SOA_W; l++) {
                 m[l] = (float)sqrt((double)v[l]);
             }
@@ -1725,65 +1894,104 @@ SOA_INLINE void soa_op(Soa *s, const Exec *x, const AttilaShInstr *in,
         break;
     default:        /* EX2, LG2, SIN, COS: of the last selector, per lane */
         for (g = 0; g < SOA_GROUPS; g++) {
-            v = soa_read(oa, 3, g);
+            v = SOA_A(3, g);
             m = zero;
-            for (l = 0; l < SOA_W && g * SOA_W + l < x->lanes; l++) {
+            for (l = 0; l < SOA_W && g * SOA_W + l < lanes; l++) {
                 m[l] = scalar_op(opc, v[l]);
             }
             r[0][g] = r[1][g] = r[2][g] = r[3][g] = m;
         }
         break;
     }
-    if (in->predicated) {
+#undef SOA_A
+#undef SOA_B
+#undef SOA_C
+    if (write && op->predicated) {
         /* the lanes whose predicate holds */
         for (l = 0; l < ATTILA_SH_BATCH; l++) {
             pm[l / SOA_W][l % SOA_W] =
-                s->lane[l]->pred[in->pred_reg] != in->invert_pred ? -1 : 0;
+                s->lane[l]->pred[op->pred_reg] != op->invert_pred ? -1 : 0;
         }
     }
-    if (!soa_bit(s->valid, rr) && (in->mask != 15 || in->predicated)) {
-        soa_load(s, rr);        /* the components or lanes kept */
-    }
     for (c = 0; c < 4; c++) {
-        if (!in->wmask[c]) {
+        uint8_t *d = regs + op->dst + c * SOA_COMP;
+
+        if (!(op->mask & (8 >> c))) {
             continue;
         }
         for (g = 0; g < SOA_GROUPS; g++) {
             v = r[c][g];
-            if (in->sat) {
+            if (write && op->sat) {
                 /* clampf(v, 0, 1): v < 1 ? v : 1 (NaN to 1), then 0 > v ?
                  * 0 : v (-0 kept) */
                 v = soa_sel(v < one, v, one);
                 v = soa_sel(zero > v, zero, v);
             }
-            if (in->predicated) {
-                v = soa_sel(pm[g], v, s->r[rr][c][g]);
+            if (write && op->predicated) {
+                SoaF old;
+                memcpy(&old, d + g * sizeof(SoaF), sizeof(old));
+                v = soa_sel(pm[g], v, old);
             }
-            s->r[rr][c][g] = v;
+            memcpy(d + g * sizeof(SoaF), &v, sizeof(v));
         }
     }
-    s->valid[rr >> 6] |= 1ull << (rr & 63);
-    s->dirty[rr >> 6] |= 1ull << (rr & 63);
 }
 
-/* soa_op with the opcode a constant */
-#define SOA_OWN(opc) case opc: soa_op(s, x, in, opc); break
+/* soa_op by op->kind (soa_kind): the frequent opcodes' instances */
+#define SOA_CASES(i, o)                                                     \
+    case 1 + 4 * (i):                                                       \
+        soa_op(s, kbase, op, (o), false, false, lanes);                     \
+        break;                                                              \
+    case 1 + 4 * (i) + SOA_KIND_MODS:                                       \
+        soa_op(s, kbase, op, (o), true, false, lanes);                      \
+        break;                                                              \
+    case 1 + 4 * (i) + SOA_KIND_WRITE:                                      \
+        soa_op(s, kbase, op, (o), false, true, lanes);                      \
+        break;                                                              \
+    case 1 + 4 * (i) + SOA_KIND_MODS + SOA_KIND_WRITE:                      \
+        soa_op(s, kbase, op, (o), true, true, lanes);                       \
+        break;
 
-SOA_INLINE void run_soa(Soa *s, const Exec *x, const AttilaShInstr *in)
+SOA_INLINE void soa_dispatch(Soa *s, const uint8_t *kbase,
+                             const AttilaSoaOp *op, int lanes)
 {
-    /* an instance for each of the most frequent operations of vertex
-     * programs, one for the rest */
-    switch (in->opcode) {
-    SOA_OWN(ATTILA_SH_MAD);
-    SOA_OWN(ATTILA_SH_MUL);
-    SOA_OWN(ATTILA_SH_ADD);
-    SOA_OWN(ATTILA_SH_MOV);
-    SOA_OWN(ATTILA_SH_DP3);
-    SOA_OWN(ATTILA_SH_DP4);
+    switch (op->kind) {
+    SOA_OWN_LIST(SOA_CASES)
     default:
-        soa_op(s, x, in, in->opcode);
+        soa_op(s, kbase, op, op->opc, true, true, lanes);
         break;
     }
+}
+
+/*
+ * One instruction decoded as it comes (a run that is not the draw's
+ * list: env->batches NULL or another pc): its constants in the block's
+ * own slots, its registers moved in when first named
+ */
+SOA_INLINE void run_soa(Soa *s, const Exec *x, const AttilaShInstr *in)
+{
+    unsigned rr = in->res_off / sizeof(AttilaVec4), k;
+    AttilaSoaKey key[3];
+    AttilaSoaOp op;
+    uint32_t nk = 0, i;
+
+    /* three operands: the three slots are never full */
+    soa_decode(in, &op, key, &nk, 3);
+    for (i = 0; i < nk; i++) {
+        soa_fill(s->k[i], &key[i], x->env->consts);
+    }
+    for (k = 0; k < in->nops; k++) {
+        unsigned r = in->op[k].off / sizeof(AttilaVec4);
+        if (in->op[k].off != NO_OFF && !soa_marked(s->valid, r)) {
+            soa_load(s, r);
+        }
+    }
+    if (!soa_marked(s->valid, rr) && (in->mask != 15 || in->predicated)) {
+        soa_load(s, rr);        /* the components or lanes kept */
+    }
+    soa_dispatch(s, (const uint8_t *)s->k, &op, x->lanes);
+    soa_mark(s->valid, rr);
+    soa_mark(s->dirty, rr);
 }
 #else
 /* exec_alu's arithmetic and write_result's predication, saturation, mask */
@@ -1908,11 +2116,32 @@ void attila_shader_reset_thread(AttilaShaderThread *t)
 static inline __attribute__((always_inline)) bool
 soa_run(const Exec *x, uint32_t *pc, unsigned *n, unsigned limit)
 {
+    const AttilaSoaProg *b = x->env->batches;
     Soa s;
     unsigned k = 0;
     bool ended = false;
 
     soa_begin(&s, x);
+#ifdef __SSE2__
+    if (b && b->pc == *pc && b->imem == x->env->imem &&
+        b->consts == x->env->consts && b->n && b->n <= limit) {
+        /* the draw's list: no decoding, no register's first-use test */
+        int w;
+        for (w = 0; w < 2; w++) {
+            uint64_t m = b->load[w];
+            for (; m; m &= m - 1) {
+                soa_load(&s, w * 64 + __builtin_ctzll(m));
+            }
+            s.dirty[w] = b->store[w];
+        }
+        for (k = 0; k < b->n; k++) {
+            soa_dispatch(&s, (const uint8_t *)b->kslot, &b->op[k], x->lanes);
+        }
+        ended = b->ended;
+        *pc += ended ? k - 1 : k;
+        limit = 0;
+    }
+#endif
     while (k < limit && *pc < ATTILA_INSTRUCTION_MEMORY) {
         const AttilaShInstr *in = &x->env->imem[*pc];
         if (!in->valid || !in->fast) {

@@ -228,6 +228,8 @@ typedef struct VertexChunk {
      * being their defaults alone */
     uint8_t active[ATTILA_MAX_VERTEX_ATTRIBUTES];
     uint32_t nactive;
+    /* the draw's vertex program decoded for the batches (shade_whole) */
+    const AttilaSoaProg *batches;
     uint32_t n;                 /* batches; the last one may be filling */
     VertexBatch b[CHUNK_BATCHES];
     int threads;
@@ -714,7 +716,7 @@ static void shade_whole(const VertexChunk *k, VertexBatch *b)
     AttilaShaderThread t[ATTILA_SH_BATCH];
     AttilaShaderEnv env = {
         .imem = k->c->imem, .consts = k->c->vconst, .by_component = true,
-        .outputs_only = true, .steps = &b->steps,
+        .outputs_only = true, .steps = &b->steps, .batches = k->batches,
     };
     uint32_t bad_pc = 0, i;
 
@@ -1034,6 +1036,7 @@ struct AttilaStreamerScratch {
     AttilaVertex *vtx;
     uint32_t *src;
     uint32_t (*pos)[3];
+    AttilaSoaProg batches;              /* chunk.batches */
 };
 
 static void arrays_free(AttilaStreamerScratch *sc)
@@ -1114,6 +1117,14 @@ void attila_streamer_draw(AttilaCore *c, const AttilaDrawState *ds)
     chunk->ds = ds;
     chunk->threads = attila_raster_threads(c->raster);
     chunk->next = sc->chunk_next;
+    /* the vertex program decoded once a draw for the batches (kept while
+     * its instructions are the same), its constants broadcast */
+    chunk->batches = NULL;
+    if (ds->vs_lanes > 1) {
+        attila_shader_prepare_batches(&sc->batches, c->imem, ds->vs_pc,
+                                      c->vconst);
+        chunk->batches = &sc->batches;
+    }
     attila_raster_begin(c->raster);
     geometry_arrays(sc, &g, ds->count, &own);
     chunk->vtx = g.vtx;
