@@ -1138,51 +1138,6 @@ static inline bool box_inside(const TileEdges *te, double dx, double dy)
 }
 
 /*
- * Where row_run's scans can start (*lo, *hi narrowed, even, the
- * columns' parity): each edge's a dx + b dy rounds monotonically in dx
- * (a product, then a sum; no contraction), so where its box test fails
- * at dx it fails at every dx below it when a > 0, above it when a < 0.
- * The point is estimated ((lim - b dy) / a, two columns of margin) and
- * the edge's test, box_outside's own expression, run there: the stamps
- * passed over are outside as the scans would have found them, and the
- * run is the same; where the test does not hold (the estimate rounded
- * far off: huge values, NaN) nothing is passed over.
- */
-static inline void row_run_ends(const TileEdges *te, int32_t ox, double dy,
-                                int32_t *lo, int32_t *hi)
-{
-    int32_t l = *lo, h = *hi, c;
-    int k;
-
-    for (k = 0; k < 3; k++) {
-        double bdy = te->b[k] * dy, f;
-
-        if (te->a[k] > 0.0) {
-            f = (te->lim[k] - bdy) / te->a[k] + ox;
-            if (!(f > l + 4.0)) {
-                continue;       /* nothing to pass over, or NaN */
-            }
-            c = f < h + 4.0 ? ((int32_t)f - 2) & ~1 : h + 2;
-            if (c > l &&
-                te->a[k] * (double)(c - 2 - ox) + bdy < te->lim[k]) {
-                l = c;
-            }
-        } else if (te->a[k] < 0.0) {
-            f = (te->lim[k] - bdy) / te->a[k] + ox;
-            if (!(f < h - 4.0)) {
-                continue;
-            }
-            c = f > l - 4.0 ? ((int32_t)ceil(f) + 3) & ~1 : l;
-            if (c <= h && te->a[k] * (double)(c - ox) + bdy < te->lim[k]) {
-                h = c - 2;
-            }
-        }
-    }
-    *lo = l;
-    *hi = h;
-}
-
-/*
  * The stamps of row qy of the tile at (ox, oy), columns x0..x1, between
  * the first and the last the box test admits (they are a run: each edge's
  * a dx + b dy is monotonic in dx); none when *lo > *hi
@@ -1195,7 +1150,6 @@ static inline void row_run(const TileEdges *te, int32_t ox, int32_t oy,
 
     *lo = x0;
     *hi = x1 & ~1;
-    row_run_ends(te, ox, dy, lo, hi);
     while (*lo <= *hi && box_outside(te, *lo - ox, dy)) {
         *lo += 2;
     }
