@@ -2637,7 +2637,11 @@ static void test_pipeline(void)
  * scene, each with a random straight program (reset_program), so that
  * registers written by one stamp or draw are read by the next, at one
  * sample (stamp1, and the row walks) on every level and with 2 and 4
- * samples (the MSAA stamp).
+ * samples (the MSAA stamp). Checked to fail with r0 left out of the
+ * temporaries' mask, the tail (predicates) never reset, outputs written
+ * in part not reset, a masked or a predicated write taken as whole, a
+ * read after a partial write taken as after a whole one, and the
+ * batch's whole reset only for the copy.
  */
 static void test_stamp_reset(void)
 {

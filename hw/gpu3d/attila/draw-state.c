@@ -127,7 +127,8 @@ static void program_resets(const AttilaCore *c, uint32_t pc, uint32_t n,
  * instructions seen here) or when g3d_general_path asks for the general
  * path.
  */
-static bool program_ok(AttilaCore *c, uint32_t pc, ProgramUse *use)
+static bool program_ok(AttilaCore *c, uint32_t pc, bool fragment,
+                       ProgramUse *use)
 {
     uint32_t n, k;
     bool all = g3d_general_path, apart = true;
@@ -177,7 +178,8 @@ static bool program_ok(AttilaCore *c, uint32_t pc, ProgramUse *use)
                 use->inputs = ~0u;
                 use->temps_seen = use->outs_seen = ~0u;
                 use->tail_written = true;
-            } else {
+            } else if (fragment) {
+                /* the vertex threads' reset is the streamer's */
                 program_resets(c, pc, n, use->temps, ATTILA_SH_IO, use);
             }
             return true;
@@ -503,12 +505,12 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
             return false;
         }
     }
-    if (!program_ok(c, ds->vs_pc, &vs_use)) {
+    if (!program_ok(c, ds->vs_pc, false, &vs_use)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VERTEX_PROGRAM_PC,
                   "draw: no vertex program at pc %u", ds->vs_pc);
         return false;
     }
-    if (!program_ok(c, ds->fs_pc, &fs_use)) {
+    if (!program_ok(c, ds->fs_pc, true, &fs_use)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_FRAGMENT_PROGRAM_PC,
                   "draw: no fragment program at pc %u", ds->fs_pc);
         return false;
