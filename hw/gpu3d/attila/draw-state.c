@@ -46,22 +46,18 @@ typedef struct ProgramUse {
  */
 static bool writes_whole_result(const AttilaShInstr *in)
 {
-    switch (in->opcode) {
-    case ATTILA_SH_ADD: case ATTILA_SH_MUL: case ATTILA_SH_MAX:
-    case ATTILA_SH_MIN: case ATTILA_SH_SLT: case ATTILA_SH_SGE:
-    case ATTILA_SH_DP3: case ATTILA_SH_DP4: case ATTILA_SH_DPH:
-    case ATTILA_SH_DST: case ATTILA_SH_MAD: case ATTILA_SH_CMP:
-    case ATTILA_SH_MOV: case ATTILA_SH_FRC: case ATTILA_SH_FLR:
-    case ATTILA_SH_LIT: case ATTILA_SH_RCP: case ATTILA_SH_RSQ:
-    case ATTILA_SH_EX2: case ATTILA_SH_LG2: case ATTILA_SH_SIN:
-    case ATTILA_SH_COS: case ATTILA_SH_EXP: case ATTILA_SH_LOG:
-    case ATTILA_SH_ADDI: case ATTILA_SH_MULI: case ATTILA_SH_TEX:
-    case ATTILA_SH_TXB: case ATTILA_SH_TXL: case ATTILA_SH_TXP:
-    case ATTILA_SH_DDX: case ATTILA_SH_DDY:
-        return in->has_result && !in->predicated && in->mask == 15;
-    default:
-        return false;
-    }
+#define OP(o) (1ull << ATTILA_SH_##o)
+    /* the opcodes below ATTILA_SH_OPCODES (0x38) as a set */
+    static const uint64_t result_only =
+        OP(ADD) | OP(MUL) | OP(MAX) | OP(MIN) | OP(SLT) | OP(SGE) | OP(DP3) |
+        OP(DP4) | OP(DPH) | OP(DST) | OP(MAD) | OP(CMP) | OP(MOV) | OP(FRC) |
+        OP(FLR) | OP(LIT) | OP(RCP) | OP(RSQ) | OP(EX2) | OP(LG2) | OP(SIN) |
+        OP(COS) | OP(EXP) | OP(LOG) | OP(ADDI) | OP(MULI) | OP(TEX) |
+        OP(TXB) | OP(TXL) | OP(TXP) | OP(DDX) | OP(DDY);
+#undef OP
+
+    return in->opcode < 64 && (result_only >> in->opcode & 1) &&
+           in->has_result && !in->predicated && in->mask == 15;
 }
 
 /*
