@@ -490,6 +490,31 @@ static inline void attila_shader_reset_fragment(AttilaShaderThread *t,
            offsetof(AttilaShaderThread, addr));
 }
 
+/*
+ * The same for a stamp after the batch's whole reset: only the registers
+ * in the masks (bit i: register i, already within the whole reset's
+ * bounds) and, with tail, the address to z export state. Registers the
+ * program does not write keep the batch's zeros; those it writes whole
+ * before anything reads them need none.
+ */
+static inline void attila_shader_reset_stamp(AttilaShaderThread *t,
+                                             uint32_t temps, uint32_t outs,
+                                             bool tail)
+{
+    static const AttilaVec4 zero;
+
+    for (; outs; outs &= outs - 1) {
+        t->out[__builtin_ctz(outs) & (ATTILA_SH_IO - 1)] = zero;
+    }
+    for (; temps; temps &= temps - 1) {
+        t->temp[__builtin_ctz(temps) & (ATTILA_SH_TEMPS - 1)] = zero;
+    }
+    if (tail) {
+        memset(t->addr, 0, offsetof(AttilaShaderThread, zexport) +
+               sizeof(float) - offsetof(AttilaShaderThread, addr));
+    }
+}
+
 /* ---- texture unit (texture-unit.c) ------------------------------------- */
 
 typedef struct AttilaTexLevel {
@@ -572,6 +597,19 @@ typedef struct AttilaDrawState {
     bool fs_kills;                      /* the fragment program may kill */
     bool fs_fetches;                    /* ... may read the streams (LDA) */
     uint32_t fs_temps, fs_outs;         /* temporaries, outputs to reset */
+    /*
+     * What a stamp's reset zeroes (attila_shader_reset_stamp) when the
+     * batch's reset zeroed the four threads whole: the temporaries and
+     * outputs below fs_temps, fs_outs (bit i: register i) that the
+     * program writes and whose reset value it or the depth and colour
+     * writes can see, and with fs_reset_tail the address, predicate,
+     * kill, sample and z export state (draw-state.c program_resets).
+     * fs_reset_whole (g3d_general_path): each stamp's reset is whole.
+     * fs_reset_any: a stamp resets anything (not for the rasteriser's
+     * copy, fs_copy; a program that writes nothing it can see does not)
+     */
+    uint32_t fs_reset_temps, fs_reset_outs;
+    bool fs_reset_tail, fs_reset_whole, fs_reset_any;
     uint32_t fs_inputs;                 /* inputs it may read (interpolated) */
     /* the program is one MOV o[fs_copy_out] = i[fs_copy_in] (the shader's
      * run_lanes copies the register): the rasteriser copies it itself */

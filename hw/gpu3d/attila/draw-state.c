@@ -27,7 +27,95 @@ typedef struct ProgramUse {
     bool lanes_apart;
     uint32_t temps, outs;   /* 1 + the highest temporary, output it names */
     uint32_t inputs;        /* input registers it can read (bit i: in[i]) */
+    /*
+     * For a fragment stamp's reset (AttilaDrawState.fs_reset_*): the
+     * temporaries and outputs (bit i: register i) it writes whose reset
+     * value can be seen, and whether it writes the thread's address,
+     * predicate, kill, sample or z export state
+     */
+    uint32_t temps_seen, outs_seen;
+    bool tail_written;
 } ProgramUse;
+
+/*
+ * Does the instruction write its whole result register in every lane
+ * and nothing else: exec_alu's and exec_texture's write_vec/write_ivec
+ * operations, unpredicated with all four components (shader.c
+ * write_result). Other opcodes write the address, predicate, kill,
+ * sample or z export state, or an accumulator (FX*), or nothing.
+ */
+static bool writes_whole_result(const AttilaShInstr *in)
+{
+#define OP(o) (1ull << ATTILA_SH_##o)
+    /* the opcodes below ATTILA_SH_OPCODES (0x38) as a set */
+    static const uint64_t result_only =
+        OP(ADD) | OP(MUL) | OP(MAX) | OP(MIN) | OP(SLT) | OP(SGE) | OP(DP3) |
+        OP(DP4) | OP(DPH) | OP(DST) | OP(MAD) | OP(CMP) | OP(MOV) | OP(FRC) |
+        OP(FLR) | OP(LIT) | OP(RCP) | OP(RSQ) | OP(EX2) | OP(LG2) | OP(SIN) |
+        OP(COS) | OP(EXP) | OP(LOG) | OP(ADDI) | OP(MULI) | OP(TEX) |
+        OP(TXB) | OP(TXL) | OP(TXP) | OP(DDX) | OP(DDY);
+#undef OP
+
+    return in->opcode < 64 && (result_only >> in->opcode & 1) &&
+           in->has_result && !in->predicated && in->mask == 15;
+}
+
+/*
+ * The registers a fragment stamp's reset must zero for the program to
+ * see what the whole reset gives it, the program being straight (no
+ * JMP: all) and without kills (a killed lane stops writing). A register
+ * the program never writes keeps the batch's whole reset (zero); one it
+ * writes is seen when an operand reads it before a whole write, or, an
+ * output, when the depth and colour writes read it (below outs) and no
+ * whole write sets it. temps, outs: the whole reset's bounds.
+ */
+static void program_resets(const AttilaCore *c, uint32_t pc, uint32_t n,
+                           uint32_t temps, uint32_t outs, ProgramUse *use)
+{
+    uint32_t tw = 0, ow = 0, tfull = 0, ofull = 0, tread = 0, oread = 0;
+    uint32_t i, k;
+
+    for (i = 0; i <= n; i++) {
+        const AttilaShInstr *in = &c->imem[pc + i];
+        uint32_t bit;
+
+        for (k = 0; k < in->nops; k++) {
+            bit = 1u << (in->op[k].reg & 31);
+            if (in->op[k].bank == ATTILA_BANK_TEMP) {
+                tread |= bit & ~tfull;
+            } else if (in->op[k].bank == ATTILA_BANK_OUT) {
+                oread |= bit & ~ofull;
+            }
+        }
+        use->tail_written = use->tail_written ||
+                            !(writes_whole_result(in) ||
+                              in->opcode == ATTILA_SH_NOP ||
+                              in->opcode == ATTILA_SH_END) ||
+                            (in->has_result &&
+                             in->res_bank == ATTILA_BANK_ADDR);
+        if (!in->has_result || in->res_bank == ATTILA_BANK_ADDR) {
+            continue;
+        }
+        /* shader.c result_reg: any bank but OUT and ADDR is a temporary */
+        bit = 1u << (in->res_reg & 31);
+        if (in->res_bank == ATTILA_BANK_OUT) {
+            ow |= bit;
+            ofull |= writes_whole_result(in) ? bit : 0;
+        } else {
+            tw |= bit;
+            tfull |= writes_whole_result(in) ? bit : 0;
+        }
+    }
+    use->temps_seen = tw & tread;
+    use->outs_seen = ow & (oread | ~ofull);
+    if (use->kills) {
+        use->temps_seen = use->outs_seen = ~0u;
+        use->tail_written = true;
+    }
+    use->temps_seen &= temps >= 32 ? ~0u : (1u << temps) - 1;
+    use->outs_seen &= outs >= 32 ? ~0u : (1u << outs) - 1;
+}
+
 
 /*
  * Is there a program at pc: valid instructions up to one that ends it?
@@ -35,7 +123,8 @@ typedef struct ProgramUse {
  * instructions seen here) or when g3d_general_path asks for the general
  * path.
  */
-static bool program_ok(AttilaCore *c, uint32_t pc, ProgramUse *use)
+static bool program_ok(AttilaCore *c, uint32_t pc, bool fragment,
+                       ProgramUse *use)
 {
     uint32_t n, k;
     bool all = g3d_general_path, apart = true;
@@ -83,6 +172,11 @@ static bool program_ok(AttilaCore *c, uint32_t pc, ProgramUse *use)
                 use->temps = ATTILA_SH_TEMPS;
                 use->outs = ATTILA_SH_IO;
                 use->inputs = ~0u;
+                use->temps_seen = use->outs_seen = ~0u;
+                use->tail_written = true;
+            } else if (fragment) {
+                /* the vertex threads' reset is the streamer's */
+                program_resets(c, pc, n, use->temps, ATTILA_SH_IO, use);
             }
             return true;
         }
@@ -407,12 +501,12 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
             return false;
         }
     }
-    if (!program_ok(c, ds->vs_pc, &vs_use)) {
+    if (!program_ok(c, ds->vs_pc, false, &vs_use)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_VERTEX_PROGRAM_PC,
                   "draw: no vertex program at pc %u", ds->vs_pc);
         return false;
     }
-    if (!program_ok(c, ds->fs_pc, &fs_use)) {
+    if (!program_ok(c, ds->fs_pc, true, &fs_use)) {
         g3d_error(&c->errors, ATTILA_ERR_DRAW, ATTILA_REG_FRAGMENT_PROGRAM_PC,
                   "draw: no fragment program at pc %u", ds->fs_pc);
         return false;
@@ -450,6 +544,9 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
     }
     /* and the outputs the depth (o0) and color writes (o1 + rt) read */
     ds->fs_outs = MAX(fs_use.outs, 1);
+    ds->fs_reset_temps = fs_use.temps_seen;
+    ds->fs_reset_outs = fs_use.outs_seen;   /* below fs_outs: the build */
+    ds->fs_reset_tail = fs_use.tail_written;
     return true;
 }
 
@@ -616,5 +713,13 @@ bool attila_draw_state_build(AttilaCore *c, AttilaDrawState *ds)
         build_texture(c, i, &ds->tex[i]);
     }
     ds->serial_tiles = tile_order_shows(ds);
+    /* the whole reset's outputs, known now that the targets are */
+    ds->fs_reset_outs &= ds->fs_outs >= 32 ? ~0u : (1u << ds->fs_outs) - 1;
+    /* every stamp's threads reset whole (attila_shader_reset_fragment) */
+    ds->fs_reset_whole = g3d_general_path;
+    /* the copy's threads are not reset a stamp (rasterizer.c) */
+    ds->fs_reset_any = !ds->fs_copy &&
+                       (ds->fs_reset_whole || ds->fs_reset_temps ||
+                        ds->fs_reset_outs || ds->fs_reset_tail);
     return true;
 }

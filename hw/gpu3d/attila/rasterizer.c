@@ -465,6 +465,22 @@ shade_stamp(AttilaRenderCtx *ctx)
 }
 
 /*
+ * A fragment thread's reset before a stamp's program: whole under
+ * g3d_general_path, else only what the draw state says the program can
+ * see (attila_raster_batch_begin reset the threads whole)
+ */
+static inline void reset_lane(const AttilaDrawState *ds,
+                              AttilaShaderThread *t)
+{
+    if (ds->fs_reset_whole) {
+        attila_shader_reset_fragment(t, ds->fs_temps, ds->fs_outs);
+    } else {
+        attila_shader_reset_stamp(t, ds->fs_reset_temps, ds->fs_reset_outs,
+                                  ds->fs_reset_tail);
+    }
+}
+
+/*
  * One 2x2 stamp of one triangle. inside: every pixel and sample of the
  * stamp is inside the three edges by far more than rounding (box_inside),
  * so only the near/far planes are left to test. general: the edge tests as
@@ -590,9 +606,8 @@ stamp_ns(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double tile[4],
         double *cv = centroid[i];
         const double *iv = v[i];
 
-        if (!ds->fs_copy) {
-            attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps,
-                                         ds->fs_outs);
+        if (ds->fs_reset_any) {
+            reset_lane(ds, &ctx->lane[i]);
         }
         if (pat) {
             /*
@@ -867,9 +882,8 @@ stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double v[4][4],
     } else
 #endif
     {
-        for (i = 0; i < 4 && !ds->fs_copy; i++) {
-            attila_shader_reset_fragment(&ctx->lane[i], ds->fs_temps,
-                                         ds->fs_outs);
+        for (i = 0; i < 4 && ds->fs_reset_any; i++) {
+            reset_lane(ds, &ctx->lane[i]);
         }
         /* input 0's z (converted above when the draw tests z) */
         if (ds->fs_inputs & 1) {
@@ -2788,7 +2802,9 @@ bool attila_raster_batch_begin(AttilaRaster *r, const AttilaDrawState *ds,
         ctx->shader_error = 0;
         ctx->quads = ctx->fragments = 0;
         ctx->rt_count = 0;
-        for (k = 0; k < 4 && ds->fs_copy; k++) {
+        /* whole, so that a stamp's reset (reset_lane) need zero only
+         * what the program writes; the copy's threads stay so */
+        for (k = 0; k < 4; k++) {
             attila_shader_reset_fragment(&ctx->lane[k], ds->fs_temps,
                                          ds->fs_outs);
         }
