@@ -527,6 +527,8 @@ static void test_rgba8_vs_general(void)
             /* the LINEAR quads' filter in AVX2 or in SSE2 lanes */
             ts->filter_avx2 = g3d_use_avx2() && g_rand_boolean(rnd);
             ts->rgba8_morton = true;
+            /* the quad path's checks and constants, as the draw's build */
+            attila_texture_prepare_quad(ts);
             attila_texture_sample(&ctx, op, 0, c, param, got);
             ts->rgba8_morton = false;
             attila_texture_sample(&ctx, op, 0, c, param, want);

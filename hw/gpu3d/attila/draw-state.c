@@ -258,6 +258,7 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
             }
         }
     }
+    attila_texture_prepare_quad(ts);
 }
 
 /* vertex input: streams, attributes, the draw's range, the programs */
