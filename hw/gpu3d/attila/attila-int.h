@@ -461,6 +461,9 @@ typedef struct AttilaTexQuad {
     /* the AVX2 footprints' constants, u's in lanes 0-3, v's in 4-7 */
     float lo[8], hi[8], scale[8];
     uint32_t rep[8], mask[8], max[8], dim[8], shift[8], rows[8];
+    /* the AVX2 filter's byte picks, channels 0-1 and 2-3, the D3D9 swap
+     * and the reversed order in them */
+    uint8_t pick[2][32];
 } AttilaTexQuad;
 
 typedef struct AttilaTexState {

@@ -723,19 +723,20 @@ static inline __m128i morton_part_lanes(__m128i i, int odd, uint32_t sb_shift)
 
 /*
  * a quad's filtered texels by channel (lane i fragment i of ch[c]) to its
- * four results, each moved by the D3D9 swap and the reversed order
+ * four results, each moved by the D3D9 swap and the reversed order (false
+ * for channels already in their places)
  */
-static inline void store_quad(const AttilaTexState *ts, __m128 ch[4],
+static inline void store_quad(bool d3d9_conv, bool reverse, __m128 ch[4],
                               float *const out[4])
 {
     int q;
 
     _MM_TRANSPOSE4_PS(ch[0], ch[1], ch[2], ch[3]);
     for (q = 0; q < 4; q++) {
-        if (ts->d3d9_conv) {
+        if (d3d9_conv) {
             ch[q] = _mm_shuffle_ps(ch[q], ch[q], _MM_SHUFFLE(3, 0, 1, 2));
         }
-        if (ts->reverse) {
+        if (reverse) {
             ch[q] = _mm_shuffle_ps(ch[q], ch[q], _MM_SHUFFLE(0, 1, 2, 3));
         }
         _mm_storeu_ps(out[q], ch[q]);
@@ -766,20 +767,23 @@ static inline void filter_rgba8_quad(const AttilaTexState *ts,
         }
         ch[c] = BILINEAR_SUM(t, a, na, b, nb);
     }
-    store_quad(ts, ch, out);
+    store_quad(ts->d3d9_conv, ts->reverse, ch, out);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /*
  * filter_rgba8_quad with two channels a 256-bit vector (AVX2, where
- * AttilaTexState.filter_avx2): channel 2h of the four fragments in lanes
- * 0-3, channel 2h + 1 in lanes 4-7, each texel word's two bytes taken by
- * one byte shuffle for the shift and mask; every lane the same conversion
+ * AttilaTexState.filter_avx2): result channel 2h of the four fragments
+ * in lanes 0-3, channel 2h + 1 in lanes 4-7, each texel word's two bytes
+ * taken by one byte shuffle for the shift and mask. The shuffle's picks
+ * (k->pick, quad_prepare's) take each result channel's byte after the
+ * D3D9 swap and the reversed order, which only move channels, so the
+ * results need no moves. Every lane the same conversion
  * (g3d_unorm2f_avx, g3d_unorm2f_sse2's operations), products and sums in
  * the same order, with 1 - a and 1 - b as filter_rgba8_quad computes them
  */
 static inline __attribute__((always_inline, target("avx2"))) void
-filter_rgba8_quad_avx2_body(const AttilaTexState *ts, const __m128i w[4],
+filter_rgba8_quad_avx2_body(const AttilaTexQuad *k, const __m128i w[4],
                             __m128 a, __m128 b, float *const out[4])
 {
     const __m128 one = _mm_set1_ps(1.0f);
@@ -795,13 +799,7 @@ filter_rgba8_quad_avx2_body(const AttilaTexState *ts, const __m128i w[4],
         wq[q] = _mm256_broadcastsi128_si256(w[q]);
     }
     for (h = 0; h < 2; h++) {
-        /* byte 2h of each word to lanes 0-3, byte 2h + 1 to lanes 4-7
-         * (0x80 clears a byte) */
-        const __m256i pick = _mm256_setr_epi8(
-            2 * h, -128, -128, -128, 2 * h + 4, -128, -128, -128,
-            2 * h + 8, -128, -128, -128, 2 * h + 12, -128, -128, -128,
-            2 * h + 1, -128, -128, -128, 2 * h + 5, -128, -128, -128,
-            2 * h + 9, -128, -128, -128, 2 * h + 13, -128, -128, -128);
+        const __m256i pick = _mm256_loadu_si256((const __m256i *)k->pick[h]);
         __m256 t[4], v;
 
         for (q = 0; q < 4; q++) {
@@ -812,17 +810,17 @@ filter_rgba8_quad_avx2_body(const AttilaTexState *ts, const __m128i w[4],
         ch[2 * h] = _mm256_castps256_ps128(v);
         ch[2 * h + 1] = _mm256_extractf128_ps(v, 1);
     }
-    store_quad(ts, ch, out);
+    store_quad(false, false, ch, out);
 }
 
 /* the same as a call, for the SSE2 lanes' footprints (a level too wide
  * for the AVX2 instance's gathers) */
 __attribute__((target("avx2")))
-static void filter_rgba8_quad_avx2(const AttilaTexState *ts,
+static void filter_rgba8_quad_avx2(const AttilaTexQuad *k,
                                    const __m128i w[4], __m128 a, __m128 b,
                                    float *const out[4])
 {
-    filter_rgba8_quad_avx2_body(ts, w, a, b, out);
+    filter_rgba8_quad_avx2_body(k, w, a, b, out);
 }
 
 /*
@@ -933,7 +931,7 @@ static void sample_quad_linear_rgba8_avx2(const AttilaTexState *ts,
     wq[1] = _mm256_extracti128_si256(tex[0], 1);
     wq[2] = _mm256_castsi256_si128(tex[1]);
     wq[3] = _mm256_extracti128_si256(tex[1], 1);
-    filter_rgba8_quad_avx2_body(ts, wq, _mm256_castps256_ps128(wt),
+    filter_rgba8_quad_avx2_body(k, wq, _mm256_castps256_ps128(wt),
                                 _mm256_extractf128_ps(wt, 1), out);
 }
 #endif
@@ -946,11 +944,12 @@ static void sample_quad_linear_rgba8_avx2(const AttilaTexState *ts,
  * operations, then the footprints' filter (filter_rgba8_quad).
  */
 static void sample_quad_linear_rgba8_sse2(const AttilaTexState *ts,
-                                         const AttilaTexLevel *lv,
+                                         const AttilaTexQuad *tq,
                                          const float *const c[4],
                                          float *const out[4])
 {
     static const uint8_t zero[4];
+    const AttilaTexLevel *lv = tq->lv;
     uint32_t w = lv->width, h = lv->height, dim[2] = { w, h };
     uint32_t lw = attila_log2_ceil(w), row_l2 = lw > MORTON_BITS ?
                   lw - MORTON_BITS : 0;
@@ -1013,7 +1012,7 @@ static void sample_quad_linear_rgba8_sse2(const AttilaTexState *ts,
     }
 #if defined(__x86_64__) && defined(__GNUC__)
     if (ts->filter_avx2) {
-        filter_rgba8_quad_avx2(ts, texels, wt[0], wt[1], out);
+        filter_rgba8_quad_avx2(tq, texels, wt[0], wt[1], out);
         return;
     }
 #endif
@@ -1037,7 +1036,7 @@ sample_quad_linear_rgba8(const AttilaTexState *ts, const AttilaTexQuad *k,
     }
 #endif
     if (k->path == ATTILA_TEXQ_SSE2) {
-        sample_quad_linear_rgba8_sse2(ts, k->lv, c, out);
+        sample_quad_linear_rgba8_sse2(ts, k, c, out);
         return true;
     }
     return false;
@@ -1055,7 +1054,8 @@ sample_quad_linear_rgba8(const AttilaTexState *ts, const AttilaTexQuad *k,
  * footprints' constants, u's in lanes 0-3 and v's in 4-7: the clamps'
  * bounds (wrap_bounds; 0 and 1 for REPEAT, whose fraction replaces
  * them), the scale, REPEAT's index mask (no limit) or a clamp's limit
- * (no mask), the Morton row shifts, the mapping.
+ * (no mask), the Morton row shifts, the mapping; and the AVX2 filter's
+ * byte picks.
  */
 static void quad_prepare(const AttilaTexState *ts, const AttilaTexLevel *lv,
                          AttilaTexQuad *k)
@@ -1068,6 +1068,7 @@ static void quad_prepare(const AttilaTexState *ts, const AttilaTexLevel *lv,
         const bool mapped = lv->ptr && lv->depth > 0;
         const bool rep[2] = { ts->wrap[0] == ATTILA_REPEAT,
                               ts->wrap[1] == ATTILA_REPEAT };
+        uint8_t src[4] = { 0, 1, 2, 3 }, s;
         uint32_t lw, row_l2;
         int a, n;
 
@@ -1109,6 +1110,30 @@ static void quad_prepare(const AttilaTexState *ts, const AttilaTexLevel *lv,
             k->dim[n] = dim[a];
             k->shift[n] = 2 * MORTON_BITS + (a ? row_l2 : 0);
             k->rows[n] = a && !mapped ? 0 : ~0u;
+        }
+        /*
+         * result channel j is the texel's byte src[j]: the D3D9 swap
+         * (store_quad's, channels 2 1 0 3), then the reversed order
+         */
+        if (ts->d3d9_conv) {
+            s = src[0];
+            src[0] = src[2];
+            src[2] = s;
+        }
+        if (ts->reverse) {
+            s = src[0];
+            src[0] = src[3];
+            src[3] = s;
+            s = src[1];
+            src[1] = src[2];
+            src[2] = s;
+        }
+        /* channel 2h's byte of fragment f's word to lane f, channel
+         * 2h + 1's to lane 4 + f (0x80 clears a byte) */
+        memset(k->pick, 0x80, sizeof(k->pick));
+        for (n = 0; n < 8; n++) {
+            k->pick[0][4 * n] = 4 * (n & 3) + src[n >> 2];
+            k->pick[1][4 * n] = 4 * (n & 3) + src[2 + (n >> 2)];
         }
     }
 #endif
