@@ -1145,7 +1145,7 @@ void attila_texture_prepare_quad(AttilaTexState *ts)
      * level; a cube map's face is the quad's (sample_quad) */
     if (!ts->enabled || !ts->rgba8_morton || ts->mode == ATTILA_TEX_CUBEMAP ||
         ts->min_filter != ATTILA_LINEAR || ts->mag_filter != ATTILA_LINEAR) {
-        memset(&ts->quad, 0, sizeof(ts->quad));
+        ts->quad.path = ATTILA_TEXQ_NONE;    /* no other field is read */
         return;
     }
     quad_prepare(ts, &ts->level[MIN(ts->min_level,
