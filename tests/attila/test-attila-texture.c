@@ -417,7 +417,13 @@ static float random_coord(GRand *rnd)
  * Morton bits on the even bits, floored by truncation, took u's clamp
  * bounds or index limit for v, REPEAT's fraction in the other half, V
  * inversion of u, read an unmapped level, left out the superblock row's
- * padded width, or kept an outside texel's word.
+ * padded width, or kept an outside texel's word; and (branch attila30)
+ * when the quad read's state made once a draw (attila_texture_prepare_quad)
+ * took v's clamp bounds from u's size or v's index limit from u's wrap,
+ * left out the mapping, did not refuse MIRRORED_REPEAT or left out
+ * REPEAT's blend beside a clamp, and when the AVX2 filter's byte picks
+ * left out the D3D9 swap, reversed only channels 0 and 3, or took
+ * channels 2-3 from 0-1's bytes.
  */
 static void test_rgba8_vs_general(void)
 {
@@ -527,6 +533,8 @@ static void test_rgba8_vs_general(void)
             /* the LINEAR quads' filter in AVX2 or in SSE2 lanes */
             ts->filter_avx2 = g3d_use_avx2() && g_rand_boolean(rnd);
             ts->rgba8_morton = true;
+            /* the quad path's checks and constants, as the draw's build */
+            attila_texture_prepare_quad(ts);
             attila_texture_sample(&ctx, op, 0, c, param, got);
             ts->rgba8_morton = false;
             attila_texture_sample(&ctx, op, 0, c, param, want);

@@ -529,6 +529,30 @@ typedef struct AttilaTexLevel {
     uint64_t bytes;         /* mapped at ptr */
 } AttilaTexLevel;
 
+/*
+ * How the unit reads a LINEAR quad of its base level (texture-unit.c's
+ * quad sampler), decided when the draw's texture state is built
+ * (attila_texture_prepare_quad), not once a quad
+ */
+typedef enum AttilaTexQuadPath {
+    ATTILA_TEXQ_NONE,       /* sample_quad's general read */
+    ATTILA_TEXQ_SSE2,       /* one SSE2 lane a fragment */
+    ATTILA_TEXQ_AVX2,       /* u and v in one AVX2 vector, gathers */
+} AttilaTexQuadPath;
+
+typedef struct AttilaTexQuad {
+    const AttilaTexLevel *lv;
+    const uint8_t *base;                /* lv's texels, or a zero word */
+    uint8_t path;                       /* AttilaTexQuadPath */
+    bool rep_any, rep_both;             /* an axis / both axes REPEAT */
+    /* the AVX2 footprints' constants, u's in lanes 0-3, v's in 4-7 */
+    float lo[8], hi[8], scale[8];
+    uint32_t rep[8], mask[8], max[8], dim[8], shift[8], rows[8];
+    /* the AVX2 filter's byte picks, channels 0-1 and 2-3, the D3D9 swap
+     * and the reversed order in them */
+    uint8_t pick[2][32];
+} AttilaTexQuad;
+
 typedef struct AttilaTexState {
     bool enabled;
     uint32_t mode, format, compression, blocking;
@@ -549,6 +573,7 @@ typedef struct AttilaTexState {
     /* its LINEAR quads' footprints (levels up to 2^14 a side) and filter
      * in AVX2 (texture-unit.c), by the CPU */
     bool filter_avx2;
+    AttilaTexQuad quad;                 /* attila_texture_prepare_quad */
 } AttilaTexState;
 
 /* ---- one draw's state (built by the command processor at GPU_DRAW) ------ */
@@ -1253,6 +1278,9 @@ AttilaTexFn attila_texture_sample;
 /* attila_texture_sample's quad of one LINEAR RGBA8888 Morton level by
  * pointers (sample_quad's LOD-free path), false for every other texture */
 AttilaTexQuadFn attila_texture_sample_quad;
+/* ts->quad from the rest of ts (its levels, wraps, filters, the paths it
+ * may take): after every change of them, before a read */
+void attila_texture_prepare_quad(AttilaTexState *ts);
 
 /*
  * The Z Stencil Test (zstencil-test.c has the clears): one pixel or sample

@@ -225,7 +225,10 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
         memset(ts->level, 0, sizeof(ts->level));
     }
     memset(ts, 0, offsetof(AttilaTexState, level));
-    memset((uint8_t *)ts + lv_end, 0, sizeof(*ts) - lv_end);
+    /* the quad read's state (about 300 bytes) is only marked unused here:
+     * attila_texture_prepare_quad fills it where a read may use it */
+    memset((uint8_t *)ts + lv_end, 0, offsetof(AttilaTexState, quad) - lv_end);
+    ts->quad.path = ATTILA_TEXQ_NONE;
     ts->enabled = attila_rf_bool(c, ATTILA_REG_TEXTURE_ENABLE, u);
     if (!ts->enabled) {
         return;
@@ -352,6 +355,7 @@ static void build_texture(AttilaCore *c, uint32_t u, AttilaTexState *ts)
             }
         }
     }
+    attila_texture_prepare_quad(ts);
 }
 
 /* vertex input: streams, attributes, the draw's range, the programs */

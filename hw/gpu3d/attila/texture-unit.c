@@ -723,19 +723,20 @@ static inline __m128i morton_part_lanes(__m128i i, int odd, uint32_t sb_shift)
 
 /*
  * a quad's filtered texels by channel (lane i fragment i of ch[c]) to its
- * four results, each moved by the D3D9 swap and the reversed order
+ * four results, each moved by the D3D9 swap and the reversed order (false
+ * for channels already in their places)
  */
-static inline void store_quad(const AttilaTexState *ts, __m128 ch[4],
+static inline void store_quad(bool d3d9_conv, bool reverse, __m128 ch[4],
                               float *const out[4])
 {
     int q;
 
     _MM_TRANSPOSE4_PS(ch[0], ch[1], ch[2], ch[3]);
     for (q = 0; q < 4; q++) {
-        if (ts->d3d9_conv) {
+        if (d3d9_conv) {
             ch[q] = _mm_shuffle_ps(ch[q], ch[q], _MM_SHUFFLE(3, 0, 1, 2));
         }
-        if (ts->reverse) {
+        if (reverse) {
             ch[q] = _mm_shuffle_ps(ch[q], ch[q], _MM_SHUFFLE(0, 1, 2, 3));
         }
         _mm_storeu_ps(out[q], ch[q]);
@@ -766,20 +767,23 @@ static inline void filter_rgba8_quad(const AttilaTexState *ts,
         }
         ch[c] = BILINEAR_SUM(t, a, na, b, nb);
     }
-    store_quad(ts, ch, out);
+    store_quad(ts->d3d9_conv, ts->reverse, ch, out);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 /*
  * filter_rgba8_quad with two channels a 256-bit vector (AVX2, where
- * AttilaTexState.filter_avx2): channel 2h of the four fragments in lanes
- * 0-3, channel 2h + 1 in lanes 4-7, each texel word's two bytes taken by
- * one byte shuffle for the shift and mask; every lane the same conversion
+ * AttilaTexState.filter_avx2): result channel 2h of the four fragments
+ * in lanes 0-3, channel 2h + 1 in lanes 4-7, each texel word's two bytes
+ * taken by one byte shuffle for the shift and mask. The shuffle's picks
+ * (k->pick, quad_prepare's) take each result channel's byte after the
+ * D3D9 swap and the reversed order, which only move channels, so the
+ * results need no moves. Every lane the same conversion
  * (g3d_unorm2f_avx, g3d_unorm2f_sse2's operations), products and sums in
  * the same order, with 1 - a and 1 - b as filter_rgba8_quad computes them
  */
 static inline __attribute__((always_inline, target("avx2"))) void
-filter_rgba8_quad_avx2_body(const AttilaTexState *ts, const __m128i w[4],
+filter_rgba8_quad_avx2_body(const AttilaTexQuad *k, const __m128i w[4],
                             __m128 a, __m128 b, float *const out[4])
 {
     const __m128 one = _mm_set1_ps(1.0f);
@@ -795,13 +799,7 @@ filter_rgba8_quad_avx2_body(const AttilaTexState *ts, const __m128i w[4],
         wq[q] = _mm256_broadcastsi128_si256(w[q]);
     }
     for (h = 0; h < 2; h++) {
-        /* byte 2h of each word to lanes 0-3, byte 2h + 1 to lanes 4-7
-         * (0x80 clears a byte) */
-        const __m256i pick = _mm256_setr_epi8(
-            2 * h, -128, -128, -128, 2 * h + 4, -128, -128, -128,
-            2 * h + 8, -128, -128, -128, 2 * h + 12, -128, -128, -128,
-            2 * h + 1, -128, -128, -128, 2 * h + 5, -128, -128, -128,
-            2 * h + 9, -128, -128, -128, 2 * h + 13, -128, -128, -128);
+        const __m256i pick = _mm256_loadu_si256((const __m256i *)k->pick[h]);
         __m256 t[4], v;
 
         for (q = 0; q < 4; q++) {
@@ -812,17 +810,17 @@ filter_rgba8_quad_avx2_body(const AttilaTexState *ts, const __m128i w[4],
         ch[2 * h] = _mm256_castps256_ps128(v);
         ch[2 * h + 1] = _mm256_extractf128_ps(v, 1);
     }
-    store_quad(ts, ch, out);
+    store_quad(false, false, ch, out);
 }
 
 /* the same as a call, for the SSE2 lanes' footprints (a level too wide
  * for the AVX2 instance's gathers) */
 __attribute__((target("avx2")))
-static void filter_rgba8_quad_avx2(const AttilaTexState *ts,
+static void filter_rgba8_quad_avx2(const AttilaTexQuad *k,
                                    const __m128i w[4], __m128 a, __m128 b,
                                    float *const out[4])
 {
-    filter_rgba8_quad_avx2_body(ts, w, a, b, out);
+    filter_rgba8_quad_avx2_body(k, w, a, b, out);
 }
 
 /*
@@ -838,31 +836,30 @@ static void filter_rgba8_quad_avx2(const AttilaTexState *ts,
  * fragments a gather. Levels of more than 2^14 texels a side are left to
  * the SSE2 lanes: below that every offset is under 2^29 (a 2^14 square's
  * last superblock starts at 2^28), so the gather's signed index holds it.
- * Contraction off in case the build's CPU has FMA (G3D_NO_CONTRACT).
+ * The per-axis constants and the checks are quad_prepare's (k), made with
+ * the draw's state. Contraction off in case the build's CPU has FMA
+ * (G3D_NO_CONTRACT).
  */
 #define QUAD_GATHER_MAX (1u << 14)
 
 __attribute__((target("avx2"))) G3D_NO_CONTRACT
 static void sample_quad_linear_rgba8_avx2(const AttilaTexState *ts,
-                                          const AttilaTexLevel *lv,
+                                          const AttilaTexQuad *k,
                                           const float *const c[4],
                                           float *const out[4])
 {
-    static const uint8_t zero[4];
-    const uint32_t w = lv->width, h = lv->height;
-    const uint32_t lw = attila_log2_ceil(w);
-    const uint32_t row_l2 = lw > MORTON_BITS ? lw - MORTON_BITS : 0;
-    const bool mapped = lv->ptr && lv->depth > 0;
-    const uint8_t *base = mapped ? lv->ptr : zero;
-    const bool rep[2] = { ts->wrap[0] == ATTILA_REPEAT,
-                          ts->wrap[1] == ATTILA_REPEAT };
-    const __m256i half1 = _mm256_setr_epi32(0, 0, 0, 0, -1, -1, -1, -1);
     const __m256i sign = _mm256_set1_epi32((int)0x80000000u);
-    __m128 t0, t1, lo4[2], hi4[2];
+    const __m256i am = _mm256_loadu_si256((const __m256i *)k->mask);
+    const __m256i mx = _mm256_loadu_si256((const __m256i *)k->max);
+    const __m256i dim = _mm256_loadu_si256((const __m256i *)k->dim);
+    const __m256i shift = _mm256_loadu_si256((const __m256i *)k->shift);
+    const __m256i rows = _mm256_loadu_si256((const __m256i *)k->rows);
+    const __m256i odd = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    __m128 t0, t1;
     __m256 uv, t, fl, wt;
-    __m256i i, idx[2], part[2], in[2], dim, am, mx, rows, tex[2];
+    __m256i i, idx[2], part[2], in[2], tex[2];
     __m128i wq[4];
-    int k, q;
+    int q;
 
     /* u and v of the four fragments */
     t0 = _mm_unpacklo_ps(_mm_loadu_ps(c[0]), _mm_loadu_ps(c[1]));
@@ -870,38 +867,25 @@ static void sample_quad_linear_rgba8_avx2(const AttilaTexState *ts,
     uv = _mm256_set_m128(_mm_movehl_ps(t1, t0), _mm_movelh_ps(t0, t1));
 
     /* wrap_coord_lanes: the clamps, REPEAT's fraction where an axis has it */
-    if (rep[0] && rep[1]) {
+    if (k->rep_both) {
         t = _mm256_sub_ps(uv, _mm256_floor_ps(uv));
     } else {
-        __m256 lo, hi, inr, below;
+        const __m256 lo = _mm256_loadu_ps(k->lo), hi = _mm256_loadu_ps(k->hi);
+        __m256 inr, below;
 
-        for (k = 0; k < 2; k++) {
-            float flo = 0.0f, fhi = 1.0f;
-            if (!rep[k]) {
-                wrap_bounds(ts->wrap[k], k ? h : w, &flo, &fhi);
-            }
-            lo4[k] = _mm_set1_ps(flo);
-            hi4[k] = _mm_set1_ps(fhi);
-        }
-        lo = _mm256_set_m128(lo4[1], lo4[0]);
-        hi = _mm256_set_m128(hi4[1], hi4[0]);
         inr = _mm256_and_ps(_mm256_cmp_ps(lo, uv, _CMP_LE_OS),
                             _mm256_cmp_ps(uv, hi, _CMP_LE_OS));
         below = _mm256_cmp_ps(uv, lo, _CMP_LT_OS);
         t = _mm256_blendv_ps(_mm256_blendv_ps(hi, lo, below), uv, inr);
-        if (rep[0] || rep[1]) {
+        if (k->rep_any) {
             t = _mm256_blendv_ps(t, _mm256_sub_ps(uv, _mm256_floor_ps(uv)),
-                                 _mm256_castsi256_ps(rep[1] ? half1 :
-                                     _mm256_xor_si256(half1,
-                                         _mm256_set1_epi32(-1))));
+                                 _mm256_loadu_ps((const float *)k->rep));
         }
     }
     if (ts->v_invert) {
         t = _mm256_blend_ps(t, _mm256_sub_ps(_mm256_set1_ps(1.0f), t), 0xf0);
     }
-    t = _mm256_sub_ps(_mm256_mul_ps(t, _mm256_setr_ps(
-                          (float)w, (float)w, (float)w, (float)w,
-                          (float)h, (float)h, (float)h, (float)h)),
+    t = _mm256_sub_ps(_mm256_mul_ps(t, _mm256_loadu_ps(k->scale)),
                       _mm256_set1_ps(0.5f));
     fl = _mm256_floor_ps(t);
     wt = _mm256_sub_ps(t, fl);
@@ -910,31 +894,16 @@ static void sample_quad_linear_rgba8_avx2(const AttilaTexState *ts,
 
     /* wrap_index_lanes: REPEAT's mask (no limit) or a clamp's limit (no
      * mask), each axis's in its half */
-    dim = _mm256_setr_epi32((int)w, (int)w, (int)w, (int)w,
-                            (int)h, (int)h, (int)h, (int)h);
-    am = _mm256_set_m128i(_mm_set1_epi32(rep[1] ? (int)(h - 1) : -1),
-                          _mm_set1_epi32(rep[0] ? (int)(w - 1) : -1));
-    mx = _mm256_set_m128i(
-        _mm_set1_epi32(rep[1] ? -1 : (int)wrap_index_max(ts->wrap[1], h)),
-        _mm_set1_epi32(rep[0] ? -1 : (int)wrap_index_max(ts->wrap[0], w)));
-    rows = _mm256_or_si256(_mm256_xor_si256(half1, _mm256_set1_epi32(-1)),
-                           mapped ? half1 : _mm256_setzero_si256());
     for (q = 0; q < 2; q++) {
         __m256i j = q ? _mm256_add_epi32(i, _mm256_set1_epi32(1)) : i, x;
 
         idx[q] = _mm256_min_epu32(_mm256_and_si256(j, am), mx);
         /* morton_part_lanes: the low bits spread, v's to the odd bits */
         x = (__m256i)MORTON_SPREAD((MortonU8)idx[q]);
-        x = _mm256_sllv_epi32(x, _mm256_srli_epi32(half1, 31));
+        x = _mm256_sllv_epi32(x, odd);
         part[q] = _mm256_add_epi32(
-            _mm256_sllv_epi32(_mm256_srli_epi32(idx[q], MORTON_BITS),
-                              _mm256_setr_epi32(
-                                  2 * MORTON_BITS, 2 * MORTON_BITS,
-                                  2 * MORTON_BITS, 2 * MORTON_BITS,
-                                  (int)row_l2 + 2 * MORTON_BITS,
-                                  (int)row_l2 + 2 * MORTON_BITS,
-                                  (int)row_l2 + 2 * MORTON_BITS,
-                                  (int)row_l2 + 2 * MORTON_BITS)), x);
+            _mm256_sllv_epi32(_mm256_srli_epi32(idx[q], MORTON_BITS), shift),
+            x);
         /* below_u32(idx, dim), v's also by the level's mapping */
         in[q] = _mm256_and_si256(
             _mm256_cmpgt_epi32(_mm256_xor_si256(dim, sign),
@@ -955,31 +924,32 @@ static void sample_quad_linear_rgba8_avx2(const AttilaTexState *ts,
             __m256i off = _mm256_and_si256(m, _mm256_add_epi32(
                 cols, _mm256_permute2x128_si256(part[q], part[q], 0x11)));
             tex[q] = _mm256_and_si256(m, _mm256_i32gather_epi32(
-                (const int *)base, off, 4));
+                (const int *)k->base, off, 4));
         }
     }
     wq[0] = _mm256_castsi256_si128(tex[0]);
     wq[1] = _mm256_extracti128_si256(tex[0], 1);
     wq[2] = _mm256_castsi256_si128(tex[1]);
     wq[3] = _mm256_extracti128_si256(tex[1], 1);
-    filter_rgba8_quad_avx2_body(ts, wq, _mm256_castps256_ps128(wt),
+    filter_rgba8_quad_avx2_body(k, wq, _mm256_castps256_ps128(wt),
                                 _mm256_extractf128_ps(wt, 1), out);
 }
 #endif
 
 /*
  * sample_level's bilinear RGBA8888 Morton read for a quad's four fragments
- * at once in SSE2 lanes, one lane a fragment (sample_quad_linear_rgba8
- * below has checked the level, coordinates and wraps): the wrap, scale,
+ * at once in SSE2 lanes, one lane a fragment (quad_prepare below has
+ * checked the level, coordinates and wraps): the wrap, scale,
  * floors, weights, texel indices and their offsets with the same float
  * operations, then the footprints' filter (filter_rgba8_quad).
  */
 static void sample_quad_linear_rgba8_sse2(const AttilaTexState *ts,
-                                         const AttilaTexLevel *lv,
+                                         const AttilaTexQuad *tq,
                                          const float *const c[4],
                                          float *const out[4])
 {
     static const uint8_t zero[4];
+    const AttilaTexLevel *lv = tq->lv;
     uint32_t w = lv->width, h = lv->height, dim[2] = { w, h };
     uint32_t lw = attila_log2_ceil(w), row_l2 = lw > MORTON_BITS ?
                   lw - MORTON_BITS : 0;
@@ -1042,7 +1012,7 @@ static void sample_quad_linear_rgba8_sse2(const AttilaTexState *ts,
     }
 #if defined(__x86_64__) && defined(__GNUC__)
     if (ts->filter_avx2) {
-        filter_rgba8_quad_avx2(ts, texels, wt[0], wt[1], out);
+        filter_rgba8_quad_avx2(tq, texels, wt[0], wt[1], out);
         return;
     }
 #endif
@@ -1051,42 +1021,137 @@ static void sample_quad_linear_rgba8_sse2(const AttilaTexState *ts,
 
 /*
  * sample_level's bilinear RGBA8888 Morton read for a quad's four fragments
- * at once: false (nothing done) for what it leaves to sample_level (an
- * undescribed level, non-normalised coordinates, whose floors may pass
- * 2^31, MIRRORED_REPEAT, REPEAT of a size that is not a power of two);
- * else the AVX2 instance where the draw chose it (filter_avx2) and the
- * level is small enough for its gathers, the SSE2 lanes otherwise.
- * Inline: the shader's quad read (attila_texture_sample_quad) calls it
- * once a quad.
+ * at once, by the path quad_prepare chose (k->path): false (nothing done)
+ * for ATTILA_TEXQ_NONE. Inline: the shader's quad read
+ * (attila_texture_sample_quad) calls it once a quad.
  */
 static inline __attribute__((always_inline)) bool
-sample_quad_linear_rgba8(const AttilaTexState *ts, uint32_t l, uint32_t face,
+sample_quad_linear_rgba8(const AttilaTexState *ts, const AttilaTexQuad *k,
                          const float *const c[4], float *const out[4])
 {
-    const AttilaTexLevel *lv = &ts->level[l][face];
-    uint32_t dim[2] = { lv->width, lv->height };
-    int k;
-
-    if (dim[0] == 0 || ts->non_normalized) {
-        return false;
-    }
-    for (k = 0; k < 2; k++) {
-        if (ts->wrap[k] == ATTILA_MIRRORED_REPEAT ||
-            (ts->wrap[k] == ATTILA_REPEAT && (dim[k] & (dim[k] - 1)))) {
-            return false;
-        }
-    }
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (ts->filter_avx2 && dim[0] <= QUAD_GATHER_MAX &&
-        dim[1] <= QUAD_GATHER_MAX) {
-        sample_quad_linear_rgba8_avx2(ts, lv, c, out);
+    if (k->path == ATTILA_TEXQ_AVX2) {
+        sample_quad_linear_rgba8_avx2(ts, k, c, out);
         return true;
     }
 #endif
-    sample_quad_linear_rgba8_sse2(ts, lv, c, out);
-    return true;
+    if (k->path == ATTILA_TEXQ_SSE2) {
+        sample_quad_linear_rgba8_sse2(ts, k, c, out);
+        return true;
+    }
+    return false;
 }
 #endif
+
+/*
+ * sample_quad_linear_rgba8's checks and constants for level lv (the base
+ * level's, ts->quad, once a draw; a cube face's once a quad):
+ * ATTILA_TEXQ_NONE for what it leaves to sample_level (an undescribed
+ * level, non-normalised coordinates, whose floors may pass 2^31,
+ * MIRRORED_REPEAT, REPEAT of a size that is not a power of two); else the
+ * AVX2 instance where the draw chose it (filter_avx2) and the level is
+ * small enough for its gathers, the SSE2 lanes otherwise. The AVX2
+ * footprints' constants, u's in lanes 0-3 and v's in 4-7: the clamps'
+ * bounds (wrap_bounds; 0 and 1 for REPEAT, whose fraction replaces
+ * them), the scale, REPEAT's index mask (no limit) or a clamp's limit
+ * (no mask), the Morton row shifts, the mapping; and the AVX2 filter's
+ * byte picks.
+ */
+static void quad_prepare(const AttilaTexState *ts, const AttilaTexLevel *lv,
+                         AttilaTexQuad *k)
+{
+    memset(k, 0, sizeof(*k));
+#ifdef __SSE2__
+    {
+        static const uint8_t zero[4];
+        const uint32_t dim[2] = { lv->width, lv->height };
+        const bool mapped = lv->ptr && lv->depth > 0;
+        const bool rep[2] = { ts->wrap[0] == ATTILA_REPEAT,
+                              ts->wrap[1] == ATTILA_REPEAT };
+        uint8_t src[4] = { 0, 1, 2, 3 }, s;
+        uint32_t lw, row_l2;
+        int a, n;
+
+        if (dim[0] == 0 || ts->non_normalized) {
+            return;
+        }
+        for (a = 0; a < 2; a++) {
+            if (ts->wrap[a] == ATTILA_MIRRORED_REPEAT ||
+                (rep[a] && (dim[a] & (dim[a] - 1)))) {
+                return;
+            }
+        }
+        k->lv = lv;
+        k->path = ATTILA_TEXQ_SSE2;
+#if defined(__x86_64__) && defined(__GNUC__)
+        if (ts->filter_avx2 && dim[0] <= QUAD_GATHER_MAX &&
+            dim[1] <= QUAD_GATHER_MAX) {
+            k->path = ATTILA_TEXQ_AVX2;
+        }
+#endif
+        k->base = mapped ? lv->ptr : zero;
+        k->rep_any = rep[0] || rep[1];
+        k->rep_both = rep[0] && rep[1];
+        lw = attila_log2_ceil(dim[0]);
+        row_l2 = lw > MORTON_BITS ? lw - MORTON_BITS : 0;
+        for (n = 0; n < 8; n++) {
+            float lo = 0.0f, hi = 1.0f;
+
+            a = n >> 2;
+            if (!rep[a]) {
+                wrap_bounds(ts->wrap[a], dim[a], &lo, &hi);
+            }
+            k->lo[n] = lo;
+            k->hi[n] = hi;
+            k->scale[n] = (float)dim[a];
+            k->rep[n] = rep[a] ? ~0u : 0;
+            k->mask[n] = rep[a] ? dim[a] - 1 : ~0u;
+            k->max[n] = rep[a] ? ~0u : wrap_index_max(ts->wrap[a], dim[a]);
+            k->dim[n] = dim[a];
+            k->shift[n] = 2 * MORTON_BITS + (a ? row_l2 : 0);
+            k->rows[n] = a && !mapped ? 0 : ~0u;
+        }
+        /*
+         * result channel j is the texel's byte src[j]: the D3D9 swap
+         * (store_quad's, channels 2 1 0 3), then the reversed order
+         */
+        if (ts->d3d9_conv) {
+            s = src[0];
+            src[0] = src[2];
+            src[2] = s;
+        }
+        if (ts->reverse) {
+            s = src[0];
+            src[0] = src[3];
+            src[3] = s;
+            s = src[1];
+            src[1] = src[2];
+            src[2] = s;
+        }
+        /* channel 2h's byte of fragment f's word to lane f, channel
+         * 2h + 1's to lane 4 + f (0x80 clears a byte) */
+        memset(k->pick, 0x80, sizeof(k->pick));
+        for (n = 0; n < 8; n++) {
+            k->pick[0][4 * n] = 4 * (n & 3) + src[n >> 2];
+            k->pick[1][4 * n] = 4 * (n & 3) + src[2 + (n >> 2)];
+        }
+    }
+#endif
+}
+
+void attila_texture_prepare_quad(AttilaTexState *ts)
+{
+    /* sample_quad's conditions for its LOD-free LINEAR path at the base
+     * level; a cube map's face is the quad's (sample_quad) */
+    if (!ts->enabled || !ts->rgba8_morton || ts->mode == ATTILA_TEX_CUBEMAP ||
+        ts->min_filter != ATTILA_LINEAR || ts->mag_filter != ATTILA_LINEAR) {
+        ts->quad.path = ATTILA_TEXQ_NONE;    /* no other field is read */
+        return;
+    }
+    quad_prepare(ts, &ts->level[MIN(ts->min_level,
+                                    ATTILA_MAX_TEXTURE_SIZE - 1)][0],
+                 &ts->quad);
+}
 
 /* the cube face for the quad and its 2D coordinates (selectCubeMapFace) */
 static uint32_t cube_face(AttilaVec4 c[4])
@@ -1161,9 +1226,18 @@ TEXEL_PATH_INLINE void sample_quad(const AttilaTexState *ts, TexelPath path,
         const float *cp[4] = { coord[0].f, coord[1].f, coord[2].f, coord[3].f };
         float *op[4] = { out[0].f, out[1].f, out[2].f, out[3].f };
 
-        if (ts->min_filter == ATTILA_LINEAR &&
-            sample_quad_linear_rgba8(ts, l, face, cp, op)) {
-            return;
+        if (ts->min_filter == ATTILA_LINEAR) {
+            /* the base level's read was decided with the draw's state */
+            AttilaTexQuad face_quad;
+            const AttilaTexQuad *k = &ts->quad;
+
+            if (ts->mode == ATTILA_TEX_CUBEMAP) {
+                quad_prepare(ts, &ts->level[l][face], &face_quad);
+                k = &face_quad;
+            }
+            if (sample_quad_linear_rgba8(ts, k, cp, op)) {
+                return;
+            }
         }
 #endif
         for (i = 0; i < 4; i++) {
@@ -1291,16 +1365,9 @@ bool attila_texture_sample_quad(void *opaque, uint32_t unit,
     if (unit >= ATTILA_MAX_TEXTURES) {
         return false;
     }
-    /* sample_quad's conditions for its LOD-free LINEAR path; a cube map's
-     * face and coordinates are sample_quad's */
+    /* the checks were made with the draw's state (ts->quad.path) */
     ts = &ctx->ds->tex[unit];
-    if (!ts->enabled || !ts->rgba8_morton || ts->mode == ATTILA_TEX_CUBEMAP ||
-        ts->min_filter != ATTILA_LINEAR || ts->mag_filter != ATTILA_LINEAR) {
-        return false;
-    }
-    return sample_quad_linear_rgba8(ts, MIN(ts->min_level,
-                                            ATTILA_MAX_TEXTURE_SIZE - 1), 0,
-                                    coord, result);
+    return sample_quad_linear_rgba8(ts, &ts->quad, coord, result);
 #else
     return false;
 #endif
