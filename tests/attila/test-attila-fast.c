@@ -2000,7 +2000,12 @@ static void test_stamp4_rows(void)
  * (streamer.c window_inputs), one vertex's on the general path whole
  * (vertex_inputs): both must read 0 there. Checked to fail when the
  * batch's clear starts at the temporaries (the outputs left from the
- * batch before) and when it ends before them.
+ * batch before) and when it ends before them; since the clear covers only
+ * the registers the program names or vertex_store keeps (ds->vs_temps,
+ * vs_outs), when vs_temps was one short (r5 left) and when vs_outs was
+ * one short (with /attila/fast/setup-attributes, which also failed when
+ * vs_outs left out the outputs vertex_store keeps and the program does
+ * not name).
  */
 static void unwritten_reads_program(AttilaRecBuf *b)
 {

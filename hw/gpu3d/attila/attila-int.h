@@ -654,6 +654,12 @@ typedef struct AttilaDrawState {
      * and 4) of the front ones it copies (1 and 2); every output under
      * g3d_general_path */
     uint32_t vertex_outs;
+    /* a batched vertex's thread clear (streamer.c window_inputs): the
+     * temporaries below vs_temps, the outputs below vs_outs (those the
+     * program names and those vertex_store keeps); all under
+     * g3d_general_path or when the program jumps (draw-state.c
+     * program_ok) */
+    uint32_t vs_temps, vs_outs;
     /* the triangle set-up's AVX build (g3d_use_avx(), not under
      * g3d_general_path: triangle-setup.c setup_avx) */
     bool setup_avx;

@@ -534,6 +534,10 @@ static bool draw_ok(AttilaCore *c, AttilaDrawState *ds)
         ds->vertex_outs = 1 | ds->setup_attrs |
                           (ds->two_sided ? (ds->setup_attrs & 6) << 2 : 0);
     }
+    /* what an unwritten register reads (0) matters only where the program
+     * or vertex_store reads it */
+    ds->vs_temps = vs_use.temps;
+    ds->vs_outs = MAX(vs_use.outs, 32u - __builtin_clz(ds->vertex_outs));
     {
         const AttilaShInstr *in = &c->imem[ds->fs_pc];
         ds->fs_copy = !g3d_general_path && in->fast && in->end &&

@@ -632,13 +632,15 @@ static bool window_inputs(const VertexChunk *k, uint32_t index,
     }
     /*
      * every input is written below (its default, then its element), so
-     * only the rest is cleared: outputs a program leaves unwritten and
-     * temporaries it reads first read 0 as in a whole clear
-     * (attila_shader_reset_thread); the inputs are a quarter of the 1.1 KB
+     * only the rest is cleared, and of the outputs and temporaries only
+     * those the program names or vertex_store keeps (ds->vs_outs,
+     * vs_temps): outputs a program leaves unwritten and temporaries it
+     * reads first read 0 as in a whole clear (attila_shader_reset_thread);
+     * a whole clear of the 844 bytes was most of a short program's cost
      */
     _Static_assert(ATTILA_MAX_VERTEX_ATTRIBUTES == ATTILA_SH_IO,
                    "window_inputs writes every input");
-    memset(t->out, 0, sizeof(*t) - offsetof(AttilaShaderThread, out));
+    attila_shader_reset_fragment(t, ds->vs_temps, ds->vs_outs);
     /* every input's default in one copy, then the active ones' elements
      * over theirs: the inputs the loop over all 16 wrote */
     _Static_assert(sizeof(t->in) == sizeof(ds->attr_default),

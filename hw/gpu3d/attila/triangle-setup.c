@@ -26,6 +26,9 @@
  */
 #define SETUP_INLINE __attribute__((always_inline))
 
+/* four doubles: 256-bit lanes in setup_avx, two SSE2 halves otherwise */
+typedef double SetupV4d __attribute__((vector_size(32)));
+
 /* ---- bounding box (GPUMath::boundingBox, Blinn's screen coverage) ------- */
 
 static inline SETUP_INLINE uint32_t outcode(const float *v, int c, uint32_t lo, uint32_t hi)
@@ -152,7 +155,39 @@ static inline SETUP_INLINE void projected_box(const float *p[3], const AttilaDra
     int32_t lo[2], hi[2];
     int i, a;
 
-    for (i = 0; i < 3; i++) {
+    if (!g3d_general_path) {
+        /*
+         * the six quotients in two 4-lane divisions (one AVX VDIVPD each
+         * in setup_avx, two DIVPD in the SSE2 build), the same
+         * correctly rounded ones; the w test first, as a division has
+         * no effect to keep; lane 3 of the second divides 1 by 1
+         */
+        SetupV4d n0, d0, n1, d1, q0, q1;
+        double c[3][2];
+
+        if (!(p[0][3] > 0.0f && p[1][3] > 0.0f && p[2][3] > 0.0f)) {
+            return;             /* behind the eye or NaN: keep the box */
+        }
+        n0 = (SetupV4d){ p[0][0], p[0][1], p[1][0], p[1][1] };
+        d0 = (SetupV4d){ p[0][3], p[0][3], p[1][3], p[1][3] };
+        n1 = (SetupV4d){ p[2][0], p[2][1], 1.0, 1.0 };
+        d1 = (SetupV4d){ p[2][3], p[2][3], 1.0, 1.0 };
+        q0 = n0 / d0;
+        q1 = n1 / d1;
+        c[0][0] = q0[0];
+        c[0][1] = q0[1];
+        c[1][0] = q0[2];
+        c[1][1] = q0[3];
+        c[2][0] = q1[0];
+        c[2][1] = q1[1];
+        for (i = 0; i < 3; i++) {
+            for (a = 0; a < 2; a++) {
+                mn[a] = MIN(mn[a], c[i][a]);
+                mx[a] = MAX(mx[a], c[i][a]);
+            }
+        }
+    }
+    for (i = 0; i < 3 && g3d_general_path; i++) {
         if (!(p[i][3] > 0.0f)) {
             return;             /* behind the eye or NaN: keep the box */
         }
