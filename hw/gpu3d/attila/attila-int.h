@@ -468,13 +468,14 @@ AttilaShaderResult attila_shader_run(const AttilaShaderEnv *env, uint32_t pc,
                                      uint32_t *bad_pc);
 void attila_shader_reset_thread(AttilaShaderThread *t);
 /*
- * The same for a fragment whose inputs are all written next (the
- * Interpolator), whose program touches temporaries below temps only, and
+ * The same for a thread whose inputs are all written next (a fragment's
+ * by the Interpolator, a batched vertex's by the streamer's
+ * window_inputs), whose program touches temporaries below temps only, and
  * where only outputs below outs are read afterwards. Inline, with loops of
  * whole registers: the rasteriser resets four threads a stamp, mostly a
  * few registers each, where a memset call costs more than the stores.
  */
-static inline void attila_shader_reset_fragment(AttilaShaderThread *t,
+static inline void attila_shader_reset_bounded(AttilaShaderThread *t,
                                                 uint32_t temps, uint32_t outs)
 {
     static const AttilaVec4 zero;

@@ -723,7 +723,7 @@ bool attila_draw_state_build(AttilaCore *c, AttilaDrawState *ds)
     ds->serial_tiles = tile_order_shows(ds);
     /* the whole reset's outputs, known now that the targets are */
     ds->fs_reset_outs &= ds->fs_outs >= 32 ? ~0u : (1u << ds->fs_outs) - 1;
-    /* every stamp's threads reset whole (attila_shader_reset_fragment) */
+    /* every stamp's threads reset whole (attila_shader_reset_bounded) */
     ds->fs_reset_whole = g3d_general_path;
     /* the copy's threads are not reset a stamp (rasterizer.c) */
     ds->fs_reset_any = !ds->fs_copy &&

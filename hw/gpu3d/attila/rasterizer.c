@@ -473,7 +473,7 @@ static inline void reset_lane(const AttilaDrawState *ds,
                               AttilaShaderThread *t)
 {
     if (ds->fs_reset_whole) {
-        attila_shader_reset_fragment(t, ds->fs_temps, ds->fs_outs);
+        attila_shader_reset_bounded(t, ds->fs_temps, ds->fs_outs);
     } else {
         attila_shader_reset_stamp(t, ds->fs_reset_temps, ds->fs_reset_outs,
                                   ds->fs_reset_tail);
@@ -2805,7 +2805,7 @@ bool attila_raster_batch_begin(AttilaRaster *r, const AttilaDrawState *ds,
         /* whole, so that a stamp's reset (reset_lane) need zero only
          * what the program writes; the copy's threads stay so */
         for (k = 0; k < 4; k++) {
-            attila_shader_reset_fragment(&ctx->lane[k], ds->fs_temps,
+            attila_shader_reset_bounded(&ctx->lane[k], ds->fs_temps,
                                          ds->fs_outs);
         }
         for (k = 0; k < ATTILA_MAX_RENDER_TARGETS; k++) {

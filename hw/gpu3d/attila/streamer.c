@@ -640,7 +640,7 @@ static bool window_inputs(const VertexChunk *k, uint32_t index,
      */
     _Static_assert(ATTILA_MAX_VERTEX_ATTRIBUTES == ATTILA_SH_IO,
                    "window_inputs writes every input");
-    attila_shader_reset_fragment(t, ds->vs_temps, ds->vs_outs);
+    attila_shader_reset_bounded(t, ds->vs_temps, ds->vs_outs);
     /* every input's default in one copy, then the active ones' elements
      * over theirs: the inputs the loop over all 16 wrote */
     _Static_assert(sizeof(t->in) == sizeof(ds->attr_default),
