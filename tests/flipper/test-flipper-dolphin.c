@@ -706,7 +706,9 @@ static void test_ras_textured(void)
  * it has AVX-512), at most AVX2, and with g3d_no_avx set (the four-pixel
  * SSE2 ones); RGBA8 is half the maps. Every fourth state tests LEQUAL
  * and updates Z, so that the sixteen-pixel span's equal case is reached
- * (it failed with that case dropped).
+ * (it failed with that case dropped). A quarter of the states project
+ * coordinate 0 (STQ), half of them with q = 0 at every pixel (the span's
+ * TM_PROJ keeps 1/w there).
  */
 static void test_ras_texmod(gconstpointer data)
 {
@@ -718,7 +720,7 @@ static void test_ras_texmod(gconstpointer data)
     uint32_t pw[7];
     FlipperStats sf, ss;
     G3DRasterStats rs;
-    int state, i, k;
+    int state, i, k, projected = 0;
 
     ras_tex_setup(fast, slow, rng, pw);
     g3d_no_avx = sse2;
@@ -747,6 +749,21 @@ static void test_ras_texmod(gconstpointer data)
             gx_xf(b, XF_REG_PROJECTION, 7, pw);
         }
         scene_tex_begin(b, ntex, nstages);
+        if (ODD(4)) {
+            /* coordinate 0 projected (STQ) by matrix 60, whose q row is
+             * zero half the time: q = 0 at every pixel, where quad_uv
+             * projects by 1/w alone; else q varies, near 1 */
+            float m[12] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0 };
+
+            if (g_rand_boolean(rng)) {
+                m[8] = (float)g_rand_double_range(rng, -0.2, 0.2);
+                m[9] = (float)g_rand_double_range(rng, -0.2, 0.2);
+                m[11] = (float)g_rand_double_range(rng, 0.5, 2.0);
+            }
+            gx_xff(b, 0xF0, 12, m);
+            gx_xf1(b, XF_REG_TEXGEN0, 5 << 7 | 1 << 1);
+            projected++;
+        }
         gx_bp(b, BP_GENMODE, (uint32_t)ntex | g_rand_int_range(rng, 1, 3) << 4 |
               (uint32_t)(nstages - 1) << 10 | (uint32_t)ind << 16);
         /* every fourth state Z on, GX_LEQUAL (3), updating: the second draw
@@ -842,6 +859,7 @@ static void test_ras_texmod(gconstpointer data)
     /* the spans drew, and the quads too */
     g_assert_cmpuint(rs.filled, >, 1000000);
     g_assert_cmpuint(rs.filled, <, rs.samples);
+    g_assert_cmpint(projected, >, 20);
     g_rand_free(rng);
     rig_free(fast);
     rig_free(slow);
