@@ -1013,8 +1013,6 @@ typedef struct TileEdges {
     double a[4], b[4];
     double lim[4];          /* a box is outside edge k if a dx + b dy < lim */
     double hi[4];           /* inside edge k if a dx + b dy > hi */
-    /* bit k: a > 0, a < 0 (false for a NaN; row_run_avx) */
-    unsigned apos, aneg;
 } TileEdges;
 
 /*
@@ -1054,11 +1052,6 @@ static bool tile_edges_scalar(const AttilaTriangle *t, const double tv[4],
     te->b[3] = te->b[2];
     te->lim[3] = te->lim[2];
     te->hi[3] = te->hi[2];
-    te->apos = te->aneg = 0;
-    for (k = 0; k < 4; k++) {
-        te->apos |= (te->a[k] > 0.0) << k;
-        te->aneg |= (te->a[k] < 0.0) << k;
-    }
     return outside;
 }
 
@@ -1115,8 +1108,6 @@ static bool tile_edges_avx(const AttilaTriangle *t, const double tv[4],
         _mm256_and_pd(bpos, _mm256_mul_pd(b, vw))));
     _mm256_storeu_pd(te->hi, _mm256_blendv_pd(_mm256_set1_pd(INFINITY), hi,
                                               fin));
-    te->apos = (unsigned)_mm256_movemask_pd(apos);
-    te->aneg = (unsigned)_mm256_movemask_pd(aneg);
     return (_mm256_movemask_pd(_mm256_cmp_pd(
         _mm256_add_pd(_mm256_mul_pd(a, zero), _mm256_mul_pd(b, zero)), limt,
         _CMP_LT_OQ)) & 7) != 0;
@@ -1186,6 +1177,18 @@ static inline void row_run(const TileEdges *te, int32_t ox, int32_t oy,
 }
 
 #ifdef HAVE_AVX_PATH
+/* row_run_avx's signs of the edges' a, once a tile: bit k a > 0, bit 4 + k
+ * a < 0 (a NaN neither) */
+__attribute__((target("avx"), always_inline))
+static inline unsigned edge_signs_avx(const TileEdges *te)
+{
+    const __m256d a = _mm256_loadu_pd(te->a), zero = _mm256_setzero_pd();
+
+    return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(a, zero, _CMP_GT_OQ)) |
+           (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(a, zero,
+                                                      _CMP_LT_OQ)) << 4;
+}
+
 /*
  * row_run with box_outside's three edges in one AVX operation (lane k edge
  * k, lane 3 edge 2 again): the same products and sum a dx + b dy lane by
@@ -1202,7 +1205,8 @@ static inline void row_run(const TileEdges *te, int32_t ox, int32_t oy,
  * triangle's rows in the scan tiles beside its run).
  */
 __attribute__((target("avx"), always_inline))
-static inline void row_run_avx(const TileEdges *te, int32_t ox, int32_t oy,
+static inline void row_run_avx(const TileEdges *te, unsigned signs,
+                               int32_t ox, int32_t oy,
                                int32_t qy, int32_t x0, int32_t x1,
                                int32_t *lo, int32_t *hi)
 {
@@ -1218,12 +1222,12 @@ static inline void row_run_avx(const TileEdges *te, int32_t ox, int32_t oy,
         unsigned out = ROW_OUTSIDE(l), outh;
 
         if (out) {
+            if (out & signs >> 4) {
+                goto empty;     /* every stamp outside that edge */
+            }
             outh = ROW_OUTSIDE(h);
-            if ((out & te->aneg) || (outh & te->apos)) {
-                /* every stamp outside that edge */
-                *lo = h + 2;
-                *hi = h;
-                return;
+            if (outh & signs & 15) {
+                goto empty;
             }
             do {
                 l += 2;
@@ -1242,6 +1246,10 @@ static inline void row_run_avx(const TileEdges *te, int32_t ox, int32_t oy,
     }
 #undef ROW_OUTSIDE
     *lo = l;
+    *hi = h;
+    return;
+empty:
+    *lo = h + 2;
     *hi = h;
 }
 #endif
@@ -1588,6 +1596,7 @@ typedef struct CopyWalk {
     uint8_t *base;
     const uint32_t *rtx, *rty;
     uint64_t work, quads, fragments;
+    unsigned signs;             /* edge_signs_avx */
     bool done;
 } CopyWalk;
 
@@ -1621,8 +1630,8 @@ static inline bool copy_next(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 wk->qy = tr->y1 + 2;
                 return false;
             }
-            row_run_avx(te, tr->tile_x, tr->tile_y, qy, tr->x0, tr->x1,
-                        &wk->qx, &wk->hi);
+            row_run_avx(te, wk->signs, tr->tile_x, tr->tile_y, qy, tr->x0,
+                        tr->x1, &wk->qx, &wk->hi);
             /* raster_job's count of the row */
             wk->work += (uint64_t)(tr->x1 - tr->x0) / 2 + 1;
             wk->dy = (uint32_t)(qy - t->start_y);
@@ -1703,7 +1712,7 @@ static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         .qx = 0, .hi = -1, .qy = tr->y0,
         .nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u },
         .base = rt->ptr, .rtx = ctx->rtx[0], .rty = ctx->rty[0],
-        .work = ctx->work, .done = true,
+        .work = ctx->work, .signs = edge_signs_avx(te), .done = true,
     };
 
     copy_consts_avx(ctx, t, ad);
@@ -1942,6 +1951,7 @@ static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     const AttilaDrawState *ds = ctx->ds;
     const AttilaRowSteps *rs = &sl->bounds;
     const AttilaRenderTarget *rt = &ds->rt[ctx->rt_list[0]];
+    const unsigned signs = edge_signs_avx(te);
     const uint32_t *rtx = ctx->rtx[0];
     /* the draw's fields in locals: the z and colour stores go through
      * byte pointers, which could alias ds and ctx, so GCC would load the
@@ -1993,7 +2003,8 @@ static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             done = false;       /* the draw is stopped (reported) */
             break;
         }
-        row_run_avx(te, tr->tile_x, tr->tile_y, qy, x0, x1, &qx0, &qx1);
+        row_run_avx(te, signs, tr->tile_x, tr->tile_y, qy, x0, x1, &qx0,
+                    &qx1);
         for (qx = qx0; qx <= qx1; qx += 2) {
             uint32_t dx = (uint32_t)(qx - t->start_x);
             __m256d p[4], v[4], zsv[4], msk[4];
