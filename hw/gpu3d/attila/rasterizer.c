@@ -1770,7 +1770,7 @@ static bool copy_tile_avx512(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 
 /*
  * The invariants of depth_stamp4_avx2 (the 24 depth bits' mask, the
- * shift's 30, the draw's table), made once a tile's walk (depth4_init)
+ * shift's 30, the draw's table), made once a tile's walk (copy4_tile)
  */
 typedef struct Depth4Consts {
     __m256i low, k30, tab;
