@@ -1953,6 +1953,21 @@ static void test_stamp_msaa(void)
  * (attila_color_write_stamp4_lanes, the body of
  * attila_color_write_stamp4_avx and _avx2): failed at the CPU's best level
  * with the second pixel of a pair stored under the first's coverage.
+ * Since branch attila32 a pixel pair's centroids are one look-up
+ * (centroid4_pairs): failed with the two pixels' x swapped, with the
+ * second pixel's y taken from the first's, and with pixels 2 and 3's x
+ * taken from 0 and 1's; depth_stamp4_avx2's invariants are made once a
+ * tile: failed with the coverage left out of the pass, with the new word
+ * keeping the old depth bits, and with pixels 2 and 3's coverage bits
+ * taken from 0 and 1's; a pair's slot masks are one look-up
+ * (attila_slot_masks2): failed with the pair's pixels swapped and with
+ * the colour mask left out. row_run_avx finds a row empty from its first
+ * and last stamps and the edges' signs (edge_signs_avx): failed here and
+ * in stamp-rows with the first stamp's test taking the edges with a > 0,
+ * with the last stamp's taking those with a < 0, with the signs swapped,
+ * and with the run's last stamp left out after the first scan (with
+ * a > 0 taken as a >= 0 nothing fails: an edge with a = 0 is the same
+ * along the row, so that rule is as sound).
  */
 static void test_stamp4_rows(void)
 {

@@ -1455,6 +1455,8 @@ void attila_color_write_stamp4_avx2(const AttilaRenderTarget *rt, uint8_t *px,
  * attila_slot_masks[m]: slot j's byte mask is bit j of m.
  */
 extern const uint32_t attila_slot_masks[16][4];
+/* [m]: attila_slot_masks[m & 15] then [m >> 4] */
+extern const uint32_t attila_slot_masks2[256][2][4];
 
 /* the packed dwords of one stamp's four slots stored under its masks */
 __attribute__((target("avx"), always_inline))
@@ -1727,11 +1729,20 @@ static inline void attila_color_write_stamp4_lanes(const AttilaRenderTarget *rt,
             uint8_t *p0 = px + 16 * i;
 
             if (cover >> 4 * i & 0xff) {
-                __m256i w = _mm256_castps_si256(_mm256_permutevar_ps(
-                    _mm256_castsi256_ps(_mm256_set_m128i(res, res)), sel));
-                attila_store_slots2_avx(
-                    p0, p0 + 16, _mm256_loadu_si256((const __m256i *)p0), w,
-                    cover >> 4 * i, cover >> 4 * (i + 1), chan, true, true);
+                /* the pair's slots are 32 consecutive bytes: their masks
+                 * in one look-up, the words in one store */
+                AttilaU32x8 w = (AttilaU32x8)_mm256_castps_si256(
+                    _mm256_permutevar_ps(_mm256_castsi256_ps(
+                        _mm256_set_m128i(res, res)), sel));
+                AttilaU32x8 old =
+                    (AttilaU32x8)_mm256_loadu_si256((const __m256i *)p0);
+                AttilaU32x8 wm = (AttilaU32x8)_mm256_load_si256(
+                    (const __m256i *)attila_slot_masks2[cover >> 4 * i &
+                                                        0xff]);
+
+                wm &= (AttilaU32x8)_mm256_set_m128i(chan, chan);
+                _mm256_storeu_si256((__m256i *)p0,
+                                    (__m256i)((w & wm) | (old & ~wm)));
             }
         }
         for (i = 0; i < 4 && !wide; i++) {

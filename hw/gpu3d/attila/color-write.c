@@ -338,6 +338,20 @@ const uint32_t attila_slot_masks[16][4] __attribute__((aligned(16))) = {
                (m) & 8 ? ~0u : 0 }
     S(0), S(1), S(2), S(3), S(4), S(5), S(6), S(7),
     S(8), S(9), S(10), S(11), S(12), S(13), S(14), S(15),
+};
+
+/* two pixels' slots (a 4-sample stamp's pair): bits 0-3 the first's, 4-7
+ * the second's */
+const uint32_t attila_slot_masks2[256][2][4] __attribute__((aligned(32))) = {
+#define P(m) { S((m) & 15), S((m) >> 4) }
+#define P4(m) P(m), P((m) + 1), P((m) + 2), P((m) + 3)
+#define P16(m) P4(m), P4((m) + 4), P4((m) + 8), P4((m) + 12)
+#define P64(m) P16(m), P16((m) + 16), P16((m) + 32), P16((m) + 48)
+    P64(0), P64(64), P64(128), P64(192),
+#undef P64
+#undef P16
+#undef P4
+#undef P
 #undef S
 };
 

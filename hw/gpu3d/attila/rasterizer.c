@@ -179,6 +179,15 @@ eval_stamp(const AttilaTriangle *t, const double tile[4], int32_t qx,
  */
 static double centroids[4 + 16 + 256][2];
 
+/*
+ * The 4-sample pattern's centroids of two pixels' masks (bits 0-3 the
+ * first pixel's, 4-7 the second's): x of the first, x of the second, y
+ * of the first, y of the second; a pixel without a covered sample takes
+ * all four's (copy4_tile writes no sample of it). Two loads a stamp
+ * instead of four masks' tests and eight look-ups.
+ */
+static double centroid4_pairs[256][4];
+
 static void centroids_init(void)
 {
     static gsize done;
@@ -195,6 +204,15 @@ static void centroids_init(void)
                 }
             }
             at += 1u << ns;
+        }
+        for (m = 0; m < 256; m++) {
+            const double *c0 = centroids[4 + (m & 15 ? m & 15 : 15)];
+            const double *c1 = centroids[4 + (m >> 4 ? m >> 4 : 15)];
+
+            centroid4_pairs[m][0] = c0[0];
+            centroid4_pairs[m][1] = c1[0];
+            centroid4_pairs[m][2] = c0[1];
+            centroid4_pairs[m][3] = c1[1];
         }
         g_once_init_leave(&done, 1);
     }
@@ -1159,15 +1177,36 @@ static inline void row_run(const TileEdges *te, int32_t ox, int32_t oy,
 }
 
 #ifdef HAVE_AVX_PATH
+/* row_run_avx's signs of the edges' a, once a tile: bit k a > 0, bit 4 + k
+ * a < 0 (a NaN neither) */
+__attribute__((target("avx"), always_inline))
+static inline unsigned edge_signs_avx(const TileEdges *te)
+{
+    const __m256d a = _mm256_loadu_pd(te->a), zero = _mm256_setzero_pd();
+
+    return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(a, zero, _CMP_GT_OQ)) |
+           (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(a, zero,
+                                                      _CMP_LT_OQ)) << 4;
+}
+
 /*
  * row_run with box_outside's three edges in one AVX operation (lane k edge
  * k, lane 3 edge 2 again): the same products and sum a dx + b dy lane by
  * lane, the same compare (a NaN fails it in both); b dy once a row. For
  * the copy walks, whose rows are short (torus 1.9 stamps a row, 93k rows
- * a replay), so that the scans' tests were a tenth of the walk.
+ * a replay), so that the scans' tests were a tenth of the walk. An edge
+ * with a < 0 that the first stamp is outside of has every later stamp
+ * outside too, and one with a > 0 that the last stamp is outside of every
+ * earlier one: a dx (dx >= 0) and the sum with b dy are rounded monotonic
+ * in dx, and a value below lim is not a NaN, so neither are the later
+ * ones (an infinite a dx takes b dy's infinity of the other sign only
+ * where the first value is a NaN or +inf, outside of nothing). Such a
+ * row is empty without its scan (a third of torus's rows: a thin
+ * triangle's rows in the scan tiles beside its run).
  */
 __attribute__((target("avx"), always_inline))
-static inline void row_run_avx(const TileEdges *te, int32_t ox, int32_t oy,
+static inline void row_run_avx(const TileEdges *te, unsigned signs,
+                               int32_t ox, int32_t oy,
                                int32_t qy, int32_t x0, int32_t x1,
                                int32_t *lo, int32_t *hi)
 {
@@ -1176,17 +1215,41 @@ static inline void row_run_avx(const TileEdges *te, int32_t ox, int32_t oy,
                                      _mm256_set1_pd((double)(qy - oy)));
     int32_t l = x0, h = x1 & ~1;
 
-#define ROW_OUTSIDE(x) (_mm256_movemask_pd(_mm256_cmp_pd(                    \
+#define ROW_OUTSIDE(x) ((unsigned)_mm256_movemask_pd(_mm256_cmp_pd(          \
         _mm256_add_pd(_mm256_mul_pd(a, _mm256_set1_pd((double)((x) - ox))), \
-                      by), lim, _CMP_LT_OQ)) != 0)
-    while (l <= h && ROW_OUTSIDE(l)) {
-        l += 2;
+                      by), lim, _CMP_LT_OQ)))
+    if (l <= h) {
+        unsigned out = ROW_OUTSIDE(l), outh;
+
+        if (out) {
+            if (out & signs >> 4) {
+                goto empty;     /* every stamp outside that edge */
+            }
+            outh = ROW_OUTSIDE(h);
+            if (outh & signs & 15) {
+                goto empty;
+            }
+            do {
+                l += 2;
+            } while (l <= h && ROW_OUTSIDE(l));
+            /* the scan from h below, its first test made */
+            if (!(h > l && outh)) {
+                *lo = l;
+                *hi = h;
+                return;
+            }
+            h -= 2;
+        }
     }
     while (h > l && ROW_OUTSIDE(h)) {
         h -= 2;
     }
 #undef ROW_OUTSIDE
     *lo = l;
+    *hi = h;
+    return;
+empty:
+    *lo = h + 2;
     *hi = h;
 }
 #endif
@@ -1533,6 +1596,7 @@ typedef struct CopyWalk {
     uint8_t *base;
     const uint32_t *rtx, *rty;
     uint64_t work, quads, fragments;
+    unsigned signs;             /* edge_signs_avx */
     bool done;
 } CopyWalk;
 
@@ -1566,8 +1630,8 @@ static inline bool copy_next(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 wk->qy = tr->y1 + 2;
                 return false;
             }
-            row_run_avx(te, tr->tile_x, tr->tile_y, qy, tr->x0, tr->x1,
-                        &wk->qx, &wk->hi);
+            row_run_avx(te, wk->signs, tr->tile_x, tr->tile_y, qy, tr->x0,
+                        tr->x1, &wk->qx, &wk->hi);
             /* raster_job's count of the row */
             wk->work += (uint64_t)(tr->x1 - tr->x0) / 2 + 1;
             wk->dy = (uint32_t)(qy - t->start_y);
@@ -1648,7 +1712,7 @@ static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         .qx = 0, .hi = -1, .qy = tr->y0,
         .nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u },
         .base = rt->ptr, .rtx = ctx->rtx[0], .rty = ctx->rty[0],
-        .work = ctx->work, .done = true,
+        .work = ctx->work, .signs = edge_signs_avx(te), .done = true,
     };
 
     copy_consts_avx(ctx, t, ad);
@@ -1705,57 +1769,70 @@ static bool copy_tile_avx512(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 }
 
 /*
+ * The invariants of depth_stamp4_avx2 (the 24 depth bits' mask, the
+ * shift's 30, the draw's table), made once a tile's walk (copy4_tile)
+ */
+typedef struct Depth4Consts {
+    __m256i low, k30, tab;
+} Depth4Consts;
+
+/*
  * The early depth test of a 4-sample stamp's 16 z words (depth_only):
  * attila_depth_test4_table of its four pixels, two pixels' eight words
  * in each 256-bit operation (AVX2 integers). a: samples 0 and 1's window
  * z of the four pixels (lanes 0-3 sample 0, lane i pixel i; 4-7 sample
- * 1), b: samples 2 and 3's, as copy4_tile converts them; zbuf: pixel 0's
+ * 1), b: samples 2 and 3's, as copy4_tile converts them (below 2^24: the
+ * truncation of min(zc, 2^24 - 1), or 0); zbuf: pixel 0's
  * first word (pixel i's four at 16 i bytes, ATTILA ref.
  * Render Buffer Tiling); bit 4 i + s of cover: sample s of pixel i
  * covered. The pass bit is the table's bit of less, equal or greater
  * (attila_depth_only_test: bit (zin >= z) + (zin > z)), here moved to
  * the lane's sign by a shift of 30 + (zin > z) - (zin < z) (compare
- * masks are -1). The words of samples not covered are written back as
- * they were read (the stamp's 64 bytes lie in this thread's tile).
- * Returns the covered samples that pass, bit for bit as cover.
+ * masks are -1); the sign is what the blend and the mask read. The words
+ * of samples not covered are written back as they were read (the stamp's
+ * 64 bytes lie in this thread's tile). Returns the covered samples that
+ * pass, bit for bit as cover.
  */
 __attribute__((target("avx2")))
-static inline unsigned depth_stamp4_avx2(uint32_t table, bool write, __m256i a,
-                                  __m256i b, uint8_t *zbuf, unsigned cover)
+static inline unsigned depth_stamp4_avx2(const Depth4Consts *dk, bool write,
+                                         __m256i a, __m256i b, uint8_t *zbuf,
+                                         unsigned cover)
 {
-    const __m256i low = _mm256_set1_epi32(0x00ffffff);
-    const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    const __m256i bits[2] = {
+        _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128),
+        _mm256_setr_epi32(1 << 8, 1 << 9, 1 << 10, 1 << 11, 1 << 12, 1 << 13,
+                          1 << 14, 1 << 15),
+    };
     /* lanes (p0 s0 p0 s2 p1 s0 p1 s2 | p0 s1 p0 s3 p1 s1 p1 s3) of the
      * unpacks to pixel order */
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    const __m256i tab = _mm256_set1_epi32((int)table);
     const __m256i zp[2] = {
         _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi32(a, b), order),
         _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi32(a, b), order),
     };
+    const __m256i cv = _mm256_set1_epi32((int)cover);
     unsigned pass = 0, h;
 
     for (h = 0; h < 2; h++) {
         __m256i *p = (__m256i *)(zbuf + 32 * h);
         __m256i z = zp[h];
         __m256i w = _mm256_loadu_si256(p);
-        __m256i depth = _mm256_and_si256(w, low);
-        __m256i cov = _mm256_cmpeq_epi32(
-            _mm256_and_si256(_mm256_set1_epi32((int)(cover >> 8 * h)), bits),
-            bits);
+        __m256i depth = _mm256_and_si256(w, dk->low);
+        __m256i cov = _mm256_cmpeq_epi32(_mm256_and_si256(cv, bits[h]),
+                                         bits[h]);
         __m256i sh = _mm256_sub_epi32(
-            _mm256_add_epi32(_mm256_set1_epi32(30),
-                             _mm256_cmpgt_epi32(z, depth)),
+            _mm256_add_epi32(dk->k30, _mm256_cmpgt_epi32(z, depth)),
             _mm256_cmpgt_epi32(depth, z));
-        __m256i ok = _mm256_and_si256(
-            cov, _mm256_srai_epi32(_mm256_sllv_epi32(tab, sh), 31));
+        __m256 ok = _mm256_castsi256_ps(
+            _mm256_and_si256(cov, _mm256_sllv_epi32(dk->tab, sh)));
 
         if (write) {
-            __m256i neww = _mm256_or_si256(_mm256_andnot_si256(low, w),
-                                           _mm256_and_si256(z, low));
-            _mm256_storeu_si256(p, _mm256_blendv_epi8(w, neww, ok));
+            /* w with its depth bits cleared (w ^ depth), then z's */
+            __m256i neww = _mm256_or_si256(_mm256_xor_si256(w, depth), z);
+            _mm256_storeu_si256(p, _mm256_castps_si256(_mm256_blendv_ps(
+                _mm256_castsi256_ps(w), _mm256_castsi256_ps(neww), ok)));
         }
-        pass |= (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(ok)) << 8 * h;
+        pass |= (unsigned)_mm256_movemask_ps(ok) << 8 * h;
     }
     return pass;
 }
@@ -1874,7 +1951,7 @@ static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     const AttilaDrawState *ds = ctx->ds;
     const AttilaRowSteps *rs = &sl->bounds;
     const AttilaRenderTarget *rt = &ds->rt[ctx->rt_list[0]];
-    const double (*ctab)[2] = centroid_table(4);
+    const unsigned signs = edge_signs_avx(te);
     const uint32_t *rtx = ctx->rtx[0];
     /* the draw's fields in locals: the z and colour stores go through
      * byte pointers, which could alias ds and ctx, so GCC would load the
@@ -1887,12 +1964,20 @@ static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     const uint32_t *const zx = ctx->zx;
     const __m256d zscale = _mm256_set1_pd(ds->z_scale);
     const __m256d zoffset = _mm256_set1_pd(ds->z_offset);
+    Depth4Consts dk = {
+        _mm256_set1_epi32(0x00ffffff), _mm256_set1_epi32(30),
+        _mm256_set1_epi32(ztable),
+    };
     uint64_t quads = 0, work = ctx->work, fragments = 0;
     __m256d lo[4], hi3, ea[3], eb[3], ad[3][4];
     int32_t qx, qy, qx0, qx1;
     bool done = true;
     int k;
 
+    /* opaque to GCC, which would otherwise make the constants again from
+     * immediates at each stamp (three instructions each) rather than read
+     * them as an operand from the stack */
+    __asm__("" : "+x"(dk.low), "+x"(dk.k30));
     for (k = 0; k < 4; k++) {
         lo[k] = _mm256_broadcast_sd(&rs->lo[k]);
     }
@@ -1918,7 +2003,8 @@ static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             done = false;       /* the draw is stopped (reported) */
             break;
         }
-        row_run_avx(te, tr->tile_x, tr->tile_y, qy, x0, x1, &qx0, &qx1);
+        row_run_avx(te, signs, tr->tile_x, tr->tile_y, qy, x0, x1, &qx0,
+                    &qx1);
         for (qx = qx0; qx <= qx1; qx += 2) {
             uint32_t dx = (uint32_t)(qx - t->start_x);
             __m256d p[4], v[4], zsv[4], msk[4];
@@ -1990,7 +2076,7 @@ static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 uint32_t zs[4][4];
 
                 if (depth_only && z8) {
-                    left = depth_stamp4_avx2(ztable, zwrite, zw[0], zw[1], z0,
+                    left = depth_stamp4_avx2(&dk, zwrite, zw[0], zw[1], z0,
                                              left);
                 } else {
                     const unsigned in = left;
@@ -2038,16 +2124,14 @@ static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             /* the centroids' edge values, the copied input there (pixel
              * i's covered samples are bits 4 i to 4 i + 3 of left) */
             {
-                unsigned m0 = left & 15 ? left & 15 : 15;
-                unsigned m1 = left >> 4 & 15 ? left >> 4 & 15 : 15;
-                unsigned m2 = left >> 8 & 15 ? left >> 8 & 15 : 15;
-                unsigned m3 = left >> 12 ? left >> 12 : 15;
                 /* a bit at 4 i where pixel i has a covered sample */
                 unsigned any = (left | left >> 1) & 0x5555;
-                __m256d ox = _mm256_setr_pd(ctab[m0][0], ctab[m1][0],
-                                            ctab[m2][0], ctab[m3][0]);
-                __m256d oy = _mm256_setr_pd(ctab[m0][1], ctab[m1][1],
-                                            ctab[m2][1], ctab[m3][1]);
+                const __m256d c01 = _mm256_loadu_pd(
+                    centroid4_pairs[left & 0xff]);
+                const __m256d c23 = _mm256_loadu_pd(
+                    centroid4_pairs[left >> 8]);
+                __m256d ox = _mm256_permute2f128_pd(c01, c23, 0x20);
+                __m256d oy = _mm256_permute2f128_pd(c01, c23, 0x31);
                 __m256d c[3], f[3];
                 __m128 ch[4];
                 uint8_t *p0 = line + rtx[qx >> 1];
