@@ -53,6 +53,15 @@ static uint32_t random_factor(GRand *rnd)
            (uint32_t)g_rand_int_range(rnd, 0, 15);
 }
 
+/* the blend factors (source and destination RGB, source and destination
+ * alpha) of the kinds the one-sample copy's write has instances for
+ * (ATTILA_BY_BLEND_KIND): As and 1, As and 1 - As */
+static const uint32_t copy_blend_kinds[2][4] = {
+    { ATTILA_BF_SRC_ALPHA, ATTILA_BF_ONE, ATTILA_BF_SRC_ALPHA, ATTILA_BF_ONE },
+    { ATTILA_BF_SRC_ALPHA, ATTILA_BF_ONE_MINUS_SRC_ALPHA,
+      ATTILA_BF_SRC_ALPHA, ATTILA_BF_ONE_MINUS_SRC_ALPHA },
+};
+
 /* a random blend state and channel mask of rt (one equation in
  * other_eq is not ADD, one channel in mask_odds is masked off), and sRGB
  * and the logic operation on one draw in srgb_odds, logic_odds */
@@ -265,7 +274,12 @@ static void check_stamp4(GRand *rnd, const AttilaDrawState *ds,
  * write slot by slot. Checked to fail when the second stamp of a pair is
  * written whatever its pixel 3's coverage, when an odd last stamp is
  * written from its neighbour's colours, and when alpha blends with the
- * colour's factor. Each case also checks check_stamp4 with its state.
+ * colour's factor. A third of the cases blend by one of the kinds the
+ * write has instances for (copy_blend_kinds, ATTILA_BY_BLEND_KIND):
+ * failed with the factor 1 taken as As, the source alpha's factor code
+ * taken from the destination alpha's bits, and the As/1 kind written by
+ * the As/1 - As instance. Each case also checks check_stamp4 with its
+ * state.
  * (The row walk's interpolation is
  * attila_interp_weights_avx and _comps_avx, which /attila/fast/interpolate
  * checks through the AVX lanes; /attila/fast/stamp-rows draws with it.)
@@ -314,6 +328,15 @@ static void test_copy_row(void)
         rt.format = ATTILA_FMT_RGBA8888;
         rt.bytes = 4;
         random_blend(rnd, ds, &rt, 8, 5, 20, 16);
+        if (g_rand_int_range(rnd, 0, 3) == 0) {
+            /* a blend kind of the write (ATTILA_BY_BLEND_KIND) */
+            const uint32_t *f = copy_blend_kinds[g_rand_int_range(rnd, 0, 2)];
+
+            rt.src_rgb = f[0];
+            rt.dst_rgb = f[1];
+            rt.src_a = f[2];
+            rt.dst_a = f[3];
+        }
         attila_color_choose(ds, &rt, index);
         taken[rt.path]++;
         if (rt.path == ATTILA_CW_GENERAL) {
@@ -1656,10 +1679,11 @@ static void stamp_scenes(uint32_t ns, int scenes, uint32_t seed, bool copies)
         { ATTILA_REG_DEPTH_PASS_UPDATE, 8 },
     };
     GRand *rnd = g_rand_new_with_seed(seed);
+    GRand *krnd = g_rand_new_with_seed(seed ^ 0xB1E4D);
     uint8_t *buf = g_malloc(65536);
     uint64_t drawn = 0;
     AttilaRun *runs[2];
-    int n, d, k;
+    int n, d, k, kind;
 
     runs_new(runs);
     for (n = 0; n < scenes; n++) {
@@ -1710,11 +1734,15 @@ static void stamp_scenes(uint32_t ns, int scenes, uint32_t seed, bool copies)
             }
             attila_rec_reg_u32(&b, ATTILA_REG_COLOR_BLEND, 0,
                                g_rand_boolean(rnd));
+            /* one draw in two one of the copy walk's blend kinds (from
+             * krnd: the scenes as they were drawn before) */
+            kind = g_rand_int_range(krnd, 0, 4);
             for (k = 0; k < 4; k++) {
                 /* the source colour factor also takes DST_COLOR */
+                uint32_t f = factors[g_rand_int_range(rnd, 0, k ? 4 : 5)];
+
                 attila_rec_reg_u32(&b, ATTILA_REG_BLEND_SRC_RGB + k, 0,
-                                   factors[g_rand_int_range(rnd, 0,
-                                                            k ? 4 : 5)]);
+                                   kind < 2 ? copy_blend_kinds[kind][k] : f);
             }
             for (k = 0; k < 4; k++) {
                 attila_rec_reg_u32(&b, ATTILA_REG_COLOR_MASK_R + k, 0,
@@ -1725,6 +1753,7 @@ static void stamp_scenes(uint32_t ns, int scenes, uint32_t seed, bool copies)
         drawn += draw_twice(runs, w, h, ns, verts, sizeof(verts), &b, &err);
         g_assert_cmpuint(err, ==, 0);
     }
+    g_rand_free(krnd);
     random_draws_end(runs, buf, rnd, drawn, 10000);
 }
 
@@ -1876,6 +1905,11 @@ static void stamp_scenes_levels(uint32_t ns, int plain, int best, int avx,
  * contraction allowed (20 VFMADD/VFMSUB in the object) was not caught:
  * a last bit of the interpolation seldom moves a byte; the build keeps
  * contraction off there (G3D_NO_CONTRACT) and objdump checks the object.
+ * stamp_scenes blends half its draws by one of the copy walk's blend
+ * kinds (copy_tile_kinds): failed with the As/1 - As kind walked by the
+ * As/1 instance (not caught with the kinds on one draw in eight), the
+ * factor 1 taken as As, and the source alpha's factor code taken from
+ * the destination alpha's bits.
  * The copy walks' row runs by AVX lanes (rasterizer.c row_run_avx, for
  * copy_tile and copy4_tile): failed here and in stamp4-rows with b dy
  * taken as b times the row's x offset, with the run's last stamp left

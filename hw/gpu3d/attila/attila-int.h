@@ -609,6 +609,47 @@ enum {
     ATTILA_CW_RGBA8_BLEND,      /* the same with ADD of 0, 1, As, 1 - As */
 };
 
+/* ATTILA_CW_RGBA8_BLEND's factor codes (rt->factor): 0, 1, As, 1 - As,
+ * color-write.c's fac[] in that order */
+enum {
+    ATTILA_FAC_ZERO, ATTILA_FAC_ONE, ATTILA_FAC_SRC_ALPHA,
+    ATTILA_FAC_INV_SRC_ALPHA, ATTILA_FAC_OTHER
+};
+
+/*
+ * A blend whose factors the one-sample copy's colour write knows when it
+ * is compiled (attila_color_write_pair_avx's `kind`): the codes of source
+ * and destination RGB, source and destination alpha, 2 bits each, and bit
+ * 8; kind 0 takes the factors from the render target as it runs. The two
+ * kinds the walk has instances for: additive blending by alpha (As, 1),
+ * and the "over" blend (As, 1 - As).
+ */
+#define ATTILA_BLEND_KIND(sr, dr, sa, da) \
+    (256u | (sr) | (dr) << 2 | (sa) << 4 | (da) << 6)
+#define ATTILA_KIND_ADD_ALPHA \
+    ATTILA_BLEND_KIND(ATTILA_FAC_SRC_ALPHA, ATTILA_FAC_ONE, \
+                      ATTILA_FAC_SRC_ALPHA, ATTILA_FAC_ONE)
+#define ATTILA_KIND_OVER \
+    ATTILA_BLEND_KIND(ATTILA_FAC_SRC_ALPHA, ATTILA_FAC_INV_SRC_ALPHA, \
+                      ATTILA_FAC_SRC_ALPHA, ATTILA_FAC_INV_SRC_ALPHA)
+
+/* CALL(kind) with the render target's kind a constant: one of the two
+ * above, else 0 */
+#define ATTILA_BY_BLEND_KIND(rt, CALL)                                  \
+    do {                                                                \
+        const AttilaRenderTarget *rt_ = (rt);                           \
+        unsigned kind_ = rt_->path != ATTILA_CW_RGBA8_BLEND ? 0 :       \
+            ATTILA_BLEND_KIND(rt_->factor[0], rt_->factor[1],           \
+                              rt_->factor[2], rt_->factor[3]);          \
+        if (kind_ == ATTILA_KIND_ADD_ALPHA) {                           \
+            CALL(ATTILA_KIND_ADD_ALPHA);                                \
+        } else if (kind_ == ATTILA_KIND_OVER) {                         \
+            CALL(ATTILA_KIND_OVER);                                     \
+        } else {                                                        \
+            CALL(0);                                                    \
+        }                                                               \
+    } while (0)
+
 typedef struct AttilaDrawState {
     /* streamer */
     AttilaStream stream[ATTILA_MAX_STREAM_BUFFERS];
@@ -1529,27 +1570,63 @@ static inline void attila_store_slots2_avx(uint8_t *p0, uint8_t *p1,
  * is by 128-bit halves unless `wide` (an AVX2 caller: 256-bit shifts,
  * ANDs and ORs); the float operations are the same either way.
  */
+/*
+ * x times factor `code` of a blend kind (ATTILA_FAC_*; sa the clamped
+ * source alpha, ia 1 - sa): the general path's x * (base + slope * sa)
+ * with the same result, as base + slope * sa is 0, 1, sa or 1 - sa
+ * exactly (sa in [0, 1], so 0 * sa + 0 and 1 * sa + 0 add no rounding,
+ * 1 + -1 * sa is 1 - sa) and x * 1 is x
+ */
+__attribute__((target("avx"), always_inline))
+static inline __m256 attila_blend_term_avx(__m256 x, unsigned code,
+                                           __m256 sa, __m256 ia)
+{
+    switch (code) {
+    case ATTILA_FAC_ZERO:
+        return _mm256_mul_ps(x, _mm256_setzero_ps());
+    case ATTILA_FAC_ONE:
+        return x;
+    case ATTILA_FAC_SRC_ALPHA:
+        return _mm256_mul_ps(x, sa);
+    default:
+        return _mm256_mul_ps(x, ia);
+    }
+}
+
+/* `kind` (ATTILA_BLEND_KIND, a constant): the blend's factors by
+ * attila_blend_term_avx, sf and df not read */
 __attribute__((target("avx"), always_inline))
 static inline __m256i attila_pack_slots8_avx(__m256 s[4], const __m256 *sf,
                                              const __m256 *df, __m256i old,
-                                             bool wide)
+                                             bool wide, unsigned kind)
 {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     const __m256 k255 = _mm256_set1_ps(255.0f);
     const __m256 inv = _mm256_set1_ps(1.0f / 255.0f);
+    const __m256 sa = s[3], ia = _mm256_sub_ps(one, s[3]);
     const __m128i old0 = _mm256_castsi256_si128(old);
     const __m128i old1 = _mm256_extractf128_si256(old, 1);
     __m128i lo[4], hi[4], res[2];
     __m256i u[4];
     int c;
 
-    for (c = 0; c < 4 && sf; c++) {
+    for (c = 0; c < 4 && (sf || kind); c++) {
         __m256 d = _mm256_cvtepi32_ps(
             wide ? (__m256i)((AttilaU32x8)old >> (8 * c) & 0xff) :
             _mm256_set_m128i(_mm_shuffle_epi8(old1, ATTILA_PICK_CHANNEL(c)),
                              _mm_shuffle_epi8(old0, ATTILA_PICK_CHANNEL(c))));
-        s[c] = _mm256_add_ps(_mm256_mul_ps(s[c], sf[c == 3]),
-                             _mm256_mul_ps(_mm256_mul_ps(d, inv), df[c == 3]));
+
+        d = _mm256_mul_ps(d, inv);
+        if (kind) {
+            s[c] = _mm256_add_ps(
+                attila_blend_term_avx(s[c], kind >> (c == 3 ? 4 : 0) & 3,
+                                      sa, ia),
+                attila_blend_term_avx(d, kind >> (c == 3 ? 6 : 2) & 3,
+                                      sa, ia));
+        } else {
+            s[c] = _mm256_add_ps(_mm256_mul_ps(s[c], sf[c == 3]),
+                                 _mm256_mul_ps(d, df[c == 3]));
+        }
         s[c] = _mm256_max_ps(_mm256_min_ps(s[c], one), zero);
     }
     for (c = 0; c < 4; c++) {
@@ -1604,7 +1681,8 @@ static inline void attila_row_write_init_avx(const AttilaRenderTarget *rt,
  * truncated). Integer work (the destination's bytes, the packing, the
  * masked store) is by 128-bit halves, or with `wide` (an AVX2 caller) by
  * 256-bit operations. With `two` false only the first is stored (an odd
- * last stamp, given twice). Two stamps of a row never share a slot, so
+ * last stamp, given twice). `kind`: the blend's factors known (a constant
+ * ATTILA_BLEND_KIND), or 0. Two stamps of a row never share a slot, so
  * both are read before either is written.
  */
 __attribute__((target("avx"), always_inline))
@@ -1613,7 +1691,8 @@ static inline void attila_color_write_pair_avx(const AttilaRowWrite *w,
                                                const __m128 ch0[4],
                                                const __m128 ch1[4],
                                                unsigned cov0, unsigned cov1,
-                                               bool two, bool wide)
+                                               bool two, bool wide,
+                                               unsigned kind)
 {
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
     __m256i old = _mm256_set_m128i(_mm_loadu_si128((const __m128i *)p1),
@@ -1625,7 +1704,7 @@ static inline void attila_color_write_pair_avx(const AttilaRowWrite *w,
         s[c] = _mm256_set_m128(ch1[c], ch0[c]);
         s[c] = _mm256_max_ps(_mm256_min_ps(s[c], one), zero);
     }
-    if (w->blend) {
+    if (w->blend && !kind) {
         const __m256 sa = s[3];
 
         for (c = 0; c < 2; c++) {
@@ -1635,7 +1714,7 @@ static inline void attila_color_write_pair_avx(const AttilaRowWrite *w,
     }
     attila_store_slots2_avx(p0, p1, old,
                             attila_pack_slots8_avx(s, w->blend ? sf : NULL,
-                                                   df, old, wide),
+                                                   df, old, wide, kind),
                             cov0, cov1, w->chan, two, wide);
 }
 
@@ -1708,7 +1787,7 @@ static inline void attila_color_write_stamp4_lanes(const AttilaRenderTarget *rt,
             }
             attila_store_slots2_avx(p0, p1, old,
                                     attila_pack_slots8_avx(v, sf8, df8, old,
-                                                           wide),
+                                                           wide, 0),
                                     cover >> 4 * i, cover >> 4 * (i + 1),
                                     chan, true, wide);
         }

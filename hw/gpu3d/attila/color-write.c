@@ -198,21 +198,19 @@ static void write_masked(uint32_t format, const bool mask[4], uint8_t *dst,
     }
 }
 
-/* factor codes of the fast blend: the values are fac[] of write_rgba8 */
-enum { FAC_ZERO, FAC_ONE, FAC_SRC_ALPHA, FAC_INV_SRC_ALPHA, FAC_OTHER };
-
 void attila_color_choose(const AttilaDrawState *ds, AttilaRenderTarget *rt,
                          int rt_index)
 {
     static const uint8_t code[15] = {
-        [ATTILA_BF_ZERO] = FAC_ZERO, [ATTILA_BF_ONE] = FAC_ONE,
-        [ATTILA_BF_SRC_COLOR] = FAC_OTHER,
-        [ATTILA_BF_ONE_MINUS_SRC_COLOR] = FAC_OTHER,
-        [ATTILA_BF_DST_COLOR] = FAC_OTHER,
-        [ATTILA_BF_ONE_MINUS_DST_COLOR] = FAC_OTHER,
-        [ATTILA_BF_SRC_ALPHA] = FAC_SRC_ALPHA,
-        [ATTILA_BF_ONE_MINUS_SRC_ALPHA] = FAC_INV_SRC_ALPHA,
-        [ATTILA_BF_DST_ALPHA ... ATTILA_BF_SRC_ALPHA_SATURATE] = FAC_OTHER,
+        [ATTILA_BF_ZERO] = ATTILA_FAC_ZERO, [ATTILA_BF_ONE] = ATTILA_FAC_ONE,
+        [ATTILA_BF_SRC_COLOR] = ATTILA_FAC_OTHER,
+        [ATTILA_BF_ONE_MINUS_SRC_COLOR] = ATTILA_FAC_OTHER,
+        [ATTILA_BF_DST_COLOR] = ATTILA_FAC_OTHER,
+        [ATTILA_BF_ONE_MINUS_DST_COLOR] = ATTILA_FAC_OTHER,
+        [ATTILA_BF_SRC_ALPHA] = ATTILA_FAC_SRC_ALPHA,
+        [ATTILA_BF_ONE_MINUS_SRC_ALPHA] = ATTILA_FAC_INV_SRC_ALPHA,
+        [ATTILA_BF_DST_ALPHA ... ATTILA_BF_SRC_ALPHA_SATURATE] =
+            ATTILA_FAC_OTHER,
     };
     /* the factors 0, 1, As, 1 - As as base + slope * As (attila_color_write4) */
     static const float base[4] = { 0.0f, 1.0f, 0.0f, 1.0f };
@@ -237,7 +235,7 @@ void attila_color_choose(const AttilaDrawState *ds, AttilaRenderTarget *rt,
         return;
     }
     for (k = 0; k < 4; k++) {
-        if (f[k] >= 15 || code[f[k]] == FAC_OTHER) {
+        if (f[k] >= 15 || code[f[k]] == ATTILA_FAC_OTHER) {
             return;
         }
         rt->factor[k] = code[f[k]];
@@ -420,23 +418,36 @@ void attila_color_write4_soa(const AttilaRenderTarget *rt, uint8_t *px,
 #ifdef HAVE_AVX_PATH
 /* attila_color_write_pair_avx for the row's stamps k and k + 1; an odd
  * last stamp is computed twice and stored once */
+__attribute__((target("avx"), always_inline))
+static inline void color_write_row(const AttilaRowWrite *w, uint8_t *line,
+                                   const uint32_t *rtx,
+                                   const AttilaRowStamp *row, unsigned m,
+                                   const __m128 (*ch)[4], unsigned kind)
+{
+    unsigned k;
+
+    for (k = 0; k < m; k += 2) {
+        unsigned k1 = k + 1 < m ? k + 1 : k;
+
+        attila_color_write_pair_avx(w, line + rtx[row[k].qx >> 1],
+                                    line + rtx[row[k1].qx >> 1], ch[k],
+                                    ch[k1], row[k].cov, row[k1].cov,
+                                    k1 != k, false, kind);
+    }
+}
+
+/* by the blend's kind, as rasterizer.c's copy walk writes */
 __attribute__((target("avx")))
 void attila_color_write_row_avx(const AttilaRenderTarget *rt, uint8_t *line,
                                 const uint32_t *rtx, const AttilaRowStamp *row,
                                 unsigned m, const __m128 (*ch)[4])
 {
     AttilaRowWrite w;
-    unsigned k;
 
     attila_row_write_init_avx(rt, &w);
-    for (k = 0; k < m; k += 2) {
-        unsigned k1 = k + 1 < m ? k + 1 : k;
-
-        attila_color_write_pair_avx(&w, line + rtx[row[k].qx >> 1],
-                                    line + rtx[row[k1].qx >> 1], ch[k],
-                                    ch[k1], row[k].cov, row[k1].cov,
-                                    k1 != k, false);
-    }
+#define ROW_KIND(kind) color_write_row(&w, line, rtx, row, m, ch, kind)
+    ATTILA_BY_BLEND_KIND(rt, ROW_KIND);
+#undef ROW_KIND
 }
 
 __attribute__((target("avx")))

@@ -1699,7 +1699,7 @@ __attribute__((target("avx"), always_inline))
 static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                              const double tv[4], const AttilaRowSteps *rs,
                              const TileEdges *te, const TileRows *tr,
-                             bool wide)
+                             bool wide, unsigned kind)
 {
     const AttilaRenderTarget *rt = &ctx->ds->rt[ctx->rt_list[0]];
     __m256d ad[3][4], e[3], f[3];
@@ -1723,13 +1723,13 @@ static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
         if (!copy_next(ctx, t, tv, rs, te, tr, &wk, e, &px[1], &cov[1])) {
             /* the last stamp alone */
             attila_color_write_pair_avx(&w, px[0], px[0], ch[0], ch[0],
-                                        cov[0], cov[0], false, wide);
+                                        cov[0], cov[0], false, wide, kind);
             break;
         }
         attila_interp_weights_avx(e[0], e[1], e[2], f);
         attila_interp_comps_avx((const __m256d (*)[4])ad, f, ch[1]);
         attila_color_write_pair_avx(&w, px[0], px[1], ch[0], ch[1], cov[0],
-                                    cov[1], true, wide);
+                                    cov[1], true, wide, kind);
     }
     ctx->quads += wk.quads;
     ctx->work = wk.work;
@@ -1737,12 +1737,29 @@ static inline bool copy_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
     return wk.done;
 }
 
+/* copy_tile with the blend's factors constants where the target's are
+ * one of ATTILA_BY_BLEND_KIND's kinds (the blend's products by 1 and its
+ * factors' arithmetic left out) */
+__attribute__((target("avx"), always_inline))
+static inline bool copy_tile_kinds(AttilaRenderCtx *ctx,
+                                   const AttilaTriangle *t,
+                                   const double tv[4],
+                                   const AttilaRowSteps *rs,
+                                   const TileEdges *te, const TileRows *tr,
+                                   bool wide)
+{
+#define COPY_KIND(kind) return copy_tile(ctx, t, tv, rs, te, tr, wide, kind)
+    ATTILA_BY_BLEND_KIND(&ctx->ds->rt[ctx->rt_list[0]], COPY_KIND);
+#undef COPY_KIND
+    return false;
+}
+
 __attribute__((target("avx")))
 static bool copy_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                           const double tv[4], const AttilaRowSteps *rs,
                           const TileEdges *te, const TileRows *tr)
 {
-    return copy_tile(ctx, t, tv, rs, te, tr, false);
+    return copy_tile_kinds(ctx, t, tv, rs, te, tr, false);
 }
 
 __attribute__((target("avx2")))
@@ -1750,7 +1767,7 @@ static bool copy_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                            const double tv[4], const AttilaRowSteps *rs,
                            const TileEdges *te, const TileRows *tr)
 {
-    return copy_tile(ctx, t, tv, rs, te, tr, true);
+    return copy_tile_kinds(ctx, t, tv, rs, te, tr, true);
 }
 
 /*
@@ -1765,7 +1782,7 @@ static bool copy_tile_avx512(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                              const double tv[4], const AttilaRowSteps *rs,
                              const TileEdges *te, const TileRows *tr)
 {
-    return copy_tile(ctx, t, tv, rs, te, tr, true);
+    return copy_tile_kinds(ctx, t, tv, rs, te, tr, true);
 }
 
 /*
