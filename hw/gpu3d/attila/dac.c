@@ -127,10 +127,10 @@ static uint8_t gamma_formula(float q)
  * pow's error is below 2^-52; the rounding to float and to8 keep the
  * order), so the byte of q is the count of the steps' first floats at
  * or below it: first[b], the least float of byte b or above (to8
- * truncates), found once from (b / 255)^2.2 a unit at a time. The bits of q above
- * the 16 low ones give the byte of their bucket's first float (bucket[]);
- * the steps within the bucket are counted from first[]. q above 1,
- * negative or NaN takes the formula.
+ * truncates), found once from (b / 255)^2.2 a unit at a time. The bits
+ * of q above the 16 low ones give the byte of their bucket's first float
+ * (bucket[]); the steps within the bucket are counted from first[]. q
+ * above 1, negative or NaN takes the formula.
  */
 typedef struct GammaSteps {
     uint32_t first[257];        /* as bits; first[0] 0, first[256] past 1 */
