@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "attila/attila-int.h"
+#include "common/fpformat.h"
 #include "common/g3d-core.h"
 #include "attila-scene-run.h"
 #include "same-words.h"
@@ -882,6 +883,134 @@ static void test_top_level(void)
     }
     for (k = 0; k < 200000; k++) {
         check_top_level((int64_t)(g_rand_double(rnd) * 8589934592.0));
+    }
+    g_rand_free(rnd);
+}
+
+static void check_lit_power(float y, float w)
+{
+    float fast = attila_shader_lit_power(y, w), general;
+
+    g3d_general_path = true;
+    general = attila_shader_lit_power(y, w);
+    g3d_general_path = false;
+    if (memcmp(&fast, &general, 4)) {
+        g_test_message("%a ^ %a: %a against %a", y, w, fast, general);
+    }
+    g_assert_cmpmem(&fast, 4, &general, 4);
+}
+
+/*
+ * LIT's power (shader.c lit_power: whole exponents by products in double,
+ * where their rounding to float is sure) against the general path's pow:
+ * for every exponent from 0 to 128, and halves and -1, bases around the
+ * bounds of the products' range (2^-7, 2^7), of the floats from 0.25 to 1
+ * a 6208th (the N.H of a specular highlight), zeros, infinity,
+ * NaN, subnormals and 4000 random bit patterns.
+ */
+static void test_lit_power(void)
+{
+    static const float edge[] = {
+        0.0f, -0.0f, 1.0f, 0x1p-7f, 0x1p7f, 0.5f, 2.0f, INFINITY, NAN,
+        -1.0f, 0x1p-149f, 0x1p-126f, 0x1.fffffep127f, 0.418f, 0.48f,
+    };
+    GRand *rnd = g_rand_new_with_seed(0x117);
+    uint32_t bits, k;
+    float w, y;
+    int n, d;
+
+    for (n = -2; n <= 2 * 128 + 2; n++) {
+        w = n % 2 ? (float)n * 0.5f : (float)(n / 2);
+        for (k = 0; k < G_N_ELEMENTS(edge); k++) {
+            for (d = -2; d <= 2; d++) {
+                memcpy(&bits, &edge[k], 4);
+                bits += d;
+                memcpy(&y, &bits, 4);
+                check_lit_power(y, w);
+            }
+        }
+        for (bits = 0x3e800000; bits <= 0x3f800000; bits += 97 * 64) {
+            memcpy(&y, &bits, 4);
+            check_lit_power(y, w);
+        }
+        for (k = 0; k < 4000; k++) {
+            bits = g_rand_int(rnd);
+            memcpy(&y, &bits, 4);
+            check_lit_power(y, w);
+            y = (float)g_rand_double_range(rnd, 0.0, 1.0);
+            check_lit_power(y, w);
+        }
+    }
+    g_rand_free(rnd);
+}
+
+static void check_gamma_byte(float q)
+{
+    uint8_t fast = attila_dac_gamma_byte(q), general;
+
+    g3d_general_path = true;
+    general = attila_dac_gamma_byte(q);
+    g3d_general_path = false;
+    if (fast != general) {
+        g_test_message("q %a: %u against %u", q, fast, general);
+    }
+    g_assert_cmpuint(fast, ==, general);
+}
+
+/*
+ * The resolve's gamma byte (dac.c gamma_byte: the steps' first floats and
+ * the buckets) against the general path's formula: the floats around
+ * each of the 255 steps (four units either side), every float from 0 to
+ * 1 in steps of 4093 units, each bucket's first and last float, the
+ * averages of four random bytes' linear values, and above 1, negative,
+ * NaN and infinity.
+ */
+static void test_gamma_byte(void)
+{
+    static const float edge[] = { 1.0f, 1.0001f, -0.0f, -1.0f, NAN,
+                                  INFINITY, 4.0f };
+    GRand *rnd = g_rand_new_with_seed(0x6A);
+    uint32_t bits, lo, hi, k;
+    int b, s;
+
+    for (b = 1; b < 256; b++) {
+        /* the least float of byte b or above, by bisection */
+        lo = 0;
+        hi = 0x3f800000;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            float q;
+
+            memcpy(&q, &mid, 4);
+            g3d_general_path = true;
+            if (attila_dac_gamma_byte(q) >= b) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+            g3d_general_path = false;
+        }
+        for (bits = lo - 4; bits <= lo + 4; bits++) {
+            check_gamma_byte(g3d_u2f(bits));
+        }
+    }
+    for (bits = 0; bits <= 0x3f800000; bits += 4093) {
+        check_gamma_byte(g3d_u2f(bits));
+    }
+    for (bits = 0; bits < 0x3f80; bits++) {
+        check_gamma_byte(g3d_u2f(bits << 16));
+        check_gamma_byte(g3d_u2f(bits << 16 | 0xffff));
+    }
+    for (k = 0; k < 200000; k++) {
+        float sum = 0;
+
+        for (s = 0; s < 4; s++) {
+            sum += powf((float)g_rand_int_range(rnd, 0, 256) / 255.0f, 2.2f);
+        }
+        check_gamma_byte(sum / 4.0f);
+    }
+    for (k = 0; k < G_N_ELEMENTS(edge); k++) {
+        check_gamma_byte(edge[k]);
     }
     g_rand_free(rnd);
 }
@@ -2732,6 +2861,8 @@ int main(int argc, char **argv)
     g_test_add_func("/attila/fast/msaa-cover4", test_msaa_cover4);
     g_test_add_func("/attila/fast/top-level", test_top_level);
     g_test_add_func("/attila/fast/triangle-setup", test_triangle_setup);
+    g_test_add_func("/attila/fast/lit-power", test_lit_power);
+    g_test_add_func("/attila/fast/gamma-byte", test_gamma_byte);
     g_test_add_func("/attila/fast/tile-edges", test_tile_edges);
     g_test_add_func("/attila/fast/setup-attributes", test_setup_attributes);
     g_test_add_func("/attila/fast/vertex-batches", test_vertex_batches);

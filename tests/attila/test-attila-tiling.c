@@ -288,12 +288,14 @@ static void test_dac_resolve(void)
  * general path (g3d_general_path): random surfaces of 1-8 samples, widths
  * and heights that are and are not tile multiples, both pixel origins,
  * samples equal, differing in one channel, random, or each one of two
- * colours (the resolve's averages repeat: its cache's hits); every row
- * byte-equal. Checked to fail when the one-sample rows' SSE2 conversion
- * keeps G's low bit out (0xfe00 for 0xff00), when the samples' compare
- * leaves the blue byte out (0xffff for 0xffffff), when the resolve's
- * cache takes a valid entry whatever its key, and when it divides by the
- * count less one; in the 4-sample runs' compare (run_rgba8x4), when it
+ * colours (the resolve's averages repeat); every row byte-equal (the
+ * resolve's gamma bytes, from steps since branch attila34, are checked
+ * float by float in /attila/fast/gamma-byte). Checked to fail when the
+ * one-sample rows' SSE2 conversion keeps G's low bit out (0xfe00 for
+ * 0xff00), when the samples' compare leaves the blue byte out (0xffff
+ * for 0xffffff), when the resolve's cache (before branch attila34) took
+ * a valid entry whatever its key, and when it divides by the count less
+ * one; in the 4-sample runs' compare (run_rgba8x4), when it
  * leaves the blue byte out, when its pixel steps by 4 bytes for 16, and
  * when it takes G for B in the word it writes.
  */

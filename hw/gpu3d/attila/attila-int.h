@@ -321,6 +321,8 @@ typedef struct AttilaShInstr {
 
 /* decode one 16-byte instruction; false (and *in->valid false) if invalid */
 bool attila_shader_decode(const uint8_t code[16], AttilaShInstr *in);
+/* LIT's (float)pow(y, w) (pow itself under g3d_general_path) */
+float attila_shader_lit_power(float y, float w);
 
 /* vertices a batch shades together (streamer.c, shader.c's run_soa) */
 #define ATTILA_SH_BATCH 16
@@ -1864,6 +1866,9 @@ void attila_dac_screen_alloc(AttilaCore *c, uint32_t w, uint32_t h);
 void attila_dac_row(const AttilaDisplay *d, const uint8_t *surface,
                     uint32_t *dst, uint32_t row,
                     const AttilaAddressTable *tab);
+/* the resolve's byte of a channel from its gamma-space average (the
+ * formula under g3d_general_path) */
+uint8_t attila_dac_gamma_byte(float q);
 
 /* blitter.c */
 void attila_blit(AttilaCore *c);

@@ -15,6 +15,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "attila-int.h"
+#include "common/fpformat.h"
 
 #include <glib.h>
 #include <math.h>
@@ -114,29 +115,91 @@ pixel_argb(const AttilaDisplay *d, const uint8_t *p, uint32_t bytes)
     return 0xff000000u | to8(ref[0]) << 16 | to8(ref[1]) << 8 | to8(ref[2]);
 }
 
-/*
- * The resolve's byte of a channel from its gamma-space average q:
- * to8((float)pow(q, 1 / 2.2f)), pixel_argb's formula, a function of the
- * float q alone. Looked up in a small cache per thread (the DAC rows of
- * several cores may run at once), keyed by q's bits: edge pixels repeat
- * the same few averages.
- */
-#define GAMMA_CACHE 1024
-
-static uint8_t gamma_byte(float q)
+/* the resolve's byte of a channel from its gamma-space average q */
+static uint8_t gamma_formula(float q)
 {
-    static __thread uint64_t cache[GAMMA_CACHE];
+    return to8((float)pow((double)q, (double)(1.0f / 2.2f)));
+}
+
+/*
+ * gamma_formula on [0, 1] without pow: it never decreases there (floats
+ * a unit apart differ by 2^-24 relative, their powers by more than 2^-26,
+ * pow's error is below 2^-52; the rounding to float and to8 keep the
+ * order), so the byte of q is the count of the steps' first floats at
+ * or below it: first[b], the least float of byte b or above (to8
+ * truncates), found once from (b / 255)^2.2 a unit at a time. The bits
+ * of q above the 16 low ones give the byte of their bucket's first float
+ * (bucket[]); the steps within the bucket are counted from first[]. q
+ * above 1, negative or NaN takes the formula.
+ */
+typedef struct GammaSteps {
+    uint32_t first[257];        /* as bits; first[0] 0, first[256] past 1 */
+    uint8_t bucket[(0x3f800000 >> 16) + 1];
+} GammaSteps;
+
+static uint32_t gamma_first(int b)
+{
+    float q = (float)pow((double)b / 255.0, 2.2);
     uint32_t bits;
-    uint64_t *e;
 
     memcpy(&bits, &q, 4);
-    e = &cache[(bits * 2654435761u) >> 22];
-    if ((*e & 0x100) && (uint32_t)(*e >> 32) == bits) {
-        return (uint8_t)*e;
+    while (bits > 0 && gamma_formula(g3d_u2f(bits - 1)) >= b) {
+        bits--;
     }
-    *e = (uint64_t)bits << 32 | 0x100 |
-         to8((float)pow((double)q, (double)(1.0f / 2.2f)));
-    return (uint8_t)*e;
+    while (gamma_formula(g3d_u2f(bits)) < b) {
+        bits++;
+    }
+    return bits;
+}
+
+/* not inlined: the resolve's loop keeps its registers */
+static __attribute__((noinline)) void gamma_steps_make(GammaSteps *g)
+{
+    uint32_t i;
+    int b;
+
+    g->first[0] = 0;
+    g->first[256] = 0x3f800001;
+    for (b = 1; b < 256; b++) {
+        g->first[b] = gamma_first(b);
+    }
+    for (i = 0, b = 0; i < G_N_ELEMENTS(g->bucket); i++) {
+        while (g->first[b + 1] <= i << 16) {
+            b++;
+        }
+        g->bucket[i] = b;
+    }
+}
+
+static inline const GammaSteps *gamma_steps(void)
+{
+    static GammaSteps g;
+    static gsize done;
+
+    if (g_once_init_enter(&done)) {
+        gamma_steps_make(&g);
+        g_once_init_leave(&done, 1);
+    }
+    return &g;
+}
+
+static inline uint8_t gamma_byte(float q)
+{
+    const GammaSteps *g = gamma_steps();
+    uint32_t bits, b;
+
+    memcpy(&bits, &q, 4);
+    if (bits > 0x3f800000 || g3d_general_path) {
+        return gamma_formula(q);
+    }
+    for (b = g->bucket[bits >> 16]; bits >= g->first[b + 1]; b++) {
+    }
+    return b;
+}
+
+uint8_t attila_dac_gamma_byte(float q)
+{
+    return gamma_byte(q);
 }
 
 /*

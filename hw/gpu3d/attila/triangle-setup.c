@@ -31,7 +31,8 @@ typedef double SetupV4d __attribute__((vector_size(32)));
 
 /* ---- bounding box (GPUMath::boundingBox, Blinn's screen coverage) ------- */
 
-static inline SETUP_INLINE uint32_t outcode(const float *v, int c, uint32_t lo, uint32_t hi)
+static inline SETUP_INLINE uint32_t
+outcode(const float *v, int c, uint32_t lo, uint32_t hi)
 {
     /* BOUNDCODES: c - (-1) w < 0 -> lo, -c + (1) w < 0 -> hi */
     return ((v[c] - -1.0f * v[3]) < 0.0f ? lo : 0) |
@@ -57,8 +58,9 @@ static inline SETUP_INLINE uint32_t outcodes_sse2(const float *v)
 }
 #endif
 
-static inline SETUP_INLINE void bound_range(uint32_t oc, uint32_t mask, float c, float w,
-                        float *min, float *max, bool *vis)
+static inline SETUP_INLINE void
+bound_range(uint32_t oc, uint32_t mask, float c, float w, float *min,
+            float *max, bool *vis)
 {
     if ((oc & mask) == 0) {
         *vis = true;
@@ -71,8 +73,9 @@ static inline SETUP_INLINE void bound_range(uint32_t oc, uint32_t mask, float c,
     }
 }
 
-static inline SETUP_INLINE void bound_range2(uint32_t oc, uint32_t m0, uint32_t m1, float c,
-                         float w, float *min, float *max)
+static inline SETUP_INLINE void
+bound_range2(uint32_t oc, uint32_t m0, uint32_t m1, float c, float w,
+             float *min, float *max)
 {
     if ((oc & m0) && (c - *min * w) < 0.0f) {
         *min = -1.0f;
@@ -82,9 +85,10 @@ static inline SETUP_INLINE void bound_range2(uint32_t oc, uint32_t m0, uint32_t 
     }
 }
 
-static inline SETUP_INLINE void bounding_box(const float *p[3], int32_t x0, int32_t y0, uint32_t w,
-                         uint32_t h, int32_t *xmin, int32_t *xmax,
-                         int32_t *ymin, int32_t *ymax)
+static inline SETUP_INLINE void
+bounding_box(const float *p[3], int32_t x0, int32_t y0, uint32_t w,
+             uint32_t h, int32_t *xmin, int32_t *xmax, int32_t *ymin,
+             int32_t *ymax)
 {
     uint32_t oc[3], accept;
     float mn[2] = { 1.0f, 1.0f }, mx[2] = { -1.0f, -1.0f };
@@ -137,7 +141,7 @@ static inline SETUP_INLINE void bounding_box(const float *p[3], int32_t x0, int3
     }
 }
 
-/* ---- setup ---------------------------------------------------------------- */
+/* ---- setup --------------------------------------------------------------- */
 
 /*
  * The simulator's box above is loose: a triangle wholly outside the
@@ -147,8 +151,8 @@ static inline SETUP_INLINE void bounding_box(const float *p[3], int32_t x0, int3
  * traversal is narrowed to it. The edge equations, the top tile and its
  * start values stay the simulator's, so the coverage is unchanged.
  */
-static inline SETUP_INLINE void projected_box(const float *p[3], const AttilaDrawState *ds,
-                          AttilaTriangle *t)
+static inline SETUP_INLINE void
+projected_box(const float *p[3], const AttilaDrawState *ds, AttilaTriangle *t)
 {
     double mn[2] = { INFINITY, INFINITY }, mx[2] = { -INFINITY, -INFINITY };
     double org[2] = { ds->vp_x, ds->vp_y }, size[2] = { ds->vp_w, ds->vp_h };
@@ -367,8 +371,10 @@ setup_body(const AttilaDrawState *ds, const AttilaVertex *v0,
     if (ds->scissor) {
         scx0 = ds->sc_x > 0 ? ds->sc_x : 0;
         scy0 = ds->sc_y > 0 ? ds->sc_y : 0;
-        scx1 = scx0 + (int32_t)MIN(ds->sc_w, ds->disp_w - (uint32_t)MIN(scx0, (int32_t)ds->disp_w));
-        scy1 = scy0 + (int32_t)MIN(ds->sc_h, ds->disp_h - (uint32_t)MIN(scy0, (int32_t)ds->disp_h));
+        scx1 = scx0 + (int32_t)MIN(ds->sc_w, ds->disp_w -
+                                   (uint32_t)MIN(scx0, (int32_t)ds->disp_w));
+        scy1 = scy0 + (int32_t)MIN(ds->sc_h, ds->disp_h -
+                                   (uint32_t)MIN(scy0, (int32_t)ds->disp_h));
     } else {
         scx0 = scy0 = 0;
         scx1 = ds->disp_w;
@@ -383,7 +389,7 @@ setup_body(const AttilaDrawState *ds, const AttilaVertex *v0,
     t->start_x = xmin - xmin % 16;
     t->start_y = ymin - ymin % 16;
     t->level = top_level(MAX((int64_t)xmax - t->start_x + 1,
-                                             (int64_t)ymax - t->start_y + 1));
+                             (int64_t)ymax - t->start_y + 1));
     off = ds->msaa ? -0.5 : 0.0;
     for (i = 0; i < 4; i++) {
         const double *q = i < 3 ? e[i] : zeq;
