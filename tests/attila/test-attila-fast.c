@@ -2042,7 +2042,14 @@ static void stamp_scenes_levels(uint32_t ns, int plain, int best, int avx,
  * The copy walks' row runs by AVX lanes (rasterizer.c row_run_avx, for
  * copy_tile and copy4_tile): failed here and in stamp4-rows with b dy
  * taken as b times the row's x offset, with the run's last stamp left
- * out, and with its first stamp left out.
+ * out, and with its first stamp left out. The other one-sample draws'
+ * tiles in one AVX call (rasterizer.c stamp1_tile_avx, stamp1's steps
+ * inlined; the row runs from a mask of the tile's columns, row_runs_avx):
+ * failed here and in /attila/fast/stamp1 with the run's first stamp left
+ * out, with the tile's last column left out of the mask, with edge k
+ * compared with edge k + 1's bound, and with a row's work one more; the
+ * stamp's colour write transposed inline (attila_color_write4) failed in
+ * those and in /attila/fast/color-write4 with slots 2 and 3 swapped.
  */
 static void test_stamp_rows(void)
 {

@@ -1464,13 +1464,32 @@ void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
                         uint8_t *px, const float color[4], int rt_index);
 /* four consecutive slots (pixels or samples) of a target whose path is not
  * ATTILA_CW_GENERAL: slot j gets color[j] where bit j of mask is set */
-void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
-                         const float *const color[4], unsigned mask);
 #ifdef __SSE2__
 /* the same with the four slots' colours by channel: lane j of ch[c] is
  * slot j's channel c */
 void attila_color_write4_soa(const AttilaRenderTarget *rt, uint8_t *px,
                              const __m128 ch[4], unsigned mask);
+
+/* the colours by channel, then attila_color_write4_soa (inline: the
+ * one-sample stamp's call of it cost more than the transposition) */
+static inline void attila_color_write4(const AttilaRenderTarget *rt,
+                                       uint8_t *px,
+                                       const float *const color[4],
+                                       unsigned mask)
+{
+    __m128 ch[4] = {
+        _mm_loadu_ps(color[0]), _mm_loadu_ps(color[1]),
+        _mm_loadu_ps(color[2]), _mm_loadu_ps(color[3]),
+    };
+
+    _MM_TRANSPOSE4_PS(ch[0], ch[1], ch[2], ch[3]);
+    attila_color_write4_soa(rt, px, ch, mask);
+}
+#else
+void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
+                         const float *const color[4], unsigned mask);
+#endif
+#ifdef __SSE2__
 #if defined(__x86_64__) && defined(__GNUC__)
 /*
  * attila_color_write4_soa for the m stamps of a row (AVX, two stamps an

@@ -841,11 +841,12 @@ static inline unsigned stamp1_cover(const AttilaDrawState *ds,
  * steps of stamp() for one sample, with the coverage cov (non-zero) as a
  * 4-bit mask and no per-sample loops. The same tests, float operations and
  * z/stencil and colour accesses in the same order; v are the four pixels'
- * edge values. Not inlined: the row walks' two instances call it.
+ * edge values. Inlined into stamp1_tile_avx (a call a stamp cost more than
+ * the walk's own steps), called as stamp1 by the other walks.
  */
-static __attribute__((noinline)) void
-stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double v[4][4],
-       int32_t qx, int32_t qy, unsigned cov)
+static inline __attribute__((always_inline)) void
+stamp1_steps(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+             const double v[4][4], int32_t qx, int32_t qy, unsigned cov)
 {
     const AttilaDrawState *ds = ctx->ds;
     bool early;
@@ -963,6 +964,13 @@ stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double v[4][4],
                             ctx->rty[n][qy >> 1], col, cov);
     }
     ctx->fragments += (0x4332322132212110ull >> (4 * cov)) & 15;
+}
+
+static __attribute__((noinline)) void
+stamp1(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double v[4][4],
+       int32_t qx, int32_t qy, unsigned cov)
+{
+    stamp1_steps(ctx, t, v, qx, qy, cov);
 }
 
 #ifdef __SSE2__
@@ -1786,6 +1794,128 @@ static bool copy_tile_avx512(AttilaRenderCtx *ctx, const AttilaTriangle *t,
 }
 
 /*
+ * row_run of every row of a scan tile by mask: the tile's TILE / 2 stamp
+ * columns x0, x0 + 2, ... in two vectors of four, a dx of each edge once
+ * a tile (ax, edge k at ax[k]), so that a row's test of all its columns is
+ * per edge two additions of b dy and two compares, the same products, sum
+ * and compare as box_outside's. The run's ends are the first and the last
+ * column not outside: what row_run's two scans stop at (the second scan
+ * stops at the first at least), none when every column is outside.
+ */
+typedef struct RowRuns {
+    __m256d ax[3][2], lim[3];
+    double b[3];
+    int32_t x0, oy;
+    unsigned cols;          /* bit j: column x0 + 2 j is in the tile */
+} RowRuns;
+
+G_STATIC_ASSERT(TILE / 2 <= 8);
+
+__attribute__((target("avx"), always_inline))
+static inline void row_runs_init_avx(const TileEdges *te, const TileRows *tr,
+                                     RowRuns *rr)
+{
+    const double d = (double)(tr->x0 - tr->tile_x);
+    const __m256d d0 = _mm256_add_pd(_mm256_set1_pd(d),
+                                     _mm256_setr_pd(0.0, 2.0, 4.0, 6.0));
+    const __m256d d1 = _mm256_add_pd(_mm256_set1_pd(d),
+                                     _mm256_setr_pd(8.0, 10.0, 12.0, 14.0));
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        __m256d a = _mm256_broadcast_sd(&te->a[k]);
+
+        rr->ax[k][0] = _mm256_mul_pd(a, d0);
+        rr->ax[k][1] = _mm256_mul_pd(a, d1);
+        rr->lim[k] = _mm256_broadcast_sd(&te->lim[k]);
+        rr->b[k] = te->b[k];
+    }
+    rr->x0 = tr->x0;
+    rr->oy = tr->tile_y;
+    /* none where the triangle's box is empty (x1 < x0) */
+    rr->cols = tr->x0 <= (tr->x1 & ~1) ?
+               (2u << (((tr->x1 & ~1) - tr->x0) / 2)) - 1 : 0;
+}
+
+/* row qy's run lo..hi (none when *lo > *hi) */
+__attribute__((target("avx"), always_inline))
+static inline void row_runs_avx(const RowRuns *rr, int32_t qy, int32_t *lo,
+                                int32_t *hi)
+{
+    const double dy = (double)(qy - rr->oy);
+    __m256d out[2];
+    unsigned in;
+    int h, k;
+
+    for (h = 0; h < 2; h++) {
+        out[h] = _mm256_setzero_pd();
+        for (k = 0; k < 3; k++) {
+            out[h] = _mm256_or_pd(out[h], _mm256_cmp_pd(
+                _mm256_add_pd(rr->ax[k][h], _mm256_set1_pd(rr->b[k] * dy)),
+                rr->lim[k], _CMP_LT_OQ));
+        }
+    }
+    in = ~((unsigned)_mm256_movemask_pd(out[0]) |
+           (unsigned)_mm256_movemask_pd(out[1]) << 4) & rr->cols;
+    if (!in) {
+        *lo = 1;
+        *hi = 0;
+        return;
+    }
+    *lo = rr->x0 + 2 * __builtin_ctz(in);
+    *hi = rr->x0 + 2 * (31 - __builtin_clz(in));
+}
+
+/*
+ * raster_job's one-sample walk of a scan tile's rows y0..y1 where the
+ * program runs (stamp1), in one AVX call: each row's run as row_run finds
+ * it (row_runs_avx), its covered stamps (stamp_cover_avx, as stamp_row_avx
+ * finds them) shaded as they are found, the row's work counted after them
+ * and the draw's limit tested before it, as raster_job does. A stamp's
+ * coverage does not read the buffers, so shading it before the row's next
+ * is found changes no pixel. False: the draw is stopped.
+ */
+__attribute__((target("avx")))
+static bool stamp1_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
+                            const double tv[4], const AttilaRowSteps *rs,
+                            const TileEdges *te, const TileRows *tr)
+{
+    const StampCols sc = { t->start_x, t->x0, t->x1 };
+    const uint64_t row_work = (uint64_t)(tr->x1 - tr->x0) / 2 + 1;
+    int32_t qy, qx, lo, hi;
+    RowBounds rb;
+    RowRuns rr;
+
+    row_bounds_avx(rs, &rb);
+    row_runs_init_avx(te, tr, &rr);
+    for (qy = tr->y0; qy <= tr->y1; qy += 2) {
+        const uint32_t dy = (uint32_t)(qy - t->start_y);
+        const unsigned rows = row_bits(t, qy);
+        RowNodes nd = { _mm256_setzero_pd(), _mm256_setzero_pd(), ~0u, ~0u };
+
+        if (ctx->work > ATTILA_DRAW_WORK_LIMIT) {
+            return false;       /* the draw is stopped (reported) */
+        }
+        row_runs_avx(&rr, qy, &lo, &hi);
+        for (qx = lo; qx <= hi; qx += 2) {
+            __m256d p[4], e[4];
+            double v[4][4];
+            unsigned cov = stamp_cover_avx(&sc, tv, rs, &rb, qx, dy, rows,
+                                           &nd, p, e), i;
+
+            if (cov) {
+                for (i = 0; i < 4; i++) {
+                    _mm256_storeu_pd(v[i], p[i]);
+                }
+                stamp1_steps(ctx, t, (const double (*)[4])v, qx, qy, cov);
+            }
+        }
+        ctx->work += row_work;
+    }
+    return true;
+}
+
+/*
  * The invariants of depth_stamp4_avx2 (the 24 depth bits' mask, the
  * shift's 30, the draw's table), made once a tile's walk (copy4_tile)
  */
@@ -2335,6 +2465,9 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
     /* the tile's rows by copy_tile_avx */
     bool copy_avx = copy_rows && ctx->row_avx;
 
+    /* the other one-sample draws' tiles by stamp1_tile_avx */
+    bool stamp1_avx = rows && !copy_rows && ctx->row_avx;
+
     edges_avx = ctx->row_avx && r->skip_boxes;
 #endif
     SampleLanes lanes;
@@ -2416,12 +2549,14 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
                 outside = tile_edges(t, tv, wbox, TILE + 2, TILE + 2,
                                      edges_avx, &stamps) && r->skip_boxes;
 #ifdef HAVE_AVX_PATH
-                if ((copy_avx || copy4) && !outside) {
+                if ((copy_avx || copy4 || stamp1_avx) && !outside) {
                     /* the tile's rows walked, written and counted with
-                     * the copy (one sample or four) */
+                     * the copy (one sample or four), or shaded */
                     const TileRows tr = { tx * TILE, ty * TILE, x0, x1, y0,
                                           y1 };
-                    bool go = copy_avx ?
+                    bool go = stamp1_avx ?
+                        stamp1_tile_avx(ctx, t, tv, &rsteps, &stamps, &tr) :
+                        copy_avx ?
                         (ctx->avx512 ? copy_tile_avx512 :
                          ctx->avx2 ? copy_tile_avx2 : copy_tile_avx)(
                             ctx, t, tv, &rsteps, &stamps, &tr) :
