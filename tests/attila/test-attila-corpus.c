@@ -171,9 +171,10 @@ static void test_thread_invariance(gconstpointer data)
 {
     const AttilaCorpusTrace *ct = data;
     Frames one, many;
-    int threads;
+    int threads, tries;
     uint64_t links;
     unsigned spin;
+    bool chained;
 
     replay(ct, 1, &one);
     for (threads = 2; threads <= 3; threads++) {
@@ -191,20 +192,28 @@ static void test_thread_invariance(gconstpointer data)
     /*
      * the helpers waiting long in the chain (branch thr19), so that
      * consecutive small draws are handed over in one pool job on a busy
-     * host too; and none handed over in it
+     * host too (simplefog and 8lights: 80 and 50 small draws a replay, few
+     * records between them); and none handed over in it
      */
+    chained = !strcmp(ct->name, "simplefog") || !strcmp(ct->name, "8lights");
     spin = g3d_pool_spin_us;
     g3d_pool_spin_us = 50000;
-    links = attila_raster_chain_links;
-    replay(ct, 2, &many);
+    for (tries = 0; tries < (chained ? 10 : 1); tries++) {
+        links = attila_raster_chain_links;
+        replay(ct, 2, &many);
+        links = attila_raster_chain_links - links;
+        assert_same_frames(&one, &many);
+        frames_free(&many);
+        /* a helper the host gave no core for 50 ms hands nothing over:
+         * on a loaded host another replay */
+        if (links > 0) {
+            break;
+        }
+    }
     g3d_pool_spin_us = spin;
-    links = attila_raster_chain_links - links;
-    if (!strcmp(ct->name, "simplefog") || !strcmp(ct->name, "8lights")) {
-        /* 80 and 50 small draws a replay, few records between them */
+    if (chained) {
         g_assert_cmpuint(links, >, 0);
     }
-    assert_same_frames(&one, &many);
-    frames_free(&many);
     attila_raster_chain_off = true;
     replay(ct, 2, &many);
     attila_raster_chain_off = false;
