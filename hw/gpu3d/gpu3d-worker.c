@@ -487,10 +487,24 @@ static void irq_bh(void *opaque)
     pci_set_irq(w->pdev, qatomic_read(&w->irq_level));
 }
 
+/*
+ * The line follows the core's level. Under the BQL (a vCPU's register
+ * access, a timer) it is set at once: a guest's acknowledge must lower it
+ * before the handler returns and the interrupt controller samples the
+ * level again, or the interrupt is delivered again with nothing pending;
+ * on a loaded host the main loop runs a bottom half late, and Linux,
+ * counting 99 900 such deliveries of 100 000, disables the line ("irq N:
+ * nobody cared", kernel/irq/spurious.c). The worker's changes go through
+ * the bottom half, which sets the level current when it runs.
+ */
 void g3d_worker_irq_changed(G3DWorker *w)
 {
     qatomic_set(&w->irq_level, w->ops->irq_level(w->core));
-    qemu_bh_schedule(w->irq_bh);
+    if (g3d_bql_locked()) {
+        pci_set_irq(w->pdev, qatomic_read(&w->irq_level));
+    } else {
+        qemu_bh_schedule(w->irq_bh);
+    }
 }
 
 void g3d_worker_irq_cb(void *worker)

@@ -34,6 +34,9 @@ typedef const Property G3DProperty;
 /* a NotifierWithReturn is also given an Error ** */
 #define G3D_PRECOPY_NOTIFY_ARGS NotifierWithReturn *n, void *data, Error **errp
 
+/* the iothread mutex is the BQL (qemu/main-loop.h) */
+#define g3d_bql_locked() bql_locked()
+
 #else /* QEMU 7.2 */
 
 #include "sysemu/runstate.h"
@@ -44,6 +47,8 @@ typedef Property G3DProperty;
 #define G3D_RESET_HOLD_ARGS Object *obj
 
 #define G3D_PRECOPY_NOTIFY_ARGS NotifierWithReturn *n, void *data
+
+#define g3d_bql_locked() qemu_mutex_iothread_locked()
 
 #endif
 
