@@ -2137,7 +2137,12 @@ static void test_stamp_msaa(void)
  * with the last stamp's taking those with a < 0, with the signs swapped,
  * and with the run's last stamp left out after the first scan (with
  * a > 0 taken as a >= 0 nothing fails: an edge with a = 0 is the same
- * along the row, so that rule is as sound).
+ * along the row, so that rule is as sound). Since branch attila36 a draw
+ * whose depth test is LESS alone has instances of its own
+ * (copy4_tile_avx2_less, _avx512_less: the pass one compare; the scenes
+ * draw with every depth function): failed here (and in raster) with the
+ * compare's operands swapped and with the coverage ORed in for ANDed, and
+ * here with the instance chosen for LEQUAL's table (3) for LESS's.
  */
 static void test_stamp4_rows(void)
 {

@@ -795,6 +795,8 @@ typedef struct AttilaRenderCtx {
      * four samples a pixel, no z/stencil test or an early one
      */
     bool copy4;
+    /* copy4 with the depth test alone, LESS (copy4_tile_avx2_less) */
+    bool copy4_less;
     /*
      * the rasteriser's addresses where tables is set (not under
      * g3d_general_path): a stamp's byte

@@ -1938,12 +1938,13 @@ typedef struct Depth4Consts {
  * masks are -1); the sign is what the blend and the mask read. The words
  * of samples not covered are written back as they were read (the stamp's
  * 64 bytes lie in this thread's tile). Returns the covered samples that
- * pass, bit for bit as cover.
+ * pass, bit for bit as cover. less: the table is 1 (LESS, the draw's
+ * depth function fixed for the draw), the pass that one compare.
  */
 __attribute__((target("avx2")))
 static inline unsigned depth_stamp4_avx2(const Depth4Consts *dk, bool write,
-                                         __m256i a, __m256i b, uint8_t *zbuf,
-                                         unsigned cover)
+                                         bool less, __m256i a, __m256i b,
+                                         uint8_t *zbuf, unsigned cover)
 {
     const __m256i bits[2] = {
         _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128),
@@ -1967,11 +1968,20 @@ static inline unsigned depth_stamp4_avx2(const Depth4Consts *dk, bool write,
         __m256i depth = _mm256_and_si256(w, dk->low);
         __m256i cov = _mm256_cmpeq_epi32(_mm256_and_si256(cv, bits[h]),
                                          bits[h]);
-        __m256i sh = _mm256_sub_epi32(
-            _mm256_add_epi32(dk->k30, _mm256_cmpgt_epi32(z, depth)),
-            _mm256_cmpgt_epi32(depth, z));
-        __m256 ok = _mm256_castsi256_ps(
-            _mm256_and_si256(cov, _mm256_sllv_epi32(dk->tab, sh)));
+        __m256 ok;
+
+        if (less) {
+            /* the table 1 (LESS): the pass is z < depth, one compare */
+            ok = _mm256_castsi256_ps(
+                _mm256_and_si256(cov, _mm256_cmpgt_epi32(depth, z)));
+        } else {
+            __m256i sh = _mm256_sub_epi32(
+                _mm256_add_epi32(dk->k30, _mm256_cmpgt_epi32(z, depth)),
+                _mm256_cmpgt_epi32(depth, z));
+
+            ok = _mm256_castsi256_ps(
+                _mm256_and_si256(cov, _mm256_sllv_epi32(dk->tab, sh)));
+        }
 
         if (write) {
             /* w with its depth bits cleared (w ^ depth), then z's */
@@ -2085,13 +2095,14 @@ static inline unsigned cover4_avx512(const SampleLanes *sl,
  * AVX-512 one (copy4_tile_avx512), whose depth test is depth_stamp4_avx2
  * inlined (by flatten: no call a covered stamp, the window z kept in
  * registers) and whose colour write is the AVX2 one; at 3 the coverage
- * and window z take mask registers (cover4_avx512).
+ * and window z take mask registers (cover4_avx512). `less`: the draw's
+ * depth test is LESS alone (depth_stamp4_avx2's one compare).
  */
 __attribute__((target("avx"), always_inline))
 static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                               const double tv[4], const SampleLanes *sl,
                               const TileEdges *te, const TileRows *tr,
-                              const int level)
+                              const int level, const bool less)
 {
     const bool w512 = level >= 3;
     const int32_t x0 = tr->x0, x1 = tr->x1, y0 = tr->y0, y1 = tr->y1;
@@ -2223,8 +2234,8 @@ static inline bool copy4_tile(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                 uint32_t zs[4][4];
 
                 if (depth_only && z8) {
-                    left = depth_stamp4_avx2(&dk, zwrite, zw[0], zw[1], z0,
-                                             left);
+                    left = depth_stamp4_avx2(&dk, zwrite, less, zw[0],
+                                             zw[1], z0, left);
                 } else {
                     const unsigned in = left;
 
@@ -2313,17 +2324,27 @@ static bool copy4_tile_avx(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                            const double tv[4], const SampleLanes *sl,
                            const TileEdges *te, const TileRows *tr)
 {
-    return copy4_tile(ctx, t, tv, sl, te, tr, 1);
+    return copy4_tile(ctx, t, tv, sl, te, tr, 1, false);
 }
 
 /* depth_stamp4_avx2 inlined (flatten, as GCC would not inline it into a
- * function it sees as large) */
+ * function it sees as large); `_less` the instances of a draw whose early
+ * depth test is LESS (ds->depth_table 1), chosen once a tile */
 __attribute__((target("avx2"), flatten))
 static bool copy4_tile_avx2(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                             const double tv[4], const SampleLanes *sl,
                             const TileEdges *te, const TileRows *tr)
 {
-    return copy4_tile(ctx, t, tv, sl, te, tr, 2);
+    return copy4_tile(ctx, t, tv, sl, te, tr, 2, false);
+}
+
+__attribute__((target("avx2"), flatten))
+static bool copy4_tile_avx2_less(AttilaRenderCtx *ctx,
+                                 const AttilaTriangle *t, const double tv[4],
+                                 const SampleLanes *sl, const TileEdges *te,
+                                 const TileRows *tr)
+{
+    return copy4_tile(ctx, t, tv, sl, te, tr, 2, true);
 }
 
 /* cover4_avx512 inlined (flatten: GCC would not inline it into a
@@ -2334,7 +2355,16 @@ static bool copy4_tile_avx512(AttilaRenderCtx *ctx, const AttilaTriangle *t,
                               const double tv[4], const SampleLanes *sl,
                               const TileEdges *te, const TileRows *tr)
 {
-    return copy4_tile(ctx, t, tv, sl, te, tr, 3);
+    return copy4_tile(ctx, t, tv, sl, te, tr, 3, false);
+}
+
+__attribute__((target("avx2,avx512f,avx512vl"), flatten)) G3D_NO_CONTRACT
+static bool copy4_tile_avx512_less(AttilaRenderCtx *ctx,
+                                   const AttilaTriangle *t,
+                                   const double tv[4], const SampleLanes *sl,
+                                   const TileEdges *te, const TileRows *tr)
+{
+    return copy4_tile(ctx, t, tv, sl, te, tr, 3, true);
 }
 #endif
 
@@ -2560,8 +2590,11 @@ static bool raster_tiles(AttilaRaster *r, AttilaRenderCtx *ctx, int owner,
                         (ctx->avx512 ? copy_tile_avx512 :
                          ctx->avx2 ? copy_tile_avx2 : copy_tile_avx)(
                             ctx, t, tv, &rsteps, &stamps, &tr) :
-                        (ctx->avx512 ? copy4_tile_avx512 :
-                         ctx->avx2 ? copy4_tile_avx2 : copy4_tile_avx)(
+                        (ctx->avx512 ? (ctx->copy4_less ?
+                                        copy4_tile_avx512_less :
+                                        copy4_tile_avx512) :
+                         ctx->avx2 ? (ctx->copy4_less ? copy4_tile_avx2_less :
+                                      copy4_tile_avx2) : copy4_tile_avx)(
                             ctx, t, tv, &lanes, &stamps, &tr);
                     if (!go) {
                         return false;   /* the draw is stopped (reported) */
@@ -3071,6 +3104,9 @@ bool attila_raster_batch_begin(AttilaRaster *r, const AttilaDrawState *ds,
                      ds->rt[ctx->rt_list[0]].path != ATTILA_CW_GENERAL &&
                      ds->rt[ctx->rt_list[0]].pm.samples == 4 &&
                      (!ctx->ztest || (ctx->early && ds->zpm.samples == 4));
+        /* its depth test LESS alone: one compare (depth_stamp4_avx2) */
+        ctx->copy4_less = ctx->ztest && ds->depth_only &&
+                          ds->depth_table == 1;
 #ifdef __SSE2__
         ctx->interpolate_soa = attila_interpolate_soa_lanes();
 #ifdef HAVE_AVX_PATH
