@@ -844,13 +844,20 @@ static void test_stamp_rows_values(void)
     g_rand_free(rnd);
 }
 
+/* call's value by the chosen paths (fast) and by g3d_general_path's */
+#define BOTH_PATHS(fast, general, call)                                 \
+    do {                                                                \
+        (fast) = (call);                                                \
+        g3d_general_path = true;                                        \
+        (general) = (call);                                             \
+        g3d_general_path = false;                                       \
+    } while (0)
+
 static void check_top_level(int64_t n)
 {
-    uint32_t fast = attila_triangle_top_level(n), general;
+    uint32_t fast, general;
 
-    g3d_general_path = true;
-    general = attila_triangle_top_level(n);
-    g3d_general_path = false;
+    BOTH_PATHS(fast, general, attila_triangle_top_level(n));
     if (fast != general) {
         g_test_message("n %" G_GINT64_FORMAT ": %u against %u", (gint64)n,
                        fast, general);
@@ -889,11 +896,9 @@ static void test_top_level(void)
 
 static void check_lit_power(float y, float w)
 {
-    float fast = attila_shader_lit_power(y, w), general;
+    float fast, general;
 
-    g3d_general_path = true;
-    general = attila_shader_lit_power(y, w);
-    g3d_general_path = false;
+    BOTH_PATHS(fast, general, attila_shader_lit_power(y, w));
     if (memcmp(&fast, &general, 4)) {
         g_test_message("%a ^ %a: %a against %a", y, w, fast, general);
     }
@@ -946,11 +951,9 @@ static void test_lit_power(void)
 
 static void check_gamma_byte(float q)
 {
-    uint8_t fast = attila_dac_gamma_byte(q), general;
+    uint8_t fast, general;
 
-    g3d_general_path = true;
-    general = attila_dac_gamma_byte(q);
-    g3d_general_path = false;
+    BOTH_PATHS(fast, general, attila_dac_gamma_byte(q));
     if (fast != general) {
         g_test_message("q %a: %u against %u", q, fast, general);
     }
