@@ -1472,25 +1472,22 @@ void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
 void attila_color_write4_soa(const AttilaRenderTarget *rt, uint8_t *px,
                              const __m128 ch[4], unsigned mask);
 
-/* the colours by channel, then attila_color_write4_soa (inline: the
- * one-sample stamp's call of it cost more than the transposition) */
-static inline void attila_color_write4(const AttilaRenderTarget *rt,
-                                       uint8_t *px,
-                                       const float *const color[4],
-                                       unsigned mask)
+/* four slots' colours by channel: lane j of ch[c] is color[j][c] */
+static inline void attila_channels4(const float *const color[4],
+                                    __m128 ch[4])
 {
-    __m128 ch[4] = {
-        _mm_loadu_ps(color[0]), _mm_loadu_ps(color[1]),
-        _mm_loadu_ps(color[2]), _mm_loadu_ps(color[3]),
-    };
-
+    ch[0] = _mm_loadu_ps(color[0]);
+    ch[1] = _mm_loadu_ps(color[1]);
+    ch[2] = _mm_loadu_ps(color[2]);
+    ch[3] = _mm_loadu_ps(color[3]);
     _MM_TRANSPOSE4_PS(ch[0], ch[1], ch[2], ch[3]);
-    attila_color_write4_soa(rt, px, ch, mask);
 }
-#else
+#endif
+/* the colours by slot (attila_channels4, then attila_color_write4_soa);
+ * rasterizer.c's one-sample stamp does the same inline, its call of this
+ * having cost more than the transposition */
 void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
                          const float *const color[4], unsigned mask);
-#endif
 #ifdef __SSE2__
 #if defined(__x86_64__) && defined(__GNUC__)
 /*

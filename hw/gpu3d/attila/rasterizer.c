@@ -162,6 +162,22 @@ void attila_centroid_offset(const double (*pat)[2], uint32_t ns,
     *oy = y / (MSAA_SUBPIXEL * nc);
 }
 
+/* attila_color_write4 inline: a stamp's call of it cost more than the
+ * transposition */
+static inline __attribute__((always_inline)) void
+color_write4(const AttilaRenderTarget *rt, uint8_t *px,
+             const float *const color[4], unsigned mask)
+{
+#ifdef __SSE2__
+    __m128 ch[4];
+
+    attila_channels4(color, ch);
+    attila_color_write4_soa(rt, px, ch, mask);
+#else
+    attila_color_write4(rt, px, color, mask);
+#endif
+}
+
 /* a stamp's four pixels' edge and z values (triangle-setup.c) */
 static inline __attribute__((always_inline)) void
 eval_stamp(const AttilaTriangle *t, const double tile[4], int32_t qx,
@@ -728,7 +744,7 @@ stamp_ns(AttilaRenderCtx *ctx, const AttilaTriangle *t, const double tile[4],
                         col[s] = ctx->lane[i + s / ns].out[1 + k].f;
                     }
                     if (bits) {
-                        attila_color_write4(rt, p0 + 4 * ns * i, col, bits);
+                        color_write4(rt, p0 + 4 * ns * i, col, bits);
                     }
                 }
                 continue;
@@ -960,8 +976,8 @@ stamp1_steps(AttilaRenderCtx *ctx, const AttilaTriangle *t,
             ctx->lane[0].out[1 + k].f, ctx->lane[1].out[1 + k].f,
             ctx->lane[2].out[1 + k].f, ctx->lane[3].out[1 + k].f,
         };
-        attila_color_write4(rt, rt->ptr + ctx->rtx[n][qx >> 1] +
-                            ctx->rty[n][qy >> 1], col, cov);
+        color_write4(rt, rt->ptr + ctx->rtx[n][qx >> 1] +
+                     ctx->rty[n][qy >> 1], col, cov);
     }
     ctx->fragments += (0x4332322132212110ull >> (4 * cov)) & 15;
 }
