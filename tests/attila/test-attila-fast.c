@@ -141,8 +141,8 @@ static void test_color_write(void)
 }
 
 /*
- * attila_color_write4 (four slots as one vector, through the by-channel
- * attila_color_write4_soa) against the general write slot by slot, over
+ * rasterizer.c's color_write4 (four slots' colours by channel,
+ * attila_channels4, then attila_color_write4_soa as one vector) against the general write slot by slot, over
  * random RGBA8888 states, colours, bytes and slot masks; each chosen path
  * taken by at least a tenth of the cases. Checked to fail when the vector
  * path reads slot j's destination for slot j ^ 1, and when the by-channel
@@ -182,7 +182,17 @@ static void test_color_write4(void)
         if (rt.path == ATTILA_CW_GENERAL) {
             continue;
         }
+#ifdef __SSE2__
+        {
+            /* rasterizer.c color_write4's two steps */
+            __m128 ch[4];
+
+            attila_channels4(col, ch);
+            attila_color_write4_soa(&rt, fast, ch, mask);
+        }
+#else
         attila_color_write4(&rt, fast, col, mask);
+#endif
         grt = rt;
         g3d_general_path = true;
         attila_color_choose(ds, &grt, index);

@@ -1482,12 +1482,12 @@ static inline void attila_channels4(const float *const color[4],
     ch[3] = _mm_loadu_ps(color[3]);
     _MM_TRANSPOSE4_PS(ch[0], ch[1], ch[2], ch[3]);
 }
-#endif
-/* the colours by slot (attila_channels4, then attila_color_write4_soa);
- * rasterizer.c's one-sample stamp does the same inline, its call of this
- * having cost more than the transposition */
+#else
+/* the colours by slot; with SSE2 attila_channels4 and
+ * attila_color_write4_soa, inline in rasterizer.c (color_write4) */
 void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
                          const float *const color[4], unsigned mask);
+#endif
 #ifdef __SSE2__
 #if defined(__x86_64__) && defined(__GNUC__)
 /*

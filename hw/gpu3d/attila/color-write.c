@@ -466,15 +466,10 @@ void attila_color_write_stamp4_avx2(const AttilaRenderTarget *rt, uint8_t *px,
 #endif
 
 /* attila_color_write4_soa with slot j's colour color[j] */
+#ifndef __SSE2__
 void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
                          const float *const color[4], unsigned mask)
 {
-#ifdef __SSE2__
-    __m128 ch[4];
-
-    attila_channels4(color, ch);
-    attila_color_write4_soa(rt, px, ch, mask);
-#else
     int j;
 
     for (j = 0; j < 4; j++) {
@@ -482,8 +477,8 @@ void attila_color_write4(const AttilaRenderTarget *rt, uint8_t *px,
             write_rgba8(rt, px + 4 * j, color[j]);
         }
     }
-#endif
 }
+#endif
 
 void attila_color_write(const AttilaDrawState *ds, const AttilaRenderTarget *rt,
                         uint8_t *px, const float color[4], int rt_index)
